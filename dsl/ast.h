@@ -1,0 +1,172 @@
+/* ast.h — the abstract syntax tree of a .hon file.
+ *
+ * The parser (dsl/grammar/parser.y) builds it with the ast_new_* constructors below; the
+ * resolver (dsl/resolve.c) reads it and annotates nodes (resolved symbol, type); the compiler
+ * (interp/compile.c) turns it into chunks. Every node and every string lives in the arena of
+ * its ast_file: nothing in the tree is freed on its own, ast_file_free releases it all.
+ */
+#ifndef HON_AST_H
+#define HON_AST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+/* A source span. Lines and columns count from 1; columns count bytes. `file` indexes the
+ * diagnostics source table (diag.h). end_* is the last character of the span, inclusive. */
+typedef struct ast_loc {
+    uint32_t file;
+    uint32_t line, col;
+    uint32_t end_line, end_col;
+} ast_loc;
+
+typedef struct ast_node ast_node;
+
+/* A growable array of node pointers, allocated in the file's arena. */
+typedef struct ast_vec {
+    ast_node **items;
+    uint32_t len, cap;
+} ast_vec;
+
+typedef enum ast_kind {
+    /* ---- type expressions ---- */
+    AST_TYPE_NAME,     /* name: "int" "bool" "unit" "verdict" or an enum/record name */
+    AST_TYPE_SET,      /* a: element type */
+    AST_TYPE_LIST,     /* a: element type */
+
+    /* ---- expressions ---- */
+    AST_INT,           /* ival */
+    AST_BOOL,          /* ival: 0 or 1 */
+    AST_NAME,          /* name: parameter, let, symbol, counter, table, enum... */
+    AST_FIELD,         /* a: base expression; name: field (also `level.A`, `u.defense`) */
+    AST_CALL,          /* name: callee (query, fn or builtin); list: arguments */
+    AST_INDEX,         /* a: base (a table name); list: keys */
+    AST_UNARY,         /* op: AST_OP_NEG or AST_OP_NOT; a: operand */
+    AST_BINARY,        /* op; a: left; b: right */
+    AST_IF,            /* a: condition; b: then; c: else */
+    AST_LET,           /* name: bound name; a: value; b: body */
+    AST_LIST,          /* list: items */
+    AST_SET,           /* list: items */
+    AST_RECORD,        /* name: record type; list: AST_FIELD_INIT items */
+    AST_FIELD_INIT,    /* name: field; a: value */
+    AST_AGG,           /* op: AST_AGG_*; name: loop variable; a: list expression; b: body */
+    AST_ROLL,          /* a: die count expression, or NULL for a single die (then an int) */
+    AST_VARIANT_REF,   /* name: variant name; the active reading */
+    AST_FORBID,        /* the verdict forbid */
+    AST_PERMIT,        /* the verdict permit */
+    AST_NOT_GIVEN,     /* `?` — only valid as a table cell */
+
+    /* ---- declarations ---- */
+    AST_VOCAB,         /* op: AST_VOCAB_*; name; ival: 1 if it carries an int (`ability x: int`);
+                          doc */
+    AST_VALUE_DECL,    /* name; doc */
+    AST_ENUM,          /* name; list: AST_NAME members */
+    AST_RECORD_DECL,   /* name; list: AST_PARAM fields */
+    AST_PARAM,         /* name; a: type expression; ival: 1 if `floor` (int table keys only) */
+    AST_COUNTER,       /* name; title (may be NULL); kind: name of its unit kind (in `ref`);
+                          list: AST_COUNTER_ITEM */
+    AST_COUNTER_ITEM,  /* name: "side" | "size" | "abilities" | "markers" | a value name;
+                          a: expression (side name, int) — or for abilities/markers, list:
+                          AST_COUNTER_ENTRY */
+    AST_COUNTER_ENTRY, /* name: ability or marker; a: int expression or NULL */
+    AST_CITE,          /* cite: ID string; source and example: strings or NULL */
+    AST_TABLE,         /* name; params: keys (AST_PARAM); list2: result columns (AST_PARAM) —
+                          empty when `result` holds a single unnamed result type;
+                          a: single result type or NULL; cites; list: AST_ROW */
+    AST_ROW,           /* params: key expressions; list: cell expressions (AST_NOT_GIVEN for ?);
+                          cites (may be empty) */
+    AST_FN,            /* name; params; a: result type; b: body */
+    AST_QUERY,         /* name; params; a: result type; op: AST_COMBINE_*; b: default or NULL;
+                          doc */
+    AST_RULE,          /* name: "query.rule" in full; ref: query part; name2: rule part;
+                          ival: priority; cites; doc; list: AST_LET_CLAUSE in order;
+                          a: when (or NULL); b: answer; op: AST_EDIT_* */
+    AST_LET_CLAUSE,    /* name; a: value */
+    AST_VARIANT,       /* name; doc; list: AST_READING */
+    AST_READING,       /* name; doc; ival: 1 if default */
+    AST_EDITION,       /* name; ref: parent (or NULL); title; list: items (AST_RULE with op
+                          ADD/REPLACE, AST_REMOVE, AST_SET_VARIANT) */
+    AST_REMOVE,        /* name: "query.rule" */
+    AST_SET_VARIANT,   /* name: variant; ref: reading */
+    AST_DEFAULT_EDITION, /* name */
+    AST_TEST,          /* title; ref: edition or NULL; params: AST_SET_VARIANT settings;
+                          list: AST_EXPECT */
+    AST_EXPECT,        /* a: expression; ival: expected error code (e.g. 201 for E201) or 0 */
+
+    AST_KIND_COUNT
+} ast_kind;
+
+typedef enum ast_op {
+    AST_OP_NONE = 0,
+    AST_OP_ADD, AST_OP_SUB, AST_OP_MUL, AST_OP_DIV, AST_OP_MOD,
+    AST_OP_EQ, AST_OP_NE, AST_OP_LT, AST_OP_LE, AST_OP_GT, AST_OP_GE,
+    AST_OP_AND, AST_OP_OR, AST_OP_IN,
+    AST_OP_NEG, AST_OP_NOT,
+    /* aggregates */
+    AST_AGG_SUM, AST_AGG_COUNT, AST_AGG_ALL, AST_AGG_ANY, AST_AGG_MIN, AST_AGG_MAX,
+    /* vocabulary categories */
+    AST_VOCAB_KIND, AST_VOCAB_SIDE, AST_VOCAB_ABILITY, AST_VOCAB_MARKER, AST_VOCAB_TOKEN,
+    /* query combination modes */
+    AST_COMBINE_FIRST, AST_COMBINE_SUM, AST_COMBINE_MIN, AST_COMBINE_MAX,
+    AST_COMBINE_ALL, AST_COMBINE_ANY, AST_COMBINE_PERMISSION,
+    /* rule placement */
+    AST_EDIT_ADD, AST_EDIT_REPLACE
+} ast_op;
+
+/* Filled by the resolver; zero from the parser. `type` is an index into the resolver's type
+ * table (0 = not yet typed); `sym` identifies what an AST_NAME / AST_CALL / AST_FIELD resolved
+ * to (see resolve.h). */
+typedef struct ast_annot {
+    uint32_t type;
+    uint32_t sym_kind;
+    uint32_t sym;
+    int32_t slot;      /* local slot for params/lets/loop variables, -1 otherwise */
+} ast_annot;
+
+struct ast_node {
+    ast_kind kind;
+    ast_op op;
+    ast_loc loc;
+    const char *name;   /* see ast_kind comments */
+    const char *name2;
+    const char *ref;
+    const char *title;
+    const char *doc;
+    int64_t ival;
+    ast_node *a, *b, *c;
+    ast_vec list, list2, params, cites;
+    ast_annot an;
+};
+
+/* One parsed file: its declarations in source order and the arena that owns every node and
+ * string of the tree. `path` and `text` are owned copies (diagnostics quote the text). */
+typedef struct ast_file {
+    const char *path;
+    const char *text;
+    size_t text_len;
+    uint32_t file_id;   /* index in the diagnostics source table */
+    ast_vec decls;
+    struct ast_arena *arena;
+} ast_file;
+
+/* Creates an empty file whose arena will own the tree; copies path and text. Returns NULL only
+ * when memory runs out. */
+ast_file *ast_file_new(const char *path, const char *text, size_t len, uint32_t file_id);
+/* Frees the file, its arena and every node; accepts NULL. */
+void ast_file_free(ast_file *f);
+
+/* Allocates a zeroed node of kind k at loc in f's arena; NULL when memory runs out. */
+ast_node *ast_new(ast_file *f, ast_kind k, ast_loc loc);
+/* Copies n bytes of s (not NUL-terminated) into the arena as a C string; NULL on OOM. */
+const char *ast_strndup(ast_file *f, const char *s, size_t n);
+/* Appends n to v (growing it in f's arena); returns false when memory runs out. */
+bool ast_vec_push(ast_file *f, ast_vec *v, ast_node *n);
+
+/* Span covering a through b. */
+ast_loc ast_loc_span(ast_loc a, ast_loc b);
+/* Human name of a node kind, for debugging dumps ("AST_RULE" -> "rule"). */
+const char *ast_kind_name(ast_kind k);
+/* Writes an S-expression dump of n (for the parser's unit tests); returns bytes written. */
+size_t ast_dump(const ast_node *n, char *buf, size_t cap);
+
+#endif

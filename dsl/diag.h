@@ -1,0 +1,70 @@
+/* diag.h — diagnostics: collected, never printed-and-exited.
+ *
+ * Every stage (lexer, parser, resolver, compiler, VM) reports through a diag_list. A report
+ * carries a stable code (E0xx syntax, E1xx names and types, E2xx run time; the registry is
+ * docs/spec/errors.md), a severity, a span and a message. diag_render turns one into the
+ * compiler-style text  `file:line:col: error[E012]: message`, the source line and a caret.
+ * The source table maps ast_loc.file to the path and text it quotes.
+ */
+#ifndef HON_DIAG_H
+#define HON_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "ast.h"
+
+typedef enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_severity;
+
+typedef struct diag {
+    int code;                 /* 12 for E012; 0 for notes without a code */
+    diag_severity severity;
+    ast_loc loc;
+    char *message;            /* owned */
+    bool has_related;         /* e.g. where an unclosed '{' was opened */
+    ast_loc related;
+    char *related_message;    /* owned, or NULL */
+} diag;
+
+/* The files diagnostics may quote, indexed by ast_loc.file. Owns copies of paths and texts. */
+typedef struct diag_sources {
+    struct { char *path; char *text; size_t len; } *files;
+    uint32_t len, cap;
+} diag_sources;
+
+typedef struct diag_list {
+    diag *items;
+    size_t len, cap;
+    size_t errors;            /* count of DIAG_ERROR items */
+    diag_sources *sources;    /* borrowed; used by diag_render */
+} diag_list;
+
+/* Registers a file (copying path and text) and returns its id for ast_loc.file; UINT32_MAX on
+ * OOM. Registering the same path again adds a new entry (a reloaded file is a new source). */
+uint32_t diag_sources_add(diag_sources *s, const char *path, const char *text, size_t len);
+void diag_sources_free(diag_sources *s);
+
+void diag_list_init(diag_list *l, diag_sources *sources);
+/* Frees every diagnostic; the list may be reused after. */
+void diag_list_clear(diag_list *l);
+
+/* Adds a diagnostic with a printf-style message. Never fails visibly: on OOM the message is
+ * replaced by a fixed text. Returns the new item (valid until the next report) or NULL. */
+diag *diag_report(diag_list *l, int code, diag_severity sev, ast_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+diag *diag_vreport(diag_list *l, int code, diag_severity sev, ast_loc loc, const char *fmt,
+                   va_list ap);
+/* Attaches a related span ("the '{' opened here") to d. */
+void diag_relate(diag *d, ast_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Renders d as
+ *     path:line:col: error[E012]: message
+ *        12 | source line
+ *           |      ^~~~
+ * followed by the related span, if any, as a note. Writes to out. */
+void diag_render(const diag_list *l, const diag *d, FILE *out);
+/* Renders every item of l in order. */
+void diag_render_all(const diag_list *l, FILE *out);
+
+#endif

@@ -1,0 +1,28 @@
+/* front.h — the front end's entry points: text in, AST out, syntax errors reported.
+ *
+ * Wraps the reentrant flex scanner (grammar/lexer.l) and the pure bison parser
+ * (grammar/parser.y). Errors are reported into a diag_list with codes E0xx; the parser
+ * recovers at declaration boundaries so one run reports several errors (at most
+ * FRONT_MAX_ERRORS, then it stops with E009 "too many errors").
+ */
+#ifndef HON_FRONT_H
+#define HON_FRONT_H
+
+#include "ast.h"
+#include "diag.h"
+
+#define FRONT_MAX_ERRORS 20
+
+/* Parses a whole .hon file. `file_id` must come from diag_sources_add for this text. Returns
+ * a new ast_file (owned by the caller, free with ast_file_free) holding every declaration that
+ * parsed; check diags->errors to know whether the file had syntax errors. NULL only on OOM. */
+ast_file *front_parse_file(const char *path, const char *text, size_t len, uint32_t file_id,
+                           diag_list *diags);
+
+/* Parses one expression (a line typed at the REPL, `hon eval EXPR`). Returns a new ast_file
+ * with no declarations whose arena owns the expression, and stores the expression in *expr
+ * (NULL when it had a syntax error, reported in diags). NULL only on OOM. */
+ast_file *front_parse_expr(const char *where, const char *text, size_t len, uint32_t file_id,
+                           diag_list *diags, ast_node **expr);
+
+#endif

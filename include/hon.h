@@ -1,0 +1,137 @@
+/* hon.h — the embedding API of hon, the Heroes of Normandie rules interpreter.
+ *
+ * Load .hon rule files, choose an edition and variants, evaluate expressions and queries,
+ * read the answer and its trace, compute exact dice odds, run the .hon tests. The `hon`
+ * program (repl/) uses nothing but this header. All functions are safe to call with any input:
+ * errors come back as HON_ERR_* and diagnostics, never as a crash or exit().
+ *
+ * Ownership: a hon_vm owns everything it loads. Objects returned as `hon_answer *` are owned by
+ * the caller and freed with hon_answer_free. Strings given to callbacks are borrowed for the
+ * duration of the call.
+ */
+#ifndef HON_H
+#define HON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hon_vm hon_vm;
+typedef struct hon_answer hon_answer;
+
+typedef enum hon_status {
+    HON_OK = 0,
+    HON_ERR_COMPILE,   /* the source had errors; diagnostics were reported; state unchanged */
+    HON_ERR_RUNTIME,   /* evaluation stopped with an error (E2xx); diagnostics were reported */
+    HON_ERR_IO,        /* a file could not be read */
+    HON_ERR_NOT_FOUND, /* no such edition, variant, reading, rule... */
+    HON_ERR_MEMORY
+} hon_status;
+
+typedef enum hon_severity { HON_ERROR, HON_WARNING, HON_NOTE } hon_severity;
+
+/* One diagnostic, borrowed for the duration of the callback. */
+typedef struct hon_diag {
+    int code;              /* 12 for E012 */
+    hon_severity severity;
+    const char *path;      /* file, or "<repl>" for typed input */
+    unsigned line, col;    /* from 1 */
+    const char *message;   /* the bare message */
+    const char *rendered;  /* "path:line:col: error[E012]: message\n<line>\n<caret>\n" */
+} hon_diag;
+
+typedef struct hon_config {
+    /* Receives every diagnostic. NULL: rendered text goes to stderr. */
+    void (*on_diag)(void *userdata, const hon_diag *d);
+    void *userdata;
+    uint64_t seed;          /* seed of the dice source; 0 picks 1 */
+    uint64_t step_budget;   /* VM steps per top-level evaluation; 0 = default (10,000,000) */
+    unsigned max_depth;     /* nested query/function calls; 0 = default (200) */
+} hon_config;
+
+/* Creates an interpreter with no rules loaded. cfg may be NULL for defaults. NULL on OOM. */
+hon_vm *hon_vm_new(const hon_config *cfg);
+/* Frees vm and everything it owns; accepts NULL. */
+void hon_vm_free(hon_vm *vm);
+
+/* Loads a .hon file. All or nothing: the whole program (every file loaded so far plus this
+ * one) is re-resolved and recompiled; on any error the diagnostics are reported and the vm
+ * keeps exactly the program it had. */
+hon_status hon_load_file(hon_vm *vm, const char *path);
+/* Same, from memory; `name` is the path diagnostics show. */
+hon_status hon_load_source(hon_vm *vm, const char *name, const char *text, size_t len);
+/* Loads every *.hon file of a directory, in name order, as one all-or-nothing step. */
+hon_status hon_load_dir(hon_vm *vm, const char *dir);
+/* Parses and resolves a file against the loaded program without keeping it (`hon check`). */
+hon_status hon_check_file(hon_vm *vm, const char *path);
+
+/* Evaluates an expression (a query call, a table lookup, any expression of the language) typed
+ * at `where` (e.g. "<repl>"). On HON_OK *out holds the answer and its trace. */
+hon_status hon_eval(hon_vm *vm, const char *expr, const char *where, hon_answer **out);
+/* Enumerates every die face the expression rolls and gives the exact distribution of its
+ * results (the answer's text lists "value: probability" lines; json has fractions). */
+hon_status hon_odds(hon_vm *vm, const char *expr, const char *where, hon_answer **out);
+
+/* The answer as the language prints it ("7", "forbid", "{map_a, map_b}"). Borrowed. */
+const char *hon_answer_text(const hon_answer *a);
+/* The answer and its trace as one JSON object {"value":…,"type":…,"trace":[…]}. Borrowed. */
+const char *hon_answer_json(const hon_answer *a);
+/* The trace: which rules fired, in order, with their contributions and citations. Borrowed. */
+const char *hon_answer_trace(const hon_answer *a);
+void hon_answer_free(hon_answer *a);
+
+/* Editions. The active edition defaults to the program's `default edition`. */
+hon_status hon_set_edition(hon_vm *vm, const char *name);
+const char *hon_edition(const hon_vm *vm);      /* borrowed; NULL when none is declared */
+/* Calls fn for each edition: name, parent (NULL for a root), title. */
+void hon_each_edition(const hon_vm *vm,
+                      void (*fn)(void *ud, const char *name, const char *parent, const char *title),
+                      void *ud);
+
+/* Variants: select a reading; the choice survives reloads while the reading exists. */
+hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading);
+/* Calls fn for each variant with its active reading and its documentation. */
+void hon_each_variant(const hon_vm *vm,
+                      void (*fn)(void *ud, const char *variant, const char *reading, const char *doc),
+                      void *ud);
+
+/* Describes one rule of the active edition. */
+typedef struct hon_rule_info {
+    const char *name;       /* "query.rule" */
+    const char *query;
+    const char *doc;
+    const char *cites;      /* "BRO.5.speed-penalty (BRO 5, Speed Penalty); …" */
+    const char *path;       /* file it was declared in */
+    unsigned line;
+    const char *edition;    /* edition that added or replaced it, or NULL for the base */
+} hon_rule_info;
+
+/* Calls fn for each rule of the active edition whose name, doc or citations contain `word`
+ * (case-insensitive; NULL or "" matches all). Returns the number listed. */
+size_t hon_list_rules(const hon_vm *vm, const char *word,
+                      void (*fn)(void *ud, const hon_rule_info *r), void *ud);
+/* Writes the source text of a rule (or query, table, fn) and its description to out. */
+hon_status hon_show(const hon_vm *vm, const char *name, FILE *out);
+/* Writes the bytecode listing of a rule, query or fn to out. */
+hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out);
+
+/* Runs the `test` blocks of the loaded program (only those declared in `path` when it is not
+ * NULL), writing one line per failure and a closing "N passed, N failed" line to out. The
+ * counts are stored in *passed / *failed when not NULL. Returns HON_OK when all pass. */
+hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed, size_t *failed);
+
+/* Reseeds the dice source. */
+void hon_set_seed(hon_vm *vm, uint64_t seed);
+
+/* Text of a status, for messages. */
+const char *hon_status_text(hon_status s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
