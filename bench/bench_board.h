@@ -1,0 +1,38 @@
+/* bench_board.h — the board of the reference line-of-sight workload, as the C programs of
+ * bench/ hold it in memory, and its loader (bench_board.c). The file format is the one
+ * bench/gen.c writes: "W H", W*H elevations, W*H terrain codes, "N", N lines "x y kind base".
+ * ref_c.c reads it; a future hon driver (bench/hon_los.c) can use the same loader.
+ */
+#ifndef BENCH_BOARD_H
+#define BENCH_BOARD_H
+
+#include <stddef.h>
+
+enum {
+    BENCH_MAX_SIDE = 64,    /* largest accepted width or height */
+    BENCH_MAX_UNITS = 64,   /* largest accepted unit count */
+    BENCH_MAX_ELEV = 99,    /* largest accepted elevation */
+    BENCH_MAX_BASE = 99,    /* largest accepted base defense */
+    BENCH_TERRAIN_CODES = 6 /* 0 open, 1 woods, 2 building, 3 hedge, 4 trench, 5 rough */
+};
+
+/* Kind codes of the workload: 0 infantry, 1 vehicle, 2 artillery. */
+enum { BENCH_INFANTRY = 0, BENCH_KIND_CODES = 3 };
+
+typedef struct bench_board {
+    int w, h;                                   /* squares; square (x, y) is index y*w + x */
+    int n;                                      /* units */
+    unsigned char elev[BENCH_MAX_SIDE * BENCH_MAX_SIDE];
+    unsigned char terr[BENCH_MAX_SIDE * BENCH_MAX_SIDE];
+    unsigned char occ[BENCH_MAX_SIDE * BENCH_MAX_SIDE]; /* unit index + 1 on the square, 0: none */
+    int ux[BENCH_MAX_UNITS], uy[BENCH_MAX_UNITS];
+    int kind[BENCH_MAX_UNITS], base[BENCH_MAX_UNITS];
+} bench_board;
+
+/* Reads the board file at `path` into *b (borrowed, fully overwritten). Every number is
+ * range-checked (sides 1..BENCH_MAX_SIDE, elevation 0..BENCH_MAX_ELEV, terrain and kind codes,
+ * units inside the board on distinct squares, base 0..BENCH_MAX_BASE) and trailing text is an
+ * error. Returns 0 on success; -1 on any error, with a one-line message in err[errlen]. */
+int bench_board_load(bench_board *b, const char *path, char *err, size_t errlen);
+
+#endif

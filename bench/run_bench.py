@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""run_bench.py — the line-of-sight benchmark harness (docs/spec/bench.md).
+
+In one run: generate the board (bench_gen), then for every registered implementation check
+its checksum line, count its instructions per pair under callgrind (a run of K evaluations
+minus a run of 0, so start-up and board loading cancel out), time it (best of N wall-clock
+runs, minus the best 0-evaluation run), and print one table with ratios to plain C and to
+Lua 5.4. Every implementation is a program called as `PROGRAM... ITERATIONS BOARD [RULES]`
+that prints `checksum visible=V sumdef=D h=H` on stdout (ref_c.c, ref_lua/los.lua, and the
+hon driver to come, see IMPLEMENTATIONS). Registered as benchmark 'los-reference' in
+bench/meson.build; `--check-only` is the quick correctness test registered beside it.
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+# The reference line of the workload definition (../shared/bench/README.md) for seed 12345.
+REFERENCE_SEED = 12345
+REFERENCE_LINE = "checksum visible=605 sumdef=2746 h=871612827"
+CHECKSUM_RE = re.compile(r"^checksum visible=\d+ sumdef=\d+ h=\d+$", re.M)
+
+# ---------------------------------------------------------------------------------------------
+# The implementations, in table order. `argv` is a template: {iters}, {board} and {rules} are
+# filled per run, the other {names} come from the command-line options of the same name; an
+# implementation whose option is unset is reported as `missing` and skipped (exit status 0).
+# `callgrind_iters`: evaluations counted under callgrind (more is steadier, slower).
+# `base`: the column of ratios this implementation anchors ("c" or "lua"), if any.
+IMPLEMENTATIONS = [
+    {"name": "c", "label": "{c_label}", "argv": ["{c}", "{iters}", "{board}"],
+     "needs": ["c"], "callgrind_iters": 20, "base": "c",
+     "missing": "plain C: not built"},
+    {"name": "lua", "label": "Lua 5.4", "argv": ["{lua}", "{lua_dir}/los.lua", "{iters}", "{board}"],
+     "needs": ["lua"], "callgrind_iters": 3, "base": "lua",
+     "missing": "lua5.4: not found"},
+    # ---- SLOT: hon's own implementation -------------------------------------------------
+    # A driver that loads bench/los.hon (RULES) and the board, evaluates every pair through
+    # the VM and prints the same checksum line. bench/meson.build passes --hon when it builds
+    # one: either a dedicated driver (`bench_hon_los ITERS BOARD RULES`) or the hon program
+    # with a subcommand (--hon path/to/hon --hon-arg bench-los: `hon bench-los ITERS BOARD RULES`).
+    {"name": "hon", "label": "hon VM", "argv": ["{hon}", "{hon_args}", "{iters}", "{board}", "{rules}"],
+     "needs": ["hon"], "callgrind_iters": 3, "base": None,
+     "missing": "hon: not built yet"},
+]
+# ---------------------------------------------------------------------------------------------
+
+
+def parse_args(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build-dir", help="meson build directory to find bench_gen, bench_ref_c and "
+                   "bench_hon_los in when --gen/--c/--hon are not given (default: build)")
+    p.add_argument("--gen", help="the board generator (bench_gen)")
+    p.add_argument("--c", help="the plain-C reference (bench_ref_c)")
+    p.add_argument("--c-label", default="plain C (-O2)", help="table label of the C reference")
+    p.add_argument("--lua", help="the Lua 5.4 interpreter (default: lua5.4 on PATH)")
+    p.add_argument("--lua-dir", default=os.path.join(here, "ref_lua"), help="bench/ref_lua")
+    p.add_argument("--hon", help="hon's implementation program (absent: 'hon: not built yet')")
+    p.add_argument("--hon-arg", action="append", default=[], dest="hon_args",
+                   help="argument put before ITERATIONS, e.g. a subcommand (repeatable)")
+    p.add_argument("--rules", default=os.path.join(here, "los.hon"), help="the .hon rules file")
+    p.add_argument("--seed", type=int, default=REFERENCE_SEED, help="board seed (default 12345)")
+    p.add_argument("--workdir", help="where the board and callgrind files go (default: a temp dir)")
+    p.add_argument("--valgrind", help="valgrind program (default: valgrind on PATH)")
+    p.add_argument("--repeat", type=int, default=5, help="timed runs per point, best kept (5)")
+    p.add_argument("--target-seconds", type=float, default=0.3,
+                   help="evaluation time aimed at per timed run (0.3)")
+    p.add_argument("--callgrind-scale", type=float, default=1.0,
+                   help="multiply every implementation's callgrind evaluation count")
+    p.add_argument("--check-only", action="store_true",
+                   help="only check each implementation's checksum line (a quick test)")
+    p.add_argument("--json", help="also write the results as JSON to this file")
+    a = p.parse_args(argv)
+
+    build = a.build_dir or "build"
+
+    def in_build(rel):
+        path = os.path.join(build, rel)
+        return path if os.access(path, os.X_OK) else None
+
+    a.gen = a.gen or in_build("bench/bench_gen")
+    a.c = a.c or in_build("bench/bench_ref_c")
+    a.hon = a.hon or in_build("bench/bench_hon_los")
+    a.lua = a.lua or shutil.which("lua5.4")
+    a.valgrind = a.valgrind or shutil.which("valgrind")
+    if a.repeat < 1 or a.target_seconds <= 0 or a.callgrind_scale <= 0:
+        p.error("--repeat, --target-seconds and --callgrind-scale must be positive")
+    if not a.gen:
+        p.error("no board generator: give --gen or --build-dir")
+    return a
+
+
+class Failure(Exception):
+    """An implementation ran but failed (exit status, missing or wrong checksum line)."""
+
+
+def command(impl, opts, iters, board):
+    """The argv of one run of `impl`: the template with its placeholders filled."""
+    fill = {"iters": str(iters), "board": board, "rules": opts.rules, "c": opts.c,
+            "lua": opts.lua, "lua_dir": opts.lua_dir, "hon": opts.hon}
+    out = []
+    for item in impl["argv"]:
+        if item == "{hon_args}":
+            out.extend(opts.hon_args)
+        else:
+            out.append(item.format(**fill))
+    return out
+
+
+def run(argv, timeout=3600):
+    """Runs argv; returns (stdout, stderr, wall seconds). Raises Failure on a bad status."""
+    t0 = time.perf_counter()
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise Failure(f"{' '.join(argv)}: {e}") from e
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        tail = (r.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise Failure(f"{' '.join(argv)}: exit status {r.returncode}: {tail}")
+    return r.stdout, r.stderr, dt
+
+
+def checksum_line(stdout, argv):
+    lines = CHECKSUM_RE.findall(stdout)
+    if len(lines) != 1:
+        raise Failure(f"{' '.join(argv)}: expected one checksum line on stdout, got {len(lines)}")
+    return lines[0]
+
+
+def callgrind_instructions(impl, opts, iters, board, tag):
+    """Total instructions (Ir) of one run under callgrind: the totals lines of its out files
+    (one per process: children are traced too, so a wrapper script costs what it runs)."""
+    stem = f"callgrind.out.{impl['name']}.{tag}"
+    for old in os.listdir(opts.workdir):
+        if old.startswith(stem + "."):
+            os.remove(os.path.join(opts.workdir, old))
+    argv = [opts.valgrind, "--tool=callgrind", "--trace-children=yes",
+            f"--callgrind-out-file={os.path.join(opts.workdir, stem)}.%p"] + \
+        command(impl, opts, iters, board)
+    stdout, _, _ = run(argv)
+    if iters > 0:
+        check(impl, opts, checksum_line(stdout, argv))
+    total, found = 0, False
+    for name in os.listdir(opts.workdir):
+        if not name.startswith(stem + "."):
+            continue
+        with open(os.path.join(opts.workdir, name), encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = re.match(r"^(?:totals|summary):\s*(\d+)", line)
+                if m:
+                    total += int(m.group(1))
+                    found = True
+                    break
+    if not found:
+        raise Failure(f"{stem}.*: no callgrind totals line")
+    return total
+
+
+def check(impl, opts, line):
+    if line != opts.expected:
+        raise Failure(f"{impl['name']}: printed '{line}', expected '{opts.expected}'")
+
+
+def timed(impl, opts, iters, board, repeat):
+    """Best wall time, in seconds, of `repeat` runs with `iters` evaluations."""
+    best = None
+    for _ in range(repeat):
+        argv = command(impl, opts, iters, board)
+        stdout, _, dt = run(argv)
+        if iters > 0:
+            check(impl, opts, checksum_line(stdout, argv))
+        best = dt if best is None else min(best, dt)
+    return best
+
+
+def time_per_pair(impl, opts, board, pairs):
+    """Nanoseconds per pair: calibrates an iteration count lasting about --target-seconds,
+    then (best of N with it) minus (best of N with 0 evaluations), over the pairs done."""
+    startup = timed(impl, opts, 0, board, opts.repeat)
+    iters = 1
+    while True:
+        work = timed(impl, opts, iters, board, 1) - startup
+        if work >= opts.target_seconds / 4 or iters >= 10**7:
+            break
+        iters *= 4
+    iters = max(1, round(iters * opts.target_seconds / max(work, 1e-6)))
+    work = timed(impl, opts, iters, board, opts.repeat) - startup
+    return max(work, 0.0) * 1e9 / (iters * pairs), iters
+
+
+def board_units(path):
+    """The unit count of a board file (the number after the two grids)."""
+    with open(path, encoding="ascii") as f:
+        nums = f.read().split()
+    w, h = int(nums[0]), int(nums[1])
+    return int(nums[2 + 2 * w * h])
+
+
+def machine():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def ratio(x, base):
+    if x is None or base is None or base == 0:
+        return "-"
+    return f"{x / base:#.3g}"
+
+
+def measure(impl, opts, board, pairs):
+    """One table row: {name, label, status, ok, instr, ns, ...}."""
+    row = {"name": impl["name"], "label": impl["label"].format(c_label=opts.c_label),
+           "ok": False, "instr": None, "ns": None, "note": ""}
+    argv = command(impl, opts, 1, board)
+    line = checksum_line(run(argv)[0], argv)
+    row["checksum"] = line
+    check(impl, opts, line)
+    row["ok"] = True
+    if opts.check_only:
+        return row
+    if opts.valgrind:
+        k = max(1, round(impl["callgrind_iters"] * opts.callgrind_scale))
+        try:
+            full = callgrind_instructions(impl, opts, k, board, k)
+            empty = callgrind_instructions(impl, opts, 0, board, 0)
+            row["instr"] = (full - empty) / (k * pairs)
+            row["callgrind_iters"] = k
+        except Failure as e:
+            row["note"] = f"callgrind failed ({e}); sanitizer build?"
+    row["ns"], row["timed_iters"] = time_per_pair(impl, opts, board, pairs)
+    return row
+
+
+def print_table(rows, missing):
+    base = {r["name"]: r for r in rows}
+    c, lua = base.get("c"), base.get("lua")
+    head = ["implementation", "checksum", "instr/pair", "ns/pair",
+            "instr xC", "time xC", "instr xLua", "time xLua"]
+    body = []
+    for r in rows:
+        body.append([r["label"], "ok" if r["ok"] else "WRONG",
+                     "-" if r["instr"] is None else f"{r['instr']:,.0f}",
+                     "-" if r["ns"] is None else f"{r['ns']:,.1f}",
+                     ratio(r["instr"], c and c["instr"]), ratio(r["ns"], c and c["ns"]),
+                     ratio(r["instr"], lua and lua["instr"]), ratio(r["ns"], lua and lua["ns"])])
+    widths = [max(len(str(x[i])) for x in [head] + body) for i in range(len(head))]
+    fmt = "  ".join(("{:<%d}" if i < 2 else "{:>%d}") % w for i, w in enumerate(widths))
+    print(fmt.format(*head))
+    print(fmt.format(*("-" * w for w in widths)))
+    for b in body:
+        print(fmt.format(*b))
+    for r in rows:
+        if r["note"]:
+            print(f"note: {r['label']}: {r['note']}")
+    for m in missing:
+        print(m)
+
+
+def main(argv):
+    opts = parse_args(argv)
+    tmp = None
+    if not opts.workdir:
+        tmp = tempfile.TemporaryDirectory(prefix="hon-bench-")
+        opts.workdir = tmp.name
+    os.makedirs(opts.workdir, exist_ok=True)
+    try:
+        return bench(opts)
+    except (Failure, OSError, ValueError, IndexError) as e:
+        print(f"run_bench: {e}")
+        return 1
+    finally:
+        if tmp:
+            tmp.cleanup()
+
+
+def bench(opts):
+    """The whole run once the options are parsed; returns the exit status."""
+    board = os.path.join(opts.workdir, f"board-{opts.seed}.txt")
+    run([opts.gen, str(opts.seed), board])
+    n = board_units(board)
+    pairs = n * (n - 1)
+    opts.expected = REFERENCE_LINE if opts.seed == REFERENCE_SEED else None
+
+    present = [i for i in IMPLEMENTATIONS if all(getattr(opts, k) for k in i["needs"])]
+    missing = [i["missing"] for i in IMPLEMENTATIONS if i not in present]
+    if opts.expected is None:
+        # Another seed: there is no published line; plain C's answer is the expected one.
+        c = next((i for i in present if i["name"] == "c"), None)
+        if c is None:
+            print("a seed other than 12345 needs the C reference for the expected checksum")
+            return 1
+        argv_c = command(c, opts, 1, board)
+        opts.expected = checksum_line(run(argv_c)[0], argv_c)
+
+    print(f"line-of-sight workload: seed {opts.seed}, {n} units, {pairs} ordered pairs per evaluation")
+    print(f"expected: {opts.expected}")
+    if not opts.check_only:
+        vg = run([opts.valgrind, "--version"])[0].strip() if opts.valgrind else "valgrind not found"
+        print(f"machine: {machine()}; {vg}; best of {opts.repeat} timed runs of ~{opts.target_seconds} s")
+        print("instr/pair: callgrind Ir of K evaluations minus 0 evaluations, / (K * pairs); "
+              "ns/pair: wall time likewise")
+    print()
+
+    rows, failed = [], False
+    for impl in present:
+        sys.stdout.flush()
+        try:
+            rows.append(measure(impl, opts, board, pairs))
+        except Failure as e:
+            failed = True
+            print(f"{impl['name']}: FAILED: {e}")
+            rows.append({"name": impl["name"], "label": impl["label"].format(c_label=opts.c_label),
+                         "ok": False, "instr": None, "ns": None, "note": str(e)})
+    if opts.check_only:
+        for r in rows:
+            print(f"{r['label']}: {'ok' if r['ok'] else 'FAILED'}")
+        for m in missing:
+            print(m)
+    else:
+        print_table(rows, missing)
+    if opts.json:
+        with open(opts.json, "w", encoding="utf-8") as f:
+            json.dump({"seed": opts.seed, "pairs": pairs, "expected": opts.expected,
+                       "rows": rows, "missing": missing}, f, indent=2)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
