@@ -1,0 +1,53 @@
+/* runtime/draw.h — pictures of a board: text for a terminal and SVG for a browser.
+ *
+ * Both show terrain, elevation, units, features on square sides and interspaces, and an
+ * optional traced line (geo.h) with its corner touches. Symbols and names come from the board
+ * (board_set_name) and from the scenario's map symbols; colours from the caller or a fixed
+ * palette, so the same board always gives the same bytes. The text layout is documented in
+ * docs/spec/board.md and pinned by tests/runtime/test_draw.c. Square boards only.
+ */
+#ifndef HON_DRAW_H
+#define HON_DRAW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "board.h"
+#include "geo.h"
+
+typedef struct draw_options {
+    /* w*h map symbols, one per square (scenario.symbols), or NULL to use the symbol of each
+     * square's terrain (board_symbol), '.' where there is none. */
+    const char *symbols;
+    /* A traced line to draw over the board, or NULL. */
+    const geo_trace *trace;
+    /* SVG colours ("#c8d8a0", "olive"...) by terrain id and by side-feature id; a NULL array,
+     * an id beyond n, or a NULL entry takes the fixed palette. Borrowed. */
+    const char *const *terrain_colours;
+    size_t n_terrain_colours;
+    const char *const *side_colours;
+    size_t n_side_colours;
+    /* SVG counter colours by unit id (e.g. by army), same rules; default a pale blue. */
+    const char *const *unit_colours;
+    size_t n_unit_colours;
+    /* SVG: pixels per square (0 = 48). */
+    int cell;
+    /* SVG: a title shown above the board, or NULL. */
+    const char *title;
+} draw_options;
+
+/* Writes the board as text to out (layout in docs/spec/board.md: a framed grid, 4 characters
+ * per square — trace mark, terrain symbol, elevation, unit key — with side features between
+ * squares and interspace items at the corners; then keys for units, terrain, side features,
+ * interspace items and the traced line). o may be NULL. GEO_ETOPO on hex boards, GEO_EIO when
+ * writing fails. */
+geo_status draw_text(const board *b, const draw_options *o, FILE *out);
+
+/* Writes the board as a standalone SVG document to out: squares coloured by terrain, elevation
+ * as darker shading with its number, side features as thick lines (a tick toward the square
+ * they face), interspace items as dots, units as labelled counters (two-square units span both
+ * squares), the traced line centre to centre with its squares dotted and its corner touches
+ * circled. o may be NULL. GEO_ETOPO on hex boards, GEO_EIO when writing fails. */
+geo_status draw_svg(const board *b, const draw_options *o, FILE *out);
+
+#endif

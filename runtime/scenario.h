@@ -1,0 +1,124 @@
+/* runtime/scenario.h — scenario files: a board a person can read and draw (ASCII map with a
+ * legend, elevation grid, side features, interspace items, elements, units), loaded into a
+ * board (board.h) with every mistake reported as an E3xx error with line and column.
+ *
+ * The loader knows no rule names: every name (terrain, features, markers, counters, armies)
+ * goes through a caller-supplied resolver that answers an id or -1. The format and the error
+ * codes are documented in docs/spec/board.md; tests/runtime/test_scenario.c pins them.
+ */
+#ifndef HON_SCENARIO_H
+#define HON_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "board.h"
+
+/* How the loader turns names into ids. Only `resolve` is required. */
+typedef struct scn_resolver {
+    /* The id (0..BOARD_MAX_ID-1) of `name` in id space `kind`, or -1 when it is not declared.
+     * `name` is borrowed for the call. */
+    int (*resolve)(void *ud, board_name_kind kind, const char *name);
+    /* How many squares counter `counter` covers (1 or 2), to check two-square units; NULL to
+     * accept whatever number of squares the file gives. */
+    int (*counter_size)(void *ud, int counter);
+    /* Creates the unit instance `name` of `counter` for `army` and returns its unit-pool id
+     * (0..BOARD_MAX_UNITS-1), or -1 to refuse. NULL: units get ids 0, 1, 2... in file order. */
+    int (*new_unit)(void *ud, const char *name, int counter, int army);
+    void *ud;
+} scn_resolver;
+
+/* One error. The caller renders it (scn_error_render, or dsl/diag with code and position):
+ * the runtime library does not depend on the dsl library. */
+typedef struct scn_error {
+    int code;           /* 302 for E302; registry in docs/spec/board.md ("E3xx — scenarios") */
+    int line, col;      /* from 1; columns count bytes */
+    int len;            /* bytes to underline, >= 1 */
+    char message[200];
+} scn_error;
+
+typedef struct scn_errors {
+    scn_error *items;   /* in line and column order after scn_load */
+    size_t len, cap;
+} scn_errors;
+
+/* Frees the items and empties the list; accepts NULL. */
+void scn_errors_free(scn_errors *e);
+/* Renders e compiler-style:
+ *     path:line:col: error[E302]: message
+ *         4 | 1 . x . .
+ *           |     ^
+ * text/len is the scenario text the error refers to (the quoted line is taken from it). */
+void scn_error_render(const char *path, const char *text, size_t len, const scn_error *e,
+                      FILE *out);
+
+/* A unit of the scenario. */
+typedef struct scn_unit {
+    char *name;         /* instance name in the file (owned) */
+    int id;             /* unit-pool id (see scn_resolver.new_unit) */
+    int counter, army;  /* resolved ids */
+    int sq0, sq1;       /* squares (sq1 -1 for one square); both -1 when embarked */
+    int in;             /* index in scenario.units of the transport, or -1 */
+    int *markers;       /* n_markers marker ids (owned; repeats allowed) */
+    size_t n_markers;
+    int line;           /* where it was declared */
+} scn_unit;
+
+typedef struct scn_cite {
+    char *id;           /* "BRO.1.1.contour.range" (owned) */
+    char *example;      /* "A", or NULL (owned) */
+} scn_cite;
+
+typedef struct scenario {
+    char *title;        /* owned; "" when the file has no `scenario` line */
+    scn_cite *cites;
+    size_t n_cites;
+    board *board;       /* owned; names and symbols of every id used are set on it */
+    char *symbols;      /* w*h map symbols as written (owned), for drawing */
+    scn_unit *units;    /* in file order */
+    size_t n_units;
+    /* Display colours from `colour` lines (owned strings, NULL where none was given), indexed
+     * by terrain id, side-feature id and unit id: ready for draw_options. */
+    char **terrain_colours;
+    size_t n_terrain_colours;
+    char **side_colours;
+    size_t n_side_colours;
+    char **unit_colours;
+    size_t n_unit_colours;
+} scenario;
+
+/* Parses and validates a scenario from text[0..len) (need not be NUL-terminated). Every
+ * error found is appended to errs (sorted by position; at most 50, then E314). Returns a new
+ * scenario (free with scn_free) when there were no errors, NULL otherwise or when memory ran
+ * out (E399). Never reads outside text, never crashes on any input. */
+scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_errors *errs);
+/* Reads the file at path and loads it; NULL with E398 in errs when it cannot be read. */
+scenario *scn_load_file(const char *path, const scn_resolver *r, scn_errors *errs);
+/* Frees a scenario and its board; accepts NULL. */
+void scn_free(scenario *s);
+/* Index in s->units of the unit named `name`, or -1. */
+int scn_unit_find(const scenario *s, const char *name);
+
+/* ---- a ready-made resolver ---- */
+/* A table of names per id space. Open (the default), it gives every new name the next id, so
+ * any file loads: for drawing a board before rules are loaded, and for tests. Frozen, it
+ * answers -1 for names it does not hold: a stand-in for the names declared in .hon. */
+typedef struct scn_names scn_names;
+
+/* A new, open, empty table; NULL on OOM. */
+scn_names *scn_names_new(void);
+/* Frees the table and its names; accepts NULL. */
+void scn_names_free(scn_names *n);
+/* The id of name in kind k, adding it when absent (even when frozen); -1 on OOM or when the
+ * kind is full. */
+int scn_names_add(scn_names *n, board_name_kind k, const char *name);
+/* Stops adding names on lookup. */
+void scn_names_freeze(scn_names *n);
+/* The name of id in kind k (borrowed), or NULL. */
+const char *scn_names_name(const scn_names *n, board_name_kind k, int id);
+/* A resolver over n (ud = n): resolve looks names up (adding them when open); no size check,
+ * sequential unit ids. */
+scn_resolver scn_names_resolver(scn_names *n);
+
+#endif

@@ -1,0 +1,258 @@
+/* tests/runtime/test_board.c — Check tests of runtime/board.{c,h}: board bounds, elevation,
+ * terrain elements (membership, corners, outline), features on squares, sides and interspaces
+ * (set semantics, facing checks), units on one or two squares, embarking, display names.
+ * Expected values are reasoned in the comments; geometry indexes come from geo.h.
+ */
+#include <check.h>
+#include <stdlib.h>
+
+#include "board.h"
+#include "geo.h"
+
+static int sq(const board *b, const char *name) {
+    int s = geo_parse_square(board_grid(b), name);
+    ck_assert_msg(s >= 0, "bad square %s", name);
+    return s;
+}
+
+START_TEST(bounds) {
+    ck_assert_ptr_null(board_new(GEO_SQUARE, 0, 5));
+    ck_assert_ptr_null(board_new(GEO_SQUARE, 5, GEO_MAX_DIM + 1));
+    ck_assert_ptr_null(board_new((geo_topology)7, 5, 5));
+    board *b = board_new(GEO_SQUARE, GEO_MAX_DIM, 1);
+    ck_assert_ptr_nonnull(b);
+    board_free(b);
+    board_free(NULL);
+    b = board_new(GEO_HEX, 4, 3);
+    ck_assert_int_eq(board_grid(b)->topo, GEO_HEX);
+    ck_assert_int_eq(board_grid(b)->w, 4);
+    board_free(b);
+}
+END_TEST
+
+START_TEST(elevation) {
+    board *b = board_new(GEO_SQUARE, 4, 4);
+    ck_assert_int_eq(board_elevation(b, 5), 0);
+    ck_assert_int_eq(board_set_elevation(b, 5, 2), GEO_OK);
+    ck_assert_int_eq(board_elevation(b, 5), 2);
+    ck_assert_int_eq(board_set_elevation(b, 16, 1), GEO_ERANGE);
+    ck_assert_int_eq(board_elevation(b, -1), 0);
+    board_free(b);
+}
+END_TEST
+
+START_TEST(elements) {
+    /* An L-shaped hole element of type 5 on B2 C2 B3 C3 D3:
+     *      A B C D E
+     *    1 . . . . .
+     *    2 . X X . .
+     *    3 . X X X .
+     * Corners (a horizontal AND a vertical neighbour outside): B2 (W A2, N B1), C2 (E D2,
+     * N C1), B3 (W A3, S B4), D3 (E E3, N D2). C3 has B3 and D3 on both horizontal sides: no.
+     * Outline: 5 squares * 4 sides - 2 * 5 shared sides (B2-C2, B2-B3, C2-C3, B3-C3, C3-D3) = 10. */
+    board *b = board_new(GEO_SQUARE, 5, 4);
+    int e = board_element_new(b, 5, "hole1");
+    ck_assert_int_eq(e, 0);
+    const char *in[] = {"B2", "C2", "B3", "C3", "D3"};
+    for (int i = 0; i < 5; i++) ck_assert_int_eq(board_element_add(b, e, sq(b, in[i])), GEO_OK);
+    ck_assert_int_eq(board_element_type(b, e), 5);
+    ck_assert_str_eq(board_element_name(b, e), "hole1");
+    ck_assert_int_eq(board_terrain(b, sq(b, "C3")), 5);
+    ck_assert_int_eq(board_terrain(b, sq(b, "A1")), -1);
+    ck_assert_int_eq(board_element_at(b, sq(b, "D3")), e);
+    ck_assert(board_element_contains(b, e, sq(b, "B3")));
+    ck_assert(!board_element_contains(b, e, sq(b, "D2")));
+    ck_assert(!board_element_contains(b, -1, sq(b, "A1")));
+    int out[32];
+    ck_assert_uint_eq(board_element_squares(b, e, out, 32), 5);
+    ck_assert_int_eq(out[0], sq(b, "B2")); /* square order: row by row */
+    ck_assert_int_eq(out[4], sq(b, "D3"));
+    ck_assert(board_element_corner(b, e, sq(b, "B2")));
+    ck_assert(board_element_corner(b, e, sq(b, "C2")));
+    ck_assert(board_element_corner(b, e, sq(b, "B3")));
+    ck_assert(board_element_corner(b, e, sq(b, "D3")));
+    ck_assert(!board_element_corner(b, e, sq(b, "C3")));
+    ck_assert(!board_element_corner(b, e, sq(b, "A1")));
+    ck_assert_uint_eq(board_element_outline(b, e, out, 32), 10);
+    /* the side C3/D3 is inside the element; C2/D2 is on its outline */
+    const geo_grid *g = board_grid(b);
+    int inner = geo_side_between(g, sq(b, "C3"), sq(b, "D3"));
+    int edge = geo_side_between(g, sq(b, "C2"), sq(b, "D2"));
+    bool has_inner = false, has_edge = false;
+    for (int i = 0; i < 10; i++) {
+        has_inner = has_inner || out[i] == inner;
+        has_edge = has_edge || out[i] == edge;
+    }
+    ck_assert(!has_inner);
+    ck_assert(has_edge);
+    /* a second element takes D3 away from the first */
+    int e2 = board_element_new(b, 2, NULL);
+    ck_assert_int_eq(e2, 1);
+    board_element_add(b, e2, sq(b, "D3"));
+    ck_assert_int_eq(board_element_at(b, sq(b, "D3")), e2);
+    ck_assert_uint_eq(board_element_squares(b, e, NULL, 0), 4);
+    ck_assert(board_element_corner(b, e, sq(b, "C3"))); /* now E of C3 (D3) is outside */
+    ck_assert_int_eq(board_element_add(b, e, sq(b, "D3") + 100), GEO_ERANGE);
+    ck_assert_int_eq(board_element_add(b, 9, 0), GEO_ERANGE);
+    ck_assert_int_eq(board_element_add(b, -1, sq(b, "D3")), GEO_OK); /* back to no element */
+    ck_assert_int_eq(board_terrain(b, sq(b, "D3")), -1);
+    ck_assert_int_eq(board_element_new(b, BOARD_MAX_ID, "x"), -1);
+    int value, facing;
+    ck_assert_int_eq(board_element_set_attr(b, e, 2, GEO_S), GEO_OK);
+    ck_assert(board_element_attr(b, e, &value, &facing));
+    ck_assert_int_eq(value, 2);
+    ck_assert_int_eq(facing, GEO_S);
+    ck_assert_int_eq(board_element_set_attr(b, e, 0, 8), GEO_ERANGE);
+    ck_assert_int_eq(board_element_count(b), 2);
+    board_free(b);
+}
+END_TEST
+
+START_TEST(features) {
+    board *b = board_new(GEO_SQUARE, 4, 4);
+    const geo_grid *g = board_grid(b);
+    int s = geo_side_between(g, sq(b, "B2"), sq(b, "B3"));
+    board_feature f;
+    /* a wall (id 1) and a window (id 2) facing B3, on the same side; set semantics by id */
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){1, 0, -1}), GEO_OK);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){2, 0, sq(b, "B3")}), GEO_OK);
+    ck_assert(board_side_has(b, s, 1, NULL));
+    ck_assert(board_side_has(b, s, 2, &f));
+    ck_assert_int_eq(f.facing, sq(b, "B3"));
+    ck_assert(!board_side_has(b, s, 3, NULL));
+    board_feature all[4];
+    ck_assert_uint_eq(board_features(b, BOARD_AT_SIDE, s, all, 4), 2);
+    ck_assert_int_eq(all[0].id, 1); /* in the order first put */
+    ck_assert_int_eq(all[1].id, 2);
+    /* putting id 1 again replaces its attributes, keeps one entry and its place */
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){1, 7, -1}), GEO_OK);
+    ck_assert_uint_eq(board_features(b, BOARD_AT_SIDE, s, all, 4), 2);
+    ck_assert_int_eq(all[0].value, 7);
+    /* facing must be one of the side's squares */
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){4, 0, sq(b, "C2")}), GEO_EINVAL);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){4, 0, 99}), GEO_EINVAL);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, -1, (board_feature){4, 0, -1}), GEO_ERANGE);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){BOARD_MAX_ID, 0, -1}), GEO_ERANGE);
+    ck_assert_int_eq(board_put(b, BOARD_NPLACES, 0, (board_feature){1, 0, -1}), GEO_ERANGE);
+    /* take one away; the other stays */
+    ck_assert(board_take(b, BOARD_AT_SIDE, s, 1));
+    ck_assert(!board_take(b, BOARD_AT_SIDE, s, 1));
+    ck_assert_uint_eq(board_features(b, BOARD_AT_SIDE, s, all, 4), 1);
+    ck_assert_int_eq(all[0].id, 2);
+    /* squares and interspaces hold their own sets */
+    int is = geo_interspace_of(g, sq(b, "C3"), GEO_NW);
+    ck_assert_int_eq(board_put(b, BOARD_AT_INTERSPACE, is, (board_feature){0, 3, -1}), GEO_OK);
+    ck_assert(board_has(b, BOARD_AT_INTERSPACE, is, 0, &f));
+    ck_assert_int_eq(f.value, 3);
+    ck_assert(!board_has(b, BOARD_AT_SQUARE, sq(b, "C3"), 0, NULL));
+    ck_assert_int_eq(board_put(b, BOARD_AT_INTERSPACE, 25, (board_feature){0, 0, -1}), GEO_ERANGE);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SQUARE, 0, (board_feature){6, 1, -1}), GEO_OK);
+    ck_assert(board_has(b, BOARD_AT_SQUARE, 0, 6, NULL));
+    /* many features on many places: freed nodes are reused, nothing leaks (sanitizers) */
+    for (int round = 0; round < 3; round++) {
+        for (int side = 0; side < geo_side_count(g); side++)
+            for (int id = 0; id < 5; id++)
+                ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, side, (board_feature){id, round, -1}), GEO_OK);
+        for (int side = 0; side < geo_side_count(g); side++)
+            for (int id = 0; id < 5; id += 2) board_take(b, BOARD_AT_SIDE, side, id);
+    }
+    ck_assert_uint_eq(board_features(b, BOARD_AT_SIDE, s, all, 4), 2); /* ids 1 and 3 */
+    board_free(b);
+}
+END_TEST
+
+START_TEST(units) {
+    board *b = board_new(GEO_SQUARE, 6, 6);
+    int out[8], s0, s1;
+    ck_assert_int_eq(board_place_unit(b, 3, sq(b, "B2"), -1), GEO_OK);
+    ck_assert(board_unit_present(b, 3));
+    ck_assert(board_unit_squares(b, 3, &s0, &s1));
+    ck_assert_int_eq(s0, sq(b, "B2"));
+    ck_assert_int_eq(s1, -1);
+    ck_assert_int_eq(board_unit_orientation(b, 3), -1);
+    /* a 2-square tank, front C5, rear D5: its rear lies east of its front */
+    ck_assert_int_eq(board_place_unit(b, 7, sq(b, "C5"), sq(b, "D5")), GEO_OK);
+    ck_assert_int_eq(board_unit_orientation(b, 7), GEO_E);
+    ck_assert_uint_eq(board_units_at(b, sq(b, "D5"), out, 8), 1);
+    ck_assert_int_eq(out[0], 7);
+    /* two squares must share a side */
+    ck_assert_int_eq(board_place_unit(b, 8, sq(b, "C5"), sq(b, "D6")), GEO_EINVAL);
+    ck_assert_int_eq(board_place_unit(b, 8, sq(b, "C5"), sq(b, "E5")), GEO_EINVAL);
+    ck_assert_int_eq(board_place_unit(b, 8, sq(b, "C5"), 36), GEO_ERANGE);
+    ck_assert_int_eq(board_place_unit(b, BOARD_MAX_UNITS, 0, -1), GEO_ERANGE);
+    ck_assert(!board_unit_present(b, 8));
+    /* stacking is a rules question: the board keeps both, in placement order */
+    ck_assert_int_eq(board_place_unit(b, 8, sq(b, "C5"), -1), GEO_OK);
+    ck_assert_uint_eq(board_units_at(b, sq(b, "C5"), out, 8), 2);
+    ck_assert_int_eq(out[0], 7);
+    ck_assert_int_eq(out[1], 8);
+    /* moving leaves the old squares */
+    ck_assert_int_eq(board_place_unit(b, 7, sq(b, "A1"), sq(b, "A2")), GEO_OK);
+    ck_assert_int_eq(board_unit_orientation(b, 7), GEO_S);
+    ck_assert_uint_eq(board_units_at(b, sq(b, "D5"), out, 8), 0);
+    ck_assert_uint_eq(board_units_at(b, sq(b, "C5"), out, 8), 1);
+    /* embark 8 in 7 and 3 in 8 (nested): both stand where 7 stands */
+    ck_assert_int_eq(board_embark(b, 8, 7), GEO_OK);
+    ck_assert_int_eq(board_embark(b, 3, 8), GEO_OK);
+    ck_assert_uint_eq(board_units_at(b, sq(b, "C5"), out, 8), 0);
+    ck_assert_int_eq(board_unit_embarked_in(b, 3), 8);
+    ck_assert(board_unit_squares(b, 3, &s0, &s1));
+    ck_assert_int_eq(s0, sq(b, "A1"));
+    ck_assert_int_eq(s1, sq(b, "A2"));
+    ck_assert_uint_eq(board_units_in(b, 7, out, 8), 1);
+    ck_assert_int_eq(out[0], 8);
+    /* no cycles, no self, no absent transport */
+    ck_assert_int_eq(board_embark(b, 7, 3), GEO_EINVAL);
+    ck_assert_int_eq(board_embark(b, 7, 7), GEO_EINVAL);
+    ck_assert_int_eq(board_embark(b, 7, 42), GEO_EINVAL);
+    ck_assert_uint_eq(board_units(b, out, 8), 3);
+    /* disembark by placing */
+    ck_assert_int_eq(board_place_unit(b, 8, sq(b, "B1"), -1), GEO_OK);
+    ck_assert_int_eq(board_unit_embarked_in(b, 8), -1);
+    ck_assert_uint_eq(board_units_in(b, 7, out, 8), 0);
+    board_remove_unit(b, 7);
+    ck_assert(!board_unit_present(b, 7));
+    ck_assert(!board_unit_squares(b, 7, &s0, &s1));
+    ck_assert_uint_eq(board_units_at(b, sq(b, "A1"), out, 8), 0);
+    board_remove_unit(b, 999); /* absent: nothing happens */
+    ck_assert_uint_eq(board_units(b, out, 8), 2);
+    board_free(b);
+}
+END_TEST
+
+START_TEST(names) {
+    board *b = board_new(GEO_SQUARE, 2, 2);
+    ck_assert_ptr_null(board_name(b, BOARD_TERRAIN, 3));
+    ck_assert_int_eq(board_set_name(b, BOARD_TERRAIN, 3, "woods", 'W'), GEO_OK);
+    ck_assert_str_eq(board_name(b, BOARD_TERRAIN, 3), "woods");
+    ck_assert_int_eq(board_symbol(b, BOARD_TERRAIN, 3), 'W');
+    ck_assert_ptr_null(board_name(b, BOARD_SIDE_FEATURE, 3)); /* kinds are separate */
+    ck_assert_int_eq(board_set_name(b, BOARD_TERRAIN, 3, "forest", 0), GEO_OK);
+    ck_assert_str_eq(board_name(b, BOARD_TERRAIN, 3), "forest");
+    ck_assert_int_eq(board_set_name(b, BOARD_TERRAIN, -1, "x", 0), GEO_ERANGE);
+    ck_assert_int_eq(board_set_name(b, BOARD_NKINDS, 0, "x", 0), GEO_ERANGE);
+    ck_assert_int_eq(board_set_unit_label(b, 4, "rifle1"), GEO_OK);
+    ck_assert_str_eq(board_unit_label(b, 4), "rifle1");
+    ck_assert_ptr_null(board_unit_label(b, 5));
+    ck_assert(!board_unit_present(b, 4)); /* a label does not place a unit */
+    board_free(b);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("board");
+    TCase *tc = tcase_create("board");
+    tcase_add_test(tc, bounds);
+    tcase_add_test(tc, elevation);
+    tcase_add_test(tc, elements);
+    tcase_add_test(tc, features);
+    tcase_add_test(tc, units);
+    tcase_add_test(tc, names);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_tap(sr, "-");
+    srunner_run_all(sr, CK_SILENT);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,153 @@
+/* tests/runtime/test_draw.c — Check tests of runtime/draw.{c,h}: the text picture of a tiny
+ * board, character by character, worked out from the layout in docs/spec/board.md, and the SVG
+ * elements that must appear for the same board (coordinates computed from the default 48-pixel
+ * square and the 32/24-pixel margins).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "geo.h"
+
+/* 3 x 2 board:  A1 woods (W); B2 at elevation 1; a wall on A1/B1; wire on B1/B2; a mine on the
+ * interior point where B1, C1, B2, C2 meet (C2's NW corner); unit 5 "rifle" on C1. */
+static board *tiny(void) {
+    board *b = board_new(GEO_SQUARE, 3, 2);
+    const geo_grid *g = board_grid(b);
+    board_set_name(b, BOARD_TERRAIN, 0, "woods", 'W');
+    board_set_name(b, BOARD_SIDE_FEATURE, 0, "wall", 0);
+    board_set_name(b, BOARD_SIDE_FEATURE, 1, "wire", 0);
+    board_set_name(b, BOARD_INTERSPACE_ITEM, 0, "mine", 0);
+    int e = board_element_new(b, 0, "woods1");
+    board_element_add(b, e, geo_parse_square(g, "A1"));
+    board_set_elevation(b, geo_parse_square(g, "B2"), 1);
+    int a1 = geo_parse_square(g, "A1"), b1 = geo_parse_square(g, "B1"), b2 = geo_parse_square(g, "B2");
+    board_put(b, BOARD_AT_SIDE, geo_side_between(g, a1, b1), (board_feature){0, 0, -1});
+    board_put(b, BOARD_AT_SIDE, geo_side_between(g, b1, b2), (board_feature){1, 0, -1});
+    board_put(b, BOARD_AT_INTERSPACE, geo_interspace_of(g, geo_parse_square(g, "C2"), GEO_NW),
+              (board_feature){0, 2, -1});
+    board_place_unit(b, 5, geo_parse_square(g, "C1"), -1);
+    board_set_unit_label(b, 5, "rifle");
+    return b;
+}
+
+static char *capture_text(const board *b, const draw_options *o, geo_status *st) {
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    *st = draw_text(b, o, f);
+    fclose(f);
+    return out;
+}
+
+START_TEST(text_picture) {
+    board *b = tiny();
+    const geo_grid *g = board_grid(b);
+    /* The line A2 -> B1 is one diagonal step through the interior point (1,1): a corner touch. */
+    geo_trace t;
+    ck_assert_int_eq(geo_trace_line(g, geo_parse_square(g, "A2"), geo_parse_square(g, "B1"), &t), GEO_OK);
+    draw_options o = {.trace = &t};
+    geo_status st;
+    char *out = capture_text(b, &o, &st);
+    ck_assert_int_eq(st, GEO_OK);
+    /* Each square is 4 characters: trace mark ('@' at the ends), terrain symbol ('.' for none),
+     * elevation (blank for 0), unit key. Between squares one character for the vertical side
+     * (blank, or the feature's symbol); horizontal sides take 4 characters; corners show '+' on
+     * the frame, 'x' where the line touches, the item's symbol for an interspace item. Symbols
+     * without one of their own take the first free letter of the name: wall 'w', then wire
+     * 'i' (w is taken), mine 'm'. The unit key 'a' is the first letter the map does not show. */
+    const char *want =
+        "     A    B    C   \n"
+        "    +----+----+----+\n"
+        "  1 | W  w@.    . a|\n"
+        "    +    xiiiim    +\n"
+        "  2 |@.    .1   .  |\n"
+        "    +----+----+----+\n"
+        "units: a rifle C1\n"
+        "terrain:  W woods\n"
+        "sides:  w wall  i wire\n"
+        "interspaces:  m mine\n"
+        "line: A2 to B1, 2 squares (@ ends, * crossed), 1 corner touch (x)\n";
+    ck_assert_str_eq(out, want);
+    free(out);
+    /* with the scenario's symbols, the squares show them as written */
+    char symbols[7] = "Wqq...";
+    o = (draw_options){.symbols = symbols};
+    out = capture_text(b, &o, &st);
+    ck_assert(strstr(out, "  1 | W  w q    q a|\n") != NULL);
+    free(out);
+    geo_trace_free(&t);
+    board_free(b);
+}
+END_TEST
+
+START_TEST(svg_picture) {
+    board *b = tiny();
+    const geo_grid *g = board_grid(b);
+    geo_trace t;
+    geo_trace_line(g, geo_parse_square(g, "A2"), geo_parse_square(g, "B1"), &t);
+    const char *colours[] = {"#112233"};
+    draw_options o = {.trace = &t, .terrain_colours = colours, .n_terrain_colours = 1};
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    ck_assert_int_eq(draw_svg(b, &o, f), GEO_OK);
+    fclose(f);
+    ck_assert(strncmp(out, "<?xml", 5) == 0);
+    ck_assert(strcmp(out + len - 7, "</svg>\n") == 0);
+    /* square (x,y) is at (32 + 48x, 24 + 48y): A1 in the caller's colour, B1 without terrain */
+    ck_assert(strstr(out, "<rect x=\"32\" y=\"24\" width=\"48\" height=\"48\" fill=\"#112233\"/>"));
+    ck_assert(strstr(out, "<rect x=\"80\" y=\"24\" width=\"48\" height=\"48\" fill=\"#f7f4ea\"/>"));
+    /* B2 at elevation 1: one step of shading (0.12) and its number */
+    ck_assert(strstr(out, "<rect x=\"80\" y=\"72\" width=\"48\" height=\"48\" fill=\"#4a2a0a\" "
+                          "fill-opacity=\"0.12\" stroke=\"none\"/>"));
+    ck_assert(strstr(out, ">+1</text>"));
+    /* the wall on A1/B1 is the grid line x = 80 from y = 24 to 72, first palette colour */
+    ck_assert(strstr(out, "<line x1=\"80\" y1=\"24\" x2=\"80\" y2=\"72\" stroke=\"#c0392b\" "
+                          "stroke-width=\"5\"/>"));
+    /* the traced line from the centre of A2 (56, 96) to the centre of B1 (104, 48), and the
+     * corner touch circled at the grid point (1,1) = (80, 72) */
+    ck_assert(strstr(out, "<line x1=\"56\" y1=\"96\" x2=\"104\" y2=\"48\" stroke-width=\"2\"/>"));
+    ck_assert(strstr(out, "<circle cx=\"80\" cy=\"72\" r=\"7\" fill=\"none\" stroke-width=\"2\"/>"));
+    /* the mine at C2's NW corner (2,1) = (128, 72) */
+    ck_assert(strstr(out, "<circle cx=\"128\" cy=\"72\""));
+    ck_assert(strstr(out, ">rifle</text>"));
+    free(out);
+    /* titles are escaped */
+    out = NULL;
+    f = open_memstream(&out, &len);
+    o = (draw_options){.title = "A & B <c>"};
+    draw_svg(b, &o, f);
+    fclose(f);
+    ck_assert(strstr(out, "<title>A &amp; B &lt;c&gt;</title>"));
+    free(out);
+    geo_trace_free(&t);
+    board_free(b);
+}
+END_TEST
+
+START_TEST(hex_not_drawn) {
+    board *b = board_new(GEO_HEX, 3, 3);
+    FILE *f = fopen("/dev/null", "w");
+    ck_assert_int_eq(draw_text(b, NULL, f), GEO_ETOPO);
+    ck_assert_int_eq(draw_svg(b, NULL, f), GEO_ETOPO);
+    fclose(f);
+    board_free(b);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("draw");
+    TCase *tc = tcase_create("draw");
+    tcase_add_test(tc, text_picture);
+    tcase_add_test(tc, svg_picture);
+    tcase_add_test(tc, hex_not_drawn);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_tap(sr, "-");
+    srunner_run_all(sr, CK_SILENT);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
