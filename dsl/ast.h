@@ -69,7 +69,8 @@ typedef enum ast_kind {
                           a: expression (side name, int) — or for abilities/markers, list:
                           AST_COUNTER_ENTRY */
     AST_COUNTER_ENTRY, /* name: ability or marker; a: int expression or NULL */
-    AST_CITE,          /* cite: ID string; source and example: strings or NULL */
+    AST_CITE,          /* cite: ID string; source and example: strings or NULL
+                          (stored as name: ID; title: source; doc: example) */
     AST_TABLE,         /* name; params: keys (AST_PARAM); list2: result columns (AST_PARAM) —
                           empty when `result` holds a single unnamed result type;
                           a: single result type or NULL; cites; list: AST_ROW */
@@ -138,6 +139,10 @@ struct ast_node {
     ast_annot an;
 };
 
+/* Locations set by the parser: a declaration's loc (and a param's, reading's, counter item's,
+ * let clause's, field init's) is its name's span, a rule's spans `query.rule`, a cite's is its ID
+ * string, an expect's is its expression; an expression's loc spans the whole expression. */
+
 /* One parsed file: its declarations in source order and the arena that owns every node and
  * string of the tree. `path` and `text` are owned copies (diagnostics quote the text). */
 typedef struct ast_file {
@@ -166,7 +171,9 @@ bool ast_vec_push(ast_file *f, ast_vec *v, ast_node *n);
 ast_loc ast_loc_span(ast_loc a, ast_loc b);
 /* Human name of a node kind, for debugging dumps ("AST_RULE" -> "rule"). */
 const char *ast_kind_name(ast_kind k);
-/* Writes an S-expression dump of n (for the parser's unit tests); returns bytes written. */
+/* Writes an S-expression dump of n (for the parser's unit tests); returns bytes written.
+ * (Like snprintf: the return value is the length of the whole dump, without the NUL; the text
+ * is cut short when that is >= cap. The format is documented in ast.c.) */
 size_t ast_dump(const ast_node *n, char *buf, size_t cap);
 
 #endif

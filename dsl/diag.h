@@ -54,7 +54,7 @@ void diag_list_clear(diag_list *l);
 diag *diag_report(diag_list *l, int code, diag_severity sev, ast_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 diag *diag_vreport(diag_list *l, int code, diag_severity sev, ast_loc loc, const char *fmt,
-                   va_list ap);
+                   va_list ap) __attribute__((format(printf, 5, 0)));
 /* Attaches a related span ("the '{' opened here") to d. */
 void diag_relate(diag *d, ast_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

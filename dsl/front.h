@@ -12,6 +12,11 @@
 #include "diag.h"
 
 #define FRONT_MAX_ERRORS 20
+/* Added by the front end: a parsed tree is at most this deep (a declaration nested deeper is
+ * dropped with E008), so later stages may walk it recursively; and a source longer than
+ * FRONT_MAX_SOURCE bytes is refused with E007 (columns and offsets stay well inside 32 bits). */
+#define FRONT_MAX_DEPTH 256
+#define FRONT_MAX_SOURCE (64 * 1024 * 1024)
 
 /* Parses a whole .hon file. `file_id` must come from diag_sources_add for this text. Returns
  * a new ast_file (owned by the caller, free with ast_file_free) holding every declaration that

@@ -1,0 +1,625 @@
+/* ast.c — the AST's arena, its node and vector constructors, and the S-expression dump.
+ *
+ * Every node, vector and string of one ast_file lives in that file's arena: a chain of chunks
+ * handed out by bumping a pointer and freed all at once by ast_file_free. Nothing in the tree
+ * is freed on its own (see ast.h). The dump format is the one tests/dsl/test_parser.c pins.
+ */
+#include "ast.h"
+
+#include <inttypes.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <string.h>
+#include "mem.h"
+
+/* ---------------------------------------------------------------- arena */
+
+enum { CHUNK_SIZE = 16 * 1024 };
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t cap, used;          /* bytes of data */
+    max_align_t data[];
+} chunk;
+
+struct ast_arena {
+    chunk *head;               /* the chunk being filled; big blocks are linked behind it */
+};
+
+/* Returns n bytes aligned for any type, or NULL on OOM or absurd sizes. */
+static void *arena_alloc(struct ast_arena *a, size_t n)
+{
+    const size_t align = alignof(max_align_t);
+    if (n > SIZE_MAX / 2)
+        return NULL;
+    n = (n + align - 1) & ~(align - 1);
+    if (n == 0)
+        n = align;
+    chunk *c = a->head;
+    if (!c || c->cap - c->used < n) {
+        /* A request bigger than a quarter chunk gets a chunk of its own, linked behind the
+         * current one so the space left there is not wasted. */
+        bool big = n > CHUNK_SIZE / 4;
+        size_t cap = big ? n : CHUNK_SIZE;
+        chunk *nc = hon_malloc(sizeof *nc + cap);
+        if (!nc)
+            return NULL;
+        nc->cap = cap;
+        nc->used = 0;
+        if (big && c) {
+            nc->next = c->next;
+            c->next = nc;
+        } else {
+            nc->next = c;
+            a->head = nc;
+        }
+        c = nc;
+    }
+    void *p = (unsigned char *)c->data + c->used;
+    c->used += n;
+    return p;
+}
+
+static void arena_free(struct ast_arena *a)
+{
+    if (!a)
+        return;
+    chunk *c = a->head;
+    while (c) {
+        chunk *next = c->next;
+        hon_free(c);
+        c = next;
+    }
+    hon_free(a);
+}
+
+/* ---------------------------------------------------------------- files, nodes, vectors */
+
+ast_file *ast_file_new(const char *path, const char *text, size_t len, uint32_t file_id)
+{
+    ast_file *f = hon_calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->arena = hon_calloc(1, sizeof *f->arena);
+    if (!f->arena) {
+        hon_free(f);
+        return NULL;
+    }
+    f->file_id = file_id;
+    f->path = ast_strndup(f, path ? path : "", path ? strlen(path) : 0);
+    f->text = ast_strndup(f, text ? text : "", text ? len : 0);
+    f->text_len = text ? len : 0;
+    if (!f->path || !f->text) {
+        ast_file_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+void ast_file_free(ast_file *f)
+{
+    if (!f)
+        return;
+    arena_free(f->arena);
+    hon_free(f);
+}
+
+ast_node *ast_new(ast_file *f, ast_kind k, ast_loc loc)
+{
+    ast_node *n = arena_alloc(f->arena, sizeof *n);
+    if (!n)
+        return NULL;
+    memset(n, 0, sizeof *n);
+    n->kind = k;
+    n->loc = loc;
+    n->an.slot = -1;
+    return n;
+}
+
+const char *ast_strndup(ast_file *f, const char *s, size_t n)
+{
+    if (n == SIZE_MAX)
+        return NULL;
+    char *d = arena_alloc(f->arena, n + 1);
+    if (!d)
+        return NULL;
+    if (n)
+        memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+bool ast_vec_push(ast_file *f, ast_vec *v, ast_node *n)
+{
+    if (v->len == v->cap) {
+        if (v->cap > UINT32_MAX / 2)
+            return false;
+        uint32_t cap = v->cap ? v->cap * 2 : 4;
+        ast_node **items = arena_alloc(f->arena, (size_t)cap * sizeof *items);
+        if (!items)
+            return false;
+        if (v->len)
+            memcpy(items, v->items, v->len * sizeof *items);
+        v->items = items;      /* the old array stays in the arena until the file is freed */
+        v->cap = cap;
+    }
+    v->items[v->len++] = n;
+    return true;
+}
+
+ast_loc ast_loc_span(ast_loc a, ast_loc b)
+{
+    ast_loc r = a;
+    r.end_line = b.end_line;
+    r.end_col = b.end_col;
+    return r;
+}
+
+static const char *const kind_names[AST_KIND_COUNT] = {
+    [AST_TYPE_NAME] = "type-name", [AST_TYPE_SET] = "type-set", [AST_TYPE_LIST] = "type-list",
+    [AST_INT] = "int", [AST_BOOL] = "bool", [AST_NAME] = "name", [AST_FIELD] = "field",
+    [AST_CALL] = "call", [AST_INDEX] = "index", [AST_UNARY] = "unary",
+    [AST_BINARY] = "binary", [AST_IF] = "if", [AST_LET] = "let", [AST_LIST] = "list",
+    [AST_SET] = "set", [AST_RECORD] = "record", [AST_FIELD_INIT] = "field-init",
+    [AST_AGG] = "aggregate", [AST_ROLL] = "roll", [AST_VARIANT_REF] = "variant-ref",
+    [AST_FORBID] = "forbid", [AST_PERMIT] = "permit", [AST_NOT_GIVEN] = "not-given",
+    [AST_VOCAB] = "vocab", [AST_VALUE_DECL] = "value", [AST_ENUM] = "enum",
+    [AST_RECORD_DECL] = "record-decl", [AST_PARAM] = "param", [AST_COUNTER] = "counter",
+    [AST_COUNTER_ITEM] = "counter-item", [AST_COUNTER_ENTRY] = "counter-entry",
+    [AST_CITE] = "cite", [AST_TABLE] = "table", [AST_ROW] = "row", [AST_FN] = "fn",
+    [AST_QUERY] = "query", [AST_RULE] = "rule", [AST_LET_CLAUSE] = "let-clause",
+    [AST_VARIANT] = "variant", [AST_READING] = "reading", [AST_EDITION] = "edition",
+    [AST_REMOVE] = "remove", [AST_SET_VARIANT] = "set-variant",
+    [AST_DEFAULT_EDITION] = "default-edition", [AST_TEST] = "test", [AST_EXPECT] = "expect",
+};
+
+const char *ast_kind_name(ast_kind k)
+{
+    if ((unsigned)k >= AST_KIND_COUNT || !kind_names[k])
+        return "?";
+    return kind_names[k];
+}
+
+/* ---------------------------------------------------------------- dump
+ *
+ * The format, one S-expression per node:
+ *   names, types, integers, true/false, forbid/permit, ? (not given): the bare token;
+ *   (OP a b) for binary and unary operators (+ - * / % == != < <= > >= and or in not),
+ *   (. base field), (call f args...), (index t keys...), (if c t e), (let x v body),
+ *   (list ...), (set ...), (record R (field v)...), (sum x L body) (likewise count all any
+ *   min max), (roll) / (roll n), (variant-ref v), (set-of T), (list-of T);
+ *   declarations: (kind NAME [int] ["doc"]) (likewise side ability marker token),
+ *   (value NAME ["doc"]), (enum NAME members...), (record-decl NAME (field T)...),
+ *   (counter NAME ["title"] KIND (item value) (item (entry [n])...)...),
+ *   (table NAME (keys (k T [floor])...) (result T) | (columns (c T)...) cites... rows...),
+ *   (row (keys ...) (cells ...) cites...), (cite "ID" [source "S"] [example "E"]),
+ *   (fn NAME (params (p T)...) T body), (query NAME (params ...) T MODE [(doc "D")] [(default e)]),
+ *   (rule|replace-rule Q.R [(priority n)] cites... [(doc "D")] (let x v)... [(when e)] (answer e)),
+ *   (variant NAME ["doc"] (reading R ["doc"] [default])...), (remove Q.R),
+ *   (edition NAME [(extends P)] ["title"] items...), (set-variant V R), (default-edition NAME),
+ *   (test "title" [(edition E)] (set-variant V R)... (expect e [fails Ennn])...).
+ * A missing required child prints as `nil`.
+ */
+
+/* The dump writes like snprintf: it counts every byte and stores what fits. */
+typedef struct writer {
+    char *buf;
+    size_t cap, len;
+} writer;
+
+static void put(writer *w, const char *s, size_t n)
+{
+    if (w->cap && w->len < w->cap - 1) {
+        size_t room = w->cap - 1 - w->len;
+        memcpy(w->buf + w->len, s, n < room ? n : room);
+    }
+    w->len += n;
+}
+
+static void puts_(writer *w, const char *s)
+{
+    put(w, s, strlen(s));
+}
+
+static void putf_int(writer *w, int64_t v)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%" PRId64, v);
+    put(w, tmp, (size_t)n);
+}
+
+/* A documentation string, quoted, with ", \ and newlines escaped. */
+static void put_str(writer *w, const char *s)
+{
+    put(w, "\"", 1);
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            put(w, "\\", 1);
+        if (*s == '\n')
+            put(w, "\\n", 2);
+        else
+            put(w, s, 1);
+    }
+    put(w, "\"", 1);
+}
+
+static void dump(writer *w, const ast_node *n, unsigned depth);
+
+static void sp_dump(writer *w, const ast_node *n, unsigned depth)
+{
+    put(w, " ", 1);
+    dump(w, n, depth);
+}
+
+static void sp_vec(writer *w, const ast_vec *v, unsigned depth)
+{
+    for (uint32_t i = 0; i < v->len; i++)
+        sp_dump(w, v->items[i], depth);
+}
+
+/* "(head" ... ")" around a vector: `(keys a b)`. */
+static void group(writer *w, const char *head, const ast_vec *v, unsigned depth)
+{
+    put(w, " (", 2);
+    puts_(w, head);
+    sp_vec(w, v, depth);
+    put(w, ")", 1);
+}
+
+static void opt_str(writer *w, const char *head, const char *s)
+{
+    if (!s)
+        return;
+    put(w, " ", 1);
+    if (head) {
+        put(w, "(", 1);
+        puts_(w, head);
+        put(w, " ", 1);
+    }
+    put_str(w, s);
+    if (head)
+        put(w, ")", 1);
+}
+
+static const char *op_name(ast_op op)
+{
+    switch (op) {
+    case AST_OP_ADD: return "+";
+    case AST_OP_SUB: return "-";
+    case AST_OP_MUL: return "*";
+    case AST_OP_DIV: return "/";
+    case AST_OP_MOD: return "%";
+    case AST_OP_EQ: return "==";
+    case AST_OP_NE: return "!=";
+    case AST_OP_LT: return "<";
+    case AST_OP_LE: return "<=";
+    case AST_OP_GT: return ">";
+    case AST_OP_GE: return ">=";
+    case AST_OP_AND: return "and";
+    case AST_OP_OR: return "or";
+    case AST_OP_IN: return "in";
+    case AST_OP_NEG: return "-";
+    case AST_OP_NOT: return "not";
+    case AST_AGG_SUM: return "sum";
+    case AST_AGG_COUNT: return "count";
+    case AST_AGG_ALL: return "all";
+    case AST_AGG_ANY: return "any";
+    case AST_AGG_MIN: return "min";
+    case AST_AGG_MAX: return "max";
+    case AST_VOCAB_KIND: return "kind";
+    case AST_VOCAB_SIDE: return "side";
+    case AST_VOCAB_ABILITY: return "ability";
+    case AST_VOCAB_MARKER: return "marker";
+    case AST_VOCAB_TOKEN: return "token";
+    case AST_COMBINE_FIRST: return "first";
+    case AST_COMBINE_SUM: return "sum";
+    case AST_COMBINE_MIN: return "min";
+    case AST_COMBINE_MAX: return "max";
+    case AST_COMBINE_ALL: return "all";
+    case AST_COMBINE_ANY: return "any";
+    case AST_COMBINE_PERMISSION: return "permission";
+    default: return "?";
+    }
+}
+
+/* The dump recurses; trees from the parser are at most FRONT_MAX_DEPTH deep, and anything
+ * deeper than this is elided rather than risking the C stack. */
+enum { DUMP_MAX_DEPTH = 1000 };
+
+static void dump(writer *w, const ast_node *n, unsigned depth)
+{
+    if (!n) {
+        puts_(w, "nil");
+        return;
+    }
+    if (depth > DUMP_MAX_DEPTH) {
+        puts_(w, "...");
+        return;
+    }
+    depth++;
+    switch (n->kind) {
+    case AST_TYPE_NAME:
+    case AST_NAME:
+        puts_(w, n->name ? n->name : "?");
+        return;
+    case AST_TYPE_SET:
+    case AST_TYPE_LIST:
+        puts_(w, n->kind == AST_TYPE_SET ? "(set-of" : "(list-of");
+        sp_dump(w, n->a, depth);
+        break;
+    case AST_INT:
+        putf_int(w, n->ival);
+        return;
+    case AST_BOOL:
+        puts_(w, n->ival ? "true" : "false");
+        return;
+    case AST_FORBID:
+    case AST_PERMIT:
+        puts_(w, n->kind == AST_FORBID ? "forbid" : "permit");
+        return;
+    case AST_NOT_GIVEN:
+        puts_(w, "?");
+        return;
+    case AST_FIELD:
+        puts_(w, "(.");
+        sp_dump(w, n->a, depth);
+        put(w, " ", 1);
+        puts_(w, n->name ? n->name : "?");
+        break;
+    case AST_CALL:
+        puts_(w, "(call ");
+        puts_(w, n->name ? n->name : "?");
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_INDEX:
+        puts_(w, "(index");
+        sp_dump(w, n->a, depth);
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_UNARY:
+    case AST_BINARY:
+        put(w, "(", 1);
+        puts_(w, op_name(n->op));
+        sp_dump(w, n->a, depth);
+        if (n->kind == AST_BINARY)
+            sp_dump(w, n->b, depth);
+        break;
+    case AST_IF:
+        puts_(w, "(if");
+        sp_dump(w, n->a, depth);
+        sp_dump(w, n->b, depth);
+        sp_dump(w, n->c, depth);
+        break;
+    case AST_LET:
+    case AST_LET_CLAUSE:
+        puts_(w, "(let ");
+        puts_(w, n->name ? n->name : "?");
+        sp_dump(w, n->a, depth);
+        if (n->kind == AST_LET)
+            sp_dump(w, n->b, depth);
+        break;
+    case AST_LIST:
+    case AST_SET:
+        puts_(w, n->kind == AST_LIST ? "(list" : "(set");
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_RECORD:
+        puts_(w, "(record ");
+        puts_(w, n->name ? n->name : "?");
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_FIELD_INIT:
+    case AST_COUNTER_ENTRY:
+        put(w, "(", 1);
+        puts_(w, n->name ? n->name : "?");
+        if (n->a)
+            sp_dump(w, n->a, depth);
+        break;
+    case AST_AGG:
+        put(w, "(", 1);
+        puts_(w, op_name(n->op));
+        put(w, " ", 1);
+        puts_(w, n->name ? n->name : "?");
+        sp_dump(w, n->a, depth);
+        sp_dump(w, n->b, depth);
+        break;
+    case AST_ROLL:
+        puts_(w, "(roll");
+        if (n->a)
+            sp_dump(w, n->a, depth);
+        break;
+    case AST_VARIANT_REF:
+        puts_(w, "(variant-ref ");
+        puts_(w, n->name ? n->name : "?");
+        break;
+    case AST_VOCAB:
+        put(w, "(", 1);
+        puts_(w, op_name(n->op));
+        put(w, " ", 1);
+        puts_(w, n->name ? n->name : "?");
+        if (n->ival)
+            puts_(w, " int");
+        opt_str(w, NULL, n->doc);
+        break;
+    case AST_VALUE_DECL:
+        puts_(w, "(value ");
+        puts_(w, n->name ? n->name : "?");
+        opt_str(w, NULL, n->doc);
+        break;
+    case AST_ENUM:
+    case AST_RECORD_DECL:
+        puts_(w, n->kind == AST_ENUM ? "(enum " : "(record-decl ");
+        puts_(w, n->name ? n->name : "?");
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_PARAM:
+        put(w, "(", 1);
+        puts_(w, n->name ? n->name : "?");
+        sp_dump(w, n->a, depth);
+        if (n->ival)
+            puts_(w, " floor");
+        break;
+    case AST_COUNTER:
+        puts_(w, "(counter ");
+        puts_(w, n->name ? n->name : "?");
+        opt_str(w, NULL, n->title);
+        put(w, " ", 1);
+        puts_(w, n->ref ? n->ref : "?");
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_COUNTER_ITEM:
+        put(w, "(", 1);
+        puts_(w, n->name ? n->name : "?");
+        if (n->a)
+            sp_dump(w, n->a, depth);
+        else
+            sp_vec(w, &n->list, depth);
+        break;
+    case AST_CITE:
+        puts_(w, "(cite ");
+        put_str(w, n->name);
+        if (n->title) {
+            puts_(w, " source ");
+            put_str(w, n->title);
+        }
+        if (n->doc) {
+            puts_(w, " example ");
+            put_str(w, n->doc);
+        }
+        break;
+    case AST_TABLE:
+        puts_(w, "(table ");
+        puts_(w, n->name ? n->name : "?");
+        group(w, "keys", &n->params, depth);
+        if (n->a) {
+            puts_(w, " (result");
+            sp_dump(w, n->a, depth);
+            put(w, ")", 1);
+        } else {
+            group(w, "columns", &n->list2, depth);
+        }
+        sp_vec(w, &n->cites, depth);
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_ROW:
+        puts_(w, "(row");
+        group(w, "keys", &n->params, depth);
+        group(w, "cells", &n->list, depth);
+        sp_vec(w, &n->cites, depth);
+        break;
+    case AST_FN:
+        puts_(w, "(fn ");
+        puts_(w, n->name ? n->name : "?");
+        group(w, "params", &n->params, depth);
+        sp_dump(w, n->a, depth);
+        sp_dump(w, n->b, depth);
+        break;
+    case AST_QUERY:
+        puts_(w, "(query ");
+        puts_(w, n->name ? n->name : "?");
+        group(w, "params", &n->params, depth);
+        sp_dump(w, n->a, depth);
+        put(w, " ", 1);
+        puts_(w, op_name(n->op));
+        opt_str(w, "doc", n->doc);
+        if (n->b) {
+            puts_(w, " (default");
+            sp_dump(w, n->b, depth);
+            put(w, ")", 1);
+        }
+        break;
+    case AST_RULE:
+        puts_(w, n->op == AST_EDIT_REPLACE ? "(replace-rule " : "(rule ");
+        puts_(w, n->name ? n->name : "?");
+        if (n->ival) {
+            puts_(w, " (priority ");
+            putf_int(w, n->ival);
+            put(w, ")", 1);
+        }
+        sp_vec(w, &n->cites, depth);
+        opt_str(w, "doc", n->doc);
+        sp_vec(w, &n->list, depth);
+        if (n->a) {
+            puts_(w, " (when");
+            sp_dump(w, n->a, depth);
+            put(w, ")", 1);
+        }
+        puts_(w, " (answer");
+        sp_dump(w, n->b, depth);
+        put(w, ")", 1);
+        break;
+    case AST_VARIANT:
+        puts_(w, "(variant ");
+        puts_(w, n->name ? n->name : "?");
+        opt_str(w, NULL, n->doc);
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_READING:
+        puts_(w, "(reading ");
+        puts_(w, n->name ? n->name : "?");
+        opt_str(w, NULL, n->doc);
+        if (n->ival)
+            puts_(w, " default");
+        break;
+    case AST_EDITION:
+        puts_(w, "(edition ");
+        puts_(w, n->name ? n->name : "?");
+        if (n->ref) {
+            puts_(w, " (extends ");
+            puts_(w, n->ref);
+            put(w, ")", 1);
+        }
+        opt_str(w, NULL, n->title);
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_REMOVE:
+        puts_(w, "(remove ");
+        puts_(w, n->name ? n->name : "?");
+        break;
+    case AST_SET_VARIANT:
+        puts_(w, "(set-variant ");
+        puts_(w, n->name ? n->name : "?");
+        put(w, " ", 1);
+        puts_(w, n->ref ? n->ref : "?");
+        break;
+    case AST_DEFAULT_EDITION:
+        puts_(w, "(default-edition ");
+        puts_(w, n->name ? n->name : "?");
+        break;
+    case AST_TEST:
+        puts_(w, "(test ");
+        put_str(w, n->title);
+        if (n->ref) {
+            puts_(w, " (edition ");
+            puts_(w, n->ref);
+            put(w, ")", 1);
+        }
+        sp_vec(w, &n->params, depth);
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_EXPECT:
+        puts_(w, "(expect");
+        sp_dump(w, n->a, depth);
+        if (n->ival) {
+            char tmp[32];
+            int k = snprintf(tmp, sizeof tmp, " fails E%03" PRId64, n->ival);
+            put(w, tmp, (size_t)k);
+        }
+        break;
+    case AST_KIND_COUNT:
+    default:
+        put(w, "(", 1);
+        puts_(w, ast_kind_name(n->kind));
+        break;
+    }
+    put(w, ")", 1);
+}
+
+size_t ast_dump(const ast_node *n, char *buf, size_t cap)
+{
+    writer w = { buf, cap, 0 };
+    dump(&w, n, 0);
+    if (cap)
+        buf[w.len < cap ? w.len : cap - 1] = '\0';
+    return w.len;
+}

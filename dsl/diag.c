@@ -1,0 +1,288 @@
+/* diag.c — the diagnostics list, its source table and the compiler-style renderer.
+ *
+ * Reports are collected in a diag_list (never printed-and-exited); diag_render quotes the
+ * source line from the diag_sources table and underlines the span. The rendered layout is
+ * pinned by tests/dsl/test_diag.c and every file of tests/golden/; codes are registered in
+ * docs/spec/errors.md.
+ */
+#include "diag.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mem.h"
+
+/* Tabs in quoted lines are expanded to this stop so the caret line lines up with them. */
+enum { TAB_STOP = 8, GUTTER_MIN = 5 };
+
+/* Stands in for a message when memory runs out; never freed. */
+static const char oom_text[] = "(out of memory while reporting this diagnostic)";
+
+static void free_msg(char *m)
+{
+    if (m != oom_text)
+        hon_free(m);
+}
+
+/* ---------------------------------------------------------------- sources */
+
+uint32_t diag_sources_add(diag_sources *s, const char *path, const char *text, size_t len)
+{
+    if (s->len == UINT32_MAX - 1)
+        return UINT32_MAX;
+    if (s->len == s->cap) {
+        uint32_t cap = s->cap ? s->cap * 2 : 8;
+        if (cap > UINT32_MAX / 2 || cap < s->cap)
+            return UINT32_MAX;
+        void *files = hon_realloc(s->files, (size_t)cap * sizeof *s->files);
+        if (!files)
+            return UINT32_MAX;
+        s->files = files;
+        s->cap = cap;
+    }
+    char *p = hon_strdup(path ? path : "");
+    char *t = hon_strndup(text ? text : "", text ? len : 0);
+    if (!p || !t) {
+        hon_free(p);
+        hon_free(t);
+        return UINT32_MAX;
+    }
+    s->files[s->len].path = p;
+    s->files[s->len].text = t;
+    s->files[s->len].len = text ? len : 0;
+    return s->len++;
+}
+
+void diag_sources_free(diag_sources *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->len; i++) {
+        hon_free(s->files[i].path);
+        hon_free(s->files[i].text);
+    }
+    hon_free(s->files);
+    s->files = NULL;
+    s->len = s->cap = 0;
+}
+
+/* ---------------------------------------------------------------- list */
+
+void diag_list_init(diag_list *l, diag_sources *sources)
+{
+    memset(l, 0, sizeof *l);
+    l->sources = sources;
+}
+
+void diag_list_clear(diag_list *l)
+{
+    for (size_t i = 0; i < l->len; i++) {
+        free_msg(l->items[i].message);
+        free_msg(l->items[i].related_message);
+    }
+    hon_free(l->items);
+    l->items = NULL;
+    l->len = l->cap = 0;
+    l->errors = 0;
+}
+
+/* A new formatted string, or oom_text. */
+static char *vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return (char *)oom_text;      /* shared and never written: see free_msg */
+    char *m = hon_malloc((size_t)n + 1);
+    if (!m)
+        return (char *)oom_text;
+    vsnprintf(m, (size_t)n + 1, fmt, ap);
+    return m;
+}
+
+diag *diag_vreport(diag_list *l, int code, diag_severity sev, ast_loc loc, const char *fmt,
+                   va_list ap)
+{
+    /* The error is counted even if it cannot be stored: callers rely on `errors`. */
+    if (sev == DIAG_ERROR)
+        l->errors++;
+    if (!HON_GROW(l->items, l->len, l->cap))
+        return NULL;
+    diag *d = &l->items[l->len++];
+    memset(d, 0, sizeof *d);
+    d->code = code;
+    d->severity = sev;
+    d->loc = loc;
+    d->message = vformat(fmt, ap);
+    return d;
+}
+
+diag *diag_report(diag_list *l, int code, diag_severity sev, ast_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag *d = diag_vreport(l, code, sev, loc, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
+void diag_relate(diag *d, ast_loc loc, const char *fmt, ...)
+{
+    if (!d)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *m = vformat(fmt, ap);
+    va_end(ap);
+    free_msg(d->related_message);
+    d->has_related = true;
+    d->related = loc;
+    d->related_message = m;
+}
+
+/* ---------------------------------------------------------------- rendering */
+
+static const char *sev_word(diag_severity s)
+{
+    switch (s) {
+    case DIAG_WARNING: return "warning";
+    case DIAG_NOTE: return "note";
+    case DIAG_ERROR:
+    default: return "error";
+    }
+}
+
+/* Finds line `line` (from 1) of text; returns false when the text has no such line. The line
+ * excludes its '\n' and a '\r' before it. */
+static bool find_line(const char *text, size_t len, uint32_t line, const char **start,
+                      size_t *n)
+{
+    if (line == 0)
+        return false;
+    size_t i = 0;
+    for (uint32_t l = 1; l < line; l++) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        if (!nl)
+            return false;
+        i = (size_t)(nl - text) + 1;
+    }
+    if (i == len && line > 1)
+        return false;    /* the empty "line" after a final newline is not quoted */
+    const char *nl = memchr(text + i, '\n', len - i);
+    size_t e = nl ? (size_t)(nl - text) : len;
+    if (e > i && text[e - 1] == '\r')
+        e--;
+    *start = text + i;
+    *n = e - i;
+    return true;
+}
+
+/* How many display columns byte c takes at display column v: tabs reach the next stop,
+ * UTF-8 continuation bytes take none (their lead byte took one), everything else one. */
+static unsigned width_at(unsigned char c, unsigned v)
+{
+    if (c == '\t')
+        return TAB_STOP - v % TAB_STOP;
+    if (c >= 0x80 && c < 0xC0)
+        return 0;
+    return 1;
+}
+
+/* Writes one quoted line with tabs expanded and control bytes shown as '?'. */
+static void put_line(const char *s, size_t n, FILE *out)
+{
+    unsigned v = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        unsigned w = width_at(c, v);
+        if (c == '\t')
+            fprintf(out, "%*s", (int)w, "");
+        else if (c < 0x20 || c == 0x7F)
+            fputc('?', out);
+        else
+            fputc(c, out);
+        v += w;
+    }
+}
+
+/* Display column where byte offset `off` of the line starts (off may pass the end). */
+static unsigned display_col(const char *s, size_t n, size_t off)
+{
+    unsigned v = 0;
+    for (size_t i = 0; i < off; i++)
+        v += i < n ? width_at((unsigned char)s[i], v) : 1;
+    return v;
+}
+
+static unsigned digits(uint32_t x)
+{
+    unsigned d = 1;
+    while (x >= 10) {
+        x /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* One block: the header line, then the quoted line and the caret line when available. */
+static void render_block(const diag_sources *src, ast_loc loc, diag_severity sev, int code,
+                         const char *msg, FILE *out)
+{
+    const char *path = "<unknown>";
+    const char *text = NULL;
+    size_t len = 0;
+    if (src && loc.file < src->len) {
+        path = src->files[loc.file].path;
+        text = src->files[loc.file].text;
+        len = src->files[loc.file].len;
+    }
+    fprintf(out, "%s:%u:%u: %s", path, (unsigned)loc.line, (unsigned)loc.col, sev_word(sev));
+    if (code > 0)
+        fprintf(out, "[E%03d]", code);
+    fprintf(out, ": %s\n", msg ? msg : "");
+
+    const char *ls;
+    size_t ln;
+    if (!text || loc.col == 0 || !find_line(text, len, loc.line, &ls, &ln))
+        return;
+    int gw = (int)(digits(loc.line) > GUTTER_MIN ? digits(loc.line) : GUTTER_MIN);
+    fprintf(out, "%*u |", gw, (unsigned)loc.line);
+    if (ln) {
+        fputc(' ', out);
+        put_line(ls, ln, out);
+    }
+    fputc('\n', out);
+
+    /* The span on this line: from col to end_col (inclusive) or to the end of the line when
+     * it continues below; an empty span (end before start) gets a lone caret. */
+    size_t first = (size_t)loc.col - 1;
+    size_t last = first;
+    if (loc.end_line > loc.line)
+        last = ln > first ? ln - 1 : first;
+    else if (loc.end_line == loc.line && loc.end_col > loc.col)
+        last = (size_t)loc.end_col - 1;
+    unsigned v0 = display_col(ls, ln, first);
+    unsigned v1 = display_col(ls, ln, last + 1);
+    fprintf(out, "%*s | %*s^", gw, "", (int)v0, "");
+    for (unsigned v = v0 + 1; v < v1; v++)
+        fputc('~', out);
+    fputc('\n', out);
+}
+
+void diag_render(const diag_list *l, const diag *d, FILE *out)
+{
+    const diag_sources *src = l ? l->sources : NULL;
+    render_block(src, d->loc, d->severity, d->code, d->message, out);
+    if (d->has_related)
+        render_block(src, d->related, DIAG_NOTE, 0, d->related_message, out);
+}
+
+void diag_render_all(const diag_list *l, FILE *out)
+{
+    for (size_t i = 0; i < l->len; i++)
+        diag_render(l, &l->items[i], out);
+}

@@ -1,0 +1,655 @@
+/* front.c — the front end's driver and the AST builders the grammar actions call.
+ *
+ * front_parse_file / front_parse_expr (front.h) run the flex scanner (grammar/lexer.l) and the
+ * bison parser (grammar/parser.y) over one text with a fresh front_ctx (grammar/build.h), then
+ * bound the depth of what was built (E008) so later stages may recurse. The builders below
+ * only allocate in the file's arena and check shapes the grammar cannot (E014-E018).
+ */
+#include "front.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+#include "grammar/build.h"
+#include "parser.h"
+#include "lexer.h"
+#include "mem.h"
+
+/* ---------------------------------------------------------------- errors */
+
+diag *front_error(front_ctx *ctx, int code, ast_loc loc, const char *fmt, ...)
+{
+    if (ctx->stop)
+        return NULL;
+    if (ctx->errors >= FRONT_MAX_ERRORS) {
+        ctx->stop = true;
+        diag_report(ctx->diags, 9, DIAG_ERROR, loc, "too many errors (%d); stopping here",
+                    FRONT_MAX_ERRORS);
+        return NULL;
+    }
+    ctx->errors++;
+    va_list ap;
+    va_start(ap, fmt);
+    diag *d = diag_vreport(ctx->diags, code, DIAG_ERROR, loc, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
+void front_oom(front_ctx *ctx)
+{
+    ctx->oom = true;
+    ctx->stop = true;
+}
+
+/* ---------------------------------------------------------------- generic builders */
+
+ast_node *front_node(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name)
+{
+    ast_node *n = ast_new(ctx->file, k, loc);
+    if (!n) {
+        front_oom(ctx);
+        return NULL;
+    }
+    n->name = name;
+    return n;
+}
+
+ast_vec front_push(front_ctx *ctx, ast_vec v, ast_node *n)
+{
+    if (!ast_vec_push(ctx->file, &v, n))
+        front_oom(ctx);
+    return v;
+}
+
+ast_vec front_vec1(front_ctx *ctx, ast_node *n)
+{
+    return front_push(ctx, (ast_vec){ 0 }, n);
+}
+
+/* A builder rejects a construct: reports it and remembers where, so the declaration holding
+ * it is dropped (see front_add_decl). Returns NULL for the builder to return. */
+static ast_node *reject(front_ctx *ctx, int code, ast_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static ast_node *reject(front_ctx *ctx, int code, ast_loc loc, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    front_error(ctx, code, loc, "%s", msg);
+    ctx->bad_line = loc.line;
+    ctx->bad_col = loc.col;
+    return NULL;
+}
+
+static bool within(uint32_t line, uint32_t col, ast_loc span)
+{
+    if (line < span.line || (line == span.line && col < span.col))
+        return false;
+    return line < span.end_line || (line == span.end_line && col <= span.end_col);
+}
+
+void front_add_decl(front_ctx *ctx, ast_node *decl, ast_loc span)
+{
+    if (!decl || (ctx->bad_line && within(ctx->bad_line, ctx->bad_col, span)))
+        return;
+    if (!ast_vec_push(ctx->file, &ctx->file->decls, decl))
+        front_oom(ctx);
+}
+
+ast_node *front_named(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name, ast_node *a)
+{
+    ast_node *n = front_node(ctx, k, loc, name);
+    if (n)
+        n->a = a;
+    return n;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+ast_node *front_int(front_ctx *ctx, ast_loc loc, int64_t v)
+{
+    ast_node *n = front_node(ctx, AST_INT, loc, NULL);
+    if (n)
+        n->ival = v;
+    return n;
+}
+
+ast_node *front_bool(front_ctx *ctx, ast_loc loc, bool v)
+{
+    ast_node *n = front_node(ctx, AST_BOOL, loc, NULL);
+    if (n)
+        n->ival = v;
+    return n;
+}
+
+ast_node *front_unary(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a)
+{
+    /* `-5` is the literal -5: table keys and cells stay constants. (INT64_MIN cannot be
+     * written: its digits overflow first, E003.) */
+    if (op == AST_OP_NEG && a && a->kind == AST_INT && a->ival != INT64_MIN) {
+        a->ival = -a->ival;
+        a->loc = loc;
+        return a;
+    }
+    ast_node *n = front_node(ctx, AST_UNARY, loc, NULL);
+    if (n) {
+        n->op = op;
+        n->a = a;
+    }
+    return n;
+}
+
+ast_node *front_binary(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b)
+{
+    ast_node *n = front_node(ctx, AST_BINARY, loc, NULL);
+    if (n) {
+        n->op = op;
+        n->a = a;
+        n->b = b;
+    }
+    return n;
+}
+
+ast_node *front_field(front_ctx *ctx, ast_loc loc, ast_node *base, const char *field)
+{
+    return front_named(ctx, AST_FIELD, loc, field, base);
+}
+
+ast_node *front_call(front_ctx *ctx, ast_loc loc, const char *callee, ast_vec args)
+{
+    return front_items(ctx, AST_CALL, loc, callee, args);
+}
+
+ast_node *front_index(front_ctx *ctx, ast_loc loc, ast_node *base, ast_vec keys)
+{
+    ast_node *n = front_items(ctx, AST_INDEX, loc, NULL, keys);
+    if (n)
+        n->a = base;
+    return n;
+}
+
+ast_node *front_if(front_ctx *ctx, ast_loc loc, ast_node *c, ast_node *t, ast_node *e)
+{
+    ast_node *n = front_node(ctx, AST_IF, loc, NULL);
+    if (n) {
+        n->a = c;
+        n->b = t;
+        n->c = e;
+    }
+    return n;
+}
+
+ast_node *front_let(front_ctx *ctx, ast_loc loc, const char *name, ast_node *v, ast_node *body)
+{
+    ast_node *n = front_named(ctx, AST_LET, loc, name, v);
+    if (n)
+        n->b = body;
+    return n;
+}
+
+ast_node *front_items(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name, ast_vec items)
+{
+    ast_node *n = front_node(ctx, k, loc, name);
+    if (n)
+        n->list = items;
+    return n;
+}
+
+ast_node *front_agg(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *head, ast_node *body)
+{
+    /* The grammar reads the head as an expression (so `min(a, b)` and `min(x in L: e)`
+     * share a prefix); here it must be exactly `NAME in LIST`. */
+    if (head && !(head->kind == AST_BINARY && head->op == AST_OP_IN && head->a
+                  && head->a->kind == AST_NAME)) {
+        return reject(ctx, 14, head->loc, "an aggregate reads '%s(NAME in LIST: EXPR)': expected "
+                    "a loop variable and 'in' before ':'",
+                    op == AST_AGG_SUM ? "sum" : op == AST_AGG_COUNT ? "count"
+                    : op == AST_AGG_ALL ? "all" : op == AST_AGG_ANY ? "any"
+                    : op == AST_AGG_MIN ? "min" : "max");
+    }
+    ast_node *n = front_node(ctx, AST_AGG, loc, head ? head->a->name : NULL);
+    if (n) {
+        n->op = op;
+        n->a = head ? head->b : NULL;
+        n->b = body;
+    }
+    return n;
+}
+
+ast_node *front_roll(front_ctx *ctx, ast_loc loc, ast_node *count)
+{
+    return front_named(ctx, AST_ROLL, loc, NULL, count);
+}
+
+/* ---------------------------------------------------------------- types */
+
+ast_node *front_type_name(front_ctx *ctx, ast_loc loc, const char *name)
+{
+    return front_node(ctx, AST_TYPE_NAME, loc, name);
+}
+
+ast_node *front_type_of(front_ctx *ctx, ast_loc loc, ast_kind k, ast_node *elem)
+{
+    return front_named(ctx, k, loc, NULL, elem);
+}
+
+ast_node *front_type_generic(front_ctx *ctx, ast_loc loc, const char *name, ast_loc name_loc,
+                             ast_node *elem)
+{
+    if (name && strcmp(name, "list") != 0) {
+        return reject(ctx, 18, name_loc, "unknown type constructor '%s<...>' (there are "
+                      "set<T> and list<T>)", name);
+    }
+    return front_type_of(ctx, loc, AST_TYPE_LIST, elem);
+}
+
+/* ---------------------------------------------------------------- declarations */
+
+ast_node *front_param(front_ctx *ctx, ast_loc loc, const char *name, ast_node *type, bool floor)
+{
+    ast_node *n = front_named(ctx, AST_PARAM, loc, name, type);
+    if (n)
+        n->ival = floor;
+    return n;
+}
+
+ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
+                      const char *type, ast_loc type_loc, const char *doc)
+{
+    if (type && strcmp(type, "int") != 0) {
+        return reject(ctx, 17, type_loc, "only ': int' may follow a %s name (it carries a "
+                    "number), not ': %s'",
+                    cat == AST_VOCAB_KIND ? "kind" : cat == AST_VOCAB_SIDE ? "side"
+                    : cat == AST_VOCAB_ABILITY ? "ability"
+                    : cat == AST_VOCAB_MARKER ? "marker" : "token", type);
+    }
+    ast_node *n = front_doc_decl(ctx, AST_VOCAB, loc, name, doc);
+    if (n) {
+        n->op = cat;
+        n->ival = type != NULL;
+    }
+    return n;
+}
+
+ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,
+                         const char *doc)
+{
+    ast_node *n = front_node(ctx, k, loc, name);
+    if (n)
+        n->doc = doc;
+    return n;
+}
+
+ast_node *front_counter(front_ctx *ctx, ast_loc loc, const char *name, const char *title,
+                        const char *kind, ast_vec items)
+{
+    ast_node *n = front_items(ctx, AST_COUNTER, loc, name, items);
+    if (n) {
+        n->title = title;
+        n->ref = kind;
+    }
+    return n;
+}
+
+ast_node *front_counter_item(front_ctx *ctx, ast_loc loc, const char *name, ast_node *value)
+{
+    return front_named(ctx, AST_COUNTER_ITEM, loc, name, value);
+}
+
+ast_node *front_counter_list(front_ctx *ctx, ast_loc loc, const char *name, ast_vec entries)
+{
+    return front_items(ctx, AST_COUNTER_ITEM, loc, name, entries);
+}
+
+ast_node *front_cite(front_ctx *ctx, ast_loc loc, const char *id, const char *source,
+                     const char *example)
+{
+    ast_node *n = front_node(ctx, AST_CITE, loc, id);
+    if (n) {
+        n->title = source;
+        n->doc = example;
+    }
+    return n;
+}
+
+ast_node *front_table(front_ctx *ctx, ast_loc loc, const char *name, ast_vec keys,
+                      ast_node *result, ast_vec columns, ast_vec cites, ast_vec rows)
+{
+    ast_node *n = front_items(ctx, AST_TABLE, loc, name, rows);
+    if (n) {
+        n->params = keys;
+        n->a = result;
+        n->list2 = columns;
+        n->cites = cites;
+    }
+    return n;
+}
+
+ast_node *front_row(front_ctx *ctx, ast_loc loc, ast_vec keys, ast_vec cells, ast_vec cites)
+{
+    ast_node *n = front_items(ctx, AST_ROW, loc, NULL, cells);
+    if (n) {
+        n->params = keys;
+        n->cites = cites;
+    }
+    return n;
+}
+
+ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
+                   ast_node *result, ast_node *body)
+{
+    ast_node *n = front_node(ctx, AST_FN, loc, name);
+    if (n) {
+        n->params = params;
+        n->a = result;
+        n->b = body;
+    }
+    return n;
+}
+
+static const struct { const char *name; ast_op op; } combine_modes[] = {
+    { "first", AST_COMBINE_FIRST }, { "sum", AST_COMBINE_SUM }, { "min", AST_COMBINE_MIN },
+    { "max", AST_COMBINE_MAX }, { "all", AST_COMBINE_ALL }, { "any", AST_COMBINE_ANY },
+    { "permission", AST_COMBINE_PERMISSION },
+};
+
+ast_node *front_query(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
+                      ast_node *result, const char *mode, ast_loc mode_loc, const char *doc,
+                      ast_node *dflt)
+{
+    ast_op op = AST_OP_NONE;
+    for (size_t i = 0; mode && i < sizeof combine_modes / sizeof *combine_modes; i++)
+        if (strcmp(mode, combine_modes[i].name) == 0)
+            op = combine_modes[i].op;
+    if (mode && op == AST_OP_NONE) {
+        return reject(ctx, 15, mode_loc, "unknown combine mode '%s' (first, sum, min, max, "
+                      "all, any or permission)", mode);
+    }
+    ast_node *n = front_fn(ctx, loc, name, params, result, dflt);
+    if (n) {
+        n->kind = AST_QUERY;
+        n->op = op;
+        n->doc = doc;
+    }
+    return n;
+}
+
+ast_node *front_rule(front_ctx *ctx, ast_loc loc, const char *query, const char *rule,
+                     int64_t priority, ast_vec cites, const char *doc, ast_vec lets,
+                     ast_node *when, ast_node *answer)
+{
+    ast_node *n = front_remove(ctx, loc, query, rule);
+    if (n) {
+        n->kind = AST_RULE;
+        n->ival = priority;
+        n->cites = cites;
+        n->doc = doc;
+        n->list = lets;
+        n->a = when;
+        n->b = answer;
+        n->op = AST_EDIT_ADD;
+    }
+    return n;
+}
+
+ast_node *front_rule_as(ast_node *rule, ast_op edit)
+{
+    if (rule)
+        rule->op = edit;
+    return rule;
+}
+
+ast_node *front_remove(front_ctx *ctx, ast_loc loc, const char *query, const char *rule)
+{
+    size_t q = query ? strlen(query) : 0, r = rule ? strlen(rule) : 0;
+    char *full = hon_malloc(q + r + 2);
+    if (!full) {
+        front_oom(ctx);
+        return NULL;
+    }
+    memcpy(full, query ? query : "", q);
+    full[q] = '.';
+    memcpy(full + q + 1, rule ? rule : "", r);
+    full[q + 1 + r] = '\0';
+    const char *name = ast_strndup(ctx->file, full, q + r + 1);
+    hon_free(full);
+    if (!name) {
+        front_oom(ctx);
+        return NULL;
+    }
+    ast_node *n = front_node(ctx, AST_REMOVE, loc, name);
+    if (n) {
+        n->ref = query;
+        n->name2 = rule;
+    }
+    return n;
+}
+
+ast_node *front_variant(front_ctx *ctx, ast_loc loc, const char *name, const char *doc,
+                        ast_vec readings)
+{
+    ast_node *n = front_items(ctx, AST_VARIANT, loc, name, readings);
+    if (n)
+        n->doc = doc;
+    return n;
+}
+
+ast_node *front_reading(front_ctx *ctx, ast_loc loc, const char *name, const char *doc,
+                        bool dflt)
+{
+    ast_node *n = front_doc_decl(ctx, AST_READING, loc, name, doc);
+    if (n)
+        n->ival = dflt;
+    return n;
+}
+
+ast_node *front_edition(front_ctx *ctx, ast_loc loc, const char *name, const char *parent,
+                        const char *title, ast_vec items)
+{
+    ast_node *n = front_items(ctx, AST_EDITION, loc, name, items);
+    if (n) {
+        n->ref = parent;
+        n->title = title;
+    }
+    return n;
+}
+
+ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant,
+                            const char *reading)
+{
+    ast_node *n = front_node(ctx, AST_SET_VARIANT, loc, variant);
+    if (n)
+        n->ref = reading;
+    return n;
+}
+
+ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char *edition,
+                     ast_vec settings, ast_vec expects)
+{
+    ast_node *n = front_items(ctx, AST_TEST, loc, NULL, expects);
+    if (n) {
+        n->title = title;
+        n->ref = edition;
+        n->params = settings;
+    }
+    return n;
+}
+
+ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *code,
+                       ast_loc code_loc)
+{
+    int64_t c = 0;
+    if (code) {
+        bool ok = strlen(code) == 4 && code[0] == 'E';
+        for (int i = 1; ok && i < 4; i++)
+            ok = code[i] >= '0' && code[i] <= '9';
+        if (ok)
+            c = (code[1] - '0') * 100 + (code[2] - '0') * 10 + (code[3] - '0');
+        if (!ok || c == 0)
+            return reject(ctx, 16, code_loc, "'fails' takes an error code such as E201, not "
+                          "'%s'", code);
+    }
+    ast_node *n = front_named(ctx, AST_EXPECT, loc, NULL, e);
+    if (n)
+        n->ival = c;
+    return n;
+}
+
+/* ---------------------------------------------------------------- depth bound */
+
+/* Finds a node deeper than FRONT_MAX_DEPTH below root (depth 1), without recursion: the tree
+ * is untrusted until this passes. Returns that node, or NULL when the tree is shallow enough.
+ * Sets ctx->oom if the work stack cannot grow. */
+typedef struct walk_item { const ast_node *n; uint32_t depth; } walk_item;
+
+static void walk_vec(walk_item **stack, size_t *len, size_t *cap, const ast_vec *v,
+                     uint32_t depth, bool *oom)
+{
+    for (uint32_t i = 0; i < v->len && !*oom; i++) {
+        if (!v->items[i])
+            continue;
+        if (!HON_GROW(*stack, *len, *cap)) {
+            *oom = true;
+            return;
+        }
+        (*stack)[(*len)++] = (walk_item){ v->items[i], depth };
+    }
+}
+
+static const ast_node *too_deep(front_ctx *ctx, const ast_node *root)
+{
+    walk_item *stack = NULL;
+    size_t len = 0, cap = 0;
+    bool oom = false;
+    const ast_node *found = NULL;
+    if (!root || !HON_GROW(stack, len, cap)) {
+        if (root)
+            front_oom(ctx);
+        return NULL;
+    }
+    stack[len++] = (walk_item){ root, 1 };
+    while (len && !oom) {
+        walk_item it = stack[--len];
+        if (it.depth > FRONT_MAX_DEPTH) {
+            found = it.n;
+            break;
+        }
+        const ast_node *n = it.n;
+        const ast_node *kids[3] = { n->a, n->b, n->c };
+        for (int i = 0; i < 3 && !oom; i++) {
+            if (!kids[i])
+                continue;
+            if (!HON_GROW(stack, len, cap))
+                oom = true;
+            else
+                stack[len++] = (walk_item){ kids[i], it.depth + 1 };
+        }
+        walk_vec(&stack, &len, &cap, &n->list, it.depth + 1, &oom);
+        walk_vec(&stack, &len, &cap, &n->list2, it.depth + 1, &oom);
+        walk_vec(&stack, &len, &cap, &n->params, it.depth + 1, &oom);
+        walk_vec(&stack, &len, &cap, &n->cites, it.depth + 1, &oom);
+    }
+    hon_free(stack);
+    if (oom)
+        front_oom(ctx);
+    return found;
+}
+
+/* Drops every declaration nested deeper than FRONT_MAX_DEPTH, with an E008 for each. */
+static void bound_depth(front_ctx *ctx)
+{
+    ast_vec *decls = &ctx->file->decls;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < decls->len && !ctx->oom; i++) {
+        const ast_node *deep = too_deep(ctx, decls->items[i]);
+        if (deep)
+            front_error(ctx, 8, deep->loc, "nesting too deep (more than %d levels)",
+                        FRONT_MAX_DEPTH);
+        else
+            decls->items[kept++] = decls->items[i];
+    }
+    if (!ctx->oom)
+        decls->len = kept;
+    if (ctx->expr && !ctx->oom) {
+        const ast_node *deep = too_deep(ctx, ctx->expr);
+        if (deep) {
+            front_error(ctx, 8, deep->loc, "nesting too deep (more than %d levels)",
+                        FRONT_MAX_DEPTH);
+            ctx->expr = NULL;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- driver */
+
+/* The scanner reads the text in place from a copy ending in the two NUL bytes flex wants. */
+static ast_file *parse(const char *path, const char *text, size_t len, uint32_t file_id,
+                       diag_list *diags, int start, ast_node **expr)
+{
+    if (expr)
+        *expr = NULL;
+    if (!text)
+        len = 0;
+    if (len > FRONT_MAX_SOURCE) {
+        diag_report(diags, 7, DIAG_ERROR, (ast_loc){ file_id, 1, 1, 1, 0 },
+                    "source too large (%zu bytes; the limit is %d)", len, FRONT_MAX_SOURCE);
+        return ast_file_new(path, "", 0, file_id);
+    }
+    ast_file *f = ast_file_new(path, text, len, file_id);
+    front_ctx *ctx = hon_calloc(1, sizeof *ctx);
+    char *buf = hon_malloc(len + 2);
+    yyscan_t scanner = NULL;
+    if (!f || !ctx || !buf || lex_yylex_init_extra(ctx, &scanner) != 0)
+        goto oom;
+
+    ctx->file = f;
+    ctx->diags = diags;
+    ctx->file_id = file_id;
+    ctx->start_token = start;
+    ctx->line = ctx->col = 1;
+    ctx->spare_ok = true;
+    if (len)
+        memcpy(buf, text, len);
+    buf[len] = buf[len + 1] = '\0';
+    if (!lex_yy_scan_buffer(buf, len + 2, scanner) || ctx->oom)
+        goto oom;
+
+    front_yyparse(scanner, ctx);
+    if (!ctx->oom)
+        bound_depth(ctx);
+    if (ctx->oom)
+        goto oom;
+    if (expr)
+        *expr = ctx->errors ? NULL : ctx->expr;
+    lex_yylex_destroy(scanner);
+    hon_free(buf);
+    hon_free(ctx);
+    return f;
+
+oom:
+    if (scanner)
+        lex_yylex_destroy(scanner);
+    hon_free(buf);
+    hon_free(ctx);
+    ast_file_free(f);
+    return NULL;
+}
+
+ast_file *front_parse_file(const char *path, const char *text, size_t len, uint32_t file_id,
+                           diag_list *diags)
+{
+    return parse(path, text, len, file_id, diags, TOK_START_FILE, NULL);
+}
+
+ast_file *front_parse_expr(const char *where, const char *text, size_t len, uint32_t file_id,
+                           diag_list *diags, ast_node **expr)
+{
+    ast_node *e = NULL;
+    ast_file *f = parse(where, text, len, file_id, diags, TOK_START_EXPR, &e);
+    if (expr)
+        *expr = f ? e : NULL;
+    return f;
+}

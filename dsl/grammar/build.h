@@ -1,0 +1,135 @@
+/* build.h — what the scanner (lexer.l), the parser (parser.y) and the driver (front.c) share.
+ *
+ * The parse context front_ctx (one per parse: no global state), the error reporter enforcing
+ * FRONT_MAX_ERRORS, and the AST builders grammar actions call. The builders live in front.c;
+ * they allocate in the file's arena and check shapes, never look names up or do I/O. Node
+ * locations follow ast.h: a declaration's name span, an expression's whole span. */
+#ifndef HON_GRAMMAR_BUILD_H
+#define HON_GRAMMAR_BUILD_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ast.h"
+#include "diag.h"
+
+/* How many open brackets the scanner remembers (for E011's note); deeper ones are counted. */
+#define FRONT_MAX_OPEN 256
+
+typedef struct front_ctx {
+    ast_file *file;
+    diag_list *diags;
+    uint32_t file_id;
+    int start_token;          /* TOK_START_FILE / TOK_START_EXPR, sent once, then 0 */
+    ast_node *expr;           /* the result of an expression parse */
+
+    size_t errors;            /* errors this parse reported (the cap counts these) */
+    bool stop;                /* E009 was reported, or memory ran out: the scanner says EOF */
+    bool oom;                 /* an allocation failed somewhere: the parse returns NULL */
+    bool eof_seen;            /* the scanner reached the end of the text */
+    bool unclosed_reported;   /* E011 was reported: the parser's own EOF error is redundant */
+    uint32_t bad_line, bad_col; /* where a builder last rejected a construct (0: never) */
+
+    /* scanner position (next byte) and the last two tokens, for E012's caret */
+    uint32_t line, col;
+    ast_loc last, prev;
+    const char *last_text;    /* the lookahead token's bytes in the scanned text */
+    size_t last_len;
+
+    /* open brackets, innermost last */
+    struct { char ch; ast_loc loc; } open[FRONT_MAX_OPEN];
+    uint32_t nopen, deep;
+
+    /* flex's setup allocations fall back on this when memory runs out (see lexer.l) */
+    bool spare_ok;            /* set once the scanner exists (its own allocation may fail) */
+    bool spare_used[2];
+    _Alignas(max_align_t) unsigned char spare[2][256];
+} front_ctx;
+
+/* Reports an error E<code> at loc; counts it against FRONT_MAX_ERRORS and, when the cap is
+ * reached, reports E009 instead and sets ctx->stop. Returns the diag (or NULL if dropped). */
+diag *front_error(front_ctx *ctx, int code, ast_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Marks the parse as out of memory: it stops, and the driver returns NULL. */
+void front_oom(front_ctx *ctx);
+
+/* ---- builders called by grammar actions; all tolerate NULL children (after an OOM) ---- */
+
+/* A node of kind k at loc with the common fields set (name may be NULL). */
+ast_node *front_node(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name);
+/* Returns v with n appended (OOM: marks the context, returns v unchanged). */
+ast_vec front_push(front_ctx *ctx, ast_vec v, ast_node *n);
+/* A vector holding just n. */
+ast_vec front_vec1(front_ctx *ctx, ast_node *n);
+/* Appends a declaration spanning `span` to the file, unless a builder rejected part of it
+ * (then it holds a NULL where a node belongs, and later stages must not see it). */
+void front_add_decl(front_ctx *ctx, ast_node *decl, ast_loc span);
+
+/* Expressions. */
+ast_node *front_int(front_ctx *ctx, ast_loc loc, int64_t v);
+ast_node *front_bool(front_ctx *ctx, ast_loc loc, bool v);
+ast_node *front_unary(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a); /* folds -INT */
+ast_node *front_binary(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b);
+ast_node *front_field(front_ctx *ctx, ast_loc loc, ast_node *base, const char *field);
+ast_node *front_call(front_ctx *ctx, ast_loc loc, const char *callee, ast_vec args);
+ast_node *front_index(front_ctx *ctx, ast_loc loc, ast_node *base, ast_vec keys);
+ast_node *front_if(front_ctx *ctx, ast_loc loc, ast_node *c, ast_node *t, ast_node *e);
+ast_node *front_let(front_ctx *ctx, ast_loc loc, const char *name, ast_node *v, ast_node *body);
+ast_node *front_items(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name, ast_vec items);
+/* A node with a name and one child: AST_FIELD_INIT, AST_LET_CLAUSE, AST_COUNTER_ENTRY. */
+ast_node *front_named(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name, ast_node *a);
+/* `op(head: body)` where head must be `NAME in LIST` (E014 otherwise). */
+ast_node *front_agg(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *head, ast_node *body);
+ast_node *front_roll(front_ctx *ctx, ast_loc loc, ast_node *count);
+
+/* Types. `NAME<T>`: only list<T> (E018 otherwise). */
+ast_node *front_type_name(front_ctx *ctx, ast_loc loc, const char *name);
+ast_node *front_type_of(front_ctx *ctx, ast_loc loc, ast_kind k, ast_node *elem);
+ast_node *front_type_generic(front_ctx *ctx, ast_loc loc, const char *name, ast_loc name_loc,
+                             ast_node *elem);
+
+/* Declarations. */
+ast_node *front_param(front_ctx *ctx, ast_loc loc, const char *name, ast_node *type, bool floor);
+/* `: TYPE` after a vocabulary name must be `int` (E017); NULL type means none. */
+ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
+                      const char *type, ast_loc type_loc, const char *doc);
+ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,
+                         const char *doc);
+ast_node *front_counter(front_ctx *ctx, ast_loc loc, const char *name, const char *title,
+                        const char *kind, ast_vec items);
+ast_node *front_counter_item(front_ctx *ctx, ast_loc loc, const char *name, ast_node *value);
+ast_node *front_counter_list(front_ctx *ctx, ast_loc loc, const char *name, ast_vec entries);
+ast_node *front_cite(front_ctx *ctx, ast_loc loc, const char *id, const char *source,
+                     const char *example);
+/* A table: result is either a single type (columns empty) or named columns (result NULL). */
+ast_node *front_table(front_ctx *ctx, ast_loc loc, const char *name, ast_vec keys,
+                      ast_node *result, ast_vec columns, ast_vec cites, ast_vec rows);
+ast_node *front_row(front_ctx *ctx, ast_loc loc, ast_vec keys, ast_vec cells, ast_vec cites);
+ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
+                   ast_node *result, ast_node *body);
+/* `combine MODE`: MODE is first, sum, min, max, all, any or permission (E015 otherwise). */
+ast_node *front_query(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
+                      ast_node *result, const char *mode, ast_loc mode_loc, const char *doc,
+                      ast_node *dflt);
+/* The rule's name is QUERY.RULE, given as its two parts; op is AST_EDIT_ADD or _REPLACE. */
+ast_node *front_rule(front_ctx *ctx, ast_loc loc, const char *query, const char *rule,
+                     int64_t priority, ast_vec cites, const char *doc, ast_vec lets,
+                     ast_node *when, ast_node *answer);
+ast_node *front_rule_as(ast_node *rule, ast_op edit);
+ast_node *front_remove(front_ctx *ctx, ast_loc loc, const char *query, const char *rule);
+ast_node *front_variant(front_ctx *ctx, ast_loc loc, const char *name, const char *doc,
+                        ast_vec readings);
+ast_node *front_reading(front_ctx *ctx, ast_loc loc, const char *name, const char *doc,
+                        bool dflt);
+ast_node *front_edition(front_ctx *ctx, ast_loc loc, const char *name, const char *parent,
+                        const char *title, ast_vec items);
+ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant,
+                            const char *reading);
+ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char *edition,
+                     ast_vec settings, ast_vec expects);
+/* `expect e [fails CODE]`: CODE must read E followed by three digits (E016 otherwise). */
+ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *code,
+                       ast_loc code_loc);
+
+#endif

@@ -1,0 +1,808 @@
+/* parser.y — the pure bison grammar of .hon files (docs/spec/language.md §3-§5).
+ *
+ * Shares token kinds and FRONT_YYSTYPE with lexer.l, the parse context and AST builders with
+ * grammar/build.h and front.c; actions are one-line builder calls. Two entry points: the
+ * scanner's first token is START_FILE or START_EXPR. Syntax errors are E010/E012/E013
+ * (yyreport_syntax_error below); recovery resumes at declaration boundaries. */
+%require "3.8"
+%define api.pure full
+%define api.prefix {front_yy}
+%define api.token.prefix {TOK_}
+%define api.location.type {ast_loc}
+%define parse.error custom
+%define parse.lac full
+%locations
+%expect 0
+%param {void *scanner} {front_ctx *ctx}
+
+%code requires {
+#include <stdbool.h>
+#include <stdint.h>
+#include "ast.h"
+#include "grammar/build.h"
+}
+
+%code provides {
+/* The scanner (lexer.l). */
+int front_yylex(FRONT_YYSTYPE *yylval, ast_loc *yylloc, void *scanner, front_ctx *ctx);
+}
+
+%code {
+#include <string.h>
+#include "mem.h"
+
+/* A rule's span runs from its first symbol to its last; an empty rule gets an empty span
+ * (end before start) just after the symbol before it. */
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                              \
+    do {                                                                         \
+        if (N) {                                                                 \
+            (Cur) = ast_loc_span(YYRHSLOC(Rhs, 1), YYRHSLOC(Rhs, N));            \
+        } else {                                                                 \
+            (Cur) = YYRHSLOC(Rhs, 0);                                            \
+            (Cur).line = (Cur).end_line;                                         \
+            (Cur).col = (Cur).end_col + 1;                                       \
+        }                                                                        \
+    } while (0)
+
+/* The parser's stacks (and LAC's) grow through the hon funnel up to YYMAXDEPTH, which bounds
+ * nesting. Running out of either depth or memory reaches yyerror("memory exhausted"), the only
+ * use of yyerror (syntax errors go through yyreport_syntax_error); there, inside yyparse, the
+ * stack sizes tell the two apart. */
+#define YYMAXDEPTH 4000
+#define YYMALLOC hon_malloc
+#define YYFREE hon_free
+#undef yyerror
+#define yyerror(loc, scanner, ctx, msg) \
+    stack_exhausted((ctx), *(loc), yystacksize >= YYMAXDEPTH || yyes_capacity >= YYMAXDEPTH)
+static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep);
+
+#define NOVEC ((ast_vec){ 0 })
+#define SYM(tok) YYTRANSLATE(tok)
+}
+
+/* Semantic values. Every node and string lives in the file's arena (ast.h), so no value owns
+ * anything on its own: discarding one during error recovery leaks nothing, and no %destructor
+ * is needed. Keyword tokens carry their static spelling (for `word`). */
+%union {
+    int64_t ival;
+    const char *str;
+    bool flag;
+    ast_op op;
+    ast_node *node;
+    ast_vec vec;
+}
+
+%token END 0 "end of file"
+%token START_FILE "start of file" START_EXPR "start of expression"
+%token <str> IDENT "identifier"
+%token <ival> INT "integer"
+%token <str> STRING "string"
+%token ';' ',' ':' '.' '=' '(' ')' '{' '}' '[' ']' '<' '>' '+' '-' '*' '/' '%' '?'
+%token ARROW "'->'" FATARROW "'=>'" EQEQ "'=='" NE "'!='" LE "'<='" GE "'>='"
+%token <str>
+    ABILITY "'ability'" ALL "'all'" AND "'and'" ANSWER "'answer'" ANY "'any'"
+    CITE "'cite'" COMBINE "'combine'" COUNT "'count'" COUNTER "'counter'" D6 "'d6'"
+    DEFAULT "'default'" DOC "'doc'" EDITION "'edition'" ELSE "'else'" ENUM "'enum'"
+    EXAMPLE "'example'" EXPECT "'expect'" EXTENDS "'extends'" FAILS "'fails'"
+    FALSE "'false'" FLOOR "'floor'" FN "'fn'" FORBID "'forbid'" HAS "'has'" IF "'if'"
+    IN "'in'" KIND "'kind'" LEN "'len'" LET "'let'" MARKER "'marker'" MAX "'max'"
+    MIN "'min'" NOT "'not'" OR "'or'" PERMIT "'permit'" PRIORITY "'priority'"
+    QUERY "'query'" READING "'reading'" RECORD "'record'" REMOVE "'remove'"
+    REPLACE "'replace'" ROLL "'roll'" RULE "'rule'" SET "'set'" SIDE "'side'"
+    SOURCE "'source'" SUM "'sum'" TABLE "'table'" TEST "'test'" THEN "'then'"
+    TOKEN "'token'" TRUE "'true'" VALUE "'value'" VARIANT "'variant'" WHEN "'when'"
+
+%type <node> decl counter counter_item simple_value table row cell cite rule edition_item
+%type <node> variant_decl reading edition test expect param key_param field member entry
+%type <node> type expr expr_noin or_expr and_expr not_expr cmp_expr or_noin and_noin
+%type <node> not_noin cmp_noin sum_expr mul_expr unary postfix primary init
+%type <node> when_opt default_opt number let_clause setting
+%type <vec> members fields params params_opt key_params counter_items entries entries_opt
+%type <vec> rows cells cites cites_opt lets edition_items readings settings expects
+%type <vec> exprs exprs_opt inits inits_opt
+%type <str> word type_word string_opt doc_opt extends_opt source_opt example_opt
+%type <str> test_edition_opt vocab_type
+%type <ival> priority_opt signed_int
+%type <op> vocab_kw cmp_op
+%type <flag> floor_opt default_flag
+
+%%
+
+/* start = START_FILE { decl } | START_EXPR expr ; */
+start
+    : START_FILE file
+    | START_EXPR expr                   { ctx->expr = $2; }
+    ;
+
+/* file = { decl } ;  After a syntax error the parser skips to the next declaration keyword
+ * (`file error`) or past the next ';' (`file error ';'`), whichever comes first. Past a ';' or
+ * a closing '}' the next declaration starts clean, so its errors are reported at once (yyerrok)
+ * instead of after bison's usual three good tokens. */
+file
+    : %empty
+    | file decl                         { front_add_decl(ctx, $2, @2); }
+    | file error
+    | file error ';'                    { yyerrok; }
+    ;
+
+/* ---------------------------------------------------------------- declarations (§3) */
+
+/* decl = vocab_kw IDENT [ ':' IDENT ] [ STRING ] ';'                      (§3.1)
+ *      | 'value' IDENT [ STRING ] ';'
+ *      | 'enum' IDENT '{' IDENT { ',' IDENT } '}'
+ *      | 'record' IDENT '{' field { ',' field } '}'
+ *      | counter | table | fn | query | rule | variant | edition
+ *      | 'default' 'edition' IDENT ';'
+ *      | test ;
+ * vocab_kw = 'kind' | 'side' | 'ability' | 'marker' | 'token' ; */
+decl
+    : vocab_kw IDENT vocab_type string_opt ';'
+                                        { $$ = front_vocab(ctx, @2, $1, $2, $3, @3, $4); }
+    | VALUE IDENT string_opt ';'        { $$ = front_doc_decl(ctx, AST_VALUE_DECL, @2, $2, $3); }
+    | ENUM IDENT '{' members '}'        { $$ = front_items(ctx, AST_ENUM, @2, $2, $4); }
+    | ENUM IDENT '{' error '}'          { $$ = NULL; yyerrok; }
+    | RECORD IDENT '{' fields '}'       { $$ = front_items(ctx, AST_RECORD_DECL, @2, $2, $4); }
+    | RECORD IDENT '{' error '}'        { $$ = NULL; yyerrok; }
+    | counter
+    | table
+    | FN IDENT '(' params_opt ')' ARROW type '=' expr ';'
+                                        { $$ = front_fn(ctx, @2, $2, $4, $7, $9); }
+    | QUERY IDENT '(' params_opt ')' ARROW type COMBINE word doc_opt default_opt ';'
+                                        { $$ = front_query(ctx, @2, $2, $4, $7, $9, @9, $10, $11); }
+    | rule
+    | variant_decl
+    | edition
+    | DEFAULT EDITION IDENT ';'         { $$ = front_doc_decl(ctx, AST_DEFAULT_EDITION, @3, $3, NULL); }
+    | test
+    ;
+
+vocab_kw
+    : KIND                              { $$ = AST_VOCAB_KIND; }
+    | SIDE                              { $$ = AST_VOCAB_SIDE; }
+    | ABILITY                           { $$ = AST_VOCAB_ABILITY; }
+    | MARKER                            { $$ = AST_VOCAB_MARKER; }
+    | TOKEN                             { $$ = AST_VOCAB_TOKEN; }
+    ;
+
+vocab_type
+    : %empty                            { $$ = NULL; }
+    | ':' IDENT                         { $$ = $2; }
+    ;
+
+members
+    : member                            { $$ = front_vec1(ctx, $1); }
+    | members ',' member                { $$ = front_push(ctx, $1, $3); }
+    ;
+
+member
+    : IDENT                             { $$ = front_node(ctx, AST_NAME, @1, $1); }
+    ;
+
+/* field = word ':' type ;  (a record field or a table column; keywords are allowed) */
+fields
+    : field                             { $$ = front_vec1(ctx, $1); }
+    | fields ',' field                  { $$ = front_push(ctx, $1, $3); }
+    ;
+
+field
+    : word ':' type                     { $$ = front_param(ctx, @1, $1, $3, false); }
+    ;
+
+/* param = IDENT ':' type ;  key_param = IDENT ':' type [ 'floor' ] ; */
+params_opt
+    : %empty                            { $$ = NOVEC; }
+    | params
+    ;
+
+params
+    : param                             { $$ = front_vec1(ctx, $1); }
+    | params ',' param                  { $$ = front_push(ctx, $1, $3); }
+    ;
+
+param
+    : IDENT ':' type                    { $$ = front_param(ctx, @1, $1, $3, false); }
+    ;
+
+key_params
+    : key_param                         { $$ = front_vec1(ctx, $1); }
+    | key_params ',' key_param          { $$ = front_push(ctx, $1, $3); }
+    ;
+
+key_param
+    : IDENT ':' type floor_opt          { $$ = front_param(ctx, @1, $1, $3, $4); }
+    ;
+
+floor_opt
+    : %empty                            { $$ = false; }
+    | FLOOR                             { $$ = true; }
+    ;
+
+/* type = type_word | 'set' '<' type '>' | IDENT '<' type '>' ;   (only list<T>)
+ * type_word = IDENT | 'kind' | 'side' | 'ability' | 'marker' | 'token' ; */
+type
+    : type_word                         { $$ = front_type_name(ctx, @1, $1); }
+    | SET '<' type '>'                  { $$ = front_type_of(ctx, @$, AST_TYPE_SET, $3); }
+    | IDENT '<' type '>'                { $$ = front_type_generic(ctx, @$, $1, @1, $3); }
+    ;
+
+type_word
+    : IDENT | KIND | SIDE | ABILITY | MARKER | TOKEN
+    ;
+
+/* counter = 'counter' IDENT [ STRING ] ':' IDENT '{' { counter_item } '}' ;      (§3.2)
+ * counter_item = word simple_value | word '{' [ entry { ',' entry } ] '}' ;
+ * entry = IDENT [ signed_int ] ;
+ * simple_value = signed_int | 'true' | 'false' | IDENT [ '.' word ] | '(' expr ')' ;
+ * Items have no separator, so a value is a simple one; a braced list is always entries. */
+counter
+    : COUNTER IDENT string_opt ':' IDENT '{' counter_items '}'
+                                        { $$ = front_counter(ctx, @2, $2, $3, $5, $7); }
+    | COUNTER IDENT string_opt ':' IDENT '{' error '}'
+                                        { $$ = NULL; yyerrok; }
+    ;
+
+counter_items
+    : %empty                            { $$ = NOVEC; }
+    | counter_items counter_item        { $$ = front_push(ctx, $1, $2); }
+    ;
+
+counter_item
+    : word simple_value                 { $$ = front_counter_item(ctx, @1, $1, $2); }
+    | word '{' entries_opt '}'          { $$ = front_counter_list(ctx, @1, $1, $3); }
+    ;
+
+entries_opt
+    : %empty                            { $$ = NOVEC; }
+    | entries
+    ;
+
+entries
+    : entry                             { $$ = front_vec1(ctx, $1); }
+    | entries ',' entry                 { $$ = front_push(ctx, $1, $3); }
+    ;
+
+entry
+    : IDENT                             { $$ = front_named(ctx, AST_COUNTER_ENTRY, @1, $1, NULL); }
+    | IDENT number                      { $$ = front_named(ctx, AST_COUNTER_ENTRY, @1, $1, $2); }
+    ;
+
+simple_value
+    : number
+    | TRUE                              { $$ = front_bool(ctx, @1, true); }
+    | FALSE                             { $$ = front_bool(ctx, @1, false); }
+    | IDENT                             { $$ = front_node(ctx, AST_NAME, @1, $1); }
+    | IDENT '.' word                    { $$ = front_field(ctx, @$, front_node(ctx, AST_NAME, @1, $1), $3); }
+    | '(' expr ')'                      { $$ = $2; }
+    ;
+
+number
+    : signed_int                        { $$ = front_int(ctx, @1, $1); }
+    ;
+
+signed_int
+    : INT
+    | '-' INT                           { $$ = -$2; }
+    ;
+
+/* table = 'table' IDENT '(' key_param { ',' key_param } ')' '->' result [ cites ]
+ *         '{' { row } '}' ;                                                    (§3.3)
+ * result = type | '(' field { ',' field } ')' ;
+ * row = expr { ',' expr } '=>' cell { ',' cell } [ cites ] ';' ;
+ * cell = expr | '?' ; */
+table
+    : TABLE IDENT '(' key_params ')' ARROW type cites_opt '{' rows '}'
+                                        { $$ = front_table(ctx, @2, $2, $4, $7, NOVEC, $8, $10); }
+    | TABLE IDENT '(' key_params ')' ARROW '(' fields ')' cites_opt '{' rows '}'
+                                        { $$ = front_table(ctx, @2, $2, $4, NULL, $8, $10, $12); }
+    ;
+
+rows
+    : %empty                            { $$ = NOVEC; }
+    | rows row                          { $$ = front_push(ctx, $1, $2); }
+    | rows error ';'                    { yyerrok; }
+    ;
+
+row
+    : exprs FATARROW cells cites_opt ';'
+                                        { $$ = front_row(ctx, ast_loc_span(@1, @3), $1, $3, $4); }
+    ;
+
+cells
+    : cell                              { $$ = front_vec1(ctx, $1); }
+    | cells ',' cell                    { $$ = front_push(ctx, $1, $3); }
+    ;
+
+cell
+    : expr
+    | '?'                               { $$ = front_node(ctx, AST_NOT_GIVEN, @1, NULL); }
+    ;
+
+/* cites = cite { cite } ;  cite = 'cite' STRING [ 'source' STRING ] [ 'example' STRING ] ; */
+cites_opt
+    : %empty                            { $$ = NOVEC; }
+    | cites
+    ;
+
+cites
+    : cite                              { $$ = front_vec1(ctx, $1); }
+    | cites cite                        { $$ = front_push(ctx, $1, $2); }
+    ;
+
+cite
+    : CITE STRING source_opt example_opt
+                                        { $$ = front_cite(ctx, @2, $2, $3, $4); }
+    ;
+
+source_opt
+    : %empty                            { $$ = NULL; }
+    | SOURCE STRING                     { $$ = $2; }
+    ;
+
+example_opt
+    : %empty                            { $$ = NULL; }
+    | EXAMPLE STRING                    { $$ = $2; }
+    ;
+
+/* fn = 'fn' IDENT '(' [ params ] ')' '->' type '=' expr ';' ;                  (§3.4)
+ * query = 'query' IDENT '(' [ params ] ')' '->' type 'combine' word
+ *         [ 'doc' STRING ] [ 'default' expr ] ';' ;                            (§3.5) */
+doc_opt
+    : %empty                            { $$ = NULL; }
+    | DOC STRING                        { $$ = $2; }
+    ;
+
+default_opt
+    : %empty                            { $$ = NULL; }
+    | DEFAULT expr                      { $$ = $2; }
+    ;
+
+/* rule = 'rule' IDENT '.' IDENT [ 'priority' signed_int ] cites [ 'doc' STRING ]
+ *        { 'let' IDENT '=' expr } [ 'when' expr ] 'answer' expr ';' ;          (§3.6) */
+rule
+    : RULE IDENT '.' IDENT priority_opt cites doc_opt lets when_opt ANSWER expr ';'
+                                        { $$ = front_rule(ctx, ast_loc_span(@2, @4), $2, $4, $5, $6, $7, $8, $9, $11); }
+    ;
+
+priority_opt
+    : %empty                            { $$ = 0; }
+    | PRIORITY signed_int               { $$ = $2; }
+    ;
+
+lets
+    : %empty                            { $$ = NOVEC; }
+    | lets let_clause                   { $$ = front_push(ctx, $1, $2); }
+    ;
+
+let_clause
+    : LET IDENT '=' expr                { $$ = front_named(ctx, AST_LET_CLAUSE, @2, $2, $4); }
+    ;
+
+when_opt
+    : %empty                            { $$ = NULL; }
+    | WHEN expr                         { $$ = $2; }
+    ;
+
+/* variant = 'variant' IDENT [ STRING ] '{' { reading } '}' ;                  (§3.7)
+ * reading = 'reading' IDENT [ STRING ] [ 'default' ] ';' ; */
+variant_decl
+    : VARIANT IDENT string_opt '{' readings '}'
+                                        { $$ = front_variant(ctx, @2, $2, $3, $5); }
+    ;
+
+readings
+    : %empty                            { $$ = NOVEC; }
+    | readings reading                  { $$ = front_push(ctx, $1, $2); }
+    | readings error ';'                { yyerrok; }
+    ;
+
+reading
+    : READING IDENT string_opt default_flag ';'
+                                        { $$ = front_reading(ctx, @2, $2, $3, $4); }
+    ;
+
+default_flag
+    : %empty                            { $$ = false; }
+    | DEFAULT                           { $$ = true; }
+    ;
+
+/* edition = 'edition' IDENT [ 'extends' IDENT ] [ STRING ]
+ *           ( ';' | '{' { edition_item } '}' ) ;                              (§3.8)
+ * edition_item = rule | 'replace' rule | 'remove' 'rule' IDENT '.' IDENT ';'
+ *              | 'set' 'variant' IDENT '=' IDENT ';' ; */
+edition
+    : EDITION IDENT extends_opt string_opt ';'
+                                        { $$ = front_edition(ctx, @2, $2, $3, $4, NOVEC); }
+    | EDITION IDENT extends_opt string_opt '{' edition_items '}'
+                                        { $$ = front_edition(ctx, @2, $2, $3, $4, $6); }
+    ;
+
+extends_opt
+    : %empty                            { $$ = NULL; }
+    | EXTENDS IDENT                     { $$ = $2; }
+    ;
+
+edition_items
+    : %empty                            { $$ = NOVEC; }
+    | edition_items edition_item        { $$ = front_push(ctx, $1, $2); }
+    | edition_items error ';'           { yyerrok; }
+    ;
+
+edition_item
+    : rule                              { $$ = front_rule_as($1, AST_EDIT_ADD); }
+    | REPLACE rule                      { $$ = front_rule_as($2, AST_EDIT_REPLACE); }
+    | REMOVE RULE IDENT '.' IDENT ';'   { $$ = front_remove(ctx, ast_loc_span(@3, @5), $3, $5); }
+    | SET VARIANT IDENT '=' IDENT ';'   { $$ = front_set_variant(ctx, ast_loc_span(@3, @5), $3, $5); }
+    ;
+
+/* test = 'test' STRING [ 'edition' IDENT ] { 'variant' IDENT '=' IDENT }
+ *        '{' { expect } '}' ;                                                  (§3.9)
+ * expect = 'expect' expr [ 'fails' IDENT ] ';' ; */
+test
+    : TEST STRING test_edition_opt settings '{' expects '}'
+                                        { $$ = front_test(ctx, @2, $2, $3, $4, $6); }
+    ;
+
+test_edition_opt
+    : %empty                            { $$ = NULL; }
+    | EDITION IDENT                     { $$ = $2; }
+    ;
+
+settings
+    : %empty                            { $$ = NOVEC; }
+    | settings setting                  { $$ = front_push(ctx, $1, $2); }
+    ;
+
+setting
+    : VARIANT IDENT '=' IDENT           { $$ = front_set_variant(ctx, ast_loc_span(@2, @4), $2, $4); }
+    ;
+
+expects
+    : %empty                            { $$ = NOVEC; }
+    | expects expect                    { $$ = front_push(ctx, $1, $2); }
+    | expects error ';'                 { yyerrok; }
+    ;
+
+expect
+    : EXPECT expr ';'                   { $$ = front_expect(ctx, @2, $2, NULL, @2); }
+    | EXPECT expr FAILS IDENT ';'       { $$ = front_expect(ctx, @2, $2, $4, @4); }
+    ;
+
+string_opt
+    : %empty                            { $$ = NULL; }
+    | STRING
+    ;
+
+/* word = IDENT | any keyword ;  (field, column and counter item names) */
+word
+    : IDENT | ABILITY | ALL | AND | ANSWER | ANY | CITE | COMBINE | COUNT | COUNTER | D6
+    | DEFAULT | DOC | EDITION | ELSE | ENUM | EXAMPLE | EXPECT | EXTENDS | FAILS | FALSE
+    | FLOOR | FN | FORBID | HAS | IF | IN | KIND | LEN | LET | MARKER | MAX | MIN | NOT | OR
+    | PERMIT | PRIORITY | QUERY | READING | RECORD | REMOVE | REPLACE | ROLL | RULE | SET
+    | SIDE | SOURCE | SUM | TABLE | TEST | THEN | TOKEN | TRUE | VALUE | VARIANT | WHEN
+    ;
+
+/* ---------------------------------------------------------------- expressions (§4) */
+
+/* expr = 'if' expr 'then' expr 'else' expr
+ *      | 'let' IDENT '=' expr_noin 'in' expr
+ *      | or_expr ;
+ * expr_noin is expr without a top-level `in` comparison (the `in` of `let x = e in body`
+ * belongs to the let): the ECMAScript "NoIn" technique, so `%expect 0` holds. Write
+ * `let x = (a in s) in ...` to bind a membership test. */
+expr
+    : IF expr THEN expr ELSE expr       { $$ = front_if(ctx, @$, $2, $4, $6); }
+    | LET IDENT '=' expr_noin IN expr   { $$ = front_let(ctx, @$, $2, $4, $6); }
+    | or_expr
+    ;
+
+expr_noin
+    : IF expr THEN expr ELSE expr_noin  { $$ = front_if(ctx, @$, $2, $4, $6); }
+    | LET IDENT '=' expr_noin IN expr_noin
+                                        { $$ = front_let(ctx, @$, $2, $4, $6); }
+    | or_noin
+    ;
+
+/* or_expr = and_expr { 'or' and_expr } ;  and_expr = not_expr { 'and' not_expr } ;
+ * not_expr = 'not' not_expr | cmp_expr ;
+ * cmp_expr = sum_expr [ ( cmp_op | 'in' ) sum_expr ] ;       (non-associative) */
+or_expr
+    : or_expr OR and_expr               { $$ = front_binary(ctx, @$, AST_OP_OR, $1, $3); }
+    | and_expr
+    ;
+
+and_expr
+    : and_expr AND not_expr             { $$ = front_binary(ctx, @$, AST_OP_AND, $1, $3); }
+    | not_expr
+    ;
+
+not_expr
+    : NOT not_expr                      { $$ = front_unary(ctx, @$, AST_OP_NOT, $2); }
+    | cmp_expr
+    ;
+
+cmp_expr
+    : sum_expr
+    | sum_expr cmp_op sum_expr          { $$ = front_binary(ctx, @$, $2, $1, $3); }
+    | sum_expr IN sum_expr              { $$ = front_binary(ctx, @$, AST_OP_IN, $1, $3); }
+    ;
+
+or_noin
+    : or_noin OR and_noin               { $$ = front_binary(ctx, @$, AST_OP_OR, $1, $3); }
+    | and_noin
+    ;
+
+and_noin
+    : and_noin AND not_noin             { $$ = front_binary(ctx, @$, AST_OP_AND, $1, $3); }
+    | not_noin
+    ;
+
+not_noin
+    : NOT not_noin                      { $$ = front_unary(ctx, @$, AST_OP_NOT, $2); }
+    | cmp_noin
+    ;
+
+cmp_noin
+    : sum_expr
+    | sum_expr cmp_op sum_expr          { $$ = front_binary(ctx, @$, $2, $1, $3); }
+    ;
+
+cmp_op
+    : EQEQ                              { $$ = AST_OP_EQ; }
+    | NE                                { $$ = AST_OP_NE; }
+    | '<'                               { $$ = AST_OP_LT; }
+    | LE                                { $$ = AST_OP_LE; }
+    | '>'                               { $$ = AST_OP_GT; }
+    | GE                                { $$ = AST_OP_GE; }
+    ;
+
+/* sum_expr = mul_expr { ( '+' | '-' ) mul_expr } ;
+ * mul_expr = unary { ( '*' | '/' | '%' ) unary } ;
+ * unary = '-' unary | postfix ;   (`-` before an integer literal folds into it)
+ * postfix = primary { '.' word | '[' expr { ',' expr } ']' } ; */
+sum_expr
+    : sum_expr '+' mul_expr             { $$ = front_binary(ctx, @$, AST_OP_ADD, $1, $3); }
+    | sum_expr '-' mul_expr             { $$ = front_binary(ctx, @$, AST_OP_SUB, $1, $3); }
+    | mul_expr
+    ;
+
+mul_expr
+    : mul_expr '*' unary                { $$ = front_binary(ctx, @$, AST_OP_MUL, $1, $3); }
+    | mul_expr '/' unary                { $$ = front_binary(ctx, @$, AST_OP_DIV, $1, $3); }
+    | mul_expr '%' unary                { $$ = front_binary(ctx, @$, AST_OP_MOD, $1, $3); }
+    | unary
+    ;
+
+unary
+    : '-' unary                         { $$ = front_unary(ctx, @$, AST_OP_NEG, $2); }
+    | postfix
+    ;
+
+postfix
+    : primary
+    | postfix '.' word                  { $$ = front_field(ctx, @$, $1, $3); }
+    | postfix '[' exprs ']'             { $$ = front_index(ctx, @$, $1, $3); }
+    ;
+
+/* primary = INT | 'true' | 'false' | 'forbid' | 'permit'
+ *         | IDENT | 'kind' | 'side' | 'ability' | 'marker' | 'token'
+ *         | IDENT '(' [ exprs ] ')'                       call
+ *         | ( 'len' | 'has' | 'min' | 'max' ) '(' [ exprs ] ')'
+ *         | agg '(' expr ':' expr ')'                      aggregate; the first expr must
+ *                                                          read `NAME in LIST` (E014)
+ *         | IDENT '{' [ init { ',' init } ] '}'            record   (init = word ':' expr)
+ *         | '{' [ exprs ] '}'                              set
+ *         | '[' [ exprs ] ']'                              list
+ *         | '(' expr ')' | 'variant' IDENT | 'roll' 'd6' | 'roll' postfix 'd6' ;
+ * agg = 'sum' | 'count' | 'all' | 'any' | 'min' | 'max' ;
+ * `IDENT '{'` is always a record: no expression is ever followed by '{' in this grammar, so
+ * one token of lookahead separates `R{f: 1}` from a name, and a set starts with '{'. */
+primary
+    : INT                               { $$ = front_int(ctx, @1, $1); }
+    | TRUE                              { $$ = front_bool(ctx, @1, true); }
+    | FALSE                             { $$ = front_bool(ctx, @1, false); }
+    | FORBID                            { $$ = front_node(ctx, AST_FORBID, @1, NULL); }
+    | PERMIT                            { $$ = front_node(ctx, AST_PERMIT, @1, NULL); }
+    | IDENT                             { $$ = front_node(ctx, AST_NAME, @1, $1); }
+    | KIND                              { $$ = front_node(ctx, AST_NAME, @1, $1); }
+    | SIDE                              { $$ = front_node(ctx, AST_NAME, @1, $1); }
+    | ABILITY                           { $$ = front_node(ctx, AST_NAME, @1, $1); }
+    | MARKER                            { $$ = front_node(ctx, AST_NAME, @1, $1); }
+    | TOKEN                             { $$ = front_node(ctx, AST_NAME, @1, $1); }
+    | IDENT '(' exprs_opt ')'           { $$ = front_call(ctx, @$, $1, $3); }
+    | LEN '(' exprs_opt ')'             { $$ = front_call(ctx, @$, $1, $3); }
+    | HAS '(' exprs_opt ')'             { $$ = front_call(ctx, @$, $1, $3); }
+    | MIN '(' exprs ')'                 { $$ = front_call(ctx, @$, $1, $3); }
+    | MAX '(' exprs ')'                 { $$ = front_call(ctx, @$, $1, $3); }
+    | MIN '(' expr ':' expr ')'         { $$ = front_agg(ctx, @$, AST_AGG_MIN, $3, $5); }
+    | MAX '(' expr ':' expr ')'         { $$ = front_agg(ctx, @$, AST_AGG_MAX, $3, $5); }
+    | SUM '(' expr ':' expr ')'         { $$ = front_agg(ctx, @$, AST_AGG_SUM, $3, $5); }
+    | COUNT '(' expr ':' expr ')'       { $$ = front_agg(ctx, @$, AST_AGG_COUNT, $3, $5); }
+    | ALL '(' expr ':' expr ')'         { $$ = front_agg(ctx, @$, AST_AGG_ALL, $3, $5); }
+    | ANY '(' expr ':' expr ')'         { $$ = front_agg(ctx, @$, AST_AGG_ANY, $3, $5); }
+    | IDENT '{' inits_opt '}'           { $$ = front_items(ctx, AST_RECORD, @$, $1, $3); }
+    | '{' exprs_opt '}'                 { $$ = front_items(ctx, AST_SET, @$, NULL, $2); }
+    | '[' exprs_opt ']'                 { $$ = front_items(ctx, AST_LIST, @$, NULL, $2); }
+    | '(' expr ')'                      { $$ = $2; }
+    | VARIANT IDENT                     { $$ = front_node(ctx, AST_VARIANT_REF, @$, $2); }
+    | ROLL D6                           { $$ = front_roll(ctx, @$, NULL); }
+    | ROLL postfix D6                   { $$ = front_roll(ctx, @$, $2); }
+    ;
+
+exprs_opt
+    : %empty                            { $$ = NOVEC; }
+    | exprs
+    ;
+
+exprs
+    : expr                              { $$ = front_vec1(ctx, $1); }
+    | exprs ',' expr                    { $$ = front_push(ctx, $1, $3); }
+    ;
+
+inits_opt
+    : %empty                            { $$ = NOVEC; }
+    | inits
+    ;
+
+inits
+    : init                              { $$ = front_vec1(ctx, $1); }
+    | inits ',' init                    { $$ = front_push(ctx, $1, $3); }
+    ;
+
+init
+    : word ':' expr                     { $$ = front_named(ctx, AST_FIELD_INIT, @1, $1, $3); }
+    ;
+
+%%
+
+static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep)
+{
+    if (too_deep)
+        front_error(ctx, 8, loc, "nesting too deep for the parser (more than %d levels)",
+                    YYMAXDEPTH);
+    else
+        front_oom(ctx);
+}
+
+/* ---------------------------------------------------------------- syntax error messages */
+
+/* Expected-token sets are summarised in words: "a declaration", "an expression",
+ * "an operator", and "identifier" instead of identifier-or-any-keyword. */
+static bool in_set(const yysymbol_kind_t *set, int n, yysymbol_kind_t s)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] == s)
+            return true;
+    return false;
+}
+
+/* The keywords are declared in one block, so their symbol kinds are contiguous. */
+static bool is_keyword(yysymbol_kind_t s)
+{
+    return s >= SYM(TOK_ABILITY) && s <= SYM(TOK_WHEN);
+}
+
+/* Token sets, as token codes (characters for one-character tokens). */
+static const int decl_starters[] = {
+    TOK_KIND, TOK_SIDE, TOK_ABILITY, TOK_MARKER, TOK_TOKEN, TOK_VALUE, TOK_ENUM, TOK_RECORD,
+    TOK_COUNTER, TOK_TABLE, TOK_FN, TOK_QUERY, TOK_RULE, TOK_VARIANT, TOK_EDITION,
+    TOK_DEFAULT, TOK_TEST,
+};
+static const int expr_starters[] = {
+    TOK_INT, TOK_IDENT, TOK_TRUE, TOK_FALSE, TOK_FORBID, TOK_PERMIT, '(', '[', '{', '-',
+    TOK_NOT, TOK_IF, TOK_LET, TOK_ROLL, TOK_VARIANT, TOK_SUM, TOK_COUNT, TOK_ALL, TOK_ANY,
+    TOK_MIN, TOK_MAX, TOK_LEN, TOK_HAS, TOK_KIND, TOK_SIDE, TOK_ABILITY, TOK_MARKER, TOK_TOKEN,
+};
+static const int comparisons[] = {
+    '<', '>', TOK_EQEQ, TOK_NE, TOK_LE, TOK_GE, TOK_IN,
+};
+static const int operators[] = {
+    '+', '-', '*', '/', '%', '<', '>', TOK_EQEQ, TOK_NE, TOK_LE, TOK_GE, TOK_AND, TOK_OR,
+    TOK_IN, '.', '[',
+};
+
+#define IN_TOKENS(arr, s) in_tokens((arr), sizeof (arr) / sizeof *(arr), (s))
+
+static bool in_tokens(const int *toks, size_t n, yysymbol_kind_t s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (SYM(toks[i]) == s)
+            return true;
+    return false;
+}
+
+enum { MAX_LISTED = 8 };
+
+/* Describes the lookahead: "identifier 'foo'", "integer '12'", "'side'", "end of file". */
+static void describe_token(const front_ctx *ctx, yysymbol_kind_t t, char *buf, size_t cap)
+{
+    int n = (int)(ctx->last_len < 32 ? ctx->last_len : 32);
+    const char *more = ctx->last_len > 32 ? "..." : "";
+    if (t == SYM(TOK_IDENT) && ctx->last_text)
+        snprintf(buf, cap, "identifier '%.*s%s'", n, ctx->last_text, more);
+    else if (t == SYM(TOK_INT) && ctx->last_text)
+        snprintf(buf, cap, "integer '%.*s%s'", n, ctx->last_text, more);
+    else
+        snprintf(buf, cap, "%s", yysymbol_name(t));
+}
+
+/* Appends "expecting A, B or C" to buf from the expected set, summarised. */
+static void describe_expected(yysymbol_kind_t *exp, int n, char *buf, size_t cap)
+{
+    const char *names[YYNTOKENS + 3];
+    int k = 0;
+    bool word = in_set(exp, n, SYM(TOK_IDENT)) && in_set(exp, n, SYM(TOK_EXTENDS));
+    bool decl = !word && in_set(exp, n, SYM(TOK_ENUM)) && in_set(exp, n, SYM(TOK_QUERY));
+    bool expr = !word && in_set(exp, n, SYM(TOK_INT)) && in_set(exp, n, SYM('('));
+    bool oper = in_set(exp, n, SYM('+')) && in_set(exp, n, SYM('*'));
+    if (decl)
+        names[k++] = "a declaration";
+    if (expr)
+        names[k++] = "an expression";
+    if (oper)
+        names[k++] = "an operator";
+    for (int i = 0; i < n; i++) {
+        yysymbol_kind_t s = exp[i];
+        if ((word && is_keyword(s)) || (decl && (IN_TOKENS(decl_starters, s) || s == SYM(TOK_END)))
+            || (expr && IN_TOKENS(expr_starters, s)) || (oper && IN_TOKENS(operators, s)))
+            continue;
+        names[k++] = yysymbol_name(s);
+    }
+    if (k == 0 || k > MAX_LISTED)
+        return;
+    size_t len = strlen(buf);
+    for (int i = 0; i < k && len < cap; i++) {
+        const char *sep = i == 0 ? ", expecting " : i == k - 1 ? " or " : ", ";
+        int w = snprintf(buf + len, cap - len, "%s%s", sep, names[i]);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+}
+
+/* Reports one syntax error: E013 for a stray '?', E012 for a ';' missing at the end of a line
+ * (or before a declaration or the end of the file), E010 otherwise (with a hint for chained
+ * comparisons). An end of file inside an unclosed '{' was already reported by the scanner
+ * (E011). */
+static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, front_ctx *ctx)
+{
+    (void)scanner;
+    if (ctx->stop)
+        return 0;
+    yysymbol_kind_t t = yypcontext_token(yyctx);
+    ast_loc loc = *yypcontext_location(yyctx);
+    if (t == YYSYMBOL_YYEMPTY)          /* bison always has a lookahead here; be safe */
+        t = YYSYMBOL_YYUNDEF;
+    if (t == SYM(TOK_END) && ctx->unclosed_reported)
+        return 0;
+    if (t == SYM('?')) {
+        front_error(ctx, 13, loc, "'?' (not given) may only stand for a whole table cell");
+        return 0;
+    }
+    yysymbol_kind_t exp[YYNTOKENS];
+    int n = yypcontext_expected_tokens(yyctx, exp, YYNTOKENS);
+    if (n < 0)
+        n = 0;
+    char what[96];
+    describe_token(ctx, t, what, sizeof what);
+    bool semi = in_set(exp, n, SYM(';'));
+    if (semi && ctx->prev.line
+        && (t == SYM(TOK_END) || IN_TOKENS(decl_starters, t) || loc.line > ctx->prev.end_line)) {
+        ast_loc at = ctx->prev;
+        at.line = at.end_line;
+        at.col = at.end_col + 1;
+        at.end_col = at.col;
+        front_error(ctx, 12, at, "missing ';' before %s", what);
+        return 0;
+    }
+    if (IN_TOKENS(comparisons, t) && in_set(exp, n, SYM('+'))
+        && !in_set(exp, n, SYM(TOK_EQEQ))) {
+        front_error(ctx, 10, loc, "unexpected %s: comparisons do not chain; join them with "
+                    "'and'", what);
+        return 0;
+    }
+    char msg[512];
+    snprintf(msg, sizeof msg, "unexpected %s", what);
+    describe_expected(exp, n, msg, sizeof msg);
+    front_error(ctx, 10, loc, "%s", msg);
+    return 0;
+}
