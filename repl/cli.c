@@ -1,0 +1,588 @@
+/* cli.c — the commands of the `hon` program, shared by the REPL (repl.c) and the subcommands
+ * (main.c): opening a session (finding and loading the rule directories), answering expressions,
+ * loading, checking and testing files, listing rules, editions and variants.
+ * Only include/hon.h is used. Output contract (text forms, exit codes): docs/spec/repl.md.
+ * This is program code, not library code: it allocates with malloc/free (the hon_realloc funnel
+ * is internal to the library) and frees everything in cli_session_close.
+ */
+/* realpath() is XSI: glibc declares it only with _XOPEN_SOURCE. */
+#define _XOPEN_SOURCE 700
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("hon: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warn(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("hon: warning: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static const char *status_text(hon_status st)
+{
+    const char *t = hon_status_text(st);
+    return t ? t : "error";
+}
+
+/* Prints text followed by a newline unless it already ends with one; NULL prints nothing. */
+static void put_block(const char *text, FILE *out)
+{
+    size_t n;
+    if (!text)
+        return;
+    n = strlen(text);
+    fwrite(text, 1, n, out);
+    if (n == 0 || text[n - 1] != '\n')
+        fputc('\n', out);
+}
+
+/* The diagnostic callback: renders to stderr, counts. Stdout is flushed first so that answers
+ * and diagnostics keep their order on a terminal. */
+static void on_diag(void *ud, const hon_diag *d)
+{
+    cli_session *s = ud;
+    static const char *const sev[] = {"error", "warning", "note"};
+    s->diags++;
+    if (d->severity == HON_ERROR)
+        s->errors++;
+    fflush(stdout);
+    if (d->rendered && d->rendered[0]) {
+        put_block(d->rendered, stderr);
+    } else {
+        unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
+        fprintf(stderr, "%s:%u:%u: %s", d->path ? d->path : "?", d->line, d->col, sev[si]);
+        if (d->code)
+            fprintf(stderr, "[E%03d]", d->code);
+        fprintf(stderr, ": %s\n", d->message ? d->message : "");
+    }
+}
+
+/* A failed API call: when it reported no diagnostic itself, say what failed. Returns 1. */
+static int failed(const cli_session *s, size_t diags_before, hon_status st, const char *what,
+                  const char *arg)
+{
+    if (s->diags == diags_before)
+        cli_error("%s '%s': %s", what, arg, status_text(st));
+    return 1;
+}
+
+static char *dup_str(const char *a)
+{
+    size_t n = strlen(a) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, a, n);
+    return p;
+}
+
+/* Returns a new string "a/b". */
+static char *join_path(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    char *p = malloc(na + nb + 2);
+    if (!p)
+        return NULL;
+    memcpy(p, a, na);
+    p[na] = '/';
+    memcpy(p + na + 1, b, nb + 1);
+    return p;
+}
+
+/* Returns a new copy of dir without trailing slashes ("/" stays "/"). */
+static char *normalise_dir(const char *dir)
+{
+    char *d = dup_str(dir);
+    size_t n;
+    if (!d)
+        return NULL;
+    n = strlen(d);
+    while (n > 1 && d[n - 1] == '/')
+        d[--n] = '\0';
+    return d;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Remembers that the program holds `path` (copied). */
+static int remember_file(cli_session *s, const char *path)
+{
+    char *p;
+    if (s->n_files == s->cap_files) {
+        size_t cap = s->cap_files ? 2 * s->cap_files : 16;
+        char **f = realloc(s->files, cap * sizeof *f);
+        if (!f)
+            return -1;
+        s->files = f;
+        s->cap_files = cap;
+    }
+    p = dup_str(path);
+    if (!p)
+        return -1;
+    s->files[s->n_files++] = p;
+    return 0;
+}
+
+static int select_hon(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name);
+    return e->d_name[0] != '.' && n > 4 && strcmp(e->d_name + n - 4, ".hon") == 0;
+}
+
+/* Loads a rule directory (all or nothing) and remembers its files. A missing directory is an
+ * error when `required`, else it is skipped. Returns 0 or 1. */
+static int load_dir(cli_session *s, const char *dir, bool required)
+{
+    char *d = normalise_dir(dir);
+    struct dirent **names = NULL;
+    int n, rc = 0;
+    size_t before = s->diags;
+    hon_status st;
+
+    if (!d) {
+        cli_error("out of memory");
+        return 1;
+    }
+    if (!is_dir(d)) {
+        free(d);
+        if (!required)
+            return 0;
+        cli_error("rules directory '%s' not found", dir);
+        return 1;
+    }
+    st = hon_load_dir(s->vm, d);
+    if (st != HON_OK) {
+        rc = failed(s, before, st, "cannot load rules directory", d);
+        free(d);
+        return rc;
+    }
+    /* The API names a directory's files "dir/name"; keep the same names for `test FILE`. */
+    n = scandir(d, &names, select_hon, alphasort);
+    for (int i = 0; i < n; i++) {
+        char *p = join_path(d, names[i]->d_name);
+        if (!p || remember_file(s, p) != 0)
+            rc = 1;
+        free(p);
+        free(names[i]);
+    }
+    free(names);
+    s->dirs[s->n_dirs++] = d;
+    if (rc)
+        cli_error("out of memory");
+    return rc;
+}
+
+void cli_opts_free(cli_opts *o)
+{
+    if (!o)
+        return;
+    free(o->rule_dirs);
+    free(o->loads);
+    free(o->variants);
+    memset(o, 0, sizeof *o);
+}
+
+/* Loads the rule directories o asks for (see cli_session_open). Returns 0 or 1. */
+static int load_rule_dirs(cli_session *s, const cli_opts *o)
+{
+    const char *env = getenv("HON_RULES");
+    size_t max = 2;
+    int rc = 0;
+
+    if (o->no_rules)
+        return 0;
+    if (o->n_rule_dirs) {
+        max = o->n_rule_dirs;
+    } else if (env && env[0]) {
+        max = 1;
+        for (const char *p = env; *p; p++)
+            max += *p == ':';
+    }
+    s->dirs = calloc(max, sizeof *s->dirs);
+    if (!s->dirs) {
+        cli_error("out of memory");
+        return 1;
+    }
+    if (o->n_rule_dirs) {
+        for (size_t i = 0; i < o->n_rule_dirs && rc == 0; i++)
+            rc = load_dir(s, o->rule_dirs[i], true);
+    } else if (env && env[0]) {
+        char *copy = dup_str(env);
+        char *save = NULL;
+        if (!copy) {
+            cli_error("out of memory");
+            return 1;
+        }
+        for (char *dir = strtok_r(copy, ":", &save); dir && rc == 0;
+             dir = strtok_r(NULL, ":", &save))
+            rc = load_dir(s, dir, true);
+        free(copy);
+    } else {
+        const char *root = is_dir(HON_SOURCE_ROOT "/rules") ? HON_SOURCE_ROOT : HON_DATADIR;
+        char *rules = join_path(root, "rules"), *exps = join_path(root, "expansions");
+        if (!rules || !exps) {
+            cli_error("out of memory");
+            rc = 1;
+        } else if (!is_dir(rules)) {
+            warn("no bundled rules found (looked in %s/rules and %s/rules)", HON_SOURCE_ROOT,
+                 HON_DATADIR);
+        } else {
+            rc = load_dir(s, rules, false);
+            if (rc == 0)
+                rc = load_dir(s, exps, false);
+        }
+        free(rules);
+        free(exps);
+    }
+    return rc;
+}
+
+int cli_session_open(cli_session *s, const cli_opts *o)
+{
+    hon_config cfg;
+
+    memset(s, 0, sizeof *s);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.on_diag = on_diag;
+    cfg.userdata = s;
+    cfg.seed = o->seed_set ? o->seed : 0;
+    s->json = o->json;
+    s->vm = hon_vm_new(&cfg);
+    if (!s->vm) {
+        cli_error("out of memory");
+        return 1;
+    }
+    if (load_rule_dirs(s, o) != 0)
+        return 1;
+    for (size_t i = 0; i < o->n_loads; i++)
+        if (cli_load(s, o->loads[i]) != 0)
+            return 1;
+    if (o->edition && cli_edition(s, o->edition) != 0)
+        return 1;
+    for (size_t i = 0; i < o->n_variants; i++)
+        if (cli_variant(s, o->variants[i].name, o->variants[i].reading) != 0)
+            return 1;
+    return 0;
+}
+
+void cli_session_close(cli_session *s)
+{
+    if (!s)
+        return;
+    hon_vm_free(s->vm);
+    for (size_t i = 0; i < s->n_files; i++)
+        free(s->files[i]);
+    free(s->files);
+    for (size_t i = 0; i < s->n_dirs; i++)
+        free(s->dirs[i]);
+    free(s->dirs);
+    memset(s, 0, sizeof *s);
+}
+
+int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mode)
+{
+    hon_answer *a = NULL;
+    size_t before = s->diags;
+    hon_status st = mode == CLI_ODDS ? hon_odds(s->vm, expr, where, &a)
+                                     : hon_eval(s->vm, expr, where, &a);
+    if (st != HON_OK || !a) {
+        hon_answer_free(a);
+        return failed(s, before, st, "cannot evaluate", expr);
+    }
+    if (s->json) {
+        put_block(hon_answer_json(a), stdout);
+    } else {
+        put_block(hon_answer_text(a), stdout);
+        if (mode == CLI_WHY)
+            put_block(hon_answer_trace(a), stdout);
+    }
+    hon_answer_free(a);
+    fflush(stdout);
+    return 0;
+}
+
+int cli_load(cli_session *s, const char *path)
+{
+    size_t before = s->diags;
+    hon_status st = hon_load_file(s->vm, path);
+    if (st != HON_OK)
+        return failed(s, before, st, "cannot load", path);
+    if (remember_file(s, path) != 0) {
+        cli_error("out of memory");
+        return 1;
+    }
+    return 0;
+}
+
+/* Returns a new copy of the name under which the program holds the file `path` (the same file,
+ * however it is spelled), or NULL when it does not hold it. The names are those this session
+ * gave the API: --load and `load` paths as typed, "dir/name.hon" for a directory's files. */
+static char *loaded_name(cli_session *s, const char *path)
+{
+    char *real = realpath(path, NULL), *name = NULL;
+    if (!real)
+        return NULL;
+    for (size_t i = 0; i < s->n_files && !name; i++) {
+        char *other = realpath(s->files[i], NULL);
+        if (other && strcmp(other, real) == 0)
+            name = dup_str(s->files[i]);
+        free(other);
+    }
+    free(real);
+    return name;
+}
+
+int cli_check(cli_session *s, const char *path)
+{
+    size_t before = s->diags, errors = s->errors;
+    char *held = loaded_name(s, path);
+    hon_status st;
+
+    /* A file the program already holds (a bundled one) was checked when this session loaded
+     * it, without error; checking it again beside itself would report every declaration as a
+     * duplicate. */
+    if (held) {
+        free(held);
+        return 0;
+    }
+    st = hon_check_file(s->vm, path);
+    if (st != HON_OK)
+        return failed(s, before, st, "cannot check", path);
+    return s->errors != errors;
+}
+
+/* If the last line of buf is a "N passed, N failed" summary, cuts it off. */
+static void cut_summary(char *buf, size_t *len)
+{
+    size_t end = *len, start;
+    char *p;
+    if (end && buf[end - 1] == '\n')
+        end--;
+    start = end;
+    while (start && buf[start - 1] != '\n')
+        start--;
+    p = buf + start;
+    if (p[0] < '0' || p[0] > '9')
+        return;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (strncmp(p, " passed, ", 9) != 0)
+        return;
+    *len = start;
+}
+
+int cli_test(cli_session *s, const char *const *paths, size_t n)
+{
+    size_t passed = 0, failed_n = 0;
+    int rc = 0;
+    char **names = calloc(n ? n : 1, sizeof *names);
+
+    if (!names) {
+        cli_error("out of memory");
+        return 1;
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        names[i] = loaded_name(s, paths[i]);
+        if (!names[i]) {
+            rc = cli_load(s, paths[i]);
+            if (rc == 0 && !(names[i] = dup_str(paths[i]))) {
+                cli_error("out of memory");
+                rc = 1;
+            }
+        }
+    }
+    if (rc == 0 && n == 0) {
+        hon_status st = hon_run_tests(s->vm, NULL, stdout, &passed, &failed_n);
+        rc = st != HON_OK || failed_n > 0;
+    } else if (rc == 0) {
+        /* One call per file; each writes its own summary, which is replaced by the total. */
+        for (size_t i = 0; i < n; i++) {
+            char *buf = NULL;
+            size_t len = 0, p = 0, f = 0;
+            FILE *mem = open_memstream(&buf, &len);
+            hon_status st;
+            if (!mem) {
+                cli_error("out of memory");
+                rc = 1;
+                break;
+            }
+            st = hon_run_tests(s->vm, names[i], mem, &p, &f);
+            fclose(mem);
+            cut_summary(buf, &len);
+            fwrite(buf, 1, len, stdout);
+            free(buf);
+            if (p + f == 0)
+                warn("no test is declared in '%s'", paths[i]);
+            passed += p;
+            failed_n += f;
+            if (st != HON_OK || f > 0)
+                rc = 1;
+        }
+        printf("%zu passed, %zu failed\n", passed, failed_n);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    fflush(stdout);
+    return rc;
+}
+
+static void print_rule(void *ud, const hon_rule_info *r)
+{
+    (void)ud;
+    printf("%s", r->name ? r->name : "?");
+    if (r->edition)
+        printf(" [%s]", r->edition);
+    if (r->cites && r->cites[0])
+        printf("  — %s", r->cites);
+    putchar('\n');
+}
+
+int cli_rules(cli_session *s, const char *word)
+{
+    size_t n = hon_list_rules(s->vm, word, print_rule, NULL);
+    if (n == 0 && word && word[0])
+        printf("no rule matches '%s'\n", word);
+    else
+        printf("%zu rule%s\n", n, n == 1 ? "" : "s");
+    fflush(stdout);
+    return 0;
+}
+
+int cli_show(cli_session *s, const char *name, bool disassemble)
+{
+    size_t before = s->diags;
+    hon_status st = disassemble ? hon_disassemble(s->vm, name, stdout) : hon_show(s->vm, name, stdout);
+    fflush(stdout);
+    if (st == HON_ERR_NOT_FOUND && s->diags == before) {
+        cli_error("no %s named '%s'", disassemble ? "rule, query or fn" : "rule, query, table or fn",
+                  name);
+        return 1;
+    }
+    if (st != HON_OK)
+        return failed(s, before, st, disassemble ? "cannot disassemble" : "cannot show", name);
+    return 0;
+}
+
+struct edition_ctx {
+    const char *active;
+    size_t n;
+};
+
+static void print_edition(void *ud, const char *name, const char *parent, const char *title)
+{
+    struct edition_ctx *c = ud;
+    bool active = c->active && name && strcmp(c->active, name) == 0;
+    c->n++;
+    printf("%s %s", active ? "*" : " ", name ? name : "?");
+    if (parent)
+        printf(" (extends %s)", parent);
+    if (title && title[0])
+        printf("  — %s", title);
+    putchar('\n');
+}
+
+int cli_edition(cli_session *s, const char *name)
+{
+    if (name) {
+        size_t before = s->diags;
+        hon_status st = hon_set_edition(s->vm, name);
+        if (st == HON_ERR_NOT_FOUND && s->diags == before) {
+            cli_error("no edition named '%s'", name);
+            return 1;
+        }
+        if (st != HON_OK)
+            return failed(s, before, st, "cannot select edition", name);
+        return 0;
+    }
+    struct edition_ctx c = {hon_edition(s->vm), 0};
+    hon_each_edition(s->vm, print_edition, &c);
+    if (c.n == 0)
+        printf("no edition is declared\n");
+    fflush(stdout);
+    return 0;
+}
+
+struct variant_ctx {
+    const char *only;  /* list only this variant, or NULL for all */
+    size_t n;
+};
+
+static void print_variant(void *ud, const char *variant, const char *reading, const char *doc)
+{
+    struct variant_ctx *c = ud;
+    if (c->only && (!variant || strcmp(c->only, variant) != 0))
+        return;
+    c->n++;
+    printf("%s = %s", variant ? variant : "?", reading ? reading : "?");
+    if (doc && doc[0])
+        printf("  — %s", doc);
+    putchar('\n');
+}
+
+int cli_variant(cli_session *s, const char *name, const char *reading)
+{
+    struct variant_ctx c = {name, 0};
+    if (name && reading) {
+        size_t before = s->diags;
+        hon_status st = hon_set_variant(s->vm, name, reading);
+        if (st == HON_ERR_NOT_FOUND && s->diags == before) {
+            cli_error("no variant '%s' with a reading '%s'", name, reading);
+            return 1;
+        }
+        if (st != HON_OK)
+            return failed(s, before, st, "cannot select variant", name);
+        return 0;
+    }
+    hon_each_variant(s->vm, print_variant, &c);
+    fflush(stdout);
+    if (name && c.n == 0) {
+        cli_error("no variant named '%s'", name);
+        return 1;
+    }
+    if (c.n == 0)
+        printf("no variant is declared\n");
+    return 0;
+}
+
+bool cli_parse_seed(const char *text, uint64_t *out)
+{
+    unsigned long long v;
+    char *end;
+    if (!text || text[0] < '0' || text[0] > '9')
+        return false;
+    errno = 0;
+    v = strtoull(text, &end, 10);
+    if (errno || *end || v > UINT64_MAX)
+        return false;
+    *out = (uint64_t)v;
+    return true;
+}

@@ -1,0 +1,92 @@
+/* cli.h — the `hon` program's session: the options main.c parsed, the interpreter with the
+ * bundled rules loaded, and the commands the REPL (repl.c) and the subcommands (main.c) share.
+ * cli.c implements them on top of include/hon.h only; the program uses nothing else of hon.
+ * Every command prints its result to stdout and its errors to stderr, and returns 0 on success,
+ * 1 on an error in the input or the rules (the exit codes of docs/spec/repl.md).
+ */
+#ifndef HON_CLI_H
+#define HON_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "hon.h"
+
+/* A --variant NAME=READING option, split in place (both point into argv). */
+typedef struct cli_variant_opt {
+    const char *name;
+    const char *reading;
+} cli_variant_opt;
+
+/* The global options. Arrays hold pointers borrowed from argv; cli_opts_free frees the arrays. */
+typedef struct cli_opts {
+    const char **rule_dirs;  /* --rules DIR, in order; replaces the default directories */
+    size_t n_rule_dirs;
+    const char **loads;      /* --load FILE, in order, loaded after the rule directories */
+    size_t n_loads;
+    cli_variant_opt *variants;   /* --variant NAME=READING, applied in order after loading */
+    size_t n_variants;
+    const char *edition;     /* --edition NAME, or NULL for the program's default edition */
+    bool no_rules;           /* --no-rules: load no directory at all */
+    bool json;               /* --json: answers print as JSON objects */
+    bool seed_set;           /* --seed N was given */
+    uint64_t seed;
+} cli_opts;
+
+/* How an expression is answered: its value, its value and trace, or its exact distribution. */
+typedef enum cli_mode { CLI_EVAL, CLI_WHY, CLI_ODDS } cli_mode;
+
+/* One running program: the interpreter and what the front end remembers about it. */
+typedef struct cli_session {
+    hon_vm *vm;
+    bool json;             /* answers as JSON (--json, REPL `json on`) */
+    size_t diags;          /* diagnostics received so far (any severity) */
+    size_t errors;         /* of which errors */
+    char **files;          /* paths of the .hon files the program holds, as the API names them */
+    size_t n_files, cap_files;
+    char **dirs;           /* rule directories loaded, as given to hon_load_dir */
+    size_t n_dirs;
+} cli_session;
+
+/* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
+void cli_opts_free(cli_opts *o);
+
+/* Creates the interpreter of s from o: the rule directories (--rules DIR, else $HON_RULES split
+ * on ':', else HON_SOURCE_ROOT's rules/ and expansions/, else HON_DATADIR's), then every --load
+ * file, then the edition and the variants. s is always initialised (cli_session_close it even on
+ * failure). Returns 0, or 1 after reporting why on stderr. */
+int cli_session_open(cli_session *s, const cli_opts *o);
+/* Frees everything s holds; accepts a session whose open failed. */
+void cli_session_close(cli_session *s);
+
+/* Evaluates expr (typed at `where`, e.g. "<repl>") and prints its answer (CLI_EVAL), answer and
+ * trace (CLI_WHY) or distribution (CLI_ODDS), as text or JSON per s->json. Returns 0 or 1. */
+int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mode);
+/* Loads a .hon file, all or nothing (the program is unchanged on error). Returns 0 or 1. */
+int cli_load(cli_session *s, const char *path);
+/* Checks a file against the loaded program without keeping it. Returns 0, or 1 on any error. */
+int cli_check(cli_session *s, const char *path);
+/* Runs the tests of the files in paths (loading those the program does not hold yet), or every
+ * test when n == 0; prints the failures and one closing "N passed, N failed" line. Returns 0
+ * when all pass, 1 on a failure or a load error. */
+int cli_test(cli_session *s, const char *const *paths, size_t n);
+/* Lists the rules of the active edition matching word (NULL or "" for all) with their
+ * citations, and a count. Returns 0 (an empty list is not an error). */
+int cli_rules(cli_session *s, const char *word);
+/* Prints the source of a rule, query, table or fn (`show`) or its bytecode (`dis`). 0 or 1. */
+int cli_show(cli_session *s, const char *name, bool disassemble);
+/* Lists the editions, marking the active one; with a name, switches to it. Returns 0 or 1. */
+int cli_edition(cli_session *s, const char *name);
+/* Lists the variants with their active readings (name NULL), shows one (reading NULL), or
+ * selects a reading. Returns 0 or 1. */
+int cli_variant(cli_session *s, const char *name, const char *reading);
+/* Parses a decimal seed: the whole of text, no sign, fits in 64 bits. */
+bool cli_parse_seed(const char *text, uint64_t *out);
+/* Prints a formatted error line "hon: error: ..." to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Runs the interactive loop (libedit on a terminal; plain lines, no prompt, otherwise) until
+ * `quit`, `exit` or end of input. Errors never end it. Returns the exit status (0). */
+int repl_run(cli_session *s);
+
+#endif

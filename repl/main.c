@@ -1,0 +1,242 @@
+/* main.c — the `hon` program's entry point: global options (getopt_long, stopping at the first
+ * non-option), the subcommands eval, why, odds, check, test, rules, show, dis, and the REPL when
+ * no subcommand is given. The commands themselves live in cli.c, the REPL in repl.c; the option
+ * and exit-code contract is docs/spec/repl.md (0 ok, 1 error in input/rules/tests, 2 usage).
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+
+enum { EXIT_USAGE = 2 };
+
+enum {
+    OPT_EDITION = 256,
+    OPT_VARIANT,
+    OPT_JSON,
+    OPT_SEED,
+    OPT_RULES,
+    OPT_NO_RULES,
+    OPT_LOAD,
+};
+
+static const char usage_text[] =
+    "usage: hon [OPTION]... [COMMAND [ARG]...]\n"
+    "\n"
+    "With no command, hon starts the REPL with the bundled rules loaded\n"
+    "(type 'help' there for its commands).\n"
+    "\n"
+    "Commands:\n"
+    "  eval EXPR...            evaluate each argument as an expression, print its answer\n"
+    "  why EXPR                print the answer and its trace (the rules that fired)\n"
+    "  odds EXPR               print the exact distribution of the expression's results\n"
+    "  check FILE...           report FILEs' diagnostics against the loaded rules\n"
+    "  test [FILE...]          load FILEs and run their tests, or run every loaded test\n"
+    "  rules [WORD]            list the rules (whose name, doc or citation has WORD)\n"
+    "  show NAME               print the source of a rule, query, table or fn\n"
+    "  dis NAME                print the bytecode of a rule, query or fn\n"
+    "\n"
+    "Options:\n"
+    "  --rules DIR             load DIR's .hon files instead of the bundled rules (repeatable)\n"
+    "  --no-rules              load no bundled rules\n"
+    "  --load FILE             load FILE after the rules (repeatable)\n"
+    "  --edition NAME          select an edition\n"
+    "  --variant NAME=READING  select a reading of a variant (repeatable)\n"
+    "  --seed N                seed the dice source\n"
+    "  --json                  print answers as JSON objects\n"
+    "  -h, --help              print this help and exit\n"
+    "  -V, --version           print the version and exit\n"
+    "\n"
+    "Rule directories: --rules DIR, else $HON_RULES (colon-separated), else the bundled\n"
+    "rules/ and expansions/.\n"
+    "Exit status: 0 success; 1 an error in the input or the rules, or a failed test;\n"
+    "2 a usage error.\n";
+
+/* Reports a usage error and returns the usage exit status. */
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("hon: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'hon --help' for more information.\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* Parses the global options into o; *optind_out is the index of the first non-option.
+ * Returns -1 to go on, or an exit status (0 for --help/--version, 2 for a usage error). */
+static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
+{
+    static const struct option longopts[] = {
+        {"edition", required_argument, NULL, OPT_EDITION},
+        {"variant", required_argument, NULL, OPT_VARIANT},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"rules", required_argument, NULL, OPT_RULES},
+        {"no-rules", no_argument, NULL, OPT_NO_RULES},
+        {"load", required_argument, NULL, OPT_LOAD},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    size_t max = argc > 0 ? (size_t)argc : 1;
+    int c;
+
+    o->rule_dirs = calloc(max, sizeof *o->rule_dirs);
+    o->loads = calloc(max, sizeof *o->loads);
+    o->variants = calloc(max, sizeof *o->variants);
+    if (!o->rule_dirs || !o->loads || !o->variants) {
+        cli_error("out of memory");
+        return 1;
+    }
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_EDITION:
+            o->edition = optarg;
+            break;
+        case OPT_VARIANT: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg || !eq[1])
+                return usage_error("--variant takes NAME=READING, not '%s'", optarg);
+            *eq = '\0';
+            o->variants[o->n_variants].name = optarg;
+            o->variants[o->n_variants++].reading = eq + 1;
+            break;
+        }
+        case OPT_JSON:
+            o->json = true;
+            break;
+        case OPT_SEED:
+            if (!cli_parse_seed(optarg, &o->seed))
+                return usage_error("--seed takes a non-negative integer, not '%s'", optarg);
+            o->seed_set = true;
+            break;
+        case OPT_RULES:
+            o->rule_dirs[o->n_rule_dirs++] = optarg;
+            break;
+        case OPT_NO_RULES:
+            o->no_rules = true;
+            break;
+        case OPT_LOAD:
+            o->loads[o->n_loads++] = optarg;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return 0;
+        case 'V':
+            printf("hon %s\n", HON_VERSION);
+            return 0;
+        case ':':
+            return usage_error("option '%s' needs an argument", argv[optind - 1]);
+        default:
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (o->no_rules && o->n_rule_dirs)
+        return usage_error("%s", "--no-rules and --rules exclude each other");
+    *optind_out = optind;
+    return -1;
+}
+
+/* A subcommand: its name, how many arguments it takes (max < 0: any number). */
+typedef struct subcommand {
+    const char *name;
+    int min, max;
+} subcommand;
+
+static const subcommand subcommands[] = {
+    {"eval", 1, -1}, {"why", 1, -1},  {"odds", 1, -1}, {"check", 1, -1},
+    {"test", 0, -1}, {"rules", 0, 1}, {"show", 1, 1},  {"dis", 1, 1},
+};
+
+/* Returns a new string: the arguments joined by spaces (`hon why f(a, b)` unquoted). */
+static char *join_args(char **args, int n)
+{
+    size_t len = 1;
+    char *s, *p;
+    for (int i = 0; i < n; i++)
+        len += strlen(args[i]) + 1;
+    s = p = malloc(len);
+    if (!s)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        size_t k = strlen(args[i]);
+        if (i)
+            *p++ = ' ';
+        memcpy(p, args[i], k);
+        p += k;
+    }
+    *p = '\0';
+    return s;
+}
+
+/* Runs subcommand `name` with its arguments in an open session. Returns the exit status. */
+static int run_subcommand(cli_session *s, const char *name, char **args, int n)
+{
+    int rc = 0;
+    if (strcmp(name, "eval") == 0) {
+        for (int i = 0; i < n; i++)
+            rc |= cli_answer(s, args[i], "<command-line>", CLI_EVAL);
+    } else if (strcmp(name, "why") == 0 || strcmp(name, "odds") == 0) {
+        char *expr = join_args(args, n);
+        if (!expr) {
+            cli_error("out of memory");
+            return 1;
+        }
+        rc = cli_answer(s, expr, "<command-line>", name[0] == 'w' ? CLI_WHY : CLI_ODDS);
+        free(expr);
+    } else if (strcmp(name, "check") == 0) {
+        for (int i = 0; i < n; i++)
+            rc |= cli_check(s, args[i]);
+    } else if (strcmp(name, "test") == 0) {
+        rc = cli_test(s, (const char *const *)args, (size_t)n);
+    } else if (strcmp(name, "rules") == 0) {
+        rc = cli_rules(s, n ? args[0] : NULL);
+    } else {
+        rc = cli_show(s, args[0], strcmp(name, "dis") == 0);
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_opts o = {0};
+    cli_session s;
+    const subcommand *sub = NULL;
+    int first = argc, rc, nargs = 0;
+
+    rc = parse_options(argc, argv, &o, &first);
+    if (rc >= 0) {
+        cli_opts_free(&o);
+        return rc;
+    }
+    if (first < argc) {
+        const char *name = argv[first];
+        for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+            if (strcmp(subcommands[i].name, name) == 0)
+                sub = &subcommands[i];
+        if (!sub) {
+            cli_opts_free(&o);
+            return usage_error("unknown command '%s'", name);
+        }
+        nargs = argc - first - 1;
+        if (nargs < sub->min || (sub->max >= 0 && nargs > sub->max)) {
+            cli_opts_free(&o);
+            return usage_error(nargs < sub->min ? "'%s' needs more arguments"
+                                                : "'%s' takes fewer arguments", name);
+        }
+    }
+    rc = cli_session_open(&s, &o);
+    if (rc == 0)
+        rc = sub ? run_subcommand(&s, sub->name, argv + first + 1, nargs) : repl_run(&s);
+    cli_session_close(&s);
+    cli_opts_free(&o);
+    return rc;
+}

@@ -1,0 +1,536 @@
+/* repl.c — the interactive loop of `hon`: reads lines (libedit with history in ~/.hon_history on
+ * a terminal; plain lines and no prompt otherwise, so input can be piped), and runs each as a
+ * command (`load`, `why`, `rules`..., with or without a leading ':') or as an expression.
+ * A command word counts only as the first word of a line. Errors never end the session.
+ * The commands are cli.c's; their contract is docs/spec/repl.md.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <histedit.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "config.h"
+
+/* Set by SIGINT while a terminal session runs, so that ^C abandons the line being typed instead
+ * of ending the program. The only mutable static of the program; signal handlers need one. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Where lines come from: libedit on a terminal, getline otherwise. */
+typedef struct reader {
+    EditLine *el;
+    History *hist;
+    char *history_path;   /* owned; NULL when $HOME is unknown */
+    char *buf;            /* the current line, owned */
+    size_t cap;
+    struct sigaction old_int;
+} reader;
+
+static char prompt_text[] = "hon> ";
+
+static char *prompt(EditLine *el)
+{
+    (void)el;
+    return prompt_text;
+}
+
+static unsigned char complete(EditLine *el, int ch);
+
+/* Starts a reader; on a terminal (stdin and stdout), with line editing, history and tab
+ * completion of command words and rule and query names of s. */
+static void reader_open(reader *r, cli_session *s)
+{
+    const char *home = getenv("HOME");
+    HistEvent ev;
+    struct sigaction sa;
+
+    memset(r, 0, sizeof *r);
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return;
+    r->el = el_init("hon", stdin, stdout, stderr);
+    r->hist = history_init();
+    if (!r->el || !r->hist) {
+        if (r->el)
+            el_end(r->el);
+        if (r->hist)
+            history_end(r->hist);
+        r->el = NULL;
+        r->hist = NULL;
+        return;
+    }
+    history(r->hist, &ev, H_SETSIZE, 1000);
+    history(r->hist, &ev, H_SETUNIQUE, 1);
+    if (home && home[0]) {
+        size_t n = strlen(home) + sizeof "/.hon_history";
+        r->history_path = malloc(n);
+        if (r->history_path) {
+            snprintf(r->history_path, n, "%s/.hon_history", home);
+            history(r->hist, &ev, H_LOAD, r->history_path);   /* a missing file is fine */
+        }
+    }
+    el_set(r->el, EL_EDITOR, "emacs");
+    el_set(r->el, EL_SIGNAL, 1);
+    el_set(r->el, EL_PROMPT, prompt);
+    el_set(r->el, EL_HIST, history, r->hist);
+    el_set(r->el, EL_CLIENTDATA, s);
+    /* The wide form keeps our static strings; the narrow one leaks its converted copies. */
+    el_wset(r->el, EL_ADDFN, L"hon-complete", L"complete a command or rule name", complete);
+    el_set(r->el, EL_BIND, "^I", "hon-complete", NULL);
+    el_source(r->el, NULL);   /* ~/.editrc, if any */
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &r->old_int);   /* no SA_RESTART: ^C interrupts the read */
+}
+
+static void reader_close(reader *r)
+{
+    if (r->el) {
+        HistEvent ev;
+        if (r->history_path)
+            history(r->hist, &ev, H_SAVE, r->history_path);   /* failure is not an error */
+        el_end(r->el);
+        history_end(r->hist);
+        sigaction(SIGINT, &r->old_int, NULL);
+    }
+    free(r->history_path);
+    free(r->buf);
+    memset(r, 0, sizeof *r);
+}
+
+/* Copies n bytes of line into r->buf. Returns r->buf, or NULL on OOM. */
+static char *keep(reader *r, const char *line, size_t n)
+{
+    if (n + 1 > r->cap) {
+        char *b = realloc(r->buf, n + 1);
+        if (!b)
+            return NULL;
+        r->buf = b;
+        r->cap = n + 1;
+    }
+    memcpy(r->buf, line, n);
+    r->buf[n] = '\0';
+    return r->buf;
+}
+
+/* Returns the next line without its newline (valid until the next call), or NULL at the end of
+ * the input. On a terminal, ^C abandons the line being typed and reads another. */
+static char *reader_next(reader *r)
+{
+    if (!r->el) {
+        ssize_t n = getline(&r->buf, &r->cap, stdin);
+        if (n < 0)
+            return NULL;
+        if (n > 0 && r->buf[n - 1] == '\n')
+            r->buf[n - 1] = '\0';
+        return r->buf;
+    }
+    for (;;) {
+        int count = 0;
+        const char *line;
+        interrupted = 0;
+        line = el_gets(r->el, &count);
+        if (!line || count <= 0) {
+            if (interrupted || (count < 0 && errno == EINTR)) {
+                el_reset(r->el);
+                fputc('\n', stdout);
+                continue;
+            }
+            fputc('\n', stdout);   /* end the prompt line at ^D */
+            return NULL;
+        }
+        size_t n = (size_t)count;
+        if (line[n - 1] == '\n')
+            n--;
+        if (!keep(r, line, n))
+            return NULL;
+        if (n > 0) {
+            HistEvent ev;
+            history(r->hist, &ev, H_ENTER, r->buf);
+        }
+        return r->buf;
+    }
+}
+
+/* ---- commands ---------------------------------------------------------------------------- */
+
+typedef struct repl {
+    cli_session *s;
+    bool quit;
+} repl;
+
+/* Splits s in place into at most max whitespace-separated words. Returns the count, or
+ * max + 1 when there are more. */
+static int split_words(char *s, char **words, int max)
+{
+    int n = 0;
+    for (;;) {
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s)
+            return n;
+        if (n == max)
+            return max + 1;
+        words[n++] = s;
+        while (*s && !isspace((unsigned char)*s))
+            s++;
+        if (*s)
+            *s++ = '\0';
+    }
+}
+
+static int need(const char *args, const char *usage)
+{
+    if (args[0])
+        return 1;
+    cli_error("usage: %s", usage);
+    return 0;
+}
+
+static int cmd_why(repl *r, char *args)
+{
+    return need(args, "why EXPR") ? cli_answer(r->s, args, "<repl>", CLI_WHY) : 1;
+}
+
+static int cmd_odds(repl *r, char *args)
+{
+    return need(args, "odds EXPR") ? cli_answer(r->s, args, "<repl>", CLI_ODDS) : 1;
+}
+
+static int cmd_load(repl *r, char *args)
+{
+    size_t n = strlen(args);
+    if (!need(args, "load FILE"))
+        return 1;
+    if (n >= 2 && ((args[0] == '"' && args[n - 1] == '"') || (args[0] == '\'' && args[n - 1] == '\''))) {
+        args[n - 1] = '\0';
+        args++;
+    }
+    if (cli_load(r->s, args) != 0) {
+        fprintf(stderr, "hon: nothing from '%s' was loaded; the session is unchanged\n", args);
+        return 1;
+    }
+    printf("loaded %s\n", args);
+    return 0;
+}
+
+static int cmd_rules(repl *r, char *args)
+{
+    char *w[1];
+    int n = split_words(args, w, 1);
+    if (n > 1) {
+        cli_error("usage: rules [WORD]");
+        return 1;
+    }
+    return cli_rules(r->s, n ? w[0] : NULL);
+}
+
+static int one_name(char *args, const char *usage, char **name)
+{
+    char *w[1];
+    if (split_words(args, w, 1) != 1) {
+        cli_error("usage: %s", usage);
+        return 0;
+    }
+    *name = w[0];
+    return 1;
+}
+
+static int cmd_show(repl *r, char *args)
+{
+    char *name;
+    return one_name(args, "show NAME", &name) ? cli_show(r->s, name, false) : 1;
+}
+
+static int cmd_dis(repl *r, char *args)
+{
+    char *name;
+    return one_name(args, "dis NAME", &name) ? cli_show(r->s, name, true) : 1;
+}
+
+static int cmd_edition(repl *r, char *args)
+{
+    char *w[1];
+    int n = split_words(args, w, 1);
+    if (n > 1) {
+        cli_error("usage: edition [NAME]");
+        return 1;
+    }
+    if (n == 0)
+        return cli_edition(r->s, NULL);
+    if (cli_edition(r->s, w[0]) != 0)
+        return 1;
+    printf("edition %s\n", w[0]);
+    return 0;
+}
+
+static int cmd_variant(repl *r, char *args)
+{
+    char *w[2];
+    int n = split_words(args, w, 2);
+    if (n == 1 && strchr(w[0], '=')) {       /* variant NAME=READING */
+        char *eq = strchr(w[0], '=');
+        *eq = '\0';
+        w[1] = eq + 1;
+        n = w[0][0] && w[1][0] ? 2 : 3;
+    }
+    if (n > 2) {
+        cli_error("usage: variant [NAME [READING]]");
+        return 1;
+    }
+    if (n < 2)
+        return cli_variant(r->s, n ? w[0] : NULL, NULL);
+    if (cli_variant(r->s, w[0], w[1]) != 0)
+        return 1;
+    printf("variant %s = %s\n", w[0], w[1]);
+    return 0;
+}
+
+static int cmd_test(repl *r, char *args)
+{
+    char *w[32];
+    int n = split_words(args, w, 32);
+    if (n > 32) {
+        cli_error("usage: test [FILE...] (at most 32 files)");
+        return 1;
+    }
+    return cli_test(r->s, (const char *const *)w, (size_t)n);
+}
+
+static int cmd_seed(repl *r, char *args)
+{
+    char *w[1];
+    uint64_t seed;
+    if (split_words(args, w, 1) != 1 || !cli_parse_seed(w[0], &seed)) {
+        cli_error("usage: seed N (a non-negative integer)");
+        return 1;
+    }
+    hon_set_seed(r->s->vm, seed);
+    return 0;
+}
+
+static int cmd_json(repl *r, char *args)
+{
+    char *w[1];
+    int n = split_words(args, w, 1);
+    if (n == 1 && strcmp(w[0], "on") == 0) {
+        r->s->json = true;
+    } else if (n == 1 && strcmp(w[0], "off") == 0) {
+        r->s->json = false;
+    } else if (n != 0) {
+        cli_error("usage: json [on|off]");
+        return 1;
+    }
+    printf("json %s\n", r->s->json ? "on" : "off");
+    return 0;
+}
+
+static int cmd_help(repl *r, char *args);
+
+static int cmd_quit(repl *r, char *args)
+{
+    (void)args;
+    r->quit = true;
+    return 0;
+}
+
+typedef struct command {
+    const char *name;
+    int (*run)(repl *r, char *args);
+    const char *synopsis;
+    const char *what;
+} command;
+
+static const command commands[] = {
+    {"why", cmd_why, "why EXPR", "the answer and its trace: which rules fired, with citations"},
+    {"odds", cmd_odds, "odds EXPR", "the exact distribution of the expression's results"},
+    {"load", cmd_load, "load FILE", "load a .hon file (all or nothing)"},
+    {"rules", cmd_rules, "rules [WORD]", "list the rules (matching WORD) with their citations"},
+    {"show", cmd_show, "show NAME", "the source of a rule, query, table or fn"},
+    {"dis", cmd_dis, "dis NAME", "the bytecode of a rule, query or fn"},
+    {"edition", cmd_edition, "edition [NAME]", "list the editions, or switch to one"},
+    {"variant", cmd_variant, "variant [NAME [READING]]", "list variants, or select a reading"},
+    {"test", cmd_test, "test [FILE...]", "run the tests (of FILEs, loading them if needed)"},
+    {"seed", cmd_seed, "seed N", "reseed the dice"},
+    {"json", cmd_json, "json [on|off]", "print answers as JSON"},
+    {"help", cmd_help, "help", "this list"},
+    {"quit", cmd_quit, "quit", "leave (also: exit, end of input)"},
+    {"exit", cmd_quit, NULL, NULL},
+};
+
+static int cmd_help(repl *r, char *args)
+{
+    (void)r;
+    (void)args;
+    printf("Type an expression or a query call to see its answer, e.g. 1 + 2.\n"
+           "Commands (the first word of a line, with or without a leading ':'):\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (commands[i].synopsis)
+            printf("  %-26s %s\n", commands[i].synopsis, commands[i].what);
+    return 0;
+}
+
+/* ---- completion -------------------------------------------------------------------------- */
+
+/* The names that complete the word being typed. */
+typedef struct names {
+    const char *prefix;
+    size_t len;          /* of prefix */
+    char **items;        /* owned copies */
+    size_t n, cap;
+} names;
+
+static void add_name(names *c, const char *name)
+{
+    if (!name || strncmp(name, c->prefix, c->len) != 0)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->items[i], name) == 0)
+            return;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 32;
+        char **items = realloc(c->items, cap * sizeof *items);
+        if (!items)
+            return;
+        c->items = items;
+        c->cap = cap;
+    }
+    if ((c->items[c->n] = strdup(name)) != NULL)
+        c->n++;
+}
+
+static void add_rule_names(void *ud, const hon_rule_info *r)
+{
+    add_name(ud, r->query);
+    add_name(ud, r->name);
+}
+
+/* Tab: completes the word before the cursor. As the first word of the line, from the command
+ * words and names; elsewhere, from the rule and query names. Several candidates: the common
+ * prefix is inserted, or the candidates are listed when there is none to add. */
+static unsigned char complete(EditLine *el, int ch)
+{
+    const LineInfo *li = el_line(el);
+    const char *start = li->cursor;
+    cli_session *s = NULL;
+    names c = {0};
+    unsigned char rc = CC_ERROR;
+    char buf[256];
+    bool first;
+
+    (void)ch;
+    while (start > li->buffer && (isalnum((unsigned char)start[-1]) || start[-1] == '_' ||
+                                  start[-1] == '.'))
+        start--;
+    if ((size_t)(li->cursor - start) >= sizeof buf || el_get(el, EL_CLIENTDATA, &s) != 0 || !s)
+        return CC_ERROR;
+    memcpy(buf, start, (size_t)(li->cursor - start));
+    buf[li->cursor - start] = '\0';
+    c.prefix = buf;
+    c.len = strlen(buf);
+    first = true;
+    for (const char *p = li->buffer; p < start; p++)
+        if (!isspace((unsigned char)*p) && *p != ':')
+            first = false;
+    if (first)
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            add_name(&c, commands[i].name);
+    hon_list_rules(s->vm, NULL, add_rule_names, &c);
+    if (c.n == 1) {
+        el_insertstr(el, c.items[0] + c.len);
+        rc = CC_REFRESH;
+    } else if (c.n > 1) {
+        size_t common = strlen(c.items[0]);
+        for (size_t i = 1; i < c.n; i++) {
+            size_t k = 0;
+            while (k < common && c.items[i][k] == c.items[0][k])
+                k++;
+            common = k;
+        }
+        if (common > c.len) {
+            char *ins = strndup(c.items[0] + c.len, common - c.len);
+            if (ins)
+                el_insertstr(el, ins);
+            free(ins);
+            rc = CC_REFRESH;
+        } else {
+            fputc('\n', stdout);
+            for (size_t i = 0; i < c.n; i++)
+                printf("%s%s", c.items[i], i + 1 < c.n ? "  " : "\n");
+            fflush(stdout);
+            rc = CC_REDISPLAY;
+        }
+    }
+    for (size_t i = 0; i < c.n; i++)
+        free(c.items[i]);
+    free(c.items);
+    return rc;
+}
+
+/* Runs one line: a comment, a command or an expression. */
+static void run_line(repl *r, char *line)
+{
+    char *end = line + strlen(line);
+    bool colon;
+    size_t wlen = 0;
+
+    while (isspace((unsigned char)*line))
+        line++;
+    while (end > line && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    if (!*line || *line == '#')
+        return;
+    colon = *line == ':';
+    if (colon) {
+        line++;
+        while (isspace((unsigned char)*line))
+            line++;
+    }
+    while (isalpha((unsigned char)line[wlen]))
+        wlen++;
+    if (line[wlen] == '\0' || isspace((unsigned char)line[wlen])) {
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+            const command *c = &commands[i];
+            if (strlen(c->name) == wlen && strncmp(c->name, line, wlen) == 0) {
+                char *args = line + wlen;
+                while (isspace((unsigned char)*args))
+                    args++;
+                c->run(r, args);
+                fflush(stdout);
+                return;
+            }
+        }
+    }
+    if (colon) {
+        cli_error("unknown command ':%.*s' (type 'help')", (int)(wlen ? wlen : strlen(line)), line);
+        return;
+    }
+    cli_answer(r->s, line, "<repl>", CLI_EVAL);
+}
+
+int repl_run(cli_session *s)
+{
+    reader rd;
+    repl r = {s, false};
+    char *line;
+
+    reader_open(&rd, s);
+    if (rd.el)
+        printf("hon %s — Heroes of Normandie rules. Type 'help' for the commands, 'quit' to leave.\n",
+               HON_VERSION);
+    while (!r.quit && (line = reader_next(&rd)) != NULL)
+        run_line(&r, line);
+    reader_close(&rd);
+    return 0;
+}

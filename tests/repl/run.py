@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""tests/repl/run.py — drives the `hon` program as a subprocess: exit codes, output forms and
+REPL behaviour of docs/spec/repl.md. One named case per meson test (tests/repl/meson.build):
+
+    run.py HON FIXTURES CASE
+
+The fixtures (tests/repl/fixtures/*.hon) are small programs written for these tests; every
+expected value below is worked out from them and from docs/spec/language.md, in the comments.
+Only `bundled_rules_load` touches the bundled rules, and only to see that they load.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+HON, FIXTURES, CASE = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def fx(name):
+    return os.path.join(FIXTURES, name)
+
+
+class Failure(Exception):
+    pass
+
+
+def run(args, stdin=None, env=None):
+    """Runs hon with args; a sanitizer report or a death by signal fails the case at once."""
+    e = dict(os.environ)
+    e.pop("HON_RULES", None)
+    e.update(env or {})
+    p = subprocess.run([HON] + args, input=stdin if stdin is not None else "",
+                       capture_output=True, text=True, env=e, timeout=120)
+    p.args_shown = " ".join(["hon"] + args)
+    if p.returncode < 0 or re.search(r"Sanitizer|runtime error:", p.stderr):
+        raise Failure(f"{p.args_shown}: crashed or sanitizer report (status {p.returncode})\n"
+                      f"{p.stderr}")
+    return p
+
+
+def check(cond, what, p):
+    if not cond:
+        raise Failure(f"{what}\n  command: {p.args_shown}\n  exit: {p.returncode}\n"
+                      f"  stdout:\n{p.stdout}\n  stderr:\n{p.stderr}")
+
+
+def parse_json(text, p):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise Failure(f"not valid JSON ({e})\n  command: {p.args_shown}\n  stdout:\n{p.stdout}\n"
+                      f"  stderr:\n{p.stderr}")
+
+
+def lines(text):
+    return [l for l in text.splitlines() if l.strip()]
+
+
+SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
+
+
+def summary(p):
+    """The counts of the last 'N passed, N failed' line of stdout."""
+    found = [SUMMARY.match(l) for l in p.stdout.splitlines()]
+    found = [m for m in found if m]
+    check(found, "no 'N passed, N failed' line", p)
+    return int(found[-1].group(1)), int(found[-1].group(2))
+
+
+@case
+def usage_errors():
+    # Unknown options and commands, missing or surplus arguments, malformed option values:
+    # usage errors, exit 2, with a pointer to --help. None of them may load anything.
+    for args in (["--bogus"], ["frobnicate"], ["eval"], ["show"], ["dis"], ["check"],
+                 ["show", "a", "b"], ["rules", "a", "b"], ["--seed"], ["--seed", "x", "eval", "1"],
+                 ["--seed", "-1", "eval", "1"], ["--variant", "no_equals", "eval", "1"],
+                 ["--variant", "=x", "eval", "1"], ["--rules"], ["--no-rules", "--rules", ".", "eval", "1"]):
+        p = run(args)
+        check(p.returncode == 2, "a usage error must exit 2", p)
+        check("hon --help" in p.stderr, "a usage error must point to --help", p)
+        check(p.stdout == "", "a usage error prints nothing on stdout", p)
+
+
+@case
+def help_and_version():
+    p = run(["--help"])
+    check(p.returncode == 0 and p.stdout.startswith("usage: hon"), "--help prints the usage", p)
+    for word in ("eval", "why", "odds", "check", "test", "rules", "show", "dis",
+                 "--edition", "--variant", "--json", "--seed", "--rules", "--no-rules", "--load"):
+        check(word in p.stdout, f"--help must mention {word}", p)
+    p = run(["--version"])
+    check(p.returncode == 0 and re.fullmatch(r"hon \d+\.\d+\.\d+\n", p.stdout),
+          "--version prints 'hon X.Y.Z'", p)
+
+
+@case
+def eval_arithmetic():
+    # language.md §4: * binds tighter than +; / and % are floor division and modulo, so
+    # -7 / 2 = floor(-3.5) = -4 and -7 % 2 = -7 - 2 * (-4) = 1. Each argument is one expression.
+    p = run(["--no-rules", "eval", "1 + 2 * 3", "(1 + 2) * 3", "7 / 2", "-7 / 2", "-7 % 2"])
+    check(p.returncode == 0, "eval of arithmetic exits 0", p)
+    check(lines(p.stdout) == ["7", "9", "3", "-4", "1"], "one answer per expression", p)
+
+
+@case
+def eval_errors():
+    # A syntax error in the expression: exit 1 with a positioned diagnostic. Division by zero is
+    # the run-time error E205 (language.md §4). A bad expression does not stop the others.
+    p = run(["--no-rules", "eval", "1 +"])
+    check(p.returncode == 1, "a syntax error in eval exits 1", p)
+    check(re.search(r":1:\d+: error", p.stderr), "the diagnostic is file:line:col: error", p)
+    p = run(["--no-rules", "eval", "1 / 0", "2 + 2"])
+    check(p.returncode == 1, "a run-time error exits 1", p)
+    check("E205" in p.stderr, "division by zero is E205", p)
+    check(lines(p.stdout) == ["4"], "the next expression is still evaluated", p)
+
+
+@case
+def eval_loaded_program():
+    # base.hon: bonus(n) sums bonus.big (10 when n > 5) and bonus.base (1): bonus(6) = 11.
+    p = run(["--no-rules", "--load", fx("base.hon"), "eval", "bonus(6)", "bonus(1)", "twice(21)"])
+    check(p.returncode == 0, "eval against a loaded file exits 0", p)
+    check(lines(p.stdout) == ["11", "1", "42"], "answers of the fixture's query and fn", p)
+
+
+@case
+def why_prints_trace():
+    # bonus(6) fires both rules; the trace names them and their citations.
+    p = run(["--no-rules", "--load", fx("base.hon"), "why", "bonus(6)"])
+    check(p.returncode == 0, "why exits 0", p)
+    out = p.stdout.splitlines()
+    check(out and out[0] == "11", "why prints the answer first", p)
+    for word in ("bonus.big", "bonus.base", "FIX.big", "FIX.base"):
+        check(word in p.stdout, f"the trace names {word}", p)
+
+
+@case
+def odds_of_a_die():
+    # One d6: faces 1..6, each with the same probability.
+    p = run(["--no-rules", "odds", "roll d6"])
+    check(p.returncode == 0, "odds exits 0", p)
+    rows = [l.split(":", 1) for l in lines(p.stdout)]
+    check(len(rows) == 6 and all(len(r) == 2 for r in rows), "six 'value: probability' lines", p)
+    check(sorted(int(r[0]) for r in rows) == [1, 2, 3, 4, 5, 6], "the faces 1..6", p)
+    check(len({r[1].strip() for r in rows}) == 1, "a fair die: every face equally likely", p)
+
+
+@case
+def seed_is_reproducible():
+    args = ["--no-rules", "--seed", "7", "eval", "roll d6", "roll d6", "roll d6", "roll d6"]
+    a, b = run(args), run(args)
+    check(a.returncode == 0 and a.stdout == b.stdout, "the same seed gives the same rolls", a)
+    check(all(1 <= int(v) <= 6 for v in lines(a.stdout)), "a d6 roll is 1..6", a)
+    # The REPL's `seed N` restarts the same sequence.
+    p = run(["--no-rules"], stdin="seed 7\nroll d6\nroll d6\nseed 7\nroll d6\nroll d6\n")
+    rolls = lines(p.stdout)
+    check(len(rolls) == 4 and rolls[:2] == rolls[2:], "`seed 7` twice gives the same rolls", p)
+
+
+@case
+def check_bad_file():
+    # broken.hon line 4 is `kind tank "Tank" );` — the ')' at column 18 cannot follow a kind.
+    p = run(["--no-rules", "check", fx("broken.hon")])
+    check(p.returncode == 1, "check of a bad file exits 1", p)
+    check(re.search(r"broken\.hon:4:18: error", p.stderr), "diagnostic at broken.hon:4:18", p)
+    check("kind tank" in p.stderr and "^" in p.stderr, "the source line and a caret", p)
+    p = run(["--no-rules", "check", fx("base.hon"), fx("extra.hon")])
+    check(p.returncode == 0 and "error" not in p.stderr, "check of good files exits 0", p)
+    p = run(["--no-rules", "check", fx("base.hon"), fx("broken.hon")])
+    check(p.returncode == 1, "one bad file among several: exit 1", p)
+    p = run(["--no-rules", "check", fx("does-not-exist.hon")])
+    check(p.returncode == 1 and "does-not-exist.hon" in p.stderr, "a missing file: exit 1", p)
+
+
+@case
+def load_errors():
+    # A bad --load file is an error in the input: exit 1, the diagnostic, nothing evaluated.
+    p = run(["--no-rules", "--load", fx("broken.hon"), "eval", "1"])
+    check(p.returncode == 1 and "broken.hon:4:18" in p.stderr, "bad --load exits 1", p)
+    check(p.stdout == "", "nothing is evaluated after a failed load", p)
+
+
+@case
+def repl_no_prompt_when_piped():
+    # stdin is a pipe: no banner, no prompt; stdout holds the answers alone.
+    p = run(["--no-rules"], stdin="1 + 2\n")
+    check(p.returncode == 0 and p.stdout == "3\n", "piped REPL prints only the answer", p)
+    p = run(["--no-rules"], stdin="")
+    check(p.returncode == 0 and p.stdout == "", "end of input ends the session quietly", p)
+
+
+@case
+def repl_keeps_state_after_failed_load():
+    # broken.hon would add thrice() but has an error: loading it changes nothing, so twice(21)
+    # answers 42 before and after and thrice is still unknown; extra.hon then adds it: 3*2 = 6.
+    script = (f"twice(21)\nload {fx('broken.hon')}\ntwice(21)\nthrice(2)\n"
+              f":load {fx('extra.hon')}\nthrice(2)\n")
+    p = run(["--no-rules", "--load", fx("base.hon")], stdin=script)
+    check(p.returncode == 0, "errors never end the session", p)
+    check(lines(p.stdout) == ["42", "42", f"loaded {fx('extra.hon')}", "6"],
+          "same answer before and after the failed load", p)
+    check("broken.hon:4:18" in p.stderr, "the load error is reported with its position", p)
+    check(p.stderr.count("error") >= 2, "thrice(2) is an error after the failed load", p)
+
+
+@case
+def repl_commands():
+    # Commands with and without ':'; a word that merely starts like a command is an expression.
+    script = "\n".join([
+        "show_me(1)",           # 1 + 1 = 2, not the `show` command
+        ":rules big",           # only bonus.big matches
+        "rules",                # both rules
+        "show bonus.big",
+        "dis twice",
+        "show no_such_thing",   # error, session goes on
+        ":frobnicate",          # unknown command, session goes on
+        "why bonus(6)",
+        "help",
+        "quit",
+        "twice(50)",            # after quit: never evaluated
+    ]) + "\n"
+    p = run(["--no-rules", "--load", fx("base.hon")], stdin=script)
+    check(p.returncode == 0, "quit exits 0", p)
+    out = p.stdout
+    check(out.splitlines()[0] == "2", "show_me(1) is an expression", p)
+    check("bonus.big" in out and "FIX.big" in out, "rules lists names with citations", p)
+    check("no_such_thing" in p.stderr and "frobnicate" in p.stderr, "errors are reported", p)
+    check("11" in lines(out), "why prints the answer", p)
+    check("load FILE" in out and "edition" in out, "help lists the commands", p)
+    check("100" not in lines(out), "nothing runs after quit", p)
+
+
+@case
+def rules_show_dis():
+    p = run(["--no-rules", "--load", fx("base.hon"), "rules"])
+    check(p.returncode == 0, "rules exits 0", p)
+    for word in ("bonus.big", "bonus.base", "FIX.big", "FIX.base"):
+        check(word in p.stdout, f"rules lists {word}", p)
+    p = run(["--no-rules", "--load", fx("base.hon"), "rules", "FIX.big"])
+    check("bonus.big" in p.stdout and "bonus.base" not in p.stdout, "rules WORD filters", p)
+    p = run(["--no-rules", "--load", fx("base.hon"), "show", "bonus.big"])
+    check(p.returncode == 0 and "bonus.big" in p.stdout, "show prints the rule", p)
+    p = run(["--no-rules", "--load", fx("base.hon"), "dis", "twice"])
+    check(p.returncode == 0 and p.stdout.strip(), "dis prints a listing", p)
+    p = run(["--no-rules", "--load", fx("base.hon"), "show", "no_such_thing"])
+    check(p.returncode == 1 and "no_such_thing" in p.stderr, "show of an unknown name: exit 1", p)
+
+
+@case
+def json_output():
+    # --json: each answer is one JSON object with at least "value" (language.md: 1 + 2 is 3).
+    p = run(["--no-rules", "--json", "eval", "1 + 2"])
+    check(p.returncode == 0, "--json eval exits 0", p)
+    obj = parse_json(p.stdout, p)
+    check(isinstance(obj, dict) and obj.get("value") == 3, "{\"value\": 3, ...}", p)
+    p = run(["--no-rules", "--load", fx("base.hon"), "--json", "why", "bonus(6)"])
+    obj = parse_json(p.stdout, p)
+    check(isinstance(obj, dict) and obj.get("value") == 11 and "trace" in obj, "why --json has value and trace", p)
+    p = run(["--no-rules", "--load", fx("base.hon")], stdin="json on\ntwice(2)\njson off\ntwice(3)\n")
+    out = lines(p.stdout)
+    check(len(out) == 4 and parse_json(out[1], p).get("value") == 4 and out[3] == "6",
+          "the REPL's json on/off", p)
+
+
+@case
+def editions_and_variants():
+    # editions.hon: fixture_plus adds bonus.plus (100), so bonus(1) = 1 + 100 = 101 there and
+    # 1 under the default fixture_base. fixture_mode defaults to `plain`.
+    base = ["--no-rules", "--load", fx("base.hon"), "--load", fx("editions.hon")]
+    p = run(base + ["eval", "bonus(1)"])
+    check(lines(p.stdout) == ["1"], "the default edition", p)
+    p = run(base + ["--edition", "fixture_plus", "eval", "bonus(1)"])
+    check(p.returncode == 0 and lines(p.stdout) == ["101"], "--edition selects an edition", p)
+    p = run(base + ["--edition", "no_such_edition", "eval", "1"])
+    check(p.returncode == 1 and "no_such_edition" in p.stderr, "an unknown edition: exit 1", p)
+    p = run(base + ["eval", "variant fixture_mode == plain"])
+    check(lines(p.stdout) == ["true"], "the default reading", p)
+    p = run(base + ["--variant", "fixture_mode=fancy", "eval", "variant fixture_mode == fancy"])
+    check(p.returncode == 0 and lines(p.stdout) == ["true"], "--variant selects a reading", p)
+    p = run(base + ["--variant", "fixture_mode=nope", "eval", "1"])
+    check(p.returncode == 1, "an unknown reading: exit 1", p)
+    script = ("edition\nedition fixture_plus\nbonus(1)\nvariant\n"
+              "variant fixture_mode fancy\n(variant fixture_mode) == fancy\n")
+    p = run(base, stdin=script)
+    out = p.stdout
+    check("fixture_base" in out and "fixture_plus" in out, "edition lists the editions", p)
+    check("101" in lines(out), "edition NAME switches", p)
+    check("fixture_mode" in out and "plain" in out, "variant lists readings", p)
+    # A line starting with the word `variant` is the command: the expression is parenthesised.
+    check(lines(out)[-1] == "true", "variant NAME READING selects", p)
+
+
+@case
+def test_exit_codes():
+    # base.hon's test passes; failing.hon's cannot (1 + 1 == 3 is false).
+    p = run(["--no-rules", "--load", fx("base.hon"), "test"])
+    passed, failed = summary(p)
+    check(p.returncode == 0 and passed >= 1 and failed == 0, "all pass: exit 0", p)
+    p = run(["--no-rules", "--load", fx("base.hon"), "--load", fx("failing.hon"), "test"])
+    passed, failed = summary(p)
+    check(p.returncode == 1 and passed >= 1 and failed >= 1, "a failure: exit 1", p)
+    # Only the tests of the named files run (failing.hon is loaded but not named).
+    p = run(["--no-rules", "--load", fx("failing.hon"), "test", fx("base.hon")])
+    passed, failed = summary(p)
+    check(p.returncode == 0 and passed >= 1 and failed == 0, "test FILE runs FILE's tests", p)
+    p = run(["--no-rules", "test", fx("failing.hon")])
+    check(p.returncode == 1 and summary(p)[1] >= 1, "test of a failing file: exit 1", p)
+    p = run(["--no-rules", "test", fx("broken.hon")])
+    check(p.returncode == 1 and "broken.hon:4:18" in p.stderr, "test of a bad file: exit 1", p)
+    # In the REPL: `test` reports and the session goes on.
+    p = run(["--no-rules", "--load", fx("base.hon"), "--load", fx("failing.hon")],
+            stdin="test\ntwice(2)\n")
+    check(p.returncode == 0 and lines(p.stdout)[-1] == "4", "a failed test keeps the session", p)
+
+
+@case
+def rules_directories():
+    # --rules DIR and $HON_RULES replace the bundled rules; from_dir(1) = 1 + 5 = 6.
+    d = fx("rulesdir")
+    p = run(["--rules", d, "eval", "from_dir(1)"])
+    check(p.returncode == 0 and lines(p.stdout) == ["6"], "--rules DIR is loaded", p)
+    p = run(["eval", "from_dir(1)"], env={"HON_RULES": d})
+    check(p.returncode == 0 and lines(p.stdout) == ["6"], "$HON_RULES is loaded", p)
+    # Colon-separated: from_dir(1) + from_dir2(1) = (1 + 5) + (1 + 7) = 14.
+    p = run(["eval", "from_dir(1) + from_dir2(1)"], env={"HON_RULES": d + ":" + fx("rulesdir2")})
+    check(p.returncode == 0 and lines(p.stdout) == ["14"], "$HON_RULES holds several dirs", p)
+    p = run(["--rules", fx("no-such-dir"), "eval", "1"])
+    check(p.returncode == 1 and "no-such-dir" in p.stderr, "a missing --rules dir: exit 1", p)
+    # A file of a loaded directory is not loaded twice by `test FILE`, nor checked beside
+    # itself by `check FILE` (which would make each of its declarations a duplicate, E110).
+    p = run(["--rules", d, "check", os.path.join(d, "a.hon")])
+    check(p.returncode == 0 and "error" not in p.stderr, "check of a loaded dir's file", p)
+    p = run(["--rules", d, "test", os.path.join(d, "a.hon")])
+    passed, failed = summary(p)
+    check(p.returncode == 0 and passed >= 1 and failed == 0, "test of a loaded dir's file", p)
+
+
+@case
+def bundled_rules_load():
+    # The bundled rules/ and expansions/ load without error (their content is not tested here).
+    p = run(["eval", "1 + 1"])
+    check(p.returncode == 0 and lines(p.stdout) == ["2"], "hon loads its bundled rules", p)
+
+
+def main():
+    if CASE not in CASES:
+        print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
+        return 2
+    if not os.access(HON, os.X_OK):
+        print(f"FAIL {CASE}: {HON} is not built", file=sys.stderr)
+        return 1
+    try:
+        CASES[CASE]()
+    except Failure as f:
+        print(f"FAIL {CASE}: {f}", file=sys.stderr)
+        return 1
+    except (ValueError, AttributeError, subprocess.TimeoutExpired) as e:
+        print(f"FAIL {CASE}: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    print(f"ok {CASE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
