@@ -1,0 +1,281 @@
+/* resolve.h — the resolver and type checker, and the resolved program it produces.
+ *
+ * res_resolve turns every loaded ast_file (in load order) into one res_program: enums, records,
+ * value slots, counters (units of a runtime pool), tables of constants, fns, queries, rules,
+ * variants, editions with their rule sets per query, tests; it annotates each expression node
+ * (ast_node.an) for interp/compile.c. Errors are E1xx. The program borrows the files' nodes. */
+#ifndef HON_RESOLVE_H
+#define HON_RESOLVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ast.h"
+#include "diag.h"
+#include "units.h"
+
+/* ---- types ----
+ * Types are interned: a type is a uint32_t index into res_program.types, equal types have
+ * equal ids. The first ids are fixed. */
+enum {
+    T_NONE = 0,     /* "no type expected" / untyped */
+    T_INT, T_BOOL, T_VERDICT, T_UNIT,
+    T_ERROR,        /* an expression that already had an error: silences follow-on errors */
+    T_FIRST_FREE
+};
+
+typedef enum res_tkind {
+    RT_NONE, RT_INT, RT_BOOL, RT_VERDICT, RT_UNIT, RT_ERROR,
+    RT_ENUM,        /* arg: enum id */
+    RT_SET,         /* arg: element type (an enum type) */
+    RT_LIST,        /* arg: element type */
+    RT_RECORD       /* arg: record id */
+} res_tkind;
+
+typedef struct res_type {
+    res_tkind kind;
+    uint32_t arg;
+} res_type;
+
+/* The built-in enums have fixed ids, in this order. */
+enum { E_KIND, E_SIDE, E_ABILITY, E_MARKER, E_TOKEN, E_FIRST_FREE };
+
+#define RES_SET_MAX 64      /* at most this many members in an enum that forms sets */
+#define RES_MAX_ITEMS 255   /* parameters, record fields, table keys and columns per declaration */
+#define RES_MAX_UNIT_BYTES ((size_t)256 << 20)  /* the unit pool: counters x per-unit arrays */
+
+typedef struct res_member {
+    const char *name;
+    const char *doc;        /* may be NULL */
+    bool carries_int;       /* `ability x: int` */
+    ast_loc loc;
+} res_member;
+
+typedef struct res_enum {
+    const char *name;
+    const char *doc;
+    res_member *members;
+    size_t len, cap;
+    uint32_t type;          /* its type id */
+    int32_t variant;        /* the variant whose readings these are, or -1 */
+    ast_node *decl;         /* NULL for built-ins */
+    struct res_member_index *index;  /* owned: name -> member (uthash, resolve.c) */
+} res_enum;
+
+typedef struct res_field {
+    const char *name;
+    uint32_t type;
+    ast_loc loc;
+} res_field;
+
+typedef struct res_record {
+    const char *name;
+    res_field *fields;
+    size_t nfields;
+    uint32_t type;
+    int32_t table;          /* for the row type of a multi-column table: its id; else -1 */
+    ast_node *decl;
+} res_record;
+
+/* A `value` declaration: an integer slot of units. */
+typedef struct res_slot {
+    const char *name;
+    const char *doc;
+    ast_node *decl;
+} res_slot;
+
+typedef struct res_counter {
+    const char *name;
+    ast_node *decl;
+    int32_t unit;           /* its id in res_program.units */
+} res_counter;
+
+/* A constant: a table key or cell. v holds the int, the bool (0/1), the enum member index,
+ * the set bits, or the verdict (0 forbid, 1 permit). given is false for a `?` cell. */
+typedef struct res_const {
+    uint32_t type;
+    bool given;
+    int64_t v;
+} res_const;
+
+typedef struct res_row {
+    res_const *keys;        /* nkeys */
+    res_const *cells;       /* ncols */
+    ast_node *node;         /* the AST_ROW: its span and its own citations */
+} res_row;
+
+typedef struct res_key {
+    const char *name;
+    uint32_t type;          /* an enum type or T_INT */
+    bool floor;
+} res_key;
+
+typedef struct res_table {
+    const char *name;
+    ast_node *decl;
+    res_key *keys;
+    uint32_t nkeys;
+    res_field *cols;        /* ncols columns; one unnamed column when `single` */
+    uint32_t ncols;
+    bool single;            /* `-> T`: a lookup gives the cell itself */
+    uint32_t result;        /* type of a whole lookup: the cell type, or the row record type */
+    int32_t record;         /* row record id when !single, else -1 */
+    res_row *rows;          /* sorted by keys */
+    size_t nrows;
+    int32_t floor_key;      /* index of the `floor` key, or -1 */
+    int32_t *dense;         /* all keys enums: row index by mixed-radix key, or NULL */
+    size_t ndense;
+} res_table;
+
+typedef struct res_fn {
+    const char *name;
+    ast_node *decl;
+    res_field *params;
+    uint32_t nparams;
+    uint32_t result;
+    uint32_t nlocals;       /* params + lets + loop variables of the body */
+} res_fn;
+
+typedef struct res_query {
+    const char *name;
+    ast_node *decl;
+    res_field *params;
+    uint32_t nparams;
+    uint32_t result;
+    ast_op mode;            /* AST_COMBINE_* */
+    ast_node *dflt;         /* default expression, or NULL */
+    uint32_t dflt_nlocals;
+} res_query;
+
+typedef struct res_rule {
+    const char *name;       /* "query.rule" */
+    const char *short_name; /* "rule" */
+    uint32_t query;
+    ast_node *decl;         /* the AST_RULE: lets, when, answer, cites, doc */
+    int64_t priority;
+    uint32_t nlocals;       /* query params + lets + loop variables */
+    int32_t edition;        /* edition that declares it, -1 for a top-level rule */
+    bool replaces;          /* `replace rule` */
+    uint32_t seq;           /* position in rule order (a replacement takes the replaced one's) */
+} res_rule;
+
+typedef struct res_variant {
+    const char *name;
+    const char *doc;
+    uint32_t enum_id;       /* the enum of its readings */
+    uint32_t dflt;          /* the default reading (member index) */
+    ast_node *decl;
+} res_variant;
+
+/* The rules of one query under one edition, in evaluation order. */
+typedef struct res_ruleset {
+    uint32_t *rules;
+    size_t len, cap;
+} res_ruleset;
+
+typedef struct res_edition {
+    const char *name;
+    const char *title;
+    int32_t parent;         /* -1 for a root */
+    ast_node *decl;
+    res_ruleset *sets;      /* one per query (nqueries), computed with the parent's applied */
+    int32_t *variant_set;   /* one per variant: reading set by this edition or an ancestor, -1 */
+} res_edition;
+
+typedef struct res_expect {
+    ast_node *node;         /* the AST_EXPECT */
+    uint32_t nlocals;
+} res_expect;
+
+typedef struct res_test {
+    const char *title;
+    ast_node *decl;
+    uint32_t file;          /* ast_loc.file of the test */
+    int32_t edition;        /* -1: run under the vm's active edition */
+    int32_t *variant_set;   /* one per variant: reading to select, or -1 */
+    res_expect *expects;
+    size_t nexpects;
+} res_test;
+
+/* What an annotated name, call or field refers to (ast_annot.sym_kind; ast_annot.sym). */
+typedef enum res_sym_kind {
+    SYM_NONE,
+    SYM_LOCAL,        /* an.slot */
+    SYM_MEMBER,       /* sym: member index; an.type: its enum type */
+    SYM_COUNTER,      /* sym: unit id */
+    SYM_ENUM_TYPE,    /* an enum named as a collection (aggregates); sym: enum id */
+    SYM_FN,           /* sym: fn id */
+    SYM_QUERY,        /* sym: query id */
+    SYM_BUILTIN,      /* sym: RES_BI_* */
+    SYM_TABLE,        /* sym: table id (AST_INDEX) */
+    SYM_FIELD,        /* sym: record field index (AST_FIELD) */
+    SYM_UNIT_KIND, SYM_UNIT_SIDE, SYM_UNIT_SIZE,
+    SYM_UNIT_VALUE,   /* sym: value slot */
+    SYM_VARIANT       /* sym: variant id (AST_VARIANT_REF) */
+} res_sym_kind;
+
+typedef enum res_builtin {
+    RES_BI_MIN, RES_BI_MAX, RES_BI_ABS, RES_BI_LEN,
+    RES_BI_HAS_ABILITY, RES_BI_HAS_MARKER, RES_BI_ABILITY_VALUE, RES_BI_MARKER_COUNT
+} res_builtin;
+
+struct res_names;   /* the name tables (uthash), private to resolve.c */
+
+typedef struct res_program {
+    res_type *types;        size_t ntypes, types_cap;
+    res_enum *enums;        size_t nenums, enums_cap;
+    res_record *records;    size_t nrecords, records_cap;
+    res_slot *slots;        size_t nslots, slots_cap;
+    res_counter *counters;  size_t ncounters, counters_cap;
+    res_table *tables;      size_t ntables, tables_cap;
+    res_fn *fns;            size_t nfns, fns_cap;
+    res_query *queries;     size_t nqueries, queries_cap;
+    res_rule *rules;        size_t nrules, rules_cap;
+    res_variant *variants;  size_t nvariants, variants_cap;
+    res_edition *editions;  size_t neditions, editions_cap;
+    res_test *tests;        size_t ntests, tests_cap;
+    res_ruleset *base;      /* per query: the top-level rules (no edition active) */
+    int32_t default_edition;/* -1 when none */
+    unit_pool *units;       /* owned: one unit per counter */
+    struct res_names *names;/* owned */
+} res_program;
+
+/* Resolves and type-checks the files (borrowed, in load order; their nodes get annotated) into
+ * a new program. Reports E1xx into diags. Returns NULL when there were errors (or on OOM,
+ * reported as an error); the caller owns a returned program (res_program_free). */
+res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags);
+void res_program_free(res_program *p);
+
+/* Resolves a standalone expression (the REPL, `hon eval`) against p, annotating it; new types
+ * it needs are interned into p. want: expected type or T_NONE. *nlocals receives the number of
+ * local slots it uses. Returns its type, or T_ERROR after reporting errors into diags. */
+uint32_t res_expr(res_program *p, ast_node *expr, uint32_t want, diag_list *diags,
+                  uint32_t *nlocals);
+
+/* Look-ups by name; -1 when absent. */
+int32_t res_find_query(const res_program *p, const char *name);
+int32_t res_find_fn(const res_program *p, const char *name);
+int32_t res_find_table(const res_program *p, const char *name);
+int32_t res_find_edition(const res_program *p, const char *name);
+int32_t res_find_variant(const res_program *p, const char *name);
+int32_t res_find_rule(const res_program *p, const char *full_name);   /* first declared */
+int32_t res_find_member(const res_enum *e, const char *name);
+/* The declaration node of a top-level name (enum, record, variant, counter, table, fn, query,
+ * edition), or NULL. Built-in names have none. */
+ast_node *res_find_decl(const res_program *p, const char *name);
+
+/* The rule set of query q under edition ed (-1: the top-level rules). */
+const res_ruleset *res_rules_of(const res_program *p, int32_t ed, uint32_t q);
+
+/* Writes the type's name ("int", "set<map>", "order") into buf; returns buf. */
+const char *res_type_name(const res_program *p, uint32_t type, char *buf, size_t cap);
+/* Interns a type; returns its id, or T_ERROR on OOM. */
+uint32_t res_type_intern(res_program *p, res_tkind kind, uint32_t arg);
+
+/* Citation fields of an AST_CITE node (in one place, so the parser's choice of fields is
+ * read in one place). */
+const char *res_cite_id(const ast_node *cite);
+const char *res_cite_source(const ast_node *cite);
+const char *res_cite_example(const ast_node *cite);
+
+#endif

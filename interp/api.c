@@ -1,0 +1,1069 @@
+/* api.c — the embedding API of include/hon.h over the front end, resolver, compiler and VM.
+ *
+ * A hon_vm keeps the text of every loaded source. Loading is all or nothing: every load
+ * re-parses, re-resolves and recompiles all sources plus the new ones into a fresh prog, and
+ * swaps it in only when there was no error. The chosen edition and variant readings are kept
+ * by name, so they survive reloads while the names exist. Diagnostics of every stage reach the
+ * caller through hon_config.on_diag (or stderr), rendered by dsl/diag.c.
+ */
+#include "hon.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compile.h"
+#include "front.h"
+#include "mem.h"
+#include "odds.h"
+#include "program.h"
+#include "vm.h"
+
+#define MAX_SOURCE_BYTES ((size_t)64 << 20)
+#define ANSWER_MAX ((size_t)1 << 20)     /* bytes of an answer's printed value */
+
+typedef struct source {
+    char *path;
+    char *text;
+    size_t len;
+    uint32_t file_id;
+} source;
+
+typedef struct choice {
+    char *variant;
+    char *reading;
+} choice;
+
+struct hon_vm {
+    hon_config cfg;
+    diag_sources sources;
+    source *srcs;
+    size_t nsrcs, srcs_cap;
+    prog *pg;               /* never NULL once created */
+    char *edition;          /* chosen edition, or NULL for the program's default */
+    choice *choices;
+    size_t nchoices, choices_cap;
+    dice_src dice;
+    vm_ctx x;
+};
+
+struct hon_answer {
+    char *text;
+    char *json;
+    char *trace;
+};
+
+/* ---- diagnostics ---- */
+
+static void emit_diags(hon_vm *vm, diag_list *dl)
+{
+    for (size_t i = 0; i < dl->len; i++) {
+        const diag *d = &dl->items[i];
+        char *rendered = NULL;
+        size_t rlen = 0;
+        FILE *mem = open_memstream(&rendered, &rlen);
+        if (mem) {
+            diag_render(dl, d, mem);
+            fclose(mem);
+        }
+        const char *path = d->loc.file < vm->sources.len ? vm->sources.files[d->loc.file].path
+                                                         : "<unknown>";
+        hon_diag hd = {
+            .code = d->code,
+            .severity = d->severity == DIAG_ERROR ? HON_ERROR
+                        : d->severity == DIAG_WARNING ? HON_WARNING : HON_NOTE,
+            .path = path,
+            .line = d->loc.line,
+            .col = d->loc.col,
+            .message = d->message ? d->message : "",
+            .rendered = rendered ? rendered : (d->message ? d->message : ""),
+        };
+        if (vm->cfg.on_diag)
+            vm->cfg.on_diag(vm->cfg.userdata, &hd);
+        else
+            fputs(hd.rendered, stderr);
+        free(rendered);     /* open_memstream's buffer comes from malloc */
+    }
+    diag_list_clear(dl);
+}
+
+/* ---- sources ---- */
+
+static void source_free(source *s)
+{
+    hon_free(s->path);
+    hon_free(s->text);
+}
+
+/* Reads a whole file into a new source (path and text copied). */
+static hon_status read_source(hon_vm *vm, const char *path, source *out)
+{
+    *out = (source){ 0 };
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_list dl;
+        diag_list_init(&dl, &vm->sources);
+        uint32_t id = diag_sources_add(&vm->sources, path, "", 0);
+        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id }, "cannot read %s: %s", path,
+                    strerror(errno));
+        emit_diags(vm, &dl);
+        return HON_ERR_IO;
+    }
+    strbuf b = { 0 };
+    char buf[8192];
+    size_t n;
+    bool too_big = false;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (b.len + n > MAX_SOURCE_BYTES) {
+            too_big = true;
+            break;
+        }
+        sb_putn(&b, buf, n);
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (b.oom) {
+        sb_free(&b);
+        return HON_ERR_MEMORY;
+    }
+    if (err || too_big) {
+        sb_free(&b);
+        diag_list dl;
+        diag_list_init(&dl, &vm->sources);
+        uint32_t id = diag_sources_add(&vm->sources, path, "", 0);
+        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id }, "cannot read %s: %s", path,
+                    too_big ? "file too large" : "read error");
+        emit_diags(vm, &dl);
+        return HON_ERR_IO;
+    }
+    out->len = b.len;
+    out->text = sb_take(&b);
+    out->path = hon_strdup(path);
+    if (!out->text || !out->path) {
+        source_free(out);
+        return HON_ERR_MEMORY;
+    }
+    return HON_OK;
+}
+
+/* Builds a program from every loaded source plus `extra` (new sources, registered here). An
+ * extra whose path is already loaded replaces that source in place (a reload); the others
+ * come after, in order. keep: on success swap the program in and take ownership of the
+ * extras; else discard it. The extras are freed by this function unless they were kept. */
+static hon_status rebuild(hon_vm *vm, source *extra, size_t nextra, bool keep)
+{
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    hon_status st = HON_OK;
+    size_t n = vm->nsrcs;
+    const source **list = hon_calloc(vm->nsrcs + nextra + 1, sizeof *list);
+    ptrdiff_t *replaces = hon_calloc(nextra + 1, sizeof *replaces);
+    if (!list || !replaces)
+        st = HON_ERR_MEMORY;
+    for (size_t i = 0; st == HON_OK && i < vm->nsrcs; i++)
+        list[i] = &vm->srcs[i];
+    for (size_t e = 0; st == HON_OK && e < nextra; e++) {
+        extra[e].file_id = diag_sources_add(&vm->sources, extra[e].path, extra[e].text,
+                                            extra[e].len);
+        if (extra[e].file_id == UINT32_MAX)
+            st = HON_ERR_MEMORY;
+        replaces[e] = -1;
+        for (size_t i = 0; i < vm->nsrcs; i++)
+            if (strcmp(vm->srcs[i].path, extra[e].path) == 0)
+                replaces[e] = (ptrdiff_t)i;
+        if (replaces[e] >= 0)
+            list[replaces[e]] = &extra[e];
+        else
+            list[n++] = &extra[e];
+    }
+    ast_file **files = st == HON_OK ? hon_calloc(n ? n : 1, sizeof *files) : NULL;
+    if (!files)
+        st = HON_ERR_MEMORY;
+    for (size_t i = 0; st == HON_OK && i < n; i++) {
+        files[i] = front_parse_file(list[i]->path, list[i]->text, list[i]->len,
+                                    list[i]->file_id, &dl);
+        if (!files[i])
+            st = HON_ERR_MEMORY;
+    }
+    if (st == HON_OK && dl.errors)
+        st = HON_ERR_COMPILE;
+    prog *pg = NULL;
+    if (st == HON_OK) {
+        pg = prog_build(files, n, &dl);     /* takes the files */
+        files = NULL;
+        if (!pg)
+            st = HON_ERR_COMPILE;
+    } else if (files) {
+        for (size_t i = 0; i < n; i++)
+            ast_file_free(files[i]);
+        hon_free(files);
+    }
+    emit_diags(vm, &dl);
+    if (st == HON_OK && keep && n > vm->srcs_cap) {
+        size_t cap = n + 8;
+        source *srcs = hon_realloc(vm->srcs, cap * sizeof *srcs);
+        if (!srcs) {
+            st = HON_ERR_MEMORY;
+        } else {
+            vm->srcs = srcs;
+            vm->srcs_cap = cap;
+        }
+    }
+    if (st == HON_OK && keep) {
+        for (size_t e = 0; e < nextra; e++) {
+            if (replaces[e] >= 0) {
+                source_free(&vm->srcs[replaces[e]]);
+                vm->srcs[replaces[e]] = extra[e];
+            } else {
+                vm->srcs[vm->nsrcs++] = extra[e];
+            }
+        }
+        prog_free(vm->pg);
+        vm->pg = pg;
+        pg = NULL;
+    } else {
+        for (size_t e = 0; e < nextra; e++)
+            source_free(&extra[e]);
+    }
+    prog_free(pg);
+    hon_free(list);
+    hon_free(replaces);
+    return st;
+}
+
+/* ---- the vm ---- */
+
+hon_vm *hon_vm_new(const hon_config *cfg)
+{
+    hon_vm *vm = hon_calloc(1, sizeof *vm);
+    if (!vm)
+        return NULL;
+    if (cfg)
+        vm->cfg = *cfg;
+    dice_seed(&vm->dice, vm->cfg.seed);
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    vm->pg = prog_build(NULL, 0, &dl);
+    diag_list_clear(&dl);
+    if (!vm->pg) {
+        hon_vm_free(vm);
+        return NULL;
+    }
+    return vm;
+}
+
+void hon_vm_free(hon_vm *vm)
+{
+    if (!vm)
+        return;
+    prog_free(vm->pg);
+    for (size_t i = 0; i < vm->nsrcs; i++)
+        source_free(&vm->srcs[i]);
+    hon_free(vm->srcs);
+    for (size_t i = 0; i < vm->nchoices; i++) {
+        hon_free(vm->choices[i].variant);
+        hon_free(vm->choices[i].reading);
+    }
+    hon_free(vm->choices);
+    hon_free(vm->edition);
+    vm_ctx_free(&vm->x);
+    diag_sources_free(&vm->sources);
+    hon_free(vm);
+}
+
+hon_status hon_load_source(hon_vm *vm, const char *name, const char *text, size_t len)
+{
+    if (!vm || !text)
+        return HON_ERR_NOT_FOUND;
+    source s = { .path = hon_strdup(name ? name : "<source>"), .text = hon_strndup(text, len),
+                 .len = len };
+    if (!s.path || !s.text) {
+        source_free(&s);
+        return HON_ERR_MEMORY;
+    }
+    return rebuild(vm, &s, 1, true);
+}
+
+hon_status hon_load_file(hon_vm *vm, const char *path)
+{
+    if (!vm || !path)
+        return HON_ERR_NOT_FOUND;
+    source s;
+    hon_status st = read_source(vm, path, &s);
+    if (st != HON_OK)
+        return st;
+    return rebuild(vm, &s, 1, true);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+hon_status hon_load_dir(hon_vm *vm, const char *dir)
+{
+    if (!vm || !dir)
+        return HON_ERR_NOT_FOUND;
+    DIR *d = opendir(dir);
+    if (!d) {
+        diag_list dl;
+        diag_list_init(&dl, &vm->sources);
+        uint32_t id = diag_sources_add(&vm->sources, dir, "", 0);
+        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id }, "cannot open directory %s: %s",
+                    dir, strerror(errno));
+        emit_diags(vm, &dl);
+        return HON_ERR_IO;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    hon_status st = HON_OK;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".hon") != 0 || e->d_name[0] == '.')
+            continue;
+        if (!HON_GROW(names, n, cap)) {
+            st = HON_ERR_MEMORY;
+            break;
+        }
+        size_t dl = strlen(dir);
+        char *full = hon_malloc(dl + l + 2);
+        if (!full) {
+            st = HON_ERR_MEMORY;
+            break;
+        }
+        memcpy(full, dir, dl);
+        full[dl] = '/';
+        memcpy(full + dl + 1, e->d_name, l + 1);
+        names[n++] = full;
+    }
+    closedir(d);
+    source *srcs = st == HON_OK ? hon_calloc(n ? n : 1, sizeof *srcs) : NULL;
+    if (!srcs)
+        st = HON_ERR_MEMORY;
+    if (st == HON_OK)
+        qsort(names, n, sizeof *names, cmp_names);
+    size_t nread = 0;
+    for (; st == HON_OK && nread < n; nread++) {
+        st = read_source(vm, names[nread], &srcs[nread]);
+        if (st != HON_OK)
+            break;
+    }
+    for (size_t i = 0; i < n; i++)
+        hon_free(names[i]);
+    hon_free(names);
+    if (st != HON_OK) {
+        for (size_t i = 0; srcs && i < nread; i++)
+            source_free(&srcs[i]);
+        hon_free(srcs);
+        return st;
+    }
+    st = rebuild(vm, srcs, n, true);
+    hon_free(srcs);
+    return st;
+}
+
+hon_status hon_check_file(hon_vm *vm, const char *path)
+{
+    if (!vm || !path)
+        return HON_ERR_NOT_FOUND;
+    source s;
+    hon_status st = read_source(vm, path, &s);
+    if (st != HON_OK)
+        return st;
+    return rebuild(vm, &s, 1, false);
+}
+
+/* ---- editions and variants ---- */
+
+static int32_t active_edition(const hon_vm *vm)
+{
+    const res_program *p = vm->pg->res;
+    if (vm->edition) {
+        int32_t e = res_find_edition(p, vm->edition);
+        if (e >= 0)
+            return e;
+    }
+    return p->default_edition;
+}
+
+/* The reading of every variant under edition ed with the vm's choices; test overrides
+ * (per variant, -1 = none) win. Returns a new array (NULL when there are no variants or on
+ * OOM: *oom tells). */
+static int32_t *readings_for(const hon_vm *vm, int32_t ed, const int32_t *overrides, bool *oom)
+{
+    const res_program *p = vm->pg->res;
+    *oom = false;
+    if (!p->nvariants)
+        return NULL;
+    int32_t *r = hon_malloc(p->nvariants * sizeof *r);
+    if (!r) {
+        *oom = true;
+        return NULL;
+    }
+    for (size_t v = 0; v < p->nvariants; v++) {
+        const res_variant *var = &p->variants[v];
+        int32_t reading = (int32_t)var->dflt;
+        if (ed >= 0 && p->editions[ed].variant_set && p->editions[ed].variant_set[v] >= 0)
+            reading = p->editions[ed].variant_set[v];
+        for (size_t c = 0; c < vm->nchoices; c++)
+            if (strcmp(vm->choices[c].variant, var->name) == 0) {
+                int32_t m = res_find_member(&p->enums[var->enum_id], vm->choices[c].reading);
+                if (m >= 0)
+                    reading = m;
+            }
+        if (overrides && overrides[v] >= 0)
+            reading = overrides[v];
+        r[v] = reading;
+    }
+    return r;
+}
+
+hon_status hon_set_edition(hon_vm *vm, const char *name)
+{
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    if (!name || !*name) {
+        hon_free(vm->edition);
+        vm->edition = NULL;
+        return HON_OK;
+    }
+    if (res_find_edition(vm->pg->res, name) < 0)
+        return HON_ERR_NOT_FOUND;
+    char *copy = hon_strdup(name);
+    if (!copy)
+        return HON_ERR_MEMORY;
+    hon_free(vm->edition);
+    vm->edition = copy;
+    return HON_OK;
+}
+
+const char *hon_edition(const hon_vm *vm)
+{
+    if (!vm)
+        return NULL;
+    int32_t e = active_edition(vm);
+    return e >= 0 ? vm->pg->res->editions[e].name : NULL;
+}
+
+void hon_each_edition(const hon_vm *vm,
+                      void (*fn)(void *ud, const char *name, const char *parent, const char *title),
+                      void *ud)
+{
+    if (!vm || !fn)
+        return;
+    const res_program *p = vm->pg->res;
+    for (size_t i = 0; i < p->neditions; i++) {
+        const res_edition *e = &p->editions[i];
+        fn(ud, e->name, e->parent >= 0 ? p->editions[e->parent].name : NULL, e->title);
+    }
+}
+
+hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
+{
+    if (!vm || !variant)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    int32_t v = res_find_variant(p, variant);
+    if (v < 0)
+        return HON_ERR_NOT_FOUND;
+    if (reading && res_find_member(&p->enums[p->variants[v].enum_id], reading) < 0)
+        return HON_ERR_NOT_FOUND;
+    for (size_t c = 0; c < vm->nchoices; c++)
+        if (strcmp(vm->choices[c].variant, variant) == 0) {
+            if (!reading) {     /* back to the default */
+                hon_free(vm->choices[c].variant);
+                hon_free(vm->choices[c].reading);
+                vm->choices[c] = vm->choices[--vm->nchoices];
+                return HON_OK;
+            }
+            char *copy = hon_strdup(reading);
+            if (!copy)
+                return HON_ERR_MEMORY;
+            hon_free(vm->choices[c].reading);
+            vm->choices[c].reading = copy;
+            return HON_OK;
+        }
+    if (!reading)
+        return HON_OK;
+    if (!HON_GROW(vm->choices, vm->nchoices, vm->choices_cap))
+        return HON_ERR_MEMORY;
+    choice ch = { hon_strdup(variant), hon_strdup(reading) };
+    if (!ch.variant || !ch.reading) {
+        hon_free(ch.variant);
+        hon_free(ch.reading);
+        return HON_ERR_MEMORY;
+    }
+    vm->choices[vm->nchoices++] = ch;
+    return HON_OK;
+}
+
+void hon_each_variant(const hon_vm *vm,
+                      void (*fn)(void *ud, const char *variant, const char *reading, const char *doc),
+                      void *ud)
+{
+    if (!vm || !fn)
+        return;
+    const res_program *p = vm->pg->res;
+    bool oom;
+    int32_t *r = readings_for(vm, active_edition(vm), NULL, &oom);
+    for (size_t v = 0; v < p->nvariants; v++) {
+        const res_variant *var = &p->variants[v];
+        uint32_t m = r ? (uint32_t)r[v] : var->dflt;
+        fn(ud, var->name, p->enums[var->enum_id].members[m].name, var->doc);
+    }
+    hon_free(r);
+}
+
+void hon_set_seed(hon_vm *vm, uint64_t seed)
+{
+    if (vm)
+        dice_seed(&vm->dice, seed);
+}
+
+/* ---- evaluation ---- */
+
+static void report_runtime(hon_vm *vm, const vm_error *e)
+{
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    diag_report(&dl, e->code, DIAG_ERROR, e->loc, "%s", e->msg);
+    emit_diags(vm, &dl);
+}
+
+/* Parses, resolves and compiles an expression typed at `where`. On success *ch, *f and *type
+ * are set (the caller frees ch and f). */
+static hon_status prepare(hon_vm *vm, const char *expr, const char *where, chunk **ch,
+                          ast_file **f, uint32_t *type)
+{
+    *ch = NULL;
+    *f = NULL;
+    if (!vm || !expr)
+        return HON_ERR_NOT_FOUND;
+    if (!where)
+        where = "<repl>";
+    size_t len = strlen(expr);
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    /* A recent identical expression reuses its source entry, so evaluating the same text again
+     * and again (a benchmark, a script) does not grow the source table. */
+    uint32_t id = UINT32_MAX;
+    for (uint32_t i = vm->sources.len; i-- > 0 && vm->sources.len - i <= 16;)
+        if (vm->sources.files[i].len == len && strcmp(vm->sources.files[i].path, where) == 0 &&
+            memcmp(vm->sources.files[i].text, expr, len) == 0) {
+            id = i;
+            break;
+        }
+    if (id == UINT32_MAX)
+        id = diag_sources_add(&vm->sources, where, expr, len);
+    if (id == UINT32_MAX)
+        return HON_ERR_MEMORY;
+    ast_node *e = NULL;
+    *f = front_parse_expr(where, expr, len, id, &dl, &e);
+    if (!*f) {
+        emit_diags(vm, &dl);
+        return HON_ERR_MEMORY;
+    }
+    if (!e || dl.errors) {
+        emit_diags(vm, &dl);
+        return HON_ERR_COMPILE;
+    }
+    uint32_t nlocals = 0;
+    *type = res_expr(vm->pg->res, e, T_NONE, &dl, &nlocals);
+    if (*type == T_ERROR) {
+        emit_diags(vm, &dl);
+        return HON_ERR_COMPILE;
+    }
+    *ch = comp_expr(vm->pg->res, e, nlocals, where, &dl);
+    emit_diags(vm, &dl);
+    return *ch ? HON_OK : HON_ERR_MEMORY;
+}
+
+static hon_answer *answer_new(char *text, char *json, char *trace)
+{
+    hon_answer *a = hon_calloc(1, sizeof *a);
+    if (!a || !text || !json || !trace) {
+        hon_free(a);
+        hon_free(text);
+        hon_free(json);
+        hon_free(trace);
+        return NULL;
+    }
+    a->text = text;
+    a->json = json;
+    a->trace = trace;
+    return a;
+}
+
+hon_status hon_eval(hon_vm *vm, const char *expr, const char *where, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    chunk *ch;
+    ast_file *f;
+    uint32_t type = T_ERROR;
+    hon_status st = prepare(vm, expr, where, &ch, &f, &type);
+    if (st != HON_OK) {
+        ast_file_free(f);
+        return st;
+    }
+    const res_program *p = vm->pg->res;
+    int32_t ed = active_edition(vm);
+    bool oom;
+    int32_t *readings = readings_for(vm, ed, NULL, &oom);
+    if (oom) {
+        chunk_free(ch);
+        ast_file_free(f);
+        return HON_ERR_MEMORY;
+    }
+    vm_begin(&vm->x, vm->pg, ed, readings, &vm->dice, vm->cfg.step_budget, vm->cfg.max_depth,
+             true);
+    val v;
+    if (!vm_eval(&vm->x, ch, &v)) {
+        report_runtime(vm, &vm->x.err);
+        st = vm->x.err.code == 209 ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
+    } else if (out) {
+        strbuf text = { 0 }, json = { 0 }, trace = { 0 };
+        char tname[160];
+        bool cut_text, cut_json;
+        char *vt = val_text(p, v, false, ANSWER_MAX, &cut_text);
+        char *vj = val_text(p, v, true, ANSWER_MAX, &cut_json);
+        if (!vt || !vj)
+            text.oom = true;
+        sb_puts(&text, vt);
+        if (cut_text)
+            sb_puts(&text, "... (cut: the value is too long to print)");
+        sb_puts(&json, "{\"value\": ");
+        sb_puts(&json, cut_json ? "null, \"truncated\": true" : vj);
+        hon_free(vt);
+        hon_free(vj);
+        sb_puts(&json, ", \"type\": ");
+        sb_json_str(&json, res_type_name(p, type, tname, sizeof tname));
+        sb_puts(&json, ", \"text\": ");
+        sb_json_str(&json, sb_str(&text));
+        sb_puts(&json, ", \"trace\": ");
+        trace_json(p, &vm->x.trace, &json);
+        sb_puts(&json, "}");
+        trace_text(p, &vm->x.trace, &trace);
+        *out = answer_new(sb_take(&text), sb_take(&json), sb_take(&trace));
+        if (!*out)
+            st = HON_ERR_MEMORY;
+    }
+    vm_end(&vm->x);
+    hon_free(readings);
+    chunk_free(ch);
+    ast_file_free(f);
+    return st;
+}
+
+hon_status hon_odds(hon_vm *vm, const char *expr, const char *where, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    chunk *ch;
+    ast_file *f;
+    uint32_t type = T_ERROR;
+    hon_status st = prepare(vm, expr, where, &ch, &f, &type);
+    if (st != HON_OK) {
+        ast_file_free(f);
+        return st;
+    }
+    int32_t ed = active_edition(vm);
+    bool oom;
+    int32_t *readings = readings_for(vm, ed, NULL, &oom);
+    strbuf text = { 0 }, json = { 0 };
+    if (oom) {
+        st = HON_ERR_MEMORY;
+    } else if (!odds_enumerate(&vm->x, vm->pg, ch, type, ed, readings, vm->cfg.step_budget,
+                               vm->cfg.max_depth, &text, &json)) {
+        report_runtime(vm, &vm->x.err);
+        st = vm->x.err.code == 209 ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
+    } else if (out) {
+        *out = answer_new(sb_take(&text), sb_take(&json), hon_strdup("(odds have no trace)\n"));
+        if (!*out)
+            st = HON_ERR_MEMORY;
+    }
+    sb_free(&text);
+    sb_free(&json);
+    hon_free(readings);
+    chunk_free(ch);
+    ast_file_free(f);
+    return st;
+}
+
+const char *hon_answer_text(const hon_answer *a) { return a ? a->text : ""; }
+const char *hon_answer_json(const hon_answer *a) { return a ? a->json : "null"; }
+const char *hon_answer_trace(const hon_answer *a) { return a ? a->trace : ""; }
+
+void hon_answer_free(hon_answer *a)
+{
+    if (!a)
+        return;
+    hon_free(a->text);
+    hon_free(a->json);
+    hon_free(a->trace);
+    hon_free(a);
+}
+
+/* ---- rules: listing, showing, disassembling ---- */
+
+static const char *source_text(const hon_vm *vm, uint32_t file, size_t *len)
+{
+    if (file >= vm->sources.len) {
+        *len = 0;
+        return NULL;
+    }
+    *len = vm->sources.files[file].len;
+    return vm->sources.files[file].text;
+}
+
+static void cites_of(const ast_vec *cites, strbuf *b)
+{
+    for (uint32_t i = 0; i < cites->len; i++) {
+        const ast_node *c = cites->items[i];
+        if (i)
+            sb_puts(b, "; ");
+        sb_puts(b, res_cite_id(c) ? res_cite_id(c) : "?");
+        if (res_cite_source(c))
+            sb_printf(b, " (%s)", res_cite_source(c));
+        if (res_cite_example(c))
+            sb_printf(b, ", example %s", res_cite_example(c));
+    }
+}
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+    if (!needle || !*needle)
+        return true;
+    if (!hay)
+        return false;
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] &&
+               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+size_t hon_list_rules(const hon_vm *vm, const char *word,
+                      void (*fn)(void *ud, const hon_rule_info *r), void *ud)
+{
+    if (!vm)
+        return 0;
+    const prog *pg = vm->pg;
+    const res_program *p = pg->res;
+    int32_t ed = active_edition(vm);
+    size_t listed = 0;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        const res_ruleset *rs = res_rules_of(p, ed, q);
+        for (size_t i = 0; i < rs->len; i++) {
+            const res_rule *r = &p->rules[rs->rules[i]];
+            strbuf cites = { 0 };
+            cites_of(&r->decl->cites, &cites);
+            if (contains_ci(r->name, word) || contains_ci(r->decl->doc, word) ||
+                contains_ci(sb_str(&cites), word)) {
+                hon_rule_info info = {
+                    .name = r->name,
+                    .query = p->queries[r->query].name,
+                    .doc = r->decl->doc,
+                    .cites = sb_str(&cites),
+                    .path = prog_file_path(pg, r->decl->loc.file),
+                    .line = r->decl->loc.line,
+                    .edition = r->edition >= 0 ? p->editions[r->edition].name : NULL,
+                };
+                listed++;
+                if (fn)
+                    fn(ud, &info);
+            }
+            sb_free(&cites);
+        }
+    }
+    return listed;
+}
+
+/* The rule with that full name in the active edition, else the first declared. */
+static int32_t find_rule(const hon_vm *vm, const char *name)
+{
+    const res_program *p = vm->pg->res;
+    int32_t ed = active_edition(vm);
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        const res_ruleset *rs = res_rules_of(p, ed, q);
+        for (size_t i = 0; i < rs->len; i++)
+            if (strcmp(p->rules[rs->rules[i]].name, name) == 0)
+                return (int32_t)rs->rules[i];
+    }
+    return res_find_rule(p, name);
+}
+
+/* Writes the source of the declaration at loc: from the start of its line to the `;` or the
+ * `}` that ends it at bracket depth 0 (strings and comments skipped). */
+static void write_decl_source(const char *text, size_t len, ast_loc loc, FILE *out)
+{
+    size_t i = 0;
+    for (uint32_t line = 1; i < len && line < loc.line; i++)
+        if (text[i] == '\n')
+            line++;
+    size_t start = i;
+    int depth = 0;
+    bool opened = false;
+    for (; i < len; i++) {
+        char c = text[i];
+        if (c == '#') {
+            while (i < len && text[i] != '\n')
+                i++;
+            continue;
+        }
+        if (c == '"') {
+            for (i++; i < len && text[i] != '"' && text[i] != '\n'; i++)
+                if (text[i] == '\\')
+                    i++;
+            continue;
+        }
+        if (c == '{' || c == '(' || c == '[') {
+            depth++;
+            if (c == '{')
+                opened = true;
+        } else if (c == '}' || c == ')' || c == ']') {
+            depth--;
+            if (depth <= 0 && c == '}' && opened) {
+                i++;
+                break;
+            }
+            if (depth < 0)
+                break;
+        } else if (c == ';' && depth == 0) {
+            i++;
+            break;
+        }
+    }
+    fwrite(text + start, 1, i - start, out);
+    fputc('\n', out);
+}
+
+hon_status hon_show(const hon_vm *vm, const char *name, FILE *out)
+{
+    if (!vm || !name || !out)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    const ast_node *decl = NULL;
+    const char *what = "declaration";
+    int32_t r = find_rule(vm, name);
+    if (r >= 0) {
+        decl = p->rules[r].decl;
+        what = "rule";
+    } else {
+        decl = res_find_decl(p, name);
+    }
+    if (!decl)
+        return HON_ERR_NOT_FOUND;
+    size_t len;
+    const char *text = source_text(vm, decl->loc.file, &len);
+    fprintf(out, "# %s %s — %s:%u\n", what, name, prog_file_path(vm->pg, decl->loc.file),
+            decl->loc.line);
+    if (r >= 0 && p->rules[r].edition >= 0)
+        fprintf(out, "# %s by edition %s\n", p->rules[r].replaces ? "replaced" : "added",
+                p->editions[p->rules[r].edition].name);
+    if (text)
+        write_decl_source(text, len, decl->loc, out);
+    const char *doc = decl->doc;
+    if (!doc && decl->kind == AST_EDITION)
+        doc = decl->title;
+    if (doc)
+        fprintf(out, "doc: %s\n", doc);
+    if (decl->cites.len) {
+        strbuf b = { 0 };
+        cites_of(&decl->cites, &b);
+        fprintf(out, "cites: %s\n", sb_str(&b));
+        sb_free(&b);
+    }
+    return HON_OK;
+}
+
+hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out)
+{
+    if (!vm || !name || !out)
+        return HON_ERR_NOT_FOUND;
+    const prog *pg = vm->pg;
+    const res_program *p = pg->res;
+    int32_t r = find_rule(vm, name);
+    if (r >= 0 && pg->rules[r]) {
+        chunk_disassemble(p, pg->rules[r], out);
+        return HON_OK;
+    }
+    int32_t f = res_find_fn(p, name);
+    if (f >= 0) {
+        chunk_disassemble(p, pg->fns[f], out);
+        return HON_OK;
+    }
+    int32_t q = res_find_query(p, name);
+    if (q < 0)
+        return HON_ERR_NOT_FOUND;
+    const res_ruleset *rs = res_rules_of(p, active_edition(vm), (uint32_t)q);
+    fprintf(out, "query %s: %zu rule%s\n", name, rs->len, rs->len == 1 ? "" : "s");
+    for (size_t i = 0; i < rs->len; i++)
+        chunk_disassemble(p, pg->rules[rs->rules[i]], out);
+    if (pg->defaults[q])
+        chunk_disassemble(p, pg->defaults[q], out);
+    return HON_OK;
+}
+
+/* ---- tests ---- */
+
+static void span_text(const hon_vm *vm, ast_loc loc, strbuf *b)
+{
+    size_t len;
+    const char *text = source_text(vm, loc.file, &len);
+    if (!text)
+        return;
+    size_t i = 0, start = SIZE_MAX, end = SIZE_MAX;
+    uint32_t line = 1, col = 1;
+    for (; i <= len; i++) {
+        if (line == loc.line && col == loc.col)
+            start = i;
+        if (line == loc.end_line && col == loc.end_col) {
+            end = i + 1;
+            break;
+        }
+        if (i < len && text[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    if (start != SIZE_MAX && end != SIZE_MAX && end > start && end <= len)
+        sb_putn(b, text + start, end - start);
+    else
+        sb_puts(b, "the expression");
+}
+
+static bool path_matches(const char *file, const char *want)
+{
+    if (!want)
+        return true;
+    if (strcmp(file, want) == 0)
+        return true;
+    size_t lf = strlen(file), lw = strlen(want);
+    return lf > lw && file[lf - lw - 1] == '/' && strcmp(file + lf - lw, want) == 0;
+}
+
+/* Prints a value for a failure line, cut after 4 KiB. */
+static void put_short(const res_program *p, val v, strbuf *b)
+{
+    bool cut;
+    char *t = val_text(p, v, false, 4096, &cut);
+    sb_puts(b, t ? t : "(out of memory)");
+    if (cut)
+        sb_puts(b, "...");
+    hon_free(t);
+}
+
+/* Runs one expect; returns true when it passes, else writes a failure line. */
+static bool run_expect(hon_vm *vm, const res_test *t, size_t e, const prog_expect *pe,
+                       int32_t ed, const int32_t *readings, FILE *out)
+{
+    const res_program *p = vm->pg->res;
+    const ast_node *x = t->expects[e].node;
+    vm_ctx *ctx = &vm->x;
+    strbuf b = { 0 };
+    bool pass = false;
+    vm_begin(ctx, vm->pg, ed, readings, &vm->dice, vm->cfg.step_budget, vm->cfg.max_depth,
+             false);
+    val v, w;
+    if (x->ival) {
+        if (vm_eval(ctx, pe->whole, &v)) {
+            sb_printf(&b, "expected error E%03" PRId64 ", got the value ", x->ival);
+            put_short(p, v, &b);
+        } else if (ctx->err.code != x->ival) {
+            sb_printf(&b, "expected error E%03" PRId64 ", got error E%03d: %s", x->ival,
+                      ctx->err.code, ctx->err.msg);
+        } else {
+            pass = true;
+        }
+    } else if (pe->lhs) {
+        if (!vm_eval(ctx, pe->lhs, &v) || !vm_eval(ctx, pe->rhs, &w)) {
+            sb_printf(&b, "error E%03d: %s", ctx->err.code, ctx->err.msg);
+        } else {
+            val absent = { 0 };
+            pass = val_equal(p, v, w, &absent);
+            if (absent.flags & VAL_ABSENT) {
+                sb_puts(&b, "compares a cell the source does not give (`?`)");
+                pass = false;
+            } else if (!pass) {
+                span_text(vm, x->a->a->loc, &b);
+                sb_puts(&b, " is ");
+                put_short(p, v, &b);
+                sb_puts(&b, ", expected ");
+                put_short(p, w, &b);
+            }
+        }
+    } else {
+        if (!vm_eval(ctx, pe->whole, &v))
+            sb_printf(&b, "error E%03d: %s", ctx->err.code, ctx->err.msg);
+        else if (!(pass = v.u.i != 0))
+            sb_puts(&b, "the expectation is false");
+    }
+    vm_end(ctx);
+    if (!pass)
+        fprintf(out, "%s:%u:%u: FAIL \"%s\": %s\n", prog_file_path(vm->pg, x->loc.file),
+                x->loc.line, x->loc.col, t->title, b.oom ? "(out of memory)" : sb_str(&b));
+    sb_free(&b);
+    return pass;
+}
+
+hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed,
+                         size_t *failed)
+{
+    size_t np = 0, nf = 0;
+    if (!vm || !out)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    hon_status st = HON_OK;
+    for (size_t i = 0; i < p->ntests; i++) {
+        const res_test *t = &p->tests[i];
+        if (!path_matches(prog_file_path(vm->pg, t->file), path))
+            continue;
+        int32_t ed = t->edition >= 0 ? t->edition : active_edition(vm);
+        bool oom;
+        int32_t *readings = readings_for(vm, ed, t->variant_set, &oom);
+        if (oom) {
+            st = HON_ERR_MEMORY;
+            break;
+        }
+        bool ok = true;
+        for (size_t e = 0; e < t->nexpects; e++)
+            ok &= run_expect(vm, t, e, &vm->pg->expects[i][e], ed, readings, out);
+        hon_free(readings);
+        if (ok)
+            np++;
+        else
+            nf++;
+    }
+    fprintf(out, "%zu passed, %zu failed\n", np, nf);
+    if (passed)
+        *passed = np;
+    if (failed)
+        *failed = nf;
+    if (st != HON_OK)
+        return st;
+    return nf ? HON_ERR_RUNTIME : HON_OK;
+}
+
+const char *hon_status_text(hon_status s)
+{
+    switch (s) {
+    case HON_OK: return "ok";
+    case HON_ERR_COMPILE: return "the source has errors";
+    case HON_ERR_RUNTIME: return "evaluation failed";
+    case HON_ERR_IO: return "cannot read the file";
+    case HON_ERR_NOT_FOUND: return "not found";
+    case HON_ERR_MEMORY: return "out of memory";
+    }
+    return "unknown status";
+}

@@ -1,0 +1,110 @@
+/* chunk.c — chunks (see chunk.h) and the opcode tables generated from opcodes.h. */
+#include "chunk.h"
+
+#include <string.h>
+#include "mem.h"
+
+const char *const op_names[OP__COUNT] = {
+#define OP(name, n, effect) #name,
+#include "opcodes.h"
+#undef OP
+};
+
+const uint8_t op_operands[OP__COUNT] = {
+#define OP(name, n, effect) n,
+#include "opcodes.h"
+#undef OP
+};
+
+int op_stack_effect(op_code op, uint32_t a, uint32_t b)
+{
+    (void)a;
+    switch (op) {
+#define OP(name, n, effect) case OP_##name: return (effect);
+#include "opcodes.h"
+#undef OP
+    default:
+        return 0;
+    }
+}
+
+chunk *chunk_new(const char *name, chunk_kind kind, uint32_t id)
+{
+    chunk *c = hon_calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->name = hon_strdup(name ? name : "");
+    if (!c->name) {
+        hon_free(c);
+        return NULL;
+    }
+    c->kind = kind;
+    c->id = id;
+    return c;
+}
+
+void chunk_free(chunk *c)
+{
+    if (!c)
+        return;
+    hon_free(c->name);
+    hon_free(c->code);
+    hon_free(c->k);
+    hon_free(c->lines);
+    hon_free(c);
+}
+
+bool chunk_emit(chunk *c, uint32_t word)
+{
+    if (c->len >= UINT32_MAX / 2 || !HON_GROW(c->code, c->len, c->cap))
+        return false;
+    c->code[c->len++] = word;
+    return true;
+}
+
+bool chunk_mark(chunk *c, ast_loc loc)
+{
+    if (c->nlines) {
+        chunk_line *last = &c->lines[c->nlines - 1];
+        if (memcmp(&last->loc, &loc, sizeof loc) == 0)
+            return true;
+        if (last->pc == c->len) {       /* nothing emitted under the previous span */
+            last->loc = loc;
+            return true;
+        }
+    }
+    if (!HON_GROW(c->lines, c->nlines, c->lines_cap))
+        return false;
+    c->lines[c->nlines++] = (chunk_line){ (uint32_t)c->len, loc };
+    return true;
+}
+
+int32_t chunk_const(chunk *c, val v)
+{
+    /* Reuse an equal constant among the last few: enough for the repeats that matter, and
+     * linear time on huge expressions. */
+    for (size_t i = c->nk > 32 ? c->nk - 32 : 0; i < c->nk; i++)
+        if (c->k[i].type == v.type && c->k[i].flags == v.flags && c->k[i].u.i == v.u.i)
+            return (int32_t)i;
+    if (c->nk >= INT32_MAX || !HON_GROW(c->k, c->nk, c->kcap))
+        return -1;
+    c->k[c->nk] = v;
+    return (int32_t)c->nk++;
+}
+
+ast_loc chunk_loc(const chunk *c, size_t pc)
+{
+    ast_loc loc = { 0 };
+    /* Binary search for the last span starting at or before pc. */
+    size_t lo = 0, hi = c->nlines;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (c->lines[mid].pc <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0)
+        loc = c->lines[lo - 1].loc;
+    return loc;
+}

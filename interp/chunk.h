@@ -1,0 +1,65 @@
+/* chunk.h — a unit of bytecode: code words, constants, and the pc -> source span table.
+ *
+ * The compiler (compile.c) fills chunks, the VM (vm.c) runs them, the disassembler (disasm.c)
+ * lists them. The instruction set is interp/opcodes.h, the only list of opcodes.
+ */
+#ifndef HON_CHUNK_H
+#define HON_CHUNK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "value.h"
+
+typedef enum op_code {
+#define OP(name, n, effect) OP_##name,
+#include "opcodes.h"
+#undef OP
+    OP__COUNT
+} op_code;
+
+/* Name ("ADD"), operand count and stack effect of each opcode (from opcodes.h). */
+extern const char *const op_names[OP__COUNT];
+extern const uint8_t op_operands[OP__COUNT];
+int op_stack_effect(op_code op, uint32_t a, uint32_t b);
+
+typedef enum chunk_kind { CHUNK_RULE, CHUNK_FN, CHUNK_DEFAULT, CHUNK_EXPR } chunk_kind;
+
+typedef struct chunk_line {
+    uint32_t pc;            /* first code word this span covers */
+    ast_loc loc;
+} chunk_line;
+
+typedef struct chunk {
+    char *name;             /* owned: "rule q.r", "fn f", "default of q", "<repl>" */
+    chunk_kind kind;
+    uint32_t id;            /* rule, fn or query id */
+    uint32_t *code;
+    size_t len, cap;
+    val *k;                 /* constants: scalars only (ints, members, sets, verdicts, units) */
+    size_t nk, kcap;
+    chunk_line *lines;      /* sorted by pc */
+    size_t nlines, lines_cap;
+    uint32_t nparams;       /* arguments land in locals 0..nparams-1 */
+    uint32_t nlocals;       /* all local slots (params, lets, loop variables, hidden ones) */
+    uint32_t max_stack;     /* deepest operand stack above the locals */
+} chunk;
+
+/* A new empty chunk (copies name); NULL on OOM. */
+chunk *chunk_new(const char *name, chunk_kind kind, uint32_t id);
+void chunk_free(chunk *c);
+/* Appends a code word; false on OOM. */
+bool chunk_emit(chunk *c, uint32_t word);
+/* Records that code from the current end on comes from loc; false on OOM. */
+bool chunk_mark(chunk *c, ast_loc loc);
+/* Adds (or finds) a constant; its index, or -1 on OOM. */
+int32_t chunk_const(chunk *c, val v);
+/* The source span of the instruction holding code word pc. */
+ast_loc chunk_loc(const chunk *c, size_t pc);
+
+/* Writes the listing of c: a header line, then one line per instruction
+ * "  0003  line 12  GET_LOCAL 1" with constants and jump targets spelled out. */
+void chunk_disassemble(const res_program *p, const chunk *c, FILE *out);
+
+#endif

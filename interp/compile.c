@@ -1,0 +1,521 @@
+/* compile.c — annotated AST to bytecode (see compile.h, opcodes.h).
+ *
+ * One recursive walk per expression. `and`/`or` short-circuit with the *_KEEP jumps;
+ * aggregates become FOR_NEXT loops over a hidden local holding the collection; a field read
+ * of a table lookup (`t[k].col`) becomes one TABLE instruction that reads just that cell, so
+ * a `?` elsewhere in the row does not matter. Each emitted instruction records the span of
+ * the node it comes from, for run-time errors.
+ */
+#include "compile.h"
+
+#include <stdio.h>
+#include <string.h>
+#include "mem.h"
+
+#define E_LIMIT 199
+
+typedef struct comp {
+    const res_program *p;
+    chunk *ch;
+    diag_list *d;
+    bool failed;
+    int depth, max_depth;
+    uint32_t nlocals;       /* next free slot (hidden locals go after the resolver's) */
+} comp;
+
+static void fail(comp *c, ast_loc loc, const char *what)
+{
+    if (!c->failed)
+        diag_report(c->d, E_LIMIT, DIAG_ERROR, loc, "cannot compile this: %s", what);
+    c->failed = true;
+}
+
+static void set_depth(comp *c, int d)
+{
+    c->depth = d;
+    if (d > c->max_depth)
+        c->max_depth = d;
+}
+
+/* Emits op with its operands (as many as opcodes.h says) at loc; returns the offset of the
+ * opcode word. Tracks the stack depth. */
+static size_t emit(comp *c, ast_loc loc, op_code op, uint32_t a, uint32_t b, uint32_t x,
+                   uint32_t y)
+{
+    size_t at = c->ch->len;
+    uint32_t ops[4] = { a, b, x, y };
+    bool ok = chunk_mark(c->ch, loc) && chunk_emit(c->ch, op);
+    for (int i = 0; ok && i < op_operands[op]; i++)
+        ok = chunk_emit(c->ch, ops[i]);
+    if (!ok)
+        fail(c, loc, "out of memory");
+    set_depth(c, c->depth + op_stack_effect(op, a, b));
+    return at;
+}
+
+#define EMIT0(c, loc, op) emit(c, loc, op, 0, 0, 0, 0)
+#define EMIT1(c, loc, op, a) emit(c, loc, op, a, 0, 0, 0)
+#define EMIT2(c, loc, op, a, b) emit(c, loc, op, a, b, 0, 0)
+
+/* Points the jump (last operand) of the instruction at `at` to the current end. */
+static void patch(comp *c, size_t at)
+{
+    if (c->failed)
+        return;
+    size_t last = at + op_operands[c->ch->code[at]];
+    c->ch->code[last] = (uint32_t)(int32_t)((int64_t)c->ch->len - (int64_t)(last + 1));
+}
+
+/* Points the jump of the instruction at `at` back to `target`. */
+static void patch_to(comp *c, size_t at, size_t target)
+{
+    if (c->failed)
+        return;
+    size_t last = at + op_operands[c->ch->code[at]];
+    c->ch->code[last] = (uint32_t)(int32_t)((int64_t)target - (int64_t)(last + 1));
+}
+
+static void emit_const(comp *c, ast_loc loc, val v)
+{
+    int32_t k = chunk_const(c->ch, v);
+    if (k < 0) {
+        fail(c, loc, "out of memory");
+        return;
+    }
+    EMIT1(c, loc, OP_CONST, (uint32_t)k);
+}
+
+static void emit_int(comp *c, ast_loc loc, int64_t i)
+{
+    if (i >= INT32_MIN && i <= INT32_MAX)
+        EMIT1(c, loc, OP_INT, (uint32_t)(int32_t)i);
+    else
+        emit_const(c, loc, (val){ .type = T_INT, .u.i = i });
+}
+
+static uint32_t hidden_local(comp *c)
+{
+    return c->nlocals++;
+}
+
+static void expr(comp *c, const ast_node *n);
+
+static void field(comp *c, const ast_node *n)
+{
+    const res_program *p = c->p;
+    switch ((res_sym_kind)n->an.sym_kind) {
+    case SYM_MEMBER:
+        emit_const(c, n->loc, (val){ .type = n->an.type, .u.i = n->an.sym });
+        return;
+    case SYM_UNIT_KIND: expr(c, n->a); EMIT0(c, n->loc, OP_UNIT_KIND); return;
+    case SYM_UNIT_SIDE: expr(c, n->a); EMIT0(c, n->loc, OP_UNIT_SIDE); return;
+    case SYM_UNIT_SIZE: expr(c, n->a); EMIT0(c, n->loc, OP_UNIT_SIZE); return;
+    case SYM_UNIT_VALUE: expr(c, n->a); EMIT1(c, n->loc, OP_UNIT_VALUE, n->an.sym); return;
+    case SYM_FIELD: {
+        const ast_node *b = n->a;
+        if (b->kind == AST_INDEX && b->an.sym_kind == SYM_TABLE && b->an.sym < p->ntables &&
+            !p->tables[b->an.sym].single) {
+            /* t[k].col: read the one cell */
+            for (uint32_t i = 0; i < b->list.len; i++)
+                expr(c, b->list.items[i]);
+            emit(c, n->loc, OP_TABLE, b->an.sym, b->list.len, n->an.sym, 0);
+            return;
+        }
+        expr(c, b);
+        EMIT1(c, n->loc, OP_GET_FIELD, n->an.sym);
+        return;
+    }
+    default:
+        fail(c, n->loc, "unresolved field");
+    }
+}
+
+static void call(comp *c, const ast_node *n)
+{
+    for (uint32_t i = 0; i < n->list.len; i++)
+        expr(c, n->list.items[i]);
+    switch ((res_sym_kind)n->an.sym_kind) {
+    case SYM_FN:
+        EMIT2(c, n->loc, OP_CALL_FN, n->an.sym, n->list.len);
+        return;
+    case SYM_QUERY:
+        EMIT2(c, n->loc, OP_CALL_QUERY, n->an.sym, n->list.len);
+        return;
+    case SYM_BUILTIN:
+        switch ((res_builtin)n->an.sym) {
+        case RES_BI_MIN: EMIT0(c, n->loc, OP_MIN); return;
+        case RES_BI_MAX: EMIT0(c, n->loc, OP_MAX); return;
+        case RES_BI_ABS: EMIT0(c, n->loc, OP_ABS); return;
+        case RES_BI_LEN: EMIT0(c, n->loc, OP_LEN); return;
+        case RES_BI_HAS_ABILITY: EMIT0(c, n->loc, OP_HAS_ABILITY); return;
+        case RES_BI_HAS_MARKER: EMIT0(c, n->loc, OP_HAS_MARKER); return;
+        case RES_BI_ABILITY_VALUE: EMIT0(c, n->loc, OP_ABILITY_VALUE); return;
+        case RES_BI_MARKER_COUNT: EMIT0(c, n->loc, OP_MARKER_COUNT); return;
+        }
+        break;
+    default:
+        break;
+    }
+    fail(c, n->loc, "unresolved call");
+}
+
+static void binary(comp *c, const ast_node *n)
+{
+    op_code op;
+    switch (n->op) {
+    case AST_OP_AND:
+    case AST_OP_OR: {
+        expr(c, n->a);
+        size_t j = EMIT1(c, n->loc, n->op == AST_OP_AND ? OP_JUMP_IF_FALSE_KEEP
+                                                        : OP_JUMP_IF_TRUE_KEEP, 0);
+        EMIT0(c, n->loc, OP_POP);
+        expr(c, n->b);
+        patch(c, j);
+        return;
+    }
+    case AST_OP_ADD: op = OP_ADD; break;
+    case AST_OP_SUB: op = OP_SUB; break;
+    case AST_OP_MUL: op = OP_MUL; break;
+    case AST_OP_DIV: op = OP_DIV; break;
+    case AST_OP_MOD: op = OP_MOD; break;
+    case AST_OP_EQ: op = OP_EQ; break;
+    case AST_OP_NE: op = OP_NE; break;
+    case AST_OP_LT: op = OP_LT; break;
+    case AST_OP_LE: op = OP_LE; break;
+    case AST_OP_GT: op = OP_GT; break;
+    case AST_OP_GE: op = OP_GE; break;
+    case AST_OP_IN: op = OP_IN; break;
+    default:
+        fail(c, n->loc, "unknown operator");
+        return;
+    }
+    expr(c, n->a);
+    expr(c, n->b);
+    EMIT0(c, n->loc, op);
+}
+
+/* sum/count/all/any/min/max over a list, a set, or every member of an enum:
+ *     <collection>; SET_LOCAL coll; INT 0; SET_LOCAL idx
+ * top: FOR_NEXT coll idx var done
+ *     <body and accumulate>; JUMP top
+ * done: <result> */
+static void aggregate(comp *c, const ast_node *n)
+{
+    const res_program *p = c->p;
+    const ast_node *coll_n = n->a;
+    uint32_t coll = hidden_local(c), idx = hidden_local(c);
+    uint32_t var = n->an.slot < 0 ? hidden_local(c) : (uint32_t)n->an.slot;
+    if (coll_n->an.sym_kind == SYM_ENUM_TYPE) {
+        size_t len = coll_n->an.sym < p->nenums ? p->enums[coll_n->an.sym].len : 0;
+        uint64_t bits = len >= 64 ? ~0ULL : (1ULL << len) - 1;
+        emit_const(c, coll_n->loc, (val){ .type = coll_n->an.type, .u.bits = bits });
+    } else {
+        expr(c, coll_n);
+    }
+    EMIT1(c, n->loc, OP_SET_LOCAL, coll);
+    EMIT1(c, n->loc, OP_INT, 0);
+    EMIT1(c, n->loc, OP_SET_LOCAL, idx);
+    uint32_t acc = 0, has = 0;
+    switch (n->op) {
+    case AST_AGG_SUM: case AST_AGG_COUNT:
+        acc = hidden_local(c);
+        EMIT1(c, n->loc, OP_INT, 0);
+        EMIT1(c, n->loc, OP_SET_LOCAL, acc);
+        break;
+    case AST_AGG_MIN: case AST_AGG_MAX:
+        acc = hidden_local(c);
+        has = hidden_local(c);
+        EMIT0(c, n->loc, OP_FALSE);
+        EMIT1(c, n->loc, OP_SET_LOCAL, has);
+        break;
+    default:
+        break;
+    }
+    int d = c->depth;
+    size_t top = c->ch->len;
+    size_t loop = emit(c, n->loc, OP_FOR_NEXT, coll, idx, var, 0);
+    switch (n->op) {
+    case AST_AGG_SUM:
+        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        expr(c, n->b);
+        EMIT0(c, n->loc, OP_ADD);
+        EMIT1(c, n->loc, OP_SET_LOCAL, acc);
+        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
+        patch(c, loop);
+        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        break;
+    case AST_AGG_COUNT:
+        expr(c, n->b);
+        patch_to(c, EMIT1(c, n->loc, OP_JUMP_IF_FALSE, 0), top);
+        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        EMIT1(c, n->loc, OP_INT, 1);
+        EMIT0(c, n->loc, OP_ADD);
+        EMIT1(c, n->loc, OP_SET_LOCAL, acc);
+        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
+        patch(c, loop);
+        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        break;
+    case AST_AGG_ALL:
+    case AST_AGG_ANY: {
+        bool all = n->op == AST_AGG_ALL;
+        expr(c, n->b);
+        size_t decided = EMIT1(c, n->loc, all ? OP_JUMP_IF_FALSE : OP_JUMP_IF_TRUE, 0);
+        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
+        patch(c, loop);
+        EMIT0(c, n->loc, all ? OP_TRUE : OP_FALSE);
+        size_t end = EMIT1(c, n->loc, OP_JUMP, 0);
+        set_depth(c, d);
+        patch(c, decided);
+        EMIT0(c, n->loc, all ? OP_FALSE : OP_TRUE);
+        patch(c, end);
+        break;
+    }
+    case AST_AGG_MIN:
+    case AST_AGG_MAX: {
+        expr(c, n->b);
+        EMIT1(c, n->loc, OP_GET_LOCAL, has);
+        size_t first = EMIT1(c, n->loc, OP_JUMP_IF_FALSE, 0);
+        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        EMIT0(c, n->loc, n->op == AST_AGG_MIN ? OP_MIN : OP_MAX);
+        patch(c, first);
+        EMIT1(c, n->loc, OP_SET_LOCAL, acc);
+        EMIT0(c, n->loc, OP_TRUE);
+        EMIT1(c, n->loc, OP_SET_LOCAL, has);
+        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
+        patch(c, loop);
+        EMIT1(c, n->loc, OP_GET_LOCAL, has);
+        size_t ok = EMIT1(c, n->loc, OP_JUMP_IF_TRUE, 0);
+        EMIT0(c, n->loc, OP_EMPTY_AGG);
+        patch(c, ok);
+        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        break;
+    }
+    default:
+        fail(c, n->loc, "unknown aggregate");
+    }
+}
+
+static void expr(comp *c, const ast_node *n)
+{
+    if (!n) {
+        fail(c, (ast_loc){ 0 }, "missing expression");
+        return;
+    }
+    const res_program *p = c->p;
+    switch (n->kind) {
+    case AST_INT:
+        emit_int(c, n->loc, n->ival);
+        break;
+    case AST_BOOL:
+        EMIT0(c, n->loc, n->ival ? OP_TRUE : OP_FALSE);
+        break;
+    case AST_FORBID:
+    case AST_PERMIT:
+        emit_const(c, n->loc, (val){ .type = T_VERDICT, .u.i = n->kind == AST_PERMIT });
+        break;
+    case AST_NAME:
+        switch ((res_sym_kind)n->an.sym_kind) {
+        case SYM_LOCAL:
+            EMIT1(c, n->loc, OP_GET_LOCAL, (uint32_t)n->an.slot);
+            break;
+        case SYM_MEMBER:
+            emit_const(c, n->loc, (val){ .type = n->an.type, .u.i = n->an.sym });
+            break;
+        case SYM_COUNTER:
+            emit_const(c, n->loc, (val){ .type = T_UNIT, .u.i = n->an.sym });
+            break;
+        default:
+            fail(c, n->loc, "unresolved name");
+        }
+        break;
+    case AST_FIELD:
+        field(c, n);
+        break;
+    case AST_CALL:
+        call(c, n);
+        break;
+    case AST_INDEX:
+        for (uint32_t i = 0; i < n->list.len; i++)
+            expr(c, n->list.items[i]);
+        emit(c, n->loc, OP_TABLE, n->an.sym, n->list.len, UINT32_MAX, 0);
+        break;
+    case AST_UNARY:
+        expr(c, n->a);
+        EMIT0(c, n->loc, n->op == AST_OP_NOT ? OP_NOT : OP_NEG);
+        break;
+    case AST_BINARY:
+        binary(c, n);
+        break;
+    case AST_IF: {
+        expr(c, n->a);
+        size_t to_else = EMIT1(c, n->loc, OP_JUMP_IF_FALSE, 0);
+        int d = c->depth;
+        expr(c, n->b);
+        size_t to_end = EMIT1(c, n->loc, OP_JUMP, 0);
+        set_depth(c, d);
+        patch(c, to_else);
+        expr(c, n->c);
+        patch(c, to_end);
+        break;
+    }
+    case AST_LET:
+        expr(c, n->a);
+        EMIT1(c, n->loc, OP_SET_LOCAL, (uint32_t)n->an.slot);
+        expr(c, n->b);
+        break;
+    case AST_LIST:
+        for (uint32_t i = 0; i < n->list.len; i++)
+            expr(c, n->list.items[i]);
+        EMIT2(c, n->loc, OP_MAKE_LIST, n->an.type, n->list.len);
+        break;
+    case AST_SET: {
+        uint64_t bits = 0;
+        bool constant = true;
+        for (uint32_t i = 0; i < n->list.len; i++) {
+            const ast_node *m = n->list.items[i];
+            if (m->an.sym_kind == SYM_MEMBER && m->an.sym < 64)
+                bits |= 1ULL << m->an.sym;
+            else
+                constant = false;
+        }
+        if (constant) {
+            emit_const(c, n->loc, (val){ .type = n->an.type, .u.bits = bits });
+            break;
+        }
+        for (uint32_t i = 0; i < n->list.len; i++)
+            expr(c, n->list.items[i]);
+        EMIT2(c, n->loc, OP_MAKE_SET, n->an.type, n->list.len);
+        break;
+    }
+    case AST_RECORD: {
+        uint32_t t = n->an.type;
+        const res_record *r = t < p->ntypes && p->types[t].kind == RT_RECORD
+                                  ? &p->records[p->types[t].arg] : NULL;
+        if (!r) {
+            fail(c, n->loc, "unresolved record");
+            break;
+        }
+        for (size_t f = 0; f < r->nfields; f++) {
+            const ast_node *init = NULL;
+            for (uint32_t i = 0; i < n->list.len; i++)
+                if (n->list.items[i]->an.sym_kind == SYM_FIELD && n->list.items[i]->an.sym == f)
+                    init = n->list.items[i];
+            if (!init) {
+                fail(c, n->loc, "missing field");
+                return;
+            }
+            expr(c, init->a);
+        }
+        EMIT2(c, n->loc, OP_MAKE_RECORD, t, (uint32_t)r->nfields);
+        break;
+    }
+    case AST_AGG:
+        aggregate(c, n);
+        break;
+    case AST_ROLL:
+        if (n->a) {
+            expr(c, n->a);
+            EMIT1(c, n->loc, OP_ROLL_N, n->an.type);
+        } else {
+            EMIT0(c, n->loc, OP_ROLL);
+        }
+        break;
+    case AST_VARIANT_REF:
+        EMIT1(c, n->loc, OP_VARIANT, n->an.sym);
+        break;
+    default:
+        fail(c, n->loc, "not an expression");
+    }
+}
+
+static chunk *begin(comp *c, const res_program *p, diag_list *d, const char *name,
+                    chunk_kind kind, uint32_t id, uint32_t nparams, uint32_t nlocals)
+{
+    *c = (comp){ .p = p, .d = d, .nlocals = nlocals };
+    c->ch = chunk_new(name, kind, id);
+    if (!c->ch) {
+        fail(c, (ast_loc){ 0 }, "out of memory");
+        return NULL;
+    }
+    c->ch->nparams = nparams;
+    return c->ch;
+}
+
+static chunk *finish(comp *c)
+{
+    if (c->failed) {
+        chunk_free(c->ch);
+        return NULL;
+    }
+    c->ch->nlocals = c->nlocals;
+    c->ch->max_stack = (uint32_t)(c->max_depth > 0 ? c->max_depth : 0);
+    return c->ch;
+}
+
+chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
+{
+    comp c;
+    const res_rule *r = &p->rules[rule];
+    const res_query *q = &p->queries[r->query];
+    const ast_node *d = r->decl;
+    char name[256];
+    snprintf(name, sizeof name, "rule %s", r->name);
+    if (!begin(&c, p, diags, name, CHUNK_RULE, rule, q->nparams, r->nlocals))
+        return NULL;
+    for (uint32_t i = 0; i < d->list.len; i++) {
+        const ast_node *l = d->list.items[i];
+        expr(&c, l->a);
+        EMIT1(&c, l->loc, OP_SET_LOCAL, (uint32_t)l->an.slot);
+    }
+    size_t to_none = SIZE_MAX;
+    if (d->a) {
+        expr(&c, d->a);
+        to_none = EMIT1(&c, d->a->loc, OP_JUMP_IF_FALSE, 0);
+    }
+    int depth = c.depth;
+    expr(&c, d->b);
+    EMIT0(&c, d->b ? d->b->loc : d->loc, OP_RETURN);
+    if (to_none != SIZE_MAX) {
+        set_depth(&c, depth);
+        patch(&c, to_none);
+        EMIT0(&c, d->a->loc, OP_NO_ANSWER);
+    }
+    return finish(&c);
+}
+
+chunk *comp_fn(const res_program *p, uint32_t fn, diag_list *diags)
+{
+    comp c;
+    const res_fn *f = &p->fns[fn];
+    char name[256];
+    snprintf(name, sizeof name, "fn %s", f->name);
+    if (!begin(&c, p, diags, name, CHUNK_FN, fn, f->nparams, f->nlocals))
+        return NULL;
+    expr(&c, f->decl->b);
+    EMIT0(&c, f->decl->b ? f->decl->b->loc : f->decl->loc, OP_RETURN);
+    return finish(&c);
+}
+
+chunk *comp_default(const res_program *p, uint32_t q, diag_list *diags)
+{
+    comp c;
+    const res_query *qq = &p->queries[q];
+    char name[256];
+    snprintf(name, sizeof name, "default of %s", qq->name);
+    if (!begin(&c, p, diags, name, CHUNK_DEFAULT, q, qq->nparams, qq->dflt_nlocals))
+        return NULL;
+    expr(&c, qq->dflt);
+    EMIT0(&c, qq->dflt ? qq->dflt->loc : qq->decl->loc, OP_RETURN);
+    return finish(&c);
+}
+
+chunk *comp_expr(const res_program *p, const ast_node *e, uint32_t nlocals, const char *name,
+                 diag_list *diags)
+{
+    comp c;
+    if (!begin(&c, p, diags, name, CHUNK_EXPR, 0, 0, nlocals))
+        return NULL;
+    expr(&c, e);
+    EMIT0(&c, e ? e->loc : (ast_loc){ 0 }, OP_RETURN);
+    return finish(&c);
+}

@@ -1,0 +1,23 @@
+/* compile.h — the bytecode compiler: annotated AST (dsl/resolve.c) in, chunks out.
+ *
+ * Every chunk starts with its parameters in locals 0..n-1, the resolver's slots after them,
+ * then the compiler's hidden slots (aggregate loops). The compiler tracks the operand stack
+ * depth with the stack effects of opcodes.h to size each frame (chunk.max_stack).
+ */
+#ifndef HON_COMPILE_H
+#define HON_COMPILE_H
+
+#include "chunk.h"
+#include "resolve.h"
+
+/* Each returns a new chunk owned by the caller, or NULL on OOM or a compiler limit (reported
+ * as E199 into diags). The program is borrowed. */
+chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags);
+chunk *comp_fn(const res_program *p, uint32_t fn, diag_list *diags);
+/* The default expression of query q (which must have one). */
+chunk *comp_default(const res_program *p, uint32_t q, diag_list *diags);
+/* A standalone expression resolved with res_expr (or a test expect): `nlocals` as resolved. */
+chunk *comp_expr(const res_program *p, const ast_node *e, uint32_t nlocals, const char *name,
+                 diag_list *diags);
+
+#endif

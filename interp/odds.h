@@ -1,0 +1,26 @@
+/* odds.h — exact dice odds: run an expression under every face sequence it can roll.
+ *
+ * The dice source (runtime/dice.h) is put in scripted mode and driven as an odometer over
+ * variable-length face sequences, depth first: each run asks for the faces it needs (new ones
+ * start at 1), then the last face that is not a 6 is advanced and the rest dropped. A path of n
+ * dice has probability 6^-n; results are grouped by their printed value.
+ */
+#ifndef HON_ODDS_H
+#define HON_ODDS_H
+
+#include "vm.h"
+
+#define ODDS_MAX_PATHS 1000000   /* runs before giving up with E210 */
+#define ODDS_BUDGET_FACTOR 10    /* all paths together: this many times one step budget */
+
+/* Enumerates ch (a no-argument chunk whose result has type `type`) under the given edition
+ * and readings. On success appends "value: n/d (p%)" lines (no final newline) to text and a
+ * JSON object to json, and returns true. On failure returns false with x->err set: the
+ * expression's own E2xx error on some path, E207 when all the paths together used more than
+ * ODDS_BUDGET_FACTOR step budgets, or E210 (too many paths, or more than DICE_SCRIPT_MAX dice
+ * on one path). */
+bool odds_enumerate(vm_ctx *x, const prog *pg, const chunk *ch, uint32_t type, int32_t edition,
+                    const int32_t *readings, uint64_t budget, unsigned max_depth, strbuf *text,
+                    strbuf *json);
+
+#endif

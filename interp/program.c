@@ -1,0 +1,120 @@
+/* program.c — building and freeing a compiled program (see program.h). */
+#include "program.h"
+
+#include "compile.h"
+#include "mem.h"
+
+void prog_free(prog *pg)
+{
+    if (!pg)
+        return;
+    const res_program *p = pg->res;
+    if (p) {
+        for (size_t i = 0; pg->rules && i < p->nrules; i++)
+            chunk_free(pg->rules[i]);
+        for (size_t i = 0; pg->fns && i < p->nfns; i++)
+            chunk_free(pg->fns[i]);
+        for (size_t i = 0; pg->defaults && i < p->nqueries; i++)
+            chunk_free(pg->defaults[i]);
+        for (size_t t = 0; pg->expects && t < p->ntests; t++) {
+            for (size_t e = 0; pg->expects[t] && e < p->tests[t].nexpects; e++) {
+                chunk_free(pg->expects[t][e].whole);
+                chunk_free(pg->expects[t][e].lhs);
+                chunk_free(pg->expects[t][e].rhs);
+            }
+            hon_free(pg->expects[t]);
+        }
+    }
+    hon_free(pg->rules);
+    hon_free(pg->fns);
+    hon_free(pg->defaults);
+    hon_free(pg->expects);
+    res_program_free(pg->res);
+    for (size_t i = 0; i < pg->nfiles; i++)
+        ast_file_free(pg->files[i]);
+    hon_free(pg->files);
+    hon_free(pg);
+}
+
+/* Compiles everything; false after reporting (E199) when something could not be. */
+static bool compile_all(prog *pg, diag_list *d)
+{
+    const res_program *p = pg->res;
+    pg->rules = hon_calloc(p->nrules + 1, sizeof *pg->rules);
+    pg->fns = hon_calloc(p->nfns + 1, sizeof *pg->fns);
+    pg->defaults = hon_calloc(p->nqueries + 1, sizeof *pg->defaults);
+    pg->expects = hon_calloc(p->ntests + 1, sizeof *pg->expects);
+    if (!pg->rules || !pg->fns || !pg->defaults || !pg->expects)
+        return false;
+    for (size_t i = 0; i < p->nrules; i++)
+        if (p->rules[i].edition >= -1 && !(pg->rules[i] = comp_rule(p, (uint32_t)i, d)))
+            return false;
+    for (size_t i = 0; i < p->nfns; i++)
+        if (!(pg->fns[i] = comp_fn(p, (uint32_t)i, d)))
+            return false;
+    for (size_t i = 0; i < p->nqueries; i++)
+        if (p->queries[i].dflt && !(pg->defaults[i] = comp_default(p, (uint32_t)i, d)))
+            return false;
+    for (size_t t = 0; t < p->ntests; t++) {
+        const res_test *rt = &p->tests[t];
+        pg->expects[t] = hon_calloc(rt->nexpects + 1, sizeof *pg->expects[t]);
+        if (!pg->expects[t])
+            return false;
+        for (size_t e = 0; e < rt->nexpects; e++) {
+            const ast_node *x = rt->expects[e].node;
+            const ast_node *ex = x->a;
+            prog_expect *pe = &pg->expects[t][e];
+            uint32_t nl = rt->expects[e].nlocals;
+            if (!x->ival && ex && ex->kind == AST_BINARY && ex->op == AST_OP_EQ) {
+                pe->lhs = comp_expr(p, ex->a, nl, "expect (left side)", d);
+                pe->rhs = comp_expr(p, ex->b, nl, "expect (right side)", d);
+                if (!pe->lhs || !pe->rhs)
+                    return false;
+            } else if (!(pe->whole = comp_expr(p, ex, nl, "expect", d))) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags)
+{
+    prog *pg = hon_calloc(1, sizeof *pg);
+    if (!pg) {
+        for (size_t i = 0; i < nfiles; i++)
+            ast_file_free(files[i]);
+        hon_free(files);
+        diag_report(diags, 199, DIAG_ERROR, (ast_loc){ 0 }, "out of memory");
+        return NULL;
+    }
+    pg->files = files;
+    pg->nfiles = nfiles;
+    pg->res = res_resolve(files, nfiles, diags);
+    if (!pg->res) {
+        prog_free(pg);
+        return NULL;
+    }
+    size_t errors = diags->errors;
+    if (!compile_all(pg, diags)) {
+        if (diags->errors == errors)
+            diag_report(diags, 199, DIAG_ERROR, (ast_loc){ 0 }, "out of memory while compiling");
+        prog_free(pg);
+        return NULL;
+    }
+    return pg;
+}
+
+const ast_file *prog_file(const prog *pg, uint32_t file_id)
+{
+    for (size_t i = 0; pg && i < pg->nfiles; i++)
+        if (pg->files[i] && pg->files[i]->file_id == file_id)
+            return pg->files[i];
+    return NULL;
+}
+
+const char *prog_file_path(const prog *pg, uint32_t file_id)
+{
+    const ast_file *f = prog_file(pg, file_id);
+    return f && f->path ? f->path : "?";
+}

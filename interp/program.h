@@ -1,0 +1,42 @@
+/* program.h — the compiled program: the resolved declarations plus a chunk per rule, fn,
+ * query default and test expectation.
+ *
+ * prog_build runs resolver (dsl/resolve.c) and compiler (compile.c) over every loaded file;
+ * a prog is immutable once built (except that REPL expressions may intern new types) and is
+ * what the VM (vm.c) evaluates against. api.c swaps whole progs on reload: all or nothing.
+ */
+#ifndef HON_PROGRAM_H
+#define HON_PROGRAM_H
+
+#include "chunk.h"
+#include "resolve.h"
+
+/* A test's `expect`: `whole` for most; for `expect a == b` the two sides, so a failure can
+ * show the actual value. */
+typedef struct prog_expect {
+    chunk *whole;
+    chunk *lhs, *rhs;
+} prog_expect;
+
+typedef struct prog {
+    res_program *res;
+    ast_file **files;       /* owned, in load order */
+    size_t nfiles;
+    chunk **rules;          /* one per res->rules */
+    chunk **fns;            /* one per res->fns */
+    chunk **defaults;       /* one per res->queries; NULL when the query has no default */
+    prog_expect **expects;  /* per test, one per expect */
+} prog;
+
+/* Resolves and compiles the files (in load order) into a new program. Takes ownership of the
+ * files array and every file in it, in all cases (they are freed on failure). Errors go to
+ * diags; returns NULL when there were any. */
+prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags);
+void prog_free(prog *p);
+
+/* The name of the file a node comes from (its ast_file path), or "?". */
+const char *prog_file_path(const prog *p, uint32_t file_id);
+/* The ast_file with that diagnostics id, or NULL. */
+const ast_file *prog_file(const prog *p, uint32_t file_id);
+
+#endif

@@ -1,0 +1,353 @@
+/* value.c — values (see value.h): the evaluation arena, printing as text and as JSON, and
+ * deep equality. Printing needs the resolver's type table to name members and fields.
+ */
+#include "value.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "mem.h"
+
+val val_absent(uint32_t type, uint32_t table, uint32_t row, uint32_t col)
+{
+    val v = { .type = type, .flags = VAL_ABSENT };
+    v.u.bits = (uint64_t)(table & 0xffffffu) << 40 | (uint64_t)(row & 0xffffffu) << 16 |
+               (col & 0xffffu);
+    return v;
+}
+
+void val_absent_where(val v, uint32_t *table, uint32_t *row, uint32_t *col)
+{
+    *table = (uint32_t)(v.u.bits >> 40) & 0xffffffu;
+    *row = (uint32_t)(v.u.bits >> 16) & 0xffffffu;
+    *col = (uint32_t)v.u.bits & 0xffffu;
+}
+
+/* ---- arena ---- */
+
+struct arena_block {
+    arena_block *next;
+    size_t used, cap;
+    _Alignas(16) unsigned char data[];
+};
+
+#define ARENA_BLOCK 16384
+
+void *arena_alloc(val_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (n == 0)
+        n = 16;
+    if (a->limit && (n > a->limit || a->total > a->limit - n))
+        return NULL;
+    arena_block *b = a->head;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+        b = hon_malloc(sizeof *b + cap);
+        if (!b)
+            return NULL;
+        b->used = 0;
+        b->cap = cap;
+        b->next = a->head;
+        a->head = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    a->total += n;
+    return p;
+}
+
+void arena_reset(val_arena *a)
+{
+    arena_block *b = a->head;
+    while (b && b->next) {
+        arena_block *next = b->next;
+        hon_free(b);
+        b = next;
+    }
+    a->head = b;
+    if (b)
+        b->used = 0;
+    a->total = 0;
+}
+
+void arena_free(val_arena *a)
+{
+    arena_block *b = a->head;
+    while (b) {
+        arena_block *next = b->next;
+        hon_free(b);
+        b = next;
+    }
+    a->head = NULL;
+    a->total = 0;
+}
+
+/* ---- strbuf ---- */
+
+static bool sb_reserve(strbuf *b, size_t more)
+{
+    if (b->oom || b->truncated)
+        return false;
+    if (b->limit && (more > b->limit || b->len > b->limit - more)) {
+        b->truncated = true;
+        return false;
+    }
+    if (b->len + more + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + more + 1) {
+        if (cap > SIZE_MAX / 2) {
+            b->oom = true;
+            return false;
+        }
+        cap *= 2;
+    }
+    char *s = hon_realloc(b->s, cap);
+    if (!s) {
+        b->oom = true;
+        return false;
+    }
+    b->s = s;
+    b->cap = cap;
+    return true;
+}
+
+void sb_putn(strbuf *b, const char *s, size_t n)
+{
+    if (!sb_reserve(b, n))
+        return;
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void sb_putc(strbuf *b, char c) { sb_putn(b, &c, 1); }
+void sb_puts(strbuf *b, const char *s) { if (s) sb_putn(b, s, strlen(s)); }
+
+void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        sb_putn(b, small, (size_t)n);
+        return;
+    }
+    if (!sb_reserve(b, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void sb_json_str(strbuf *b, const char *s)
+{
+    if (!s) {
+        sb_puts(b, "null");
+        return;
+    }
+    sb_putc(b, '"');
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        switch (*c) {
+        case '"': sb_puts(b, "\\\""); break;
+        case '\\': sb_puts(b, "\\\\"); break;
+        case '\n': sb_puts(b, "\\n"); break;
+        case '\r': sb_puts(b, "\\r"); break;
+        case '\t': sb_puts(b, "\\t"); break;
+        default:
+            if (*c < 0x20)
+                sb_printf(b, "\\u%04x", *c);
+            else
+                sb_putc(b, (char)*c);
+        }
+    }
+    sb_putc(b, '"');
+}
+
+const char *sb_str(strbuf *b)
+{
+    return b->s && !b->oom ? b->s : "";
+}
+
+char *sb_take(strbuf *b)
+{
+    char *s = b->oom ? NULL : b->s;
+    if (!s && !b->oom)
+        s = hon_strdup("");
+    if (b->oom)
+        hon_free(b->s);
+    *b = (strbuf){ 0 };
+    return s;
+}
+
+void sb_free(strbuf *b)
+{
+    hon_free(b->s);
+    *b = (strbuf){ 0 };
+}
+
+/* ---- printing ---- */
+
+static const res_type *ty(const res_program *p, uint32_t t)
+{
+    static const res_type none = { RT_NONE, 0 };
+    return t < p->ntypes ? &p->types[t] : &none;
+}
+
+static const char *member_name(const res_program *p, uint32_t enum_id, int64_t m)
+{
+    if (enum_id >= p->nenums || m < 0 || (size_t)m >= p->enums[enum_id].len)
+        return "<invalid member>";
+    return p->enums[enum_id].members[m].name;
+}
+
+static void print_set(const res_program *p, uint32_t elem, uint64_t bits, strbuf *out,
+                      bool json)
+{
+    uint32_t e = ty(p, elem)->arg;
+    bool first = true;
+    sb_putc(out, json ? '[' : '{');
+    for (int m = 0; m < 64; m++)
+        if (bits >> m & 1) {
+            if (!first)
+                sb_puts(out, ", ");
+            first = false;
+            if (json)
+                sb_json_str(out, member_name(p, e, m));
+            else
+                sb_puts(out, member_name(p, e, m));
+        }
+    sb_putc(out, json ? ']' : '}');
+}
+
+static void print(const res_program *p, val v, strbuf *out, bool json)
+{
+    if (out->oom || out->truncated)
+        return;
+    if (v.flags & VAL_ABSENT) {
+        sb_puts(out, json ? "null" : "?");
+        return;
+    }
+    const res_type *t = ty(p, v.type);
+    switch (t->kind) {
+    case RT_INT:
+        sb_printf(out, "%" PRId64, v.u.i);
+        break;
+    case RT_BOOL:
+        sb_puts(out, v.u.i ? "true" : "false");
+        break;
+    case RT_VERDICT:
+        if (json)
+            sb_json_str(out, v.u.i ? "permit" : "forbid");
+        else
+            sb_puts(out, v.u.i ? "permit" : "forbid");
+        break;
+    case RT_ENUM:
+        if (json)
+            sb_json_str(out, member_name(p, t->arg, v.u.i));
+        else
+            sb_puts(out, member_name(p, t->arg, v.u.i));
+        break;
+    case RT_UNIT: {
+        const unit *u = unit_get(p->units, (int32_t)v.u.i);
+        if (json)
+            sb_json_str(out, u ? u->counter : "<no unit>");
+        else
+            sb_puts(out, u ? u->counter : "<no unit>");
+        break;
+    }
+    case RT_SET:
+        print_set(p, t->arg, v.u.bits, out, json);
+        break;
+    case RT_LIST:
+        sb_putc(out, '[');
+        for (size_t i = 0; v.u.list && i < v.u.list->len && !out->truncated && !out->oom; i++) {
+            if (i)
+                sb_puts(out, ", ");
+            print(p, v.u.list->items[i], out, json);
+        }
+        sb_putc(out, ']');
+        break;
+    case RT_RECORD: {
+        const res_record *r = &p->records[t->arg];
+        if (json)
+            sb_putc(out, '{');
+        else
+            sb_printf(out, "%s{", r->name);
+        for (size_t i = 0; i < r->nfields; i++) {
+            if (i)
+                sb_puts(out, ", ");
+            if (json) {
+                sb_json_str(out, r->fields[i].name);
+                sb_puts(out, ": ");
+            } else {
+                sb_printf(out, "%s: ", r->fields[i].name);
+            }
+            print(p, v.u.rec[i], out, json);
+        }
+        sb_putc(out, '}');
+        break;
+    }
+    default:
+        sb_puts(out, json ? "null" : "<no value>");
+        break;
+    }
+}
+
+void val_print(const res_program *p, val v, strbuf *out) { print(p, v, out, false); }
+void val_json(const res_program *p, val v, strbuf *out) { print(p, v, out, true); }
+
+bool val_equal_bounded(const res_program *p, val a, val b, val *absent, uint64_t *work)
+{
+    if (*work == 0)
+        return false;
+    (*work)--;
+    if ((a.flags | b.flags) & VAL_ABSENT) {
+        if (absent)
+            *absent = a.flags & VAL_ABSENT ? a : b;
+        return false;
+    }
+    const res_type *t = ty(p, a.type);
+    switch (t->kind) {
+    case RT_LIST: {
+        size_t n = a.u.list ? a.u.list->len : 0, m = b.u.list ? b.u.list->len : 0;
+        if (n != m)
+            return false;
+        for (size_t i = 0; i < n; i++)
+            if (!val_equal_bounded(p, a.u.list->items[i], b.u.list->items[i], absent, work))
+                return false;
+        return true;
+    }
+    case RT_RECORD: {
+        const res_record *r = &p->records[t->arg];
+        for (size_t i = 0; i < r->nfields; i++)
+            if (!val_equal_bounded(p, a.u.rec[i], b.u.rec[i], absent, work))
+                return false;
+        return true;
+    }
+    default:
+        return a.u.i == b.u.i;
+    }
+}
+
+bool val_equal(const res_program *p, val a, val b, val *absent)
+{
+    uint64_t work = UINT64_MAX;
+    return val_equal_bounded(p, a, b, absent, &work);
+}
+
+char *val_text(const res_program *p, val v, bool json, size_t limit, bool *cut)
+{
+    strbuf b = { .limit = limit };
+    print(p, v, &b, json);
+    *cut = b.truncated;
+    b.truncated = false;
+    return sb_take(&b);
+}

@@ -1,0 +1,95 @@
+/* value.h — run-time values, the per-evaluation arena, and text/JSON output.
+ *
+ * A value is 16 bytes: its resolver type id (dsl/resolve.h) and a payload (an int, a bool, an
+ * enum member index, a set's member bits, a verdict, a unit id, or a pointer to a list or a
+ * record allocated in the evaluation's arena). Values made at run time live until the arena is
+ * reset at the end of the top-level evaluation (vm.c). A table row read whole may hold `?`
+ * cells: such a field is an "absent" value that raises E201 when read (vm.c).
+ */
+#ifndef HON_VALUE_H
+#define HON_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "resolve.h"
+
+#define VAL_ABSENT 1u       /* flags: a `?` table cell (payload: table, row, column) */
+
+typedef struct vlist vlist;
+
+typedef struct val {
+    uint32_t type;          /* resolver type id */
+    uint32_t flags;
+    union {
+        int64_t i;          /* int, bool (0/1), enum member, verdict (0 forbid/1 permit), unit */
+        uint64_t bits;      /* set: bit m = member m */
+        vlist *list;
+        struct val *rec;    /* record: one value per field, in declaration order */
+    } u;
+} val;
+
+struct vlist {
+    size_t len;
+    val items[];
+};
+
+/* Packs and unpacks the position of a `?` cell. */
+val val_absent(uint32_t type, uint32_t table, uint32_t row, uint32_t col);
+void val_absent_where(val v, uint32_t *table, uint32_t *row, uint32_t *col);
+
+/* ---- arena: bump allocation, released all at once ---- */
+typedef struct arena_block arena_block;
+typedef struct val_arena {
+    arena_block *head;
+    size_t total;           /* bytes handed out since the last reset */
+    size_t limit;           /* refuse to grow past this many bytes (0: no limit) */
+} val_arena;
+
+/* n bytes aligned for any value, or NULL on OOM or past the limit. */
+void *arena_alloc(val_arena *a, size_t n);
+/* Releases every block but the first, which is kept for reuse. */
+void arena_reset(val_arena *a);
+void arena_free(val_arena *a);
+
+/* ---- growable strings ---- */
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    bool oom;
+    size_t limit;           /* refuse to grow past this many bytes (0: no limit) */
+    bool truncated;         /* something was refused because of the limit */
+} strbuf;
+
+void sb_putc(strbuf *b, char c);
+void sb_puts(strbuf *b, const char *s);
+void sb_putn(strbuf *b, const char *s, size_t n);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends s as a JSON string literal (quoted, escaped). NULL appends null. */
+void sb_json_str(strbuf *b, const char *s);
+/* The text so far ("" when empty); borrowed. */
+const char *sb_str(strbuf *b);
+/* Hands the buffer to the caller (NULL on OOM); the strbuf is empty after. */
+char *sb_take(strbuf *b);
+void sb_free(strbuf *b);
+
+/* ---- values ---- */
+
+/* Writes v as the language prints it: 7, true, clear, {map_a, map_b}, [1, 2],
+ * order{kind: numbered, number: 3}, forbid, sherman, ? (a not-given cell). Stops early when
+ * out is out of memory or past its limit (shared sublists can make a value's text huge). */
+void val_print(const res_program *p, val v, strbuf *out);
+/* Writes v as JSON: numbers, booleans, strings for members/verdicts/units, arrays for sets and
+ * lists, objects for records, null for a not-given cell. */
+void val_json(const res_program *p, val v, strbuf *out);
+/* Deep equality of two values of the same type. When a `?` cell takes part, returns false and
+ * stores it in *absent (when absent is not NULL). */
+bool val_equal(const res_program *p, val a, val b, val *absent);
+/* The same, doing at most *work steps (one per value visited) and subtracting what it did;
+ * *work == 0 afterwards means it ran out, and the result means nothing. */
+bool val_equal_bounded(const res_program *p, val a, val b, val *absent, uint64_t *work);
+/* Prints v (text or JSON) into a new string of at most `limit` bytes; sets *cut when it had
+ * to stop (for JSON the caller should then not use the text). NULL on OOM. */
+char *val_text(const res_program *p, val v, bool json, size_t limit, bool *cut);
+
+#endif

@@ -1,0 +1,907 @@
+/* vm.c — the dispatch loop and the query driver (see vm.h).
+ *
+ * execute() is the one dispatch loop: each opcode body once behind VM_CASE / VM_NEXT (a switch
+ * or computed goto: HON_THREADED_DISPATCH, config.h). Fn calls push frames in the loop; query
+ * calls go through vm_call_query, which runs each active rule's chunk and combines the answers.
+ * Whatever can fail saves the pc and leaves through the one `error:` exit (E2xx). No longjmp. */
+#include "vm.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "config.h"
+#include "mem.h"
+
+enum {
+    E_NOT_GIVEN = 201, E_NO_ROW = 202, E_NO_ANSWER = 203, E_UNIT_VALUE = 204,
+    E_ARITH = 205, E_DEPTH = 206, E_BUDGET = 207, E_EMPTY = 208, E_MEMORY = 209,
+    E_DICE = 211, E_INTERNAL = 299
+};
+
+#define VM_MAX_STACK ((size_t)1 << 24)   /* values; beyond this: E209 */
+
+/* ---- errors ---- */
+
+static ast_loc here(const vm_ctx *x)
+{
+    if (!x->nframes)
+        return (ast_loc){ 0 };
+    const vm_frame *f = &x->frames[x->nframes - 1];
+    size_t pc = f->pc && f->pc > f->ch->code ? (size_t)(f->pc - f->ch->code) - 1 : 0;
+    return chunk_loc(f->ch, pc);
+}
+
+static bool fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static bool fail(vm_ctx *x, int code, const char *fmt, ...)
+{
+    if (x->err.code)
+        return false;       /* keep the first (innermost) error */
+    x->err.code = code;
+    x->err.loc = here(x);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->err.msg, sizeof x->err.msg, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* Writes "(k1, k2)" for a table's key values. */
+static void keys_text(const res_program *p, const res_table *t, const int64_t *keys, strbuf *b)
+{
+    sb_putc(b, '(');
+    for (uint32_t i = 0; i < t->nkeys; i++) {
+        if (i)
+            sb_puts(b, ", ");
+        val_print(p, (val){ .type = t->keys[i].type, .u.i = keys[i] }, b);
+    }
+    sb_putc(b, ')');
+}
+
+static void cites_text(const ast_vec *cites, strbuf *b)
+{
+    for (uint32_t i = 0; i < cites->len; i++) {
+        const ast_node *c = cites->items[i];
+        sb_puts(b, i ? "; " : "");
+        sb_puts(b, res_cite_id(c) ? res_cite_id(c) : "?");
+        if (res_cite_source(c))
+            sb_printf(b, " (%s)", res_cite_source(c));
+    }
+}
+
+/* E201: a `?` cell was read. Names the table, the row's keys, the column and the citation. */
+static bool fail_absent(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col)
+{
+    const res_program *p = x->p;
+    if (table >= p->ntables || row >= p->tables[table].nrows)
+        return fail(x, E_NOT_GIVEN, "a table cell that the source does not give was read");
+    const res_table *t = &p->tables[table];
+    const res_row *r = &t->rows[row];
+    strbuf b = { 0 };
+    int64_t keys[64];
+    for (uint32_t i = 0; i < t->nkeys && i < 64; i++)
+        keys[i] = r->keys[i].v;
+    sb_printf(&b, "table `%s`, row ", t->name);
+    keys_text(p, t, keys, &b);
+    if (!t->single && col < t->ncols)
+        sb_printf(&b, ", column `%s`", t->cols[col].name);
+    sb_puts(&b, ": not given in the source");
+    const ast_vec *cites = r->node && r->node->cites.len ? &r->node->cites : &t->decl->cites;
+    if (cites->len) {
+        sb_puts(&b, " [");
+        cites_text(cites, &b);
+        sb_puts(&b, "]");
+    }
+    fail(x, E_NOT_GIVEN, "%s", sb_str(&b));
+    sb_free(&b);
+    return false;
+}
+
+/* ---- stack and frames ---- */
+
+static bool ensure_stack(vm_ctx *x, size_t need)
+{
+    if (need <= x->stack_cap)
+        return true;
+    if (need > VM_MAX_STACK)
+        return fail(x, E_MEMORY, "the evaluation needs more than %zu stack slots", VM_MAX_STACK);
+    size_t cap = x->stack_cap ? x->stack_cap : 256;
+    while (cap < need)
+        cap *= 2;
+    val *s = hon_realloc(x->stack, cap * sizeof *s);
+    if (!s)
+        return fail(x, E_MEMORY, "out of memory (VM stack)");
+    x->stack = s;
+    x->stack_cap = cap;
+    return true;
+}
+
+static bool push_frame(vm_ctx *x, const chunk *ch, size_t base)
+{
+    if (!HON_GROW(x->frames, x->nframes, x->frames_cap))
+        return fail(x, E_MEMORY, "out of memory (VM frames)");
+    x->frames[x->nframes++] = (vm_frame){ ch, ch->code, base };
+    return true;
+}
+
+static void *alloc(vm_ctx *x, size_t n)
+{
+    void *p = arena_alloc(&x->arena, n);
+    if (!p)
+        fail(x, E_MEMORY, "out of memory: this evaluation made more than %zu bytes of values",
+             (size_t)VM_ARENA_LIMIT);
+    return p;
+}
+
+/* ---- tables ---- */
+
+/* Finds the row for keys; E202 when there is none. */
+static bool table_row(vm_ctx *x, const res_table *t, const val *keys, uint32_t *row)
+{
+    const res_program *p = x->p;
+    if (t->dense) {
+        size_t idx = 0;
+        bool ok = true;
+        for (uint32_t k = 0; k < t->nkeys; k++) {
+            size_t len = p->enums[p->types[t->keys[k].type].arg].len;
+            if (keys[k].u.i < 0 || (size_t)keys[k].u.i >= len)
+                ok = false;
+            else
+                idx = idx * len + (size_t)keys[k].u.i;
+        }
+        if (ok && idx < t->ndense && t->dense[idx] >= 0) {
+            *row = (uint32_t)t->dense[idx];
+            return true;
+        }
+    } else {
+        int64_t best_key = 0;
+        int64_t best = -1;
+        for (size_t r = 0; r < t->nrows; r++) {
+            const res_const *rk = t->rows[r].keys;
+            bool match = true;
+            for (uint32_t k = 0; k < t->nkeys && match; k++) {
+                if ((int32_t)k == t->floor_key)
+                    match = rk[k].v <= keys[k].u.i;
+                else
+                    match = rk[k].v == keys[k].u.i;
+            }
+            if (!match)
+                continue;
+            if (t->floor_key < 0) {
+                *row = (uint32_t)r;
+                return true;
+            }
+            if (best < 0 || rk[t->floor_key].v >= best_key) {
+                best = (int64_t)r;
+                best_key = rk[t->floor_key].v;
+            }
+        }
+        if (best >= 0) {
+            *row = (uint32_t)best;
+            return true;
+        }
+    }
+    strbuf b = { 0 };
+    int64_t kv[64];
+    for (uint32_t i = 0; i < t->nkeys && i < 64; i++)
+        kv[i] = keys[i].u.i;
+    sb_printf(&b, "table `%s` has no row for ", t->name);
+    keys_text(p, t, kv, &b);
+    if (t->floor_key >= 0)
+        sb_printf(&b, " (`%s` is a floor key: the smallest row is above it)",
+                  t->keys[t->floor_key].name);
+    fail(x, E_NO_ROW, "%s", sb_str(&b));
+    sb_free(&b);
+    return false;
+}
+
+/* Reads column col (UINT32_MAX: the whole lookup) of the row for keys into *out. */
+static bool table_get(vm_ctx *x, uint32_t table, const val *keys, uint32_t col, val *out)
+{
+    const res_program *p = x->p;
+    const res_table *t = &p->tables[table];
+    uint32_t row;
+    if (!table_row(x, t, keys, &row))
+        return false;
+    const res_row *r = &t->rows[row];
+    if (col == UINT32_MAX && !t->single) {
+        val *f = alloc(x, t->ncols * sizeof *f);
+        if (!f)
+            return false;
+        for (uint32_t c = 0; c < t->ncols; c++)
+            f[c] = r->cells[c].given
+                       ? (val){ .type = t->cols[c].type, .u.i = r->cells[c].v }
+                       : val_absent(t->cols[c].type, table, row, c);
+        *out = (val){ .type = t->result, .u.rec = f };
+        return true;
+    }
+    if (col == UINT32_MAX)
+        col = 0;
+    if (col >= t->ncols)
+        return fail(x, E_INTERNAL, "bad table column");
+    if (!r->cells[col].given)
+        return fail_absent(x, table, row, col);
+    *out = (val){ .type = t->cols[col].type, .u.i = r->cells[col].v };
+    return true;
+}
+
+/* ---- the dispatch loop ---- */
+
+static bool execute(vm_ctx *x, val *out, bool *answered);
+
+/* Runs ch as a new frame with nargs arguments copied from x->stack[argi...]. */
+static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, val *out,
+                      bool *answered)
+{
+    size_t nb = x->sp;
+    size_t frames = x->nframes;
+    unsigned depth = x->depth;
+    if (!ch)
+        return fail(x, E_INTERNAL, "missing chunk");
+    if (!ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
+        return false;
+    for (uint32_t i = 0; i < nargs; i++)
+        x->stack[nb + i] = x->stack[argi + i];
+    for (uint32_t i = nargs; i < ch->nlocals; i++)
+        x->stack[nb + i] = (val){ 0 };
+    if (!push_frame(x, ch, nb))
+        return false;
+    *answered = false;
+    bool ok = execute(x, out, answered);
+    x->nframes = frames;
+    x->depth = depth;
+    x->sp = nb;
+    return ok;
+}
+
+static bool checked_div(int64_t a, int64_t b, int64_t *q, int64_t *r)
+{
+    if (b == 0 || (a == INT64_MIN && b == -1))
+        return false;
+    int64_t qq = a / b, rr = a % b;
+    if (rr != 0 && ((rr < 0) != (b < 0))) {
+        qq -= 1;
+        rr += b;
+    }
+    *q = qq;
+    *r = rr;
+    return true;
+}
+
+static bool execute(vm_ctx *x, val *out, bool *answered)
+{
+    const res_program *p = x->p;
+    const size_t entry = x->nframes - 1;
+    vm_frame *f = &x->frames[entry];
+    const chunk *ch = f->ch;
+    const val *K = ch->k;
+    const uint32_t *pc = ch->code;
+    val *base = x->stack + f->base;
+    val *sp = base + ch->nlocals;
+
+/* operand decoding and stack access */
+#define OPA (pc[0])
+#define OPB (pc[1])
+#define OPC (pc[2])
+#define OPD (pc[3])
+#define SKIP(n) (pc += (n))
+#define POP() (*--sp)
+#define PUSH(v) (*sp++ = (v))
+#define TOP (sp[-1])
+#define SAVE_PC() (f->pc = pc)
+#define RELOAD() \
+    do { f = &x->frames[x->nframes - 1]; ch = f->ch; K = ch->k; base = x->stack + f->base; } \
+    while (0)
+#define RAISE(...) do { SAVE_PC(); fail(x, __VA_ARGS__); goto error; } while (0)
+/* Charges n more steps for an instruction whose work grows with its operands. */
+#define CHARGE(n) \
+    do { if ((uint64_t)(n) >= x->steps_left) { SAVE_PC(); goto over_budget; } \
+         x->steps_left -= (uint64_t)(n); } while (0)
+#define BOOLV(b) ((val){ .type = T_BOOL, .u.i = (b) ? 1 : 0 })
+#define INTV(n) ((val){ .type = T_INT, .u.i = (n) })
+#if HON_DEBUG_TRACE
+#define DEBUG_OP() fprintf(stderr, "[vm] %-28s %04zu %s\n", ch->name, \
+                           (size_t)(pc - ch->code), *pc < OP__COUNT ? op_names[*pc] : "?")
+#else
+#define DEBUG_OP() ((void)0)
+#endif
+
+#if HON_THREADED_DISPATCH
+    static const void *const labels[OP__COUNT] = {
+#define OP(name, n, effect) &&L_##name,
+#include "opcodes.h"
+#undef OP
+    };
+#define VM_CASE(name) L_##name:
+#define VM_NEXT() \
+    do { if (--x->steps_left == 0) goto budget; DEBUG_OP(); goto *labels[*pc++]; } while (0)
+#define VM_LOOP_BEGIN VM_NEXT();
+#define VM_LOOP_END
+#else
+#define VM_CASE(name) case OP_##name:
+#define VM_NEXT() break
+#define VM_LOOP_BEGIN \
+    for (;;) { if (--x->steps_left == 0) goto budget; DEBUG_OP(); switch ((op_code)*pc++) {
+#define VM_LOOP_END \
+    default: RAISE(E_INTERNAL, "bad opcode"); } }
+#endif
+
+    VM_LOOP_BEGIN
+
+    VM_CASE(CONST) { PUSH(K[OPA]); SKIP(1); VM_NEXT(); }
+    VM_CASE(INT) { PUSH(INTV((int32_t)OPA)); SKIP(1); VM_NEXT(); }
+    VM_CASE(TRUE) { PUSH(BOOLV(1)); VM_NEXT(); }
+    VM_CASE(FALSE) { PUSH(BOOLV(0)); VM_NEXT(); }
+    VM_CASE(POP) { sp--; VM_NEXT(); }
+    VM_CASE(GET_LOCAL) { PUSH(base[OPA]); SKIP(1); VM_NEXT(); }
+    VM_CASE(SET_LOCAL) { base[OPA] = POP(); SKIP(1); VM_NEXT(); }
+
+    VM_CASE(ADD) {
+        int64_t b = POP().u.i, a = TOP.u.i, r;
+        if (__builtin_add_overflow(a, b, &r))
+            RAISE(E_ARITH, "integer overflow: %" PRId64 " + %" PRId64, a, b);
+        TOP.u.i = r;
+        VM_NEXT();
+    }
+    VM_CASE(SUB) {
+        int64_t b = POP().u.i, a = TOP.u.i, r;
+        if (__builtin_sub_overflow(a, b, &r))
+            RAISE(E_ARITH, "integer overflow: %" PRId64 " - %" PRId64, a, b);
+        TOP.u.i = r;
+        VM_NEXT();
+    }
+    VM_CASE(MUL) {
+        int64_t b = POP().u.i, a = TOP.u.i, r;
+        if (__builtin_mul_overflow(a, b, &r))
+            RAISE(E_ARITH, "integer overflow: %" PRId64 " * %" PRId64, a, b);
+        TOP.u.i = r;
+        VM_NEXT();
+    }
+    VM_CASE(DIV) {
+        int64_t b = POP().u.i, a = TOP.u.i, q, r;
+        if (!checked_div(a, b, &q, &r))
+            RAISE(E_ARITH, b == 0 ? "division by zero: %" PRId64 " / %" PRId64
+                                  : "integer overflow: %" PRId64 " / %" PRId64, a, b);
+        TOP.u.i = q;
+        VM_NEXT();
+    }
+    VM_CASE(MOD) {
+        int64_t b = POP().u.i, a = TOP.u.i, q, r;
+        if (b == -1)
+            r = 0;
+        else if (!checked_div(a, b, &q, &r))
+            RAISE(E_ARITH, "division by zero: %" PRId64 " %% %" PRId64, a, b);
+        TOP.u.i = r;
+        VM_NEXT();
+    }
+    VM_CASE(NEG) {
+        if (TOP.u.i == INT64_MIN)
+            RAISE(E_ARITH, "integer overflow: -(%" PRId64 ")", TOP.u.i);
+        TOP.u.i = -TOP.u.i;
+        VM_NEXT();
+    }
+    VM_CASE(MIN) { int64_t b = POP().u.i; if (b < TOP.u.i) TOP.u.i = b; VM_NEXT(); }
+    VM_CASE(MAX) { int64_t b = POP().u.i; if (b > TOP.u.i) TOP.u.i = b; VM_NEXT(); }
+    VM_CASE(ABS) {
+        if (TOP.u.i == INT64_MIN)
+            RAISE(E_ARITH, "integer overflow: abs(%" PRId64 ")", TOP.u.i);
+        if (TOP.u.i < 0)
+            TOP.u.i = -TOP.u.i;
+        VM_NEXT();
+    }
+
+    VM_CASE(NOT) { TOP.u.i = !TOP.u.i; VM_NEXT(); }
+    VM_CASE(EQ)
+    VM_CASE(NE) {
+        /* one body for both: the opcode just read tells them apart */
+        bool ne = pc[-1] == OP_NE;
+        val b = POP(), a = TOP, absent = { 0 };
+        uint64_t work = x->steps_left;
+        bool eq = val_equal_bounded(p, a, b, &absent, &work);
+        if (work == 0) {
+            SAVE_PC();
+            goto over_budget;
+        }
+        x->steps_left = work;
+        if (absent.flags & VAL_ABSENT) {
+            uint32_t t, r, c;
+            val_absent_where(absent, &t, &r, &c);
+            SAVE_PC();
+            fail_absent(x, t, r, c);
+            goto error;
+        }
+        TOP = BOOLV(eq != ne);
+        VM_NEXT();
+    }
+    VM_CASE(LT) { int64_t b = POP().u.i; TOP = BOOLV(TOP.u.i < b); VM_NEXT(); }
+    VM_CASE(LE) { int64_t b = POP().u.i; TOP = BOOLV(TOP.u.i <= b); VM_NEXT(); }
+    VM_CASE(GT) { int64_t b = POP().u.i; TOP = BOOLV(TOP.u.i > b); VM_NEXT(); }
+    VM_CASE(GE) { int64_t b = POP().u.i; TOP = BOOLV(TOP.u.i >= b); VM_NEXT(); }
+    VM_CASE(IN) {
+        val s = POP(), v = TOP;
+        bool found = false;
+        if (p->types[s.type].kind == RT_SET) {
+            found = v.u.i >= 0 && v.u.i < 64 && (s.u.bits >> v.u.i & 1);
+        } else {
+            for (size_t i = 0; s.u.list && i < s.u.list->len && !found; i++) {
+                val absent = { 0 };
+                uint64_t work = x->steps_left;
+                found = val_equal_bounded(p, v, s.u.list->items[i], &absent, &work);
+                if (work == 0) {
+                    SAVE_PC();
+                    goto over_budget;
+                }
+                x->steps_left = work;
+                if (absent.flags & VAL_ABSENT) {
+                    uint32_t t, r, c;
+                    val_absent_where(absent, &t, &r, &c);
+                    SAVE_PC();
+                    fail_absent(x, t, r, c);
+                    goto error;
+                }
+            }
+        }
+        TOP = BOOLV(found);
+        VM_NEXT();
+    }
+
+    VM_CASE(JUMP) { pc += 1 + (int32_t)OPA; VM_NEXT(); }
+    VM_CASE(JUMP_IF_FALSE) {
+        if (!POP().u.i)
+            pc += (int32_t)OPA;
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(JUMP_IF_TRUE) {
+        if (POP().u.i)
+            pc += (int32_t)OPA;
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(JUMP_IF_FALSE_KEEP) {
+        if (!TOP.u.i)
+            pc += (int32_t)OPA;
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(JUMP_IF_TRUE_KEEP) {
+        if (TOP.u.i)
+            pc += (int32_t)OPA;
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(FOR_NEXT) {
+        const val *coll = &base[OPA];
+        val *idx = &base[OPB];
+        bool more = false;
+        if (p->types[coll->type].kind == RT_SET) {
+            for (int64_t m = idx->u.i; m < 64 && !more; m++)
+                if (coll->u.bits >> m & 1) {
+                    base[OPC] = (val){ .type = p->types[coll->type].arg, .u.i = m };
+                    idx->u.i = m + 1;
+                    more = true;
+                }
+        } else if (coll->u.list && idx->u.i >= 0 && (size_t)idx->u.i < coll->u.list->len) {
+            base[OPC] = coll->u.list->items[idx->u.i];
+            idx->u.i++;
+            more = true;
+        }
+        if (!more)
+            pc += (int32_t)OPD;
+        SKIP(4);
+        VM_NEXT();
+    }
+    VM_CASE(EMPTY_AGG) { RAISE(E_EMPTY, "min or max over an empty collection"); }
+
+    VM_CASE(MAKE_LIST) {
+        uint32_t t = OPA, n = OPB;
+        SKIP(2);
+        SAVE_PC();
+        vlist *l = alloc(x, sizeof *l + (size_t)n * sizeof(val));
+        if (!l)
+            goto error;
+        l->len = n;
+        sp -= n;
+        memcpy(l->items, sp, (size_t)n * sizeof(val));
+        PUSH(((val){ .type = t, .u.list = l }));
+        VM_NEXT();
+    }
+    VM_CASE(MAKE_SET) {
+        uint32_t t = OPA, n = OPB;
+        uint64_t bits = 0;
+        SKIP(2);
+        sp -= n;
+        for (uint32_t i = 0; i < n; i++)
+            if (sp[i].u.i >= 0 && sp[i].u.i < 64)
+                bits |= 1ULL << sp[i].u.i;
+        PUSH(((val){ .type = t, .u.bits = bits }));
+        VM_NEXT();
+    }
+    VM_CASE(MAKE_RECORD) {
+        uint32_t t = OPA, n = OPB;
+        SKIP(2);
+        SAVE_PC();
+        val *fields = alloc(x, (n ? n : 1) * sizeof *fields);
+        if (!fields)
+            goto error;
+        sp -= n;
+        memcpy(fields, sp, (size_t)n * sizeof *fields);
+        PUSH(((val){ .type = t, .u.rec = fields }));
+        VM_NEXT();
+    }
+    VM_CASE(GET_FIELD) {
+        val v = TOP.u.rec[OPA];
+        SKIP(1);
+        if (v.flags & VAL_ABSENT) {
+            uint32_t t, r, c;
+            val_absent_where(v, &t, &r, &c);
+            SAVE_PC();
+            fail_absent(x, t, r, c);
+            goto error;
+        }
+        TOP = v;
+        VM_NEXT();
+    }
+    VM_CASE(LEN) {
+        val v = TOP;
+        int64_t n = p->types[v.type].kind == RT_SET ? __builtin_popcountll(v.u.bits)
+                    : v.u.list ? (int64_t)v.u.list->len : 0;
+        TOP = INTV(n);
+        VM_NEXT();
+    }
+    VM_CASE(TABLE) {
+        uint32_t t = OPA, n = OPB, col = OPC;
+        SKIP(3);
+        SAVE_PC();
+        val v;
+        if (!table_get(x, t, sp - n, col, &v))
+            goto error;
+        sp -= n;
+        PUSH(v);
+        VM_NEXT();
+    }
+
+    VM_CASE(UNIT_KIND) {
+        const unit *u = unit_get(p->units, (int32_t)TOP.u.i);
+        if (!u || u->kind < 0)
+            RAISE(E_UNIT_VALUE, "counter `%s` has no kind", u ? u->counter : "?");
+        TOP = (val){ .type = p->enums[E_KIND].type, .u.i = u->kind };
+        VM_NEXT();
+    }
+    VM_CASE(UNIT_SIDE) {
+        const unit *u = unit_get(p->units, (int32_t)TOP.u.i);
+        if (!u || u->side < 0)
+            RAISE(E_UNIT_VALUE, "counter `%s` gives no side", u ? u->counter : "?");
+        TOP = (val){ .type = p->enums[E_SIDE].type, .u.i = u->side };
+        VM_NEXT();
+    }
+    VM_CASE(UNIT_SIZE) {
+        const unit *u = unit_get(p->units, (int32_t)TOP.u.i);
+        TOP = INTV(u ? (int64_t)u->size : 1);
+        VM_NEXT();
+    }
+    VM_CASE(UNIT_VALUE) {
+        uint32_t slot = OPA;
+        int64_t v;
+        SKIP(1);
+        if (!unit_get_value(p->units, (int32_t)TOP.u.i, slot, &v)) {
+            const unit *u = unit_get(p->units, (int32_t)TOP.u.i);
+            RAISE(E_UNIT_VALUE, "counter `%s` gives no value `%s`", u ? u->counter : "?",
+                  slot < p->nslots ? p->slots[slot].name : "?");
+        }
+        TOP = INTV(v);
+        VM_NEXT();
+    }
+    VM_CASE(HAS_ABILITY) {
+        val a = POP();
+        TOP = BOOLV(unit_has_ability(p->units, (int32_t)TOP.u.i, (uint32_t)a.u.i));
+        VM_NEXT();
+    }
+    VM_CASE(HAS_MARKER) {
+        val m = POP();
+        TOP = BOOLV(unit_marker_count(p->units, (int32_t)TOP.u.i, (uint32_t)m.u.i) > 0);
+        VM_NEXT();
+    }
+    VM_CASE(ABILITY_VALUE) {
+        val a = POP();
+        TOP = INTV(unit_ability_value(p->units, (int32_t)TOP.u.i, (uint32_t)a.u.i));
+        VM_NEXT();
+    }
+    VM_CASE(MARKER_COUNT) {
+        val m = POP();
+        TOP = INTV((int64_t)unit_marker_count(p->units, (int32_t)TOP.u.i, (uint32_t)m.u.i));
+        VM_NEXT();
+    }
+
+    VM_CASE(ROLL) { PUSH(INTV(dice_d6(x->dice))); VM_NEXT(); }
+    VM_CASE(ROLL_N) {
+        int64_t n = TOP.u.i;
+        uint32_t t = OPA;
+        SKIP(1);
+        SAVE_PC();
+        if (n < 0 || n > VM_MAX_DICE)
+            RAISE(E_DICE, "cannot roll %" PRId64 " dice (0 to %d)", n, VM_MAX_DICE);
+        CHARGE(n);
+        vlist *l = alloc(x, sizeof *l + (size_t)n * sizeof(val));
+        if (!l)
+            goto error;
+        l->len = (size_t)n;
+        for (int64_t i = 0; i < n; i++)
+            l->items[i] = INTV(dice_d6(x->dice));
+        TOP = (val){ .type = t, .u.list = l };
+        VM_NEXT();
+    }
+    VM_CASE(VARIANT) {
+        uint32_t v = OPA;
+        SKIP(1);
+        PUSH(((val){ .type = p->enums[p->variants[v].enum_id].type,
+                     .u.i = x->readings ? (int64_t)x->readings[v] : (int64_t)p->variants[v].dflt }));
+        VM_NEXT();
+    }
+
+    VM_CASE(CALL_FN) {
+        uint32_t fn = OPA, argc = OPB;
+        SKIP(2);
+        SAVE_PC();
+        const chunk *callee = x->pg->fns[fn];
+        if (x->depth >= x->max_depth)
+            RAISE(E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
+                  p->fns[fn].name);
+        size_t nb = (size_t)(sp - x->stack) - argc;
+        if (!ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
+            goto error;
+        for (uint32_t i = argc; i < callee->nlocals; i++)
+            x->stack[nb + i] = (val){ 0 };
+        if (!push_frame(x, callee, nb))
+            goto error;
+        x->depth++;
+        RELOAD();
+        pc = ch->code;
+        sp = base + ch->nlocals;
+        VM_NEXT();
+    }
+    VM_CASE(CALL_QUERY) {
+        uint32_t q = OPA, argc = OPB;
+        SKIP(2);
+        SAVE_PC();
+        size_t top = (size_t)(sp - x->stack), argi = top - argc;
+        val r;
+        x->sp = top;
+        if (!vm_call_query(x, q, argi, argc, &r))
+            goto error;
+        RELOAD();
+        sp = x->stack + argi;
+        PUSH(r);
+        VM_NEXT();
+    }
+    VM_CASE(RETURN) {
+        val r = POP();
+        if (x->nframes - 1 == entry) {
+            *out = r;
+            *answered = true;
+            return true;
+        }
+        size_t b = f->base;
+        x->nframes--;
+        x->depth--;
+        RELOAD();
+        pc = f->pc;
+        sp = x->stack + b;
+        PUSH(r);
+        VM_NEXT();
+    }
+    VM_CASE(NO_ANSWER) {
+        *answered = false;
+        return true;
+    }
+
+    VM_LOOP_END
+
+budget:
+    f->pc = pc + 1;
+over_budget:
+    return fail(x, E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s", x->budget,
+                ch->name);
+error:
+    return false;
+
+#undef OPA
+#undef OPB
+#undef OPC
+#undef OPD
+#undef SKIP
+#undef POP
+#undef PUSH
+#undef TOP
+#undef SAVE_PC
+#undef RELOAD
+#undef RAISE
+#undef CHARGE
+#undef BOOLV
+#undef INTV
+#undef DEBUG_OP
+#undef VM_CASE
+#undef VM_NEXT
+#undef VM_LOOP_BEGIN
+#undef VM_LOOP_END
+}
+
+/* ---- the query driver ---- */
+
+static bool run_default(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
+{
+    size_t node = SIZE_MAX;
+    if (x->tracing)
+        node = trace_open(&x->trace, &x->arena, TR_DEFAULT, q, NULL, 0);
+    bool answered;
+    if (!run_chunk(x, x->pg->defaults[q], argi, nargs, out, &answered))
+        return false;
+    if (x->tracing)
+        trace_close(&x->trace, node, *out);
+    return true;
+}
+
+bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
+{
+    const res_program *p = x->p;
+    const res_query *qq = &p->queries[q];
+    if (x->depth >= x->max_depth)
+        return fail(x, E_DEPTH, "call depth limit (%u) reached asking query %s", x->max_depth,
+                    qq->name);
+    x->depth++;
+    size_t node = SIZE_MAX;
+    if (x->tracing)
+        node = trace_open(&x->trace, &x->arena, TR_CALL, q, x->stack + argi, nargs);
+    const res_ruleset *rs = res_rules_of(p, x->edition, q);
+    val acc = { .type = qq->result };
+    bool have = false, forbidden = false;
+    if (qq->mode == AST_COMBINE_SUM) {
+        if (x->pg->defaults[q] && !run_default(x, q, argi, nargs, &acc))
+            goto fail;
+        have = true;
+    }
+    for (size_t i = 0; i < rs->len; i++) {
+        uint32_t r = rs->rules[i];
+        size_t mark = x->trace.len, rn = SIZE_MAX;
+        if (x->tracing)
+            rn = trace_open(&x->trace, &x->arena, TR_RULE, r, NULL, 0);
+        val v;
+        bool answered;
+        if (!run_chunk(x, x->pg->rules[r], argi, nargs, &v, &answered))
+            goto fail;
+        if (!answered) {
+            if (x->tracing)
+                trace_drop(&x->trace, mark);
+            continue;
+        }
+        if (x->tracing)
+            trace_close(&x->trace, rn, v);
+        switch (qq->mode) {
+        case AST_COMBINE_SUM:
+            if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i)) {
+                fail(x, E_ARITH, "integer overflow adding up the rules of query %s", qq->name);
+                goto fail;
+            }
+            break;
+        case AST_COMBINE_MIN:
+            if (!have || v.u.i < acc.u.i)
+                acc = v;
+            have = true;
+            break;
+        case AST_COMBINE_MAX:
+            if (!have || v.u.i > acc.u.i)
+                acc = v;
+            have = true;
+            break;
+        case AST_COMBINE_ALL:
+            if (!v.u.i) {
+                acc = v;
+                have = true;
+                goto done;
+            }
+            break;
+        case AST_COMBINE_ANY:
+            if (v.u.i) {
+                acc = v;
+                have = true;
+                goto done;
+            }
+            break;
+        case AST_COMBINE_PERMISSION:
+            if (v.u.i) {        /* an explicit permit is an exception that decides */
+                acc = v;
+                have = true;
+                goto done;
+            }
+            forbidden = true;
+            break;
+        default:                /* first */
+            acc = v;
+            have = true;
+            goto done;
+        }
+    }
+    if (!have) {
+        switch (qq->mode) {
+        case AST_COMBINE_ALL:
+            acc = (val){ .type = T_BOOL, .u.i = 1 };
+            break;
+        case AST_COMBINE_ANY:
+            acc = (val){ .type = T_BOOL, .u.i = 0 };
+            break;
+        case AST_COMBINE_PERMISSION:
+            acc = (val){ .type = T_VERDICT, .u.i = forbidden ? 0 : 1 };
+            break;
+        default:
+            if (!x->pg->defaults[q]) {
+                fail(x, E_NO_ANSWER, "no rule of query %s answered, and it has no default",
+                     qq->name);
+                goto fail;
+            }
+            if (!run_default(x, q, argi, nargs, &acc))
+                goto fail;
+        }
+    }
+done:
+    if (x->tracing)
+        trace_close(&x->trace, node, acc);
+    x->depth--;
+    *out = acc;
+    return true;
+fail:
+    x->depth--;
+    return false;
+}
+
+/* ---- evaluations ---- */
+
+void vm_begin(vm_ctx *x, const prog *pg, int32_t edition, const int32_t *readings,
+              dice_src *dice, uint64_t budget, unsigned max_depth, bool tracing)
+{
+    x->pg = pg;
+    x->p = pg->res;
+    x->edition = edition;
+    x->readings = readings;
+    x->dice = dice;
+    x->budget = budget ? budget : VM_DEFAULT_BUDGET;
+    x->steps_left = x->budget;
+    x->max_depth = max_depth ? max_depth : VM_DEFAULT_DEPTH;
+    x->depth = 0;
+    x->sp = 0;
+    x->nframes = 0;
+    x->arena.limit = VM_ARENA_LIMIT;
+    x->tracing = tracing;
+    trace_reset(&x->trace);
+    x->err = (vm_error){ 0 };
+}
+
+bool vm_eval(vm_ctx *x, const chunk *ch, val *out)
+{
+    bool answered;
+    x->err = (vm_error){ 0 };
+    x->sp = 0;
+    x->nframes = 0;
+    x->depth = 0;
+    if (!run_chunk(x, ch, 0, 0, out, &answered))
+        return false;
+    if (!answered)
+        return fail(x, E_INTERNAL, "the expression gave no value");
+    return true;
+}
+
+void vm_end(vm_ctx *x)
+{
+    arena_reset(&x->arena);
+}
+
+void vm_ctx_free(vm_ctx *x)
+{
+    if (!x)
+        return;
+    hon_free(x->stack);
+    hon_free(x->frames);
+    arena_free(&x->arena);
+    trace_free(&x->trace);
+    *x = (vm_ctx){ 0 };
+}

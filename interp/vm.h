@@ -1,0 +1,70 @@
+/* vm.h — the virtual machine: runs chunks, and the query driver that combines rule answers.
+ *
+ * One vm_ctx per hon_vm, reused across evaluations (its stack, frames and arena keep their
+ * memory). An evaluation is vm_begin, then vm_eval of one chunk, then vm_end (which releases
+ * every value the evaluation made). Errors are E2xx, stored in ctx->err with the source span of
+ * the failing instruction. The VM has no opcode that touches files or the network.
+ */
+#ifndef HON_VM_H
+#define HON_VM_H
+
+#include "chunk.h"
+#include "dice.h"
+#include "program.h"
+#include "trace.h"
+
+#define VM_DEFAULT_BUDGET 10000000ULL
+#define VM_DEFAULT_DEPTH 200u
+#define VM_ARENA_LIMIT ((size_t)256 << 20)   /* bytes of values one evaluation may make */
+#define VM_MAX_DICE 1000                     /* largest N in `roll N d6` */
+
+typedef struct vm_frame {
+    const chunk *ch;
+    const uint32_t *pc;     /* saved pc (valid for frames below the running one) */
+    size_t base;            /* stack index of local 0 */
+} vm_frame;
+
+typedef struct vm_error {
+    int code;               /* 201 for E201; 0: none */
+    ast_loc loc;
+    char msg[768];
+} vm_error;
+
+typedef struct vm_ctx {
+    const prog *pg;
+    const res_program *p;
+    int32_t edition;          /* active edition, -1: the top-level rules */
+    const int32_t *readings;  /* active reading of each variant */
+    dice_src *dice;
+    uint64_t budget, steps_left;
+    unsigned depth, max_depth;
+    val *stack;
+    size_t stack_cap, sp;     /* sp: first free slot at call boundaries */
+    vm_frame *frames;
+    size_t nframes, frames_cap;
+    val_arena arena;
+    trace_log trace;
+    bool tracing;
+    vm_error err;
+} vm_ctx;
+
+/* A zeroed context is ready; vm_ctx_free releases its memory (the struct itself is the
+ * caller's). */
+void vm_ctx_free(vm_ctx *x);
+
+/* Starts an evaluation against pg under the given edition and readings (borrowed until
+ * vm_end), drawing dice from dice. budget: VM steps (0: default); max_depth: nested calls
+ * (0: default). tracing: record the trace. */
+void vm_begin(vm_ctx *x, const prog *pg, int32_t edition, const int32_t *readings,
+              dice_src *dice, uint64_t budget, unsigned max_depth, bool tracing);
+/* Runs a chunk that takes no arguments (an expression, a test expect); true with *out set, or
+ * false with x->err set. The step budget is shared by everything run until vm_end. */
+bool vm_eval(vm_ctx *x, const chunk *ch, val *out);
+/* Releases the evaluation's values (the trace is invalid after). */
+void vm_end(vm_ctx *x);
+
+/* Asks query q with the nargs arguments stored at x->stack[argi...]: runs its active rules in
+ * order and combines their answers by the query's mode (language.md §3.5). */
+bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out);
+
+#endif

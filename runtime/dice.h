@@ -1,0 +1,41 @@
+/* dice.h — the dice source: six-sided dice from a seeded PRNG, or from a script.
+ *
+ * Seeded mode is what play uses (splitmix64, reproducible from the seed). Scripted mode is what
+ * odds enumeration (interp/odds.c) uses: faces come from a script the caller fills, and the
+ * source records how many dice were asked so the caller can enumerate every face sequence.
+ */
+#ifndef HON_DICE_H
+#define HON_DICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DICE_SCRIPT_MAX 48   /* longest face sequence one scripted run may ask for */
+
+typedef struct dice_src {
+    uint64_t state;          /* splitmix64 state (seeded mode) */
+    bool scripted;
+    uint8_t script[DICE_SCRIPT_MAX];  /* faces 1..6 handed out in order (scripted mode) */
+    size_t script_len;       /* faces available in script */
+    size_t asked;            /* dice asked since dice_rewind (scripted mode) */
+    bool overflow;           /* a scripted run asked for more than DICE_SCRIPT_MAX dice */
+} dice_src;
+
+/* Seeded mode with the given seed (0 is replaced by 1). */
+void dice_seed(dice_src *d, uint64_t seed);
+/* Switches to scripted mode with an empty script. */
+void dice_script(dice_src *d);
+/* Scripted mode: restarts handing out faces from the first scripted one; clears asked. */
+void dice_rewind(dice_src *d);
+
+/* One six-sided die: 1..6. Seeded: uniform, without modulo bias. Scripted: the next face of
+ * the script; past its end the script is extended with a 1 (the first face of an odometer
+ * digit), so a run asks exactly for the faces it needs. Past DICE_SCRIPT_MAX faces it returns
+ * 1 and sets d->overflow. */
+int dice_d6(dice_src *d);
+
+/* Raw 64-bit output of the seeded generator (for tests). */
+uint64_t dice_next(dice_src *d);
+
+#endif

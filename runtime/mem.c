@@ -1,0 +1,113 @@
+/* mem.c — the allocator funnel (see mem.h) and its allocation-failure test hook.
+ *
+ * Everything allocates through hon_realloc; runtime/hash.h routes uthash here too. The hook
+ * counts allocations per thread so tests can fail the Nth one.
+ */
+#include "mem.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Failure injection: fail_left < 0 means disarmed. Thread-local so parallel tests do not
+ * interfere; this is the library's only mutable state outside objects, and it is test-only. */
+static _Thread_local long fail_left = -1;
+static _Thread_local long failed = 0;
+
+static bool should_fail(void)
+{
+    if (fail_left < 0)
+        return false;
+    if (fail_left == 0) {
+        failed++;
+        return true;
+    }
+    fail_left--;
+    return false;
+}
+
+void *hon_realloc(void *p, size_t n)
+{
+    if (n == 0) {
+        free(p);
+        return NULL;
+    }
+    if (should_fail())
+        return NULL;
+    return realloc(p, n);
+}
+
+void *hon_malloc(size_t n)
+{
+    return hon_realloc(NULL, n ? n : 1);
+}
+
+void *hon_calloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    size_t n = count * size;
+    void *p = hon_malloc(n);
+    if (p)
+        memset(p, 0, n ? n : 1);
+    return p;
+}
+
+void hon_free(void *p)
+{
+    free(p);
+}
+
+char *hon_strndup(const char *s, size_t n)
+{
+    if (!s)
+        return NULL;
+    char *d = hon_malloc(n + 1);
+    if (!d)
+        return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *hon_strdup(const char *s)
+{
+    return s ? hon_strndup(s, strlen(s)) : NULL;
+}
+
+_Bool hon_grow_(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t ncap = *cap ? *cap : 4;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2)
+            return false;
+        ncap *= 2;
+    }
+    if (elem && ncap > SIZE_MAX / elem)
+        return false;
+    void *np = hon_realloc(*p, ncap * elem);
+    if (!np)
+        return false;
+    *p = np;
+    *cap = ncap;
+    return true;
+}
+
+void hon_mem_fail_after(long n)
+{
+    fail_left = n < 0 ? 0 : n;
+    failed = 0;
+}
+
+void hon_mem_fail_reset(void)
+{
+    fail_left = -1;
+}
+
+long hon_mem_failed_count(void)
+{
+    return failed;
+}

@@ -1,0 +1,474 @@
+/* test_api.c — Check tests of the embedding API (include/hon.h, interp/api.c): all-or-nothing
+ * loading, reloads, files and directories, edition and variant choices across reloads,
+ * `hon test` output, show / disassemble / list, and that every JSON answer parses.
+ */
+#include <unistd.h>
+#include "interp_test.h"
+
+/* ---- a minimal JSON checker (RFC 8259 grammar, no semantics) ---- */
+
+static const char *js_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+        s++;
+    return s;
+}
+
+static const char *js_value(const char *s);
+
+static const char *js_string(const char *s)
+{
+    if (*s++ != '"')
+        return NULL;
+    while (*s && *s != '"') {
+        if ((unsigned char)*s < 0x20)
+            return NULL;
+        if (*s == '\\') {
+            s++;
+            if (*s == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i])
+                        return NULL;
+                s += 4;
+            } else if (!*s || !strchr("\"\\/bfnrt", *s)) {
+                return NULL;
+            }
+        }
+        s++;
+    }
+    return *s == '"' ? s + 1 : NULL;
+}
+
+static const char *js_value(const char *s)
+{
+    s = js_ws(s);
+    if (*s == '{' || *s == '[') {
+        char close = *s == '{' ? '}' : ']';
+        s = js_ws(s + 1);
+        if (*s == close)
+            return s + 1;
+        for (;;) {
+            if (close == '}') {
+                s = js_string(js_ws(s));
+                if (!s || *(s = js_ws(s)) != ':')
+                    return NULL;
+                s++;
+            }
+            if (!(s = js_value(s)))
+                return NULL;
+            s = js_ws(s);
+            if (*s == ',') {
+                s++;
+                continue;
+            }
+            return *s == close ? s + 1 : NULL;
+        }
+    }
+    if (*s == '"')
+        return js_string(s);
+    if (!strncmp(s, "true", 4) || !strncmp(s, "null", 4))
+        return s + 4;
+    if (!strncmp(s, "false", 5))
+        return s + 5;
+    const char *start = s;
+    if (*s == '-')
+        s++;
+    while ((*s >= '0' && *s <= '9') || *s == '.' || *s == 'e' || *s == 'E' || *s == '+' ||
+           *s == '-')
+        s++;
+    return s > start ? s : NULL;
+}
+
+static int json_valid(const char *s)
+{
+    const char *end = js_value(s);
+    return end && *js_ws(end) == '\0';
+}
+
+static char *capture_tests(tvm *t, const char *path, size_t *passed, size_t *failed,
+                           hon_status *st)
+{
+    char *out = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&out, &n);
+    ck_assert_ptr_nonnull(m);
+    *st = hon_run_tests(t->vm, path, m, passed, failed);
+    fclose(m);
+    return out;
+}
+
+/* ---- loading ---- */
+
+START_TEST(load_error_keeps_program)
+{
+    tvm *t = tvm_new("fn f() -> int = 1;\n");
+    const char *bad = "fn g() -> int = 2;\nfn h() -> int = nope;\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "bad.hon", bad, strlen(bad)), HON_ERR_COMPILE);
+    ck_assert(has_diag(t, 100, 2, 17));
+    ck_assert_str_eq(t->d[0].path, "bad.hon");
+    ck_ev(t, "f()", "1");
+    ck_ev(t, "g()", "E100");               /* nothing of the bad file was kept */
+    /* a syntax error too */
+    const char *syn = "fn g() -> int = ;";
+    ck_assert_int_eq(hon_load_source(t->vm, "syn.hon", syn, strlen(syn)), HON_ERR_COMPILE);
+    ck_ev(t, "f()", "1");
+    /* a good file after the bad ones loads on top of the first */
+    const char *good = "fn g() -> int = f() + 1;\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "good.hon", good, strlen(good)), HON_OK);
+    ck_ev(t, "g()", "2");
+    /* a later file that clashes with an earlier one: refused, old program kept */
+    const char *clash = "fn f() -> int = 5;\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "clash.hon", clash, strlen(clash)), HON_ERR_COMPILE);
+    ck_ev(t, "g()", "2");
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(reload_keeps_choices)
+{
+    tvm *t = tvm_new("query q() -> int combine first;\n"
+                     "rule q.a cite \"X\" answer 1;\n"
+                     "edition e { replace rule q.a cite \"X\" answer 2; }\n"
+                     "variant v { reading one default; reading two; }\n"
+                     "fn w() -> int = if variant v == two then 20 else 10;\n");
+    ck_ev(t, "q()", "1");
+    ck_assert_ptr_null(hon_edition(t->vm));
+    ck_assert_int_eq(hon_set_edition(t->vm, "e"), HON_OK);
+    ck_assert_int_eq(hon_set_variant(t->vm, "v", "two"), HON_OK);
+    ck_ev(t, "q()", "2");
+    ck_ev(t, "w()", "20");
+    /* loading another file re-resolves everything; the choices survive */
+    const char *more = "fn z() -> int = q() + w();\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "more.hon", more, strlen(more)), HON_OK);
+    ck_assert_str_eq(hon_edition(t->vm), "e");
+    ck_ev(t, "z()", "22");
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(reload_same_path)
+{
+    /* Loading a path that is already loaded replaces that source (an edited file). */
+    tvm *t = tvm_new(NULL);
+    const char *v1 = "fn f() -> int = 1;\n", *v2 = "fn f() -> int = 2;\nfn g() -> int = f();\n";
+    const char *other = "fn h() -> int = f() * 10;\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "a.hon", v1, strlen(v1)), HON_OK);
+    ck_assert_int_eq(hon_load_source(t->vm, "b.hon", other, strlen(other)), HON_OK);
+    ck_ev(t, "h()", "10");
+    ck_assert_int_eq(hon_load_source(t->vm, "a.hon", v2, strlen(v2)), HON_OK);
+    ck_ev(t, "h()", "20");
+    ck_ev(t, "g()", "2");
+    /* a broken edit keeps the previous version */
+    const char *v3 = "fn f() -> int = true;\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "a.hon", v3, strlen(v3)), HON_ERR_COMPILE);
+    ck_ev(t, "h()", "20");
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(files_and_dirs)
+{
+    char dir[] = "/tmp/hon_api_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char a[256], b[256], c[256];
+    snprintf(a, sizeof a, "%s/b_second.hon", dir);
+    snprintf(b, sizeof b, "%s/a_first.hon", dir);
+    snprintf(c, sizeof c, "%s/notes.txt", dir);
+    FILE *f = fopen(a, "w");
+    fputs("fn two() -> int = one() + 1;\n", f);
+    fclose(f);
+    f = fopen(b, "w");
+    fputs("fn one() -> int = 1;\n", f);
+    fclose(f);
+    f = fopen(c, "w");
+    fputs("not a hon file", f);
+    fclose(f);
+    tvm *t = tvm_new(NULL);
+    ck_assert_int_eq(hon_load_dir(t->vm, dir), HON_OK);
+    ck_ev(t, "two()", "2");
+    /* check a file against the program without keeping it */
+    char d[256];
+    snprintf(d, sizeof d, "%s/check.hon", dir);
+    f = fopen(d, "w");
+    fputs("fn three() -> int = two() + 1;\n", f);
+    fclose(f);
+    ck_assert_int_eq(hon_check_file(t->vm, d), HON_OK);
+    ck_ev(t, "three()", "E100");
+    ck_assert_int_eq(hon_load_file(t->vm, d), HON_OK);
+    ck_ev(t, "three()", "3");
+    /* checking (or loading) a file that is already loaded replaces it: no duplicates */
+    ck_assert_int_eq(hon_check_file(t->vm, a), HON_OK);
+    ck_assert_int_eq(hon_load_dir(t->vm, dir), HON_OK);
+    ck_ev(t, "three()", "3");
+    ck_assert_int_eq(hon_load_file(t->vm, "/nonexistent/x.hon"), HON_ERR_IO);
+    ck_assert_int_eq(hon_load_dir(t->vm, "/nonexistent"), HON_ERR_IO);
+    ck_ev(t, "three()", "3");
+    tvm_free(t);
+    unlink(a);
+    unlink(b);
+    unlink(c);
+    unlink(d);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(runtime_error_position)
+{
+    tvm *t = tvm_new("fn f(x: int) -> int =\n  10 / x;\n");
+    ck_ev(t, "f(0)", "E205");
+    /* the error names the rule file's line, not the REPL's */
+    ck_assert_str_eq(t->d[0].path, "t.hon");
+    ck_assert_uint_eq(t->d[0].line, 2);
+    ck_assert_uint_eq(t->d[0].col, 3);
+    ck_assert_ptr_nonnull(strstr(t->log, "t.hon:2:3: error[E205]: division by zero"));
+    tvm_free(t);
+}
+END_TEST
+
+/* ---- tests ---- */
+
+START_TEST(run_tests)
+{
+    tvm *t = tvm_new("query q(x: int) -> int combine first default 0;\n"
+                     "rule q.r cite \"X\" when x > 1 answer x * 10;\n"
+                     "edition e { replace rule q.r cite \"X\" when x > 1 answer x; }\n"
+                     "enum k { a, b }\n"
+                     "table t(key: k) -> int { a => 1; b => ?; }\n"
+                     "test \"passes\" {\n  expect q(2) == 20;\n  expect q(1) == 0;\n}\n"
+                     "test \"under e\" edition e {\n  expect q(2) == 2;\n}\n"
+                     "test \"missing cell\" {\n  expect t[b] fails E201;\n}\n"
+                     "test \"fails\" {\n  expect q(3) == 31;\n  expect q(3) > 100;\n"
+                     "  expect t[a] fails E201;\n  expect t[b] == 1;\n}\n");
+    size_t passed = 0, failed = 0;
+    hon_status st;
+    char *out = capture_tests(t, NULL, &passed, &failed, &st);
+    ck_assert_int_eq(st, HON_ERR_RUNTIME);
+    ck_assert_uint_eq(passed, 3);
+    ck_assert_uint_eq(failed, 1);
+    /* q(3) is 30 under the default edition; each failing expect names its line */
+    ck_assert_str_eq(out,
+        "t.hon:17:10: FAIL \"fails\": q(3) is 30, expected 31\n"
+        "t.hon:18:10: FAIL \"fails\": the expectation is false\n"
+        "t.hon:19:10: FAIL \"fails\": expected error E201, got the value 1\n"
+        "t.hon:20:10: FAIL \"fails\": error E201: table `t`, row (b): not given in the source\n"
+        "3 passed, 1 failed\n");
+    free(out);
+    /* the vm's edition is the backdrop of tests without one, and is restored after */
+    ck_assert_int_eq(hon_set_edition(t->vm, "e"), HON_OK);
+    out = capture_tests(t, "t.hon", &passed, &failed, &st);
+    ck_assert_uint_eq(passed, 2);          /* "passes" now fails: q(2) is 2 under e */
+    ck_assert_str_eq(hon_edition(t->vm), "e");
+    free(out);
+    out = capture_tests(t, "other.hon", &passed, &failed, &st);
+    ck_assert_str_eq(out, "0 passed, 0 failed\n");
+    ck_assert_int_eq(st, HON_OK);
+    free(out);
+    tvm_free(t);
+}
+END_TEST
+
+/* ---- show, disassemble, list ---- */
+
+static const char *show_src =
+    "query speed(x: int) -> int combine first\n"
+    "  doc \"How fast.\"\n"
+    "  default 0;\n"
+    "# a comment between declarations\n"
+    "rule speed.fast\n"
+    "  cite \"BRO.9.fast\" source \"BRO 9, Speed\" example \"A\"\n"
+    "  doc \"Fast units; the text; has a semicolon in a string.\"\n"
+    "  when x > 3 answer x;\n"
+    "rule speed.slow cite \"BRO.9.slow\" doc \"slow\" answer 1;\n"
+    "edition ed {\n  replace rule speed.slow cite \"ERR.slow\" answer 2;\n}\n";
+
+static char *capture_show(tvm *t, const char *name, hon_status *st, int dis)
+{
+    char *out = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&out, &n);
+    *st = dis ? hon_disassemble(t->vm, name, m) : hon_show(t->vm, name, m);
+    fclose(m);
+    return out;
+}
+
+START_TEST(show)
+{
+    tvm *t = tvm_new(show_src);
+    hon_status st;
+    char *out = capture_show(t, "speed.fast", &st, 0);
+    ck_assert_int_eq(st, HON_OK);
+    ck_assert_str_eq(out,
+        "# rule speed.fast — t.hon:5\n"
+        "rule speed.fast\n"
+        "  cite \"BRO.9.fast\" source \"BRO 9, Speed\" example \"A\"\n"
+        "  doc \"Fast units; the text; has a semicolon in a string.\"\n"
+        "  when x > 3 answer x;\n"
+        "doc: Fast units; the text; has a semicolon in a string.\n"
+        "cites: BRO.9.fast (BRO 9, Speed), example A\n");
+    free(out);
+    out = capture_show(t, "speed", &st, 0);
+    ck_assert_str_eq(out,
+        "# declaration speed — t.hon:1\n"
+        "query speed(x: int) -> int combine first\n  doc \"How fast.\"\n  default 0;\n"
+        "doc: How fast.\n");
+    free(out);
+    /* under the edition, the replacement is shown */
+    ck_assert_int_eq(hon_set_edition(t->vm, "ed"), HON_OK);
+    out = capture_show(t, "speed.slow", &st, 0);
+    ck_assert_str_eq(out,
+        "# rule speed.slow — t.hon:11\n# replaced by edition ed\n"
+        "  replace rule speed.slow cite \"ERR.slow\" answer 2;\n"
+        "cites: ERR.slow\n");
+    free(out);
+    out = capture_show(t, "nothing", &st, 0);
+    ck_assert_int_eq(st, HON_ERR_NOT_FOUND);
+    free(out);
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(disassemble)
+{
+    tvm *t = tvm_new(show_src);
+    hon_status st;
+    char *out = capture_show(t, "speed.fast", &st, 1);
+    ck_assert_int_eq(st, HON_OK);
+    /* x > 3 guards `answer x`: a param read, a compare, a jump over the answer */
+    ck_assert_str_eq(out,
+        "rule speed.fast: 1 param, 1 local, stack 2\n"
+        "0000  8:8     GET_LOCAL 0\n"
+        "0002  8:12    INT 3  ; 3\n"
+        "0004  8:8     GT\n"
+        "0005          JUMP_IF_FALSE 3  ; -> 0010\n"
+        "0007  8:21    GET_LOCAL 0\n"
+        "0009          RETURN\n"
+        "0010  8:8     NO_ANSWER\n");
+    free(out);
+    out = capture_show(t, "speed", &st, 1);
+    ck_assert_ptr_nonnull(strstr(out, "query speed: 2 rules\n"));
+    ck_assert_ptr_nonnull(strstr(out, "default of speed: 1 param"));
+    free(out);
+    out = capture_show(t, "nope", &st, 1);
+    ck_assert_int_eq(st, HON_ERR_NOT_FOUND);
+    free(out);
+    tvm_free(t);
+}
+END_TEST
+
+static void count_rule(void *ud, const hon_rule_info *r)
+{
+    char *buf = ud;
+    size_t n = strlen(buf);
+    snprintf(buf + n, 1024 - n, "%s@%u[%s] ", r->name, r->line, r->edition ? r->edition : "-");
+}
+
+START_TEST(list_rules)
+{
+    tvm *t = tvm_new(show_src);
+    char buf[1024] = "";
+    ck_assert_uint_eq(hon_list_rules(t->vm, NULL, count_rule, buf), 2);
+    ck_assert_str_eq(buf, "speed.fast@5[-] speed.slow@9[-] ");
+    buf[0] = '\0';
+    /* by citation, case-insensitive */
+    ck_assert_uint_eq(hon_list_rules(t->vm, "bro.9.SLOW", count_rule, buf), 1);
+    /* by doc */
+    ck_assert_uint_eq(hon_list_rules(t->vm, "semicolon", NULL, NULL), 1);
+    ck_assert_int_eq(hon_set_edition(t->vm, "ed"), HON_OK);
+    buf[0] = '\0';
+    ck_assert_uint_eq(hon_list_rules(t->vm, "slow", count_rule, buf), 1);
+    ck_assert_str_eq(buf, "speed.slow@11[ed] ");
+    tvm_free(t);
+}
+END_TEST
+
+static void each_ed(void *ud, const char *name, const char *parent, const char *title)
+{
+    char *buf = ud;
+    size_t n = strlen(buf);
+    snprintf(buf + n, 256 - n, "%s<%s>%s;", name, parent ? parent : "", title ? title : "");
+}
+
+static void each_var(void *ud, const char *v, const char *r, const char *doc)
+{
+    char *buf = ud;
+    size_t n = strlen(buf);
+    snprintf(buf + n, 256 - n, "%s=%s(%s);", v, r, doc ? doc : "");
+}
+
+START_TEST(enumerations)
+{
+    tvm *t = tvm_new("edition a \"A\";\nedition b extends a;\ndefault edition a;\n"
+                     "variant v \"V doc\" { reading x default; reading y; }\n");
+    char buf[256] = "";
+    hon_each_edition(t->vm, each_ed, buf);
+    ck_assert_str_eq(buf, "a<>A;b<a>;");
+    buf[0] = '\0';
+    hon_each_variant(t->vm, each_var, buf);
+    ck_assert_str_eq(buf, "v=x(V doc);");
+    ck_assert_int_eq(hon_set_variant(t->vm, "v", "y"), HON_OK);
+    buf[0] = '\0';
+    hon_each_variant(t->vm, each_var, buf);
+    ck_assert_str_eq(buf, "v=y(V doc);");
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(json_is_valid)
+{
+    hon_answer *a = NULL;
+    tvm *t = tvm_new("enum m { a, b }\nrecord r { s: set<m>, l: list<int>, n: int }\n"
+                "query q(x: r) -> r combine first default x;\n"
+                "rule q.z cite \"quote\\\" and \\\\ backslash\" source \"tab\\n\" when x.n > 0 "
+                "answer r{s: {a}, l: [x.n], n: 0};\n");
+    const char *exprs[] = { "q(r{s: {a, b}, l: [1, 2], n: 1})", "q(r{s: {}, l: [], n: 0})",
+                            "[true, false]", "-5", "b" };
+    for (size_t i = 0; i < sizeof exprs / sizeof *exprs; i++) {
+        ck_assert_int_eq(hon_eval(t->vm, exprs[i], "<test>", &a), HON_OK);
+        ck_assert_msg(json_valid(hon_answer_json(a)), "invalid JSON: %s", hon_answer_json(a));
+        hon_answer_free(a);
+    }
+    ck_assert_int_eq(hon_odds(t->vm, "roll d6 > 2", "<test>", &a), HON_OK);
+    ck_assert(json_valid(hon_answer_json(a)));
+    hon_answer_free(a);
+    ck_assert(!json_valid("{\"a\": }"));
+    ck_assert(!json_valid("[1, 2"));
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(null_safety)
+{
+    ck_assert_int_eq(hon_load_source(NULL, "x", "", 0), HON_ERR_NOT_FOUND);
+    ck_assert_int_eq(hon_eval(NULL, "1", NULL, NULL), HON_ERR_NOT_FOUND);
+    ck_assert_ptr_null(hon_edition(NULL));
+    hon_vm_free(NULL);
+    hon_answer_free(NULL);
+    ck_assert_str_eq(hon_answer_text(NULL), "");
+    tvm *t = tvm_new(NULL);
+    /* an answer is optional */
+    ck_assert_int_eq(hon_eval(t->vm, "1 + 1", NULL, NULL), HON_OK);
+    ck_assert_int_eq(hon_eval(t->vm, "", "<test>", NULL), HON_ERR_COMPILE);
+    ck_assert_str_eq(hon_status_text(HON_ERR_IO), "cannot read the file");
+    tvm_free(t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("api");
+    TCase *tc = tcase_create("api");
+    tcase_add_test(tc, load_error_keeps_program);
+    tcase_add_test(tc, reload_keeps_choices);
+    tcase_add_test(tc, reload_same_path);
+    tcase_add_test(tc, files_and_dirs);
+    tcase_add_test(tc, runtime_error_position);
+    tcase_add_test(tc, run_tests);
+    tcase_add_test(tc, show);
+    tcase_add_test(tc, disassemble);
+    tcase_add_test(tc, list_rules);
+    tcase_add_test(tc, enumerations);
+    tcase_add_test(tc, json_is_valid);
+    tcase_add_test(tc, null_safety);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
