@@ -171,6 +171,7 @@ static const char *const kind_names[AST_KIND_COUNT] = {
     [AST_VARIANT] = "variant", [AST_READING] = "reading", [AST_EDITION] = "edition",
     [AST_REMOVE] = "remove", [AST_SET_VARIANT] = "set-variant",
     [AST_DEFAULT_EDITION] = "default-edition", [AST_TEST] = "test", [AST_EXPECT] = "expect",
+    [AST_SQUARE] = "square", [AST_UNIT_REF] = "unit-ref", [AST_TEST_BOARD] = "test-board",
 };
 
 const char *ast_kind_name(ast_kind k)
@@ -311,6 +312,10 @@ static const char *op_name(ast_op op)
     case AST_VOCAB_ABILITY: return "ability";
     case AST_VOCAB_MARKER: return "marker";
     case AST_VOCAB_TOKEN: return "token";
+    case AST_VOCAB_TERRAIN: return "terrain";
+    case AST_VOCAB_SQUARE_FEATURE: return "square_feature";
+    case AST_VOCAB_SIDE_FEATURE: return "side_feature";
+    case AST_VOCAB_INTERSPACE_ITEM: return "interspace_item";
     case AST_COMBINE_FIRST: return "first";
     case AST_COMBINE_SUM: return "sum";
     case AST_COMBINE_MIN: return "min";
@@ -431,6 +436,18 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
     case AST_VARIANT_REF:
         puts_(w, "(variant-ref ");
         puts_(w, n->name ? n->name : "?");
+        break;
+    case AST_SQUARE:
+        put(w, "@", 1);
+        puts_(w, n->name ? n->name : "?");
+        return;
+    case AST_UNIT_REF:
+        put(w, "$", 1);
+        puts_(w, n->name ? n->name : "?");
+        return;
+    case AST_TEST_BOARD:
+        puts_(w, "(board ");
+        put_str(w, n->name);
         break;
     case AST_VOCAB:
         put(w, "(", 1);

@@ -90,9 +90,17 @@ typedef enum ast_kind {
     AST_REMOVE,        /* name: "query.rule" */
     AST_SET_VARIANT,   /* name: variant; ref: reading */
     AST_DEFAULT_EDITION, /* name */
-    AST_TEST,          /* title; ref: edition or NULL; params: AST_SET_VARIANT settings;
+    AST_TEST,          /* title; ref: edition or NULL; params: AST_SET_VARIANT settings
+                          (and at most one AST_TEST_BOARD); name2: the board path or NULL;
                           list: AST_EXPECT */
     AST_EXPECT,        /* a: expression; ival: expected error code (e.g. 201 for E201) or 0 */
+
+    /* ---- the board (language.md §5); added after the first release of this header ---- */
+    AST_SQUARE,        /* `@C4`: name: the coordinate as written ("C4"); ival: its column x
+                          (A = 0) in the low 32 bits and its row y (1 = 0) in the high 32 */
+    AST_UNIT_REF,      /* `$rifle1`: name: a unit of the loaded scenario (resolved at run time) */
+    AST_TEST_BOARD,    /* `board "FILE"` setting of a test (in its params): name: the path as
+                          written, relative to the test's file */
 
     AST_KIND_COUNT
 } ast_kind;
@@ -111,7 +119,9 @@ typedef enum ast_op {
     AST_COMBINE_FIRST, AST_COMBINE_SUM, AST_COMBINE_MIN, AST_COMBINE_MAX,
     AST_COMBINE_ALL, AST_COMBINE_ANY, AST_COMBINE_PERMISSION,
     /* rule placement */
-    AST_EDIT_ADD, AST_EDIT_REPLACE
+    AST_EDIT_ADD, AST_EDIT_REPLACE,
+    /* vocabulary categories of the board (language.md §5.1), added later */
+    AST_VOCAB_TERRAIN, AST_VOCAB_SQUARE_FEATURE, AST_VOCAB_SIDE_FEATURE, AST_VOCAB_INTERSPACE_ITEM
 } ast_op;
 
 /* Filled by the resolver; zero from the parser. `type` is an index into the resolver's type

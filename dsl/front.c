@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
+#include "geo.h"
 #include "grammar/build.h"
 #include "parser.h"
 #include "lexer.h"
@@ -224,6 +225,20 @@ ast_node *front_roll(front_ctx *ctx, ast_loc loc, ast_node *count)
     return front_named(ctx, AST_ROLL, loc, NULL, count);
 }
 
+ast_node *front_square(front_ctx *ctx, ast_loc loc, const char *text)
+{
+    int x, y;
+    size_t len = text ? strlen(text) : 0;
+    if (!text || geo_parse_xy(text, len, &x, &y) != GEO_OK) {
+        return reject(ctx, 19, loc, "'@%s' is not a square: write the column letters (at most "
+                      "3) then the row number from 1, as in @C4", text ? text : "");
+    }
+    ast_node *n = front_node(ctx, AST_SQUARE, loc, text);
+    if (n)
+        n->ival = (int64_t)((uint64_t)(uint32_t)y << 32 | (uint32_t)x);
+    return n;
+}
+
 /* ---------------------------------------------------------------- types */
 
 ast_node *front_type_name(front_ctx *ctx, ast_loc loc, const char *name)
@@ -264,7 +279,10 @@ ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
                     "number), not ': %s'",
                     cat == AST_VOCAB_KIND ? "kind" : cat == AST_VOCAB_SIDE ? "side"
                     : cat == AST_VOCAB_ABILITY ? "ability"
-                    : cat == AST_VOCAB_MARKER ? "marker" : "token", type);
+                    : cat == AST_VOCAB_MARKER ? "marker" : cat == AST_VOCAB_TOKEN ? "token"
+                    : cat == AST_VOCAB_TERRAIN ? "terrain"
+                    : cat == AST_VOCAB_SQUARE_FEATURE ? "square_feature"
+                    : cat == AST_VOCAB_SIDE_FEATURE ? "side_feature" : "interspace_item", type);
     }
     ast_node *n = front_doc_decl(ctx, AST_VOCAB, loc, name, doc);
     if (n) {
@@ -466,14 +484,36 @@ ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant,
     return n;
 }
 
+ast_node *front_test_board(front_ctx *ctx, ast_loc loc, const char *word, ast_loc path_loc,
+                           const char *path)
+{
+    if (!word || strcmp(word, "board") != 0) {
+        return reject(ctx, 10, loc, "unexpected identifier '%s': a test's settings are "
+                      "'edition NAME', 'variant NAME = READING' and 'board \"FILE\"'",
+                      word ? word : "");
+    }
+    return front_node(ctx, AST_TEST_BOARD, path_loc, path);
+}
+
 ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char *edition,
                      ast_vec settings, ast_vec expects)
 {
+    const ast_node *board = NULL;
+    for (uint32_t i = 0; i < settings.len; i++) {
+        const ast_node *s = settings.items[i];
+        if (!s || s->kind != AST_TEST_BOARD)
+            continue;
+        if (board)
+            return reject(ctx, 20, s->loc, "a test loads one board; this one already names "
+                          "\"%s\"", board->name ? board->name : "");
+        board = s;
+    }
     ast_node *n = front_items(ctx, AST_TEST, loc, NULL, expects);
     if (n) {
         n->title = title;
         n->ref = edition;
         n->params = settings;
+        n->name2 = board ? board->name : NULL;
     }
     return n;
 }

@@ -165,6 +165,9 @@ const char *res_type_name(const res_program *p, uint32_t type, char *buf, size_t
     case RT_VERDICT: snprintf(buf, cap, "verdict"); break;
     case RT_UNIT: snprintf(buf, cap, "unit"); break;
     case RT_ERROR: snprintf(buf, cap, "<error>"); break;
+    case RT_SQUARE: snprintf(buf, cap, "square"); break;
+    case RT_SIDE: snprintf(buf, cap, "square_side"); break;
+    case RT_ELEMENT: snprintf(buf, cap, "element"); break;
     case RT_ENUM: snprintf(buf, cap, "%s", p->enums[targ(p, type)].name); break;
     case RT_RECORD: snprintf(buf, cap, "%s", p->records[targ(p, type)].name); break;
     case RT_SET:
@@ -205,7 +208,7 @@ static name_ent *add_name(rctx *c, name_ent **table, const char *name, gkind kin
         return NULL;
     name_ent *old = find_name(*table, name);
     if (old) {
-        if (old->kind == G_TYPE || old->kind == G_BUILTIN || (old->kind == G_ENUM && old->id < E_FIRST_FREE))
+        if (old->loc.line == 0)     /* built-ins are declared at line 0 */
             err(c, E_DUPLICATE, loc, "`%s` is a built-in name and cannot be declared", name);
         else {
             diag *dg = diag_report(c->d, E_DUPLICATE, DIAG_ERROR, loc,
@@ -602,12 +605,94 @@ static uint32_t field_expr(rctx *c, ast_node *n)
     }
 }
 
-static const struct { const char *name; res_builtin id; int arity; } builtins[] = {
-    { "min", RES_BI_MIN, 2 }, { "max", RES_BI_MAX, 2 }, { "abs", RES_BI_ABS, 1 },
-    { "len", RES_BI_LEN, 1 }, { "has", RES_BI_HAS_ABILITY, 2 },
-    { "ability_value", RES_BI_ABILITY_VALUE, 2 }, { "marker_count", RES_BI_MARKER_COUNT, 2 },
+/* Argument and result types of built-in functions, as codes (the type ids of enums and lists
+ * are the program's own). */
+typedef enum btype {
+    B_NONE, B_INT, B_BOOL, B_UNIT, B_SQUARE, B_SIDE, B_ELEMENT, B_TERRAIN, B_SQUARE_FEATURE,
+    B_SIDE_FEATURE, B_ITEM, B_DIRECTION, B_STEPS, B_SQUARES, B_UNITS, B_SIDES, B_ITEMS
+} btype;
+
+/* The built-in functions. The first ones are checked by builtin_call's own cases; the board's
+ * are checked from their signature (params, result). */
+static const struct builtin_sig {
+    const char *name;
+    res_builtin id;
+    int arity;
+    btype params[3];
+    btype result;
+} builtins[] = {
+    { "min", RES_BI_MIN, 2, { 0 }, 0 }, { "max", RES_BI_MAX, 2, { 0 }, 0 },
+    { "abs", RES_BI_ABS, 1, { 0 }, 0 }, { "len", RES_BI_LEN, 1, { 0 }, 0 },
+    { "has", RES_BI_HAS_ABILITY, 2, { 0 }, 0 },
+    { "ability_value", RES_BI_ABILITY_VALUE, 2, { 0 }, 0 },
+    { "marker_count", RES_BI_MARKER_COUNT, 2, { 0 }, 0 },
+    /* the board, language.md §5.3 */
+    { "square_of", RES_BI_SQUARE_OF, 1, { B_UNIT }, B_SQUARE },
+    { "squares_of", RES_BI_SQUARES_OF, 1, { B_UNIT }, B_SQUARES },
+    { "on_board", RES_BI_ON_BOARD, 1, { B_UNIT }, B_BOOL },
+    { "embarked", RES_BI_EMBARKED, 1, { B_UNIT }, B_BOOL },
+    { "carrier", RES_BI_CARRIER, 1, { B_UNIT }, B_UNIT },
+    { "units_at", RES_BI_UNITS_AT, 1, { B_SQUARE }, B_UNITS },
+    { "elevation", RES_BI_ELEVATION, 1, { B_SQUARE }, B_INT },
+    { "terrain", RES_BI_TERRAIN, 1, { B_SQUARE }, B_TERRAIN },
+    { "element_at", RES_BI_ELEMENT_AT, 1, { B_SQUARE }, B_ELEMENT },
+    { "in_element", RES_BI_IN_ELEMENT, 1, { B_SQUARE }, B_BOOL },
+    { "element_terrain", RES_BI_ELEMENT_TERRAIN, 1, { B_ELEMENT }, B_TERRAIN },
+    { "element_value", RES_BI_ELEMENT_VALUE, 1, { B_ELEMENT }, B_INT },
+    { "element_facing", RES_BI_ELEMENT_FACING, 1, { B_ELEMENT }, B_DIRECTION },
+    { "element_squares", RES_BI_ELEMENT_SQUARES, 1, { B_ELEMENT }, B_SQUARES },
+    { "corner_square", RES_BI_CORNER_SQUARE, 1, { B_SQUARE }, B_BOOL },
+    { "has_feature", RES_BI_HAS_FEATURE, 2, { B_SQUARE, B_SQUARE_FEATURE }, B_BOOL },
+    { "feature_value", RES_BI_FEATURE_VALUE, 2, { B_SQUARE, B_SQUARE_FEATURE }, B_INT },
+    { "side_between", RES_BI_SIDE_BETWEEN, 2, { B_SQUARE, B_SQUARE }, B_SIDE },
+    { "side_has", RES_BI_SIDE_HAS, 2, { B_SIDE, B_SIDE_FEATURE }, B_BOOL },
+    { "side_value", RES_BI_SIDE_VALUE, 2, { B_SIDE, B_SIDE_FEATURE }, B_INT },
+    { "side_facing", RES_BI_SIDE_FACING, 2, { B_SIDE, B_SIDE_FEATURE }, B_SQUARE },
+    { "sides_of", RES_BI_SIDES_OF, 1, { B_SQUARE }, B_SIDES },
+    { "side_squares", RES_BI_SIDE_SQUARES, 1, { B_SIDE }, B_SQUARES },
+    { "items_near", RES_BI_ITEMS_NEAR, 1, { B_SQUARE }, B_ITEMS },
+    { "item_value_near", RES_BI_ITEM_VALUE_NEAR, 2, { B_SQUARE, B_ITEM }, B_INT },
+    { "distance", RES_BI_DISTANCE, 2, { B_SQUARE, B_SQUARE }, B_INT },
+    { "adjacent", RES_BI_ADJACENT, 2, { B_SQUARE, B_SQUARE }, B_BOOL },
+    { "neighbours", RES_BI_NEIGHBOURS, 1, { B_SQUARE }, B_SQUARES },
+    { "line", RES_BI_LINE, 2, { B_SQUARE, B_SQUARE }, B_STEPS },
+    { "bresenham", RES_BI_BRESENHAM, 2, { B_SQUARE, B_SQUARE }, B_STEPS },
+    { "side_of_line", RES_BI_SIDE_OF_LINE, 3, { B_SQUARE, B_SQUARE, B_SQUARE }, B_INT },
 };
 #define NBUILTINS (sizeof builtins / sizeof builtins[0])
+
+const char *res_builtin_name(uint32_t b)
+{
+    for (size_t i = 0; i < NBUILTINS; i++)
+        if ((uint32_t)builtins[i].id == b)
+            return builtins[i].name;
+    return "?";
+}
+
+/* The type id of a built-in signature code. */
+static uint32_t btype_id(rctx *c, btype b, ast_loc loc)
+{
+    const res_program *p = c->p;
+    switch (b) {
+    case B_INT: return T_INT;
+    case B_BOOL: return T_BOOL;
+    case B_UNIT: return T_UNIT;
+    case B_SQUARE: return T_SQUARE;
+    case B_SIDE: return T_SIDE;
+    case B_ELEMENT: return T_ELEMENT;
+    case B_TERRAIN: return p->enums[E_TERRAIN].type;
+    case B_SQUARE_FEATURE: return p->enums[E_SQUARE_FEATURE].type;
+    case B_SIDE_FEATURE: return p->enums[E_SIDE_FEATURE].type;
+    case B_ITEM: return p->enums[E_INTERSPACE_ITEM].type;
+    case B_DIRECTION: return p->enums[E_DIRECTION].type;
+    case B_STEPS: return intern(c, RT_LIST, p->records[R_STEP].type, loc);
+    case B_SQUARES: return intern(c, RT_LIST, T_SQUARE, loc);
+    case B_UNITS: return intern(c, RT_LIST, T_UNIT, loc);
+    case B_SIDES: return intern(c, RT_LIST, T_SIDE, loc);
+    case B_ITEMS: return intern(c, RT_LIST, p->enums[E_INTERSPACE_ITEM].type, loc);
+    default: return T_ERROR;
+    }
+}
 
 static uint32_t arity_error(rctx *c, ast_node *n, const char *what, size_t want)
 {
@@ -684,8 +769,12 @@ static uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
         check(c, a[0], T_UNIT);
         check(c, a[1], p->enums[E_MARKER].type);
         return T_INT;
+    default:
+        break;
     }
-    return T_ERROR;
+    for (int i = 0; i < builtins[bi].arity; i++)
+        check(c, a[i], btype_id(c, builtins[bi].params[i], a[i]->loc));
+    return btype_id(c, builtins[bi].result, n->loc);
 }
 
 static uint32_t call_expr(rctx *c, ast_node *n)
@@ -928,6 +1017,10 @@ static uint32_t infer_inner(rctx *c, ast_node *n, uint32_t want)
     case AST_INT: return T_INT;
     case AST_BOOL: return T_BOOL;
     case AST_FORBID: case AST_PERMIT: return T_VERDICT;
+    case AST_SQUARE: return T_SQUARE;
+    case AST_UNIT_REF:
+        n->an.sym_kind = SYM_UNIT_REF;
+        return T_UNIT;
     case AST_NOT_GIVEN:
         err(c, E_NOT_GIVEN, n->loc, "`?` (not given) is only allowed as a table cell");
         return T_ERROR;
@@ -1062,6 +1155,10 @@ static uint32_t vocab_enum(ast_op op)
     case AST_VOCAB_SIDE: return E_SIDE;
     case AST_VOCAB_ABILITY: return E_ABILITY;
     case AST_VOCAB_MARKER: return E_MARKER;
+    case AST_VOCAB_TERRAIN: return E_TERRAIN;
+    case AST_VOCAB_SQUARE_FEATURE: return E_SQUARE_FEATURE;
+    case AST_VOCAB_SIDE_FEATURE: return E_SIDE_FEATURE;
+    case AST_VOCAB_INTERSPACE_ITEM: return E_INTERSPACE_ITEM;
     default: return E_TOKEN;
     }
 }
@@ -1740,7 +1837,7 @@ static void test_body(rctx *c, ast_node *d)
         return;
     res_test *t = &p->tests[p->ntests++];
     *t = (res_test){ .title = d->title ? d->title : "", .decl = d, .file = d->loc.file,
-                     .edition = -1 };
+                     .edition = -1, .board = d->name2 };
     if (d->ref)
         t->edition = edition_named(c, d->ref, d->loc);
     if (p->nvariants) {
@@ -1753,6 +1850,8 @@ static void test_body(rctx *c, ast_node *d)
             t->variant_set[i] = -1;
     }
     for (uint32_t i = 0; i < d->params.len; i++) {
+        if (d->params.items[i]->kind != AST_SET_VARIANT)
+            continue;       /* the board: t->board */
         int32_t r, v = set_variant(c, d->params.items[i], &r);
         if (v >= 0 && t->variant_set)
             t->variant_set[v] = r;
@@ -2005,25 +2104,57 @@ static res_program *program_new(rctx *c)
     }
     c->p = p;
     /* Fixed types, in the order of the T_* ids. */
-    static const res_tkind fixed[] = { RT_NONE, RT_INT, RT_BOOL, RT_VERDICT, RT_UNIT, RT_ERROR };
+    static const res_tkind fixed[] = { RT_NONE, RT_INT, RT_BOOL, RT_VERDICT, RT_UNIT, RT_ERROR,
+                                       RT_SQUARE, RT_SIDE, RT_ELEMENT };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (res_type_intern(p, fixed[i], 0) != i)
             return NULL;
     static const struct { const char *name; uint32_t t; } tnames[] = {
-        { "int", T_INT }, { "bool", T_BOOL }, { "verdict", T_VERDICT }, { "unit", T_UNIT } };
-    for (size_t i = 0; i < 4; i++)
+        { "int", T_INT }, { "bool", T_BOOL }, { "verdict", T_VERDICT }, { "unit", T_UNIT },
+        { "square", T_SQUARE }, { "square_side", T_SIDE }, { "element", T_ELEMENT } };
+    for (size_t i = 0; i < sizeof tnames / sizeof tnames[0]; i++)
         if (!add_name(c, &p->names->globals, tnames[i].name, G_TYPE, (int32_t)tnames[i].t,
                       (ast_loc){ 0 }, "type"))
             return NULL;
-    static const char *const benums[] = { "kind", "side", "ability", "marker", "token" };
+    static const char *const benums[] = { "kind", "side", "ability", "marker", "token",
+                                          "terrain", "square_feature", "side_feature",
+                                          "interspace_item", "direction" };
     for (size_t i = 0; i < E_FIRST_FREE; i++) {
         int32_t e = new_enum(c, benums[i], NULL, NULL);
         if (e != (int32_t)i ||
             !add_name(c, &p->names->globals, benums[i], G_ENUM, e, (ast_loc){ 0 }, "enum"))
             return NULL;
     }
+    /* direction: fixed members in the order of geo_dir (runtime/geo.h) */
+    static const char *const dirs[] = { "north", "northeast", "east", "southeast", "south",
+                                        "southwest", "west", "northwest" };
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        if (add_member(c, E_DIRECTION, dirs[i], NULL, false, (ast_loc){ 0 }) != (int32_t)i)
+            return NULL;
+    /* the record `step` (R_STEP): one step of a traced line */
+    static const struct { const char *name; uint32_t t; } sfields[STEP_NFIELDS] = {
+        [STEP_SQUARE] = { "square", T_SQUARE }, [STEP_FROM] = { "from", T_SQUARE },
+        [STEP_CORNER] = { "corner", T_BOOL }, [STEP_SIDE] = { "side", T_SIDE },
+        [STEP_LEFT] = { "left", T_SQUARE }, [STEP_RIGHT] = { "right", T_SQUARE },
+        [STEP_INDEX] = { "index", T_INT } };
+    if (!HON_GROW(p->records, p->nrecords, p->records_cap))
+        return NULL;
+    res_record *step = &p->records[R_STEP];
+    *step = (res_record){ .name = "step", .table = -1 };
+    step->fields = hon_calloc(STEP_NFIELDS, sizeof *step->fields);
+    if (!step->fields)
+        return NULL;
+    for (size_t i = 0; i < STEP_NFIELDS; i++)
+        step->fields[i] = (res_field){ sfields[i].name, sfields[i].t, (ast_loc){ 0 } };
+    step->nfields = STEP_NFIELDS;
+    step->type = intern(c, RT_RECORD, R_STEP, (ast_loc){ 0 });
+    p->nrecords = 1;
+    if (!add_name(c, &p->names->globals, "step", G_RECORD, R_STEP, (ast_loc){ 0 }, "record"))
+        return NULL;
+    /* Built-in functions; `terrain` is also the name of an enum, which already holds it. */
     for (size_t i = 0; i < NBUILTINS; i++)
-        if (!add_name(c, &p->names->globals, builtins[i].name, G_BUILTIN, (int32_t)i,
+        if (!find_name(p->names->globals, builtins[i].name) &&
+            !add_name(c, &p->names->globals, builtins[i].name, G_BUILTIN, (int32_t)i,
                       (ast_loc){ 0 }, "built-in"))
             return NULL;
     return c->oom ? NULL : p;
@@ -2222,6 +2353,12 @@ static int32_t find_global(const res_program *p, const char *name, gkind k)
 
 int32_t res_find_query(const res_program *p, const char *name) { return find_global(p, name, G_QUERY); }
 int32_t res_find_fn(const res_program *p, const char *name) { return find_global(p, name, G_FN); }
+
+int32_t res_find_counter(const res_program *p, const char *name)
+{
+    int32_t c = find_global(p, name, G_COUNTER);
+    return c >= 0 ? p->counters[c].unit : -1;
+}
 int32_t res_find_table(const res_program *p, const char *name) { return find_global(p, name, G_TABLE); }
 int32_t res_find_variant(const res_program *p, const char *name) { return find_global(p, name, G_VARIANT); }
 

@@ -21,11 +21,15 @@ enum {
     T_NONE = 0,     /* "no type expected" / untyped */
     T_INT, T_BOOL, T_VERDICT, T_UNIT,
     T_ERROR,        /* an expression that already had an error: silences follow-on errors */
+    T_SQUARE,       /* a square of the board (language.md §5.2) */
+    T_SIDE,         /* `square_side`: a side between two squares, or a square and the edge */
+    T_ELEMENT,      /* a terrain element of the loaded board */
     T_FIRST_FREE
 };
 
 typedef enum res_tkind {
     RT_NONE, RT_INT, RT_BOOL, RT_VERDICT, RT_UNIT, RT_ERROR,
+    RT_SQUARE, RT_SIDE, RT_ELEMENT,
     RT_ENUM,        /* arg: enum id */
     RT_SET,         /* arg: element type (an enum type) */
     RT_LIST,        /* arg: element type */
@@ -37,8 +41,27 @@ typedef struct res_type {
     uint32_t arg;
 } res_type;
 
-/* The built-in enums have fixed ids, in this order. */
-enum { E_KIND, E_SIDE, E_ABILITY, E_MARKER, E_TOKEN, E_FIRST_FREE };
+/* The built-in enums have fixed ids, in this order. `direction` has fixed members (north,
+ * northeast, east, southeast, south, southwest, west, northwest: the order of geo_dir); the
+ * others are filled by vocabulary declarations. */
+enum {
+    E_KIND, E_SIDE, E_ABILITY, E_MARKER, E_TOKEN,
+    E_TERRAIN, E_SQUARE_FEATURE, E_SIDE_FEATURE, E_INTERSPACE_ITEM, E_DIRECTION,
+    E_FIRST_FREE
+};
+
+/* The built-in record `step` (one step of a traced line, language.md §5.3) is record 0; its
+ * fields, in this order: */
+enum { R_STEP = 0 };
+enum { STEP_SQUARE, STEP_FROM, STEP_CORNER, STEP_SIDE, STEP_LEFT, STEP_RIGHT, STEP_INDEX,
+       STEP_NFIELDS };
+
+/* Square values (T_SQUARE) do not depend on a board: the column x (A = 0) in the low 32 bits,
+ * the row y (row 1 = 0) in the high 32 bits. Side values are board side indexes (geo.h),
+ * elements board element ids. */
+#define RES_SQUARE(x, y) ((int64_t)((uint64_t)(uint32_t)(y) << 32 | (uint32_t)(x)))
+#define RES_SQUARE_X(v) ((int64_t)(uint32_t)((uint64_t)(v) & 0xffffffffu))
+#define RES_SQUARE_Y(v) ((int64_t)(uint32_t)((uint64_t)(v) >> 32))
 
 #define RES_SET_MAX 64      /* at most this many members in an enum that forms sets */
 #define RES_MAX_ITEMS 255   /* parameters, record fields, table keys and columns per declaration */
@@ -189,6 +212,7 @@ typedef struct res_expect {
 
 typedef struct res_test {
     const char *title;
+    const char *board;      /* `board "PATH"`: the path as written (relative to the file), or NULL */
     ast_node *decl;
     uint32_t file;          /* ast_loc.file of the test */
     int32_t edition;        /* -1: run under the vm's active edition */
@@ -211,13 +235,27 @@ typedef enum res_sym_kind {
     SYM_FIELD,        /* sym: record field index (AST_FIELD) */
     SYM_UNIT_KIND, SYM_UNIT_SIDE, SYM_UNIT_SIZE,
     SYM_UNIT_VALUE,   /* sym: value slot */
-    SYM_VARIANT       /* sym: variant id (AST_VARIANT_REF) */
+    SYM_VARIANT,      /* sym: variant id (AST_VARIANT_REF) */
+    SYM_UNIT_REF      /* `$name`: a scenario unit, looked up when evaluated (AST_UNIT_REF) */
 } res_sym_kind;
 
 typedef enum res_builtin {
     RES_BI_MIN, RES_BI_MAX, RES_BI_ABS, RES_BI_LEN,
-    RES_BI_HAS_ABILITY, RES_BI_HAS_MARKER, RES_BI_ABILITY_VALUE, RES_BI_MARKER_COUNT
+    RES_BI_HAS_ABILITY, RES_BI_HAS_MARKER, RES_BI_ABILITY_VALUE, RES_BI_MARKER_COUNT,
+    /* the board (language.md §5.3): compiled to OP_BOARD, run by interp/vm_board.c */
+    RES_BI_SQUARE_OF, RES_BI_SQUARES_OF, RES_BI_ON_BOARD, RES_BI_EMBARKED, RES_BI_CARRIER,
+    RES_BI_UNITS_AT, RES_BI_ELEVATION, RES_BI_TERRAIN, RES_BI_ELEMENT_AT, RES_BI_IN_ELEMENT,
+    RES_BI_ELEMENT_TERRAIN, RES_BI_ELEMENT_VALUE, RES_BI_ELEMENT_FACING, RES_BI_ELEMENT_SQUARES,
+    RES_BI_CORNER_SQUARE, RES_BI_HAS_FEATURE, RES_BI_FEATURE_VALUE, RES_BI_SIDE_BETWEEN,
+    RES_BI_SIDE_HAS, RES_BI_SIDE_VALUE, RES_BI_SIDE_FACING, RES_BI_SIDES_OF, RES_BI_SIDE_SQUARES,
+    RES_BI_ITEMS_NEAR, RES_BI_ITEM_VALUE_NEAR, RES_BI_DISTANCE, RES_BI_ADJACENT,
+    RES_BI_NEIGHBOURS, RES_BI_LINE, RES_BI_BRESENHAM, RES_BI_SIDE_OF_LINE,
+    RES_BI_COUNT
 } res_builtin;
+#define RES_BI_FIRST_BOARD RES_BI_SQUARE_OF
+
+/* The name of built-in function b ("square_of"), for listings. */
+const char *res_builtin_name(uint32_t b);
 
 struct res_names;   /* the name tables (uthash), private to resolve.c */
 
@@ -260,6 +298,8 @@ int32_t res_find_edition(const res_program *p, const char *name);
 int32_t res_find_variant(const res_program *p, const char *name);
 int32_t res_find_rule(const res_program *p, const char *full_name);   /* first declared */
 int32_t res_find_member(const res_enum *e, const char *name);
+/* The unit id (in res_program.units) of the counter with that name; -1 when none. */
+int32_t res_find_counter(const res_program *p, const char *name);
 /* The declaration node of a top-level name (enum, record, variant, counter, table, fn, query,
  * edition), or NULL. Built-in names have none. */
 ast_node *res_find_decl(const res_program *p, const char *name);

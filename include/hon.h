@@ -1,7 +1,8 @@
 /* hon.h — the embedding API of hon, the Heroes of Normandie rules interpreter.
  *
- * Load .hon rule files, choose an edition and variants, evaluate expressions and queries,
- * read the answer and its trace, compute exact dice odds, run the .hon tests. The `hon`
+ * Load .hon rule files, choose an edition and variants, load a board (a scenario file),
+ * evaluate expressions and queries (from text, or from C without parsing), read the answer and
+ * its trace, compute exact dice odds, run the .hon tests, draw the board. The `hon`
  * program (repl/) uses nothing but this header. All functions are safe to call with any input:
  * errors come back as HON_ERR_* and diagnostics, never as a crash or exit().
  *
@@ -127,6 +128,90 @@ hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed
 
 /* Reseeds the dice source. */
 void hon_set_seed(hon_vm *vm, uint64_t seed);
+
+/* ---- the board (docs/spec/language.md §5, board.md) ----
+ * A session holds at most one board: a scenario file loaded against the rules. Its names
+ * (terrain, features, markers, counters, armies) must be declared in the loaded .hon files;
+ * its units become `$name` in expressions. Reloading rules rebuilds the board from its text:
+ * when a name no longer resolves, the board is dropped (its E3xx diagnostics and a note are
+ * reported) and the rules load anyway. */
+
+/* Loads a scenario file as the session's board. All or nothing: on any error (E3xx, reported
+ * with file, line and column like the compiler's) the previous board stays. */
+hon_status hon_load_board(hon_vm *vm, const char *path);
+/* Same, from memory; `name` is the path diagnostics show. */
+hon_status hon_load_board_source(hon_vm *vm, const char *name, const char *text, size_t len);
+/* Forgets the board (no effect when there is none). */
+void hon_drop_board(hon_vm *vm);
+/* The path of the loaded board (borrowed), or NULL when none is loaded. */
+const char *hon_board_path(const hon_vm *vm);
+
+/* Draws the board as text (docs/spec/board.md §5) to out. When line_from and line_to are not
+ * NULL, the line between them is traced and drawn; each is a scenario unit (`$rifle1`) or a
+ * square (`@C4` or `C4`). HON_ERR_NOT_FOUND (with a diagnostic) for no board or an unknown
+ * unit or square; HON_ERR_IO when writing fails. */
+hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const char *line_to);
+/* The same picture as a standalone SVG document. */
+hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to);
+
+/* The unit id of a scenario unit (`$rifle1` or `rifle1`) or of a counter (`sherman`), or -1. */
+int32_t hon_unit_id(const hon_vm *vm, const char *name);
+/* Sets a `value` slot of unit `unit` (a counter, or a unit of the board) to v. Values of board
+ * units last until the board or the rules are reloaded. HON_ERR_NOT_FOUND for an unknown unit
+ * or value name. */
+hon_status hon_unit_set_value(hon_vm *vm, int32_t unit, const char *value, int64_t v);
+/* The index (in declaration order) of `member` in the enum `enum_name` (a declared enum or a
+ * built-in one: kind, side, ability, marker, token, terrain, square_feature, side_feature,
+ * interspace_item, direction), or -1. */
+int32_t hon_member_id(const hon_vm *vm, const char *enum_name, const char *member);
+
+/* ---- calling queries and functions from C ---- */
+
+/* The signature of a query or fn: its parameter and result types as the language writes
+ * them ("unit", "square", "list<step>"...). Strings are borrowed until the next load. */
+typedef struct hon_query_info {
+    const char *name;
+    bool is_fn;
+    size_t nparams;
+    const char *param_names[16];
+    const char *param_types[16];   /* the first 16 parameters */
+    const char *result_type;
+} hon_query_info;
+/* Describes the query (or, failing that, the fn) `name`; HON_ERR_NOT_FOUND when neither
+ * exists. */
+hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out);
+
+/* A value passed to or returned by hon_call_query. Scalars only: lists and records come back
+ * as HON_V_OTHER (use hon_eval for them). */
+typedef enum hon_value_kind {
+    HON_V_INT, HON_V_BOOL, HON_V_VERDICT,   /* i: the number, 0/1, 0 forbid / 1 permit */
+    HON_V_UNIT,                             /* i: a unit id (hon_unit_id) */
+    HON_V_SQUARE,                           /* i: HON_SQUARE(x, y) */
+    HON_V_MEMBER,                           /* i: a member index (hon_member_id) */
+    HON_V_OTHER
+} hon_value_kind;
+typedef struct hon_value {
+    hon_value_kind kind;
+    int64_t i;
+} hon_value;
+/* The square at column x (A = 0) and row y (row 1 = 0), for HON_V_SQUARE. */
+#define HON_SQUARE(x, y) ((int64_t)((uint64_t)(uint32_t)(y) << 32 | (uint32_t)(x)))
+
+typedef struct hon_query_handle hon_query_handle;
+/* Looks up a query (or, failing that, a fn) by name once, for repeated hon_call_query calls.
+ * Returns a new handle (free with hon_query_handle_free), or NULL when there is no such name
+ * (or on OOM). A handle stays valid across loads: it is looked up again by name when the
+ * program changed. */
+hon_query_handle *hon_lookup_query(hon_vm *vm, const char *name);
+void hon_query_handle_free(hon_query_handle *h);
+/* Asks the query (through its rules, under the active edition and variants, on the loaded
+ * board) or calls the fn with n arguments, without parsing text and without a trace. Each
+ * argument's kind must fit its parameter's type (a member must be of the parameter's enum).
+ * On HON_OK *out holds the result. Errors: HON_ERR_NOT_FOUND (the name no longer exists, or
+ * the arguments do not fit: reported as a diagnostic), HON_ERR_RUNTIME (an E2xx, reported),
+ * HON_ERR_MEMORY. */
+hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                          hon_value *out);
 
 /* Text of a status, for messages. */
 const char *hon_status_text(hon_status s);

@@ -3,18 +3,22 @@
  * A hon_vm keeps the text of every loaded source. Loading is all or nothing: every load
  * re-parses, re-resolves and recompiles all sources plus the new ones into a fresh prog, and
  * swaps it in only when there was no error. The chosen edition and variant readings are kept
- * by name, so they survive reloads while the names exist. Diagnostics of every stage reach the
- * caller through hon_config.on_diag (or stderr), rendered by dsl/diag.c.
+ * by name, so they survive reloads while the names exist; so does the board (a scene, scene.h),
+ * rebuilt from its text against each new program. Diagnostics of every stage, the scenario's
+ * E3xx included, reach the caller through hon_config.on_diag (or stderr), rendered by
+ * dsl/diag.c.
  */
 #include "hon.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compile.h"
+#include "draw.h"
 #include "front.h"
 #include "mem.h"
 #include "odds.h"
@@ -47,6 +51,26 @@ struct hon_vm {
     size_t nchoices, choices_cap;
     dice_src dice;
     vm_ctx x;
+    /* the board: its scene (NULL: none), and the file and text it was loaded from */
+    scene *sc;
+    char *board_path;
+    char *board_text;
+    size_t board_len;
+    /* program generation (bumped by every kept load) and choice generation (also bumped by
+     * edition and variant changes): hon_call_query's caches are valid while they match */
+    uint64_t prog_gen, choice_gen;
+    int32_t *call_readings;
+    uint64_t call_readings_gen;
+    bool call_readings_ok;
+    /* storage for hon_query_info_of's type names */
+    char info_types[17][128];
+};
+
+struct hon_query_handle {
+    char *name;
+    uint64_t gen;           /* prog_gen when id was looked up */
+    bool is_fn;
+    uint32_t id;
 };
 
 struct hon_answer {
@@ -148,6 +172,8 @@ static hon_status read_source(hon_vm *vm, const char *path, source *out)
     return HON_OK;
 }
 
+static void rebind_board(hon_vm *vm);
+
 /* Builds a program from every loaded source plus `extra` (new sources, registered here). An
  * extra whose path is already loaded replaces that source in place (a reload); the others
  * come after, in order. keep: on success swap the program in and take ownership of the
@@ -223,6 +249,9 @@ static hon_status rebuild(hon_vm *vm, source *extra, size_t nextra, bool keep)
         prog_free(vm->pg);
         vm->pg = pg;
         pg = NULL;
+        vm->prog_gen++;
+        vm->choice_gen++;
+        rebind_board(vm);
     } else {
         for (size_t e = 0; e < nextra; e++)
             source_free(&extra[e]);
@@ -269,6 +298,10 @@ void hon_vm_free(hon_vm *vm)
     hon_free(vm->choices);
     hon_free(vm->edition);
     vm_ctx_free(&vm->x);
+    scene_free(vm->sc);
+    hon_free(vm->board_path);
+    hon_free(vm->board_text);
+    hon_free(vm->call_readings);
     diag_sources_free(&vm->sources);
     hon_free(vm);
 }
@@ -428,6 +461,7 @@ hon_status hon_set_edition(hon_vm *vm, const char *name)
     if (!name || !*name) {
         hon_free(vm->edition);
         vm->edition = NULL;
+        vm->choice_gen++;
         return HON_OK;
     }
     if (res_find_edition(vm->pg->res, name) < 0)
@@ -437,6 +471,7 @@ hon_status hon_set_edition(hon_vm *vm, const char *name)
         return HON_ERR_MEMORY;
     hon_free(vm->edition);
     vm->edition = copy;
+    vm->choice_gen++;
     return HON_OK;
 }
 
@@ -471,6 +506,7 @@ hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
         return HON_ERR_NOT_FOUND;
     if (reading && res_find_member(&p->enums[p->variants[v].enum_id], reading) < 0)
         return HON_ERR_NOT_FOUND;
+    vm->choice_gen++;
     for (size_t c = 0; c < vm->nchoices; c++)
         if (strcmp(vm->choices[c].variant, variant) == 0) {
             if (!reading) {     /* back to the default */
@@ -618,8 +654,9 @@ hon_status hon_eval(hon_vm *vm, const char *expr, const char *where, hon_answer 
         ast_file_free(f);
         return HON_ERR_MEMORY;
     }
-    vm_begin(&vm->x, vm->pg, ed, readings, &vm->dice, vm->cfg.step_budget, vm->cfg.max_depth,
-             true);
+    vm_begin(&vm->x, vm->pg, vm->sc, ed, readings, &vm->dice, vm->cfg.step_budget,
+             vm->cfg.max_depth, true);
+    const val_env env = { p, vm->sc };
     val v;
     if (!vm_eval(&vm->x, ch, &v)) {
         report_runtime(vm, &vm->x.err);
@@ -628,8 +665,8 @@ hon_status hon_eval(hon_vm *vm, const char *expr, const char *where, hon_answer 
         strbuf text = { 0 }, json = { 0 }, trace = { 0 };
         char tname[160];
         bool cut_text, cut_json;
-        char *vt = val_text(p, v, false, ANSWER_MAX, &cut_text);
-        char *vj = val_text(p, v, true, ANSWER_MAX, &cut_json);
+        char *vt = val_text(&env, v, false, ANSWER_MAX, &cut_text);
+        char *vj = val_text(&env, v, true, ANSWER_MAX, &cut_json);
         if (!vt || !vj)
             text.oom = true;
         sb_puts(&text, vt);
@@ -644,9 +681,9 @@ hon_status hon_eval(hon_vm *vm, const char *expr, const char *where, hon_answer 
         sb_puts(&json, ", \"text\": ");
         sb_json_str(&json, sb_str(&text));
         sb_puts(&json, ", \"trace\": ");
-        trace_json(p, &vm->x.trace, &json);
+        trace_json(&env, &vm->x.trace, &json);
         sb_puts(&json, "}");
-        trace_text(p, &vm->x.trace, &trace);
+        trace_text(&env, &vm->x.trace, &trace);
         *out = answer_new(sb_take(&text), sb_take(&json), sb_take(&trace));
         if (!*out)
             st = HON_ERR_MEMORY;
@@ -676,8 +713,8 @@ hon_status hon_odds(hon_vm *vm, const char *expr, const char *where, hon_answer 
     strbuf text = { 0 }, json = { 0 };
     if (oom) {
         st = HON_ERR_MEMORY;
-    } else if (!odds_enumerate(&vm->x, vm->pg, ch, type, ed, readings, vm->cfg.step_budget,
-                               vm->cfg.max_depth, &text, &json)) {
+    } else if (!odds_enumerate(&vm->x, vm->pg, vm->sc, ch, type, ed, readings,
+                               vm->cfg.step_budget, vm->cfg.max_depth, &text, &json)) {
         report_runtime(vm, &vm->x.err);
         st = vm->x.err.code == 209 ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
     } else if (out) {
@@ -705,6 +742,445 @@ void hon_answer_free(hon_answer *a)
     hon_free(a->json);
     hon_free(a->trace);
     hon_free(a);
+}
+
+/* ---- the board ---- */
+
+/* Reports a message that is about no source position (code 0 unless given), as `path: ...`. */
+static void report_plain(hon_vm *vm, int code, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void report_plain(hon_vm *vm, int code, const char *path, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    uint32_t id = diag_sources_add(&vm->sources, path ? path : "<board>", "", 0);
+    diag_report(&dl, code, DIAG_ERROR, (ast_loc){ .file = id == UINT32_MAX ? 0 : id }, "%s",
+                msg);
+    emit_diags(vm, &dl);
+}
+
+/* Reports a scenario's E3xx errors like the compiler's diagnostics (the text is quoted). */
+static void report_scn(hon_vm *vm, const char *path, const char *text, size_t len,
+                       const scn_errors *errs)
+{
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    uint32_t id = diag_sources_add(&vm->sources, path, text, len);
+    for (size_t i = 0; i < errs->len; i++) {
+        const scn_error *e = &errs->items[i];
+        ast_loc loc = { id == UINT32_MAX ? 0 : id, (uint32_t)e->line, (uint32_t)e->col,
+                        (uint32_t)e->line, (uint32_t)(e->col + (e->len > 0 ? e->len : 1) - 1) };
+        diag_report(&dl, e->code, DIAG_ERROR, loc, "%s", e->message);
+    }
+    emit_diags(vm, &dl);
+}
+
+/* Reads a whole scenario file; E398 (reported) when it cannot be. */
+static hon_status read_board(hon_vm *vm, const char *path, char **text, size_t *len)
+{
+    *text = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        report_plain(vm, 398, path, "cannot read %s: %s", path, strerror(errno));
+        return HON_ERR_IO;
+    }
+    strbuf b = { 0 };
+    char buf[8192];
+    size_t n;
+    bool too_big = false;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (b.len + n > MAX_SOURCE_BYTES) {
+            too_big = true;
+            break;
+        }
+        sb_putn(&b, buf, n);
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (b.oom) {
+        sb_free(&b);
+        return HON_ERR_MEMORY;
+    }
+    if (err || too_big) {
+        sb_free(&b);
+        report_plain(vm, 398, path, "cannot read %s: %s", path,
+                     too_big ? "file too large" : "read error");
+        return HON_ERR_IO;
+    }
+    *len = b.len;
+    *text = sb_take(&b);
+    return *text ? HON_OK : HON_ERR_MEMORY;
+}
+
+/* Loads a scenario (from text, or from the file `path` when text is NULL) against the current
+ * program into *out; on errors reports them and leaves *out NULL. */
+static hon_status load_scene(hon_vm *vm, const char *path, const char *text, size_t len,
+                             scene **out)
+{
+    *out = NULL;
+    char *owned = NULL;
+    if (!text) {
+        hon_status st = read_board(vm, path, &owned, &len);
+        if (st != HON_OK)
+            return st;
+        text = owned;
+    }
+    scn_errors errs = { 0 };
+    *out = scene_load(vm->pg->res, text, len, &errs);
+    hon_status st = HON_OK;
+    if (!*out) {
+        bool oom = false;
+        for (size_t i = 0; i < errs.len; i++)
+            oom |= errs.items[i].code == 399;
+        report_scn(vm, path, text, len, &errs);
+        st = oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
+    }
+    scn_errors_free(&errs);
+    hon_free(owned);
+    return st;
+}
+
+/* After a reload: the board again, against the new program; dropped (with a note) when its
+ * names no longer resolve. */
+static void rebind_board(hon_vm *vm)
+{
+    if (!vm->sc)
+        return;
+    scene_free(vm->sc);
+    vm->sc = NULL;
+    scene *sc;
+    hon_status st = load_scene(vm, vm->board_path, vm->board_text, vm->board_len, &sc);
+    if (st == HON_OK) {
+        vm->sc = sc;
+        return;
+    }
+    report_plain(vm, 0, vm->board_path, "the board %s does not fit the rules any more: it was "
+                 "dropped", vm->board_path);
+    hon_free(vm->board_path);
+    hon_free(vm->board_text);
+    vm->board_path = vm->board_text = NULL;
+    vm->board_len = 0;
+}
+
+static hon_status set_board(hon_vm *vm, const char *path, char *text, size_t len)
+{
+    scene *sc;
+    hon_status st = load_scene(vm, path, text, len, &sc);
+    if (st != HON_OK) {
+        hon_free(text);
+        return st;
+    }
+    char *p = hon_strdup(path);
+    if (!p) {
+        scene_free(sc);
+        hon_free(text);
+        return HON_ERR_MEMORY;
+    }
+    scene_free(vm->sc);
+    hon_free(vm->board_path);
+    hon_free(vm->board_text);
+    vm->sc = sc;
+    vm->board_path = p;
+    vm->board_text = text;
+    vm->board_len = len;
+    vm->choice_gen++;
+    return HON_OK;
+}
+
+hon_status hon_load_board(hon_vm *vm, const char *path)
+{
+    if (!vm || !path)
+        return HON_ERR_NOT_FOUND;
+    char *text;
+    size_t len;
+    hon_status st = read_board(vm, path, &text, &len);
+    if (st != HON_OK)
+        return st;
+    return set_board(vm, path, text, len);
+}
+
+hon_status hon_load_board_source(hon_vm *vm, const char *name, const char *text, size_t len)
+{
+    if (!vm || !text)
+        return HON_ERR_NOT_FOUND;
+    char *copy = hon_strndup(text, len);
+    if (!copy)
+        return HON_ERR_MEMORY;
+    return set_board(vm, name ? name : "<board>", copy, len);
+}
+
+void hon_drop_board(hon_vm *vm)
+{
+    if (!vm || !vm->sc)
+        return;
+    scene_free(vm->sc);
+    hon_free(vm->board_path);
+    hon_free(vm->board_text);
+    vm->sc = NULL;
+    vm->board_path = vm->board_text = NULL;
+    vm->board_len = 0;
+    vm->choice_gen++;
+}
+
+const char *hon_board_path(const hon_vm *vm)
+{
+    return vm && vm->sc ? vm->board_path : NULL;
+}
+
+/* A line's end as a board square: `$name` (the unit's square), `@C4` or `C4`, or a unit name
+ * without its `$`. Reports and returns -1 when it is none of these. */
+static int endpoint(hon_vm *vm, const char *spec)
+{
+    const scene *sc = vm->sc;
+    int s0 = -1, s1;
+    if (spec[0] == '$' || scene_unit(sc, spec) >= 0) {
+        int32_t u = scene_unit(sc, spec + (spec[0] == '$'));
+        if (u >= 0 && board_unit_squares(sc->b, u, &s0, &s1))
+            return s0;
+        report_plain(vm, 0, vm->board_path, u >= 0 ? "unit %s is not on the board"
+                     : "the board has no unit %s", spec);
+        return -1;
+    }
+    s0 = geo_parse_square(sc->g, spec + (spec[0] == '@'));
+    if (s0 < 0)
+        report_plain(vm, 0, vm->board_path, "'%s' is neither a unit ($name) nor a square of "
+                     "the board (%d columns, %d rows)", spec, sc->g->w, sc->g->h);
+    return s0;
+}
+
+static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg)
+{
+    if (!vm || !out)
+        return HON_ERR_NOT_FOUND;
+    if (!vm->sc) {
+        report_plain(vm, 0, "<board>", "no board is loaded");
+        return HON_ERR_NOT_FOUND;
+    }
+    const scenario *s = vm->sc->scn;
+    draw_options o = { .symbols = s->symbols, .title = s->title,
+                       .terrain_colours = (const char *const *)s->terrain_colours,
+                       .n_terrain_colours = s->n_terrain_colours,
+                       .side_colours = (const char *const *)s->side_colours,
+                       .n_side_colours = s->n_side_colours,
+                       .unit_colours = (const char *const *)s->unit_colours,
+                       .n_unit_colours = s->n_unit_colours };
+    geo_trace tr = { 0 };
+    if (from && to) {
+        int a = endpoint(vm, from), b = a >= 0 ? endpoint(vm, to) : -1;
+        if (a < 0 || b < 0)
+            return HON_ERR_NOT_FOUND;
+        geo_status gs = geo_trace_line(vm->sc->g, a, b, &tr);
+        if (gs == GEO_ENOMEM)
+            return HON_ERR_MEMORY;
+        if (gs == GEO_OK)
+            o.trace = &tr;
+    }
+    geo_status gs = svg ? draw_svg(vm->sc->b, &o, out) : draw_text(vm->sc->b, &o, out);
+    geo_trace_free(&tr);
+    if (gs == GEO_ETOPO) {
+        report_plain(vm, 0, vm->board_path, "hex boards are not drawn yet");
+        return HON_ERR_NOT_FOUND;
+    }
+    return gs == GEO_OK ? HON_OK : gs == GEO_ENOMEM ? HON_ERR_MEMORY : HON_ERR_IO;
+}
+
+hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
+{
+    return draw(vm, out, line_from, line_to, false);
+}
+
+hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
+{
+    return draw(vm, out, line_from, line_to, true);
+}
+
+int32_t hon_unit_id(const hon_vm *vm, const char *name)
+{
+    if (!vm || !name)
+        return -1;
+    if (name[0] == '$')
+        return scene_unit(vm->sc, name + 1);
+    int32_t c = res_find_counter(vm->pg->res, name);
+    return c >= 0 ? c : scene_unit(vm->sc, name);
+}
+
+hon_status hon_unit_set_value(hon_vm *vm, int32_t id, const char *value, int64_t v)
+{
+    if (!vm || !value)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    unit_pool *pool = vm->sc ? vm->sc->units : p->units;
+    if (!unit_get(pool, id))
+        return HON_ERR_NOT_FOUND;
+    for (size_t i = 0; i < p->nslots; i++)
+        if (strcmp(p->slots[i].name, value) == 0) {
+            unit_set_value(pool, id, (uint32_t)i, v);
+            return HON_OK;
+        }
+    return HON_ERR_NOT_FOUND;
+}
+
+int32_t hon_member_id(const hon_vm *vm, const char *enum_name, const char *member)
+{
+    if (!vm || !enum_name || !member)
+        return -1;
+    const res_program *p = vm->pg->res;
+    for (size_t e = 0; e < p->nenums; e++)
+        if (strcmp(p->enums[e].name, enum_name) == 0)
+            return res_find_member(&p->enums[e], member);
+    return -1;
+}
+
+/* ---- calling queries and fns from C ---- */
+
+hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out)
+{
+    if (!vm || !name || !out)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    int32_t q = res_find_query(p, name);
+    int32_t f = q < 0 ? res_find_fn(p, name) : -1;
+    if (q < 0 && f < 0)
+        return HON_ERR_NOT_FOUND;
+    const res_field *params = q >= 0 ? p->queries[q].params : p->fns[f].params;
+    uint32_t np = q >= 0 ? p->queries[q].nparams : p->fns[f].nparams;
+    *out = (hon_query_info){ .name = q >= 0 ? p->queries[q].name : p->fns[f].name,
+                             .is_fn = q < 0, .nparams = np };
+    for (uint32_t i = 0; i < np && i < 16; i++) {
+        out->param_names[i] = params[i].name;
+        out->param_types[i] = res_type_name(p, params[i].type, vm->info_types[i],
+                                            sizeof vm->info_types[i]);
+    }
+    out->result_type = res_type_name(p, q >= 0 ? p->queries[q].result : p->fns[f].result,
+                                     vm->info_types[16], sizeof vm->info_types[16]);
+    return HON_OK;
+}
+
+/* Finds h's query or fn in the current program; false when it is gone. */
+static bool handle_lookup(hon_vm *vm, hon_query_handle *h)
+{
+    const res_program *p = vm->pg->res;
+    int32_t q = res_find_query(p, h->name);
+    int32_t f = q < 0 ? res_find_fn(p, h->name) : -1;
+    if (q < 0 && f < 0)
+        return false;
+    h->is_fn = q < 0;
+    h->id = (uint32_t)(q >= 0 ? q : f);
+    h->gen = vm->prog_gen;
+    return true;
+}
+
+hon_query_handle *hon_lookup_query(hon_vm *vm, const char *name)
+{
+    if (!vm || !name)
+        return NULL;
+    hon_query_handle *h = hon_calloc(1, sizeof *h);
+    if (!h || !(h->name = hon_strdup(name)) || !handle_lookup(vm, h)) {
+        hon_query_handle_free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void hon_query_handle_free(hon_query_handle *h)
+{
+    if (!h)
+        return;
+    hon_free(h->name);
+    hon_free(h);
+}
+
+/* Converts argument a for a parameter of type t; false when it does not fit. */
+static bool arg_val(const hon_vm *vm, uint32_t t, const hon_value *a, val *out)
+{
+    const res_program *p = vm->pg->res;
+    const unit_pool *pool = vm->sc ? vm->sc->units : p->units;
+    res_tkind k = t < p->ntypes ? p->types[t].kind : RT_NONE;
+    *out = (val){ .type = t, .u.i = a->i };
+    switch (k) {
+    case RT_INT: return a->kind == HON_V_INT;
+    case RT_BOOL: return a->kind == HON_V_BOOL && (a->i == 0 || a->i == 1);
+    case RT_VERDICT: return a->kind == HON_V_VERDICT && (a->i == 0 || a->i == 1);
+    case RT_UNIT: return a->kind == HON_V_UNIT && a->i >= 0 && (size_t)a->i < pool->len;
+    case RT_SQUARE: return a->kind == HON_V_SQUARE;
+    case RT_ENUM:
+        return a->kind == HON_V_MEMBER && a->i >= 0 &&
+               (size_t)a->i < p->enums[p->types[t].arg].len;
+    default: return false;
+    }
+}
+
+static hon_value out_val(const res_program *p, val v)
+{
+    res_tkind k = v.type < p->ntypes ? p->types[v.type].kind : RT_NONE;
+    hon_value r = { HON_V_OTHER, v.u.i };
+    switch (k) {
+    case RT_INT: r.kind = HON_V_INT; break;
+    case RT_BOOL: r.kind = HON_V_BOOL; break;
+    case RT_VERDICT: r.kind = HON_V_VERDICT; break;
+    case RT_UNIT: r.kind = HON_V_UNIT; break;
+    case RT_SQUARE: r.kind = HON_V_SQUARE; break;
+    case RT_ENUM: r.kind = HON_V_MEMBER; break;
+    default: r.i = 0; break;
+    }
+    if (v.flags & VAL_ABSENT)
+        r = (hon_value){ HON_V_OTHER, 0 };
+    return r;
+}
+
+hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                          hon_value *out)
+{
+    if (!vm || !h || (n && !args))
+        return HON_ERR_NOT_FOUND;
+    if (h->gen != vm->prog_gen && !handle_lookup(vm, h)) {
+        report_plain(vm, 0, "<call>", "no query or fn named '%s'", h->name);
+        return HON_ERR_NOT_FOUND;
+    }
+    const res_program *p = vm->pg->res;
+    const res_field *params = h->is_fn ? p->fns[h->id].params : p->queries[h->id].params;
+    uint32_t np = h->is_fn ? p->fns[h->id].nparams : p->queries[h->id].nparams;
+    val argv[16];
+    if (n != np || n > 16) {
+        report_plain(vm, 0, "<call>", "%s takes %u argument%s, not %zu", h->name, np,
+                     np == 1 ? "" : "s", n);
+        return HON_ERR_NOT_FOUND;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!arg_val(vm, params[i].type, &args[i], &argv[i])) {
+            char tname[128];
+            report_plain(vm, 0, "<call>", "argument %zu of %s does not fit its type %s", i + 1,
+                         h->name, res_type_name(p, params[i].type, tname, sizeof tname));
+            return HON_ERR_NOT_FOUND;
+        }
+    int32_t ed = active_edition(vm);
+    if (!vm->call_readings_ok || vm->call_readings_gen != vm->choice_gen) {
+        bool oom;
+        hon_free(vm->call_readings);
+        vm->call_readings = readings_for(vm, ed, NULL, &oom);
+        vm->call_readings_ok = !oom;
+        vm->call_readings_gen = vm->choice_gen;
+        if (oom)
+            return HON_ERR_MEMORY;
+    }
+    vm_begin(&vm->x, vm->pg, vm->sc, ed, vm->call_readings, &vm->dice, vm->cfg.step_budget,
+             vm->cfg.max_depth, false);
+    val v;
+    hon_status st = HON_OK;
+    if (!vm_call(&vm->x, h->is_fn, h->id, argv, (uint32_t)n, &v)) {
+        report_runtime(vm, &vm->x.err);
+        st = vm->x.err.code == 209 ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
+    } else if (out) {
+        *out = out_val(p, v);
+    }
+    vm_end(&vm->x);
+    return st;
 }
 
 /* ---- rules: listing, showing, disassembling ---- */
@@ -954,7 +1430,7 @@ static bool path_matches(const char *file, const char *want)
 }
 
 /* Prints a value for a failure line, cut after 4 KiB. */
-static void put_short(const res_program *p, val v, strbuf *b)
+static void put_short(const val_env *p, val v, strbuf *b)
 {
     bool cut;
     char *t = val_text(p, v, false, 4096, &cut);
@@ -966,20 +1442,21 @@ static void put_short(const res_program *p, val v, strbuf *b)
 
 /* Runs one expect; returns true when it passes, else writes a failure line. */
 static bool run_expect(hon_vm *vm, const res_test *t, size_t e, const prog_expect *pe,
-                       int32_t ed, const int32_t *readings, FILE *out)
+                       const scene *sc, int32_t ed, const int32_t *readings, FILE *out)
 {
     const res_program *p = vm->pg->res;
+    const val_env env = { p, sc };
     const ast_node *x = t->expects[e].node;
     vm_ctx *ctx = &vm->x;
     strbuf b = { 0 };
     bool pass = false;
-    vm_begin(ctx, vm->pg, ed, readings, &vm->dice, vm->cfg.step_budget, vm->cfg.max_depth,
+    vm_begin(ctx, vm->pg, sc, ed, readings, &vm->dice, vm->cfg.step_budget, vm->cfg.max_depth,
              false);
     val v, w;
     if (x->ival) {
         if (vm_eval(ctx, pe->whole, &v)) {
             sb_printf(&b, "expected error E%03" PRId64 ", got the value ", x->ival);
-            put_short(p, v, &b);
+            put_short(&env, v, &b);
         } else if (ctx->err.code != x->ival) {
             sb_printf(&b, "expected error E%03" PRId64 ", got error E%03d: %s", x->ival,
                       ctx->err.code, ctx->err.msg);
@@ -998,9 +1475,9 @@ static bool run_expect(hon_vm *vm, const res_test *t, size_t e, const prog_expec
             } else if (!pass) {
                 span_text(vm, x->a->a->loc, &b);
                 sb_puts(&b, " is ");
-                put_short(p, v, &b);
+                put_short(&env, v, &b);
                 sb_puts(&b, ", expected ");
-                put_short(p, w, &b);
+                put_short(&env, w, &b);
             }
         }
     } else {
@@ -1015,6 +1492,24 @@ static bool run_expect(hon_vm *vm, const res_test *t, size_t e, const prog_expec
                 x->loc.line, x->loc.col, t->title, b.oom ? "(out of memory)" : sb_str(&b));
     sb_free(&b);
     return pass;
+}
+
+/* Loads the board of test t (its path relative to the test's file) into *out; NULL with its
+ * diagnostics reported when it does not load. HON_ERR_MEMORY when memory ran out. */
+static hon_status test_board(hon_vm *vm, const res_test *t, scene **out)
+{
+    const char *file = prog_file_path(vm->pg, t->file);
+    const char *slash = strrchr(file, '/');
+    size_t dir = t->board[0] == '/' || !slash ? 0 : (size_t)(slash - file) + 1;
+    size_t n = strlen(t->board);
+    char *path = hon_malloc(dir + n + 1);
+    if (!path)
+        return HON_ERR_MEMORY;
+    memcpy(path, file, dir);
+    memcpy(path + dir, t->board, n + 1);
+    hon_status st = load_scene(vm, path, NULL, 0, out);
+    hon_free(path);
+    return st == HON_ERR_MEMORY ? st : HON_OK;
 }
 
 hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed,
@@ -1036,9 +1531,26 @@ hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed
             st = HON_ERR_MEMORY;
             break;
         }
-        bool ok = true;
-        for (size_t e = 0; e < t->nexpects; e++)
-            ok &= run_expect(vm, t, e, &vm->pg->expects[i][e], ed, readings, out);
+        bool ok = true, board_ok = true;
+        scene *own = NULL;
+        if (t->board) {
+            hon_status bst = test_board(vm, t, &own);
+            if (bst == HON_ERR_MEMORY) {
+                hon_free(readings);
+                st = bst;
+                break;
+            }
+            if (!own) {
+                fprintf(out, "%s:%u:%u: FAIL \"%s\": its board \"%s\" does not load\n",
+                        prog_file_path(vm->pg, t->decl->loc.file), t->decl->loc.line,
+                        t->decl->loc.col, t->title, t->board);
+                ok = board_ok = false;
+            }
+        }
+        for (size_t e = 0; board_ok && e < t->nexpects; e++)
+            ok &= run_expect(vm, t, e, &vm->pg->expects[i][e], t->board ? own : vm->sc, ed,
+                             readings, out);
+        scene_free(own);
         hon_free(readings);
         if (ok)
             np++;

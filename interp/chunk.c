@@ -51,6 +51,9 @@ void chunk_free(chunk *c)
     hon_free(c->code);
     hon_free(c->k);
     hon_free(c->lines);
+    for (size_t i = 0; i < c->nstrs; i++)
+        hon_free(c->strs[i]);
+    hon_free(c->strs);
     hon_free(c);
 }
 
@@ -90,6 +93,20 @@ int32_t chunk_const(chunk *c, val v)
         return -1;
     c->k[c->nk] = v;
     return (int32_t)c->nk++;
+}
+
+int32_t chunk_str(chunk *c, const char *s)
+{
+    for (size_t i = 0; i < c->nstrs; i++)
+        if (strcmp(c->strs[i], s) == 0)
+            return (int32_t)i;
+    if (c->nstrs >= INT32_MAX || !HON_GROW(c->strs, c->nstrs, c->strs_cap))
+        return -1;
+    char *copy = hon_strdup(s);
+    if (!copy)
+        return -1;
+    c->strs[c->nstrs] = copy;
+    return (int32_t)c->nstrs++;
 }
 
 ast_loc chunk_loc(const chunk *c, size_t pc)

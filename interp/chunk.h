@@ -37,8 +37,11 @@ typedef struct chunk {
     uint32_t id;            /* rule, fn or query id */
     uint32_t *code;
     size_t len, cap;
-    val *k;                 /* constants: scalars only (ints, members, sets, verdicts, units) */
+    val *k;                 /* constants: scalars only (ints, members, sets, verdicts, units,
+                               squares) */
     size_t nk, kcap;
+    char **strs;            /* owned strings operands refer to (UNIT_NAMED: `$name`) */
+    size_t nstrs, strs_cap;
     chunk_line *lines;      /* sorted by pc */
     size_t nlines, lines_cap;
     uint32_t nparams;       /* arguments land in locals 0..nparams-1 */
@@ -55,6 +58,8 @@ bool chunk_emit(chunk *c, uint32_t word);
 bool chunk_mark(chunk *c, ast_loc loc);
 /* Adds (or finds) a constant; its index, or -1 on OOM. */
 int32_t chunk_const(chunk *c, val v);
+/* Adds (or finds) a string operand (copied); its index, or -1 on OOM. */
+int32_t chunk_str(chunk *c, const char *s);
 /* The source span of the instruction holding code word pc. */
 ast_loc chunk_loc(const chunk *c, size_t pc);
 

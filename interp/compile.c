@@ -100,6 +100,70 @@ static uint32_t hidden_local(comp *c)
 
 static void expr(comp *c, const ast_node *n);
 
+/* ---- conditions: jumps straight to their targets ---- */
+
+/* The sites of forward jumps waiting for one target. */
+typedef struct jumps {
+    size_t *at;
+    size_t len, cap;
+} jumps;
+
+static void jumps_add(comp *c, jumps *j, size_t at, ast_loc loc)
+{
+    if (!HON_GROW(j->at, j->len, j->cap)) {
+        fail(c, loc, "out of memory");
+        return;
+    }
+    j->at[j->len++] = at;
+}
+
+/* Points every jump of j at the current end, and forgets them. */
+static void jumps_here(comp *c, jumps *j)
+{
+    for (size_t i = 0; i < j->len; i++)
+        patch(c, j->at[i]);
+    hon_free(j->at);
+    *j = (jumps){ 0 };
+}
+
+/* Points every jump of j back at target, and forgets them. */
+static void jumps_to(comp *c, jumps *j, size_t target)
+{
+    for (size_t i = 0; i < j->len; i++)
+        patch_to(c, j->at[i], target);
+    hon_free(j->at);
+    *j = (jumps){ 0 };
+}
+
+/* Compiles the bool condition n for control flow: jumps (recorded in *to) when n is `when`,
+ * falls through otherwise, and leaves nothing on the stack. `and`, `or` and `not` become
+ * jumps, so `when a and b` tests a, then b, each with one JUMP_IF_FALSE to the same target,
+ * instead of building the value of `a and b` and testing that. */
+static void branch(comp *c, const ast_node *n, bool when, jumps *to)
+{
+    if (n && n->kind == AST_UNARY && n->op == AST_OP_NOT) {
+        branch(c, n->a, !when, to);
+        return;
+    }
+    if (n && n->kind == AST_BINARY && (n->op == AST_OP_AND || n->op == AST_OP_OR)) {
+        if ((n->op == AST_OP_AND) != when) {
+            /* `a and b` jumping when false, `a or b` jumping when true: either side does */
+            branch(c, n->a, when, to);
+            branch(c, n->b, when, to);
+        } else {
+            /* `a and b` jumping when true: a false skips b; `or` likewise */
+            jumps skip = { 0 };
+            branch(c, n->a, !when, &skip);
+            branch(c, n->b, when, to);
+            jumps_here(c, &skip);
+        }
+        return;
+    }
+    expr(c, n);
+    size_t j = EMIT1(c, n ? n->loc : (ast_loc){ 0 }, when ? OP_JUMP_IF_TRUE : OP_JUMP_IF_FALSE, 0);
+    jumps_add(c, to, j, n ? n->loc : (ast_loc){ 0 });
+}
+
 static void field(comp *c, const ast_node *n)
 {
     const res_program *p = c->p;
@@ -119,6 +183,10 @@ static void field(comp *c, const ast_node *n)
             for (uint32_t i = 0; i < b->list.len; i++)
                 expr(c, b->list.items[i]);
             emit(c, n->loc, OP_TABLE, b->an.sym, b->list.len, n->an.sym, 0);
+            return;
+        }
+        if (b->kind == AST_NAME && b->an.sym_kind == SYM_LOCAL) {
+            EMIT2(c, n->loc, OP_GET_LOCAL_FIELD, (uint32_t)b->an.slot, n->an.sym);
             return;
         }
         expr(c, b);
@@ -151,6 +219,11 @@ static void call(comp *c, const ast_node *n)
         case RES_BI_HAS_MARKER: EMIT0(c, n->loc, OP_HAS_MARKER); return;
         case RES_BI_ABILITY_VALUE: EMIT0(c, n->loc, OP_ABILITY_VALUE); return;
         case RES_BI_MARKER_COUNT: EMIT0(c, n->loc, OP_MARKER_COUNT); return;
+        default:
+            if (n->an.sym >= RES_BI_FIRST_BOARD && n->an.sym < RES_BI_COUNT) {
+                emit(c, n->loc, OP_BOARD, n->an.sym, n->list.len, n->an.type, 0);
+                return;
+            }
         }
         break;
     default:
@@ -244,9 +317,10 @@ static void aggregate(comp *c, const ast_node *n)
         patch(c, loop);
         EMIT1(c, n->loc, OP_GET_LOCAL, acc);
         break;
-    case AST_AGG_COUNT:
-        expr(c, n->b);
-        patch_to(c, EMIT1(c, n->loc, OP_JUMP_IF_FALSE, 0), top);
+    case AST_AGG_COUNT: {
+        jumps skip = { 0 };
+        branch(c, n->b, false, &skip);
+        jumps_to(c, &skip, top);
         EMIT1(c, n->loc, OP_GET_LOCAL, acc);
         EMIT1(c, n->loc, OP_INT, 1);
         EMIT0(c, n->loc, OP_ADD);
@@ -255,17 +329,18 @@ static void aggregate(comp *c, const ast_node *n)
         patch(c, loop);
         EMIT1(c, n->loc, OP_GET_LOCAL, acc);
         break;
+    }
     case AST_AGG_ALL:
     case AST_AGG_ANY: {
         bool all = n->op == AST_AGG_ALL;
-        expr(c, n->b);
-        size_t decided = EMIT1(c, n->loc, all ? OP_JUMP_IF_FALSE : OP_JUMP_IF_TRUE, 0);
+        jumps decided = { 0 };
+        branch(c, n->b, !all, &decided);
         patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
         patch(c, loop);
         EMIT0(c, n->loc, all ? OP_TRUE : OP_FALSE);
         size_t end = EMIT1(c, n->loc, OP_JUMP, 0);
         set_depth(c, d);
-        patch(c, decided);
+        jumps_here(c, &decided);
         EMIT0(c, n->loc, all ? OP_FALSE : OP_TRUE);
         patch(c, end);
         break;
@@ -313,6 +388,17 @@ static void expr(comp *c, const ast_node *n)
     case AST_PERMIT:
         emit_const(c, n->loc, (val){ .type = T_VERDICT, .u.i = n->kind == AST_PERMIT });
         break;
+    case AST_SQUARE:
+        emit_const(c, n->loc, (val){ .type = T_SQUARE, .u.i = n->ival });
+        break;
+    case AST_UNIT_REF: {
+        int32_t k = n->name ? chunk_str(c->ch, n->name) : -1;
+        if (k < 0)
+            fail(c, n->loc, "out of memory");
+        else
+            EMIT1(c, n->loc, OP_UNIT_NAMED, (uint32_t)k);
+        break;
+    }
     case AST_NAME:
         switch ((res_sym_kind)n->an.sym_kind) {
         case SYM_LOCAL:
@@ -347,13 +433,13 @@ static void expr(comp *c, const ast_node *n)
         binary(c, n);
         break;
     case AST_IF: {
-        expr(c, n->a);
-        size_t to_else = EMIT1(c, n->loc, OP_JUMP_IF_FALSE, 0);
+        jumps to_else = { 0 };
+        branch(c, n->a, false, &to_else);
         int d = c->depth;
         expr(c, n->b);
         size_t to_end = EMIT1(c, n->loc, OP_JUMP, 0);
         set_depth(c, d);
-        patch(c, to_else);
+        jumps_here(c, &to_else);
         expr(c, n->c);
         patch(c, to_end);
         break;
@@ -467,17 +553,15 @@ chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
         expr(&c, l->a);
         EMIT1(&c, l->loc, OP_SET_LOCAL, (uint32_t)l->an.slot);
     }
-    size_t to_none = SIZE_MAX;
-    if (d->a) {
-        expr(&c, d->a);
-        to_none = EMIT1(&c, d->a->loc, OP_JUMP_IF_FALSE, 0);
-    }
+    jumps to_none = { 0 };
+    if (d->a)
+        branch(&c, d->a, false, &to_none);
     int depth = c.depth;
     expr(&c, d->b);
     EMIT0(&c, d->b ? d->b->loc : d->loc, OP_RETURN);
-    if (to_none != SIZE_MAX) {
+    if (d->a) {
         set_depth(&c, depth);
-        patch(&c, to_none);
+        jumps_here(&c, &to_none);
         EMIT0(&c, d->a->loc, OP_NO_ANSWER);
     }
     return finish(&c);

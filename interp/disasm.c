@@ -10,12 +10,20 @@ static void comment(const res_program *p, const chunk *c, op_code op, const uint
                     size_t next, strbuf *out)
 {
     char tbuf[160];
+    const val_env env = { p, NULL };
     switch (op) {
     case OP_CONST:
         if (arg[0] < c->nk) {
             sb_puts(out, "  ; ");
-            val_print(p, c->k[arg[0]], out);
+            val_print(&env, c->k[arg[0]], out);
         }
+        break;
+    case OP_UNIT_NAMED:
+        if (arg[0] < c->nstrs)
+            sb_printf(out, "  ; $%s", c->strs[arg[0]]);
+        break;
+    case OP_BOARD:
+        sb_printf(out, "  ; %s", res_builtin_name(arg[0]));
         break;
     case OP_INT:
         sb_printf(out, "  ; %" PRId32, (int32_t)arg[0]);

@@ -81,10 +81,11 @@ static bool limit(vm_ctx *x, const chunk *ch, const char *msg)
 }
 
 /* Adds one path's result to the table; false on OOM. */
-static bool record(const res_program *p, outcome **table, val v, u128 weight)
+static bool record(const val_env *env, outcome **table, val v, u128 weight)
 {
+    const res_program *p = env->p;
     strbuf t = { .limit = ODDS_VALUE_MAX };
-    val_print(p, v, &t);
+    val_print(env, v, &t);
     if (t.truncated) {
         t.truncated = false;
         t.limit = 0;
@@ -104,7 +105,7 @@ static bool record(const res_program *p, outcome **table, val v, u128 weight)
     }
     o = hon_calloc(1, sizeof *o);
     strbuf j = { .limit = ODDS_VALUE_MAX };
-    val_json(p, v, &j);
+    val_json(env, v, &j);
     if (j.truncated) {
         sb_free(&j);
         sb_puts(&j, "null");
@@ -139,11 +140,12 @@ static bool record(const res_program *p, outcome **table, val v, u128 weight)
     return true;
 }
 
-bool odds_enumerate(vm_ctx *x, const prog *pg, const chunk *ch, uint32_t type, int32_t edition,
-                    const int32_t *readings, uint64_t budget, unsigned max_depth, strbuf *text,
-                    strbuf *json)
+bool odds_enumerate(vm_ctx *x, const prog *pg, const scene *sc, const chunk *ch, uint32_t type,
+                    int32_t edition, const int32_t *readings, uint64_t budget,
+                    unsigned max_depth, strbuf *text, strbuf *json)
 {
     const res_program *p = pg->res;
+    const val_env env = { p, sc };
     const u128 denom = pow6(DICE_SCRIPT_MAX);
     dice_src dice;
     dice_seed(&dice, 1);
@@ -165,7 +167,7 @@ bool odds_enumerate(vm_ctx *x, const prog *pg, const chunk *ch, uint32_t type, i
             break;
         }
         dice_rewind(&dice);
-        vm_begin(x, pg, edition, readings, &dice, per_path < total_left ? per_path : total_left,
+        vm_begin(x, pg, sc, edition, readings, &dice, per_path < total_left ? per_path : total_left,
                  max_depth, false);
         val v;
         bool ran = vm_eval(x, ch, &v);
@@ -188,7 +190,7 @@ bool odds_enumerate(vm_ctx *x, const prog *pg, const chunk *ch, uint32_t type, i
             ok = limit(x, ch, msg);
             break;
         }
-        bool added = record(p, &table, v, pow6((unsigned)(DICE_SCRIPT_MAX - dice.asked)));
+        bool added = record(&env, &table, v, pow6((unsigned)(DICE_SCRIPT_MAX - dice.asked)));
         vm_end(x);
         if (!added) {
             ok = limit(x, ch, "out of memory while enumerating dice outcomes");

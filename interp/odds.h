@@ -13,14 +13,14 @@
 #define ODDS_MAX_PATHS 1000000   /* runs before giving up with E210 */
 #define ODDS_BUDGET_FACTOR 10    /* all paths together: this many times one step budget */
 
-/* Enumerates ch (a no-argument chunk whose result has type `type`) under the given edition
- * and readings. On success appends "value: n/d (p%)" lines (no final newline) to text and a
+/* Enumerates ch (a no-argument chunk whose result has type `type`) on board sc (or NULL)
+ * under the given edition and readings. On success appends "value: n/d (p%)" lines (no final newline) to text and a
  * JSON object to json, and returns true. On failure returns false with x->err set: the
  * expression's own E2xx error on some path, E207 when all the paths together used more than
  * ODDS_BUDGET_FACTOR step budgets, or E210 (too many paths, or more than DICE_SCRIPT_MAX dice
  * on one path). */
-bool odds_enumerate(vm_ctx *x, const prog *pg, const chunk *ch, uint32_t type, int32_t edition,
-                    const int32_t *readings, uint64_t budget, unsigned max_depth, strbuf *text,
+bool odds_enumerate(vm_ctx *x, const prog *pg, const scene *sc, const chunk *ch, uint32_t type,
+                    int32_t edition, const int32_t *readings, uint64_t budget, unsigned max_depth, strbuf *text,
                     strbuf *json);
 
 #endif

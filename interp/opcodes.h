@@ -52,6 +52,8 @@ OP(MAKE_LIST,          2, 1 - (int)(b))  /* b items -> list of type a */
 OP(MAKE_SET,           2, 1 - (int)(b))  /* b members -> set of type a */
 OP(MAKE_RECORD,        2, 1 - (int)(b))  /* b fields in declaration order -> record type a */
 OP(GET_FIELD,          1, 0)        /* record -> field a; E201 for a `?` cell */
+OP(GET_LOCAL_FIELD,    2, 1)        /* push field b of the record in local a (GET_LOCAL a;
+                                       GET_FIELD b in one); E201 for a `?` cell */
 OP(LEN,                0, 0)        /* list or set -> its length */
 OP(TABLE,              3, 1 - (int)(b))  /* b keys -> table a, column c (c = ~0: whole row);
                                             E201 `?` cell, E202 no row */
@@ -65,6 +67,12 @@ OP(HAS_ABILITY,        0, -1)       /* unit ability -> bool */
 OP(HAS_MARKER,         0, -1)       /* unit marker -> bool (count > 0) */
 OP(ABILITY_VALUE,      0, -1)       /* unit ability -> the number it carries, 0 when absent */
 OP(MARKER_COUNT,       0, -1)       /* unit marker -> how many it has */
+
+/* the board (language.md §5; interp/vm_board.c): E212 when no board is loaded */
+OP(UNIT_NAMED,         1, 1)        /* push the scenario unit named by string a (`$name`);
+                                       E213 when the board has none */
+OP(BOARD,              3, 1 - (int)(b))  /* b args -> board built-in a (RES_BI_*) giving a
+                                            value of type c; E213-E218 */
 
 /* dice and variants */
 OP(ROLL,               0, 1)        /* push one d6 */

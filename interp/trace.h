@@ -1,10 +1,11 @@
-/* trace.h — what an evaluation did: every query call (nested), each rule that fired with its
- * answer and citations, the default when it was used, and each call's combined answer.
+/* trace.h — what an evaluation did: every query call (nested), each rule that was checked
+ * (with its answer and citations when it fired), the default when it was used, each call's
+ * combined answer, and every table lookup with the table's and the row's citations.
  *
  * The VM's query driver (vm.c) appends entries in pre-order with a depth; a rule that did not
- * fire is rolled back with everything it called. trace.c renders the log as indented text
- * (`why` in the REPL) and as JSON. Values are borrowed from the evaluation's arena: render
- * before the arena is reset.
+ * fire stays as one entry marked unfired, and everything its guard and lets asked is rolled
+ * back. trace.c renders the log as indented text (`why` in the REPL) and as JSON. Values are
+ * borrowed from the evaluation's arena: render before the arena is reset.
  */
 #ifndef HON_TRACE_H
 #define HON_TRACE_H
@@ -13,16 +14,19 @@
 
 #define TRACE_MAX_ENTRIES 100000
 
-typedef enum trace_kind { TR_CALL, TR_RULE, TR_DEFAULT } trace_kind;
+typedef enum trace_kind { TR_CALL, TR_RULE, TR_DEFAULT, TR_TABLE } trace_kind;
 
 typedef struct trace_ent {
     trace_kind kind;
     uint32_t depth;
-    uint32_t id;            /* query id (TR_CALL, TR_DEFAULT) or rule id (TR_RULE) */
-    val *args;              /* TR_CALL: the arguments (arena) */
+    uint32_t id;            /* query id (TR_CALL, TR_DEFAULT), rule id (TR_RULE), table id */
+    val *args;              /* TR_CALL: the arguments; TR_TABLE: the keys (arena) */
     uint32_t nargs;
     val result;
     bool done;              /* result is set */
+    bool unfired;           /* TR_RULE: checked, its `when` was false (no result) */
+    bool no_rule;           /* TR_CALL: no rule fired; the answer is the default or the mode's */
+    uint32_t row, col;      /* TR_TABLE: the row read, the column (UINT32_MAX: whole row) */
 } trace_ent;
 
 typedef struct trace_log {
@@ -43,16 +47,30 @@ size_t trace_open(trace_log *t, val_arena *a, trace_kind k, uint32_t id, const v
 void trace_close(trace_log *t, size_t i, val result);
 /* Drops every entry from `mark` (the log length before the trace_open) and comes back. */
 void trace_drop(trace_log *t, size_t mark);
+/* A rule opened at entry i (SIZE_MAX: not recorded; mark: the log length before it) did not
+ * fire: keeps its entry marked unfired, drops what it asked, and comes back. */
+void trace_unfired(trace_log *t, size_t i, size_t mark);
+/* Records a table lookup at the current depth: the keys (copied into the arena), the row, the
+ * column (UINT32_MAX: the whole row) and the value read. */
+void trace_lookup(trace_log *t, val_arena *a, uint32_t table, const val *keys, uint32_t nkeys,
+                  uint32_t row, uint32_t col, val value);
 
-/* Indented text, one line per entry:
+/* Indented text, one line per entry (docs/spec/vm.md §6):
  *   speed_penalty(order{...}, 0) = 1   [first]
+ *     rule speed_penalty.fast: did not fire   (BRO.5.speed-penalty.fast)
  *     rule speed_penalty.numbered: 1   (BRO.5.speed-penalty: BRO 5, Speed Penalty, "4th case")
+ *       table penalty[2] = 1   (BRO.5.table; row: EX.BRO.5)
+ * and, when no rule fired, a closing line saying where the answer came from ("no rule
+ * forbids: permit (checked a, b)", "default: 0 (no rule fired; checked a)").
  */
-void trace_text(const res_program *p, const trace_log *t, strbuf *out);
-/* A JSON array of call objects:
- *   {"query": q, "mode": m, "args": [...], "result": v,
- *    "rules": [{"rule": r, "answer": v, "cites": [{"id","source","example"}], "calls": [...]}],
- *    "default": {"answer": v, "calls": [...]}}   (default only when it was used) */
-void trace_json(const res_program *p, const trace_log *t, strbuf *out);
+void trace_text(const val_env *env, const trace_log *t, strbuf *out);
+/* A JSON array of call and lookup objects:
+ *   {"query": q, "mode": m, "args": [...], "result": v, "no_rule_fired": b,
+ *    "rules": [{"rule": r, "fired": b, "answer": v, "cites": [{"id","source","example"}],
+ *               "calls": [...]}],
+ *    "default": {"answer": v, "calls": [...]}}   (default only when it was used)
+ *   {"table": t, "keys": [...], "column": c or null, "value": v, "cites": [...],
+ *    "row_cites": [...]} */
+void trace_json(const val_env *env, const trace_log *t, strbuf *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "mem.h"
+#include "scene.h"
 
 val val_absent(uint32_t type, uint32_t table, uint32_t row, uint32_t col)
 {
@@ -227,8 +228,17 @@ static void print_set(const res_program *p, uint32_t elem, uint64_t bits, strbuf
     sb_putc(out, json ? ']' : '}');
 }
 
-static void print(const res_program *p, val v, strbuf *out, bool json)
+static void put_name(strbuf *out, const char *s, bool json)
 {
+    if (json)
+        sb_json_str(out, s);
+    else
+        sb_puts(out, s);
+}
+
+static void print(const val_env *env, val v, strbuf *out, bool json)
+{
+    const res_program *p = env->p;
     if (out->oom || out->truncated)
         return;
     if (v.flags & VAL_ABSENT) {
@@ -256,11 +266,33 @@ static void print(const res_program *p, val v, strbuf *out, bool json)
             sb_puts(out, member_name(p, t->arg, v.u.i));
         break;
     case RT_UNIT: {
+        const char *name = scene_unit_name(env->sc, v.u.i);
+        if (name) {
+            char buf[96];
+            snprintf(buf, sizeof buf, "$%s", name);
+            put_name(out, buf, json);
+            break;
+        }
         const unit *u = unit_get(p->units, (int32_t)v.u.i);
-        if (json)
-            sb_json_str(out, u ? u->counter : "<no unit>");
-        else
-            sb_puts(out, u ? u->counter : "<no unit>");
+        put_name(out, u ? u->counter : "<no unit>", json);
+        break;
+    }
+    case RT_SQUARE: {
+        char buf[32];
+        scene_square_text(v.u.i, buf, sizeof buf);
+        put_name(out, buf, json);
+        break;
+    }
+    case RT_SIDE: {
+        char buf[64];
+        scene_side_text(env->sc, v.u.i, buf, sizeof buf);
+        put_name(out, buf, json);
+        break;
+    }
+    case RT_ELEMENT: {
+        char buf[96];
+        scene_element_text(env->sc, v.u.i, buf, sizeof buf);
+        put_name(out, buf, json);
         break;
     }
     case RT_SET:
@@ -271,7 +303,7 @@ static void print(const res_program *p, val v, strbuf *out, bool json)
         for (size_t i = 0; v.u.list && i < v.u.list->len && !out->truncated && !out->oom; i++) {
             if (i)
                 sb_puts(out, ", ");
-            print(p, v.u.list->items[i], out, json);
+            print(env, v.u.list->items[i], out, json);
         }
         sb_putc(out, ']');
         break;
@@ -290,7 +322,7 @@ static void print(const res_program *p, val v, strbuf *out, bool json)
             } else {
                 sb_printf(out, "%s: ", r->fields[i].name);
             }
-            print(p, v.u.rec[i], out, json);
+            print(env, v.u.rec[i], out, json);
         }
         sb_putc(out, '}');
         break;
@@ -301,8 +333,8 @@ static void print(const res_program *p, val v, strbuf *out, bool json)
     }
 }
 
-void val_print(const res_program *p, val v, strbuf *out) { print(p, v, out, false); }
-void val_json(const res_program *p, val v, strbuf *out) { print(p, v, out, true); }
+void val_print(const val_env *e, val v, strbuf *out) { print(e, v, out, false); }
+void val_json(const val_env *e, val v, strbuf *out) { print(e, v, out, true); }
 
 bool val_equal_bounded(const res_program *p, val a, val b, val *absent, uint64_t *work)
 {
@@ -343,10 +375,10 @@ bool val_equal(const res_program *p, val a, val b, val *absent)
     return val_equal_bounded(p, a, b, absent, &work);
 }
 
-char *val_text(const res_program *p, val v, bool json, size_t limit, bool *cut)
+char *val_text(const val_env *e, val v, bool json, size_t limit, bool *cut)
 {
     strbuf b = { .limit = limit };
-    print(p, v, &b, json);
+    print(e, v, &b, json);
     *cut = b.truncated;
     b.truncated = false;
     return sb_take(&b);

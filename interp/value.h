@@ -75,13 +75,23 @@ void sb_free(strbuf *b);
 
 /* ---- values ---- */
 
+struct scene;
+
+/* What printing needs: the program (member, field and counter names) and the loaded board, if
+ * any (scenario units print as `$rifle1`, elements by name, sides as `C4/C5` or `A1:N`). */
+typedef struct val_env {
+    const res_program *p;
+    const struct scene *sc;     /* NULL: no board */
+} val_env;
+
 /* Writes v as the language prints it: 7, true, clear, {map_a, map_b}, [1, 2],
- * order{kind: numbered, number: 3}, forbid, sherman, ? (a not-given cell). Stops early when
- * out is out of memory or past its limit (shared sublists can make a value's text huge). */
-void val_print(const res_program *p, val v, strbuf *out);
-/* Writes v as JSON: numbers, booleans, strings for members/verdicts/units, arrays for sets and
- * lists, objects for records, null for a not-given cell. */
-void val_json(const res_program *p, val v, strbuf *out);
+ * order{kind: numbered, number: 3}, forbid, sherman, $rifle1, C4, C4/C5, hill1, ? (a
+ * not-given cell). Stops early when out is out of memory or past its limit (shared sublists
+ * can make a value's text huge). */
+void val_print(const val_env *e, val v, strbuf *out);
+/* Writes v as JSON: numbers, booleans, strings for members, verdicts, units, squares, sides
+ * and elements, arrays for sets and lists, objects for records, null for a not-given cell. */
+void val_json(const val_env *e, val v, strbuf *out);
 /* Deep equality of two values of the same type. When a `?` cell takes part, returns false and
  * stores it in *absent (when absent is not NULL). */
 bool val_equal(const res_program *p, val a, val b, val *absent);
@@ -90,6 +100,6 @@ bool val_equal(const res_program *p, val a, val b, val *absent);
 bool val_equal_bounded(const res_program *p, val a, val b, val *absent, uint64_t *work);
 /* Prints v (text or JSON) into a new string of at most `limit` bytes; sets *cut when it had
  * to stop (for JSON the caller should then not use the text). NULL on OOM. */
-char *val_text(const res_program *p, val v, bool json, size_t limit, bool *cut);
+char *val_text(const val_env *e, val v, bool json, size_t limit, bool *cut);
 
 #endif

@@ -13,12 +13,6 @@
 #include "config.h"
 #include "mem.h"
 
-enum {
-    E_NOT_GIVEN = 201, E_NO_ROW = 202, E_NO_ANSWER = 203, E_UNIT_VALUE = 204,
-    E_ARITH = 205, E_DEPTH = 206, E_BUDGET = 207, E_EMPTY = 208, E_MEMORY = 209,
-    E_DICE = 211, E_INTERNAL = 299
-};
-
 #define VM_MAX_STACK ((size_t)1 << 24)   /* values; beyond this: E209 */
 
 /* ---- errors ---- */
@@ -32,9 +26,7 @@ static ast_loc here(const vm_ctx *x)
     return chunk_loc(f->ch, pc);
 }
 
-static bool fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static bool fail(vm_ctx *x, int code, const char *fmt, ...)
+bool vm_fail(vm_ctx *x, int code, const char *fmt, ...)
 {
     if (x->err.code)
         return false;       /* keep the first (innermost) error */
@@ -50,11 +42,12 @@ static bool fail(vm_ctx *x, int code, const char *fmt, ...)
 /* Writes "(k1, k2)" for a table's key values. */
 static void keys_text(const res_program *p, const res_table *t, const int64_t *keys, strbuf *b)
 {
+    const val_env env = { p, NULL };
     sb_putc(b, '(');
     for (uint32_t i = 0; i < t->nkeys; i++) {
         if (i)
             sb_puts(b, ", ");
-        val_print(p, (val){ .type = t->keys[i].type, .u.i = keys[i] }, b);
+        val_print(&env, (val){ .type = t->keys[i].type, .u.i = keys[i] }, b);
     }
     sb_putc(b, ')');
 }
@@ -75,7 +68,7 @@ static bool fail_absent(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col)
 {
     const res_program *p = x->p;
     if (table >= p->ntables || row >= p->tables[table].nrows)
-        return fail(x, E_NOT_GIVEN, "a table cell that the source does not give was read");
+        return vm_fail(x, VM_E_NOT_GIVEN, "a table cell that the source does not give was read");
     const res_table *t = &p->tables[table];
     const res_row *r = &t->rows[row];
     strbuf b = { 0 };
@@ -93,7 +86,7 @@ static bool fail_absent(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col)
         cites_text(cites, &b);
         sb_puts(&b, "]");
     }
-    fail(x, E_NOT_GIVEN, "%s", sb_str(&b));
+    vm_fail(x, VM_E_NOT_GIVEN, "%s", sb_str(&b));
     sb_free(&b);
     return false;
 }
@@ -105,13 +98,13 @@ static bool ensure_stack(vm_ctx *x, size_t need)
     if (need <= x->stack_cap)
         return true;
     if (need > VM_MAX_STACK)
-        return fail(x, E_MEMORY, "the evaluation needs more than %zu stack slots", VM_MAX_STACK);
+        return vm_fail(x, VM_E_MEMORY, "the evaluation needs more than %zu stack slots", VM_MAX_STACK);
     size_t cap = x->stack_cap ? x->stack_cap : 256;
     while (cap < need)
         cap *= 2;
     val *s = hon_realloc(x->stack, cap * sizeof *s);
     if (!s)
-        return fail(x, E_MEMORY, "out of memory (VM stack)");
+        return vm_fail(x, VM_E_MEMORY, "out of memory (VM stack)");
     x->stack = s;
     x->stack_cap = cap;
     return true;
@@ -120,21 +113,23 @@ static bool ensure_stack(vm_ctx *x, size_t need)
 static bool push_frame(vm_ctx *x, const chunk *ch, size_t base)
 {
     if (!HON_GROW(x->frames, x->nframes, x->frames_cap))
-        return fail(x, E_MEMORY, "out of memory (VM frames)");
+        return vm_fail(x, VM_E_MEMORY, "out of memory (VM frames)");
     x->frames[x->nframes++] = (vm_frame){ ch, ch->code, base };
     return true;
 }
 
-static void *alloc(vm_ctx *x, size_t n)
+void *vm_alloc(vm_ctx *x, size_t n)
 {
     void *p = arena_alloc(&x->arena, n);
     if (!p)
-        fail(x, E_MEMORY, "out of memory: this evaluation made more than %zu bytes of values",
+        vm_fail(x, VM_E_MEMORY, "out of memory: this evaluation made more than %zu bytes of values",
              (size_t)VM_ARENA_LIMIT);
     return p;
 }
 
 /* ---- tables ---- */
+
+static bool table_cell(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col, val *out);
 
 /* Finds the row for keys; E202 when there is none. */
 static bool table_row(vm_ctx *x, const res_table *t, const val *keys, uint32_t *row)
@@ -191,12 +186,13 @@ static bool table_row(vm_ctx *x, const res_table *t, const val *keys, uint32_t *
     if (t->floor_key >= 0)
         sb_printf(&b, " (`%s` is a floor key: the smallest row is above it)",
                   t->keys[t->floor_key].name);
-    fail(x, E_NO_ROW, "%s", sb_str(&b));
+    vm_fail(x, VM_E_NO_ROW, "%s", sb_str(&b));
     sb_free(&b);
     return false;
 }
 
-/* Reads column col (UINT32_MAX: the whole lookup) of the row for keys into *out. */
+/* Reads column col (UINT32_MAX: the whole lookup) of the row for keys into *out. When
+ * tracing, the lookup is recorded (table, keys, row, column, value). */
 static bool table_get(vm_ctx *x, uint32_t table, const val *keys, uint32_t col, val *out)
 {
     const res_program *p = x->p;
@@ -204,9 +200,23 @@ static bool table_get(vm_ctx *x, uint32_t table, const val *keys, uint32_t col, 
     uint32_t row;
     if (!table_row(x, t, keys, &row))
         return false;
+    if (x->tracing) {
+        bool ok = table_cell(x, table, row, col, out);
+        if (ok)
+            trace_lookup(&x->trace, &x->arena, table, keys, t->nkeys, row, col, *out);
+        return ok;
+    }
+    return table_cell(x, table, row, col, out);
+}
+
+/* Reads column col (UINT32_MAX: the whole row) of row `row` of table `table` into *out. */
+static bool table_cell(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col, val *out)
+{
+    const res_program *p = x->p;
+    const res_table *t = &p->tables[table];
     const res_row *r = &t->rows[row];
     if (col == UINT32_MAX && !t->single) {
-        val *f = alloc(x, t->ncols * sizeof *f);
+        val *f = vm_alloc(x, t->ncols * sizeof *f);
         if (!f)
             return false;
         for (uint32_t c = 0; c < t->ncols; c++)
@@ -219,7 +229,7 @@ static bool table_get(vm_ctx *x, uint32_t table, const val *keys, uint32_t col, 
     if (col == UINT32_MAX)
         col = 0;
     if (col >= t->ncols)
-        return fail(x, E_INTERNAL, "bad table column");
+        return vm_fail(x, VM_E_INTERNAL, "bad table column");
     if (!r->cells[col].given)
         return fail_absent(x, table, row, col);
     *out = (val){ .type = t->cols[col].type, .u.i = r->cells[col].v };
@@ -230,28 +240,37 @@ static bool table_get(vm_ctx *x, uint32_t table, const val *keys, uint32_t col, 
 
 static bool execute(vm_ctx *x, val *out, bool *answered);
 
-/* Runs ch as a new frame with nargs arguments copied from x->stack[argi...]. */
+/* Runs ch as a new frame whose nargs arguments are x->stack[argi...]. When they are the top of
+ * the stack (x->sp == argi + nargs: a query's rules, a call from C) the frame is built on them
+ * in place, as CALL_FN does: no chunk ever writes its parameter slots, so one query's rules
+ * can run one after the other on the same arguments. Otherwise they are copied above x->sp. */
 static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, val *out,
                       bool *answered)
 {
-    size_t nb = x->sp;
-    size_t frames = x->nframes;
-    unsigned depth = x->depth;
+    const size_t sp0 = x->sp;
+    const size_t frames = x->nframes;
+    const unsigned depth = x->depth;
     if (!ch)
-        return fail(x, E_INTERNAL, "missing chunk");
-    if (!ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
+        return vm_fail(x, VM_E_INTERNAL, "missing chunk");
+    size_t nb = argi + nargs == sp0 ? argi : sp0;
+    if (nb + ch->nlocals + ch->max_stack + 1 > x->stack_cap &&
+        !ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
         return false;
-    for (uint32_t i = 0; i < nargs; i++)
-        x->stack[nb + i] = x->stack[argi + i];
+    val *st = x->stack;
+    if (nb != argi)
+        for (uint32_t i = 0; i < nargs; i++)
+            st[nb + i] = st[argi + i];
     for (uint32_t i = nargs; i < ch->nlocals; i++)
-        x->stack[nb + i] = (val){ 0 };
-    if (!push_frame(x, ch, nb))
+        st[nb + i] = (val){ 0 };
+    if (x->nframes < x->frames_cap)
+        x->frames[x->nframes++] = (vm_frame){ ch, ch->code, nb };
+    else if (!push_frame(x, ch, nb))
         return false;
     *answered = false;
     bool ok = execute(x, out, answered);
     x->nframes = frames;
     x->depth = depth;
-    x->sp = nb;
+    x->sp = sp0;
     return ok;
 }
 
@@ -293,7 +312,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 #define RELOAD() \
     do { f = &x->frames[x->nframes - 1]; ch = f->ch; K = ch->k; base = x->stack + f->base; } \
     while (0)
-#define RAISE(...) do { SAVE_PC(); fail(x, __VA_ARGS__); goto error; } while (0)
+#define RAISE(...) do { SAVE_PC(); vm_fail(x, __VA_ARGS__); goto error; } while (0)
 /* Charges n more steps for an instruction whose work grows with its operands. */
 #define CHARGE(n) \
     do { if ((uint64_t)(n) >= x->steps_left) { SAVE_PC(); goto over_budget; } \
@@ -324,7 +343,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 #define VM_LOOP_BEGIN \
     for (;;) { if (--x->steps_left == 0) goto budget; DEBUG_OP(); switch ((op_code)*pc++) {
 #define VM_LOOP_END \
-    default: RAISE(E_INTERNAL, "bad opcode"); } }
+    default: RAISE(VM_E_INTERNAL, "bad opcode"); } }
 #endif
 
     VM_LOOP_BEGIN
@@ -340,28 +359,28 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(ADD) {
         int64_t b = POP().u.i, a = TOP.u.i, r;
         if (__builtin_add_overflow(a, b, &r))
-            RAISE(E_ARITH, "integer overflow: %" PRId64 " + %" PRId64, a, b);
+            RAISE(VM_E_ARITH, "integer overflow: %" PRId64 " + %" PRId64, a, b);
         TOP.u.i = r;
         VM_NEXT();
     }
     VM_CASE(SUB) {
         int64_t b = POP().u.i, a = TOP.u.i, r;
         if (__builtin_sub_overflow(a, b, &r))
-            RAISE(E_ARITH, "integer overflow: %" PRId64 " - %" PRId64, a, b);
+            RAISE(VM_E_ARITH, "integer overflow: %" PRId64 " - %" PRId64, a, b);
         TOP.u.i = r;
         VM_NEXT();
     }
     VM_CASE(MUL) {
         int64_t b = POP().u.i, a = TOP.u.i, r;
         if (__builtin_mul_overflow(a, b, &r))
-            RAISE(E_ARITH, "integer overflow: %" PRId64 " * %" PRId64, a, b);
+            RAISE(VM_E_ARITH, "integer overflow: %" PRId64 " * %" PRId64, a, b);
         TOP.u.i = r;
         VM_NEXT();
     }
     VM_CASE(DIV) {
         int64_t b = POP().u.i, a = TOP.u.i, q, r;
         if (!checked_div(a, b, &q, &r))
-            RAISE(E_ARITH, b == 0 ? "division by zero: %" PRId64 " / %" PRId64
+            RAISE(VM_E_ARITH, b == 0 ? "division by zero: %" PRId64 " / %" PRId64
                                   : "integer overflow: %" PRId64 " / %" PRId64, a, b);
         TOP.u.i = q;
         VM_NEXT();
@@ -371,13 +390,13 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         if (b == -1)
             r = 0;
         else if (!checked_div(a, b, &q, &r))
-            RAISE(E_ARITH, "division by zero: %" PRId64 " %% %" PRId64, a, b);
+            RAISE(VM_E_ARITH, "division by zero: %" PRId64 " %% %" PRId64, a, b);
         TOP.u.i = r;
         VM_NEXT();
     }
     VM_CASE(NEG) {
         if (TOP.u.i == INT64_MIN)
-            RAISE(E_ARITH, "integer overflow: -(%" PRId64 ")", TOP.u.i);
+            RAISE(VM_E_ARITH, "integer overflow: -(%" PRId64 ")", TOP.u.i);
         TOP.u.i = -TOP.u.i;
         VM_NEXT();
     }
@@ -385,7 +404,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(MAX) { int64_t b = POP().u.i; if (b > TOP.u.i) TOP.u.i = b; VM_NEXT(); }
     VM_CASE(ABS) {
         if (TOP.u.i == INT64_MIN)
-            RAISE(E_ARITH, "integer overflow: abs(%" PRId64 ")", TOP.u.i);
+            RAISE(VM_E_ARITH, "integer overflow: abs(%" PRId64 ")", TOP.u.i);
         if (TOP.u.i < 0)
             TOP.u.i = -TOP.u.i;
         VM_NEXT();
@@ -397,6 +416,12 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         /* one body for both: the opcode just read tells them apart */
         bool ne = pc[-1] == OP_NE;
         val b = POP(), a = TOP, absent = { 0 };
+        res_tkind k = p->types[a.type].kind;
+        if (k != RT_LIST && k != RT_RECORD && !((a.flags | b.flags) & VAL_ABSENT)) {
+            CHARGE(1);      /* the one value compared */
+            TOP = BOOLV((a.u.i == b.u.i) != ne);
+            VM_NEXT();
+        }
         uint64_t work = x->steps_left;
         bool eq = val_equal_bounded(p, a, b, &absent, &work);
         if (work == 0) {
@@ -492,13 +517,13 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(4);
         VM_NEXT();
     }
-    VM_CASE(EMPTY_AGG) { RAISE(E_EMPTY, "min or max over an empty collection"); }
+    VM_CASE(EMPTY_AGG) { RAISE(VM_E_EMPTY, "min or max over an empty collection"); }
 
     VM_CASE(MAKE_LIST) {
         uint32_t t = OPA, n = OPB;
         SKIP(2);
         SAVE_PC();
-        vlist *l = alloc(x, sizeof *l + (size_t)n * sizeof(val));
+        vlist *l = vm_alloc(x, sizeof *l + (size_t)n * sizeof(val));
         if (!l)
             goto error;
         l->len = n;
@@ -522,7 +547,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         uint32_t t = OPA, n = OPB;
         SKIP(2);
         SAVE_PC();
-        val *fields = alloc(x, (n ? n : 1) * sizeof *fields);
+        val *fields = vm_alloc(x, (n ? n : 1) * sizeof *fields);
         if (!fields)
             goto error;
         sp -= n;
@@ -541,6 +566,19 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
             goto error;
         }
         TOP = v;
+        VM_NEXT();
+    }
+    VM_CASE(GET_LOCAL_FIELD) {
+        val v = base[OPA].u.rec[OPB];
+        SKIP(2);
+        if (v.flags & VAL_ABSENT) {
+            uint32_t t, r, c;
+            val_absent_where(v, &t, &r, &c);
+            SAVE_PC();
+            fail_absent(x, t, r, c);
+            goto error;
+        }
+        PUSH(v);
         VM_NEXT();
     }
     VM_CASE(LEN) {
@@ -563,21 +601,21 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     }
 
     VM_CASE(UNIT_KIND) {
-        const unit *u = unit_get(p->units, (int32_t)TOP.u.i);
+        const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
         if (!u || u->kind < 0)
-            RAISE(E_UNIT_VALUE, "counter `%s` has no kind", u ? u->counter : "?");
+            RAISE(VM_E_UNIT_VALUE, "counter `%s` has no kind", u ? u->counter : "?");
         TOP = (val){ .type = p->enums[E_KIND].type, .u.i = u->kind };
         VM_NEXT();
     }
     VM_CASE(UNIT_SIDE) {
-        const unit *u = unit_get(p->units, (int32_t)TOP.u.i);
+        const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
         if (!u || u->side < 0)
-            RAISE(E_UNIT_VALUE, "counter `%s` gives no side", u ? u->counter : "?");
+            RAISE(VM_E_UNIT_VALUE, "counter `%s` gives no side", u ? u->counter : "?");
         TOP = (val){ .type = p->enums[E_SIDE].type, .u.i = u->side };
         VM_NEXT();
     }
     VM_CASE(UNIT_SIZE) {
-        const unit *u = unit_get(p->units, (int32_t)TOP.u.i);
+        const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
         TOP = INTV(u ? (int64_t)u->size : 1);
         VM_NEXT();
     }
@@ -585,9 +623,9 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         uint32_t slot = OPA;
         int64_t v;
         SKIP(1);
-        if (!unit_get_value(p->units, (int32_t)TOP.u.i, slot, &v)) {
-            const unit *u = unit_get(p->units, (int32_t)TOP.u.i);
-            RAISE(E_UNIT_VALUE, "counter `%s` gives no value `%s`", u ? u->counter : "?",
+        if (!unit_get_value(x->units, (int32_t)TOP.u.i, slot, &v)) {
+            const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
+            RAISE(VM_E_UNIT_VALUE, "counter `%s` gives no value `%s`", u ? u->counter : "?",
                   slot < p->nslots ? p->slots[slot].name : "?");
         }
         TOP = INTV(v);
@@ -595,22 +633,46 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     }
     VM_CASE(HAS_ABILITY) {
         val a = POP();
-        TOP = BOOLV(unit_has_ability(p->units, (int32_t)TOP.u.i, (uint32_t)a.u.i));
+        TOP = BOOLV(unit_has_ability(x->units, (int32_t)TOP.u.i, (uint32_t)a.u.i));
         VM_NEXT();
     }
     VM_CASE(HAS_MARKER) {
         val m = POP();
-        TOP = BOOLV(unit_marker_count(p->units, (int32_t)TOP.u.i, (uint32_t)m.u.i) > 0);
+        TOP = BOOLV(unit_marker_count(x->units, (int32_t)TOP.u.i, (uint32_t)m.u.i) > 0);
         VM_NEXT();
     }
     VM_CASE(ABILITY_VALUE) {
         val a = POP();
-        TOP = INTV(unit_ability_value(p->units, (int32_t)TOP.u.i, (uint32_t)a.u.i));
+        TOP = INTV(unit_ability_value(x->units, (int32_t)TOP.u.i, (uint32_t)a.u.i));
         VM_NEXT();
     }
     VM_CASE(MARKER_COUNT) {
         val m = POP();
-        TOP = INTV((int64_t)unit_marker_count(p->units, (int32_t)TOP.u.i, (uint32_t)m.u.i));
+        TOP = INTV((int64_t)unit_marker_count(x->units, (int32_t)TOP.u.i, (uint32_t)m.u.i));
+        VM_NEXT();
+    }
+
+    VM_CASE(UNIT_NAMED) {
+        uint32_t k = OPA;
+        SKIP(1);
+        if (!x->sc)
+            RAISE(VM_E_NO_BOARD, "no board is loaded: `$%s` names a unit of a board",
+                  k < ch->nstrs ? ch->strs[k] : "?");
+        int32_t id = k < ch->nstrs ? scene_unit(x->sc, ch->strs[k]) : -1;
+        if (id < 0)
+            RAISE(VM_E_NO_UNIT, "the board has no unit `$%s`", k < ch->nstrs ? ch->strs[k] : "?");
+        PUSH(((val){ .type = T_UNIT, .u.i = id }));
+        VM_NEXT();
+    }
+    VM_CASE(BOARD) {
+        uint32_t b = OPA, n = OPB, t = OPC;
+        SKIP(3);
+        SAVE_PC();
+        val r = { .type = t };
+        if (!vm_board(x, b, sp - n, n, &r))
+            goto error;
+        sp -= n;
+        PUSH(r);
         VM_NEXT();
     }
 
@@ -621,9 +683,9 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(1);
         SAVE_PC();
         if (n < 0 || n > VM_MAX_DICE)
-            RAISE(E_DICE, "cannot roll %" PRId64 " dice (0 to %d)", n, VM_MAX_DICE);
+            RAISE(VM_E_DICE, "cannot roll %" PRId64 " dice (0 to %d)", n, VM_MAX_DICE);
         CHARGE(n);
-        vlist *l = alloc(x, sizeof *l + (size_t)n * sizeof(val));
+        vlist *l = vm_alloc(x, sizeof *l + (size_t)n * sizeof(val));
         if (!l)
             goto error;
         l->len = (size_t)n;
@@ -646,7 +708,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SAVE_PC();
         const chunk *callee = x->pg->fns[fn];
         if (x->depth >= x->max_depth)
-            RAISE(E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
+            RAISE(VM_E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
                   p->fns[fn].name);
         size_t nb = (size_t)(sp - x->stack) - argc;
         if (!ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
@@ -701,7 +763,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 budget:
     f->pc = pc + 1;
 over_budget:
-    return fail(x, E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s", x->budget,
+    return vm_fail(x, VM_E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s", x->budget,
                 ch->name);
 error:
     return false;
@@ -747,7 +809,7 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
     const res_program *p = x->p;
     const res_query *qq = &p->queries[q];
     if (x->depth >= x->max_depth)
-        return fail(x, E_DEPTH, "call depth limit (%u) reached asking query %s", x->max_depth,
+        return vm_fail(x, VM_E_DEPTH, "call depth limit (%u) reached asking query %s", x->max_depth,
                     qq->name);
     x->depth++;
     size_t node = SIZE_MAX;
@@ -755,7 +817,7 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
         node = trace_open(&x->trace, &x->arena, TR_CALL, q, x->stack + argi, nargs);
     const res_ruleset *rs = res_rules_of(p, x->edition, q);
     val acc = { .type = qq->result };
-    bool have = false, forbidden = false;
+    bool have = false, forbidden = false, fired = false;
     if (qq->mode == AST_COMBINE_SUM) {
         if (x->pg->defaults[q] && !run_default(x, q, argi, nargs, &acc))
             goto fail;
@@ -772,15 +834,16 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
             goto fail;
         if (!answered) {
             if (x->tracing)
-                trace_drop(&x->trace, mark);
+                trace_unfired(&x->trace, rn, mark);
             continue;
         }
+        fired = true;
         if (x->tracing)
             trace_close(&x->trace, rn, v);
         switch (qq->mode) {
         case AST_COMBINE_SUM:
             if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i)) {
-                fail(x, E_ARITH, "integer overflow adding up the rules of query %s", qq->name);
+                vm_fail(x, VM_E_ARITH, "integer overflow adding up the rules of query %s", qq->name);
                 goto fail;
             }
             break;
@@ -822,6 +885,8 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
             goto done;
         }
     }
+    if (x->tracing && !fired && node < x->trace.len)
+        x->trace.e[node].no_rule = true;
     if (!have) {
         switch (qq->mode) {
         case AST_COMBINE_ALL:
@@ -835,7 +900,7 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
             break;
         default:
             if (!x->pg->defaults[q]) {
-                fail(x, E_NO_ANSWER, "no rule of query %s answered, and it has no default",
+                vm_fail(x, VM_E_NO_ANSWER, "no rule of query %s answered, and it has no default",
                      qq->name);
                 goto fail;
             }
@@ -856,11 +921,14 @@ fail:
 
 /* ---- evaluations ---- */
 
-void vm_begin(vm_ctx *x, const prog *pg, int32_t edition, const int32_t *readings,
-              dice_src *dice, uint64_t budget, unsigned max_depth, bool tracing)
+void vm_begin(vm_ctx *x, const prog *pg, const scene *sc, int32_t edition,
+              const int32_t *readings, dice_src *dice, uint64_t budget, unsigned max_depth,
+              bool tracing)
 {
     x->pg = pg;
     x->p = pg->res;
+    x->sc = sc;
+    x->units = sc ? sc->units : pg->res->units;
     x->edition = edition;
     x->readings = readings;
     x->dice = dice;
@@ -873,21 +941,39 @@ void vm_begin(vm_ctx *x, const prog *pg, int32_t edition, const int32_t *reading
     x->arena.limit = VM_ARENA_LIMIT;
     x->tracing = tracing;
     trace_reset(&x->trace);
-    x->err = (vm_error){ 0 };
+    x->err.code = 0;
 }
 
 bool vm_eval(vm_ctx *x, const chunk *ch, val *out)
 {
     bool answered;
-    x->err = (vm_error){ 0 };
+    x->err.code = 0;
     x->sp = 0;
     x->nframes = 0;
     x->depth = 0;
     if (!run_chunk(x, ch, 0, 0, out, &answered))
         return false;
     if (!answered)
-        return fail(x, E_INTERNAL, "the expression gave no value");
+        return vm_fail(x, VM_E_INTERNAL, "the expression gave no value");
     return true;
+}
+
+bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs, val *out)
+{
+    x->err.code = 0;
+    x->sp = 0;
+    x->nframes = 0;
+    x->depth = 0;
+    if (!ensure_stack(x, nargs + 1))
+        return false;
+    memcpy(x->stack, args, nargs * sizeof *args);
+    x->sp = nargs;
+    if (!is_fn)
+        return vm_call_query(x, q, 0, nargs, out);
+    bool answered;
+    if (!run_chunk(x, x->pg->fns[q], 0, nargs, out, &answered))
+        return false;
+    return answered || vm_fail(x, VM_E_INTERNAL, "the function gave no value");
 }
 
 void vm_end(vm_ctx *x)

@@ -11,6 +11,7 @@
 #include "chunk.h"
 #include "dice.h"
 #include "program.h"
+#include "scene.h"
 #include "trace.h"
 
 #define VM_DEFAULT_BUDGET 10000000ULL
@@ -33,6 +34,8 @@ typedef struct vm_error {
 typedef struct vm_ctx {
     const prog *pg;
     const res_program *p;
+    const scene *sc;          /* the loaded board, or NULL */
+    const unit_pool *units;   /* sc's pool, else the program's */
     int32_t edition;          /* active edition, -1: the top-level rules */
     const int32_t *readings;  /* active reading of each variant */
     dice_src *dice;
@@ -52,11 +55,13 @@ typedef struct vm_ctx {
  * caller's). */
 void vm_ctx_free(vm_ctx *x);
 
-/* Starts an evaluation against pg under the given edition and readings (borrowed until
- * vm_end), drawing dice from dice. budget: VM steps (0: default); max_depth: nested calls
- * (0: default). tracing: record the trace. */
-void vm_begin(vm_ctx *x, const prog *pg, int32_t edition, const int32_t *readings,
-              dice_src *dice, uint64_t budget, unsigned max_depth, bool tracing);
+/* Starts an evaluation against pg and board sc (NULL: none; it must have been loaded for pg)
+ * under the given edition and readings (all borrowed until vm_end), drawing dice from dice.
+ * budget: VM steps (0: default); max_depth: nested calls (0: default). tracing: record the
+ * trace. */
+void vm_begin(vm_ctx *x, const prog *pg, const scene *sc, int32_t edition,
+              const int32_t *readings, dice_src *dice, uint64_t budget, unsigned max_depth,
+              bool tracing);
 /* Runs a chunk that takes no arguments (an expression, a test expect); true with *out set, or
  * false with x->err set. The step budget is shared by everything run until vm_end. */
 bool vm_eval(vm_ctx *x, const chunk *ch, val *out);
@@ -66,5 +71,33 @@ void vm_end(vm_ctx *x);
 /* Asks query q with the nargs arguments stored at x->stack[argi...]: runs its active rules in
  * order and combines their answers by the query's mode (language.md §3.5). */
 bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out);
+/* Calls query q (is_fn false) or fn q (is_fn true) from C with nargs arguments (copied), as
+ * hon_call_query does: true with *out set, or false with x->err set. Call between vm_begin
+ * and vm_end. */
+bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs, val *out);
+
+/* ---- for the VM's own files (vm_board.c) ---- */
+
+/* Run-time error codes (docs/spec/errors.md, E2xx). */
+enum {
+    VM_E_NOT_GIVEN = 201, VM_E_NO_ROW = 202, VM_E_NO_ANSWER = 203, VM_E_UNIT_VALUE = 204,
+    VM_E_ARITH = 205, VM_E_DEPTH = 206, VM_E_BUDGET = 207, VM_E_EMPTY = 208,
+    VM_E_MEMORY = 209, VM_E_DICE = 211,
+    VM_E_NO_BOARD = 212,      /* a board built-in or `$name` with no board loaded */
+    VM_E_NO_UNIT = 213,       /* `$name`: the board has no unit of that name */
+    VM_E_NOT_EMBARKED = 214,  /* carrier(u) of a unit that is not embarked */
+    VM_E_NOTHING = 215,       /* no terrain, element, facing or feature where one was read */
+    VM_E_NO_SIDE = 216,       /* side_between of squares that share no side */
+    VM_E_OFF_BOARD = 217,     /* a square off the board, a unit that is not on it */
+    VM_E_TOPOLOGY = 218,      /* a line traced on a hex board */
+    VM_E_INTERNAL = 299
+};
+/* Records error `code` (keeps the first one); returns false. */
+bool vm_fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* n bytes of the evaluation's arena; E209 (false) when it is exhausted. */
+void *vm_alloc(vm_ctx *x, size_t n);
+/* Runs board built-in b (RES_BI_*) on its n arguments; out->type holds the result type on
+ * entry (a list's type for list results). E212-E218. vm_board.c. */
+bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out);
 
 #endif

@@ -9,6 +9,7 @@
 #define _XOPEN_SOURCE 700
 #include "cli.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -290,6 +291,8 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     for (size_t i = 0; i < o->n_variants; i++)
         if (cli_variant(s, o->variants[i].name, o->variants[i].reading) != 0)
             return 1;
+    if (o->board && cli_board(s, o->board) != 0)
+        return 1;
     return 0;
 }
 
@@ -571,6 +574,118 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
     if (c.n == 0)
         printf("no variant is declared\n");
     return 0;
+}
+
+int cli_board(cli_session *s, const char *path)
+{
+    size_t before = s->diags;
+    hon_status st = hon_load_board(s->vm, path);
+    if (st != HON_OK)
+        return failed(s, before, st, "cannot load the board", path);
+    return 0;
+}
+
+/* Says there is no board and how to get one; returns 1. */
+static int no_board(void)
+{
+    cli_error("no board is loaded (use 'board FILE' in the REPL, or --board FILE)");
+    return 1;
+}
+
+int cli_draw(cli_session *s, const char *from, const char *to)
+{
+    size_t before = s->diags;
+    if (!hon_board_path(s->vm))
+        return no_board();
+    hon_status st = hon_draw_board(s->vm, stdout, from, to);
+    fflush(stdout);
+    if (st != HON_OK)
+        return failed(s, before, st, "cannot draw the board", hon_board_path(s->vm));
+    return 0;
+}
+
+int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
+{
+    size_t before = s->diags;
+    if (!hon_board_path(s->vm))
+        return no_board();
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        return 1;
+    }
+    hon_status st = hon_board_svg(s->vm, f, from, to);
+    if (fclose(f) != 0 && st == HON_OK)
+        st = HON_ERR_IO;
+    if (st != HON_OK)
+        return failed(s, before, st, "cannot write the picture", path);
+    printf("wrote %s\n", path);
+    fflush(stdout);
+    return 0;
+}
+
+/* True when w reads as a square: column letters then a row number. */
+static bool looks_like_square(const char *w)
+{
+    size_t i = 0;
+    while (isalpha((unsigned char)w[i]))
+        i++;
+    if (i == 0 || i > 3 || !isdigit((unsigned char)w[i]))
+        return false;
+    while (isdigit((unsigned char)w[i]))
+        i++;
+    return w[i] == '\0';
+}
+
+/* Writes argument w of `los` as the expression a parameter of type `type` wants into buf.
+ * Returns false (after saying why) when it cannot be one. */
+static bool los_arg(const char *w, const char *type, char *buf, size_t cap)
+{
+    bool square = w[0] != '$';
+    const char *bare = w + (w[0] == '@' || w[0] == '$');
+    if (!*bare || (square && !looks_like_square(bare))) {
+        cli_error("'%s' is neither a unit ($name) nor a square (@C4 or C4)", w);
+        return false;
+    }
+    if (strcmp(type, "square") == 0) {
+        snprintf(buf, cap, square ? "@%s" : "square_of($%s)", bare);
+        return true;
+    }
+    if (strcmp(type, "unit") == 0) {
+        if (square) {
+            cli_error("line_of_sight takes units: name them with $ ('%s' is a square)", w);
+            return false;
+        }
+        snprintf(buf, cap, "$%s", bare);
+        return true;
+    }
+    cli_error("line_of_sight takes a %s, which 'los' cannot give (it gives units and squares)",
+              type);
+    return false;
+}
+
+int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode)
+{
+    hon_query_info qi;
+    if (!hon_board_path(s->vm))
+        return no_board();
+    if (hon_query_info_of(s->vm, "line_of_sight", &qi) != HON_OK || qi.is_fn) {
+        cli_error("the rules define no query line_of_sight ('los X Y' asks "
+                  "line_of_sight(X, Y))");
+        return 1;
+    }
+    if (qi.nparams != 2) {
+        cli_error("line_of_sight takes %zu parameters; 'los X Y' gives two", qi.nparams);
+        return 1;
+    }
+    char a[160], b[160], expr[400];
+    if (!los_arg(x, qi.param_types[0], a, sizeof a) || !los_arg(y, qi.param_types[1], b, sizeof b))
+        return 1;
+    snprintf(expr, sizeof expr, "line_of_sight(%s, %s)", a, b);
+    int rc = cli_answer(s, expr, "<los>", mode);
+    if (!s->json)
+        rc |= cli_draw(s, x, y);
+    return rc;
 }
 
 bool cli_parse_seed(const char *text, uint64_t *out)

@@ -27,6 +27,7 @@ typedef struct cli_opts {
     cli_variant_opt *variants;   /* --variant NAME=READING, applied in order after loading */
     size_t n_variants;
     const char *edition;     /* --edition NAME, or NULL for the program's default edition */
+    const char *board;       /* --board FILE: a scenario loaded after the rules, or NULL */
     bool no_rules;           /* --no-rules: load no directory at all */
     bool json;               /* --json: answers print as JSON objects */
     bool seed_set;           /* --seed N was given */
@@ -80,6 +81,18 @@ int cli_edition(cli_session *s, const char *name);
 /* Lists the variants with their active readings (name NULL), shows one (reading NULL), or
  * selects a reading. Returns 0 or 1. */
 int cli_variant(cli_session *s, const char *name, const char *reading);
+/* Loads a scenario file as the board, all or nothing. Returns 0 or 1. */
+int cli_board(cli_session *s, const char *path);
+/* Draws the board as text, with the line from `from` to `to` traced when both are given
+ * (`$unit`, `@C4` or `C4`). Returns 0 or 1. */
+int cli_draw(cli_session *s, const char *from, const char *to);
+/* Writes the board as an SVG file (with a traced line when from and to are given); prints
+ * "wrote PATH". Returns 0 or 1. */
+int cli_svg(cli_session *s, const char *path, const char *from, const char *to);
+/* `los X Y`: asks line_of_sight(X, Y) — units `$a` or squares `@C4`/`C4`, passed as the query's
+ * parameters want them (a unit where a square is wanted becomes square_of($a)) — prints the
+ * answer (and the trace for CLI_WHY), then the board with line(X, Y) drawn. 0 or 1. */
+int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode);
 /* Parses a decimal seed: the whole of text, no sign, fits in 64 bits. */
 bool cli_parse_seed(const char *text, uint64_t *out);
 /* Prints a formatted error line "hon: error: ..." to stderr. */

@@ -22,6 +22,7 @@ enum {
     OPT_RULES,
     OPT_NO_RULES,
     OPT_LOAD,
+    OPT_BOARD,
 };
 
 static const char usage_text[] =
@@ -32,18 +33,24 @@ static const char usage_text[] =
     "\n"
     "Commands:\n"
     "  eval EXPR...            evaluate each argument as an expression, print its answer\n"
-    "  why EXPR                print the answer and its trace (the rules that fired)\n"
+    "  why EXPR                print the answer and its trace (the rules checked and fired)\n"
     "  odds EXPR               print the exact distribution of the expression's results\n"
     "  check FILE...           report FILEs' diagnostics against the loaded rules\n"
     "  test [FILE...]          load FILEs and run their tests, or run every loaded test\n"
     "  rules [WORD]            list the rules (whose name, doc or citation has WORD)\n"
     "  show NAME               print the source of a rule, query, table or fn\n"
     "  dis NAME                print the bytecode of a rule, query or fn\n"
+    "  los X Y                 line_of_sight(X, Y) on the board, and the line drawn\n"
+    "                          (X, Y: $unit, @C4 or C4); needs --board; 'why los X Y'\n"
+    "                          adds the trace\n"
+    "  draw [X Y]              draw the board (with the line from X to Y)\n"
+    "  svg OUT [X Y]           write the board as an SVG picture to OUT\n"
     "\n"
     "Options:\n"
     "  --rules DIR             load DIR's .hon files instead of the bundled rules (repeatable)\n"
     "  --no-rules              load no bundled rules\n"
     "  --load FILE             load FILE after the rules (repeatable)\n"
+    "  --board FILE            load the scenario FILE as the board (after the rules)\n"
     "  --edition NAME          select an edition\n"
     "  --variant NAME=READING  select a reading of a variant (repeatable)\n"
     "  --seed N                seed the dice source\n"
@@ -81,6 +88,7 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
         {"rules", required_argument, NULL, OPT_RULES},
         {"no-rules", no_argument, NULL, OPT_NO_RULES},
         {"load", required_argument, NULL, OPT_LOAD},
+        {"board", required_argument, NULL, OPT_BOARD},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -127,6 +135,9 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
         case OPT_LOAD:
             o->loads[o->n_loads++] = optarg;
             break;
+        case OPT_BOARD:
+            o->board = optarg;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return 0;
@@ -154,6 +165,7 @@ typedef struct subcommand {
 static const subcommand subcommands[] = {
     {"eval", 1, -1}, {"why", 1, -1},  {"odds", 1, -1}, {"check", 1, -1},
     {"test", 0, -1}, {"rules", 0, 1}, {"show", 1, 1},  {"dis", 1, 1},
+    {"los", 2, 2},   {"draw", 0, 2},  {"svg", 1, 3},
 };
 
 /* Returns a new string: the arguments joined by spaces (`hon why f(a, b)` unquoted). */
@@ -184,6 +196,13 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     if (strcmp(name, "eval") == 0) {
         for (int i = 0; i < n; i++)
             rc |= cli_answer(s, args[i], "<command-line>", CLI_EVAL);
+    } else if (strcmp(name, "why") == 0 && strcmp(args[0], "los") == 0) {
+        if (n != 3) {
+            fprintf(stderr, "hon: 'why los' takes two arguments: X Y\n"
+                    "Try 'hon --help' for more information.\n");
+            return 2;
+        }
+        rc = cli_los(s, args[1], args[2], CLI_WHY);
     } else if (strcmp(name, "why") == 0 || strcmp(name, "odds") == 0) {
         char *expr = join_args(args, n);
         if (!expr) {
@@ -199,6 +218,13 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         rc = cli_test(s, (const char *const *)args, (size_t)n);
     } else if (strcmp(name, "rules") == 0) {
         rc = cli_rules(s, n ? args[0] : NULL);
+    } else if (strcmp(name, "los") == 0) {
+        rc = cli_los(s, args[0], args[1], CLI_EVAL);
+    } else if (strcmp(name, "draw") == 0 || strcmp(name, "svg") == 0) {
+        bool svg = name[0] == 's';
+        int k = svg ? 1 : 0;
+        const char *from = n - k == 2 ? args[k] : NULL, *to = n - k == 2 ? args[k + 1] : NULL;
+        rc = svg ? cli_svg(s, args[0], from, to) : cli_draw(s, from, to);
     } else {
         rc = cli_show(s, args[0], strcmp(name, "dis") == 0);
     }
@@ -231,6 +257,11 @@ int main(int argc, char **argv)
             cli_opts_free(&o);
             return usage_error(nargs < sub->min ? "'%s' needs more arguments"
                                                 : "'%s' takes fewer arguments", name);
+        }
+        /* draw [X Y], svg OUT [X Y]: a line needs both of its ends */
+        if ((strcmp(name, "draw") == 0 && nargs == 1) || (strcmp(name, "svg") == 0 && nargs == 2)) {
+            cli_opts_free(&o);
+            return usage_error("'%s' draws a line between two squares or units: give both", name);
         }
     }
     rc = cli_session_open(&s, &o);

@@ -198,9 +198,74 @@ static int need(const char *args, const char *usage)
     return 0;
 }
 
+static int cmd_los_mode(repl *r, char *args, cli_mode mode)
+{
+    char *w[2];
+    if (split_words(args, w, 2) != 2) {
+        cli_error("usage: %slos X Y (X and Y: $unit, @C4 or C4)", mode == CLI_WHY ? "why " : "");
+        return 1;
+    }
+    return cli_los(r->s, w[0], w[1], mode);
+}
+
 static int cmd_why(repl *r, char *args)
 {
+    /* `why los X Y`: the line of sight with its trace */
+    if (strncmp(args, "los", 3) == 0 && (args[3] == '\0' || isspace((unsigned char)args[3])))
+        return cmd_los_mode(r, args + 3, CLI_WHY);
     return need(args, "why EXPR") ? cli_answer(r->s, args, "<repl>", CLI_WHY) : 1;
+}
+
+static int cmd_los(repl *r, char *args)
+{
+    return cmd_los_mode(r, args, CLI_EVAL);
+}
+
+/* Removes one pair of quotes around a file name typed in the REPL. */
+static char *unquote(char *args)
+{
+    size_t n = strlen(args);
+    if (n >= 2 && ((args[0] == '"' && args[n - 1] == '"') || (args[0] == '\'' && args[n - 1] == '\''))) {
+        args[n - 1] = '\0';
+        args++;
+    }
+    return args;
+}
+
+static int cmd_board(repl *r, char *args)
+{
+    if (!need(args, "board FILE"))
+        return 1;
+    args = unquote(args);
+    if (cli_board(r->s, args) != 0) {
+        fprintf(stderr, "hon: the board from '%s' was not loaded; the session is unchanged\n",
+                args);
+        return 1;
+    }
+    printf("board %s\n", args);
+    return 0;
+}
+
+static int cmd_draw(repl *r, char *args)
+{
+    char *w[2];
+    int n = split_words(args, w, 2);
+    if (n != 0 && n != 2) {
+        cli_error("usage: draw [X Y] (a line from X to Y: $unit, @C4 or C4)");
+        return 1;
+    }
+    return cli_draw(r->s, n ? w[0] : NULL, n ? w[1] : NULL);
+}
+
+static int cmd_svg(repl *r, char *args)
+{
+    char *w[3];
+    int n = split_words(args, w, 3);
+    if (n != 1 && n != 3) {
+        cli_error("usage: svg FILE [X Y]");
+        return 1;
+    }
+    return cli_svg(r->s, w[0], n == 3 ? w[1] : NULL, n == 3 ? w[2] : NULL);
 }
 
 static int cmd_odds(repl *r, char *args)
@@ -353,9 +418,13 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"why", cmd_why, "why EXPR", "the answer and its trace: which rules fired, with citations"},
+    {"why", cmd_why, "why EXPR", "the answer and its trace: the rules checked, with citations"},
     {"odds", cmd_odds, "odds EXPR", "the exact distribution of the expression's results"},
     {"load", cmd_load, "load FILE", "load a .hon file (all or nothing)"},
+    {"board", cmd_board, "board FILE", "load a scenario as the board (all or nothing)"},
+    {"draw", cmd_draw, "draw [X Y]", "draw the board, with the line from X to Y"},
+    {"svg", cmd_svg, "svg FILE [X Y]", "write the board as an SVG picture"},
+    {"los", cmd_los, "los X Y", "line_of_sight(X, Y) and the line drawn (why los: traced)"},
     {"rules", cmd_rules, "rules [WORD]", "list the rules (matching WORD) with their citations"},
     {"show", cmd_show, "show NAME", "the source of a rule, query, table or fn"},
     {"dis", cmd_dis, "dis NAME", "the bytecode of a rule, query or fn"},

@@ -82,6 +82,9 @@ ast_node *front_named(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,
 /* `op(head: body)` where head must be `NAME in LIST` (E014 otherwise). */
 ast_node *front_agg(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *head, ast_node *body);
 ast_node *front_roll(front_ctx *ctx, ast_loc loc, ast_node *count);
+/* `@C4`: text is the coordinate after the `@`; a column of more than 3 letters, a row 0, a
+ * row with a leading zero or above 99999 is E019. */
+ast_node *front_square(front_ctx *ctx, ast_loc loc, const char *text);
 
 /* Types. `NAME<T>`: only list<T> (E018 otherwise). */
 ast_node *front_type_name(front_ctx *ctx, ast_loc loc, const char *name);
@@ -126,6 +129,10 @@ ast_node *front_edition(front_ctx *ctx, ast_loc loc, const char *name, const cha
                         const char *title, ast_vec items);
 ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant,
                             const char *reading);
+/* A test setting `WORD "PATH"`: WORD must be `board` (E010 otherwise). */
+ast_node *front_test_board(front_ctx *ctx, ast_loc loc, const char *word, ast_loc path_loc,
+                           const char *path);
+/* A test; its settings may hold at most one `board` (E020 for a second one). */
 ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char *edition,
                      ast_vec settings, ast_vec expects);
 /* `expect e [fails CODE]`: CODE must read E followed by three digits (E016 otherwise). */

@@ -1,4 +1,4 @@
-/* parser.y — the pure bison grammar of .hon files (docs/spec/language.md §3-§5).
+/* parser.y — the pure bison grammar of .hon files (docs/spec/language.md §3-§6).
  *
  * Shares token kinds and FRONT_YYSTYPE with lexer.l, the parse context and AST builders with
  * grammar/build.h and front.c; actions are one-line builder calls. Two entry points: the
@@ -77,6 +77,7 @@ static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep);
 %token <str> IDENT "identifier"
 %token <ival> INT "integer"
 %token <str> STRING "string"
+%token <str> SQUARE "square literal" UNIT_NAME "unit name"
 %token ';' ',' ':' '.' '=' '(' ')' '{' '}' '[' ']' '<' '>' '+' '-' '*' '/' '%' '?'
 %token ARROW "'->'" FATARROW "'=>'" EQEQ "'=='" NE "'!='" LE "'<='" GE "'>='"
 %token <str>
@@ -85,11 +86,13 @@ static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep);
     DEFAULT "'default'" DOC "'doc'" EDITION "'edition'" ELSE "'else'" ENUM "'enum'"
     EXAMPLE "'example'" EXPECT "'expect'" EXTENDS "'extends'" FAILS "'fails'"
     FALSE "'false'" FLOOR "'floor'" FN "'fn'" FORBID "'forbid'" HAS "'has'" IF "'if'"
-    IN "'in'" KIND "'kind'" LEN "'len'" LET "'let'" MARKER "'marker'" MAX "'max'"
+    IN "'in'" INTERSPACE_ITEM "'interspace_item'" KIND "'kind'" LEN "'len'" LET "'let'"
+    MARKER "'marker'" MAX "'max'"
     MIN "'min'" NOT "'not'" OR "'or'" PERMIT "'permit'" PRIORITY "'priority'"
     QUERY "'query'" READING "'reading'" RECORD "'record'" REMOVE "'remove'"
     REPLACE "'replace'" ROLL "'roll'" RULE "'rule'" SET "'set'" SIDE "'side'"
-    SOURCE "'source'" SUM "'sum'" TABLE "'table'" TEST "'test'" THEN "'then'"
+    SIDE_FEATURE "'side_feature'" SOURCE "'source'" SQUARE_FEATURE "'square_feature'"
+    SUM "'sum'" TABLE "'table'" TERRAIN "'terrain'" TEST "'test'" THEN "'then'"
     TOKEN "'token'" TRUE "'true'" VALUE "'value'" VARIANT "'variant'" WHEN "'when'"
 
 %type <node> decl counter counter_item simple_value table row cell cite rule edition_item
@@ -101,7 +104,7 @@ static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep);
 %type <vec> rows cells cites cites_opt lets edition_items readings settings expects
 %type <vec> exprs exprs_opt inits inits_opt
 %type <str> word type_word string_opt doc_opt extends_opt source_opt example_opt
-%type <str> test_edition_opt vocab_type
+%type <str> test_edition_opt vocab_type vocab_word
 %type <ival> priority_opt signed_int
 %type <op> vocab_kw cmp_op
 %type <flag> floor_opt default_flag
@@ -127,14 +130,15 @@ file
 
 /* ---------------------------------------------------------------- declarations (§3) */
 
-/* decl = vocab_kw IDENT [ ':' IDENT ] [ STRING ] ';'                      (§3.1)
+/* decl = vocab_kw IDENT [ ':' IDENT ] [ STRING ] ';'                      (§3.1, §5.1)
  *      | 'value' IDENT [ STRING ] ';'
  *      | 'enum' IDENT '{' IDENT { ',' IDENT } '}'
  *      | 'record' IDENT '{' field { ',' field } '}'
  *      | counter | table | fn | query | rule | variant | edition
  *      | 'default' 'edition' IDENT ';'
  *      | test ;
- * vocab_kw = 'kind' | 'side' | 'ability' | 'marker' | 'token' ; */
+ * vocab_kw = 'kind' | 'side' | 'ability' | 'marker' | 'token'
+ *          | 'terrain' | 'square_feature' | 'side_feature' | 'interspace_item' ; */
 decl
     : vocab_kw IDENT vocab_type string_opt ';'
                                         { $$ = front_vocab(ctx, @2, $1, $2, $3, @3, $4); }
@@ -162,6 +166,10 @@ vocab_kw
     | ABILITY                           { $$ = AST_VOCAB_ABILITY; }
     | MARKER                            { $$ = AST_VOCAB_MARKER; }
     | TOKEN                             { $$ = AST_VOCAB_TOKEN; }
+    | TERRAIN                           { $$ = AST_VOCAB_TERRAIN; }
+    | SQUARE_FEATURE                    { $$ = AST_VOCAB_SQUARE_FEATURE; }
+    | SIDE_FEATURE                      { $$ = AST_VOCAB_SIDE_FEATURE; }
+    | INTERSPACE_ITEM                   { $$ = AST_VOCAB_INTERSPACE_ITEM; }
     ;
 
 vocab_type
@@ -218,7 +226,8 @@ floor_opt
     ;
 
 /* type = type_word | 'set' '<' type '>' | IDENT '<' type '>' ;   (only list<T>)
- * type_word = IDENT | 'kind' | 'side' | 'ability' | 'marker' | 'token' ; */
+ * type_word = IDENT | 'kind' | 'side' | 'ability' | 'marker' | 'token' | 'terrain'
+ *           | 'square_feature' | 'side_feature' | 'interspace_item' ; */
 type
     : type_word                         { $$ = front_type_name(ctx, @1, $1); }
     | SET '<' type '>'                  { $$ = front_type_of(ctx, @$, AST_TYPE_SET, $3); }
@@ -226,7 +235,12 @@ type
     ;
 
 type_word
-    : IDENT | KIND | SIDE | ABILITY | MARKER | TOKEN
+    : IDENT | KIND | SIDE | ABILITY | MARKER | TOKEN | vocab_word
+    ;
+
+/* The board's vocabulary keywords, which also name built-in enums (and `terrain(sq)`). */
+vocab_word
+    : TERRAIN | SQUARE_FEATURE | SIDE_FEATURE | INTERSPACE_ITEM
     ;
 
 /* counter = 'counter' IDENT [ STRING ] ':' IDENT '{' { counter_item } '}' ;      (§3.2)
@@ -356,10 +370,10 @@ default_opt
     | DEFAULT expr                      { $$ = $2; }
     ;
 
-/* rule = 'rule' IDENT '.' IDENT [ 'priority' signed_int ] cites [ 'doc' STRING ]
+/* rule = 'rule' IDENT '.' word [ 'priority' signed_int ] cites [ 'doc' STRING ]
  *        { 'let' IDENT '=' expr } [ 'when' expr ] 'answer' expr ';' ;          (§3.6) */
 rule
-    : RULE IDENT '.' IDENT priority_opt cites doc_opt lets when_opt ANSWER expr ';'
+    : RULE IDENT '.' word priority_opt cites doc_opt lets when_opt ANSWER expr ';'
                                         { $$ = front_rule(ctx, ast_loc_span(@2, @4), $2, $4, $5, $6, $7, $8, $9, $11); }
     ;
 
@@ -407,7 +421,7 @@ default_flag
 
 /* edition = 'edition' IDENT [ 'extends' IDENT ] [ STRING ]
  *           ( ';' | '{' { edition_item } '}' ) ;                              (§3.8)
- * edition_item = rule | 'replace' rule | 'remove' 'rule' IDENT '.' IDENT ';'
+ * edition_item = rule | 'replace' rule | 'remove' 'rule' IDENT '.' word ';'
  *              | 'set' 'variant' IDENT '=' IDENT ';' ; */
 edition
     : EDITION IDENT extends_opt string_opt ';'
@@ -430,12 +444,12 @@ edition_items
 edition_item
     : rule                              { $$ = front_rule_as($1, AST_EDIT_ADD); }
     | REPLACE rule                      { $$ = front_rule_as($2, AST_EDIT_REPLACE); }
-    | REMOVE RULE IDENT '.' IDENT ';'   { $$ = front_remove(ctx, ast_loc_span(@3, @5), $3, $5); }
+    | REMOVE RULE IDENT '.' word ';'    { $$ = front_remove(ctx, ast_loc_span(@3, @5), $3, $5); }
     | SET VARIANT IDENT '=' IDENT ';'   { $$ = front_set_variant(ctx, ast_loc_span(@3, @5), $3, $5); }
     ;
 
-/* test = 'test' STRING [ 'edition' IDENT ] { 'variant' IDENT '=' IDENT }
- *        '{' { expect } '}' ;                                                  (§3.9)
+/* test = 'test' STRING [ 'edition' IDENT ] { setting } '{' { expect } '}' ;     (§3.9)
+ * setting = 'variant' IDENT '=' IDENT | 'board' STRING ;      (`board` is an identifier) 
  * expect = 'expect' expr [ 'fails' IDENT ] ';' ; */
 test
     : TEST STRING test_edition_opt settings '{' expects '}'
@@ -454,6 +468,7 @@ settings
 
 setting
     : VARIANT IDENT '=' IDENT           { $$ = front_set_variant(ctx, ast_loc_span(@2, @4), $2, $4); }
+    | IDENT STRING                      { $$ = front_test_board(ctx, @1, $1, @2, $2); }
     ;
 
 expects
@@ -479,6 +494,7 @@ word
     | FLOOR | FN | FORBID | HAS | IF | IN | KIND | LEN | LET | MARKER | MAX | MIN | NOT | OR
     | PERMIT | PRIORITY | QUERY | READING | RECORD | REMOVE | REPLACE | ROLL | RULE | SET
     | SIDE | SOURCE | SUM | TABLE | TEST | THEN | TOKEN | TRUE | VALUE | VARIANT | WHEN
+    | INTERSPACE_ITEM | SIDE_FEATURE | SQUARE_FEATURE | TERRAIN
     ;
 
 /* ---------------------------------------------------------------- expressions (§4) */
@@ -583,9 +599,9 @@ postfix
     | postfix '[' exprs ']'             { $$ = front_index(ctx, @$, $1, $3); }
     ;
 
-/* primary = INT | 'true' | 'false' | 'forbid' | 'permit'
- *         | IDENT | 'kind' | 'side' | 'ability' | 'marker' | 'token'
- *         | IDENT '(' [ exprs ] ')'                       call
+/* primary = INT | 'true' | 'false' | 'forbid' | 'permit' | SQUARE | UNIT_NAME
+ *         | IDENT | 'kind' | 'side' | 'ability' | 'marker' | 'token' | vocab_word
+ *         | ( IDENT | vocab_word ) '(' [ exprs ] ')'     call
  *         | ( 'len' | 'has' | 'min' | 'max' ) '(' [ exprs ] ')'
  *         | agg '(' expr ':' expr ')'                      aggregate; the first expr must
  *                                                          read `NAME in LIST` (E014)
@@ -608,7 +624,11 @@ primary
     | ABILITY                           { $$ = front_node(ctx, AST_NAME, @1, $1); }
     | MARKER                            { $$ = front_node(ctx, AST_NAME, @1, $1); }
     | TOKEN                             { $$ = front_node(ctx, AST_NAME, @1, $1); }
+    | vocab_word                        { $$ = front_node(ctx, AST_NAME, @1, $1); }
+    | SQUARE                            { $$ = front_square(ctx, @1, $1); }
+    | UNIT_NAME                         { $$ = front_node(ctx, AST_UNIT_REF, @1, $1); }
     | IDENT '(' exprs_opt ')'           { $$ = front_call(ctx, @$, $1, $3); }
+    | vocab_word '(' exprs_opt ')'      { $$ = front_call(ctx, @$, $1, $3); }
     | LEN '(' exprs_opt ')'             { $$ = front_call(ctx, @$, $1, $3); }
     | HAS '(' exprs_opt ')'             { $$ = front_call(ctx, @$, $1, $3); }
     | MIN '(' exprs ')'                 { $$ = front_call(ctx, @$, $1, $3); }
@@ -685,12 +705,14 @@ static bool is_keyword(yysymbol_kind_t s)
 static const int decl_starters[] = {
     TOK_KIND, TOK_SIDE, TOK_ABILITY, TOK_MARKER, TOK_TOKEN, TOK_VALUE, TOK_ENUM, TOK_RECORD,
     TOK_COUNTER, TOK_TABLE, TOK_FN, TOK_QUERY, TOK_RULE, TOK_VARIANT, TOK_EDITION,
-    TOK_DEFAULT, TOK_TEST,
+    TOK_DEFAULT, TOK_TEST, TOK_TERRAIN, TOK_SQUARE_FEATURE, TOK_SIDE_FEATURE, TOK_INTERSPACE_ITEM,
 };
 static const int expr_starters[] = {
     TOK_INT, TOK_IDENT, TOK_TRUE, TOK_FALSE, TOK_FORBID, TOK_PERMIT, '(', '[', '{', '-',
     TOK_NOT, TOK_IF, TOK_LET, TOK_ROLL, TOK_VARIANT, TOK_SUM, TOK_COUNT, TOK_ALL, TOK_ANY,
     TOK_MIN, TOK_MAX, TOK_LEN, TOK_HAS, TOK_KIND, TOK_SIDE, TOK_ABILITY, TOK_MARKER, TOK_TOKEN,
+    TOK_TERRAIN, TOK_SQUARE_FEATURE, TOK_SIDE_FEATURE, TOK_INTERSPACE_ITEM, TOK_SQUARE,
+    TOK_UNIT_NAME,
 };
 static const int comparisons[] = {
     '<', '>', TOK_EQEQ, TOK_NE, TOK_LE, TOK_GE, TOK_IN,

@@ -1,17 +1,26 @@
-/* back_check.c — golden driver of the back end (tests/golden/README.md), built twice:
+/* back_check.c — golden driver of the back end (tests/golden/README.md), built three times:
  * resolve_check (-DBACK_RESOLVE) prints each file's rendered diagnostics and `resolved: ok` /
  * `resolved: N error(s)`; bytecode_check (-DBACK_BYTECODE) prints the listing of every fn,
- * query default and rule in declaration order, a blank line between them. Both take FILE... or
- * --golden DIR (compare with DIR/NAME.expected, print TAP); the walking and diffing are
- * parse_check.c's. */
+ * query default and rule in declaration order, a blank line between them; board_check
+ * (-DBACK_BOARD) loads the folder's vocab.hon, then each scenario (*.scn) through the API
+ * (hon_load_board) and prints its E3xx diagnostics and `board: ok` / `board: N error(s)`.
+ * All take FILE... or --golden DIR (compare with DIR/NAME.expected, print TAP); the walking and
+ * diffing are parse_check.c's. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compile.h"
 #include "front.h"
+#include "hon.h"
 #include "mem.h"
 #include "resolve.h"
+
+#ifdef BACK_BOARD
+#define EXT ".scn"      /* the inputs of a folder */
+#else
+#define EXT ".hon"
+#endif
 
 /* Reads a whole file into a new buffer; NULL on error. */
 static char *slurp(const char *path, size_t *len)
@@ -73,6 +82,44 @@ static void listing(const res_program *p, ast_node *d, FILE *out, bool *first)
 }
 #endif
 
+#ifdef BACK_BOARD
+typedef struct board_out {
+    FILE *out;
+    size_t errors;
+} board_out;
+
+static void board_diag(void *ud, const hon_diag *d)
+{
+    board_out *b = ud;
+    fputs(d->rendered, b->out);
+    if (d->severity == HON_ERROR)
+        b->errors++;
+}
+
+/* Loads DIR/vocab.hon, then the scenario at path; writes its diagnostics and a summary. */
+static int check_one(const char *path, FILE *out)
+{
+    board_out b = { out, 0 };
+    hon_config cfg = { .on_diag = board_diag, .userdata = &b };
+    hon_vm *vm = hon_vm_new(&cfg);
+    char vocab[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(vocab, sizeof vocab, "%.*svocab.hon", slash ? (int)(slash - path + 1) : 0, path);
+    if (!vm || hon_load_file(vm, vocab) != HON_OK) {
+        fprintf(out, "cannot load %s\n", vocab);
+        hon_vm_free(vm);
+        return 1;
+    }
+    b.errors = 0;
+    hon_status st = hon_load_board(vm, path);
+    if (st == HON_OK)
+        fputs("board: ok\n", out);
+    else
+        fprintf(out, "board: %zu error%s\n", b.errors, b.errors == 1 ? "" : "s");
+    hon_vm_free(vm);
+    return st == HON_OK || st == HON_ERR_COMPILE ? 0 : 1;
+}
+#else
 /* Resolves (and for bytecode compiles) path and writes the pinned output to out. Returns 0,
  * or 1 if it cannot run. */
 static int check_one(const char *path, FILE *out)
@@ -107,6 +154,7 @@ static int check_one(const char *path, FILE *out)
     hon_free(text);
     return f ? 0 : 1;
 }
+#endif
 
 static int by_name(const void *a, const void *b)
 {
@@ -145,7 +193,7 @@ static int golden(const char *dir)
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t l = strlen(e->d_name);
-        if (l < 5 || strcmp(e->d_name + l - 4, ".hon") != 0)
+        if (l < 5 || strcmp(e->d_name + l - 4, EXT) != 0)
             continue;
         if (!HON_GROW(names, n, cap) || !(names[n] = hon_strdup(e->d_name))) {
             printf("Bail out! out of memory\n");

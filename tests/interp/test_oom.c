@@ -4,6 +4,7 @@
  * Nothing may crash or leak (run under ASan or the valgrind setup); a run that meets no
  * failure ends the loop.
  */
+#include <unistd.h>
 #include "interp_test.h"
 #include "mem.h"
 
@@ -67,12 +68,91 @@ START_TEST(every_allocation_fails_once)
 }
 END_TEST
 
+/* The board: a scenario loaded, its built-ins, a drawing, a call from C, a reload that
+ * rebuilds the board, a test with its own board. */
+static const char *board_rules =
+    "kind inf;\nside allies;\nmarker sup;\nvalue defense;\n"
+    "terrain open; terrain woods;\nside_feature wall;\ninterspace_item mine;\n"
+    "counter c : inf { side allies defense 3 }\n"
+    "query blocked(a: unit, b: unit) -> bool combine any;\n"
+    "rule blocked.w cite \"W\" when any(s in line(square_of(a), square_of(b)):\n"
+    "  terrain(s.square) == woods or side_has(s.side, wall)) answer true;\n";
+static const char *board_text =
+    "size 4 x 3\nlegend . = open  w = woods\nmap\n  1 . w . .\n  2 . . . .\n  3 . . . .\n"
+    "side C2/C3 wall\ninterspace B2 mine=2\n"
+    "unit a = c allies at A1 with sup\nunit b = c allies at D3\n";
+
+START_TEST(every_allocation_fails_with_a_board)
+{
+    char dir[] = "/tmp/hon_oom_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/b.scn", dir);
+    FILE *bf = fopen(path, "w");
+    ck_assert_ptr_nonnull(bf);
+    fputs(board_text, bf);
+    fclose(bf);
+    char test_src[512];
+    snprintf(test_src, sizeof test_src,
+             "test \"b\" board \"%s\" { expect blocked($a, $b); expect $zz fails E213; }\n", path);
+    long n;
+    for (n = 0; n < 100000; n++) {
+        hon_mem_fail_after(n);
+        hon_config cfg = { .on_diag = quiet };
+        hon_vm *vm = hon_vm_new(&cfg);
+        if (vm) {
+            hon_answer *a = NULL;
+            hon_load_source(vm, "r.hon", board_rules, strlen(board_rules));
+            hon_load_board_source(vm, "b.scn", board_text, strlen(board_text));
+            hon_eval(vm, "[blocked($a, $b)] == [true] and len(bresenham(@A1, @D3)) == 3 and "
+                         "items_near(@B2) == [mine] and units_at(@A1) == [$a]", "<oom>", &a);
+            hon_answer_free(a);
+            a = NULL;
+            hon_eval(vm, "line(@A1, @D2)", "<oom>", &a);
+            hon_answer_free(a);
+            FILE *devnull = fopen("/dev/null", "w");
+            hon_draw_board(vm, devnull, "$a", "@D3");
+            hon_board_svg(vm, devnull, NULL, NULL);
+            hon_query_handle *h = hon_lookup_query(vm, "blocked");
+            hon_value args[2] = { { HON_V_UNIT, hon_unit_id(vm, "$a") },
+                                  { HON_V_UNIT, hon_unit_id(vm, "$b") } }, out;
+            if (h)
+                hon_call_query(vm, h, args, 2, &out);
+            hon_query_handle_free(h);
+            hon_load_source(vm, "t.hon", test_src, strlen(test_src));
+            hon_run_tests(vm, NULL, devnull, NULL, NULL);
+            fclose(devnull);
+        }
+        long failed = hon_mem_failed_count();
+        hon_mem_fail_reset();
+        hon_vm_free(vm);
+        if (failed == 0)
+            break;
+    }
+    fprintf(stderr, "oom loop (board): %ld allocation points\n", n);
+    ck_assert_msg(n > 100, "only %ld allocations: the loop did not exercise much", n);
+    /* with no failure: A1 -> D3 (dx 3, dy 2) crosses the woods on B1? The line meets x = 2, 4,
+     * 6 at 1/6, 1/2, 5/6 and y = 2, 4 at 1/4, 3/4: B1 (1/6), B2 (1/4), C2 (1/2), C3 (3/4, across
+     * the wall C2/C3), D3: the woods on B1 and the wall both block */
+    tvm *t = tvm_new(board_rules);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", board_text, strlen(board_text)),
+                     HON_OK);
+    ck_ev(t, "blocked($a, $b)", "true");
+    ck_ev(t, "count(s in line(@A1, @D3): terrain(s.square) == woods)", "1");
+    ck_ev(t, "count(s in line(@A1, @D3): side_has(s.side, wall))", "1");
+    tvm_free(t);
+    remove(path);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("oom");
     TCase *tc = tcase_create("oom");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, every_allocation_fails_once);
+    tcase_add_test(tc, every_allocation_fails_with_a_board);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -478,14 +478,19 @@ START_TEST(traces)
                      "rule outer.a cite \"O.1\" answer inner(x) + 1;\n"
                      "rule outer.never cite \"O.2\" when inner(x) > 100 answer 5;\n");
     const char *tr = why(t, "outer(2)");
-    /* outer(2) = inner(2)+1 = 3; outer.never consulted inner but did not fire: dropped */
+    /* outer(2) = inner(2)+1 = 3; outer.never consulted inner but did not fire: it is listed
+     * as checked, without what its guard asked */
     ck_assert_str_eq(tr,
         "outer(2) = 3   [sum]\n"
         "  rule outer.a: 3   (O.1)\n"
         "    inner(2) = 2   [first]\n"
-        "      rule inner.pos: 2   (I.1: Book 1, example \"A\")\n");
+        "      rule inner.pos: 2   (I.1: Book 1, example \"A\")\n"
+        "  rule outer.never: did not fire   (O.2)\n");
+    /* inner(0): pos's guard 0 > 0 is false, so the default answers, and says so */
     tr = why(t, "inner(0)");
-    ck_assert_str_eq(tr, "inner(0) = 0   [first]\n  default: 0\n");
+    ck_assert_str_eq(tr, "inner(0) = 0   [first]\n"
+                         "  rule inner.pos: did not fire   (I.1: Book 1, example \"A\")\n"
+                         "  default: 0 (no rule fired; checked pos)\n");
     tvm_free(t);
 }
 END_TEST
@@ -498,8 +503,8 @@ START_TEST(trace_json)
     ck_assert_int_eq(hon_eval(t->vm, "q(4)", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_json(a),
         "{\"value\": 4, \"type\": \"int\", \"text\": \"4\", \"trace\": [{\"query\": \"q\", "
-        "\"mode\": \"first\", \"args\": [4], \"result\": 4, \"rules\": [{\"rule\": \"q.r\", "
-        "\"answer\": 4, \"cites\": [{\"id\": \"Q \\\"1\\\"\", \"source\": null, "
+        "\"mode\": \"first\", \"args\": [4], \"result\": 4, \"no_rule_fired\": false, "
+        "\"rules\": [{\"rule\": \"q.r\", \"fired\": true, \"answer\": 4, \"cites\": [{\"id\": \"Q \\\"1\\\"\", \"source\": null, "
         "\"example\": null}], \"calls\": []}]}]}");
     hon_answer_free(a);
     tvm_free(t);

@@ -349,6 +349,110 @@ def bundled_rules_load():
     check(p.returncode == 0 and lines(p.stdout) == ["2"], "hon loads its bundled rules", p)
 
 
+# ---- the board (docs/spec/repl.md: board, draw, svg, los) ---------------------------------
+# boards/ridge.scn: a on A1, b on E1, c on E3, woods on C1. los_units.hon forbids a line of
+# sight when a woods square lies on the line before the target's square.
+
+BOARD_RULES = ["--no-rules", "--load", fx("board_vocab.hon"), "--load", fx("los_units.hon")]
+
+
+def svg_ok(path, p):
+    """The file is well-formed XML whose root is an <svg> element."""
+    import xml.etree.ElementTree as ET
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        raise Failure(f"{path} is not well-formed XML ({e})\n  command: {p.args_shown}")
+    check(root.tag.endswith("svg"), "the picture's root element is <svg>", p)
+
+
+@case
+def board_commands():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "ridge.svg")
+        script = "\n".join([
+            f"board {fx('boards/ridge.scn')}",
+            "square_of($b)",        # E1
+            "draw",
+            "los $a $b",            # A1 -> E1 crosses B1, C1 (woods), D1: forbid
+            "why los $a $c",        # A1 -> E3: B1 B2 C2 D2 D3 E3, no woods: permit
+            f"svg {out} $a $c",
+            f"board {fx('boards/bad.scn')}",    # refused: the ridge stays
+            "square_of($c)",        # E3
+            "los $a",               # usage error, session goes on
+            "los $a $zed",          # the board has no unit zed: E213
+            "draw A1 Z9",           # Z9 is off a 5 x 3 board
+        ]) + "\n"
+        p = run(BOARD_RULES, stdin=script)
+        check(p.returncode == 0, "errors never end the session", p)
+        out_lines = lines(p.stdout)
+        check(out_lines[0] == f"board {fx('boards/ridge.scn')}", "board FILE says it loaded", p)
+        check(out_lines[1] == "E1", "$b stands on E1", p)
+        check("     A    B    C    D    E" in p.stdout, "draw prints the column letters", p)
+        check("forbid" in out_lines, "los $a $b: the woods on C1 block", p)
+        check("line: A1 to E1, 5 squares" in p.stdout, "los draws line(A1, E1)", p)
+        check("permit" in out_lines, "los $a $c: nothing blocks", p)
+        check("line_of_sight($a, $c) = permit   [permission]" in p.stdout and
+              "no rule forbids: permit (checked woods)" in p.stdout,
+              "why los prints the trace, with the rule that was checked", p)
+        check("line: A1 to E3, 7 squares" in p.stdout, "why los draws line(A1, E3)", p)
+        check(f"wrote {out}" in p.stdout, "svg says where it wrote", p)
+        svg_ok(out, p)
+        check("bad.scn:4:12: error[E303]: unknown terrain 'swamp'" in p.stderr and
+              "bad.scn:9:24: error[E304]" in p.stderr, "a bad board's errors are positioned", p)
+        check("E3" in out_lines, "the previous board stays after a failed load", p)
+        check("usage: los X Y" in p.stderr, "los needs two arguments", p)
+        check("error[E213]: the board has no unit `$zed`" in p.stderr, "an unknown unit: E213", p)
+        check("'Z9' is neither a unit" in p.stderr, "draw names the square it cannot place", p)
+
+
+@case
+def board_command_line():
+    import tempfile
+    ridge = fx("boards/ridge.scn")
+    p = run(BOARD_RULES + ["--board", ridge, "los", "$a", "$b"])
+    check(p.returncode == 0 and lines(p.stdout)[0] == "forbid", "hon --board F los X Y", p)
+    check("line: A1 to E1" in p.stdout, "hon los draws the line", p)
+    p = run(BOARD_RULES + ["--board", ridge, "draw", "A1", "C3"])
+    check(p.returncode == 0 and "line: A1 to C3, 3 squares" in p.stdout, "hon draw X Y", p)
+    p = run(BOARD_RULES + ["--board", ridge, "draw", "A1"])
+    check(p.returncode == 2, "draw with one end is a usage error", p)
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.svg")
+        p = run(BOARD_RULES + ["--board", ridge, "svg", out])
+        check(p.returncode == 0 and os.path.exists(out), "hon svg OUT writes the picture", p)
+        svg_ok(out, p)
+    p = run(BOARD_RULES + ["--board", fx("boards/bad.scn"), "draw"])
+    check(p.returncode == 1 and "error[E303]" in p.stderr and p.stdout == "",
+          "a bad --board exits 1 before the command", p)
+    p = run(BOARD_RULES + ["los", "$a", "$b"])
+    check(p.returncode == 1 and "no board is loaded" in p.stderr, "los needs a board", p)
+    p = run(BOARD_RULES + ["--board", ridge, "eval", "terrain(@C1)", "units_at(@E3)"])
+    check(lines(p.stdout) == ["woods", "[$c]"], "board built-ins from the command line", p)
+
+
+@case
+def los_queries():
+    ridge = fx("boards/ridge.scn")
+    vocab = ["--no-rules", "--load", fx("board_vocab.hon"), "--board", ridge]
+    # line_of_sight over squares: a unit given to it becomes square_of($a)
+    p = run(vocab[:3] + ["--load", fx("los_squares.hon")] + vocab[3:] + ["los", "$a", "E1"])
+    check(p.returncode == 0 and lines(p.stdout)[0] == "forbid", "los of a unit and a square", p)
+    p = run(vocab[:3] + ["--load", fx("los_squares.hon")] + vocab[3:] + ["los", "@A2", "E2"])
+    check(p.returncode == 0 and lines(p.stdout)[0] == "permit", "los of two squares", p)
+    # over units, a square cannot be given
+    p = run(BOARD_RULES + ["--board", ridge, "los", "$a", "E1"])
+    check(p.returncode == 1 and "takes units" in p.stderr, "los of a square for a unit", p)
+    # no line_of_sight at all
+    p = run(vocab + ["los", "$a", "$b"])
+    check(p.returncode == 1 and "no query line_of_sight" in p.stderr, "los without the query", p)
+    p = run(BOARD_RULES + ["--board", ridge, "--json", "los", "$a", "$b"])
+    j = parse_json(p.stdout, p)
+    check(j["value"] == "forbid" and j["trace"][0]["args"] == ["$a", "$b"],
+          "los --json: the answer as JSON, units named $a", p)
+
+
 def main():
     if CASE not in CASES:
         print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)

@@ -1,0 +1,52 @@
+/* scene.h — a board loaded for one compiled program: a scenario (runtime/scenario.h) whose
+ * names were resolved against the program's declarations, and the unit pool the evaluation
+ * reads: the program's counters (same ids as res_program.units) followed by the scenario's
+ * units, copies of their counters on their army's side carrying their markers.
+ *
+ * api.c keeps the scenario's text so a scene can be rebuilt against a reloaded program; the VM
+ * (vm.c, vm_board.c) reads the board through it; value.c names units, sides and elements with
+ * it. Square values are board-independent (RES_SQUARE in dsl/resolve.h); sides and elements
+ * are the board's indexes. docs/spec/language.md §5 and vm.md describe the whole.
+ */
+#ifndef HON_SCENE_H
+#define HON_SCENE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "resolve.h"
+#include "scenario.h"
+
+typedef struct scene {
+    scenario *scn;          /* owned: the board, the scenario's units, symbols, colours */
+    const board *b;         /* scn->board */
+    const geo_grid *g;      /* board_grid(b) */
+    unit_pool *units;       /* owned: the counters, then the scenario's units */
+    int32_t first_unit;     /* pool id of the scenario's first unit */
+} scene;
+
+/* Loads the scenario text[0..len) against program p: every terrain, square feature, side
+ * feature, interspace item, marker, counter and army name is a member (or counter) declared in
+ * p. Returns a new scene (free with scene_free), or NULL with the E3xx errors appended to errs
+ * (E399 on OOM). The program is borrowed only during the call. */
+scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors *errs);
+/* Frees s and everything it owns; accepts NULL. */
+void scene_free(scene *s);
+
+/* The pool id of the scenario unit named `name` (without the `$`), or -1. */
+int32_t scene_unit(const scene *s, const char *name);
+/* The scenario name of unit `id` (borrowed), or NULL when id is a counter of the program. */
+const char *scene_unit_name(const scene *s, int64_t id);
+/* The board square of square value v, or -1 when it lies off the board. */
+int scene_square(const scene *s, int64_t v);
+/* The square value of board square sq. */
+int64_t scene_square_value(const scene *s, int sq);
+/* Writes square value v as "C4" into buf (NUL-terminated, cut to cap). Needs no board. */
+void scene_square_text(int64_t v, char *buf, size_t cap);
+/* Writes side `side` as "C4/C5" (two squares, the upper or left one first) or "A1:N" (a side
+ * on the board's edge), or "side #N" without a board. */
+void scene_side_text(const scene *s, int64_t side, char *buf, size_t cap);
+/* Writes element `e` as its scenario name ("hill1", "woods@K8") or "#3". */
+void scene_element_text(const scene *s, int64_t e, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,536 @@
+/* vm_board.c — the board built-ins of the language (language.md §5.3), run by the VM's BOARD
+ * instruction (vm.c): squares, units on the board, elevation, terrain elements, features of
+ * squares, sides and interspaces, distance, neighbours and traced lines.
+ *
+ * Everything here is geometry and storage read from the scene (scene.h) through runtime/board.h
+ * and geo.h; what any of it means is written in .hon. Errors are E212-E218 (vm.h). Lists are
+ * allocated in the evaluation's arena in one block each, lines included.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "vm.h"
+
+#define MAX_LIST 4096   /* enough room for any list read from one square (units, items) */
+
+/* ---- errors: out of the way of the built-ins' frames (no buffers there) ---- */
+
+#define COLD static __attribute__((cold, noinline))
+
+/* "$rifle1" or the counter's name, for messages. */
+static void unit_text(vm_ctx *x, int64_t id, char *buf, size_t cap)
+{
+    const char *name = scene_unit_name(x->sc, id);
+    const unit *u = unit_get(x->units, (int32_t)id);
+    if (name)
+        snprintf(buf, cap, "$%s", name);
+    else
+        snprintf(buf, cap, "%s", u ? u->counter : "?");
+}
+
+COLD bool fail_off_board(vm_ctx *x, int64_t sqv)
+{
+    char b[32];
+    scene_square_text(sqv, b, sizeof b);
+    return vm_fail(x, VM_E_OFF_BOARD, "square %s is off the board (%d columns, %d rows)", b,
+                   x->sc->g->w, x->sc->g->h);
+}
+
+COLD bool fail_unit(vm_ctx *x, int code, int64_t u)
+{
+    char b[96];
+    unit_text(x, u, b, sizeof b);
+    if (code == VM_E_NOT_EMBARKED)
+        return vm_fail(x, code, "%s is not embarked in a transport", b);
+    return vm_fail(x, code, "%s is not on the board", b);
+}
+
+/* E215 at a square: it has no `what` (terrain, terrain element, a feature). */
+COLD bool fail_square(vm_ctx *x, int64_t sqv, const char *what)
+{
+    char b[32];
+    scene_square_text(sqv, b, sizeof b);
+    return vm_fail(x, VM_E_NOTHING, "square %s has no %s", b, what);
+}
+
+COLD bool fail_no_side(vm_ctx *x, int64_t a, int64_t b)
+{
+    char na[32], nb[32];
+    scene_square_text(a, na, sizeof na);
+    scene_square_text(b, nb, sizeof nb);
+    return vm_fail(x, VM_E_NO_SIDE, "squares %s and %s do not share a side", na, nb);
+}
+
+COLD bool fail_side(vm_ctx *x, int side, const char *feature, bool has)
+{
+    char b[64];
+    scene_side_text(x->sc, side, b, sizeof b);
+    return vm_fail(x, VM_E_NOTHING, "side %s has no %s%s", b, feature,
+                   has ? " facing a square" : "");
+}
+
+COLD bool fail_no_facing(vm_ctx *x, int e)
+{
+    char b[96];
+    scene_element_text(x->sc, e, b, sizeof b);
+    return vm_fail(x, VM_E_NOTHING, "element %s has no facing", b);
+}
+
+/* Square value v as a board square in *sq; E217 when it is off the board. */
+static inline bool square_arg(vm_ctx *x, val v, int *sq)
+{
+    const geo_grid *g = x->sc->g;
+    uint64_t sx = (uint64_t)RES_SQUARE_X(v.u.i), sy = (uint64_t)RES_SQUARE_Y(v.u.i);
+    if (sx < (uint64_t)g->w && sy < (uint64_t)g->h) {
+        *sq = (int)sy * g->w + (int)sx;
+        return true;
+    }
+    return fail_off_board(x, v.u.i);
+}
+
+/* A unit id that the board can hold, else -1 (counters beyond the board's range stand
+ * nowhere). */
+static int board_id(int64_t u)
+{
+    return u >= 0 && u < BOARD_MAX_UNITS ? (int)u : -1;
+}
+
+static vlist *new_list(vm_ctx *x, size_t n)
+{
+    vlist *l = vm_alloc(x, sizeof *l + n * sizeof(val));
+    if (l)
+        l->len = n;
+    return l;
+}
+
+static bool list_of_squares(vm_ctx *x, const int *sqs, size_t n, val *out)
+{
+    vlist *l = new_list(x, n);
+    if (!l)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        l->items[i] = (val){ .type = T_SQUARE, .u.i = scene_square_value(x->sc, sqs[i]) };
+    out->u.list = l;
+    return true;
+}
+
+static bool element_arg(vm_ctx *x, val v, int *e)
+{
+    if (v.u.i >= 0 && v.u.i < board_element_count(x->sc->b)) {
+        *e = (int)v.u.i;
+        return true;
+    }
+    return vm_fail(x, VM_E_NOTHING, "element #%" PRId64 " is not on this board", v.u.i);
+}
+
+/* The side value of a side index, checked. */
+static bool side_arg(vm_ctx *x, val v, int *side)
+{
+    if (v.u.i >= 0 && v.u.i < geo_side_count(x->sc->g)) {
+        *side = (int)v.u.i;
+        return true;
+    }
+    return vm_fail(x, VM_E_OFF_BOARD, "side #%" PRId64 " is not a side of this board", v.u.i);
+}
+
+/* The square value of board square sq of a w-wide board. */
+static inline int64_t sqv(int w, int sq)
+{
+    return RES_SQUARE(sq % w, sq / w);
+}
+
+/* One step of a traced line into the step record at f (STEP_NFIELDS values); squares are
+ * square values. */
+static inline void put_step(val *f, int64_t from, int64_t to, int corner, int side, int64_t left,
+                            int64_t right, int64_t index)
+{
+    f[STEP_SQUARE] = (val){ .type = T_SQUARE, .u.i = to };
+    f[STEP_FROM] = (val){ .type = T_SQUARE, .u.i = from };
+    f[STEP_CORNER] = (val){ .type = T_BOOL, .u.i = corner };
+    f[STEP_SIDE] = (val){ .type = T_SIDE, .u.i = side };
+    f[STEP_LEFT] = (val){ .type = T_SQUARE, .u.i = left };
+    f[STEP_RIGHT] = (val){ .type = T_SQUARE, .u.i = right };
+    f[STEP_INDEX] = (val){ .type = T_INT, .u.i = index };
+}
+
+/* The side between (x0, y0) and its orthogonal neighbour (x1, y1) on a square board (the
+ * indexes of geo.h: horizontal sides first, then vertical ones). */
+static inline int side_xy(const geo_grid *g, int x0, int y0, int x1, int y1)
+{
+    if (x0 == x1)
+        return (y0 > y1 ? y0 : y1) * g->w + x0;
+    return g->w * (g->h + 1) + y0 * (g->w + 1) + (x0 > x1 ? x0 : x1);
+}
+
+/* A list of `cap` steps (its length set to n later) whose records follow it in one block. */
+static vlist *new_steps(vm_ctx *x, size_t cap, val **records)
+{
+    vlist *l = vm_alloc(x, sizeof *l + cap * sizeof(val) + cap * STEP_NFIELDS * sizeof(val));
+    if (!l)
+        return NULL;
+    l->len = 0;
+    *records = l->items + cap;
+    return l;
+}
+
+/* line(a, b): the supercover trace (geo_walk), a excluded, b included. */
+static bool line_steps(vm_ctx *x, int a, int b, val *out)
+{
+    const geo_grid *g = x->sc->g;
+    geo_walk w;
+    geo_status st = geo_walk_init(&w, g, a, b);
+    if (st == GEO_ETOPO)
+        return vm_fail(x, VM_E_TOPOLOGY, "lines are traced on square boards only");
+    if (st != GEO_OK)
+        return vm_fail(x, VM_E_INTERNAL, "cannot trace a line");
+    int ax, ay, bx, by;
+    geo_xy(g, a, &ax, &ay);
+    geo_xy(g, b, &bx, &by);
+    size_t cap = (size_t)(ax > bx ? ax - bx : bx - ax) + (size_t)(ay > by ? ay - by : by - ay);
+    val *rec;
+    vlist *l = new_steps(x, cap, &rec);
+    if (!l)
+        return false;
+    const uint32_t step_type = x->p->records[R_STEP].type;
+    geo_cross c;
+    int sq;
+    int64_t from = RES_SQUARE(ax, ay);
+    while (l->len < cap && geo_walk_next(&w, &c, &sq)) {
+        val *f = rec + l->len * STEP_NFIELDS;
+        int64_t to = sqv(g->w, sq);
+        if (c.corner >= 0)
+            put_step(f, from, to, 1, c.sides[0], sqv(g->w, c.left), sqv(g->w, c.right),
+                     (int64_t)l->len + 1);
+        else
+            put_step(f, from, to, 0, c.side, to, to, (int64_t)l->len + 1);
+        l->items[l->len] = (val){ .type = step_type, .u.rec = f };
+        l->len++;
+        from = to;
+    }
+    out->u.list = l;
+    return true;
+}
+
+/* bresenham(a, b): the classic walk (geo_bres), one square per move. A diagonal move is
+ * reported as a corner touch whose left and right are the two squares beside it. */
+static bool bresenham_steps(vm_ctx *x, int a, int b, val *out)
+{
+    const geo_grid *g = x->sc->g;
+    if (g->topo != GEO_SQUARE)
+        return vm_fail(x, VM_E_TOPOLOGY, "lines are traced on square boards only");
+    int ax, ay, bx, by;
+    geo_xy(g, a, &ax, &ay);
+    geo_xy(g, b, &bx, &by);
+    int dx = bx > ax ? bx - ax : ax - bx, dy = by > ay ? by - ay : ay - by;
+    size_t cap = (size_t)(dx > dy ? dx : dy);
+    val *rec;
+    vlist *l = new_steps(x, cap, &rec);
+    if (!l)
+        return false;
+    const uint32_t step_type = x->p->records[R_STEP].type;
+    /* the walk of geo_bres (runtime/geo.h), inlined: err = dx - dy; a move steps x when
+     * 2 err >= -dy and y when 2 err <= dx */
+    int sx = ax < bx ? 1 : -1, sy = ay < by ? 1 : -1, err = dx - dy, fx = ax, fy = ay;
+    while (l->len < cap && (fx != bx || fy != by)) {
+        int e2 = 2 * err, tx = fx, ty = fy;
+        if (e2 >= -dy) {
+            err -= dy;
+            tx += sx;
+        }
+        if (e2 <= dx) {
+            err += dx;
+            ty += sy;
+        }
+        val *f = rec + l->len * STEP_NFIELDS;
+        int64_t from = RES_SQUARE(fx, fy), to = RES_SQUARE(tx, ty);
+        if (tx != fx && ty != fy) {
+            /* the squares beside the diagonal move: (tx, fy) and (fx, ty); (tx, fy) is on
+             * the right of the move when the cross product of the move with it is positive
+             * (rows grow downward) */
+            bool p_right = -(long)(ty - fy) * (tx - fx) > 0;
+            int lx = p_right ? fx : tx, ly = p_right ? ty : fy;
+            int64_t p = RES_SQUARE(tx, fy), q = RES_SQUARE(fx, ty);
+            put_step(f, from, to, 1, side_xy(g, fx, fy, lx, ly), p_right ? q : p,
+                     p_right ? p : q, (int64_t)l->len + 1);
+        } else {
+            put_step(f, from, to, 0, side_xy(g, fx, fy, tx, ty), to, to, (int64_t)l->len + 1);
+        }
+        l->items[l->len] = (val){ .type = step_type, .u.rec = f };
+        l->len++;
+        fx = tx;
+        fy = ty;
+    }
+    out->u.list = l;
+    return true;
+}
+
+/* units_at(sq): the units placed on sq. (Its own function: the buffer stays out of
+ * vm_board's frame, which the hot built-ins share.) */
+static __attribute__((noinline)) bool units_at(vm_ctx *x, int sq, val *out)
+{
+    int ids[MAX_LIST];
+    size_t k = board_units_at(x->sc->b, sq, ids, MAX_LIST);
+    if (k > MAX_LIST)
+        k = MAX_LIST;
+    vlist *l = new_list(x, k);
+    if (!l)
+        return false;
+    for (size_t i = 0; i < k; i++)
+        l->items[i] = (val){ .type = T_UNIT, .u.i = ids[i] };
+    out->u.list = l;
+    return true;
+}
+
+/* items_near(sq), or when `sum` item_value_near(sq, item): the items on the four corners of sq
+ * (NW, NE, SE, SW), repeats included. */
+static __attribute__((noinline)) bool items_near(vm_ctx *x, int sq, bool sum, int64_t item,
+                                                 val *out)
+{
+    static const geo_dir corners[4] = { GEO_NW, GEO_NE, GEO_SE, GEO_SW };
+    board_feature fs[4][64];
+    size_t nf[4], total = 0;
+    int64_t value = 0;
+    for (int i = 0; i < 4; i++) {
+        int is = geo_interspace_of(x->sc->g, sq, corners[i]);
+        nf[i] = is < 0 ? 0 : board_features(x->sc->b, BOARD_AT_INTERSPACE, is, fs[i], 64);
+        if (nf[i] > 64)
+            nf[i] = 64;
+        total += nf[i];
+        for (size_t k = 0; k < nf[i]; k++)
+            if (fs[i][k].id == item)
+                value += fs[i][k].value;
+    }
+    if (sum) {
+        out->u.i = value;
+        return true;
+    }
+    vlist *l = new_list(x, total);
+    if (!l)
+        return false;
+    const uint32_t t = x->p->enums[E_INTERSPACE_ITEM].type;
+    size_t at = 0;
+    for (int i = 0; i < 4; i++)
+        for (size_t k = 0; k < nf[i]; k++)
+            l->items[at++] = (val){ .type = t, .u.i = fs[i][k].id };
+    out->u.list = l;
+    return true;
+}
+
+bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
+{
+    const scene *sc = x->sc;
+    if (!sc)
+        return vm_fail(x, VM_E_NO_BOARD, "no board is loaded: %s() reads the board "
+                       "(load a scenario first)", res_builtin_name(b));
+    const board *bd = sc->b;
+    const geo_grid *g = sc->g;
+    const res_program *p = x->p;
+    int s0 = -1, s1 = -1, e = -1;
+    (void)n;
+    switch ((res_builtin)b) {
+    case RES_BI_SQUARE_OF:
+        if (!board_unit_squares(bd, board_id(args[0].u.i), &s0, &s1))
+            return fail_unit(x, VM_E_OFF_BOARD, args[0].u.i);
+        out->u.i = sqv(g->w, s0);
+        return true;
+    case RES_BI_SQUARES_OF: {
+        int sqs[2];
+        size_t k = 0;
+        if (board_unit_squares(bd, board_id(args[0].u.i), &s0, &s1)) {
+            sqs[k++] = s0;
+            if (s1 >= 0)
+                sqs[k++] = s1;
+        }
+        return list_of_squares(x, sqs, k, out);
+    }
+    case RES_BI_ON_BOARD:
+        out->u.i = board_unit_present(bd, board_id(args[0].u.i));
+        return true;
+    case RES_BI_EMBARKED:
+        out->u.i = board_unit_embarked_in(bd, board_id(args[0].u.i)) >= 0;
+        return true;
+    case RES_BI_CARRIER: {
+        int t = board_unit_embarked_in(bd, board_id(args[0].u.i));
+        if (t < 0)
+            return fail_unit(x, VM_E_NOT_EMBARKED, args[0].u.i);
+        out->u.i = t;
+        return true;
+    }
+    case RES_BI_UNITS_AT:
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        return units_at(x, s0, out);
+    case RES_BI_ELEVATION:
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        out->u.i = board_elevation(bd, s0);
+        return true;
+    case RES_BI_TERRAIN:
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        out->u.i = board_terrain(bd, s0);
+        if (out->u.i < 0 || (size_t)out->u.i >= p->enums[E_TERRAIN].len)
+            return fail_square(x, args[0].u.i, "terrain");
+        return true;
+    case RES_BI_ELEMENT_AT:
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        out->u.i = board_element_at(bd, s0);
+        if (out->u.i < 0)
+            return fail_square(x, args[0].u.i, "terrain element");
+        return true;
+    case RES_BI_IN_ELEMENT:
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        out->u.i = board_element_at(bd, s0) >= 0;
+        return true;
+    case RES_BI_ELEMENT_TERRAIN:
+        if (!element_arg(x, args[0], &e))
+            return false;
+        out->u.i = board_element_type(bd, e);
+        return true;
+    case RES_BI_ELEMENT_VALUE: {
+        int v, f;
+        if (!element_arg(x, args[0], &e))
+            return false;
+        board_element_attr(bd, e, &v, &f);
+        out->u.i = v;
+        return true;
+    }
+    case RES_BI_ELEMENT_FACING: {
+        int v, f;
+        if (!element_arg(x, args[0], &e))
+            return false;
+        board_element_attr(bd, e, &v, &f);
+        if (f < 0 || f >= GEO_NDIRS)
+            return fail_no_facing(x, e);
+        out->u.i = f;
+        return true;
+    }
+    case RES_BI_ELEMENT_SQUARES: {
+        if (!element_arg(x, args[0], &e))
+            return false;
+        size_t k = board_element_squares(bd, e, NULL, 0);
+        int *sqs = vm_alloc(x, (k ? k : 1) * sizeof *sqs);
+        if (!sqs)
+            return false;
+        board_element_squares(bd, e, sqs, k);
+        return list_of_squares(x, sqs, k, out);
+    }
+    case RES_BI_CORNER_SQUARE:
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        e = board_element_at(bd, s0);
+        out->u.i = e >= 0 && board_element_corner(bd, e, s0);
+        return true;
+    case RES_BI_HAS_FEATURE:
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        out->u.i = board_has(bd, BOARD_AT_SQUARE, s0, (int)args[1].u.i, NULL);
+        return true;
+    case RES_BI_FEATURE_VALUE: {
+        board_feature f;
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        if (!board_has(bd, BOARD_AT_SQUARE, s0, (int)args[1].u.i, &f))
+            return fail_square(x, args[0].u.i,
+                               p->enums[E_SQUARE_FEATURE].members[args[1].u.i].name);
+        out->u.i = f.value;
+        return true;
+    }
+    case RES_BI_SIDE_BETWEEN: {
+        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
+            return false;
+        int side = geo_side_between(g, s0, s1);
+        if (side < 0)
+            return fail_no_side(x, args[0].u.i, args[1].u.i);
+        out->u.i = side;
+        return true;
+    }
+    case RES_BI_SIDE_HAS: {
+        int side = -1;
+        if (!side_arg(x, args[0], &side))
+            return false;
+        out->u.i = board_side_has(bd, side, (int)args[1].u.i, NULL);
+        return true;
+    }
+    case RES_BI_SIDE_VALUE:
+    case RES_BI_SIDE_FACING: {
+        int side = -1;
+        board_feature f;
+        if (!side_arg(x, args[0], &side))
+            return false;
+        bool has = board_side_has(bd, side, (int)args[1].u.i, &f);
+        if (!has || (b == RES_BI_SIDE_FACING && f.facing < 0))
+            return fail_side(x, side, p->enums[E_SIDE_FEATURE].members[args[1].u.i].name, has);
+        if (b == RES_BI_SIDE_VALUE)
+            out->u.i = f.value;
+        else
+            out->u.i = scene_square_value(sc, f.facing);
+        return true;
+    }
+    case RES_BI_SIDES_OF: {
+        static const geo_dir nesw[4] = { GEO_N, GEO_E, GEO_S, GEO_W };
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        if (g->topo != GEO_SQUARE)
+            return vm_fail(x, VM_E_TOPOLOGY, "sides_of() is for square boards");
+        vlist *l = new_list(x, 4);
+        if (!l)
+            return false;
+        for (int i = 0; i < 4; i++)
+            l->items[i] = (val){ .type = T_SIDE, .u.i = geo_side_of(g, s0, nesw[i]) };
+        out->u.list = l;
+        return true;
+    }
+    case RES_BI_SIDE_SQUARES: {
+        int side = -1, sqs[2];
+        size_t k = 0;
+        if (!side_arg(x, args[0], &side))
+            return false;
+        geo_side_squares(g, side, &s0, &s1);
+        if (s0 >= 0)
+            sqs[k++] = s0;
+        if (s1 >= 0)
+            sqs[k++] = s1;
+        return list_of_squares(x, sqs, k, out);
+    }
+    case RES_BI_ITEMS_NEAR:
+    case RES_BI_ITEM_VALUE_NEAR:
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        if (g->topo != GEO_SQUARE)
+            return vm_fail(x, VM_E_TOPOLOGY, "interspaces exist on square boards only");
+        return items_near(x, s0, b == RES_BI_ITEM_VALUE_NEAR, args[1].u.i, out);
+    case RES_BI_DISTANCE:
+    case RES_BI_ADJACENT:
+        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
+            return false;
+        out->u.i = geo_distance(g, s0, s1);
+        if (b == RES_BI_ADJACENT)
+            out->u.i = out->u.i == 1;
+        return true;
+    case RES_BI_NEIGHBOURS: {
+        int sqs[8];
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        size_t k = geo_neighbours(g, s0, true, sqs);
+        return list_of_squares(x, sqs, k, out);
+    }
+    case RES_BI_LINE:
+    case RES_BI_BRESENHAM:
+        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
+            return false;
+        return b == RES_BI_LINE ? line_steps(x, s0, s1, out) : bresenham_steps(x, s0, s1, out);
+    case RES_BI_SIDE_OF_LINE: {
+        int s2 = -1;
+        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1) ||
+            !square_arg(x, args[2], &s2))
+            return false;
+        out->u.i = geo_side_of_line(g, s0, s1, s2);
+        return true;
+    }
+    default:
+        return vm_fail(x, VM_E_INTERNAL, "unknown board built-in %" PRIu32, b);
+    }
+}
