@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""odds_check.py — checks an exact distribution printed by `hon odds` under chosen options.
+
+Usage: odds_check.py HON [OPTION...] -- EXPR VALUE=P [VALUE=P ...]
+Runs `HON OPTION... odds EXPR` (bundled rules, e.g. `--variant derail_threshold=higher_than_four`)
+and requires exactly the VALUE lines given, each with probability P (a fraction). Used by
+tests/events/meson.build for the derailment dice under each reading of ERR.derail-threshold.
+"""
+import subprocess, sys
+from fractions import Fraction
+
+
+def main():
+    args = sys.argv[1:]
+    if "--" not in args or len(args) < 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cut = args.index("--")
+    hon, opts, expr, pairs = args[0], args[1:cut], args[cut + 1], args[cut + 2:]
+    want = {v: Fraction(p) for v, p in (x.split("=", 1) for x in pairs)}
+    p = subprocess.run([hon, *opts, "odds", expr], capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"hon odds failed ({p.returncode}):\n{p.stdout}{p.stderr}", file=sys.stderr)
+        return 1
+    got = {}
+    for line in p.stdout.splitlines():
+        if line.strip():
+            value, _, prob = line.rpartition(":")
+            got[value.strip()] = Fraction(prob.split()[0])
+    if got != want:
+        print(f"odds of {expr} with {opts}: got {got}, expected {want}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
