@@ -172,6 +172,9 @@ static const char *const kind_names[AST_KIND_COUNT] = {
     [AST_REMOVE] = "remove", [AST_SET_VARIANT] = "set-variant",
     [AST_DEFAULT_EDITION] = "default-edition", [AST_TEST] = "test", [AST_EXPECT] = "expect",
     [AST_SQUARE] = "square", [AST_UNIT_REF] = "unit-ref", [AST_TEST_BOARD] = "test-board",
+    [AST_EVENT] = "event", [AST_BLOCK] = "block", [AST_STMT] = "statement",
+    [AST_TEST_DICE] = "test-dice", [AST_TEST_CHOICES] = "test-choices", [AST_TEST_DO] = "test-do",
+    [AST_TEST_ADVANCE] = "test-advance", [AST_TEST_MOVE] = "test-move",
 };
 
 const char *ast_kind_name(ast_kind k)
@@ -323,6 +326,28 @@ static const char *op_name(ast_op op)
     case AST_COMBINE_ALL: return "all";
     case AST_COMBINE_ANY: return "any";
     case AST_COMBINE_PERMISSION: return "permission";
+    case AST_VOCAB_PHASE: return "phase";
+    case AST_VOCAB_FACE: return "face";
+    case AST_AGG_FILTER: return "filter";
+    case AST_OP_CONCAT: return "++";
+    case AST_AGG_MAP: return "map";
+    case AST_ST_GIVE: return "give";
+    case AST_ST_TAKE: return "take";
+    case AST_ST_FLIP: return "flip";
+    case AST_ST_SET: return "set";
+    case AST_ST_DESTROY: return "destroy";
+    case AST_ST_MOVE: return "move";
+    case AST_ST_EMBARK: return "embark";
+    case AST_ST_DISEMBARK: return "disembark";
+    case AST_ST_PLACE: return "place";
+    case AST_ST_REMOVE: return "remove";
+    case AST_ST_RAISE: return "raise";
+    case AST_ST_LET: return "let";
+    case AST_ST_CHOOSE: return "choose";
+    case AST_ST_IF: return "if";
+    case AST_ST_FOR: return "for";
+    case AST_ST_NOTE: return "note";
+    case AST_ST_FAIL: return "fail";
     default: return "?";
     }
 }
@@ -561,9 +586,75 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
             sp_dump(w, n->a, depth);
             put(w, ")", 1);
         }
-        puts_(w, " (answer");
+        if (n->c) {
+            puts_(w, " (do");
+            sp_dump(w, n->c, depth);
+            put(w, ")", 1);
+        } else {
+            puts_(w, " (answer");
+            sp_dump(w, n->b, depth);
+            put(w, ")", 1);
+        }
+        break;
+    case AST_EVENT:
+        puts_(w, "(event ");
+        puts_(w, n->name ? n->name : "?");
+        group(w, "params", &n->params, depth);
+        if (n->ref) {
+            puts_(w, " (on ");
+            puts_(w, n->ref);
+            put(w, ")", 1);
+        }
+        opt_str(w, NULL, n->doc);
+        break;
+    case AST_BLOCK:
+        puts_(w, "(block");
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_STMT:
+        put(w, "(", 1);
+        puts_(w, op_name(n->op));
+        if (n->name) {
+            put(w, " ", 1);
+            puts_(w, n->name);
+        }
+        if (n->name2) {
+            put(w, " ", 1);
+            puts_(w, n->name2);
+        }
+        if (n->ival)
+            puts_(w, n->op == AST_ST_TAKE ? " all" : " near");
+        if (n->a)
+            sp_dump(w, n->a, depth);
+        if (n->b)
+            sp_dump(w, n->b, depth);
+        if (n->c)
+            sp_dump(w, n->c, depth);
+        sp_vec(w, &n->list, depth);
+        opt_str(w, NULL, n->title);
+        break;
+    case AST_TEST_DICE:
+    case AST_TEST_CHOICES:
+        puts_(w, n->kind == AST_TEST_DICE ? "(dice" : "(choices");
+        sp_vec(w, &n->list, depth);
+        break;
+    case AST_TEST_DO:
+        puts_(w, "(do");
+        sp_dump(w, n->a, depth);
+        if (n->ival) {
+            char tmp[32];
+            int k = snprintf(tmp, sizeof tmp, " fails E%03" PRId64, n->ival);
+            put(w, tmp, (size_t)k);
+        }
+        break;
+    case AST_TEST_ADVANCE:
+        puts_(w, "(advance ");
+        puts_(w, n->name ? n->name : "?");
+        break;
+    case AST_TEST_MOVE:
+        puts_(w, "(move");
+        sp_dump(w, n->a, depth);
         sp_dump(w, n->b, depth);
-        put(w, ")", 1);
         break;
     case AST_VARIANT:
         puts_(w, "(variant ");

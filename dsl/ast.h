@@ -81,7 +81,8 @@ typedef enum ast_kind {
                           doc */
     AST_RULE,          /* name: "query.rule" in full; ref: query part; name2: rule part;
                           ival: priority; cites; doc; list: AST_LET_CLAUSE in order;
-                          a: when (or NULL); b: answer; op: AST_EDIT_* */
+                          a: when (or NULL); b: answer; op: AST_EDIT_*;
+                          c: (a rule of an event) its `do` AST_BLOCK, b then NULL */
     AST_LET_CLAUSE,    /* name; a: value */
     AST_VARIANT,       /* name; doc; list: AST_READING */
     AST_READING,       /* name; doc; ival: 1 if default */
@@ -92,7 +93,9 @@ typedef enum ast_kind {
     AST_DEFAULT_EDITION, /* name */
     AST_TEST,          /* title; ref: edition or NULL; params: AST_SET_VARIANT settings
                           (and at most one AST_TEST_BOARD); name2: the board path or NULL;
-                          list: AST_EXPECT */
+                          list: AST_EXPECT (and, since issue 4, AST_TEST_DO, _ADVANCE and
+                          _MOVE items, run in order; params may hold AST_TEST_DICE and
+                          AST_TEST_CHOICES) */
     AST_EXPECT,        /* a: expression; ival: expected error code (e.g. 201 for E201) or 0 */
 
     /* ---- the board (language.md §5); added after the first release of this header ---- */
@@ -101,6 +104,18 @@ typedef enum ast_kind {
     AST_UNIT_REF,      /* `$rifle1`: name: a unit of the loaded scenario (resolved at run time) */
     AST_TEST_BOARD,    /* `board "FILE"` setting of a test (in its params): name: the path as
                           written, relative to the test's file */
+
+    /* ---- events, effects, phases (language.md §6); added with issue 4 ---- */
+    AST_EVENT,         /* `event NAME(params) [on MOMENT] ["doc"];`: name; params; doc;
+                          ref: the moment name (`give`, `enter`...) or NULL */
+    AST_BLOCK,         /* `{ stmt... }` of an event rule's `do`: list: AST_STMT items */
+    AST_STMT,          /* one statement; op: AST_ST_*; see the AST_ST_* comments for fields */
+    AST_TEST_DICE,     /* `dice [..]` setting of a test (in its params): list: the faces */
+    AST_TEST_CHOICES,  /* `choices [..]` setting of a test (in its params): list: the answers */
+    AST_TEST_DO,       /* `do EVENT(args) [fails CODE];` in a test: a: the AST_CALL; ival: the
+                          expected error code or 0 */
+    AST_TEST_ADVANCE,  /* `advance to PHASE;` in a test: name: the phase */
+    AST_TEST_MOVE,     /* `move U along PATH;` in a test: a: the unit; b: the list of squares */
 
     AST_KIND_COUNT
 } ast_kind;
@@ -121,7 +136,24 @@ typedef enum ast_op {
     /* rule placement */
     AST_EDIT_ADD, AST_EDIT_REPLACE,
     /* vocabulary categories of the board (language.md §5.1), added later */
-    AST_VOCAB_TERRAIN, AST_VOCAB_SQUARE_FEATURE, AST_VOCAB_SIDE_FEATURE, AST_VOCAB_INTERSPACE_ITEM
+    AST_VOCAB_TERRAIN, AST_VOCAB_SQUARE_FEATURE, AST_VOCAB_SIDE_FEATURE, AST_VOCAB_INTERSPACE_ITEM,
+    /* added with issue 4 (language.md §6): the vocabulary of turns and counter sides, the list
+     * filter `[x in L: cond]` (an AST_AGG), and the statements of a `do` block (AST_STMT.op):
+     *   GIVE/TAKE: a unit, b marker, c count or NULL; TAKE ival 1 for `all`
+     *   FLIP: a unit or element, b face;  SET: a the AST_FIELD `u.value`, b the new value
+     *   DESTROY: a;  MOVE: a unit, b square, c second square or NULL;  EMBARK: a unit, b carrier
+     *   DISEMBARK: a unit, b square;  PLACE/REMOVE: a feature or item, b place; ival 1 `near`
+     *   RAISE: name event, list args;  LET: name, a value
+     *   CHOOSE: name bound, name2 loop variable, a list, b side, title question or NULL
+     *   IF: a condition, b then-block, c else-block or else-if AST_STMT or NULL
+     *   FOR: name loop variable, a collection, b block;  NOTE/FAIL: title the text */
+    AST_VOCAB_PHASE, AST_VOCAB_FACE,
+    AST_AGG_FILTER,
+    AST_OP_CONCAT,      /* `a ++ b`: two lists of one type, end to end */
+    AST_AGG_MAP,        /* `[e for x in L]` (an AST_AGG: name x, a L, b e) */
+    AST_ST_GIVE, AST_ST_TAKE, AST_ST_FLIP, AST_ST_SET, AST_ST_DESTROY, AST_ST_MOVE,
+    AST_ST_EMBARK, AST_ST_DISEMBARK, AST_ST_PLACE, AST_ST_REMOVE, AST_ST_RAISE, AST_ST_LET,
+    AST_ST_CHOOSE, AST_ST_IF, AST_ST_FOR, AST_ST_NOTE, AST_ST_FAIL
 } ast_op;
 
 /* Filled by the resolver; zero from the parser. `type` is an index into the resolver's type
@@ -147,6 +179,8 @@ struct ast_node {
     ast_node *a, *b, *c;
     ast_vec list, list2, params, cites;
     ast_annot an;
+    uint32_t parens;    /* added: pairs of grouping parentheses written around this expression
+                           (`((x))` is x with 2); only the depth bound (front.c) reads it */
 };
 
 /* Locations set by the parser: a declaration's loc (and a param's, reading's, counter item's,

@@ -240,7 +240,13 @@ static void render_block(const diag_sources *src, ast_loc loc, diag_severity sev
         text = src->files[loc.file].text;
         len = src->files[loc.file].len;
     }
-    fprintf(out, "%s:%u:%u: %s", path, (unsigned)loc.line, (unsigned)loc.col, sev_word(sev));
+    /* No position (a file that cannot be read, memory running out): no made-up 0:0 and no
+     * quoted line; the message says what it is about (repl.md §3). */
+    if (loc.line == 0)
+        fprintf(out, "hon: %s", sev_word(sev));
+    else
+        fprintf(out, "%s:%u:%u: %s", path, (unsigned)loc.line, (unsigned)loc.col,
+                sev_word(sev));
     if (code > 0)
         fprintf(out, "[E%03d]", code);
     fprintf(out, ": %s\n", msg ? msg : "");

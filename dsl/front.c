@@ -154,6 +154,13 @@ ast_node *front_binary(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_
     return n;
 }
 
+ast_node *front_paren(ast_node *e)
+{
+    if (e && e->parens < UINT32_MAX)
+        e->parens++;
+    return e;
+}
+
 ast_node *front_field(front_ctx *ctx, ast_loc loc, ast_node *base, const char *field)
 {
     return front_named(ctx, AST_FIELD, loc, field, base);
@@ -498,9 +505,17 @@ ast_node *front_test_board(front_ctx *ctx, ast_loc loc, const char *word, ast_lo
 ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char *edition,
                      ast_vec settings, ast_vec expects)
 {
-    const ast_node *board = NULL;
+    const ast_node *board = NULL, *dice = NULL, *choices = NULL;
     for (uint32_t i = 0; i < settings.len; i++) {
         const ast_node *s = settings.items[i];
+        if (s && (s->kind == AST_TEST_DICE || s->kind == AST_TEST_CHOICES)) {
+            const ast_node **seen = s->kind == AST_TEST_DICE ? &dice : &choices;
+            if (*seen)
+                return reject(ctx, 21, s->loc, "a test gives its %s once",
+                              s->kind == AST_TEST_DICE ? "dice" : "choices");
+            *seen = s;
+            continue;
+        }
         if (!s || s->kind != AST_TEST_BOARD)
             continue;
         if (board)
@@ -538,59 +553,294 @@ ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *cod
     return n;
 }
 
+/* ---------------------------------------------------------------- events (§6) */
+
+ast_node *front_event(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
+                      ast_node *moment, const char *doc)
+{
+    ast_node *n = front_doc_decl(ctx, AST_EVENT, loc, name, doc);
+    if (n) {
+        n->params = params;
+        n->ref = moment ? moment->name : NULL;
+    }
+    return n;
+}
+
+ast_node *front_moment(front_ctx *ctx, ast_loc on_loc, const char *on, ast_loc loc,
+                       const char *moment)
+{
+    if (!on || strcmp(on, "on") != 0)
+        return reject(ctx, 10, on_loc, "unexpected identifier '%s': an event's parameters may "
+                      "be followed by 'on MOMENT', its description and ';'", on ? on : "");
+    return front_node(ctx, AST_NAME, loc, moment);
+}
+
+ast_node *front_rule_do(front_ctx *ctx, ast_node *rule, ast_node *block)
+{
+    (void)ctx;
+    if (rule)
+        rule->c = block;
+    return rule;
+}
+
+ast_node *front_stmt(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b,
+                     ast_node *c)
+{
+    ast_node *n = front_node(ctx, AST_STMT, loc, NULL);
+    if (n) {
+        n->op = op;
+        n->a = a;
+        n->b = b;
+        n->c = c;
+    }
+    return n;
+}
+
+ast_node *front_stmt_word(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, const char *word,
+                          ast_loc word_loc, ast_node *b, ast_node *c)
+{
+    bool place = op == AST_ST_PLACE || op == AST_ST_REMOVE;
+    const char *want = place ? "at" : "to";
+    bool near = place && word && strcmp(word, "near") == 0;
+    if (!word || (strcmp(word, want) != 0 && !near)) {
+        static const char *const what[] = { "flip X to FACE", "move UNIT to SQUARE",
+                                            "disembark UNIT to SQUARE",
+                                            "place X at PLACE (or near SQUARE)",
+                                            "remove X at PLACE (or near SQUARE)" };
+        int w = op == AST_ST_FLIP ? 0 : op == AST_ST_MOVE ? 1 : op == AST_ST_DISEMBARK ? 2
+                : op == AST_ST_PLACE ? 3 : 4;
+        return reject(ctx, 10, word_loc, "unexpected identifier '%s': write '%s'",
+                      word ? word : "", what[w]);
+    }
+    ast_node *n = front_stmt(ctx, loc, op, a, b, c);
+    if (n)
+        n->ival = near;
+    return n;
+}
+
+ast_node *front_take_all(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *marker)
+{
+    ast_node *n = front_stmt(ctx, loc, AST_ST_TAKE, unit, marker, NULL);
+    if (n)
+        n->ival = 1;
+    return n;
+}
+
+ast_node *front_set_stmt(front_ctx *ctx, ast_loc loc, ast_node *target, ast_node *value)
+{
+    if (target && target->kind != AST_FIELD)
+        return reject(ctx, 10, target->loc, "'set' changes a value of a unit: write "
+                      "'set UNIT.VALUE = EXPR;'");
+    return front_stmt(ctx, loc, AST_ST_SET, target, value, NULL);
+}
+
+ast_node *front_raise(front_ctx *ctx, ast_loc loc, const char *event, ast_vec args)
+{
+    ast_node *n = front_items(ctx, AST_STMT, loc, event, args);
+    if (n)
+        n->op = AST_ST_RAISE;
+    return n;
+}
+
+ast_node *front_let_stmt(front_ctx *ctx, ast_loc loc, const char *name, ast_node *value)
+{
+    ast_node *n = front_named(ctx, AST_STMT, loc, name, value);
+    if (n)
+        n->op = AST_ST_LET;
+    return n;
+}
+
+ast_node *front_choose(front_ctx *ctx, ast_loc loc, const char *name, const char *var,
+                       ast_node *list, const char *by, ast_loc by_loc, ast_node *side,
+                       const char *question)
+{
+    if (!by || strcmp(by, "by") != 0)
+        return reject(ctx, 10, by_loc, "unexpected identifier '%s': write 'choose(VAR in LIST, "
+                      "by: SIDE)'", by ? by : "");
+    ast_node *n = front_stmt(ctx, loc, AST_ST_CHOOSE, list, side, NULL);
+    if (n) {
+        n->name = name;
+        n->name2 = var;
+        n->title = question;
+    }
+    return n;
+}
+
+ast_node *front_if_stmt(front_ctx *ctx, ast_loc loc, ast_node *cond, ast_node *then_block,
+                        ast_node *else_part)
+{
+    return front_stmt(ctx, loc, AST_ST_IF, cond, then_block, else_part);
+}
+
+ast_node *front_for(front_ctx *ctx, ast_loc loc, const char *var, ast_node *coll,
+                    ast_node *block)
+{
+    ast_node *n = front_stmt(ctx, loc, AST_ST_FOR, coll, block, NULL);
+    if (n)
+        n->name = var;
+    return n;
+}
+
+ast_node *front_text_stmt(front_ctx *ctx, ast_loc loc, ast_op op, const char *text)
+{
+    ast_node *n = front_stmt(ctx, loc, op, NULL, NULL, NULL);
+    if (n)
+        n->title = text;
+    return n;
+}
+
+ast_node *front_filter(front_ctx *ctx, ast_loc loc, ast_node *head, ast_node *cond)
+{
+    if (head && !(head->kind == AST_BINARY && head->op == AST_OP_IN && head->a
+                  && head->a->kind == AST_NAME && !head->parens))
+        return reject(ctx, 14, head->loc, "a list filter reads '[NAME in LIST: CONDITION]': "
+                      "expected a loop variable and 'in' before ':'");
+    ast_node *n = front_node(ctx, AST_AGG, loc, head ? head->a->name : NULL);
+    if (n) {
+        n->op = AST_AGG_FILTER;
+        n->a = head ? head->b : NULL;
+        n->b = cond;
+    }
+    return n;
+}
+
+ast_node *front_map(front_ctx *ctx, ast_loc loc, ast_node *e, const char *var, ast_node *coll)
+{
+    ast_node *n = front_node(ctx, AST_AGG, loc, var);
+    if (n) {
+        n->op = AST_AGG_MAP;
+        n->a = coll;
+        n->b = e;
+    }
+    return n;
+}
+
+ast_node *front_test_list(front_ctx *ctx, ast_loc loc, const char *word, ast_vec items)
+{
+    bool dice = word && strcmp(word, "dice") == 0;
+    if (!dice && !(word && strcmp(word, "choices") == 0))
+        return reject(ctx, 10, loc, "unexpected identifier '%s': a test's settings are "
+                      "'edition NAME', 'variant NAME = READING', 'board \"FILE\"', "
+                      "'dice [FACES]' and 'choices [ANSWERS]'", word ? word : "");
+    return front_items(ctx, dice ? AST_TEST_DICE : AST_TEST_CHOICES, loc, NULL, items);
+}
+
+ast_node *front_test_do(front_ctx *ctx, ast_loc loc, ast_node *call, const char *code,
+                        ast_loc code_loc)
+{
+    ast_node *x = front_expect(ctx, loc, call, code, code_loc);
+    if (x)
+        x->kind = AST_TEST_DO;
+    return x;
+}
+
+ast_node *front_test_advance(front_ctx *ctx, ast_loc loc, const char *w1, ast_loc l1,
+                             const char *w2, ast_loc l2, const char *phase, ast_loc l3)
+{
+    (void)l3;
+    if (!w1 || strcmp(w1, "advance") != 0)
+        return reject(ctx, 10, l1, "unexpected identifier '%s': a test holds 'expect', 'do', "
+                      "'advance to PHASE' and 'move UNIT along PATH'", w1 ? w1 : "");
+    if (!w2 || strcmp(w2, "to") != 0)
+        return reject(ctx, 10, l2, "unexpected identifier '%s': write 'advance to PHASE'",
+                      w2 ? w2 : "");
+    return front_node(ctx, AST_TEST_ADVANCE, loc, phase);
+}
+
+ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, const char *word,
+                          ast_loc word_loc, ast_node *path)
+{
+    if (!word || strcmp(word, "along") != 0)
+        return reject(ctx, 10, word_loc, "unexpected identifier '%s': write 'move UNIT along "
+                      "[SQUARE, ...]'", word ? word : "");
+    ast_node *n = front_node(ctx, AST_TEST_MOVE, loc, NULL);
+    if (n) {
+        n->a = unit;
+        n->b = path;
+    }
+    return n;
+}
+
 /* ---------------------------------------------------------------- depth bound */
 
-/* Finds a node deeper than FRONT_MAX_DEPTH below root (depth 1), without recursion: the tree
- * is untrusted until this passes. Returns that node, or NULL when the tree is shallow enough.
- * Sets ctx->oom if the work stack cannot grow. */
-typedef struct walk_item { const ast_node *n; uint32_t depth; } walk_item;
+/* The rule (language.md §4, errors.md E008): a child is one level below its parent, or k
+ * levels when k >= 1 pairs of parentheses surround it; the left operand of a binary operator is
+ * on its parent's level (plus its parentheses), so a chain `a + b + ... + z` of any length is
+ * shallow. Such left operands are counted apart along each path: at most FRONT_MAX_CHAIN. The
+ * resolver (chain_expr) and the compiler (binary, branch_each) go along chains in loops, so
+ * their recursion follows the levels only; tests/repl/run.py (depth_limits) runs 10,000-term
+ * chains through the whole pipeline, under ASan with the default stack in the sanitizer build. */
+typedef struct walk_item { const ast_node *n; uint32_t depth, chain; } walk_item;
+
+typedef enum deep_kind { DEEP_NONE, DEEP_NESTING, DEEP_CHAIN } deep_kind;
+
+/* The level of child k of a node on level `parent`: one below, or one per pair of its
+ * parentheses when it has any; a left operand gains only its parentheses. */
+static uint32_t level_of(const ast_node *k, uint32_t parent, bool left_operand)
+{
+    uint32_t p = k->parens > FRONT_MAX_DEPTH ? FRONT_MAX_DEPTH + 1 : k->parens;
+    if (left_operand)
+        return parent + p;
+    return parent + (p ? p : 1);
+}
+
+static bool push_item(walk_item **stack, size_t *len, size_t *cap, walk_item it)
+{
+    if (!HON_GROW(*stack, *len, *cap))
+        return false;
+    (*stack)[(*len)++] = it;
+    return true;
+}
 
 static void walk_vec(walk_item **stack, size_t *len, size_t *cap, const ast_vec *v,
-                     uint32_t depth, bool *oom)
+                     const walk_item *parent, bool *oom)
 {
     for (uint32_t i = 0; i < v->len && !*oom; i++) {
-        if (!v->items[i])
-            continue;
-        if (!HON_GROW(*stack, *len, *cap)) {
+        const ast_node *k = v->items[i];
+        if (k && !push_item(stack, len, cap,
+                            (walk_item){ k, level_of(k, parent->depth, false), parent->chain }))
             *oom = true;
-            return;
-        }
-        (*stack)[(*len)++] = (walk_item){ v->items[i], depth };
     }
 }
 
-static const ast_node *too_deep(front_ctx *ctx, const ast_node *root)
+/* Finds a node beyond the bound below root (depth 1), without recursion: the tree is untrusted
+ * until this passes. Returns that node and sets *why, or NULL when the tree is within bounds.
+ * Sets ctx->oom if the work stack cannot grow. */
+static const ast_node *too_deep(front_ctx *ctx, const ast_node *root, deep_kind *why)
 {
     walk_item *stack = NULL;
     size_t len = 0, cap = 0;
     bool oom = false;
     const ast_node *found = NULL;
-    if (!root || !HON_GROW(stack, len, cap)) {
-        if (root)
-            front_oom(ctx);
+    *why = DEEP_NONE;
+    if (!root)
+        return NULL;
+    if (!push_item(&stack, &len, &cap, (walk_item){ root, level_of(root, 0, false), 0 })) {
+        front_oom(ctx);
         return NULL;
     }
-    stack[len++] = (walk_item){ root, 1 };
     while (len && !oom) {
         walk_item it = stack[--len];
-        if (it.depth > FRONT_MAX_DEPTH) {
+        if (it.depth > FRONT_MAX_DEPTH || it.chain > FRONT_MAX_CHAIN) {
             found = it.n;
+            *why = it.depth > FRONT_MAX_DEPTH ? DEEP_NESTING : DEEP_CHAIN;
             break;
         }
         const ast_node *n = it.n;
         const ast_node *kids[3] = { n->a, n->b, n->c };
         for (int i = 0; i < 3 && !oom; i++) {
-            if (!kids[i])
+            const ast_node *k = kids[i];
+            if (!k)
                 continue;
-            if (!HON_GROW(stack, len, cap))
+            bool left = i == 0 && n->kind == AST_BINARY;
+            walk_item next = { k, level_of(k, it.depth, left), it.chain + (left ? 1 : 0) };
+            if (!push_item(&stack, &len, &cap, next))
                 oom = true;
-            else
-                stack[len++] = (walk_item){ kids[i], it.depth + 1 };
         }
-        walk_vec(&stack, &len, &cap, &n->list, it.depth + 1, &oom);
-        walk_vec(&stack, &len, &cap, &n->list2, it.depth + 1, &oom);
-        walk_vec(&stack, &len, &cap, &n->params, it.depth + 1, &oom);
-        walk_vec(&stack, &len, &cap, &n->cites, it.depth + 1, &oom);
+        walk_vec(&stack, &len, &cap, &n->list, &it, &oom);
+        walk_vec(&stack, &len, &cap, &n->list2, &it, &oom);
+        walk_vec(&stack, &len, &cap, &n->params, &it, &oom);
+        walk_vec(&stack, &len, &cap, &n->cites, &it, &oom);
     }
     hon_free(stack);
     if (oom)
@@ -598,26 +848,35 @@ static const ast_node *too_deep(front_ctx *ctx, const ast_node *root)
     return found;
 }
 
-/* Drops every declaration nested deeper than FRONT_MAX_DEPTH, with an E008 for each. */
+static void report_deep(front_ctx *ctx, const ast_node *deep, deep_kind why)
+{
+    if (why == DEEP_CHAIN)
+        front_error(ctx, 8, deep->loc, "operator chain too long (more than %d operators)",
+                    FRONT_MAX_CHAIN);
+    else
+        front_error(ctx, 8, deep->loc, "nesting too deep (more than %d levels)",
+                    FRONT_MAX_DEPTH);
+}
+
+/* Drops every declaration beyond the bound, with an E008 for each. */
 static void bound_depth(front_ctx *ctx)
 {
     ast_vec *decls = &ctx->file->decls;
     uint32_t kept = 0;
+    deep_kind why;
     for (uint32_t i = 0; i < decls->len && !ctx->oom; i++) {
-        const ast_node *deep = too_deep(ctx, decls->items[i]);
+        const ast_node *deep = too_deep(ctx, decls->items[i], &why);
         if (deep)
-            front_error(ctx, 8, deep->loc, "nesting too deep (more than %d levels)",
-                        FRONT_MAX_DEPTH);
+            report_deep(ctx, deep, why);
         else
             decls->items[kept++] = decls->items[i];
     }
     if (!ctx->oom)
         decls->len = kept;
     if (ctx->expr && !ctx->oom) {
-        const ast_node *deep = too_deep(ctx, ctx->expr);
+        const ast_node *deep = too_deep(ctx, ctx->expr, &why);
         if (deep) {
-            front_error(ctx, 8, deep->loc, "nesting too deep (more than %d levels)",
-                        FRONT_MAX_DEPTH);
+            report_deep(ctx, deep, why);
             ctx->expr = NULL;
         }
     }

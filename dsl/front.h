@@ -16,6 +16,10 @@
  * dropped with E008), so later stages may walk it recursively; and a source longer than
  * FRONT_MAX_SOURCE bytes is refused with E007 (columns and offsets stay well inside 32 bits). */
 #define FRONT_MAX_DEPTH 256
+/* Added: a left operand of a binary operator adds no nesting level, so `1 + 1 + ... + 1` is
+ * shallow; such operands are counted apart, at most this many along any path of the tree (E008
+ * "operator chain too long"). The resolver and the compiler walk these chains in loops. */
+#define FRONT_MAX_CHAIN 10000
 #define FRONT_MAX_SOURCE (64 * 1024 * 1024)
 
 /* Parses a whole .hon file. `file_id` must come from diag_sources_add for this text. Returns

@@ -26,6 +26,7 @@ enum {
     E_DEFAULTS = 130, E_READING = 131,
     E_NO_RULE = 140, E_NO_EDITION = 141, E_CYCLE = 142, E_TWO_DEFAULT_EDITIONS = 143,
     E_SET_SIZE = 150,
+    E_RULE_KIND = 160, E_NOT_EVENT = 162, E_MOMENT = 163, E_TWO_MOMENTS = 164, E_DIE = 165,
     E_LIMIT = 199
 };
 
@@ -35,6 +36,7 @@ enum {
 
 typedef enum gkind {
     G_TYPE, G_ENUM, G_RECORD, G_VARIANT, G_COUNTER, G_TABLE, G_FN, G_QUERY, G_BUILTIN,
+    G_EVENT,    /* id: the event's index in the queries (res_query.is_event) */
     G_OTHER     /* entries of the slot, edition and rule tables */
 } gkind;
 
@@ -461,6 +463,7 @@ static const char *gkind_text(gkind k)
     case G_FN: return "a function (call it with NAME(...))";
     case G_QUERY: return "a query (call it with NAME(...))";
     case G_BUILTIN: return "a built-in function";
+    case G_EVENT: return "an event (a rule's `do` block raises it: `raise NAME(...)`)";
     case G_OTHER: break;
     }
     return "a declaration";
@@ -609,7 +612,8 @@ static uint32_t field_expr(rctx *c, ast_node *n)
  * are the program's own). */
 typedef enum btype {
     B_NONE, B_INT, B_BOOL, B_UNIT, B_SQUARE, B_SIDE, B_ELEMENT, B_TERRAIN, B_SQUARE_FEATURE,
-    B_SIDE_FEATURE, B_ITEM, B_DIRECTION, B_STEPS, B_SQUARES, B_UNITS, B_SIDES, B_ITEMS
+    B_SIDE_FEATURE, B_ITEM, B_DIRECTION, B_STEPS, B_SQUARES, B_UNITS, B_SIDES, B_ITEMS,
+    B_FACE, B_PHASE
 } btype;
 
 /* The built-in functions. The first ones are checked by builtin_call's own cases; the board's
@@ -623,6 +627,7 @@ static const struct builtin_sig {
 } builtins[] = {
     { "min", RES_BI_MIN, 2, { 0 }, 0 }, { "max", RES_BI_MAX, 2, { 0 }, 0 },
     { "abs", RES_BI_ABS, 1, { 0 }, 0 }, { "len", RES_BI_LEN, 1, { 0 }, 0 },
+    { "nth", RES_BI_NTH, 2, { 0 }, 0 },
     { "has", RES_BI_HAS_ABILITY, 2, { 0 }, 0 },
     { "ability_value", RES_BI_ABILITY_VALUE, 2, { 0 }, 0 },
     { "marker_count", RES_BI_MARKER_COUNT, 2, { 0 }, 0 },
@@ -658,6 +663,13 @@ static const struct builtin_sig {
     { "line", RES_BI_LINE, 2, { B_SQUARE, B_SQUARE }, B_STEPS },
     { "bresenham", RES_BI_BRESENHAM, 2, { B_SQUARE, B_SQUARE }, B_STEPS },
     { "side_of_line", RES_BI_SIDE_OF_LINE, 3, { B_SQUARE, B_SQUARE, B_SQUARE }, B_INT },
+    /* §6: faces, units in play, the game clock */
+    { "face", RES_BI_FACE, 1, { B_UNIT }, B_FACE },
+    { "element_face", RES_BI_ELEMENT_FACE, 1, { B_ELEMENT }, B_FACE },
+    { "units", RES_BI_UNITS, 0, { 0 }, B_UNITS },
+    { "passengers", RES_BI_PASSENGERS, 1, { B_UNIT }, B_UNITS },
+    { "turn", RES_BI_TURN, 0, { 0 }, B_INT },
+    { "phase", RES_BI_PHASE, 0, { 0 }, B_PHASE },
 };
 #define NBUILTINS (sizeof builtins / sizeof builtins[0])
 
@@ -690,6 +702,8 @@ static uint32_t btype_id(rctx *c, btype b, ast_loc loc)
     case B_UNITS: return intern(c, RT_LIST, T_UNIT, loc);
     case B_SIDES: return intern(c, RT_LIST, T_SIDE, loc);
     case B_ITEMS: return intern(c, RT_LIST, p->enums[E_INTERSPACE_ITEM].type, loc);
+    case B_FACE: return p->enums[E_FACE].type;
+    case B_PHASE: return p->enums[E_PHASE].type;
     default: return T_ERROR;
     }
 }
@@ -761,6 +775,15 @@ static uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
     case RES_BI_HAS_ABILITY:
     case RES_BI_HAS_MARKER:
         return has_expr(c, n);
+    case RES_BI_NTH: {
+        uint32_t t = infer(c, a[0], T_NONE);
+        check(c, a[1], T_INT);
+        if (t != T_ERROR && tkind(p, t) != RT_LIST) {
+            err(c, E_TYPE, a[0]->loc, "nth() asks for a list, not a %s value", tn(p, t).s);
+            return T_ERROR;
+        }
+        return t == T_ERROR ? T_ERROR : targ(p, t);
+    }
     case RES_BI_ABILITY_VALUE:
         check(c, a[0], T_UNIT);
         check(c, a[1], p->enums[E_ABILITY].type);
@@ -864,21 +887,65 @@ static uint32_t pair(rctx *c, ast_node *a, ast_node *b)
     return t;
 }
 
+/* The operand (and result) type of an arithmetic or logical operator node; T_NONE otherwise. */
+static uint32_t chain_type(const ast_node *n)
+{
+    if (!n || n->kind != AST_BINARY)
+        return T_NONE;
+    switch (n->op) {
+    case AST_OP_ADD: case AST_OP_SUB: case AST_OP_MUL: case AST_OP_DIV: case AST_OP_MOD:
+        return T_INT;
+    case AST_OP_AND: case AST_OP_OR:
+        return T_BOOL;
+    default:
+        return T_NONE;
+    }
+}
+
+/* `a + b + ... + z` (or an `and`/`or` chain) is a left spine of operators of type t: it is
+ * checked in a loop, leftmost operand first, each operator typed as infer() would, so a chain
+ * of FRONT_MAX_CHAIN operators (front.h) costs no recursion. */
+static uint32_t chain_expr(rctx *c, ast_node *n, uint32_t t)
+{
+    ast_node **spine = NULL;
+    size_t len = 0, cap = 0;
+    for (ast_node *m = n; chain_type(m) == t; m = m->a) {
+        if (!HON_GROW(spine, len, cap)) {
+            hon_free(spine);
+            oom(c, n->loc);
+            return t;
+        }
+        spine[len++] = m;
+    }
+    check(c, spine[len - 1]->a, t);
+    for (size_t i = len; i-- > 0;) {
+        spine[i]->an.slot = -1;
+        check(c, spine[i]->b, t);
+        spine[i]->an.type = t;
+    }
+    hon_free(spine);
+    return t;
+}
+
 static uint32_t binary_expr(rctx *c, ast_node *n)
 {
     res_program *p = c->p;
     switch (n->op) {
     case AST_OP_ADD: case AST_OP_SUB: case AST_OP_MUL: case AST_OP_DIV: case AST_OP_MOD:
-        check(c, n->a, T_INT);
-        check(c, n->b, T_INT);
-        return T_INT;
+        return chain_expr(c, n, T_INT);
     case AST_OP_AND: case AST_OP_OR:
-        check(c, n->a, T_BOOL);
-        check(c, n->b, T_BOOL);
-        return T_BOOL;
+        return chain_expr(c, n, T_BOOL);
     case AST_OP_EQ: case AST_OP_NE:
         pair(c, n->a, n->b);
         return T_BOOL;
+    case AST_OP_CONCAT: {
+        uint32_t t = pair(c, n->a, n->b);
+        if (t != T_ERROR && tkind(p, t) != RT_LIST) {
+            err(c, E_OPERAND, n->loc, "`++` joins two lists, not %s values", tn(p, t).s);
+            return T_ERROR;
+        }
+        return t;
+    }
     case AST_OP_LT: case AST_OP_LE: case AST_OP_GT: case AST_OP_GE: {
         uint32_t t = pair(c, n->a, n->b);
         if (!orderable(p, t))
@@ -1005,8 +1072,15 @@ static uint32_t agg_expr(rctx *c, ast_node *n)
     size_t mark = c->nlocals;
     n->an.slot = push_local(c, n->name, elem, n->loc);
     bool is_int = n->op == AST_AGG_SUM || n->op == AST_AGG_MIN || n->op == AST_AGG_MAX;
+    if (n->op == AST_AGG_MAP) {     /* [e for x in L]: the list of the e's */
+        uint32_t t = infer(c, n->b, T_NONE);
+        c->nlocals = mark;
+        return t == T_ERROR ? T_ERROR : intern(c, RT_LIST, t, n->loc);
+    }
     check(c, n->b, is_int ? T_INT : T_BOOL);
     c->nlocals = mark;
+    if (n->op == AST_AGG_FILTER)    /* [x in L: cond]: the list of the members that pass */
+        return elem == T_ERROR ? T_ERROR : intern(c, RT_LIST, elem, n->loc);
     return n->op == AST_AGG_ALL || n->op == AST_AGG_ANY ? T_BOOL : T_INT;
 }
 
@@ -1159,6 +1233,8 @@ static uint32_t vocab_enum(ast_op op)
     case AST_VOCAB_SQUARE_FEATURE: return E_SQUARE_FEATURE;
     case AST_VOCAB_SIDE_FEATURE: return E_SIDE_FEATURE;
     case AST_VOCAB_INTERSPACE_ITEM: return E_INTERSPACE_ITEM;
+    case AST_VOCAB_PHASE: return E_PHASE;
+    case AST_VOCAB_FACE: return E_FACE;
     default: return E_TOKEN;
     }
 }
@@ -1223,7 +1299,16 @@ static void declare(rctx *c, ast_node *d)
             return;
         if (add_name(c, g, d->name, G_QUERY, (int32_t)p->nqueries, d->loc, "name"))
             p->queries[p->nqueries++] = (res_query){ .name = d->name, .decl = d,
-                                                     .result = T_ERROR, .mode = d->op };
+                                                     .result = T_ERROR, .mode = d->op,
+                                                     .moment = -1 };
+        break;
+    case AST_EVENT:
+        if (!PUSH(c, p->queries, p->nqueries, p->queries_cap, d->loc))
+            return;
+        if (add_name(c, g, d->name, G_EVENT, (int32_t)p->nqueries, d->loc, "name"))
+            p->queries[p->nqueries++] = (res_query){ .name = d->name, .decl = d,
+                                                     .result = T_NONE, .is_event = true,
+                                                     .moment = -1 };
         break;
     case AST_VARIANT: {
         if (!PUSH(c, p->variants, p->nvariants, p->variants_cap, d->loc))
@@ -1389,6 +1474,13 @@ static void signature(rctx *c, ast_node *d)
     case AST_TABLE:
         if (g && g->kind == G_TABLE && p->tables[g->id].decl == d)
             table_signature(c, &p->tables[g->id], g->id);
+        break;
+    case AST_EVENT:
+        if (g && g->kind == G_EVENT && p->queries[g->id].decl == d) {
+            res_query *q = &p->queries[g->id];
+            q->params = params_of(c, &d->params);
+            q->nparams = q->params ? d->params.len : 0;
+        }
         break;
     case AST_VARIANT:
         if (g && g->kind == G_VARIANT && p->variants[g->id].decl == d) {
@@ -1695,6 +1787,250 @@ static void table_body(rctx *c, res_table *t)
     }
 }
 
+/* ---- events: moments and statements (language.md §6) ---- */
+
+static const char *const moment_names[RES_MOMENT_COUNT] = {
+    [RES_ON_GIVE] = "give", [RES_ON_TAKE] = "take", [RES_ON_DESTROY] = "destroy",
+    [RES_ON_ENTER] = "enter", [RES_ON_WALK_END] = "walk_end",
+    [RES_ON_PHASE_START] = "phase_start", [RES_ON_PHASE_END] = "phase_end",
+    [RES_ON_TURN_START] = "turn_start",
+};
+
+const char *res_moment_name(res_moment m)
+{
+    return (unsigned)m < RES_MOMENT_COUNT ? moment_names[m] : "?";
+}
+
+/* The argument types a moment passes (at most 2), as built-in signature codes. */
+static const struct { int n; btype params[2]; const char *text; } moment_params[RES_MOMENT_COUNT] = {
+    [RES_ON_GIVE] = { 2, { B_UNIT, B_NONE }, "(unit, marker)" },
+    [RES_ON_TAKE] = { 2, { B_UNIT, B_NONE }, "(unit, marker)" },
+    [RES_ON_DESTROY] = { 1, { B_UNIT }, "(unit)" },
+    [RES_ON_ENTER] = { 2, { B_UNIT, B_SQUARE }, "(unit, square)" },
+    [RES_ON_WALK_END] = { 2, { B_UNIT, B_SQUARES }, "(unit, list<square>)" },
+    [RES_ON_PHASE_START] = { 1, { B_PHASE }, "(phase)" },
+    [RES_ON_PHASE_END] = { 1, { B_PHASE }, "(phase)" },
+    [RES_ON_TURN_START] = { 1, { B_INT }, "(int)" },
+};
+
+/* Pass 3 for `event NAME(params) on MOMENT`: the moment exists, takes the event's parameter
+ * types, and raises no other event. */
+static void event_body(rctx *c, ast_node *d)
+{
+    res_program *p = c->p;
+    name_ent *g = find_name(p->names->globals, d->name);
+    if (!g || g->kind != G_EVENT || p->queries[g->id].decl != d || !d->ref)
+        return;
+    int m = -1;
+    for (int i = 0; i < RES_MOMENT_COUNT; i++)
+        if (strcmp(moment_names[i], d->ref) == 0)
+            m = i;
+    if (m < 0) {
+        err(c, E_MOMENT, d->loc, "unknown moment `%s` (the engine raises events on give, take, "
+            "destroy, enter, walk_end, phase_start, phase_end and turn_start)", d->ref);
+        return;
+    }
+    res_query *q = &p->queries[g->id];
+    bool fits = q->nparams == (uint32_t)moment_params[m].n;
+    for (uint32_t i = 0; fits && i < q->nparams; i++) {
+        uint32_t want = moment_params[m].params[i] == B_NONE
+                            ? p->enums[m == RES_ON_GIVE || m == RES_ON_TAKE ? E_MARKER : E_KIND].type
+                            : btype_id(c, moment_params[m].params[i], d->loc);
+        fits = q->params[i].type == want || q->params[i].type == T_ERROR;
+    }
+    if (!fits) {
+        err(c, E_MOMENT, d->loc, "an event raised on `%s` takes %s", d->ref,
+            moment_params[m].text);
+        return;
+    }
+    if (p->moments[m] >= 0) {
+        diag *dg = diag_report(c->d, E_TWO_MOMENTS, DIAG_ERROR, d->loc, "event `%s` is raised "
+                               "on `%s`, like `%s`: one event per moment",
+                               d->name, d->ref, p->queries[p->moments[m]].name);
+        if (dg)
+            diag_relate(dg, p->queries[p->moments[m]].decl->loc, "`%s` is declared here",
+                        p->queries[p->moments[m]].name);
+        return;
+    }
+    p->moments[m] = g->id;
+    q->moment = m;
+}
+
+/* Checks the arguments of `EVENT(args)` (an AST_CALL or a `raise` statement's list) against
+ * the event's parameters and annotates the node; returns the event id or -1. */
+static int32_t raise_args(rctx *c, ast_node *n, ast_vec *args)
+{
+    res_program *p = c->p;
+    name_ent *g = find_name(p->names->globals, n->name);
+    if (!g || g->kind != G_EVENT) {
+        if (g)
+            err(c, E_NOT_EVENT, n->loc, "`%s` is %s, not an event", n->name, gkind_text(g->kind));
+        else
+            err(c, E_NOT_EVENT, n->loc, "unknown event `%s` (declare it with `event %s(...);`)",
+                n->name ? n->name : "?", n->name ? n->name : "?");
+        for (uint32_t i = 0; i < args->len; i++)
+            infer(c, args->items[i], T_NONE);
+        return -1;
+    }
+    const res_query *q = &p->queries[g->id];
+    n->an.sym_kind = SYM_EVENT;
+    n->an.sym = (uint32_t)g->id;
+    if (args->len != q->nparams) {
+        err(c, E_ARITY, n->loc, "event `%s` takes %u argument%s, not %u", q->name, q->nparams,
+            q->nparams == 1 ? "" : "s", args->len);
+        for (uint32_t i = 0; i < args->len; i++)
+            infer(c, args->items[i], T_NONE);
+        return -1;
+    }
+    for (uint32_t i = 0; i < q->nparams; i++)
+        check(c, args->items[i], q->params ? q->params[i].type : T_ERROR);
+    return g->id;
+}
+
+static void stmt(rctx *c, ast_node *s);
+
+/* A block: its lets and loop variables are visible until its end (their slots are not
+ * reused, so a frame holds every slot of the rule). */
+static void block(rctx *c, ast_node *b)
+{
+    if (!b)
+        return;
+    size_t mark = c->nlocals;
+    for (uint32_t i = 0; i < b->list.len; i++)
+        if (b->list.items[i])
+            stmt(c, b->list.items[i]);
+    c->nlocals = mark;
+}
+
+/* The element type of what `for` or `choose` runs over: a list, a set or an enum's name. */
+static uint32_t elements_of(rctx *c, ast_node *coll)
+{
+    res_program *p = c->p;
+    int32_t e = enum_named(c, coll);
+    if (e >= 0) {
+        coll->an.sym_kind = SYM_ENUM_TYPE;
+        coll->an.sym = (uint32_t)e;
+        coll->an.type = set_of(c, p->enums[e].type, coll->loc);
+        return coll->an.type == T_ERROR ? T_ERROR : p->enums[e].type;
+    }
+    uint32_t t = infer(c, coll, T_NONE);
+    if (tkind(p, t) == RT_LIST || tkind(p, t) == RT_SET)
+        return targ(p, t);
+    if (t != T_ERROR)
+        err(c, E_TYPE, coll->loc, "expected a list, a set or an enum, found %s", tn(p, t).s);
+    return T_ERROR;
+}
+
+static void stmt(rctx *c, ast_node *s)
+{
+    res_program *p = c->p;
+    s->an.slot = -1;
+    switch (s->op) {
+    case AST_ST_GIVE:
+    case AST_ST_TAKE:
+        check(c, s->a, T_UNIT);
+        check(c, s->b, p->enums[E_MARKER].type);
+        if (s->c)
+            check(c, s->c, T_INT);
+        break;
+    case AST_ST_FLIP: {
+        uint32_t t = infer(c, s->a, T_NONE);
+        if (t != T_UNIT && t != T_ELEMENT && t != T_ERROR)
+            err(c, E_TYPE, s->a->loc, "`flip` turns a unit or a terrain element over, not a %s "
+                "value", tn(p, t).s);
+        s->an.sym = t == T_ELEMENT;
+        check(c, s->b, p->enums[E_FACE].type);
+        break;
+    }
+    case AST_ST_SET:
+        infer(c, s->a, T_NONE);
+        if (s->a->an.type != T_ERROR && s->a->an.sym_kind != SYM_UNIT_VALUE)
+            err(c, E_TYPE, s->a->loc, "`set` changes a unit's value (one declared with `value`); "
+                "`%s` is not one", s->a->name ? s->a->name : "?");
+        check(c, s->b, T_INT);
+        break;
+    case AST_ST_DESTROY:
+        check(c, s->a, T_UNIT);
+        break;
+    case AST_ST_MOVE:
+        check(c, s->a, T_UNIT);
+        check(c, s->b, T_SQUARE);
+        if (s->c)
+            check(c, s->c, T_SQUARE);
+        break;
+    case AST_ST_EMBARK:
+        check(c, s->a, T_UNIT);
+        check(c, s->b, T_UNIT);
+        break;
+    case AST_ST_DISEMBARK:
+        check(c, s->a, T_UNIT);
+        check(c, s->b, T_SQUARE);
+        break;
+    case AST_ST_PLACE:
+    case AST_ST_REMOVE: {
+        uint32_t t = infer(c, s->a, T_NONE);
+        bool near = s->ival != 0;
+        if (t == T_ERROR) {
+            infer(c, s->b, T_NONE);
+        } else if (t == p->enums[E_SQUARE_FEATURE].type && !near) {
+            s->an.sym = 0;
+            check(c, s->b, T_SQUARE);
+        } else if (t == p->enums[E_SIDE_FEATURE].type && !near) {
+            s->an.sym = 1;
+            check(c, s->b, T_SIDE);
+        } else if (t == p->enums[E_INTERSPACE_ITEM].type && near && s->op == AST_ST_REMOVE) {
+            s->an.sym = 2;
+            check(c, s->b, T_SQUARE);
+        } else {
+            err(c, E_TYPE, s->a->loc, "`%s` takes a square_feature `at` a square, a side_feature "
+                "`at` a square_side%s, not a %s value%s", s->op == AST_ST_PLACE ? "place" : "remove",
+                s->op == AST_ST_REMOVE ? " or an interspace_item `near` a square" : "",
+                tn(p, t).s, near ? " `near` a square" : "");
+            infer(c, s->b, T_NONE);
+        }
+        break;
+    }
+    case AST_ST_RAISE:
+        raise_args(c, s, &s->list);
+        break;
+    case AST_ST_LET: {
+        uint32_t t = infer(c, s->a, T_NONE);
+        s->an.slot = push_local(c, s->name, t, s->loc);
+        s->an.type = t;
+        return;
+    }
+    case AST_ST_CHOOSE: {
+        uint32_t elem = elements_of(c, s->a);
+        check(c, s->b, p->enums[E_SIDE].type);
+        s->an.slot = push_local(c, s->name, elem, s->loc);
+        s->an.type = elem;
+        return;
+    }
+    case AST_ST_IF:
+        check(c, s->a, T_BOOL);
+        block(c, s->b);
+        if (s->c && s->c->kind == AST_BLOCK)
+            block(c, s->c);
+        else if (s->c)
+            stmt(c, s->c);
+        break;
+    case AST_ST_FOR: {
+        uint32_t elem = elements_of(c, s->a);
+        size_t mark = c->nlocals;
+        s->an.slot = push_local(c, s->name, elem, s->loc);
+        block(c, s->b);
+        c->nlocals = mark;
+        break;
+    }
+    case AST_ST_NOTE:
+    case AST_ST_FAIL:
+        break;
+    default:
+        err(c, E_NOT_VALUE, s->loc, "not a statement");
+        break;
+    }
+}
+
 /* Creates the res_rule of an AST_RULE and resolves its clauses with the query's parameters in
  * scope. Stores the rule id in d->an.sym (UINT32_MAX when the query is unknown). */
 static void rule_body(rctx *c, ast_node *d, int32_t edition)
@@ -1702,11 +2038,17 @@ static void rule_body(rctx *c, ast_node *d, int32_t edition)
     res_program *p = c->p;
     d->an.sym = UINT32_MAX;
     name_ent *g = find_name(p->names->globals, d->ref);
-    if (!g || g->kind != G_QUERY) {
-        err(c, E_NO_QUERY, d->loc, "rule `%s` is for `%s`, which is not a query",
+    if (!g || (g->kind != G_QUERY && g->kind != G_EVENT)) {
+        err(c, E_NO_QUERY, d->loc, "rule `%s` is for `%s`, which is not a query or an event",
             d->name ? d->name : "?", d->ref ? d->ref : "?");
         return;
     }
+    if (g->kind == G_EVENT && !d->c)
+        err(c, E_RULE_KIND, d->loc, "a rule of event `%s` has effects, not an answer: write "
+            "`do { ... };`", d->ref);
+    else if (g->kind == G_QUERY && d->c)
+        err(c, E_RULE_KIND, d->loc, "a rule of query `%s` gives an answer, not effects: write "
+            "`answer EXPR;`", d->ref);
     if (!PUSH(c, p->rules, p->nrules, p->rules_cap, d->loc))
         return;
     const res_query *q = &p->queries[g->id];
@@ -1740,7 +2082,10 @@ static void rule_body(rctx *c, ast_node *d, int32_t edition)
     }
     if (d->a)
         check(c, d->a, T_BOOL);
-    check(c, d->b, q->mode == AST_COMBINE_PERMISSION ? T_VERDICT : q->result);
+    if (d->c)
+        block(c, d->c);
+    else if (d->b)
+        check(c, d->b, q->mode == AST_COMBINE_PERMISSION ? T_VERDICT : q->result);
     p->rules[id].nlocals = c->next_slot;
 }
 
@@ -1830,6 +2175,28 @@ static void edition_body(rctx *c, ast_node *d)
     }
 }
 
+/* `dice [..]`: constant faces 1..6 (E165). */
+static void test_dice(rctx *c, res_test *t, ast_node *set)
+{
+    t->has_dice = true;
+    if (!set->list.len)
+        return;
+    t->dice = hon_malloc(set->list.len);
+    if (!t->dice) {
+        oom(c, set->loc);
+        return;
+    }
+    for (uint32_t k = 0; k < set->list.len; k++) {
+        ast_node *f = set->list.items[k];
+        infer(c, f, T_INT);
+        if (f->kind != AST_INT || f->ival < 1 || f->ival > 6) {
+            err(c, E_DIE, f->loc, "a die face is a number from 1 to 6");
+            continue;
+        }
+        t->dice[t->ndice++] = (uint8_t)f->ival;
+    }
+}
+
 static void test_body(rctx *c, ast_node *d)
 {
     res_program *p = c->p;
@@ -1850,9 +2217,24 @@ static void test_body(rctx *c, ast_node *d)
             t->variant_set[i] = -1;
     }
     for (uint32_t i = 0; i < d->params.len; i++) {
-        if (d->params.items[i]->kind != AST_SET_VARIANT)
+        ast_node *set = d->params.items[i];
+        if (set->kind == AST_TEST_DICE) {
+            test_dice(c, t, set);
+            continue;
+        }
+        if (set->kind == AST_TEST_CHOICES) {
+            t->choices = set;
+            for (uint32_t k = 0; k < set->list.len; k++) {
+                begin_body(c);
+                infer(c, set->list.items[k], T_NONE);
+                if (c->next_slot > t->choices_nlocals)
+                    t->choices_nlocals = c->next_slot;
+            }
+            continue;
+        }
+        if (set->kind != AST_SET_VARIANT)
             continue;       /* the board: t->board */
-        int32_t r, v = set_variant(c, d->params.items[i], &r);
+        int32_t r, v = set_variant(c, set, &r);
         if (v >= 0 && t->variant_set)
             t->variant_set[v] = r;
     }
@@ -1866,10 +2248,31 @@ static void test_body(rctx *c, ast_node *d)
     for (uint32_t i = 0; i < d->list.len; i++) {
         ast_node *x = d->list.items[i];
         begin_body(c);
-        if (x->ival)
-            infer(c, x->a, T_NONE);
-        else
-            check(c, x->a, T_BOOL);
+        switch (x->kind) {
+        case AST_TEST_DO:
+            raise_args(c, x->a, &x->a->list);
+            t->plays = true;
+            break;
+        case AST_TEST_ADVANCE: {
+            int32_t m = res_find_member(&p->enums[E_PHASE], x->name);
+            if (m < 0)
+                err(c, E_UNKNOWN_NAME, x->loc, "unknown phase `%s` (declare it with `phase %s;`)",
+                    x->name ? x->name : "?", x->name ? x->name : "?");
+            x->an.sym = m < 0 ? 0 : (uint32_t)m;
+            t->plays = true;
+            break;
+        }
+        case AST_TEST_MOVE:
+            check(c, x->a, T_UNIT);
+            check(c, x->b, intern(c, RT_LIST, T_SQUARE, x->loc));
+            t->plays = true;
+            break;
+        default:
+            if (x->ival)
+                infer(c, x->a, T_NONE);
+            else
+                check(c, x->a, T_BOOL);
+        }
         t->expects[t->nexpects++] = (res_expect){ x, c->next_slot };
     }
 }
@@ -2097,6 +2500,8 @@ static res_program *program_new(rctx *c)
     if (!p)
         return NULL;
     p->default_edition = -1;
+    for (int m = 0; m < RES_MOMENT_COUNT; m++)
+        p->moments[m] = -1;
     p->names = hon_calloc(1, sizeof *p->names);
     if (!p->names) {
         hon_free(p);
@@ -2118,7 +2523,7 @@ static res_program *program_new(rctx *c)
             return NULL;
     static const char *const benums[] = { "kind", "side", "ability", "marker", "token",
                                           "terrain", "square_feature", "side_feature",
-                                          "interspace_item", "direction" };
+                                          "interspace_item", "direction", "phase", "face" };
     for (size_t i = 0; i < E_FIRST_FREE; i++) {
         int32_t e = new_enum(c, benums[i], NULL, NULL);
         if (e != (int32_t)i ||
@@ -2131,6 +2536,10 @@ static res_program *program_new(rctx *c)
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
         if (add_member(c, E_DIRECTION, dirs[i], NULL, false, (ast_loc){ 0 }) != (int32_t)i)
             return NULL;
+    /* face: `none`, the face everything shows until it is flipped (RES_FACE_NONE) */
+    if (add_member(c, E_FACE, "none", "shows its ordinary face", false, (ast_loc){ 0 })
+        != RES_FACE_NONE)
+        return NULL;
     /* the record `step` (R_STEP): one step of a traced line */
     static const struct { const char *name; uint32_t t; } sfields[STEP_NFIELDS] = {
         [STEP_SQUARE] = { "square", T_SQUARE }, [STEP_FROM] = { "from", T_SQUARE },
@@ -2194,6 +2603,7 @@ void res_program_free(res_program *p)
     for (size_t i = 0; i < p->ntests; i++) {
         hon_free(p->tests[i].variant_set);
         hon_free(p->tests[i].expects);
+        hon_free(p->tests[i].dice);
     }
     sets_free(p->base, p->nqueries);
     hon_free(p->types);
@@ -2312,6 +2722,9 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
         case AST_TEST:
             test_body(&c, d);
             break;
+        case AST_EVENT:
+            event_body(&c, d);
+            break;
         default:
             break;
         })
@@ -2352,6 +2765,25 @@ static int32_t find_global(const res_program *p, const char *name, gkind k)
 }
 
 int32_t res_find_query(const res_program *p, const char *name) { return find_global(p, name, G_QUERY); }
+int32_t res_find_event(const res_program *p, const char *name) { return find_global(p, name, G_EVENT); }
+
+int32_t res_raise_call(res_program *p, ast_node *call, diag_list *diags, uint32_t *nlocals)
+{
+    rctx c = { .p = p, .d = diags };
+    size_t errors0 = diags->errors;
+    int32_t e = -1;
+    if (!call || call->kind != AST_CALL) {
+        err(&c, E_NOT_EVENT, call ? call->loc : (ast_loc){ 0 }, "a procedure is an event and "
+            "its arguments: EVENT(ARG, ...)");
+    } else {
+        e = raise_args(&c, call, &call->list);
+        call->an.type = T_NONE;
+    }
+    hon_free(c.locals);
+    if (nlocals)
+        *nlocals = c.next_slot;
+    return diags->errors > errors0 || c.oom ? -1 : e;
+}
 int32_t res_find_fn(const res_program *p, const char *name) { return find_global(p, name, G_FN); }
 
 int32_t res_find_counter(const res_program *p, const char *name)
@@ -2389,6 +2821,7 @@ ast_node *res_find_decl(const res_program *p, const char *name)
     case G_TABLE: return p->tables[g->id].decl;
     case G_FN: return p->fns[g->id].decl;
     case G_QUERY: return p->queries[g->id].decl;
+    case G_EVENT: return p->queries[g->id].decl;
     default: return NULL;
     }
 }

@@ -47,8 +47,29 @@ typedef struct res_type {
 enum {
     E_KIND, E_SIDE, E_ABILITY, E_MARKER, E_TOKEN,
     E_TERRAIN, E_SQUARE_FEATURE, E_SIDE_FEATURE, E_INTERSPACE_ITEM, E_DIRECTION,
+    E_PHASE,        /* filled by `phase` declarations, in turn order (language.md §6.1) */
+    E_FACE,         /* `face` declarations, after the built-in member `none` (RES_FACE_NONE) */
     E_FIRST_FREE
 };
+
+/* The face every unit and terrain element shows until a rule flips it: member 0 of `face`. */
+#define RES_FACE_NONE 0
+
+/* The moments at which the engine itself raises an event (language.md §6.1, `event ... on
+ * MOMENT`): the rules say which of their events, if any, is raised at each; C knows no event
+ * name. The arguments each moment passes are listed in resolve.c (res_moment_params). */
+typedef enum res_moment {
+    RES_ON_GIVE,          /* (unit, marker): once per marker a `give` adds */
+    RES_ON_TAKE,          /* (unit, marker): once per marker a `take` removes */
+    RES_ON_DESTROY,       /* (unit): `destroy` took a unit off the board */
+    RES_ON_ENTER,         /* (unit, square): a unit entered a square (`move`, `disembark`, each
+                             square of a walk) */
+    RES_ON_WALK_END,      /* (unit, list<square>): a walk (the REPL's `move`) has ended */
+    RES_ON_PHASE_START,   /* (phase): `next` started a phase */
+    RES_ON_PHASE_END,     /* (phase): `next` ended a phase */
+    RES_ON_TURN_START,    /* (int): `next` started a turn */
+    RES_MOMENT_COUNT
+} res_moment;
 
 /* The built-in record `step` (one step of a traced line, language.md §5.3) is record 0; its
  * fields, in this order: */
@@ -168,6 +189,10 @@ typedef struct res_query {
     ast_op mode;            /* AST_COMBINE_* */
     ast_node *dflt;         /* default expression, or NULL */
     uint32_t dflt_nlocals;
+    /* An event (language.md §6) is kept with the queries, so that its rules get rule sets,
+     * editions, listings and bytecode like theirs; it has no result and no mode. */
+    bool is_event;
+    int32_t moment;         /* the res_moment it is raised at, or -1 */
 } res_query;
 
 typedef struct res_rule {
@@ -217,8 +242,14 @@ typedef struct res_test {
     uint32_t file;          /* ast_loc.file of the test */
     int32_t edition;        /* -1: run under the vm's active edition */
     int32_t *variant_set;   /* one per variant: reading to select, or -1 */
-    res_expect *expects;
+    res_expect *expects;    /* its items in order: AST_EXPECT, AST_TEST_DO, _ADVANCE, _MOVE */
     size_t nexpects;
+    uint8_t *dice;          /* `dice [..]`: the faces, 1..6 (NULL with ndice 0: none given) */
+    size_t ndice;
+    bool has_dice;          /* a `dice` setting was given (the dice are then scripted) */
+    ast_node *choices;      /* the `choices [..]` setting (AST_TEST_CHOICES), or NULL */
+    uint32_t choices_nlocals;   /* local slots the most demanding choice expression uses */
+    bool plays;             /* it has `do`, `advance` or `move` items */
 } res_test;
 
 /* What an annotated name, call or field refers to (ast_annot.sym_kind; ast_annot.sym). */
@@ -236,7 +267,8 @@ typedef enum res_sym_kind {
     SYM_UNIT_KIND, SYM_UNIT_SIDE, SYM_UNIT_SIZE,
     SYM_UNIT_VALUE,   /* sym: value slot */
     SYM_VARIANT,      /* sym: variant id (AST_VARIANT_REF) */
-    SYM_UNIT_REF      /* `$name`: a scenario unit, looked up when evaluated (AST_UNIT_REF) */
+    SYM_UNIT_REF,     /* `$name`: a scenario unit, looked up when evaluated (AST_UNIT_REF) */
+    SYM_EVENT         /* sym: event id (a query id): `raise`, a test's `do` (AST_CALL) */
 } res_sym_kind;
 
 typedef enum res_builtin {
@@ -250,9 +282,15 @@ typedef enum res_builtin {
     RES_BI_SIDE_HAS, RES_BI_SIDE_VALUE, RES_BI_SIDE_FACING, RES_BI_SIDES_OF, RES_BI_SIDE_SQUARES,
     RES_BI_ITEMS_NEAR, RES_BI_ITEM_VALUE_NEAR, RES_BI_DISTANCE, RES_BI_ADJACENT,
     RES_BI_NEIGHBOURS, RES_BI_LINE, RES_BI_BRESENHAM, RES_BI_SIDE_OF_LINE,
+    /* §6: faces and units in play (board built-ins), then the game clock (OP_TURN, OP_PHASE:
+     * no board needed) */
+    RES_BI_FACE, RES_BI_ELEMENT_FACE, RES_BI_UNITS, RES_BI_PASSENGERS,
+    RES_BI_TURN, RES_BI_PHASE,
+    RES_BI_NTH,         /* nth(L, i): the i-th item of a list, from 1 (OP_NTH) */
     RES_BI_COUNT
 } res_builtin;
 #define RES_BI_FIRST_BOARD RES_BI_SQUARE_OF
+#define RES_BI_END_BOARD RES_BI_TURN     /* board built-ins: FIRST_BOARD .. END_BOARD-1 */
 
 /* The name of built-in function b ("square_of"), for listings. */
 const char *res_builtin_name(uint32_t b);
@@ -274,6 +312,7 @@ typedef struct res_program {
     res_test *tests;        size_t ntests, tests_cap;
     res_ruleset *base;      /* per query: the top-level rules (no edition active) */
     int32_t default_edition;/* -1 when none */
+    int32_t moments[RES_MOMENT_COUNT]; /* the event raised at each moment, or -1 */
     unit_pool *units;       /* owned: one unit per counter */
     struct res_names *names;/* owned */
 } res_program;
@@ -290,8 +329,17 @@ void res_program_free(res_program *p);
 uint32_t res_expr(res_program *p, ast_node *expr, uint32_t want, diag_list *diags,
                   uint32_t *nlocals);
 
+/* Resolves `EVENT(args)` (an AST_CALL: the REPL's `do`, `hon do`) against p: the callee must
+ * be an event (E162), the arguments fit its parameters. Returns the event id, or -1 after
+ * reporting into diags; *nlocals receives the local slots the arguments use. */
+int32_t res_raise_call(res_program *p, ast_node *call, diag_list *diags, uint32_t *nlocals);
+
+/* The name of a moment ("give", "enter"...). */
+const char *res_moment_name(res_moment m);
+
 /* Look-ups by name; -1 when absent. */
 int32_t res_find_query(const res_program *p, const char *name);
+int32_t res_find_event(const res_program *p, const char *name);   /* an event's query id */
 int32_t res_find_fn(const res_program *p, const char *name);
 int32_t res_find_table(const res_program *p, const char *name);
 int32_t res_find_edition(const res_program *p, const char *name);

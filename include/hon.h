@@ -2,7 +2,8 @@
  *
  * Load .hon rule files, choose an edition and variants, load a board (a scenario file),
  * evaluate expressions and queries (from text, or from C without parsing), read the answer and
- * its trace, compute exact dice odds, run the .hon tests, draw the board. The `hon`
+ * its trace, compute exact dice odds, run the .hon tests, draw the board, and play: run
+ * procedures (events and their effects) on the board, undo them, and ask their odds. The `hon`
  * program (repl/) uses nothing but this header. All functions are safe to call with any input:
  * errors come back as HON_ERR_* and diagnostics, never as a crash or exit().
  *
@@ -53,6 +54,18 @@ typedef struct hon_config {
     uint64_t seed;          /* seed of the dice source; 0 picks 1 */
     uint64_t step_budget;   /* VM steps per top-level evaluation; 0 = default (10,000,000) */
     unsigned max_depth;     /* nested query/function calls; 0 = default (200) */
+    /* Added with issue 4 (docs/spec/language.md §6). Asked when a procedure lets a player
+     * choose: the question, the side that chooses (its name; "" when none) and the n legal
+     * options as the language prints them. Returns the index taken (0 .. n-1), or -1 to abandon
+     * the procedure (E225; its effects are undone). An index out of range is refused and the
+     * question asked again with the reason in front, at most 3 times (then E221). NULL: the
+     * first legal option is taken. The chooser (and on_effect) run in the middle of a
+     * procedure: they must not call back into the hon_vm. */
+    int (*chooser)(void *userdata, const char *question, const char *side,
+                   const char *const *options, size_t n);
+    /* Called with each effect's line before the effect is applied (a step mode); returning
+     * false abandons the procedure (E225; its effects are undone). NULL: never called. */
+    bool (*on_effect)(void *userdata, const char *line);
 } hon_config;
 
 /* Creates an interpreter with no rules loaded. cfg may be NULL for defaults. NULL on OOM. */
@@ -212,6 +225,47 @@ void hon_query_handle_free(hon_query_handle *h);
  * HON_ERR_MEMORY. */
 hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
                           hon_value *out);
+
+/* ---- playing: events, procedures, the clock (docs/spec/language.md §6) ----
+ * A procedure raises an event and runs its rules and the events they raise, changing the
+ * board's units (markers, faces, values, positions) and terrain; each change is one line of
+ * the answer's text, with the citation of the rule that made it. A procedure is all or
+ * nothing: on an error (reported, E2xx) every change is undone. Procedures are kept in a
+ * history that hon_undo reverts, the last first. Reloading the rules or the board restarts
+ * the game (the board as its file gives it, turn 1, the first phase, no history). */
+
+/* Runs `EVENT(args)` (text, typed at `where`) on the board. On HON_OK *out's text holds one
+ * line per effect and note ("no effect" when none); its JSON {"effects": [...], "turn": n,
+ * "phase": p}. Errors: HON_ERR_COMPILE (the text is not a call of a declared event: E162...),
+ * HON_ERR_RUNTIME (the procedure failed and was undone). */
+hon_status hon_do(hon_vm *vm, const char *call, const char *where, hon_answer **out);
+/* Enumerates every die face the procedure rolls (each path applied, recorded and undone) and
+ * gives the exact distribution of its outcomes: one "OUTCOME: n/d (p%)" line per outcome, an
+ * outcome being what the path changed in sum ("give $a suppressed 2; move $a to C4", "no
+ * change"); the items every outcome has come first, once ("in every outcome: ..."). Every
+ * choice takes the first legal option (said in a last line when a choice was made). Nothing
+ * changes. */
+hon_status hon_odds_do(hon_vm *vm, const char *call, const char *where, hon_answer **out);
+/* Moves the board unit `unit` ("$jeep" or "jeep") along the n squares ("C4" or "@C4"), one
+ * step at a time: each step is a move effect that raises the event the rules declare `on
+ * enter` (its rules run before the next step); the walk stops early when a rule takes the
+ * unit off its path (off the board, or to another square); then, if the unit is still on the
+ * board, the event `on walk_end` is raised with the squares walked. The
+ * answer's text has one line per effect (and a note when the rules declare no such event).
+ * No permission query is asked: what may move where is for the rules. One procedure. */
+hon_status hon_move(hon_vm *vm, const char *unit, const char *const *squares, size_t n,
+                    hon_answer **out);
+/* Moves the clock to the next phase (the order of the `phase` declarations; after the last
+ * one, the first phase of the next turn), raising the events declared `on phase_end`, `on
+ * turn_start` and `on phase_start`. One procedure. HON_ERR_RUNTIME (E226) when no phase is
+ * declared. */
+hon_status hon_next(hon_vm *vm, hon_answer **out);
+/* Reverts the last procedure of the history. HON_ERR_NOT_FOUND when there is none. The
+ * answer's text says what was undone. */
+hon_status hon_undo(hon_vm *vm, hon_answer **out);
+/* The clock: the turn (from 1) and the current phase's name (NULL when no phase is declared;
+ * borrowed until the next load). */
+void hon_clock(const hon_vm *vm, int64_t *turn, const char **phase);
 
 /* Text of a status, for messages. */
 const char *hon_status_text(hon_status s);

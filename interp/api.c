@@ -8,6 +8,8 @@
  * E3xx included, reach the caller through hon_config.on_diag (or stderr), rendered by
  * dsl/diag.c.
  */
+/* realpath() (the identity of a loaded file) is XSI: glibc declares it with _XOPEN_SOURCE. */
+#define _XOPEN_SOURCE 700
 #include "hon.h"
 
 #include <ctype.h>
@@ -17,6 +19,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "compile.h"
 #include "draw.h"
 #include "front.h"
@@ -33,6 +36,8 @@ typedef struct source {
     char *text;
     size_t len;
     uint32_t file_id;
+    char *real;         /* a file's canonical path (realpath), which says whether two spellings
+                           name the same file; NULL for a text source or if unknown */
 } source;
 
 typedef struct choice {
@@ -64,6 +69,9 @@ struct hon_vm {
     bool call_readings_ok;
     /* storage for hon_query_info_of's type names */
     char info_types[17][128];
+    /* the game played on the board (language.md §6): the clock, the effect log and its
+     * history for `undo`; restarted whenever the rules or the board are (re)loaded */
+    play game;
 };
 
 struct hon_query_handle {
@@ -119,18 +127,42 @@ static void source_free(source *s)
 {
     hon_free(s->path);
     hon_free(s->text);
+    hon_free(s->real);
+}
+
+/* Whether two sources are the same file: by canonical path when both have one (`x.hon`,
+ * `./x.hon`, `dir/../x.hon` are one file), else by the name as given. */
+static bool same_source(const source *a, const source *b)
+{
+    if (a->real && b->real)
+        return strcmp(a->real, b->real) == 0;
+    return strcmp(a->path, b->path) == 0;
+}
+
+/* fopen(path, "rb"), refusing a directory (which fopen opens and fread then fails on):
+ * NULL with errno set, EISDIR for a directory. */
+static FILE *open_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
+    return f;
 }
 
 /* Reads a whole file into a new source (path and text copied). */
 static hon_status read_source(hon_vm *vm, const char *path, source *out)
 {
     *out = (source){ 0 };
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_file(path);
     if (!f) {
         diag_list dl;
         diag_list_init(&dl, &vm->sources);
         uint32_t id = diag_sources_add(&vm->sources, path, "", 0);
-        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id }, "cannot read %s: %s", path,
+        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id }, "cannot read '%s': %s", path,
                     strerror(errno));
         emit_diags(vm, &dl);
         return HON_ERR_IO;
@@ -147,6 +179,7 @@ static hon_status read_source(hon_vm *vm, const char *path, source *out)
         sb_putn(&b, buf, n);
     }
     bool err = ferror(f);
+    int read_errno = errno ? errno : EIO;
     fclose(f);
     if (b.oom) {
         sb_free(&b);
@@ -157,8 +190,8 @@ static hon_status read_source(hon_vm *vm, const char *path, source *out)
         diag_list dl;
         diag_list_init(&dl, &vm->sources);
         uint32_t id = diag_sources_add(&vm->sources, path, "", 0);
-        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id }, "cannot read %s: %s", path,
-                    too_big ? "file too large" : "read error");
+        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id }, "cannot read '%s': %s", path,
+                    too_big ? "file too large" : strerror(read_errno));
         emit_diags(vm, &dl);
         return HON_ERR_IO;
     }
@@ -169,13 +202,20 @@ static hon_status read_source(hon_vm *vm, const char *path, source *out)
         source_free(out);
         return HON_ERR_MEMORY;
     }
+    char *real = realpath(path, NULL);      /* malloc'd by libc; without it, names compare */
+    if (real) {
+        out->real = hon_strdup(real);
+        free(real);
+    }
     return HON_OK;
 }
 
 static void rebind_board(hon_vm *vm);
+static void new_game(hon_vm *vm);
+static void game_start(hon_vm *vm, play *g, scene *sc);
 
 /* Builds a program from every loaded source plus `extra` (new sources, registered here). An
- * extra whose path is already loaded replaces that source in place (a reload); the others
+ * extra that is a file already loaded (same_source) replaces it in place (a reload); the others
  * come after, in order. keep: on success swap the program in and take ownership of the
  * extras; else discard it. The extras are freed by this function unless they were kept. */
 static hon_status rebuild(hon_vm *vm, source *extra, size_t nextra, bool keep)
@@ -197,7 +237,7 @@ static hon_status rebuild(hon_vm *vm, source *extra, size_t nextra, bool keep)
             st = HON_ERR_MEMORY;
         replaces[e] = -1;
         for (size_t i = 0; i < vm->nsrcs; i++)
-            if (strcmp(vm->srcs[i].path, extra[e].path) == 0)
+            if (same_source(&vm->srcs[i], &extra[e]))
                 replaces[e] = (ptrdiff_t)i;
         if (replaces[e] >= 0)
             list[replaces[e]] = &extra[e];
@@ -252,6 +292,7 @@ static hon_status rebuild(hon_vm *vm, source *extra, size_t nextra, bool keep)
         vm->prog_gen++;
         vm->choice_gen++;
         rebind_board(vm);
+        new_game(vm);
     } else {
         for (size_t e = 0; e < nextra; e++)
             source_free(&extra[e]);
@@ -280,6 +321,7 @@ hon_vm *hon_vm_new(const hon_config *cfg)
         hon_vm_free(vm);
         return NULL;
     }
+    new_game(vm);
     return vm;
 }
 
@@ -298,6 +340,7 @@ void hon_vm_free(hon_vm *vm)
     hon_free(vm->choices);
     hon_free(vm->edition);
     vm_ctx_free(&vm->x);
+    play_free(&vm->game);
     scene_free(vm->sc);
     hon_free(vm->board_path);
     hon_free(vm->board_text);
@@ -344,8 +387,8 @@ hon_status hon_load_dir(hon_vm *vm, const char *dir)
         diag_list dl;
         diag_list_init(&dl, &vm->sources);
         uint32_t id = diag_sources_add(&vm->sources, dir, "", 0);
-        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id }, "cannot open directory %s: %s",
-                    dir, strerror(errno));
+        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id },
+                    "cannot open directory '%s': %s", dir, strerror(errno));
         emit_diags(vm, &dl);
         return HON_ERR_IO;
     }
@@ -785,9 +828,9 @@ static hon_status read_board(hon_vm *vm, const char *path, char **text, size_t *
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_file(path);
     if (!f) {
-        report_plain(vm, 398, path, "cannot read %s: %s", path, strerror(errno));
+        report_plain(vm, 398, path, "cannot read '%s': %s", path, strerror(errno));
         return HON_ERR_IO;
     }
     strbuf b = { 0 };
@@ -802,6 +845,7 @@ static hon_status read_board(hon_vm *vm, const char *path, char **text, size_t *
         sb_putn(&b, buf, n);
     }
     bool err = ferror(f);
+    int read_errno = errno ? errno : EIO;
     fclose(f);
     if (b.oom) {
         sb_free(&b);
@@ -809,8 +853,8 @@ static hon_status read_board(hon_vm *vm, const char *path, char **text, size_t *
     }
     if (err || too_big) {
         sb_free(&b);
-        report_plain(vm, 398, path, "cannot read %s: %s", path,
-                     too_big ? "file too large" : "read error");
+        report_plain(vm, 398, path, "cannot read '%s': %s", path,
+                     too_big ? "file too large" : strerror(read_errno));
         return HON_ERR_IO;
     }
     *len = b.len;
@@ -890,6 +934,7 @@ static hon_status set_board(hon_vm *vm, const char *path, char *text, size_t len
     vm->board_text = text;
     vm->board_len = len;
     vm->choice_gen++;
+    new_game(vm);
     return HON_OK;
 }
 
@@ -926,6 +971,7 @@ void hon_drop_board(hon_vm *vm)
     vm->board_path = vm->board_text = NULL;
     vm->board_len = 0;
     vm->choice_gen++;
+    new_game(vm);
 }
 
 const char *hon_board_path(const hon_vm *vm)
@@ -1202,9 +1248,13 @@ static void cites_of(const ast_vec *cites, strbuf *b)
         if (i)
             sb_puts(b, "; ");
         sb_puts(b, res_cite_id(c) ? res_cite_id(c) : "?");
-        if (res_cite_source(c))
-            sb_printf(b, " (%s)", res_cite_source(c));
-        if (res_cite_example(c))
+        const char *from = res_cite_source(c);
+        bool named = from && trace_source_ends_with_example(from);   /* no 2nd "example" */
+        if (from && res_cite_example(c) && named)
+            sb_printf(b, " (%s %s)", from, res_cite_example(c));
+        else if (from)
+            sb_printf(b, " (%s)", from);
+        if (res_cite_example(c) && !named)
             sb_printf(b, ", example %s", res_cite_example(c));
     }
 }
@@ -1379,9 +1429,12 @@ hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out)
     }
     int32_t q = res_find_query(p, name);
     if (q < 0)
+        q = res_find_event(p, name);        /* an event lists its rules like a query */
+    if (q < 0)
         return HON_ERR_NOT_FOUND;
     const res_ruleset *rs = res_rules_of(p, active_edition(vm), (uint32_t)q);
-    fprintf(out, "query %s: %zu rule%s\n", name, rs->len, rs->len == 1 ? "" : "s");
+    fprintf(out, "%s %s: %zu rule%s\n", p->queries[q].is_event ? "event" : "query", name,
+            rs->len, rs->len == 1 ? "" : "s");
     for (size_t i = 0; i < rs->len; i++)
         chunk_disassemble(p, pg->rules[rs->rules[i]], out);
     if (pg->defaults[q])
@@ -1494,6 +1547,148 @@ static bool run_expect(hon_vm *vm, const res_test *t, size_t e, const prog_expec
     return pass;
 }
 
+/* Prints a failure line of test t at loc. */
+static void test_failure(hon_vm *vm, const res_test *t, ast_loc loc, strbuf *b, FILE *out)
+{
+    fprintf(out, "%s:%u:%u: FAIL \"%s\": %s\n", prog_file_path(vm->pg, loc.file), loc.line,
+            loc.col, t->title, b->oom ? "(out of memory)" : sb_str(b));
+}
+
+/* Sets up the game of test number ti on scene sc (language.md §6.7): turn 1, the first phase,
+ * the test's dice and its scripted choices (evaluated now). False after printing a failure. */
+static bool test_game_begin(hon_vm *vm, const res_test *t, size_t ti, scene *sc, int32_t ed,
+                            const int32_t *readings, play *g, FILE *out)
+{
+    game_start(vm, g, sc);
+    g->chooser = NULL;          /* a test never asks a person: its script, else the first */
+    g->stepper = NULL;
+    vm->x.game = g;
+    vm->x.dice_on = t->has_dice;
+    vm->x.dice_faces = t->dice;
+    vm->x.dice_len = t->ndice;
+    vm->x.dice_pos = 0;
+    if (!t->choices)
+        return true;
+    size_t n = t->choices->list.len;
+    val *script = hon_calloc(n ? n : 1, sizeof *script);
+    if (!script)
+        return false;
+    bool ok = true;
+    strbuf b = { 0 };
+    for (size_t k = 0; k < n && ok; k++) {
+        vm_begin(&vm->x, vm->pg, sc, ed, readings, &vm->dice, vm->cfg.step_budget,
+                 vm->cfg.max_depth, false);
+        val v;
+        if (!vm_eval(&vm->x, vm->pg->choices[ti][k], &v)) {
+            sb_printf(&b, "its choice %zu: error E%03d: %s", k + 1, vm->x.err.code,
+                      vm->x.err.msg);
+            ok = false;
+        } else if (v.type < vm->pg->res->ntypes &&
+                   (vm->pg->res->types[v.type].kind == RT_LIST ||
+                    vm->pg->res->types[v.type].kind == RT_RECORD)) {
+            sb_printf(&b, "its choice %zu is not a single value (a unit, a square, a member...)",
+                      k + 1);
+            ok = false;
+        } else {
+            script[k] = v;
+        }
+        vm_end(&vm->x);
+    }
+    if (!ok) {
+        test_failure(vm, t, t->choices->loc, &b, out);
+        hon_free(script);
+    } else {
+        g->script = script;
+        g->nscript = n;
+        g->script_on = true;
+    }
+    sb_free(&b);
+    return ok;
+}
+
+/* Undoes everything the test did (its board, the session's when it has none, is then as it
+ * was) and gives the vm back its own game. */
+static void test_game_end(hon_vm *vm, play *g)
+{
+    play_revert(g, 0);
+    hon_free((void *)g->script);
+    play_free(g);
+    vm->x.game = &vm->game;
+    vm->x.dice_on = false;
+    vm->x.dice_faces = NULL;
+}
+
+/* Runs one `do`, `advance` or `move` item of test t on its game g; true when it did what the
+ * test says, else prints a failure line. */
+static bool run_play_item(hon_vm *vm, const res_test *t, size_t e, const prog_expect *pe,
+                          scene *sc, int32_t ed, const int32_t *readings, play *g, FILE *out)
+{
+    const res_program *p = vm->pg->res;
+    const ast_node *x = t->expects[e].node;
+    vm_ctx *ctx = &vm->x;
+    strbuf b = { 0 };
+    bool pass = false, ran;
+    vm_begin(ctx, vm->pg, sc, ed, readings, &vm->dice, vm->cfg.step_budget, vm->cfg.max_depth,
+             false);
+    sb_free(&g->out);
+    switch (x->kind) {
+    case AST_TEST_DO:
+        ran = vm_procedure(ctx, g, pe->whole);
+        if (x->ival && ran)
+            sb_printf(&b, "expected error E%03" PRId64 ", but the procedure ran", x->ival);
+        else if (x->ival && ctx->err.code != x->ival)
+            sb_printf(&b, "expected error E%03" PRId64 ", got error E%03d: %s", x->ival,
+                      ctx->err.code, ctx->err.msg);
+        else if (!x->ival && !ran)
+            sb_printf(&b, "error E%03d: %s", ctx->err.code, ctx->err.msg);
+        else
+            pass = true;
+        break;
+    case AST_TEST_ADVANCE: {
+        size_t nphases = p->enums[E_PHASE].len;
+        ran = true;
+        for (size_t k = 0; ran && k < nphases; k++) {
+            ran = play_next(ctx, g);
+            if (ran && g->phase == (int32_t)x->an.sym)
+                break;
+        }
+        if (!ran)
+            sb_printf(&b, "error E%03d: %s", ctx->err.code, ctx->err.msg);
+        pass = ran;
+        break;
+    }
+    case AST_TEST_MOVE: {
+        val u, path;
+        if (!vm_eval(ctx, pe->lhs, &u) || !vm_eval(ctx, pe->rhs, &path)) {
+            sb_printf(&b, "error E%03d: %s", ctx->err.code, ctx->err.msg);
+            break;
+        }
+        size_t n = path.u.list ? path.u.list->len : 0;
+        int64_t *sqs = hon_calloc(n ? n : 1, sizeof *sqs);
+        if (!sqs) {
+            sb_puts(&b, "out of memory");
+            break;
+        }
+        for (size_t k = 0; k < n; k++)
+            sqs[k] = path.u.list->items[k].u.i;
+        if (!play_walk(ctx, g, (int32_t)u.u.i, sqs, n, NULL))
+            sb_printf(&b, "error E%03d: %s", ctx->err.code, ctx->err.msg);
+        else
+            pass = true;
+        hon_free(sqs);
+        break;
+    }
+    default:
+        sb_puts(&b, "unknown test item");
+    }
+    vm_end(ctx);
+    sb_free(&g->out);
+    if (!pass)
+        test_failure(vm, t, x->loc, &b, out);
+    sb_free(&b);
+    return pass;
+}
+
 /* Loads the board of test t (its path relative to the test's file) into *out; NULL with its
  * diagnostics reported when it does not load. HON_ERR_MEMORY when memory ran out. */
 static hon_status test_board(hon_vm *vm, const res_test *t, scene **out)
@@ -1547,9 +1742,18 @@ hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed
                 ok = board_ok = false;
             }
         }
-        for (size_t e = 0; board_ok && e < t->nexpects; e++)
-            ok &= run_expect(vm, t, e, &vm->pg->expects[i][e], t->board ? own : vm->sc, ed,
-                             readings, out);
+        scene *tsc = t->board ? own : vm->sc;
+        play tg = { 0 };
+        if (board_ok && !test_game_begin(vm, t, i, tsc, ed, readings, &tg, out))
+            ok = board_ok = false;
+        for (size_t e = 0; board_ok && e < t->nexpects; e++) {
+            const prog_expect *pe = &vm->pg->expects[i][e];
+            if (t->expects[e].node->kind == AST_EXPECT)
+                ok &= run_expect(vm, t, e, pe, tsc, ed, readings, out);
+            else
+                ok &= run_play_item(vm, t, e, pe, tsc, ed, readings, &tg, out);
+        }
+        test_game_end(vm, &tg);
         scene_free(own);
         hon_free(readings);
         if (ok)
@@ -1578,4 +1782,374 @@ const char *hon_status_text(hon_status s)
     case HON_ERR_MEMORY: return "out of memory";
     }
     return "unknown status";
+}
+
+/* ---- playing: procedures, walks, the clock, undo (language.md §6) ---- */
+
+static bool on_step(void *ud, const char *line)
+{
+    const hon_vm *vm = ud;
+    return vm->cfg.on_effect(vm->cfg.userdata, line);
+}
+
+static int on_choose(void *ud, const char *question, const char *side,
+                     const char *const *options, size_t n)
+{
+    const hon_vm *vm = ud;
+    return vm->cfg.chooser(vm->cfg.userdata, question, side, options, n);
+}
+
+/* Starts game g on scene sc with the session's chooser and stepper. */
+static void game_start(hon_vm *vm, play *g, scene *sc)
+{
+    play_init(g, sc, (int32_t)vm->pg->res->enums[E_PHASE].len);
+    g->chooser = vm->cfg.chooser ? on_choose : NULL;
+    g->stepper = vm->cfg.on_effect ? on_step : NULL;
+    g->ud = vm;
+}
+
+/* (Re)starts the session's game: after a load of the rules or of the board. */
+static void new_game(hon_vm *vm)
+{
+    game_start(vm, &vm->game, vm->sc);
+    vm->x.game = &vm->game;
+}
+
+/* Parses, resolves and compiles the procedure `EVENT(args)` typed at `where`. */
+static hon_status prepare_call(hon_vm *vm, const char *text, const char *where, chunk **ch,
+                               ast_file **f)
+{
+    *ch = NULL;
+    *f = NULL;
+    if (!vm || !text)
+        return HON_ERR_NOT_FOUND;
+    if (!where)
+        where = "<repl>";
+    size_t len = strlen(text);
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    uint32_t id = diag_sources_add(&vm->sources, where, text, len);
+    if (id == UINT32_MAX)
+        return HON_ERR_MEMORY;
+    ast_node *e = NULL;
+    *f = front_parse_expr(where, text, len, id, &dl, &e);
+    if (!*f) {
+        emit_diags(vm, &dl);
+        return HON_ERR_MEMORY;
+    }
+    if (!e || dl.errors) {
+        emit_diags(vm, &dl);
+        return HON_ERR_COMPILE;
+    }
+    uint32_t nlocals = 0;
+    if (res_raise_call(vm->pg->res, e, &dl, &nlocals) < 0) {
+        emit_diags(vm, &dl);
+        return HON_ERR_COMPILE;
+    }
+    *ch = comp_procedure(vm->pg->res, e, nlocals, where, &dl);
+    emit_diags(vm, &dl);
+    return *ch ? HON_OK : HON_ERR_MEMORY;
+}
+
+/* The answer of a procedure that ran on g: its lines, the clock. */
+static hon_answer *play_answer(const hon_vm *vm, const play *g, const char *extra)
+{
+    const res_program *p = vm->pg->res;
+    strbuf text = { 0 }, json = { 0 };
+    const char *lines = sb_str((strbuf *)&g->out);
+    sb_puts(&text, g->out.len ? lines : "no effect\n");
+    if (extra)
+        sb_puts(&text, extra);
+    sb_puts(&json, "{\"effects\": [");
+    bool first = true;
+    for (const char *l = lines; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t n = end ? (size_t)(end - l) : strlen(l);
+        char *one = hon_strndup(l, n);
+        sb_puts(&json, first ? "" : ", ");
+        sb_json_str(&json, one ? one : "");
+        hon_free(one);
+        first = false;
+        l += n + (end ? 1 : 0);
+    }
+    sb_printf(&json, "], \"turn\": %" PRId64 ", \"phase\": ", g->turn);
+    if (g->phase >= 0 && (size_t)g->phase < p->enums[E_PHASE].len)
+        sb_json_str(&json, p->enums[E_PHASE].members[g->phase].name);
+    else
+        sb_puts(&json, "null");
+    sb_puts(&json, "}");
+    char *t = sb_take(&text);
+    return answer_new(t, sb_take(&json), hon_strdup(t ? t : ""));
+}
+
+/* Reports a procedure's error, saying that it was undone. */
+static void report_undone(hon_vm *vm, vm_error *e)
+{
+    size_t n = strlen(e->msg);
+    snprintf(e->msg + n, sizeof e->msg - n, " (the procedure was undone: nothing changed)");
+    report_runtime(vm, e);
+}
+
+/* Ends a procedure that ran on the session's game: kept in the history under `title`, and
+ * answered; or reported. */
+static hon_status finish_play(hon_vm *vm, bool ok, size_t mark, const char *title,
+                              const char *extra, hon_answer **out)
+{
+    hon_status st = HON_OK;
+    if (!ok) {
+        report_undone(vm, &vm->x.err);
+        st = vm->x.err.code == 209 ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
+    } else if (!play_commit(&vm->game, mark, title)) {
+        play_revert(&vm->game, mark);       /* all or nothing, even when memory runs out */
+        st = HON_ERR_MEMORY;
+    } else if (out && !(*out = play_answer(vm, &vm->game, extra))) {
+        st = HON_ERR_MEMORY;
+    }
+    vm_end(&vm->x);
+    sb_free(&vm->game.out);
+    vm->game.lines = 0;
+    return st;
+}
+
+/* Begins an evaluation on the session's board for a procedure. */
+static bool begin_play(hon_vm *vm, int32_t **readings)
+{
+    bool oom;
+    int32_t ed = active_edition(vm);
+    *readings = readings_for(vm, ed, NULL, &oom);
+    if (oom)
+        return false;
+    vm_begin(&vm->x, vm->pg, vm->sc, ed, *readings, &vm->dice, vm->cfg.step_budget,
+             vm->cfg.max_depth, false);
+    vm->x.game = &vm->game;
+    sb_free(&vm->game.out);
+    vm->game.lines = 0;
+    vm->game.choices_made = 0;
+    return true;
+}
+
+/* A note for `hon_move` when the rules raise nothing on a moment. */
+static void moment_note(const res_program *p, res_moment m, strbuf *b)
+{
+    if (p->moments[m] < 0)
+        sb_printf(b, "note: the rules declare no event `on %s`: nothing was raised for it\n",
+                  res_moment_name(m));
+}
+
+hon_status hon_do(hon_vm *vm, const char *call, const char *where, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    chunk *ch;
+    ast_file *f;
+    hon_status st = prepare_call(vm, call, where, &ch, &f);
+    if (st != HON_OK) {
+        ast_file_free(f);
+        return st;
+    }
+    int32_t *readings = NULL;
+    if (!begin_play(vm, &readings)) {
+        st = HON_ERR_MEMORY;
+    } else {
+        size_t mark = vm->game.len;
+        bool ok = vm_procedure(&vm->x, &vm->game, ch);
+        char title[256];
+        snprintf(title, sizeof title, "do %s", call);
+        st = finish_play(vm, ok, mark, title, NULL, out);
+    }
+    hon_free(readings);
+    chunk_free(ch);
+    ast_file_free(f);
+    return st;
+}
+
+typedef struct odds_play {
+    hon_vm *vm;
+    const chunk *ch;
+    int32_t ed;
+    const int32_t *readings;
+} odds_play;
+
+/* One path of hon_odds_do: the procedure with these dice, its lines joined, then undone. */
+static bool odds_path(void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
+                      strbuf *outcome)
+{
+    odds_play *o = ud;
+    hon_vm *vm = o->vm;
+    play *g = &vm->game;
+    vm_begin(&vm->x, vm->pg, vm->sc, o->ed, o->readings, dice, budget, vm->cfg.max_depth,
+             false);
+    sb_free(&g->out);
+    g->lines = 0;
+    size_t mark = g->len;
+    bool ok = vm_procedure(&vm->x, g, o->ch);
+    *used = vm->x.budget - vm->x.steps_left;
+    if (ok) {
+        vm->x.game = g;
+        play_outcome(&vm->x, mark, outcome);
+        play_revert(g, mark);
+    }
+    vm_end(&vm->x);
+    return ok;
+}
+
+hon_status hon_odds_do(hon_vm *vm, const char *call, const char *where, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    chunk *ch;
+    ast_file *f;
+    hon_status st = prepare_call(vm, call, where, &ch, &f);
+    if (st != HON_OK) {
+        ast_file_free(f);
+        return st;
+    }
+    bool oom;
+    int32_t ed = active_edition(vm);
+    int32_t *readings = readings_for(vm, ed, NULL, &oom);
+    strbuf text = { 0 }, json = { 0 };
+    play *g = &vm->game;
+    bool saved_first = g->first_choice, saved_bare = g->bare;
+    play_stepper saved_step = g->stepper;
+    g->first_choice = g->bare = true;
+    g->stepper = NULL;
+    g->choices_made = 0;
+    odds_play o = { vm, ch, ed, readings };
+    if (oom) {
+        st = HON_ERR_MEMORY;
+    } else if (!odds_enumerate_runs(&vm->x, odds_path, &o, vm->cfg.step_budget,
+                                    "odds of a procedure", &text, &json)) {
+        report_runtime(vm, &vm->x.err);
+        st = vm->x.err.code == 209 ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
+    } else if (out) {
+        if (g->choices_made)
+            sb_puts(&text, "\nnote: every choice took the first legal option");
+        *out = answer_new(sb_take(&text), sb_take(&json), hon_strdup("(odds have no trace)\n"));
+        if (!*out)
+            st = HON_ERR_MEMORY;
+    }
+    g->first_choice = saved_first;
+    g->bare = saved_bare;
+    g->stepper = saved_step;
+    sb_free(&g->out);
+    g->lines = 0;
+    sb_free(&text);
+    sb_free(&json);
+    hon_free(readings);
+    chunk_free(ch);
+    ast_file_free(f);
+    return st;
+}
+
+hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *squares, size_t n,
+                    hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    if (!vm || !unit_name || (n && !squares))
+        return HON_ERR_NOT_FOUND;
+    if (!vm->sc) {
+        report_plain(vm, 212, "<move>", "no board is loaded: load a scenario to move its units");
+        return HON_ERR_NOT_FOUND;
+    }
+    const char *bare = unit_name[0] == '$' ? unit_name + 1 : unit_name;
+    int32_t u = scene_unit(vm->sc, bare);
+    if (u < 0) {
+        report_plain(vm, 213, "<move>", "the board has no unit `$%s`", bare);
+        return HON_ERR_NOT_FOUND;
+    }
+    if (n == 0) {
+        report_plain(vm, 0, "<move>", "a move needs the squares of its path");
+        return HON_ERR_NOT_FOUND;
+    }
+    int64_t *sqs = hon_calloc(n, sizeof *sqs);
+    strbuf title = { 0 };
+    if (!sqs)
+        return HON_ERR_MEMORY;
+    sb_printf(&title, "move $%s", bare);
+    for (size_t i = 0; i < n; i++) {
+        const char *s = squares[i] && squares[i][0] == '@' ? squares[i] + 1 : squares[i];
+        int x, y;
+        if (!s || geo_parse_xy(s, strlen(s), &x, &y) != GEO_OK ||
+            scene_square(vm->sc, RES_SQUARE(x, y)) < 0) {
+            report_plain(vm, 217, "<move>", "'%s' is not a square of the board",
+                         squares[i] ? squares[i] : "");
+            hon_free(sqs);
+            sb_free(&title);
+            return HON_ERR_NOT_FOUND;
+        }
+        sqs[i] = RES_SQUARE(x, y);
+        sb_printf(&title, " %s", s);
+    }
+    int32_t *readings = NULL;
+    hon_status st = HON_OK;
+    if (!begin_play(vm, &readings)) {
+        st = HON_ERR_MEMORY;
+    } else {
+        size_t mark = vm->game.len, done = 0;
+        bool ok = play_walk(&vm->x, &vm->game, u, sqs, n, &done);
+        strbuf extra = { 0 };
+        if (ok && done < n)
+            sb_printf(&extra, "note: the move stopped after %zu of %zu squares: a rule took $%s "
+                      "off its path\n", done, n, bare);
+        moment_note(vm->pg->res, RES_ON_ENTER, &extra);
+        moment_note(vm->pg->res, RES_ON_WALK_END, &extra);
+        st = finish_play(vm, ok, mark, sb_str(&title), extra.len ? sb_str(&extra) : NULL, out);
+        sb_free(&extra);
+    }
+    hon_free(readings);
+    hon_free(sqs);
+    sb_free(&title);
+    return st;
+}
+
+hon_status hon_next(hon_vm *vm, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    int32_t *readings = NULL;
+    hon_status st;
+    if (!begin_play(vm, &readings)) {
+        st = HON_ERR_MEMORY;
+    } else {
+        size_t mark = vm->game.len;
+        bool ok = play_next(&vm->x, &vm->game);
+        st = finish_play(vm, ok, mark, "next", NULL, out);
+    }
+    hon_free(readings);
+    return st;
+}
+
+hon_status hon_undo(hon_vm *vm, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    size_t records = 0;
+    const char *title = play_undo(&vm->game, &records);
+    if (!title)
+        return HON_ERR_NOT_FOUND;
+    if (out) {
+        strbuf t = { 0 };
+        sb_printf(&t, "undone: %s (%zu change%s)\n", title, records, records == 1 ? "" : "s");
+        char *s = sb_take(&t);
+        *out = answer_new(s, hon_strdup("{\"undone\": true}"), hon_strdup(s ? s : ""));
+        if (!*out)
+            return HON_ERR_MEMORY;
+    }
+    return HON_OK;
+}
+
+void hon_clock(const hon_vm *vm, int64_t *turn, const char **phase)
+{
+    if (turn)
+        *turn = vm ? vm->game.turn : 1;
+    if (phase) {
+        const res_program *p = vm ? vm->pg->res : NULL;
+        *phase = p && vm->game.phase >= 0 && (size_t)vm->game.phase < p->enums[E_PHASE].len
+                     ? p->enums[E_PHASE].members[vm->game.phase].name : NULL;
+    }
 }

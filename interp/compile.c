@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "mem.h"
+#include "play.h"
 
 #define E_LIMIT 199
 
@@ -135,6 +136,29 @@ static void jumps_to(comp *c, jumps *j, size_t target)
     *j = (jumps){ 0 };
 }
 
+static void branch(comp *c, const ast_node *n, bool when, jumps *to);
+
+/* Every operand of the left spine of `op` operators at n (`a or b or ... or z`), leftmost
+ * first, jumps to `to` when it is `when`: a loop, so a chain of FRONT_MAX_CHAIN operators
+ * (front.h) costs no recursion. A node that is not such an operator is one operand. */
+static void branch_each(comp *c, const ast_node *n, ast_op op, bool when, jumps *to)
+{
+    const ast_node **spine = NULL;
+    size_t len = 0, cap = 0;
+    for (const ast_node *m = n; m && m->kind == AST_BINARY && m->op == op; m = m->a) {
+        if (!HON_GROW(spine, len, cap)) {
+            hon_free(spine);
+            fail(c, n->loc, "out of memory");
+            return;
+        }
+        spine[len++] = m;
+    }
+    branch(c, len ? spine[len - 1]->a : n, when, to);
+    for (size_t i = len; i-- > 0;)
+        branch(c, spine[i]->b, when, to);
+    hon_free(spine);
+}
+
 /* Compiles the bool condition n for control flow: jumps (recorded in *to) when n is `when`,
  * falls through otherwise, and leaves nothing on the stack. `and`, `or` and `not` become
  * jumps, so `when a and b` tests a, then b, each with one JUMP_IF_FALSE to the same target,
@@ -148,12 +172,11 @@ static void branch(comp *c, const ast_node *n, bool when, jumps *to)
     if (n && n->kind == AST_BINARY && (n->op == AST_OP_AND || n->op == AST_OP_OR)) {
         if ((n->op == AST_OP_AND) != when) {
             /* `a and b` jumping when false, `a or b` jumping when true: either side does */
-            branch(c, n->a, when, to);
-            branch(c, n->b, when, to);
+            branch_each(c, n, n->op, when, to);
         } else {
             /* `a and b` jumping when true: a false skips b; `or` likewise */
             jumps skip = { 0 };
-            branch(c, n->a, !when, &skip);
+            branch_each(c, n->a, n->op, !when, &skip);
             branch(c, n->b, when, to);
             jumps_here(c, &skip);
         }
@@ -219,8 +242,11 @@ static void call(comp *c, const ast_node *n)
         case RES_BI_HAS_MARKER: EMIT0(c, n->loc, OP_HAS_MARKER); return;
         case RES_BI_ABILITY_VALUE: EMIT0(c, n->loc, OP_ABILITY_VALUE); return;
         case RES_BI_MARKER_COUNT: EMIT0(c, n->loc, OP_MARKER_COUNT); return;
+        case RES_BI_TURN: EMIT0(c, n->loc, OP_TURN); return;
+        case RES_BI_PHASE: EMIT0(c, n->loc, OP_PHASE); return;
+        case RES_BI_NTH: EMIT0(c, n->loc, OP_NTH); return;
         default:
-            if (n->an.sym >= RES_BI_FIRST_BOARD && n->an.sym < RES_BI_COUNT) {
+            if (n->an.sym >= RES_BI_FIRST_BOARD && n->an.sym < RES_BI_END_BOARD) {
                 emit(c, n->loc, OP_BOARD, n->an.sym, n->list.len, n->an.type, 0);
                 return;
             }
@@ -232,13 +258,13 @@ static void call(comp *c, const ast_node *n)
     fail(c, n->loc, "unresolved call");
 }
 
-static void binary(comp *c, const ast_node *n)
+/* The part of `a OP b` after a: the operator and its right operand. */
+static void binary_rest(comp *c, const ast_node *n)
 {
     op_code op;
     switch (n->op) {
     case AST_OP_AND:
     case AST_OP_OR: {
-        expr(c, n->a);
         size_t j = EMIT1(c, n->loc, n->op == AST_OP_AND ? OP_JUMP_IF_FALSE_KEEP
                                                         : OP_JUMP_IF_TRUE_KEEP, 0);
         EMIT0(c, n->loc, OP_POP);
@@ -258,13 +284,33 @@ static void binary(comp *c, const ast_node *n)
     case AST_OP_GT: op = OP_GT; break;
     case AST_OP_GE: op = OP_GE; break;
     case AST_OP_IN: op = OP_IN; break;
+    case AST_OP_CONCAT: op = OP_CONCAT; break;
     default:
         fail(c, n->loc, "unknown operator");
         return;
     }
-    expr(c, n->a);
     expr(c, n->b);
     EMIT0(c, n->loc, op);
+}
+
+/* `a + b + ... + z` is a left spine of operators: compiled in a loop, the leftmost operand
+ * first, so a chain of FRONT_MAX_CHAIN operators (front.h) costs no recursion. */
+static void binary(comp *c, const ast_node *n)
+{
+    const ast_node **spine = NULL;
+    size_t len = 0, cap = 0;
+    for (const ast_node *m = n; m && m->kind == AST_BINARY; m = m->a) {
+        if (!HON_GROW(spine, len, cap)) {
+            hon_free(spine);
+            fail(c, n->loc, "out of memory");
+            return;
+        }
+        spine[len++] = m;
+    }
+    expr(c, spine[len - 1]->a);
+    for (size_t i = len; i-- > 0;)
+        binary_rest(c, spine[i]);
+    hon_free(spine);
 }
 
 /* sum/count/all/any/min/max over a list, a set, or every member of an enum:
@@ -290,6 +336,12 @@ static void aggregate(comp *c, const ast_node *n)
     EMIT1(c, n->loc, OP_SET_LOCAL, idx);
     uint32_t acc = 0, has = 0;
     switch (n->op) {
+    case AST_AGG_FILTER:
+    case AST_AGG_MAP:
+        acc = hidden_local(c);
+        EMIT2(c, n->loc, OP_MAKE_LIST, n->an.type, 0);
+        EMIT1(c, n->loc, OP_SET_LOCAL, acc);
+        break;
     case AST_AGG_SUM: case AST_AGG_COUNT:
         acc = hidden_local(c);
         EMIT1(c, n->loc, OP_INT, 0);
@@ -317,6 +369,24 @@ static void aggregate(comp *c, const ast_node *n)
         patch(c, loop);
         EMIT1(c, n->loc, OP_GET_LOCAL, acc);
         break;
+    case AST_AGG_MAP:
+        expr(c, n->b);
+        EMIT1(c, n->loc, OP_LIST_PUSH, acc);
+        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
+        patch(c, loop);
+        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        break;
+    case AST_AGG_FILTER: {
+        jumps skip = { 0 };
+        branch(c, n->b, false, &skip);
+        jumps_to(c, &skip, top);
+        EMIT1(c, n->loc, OP_GET_LOCAL, var);
+        EMIT1(c, n->loc, OP_LIST_PUSH, acc);
+        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
+        patch(c, loop);
+        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        break;
+    }
     case AST_AGG_COUNT: {
         jumps skip = { 0 };
         branch(c, n->b, false, &skip);
@@ -514,6 +584,160 @@ static void expr(comp *c, const ast_node *n)
     }
 }
 
+/* ---- statements (language.md §6.3) ---- */
+
+static void stmt(comp *c, const ast_node *s);
+
+static void block(comp *c, const ast_node *b)
+{
+    for (uint32_t i = 0; b && i < b->list.len; i++)
+        stmt(c, b->list.items[i]);
+}
+
+/* A string operand (NOTE, FAIL, CHOOSE's question); UINT32_MAX for none. */
+static uint32_t string_operand(comp *c, const char *text, ast_loc loc)
+{
+    if (!text)
+        return UINT32_MAX;
+    int32_t k = chunk_str(c->ch, text);
+    if (k < 0) {
+        fail(c, loc, "out of memory");
+        return 0;
+    }
+    return (uint32_t)k;
+}
+
+/* Pushes the collection of `for` or `choose`: a list, a set, or an enum's members. */
+static void collection(comp *c, const ast_node *coll)
+{
+    const res_program *p = c->p;
+    if (coll->an.sym_kind == SYM_ENUM_TYPE) {
+        size_t len = coll->an.sym < p->nenums ? p->enums[coll->an.sym].len : 0;
+        uint64_t bits = len >= 64 ? ~0ULL : (1ULL << len) - 1;
+        emit_const(c, coll->loc, (val){ .type = coll->an.type, .u.bits = bits });
+    } else {
+        expr(c, coll);
+    }
+}
+
+static void effect(comp *c, const ast_node *s, play_fx fx, uint32_t n, uint32_t extra)
+{
+    emit(c, s->loc, OP_EFFECT, fx, n, extra, 0);
+}
+
+static void stmt(comp *c, const ast_node *s)
+{
+    if (!s) {
+        fail(c, (ast_loc){ 0 }, "missing statement");
+        return;
+    }
+    switch (s->op) {
+    case AST_ST_GIVE:
+    case AST_ST_TAKE:
+        expr(c, s->a);
+        expr(c, s->b);
+        if (s->op == AST_ST_TAKE && s->ival) {
+            effect(c, s, FX_TAKE_ALL, 2, 0);
+            break;
+        }
+        if (s->c)
+            expr(c, s->c);
+        else
+            EMIT1(c, s->loc, OP_INT, 1);
+        effect(c, s, s->op == AST_ST_GIVE ? FX_GIVE : FX_TAKE, 3, 0);
+        break;
+    case AST_ST_FLIP:
+        expr(c, s->a);
+        expr(c, s->b);
+        effect(c, s, s->an.sym ? FX_FLIP_ELEMENT : FX_FLIP_UNIT, 2, 0);
+        break;
+    case AST_ST_SET:
+        expr(c, s->a->a);
+        expr(c, s->b);
+        effect(c, s, FX_SET, 2, s->a->an.sym);
+        break;
+    case AST_ST_DESTROY:
+        expr(c, s->a);
+        effect(c, s, FX_DESTROY, 1, 0);
+        break;
+    case AST_ST_MOVE:
+        expr(c, s->a);
+        expr(c, s->b);
+        if (s->c)
+            expr(c, s->c);
+        effect(c, s, FX_MOVE, s->c ? 3 : 2, 0);
+        break;
+    case AST_ST_EMBARK:
+    case AST_ST_DISEMBARK:
+        expr(c, s->a);
+        expr(c, s->b);
+        effect(c, s, s->op == AST_ST_EMBARK ? FX_EMBARK : FX_DISEMBARK, 2, 0);
+        break;
+    case AST_ST_PLACE:
+    case AST_ST_REMOVE: {
+        static const play_fx place[] = { FX_PLACE_SQUARE, FX_PLACE_SIDE, FX_PLACE_SQUARE };
+        static const play_fx take[] = { FX_REMOVE_SQUARE, FX_REMOVE_SIDE, FX_REMOVE_NEAR };
+        uint32_t k = s->an.sym < 3 ? s->an.sym : 0;
+        expr(c, s->a);
+        expr(c, s->b);
+        effect(c, s, s->op == AST_ST_PLACE ? place[k] : take[k], 2, 0);
+        break;
+    }
+    case AST_ST_RAISE:
+        for (uint32_t i = 0; i < s->list.len; i++)
+            expr(c, s->list.items[i]);
+        emit(c, s->loc, OP_RAISE, s->an.sym, s->list.len, 0, 0);
+        break;
+    case AST_ST_LET:
+        expr(c, s->a);
+        EMIT1(c, s->loc, OP_SET_LOCAL, (uint32_t)s->an.slot);
+        break;
+    case AST_ST_CHOOSE:
+        collection(c, s->a);
+        expr(c, s->b);
+        EMIT1(c, s->loc, OP_CHOOSE, string_operand(c, s->title, s->loc));
+        EMIT1(c, s->loc, OP_SET_LOCAL, (uint32_t)s->an.slot);
+        break;
+    case AST_ST_IF: {
+        jumps to_else = { 0 };
+        branch(c, s->a, false, &to_else);
+        block(c, s->b);
+        if (!s->c) {
+            jumps_here(c, &to_else);
+            break;
+        }
+        size_t to_end = EMIT1(c, s->loc, OP_JUMP, 0);
+        jumps_here(c, &to_else);
+        if (s->c->kind == AST_BLOCK)
+            block(c, s->c);
+        else
+            stmt(c, s->c);
+        patch(c, to_end);
+        break;
+    }
+    case AST_ST_FOR: {
+        uint32_t coll = hidden_local(c), idx = hidden_local(c);
+        collection(c, s->a);
+        EMIT1(c, s->loc, OP_SET_LOCAL, coll);
+        EMIT1(c, s->loc, OP_INT, 0);
+        EMIT1(c, s->loc, OP_SET_LOCAL, idx);
+        size_t top = c->ch->len;
+        size_t loop = emit(c, s->loc, OP_FOR_NEXT, coll, idx, (uint32_t)s->an.slot, 0);
+        block(c, s->b);
+        patch_to(c, EMIT1(c, s->loc, OP_JUMP, 0), top);
+        patch(c, loop);
+        break;
+    }
+    case AST_ST_NOTE:
+    case AST_ST_FAIL:
+        EMIT1(c, s->loc, s->op == AST_ST_NOTE ? OP_NOTE : OP_FAIL,
+              string_operand(c, s->title, s->loc));
+        break;
+    default:
+        fail(c, s->loc, "not a statement");
+    }
+}
+
 static chunk *begin(comp *c, const res_program *p, diag_list *d, const char *name,
                     chunk_kind kind, uint32_t id, uint32_t nparams, uint32_t nlocals)
 {
@@ -557,8 +781,13 @@ chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
     if (d->a)
         branch(&c, d->a, false, &to_none);
     int depth = c.depth;
-    expr(&c, d->b);
-    EMIT0(&c, d->b ? d->b->loc : d->loc, OP_RETURN);
+    if (d->c) {             /* a rule of an event: its `do` block */
+        block(&c, d->c);
+        EMIT0(&c, d->c->loc, OP_DONE);
+    } else {
+        expr(&c, d->b);
+        EMIT0(&c, d->b ? d->b->loc : d->loc, OP_RETURN);
+    }
     if (d->a) {
         set_depth(&c, depth);
         jumps_here(&c, &to_none);
@@ -601,5 +830,20 @@ chunk *comp_expr(const res_program *p, const ast_node *e, uint32_t nlocals, cons
         return NULL;
     expr(&c, e);
     EMIT0(&c, e ? e->loc : (ast_loc){ 0 }, OP_RETURN);
+    return finish(&c);
+}
+
+chunk *comp_procedure(const res_program *p, const ast_node *call, uint32_t nlocals,
+                      const char *name, diag_list *diags)
+{
+    comp c;
+    if (!begin(&c, p, diags, name, CHUNK_EXPR, 0, 0, nlocals))
+        return NULL;
+    ast_loc loc = call ? call->loc : (ast_loc){ 0 };
+    for (uint32_t i = 0; call && i < call->list.len; i++)
+        expr(&c, call->list.items[i]);
+    emit(&c, loc, OP_RAISE, call ? call->an.sym : 0, call ? call->list.len : 0, 0, 0);
+    EMIT0(&c, loc, OP_TRUE);
+    EMIT0(&c, loc, OP_RETURN);
     return finish(&c);
 }

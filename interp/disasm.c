@@ -5,6 +5,7 @@
 #include "chunk.h"
 
 #include <inttypes.h>
+#include "play.h"
 
 static void comment(const res_program *p, const chunk *c, op_code op, const uint32_t *arg,
                     size_t next, strbuf *out)
@@ -60,8 +61,20 @@ static void comment(const res_program *p, const chunk *c, op_code op, const uint
             sb_printf(out, "  ; %s", p->fns[arg[0]].name);
         break;
     case OP_CALL_QUERY:
+    case OP_RAISE:
         if (arg[0] < p->nqueries)
             sb_printf(out, "  ; %s", p->queries[arg[0]].name);
+        break;
+    case OP_EFFECT:
+        sb_printf(out, "  ; %s", play_fx_name(arg[0]));
+        if (arg[0] == FX_SET && arg[2] < p->nslots)
+            sb_printf(out, " .%s", p->slots[arg[2]].name);
+        break;
+    case OP_CHOOSE: case OP_NOTE: case OP_FAIL:
+        if (arg[0] < c->nstrs)
+            sb_printf(out, "  ; \"%s\"", c->strs[arg[0]]);
+        break;
+    case OP_LIST_PUSH:
         break;
     default:
         break;
@@ -101,7 +114,8 @@ void chunk_disassemble(const res_program *p, const chunk *c, FILE *out)
                            (op == OP_JUMP || op == OP_JUMP_IF_FALSE || op == OP_JUMP_IF_TRUE ||
                             op == OP_JUMP_IF_FALSE_KEEP || op == OP_JUMP_IF_TRUE_KEEP ||
                             op == OP_FOR_NEXT);
-            if (op == OP_INT || is_jump || (op == OP_TABLE && i == 2 && arg[i] == UINT32_MAX))
+            if (op == OP_INT || is_jump || (op == OP_TABLE && i == 2 && arg[i] == UINT32_MAX) ||
+                (op == OP_CHOOSE && arg[i] == UINT32_MAX))
                 sb_printf(&b, " %" PRId32, (int32_t)arg[i]);
             else
                 sb_printf(&b, " %" PRIu32, arg[i]);

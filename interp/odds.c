@@ -80,6 +80,20 @@ static bool limit(vm_ctx *x, const chunk *ch, const char *msg)
     return false;
 }
 
+/* A lower bound on the paths the odometer has still to run after the current one (faces
+ * d->script[0..asked)): at each position, the faces above the current one are untried, each
+ * giving at least one path, and 6^k when k more dice of the same `roll N d6` follow (they are
+ * asked whatever the faces). Stops counting past ODDS_MAX_PATHS. */
+static u128 paths_ahead(const dice_src *d)
+{
+    u128 n = 0;
+    for (size_t j = 0; j < d->asked && n <= ODDS_MAX_PATHS; j++) {
+        size_t end = d->roll_end[j] > j ? d->roll_end[j] : j + 1;
+        n += (u128)(6 - d->script[j]) * pow6((unsigned)(end - 1 - j));
+    }
+    return n;
+}
+
 /* Adds one path's result to the table; false on OOM. */
 static bool record(const val_env *env, outcome **table, val v, u128 weight)
 {
@@ -197,6 +211,13 @@ bool odds_enumerate(vm_ctx *x, const prog *pg, const scene *sc, const chunk *ch,
             x->err.code = 209;
             break;
         }
+        /* Refuse as soon as the paths are known to pass the cap (`roll 40 d6`: at once). */
+        if ((u128)paths + paths_ahead(&dice) > ODDS_MAX_PATHS) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "more than %d dice outcomes to enumerate", ODDS_MAX_PATHS);
+            ok = limit(x, ch, msg);
+            break;
+        }
         /* Odometer: drop trailing sixes, advance the last face. */
         size_t len = dice.asked;
         while (len > 0 && dice.script[len - 1] == 6)
@@ -247,6 +268,212 @@ bool odds_enumerate(vm_ctx *x, const prog *pg, const scene *sc, const chunk *ch,
         sb_puts(json, "], \"type\": ");
         sb_json_str(json, what);
         sb_printf(json, ", \"paths\": %zu, \"trace\": []}", paths);
+        hon_free(sorted);
+    }
+    free_outcomes(&table);
+    return ok;
+}
+
+/* ---- procedures: outcomes given as text (language.md §6.6) ---- */
+
+/* Whether `item` (n bytes) is one of the "; "-separated items of text. */
+static bool has_item(const char *text, const char *item, size_t n)
+{
+    for (const char *s = text; *s;) {
+        const char *e = strstr(s, "; ");
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == n && memcmp(s, item, n) == 0)
+            return true;
+        s += len + (e ? 2 : 0);
+    }
+    return false;
+}
+
+/* Writes the items of text that are not in common (a "; "-separated list of the items every
+ * outcome has) into out; "nothing more" when none is left. */
+static void rest_of(const char *text, const char *common, strbuf *out)
+{
+    size_t start = out->len;
+    for (const char *s = text; *s;) {
+        const char *e = strstr(s, "; ");
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (!has_item(common, s, len)) {
+            if (out->len > start)
+                sb_puts(out, "; ");
+            sb_putn(out, s, len);
+        }
+        s += len + (e ? 2 : 0);
+    }
+    if (out->len == start)
+        sb_puts(out, "nothing more");
+}
+
+/* Adds one path's outcome text to the table; false on OOM. */
+static bool record_text(outcome **table, const char *text, u128 weight)
+{
+    outcome *o;
+    HASH_FIND_STR(*table, text, o);
+    if (o) {
+        o->num += weight;
+        o->paths++;
+        return true;
+    }
+    o = hon_calloc(1, sizeof *o);
+    strbuf j = { 0 };
+    sb_json_str(&j, text);
+    if (!o || j.oom) {
+        hon_free(o);
+        sb_free(&j);
+        return false;
+    }
+    o->text = hon_strdup(text);
+    o->json = sb_take(&j);
+    o->num = weight;
+    o->paths = 1;
+    if (!o->text || !o->json) {
+        hon_free(o->text);
+        hon_free(o->json);
+        hon_free(o);
+        return false;
+    }
+    HASH_ADD_KEYPTR(hh, *table, o->text, strlen(o->text), o);
+    if (!HON_HASH_ADDED(o)) {
+        hon_free(o->text);
+        hon_free(o->json);
+        hon_free(o);
+        return false;
+    }
+    return true;
+}
+
+bool odds_enumerate_runs(vm_ctx *x, odds_run run, void *ud, uint64_t budget, const char *what,
+                         strbuf *text, strbuf *json)
+{
+    const u128 denom = pow6(DICE_SCRIPT_MAX);
+    dice_src dice;
+    dice_seed(&dice, 1);
+    dice_script(&dice);
+    outcome *table = NULL;
+    size_t paths = 0;
+    bool ok = true;
+    uint64_t per_path = budget ? budget : VM_DEFAULT_BUDGET;
+    const uint64_t total = per_path > UINT64_MAX / ODDS_BUDGET_FACTOR
+                               ? UINT64_MAX : per_path * ODDS_BUDGET_FACTOR;
+    uint64_t total_left = total;
+    strbuf out = { .limit = ODDS_VALUE_MAX };
+    for (;;) {
+        if (++paths > ODDS_MAX_PATHS) {
+            x->err.code = 210;
+            snprintf(x->err.msg, sizeof x->err.msg, "more than %d dice outcomes to enumerate",
+                     ODDS_MAX_PATHS);
+            ok = false;
+            break;
+        }
+        dice_rewind(&dice);
+        uint64_t used = 0;
+        sb_free(&out);
+        out.limit = ODDS_VALUE_MAX;
+        bool ran = run(ud, &dice, per_path < total_left ? per_path : total_left, &used, &out);
+        total_left = used < total_left ? total_left - used : 0;
+        if (!ran) {
+            if (x->err.code == 207 && total_left == 0)
+                snprintf(x->err.msg, sizeof x->err.msg, "step budget exhausted: enumerating the "
+                         "dice outcomes took more than %llu steps in all",
+                         (unsigned long long)total);
+            ok = false;
+            break;
+        }
+        if (dice.overflow) {
+            x->err.code = 210;
+            snprintf(x->err.msg, sizeof x->err.msg, "an outcome rolls more than %d dice: too "
+                     "many to enumerate", DICE_SCRIPT_MAX);
+            ok = false;
+            break;
+        }
+        if (out.truncated) {
+            out.truncated = false;
+            out.limit = 0;
+            sb_puts(&out, "...");
+        }
+        if (out.oom || !record_text(&table, sb_str(&out),
+                                    pow6((unsigned)(DICE_SCRIPT_MAX - dice.asked)))) {
+            x->err.code = 209;
+            snprintf(x->err.msg, sizeof x->err.msg, "out of memory while enumerating dice "
+                     "outcomes");
+            ok = false;
+            break;
+        }
+        size_t len = dice.asked;
+        while (len > 0 && dice.script[len - 1] == 6)
+            len--;
+        if (len == 0)
+            break;
+        dice.script[len - 1]++;
+        dice.script_len = len;
+    }
+    sb_free(&out);
+    if (ok) {
+        size_t n = HASH_COUNT(table), i = 0;
+        outcome **sorted = hon_calloc(n ? n : 1, sizeof *sorted);
+        if (!sorted) {
+            free_outcomes(&table);
+            x->err.code = 209;
+            snprintf(x->err.msg, sizeof x->err.msg, "out of memory");
+            return false;
+        }
+        for (outcome *o = table; o; o = o->hh.next)
+            sorted[i++] = o;
+        qsort(sorted, n, sizeof *sorted, cmp_outcomes);
+        /* the items every outcome has are said once, first */
+        strbuf common = { 0 };
+        for (const char *s = n > 1 ? sorted[0]->text : ""; *s;) {
+            const char *e = strstr(s, "; ");
+            size_t len = e ? (size_t)(e - s) : strlen(s);
+            bool all = true;
+            for (size_t k = 1; k < n && all; k++)
+                all = has_item(sorted[k]->text, s, len);
+            if (all) {
+                if (common.len)
+                    sb_puts(&common, "; ");
+                sb_putn(&common, s, len);
+            }
+            s += len + (e ? 2 : 0);
+        }
+        if (common.len)
+            sb_printf(text, "in every outcome: %s\n", sb_str(&common));
+        sb_puts(json, "{\"value\": [");
+        for (i = 0; i < n; i++) {
+            const outcome *o = sorted[i];
+            u128 g = gcd(o->num, denom);
+            u128 num = o->num / g, den = denom / g;
+            double pct = (double)((long double)o->num / (long double)denom);
+            if (i)
+                sb_putc(text, '\n');
+            if (common.len)
+                rest_of(o->text, sb_str(&common), text);
+            else
+                sb_puts(text, o->text);
+            sb_puts(text, ": ");
+            put_u128(text, num);
+            sb_putc(text, '/');
+            put_u128(text, den);
+            sb_printf(text, " (%.2f%%)", pct * 100.0);
+            sb_puts(json, i ? ", {\"value\": " : "{\"value\": ");
+            sb_puts(json, o->json);
+            sb_puts(json, ", \"text\": ");
+            sb_puts(json, o->json);
+            sb_puts(json, ", \"probability\": \"");
+            put_u128(json, num);
+            sb_putc(json, '/');
+            put_u128(json, den);
+            sb_printf(json, "\", \"p\": %.17g, \"paths\": %zu}", pct, o->paths);
+        }
+        sb_puts(json, "], \"type\": ");
+        sb_json_str(json, what ? what : "odds of a procedure");
+        sb_puts(json, ", \"in_every_outcome\": ");
+        sb_json_str(json, sb_str(&common));
+        sb_printf(json, ", \"paths\": %zu, \"trace\": []}", paths);
+        sb_free(&common);
         hon_free(sorted);
     }
     free_outcomes(&table);

@@ -23,4 +23,16 @@ bool odds_enumerate(vm_ctx *x, const prog *pg, const scene *sc, const chunk *ch,
                     int32_t edition, const int32_t *readings, uint64_t budget, unsigned max_depth, strbuf *text,
                     strbuf *json);
 
+/* One path of a procedure's enumeration (odds_enumerate_runs): runs it with dice (scripted),
+ * at most `budget` steps, and writes the outcome's text into *outcome (empty: no effect is a
+ * text too); sets *used to the steps it took. False with the vm's x->err set on an error. The
+ * run must leave no trace behind (it undoes its effects). */
+typedef bool (*odds_run)(void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
+                         strbuf *outcome);
+/* Enumerates every face sequence of run's dice like odds_enumerate, grouping the paths by
+ * their outcome text: appends "OUTCOME: n/d (p%)" lines (sorted by text, no final newline) to
+ * text and a JSON object (type `what`) to json. The same limits (E207, E209, E210). */
+bool odds_enumerate_runs(vm_ctx *x, odds_run run, void *ud, uint64_t budget, const char *what,
+                         strbuf *text, strbuf *json);
+
 #endif

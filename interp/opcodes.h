@@ -36,6 +36,8 @@ OP(LE,                 0, -1)       /* x y -> x <= y */
 OP(GT,                 0, -1)       /* x y -> x > y */
 OP(GE,                 0, -1)       /* x y -> x >= y */
 OP(IN,                 0, -1)       /* x S -> whether x is in the set or list S */
+OP(CONCAT,             0, -1)       /* L M -> the list of L's items then M's (`++`) */
+OP(NTH,                0, -1)       /* L i -> the i-th item of L, from 1; E227 out of range */
 
 /* control */
 OP(JUMP,               1, 0)        /* pc += a */
@@ -86,3 +88,22 @@ OP(CALL_QUERY,         2, 1 - (int)(b))  /* b args -> answer of query a, through
                                             driver (E203 no answer, E206 too deep) */
 OP(RETURN,             0, -1)       /* return the top value (a rule: it answered) */
 OP(NO_ANSWER,          0, 0)        /* a rule whose `when` failed: return without answer */
+
+/* lists built in a loop: `[x in L: cond]` */
+OP(LIST_PUSH,          1, -1)       /* x -> (nothing): append x to the list in local a (a fresh
+                                       list of the evaluation's arena, grown by doubling) */
+
+/* events, effects and the clock (language.md §6; interp/play.c): EFFECT, RAISE, CHOOSE and
+   FAIL run only inside a procedure (E299 otherwise) */
+OP(EFFECT,             3, -(int)(b))     /* b operands -> apply effect a (FX_*, play.h) through
+                                            the effect log; c: the value slot of `set` */
+OP(RAISE,              2, -(int)(b))     /* b args -> queue event a: it runs after this rule's
+                                            block (E222 when events cascade too deep) */
+OP(CHOOSE,             1, -1)       /* L side -> the member of L the side's chooser picks; a:
+                                       the question (a string, ~0: none); E220 L empty, E221 */
+OP(NOTE,               1, 0)        /* write string a as a line of the procedure's output */
+OP(FAIL,               1, 0)        /* stop the procedure with E219 and string a: its effects
+                                       are rolled back */
+OP(DONE,               0, 0)        /* the `do` block of an event's rule ran to its end: fired */
+OP(TURN,               0, 1)        /* push the turn number (from 1) */
+OP(PHASE,              0, 1)        /* push the current phase; E226 when none is declared */

@@ -23,8 +23,14 @@ void prog_free(prog *pg)
                 chunk_free(pg->expects[t][e].rhs);
             }
             hon_free(pg->expects[t]);
+            for (size_t k = 0; pg->choices && pg->choices[t] && p->tests[t].choices &&
+                               k < p->tests[t].choices->list.len; k++)
+                chunk_free(pg->choices[t][k]);
+            if (pg->choices)
+                hon_free(pg->choices[t]);
         }
     }
+    hon_free(pg->choices);
     hon_free(pg->rules);
     hon_free(pg->fns);
     hon_free(pg->defaults);
@@ -44,7 +50,8 @@ static bool compile_all(prog *pg, diag_list *d)
     pg->fns = hon_calloc(p->nfns + 1, sizeof *pg->fns);
     pg->defaults = hon_calloc(p->nqueries + 1, sizeof *pg->defaults);
     pg->expects = hon_calloc(p->ntests + 1, sizeof *pg->expects);
-    if (!pg->rules || !pg->fns || !pg->defaults || !pg->expects)
+    pg->choices = hon_calloc(p->ntests + 1, sizeof *pg->choices);
+    if (!pg->rules || !pg->fns || !pg->defaults || !pg->expects || !pg->choices)
         return false;
     for (size_t i = 0; i < p->nrules; i++)
         if (p->rules[i].edition >= -1 && !(pg->rules[i] = comp_rule(p, (uint32_t)i, d)))
@@ -60,11 +67,35 @@ static bool compile_all(prog *pg, diag_list *d)
         pg->expects[t] = hon_calloc(rt->nexpects + 1, sizeof *pg->expects[t]);
         if (!pg->expects[t])
             return false;
+        if (rt->choices) {
+            const ast_vec *cs = &rt->choices->list;
+            pg->choices[t] = hon_calloc(cs->len + 1, sizeof *pg->choices[t]);
+            if (!pg->choices[t])
+                return false;
+            for (uint32_t k = 0; k < cs->len; k++)
+                if (!(pg->choices[t][k] = comp_expr(p, cs->items[k], rt->choices_nlocals,
+                                                    "choice", d)))
+                    return false;
+        }
         for (size_t e = 0; e < rt->nexpects; e++) {
             const ast_node *x = rt->expects[e].node;
             const ast_node *ex = x->a;
             prog_expect *pe = &pg->expects[t][e];
             uint32_t nl = rt->expects[e].nlocals;
+            if (x->kind == AST_TEST_ADVANCE)
+                continue;
+            if (x->kind == AST_TEST_DO) {
+                if (!(pe->whole = comp_procedure(p, ex, nl, "do", d)))
+                    return false;
+                continue;
+            }
+            if (x->kind == AST_TEST_MOVE) {
+                pe->lhs = comp_expr(p, x->a, nl, "move (unit)", d);
+                pe->rhs = comp_expr(p, x->b, nl, "move (path)", d);
+                if (!pe->lhs || !pe->rhs)
+                    return false;
+                continue;
+            }
             if (!x->ival && ex && ex->kind == AST_BINARY && ex->op == AST_OP_EQ) {
                 pe->lhs = comp_expr(p, ex->a, nl, "expect (left side)", d);
                 pe->rhs = comp_expr(p, ex->b, nl, "expect (right side)", d);

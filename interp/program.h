@@ -11,8 +11,9 @@
 #include "chunk.h"
 #include "resolve.h"
 
-/* A test's `expect`: `whole` for most; for `expect a == b` the two sides, so a failure can
- * show the actual value. */
+/* A test's item. `expect`: `whole` for most; for `expect a == b` the two sides, so a failure
+ * can show the actual value. `do EVENT(args)`: `whole` raises the event (comp_procedure).
+ * `move U along PATH`: lhs gives the unit, rhs the path. `advance to P`: no chunk. */
 typedef struct prog_expect {
     chunk *whole;
     chunk *lhs, *rhs;
@@ -26,6 +27,7 @@ typedef struct prog {
     chunk **fns;            /* one per res->fns */
     chunk **defaults;       /* one per res->queries; NULL when the query has no default */
     prog_expect **expects;  /* per test, one per expect */
+    chunk ***choices;       /* per test, one per scripted choice (`choices [..]`), or NULL */
 } prog;
 
 /* Resolves and compiles the files (in load order) into a new program. Takes ownership of the

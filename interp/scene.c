@@ -112,7 +112,24 @@ scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors
     }
     s->b = s->scn->board;
     s->g = board_grid(s->b);
+    s->nunit_faces = s->units->len;
+    s->nelement_faces = (size_t)board_element_count(s->b);
+    s->unit_faces = hon_calloc(s->nunit_faces ? s->nunit_faces : 1, sizeof *s->unit_faces);
+    s->element_faces = hon_calloc(s->nelement_faces ? s->nelement_faces : 1,
+                                  sizeof *s->element_faces);
+    if (!s->unit_faces || !s->element_faces) {
+        scene_free(s);
+        if (errs && HON_GROW(errs->items, errs->len, errs->cap))
+            errs->items[errs->len++] = (scn_error){ .code = 399, .line = 1, .col = 1, .len = 1,
+                                                    .message = "out of memory" };
+        return NULL;
+    }
     return s;
+}
+
+board *scene_board(scene *s)
+{
+    return s ? s->scn->board : NULL;
 }
 
 void scene_free(scene *s)
@@ -121,6 +138,8 @@ void scene_free(scene *s)
         return;
     scn_free(s->scn);
     unit_pool_free(s->units);
+    hon_free(s->unit_faces);
+    hon_free(s->element_faces);
     hon_free(s);
 }
 

@@ -4,8 +4,9 @@
  * units, copies of their counters on their army's side carrying their markers.
  *
  * api.c keeps the scenario's text so a scene can be rebuilt against a reloaded program; the VM
- * (vm.c, vm_board.c) reads the board through it; value.c names units, sides and elements with
- * it. Square values are board-independent (RES_SQUARE in dsl/resolve.h); sides and elements
+ * (vm.c, vm_board.c) reads the board through it, and the effect log (play.c) alone changes it
+ * while a procedure plays (units, faces, positions, features); value.c names units, sides and
+ * elements with it. Square values are board-independent (RES_SQUARE in dsl/resolve.h); sides and elements
  * are the board's indexes. docs/spec/language.md §5 and vm.md describe the whole.
  */
 #ifndef HON_SCENE_H
@@ -23,6 +24,12 @@ typedef struct scene {
     const geo_grid *g;      /* board_grid(b) */
     unit_pool *units;       /* owned: the counters, then the scenario's units */
     int32_t first_unit;     /* pool id of the scenario's first unit */
+    /* §6: the face each unit (by pool id) and each terrain element shows, a member of the
+     * `face` enum; RES_FACE_NONE until a rule flips it (interp/play.c) */
+    int32_t *unit_faces;    /* owned, nunit_faces */
+    size_t nunit_faces;
+    int32_t *element_faces; /* owned, nelement_faces */
+    size_t nelement_faces;
 } scene;
 
 /* Loads the scenario text[0..len) against program p: every terrain, square feature, side
@@ -32,6 +39,8 @@ typedef struct scene {
 scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors *errs);
 /* Frees s and everything it owns; accepts NULL. */
 void scene_free(scene *s);
+/* The board s plays on, for changing it (the effect log of play.c is its only writer). */
+board *scene_board(scene *s);
 
 /* The pool id of the scenario unit named `name` (without the `$`), or -1. */
 int32_t scene_unit(const scene *s, const char *name);

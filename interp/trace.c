@@ -127,13 +127,35 @@ static void put_val(const val_env *env, val v, strbuf *out, bool json)
     hon_free(t);
 }
 
+bool trace_source_ends_with_example(const char *s)
+{
+    static const char *const words[] = { "examples", "example" };
+    size_t n = strlen(s);
+    while (n && s[n - 1] == ' ')
+        n--;
+    for (size_t w = 0; w < sizeof words / sizeof *words; w++) {
+        size_t k = strlen(words[w]), i = 0;
+        if (n < k || (n > k && (unsigned char)s[n - k - 1] > ' '))
+            continue;                           /* too short, or only the end of a word */
+        while (i < k && (s[n - k + i] | 0x20) == words[w][i])
+            i++;
+        if (i == k)
+            return true;
+    }
+    return false;
+}
+
+/* `ID: source, example "X"`, or `ID: source "X"` when the source already ends with "example". */
 static void put_cite(const ast_node *c, strbuf *out)
 {
+    const char *source = res_cite_source(c);
     sb_puts(out, res_cite_id(c) ? res_cite_id(c) : "?");
-    if (res_cite_source(c))
-        sb_printf(out, ": %s", res_cite_source(c));
+    if (source)
+        sb_printf(out, ": %s", source);
     if (res_cite_example(c))
-        sb_printf(out, ", example \"%s\"", res_cite_example(c));
+        sb_printf(out, source && trace_source_ends_with_example(source) ? " \"%s\""
+                                                                        : ", example \"%s\"",
+                  res_cite_example(c));
 }
 
 static void cites_text(const ast_vec *cites, strbuf *out)

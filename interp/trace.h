@@ -73,4 +73,9 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out);
  *    "row_cites": [...]} */
 void trace_json(const val_env *env, const trace_log *t, strbuf *out);
 
+/* Whether a citation's source text ends with the word "example" or "examples" (`Bloody Omaha
+ * 2, Special Deployment, example`): the example's name then follows it directly, instead of
+ * after a second "example". Borrows s. */
+bool trace_source_ends_with_example(const char *s);
+
 #endif

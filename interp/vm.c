@@ -676,7 +676,17 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         VM_NEXT();
     }
 
-    VM_CASE(ROLL) { PUSH(INTV(dice_d6(x->dice))); VM_NEXT(); }
+    VM_CASE(ROLL) {
+        if (x->dice_on) {
+            if (x->dice_pos >= x->dice_len)
+                RAISE(VM_E_DICE_OUT, "the test's dice ran out: it gives %zu face%s",
+                      x->dice_len, x->dice_len == 1 ? "" : "s");
+            PUSH(INTV(x->dice_faces[x->dice_pos++]));
+            VM_NEXT();
+        }
+        PUSH(INTV(dice_d6(x->dice)));
+        VM_NEXT();
+    }
     VM_CASE(ROLL_N) {
         int64_t n = TOP.u.i;
         uint32_t t = OPA;
@@ -689,8 +699,12 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         if (!l)
             goto error;
         l->len = (size_t)n;
+        if (x->dice_on && (size_t)n > x->dice_len - x->dice_pos)
+            RAISE(VM_E_DICE_OUT, "the test's dice ran out: it gives %zu face%s", x->dice_len,
+                  x->dice_len == 1 ? "" : "s");
+        dice_roll_many(x->dice, (size_t)n);     /* one roll: lets odds see its 6^n outcomes */
         for (int64_t i = 0; i < n; i++)
-            l->items[i] = INTV(dice_d6(x->dice));
+            l->items[i] = INTV(x->dice_on ? x->dice_faces[x->dice_pos++] : dice_d6(x->dice));
         TOP = (val){ .type = t, .u.list = l };
         VM_NEXT();
     }
@@ -756,6 +770,123 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(NO_ANSWER) {
         *answered = false;
         return true;
+    }
+
+    VM_CASE(NTH) {
+        int64_t i = POP().u.i;
+        const vlist *l = TOP.u.list;
+        size_t len = l ? l->len : 0;
+        if (i < 1 || (uint64_t)i > len)
+            RAISE(VM_E_INDEX, "nth: item %" PRId64 " of a list of %zu", i, len);
+        TOP = l->items[i - 1];
+        VM_NEXT();
+    }
+    VM_CASE(CONCAT) {
+        val m = POP(), l = TOP;
+        size_t a = l.u.list ? l.u.list->len : 0, b = m.u.list ? m.u.list->len : 0;
+        SAVE_PC();
+        CHARGE(a + b);
+        vlist *r = vm_alloc(x, sizeof *r + (a + b) * sizeof(val));
+        if (!r)
+            goto error;
+        r->len = a + b;
+        if (a)
+            memcpy(r->items, l.u.list->items, a * sizeof(val));
+        if (b)
+            memcpy(r->items + a, m.u.list->items, b * sizeof(val));
+        TOP.u.list = r;
+        VM_NEXT();
+    }
+    VM_CASE(LIST_PUSH) {
+        /* The list in local a is this loop's own until the loop ends, so it grows in place:
+         * its room is the next power of two (at least 4) above its length. */
+        val *acc = &base[OPA];
+        vlist *l = acc->u.list;
+        size_t len = l ? l->len : 0;
+        SKIP(1);
+        if (len >= 4 && (len & (len - 1)) == 0) {
+            SAVE_PC();
+            vlist *bigger = vm_alloc(x, sizeof *bigger + 2 * len * sizeof(val));
+            if (!bigger)
+                goto error;
+            memcpy(bigger->items, l->items, len * sizeof(val));
+            l = bigger;
+        } else if (len == 0) {
+            SAVE_PC();
+            l = vm_alloc(x, sizeof *l + 4 * sizeof(val));
+            if (!l)
+                goto error;
+        }
+        l->items[len] = POP();
+        l->len = len + 1;
+        acc->u.list = l;
+        VM_NEXT();
+    }
+
+    VM_CASE(EFFECT) {
+        uint32_t k = OPA, n = OPB, extra = OPC;
+        SKIP(3);
+        SAVE_PC();
+        if (!x->playing)
+            RAISE(VM_E_INTERNAL, "an effect outside a procedure");
+        if (!vm_effect(x, ch, k, sp - n, n, extra))
+            goto error;
+        sp -= n;
+        VM_NEXT();
+    }
+    VM_CASE(RAISE) {
+        uint32_t e = OPA, n = OPB;
+        SKIP(2);
+        SAVE_PC();
+        if (!x->playing)
+            RAISE(VM_E_INTERNAL, "an event raised outside a procedure");
+        if (!vm_raise(x, e, sp - n, n))
+            goto error;
+        sp -= n;
+        VM_NEXT();
+    }
+    VM_CASE(CHOOSE) {
+        uint32_t q = OPA;
+        SKIP(1);
+        SAVE_PC();
+        if (!x->playing)
+            RAISE(VM_E_INTERNAL, "a choice outside a procedure");
+        val side = POP(), r;
+        if (!vm_choose(x, ch, TOP, side, q < ch->nstrs ? ch->strs[q] : NULL, &r))
+            goto error;
+        TOP = r;
+        VM_NEXT();
+    }
+    VM_CASE(NOTE) {
+        uint32_t k = OPA;
+        SKIP(1);
+        if (x->playing)
+            vm_note(x, ch, k < ch->nstrs ? ch->strs[k] : "");
+        VM_NEXT();
+    }
+    VM_CASE(FAIL) {
+        uint32_t k = OPA;
+        SKIP(1);
+        const char *rule = ch->kind == CHUNK_RULE && ch->id < p->nrules ? p->rules[ch->id].name
+                                                                          : ch->name;
+        RAISE(VM_E_FAILED, "%s (rule %s)", k < ch->nstrs ? ch->strs[k] : "failed", rule);
+    }
+    VM_CASE(DONE) {
+        *out = BOOLV(1);
+        *answered = true;
+        return true;
+    }
+    VM_CASE(TURN) {
+        PUSH(INTV(x->game ? x->game->turn : 1));
+        VM_NEXT();
+    }
+    VM_CASE(PHASE) {
+        int32_t ph = x->game ? x->game->phase : (p->enums[E_PHASE].len ? 0 : -1);
+        if (ph < 0)
+            RAISE(VM_E_NO_PHASE, "no phase is declared (`phase NAME;` declares the phases of a "
+                  "turn, in order)");
+        PUSH(((val){ .type = p->enums[E_PHASE].type, .u.i = ph }));
+        VM_NEXT();
     }
 
     VM_LOOP_END
@@ -917,6 +1048,66 @@ done:
 fail:
     x->depth--;
     return false;
+}
+
+/* ---- the event driver (language.md §6.2) ---- */
+
+bool vm_run_queue(vm_ctx *x, size_t from)
+{
+    play *g = x->game;
+    for (size_t i = from; i < g->qlen; i++) {
+        play_event ev = g->queue[i];
+        if (!vm_run_event(x, ev.event, ev.args, ev.nargs))
+            return false;
+    }
+    g->qlen = from;
+    return true;
+}
+
+bool vm_run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
+{
+    const res_program *p = x->p;
+    if (x->depth >= x->max_depth)
+        return vm_fail(x, VM_E_CASCADE, "events raise events more than %u deep (at event %s): "
+                       "a cascade that does not end?", x->max_depth, p->queries[e].name);
+    x->depth++;
+    const res_ruleset *rs = res_rules_of(p, x->edition, e);
+    for (size_t i = 0; i < rs->len; i++) {
+        size_t mark = x->game->qlen;
+        size_t argi = x->sp;
+        if (!ensure_stack(x, argi + nargs + 1))
+            goto fail;
+        memcpy(x->stack + argi, args, nargs * sizeof *args);
+        x->sp = argi + nargs;
+        val v;
+        bool answered;
+        bool ok = run_chunk(x, x->pg->rules[rs->rules[i]], argi, nargs, &v, &answered);
+        x->sp = argi;
+        if (!ok || !vm_run_queue(x, mark))
+            goto fail;
+    }
+    x->depth--;
+    return true;
+fail:
+    x->depth--;
+    return false;
+}
+
+bool vm_procedure(vm_ctx *x, play *g, const chunk *ch)
+{
+    play *saved = x->game;
+    size_t mark = g->len;
+    x->game = g;
+    x->playing = true;
+    g->qlen = 0;
+    val v;
+    bool ok = vm_eval(x, ch, &v) && vm_run_queue(x, 0);
+    x->playing = false;
+    x->game = saved;
+    g->qlen = 0;
+    if (!ok)
+        play_revert(g, mark);
+    return ok;
 }
 
 /* ---- evaluations ---- */

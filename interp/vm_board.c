@@ -266,6 +266,26 @@ static bool bresenham_steps(vm_ctx *x, int a, int b, val *out)
 
 /* units_at(sq): the units placed on sq. (Its own function: the buffer stays out of
  * vm_board's frame, which the hot built-ins share.) */
+/* units() (carrier < 0: every unit on the board, placed or embarked, in id order) or
+ * passengers(carrier) (the units embarked in it, in id order). */
+static bool unit_list(vm_ctx *x, int carrier, val *out)
+{
+    const board *bd = x->sc->b;
+    size_t k = carrier < 0 ? board_units(bd, NULL, 0) : board_units_in(bd, carrier, NULL, 0);
+    int *ids = k ? vm_alloc(x, k * sizeof *ids) : NULL;
+    if (k && !ids)
+        return false;
+    if (k)
+        k = carrier < 0 ? board_units(bd, ids, k) : board_units_in(bd, carrier, ids, k);
+    vlist *l = new_list(x, k);
+    if (!l)
+        return false;
+    for (size_t i = 0; i < k; i++)
+        l->items[i] = (val){ .type = T_UNIT, .u.i = ids[i] };
+    out->u.list = l;
+    return true;
+}
+
 static __attribute__((noinline)) bool units_at(vm_ctx *x, int sq, val *out)
 {
     int ids[MAX_LIST];
@@ -530,6 +550,19 @@ bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
         out->u.i = geo_side_of_line(g, s0, s1, s2);
         return true;
     }
+    case RES_BI_FACE:
+        out->u.i = args[0].u.i >= 0 && (size_t)args[0].u.i < sc->nunit_faces
+                       ? sc->unit_faces[args[0].u.i] : RES_FACE_NONE;
+        return true;
+    case RES_BI_ELEMENT_FACE:
+        if (!element_arg(x, args[0], &e))
+            return false;
+        out->u.i = (size_t)e < sc->nelement_faces ? sc->element_faces[e] : RES_FACE_NONE;
+        return true;
+    case RES_BI_UNITS:
+        return unit_list(x, -1, out);
+    case RES_BI_PASSENGERS:
+        return unit_list(x, board_id(args[0].u.i), out);
     default:
         return vm_fail(x, VM_E_INTERNAL, "unknown board built-in %" PRIu32, b);
     }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "config.h"
@@ -266,6 +267,76 @@ static int load_rule_dirs(cli_session *s, const cli_opts *o)
     return rc;
 }
 
+/* ---- playing: the person answers choices and steps (language.md §6) ---- */
+
+/* One line from the person: the session's reader, else standard input. */
+static char *ask_line(cli_session *s, const char *prompt)
+{
+    ssize_t n;
+    fflush(stdout);
+    if (s->ask)
+        return s->ask(s->ask_ud, prompt);
+    n = getline(&s->answer, &s->answer_cap, stdin);
+    if (n < 0)
+        return NULL;
+    if (n > 0 && s->answer[n - 1] == '\n')
+        s->answer[n - 1] = '\0';
+    return s->answer;
+}
+
+/* The API's chooser: lists the options numbered and reads the answer, a number or an option
+ * as printed (`C4` and `@C4`, `$rifle1` and `rifle1` alike). An answer that is neither is
+ * refused with the reason and asked again; at the end of the input the first option is
+ * taken. */
+static int choose(void *ud, const char *question, const char *side, const char *const *options,
+                  size_t n)
+{
+    cli_session *s = ud;
+    printf("choose%s%s%s: %s\n", side && side[0] ? " (" : "", side ? side : "",
+           side && side[0] ? ")" : "", question);
+    for (size_t i = 0; i < n; i++)
+        printf("  %zu) %s\n", i + 1, options[i]);
+    for (;;) {
+        char *line = ask_line(s, "choice> ");
+        if (!line) {
+            printf("(end of input: the first option, %s, is taken)\n", options[0]);
+            return 0;
+        }
+        while (isspace((unsigned char)*line))
+            line++;
+        size_t len = strlen(line);
+        while (len && isspace((unsigned char)line[len - 1]))
+            line[--len] = '\0';
+        char *end;
+        long k = strtol(line, &end, 10);
+        if (len && *end == '\0' && k >= 1 && (size_t)k <= n)
+            return (int)k - 1;
+        for (size_t i = 0; len && i < n; i++) {
+            const char *o = options[i], *a = line;
+            if ((o[0] == '$') != (a[0] == '$'))
+                o += o[0] == '$', a += a[0] == '$';
+            if (a[0] == '@')
+                a++;
+            if (strcasecmp(o, a) == 0)
+                return (int)i;
+        }
+        printf("illegal choice '%s': answer a number from 1 to %zu, or an option as listed\n",
+               line, n);
+    }
+}
+
+/* Step mode: shows the effect about to be applied and waits for Enter ('q' abandons the
+ * procedure, which is then undone). */
+static bool step(void *ud, const char *line)
+{
+    cli_session *s = ud;
+    if (!s->stepping)
+        return true;
+    printf("next: %s\n", line);
+    char *a = ask_line(s, "[Enter: apply, q: abandon] ");
+    return !(a && (a[0] == 'q' || a[0] == 'Q'));
+}
+
 int cli_session_open(cli_session *s, const cli_opts *o)
 {
     hon_config cfg;
@@ -275,6 +346,8 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     cfg.on_diag = on_diag;
     cfg.userdata = s;
     cfg.seed = o->seed_set ? o->seed : 0;
+    cfg.chooser = choose;
+    cfg.on_effect = step;
     s->json = o->json;
     s->vm = hon_vm_new(&cfg);
     if (!s->vm) {
@@ -307,6 +380,7 @@ void cli_session_close(cli_session *s)
     for (size_t i = 0; i < s->n_dirs; i++)
         free(s->dirs[i]);
     free(s->dirs);
+    free(s->answer);
     memset(s, 0, sizeof *s);
 }
 
@@ -700,4 +774,86 @@ bool cli_parse_seed(const char *text, uint64_t *out)
         return false;
     *out = (uint64_t)v;
     return true;
+}
+
+/* Prints a procedure's answer (text or JSON). */
+static void put_answer(cli_session *s, hon_answer *a)
+{
+    put_block(s->json ? hon_answer_json(a) : hon_answer_text(a), stdout);
+    fflush(stdout);
+}
+
+int cli_do(cli_session *s, const char *call, const char *where, bool odds)
+{
+    hon_answer *a = NULL;
+    size_t before = s->diags;
+    hon_status st = odds ? hon_odds_do(s->vm, call, where, &a) : hon_do(s->vm, call, where, &a);
+    if (st != HON_OK || !a) {
+        hon_answer_free(a);
+        return failed(s, before, st, odds ? "cannot enumerate" : "cannot do", call);
+    }
+    put_answer(s, a);
+    hon_answer_free(a);
+    return 0;
+}
+
+int cli_move(cli_session *s, const char *unit, const char *const *squares, size_t n)
+{
+    hon_answer *a = NULL;
+    size_t before = s->diags;
+    if (!hon_board_path(s->vm))
+        return no_board();
+    hon_status st = hon_move(s->vm, unit, squares, n, &a);
+    if (st != HON_OK || !a) {
+        hon_answer_free(a);
+        return failed(s, before, st, "cannot move", unit);
+    }
+    put_answer(s, a);
+    hon_answer_free(a);
+    return 0;
+}
+
+int cli_next(cli_session *s)
+{
+    hon_answer *a = NULL;
+    size_t before = s->diags;
+    hon_status st = hon_next(s->vm, &a);
+    if (st != HON_OK || !a) {
+        hon_answer_free(a);
+        return failed(s, before, st, "cannot go on to the next phase", "next");
+    }
+    put_answer(s, a);
+    hon_answer_free(a);
+    return 0;
+}
+
+int cli_undo(cli_session *s)
+{
+    hon_answer *a = NULL;
+    hon_status st = hon_undo(s->vm, &a);
+    if (st == HON_ERR_NOT_FOUND) {
+        cli_error("nothing to undo");
+        return 1;
+    }
+    if (st != HON_OK || !a) {
+        hon_answer_free(a);
+        cli_error("undo: %s", status_text(st));
+        return 1;
+    }
+    put_answer(s, a);
+    hon_answer_free(a);
+    return 0;
+}
+
+int cli_turn(cli_session *s)
+{
+    int64_t turn;
+    const char *phase;
+    hon_clock(s->vm, &turn, &phase);
+    if (phase)
+        printf("turn %lld, %s phase\n", (long long)turn, phase);
+    else
+        printf("turn %lld (no phase is declared)\n", (long long)turn);
+    fflush(stdout);
+    return 0;
 }

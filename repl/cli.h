@@ -47,6 +47,14 @@ typedef struct cli_session {
     size_t n_files, cap_files;
     char **dirs;           /* rule directories loaded, as given to hon_load_dir */
     size_t n_dirs;
+    /* playing (language.md §6): choices and step mode ask the person a line of text. `ask`
+     * reads one (the REPL's line editor); NULL: a line of standard input. It returns the line
+     * without its newline (borrowed until the next call), or NULL at the end of the input. */
+    char *(*ask)(void *ud, const char *prompt);
+    void *ask_ud;
+    char *answer;          /* the default ask's buffer */
+    size_t answer_cap;
+    bool stepping;         /* step mode: pause before each effect */
 } cli_session;
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
@@ -93,6 +101,18 @@ int cli_svg(cli_session *s, const char *path, const char *from, const char *to);
  * parameters want them (a unit where a square is wanted becomes square_of($a)) — prints the
  * answer (and the trace for CLI_WHY), then the board with line(X, Y) drawn. 0 or 1. */
 int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode);
+/* `do EVENT(args)` (odds false) runs the procedure and prints one line per effect with its
+ * citation; with odds true (`odds do ...`), prints the distribution of its outcomes. Choices
+ * are asked on the terminal (s->ask). Returns 0 or 1. */
+int cli_do(cli_session *s, const char *call, const char *where, bool odds);
+/* `move UNIT SQ...`: walks the board unit along the squares; prints the effects. 0 or 1. */
+int cli_move(cli_session *s, const char *unit, const char *const *squares, size_t n);
+/* `next`: the next phase (and what it set off); `undo`: reverts the last procedure; `turn`:
+ * prints the clock "turn N, PHASE phase". Return 0 or 1. */
+int cli_next(cli_session *s);
+int cli_undo(cli_session *s);
+int cli_turn(cli_session *s);
+
 /* Parses a decimal seed: the whole of text, no sign, fits in 64 bits. */
 bool cli_parse_seed(const char *text, uint64_t *out);
 /* Prints a formatted error line "hon: error: ..." to stderr. */

@@ -35,6 +35,10 @@ static const char usage_text[] =
     "  eval EXPR...            evaluate each argument as an expression, print its answer\n"
     "  why EXPR                print the answer and its trace (the rules checked and fired)\n"
     "  odds EXPR               print the exact distribution of the expression's results\n"
+    "  do EVENT(ARGS)          run a procedure on the board: one line per effect (choices\n"
+    "                          are read from standard input); 'odds do EVENT(ARGS)' prints\n"
+    "                          the exact distribution of its outcomes\n"
+    "  move UNIT SQUARE...     walk a unit of the board along squares\n"
     "  check FILE...           report FILEs' diagnostics against the loaded rules\n"
     "  test [FILE...]          load FILEs and run their tests, or run every loaded test\n"
     "  rules [WORD]            list the rules (whose name, doc or citation has WORD)\n"
@@ -166,6 +170,7 @@ static const subcommand subcommands[] = {
     {"eval", 1, -1}, {"why", 1, -1},  {"odds", 1, -1}, {"check", 1, -1},
     {"test", 0, -1}, {"rules", 0, 1}, {"show", 1, 1},  {"dis", 1, 1},
     {"los", 2, 2},   {"draw", 0, 2},  {"svg", 1, 3},
+    {"do", 1, -1},   {"move", 2, -1},
 };
 
 /* Returns a new string: the arguments joined by spaces (`hon why f(a, b)` unquoted). */
@@ -203,6 +208,22 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
             return 2;
         }
         rc = cli_los(s, args[1], args[2], CLI_WHY);
+    } else if (strcmp(name, "do") == 0 || (strcmp(name, "odds") == 0 && strcmp(args[0], "do") == 0)) {
+        bool odds = name[0] == 'o';
+        if (odds && n == 1) {
+            fprintf(stderr, "hon: 'odds do' takes a procedure: EVENT(ARGS)\n"
+                    "Try 'hon --help' for more information.\n");
+            return 2;
+        }
+        char *call = join_args(args + odds, n - odds);
+        if (!call) {
+            cli_error("out of memory");
+            return 1;
+        }
+        rc = cli_do(s, call, "<command-line>", odds);
+        free(call);
+    } else if (strcmp(name, "move") == 0) {
+        rc = cli_move(s, args[0], (const char *const *)(args + 1), (size_t)n - 1);
     } else if (strcmp(name, "why") == 0 || strcmp(name, "odds") == 0) {
         char *expr = join_args(args, n);
         if (!expr) {

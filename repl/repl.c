@@ -33,6 +33,8 @@ typedef struct reader {
     char *history_path;   /* owned; NULL when $HOME is unknown */
     char *buf;            /* the current line, owned */
     size_t cap;
+    char *abuf;           /* an answer asked while a line runs (a choice, a step), owned */
+    size_t acap;
     struct sigaction old_int;
 } reader;
 
@@ -42,6 +44,47 @@ static char *prompt(EditLine *el)
 {
     (void)el;
     return prompt_text;
+}
+
+static char answer_prompt_text[] = "answer> ";
+
+static char *answer_prompt(EditLine *el)
+{
+    (void)el;
+    return answer_prompt_text;
+}
+
+/* cli_session.ask: a line answering a choice or a step, read while a command runs (so into
+ * its own buffer: the command's line stays valid). No prompt when the input is piped. */
+static char *reader_ask(void *ud, const char *why)
+{
+    reader *r = ud;
+    (void)why;
+    if (!r->el) {
+        ssize_t n = getline(&r->abuf, &r->acap, stdin);
+        if (n < 0)
+            return NULL;
+        if (n > 0 && r->abuf[n - 1] == '\n')
+            r->abuf[n - 1] = '\0';
+        return r->abuf;
+    }
+    int count = 0;
+    el_set(r->el, EL_PROMPT, answer_prompt);
+    const char *line = el_gets(r->el, &count);
+    el_set(r->el, EL_PROMPT, prompt);
+    if (!line || count <= 0)
+        return NULL;
+    size_t n = (size_t)count;
+    if (line[n - 1] == '\n')
+        n--;
+    char *b = realloc(r->abuf, n + 1);
+    if (!b)
+        return NULL;
+    memcpy(b, line, n);
+    b[n] = '\0';
+    r->abuf = b;
+    r->acap = n + 1;
+    return b;
 }
 
 static unsigned char complete(EditLine *el, int ch);
@@ -106,6 +149,7 @@ static void reader_close(reader *r)
     }
     free(r->history_path);
     free(r->buf);
+    free(r->abuf);
     memset(r, 0, sizeof *r);
 }
 
@@ -132,6 +176,13 @@ static char *reader_next(reader *r)
         ssize_t n = getline(&r->buf, &r->cap, stdin);
         if (n < 0)
             return NULL;
+        if (memchr(r->buf, '\0', (size_t)n)) {
+            /* the text would end at the NUL: say so rather than answer a cut line (or, with
+             * a NUL first, nothing at all) */
+            cli_error("the input line contains a NUL byte; it is ignored");
+            r->buf[0] = '\0';
+            return r->buf;
+        }
         if (n > 0 && r->buf[n - 1] == '\n')
             r->buf[n - 1] = '\0';
         return r->buf;
@@ -268,9 +319,77 @@ static int cmd_svg(repl *r, char *args)
     return cli_svg(r->s, w[0], n == 3 ? w[1] : NULL, n == 3 ? w[2] : NULL);
 }
 
+/* `odds do EVENT(args)`: the distribution of a procedure's outcomes. */
+static bool starts_with_do(const char *args)
+{
+    return strncmp(args, "do", 2) == 0 && isspace((unsigned char)args[2]);
+}
+
 static int cmd_odds(repl *r, char *args)
 {
+    if (starts_with_do(args)) {
+        args += 2;
+        while (isspace((unsigned char)*args))
+            args++;
+        return need(args, "odds do EVENT(ARGS)") ? cli_do(r->s, args, "<repl>", true) : 1;
+    }
     return need(args, "odds EXPR") ? cli_answer(r->s, args, "<repl>", CLI_ODDS) : 1;
+}
+
+static int cmd_do(repl *r, char *args)
+{
+    return need(args, "do EVENT(ARGS)") ? cli_do(r->s, args, "<repl>", false) : 1;
+}
+
+static int cmd_move(repl *r, char *args)
+{
+    char *w[64];
+    int n = split_words(args, w, 64);
+    if (n < 2 || n > 64) {
+        cli_error("usage: move $UNIT SQUARE... (e.g. move $jeep @C4 @C5; at most 63 squares)");
+        return 1;
+    }
+    return cli_move(r->s, w[0], (const char *const *)(w + 1), (size_t)n - 1);
+}
+
+static int cmd_next(repl *r, char *args)
+{
+    if (args[0]) {
+        cli_error("usage: next");
+        return 1;
+    }
+    return cli_next(r->s);
+}
+
+static int cmd_undo(repl *r, char *args)
+{
+    if (args[0]) {
+        cli_error("usage: undo");
+        return 1;
+    }
+    return cli_undo(r->s);
+}
+
+static int cmd_turn(repl *r, char *args)
+{
+    (void)args;
+    return cli_turn(r->s);
+}
+
+static int cmd_step(repl *r, char *args)
+{
+    char *w[1];
+    int n = split_words(args, w, 1);
+    if (n == 1 && strcmp(w[0], "on") == 0) {
+        r->s->stepping = true;
+    } else if (n == 1 && strcmp(w[0], "off") == 0) {
+        r->s->stepping = false;
+    } else if (n != 0) {
+        cli_error("usage: step [on|off]");
+        return 1;
+    }
+    printf("step %s\n", r->s->stepping ? "on" : "off");
+    return 0;
 }
 
 static int cmd_load(repl *r, char *args)
@@ -420,6 +539,12 @@ typedef struct command {
 static const command commands[] = {
     {"why", cmd_why, "why EXPR", "the answer and its trace: the rules checked, with citations"},
     {"odds", cmd_odds, "odds EXPR", "the exact distribution of the expression's results"},
+    {"do", cmd_do, "do EVENT(ARGS)", "run a procedure: one line per effect, with citations"},
+    {"move", cmd_move, "move $UNIT SQUARE...", "walk a unit along squares (raising its events)"},
+    {"next", cmd_next, "next", "the next phase of the turn (raising its events)"},
+    {"undo", cmd_undo, "undo", "revert the last procedure (do, move, next)"},
+    {"turn", cmd_turn, "turn", "the turn and the phase"},
+    {"step", cmd_step, "step [on|off]", "pause before each effect (Enter applies, q abandons)"},
     {"load", cmd_load, "load FILE", "load a .hon file (all or nothing)"},
     {"board", cmd_board, "board FILE", "load a scenario as the board (all or nothing)"},
     {"draw", cmd_draw, "draw [X Y]", "draw the board, with the line from X to Y"},
@@ -595,11 +720,15 @@ int repl_run(cli_session *s)
     char *line;
 
     reader_open(&rd, s);
+    s->ask = reader_ask;
+    s->ask_ud = &rd;
     if (rd.el)
         printf("hon %s — Heroes of Normandie rules. Type 'help' for the commands, 'quit' to leave.\n",
                HON_VERSION);
     while (!r.quit && (line = reader_next(&rd)) != NULL)
         run_line(&r, line);
+    s->ask = NULL;
+    s->ask_ud = NULL;
     reader_close(&rd);
     return 0;
 }

@@ -245,17 +245,19 @@ static void node_release(board *b, int i) {
     b->free_node = i;
 }
 
-/* Appends a node holding f to the list at *head; -1 on OOM. */
-static int list_append(board *b, int *head, board_feature f) {
+/* Inserts a node holding f at position pos of the list at *head (0 first; past the end or
+ * negative: at the end); -1 on OOM. */
+static int list_insert(board *b, int *head, board_feature f, int pos) {
     int i = node_alloc(b);
     if (i < 0) return -1;
     b->nodes[i].f = f;
-    b->nodes[i].next = -1;
     int *link = head;
-    while (*link >= 0) link = &b->nodes[*link].next;
+    for (int k = 0; *link >= 0 && (pos < 0 || k < pos); k++) link = &b->nodes[*link].next;
+    b->nodes[i].next = *link;
     *link = i;
     return i;
 }
+
 
 /* Unlinks the first node with f.id == id; returns whether one was found. */
 static bool list_remove(board *b, int *head, int id) {
@@ -280,6 +282,10 @@ static bool place_ok(const board *b, board_place where, int index) {
 }
 
 geo_status board_put(board *b, board_place where, int index, board_feature f) {
+    return board_put_at(b, where, index, f, -1);
+}
+
+geo_status board_put_at(board *b, board_place where, int index, board_feature f, int pos) {
     if (!place_ok(b, where, index) || f.id < 0 || f.id >= BOARD_MAX_ID) return GEO_ERANGE;
     if (f.facing != -1) {
         if (!sq_ok(b, f.facing)) return GEO_EINVAL;
@@ -294,7 +300,7 @@ geo_status board_put(board *b, board_place where, int index, board_feature f) {
         b->nodes[i].f = f;
         return GEO_OK;
     }
-    return list_append(b, &b->head[where][index], f) < 0 ? GEO_ENOMEM : GEO_OK;
+    return list_insert(b, &b->head[where][index], f, pos) < 0 ? GEO_ENOMEM : GEO_OK;
 }
 
 bool board_take(board *b, board_place where, int index, int id) {
@@ -350,6 +356,10 @@ static void unit_lift(board *b, int unit) {
 }
 
 geo_status board_place_unit(board *b, int unit, int sq0, int sq1) {
+    return board_place_unit_at(b, unit, sq0, sq1, -1, -1);
+}
+
+geo_status board_place_unit_at(board *b, int unit, int sq0, int sq1, int pos0, int pos1) {
     if (!unit_ok(unit) || !sq_ok(b, sq0) || (sq1 != -1 && !sq_ok(b, sq1))) return GEO_ERANGE;
     if (sq1 != -1 && geo_side_between(&b->g, sq0, sq1) < 0) return GEO_EINVAL;
     if (!unit_slot(b, unit)) return GEO_ENOMEM;
@@ -369,8 +379,8 @@ geo_status board_place_unit(board *b, int unit, int sq0, int sq1) {
     u->sq0 = sq0;
     u->sq1 = sq1;
     u->in = -1;
-    list_append(b, &b->unit_head[sq0], f);
-    if (sq1 >= 0) list_append(b, &b->unit_head[sq1], f);
+    list_insert(b, &b->unit_head[sq0], f, pos0);
+    if (sq1 >= 0) list_insert(b, &b->unit_head[sq1], f, pos1);
     return GEO_OK;
 }
 

@@ -110,6 +110,10 @@ size_t board_element_outline(const board *b, int elem, int *out, size_t cap);
  * facing a square that is not one of the side's two squares (or any facing not on the board);
  * GEO_ENOMEM. */
 geo_status board_put(board *b, board_place where, int index, board_feature f);
+/* Like board_put, but a feature not yet there goes at position pos of the place's list (0
+ * first; negative or past the end: last), so undoing a removal restores the order exactly.
+ * (Added for the effect log of interp/play.c.) */
+geo_status board_put_at(board *b, board_place where, int index, board_feature f, int pos);
 /* Removes feature `id` from (where, index); returns whether it was there. */
 bool board_take(board *b, board_place where, int index, int id);
 /* Whether feature `id` is at (where, index); copies it to *out when found and out != NULL. */
@@ -130,6 +134,10 @@ bool board_side_has(const board *b, int side, int id, board_feature *out);
  * embarkation ends). GEO_ERANGE for a bad unit or square, GEO_EINVAL when sq1 does not share a
  * side with sq0, GEO_ENOMEM. Several units may share a square: stacking is a rules question. */
 geo_status board_place_unit(board *b, int unit, int sq0, int sq1);
+/* Like board_place_unit, but the unit goes at position pos0 of sq0's list of units and pos1 of
+ * sq1's (0 first; negative or past the end: last), so undoing a move restores the order of the
+ * units on a square exactly. (Added for the effect log of interp/play.c.) */
+geo_status board_place_unit_at(board *b, int unit, int sq0, int sq1, int pos0, int pos1);
 /* Embarks unit in transport: the unit leaves its squares and is carried. GEO_ERANGE for bad
  * ids, GEO_EINVAL when transport is the unit itself, is not on the board, or is (transitively)
  * embarked in unit. */

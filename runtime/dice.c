@@ -25,6 +25,13 @@ void dice_rewind(dice_src *d)
 {
     d->asked = 0;
     d->overflow = false;
+    d->roll_until = 0;
+}
+
+void dice_roll_many(dice_src *d, size_t n)
+{
+    if (d->scripted)
+        d->roll_until = d->asked + n;
 }
 
 /* splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit generator, good enough for dice
@@ -46,6 +53,8 @@ int dice_d6(dice_src *d)
         }
         if (d->asked >= d->script_len)
             d->script[d->script_len++] = 1;
+        size_t end = d->asked < d->roll_until ? d->roll_until : d->asked + 1;
+        d->roll_end[d->asked] = (uint8_t)(end < DICE_SCRIPT_MAX ? end : DICE_SCRIPT_MAX);
         return d->script[d->asked++];
     }
     /* Reject the top sliver of the range so every face has the same chance. */

@@ -20,6 +20,10 @@ typedef struct dice_src {
     size_t script_len;       /* faces available in script */
     size_t asked;            /* dice asked since dice_rewind (scripted mode) */
     bool overflow;           /* a scripted run asked for more than DICE_SCRIPT_MAX dice */
+    /* Added (scripted mode): for each die asked, the position just past the last die of the
+     * same roll (dice_roll_many), at most DICE_SCRIPT_MAX; a lone die ends at its own + 1. */
+    uint8_t roll_end[DICE_SCRIPT_MAX];
+    size_t roll_until;       /* the dice of the current roll run up to this position */
 } dice_src;
 
 /* Seeded mode with the given seed (0 is replaced by 1). */
@@ -34,6 +38,11 @@ void dice_rewind(dice_src *d);
  * digit), so a run asks exactly for the faces it needs. Past DICE_SCRIPT_MAX faces it returns
  * 1 and sets d->overflow. */
 int dice_d6(dice_src *d);
+
+/* Added: the next n dice are one roll (`roll N d6`), asked whatever their faces, so every
+ * face sequence of them is a separate outcome: scripted mode records it in roll_end (odds use
+ * it to see early that an enumeration is too large); seeded mode ignores it. */
+void dice_roll_many(dice_src *d, size_t n);
 
 /* Raw 64-bit output of the seeded generator (for tests). */
 uint64_t dice_next(dice_src *d);

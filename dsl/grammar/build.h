@@ -29,6 +29,8 @@ typedef struct front_ctx {
     bool oom;                 /* an allocation failed somewhere: the parse returns NULL */
     bool eof_seen;            /* the scanner reached the end of the text */
     bool unclosed_reported;   /* E011 was reported: the parser's own EOF error is redundant */
+    bool string_cut;          /* added: an unterminated string (E002) took the rest of its
+                                 line; syntax errors until the next ';' or '}' are its cascade */
     uint32_t bad_line, bad_col; /* where a builder last rejected a construct (0: never) */
 
     /* scanner position (next byte) and the last two tokens, for E012's caret */
@@ -71,6 +73,8 @@ ast_node *front_int(front_ctx *ctx, ast_loc loc, int64_t v);
 ast_node *front_bool(front_ctx *ctx, ast_loc loc, bool v);
 ast_node *front_unary(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a); /* folds -INT */
 ast_node *front_binary(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b);
+/* `( e )`: returns e with one more pair of parentheses counted (each pair is a nesting level). */
+ast_node *front_paren(ast_node *e);
 ast_node *front_field(front_ctx *ctx, ast_loc loc, ast_node *base, const char *field);
 ast_node *front_call(front_ctx *ctx, ast_loc loc, const char *callee, ast_vec args);
 ast_node *front_index(front_ctx *ctx, ast_loc loc, ast_node *base, ast_vec keys);
@@ -138,5 +142,56 @@ ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char 
 /* `expect e [fails CODE]`: CODE must read E followed by three digits (E016 otherwise). */
 ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *code,
                        ast_loc code_loc);
+
+/* ---- events, statements and procedure tests (language.md §6) ---- */
+
+/* `event NAME(params) [on MOMENT] ["doc"];` (moment: the node front_moment made, or NULL). */
+ast_node *front_event(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
+                      ast_node *moment, const char *doc);
+/* `on MOMENT`: the first word must be `on` (E010), the moment one the engine raises (E021).
+ * Returns an AST_NAME holding the moment, or NULL after reporting. */
+ast_node *front_moment(front_ctx *ctx, ast_loc on_loc, const char *on, ast_loc loc,
+                       const char *moment);
+/* Makes `rule` (built by front_rule with no answer) a rule of an event, with its `do` block. */
+ast_node *front_rule_do(front_ctx *ctx, ast_node *rule, ast_node *block);
+/* A statement of kind op (AST_ST_*) with up to three operands (see ast.h). */
+ast_node *front_stmt(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b,
+                     ast_node *c);
+/* A statement whose operands are joined by a word: `flip U to F`, `move U to SQ[, SQ2]`,
+ * `disembark U to SQ` want `to`; `place X at P` and `remove X at P` want `at` (or `near` for
+ * an interspace item next to a square). Another word is E010. */
+ast_node *front_stmt_word(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, const char *word,
+                          ast_loc word_loc, ast_node *b, ast_node *c);
+/* `take U M all;` */
+ast_node *front_take_all(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *marker);
+/* `set U.VALUE = e;`: the target must be a field `x.name` (E010 otherwise). */
+ast_node *front_set_stmt(front_ctx *ctx, ast_loc loc, ast_node *target, ast_node *value);
+ast_node *front_raise(front_ctx *ctx, ast_loc loc, const char *event, ast_vec args);
+ast_node *front_let_stmt(front_ctx *ctx, ast_loc loc, const char *name, ast_node *value);
+/* `let NAME = choose(VAR in LIST, by: SIDE) ["question"];` — `by` is checked (E010). */
+ast_node *front_choose(front_ctx *ctx, ast_loc loc, const char *name, const char *var,
+                       ast_node *list, const char *by, ast_loc by_loc, ast_node *side,
+                       const char *question);
+ast_node *front_if_stmt(front_ctx *ctx, ast_loc loc, ast_node *cond, ast_node *then_block,
+                        ast_node *else_part);
+ast_node *front_for(front_ctx *ctx, ast_loc loc, const char *var, ast_node *coll,
+                    ast_node *block);
+/* `note "text";` and `fail "text";` */
+ast_node *front_text_stmt(front_ctx *ctx, ast_loc loc, ast_op op, const char *text);
+/* `[x in L: cond]`: head must read `NAME in LIST` (E014). */
+ast_node *front_filter(front_ctx *ctx, ast_loc loc, ast_node *head, ast_node *cond);
+/* `[e for x in L]`: an AST_AGG of op AST_AGG_MAP. */
+ast_node *front_map(front_ctx *ctx, ast_loc loc, ast_node *e, const char *var, ast_node *coll);
+/* A test setting `WORD [ ... ]`: WORD must be `dice` or `choices` (E010 otherwise). */
+ast_node *front_test_list(front_ctx *ctx, ast_loc loc, const char *word, ast_vec items);
+/* `do EVENT(args) [fails CODE];` in a test (CODE as for expect: E016). */
+ast_node *front_test_do(front_ctx *ctx, ast_loc loc, ast_node *call, const char *code,
+                        ast_loc code_loc);
+/* `advance to PHASE;` in a test: the words must be `advance` and `to` (E010). */
+ast_node *front_test_advance(front_ctx *ctx, ast_loc loc, const char *w1, ast_loc l1,
+                             const char *w2, ast_loc l2, const char *phase, ast_loc l3);
+/* `move U along PATH;` in a test: the word must be `along` (E010). */
+ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, const char *word,
+                          ast_loc word_loc, ast_node *path);
 
 #endif

@@ -29,6 +29,7 @@ int front_yylex(FRONT_YYSTYPE *yylval, ast_loc *yylloc, void *scanner, front_ctx
 
 %code {
 #include <string.h>
+#include "front.h"
 #include "mem.h"
 
 /* A rule's span runs from its first symbol to its last; an empty rule gets an empty span
@@ -80,6 +81,7 @@ static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep);
 %token <str> SQUARE "square literal" UNIT_NAME "unit name"
 %token ';' ',' ':' '.' '=' '(' ')' '{' '}' '[' ']' '<' '>' '+' '-' '*' '/' '%' '?'
 %token ARROW "'->'" FATARROW "'=>'" EQEQ "'=='" NE "'!='" LE "'<='" GE "'>='"
+%token CONCAT "'++'"
 %token <str>
     ABILITY "'ability'" ALL "'all'" AND "'and'" ANSWER "'answer'" ANY "'any'"
     CITE "'cite'" COMBINE "'combine'" COUNT "'count'" COUNTER "'counter'" D6 "'d6'"
@@ -93,15 +95,21 @@ static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep);
     REPLACE "'replace'" ROLL "'roll'" RULE "'rule'" SET "'set'" SIDE "'side'"
     SIDE_FEATURE "'side_feature'" SOURCE "'source'" SQUARE_FEATURE "'square_feature'"
     SUM "'sum'" TABLE "'table'" TERRAIN "'terrain'" TEST "'test'" THEN "'then'"
-    TOKEN "'token'" TRUE "'true'" VALUE "'value'" VARIANT "'variant'" WHEN "'when'"
+    TOKEN "'token'" TRUE "'true'" VALUE "'value'" VARIANT "'variant'"
+    CHOOSE "'choose'" DESTROY "'destroy'" DISEMBARK "'disembark'" DO "'do'"
+    EMBARK "'embark'" EVENT "'event'" FACE "'face'" FAIL "'fail'" FLIP "'flip'" FOR "'for'"
+    GIVE "'give'" MOVE "'move'" NOTE "'note'" PHASE "'phase'" PLACE "'place'"
+    RAISE "'raise'" TAKE "'take'" WHEN "'when'"
 
 %type <node> decl counter counter_item simple_value table row cell cite rule edition_item
 %type <node> variant_decl reading edition test expect param key_param field member entry
 %type <node> type expr expr_noin or_expr and_expr not_expr cmp_expr or_noin and_noin
 %type <node> not_noin cmp_noin sum_expr mul_expr unary postfix primary init
 %type <node> when_opt default_opt number let_clause setting
+%type <node> moment_opt block stmt if_stmt operand primary_core primary_c cond or_c and_c
+%type <node> not_c cmp_c sum_c mul_c unary_c postfix_c
 %type <vec> members fields params params_opt key_params counter_items entries entries_opt
-%type <vec> rows cells cites cites_opt lets edition_items readings settings expects
+%type <vec> rows cells cites cites_opt lets edition_items readings settings expects stmts
 %type <vec> exprs exprs_opt inits inits_opt
 %type <str> word type_word string_opt doc_opt extends_opt source_opt example_opt
 %type <str> test_edition_opt vocab_type vocab_word
@@ -158,6 +166,16 @@ decl
     | edition
     | DEFAULT EDITION IDENT ';'         { $$ = front_doc_decl(ctx, AST_DEFAULT_EDITION, @3, $3, NULL); }
     | test
+    | EVENT IDENT '(' params_opt ')' moment_opt string_opt ';'
+                                        { $$ = front_event(ctx, @2, $2, $4, $6, $7); }
+    ;
+
+/* event = 'event' IDENT '(' [ params ] ')' [ 'on' MOMENT ] [ STRING ] ';' ;        (§6.1)
+ * `on` is an identifier; MOMENT is one the engine raises (give, take, destroy, enter,
+ * walk_end, phase_start, phase_end, turn_start), E021 otherwise. */
+moment_opt
+    : %empty                            { $$ = NULL; }
+    | IDENT word                        { $$ = front_moment(ctx, @1, $1, @2, $2); }
     ;
 
 vocab_kw
@@ -170,6 +188,8 @@ vocab_kw
     | SQUARE_FEATURE                    { $$ = AST_VOCAB_SQUARE_FEATURE; }
     | SIDE_FEATURE                      { $$ = AST_VOCAB_SIDE_FEATURE; }
     | INTERSPACE_ITEM                   { $$ = AST_VOCAB_INTERSPACE_ITEM; }
+    | PHASE                             { $$ = AST_VOCAB_PHASE; }
+    | FACE                              { $$ = AST_VOCAB_FACE; }
     ;
 
 vocab_type
@@ -238,9 +258,10 @@ type_word
     : IDENT | KIND | SIDE | ABILITY | MARKER | TOKEN | vocab_word
     ;
 
-/* The board's vocabulary keywords, which also name built-in enums (and `terrain(sq)`). */
+/* The board's vocabulary keywords, which also name built-in enums (and `terrain(sq)`), and
+ * those of §6 (`phase`, `face`: the enums, and the calls `phase()`, `face(u)`). */
 vocab_word
-    : TERRAIN | SQUARE_FEATURE | SIDE_FEATURE | INTERSPACE_ITEM
+    : TERRAIN | SQUARE_FEATURE | SIDE_FEATURE | INTERSPACE_ITEM | PHASE | FACE
     ;
 
 /* counter = 'counter' IDENT [ STRING ] ':' IDENT '{' { counter_item } '}' ;      (§3.2)
@@ -286,7 +307,7 @@ simple_value
     | FALSE                             { $$ = front_bool(ctx, @1, false); }
     | IDENT                             { $$ = front_node(ctx, AST_NAME, @1, $1); }
     | IDENT '.' word                    { $$ = front_field(ctx, @$, front_node(ctx, AST_NAME, @1, $1), $3); }
-    | '(' expr ')'                      { $$ = $2; }
+    | '(' expr ')'                      { $$ = front_paren($2); }
     ;
 
 number
@@ -371,10 +392,133 @@ default_opt
     ;
 
 /* rule = 'rule' IDENT '.' word [ 'priority' signed_int ] cites [ 'doc' STRING ]
- *        { 'let' IDENT '=' expr } [ 'when' expr ] 'answer' expr ';' ;          (§3.6) */
+ *        { 'let' IDENT '=' expr } [ 'when' expr ] ( 'answer' expr | 'do' block ) ';' ;
+ * (§3.6; `do` for the rules of an event, §6.2) */
 rule
     : RULE IDENT '.' word priority_opt cites doc_opt lets when_opt ANSWER expr ';'
                                         { $$ = front_rule(ctx, ast_loc_span(@2, @4), $2, $4, $5, $6, $7, $8, $9, $11); }
+    | RULE IDENT '.' word priority_opt cites doc_opt lets when_opt DO block ';'
+                                        { $$ = front_rule_do(ctx, front_rule(ctx, ast_loc_span(@2, @4), $2, $4, $5, $6, $7, $8, $9, NULL), $11); }
+    ;
+
+/* ---------------------------------------------------------------- statements (§6.3) */
+
+/* block = '{' { stmt } '}' ;
+ * stmt = 'give' operand operand [ operand ] ';'
+ *      | 'take' operand operand [ operand | 'all' ] ';'
+ *      | 'flip' operand 'to' expr ';'             | 'set' operand '=' expr ';'
+ *      | 'destroy' operand ';'                    | 'move' operand 'to' expr [ ',' expr ] ';'
+ *      | 'embark' operand 'in' expr ';'           | 'disembark' operand 'to' expr ';'
+ *      | ( 'place' | 'remove' ) operand ( 'at' | 'near' ) expr ';'
+ *      | 'raise' IDENT '(' [ exprs ] ')' ';'      | 'let' IDENT '=' expr ';'
+ *      | 'let' IDENT '=' 'choose' '(' IDENT 'in' expr ',' 'by' ':' expr ')' [ STRING ] ';'
+ *      | if_stmt | 'for' IDENT 'in' cond block    | ( 'note' | 'fail' ) STRING ';' ;
+ * if_stmt = 'if' cond block [ 'else' ( block | if_stmt ) ] ;
+ * `to`, `at`, `near` and `by` are identifiers (E010 otherwise). The operands a statement
+ * takes side by side are `operand`s: names, literals, calls, `x.f` and `t[k]`, never starting
+ * with a bracket (write `let n = a + 1;` first); after a word (`to`, `in`, `at`) any
+ * expression may stand. A condition (`cond`) is an
+ * expression with no record literal at its top, so the '{' after it opens the block. */
+block
+    : '{' stmts '}'                     { $$ = front_items(ctx, AST_BLOCK, @$, NULL, $2); }
+    ;
+
+stmts
+    : %empty                            { $$ = NOVEC; }
+    | stmts stmt                        { $$ = front_push(ctx, $1, $2); }
+    | stmts error ';'                   { yyerrok; }
+    ;
+
+stmt
+    : GIVE operand operand ';'          { $$ = front_stmt(ctx, @$, AST_ST_GIVE, $2, $3, NULL); }
+    | GIVE operand operand operand ';'  { $$ = front_stmt(ctx, @$, AST_ST_GIVE, $2, $3, $4); }
+    | TAKE operand operand ';'          { $$ = front_stmt(ctx, @$, AST_ST_TAKE, $2, $3, NULL); }
+    | TAKE operand operand operand ';'  { $$ = front_stmt(ctx, @$, AST_ST_TAKE, $2, $3, $4); }
+    | TAKE operand operand ALL ';'      { $$ = front_take_all(ctx, @$, $2, $3); }
+    | FLIP operand IDENT expr ';'       { $$ = front_stmt_word(ctx, @$, AST_ST_FLIP, $2, $3, @3, $4, NULL); }
+    | SET operand '=' expr ';'          { $$ = front_set_stmt(ctx, @$, $2, $4); }
+    | DESTROY operand ';'               { $$ = front_stmt(ctx, @$, AST_ST_DESTROY, $2, NULL, NULL); }
+    | MOVE operand IDENT expr ';'       { $$ = front_stmt_word(ctx, @$, AST_ST_MOVE, $2, $3, @3, $4, NULL); }
+    | MOVE operand IDENT expr ',' expr ';'
+                                        { $$ = front_stmt_word(ctx, @$, AST_ST_MOVE, $2, $3, @3, $4, $6); }
+    | EMBARK operand IN expr ';'        { $$ = front_stmt(ctx, @$, AST_ST_EMBARK, $2, $4, NULL); }
+    | DISEMBARK operand IDENT expr ';'
+                                        { $$ = front_stmt_word(ctx, @$, AST_ST_DISEMBARK, $2, $3, @3, $4, NULL); }
+    | PLACE operand IDENT expr ';'      { $$ = front_stmt_word(ctx, @$, AST_ST_PLACE, $2, $3, @3, $4, NULL); }
+    | REMOVE operand IDENT expr ';'     { $$ = front_stmt_word(ctx, @$, AST_ST_REMOVE, $2, $3, @3, $4, NULL); }
+    | RAISE IDENT '(' exprs_opt ')' ';' { $$ = front_raise(ctx, @$, $2, $4); }
+    | LET IDENT '=' expr ';'            { $$ = front_let_stmt(ctx, @2, $2, $4); }
+    | LET IDENT '=' CHOOSE '(' IDENT IN expr ',' IDENT ':' expr ')' string_opt ';'
+                                        { $$ = front_choose(ctx, @2, $2, $6, $8, $10, @10, $12, $14); }
+    | if_stmt
+    | FOR IDENT IN cond block           { $$ = front_for(ctx, @$, $2, $4, $5); }
+    | NOTE STRING ';'                   { $$ = front_text_stmt(ctx, @$, AST_ST_NOTE, $2); }
+    | FAIL STRING ';'                   { $$ = front_text_stmt(ctx, @$, AST_ST_FAIL, $2); }
+    ;
+
+if_stmt
+    : IF cond block                     { $$ = front_if_stmt(ctx, @$, $2, $3, NULL); }
+    | IF cond block ELSE block          { $$ = front_if_stmt(ctx, @$, $2, $3, $5); }
+    | IF cond block ELSE if_stmt        { $$ = front_if_stmt(ctx, @$, $2, $3, $5); }
+    ;
+
+/* operand = primary_core { '.' word | '[' expr { ',' expr } ']' } ; */
+operand
+    : primary_core
+    | operand '.' word                  { $$ = front_field(ctx, @$, $1, $3); }
+    | operand '[' exprs ']'             { $$ = front_index(ctx, @$, $1, $3); }
+    ;
+
+/* cond: an expression whose top level holds no record literal `R{...}` (a record may stand
+ * inside brackets): the same levels as `or_expr`, each without records. */
+cond
+    : or_c
+    ;
+
+or_c
+    : or_c OR and_c                     { $$ = front_binary(ctx, @$, AST_OP_OR, $1, $3); }
+    | and_c
+    ;
+
+and_c
+    : and_c AND not_c                   { $$ = front_binary(ctx, @$, AST_OP_AND, $1, $3); }
+    | not_c
+    ;
+
+not_c
+    : NOT not_c                         { $$ = front_unary(ctx, @$, AST_OP_NOT, $2); }
+    | cmp_c
+    ;
+
+cmp_c
+    : sum_c
+    | sum_c cmp_op sum_c                { $$ = front_binary(ctx, @$, $2, $1, $3); }
+    | sum_c IN sum_c                    { $$ = front_binary(ctx, @$, AST_OP_IN, $1, $3); }
+    ;
+
+sum_c
+    : sum_c '+' mul_c                   { $$ = front_binary(ctx, @$, AST_OP_ADD, $1, $3); }
+    | sum_c CONCAT mul_c                { $$ = front_binary(ctx, @$, AST_OP_CONCAT, $1, $3); }
+    | sum_c '-' mul_c                   { $$ = front_binary(ctx, @$, AST_OP_SUB, $1, $3); }
+    | mul_c
+    ;
+
+mul_c
+    : mul_c '*' unary_c                 { $$ = front_binary(ctx, @$, AST_OP_MUL, $1, $3); }
+    | mul_c '/' unary_c                 { $$ = front_binary(ctx, @$, AST_OP_DIV, $1, $3); }
+    | mul_c '%' unary_c                 { $$ = front_binary(ctx, @$, AST_OP_MOD, $1, $3); }
+    | unary_c
+    ;
+
+unary_c
+    : '-' unary_c                       { $$ = front_unary(ctx, @$, AST_OP_NEG, $2); }
+    | postfix_c
+    ;
+
+postfix_c
+    : primary_c
+    | postfix_c '.' word                { $$ = front_field(ctx, @$, $1, $3); }
+    | postfix_c '[' exprs ']'           { $$ = front_index(ctx, @$, $1, $3); }
     ;
 
 priority_opt
@@ -448,9 +592,13 @@ edition_item
     | SET VARIANT IDENT '=' IDENT ';'   { $$ = front_set_variant(ctx, ast_loc_span(@3, @5), $3, $5); }
     ;
 
-/* test = 'test' STRING [ 'edition' IDENT ] { setting } '{' { expect } '}' ;     (§3.9)
- * setting = 'variant' IDENT '=' IDENT | 'board' STRING ;      (`board` is an identifier) 
- * expect = 'expect' expr [ 'fails' IDENT ] ';' ; */
+/* test = 'test' STRING [ 'edition' IDENT ] { setting } '{' { item } '}' ;  (§3.9, §6.7)
+ * setting = 'variant' IDENT '=' IDENT | 'board' STRING
+ *         | 'dice' '[' [ exprs ] ']' | 'choices' '[' [ exprs ] ']' ;
+ * item = 'expect' expr [ 'fails' IDENT ] ';'
+ *      | 'do' IDENT '(' [ exprs ] ')' [ 'fails' IDENT ] ';'
+ *      | 'advance' 'to' IDENT ';' | 'move' operand 'along' expr ';' ;
+ * (`board`, `dice`, `choices`, `advance`, `to` and `along` are identifiers) */
 test
     : TEST STRING test_edition_opt settings '{' expects '}'
                                         { $$ = front_test(ctx, @2, $2, $3, $4, $6); }
@@ -469,6 +617,7 @@ settings
 setting
     : VARIANT IDENT '=' IDENT           { $$ = front_set_variant(ctx, ast_loc_span(@2, @4), $2, $4); }
     | IDENT STRING                      { $$ = front_test_board(ctx, @1, $1, @2, $2); }
+    | IDENT '[' exprs_opt ']'           { $$ = front_test_list(ctx, @1, $1, $3); }
     ;
 
 expects
@@ -480,6 +629,11 @@ expects
 expect
     : EXPECT expr ';'                   { $$ = front_expect(ctx, @2, $2, NULL, @2); }
     | EXPECT expr FAILS IDENT ';'       { $$ = front_expect(ctx, @2, $2, $4, @4); }
+    | DO IDENT '(' exprs_opt ')' ';'    { $$ = front_test_do(ctx, ast_loc_span(@2, @5), front_call(ctx, ast_loc_span(@2, @5), $2, $4), NULL, @5); }
+    | DO IDENT '(' exprs_opt ')' FAILS IDENT ';'
+                                        { $$ = front_test_do(ctx, ast_loc_span(@2, @5), front_call(ctx, ast_loc_span(@2, @5), $2, $4), $7, @7); }
+    | IDENT IDENT IDENT ';'             { $$ = front_test_advance(ctx, @$, $1, @1, $2, @2, $3, @3); }
+    | MOVE operand IDENT expr ';'       { $$ = front_test_move(ctx, @$, $2, $3, @3, $4); }
     ;
 
 string_opt
@@ -495,6 +649,8 @@ word
     | PERMIT | PRIORITY | QUERY | READING | RECORD | REMOVE | REPLACE | ROLL | RULE | SET
     | SIDE | SOURCE | SUM | TABLE | TEST | THEN | TOKEN | TRUE | VALUE | VARIANT | WHEN
     | INTERSPACE_ITEM | SIDE_FEATURE | SQUARE_FEATURE | TERRAIN
+    | CHOOSE | DESTROY | DISEMBARK | DO | EMBARK | EVENT | FACE | FAIL | FLIP | FOR | GIVE
+    | MOVE | NOTE | PHASE | PLACE | RAISE | TAKE
     ;
 
 /* ---------------------------------------------------------------- expressions (§4) */
@@ -577,6 +733,7 @@ cmp_op
  * postfix = primary { '.' word | '[' expr { ',' expr } ']' } ; */
 sum_expr
     : sum_expr '+' mul_expr             { $$ = front_binary(ctx, @$, AST_OP_ADD, $1, $3); }
+    | sum_expr CONCAT mul_expr          { $$ = front_binary(ctx, @$, AST_OP_CONCAT, $1, $3); }
     | sum_expr '-' mul_expr             { $$ = front_binary(ctx, @$, AST_OP_SUB, $1, $3); }
     | mul_expr
     ;
@@ -613,6 +770,25 @@ postfix
  * `IDENT '{'` is always a record: no expression is ever followed by '{' in this grammar, so
  * one token of lookahead separates `R{f: 1}` from a name, and a set starts with '{'. */
 primary
+    : primary_c
+    | IDENT '{' inits_opt '}'           { $$ = front_items(ctx, AST_RECORD, @$, $1, $3); }
+    ;
+
+/* primary_c = primary without `R{...}` (what a condition may hold at its top, §6.3);
+ * filter = '[' NAME 'in' expr ':' expr ']' (the first expr must read `NAME in LIST`: E014);
+ * map = '[' expr 'for' IDENT 'in' expr ']'. */
+primary_c
+    : primary_core
+    | '{' exprs_opt '}'                 { $$ = front_items(ctx, AST_SET, @$, NULL, $2); }
+    | '[' exprs_opt ']'                 { $$ = front_items(ctx, AST_LIST, @$, NULL, $2); }
+    | '[' expr ':' expr ']'             { $$ = front_filter(ctx, @$, $2, $4); }
+    | '[' expr FOR IDENT IN expr ']'    { $$ = front_map(ctx, @$, $2, $4, $6); }
+    | '(' expr ')'                      { $$ = front_paren($2); }
+    ;
+
+/* primary_core = primary without anything that starts with a bracket or is a record: what
+ * an operand of a statement starts with. */
+primary_core
     : INT                               { $$ = front_int(ctx, @1, $1); }
     | TRUE                              { $$ = front_bool(ctx, @1, true); }
     | FALSE                             { $$ = front_bool(ctx, @1, false); }
@@ -639,10 +815,6 @@ primary
     | COUNT '(' expr ':' expr ')'       { $$ = front_agg(ctx, @$, AST_AGG_COUNT, $3, $5); }
     | ALL '(' expr ':' expr ')'         { $$ = front_agg(ctx, @$, AST_AGG_ALL, $3, $5); }
     | ANY '(' expr ':' expr ')'         { $$ = front_agg(ctx, @$, AST_AGG_ANY, $3, $5); }
-    | IDENT '{' inits_opt '}'           { $$ = front_items(ctx, AST_RECORD, @$, $1, $3); }
-    | '{' exprs_opt '}'                 { $$ = front_items(ctx, AST_SET, @$, NULL, $2); }
-    | '[' exprs_opt ']'                 { $$ = front_items(ctx, AST_LIST, @$, NULL, $2); }
-    | '(' expr ')'                      { $$ = $2; }
     | VARIANT IDENT                     { $$ = front_node(ctx, AST_VARIANT_REF, @$, $2); }
     | ROLL D6                           { $$ = front_roll(ctx, @$, NULL); }
     | ROLL postfix D6                   { $$ = front_roll(ctx, @$, $2); }
@@ -674,11 +846,15 @@ init
 
 %%
 
+/* A full stack is reported as the depth bound of front.c (FRONT_MAX_DEPTH levels): the stack
+ * grows only with nesting (lists are left-recursive, a left operand is reduced before its
+ * operator is shifted), by at most 5 entries per level (`if c then a else`, `let x = e in`)
+ * after a declaration's head, and a pair of parentheses is a level too: 4000 entries mean more
+ * than 700 levels. */
 static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep)
 {
     if (too_deep)
-        front_error(ctx, 8, loc, "nesting too deep for the parser (more than %d levels)",
-                    YYMAXDEPTH);
+        front_error(ctx, 8, loc, "nesting too deep (more than %d levels)", FRONT_MAX_DEPTH);
     else
         front_oom(ctx);
 }
@@ -706,19 +882,20 @@ static const int decl_starters[] = {
     TOK_KIND, TOK_SIDE, TOK_ABILITY, TOK_MARKER, TOK_TOKEN, TOK_VALUE, TOK_ENUM, TOK_RECORD,
     TOK_COUNTER, TOK_TABLE, TOK_FN, TOK_QUERY, TOK_RULE, TOK_VARIANT, TOK_EDITION,
     TOK_DEFAULT, TOK_TEST, TOK_TERRAIN, TOK_SQUARE_FEATURE, TOK_SIDE_FEATURE, TOK_INTERSPACE_ITEM,
+    TOK_EVENT, TOK_PHASE, TOK_FACE,
 };
 static const int expr_starters[] = {
     TOK_INT, TOK_IDENT, TOK_TRUE, TOK_FALSE, TOK_FORBID, TOK_PERMIT, '(', '[', '{', '-',
     TOK_NOT, TOK_IF, TOK_LET, TOK_ROLL, TOK_VARIANT, TOK_SUM, TOK_COUNT, TOK_ALL, TOK_ANY,
     TOK_MIN, TOK_MAX, TOK_LEN, TOK_HAS, TOK_KIND, TOK_SIDE, TOK_ABILITY, TOK_MARKER, TOK_TOKEN,
     TOK_TERRAIN, TOK_SQUARE_FEATURE, TOK_SIDE_FEATURE, TOK_INTERSPACE_ITEM, TOK_SQUARE,
-    TOK_UNIT_NAME,
+    TOK_UNIT_NAME, TOK_PHASE, TOK_FACE,
 };
 static const int comparisons[] = {
     '<', '>', TOK_EQEQ, TOK_NE, TOK_LE, TOK_GE, TOK_IN,
 };
 static const int operators[] = {
-    '+', '-', '*', '/', '%', '<', '>', TOK_EQEQ, TOK_NE, TOK_LE, TOK_GE, TOK_AND, TOK_OR,
+    '+', TOK_CONCAT, '-', '*', '/', '%', '<', '>', TOK_EQEQ, TOK_NE, TOK_LE, TOK_GE, TOK_AND, TOK_OR,
     TOK_IN, '.', '[',
 };
 
@@ -795,6 +972,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, front
     if (t == YYSYMBOL_YYEMPTY)          /* bison always has a lookahead here; be safe */
         t = YYSYMBOL_YYUNDEF;
     if (t == SYM(TOK_END) && ctx->unclosed_reported)
+        return 0;
+    if (ctx->string_cut)                /* a cascade of the E002 just reported */
         return 0;
     if (t == SYM('?')) {
         front_error(ctx, 13, loc, "'?' (not given) may only stand for a whole table cell");

@@ -133,7 +133,8 @@ END_TEST
 START_TEST(lines_out_of_range)
 {
     check_render("a\nb\n", L(5, 1, 5, 1), "t.hon:5:1: error[E010]: m\n");
-    check_render("a\nb\n", L(0, 0, 0, 0), "t.hon:0:0: error[E010]: m\n");
+    /* line 0 is no position at all: no made-up `t.hon:0:0` (repl.md §3) */
+    check_render("a\nb\n", L(0, 0, 0, 0), "hon: error[E010]: m\n");
     /* the empty "line" after a final newline is not quoted ... */
     check_render("a\n", L(2, 1, 2, 1), "t.hon:2:1: error[E010]: m\n");
     /* ... but an empty line inside the text is, without trailing blanks */

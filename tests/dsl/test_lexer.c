@@ -290,7 +290,8 @@ END_TEST
 
 START_TEST(bad_characters)
 {
-    /* A run of unexpected characters is one E001; scanning goes on after it. */
+    /* Each unexpected character is one E001 (a run of the same one is one, with its count);
+     * scanning goes on after it. */
     lexed *L = lex_all("a @ b $$ c ! d");
     ck_assert_int_eq(L->n, 4);
     ck_assert_str_eq(L->t[3].str, "d");
@@ -300,8 +301,8 @@ START_TEST(bad_characters)
     assert_loc(L->diags.items[0].loc, 1, 3, 1, 3);
     ck_assert_str_eq(L->diags.items[0].message, "unexpected character '@'");
     assert_loc(L->diags.items[1].loc, 1, 7, 1, 8);
-    ck_assert_str_eq(L->diags.items[1].message, "unexpected characters '$$'");
-    ck_assert_str_eq(L->diags.items[2].message, "unexpected character '!'");
+    ck_assert_str_eq(L->diags.items[1].message, "unexpected character '$', 2 in a row");
+    ck_assert_str_eq(L->diags.items[2].message, "unexpected character '!'; hon writes 'not'");
     lexed_free(L);
 }
 END_TEST
@@ -316,7 +317,33 @@ START_TEST(non_ascii_and_control)
     ck_assert_int_eq(L->diags.items[0].code, 1);
     assert_loc(L->diags.items[0].loc, 2, 3, 2, 4);
     ck_assert_int_eq(L->diags.items[1].code, 1);
-    ck_assert_str_eq(L->diags.items[1].message, "unexpected control character (byte 0x01)");
+    ck_assert_str_eq(L->diags.items[1].message, "unexpected control character 0x01");
+    lexed_free(L);
+}
+END_TEST
+
+START_TEST(bad_character_runs)
+{
+    /* errors.md E001: one error per offending character, a run of the same byte once with its
+     * count; C's |, & and ~ get the hon word; a form feed (0x0C) just before '|' is an error
+     * of its own. Columns: a1 |3 &7-8 c10 ~12 d13 FF15 |16 e17 0x01 at 19-21 f23. */
+    lexed *L = lex_all("a | b && c ~d \f|e \x01\x01\x01 f");
+    ck_assert_int_eq(L->n, 6);
+    ck_assert_str_eq(L->t[5].str, "f");
+    static const struct { uint32_t col, end; const char *msg; } want[] = {
+        { 3, 3, "unexpected character '|'; hon writes 'or'" },
+        { 7, 8, "unexpected character '&', 2 in a row; hon writes 'and'" },
+        { 12, 12, "unexpected character '~'; hon writes 'not'" },
+        { 15, 15, "unexpected control character 0x0C" },
+        { 16, 16, "unexpected character '|'; hon writes 'or'" },
+        { 19, 21, "unexpected control character 0x01, 3 in a row" },
+    };
+    ck_assert_uint_eq(L->diags.len, 6);
+    for (size_t i = 0; i < 6; i++) {
+        ck_assert_int_eq(L->diags.items[i].code, 1);
+        assert_loc(L->diags.items[i].loc, 1, want[i].col, 1, want[i].end);
+        ck_assert_str_eq(L->diags.items[i].message, want[i].msg);
+    }
     lexed_free(L);
 }
 END_TEST
@@ -402,6 +429,7 @@ int main(void)
     tcase_add_test(te, string_unterminated_backslash_eof);
     tcase_add_test(te, bad_characters);
     tcase_add_test(te, non_ascii_and_control);
+    tcase_add_test(te, bad_character_runs);
     tcase_add_test(te, nul_byte);
     tcase_add_test(te, unclosed_brace);
     tcase_add_test(te, closed_braces_no_error);

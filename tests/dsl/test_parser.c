@@ -153,6 +153,37 @@ START_TEST(rule_fields)
 }
 END_TEST
 
+START_TEST(events_and_statements)
+{
+    /* language.md §6: an event with its moment; a rule with a `do` block holding every kind
+     * of statement (the dump writes each as (KIND operands...)); a test that plays */
+    ck_assert_dump(dump_file, "event hit(u: unit, n: int) on enter \"doc\";",
+        "(event hit (params (u unit) (n int)) (on enter) \"doc\")");
+    ck_assert_dump(dump_file,
+        "rule hit.r cite \"X\" when n > 0 do {\n"
+        "  give u suppressed 2; take u shaken all; flip u to wreck; set u.speed = n;\n"
+        "  destroy u; move u to @C4, @C5; embark u in t; disembark u to @B2;\n"
+        "  place rubble at @C4; remove mine near @C4; raise hit(u, n - 1); let k = 1;\n"
+        "  let w = choose(s in L, by: u.side) \"Q\";\n"
+        "  if k == 1 { note \"a\"; } else if k == 2 { fail \"b\"; } else { }\n"
+        "  for x in L { }\n"
+        "};",
+        "(rule hit.r (cite \"X\") (when (> n 0)) (do (block (give u suppressed 2) "
+        "(take all u shaken) (flip u wreck) (set (. u speed) n) (destroy u) (move u @C4 @C5) "
+        "(embark u t) (disembark u @B2) (place rubble @C4) (remove near mine @C4) "
+        "(raise hit u (- n 1)) (let k 1) (choose w s L (. u side) \"Q\") "
+        "(if (== k 1) (block (note \"a\")) (if (== k 2) (block (fail \"b\")) (block))) "
+        "(for x L (block)))))");
+    ck_assert_dump(dump_file,
+        "test \"t\" dice [1, 2] choices [@C4] { do hit($a, 1) fails E219; advance to supply;\n"
+        "  move $a along [@C4]; expect true; }",
+        "(test \"t\" (dice 1 2) (choices @C4) (do (call hit $a 1) fails E219) "
+        "(advance supply) (move $a (list @C4)) (expect true))");
+    ck_assert_dump(dump_expr, "[x * 2 for x in L] ++ [y in M: y > 0]",
+        "(++ (map x L (* x 2)) (filter y M (> y 0)))");
+}
+END_TEST
+
 START_TEST(variants_editions_tests)
 {
     ck_assert_dump(dump_file,
@@ -416,6 +447,66 @@ START_TEST(expr_mode_rejects_declarations)
 }
 END_TEST
 
+/* Builds `pre` n times, then `mid`, then `post` n times (a new malloc'd string). */
+static char *repeat3(const char *pre, size_t n, const char *mid, const char *post)
+{
+    size_t a = strlen(pre), b = strlen(mid), c = strlen(post);
+    char *s = malloc(n * (a + c) + b + 1), *o = s;
+    ck_assert_ptr_nonnull(s);
+    for (size_t i = 0; i < n; i++, o += a)
+        memcpy(o, pre, a);
+    memcpy(o, mid, b);
+    o += b;
+    for (size_t i = 0; i < n; i++, o += c)
+        memcpy(o, post, c);
+    *o = '\0';
+    return s;
+}
+
+/* The one E008 of an expression, or NULL when it parsed (asserting there is nothing else). */
+static const char *depth_error(const char *pre, size_t n, const char *mid, const char *post)
+{
+    static char msg[128];
+    char *text = repeat3(pre, n, mid, post);
+    parsed *p = parse_text(text, true);
+    const char *r = NULL;
+    if (p->diags.len) {
+        ck_assert_uint_eq(p->diags.len, 1);
+        ck_assert_int_eq(p->diags.items[0].code, 8);
+        ck_assert_ptr_null(p->expr);
+        snprintf(msg, sizeof msg, "%s", p->diags.items[0].message);
+        r = msg;
+    } else {
+        ck_assert_ptr_nonnull(p->expr);
+    }
+    parsed_free(p);
+    free(text);
+    return r;
+}
+
+START_TEST(depth_rule)
+{
+    /* language.md §4: the left operand of a binary operator adds no level, so a chain of any
+     * length up to 10,000 operators is shallow: `1 + ... + 1` with n terms has n - 1 of them. */
+    ck_assert_ptr_null(depth_error("1 + ", 299, "1", ""));
+    ck_assert_ptr_null(depth_error("1 + ", 10000, "1", ""));              /* 10,000 operators */
+    ck_assert_str_eq(depth_error("1 + ", 10001, "1", ""),
+                     "operator chain too long (more than 10000 operators)");
+    ck_assert_ptr_null(depth_error("x or ", 10000, "y", ""));
+    /* a pair of parentheses is a level: 256 around a literal are the limit, 257 too many, and
+     * 5000 (more than the parser's stack holds) are refused with the same words */
+    ck_assert_ptr_null(depth_error("(", 256, "1", ")"));
+    ck_assert_str_eq(depth_error("(", 257, "1", ")"), "nesting too deep (more than 256 levels)");
+    ck_assert_str_eq(depth_error("(", 5000, "1", ")"), "nesting too deep (more than 256 levels)");
+    /* a right operand is a level, its parentheses with it: 1 + (1 + (... 1)) with 255 `+` is
+     * 256 levels deep; with 256 it is 257 */
+    ck_assert_ptr_null(depth_error("1 + (", 255, "1", ")"));
+    ck_assert_str_eq(depth_error("1 + (", 256, "1", ")"),
+                     "nesting too deep (more than 256 levels)");
+    ck_assert_str_eq(depth_error("not ", 300, "x", ""), "nesting too deep (more than 256 levels)");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("parser");
@@ -429,6 +520,7 @@ int main(void)
     tcase_add_test(td, rules);
     tcase_add_test(td, rule_fields);
     tcase_add_test(td, variants_editions_tests);
+    tcase_add_test(td, events_and_statements);
     tcase_add_test(td, empty_and_comments);
     suite_add_tcase(s, td);
     TCase *tx = tcase_create("expressions");
@@ -448,6 +540,7 @@ int main(void)
     tcase_add_test(te, recovery);
     tcase_add_test(te, error_cap);
     tcase_add_test(te, expr_mode_rejects_declarations);
+    tcase_add_test(te, depth_rule);
     suite_add_tcase(s, te);
     SRunner *sr = srunner_create(s);
     srunner_set_tap(sr, "-");

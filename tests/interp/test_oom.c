@@ -146,6 +146,79 @@ START_TEST(every_allocation_fails_with_a_board)
 }
 END_TEST
 
+/* Playing (language.md §6): procedures with effects, raised events and a choice, a walk, the
+ * clock, undo, the odds of a procedure, and a test that plays with dice and choices. */
+static const char *play_rules =
+    "kind inf;\nside allies;\nmarker sup;\nmarker shk;\nvalue speed;\nterrain open;\n"
+    "phase one;\nphase two;\nface wreck;\n"
+    "counter c : inf { side allies speed 2 }\n"
+    "event hit(u: unit);\nevent got(u: unit, m: marker) on give;\n"
+    "event in_sq(u: unit, s: square) on enter;\nevent ends(p: phase) on phase_end;\n"
+    "rule hit.r cite \"H\" do { if roll d6 >= 4 { give u sup 2; } flip u to wreck;\n"
+    "  set u.speed = 1; let to = choose(q in [@B1, @C1], by: allies) \"where?\";\n"
+    "  move u to to; raise hit2(u); note \"n\"; };\n"
+    "event hit2(u: unit);\nrule hit2.r cite \"H2\" do { destroy u; };\n"
+    "rule got.r cite \"G\" when m == sup and not has(u, shk) do { give u shk; };\n"
+    "rule in_sq.r cite \"I\" do { take u sup; };\n"
+    "rule ends.r cite \"E\" do { for x in units() { take x sup all; } };\n"
+    "test \"p\" dice [5] choices [@C1] { do hit($a); expect face($a) == wreck; }\n";
+static const char *play_board =
+    "size 3 x 1\nlegend . = open\nmap\n  1 . . .\nunit a = c allies at A1\n"
+    "unit b = c allies at A1\n";
+
+START_TEST(every_allocation_fails_while_playing)
+{
+    long n;
+    const char *path[] = { "B1", "C1" };
+    for (n = 0; n < 100000; n++) {
+        hon_mem_fail_after(n);
+        hon_config cfg = { .on_diag = quiet };
+        hon_vm *vm = hon_vm_new(&cfg);
+        if (vm) {
+            hon_answer *a = NULL;
+            hon_load_source(vm, "p.hon", play_rules, strlen(play_rules));
+            hon_load_board_source(vm, "b.scn", play_board, strlen(play_board));
+            hon_do(vm, "hit($a)", "<oom>", &a);
+            hon_answer_free(a);
+            a = NULL;
+            hon_move(vm, "$b", path, 2, &a);
+            hon_answer_free(a);
+            a = NULL;
+            hon_next(vm, &a);
+            hon_answer_free(a);
+            a = NULL;
+            hon_odds_do(vm, "hit($b)", "<oom>", &a);
+            hon_answer_free(a);
+            a = NULL;
+            hon_undo(vm, &a);
+            hon_answer_free(a);
+            hon_undo(vm, NULL);
+            FILE *devnull = fopen("/dev/null", "w");
+            hon_run_tests(vm, NULL, devnull, NULL, NULL);
+            fclose(devnull);
+        }
+        long failed = hon_mem_failed_count();
+        hon_mem_fail_reset();
+        hon_vm_free(vm);
+        if (failed == 0)
+            break;
+    }
+    fprintf(stderr, "oom loop (play): %ld allocation points\n", n);
+    ck_assert_msg(n > 100, "only %ld allocations: the loop did not exercise much", n);
+    /* with no failure: the test passes (a 5 gives 2 markers, the choice is C1, the unit is a
+     * wreck), and the odds of hit($b): 3 of 6 faces give the markers */
+    tvm *t = tvm_new(play_rules);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", play_board, strlen(play_board)),
+                     HON_OK);
+    FILE *devnull = fopen("/dev/null", "w");
+    size_t passed = 0;
+    hon_run_tests(t->vm, NULL, devnull, &passed, NULL);
+    fclose(devnull);
+    ck_assert_uint_eq(passed, 1);
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("oom");
@@ -153,6 +226,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, every_allocation_fails_once);
     tcase_add_test(tc, every_allocation_fails_with_a_board);
+    tcase_add_test(tc, every_allocation_fails_while_playing);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

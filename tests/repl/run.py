@@ -13,6 +13,8 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
+import time
 
 HON, FIXTURES, CASE = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 CASES = {}
@@ -451,6 +453,254 @@ def los_queries():
     j = parse_json(p.stdout, p)
     check(j["value"] == "forbid" and j["trace"][0]["args"] == ["$a", "$b"],
           "los --json: the answer as JSON, units named $a", p)
+
+
+@case
+def depth_limits():
+    # language.md §4: the left operand of a binary operator adds no nesting level, so a chain
+    # of up to 10,000 operators is accepted (1 + ... + 1 with n terms has n - 1 of them and
+    # answers n); a pair of parentheses is a level, 256 at most, whatever the parser could hold.
+    def chain(n, term="1", op=" + "):
+        return op.join([term] * n)
+    p = run(["--no-rules", "eval", chain(300), chain(10001)])
+    check(p.returncode == 0 and lines(p.stdout) == ["300", "10001"],
+          "chains of 300 and 10,001 terms are evaluated", p)
+    p = run(["--no-rules", "eval", chain(10002)])
+    check(p.returncode == 1 and "error[E008]: operator chain too long (more than 10000 operators)"
+          in p.stderr, "10,001 operators are one too many", p)
+    for n in (257, 5000):
+        p = run(["--no-rules", "eval", "(" * n + "1" + ")" * n])
+        check(p.returncode == 1 and "error[E008]: nesting too deep (more than 256 levels)"
+              in p.stderr and "4000" not in p.stderr, f"{n} nested parentheses: one rule", p)
+    p = run(["--no-rules"], stdin=chain(300) + "\n" + "(" * 300 + "1" + ")" * 300 + "\n")
+    check(lines(p.stdout) == ["300"] and "more than 256 levels" in p.stderr,
+          "the REPL applies the same rule", p)
+    # The resolver and the compiler walk chains in loops, not recursion: a rule made of 9,000-term
+    # `or` and `+` chains loads and runs (the sanitizer build runs this on the default stack).
+    # big(3): the guard holds (x == 3 is one of its terms) and the answer adds 9,000 threes;
+    # big(0): no term holds, the query's default 0.
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "big.hon")
+        with open(path, "w") as f:
+            f.write("query big(x: int) -> int combine first default 0;\n"
+                    "rule big.r cite \"T\" when "
+                    + " or ".join(f"x == {i}" for i in range(1, 9001))
+                    + " answer " + chain(9000, "x") + ";\n")
+        p = run(["--no-rules", "--load", path, "eval", "big(3)", "big(0)"])
+        check(p.returncode == 0 and lines(p.stdout) == ["27000", "0"],
+              "a rule of 9,000-term chains", p)
+
+
+@case
+def unreadable_files():
+    # repl.md §3: an error about no source position reads `hon: error: message`, with no
+    # made-up `path:0:0`; a directory says so.
+    missing, folder = fx("does-not-exist.hon"), os.path.abspath(FIXTURES)
+    p = run(["--no-rules", "--load", missing, "eval", "1"])
+    check(p.returncode == 1 and f"hon: error: cannot read '{missing}': No such file or directory"
+          in p.stderr, "a missing --load file", p)
+    p = run(["--no-rules", "--load", folder, "eval", "1"])
+    check(p.returncode == 1 and f"hon: error: cannot read '{folder}': Is a directory"
+          in p.stderr, "a directory given as a file", p)
+    p = run(["--no-rules", "check", folder])
+    check(p.returncode == 1 and "Is a directory" in p.stderr, "check of a directory", p)
+    p = run(["--no-rules"], stdin=f"load {missing}\nboard {folder}\n")
+    check(f"hon: error: cannot read '{missing}': No such file or directory" in p.stderr
+          and f"hon: error[E398]: cannot read '{folder}': Is a directory" in p.stderr,
+          "load and board in the REPL", p)
+    check(":0:0:" not in p.stderr and ":0:0:" not in run(["--no-rules", "--load", missing,
+                                                          "eval", "1"]).stderr,
+          "no line 0, column 0 anywhere", p)
+
+
+@case
+def load_same_file_twice():
+    # A file is the same file however its path is spelled: loading it again reloads it in
+    # place (no E110 duplicates), and each load says the path as typed. bonus(6) stays
+    # base.hon's 10 + 1 = 11 throughout.
+    plain = fx("base.hon")
+    dotted = os.path.join(FIXTURES, ".", "base.hon")
+    roundabout = os.path.join(FIXTURES, "..", os.path.basename(os.path.normpath(FIXTURES)),
+                              "base.hon")
+    p = run(["--no-rules"], stdin=f"load {plain}\nload {dotted}\nload {roundabout}\nbonus(6)\n")
+    check(lines(p.stdout) == [f"loaded {plain}", f"loaded {dotted}", f"loaded {roundabout}",
+                              "11"], "three spellings, one file", p)
+    check("E110" not in p.stderr and "error" not in p.stderr, "no duplicate declarations", p)
+    p = run(["--no-rules", "--load", plain, "--load", dotted, "eval", "bonus(6)"])
+    check(p.returncode == 0 and lines(p.stdout) == ["11"], "--load twice under two spellings", p)
+
+
+@case
+def nul_byte_line():
+    # A line holding a NUL byte is reported (the text would end there) and skipped; the
+    # session goes on: the next line answers 2 + 2 = 4.
+    p = run(["--no-rules"], stdin="\0 1 + 1\n2 + 2\n3 + \0 3\n")
+    check(p.returncode == 0 and lines(p.stdout) == ["4"], "lines with a NUL are not answered", p)
+    check(p.stderr.count("NUL byte") == 2, "each such line is an error", p)
+
+
+@case
+def odds_refused_at_once():
+    # roll 40 d6 has 6^40 (about 1.3e31) outcomes, far above the 1,000,000 that odds enumerate
+    # (errors.md E210): known from the first outcome, so refused at once, not after a million.
+    start = time.monotonic()
+    p = run(["--no-rules", "odds", "roll 40 d6"])
+    took = time.monotonic() - start
+    check(p.returncode == 1 and "E210" in p.stderr and "more than 1000000 dice outcomes"
+          in p.stderr, "roll 40 d6 is E210", p)
+    check(took < 2.0, f"refused at once (took {took:.1f} s)", p)
+    # 6 * 6^7 = 1,679,616 > 1,000,000: a die then a roll of 7, refused as soon as known too
+    p = run(["--no-rules", "odds", "roll d6 + len(roll 7 d6)"])
+    check(p.returncode == 1 and "E210" in p.stderr, "a die and 7 more: E210", p)
+    # 6^2 = 36 outcomes of two dice: enumerated as before (the sum 7 has 6 of them)
+    p = run(["--no-rules", "odds", "sum(x in roll 2 d6: x)"])
+    check(p.returncode == 0 and "7: 1/6" in p.stdout, "two dice are enumerated", p)
+
+
+@case
+def cite_wording():
+    # cites.hon: points(1) fires both rules. A source ending in "example" is followed by the
+    # example's name alone; another gets ", example". The JSON field names do not change.
+    p = run(["--no-rules", "--load", fx("cites.hon"), "why", "points(1)"])
+    check(p.returncode == 0 and lines(p.stdout)[0] == "3", "why points(1) answers 1 + 2", p)
+    check('FIX.named: Fixture book 2, Deployment, example "the Lieutenant"' in p.stdout,
+          "no second 'example' after a source that ends with it", p)
+    check('FIX.plain: Fixture book 3, Terrain, example "C"' in p.stdout,
+          "', example' after another source", p)
+    check("example, example" not in p.stdout, "no repeated word", p)
+    p = run(["--no-rules", "--load", fx("cites.hon"), "--json", "why", "points(1)"])
+    cites = [c for r in parse_json(p.stdout, p)["trace"][0]["rules"] for c in r["cites"]]
+    check({"id": "FIX.named", "source": "Fixture book 2, Deployment, example",
+           "example": "the Lieutenant"} in cites, "the JSON citation keeps its fields", p)
+
+
+# ---- playing (language.md §6): fixtures/play.hon on fixtures/boards/play.scn --------------
+# $a on A1, $b on C1 (woods). suppress gives a Suppressed marker (FIX.suppress); a second one
+# gives Shaken too (FIX.shaken); entering the woods raises suppress (FIX.woods); a walk ends
+# with a note (FIX.moved); the end of the supply phase takes every Suppressed marker
+# (FIX.rally); relocate lets the owner pick a free square of B1, C1, D1 (C1 holds $b).
+PLAY = ["--no-rules", "--load", fx("play.hon")]
+
+
+def play_session(script):
+    return run(PLAY, stdin=f"board {fx('boards/play.scn')}\n" + "\n".join(script) + "\n")
+
+
+@case
+def play_do_and_undo():
+    p = play_session([
+        "do suppress($a)", "do suppress($a)", "marker_count($a, suppressed)", "undo",
+        "marker_count($a, suppressed)", "has($a, shaken)", "undo", "undo",
+        "do nothing($a)", "do suppress(1)", "marker_count($a, suppressed)",
+    ])
+    check(p.returncode == 0, "errors never end the session", p)
+    out = lines(p.stdout)
+    check(out[1:5] == ["give $a suppressed   (FIX.suppress)",
+                       "give $a suppressed   (FIX.suppress)",
+                       "give $a shaken   (FIX.shaken)", "2"],
+          "one line per effect, with the rule's citation; the second marker gives Shaken", p)
+    check(out[5] == "undone: do suppress($a) (2 changes)" and out[6:8] == ["1", "false"],
+          "undo reverts the whole last procedure", p)
+    check(out[8] == "undone: do suppress($a) (1 change)", "undo goes further back", p)
+    check("hon: error: nothing to undo" in p.stderr, "then there is nothing to undo", p)
+    check("error[E162]: unknown event `nothing`" in p.stderr, "do needs a declared event", p)
+    check("error[E104]: expected unit, found int" in p.stderr, "arguments are type-checked", p)
+    check(out[-1] == "0", "failed procedures change nothing", p)
+
+
+@case
+def play_move():
+    p = play_session([
+        "move $a @B1 C1 @D1", "square_of($a)", "marker_count($a, suppressed)", "undo",
+        "square_of($a)", "marker_count($a, suppressed)", "move $zz @B1", "move $a @Z9", "move $a",
+    ])
+    check(p.returncode == 0, "errors never end the session", p)
+    out = lines(p.stdout)
+    check(out[1:6] == ["move $a to B1", "move $a to C1", "give $a suppressed   (FIX.suppress)",
+                       "move $a to D1", "note: the move is over   (FIX.moved)"],
+          "each step is a move; entering the woods suppresses; the walk's end raises its event",
+          p)
+    check(out[6:8] == ["D1", "1"], "the unit is on D1 with its marker", p)
+    check(out[8] == "undone: move $a B1 C1 D1 (4 changes)" and out[9:11] == ["A1", "0"],
+          "undo puts it back", p)
+    check("error[E213]: the board has no unit `$zz`" in p.stderr, "an unknown unit", p)
+    check("'@Z9' is not a square of the board" in p.stderr, "a square off the board", p)
+    check("usage: move $UNIT SQUARE..." in p.stderr, "move needs squares", p)
+
+
+@case
+def play_odds_do():
+    # shoot: a 4+ (3 faces of 6) raises suppress: 1/2 and 1/2; nothing changes after
+    p = play_session(["odds do shoot($a)", "marker_count($a, suppressed)", "undo",
+                      "odds do relocate($a)"])
+    out = lines(p.stdout)
+    check(out[1:3] == ["give $a suppressed: 1/2 (50.00%)", "no change: 1/2 (50.00%)"],
+          "odds do prints the exact distribution of the outcomes", p)
+    check(out[3] == "0", "odds do changes nothing", p)
+    check("nothing to undo" in p.stderr, "and leaves no procedure to undo", p)
+    check(out[4:6] == ["move $a to B1: 1/1 (100.00%)",
+                       "note: every choice took the first legal option"],
+          "odds take the first legal option of every choice, and say so", p)
+
+
+@case
+def play_choices_on_stdin():
+    # the options are B1 and D1 (C1 holds $b): 9 is out of range, C1 is not an option, both
+    # are refused with the reason; @D1 is taken
+    p = play_session(["do relocate($a)", "9", "C1", "@D1", "square_of($a)",
+                      "do relocate($b)", "1", "square_of($b)"])
+    check(p.returncode == 0, "the session goes on", p)
+    check("choose (allies): Where to?" in p.stdout and "  1) B1" in p.stdout and
+          "  2) D1" in p.stdout, "the question, the side and the numbered options", p)
+    check("illegal choice '9': answer a number from 1 to 2, or an option as listed" in p.stdout
+          and "illegal choice 'C1'" in p.stdout, "illegal answers are refused with the reason", p)
+    check("move $a to D1   (FIX.relocate)" in p.stdout and "D1" in lines(p.stdout),
+          "the answer is taken", p)
+    check("move $b to B1   (FIX.relocate)" in p.stdout, "a number picks an option", p)
+
+
+@case
+def play_next_and_step():
+    p = play_session([
+        "turn", "do suppress($a)", "next", "next", "turn", "undo", "turn",
+        "step on", "do suppress($b)", "", "do suppress($b)", "q",
+        "marker_count($b, suppressed)", "step off",
+    ])
+    check(p.returncode == 0, "the session goes on", p)
+    out = lines(p.stdout)
+    check(out[1] == "turn 1, order phase", "the clock starts at turn 1, the first phase", p)
+    check(out[3] == "clock: turn 1, supply phase", "next moves to the next phase", p)
+    check(out[4:6] == ["take $a suppressed   (FIX.rally)", "clock: turn 2, order phase"],
+          "the end of the supply phase runs its rule, then a new turn starts", p)
+    check(out[6] == "turn 2, order phase", "turn prints the clock", p)
+    check(out[7] == "undone: next (2 changes)" and out[8] == "turn 1, supply phase",
+          "next is undone like any procedure", p)
+    check("step on" in out and "next: give $b suppressed   (FIX.suppress)" in out,
+          "step mode shows the effect before it is applied", p)
+    check("error[E225]: the procedure was abandoned" in p.stderr, "q abandons the procedure", p)
+    check(out[-2] == "1", "the abandoned procedure was undone, the first one stays", p)
+
+
+@case
+def play_command_line():
+    board = ["--board", fx("boards/play.scn")]
+    p = run(PLAY + board + ["do", "suppress($a)"])
+    check(p.returncode == 0 and lines(p.stdout) == ["give $a suppressed   (FIX.suppress)"],
+          "hon do runs one procedure", p)
+    p = run(PLAY + board + ["odds", "do", "shoot($a)"])
+    check(p.returncode == 0 and lines(p.stdout)[0] == "give $a suppressed: 1/2 (50.00%)",
+          "hon odds do", p)
+    p = run(PLAY + board + ["--json", "do", "suppress($a)"])
+    j = parse_json(p.stdout, p)
+    check(j == {"effects": ["give $a suppressed   (FIX.suppress)"], "turn": 1,
+                "phase": "order"}, "the JSON form of a procedure", p)
+    p = run(PLAY + board + ["move", "$a", "B1"])
+    check(p.returncode == 0 and lines(p.stdout)[0] == "move $a to B1", "hon move", p)
+    p = run(PLAY + ["do", "suppress($a)"])
+    check(p.returncode == 1 and "error[E212]" in p.stderr, "a procedure needs a board", p)
+    p = run(PLAY + board + ["do", "relocate($a)"])
+    check(p.returncode == 0 and "(end of input: the first option, B1, is taken)" in p.stdout,
+          "with no answer on standard input, the first option is taken", p)
 
 
 def main():
