@@ -1,0 +1,24 @@
+/* golden_runner.h — what every golden-test driver shares: reading a file, walking a folder of
+ * inputs in name order, comparing each rendered output with its NAME.expected byte for byte,
+ * and printing TAP. The drivers (parse_check.c, back_check.c) only say how one input renders.
+ * Format and layout: tests/golden/README.md. */
+#ifndef HON_GOLDEN_RUNNER_H
+#define HON_GOLDEN_RUNNER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Renders one input file to out; returns 0 when it could be rendered (diagnostics are output,
+ * not failures), non-zero when the driver itself failed. */
+typedef int golden_check_fn(const char *path, FILE *out);
+
+/* Reads a whole file into a new NUL-terminated buffer (free with hon_free) and stores its length
+ * in *len; NULL when it cannot be read or memory runs out. */
+char *golden_slurp(const char *path, size_t *len);
+
+/* The drivers' main: `DRIVER FILE...` renders each file to stdout (exit 1 if any rendering
+ * failed); `DRIVER --golden DIR` checks every DIR/NAME(ext) against DIR/NAME.expected and prints TAP
+ * (exit 1 on any mismatch); anything else is a usage error (exit 2). */
+int golden_main(int argc, char **argv, const char *ext, golden_check_fn *check_one);
+
+#endif
