@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct reader {
     FILE *f;
@@ -129,4 +131,23 @@ int bench_board_load(bench_board *b, const char *path, char *err, size_t errlen)
         rc = fail(&r, "read error");
     fclose(r.f);
     return rc;
+}
+
+long bench_parse_iterations(const char *prog, const char *arg)
+{
+    char *end;
+    errno = 0;
+    long iters = strtol(arg, &end, 10);
+    if (errno || end == arg || *end || iters < 0 || iters > 100000000L) {
+        fprintf(stderr, "%s: bad iteration count '%s'\n", prog, arg);
+        return -1;
+    }
+    return iters;
+}
+
+double bench_wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

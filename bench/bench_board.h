@@ -35,4 +35,11 @@ typedef struct bench_board {
  * error. Returns 0 on success; -1 on any error, with a one-line message in err[errlen]. */
 int bench_board_load(bench_board *b, const char *path, char *err, size_t errlen);
 
+/* The ITERATIONS argument of the bench programs: a decimal count in 0..100,000,000. Returns it,
+ * or -1 after printing "PROG: bad iteration count 'ARG'" on stderr. */
+long bench_parse_iterations(const char *prog, const char *arg);
+
+/* Seconds on the monotonic clock (for time per pair; differences only). */
+double bench_wall_seconds(void);
+
 #endif

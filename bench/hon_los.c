@@ -117,13 +117,6 @@ static void scenario_of(hon_vm *vm, const bench_board *b, text *t)
     }
 }
 
-static double wall_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Usage: bench_hon_los ITERATIONS BOARD RULES. Prints the checksum of the last evaluation
  * (zeros for 0 iterations) on stdout and the time per pair on stderr. */
 int main(int argc, char **argv)
@@ -135,13 +128,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s ITERATIONS BOARD RULES\n", argv[0]);
         return 2;
     }
-    char *end;
-    errno = 0;
-    long iters = strtol(argv[1], &end, 10);
-    if (errno || end == argv[1] || *end || iters < 0 || iters > 100000000L) {
-        fprintf(stderr, "%s: bad iteration count '%s'\n", argv[0], argv[1]);
+    long iters = bench_parse_iterations(argv[0], argv[1]);
+    if (iters < 0)
         return 2;
-    }
     if (bench_board_load(&board, argv[2], err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", argv[0], err);
         return 1;
@@ -176,7 +165,7 @@ int main(int argc, char **argv)
     }
 
     checksum c = { 0, 0, 0 };
-    double t0 = wall_seconds();
+    double t0 = bench_wall_seconds();
     for (long i = 0; rc == 0 && i < iters; i++) {
         c = (checksum){ 0, 0, 0 };
         for (int s = 0; rc == 0 && s < board.n; s++) {
@@ -198,7 +187,7 @@ int main(int argc, char **argv)
             }
         }
     }
-    double dt = wall_seconds() - t0;
+    double dt = bench_wall_seconds() - t0;
     if (rc == 0) {
         printf("checksum visible=%lld sumdef=%lld h=%lld\n", c.visible, c.sumdef, c.h);
         double pairs = (double)iters * board.n * (board.n - 1);
