@@ -663,6 +663,8 @@ static const struct builtin_sig {
     { "line", RES_BI_LINE, 2, { B_SQUARE, B_SQUARE }, B_STEPS },
     { "bresenham", RES_BI_BRESENHAM, 2, { B_SQUARE, B_SQUARE }, B_STEPS },
     { "side_of_line", RES_BI_SIDE_OF_LINE, 3, { B_SQUARE, B_SQUARE, B_SQUARE }, B_INT },
+    { "direction", RES_BI_DIRECTION, 2, { B_SQUARE, B_SQUARE }, B_DIRECTION },
+    { "squares_within", RES_BI_SQUARES_WITHIN, 2, { B_SQUARE, B_INT }, B_SQUARES },
     /* §6: faces, units in play, the game clock */
     { "face", RES_BI_FACE, 1, { B_UNIT }, B_FACE },
     { "element_face", RES_BI_ELEMENT_FACE, 1, { B_ELEMENT }, B_FACE },
@@ -748,6 +750,9 @@ static uint32_t has_expr(rctx *c, ast_node *n)
     return T_BOOL;
 }
 
+static bool orderable(const res_program *p, uint32_t t);
+static uint32_t pair(rctx *c, ast_node *a, ast_node *b);
+
 static uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
 {
     res_program *p = c->p;
@@ -758,10 +763,16 @@ static uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
     ast_node **a = n->list.items;
     switch (builtins[bi].id) {
     case RES_BI_MIN:
-    case RES_BI_MAX:
-        check(c, a[0], T_INT);
-        check(c, a[1], T_INT);
-        return T_INT;
+    case RES_BI_MAX: {
+        /* two ints, or two members of one enum (declaration order) */
+        uint32_t t = pair(c, a[0], a[1]);
+        if (!orderable(p, t)) {
+            err(c, E_TYPE, n->loc, "%s() compares ints or members of one enum, not %s values",
+                n->name, tn(p, t).s);
+            return T_ERROR;
+        }
+        return t;
+    }
     case RES_BI_ABS:
         check(c, a[0], T_INT);
         return T_INT;
@@ -1071,11 +1082,21 @@ static uint32_t agg_expr(rctx *c, ast_node *n)
     }
     size_t mark = c->nlocals;
     n->an.slot = push_local(c, n->name, elem, n->loc);
-    bool is_int = n->op == AST_AGG_SUM || n->op == AST_AGG_MIN || n->op == AST_AGG_MAX;
+    bool is_int = n->op == AST_AGG_SUM;
     if (n->op == AST_AGG_MAP) {     /* [e for x in L]: the list of the e's */
         uint32_t t = infer(c, n->b, T_NONE);
         c->nlocals = mark;
         return t == T_ERROR ? T_ERROR : intern(c, RT_LIST, t, n->loc);
+    }
+    if (n->op == AST_AGG_MIN || n->op == AST_AGG_MAX) {    /* ints, or members of one enum */
+        uint32_t t = infer(c, n->b, T_NONE);
+        c->nlocals = mark;
+        if (!orderable(p, t)) {
+            err(c, E_TYPE, n->b->loc, "%s() over a collection orders ints or members of one "
+                "enum, not %s values", n->op == AST_AGG_MIN ? "min" : "max", tn(p, t).s);
+            return T_ERROR;
+        }
+        return t;
     }
     check(c, n->b, is_int ? T_INT : T_BOOL);
     c->nlocals = mark;
@@ -2104,7 +2125,13 @@ static void query_body(rctx *c, res_query *q)
     case AST_COMBINE_PERMISSION: need = T_VERDICT; mode = "permission"; break;
     default: break;
     }
-    if (need != T_NONE && q->result != T_ERROR && q->result != need)
+    /* min and max order ints, and the members of one enum by declaration order (the VM's
+     * driver compares payloads: a member's payload is its index) */
+    bool ordered = q->mode == AST_COMBINE_MIN || q->mode == AST_COMBINE_MAX;
+    if (ordered && q->result != T_ERROR && !orderable(p, q->result))
+        err(c, E_MODE, d->loc, "a `combine %s` query answers an int or an enum member, not %s",
+            mode, tn(p, q->result).s);
+    else if (!ordered && need != T_NONE && q->result != T_ERROR && q->result != need)
         err(c, E_MODE, d->loc, "a `combine %s` query answers %s, not %s", mode, tn(p, need).s,
             tn(p, q->result).s);
     if (!d->b)

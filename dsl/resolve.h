@@ -285,6 +285,8 @@ typedef enum res_builtin {
     /* §6: faces and units in play (board built-ins), then the game clock (OP_TURN, OP_PHASE:
      * no board needed) */
     RES_BI_FACE, RES_BI_ELEMENT_FACE, RES_BI_UNITS, RES_BI_PASSENGERS,
+    RES_BI_DIRECTION,       /* direction(a, b): the compass direction from a to b */
+    RES_BI_SQUARES_WITHIN,  /* squares_within(sq, n): the squares at distance <= n */
     RES_BI_TURN, RES_BI_PHASE,
     RES_BI_NTH,         /* nth(L, i): the i-th item of a list, from 1 (OP_NTH) */
     RES_BI_COUNT

@@ -97,6 +97,15 @@ const char *hon_answer_text(const hon_answer *a);
 const char *hon_answer_json(const hon_answer *a);
 /* The trace: which rules fired, in order, with their contributions and citations. Borrowed. */
 const char *hon_answer_trace(const hon_answer *a);
+/* Added for readable traces (docs/spec/repl.md §2b): the brief trace, as `why` prints it. A
+ * top-level query call with every rule checked (as hon_answer_trace); below it only the rules
+ * that fired, recursively, with their answers and citations; a nested call that no rule
+ * answered on one line ("f(x) = 2   (no rule fired: checked a, b)"); identical sibling calls
+ * once with a count ("   ×5"); records, lists and sets longer than about 40 characters cut to
+ * their first items ("shot{from: B6, to: D2, …}"). The complete values stay in the JSON. For
+ * answers with no brief form (odds, procedures run without `why`) it is hon_answer_trace.
+ * Borrowed. */
+const char *hon_answer_why(const hon_answer *a);
 void hon_answer_free(hon_answer *a);
 
 /* Editions. The active edition defaults to the program's `default edition`. */
@@ -239,6 +248,14 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
  * "phase": p}. Errors: HON_ERR_COMPILE (the text is not a call of a declared event: E162...),
  * HON_ERR_RUNTIME (the procedure failed and was undone). */
 hon_status hon_do(hon_vm *vm, const char *call, const char *where, hon_answer **out);
+/* Added with `why do` (docs/spec/repl.md §2a): runs the procedure exactly as hon_do (one
+ * procedure of the history, undone on error), traced. The answer's text holds the effect
+ * lines as hon_do's; hon_answer_why the events that ran, in order, each with the rules that
+ * fired (the number of effects each made, its citations, the queries it asked, briefly, and
+ * the events its block raised, nested below it); hon_answer_trace the complete trace (every
+ * rule checked, each rule's lines); the JSON is hon_do's object with a "trace" member
+ * (docs/spec/vm.md §6). Errors as hon_do. */
+hon_status hon_why_do(hon_vm *vm, const char *call, const char *where, hon_answer **out);
 /* Enumerates every die face the procedure rolls (each path applied, recorded and undone) and
  * gives the exact distribution of its outcomes: one "OUTCOME: n/d (p%)" line per outcome, an
  * outcome being what the path changed in sum ("give $a suppressed 2; move $a to C4", "no

@@ -85,6 +85,7 @@ struct hon_answer {
     char *text;
     char *json;
     char *trace;
+    char *why;      /* the brief trace (trace_brief), or NULL: then `trace` serves */
 };
 
 /* ---- diagnostics ---- */
@@ -727,7 +728,16 @@ hon_status hon_eval(hon_vm *vm, const char *expr, const char *where, hon_answer 
         trace_json(&env, &vm->x.trace, &json);
         sb_puts(&json, "}");
         trace_text(&env, &vm->x.trace, &trace);
+        strbuf brief = { 0 };
+        trace_brief(&env, &vm->x.trace, &brief);
         *out = answer_new(sb_take(&text), sb_take(&json), sb_take(&trace));
+        if (*out)
+            (*out)->why = sb_take(&brief);
+        sb_free(&brief);
+        if (*out && !(*out)->why) {
+            hon_answer_free(*out);
+            *out = NULL;
+        }
         if (!*out)
             st = HON_ERR_MEMORY;
     }
@@ -776,6 +786,7 @@ hon_status hon_odds(hon_vm *vm, const char *expr, const char *where, hon_answer 
 const char *hon_answer_text(const hon_answer *a) { return a ? a->text : ""; }
 const char *hon_answer_json(const hon_answer *a) { return a ? a->json : "null"; }
 const char *hon_answer_trace(const hon_answer *a) { return a ? a->trace : ""; }
+const char *hon_answer_why(const hon_answer *a) { return a ? (a->why ? a->why : a->trace) : ""; }
 
 void hon_answer_free(hon_answer *a)
 {
@@ -784,6 +795,7 @@ void hon_answer_free(hon_answer *a)
     hon_free(a->text);
     hon_free(a->json);
     hon_free(a->trace);
+    hon_free(a->why);
     hon_free(a);
 }
 
@@ -1872,6 +1884,10 @@ static hon_answer *play_answer(const hon_vm *vm, const play *g, const char *extr
         first = false;
         l += n + (end ? 1 : 0);
     }
+    sb_puts(&json, "], \"rolls\": [");         /* the dice, in the order rolled */
+    sb_puts(&json, sb_str((strbuf *)&g->rolls));
+    if (g->rolls.oom || g->rolls.truncated)
+        json.oom = true;
     sb_printf(&json, "], \"turn\": %" PRId64 ", \"phase\": ", g->turn);
     if (g->phase >= 0 && (size_t)g->phase < p->enums[E_PHASE].len)
         sb_json_str(&json, p->enums[E_PHASE].members[g->phase].name);
@@ -1911,8 +1927,8 @@ static hon_status finish_play(hon_vm *vm, bool ok, size_t mark, const char *titl
     return st;
 }
 
-/* Begins an evaluation on the session's board for a procedure. */
-static bool begin_play(hon_vm *vm, int32_t **readings)
+/* Begins an evaluation on the session's board for a procedure (traced for `why do`). */
+static bool begin_play_traced(hon_vm *vm, int32_t **readings, bool tracing)
 {
     bool oom;
     int32_t ed = active_edition(vm);
@@ -1920,12 +1936,17 @@ static bool begin_play(hon_vm *vm, int32_t **readings)
     if (oom)
         return false;
     vm_begin(&vm->x, vm->pg, vm->sc, ed, *readings, &vm->dice, vm->cfg.step_budget,
-             vm->cfg.max_depth, false);
+             vm->cfg.max_depth, tracing);
     vm->x.game = &vm->game;
     sb_free(&vm->game.out);
     vm->game.lines = 0;
     vm->game.choices_made = 0;
     return true;
+}
+
+static bool begin_play(hon_vm *vm, int32_t **readings)
+{
+    return begin_play_traced(vm, readings, false);
 }
 
 /* A note for `hon_move` when the rules raise nothing on a moment. */
@@ -1957,6 +1978,70 @@ hon_status hon_do(hon_vm *vm, const char *call, const char *where, hon_answer **
         snprintf(title, sizeof title, "do %s", call);
         st = finish_play(vm, ok, mark, title, NULL, out);
     }
+    hon_free(readings);
+    chunk_free(ch);
+    ast_file_free(f);
+    return st;
+}
+
+hon_status hon_why_do(hon_vm *vm, const char *call, const char *where, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    chunk *ch;
+    ast_file *f;
+    hon_status st = prepare_call(vm, call, where, &ch, &f);
+    if (st != HON_OK) {
+        ast_file_free(f);
+        return st;
+    }
+    int32_t *readings = NULL;
+    strbuf full = { 0 }, brief = { 0 }, json = { 0 };
+    if (!begin_play_traced(vm, &readings, true)) {
+        st = HON_ERR_MEMORY;
+    } else {
+        size_t mark = vm->game.len;
+        bool ok = vm_procedure(&vm->x, &vm->game, ch);
+        if (ok) {       /* rendered before finish_play resets the arena the trace points in */
+            const val_env env = { vm->pg->res, vm->sc };
+            trace_text(&env, &vm->x.trace, &full);
+            trace_brief(&env, &vm->x.trace, &brief);
+            trace_json(&env, &vm->x.trace, &json);
+        }
+        char title[256];
+        snprintf(title, sizeof title, "do %s", call);
+        st = finish_play(vm, ok, mark, title, NULL, out);
+        if (st == HON_OK && out && *out) {
+            /* the procedure's JSON object gets the trace as one more member */
+            hon_answer *a = *out;
+            strbuf j = { 0 };
+            size_t n = strlen(a->json);
+            sb_putn(&j, a->json, n ? n - 1 : 0);        /* without its closing brace */
+            sb_puts(&j, ", \"trace\": ");
+            sb_puts(&j, sb_str(&json));
+            sb_putc(&j, '}');
+            if (json.oom)
+                j.oom = true;
+            char *nj = sb_take(&j), *nt = sb_take(&full), *nw = sb_take(&brief);
+            if (!nj || !nt || !nw) {
+                hon_free(nj);
+                hon_free(nt);
+                hon_free(nw);
+                hon_answer_free(a);
+                *out = NULL;
+                st = HON_ERR_MEMORY;   /* the procedure stays done: `undo` reverts it */
+            } else {
+                hon_free(a->json);
+                hon_free(a->trace);
+                a->json = nj;
+                a->trace = nt;
+                a->why = nw;
+            }
+        }
+    }
+    sb_free(&full);
+    sb_free(&brief);
+    sb_free(&json);
     hon_free(readings);
     chunk_free(ch);
     ast_file_free(f);

@@ -1,6 +1,8 @@
-/* odds.c — exact dice odds by enumeration (see odds.h). Probabilities are kept as numerators
- * over the fixed denominator 6^DICE_SCRIPT_MAX in 128-bit integers, so sums are exact; they
- * are reduced only for printing.
+/* odds.c — exact dice odds by enumeration (see odds.h). A lone die is enumerated face by face,
+ * the dice of one `roll N d6` as multisets (runtime/dice.c hands them out non-decreasing;
+ * interp/vm.c sorts them in play too), each weighted by its orderings N!/(c1!...c6!).
+ * Probabilities are kept as numerators over the fixed denominator 6^DICE_SCRIPT_MAX in
+ * 128-bit integers, so sums are exact; they are reduced only for printing.
  */
 #include "odds.h"
 
@@ -10,6 +12,10 @@
 #include "hash.h"
 
 typedef unsigned __int128 u128;
+
+/* Every weight and every sum of weights is at most 6^DICE_SCRIPT_MAX (a path's weight is its
+ * probability times it), which must fit u128: 6^48 < 2^125. More dice on one path are E210. */
+_Static_assert(DICE_SCRIPT_MAX <= 48, "6^DICE_SCRIPT_MAX must fit 128 bits with room to add");
 
 #define ODDS_VALUE_MAX 4096     /* bytes of one outcome's printed value */
 
@@ -80,18 +86,77 @@ static bool limit(vm_ctx *x, const chunk *ch, const char *msg)
     return false;
 }
 
+/* C(n, k) for small k (k <= 5 here), exact: each partial product is a binomial itself. */
+static u128 binom(unsigned n, unsigned k)
+{
+    u128 r = 1;
+    for (unsigned j = 1; j <= k; j++)
+        r = r * (n - k + j) / j;
+    return r;
+}
+
 /* A lower bound on the paths the odometer has still to run after the current one (faces
- * d->script[0..asked)): at each position, the faces above the current one are untried, each
- * giving at least one path, and 6^k when k more dice of the same `roll N d6` follow (they are
- * asked whatever the faces). Stops counting past ODDS_MAX_PATHS. */
+ * d->script[0..asked)): at each position j, the faces g above the current one are untried, each
+ * giving at least one path, and C(k + 6 - g, 6 - g) when k more dice of the same `roll N d6`
+ * follow (they are asked whatever the faces, and take the multisets of faces g..6). For a
+ * path that starts a roll of 1s this counts every other multiset of the roll, so `roll 40 d6`
+ * is refused after its first path. Stops counting past ODDS_MAX_PATHS. */
 static u128 paths_ahead(const dice_src *d)
 {
     u128 n = 0;
     for (size_t j = 0; j < d->asked && n <= ODDS_MAX_PATHS; j++) {
         size_t end = d->roll_end[j] > j ? d->roll_end[j] : j + 1;
-        n += (u128)(6 - d->script[j]) * pow6((unsigned)(end - 1 - j));
+        unsigned k = (unsigned)(end - 1 - j);
+        for (unsigned g = d->script[j] + 1u; g <= 6; g++)
+            n += binom(k + 6 - g, 6 - g);
     }
     return n;
+}
+
+/* The probability of the current path times 6^DICE_SCRIPT_MAX: 6^-1 per lone die, and for the
+ * dice of one roll (the positions sharing a roll_end: a non-decreasing run of faces) the
+ * multinomial N!/(c1!...c6!) orderings of that multiset over 6^N. Needs d->asked <=
+ * DICE_SCRIPT_MAX (no overflow). A roll's multinomial is below 2^112 for 48 dice, so its
+ * computation does not overflow; the product stays <= 6^DICE_SCRIPT_MAX. */
+static u128 path_weight(const dice_src *d)
+{
+    u128 w = pow6((unsigned)(DICE_SCRIPT_MAX - d->asked));
+    for (size_t s = 0; s < d->asked;) {
+        size_t e = s + 1;
+        while (e < d->asked && d->roll_end[e] == d->roll_end[s])
+            e++;
+        /* positions s..e-1: one roll; multinomial as a product of binomials, face by face */
+        u128 m = 1;
+        unsigned seen = 0;
+        for (size_t i = s; i < e;) {
+            size_t r = i;
+            while (r < e && d->script[r] == d->script[i])
+                r++;
+            unsigned c = (unsigned)(r - i);
+            for (unsigned j = 1; j <= c; j++)
+                m = m * (seen + j) / j;     /* m *= C(seen + c, c), exactly, step by step */
+            seen += c;
+            i = r;
+        }
+        w *= m;
+        s = e;
+    }
+    return w;
+}
+
+/* The odometer: drop the trailing sixes of the faces the run asked, advance the last face and
+ * keep the faces before it (dice_d6 extends the script from there). False when every path was
+ * run. */
+static bool next_path(dice_src *d)
+{
+    size_t len = d->asked;
+    while (len > 0 && d->script[len - 1] == 6)
+        len--;
+    if (len == 0)
+        return false;
+    d->script[len - 1]++;
+    d->script_len = len;
+    return true;
 }
 
 /* Adds one path's result to the table; false on OOM. */
@@ -204,7 +269,7 @@ bool odds_enumerate(vm_ctx *x, const prog *pg, const scene *sc, const chunk *ch,
             ok = limit(x, ch, msg);
             break;
         }
-        bool added = record(&env, &table, v, pow6((unsigned)(DICE_SCRIPT_MAX - dice.asked)));
+        bool added = record(&env, &table, v, path_weight(&dice));
         vm_end(x);
         if (!added) {
             ok = limit(x, ch, "out of memory while enumerating dice outcomes");
@@ -218,14 +283,8 @@ bool odds_enumerate(vm_ctx *x, const prog *pg, const scene *sc, const chunk *ch,
             ok = limit(x, ch, msg);
             break;
         }
-        /* Odometer: drop trailing sixes, advance the last face. */
-        size_t len = dice.asked;
-        while (len > 0 && dice.script[len - 1] == 6)
-            len--;
-        if (len == 0)
+        if (!next_path(&dice))
             break;
-        dice.script[len - 1]++;
-        dice.script_len = len;
     }
     if (ok) {
         size_t n = HASH_COUNT(table), i = 0;
@@ -395,21 +454,22 @@ bool odds_enumerate_runs(vm_ctx *x, odds_run run, void *ud, uint64_t budget, con
             out.limit = 0;
             sb_puts(&out, "...");
         }
-        if (out.oom || !record_text(&table, sb_str(&out),
-                                    pow6((unsigned)(DICE_SCRIPT_MAX - dice.asked)))) {
+        if (out.oom || !record_text(&table, sb_str(&out), path_weight(&dice))) {
             x->err.code = 209;
             snprintf(x->err.msg, sizeof x->err.msg, "out of memory while enumerating dice "
                      "outcomes");
             ok = false;
             break;
         }
-        size_t len = dice.asked;
-        while (len > 0 && dice.script[len - 1] == 6)
-            len--;
-        if (len == 0)
+        if ((u128)paths + paths_ahead(&dice) > ODDS_MAX_PATHS) {
+            x->err.code = 210;
+            snprintf(x->err.msg, sizeof x->err.msg, "more than %d dice outcomes to enumerate",
+                     ODDS_MAX_PATHS);
+            ok = false;
             break;
-        dice.script[len - 1]++;
-        dice.script_len = len;
+        }
+        if (!next_path(&dice))
+            break;
     }
     sb_free(&out);
     if (ok) {

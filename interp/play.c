@@ -1,6 +1,7 @@
 /* play.c — the effect log (see play.h): vm_effect, the one place that changes the board and
  * the unit pool, with the record that undoes each change; the queue of raised events; the
- * choices; and the procedures driven from C: a walk along a path and the clock's `next`.
+ * choices; the note and dice lines; and the procedures driven from C: a walk along a path and
+ * the clock's `next`.
  *
  * Everything an effect changes is read back before the change, so reverting a record restores
  * the state exactly: marker counts, values (given or not), faces, the position of a unit in
@@ -57,6 +58,7 @@ void play_free(play *pl)
     hon_free(pl->queue);
     hon_free(pl->undone);
     sb_free(&pl->out);
+    sb_free(&pl->rolls);
     *pl = (play){ .turn = 1, .phase = -1 };
 }
 
@@ -98,7 +100,7 @@ static void put_back(board *b, int u, const play_pos *p)
     if (!p->present)
         board_remove_unit(b, u);
     else if (p->in >= 0)
-        board_embark(b, u, p->in);
+        board_restore_embarked(b, u, p->in);  /* its carrier may be destroyed now */
     else
         board_place_unit_at(b, u, p->sq0, p->sq1, p->pos0, p->pos1);
 }
@@ -130,8 +132,10 @@ static void revert_one(play *pl, const play_rec *r)
         unit *un = unit_get(sc->units, (int32_t)r->target);
         if (r->had)
             unit_set_value(sc->units, (int32_t)r->target, (uint32_t)r->what, r->before);
-        else if (un)
+        else if (un && r->what >= 0 && r->what < (int64_t)sc->units->n_values) {
+            un->values[r->what] = r->before;    /* the slot as it was, not given */
             un->given[r->what / 64] &= ~(1ULL << (r->what % 64));
+        }
         break;
     }
     case FX_DESTROY: case FX_MOVE: case FX_EMBARK: case FX_DISEMBARK:
@@ -595,6 +599,9 @@ bool vm_effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, uint3
         bool had = unit_get_value(sc->units, (int32_t)args[0].u.i, extra, &old);
         if (had && old == v)
             break;
+        const unit *un = unit_get(sc->units, (int32_t)args[0].u.i);
+        if (!had && un && extra < sc->units->n_values)
+            old = un->values[extra];    /* not given: undo restores the slot's bits anyway */
         strbuf text = { 0 };
         sb_printf(&text, "set %s.%s = %" PRId64, sb_str(&line),
                   extra < x->p->nslots ? x->p->slots[extra].name : "?", v);
@@ -637,7 +644,10 @@ bool vm_raise(vm_ctx *x, uint32_t e, const val *args, uint32_t n)
         memcpy(copy, args, n * sizeof *copy);
     if (!HON_GROW(g->queue, g->qlen, g->qcap))
         return vm_fail(x, VM_E_MEMORY, "out of memory (event queue)");
-    g->queue[g->qlen++] = (play_event){ e, copy, n };
+    /* raised by the running rule's statement; from C (a walk's step), where the running
+     * event was raised */
+    ast_loc at = vm_where(x);
+    g->queue[g->qlen++] = (play_event){ e, copy, n, at.line ? at : x->raised_at };
     return true;
 }
 
@@ -651,6 +661,69 @@ void vm_note(vm_ctx *x, const chunk *ch, const char *text)
     sb_puts(&x->game->out, sb_str(&line));
     sb_putc(&x->game->out, '\n');
     sb_free(&line);
+}
+
+/* Appends the roll's JSON object to the game's rolls: {"dice": N, "faces": [...], "in":
+ * "rule q.r", "file": PATH, "line": L, "col": C, "cites": [...]} (the position of the `roll`,
+ * null outside a loaded file; cites empty outside a rule). */
+static void roll_json(vm_ctx *x, const chunk *ch, const val *faces, size_t n)
+{
+    const res_program *p = x->p;
+    strbuf *b = &x->game->rolls;
+    ast_loc at = vm_where(x);
+    const ast_file *f = at.line ? prog_file(x->pg, at.file) : NULL;
+    sb_printf(b, "%s{\"dice\": %zu, \"faces\": [", b->len ? ", " : "", n);
+    for (size_t i = 0; i < n; i++)
+        sb_printf(b, "%s%" PRId64, i ? ", " : "", faces[i].u.i);
+    sb_puts(b, "], \"in\": ");
+    sb_json_str(b, ch && ch->name ? ch->name : "");
+    sb_puts(b, ", \"file\": ");
+    if (f) {
+        sb_json_str(b, prog_file_path(x->pg, at.file));
+        sb_printf(b, ", \"line\": %" PRIu32 ", \"col\": %" PRIu32, at.line, at.col);
+    } else {
+        sb_puts(b, "null, \"line\": null, \"col\": null");
+    }
+    sb_puts(b, ", \"cites\": [");
+    if (ch && ch->kind == CHUNK_RULE && ch->id < p->nrules) {
+        const ast_vec *cites = &p->rules[ch->id].decl->cites;
+        for (uint32_t i = 0; i < cites->len; i++) {
+            sb_puts(b, i ? ", " : "");
+            sb_json_str(b, res_cite_id(cites->items[i]) ? res_cite_id(cites->items[i]) : "?");
+        }
+    }
+    sb_puts(b, "]}");
+}
+
+void vm_dice(vm_ctx *x, const chunk *ch, const val *faces, size_t n, bool many)
+{
+    if (x->game->bare)
+        return;                 /* odds: an outcome is its effects alone */
+    strbuf line = { 0 };
+    if (!many) {
+        sb_printf(&line, "roll d6: %" PRId64, n ? faces[0].u.i : 0);
+    } else if (n <= 48) {
+        sb_printf(&line, "roll %zu d6: [", n);
+        for (size_t i = 0; i < n; i++)
+            sb_printf(&line, "%s%" PRId64, i ? ", " : "", faces[i].u.i);
+        sb_putc(&line, ']');
+    } else {
+        /* a long roll is said by its counts, so a line stays short: "170 ones, 160 twos..." */
+        static const char *const names[] = { "ones", "twos", "threes", "fours", "fives",
+                                             "sixes" };
+        size_t count[6] = { 0 };
+        for (size_t i = 0; i < n; i++)
+            if (faces[i].u.i >= 1 && faces[i].u.i <= 6)
+                count[faces[i].u.i - 1]++;
+        sb_printf(&line, "roll %zu d6:", n);
+        for (int f = 0; f < 6; f++)
+            sb_printf(&line, "%s %zu %s", f ? "," : "", count[f], names[f]);
+    }
+    cite_of(x->p, ch, &line);
+    sb_puts(&x->game->out, sb_str(&line));
+    sb_putc(&x->game->out, '\n');
+    sb_free(&line);
+    roll_json(x, ch, faces, n);
 }
 
 /* ---- choices ---- */
@@ -932,6 +1005,7 @@ static bool as_procedure(vm_ctx *x, play *g, bool (*body)(vm_ctx *, void *), voi
     x->game = g;
     x->playing = true;
     g->qlen = 0;
+    sb_free(&g->rolls);
     bool ok = body(x, ud);
     x->playing = false;
     x->game = saved;

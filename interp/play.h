@@ -74,6 +74,8 @@ typedef struct play_event {
     uint32_t event;
     val *args;
     uint32_t nargs;
+    ast_loc at;             /* added: the rule statement that raised it (a `raise`, or an
+                               effect on the event's moment), for errors of its cascade */
 } play_event;
 
 /* Asks a player to choose among n options (their text); returns the index taken, or -1 to
@@ -98,6 +100,8 @@ typedef struct play {
     play_event *queue;      /* raised events not yet run */
     size_t qlen, qcap;
     strbuf out;             /* the running procedure's lines: one per effect and note */
+    strbuf rolls;           /* added: the running procedure's dice as JSON objects joined by
+                               ", " (vm_dice; none under odds); emptied when one starts */
     size_t lines;           /* effect lines written by the running procedure */
     /* who chooses: a script (tests: values, consumed in order), else the chooser, else the
      * first legal option */

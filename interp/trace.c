@@ -1,6 +1,11 @@
-/* trace.c — the evaluation trace (see trace.h): recording and rendering as text and JSON. */
+/* trace.c — the evaluation trace (see trace.h): recording, and rendering as complete text
+ * (`why full`), as brief text (`why`: only what fired, repeated calls counted, long values cut)
+ * and as JSON. The entries come from vm.c's query and event drivers; api.c renders them before
+ * the evaluation's arena is reset. Tests: tests/interp/test_why.c, test_vm.c, test_board.c.
+ */
 #include "trace.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include "mem.h"
 
@@ -79,6 +84,23 @@ void trace_unfired(trace_log *t, size_t i, size_t mark)
         t->depth--;
     t->len = i + 1;
     t->e[i].unfired = true;
+}
+
+void trace_output(trace_log *t, val_arena *a, size_t i, const char *lines, size_t n,
+                  uint32_t effects)
+{
+    if (i >= t->len)
+        return;
+    trace_ent *e = &t->e[i];
+    e->effects = effects;
+    if (!n || n > UINT32_MAX)
+        return;
+    char *copy = arena_alloc(a, n);
+    if (copy) {
+        memcpy(copy, lines, n);
+        e->out = copy;
+        e->out_len = (uint32_t)n;
+    }
 }
 
 void trace_lookup(trace_log *t, val_arena *a, uint32_t table, const val *keys, uint32_t nkeys,
@@ -180,8 +202,10 @@ static const ast_node *row_node(const res_table *t, const trace_ent *e)
     return e->row < t->nrows ? t->rows[e->row].node : NULL;
 }
 
-/* `table t[k1, k2].col = v   (table cites; row: row cites)` */
-static void table_text(const val_env *env, const trace_ent *e, strbuf *out)
+static void put_arg(const val_env *env, val v, strbuf *out, bool brief);
+
+/* `table t[k1, k2].col = v   (table cites; row: row cites)`, values cut short when `brief` */
+static void table_text(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
 {
     const res_program *p = env->p;
     const res_table *t = &p->tables[e->id];
@@ -189,13 +213,13 @@ static void table_text(const val_env *env, const trace_ent *e, strbuf *out)
     for (uint32_t k = 0; k < e->nargs; k++) {
         if (k)
             sb_puts(out, ", ");
-        put_val(env, e->args[k], out, false);
+        put_arg(env, e->args[k], out, brief);
     }
     sb_putc(out, ']');
     if (!t->single && e->col < t->ncols)
         sb_printf(out, ".%s", t->cols[e->col].name);
     sb_puts(out, " = ");
-    put_val(env, e->result, out, false);
+    put_arg(env, e->result, out, brief);
     const ast_vec *tc = &t->decl->cites;
     const ast_node *rn = row_node(t, e);
     const ast_vec *rc = rn ? &rn->cites : NULL;
@@ -229,7 +253,7 @@ static void no_rule_text(const val_env *env, const trace_log *t, size_t call, si
     if (has_default && q->mode != AST_COMBINE_SUM)
         return;     /* the default's own line says it (see below) */
     indent(out, e->depth + 1);
-    switch (q->mode) {
+    switch (q->is_event ? AST_COMBINE_FIRST : q->mode) {
     case AST_COMBINE_PERMISSION: sb_puts(out, "no rule forbids: permit"); break;
     case AST_COMBINE_ALL: sb_puts(out, "no rule answered false: true"); break;
     case AST_COMBINE_ANY: sb_puts(out, "no rule answered true: false"); break;
@@ -246,6 +270,62 @@ static void no_rule_text(const val_env *env, const trace_log *t, size_t call, si
         first = false;
     }
     sb_puts(out, first ? " (no rule to check)\n" : ")\n");
+}
+
+/* What an event's rule that fired did: `2 effects`, `1 effect, 1 roll, 1 note`, `no effect`.
+ * Its lines other than effects are the dice it rolled (play.c writes them `roll …`) and its
+ * notes (`note: …`). */
+static void event_rule_what(const trace_ent *e, strbuf *out)
+{
+    uint32_t lines = 0, rolls = 0;
+    for (const char *l = e->out, *end = e->out + e->out_len; l && l < end;) {
+        const char *nl = memchr(l, '\n', (size_t)(end - l));
+        lines++;
+        rolls += (size_t)(end - l) > 5 && memcmp(l, "roll ", 5) == 0;
+        l = nl ? nl + 1 : end;
+    }
+    uint32_t other = lines > e->effects ? lines - e->effects : 0;
+    uint32_t notes = other > rolls ? other - rolls : 0;
+    const char *sep = "";
+    if (e->effects) {
+        sb_printf(out, "%" PRIu32 " effect%s", e->effects, e->effects == 1 ? "" : "s");
+        sep = ", ";
+    }
+    if (rolls) {
+        sb_printf(out, "%s%" PRIu32 " roll%s", sep, rolls, rolls == 1 ? "" : "s");
+        sep = ", ";
+    }
+    if (notes)
+        sb_printf(out, "%s%" PRIu32 " note%s", sep, notes, notes == 1 ? "" : "s");
+    if (!e->effects && !rolls && !notes)
+        sb_puts(out, "no effect");
+}
+
+/* The lines an event's rule wrote, one per line at `depth`, after an arrow. */
+static void output_lines(const trace_ent *e, uint32_t depth, strbuf *out)
+{
+    const char *l = e->out, *end = e->out + e->out_len;
+    while (l && l < end) {
+        const char *nl = memchr(l, '\n', (size_t)(end - l));
+        size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
+        indent(out, depth);
+        sb_puts(out, "\xe2\x86\x92" " ");   /* an arrow */
+        sb_putn(out, l, n);
+        sb_putc(out, '\n');
+        l += n + 1;
+    }
+}
+
+/* `event name(args)`; values cut short when `brief`. */
+static void event_head(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
+{
+    sb_printf(out, "event %s(", env->p->queries[e->id].name);
+    for (uint32_t a = 0; a < e->nargs; a++) {
+        if (a)
+            sb_puts(out, ", ");
+        put_arg(env, e->args[a], out, brief);
+    }
+    sb_putc(out, ')');
 }
 
 /* The index after entry i's descendants. */
@@ -304,12 +384,26 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
             sb_printf(out, "rule %s: ", r->name);
             if (e->unfired)
                 sb_puts(out, "did not fire");
+            else if (p->queries[r->query].is_event)
+                event_rule_what(e, out);
             else
                 put_val(env, e->result, out, false);
             cites_text(&r->decl->cites, out);
             sb_putc(out, '\n');
+            if (!e->unfired)
+                output_lines(e, e->depth + 1, out);
             break;
         }
+        case TR_EVENT:
+            event_head(env, e, false, out);
+            sb_putc(out, '\n');
+            if (e->done && e->no_rule) {
+                if (npending < sizeof pending / sizeof pending[0])
+                    pending[npending++] = i;
+                else
+                    no_rule_text(env, t, i, subtree_end(t, i), out);
+            }
+            break;
         case TR_DEFAULT: {
             sb_puts(out, "default: ");
             put_val(env, e->result, out, false);
@@ -334,7 +428,7 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
             break;
         }
         case TR_TABLE:
-            table_text(env, e, out);
+            table_text(env, e, false, out);
             break;
         }
     }
@@ -342,7 +436,475 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
         sb_printf(out, "(trace truncated after %d entries)\n", TRACE_MAX_ENTRIES);
 }
 
+/* ---- the brief trace (trace_brief) ---- */
+
+#define ELLIPSIS "\xe2\x80\xa6"     /* … */
+#define TIMES "\xc3\x97"            /* × */
+#define SHORT_DEPTH 2               /* nested values cut item by item this deep, no deeper */
+
+/* Characters (UTF-8 code points) of s[0..n). */
+static size_t chars(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return k;
+}
+
+static res_tkind kind_of(const res_program *p, val v)
+{
+    if (v.flags & VAL_ABSENT || v.type >= p->ntypes)
+        return RT_NONE;
+    return p->types[v.type].kind;
+}
+
+/* Writes v at most about `width` characters long: a record, list or set whose text is longer
+ * shows its first items that fit, then `…` (`shot{from: B6, to: D2, …}`, `[$a, $b, …]`); the
+ * items themselves are cut the same way down to SHORT_DEPTH levels. Other values print whole. */
+static void put_short(const val_env *env, val v, strbuf *out, size_t width, int level)
+{
+    const res_program *p = env->p;
+    res_tkind k = kind_of(p, v);
+    bool cut;
+    char *full = val_text(env, v, false, k == RT_LIST || k == RT_RECORD || k == RT_SET
+                                             ? 4 * width + 4 : TRACE_VALUE_MAX, &cut);
+    if (!full) {
+        out->oom = true;
+        return;
+    }
+    size_t n = strlen(full);
+    bool fits = !cut && chars(full, n) <= width;
+    if (fits || (k != RT_LIST && k != RT_RECORD && k != RT_SET)) {
+        sb_puts(out, full);
+        if (cut)
+            sb_puts(out, "...");
+        hon_free(full);
+        return;
+    }
+    hon_free(full);
+    const res_type *t = &p->types[v.type];
+    size_t nitems = 0;
+    if (k == RT_LIST)
+        nitems = v.u.list ? v.u.list->len : 0;
+    else if (k == RT_RECORD)
+        nitems = p->records[t->arg].nfields;
+    else
+        nitems = 64;
+    strbuf b = { 0 };
+    if (k == RT_RECORD)
+        sb_printf(&b, "%s{", p->records[t->arg].name);
+    else
+        sb_putc(&b, k == RT_LIST ? '[' : '{');
+    const char close = k == RT_LIST ? ']' : '}';
+    size_t have = chars(sb_str(&b), b.len), shown = 0;
+    bool all = true;
+    for (size_t i = 0; i < nitems; i++) {
+        strbuf item = { 0 };
+        if (k == RT_SET) {
+            if (!(v.u.bits >> i & 1))
+                continue;
+            uint32_t e = p->types[t->arg].arg;
+            sb_puts(&item, e < p->nenums && i < p->enums[e].len ? p->enums[e].members[i].name
+                                                                 : "?");
+        } else {
+            val it = k == RT_LIST ? v.u.list->items[i] : v.u.rec[i];
+            if (k == RT_RECORD)
+                sb_printf(&item, "%s: ", p->records[t->arg].fields[i].name);
+            if (level < SHORT_DEPTH)
+                put_short(env, it, &item, width, level + 1);
+            else
+                put_val(env, it, &item, false);
+        }
+        bool last = true;       /* is this the last item? */
+        for (size_t j = i + 1; j < nitems && last; j++)
+            last = k == RT_SET ? !(v.u.bits >> j & 1) : false;
+        size_t need = have + (shown ? 2 : 0) + chars(sb_str(&item), item.len) + (last ? 1 : 4);
+        if (item.oom)
+            b.oom = true;
+        if (need > width || item.oom) {
+            sb_free(&item);
+            all = false;
+            break;
+        }
+        sb_puts(&b, shown ? ", " : "");
+        sb_puts(&b, sb_str(&item));
+        have = chars(sb_str(&b), b.len);
+        shown++;
+        sb_free(&item);
+    }
+    if (!all)
+        sb_puts(&b, shown ? ", " ELLIPSIS : ELLIPSIS);
+    sb_putc(&b, close);
+    if (b.oom)
+        out->oom = true;
+    sb_puts(out, sb_str(&b));
+    sb_free(&b);
+}
+
+static void put_arg(const val_env *env, val v, strbuf *out, bool brief)
+{
+    if (brief)
+        put_short(env, v, out, TRACE_BRIEF_WIDTH, 0);
+    else
+        put_val(env, v, out, false);
+}
+
+/* ---- hashing and comparing subtrees, to count identical siblings ---- */
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+    h ^= x + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdu;
+}
+
+/* A hash of v that visits at most *work values (equal values hash alike when both were
+ * visited whole; a hash is only a hint: equality is checked). */
+static uint64_t hash_val(const res_program *p, val v, uint64_t h, uint32_t *work)
+{
+    if (!*work)
+        return h;
+    (*work)--;
+    h = mix(h, v.type);
+    if (v.flags & VAL_ABSENT)
+        return mix(h, (uint64_t)v.u.i ^ 0xabad1dea);
+    switch (kind_of(p, v)) {
+    case RT_LIST:
+        if (v.u.list) {
+            h = mix(h, v.u.list->len);
+            for (size_t i = 0; i < v.u.list->len && *work; i++)
+                h = hash_val(p, v.u.list->items[i], h, work);
+        }
+        return h;
+    case RT_RECORD: {
+        const res_record *r = &p->records[p->types[v.type].arg];
+        for (size_t i = 0; i < r->nfields && *work; i++)
+            h = hash_val(p, v.u.rec[i], h, work);
+        return h;
+    }
+    default:
+        return mix(h, (uint64_t)v.u.i);
+    }
+}
+
+/* The fields of one entry that make it what it is (not its depth, not its children). */
+static uint64_t hash_entry(const res_program *p, const trace_ent *e)
+{
+    uint32_t work = 256;
+    uint64_t h = mix(mix(e->kind, e->id), (uint64_t)e->unfired << 2 | (uint64_t)e->no_rule << 1 |
+                                              e->done);
+    h = mix(mix(h, e->row), e->col);
+    for (uint32_t a = 0; a < e->nargs; a++)
+        h = hash_val(p, e->args[a], h, &work);
+    if (e->done)
+        h = hash_val(p, e->result, h, &work);
+    h = mix(h, e->effects);
+    for (uint32_t k = 0; k < e->out_len && k < 64; k++)
+        h = mix(h, (unsigned char)e->out[k]);
+    return h;
+}
+
+static bool same_val(const res_program *p, val a, val b)
+{
+    uint64_t work = 100000;
+    return a.type == b.type && a.flags == b.flags &&
+           (a.flags & VAL_ABSENT ? a.u.i == b.u.i : val_equal_bounded(p, a, b, NULL, &work));
+}
+
+static bool same_entry(const res_program *p, const trace_ent *a, const trace_ent *b)
+{
+    if (a->kind != b->kind || a->id != b->id || a->unfired != b->unfired ||
+        a->no_rule != b->no_rule || a->done != b->done || a->nargs != b->nargs ||
+        a->row != b->row || a->col != b->col || a->effects != b->effects ||
+        a->out_len != b->out_len || (a->out_len && memcmp(a->out, b->out, a->out_len) != 0))
+        return false;
+    for (uint32_t k = 0; k < a->nargs; k++)
+        if (!same_val(p, a->args[k], b->args[k]))
+            return false;
+    return !a->done || same_val(p, a->result, b->result);
+}
+
+typedef struct brief {
+    const val_env *env;
+    const trace_log *t;
+    strbuf *out;
+    size_t *end;            /* per entry: the index after its subtree */
+    uint64_t *hash;         /* per entry: a hash of its subtree */
+} brief;
+
+/* Whether the subtrees at i and j are the same: entry by entry, with the same shape. */
+static bool same_subtree(const brief *br, size_t i, size_t j)
+{
+    const trace_log *t = br->t;
+    size_t n = br->end[i] - i;
+    if (br->hash[i] != br->hash[j] || br->end[j] - j != n)
+        return false;
+    for (size_t k = 0; k < n; k++) {
+        const trace_ent *a = &t->e[i + k], *b = &t->e[j + k];
+        if (a->depth - t->e[i].depth != b->depth - t->e[j].depth ||
+            !same_entry(br->env->p, a, b))
+            return false;
+    }
+    return true;
+}
+
+/* Fills br->end and br->hash for every entry; false on OOM. */
+static bool index_tree(brief *br)
+{
+    const trace_log *t = br->t;
+    size_t n = t->len;
+    br->end = hon_malloc(n * sizeof *br->end);
+    br->hash = hon_malloc(n * sizeof *br->hash);
+    size_t *stack = hon_malloc(n * sizeof *stack);
+    if (!br->end || !br->hash || !stack) {
+        hon_free(stack);
+        return false;
+    }
+    size_t sp = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (sp && t->e[stack[sp - 1]].depth >= t->e[i].depth)
+            br->end[stack[--sp]] = i;
+        stack[sp++] = i;
+    }
+    while (sp)
+        br->end[stack[--sp]] = n;
+    hon_free(stack);
+    for (size_t i = n; i-- > 0;) {      /* children before their parent */
+        uint64_t h = hash_entry(br->env->p, &t->e[i]);
+        for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
+            h = mix(h, br->hash[j]);
+        br->hash[i] = h;
+    }
+    return true;
+}
+
+/* The children of entry `parent` (SIZE_MAX: the top-level entries), grouped: each distinct
+ * subtree once, at its first place, with how many times it occurs. *n gets the number of
+ * groups; the arrays are new (free both), NULL on OOM. */
+static size_t *group_children(const brief *br, size_t parent, size_t **counts, size_t *n)
+{
+    const trace_log *t = br->t;
+    size_t from = parent == SIZE_MAX ? 0 : parent + 1;
+    size_t to = parent == SIZE_MAX ? t->len : br->end[parent];
+    size_t nkids = 0;
+    for (size_t j = from; j < to; j = br->end[j])
+        nkids++;
+    *n = 0;
+    *counts = NULL;
+    size_t *first = hon_malloc((nkids ? nkids : 1) * sizeof *first);
+    size_t *count = hon_malloc((nkids ? nkids : 1) * sizeof *count);
+    size_t cap = 16;
+    while (cap < 2 * nkids)
+        cap *= 2;
+    size_t *slot = hon_malloc(cap * sizeof *slot);    /* open addressing: group + 1, 0 empty */
+    if (!first || !count || !slot) {
+        hon_free(first);
+        hon_free(count);
+        hon_free(slot);
+        return NULL;
+    }
+    memset(slot, 0, cap * sizeof *slot);
+    for (size_t j = from; j < to; j = br->end[j]) {
+        size_t s = (size_t)br->hash[j] & (cap - 1);
+        bool found = false;
+        for (; slot[s]; s = (s + 1) & (cap - 1))
+            if (same_subtree(br, first[slot[s] - 1], j)) {
+                count[slot[s] - 1]++;
+                found = true;
+                break;
+            }
+        if (!found) {
+            first[*n] = j;
+            count[*n] = 1;
+            slot[s] = ++*n;
+        }
+    }
+    hon_free(slot);
+    *counts = count;
+    return first;
+}
+
+static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level, bool top);
+
+/* Writes the children of `parent` (SIZE_MAX: the top level) at `level`, identical ones once
+ * with their count; below a call that is not at the top, only the rules that fired. */
+static void brief_children(const brief *br, size_t parent, uint32_t level, bool top)
+{
+    size_t *counts, n;
+    size_t *first = group_children(br, parent, &counts, &n);
+    if (!first) {
+        br->out->oom = true;
+        return;
+    }
+    for (size_t g = 0; g < n && !br->out->oom; g++) {
+        const trace_ent *e = &br->t->e[first[g]];
+        if (!top && e->kind == TR_RULE && e->unfired)
+            continue;
+        brief_entry(br, first[g], counts[g], level, top);
+    }
+    hon_free(first);
+    hon_free(counts);
+}
+
+/* `   ×N` after a line that stands for N identical ones. */
+static void put_count(strbuf *out, size_t count)
+{
+    if (count > 1)
+        sb_printf(out, "   " TIMES "%zu", count);
+}
+
+/* The short names of the rules checked below call i, `a, b, c`, or NULL when none. */
+static void checked_rules(const brief *br, size_t i, strbuf *out)
+{
+    const trace_log *t = br->t;
+    bool first = true;
+    for (size_t j = i + 1; j < br->end[i]; j = br->end[j]) {
+        if (t->e[j].kind != TR_RULE)
+            continue;
+        sb_puts(out, first ? "checked " : ", ");
+        sb_puts(out, br->env->p->rules[t->e[j].id].short_name);
+        first = false;
+    }
+    if (first)
+        sb_puts(out, "no rule to check");
+}
+
+/* A call (or event) below the top that no rule answered, on one line. */
+static void brief_unanswered(const brief *br, size_t i, size_t count)
+{
+    const val_env *env = br->env;
+    const trace_ent *e = &br->t->e[i];
+    strbuf *out = br->out;
+    if (e->kind == TR_EVENT) {
+        event_head(env, e, true, out);
+    } else {
+        sb_printf(out, "%s(", env->p->queries[e->id].name);
+        for (uint32_t a = 0; a < e->nargs; a++) {
+            if (a)
+                sb_puts(out, ", ");
+            put_arg(env, e->args[a], out, true);
+        }
+        sb_putc(out, ')');
+        if (e->done) {
+            sb_puts(out, " = ");
+            put_arg(env, e->result, out, true);
+        }
+    }
+    sb_puts(out, "   (no rule fired: ");
+    checked_rules(br, i, out);
+    sb_putc(out, ')');
+    put_count(out, count);
+    sb_putc(out, '\n');
+}
+
+static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level, bool top)
+{
+    const val_env *env = br->env;
+    const res_program *p = env->p;
+    const trace_ent *e = &br->t->e[i];
+    strbuf *out = br->out;
+    indent(out, level);
+    switch (e->kind) {
+    case TR_CALL:
+    case TR_EVENT: {
+        if (!top && e->no_rule && e->done) {
+            brief_unanswered(br, i, count);
+            return;
+        }
+        if (e->kind == TR_EVENT) {
+            event_head(env, e, true, out);
+        } else {
+            const res_query *q = &p->queries[e->id];
+            sb_printf(out, "%s(", q->name);
+            for (uint32_t a = 0; a < e->nargs; a++) {
+                if (a)
+                    sb_puts(out, ", ");
+                put_arg(env, e->args[a], out, true);
+            }
+            sb_putc(out, ')');
+            if (e->done) {
+                sb_puts(out, " = ");
+                put_arg(env, e->result, out, true);
+            }
+            sb_printf(out, "   [%s]", mode_name(q->mode));
+        }
+        put_count(out, count);
+        sb_putc(out, '\n');
+        brief_children(br, i, level + 1, top);
+        if (top && e->done && e->no_rule)
+            no_rule_text(env, br->t, i, br->end[i], out);
+        return;
+    }
+    case TR_RULE: {
+        const res_rule *r = &p->rules[e->id];
+        sb_printf(out, "rule %s: ", r->name);
+        if (e->unfired)
+            sb_puts(out, "did not fire");
+        else if (p->queries[r->query].is_event)
+            event_rule_what(e, out);
+        else
+            put_arg(env, e->result, out, true);
+        cites_text(&r->decl->cites, out);
+        put_count(out, count);
+        sb_putc(out, '\n');
+        if (!e->unfired)
+            brief_children(br, i, level + 1, false);
+        return;
+    }
+    case TR_DEFAULT: {
+        sb_puts(out, "default: ");
+        put_arg(env, e->result, out, true);
+        if (p->queries[e->id].mode != AST_COMBINE_SUM) {
+            /* the rules checked are the default's siblings before it */
+            size_t parent = i;
+            while (parent > 0 && br->t->e[parent].depth >= e->depth)
+                parent--;
+            sb_puts(out, " (no rule fired; ");
+            checked_rules(br, parent, out);
+            sb_putc(out, ')');
+        }
+        put_count(out, count);
+        sb_putc(out, '\n');
+        brief_children(br, i, level + 1, false);
+        return;
+    }
+    case TR_TABLE: {
+        /* table_text writes its own newline: put the count before it */
+        strbuf line = { 0 };
+        table_text(env, e, true, &line);
+        if (line.len && line.s[line.len - 1] == '\n')
+            line.s[--line.len] = '\0';
+        sb_puts(out, sb_str(&line));
+        if (line.oom)
+            out->oom = true;
+        sb_free(&line);
+        put_count(out, count);
+        sb_putc(out, '\n');
+        return;
+    }
+    }
+}
+
+void trace_brief(const val_env *env, const trace_log *t, strbuf *out)
+{
+    if (t->len == 0) {
+        sb_puts(out, "(no query was asked and no table was read)\n");
+        return;
+    }
+    brief br = { env, t, out, NULL, NULL };
+    if (!index_tree(&br))
+        out->oom = true;
+    else
+        brief_children(&br, SIZE_MAX, 0, true);
+    hon_free(br.end);
+    hon_free(br.hash);
+    if (t->truncated)
+        sb_printf(out, "(trace truncated after %d entries)\n", TRACE_MAX_ENTRIES);
+}
+
+/* ---- JSON ---- */
+
 static size_t json_call(const val_env *env, const trace_log *t, size_t i, strbuf *out);
+static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbuf *out);
 
 static void json_cites(const ast_vec *cites, strbuf *out)
 {
@@ -396,6 +958,11 @@ static size_t json_calls(const val_env *env, const trace_log *t, size_t i, uint3
                 sb_puts(out, ", ");
             first = false;
             i = json_call(env, t, i, out);
+        } else if (t->e[i].depth == depth && t->e[i].kind == TR_EVENT) {
+            if (!first)
+                sb_puts(out, ", ");
+            first = false;
+            i = json_event(env, t, i, out);
         } else if (t->e[i].depth == depth && t->e[i].kind == TR_TABLE) {
             if (!first)
                 sb_puts(out, ", ");
@@ -480,6 +1047,67 @@ static size_t json_call(const val_env *env, const trace_log *t, size_t i, strbuf
         sb_putc(out, '}');
     }
     sb_putc(out, '}');
+    return i;
+}
+
+/* The lines an event's rule wrote, as a JSON array of strings. */
+static void json_lines(const trace_ent *e, strbuf *out)
+{
+    const char *l = e->out, *end = e->out + e->out_len;
+    bool first = true;
+    sb_putc(out, '[');
+    while (l && l < end) {
+        const char *nl = memchr(l, '\n', (size_t)(end - l));
+        size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
+        char *one = hon_strndup(l, n);
+        if (!one)
+            out->oom = true;
+        sb_puts(out, first ? "" : ", ");
+        sb_json_str(out, one ? one : "");
+        hon_free(one);
+        first = false;
+        l += n + 1;
+    }
+    sb_putc(out, ']');
+}
+
+static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbuf *out)
+{
+    const res_program *p = env->p;
+    const trace_ent *e = &t->e[i];
+    uint32_t d = e->depth;
+    sb_puts(out, "{\"event\": ");
+    sb_json_str(out, p->queries[e->id].name);
+    sb_puts(out, ", \"args\": [");
+    for (uint32_t a = 0; a < e->nargs; a++) {
+        if (a)
+            sb_puts(out, ", ");
+        put_val(env, e->args[a], out, true);
+    }
+    sb_puts(out, e->no_rule ? "], \"no_rule_fired\": true" : "], \"no_rule_fired\": false");
+    sb_puts(out, ", \"rules\": [");
+    bool first = true;
+    i++;
+    while (i < t->len && t->e[i].depth > d) {
+        const trace_ent *r = &t->e[i];
+        if (r->depth != d + 1 || r->kind != TR_RULE) {
+            i++;
+            continue;
+        }
+        const res_rule *rule = &p->rules[r->id];
+        sb_puts(out, first ? "{\"rule\": " : ", {\"rule\": ");
+        first = false;
+        sb_json_str(out, rule->name);
+        sb_puts(out, r->unfired ? ", \"fired\": false" : ", \"fired\": true");
+        sb_printf(out, ", \"effects\": %" PRIu32 ", \"lines\": ", r->effects);
+        json_lines(r, out);
+        sb_puts(out, ", \"cites\": ");
+        json_cites(&rule->decl->cites, out);
+        sb_puts(out, ", \"calls\": ");
+        i = json_calls(env, t, i + 1, d + 2, out);
+        sb_putc(out, '}');
+    }
+    sb_puts(out, "]}");
     return i;
 }
 

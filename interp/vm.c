@@ -26,6 +26,11 @@ static ast_loc here(const vm_ctx *x)
     return chunk_loc(f->ch, pc);
 }
 
+ast_loc vm_where(const vm_ctx *x)
+{
+    return here(x);
+}
+
 bool vm_fail(vm_ctx *x, int code, const char *fmt, ...)
 {
     if (x->err.code)
@@ -682,9 +687,13 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
                 RAISE(VM_E_DICE_OUT, "the test's dice ran out: it gives %zu face%s",
                       x->dice_len, x->dice_len == 1 ? "" : "s");
             PUSH(INTV(x->dice_faces[x->dice_pos++]));
-            VM_NEXT();
+        } else {
+            PUSH(INTV(dice_d6(x->dice)));
         }
-        PUSH(INTV(dice_d6(x->dice)));
+        if (x->playing) {
+            SAVE_PC();                          /* vm_dice records where the roll is */
+            vm_dice(x, ch, &TOP, 1, false);     /* a procedure shows its dice */
+        }
         VM_NEXT();
     }
     VM_CASE(ROLL_N) {
@@ -702,9 +711,17 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         if (x->dice_on && (size_t)n > x->dice_len - x->dice_pos)
             RAISE(VM_E_DICE_OUT, "the test's dice ran out: it gives %zu face%s", x->dice_len,
                   x->dice_len == 1 ? "" : "s");
-        dice_roll_many(x->dice, (size_t)n);     /* one roll: lets odds see its 6^n outcomes */
+        dice_roll_many(x->dice, (size_t)n);     /* one roll: odds enumerate its multisets */
+        /* Dice rolled together have no order: the faces come sorted ascending (a counting
+         * sort; every face is 1..6: dice_d6's range, and E165 for a test's dice). */
+        size_t per_face[7] = { 0 };
         for (int64_t i = 0; i < n; i++)
-            l->items[i] = INTV(x->dice_on ? x->dice_faces[x->dice_pos++] : dice_d6(x->dice));
+            per_face[x->dice_on ? x->dice_faces[x->dice_pos++] : dice_d6(x->dice)]++;
+        for (size_t face = 1, i = 0; face <= 6; face++)
+            for (size_t c = per_face[face]; c > 0; c--)
+                l->items[i++] = INTV((int64_t)face);
+        if (x->playing)
+            vm_dice(x, ch, l->items, l->len, true);
         TOP = (val){ .type = t, .u.list = l };
         VM_NEXT();
     }
@@ -1055,9 +1072,13 @@ fail:
 bool vm_run_queue(vm_ctx *x, size_t from)
 {
     play *g = x->game;
+    ast_loc outer = x->raised_at;
     for (size_t i = from; i < g->qlen; i++) {
         play_event ev = g->queue[i];
-        if (!vm_run_event(x, ev.event, ev.args, ev.nargs))
+        x->raised_at = ev.at;
+        bool ok = vm_run_event(x, ev.event, ev.args, ev.nargs);
+        x->raised_at = outer;
+        if (!ok)
             return false;
     }
     g->qlen = from;
@@ -1067,10 +1088,27 @@ bool vm_run_queue(vm_ctx *x, size_t from)
 bool vm_run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
 {
     const res_program *p = x->p;
-    if (x->depth >= x->max_depth)
-        return vm_fail(x, VM_E_CASCADE, "events raise events more than %u deep (at event %s): "
-                       "a cascade that does not end?", x->max_depth, p->queries[e].name);
+    /* An event starts at the depth of the events around it (their rules' calls have returned
+     * when it runs). Events may nest half the depth limit: the other half is left to the
+     * calls of their rules, so a cascade that does not end stops here, at the statement that
+     * raised the event (x->raised_at), not at some rule's call deep inside it (E206). */
+    unsigned cascade = x->max_depth / 2 ? x->max_depth / 2 : 1;
+    if (x->depth >= cascade) {
+        if (!x->err.code) {
+            vm_fail(x, VM_E_CASCADE, "events raise events more than %u deep (at event %s): "
+                    "a cascade that does not end?", cascade, p->queries[e].name);
+            if (x->raised_at.line)
+                x->err.loc = x->raised_at;
+        }
+        return false;
+    }
     x->depth++;
+    /* Traced (`why do`): the event, then each rule checked, with the lines its block wrote;
+     * the events a rule's block raised run inside its entry, so they nest under it. */
+    size_t node = SIZE_MAX;
+    bool fired = false;
+    if (x->tracing)
+        node = trace_open(&x->trace, &x->arena, TR_EVENT, e, args, nargs);
     const res_ruleset *rs = res_rules_of(p, x->edition, e);
     for (size_t i = 0; i < rs->len; i++) {
         size_t mark = x->game->qlen;
@@ -1079,13 +1117,29 @@ bool vm_run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
             goto fail;
         memcpy(x->stack + argi, args, nargs * sizeof *args);
         x->sp = argi + nargs;
+        size_t tmark = x->trace.len, rn = SIZE_MAX;
+        size_t out0 = x->game->out.len, lines0 = x->game->lines;
+        if (x->tracing)
+            rn = trace_open(&x->trace, &x->arena, TR_RULE, rs->rules[i], NULL, 0);
         val v;
         bool answered;
         bool ok = run_chunk(x, x->pg->rules[rs->rules[i]], argi, nargs, &v, &answered);
         x->sp = argi;
+        if (ok && x->tracing && !answered)
+            trace_unfired(&x->trace, rn, tmark);
+        else if (ok && x->tracing)
+            trace_output(&x->trace, &x->arena, rn, x->game->out.s ? x->game->out.s + out0 : NULL,
+                         x->game->out.len - out0, (uint32_t)(x->game->lines - lines0));
+        fired |= ok && answered;
         if (!ok || !vm_run_queue(x, mark))
             goto fail;
+        if (x->tracing && answered)
+            trace_close(&x->trace, rn, (val){ .type = T_NONE });
     }
+    if (x->tracing && !fired && node < x->trace.len)
+        x->trace.e[node].no_rule = true;
+    if (x->tracing)
+        trace_close(&x->trace, node, (val){ .type = T_NONE });
     x->depth--;
     return true;
 fail:
@@ -1100,6 +1154,7 @@ bool vm_procedure(vm_ctx *x, play *g, const chunk *ch)
     x->game = g;
     x->playing = true;
     g->qlen = 0;
+    sb_free(&g->rolls);
     val v;
     bool ok = vm_eval(x, ch, &v) && vm_run_queue(x, 0);
     x->playing = false;
@@ -1129,6 +1184,7 @@ void vm_begin(vm_ctx *x, const prog *pg, const scene *sc, int32_t edition,
     x->depth = 0;
     x->sp = 0;
     x->nframes = 0;
+    x->raised_at = (ast_loc){ 0 };
     x->arena.limit = VM_ARENA_LIMIT;
     x->tracing = tracing;
     trace_reset(&x->trace);

@@ -60,6 +60,9 @@ typedef struct vm_ctx {
     const uint8_t *dice_faces;
     size_t dice_len, dice_pos;
     bool dice_on;
+    /* Added: where the running event was raised (play_event.at; zero when raised from C, as
+     * a walk's steps are), so a cascade too deep (E222) is reported at its rule statement */
+    ast_loc raised_at;
 } vm_ctx;
 
 /* A zeroed context is ready; vm_ctx_free releases its memory (the struct itself is the
@@ -143,6 +146,9 @@ enum {
     VM_E_INDEX = 227,         /* nth(L, i) with i not in 1..len(L) */
     VM_E_INTERNAL = 299
 };
+/* Added: the source span of the instruction the innermost frame is running (its saved pc),
+ * or a zero span when no chunk runs (a procedure driven from C). */
+ast_loc vm_where(const vm_ctx *x);
 /* Records error `code` (keeps the first one); returns false. */
 bool vm_fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* n bytes of the evaluation's arena; E209 (false) when it is exhausted. */
@@ -163,5 +169,12 @@ bool vm_raise(vm_ctx *x, uint32_t e, const val *args, uint32_t n);
 bool vm_choose(vm_ctx *x, const chunk *ch, val from, val side, const char *q, val *out);
 /* Writes a note line of rule chunk ch into the procedure's output. play.c. */
 void vm_note(vm_ctx *x, const chunk *ch, const char *text);
+/* Added: writes the dice rule chunk ch just rolled into the procedure's output, as a line
+ * `roll d6: 4` (one die, many = false) or `roll 3 d6: [1, 4, 4]` (the n faces, ascending;
+ * past 48 faces their counts: `roll 100 d6: 17 ones, 15 twos, ...`), with the rule's
+ * citations, and appends the roll as a JSON object (faces, chunk, the position vm_where
+ * gives: save the pc first, the rule's citations) to the game's `rolls`; nothing under odds
+ * (bare). play.c. */
+void vm_dice(vm_ctx *x, const chunk *ch, const val *faces, size_t n, bool many);
 
 #endif

@@ -1,6 +1,7 @@
 /* vm_board.c — the board built-ins of the language (language.md §5.3), run by the VM's BOARD
  * instruction (vm.c): squares, units on the board, elevation, terrain elements, features of
- * squares, sides and interspaces, distance, neighbours and traced lines.
+ * squares, sides and interspaces, distance, neighbours, directions, the squares within a
+ * distance, and traced lines.
  *
  * Everything here is geometry and storage read from the scene (scene.h) through runtime/board.h
  * and geo.h; what any of it means is written in .hon. Errors are E212-E218 (vm.h). Lists are
@@ -336,6 +337,62 @@ static __attribute__((noinline)) bool items_near(vm_ctx *x, int sq, bool sum, in
     return true;
 }
 
+/* direction(a, b) (language.md §5.3): the neighbour's direction when b is next to a, else the
+ * compass direction nearest to the straight line from a's centre to b's: diagonal when the
+ * smaller of |dx|, |dy| is more than (sqrt 2 - 1) times the larger, i.e. when the line is
+ * nearer 45 degrees than the axis (an exact integer test: (lo + hi)^2 > 2 hi^2; no whole
+ * vector lies on the 22.5 degree boundary, so there is never a tie). Hexes: neighbours only
+ * (E218 otherwise). a == b is E215. */
+static __attribute__((noinline)) bool direction_of(vm_ctx *x, val va, int a, int b, val *out)
+{
+    const geo_grid *g = x->sc->g;
+    if (a == b) {
+        char name[32];
+        scene_square_text(va.u.i, name, sizeof name);
+        return vm_fail(x, VM_E_NOTHING, "there is no direction from square %s to itself", name);
+    }
+    int d = geo_direction(g, a, b);
+    if (d >= 0) {
+        out->u.i = d;
+        return true;
+    }
+    if (g->topo != GEO_SQUARE)
+        return vm_fail(x, VM_E_TOPOLOGY, "direction() between hexes that are not neighbours "
+                       "is not defined");
+    int ax, ay, bx, by;
+    geo_xy(g, a, &ax, &ay);
+    geo_xy(g, b, &bx, &by);
+    long dx = bx - ax, dn = ay - by;    /* east and north (rows grow southward) */
+    long adx = dx < 0 ? -dx : dx, adn = dn < 0 ? -dn : dn;
+    long lo = adx < adn ? adx : adn, hi = adx < adn ? adn : adx;
+    geo_dir dir;
+    if ((lo + hi) * (lo + hi) > 2 * hi * hi)
+        dir = dn > 0 ? (dx > 0 ? GEO_NE : GEO_NW) : (dx > 0 ? GEO_SE : GEO_SW);
+    else if (adx > adn)
+        dir = dx > 0 ? GEO_E : GEO_W;
+    else
+        dir = dn > 0 ? GEO_N : GEO_S;
+    out->u.i = dir;
+    return true;
+}
+
+/* squares_within(sq, n): every square of the board at distance <= n, in square order (row by
+ * row); n < 0 gives []. */
+static __attribute__((noinline)) bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
+{
+    const geo_grid *g = x->sc->g;
+    if (n < 0)
+        return list_of_squares(x, NULL, 0, out);
+    /* no two squares of the board are farther apart than w + h: a larger n changes nothing */
+    int r = n > g->w + g->h ? g->w + g->h : (int)n;
+    size_t k = geo_squares_within(g, sq, r, NULL, 0);
+    int *sqs = vm_alloc(x, (k ? k : 1) * sizeof *sqs);
+    if (!sqs)
+        return false;
+    k = geo_squares_within(g, sq, r, sqs, k);
+    return list_of_squares(x, sqs, k, out);
+}
+
 bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
 {
     const scene *sc = x->sc;
@@ -559,6 +616,14 @@ bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
             return false;
         out->u.i = (size_t)e < sc->nelement_faces ? sc->element_faces[e] : RES_FACE_NONE;
         return true;
+    case RES_BI_DIRECTION:
+        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
+            return false;
+        return direction_of(x, args[0], s0, s1, out);
+    case RES_BI_SQUARES_WITHIN:
+        if (!square_arg(x, args[0], &s0))
+            return false;
+        return squares_within(x, s0, args[1].u.i, out);
     case RES_BI_UNITS:
         return unit_list(x, -1, out);
     case RES_BI_PASSENGERS:

@@ -69,6 +69,10 @@ static void on_diag(void *ud, const hon_diag *d)
 {
     cli_session *s = ud;
     static const char *const sev[] = {"error", "warning", "note"};
+    if (s->quiet) {
+        s->quiet_code = d->code;
+        return;
+    }
     s->diags++;
     if (d->severity == HON_ERROR)
         s->errors++;
@@ -399,6 +403,8 @@ int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mod
     } else {
         put_block(hon_answer_text(a), stdout);
         if (mode == CLI_WHY)
+            put_block(hon_answer_why(a), stdout);
+        else if (mode == CLI_WHY_FULL)
             put_block(hon_answer_trace(a), stdout);
     }
     hon_answer_free(a);
@@ -711,31 +717,102 @@ static bool looks_like_square(const char *w)
     return w[i] == '\0';
 }
 
-/* Writes argument w of `los` as the expression a parameter of type `type` wants into buf.
- * Returns false (after saying why) when it cannot be one. */
-static bool los_arg(const char *w, const char *type, char *buf, size_t cap)
+/* One end of `los`: a unit ($name) or a square (@C4 or C4) and the units standing on it. */
+typedef struct los_end {
+    const char *bare;       /* the word without its $ or @ */
+    bool square;
+    long nunits;            /* a square: how many units stand on it */
+    char unit[128];         /* a square with exactly one unit: that unit ("$name") */
+} los_end;
+
+/* Evaluates expr without showing its diagnostics: the answer's text into buf (true), or
+ * false with the diagnostic's code in *code (0 when there was none). */
+static bool probe(cli_session *s, const char *expr, char *buf, size_t cap, int *code)
 {
-    bool square = w[0] != '$';
-    const char *bare = w + (w[0] == '@' || w[0] == '$');
-    if (!*bare || (square && !looks_like_square(bare))) {
+    hon_answer *a = NULL;
+    s->quiet = true;
+    s->quiet_code = 0;
+    hon_status st = hon_eval(s->vm, expr, "<los>", &a);
+    s->quiet = false;
+    *code = s->quiet_code;
+    bool ok = st == HON_OK && a && hon_answer_text(a);
+    if (ok)
+        snprintf(buf, cap, "%s", hon_answer_text(a));
+    hon_answer_free(a);
+    return ok;
+}
+
+/* Reads word w of `los` into *e: a unit, or a square of the board with the units on it.
+ * Returns false (after saying why) when it is neither, or a square off the board. */
+static bool los_end_of(cli_session *s, const char *w, los_end *e)
+{
+    *e = (los_end){ .bare = w + (w[0] == '@' || w[0] == '$'), .square = w[0] != '$' };
+    if (!*e->bare || (e->square && !looks_like_square(e->bare))) {
         cli_error("'%s' is neither a unit ($name) nor a square (@C4 or C4)", w);
         return false;
     }
+    if (!e->square)
+        return true;
+    char expr[96], text[160];
+    int code;
+    snprintf(expr, sizeof expr, "len(units_at(@%s))", e->bare);
+    if (!probe(s, expr, text, sizeof text, &code)) {
+        if (code == 217)
+            cli_error("square %s is off the board", e->bare);
+        else
+            cli_error("cannot read the units on square %s", e->bare);
+        return false;
+    }
+    e->nunits = strtol(text, NULL, 10);
+    snprintf(expr, sizeof expr, "nth(units_at(@%s), 1)", e->bare);
+    if (e->nunits == 1 && !probe(s, expr, e->unit, sizeof e->unit, &code)) {
+        cli_error("cannot read the unit on square %s", e->bare);
+        return false;
+    }
+    return true;
+}
+
+/* Writes end e as the expression a parameter of type `type` wants into buf: a square as
+ * itself or square_of($u); a unit as itself, or a square's one unit. False when it cannot be
+ * one (nothing said). */
+static bool los_arg(const los_end *e, const char *type, char *buf, size_t cap)
+{
     if (strcmp(type, "square") == 0) {
-        snprintf(buf, cap, square ? "@%s" : "square_of($%s)", bare);
+        snprintf(buf, cap, e->square ? "@%s" : "square_of($%s)", e->bare);
         return true;
     }
-    if (strcmp(type, "unit") == 0) {
-        if (square) {
-            cli_error("line_of_sight takes units: name them with $ ('%s' is a square)", w);
-            return false;
-        }
-        snprintf(buf, cap, "$%s", bare);
+    if (strcmp(type, "unit") == 0 && !e->square) {
+        snprintf(buf, cap, "$%s", e->bare);
         return true;
     }
-    cli_error("line_of_sight takes a %s, which 'los' cannot give (it gives units and squares)",
-              type);
+    if (strcmp(type, "unit") == 0 && e->nunits == 1) {
+        snprintf(buf, cap, "%s", e->unit);
+        return true;
+    }
     return false;
+}
+
+/* Appends to note what square end e holds ("A1 holds $rifle1", "A1 holds no unit"). */
+static void los_note(const los_end *e, char *note, size_t cap)
+{
+    size_t n = strlen(note);
+    if (!e->square || n >= cap)
+        return;
+    if (e->nunits == 1)
+        snprintf(note + n, cap - n, "%s%s holds %s", n ? ", " : "", e->bare, e->unit);
+    else if (e->nunits == 0)
+        snprintf(note + n, cap - n, "%s%s holds no unit", n ? ", " : "", e->bare);
+    else
+        snprintf(note + n, cap - n, "%s%s holds %ld units", n ? ", " : "", e->bare, e->nunits);
+}
+
+/* The rules' query between two squares: line_of_sight_squares(square, square, bool). */
+static bool has_squares_query(cli_session *s)
+{
+    hon_query_info qi;
+    return hon_query_info_of(s->vm, "line_of_sight_squares", &qi) == HON_OK && !qi.is_fn &&
+           qi.nparams == 3 && strcmp(qi.param_types[0], "square") == 0 &&
+           strcmp(qi.param_types[1], "square") == 0 && strcmp(qi.param_types[2], "bool") == 0;
 }
 
 int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode)
@@ -752,10 +829,38 @@ int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode)
         cli_error("line_of_sight takes %zu parameters; 'los X Y' gives two", qi.nparams);
         return 1;
     }
-    char a[160], b[160], expr[400];
-    if (!los_arg(x, qi.param_types[0], a, sizeof a) || !los_arg(y, qi.param_types[1], b, sizeof b))
+    for (size_t i = 0; i < 2; i++)
+        if (strcmp(qi.param_types[i], "unit") != 0 && strcmp(qi.param_types[i], "square") != 0) {
+            cli_error("line_of_sight takes a %s, which 'los' cannot give (it gives units and "
+                      "squares)", qi.param_types[i]);
+            return 1;
+        }
+    los_end ex, ey;
+    if (!los_end_of(s, x, &ex) || !los_end_of(s, y, &ey))
         return 1;
-    snprintf(expr, sizeof expr, "line_of_sight(%s, %s)", a, b);
+    char a[160], b[160], expr[400], note[400] = "";
+    los_note(&ex, note, sizeof note);
+    los_note(&ey, note, sizeof note);
+    if (los_arg(&ex, qi.param_types[0], a, sizeof a) &&
+        los_arg(&ey, qi.param_types[1], b, sizeof b)) {
+        snprintf(expr, sizeof expr, "line_of_sight(%s, %s)", a, b);
+        /* a square stood for its unit: say so */
+        if (!s->json && ((ex.square && strcmp(qi.param_types[0], "unit") == 0) ||
+                         (ey.square && strcmp(qi.param_types[1], "unit") == 0)))
+            printf("note: %s: asking %s\n", note, expr);
+    } else if (has_squares_query(s)) {
+        /* line_of_sight takes units and a square holds none or several: between squares */
+        los_arg(&ex, "square", a, sizeof a);
+        los_arg(&ey, "square", b, sizeof b);
+        snprintf(expr, sizeof expr, "line_of_sight_squares(%s, %s, false)", a, b);
+        if (!s->json)
+            printf("note: %s: asking %s\n", note, expr);
+    } else {
+        cli_error("line_of_sight takes units, and %s; the rules define no "
+                  "line_of_sight_squares(a: square, b: square, both_infantry: bool) to ask "
+                  "between squares", note);
+        return 1;
+    }
     int rc = cli_answer(s, expr, "<los>", mode);
     if (!s->json)
         rc |= cli_draw(s, x, y);
@@ -793,6 +898,27 @@ int cli_do(cli_session *s, const char *call, const char *where, bool odds)
         return failed(s, before, st, odds ? "cannot enumerate" : "cannot do", call);
     }
     put_answer(s, a);
+    hon_answer_free(a);
+    return 0;
+}
+
+int cli_why_do(cli_session *s, const char *call, const char *where, bool full)
+{
+    hon_answer *a = NULL;
+    size_t before = s->diags;
+    hon_status st = hon_why_do(s->vm, call, where, &a);
+    if (st != HON_OK || !a) {
+        hon_answer_free(a);
+        return failed(s, before, st, "cannot do", call);
+    }
+    if (s->json) {
+        put_block(hon_answer_json(a), stdout);
+    } else {
+        put_block(full ? hon_answer_trace(a) : hon_answer_why(a), stdout);
+        printf("effects:\n");
+        put_block(hon_answer_text(a), stdout);
+    }
+    fflush(stdout);
     hon_answer_free(a);
     return 0;
 }

@@ -34,8 +34,9 @@ typedef struct cli_opts {
     uint64_t seed;
 } cli_opts;
 
-/* How an expression is answered: its value, its value and trace, or its exact distribution. */
-typedef enum cli_mode { CLI_EVAL, CLI_WHY, CLI_ODDS } cli_mode;
+/* How an expression is answered: its value, its value and brief trace (`why`), its value and
+ * complete trace (`why full`), or its exact distribution. */
+typedef enum cli_mode { CLI_EVAL, CLI_WHY, CLI_WHY_FULL, CLI_ODDS } cli_mode;
 
 /* One running program: the interpreter and what the front end remembers about it. */
 typedef struct cli_session {
@@ -43,6 +44,8 @@ typedef struct cli_session {
     bool json;             /* answers as JSON (--json, REPL `json on`) */
     size_t diags;          /* diagnostics received so far (any severity) */
     size_t errors;         /* of which errors */
+    bool quiet;            /* a probe runs (los): diagnostics are kept in quiet_code, not shown */
+    int quiet_code;        /* the code of the last diagnostic received while quiet */
     char **files;          /* paths of the .hon files the program holds, as the API names them */
     size_t n_files, cap_files;
     char **dirs;           /* rule directories loaded, as given to hon_load_dir */
@@ -69,7 +72,8 @@ int cli_session_open(cli_session *s, const cli_opts *o);
 void cli_session_close(cli_session *s);
 
 /* Evaluates expr (typed at `where`, e.g. "<repl>") and prints its answer (CLI_EVAL), answer and
- * trace (CLI_WHY) or distribution (CLI_ODDS), as text or JSON per s->json. Returns 0 or 1. */
+ * brief trace (CLI_WHY), answer and complete trace (CLI_WHY_FULL) or distribution (CLI_ODDS),
+ * as text or JSON per s->json. Returns 0 or 1. */
 int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mode);
 /* Loads a .hon file, all or nothing (the program is unchanged on error). Returns 0 or 1. */
 int cli_load(cli_session *s, const char *path);
@@ -98,13 +102,20 @@ int cli_draw(cli_session *s, const char *from, const char *to);
  * "wrote PATH". Returns 0 or 1. */
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to);
 /* `los X Y`: asks line_of_sight(X, Y) — units `$a` or squares `@C4`/`C4`, passed as the query's
- * parameters want them (a unit where a square is wanted becomes square_of($a)) — prints the
- * answer (and the trace for CLI_WHY), then the board with line(X, Y) drawn. 0 or 1. */
+ * parameters want them (a unit where a square is wanted becomes square_of($a); a square where
+ * a unit is wanted, the one unit on it) — or, when a square holds no unit or several and the
+ * rules define line_of_sight_squares(square, square, bool), that query with false, saying
+ * which query answered in a `note:` line. Prints the answer (and the trace for CLI_WHY), then
+ * the board with line(X, Y) drawn. A square off the board is an error. 0 or 1. */
 int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode);
 /* `do EVENT(args)` (odds false) runs the procedure and prints one line per effect with its
  * citation; with odds true (`odds do ...`), prints the distribution of its outcomes. Choices
  * are asked on the terminal (s->ask). Returns 0 or 1. */
 int cli_do(cli_session *s, const char *call, const char *where, bool odds);
+/* `why do EVENT(args)`: runs the procedure like cli_do, then prints the events that ran with
+ * the rules that fired (brief, or every rule checked when `full`), then `effects:` and the
+ * effect lines. With s->json, the procedure's JSON object with its "trace". Returns 0 or 1. */
+int cli_why_do(cli_session *s, const char *call, const char *where, bool full);
 /* `move UNIT SQ...`: walks the board unit along the squares; prints the effects. 0 or 1. */
 int cli_move(cli_session *s, const char *unit, const char *const *squares, size_t n);
 /* `next`: the next phase (and what it set off); `undo`: reverts the last procedure; `turn`:

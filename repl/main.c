@@ -33,7 +33,10 @@ static const char usage_text[] =
     "\n"
     "Commands:\n"
     "  eval EXPR...            evaluate each argument as an expression, print its answer\n"
-    "  why EXPR                print the answer and its trace (the rules checked and fired)\n"
+    "  why [--full] EXPR       print the answer and the rules that fired, with citations\n"
+    "                          (--full: every rule checked, every call, whole values);\n"
+    "                          'why do EVENT(ARGS)' runs a procedure and prints the events\n"
+    "                          that ran, the rules that fired, then the effects\n"
     "  odds EXPR               print the exact distribution of the expression's results\n"
     "  do EVENT(ARGS)          run a procedure on the board: one line per effect (choices\n"
     "                          are read from standard input); 'odds do EVENT(ARGS)' prints\n"
@@ -201,13 +204,37 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     if (strcmp(name, "eval") == 0) {
         for (int i = 0; i < n; i++)
             rc |= cli_answer(s, args[i], "<command-line>", CLI_EVAL);
-    } else if (strcmp(name, "why") == 0 && strcmp(args[0], "los") == 0) {
-        if (n != 3) {
-            fprintf(stderr, "hon: 'why los' takes two arguments: X Y\n"
+    } else if (strcmp(name, "why") == 0 && strcmp(args[0], "--full") == 0 && n == 1) {
+        fprintf(stderr, "hon: 'why --full' needs an expression\n"
+                "Try 'hon --help' for more information.\n");
+        return 2;
+    } else if (strcmp(name, "why") == 0 && (strcmp(args[0], "los") == 0 ||
+                                            strcmp(args[0], "do") == 0 ||
+                                            strcmp(args[0], "--full") == 0)) {
+        bool full = strcmp(args[0], "--full") == 0;
+        const char *what = args[full];
+        if (strcmp(what, "los") == 0) {
+            if (n != 3 + full) {
+                fprintf(stderr, "hon: 'why los' takes two arguments: X Y\n"
+                        "Try 'hon --help' for more information.\n");
+                return 2;
+            }
+            return cli_los(s, args[full + 1], args[full + 2], full ? CLI_WHY_FULL : CLI_WHY);
+        }
+        if (strcmp(what, "do") == 0 && n == 1 + full) {
+            fprintf(stderr, "hon: 'why do' takes a procedure: EVENT(ARGS)\n"
                     "Try 'hon --help' for more information.\n");
             return 2;
         }
-        rc = cli_los(s, args[1], args[2], CLI_WHY);
+        bool is_do = strcmp(what, "do") == 0;
+        char *text = join_args(args + full + is_do, n - full - is_do);
+        if (!text) {
+            cli_error("out of memory");
+            return 1;
+        }
+        rc = is_do ? cli_why_do(s, text, "<command-line>", full)
+                   : cli_answer(s, text, "<command-line>", full ? CLI_WHY_FULL : CLI_WHY);
+        free(text);
     } else if (strcmp(name, "do") == 0 || (strcmp(name, "odds") == 0 && strcmp(args[0], "do") == 0)) {
         bool odds = name[0] == 'o';
         if (odds && n == 1) {

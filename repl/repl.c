@@ -253,18 +253,44 @@ static int cmd_los_mode(repl *r, char *args, cli_mode mode)
 {
     char *w[2];
     if (split_words(args, w, 2) != 2) {
-        cli_error("usage: %slos X Y (X and Y: $unit, @C4 or C4)", mode == CLI_WHY ? "why " : "");
+        cli_error("usage: %slos X Y (X and Y: $unit, @C4 or C4)",
+                  mode == CLI_WHY ? "why " : mode == CLI_WHY_FULL ? "why full " : "");
         return 1;
     }
     return cli_los(r->s, w[0], w[1], mode);
 }
 
+/* If args starts with the whole word `word` (then a space or the end), returns what follows
+ * it, spaces skipped; else NULL. */
+static char *after_word(char *args, const char *word)
+{
+    size_t n = strlen(word);
+    if (strncmp(args, word, n) != 0 || (args[n] != '\0' && !isspace((unsigned char)args[n])))
+        return NULL;
+    args += n;
+    while (isspace((unsigned char)*args))
+        args++;
+    return args;
+}
+
+/* `why [full] EXPR`, `why [full] los X Y`, `why [full] do EVENT(ARGS)` (repl.md §2b). `full`
+ * counts only as a word of its own followed by more: `why full` alone asks about `full`. */
 static int cmd_why(repl *r, char *args)
 {
-    /* `why los X Y`: the line of sight with its trace */
-    if (strncmp(args, "los", 3) == 0 && (args[3] == '\0' || isspace((unsigned char)args[3])))
-        return cmd_los_mode(r, args + 3, CLI_WHY);
-    return need(args, "why EXPR") ? cli_answer(r->s, args, "<repl>", CLI_WHY) : 1;
+    char *rest = after_word(args, "full");
+    bool full = rest && rest[0];
+    if (full)
+        args = rest;
+    if ((rest = after_word(args, "los")))     /* the line of sight with its trace */
+        return cmd_los_mode(r, rest, full ? CLI_WHY_FULL : CLI_WHY);
+    if ((rest = after_word(args, "do")) && rest[0])
+        return cli_why_do(r->s, rest, "<repl>", full);
+    if (after_word(args, "do")) {
+        need("", full ? "why full do EVENT(ARGS)" : "why do EVENT(ARGS)");
+        return 1;
+    }
+    return need(args, "why [full] EXPR") ? cli_answer(r->s, args, "<repl>",
+                                                      full ? CLI_WHY_FULL : CLI_WHY) : 1;
 }
 
 static int cmd_los(repl *r, char *args)
@@ -537,7 +563,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"why", cmd_why, "why EXPR", "the answer and its trace: the rules checked, with citations"},
+    {"why", cmd_why, "why [full] EXPR", "the answer and the rules that fired, with citations"},
+    {"why", cmd_why, "why [full] do EVENT(ARGS)", "run a procedure, then the events and rules"},
     {"odds", cmd_odds, "odds EXPR", "the exact distribution of the expression's results"},
     {"do", cmd_do, "do EVENT(ARGS)", "run a procedure: one line per effect, with citations"},
     {"move", cmd_move, "move $UNIT SQUARE...", "walk a unit along squares (raising its events)"},

@@ -386,8 +386,16 @@ geo_status board_place_unit_at(board *b, int unit, int sq0, int sq1, int pos0, i
 
 geo_status board_embark(board *b, int unit, int transport) {
     if (!unit_ok(unit) || !unit_ok(transport)) return GEO_ERANGE;
-    if (unit == transport || !unit_get(b, transport)) return GEO_EINVAL;
-    for (int t = transport, hops = 0; t >= 0 && hops < BOARD_MAX_UNITS; t = b->units[t].in, hops++)
+    if (!unit_get(b, transport)) return GEO_EINVAL;
+    return board_restore_embarked(b, unit, transport);
+}
+
+geo_status board_restore_embarked(board *b, int unit, int transport) {
+    if (!unit_ok(unit) || !unit_ok(transport)) return GEO_ERANGE;
+    if (unit == transport) return GEO_EINVAL;
+    /* An absent transport's own `in` is -1 (unit_lift), and one never placed has no slot. */
+    for (int t = transport, hops = 0; t >= 0 && t < b->cap_units && hops < BOARD_MAX_UNITS;
+         t = b->units[t].in, hops++)
         if (t == unit) return GEO_EINVAL;
     if (!unit_slot(b, unit)) return GEO_ENOMEM;
     unit_pos *u = &b->units[unit];

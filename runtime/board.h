@@ -142,6 +142,12 @@ geo_status board_place_unit_at(board *b, int unit, int sq0, int sq1, int pos0, i
  * ids, GEO_EINVAL when transport is the unit itself, is not on the board, or is (transitively)
  * embarked in unit. */
 geo_status board_embark(board *b, int unit, int transport);
+/* Like board_embark, but transport may be off the board: the state of the passengers of a
+ * destroyed transport (board_remove_unit keeps them embarked), which undoing a passenger's
+ * later disembark, move or destruction must restore. GEO_ERANGE for bad ids, GEO_EINVAL when
+ * transport is the unit itself or (transitively) embarked in unit, GEO_ENOMEM. (Added for the
+ * effect log of interp/play.c.) */
+geo_status board_restore_embarked(board *b, int unit, int transport);
 /* Takes unit off the board (and out of any transport). Units embarked in it stay embarked. */
 void board_remove_unit(board *b, int unit);
 /* Whether unit is on the board (placed or embarked). */

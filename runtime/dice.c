@@ -1,7 +1,8 @@
 /* dice.c — the dice source (see dice.h): splitmix64 in play, a face script under odds.
  *
  * interp/odds.c drives the scripted mode as an odometer over face sequences; it relies on
- * dice_d6 extending the script with 1s and counting the dice asked.
+ * dice_d6 extending the script with the lowest face a die may show (1, or within one roll the
+ * face before it: the dice of a roll are a multiset), and on counting the dice asked.
  */
 #include "dice.h"
 
@@ -25,13 +26,15 @@ void dice_rewind(dice_src *d)
 {
     d->asked = 0;
     d->overflow = false;
-    d->roll_until = 0;
+    d->roll_start = d->roll_until = 0;
 }
 
 void dice_roll_many(dice_src *d, size_t n)
 {
-    if (d->scripted)
+    if (d->scripted) {
+        d->roll_start = d->asked;
         d->roll_until = d->asked + n;
+    }
 }
 
 /* splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit generator, good enough for dice
@@ -51,9 +54,11 @@ int dice_d6(dice_src *d)
             d->overflow = true;
             return 1;
         }
-        if (d->asked >= d->script_len)
-            d->script[d->script_len++] = 1;
-        size_t end = d->asked < d->roll_until ? d->roll_until : d->asked + 1;
+        bool in_roll = d->asked < d->roll_until;
+        if (d->asked >= d->script_len)      /* a new odometer digit: its lowest face */
+            d->script[d->script_len++] =
+                in_roll && d->asked > d->roll_start ? d->script[d->asked - 1] : 1;
+        size_t end = in_roll ? d->roll_until : d->asked + 1;
         d->roll_end[d->asked] = (uint8_t)(end < DICE_SCRIPT_MAX ? end : DICE_SCRIPT_MAX);
         return d->script[d->asked++];
     }

@@ -2,7 +2,9 @@
  *
  * Seeded mode is what play uses (splitmix64, reproducible from the seed). Scripted mode is what
  * odds enumeration (interp/odds.c) uses: faces come from a script the caller fills, and the
- * source records how many dice were asked so the caller can enumerate every face sequence.
+ * source records how many dice were asked and which of them form one roll, so the caller can
+ * enumerate every outcome: a lone die's 6 faces, a roll's multisets of faces (interp/vm.c
+ * sorts the faces of `roll N d6` ascending, so its order carries no information).
  */
 #ifndef HON_DICE_H
 #define HON_DICE_H
@@ -21,9 +23,11 @@ typedef struct dice_src {
     size_t asked;            /* dice asked since dice_rewind (scripted mode) */
     bool overflow;           /* a scripted run asked for more than DICE_SCRIPT_MAX dice */
     /* Added (scripted mode): for each die asked, the position just past the last die of the
-     * same roll (dice_roll_many), at most DICE_SCRIPT_MAX; a lone die ends at its own + 1. */
+     * same roll (dice_roll_many), at most DICE_SCRIPT_MAX; a lone die ends at its own + 1. The
+     * dice of one roll are the positions sharing one roll_end. */
     uint8_t roll_end[DICE_SCRIPT_MAX];
-    size_t roll_until;       /* the dice of the current roll run up to this position */
+    size_t roll_start;       /* the dice of the current roll start at this position... */
+    size_t roll_until;       /* ...and run up to this one */
 } dice_src;
 
 /* Seeded mode with the given seed (0 is replaced by 1). */
@@ -34,14 +38,17 @@ void dice_script(dice_src *d);
 void dice_rewind(dice_src *d);
 
 /* One six-sided die: 1..6. Seeded: uniform, without modulo bias. Scripted: the next face of
- * the script; past its end the script is extended with a 1 (the first face of an odometer
- * digit), so a run asks exactly for the faces it needs. Past DICE_SCRIPT_MAX faces it returns
- * 1 and sets d->overflow. */
+ * the script; past its end the script is extended with the lowest face the die may show (the
+ * first face of an odometer digit): 1, or for a die after the first of a roll the face of the
+ * die before it, so the faces of one roll never decrease and the odometer visits each
+ * multiset of them once. A run thus asks exactly for the faces it needs. Past DICE_SCRIPT_MAX
+ * faces it returns 1 and sets d->overflow. */
 int dice_d6(dice_src *d);
 
-/* Added: the next n dice are one roll (`roll N d6`), asked whatever their faces, so every
- * face sequence of them is a separate outcome: scripted mode records it in roll_end (odds use
- * it to see early that an enumeration is too large); seeded mode ignores it. */
+/* Added: the next n dice are one roll (`roll N d6`), asked whatever their faces, with no order
+ * among them: scripted mode hands them out as a non-decreasing run (see dice_d6) and records
+ * the roll in roll_end (odds weigh each multiset by its orderings and see early that an
+ * enumeration is too large); seeded mode ignores it. */
 void dice_roll_many(dice_src *d, size_t n);
 
 /* Raw 64-bit output of the seeded generator (for tests). */

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """odds_check.py — checks an exact distribution printed by `hon odds` under chosen options.
 
-Usage: odds_check.py HON [OPTION...] -- EXPR VALUE=P [VALUE=P ...]
+Usage: odds_check.py HON [OPTION...] -- EXPR VALUE=P [VALUE=P ...] [every:ITEM ...]
 Runs `HON OPTION... odds EXPR` (bundled rules, e.g. `--variant derail_threshold=higher_than_four`)
-and requires exactly the VALUE lines given, each with probability P (a fraction). Used by
-tests/events/meson.build for the derailment dice under each reading of ERR.derail-threshold.
+and requires exactly the VALUE lines given, each with probability P (a fraction). EXPR may be
+`do EVENT(ARGS)` (`hon odds do`, the odds of a procedure, with `--load` and `--board` among the
+options): then the `in every outcome: ...` line must hold each ITEM of the every: arguments,
+and the closing `note: ...` line is not an outcome. Used by tests/events/meson.build for the
+derailment dice under each reading of ERR.derail-threshold.
 """
 import subprocess, sys
 from fractions import Fraction
@@ -17,18 +20,27 @@ def main():
         return 2
     cut = args.index("--")
     hon, opts, expr, pairs = args[0], args[1:cut], args[cut + 1], args[cut + 2:]
-    want = {v: Fraction(p) for v, p in (x.split("=", 1) for x in pairs)}
-    p = subprocess.run([hon, *opts, "odds", expr], capture_output=True, text=True)
+    every = [x[len("every:"):] for x in pairs if x.startswith("every:")]
+    want = {v: Fraction(p) for v, p in (x.rsplit("=", 1) for x in pairs
+                                        if not x.startswith("every:"))}
+    words = ["do", expr[3:]] if expr.startswith("do ") else [expr]
+    p = subprocess.run([hon, *opts, "odds", *words], capture_output=True, text=True)
     if p.returncode != 0:
         print(f"hon odds failed ({p.returncode}):\n{p.stdout}{p.stderr}", file=sys.stderr)
         return 1
-    got = {}
+    got, common = {}, None
     for line in p.stdout.splitlines():
-        if line.strip():
+        if line.startswith("in every outcome: "):
+            common = line[len("in every outcome: "):].split("; ")
+        elif line.strip() and not line.startswith("note: "):
             value, _, prob = line.rpartition(":")
             got[value.strip()] = Fraction(prob.split()[0])
     if got != want:
         print(f"odds of {expr} with {opts}: got {got}, expected {want}", file=sys.stderr)
+        return 1
+    missing = [i for i in every if i not in (common or [])]
+    if missing:
+        print(f"odds of {expr}: {missing} not in every outcome ({common})", file=sys.stderr)
         return 1
     return 0
 

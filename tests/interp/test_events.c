@@ -60,6 +60,7 @@ static const char *const RULES =
     "event st_order(u: unit);\n"
     "event st_note(u: unit);\n"
     "event st_roll_many(u: unit);\n"
+    "event st_mix(t: unit, u: unit, v: unit, sq: square);\n"
     "rule st_give.r cite \"T.give\" do { give u suppressed n; };\n"
     "rule st_take.r cite \"T.take\" do { take u suppressed n; };\n"
     "rule st_take_all.r cite \"T.take\" do { take u suppressed all; };\n"
@@ -103,6 +104,12 @@ static const char *const RULES =
     "rule st_roll_many.r cite \"T.roll\" do {\n"
     "  move u to @B2; flip u to wreck; move u to @A1;\n"
     "  if roll d6 >= 4 { give u suppressed; }\n"
+    "};\n"
+    /* a carrier destroyed with its passengers aboard; then one of them disembarks and moves,
+     * the other is destroyed where it is (inside the wreck): undo must put both back in it */
+    "rule st_mix.r cite \"T.mix\" do {\n"
+    "  embark v in t; destroy t; disembark u to sq; move u to @C2; destroy v; set u.speed = 2;\n"
+    "  embark u in $tank;\n"
     "};\n"
     /* the cascade: a unit with two Suppressed markers or more, not yet Shaken, becomes Shaken.
      * The events a `give` raises run after its block, so all of them see every marker given:
@@ -154,9 +161,9 @@ static tvm *play_vm(void)
     return t;
 }
 
-/* Everything a procedure may change, as text: for each unit its squares (or carrier), markers,
- * face and values; each square's units in order, features and items near it; the element
- * faces; the clock. Two snapshots are equal exactly when the states are. */
+/* Everything a procedure may change, as text: for each unit its squares, its carrier and its
+ * passengers, markers, face and values; each square's units in order, features and items
+ * near it; the element faces; the clock. Two snapshots are equal exactly when the states are. */
 static char snap_buf[2][16384];
 
 static const char *snap(tvm *t, int which)
@@ -180,7 +187,11 @@ static const char *snap(tvm *t, int which)
         snprintf(e, sizeof e, "face($%s)", u);
         n += (size_t)snprintf(out + n, sizeof snap_buf[0] - n, " %s", ev(t, e));
         snprintf(e, sizeof e, "$%s.speed", u);
-        n += (size_t)snprintf(out + n, sizeof snap_buf[0] - n, " speed %s\n", ev(t, e));
+        n += (size_t)snprintf(out + n, sizeof snap_buf[0] - n, " speed %s", ev(t, e));
+        snprintf(e, sizeof e, "carrier($%s)", u);
+        n += (size_t)snprintf(out + n, sizeof snap_buf[0] - n, " in %s", ev(t, e));
+        snprintf(e, sizeof e, "passengers($%s)", u);
+        n += (size_t)snprintf(out + n, sizeof snap_buf[0] - n, " carries %s\n", ev(t, e));
     }
     for (size_t i = 0; i < sizeof squares / sizeof *squares; i++) {
         const char *q = squares[i];
@@ -287,6 +298,39 @@ START_TEST(each_statement_and_its_undo)
 }
 END_TEST
 
+START_TEST(undo_after_a_carrier_is_destroyed)
+{
+    tvm *t = play_vm();
+    /* The truck on D1 carries p1; r2 embarks too, then the truck is destroyed with both
+     * aboard (they stay embarked in it, off the board); p1 disembarks to D2, moves to C2, gets
+     * a speed (a rifle gives none) and embarks in the tank; r2 is destroyed inside the wreck.
+     * The destroyed units' notes (T.destroyed) come after the block. Undoing the whole must
+     * re-embark p1 and r2 in the truck although the truck is off the board while the
+     * disembark and r2's destruction are reverted, and put r2 back second on A1. */
+    apply_and_undo(t, "st_mix($truck, $p1, $r2, @D2)",
+                   "embark $r2 in $truck   (T.mix)\ndestroy $truck   (T.mix)\n"
+                   "disembark $p1 to D2   (T.mix)\nmove $p1 to C2   (T.mix)\n"
+                   "destroy $r2   (T.mix)\nset $p1.speed = 2   (T.mix)\n"
+                   "embark $p1 in $tank   (T.mix)\n"
+                   "note: destroyed   (T.destroyed)\nnote: destroyed   (T.destroyed)\n");
+    ck_ev(t, "passengers($truck)", "[$p1]");
+    ck_ev(t, "units_at(@A1)", "[$r1, $r2]");
+    ck_ev(t, "$p1.speed", "E204");
+    /* odds run the same procedure and revert it on every path: the board is unchanged. The
+     * outcome is the net change, one item per thing changed in the order first changed: r2's
+     * place (its embark, first), the truck's, p1's place (disembark... ending in the tank),
+     * p1's speed */
+    const char *before = snap(t, 0);
+    hon_answer *a = NULL;
+    ck_assert_int_eq(hon_odds_do(t->vm, "st_mix($truck, $p1, $r2, @D2)", "<test>", &a), HON_OK);
+    ck_assert_str_eq(hon_answer_text(a), "destroy $r2; destroy $truck; embark $p1 in $tank; "
+                     "set $p1.speed = 2: 1/1 (100.00%)");
+    hon_answer_free(a);
+    ck_assert_str_eq(snap(t, 1), before);
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(no_change_is_no_effect)
 {
     tvm *t = play_vm();
@@ -330,8 +374,9 @@ END_TEST
 
 START_TEST(cascade_limits)
 {
-    /* st_loop raises itself after each block: at depth 30 (max_depth) it is E222; the 30
-     * Suppressed markers it gave are undone */
+    /* st_loop raises itself after each block: events nest at most half the depth limit (the
+     * other half is for their rules' calls), so with max_depth 30 the 16th nested event is
+     * E222; the 15 Suppressed markers given are undone */
     tvm *t = tvm_new_cfg(RULES, 0, 30);
     ck_assert_int_eq(hon_load_board_source(t->vm, "events.scn", BOARD, strlen(BOARD)), HON_OK);
     const char *before = snap(t, 0);
@@ -345,6 +390,106 @@ START_TEST(cascade_limits)
     before = snap(t, 0);
     ck_assert_str_eq(do_(t, "st_spin($r1)"), "E207");
     ck_assert_str_eq(snap(t, 1), before);
+    tvm_free(t);
+}
+END_TEST
+
+/* Runaway cascades are reported at the rule statement that raised the event that went too
+ * deep, with its line and caret. The line numbers are those of LOOP_RULES (t.hon). */
+static const char *const LOOP_RULES =
+    "kind infantry; side allies; terrain open;\n"                       /* 1 */
+    "marker suppressed; marker pinned;\n"                               /* 2 */
+    "counter rifle: infantry { side allies }\n"                         /* 3 */
+    "event boom(u: unit);\n"                                            /* 4 */
+    "event again(u: unit);\n"                                           /* 5 */
+    "event received(u: unit, m: marker) on give;\n"                     /* 6 */
+    "fn calm(u: unit) -> bool = marker_count(u, pinned) > 1000;\n"      /* 7 */
+    "rule boom.r cite \"L.boom\" do {\n"                                /* 8 */
+    "  note \"boom\";\n"                                                /* 9 */
+    "  raise boom(u);\n"                                                /* 10 */
+    "};\n"                                                              /* 11 */
+    "rule again.r cite \"L.again\" do { give u suppressed; };\n"        /* 12 */
+    /* a rule on every marker received that calls a fn: it has nothing to do with the cascade */
+    "rule received.calm cite \"L.calm\" when calm(u) do { note \"calm\"; };\n"   /* 13 */
+    "rule received.more cite \"L.more\" when m == suppressed do {\n"    /* 14 */
+    "  give u suppressed;\n"                                            /* 15 */
+    "};\n";
+
+START_TEST(cascade_positions)
+{
+    static const char *const board = "scenario \"l\"\nsize 2 x 2\nlegend . = open\nmap\n"
+                                     "  1 . .\n  2 . .\nunit a = rifle allies at A1\n";
+    tvm *t = tvm_new_cfg(LOOP_RULES, 0, 30);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "l.scn", board, strlen(board)), HON_OK);
+    /* boom raises itself: E222 at its `raise` (line 10, column 3), the line and a caret shown */
+    ck_assert_str_eq(do_(t, "boom($a)"), "E222");
+    ck_assert_msg(t->ndiags == 1 && t->d[0].line == 10 && t->d[0].col == 3 &&
+                  strcmp(t->d[0].path, "t.hon") == 0, "%s", t->log);
+    ck_assert_msg(strstr(t->log, "t.hon:10:3: error[E222]") &&
+                  strstr(t->log, "  raise boom(u);\n") && strstr(t->log, "^~~"), "%s", t->log);
+    /* again gives a marker; each marker received gives another (received.more): the cascade
+     * goes through the `on give` event. The rule received.calm calls a fn at every level, so
+     * with the depth shared by events and calls that call was the first to pass the limit
+     * (E206, blamed on received.calm, line 13). Now it is E222 at the `give` of line 15 that
+     * raised the event one level too deep. */
+    ck_assert_str_eq(do_(t, "again($a)"), "E222");
+    ck_assert_msg(t->ndiags == 1 && t->d[0].line == 15 && t->d[0].col == 3, "%s", t->log);
+    ck_ev(t, "marker_count($a, suppressed)", "0");
+    tvm_free(t);
+}
+END_TEST
+
+/* The dice a procedure rolls: a line each, in the order rolled, and a JSON `rolls` array with
+ * where each roll is (line numbers of ROLL_RULES, t.hon). */
+static const char *const ROLL_RULES =
+    "kind infantry; side allies; terrain open;\n"       /* 1 */
+    "marker suppressed;\n"                              /* 2 */
+    "counter rifle: infantry { side allies }\n"         /* 3 */
+    "event volley(u: unit);\n"                          /* 4 */
+    "event calm(u: unit);\n"                            /* 5 */
+    "rule volley.r cite \"R.volley\" cite \"R.two\" do {\n"   /* 6 */
+    "  let a = roll 3 d6;\n"                            /* 7: `roll` at column 11 */
+    "  if roll d6 >= 1 { note \"one die\"; }\n"          /* 8: `roll` at column 6 */
+    "};\n"                                              /* 9 */
+    "rule calm.r cite \"R.calm\" do { note \"calm\"; };\n";   /* 10 */
+
+START_TEST(dice_are_shown)
+{
+    static const char *const board = "scenario \"r\"\nsize 2 x 2\nlegend . = open\nmap\n"
+                                     "  1 . .\n  2 . .\nunit a = rifle allies at A1\n";
+    tvm *t = tvm_new(ROLL_RULES);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "r.scn", board, strlen(board)), HON_OK);
+    hon_answer *a = NULL;
+    ck_assert_int_eq(hon_do(t->vm, "volley($a)", "<test>", &a), HON_OK);
+    /* the text: the three dice of the first roll ascending, then the lone die (which is
+     * always >= 1, so the note follows), each with the rule's citations */
+    int f[4];
+    char tail[2][64];
+    ck_assert_msg(sscanf(hon_answer_text(a), "roll 3 d6: [%d, %d, %d]%63[^\n]\nroll d6: %d%63[^\n]",
+                         &f[0], &f[1], &f[2], tail[0], &f[3], tail[1]) == 6,
+                  "%s", hon_answer_text(a));
+    ck_assert_str_eq(tail[0], "   (R.volley, R.two)");
+    ck_assert_str_eq(tail[1], "   (R.volley, R.two)");
+    ck_assert(f[0] >= 1 && f[0] <= f[1] && f[1] <= f[2] && f[2] <= 6 && f[3] >= 1 && f[3] <= 6);
+    ck_assert_msg(strstr(hon_answer_text(a), "\nnote: one die   (R.volley, R.two)\n"), "%s",
+                  hon_answer_text(a));
+    /* the JSON: the same faces, in the same order, with the rule and where each roll is */
+    char want[1024];
+    snprintf(want, sizeof want, "\"rolls\": [{\"dice\": 3, \"faces\": [%d, %d, %d], "
+             "\"in\": \"rule volley.r\", \"file\": \"t.hon\", \"line\": 7, \"col\": 11, "
+             "\"cites\": [\"R.volley\", \"R.two\"]}, {\"dice\": 1, \"faces\": [%d], "
+             "\"in\": \"rule volley.r\", \"file\": \"t.hon\", \"line\": 8, \"col\": 6, "
+             "\"cites\": [\"R.volley\", \"R.two\"]}], ", f[0], f[1], f[2], f[3]);
+    ck_assert_msg(strstr(hon_answer_json(a), want), "%s\nwant %s", hon_answer_json(a), want);
+    hon_answer_free(a);
+    /* a procedure with no dice has none: the last one's are not kept */
+    ck_assert_int_eq(hon_do(t->vm, "calm($a)", "<test>", &a), HON_OK);
+    ck_assert_msg(strstr(hon_answer_json(a), "\"rolls\": [], "), "%s", hon_answer_json(a));
+    hon_answer_free(a);
+    /* odds do not show their dice: an outcome is what changed */
+    ck_assert_int_eq(hon_odds_do(t->vm, "volley($a)", "<test>", &a), HON_OK);
+    ck_assert_str_eq(hon_answer_text(a), "no change: 1/1 (100.00%)");
+    hon_answer_free(a);
     tvm_free(t);
 }
 END_TEST
@@ -647,9 +792,12 @@ int main(void)
     TCase *tc = tcase_create("events");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, each_statement_and_its_undo);
+    tcase_add_test(tc, undo_after_a_carrier_is_destroyed);
     tcase_add_test(tc, no_change_is_no_effect);
     tcase_add_test(tc, rollback_on_failure);
     tcase_add_test(tc, cascade_limits);
+    tcase_add_test(tc, cascade_positions);
+    tcase_add_test(tc, dice_are_shown);
     tcase_add_test(tc, order_of_events);
     tcase_add_test(tc, choices);
     tcase_add_test(tc, walks);

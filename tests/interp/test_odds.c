@@ -1,6 +1,8 @@
-/* test_odds.c — Check tests of exact dice odds (interp/odds.c via hon_odds): every face
- * sequence enumerated, probabilities as reduced fractions, grouped by printed result.
- * Each expected distribution is worked out by counting outcomes in the comment.
+/* test_odds.c — Check tests of exact dice odds (interp/odds.c via hon_odds and hon_odds_do):
+ * every outcome enumerated — a lone die face by face, the dice of one `roll N d6` as multisets
+ * weighted by their orderings — probabilities as reduced fractions, grouped by printed result;
+ * and the ascending faces of `roll N d6` in play. Each expected distribution is worked out by
+ * counting outcomes in the comment.
  */
 #include "interp_test.h"
 
@@ -84,10 +86,13 @@ END_TEST
 
 START_TEST(odds_total_budget)
 {
-    /* Budget 1000 steps: one path of `sum(x in roll 4 d6: x)` takes far fewer, but its
-     * 6^4 = 1296 paths take tens of thousands in all, more than 10 budgets (10,000). */
+    /* Budget 1000 steps: all paths together may use 200 budgets, 200,000 steps. One path of
+     * `sum(x in roll 14 d6: x)` takes far fewer than 1000, but each charges 14 steps for its
+     * dice and runs FOR_NEXT 15 times (more than 29 steps), and there are C(14 + 5, 5) = 11,628
+     * multisets of 14 dice: more than 337,000 steps in all. (This test rolled 4 dice while
+     * odds enumerated face sequences, 6^4 paths against 10 budgets.) */
     tvm *t = tvm_new_cfg(NULL, 1000, 0);
-    ck_assert_str_eq(odds(t, "sum(x in roll 4 d6: x) > 10"), "E207");
+    ck_assert_str_eq(odds(t, "sum(x in roll 14 d6: x) > 40"), "E207");
     ck_assert_ptr_nonnull(strstr(t->log, "in all"));
     /* one die is fine: 6 short paths */
     ck_assert_str_eq(odds(t, "roll d6 > 3"), "false: 1/2 (50.00%)\ntrue: 1/2 (50.00%)");
@@ -111,10 +116,171 @@ START_TEST(odds_json)
 }
 END_TEST
 
+/* The "paths" member of an answer's JSON: how many runs the enumeration made. */
+static long json_paths(const char *json)
+{
+    const char *p = strstr(json, "\"paths\": ");
+    const char *last = NULL;
+    for (; p; p = strstr(p + 1, "\"paths\": "))
+        last = p;               /* the answer's own count comes after the outcomes' */
+    return last ? strtol(last + 9, NULL, 10) : -1;
+}
+
+START_TEST(multisets)
+{
+    tvm *t = tvm_new(NULL);
+    hon_answer *a = NULL;
+    /* Three dice, successes on 4-6 (p = 1/2): binomial(3, 1/2), 1 3 3 1 out of 8. */
+    ck_assert_str_eq(odds(t, "count(x in roll 3 d6: x >= 4)"),
+                     "0: 1/8 (12.50%)\n1: 3/8 (37.50%)\n2: 3/8 (37.50%)\n3: 1/8 (12.50%)");
+    /* The sum of two dice: the multiset {a, b} has 2 orderings when a != b, 1 when a == b.
+     * 2 = {1,1}: 1/36; 3 = {1,2}: 2/36; 4 = {1,3} {2,2}: 3/36; 5: {1,4} {2,3}: 4/36; 6:
+     * {1,5} {2,4} {3,3}: 5/36; 7 = {1,6} {2,5} {3,4}: 6/36; then symmetric down to 12. */
+    ck_assert_str_eq(odds(t, "sum(x in roll 2 d6: x)"),
+                     "2: 1/36 (2.78%)\n3: 1/18 (5.56%)\n4: 1/12 (8.33%)\n5: 1/9 (11.11%)\n"
+                     "6: 5/36 (13.89%)\n7: 1/6 (16.67%)\n8: 5/36 (13.89%)\n9: 1/9 (11.11%)\n"
+                     "10: 1/12 (8.33%)\n11: 1/18 (5.56%)\n12: 1/36 (2.78%)");
+    /* 21 paths: the multisets of 2 faces out of 6, C(2 + 5, 5), instead of 36 sequences */
+    ck_assert_int_eq(hon_odds(t->vm, "sum(x in roll 2 d6: x)", "<test>", &a), HON_OK);
+    ck_assert_int_eq(json_paths(hon_answer_json(a)), 21);
+    hon_answer_free(a);
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(roll_is_sorted)
+{
+    tvm *t = tvm_new(NULL);
+    hon_answer *a = NULL;
+    /* The value of `roll 3 d6` is its faces ascending: {1,1,1} one ordering of 216, {1,1,2}
+     * three (1/72), {1,2,3} six (1/36); C(3 + 5, 5) = 56 outcomes, none out of order. */
+    ck_assert_int_eq(hon_odds(t->vm, "roll 3 d6", "<test>", &a), HON_OK);
+    const char *txt = hon_answer_text(a);
+    ck_assert_ptr_nonnull(strstr(txt, "[1, 1, 1]: 1/216 (0.46%)\n"));
+    ck_assert_ptr_nonnull(strstr(txt, "[1, 1, 2]: 1/72 (1.39%)\n"));
+    ck_assert_ptr_nonnull(strstr(txt, "[1, 2, 3]: 1/36 (2.78%)\n"));
+    ck_assert_ptr_null(strstr(txt, "[2, 1, 1]"));
+    ck_assert_int_eq(json_paths(hon_answer_json(a)), 56);
+    hon_answer_free(a);
+    /* In play (seeded dice) too: every roll of 20 dice is in ascending order. */
+    for (int i = 0; i < 20; i++)
+        ck_assert_str_eq(ev(t, "let r = roll 20 d6 in all(i in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "
+                               "11, 12, 13, 14, 15, 16, 17, 18, 19]: nth(r, i) <= nth(r, i + 1))"),
+                         "true");
+    /* A test's scripted dice: a roll takes the next N faces and gives them sorted; a lone die
+     * takes the next face. */
+    static const char *const tests =
+        "test \"sorted\" dice [5, 1, 3, 6, 2, 2] {\n"
+        "  expect roll 3 d6 == [1, 3, 5];\n"
+        "  expect roll d6 == 6;\n"
+        "  expect roll 2 d6 == [2, 2];\n"
+        "}\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "sorted.hon", tests, strlen(tests)), HON_OK);
+    char *buf = NULL;
+    size_t len = 0, passed = 0, failed = 0;
+    FILE *out = open_memstream(&buf, &len);
+    hon_run_tests(t->vm, "sorted.hon", out, &passed, &failed);
+    fclose(out);
+    ck_assert_msg(passed == 1 && failed == 0, "%s", buf);
+    free(buf);
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(twelve_dice)
+{
+    tvm *t = tvm_new(NULL);
+    hon_answer *a = NULL;
+    /* Two rolls of 6: 462 multisets each (C(11, 5)), 462^2 = 213,444 paths instead of 6^12.
+     * Successes on 4-6 over the 12 dice: binomial(12, 1/2), C(12, k) / 4096: 1 12 66 220 495
+     * 792 924 ... */
+    ck_assert_int_eq(hon_odds(t->vm, "count(x in roll 6 d6 ++ roll 6 d6: x >= 4)", "<test>", &a),
+                     HON_OK);
+    ck_assert_str_eq(hon_answer_text(a),
+                     "0: 1/4096 (0.02%)\n1: 3/1024 (0.29%)\n2: 33/2048 (1.61%)\n"
+                     "3: 55/1024 (5.37%)\n4: 495/4096 (12.08%)\n5: 99/512 (19.34%)\n"
+                     "6: 231/1024 (22.56%)\n7: 99/512 (19.34%)\n8: 495/4096 (12.08%)\n"
+                     "9: 55/1024 (5.37%)\n10: 33/2048 (1.61%)\n11: 3/1024 (0.29%)\n"
+                     "12: 1/4096 (0.02%)");
+    ck_assert_int_eq(json_paths(hon_answer_json(a)), 213444);
+    hon_answer_free(a);
+    /* A roll whose size is rolled: n = 1..6 with 1/6 each; the sum is 1 only for n = 1 and a
+     * 1: 1/36. Paths: sum over n of C(n + 5, 5) = 6 + 21 + 56 + 126 + 252 + 462 = 923. */
+    ck_assert_int_eq(hon_odds(t->vm, "sum(x in roll (roll d6) d6: x) == 1", "<test>", &a),
+                     HON_OK);
+    ck_assert_str_eq(hon_answer_text(a), "false: 35/36 (97.22%)\ntrue: 1/36 (2.78%)");
+    ck_assert_int_eq(json_paths(hon_answer_json(a)), 923);
+    hon_answer_free(a);
+    tvm_free(t);
+}
+END_TEST
+
+/* A procedure of 12 dice on a one-square board: 6 dice, a Suppressed marker per success on
+ * 4-6, at most 2; then 6 dice, a Shaken marker per 5 or 6. */
+static const char *const VOLLEY =
+    "kind infantry;\nside allies;\nterrain open;\nmarker suppressed; marker shaken;\n"
+    "counter rifle: infantry { side allies }\n"
+    "event volley(u: unit);\n"
+    "rule volley.r cite \"T.volley\" do {\n"
+    "  let a = roll 6 d6;\n"
+    "  let s = min(count(x in a: x >= 4), 2);\n"
+    "  give u suppressed s;\n"
+    "  let b = roll 6 d6;\n"
+    "  let k = count(x in b: x >= 5);\n"
+    "  give u shaken k;\n"
+    "};\n";
+
+START_TEST(twelve_dice_procedure)
+{
+    tvm *t = tvm_new(VOLLEY);
+    static const char board[] = "size 1 x 1\nlegend . = open\nmap\n  1 .\nunit r = rifle allies at A1\n";
+    ck_assert_int_eq(hon_load_board_source(t->vm, "v.scn", board, strlen(board)), HON_OK);
+    hon_answer *a = NULL;
+    ck_assert_int_eq(hon_odds_do(t->vm, "volley($r)", "<test>", &a), HON_OK);
+    const char *txt = hon_answer_text(a);
+    /* S ~ binomial(6, 1/2): P(S = 0) = 1/64, P(S = 1) = 6/64, P(S >= 2) = 57/64.
+     * K ~ binomial(6, 1/3): P(K = 0) = 64/729, P(K = 6) = 1/729, P(K = 1) = 6 * 32/729.
+     * no change: 1/64 * 64/729 = 1/729; 2 Suppressed, 6 Shaken: 57/64 * 1/729 = 57/46656 =
+     * 19/15552;
+     * 1 Suppressed, 1 Shaken: 6/64 * 192/729 = 1152/46656 = 2/81. */
+    ck_assert_ptr_nonnull(strstr(txt, "no change: 1/729 (0.14%)"));
+    ck_assert_ptr_nonnull(strstr(txt, "give $r suppressed 2; give $r shaken 6: 19/15552 (0.12%)"));
+    ck_assert_ptr_nonnull(strstr(txt, "give $r suppressed; give $r shaken: 2/81 (2.47%)"));
+    /* 3 x 7 outcomes, 213,444 paths */
+    size_t lines = 1;
+    for (const char *c = txt; *c; c++)
+        lines += *c == '\n';
+    ck_assert_uint_eq(lines, 21);
+    ck_assert_int_eq(json_paths(hon_answer_json(a)), 213444);
+    hon_answer_free(a);
+    /* Played (seeded dice), each roll shows as a line with the rule's citation, its faces
+     * ascending: `roll 6 d6: [a, b, c, d, e, f]   (T.volley)`, twice. */
+    ck_assert_int_eq(hon_do(t->vm, "volley($r)", "<test>", &a), HON_OK);
+    txt = hon_answer_text(a);
+    int rolls = 0;
+    for (const char *r = strstr(txt, "roll 6 d6: ["); r; r = strstr(r + 1, "roll 6 d6: [")) {
+        int f[6];
+        char tail[32];
+        ck_assert_int_eq(sscanf(r, "roll 6 d6: [%d, %d, %d, %d, %d, %d]%31[^\n]", &f[0], &f[1],
+                                &f[2], &f[3], &f[4], &f[5], tail), 7);
+        for (int i = 0; i < 6; i++)
+            ck_assert(f[i] >= 1 && f[i] <= 6 && (i == 0 || f[i - 1] <= f[i]));
+        ck_assert_str_eq(tail, "   (T.volley)");
+        rolls++;
+    }
+    ck_assert_int_eq(rolls, 2);
+    hon_answer_free(a);
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("odds");
     TCase *tc = tcase_create("odds");
+    /* 213,444 paths (twelve_dice*) take a fraction of a second, some seconds under the
+     * sanitizers: more than Check's default of 4 */
+    tcase_set_timeout(tc, 120);
     tcase_add_test(tc, one_die);
     tcase_add_test(tc, two_dice);
     tcase_add_test(tc, variable_length);
@@ -122,6 +288,10 @@ int main(void)
     tcase_add_test(tc, odds_errors);
     tcase_add_test(tc, odds_total_budget);
     tcase_add_test(tc, odds_json);
+    tcase_add_test(tc, multisets);
+    tcase_add_test(tc, roll_is_sorted);
+    tcase_add_test(tc, twelve_dice);
+    tcase_add_test(tc, twelve_dice_procedure);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

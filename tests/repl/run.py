@@ -6,7 +6,9 @@ REPL behaviour of docs/spec/repl.md. One named case per meson test (tests/repl/m
 
 The fixtures (tests/repl/fixtures/*.hon) are small programs written for these tests; every
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
-Only `bundled_rules_load` touches the bundled rules, and only to see that they load.
+Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
+"Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`
+and `play_landing_craft_undo` use the bundled rules.
 """
 import json
 import os
@@ -443,9 +445,17 @@ def los_queries():
     check(p.returncode == 0 and lines(p.stdout)[0] == "forbid", "los of a unit and a square", p)
     p = run(vocab[:3] + ["--load", fx("los_squares.hon")] + vocab[3:] + ["los", "@A2", "E2"])
     check(p.returncode == 0 and lines(p.stdout)[0] == "permit", "los of two squares", p)
-    # over units, a square cannot be given
+    # over units, a square holding one unit stands for it (E1 holds b): A1 -> E1 crosses the
+    # woods on C1, forbid; the note says so first
     p = run(BOARD_RULES + ["--board", ridge, "los", "$a", "E1"])
-    check(p.returncode == 1 and "takes units" in p.stderr, "los of a square for a unit", p)
+    check(p.returncode == 0 and lines(p.stdout)[:2] ==
+          ["note: E1 holds $b: asking line_of_sight($a, $b)", "forbid"],
+          "los of a square holding one unit, for a unit", p)
+    # a square holding no unit, and no line_of_sight_squares in the rules: refused, saying why
+    p = run(BOARD_RULES + ["--board", ridge, "los", "$a", "E2"])
+    check(p.returncode == 1 and "line_of_sight takes units, and E2 holds no unit" in p.stderr
+          and "no line_of_sight_squares" in p.stderr and p.stdout == "",
+          "los of an empty square without line_of_sight_squares", p)
     # no line_of_sight at all
     p = run(vocab + ["los", "$a", "$b"])
     check(p.returncode == 1 and "no query line_of_sight" in p.stderr, "los without the query", p)
@@ -453,6 +463,68 @@ def los_queries():
     j = parse_json(p.stdout, p)
     check(j["value"] == "forbid" and j["trace"][0]["args"] == ["$a", "$b"],
           "los --json: the answer as JSON, units named $a", p)
+
+
+@case
+def los_between_squares():
+    # los_fallback.hon adds line_of_sight_squares(a, b, both_infantry) to los_units.hon's
+    # line_of_sight over units. ridge.scn: a on A1, b on E1, c on E3, woods on C1.
+    ridge = fx("boards/ridge.scn")
+    base = BOARD_RULES + ["--load", fx("los_fallback.hon"), "--board", ridge]
+    # A2 and E2 hold no unit: between the squares, both_infantry false (so the made-up
+    # infantry rule does not forbid); row 2 has no woods: permit
+    p = run(base + ["los", "A2", "@E2"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[:2] == [
+        "note: A2 holds no unit, E2 holds no unit: asking "
+        "line_of_sight_squares(@A2, @E2, false)", "permit"], "two empty squares", p)
+    check("line: A2 to E2, 5 squares" in p.stdout, "the line is drawn between the squares", p)
+    # D1 holds no unit, $a is a unit: its square A1 is used; D1 -> A1 crosses C1 (woods), B1:
+    # forbid
+    p = run(base + ["los", "@D1", "$a"])
+    check(p.returncode == 0 and lines(p.stdout)[:2] == [
+        "note: D1 holds no unit: asking line_of_sight_squares(@D1, square_of($a), false)",
+        "forbid"], "an empty square and a unit", p)
+    # both squares hold one unit: line_of_sight($a, $c), A1 -> E3 has no woods: permit
+    p = run(base + ["los", "A1", "E3"])
+    check(p.returncode == 0 and lines(p.stdout)[:2] == [
+        "note: A1 holds $a, E3 holds $c: asking line_of_sight($a, $c)", "permit"],
+        "two squares holding one unit each", p)
+    # why: the trace's top call names the query that answered
+    p = run(base + ["why", "los", "A2", "E2"])
+    check(p.returncode == 0 and
+          "line_of_sight_squares(A2, E2, false) = permit   [permission]" in p.stdout,
+          "why los names line_of_sight_squares", p)
+    # JSON: only the answer, whose trace names the query
+    p = run(base + ["--json", "los", "A2", "E2"])
+    check(len(p.stdout.splitlines()) == 1, "--json prints one JSON line, no note", p)
+    j = parse_json(p.stdout, p)
+    check(j["value"] == "permit" and j["trace"][0]["query"] == "line_of_sight_squares" and
+          j["trace"][0]["args"] == ["A2", "E2", False], "the JSON trace names the query", p)
+    # a square off the 5 x 3 board is said to be, whatever the other end
+    p = run(base + ["los", "@ZZ99", "$a"])
+    check(p.returncode == 1 and p.stdout == "" and
+          p.stderr.strip() == "hon: error: square ZZ99 is off the board", "ZZ99 is off the board", p)
+    p = run(base, stdin="los $a F1\nlos A1 E1\n")
+    check("hon: error: square F1 is off the board" in p.stderr and
+          "note: A1 holds $a, E1 holds $b: asking line_of_sight($a, $b)" in p.stdout,
+          "in the REPL too, and the session goes on", p)
+
+
+@case
+def los_bundled_rules():
+    # The bundled rules' line_of_sight takes units; rules/line_of_sight.hon defines
+    # line_of_sight_squares. On examples/boards/hill_contour.scn A1 and L10 hold no unit, mg
+    # stands on D2 (the sight value is the rules' business: only which query answered is
+    # checked here).
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    p = run(["--board", board, "los", "@A1", "@L10"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "note: A1 holds no unit, L10 holds no unit: asking "
+          "line_of_sight_squares(@A1, @L10, false)" and out[1] in ("clear", "obscured", "blocked"),
+          "los of two squares with the bundled rules", p)
+    p = run(["--board", board, "los", "@ZZ99", "$mg"])
+    check(p.returncode == 1 and "square ZZ99 is off the board" in p.stderr, "ZZ99: off the board", p)
 
 
 @case
@@ -549,10 +621,13 @@ def odds_refused_at_once():
     check(p.returncode == 1 and "E210" in p.stderr and "more than 1000000 dice outcomes"
           in p.stderr, "roll 40 d6 is E210", p)
     check(took < 2.0, f"refused at once (took {took:.1f} s)", p)
-    # 6 * 6^7 = 1,679,616 > 1,000,000: a die then a roll of 7, refused as soon as known too
-    p = run(["--no-rules", "odds", "roll d6 + len(roll 7 d6)"])
-    check(p.returncode == 1 and "E210" in p.stderr, "a die and 7 more: E210", p)
-    # 6^2 = 36 outcomes of two dice: enumerated as before (the sum 7 has 6 of them)
+    # A die then a roll of 30: the dice of one roll are enumerated as multisets of faces
+    # (vm.md §7), C(30 + 5, 5) = 324,632 of them, times 6 faces of the lone die = 1,947,792 >
+    # 1,000,000: refused as soon as known. (This case was `roll 7 d6` while odds enumerated
+    # face sequences, 6 * 6^7; its C(12, 5) * 6 = 4,752 multiset paths are now enumerated.)
+    p = run(["--no-rules", "odds", "roll d6 + len(roll 30 d6)"])
+    check(p.returncode == 1 and "E210" in p.stderr, "a die and 30 more: E210", p)
+    # two dice: 21 multisets; the sum 7 is {1,6} {2,5} {3,4}, each 2 orderings of 36: 6/36
     p = run(["--no-rules", "odds", "sum(x in roll 2 d6: x)"])
     check(p.returncode == 0 and "7: 1/6" in p.stdout, "two dice are enumerated", p)
 
@@ -572,6 +647,59 @@ def cite_wording():
     cites = [c for r in parse_json(p.stdout, p)["trace"][0]["rules"] for c in r["cites"]]
     check({"id": "FIX.named", "source": "Fixture book 2, Deployment, example",
            "example": "the Lieutenant"} in cites, "the JSON citation keeps its fields", p)
+
+
+# ---- why: brief and complete traces (repl.md §2b) -----------------------------------------
+# why.hon: sight(s) takes the least cover(s, r) for r in 1, 1, 2, 3. cover answers 2 (its
+# default) unless row 3 (woods: 1) or row 9 (wall: 0); so sight = min(2, 2, 2, 1) = 1, the
+# two cover(s, 1) calls being identical. sight.never (from_row > 50) does not fire.
+WHY_SHOT = "shot{from_row: 1, to_row: 4, shooter_infantry: true, target_infantry: false}"
+
+
+@case
+def why_brief_and_full():
+    base = ["--no-rules", "--load", fx("why.hon")]
+    p = run(base + ["why", f"sight({WHY_SHOT})"])
+    check(p.returncode == 0, "why exits 0", p)
+    # The record is 78 characters: cut after the fields that fit in 40 with `, …}`:
+    # `shot{` 5 + `from_row: 1` 11 + `, to_row: 4` 11 = 27, then `, shooter_infantry: true`
+    # would pass 40. The top call keeps sight.never (checked, not fired); below it only what
+    # fired: the two cover(s, 1) are one line with their count, cover(s, 2) one line, and
+    # cover(s, 3) shows the woods rule that answered 1 (not the wall rule, which did not fire).
+    s = "shot{from_row: 1, to_row: 4, …}"
+    want = ["1",
+            f"sight({s}) = 1   [min]",
+            "  rule sight.rows: 1   (FIX.rows)",
+            f"    cover({s}, 1) = 2   (no rule fired: checked woods, wall)   ×2",
+            f"    cover({s}, 2) = 2   (no rule fired: checked woods, wall)",
+            f"    cover({s}, 3) = 1   [min]",
+            "      rule cover.woods: 1   (FIX.woods)",
+            "  rule sight.never: did not fire   (FIX.never)"]
+    check(p.stdout.splitlines() == want, "the brief trace", p)
+    # why --full: today's complete trace, every call with every rule checked and the
+    # default's line, the record whole: 1 answer + 1 top call + 1 rule + 3 calls of 4 lines
+    # (call, woods, wall, default) + cover(s, 3) with its 2 rules (3 lines) + never = 19
+    p = run(base + ["why", "--full", f"sight({WHY_SHOT})"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 0 and len(out) == 19, "the complete trace has 19 lines", p)
+    check(out[1] == f"sight({WHY_SHOT}) = 1   [min]" and
+          out.count(f"    cover({WHY_SHOT}, 1) = 2   [min]") == 2 and
+          out.count("      default: 2 (no rule fired; checked woods, wall)") == 3 and
+          "      rule cover.wall: did not fire   (FIX.wall)" in out,
+          "every call, whole values, the rules that did not fire", p)
+    # the REPL: `why full EXPR`; `why full` alone asks about a name `full` (an error here)
+    p = run(base, stdin=f"why sight({WHY_SHOT})\nwhy full sight({WHY_SHOT})\nwhy full\n")
+    out = p.stdout.splitlines()
+    check(out[:8] == want and out[8:] and len(out) == 8 + 19, "why and why full in the REPL", p)
+    check("unknown name `full`" in p.stderr, "`why full` alone is the expression `full`", p)
+    # JSON keeps the complete trace: four cover calls, the record whole
+    p = run(base + ["--json", "why", f"sight({WHY_SHOT})"])
+    rules = parse_json(p.stdout, p)["trace"][0]["rules"]
+    calls = rules[0]["calls"]
+    check(len(rules) == 2 and [c["args"][1] for c in calls] == [1, 1, 2, 3] and
+          calls[0]["args"][0] == {"from_row": 1, "to_row": 4, "shooter_infantry": True,
+                                  "target_infantry": False},
+          "the JSON trace is complete", p)
 
 
 # ---- playing (language.md §6): fixtures/play.hon on fixtures/boards/play.scn --------------
@@ -692,8 +820,8 @@ def play_command_line():
           "hon odds do", p)
     p = run(PLAY + board + ["--json", "do", "suppress($a)"])
     j = parse_json(p.stdout, p)
-    check(j == {"effects": ["give $a suppressed   (FIX.suppress)"], "turn": 1,
-                "phase": "order"}, "the JSON form of a procedure", p)
+    check(j == {"effects": ["give $a suppressed   (FIX.suppress)"], "rolls": [], "turn": 1,
+                "phase": "order"}, "the JSON form of a procedure (no dice rolled)", p)
     p = run(PLAY + board + ["move", "$a", "B1"])
     check(p.returncode == 0 and lines(p.stdout)[0] == "move $a to B1", "hon move", p)
     p = run(PLAY + ["do", "suppress($a)"])
@@ -701,6 +829,149 @@ def play_command_line():
     p = run(PLAY + board + ["do", "relocate($a)"])
     check(p.returncode == 0 and "(end of input: the first option, B1, is taken)" in p.stdout,
           "with no answer on standard input, the first option is taken", p)
+
+
+@case
+def play_why_do():
+    # why do: the events that ran with the rules that fired, then `effects:` and the effect
+    # lines. 1st suppress($a): suppress.give gives one marker, which raises
+    # marker_received($a, suppressed) (nested under the rule whose block raised it); its rule
+    # shaken needs a 2nd marker: no rule fired, one line. 2nd: shaken fires (1 effect), and
+    # its give raises marker_received($a, shaken), where m is not suppressed.
+    p = play_session(["why do suppress($a)", "why do suppress($a)", "undo",
+                      "marker_count($a, suppressed)", "why full do suppress($b)", "why do"])
+    check(p.returncode == 0, "the session goes on", p)
+    out = p.stdout.splitlines()
+    check(out[1:6] == ["event suppress($a)",
+                       "  rule suppress.give: 1 effect   (FIX.suppress)",
+                       "    event marker_received($a, suppressed)   (no rule fired: checked shaken)",
+                       "effects:",
+                       "give $a suppressed   (FIX.suppress)"], "the first why do", p)
+    check(out[6:14] == ["event suppress($a)",
+                        "  rule suppress.give: 1 effect   (FIX.suppress)",
+                        "    event marker_received($a, suppressed)",
+                        "      rule marker_received.shaken: 1 effect   (FIX.shaken)",
+                        "        event marker_received($a, shaken)   (no rule fired: checked shaken)",
+                        "effects:",
+                        "give $a suppressed   (FIX.suppress)",
+                        "give $a shaken   (FIX.shaken)"], "the second: shaken fires", p)
+    check(out[14:16] == ["undone: do suppress($a) (2 changes)", "1"],
+          "why do is a procedure like do: undo reverts it", p)
+    # why full do: every rule checked, each rule's lines after an arrow
+    check(out[16:22] == ["event suppress($b)",
+                         "  rule suppress.give: 1 effect   (FIX.suppress)",
+                         "    → give $b suppressed   (FIX.suppress)",
+                         "    event marker_received($b, suppressed)",
+                         "      rule marker_received.shaken: did not fire   (FIX.shaken)",
+                         "      no rule fired (checked shaken)"], "why full do", p)
+    check("usage: why do EVENT(ARGS)" in p.stderr, "why do needs a procedure", p)
+    # the command line: hon why do, hon why --full do, --json with the trace
+    board = ["--board", fx("boards/play.scn")]
+    p = run(PLAY + board + ["why", "do", "suppress($a)"])
+    check(p.returncode == 0 and p.stdout.splitlines()[-2:] ==
+          ["effects:", "give $a suppressed   (FIX.suppress)"], "hon why do", p)
+    p = run(PLAY + board + ["why", "--full", "do", "suppress($a)"])
+    check(p.returncode == 0 and "    → give $a suppressed   (FIX.suppress)" in p.stdout,
+          "hon why --full do", p)
+    p = run(PLAY + board + ["--json", "why", "do", "suppress($a)"])
+    j = parse_json(p.stdout, p)
+    ev = j["trace"][0]
+    check(j["effects"] == ["give $a suppressed   (FIX.suppress)"] and ev["event"] == "suppress"
+          and ev["rules"][0]["lines"] == ["give $a suppressed   (FIX.suppress)"] and
+          ev["rules"][0]["calls"][0]["event"] == "marker_received",
+          "the JSON of why do: the effects and the trace", p)
+    p = run(PLAY + board + ["why", "do"])
+    check(p.returncode == 2 and "hon --help" in p.stderr, "hon why do needs a procedure", p)
+    p = run(PLAY + ["why", "do", "suppress($a)"])
+    check(p.returncode == 1 and "error[E212]" in p.stderr, "why do needs a board", p)
+
+
+# ---- the README's "Trains" session: the bundled rules and examples/boards/rail_station.scn ---
+# A goods engine at speed 4 (E3) pulls wagon1 (D3) and wagon2 (C3) east; it enters the station
+# building (I3 J3, 3 structure points) on its fourth square and derails there
+# (RR.derail.building); the rifle squad on H3, under wagon1 at the end, is pushed aside to a
+# square its owner picks (RR.crunch.infantry-heavy): H2, I2, I4, H4, G4, G2, so "2" is I2.
+ROOT = os.path.abspath(os.path.join(FIXTURES, "..", "..", ".."))
+TRAIN = "train_moves($engine, [$wagon1, $wagon2], 4)"
+ODDS_LINE = re.compile(r"^(.*): (\d+)/(\d+) \(\d+\.\d\d%\)$")
+
+
+def odds_blocks(out):
+    """The odds blocks of a session's output: for each, {outcome: Fraction} of the lines
+    between `in every outcome: ...` and the closing `note: ...`."""
+    from fractions import Fraction
+    blocks, cur = [], None
+    for l in out:
+        if l.startswith("in every outcome: "):
+            cur = {}
+            blocks.append(cur)
+        elif cur is not None and ODDS_LINE.match(l):
+            m = ODDS_LINE.match(l)
+            cur[m.group(1)] = Fraction(int(m.group(2)), int(m.group(3)))
+        else:
+            cur = None
+    return blocks
+
+
+@case
+def play_landing_craft_undo():
+    # examples/boards/beach_seawall.scn: rifle3 is embarked in lcvp1 (on E8 E9), so it stands
+    # on its carrier's front square E8. landing_craft_destroyed destroys the craft, then
+    # disembarks rifle3 next to it (BRO.2.landing-craft.destroyed). `odds do` runs and undoes
+    # the procedure on every path, `undo` reverts a `do`: both must leave rifle3 in the craft.
+    board = os.path.join(ROOT, "examples", "boards", "beach_seawall.scn")
+    ask = "passengers($lcvp1)\nsquare_of($rifle3)\n"
+    p = run(["--board", board], stdin=ask + "odds do landing_craft_destroyed($lcvp1)\n" + ask +
+            "do landing_craft_destroyed($lcvp1)\n1\n1\n" + ask + "undo\n" + ask)
+    check(p.returncode == 0 and p.stderr == "", "the session runs without an error", p)
+    out = lines(p.stdout)
+    # the answers to `ask`: before, after odds, after do (landed: not a passenger), after undo
+    answers = [out[i:i + 2] for i, l in enumerate(out) if l.startswith("[")]
+    check(len(answers) == 4, "four answers to passengers(...) and square_of(...)", p)
+    check(answers[0] == ["[$rifle3]", "E8"], "before: rifle3 aboard lcvp1 on E8", p)
+    check(answers[1] == answers[0], "odds do changed nothing", p)
+    check(answers[2][0] == "[]" and answers[2][1] != "E8", "do: rifle3 landed", p)
+    check(answers[3] == answers[0], "undo: rifle3 aboard lcvp1 again", p)
+
+
+@case
+def play_train_station():
+    board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
+    p = run(["--seed", "7"], stdin="\n".join([
+        f"board {board}", f"odds do {TRAIN}", f"do {TRAIN}", "2", "face($engine)", "undo",
+        "face($engine)", "variant derail_threshold higher_than_four", f"odds do {TRAIN}",
+        "seed 7", f"do {TRAIN}", "2", "face($engine)"]) + "\n")
+    check(p.returncode == 0 and p.stderr == "", "the session runs without an error", p)
+    out = lines(p.stdout)
+    # whatever the dice: the engine is a wreck after the move, undo puts its face back
+    faces = [l for l in out if l in ("wreck", "none")]
+    check(faces == ["wreck", "none", "wreck"], "wreck after do, none after undo, wreck again", p)
+    check(any(l.startswith(f"undone: do {TRAIN} (") for l in out), "undo names the procedure", p)
+    check("choose (allies): Where does the unit under the train go?" in out
+          and "move $rifles to I2   (RR.crunch.infantry-heavy, RR.crunch.light, "
+              "ERR.crunch-derail)" in out, "the squad's owner is asked, and answered", p)
+    # each do shows its two rolls of 4 dice (speed 4), faces ascending, and with the same seed
+    # the replay rolls the same dice
+    rolls = [l.split("   (")[0] for l in out if l.startswith("roll 4 d6: [")]
+    check(len(rolls) == 4 and rolls[:2] == rolls[2:], "two rolls per do, the same after seed 7", p)
+    for r in rolls:
+        faces = [int(f) for f in r[len("roll 4 d6: ["):-1].split(", ")]
+        check(faces == sorted(faces) and all(1 <= f <= 6 for f in faces), "faces 1..6, sorted", p)
+    # the odds: each distribution sums to 1, the readings differ. By hand: a wagon die succeeds
+    # with p = 1/2 (four_or_more) or 1/3 (higher_than_four); no wagon derails with (1 - p)^4,
+    # and then the station stands when fewer than 3 of its 4 dice succeed: 1 - (4p^3(1-p) + p^4)
+    # = 11/16 (p = 1/2) or 8/9 (p = 1/3): "nothing more" 1/16 * 11/16 = 11/256, and
+    # 16/81 * 8/9 = 128/729.
+    from fractions import Fraction
+    blocks = odds_blocks(out)
+    check(len(blocks) == 2, "two odds answers", p)
+    check(all(sum(b.values()) == 1 for b in blocks), "each distribution sums to 1", p)
+    check(blocks[0] != blocks[1], "the two readings give different odds", p)
+    check(blocks[0].get("nothing more") == Fraction(11, 256)
+          and blocks[1].get("nothing more") == Fraction(128, 729),
+          "no wagon derails and the station stands: 11/256, then 128/729", p)
+    check(out.count("note: every choice took the first legal option") == 2,
+          "odds say the choice took its first option", p)
 
 
 def main():

@@ -1,0 +1,206 @@
+/* test_builtins.c — Check tests of the ordered combinations over enums (language.md §3.5, §4:
+ * `combine min` / `combine max`, the aggregates min(x in L: e) / max(…) and min(a, b) / max(a, b)
+ * over enum members, in declaration order) and of the board built-ins direction(a, b) and
+ * squares_within(sq, n) (§5.3) on a tiny board written below.
+ *
+ * Every expected value is worked out in a comment, from the declarations and the board's
+ * picture, not pasted from a run.
+ */
+#include "interp_test.h"
+
+/* `sight` in declaration order: blocked < obscured < clear. */
+static const char *const SIGHT =
+    "enum sight { blocked, obscured, clear }\n"
+    "query worst(n: int) -> sight combine min default clear;\n"
+    "rule worst.haze cite \"W.1\" when n >= 1 answer obscured;\n"
+    "rule worst.wall cite \"W.2\" when n >= 2 answer blocked;\n"
+    "rule worst.late cite \"W.3\" when n >= 3 answer clear;\n"
+    "query best(n: int) -> sight combine max;\n"
+    "rule best.wall cite \"B.1\" answer blocked;\n"
+    "rule best.haze cite \"B.2\" when n >= 1 answer obscured;\n"
+    "fn worst_of(l: list<int>) -> sight = min(k in l: worst(k));\n"
+    "fn best_of(l: list<int>) -> sight = max(k in l: worst(k));\n";
+
+START_TEST(combine_min_max_over_enums)
+{
+    tvm *t = tvm_new(SIGHT);
+    /* worst: no rule fires for 0 -> the default, clear; 1: only haze -> obscured; 2: haze
+     * and wall -> the least, blocked; 3: clear joins, the least is still blocked */
+    ck_ev(t, "worst(0)", "clear");
+    ck_ev(t, "worst(1)", "obscured");
+    ck_ev(t, "worst(2)", "blocked");
+    ck_ev(t, "worst(3)", "blocked");
+    /* best: wall always fires (blocked); with haze the greatest is obscured */
+    ck_ev(t, "best(0)", "blocked");
+    ck_ev(t, "best(5)", "obscured");
+    /* the answer is a member of sight: it compares with members, in declaration order */
+    ck_ev(t, "worst(1) == obscured", "true");
+    ck_ev(t, "worst(2) < worst(1)", "true");
+    /* aggregates: worst over [0, 1] is min(clear, obscured) = obscured; best_of takes the
+     * greatest of worst(k): worst(0) = clear */
+    ck_ev(t, "worst_of([0, 1])", "obscured");
+    ck_ev(t, "worst_of([0, 3])", "blocked");
+    ck_ev(t, "best_of([1, 2, 0])", "clear");
+    ck_ev(t, "worst_of([])", "E208");
+    /* two arguments */
+    ck_ev(t, "min(clear, obscured)", "obscured");
+    ck_ev(t, "max(blocked, obscured)", "obscured");
+    ck_ev(t, "max(sight.clear, blocked)", "clear");
+    ck_ev(t, "min(3, 4)", "3");
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(combine_min_max_types)
+{
+    /* E113: min and max order ints and enum members, not bools (line 1, the query) */
+    ck_load_fails("query q() -> bool combine min;\n", 113, 1, 0);
+    ck_load_fails("query q() -> verdict combine max;\n", 113, 1, 0);
+    /* two members of different enums, or an int and a member, do not compare (E104) */
+    ck_load_fails("enum a { x, y } enum b { z }\nfn f() -> a = min(a.x, b.z);\n", 104, 2, 0);
+    ck_load_fails("enum a { x, y }\nfn f() -> int = max(1, a.x);\n", 104, 2, 0);
+    /* bools have no order (E104 on the aggregate's body) */
+    ck_load_fails("fn f(l: list<int>) -> bool = min(k in l: k > 1);\n", 104, 1, 0);
+    /* the default must be a member of the result type (E104) */
+    ck_load_fails("enum s { lo, hi }\nquery q() -> s combine min default 3;\n", 104, 2, 0);
+    tvm_free(tvm_new("enum s { lo, hi }\nquery q() -> s combine max default lo;\n"));
+}
+END_TEST
+
+START_TEST(combine_enum_trace)
+{
+    tvm *t = tvm_new(SIGHT);
+    /* the trace shows members: worst(2) fires haze (obscured) and wall (blocked) */
+    hon_answer *a = NULL;
+    ck_assert_int_eq(hon_eval(t->vm, "worst(2)", "<test>", &a), HON_OK);
+    ck_assert_str_eq(hon_answer_why(a), "worst(2) = blocked   [min]\n"
+                                        "  rule worst.haze: obscured   (W.1)\n"
+                                        "  rule worst.wall: blocked   (W.2)\n"
+                                        "  rule worst.late: did not fire   (W.3)\n");
+    hon_answer_free(a);
+    tvm_free(t);
+}
+END_TEST
+
+/* A 5 x 4 board, all open (A1 top-left; row 1 is north):
+ *        A  B  C  D  E
+ *   1    .  .  .  .  .
+ *   2    .  .  .  .  .
+ *   3    .  .  .  .  .
+ *   4    .  .  .  .  .          */
+static const char *const RULES = "terrain open;\n";
+static const char *const BOARD =
+    "scenario \"tiny\"\n"
+    "size 5 x 4\n"
+    "legend . = open\n"
+    "map\n"
+    "  1 . . . . .\n"
+    "  2 . . . . .\n"
+    "  3 . . . . .\n"
+    "  4 . . . . .\n";
+
+static tvm *board_vm(const char *board)
+{
+    tvm *t = tvm_new(RULES);
+    hon_status st = hon_load_board_source(t->vm, "tiny.scn", board, strlen(board));
+    ck_assert_msg(st == HON_OK, "board failed: %s", t->log);
+    return t;
+}
+
+START_TEST(direction_between_squares)
+{
+    tvm *t = board_vm(BOARD);
+    /* the eight neighbours of C2 */
+    ck_ev(t, "direction(@C2, @C1)", "north");
+    ck_ev(t, "direction(@C2, @D1)", "northeast");
+    ck_ev(t, "direction(@C2, @D2)", "east");
+    ck_ev(t, "direction(@C2, @D3)", "southeast");
+    ck_ev(t, "direction(@C2, @C3)", "south");
+    ck_ev(t, "direction(@C2, @B3)", "southwest");
+    ck_ev(t, "direction(@C2, @B2)", "west");
+    ck_ev(t, "direction(@C2, @B1)", "northwest");
+    /* far squares: the compass direction nearest to the line between the centres.
+     * A4 -> E1: 4 east, 3 north, 36.9 degrees above east: nearer 45 (8.1) than 0 (36.9)
+     * A4 -> E3: 4 east, 1 north, 14.0 degrees: east
+     * A1 -> C2: 2 east, 1 south, 26.6 degrees below east: nearer 45 (18.4) than 0: southeast
+     * A1 -> D2: 3 east, 1 south, 18.4 degrees: east
+     * C4 -> C1: straight north; E4 -> A4: straight west; E1 -> A4: 4 west, 3 south */
+    ck_ev(t, "direction(@A4, @E1)", "northeast");
+    ck_ev(t, "direction(@A4, @E3)", "east");
+    ck_ev(t, "direction(@A1, @C2)", "southeast");
+    ck_ev(t, "direction(@A1, @D2)", "east");
+    ck_ev(t, "direction(@C4, @C1)", "north");
+    ck_ev(t, "direction(@E4, @A4)", "west");
+    ck_ev(t, "direction(@E1, @A4)", "southwest");
+    /* the result is a `direction`: it compares with the members */
+    ck_ev(t, "direction(@A1, @A2) == south", "true");
+    /* no direction from a square to itself (E215); a square off the board (E217) */
+    ck_ev(t, "direction(@C2, @C2)", "E215");
+    ck_ev(t, "direction(@A1, @F1)", "E217");
+    tvm_free(t);
+    /* no board: E212 */
+    t = tvm_new(RULES);
+    ck_ev(t, "direction(@A1, @A2)", "E212");
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(direction_on_hexes)
+{
+    /* odd-q hexes (board.md §1): B is an odd column, half a hex lower, so B1 is to the
+     * south-east of A1 and A2 is south of A1; C1 is two columns away: not a neighbour, and
+     * far directions are defined on squares only (E218) */
+    static const char *const HEX =
+        "scenario \"hex\"\n"
+        "topology hex\n"
+        "size 3 x 2\n"
+        "legend . = open\n"
+        "map\n"
+        "  1 . . .\n"
+        "  2 . . .\n";
+    tvm *t = board_vm(HEX);
+    ck_ev(t, "direction(@A1, @B1)", "southeast");
+    ck_ev(t, "direction(@A1, @A2)", "south");
+    ck_ev(t, "direction(@B1, @A1)", "northwest");
+    ck_ev(t, "direction(@A1, @C1)", "E218");
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(squares_within_a_distance)
+{
+    tvm *t = board_vm(BOARD);
+    /* distance is Chebyshev: the 3 x 3 block around a square, cut by the board's edges, row
+     * by row */
+    ck_ev(t, "squares_within(@C2, 1)", "[B1, C1, D1, B2, C2, D2, B3, C3, D3]");
+    ck_ev(t, "squares_within(@A1, 1)", "[A1, B1, A2, B2]");
+    ck_ev(t, "squares_within(@E4, 2)", "[C2, D2, E2, C3, D3, E3, C4, D4, E4]");
+    ck_ev(t, "squares_within(@C2, 0)", "[C2]");
+    ck_ev(t, "squares_within(@C2, -1)", "[]");
+    /* every square is within 4 of C2 (the farthest, A4 and E4, are 2 away); a huge n too */
+    ck_ev(t, "len(squares_within(@C2, 4))", "20");
+    ck_ev(t, "len(squares_within(@C2, 9223372036854775807))", "20");
+    /* the same squares as filtering the board by distance */
+    ck_ev(t, "squares_within(@B3, 1) == [q in squares_within(@B3, 9): distance(@B3, q) <= 1]",
+          "true");
+    ck_ev(t, "squares_within(@F1, 1)", "E217");
+    tvm_free(t);
+    t = tvm_new(RULES);
+    ck_ev(t, "squares_within(@A1, 1)", "E212");
+    tvm_free(t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("builtins");
+    TCase *tc = tcase_create("builtins");
+    tcase_add_test(tc, combine_min_max_over_enums);
+    tcase_add_test(tc, combine_min_max_types);
+    tcase_add_test(tc, combine_enum_trace);
+    tcase_add_test(tc, direction_between_squares);
+    tcase_add_test(tc, direction_on_hexes);
+    tcase_add_test(tc, squares_within_a_distance);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
