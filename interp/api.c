@@ -154,18 +154,36 @@ static FILE *open_file(const char *path)
     return f;
 }
 
-/* Reads a whole file into a new source (path and text copied). */
-static hon_status read_source(hon_vm *vm, const char *path, source *out)
+/* Reports a message that is about no source position (code 0 unless given), as `path: ...`. */
+static void report_plain(hon_vm *vm, int code, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void report_plain(hon_vm *vm, int code, const char *path, const char *fmt, ...)
 {
-    *out = (source){ 0 };
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    uint32_t id = diag_sources_add(&vm->sources, path ? path : "<board>", "", 0);
+    diag_report(&dl, code, DIAG_ERROR, (ast_loc){ .file = id == UINT32_MAX ? 0 : id }, "%s",
+                msg);
+    emit_diags(vm, &dl);
+}
+
+/* Reads the whole file at `path` into a new NUL-terminated buffer (*text, free with hon_free;
+ * *len bytes). A file that cannot be read (missing, a directory, larger than
+ * MAX_SOURCE_BYTES) is reported with error `code` as `hon: error: cannot read …` and gives
+ * HON_ERR_IO; HON_ERR_MEMORY when memory runs out. Shared by rule files and boards. */
+static hon_status read_whole_file(hon_vm *vm, const char *path, int code, char **text,
+                                  size_t *len)
+{
+    *text = NULL;
+    *len = 0;
     FILE *f = open_file(path);
     if (!f) {
-        diag_list dl;
-        diag_list_init(&dl, &vm->sources);
-        uint32_t id = diag_sources_add(&vm->sources, path, "", 0);
-        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id }, "cannot read '%s': %s", path,
-                    strerror(errno));
-        emit_diags(vm, &dl);
+        report_plain(vm, code, path, "cannot read '%s': %s", path, strerror(errno));
         return HON_ERR_IO;
     }
     strbuf b = { 0 };
@@ -188,16 +206,26 @@ static hon_status read_source(hon_vm *vm, const char *path, source *out)
     }
     if (err || too_big) {
         sb_free(&b);
-        diag_list dl;
-        diag_list_init(&dl, &vm->sources);
-        uint32_t id = diag_sources_add(&vm->sources, path, "", 0);
-        diag_report(&dl, 0, DIAG_ERROR, (ast_loc){ .file = id }, "cannot read '%s': %s", path,
-                    too_big ? "file too large" : strerror(read_errno));
-        emit_diags(vm, &dl);
+        report_plain(vm, code, path, "cannot read '%s': %s", path,
+                     too_big ? "file too large" : strerror(read_errno));
         return HON_ERR_IO;
     }
-    out->len = b.len;
-    out->text = sb_take(&b);
+    *len = b.len;
+    *text = sb_take(&b);
+    return *text ? HON_OK : HON_ERR_MEMORY;
+}
+
+/* Reads a whole file into a new source (path and text copied). */
+static hon_status read_source(hon_vm *vm, const char *path, source *out)
+{
+    *out = (source){ 0 };
+    char *text;
+    size_t len;
+    hon_status st = read_whole_file(vm, path, 0, &text, &len);
+    if (st != HON_OK)
+        return st;
+    out->len = len;
+    out->text = text;
     out->path = hon_strdup(path);
     if (!out->text || !out->path) {
         source_free(out);
@@ -801,23 +829,6 @@ void hon_answer_free(hon_answer *a)
 
 /* ---- the board ---- */
 
-/* Reports a message that is about no source position (code 0 unless given), as `path: ...`. */
-static void report_plain(hon_vm *vm, int code, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void report_plain(hon_vm *vm, int code, const char *path, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    diag_list dl;
-    diag_list_init(&dl, &vm->sources);
-    uint32_t id = diag_sources_add(&vm->sources, path ? path : "<board>", "", 0);
-    diag_report(&dl, code, DIAG_ERROR, (ast_loc){ .file = id == UINT32_MAX ? 0 : id }, "%s",
-                msg);
-    emit_diags(vm, &dl);
-}
 
 /* Reports a scenario's E3xx errors like the compiler's diagnostics (the text is quoted). */
 static void report_scn(hon_vm *vm, const char *path, const char *text, size_t len,
@@ -838,40 +849,7 @@ static void report_scn(hon_vm *vm, const char *path, const char *text, size_t le
 /* Reads a whole scenario file; E398 (reported) when it cannot be. */
 static hon_status read_board(hon_vm *vm, const char *path, char **text, size_t *len)
 {
-    *text = NULL;
-    *len = 0;
-    FILE *f = open_file(path);
-    if (!f) {
-        report_plain(vm, 398, path, "cannot read '%s': %s", path, strerror(errno));
-        return HON_ERR_IO;
-    }
-    strbuf b = { 0 };
-    char buf[8192];
-    size_t n;
-    bool too_big = false;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        if (b.len + n > MAX_SOURCE_BYTES) {
-            too_big = true;
-            break;
-        }
-        sb_putn(&b, buf, n);
-    }
-    bool err = ferror(f);
-    int read_errno = errno ? errno : EIO;
-    fclose(f);
-    if (b.oom) {
-        sb_free(&b);
-        return HON_ERR_MEMORY;
-    }
-    if (err || too_big) {
-        sb_free(&b);
-        report_plain(vm, 398, path, "cannot read '%s': %s", path,
-                     too_big ? "file too large" : strerror(read_errno));
-        return HON_ERR_IO;
-    }
-    *len = b.len;
-    *text = sb_take(&b);
-    return *text ? HON_OK : HON_ERR_MEMORY;
+    return read_whole_file(vm, path, 398, text, len);
 }
 
 /* Loads a scenario (from text, or from the file `path` when text is NULL) against the current
