@@ -159,6 +159,21 @@ static bool next_path(dice_src *d)
     return true;
 }
 
+/* Adds a new outcome (its text and json filled, or NULL after running out of memory) to the
+ * table, which then owns it; on failure frees it and returns false. */
+static bool insert_outcome(outcome **table, outcome *o)
+{
+    if (o->text && o->json) {
+        HASH_ADD_KEYPTR(hh, *table, o->text, strlen(o->text), o);
+        if (HON_HASH_ADDED(o))
+            return true;
+    }
+    hon_free(o->text);
+    hon_free(o->json);
+    hon_free(o);
+    return false;
+}
+
 /* Adds one path's result to the table; false on OOM. */
 static bool record(const val_env *env, outcome **table, val v, u128 weight)
 {
@@ -203,20 +218,7 @@ static bool record(const val_env *env, outcome **table, val v, u128 weight)
     o->key = v.u.i;
     o->num = weight;
     o->paths = 1;
-    if (!o->text || !o->json) {
-        hon_free(o->text);
-        hon_free(o->json);
-        hon_free(o);
-        return false;
-    }
-    HASH_ADD_KEYPTR(hh, *table, o->text, strlen(o->text), o);
-    if (!HON_HASH_ADDED(o)) {
-        hon_free(o->text);
-        hon_free(o->json);
-        hon_free(o);
-        return false;
-    }
-    return true;
+    return insert_outcome(table, o);
 }
 
 bool odds_enumerate(vm_ctx *x, const prog *pg, const scene *sc, const chunk *ch, uint32_t type,
@@ -389,20 +391,7 @@ static bool record_text(outcome **table, const char *text, u128 weight)
     o->json = sb_take(&j);
     o->num = weight;
     o->paths = 1;
-    if (!o->text || !o->json) {
-        hon_free(o->text);
-        hon_free(o->json);
-        hon_free(o);
-        return false;
-    }
-    HASH_ADD_KEYPTR(hh, *table, o->text, strlen(o->text), o);
-    if (!HON_HASH_ADDED(o)) {
-        hon_free(o->text);
-        hon_free(o->json);
-        hon_free(o);
-        return false;
-    }
-    return true;
+    return insert_outcome(table, o);
 }
 
 bool odds_enumerate_runs(vm_ctx *x, odds_run run, void *ud, uint64_t budget, const char *what,
