@@ -990,6 +990,81 @@ static int endpoint(hon_vm *vm, const char *spec)
     return s0;
 }
 
+/* What the board's units and elements show besides their names, named from the program's
+ * `marker` and `face` enums for draw.h: by unit id its markers ("suppressed, pinned x2") and
+ * its face, by element id its face, NULL where there is nothing or the face is the default
+ * (RES_FACE_NONE). The strings and arrays are new (shown_free); false on OOM. */
+typedef struct shown {
+    char **markers;                 /* nunits, owned strings */
+    const char **unit_faces;        /* nunits, borrowed names */
+    const char **element_faces;     /* nelements, borrowed names */
+    size_t nunits, nelements;
+} shown;
+
+static void shown_free(shown *w)
+{
+    for (size_t i = 0; w->markers && i < w->nunits; i++)
+        hon_free(w->markers[i]);
+    hon_free(w->markers);
+    hon_free(w->unit_faces);
+    hon_free(w->element_faces);
+    memset(w, 0, sizeof *w);
+}
+
+static const char *face_name(const res_program *p, int32_t f)
+{
+    const res_enum *e = &p->enums[E_FACE];
+    return f != RES_FACE_NONE && f >= 0 && (size_t)f < e->len ? e->members[f].name : NULL;
+}
+
+static bool shown_build(const hon_vm *vm, shown *w)
+{
+    const res_program *p = vm->pg->res;
+    const scene *sc = vm->sc;
+    const res_enum *me = &p->enums[E_MARKER];
+    memset(w, 0, sizeof *w);
+    w->nunits = sc->units->len;
+    w->nelements = sc->nelement_faces;
+    w->markers = hon_calloc(w->nunits ? w->nunits : 1, sizeof *w->markers);
+    w->unit_faces = hon_calloc(w->nunits ? w->nunits : 1, sizeof *w->unit_faces);
+    w->element_faces = hon_calloc(w->nelements ? w->nelements : 1, sizeof *w->element_faces);
+    if (!w->markers || !w->unit_faces || !w->element_faces) {
+        shown_free(w);
+        return false;
+    }
+    for (size_t u = 0; u < w->nunits; u++) {
+        if (u < sc->nunit_faces)
+            w->unit_faces[u] = face_name(p, sc->unit_faces[u]);
+        size_t len = 0;
+        for (uint32_t m = 0; m < sc->units->n_markers && m < me->len; m++) {
+            uint32_t k = unit_marker_count(sc->units, (int32_t)u, m);
+            if (k > 0)
+                len += strlen(me->members[m].name) + 2 + (k > 1 ? 12 : 0);
+        }
+        if (len == 0)
+            continue;
+        char *t = hon_malloc(len + 1);
+        if (!t) {
+            shown_free(w);
+            return false;
+        }
+        size_t at = 0;
+        t[0] = '\0';
+        for (uint32_t m = 0; m < sc->units->n_markers && m < me->len; m++) {
+            uint32_t k = unit_marker_count(sc->units, (int32_t)u, m);
+            if (k == 0)
+                continue;
+            at += (size_t)snprintf(t + at, len + 1 - at, "%s%s", at ? ", " : "", me->members[m].name);
+            if (k > 1)
+                at += (size_t)snprintf(t + at, len + 1 - at, " x%" PRIu32, k);
+        }
+        w->markers[u] = t;
+    }
+    for (size_t e = 0; e < w->nelements; e++)
+        w->element_faces[e] = face_name(p, sc->element_faces[e]);
+    return true;
+}
+
 static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg)
 {
     if (!vm || !out)
@@ -1017,7 +1092,19 @@ static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, 
         if (gs == GEO_OK)
             o.trace = &tr;
     }
+    shown w;
+    if (!shown_build(vm, &w)) {
+        geo_trace_free(&tr);
+        return HON_ERR_MEMORY;
+    }
+    o.unit_markers = (const char *const *)w.markers;
+    o.n_unit_markers = w.nunits;
+    o.unit_faces = w.unit_faces;
+    o.n_unit_faces = w.nunits;
+    o.element_faces = w.element_faces;
+    o.n_element_faces = w.nelements;
     geo_status gs = svg ? draw_svg(vm->sc->b, &o, out) : draw_text(vm->sc->b, &o, out);
+    shown_free(&w);
     geo_trace_free(&tr);
     if (gs == GEO_ETOPO) {
         report_plain(vm, 0, vm->board_path, "hex boards are not drawn yet");

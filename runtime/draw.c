@@ -153,6 +153,12 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
     return GEO_OK;
 }
 
+/* The caller's string for id in a[0..n), or NULL when there is none or it is empty. */
+static const char *given(const char *const *a, size_t n, int id) {
+    if (!a || id < 0 || (size_t)id >= n || !a[id] || !a[id][0]) return NULL;
+    return a[id];
+}
+
 static int unit_index(const picture *p, int unit) {
     for (size_t i = 0; i < p->n_units; i++)
         if (p->units[i] == unit) return (int)i;
@@ -281,6 +287,10 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out) {
                 fprintf(out, " %s", name);
             }
         }
+        const char *m = given(p.o->unit_markers, p.o->n_unit_markers, u);
+        const char *fc = given(p.o->unit_faces, p.o->n_unit_faces, u);
+        if (m) fprintf(out, "  [%s]", m);
+        if (fc) fprintf(out, "  (%s)", fc);
         fputc('\n', out);
     }
     if (!p.o->symbols) print_key(&p, p.terr, BOARD_TERRAIN, "terrain", out);
@@ -308,6 +318,18 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out) {
         }
         if (any) fputc('\n', out);
     }
+    /* elements showing a face other than the default */
+    bool any_face = false;
+    for (int e = 0; e < board_element_count(b); e++) {
+        const char *fc = given(p.o->element_faces, p.o->n_element_faces, e);
+        if (!fc) continue;
+        if (!any_face) fputs("elements:", out);
+        any_face = true;
+        const char *en = board_element_name(b, e);
+        if (en) fprintf(out, "  %s (%s)", en, fc);
+        else fprintf(out, "  #%d (%s)", e, fc);
+    }
+    if (any_face) fputc('\n', out);
     print_key(&p, p.side, BOARD_SIDE_FEATURE, "sides", out);
     print_key(&p, p.item, BOARD_INTERSPACE_ITEM, "interspaces", out);
     const geo_trace *tr = p.o->trace;
@@ -422,6 +444,18 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
             fputs("</text>\n", out);
         }
     }
+    /* element faces: a label at the top of the element's first square */
+    for (int e = 0; e < board_element_count(b); e++) {
+        const char *fc = given(op->element_faces, op->n_element_faces, e);
+        int sq = 0, n = geo_square_count(g);
+        while (fc && sq < n && board_element_at(b, sq) != e) sq++;
+        if (!fc || sq >= n) continue;
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
+                "fill=\"#8b0000\" font-style=\"italic\">", L + (sq % g->w) * c + c / 2,
+                T + (sq / g->w) * c + fs * 3 / 4 + 1, fs * 3 / 4 + 1);
+        xml_text(out, fc, (size_t)(c / (fs * 3 / 8 + 1)));
+        fputs("</text>\n", out);
+    }
     /* side features */
     fputs("<g id=\"sides\" stroke-linecap=\"round\">\n", out);
     for (int s = 0; s < geo_side_count(g); s++) {
@@ -496,6 +530,30 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
         if (label) xml_text(out, label, maxc ? maxc : 1);
         else fprintf(out, "#%d", u);
         fputs("</text>\n", out);
+        /* markers and face in small type under the label */
+        const char *m = given(op->unit_markers, op->n_unit_markers, u);
+        const char *fc = given(op->unit_faces, op->n_unit_faces, u);
+        if (m || fc) {
+            int small = fs * 3 / 5 + 1;
+            /* the whole line in characters of about small/2 pixels: two squares wide, centred
+             * on the counter (longer lists are cut) */
+            size_t room = (size_t)(2 * c / (small / 2)), used = 0;
+            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#8b0000\">",
+                    rx + rw / 2, ry + rh / 2 + fs / 3 + small + 1, small);
+            if (m) {
+                size_t k = strlen(m) < room - 2 ? strlen(m) : room - 2;
+                fputc('[', out);
+                xml_text(out, m, k);
+                fputc(']', out);
+                used = k + 2;
+            }
+            if (fc && used + 3 < room) {
+                fputs(m ? " (" : "(", out);
+                xml_text(out, fc, room - used - 3);
+                fputc(')', out);
+            }
+            fputs("</text>\n", out);
+        }
         size_t carried = board_units_in(b, u, NULL, 0);
         if (carried > 0)
             fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">+%zu aboard</text>\n",

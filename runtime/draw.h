@@ -2,7 +2,8 @@
  *
  * Both show terrain, elevation, units, features on square sides and interspaces, and an
  * optional traced line (geo.h) with its corner touches. Symbols and names come from the board
- * (board_set_name) and from the scenario's map symbols; colours from the caller or a fixed
+ * (board_set_name) and from the scenario's map symbols; colours, and the names of the markers
+ * and faces units and elements show, from the caller (draw knows no rule name) or a fixed
  * palette, so the same board always gives the same bytes. The text layout is documented in
  * docs/spec/board.md and pinned by tests/runtime/test_draw.c. Square boards only.
  */
@@ -30,6 +31,17 @@ typedef struct draw_options {
     /* SVG counter colours by unit id (e.g. by army), same rules; default a pale blue. */
     const char *const *unit_colours;
     size_t n_unit_colours;
+    /* What units and terrain elements show besides their names, written by the caller from
+     * the rules (C knows no marker or face name). By unit id: its markers as one string (e.g.
+     * "suppressed, pinned x2"), and the face it shows when not the default (e.g. "wreck"); by
+     * element id: the face it shows when not the default (e.g. "rubble"). A NULL array, an id
+     * beyond n, or a NULL or empty entry shows nothing. Borrowed. */
+    const char *const *unit_markers;
+    size_t n_unit_markers;
+    const char *const *unit_faces;
+    size_t n_unit_faces;
+    const char *const *element_faces;
+    size_t n_element_faces;
     /* SVG: pixels per square (0 = 48). */
     int cell;
     /* SVG: a title shown above the board, or NULL. */
@@ -44,9 +56,9 @@ typedef struct draw_options {
 geo_status draw_text(const board *b, const draw_options *o, FILE *out);
 
 /* Writes the board as a standalone SVG document to out: squares coloured by terrain, elevation
- * as darker shading with its number, side features as thick lines (a tick toward the square
- * they face), interspace items as dots, units as labelled counters (two-square units span both
- * squares), the traced line centre to centre with its squares dotted and its corner touches
+ * as darker shading with its number, element faces as labels, side features as thick lines
+ * (a tick toward the square they face), interspace items as dots, units as labelled counters
+ * with their markers and face in small type (two-square units span both squares), the traced line centre to centre with its squares dotted and its corner touches
  * circled. o may be NULL. GEO_ETOPO on hex boards, GEO_EIO when writing fails. */
 geo_status draw_svg(const board *b, const draw_options *o, FILE *out);
 

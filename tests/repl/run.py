@@ -974,6 +974,46 @@ def play_train_station():
           "odds say the choice took its first option", p)
 
 
+@case
+def draw_markers_and_faces():
+    """issue 3 item 6: the pictures show markers and faces. In rail_station.scn the train runs
+    into the station (the board's comment): the rifle squad on H3 is pushed aside and given a
+    Suppressed marker (RR.crunch.infantry-heavy; answer 2 puts it on I2), the engine is flipped
+    to its wreck face whatever the dice (RR.derail.building) and the station to rubble (its 3
+    structure points fall to 4 dice, seed 7, as play_train_station's odds describe; the
+    check below is on this seed). Undo takes them all back."""
+    board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
+    with tempfile.TemporaryDirectory() as d:
+        after, before = os.path.join(d, "after.svg"), os.path.join(d, "before.svg")
+        p = run(["--seed", "7", "--board", board], stdin="\n".join([
+            f"do {TRAIN}", "2", "draw", f"svg {after}", "undo", "draw", f"svg {before}"]) + "\n")
+        check(p.returncode == 0 and p.stderr == "", "the session runs without an error", p)
+        undo = p.stdout.find(f"undone: do {TRAIN}")
+        check(undo > 0, "undo names the procedure", p)
+        done, undone = lines(p.stdout[:undo]), lines(p.stdout[undo:])
+        check("flip station to rubble" in " ".join(done), "seed 7: the station falls", p)
+        # the legend: key, name, square, then the markers in brackets and the face in brackets
+        check(any(re.fullmatch(r"\s*(units:)?\s*\S rifles I2  \[suppressed\]", l) for l in done),
+              "the squad on I2 is listed with its Suppressed marker", p)
+        check(any(re.fullmatch(r"\s*(units:)?\s*\S engine I3  \(wreck\)", l) for l in done),
+              "the engine is listed with its wreck face", p)
+        check("elements:  station (rubble)" in done, "the station is listed as rubble", p)
+        check(not any("suppressed" in l or "rubble" in l or "(wreck)" in l for l in undone),
+              "after undo no marker or face is drawn", p)
+        check(any(re.fullmatch(r"\s*(units:)?\s*\S rifles H3", l) for l in undone),
+              "after undo the squad is back on H3, plain", p)
+        svg_ok(after, p)
+        svg_ok(before, p)
+        with open(after) as f:
+            a = f.read()
+        with open(before) as f:
+            b = f.read()
+        check("[suppressed]" in a and "(wreck)" in a and ">rubble</text>" in a,
+              "the SVG shows the marker, the unit face and the element face", p)
+        check("suppressed" not in b and "rubble" not in b and "wreck" not in b,
+              "after undo the SVG shows none of them", p)
+
+
 def main():
     if CASE not in CASES:
         print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)

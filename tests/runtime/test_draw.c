@@ -1,7 +1,7 @@
 /* tests/runtime/test_draw.c — Check tests of runtime/draw.{c,h}: the text picture of a tiny
  * board, character by character, worked out from the layout in docs/spec/board.md, and the SVG
  * elements that must appear for the same board (coordinates computed from the default 48-pixel
- * square and the 32/24-pixel margins).
+ * square and the 32/24-pixel margins), and the markers and faces the caller names.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -127,6 +127,59 @@ START_TEST(svg_picture) {
 }
 END_TEST
 
+/* Markers and faces are strings the caller gives (the interpreter names them from the rules'
+ * `marker` and `face` enums); here the test names them. Unit 5 carries two markers and shows a
+ * face, element 0 (woods1) shows a face; ids without an entry, NULL or "" show nothing. */
+START_TEST(markers_and_faces) {
+    board *b = tiny();
+    board_place_unit(b, 7, geo_parse_square(board_grid(b), "A2"), -1);
+    board_set_unit_label(b, 7, "mg");
+    const char *markers[8] = {[5] = "suppressed, pinned x2", [7] = ""};
+    const char *faces[6] = {[5] = "wreck"};
+    const char *elem[1] = {"burnt"};
+    draw_options o = {.unit_markers = markers, .n_unit_markers = 8, .unit_faces = faces,
+                      .n_unit_faces = 6, .element_faces = elem, .n_element_faces = 1};
+    geo_status st;
+    char *out = capture_text(b, &o, &st);
+    ck_assert_int_eq(st, GEO_OK);
+    /* unit keys in id order: 5 is 'a', 7 is 'b'. After the squares, two spaces then the
+     * markers in brackets, two spaces then the face in parentheses; unit 7 has an empty marker
+     * string and no face (beyond n_unit_faces): its line is unchanged. Elements showing a
+     * face get a line of their own after the terrain key: name, then the face. */
+    const char *keys =
+        "units: a rifle C1  [suppressed, pinned x2]  (wreck)\n"
+        "       b mg A2\n"
+        "terrain:  W woods\n"
+        "elements:  woods1 (burnt)\n"
+        "sides:  w wall  i wire\n";
+    ck_assert_msg(strstr(out, keys) != NULL, "%s", out);
+    free(out);
+    /* without the names, the picture is the plain one: no "elements:" line, no brackets */
+    out = capture_text(b, NULL, &st);
+    ck_assert(strstr(out, "units: a rifle C1\n       b mg A2\nterrain:  W woods\nsides:") != NULL);
+    free(out);
+    /* SVG: unit 5 on C1 = square (2, 0) is a counter at (32 + 96 + 6, 24 + 6) = (134, 30), 36
+     * pixels wide (inset 48/7 = 6); its label at y = 30 + 18 + 12/3 = 52; the line under it in
+     * type 12*3/5 + 1 = 8 at y = 52 + 8 + 1 = 61, centred at x = 134 + 18 = 152. The element
+     * face on woods1's first square A1 (0, 0): centred at x = 32 + 24 = 56, y = 24 + 10, type
+     * 12*3/4 + 1 = 10. */
+    markers[5] = "suppressed";
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&svg, &len);
+    ck_assert_int_eq(draw_svg(b, &o, f), GEO_OK);
+    fclose(f);
+    ck_assert_msg(strstr(svg, "<text x=\"152\" y=\"61\" font-size=\"8\" text-anchor=\"middle\" "
+                              "fill=\"#8b0000\">[suppressed] (wreck)</text>") != NULL, "%s", svg);
+    ck_assert(strstr(svg, "<text x=\"56\" y=\"34\" font-size=\"10\" text-anchor=\"middle\" "
+                          "fill=\"#8b0000\" font-style=\"italic\">burnt</text>") != NULL);
+    /* unit 7 (empty string, no face) gets no such line */
+    ck_assert(strstr(svg, "[]") == NULL && strstr(svg, "()") == NULL);
+    free(svg);
+    board_free(b);
+}
+END_TEST
+
 START_TEST(hex_not_drawn) {
     board *b = board_new(GEO_HEX, 3, 3);
     FILE *f = fopen("/dev/null", "w");
@@ -142,6 +195,7 @@ int main(void) {
     TCase *tc = tcase_create("draw");
     tcase_add_test(tc, text_picture);
     tcase_add_test(tc, svg_picture);
+    tcase_add_test(tc, markers_and_faces);
     tcase_add_test(tc, hex_not_drawn);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
