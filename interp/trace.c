@@ -328,6 +328,24 @@ static void event_head(const val_env *env, const trace_ent *e, bool brief, strbu
     sb_putc(out, ')');
 }
 
+/* `query(args) = result   [mode]` of a call entry (no newline); values cut short when `brief`. */
+static void call_head(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
+{
+    const res_query *q = &env->p->queries[e->id];
+    sb_printf(out, "%s(", q->name);
+    for (uint32_t a = 0; a < e->nargs; a++) {
+        if (a)
+            sb_puts(out, ", ");
+        put_arg(env, e->args[a], out, brief);
+    }
+    sb_putc(out, ')');
+    if (e->done) {
+        sb_puts(out, " = ");
+        put_arg(env, e->result, out, brief);
+    }
+    sb_printf(out, "   [%s]", mode_name(q->mode));
+}
+
 /* The index after entry i's descendants. */
 static size_t subtree_end(const trace_log *t, size_t i)
 {
@@ -358,19 +376,8 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
         indent(out, e->depth);
         switch (e->kind) {
         case TR_CALL: {
-            const res_query *q = &p->queries[e->id];
-            sb_printf(out, "%s(", q->name);
-            for (uint32_t a = 0; a < e->nargs; a++) {
-                if (a)
-                    sb_puts(out, ", ");
-                put_val(env, e->args[a], out, false);
-            }
-            sb_puts(out, ")");
-            if (e->done) {
-                sb_puts(out, " = ");
-                put_val(env, e->result, out, false);
-            }
-            sb_printf(out, "   [%s]\n", mode_name(q->mode));
+            call_head(env, e, false, out);
+            sb_putc(out, '\n');
             if (e->done && e->no_rule) {
                 if (npending < sizeof pending / sizeof pending[0])
                     pending[npending++] = i;
@@ -813,19 +820,7 @@ static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level,
         if (e->kind == TR_EVENT) {
             event_head(env, e, true, out);
         } else {
-            const res_query *q = &p->queries[e->id];
-            sb_printf(out, "%s(", q->name);
-            for (uint32_t a = 0; a < e->nargs; a++) {
-                if (a)
-                    sb_puts(out, ", ");
-                put_arg(env, e->args[a], out, true);
-            }
-            sb_putc(out, ')');
-            if (e->done) {
-                sb_puts(out, " = ");
-                put_arg(env, e->result, out, true);
-            }
-            sb_printf(out, "   [%s]", mode_name(q->mode));
+            call_head(env, e, true, out);
         }
         put_count(out, count);
         sb_putc(out, '\n');
