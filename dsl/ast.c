@@ -249,6 +249,16 @@ static void put_str(writer *w, const char *s)
 
 static void dump(writer *w, const ast_node *n, unsigned depth);
 
+/* ` fails E201` for an expectation of a run-time error (code 201), nothing for code 0. */
+static void put_fails(writer *w, int64_t code)
+{
+    if (code) {
+        char tmp[32];
+        int k = snprintf(tmp, sizeof tmp, " fails E%03" PRId64, code);
+        put(w, tmp, (size_t)k);
+    }
+}
+
 static void sp_dump(writer *w, const ast_node *n, unsigned depth)
 {
     put(w, " ", 1);
@@ -641,11 +651,7 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
     case AST_TEST_DO:
         puts_(w, "(do");
         sp_dump(w, n->a, depth);
-        if (n->ival) {
-            char tmp[32];
-            int k = snprintf(tmp, sizeof tmp, " fails E%03" PRId64, n->ival);
-            put(w, tmp, (size_t)k);
-        }
+        put_fails(w, n->ival);
         break;
     case AST_TEST_ADVANCE:
         puts_(w, "(advance ");
@@ -708,11 +714,7 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
     case AST_EXPECT:
         puts_(w, "(expect");
         sp_dump(w, n->a, depth);
-        if (n->ival) {
-            char tmp[32];
-            int k = snprintf(tmp, sizeof tmp, " fails E%03" PRId64, n->ival);
-            put(w, tmp, (size_t)k);
-        }
+        put_fails(w, n->ival);
         break;
     case AST_KIND_COUNT:
     default:
