@@ -1,77 +1,16 @@
-/* ast.c — the AST's arena, its node and vector constructors, and the S-expression dump.
+/* ast.c — the AST's node and vector constructors, and the S-expression dump.
  *
- * Every node, vector and string of one ast_file lives in that file's arena: a chain of chunks
- * handed out by bumping a pointer and freed all at once by ast_file_free. Nothing in the tree
- * is freed on its own (see ast.h). The dump format is the one tests/dsl/test_parser.c pins.
+ * Every node, vector and string of one ast_file lives in that file's arena (base/arena.h),
+ * freed all at once by ast_file_free. Nothing in the tree is freed on its own (see ast.h).
+ * The dump format is the one tests/dsl/test_parser.c pins.
  */
 #include "ast.h"
 
 #include <inttypes.h>
-#include <stdalign.h>
 #include <stdio.h>
 #include <string.h>
+#include "arena.h"
 #include "mem.h"
-
-/* ---------------------------------------------------------------- arena */
-
-enum { CHUNK_SIZE = 16 * 1024 };
-
-typedef struct chunk {
-    struct chunk *next;
-    size_t cap, used;          /* bytes of data */
-    max_align_t data[];
-} chunk;
-
-struct ast_arena {
-    chunk *head;               /* the chunk being filled; big blocks are linked behind it */
-};
-
-/* Returns n bytes aligned for any type, or NULL on OOM or absurd sizes. */
-static void *arena_alloc(struct ast_arena *a, size_t n)
-{
-    const size_t align = alignof(max_align_t);
-    if (n > SIZE_MAX / 2)
-        return NULL;
-    n = (n + align - 1) & ~(align - 1);
-    if (n == 0)
-        n = align;
-    chunk *c = a->head;
-    if (!c || c->cap - c->used < n) {
-        /* A request bigger than a quarter chunk gets a chunk of its own, linked behind the
-         * current one so the space left there is not wasted. */
-        bool big = n > CHUNK_SIZE / 4;
-        size_t cap = big ? n : CHUNK_SIZE;
-        chunk *nc = hon_malloc(sizeof *nc + cap);
-        if (!nc)
-            return NULL;
-        nc->cap = cap;
-        nc->used = 0;
-        if (big && c) {
-            nc->next = c->next;
-            c->next = nc;
-        } else {
-            nc->next = c;
-            a->head = nc;
-        }
-        c = nc;
-    }
-    void *p = (unsigned char *)c->data + c->used;
-    c->used += n;
-    return p;
-}
-
-static void arena_free(struct ast_arena *a)
-{
-    if (!a)
-        return;
-    chunk *c = a->head;
-    while (c) {
-        chunk *next = c->next;
-        hon_free(c);
-        c = next;
-    }
-    hon_free(a);
-}
 
 /* ---------------------------------------------------------------- files, nodes, vectors */
 
@@ -100,7 +39,9 @@ void ast_file_free(ast_file *f)
 {
     if (!f)
         return;
-    arena_free(f->arena);
+    if (f->arena)
+        arena_free(f->arena);
+    hon_free(f->arena);
     hon_free(f);
 }
 

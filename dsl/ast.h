@@ -11,14 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "diag.h"
 
-/* A source span. Lines and columns count from 1; columns count bytes. `file` indexes the
- * diagnostics source table (diag.h). end_* is the last character of the span, inclusive. */
-typedef struct ast_loc {
-    uint32_t file;
-    uint32_t line, col;
-    uint32_t end_line, end_col;
-} ast_loc;
+/* A source span (base/diag.h): file, line and column from 1, end inclusive. */
+typedef src_loc ast_loc;
 
 typedef struct ast_node ast_node;
 
@@ -195,7 +191,7 @@ typedef struct ast_file {
     size_t text_len;
     uint32_t file_id;   /* index in the diagnostics source table */
     ast_vec decls;
-    struct ast_arena *arena;
+    struct arena *arena;
 } ast_file;
 
 /* Creates an empty file whose arena will own the tree; copies path and text. Returns NULL only

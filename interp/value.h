@@ -1,9 +1,9 @@
-/* value.h — run-time values, the per-evaluation arena, and text/JSON output.
+/* value.h — run-time values and their text/JSON output.
  *
  * A value is 16 bytes: its resolver type id (dsl/resolve.h) and a payload (an int, a bool, an
  * enum member index, a set's member bits, a verdict, a unit id, or a pointer to a list or a
- * record allocated in the evaluation's arena). Values made at run time live until the arena is
- * reset at the end of the top-level evaluation (vm.c). A table row read whole may hold `?`
+ * record allocated in the evaluation's arena, base/arena.h). Values made at run time live
+ * until the arena is reset at the end of the top-level evaluation (vm.c). A table row read whole may hold `?`
  * cells: such a field is an "absent" value that raises E201 when read (vm.c).
  */
 #ifndef HON_VALUE_H
@@ -12,7 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "arena.h"
 #include "resolve.h"
+#include "strbuf.h"
 
 #define VAL_ABSENT 1u       /* flags: a `?` table cell (payload: table, row, column) */
 
@@ -38,40 +40,8 @@ struct vlist {
 val val_absent(uint32_t type, uint32_t table, uint32_t row, uint32_t col);
 void val_absent_where(val v, uint32_t *table, uint32_t *row, uint32_t *col);
 
-/* ---- arena: bump allocation, released all at once ---- */
-typedef struct arena_block arena_block;
-typedef struct val_arena {
-    arena_block *head;
-    size_t total;           /* bytes handed out since the last reset */
-    size_t limit;           /* refuse to grow past this many bytes (0: no limit) */
-} val_arena;
-
-/* n bytes aligned for any value, or NULL on OOM or past the limit. */
-void *arena_alloc(val_arena *a, size_t n);
-/* Releases every block but the first, which is kept for reuse. */
-void arena_reset(val_arena *a);
-void arena_free(val_arena *a);
-
-/* ---- growable strings ---- */
-typedef struct strbuf {
-    char *s;
-    size_t len, cap;
-    bool oom;
-    size_t limit;           /* refuse to grow past this many bytes (0: no limit) */
-    bool truncated;         /* something was refused because of the limit */
-} strbuf;
-
-void sb_putc(strbuf *b, char c);
-void sb_puts(strbuf *b, const char *s);
-void sb_putn(strbuf *b, const char *s, size_t n);
-void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends s as a JSON string literal (quoted, escaped). NULL appends null. */
-void sb_json_str(strbuf *b, const char *s);
-/* The text so far ("" when empty); borrowed. */
-const char *sb_str(strbuf *b);
-/* Hands the buffer to the caller (NULL on OOM); the strbuf is empty after. */
-char *sb_take(strbuf *b);
-void sb_free(strbuf *b);
+/* The evaluation's arena (base/arena.h). */
+typedef arena val_arena;
 
 /* ---- values ---- */
 

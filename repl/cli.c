@@ -20,7 +20,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "config.h"
+#include "repl_config.h"
 
 void cli_error(const char *fmt, ...)
 {

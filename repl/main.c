@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "config.h"
+#include "repl_config.h"
 
 enum { EXIT_USAGE = 2 };
 

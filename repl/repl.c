@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "config.h"
+#include "repl_config.h"
 
 /* Set by SIGINT while a terminal session runs, so that ^C abandons the line being typed instead
  * of ending the program. The only mutable static of the program; signal handlers need one. */

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "board_alloc.h"
+#include "mem.h"
 
 typedef struct node {
     board_feature f;  /* for unit lists f.id is the unit id */
@@ -54,13 +54,13 @@ struct board {
 static char *dupstr(const char *s) {
     if (!s) return NULL;
     size_t n = strlen(s) + 1;
-    char *d = BOARD_MALLOC(n);
+    char *d = hon_malloc(n);
     if (d) memcpy(d, s, n);
     return d;
 }
 
 static int *new_ints(size_t n, int fill) {
-    int *a = BOARD_MALLOC((n ? n : 1) * sizeof *a);
+    int *a = hon_malloc((n ? n : 1) * sizeof *a);
     if (a)
         for (size_t i = 0; i < n; i++) a[i] = fill;
     return a;
@@ -69,7 +69,7 @@ static int *new_ints(size_t n, int fill) {
 board *board_new(geo_topology topo, int w, int h) {
     if (w < 1 || h < 1 || w > GEO_MAX_DIM || h > GEO_MAX_DIM) return NULL;
     if (topo != GEO_SQUARE && topo != GEO_HEX) return NULL;
-    board *b = BOARD_MALLOC(sizeof *b);
+    board *b = hon_malloc(sizeof *b);
     if (!b) return NULL;
     memset(b, 0, sizeof *b);
     b->g = (geo_grid){.w = w, .h = h, .topo = topo};
@@ -95,20 +95,20 @@ board *board_new(geo_topology topo, int w, int h) {
 
 void board_free(board *b) {
     if (!b) return;
-    BOARD_FREE(b->elev);
-    BOARD_FREE(b->elem_at);
-    BOARD_FREE(b->unit_head);
-    for (int p = 0; p < BOARD_NPLACES; p++) BOARD_FREE(b->head[p]);
-    for (int i = 0; i < b->n_elems; i++) BOARD_FREE(b->elems[i].name);
-    BOARD_FREE(b->elems);
-    BOARD_FREE(b->nodes);
-    for (int i = 0; i < b->cap_units; i++) BOARD_FREE(b->units[i].label);
-    BOARD_FREE(b->units);
+    hon_free(b->elev);
+    hon_free(b->elem_at);
+    hon_free(b->unit_head);
+    for (int p = 0; p < BOARD_NPLACES; p++) hon_free(b->head[p]);
+    for (int i = 0; i < b->n_elems; i++) hon_free(b->elems[i].name);
+    hon_free(b->elems);
+    hon_free(b->nodes);
+    for (int i = 0; i < b->cap_units; i++) hon_free(b->units[i].label);
+    hon_free(b->units);
     for (int k = 0; k < BOARD_NKINDS; k++) {
-        for (int i = 0; i < b->cap_names[k]; i++) BOARD_FREE(b->names[k][i].name);
-        BOARD_FREE(b->names[k]);
+        for (int i = 0; i < b->cap_names[k]; i++) hon_free(b->names[k][i].name);
+        hon_free(b->names[k]);
     }
-    BOARD_FREE(b);
+    hon_free(b);
 }
 
 const geo_grid *board_grid(const board *b) { return &b->g; }
@@ -121,7 +121,7 @@ static bool grow(void **arr, int *cap, int need, size_t size) {
     if (need < *cap) return true;
     int ncap = *cap ? *cap : 8;
     while (ncap <= need) ncap *= 2;
-    void *p = BOARD_REALLOC(*arr, (size_t)ncap * size);
+    void *p = hon_realloc(*arr, (size_t)ncap * size);
     if (!p) return false;
     memset((char *)p + (size_t)*cap * size, 0, (size_t)(ncap - *cap) * size);
     *arr = p;
@@ -473,7 +473,7 @@ geo_status board_set_name(board *b, board_name_kind k, int id, const char *name,
     if (!grow((void **)&b->names[k], &b->cap_names[k], id, sizeof *b->names[k])) return GEO_ENOMEM;
     char *copy = NULL;
     if (name && !(copy = dupstr(name))) return GEO_ENOMEM;
-    BOARD_FREE(b->names[k][id].name);
+    hon_free(b->names[k][id].name);
     b->names[k][id].name = copy;
     b->names[k][id].symbol = symbol;
     return GEO_OK;
@@ -494,7 +494,7 @@ geo_status board_set_unit_label(board *b, int unit, const char *label) {
     if (!unit_slot(b, unit)) return GEO_ENOMEM;
     char *copy = NULL;
     if (label && !(copy = dupstr(label))) return GEO_ENOMEM;
-    BOARD_FREE(b->units[unit].label);
+    hon_free(b->units[unit].label);
     b->units[unit].label = copy;
     return GEO_OK;
 }

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "board_alloc.h"
+#include "mem.h"
 
 /* Characters the text frame uses; assigned symbols avoid them. */
 static const char RESERVED[] = " +-|x#*@&";
@@ -76,13 +76,13 @@ typedef struct picture {
 } picture;
 
 static void picture_free(picture *p) {
-    BOARD_FREE(p->terr);
-    BOARD_FREE(p->side);
-    BOARD_FREE(p->item);
-    BOARD_FREE(p->units);
-    BOARD_FREE(p->keys);
-    BOARD_FREE(p->mark);
-    BOARD_FREE(p->touch);
+    hon_free(p->terr);
+    hon_free(p->side);
+    hon_free(p->item);
+    hon_free(p->units);
+    hon_free(p->keys);
+    hon_free(p->mark);
+    hon_free(p->touch);
 }
 
 static geo_status picture_init(picture *p, const board *b, const draw_options *o) {
@@ -93,14 +93,14 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
     p->o = o ? o : &none;
     if (p->g->topo != GEO_SQUARE) return GEO_ETOPO;
     int n = geo_square_count(p->g), ns = geo_side_count(p->g), ni = geo_interspace_count(p->g);
-    p->terr = BOARD_MALLOC(sizeof *p->terr);
-    p->side = BOARD_MALLOC(sizeof *p->side);
-    p->item = BOARD_MALLOC(sizeof *p->item);
-    p->mark = BOARD_MALLOC((size_t)n);
-    p->touch = BOARD_MALLOC((size_t)ni * sizeof *p->touch);
+    p->terr = hon_malloc(sizeof *p->terr);
+    p->side = hon_malloc(sizeof *p->side);
+    p->item = hon_malloc(sizeof *p->item);
+    p->mark = hon_malloc((size_t)n);
+    p->touch = hon_malloc((size_t)ni * sizeof *p->touch);
     p->n_units = board_units(b, NULL, 0);
-    p->units = BOARD_MALLOC((p->n_units ? p->n_units : 1) * sizeof *p->units);
-    p->keys = BOARD_MALLOC(p->n_units ? p->n_units : 1);
+    p->units = hon_malloc((p->n_units ? p->n_units : 1) * sizeof *p->units);
+    p->keys = hon_malloc(p->n_units ? p->n_units : 1);
     if (!p->terr || !p->side || !p->item || !p->mark || !p->touch || !p->units || !p->keys) {
         picture_free(p);
         return GEO_ENOMEM;

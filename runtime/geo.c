@@ -8,8 +8,7 @@
 
 #include <string.h>
 
-#include "board.h"
-#include "board_alloc.h"
+#include "mem.h"
 
 static int iabs(int v) { return v < 0 ? -v : v; }
 static int imax(int a, int b) { return a > b ? a : b; }
@@ -401,8 +400,8 @@ geo_status geo_trace_line(const geo_grid *g, int from, int to, geo_trace *out) {
     geo_status st = geo_walk_init(&w, g, from, to);
     if (st != GEO_OK) return st;
     size_t max = (size_t)w.nx + (size_t)w.ny + 1; /* each step moves x, y or both */
-    out->squares = BOARD_MALLOC(max * sizeof *out->squares);
-    out->cross = max > 1 ? BOARD_MALLOC((max - 1) * sizeof *out->cross) : NULL;
+    out->squares = hon_malloc(max * sizeof *out->squares);
+    out->cross = max > 1 ? hon_malloc((max - 1) * sizeof *out->cross) : NULL;
     if (!out->squares || (max > 1 && !out->cross)) {
         geo_trace_free(out);
         return GEO_ENOMEM;
@@ -421,8 +420,8 @@ geo_status geo_trace_line(const geo_grid *g, int from, int to, geo_trace *out) {
 
 void geo_trace_free(geo_trace *t) {
     if (!t) return;
-    BOARD_FREE(t->squares);
-    BOARD_FREE(t->cross);
+    hon_free(t->squares);
+    hon_free(t->cross);
     int from = t->from, to = t->to;
     memset(t, 0, sizeof *t);
     t->from = from;
@@ -461,29 +460,4 @@ size_t geo_bresenham(const geo_grid *g, int from, int to, int *out, size_t cap) 
         n++;
     }
     return n;
-}
-
-/* ---- elevation along a line ---- */
-
-size_t geo_elevation_changes(const struct board *b, const geo_trace *t, int feature,
-                             geo_elev_change *out, size_t cap) {
-    size_t count = 0;
-    for (size_t i = 0; t && i + 1 < t->n; i++) {
-        const geo_cross *c = &t->cross[i];
-        int from = t->squares[i], to = t->squares[i + 1];
-        int marked = 0;
-        if (feature >= 0) {
-            if (c->side >= 0) marked = board_side_has(b, c->side, feature, NULL);
-            else
-                for (int k = 0; k < 4; k++)
-                    if (c->sides[k] >= 0) marked += board_side_has(b, c->sides[k], feature, NULL);
-        }
-        int ef = board_elevation(b, from), et = board_elevation(b, to);
-        if (ef == et && marked == 0) continue;
-        if (count < cap)
-            out[count] = (geo_elev_change){.index = i, .from = from, .to = to, .from_elev = ef,
-                                           .to_elev = et, .side = c->side, .marked = marked};
-        count++;
-    }
-    return count;
 }

@@ -200,21 +200,5 @@ size_t geo_bresenham(const geo_grid *g, int from, int to, int *out, size_t cap);
 /* ---- elevation along a line ---- */
 struct board;
 
-/* A crossing of a traced line where the elevation changes or a marked side is crossed. */
-typedef struct geo_elev_change {
-    size_t index;          /* the crossing: between trace squares[index] and squares[index+1] */
-    int from, to;          /* those squares */
-    int from_elev, to_elev;
-    int side;              /* the side crossed, -1 at a corner touch */
-    int marked;            /* how many crossed sides carry `feature`: 0/1 on a side; 0..4 at a
-                              corner touch (the four sides meeting there) */
-} geo_elev_change;
-
-/* The elevation changes along trace t on board b: every crossing whose two squares differ in
- * elevation, or where a side carrying side-feature id `feature` is crossed (feature < 0: none;
- * pass the id .hon gives its contour lines). Written to out in line order; returns the total
- * even when it exceeds cap. */
-size_t geo_elevation_changes(const struct board *b, const geo_trace *t, int feature,
-                             geo_elev_change *out, size_t cap);
 
 #endif

@@ -8,50 +8,23 @@
  */
 #include "scenario.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
-#include "board_alloc.h"
+#include "mem.h"
 
 #define MAX_ERRORS 50
 #define MAX_TOKS 256
 #define MAX_NAME 127
 #define MAX_LEGEND_FEATURES 8
-#define MAX_FILE (16u << 20)
 
 /* ---- errors ---- */
 
 void scn_errors_free(scn_errors *e) {
     if (!e) return;
-    BOARD_FREE(e->items);
+    hon_free(e->items);
     e->items = NULL;
     e->len = e->cap = 0;
-}
-
-void scn_error_render(const char *path, const char *text, size_t len, const scn_error *e,
-                      FILE *out) {
-    fprintf(out, "%s:%d:%d: error[E%03d]: %s\n", path ? path : "<scenario>", e->line, e->col,
-            e->code, e->message);
-    /* Find the quoted line. */
-    size_t off = 0;
-    int line = 1;
-    while (off < len && line < e->line) {
-        if (text[off] == '\n') line++;
-        off++;
-    }
-    if (line != e->line || !text) return;
-    size_t end = off;
-    while (end < len && text[end] != '\n' && text[end] != '\r') end++;
-    fprintf(out, "%5d | %.*s\n", e->line, (int)(end - off), text + off);
-    fputs("      | ", out);
-    for (int i = 1; i < e->col; i++) {
-        size_t k = off + (size_t)i - 1;
-        fputc(k < end && text[k] == '\t' ? '\t' : ' ', out);
-    }
-    fputc('^', out);
-    for (int i = 1; i < e->len; i++) fputc('~', out);
-    fputc('\n', out);
 }
 
 /* ---- text helpers ---- */
@@ -173,7 +146,7 @@ static void push_error(loader *l, int code, int line, int col, int len, const ch
     scn_errors *e = l->errs;
     if (e->len == e->cap) {
         size_t ncap = e->cap ? e->cap * 2 : 16;
-        scn_error *p = BOARD_REALLOC(e->items, ncap * sizeof *p);
+        scn_error *p = hon_realloc(e->items, ncap * sizeof *p);
         if (!p) { l->oom = true; return; }
         e->items = p;
         e->cap = ncap;
@@ -381,7 +354,7 @@ static bool dir_ok_for(geo_topology topo, int d) {
 static void defer(loader *l, const line_ref *lr) {
     if (l->n_def == l->cap_def) {
         size_t ncap = l->cap_def ? l->cap_def * 2 : 32;
-        line_ref *p = BOARD_REALLOC(l->deferred, ncap * sizeof *p);
+        line_ref *p = hon_realloc(l->deferred, ncap * sizeof *p);
         if (!p) { oom(l); return; }
         l->deferred = p;
         l->cap_def = ncap;
@@ -391,12 +364,12 @@ static void defer(loader *l, const line_ref *lr) {
 
 static bool alloc_grids(loader *l) {
     size_t n = (size_t)l->w * (size_t)l->h;
-    l->cells = BOARD_MALLOC(n);
-    l->cell_line = BOARD_MALLOC(n * sizeof(int));
-    l->cell_col = BOARD_MALLOC(n * sizeof(int));
-    l->elev = BOARD_MALLOC(n * sizeof(int));
-    l->terr = BOARD_MALLOC(n * sizeof(int));
-    l->explicit_sq = BOARD_MALLOC(n * sizeof(bool));
+    l->cells = hon_malloc(n);
+    l->cell_line = hon_malloc(n * sizeof(int));
+    l->cell_col = hon_malloc(n * sizeof(int));
+    l->elev = hon_malloc(n * sizeof(int));
+    l->terr = hon_malloc(n * sizeof(int));
+    l->explicit_sq = hon_malloc(n * sizeof(bool));
     if (!l->cells || !l->cell_line || !l->cell_col || !l->elev || !l->terr || !l->explicit_sq) {
         oom(l);
         return false;
@@ -629,7 +602,7 @@ static void do_elev_row(loader *l, const line_ref *lr) {
 }
 
 static char *unescape(const tok *t) {
-    char *d = BOARD_MALLOC((size_t)t->len + 1);
+    char *d = hon_malloc((size_t)t->len + 1);
     if (!d) return NULL;
     size_t n = 0;
     for (int i = 0; i < t->len; i++) {
@@ -651,7 +624,7 @@ static void do_title(loader *l, const line_ref *lr) {
     }
     char *t = unescape(&l->toks[1]);
     if (!t) { oom(l); return; }
-    BOARD_FREE(l->s->title);
+    hon_free(l->s->title);
     l->s->title = t;
 }
 
@@ -664,7 +637,7 @@ static void do_cite(loader *l, const line_ref *lr) {
         return;
     }
     scenario *s = l->s;
-    scn_cite *p = BOARD_REALLOC(s->cites, (s->n_cites + 1) * sizeof *p);
+    scn_cite *p = hon_realloc(s->cites, (s->n_cites + 1) * sizeof *p);
     if (!p) { oom(l); return; }
     s->cites = p;
     scn_cite *c = &p[s->n_cites];
@@ -692,7 +665,7 @@ static void do_topology(loader *l, const line_ref *lr) {
 static void set_colour(loader *l, char ***arr, size_t *n, int id, const tok *c) {
     if (id < 0) return;
     if ((size_t)id >= *n) {
-        char **p = BOARD_REALLOC(*arr, ((size_t)id + 1) * sizeof *p);
+        char **p = hon_realloc(*arr, ((size_t)id + 1) * sizeof *p);
         if (!p) { oom(l); return; }
         for (size_t i = *n; i <= (size_t)id; i++) p[i] = NULL;
         *arr = p;
@@ -700,7 +673,7 @@ static void set_colour(loader *l, char ***arr, size_t *n, int id, const tok *c) 
     }
     char *copy = unescape(c);
     if (!copy) { oom(l); return; }
-    BOARD_FREE((*arr)[id]);
+    hon_free((*arr)[id]);
     (*arr)[id] = copy;
 }
 
@@ -889,7 +862,7 @@ typedef struct ivec {
 static bool ivec_push(loader *l, ivec *a, int x) {
     if (a->n == a->cap) {
         size_t ncap = a->cap ? a->cap * 2 : 16;
-        int *p = BOARD_REALLOC(a->v, ncap * sizeof *p);
+        int *p = hon_realloc(a->v, ncap * sizeof *p);
         if (!p) { oom(l); return false; }
         a->v = p;
         a->cap = ncap;
@@ -1007,24 +980,24 @@ static void do_element(loader *l, const line_ref *lr) {
     }
     if (l->n_en == l->cap_en) {
         size_t ncap = l->cap_en ? l->cap_en * 2 : 8;
-        ename *p = BOARD_REALLOC(l->enames, ncap * sizeof *p);
+        ename *p = hon_realloc(l->enames, ncap * sizeof *p);
         if (!p) { oom(l); goto out; }
         l->enames = p;
         l->cap_en = ncap;
     }
-    char *copy = BOARD_MALLOC(strlen(name) + 1);
+    char *copy = hon_malloc(strlen(name) + 1);
     if (!copy) { oom(l); goto out; }
     strcpy(copy, name);
     l->enames[l->n_en++] = (ename){copy, e, line};
 out:
-    BOARD_FREE(sq.v);
+    hon_free(sq.v);
 }
 
 /* Every map square with terrain outside an explicit element joins the element formed by the
  * squares of the same terrain connected to it through shared sides. */
 static void auto_elements(loader *l) {
     int n = l->w * l->h;
-    int *stack = BOARD_MALLOC((size_t)n * sizeof *stack);
+    int *stack = hon_malloc((size_t)n * sizeof *stack);
     if (!stack) { oom(l); return; }
     const geo_grid *g = board_grid(l->b);
     for (int sq = 0; sq < n; sq++) {
@@ -1050,7 +1023,7 @@ static void auto_elements(loader *l) {
             }
         }
     }
-    BOARD_FREE(stack);
+    hon_free(stack);
 }
 
 /* One side spec at token *i: SQ/SQ or SQ:DIR. Returns the side, -2 when the tokens do not
@@ -1263,7 +1236,7 @@ static void do_side(loader *l, const line_ref *lr) {
         }
     }
 out:
-    BOARD_FREE(sides.v);
+    hon_free(sides.v);
 }
 
 /* interspace SQ[:CORNER]... ITEMS   |   square SQUARES ITEMS */
@@ -1323,12 +1296,12 @@ static void do_place(loader *l, const line_ref *lr, bool interspace) {
                 GEO_ENOMEM) { oom(l); goto out; }
         }
 out:
-    BOARD_FREE(at.v);
+    hon_free(at.v);
 }
 
 static bool push_unit(loader *l, scn_unit *u) {
     scenario *s = l->s;
-    scn_unit *p = BOARD_REALLOC(s->units, (s->n_units + 1) * sizeof *p);
+    scn_unit *p = hon_realloc(s->units, (s->n_units + 1) * sizeof *p);
     if (!p) { oom(l); return false; }
     s->units = p;
     s->units[s->n_units++] = *u;
@@ -1450,11 +1423,11 @@ static void do_unit(loader *l, const line_ref *lr) {
     }
     scn_unit u = {.id = id, .counter = counter, .army = army, .sq0 = sq[0], .sq1 = sq[1],
                   .in = in, .line = line};
-    u.name = BOARD_MALLOC(strlen(name) + 1);
-    if (nm_ > 0) u.markers = BOARD_MALLOC((size_t)nm_ * sizeof *u.markers);
+    u.name = hon_malloc(strlen(name) + 1);
+    if (nm_ > 0) u.markers = hon_malloc((size_t)nm_ * sizeof *u.markers);
     if (!u.name || (nm_ > 0 && !u.markers)) {
-        BOARD_FREE(u.name);
-        BOARD_FREE(u.markers);
+        hon_free(u.name);
+        hon_free(u.markers);
         oom(l);
         return;
     }
@@ -1462,8 +1435,8 @@ static void do_unit(loader *l, const line_ref *lr) {
     if (nm_ > 0) memcpy(u.markers, markers, (size_t)nm_ * sizeof *markers);
     u.n_markers = (size_t)nm_;
     if (!push_unit(l, &u)) {
-        BOARD_FREE(u.name);
-        BOARD_FREE(u.markers);
+        hon_free(u.name);
+        hon_free(u.markers);
     }
 }
 
@@ -1471,7 +1444,7 @@ static void pass2(loader *l) {
     end_grids(l);
     l->b = l->s->board = board_new(l->topo, l->w, l->h);
     size_t n = (size_t)l->w * (size_t)l->h;
-    l->s->symbols = BOARD_MALLOC(n + 1);
+    l->s->symbols = hon_malloc(n + 1);
     if (!l->b || !l->s->symbols) { oom(l); return; }
     l->s->symbols[n] = '\0';
     apply_map(l);
@@ -1521,25 +1494,25 @@ static void sort_errors(loader *l) {
 }
 
 static void loader_free(loader *l) {
-    BOARD_FREE(l->cells);
-    BOARD_FREE(l->cell_line);
-    BOARD_FREE(l->cell_col);
-    BOARD_FREE(l->elev);
-    BOARD_FREE(l->terr);
-    BOARD_FREE(l->explicit_sq);
-    BOARD_FREE(l->deferred);
-    for (size_t i = 0; i < l->n_en; i++) BOARD_FREE(l->enames[i].name);
-    BOARD_FREE(l->enames);
-    for (size_t i = 0; i < l->n_army_colours; i++) BOARD_FREE(l->army_colours[i]);
-    BOARD_FREE(l->army_colours);
+    hon_free(l->cells);
+    hon_free(l->cell_line);
+    hon_free(l->cell_col);
+    hon_free(l->elev);
+    hon_free(l->terr);
+    hon_free(l->explicit_sq);
+    hon_free(l->deferred);
+    for (size_t i = 0; i < l->n_en; i++) hon_free(l->enames[i].name);
+    hon_free(l->enames);
+    for (size_t i = 0; i < l->n_army_colours; i++) hon_free(l->army_colours[i]);
+    hon_free(l->army_colours);
 }
 
 scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_errors *errs) {
-    loader *l = BOARD_MALLOC(sizeof *l);
-    scenario *s = BOARD_MALLOC(sizeof *s);
+    loader *l = hon_malloc(sizeof *l);
+    scenario *s = hon_malloc(sizeof *s);
     if (!l || !s) {
-        BOARD_FREE(l);
-        BOARD_FREE(s);
+        hon_free(l);
+        hon_free(s);
         if (errs) {
             loader tmp = {.errs = errs};
             push_error(&tmp, 399, 1, 1, 1, "out of memory");
@@ -1566,10 +1539,10 @@ scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_erro
     sort_errors(l);
     bool failed = l->errs->len > l->first_err || l->oom;
     loader_free(l);
-    BOARD_FREE(l);
+    hon_free(l);
     scn_errors_free(&scratch);
     if (!s->title && !failed) {
-        s->title = BOARD_MALLOC(1);
+        s->title = hon_malloc(1);
         if (s->title) s->title[0] = '\0';
         else failed = true;
     }
@@ -1580,135 +1553,32 @@ scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_erro
     return s;
 }
 
-scenario *scn_load_file(const char *path, const scn_resolver *r, scn_errors *errs) {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    int err = 0;
-    if (f) {
-        for (;;) {
-            if (n == cap) {
-                if (cap >= MAX_FILE) { err = EFBIG; break; }
-                cap = cap ? cap * 2 : 4096;
-                char *p = BOARD_REALLOC(buf, cap);
-                if (!p) { err = ENOMEM; break; }
-                buf = p;
-            }
-            size_t got = fread(buf + n, 1, cap - n, f);
-            n += got;
-            if (got == 0) {
-                if (ferror(f)) err = errno ? errno : EIO;
-                break;
-            }
-        }
-        fclose(f);
-    } else err = errno;
-    if (err || !f) {
-        BOARD_FREE(buf);
-        if (errs) {
-            loader tmp = {.errs = errs};
-            char msg[200];
-            snprintf(msg, sizeof msg, "cannot read '%s': %s", path, strerror(err ? err : EIO));
-            push_error(&tmp, 398, 1, 1, 1, msg);
-        }
-        return NULL;
-    }
-    scenario *s = scn_load(buf, n, r, errs);
-    BOARD_FREE(buf);
-    return s;
-}
-
 void scn_free(scenario *s) {
     if (!s) return;
-    BOARD_FREE(s->title);
+    hon_free(s->title);
     for (size_t i = 0; i < s->n_cites; i++) {
-        BOARD_FREE(s->cites[i].id);
-        BOARD_FREE(s->cites[i].example);
+        hon_free(s->cites[i].id);
+        hon_free(s->cites[i].example);
     }
-    BOARD_FREE(s->cites);
+    hon_free(s->cites);
     board_free(s->board);
-    BOARD_FREE(s->symbols);
+    hon_free(s->symbols);
     for (size_t i = 0; i < s->n_units; i++) {
-        BOARD_FREE(s->units[i].name);
-        BOARD_FREE(s->units[i].markers);
+        hon_free(s->units[i].name);
+        hon_free(s->units[i].markers);
     }
-    BOARD_FREE(s->units);
+    hon_free(s->units);
     char **lists[3] = {s->terrain_colours, s->side_colours, s->unit_colours};
     size_t ns[3] = {s->n_terrain_colours, s->n_side_colours, s->n_unit_colours};
     for (int k = 0; k < 3; k++) {
-        for (size_t i = 0; i < ns[k]; i++) BOARD_FREE(lists[k][i]);
-        BOARD_FREE(lists[k]);
+        for (size_t i = 0; i < ns[k]; i++) hon_free(lists[k][i]);
+        hon_free(lists[k]);
     }
-    BOARD_FREE(s);
+    hon_free(s);
 }
 
 int scn_unit_find(const scenario *s, const char *name) {
     for (size_t i = 0; s && i < s->n_units; i++)
         if (strcmp(s->units[i].name, name) == 0) return (int)i;
     return -1;
-}
-
-/* ---- scn_names ---- */
-
-struct scn_names {
-    char **names[BOARD_NKINDS];
-    int n[BOARD_NKINDS];
-    bool frozen;
-};
-
-scn_names *scn_names_new(void) {
-    scn_names *n = BOARD_MALLOC(sizeof *n);
-    if (n) memset(n, 0, sizeof *n);
-    return n;
-}
-
-void scn_names_free(scn_names *n) {
-    if (!n) return;
-    for (int k = 0; k < BOARD_NKINDS; k++) {
-        for (int i = 0; i < n->n[k]; i++) BOARD_FREE(n->names[k][i]);
-        BOARD_FREE(n->names[k]);
-    }
-    BOARD_FREE(n);
-}
-
-static int names_find(const scn_names *n, board_name_kind k, const char *name) {
-    for (int i = 0; i < n->n[k]; i++)
-        if (strcmp(n->names[k][i], name) == 0) return i;
-    return -1;
-}
-
-int scn_names_add(scn_names *n, board_name_kind k, const char *name) {
-    if (!n || (unsigned)k >= BOARD_NKINDS || !name) return -1;
-    int id = names_find(n, k, name);
-    if (id >= 0) return id;
-    if (n->n[k] >= BOARD_MAX_ID) return -1;
-    char **p = BOARD_REALLOC(n->names[k], (size_t)(n->n[k] + 1) * sizeof *p);
-    if (!p) return -1;
-    n->names[k] = p;
-    char *copy = BOARD_MALLOC(strlen(name) + 1);
-    if (!copy) return -1;
-    strcpy(copy, name);
-    p[n->n[k]] = copy;
-    return n->n[k]++;
-}
-
-void scn_names_freeze(scn_names *n) {
-    if (n) n->frozen = true;
-}
-
-const char *scn_names_name(const scn_names *n, board_name_kind k, int id) {
-    if (!n || (unsigned)k >= BOARD_NKINDS || id < 0 || id >= n->n[k]) return NULL;
-    return n->names[k][id];
-}
-
-static int names_resolve(void *ud, board_name_kind k, const char *name) {
-    scn_names *n = ud;
-    if ((unsigned)k >= BOARD_NKINDS) return -1;
-    int id = names_find(n, k, name);
-    if (id >= 0 || n->frozen) return id;
-    return scn_names_add(n, k, name);
-}
-
-scn_resolver scn_names_resolver(scn_names *n) {
-    return (scn_resolver){.resolve = names_resolve, .counter_size = NULL, .new_unit = NULL, .ud = n};
 }

@@ -29,8 +29,7 @@ typedef struct scn_resolver {
     void *ud;
 } scn_resolver;
 
-/* One error. The caller renders it (scn_error_render, or dsl/diag with code and position):
- * the runtime library does not depend on the dsl library. */
+/* One error, with its code and position; the caller renders it (base/diag.h). */
 typedef struct scn_error {
     int code;           /* 302 for E302; registry in docs/spec/board.md ("E3xx — scenarios") */
     int line, col;      /* from 1; columns count bytes */
@@ -45,14 +44,6 @@ typedef struct scn_errors {
 
 /* Frees the items and empties the list; accepts NULL. */
 void scn_errors_free(scn_errors *e);
-/* Renders e compiler-style:
- *     path:line:col: error[E302]: message
- *         4 | 1 . x . .
- *           |     ^
- * text/len is the scenario text the error refers to (the quoted line is taken from it). */
-void scn_error_render(const char *path, const char *text, size_t len, const scn_error *e,
-                      FILE *out);
-
 /* A unit of the scenario. */
 typedef struct scn_unit {
     char *name;         /* instance name in the file (owned) */
@@ -93,32 +84,9 @@ typedef struct scenario {
  * scenario (free with scn_free) when there were no errors, NULL otherwise or when memory ran
  * out (E399). Never reads outside text, never crashes on any input. */
 scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_errors *errs);
-/* Reads the file at path and loads it; NULL with E398 in errs when it cannot be read. */
-scenario *scn_load_file(const char *path, const scn_resolver *r, scn_errors *errs);
 /* Frees a scenario and its board; accepts NULL. */
 void scn_free(scenario *s);
 /* Index in s->units of the unit named `name`, or -1. */
 int scn_unit_find(const scenario *s, const char *name);
-
-/* ---- a ready-made resolver ---- */
-/* A table of names per id space. Open (the default), it gives every new name the next id, so
- * any file loads: for drawing a board before rules are loaded, and for tests. Frozen, it
- * answers -1 for names it does not hold: a stand-in for the names declared in .hon. */
-typedef struct scn_names scn_names;
-
-/* A new, open, empty table; NULL on OOM. */
-scn_names *scn_names_new(void);
-/* Frees the table and its names; accepts NULL. */
-void scn_names_free(scn_names *n);
-/* The id of name in kind k, adding it when absent (even when frozen); -1 on OOM or when the
- * kind is full. */
-int scn_names_add(scn_names *n, board_name_kind k, const char *name);
-/* Stops adding names on lookup. */
-void scn_names_freeze(scn_names *n);
-/* The name of id in kind k (borrowed), or NULL. */
-const char *scn_names_name(const scn_names *n, board_name_kind k, int id);
-/* A resolver over n (ud = n): resolve looks names up (adding them when open); no size check,
- * sequential unit ids. */
-scn_resolver scn_names_resolver(scn_names *n);
 
 #endif

@@ -1,4 +1,4 @@
-/* test_diag.c — Check unit tests of dsl/diag.c: the diagnostics list and the renderer.
+/* test_diag.c — Check unit tests of base/diag.c: the diagnostics list and the renderer.
  *
  * The expected texts are written out by hand from the layout diag.h documents:
  * `path:line:col: severity[Ennn]: message`, the source line behind a 5-wide (or wider) line

@@ -1,46 +1,9 @@
-/* test_runtime_pool.c — Check tests of the runtime pieces the back end owns: the allocator
- * funnel and its failure hook (runtime/mem.c), the dice source (runtime/dice.c) and the unit
- * pool (runtime/units.c).
+/* test_runtime_pool.c — Check tests of the runtime pieces the back end owns: the dice source
+ * (runtime/dice.c) and the unit pool (runtime/units.c).
  */
 #include "interp_test.h"
 #include "dice.h"
-#include "mem.h"
 #include "units.h"
-
-START_TEST(mem_funnel)
-{
-    char *p = hon_malloc(10);
-    ck_assert_ptr_nonnull(p);
-    p = hon_realloc(p, 100);
-    ck_assert_ptr_nonnull(p);
-    ck_assert_ptr_null(hon_realloc(p, 0));         /* frees */
-    int *z = hon_calloc(4, sizeof *z);
-    ck_assert(z && z[0] == 0 && z[3] == 0);
-    hon_free(z);
-    ck_assert_ptr_null(hon_calloc(SIZE_MAX / 2, 4)); /* overflow */
-    char *s = hon_strndup("abcdef", 3);
-    ck_assert_str_eq(s, "abc");
-    hon_free(s);
-    /* the hook: two allocations succeed, the third fails, and so does every later one */
-    hon_mem_fail_after(2);
-    void *a = hon_malloc(1), *b = hon_malloc(1), *c = hon_malloc(1), *d = hon_malloc(1);
-    ck_assert(a && b && !c && !d);
-    ck_assert_int_eq(hon_mem_failed_count(), 2);
-    hon_mem_fail_reset();
-    void *e = hon_malloc(1);
-    ck_assert_ptr_nonnull(e);
-    hon_free(a);
-    hon_free(b);
-    hon_free(e);
-    /* a failed realloc leaves the block alone */
-    char *keep = hon_strdup("keep");
-    hon_mem_fail_after(0);
-    ck_assert_ptr_null(hon_realloc(keep, 1000));
-    hon_mem_fail_reset();
-    ck_assert_str_eq(keep, "keep");
-    hon_free(keep);
-}
-END_TEST
 
 START_TEST(dice_seeded)
 {
@@ -143,7 +106,6 @@ int main(void)
 {
     Suite *s = suite_create("runtime_pool");
     TCase *tc = tcase_create("runtime");
-    tcase_add_test(tc, mem_funnel);
     tcase_add_test(tc, dice_seeded);
     tcase_add_test(tc, dice_scripted);
     tcase_add_test(tc, pool_of_units);

@@ -468,49 +468,6 @@ START_TEST(bresenham) {
 }
 END_TEST
 
-START_TEST(elevation_changes) {
-    /* Row A1..F1 with elevations 0 0 1 1 0 0 and a contour (feature 3) on the side B1/C1 only:
-     * A1 -> F1 climbs at B1->C1 across the contour, and goes down at D1->E1 with no line. */
-    board *b = board_new(GEO_SQUARE, 6, 3);
-    const geo_grid *g = board_grid(b);
-    board_set_elevation(b, 2, 1);
-    board_set_elevation(b, 3, 1);
-    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, geo_side_between(g, 1, 2),
-                               (board_feature){3, 0, -1}), GEO_OK);
-    geo_trace t;
-    ck_assert_int_eq(geo_trace_line(g, 0, 5, &t), GEO_OK);
-    geo_elev_change ch[4];
-    ck_assert_uint_eq(geo_elevation_changes(b, &t, 3, ch, 4), 2);
-    ck_assert_uint_eq(ch[0].index, 1);
-    ck_assert_int_eq(ch[0].from, 1);
-    ck_assert_int_eq(ch[0].to, 2);
-    ck_assert_int_eq(ch[0].from_elev, 0);
-    ck_assert_int_eq(ch[0].to_elev, 1);
-    ck_assert_int_eq(ch[0].marked, 1);
-    ck_assert_int_eq(ch[1].index, 3);
-    ck_assert_int_eq(ch[1].marked, 0);
-    ck_assert_int_eq(ch[1].to_elev, 0);
-    /* without a feature id only the elevation differences count */
-    ck_assert_uint_eq(geo_elevation_changes(b, &t, -1, NULL, 0), 2);
-    geo_trace_free(&t);
-    /* A1 -> C3 on the diagonal with C3 at 1 and a contour on B2/C2: the step B2 -> C3 is a
-     * corner touch whose four sides include B2/C2, so marked = 1 there. */
-    board_set_elevation(b, 2, 0);
-    board_set_elevation(b, 3, 0);
-    board_take(b, BOARD_AT_SIDE, geo_side_between(g, 1, 2), 3);
-    int b2 = geo_parse_square(g, "B2"), c2 = geo_parse_square(g, "C2"), c3 = geo_parse_square(g, "C3");
-    board_set_elevation(b, c3, 1);
-    board_put(b, BOARD_AT_SIDE, geo_side_between(g, b2, c2), (board_feature){3, 0, -1});
-    ck_assert_int_eq(geo_trace_line(g, 0, c3, &t), GEO_OK);
-    ck_assert_uint_eq(geo_elevation_changes(b, &t, 3, ch, 4), 1);
-    ck_assert_int_eq(ch[0].side, -1);
-    ck_assert_int_eq(ch[0].from, b2);
-    ck_assert_int_eq(ch[0].marked, 1);
-    geo_trace_free(&t);
-    board_free(b);
-}
-END_TEST
-
 int main(void) {
     Suite *s = suite_create("geo");
     TCase *tc = tcase_create("geo");
@@ -531,7 +488,6 @@ int main(void) {
     tcase_add_test(tc, trace_errors);
     tcase_add_test(tc, side_of_line);
     tcase_add_test(tc, bresenham);
-    tcase_add_test(tc, elevation_changes);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_tap(sr, "-");

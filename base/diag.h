@@ -4,7 +4,7 @@
  * carries a stable code (E0xx syntax, E1xx names and types, E2xx run time; the registry is
  * docs/spec/errors.md), a severity, a span and a message. diag_render turns one into the
  * compiler-style text  `file:line:col: error[E012]: message`, the source line and a caret.
- * The source table maps ast_loc.file to the path and text it quotes.
+ * The source table maps src_loc.file to the path and text it quotes.
  */
 #ifndef HON_DIAG_H
 #define HON_DIAG_H
@@ -12,22 +12,31 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
-#include "ast.h"
+
+/* A source span. Lines and columns count from 1; columns count bytes. `file` indexes the
+ * diagnostics source table (diag_sources). end_* is the last character of the span,
+ * inclusive. A zero line means "no position". */
+typedef struct src_loc {
+    uint32_t file;
+    uint32_t line, col;
+    uint32_t end_line, end_col;
+} src_loc;
 
 typedef enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_severity;
 
 typedef struct diag {
     int code;                 /* 12 for E012; 0 for notes without a code */
     diag_severity severity;
-    ast_loc loc;
+    src_loc loc;
     char *message;            /* owned */
     bool has_related;         /* e.g. where an unclosed '{' was opened */
-    ast_loc related;
+    src_loc related;
     char *related_message;    /* owned, or NULL */
 } diag;
 
-/* The files diagnostics may quote, indexed by ast_loc.file. Owns copies of paths and texts. */
+/* The files diagnostics may quote, indexed by src_loc.file. Owns copies of paths and texts. */
 typedef struct diag_sources {
     struct { char *path; char *text; size_t len; } *files;
     uint32_t len, cap;
@@ -40,7 +49,7 @@ typedef struct diag_list {
     diag_sources *sources;    /* borrowed; used by diag_render */
 } diag_list;
 
-/* Registers a file (copying path and text) and returns its id for ast_loc.file; UINT32_MAX on
+/* Registers a file (copying path and text) and returns its id for src_loc.file; UINT32_MAX on
  * OOM. Registering the same path again adds a new entry (a reloaded file is a new source). */
 uint32_t diag_sources_add(diag_sources *s, const char *path, const char *text, size_t len);
 void diag_sources_free(diag_sources *s);
@@ -51,12 +60,12 @@ void diag_list_clear(diag_list *l);
 
 /* Adds a diagnostic with a printf-style message. Never fails visibly: on OOM the message is
  * replaced by a fixed text. Returns the new item (valid until the next report) or NULL. */
-diag *diag_report(diag_list *l, int code, diag_severity sev, ast_loc loc, const char *fmt, ...)
+diag *diag_report(diag_list *l, int code, diag_severity sev, src_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-diag *diag_vreport(diag_list *l, int code, diag_severity sev, ast_loc loc, const char *fmt,
+diag *diag_vreport(diag_list *l, int code, diag_severity sev, src_loc loc, const char *fmt,
                    va_list ap) __attribute__((format(printf, 5, 0)));
 /* Attaches a related span ("the '{' opened here") to d. */
-void diag_relate(diag *d, ast_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void diag_relate(diag *d, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Renders d as
  *     path:line:col: error[E012]: message

@@ -1,6 +1,6 @@
 /* mem.c — the allocator funnel (see mem.h) and its allocation-failure test hook.
  *
- * Everything allocates through hon_realloc; runtime/hash.h routes uthash here too. The hook
+ * Everything allocates through hon_realloc; hash.h routes uthash here too. The hook
  * counts allocations per thread so tests can fail the Nth one.
  */
 #include "mem.h"

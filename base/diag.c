@@ -104,7 +104,7 @@ static char *vformat(const char *fmt, va_list ap)
     return m;
 }
 
-diag *diag_vreport(diag_list *l, int code, diag_severity sev, ast_loc loc, const char *fmt,
+diag *diag_vreport(diag_list *l, int code, diag_severity sev, src_loc loc, const char *fmt,
                    va_list ap)
 {
     /* The error is counted even if it cannot be stored: callers rely on `errors`. */
@@ -121,7 +121,7 @@ diag *diag_vreport(diag_list *l, int code, diag_severity sev, ast_loc loc, const
     return d;
 }
 
-diag *diag_report(diag_list *l, int code, diag_severity sev, ast_loc loc, const char *fmt, ...)
+diag *diag_report(diag_list *l, int code, diag_severity sev, src_loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -130,7 +130,7 @@ diag *diag_report(diag_list *l, int code, diag_severity sev, ast_loc loc, const 
     return d;
 }
 
-void diag_relate(diag *d, ast_loc loc, const char *fmt, ...)
+void diag_relate(diag *d, src_loc loc, const char *fmt, ...)
 {
     if (!d)
         return;
@@ -229,7 +229,7 @@ static unsigned digits(uint32_t x)
 }
 
 /* One block: the header line, then the quoted line and the caret line when available. */
-static void render_block(const diag_sources *src, ast_loc loc, diag_severity sev, int code,
+static void render_block(const diag_sources *src, src_loc loc, diag_severity sev, int code,
                          const char *msg, FILE *out)
 {
     const char *path = "<unknown>";

@@ -1,0 +1,82 @@
+/* arena.c — the bump allocator of arena.h.
+ *
+ * Requests are rounded up to the alignment of max_align_t and carved from 16 KiB blocks. A
+ * request larger than a quarter block gets a block of its own, linked behind the current one,
+ * so the room left in the current block is not wasted.
+ */
+#include "arena.h"
+
+#include <stdalign.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "mem.h"
+
+enum { BLOCK_SIZE = 16 * 1024 };
+
+struct arena_block {
+    arena_block *next;
+    size_t used, cap;           /* bytes of data */
+    max_align_t data[];
+};
+
+void *arena_alloc(arena *a, size_t n)
+{
+    const size_t align = alignof(max_align_t);
+    if (n > SIZE_MAX / 2)
+        return NULL;
+    n = (n + align - 1) & ~(align - 1);
+    if (n == 0)
+        n = align;
+    if (a->limit && (n > a->limit || a->total > a->limit - n))
+        return NULL;
+    arena_block *b = a->head;
+    if (!b || b->cap - b->used < n) {
+        bool big = n > BLOCK_SIZE / 4;
+        size_t cap = big ? n : BLOCK_SIZE;
+        arena_block *nb = hon_malloc(sizeof *nb + cap);
+        if (!nb)
+            return NULL;
+        nb->used = 0;
+        nb->cap = cap;
+        if (big && b) {
+            nb->next = b->next;
+            b->next = nb;
+        } else {
+            nb->next = b;
+            a->head = nb;
+        }
+        b = nb;
+    }
+    void *p = (unsigned char *)b->data + b->used;
+    b->used += n;
+    a->total += n;
+    return p;
+}
+
+void arena_reset(arena *a)
+{
+    arena_block *keep = a->head;
+    if (!keep)
+        return;
+    arena_block *b = keep->next;
+    while (b) {
+        arena_block *next = b->next;
+        hon_free(b);
+        b = next;
+    }
+    keep->next = NULL;
+    keep->used = 0;
+    a->total = 0;
+}
+
+void arena_free(arena *a)
+{
+    arena_block *b = a->head;
+    while (b) {
+        arena_block *next = b->next;
+        hon_free(b);
+        b = next;
+    }
+    a->head = NULL;
+    a->total = 0;
+}

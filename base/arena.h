@@ -1,0 +1,30 @@
+/* arena.h — bump allocation released all at once: the one arena of hon.
+ *
+ * An arena hands out blocks aligned for any type from a chain of large blocks, and frees them
+ * all together. The parser's AST (dsl/ast.c: one arena per file) and the VM's values
+ * (interp/vm.c: one arena per evaluation, reset after it) both live in one. All its memory
+ * comes from the hon_realloc funnel (mem.h).
+ */
+#ifndef HON_ARENA_H
+#define HON_ARENA_H
+
+#include <stddef.h>
+
+typedef struct arena_block arena_block;
+
+/* A zeroed struct is an empty arena with no limit. */
+typedef struct arena {
+    arena_block *head;      /* the block being filled; large requests sit behind it */
+    size_t total;           /* bytes handed out since the last reset */
+    size_t limit;           /* refuse to hand out more than this many bytes (0: no limit) */
+} arena;
+
+/* n bytes (uninitialised), aligned for any type and owned by the arena; NULL when memory runs
+ * out or the arena would pass its limit. n == 0 still gives a distinct block. */
+void *arena_alloc(arena *a, size_t n);
+/* Forgets everything handed out, keeping one block for reuse. */
+void arena_reset(arena *a);
+/* Frees every block; the arena is empty (and reusable) after. The struct is the caller's. */
+void arena_free(arena *a);
+
+#endif

@@ -1,0 +1,120 @@
+/* strbuf.c — the growable string of strbuf.h.
+ *
+ * The buffer doubles as it grows (from 64 bytes) through the hon_realloc funnel. Once memory
+ * runs out or the limit is reached, every later append is refused, so a writer need not check
+ * each call: it looks at `oom` or `truncated` once, at the end.
+ */
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "mem.h"
+
+static bool sb_reserve(strbuf *b, size_t more)
+{
+    if (b->oom || b->truncated)
+        return false;
+    if (b->limit && (more > b->limit || b->len > b->limit - more)) {
+        b->truncated = true;
+        return false;
+    }
+    if (b->len + more + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + more + 1) {
+        if (cap > SIZE_MAX / 2) {
+            b->oom = true;
+            return false;
+        }
+        cap *= 2;
+    }
+    char *s = hon_realloc(b->s, cap);
+    if (!s) {
+        b->oom = true;
+        return false;
+    }
+    b->s = s;
+    b->cap = cap;
+    return true;
+}
+
+void sb_putn(strbuf *b, const char *s, size_t n)
+{
+    if (!sb_reserve(b, n))
+        return;
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void sb_putc(strbuf *b, char c) { sb_putn(b, &c, 1); }
+void sb_puts(strbuf *b, const char *s) { if (s) sb_putn(b, s, strlen(s)); }
+
+void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        sb_putn(b, small, (size_t)n);
+        return;
+    }
+    if (!sb_reserve(b, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void sb_json_str(strbuf *b, const char *s)
+{
+    if (!s) {
+        sb_puts(b, "null");
+        return;
+    }
+    sb_putc(b, '"');
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        switch (*c) {
+        case '"': sb_puts(b, "\\\""); break;
+        case '\\': sb_puts(b, "\\\\"); break;
+        case '\n': sb_puts(b, "\\n"); break;
+        case '\r': sb_puts(b, "\\r"); break;
+        case '\t': sb_puts(b, "\\t"); break;
+        default:
+            if (*c < 0x20)
+                sb_printf(b, "\\u%04x", *c);
+            else
+                sb_putc(b, (char)*c);
+        }
+    }
+    sb_putc(b, '"');
+}
+
+const char *sb_str(strbuf *b)
+{
+    return b->s && !b->oom ? b->s : "";
+}
+
+char *sb_take(strbuf *b)
+{
+    char *s = b->oom ? NULL : b->s;
+    if (!s && !b->oom)
+        s = hon_strdup("");
+    if (b->oom)
+        hon_free(b->s);
+    *b = (strbuf){ 0 };
+    return s;
+}
+
+void sb_free(strbuf *b)
+{
+    hon_free(b->s);
+    *b = (strbuf){ 0 };
+}

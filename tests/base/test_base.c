@@ -1,0 +1,219 @@
+/* tests/base/test_base.c — Check unit tests of the ground floor (base/): the allocator funnel
+ * and its failure hook (mem.c), the arena (arena.c), the growable string (strbuf.c) and the
+ * whole-file reader (file.c). The diagnostics renderer has its own tests (tests/dsl/test_diag.c).
+ * Expected values follow from each header's contract, as the comments say.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "arena.h"
+#include "file.h"
+#include "mem.h"
+#include "strbuf.h"
+
+START_TEST(mem_funnel)
+{
+    char *p = hon_malloc(10);
+    ck_assert_ptr_nonnull(p);
+    p = hon_realloc(p, 100);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_ptr_null(hon_realloc(p, 0));         /* frees */
+    int *z = hon_calloc(4, sizeof *z);
+    ck_assert(z && z[0] == 0 && z[3] == 0);
+    hon_free(z);
+    ck_assert_ptr_null(hon_calloc(SIZE_MAX / 2, 4)); /* overflow */
+    char *s = hon_strndup("abcdef", 3);
+    ck_assert_str_eq(s, "abc");
+    hon_free(s);
+    /* the hook: two allocations succeed, the third fails, and so does every later one */
+    hon_mem_fail_after(2);
+    void *a = hon_malloc(1), *b = hon_malloc(1), *c = hon_malloc(1), *d = hon_malloc(1);
+    ck_assert(a && b && !c && !d);
+    ck_assert_int_eq(hon_mem_failed_count(), 2);
+    hon_mem_fail_reset();
+    void *e = hon_malloc(1);
+    ck_assert_ptr_nonnull(e);
+    hon_free(a);
+    hon_free(b);
+    hon_free(e);
+    /* a failed realloc leaves the block alone */
+    char *keep = hon_strdup("keep");
+    hon_mem_fail_after(0);
+    ck_assert_ptr_null(hon_realloc(keep, 1000));
+    hon_mem_fail_reset();
+    ck_assert_str_eq(keep, "keep");
+    hon_free(keep);
+}
+END_TEST
+
+START_TEST(arena_blocks)
+{
+    arena a = { 0 };
+    /* every block is aligned for any type, even after an odd-sized one */
+    char *p = arena_alloc(&a, 3);
+    void *q = arena_alloc(&a, 8);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_ptr_nonnull(q);
+    ck_assert_uint_eq((uintptr_t)q % alignof(max_align_t), 0);
+    ck_assert_ptr_ne(p, q);
+    /* a zero-byte request still gives a distinct block */
+    void *z1 = arena_alloc(&a, 0), *z2 = arena_alloc(&a, 0);
+    ck_assert_ptr_nonnull(z1);
+    ck_assert_ptr_ne(z1, z2);
+    /* a block larger than the 16 KiB blocks is served whole and is writable end to end */
+    unsigned char *big = arena_alloc(&a, 100000);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 0xab, 100000);
+    /* and the small requests after it keep filling the current block */
+    char *r = arena_alloc(&a, 16);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_ge(a.total, 100000 + 16);
+    arena_reset(&a);
+    ck_assert_uint_eq(a.total, 0);
+    ck_assert_ptr_nonnull(a.head);          /* one block kept for reuse */
+    ck_assert_ptr_nonnull(arena_alloc(&a, 32));
+    arena_free(&a);
+    ck_assert_ptr_null(a.head);
+    ck_assert_uint_eq(a.total, 0);
+    arena_free(&a);                         /* freeing an empty arena is harmless */
+}
+END_TEST
+
+START_TEST(arena_limit)
+{
+    /* a limit of 64 bytes: requests are rounded up to the alignment (at most 16 on x86-64),
+     * so four 16-byte blocks fit and a fifth does not */
+    arena a = { .limit = 4 * alignof(max_align_t) };
+    for (int i = 0; i < 4; i++)
+        ck_assert_ptr_nonnull(arena_alloc(&a, alignof(max_align_t)));
+    ck_assert_ptr_null(arena_alloc(&a, 1));
+    ck_assert_ptr_null(arena_alloc(&a, SIZE_MAX));  /* absurd sizes are refused, not wrapped */
+    arena_reset(&a);                                /* a reset gives the room back */
+    ck_assert_ptr_nonnull(arena_alloc(&a, 1));
+    arena_free(&a);
+}
+END_TEST
+
+START_TEST(arena_oom)
+{
+    arena a = { 0 };
+    hon_mem_fail_after(0);
+    ck_assert_ptr_null(arena_alloc(&a, 8));
+    hon_mem_fail_reset();
+    ck_assert_ptr_null(a.head);
+    arena_free(&a);
+}
+END_TEST
+
+START_TEST(strbuf_appends)
+{
+    strbuf b = { 0 };
+    ck_assert_str_eq(sb_str(&b), "");       /* empty, before anything was appended */
+    sb_puts(&b, "line");
+    sb_putc(&b, ' ');
+    sb_putn(&b, "of sightXX", 8);
+    sb_puts(&b, NULL);                      /* appends nothing */
+    sb_printf(&b, ": %d squares", 7);
+    ck_assert_str_eq(sb_str(&b), "line of sight: 7 squares");
+    ck_assert_uint_eq(b.len, strlen("line of sight: 7 squares"));
+    /* a formatted text longer than the 256-byte fast path is written whole */
+    char wide[600];
+    memset(wide, 'x', sizeof wide - 1);
+    wide[sizeof wide - 1] = '\0';
+    sb_printf(&b, "%s", wide);
+    ck_assert_uint_eq(b.len, strlen("line of sight: 7 squares") + 599);
+    char *s = sb_take(&b);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(strlen(s), strlen("line of sight: 7 squares") + 599);
+    ck_assert_ptr_null(b.s);                /* empty after sb_take */
+    hon_free(s);
+    /* taking an empty buffer gives "" */
+    s = sb_take(&b);
+    ck_assert_str_eq(s, "");
+    hon_free(s);
+}
+END_TEST
+
+START_TEST(strbuf_json_and_limits)
+{
+    strbuf b = { 0 };
+    sb_json_str(&b, "a\"b\\c\n\t\x01");
+    sb_putc(&b, ' ');
+    sb_json_str(&b, NULL);
+    /* quotes and backslashes escaped, \n and \t by name, other control bytes as \u00XX */
+    ck_assert_str_eq(sb_str(&b), "\"a\\\"b\\\\c\\n\\t\\u0001\" null");
+    sb_free(&b);
+    /* a limit refuses what would pass it and every later append, and says so */
+    strbuf l = { .limit = 8 };
+    sb_puts(&l, "12345");
+    sb_puts(&l, "6789");
+    ck_assert(l.truncated);
+    sb_puts(&l, "!");
+    ck_assert_str_eq(sb_str(&l), "12345");
+    sb_free(&l);
+    /* out of memory: the text is lost, sb_str gives "" and sb_take NULL */
+    strbuf o = { 0 };
+    hon_mem_fail_after(0);
+    sb_puts(&o, "text");
+    hon_mem_fail_reset();
+    ck_assert(o.oom);
+    ck_assert_str_eq(sb_str(&o), "");
+    ck_assert_ptr_null(sb_take(&o));
+}
+END_TEST
+
+START_TEST(file_reader)
+{
+    char dir[] = "/tmp/hon_base_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/f.hon", dir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fwrite("ab\0cd", 1, 5, f);              /* NUL bytes are kept, the length says where */
+    fclose(f);
+    char *text;
+    size_t len;
+    ck_assert_int_eq(hon_read_file(path, 100, &text, &len), 0);
+    ck_assert_uint_eq(len, 5);
+    ck_assert_mem_eq(text, "ab\0cd", 5);
+    ck_assert_int_eq(text[5], '\0');
+    hon_free(text);
+    /* past the limit, a directory, a missing file: refused with why, nothing handed out */
+    ck_assert_int_eq(hon_read_file(path, 4, &text, &len), EFBIG);
+    ck_assert_ptr_null(text);
+    ck_assert_str_eq(hon_read_error(EFBIG), "file too large");
+    ck_assert_int_eq(hon_read_file(dir, 100, &text, &len), EISDIR);
+    snprintf(path, sizeof path, "%s/missing.hon", dir);
+    ck_assert_int_eq(hon_read_file(path, 100, &text, &len), ENOENT);
+    ck_assert_ptr_null(text);
+    snprintf(path, sizeof path, "%s/f.hon", dir);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("base");
+    TCase *tc = tcase_create("base");
+    tcase_add_test(tc, mem_funnel);
+    tcase_add_test(tc, arena_blocks);
+    tcase_add_test(tc, arena_limit);
+    tcase_add_test(tc, arena_oom);
+    tcase_add_test(tc, strbuf_appends);
+    tcase_add_test(tc, strbuf_json_and_limits);
+    tcase_add_test(tc, file_reader);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_tap(sr, "-");
+    srunner_run_all(sr, CK_SILENT);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
