@@ -71,8 +71,8 @@ void diag_relate(diag *d, src_loc loc, const char *fmt, ...) __attribute__((form
  *     path:line:col: error[E012]: message
  *        12 | source line
  *           |      ^~~~
- * followed by the related span, if any, as a note. Writes to out. Added: a diagnostic with
- * no position (line 0) renders as `hon: error[E398]: message` alone, with no 0:0. */
+ * followed by the related span, if any, as a note. Writes to out. A diagnostic with no
+ * position (line 0) renders as `hon: error[E398]: message` alone, with no made-up 0:0. */
 void diag_render(const diag_list *l, const diag *d, FILE *out);
 /* Renders every item of l in order. */
 void diag_render_all(const diag_list *l, FILE *out);

@@ -111,8 +111,8 @@ size_t board_element_outline(const board *b, int elem, int *out, size_t cap);
  * GEO_ENOMEM. */
 geo_status board_put(board *b, board_place where, int index, board_feature f);
 /* Like board_put, but a feature not yet there goes at position pos of the place's list (0
- * first; negative or past the end: last), so undoing a removal restores the order exactly.
- * (Added for the effect log of interp/play.c.) */
+ * first; negative or past the end: last), so undoing a removal restores the order exactly
+ * (the effect log of interp/play.c). */
 geo_status board_put_at(board *b, board_place where, int index, board_feature f, int pos);
 /* Removes feature `id` from (where, index); returns whether it was there. */
 bool board_take(board *b, board_place where, int index, int id);
@@ -136,7 +136,7 @@ bool board_side_has(const board *b, int side, int id, board_feature *out);
 geo_status board_place_unit(board *b, int unit, int sq0, int sq1);
 /* Like board_place_unit, but the unit goes at position pos0 of sq0's list of units and pos1 of
  * sq1's (0 first; negative or past the end: last), so undoing a move restores the order of the
- * units on a square exactly. (Added for the effect log of interp/play.c.) */
+ * units on a square exactly (the effect log of interp/play.c). */
 geo_status board_place_unit_at(board *b, int unit, int sq0, int sq1, int pos0, int pos1);
 /* Embarks unit in transport: the unit leaves its squares and is carried. GEO_ERANGE for bad
  * ids, GEO_EINVAL when transport is the unit itself, is not on the board, or is (transitively)
@@ -145,8 +145,8 @@ geo_status board_embark(board *b, int unit, int transport);
 /* Like board_embark, but transport may be off the board: the state of the passengers of a
  * destroyed transport (board_remove_unit keeps them embarked), which undoing a passenger's
  * later disembark, move or destruction must restore. GEO_ERANGE for bad ids, GEO_EINVAL when
- * transport is the unit itself or (transitively) embarked in unit, GEO_ENOMEM. (Added for the
- * effect log of interp/play.c.) */
+ * transport is the unit itself or (transitively) embarked in unit, GEO_ENOMEM. The effect log
+ * of interp/play.c needs it to undo. */
 geo_status board_restore_embarked(board *b, int unit, int transport);
 /* Takes unit off the board (and out of any transport). Units embarked in it stay embarked. */
 void board_remove_unit(board *b, int unit);

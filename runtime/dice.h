@@ -22,7 +22,7 @@ typedef struct dice_src {
     size_t script_len;       /* faces available in script */
     size_t asked;            /* dice asked since dice_rewind (scripted mode) */
     bool overflow;           /* a scripted run asked for more than DICE_SCRIPT_MAX dice */
-    /* Added (scripted mode): for each die asked, the position just past the last die of the
+    /* Scripted mode: for each die asked, the position just past the last die of the
      * same roll (dice_roll_many), at most DICE_SCRIPT_MAX; a lone die ends at its own + 1. The
      * dice of one roll are the positions sharing one roll_end. */
     uint8_t roll_end[DICE_SCRIPT_MAX];
@@ -45,7 +45,7 @@ void dice_rewind(dice_src *d);
  * faces it returns 1 and sets d->overflow. */
 int dice_d6(dice_src *d);
 
-/* Added: the next n dice are one roll (`roll N d6`), asked whatever their faces, with no order
+/* The next n dice are one roll (`roll N d6`), asked whatever their faces, with no order
  * among them: scripted mode hands them out as a non-decreasing run (see dice_d6) and records
  * the roll in roll_end (odds weigh each multiset by its orderings and see early that an
  * enumeration is too large); seeded mode ignores it. */
