@@ -1,6 +1,6 @@
 /* value.h — run-time values, the per-evaluation arena, and text/JSON output.
  *
- * A value is 16 bytes: its resolver type id (dsl/resolve.h) and a payload (an int, a bool, an
+ * A value is 16 bytes: its resolver type id (dsl/model.h) and a payload (an int, a bool, an
  * enum member index, a set's member bits, a verdict, a unit id, or a pointer to a list or a
  * record allocated in the evaluation's arena). Values made at run time live until the arena is
  * reset at the end of the top-level evaluation (vm.c). A table row read whole may hold `?`
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "resolve.h"
+#include "model.h"
 
 #define VAL_ABSENT 1u       /* flags: a `?` table cell (payload: table, row, column) */
 
