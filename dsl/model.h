@@ -2,8 +2,9 @@
  * and the compiler, VM, board and API (interp/) read: types, enums, records, tables, fns,
  * queries, rules, variants, editions with their rule sets, tests, and the look-ups by name.
  *
- * The program borrows the files' AST nodes (annotated by the resolver, ast_node.an). The
- * accessors and the name tables behind the look-ups are in resolve.c. */
+ * The program borrows the files' AST nodes (annotated by the resolver, ast_node.an). Accessors
+ * are in model.c; type interning and names in type.c; names of built-ins and moments in
+ * builtin.c. The name tables behind the look-ups are private to dsl/ (resolve_int.h). */
 #ifndef HON_MODEL_H
 #define HON_MODEL_H
 
@@ -57,7 +58,7 @@ enum {
 
 /* The moments at which the engine itself raises an event (language.md §6.1, `event ... on
  * MOMENT`): the rules say which of their events, if any, is raised at each; C knows no event
- * name. The arguments each moment passes are listed in resolve.c (moment_params). */
+ * name. The arguments each moment passes are listed in builtin.c (moment_params). */
 typedef enum res_moment {
     RES_ON_GIVE,          /* (unit, marker): once per marker a `give` adds */
     RES_ON_TAKE,          /* (unit, marker): once per marker a `take` removes */
@@ -103,7 +104,7 @@ typedef struct res_enum {
     uint32_t type;          /* its type id */
     int32_t variant;        /* the variant whose readings these are, or -1 */
     ast_node *decl;         /* NULL for built-ins */
-    struct res_member_index *index;  /* owned: name -> member (uthash, resolve.c) */
+    struct res_member_index *index;  /* owned: name -> member (uthash, resolve_int.h) */
 } res_enum;
 
 typedef struct res_field {
@@ -298,7 +299,7 @@ typedef enum res_builtin {
  * listings; "?" for an id that names none. */
 const char *res_builtin_name(uint32_t b);
 
-struct res_names;   /* the name tables (uthash), private to resolve.c */
+struct res_names;   /* the name tables (uthash), private to dsl/ (resolve_int.h) */
 
 typedef struct res_program {
     res_type *types;        size_t ntypes, types_cap;

@@ -1,8 +1,9 @@
 /* resolve.h — the resolver and type checker: loaded ast_files in, one res_program (model.h) out.
  *
- * res_resolve runs the passes (resolve.c) over every file in load order and annotates each
- * expression node (ast_node.an) for interp/compile.c; res_expr and res_raise_call resolve the
- * REPL's input against a built program. Errors are E1xx (docs/spec/errors.md). */
+ * res_resolve runs the passes over every file in load order (resolve.c sequences them; one file
+ * per pass, sharing resolve_int.h) and annotates each expression node (ast_node.an) for
+ * interp/compile.c; res_expr and res_raise_call resolve the REPL's input against a built
+ * program. Errors are E1xx (docs/spec/errors.md). */
 #ifndef HON_RESOLVE_H
 #define HON_RESOLVE_H
 
