@@ -121,7 +121,8 @@ member_ent *model_find_member_ent(const res_program *p, const char *name);
  * vocabulary declaration's member) into c->p's tables, with an id whose signature pass 2 fills. */
 void scope_declare(rctx *c, ast_node *d);
 /* Adds name (borrowed from the AST or a static string) to *table as (kind, id) at loc. On a
- * clash reports E110 (`what` names the declaration) and returns NULL; NULL on OOM. */
+ * clash reports E110 (`what` names the declaration) and returns NULL; NULL on OOM or a NULL
+ * name. */
 name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind, int32_t id,
                          ast_loc loc, const char *what);
 /* Adds member name (borrowed) to enum eid; E111 (E110 for a vocabulary enum) on a duplicate.
@@ -141,8 +142,8 @@ void scope_begin_body(rctx *c);
 
 /* res_type_intern, reporting OOM at loc (T_ERROR then). */
 uint32_t type_intern(rctx *c, res_tkind kind, uint32_t arg, ast_loc loc);
-/* The kind of type t (RT_NONE for an id out of range) and its argument (enum, record or
- * element type; 0 out of range). */
+/* The kind of type t (RT_NONE for an id out of range) and its argument (the enum or record id,
+ * or a set's or list's element type; 0 out of range). */
 res_tkind type_kind(const res_program *p, uint32_t t);
 uint32_t type_arg(const res_program *p, uint32_t t);
 bool type_is_enum(const res_program *p, uint32_t t);
@@ -178,7 +179,8 @@ const char *expr_gkind_text(gkind k);
  * the arguments anyway; returns T_ERROR. */
 uint32_t expr_arity_error(rctx *c, ast_node *n, const char *what, size_t want);
 /* Resolves n against want and folds it into *out (a table key or cell, a counter item). `?`
- * is accepted only when allow_absent. False (after reporting E125) when n is not a constant. */
+ * is accepted only when allow_absent (else E108). False after reporting, E125 when n is not a
+ * constant. */
 bool expr_fold(rctx *c, ast_node *n, uint32_t want, bool allow_absent, res_const *out);
 
 /* ---- builtin.c: built-in functions and moments ---- */
@@ -196,7 +198,8 @@ void builtin_event_body(rctx *c, ast_node *d);
 
 /* Pass 3 for a counter: kind, side, size, abilities, markers and values into its unit. */
 void body_counter(rctx *c, res_counter *rc);
-/* Pass 3 for a fn's body and a query's default (E113, E114 for a query's mode). */
+/* Pass 3 for a fn's body; for a query, its result against its combine mode (E113) and its
+ * default (E114). */
 void body_fn(rctx *c, res_fn *f);
 void body_query(rctx *c, res_query *q);
 /* Creates the res_rule of AST_RULE d (edition: the declaring edition's id, -1 top level,
@@ -212,8 +215,8 @@ int32_t body_raise_args(rctx *c, ast_node *n, ast_vec *args);
 /* Pass 2 for table t (id): its keys, floor key, columns, and result type (the row record of a
  * multi-column table, appended to the records). */
 void table_signature(rctx *c, res_table *t, int32_t id);
-/* Pass 3 for table t: its rows, sorted by key, duplicates reported (E123), the dense index of
- * an enum-keyed table with every row given (E120). */
+/* Pass 3 for table t: its rows (E121 for a wrong shape), sorted by key, duplicates reported
+ * (E123), the dense index of an enum-keyed table with every row given (E120). */
 void table_body(rctx *c, res_table *t);
 /* Sorts n items of size bytes at base, stably, by cmp (given ctx); false on OOM. */
 bool table_msort(void *base, size_t n, size_t size, sort_cmp cmp, const void *ctx);
@@ -225,9 +228,10 @@ int32_t edition_named(rctx *c, const char *name, ast_loc loc);
 /* Resolves `set variant V = R` (s): the variant id, its reading in *reading; -1 after E100 or
  * E131. */
 int32_t edition_set_variant(rctx *c, ast_node *s, int32_t *reading);
-/* Pass 3 for edition d: its parent and its rules. */
+/* Pass 3 for edition d: its parent (E141) and its rules (body_rule). */
 void edition_body(rctx *c, ast_node *d);
-/* Pass 4: the top-level rule sets (p->base), then each edition's (E140, E142). */
+/* Pass 4: the top-level rule sets (p->base), then each edition's with its items applied
+ * (E110, E140, E142; `set variant` items through edition_set_variant). */
 void edition_rule_sets(rctx *c);
 
 /* ---- test.c: tests ---- */
