@@ -154,7 +154,7 @@ typedef enum ast_op {
 
 /* Filled by the resolver; zero from the parser. `type` is an index into the resolver's type
  * table (0 = not yet typed); `sym` identifies what an AST_NAME / AST_CALL / AST_FIELD resolved
- * to (see resolve.h). */
+ * to (see model.h). */
 typedef struct ast_annot {
     uint32_t type;
     uint32_t sym_kind;

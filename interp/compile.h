@@ -8,7 +8,8 @@
 #define HON_COMPILE_H
 
 #include "chunk.h"
-#include "resolve.h"
+#include "diag.h"
+#include "model.h"
 
 /* Each returns a new chunk owned by the caller, or NULL on OOM or a compiler limit (reported
  * as E199 into diags). The program is borrowed. */

@@ -6,7 +6,7 @@
  * api.c keeps the scenario's text so a scene can be rebuilt against a reloaded program; the VM
  * (vm.c, vm_board.c) reads the board through it, and the effect log (play.c) alone changes it
  * while a procedure plays (units, faces, positions, features); value.c names units, sides and
- * elements with it. Square values are board-independent (RES_SQUARE in dsl/resolve.h); sides and elements
+ * elements with it. Square values are board-independent (RES_SQUARE in dsl/model.h); sides and elements
  * are the board's indexes. docs/spec/language.md §5 and vm.md describe the whole.
  */
 #ifndef HON_SCENE_H
@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "resolve.h"
+#include "model.h"
 #include "scenario.h"
 
 typedef struct scene {

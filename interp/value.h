@@ -1,10 +1,10 @@
 /* value.h — run-time values and their text/JSON output.
  *
- * A value is 16 bytes: its resolver type id (dsl/resolve.h) and a payload (an int, a bool, an
+ * A value is 16 bytes: its resolver type id (dsl/model.h) and a payload (an int, a bool, an
  * enum member index, a set's member bits, a verdict, a unit id, or a pointer to a list or a
  * record allocated in the evaluation's arena, base/arena.h). Values made at run time live
- * until the arena is reset at the end of the top-level evaluation (vm.c). A table row read whole may hold `?`
- * cells: such a field is an "absent" value that raises E201 when read (vm.c).
+ * until the arena is reset at the end of the top-level evaluation (vm.c). A table row read
+ * whole may hold `?` cells: such a field is an "absent" value that raises E201 when read.
  */
 #ifndef HON_VALUE_H
 #define HON_VALUE_H
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "arena.h"
-#include "resolve.h"
+#include "model.h"
 #include "strbuf.h"
 
 #define VAL_ABSENT 1u       /* flags: a `?` table cell (payload: table, row, column) */

@@ -2,7 +2,7 @@
  *
  * C stores ids only: a unit's kind and side are member indexes of the program's `kind` and
  * `side` enums, abilities and markers are member indexes of `ability` and `marker`, values are
- * slot indexes of `value` declarations (see dsl/resolve.h). No rule name lives here. The board
+ * slot indexes of `value` declarations (see dsl/model.h). No rule name lives here. The board
  * model places units on squares by id; the pool knows nothing of the board.
  */
 #ifndef HON_UNITS_H

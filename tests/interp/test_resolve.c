@@ -1,6 +1,7 @@
-/* test_resolve.c — Check tests of the resolver and type checker (dsl/resolve.c): every E1xx
- * code of docs/spec/errors.md triggered at least once, at the position it must name, plus
- * what must resolve cleanly (bidirectional enum members, several errors in one run).
+/* test_resolve.c — Check tests of the resolver and type checker (dsl/resolve.c and its pass
+ * files, docs/spec/vm.md §1.1): every E1xx code of docs/spec/errors.md triggered at least once,
+ * at the position it must name, plus what must resolve cleanly (bidirectional enum members,
+ * several errors in one run).
  *
  * Columns count from 1; a declaration's position is its name, an expression's its first
  * character (dsl/grammar/build.h).

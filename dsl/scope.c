@@ -1,0 +1,259 @@
+/* scope.c — pass 1, names and scopes: every declaration enters its name into the program's
+ * name tables (globals, values, editions, enum members), with E110/E111 on a clash.
+ *
+ * It reads only the AST and leaves ids whose signatures pass 2 (type.c) fills; it also keeps
+ * the scopes of the body being resolved (locals and their slots) for pass 3 (expr.c, body.c).
+ */
+#include "resolve_int.h"
+
+#include <string.h>
+
+/* ---- name table helpers ---- */
+
+/* Adds name to *table; on a clash reports E110 and returns NULL. */
+name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind, int32_t id,
+                         ast_loc loc, const char *what)
+{
+    if (!name)
+        return NULL;
+    name_ent *old = model_find_name(*table, name);
+    if (old) {
+        if (old->loc.line == 0)     /* built-ins are declared at line 0 */
+            res_err(c, E_DUPLICATE, loc, "`%s` is a built-in name and cannot be declared", name);
+        else {
+            diag *dg = diag_report(c->d, E_DUPLICATE, DIAG_ERROR, loc,
+                                   "%s `%s` is already declared", what, name);
+            if (dg && old->loc.line)
+                diag_relate(dg, old->loc, "`%s` was first declared here", name);
+        }
+        return NULL;
+    }
+    name_ent *e = hon_calloc(1, sizeof *e);
+    if (!e) {
+        res_oom(c, loc);
+        return NULL;
+    }
+    e->key = name;
+    e->kind = kind;
+    e->id = id;
+    e->loc = loc;
+    HASH_ADD_KEYPTR(hh, *table, e->key, strlen(e->key), e);
+    if (!HON_HASH_ADDED(e)) {
+        hon_free(e);
+        res_oom(c, loc);
+        return NULL;
+    }
+    return e;
+}
+
+/* Adds a member to enum e; E111 (or E110 for vocabulary) on a duplicate. Returns its index. */
+int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *doc, bool carries,
+                         ast_loc loc)
+{
+    res_enum *e = &c->p->enums[eid];
+    int32_t old = res_find_member(e, name);
+    if (old >= 0) {
+        diag *dg = diag_report(c->d, eid < E_FIRST_FREE ? E_DUPLICATE : E_DUP_ITEM, DIAG_ERROR,
+                               loc, "`%s` is already a member of %s", name, e->name);
+        if (dg && e->members[old].loc.line)
+            diag_relate(dg, e->members[old].loc, "first declared here");
+        return -1;
+    }
+    if (!name || !HON_GROW(e->members, e->len, e->cap)) {
+        res_oom(c, loc);
+        return -1;
+    }
+    struct res_member_index *x = hon_malloc(sizeof *x);
+    if (!x) {
+        res_oom(c, loc);
+        return -1;
+    }
+    x->key = name;
+    x->m = (uint32_t)e->len;
+    HASH_ADD_KEYPTR(hh, e->index, x->key, strlen(x->key), x);
+    if (!HON_HASH_ADDED(x)) {
+        hon_free(x);
+        res_oom(c, loc);
+        return -1;
+    }
+    member_ent *m = model_find_member_ent(c->p, name);
+    if (!m) {
+        m = hon_calloc(1, sizeof *m);
+        if (!m) {
+            res_oom(c, loc);
+            return -1;
+        }
+        m->key = name;
+        HASH_ADD_KEYPTR(hh, c->p->names->members, m->key, strlen(m->key), m);
+        if (!HON_HASH_ADDED(m)) {
+            hon_free(m);
+            res_oom(c, loc);
+            return -1;
+        }
+    }
+    if (!HON_GROW(m->hits, m->len, m->cap)) {
+        res_oom(c, loc);
+        return -1;
+    }
+    m->hits[m->len++] = (member_hit){ eid, (uint32_t)e->len };
+    e->members[e->len] = (res_member){ name, doc, carries, loc };
+    return (int32_t)e->len++;
+}
+
+int32_t scope_new_enum(rctx *c, const char *name, const char *doc, ast_node *decl)
+{
+    res_program *p = c->p;
+    if (!HON_GROW(p->enums, p->nenums, p->enums_cap)) {
+        res_oom(c, decl ? decl->loc : (ast_loc){ 0 });
+        return -1;
+    }
+    uint32_t id = (uint32_t)p->nenums;
+    p->enums[id] = (res_enum){ .name = name, .doc = doc, .variant = -1, .decl = decl };
+    p->nenums++;
+    p->enums[id].type = type_intern(c, RT_ENUM, id, decl ? decl->loc : (ast_loc){ 0 });
+    return (int32_t)id;
+}
+
+/* ---- locals ---- */
+
+local *scope_find_local(rctx *c, const char *name)
+{
+    for (size_t i = c->nlocals; name && i-- > 0;)
+        if (strcmp(c->locals[i].name, name) == 0)
+            return &c->locals[i];
+    return NULL;
+}
+
+/* Binds name to a new slot; returns the slot or -1 on OOM. */
+int32_t scope_push_local(rctx *c, const char *name, uint32_t type, ast_loc loc)
+{
+    if (!HON_GROW(c->locals, c->nlocals, c->locals_cap)) {
+        res_oom(c, loc);
+        return -1;
+    }
+    int32_t slot = (int32_t)c->next_slot++;
+    c->locals[c->nlocals++] = (local){ name ? name : "", type, slot };
+    return slot;
+}
+
+void scope_begin_body(rctx *c)
+{
+    c->nlocals = 0;
+    c->next_slot = 0;
+}
+
+/* ---- pass 1: declarations ---- */
+
+static uint32_t vocab_enum(ast_op op)
+{
+    switch (op) {
+    case AST_VOCAB_KIND: return E_KIND;
+    case AST_VOCAB_SIDE: return E_SIDE;
+    case AST_VOCAB_ABILITY: return E_ABILITY;
+    case AST_VOCAB_MARKER: return E_MARKER;
+    case AST_VOCAB_TERRAIN: return E_TERRAIN;
+    case AST_VOCAB_SQUARE_FEATURE: return E_SQUARE_FEATURE;
+    case AST_VOCAB_SIDE_FEATURE: return E_SIDE_FEATURE;
+    case AST_VOCAB_INTERSPACE_ITEM: return E_INTERSPACE_ITEM;
+    case AST_VOCAB_PHASE: return E_PHASE;
+    case AST_VOCAB_FACE: return E_FACE;
+    default: return E_TOKEN;
+    }
+}
+
+void scope_declare(rctx *c, ast_node *d)
+{
+    res_program *p = c->p;
+    name_ent **g = &p->names->globals;
+    switch (d->kind) {
+    case AST_VOCAB:
+        scope_add_member(c, vocab_enum(d->op), d->name, d->doc, d->ival != 0, d->loc);
+        break;
+    case AST_VALUE_DECL:
+        if (!PUSH(c, p->slots, p->nslots, p->slots_cap, d->loc))
+            return;
+        if (scope_add_name(c, &p->names->slots, d->name, G_OTHER, (int32_t)p->nslots, d->loc,
+                           "value"))
+            p->slots[p->nslots++] = (res_slot){ d->name, d->doc, d };
+        break;
+    case AST_ENUM: {
+        int32_t e = scope_new_enum(c, d->name, d->doc, d);
+        if (e < 0 || !scope_add_name(c, g, d->name, G_ENUM, e, d->loc, "name"))
+            return;
+        for (uint32_t i = 0; i < d->list.len; i++) {
+            ast_node *m = d->list.items[i];
+            scope_add_member(c, (uint32_t)e, m->name, m->doc, false, m->loc);
+        }
+        break;
+    }
+    case AST_RECORD_DECL:
+        if (!PUSH(c, p->records, p->nrecords, p->records_cap, d->loc))
+            return;
+        if (scope_add_name(c, g, d->name, G_RECORD, (int32_t)p->nrecords, d->loc, "name")) {
+            p->records[p->nrecords] = (res_record){ .name = d->name, .table = -1, .decl = d };
+            p->records[p->nrecords].type = type_intern(c, RT_RECORD, (uint32_t)p->nrecords, d->loc);
+            p->nrecords++;
+        }
+        break;
+    case AST_COUNTER:
+        if (!PUSH(c, p->counters, p->ncounters, p->counters_cap, d->loc))
+            return;
+        if (scope_add_name(c, g, d->name, G_COUNTER, (int32_t)p->ncounters, d->loc, "name"))
+            p->counters[p->ncounters++] = (res_counter){ d->name, d, -1 };
+        break;
+    case AST_TABLE:
+        if (!PUSH(c, p->tables, p->ntables, p->tables_cap, d->loc))
+            return;
+        if (scope_add_name(c, g, d->name, G_TABLE, (int32_t)p->ntables, d->loc, "name"))
+            p->tables[p->ntables++] = (res_table){ .name = d->name, .decl = d, .record = -1,
+                                                   .floor_key = -1 };
+        break;
+    case AST_FN:
+        if (!PUSH(c, p->fns, p->nfns, p->fns_cap, d->loc))
+            return;
+        if (scope_add_name(c, g, d->name, G_FN, (int32_t)p->nfns, d->loc, "name"))
+            p->fns[p->nfns++] = (res_fn){ .name = d->name, .decl = d, .result = T_ERROR };
+        break;
+    case AST_QUERY:
+        if (!PUSH(c, p->queries, p->nqueries, p->queries_cap, d->loc))
+            return;
+        if (scope_add_name(c, g, d->name, G_QUERY, (int32_t)p->nqueries, d->loc, "name"))
+            p->queries[p->nqueries++] = (res_query){ .name = d->name, .decl = d,
+                                                     .result = T_ERROR, .mode = d->op,
+                                                     .moment = -1 };
+        break;
+    case AST_EVENT:
+        if (!PUSH(c, p->queries, p->nqueries, p->queries_cap, d->loc))
+            return;
+        if (scope_add_name(c, g, d->name, G_EVENT, (int32_t)p->nqueries, d->loc, "name"))
+            p->queries[p->nqueries++] = (res_query){ .name = d->name, .decl = d,
+                                                     .result = T_NONE, .is_event = true,
+                                                     .moment = -1 };
+        break;
+    case AST_VARIANT: {
+        if (!PUSH(c, p->variants, p->nvariants, p->variants_cap, d->loc))
+            return;
+        int32_t e = scope_new_enum(c, d->name, d->doc, d);
+        if (e < 0 ||
+            !scope_add_name(c, g, d->name, G_VARIANT, (int32_t)p->nvariants, d->loc, "name"))
+            return;
+        p->enums[e].variant = (int32_t)p->nvariants;
+        p->variants[p->nvariants++] = (res_variant){ d->name, d->doc, (uint32_t)e, 0, d };
+        for (uint32_t i = 0; i < d->list.len; i++) {
+            ast_node *r = d->list.items[i];
+            scope_add_member(c, (uint32_t)e, r->name, r->doc, false, r->loc);
+        }
+        break;
+    }
+    case AST_EDITION:
+        if (!PUSH(c, p->editions, p->neditions, p->editions_cap, d->loc))
+            return;
+        if (scope_add_name(c, &p->names->editions, d->name, G_OTHER, (int32_t)p->neditions, d->loc,
+                           "edition"))
+            p->editions[p->neditions++] = (res_edition){ .name = d->name, .title = d->title,
+                                                         .parent = -1, .decl = d };
+        break;
+    default:
+        break;
+    }
+}
