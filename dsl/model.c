@@ -1,9 +1,9 @@
 /* model.c — the resolved program's accessors: look-ups by name, rule sets, citation fields,
  * and res_program_free (model.h).
  *
- * The name tables behind the look-ups (resolve_int.h) are filled by the resolver's passes
+ * The name tables behind the look-ups (model_names.h) are filled by the resolver's passes
  * (scope.c, body.c, builtin.c); type names and interning are in type.c. */
-#include "resolve_int.h"
+#include "model_names.h"
 
 /* ---- name tables ---- */
 

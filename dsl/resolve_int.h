@@ -1,14 +1,14 @@
 /* resolve_int.h — the resolver's private state, shared by its files in dsl/ and included by
- * nothing outside dsl/: error codes, the name tables behind res_program.names (read by
- * model.c), the resolver context (rctx) with its locals, and the functions one resolver file
- * lends another, grouped by the file that defines them (resolve.c gives the pass order). */
+ * nothing outside dsl/: error codes, the resolver context (rctx) with its locals, and the
+ * functions one resolver file lends another, grouped by the file that defines them (resolve.c
+ * gives the pass order). The name tables the passes fill are model_names.h's. */
 #ifndef HON_RESOLVE_INT_H
 #define HON_RESOLVE_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "hash.h"
+#include "model_names.h"
 #include "resolve.h"
 
 /* ---- error codes (docs/spec/errors.md, "E1xx — names and types") ---- */
@@ -25,50 +25,6 @@ enum {
     E_SET_SIZE = 150,
     E_RULE_KIND = 160, E_NOT_EVENT = 162, E_MOMENT = 163, E_TWO_MOMENTS = 164, E_DIE = 165,
     E_LIMIT = 199
-};
-
-/* ---- name tables ---- */
-
-typedef enum gkind {
-    G_TYPE, G_ENUM, G_RECORD, G_VARIANT, G_COUNTER, G_TABLE, G_FN, G_QUERY, G_BUILTIN,
-    G_EVENT,    /* id: the event's index in the queries (res_query.is_event) */
-    G_OTHER     /* entries of the slot, edition and rule tables */
-} gkind;
-
-typedef struct name_ent {
-    const char *key;        /* borrowed from the AST or a static string */
-    gkind kind;
-    int32_t id;
-    ast_loc loc;
-    UT_hash_handle hh;
-} name_ent;
-
-typedef struct member_hit { uint32_t e, m; } member_hit;
-
-typedef struct member_ent {
-    const char *key;
-    member_hit *hits;
-    size_t len, cap;
-    UT_hash_handle hh;
-} member_ent;
-
-/* name -> member index of one enum */
-struct res_member_index {
-    const char *key;
-    uint32_t m;
-    UT_hash_handle hh;
-};
-
-typedef struct type_ent {
-    uint64_t key;           /* kind << 32 | arg */
-    uint32_t id;
-    UT_hash_handle hh;
-} type_ent;
-
-struct res_names {
-    name_ent *globals, *slots, *editions, *rules;
-    member_ent *members;
-    type_ent *types;
 };
 
 /* ---- resolver state ---- */
@@ -107,13 +63,6 @@ void res_err(rctx *c, int code, ast_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Reports E199 "out of memory while resolving" at loc, once per run, and sets c->oom. */
 void res_oom(rctx *c, ast_loc loc);
-
-/* ---- model.c: the name tables ---- */
-
-/* The entry of name in table (borrowed), or NULL; name may be NULL. */
-name_ent *model_find_name(name_ent *table, const char *name);
-/* The members called name across all enums (borrowed), or NULL. */
-member_ent *model_find_member_ent(const res_program *p, const char *name);
 
 /* ---- scope.c: pass 1, names and scopes ---- */
 

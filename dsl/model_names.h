@@ -1,0 +1,60 @@
+/* model_names.h — the name tables behind res_program.names: what each global name, value slot,
+ * edition, rule and enum member stands for, and the interned types. Private to dsl/: the
+ * resolver's passes fill them (scope.c, body.c, builtin.c, type.c), model.c looks names up in
+ * them and frees them. Everything else reads the program through model.h.
+ */
+#ifndef HON_MODEL_NAMES_H
+#define HON_MODEL_NAMES_H
+
+#include <stdint.h>
+#include "hash.h"
+#include "model.h"
+
+typedef enum gkind {
+    G_TYPE, G_ENUM, G_RECORD, G_VARIANT, G_COUNTER, G_TABLE, G_FN, G_QUERY, G_BUILTIN,
+    G_EVENT,    /* id: the event's index in the queries (res_query.is_event) */
+    G_OTHER     /* entries of the slot, edition and rule tables */
+} gkind;
+
+typedef struct name_ent {
+    const char *key;        /* borrowed from the AST or a static string */
+    gkind kind;
+    int32_t id;
+    ast_loc loc;
+    UT_hash_handle hh;
+} name_ent;
+
+typedef struct member_hit { uint32_t e, m; } member_hit;
+
+typedef struct member_ent {
+    const char *key;
+    member_hit *hits;
+    size_t len, cap;
+    UT_hash_handle hh;
+} member_ent;
+
+/* name -> member index of one enum */
+struct res_member_index {
+    const char *key;
+    uint32_t m;
+    UT_hash_handle hh;
+};
+
+typedef struct type_ent {
+    uint64_t key;           /* kind << 32 | arg */
+    uint32_t id;
+    UT_hash_handle hh;
+} type_ent;
+
+struct res_names {
+    name_ent *globals, *slots, *editions, *rules;
+    member_ent *members;
+    type_ent *types;
+};
+
+/* The entry of name in table (borrowed), or NULL; name may be NULL. */
+name_ent *model_find_name(name_ent *table, const char *name);
+/* The members called name across all enums (borrowed), or NULL. */
+member_ent *model_find_member_ent(const res_program *p, const char *name);
+
+#endif
