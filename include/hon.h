@@ -10,6 +10,8 @@
  * Ownership: a hon_vm owns everything it loads. Objects returned as `hon_answer *` are owned by
  * the caller and freed with hon_answer_free. Strings given to callbacks are borrowed for the
  * duration of the call.
+ *
+ * Each section is implemented in the interp/ file of its job (interp/session.h lists them).
  */
 #ifndef HON_H
 #define HON_H
@@ -54,7 +56,7 @@ typedef struct hon_config {
     uint64_t seed;          /* seed of the dice source; 0 picks 1 */
     uint64_t step_budget;   /* VM steps per top-level evaluation; 0 = default (10,000,000) */
     unsigned max_depth;     /* nested query/function calls; 0 = default (200) */
-    /* Added with issue 4 (docs/spec/language.md §6). Asked when a procedure lets a player
+    /* (docs/spec/language.md §6) Asked when a procedure lets a player
      * choose: the question, the side that chooses (its name; "" when none) and the n legal
      * options as the language prints them. Returns the index taken (0 .. n-1), or -1 to abandon
      * the procedure (E225; its effects are undone). An index out of range is refused and the
@@ -83,7 +85,6 @@ hon_status hon_load_source(hon_vm *vm, const char *name, const char *text, size_
 hon_status hon_load_dir(hon_vm *vm, const char *dir);
 /* Parses and resolves a file against the loaded program without keeping it (`hon check`). */
 hon_status hon_check_file(hon_vm *vm, const char *path);
-
 /* Evaluates an expression (a query call, a table lookup, any expression of the language) typed
  * at `where` (e.g. "<repl>"). On HON_OK *out holds the answer and its trace. */
 hon_status hon_eval(hon_vm *vm, const char *expr, const char *where, hon_answer **out);
@@ -97,7 +98,7 @@ const char *hon_answer_text(const hon_answer *a);
 const char *hon_answer_json(const hon_answer *a);
 /* The trace: which rules fired, in order, with their contributions and citations. Borrowed. */
 const char *hon_answer_trace(const hon_answer *a);
-/* Added for readable traces (docs/spec/repl.md §2b): the brief trace, as `why` prints it. A
+/* The brief trace, as `why` prints it (docs/spec/repl.md §2b). A
  * top-level query call with every rule checked (as hon_answer_trace); below it only the rules
  * that fired, recursively, with their answers and citations; a nested call that no rule
  * answered on one line ("f(x) = 2   (no rule fired: checked a, b)"); identical sibling calls
@@ -248,7 +249,7 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
  * "phase": p}. Errors: HON_ERR_COMPILE (the text is not a call of a declared event: E162...),
  * HON_ERR_RUNTIME (the procedure failed and was undone). */
 hon_status hon_do(hon_vm *vm, const char *call, const char *where, hon_answer **out);
-/* Added with `why do` (docs/spec/repl.md §2a): runs the procedure exactly as hon_do (one
+/* `why do` (docs/spec/repl.md §2a): runs the procedure exactly as hon_do (one
  * procedure of the history, undone on error), traced. The answer's text holds the effect
  * lines as hon_do's; hon_answer_why the events that ran, in order, each with the rules that
  * fired (the number of effects each made, its citations, the queries it asked, briefly, and

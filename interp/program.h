@@ -3,7 +3,7 @@
  *
  * prog_build runs resolver (dsl/resolve.c) and compiler (compile.c) over every loaded file;
  * a prog is immutable once built (except that REPL expressions may intern new types) and is
- * what the VM (vm.c) evaluates against. api.c swaps whole progs on reload: all or nothing.
+ * what the VM (vm.c) evaluates against. load.c swaps whole progs on reload: all or nothing.
  */
 #ifndef HON_PROGRAM_H
 #define HON_PROGRAM_H
