@@ -1,5 +1,7 @@
 /* info.c — what a hon_vm can tell about itself (include/hon.h): its rules listed, shown and
- * disassembled (hon_list_rules, hon_show, hon_disassemble); over session.h.
+ * disassembled (hon_list_rules, hon_show, hon_disassemble), the names it knows by kind for
+ * completion (hon_complete), and the build it is (hon_version, hon_data_dir,
+ * hon_source_dir); over session.h.
  *
  * Everything here reads the program, the board and the choices and changes nothing.
  */
@@ -7,7 +9,25 @@
 
 #include <ctype.h>
 #include <string.h>
+#include "config.h"
 #include "disasm.h"
+
+/* ---- the build ---- */
+
+const char *hon_version(void)
+{
+    return HON_VERSION;
+}
+
+const char *hon_data_dir(void)
+{
+    return HON_DATADIR;
+}
+
+const char *hon_source_dir(void)
+{
+    return HON_SOURCE_ROOT;
+}
 
 /* ---- rules: listing, showing, disassembling ---- */
 
@@ -211,3 +231,95 @@ hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out)
         disasm_chunk(p, pg->defaults[q], out);
     return HON_OK;
 }
+
+/* ---- completion ---- */
+
+/* Where the names go: each that starts with prefix, to fn. */
+typedef struct offers {
+    const char *prefix;
+    size_t len;
+    void (*fn)(void *ud, const char *name);
+    void *ud;
+} offers;
+
+static void offer(const offers *o, const char *name)
+{
+    if (name && strncmp(name, o->prefix, o->len) == 0)
+        o->fn(o->ud, name);
+}
+
+/* Offers the `name` of each of the n items of array arr. */
+#define OFFER_NAMES(o, arr, n) \
+    do { for (size_t i_ = 0; i_ < (n); i_++) offer((o), (arr)[i_].name); } while (0)
+
+/* The names of the board's units (without their `$`) or of its squares. */
+static void offer_board(const hon_vm *vm, hon_complete_kind kind, const offers *o)
+{
+    const scene *sc = vm->sc;
+    if (!sc)
+        return;
+    if (kind == HON_COMPLETE_UNIT) {
+        for (size_t u = (size_t)sc->first_unit; u < sc->units->len; u++)
+            offer(o, scene_unit_name(sc, (int64_t)u));
+        return;
+    }
+    for (int sq = 0; sq < geo_square_count(sc->g); sq++) {
+        char name[24];
+        geo_format_square(sc->g, sq, name, sizeof name);
+        offer(o, name);
+    }
+}
+
+/* The events (or the queries that are not events). */
+static void offer_queries(const res_program *p, bool events, const offers *o)
+{
+    for (size_t q = 0; q < p->nqueries; q++)
+        if (p->queries[q].is_event == events)
+            offer(o, p->queries[q].name);
+}
+
+/* The rules of the active edition, query by query. */
+static void offer_rules(const hon_vm *vm, const offers *o)
+{
+    const res_program *p = vm->pg->res;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        const res_ruleset *rs = res_rules_of(p, session_edition(vm), q);
+        for (size_t i = 0; i < rs->len; i++)
+            offer(o, p->rules[rs->rules[i]].name);
+    }
+}
+
+hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *within,
+                        const char *prefix, void (*fn)(void *ud, const char *name), void *ud)
+{
+    if (!vm || !fn)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    const offers o = { prefix ? prefix : "", prefix ? strlen(prefix) : 0, fn, ud };
+    int32_t v;
+    switch (kind) {
+    case HON_COMPLETE_UNIT: case HON_COMPLETE_SQUARE: offer_board(vm, kind, &o); break;
+    case HON_COMPLETE_QUERY: offer_queries(p, false, &o); break;
+    case HON_COMPLETE_EVENT: offer_queries(p, true, &o); break;
+    case HON_COMPLETE_RULE: offer_rules(vm, &o); break;
+    case HON_COMPLETE_FN: OFFER_NAMES(&o, p->fns, p->nfns); break;
+    case HON_COMPLETE_TABLE: OFFER_NAMES(&o, p->tables, p->ntables); break;
+    case HON_COMPLETE_EDITION: OFFER_NAMES(&o, p->editions, p->neditions); break;
+    case HON_COMPLETE_VARIANT: OFFER_NAMES(&o, p->variants, p->nvariants); break;
+    case HON_COMPLETE_READING:
+        if ((v = within ? res_find_variant(p, within) : -1) < 0)
+            return HON_ERR_NOT_FOUND;
+        OFFER_NAMES(&o, p->enums[p->variants[v].enum_id].members,
+                    p->enums[p->variants[v].enum_id].len);
+        break;
+    case HON_COMPLETE_FILE:
+        for (size_t i = 0; i < vm->nsrcs; i++)
+            offer(&o, vm->srcs[i].path);
+        break;
+    default:
+        return HON_ERR_NOT_FOUND;
+    }
+    return HON_OK;
+}
+
+#undef OFFER_NAMES

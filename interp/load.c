@@ -1,5 +1,5 @@
 /* load.c — loading rules into a hon_vm (include/hon.h: hon_load_file, hon_load_source,
- * hon_load_dir, hon_check_file), over session.h.
+ * hon_load_dir, hon_check_file, hon_each_file), over session.h.
  *
  * The vm keeps the text of every loaded source (session_source). Loading is all or nothing:
  * every load re-parses, re-resolves and recompiles all sources plus the new ones into a fresh
@@ -270,3 +270,11 @@ hon_status hon_load_dir(hon_vm *vm, const char *dir)
     return st;
 }
 
+size_t hon_each_file(const hon_vm *vm, void (*fn)(void *ud, const char *path), void *ud)
+{
+    if (!vm)
+        return 0;
+    for (size_t i = 0; fn && i < vm->nsrcs; i++)
+        fn(ud, vm->srcs[i].path);
+    return vm->nsrcs;
+}

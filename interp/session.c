@@ -191,6 +191,8 @@ void hon_vm_free(hon_vm *vm)
     hon_free(vm->board_path);
     hon_free(vm->board_text);
     hon_free(vm->readings);
+    hon_query_handle_free(vm->los_query);
+    hon_query_handle_free(vm->los_squares);
     diag_sources_free(&vm->sources);
     hon_free(vm);
 }
@@ -505,6 +507,7 @@ const char *hon_answer_text(const hon_answer *a) { return a ? a->text : ""; }
 const char *hon_answer_json(const hon_answer *a) { return a ? a->json : "null"; }
 const char *hon_answer_trace(const hon_answer *a) { return a ? a->trace : ""; }
 const char *hon_answer_why(const hon_answer *a) { return a ? (a->why ? a->why : a->trace) : ""; }
+const char *hon_answer_note(const hon_answer *a) { return a ? a->note : NULL; }
 
 void hon_answer_free(hon_answer *a)
 {
@@ -514,5 +517,6 @@ void hon_answer_free(hon_answer *a)
     hon_free(a->json);
     hon_free(a->trace);
     hon_free(a->why);
+    hon_free(a->note);
     hon_free(a);
 }

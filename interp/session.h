@@ -5,8 +5,8 @@
  *
  * The public functions live in the file of their job, each over this header: session.c (the vm,
  * editions, variants, answers), load.c (rule files), view.c (the board and its pictures),
- * eval.c (expressions, odds, calls from C), info.c (listings), testrun.c (the .hon tests),
- * game.c (procedures, the clock, undo).
+ * eval.c (expressions, odds, calls from C), los.c (line of sight), info.c (listings, completion,
+ * the build), testrun.c (the .hon tests), game.c (procedures, the clock, undo).
  */
 #ifndef HON_SESSION_H
 #define HON_SESSION_H
@@ -68,6 +68,9 @@ struct hon_vm {
     bool readings_ok;
     /* storage for hon_query_info_of's type names */
     char info_types[17][128];
+    /* the queries a line of sight asks (los.c): handles looked up by name once (NULL until
+     * then, or while the rules declare no such query) */
+    hon_query_handle *los_query, *los_squares;
     /* the game played on the board (language.md §6): the clock, the effect log and its
      * history for `undo`; restarted whenever the rules or the board are (re)loaded */
     proc_game game;
@@ -78,6 +81,7 @@ struct hon_answer {
     char *json;
     char *trace;
     char *why;      /* the brief trace (trace_brief), or NULL: then `trace` serves */
+    char *note;     /* how the answer was asked (hon_answer_note), or NULL */
 };
 
 /* ---- diagnostics ---- */
