@@ -114,8 +114,8 @@ static bool list_of(vm_ctx *x, const int *ids, size_t n, uint32_t type, val *out
     if (!l)
         return false;
     for (size_t i = 0; i < n; i++)
-        l->items[i] = (val){ .type = type, .u.i = type == T_SQUARE
-                                                      ? scene_square_value(x->sc, ids[i]) : ids[i] };
+        l->items[i] = (val){ .type = type,
+                             .u.i = type == T_SQUARE ? scene_square_value(x->sc, ids[i]) : ids[i] };
     out->u.list = l;
     return true;
 }

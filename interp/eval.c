@@ -1,10 +1,7 @@
-/* eval.c — evaluating in a hon_vm (include/hon.h: hon_eval, hon_odds, hon_query_info_of,
- * hon_lookup_query, hon_call_query, hon_unit_id, hon_unit_set_value, hon_member_id), over
- * session.h.
- *
- * Typed text is compiled (session_compile), run under the session's setup (session_begin) and
- * answered with its value and trace (eval_answer); calls from C skip the text: a handle names a
- * query or fn once, and each call checks its hon_values against the parameters' types.
+/* eval.c — evaluating (hon.h: hon_eval, hon_odds, hon_query_info_of, hon_lookup_query,
+ * hon_call_query, hon_unit_id, hon_unit_set_value, hon_member_id), over eval.h. Typed text is
+ * compiled, run under the session's setup and answered with its value and trace (eval_answer);
+ * calls from C skip the text: a handle names a query once, each call checks its arguments.
  */
 #include "eval.h"
 

@@ -1,11 +1,7 @@
-/* game.c — playing on the session's board (include/hon.h: hon_do, hon_why_do, hon_odds_do,
- * hon_move, hon_next, hon_undo, hon_clock), over session.h; language.md §6.
- *
- * Each call runs one procedure (proc.c) on the session's game under the session's setup; a
- * procedure that ran is kept in the history under a title ("do suppress($a)") so hon_undo can
- * revert it, and answered with its lines; one that failed is undone and reported. The odds of a
- * procedure run it on every dice path in "bare" mode, reading each path's outcome (outcome.c)
- * before undoing it.
+/* game.c — playing on the session's board (hon.h: hon_do, hon_why_do, hon_odds_do, hon_move,
+ * hon_next, hon_undo, hon_clock), over session.h. Each call runs one procedure (proc.c); one
+ * that ran is kept in the history under a title for hon_undo and answered with its lines; one
+ * that failed is undone and reported. Odds run it on every dice path, bare, then undo it.
  */
 #include "session.h"
 

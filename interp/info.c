@@ -1,9 +1,6 @@
-/* info.c — what a hon_vm can tell about itself (include/hon.h): its rules listed, shown and
- * disassembled (hon_list_rules, hon_show, hon_disassemble), the names it knows by kind for
- * completion (hon_complete), and the build it is (hon_version, hon_data_dir,
- * hon_source_dir); over session.h.
- *
- * Everything here reads the program, the board and the choices and changes nothing.
+/* info.c — what a hon_vm tells about itself, changing nothing (hon.h): its rules listed, shown
+ * and disassembled (hon_list_rules, hon_show, hon_disassemble), its names by kind for
+ * completion (hon_complete), the build (hon_version, hon_data_dir, hon_source_dir).
  */
 #include "session.h"
 

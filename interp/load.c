@@ -1,10 +1,7 @@
-/* load.c — loading rules into a hon_vm (include/hon.h: hon_load_file, hon_load_source,
- * hon_load_dir, hon_check_file, hon_each_file), over session.h.
- *
- * The vm keeps the text of every loaded source (session_source). Loading is all or nothing:
- * every load re-parses, re-resolves and recompiles all sources plus the new ones into a fresh
- * prog (rebuild), and swaps it in only when there was no error; then the board is rebuilt
- * against it (view.c) and the game restarts. A file loaded again replaces itself in place.
+/* load.c — loading rules (hon.h: hon_load_file, hon_load_source, hon_load_dir, hon_check_file,
+ * hon_each_file), over session.h. All or nothing: every load re-parses, re-resolves and
+ * recompiles every kept source plus the new ones into a fresh prog (rebuild), swapped in only
+ * without error; then the board is rebuilt (view.c) and the game restarts.
  */
 /* realpath() (the identity of a loaded file) is XSI: glibc declares it with _XOPEN_SOURCE. */
 #define _XOPEN_SOURCE 700

@@ -1,11 +1,7 @@
-/* los.c — line of sight between two places of the board as a call (include/hon.h: hon_place_of,
- * hon_los), over session.h and eval.h.
- *
- * The rules say what a line of sight is: hon_los only fits the two places to the parameters of
- * the rules' query line_of_sight (a unit where a square is wanted stands for its square; a
- * square holding one unit, for that unit) or, when a square holds no unit or several, asks
- * line_of_sight_squares(square, square, false) instead, and says so in the answer's note. Both
- * queries are asked through handles (no text is parsed) and traced like hon_eval.
+/* los.c — line of sight between two places of the board as a call (hon.h: hon_place_of,
+ * hon_los), over eval.h. The rules say what a line of sight is: hon_los fits the places to the
+ * parameters of their line_of_sight (or asks line_of_sight_squares(a, b, false) when a square
+ * holds no unit or several), through query handles, traced like hon_eval, with a note.
  */
 #include "eval.h"
 

@@ -1,9 +1,7 @@
 /* outcome.h — what a procedure changed, in sum, as text: the outcomes of `odds do` (odds.c
- * groups the paths of a procedure by this text) and the items they share.
- *
- * An outcome is read from the effect log (play.h) before the records are reverted: the records
- * grouped by what they change, each group compared from its first record's state before to the
- * state now. language.md §6.6, vm.md §11.
+ * groups a procedure's paths by it) and the items they share. Read from the effect log
+ * (play.h) before the records are reverted: the records grouped by what they change, each group
+ * compared from its first record's state before to the state now. vm.md §11.
  */
 #ifndef HON_OUTCOME_H
 #define HON_OUTCOME_H

@@ -1,12 +1,8 @@
-/* play.c — the game and its effect log (see play.h): each play_* function applies one change to
- * the board, the unit pool or the clock and appends the record that undoes it; play_revert
- * undoes records, play_commit and play_undo keep and revert whole procedures.
- *
- * Everything a change touches is read back before it, so reverting a record restores the state
- * exactly: marker counts, values (given or not), faces, the position of a unit in the list of
- * units of its squares (board_place_unit_at), a feature's place in its list (board_put_at), the
- * clock. Room for the record is made before the change, so running out of memory changes
- * nothing. Records are reverted in reverse order (play_revert).
+/* play.c — the game and its effect log (see play.h): each play_* function applies one change
+ * and appends the record that undoes it; play_revert, play_commit and play_undo revert records,
+ * keep procedures, revert them. What a change touches is read before it, so a revert restores
+ * the state exactly (unit and feature places in their lists included); room for the record is
+ * made first, so running out of memory changes nothing.
  */
 #include "play.h"
 

@@ -1,10 +1,7 @@
-/* play.h — the game a procedure plays and its effect log: the board (a scene), the clock, every
- * change applied to them with the record that undoes it, the history of finished procedures,
- * and undo.
- *
- * play.c is the only code that changes the board, the unit pool or the clock while playing: the
- * procedure driver (proc.c) decides what changes and calls play_* to apply it; outcome.c reads
- * the log back. The effect list (play_fx) is also OP_EFFECT's operand (compile.c, disasm.c).
+/* play.h — the game a procedure plays and its effect log: the board (a scene), the clock, each
+ * change applied with the record that undoes it, the history of procedures, undo. play.c alone
+ * changes the board, the unit pool or the clock while playing: proc.c decides what changes,
+ * outcome.c reads the log. play_fx is also OP_EFFECT's operand (compile.c, disasm.c).
  */
 #ifndef HON_PLAY_H
 #define HON_PLAY_H

@@ -1,12 +1,8 @@
-/* proc.c — the procedure driver (see proc.h): the event driver (an event's rules in order, each
- * rule's raises right after its block), the VM's driver for the statements only a procedure
- * runs (effects, raises, choices, notes, dice lines), and the procedures driven from C (a walk,
- * the clock's next).
- *
- * The effects decide and describe; play.c applies and records. Each effect checks its operands,
- * skips a change that would change nothing, writes its line (the statement as applied, then the
- * running rule's citations), asks the stepper, applies it (play_*), then queues the events the
- * rules hang on that moment (`event ... on give`). A procedure is all or nothing (as_procedure).
+/* proc.c — the procedure driver (see proc.h): the event driver, the VM's driver for effects,
+ * raises, choices, notes and dice lines, and the procedures driven from C (a walk, `next`).
+ * Effects decide and describe, play.c applies and records: each checks its operands, skips a
+ * change that changes nothing, writes its line with the rule's citations, asks the stepper,
+ * applies it (play_*), then queues the events the rules hang on that moment.
  */
 #include "proc.h"
 
@@ -760,7 +756,8 @@ static bool walk_body(vm_ctx *x, void *ud)
     const scene *sc = game_of(x)->g.sc;
     const board *b = sc->b;
     for (size_t i = 0; i < w->n; i++) {
-        val a[2] = { { .type = T_UNIT, .u.i = w->unit }, { .type = T_SQUARE, .u.i = w->squares[i] } };
+        val a[2] = { { .type = T_UNIT, .u.i = w->unit },
+                     { .type = T_SQUARE, .u.i = w->squares[i] } };
         if (!effect(x, NULL, FX_MOVE, a, 2, 0) || !run_queue(x, 0))
             return false;
         w->done = i + 1;

@@ -1,11 +1,7 @@
 /* proc.h — the procedure driver (Lua's ldo to vm.c's lvm): runs a procedure on a game — an
- * event's rules, then the events they raise, depth first — and takes the statements only a
- * procedure runs from the VM (vm_driver, state.h): effects, raises, choices, notes, dice lines.
- *
- * An effect is checked (E212, E217, E224), written as a line with the rule's citations, shown
- * to the stepper (E225), applied through the effect log (play.c), and the events of its moment
- * are queued. A procedure is all or nothing: on any error its effects are undone. The walks of
- * `move` and the clock's `next` are procedures driven from C. language.md §6 and vm.md §11.
+ * event's rules, then the events they raise, depth first — and takes from the VM (vm_driver,
+ * state.h) what only a procedure runs: effects, raises, choices, notes, dice lines. Effects
+ * are applied through play.c's effect log; a procedure is all or nothing. vm.md §11.
  */
 #ifndef HON_PROC_H
 #define HON_PROC_H

@@ -1,10 +1,6 @@
-/* session.c — the hon_vm itself (see session.h): creating and freeing it, its diagnostics, its
- * edition and variant choice, the set-up of every evaluation and the mapping of its errors,
- * compiling typed text, the game on its board, and the answers (hon_answer_*).
- *
- * The chosen edition and readings are kept by name, so they survive reloads while the names
- * exist. Diagnostics of every stage reach the caller through hon_config.on_diag (or stderr),
- * rendered by dsl/diag.c.
+/* session.c — the hon_vm itself (see session.h): new and free, diagnostics, the edition and
+ * variant choice (kept by name across reloads), the set-up of every evaluation and the mapping
+ * of its errors, compiling typed text, the game on the board, and the answers (hon_answer_*).
  */
 #include "session.h"
 

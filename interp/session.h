@@ -1,12 +1,8 @@
-/* session.h — the state of one hon_vm (include/hon.h) and what the files of the session layer
- * share: its diagnostics, its edition and variant choice, the one set-up of an evaluation and
- * the one mapping of an evaluation's error to a hon_status, compiling typed text, the game on
- * its board, and the answers the calls return. session.c implements them.
- *
- * The public functions live in the file of their job, each over this header: session.c (the vm,
- * editions, variants, answers), load.c (rule files), view.c (the board and its pictures),
- * eval.c (expressions, odds, calls from C), los.c (line of sight), info.c (listings, completion,
- * the build), testrun.c (the .hon tests), game.c (procedures, the clock, undo).
+/* session.h — one hon_vm's state, and what the session layer's files share: diagnostics,
+ * edition and variant choice, the one evaluation set-up (session_begin) and VM-error mapping
+ * (session_error), compiling typed text, the game, answers. Each public function of hon.h lives
+ * in the file of its job over this header (session.c, load.c, view.c, eval.c, los.c, info.c,
+ * testrun.c, game.c: vm.md §0).
  */
 #ifndef HON_SESSION_H
 #define HON_SESSION_H

@@ -1,10 +1,7 @@
 /* state.h — the state of an evaluation (vm_ctx) and what every part of the VM does with it:
- * set it up for one evaluation (state_begin) and release its values (state_end), fail with an
- * E2xx error at the running instruction (state_fail), allocate values in its arena.
- *
- * Like Lua's lstate.h, it sits below everything that runs code: the board built-ins
- * (builtin.c), the dispatch loop and query driver (vm.c) and the procedure driver (proc.c) all
- * take a vm_ctx. One vm_ctx per hon_vm (session.h), reused across evaluations.
+ * set it up (state_begin) and release its values (state_end), fail with an E2xx at the running
+ * instruction (state_fail), allocate values in its arena. Like Lua's lstate.h it sits below
+ * all that runs code: builtin.c, vm.c and proc.c take a vm_ctx; one per hon_vm (session.h).
  */
 #ifndef HON_STATE_H
 #define HON_STATE_H

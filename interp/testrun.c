@@ -1,11 +1,7 @@
-/* testrun.c — the runner of the `test` blocks of a .hon program (include/hon.h: hon_run_tests),
- * over session.h; like jq's jq_test.c, its own file.
- *
- * Each test runs under its own edition and variant readings (or the session's), on its own
- * board (`board "FILE"`, relative to its file) or the session's, with its own game: its dice
- * and scripted choices, its `do`, `advance` and `move` items played in order, everything undone
- * when it ends, so the session's board is as it was. A failure is one line
- * `path:line:col: FAIL "title": why`. language.md §7, vm.md §8.
+/* testrun.c — the runner of a program's `test` blocks (hon.h: hon_run_tests), its own file like
+ * jq's jq_test.c. Each test runs under its own edition and readings, on its own board or the
+ * session's, with its own game (dice, scripted choices, `do`/`advance`/`move` items), undone
+ * when it ends. A failure is `path:line:col: FAIL "title": why`. vm.md §8, language.md §7.
  */
 #include "session.h"
 

@@ -1,11 +1,7 @@
-/* view.c — the session's board (include/hon.h: hon_load_board, hon_load_board_source,
- * hon_drop_board, hon_board_path, hon_draw_board, hon_board_svg) and its pictures, over
- * session.h and view.h.
- *
- * A session holds at most one board: a scene (scene.h) loaded from a scenario's text, which the
- * session keeps so the scene can be rebuilt against every reloaded program (view_rebind).
- * Drawing is runtime/draw.h's; this file gives it what the rules name: the markers and faces
- * of units and elements (shown), and the ends of a traced line.
+/* view.c — the session's board (hon.h: hon_load_board, hon_load_board_source, hon_drop_board,
+ * hon_board_path, hon_draw_board, hon_board_svg), over view.h. The session keeps the scenario's
+ * text so the scene is rebuilt against every reloaded program (view_rebind); drawing is
+ * runtime/draw.h's, given what the rules name: units' markers and faces, the line's ends.
  */
 #include "view.h"
 

@@ -79,7 +79,8 @@ static bool ensure_stack(vm_ctx *x, size_t need)
     if (need <= x->stack_cap)
         return true;
     if (need > VM_MAX_STACK)
-        return state_fail(x, VM_E_MEMORY, "the evaluation needs more than %zu stack slots", VM_MAX_STACK);
+        return state_fail(x, VM_E_MEMORY, "the evaluation needs more than %zu stack slots",
+                          VM_MAX_STACK);
     size_t cap = x->stack_cap ? x->stack_cap : 256;
     while (cap < need)
         cap *= 2;
@@ -927,8 +928,8 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     const res_program *p = x->p;
     const res_query *qq = &p->queries[q];
     if (x->depth >= x->max_depth)
-        return state_fail(x, VM_E_DEPTH, "call depth limit (%u) reached asking query %s", x->max_depth,
-                    qq->name);
+        return state_fail(x, VM_E_DEPTH, "call depth limit (%u) reached asking query %s",
+                          x->max_depth, qq->name);
     x->depth++;
     size_t node = SIZE_MAX;
     if (x->tracing)
@@ -961,7 +962,8 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
         switch (qq->mode) {
         case AST_COMBINE_SUM:
             if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i)) {
-                state_fail(x, VM_E_ARITH, "integer overflow adding up the rules of query %s", qq->name);
+                state_fail(x, VM_E_ARITH, "integer overflow adding up the rules of query %s",
+                           qq->name);
                 goto fail;
             }
             break;

@@ -1,10 +1,7 @@
-/* vm.h — the virtual machine: runs chunks (the dispatch loop) and asks queries (the query
- * driver, which runs a query's rules and combines their answers). Lua's lvm.
- *
- * An evaluation is state_begin (state.h), then vm_eval, vm_call or vm_run any number of times,
- * then state_end (which releases every value the evaluation made). Errors are E2xx, stored in
- * x->err with the source span of the failing instruction. The VM has no opcode that touches
- * files or the network. Procedures (events, effects, choices) are proc.c's, above this.
+/* vm.h — the virtual machine (Lua's lvm): the dispatch loop runs chunks, the query driver runs
+ * a query's rules and combines their answers. An evaluation is state_begin (state.h), then any
+ * number of vm_eval, vm_call and vm_run, then state_end. Errors are E2xx in x->err with the
+ * failing instruction's span. No opcode touches files; procedures are proc.c's, above this.
  */
 #ifndef HON_VM_H
 #define HON_VM_H

@@ -1,8 +1,6 @@
-/* test_session.c — Check tests of the calls of include/hon.h that stand in for the REPL's text
- * round trips: the loaded files (hon_each_file), a place named by a word (hon_place_of), line
- * of sight as a call (hon_los), completion by kind (hon_complete), and the build
- * (hon_version, hon_data_dir, hon_source_dir).
- *
+/* test_session.c — Check tests of the hon.h calls that stand in for the REPL's text round trips:
+ * the loaded files (hon_each_file), places (hon_place_of), line of sight as a call (hon_los),
+ * completion by kind (hon_complete), the build (hon_version, hon_data_dir, hon_source_dir).
  * Every expected value is worked out in a comment from the rules and the board written below.
  */
 #include <stdlib.h>
