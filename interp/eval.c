@@ -67,12 +67,12 @@ static hon_status distribution(hon_vm *vm, const chunk *ch, uint32_t type, void 
                                hon_answer **out)
 {
     (void)ud;
-    state_setup s;
-    if (!session_setup(vm, &s))
+    const state_setup *s = session_setup(vm);
+    if (!s)
         return HON_ERR_MEMORY;
     hon_status st = HON_OK;
     strbuf text = { 0 }, json = { 0 };
-    if (!odds_enumerate(&vm->x, &s, ch, type, &text, &json))
+    if (!odds_enumerate(&vm->x, s, ch, type, &text, &json))
         st = session_error(vm, false);
     else if (out && !(*out = session_answer(sb_take(&text), sb_take(&json),
                                             hon_strdup("(odds have no trace)\n"))))

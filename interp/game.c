@@ -190,9 +190,10 @@ static hon_status odds_run_all(hon_vm *vm, const chunk *ch, uint32_t type, void 
 {
     (void)type;
     (void)ud;
-    odds_play o = { vm, ch, { 0 } };
-    if (!session_setup(vm, &o.setup))
+    const state_setup *s = session_setup(vm);
+    if (!s)
         return HON_ERR_MEMORY;
+    odds_play o = { vm, ch, *s };
     hon_status st = HON_OK;
     proc_game *g = &vm->game;
     strbuf text = { 0 }, json = { 0 };

@@ -362,30 +362,24 @@ state_setup session_setup_with(const hon_vm *vm, const scene *sc, int32_t ed,
                           .budget = vm->cfg.step_budget, .max_depth = vm->cfg.max_depth };
 }
 
-bool session_setup(hon_vm *vm, state_setup *out)
+const state_setup *session_setup(hon_vm *vm)
 {
-    int32_t ed = session_edition(vm);
-    if (!vm->readings_ok || vm->readings_gen != vm->choice_gen) {
+    if (!vm->setup_ok || vm->setup_gen != vm->choice_gen) {
         bool oom;
+        int32_t ed = session_edition(vm);
         hon_free(vm->readings);
         vm->readings = session_readings(vm, ed, NULL, &oom);
-        vm->readings_ok = !oom;
-        vm->readings_gen = vm->choice_gen;
-        if (oom)
-            return false;
+        vm->setup = session_setup_with(vm, vm->sc, ed, vm->readings);
+        vm->setup_ok = !oom;
+        vm->setup_gen = vm->choice_gen;
     }
-    *out = session_setup_with(vm, vm->sc, ed, vm->readings);
-    return true;
+    return vm->setup_ok ? &vm->setup : NULL;
 }
 
 hon_status session_begin(hon_vm *vm, const state_setup *s, bool tracing)
 {
-    state_setup own;
-    if (!s) {
-        if (!session_setup(vm, &own))
-            return HON_ERR_MEMORY;
-        s = &own;
-    }
+    if (!s && !(s = session_setup(vm)))
+        return HON_ERR_MEMORY;
     state_begin(&vm->x, s, &vm->dice, tracing);
     return HON_OK;
 }

@@ -59,9 +59,12 @@ struct hon_vm {
      * edition and variant changes): the cached readings and the query handles are valid
      * while they match */
     uint64_t prog_gen, choice_gen;
-    int32_t *readings;      /* the active reading of each variant (session_setup's cache) */
-    uint64_t readings_gen;
-    bool readings_ok;
+    /* session_setup's cache: the session's own setup (its board, active edition and readings,
+     * owned), valid while setup_gen == choice_gen and setup_ok */
+    state_setup setup;
+    int32_t *readings;
+    uint64_t setup_gen;
+    bool setup_ok;
     /* storage for hon_query_info_of's type names */
     char info_types[17][128];
     /* the queries a line of sight asks (los.c): handles looked up by name once (NULL until
@@ -116,8 +119,9 @@ int32_t *session_readings(const hon_vm *vm, int32_t ed, const int32_t *overrides
 state_setup session_setup_with(const hon_vm *vm, const scene *sc, int32_t ed,
                                const int32_t *readings);
 /* The session's own setup: its board, its active edition and variant readings (cached in the
- * vm until they change). False on OOM. */
-bool session_setup(hon_vm *vm, state_setup *out);
+ * vm until the program, the board, the edition or the variants change). Borrowed until then;
+ * NULL on OOM. */
+const state_setup *session_setup(hon_vm *vm);
 /* The one set-up of an evaluation: starts one on vm->x with the session's dice, under s (a
  * test's board, edition and readings) or, when s is NULL, the session's own setup. HON_OK, or
  * HON_ERR_MEMORY (nothing started). End it with state_end(&vm->x). */
