@@ -58,7 +58,7 @@ typedef struct cli_session {
 void cli_opts_free(cli_opts *o);
 
 /* Creates the interpreter of s from o: the rule directories (--rules DIR, else $HON_RULES split
- * on ':', else HON_SOURCE_ROOT's rules/ and expansions/, else HON_DATADIR's), then every --load
+ * on ':', else hon_source_dir()'s rules/ and expansions/, else hon_data_dir()'s), then every --load
  * file, then the edition and the variants. s is always initialised (cli_session_close it even on
  * failure). Returns 0, or 1 after reporting why on stderr. */
 int cli_session_open(cli_session *s, const cli_opts *o);
