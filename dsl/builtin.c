@@ -2,7 +2,7 @@
  * signatures, the checking of a call) and the moments at which the engine raises an event
  * (names, the arguments each passes, the checking of `event ... on MOMENT`).
  *
- * Their ids are res_builtin and res_moment (model.h); interp/compile.c, vm.c and vm_board.c
+ * Their ids are res_builtin and res_moment (model.h); interp/compile.c, vm.c and builtin.c
  * implement them. Their names enter the program before pass 1 (builtin_declare). */
 #include "resolve_int.h"
 

@@ -275,7 +275,7 @@ typedef enum res_sym_kind {
 typedef enum res_builtin {
     RES_BI_MIN, RES_BI_MAX, RES_BI_ABS, RES_BI_LEN,
     RES_BI_HAS_ABILITY, RES_BI_HAS_MARKER, RES_BI_ABILITY_VALUE, RES_BI_MARKER_COUNT,
-    /* the board (language.md §5.3): compiled to OP_BOARD, run by interp/vm_board.c */
+    /* the board (language.md §5.3): compiled to OP_BOARD, run by interp/builtin.c */
     RES_BI_SQUARE_OF, RES_BI_SQUARES_OF, RES_BI_ON_BOARD, RES_BI_EMBARKED, RES_BI_CARRIER,
     RES_BI_UNITS_AT, RES_BI_ELEVATION, RES_BI_TERRAIN, RES_BI_ELEMENT_AT, RES_BI_IN_ELEMENT,
     RES_BI_ELEMENT_TERRAIN, RES_BI_ELEMENT_VALUE, RES_BI_ELEMENT_FACING, RES_BI_ELEMENT_SQUARES,

@@ -10,6 +10,11 @@
  * Ownership: a hon_vm owns everything it loads. Objects returned as `hon_answer *` are owned by
  * the caller and freed with hon_answer_free. Strings given to callbacks are borrowed for the
  * duration of the call.
+ *
+ * Sections: the vm and its configuration; loading rules and what is loaded; evaluating and the
+ * answers; editions and variants; listing and showing rules; tests; the board and its pictures;
+ * line of sight; completion; calling queries from C; playing; the build. Each is implemented
+ * in the interp/ file of its job (interp/session.h lists them).
  */
 #ifndef HON_H
 #define HON_H
@@ -54,7 +59,7 @@ typedef struct hon_config {
     uint64_t seed;          /* seed of the dice source; 0 picks 1 */
     uint64_t step_budget;   /* VM steps per top-level evaluation; 0 = default (10,000,000) */
     unsigned max_depth;     /* nested query/function calls; 0 = default (200) */
-    /* Added with issue 4 (docs/spec/language.md §6). Asked when a procedure lets a player
+    /* (docs/spec/language.md §6) Asked when a procedure lets a player
      * choose: the question, the side that chooses (its name; "" when none) and the n legal
      * options as the language prints them. Returns the index taken (0 .. n-1), or -1 to abandon
      * the procedure (E225; its effects are undone). An index out of range is refused and the
@@ -83,6 +88,11 @@ hon_status hon_load_source(hon_vm *vm, const char *name, const char *text, size_
 hon_status hon_load_dir(hon_vm *vm, const char *dir);
 /* Parses and resolves a file against the loaded program without keeping it (`hon check`). */
 hon_status hon_check_file(hon_vm *vm, const char *path);
+/* Calls fn (when not NULL) with the path of each rule file the program holds — as it was given
+ * to hon_load_file, "DIR/NAME.hon" for hon_load_dir's, the name of a hon_load_source — in load
+ * order (a file loaded again keeps its place and takes the new spelling). Returns how many
+ * there are (0 for a NULL vm). */
+size_t hon_each_file(const hon_vm *vm, void (*fn)(void *ud, const char *path), void *ud);
 
 /* Evaluates an expression (a query call, a table lookup, any expression of the language) typed
  * at `where` (e.g. "<repl>"). On HON_OK *out holds the answer and its trace. */
@@ -97,7 +107,7 @@ const char *hon_answer_text(const hon_answer *a);
 const char *hon_answer_json(const hon_answer *a);
 /* The trace: which rules fired, in order, with their contributions and citations. Borrowed. */
 const char *hon_answer_trace(const hon_answer *a);
-/* Added for readable traces (docs/spec/repl.md §2b): the brief trace, as `why` prints it. A
+/* The brief trace, as `why` prints it (docs/spec/repl.md §2b). A
  * top-level query call with every rule checked (as hon_answer_trace); below it only the rules
  * that fired, recursively, with their answers and citations; a nested call that no rule
  * answered on one line ("f(x) = 2   (no rule fired: checked a, b)"); identical sibling calls
@@ -106,6 +116,9 @@ const char *hon_answer_trace(const hon_answer *a);
  * answers with no brief form (odds, procedures run without `why`) it is hon_answer_trace.
  * Borrowed. */
 const char *hon_answer_why(const hon_answer *a);
+/* How the answer was asked, when the call chose for the caller (hon_los: "E1 holds $b: asking
+ * line_of_sight($a, $b)"), or NULL. Borrowed. */
+const char *hon_answer_note(const hon_answer *a);
 void hon_answer_free(hon_answer *a);
 
 /* Editions. The active edition defaults to the program's `default edition`. */
@@ -235,6 +248,52 @@ void hon_query_handle_free(hon_query_handle *h);
 hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
                           hon_value *out);
 
+/* ---- line of sight (docs/spec/repl.md: los) ---- */
+
+/* The place a word names on the loaded board, as a value for hon_los: "$name" a unit of the
+ * board (HON_V_UNIT), "@C4" or "C4" a square of it (HON_V_SQUARE). HON_ERR_NOT_FOUND with a
+ * diagnostic for no board, an unknown unit (E213), a square off the board, or a word that is
+ * neither. */
+hon_status hon_place_of(hon_vm *vm, const char *word, hon_value *out);
+/* Asks the rules whether `from` sees `to` (each a HON_V_UNIT of the board or a HON_V_SQUARE):
+ * the query line_of_sight(X, Y) with each place given as its parameter wants it (a unit where
+ * a square is wanted stands for the unit's square; a square holding exactly one unit, for that
+ * unit), or, when a square holds no unit or several and line_of_sight takes units, the query
+ * line_of_sight_squares(a: square, b: square, both_infantry: bool) with false. Both are
+ * called through query handles (no text is parsed) under the active edition and variants,
+ * traced. On HON_OK *out is the answer as hon_eval gives it (text, trace, brief trace, JSON),
+ * with a note (hon_answer_note) when a square stood for its unit or the squares' query was
+ * asked. hon_draw_board draws the same line. Errors: HON_ERR_NOT_FOUND with a diagnostic for
+ * no board, a place that is no unit of the board or a square off it, a unit off the board
+ * where its square is wanted, no fitting query; HON_ERR_RUNTIME (an E2xx of the rules,
+ * reported); HON_ERR_MEMORY. */
+hon_status hon_los(hon_vm *vm, hon_value from, hon_value to, hon_answer **out);
+
+/* ---- completion ---- */
+
+/* The kinds of names hon_complete offers. */
+typedef enum hon_complete_kind {
+    HON_COMPLETE_UNIT,      /* the board's units, without their `$` ("rifle1") */
+    HON_COMPLETE_SQUARE,    /* the board's squares, row by row ("A1", "B1", ...) */
+    HON_COMPLETE_QUERY,     /* queries */
+    HON_COMPLETE_EVENT,     /* events */
+    HON_COMPLETE_RULE,      /* the rules of the active edition ("query.rule") */
+    HON_COMPLETE_FN,        /* fns */
+    HON_COMPLETE_TABLE,     /* tables */
+    HON_COMPLETE_EDITION,   /* editions */
+    HON_COMPLETE_VARIANT,   /* variants */
+    HON_COMPLETE_READING,   /* the readings of one variant (hon_complete's `within`) */
+    HON_COMPLETE_FILE       /* the loaded rule files (hon_each_file's paths) */
+} hon_complete_kind;
+
+/* Calls fn with each name of kind `kind` that starts with `prefix` (NULL or "": every name),
+ * in declaration order (units in the scenario's order, files in load order). `within` is the
+ * variant whose readings HON_COMPLETE_READING offers (ignored by the other kinds). HON_OK even
+ * when nothing matches (no board: no unit and no square); HON_ERR_NOT_FOUND, with no
+ * diagnostic, for a NULL vm or fn, an unknown kind or an unknown variant. */
+hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *within,
+                        const char *prefix, void (*fn)(void *ud, const char *name), void *ud);
+
 /* ---- playing: events, procedures, the clock (docs/spec/language.md §6) ----
  * A procedure raises an event and runs its rules and the events they raise, changing the
  * board's units (markers, faces, values, positions) and terrain; each change is one line of
@@ -248,7 +307,7 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
  * "phase": p}. Errors: HON_ERR_COMPILE (the text is not a call of a declared event: E162...),
  * HON_ERR_RUNTIME (the procedure failed and was undone). */
 hon_status hon_do(hon_vm *vm, const char *call, const char *where, hon_answer **out);
-/* Added with `why do` (docs/spec/repl.md §2a): runs the procedure exactly as hon_do (one
+/* `why do` (docs/spec/repl.md §2a): runs the procedure exactly as hon_do (one
  * procedure of the history, undone on error), traced. The answer's text holds the effect
  * lines as hon_do's; hon_answer_why the events that ran, in order, each with the rules that
  * fired (the number of effects each made, its citations, the queries it asked, briefly, and
@@ -286,6 +345,17 @@ void hon_clock(const hon_vm *vm, int64_t *turn, const char **phase);
 
 /* Text of a status, for messages. */
 const char *hon_status_text(hon_status s);
+
+/* ---- the build ---- */
+
+/* The version of hon ("0.1.0"). Static. */
+const char *hon_version(void);
+/* Where the bundled rules are installed: a directory holding rules/ and expansions/ (PREFIX/
+ * share/hon). Static. */
+const char *hon_data_dir(void);
+/* The source tree this hon was built from, whose rules/ and expansions/ a program run from the
+ * build tree loads before the installed ones. Static. */
+const char *hon_source_dir(void);
 
 #ifdef __cplusplus
 }

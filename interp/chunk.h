@@ -63,8 +63,4 @@ int32_t chunk_str(chunk *c, const char *s);
 /* The source span of the instruction holding code word pc. */
 ast_loc chunk_loc(const chunk *c, size_t pc);
 
-/* Writes the listing of c: a header line, then one line per instruction
- * "  0003  line 12  GET_LOCAL 1" with constants and jump targets spelled out. */
-void chunk_disassemble(const res_program *p, const chunk *c, FILE *out);
-
 #endif

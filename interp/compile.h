@@ -21,8 +21,8 @@ chunk *comp_default(const res_program *p, uint32_t q, diag_list *diags);
 chunk *comp_expr(const res_program *p, const ast_node *e, uint32_t nlocals, const char *name,
                  diag_list *diags);
 /* A procedure `EVENT(args)` resolved with res_raise_call (or a test's `do`): a chunk that raises
- * the event with its arguments (OP_RAISE) and returns true; the caller then runs the queue
- * (vm_procedure). */
+ * the event with its arguments (OP_RAISE) and returns true; the caller then runs it and the
+ * queue (proc_run). */
 chunk *comp_procedure(const res_program *p, const ast_node *call, uint32_t nlocals,
                       const char *name, diag_list *diags);
 

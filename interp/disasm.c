@@ -2,7 +2,7 @@
  * tests/golden/bytecode/). One line per instruction: offset, source line:col when it changes,
  * opcode name, operands, and a comment naming constants, types, callees and jump targets.
  */
-#include "chunk.h"
+#include "disasm.h"
 
 #include <inttypes.h>
 #include "play.h"
@@ -81,7 +81,7 @@ static void comment(const res_program *p, const chunk *c, op_code op, const uint
     }
 }
 
-void chunk_disassemble(const res_program *p, const chunk *c, FILE *out)
+void disasm_chunk(const res_program *p, const chunk *c, FILE *out)
 {
     strbuf b = { 0 };
     sb_printf(&b, "%s: %u param%s, %u local%s, stack %u\n", c->name, c->nparams,

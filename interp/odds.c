@@ -2,7 +2,8 @@
  * the dice of one `roll N d6` as multisets (runtime/dice.c hands them out non-decreasing;
  * interp/vm.c sorts them in play too), each weighted by its orderings N!/(c1!...c6!).
  * Probabilities are kept as numerators over the fixed denominator 6^DICE_SCRIPT_MAX in
- * 128-bit integers, so sums are exact; they are reduced only for printing.
+ * 128-bit integers, so sums are exact; they are reduced only for printing. One odometer loop
+ * (enumerate) serves both an expression's values and a procedure's outcomes (outcome.c).
  */
 #include "odds.h"
 
@@ -10,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hash.h"
+#include "outcome.h"
+#include "vm.h"
 
 typedef unsigned __int128 u128;
 
@@ -78,9 +81,10 @@ static void free_outcomes(outcome **table)
     }
 }
 
-static bool limit(vm_ctx *x, const chunk *ch, const char *msg)
+/* An error of the enumeration itself (E210, E209), at the start of chunk ch. */
+static bool limit(vm_ctx *x, const chunk *ch, int code, const char *msg)
 {
-    x->err.code = 210;
+    x->err.code = code;
     x->err.loc = chunk_loc(ch, 0);
     snprintf(x->err.msg, sizeof x->err.msg, "%s", msg);
     return false;
@@ -221,153 +225,178 @@ static bool record(const val_env *env, outcome **table, val v, u128 weight)
     return insert_outcome(table, o);
 }
 
-bool odds_enumerate(vm_ctx *x, const prog *pg, const scene *sc, const chunk *ch, uint32_t type,
-                    int32_t edition, const int32_t *readings, uint64_t budget,
-                    unsigned max_depth, strbuf *text, strbuf *json)
+
+/* ---- the odometer ---- */
+
+/* Runs one path with dice (scripted) within `budget` steps and adds its result to *table with
+ * the path's weight (path_weight, once the run has asked its dice); *used: the steps it took.
+ * False with x->err set on an error. */
+typedef bool (*path_fn)(vm_ctx *x, void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
+                        outcome **table);
+
+/* Runs path under every face sequence its dice can give (the odometer) into *table, counting
+ * the paths in *paths. All paths together get ODDS_BUDGET_FACTOR times one budget (0: the
+ * default), so nothing can keep the enumeration running for long. Errors are at chunk ch's
+ * start (E210, E209) or the run's own (E207 said again for the whole enumeration). */
+static bool enumerate(vm_ctx *x, const chunk *ch, uint64_t budget, path_fn path, void *ud,
+                      outcome **table, size_t *paths)
 {
-    const res_program *p = pg->res;
-    const val_env env = { p, sc };
-    const u128 denom = pow6(DICE_SCRIPT_MAX);
+    char msg[160];
     dice_src dice;
     dice_seed(&dice, 1);
     dice_script(&dice);
-    outcome *table = NULL;
-    size_t paths = 0;
-    bool ok = true;
-    /* All paths together may use ODDS_BUDGET_FACTOR times one evaluation's budget, so no
-     * expression can keep the enumeration running for long. */
     uint64_t per_path = budget ? budget : VM_DEFAULT_BUDGET;
     const uint64_t total = per_path > UINT64_MAX / ODDS_BUDGET_FACTOR
                                ? UINT64_MAX : per_path * ODDS_BUDGET_FACTOR;
     uint64_t total_left = total;
-    for (;;) {
-        if (++paths > ODDS_MAX_PATHS) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "more than %d dice outcomes to enumerate", ODDS_MAX_PATHS);
-            ok = limit(x, ch, msg);
-            break;
-        }
+    snprintf(msg, sizeof msg, "more than %d dice outcomes to enumerate", ODDS_MAX_PATHS);
+    for (*paths = 1;; ++*paths) {
+        if (*paths > ODDS_MAX_PATHS)
+            return limit(x, ch, VM_E_ODDS, msg);
         dice_rewind(&dice);
-        vm_begin(x, pg, sc, edition, readings, &dice, per_path < total_left ? per_path : total_left,
-                 max_depth, false);
-        val v;
-        bool ran = vm_eval(x, ch, &v);
-        uint64_t used = x->budget - x->steps_left;
+        uint64_t used = 0;
+        bool ran = path(x, ud, &dice, per_path < total_left ? per_path : total_left, &used,
+                        table);
         total_left = used < total_left ? total_left - used : 0;
         if (!ran) {
-            vm_end(x);
-            if (x->err.code == 207 && total_left == 0)
+            if (x->err.code == VM_E_BUDGET && total_left == 0)
                 snprintf(x->err.msg, sizeof x->err.msg, "step budget exhausted: enumerating the "
                          "dice outcomes took more than %llu steps in all",
                          (unsigned long long)total);
-            ok = false;
-            break;
-        }
-        if (dice.overflow) {
-            vm_end(x);
-            char msg[160];
-            snprintf(msg, sizeof msg, "an outcome rolls more than %d dice: too many to enumerate",
-                     DICE_SCRIPT_MAX);
-            ok = limit(x, ch, msg);
-            break;
-        }
-        bool added = record(&env, &table, v, path_weight(&dice));
-        vm_end(x);
-        if (!added) {
-            ok = limit(x, ch, "out of memory while enumerating dice outcomes");
-            x->err.code = 209;
-            break;
-        }
-        /* Refuse as soon as the paths are known to pass the cap (`roll 40 d6`: at once). */
-        if ((u128)paths + paths_ahead(&dice) > ODDS_MAX_PATHS) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "more than %d dice outcomes to enumerate", ODDS_MAX_PATHS);
-            ok = limit(x, ch, msg);
-            break;
-        }
-        if (!next_path(&dice))
-            break;
-    }
-    if (ok) {
-        size_t n = HASH_COUNT(table), i = 0;
-        outcome **sorted = hon_calloc(n ? n : 1, sizeof *sorted);
-        if (!sorted) {
-            free_outcomes(&table);
-            x->err.code = 209;
-            snprintf(x->err.msg, sizeof x->err.msg, "out of memory");
             return false;
         }
-        for (outcome *o = table; o; o = o->hh.next)
-            sorted[i++] = o;
-        qsort(sorted, n, sizeof *sorted, cmp_outcomes);
-        char tname[160];
-        sb_puts(json, "{\"value\": [");
-        for (i = 0; i < n; i++) {
-            const outcome *o = sorted[i];
-            u128 g = gcd(o->num, denom);
-            u128 num = o->num / g, den = denom / g;
-            double pct = (double)((long double)o->num / (long double)denom);
-            if (i)
-                sb_putc(text, '\n');
-            sb_printf(text, "%s: ", o->text);
-            put_u128(text, num);
-            sb_putc(text, '/');
-            put_u128(text, den);
-            sb_printf(text, " (%.2f%%)", pct * 100.0);
-            sb_puts(json, i ? ", {\"value\": " : "{\"value\": ");
-            sb_puts(json, o->json);
-            sb_puts(json, ", \"text\": ");
-            sb_json_str(json, o->text);
-            sb_puts(json, ", \"probability\": \"");
-            put_u128(json, num);
-            sb_putc(json, '/');
-            put_u128(json, den);
-            sb_printf(json, "\", \"p\": %.17g, \"paths\": %zu}", pct, o->paths);
-        }
-        char what[200];
-        snprintf(what, sizeof what, "odds of %s", res_type_name(p, type, tname, sizeof tname));
-        sb_puts(json, "], \"type\": ");
-        sb_json_str(json, what);
-        sb_printf(json, ", \"paths\": %zu, \"trace\": []}", paths);
+        /* Refuse as soon as the paths are known to pass the cap (`roll 40 d6`: at once). */
+        if ((u128)*paths + paths_ahead(&dice) > ODDS_MAX_PATHS)
+            return limit(x, ch, VM_E_ODDS, msg);
+        if (!next_path(&dice))
+            return true;
+    }
+}
+
+/* After a path ran: E210 when it rolled more dice than can be enumerated, E209 when its result
+ * could not be added; else true. */
+static bool path_recorded(vm_ctx *x, const chunk *ch, const dice_src *dice, bool added)
+{
+    char msg[160];
+    if (dice->overflow) {
+        snprintf(msg, sizeof msg, "an outcome rolls more than %d dice: too many to enumerate",
+                 DICE_SCRIPT_MAX);
+        return limit(x, ch, VM_E_ODDS, msg);
+    }
+    return added || limit(x, ch, VM_E_MEMORY, "out of memory while enumerating dice outcomes");
+}
+
+/* Appends the table's outcomes, sorted, as "TEXT: n/d (p%)" lines (no final newline) to text
+ * and as one JSON object of type `what` to json. grouped (a procedure's outcomes): the items
+ * every outcome has come first, once, in a line "in every outcome: ..." and in the JSON's
+ * "in_every_outcome". False (E209) on OOM. */
+static bool print_outcomes(vm_ctx *x, outcome *table, size_t paths, bool grouped,
+                           const char *what, strbuf *text, strbuf *json)
+{
+    const u128 denom = pow6(DICE_SCRIPT_MAX);
+    size_t n = HASH_COUNT(table), i = 0;
+    outcome **sorted = hon_calloc(n ? n : 1, sizeof *sorted);
+    const char **texts = hon_calloc(n ? n : 1, sizeof *texts);
+    if (!sorted || !texts) {
         hon_free(sorted);
+        hon_free(texts);
+        x->err.code = VM_E_MEMORY;
+        snprintf(x->err.msg, sizeof x->err.msg, "out of memory");
+        return false;
+    }
+    for (outcome *o = table; o; o = o->hh.next)
+        sorted[i++] = o;
+    qsort(sorted, n, sizeof *sorted, cmp_outcomes);
+    for (i = 0; i < n; i++)
+        texts[i] = sorted[i]->text;
+    strbuf common = { 0 };
+    if (grouped)
+        outcome_common(texts, n, &common);
+    if (common.len)
+        sb_printf(text, "in every outcome: %s\n", sb_str(&common));
+    sb_puts(json, "{\"value\": [");
+    for (i = 0; i < n; i++) {
+        const outcome *o = sorted[i];
+        u128 g = gcd(o->num, denom);
+        u128 num = o->num / g, den = denom / g;
+        double pct = (double)((long double)o->num / (long double)denom);
+        if (i)
+            sb_putc(text, '\n');
+        if (common.len)
+            outcome_rest(o->text, sb_str(&common), text);
+        else
+            sb_puts(text, o->text);
+        sb_puts(text, ": ");
+        put_u128(text, num);
+        sb_putc(text, '/');
+        put_u128(text, den);
+        sb_printf(text, " (%.2f%%)", pct * 100.0);
+        sb_puts(json, i ? ", {\"value\": " : "{\"value\": ");
+        sb_puts(json, o->json);
+        sb_puts(json, ", \"text\": ");
+        sb_json_str(json, o->text);
+        sb_puts(json, ", \"probability\": \"");
+        put_u128(json, num);
+        sb_putc(json, '/');
+        put_u128(json, den);
+        sb_printf(json, "\", \"p\": %.17g, \"paths\": %zu}", pct, o->paths);
+    }
+    sb_puts(json, "], \"type\": ");
+    sb_json_str(json, what);
+    if (grouped) {
+        sb_puts(json, ", \"in_every_outcome\": ");
+        sb_json_str(json, sb_str(&common));
+    }
+    sb_printf(json, ", \"paths\": %zu, \"trace\": []}", paths);
+    sb_free(&common);
+    hon_free(texts);
+    hon_free(sorted);
+    return true;
+}
+
+/* ---- an expression's values ---- */
+
+typedef struct value_path {
+    const state_setup *setup;
+    const chunk *ch;
+} value_path;
+
+static bool run_value(vm_ctx *x, void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
+                      outcome **table)
+{
+    const value_path *vp = ud;
+    state_setup s = *vp->setup;
+    s.budget = budget;
+    state_begin(x, &s, dice, false);
+    const val_env env = { s.pg->res, s.sc };
+    val v;
+    bool ok = vm_eval(x, vp->ch, &v);
+    *used = x->budget - x->steps_left;
+    if (ok)
+        ok = path_recorded(x, vp->ch, dice,
+                           !dice->overflow && record(&env, table, v, path_weight(dice)));
+    state_end(x);
+    return ok;
+}
+
+bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type,
+                    strbuf *text, strbuf *json)
+{
+    outcome *table = NULL;
+    size_t paths = 0;
+    value_path vp = { s, ch };
+    bool ok = enumerate(x, ch, s->budget, run_value, &vp, &table, &paths);
+    if (ok) {
+        char tname[160], what[200];
+        snprintf(what, sizeof what, "odds of %s",
+                 res_type_name(s->pg->res, type, tname, sizeof tname));
+        ok = print_outcomes(x, table, paths, false, what, text, json);
     }
     free_outcomes(&table);
     return ok;
 }
 
-/* ---- procedures: outcomes given as text (language.md §6.6) ---- */
-
-/* Whether `item` (n bytes) is one of the "; "-separated items of text. */
-static bool has_item(const char *text, const char *item, size_t n)
-{
-    for (const char *s = text; *s;) {
-        const char *e = strstr(s, "; ");
-        size_t len = e ? (size_t)(e - s) : strlen(s);
-        if (len == n && memcmp(s, item, n) == 0)
-            return true;
-        s += len + (e ? 2 : 0);
-    }
-    return false;
-}
-
-/* Writes the items of text that are not in common (a "; "-separated list of the items every
- * outcome has) into out; "nothing more" when none is left. */
-static void rest_of(const char *text, const char *common, strbuf *out)
-{
-    size_t start = out->len;
-    for (const char *s = text; *s;) {
-        const char *e = strstr(s, "; ");
-        size_t len = e ? (size_t)(e - s) : strlen(s);
-        if (!has_item(common, s, len)) {
-            if (out->len > start)
-                sb_puts(out, "; ");
-            sb_putn(out, s, len);
-        }
-        s += len + (e ? 2 : 0);
-    }
-    if (out->len == start)
-        sb_puts(out, "nothing more");
-}
+/* ---- a procedure's outcomes ---- */
 
 /* Adds one path's outcome text to the table; false on OOM. */
 static bool record_text(outcome **table, const char *text, u128 weight)
@@ -394,137 +423,41 @@ static bool record_text(outcome **table, const char *text, u128 weight)
     return insert_outcome(table, o);
 }
 
-bool odds_enumerate_runs(vm_ctx *x, odds_run run, void *ud, uint64_t budget, const char *what,
-                         strbuf *text, strbuf *json)
+typedef struct text_path {
+    const chunk *ch;
+    odds_run run;
+    void *ud;
+    strbuf out;
+} text_path;
+
+static bool run_text(vm_ctx *x, void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
+                     outcome **table)
 {
-    const u128 denom = pow6(DICE_SCRIPT_MAX);
-    dice_src dice;
-    dice_seed(&dice, 1);
-    dice_script(&dice);
+    text_path *tp = ud;
+    sb_free(&tp->out);
+    tp->out.limit = ODDS_VALUE_MAX;
+    if (!tp->run(tp->ud, dice, budget, used, &tp->out))
+        return false;
+    if (tp->out.truncated) {
+        tp->out.truncated = false;
+        tp->out.limit = 0;
+        sb_puts(&tp->out, "...");
+    }
+    return path_recorded(x, tp->ch, dice, !dice->overflow && !tp->out.oom &&
+                         record_text(table, sb_str(&tp->out), path_weight(dice)));
+}
+
+bool odds_enumerate_runs(vm_ctx *x, const chunk *ch, odds_run run, void *ud, uint64_t budget,
+                         const char *what, strbuf *text, strbuf *json)
+{
     outcome *table = NULL;
     size_t paths = 0;
-    bool ok = true;
-    uint64_t per_path = budget ? budget : VM_DEFAULT_BUDGET;
-    const uint64_t total = per_path > UINT64_MAX / ODDS_BUDGET_FACTOR
-                               ? UINT64_MAX : per_path * ODDS_BUDGET_FACTOR;
-    uint64_t total_left = total;
-    strbuf out = { .limit = ODDS_VALUE_MAX };
-    for (;;) {
-        if (++paths > ODDS_MAX_PATHS) {
-            x->err.code = 210;
-            snprintf(x->err.msg, sizeof x->err.msg, "more than %d dice outcomes to enumerate",
-                     ODDS_MAX_PATHS);
-            ok = false;
-            break;
-        }
-        dice_rewind(&dice);
-        uint64_t used = 0;
-        sb_free(&out);
-        out.limit = ODDS_VALUE_MAX;
-        bool ran = run(ud, &dice, per_path < total_left ? per_path : total_left, &used, &out);
-        total_left = used < total_left ? total_left - used : 0;
-        if (!ran) {
-            if (x->err.code == 207 && total_left == 0)
-                snprintf(x->err.msg, sizeof x->err.msg, "step budget exhausted: enumerating the "
-                         "dice outcomes took more than %llu steps in all",
-                         (unsigned long long)total);
-            ok = false;
-            break;
-        }
-        if (dice.overflow) {
-            x->err.code = 210;
-            snprintf(x->err.msg, sizeof x->err.msg, "an outcome rolls more than %d dice: too "
-                     "many to enumerate", DICE_SCRIPT_MAX);
-            ok = false;
-            break;
-        }
-        if (out.truncated) {
-            out.truncated = false;
-            out.limit = 0;
-            sb_puts(&out, "...");
-        }
-        if (out.oom || !record_text(&table, sb_str(&out), path_weight(&dice))) {
-            x->err.code = 209;
-            snprintf(x->err.msg, sizeof x->err.msg, "out of memory while enumerating dice "
-                     "outcomes");
-            ok = false;
-            break;
-        }
-        if ((u128)paths + paths_ahead(&dice) > ODDS_MAX_PATHS) {
-            x->err.code = 210;
-            snprintf(x->err.msg, sizeof x->err.msg, "more than %d dice outcomes to enumerate",
-                     ODDS_MAX_PATHS);
-            ok = false;
-            break;
-        }
-        if (!next_path(&dice))
-            break;
-    }
-    sb_free(&out);
-    if (ok) {
-        size_t n = HASH_COUNT(table), i = 0;
-        outcome **sorted = hon_calloc(n ? n : 1, sizeof *sorted);
-        if (!sorted) {
-            free_outcomes(&table);
-            x->err.code = 209;
-            snprintf(x->err.msg, sizeof x->err.msg, "out of memory");
-            return false;
-        }
-        for (outcome *o = table; o; o = o->hh.next)
-            sorted[i++] = o;
-        qsort(sorted, n, sizeof *sorted, cmp_outcomes);
-        /* the items every outcome has are said once, first */
-        strbuf common = { 0 };
-        for (const char *s = n > 1 ? sorted[0]->text : ""; *s;) {
-            const char *e = strstr(s, "; ");
-            size_t len = e ? (size_t)(e - s) : strlen(s);
-            bool all = true;
-            for (size_t k = 1; k < n && all; k++)
-                all = has_item(sorted[k]->text, s, len);
-            if (all) {
-                if (common.len)
-                    sb_puts(&common, "; ");
-                sb_putn(&common, s, len);
-            }
-            s += len + (e ? 2 : 0);
-        }
-        if (common.len)
-            sb_printf(text, "in every outcome: %s\n", sb_str(&common));
-        sb_puts(json, "{\"value\": [");
-        for (i = 0; i < n; i++) {
-            const outcome *o = sorted[i];
-            u128 g = gcd(o->num, denom);
-            u128 num = o->num / g, den = denom / g;
-            double pct = (double)((long double)o->num / (long double)denom);
-            if (i)
-                sb_putc(text, '\n');
-            if (common.len)
-                rest_of(o->text, sb_str(&common), text);
-            else
-                sb_puts(text, o->text);
-            sb_puts(text, ": ");
-            put_u128(text, num);
-            sb_putc(text, '/');
-            put_u128(text, den);
-            sb_printf(text, " (%.2f%%)", pct * 100.0);
-            sb_puts(json, i ? ", {\"value\": " : "{\"value\": ");
-            sb_puts(json, o->json);
-            sb_puts(json, ", \"text\": ");
-            sb_puts(json, o->json);
-            sb_puts(json, ", \"probability\": \"");
-            put_u128(json, num);
-            sb_putc(json, '/');
-            put_u128(json, den);
-            sb_printf(json, "\", \"p\": %.17g, \"paths\": %zu}", pct, o->paths);
-        }
-        sb_puts(json, "], \"type\": ");
-        sb_json_str(json, what ? what : "odds of a procedure");
-        sb_puts(json, ", \"in_every_outcome\": ");
-        sb_json_str(json, sb_str(&common));
-        sb_printf(json, ", \"paths\": %zu, \"trace\": []}", paths);
-        sb_free(&common);
-        hon_free(sorted);
-    }
+    text_path tp = { ch, run, ud, { 0 } };
+    bool ok = enumerate(x, ch, budget, run_text, &tp, &table, &paths);
+    sb_free(&tp.out);
+    if (ok)
+        ok = print_outcomes(x, table, paths, true, what ? what : "odds of a procedure", text,
+                            json);
     free_outcomes(&table);
     return ok;
 }

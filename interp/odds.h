@@ -1,4 +1,5 @@
-/* odds.h — exact dice odds: run an expression under every outcome of the dice it rolls.
+/* odds.h — exact dice odds: run an expression, or a procedure, under every outcome of the dice
+ * it rolls.
  *
  * The dice source (runtime/dice.h) is put in scripted mode and driven as an odometer over
  * variable-length face sequences, depth first: each run asks for the faces it needs (a new
@@ -10,7 +11,7 @@
 #ifndef HON_ODDS_H
 #define HON_ODDS_H
 
-#include "vm.h"
+#include "state.h"
 
 #define ODDS_MAX_PATHS 1000000   /* runs (multisets counted once) before giving up with E210 */
 /* All paths together: this many times one step budget (2e9 steps, some 7 s, by default). A
@@ -18,26 +19,26 @@
  * about 6,700 steps) takes 1.43e9 steps. */
 #define ODDS_BUDGET_FACTOR 200
 
-/* Enumerates ch (a no-argument chunk whose result has type `type`) on board sc (or NULL)
- * under the given edition and readings. On success appends "value: n/d (p%)" lines (no final newline) to text and a
- * JSON object to json, and returns true. On failure returns false with x->err set: the
+/* Enumerates ch (a no-argument chunk whose result has type `type`) under s (its budget is one
+ * path's). On success appends "value: n/d (p%)" lines (no final newline) to text and a JSON
+ * object to json, and returns true. On failure returns false with x->err set: the
  * expression's own E2xx error on some path, E207 when all the paths together used more than
  * ODDS_BUDGET_FACTOR step budgets, or E210 (too many paths, or more than DICE_SCRIPT_MAX dice
- * on one path). */
-bool odds_enumerate(vm_ctx *x, const prog *pg, const scene *sc, const chunk *ch, uint32_t type,
-                    int32_t edition, const int32_t *readings, uint64_t budget, unsigned max_depth, strbuf *text,
-                    strbuf *json);
+ * on one path), E209 when memory runs out. */
+bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type,
+                    strbuf *text, strbuf *json);
 
 /* One path of a procedure's enumeration (odds_enumerate_runs): runs it with dice (scripted),
- * at most `budget` steps, and writes the outcome's text into *outcome (empty: no effect is a
+ * at most `budget` steps, and writes the outcome's text into *outcome (outcome.h: empty is a
  * text too); sets *used to the steps it took. False with the vm's x->err set on an error. The
  * run must leave no trace behind (it undoes its effects). */
 typedef bool (*odds_run)(void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
                          strbuf *outcome);
 /* Enumerates every face sequence of run's dice like odds_enumerate, grouping the paths by
- * their outcome text: appends "OUTCOME: n/d (p%)" lines (sorted by text, no final newline) to
- * text and a JSON object (type `what`) to json. The same limits (E207, E209, E210). */
-bool odds_enumerate_runs(vm_ctx *x, odds_run run, void *ud, uint64_t budget, const char *what,
-                         strbuf *text, strbuf *json);
+ * their outcome text: appends "OUTCOME: n/d (p%)" lines (sorted by text, no final newline;
+ * the items every outcome has first, once: outcome_common) to text and a JSON object (type
+ * `what`) to json. The same limits (E207, E209, E210), the enumeration's own at chunk ch. */
+bool odds_enumerate_runs(vm_ctx *x, const chunk *ch, odds_run run, void *ud, uint64_t budget,
+                         const char *what, strbuf *text, strbuf *json);
 
 #endif

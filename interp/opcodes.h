@@ -70,7 +70,7 @@ OP(HAS_MARKER,         0, -1)       /* unit marker -> bool (count > 0) */
 OP(ABILITY_VALUE,      0, -1)       /* unit ability -> the number it carries, 0 when absent */
 OP(MARKER_COUNT,       0, -1)       /* unit marker -> how many it has */
 
-/* the board (language.md §5; interp/vm_board.c): E212 when no board is loaded */
+/* the board (language.md §5; interp/builtin.c): E212 when no board is loaded */
 OP(UNIT_NAMED,         1, 1)        /* push the scenario unit named by string a (`$name`);
                                        E213 when the board has none */
 OP(BOARD,              3, 1 - (int)(b))  /* b args -> board built-in a (RES_BI_*) giving a

@@ -1,13 +1,7 @@
-/* play.h — playing on a board: the game state a procedure changes, the effect log that applies
- * and undoes every change, the queue of raised events, the choosers, and the game clock.
- *
- * A procedure (`do EVENT(args)`, a walk of the REPL's `move`, the clock's `next`) runs on a
- * `play`: vm.c runs the rules of the events (vm_run_event) and, for each statement with an
- * effect, calls play_effect — the one function that changes the board and the unit pool of the
- * scene (scene.h), writes the effect's line with the rule's citation, records its inverse and
- * queues the events the rules hang on that moment (`event ... on give`). On any error the
- * procedure's effects are undone in reverse order: all or nothing. A finished procedure stays
- * in the history so `undo` can revert it. language.md §6 and vm.md §11 describe the whole.
+/* play.h — the game a procedure plays and its effect log: the board (a scene), the clock, each
+ * change applied with the record that undoes it, the history of procedures, undo. play.c alone
+ * changes the board, the unit pool or the clock while playing: proc.c decides what changes,
+ * outcome.c reads the log. play_fx is also OP_EFFECT's operand (compile.c, disasm.c).
  */
 #ifndef HON_PLAY_H
 #define HON_PLAY_H
@@ -15,7 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "value.h"
 #include "scene.h"
 
 /* The effects (operand a of OP_EFFECT), with the operands they take from the stack. */
@@ -55,7 +48,8 @@ typedef struct play_rec {
     play_fx kind;
     int64_t target;         /* unit, element, square, side or interspace index */
     int64_t what;           /* marker, face, value slot, feature id */
-    int64_t before, after;  /* marker count, face, value; the clock's turn */
+    int64_t before, after;  /* marker count, face, value; the clock's turn; FX_REMOVE_NEAR: after
+                               is the square the item was near */
     int32_t phase_before, phase_after;
     bool had;               /* FX_SET: the unit gave the value before */
     play_pos pos;           /* FX_DESTROY, FX_MOVE, FX_EMBARK, FX_DISEMBARK: where it was */
@@ -66,28 +60,10 @@ typedef struct play_rec {
 typedef struct play_proc {
     size_t first;
     char *title;            /* owned: "do suppress($rifle1)", "move $jeep C4 C5", "next" */
-    size_t lines;           /* how many effect lines it printed */
 } play_proc;
-
-/* A raised event waiting for its turn (arguments in the evaluation's arena). */
-typedef struct play_event {
-    uint32_t event;
-    val *args;
-    uint32_t nargs;
-    ast_loc at;             /* added: the rule statement that raised it (a `raise`, or an
-                               effect on the event's moment), for errors of its cascade */
-} play_event;
-
-/* Asks a player to choose among n options (their text); returns the index taken, or -1 to
- * abandon the procedure. side is the side's name ("" when none). */
-typedef int (*play_chooser)(void *ud, const char *question, const char *side,
-                            const char *const *options, size_t n);
-/* Called with each effect's line before it is applied; false abandons the procedure. */
-typedef bool (*play_stepper)(void *ud, const char *line);
 
 #define PLAY_MAX_RECORDS 1000000  /* the history keeps at most this many records */
 #define PLAY_MAX_HISTORY 1000     /* and at most this many procedures */
-#define PLAY_CHOOSER_TRIES 3      /* an illegal answer is refused, then asked again */
 
 typedef struct play {
     scene *sc;              /* borrowed: the board played on, or NULL (then no effect applies) */
@@ -97,33 +73,44 @@ typedef struct play {
     size_t len, cap;
     play_proc *procs;       /* the history, oldest first */
     size_t nprocs, procs_cap;
-    play_event *queue;      /* raised events not yet run */
-    size_t qlen, qcap;
-    strbuf out;             /* the running procedure's lines: one per effect and note */
-    strbuf rolls;           /* added: the running procedure's dice as JSON objects joined by
-                               ", " (vm_dice; none under odds); emptied when one starts */
-    size_t lines;           /* effect lines written by the running procedure */
-    /* who chooses: a script (tests: values, consumed in order), else the chooser, else the
-     * first legal option */
-    const val *script;
-    size_t nscript, script_pos;
-    bool script_on;         /* a script was given (running out of it is E221) */
-    play_chooser chooser;
-    play_stepper stepper;
-    void *ud;               /* for chooser and stepper */
-    bool first_choice;      /* odds: every choice takes the first legal option */
-    bool bare;              /* odds: effect lines without their citations */
-    size_t choices_made;    /* how many choices the running procedure made (odds' note) */
     char *undone;           /* owned: the title of the procedure play_undo last reverted */
 } play;
 
-/* Starts a game on scene sc (borrowed, may be NULL): turn 1, the first declared phase (or none),
- * an empty history. */
+/* Starts a game on scene sc (borrowed, may be NULL): turn 1, the first declared phase (or
+ * none), an empty history. Frees what pl held before (a zeroed play is fine). */
 void play_init(play *pl, scene *sc, int32_t nphases);
-/* Frees the history and buffers (the struct is the caller's); the game can be re-inited. */
+/* Frees the history and the log (the struct is the caller's); the game can be re-inited. */
 void play_free(play *pl);
-/* Forgets the history (the board keeps its state). */
-void play_forget(play *pl);
+
+/* Where unit u stands on board b, with its place in the lists of units of its squares. */
+play_pos play_pos_of(const board *b, int u);
+
+/* ---- applying: each function applies one change to the game's scene or clock and appends the
+ * record that undoes it. A false (or GEO_ENOMEM) return means memory ran out; nothing changed.
+ * The operands are the caller's to check (proc.c): units and elements exist, squares are on
+ * the board. ---- */
+
+/* FX_GIVE, FX_TAKE, FX_TAKE_ALL: unit who's count of marker becomes count. */
+bool play_markers(play *pl, play_fx k, int64_t who, int64_t marker, int64_t count);
+/* FX_FLIP_UNIT (a unit by pool id), FX_FLIP_ELEMENT (a terrain element): shows face. */
+bool play_flip(play *pl, play_fx k, int64_t target, int32_t face);
+/* FX_SET: unit who gives v for value slot `slot`. */
+bool play_set_value(play *pl, int64_t who, uint32_t slot, int64_t v);
+/* Unit who: FX_DESTROY (off the board), FX_MOVE and FX_DISEMBARK (to sq0, and sq1 for a unit
+ * covering two squares, else -1), FX_EMBARK (into the unit `carrier`). GEO_OK; GEO_ENOMEM; another
+ * status when the board refused (the unit is then back where it was). */
+geo_status play_position(play *pl, play_fx k, int who, int sq0, int sq1, int carrier);
+/* FX_PLACE_SQUARE, FX_PLACE_SIDE: puts feature `id` at square or side `at`. GEO_OK, GEO_ENOMEM
+ * or the board's refusal (nothing changed). */
+geo_status play_place(play *pl, play_fx k, int at, int id);
+/* FX_REMOVE_SQUARE, FX_REMOVE_SIDE, FX_REMOVE_NEAR: takes feature `id` (present) away from
+ * square, side or interspace `at`; `near` is the square value an item was near (kept for
+ * outcome.c), else unused. */
+bool play_remove(play *pl, play_fx k, int at, int id, int64_t near);
+/* FX_CLOCK: the clock shows turn and phase. */
+bool play_clock(play *pl, int64_t turn, int32_t phase);
+
+/* ---- undo ---- */
 
 /* Undoes the records log[from ..) in reverse order and drops them. The board and the unit
  * pool are then exactly as before them. */

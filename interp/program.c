@@ -1,5 +1,6 @@
 /* program.c — building and freeing a compiled program (see program.h). */
 #include "program.h"
+#include "resolve.h"
 
 #include "compile.h"
 #include "mem.h"

@@ -3,13 +3,14 @@
  *
  * prog_build runs resolver (dsl/resolve.c) and compiler (compile.c) over every loaded file;
  * a prog is immutable once built (except that REPL expressions may intern new types) and is
- * what the VM (vm.c) evaluates against. api.c swaps whole progs on reload: all or nothing.
+ * what the VM (vm.c) evaluates against. load.c swaps whole progs on reload: all or nothing.
  */
 #ifndef HON_PROGRAM_H
 #define HON_PROGRAM_H
 
 #include "chunk.h"
-#include "resolve.h"
+#include "diag.h"
+#include "model.h"
 
 /* A test's item. `expect`: `whole` for most; for `expect a == b` the two sides, so a failure
  * can show the actual value. `do EVENT(args)`: `whole` raises the event (comp_procedure).

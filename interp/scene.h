@@ -3,11 +3,12 @@
  * reads: the program's counters (same ids as res_program.units) followed by the scenario's
  * units, copies of their counters on their army's side carrying their markers.
  *
- * api.c keeps the scenario's text so a scene can be rebuilt against a reloaded program; the VM
- * (vm.c, vm_board.c) reads the board through it, and the effect log (play.c) alone changes it
- * while a procedure plays (units, faces, positions, features); value.c names units, sides and
- * elements with it. Square values are board-independent (RES_SQUARE in dsl/model.h); sides and elements
- * are the board's indexes. docs/spec/language.md §5 and vm.md describe the whole.
+ * The session (view.c) keeps the scenario's text so a scene can be rebuilt against a reloaded
+ * program; the VM (vm.c, builtin.c) reads the board through it, and the effect log (play.c)
+ * alone changes it while a procedure plays (units, faces, positions, features); value.c names
+ * units, sides and elements with it. Square values are board-independent (RES_SQUARE in
+ * dsl/model.h); sides and elements are the board's indexes. docs/spec/language.md §5 and
+ * vm.md describe the whole.
  */
 #ifndef HON_SCENE_H
 #define HON_SCENE_H

@@ -1,7 +1,7 @@
 /* trace.c — the evaluation trace (see trace.h): recording, and rendering as complete text
  * (`why full`), as brief text (`why`: only what fired, repeated calls counted, long values cut)
- * and as JSON. The entries come from vm.c's query and event drivers; api.c renders them before
- * the evaluation's arena is reset. Tests: tests/interp/test_why.c, test_vm.c, test_board.c.
+ * and as JSON. The entries come from vm.c's query driver and proc.c's event driver; eval.c and
+ * game.c render them before the arena is reset. Tests: test_why.c, test_vm.c, test_board.c.
  */
 #include "trace.h"
 

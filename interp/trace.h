@@ -3,9 +3,9 @@
  * combined answer, and every table lookup with the table's and the row's citations; in a
  * traced procedure, every event that ran, its rules and the lines their blocks wrote.
  *
- * The VM's query driver and event driver (vm.c) append entries in pre-order with a depth; a
- * rule that did not fire stays as one entry marked unfired, and everything its guard and lets
- * asked is rolled back. trace.c renders the log as indented text, complete (`why full`) or
+ * The query driver (vm.c) and the event driver (proc.c) append entries in pre-order with a
+ * depth; a rule that did not fire stays as one entry marked unfired, and everything its guard
+ * and lets asked is rolled back. trace.c renders the log as indented text, complete (`why full`) or
  * brief (`why`: repl.md §2b), and as JSON. Values are borrowed from the evaluation's arena:
  * render before the arena is reset.
  */

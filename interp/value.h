@@ -3,8 +3,8 @@
  * A value is 16 bytes: its resolver type id (dsl/model.h) and a payload (an int, a bool, an
  * enum member index, a set's member bits, a verdict, a unit id, or a pointer to a list or a
  * record allocated in the evaluation's arena, base/arena.h). Values made at run time live
- * until the arena is reset at the end of the top-level evaluation (vm.c). A table row read
- * whole may hold `?` cells: such a field is an "absent" value that raises E201 when read.
+ * until the arena is reset at the end of the top-level evaluation (state_end). A table row
+ * read whole may hold `?` cells: such a field is an "absent" value that raises E201 when read.
  */
 #ifndef HON_VALUE_H
 #define HON_VALUE_H

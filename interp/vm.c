@@ -2,47 +2,23 @@
  *
  * execute() is the one dispatch loop: each opcode body once behind VM_CASE / VM_NEXT (a switch
  * or computed goto: HON_THREADED_DISPATCH, config.h). Fn calls push frames in the loop; query
- * calls go through vm_call_query, which runs each active rule's chunk and combines the answers.
- * Whatever can fail saves the pc and leaves through the one `error:` exit (E2xx). No longjmp. */
+ * calls go through call_query, which runs each active rule's chunk and combines the answers.
+ * Whatever can fail saves the pc and leaves through the one `error:` exit (E2xx). No longjmp.
+ * The board built-ins are builtin.c's; what only a procedure runs goes to its driver (proc.c)
+ * through vm_ctx.driver. */
 #include "vm.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "builtin.h"
 #include "config.h"
 #include "mem.h"
 
 #define VM_MAX_STACK ((size_t)1 << 24)   /* values; beyond this: E209 */
+#define VM_MAX_DICE 1000                 /* largest N in `roll N d6` */
 
 /* ---- errors ---- */
-
-static ast_loc here(const vm_ctx *x)
-{
-    if (!x->nframes)
-        return (ast_loc){ 0 };
-    const vm_frame *f = &x->frames[x->nframes - 1];
-    size_t pc = f->pc && f->pc > f->ch->code ? (size_t)(f->pc - f->ch->code) - 1 : 0;
-    return chunk_loc(f->ch, pc);
-}
-
-ast_loc vm_where(const vm_ctx *x)
-{
-    return here(x);
-}
-
-bool vm_fail(vm_ctx *x, int code, const char *fmt, ...)
-{
-    if (x->err.code)
-        return false;       /* keep the first (innermost) error */
-    x->err.code = code;
-    x->err.loc = here(x);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(x->err.msg, sizeof x->err.msg, fmt, ap);
-    va_end(ap);
-    return false;
-}
 
 /* Writes "(k1, k2)" for a table's key values. */
 static void keys_text(const res_program *p, const res_table *t, const int64_t *keys, strbuf *b)
@@ -73,7 +49,7 @@ static bool fail_absent(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col)
 {
     const res_program *p = x->p;
     if (table >= p->ntables || row >= p->tables[table].nrows)
-        return vm_fail(x, VM_E_NOT_GIVEN, "a table cell that the source does not give was read");
+        return state_fail(x, VM_E_NOT_GIVEN, "a table cell that the source does not give was read");
     const res_table *t = &p->tables[table];
     const res_row *r = &t->rows[row];
     strbuf b = { 0 };
@@ -91,7 +67,7 @@ static bool fail_absent(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col)
         cites_text(cites, &b);
         sb_puts(&b, "]");
     }
-    vm_fail(x, VM_E_NOT_GIVEN, "%s", sb_str(&b));
+    state_fail(x, VM_E_NOT_GIVEN, "%s", sb_str(&b));
     sb_free(&b);
     return false;
 }
@@ -103,13 +79,14 @@ static bool ensure_stack(vm_ctx *x, size_t need)
     if (need <= x->stack_cap)
         return true;
     if (need > VM_MAX_STACK)
-        return vm_fail(x, VM_E_MEMORY, "the evaluation needs more than %zu stack slots", VM_MAX_STACK);
+        return state_fail(x, VM_E_MEMORY, "the evaluation needs more than %zu stack slots",
+                          VM_MAX_STACK);
     size_t cap = x->stack_cap ? x->stack_cap : 256;
     while (cap < need)
         cap *= 2;
     val *s = hon_realloc(x->stack, cap * sizeof *s);
     if (!s)
-        return vm_fail(x, VM_E_MEMORY, "out of memory (VM stack)");
+        return state_fail(x, VM_E_MEMORY, "out of memory (VM stack)");
     x->stack = s;
     x->stack_cap = cap;
     return true;
@@ -118,18 +95,9 @@ static bool ensure_stack(vm_ctx *x, size_t need)
 static bool push_frame(vm_ctx *x, const chunk *ch, size_t base)
 {
     if (!HON_GROW(x->frames, x->nframes, x->frames_cap))
-        return vm_fail(x, VM_E_MEMORY, "out of memory (VM frames)");
+        return state_fail(x, VM_E_MEMORY, "out of memory (VM frames)");
     x->frames[x->nframes++] = (vm_frame){ ch, ch->code, base };
     return true;
-}
-
-void *vm_alloc(vm_ctx *x, size_t n)
-{
-    void *p = arena_alloc(&x->arena, n);
-    if (!p)
-        vm_fail(x, VM_E_MEMORY, "out of memory: this evaluation made more than %zu bytes of values",
-             (size_t)VM_ARENA_LIMIT);
-    return p;
 }
 
 /* ---- tables ---- */
@@ -191,7 +159,7 @@ static bool table_row(vm_ctx *x, const res_table *t, const val *keys, uint32_t *
     if (t->floor_key >= 0)
         sb_printf(&b, " (`%s` is a floor key: the smallest row is above it)",
                   t->keys[t->floor_key].name);
-    vm_fail(x, VM_E_NO_ROW, "%s", sb_str(&b));
+    state_fail(x, VM_E_NO_ROW, "%s", sb_str(&b));
     sb_free(&b);
     return false;
 }
@@ -221,7 +189,7 @@ static bool table_cell(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col, va
     const res_table *t = &p->tables[table];
     const res_row *r = &t->rows[row];
     if (col == UINT32_MAX && !t->single) {
-        val *f = vm_alloc(x, t->ncols * sizeof *f);
+        val *f = state_alloc(x, t->ncols * sizeof *f);
         if (!f)
             return false;
         for (uint32_t c = 0; c < t->ncols; c++)
@@ -234,7 +202,7 @@ static bool table_cell(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col, va
     if (col == UINT32_MAX)
         col = 0;
     if (col >= t->ncols)
-        return vm_fail(x, VM_E_INTERNAL, "bad table column");
+        return state_fail(x, VM_E_INTERNAL, "bad table column");
     if (!r->cells[col].given)
         return fail_absent(x, table, row, col);
     *out = (val){ .type = t->cols[col].type, .u.i = r->cells[col].v };
@@ -244,6 +212,7 @@ static bool table_cell(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col, va
 /* ---- the dispatch loop ---- */
 
 static bool execute(vm_ctx *x, val *out, bool *answered);
+static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out);
 
 /* Runs ch as a new frame whose nargs arguments are x->stack[argi...]. When they are the top of
  * the stack (x->sp == argi + nargs: a query's rules, a call from C) the frame is built on them
@@ -256,7 +225,7 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
     const size_t frames = x->nframes;
     const unsigned depth = x->depth;
     if (!ch)
-        return vm_fail(x, VM_E_INTERNAL, "missing chunk");
+        return state_fail(x, VM_E_INTERNAL, "missing chunk");
     size_t nb = argi + nargs == sp0 ? argi : sp0;
     if (nb + ch->nlocals + ch->max_stack + 1 > x->stack_cap &&
         !ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
@@ -317,7 +286,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 #define RELOAD() \
     do { f = &x->frames[x->nframes - 1]; ch = f->ch; K = ch->k; base = x->stack + f->base; } \
     while (0)
-#define RAISE(...) do { SAVE_PC(); vm_fail(x, __VA_ARGS__); goto error; } while (0)
+#define RAISE(...) do { SAVE_PC(); state_fail(x, __VA_ARGS__); goto error; } while (0)
 /* Charges n more steps for an instruction whose work grows with its operands. */
 #define CHARGE(n) \
     do { if ((uint64_t)(n) >= x->steps_left) { SAVE_PC(); goto over_budget; } \
@@ -528,7 +497,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         uint32_t t = OPA, n = OPB;
         SKIP(2);
         SAVE_PC();
-        vlist *l = vm_alloc(x, sizeof *l + (size_t)n * sizeof(val));
+        vlist *l = state_alloc(x, sizeof *l + (size_t)n * sizeof(val));
         if (!l)
             goto error;
         l->len = n;
@@ -552,7 +521,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         uint32_t t = OPA, n = OPB;
         SKIP(2);
         SAVE_PC();
-        val *fields = vm_alloc(x, (n ? n : 1) * sizeof *fields);
+        val *fields = state_alloc(x, (n ? n : 1) * sizeof *fields);
         if (!fields)
             goto error;
         sp -= n;
@@ -674,7 +643,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(3);
         SAVE_PC();
         val r = { .type = t };
-        if (!vm_board(x, b, sp - n, n, &r))
+        if (!builtin_board(x, b, sp - n, n, &r))
             goto error;
         sp -= n;
         PUSH(r);
@@ -690,9 +659,9 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         } else {
             PUSH(INTV(dice_d6(x->dice)));
         }
-        if (x->playing) {
-            SAVE_PC();                          /* vm_dice records where the roll is */
-            vm_dice(x, ch, &TOP, 1, false);     /* a procedure shows its dice */
+        if (x->driver) {
+            SAVE_PC();                          /* the driver records where the roll is */
+            x->driver->dice(x, ch, &TOP, 1, false);     /* a procedure shows its dice */
         }
         VM_NEXT();
     }
@@ -704,7 +673,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         if (n < 0 || n > VM_MAX_DICE)
             RAISE(VM_E_DICE, "cannot roll %" PRId64 " dice (0 to %d)", n, VM_MAX_DICE);
         CHARGE(n);
-        vlist *l = vm_alloc(x, sizeof *l + (size_t)n * sizeof(val));
+        vlist *l = state_alloc(x, sizeof *l + (size_t)n * sizeof(val));
         if (!l)
             goto error;
         l->len = (size_t)n;
@@ -720,8 +689,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         for (size_t face = 1, i = 0; face <= 6; face++)
             for (size_t c = per_face[face]; c > 0; c--)
                 l->items[i++] = INTV((int64_t)face);
-        if (x->playing)
-            vm_dice(x, ch, l->items, l->len, true);
+        if (x->driver)
+            x->driver->dice(x, ch, l->items, l->len, true);
         TOP = (val){ .type = t, .u.list = l };
         VM_NEXT();
     }
@@ -761,7 +730,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         size_t top = (size_t)(sp - x->stack), argi = top - argc;
         val r;
         x->sp = top;
-        if (!vm_call_query(x, q, argi, argc, &r))
+        if (!call_query(x, q, argi, argc, &r))
             goto error;
         RELOAD();
         sp = x->stack + argi;
@@ -803,7 +772,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         size_t a = l.u.list ? l.u.list->len : 0, b = m.u.list ? m.u.list->len : 0;
         SAVE_PC();
         CHARGE(a + b);
-        vlist *r = vm_alloc(x, sizeof *r + (a + b) * sizeof(val));
+        vlist *r = state_alloc(x, sizeof *r + (a + b) * sizeof(val));
         if (!r)
             goto error;
         r->len = a + b;
@@ -823,14 +792,14 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(1);
         if (len >= 4 && (len & (len - 1)) == 0) {
             SAVE_PC();
-            vlist *bigger = vm_alloc(x, sizeof *bigger + 2 * len * sizeof(val));
+            vlist *bigger = state_alloc(x, sizeof *bigger + 2 * len * sizeof(val));
             if (!bigger)
                 goto error;
             memcpy(bigger->items, l->items, len * sizeof(val));
             l = bigger;
         } else if (len == 0) {
             SAVE_PC();
-            l = vm_alloc(x, sizeof *l + 4 * sizeof(val));
+            l = state_alloc(x, sizeof *l + 4 * sizeof(val));
             if (!l)
                 goto error;
         }
@@ -844,9 +813,9 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         uint32_t k = OPA, n = OPB, extra = OPC;
         SKIP(3);
         SAVE_PC();
-        if (!x->playing)
+        if (!x->driver)
             RAISE(VM_E_INTERNAL, "an effect outside a procedure");
-        if (!vm_effect(x, ch, k, sp - n, n, extra))
+        if (!x->driver->effect(x, ch, k, sp - n, n, extra))
             goto error;
         sp -= n;
         VM_NEXT();
@@ -855,9 +824,9 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         uint32_t e = OPA, n = OPB;
         SKIP(2);
         SAVE_PC();
-        if (!x->playing)
+        if (!x->driver)
             RAISE(VM_E_INTERNAL, "an event raised outside a procedure");
-        if (!vm_raise(x, e, sp - n, n))
+        if (!x->driver->raise(x, e, sp - n, n))
             goto error;
         sp -= n;
         VM_NEXT();
@@ -866,10 +835,10 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         uint32_t q = OPA;
         SKIP(1);
         SAVE_PC();
-        if (!x->playing)
+        if (!x->driver)
             RAISE(VM_E_INTERNAL, "a choice outside a procedure");
         val side = POP(), r;
-        if (!vm_choose(x, ch, TOP, side, q < ch->nstrs ? ch->strs[q] : NULL, &r))
+        if (!x->driver->choose(x, ch, TOP, side, q < ch->nstrs ? ch->strs[q] : NULL, &r))
             goto error;
         TOP = r;
         VM_NEXT();
@@ -877,8 +846,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(NOTE) {
         uint32_t k = OPA;
         SKIP(1);
-        if (x->playing)
-            vm_note(x, ch, k < ch->nstrs ? ch->strs[k] : "");
+        if (x->driver)
+            x->driver->note(x, ch, k < ch->nstrs ? ch->strs[k] : "");
         VM_NEXT();
     }
     VM_CASE(FAIL) {
@@ -911,7 +880,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 budget:
     f->pc = pc + 1;
 over_budget:
-    return vm_fail(x, VM_E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s", x->budget,
+    return state_fail(x, VM_E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s", x->budget,
                 ch->name);
 error:
     return false;
@@ -952,13 +921,15 @@ static bool run_default(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val 
     return true;
 }
 
-bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
+/* Asks query q with the nargs arguments stored at x->stack[argi...]: runs its active rules in
+ * order and combines their answers by the query's mode (language.md §3.5). */
+static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
 {
     const res_program *p = x->p;
     const res_query *qq = &p->queries[q];
     if (x->depth >= x->max_depth)
-        return vm_fail(x, VM_E_DEPTH, "call depth limit (%u) reached asking query %s", x->max_depth,
-                    qq->name);
+        return state_fail(x, VM_E_DEPTH, "call depth limit (%u) reached asking query %s",
+                          x->max_depth, qq->name);
     x->depth++;
     size_t node = SIZE_MAX;
     if (x->tracing)
@@ -991,7 +962,8 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
         switch (qq->mode) {
         case AST_COMBINE_SUM:
             if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i)) {
-                vm_fail(x, VM_E_ARITH, "integer overflow adding up the rules of query %s", qq->name);
+                state_fail(x, VM_E_ARITH, "integer overflow adding up the rules of query %s",
+                           qq->name);
                 goto fail;
             }
             break;
@@ -1048,7 +1020,7 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
             break;
         default:
             if (!x->pg->defaults[q]) {
-                vm_fail(x, VM_E_NO_ANSWER, "no rule of query %s answered, and it has no default",
+                state_fail(x, VM_E_NO_ANSWER, "no rule of query %s answered, and it has no default",
                      qq->name);
                 goto fail;
             }
@@ -1067,129 +1039,7 @@ fail:
     return false;
 }
 
-/* ---- the event driver (language.md §6.2) ---- */
-
-bool vm_run_queue(vm_ctx *x, size_t from)
-{
-    play *g = x->game;
-    ast_loc outer = x->raised_at;
-    for (size_t i = from; i < g->qlen; i++) {
-        play_event ev = g->queue[i];
-        x->raised_at = ev.at;
-        bool ok = vm_run_event(x, ev.event, ev.args, ev.nargs);
-        x->raised_at = outer;
-        if (!ok)
-            return false;
-    }
-    g->qlen = from;
-    return true;
-}
-
-bool vm_run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
-{
-    const res_program *p = x->p;
-    /* An event starts at the depth of the events around it (their rules' calls have returned
-     * when it runs). Events may nest half the depth limit: the other half is left to the
-     * calls of their rules, so a cascade that does not end stops here, at the statement that
-     * raised the event (x->raised_at), not at some rule's call deep inside it (E206). */
-    unsigned cascade = x->max_depth / 2 ? x->max_depth / 2 : 1;
-    if (x->depth >= cascade) {
-        if (!x->err.code) {
-            vm_fail(x, VM_E_CASCADE, "events raise events more than %u deep (at event %s): "
-                    "a cascade that does not end?", cascade, p->queries[e].name);
-            if (x->raised_at.line)
-                x->err.loc = x->raised_at;
-        }
-        return false;
-    }
-    x->depth++;
-    /* Traced (`why do`): the event, then each rule checked, with the lines its block wrote;
-     * the events a rule's block raised run inside its entry, so they nest under it. */
-    size_t node = SIZE_MAX;
-    bool fired = false;
-    if (x->tracing)
-        node = trace_open(&x->trace, &x->arena, TR_EVENT, e, args, nargs);
-    const res_ruleset *rs = res_rules_of(p, x->edition, e);
-    for (size_t i = 0; i < rs->len; i++) {
-        size_t mark = x->game->qlen;
-        size_t argi = x->sp;
-        if (!ensure_stack(x, argi + nargs + 1))
-            goto fail;
-        memcpy(x->stack + argi, args, nargs * sizeof *args);
-        x->sp = argi + nargs;
-        size_t tmark = x->trace.len, rn = SIZE_MAX;
-        size_t out0 = x->game->out.len, lines0 = x->game->lines;
-        if (x->tracing)
-            rn = trace_open(&x->trace, &x->arena, TR_RULE, rs->rules[i], NULL, 0);
-        val v;
-        bool answered;
-        bool ok = run_chunk(x, x->pg->rules[rs->rules[i]], argi, nargs, &v, &answered);
-        x->sp = argi;
-        if (ok && x->tracing && !answered)
-            trace_unfired(&x->trace, rn, tmark);
-        else if (ok && x->tracing)
-            trace_output(&x->trace, &x->arena, rn, x->game->out.s ? x->game->out.s + out0 : NULL,
-                         x->game->out.len - out0, (uint32_t)(x->game->lines - lines0));
-        fired |= ok && answered;
-        if (!ok || !vm_run_queue(x, mark))
-            goto fail;
-        if (x->tracing && answered)
-            trace_close(&x->trace, rn, (val){ .type = T_NONE });
-    }
-    if (x->tracing && !fired && node < x->trace.len)
-        x->trace.e[node].no_rule = true;
-    if (x->tracing)
-        trace_close(&x->trace, node, (val){ .type = T_NONE });
-    x->depth--;
-    return true;
-fail:
-    x->depth--;
-    return false;
-}
-
-bool vm_procedure(vm_ctx *x, play *g, const chunk *ch)
-{
-    play *saved = x->game;
-    size_t mark = g->len;
-    x->game = g;
-    x->playing = true;
-    g->qlen = 0;
-    sb_free(&g->rolls);
-    val v;
-    bool ok = vm_eval(x, ch, &v) && vm_run_queue(x, 0);
-    x->playing = false;
-    x->game = saved;
-    g->qlen = 0;
-    if (!ok)
-        play_revert(g, mark);
-    return ok;
-}
-
 /* ---- evaluations ---- */
-
-void vm_begin(vm_ctx *x, const prog *pg, const scene *sc, int32_t edition,
-              const int32_t *readings, dice_src *dice, uint64_t budget, unsigned max_depth,
-              bool tracing)
-{
-    x->pg = pg;
-    x->p = pg->res;
-    x->sc = sc;
-    x->units = sc ? sc->units : pg->res->units;
-    x->edition = edition;
-    x->readings = readings;
-    x->dice = dice;
-    x->budget = budget ? budget : VM_DEFAULT_BUDGET;
-    x->steps_left = x->budget;
-    x->max_depth = max_depth ? max_depth : VM_DEFAULT_DEPTH;
-    x->depth = 0;
-    x->sp = 0;
-    x->nframes = 0;
-    x->raised_at = (ast_loc){ 0 };
-    x->arena.limit = VM_ARENA_LIMIT;
-    x->tracing = tracing;
-    trace_reset(&x->trace);
-    x->err.code = 0;
-}
 
 bool vm_eval(vm_ctx *x, const chunk *ch, val *out)
 {
@@ -1201,7 +1051,7 @@ bool vm_eval(vm_ctx *x, const chunk *ch, val *out)
     if (!run_chunk(x, ch, 0, 0, out, &answered))
         return false;
     if (!answered)
-        return vm_fail(x, VM_E_INTERNAL, "the expression gave no value");
+        return state_fail(x, VM_E_INTERNAL, "the expression gave no value");
     return true;
 }
 
@@ -1216,25 +1066,22 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     memcpy(x->stack, args, nargs * sizeof *args);
     x->sp = nargs;
     if (!is_fn)
-        return vm_call_query(x, q, 0, nargs, out);
+        return call_query(x, q, 0, nargs, out);
     bool answered;
     if (!run_chunk(x, x->pg->fns[q], 0, nargs, out, &answered))
         return false;
-    return answered || vm_fail(x, VM_E_INTERNAL, "the function gave no value");
+    return answered || state_fail(x, VM_E_INTERNAL, "the function gave no value");
 }
 
-void vm_end(vm_ctx *x)
+bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out,
+            bool *answered)
 {
-    arena_reset(&x->arena);
-}
-
-void vm_ctx_free(vm_ctx *x)
-{
-    if (!x)
-        return;
-    hon_free(x->stack);
-    hon_free(x->frames);
-    arena_free(&x->arena);
-    trace_free(&x->trace);
-    *x = (vm_ctx){ 0 };
+    size_t argi = x->sp;
+    if (!ensure_stack(x, argi + nargs + 1))
+        return false;
+    memcpy(x->stack + argi, args, nargs * sizeof *args);
+    x->sp = argi + nargs;
+    bool ok = run_chunk(x, ch, argi, nargs, out, answered);
+    x->sp = argi;
+    return ok;
 }

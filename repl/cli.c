@@ -10,7 +10,6 @@
 #include "cli.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -19,8 +18,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-
-#include "repl_config.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -69,10 +66,6 @@ static void on_diag(void *ud, const hon_diag *d)
 {
     cli_session *s = ud;
     static const char *const sev[] = {"error", "warning", "note"};
-    if (s->quiet) {
-        s->quiet_code = d->code;
-        return;
-    }
     s->diags++;
     if (d->severity == HON_ERROR)
         s->errors++;
@@ -138,71 +131,29 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Remembers that the program holds `path` (copied). */
-static int remember_file(cli_session *s, const char *path)
-{
-    char *p;
-    if (s->n_files == s->cap_files) {
-        size_t cap = s->cap_files ? 2 * s->cap_files : 16;
-        char **f = realloc(s->files, cap * sizeof *f);
-        if (!f)
-            return -1;
-        s->files = f;
-        s->cap_files = cap;
-    }
-    p = dup_str(path);
-    if (!p)
-        return -1;
-    s->files[s->n_files++] = p;
-    return 0;
-}
-
-static int select_hon(const struct dirent *e)
-{
-    size_t n = strlen(e->d_name);
-    return e->d_name[0] != '.' && n > 4 && strcmp(e->d_name + n - 4, ".hon") == 0;
-}
-
-/* Loads a rule directory (all or nothing) and remembers its files. A missing directory is an
- * error when `required`, else it is skipped. Returns 0 or 1. */
+/* Loads a rule directory (all or nothing). A missing directory is an error when `required`,
+ * else it is skipped. Returns 0 or 1. */
 static int load_dir(cli_session *s, const char *dir, bool required)
 {
     char *d = normalise_dir(dir);
-    struct dirent **names = NULL;
-    int n, rc = 0;
+    int rc = 0;
     size_t before = s->diags;
-    hon_status st;
 
     if (!d) {
         cli_error("out of memory");
         return 1;
     }
     if (!is_dir(d)) {
-        free(d);
-        if (!required)
-            return 0;
-        cli_error("rules directory '%s' not found", dir);
-        return 1;
-    }
-    st = hon_load_dir(s->vm, d);
-    if (st != HON_OK) {
-        rc = failed(s, before, st, "cannot load rules directory", d);
-        free(d);
-        return rc;
-    }
-    /* The API names a directory's files "dir/name"; keep the same names for `test FILE`. */
-    n = scandir(d, &names, select_hon, alphasort);
-    for (int i = 0; i < n; i++) {
-        char *p = join_path(d, names[i]->d_name);
-        if (!p || remember_file(s, p) != 0)
+        if (required) {
+            cli_error("rules directory '%s' not found", dir);
             rc = 1;
-        free(p);
-        free(names[i]);
+        }
+    } else {
+        hon_status st = hon_load_dir(s->vm, d);
+        if (st != HON_OK)
+            rc = failed(s, before, st, "cannot load rules directory", d);
     }
-    free(names);
-    s->dirs[s->n_dirs++] = d;
-    if (rc)
-        cli_error("out of memory");
+    free(d);
     return rc;
 }
 
@@ -220,23 +171,10 @@ void cli_opts_free(cli_opts *o)
 static int load_rule_dirs(cli_session *s, const cli_opts *o)
 {
     const char *env = getenv("HON_RULES");
-    size_t max = 2;
     int rc = 0;
 
     if (o->no_rules)
         return 0;
-    if (o->n_rule_dirs) {
-        max = o->n_rule_dirs;
-    } else if (env && env[0]) {
-        max = 1;
-        for (const char *p = env; *p; p++)
-            max += *p == ':';
-    }
-    s->dirs = calloc(max, sizeof *s->dirs);
-    if (!s->dirs) {
-        cli_error("out of memory");
-        return 1;
-    }
     if (o->n_rule_dirs) {
         for (size_t i = 0; i < o->n_rule_dirs && rc == 0; i++)
             rc = load_dir(s, o->rule_dirs[i], true);
@@ -252,14 +190,17 @@ static int load_rule_dirs(cli_session *s, const cli_opts *o)
             rc = load_dir(s, dir, true);
         free(copy);
     } else {
-        const char *root = is_dir(HON_SOURCE_ROOT "/rules") ? HON_SOURCE_ROOT : HON_DATADIR;
+        /* run from the build tree: the source tree's rules; else the installed ones */
+        char *src = join_path(hon_source_dir(), "rules");
+        const char *root = src && is_dir(src) ? hon_source_dir() : hon_data_dir();
         char *rules = join_path(root, "rules"), *exps = join_path(root, "expansions");
+        free(src);
         if (!rules || !exps) {
             cli_error("out of memory");
             rc = 1;
         } else if (!is_dir(rules)) {
-            warn("no bundled rules found (looked in %s/rules and %s/rules)", HON_SOURCE_ROOT,
-                 HON_DATADIR);
+            warn("no bundled rules found (looked in %s/rules and %s/rules)", hon_source_dir(),
+                 hon_data_dir());
         } else {
             rc = load_dir(s, rules, false);
             if (rc == 0)
@@ -378,14 +319,24 @@ void cli_session_close(cli_session *s)
     if (!s)
         return;
     hon_vm_free(s->vm);
-    for (size_t i = 0; i < s->n_files; i++)
-        free(s->files[i]);
-    free(s->files);
-    for (size_t i = 0; i < s->n_dirs; i++)
-        free(s->dirs[i]);
-    free(s->dirs);
     free(s->answer);
     memset(s, 0, sizeof *s);
+}
+
+/* Prints answer a as mode asks: its JSON, or its text (then, for CLI_WHY, the brief trace;
+ * for CLI_WHY_FULL, the complete one). */
+static void put_answer_as(cli_session *s, const hon_answer *a, cli_mode mode)
+{
+    if (s->json) {
+        put_block(hon_answer_json(a), stdout);
+    } else {
+        put_block(hon_answer_text(a), stdout);
+        if (mode == CLI_WHY)
+            put_block(hon_answer_why(a), stdout);
+        else if (mode == CLI_WHY_FULL)
+            put_block(hon_answer_trace(a), stdout);
+    }
+    fflush(stdout);
 }
 
 int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mode)
@@ -398,17 +349,8 @@ int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mod
         hon_answer_free(a);
         return failed(s, before, st, "cannot evaluate", expr);
     }
-    if (s->json) {
-        put_block(hon_answer_json(a), stdout);
-    } else {
-        put_block(hon_answer_text(a), stdout);
-        if (mode == CLI_WHY)
-            put_block(hon_answer_why(a), stdout);
-        else if (mode == CLI_WHY_FULL)
-            put_block(hon_answer_trace(a), stdout);
-    }
+    put_answer_as(s, a, mode);
     hon_answer_free(a);
-    fflush(stdout);
     return 0;
 }
 
@@ -418,29 +360,33 @@ int cli_load(cli_session *s, const char *path)
     hon_status st = hon_load_file(s->vm, path);
     if (st != HON_OK)
         return failed(s, before, st, "cannot load", path);
-    if (remember_file(s, path) != 0) {
-        cli_error("out of memory");
-        return 1;
-    }
     return 0;
 }
 
+/* Looking for a loaded file: its canonical path, and the name the program holds it under. */
+typedef struct file_search {
+    const char *real;
+    char *name;            /* new, or NULL until found */
+} file_search;
+
+static void match_file(void *ud, const char *path)
+{
+    file_search *f = ud;
+    char *other = f->name ? NULL : realpath(path, NULL);
+    if (other && strcmp(other, f->real) == 0)
+        f->name = dup_str(path);
+    free(other);
+}
+
 /* Returns a new copy of the name under which the program holds the file `path` (the same file,
- * however it is spelled), or NULL when it does not hold it. The names are those this session
- * gave the API: --load and `load` paths as typed, "dir/name.hon" for a directory's files. */
+ * however it is spelled: hon_each_file), or NULL when it does not hold it. */
 static char *loaded_name(cli_session *s, const char *path)
 {
-    char *real = realpath(path, NULL), *name = NULL;
-    if (!real)
-        return NULL;
-    for (size_t i = 0; i < s->n_files && !name; i++) {
-        char *other = realpath(s->files[i], NULL);
-        if (other && strcmp(other, real) == 0)
-            name = dup_str(s->files[i]);
-        free(other);
-    }
-    free(real);
-    return name;
+    file_search f = {realpath(path, NULL), NULL};
+    if (f.real)
+        hon_each_file(s->vm, match_file, &f);
+    free((char *)f.real);
+    return f.name;
 }
 
 int cli_check(cli_session *s, const char *path)
@@ -704,167 +650,27 @@ int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
     return 0;
 }
 
-/* True when w reads as a square: column letters then a row number. */
-static bool looks_like_square(const char *w)
-{
-    size_t i = 0;
-    while (isalpha((unsigned char)w[i]))
-        i++;
-    if (i == 0 || i > 3 || !isdigit((unsigned char)w[i]))
-        return false;
-    while (isdigit((unsigned char)w[i]))
-        i++;
-    return w[i] == '\0';
-}
-
-/* One end of `los`: a unit ($name) or a square (@C4 or C4) and the units standing on it. */
-typedef struct los_end {
-    const char *bare;       /* the word without its $ or @ */
-    bool square;
-    long nunits;            /* a square: how many units stand on it */
-    char unit[128];         /* a square with exactly one unit: that unit ("$name") */
-} los_end;
-
-/* Evaluates expr without showing its diagnostics: the answer's text into buf (true), or
- * false with the diagnostic's code in *code (0 when there was none). */
-static bool probe(cli_session *s, const char *expr, char *buf, size_t cap, int *code)
-{
-    hon_answer *a = NULL;
-    s->quiet = true;
-    s->quiet_code = 0;
-    hon_status st = hon_eval(s->vm, expr, "<los>", &a);
-    s->quiet = false;
-    *code = s->quiet_code;
-    bool ok = st == HON_OK && a && hon_answer_text(a);
-    if (ok)
-        snprintf(buf, cap, "%s", hon_answer_text(a));
-    hon_answer_free(a);
-    return ok;
-}
-
-/* Reads word w of `los` into *e: a unit, or a square of the board with the units on it.
- * Returns false (after saying why) when it is neither, or a square off the board. */
-static bool los_end_of(cli_session *s, const char *w, los_end *e)
-{
-    *e = (los_end){ .bare = w + (w[0] == '@' || w[0] == '$'), .square = w[0] != '$' };
-    if (!*e->bare || (e->square && !looks_like_square(e->bare))) {
-        cli_error("'%s' is neither a unit ($name) nor a square (@C4 or C4)", w);
-        return false;
-    }
-    if (!e->square)
-        return true;
-    char expr[96], text[160];
-    int code;
-    snprintf(expr, sizeof expr, "len(units_at(@%s))", e->bare);
-    if (!probe(s, expr, text, sizeof text, &code)) {
-        if (code == 217)
-            cli_error("square %s is off the board", e->bare);
-        else
-            cli_error("cannot read the units on square %s", e->bare);
-        return false;
-    }
-    e->nunits = strtol(text, NULL, 10);
-    snprintf(expr, sizeof expr, "nth(units_at(@%s), 1)", e->bare);
-    if (e->nunits == 1 && !probe(s, expr, e->unit, sizeof e->unit, &code)) {
-        cli_error("cannot read the unit on square %s", e->bare);
-        return false;
-    }
-    return true;
-}
-
-/* Writes end e as the expression a parameter of type `type` wants into buf: a square as
- * itself or square_of($u); a unit as itself, or a square's one unit. False when it cannot be
- * one (nothing said). */
-static bool los_arg(const los_end *e, const char *type, char *buf, size_t cap)
-{
-    if (strcmp(type, "square") == 0) {
-        snprintf(buf, cap, e->square ? "@%s" : "square_of($%s)", e->bare);
-        return true;
-    }
-    if (strcmp(type, "unit") == 0 && !e->square) {
-        snprintf(buf, cap, "$%s", e->bare);
-        return true;
-    }
-    if (strcmp(type, "unit") == 0 && e->nunits == 1) {
-        snprintf(buf, cap, "%s", e->unit);
-        return true;
-    }
-    return false;
-}
-
-/* Appends to note what square end e holds ("A1 holds $rifle1", "A1 holds no unit"). */
-static void los_note(const los_end *e, char *note, size_t cap)
-{
-    size_t n = strlen(note);
-    if (!e->square || n >= cap)
-        return;
-    if (e->nunits == 1)
-        snprintf(note + n, cap - n, "%s%s holds %s", n ? ", " : "", e->bare, e->unit);
-    else if (e->nunits == 0)
-        snprintf(note + n, cap - n, "%s%s holds no unit", n ? ", " : "", e->bare);
-    else
-        snprintf(note + n, cap - n, "%s%s holds %ld units", n ? ", " : "", e->bare, e->nunits);
-}
-
-/* The rules' query between two squares: line_of_sight_squares(square, square, bool). */
-static bool has_squares_query(cli_session *s)
-{
-    hon_query_info qi;
-    return hon_query_info_of(s->vm, "line_of_sight_squares", &qi) == HON_OK && !qi.is_fn &&
-           qi.nparams == 3 && strcmp(qi.param_types[0], "square") == 0 &&
-           strcmp(qi.param_types[1], "square") == 0 && strcmp(qi.param_types[2], "bool") == 0;
-}
-
 int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode)
 {
-    hon_query_info qi;
+    hon_value a, b;
+    hon_answer *ans = NULL;
+    size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
-    if (hon_query_info_of(s->vm, "line_of_sight", &qi) != HON_OK || qi.is_fn) {
-        cli_error("the rules define no query line_of_sight ('los X Y' asks "
-                  "line_of_sight(X, Y))");
-        return 1;
+    hon_status st = hon_place_of(s->vm, x, &a);
+    if (st == HON_OK)
+        st = hon_place_of(s->vm, y, &b);
+    if (st == HON_OK)
+        st = hon_los(s->vm, a, b, &ans);
+    if (st != HON_OK || !ans) {
+        hon_answer_free(ans);
+        return failed(s, before, st, "cannot ask the line of sight from", x);
     }
-    if (qi.nparams != 2) {
-        cli_error("line_of_sight takes %zu parameters; 'los X Y' gives two", qi.nparams);
-        return 1;
-    }
-    for (size_t i = 0; i < 2; i++)
-        if (strcmp(qi.param_types[i], "unit") != 0 && strcmp(qi.param_types[i], "square") != 0) {
-            cli_error("line_of_sight takes a %s, which 'los' cannot give (it gives units and "
-                      "squares)", qi.param_types[i]);
-            return 1;
-        }
-    los_end ex, ey;
-    if (!los_end_of(s, x, &ex) || !los_end_of(s, y, &ey))
-        return 1;
-    char a[160], b[160], expr[400], note[400] = "";
-    los_note(&ex, note, sizeof note);
-    los_note(&ey, note, sizeof note);
-    if (los_arg(&ex, qi.param_types[0], a, sizeof a) &&
-        los_arg(&ey, qi.param_types[1], b, sizeof b)) {
-        snprintf(expr, sizeof expr, "line_of_sight(%s, %s)", a, b);
-        /* a square stood for its unit: say so */
-        if (!s->json && ((ex.square && strcmp(qi.param_types[0], "unit") == 0) ||
-                         (ey.square && strcmp(qi.param_types[1], "unit") == 0)))
-            printf("note: %s: asking %s\n", note, expr);
-    } else if (has_squares_query(s)) {
-        /* line_of_sight takes units and a square holds none or several: between squares */
-        los_arg(&ex, "square", a, sizeof a);
-        los_arg(&ey, "square", b, sizeof b);
-        snprintf(expr, sizeof expr, "line_of_sight_squares(%s, %s, false)", a, b);
-        if (!s->json)
-            printf("note: %s: asking %s\n", note, expr);
-    } else {
-        cli_error("line_of_sight takes units, and %s; the rules define no "
-                  "line_of_sight_squares(a: square, b: square, both_infantry: bool) to ask "
-                  "between squares", note);
-        return 1;
-    }
-    int rc = cli_answer(s, expr, "<los>", mode);
-    if (!s->json)
-        rc |= cli_draw(s, x, y);
-    return rc;
+    if (!s->json && hon_answer_note(ans))
+        printf("note: %s\n", hon_answer_note(ans));
+    put_answer_as(s, ans, mode);
+    hon_answer_free(ans);
+    return s->json ? 0 : cli_draw(s, x, y);
 }
 
 bool cli_parse_seed(const char *text, uint64_t *out)

@@ -44,12 +44,6 @@ typedef struct cli_session {
     bool json;             /* answers as JSON (--json, REPL `json on`) */
     size_t diags;          /* diagnostics received so far (any severity) */
     size_t errors;         /* of which errors */
-    bool quiet;            /* a probe runs (los): diagnostics are kept in quiet_code, not shown */
-    int quiet_code;        /* the code of the last diagnostic received while quiet */
-    char **files;          /* paths of the .hon files the program holds, as the API names them */
-    size_t n_files, cap_files;
-    char **dirs;           /* rule directories loaded, as given to hon_load_dir */
-    size_t n_dirs;
     /* playing (language.md §6): choices and step mode ask the person a line of text. `ask`
      * reads one (the REPL's line editor); NULL: a line of standard input. It returns the line
      * without its newline (borrowed until the next call), or NULL at the end of the input. */
@@ -64,7 +58,7 @@ typedef struct cli_session {
 void cli_opts_free(cli_opts *o);
 
 /* Creates the interpreter of s from o: the rule directories (--rules DIR, else $HON_RULES split
- * on ':', else HON_SOURCE_ROOT's rules/ and expansions/, else HON_DATADIR's), then every --load
+ * on ':', else hon_source_dir()'s rules/ and expansions/, else hon_data_dir()'s), then every --load
  * file, then the edition and the variants. s is always initialised (cli_session_close it even on
  * failure). Returns 0, or 1 after reporting why on stderr. */
 int cli_session_open(cli_session *s, const cli_opts *o);
@@ -101,12 +95,12 @@ int cli_draw(cli_session *s, const char *from, const char *to);
 /* Writes the board as an SVG file (with a traced line when from and to are given); prints
  * "wrote PATH". Returns 0 or 1. */
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to);
-/* `los X Y`: asks line_of_sight(X, Y) — units `$a` or squares `@C4`/`C4`, passed as the query's
- * parameters want them (a unit where a square is wanted becomes square_of($a); a square where
- * a unit is wanted, the one unit on it) — or, when a square holds no unit or several and the
- * rules define line_of_sight_squares(square, square, bool), that query with false, saying
- * which query answered in a `note:` line. Prints the answer (and the trace for CLI_WHY), then
- * the board with line(X, Y) drawn. A square off the board is an error. 0 or 1. */
+/* `los X Y`: the line of sight from X to Y (units `$a` or squares `@C4`/`C4`: hon_place_of),
+ * asked by hon_los — line_of_sight(X, Y) with each place as its parameter wants it, or
+ * line_of_sight_squares(X, Y, false) — printing the answer's note (which query answered, when
+ * a square stood for its unit or the squares' query was asked) in a `note:` line, the answer
+ * (and the trace for CLI_WHY, CLI_WHY_FULL), then the board with line(X, Y) drawn. A square
+ * off the board is an error. 0 or 1. */
 int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode);
 /* `do EVENT(args)` (odds false) runs the procedure and prints one line per effect with its
  * citation; with odds true (`odds do ...`), prints the distribution of its outcomes. Choices

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "repl_config.h"
 
 enum { EXIT_USAGE = 2 };
 
@@ -149,7 +148,7 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
             fputs(usage_text, stdout);
             return 0;
         case 'V':
-            printf("hon %s\n", HON_VERSION);
+            printf("hon %s\n", hon_version());
             return 0;
         case ':':
             return usage_error("option '%s' needs an argument", argv[optind - 1]);

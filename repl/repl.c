@@ -1,20 +1,22 @@
 /* repl.c — the interactive loop of `hon`: reads lines (libedit with history in ~/.hon_history on
  * a terminal; plain lines and no prompt otherwise, so input can be piped), and runs each as a
  * command (`load`, `why`, `rules`..., with or without a leading ':') or as an expression.
- * A command word counts only as the first word of a line. Errors never end the session.
- * The commands are cli.c's; their contract is docs/spec/repl.md.
+ * A command word counts only as the first word of a line. Errors never end the session. Tab
+ * completes by context, from hon_complete and the file system. The commands are cli.c's; their
+ * contract is docs/spec/repl.md.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <histedit.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "repl_config.h"
 
 /* Set by SIGINT while a terminal session runs, so that ^C abandons the line being typed instead
  * of ending the program. The only mutable static of the program; signal handlers need one. */
@@ -90,7 +92,7 @@ static char *reader_ask(void *ud, const char *why)
 static unsigned char complete(EditLine *el, int ch);
 
 /* Starts a reader; on a terminal (stdin and stdout), with line editing, history and tab
- * completion of command words and rule and query names of s. */
+ * completion by context (candidates): commands, names of s's program and board, files. */
 static void reader_open(reader *r, cli_session *s)
 {
     const char *home = getenv("HOME");
@@ -127,7 +129,7 @@ static void reader_open(reader *r, cli_session *s)
     el_set(r->el, EL_HIST, history, r->hist);
     el_set(r->el, EL_CLIENTDATA, s);
     /* The wide form keeps our static strings; the narrow one leaks its converted copies. */
-    el_wset(r->el, EL_ADDFN, L"hon-complete", L"complete a command or rule name", complete);
+    el_wset(r->el, EL_ADDFN, L"hon-complete", L"complete a command, a name or a file", complete);
     el_set(r->el, EL_BIND, "^I", "hon-complete", NULL);
     el_source(r->el, NULL);   /* ~/.editrc, if any */
 
@@ -631,43 +633,146 @@ static void add_name(names *c, const char *name)
         c->n++;
 }
 
-static void add_rule_names(void *ud, const hon_rule_info *r)
+/* hon_complete's callback. */
+static void add_completion(void *ud, const char *name)
 {
-    add_name(ud, r->query);
-    add_name(ud, r->name);
+    add_name(ud, name);
 }
 
-/* Tab: completes the word before the cursor. As the first word of the line, from the command
- * words and names; elsewhere, from the rule and query names. Several candidates: the common
- * prefix is inserted, or the candidates are listed when there is none to add. */
+/* Adds the names of `kind` (of variant `within`, for readings) that complete c's word. */
+static void add_kind(names *c, cli_session *s, hon_complete_kind kind, const char *within)
+{
+    hon_complete(s->vm, kind, within, c->prefix, add_completion, c);
+}
+
+/* Adds the file names that complete c's word, a path as typed: the entries of its directory
+ * that start with its last part (hidden ones only when that part starts with '.'), each
+ * directory with a '/' after. */
+static void add_files(names *c)
+{
+    const char *slash = strrchr(c->prefix, '/');
+    size_t dl = slash ? (size_t)(slash - c->prefix) + 1 : 0;
+    const char *base = c->prefix + dl;
+    char dir[1024], full[2048];
+    struct dirent *e;
+    if (dl >= sizeof dir)
+        return;
+    memcpy(dir, c->prefix, dl);
+    dir[dl] = '\0';
+    DIR *d = opendir(dl ? dir : ".");
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            (e->d_name[0] == '.' && base[0] != '.') ||
+            strncmp(e->d_name, base, strlen(base)) != 0)
+            continue;
+        int n = snprintf(full, sizeof full, "%s%s", dir, e->d_name);
+        if (n < 0 || (size_t)n + 2 > sizeof full)
+            continue;
+        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
+            strcat(full, "/");
+        add_name(c, full);
+    }
+    closedir(d);
+}
+
+/* The line before the cursor, in words: the command (the first word, without a leading ':')
+ * and the second word (each cut to cap bytes), and how many whole words come before the one
+ * being typed (the result). */
+static size_t words_before(const LineInfo *li, char *cmd, char *second, size_t cap)
+{
+    const char *p = li->buffer;
+    size_t n = 0;
+    cmd[0] = second[0] = '\0';
+    while (p < li->cursor && (isspace((unsigned char)*p) || *p == ':'))
+        p++;
+    for (;;) {
+        const char *w = p;
+        while (p < li->cursor && !isspace((unsigned char)*p))
+            p++;
+        if (p == li->cursor)
+            return n;
+        if (n < 2)
+            snprintf(n ? second : cmd, cap, "%.*s", (int)(p - w), w);
+        n++;
+        while (p < li->cursor && isspace((unsigned char)*p))
+            p++;
+    }
+}
+
+/* Adds to c the candidates for the word before the cursor (its start in *start), by where it
+ * stands: after `$` a unit, after `@` a square; the file of `load`, `board`, `svg` and the
+ * files of `test` from the file system; the edition of `edition`; the variant of `variant`,
+ * then that variant's reading; the event of `do` (and `why do`, `odds do`); the first word a
+ * command, a query, rule, fn or table; any other word a query, rule, fn or table. c->prefix
+ * must hold the word (buf, of cap bytes). False when the word is too long. */
+static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, size_t cap)
+{
+    char cmd[128], second[128];     /* words_before writes at most cap bytes into each */
+    size_t n = words_before(li, cmd, second, sizeof second);
+    bool files = (n == 1 && (strcmp(cmd, "load") == 0 || strcmp(cmd, "board") == 0 ||
+                             strcmp(cmd, "svg") == 0)) || (n >= 1 && strcmp(cmd, "test") == 0);
+    const char *start = li->cursor;
+    while (start > li->buffer && (files ? !isspace((unsigned char)start[-1])
+                                        : (isalnum((unsigned char)start[-1]) ||
+                                           start[-1] == '_' || start[-1] == '.')))
+        start--;
+    if ((size_t)(li->cursor - start) >= cap)
+        return false;
+    memcpy(buf, start, (size_t)(li->cursor - start));
+    buf[li->cursor - start] = '\0';
+    c->prefix = buf;
+    c->len = strlen(buf);
+    char before = start > li->buffer ? start[-1] : ' ';
+    bool variant = strcmp(cmd, "variant") == 0;
+    if (files) {
+        add_files(c);
+    } else if (before == '$') {
+        add_kind(c, s, HON_COMPLETE_UNIT, NULL);
+    } else if (before == '@') {
+        add_kind(c, s, HON_COMPLETE_SQUARE, NULL);
+    } else if (n == 1 && strcmp(cmd, "edition") == 0) {
+        add_kind(c, s, HON_COMPLETE_EDITION, NULL);
+    } else if (variant && n == 1 && before == '=') {        /* variant NAME=READING */
+        const char *eq = start - 1, *w = eq;
+        while (w > li->buffer && !isspace((unsigned char)w[-1]))
+            w--;
+        snprintf(second, sizeof second, "%.*s", (int)(eq - w), w);
+        add_kind(c, s, HON_COMPLETE_READING, second);
+    } else if (variant && n <= 2) {
+        add_kind(c, s, n == 1 ? HON_COMPLETE_VARIANT : HON_COMPLETE_READING, second);
+    } else if ((n == 1 && strcmp(cmd, "do") == 0) ||
+               (n == 2 && strcmp(second, "do") == 0 &&
+                (strcmp(cmd, "why") == 0 || strcmp(cmd, "odds") == 0))) {
+        add_kind(c, s, HON_COMPLETE_EVENT, NULL);
+    } else {
+        if (n == 0)
+            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+                add_name(c, commands[i].name);
+        add_kind(c, s, HON_COMPLETE_QUERY, NULL);
+        add_kind(c, s, HON_COMPLETE_RULE, NULL);
+        add_kind(c, s, HON_COMPLETE_FN, NULL);
+        add_kind(c, s, HON_COMPLETE_TABLE, NULL);
+    }
+    return true;
+}
+
+/* Tab: completes the word before the cursor from the candidates of its place (candidates).
+ * Several candidates: the common prefix is inserted, or the candidates are listed when there
+ * is none to add. */
 static unsigned char complete(EditLine *el, int ch)
 {
     const LineInfo *li = el_line(el);
-    const char *start = li->cursor;
     cli_session *s = NULL;
     names c = {0};
     unsigned char rc = CC_ERROR;
-    char buf[256];
-    bool first;
+    char buf[1024];
 
     (void)ch;
-    while (start > li->buffer && (isalnum((unsigned char)start[-1]) || start[-1] == '_' ||
-                                  start[-1] == '.'))
-        start--;
-    if ((size_t)(li->cursor - start) >= sizeof buf || el_get(el, EL_CLIENTDATA, &s) != 0 || !s)
+    if (el_get(el, EL_CLIENTDATA, &s) != 0 || !s || !candidates(li, s, &c, buf, sizeof buf))
         return CC_ERROR;
-    memcpy(buf, start, (size_t)(li->cursor - start));
-    buf[li->cursor - start] = '\0';
-    c.prefix = buf;
-    c.len = strlen(buf);
-    first = true;
-    for (const char *p = li->buffer; p < start; p++)
-        if (!isspace((unsigned char)*p) && *p != ':')
-            first = false;
-    if (first)
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-            add_name(&c, commands[i].name);
-    hon_list_rules(s->vm, NULL, add_rule_names, &c);
     if (c.n == 1) {
         el_insertstr(el, c.items[0] + c.len);
         rc = CC_REFRESH;
@@ -751,7 +856,7 @@ int repl_run(cli_session *s)
     s->ask_ud = &rd;
     if (rd.el)
         printf("hon %s — Heroes of Normandie rules. Type 'help' for the commands, 'quit' to leave.\n",
-               HON_VERSION);
+               hon_version());
     while (!r.quit && (line = reader_next(&rd)) != NULL)
         run_line(&r, line);
     s->ask = NULL;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compile.h"
+#include "disasm.h"
 #include "front.h"
 #include "hon.h"
 #include "golden_runner.h"
@@ -46,7 +47,7 @@ static void listing(const res_program *p, ast_node *d, FILE *out, bool *first)
     if (!*first)
         fputc('\n', out);
     *first = false;
-    chunk_disassemble(p, ch, out);
+    disasm_chunk(p, ch, out);
     chunk_free(ch);
     diag_list_clear(&none);
 }

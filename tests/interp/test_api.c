@@ -1,4 +1,4 @@
-/* test_api.c — Check tests of the embedding API (include/hon.h, interp/api.c): all-or-nothing
+/* test_api.c — Check tests of the embedding API (include/hon.h over interp/session.h): all-or-nothing
  * loading, reloads, files and directories, edition and variant choices across reloads,
  * `hon test` output, show / disassemble / list, and that every JSON answer parses.
  */

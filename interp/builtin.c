@@ -1,16 +1,18 @@
-/* vm_board.c — the board built-ins of the language (language.md §5.3), run by the VM's BOARD
- * instruction (vm.c): squares, units on the board, elevation, terrain elements, features of
- * squares, sides and interspaces, distance, neighbours, directions, the squares within a
- * distance, and traced lines.
+/* builtin.c — the built-ins of the language that read the board (language.md §5.3), run by the
+ * VM's BOARD instruction (vm.c): squares, units on the board, elevation, terrain elements,
+ * features of squares, sides and interspaces, distance, neighbours, directions, the squares
+ * within a distance, and traced lines. The other built-ins (min, max, len, nth...) are
+ * instructions of vm.c.
  *
  * Everything here is geometry and storage read from the scene (scene.h) through runtime/board.h
- * and geo.h; what any of it means is written in .hon. Errors are E212-E218 (vm.h). Lists are
+ * and geo.h; what any of it means is written in .hon. Errors are E212-E218 (state.h). Lists are
  * allocated in the evaluation's arena in one block each, lines included.
  */
+#include "builtin.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "vm.h"
 
 #define MAX_LIST 4096   /* enough room for any list read from one square (units, items) */
 
@@ -33,7 +35,7 @@ COLD bool fail_off_board(vm_ctx *x, int64_t sqv)
 {
     char b[32];
     scene_square_text(sqv, b, sizeof b);
-    return vm_fail(x, VM_E_OFF_BOARD, "square %s is off the board (%d columns, %d rows)", b,
+    return state_fail(x, VM_E_OFF_BOARD, "square %s is off the board (%d columns, %d rows)", b,
                    x->sc->g->w, x->sc->g->h);
 }
 
@@ -42,8 +44,8 @@ COLD bool fail_unit(vm_ctx *x, int code, int64_t u)
     char b[96];
     unit_text(x, u, b, sizeof b);
     if (code == VM_E_NOT_EMBARKED)
-        return vm_fail(x, code, "%s is not embarked in a transport", b);
-    return vm_fail(x, code, "%s is not on the board", b);
+        return state_fail(x, code, "%s is not embarked in a transport", b);
+    return state_fail(x, code, "%s is not on the board", b);
 }
 
 /* E215 at a square: it has no `what` (terrain, terrain element, a feature). */
@@ -51,7 +53,7 @@ COLD bool fail_square(vm_ctx *x, int64_t sqv, const char *what)
 {
     char b[32];
     scene_square_text(sqv, b, sizeof b);
-    return vm_fail(x, VM_E_NOTHING, "square %s has no %s", b, what);
+    return state_fail(x, VM_E_NOTHING, "square %s has no %s", b, what);
 }
 
 COLD bool fail_no_side(vm_ctx *x, int64_t a, int64_t b)
@@ -59,14 +61,14 @@ COLD bool fail_no_side(vm_ctx *x, int64_t a, int64_t b)
     char na[32], nb[32];
     scene_square_text(a, na, sizeof na);
     scene_square_text(b, nb, sizeof nb);
-    return vm_fail(x, VM_E_NO_SIDE, "squares %s and %s do not share a side", na, nb);
+    return state_fail(x, VM_E_NO_SIDE, "squares %s and %s do not share a side", na, nb);
 }
 
 COLD bool fail_side(vm_ctx *x, int side, const char *feature, bool has)
 {
     char b[64];
     scene_side_text(x->sc, side, b, sizeof b);
-    return vm_fail(x, VM_E_NOTHING, "side %s has no %s%s", b, feature,
+    return state_fail(x, VM_E_NOTHING, "side %s has no %s%s", b, feature,
                    has ? " facing a square" : "");
 }
 
@@ -74,7 +76,7 @@ COLD bool fail_no_facing(vm_ctx *x, int e)
 {
     char b[96];
     scene_element_text(x->sc, e, b, sizeof b);
-    return vm_fail(x, VM_E_NOTHING, "element %s has no facing", b);
+    return state_fail(x, VM_E_NOTHING, "element %s has no facing", b);
 }
 
 /* Square value v as a board square in *sq; E217 when it is off the board. */
@@ -98,19 +100,22 @@ static int board_id(int64_t u)
 
 static vlist *new_list(vm_ctx *x, size_t n)
 {
-    vlist *l = vm_alloc(x, sizeof *l + n * sizeof(val));
+    vlist *l = state_alloc(x, sizeof *l + n * sizeof(val));
     if (l)
         l->len = n;
     return l;
 }
 
-static bool list_of_squares(vm_ctx *x, const int *sqs, size_t n, val *out)
+/* The n board ids as a new list (E209 when the arena is exhausted) of `type`: T_SQUARE (the
+ * squares as square values) or T_UNIT. */
+static bool list_of(vm_ctx *x, const int *ids, size_t n, uint32_t type, val *out)
 {
     vlist *l = new_list(x, n);
     if (!l)
         return false;
     for (size_t i = 0; i < n; i++)
-        l->items[i] = (val){ .type = T_SQUARE, .u.i = scene_square_value(x->sc, sqs[i]) };
+        l->items[i] = (val){ .type = type,
+                             .u.i = type == T_SQUARE ? scene_square_value(x->sc, ids[i]) : ids[i] };
     out->u.list = l;
     return true;
 }
@@ -121,7 +126,7 @@ static bool element_arg(vm_ctx *x, val v, int *e)
         *e = (int)v.u.i;
         return true;
     }
-    return vm_fail(x, VM_E_NOTHING, "element #%" PRId64 " is not on this board", v.u.i);
+    return state_fail(x, VM_E_NOTHING, "element #%" PRId64 " is not on this board", v.u.i);
 }
 
 /* The side value of a side index, checked. */
@@ -131,7 +136,7 @@ static bool side_arg(vm_ctx *x, val v, int *side)
         *side = (int)v.u.i;
         return true;
     }
-    return vm_fail(x, VM_E_OFF_BOARD, "side #%" PRId64 " is not a side of this board", v.u.i);
+    return state_fail(x, VM_E_OFF_BOARD, "side #%" PRId64 " is not a side of this board", v.u.i);
 }
 
 /* The square value of board square sq of a w-wide board. */
@@ -166,7 +171,7 @@ static inline int side_xy(const geo_grid *g, int x0, int y0, int x1, int y1)
 /* A list of `cap` steps (its length set to n later) whose records follow it in one block. */
 static vlist *new_steps(vm_ctx *x, size_t cap, val **records)
 {
-    vlist *l = vm_alloc(x, sizeof *l + cap * sizeof(val) + cap * STEP_NFIELDS * sizeof(val));
+    vlist *l = state_alloc(x, sizeof *l + cap * sizeof(val) + cap * STEP_NFIELDS * sizeof(val));
     if (!l)
         return NULL;
     l->len = 0;
@@ -181,9 +186,9 @@ static bool line_steps(vm_ctx *x, int a, int b, val *out)
     geo_walk w;
     geo_status st = geo_walk_init(&w, g, a, b);
     if (st == GEO_ETOPO)
-        return vm_fail(x, VM_E_TOPOLOGY, "lines are traced on square boards only");
+        return state_fail(x, VM_E_TOPOLOGY, "lines are traced on square boards only");
     if (st != GEO_OK)
-        return vm_fail(x, VM_E_INTERNAL, "cannot trace a line");
+        return state_fail(x, VM_E_INTERNAL, "cannot trace a line");
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
     geo_xy(g, b, &bx, &by);
@@ -218,7 +223,7 @@ static bool bresenham_steps(vm_ctx *x, int a, int b, val *out)
 {
     const geo_grid *g = x->sc->g;
     if (g->topo != GEO_SQUARE)
-        return vm_fail(x, VM_E_TOPOLOGY, "lines are traced on square boards only");
+        return state_fail(x, VM_E_TOPOLOGY, "lines are traced on square boards only");
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
     geo_xy(g, b, &bx, &by);
@@ -265,41 +270,27 @@ static bool bresenham_steps(vm_ctx *x, int a, int b, val *out)
     return true;
 }
 
-/* units_at(sq): the units placed on sq. (Its own function: the buffer stays out of
- * vm_board's frame, which the hot built-ins share.) */
 /* units() (carrier < 0: every unit on the board, placed or embarked, in id order) or
  * passengers(carrier) (the units embarked in it, in id order). */
 static bool unit_list(vm_ctx *x, int carrier, val *out)
 {
     const board *bd = x->sc->b;
     size_t k = carrier < 0 ? board_units(bd, NULL, 0) : board_units_in(bd, carrier, NULL, 0);
-    int *ids = k ? vm_alloc(x, k * sizeof *ids) : NULL;
+    int *ids = k ? state_alloc(x, k * sizeof *ids) : NULL;
     if (k && !ids)
         return false;
     if (k)
         k = carrier < 0 ? board_units(bd, ids, k) : board_units_in(bd, carrier, ids, k);
-    vlist *l = new_list(x, k);
-    if (!l)
-        return false;
-    for (size_t i = 0; i < k; i++)
-        l->items[i] = (val){ .type = T_UNIT, .u.i = ids[i] };
-    out->u.list = l;
-    return true;
+    return list_of(x, ids, k, T_UNIT, out);
 }
 
+/* units_at(sq): the units placed on sq. (Its own function: the buffer stays out of
+ * builtin_board's frame, which the hot built-ins share.) */
 static __attribute__((noinline)) bool units_at(vm_ctx *x, int sq, val *out)
 {
     int ids[MAX_LIST];
     size_t k = board_units_at(x->sc->b, sq, ids, MAX_LIST);
-    if (k > MAX_LIST)
-        k = MAX_LIST;
-    vlist *l = new_list(x, k);
-    if (!l)
-        return false;
-    for (size_t i = 0; i < k; i++)
-        l->items[i] = (val){ .type = T_UNIT, .u.i = ids[i] };
-    out->u.list = l;
-    return true;
+    return list_of(x, ids, k > MAX_LIST ? MAX_LIST : k, T_UNIT, out);
 }
 
 /* items_near(sq), or when `sum` item_value_near(sq, item): the items on the four corners of sq
@@ -349,7 +340,7 @@ static __attribute__((noinline)) bool direction_of(vm_ctx *x, val va, int a, int
     if (a == b) {
         char name[32];
         scene_square_text(va.u.i, name, sizeof name);
-        return vm_fail(x, VM_E_NOTHING, "there is no direction from square %s to itself", name);
+        return state_fail(x, VM_E_NOTHING, "there is no direction from square %s to itself", name);
     }
     int d = geo_direction(g, a, b);
     if (d >= 0) {
@@ -357,7 +348,7 @@ static __attribute__((noinline)) bool direction_of(vm_ctx *x, val va, int a, int
         return true;
     }
     if (g->topo != GEO_SQUARE)
-        return vm_fail(x, VM_E_TOPOLOGY, "direction() between hexes that are not neighbours "
+        return state_fail(x, VM_E_TOPOLOGY, "direction() between hexes that are not neighbours "
                        "is not defined");
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
@@ -382,22 +373,22 @@ static __attribute__((noinline)) bool squares_within(vm_ctx *x, int sq, int64_t 
 {
     const geo_grid *g = x->sc->g;
     if (n < 0)
-        return list_of_squares(x, NULL, 0, out);
+        return list_of(x, NULL, 0, T_SQUARE, out);
     /* no two squares of the board are farther apart than w + h: a larger n changes nothing */
     int r = n > g->w + g->h ? g->w + g->h : (int)n;
     size_t k = geo_squares_within(g, sq, r, NULL, 0);
-    int *sqs = vm_alloc(x, (k ? k : 1) * sizeof *sqs);
+    int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
     if (!sqs)
         return false;
     k = geo_squares_within(g, sq, r, sqs, k);
-    return list_of_squares(x, sqs, k, out);
+    return list_of(x, sqs, k, T_SQUARE, out);
 }
 
-bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
+bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
 {
     const scene *sc = x->sc;
     if (!sc)
-        return vm_fail(x, VM_E_NO_BOARD, "no board is loaded: %s() reads the board "
+        return state_fail(x, VM_E_NO_BOARD, "no board is loaded: %s() reads the board "
                        "(load a scenario first)", res_builtin_name(b));
     const board *bd = sc->b;
     const geo_grid *g = sc->g;
@@ -418,7 +409,7 @@ bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
             if (s1 >= 0)
                 sqs[k++] = s1;
         }
-        return list_of_squares(x, sqs, k, out);
+        return list_of(x, sqs, k, T_SQUARE, out);
     }
     case RES_BI_ON_BOARD:
         out->u.i = board_unit_present(bd, board_id(args[0].u.i));
@@ -488,11 +479,11 @@ bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
         if (!element_arg(x, args[0], &e))
             return false;
         size_t k = board_element_squares(bd, e, NULL, 0);
-        int *sqs = vm_alloc(x, (k ? k : 1) * sizeof *sqs);
+        int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
         if (!sqs)
             return false;
         board_element_squares(bd, e, sqs, k);
-        return list_of_squares(x, sqs, k, out);
+        return list_of(x, sqs, k, T_SQUARE, out);
     }
     case RES_BI_CORNER_SQUARE:
         if (!square_arg(x, args[0], &s0))
@@ -551,7 +542,7 @@ bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
         if (!square_arg(x, args[0], &s0))
             return false;
         if (g->topo != GEO_SQUARE)
-            return vm_fail(x, VM_E_TOPOLOGY, "sides_of() is for square boards");
+            return state_fail(x, VM_E_TOPOLOGY, "sides_of() is for square boards");
         vlist *l = new_list(x, 4);
         if (!l)
             return false;
@@ -570,14 +561,14 @@ bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
             sqs[k++] = s0;
         if (s1 >= 0)
             sqs[k++] = s1;
-        return list_of_squares(x, sqs, k, out);
+        return list_of(x, sqs, k, T_SQUARE, out);
     }
     case RES_BI_ITEMS_NEAR:
     case RES_BI_ITEM_VALUE_NEAR:
         if (!square_arg(x, args[0], &s0))
             return false;
         if (g->topo != GEO_SQUARE)
-            return vm_fail(x, VM_E_TOPOLOGY, "interspaces exist on square boards only");
+            return state_fail(x, VM_E_TOPOLOGY, "interspaces exist on square boards only");
         return items_near(x, s0, b == RES_BI_ITEM_VALUE_NEAR, args[1].u.i, out);
     case RES_BI_DISTANCE:
     case RES_BI_ADJACENT:
@@ -592,7 +583,7 @@ bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
         if (!square_arg(x, args[0], &s0))
             return false;
         size_t k = geo_neighbours(g, s0, true, sqs);
-        return list_of_squares(x, sqs, k, out);
+        return list_of(x, sqs, k, T_SQUARE, out);
     }
     case RES_BI_LINE:
     case RES_BI_BRESENHAM:
@@ -629,6 +620,6 @@ bool vm_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
     case RES_BI_PASSENGERS:
         return unit_list(x, board_id(args[0].u.i), out);
     default:
-        return vm_fail(x, VM_E_INTERNAL, "unknown board built-in %" PRIu32, b);
+        return state_fail(x, VM_E_INTERNAL, "unknown board built-in %" PRIu32, b);
     }
 }

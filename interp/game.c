@@ -1,0 +1,353 @@
+/* game.c — playing on the session's board (hon.h: hon_do, hon_why_do, hon_odds_do, hon_move,
+ * hon_next, hon_undo, hon_clock), over session.h. Each call runs one procedure (proc.c); one
+ * that ran is kept in the history under a title for hon_undo and answered with its lines; one
+ * that failed is undone and reported. Odds run it on every dice path, bare, then undo it.
+ */
+#include "session.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "mem.h"
+#include "odds.h"
+#include "outcome.h"
+
+/* The answer of a procedure that ran on the session's game: its lines (then extra, when not
+ * NULL), the JSON {"effects": [...], "rolls": [...], "turn": n, "phase": p}. */
+static hon_answer *play_answer(const hon_vm *vm, const char *extra)
+{
+    const res_program *p = vm->pg->res;
+    const proc_game *g = &vm->game;
+    strbuf text = { 0 }, json = { 0 };
+    const char *lines = sb_str((strbuf *)&g->out);
+    sb_puts(&text, g->out.len ? lines : "no effect\n");
+    if (extra)
+        sb_puts(&text, extra);
+    sb_puts(&json, "{\"effects\": [");
+    bool first = true;
+    for (const char *l = lines; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t n = end ? (size_t)(end - l) : strlen(l);
+        char *one = hon_strndup(l, n);
+        sb_puts(&json, first ? "" : ", ");
+        sb_json_str(&json, one ? one : "");
+        hon_free(one);
+        first = false;
+        l += n + (end ? 1 : 0);
+    }
+    sb_puts(&json, "], \"rolls\": [");         /* the dice, in the order rolled */
+    sb_puts(&json, sb_str((strbuf *)&g->rolls));
+    if (g->rolls.oom || g->rolls.truncated)
+        json.oom = true;
+    sb_printf(&json, "], \"turn\": %" PRId64 ", \"phase\": ", g->g.turn);
+    if (g->g.phase >= 0 && (size_t)g->g.phase < p->enums[E_PHASE].len)
+        sb_json_str(&json, p->enums[E_PHASE].members[g->g.phase].name);
+    else
+        sb_puts(&json, "null");
+    sb_puts(&json, "}");
+    char *t = sb_take(&text);
+    return session_answer(t, sb_take(&json), hon_strdup(t ? t : ""));
+}
+
+/* Begins an evaluation on the session's board for a procedure (traced for `why do`). */
+static hon_status begin_play(hon_vm *vm, bool tracing)
+{
+    vm->game.choices_made = 0;
+    return session_begin(vm, NULL, tracing);
+}
+
+/* Ends a procedure that ran on the session's game from log length mark (ok: it succeeded):
+ * kept in the history under `title`, and answered (extra: a last line or NULL); or, when it
+ * failed, reported as undone. Ends the evaluation. */
+static hon_status finish_play(hon_vm *vm, bool ok, size_t mark, const char *title,
+                              const char *extra, hon_answer **out)
+{
+    hon_status st = HON_OK;
+    if (!ok) {
+        st = session_error(vm, true);
+    } else if (!play_commit(&vm->game.g, mark, title)) {
+        play_revert(&vm->game.g, mark);     /* all or nothing, even when memory runs out */
+        st = HON_ERR_MEMORY;
+    } else if (out && !(*out = play_answer(vm, extra))) {
+        st = HON_ERR_MEMORY;
+    }
+    state_end(&vm->x);
+    sb_free(&vm->game.out);
+    vm->game.lines = 0;
+    return st;
+}
+
+/* Gives answer a (of a traced procedure) its traces: the complete one, the brief one, and the
+ * JSON trace as one more member of its object. The strbufs are emptied. HON_ERR_MEMORY (a is
+ * then freed and *out NULL) or HON_OK. */
+static hon_status add_traces(hon_answer **out, strbuf *full, strbuf *brief, strbuf *json)
+{
+    hon_answer *a = *out;
+    strbuf j = { 0 };
+    size_t n = strlen(a->json);
+    sb_putn(&j, a->json, n ? n - 1 : 0);        /* without its closing brace */
+    sb_puts(&j, ", \"trace\": ");
+    sb_puts(&j, sb_str(json));
+    sb_putc(&j, '}');
+    if (json->oom)
+        j.oom = true;
+    char *nj = sb_take(&j), *nt = sb_take(full), *nw = sb_take(brief);
+    if (!nj || !nt || !nw) {
+        hon_free(nj);
+        hon_free(nt);
+        hon_free(nw);
+        hon_answer_free(a);
+        *out = NULL;
+        return HON_ERR_MEMORY;   /* the procedure stays done: `undo` reverts it */
+    }
+    hon_free(a->json);
+    hon_free(a->trace);
+    a->json = nj;
+    a->trace = nt;
+    a->why = nw;
+    return HON_OK;
+}
+
+/* What hon_do and hon_why_do run: the call's text (the history's title) and whether traced. */
+typedef struct do_args {
+    const char *call;
+    bool traced;
+} do_args;
+
+/* Runs procedure ch on the session's game (session_run for hon_do and hon_why_do). */
+static hon_status do_run(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, hon_answer **out)
+{
+    const do_args *d = ud;
+    (void)type;
+    hon_status st = begin_play(vm, d->traced);
+    if (st != HON_OK)
+        return st;
+    strbuf full = { 0 }, brief = { 0 }, json = { 0 };
+    size_t mark = vm->game.g.len;
+    bool ok = proc_run(&vm->x, &vm->game, ch);
+    if (ok && d->traced) {      /* rendered before finish_play resets the arena they point in */
+        const val_env env = { vm->pg->res, vm->sc };
+        trace_text(&env, &vm->x.trace, &full);
+        trace_brief(&env, &vm->x.trace, &brief);
+        trace_json(&env, &vm->x.trace, &json);
+    }
+    char title[256];
+    snprintf(title, sizeof title, "do %s", d->call);
+    st = finish_play(vm, ok, mark, title, NULL, out);
+    if (st == HON_OK && d->traced && out && *out)
+        st = add_traces(out, &full, &brief, &json);
+    sb_free(&full);
+    sb_free(&brief);
+    sb_free(&json);
+    return st;
+}
+
+hon_status hon_do(hon_vm *vm, const char *call, const char *where, hon_answer **out)
+{
+    do_args d = { call, false };
+    return session_run_text(vm, call, where, true, do_run, &d, out);
+}
+
+hon_status hon_why_do(hon_vm *vm, const char *call, const char *where, hon_answer **out)
+{
+    do_args d = { call, true };
+    return session_run_text(vm, call, where, true, do_run, &d, out);
+}
+
+/* ---- odds of a procedure ---- */
+
+typedef struct odds_play {
+    hon_vm *vm;
+    const chunk *ch;
+    state_setup setup;
+} odds_play;
+
+/* One path of hon_odds_do: the procedure with these dice, its outcome read, then undone. */
+static bool odds_path(void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
+                      strbuf *outcome)
+{
+    odds_play *o = ud;
+    hon_vm *vm = o->vm;
+    play *g = &vm->game.g;
+    state_setup s = o->setup;
+    s.budget = budget;
+    state_begin(&vm->x, &s, dice, false);
+    size_t mark = g->len;
+    bool ok = proc_run(&vm->x, &vm->game, o->ch);
+    *used = vm->x.budget - vm->x.steps_left;
+    if (ok) {
+        const val_env env = { vm->pg->res, vm->sc };
+        outcome_text(&env, g, mark, outcome);
+        play_revert(g, mark);
+    }
+    state_end(&vm->x);
+    return ok;
+}
+
+/* The distribution of the outcomes of procedure ch (hon_odds_do). */
+static hon_status odds_run_all(hon_vm *vm, const chunk *ch, uint32_t type, void *ud,
+                               hon_answer **out)
+{
+    (void)type;
+    (void)ud;
+    const state_setup *s = session_setup(vm);
+    if (!s)
+        return HON_ERR_MEMORY;
+    odds_play o = { vm, ch, *s };
+    hon_status st = HON_OK;
+    proc_game *g = &vm->game;
+    strbuf text = { 0 }, json = { 0 };
+    bool saved_first = g->first_choice, saved_bare = g->bare;
+    proc_stepper saved_step = g->stepper;
+    g->first_choice = g->bare = true;
+    g->stepper = NULL;
+    g->choices_made = 0;
+    if (!odds_enumerate_runs(&vm->x, ch, odds_path, &o, vm->cfg.step_budget,
+                             "odds of a procedure", &text, &json)) {
+        st = session_error(vm, false);
+    } else if (out) {
+        if (g->choices_made)
+            sb_puts(&text, "\nnote: every choice took the first legal option");
+        *out = session_answer(sb_take(&text), sb_take(&json),
+                              hon_strdup("(odds have no trace)\n"));
+        if (!*out)
+            st = HON_ERR_MEMORY;
+    }
+    g->first_choice = saved_first;
+    g->bare = saved_bare;
+    g->stepper = saved_step;
+    sb_free(&g->out);
+    g->lines = 0;
+    sb_free(&text);
+    sb_free(&json);
+    return st;
+}
+
+hon_status hon_odds_do(hon_vm *vm, const char *call, const char *where, hon_answer **out)
+{
+    return session_run_text(vm, call, where, true, odds_run_all, NULL, out);
+}
+
+/* ---- walks and the clock ---- */
+
+/* A note for `hon_move` when the rules raise nothing on a moment. */
+static void moment_note(const res_program *p, res_moment m, strbuf *b)
+{
+    if (p->moments[m] < 0)
+        sb_printf(b, "note: the rules declare no event `on %s`: nothing was raised for it\n",
+                  res_moment_name(m));
+}
+
+/* The squares of a walk as values into sqs and the walk's title ("move $jeep C4 C5") into
+ * title; HON_ERR_NOT_FOUND (reported) for a word that is no square of the board. */
+static hon_status walk_squares(hon_vm *vm, const char *const *squares, size_t n, int64_t *sqs,
+                               strbuf *title)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *s = squares[i] && squares[i][0] == '@' ? squares[i] + 1 : squares[i];
+        int x, y;
+        if (!s || geo_parse_xy(s, strlen(s), &x, &y) != GEO_OK ||
+            scene_square(vm->sc, RES_SQUARE(x, y)) < 0) {
+            session_report(vm, VM_E_OFF_BOARD, "<move>", "'%s' is not a square of the board",
+                           squares[i] ? squares[i] : "");
+            return HON_ERR_NOT_FOUND;
+        }
+        sqs[i] = RES_SQUARE(x, y);
+        sb_printf(title, " %s", s);
+    }
+    return HON_OK;
+}
+
+hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *squares, size_t n,
+                    hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    if (!vm || !unit_name || (n && !squares))
+        return HON_ERR_NOT_FOUND;
+    if (!vm->sc) {
+        session_report(vm, VM_E_NO_BOARD, "<move>", "no board is loaded: load a scenario to "
+                       "move its units");
+        return HON_ERR_NOT_FOUND;
+    }
+    const char *bare = unit_name[0] == '$' ? unit_name + 1 : unit_name;
+    int32_t u = scene_unit(vm->sc, bare);
+    if (u < 0) {
+        session_report(vm, VM_E_NO_UNIT, "<move>", "the board has no unit `$%s`", bare);
+        return HON_ERR_NOT_FOUND;
+    }
+    if (n == 0) {
+        session_report(vm, 0, "<move>", "a move needs the squares of its path");
+        return HON_ERR_NOT_FOUND;
+    }
+    int64_t *sqs = hon_calloc(n, sizeof *sqs);
+    if (!sqs)
+        return HON_ERR_MEMORY;
+    strbuf title = { 0 };
+    sb_printf(&title, "move $%s", bare);
+    hon_status st = walk_squares(vm, squares, n, sqs, &title);
+    if (st == HON_OK)
+        st = begin_play(vm, false);
+    if (st == HON_OK) {
+        size_t mark = vm->game.g.len, done = 0;
+        bool ok = proc_walk(&vm->x, &vm->game, u, sqs, n, &done);
+        strbuf extra = { 0 };
+        if (ok && done < n)
+            sb_printf(&extra, "note: the move stopped after %zu of %zu squares: a rule took $%s "
+                      "off its path\n", done, n, bare);
+        moment_note(vm->pg->res, RES_ON_ENTER, &extra);
+        moment_note(vm->pg->res, RES_ON_WALK_END, &extra);
+        st = finish_play(vm, ok, mark, sb_str(&title), extra.len ? sb_str(&extra) : NULL, out);
+        sb_free(&extra);
+    }
+    hon_free(sqs);
+    sb_free(&title);
+    return st;
+}
+
+hon_status hon_next(hon_vm *vm, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    hon_status st = begin_play(vm, false);
+    if (st == HON_OK) {
+        size_t mark = vm->game.g.len;
+        bool ok = proc_next(&vm->x, &vm->game);
+        st = finish_play(vm, ok, mark, "next", NULL, out);
+    }
+    return st;
+}
+
+hon_status hon_undo(hon_vm *vm, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    size_t records = 0;
+    const char *title = play_undo(&vm->game.g, &records);
+    if (!title)
+        return HON_ERR_NOT_FOUND;
+    if (out) {
+        strbuf t = { 0 };
+        sb_printf(&t, "undone: %s (%zu change%s)\n", title, records, records == 1 ? "" : "s");
+        char *s = sb_take(&t);
+        *out = session_answer(s, hon_strdup("{\"undone\": true}"), hon_strdup(s ? s : ""));
+        if (!*out)
+            return HON_ERR_MEMORY;
+    }
+    return HON_OK;
+}
+
+void hon_clock(const hon_vm *vm, int64_t *turn, const char **phase)
+{
+    if (turn)
+        *turn = vm ? vm->game.g.turn : 1;
+    if (phase) {
+        const res_program *p = vm ? vm->pg->res : NULL;
+        *phase = p && vm->game.g.phase >= 0 && (size_t)vm->game.g.phase < p->enums[E_PHASE].len
+                     ? p->enums[E_PHASE].members[vm->game.g.phase].name : NULL;
+    }
+}

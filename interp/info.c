@@ -1,0 +1,322 @@
+/* info.c — what a hon_vm tells about itself, changing nothing (hon.h): its rules listed, shown
+ * and disassembled (hon_list_rules, hon_show, hon_disassemble), its names by kind for
+ * completion (hon_complete), the build (hon_version, hon_data_dir, hon_source_dir).
+ */
+#include "session.h"
+
+#include <ctype.h>
+#include <string.h>
+#include "config.h"
+#include "disasm.h"
+
+/* ---- the build ---- */
+
+const char *hon_version(void)
+{
+    return HON_VERSION;
+}
+
+const char *hon_data_dir(void)
+{
+    return HON_DATADIR;
+}
+
+const char *hon_source_dir(void)
+{
+    return HON_SOURCE_ROOT;
+}
+
+/* ---- rules: listing, showing, disassembling ---- */
+
+static void cites_of(const ast_vec *cites, strbuf *b)
+{
+    for (uint32_t i = 0; i < cites->len; i++) {
+        const ast_node *c = cites->items[i];
+        if (i)
+            sb_puts(b, "; ");
+        sb_puts(b, res_cite_id(c) ? res_cite_id(c) : "?");
+        const char *from = res_cite_source(c);
+        bool named = from && trace_source_ends_with_example(from);   /* no 2nd "example" */
+        if (from && res_cite_example(c) && named)
+            sb_printf(b, " (%s %s)", from, res_cite_example(c));
+        else if (from)
+            sb_printf(b, " (%s)", from);
+        if (res_cite_example(c) && !named)
+            sb_printf(b, ", example %s", res_cite_example(c));
+    }
+}
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+    if (!needle || !*needle)
+        return true;
+    if (!hay)
+        return false;
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] &&
+               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+size_t hon_list_rules(const hon_vm *vm, const char *word,
+                      void (*fn)(void *ud, const hon_rule_info *r), void *ud)
+{
+    if (!vm)
+        return 0;
+    const prog *pg = vm->pg;
+    const res_program *p = pg->res;
+    int32_t ed = session_edition(vm);
+    size_t listed = 0;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        const res_ruleset *rs = res_rules_of(p, ed, q);
+        for (size_t i = 0; i < rs->len; i++) {
+            const res_rule *r = &p->rules[rs->rules[i]];
+            strbuf cites = { 0 };
+            cites_of(&r->decl->cites, &cites);
+            if (contains_ci(r->name, word) || contains_ci(r->decl->doc, word) ||
+                contains_ci(sb_str(&cites), word)) {
+                hon_rule_info info = {
+                    .name = r->name,
+                    .query = p->queries[r->query].name,
+                    .doc = r->decl->doc,
+                    .cites = sb_str(&cites),
+                    .path = prog_file_path(pg, r->decl->loc.file),
+                    .line = r->decl->loc.line,
+                    .edition = r->edition >= 0 ? p->editions[r->edition].name : NULL,
+                };
+                listed++;
+                if (fn)
+                    fn(ud, &info);
+            }
+            sb_free(&cites);
+        }
+    }
+    return listed;
+}
+
+/* The rule with that full name in the active edition, else the first declared. */
+static int32_t find_rule(const hon_vm *vm, const char *name)
+{
+    const res_program *p = vm->pg->res;
+    int32_t ed = session_edition(vm);
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        const res_ruleset *rs = res_rules_of(p, ed, q);
+        for (size_t i = 0; i < rs->len; i++)
+            if (strcmp(p->rules[rs->rules[i]].name, name) == 0)
+                return (int32_t)rs->rules[i];
+    }
+    return res_find_rule(p, name);
+}
+
+/* Writes the source of the declaration at loc: from the start of its line to the `;` or the
+ * `}` that ends it at bracket depth 0 (strings and comments skipped). */
+static void write_decl_source(const char *text, size_t len, ast_loc loc, FILE *out)
+{
+    size_t i = 0;
+    for (uint32_t line = 1; i < len && line < loc.line; i++)
+        if (text[i] == '\n')
+            line++;
+    size_t start = i;
+    int depth = 0;
+    bool opened = false;
+    for (; i < len; i++) {
+        char c = text[i];
+        if (c == '#') {
+            while (i < len && text[i] != '\n')
+                i++;
+            continue;
+        }
+        if (c == '"') {
+            for (i++; i < len && text[i] != '"' && text[i] != '\n'; i++)
+                if (text[i] == '\\')
+                    i++;
+            continue;
+        }
+        if (c == '{' || c == '(' || c == '[') {
+            depth++;
+            if (c == '{')
+                opened = true;
+        } else if (c == '}' || c == ')' || c == ']') {
+            depth--;
+            if (depth <= 0 && c == '}' && opened) {
+                i++;
+                break;
+            }
+            if (depth < 0)
+                break;
+        } else if (c == ';' && depth == 0) {
+            i++;
+            break;
+        }
+    }
+    fwrite(text + start, 1, i - start, out);
+    fputc('\n', out);
+}
+
+hon_status hon_show(const hon_vm *vm, const char *name, FILE *out)
+{
+    if (!vm || !name || !out)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    const ast_node *decl = NULL;
+    const char *what = "declaration";
+    int32_t r = find_rule(vm, name);
+    if (r >= 0) {
+        decl = p->rules[r].decl;
+        what = "rule";
+    } else {
+        decl = res_find_decl(p, name);
+    }
+    if (!decl)
+        return HON_ERR_NOT_FOUND;
+    size_t len;
+    const char *text = session_source_text(vm, decl->loc.file, &len);
+    fprintf(out, "# %s %s — %s:%u\n", what, name, prog_file_path(vm->pg, decl->loc.file),
+            decl->loc.line);
+    if (r >= 0 && p->rules[r].edition >= 0)
+        fprintf(out, "# %s by edition %s\n", p->rules[r].replaces ? "replaced" : "added",
+                p->editions[p->rules[r].edition].name);
+    if (text)
+        write_decl_source(text, len, decl->loc, out);
+    const char *doc = decl->doc;
+    if (!doc && decl->kind == AST_EDITION)
+        doc = decl->title;
+    if (doc)
+        fprintf(out, "doc: %s\n", doc);
+    if (decl->cites.len) {
+        strbuf b = { 0 };
+        cites_of(&decl->cites, &b);
+        fprintf(out, "cites: %s\n", sb_str(&b));
+        sb_free(&b);
+    }
+    return HON_OK;
+}
+
+hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out)
+{
+    if (!vm || !name || !out)
+        return HON_ERR_NOT_FOUND;
+    const prog *pg = vm->pg;
+    const res_program *p = pg->res;
+    int32_t r = find_rule(vm, name);
+    if (r >= 0 && pg->rules[r]) {
+        disasm_chunk(p, pg->rules[r], out);
+        return HON_OK;
+    }
+    int32_t f = res_find_fn(p, name);
+    if (f >= 0) {
+        disasm_chunk(p, pg->fns[f], out);
+        return HON_OK;
+    }
+    int32_t q = res_find_query(p, name);
+    if (q < 0)
+        q = res_find_event(p, name);        /* an event lists its rules like a query */
+    if (q < 0)
+        return HON_ERR_NOT_FOUND;
+    const res_ruleset *rs = res_rules_of(p, session_edition(vm), (uint32_t)q);
+    fprintf(out, "%s %s: %zu rule%s\n", p->queries[q].is_event ? "event" : "query", name,
+            rs->len, rs->len == 1 ? "" : "s");
+    for (size_t i = 0; i < rs->len; i++)
+        disasm_chunk(p, pg->rules[rs->rules[i]], out);
+    if (pg->defaults[q])
+        disasm_chunk(p, pg->defaults[q], out);
+    return HON_OK;
+}
+
+/* ---- completion ---- */
+
+/* Where the names go: each that starts with prefix, to fn. */
+typedef struct offers {
+    const char *prefix;
+    size_t len;
+    void (*fn)(void *ud, const char *name);
+    void *ud;
+} offers;
+
+static void offer(const offers *o, const char *name)
+{
+    if (name && strncmp(name, o->prefix, o->len) == 0)
+        o->fn(o->ud, name);
+}
+
+/* Offers the `name` of each of the n items of array arr. */
+#define OFFER_NAMES(o, arr, n) \
+    do { for (size_t i_ = 0; i_ < (n); i_++) offer((o), (arr)[i_].name); } while (0)
+
+/* The names of the board's units (without their `$`) or of its squares. */
+static void offer_board(const hon_vm *vm, hon_complete_kind kind, const offers *o)
+{
+    const scene *sc = vm->sc;
+    if (!sc)
+        return;
+    if (kind == HON_COMPLETE_UNIT) {
+        for (size_t u = (size_t)sc->first_unit; u < sc->units->len; u++)
+            offer(o, scene_unit_name(sc, (int64_t)u));
+        return;
+    }
+    for (int sq = 0; sq < geo_square_count(sc->g); sq++) {
+        char name[24];
+        geo_format_square(sc->g, sq, name, sizeof name);
+        offer(o, name);
+    }
+}
+
+/* The events (or the queries that are not events). */
+static void offer_queries(const res_program *p, bool events, const offers *o)
+{
+    for (size_t q = 0; q < p->nqueries; q++)
+        if (p->queries[q].is_event == events)
+            offer(o, p->queries[q].name);
+}
+
+/* The rules of the active edition, query by query. */
+static void offer_rules(const hon_vm *vm, const offers *o)
+{
+    const res_program *p = vm->pg->res;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        const res_ruleset *rs = res_rules_of(p, session_edition(vm), q);
+        for (size_t i = 0; i < rs->len; i++)
+            offer(o, p->rules[rs->rules[i]].name);
+    }
+}
+
+hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *within,
+                        const char *prefix, void (*fn)(void *ud, const char *name), void *ud)
+{
+    if (!vm || !fn)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    const offers o = { prefix ? prefix : "", prefix ? strlen(prefix) : 0, fn, ud };
+    int32_t v;
+    switch (kind) {
+    case HON_COMPLETE_UNIT: case HON_COMPLETE_SQUARE: offer_board(vm, kind, &o); break;
+    case HON_COMPLETE_QUERY: offer_queries(p, false, &o); break;
+    case HON_COMPLETE_EVENT: offer_queries(p, true, &o); break;
+    case HON_COMPLETE_RULE: offer_rules(vm, &o); break;
+    case HON_COMPLETE_FN: OFFER_NAMES(&o, p->fns, p->nfns); break;
+    case HON_COMPLETE_TABLE: OFFER_NAMES(&o, p->tables, p->ntables); break;
+    case HON_COMPLETE_EDITION: OFFER_NAMES(&o, p->editions, p->neditions); break;
+    case HON_COMPLETE_VARIANT: OFFER_NAMES(&o, p->variants, p->nvariants); break;
+    case HON_COMPLETE_READING:
+        if ((v = within ? res_find_variant(p, within) : -1) < 0)
+            return HON_ERR_NOT_FOUND;
+        OFFER_NAMES(&o, p->enums[p->variants[v].enum_id].members,
+                    p->enums[p->variants[v].enum_id].len);
+        break;
+    case HON_COMPLETE_FILE:
+        for (size_t i = 0; i < vm->nsrcs; i++)
+            offer(&o, vm->srcs[i].path);
+        break;
+    default:
+        return HON_ERR_NOT_FOUND;
+    }
+    return HON_OK;
+}
+
+#undef OFFER_NAMES

@@ -1,0 +1,277 @@
+/* load.c — loading rules (hon.h: hon_load_file, hon_load_source, hon_load_dir, hon_check_file,
+ * hon_each_file), over session.h. All or nothing: every load re-parses, re-resolves and
+ * recompiles every kept source plus the new ones into a fresh prog (rebuild), swapped in only
+ * without error; then the board is rebuilt (view.c) and the game restarts.
+ */
+/* realpath() (the identity of a loaded file) is XSI: glibc declares it with _XOPEN_SOURCE. */
+#define _XOPEN_SOURCE 700
+#include "session.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mem.h"
+#include "view.h"
+
+static void source_free(session_source *s)
+{
+    hon_free(s->path);
+    hon_free(s->text);
+    hon_free(s->real);
+}
+
+/* Whether two sources are the same file: by canonical path when both have one (`x.hon`,
+ * `./x.hon`, `dir/../x.hon` are one file), else by the name as given. */
+static bool same_source(const session_source *a, const session_source *b)
+{
+    if (a->real && b->real)
+        return strcmp(a->real, b->real) == 0;
+    return strcmp(a->path, b->path) == 0;
+}
+
+/* Reads a whole file into a new source (path and text copied). */
+static hon_status read_source(hon_vm *vm, const char *path, session_source *out)
+{
+    *out = (session_source){ 0 };
+    char *text;
+    size_t len;
+    hon_status st = session_read_file(vm, path, 0, &text, &len);
+    if (st != HON_OK)
+        return st;
+    out->len = len;
+    out->text = text;
+    out->path = hon_strdup(path);
+    if (!out->text || !out->path) {
+        source_free(out);
+        return HON_ERR_MEMORY;
+    }
+    char *real = realpath(path, NULL);      /* malloc'd by libc; without it, names compare */
+    if (real) {
+        out->real = hon_strdup(real);
+        free(real);
+    }
+    return HON_OK;
+}
+
+/* Parses the n sources of list into a new array of files (the caller gives it to prog_build);
+ * NULL on OOM. Parse errors go to dl. */
+static ast_file **parse_all(const session_source **list, size_t n, diag_list *dl)
+{
+    ast_file **files = hon_calloc(n ? n : 1, sizeof *files);
+    for (size_t i = 0; files && i < n; i++) {
+        files[i] = front_parse_file(list[i]->path, list[i]->text, list[i]->len,
+                                    list[i]->file_id, dl);
+        if (!files[i]) {
+            for (size_t k = 0; k < i; k++)
+                ast_file_free(files[k]);
+            hon_free(files);
+            return NULL;
+        }
+    }
+    return files;
+}
+
+/* Takes the extras into the vm's sources (each replacing the one it replaces[e], or appended);
+ * false on OOM (then nothing was taken). */
+static bool keep_sources(hon_vm *vm, session_source *extra, size_t nextra,
+                         const ptrdiff_t *replaces, size_t n)
+{
+    if (n > vm->srcs_cap) {
+        size_t cap = n + 8;
+        session_source *srcs = hon_realloc(vm->srcs, cap * sizeof *srcs);
+        if (!srcs)
+            return false;
+        vm->srcs = srcs;
+        vm->srcs_cap = cap;
+    }
+    for (size_t e = 0; e < nextra; e++) {
+        if (replaces[e] >= 0) {
+            source_free(&vm->srcs[replaces[e]]);
+            vm->srcs[replaces[e]] = extra[e];
+        } else {
+            vm->srcs[vm->nsrcs++] = extra[e];
+        }
+    }
+    return true;
+}
+
+/* Builds a program from every loaded source plus `extra` (new sources, registered here). An
+ * extra that is a file already loaded (same_source) replaces it in place (a reload); the others
+ * come after, in order. keep: on success swap the program in and take ownership of the
+ * extras; else discard it. The extras are freed by this function unless they were kept. */
+static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool keep)
+{
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    hon_status st = HON_OK;
+    size_t n = vm->nsrcs;
+    const session_source **list = hon_calloc(vm->nsrcs + nextra + 1, sizeof *list);
+    ptrdiff_t *replaces = hon_calloc(nextra + 1, sizeof *replaces);
+    if (!list || !replaces)
+        st = HON_ERR_MEMORY;
+    for (size_t i = 0; st == HON_OK && i < vm->nsrcs; i++)
+        list[i] = &vm->srcs[i];
+    for (size_t e = 0; st == HON_OK && e < nextra; e++) {
+        extra[e].file_id = diag_sources_add(&vm->sources, extra[e].path, extra[e].text,
+                                            extra[e].len);
+        if (extra[e].file_id == UINT32_MAX)
+            st = HON_ERR_MEMORY;
+        replaces[e] = -1;
+        for (size_t i = 0; i < vm->nsrcs; i++)
+            if (same_source(&vm->srcs[i], &extra[e]))
+                replaces[e] = (ptrdiff_t)i;
+        if (replaces[e] >= 0)
+            list[replaces[e]] = &extra[e];
+        else
+            list[n++] = &extra[e];
+    }
+    ast_file **files = st == HON_OK ? parse_all(list, n, &dl) : NULL;
+    if (st == HON_OK && !files)
+        st = HON_ERR_MEMORY;
+    prog *pg = NULL;
+    if (st == HON_OK && dl.errors) {
+        st = HON_ERR_COMPILE;
+        for (size_t i = 0; i < n; i++)
+            ast_file_free(files[i]);
+        hon_free(files);
+    } else if (st == HON_OK) {
+        pg = prog_build(files, n, &dl);     /* takes the files */
+        if (!pg)
+            st = HON_ERR_COMPILE;
+    }
+    session_emit(vm, &dl);
+    if (st == HON_OK && keep && !keep_sources(vm, extra, nextra, replaces, n))
+        st = HON_ERR_MEMORY;
+    if (st == HON_OK && keep) {
+        prog_free(vm->pg);
+        vm->pg = pg;
+        pg = NULL;
+        vm->prog_gen++;
+        vm->choice_gen++;
+        view_rebind(vm);
+        session_new_game(vm);
+    } else {
+        for (size_t e = 0; e < nextra; e++)
+            source_free(&extra[e]);
+    }
+    prog_free(pg);
+    hon_free(list);
+    hon_free(replaces);
+    return st;
+}
+
+hon_status hon_load_source(hon_vm *vm, const char *name, const char *text, size_t len)
+{
+    if (!vm || !text)
+        return HON_ERR_NOT_FOUND;
+    session_source s = { .path = hon_strdup(name ? name : "<source>"),
+                         .text = hon_strndup(text, len), .len = len };
+    if (!s.path || !s.text) {
+        source_free(&s);
+        return HON_ERR_MEMORY;
+    }
+    return rebuild(vm, &s, 1, true);
+}
+
+/* Reads the file `path` and rebuilds with it (kept or only checked). */
+static hon_status load_one(hon_vm *vm, const char *path, bool keep)
+{
+    if (!vm || !path)
+        return HON_ERR_NOT_FOUND;
+    session_source s;
+    hon_status st = read_source(vm, path, &s);
+    if (st != HON_OK)
+        return st;
+    return rebuild(vm, &s, 1, keep);
+}
+
+hon_status hon_load_file(hon_vm *vm, const char *path)
+{
+    return load_one(vm, path, true);
+}
+
+hon_status hon_check_file(hon_vm *vm, const char *path)
+{
+    return load_one(vm, path, false);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The paths "dir/NAME.hon" of the directory's .hon files (not hidden ones), sorted, in a new
+ * array of new strings (*n of them); HON_ERR_IO (reported) when it cannot be opened. */
+static hon_status list_dir(hon_vm *vm, const char *dir, char ***out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        session_report(vm, 0, dir, "cannot open directory '%s': %s", dir, strerror(errno));
+        return HON_ERR_IO;
+    }
+    char **names = NULL;
+    size_t cap = 0, dl = strlen(dir);
+    hon_status st = HON_OK;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".hon") != 0 || e->d_name[0] == '.')
+            continue;
+        char *full = HON_GROW(names, *n, cap) ? hon_malloc(dl + l + 2) : NULL;
+        if (!full) {
+            st = HON_ERR_MEMORY;
+            break;
+        }
+        memcpy(full, dir, dl);
+        full[dl] = '/';
+        memcpy(full + dl + 1, e->d_name, l + 1);
+        names[(*n)++] = full;
+    }
+    closedir(d);
+    if (st == HON_OK)
+        qsort(names, *n, sizeof *names, cmp_names);
+    *out = names;
+    return st;
+}
+
+hon_status hon_load_dir(hon_vm *vm, const char *dir)
+{
+    if (!vm || !dir)
+        return HON_ERR_NOT_FOUND;
+    char **names;
+    size_t n;
+    hon_status st = list_dir(vm, dir, &names, &n);
+    session_source *srcs = st == HON_OK ? hon_calloc(n ? n : 1, sizeof *srcs) : NULL;
+    if (st == HON_OK && !srcs)
+        st = HON_ERR_MEMORY;
+    size_t nread = 0;
+    for (; st == HON_OK && nread < n; nread++) {
+        st = read_source(vm, names[nread], &srcs[nread]);
+        if (st != HON_OK)
+            break;
+    }
+    for (size_t i = 0; i < n; i++)
+        hon_free(names[i]);
+    hon_free(names);
+    if (st != HON_OK) {
+        for (size_t i = 0; srcs && i < nread; i++)
+            source_free(&srcs[i]);
+        hon_free(srcs);
+        return st;
+    }
+    st = rebuild(vm, srcs, n, true);
+    hon_free(srcs);
+    return st;
+}
+
+size_t hon_each_file(const hon_vm *vm, void (*fn)(void *ud, const char *path), void *ud)
+{
+    if (!vm)
+        return 0;
+    for (size_t i = 0; fn && i < vm->nsrcs; i++)
+        fn(ud, vm->srcs[i].path);
+    return vm->nsrcs;
+}

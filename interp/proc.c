@@ -1,0 +1,827 @@
+/* proc.c — the procedure driver (see proc.h): the event driver, the VM's driver for effects,
+ * raises, choices, notes and dice lines, and the procedures driven from C (a walk, `next`).
+ * Effects decide and describe, play.c applies and records: each checks its operands, skips a
+ * change that changes nothing, writes its line with the rule's citations, asks the stepper,
+ * applies it (play_*), then queues the events the rules hang on that moment.
+ */
+#include "proc.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "mem.h"
+
+static bool raise_event(vm_ctx *x, uint32_t e, const val *args, uint32_t n);
+
+/* The game of the running procedure. */
+static proc_game *game_of(const vm_ctx *x)
+{
+    return x->driver_state;
+}
+
+/* ---- effects ---- */
+
+/* The citations of the rule of chunk ch: "(A.1, B.2)", or "" for a procedure's own chunk. */
+static void cite_of(const res_program *p, const chunk *ch, strbuf *b)
+{
+    if (!ch || ch->kind != CHUNK_RULE || ch->id >= p->nrules)
+        return;
+    const ast_vec *cites = &p->rules[ch->id].decl->cites;
+    sb_puts(b, "   (");
+    for (uint32_t i = 0; i < cites->len; i++)
+        sb_printf(b, "%s%s", i ? ", " : "", res_cite_id(cites->items[i]) ?
+                  res_cite_id(cites->items[i]) : "?");
+    sb_puts(b, ")");
+}
+
+static void put_val(vm_ctx *x, val v, strbuf *b)
+{
+    const val_env env = { x->p, x->sc };
+    val_print(&env, v, b);
+}
+
+static bool fail_effect(vm_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail_effect(vm_ctx *x, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return state_fail(x, VM_E_EFFECT, "%s", msg);
+}
+
+/* What a play_* call that ran out of memory leaves: E209. */
+static bool logged(vm_ctx *x, bool ok)
+{
+    return ok || state_fail(x, VM_E_MEMORY, "out of memory (effect log)");
+}
+
+/* A square value as a board square; E217 off the board. */
+static bool board_square(vm_ctx *x, val v, int *sq)
+{
+    *sq = scene_square(x->sc, v.u.i);
+    if (*sq >= 0)
+        return true;
+    char t[32];
+    scene_square_text(v.u.i, t, sizeof t);
+    return state_fail(x, VM_E_OFF_BOARD, "square %s is off the board", t);
+}
+
+/* A unit an effect may change: one of the board's (the counters of the rules are their
+ * types, not pieces in play). Writes its name into *name. */
+static bool unit_ok(vm_ctx *x, val v, strbuf *name)
+{
+    const scene *sc = game_of(x)->g.sc;
+    if (v.u.i < 0 || v.u.i >= BOARD_MAX_UNITS || !unit_get(sc->units, (int32_t)v.u.i))
+        return state_fail(x, VM_E_INTERNAL, "an effect on a unit that does not exist");
+    put_val(x, v, name);
+    if (v.u.i < sc->first_unit)
+        return fail_effect(x, "%s is a counter of the rules, not a unit of the board: effects "
+                           "change the board's units ($name)", sb_str(name));
+    return true;
+}
+
+/* Queues the event raised on moment m (if the rules declare one) with its arguments. */
+static bool moment(vm_ctx *x, res_moment m, const val *args, uint32_t n)
+{
+    int32_t e = x->p->moments[m];
+    return e < 0 || raise_event(x, (uint32_t)e, args, n);
+}
+
+/* Writes the effect's line (text + citation) to the output, after the stepper agreed. */
+static bool announce(vm_ctx *x, const chunk *ch, strbuf *line)
+{
+    proc_game *gm = game_of(x);
+    if (!gm->bare)
+        cite_of(x->p, ch, line);
+    if (line->oom)
+        return state_fail(x, VM_E_MEMORY, "out of memory (effect line)");
+    if (gm->stepper && !gm->stepper(gm->ud, sb_str(line)))
+        return state_fail(x, VM_E_ABANDONED, "the procedure was abandoned before: %s",
+                          sb_str(line));
+    sb_puts(&gm->out, sb_str(line));
+    sb_putc(&gm->out, '\n');
+    gm->lines++;
+    return true;
+}
+
+/* Announces the line `text` (freed here). */
+static bool announce_text(vm_ctx *x, const chunk *ch, strbuf *text)
+{
+    bool ok = announce(x, ch, text);
+    sb_free(text);
+    return ok;
+}
+
+/* Position effects: FX_MOVE, FX_DISEMBARK (to a square), FX_EMBARK, FX_DESTROY. */
+static bool position_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args, uint32_t n,
+                            strbuf *line)
+{
+    proc_game *gm = game_of(x);
+    scene *sc = gm->g.sc;
+    const board *b = sc->b;
+    int u = (int)args[0].u.i;
+    const unit *un = unit_get(sc->units, u);
+    play_pos was = play_pos_of(b, u);
+    int sq0 = -1, sq1 = -1, carrier = -1;
+    if (k == FX_DESTROY && !was.present)
+        return true;                /* already off the board: nothing happens */
+    if (k == FX_EMBARK) {
+        carrier = (int)args[1].u.i;
+        if (was.present && was.in == carrier)
+            return true;
+        if (carrier == u || !board_unit_present(b, carrier)) {
+            strbuf tn = { 0 };
+            put_val(x, args[1], &tn);
+            bool ok = fail_effect(x, "cannot embark %s in %s: %s", sb_str(line), sb_str(&tn),
+                                  carrier == u ? "a unit cannot carry itself"
+                                               : "the carrier is not on the board");
+            sb_free(&tn);
+            return ok;
+        }
+    }
+    if (k == FX_MOVE || k == FX_DISEMBARK) {
+        if (!board_square(x, args[1], &sq0) || (n > 2 && !board_square(x, args[2], &sq1)))
+            return false;
+        if (k == FX_DISEMBARK && was.in < 0)
+            return fail_effect(x, "cannot disembark %s: it is not embarked", sb_str(line));
+        if (un && un->size == 2 && sq1 < 0) {
+            /* keep the counter's orientation: its rear goes where it went before */
+            int rear = -1;
+            if (was.present && was.in < 0 && was.sq1 >= 0) {
+                int fx, fy, rx, ry, nx, ny;
+                geo_xy(sc->g, was.sq0, &fx, &fy);
+                geo_xy(sc->g, was.sq1, &rx, &ry);
+                geo_xy(sc->g, sq0, &nx, &ny);
+                rear = geo_square(sc->g, nx + rx - fx, ny + ry - fy);
+            }
+            if (rear < 0)
+                return fail_effect(x, "%s covers 2 squares: write `move UNIT to FRONT, REAR;`",
+                                   sb_str(line));
+            sq1 = rear;
+        }
+        if (un && un->size == 1 && sq1 >= 0)
+            return fail_effect(x, "%s covers 1 square, not 2", sb_str(line));
+        if (sq1 >= 0 && geo_side_between(sc->g, sq0, sq1) < 0)
+            return fail_effect(x, "%s cannot stand on two squares that share no side",
+                               sb_str(line));
+        if (was.present && was.in < 0 && was.sq0 == sq0 && was.sq1 == sq1)
+            return true;            /* already there: no move, nothing entered */
+    }
+    /* the line */
+    strbuf text = { 0 };
+    switch (k) {
+    case FX_DESTROY:
+        sb_printf(&text, "destroy %s", sb_str(line));
+        break;
+    case FX_EMBARK:
+        sb_printf(&text, "embark %s in ", sb_str(line));
+        put_val(x, args[1], &text);
+        break;
+    default: {
+        char a[32], c[32];
+        scene_square_text(scene_square_value(sc, sq0), a, sizeof a);
+        sb_printf(&text, "%s %s to %s", k == FX_MOVE ? "move" : "disembark", sb_str(line), a);
+        if (sq1 >= 0) {
+            scene_square_text(scene_square_value(sc, sq1), c, sizeof c);
+            sb_printf(&text, ", %s", c);
+        }
+    }
+    }
+    if (!announce_text(x, ch, &text))
+        return false;
+    geo_status st = play_position(&gm->g, k, u, sq0, sq1, carrier);
+    if (st == GEO_ENOMEM)
+        return state_fail(x, VM_E_MEMORY, "out of memory (board)");
+    if (st != GEO_OK)
+        return fail_effect(x, "the board refused to %s %s", play_fx_name(k), sb_str(line));
+    if (k == FX_DESTROY)
+        return moment(x, RES_ON_DESTROY, args, 1);
+    if (k == FX_MOVE || k == FX_DISEMBARK) {
+        val a[2] = { args[0], { .type = T_SQUARE, .u.i = scene_square_value(sc, sq0) } };
+        return moment(x, RES_ON_ENTER, a, 2);
+    }
+    return true;
+}
+
+/* Writes "VERB feature WORD where" (place or remove, at or near) and announces it. */
+static bool announce_feature(vm_ctx *x, const chunk *ch, const char *verb, val feature,
+                             const char *word, val where)
+{
+    strbuf text = { 0 };
+    sb_puts(&text, verb);
+    put_val(x, feature, &text);
+    sb_puts(&text, word);
+    put_val(x, where, &text);
+    return announce_text(x, ch, &text);
+}
+
+/* Features: place or remove at a square or a side; remove an item near a square. */
+static bool feature_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args)
+{
+    proc_game *gm = game_of(x);
+    scene *sc = gm->g.sc;
+    const board *b = sc->b;
+    int id = (int)args[0].u.i, where_i = -1;
+    board_place where = BOARD_AT_SQUARE;
+    if (k == FX_PLACE_SIDE || k == FX_REMOVE_SIDE) {
+        where = BOARD_AT_SIDE;
+        if (args[1].u.i < 0 || args[1].u.i >= geo_side_count(sc->g))
+            return fail_effect(x, "no such square side");
+        where_i = (int)args[1].u.i;
+    } else if (!board_square(x, args[1], &where_i)) {
+        return false;
+    }
+    if (k == FX_REMOVE_NEAR) {
+        int corners[4];
+        size_t nc = 0;
+        static const geo_dir around[4] = { GEO_NW, GEO_NE, GEO_SE, GEO_SW };
+        if (sc->g->topo != GEO_SQUARE)
+            return state_fail(x, VM_E_TOPOLOGY, "interspaces exist on square boards only");
+        for (int d = 0; d < 4; d++) {
+            int is = geo_interspace_of(sc->g, where_i, around[d]);
+            if (is >= 0 && board_has(b, BOARD_AT_INTERSPACE, is, id, NULL))
+                corners[nc++] = is;
+        }
+        if (!nc)
+            return true;
+        bool ok = announce_feature(x, ch, "remove ", args[0], " near ", args[1]);
+        for (size_t i = 0; i < nc && ok; i++)
+            ok = logged(x, play_remove(&gm->g, k, corners[i], id, args[1].u.i));
+        return ok;
+    }
+    bool place = k == FX_PLACE_SQUARE || k == FX_PLACE_SIDE;
+    if (place == board_has(b, where, where_i, id, NULL))
+        return true;            /* already there, or nothing to remove */
+    if (!announce_feature(x, ch, place ? "place " : "remove ", args[0], " at ", args[1]))
+        return false;
+    if (!place)
+        return logged(x, play_remove(&gm->g, k, where_i, id, 0));
+    geo_status st = play_place(&gm->g, k, where_i, id);
+    if (st == GEO_ENOMEM)
+        return state_fail(x, VM_E_MEMORY, "out of memory (board)");
+    return st == GEO_OK || fail_effect(x, "the board refused to place a feature");
+}
+
+/* FX_CLOCK: the clock moves to the next phase (after the last one, the first of the next
+ * turn). */
+static bool clock_effect(vm_ctx *x, const chunk *ch)
+{
+    const res_program *p = x->p;
+    play *g = &game_of(x)->g;
+    size_t nphases = p->enums[E_PHASE].len;
+    if (g->phase < 0 || nphases == 0)
+        return state_fail(x, VM_E_NO_PHASE, "no phase is declared (`phase NAME;` declares the "
+                          "phases of a turn, in order)");
+    bool new_turn = (size_t)g->phase + 1 >= nphases;
+    int64_t turn = new_turn ? g->turn + 1 : g->turn;
+    int32_t phase = new_turn ? 0 : g->phase + 1;
+    strbuf text = { 0 };
+    sb_printf(&text, "clock: turn %" PRId64 ", %s phase", turn,
+              p->enums[E_PHASE].members[phase].name);
+    return announce_text(x, ch, &text) && logged(x, play_clock(g, turn, phase));
+}
+
+/* Markers: FX_GIVE, FX_TAKE (count of them, never below none), FX_TAKE_ALL. */
+static bool marker_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args,
+                          strbuf *line)
+{
+    proc_game *gm = game_of(x);
+    int64_t u = args[0].u.i, m = args[1].u.i;
+    int64_t have = unit_marker_count(gm->g.sc->units, (int32_t)u, (uint32_t)m);
+    int64_t count = k == FX_TAKE_ALL ? have : args[2].u.i;
+    if (count < 0)
+        return fail_effect(x, "cannot %s %" PRId64 " markers", k == FX_GIVE ? "give" : "take",
+                           count);
+    if (k != FX_GIVE && count > have)
+        count = have;               /* never below zero */
+    if (k == FX_GIVE && count > (int64_t)UINT32_MAX - have)
+        return fail_effect(x, "too many markers");
+    if (count == 0)
+        return true;
+    strbuf text = { 0 };
+    sb_printf(&text, "%s %s ", k == FX_GIVE ? "give" : "take", sb_str(line));
+    put_val(x, args[1], &text);
+    if (count > 1)
+        sb_printf(&text, " %" PRId64, count);
+    bool ok = announce_text(x, ch, &text) &&
+              logged(x, play_markers(&gm->g, k, u, m, k == FX_GIVE ? have + count
+                                                                   : have - count));
+    for (int64_t i = 0; ok && i < count; i++)
+        ok = moment(x, k == FX_GIVE ? RES_ON_GIVE : RES_ON_TAKE, args, 2);
+    return ok;
+}
+
+/* Faces: FX_FLIP_UNIT, FX_FLIP_ELEMENT. */
+static bool flip_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args)
+{
+    proc_game *gm = game_of(x);
+    const scene *sc = gm->g.sc;
+    int64_t t = args[0].u.i, face = args[1].u.i;
+    const int32_t *faces = k == FX_FLIP_UNIT ? sc->unit_faces : sc->element_faces;
+    size_t nf = k == FX_FLIP_UNIT ? sc->nunit_faces : sc->nelement_faces;
+    if (t < 0 || (size_t)t >= nf)
+        return state_fail(x, VM_E_INTERNAL, "flip of something that does not exist");
+    if (faces[t] == face)
+        return true;
+    strbuf text = { 0 };
+    sb_puts(&text, "flip ");
+    put_val(x, args[0], &text);
+    sb_puts(&text, " to ");
+    put_val(x, args[1], &text);
+    return announce_text(x, ch, &text) && logged(x, play_flip(&gm->g, k, t, (int32_t)face));
+}
+
+/* FX_SET: the unit's value slot `slot` becomes args[1]. */
+static bool set_effect(vm_ctx *x, const chunk *ch, const val *args, uint32_t slot,
+                       strbuf *line)
+{
+    proc_game *gm = game_of(x);
+    int64_t old = 0, v = args[1].u.i;
+    bool had = unit_get_value(gm->g.sc->units, (int32_t)args[0].u.i, slot, &old);
+    if (had && old == v)
+        return true;
+    strbuf text = { 0 };
+    sb_printf(&text, "set %s.%s = %" PRId64, sb_str(line),
+              slot < x->p->nslots ? x->p->slots[slot].name : "?", v);
+    if (had)
+        sb_printf(&text, " (was %" PRId64 ")", old);
+    return announce_text(x, ch, &text) &&
+           logged(x, play_set_value(&gm->g, args[0].u.i, slot, v));
+}
+
+/* vm_driver.effect: applies effect `kind` to its operands through the effect log. */
+static bool effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, uint32_t n,
+                   uint32_t extra)
+{
+    proc_game *gm = game_of(x);
+    if (kind == FX_CLOCK)
+        return clock_effect(x, ch);
+    if (!gm->g.sc || gm->g.sc != x->sc)
+        return state_fail(x, VM_E_NO_BOARD, "no board is loaded: effects change the units and "
+                          "the board of a scenario (load one first)");
+    strbuf line = { 0 };
+    bool ok;
+    play_fx k = (play_fx)kind;
+    if (k != FX_FLIP_ELEMENT && k < FX_PLACE_SQUARE && !unit_ok(x, args[0], &line)) {
+        sb_free(&line);
+        return false;
+    }
+    switch (k) {
+    case FX_GIVE: case FX_TAKE: case FX_TAKE_ALL:
+        ok = marker_effect(x, ch, k, args, &line);
+        break;
+    case FX_FLIP_UNIT: case FX_FLIP_ELEMENT:
+        ok = flip_effect(x, ch, k, args);
+        break;
+    case FX_SET:
+        ok = set_effect(x, ch, args, extra, &line);
+        break;
+    case FX_DESTROY: case FX_MOVE: case FX_EMBARK: case FX_DISEMBARK:
+        ok = position_effect(x, ch, k, args, n, &line);
+        break;
+    case FX_PLACE_SQUARE: case FX_PLACE_SIDE: case FX_REMOVE_SQUARE: case FX_REMOVE_SIDE:
+    case FX_REMOVE_NEAR:
+        ok = feature_effect(x, ch, k, args);
+        break;
+    default:
+        ok = state_fail(x, VM_E_INTERNAL, "unknown effect %" PRIu32, kind);
+    }
+    sb_free(&line);
+    return ok;
+}
+
+/* ---- raises, notes, dice ---- */
+
+/* vm_driver.raise: queues event e with its n arguments (copied into the arena). */
+static bool raise_event(vm_ctx *x, uint32_t e, const val *args, uint32_t n)
+{
+    proc_game *gm = game_of(x);
+    val *copy = n ? state_alloc(x, n * sizeof *copy) : NULL;
+    if (n && !copy)
+        return false;
+    if (n)
+        memcpy(copy, args, n * sizeof *copy);
+    if (!HON_GROW(gm->queue, gm->qlen, gm->qcap))
+        return state_fail(x, VM_E_MEMORY, "out of memory (event queue)");
+    /* raised by the running rule's statement; from C (a walk's step), where the running
+     * event was raised */
+    ast_loc at = state_where(x);
+    gm->queue[gm->qlen++] = (proc_event){ e, copy, n, at.line ? at : gm->raised_at };
+    return true;
+}
+
+/* Writes a line of rule chunk ch (its citations appended) to the procedure's output. */
+static void put_line(vm_ctx *x, const chunk *ch, strbuf *line)
+{
+    proc_game *gm = game_of(x);
+    cite_of(x->p, ch, line);
+    sb_puts(&gm->out, sb_str(line));
+    sb_putc(&gm->out, '\n');
+    sb_free(line);
+}
+
+/* vm_driver.note: a `note` statement's line. */
+static void note(vm_ctx *x, const chunk *ch, const char *text)
+{
+    if (game_of(x)->bare)
+        return;                 /* odds: an outcome is its effects alone */
+    strbuf line = { 0 };
+    sb_printf(&line, "note: %s", text);
+    put_line(x, ch, &line);
+}
+
+/* Appends the roll's JSON object to the game's rolls: {"dice": N, "faces": [...], "in":
+ * "rule q.r", "file": PATH, "line": L, "col": C, "cites": [...]} (the position of the `roll`,
+ * null outside a loaded file; cites empty outside a rule). */
+static void roll_json(vm_ctx *x, const chunk *ch, const val *faces, size_t n)
+{
+    const res_program *p = x->p;
+    strbuf *b = &game_of(x)->rolls;
+    ast_loc at = state_where(x);
+    const ast_file *f = at.line ? prog_file(x->pg, at.file) : NULL;
+    sb_printf(b, "%s{\"dice\": %zu, \"faces\": [", b->len ? ", " : "", n);
+    for (size_t i = 0; i < n; i++)
+        sb_printf(b, "%s%" PRId64, i ? ", " : "", faces[i].u.i);
+    sb_puts(b, "], \"in\": ");
+    sb_json_str(b, ch && ch->name ? ch->name : "");
+    sb_puts(b, ", \"file\": ");
+    if (f) {
+        sb_json_str(b, prog_file_path(x->pg, at.file));
+        sb_printf(b, ", \"line\": %" PRIu32 ", \"col\": %" PRIu32, at.line, at.col);
+    } else {
+        sb_puts(b, "null, \"line\": null, \"col\": null");
+    }
+    sb_puts(b, ", \"cites\": [");
+    if (ch && ch->kind == CHUNK_RULE && ch->id < p->nrules) {
+        const ast_vec *cites = &p->rules[ch->id].decl->cites;
+        for (uint32_t i = 0; i < cites->len; i++) {
+            sb_puts(b, i ? ", " : "");
+            sb_json_str(b, res_cite_id(cites->items[i]) ? res_cite_id(cites->items[i]) : "?");
+        }
+    }
+    sb_puts(b, "]}");
+}
+
+/* vm_driver.dice: the dice rule chunk ch just rolled, as a line `roll d6: 4` (one die, many =
+ * false) or `roll 3 d6: [1, 4, 4]` (the n faces, ascending; past 48 faces their counts: `roll
+ * 100 d6: 17 ones, 15 twos, ...`) with the rule's citations, and as a JSON object in the
+ * game's rolls (roll_json: the VM saved the pc first); nothing when bare (odds). */
+static void dice(vm_ctx *x, const chunk *ch, const val *faces, size_t n, bool many)
+{
+    if (game_of(x)->bare)
+        return;                 /* odds: an outcome is its effects alone */
+    strbuf line = { 0 };
+    if (!many) {
+        sb_printf(&line, "roll d6: %" PRId64, n ? faces[0].u.i : 0);
+    } else if (n <= 48) {
+        sb_printf(&line, "roll %zu d6: [", n);
+        for (size_t i = 0; i < n; i++)
+            sb_printf(&line, "%s%" PRId64, i ? ", " : "", faces[i].u.i);
+        sb_putc(&line, ']');
+    } else {
+        /* a long roll is said by its counts, so a line stays short: "170 ones, 160 twos..." */
+        static const char *const names[] = { "ones", "twos", "threes", "fours", "fives",
+                                             "sixes" };
+        size_t count[6] = { 0 };
+        for (size_t i = 0; i < n; i++)
+            if (faces[i].u.i >= 1 && faces[i].u.i <= 6)
+                count[faces[i].u.i - 1]++;
+        sb_printf(&line, "roll %zu d6:", n);
+        for (int f = 0; f < 6; f++)
+            sb_printf(&line, "%s %zu %s", f ? "," : "", count[f], names[f]);
+    }
+    put_line(x, ch, &line);
+    roll_json(x, ch, faces, n);
+}
+
+/* ---- choices ---- */
+
+/* Writes the options' text into a new array in the arena (for the chooser and for messages),
+ * and all of them, joined by ", ", into *all. NULL (E209) when the arena is exhausted. */
+static char **option_texts(vm_ctx *x, const val *opts, size_t n, strbuf *all)
+{
+    char **texts = state_alloc(x, n * sizeof *texts);
+    if (!texts)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        strbuf t = { .limit = 256 };
+        put_val(x, opts[i], &t);
+        texts[i] = state_alloc(x, t.len + 1);
+        if (!texts[i]) {
+            sb_free(&t);
+            return NULL;
+        }
+        memcpy(texts[i], sb_str(&t), t.len + 1);
+        sb_printf(all, "%s%s", i ? ", " : "", texts[i]);
+        sb_free(&t);
+    }
+    return texts;
+}
+
+/* The option a test's script names next; E221 when the script ran out or names none. */
+static bool scripted_choice(vm_ctx *x, const val *opts, size_t n, const char *question,
+                            strbuf *all, val *out)
+{
+    proc_game *gm = game_of(x);
+    if (gm->script_pos >= gm->nscript)
+        return state_fail(x, VM_E_BAD_CHOICE, "the test's choices ran out at \"%s\" (legal are "
+                          "%s)", question, sb_str(all));
+    val want = gm->script[gm->script_pos++];
+    for (size_t i = 0; i < n; i++)
+        if (opts[i].type == want.type && val_equal(x->p, opts[i], want, NULL)) {
+            *out = opts[i];
+            return true;
+        }
+    strbuf w = { .limit = 256 };
+    put_val(x, want, &w);
+    state_fail(x, VM_E_BAD_CHOICE, "illegal choice %s for \"%s\": legal are %s", sb_str(&w),
+               question, sb_str(all));
+    sb_free(&w);
+    return false;
+}
+
+/* The option the chooser takes: asked again (with the reason in front) after an index out of
+ * range, PROC_CHOOSER_TRIES times in all (then E221); -1 abandons (E225). */
+static bool chosen(vm_ctx *x, const val *opts, char **texts, size_t n, const char *side,
+                   const char *question, strbuf *all, val *out)
+{
+    proc_game *gm = game_of(x);
+    int idx = -2;
+    strbuf qq = { 0 };
+    sb_puts(&qq, question);
+    for (int tries = 0; tries < PROC_CHOOSER_TRIES; tries++) {
+        idx = gm->chooser(gm->ud, sb_str(&qq), side, (const char *const *)texts, n);
+        if (idx == -1 || (idx >= 0 && (size_t)idx < n))
+            break;
+        sb_free(&qq);
+        sb_printf(&qq, "illegal choice %d: choose one of the %zu options. %s", idx + 1, n,
+                  question);
+    }
+    sb_free(&qq);
+    if (idx == -1)
+        return state_fail(x, VM_E_ABANDONED, "the procedure was abandoned at \"%s\"", question);
+    if (idx < 0 || (size_t)idx >= n)
+        return state_fail(x, VM_E_BAD_CHOICE, "illegal choice for \"%s\": legal are %s",
+                          question, sb_str(all));
+    *out = opts[idx];
+    return true;
+}
+
+/* vm_driver.choose: the member of `from` (a list or a set) the chooser of `side` picks for
+ * question q: a scripted answer, the chooser's, or the first; E220, E221, E225. */
+static bool choose(vm_ctx *x, const chunk *ch, val from, val side, const char *q, val *out)
+{
+    const res_program *p = x->p;
+    proc_game *gm = game_of(x);
+    (void)ch;
+    /* the options, as values */
+    size_t n = 0;
+    val *opts = NULL;
+    if (p->types[from.type].kind == RT_SET) {
+        n = (size_t)__builtin_popcountll(from.u.bits);
+        opts = state_alloc(x, (n ? n : 1) * sizeof *opts);
+        if (!opts)
+            return false;
+        size_t k = 0;
+        for (int m = 0; m < 64; m++)
+            if (from.u.bits >> m & 1)
+                opts[k++] = (val){ .type = p->types[from.type].arg, .u.i = m };
+    } else if (from.u.list) {
+        n = from.u.list->len;
+        opts = from.u.list->items;
+    }
+    const char *question = q ? q : "choose one";
+    if (n == 0)
+        return state_fail(x, VM_E_NO_CHOICE, "no legal choice for \"%s\": the list of options "
+                          "is empty", question);
+    const char *side_name = side.u.i >= 0 && (size_t)side.u.i < p->enums[E_SIDE].len
+                                ? p->enums[E_SIDE].members[side.u.i].name : "";
+    gm->choices_made++;
+    if (gm->first_choice || (!gm->script_on && !gm->chooser)) {
+        *out = opts[0];
+        return true;
+    }
+    strbuf all = { 0 };
+    char **texts = option_texts(x, opts, n, &all);
+    bool ok = texts && (gm->script_on
+                            ? scripted_choice(x, opts, n, question, &all, out)
+                            : chosen(x, opts, texts, n, side_name, question, &all, out));
+    sb_free(&all);
+    return ok;
+}
+
+static const vm_driver driver = { effect, raise_event, choose, note, dice };
+
+/* ---- the event driver (language.md §6.2) ---- */
+
+static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs);
+
+/* Runs the events queued from index `from` on, depth first, then forgets them. */
+static bool run_queue(vm_ctx *x, size_t from)
+{
+    proc_game *gm = game_of(x);
+    ast_loc outer = gm->raised_at;
+    for (size_t i = from; i < gm->qlen; i++) {
+        proc_event ev = gm->queue[i];
+        gm->raised_at = ev.at;
+        bool ok = run_event(x, ev.event, ev.args, ev.nargs);
+        gm->raised_at = outer;
+        if (!ok)
+            return false;
+    }
+    gm->qlen = from;
+    return true;
+}
+
+/* Runs the rules of event e with its nargs arguments, in order, each rule's raises right
+ * after its block; E222 past the depth limit. */
+static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
+{
+    const res_program *p = x->p;
+    proc_game *gm = game_of(x);
+    /* An event starts at the depth of the events around it (their rules' calls have returned
+     * when it runs). Events may nest half the depth limit: the other half is left to the
+     * calls of their rules, so a cascade that does not end stops here, at the statement that
+     * raised the event (gm->raised_at), not at some rule's call deep inside it (E206). */
+    unsigned cascade = x->max_depth / 2 ? x->max_depth / 2 : 1;
+    if (x->depth >= cascade) {
+        if (!x->err.code) {
+            state_fail(x, VM_E_CASCADE, "events raise events more than %u deep (at event %s): "
+                       "a cascade that does not end?", cascade, p->queries[e].name);
+            if (gm->raised_at.line)
+                x->err.loc = gm->raised_at;
+        }
+        return false;
+    }
+    x->depth++;
+    /* Traced (`why do`): the event, then each rule checked, with the lines its block wrote;
+     * the events a rule's block raised run inside its entry, so they nest under it. */
+    size_t node = SIZE_MAX;
+    bool fired = false;
+    if (x->tracing)
+        node = trace_open(&x->trace, &x->arena, TR_EVENT, e, args, nargs);
+    const res_ruleset *rs = res_rules_of(p, x->edition, e);
+    for (size_t i = 0; i < rs->len; i++) {
+        size_t mark = gm->qlen;
+        size_t tmark = x->trace.len, rn = SIZE_MAX;
+        size_t out0 = gm->out.len, lines0 = gm->lines;
+        if (x->tracing)
+            rn = trace_open(&x->trace, &x->arena, TR_RULE, rs->rules[i], NULL, 0);
+        val v;
+        bool answered;
+        bool ok = vm_run(x, x->pg->rules[rs->rules[i]], args, nargs, &v, &answered);
+        if (ok && x->tracing && !answered)
+            trace_unfired(&x->trace, rn, tmark);
+        else if (ok && x->tracing)
+            trace_output(&x->trace, &x->arena, rn, gm->out.s ? gm->out.s + out0 : NULL,
+                         gm->out.len - out0, (uint32_t)(gm->lines - lines0));
+        fired |= ok && answered;
+        if (!ok || !run_queue(x, mark))
+            goto fail;
+        if (x->tracing && answered)
+            trace_close(&x->trace, rn, (val){ .type = T_NONE });
+    }
+    if (x->tracing && !fired && node < x->trace.len)
+        x->trace.e[node].no_rule = true;
+    if (x->tracing)
+        trace_close(&x->trace, node, (val){ .type = T_NONE });
+    x->depth--;
+    return true;
+fail:
+    x->depth--;
+    return false;
+}
+
+/* ---- procedures ---- */
+
+void proc_init(proc_game *gm, scene *sc, int32_t nphases)
+{
+    proc_free(gm);
+    play_init(&gm->g, sc, nphases);
+}
+
+void proc_free(proc_game *gm)
+{
+    if (!gm)
+        return;
+    play_free(&gm->g);
+    hon_free(gm->queue);
+    sb_free(&gm->out);
+    sb_free(&gm->rolls);
+    *gm = (proc_game){ .g = { .turn = 1, .phase = -1 } };
+}
+
+/* Runs body as one procedure on gm: its output emptied first; all or nothing. */
+static bool as_procedure(vm_ctx *x, proc_game *gm, bool (*body)(vm_ctx *, void *), void *ud)
+{
+    const play *clock = x->game;
+    size_t mark = gm->g.len;
+    x->game = &gm->g;
+    x->driver = &driver;
+    x->driver_state = gm;
+    gm->qlen = 0;
+    gm->raised_at = (ast_loc){ 0 };
+    sb_free(&gm->out);
+    sb_free(&gm->rolls);
+    gm->lines = 0;
+    bool ok = body(x, ud);
+    x->driver = NULL;
+    x->driver_state = NULL;
+    x->game = clock;
+    gm->qlen = 0;
+    if (!ok)
+        play_revert(&gm->g, mark);
+    return ok;
+}
+
+static bool chunk_body(vm_ctx *x, void *ud)
+{
+    val v;
+    return vm_eval(x, ud, &v) && run_queue(x, 0);
+}
+
+bool proc_run(vm_ctx *x, proc_game *gm, const chunk *ch)
+{
+    return as_procedure(x, gm, chunk_body, (void *)ch);
+}
+
+typedef struct walk { int32_t unit; const int64_t *squares; size_t n; size_t done; } walk;
+
+static bool walk_body(vm_ctx *x, void *ud)
+{
+    walk *w = ud;
+    const scene *sc = game_of(x)->g.sc;
+    const board *b = sc->b;
+    for (size_t i = 0; i < w->n; i++) {
+        val a[2] = { { .type = T_UNIT, .u.i = w->unit },
+                     { .type = T_SQUARE, .u.i = w->squares[i] } };
+        if (!effect(x, NULL, FX_MOVE, a, 2, 0) || !run_queue(x, 0))
+            return false;
+        w->done = i + 1;
+        /* a rule took the unit off its path (destroyed, drowned, pushed away): the walk ends
+         * there */
+        int s0, s1;
+        if (!board_unit_squares(b, w->unit, &s0, &s1) ||
+            board_unit_embarked_in(b, w->unit) >= 0 ||
+            scene_square_value(sc, s0) != w->squares[i])
+            break;
+    }
+    int32_t e = x->p->moments[RES_ON_WALK_END];
+    if (e < 0 || !board_unit_present(b, w->unit))
+        return true;
+    vlist *path = state_alloc(x, sizeof *path + w->done * sizeof(val));
+    if (!path)
+        return false;
+    path->len = w->done;
+    for (size_t i = 0; i < w->done; i++)
+        path->items[i] = (val){ .type = T_SQUARE, .u.i = w->squares[i] };
+    const res_query *ev = &x->p->queries[e];
+    val a[2] = { { .type = T_UNIT, .u.i = w->unit },
+                 { .type = ev->nparams > 1 ? ev->params[1].type : T_NONE, .u.list = path } };
+    return run_event(x, (uint32_t)e, a, 2);
+}
+
+bool proc_walk(vm_ctx *x, proc_game *gm, int32_t who, const int64_t *squares, size_t n,
+               size_t *done)
+{
+    walk w = { who, squares, n, 0 };
+    bool ok = as_procedure(x, gm, walk_body, &w);
+    if (done)
+        *done = w.done;
+    return ok;
+}
+
+static bool next_body(vm_ctx *x, void *ud)
+{
+    (void)ud;
+    const res_program *p = x->p;
+    const play *g = &game_of(x)->g;
+    size_t nphases = p->enums[E_PHASE].len;
+    if (g->phase < 0 || nphases == 0)
+        return state_fail(x, VM_E_NO_PHASE, "no phase is declared (`phase NAME;` declares the "
+                          "phases of a turn, in order)");
+    uint32_t ptype = p->enums[E_PHASE].type;
+    val old = { .type = ptype, .u.i = g->phase };
+    int32_t e = p->moments[RES_ON_PHASE_END];
+    if (e >= 0 && !run_event(x, (uint32_t)e, &old, 1))
+        return false;
+    int64_t turn = g->turn;
+    if (!effect(x, NULL, FX_CLOCK, NULL, 0, 0))
+        return false;
+    bool new_turn = g->turn != turn;
+    e = p->moments[RES_ON_TURN_START];
+    val n = { .type = T_INT, .u.i = g->turn };
+    if (new_turn && e >= 0 && !run_event(x, (uint32_t)e, &n, 1))
+        return false;
+    e = p->moments[RES_ON_PHASE_START];
+    val now = { .type = ptype, .u.i = g->phase };
+    return e < 0 || run_event(x, (uint32_t)e, &now, 1);
+}
+
+bool proc_next(vm_ctx *x, proc_game *gm)
+{
+    return as_procedure(x, gm, next_body, NULL);
+}

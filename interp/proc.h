@@ -1,0 +1,81 @@
+/* proc.h — the procedure driver (Lua's ldo to vm.c's lvm): runs a procedure on a game — an
+ * event's rules, then the events they raise, depth first — and takes from the VM (vm_driver,
+ * state.h) what only a procedure runs: effects, raises, choices, notes, dice lines. Effects
+ * are applied through play.c's effect log; a procedure is all or nothing. vm.md §11.
+ */
+#ifndef HON_PROC_H
+#define HON_PROC_H
+
+#include "play.h"
+#include "vm.h"
+
+/* A raised event waiting for its turn (arguments in the evaluation's arena). */
+typedef struct proc_event {
+    uint32_t event;
+    val *args;
+    uint32_t nargs;
+    ast_loc at;             /* the rule statement that raised it (a `raise`, or an effect on the
+                               event's moment), for errors of its cascade */
+} proc_event;
+
+/* Asks a player to choose among n options (their text); returns the index taken, or -1 to
+ * abandon the procedure. side is the side's name ("" when none). */
+typedef int (*proc_chooser)(void *ud, const char *question, const char *side,
+                            const char *const *options, size_t n);
+/* Called with each effect's line before it is applied; false abandons the procedure. */
+typedef bool (*proc_stepper)(void *ud, const char *line);
+
+#define PROC_CHOOSER_TRIES 3      /* an illegal answer is refused, then asked again */
+
+/* A game as procedures play it: the game itself (board, clock, effect log, history), who
+ * chooses, and the running procedure's queue and output. */
+typedef struct proc_game {
+    play g;
+    /* who chooses: a script (tests: values, consumed in order), else the chooser, else the
+     * first legal option */
+    const val *script;      /* borrowed */
+    size_t nscript, script_pos;
+    bool script_on;         /* a script was given (running out of it is E221) */
+    proc_chooser chooser;
+    proc_stepper stepper;
+    void *ud;               /* for chooser and stepper */
+    bool first_choice;      /* odds: every choice takes the first legal option */
+    bool bare;              /* odds: effect lines without their citations, no notes, no dice */
+    size_t choices_made;    /* choices made since the caller last zeroed it (odds' note) */
+    /* the running procedure, emptied when one starts */
+    proc_event *queue;      /* raised events not yet run */
+    size_t qlen, qcap;
+    strbuf out;             /* its lines: one per effect, note and roll */
+    strbuf rolls;           /* its dice as JSON objects joined by ", " (none when bare) */
+    size_t lines;           /* effect lines written */
+    ast_loc raised_at;      /* where the running event was raised (zero: from C, as a walk's
+                               steps are), so a cascade too deep (E222) is reported there */
+} proc_game;
+
+/* Starts a new game on scene sc (borrowed, may be NULL; play_init) with no chooser, stepper or
+ * script: frees what gm held before (a zeroed proc_game is fine). */
+void proc_init(proc_game *gm, scene *sc, int32_t nphases);
+/* Frees what gm holds (the struct is the caller's); accepts a zeroed one. */
+void proc_free(proc_game *gm);
+
+/* Each runs one procedure on gm, whose scene must be the evaluation's, between state_begin and
+ * state_end; the clock turn() and phase() read is gm's meanwhile. On success its effects stay
+ * (the caller commits them to the history, play_commit, or reverts them) and gm->out holds
+ * its lines; on failure every effect is undone and x->err says why. */
+
+/* Procedure ch (a chunk made by comp_procedure, or any chunk that raises events): the chunk,
+ * then every event it raised, each rule's raises right after its block, depth first. */
+bool proc_run(vm_ctx *x, proc_game *gm, const chunk *ch);
+/* A walk (the REPL's `move`): moves unit `who` to each of the n squares (values) in turn (an
+ * effect, which raises the event `on enter`, run before the next step), stopping early when a
+ * rule takes the unit off its path (off the board, into a carrier, to another square); then,
+ * if it is still on the board, raises the event `on walk_end` with the squares walked. *done
+ * (when not NULL): how many steps were taken. */
+bool proc_walk(vm_ctx *x, proc_game *gm, int32_t who, const int64_t *squares, size_t n,
+               size_t *done);
+/* The clock's `next`: raises `on phase_end` for the current phase, moves to the next phase (an
+ * effect; after the last one, turn + 1 and `on turn_start`), raises `on phase_start`. E226 when
+ * no phase is declared. */
+bool proc_next(vm_ctx *x, proc_game *gm);
+
+#endif

@@ -1,0 +1,159 @@
+/* session.h — one hon_vm's state, and what the session layer's files share: diagnostics,
+ * edition and variant choice, the one evaluation set-up (session_begin) and VM-error mapping
+ * (session_error), compiling typed text, the game, answers. Each public function of hon.h lives
+ * in the file of its job over this header (session.c, load.c, view.c, eval.c, los.c, info.c,
+ * testrun.c, game.c: vm.md §0).
+ */
+#ifndef HON_SESSION_H
+#define HON_SESSION_H
+
+#include "hon.h"
+
+#include "diag.h"
+#include "front.h"
+#include "proc.h"
+#include "program.h"
+
+#define SESSION_ANSWER_MAX ((size_t)1 << 20)   /* bytes of an answer's printed value */
+
+/* A loaded rule file (or text), kept so that every load can rebuild the whole program. */
+typedef struct session_source {
+    char *path;
+    char *text;
+    size_t len;
+    uint32_t file_id;   /* its diagnostics id (diag_sources) */
+    char *real;         /* a file's canonical path (realpath), which says whether two spellings
+                           name the same file; NULL for a text source or if unknown */
+} session_source;
+
+/* A variant's chosen reading, by name (it survives reloads while both names exist). */
+typedef struct session_choice {
+    char *variant;
+    char *reading;
+} session_choice;
+
+struct hon_query_handle {
+    char *name;
+    uint64_t gen;           /* prog_gen when id was looked up */
+    bool is_fn;
+    uint32_t id;
+};
+
+struct hon_vm {
+    hon_config cfg;
+    diag_sources sources;   /* every text diagnostics may quote: files, typed lines, boards */
+    session_source *srcs;   /* the loaded rule files, in load order (load.c) */
+    size_t nsrcs, srcs_cap;
+    prog *pg;               /* never NULL once created */
+    char *edition;          /* chosen edition, or NULL for the program's default */
+    session_choice *choices;
+    size_t nchoices, choices_cap;
+    dice_src dice;
+    vm_ctx x;
+    /* the board: its scene (NULL: none), and the file and text it was loaded from (view.c) */
+    scene *sc;
+    char *board_path;
+    char *board_text;
+    size_t board_len;
+    /* program generation (bumped by every kept load) and choice generation (also bumped by
+     * edition and variant changes): the cached readings and the query handles are valid
+     * while they match */
+    uint64_t prog_gen, choice_gen;
+    /* session_setup's cache: the session's own setup (its board, active edition and readings,
+     * owned), valid while setup_gen == choice_gen and setup_ok */
+    state_setup setup;
+    int32_t *readings;
+    uint64_t setup_gen;
+    bool setup_ok;
+    /* storage for hon_query_info_of's type names */
+    char info_types[17][128];
+    /* the queries a line of sight asks (los.c): handles looked up by name once (NULL until
+     * then, or while the rules declare no such query) */
+    hon_query_handle *los_query, *los_squares;
+    /* the game played on the board (language.md §6): the clock, the effect log and its
+     * history for `undo`; restarted whenever the rules or the board are (re)loaded */
+    proc_game game;
+};
+
+struct hon_answer {
+    char *text;
+    char *json;
+    char *trace;
+    char *why;      /* the brief trace (trace_brief), or NULL: then `trace` serves */
+    char *note;     /* how the answer was asked (hon_answer_note), or NULL */
+};
+
+/* ---- diagnostics ---- */
+
+/* Hands every diagnostic of dl to the vm's on_diag (or stderr), rendered, and empties dl. */
+void session_emit(hon_vm *vm, diag_list *dl);
+/* Reports a message about no source position (code 0 unless given) as coming from `path`
+ * (NULL: "<board>"); rendered as `hon: error: MESSAGE`. */
+void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Reports the evaluation's error (vm->x.err, E2xx) at its span, with " (the procedure was
+ * undone: nothing changed)" after its message when `undone`, and returns its status:
+ * HON_ERR_MEMORY for E209, else HON_ERR_RUNTIME. The one mapping of VM errors to statuses. */
+hon_status session_error(hon_vm *vm, bool undone);
+
+/* ---- files ---- */
+
+/* Reads the whole file at `path` into a new NUL-terminated buffer (*text, free with hon_free;
+ * *len bytes). A file that cannot be read (missing, a directory, larger than 64 MiB) is
+ * reported with error `code` as `hon: error: cannot read …` and gives HON_ERR_IO;
+ * HON_ERR_MEMORY when memory runs out. Shared by rule files and boards. */
+hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text, size_t *len);
+/* The text of diagnostics source `file` (borrowed) and its length, or NULL. */
+const char *session_source_text(const hon_vm *vm, uint32_t file, size_t *len);
+
+/* ---- editions, variants, evaluations ---- */
+
+/* The active edition: the chosen one while it exists, else the program's default (-1: none). */
+int32_t session_edition(const hon_vm *vm);
+/* The reading of every variant under edition ed with the vm's choices; overrides (per variant,
+ * -1 = none: a test's) win. Returns a new array (NULL when there are no variants, or on OOM:
+ * then *oom is set). */
+int32_t *session_readings(const hon_vm *vm, int32_t ed, const int32_t *overrides, bool *oom);
+/* The setup of an evaluation with the session's program and limits on board sc (NULL: none)
+ * under edition ed and readings (borrowed). */
+state_setup session_setup_with(const hon_vm *vm, const scene *sc, int32_t ed,
+                               const int32_t *readings);
+/* The session's own setup: its board, its active edition and variant readings (cached in the
+ * vm until the program, the board, the edition or the variants change). Borrowed until then;
+ * NULL on OOM. */
+const state_setup *session_setup(hon_vm *vm);
+/* The one set-up of an evaluation: starts one on vm->x with the session's dice, under s (a
+ * test's board, edition and readings) or, when s is NULL, the session's own setup. HON_OK, or
+ * HON_ERR_MEMORY (nothing started). End it with state_end(&vm->x). */
+hon_status session_begin(hon_vm *vm, const state_setup *s, bool tracing);
+/* Parses, resolves and compiles text typed at `where` (NULL: "<repl>"): an expression (*type
+ * gets its type), or with `procedure` a call `EVENT(args)` (comp_procedure; *type untouched).
+ * On HON_OK *ch and *f are new (the caller frees both, *f even on failure); errors are
+ * reported: HON_ERR_COMPILE, HON_ERR_MEMORY, HON_ERR_NOT_FOUND for a NULL vm or text. */
+hon_status session_compile(hon_vm *vm, const char *text, const char *where, bool procedure,
+                           chunk **ch, ast_file **f, uint32_t *type);
+
+/* What to do with compiled text (session_run_text): run chunk ch (an expression of type
+ * `type`, or a procedure), with ud, answering in *out. */
+typedef hon_status (*session_run)(hon_vm *vm, const chunk *ch, uint32_t type, void *ud,
+                                  hon_answer **out);
+/* Compiles text typed at `where` (session_compile) and, when it compiled, runs it with run;
+ * frees the chunk and its tree after. *out (when out is not NULL) is NULL unless run answered.
+ * The status is session_compile's or run's. */
+hon_status session_run_text(hon_vm *vm, const char *text, const char *where, bool procedure,
+                            session_run run, void *ud, hon_answer **out);
+
+/* ---- the game ---- */
+
+/* Starts game gm on scene sc (borrowed, may be NULL) with the session's chooser and stepper. */
+void session_game_start(hon_vm *vm, proc_game *gm, scene *sc);
+/* (Re)starts the session's game on its board: after a load of the rules or of the board. */
+void session_new_game(hon_vm *vm);
+
+/* ---- answers ---- */
+
+/* A new answer owning text, json and trace (all three freed on failure); NULL when any is NULL
+ * (memory ran out) or on OOM. */
+hon_answer *session_answer(char *text, char *json, char *trace);
+
+#endif

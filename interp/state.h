@@ -1,0 +1,135 @@
+/* state.h — the state of an evaluation (vm_ctx) and what every part of the VM does with it:
+ * set it up (state_begin) and release its values (state_end), fail with an E2xx at the running
+ * instruction (state_fail), allocate values in its arena. Like Lua's lstate.h it sits below
+ * all that runs code: builtin.c, vm.c and proc.c take a vm_ctx; one per hon_vm (session.h).
+ */
+#ifndef HON_STATE_H
+#define HON_STATE_H
+
+#include "chunk.h"
+#include "dice.h"
+#include "play.h"
+#include "program.h"
+#include "scene.h"
+#include "trace.h"
+
+#define VM_DEFAULT_BUDGET 10000000ULL
+#define VM_DEFAULT_DEPTH 200u
+#define VM_ARENA_LIMIT ((size_t)256 << 20)   /* bytes of values one evaluation may make */
+
+/* Run-time error codes (docs/spec/errors.md, E2xx). */
+enum {
+    VM_E_NOT_GIVEN = 201, VM_E_NO_ROW = 202, VM_E_NO_ANSWER = 203, VM_E_UNIT_VALUE = 204,
+    VM_E_ARITH = 205, VM_E_DEPTH = 206, VM_E_BUDGET = 207, VM_E_EMPTY = 208,
+    VM_E_MEMORY = 209, VM_E_ODDS = 210, VM_E_DICE = 211,
+    VM_E_NO_BOARD = 212,      /* a board built-in or `$name` with no board loaded */
+    VM_E_NO_UNIT = 213,       /* `$name`: the board has no unit of that name */
+    VM_E_NOT_EMBARKED = 214,  /* carrier(u) of a unit that is not embarked */
+    VM_E_NOTHING = 215,       /* no terrain, element, facing or feature where one was read */
+    VM_E_NO_SIDE = 216,       /* side_between of squares that share no side */
+    VM_E_OFF_BOARD = 217,     /* a square off the board, a unit that is not on it */
+    VM_E_TOPOLOGY = 218,      /* a line traced on a hex board */
+    VM_E_FAILED = 219,        /* a rule's `fail "..."` stopped the procedure */
+    VM_E_NO_CHOICE = 220,     /* `choose` over an empty list */
+    VM_E_BAD_CHOICE = 221,    /* an illegal or missing choice (script, chooser) */
+    VM_E_CASCADE = 222,       /* events raising events deeper than the depth limit */
+    VM_E_DICE_OUT = 223,      /* a test's scripted dice ran out */
+    VM_E_EFFECT = 224,        /* an effect that cannot be applied (board, units) */
+    VM_E_ABANDONED = 225,     /* the player abandoned the procedure (chooser, step mode) */
+    VM_E_NO_PHASE = 226,      /* phase() or `next` with no phase declared */
+    VM_E_INDEX = 227,         /* nth(L, i) with i not in 1..len(L) */
+    VM_E_INTERNAL = 299
+};
+
+typedef struct vm_frame {
+    const chunk *ch;
+    const uint32_t *pc;     /* saved pc (valid for frames below the running one) */
+    size_t base;            /* stack index of local 0 */
+} vm_frame;
+
+typedef struct vm_error {
+    int code;               /* 201 for E201; 0: none */
+    ast_loc loc;
+    char msg[768];
+} vm_error;
+
+typedef struct vm_ctx vm_ctx;
+
+/* The statements only a procedure runs — effects, raises, choices, notes — and the dice lines
+ * of its rolls go to the procedure driver (proc.c) through these. vm.c calls them only while
+ * vm_ctx.driver is set; each may fail with state_fail. The arguments are borrowed. */
+typedef struct vm_driver {
+    /* applies effect `kind` (play_fx) to its n operands; extra: the value slot of FX_SET */
+    bool (*effect)(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, uint32_t n,
+                   uint32_t extra);
+    /* queues event e with its n arguments */
+    bool (*raise)(vm_ctx *x, uint32_t e, const val *args, uint32_t n);
+    /* the member of `from` (a list or a set) the chooser of `side` picks for question q */
+    bool (*choose)(vm_ctx *x, const chunk *ch, val from, val side, const char *q, val *out);
+    /* a `note` statement's line */
+    void (*note)(vm_ctx *x, const chunk *ch, const char *text);
+    /* the faces a roll just gave (many: `roll N d6`, else one die) */
+    void (*dice)(vm_ctx *x, const chunk *ch, const val *faces, size_t n, bool many);
+} vm_driver;
+
+/* What an evaluation runs against (all borrowed until state_end): the program, the board (NULL:
+ * none; it must have been loaded for pg), the edition (-1: the top-level rules), the active
+ * reading of each variant, and its limits (0: the defaults). */
+typedef struct state_setup {
+    const prog *pg;
+    const scene *sc;
+    int32_t edition;
+    const int32_t *readings;
+    uint64_t budget;          /* VM steps */
+    unsigned max_depth;       /* nested query and fn calls */
+} state_setup;
+
+struct vm_ctx {
+    const prog *pg;
+    const res_program *p;
+    const scene *sc;          /* the loaded board, or NULL */
+    const unit_pool *units;   /* sc's pool, else the program's */
+    int32_t edition;          /* active edition, -1: the top-level rules */
+    const int32_t *readings;  /* active reading of each variant */
+    dice_src *dice;
+    uint64_t budget, steps_left;
+    unsigned depth, max_depth;
+    val *stack;
+    size_t stack_cap, sp;     /* sp: first free slot at call boundaries */
+    vm_frame *frames;
+    size_t nframes, frames_cap;
+    val_arena arena;
+    trace_log trace;
+    bool tracing;
+    vm_error err;
+    /* the game whose clock turn() and phase() read (NULL: turn 1, the first phase); the
+     * caller sets it, state_begin leaves it */
+    const play *game;
+    /* while a procedure runs: its driver and the driver's state (proc.c sets both and clears
+     * them after); NULL otherwise, and then EFFECT, RAISE and CHOOSE are errors */
+    const vm_driver *driver;
+    void *driver_state;
+    /* a test's `dice [..]`: faces handed out in order, E223 past the last (dice_on) */
+    const uint8_t *dice_faces;
+    size_t dice_len, dice_pos;
+    bool dice_on;
+};
+
+/* Starts an evaluation under s (borrowed until state_end), drawing dice from dice. tracing:
+ * record the trace. A zeroed vm_ctx is ready for its first evaluation. */
+void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing);
+/* Releases the evaluation's values (the trace is invalid after). */
+void state_end(vm_ctx *x);
+/* Releases x's memory (the struct itself is the caller's); accepts a zeroed one. */
+void state_free(vm_ctx *x);
+
+/* The source span of the instruction the innermost frame is running (its saved pc), or a zero
+ * span when no chunk runs (a procedure driven from C). */
+ast_loc state_where(const vm_ctx *x);
+/* Records error `code` with a printf message at state_where (keeps the first one); returns
+ * false. */
+bool state_fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* n bytes of the evaluation's arena; E209 (false) when it is exhausted. */
+void *state_alloc(vm_ctx *x, size_t n);
+
+#endif

@@ -1,0 +1,376 @@
+/* testrun.c — the runner of a program's `test` blocks (hon.h: hon_run_tests), its own file like
+ * jq's jq_test.c. Each test runs under its own edition and readings, on its own board or the
+ * session's, with its own game (dice, scripted choices, `do`/`advance`/`move` items), undone
+ * when it ends. A failure is `path:line:col: FAIL "title": why`. vm.md §8, language.md §7.
+ */
+#include "session.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include "mem.h"
+#include "view.h"
+#include "vm.h"
+
+/* What one test runs under. */
+typedef struct test_run {
+    const res_test *t;
+    size_t index;           /* in res_program.tests */
+    scene *sc;              /* its board: its own, or the session's, or NULL */
+    state_setup setup;      /* its board, edition and readings */
+    proc_game game;         /* the game its items play */
+    FILE *out;              /* where failures go */
+} test_run;
+
+static void span_text(const hon_vm *vm, ast_loc loc, strbuf *b)
+{
+    size_t len;
+    const char *text = session_source_text(vm, loc.file, &len);
+    if (!text)
+        return;
+    size_t i = 0, start = SIZE_MAX, end = SIZE_MAX;
+    uint32_t line = 1, col = 1;
+    for (; i <= len; i++) {
+        if (line == loc.line && col == loc.col)
+            start = i;
+        if (line == loc.end_line && col == loc.end_col) {
+            end = i + 1;
+            break;
+        }
+        if (i < len && text[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    if (start != SIZE_MAX && end != SIZE_MAX && end > start && end <= len)
+        sb_putn(b, text + start, end - start);
+    else
+        sb_puts(b, "the expression");
+}
+
+static bool path_matches(const char *file, const char *want)
+{
+    if (!want)
+        return true;
+    if (strcmp(file, want) == 0)
+        return true;
+    size_t lf = strlen(file), lw = strlen(want);
+    return lf > lw && file[lf - lw - 1] == '/' && strcmp(file + lf - lw, want) == 0;
+}
+
+/* Prints a value for a failure line, cut after 4 KiB. */
+static void put_short(const val_env *p, val v, strbuf *b)
+{
+    bool cut;
+    char *t = val_text(p, v, false, 4096, &cut);
+    sb_puts(b, t ? t : "(out of memory)");
+    if (cut)
+        sb_puts(b, "...");
+    hon_free(t);
+}
+
+/* Writes the evaluation's error as a failure's reason: "error E207: ...". */
+static void put_error(const vm_ctx *x, strbuf *b)
+{
+    sb_printf(b, "error E%03d: %s", x->err.code, x->err.msg);
+}
+
+/* Writes "expected error EXXX, got error EYYY: ..." unless the error is the expected one;
+ * true when it is. */
+static bool expected_error(const vm_ctx *x, int64_t want, strbuf *b)
+{
+    if (x->err.code == want)
+        return true;
+    sb_printf(b, "expected error E%03" PRId64 ", got ", want);
+    put_error(x, b);
+    return false;
+}
+
+/* Prints a failure line of test r at loc with the reason b. */
+static void failure(hon_vm *vm, const test_run *r, ast_loc loc, strbuf *b)
+{
+    fprintf(r->out, "%s:%u:%u: FAIL \"%s\": %s\n", prog_file_path(vm->pg, loc.file), loc.line,
+            loc.col, r->t->title, b->oom ? "(out of memory)" : sb_str(b));
+}
+
+/* Ends an item of test r at loc: the evaluation, and its failure line (the reason b) unless it
+ * passed. Returns pass. */
+static bool item_end(hon_vm *vm, const test_run *r, ast_loc loc, bool pass, strbuf *b)
+{
+    state_end(&vm->x);
+    if (!pass)
+        failure(vm, r, loc, b);
+    sb_free(b);
+    return pass;
+}
+
+/* Runs one expect; returns true when it passes, else writes a failure line. */
+static bool run_expect(hon_vm *vm, test_run *r, size_t e, const prog_expect *pe)
+{
+    const res_program *p = vm->pg->res;
+    const val_env env = { p, r->sc };
+    const ast_node *x = r->t->expects[e].node;
+    vm_ctx *ctx = &vm->x;
+    strbuf b = { 0 };
+    bool pass = false;
+    session_begin(vm, &r->setup, false);
+    val v, w;
+    if (x->ival) {
+        if (vm_eval(ctx, pe->whole, &v)) {
+            sb_printf(&b, "expected error E%03" PRId64 ", got the value ", x->ival);
+            put_short(&env, v, &b);
+        } else {
+            pass = expected_error(ctx, x->ival, &b);
+        }
+    } else if (pe->lhs) {
+        if (!vm_eval(ctx, pe->lhs, &v) || !vm_eval(ctx, pe->rhs, &w)) {
+            put_error(ctx, &b);
+        } else {
+            val absent = { 0 };
+            pass = val_equal(p, v, w, &absent);
+            if (absent.flags & VAL_ABSENT) {
+                sb_puts(&b, "compares a cell the source does not give (`?`)");
+                pass = false;
+            } else if (!pass) {
+                span_text(vm, x->a->a->loc, &b);
+                sb_puts(&b, " is ");
+                put_short(&env, v, &b);
+                sb_puts(&b, ", expected ");
+                put_short(&env, w, &b);
+            }
+        }
+    } else {
+        if (!vm_eval(ctx, pe->whole, &v))
+            put_error(ctx, &b);
+        else if (!(pass = v.u.i != 0))
+            sb_puts(&b, "the expectation is false");
+    }
+    return item_end(vm, r, x->loc, pass, &b);
+}
+
+/* Sets up the game of test r on its board (language.md §6.7): turn 1, the first phase, the
+ * test's dice and its scripted choices (evaluated now). False after printing a failure. */
+static bool game_begin(hon_vm *vm, test_run *r)
+{
+    const res_test *t = r->t;
+    proc_game *g = &r->game;
+    session_game_start(vm, g, r->sc);
+    g->chooser = NULL;          /* a test never asks a person: its script, else the first */
+    g->stepper = NULL;
+    vm->x.game = &g->g;
+    vm->x.dice_on = t->has_dice;
+    vm->x.dice_faces = t->dice;
+    vm->x.dice_len = t->ndice;
+    vm->x.dice_pos = 0;
+    if (!t->choices)
+        return true;
+    size_t n = t->choices->list.len;
+    val *script = hon_calloc(n ? n : 1, sizeof *script);
+    if (!script)
+        return false;
+    bool ok = true;
+    strbuf b = { 0 };
+    for (size_t k = 0; k < n && ok; k++) {
+        session_begin(vm, &r->setup, false);
+        val v;
+        if (!vm_eval(&vm->x, vm->pg->choices[r->index][k], &v)) {
+            sb_printf(&b, "its choice %zu: ", k + 1);
+            put_error(&vm->x, &b);
+            ok = false;
+        } else if (v.type < vm->pg->res->ntypes &&
+                   (vm->pg->res->types[v.type].kind == RT_LIST ||
+                    vm->pg->res->types[v.type].kind == RT_RECORD)) {
+            sb_printf(&b, "its choice %zu is not a single value (a unit, a square, a member...)",
+                      k + 1);
+            ok = false;
+        } else {
+            script[k] = v;
+        }
+        state_end(&vm->x);
+    }
+    if (!ok) {
+        failure(vm, r, t->choices->loc, &b);
+        hon_free(script);
+    } else {
+        g->script = script;
+        g->nscript = n;
+        g->script_on = true;
+    }
+    sb_free(&b);
+    return ok;
+}
+
+/* Undoes everything the test did (its board, the session's when it has none, is then as it
+ * was) and gives the vm back its own game. */
+static void game_end(hon_vm *vm, test_run *r)
+{
+    play_revert(&r->game.g, 0);
+    hon_free((void *)r->game.script);
+    proc_free(&r->game);
+    vm->x.game = &vm->game.g;
+    vm->x.dice_on = false;
+    vm->x.dice_faces = NULL;
+}
+
+/* `advance to P`: the clock moves on (`next`, at most a turn's phases) until phase P. */
+static bool advance(vm_ctx *x, proc_game *g, const res_program *p, int32_t phase)
+{
+    size_t nphases = p->enums[E_PHASE].len;
+    for (size_t k = 0; k < nphases; k++)
+        if (!proc_next(x, g))
+            return false;
+        else if (g->g.phase == phase)
+            break;
+    return true;
+}
+
+/* `move U along PATH`: walks the unit pe->lhs gives along the squares pe->rhs gives. False
+ * with the reason in b. */
+static bool walk(vm_ctx *x, proc_game *g, const prog_expect *pe, strbuf *b)
+{
+    val u, path;
+    if (!vm_eval(x, pe->lhs, &u) || !vm_eval(x, pe->rhs, &path)) {
+        put_error(x, b);
+        return false;
+    }
+    size_t n = path.u.list ? path.u.list->len : 0;
+    int64_t *sqs = hon_calloc(n ? n : 1, sizeof *sqs);
+    if (!sqs) {
+        sb_puts(b, "out of memory");
+        return false;
+    }
+    for (size_t k = 0; k < n; k++)
+        sqs[k] = path.u.list->items[k].u.i;
+    bool ok = proc_walk(x, g, (int32_t)u.u.i, sqs, n, NULL);
+    if (!ok)
+        put_error(x, b);
+    hon_free(sqs);
+    return ok;
+}
+
+/* Runs one `do`, `advance` or `move` item of test r on its game; true when it did what the
+ * test says, else prints a failure line. */
+static bool run_play_item(hon_vm *vm, test_run *r, size_t e, const prog_expect *pe)
+{
+    const ast_node *x = r->t->expects[e].node;
+    vm_ctx *ctx = &vm->x;
+    strbuf b = { 0 };
+    bool pass = false, ran;
+    session_begin(vm, &r->setup, false);
+    switch (x->kind) {
+    case AST_TEST_DO:
+        ran = proc_run(ctx, &r->game, pe->whole);
+        if (x->ival && ran)
+            sb_printf(&b, "expected error E%03" PRId64 ", but the procedure ran", x->ival);
+        else if (x->ival)
+            pass = expected_error(ctx, x->ival, &b);
+        else if (!ran)
+            put_error(ctx, &b);
+        else
+            pass = true;
+        break;
+    case AST_TEST_ADVANCE:
+        if (!(pass = advance(ctx, &r->game, vm->pg->res, (int32_t)x->an.sym)))
+            put_error(ctx, &b);
+        break;
+    case AST_TEST_MOVE:
+        pass = walk(ctx, &r->game, pe, &b);
+        break;
+    default:
+        sb_puts(&b, "unknown test item");
+    }
+    return item_end(vm, r, x->loc, pass, &b);
+}
+
+/* Loads the board of test t (its path relative to the test's file) into *out; NULL with its
+ * diagnostics reported when it does not load. HON_ERR_MEMORY when memory ran out. */
+static hon_status test_board(hon_vm *vm, const res_test *t, scene **out)
+{
+    const char *file = prog_file_path(vm->pg, t->file);
+    const char *slash = strrchr(file, '/');
+    size_t dir = t->board[0] == '/' || !slash ? 0 : (size_t)(slash - file) + 1;
+    size_t n = strlen(t->board);
+    char *path = hon_malloc(dir + n + 1);
+    if (!path)
+        return HON_ERR_MEMORY;
+    memcpy(path, file, dir);
+    memcpy(path + dir, t->board, n + 1);
+    hon_status st = view_load_scene(vm, path, NULL, 0, out);
+    hon_free(path);
+    return st == HON_ERR_MEMORY ? st : HON_OK;
+}
+
+/* Runs test number i: true when it passes. HON_ERR_MEMORY in *st when memory ran out (then
+ * the run stops). */
+static bool run_test(hon_vm *vm, size_t i, FILE *out, hon_status *st)
+{
+    const res_test *t = &vm->pg->res->tests[i];
+    int32_t ed = t->edition >= 0 ? t->edition : session_edition(vm);
+    bool oom;
+    int32_t *readings = session_readings(vm, ed, t->variant_set, &oom);
+    if (oom) {
+        *st = HON_ERR_MEMORY;
+        return false;
+    }
+    test_run r = { .t = t, .index = i, .sc = vm->sc, .out = out };
+    scene *own = NULL;
+    bool ok = true;
+    if (t->board) {
+        *st = test_board(vm, t, &own);
+        r.sc = own;
+        if (*st != HON_OK) {
+            hon_free(readings);
+            return false;
+        }
+        if (!own) {
+            fprintf(out, "%s:%u:%u: FAIL \"%s\": its board \"%s\" does not load\n",
+                    prog_file_path(vm->pg, t->decl->loc.file), t->decl->loc.line,
+                    t->decl->loc.col, t->title, t->board);
+            ok = false;
+        }
+    }
+    r.setup = session_setup_with(vm, r.sc, ed, readings);
+    bool board_ok = ok && game_begin(vm, &r);
+    ok &= board_ok;
+    for (size_t e = 0; board_ok && e < t->nexpects; e++) {
+        const prog_expect *pe = &vm->pg->expects[i][e];
+        if (t->expects[e].node->kind == AST_EXPECT)
+            ok &= run_expect(vm, &r, e, pe);
+        else
+            ok &= run_play_item(vm, &r, e, pe);
+    }
+    game_end(vm, &r);
+    scene_free(own);
+    hon_free(readings);
+    return ok;
+}
+
+hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed,
+                         size_t *failed)
+{
+    size_t np = 0, nf = 0;
+    if (!vm || !out)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    hon_status st = HON_OK;
+    for (size_t i = 0; st == HON_OK && i < p->ntests; i++) {
+        if (!path_matches(prog_file_path(vm->pg, p->tests[i].file), path))
+            continue;
+        bool ok = run_test(vm, i, out, &st);
+        if (st != HON_OK)
+            break;
+        if (ok)
+            np++;
+        else
+            nf++;
+    }
+    fprintf(out, "%zu passed, %zu failed\n", np, nf);
+    if (passed)
+        *passed = np;
+    if (failed)
+        *failed = nf;
+    if (st != HON_OK)
+        return st;
+    return nf ? HON_ERR_RUNTIME : HON_OK;
+}

@@ -1,0 +1,295 @@
+/* view.c — the session's board (hon.h: hon_load_board, hon_load_board_source, hon_drop_board,
+ * hon_board_path, hon_draw_board, hon_board_svg), over view.h. The session keeps the scenario's
+ * text so the scene is rebuilt against every reloaded program (view_rebind); drawing is
+ * runtime/draw.h's, given what the rules name: units' markers and faces, the line's ends.
+ */
+#include "view.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "draw.h"
+#include "mem.h"
+
+/* Reports a scenario's E3xx errors like the compiler's diagnostics (the text is quoted). */
+static void report_scn(hon_vm *vm, const char *path, const char *text, size_t len,
+                       const scn_errors *errs)
+{
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    uint32_t id = diag_sources_add(&vm->sources, path, text, len);
+    for (size_t i = 0; i < errs->len; i++) {
+        const scn_error *e = &errs->items[i];
+        ast_loc loc = { id == UINT32_MAX ? 0 : id, (uint32_t)e->line, (uint32_t)e->col,
+                        (uint32_t)e->line, (uint32_t)(e->col + (e->len > 0 ? e->len : 1) - 1) };
+        diag_report(&dl, e->code, DIAG_ERROR, loc, "%s", e->message);
+    }
+    session_emit(vm, &dl);
+}
+
+hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_t len,
+                           scene **out)
+{
+    *out = NULL;
+    char *owned = NULL;
+    if (!text) {
+        hon_status st = session_read_file(vm, path, 398, &owned, &len);
+        if (st != HON_OK)
+            return st;
+        text = owned;
+    }
+    scn_errors errs = { 0 };
+    *out = scene_load(vm->pg->res, text, len, &errs);
+    hon_status st = HON_OK;
+    if (!*out) {
+        bool oom = false;
+        for (size_t i = 0; i < errs.len; i++)
+            oom |= errs.items[i].code == 399;
+        report_scn(vm, path, text, len, &errs);
+        st = oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
+    }
+    scn_errors_free(&errs);
+    hon_free(owned);
+    return st;
+}
+
+void view_rebind(hon_vm *vm)
+{
+    if (!vm->sc)
+        return;
+    scene_free(vm->sc);
+    vm->sc = NULL;
+    scene *sc;
+    hon_status st = view_load_scene(vm, vm->board_path, vm->board_text, vm->board_len, &sc);
+    if (st == HON_OK) {
+        vm->sc = sc;
+        return;
+    }
+    session_report(vm, 0, vm->board_path, "the board %s does not fit the rules any more: it was "
+                 "dropped", vm->board_path);
+    hon_free(vm->board_path);
+    hon_free(vm->board_text);
+    vm->board_path = vm->board_text = NULL;
+    vm->board_len = 0;
+}
+
+static hon_status set_board(hon_vm *vm, const char *path, char *text, size_t len)
+{
+    scene *sc;
+    hon_status st = view_load_scene(vm, path, text, len, &sc);
+    if (st != HON_OK) {
+        hon_free(text);
+        return st;
+    }
+    char *p = hon_strdup(path);
+    if (!p) {
+        scene_free(sc);
+        hon_free(text);
+        return HON_ERR_MEMORY;
+    }
+    scene_free(vm->sc);
+    hon_free(vm->board_path);
+    hon_free(vm->board_text);
+    vm->sc = sc;
+    vm->board_path = p;
+    vm->board_text = text;
+    vm->board_len = len;
+    vm->choice_gen++;
+    session_new_game(vm);
+    return HON_OK;
+}
+
+hon_status hon_load_board(hon_vm *vm, const char *path)
+{
+    if (!vm || !path)
+        return HON_ERR_NOT_FOUND;
+    char *text;
+    size_t len;
+    hon_status st = session_read_file(vm, path, 398, &text, &len);
+    if (st != HON_OK)
+        return st;
+    return set_board(vm, path, text, len);
+}
+
+hon_status hon_load_board_source(hon_vm *vm, const char *name, const char *text, size_t len)
+{
+    if (!vm || !text)
+        return HON_ERR_NOT_FOUND;
+    char *copy = hon_strndup(text, len);
+    if (!copy)
+        return HON_ERR_MEMORY;
+    return set_board(vm, name ? name : "<board>", copy, len);
+}
+
+void hon_drop_board(hon_vm *vm)
+{
+    if (!vm || !vm->sc)
+        return;
+    scene_free(vm->sc);
+    hon_free(vm->board_path);
+    hon_free(vm->board_text);
+    vm->sc = NULL;
+    vm->board_path = vm->board_text = NULL;
+    vm->board_len = 0;
+    vm->choice_gen++;
+    session_new_game(vm);
+}
+
+const char *hon_board_path(const hon_vm *vm)
+{
+    return vm && vm->sc ? vm->board_path : NULL;
+}
+
+/* A line's end as a board square: `$name` (the unit's square), `@C4` or `C4`, or a unit name
+ * without its `$`. Reports and returns -1 when it is none of these. */
+static int endpoint(hon_vm *vm, const char *spec)
+{
+    const scene *sc = vm->sc;
+    int s0 = -1, s1;
+    if (spec[0] == '$' || scene_unit(sc, spec) >= 0) {
+        int32_t u = scene_unit(sc, spec + (spec[0] == '$'));
+        if (u >= 0 && board_unit_squares(sc->b, u, &s0, &s1))
+            return s0;
+        session_report(vm, 0, vm->board_path, u >= 0 ? "unit %s is not on the board"
+                     : "the board has no unit %s", spec);
+        return -1;
+    }
+    s0 = geo_parse_square(sc->g, spec + (spec[0] == '@'));
+    if (s0 < 0)
+        session_report(vm, 0, vm->board_path, "'%s' is neither a unit ($name) nor a square of "
+                     "the board (%d columns, %d rows)", spec, sc->g->w, sc->g->h);
+    return s0;
+}
+
+/* What the board's units and elements show besides their names, named from the program's
+ * `marker` and `face` enums for draw.h: by unit id its markers ("suppressed, pinned x2") and
+ * its face, by element id its face, NULL where there is nothing or the face is the default
+ * (RES_FACE_NONE). The strings and arrays are new (shown_free); false on OOM. */
+typedef struct shown {
+    char **markers;                 /* nunits, owned strings */
+    const char **unit_faces;        /* nunits, borrowed names */
+    const char **element_faces;     /* nelements, borrowed names */
+    size_t nunits, nelements;
+} shown;
+
+static void shown_free(shown *w)
+{
+    for (size_t i = 0; w->markers && i < w->nunits; i++)
+        hon_free(w->markers[i]);
+    hon_free(w->markers);
+    hon_free(w->unit_faces);
+    hon_free(w->element_faces);
+    memset(w, 0, sizeof *w);
+}
+
+static const char *face_name(const res_program *p, int32_t f)
+{
+    const res_enum *e = &p->enums[E_FACE];
+    return f != RES_FACE_NONE && f >= 0 && (size_t)f < e->len ? e->members[f].name : NULL;
+}
+
+static bool shown_build(const hon_vm *vm, shown *w)
+{
+    const res_program *p = vm->pg->res;
+    const scene *sc = vm->sc;
+    const res_enum *me = &p->enums[E_MARKER];
+    memset(w, 0, sizeof *w);
+    w->nunits = sc->units->len;
+    w->nelements = sc->nelement_faces;
+    w->markers = hon_calloc(w->nunits ? w->nunits : 1, sizeof *w->markers);
+    w->unit_faces = hon_calloc(w->nunits ? w->nunits : 1, sizeof *w->unit_faces);
+    w->element_faces = hon_calloc(w->nelements ? w->nelements : 1, sizeof *w->element_faces);
+    if (!w->markers || !w->unit_faces || !w->element_faces) {
+        shown_free(w);
+        return false;
+    }
+    for (size_t u = 0; u < w->nunits; u++) {
+        if (u < sc->nunit_faces)
+            w->unit_faces[u] = face_name(p, sc->unit_faces[u]);
+        size_t len = 0;
+        for (uint32_t m = 0; m < sc->units->n_markers && m < me->len; m++) {
+            uint32_t k = unit_marker_count(sc->units, (int32_t)u, m);
+            if (k > 0)
+                len += strlen(me->members[m].name) + 2 + (k > 1 ? 12 : 0);
+        }
+        if (len == 0)
+            continue;
+        char *t = hon_malloc(len + 1);
+        if (!t) {
+            shown_free(w);
+            return false;
+        }
+        size_t at = 0;
+        t[0] = '\0';
+        for (uint32_t m = 0; m < sc->units->n_markers && m < me->len; m++) {
+            uint32_t k = unit_marker_count(sc->units, (int32_t)u, m);
+            if (k == 0)
+                continue;
+            at += (size_t)snprintf(t + at, len + 1 - at, "%s%s", at ? ", " : "", me->members[m].name);
+            if (k > 1)
+                at += (size_t)snprintf(t + at, len + 1 - at, " x%" PRIu32, k);
+        }
+        w->markers[u] = t;
+    }
+    for (size_t e = 0; e < w->nelements; e++)
+        w->element_faces[e] = face_name(p, sc->element_faces[e]);
+    return true;
+}
+
+static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg)
+{
+    if (!vm || !out)
+        return HON_ERR_NOT_FOUND;
+    if (!vm->sc) {
+        session_report(vm, 0, "<board>", "no board is loaded");
+        return HON_ERR_NOT_FOUND;
+    }
+    const scenario *s = vm->sc->scn;
+    draw_options o = { .symbols = s->symbols, .title = s->title,
+                       .terrain_colours = (const char *const *)s->terrain_colours,
+                       .n_terrain_colours = s->n_terrain_colours,
+                       .side_colours = (const char *const *)s->side_colours,
+                       .n_side_colours = s->n_side_colours,
+                       .unit_colours = (const char *const *)s->unit_colours,
+                       .n_unit_colours = s->n_unit_colours };
+    geo_trace tr = { 0 };
+    if (from && to) {
+        int a = endpoint(vm, from), b = a >= 0 ? endpoint(vm, to) : -1;
+        if (a < 0 || b < 0)
+            return HON_ERR_NOT_FOUND;
+        geo_status gs = geo_trace_line(vm->sc->g, a, b, &tr);
+        if (gs == GEO_ENOMEM)
+            return HON_ERR_MEMORY;
+        if (gs == GEO_OK)
+            o.trace = &tr;
+    }
+    shown w;
+    if (!shown_build(vm, &w)) {
+        geo_trace_free(&tr);
+        return HON_ERR_MEMORY;
+    }
+    o.unit_markers = (const char *const *)w.markers;
+    o.n_unit_markers = w.nunits;
+    o.unit_faces = w.unit_faces;
+    o.n_unit_faces = w.nunits;
+    o.element_faces = w.element_faces;
+    o.n_element_faces = w.nelements;
+    geo_status gs = svg ? draw_svg(vm->sc->b, &o, out) : draw_text(vm->sc->b, &o, out);
+    shown_free(&w);
+    geo_trace_free(&tr);
+    if (gs == GEO_ETOPO) {
+        session_report(vm, 0, vm->board_path, "hex boards are not drawn yet");
+        return HON_ERR_NOT_FOUND;
+    }
+    return gs == GEO_OK ? HON_OK : gs == GEO_ENOMEM ? HON_ERR_MEMORY : HON_ERR_IO;
+}
+
+hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
+{
+    return draw(vm, out, line_from, line_to, false);
+}
+
+hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
+{
+    return draw(vm, out, line_from, line_to, true);
+}
