@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "hash.h"
+#include "resolve_cite.h"
 
 /* ---- error codes (docs/spec/errors.md, "E1xx — names and types") ---- */
 enum {
@@ -2763,6 +2764,8 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
             p->rules[r].edition = -2;
     if (!c.oom)
         rule_sets(&c);
+    if (!c.oom && !res_cites(files, nfiles, diags))
+        c.oom = true;
     hon_free(c.locals);
     if (c.oom || diags->errors > errors0) {
         res_program_free(p);

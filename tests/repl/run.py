@@ -555,6 +555,7 @@ def depth_limits():
         path = os.path.join(d, "big.hon")
         with open(path, "w") as f:
             f.write("query big(x: int) -> int combine first default 0;\n"
+                    "source \"T\";\n"
                     "rule big.r cite \"T\" when "
                     + " or ".join(f"x == {i}" for i in range(1, 9001))
                     + " answer " + chain(9000, "x") + ";\n")
