@@ -2764,7 +2764,7 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
             p->rules[r].edition = -2;
     if (!c.oom)
         rule_sets(&c);
-    if (!c.oom && !res_cites(files, nfiles, diags))
+    if (!c.oom && !res_cite_resolve(files, nfiles, diags))
         c.oom = true;
     hon_free(c.locals);
     if (c.oom || diags->errors > errors0) {

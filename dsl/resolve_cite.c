@@ -167,7 +167,7 @@ static void decl_cites(cctx *c, const ast_node *d)
     }
 }
 
-bool res_cites(ast_file *const *files, size_t nfiles, diag_list *diags)
+bool res_cite_resolve(ast_file *const *files, size_t nfiles, diag_list *diags)
 {
     cctx c = { .d = diags };
     for (size_t f = 0; f < nfiles && !c.oom; f++)

@@ -1,7 +1,7 @@
 /* resolve_cite.h — the resolver's citation pass: each citation ID is declared once, with its
  * source text, and every cite takes that text from its declaration (language.md §3.6).
  *
- * res_resolve (resolve.c) calls res_cites once over the files it resolves; the pass reads
+ * res_resolve (resolve.c) calls res_cite_resolve once over the files it resolves; the pass reads
  * only `source` declarations and the cites of rules, edition rules, tables and table rows.
  * Its codes are E170-E172 (docs/spec/errors.md). */
 #ifndef HON_RESOLVE_CITE_H
@@ -19,6 +19,6 @@
  * warning E172 with both texts. The texts are borrowed from the declarations' files, which
  * live as long as the program made of them. Returns false only when memory ran out (E199
  * reported); errors are counted in diags as usual. */
-bool res_cites(ast_file *const *files, size_t nfiles, diag_list *diags);
+bool res_cite_resolve(ast_file *const *files, size_t nfiles, diag_list *diags);
 
 #endif

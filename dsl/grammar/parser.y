@@ -158,7 +158,8 @@ decl
     | vocab_kw IDENT ':' INT_TYPE text_opt ';'
                                         { $$ = front_vocab(ctx, @2, $1, $2, true, $5); }
     | vocab_kw IDENT ':' IDENT text_opt ';'
-                                        { $$ = front_vocab_bad_type(ctx, ast_loc_span(@3, @4), $1, $4); }
+                                        { $$ = front_vocab_bad_type(ctx, ast_loc_span(@3, @4),
+                                                                    $1, $4); }
     | VALUE IDENT text_opt ';'          { $$ = front_doc_decl(ctx, AST_VALUE_DECL, @2, $2, $3); }
     | ENUM IDENT '{' members '}'        { $$ = front_items(ctx, AST_ENUM, @2, $2, $4); }
     | ENUM IDENT '{' error '}'          { $$ = NULL; yyerrok; }
@@ -475,7 +476,8 @@ stmt
     | MOVE operand TO expr ';'          { $$ = front_stmt(ctx, @$, AST_ST_MOVE, $2, $4, NULL); }
     | MOVE operand TO expr ',' expr ';' { $$ = front_stmt(ctx, @$, AST_ST_MOVE, $2, $4, $6); }
     | EMBARK operand IN expr ';'        { $$ = front_stmt(ctx, @$, AST_ST_EMBARK, $2, $4, NULL); }
-    | DISEMBARK operand TO expr ';'     { $$ = front_stmt(ctx, @$, AST_ST_DISEMBARK, $2, $4, NULL); }
+    | DISEMBARK operand TO expr ';'
+                                        { $$ = front_stmt(ctx, @$, AST_ST_DISEMBARK, $2, $4, NULL); }
     | PLACE operand AT expr ';'         { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, false); }
     | PLACE operand NEAR expr ';'       { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, true); }
     | REMOVE operand AT expr ';'        { $$ = front_place(ctx, @$, AST_ST_REMOVE, $2, $4, false); }
