@@ -63,11 +63,11 @@ START_TEST(e104_type_mismatch)
     ck_load_fails("fn f() -> int = 1 +\n  false;", 104, 2, 3);
     /* a rule answering the wrong type for its query */
     ck_load_fails("query q() -> int combine first default 0;\n"
-                  "rule q.r cite \"X\"\n  answer true;"
+                  "rule q.r cite \"X\"\n  answer true;\n"
                   "source \"X\";\n", 104, 3, 10);
     /* a permission rule must answer forbid or permit */
     ck_load_fails("query q() -> verdict combine permission;\n"
-                  "rule q.r cite \"X\"\n  answer 1;"
+                  "rule q.r cite \"X\"\n  answer 1;\n"
                   "source \"X\";\n", 104, 3, 10);
 }
 END_TEST
@@ -170,12 +170,12 @@ START_TEST(e110_duplicates)
     /* the same rule twice: its position is the span of `q.r` */
     ck_load_fails("query q() -> int combine first default 0;\n"
                   "rule q.r cite \"X\" answer 1;\n"
-                  "rule q.r cite \"X\" answer 2;"
+                  "rule q.r cite \"X\" answer 2;\n"
                   "source \"X\";\n", 110, 3, 6);
     /* an edition adding a rule that exists already */
     ck_load_fails("query q() -> int combine first default 0;\n"
                   "rule q.r cite \"X\" answer 1;\n"
-                  "edition e {\n  rule q.r cite \"X\" answer 2;\n}"
+                  "edition e {\n  rule q.r cite \"X\" answer 2;\n}\n"
                   "source \"X\";\n", 110, 4, 8);
     /* two editions of one name */
     ck_load_fails("edition e;\nedition e;", 110, 2, 9);
@@ -194,7 +194,7 @@ END_TEST
 START_TEST(e112_rule_without_query)
 {
     /* the position is the rule's name span `nq.r` */
-    ck_load_fails("rule nq.r cite \"X\" answer 1;"
+    ck_load_fails("rule nq.r cite \"X\" answer 1;\n"
         "source \"X\";\n", 112, 1, 6);
 }
 END_TEST
@@ -297,7 +297,7 @@ END_TEST
 START_TEST(e140_revise_missing_rule)
 {
     ck_load_fails("query q() -> int combine first default 0;\n"
-                  "edition e {\n  replace rule q.nope cite \"X\" answer 1;\n}"
+                  "edition e {\n  replace rule q.nope cite \"X\" answer 1;\n}\n"
                   "source \"X\";\n", 140, 3, 16);
     ck_load_fails("query q() -> int combine first default 0;\n"
                   "edition e {\n  remove rule q.nope;\n}", 140, 3, 15);
@@ -305,7 +305,7 @@ START_TEST(e140_revise_missing_rule)
     ck_load_fails("query q() -> int combine first default 0;\n"
                   "rule q.r cite \"X\" answer 1;\n"
                   "edition p { remove rule q.r; }\n"
-                  "edition c extends p {\n  replace rule q.r cite \"X\" answer 2;\n}"
+                  "edition c extends p {\n  replace rule q.r cite \"X\" answer 2;\n}\n"
                   "source \"X\";\n", 140, 5, 16);
 }
 END_TEST
