@@ -108,7 +108,7 @@ static const char *const kind_names[AST_KIND_COUNT] = {
     [AST_RECORD_DECL] = "record-decl", [AST_PARAM] = "param", [AST_COUNTER] = "counter",
     [AST_COUNTER_ITEM] = "counter-item", [AST_COUNTER_ENTRY] = "counter-entry",
     [AST_CITE] = "cite", [AST_TABLE] = "table", [AST_ROW] = "row", [AST_FN] = "fn",
-    [AST_QUERY] = "query", [AST_RULE] = "rule", [AST_LET_CLAUSE] = "let-clause",
+    [AST_QUERY] = "query", [AST_RULE] = "rule",
     [AST_VARIANT] = "variant", [AST_READING] = "reading", [AST_EDITION] = "edition",
     [AST_REMOVE] = "remove", [AST_SET_VARIANT] = "set-variant",
     [AST_DEFAULT_EDITION] = "default-edition", [AST_TEST] = "test", [AST_EXPECT] = "expect",
@@ -116,6 +116,7 @@ static const char *const kind_names[AST_KIND_COUNT] = {
     [AST_EVENT] = "event", [AST_BLOCK] = "block", [AST_STMT] = "statement",
     [AST_TEST_DICE] = "test-dice", [AST_TEST_CHOICES] = "test-choices", [AST_TEST_DO] = "test-do",
     [AST_TEST_ADVANCE] = "test-advance", [AST_TEST_MOVE] = "test-move",
+    [AST_SOURCE] = "source",
 };
 
 const char *ast_kind_name(ast_kind k)
@@ -131,6 +132,8 @@ const char *ast_kind_name(ast_kind k)
  *   names, types, integers, true/false, forbid/permit, ? (not given): the bare token;
  *   (OP a b) for binary and unary operators (+ - * / % == != < <= > >= and or in not),
  *   (. base field), (call f args...), (index t keys...), (if c t e), (let x v body),
+ *   (let x v) for a let with no body (a rule head's, a block's), (if c t) for an if statement
+ *   with no else,
  *   (list ...), (set ...), (record R (field v)...), (sum x L body) (likewise count all any
  *   min max), (roll) / (roll n), (variant-ref v), (set-of T), (list-of T);
  *   declarations: (kind NAME [int] ["doc"]) (likewise side ability marker token),
@@ -138,6 +141,7 @@ const char *ast_kind_name(ast_kind k)
  *   (counter NAME ["title"] KIND (item value) (item (entry [n])...)...),
  *   (table NAME (keys (k T [floor])...) (result T) | (columns (c T)...) cites... rows...),
  *   (row (keys ...) (cells ...) cites...), (cite "ID" [source "S"] [example "E"]),
+ *   (source "ID" ["text"]),
  *   (fn NAME (params (p T)...) T body), (query NAME (params ...) T MODE [(doc "D")] [(default e)]),
  *   (rule|replace-rule Q.R [(priority n)] cites... [(doc "D")] (let x v)... [(when e)] (answer e)),
  *   (variant NAME ["doc"] (reading R ["doc"] [default])...), (remove Q.R),
@@ -369,14 +373,14 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
         puts_(w, "(if");
         sp_dump(w, n->a, depth);
         sp_dump(w, n->b, depth);
-        sp_dump(w, n->c, depth);
+        if (n->c || n->op != AST_ST_IF)
+            sp_dump(w, n->c, depth);
         break;
     case AST_LET:
-    case AST_LET_CLAUSE:
         puts_(w, "(let ");
         puts_(w, n->name ? n->name : "?");
         sp_dump(w, n->a, depth);
-        if (n->kind == AST_LET)
+        if (n->b || n->op != AST_ST_LET)
             sp_dump(w, n->b, depth);
         break;
     case AST_LIST:
@@ -471,14 +475,19 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
     case AST_CITE:
         puts_(w, "(cite ");
         put_str(w, n->name);
-        if (n->title) {
+        if (n->ref) {
             puts_(w, " source ");
-            put_str(w, n->title);
+            put_str(w, n->ref);
         }
         if (n->doc) {
             puts_(w, " example ");
             put_str(w, n->doc);
         }
+        break;
+    case AST_SOURCE:
+        puts_(w, "(source ");
+        put_str(w, n->name);
+        opt_str(w, NULL, n->title);
         break;
     case AST_TABLE:
         puts_(w, "(table ");

@@ -39,8 +39,12 @@ typedef enum ast_kind {
     AST_INDEX,         /* a: base (a table name); list: keys */
     AST_UNARY,         /* op: AST_OP_NEG or AST_OP_NOT; a: operand */
     AST_BINARY,        /* op; a: left; b: right */
-    AST_IF,            /* a: condition; b: then; c: else */
-    AST_LET,           /* name: bound name; a: value; b: body */
+    AST_IF,            /* a: condition; b: then; c: else. As a statement of a block (op
+                          AST_ST_IF) b is an AST_BLOCK and c an AST_BLOCK, another if
+                          statement or NULL */
+    AST_LET,           /* name: bound name; a: value; b: the body of `let x = e; body` in an
+                          expression, or NULL (op AST_ST_LET) for a let of a rule head or a
+                          block, which binds until the end of its rule or block */
     AST_LIST,          /* list: items */
     AST_SET,           /* list: items */
     AST_RECORD,        /* name: record type; list: AST_FIELD_INIT items */
@@ -65,8 +69,10 @@ typedef enum ast_kind {
                           a: expression (side name, int) — or for abilities/markers, list:
                           AST_COUNTER_ENTRY */
     AST_COUNTER_ENTRY, /* name: ability or marker; a: int expression or NULL */
-    AST_CITE,          /* cite: ID string; source and example: strings or NULL
-                          (stored as name: ID; title: source; doc: example) */
+    AST_CITE,          /* name: the cited ID; ref: the source text written in the cite itself,
+                          or NULL; title: the source text the ID's `source` declaration gives
+                          (set by the resolver, dsl/cite.c; NULL before); doc: the
+                          example or NULL */
     AST_TABLE,         /* name; params: keys (AST_PARAM); list2: result columns (AST_PARAM) —
                           empty when `result` holds a single unnamed result type;
                           a: single result type or NULL; cites; list: AST_ROW */
@@ -76,10 +82,9 @@ typedef enum ast_kind {
     AST_QUERY,         /* name; params; a: result type; op: AST_COMBINE_*; b: default or NULL;
                           doc */
     AST_RULE,          /* name: "query.rule" in full; ref: query part; name2: rule part;
-                          ival: priority; cites; doc; list: AST_LET_CLAUSE in order;
+                          ival: priority; cites; doc; list: its AST_LETs in order;
                           a: when (or NULL); b: answer; op: AST_EDIT_*;
                           c: (a rule of an event) its `do` AST_BLOCK, b then NULL */
-    AST_LET_CLAUSE,    /* name; a: value */
     AST_VARIANT,       /* name; doc; list: AST_READING */
     AST_READING,       /* name; doc; ival: 1 if default */
     AST_EDITION,       /* name; ref: parent (or NULL); title; list: items (AST_RULE with op
@@ -87,21 +92,20 @@ typedef enum ast_kind {
     AST_REMOVE,        /* name: "query.rule" */
     AST_SET_VARIANT,   /* name: variant; ref: reading */
     AST_DEFAULT_EDITION, /* name */
-    AST_TEST,          /* title; ref: edition or NULL; params: AST_SET_VARIANT settings
-                          (and at most one AST_TEST_BOARD); name2: the board path or NULL;
-                          list: AST_EXPECT (and, since issue 4, AST_TEST_DO, _ADVANCE and
-                          _MOVE items, run in order; params may hold AST_TEST_DICE and
-                          AST_TEST_CHOICES) */
+    AST_TEST,          /* title; ref: edition or NULL; params: AST_SET_VARIANT settings, at
+                          most one AST_TEST_BOARD, AST_TEST_DICE and AST_TEST_CHOICES; name2:
+                          the board path or NULL; list: AST_EXPECT, AST_TEST_DO, _ADVANCE and
+                          _MOVE items, run in order */
     AST_EXPECT,        /* a: expression; ival: expected error code (e.g. 201 for E201) or 0 */
 
-    /* ---- the board (language.md §5); added after the first release of this header ---- */
+    /* ---- the board (language.md §5) ---- */
     AST_SQUARE,        /* `@C4`: name: the coordinate as written ("C4"); ival: its column x
                           (A = 0) in the low 32 bits and its row y (1 = 0) in the high 32 */
     AST_UNIT_REF,      /* `$rifle1`: name: a unit of the loaded scenario (resolved at run time) */
     AST_TEST_BOARD,    /* `board "FILE"` setting of a test (in its params): name: the path as
                           written, relative to the test's file */
 
-    /* ---- events, effects, phases (language.md §6); added with issue 4 ---- */
+    /* ---- events, effects, phases (language.md §6) ---- */
     AST_EVENT,         /* `event NAME(params) [on MOMENT] ["doc"];`: name; params; doc;
                           ref: the moment name (`give`, `enter`...) or NULL */
     AST_BLOCK,         /* `{ stmt... }` of an event rule's `do`: list: AST_STMT items */
@@ -112,6 +116,10 @@ typedef enum ast_kind {
                           expected error code or 0 */
     AST_TEST_ADVANCE,  /* `advance to PHASE;` in a test: name: the phase */
     AST_TEST_MOVE,     /* `move U along PATH;` in a test: a: the unit; b: the list of squares */
+
+    /* ---- citations (language.md §3.6) ---- */
+    AST_SOURCE,        /* `source "ID" [= "TEXT"];`: name: the ID; title: its source text or
+                          NULL */
 
     AST_KIND_COUNT
 } ast_kind;
@@ -131,17 +139,18 @@ typedef enum ast_op {
     AST_COMBINE_ALL, AST_COMBINE_ANY, AST_COMBINE_PERMISSION,
     /* rule placement */
     AST_EDIT_ADD, AST_EDIT_REPLACE,
-    /* vocabulary categories of the board (language.md §5.1), added later */
+    /* vocabulary categories of the board (language.md §5.1) */
     AST_VOCAB_TERRAIN, AST_VOCAB_SQUARE_FEATURE, AST_VOCAB_SIDE_FEATURE, AST_VOCAB_INTERSPACE_ITEM,
-    /* added with issue 4 (language.md §6): the vocabulary of turns and counter sides, the list
-     * filter `[x in L: cond]` (an AST_AGG), and the statements of a `do` block (AST_STMT.op):
+    /* language.md §6: the vocabulary of turns and counter sides, the list filter
+     * `[x in L: cond]` (an AST_AGG), and the statements of a `do` block (AST_STMT.op, and the
+     * op of an AST_LET or AST_IF standing in a block):
      *   GIVE/TAKE: a unit, b marker, c count or NULL; TAKE ival 1 for `all`
      *   FLIP: a unit or element, b face;  SET: a the AST_FIELD `u.value`, b the new value
      *   DESTROY: a;  MOVE: a unit, b square, c second square or NULL;  EMBARK: a unit, b carrier
      *   DISEMBARK: a unit, b square;  PLACE/REMOVE: a feature or item, b place; ival 1 `near`
-     *   RAISE: name event, list args;  LET: name, a value
+     *   RAISE: name event, list args;  LET (an AST_LET): name, a value
      *   CHOOSE: name bound, name2 loop variable, a list, b side, title question or NULL
-     *   IF: a condition, b then-block, c else-block or else-if AST_STMT or NULL
+     *   IF (an AST_IF): a condition, b then-block, c else-block, else-if or NULL
      *   FOR: name loop variable, a collection, b block;  NOTE/FAIL: title the text */
     AST_VOCAB_PHASE, AST_VOCAB_FACE,
     AST_AGG_FILTER,
@@ -175,13 +184,14 @@ struct ast_node {
     ast_node *a, *b, *c;
     ast_vec list, list2, params, cites;
     ast_annot an;
-    uint32_t parens;    /* added: pairs of grouping parentheses written around this expression
+    uint32_t parens;    /* pairs of grouping parentheses written around this expression
                            (`((x))` is x with 2); only the depth bound (front.c) reads it */
 };
 
 /* Locations set by the parser: a declaration's loc (and a param's, reading's, counter item's,
- * let clause's, field init's) is its name's span, a rule's spans `query.rule`, a cite's is its ID
- * string, an expect's is its expression; an expression's loc spans the whole expression. */
+ * a rule head's let's, field init's) is its name's span, a rule's spans `query.rule`, a cite's
+ * and a source declaration's is its ID string, an expect's is its expression; an expression's
+ * loc spans the whole expression. */
 
 /* One parsed file: its declarations in source order and the arena that owns every node and
  * string of the tree. `path` and `text` are owned copies (diagnostics quote the text). */

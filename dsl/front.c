@@ -3,7 +3,8 @@
  * front_parse_file / front_parse_expr (front.h) run the flex scanner (grammar/lexer.l) and the
  * bison parser (grammar/parser.y) over one text with a fresh front_ctx (grammar/build.h), then
  * bound the depth of what was built (E008) so later stages may recurse. The builders below
- * only allocate in the file's arena and check shapes the grammar cannot (E014-E018).
+ * only allocate in the file's arena, check shapes the grammar cannot (E014, E016, E019-E021)
+ * and word the errors of the grammar's error productions (E010, E015, E017, E018).
  */
 #include "front.h"
 
@@ -193,9 +194,31 @@ ast_node *front_if(front_ctx *ctx, ast_loc loc, ast_node *c, ast_node *t, ast_no
 ast_node *front_let(front_ctx *ctx, ast_loc loc, const char *name, ast_node *v, ast_node *body)
 {
     ast_node *n = front_named(ctx, AST_LET, loc, name, v);
-    if (n)
+    if (n) {
         n->b = body;
+        n->op = body ? AST_OP_NONE : AST_ST_LET;
+    }
     return n;
+}
+
+const char *front_join(front_ctx *ctx, const char *a, const char *b)
+{
+    size_t na = a ? strlen(a) : 0, nb = b ? strlen(b) : 0;
+    if (!a || !b)
+        return a ? a : b;
+    char *out = hon_malloc(na + nb + 2);
+    if (!out) {
+        front_oom(ctx);
+        return a;
+    }
+    memcpy(out, a, na);
+    out[na] = ' ';
+    memcpy(out + na + 1, b, nb + 1);
+    const char *joined = ast_strndup(ctx->file, out, na + nb + 1);
+    hon_free(out);
+    if (!joined)
+        front_oom(ctx);
+    return joined ? joined : a;
 }
 
 ast_node *front_items(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name, ast_vec items)
@@ -258,14 +281,10 @@ ast_node *front_type_of(front_ctx *ctx, ast_loc loc, ast_kind k, ast_node *elem)
     return front_named(ctx, k, loc, NULL, elem);
 }
 
-ast_node *front_type_generic(front_ctx *ctx, ast_loc loc, const char *name, ast_loc name_loc,
-                             ast_node *elem)
+ast_node *front_bad_generic(front_ctx *ctx, ast_loc loc, const char *name)
 {
-    if (name && strcmp(name, "list") != 0) {
-        return reject(ctx, 18, name_loc, "unknown type constructor '%s<...>' (there are "
-                      "set<T> and list<T>)", name);
-    }
-    return front_type_of(ctx, loc, AST_TYPE_LIST, elem);
+    return reject(ctx, 18, loc, "unknown type constructor '%s<...>' (there are set<T> and "
+                  "list<T>)", name ? name : "");
 }
 
 /* ---------------------------------------------------------------- declarations */
@@ -279,24 +298,32 @@ ast_node *front_param(front_ctx *ctx, ast_loc loc, const char *name, ast_node *t
 }
 
 ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
-                      const char *type, ast_loc type_loc, const char *doc)
+                      bool carries_int, const char *doc)
 {
-    if (type && strcmp(type, "int") != 0) {
-        return reject(ctx, 17, type_loc, "only ': int' may follow a %s name (it carries a "
-                    "number), not ': %s'",
-                    cat == AST_VOCAB_KIND ? "kind" : cat == AST_VOCAB_SIDE ? "side"
-                    : cat == AST_VOCAB_ABILITY ? "ability"
-                    : cat == AST_VOCAB_MARKER ? "marker" : cat == AST_VOCAB_TOKEN ? "token"
-                    : cat == AST_VOCAB_TERRAIN ? "terrain"
-                    : cat == AST_VOCAB_SQUARE_FEATURE ? "square_feature"
-                    : cat == AST_VOCAB_SIDE_FEATURE ? "side_feature" : "interspace_item", type);
-    }
     ast_node *n = front_doc_decl(ctx, AST_VOCAB, loc, name, doc);
     if (n) {
         n->op = cat;
-        n->ival = type != NULL;
+        n->ival = carries_int;
     }
     return n;
+}
+
+ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const char *type)
+{
+    static const struct { ast_op cat; const char *word; } words[] = {
+        { AST_VOCAB_KIND, "kind" }, { AST_VOCAB_SIDE, "side" },
+        { AST_VOCAB_ABILITY, "ability" }, { AST_VOCAB_MARKER, "marker" },
+        { AST_VOCAB_TOKEN, "token" }, { AST_VOCAB_TERRAIN, "terrain" },
+        { AST_VOCAB_SQUARE_FEATURE, "square_feature" }, { AST_VOCAB_SIDE_FEATURE, "side_feature" },
+        { AST_VOCAB_INTERSPACE_ITEM, "interspace_item" }, { AST_VOCAB_PHASE, "phase" },
+        { AST_VOCAB_FACE, "face" },
+    };
+    const char *word = "vocabulary";
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (words[i].cat == cat)
+            word = words[i].word;
+    return reject(ctx, 17, loc, "only ': int' may follow a %s name (it carries a number), not "
+                  "': %s'", word, type ? type : "");
 }
 
 ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,
@@ -334,9 +361,17 @@ ast_node *front_cite(front_ctx *ctx, ast_loc loc, const char *id, const char *so
 {
     ast_node *n = front_node(ctx, AST_CITE, loc, id);
     if (n) {
-        n->title = source;
+        n->ref = source;
         n->doc = example;
     }
+    return n;
+}
+
+ast_node *front_source(front_ctx *ctx, ast_loc loc, const char *id, const char *text)
+{
+    ast_node *n = front_node(ctx, AST_SOURCE, loc, id);
+    if (n)
+        n->title = text;
     return n;
 }
 
@@ -375,24 +410,18 @@ ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params
     return n;
 }
 
-static const struct { const char *name; ast_op op; } combine_modes[] = {
-    { "first", AST_COMBINE_FIRST }, { "sum", AST_COMBINE_SUM }, { "min", AST_COMBINE_MIN },
-    { "max", AST_COMBINE_MAX }, { "all", AST_COMBINE_ALL }, { "any", AST_COMBINE_ANY },
-    { "permission", AST_COMBINE_PERMISSION },
-};
+ast_op front_bad_combine(front_ctx *ctx, ast_loc loc, const char *mode)
+{
+    reject(ctx, 15, loc, "unknown combine mode '%s' (first, sum, min, max, all, any or "
+           "permission)", mode ? mode : "");
+    return AST_OP_NONE;
+}
 
 ast_node *front_query(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
-                      ast_node *result, const char *mode, ast_loc mode_loc, const char *doc,
-                      ast_node *dflt)
+                      ast_node *result, ast_op op, const char *doc, ast_node *dflt)
 {
-    ast_op op = AST_OP_NONE;
-    for (size_t i = 0; mode && i < sizeof combine_modes / sizeof *combine_modes; i++)
-        if (strcmp(mode, combine_modes[i].name) == 0)
-            op = combine_modes[i].op;
-    if (mode && op == AST_OP_NONE) {
-        return reject(ctx, 15, mode_loc, "unknown combine mode '%s' (first, sum, min, max, "
-                      "all, any or permission)", mode);
-    }
+    if (op == AST_OP_NONE)
+        return NULL;
     ast_node *n = front_fn(ctx, loc, name, params, result, dflt);
     if (n) {
         n->kind = AST_QUERY;
@@ -491,17 +520,6 @@ ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant,
     return n;
 }
 
-ast_node *front_test_board(front_ctx *ctx, ast_loc loc, const char *word, ast_loc path_loc,
-                           const char *path)
-{
-    if (!word || strcmp(word, "board") != 0) {
-        return reject(ctx, 10, loc, "unexpected identifier '%s': a test's settings are "
-                      "'edition NAME', 'variant NAME = READING' and 'board \"FILE\"'",
-                      word ? word : "");
-    }
-    return front_node(ctx, AST_TEST_BOARD, path_loc, path);
-}
-
 ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char *edition,
                      ast_vec settings, ast_vec expects)
 {
@@ -566,15 +584,6 @@ ast_node *front_event(front_ctx *ctx, ast_loc loc, const char *name, ast_vec par
     return n;
 }
 
-ast_node *front_moment(front_ctx *ctx, ast_loc on_loc, const char *on, ast_loc loc,
-                       const char *moment)
-{
-    if (!on || strcmp(on, "on") != 0)
-        return reject(ctx, 10, on_loc, "unexpected identifier '%s': an event's parameters may "
-                      "be followed by 'on MOMENT', its description and ';'", on ? on : "");
-    return front_node(ctx, AST_NAME, loc, moment);
-}
-
 ast_node *front_rule_do(front_ctx *ctx, ast_node *rule, ast_node *block)
 {
     (void)ctx;
@@ -596,26 +605,24 @@ ast_node *front_stmt(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_no
     return n;
 }
 
-ast_node *front_stmt_word(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, const char *word,
-                          ast_loc word_loc, ast_node *b, ast_node *c)
+ast_node *front_place(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *what, ast_node *where,
+                      bool near)
 {
-    bool place = op == AST_ST_PLACE || op == AST_ST_REMOVE;
-    const char *want = place ? "at" : "to";
-    bool near = place && word && strcmp(word, "near") == 0;
-    if (!word || (strcmp(word, want) != 0 && !near)) {
-        static const char *const what[] = { "flip X to FACE", "move UNIT to SQUARE",
-                                            "disembark UNIT to SQUARE",
-                                            "place X at PLACE (or near SQUARE)",
-                                            "remove X at PLACE (or near SQUARE)" };
-        int w = op == AST_ST_FLIP ? 0 : op == AST_ST_MOVE ? 1 : op == AST_ST_DISEMBARK ? 2
-                : op == AST_ST_PLACE ? 3 : 4;
-        return reject(ctx, 10, word_loc, "unexpected identifier '%s': write '%s'",
-                      word ? word : "", what[w]);
-    }
-    ast_node *n = front_stmt(ctx, loc, op, a, b, c);
+    ast_node *n = front_stmt(ctx, loc, op, what, where, NULL);
     if (n)
         n->ival = near;
     return n;
+}
+
+ast_node *front_bad_word(front_ctx *ctx, ast_op op, const char *word, ast_loc loc)
+{
+    const char *form = op == AST_ST_FLIP ? "flip X to FACE"
+                       : op == AST_ST_MOVE ? "move UNIT to SQUARE"
+                       : op == AST_ST_DISEMBARK ? "disembark UNIT to SQUARE"
+                       : op == AST_ST_PLACE ? "place X at PLACE (or near SQUARE)"
+                       : "remove X at PLACE (or near SQUARE)";
+    return reject(ctx, 10, loc, "unexpected identifier '%s': write '%s'", word ? word : "",
+                  form);
 }
 
 ast_node *front_take_all(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *marker)
@@ -642,21 +649,9 @@ ast_node *front_raise(front_ctx *ctx, ast_loc loc, const char *event, ast_vec ar
     return n;
 }
 
-ast_node *front_let_stmt(front_ctx *ctx, ast_loc loc, const char *name, ast_node *value)
-{
-    ast_node *n = front_named(ctx, AST_STMT, loc, name, value);
-    if (n)
-        n->op = AST_ST_LET;
-    return n;
-}
-
 ast_node *front_choose(front_ctx *ctx, ast_loc loc, const char *name, const char *var,
-                       ast_node *list, const char *by, ast_loc by_loc, ast_node *side,
-                       const char *question)
+                       ast_node *list, ast_node *side, const char *question)
 {
-    if (!by || strcmp(by, "by") != 0)
-        return reject(ctx, 10, by_loc, "unexpected identifier '%s': write 'choose(VAR in LIST, "
-                      "by: SIDE)'", by ? by : "");
     ast_node *n = front_stmt(ctx, loc, AST_ST_CHOOSE, list, side, NULL);
     if (n) {
         n->name = name;
@@ -669,7 +664,10 @@ ast_node *front_choose(front_ctx *ctx, ast_loc loc, const char *name, const char
 ast_node *front_if_stmt(front_ctx *ctx, ast_loc loc, ast_node *cond, ast_node *then_block,
                         ast_node *else_part)
 {
-    return front_stmt(ctx, loc, AST_ST_IF, cond, then_block, else_part);
+    ast_node *n = front_if(ctx, loc, cond, then_block, else_part);
+    if (n)
+        n->op = AST_ST_IF;
+    return n;
 }
 
 ast_node *front_for(front_ctx *ctx, ast_loc loc, const char *var, ast_node *coll,
@@ -715,16 +713,6 @@ ast_node *front_map(front_ctx *ctx, ast_loc loc, ast_node *e, const char *var, a
     return n;
 }
 
-ast_node *front_test_list(front_ctx *ctx, ast_loc loc, const char *word, ast_vec items)
-{
-    bool dice = word && strcmp(word, "dice") == 0;
-    if (!dice && !(word && strcmp(word, "choices") == 0))
-        return reject(ctx, 10, loc, "unexpected identifier '%s': a test's settings are "
-                      "'edition NAME', 'variant NAME = READING', 'board \"FILE\"', "
-                      "'dice [FACES]' and 'choices [ANSWERS]'", word ? word : "");
-    return front_items(ctx, dice ? AST_TEST_DICE : AST_TEST_CHOICES, loc, NULL, items);
-}
-
 ast_node *front_test_do(front_ctx *ctx, ast_loc loc, ast_node *call, const char *code,
                         ast_loc code_loc)
 {
@@ -734,25 +722,8 @@ ast_node *front_test_do(front_ctx *ctx, ast_loc loc, ast_node *call, const char 
     return x;
 }
 
-ast_node *front_test_advance(front_ctx *ctx, ast_loc loc, const char *w1, ast_loc l1,
-                             const char *w2, ast_loc l2, const char *phase, ast_loc l3)
+ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *path)
 {
-    (void)l3;
-    if (!w1 || strcmp(w1, "advance") != 0)
-        return reject(ctx, 10, l1, "unexpected identifier '%s': a test holds 'expect', 'do', "
-                      "'advance to PHASE' and 'move UNIT along PATH'", w1 ? w1 : "");
-    if (!w2 || strcmp(w2, "to") != 0)
-        return reject(ctx, 10, l2, "unexpected identifier '%s': write 'advance to PHASE'",
-                      w2 ? w2 : "");
-    return front_node(ctx, AST_TEST_ADVANCE, loc, phase);
-}
-
-ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, const char *word,
-                          ast_loc word_loc, ast_node *path)
-{
-    if (!word || strcmp(word, "along") != 0)
-        return reject(ctx, 10, word_loc, "unexpected identifier '%s': write 'move UNIT along "
-                      "[SQUARE, ...]'", word ? word : "");
     ast_node *n = front_node(ctx, AST_TEST_MOVE, loc, NULL);
     if (n) {
         n->a = unit;

@@ -12,11 +12,11 @@
 #include "diag.h"
 
 #define FRONT_MAX_ERRORS 20
-/* Added by the front end: a parsed tree is at most this deep (a declaration nested deeper is
+/* A parsed tree is at most this deep (a declaration nested deeper is
  * dropped with E008), so later stages may walk it recursively; and a source longer than
  * FRONT_MAX_SOURCE bytes is refused with E007 (columns and offsets stay well inside 32 bits). */
 #define FRONT_MAX_DEPTH 256
-/* Added: a left operand of a binary operator adds no nesting level, so `1 + 1 + ... + 1` is
+/* A left operand of a binary operator adds no nesting level, so `1 + 1 + ... + 1` is
  * shallow; such operands are counted apart, at most this many along any path of the tree (E008
  * "operator chain too long"). The resolver and the compiler walk these chains in loops. */
 #define FRONT_MAX_CHAIN 10000

@@ -2,10 +2,12 @@
  *
  * After the built-in names, four passes over every file in load order: (1) declare every name
  * (scope.c), (2) signatures (type.c, table.c), (3) bodies (body.c, table.c, edition.c, test.c,
- * builtin.c; expressions in expr.c), (4) each edition's rule set per query (edition.c). Every
- * pass keeps going after an error (E1xx); resolve_int.h holds what the passes share.
+ * builtin.c; expressions in expr.c), (4) each edition's rule set per query (edition.c); then
+ * the citations (cite.c). Every pass keeps going after an error (E1xx); resolve_int.h
+ * holds what the passes share.
  */
 #include "resolve_int.h"
+#include "cite.h"
 
 #include <stdarg.h>
 
@@ -194,6 +196,8 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
             p->rules[r].edition = -2;
     if (!c.oom)
         edition_rule_sets(&c);
+    if (!c.oom && !cite_resolve(files, nfiles, diags))
+        c.oom = true;
     hon_free(c.locals);
     if (c.oom || diags->errors > errors0) {
         res_program_free(p);

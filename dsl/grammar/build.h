@@ -29,8 +29,8 @@ typedef struct front_ctx {
     bool oom;                 /* an allocation failed somewhere: the parse returns NULL */
     bool eof_seen;            /* the scanner reached the end of the text */
     bool unclosed_reported;   /* E011 was reported: the parser's own EOF error is redundant */
-    bool string_cut;          /* added: an unterminated string (E002) took the rest of its
-                                 line; syntax errors until the next ';' or '}' are its cascade */
+    bool string_cut;          /* an unterminated string (E002) took the rest of its line;
+                                 syntax errors until the next ';' or '}' are its cascade */
     uint32_t bad_line, bad_col; /* where a builder last rejected a construct (0: never) */
 
     /* scanner position (next byte) and the last two tokens, for E012's caret */
@@ -78,10 +78,16 @@ ast_node *front_paren(ast_node *e);
 ast_node *front_field(front_ctx *ctx, ast_loc loc, ast_node *base, const char *field);
 ast_node *front_call(front_ctx *ctx, ast_loc loc, const char *callee, ast_vec args);
 ast_node *front_index(front_ctx *ctx, ast_loc loc, ast_node *base, ast_vec keys);
+/* `if c then t else e` in an expression; front_if_stmt makes the statement. */
 ast_node *front_if(front_ctx *ctx, ast_loc loc, ast_node *c, ast_node *t, ast_node *e);
+/* `let NAME = v; body` in an expression; with body NULL, the let of a rule head or a block
+ * (op AST_ST_LET), which binds until the end of its rule or block. */
 ast_node *front_let(front_ctx *ctx, ast_loc loc, const char *name, ast_node *v, ast_node *body);
+/* Two adjacent string literals as one text: a, one space, b, in the file's arena (language.md
+ * §1). Returns a when memory runs out (and marks the context). */
+const char *front_join(front_ctx *ctx, const char *a, const char *b);
 ast_node *front_items(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name, ast_vec items);
-/* A node with a name and one child: AST_FIELD_INIT, AST_LET_CLAUSE, AST_COUNTER_ENTRY. */
+/* A node with a name and one child: AST_FIELD_INIT, AST_COUNTER_ENTRY, AST_FIELD. */
 ast_node *front_named(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name, ast_node *a);
 /* `op(head: body)` where head must be `NAME in LIST` (E014 otherwise). */
 ast_node *front_agg(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *head, ast_node *body);
@@ -90,35 +96,43 @@ ast_node *front_roll(front_ctx *ctx, ast_loc loc, ast_node *count);
  * row with a leading zero or above 99999 is E019. */
 ast_node *front_square(front_ctx *ctx, ast_loc loc, const char *text);
 
-/* Types. `NAME<T>`: only list<T> (E018 otherwise). */
+/* Types. */
 ast_node *front_type_name(front_ctx *ctx, ast_loc loc, const char *name);
 ast_node *front_type_of(front_ctx *ctx, ast_loc loc, ast_kind k, ast_node *elem);
-ast_node *front_type_generic(front_ctx *ctx, ast_loc loc, const char *name, ast_loc name_loc,
-                             ast_node *elem);
+/* `NAME<T>` for a NAME other than set and list: E018 at NAME; returns NULL. */
+ast_node *front_bad_generic(front_ctx *ctx, ast_loc loc, const char *name);
 
 /* Declarations. */
 ast_node *front_param(front_ctx *ctx, ast_loc loc, const char *name, ast_node *type, bool floor);
-/* `: TYPE` after a vocabulary name must be `int` (E017); NULL type means none. */
+/* `kind NAME [: int] ["doc"];` and the other vocabulary declarations (cat: AST_VOCAB_*). */
 ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
-                      const char *type, ast_loc type_loc, const char *doc);
+                      bool carries_int, const char *doc);
+/* `: TYPE` after a vocabulary name, TYPE other than `int`: E017 at loc; returns NULL. */
+ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const char *type);
 ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,
                          const char *doc);
 ast_node *front_counter(front_ctx *ctx, ast_loc loc, const char *name, const char *title,
                         const char *kind, ast_vec items);
 ast_node *front_counter_item(front_ctx *ctx, ast_loc loc, const char *name, ast_node *value);
 ast_node *front_counter_list(front_ctx *ctx, ast_loc loc, const char *name, ast_vec entries);
+/* `cite "ID" [source "S"] [example "E"]`: S, if written, is kept apart (in ref) for the
+ * resolver to compare with the ID's declaration (dsl/cite.c). */
 ast_node *front_cite(front_ctx *ctx, ast_loc loc, const char *id, const char *source,
                      const char *example);
+/* `source "ID" [= "TEXT"];` (text NULL when not given). */
+ast_node *front_source(front_ctx *ctx, ast_loc loc, const char *id, const char *text);
 /* A table: result is either a single type (columns empty) or named columns (result NULL). */
 ast_node *front_table(front_ctx *ctx, ast_loc loc, const char *name, ast_vec keys,
                       ast_node *result, ast_vec columns, ast_vec cites, ast_vec rows);
 ast_node *front_row(front_ctx *ctx, ast_loc loc, ast_vec keys, ast_vec cells, ast_vec cites);
 ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
                    ast_node *result, ast_node *body);
-/* `combine MODE`: MODE is first, sum, min, max, all, any or permission (E015 otherwise). */
+/* A query combining by op (AST_COMBINE_*); AST_OP_NONE (an unknown mode, already reported)
+ * gives NULL. */
 ast_node *front_query(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
-                      ast_node *result, const char *mode, ast_loc mode_loc, const char *doc,
-                      ast_node *dflt);
+                      ast_node *result, ast_op op, const char *doc, ast_node *dflt);
+/* `combine MODE` with a MODE that is not one: E015 at MODE; returns AST_OP_NONE. */
+ast_op front_bad_combine(front_ctx *ctx, ast_loc loc, const char *mode);
 /* The rule's name is QUERY.RULE, given as its two parts; op is AST_EDIT_ADD or _REPLACE. */
 ast_node *front_rule(front_ctx *ctx, ast_loc loc, const char *query, const char *rule,
                      int64_t priority, ast_vec cites, const char *doc, ast_vec lets,
@@ -133,10 +147,8 @@ ast_node *front_edition(front_ctx *ctx, ast_loc loc, const char *name, const cha
                         const char *title, ast_vec items);
 ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant,
                             const char *reading);
-/* A test setting `WORD "PATH"`: WORD must be `board` (E010 otherwise). */
-ast_node *front_test_board(front_ctx *ctx, ast_loc loc, const char *word, ast_loc path_loc,
-                           const char *path);
-/* A test; its settings may hold at most one `board` (E020 for a second one). */
+/* A test; its settings may hold at most one `board` (E020 for a second one), one `dice` and
+ * one `choices` (E021). */
 ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char *edition,
                      ast_vec settings, ast_vec expects);
 /* `expect e [fails CODE]`: CODE must read E followed by three digits (E016 otherwise). */
@@ -148,30 +160,27 @@ ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *cod
 /* `event NAME(params) [on MOMENT] ["doc"];` (moment: the node front_moment made, or NULL). */
 ast_node *front_event(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
                       ast_node *moment, const char *doc);
-/* `on MOMENT`: the first word must be `on` (E010), the moment one the engine raises (E021).
- * Returns an AST_NAME holding the moment, or NULL after reporting. */
-ast_node *front_moment(front_ctx *ctx, ast_loc on_loc, const char *on, ast_loc loc,
-                       const char *moment);
 /* Makes `rule` (built by front_rule with no answer) a rule of an event, with its `do` block. */
 ast_node *front_rule_do(front_ctx *ctx, ast_node *rule, ast_node *block);
 /* A statement of kind op (AST_ST_*) with up to three operands (see ast.h). */
 ast_node *front_stmt(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b,
                      ast_node *c);
-/* A statement whose operands are joined by a word: `flip U to F`, `move U to SQ[, SQ2]`,
- * `disembark U to SQ` want `to`; `place X at P` and `remove X at P` want `at` (or `near` for
- * an interspace item next to a square). Another word is E010. */
-ast_node *front_stmt_word(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, const char *word,
-                          ast_loc word_loc, ast_node *b, ast_node *c);
+/* `place X at P;`, `remove X at P;` and with `near` (near true) instead of `at`. */
+ast_node *front_place(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *what, ast_node *where,
+                      bool near);
+/* An identifier where a statement of op wants its word (`flip U to F`, `move U to SQ`,
+ * `disembark U to SQ`, `place X at P`, `remove X at P`): E010 at the word, naming the
+ * statement's form; returns NULL. */
+ast_node *front_bad_word(front_ctx *ctx, ast_op op, const char *word, ast_loc loc);
 /* `take U M all;` */
 ast_node *front_take_all(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *marker);
 /* `set U.VALUE = e;`: the target must be a field `x.name` (E010 otherwise). */
 ast_node *front_set_stmt(front_ctx *ctx, ast_loc loc, ast_node *target, ast_node *value);
 ast_node *front_raise(front_ctx *ctx, ast_loc loc, const char *event, ast_vec args);
-ast_node *front_let_stmt(front_ctx *ctx, ast_loc loc, const char *name, ast_node *value);
-/* `let NAME = choose(VAR in LIST, by: SIDE) ["question"];` — `by` is checked (E010). */
+/* `let NAME = choose(VAR in LIST, by: SIDE) ["question"];` */
 ast_node *front_choose(front_ctx *ctx, ast_loc loc, const char *name, const char *var,
-                       ast_node *list, const char *by, ast_loc by_loc, ast_node *side,
-                       const char *question);
+                       ast_node *list, ast_node *side, const char *question);
+/* `if c then { ... } [else ...]` in a block: an AST_IF of op AST_ST_IF. */
 ast_node *front_if_stmt(front_ctx *ctx, ast_loc loc, ast_node *cond, ast_node *then_block,
                         ast_node *else_part);
 ast_node *front_for(front_ctx *ctx, ast_loc loc, const char *var, ast_node *coll,
@@ -182,16 +191,10 @@ ast_node *front_text_stmt(front_ctx *ctx, ast_loc loc, ast_op op, const char *te
 ast_node *front_filter(front_ctx *ctx, ast_loc loc, ast_node *head, ast_node *cond);
 /* `[e for x in L]`: an AST_AGG of op AST_AGG_MAP. */
 ast_node *front_map(front_ctx *ctx, ast_loc loc, ast_node *e, const char *var, ast_node *coll);
-/* A test setting `WORD [ ... ]`: WORD must be `dice` or `choices` (E010 otherwise). */
-ast_node *front_test_list(front_ctx *ctx, ast_loc loc, const char *word, ast_vec items);
 /* `do EVENT(args) [fails CODE];` in a test (CODE as for expect: E016). */
 ast_node *front_test_do(front_ctx *ctx, ast_loc loc, ast_node *call, const char *code,
                         ast_loc code_loc);
-/* `advance to PHASE;` in a test: the words must be `advance` and `to` (E010). */
-ast_node *front_test_advance(front_ctx *ctx, ast_loc loc, const char *w1, ast_loc l1,
-                             const char *w2, ast_loc l2, const char *phase, ast_loc l3);
-/* `move U along PATH;` in a test: the word must be `along` (E010). */
-ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, const char *word,
-                          ast_loc word_loc, ast_node *path);
+/* `move U along PATH;` in a test. */
+ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *path);
 
 #endif

@@ -99,22 +99,27 @@ static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep);
     CHOOSE "'choose'" DESTROY "'destroy'" DISEMBARK "'disembark'" DO "'do'"
     EMBARK "'embark'" EVENT "'event'" FACE "'face'" FAIL "'fail'" FLIP "'flip'" FOR "'for'"
     GIVE "'give'" MOVE "'move'" NOTE "'note'" PHASE "'phase'" PLACE "'place'"
-    RAISE "'raise'" TAKE "'take'" WHEN "'when'"
+    RAISE "'raise'" TAKE "'take'"
+    ADVANCE "'advance'" ALONG "'along'" AT "'at'" BOARD "'board'" BY "'by'"
+    CHOICES "'choices'" DICE "'dice'" ENTER "'enter'" FIRST "'first'" INT_TYPE "'int'"
+    LIST "'list'" NEAR "'near'" ON "'on'" PERMISSION "'permission'" PHASE_END "'phase_end'"
+    PHASE_START "'phase_start'" TO "'to'" TURN_START "'turn_start'" WALK_END "'walk_end'"
+    WHEN "'when'"
 
 %type <node> decl counter counter_item simple_value table row cell cite rule edition_item
 %type <node> variant_decl reading edition test expect param key_param field member entry
-%type <node> type expr expr_noin or_expr and_expr not_expr cmp_expr or_noin and_noin
-%type <node> not_noin cmp_noin sum_expr mul_expr unary postfix primary init
-%type <node> when_opt default_opt number let_clause setting
+%type <node> type expr or_expr and_expr not_expr cmp_expr
+%type <node> sum_expr mul_expr unary postfix primary init
+%type <node> when_opt default_opt number let_clause setting source_decl
 %type <node> moment_opt block stmt if_stmt operand primary_core primary_c cond or_c and_c
 %type <node> not_c cmp_c sum_c mul_c unary_c postfix_c
 %type <vec> members fields params params_opt key_params counter_items entries entries_opt
 %type <vec> rows cells cites cites_opt lets edition_items readings settings expects stmts
 %type <vec> exprs exprs_opt inits inits_opt
-%type <str> word type_word string_opt doc_opt extends_opt source_opt example_opt
-%type <str> test_edition_opt vocab_type vocab_word
+%type <str> word type_word text text_opt doc_opt extends_opt source_opt example_opt
+%type <str> test_edition_opt vocab_word moment
 %type <ival> priority_opt signed_int
-%type <op> vocab_kw cmp_op
+%type <op> vocab_kw cmp_op combine_mode
 %type <flag> floor_opt default_flag
 
 %%
@@ -138,19 +143,24 @@ file
 
 /* ---------------------------------------------------------------- declarations (§3) */
 
-/* decl = vocab_kw IDENT [ ':' IDENT ] [ STRING ] ';'                      (§3.1, §5.1)
- *      | 'value' IDENT [ STRING ] ';'
+/* decl = vocab_kw IDENT [ ':' 'int' ] [ text ] ';'                       (§3.1, §5.1)
+ *      | 'value' IDENT [ text ] ';'
  *      | 'enum' IDENT '{' IDENT { ',' IDENT } '}'
  *      | 'record' IDENT '{' field { ',' field } '}'
  *      | counter | table | fn | query | rule | variant | edition
  *      | 'default' 'edition' IDENT ';'
- *      | test ;
- * vocab_kw = 'kind' | 'side' | 'ability' | 'marker' | 'token'
- *          | 'terrain' | 'square_feature' | 'side_feature' | 'interspace_item' ; */
+ *      | test | event | source_decl ;
+ * vocab_kw = 'kind' | 'side' | 'ability' | 'marker' | 'token' | 'terrain' | 'square_feature'
+ *          | 'side_feature' | 'interspace_item' | 'phase' | 'face' ;
+ * Another type than `int` after a vocabulary name is E017. */
 decl
-    : vocab_kw IDENT vocab_type string_opt ';'
-                                        { $$ = front_vocab(ctx, @2, $1, $2, $3, @3, $4); }
-    | VALUE IDENT string_opt ';'        { $$ = front_doc_decl(ctx, AST_VALUE_DECL, @2, $2, $3); }
+    : vocab_kw IDENT text_opt ';'       { $$ = front_vocab(ctx, @2, $1, $2, false, $3); }
+    | vocab_kw IDENT ':' INT_TYPE text_opt ';'
+                                        { $$ = front_vocab(ctx, @2, $1, $2, true, $5); }
+    | vocab_kw IDENT ':' IDENT text_opt ';'
+                                        { $$ = front_vocab_bad_type(ctx, ast_loc_span(@3, @4),
+                                                                    $1, $4); }
+    | VALUE IDENT text_opt ';'          { $$ = front_doc_decl(ctx, AST_VALUE_DECL, @2, $2, $3); }
     | ENUM IDENT '{' members '}'        { $$ = front_items(ctx, AST_ENUM, @2, $2, $4); }
     | ENUM IDENT '{' error '}'          { $$ = NULL; yyerrok; }
     | RECORD IDENT '{' fields '}'       { $$ = front_items(ctx, AST_RECORD_DECL, @2, $2, $4); }
@@ -159,23 +169,49 @@ decl
     | table
     | FN IDENT '(' params_opt ')' ARROW type '=' expr ';'
                                         { $$ = front_fn(ctx, @2, $2, $4, $7, $9); }
-    | QUERY IDENT '(' params_opt ')' ARROW type COMBINE word doc_opt default_opt ';'
-                                        { $$ = front_query(ctx, @2, $2, $4, $7, $9, @9, $10, $11); }
+    | QUERY IDENT '(' params_opt ')' ARROW type COMBINE combine_mode doc_opt default_opt ';'
+                                        { $$ = front_query(ctx, @2, $2, $4, $7, $9, $10, $11); }
     | rule
     | variant_decl
     | edition
     | DEFAULT EDITION IDENT ';'         { $$ = front_doc_decl(ctx, AST_DEFAULT_EDITION, @3, $3, NULL); }
     | test
-    | EVENT IDENT '(' params_opt ')' moment_opt string_opt ';'
+    | EVENT IDENT '(' params_opt ')' moment_opt text_opt ';'
                                         { $$ = front_event(ctx, @2, $2, $4, $6, $7); }
+    | source_decl
     ;
 
-/* event = 'event' IDENT '(' [ params ] ')' [ 'on' MOMENT ] [ STRING ] ';' ;        (§6.1)
- * `on` is an identifier; MOMENT is one the engine raises (give, take, destroy, enter,
- * walk_end, phase_start, phase_end, turn_start), E021 otherwise. */
+/* event = 'event' IDENT '(' [ params ] ')' [ 'on' moment ] [ text ] ';' ;         (§6.1)
+ * moment = 'give' | 'take' | 'destroy' | 'enter' | 'walk_end' | 'phase_start' | 'phase_end'
+ *        | 'turn_start' ;
+ * Another identifier after `on` is kept for the resolver, which reports it (E163). */
 moment_opt
     : %empty                            { $$ = NULL; }
-    | IDENT word                        { $$ = front_moment(ctx, @1, $1, @2, $2); }
+    | ON moment                         { $$ = front_node(ctx, AST_NAME, @2, $2); }
+    ;
+
+moment
+    : GIVE | TAKE | DESTROY | ENTER | WALK_END | PHASE_START | PHASE_END | TURN_START | IDENT
+    ;
+
+/* source_decl = 'source' STRING [ '=' text ] ';' ;                                  (§3.6)
+ * Declares a citation ID and the source text every `cite` of it prints. */
+source_decl
+    : SOURCE STRING ';'                 { $$ = front_source(ctx, @2, $2, NULL); }
+    | SOURCE STRING '=' text ';'        { $$ = front_source(ctx, @2, $2, $4); }
+    ;
+
+/* combine_mode = 'first' | 'sum' | 'min' | 'max' | 'all' | 'any' | 'permission' ;  (§3.5)
+ * Another identifier is E015. */
+combine_mode
+    : FIRST                             { $$ = AST_COMBINE_FIRST; }
+    | SUM                               { $$ = AST_COMBINE_SUM; }
+    | MIN                               { $$ = AST_COMBINE_MIN; }
+    | MAX                               { $$ = AST_COMBINE_MAX; }
+    | ALL                               { $$ = AST_COMBINE_ALL; }
+    | ANY                               { $$ = AST_COMBINE_ANY; }
+    | PERMISSION                        { $$ = AST_COMBINE_PERMISSION; }
+    | IDENT                             { $$ = front_bad_combine(ctx, @1, $1); }
     ;
 
 vocab_kw
@@ -190,11 +226,6 @@ vocab_kw
     | INTERSPACE_ITEM                   { $$ = AST_VOCAB_INTERSPACE_ITEM; }
     | PHASE                             { $$ = AST_VOCAB_PHASE; }
     | FACE                              { $$ = AST_VOCAB_FACE; }
-    ;
-
-vocab_type
-    : %empty                            { $$ = NULL; }
-    | ':' IDENT                         { $$ = $2; }
     ;
 
 members
@@ -245,17 +276,18 @@ floor_opt
     | FLOOR                             { $$ = true; }
     ;
 
-/* type = type_word | 'set' '<' type '>' | IDENT '<' type '>' ;   (only list<T>)
- * type_word = IDENT | 'kind' | 'side' | 'ability' | 'marker' | 'token' | 'terrain'
- *           | 'square_feature' | 'side_feature' | 'interspace_item' ; */
+/* type = type_word | 'set' '<' type '>' | 'list' '<' type '>' ;
+ * type_word = IDENT | 'int' | 'kind' | 'side' | 'ability' | 'marker' | 'token' | vocab_word ;
+ * Another `NAME<T>` is E018. */
 type
     : type_word                         { $$ = front_type_name(ctx, @1, $1); }
     | SET '<' type '>'                  { $$ = front_type_of(ctx, @$, AST_TYPE_SET, $3); }
-    | IDENT '<' type '>'                { $$ = front_type_generic(ctx, @$, $1, @1, $3); }
+    | LIST '<' type '>'                 { $$ = front_type_of(ctx, @$, AST_TYPE_LIST, $3); }
+    | IDENT '<' type '>'                { $$ = front_bad_generic(ctx, @1, $1); }
     ;
 
 type_word
-    : IDENT | KIND | SIDE | ABILITY | MARKER | TOKEN | vocab_word
+    : IDENT | INT_TYPE | KIND | SIDE | ABILITY | MARKER | TOKEN | vocab_word
     ;
 
 /* The board's vocabulary keywords, which also name built-in enums (and `terrain(sq)`), and
@@ -264,15 +296,15 @@ vocab_word
     : TERRAIN | SQUARE_FEATURE | SIDE_FEATURE | INTERSPACE_ITEM | PHASE | FACE
     ;
 
-/* counter = 'counter' IDENT [ STRING ] ':' IDENT '{' { counter_item } '}' ;      (§3.2)
+/* counter = 'counter' IDENT [ text ] ':' IDENT '{' { counter_item } '}' ;        (§3.2)
  * counter_item = word simple_value | word '{' [ entry { ',' entry } ] '}' ;
  * entry = IDENT [ signed_int ] ;
  * simple_value = signed_int | 'true' | 'false' | IDENT [ '.' word ] | '(' expr ')' ;
  * Items have no separator, so a value is a simple one; a braced list is always entries. */
 counter
-    : COUNTER IDENT string_opt ':' IDENT '{' counter_items '}'
+    : COUNTER IDENT text_opt ':' IDENT '{' counter_items '}'
                                         { $$ = front_counter(ctx, @2, $2, $3, $5, $7); }
-    | COUNTER IDENT string_opt ':' IDENT '{' error '}'
+    | COUNTER IDENT text_opt ':' IDENT '{' error '}'
                                         { $$ = NULL; yyerrok; }
     ;
 
@@ -352,7 +384,9 @@ cell
     | '?'                               { $$ = front_node(ctx, AST_NOT_GIVEN, @1, NULL); }
     ;
 
-/* cites = cite { cite } ;  cite = 'cite' STRING [ 'source' STRING ] [ 'example' STRING ] ; */
+/* cites = cite { cite } ;  cite = 'cite' STRING [ 'source' text ] [ 'example' text ] ;
+ * The ID's source text comes from its `source` declaration (the resolver, E170); a cite that
+ * still writes its own is checked against it (E172). */
 cites_opt
     : %empty                            { $$ = NOVEC; }
     | cites
@@ -370,20 +404,20 @@ cite
 
 source_opt
     : %empty                            { $$ = NULL; }
-    | SOURCE STRING                     { $$ = $2; }
+    | SOURCE text                       { $$ = $2; }
     ;
 
 example_opt
     : %empty                            { $$ = NULL; }
-    | EXAMPLE STRING                    { $$ = $2; }
+    | EXAMPLE text                      { $$ = $2; }
     ;
 
 /* fn = 'fn' IDENT '(' [ params ] ')' '->' type '=' expr ';' ;                  (§3.4)
- * query = 'query' IDENT '(' [ params ] ')' '->' type 'combine' word
- *         [ 'doc' STRING ] [ 'default' expr ] ';' ;                            (§3.5) */
+ * query = 'query' IDENT '(' [ params ] ')' '->' type 'combine' combine_mode
+ *         [ 'doc' text ] [ 'default' expr ] ';' ;                              (§3.5) */
 doc_opt
     : %empty                            { $$ = NULL; }
-    | DOC STRING                        { $$ = $2; }
+    | DOC text                          { $$ = $2; }
     ;
 
 default_opt
@@ -391,8 +425,8 @@ default_opt
     | DEFAULT expr                      { $$ = $2; }
     ;
 
-/* rule = 'rule' IDENT '.' word [ 'priority' signed_int ] cites [ 'doc' STRING ]
- *        { 'let' IDENT '=' expr } [ 'when' expr ] ( 'answer' expr | 'do' block ) ';' ;
+/* rule = 'rule' IDENT '.' word [ 'priority' signed_int ] cites [ 'doc' text ]
+ *        { 'let' IDENT '=' expr ';' } [ 'when' expr ] ( 'answer' expr | 'do' block ) ';' ;
  * (§3.6; `do` for the rules of an event, §6.2) */
 rule
     : RULE IDENT '.' word priority_opt cites doc_opt lets when_opt ANSWER expr ';'
@@ -411,14 +445,15 @@ rule
  *      | 'embark' operand 'in' expr ';'           | 'disembark' operand 'to' expr ';'
  *      | ( 'place' | 'remove' ) operand ( 'at' | 'near' ) expr ';'
  *      | 'raise' IDENT '(' [ exprs ] ')' ';'      | 'let' IDENT '=' expr ';'
- *      | 'let' IDENT '=' 'choose' '(' IDENT 'in' expr ',' 'by' ':' expr ')' [ STRING ] ';'
- *      | if_stmt | 'for' IDENT 'in' cond block    | ( 'note' | 'fail' ) STRING ';' ;
- * if_stmt = 'if' cond block [ 'else' ( block | if_stmt ) ] ;
- * `to`, `at`, `near` and `by` are identifiers (E010 otherwise). The operands a statement
- * takes side by side are `operand`s: names, literals, calls, `x.f` and `t[k]`, never starting
- * with a bracket (write `let n = a + 1;` first); after a word (`to`, `in`, `at`) any
- * expression may stand. A condition (`cond`) is an
- * expression with no record literal at its top, so the '{' after it opens the block. */
+ *      | 'let' IDENT '=' 'choose' '(' IDENT 'in' expr ',' 'by' ':' expr ')' [ text ] ';'
+ *      | if_stmt | 'for' IDENT 'in' cond block    | ( 'note' | 'fail' ) text ';' ;
+ * if_stmt = 'if' expr 'then' block [ 'else' ( block | if_stmt ) ] ;
+ * The operands a statement takes side by side are `operand`s: names, literals, calls, `x.f`
+ * and `t[k]`, never starting with a bracket (write `let n = a + 1;` first); after a word
+ * (`to`, `in`, `at`, `near`) any expression may stand. An identifier where `flip`, `move`,
+ * `disembark`, `place` or `remove` wants its word is E010 with the statement's form. The
+ * collection of a `for` (`cond`) is an expression with no record literal at its top, so the
+ * '{' after it opens the block. */
 block
     : '{' stmts '}'                     { $$ = front_items(ctx, AST_BLOCK, @$, NULL, $2); }
     ;
@@ -435,31 +470,39 @@ stmt
     | TAKE operand operand ';'          { $$ = front_stmt(ctx, @$, AST_ST_TAKE, $2, $3, NULL); }
     | TAKE operand operand operand ';'  { $$ = front_stmt(ctx, @$, AST_ST_TAKE, $2, $3, $4); }
     | TAKE operand operand ALL ';'      { $$ = front_take_all(ctx, @$, $2, $3); }
-    | FLIP operand IDENT expr ';'       { $$ = front_stmt_word(ctx, @$, AST_ST_FLIP, $2, $3, @3, $4, NULL); }
+    | FLIP operand TO expr ';'          { $$ = front_stmt(ctx, @$, AST_ST_FLIP, $2, $4, NULL); }
     | SET operand '=' expr ';'          { $$ = front_set_stmt(ctx, @$, $2, $4); }
     | DESTROY operand ';'               { $$ = front_stmt(ctx, @$, AST_ST_DESTROY, $2, NULL, NULL); }
-    | MOVE operand IDENT expr ';'       { $$ = front_stmt_word(ctx, @$, AST_ST_MOVE, $2, $3, @3, $4, NULL); }
-    | MOVE operand IDENT expr ',' expr ';'
-                                        { $$ = front_stmt_word(ctx, @$, AST_ST_MOVE, $2, $3, @3, $4, $6); }
+    | MOVE operand TO expr ';'          { $$ = front_stmt(ctx, @$, AST_ST_MOVE, $2, $4, NULL); }
+    | MOVE operand TO expr ',' expr ';' { $$ = front_stmt(ctx, @$, AST_ST_MOVE, $2, $4, $6); }
     | EMBARK operand IN expr ';'        { $$ = front_stmt(ctx, @$, AST_ST_EMBARK, $2, $4, NULL); }
-    | DISEMBARK operand IDENT expr ';'
-                                        { $$ = front_stmt_word(ctx, @$, AST_ST_DISEMBARK, $2, $3, @3, $4, NULL); }
-    | PLACE operand IDENT expr ';'      { $$ = front_stmt_word(ctx, @$, AST_ST_PLACE, $2, $3, @3, $4, NULL); }
-    | REMOVE operand IDENT expr ';'     { $$ = front_stmt_word(ctx, @$, AST_ST_REMOVE, $2, $3, @3, $4, NULL); }
+    | DISEMBARK operand TO expr ';'
+                                        { $$ = front_stmt(ctx, @$, AST_ST_DISEMBARK, $2, $4, NULL); }
+    | PLACE operand AT expr ';'         { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, false); }
+    | PLACE operand NEAR expr ';'       { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, true); }
+    | REMOVE operand AT expr ';'        { $$ = front_place(ctx, @$, AST_ST_REMOVE, $2, $4, false); }
+    | REMOVE operand NEAR expr ';'      { $$ = front_place(ctx, @$, AST_ST_REMOVE, $2, $4, true); }
+    | FLIP operand IDENT expr ';'       { $$ = front_bad_word(ctx, AST_ST_FLIP, $3, @3); }
+    | MOVE operand IDENT expr ';'       { $$ = front_bad_word(ctx, AST_ST_MOVE, $3, @3); }
+    | MOVE operand IDENT expr ',' expr ';'
+                                        { $$ = front_bad_word(ctx, AST_ST_MOVE, $3, @3); }
+    | DISEMBARK operand IDENT expr ';'  { $$ = front_bad_word(ctx, AST_ST_DISEMBARK, $3, @3); }
+    | PLACE operand IDENT expr ';'      { $$ = front_bad_word(ctx, AST_ST_PLACE, $3, @3); }
+    | REMOVE operand IDENT expr ';'     { $$ = front_bad_word(ctx, AST_ST_REMOVE, $3, @3); }
     | RAISE IDENT '(' exprs_opt ')' ';' { $$ = front_raise(ctx, @$, $2, $4); }
-    | LET IDENT '=' expr ';'            { $$ = front_let_stmt(ctx, @2, $2, $4); }
-    | LET IDENT '=' CHOOSE '(' IDENT IN expr ',' IDENT ':' expr ')' string_opt ';'
-                                        { $$ = front_choose(ctx, @2, $2, $6, $8, $10, @10, $12, $14); }
+    | LET IDENT '=' expr ';'            { $$ = front_let(ctx, @2, $2, $4, NULL); }
+    | LET IDENT '=' CHOOSE '(' IDENT IN expr ',' BY ':' expr ')' text_opt ';'
+                                        { $$ = front_choose(ctx, @2, $2, $6, $8, $12, $14); }
     | if_stmt
     | FOR IDENT IN cond block           { $$ = front_for(ctx, @$, $2, $4, $5); }
-    | NOTE STRING ';'                   { $$ = front_text_stmt(ctx, @$, AST_ST_NOTE, $2); }
-    | FAIL STRING ';'                   { $$ = front_text_stmt(ctx, @$, AST_ST_FAIL, $2); }
+    | NOTE text ';'                     { $$ = front_text_stmt(ctx, @$, AST_ST_NOTE, $2); }
+    | FAIL text ';'                     { $$ = front_text_stmt(ctx, @$, AST_ST_FAIL, $2); }
     ;
 
 if_stmt
-    : IF cond block                     { $$ = front_if_stmt(ctx, @$, $2, $3, NULL); }
-    | IF cond block ELSE block          { $$ = front_if_stmt(ctx, @$, $2, $3, $5); }
-    | IF cond block ELSE if_stmt        { $$ = front_if_stmt(ctx, @$, $2, $3, $5); }
+    : IF expr THEN block                { $$ = front_if_stmt(ctx, @$, $2, $4, NULL); }
+    | IF expr THEN block ELSE block     { $$ = front_if_stmt(ctx, @$, $2, $4, $6); }
+    | IF expr THEN block ELSE if_stmt   { $$ = front_if_stmt(ctx, @$, $2, $4, $6); }
     ;
 
 /* operand = primary_core { '.' word | '[' expr { ',' expr } ']' } ; */
@@ -470,7 +513,8 @@ operand
     ;
 
 /* cond: an expression whose top level holds no record literal `R{...}` (a record may stand
- * inside brackets): the same levels as `or_expr`, each without records. */
+ * inside brackets): the same levels as `or_expr`, each without records. Only `for` needs it:
+ * an `if` ends its condition with `then`. */
 cond
     : or_c
     ;
@@ -532,7 +576,7 @@ lets
     ;
 
 let_clause
-    : LET IDENT '=' expr                { $$ = front_named(ctx, AST_LET_CLAUSE, @2, $2, $4); }
+    : LET IDENT '=' expr ';'            { $$ = front_let(ctx, @2, $2, $4, NULL); }
     ;
 
 when_opt
@@ -540,10 +584,10 @@ when_opt
     | WHEN expr                         { $$ = $2; }
     ;
 
-/* variant = 'variant' IDENT [ STRING ] '{' { reading } '}' ;                  (§3.7)
- * reading = 'reading' IDENT [ STRING ] [ 'default' ] ';' ; */
+/* variant = 'variant' IDENT [ text ] '{' { reading } '}' ;                    (§3.7)
+ * reading = 'reading' IDENT [ text ] [ 'default' ] ';' ; */
 variant_decl
-    : VARIANT IDENT string_opt '{' readings '}'
+    : VARIANT IDENT text_opt '{' readings '}'
                                         { $$ = front_variant(ctx, @2, $2, $3, $5); }
     ;
 
@@ -554,7 +598,7 @@ readings
     ;
 
 reading
-    : READING IDENT string_opt default_flag ';'
+    : READING IDENT text_opt default_flag ';'
                                         { $$ = front_reading(ctx, @2, $2, $3, $4); }
     ;
 
@@ -563,14 +607,14 @@ default_flag
     | DEFAULT                           { $$ = true; }
     ;
 
-/* edition = 'edition' IDENT [ 'extends' IDENT ] [ STRING ]
+/* edition = 'edition' IDENT [ 'extends' IDENT ] [ text ]
  *           ( ';' | '{' { edition_item } '}' ) ;                              (§3.8)
  * edition_item = rule | 'replace' rule | 'remove' 'rule' IDENT '.' word ';'
  *              | 'set' 'variant' IDENT '=' IDENT ';' ; */
 edition
-    : EDITION IDENT extends_opt string_opt ';'
+    : EDITION IDENT extends_opt text_opt ';'
                                         { $$ = front_edition(ctx, @2, $2, $3, $4, NOVEC); }
-    | EDITION IDENT extends_opt string_opt '{' edition_items '}'
+    | EDITION IDENT extends_opt text_opt '{' edition_items '}'
                                         { $$ = front_edition(ctx, @2, $2, $3, $4, $6); }
     ;
 
@@ -592,15 +636,14 @@ edition_item
     | SET VARIANT IDENT '=' IDENT ';'   { $$ = front_set_variant(ctx, ast_loc_span(@3, @5), $3, $5); }
     ;
 
-/* test = 'test' STRING [ 'edition' IDENT ] { setting } '{' { item } '}' ;  (§3.9, §6.7)
+/* test = 'test' text [ 'edition' IDENT ] { setting } '{' { item } '}' ;    (§3.9, §6.7)
  * setting = 'variant' IDENT '=' IDENT | 'board' STRING
  *         | 'dice' '[' [ exprs ] ']' | 'choices' '[' [ exprs ] ']' ;
  * item = 'expect' expr [ 'fails' IDENT ] ';'
  *      | 'do' IDENT '(' [ exprs ] ')' [ 'fails' IDENT ] ';'
- *      | 'advance' 'to' IDENT ';' | 'move' operand 'along' expr ';' ;
- * (`board`, `dice`, `choices`, `advance`, `to` and `along` are identifiers) */
+ *      | 'advance' 'to' IDENT ';' | 'move' operand 'along' expr ';' ; */
 test
-    : TEST STRING test_edition_opt settings '{' expects '}'
+    : TEST text test_edition_opt settings '{' expects '}'
                                         { $$ = front_test(ctx, @2, $2, $3, $4, $6); }
     ;
 
@@ -616,8 +659,9 @@ settings
 
 setting
     : VARIANT IDENT '=' IDENT           { $$ = front_set_variant(ctx, ast_loc_span(@2, @4), $2, $4); }
-    | IDENT STRING                      { $$ = front_test_board(ctx, @1, $1, @2, $2); }
-    | IDENT '[' exprs_opt ']'           { $$ = front_test_list(ctx, @1, $1, $3); }
+    | BOARD STRING                      { $$ = front_node(ctx, AST_TEST_BOARD, @2, $2); }
+    | DICE '[' exprs_opt ']'            { $$ = front_items(ctx, AST_TEST_DICE, @1, NULL, $3); }
+    | CHOICES '[' exprs_opt ']'         { $$ = front_items(ctx, AST_TEST_CHOICES, @1, NULL, $3); }
     ;
 
 expects
@@ -632,13 +676,19 @@ expect
     | DO IDENT '(' exprs_opt ')' ';'    { $$ = front_test_do(ctx, ast_loc_span(@2, @5), front_call(ctx, ast_loc_span(@2, @5), $2, $4), NULL, @5); }
     | DO IDENT '(' exprs_opt ')' FAILS IDENT ';'
                                         { $$ = front_test_do(ctx, ast_loc_span(@2, @5), front_call(ctx, ast_loc_span(@2, @5), $2, $4), $7, @7); }
-    | IDENT IDENT IDENT ';'             { $$ = front_test_advance(ctx, @$, $1, @1, $2, @2, $3, @3); }
-    | MOVE operand IDENT expr ';'       { $$ = front_test_move(ctx, @$, $2, $3, @3, $4); }
+    | ADVANCE TO IDENT ';'              { $$ = front_node(ctx, AST_TEST_ADVANCE, @$, $3); }
+    | MOVE operand ALONG expr ';'       { $$ = front_test_move(ctx, @$, $2, $4); }
     ;
 
-string_opt
+/* text = STRING { STRING } ;  adjacent strings are one text, joined with a space (§1) */
+text
+    : STRING
+    | text STRING                       { $$ = front_join(ctx, $1, $2); }
+    ;
+
+text_opt
     : %empty                            { $$ = NULL; }
-    | STRING
+    | text
     ;
 
 /* word = IDENT | any keyword ;  (field, column and counter item names) */
@@ -651,27 +701,21 @@ word
     | INTERSPACE_ITEM | SIDE_FEATURE | SQUARE_FEATURE | TERRAIN
     | CHOOSE | DESTROY | DISEMBARK | DO | EMBARK | EVENT | FACE | FAIL | FLIP | FOR | GIVE
     | MOVE | NOTE | PHASE | PLACE | RAISE | TAKE
+    | ADVANCE | ALONG | AT | BOARD | BY | CHOICES | DICE | ENTER | FIRST | INT_TYPE | LIST | NEAR
+    | ON | PERMISSION | PHASE_END | PHASE_START | TO | TURN_START | WALK_END
     ;
 
 /* ---------------------------------------------------------------- expressions (§4) */
 
 /* expr = 'if' expr 'then' expr 'else' expr
- *      | 'let' IDENT '=' expr_noin 'in' expr
+ *      | 'let' IDENT '=' expr ';' expr
  *      | or_expr ;
- * expr_noin is expr without a top-level `in` comparison (the `in` of `let x = e in body`
- * belongs to the let): the ECMAScript "NoIn" technique, so `%expect 0` holds. Write
- * `let x = (a in s) in ...` to bind a membership test. */
+ * The same `if` and `let` as in a block (§4): the `;` after a let's value ends it, the body
+ * follows, and both forms extend as far right as they can. */
 expr
     : IF expr THEN expr ELSE expr       { $$ = front_if(ctx, @$, $2, $4, $6); }
-    | LET IDENT '=' expr_noin IN expr   { $$ = front_let(ctx, @$, $2, $4, $6); }
+    | LET IDENT '=' expr ';' expr       { $$ = front_let(ctx, @$, $2, $4, $6); }
     | or_expr
-    ;
-
-expr_noin
-    : IF expr THEN expr ELSE expr_noin  { $$ = front_if(ctx, @$, $2, $4, $6); }
-    | LET IDENT '=' expr_noin IN expr_noin
-                                        { $$ = front_let(ctx, @$, $2, $4, $6); }
-    | or_noin
     ;
 
 /* or_expr = and_expr { 'or' and_expr } ;  and_expr = not_expr { 'and' not_expr } ;
@@ -696,26 +740,6 @@ cmp_expr
     : sum_expr
     | sum_expr cmp_op sum_expr          { $$ = front_binary(ctx, @$, $2, $1, $3); }
     | sum_expr IN sum_expr              { $$ = front_binary(ctx, @$, AST_OP_IN, $1, $3); }
-    ;
-
-or_noin
-    : or_noin OR and_noin               { $$ = front_binary(ctx, @$, AST_OP_OR, $1, $3); }
-    | and_noin
-    ;
-
-and_noin
-    : and_noin AND not_noin             { $$ = front_binary(ctx, @$, AST_OP_AND, $1, $3); }
-    | not_noin
-    ;
-
-not_noin
-    : NOT not_noin                      { $$ = front_unary(ctx, @$, AST_OP_NOT, $2); }
-    | cmp_noin
-    ;
-
-cmp_noin
-    : sum_expr
-    | sum_expr cmp_op sum_expr          { $$ = front_binary(ctx, @$, $2, $1, $3); }
     ;
 
 cmp_op
@@ -848,7 +872,7 @@ init
 
 /* A full stack is reported as the depth bound of front.c (FRONT_MAX_DEPTH levels): the stack
  * grows only with nesting (lists are left-recursive, a left operand is reduced before its
- * operator is shifted), by at most 5 entries per level (`if c then a else`, `let x = e in`)
+ * operator is shifted), by at most 5 entries per level (`if c then a else`, `let x = e ;`)
  * after a declaration's head, and a pair of parentheses is a level too: 4000 entries mean more
  * than 700 levels. */
 static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep)
@@ -882,7 +906,7 @@ static const int decl_starters[] = {
     TOK_KIND, TOK_SIDE, TOK_ABILITY, TOK_MARKER, TOK_TOKEN, TOK_VALUE, TOK_ENUM, TOK_RECORD,
     TOK_COUNTER, TOK_TABLE, TOK_FN, TOK_QUERY, TOK_RULE, TOK_VARIANT, TOK_EDITION,
     TOK_DEFAULT, TOK_TEST, TOK_TERRAIN, TOK_SQUARE_FEATURE, TOK_SIDE_FEATURE, TOK_INTERSPACE_ITEM,
-    TOK_EVENT, TOK_PHASE, TOK_FACE,
+    TOK_EVENT, TOK_PHASE, TOK_FACE, TOK_SOURCE,
 };
 static const int expr_starters[] = {
     TOK_INT, TOK_IDENT, TOK_TRUE, TOK_FALSE, TOK_FORBID, TOK_PERMIT, '(', '[', '{', '-',

@@ -80,7 +80,8 @@ static void check_input(const char *text, size_t len)
 
 /* A valid file using every declaration form: the base for truncation and mutation. */
 static const char sample[] =
-    "kind infantry \"Infantry unit\";\n"
+    "kind infantry \"Infantry\"\n  \"unit\";\n"
+    "source \"A\" = \"Book 1,\" \"Section\";\n"
     "side allies;\n"
     "ability anti_aircraft: int \"AA +N\";\n"
     "value defense \"Defense value\";\n"
@@ -94,8 +95,8 @@ static const char sample[] =
     "fn numbered(n: int) -> order = order{kind: numbered, number: n};\n"
     "query sp(a: order, b: int) -> int combine first doc \"d\" default 0;\n"
     "rule sp.r priority 1 cite \"A\" source \"S\" example \"E\" doc \"d\"\n"
-    "  let x = if a.number > 2 then sum(y in [1, 2]: y * 2) else -1\n"
-    "  let z = let w = (x in {1, 2}) in not w or x <= 3\n"
+    "  let x = if a.number > 2 then sum(y in [1, 2]: y * 2) else -1;\n"
+    "  let z = let w = x in {1, 2}; not w or x <= 3;\n"
     "  when a.kind == numbered and variant rows == cumulative\n"
     "  answer min(x, roll 2 d6 [0]) + len([1]) % 3;\n"
     "variant rows \"r\" { reading highest \"h\" default; reading cumulative; }\n"
@@ -116,7 +117,7 @@ START_TEST(sample_parses)
     ast_file *f = front_parse_file("s.hon", sample, sizeof sample - 1, id, &l);
     ck_assert_ptr_nonnull(f);
     ck_assert_uint_eq(l.errors, 0);
-    ck_assert_uint_eq(f->decls.len, 17);
+    ck_assert_uint_eq(f->decls.len, 18);
     ast_file_free(f);
     diag_list_clear(&l);
     diag_sources_free(&src);
@@ -162,7 +163,8 @@ START_TEST(token_soup)
         "min", "max", "len", "has", "priority", "edition", "extends", "x", "y", "q", "int",
         "list", "first", "E201", "0", "7", "\"s\"", "(", ")", "{", "}", "[", "]", ",", ":",
         ";", ".", "=", "<", ">", "+", "-", "*", "/", "%", "?", "->", "=>", "==", "!=", "<=",
-        ">=", "\n",
+        ">=", "\n", "to", "at", "near", "by", "on", "enter", "permission", "board", "dice",
+        "choices", "advance", "along", "do", "give", "move", "\"t\"",
     };
     const size_t ntoks = sizeof toks / sizeof *toks;
     uint64_t seed = 7;
@@ -300,7 +302,7 @@ START_TEST(big_file)
 {
     /* 2 MB of declarations parses (the test's timeout bounds the time) */
     size_t len;
-    char *s = repeat("", "rule q.r cite \"X\" let a = f(1, 2) when a > 3 and b answer a + 1;\n",
+    char *s = repeat("", "rule q.r cite \"X\" let a = f(1, 2); when a > 3 and b answer a + 1;\n",
                      30000, "", &len);
     diag_sources src = { 0 };
     diag_list l;

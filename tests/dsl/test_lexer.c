@@ -101,7 +101,12 @@ START_TEST(keywords_all)
         "test", "expect", "cite", "source", "doc", "example", "when", "answer", "forbid",
         "permit", "replace", "remove", "set", "if", "then", "else", "let", "in", "and", "or",
         "not", "true", "false", "roll", "d6", "combine", "floor", "fails", "sum", "count",
-        "all", "any", "min", "max", "len", "has", "priority",
+        "all", "any", "min", "max", "len", "has", "priority", "terrain", "square_feature",
+        "side_feature", "interspace_item", "event", "phase", "face", "do", "give", "take",
+        "flip", "destroy", "move", "embark", "disembark", "place", "raise", "note", "fail",
+        "choose", "for", "to", "at", "near", "by", "on", "enter", "walk_end", "phase_start",
+        "phase_end", "turn_start", "first", "permission", "int", "list", "board", "dice",
+        "choices", "advance", "along",
     };
     for (size_t i = 0; i < sizeof kw / sizeof *kw; i++) {
         lexed *L = lex_all(kw[i]);
@@ -121,6 +126,42 @@ START_TEST(keyword_kinds)
     ck_assert_int_eq(L->n, 6);
     for (int i = 0; i < 6; i++)
         ck_assert_int_eq(L->t[i].tok, want[i]);
+    lexed_free(L);
+}
+END_TEST
+
+START_TEST(statement_words)
+{
+    /* The words that join a statement's operands, a test's settings and items, an event's
+     * moment and a query's combination are tokens of their own, not identifiers. */
+    static const struct { const char *word; int tok; } words[] = {
+        { "to", TOK_TO }, { "at", TOK_AT }, { "near", TOK_NEAR }, { "by", TOK_BY },
+        { "on", TOK_ON }, { "enter", TOK_ENTER }, { "first", TOK_FIRST },
+        { "permission", TOK_PERMISSION }, { "int", TOK_INT_TYPE }, { "list", TOK_LIST },
+        { "dice", TOK_DICE }, { "along", TOK_ALONG }, { "toe", TOK_IDENT },
+    };
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        lexed *L = lex_all(words[i].word);
+        ck_assert_int_eq(L->n, 1);
+        ck_assert_int_eq(L->t[0].tok, words[i].tok);
+        lexed_free(L);
+    }
+}
+END_TEST
+
+START_TEST(adjacent_strings)
+{
+    /* A text written as several string literals is several STRING tokens (the parser joins
+     * them, language.md §1); each keeps its own line. */
+    static const char *const pieces[] = { "one", "two" };
+    lexed *L = lex_all("doc \"one\"\n    \"two\"");
+    ck_assert_int_eq(L->n, 3);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(L->t[1 + i].tok, TOK_STRING);
+        ck_assert_str_eq(L->t[1 + i].str, pieces[i]);
+    }
+    assert_loc(L->t[2].loc, 2, 5, 2, 9);
+    ck_assert_uint_eq(L->diags.errors, 0);
     lexed_free(L);
 }
 END_TEST
@@ -413,6 +454,8 @@ int main(void)
     TCase *tc = tcase_create("tokens");
     tcase_add_test(tc, keywords_all);
     tcase_add_test(tc, keyword_kinds);
+    tcase_add_test(tc, statement_words);
+    tcase_add_test(tc, adjacent_strings);
     tcase_add_test(tc, identifiers);
     tcase_add_test(tc, integers);
     tcase_add_test(tc, strings_and_escapes);

@@ -122,8 +122,8 @@ START_TEST(rules)
         "  cite \"A\" source \"S\" example \"E\"\n"
         "  cite \"B\"\n"
         "  doc \"D\"\n"
-        "  let a = 1\n"
-        "  let b = a + 1\n"
+        "  let a = 1;\n"
+        "  let b = a + 1;\n"
         "  when shooter.kind == opportunity\n"
         "  answer b;",
         "(rule speed_penalty.opportunity_fire (priority -2) (cite \"A\" source \"S\" example \"E\") "
@@ -165,7 +165,7 @@ START_TEST(events_and_statements)
         "  destroy u; move u to @C4, @C5; embark u in t; disembark u to @B2;\n"
         "  place rubble at @C4; remove mine near @C4; raise hit(u, n - 1); let k = 1;\n"
         "  let w = choose(s in L, by: u.side) \"Q\";\n"
-        "  if k == 1 { note \"a\"; } else if k == 2 { fail \"b\"; } else { }\n"
+        "  if k == 1 then { note \"a\"; } else if k == 2 then { fail \"b\"; } else { }\n"
         "  for x in L { }\n"
         "};",
         "(rule hit.r (cite \"X\") (when (> n 0)) (do (block (give u suppressed 2) "
@@ -181,6 +181,113 @@ START_TEST(events_and_statements)
         "(advance supply) (move $a (list @C4)) (expect true))");
     ck_assert_dump(dump_expr, "[x * 2 for x in L] ++ [y in M: y > 0]",
         "(++ (map x L (* x 2)) (filter y M (> y 0)))");
+}
+END_TEST
+
+static int first_code(const char *text, bool expr);
+
+/* A text, whether it is an expression, and the code of the first diagnostic it gives. */
+typedef struct code_case { const char *text; bool expr; int code; } code_case;
+
+static void ck_assert_codes(const code_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(first_code(cases[i].text, cases[i].expr) == cases[i].code,
+                      "%s: want E%03d", cases[i].text, cases[i].code);
+}
+
+START_TEST(one_let_one_if)
+{
+    /* language.md §4: the same `let x = e;` in a rule head, a block and an expression, and the
+     * same `if c then ... else ...` in an expression and a block (whose branches are blocks) */
+    ck_assert_dump(dump_file,
+        "rule q.r cite \"X\" let a = 1; let b = let c = a; c + 1; answer if b > 1 then b else a;",
+        "(rule q.r (cite \"X\") (let a 1) (let b (let c a (+ c 1))) "
+        "(answer (if (> b 1) b a)))");
+    ck_assert_dump(dump_file,
+        "rule e.r cite \"X\" do { let a = 1; if a > 0 then { let b = a; note \"p\"; } }; ",
+        "(rule e.r (cite \"X\") (do (block (let a 1) "
+        "(if (> a 0) (block (let b a) (note \"p\"))))))");
+    parsed *p = parse_text("rule e.r cite \"X\" let a = 1; do { let b = a; if a then { } };",
+                           false);
+    ck_assert_uint_eq(p->diags.errors, 0);
+    const ast_node *r = p->f->decls.items[0];
+    /* one node kind each: a let without a body binds to the end of its rule or block */
+    ck_assert_int_eq(r->list.items[0]->kind, AST_LET);
+    ck_assert_ptr_null(r->list.items[0]->b);
+    const ast_node *let = r->c->list.items[0], *iff = r->c->list.items[1];
+    ck_assert_int_eq(let->kind, AST_LET);
+    ck_assert_int_eq(let->op, AST_ST_LET);
+    ck_assert_int_eq(iff->kind, AST_IF);
+    ck_assert_int_eq(iff->op, AST_ST_IF);
+    parsed_free(p);
+    /* a statement's branches are blocks; an expression's `else` is required; the old
+     * spellings are gone (`in` is membership, so the value `1 in x` wants its `;`) */
+    ck_assert_codes((const code_case[]){
+        { "rule e.r cite \"X\" do { if a then note \"n\"; };", false, 10 },
+        { "if a then 1", true, 10 },
+        { "let x = 1 in x", true, 12 },
+        { "rule e.r cite \"X\" do { if a { } };", false, 10 },
+    }, 4);
+}
+END_TEST
+
+START_TEST(sources_and_texts)
+{
+    /* language.md §3.6: a source declaration, with and without its text */
+    ck_assert_dump(dump_file, "source \"BRO.5\" = \"Bloody Omaha 5\";",
+                   "(source \"BRO.5\" \"Bloody Omaha 5\")");
+    ck_assert_dump(dump_file, "source \"FIX.1\";", "(source \"FIX.1\")");
+    /* §1: adjacent strings are one text, joined with one space */
+    ck_assert_dump(dump_file, "kind k \"Infantry\"\n     \"unit\" \"(foot)\";",
+                   "(kind k \"Infantry unit (foot)\")");
+    ck_assert_dump(dump_file,
+        "rule q.r cite \"X\" example \"A;\" \"B\" doc \"one\"\n  \"two\" answer 1;",
+        "(rule q.r (cite \"X\" example \"A; B\") (doc \"one two\") (answer 1))");
+    ck_assert_dump(dump_file, "test \"a\" \"b\" { }", "(test \"a b\")");
+    /* an ID is one string: its pieces are not joined */
+    ck_assert_codes((const code_case[]){
+        { "source \"A\" \"B\";", false, 10 },
+        { "rule q.r cite \"A\" \"B\" answer 1;", false, 10 },
+    }, 2);
+    /* the location of a source declaration is its ID */
+    parsed *p = parse_text("source \"BRO.5\"\n  = \"a\"\n    \"b\";", false);
+    ck_assert_uint_eq(p->diags.errors, 0);
+    const ast_node *d = p->f->decls.items[0];
+    ck_assert_int_eq(d->kind, AST_SOURCE);
+    ck_assert_str_eq(d->title, "a b");
+    ck_assert_uint_eq(d->loc.line, 1);
+    ck_assert_uint_eq(d->loc.col, 8);
+    parsed_free(p);
+}
+END_TEST
+
+START_TEST(keywords)
+{
+    /* the words of statements, tests, events and queries are keywords (language.md §1)... */
+    ck_assert_codes((const code_case[]){
+        { "fn f(to: int) -> int = to;", false, 10 },
+        { "fn f(dice: int) -> int = dice;", false, 10 },
+        { "query q() -> int combine firstly;", false, 15 },
+        { "event e(u: unit) at give;", false, 10 },
+        { "test \"t\" bored \"b.scn\" { }", false, 10 },
+        { "test \"t\" { advance into supply; }", false, 10 },
+        { "test \"t\" { move $a onto [@C4]; }", false, 10 },
+        { "rule e.r cite \"X\" do { let x = choose(s in L, for: a); };", false, 10 },
+        { "rule e.r cite \"X\" do { move u at @C4; };", false, 10 },
+        { "rule e.r cite \"X\" do { place f onto @C4; };", false, 10 },
+    }, 10);
+    /* ...and, like every keyword, field and column names */
+    ck_assert_dump(dump_expr, "s.to.at + s.by.dice", "(+ (. (. s to) at) (. (. s by) dice))");
+    ck_assert_dump(dump_file, "record r { to: int, on: int, first: int, list: int }",
+                   "(record-decl r (to int) (on int) (first int) (list int))");
+    ck_assert_dump(dump_expr, "r{to: 1, int: 2}", "(record r (to 1) (int 2))");
+    /* the moment of an event is a keyword; another name is the resolver's (E163) */
+    ck_assert_dump(dump_file, "event e(u: unit) on walk_end; event f(u: unit) on blink;",
+                   "(event e (params (u unit)) (on walk_end))\n"
+                   "(event f (params (u unit)) (on blink))");
+    ck_assert_dump(dump_file, "query q(x: list<int>) -> int combine permission;",
+                   "(query q (params (x (list-of int))) int permission)");
 }
 END_TEST
 
@@ -256,16 +363,23 @@ END_TEST
 
 START_TEST(if_and_let)
 {
-    ck_assert_dump(dump_expr, "if a then 1 else 2 + 3", "(if a 1 (+ 2 3))");
-    ck_assert_dump(dump_expr, "if a then if b then 1 else 2 else 3", "(if a (if b 1 2) 3)");
-    ck_assert_dump(dump_expr, "let x = 1 in x + 1", "(let x 1 (+ x 1))");
-    /* the first `in` after the bound value belongs to the let (language.md §4) */
-    ck_assert_dump(dump_expr, "let x = a in b in s", "(let x a (in b s))");
-    ck_assert_dump(dump_expr, "let x = (a in s) in x", "(let x (in a s) x)");
-    ck_assert_dump(dump_expr, "let x = if c then 1 else 2 in x", "(let x (if c 1 2) x)");
-    ck_assert_dump(dump_expr, "let x = not a or b in x", "(let x (or (not a) b) x)");
-    ck_assert_dump(dump_expr, "let x = let y = 1 in y in x", "(let x (let y 1 y) x)");
-    ck_assert_dump(dump_expr, "if x in s then 1 else 2", "(if (in x s) 1 2)");
+    /* The `;` ends a let's bound value (language.md §4), so the value may hold a membership test
+     * and the body one too; `then` ends a condition, so it may hold a record literal. */
+    static const struct { const char *text, *dump; } cases[] = {
+        { "if a then 1 else 2 + 3", "(if a 1 (+ 2 3))" },
+        { "if a then if b then 1 else 2 else 3", "(if a (if b 1 2) 3)" },
+        { "let x = 1; x + 1", "(let x 1 (+ x 1))" },
+        { "let x = a; b in s", "(let x a (in b s))" },
+        { "let x = a in s; x", "(let x (in a s) x)" },
+        { "let x = if c then 1 else 2; x", "(let x (if c 1 2) x)" },
+        { "let x = not a or b; x", "(let x (or (not a) b) x)" },
+        { "let x = let y = 1; y; x", "(let x (let y 1 y) x)" },
+        { "if a then let x = 1; x else 2", "(if a (let x 1 x) 2)" },
+        { "if R{a: 1} == r then 1 else 2", "(if (== (record R (a 1)) r) 1 2)" },
+        { "if x in s then 1 else 2", "(if (in x s) 1 2)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_dump(dump_expr, cases[i].text, cases[i].dump);
 }
 END_TEST
 
@@ -521,6 +635,9 @@ int main(void)
     tcase_add_test(td, rule_fields);
     tcase_add_test(td, variants_editions_tests);
     tcase_add_test(td, events_and_statements);
+    tcase_add_test(td, one_let_one_if);
+    tcase_add_test(td, sources_and_texts);
+    tcase_add_test(td, keywords);
     tcase_add_test(td, empty_and_comments);
     suite_add_tcase(s, td);
     TCase *tx = tcase_create("expressions");

@@ -130,7 +130,8 @@ START_TEST(reload_keeps_choices)
                      "rule q.a cite \"X\" answer 1;\n"
                      "edition e { replace rule q.a cite \"X\" answer 2; }\n"
                      "variant v { reading one default; reading two; }\n"
-                     "fn w() -> int = if variant v == two then 20 else 10;\n");
+                     "fn w() -> int = if variant v == two then 20 else 10;\n"
+                     "source \"X\";\n");
     ck_ev(t, "q()", "1");
     ck_assert_ptr_null(hon_edition(t->vm));
     ck_assert_int_eq(hon_set_edition(t->vm, "e"), HON_OK);
@@ -238,7 +239,8 @@ START_TEST(run_tests)
                      "test \"under e\" edition e {\n  expect q(2) == 2;\n}\n"
                      "test \"missing cell\" {\n  expect t[b] fails E201;\n}\n"
                      "test \"fails\" {\n  expect q(3) == 31;\n  expect q(3) > 100;\n"
-                     "  expect t[a] fails E201;\n  expect t[b] == 1;\n}\n");
+                     "  expect t[a] fails E201;\n  expect t[b] == 1;\n}\n"
+                     "source \"X\";\n");
     size_t passed = 0, failed = 0;
     hon_status st;
     char *out = capture_tests(t, NULL, &passed, &failed, &st);
@@ -279,7 +281,8 @@ static const char *show_src =
     "  doc \"Fast units; the text; has a semicolon in a string.\"\n"
     "  when x > 3 answer x;\n"
     "rule speed.slow cite \"BRO.9.slow\" doc \"slow\" answer 1;\n"
-    "edition ed {\n  replace rule speed.slow cite \"ERR.slow\" answer 2;\n}\n";
+    "edition ed {\n  replace rule speed.slow cite \"ERR.slow\" answer 2;\n}\n"
+    "source \"BRO.9.fast\" = \"BRO 9, Speed\"; source \"BRO.9.slow\"; source \"ERR.slow\";\n";
 
 static char *capture_show(tvm *t, const char *name, hon_status *st, int dis)
 {
@@ -419,7 +422,8 @@ START_TEST(json_is_valid)
     tvm *t = tvm_new("enum m { a, b }\nrecord r { s: set<m>, l: list<int>, n: int }\n"
                 "query q(x: r) -> r combine first default x;\n"
                 "rule q.z cite \"quote\\\" and \\\\ backslash\" source \"tab\\n\" when x.n > 0 "
-                "answer r{s: {a}, l: [x.n], n: 0};\n");
+                "answer r{s: {a}, l: [x.n], n: 0};\n"
+                "source \"quote\\\" and \\\\ backslash\" = \"tab\\n\";\n");
     const char *exprs[] = { "q(r{s: {a, b}, l: [1, 2], n: 1})", "q(r{s: {}, l: [], n: 0})",
                             "[true, false]", "-5", "b" };
     for (size_t i = 0; i < sizeof exprs / sizeof *exprs; i++) {

@@ -297,7 +297,8 @@ START_TEST(rules_use_the_board)
         "  answer forbid;\n"
         "rule can_see.wall cite \"T.2\"\n"
         "  when any(s in line(square_of(a), square_of(b)): not s.corner and side_has(s.side, wall))\n"
-        "  answer forbid;\n";
+        "  answer forbid;\n"
+        "source \"T.1\"; source \"T.2\";\n";
     ck_assert_int_eq(hon_load_source(t->vm, "more.hon", more, strlen(more)), HON_OK);
     ck_assert_int_eq(hon_load_board_source(t->vm, "tiny.scn", BOARD, strlen(BOARD)), HON_OK);
     /* r1 (A1) to r2 (E4): dx 4, dy 3; the line meets x = 2,4,6,8 at 1/8..7/8 and y = 2,4,6 at
@@ -321,7 +322,8 @@ START_TEST(table_lookups_in_traces)
         "{ storm => 1, ?; clear => 2, 20 cite \"EX.BFN.air\"; }\n"
         "table bonus(n: int) -> int { 1 => 5; }\n"
         "query q(w: weather) -> int combine first;\n"
-        "rule q.r cite \"Q.1\" answer air[w].recon;\n");
+        "rule q.r cite \"Q.1\" answer air[w].recon;\n"
+        "source \"BFN.air\" = \"Air Table\"; source \"EX.BFN.air\"; source \"Q.1\";\n");
     /* a top-level lookup, the whole row: the table's citation and the row's own */
     ck_assert_str_eq(why(t, "air[clear]"),
         "table air[clear] = air{level: 2, recon: 20}   (BFN.air: Air Table; row: EX.BFN.air)\n");
@@ -350,7 +352,8 @@ START_TEST(defaults_in_traces)
         "rule ok.big cite \"A\" when x > 10 answer false;\n"
         "query found(x: int) -> bool combine any;\n"
         "query s(x: int) -> int combine sum default 2;\n"
-        "rule s.extra cite \"S\" when x > 0 answer 1;\n");
+        "rule s.extra cite \"S\" when x > 0 answer 1;\n"
+        "source \"A\"; source \"S\";\n");
     ck_assert_str_eq(why(t, "ok(1)"), "ok(1) = true   [all]\n"
                                       "  rule ok.big: did not fire   (A)\n"
                                       "  no rule answered false: true (checked big)\n");
@@ -440,7 +443,8 @@ START_TEST(unit_values_and_calls)
                     "rule cover.base cite \"C\" answer u.defense;\n"
                     "rule cover.hill cite \"C\" when terrain(square_of(u)) == hill answer 1;\n"
                     "fn height(s: square) -> int = elevation(s);\n"
-                    "fn kinds(k: kind) -> bool = k == infantry;\n";
+                    "fn kinds(k: kind) -> bool = k == infantry;\n"
+                    "source \"C\";\n";
     ck_assert_int_eq(hon_load_source(t->vm, "q.hon", q, strlen(q)), HON_OK);
     int32_t r2 = hon_unit_id(t->vm, "$r2");
     ck_assert_int_ge(r2, 0);

@@ -19,7 +19,8 @@ static const char *const SIGHT =
     "rule best.wall cite \"B.1\" answer blocked;\n"
     "rule best.haze cite \"B.2\" when n >= 1 answer obscured;\n"
     "fn worst_of(l: list<int>) -> sight = min(k in l: worst(k));\n"
-    "fn best_of(l: list<int>) -> sight = max(k in l: worst(k));\n";
+    "fn best_of(l: list<int>) -> sight = max(k in l: worst(k));\n"
+    "source \"W.1\"; source \"W.2\"; source \"W.3\"; source \"B.1\"; source \"B.2\";\n";
 
 START_TEST(combine_min_max_over_enums)
 {

@@ -47,7 +47,7 @@ static const char *const RULES =
     "event st_disembark(u: unit, sq: square);\n"
     "event st_place(sq: square);\n"
     "event st_remove(sq: square);\n"
-    "event st_wire(a: square, b: square, on: bool);\n"
+    "event st_wire(a: square, b: square, lay: bool);\n"
     "event st_clear_mines(sq: square);\n"
     "event st_many(u: unit);\n"
     "event st_fail(u: unit);\n"
@@ -75,7 +75,7 @@ static const char *const RULES =
     "rule st_place.r cite \"T.feature\" do { place rubble at sq; };\n"
     "rule st_remove.r cite \"T.feature\" do { remove rubble at sq; };\n"
     "rule st_wire.r cite \"T.feature\" do {\n"
-    "  if on { place wire at side_between(a, b); } else { remove wire at side_between(a, b); }\n"
+    "  if lay then { place wire at side_between(a, b); } else { remove wire at side_between(a, b); }\n"
     "};\n"
     "rule st_clear_mines.r cite \"T.mines\" do { remove mine near sq; };\n"
     "rule st_many.r cite \"T.many\" do {\n"
@@ -88,22 +88,22 @@ static const char *const RULES =
     /* loops without end inside one block: the step budget */
     "fn spin(n: int) -> int = if n == 0 then 0 else spin(n - 1);\n"
     "rule st_spin.r cite \"T.spin\" do { give u suppressed; for i in [1, 2, 3] { let k = sum(j in [i]: spin(150)); } };\n"
-    "rule st_roll.r cite \"T.roll\" do { if roll d6 >= 4 { give u suppressed; } };\n"
+    "rule st_roll.r cite \"T.roll\" do { if roll d6 >= 4 then { give u suppressed; } };\n"
     "rule st_roll2.r cite \"T.roll\" do { let d = roll 2 d6; give u suppressed sum(x in d: if x >= 5 then 1 else 0); };\n"
     "rule st_choose.r cite \"T.choose\" do {\n"
-    "  let to = choose(s in [@B1, @C1, @D1], by: u.side) \"Where does it go?\";\n"
-    "  move u to to;\n"
+    "  let sq = choose(s in [@B1, @C1, @D1], by: u.side) \"Where does it go?\";\n"
+    "  move u to sq;\n"
     "};\n"
     "rule st_choose_empty.r cite \"T.choose\" do { let x = choose(s in [q in [@A1]: false], by: allies); };\n"
     /* order: the events a block raises wait for its end, then run depth first */
     "rule st_order.a cite \"T.order\" do { note \"a1\"; raise hit(u, 1); raise hit(u, 2); note \"a2\"; };\n"
     "rule st_order.b cite \"T.order\" do { note \"b\"; };\n"
-    "rule hit.r cite \"T.hit\" do { note \"hit\"; if n == 1 { raise suppress(u); } };\n"
+    "rule hit.r cite \"T.hit\" do { note \"hit\"; if n == 1 then { raise suppress(u); } };\n"
     "rule suppress.r cite \"T.suppress\" do { note \"suppress\"; };\n"
     "rule st_note.r cite \"T.note\" do { note \"just a note\"; };\n"
     "rule st_roll_many.r cite \"T.roll\" do {\n"
     "  move u to @B2; flip u to wreck; move u to @A1;\n"
-    "  if roll d6 >= 4 { give u suppressed; }\n"
+    "  if roll d6 >= 4 then { give u suppressed; }\n"
     "};\n"
     /* a carrier destroyed with its passengers aboard; then one of them disembarks and moves,
      * the other is destroyed where it is (inside the wreck): undo must put both back in it */
@@ -125,7 +125,14 @@ static const char *const RULES =
     "  for x in units() { take x suppressed all; }\n"
     "};\n"
     "rule turn_starts.n cite \"T.turn\" do { note \"turn starts\"; };\n"
-    "rule phase_starts.n cite \"T.phase\" when p == activation do { note \"activation starts\"; };\n";
+    "rule phase_starts.n cite \"T.phase\" when p == activation do { note \"activation starts\"; };\n"
+    "source \"T.give\"; source \"T.take\"; source \"T.flip\"; source \"T.set\";\n"
+    "source \"T.destroy\"; source \"T.move\"; source \"T.embark\"; source \"T.feature\";\n"
+    "source \"T.mines\"; source \"T.many\"; source \"T.fail\"; source \"T.loop\";\n"
+    "source \"T.spin\"; source \"T.roll\"; source \"T.choose\"; source \"T.order\";\n"
+    "source \"T.hit\"; source \"T.suppress\"; source \"T.note\"; source \"T.mix\";\n"
+    "source \"T.cascade\"; source \"T.destroyed\"; source \"T.woods\"; source \"T.pit\";\n"
+    "source \"T.walked\"; source \"T.supply\"; source \"T.turn\"; source \"T.phase\";\n";
 
 /*        A     B     C     D
  *   1    .     .     w     .        w: woods (element woods1: C1)
@@ -404,7 +411,7 @@ static const char *const LOOP_RULES =
     "event again(u: unit);\n"                                           /* 5 */
     "event received(u: unit, m: marker) on give;\n"                     /* 6 */
     "fn calm(u: unit) -> bool = marker_count(u, pinned) > 1000;\n"      /* 7 */
-    "rule boom.r cite \"L.boom\" do {\n"                                /* 8 */
+    "rule boom.r cite \"L.boom\" do {\n"                               /* 8 */
     "  note \"boom\";\n"                                                /* 9 */
     "  raise boom(u);\n"                                                /* 10 */
     "};\n"                                                              /* 11 */
@@ -413,7 +420,8 @@ static const char *const LOOP_RULES =
     "rule received.calm cite \"L.calm\" when calm(u) do { note \"calm\"; };\n"   /* 13 */
     "rule received.more cite \"L.more\" when m == suppressed do {\n"    /* 14 */
     "  give u suppressed;\n"                                            /* 15 */
-    "};\n";
+    "};\n"                                                              /* 16 */
+    "source \"L.boom\"; source \"L.again\"; source \"L.calm\"; source \"L.more\";\n";
 
 START_TEST(cascade_positions)
 {
@@ -449,9 +457,10 @@ static const char *const ROLL_RULES =
     "event calm(u: unit);\n"                            /* 5 */
     "rule volley.r cite \"R.volley\" cite \"R.two\" do {\n"   /* 6 */
     "  let a = roll 3 d6;\n"                            /* 7: `roll` at column 11 */
-    "  if roll d6 >= 1 { note \"one die\"; }\n"          /* 8: `roll` at column 6 */
+    "  if roll d6 >= 1 then { note \"one die\"; }\n"     /* 8: `roll` at column 6 */
     "};\n"                                              /* 9 */
-    "rule calm.r cite \"R.calm\" do { note \"calm\"; };\n";   /* 10 */
+    "rule calm.r cite \"R.calm\" do { note \"calm\"; };\n"          /* 10 */
+    "source \"R.volley\"; source \"R.two\"; source \"R.calm\";\n";      /* 11 */
 
 START_TEST(dice_are_shown)
 {
@@ -751,7 +760,8 @@ START_TEST(editions_and_event_rules)
         "edition double {\n"
         "  replace rule st_give.r cite \"T.give2\" do { let k = n * 2; give u suppressed k; };\n"
         "  remove rule marker_received.shaken;\n"
-        "}\n";
+        "}\n"
+        "source \"T.give2\";\n";
     tvm *t = play_vm();
     ck_assert_int_eq(hon_load_source(t->vm, "ed.hon", ed, strlen(ed)), HON_OK);
     ck_assert_str_eq(do_(t, "st_give($r1, 1)"), "give $r1 suppressed   (T.give)\n");
@@ -765,21 +775,28 @@ END_TEST
 START_TEST(resolver_errors)
 {
     /* a rule of an event must have effects, a rule of a query an answer: E160 */
-    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" answer 1;\n", 160, 2, 6);
-    ck_load_fails("query q() -> int combine first;\nrule q.r cite \"X\" do { };\n", 160, 2, 6);
+    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" answer 1;\n"
+        "source \"X\";\n", 160, 2, 6);
+    ck_load_fails("query q() -> int combine first;\nrule q.r cite \"X\" do { };\n"
+        "source \"X\";\n", 160, 2, 6);
     /* raising what is not an event, with the wrong arguments */
-    ck_load_fails("event e(n: int);\nevent f(n: int);\nrule e.r cite \"X\" do { raise g(1); };\n",
+    ck_load_fails("event e(n: int);\nevent f(n: int);\nrule e.r cite \"X\" do { raise g(1); };\n"
+        "source \"X\";\n",
                   162, 3, 24);
-    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" do { raise e(true); };\n", 104, 2, 32);
-    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" do { raise e(); };\n", 103, 2, 24);
+    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" do { raise e(true); };\n"
+        "source \"X\";\n", 104, 2, 32);
+    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" do { raise e(); };\n"
+        "source \"X\";\n", 103, 2, 24);
     /* moments: unknown, arguments that do not fit, two events on one */
     ck_load_fails("event e(n: int) on blink;\n", 163, 1, 7);
     ck_load_fails("event e(n: int) on give;\n", 163, 1, 7);
     ck_load_fails("event e(u: unit) on destroy;\nevent f(u: unit) on destroy;\n", 164, 2, 7);
     /* statements: flip a number, set what is not a value, a die face 7 */
-    ck_load_fails("face up;\nevent e(n: int);\nrule e.r cite \"X\" do { flip n to up; };\n",
+    ck_load_fails("face up;\nevent e(n: int);\nrule e.r cite \"X\" do { flip n to up; };\n"
+        "source \"X\";\n",
                   104, 3, 29);
-    ck_load_fails("event e(u: unit);\nrule e.r cite \"X\" do { set u.kind = 1; };\n", 104, 2, 28);
+    ck_load_fails("event e(u: unit);\nrule e.r cite \"X\" do { set u.kind = 1; };\n"
+        "source \"X\";\n", 104, 2, 28);
     ck_load_fails("test \"t\" dice [7] { }\n", 165, 1, 16);
     /* an event is not a value */
     ck_load_fails("event e(n: int);\nfn f() -> int = e(1);\n", 106, 2, 17);

@@ -63,7 +63,8 @@ END_TEST
 START_TEST(no_dice_and_rules)
 {
     tvm *t = tvm_new("query hit(need: int) -> bool combine first;\n"
-                     "rule hit.die cite \"X\" answer roll d6 >= need;\n");
+                     "rule hit.die cite \"X\" answer roll d6 >= need;\n"
+                     "source \"X\";\n");
     ck_assert_str_eq(odds(t, "1 + 2"), "3: 1/1 (100.00%)");
     /* need 5: faces 5 and 6 hit, 2/6 = 1/3 */
     ck_assert_str_eq(odds(t, "hit(5)"), "false: 2/3 (66.67%)\ntrue: 1/3 (33.33%)");
@@ -164,7 +165,7 @@ START_TEST(roll_is_sorted)
     hon_answer_free(a);
     /* In play (seeded dice) too: every roll of 20 dice is in ascending order. */
     for (int i = 0; i < 20; i++)
-        ck_assert_str_eq(ev(t, "let r = roll 20 d6 in all(i in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "
+        ck_assert_str_eq(ev(t, "let r = roll 20 d6; all(i in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "
                                "11, 12, 13, 14, 15, 16, 17, 18, 19]: nth(r, i) <= nth(r, i + 1))"),
                          "true");
     /* A test's scripted dice: a roll takes the next N faces and gives them sorted; a lone die
@@ -228,7 +229,8 @@ static const char *const VOLLEY =
     "  let b = roll 6 d6;\n"
     "  let k = count(x in b: x >= 5);\n"
     "  give u shaken k;\n"
-    "};\n";
+    "};\n"
+    "source \"T.volley\";\n";
 
 START_TEST(twelve_dice_procedure)
 {

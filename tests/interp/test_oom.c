@@ -25,7 +25,8 @@ static const char *program =
     "variant v \"V\" { reading one default; reading two; }\n"
     "edition e \"E\" { replace rule q.b cite \"B2\" answer 5; set variant v = two; }\n"
     "default edition e;\n"
-    "test \"t1\" { expect q(1) == 10; expect t[clear].a fails E201; }\n";
+    "test \"t1\" { expect q(1) == 10; expect t[clear].a fails E201; }\n"
+    "source \"T\"; source \"A\" = \"S\"; source \"B\"; source \"P\"; source \"B2\";\n";
 
 static void quiet(void *ud, const hon_diag *d)
 {
@@ -76,7 +77,8 @@ static const char *board_rules =
     "counter c : inf { side allies defense 3 }\n"
     "query blocked(a: unit, b: unit) -> bool combine any;\n"
     "rule blocked.w cite \"W\" when any(s in line(square_of(a), square_of(b)):\n"
-    "  terrain(s.square) == woods or side_has(s.side, wall)) answer true;\n";
+    "  terrain(s.square) == woods or side_has(s.side, wall)) answer true;\n"
+    "source \"W\";\n";
 static const char *board_text =
     "size 4 x 3\nlegend . = open  w = woods\nmap\n  1 . w . .\n  2 . . . .\n  3 . . . .\n"
     "side C2/C3 wall\ninterspace B2 mine=2\n"
@@ -154,14 +156,15 @@ static const char *play_rules =
     "counter c : inf { side allies speed 2 }\n"
     "event hit(u: unit);\nevent got(u: unit, m: marker) on give;\n"
     "event in_sq(u: unit, s: square) on enter;\nevent ends(p: phase) on phase_end;\n"
-    "rule hit.r cite \"H\" do { if roll d6 >= 4 { give u sup 2; } flip u to wreck;\n"
-    "  set u.speed = 1; let to = choose(q in [@B1, @C1], by: allies) \"where?\";\n"
-    "  move u to to; raise hit2(u); note \"n\"; };\n"
+    "rule hit.r cite \"H\" do { if roll d6 >= 4 then { give u sup 2; } flip u to wreck;\n"
+    "  set u.speed = 1; let sq = choose(q in [@B1, @C1], by: allies) \"where?\";\n"
+    "  move u to sq; raise hit2(u); note \"n\"; };\n"
     "event hit2(u: unit);\nrule hit2.r cite \"H2\" do { destroy u; };\n"
     "rule got.r cite \"G\" when m == sup and not has(u, shk) do { give u shk; };\n"
     "rule in_sq.r cite \"I\" do { take u sup; };\n"
     "rule ends.r cite \"E\" do { for x in units() { take x sup all; } };\n"
-    "test \"p\" dice [5] choices [@C1] { do hit($a); expect face($a) == wreck; }\n";
+    "test \"p\" dice [5] choices [@C1] { do hit($a); expect face($a) == wreck; }\n"
+    "source \"H\"; source \"H2\"; source \"G\"; source \"I\"; source \"E\";\n";
 static const char *play_board =
     "size 3 x 1\nlegend . = open\nmap\n  1 . . .\nunit a = c allies at A1\n"
     "unit b = c allies at A1\n";

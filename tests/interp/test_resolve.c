@@ -64,10 +64,12 @@ START_TEST(e104_type_mismatch)
     ck_load_fails("fn f() -> int = 1 +\n  false;", 104, 2, 3);
     /* a rule answering the wrong type for its query */
     ck_load_fails("query q() -> int combine first default 0;\n"
-                  "rule q.r cite \"X\"\n  answer true;", 104, 3, 10);
+                  "rule q.r cite \"X\"\n  answer true;\n"
+                  "source \"X\";\n", 104, 3, 10);
     /* a permission rule must answer forbid or permit */
     ck_load_fails("query q() -> verdict combine permission;\n"
-                  "rule q.r cite \"X\"\n  answer 1;", 104, 3, 10);
+                  "rule q.r cite \"X\"\n  answer 1;\n"
+                  "source \"X\";\n", 104, 3, 10);
 }
 END_TEST
 
@@ -169,11 +171,13 @@ START_TEST(e110_duplicates)
     /* the same rule twice: its position is the span of `q.r` */
     ck_load_fails("query q() -> int combine first default 0;\n"
                   "rule q.r cite \"X\" answer 1;\n"
-                  "rule q.r cite \"X\" answer 2;", 110, 3, 6);
+                  "rule q.r cite \"X\" answer 2;\n"
+                  "source \"X\";\n", 110, 3, 6);
     /* an edition adding a rule that exists already */
     ck_load_fails("query q() -> int combine first default 0;\n"
                   "rule q.r cite \"X\" answer 1;\n"
-                  "edition e {\n  rule q.r cite \"X\" answer 2;\n}", 110, 4, 8);
+                  "edition e {\n  rule q.r cite \"X\" answer 2;\n}\n"
+                  "source \"X\";\n", 110, 4, 8);
     /* two editions of one name */
     ck_load_fails("edition e;\nedition e;", 110, 2, 9);
 }
@@ -191,7 +195,8 @@ END_TEST
 START_TEST(e112_rule_without_query)
 {
     /* the position is the rule's name span `nq.r` */
-    ck_load_fails("rule nq.r cite \"X\" answer 1;", 112, 1, 6);
+    ck_load_fails("rule nq.r cite \"X\" answer 1;\n"
+        "source \"X\";\n", 112, 1, 6);
 }
 END_TEST
 
@@ -293,14 +298,16 @@ END_TEST
 START_TEST(e140_revise_missing_rule)
 {
     ck_load_fails("query q() -> int combine first default 0;\n"
-                  "edition e {\n  replace rule q.nope cite \"X\" answer 1;\n}", 140, 3, 16);
+                  "edition e {\n  replace rule q.nope cite \"X\" answer 1;\n}\n"
+                  "source \"X\";\n", 140, 3, 16);
     ck_load_fails("query q() -> int combine first default 0;\n"
                   "edition e {\n  remove rule q.nope;\n}", 140, 3, 15);
     /* removed in the parent: gone for the child too */
     ck_load_fails("query q() -> int combine first default 0;\n"
                   "rule q.r cite \"X\" answer 1;\n"
                   "edition p { remove rule q.r; }\n"
-                  "edition c extends p {\n  replace rule q.r cite \"X\" answer 2;\n}", 140, 5, 16);
+                  "edition c extends p {\n  replace rule q.r cite \"X\" answer 2;\n}\n"
+                  "source \"X\";\n", 140, 5, 16);
 }
 END_TEST
 

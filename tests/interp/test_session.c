@@ -31,7 +31,8 @@ static const char *const RULES =
     "edition base \"B\" { }\n"
     "fn twice(n: int) -> int = 2 * n;\n"
     "table range(k: int) -> int { 1 => 6; }\n"
-    "event spotted(u: unit);\n";
+    "event spotted(u: unit);\n"
+    "source \"T.los\"; source \"T.sq\";\n";
 
 /* The board (A1 top-left; columns A-E, rows 1-3): woods on C1, the rest open; a on A1, b on
  * E1, c on E3.

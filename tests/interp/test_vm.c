@@ -24,8 +24,8 @@ START_TEST(arithmetic)
     ck_ev(t, "1 < 2 and 2 <= 2 and 3 > 2 and 3 >= 3 and 1 != 2", "true");
     ck_ev(t, "not (1 == 1)", "false");
     ck_ev(t, "if 1 > 2 then 10 else 20", "20");
-    ck_ev(t, "let x = 4 in x * x", "16");
-    ck_ev(t, "let x = 2 in let y = x + 1 in x * y", "6");
+    ck_ev(t, "let x = 4; x * x", "16");
+    ck_ev(t, "let x = 2; let y = x + 1; x * y", "6");
     tvm_free(t);
 }
 END_TEST
@@ -76,7 +76,7 @@ START_TEST(aggregates)
     ck_ev(t, "max(x in [4, 2, 7]: x - 10)", "-3");
     /* empty collections: sum/count 0, all true, any false, min/max an error */
     ck_ev(t, "sum(x in []: x)", "E107");                    /* the list's type is unknown */
-    ck_ev(t, "let l = [1] in sum(x in l: x) - 1", "0");
+    ck_ev(t, "let l = [1]; sum(x in l: x) - 1", "0");
     ck_ev(t, "count(s in {a}: s == b)", "0");
     ck_ev(t, "all(s in {}: s == b)", "E107");
     ck_ev(t, "min(x in [1, 2]: x) + 0", "1");
@@ -128,7 +128,8 @@ static const char *tables_src =
     "  20 => {map_a, map_b}, -4;\n"
     "  10 => {map_a}, -2;\n"
     "}\n"
-    "table exact(n: int) -> bool { 1 => true; 3 => false; }\n";
+    "table exact(n: int) -> bool { 1 => true; 3 => false; }\n"
+    "source \"T.air\" = \"Test air table\"; source \"T.air.clear\";\n";
 
 START_TEST(tables)
 {
@@ -159,8 +160,8 @@ START_TEST(table_errors)
     ck_assert_ptr_nonnull(strstr(t->log, "T.air (Test air table)"));
     /* a row read whole keeps `?` cells until one is read */
     ck_ev(t, "air[cloudy].interdiction", "B");
-    ck_ev(t, "let r = air[cloudy] in r.interdiction", "B");
-    ck_ev(t, "let r = air[cloudy] in r.support", "E201");
+    ck_ev(t, "let r = air[cloudy]; r.interdiction", "B");
+    ck_ev(t, "let r = air[cloudy]; r.support", "E201");
     /* equality reads fields in order and stops at the first difference: cloudy and clear
      * differ in interdiction (B, A) before any `?` is reached; comparing cloudy with itself
      * must read its `?` cells */
@@ -262,7 +263,11 @@ static const char *modes_src =
     "query may(x: int) -> verdict combine permission;\n"
     "rule may.no_neg cite \"P.1\" when x < 0 answer forbid;\n"
     "rule may.no_big cite \"P.2\" when x > 100 answer forbid;\n"
-    "rule may.except cite \"P.3\" when x == -7 answer permit;\n";
+    "rule may.except cite \"P.3\" when x == -7 answer permit;\n"
+    "source \"F.1\"; source \"F.2\"; source \"F.3\"; source \"NF\"; source \"S.a\";\n"
+    "source \"S.b\"; source \"S.c\"; source \"S0\"; source \"L.a\"; source \"L.b\";\n"
+    "source \"L.c\"; source \"H.a\"; source \"H.b\"; source \"A.a\"; source \"A.b\";\n"
+    "source \"N.a\"; source \"N.b\"; source \"P.1\"; source \"P.2\"; source \"P.3\";\n";
 
 START_TEST(combine_modes)
 {
@@ -312,7 +317,8 @@ START_TEST(priority_order)
                      "rule q.one cite \"X\" answer 1;\n"
                      "rule q.two priority 5 cite \"X\" answer 2;\n"
                      "rule q.three priority 5 cite \"X\" answer 3;\n"
-                     "rule q.low priority -1 cite \"X\" answer 4;\n");
+                     "rule q.low priority -1 cite \"X\" answer 4;\n"
+                     "source \"X\";\n");
     ck_ev(t, "q()", "2");   /* two and three tie at 5: declaration order */
     tvm_free(t);
 }
@@ -325,7 +331,8 @@ START_TEST(queries_call_queries)
                      "query top(x: int) -> int combine sum;\n"
                      "rule top.a cite \"T.a\" answer base(x) + 1;\n"
                      "rule top.b cite \"T.b\" when base(x) > 4 answer 100;\n"
-                     "fn twice(x: int) -> int = top(x) + top(x);\n");
+                     "fn twice(x: int) -> int = top(x) + top(x);\n"
+                     "source \"B\"; source \"T.a\"; source \"T.b\";\n");
     /* top(3): base(3)=6 -> top.a 7; base(3)=6 > 4 -> top.b 100; sum 107 */
     ck_ev(t, "top(3)", "107");
     ck_ev(t, "top(1)", "3");               /* base(1)=2: 3, and top.b does not fire */
@@ -338,8 +345,9 @@ START_TEST(rule_lets)
 {
     tvm *t = tvm_new("query q(x: int) -> int combine first default 0;\n"
                      "rule q.r cite \"X\"\n"
-                     "  let y = x * 2\n  let z = y + 1\n"
-                     "  when z > 5 answer y * z;\n");
+                     "  let y = x * 2;\n  let z = y + 1;\n"
+                     "  when z > 5 answer y * z;\n"
+                     "source \"X\";\n");
     ck_ev(t, "q(3)", "42");                /* y = 6, z = 7: 6 * 7 */
     ck_ev(t, "q(2)", "0");                 /* z = 5, not > 5 */
     tvm_free(t);
@@ -360,7 +368,8 @@ static const char *editions_src =
     "edition more extends errata {\n"
     "  remove rule q.added;\n"
     "}\n"
-    "default edition printed;\n";
+    "default edition printed;\n"
+    "source \"B\"; source \"O\"; source \"G\"; source \"O2\"; source \"A\";\n";
 
 START_TEST(editions)
 {
@@ -385,7 +394,8 @@ START_TEST(edition_replace_keeps_position)
     tvm *t = tvm_new("query q() -> int combine first;\n"
                      "rule q.a cite \"X\" when false answer 1;\n"
                      "rule q.b cite \"X\" answer 2;\n"
-                     "edition e {\n  replace rule q.a cite \"X\" answer 3;\n}\n");
+                     "edition e {\n  replace rule q.a cite \"X\" answer 3;\n}\n"
+                     "source \"X\";\n");
     ck_ev(t, "q()", "2");
     ck_assert_int_eq(hon_set_edition(t->vm, "e"), HON_OK);
     ck_ev(t, "q()", "3");
@@ -437,7 +447,8 @@ START_TEST(depth_limit)
     tvm *t = tvm_new("fn loop(n: int) -> int = loop(n + 1);\n"
                      "fn down(n: int) -> int = if n == 0 then 0 else 1 + down(n - 1);\n"
                      "query qq(n: int) -> int combine first;\n"
-                     "rule qq.r cite \"X\" answer qq(n + 1);\n");
+                     "rule qq.r cite \"X\" answer qq(n + 1);\n"
+                     "source \"X\";\n");
     ck_ev(t, "loop(0)", "E206");
     ck_assert_ptr_nonnull(strstr(t->log, "call depth limit (200)"));
     ck_ev(t, "down(150)", "150");
@@ -476,7 +487,8 @@ START_TEST(traces)
                      "rule inner.pos cite \"I.1\" source \"Book 1\" example \"A\" when x > 0 answer x;\n"
                      "query outer(x: int) -> int combine sum;\n"
                      "rule outer.a cite \"O.1\" answer inner(x) + 1;\n"
-                     "rule outer.never cite \"O.2\" when inner(x) > 100 answer 5;\n");
+                     "rule outer.never cite \"O.2\" when inner(x) > 100 answer 5;\n"
+                     "source \"I.1\" = \"Book 1\"; source \"O.1\"; source \"O.2\";\n");
     const char *tr = why(t, "outer(2)");
     /* outer(2) = inner(2)+1 = 3; outer.never consulted inner but did not fire: it is listed
      * as checked, without what its guard asked */
@@ -498,7 +510,8 @@ END_TEST
 START_TEST(trace_json)
 {
     tvm *t = tvm_new("query q(x: int) -> int combine first;\n"
-                     "rule q.r cite \"Q \\\"1\\\"\" answer x;\n");
+                     "rule q.r cite \"Q \\\"1\\\"\" answer x;\n"
+                     "source \"Q \\\"1\\\"\";\n");
     hon_answer *a = NULL;
     ck_assert_int_eq(hon_eval(t->vm, "q(4)", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_json(a),
@@ -516,8 +529,8 @@ START_TEST(huge_values_are_bounded)
     /* Sharing makes big values cheap to build: 1000 dice, then 10 copies of it, 10 of that,
      * 10 of that: 10^6 numbers in a dozen instructions. Printing stops at 1 MiB. */
     tvm *t = tvm_new(NULL);
-    const char *big = "let a = roll 1000 d6 in let b = [a, a, a, a, a, a, a, a, a, a] in "
-                      "let c = [b, b, b, b, b, b, b, b, b, b] in [c, c, c, c, c, c, c, c, c, c]";
+    const char *big = "let a = roll 1000 d6; let b = [a, a, a, a, a, a, a, a, a, a]; "
+                      "let c = [b, b, b, b, b, b, b, b, b, b]; [c, c, c, c, c, c, c, c, c, c]";
     hon_answer *ans = NULL;
     ck_assert_int_eq(hon_eval(t->vm, big, "<test>", &ans), HON_OK);
     const char *text = hon_answer_text(ans);
@@ -529,9 +542,9 @@ START_TEST(huge_values_are_bounded)
     /* Comparing such values costs a step per element compared: 10^5 numbers cannot be compared
      * within a budget of 50,000 steps. */
     t = tvm_new_cfg(NULL, 50000, 0);
-    ck_ev(t, "let a = roll 1000 d6 in let b = [a, a, a, a, a, a, a, a, a, a] in "
-             "let c = [b, b, b, b, b, b, b, b, b, b] in c == c", "E207");
-    ck_ev(t, "let a = roll 1000 d6 in a == a", "true");
+    ck_ev(t, "let a = roll 1000 d6; let b = [a, a, a, a, a, a, a, a, a, a]; "
+             "let c = [b, b, b, b, b, b, b, b, b, b]; c == c", "E207");
+    ck_ev(t, "let a = roll 1000 d6; a == a", "true");
     /* and rolling charges one step per die */
     ck_ev(t, "len(roll 1000 d6) + len(roll 1000 d6)", "2000");
     tvm_free(t);
@@ -553,6 +566,7 @@ START_TEST(large_programs_resolve_quickly)
     for (int i = 20000; i > 0; i--)
         n += (size_t)snprintf(src + n, cap - n, "  %d => %d;\n", i * 10, i);
     n += (size_t)snprintf(src + n, cap - n, "}\nquery q() -> int combine sum;\n");
+    n += (size_t)snprintf(src + n, cap - n, "source \"X\";\n");
     for (int i = 0; i < 10000; i++)
         n += (size_t)snprintf(src + n, cap - n, "rule q.r%d cite \"X\" answer 1;\n", i);
     n += (size_t)snprintf(src + n, cap - n, "edition half {\n");

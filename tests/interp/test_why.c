@@ -38,7 +38,9 @@ static const char *const NESTED =
     "query outer(x: int) -> int combine sum;\n"
     "rule outer.a cite \"O.1\" answer inner(x) + inner(0) + inner(0);\n"
     "rule outer.b cite \"O.2\" answer lo(x) + bonus[1] + bonus[1] + bonus[2];\n"
-    "rule outer.never cite \"O.3\" when x > 100 answer 5;\n";
+    "rule outer.never cite \"O.3\" when x > 100 answer 5;\n"
+    "source \"I.1\"; source \"L.1\"; source \"L.2\"; source \"O.1\"; source \"O.2\";\n"
+    "source \"O.3\";\n";
 
 START_TEST(brief_shows_what_fired)
 {
@@ -118,7 +120,8 @@ START_TEST(brief_permission)
         "rule may.neg cite \"P.1\" when x < 0 answer forbid;\n"
         "rule may.except cite \"P.2\" when x == -7 answer permit;\n"
         "query ok(x: int) -> bool combine any;\n"
-        "rule ok.asks cite \"K.1\" answer may(x) == permit;\n");
+        "rule ok.asks cite \"K.1\" answer may(x) == permit;\n"
+        "source \"P.1\"; source \"P.2\"; source \"K.1\";\n");
     ck_assert_str_eq(why_brief(t, "ok(1)"),
         "ok(1) = true   [any]\n"
         "  rule ok.asks: true   (K.1)\n"
@@ -146,7 +149,8 @@ START_TEST(brief_cuts_long_values)
         "query q(v: r) -> int combine first;\n"
         "rule q.a cite \"Q\" answer v.alpha;\n"
         "query n(l: list<int>) -> int combine first;\n"
-        "rule n.a cite \"N\" answer len(l);\n");
+        "rule n.a cite \"N\" answer len(l);\n"
+        "source \"Q\"; source \"N\";\n");
     /* r{alpha: 1, beta: 2, gamma: 3, delta: 4} is exactly 40 characters: printed whole */
     ck_assert_str_eq(why_brief(t, "q(r{alpha: 1, beta: 2, gamma: 3, delta: 4})"),
         "q(r{alpha: 1, beta: 2, gamma: 3, delta: 4}) = 1   [first]\n"
@@ -184,7 +188,8 @@ static const char *const PLAY =
     "rule suppress.never cite \"S.2\" when false do { give u shaken; };\n"
     "rule marker_received.shaken cite \"M.1\"\n"
     "  when m == suppressed and marker_count(u, suppressed) >= 2\n"
-    "  do { give u shaken; note \"shaken now\"; };\n";
+    "  do { give u shaken; note \"shaken now\"; };\n"
+    "source \"P.1\"; source \"S.1\"; source \"S.2\"; source \"M.1\";\n";
 
 static const char *const PLAY_BOARD =
     "scenario \"two\"\n"

@@ -35,13 +35,14 @@ class Failure(Exception):
     pass
 
 
-def run(args, stdin=None, env=None):
-    """Runs hon with args; a sanitizer report or a death by signal fails the case at once."""
+def run(args, stdin=None, env=None, cwd=None):
+    """Runs hon with args (in directory cwd, if given); a sanitizer report or a death by signal
+    fails the case at once."""
     e = dict(os.environ)
     e.pop("HON_RULES", None)
     e.update(env or {})
     p = subprocess.run([HON] + args, input=stdin if stdin is not None else "",
-                       capture_output=True, text=True, env=e, timeout=120)
+                       capture_output=True, text=True, env=e, timeout=120, cwd=cwd)
     p.args_shown = " ".join(["hon"] + args)
     if p.returncode < 0 or re.search(r"Sanitizer|runtime error:", p.stderr):
         raise Failure(f"{p.args_shown}: crashed or sanitizer report (status {p.returncode})\n"
@@ -555,6 +556,7 @@ def depth_limits():
         path = os.path.join(d, "big.hon")
         with open(path, "w") as f:
             f.write("query big(x: int) -> int combine first default 0;\n"
+                    "source \"T\";\n"
                     "rule big.r cite \"T\" when "
                     + " or ".join(f"x == {i}" for i in range(1, 9001))
                     + " answer " + chain(9000, "x") + ";\n")
@@ -647,6 +649,46 @@ def cite_wording():
     cites = [c for r in parse_json(p.stdout, p)["trace"][0]["rules"] for c in r["cites"]]
     check({"id": "FIX.named", "source": "Fixture book 2, Deployment, example",
            "example": "the Lieutenant"} in cites, "the JSON citation keeps its fields", p)
+
+
+@case
+def language_worked_example():
+    # docs/spec/language.md §3.10: its house.hon, loaded in a session with the bundled rules,
+    # answers as the section shows. Every `hon> ` line of the session is sent in order; the
+    # other lines are the expected output, a line `  …` standing for any run of lines.
+    doc = open(os.path.join(FIXTURES, "..", "..", "..", "docs", "spec", "language.md"),
+               encoding="utf-8").read()
+    start = doc.index("### 3.10")
+    house, session = re.findall(r"```\n(.*?)```", doc[start:doc.index("## 4.", start)], re.S)[:2]
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "house.hon"), "w", encoding="utf-8") as f:
+            f.write(house)
+        script = "".join(l[5:] + "\n" for l in session.splitlines() if l.startswith("hon> "))
+        p = run([], stdin=script, cwd=d)
+    want = [l for l in session.splitlines() if not l.startswith("hon> ")]
+    got = lines(p.stdout)
+    pattern = "".join(".*?" if l == "  …" else re.escape(l + "\n") for l in want)
+    check(p.returncode == 0 and p.stderr == ""
+          and re.fullmatch(pattern, "".join(l + "\n" for l in got), re.S) is not None,
+          "the worked example answers as documented", p)
+
+
+@case
+def check_citations():
+    # language.md §3.6, checked on top of base.hon: drift.hon's cite writes "Fixture book 4,
+    # Drifted" where its ID's declaration says "Fixture book 4, Drift": the warning E172 with
+    # both texts and a note at the declaration, and the check passes. unknown_cite.hon cites
+    # FIX.bigg, which nothing declares: E170, offering FIX.big (one letter away), and it fails.
+    base = ["--no-rules", "--load", fx("base.hon"), "check"]
+    p = run(base + [fx("drift.hon")])
+    check(p.returncode == 0 and "drift.hon:4:25: warning[E172]: this cite of \"FIX.drift\" "
+          "gives the source \"Fixture book 4, Drifted\", but its declaration says \"Fixture "
+          "book 4, Drift\"" in p.stderr and "drift.hon:3:8: note:" in p.stderr,
+          "check: a drifted source is a warning with both texts", p)
+    p = run(base + [fx("unknown_cite.hon")])
+    check(p.returncode == 1 and "unknown_cite.hon:3:25: error[E170]: unknown citation "
+          "\"FIX.bigg\"" in p.stderr and "(did you mean \"FIX.big\"?)" in p.stderr,
+          "check: an undeclared ID is an error", p)
 
 
 # ---- why: brief and complete traces (repl.md §2b) -----------------------------------------

@@ -5,13 +5,21 @@ cite it and the rule test files that name it.
 Usage: tests/rules/coverage.py [--inventory PATH] [--out PATH]
 Run from anywhere; paths default to the project's layout: the inventory at
 ../shared/rules-inventory.md beside the work tree, output docs/spec/coverage.md.
-An ID is "encoded" in a file of rules/ or expansions/ that cites it (`cite "ID"`), and
-"tested" in a file of tests/rules/ or tests/events/ that mentions it (a test name or a comment of a test).
+An ID is "encoded" in a file of rules/ or expansions/ whose code cites it (`cite "ID"` in a
+rule, a table or a row; not in a comment), and "tested" in a file of tests/rules/ or tests/events/
+that mentions it (a test name or a comment of a test). A `source "ID" = "..."` declaration, which
+only says where the ID comes from, encodes nothing.
 """
 import os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ID_RE = re.compile(r"^\| ((?:BRO|HH|GZ6|BFN|RR|EX|ERR)\.[A-Za-z0-9.\-]+) \|([^|]*)\|([^|]*)\|", re.M)
+TOKEN_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[^"#]+|["#]')
+
+
+def code_of(text):
+    """The text with its comments (`#` to the end of the line, outside strings) taken out."""
+    return "".join(t for t in TOKEN_RE.findall(text) if not t.startswith("#"))
 
 
 def mentions(ident, text):
@@ -36,7 +44,7 @@ def main():
     if "--out" in args:
         out = args[args.index("--out") + 1]
     ids = ID_RE.findall(open(inv, encoding="utf-8").read())
-    rules = {f: open(os.path.join(ROOT, f), encoding="utf-8").read()
+    rules = {f: code_of(open(os.path.join(ROOT, f), encoding="utf-8").read())
              for f in hon_files("rules", "expansions")}
     tests = {f: open(os.path.join(ROOT, f), encoding="utf-8").read()
              for f in hon_files("tests/rules", "tests/events")}

@@ -1,0 +1,186 @@
+/* cite.c — the citation pass of the resolver (cite.h, language.md §3.6).
+ *
+ * A rule file says where each citation ID comes from once, with `source "ID" = "TEXT";`, and
+ * cites name the ID alone. This pass builds the table of declared IDs, then visits every cite
+ * (of rules, edition rules, tables and rows) and fills its source from the table, so traces,
+ * listings and JSON (interp/) read one text per ID through res_cite_source.
+ */
+#include "cite.h"
+
+#include <stdint.h>
+#include <string.h>
+#include "hash.h"
+
+/* docs/spec/errors.md, "E1xx — names and types" */
+enum { E_UNKNOWN_CITE = 170, E_DUP_SOURCE = 171, E_DRIFT = 172, E_LIMIT = 199 };
+
+/* IDs longer than this are never offered as a "did you mean" (the distance is not computed). */
+enum { NEAR_MAX = 128 };
+
+typedef struct source_ent {
+    const char *key;            /* the ID, borrowed from the declaration */
+    const ast_node *decl;       /* the AST_SOURCE */
+    UT_hash_handle hh;
+} source_ent;
+
+typedef struct cctx {
+    diag_list *d;
+    source_ent *ids;
+    bool oom;
+} cctx;
+
+static void oom(cctx *c, ast_loc loc)
+{
+    if (!c->oom)
+        diag_report(c->d, E_LIMIT, DIAG_ERROR, loc, "out of memory while resolving");
+    c->oom = true;
+}
+
+static const source_ent *find(const cctx *c, const char *id)
+{
+    source_ent *e = NULL;
+    HASH_FIND_STR(c->ids, id, e);
+    return e;
+}
+
+static void declare(cctx *c, const ast_node *d)
+{
+    if (!d->name)
+        return;
+    const source_ent *old = find(c, d->name);
+    if (old) {
+        diag *dg = diag_report(c->d, E_DUP_SOURCE, DIAG_ERROR, d->loc, "the source of citation "
+                               "\"%s\" is already declared", d->name);
+        if (dg)
+            diag_relate(dg, old->decl->loc, "the first `source \"%s\"` is here", d->name);
+        return;
+    }
+    source_ent *e = hon_calloc(1, sizeof *e);
+    if (!e) {
+        oom(c, d->loc);
+        return;
+    }
+    e->key = d->name;
+    e->decl = d;
+    HASH_ADD_KEYPTR(hh, c->ids, e->key, strlen(e->key), e);
+    if (!HON_HASH_ADDED(e)) {
+        hon_free(e);
+        oom(c, d->loc);
+    }
+}
+
+/* The edit distance of a and b (insertions, deletions, substitutions), both at most NEAR_MAX
+ * bytes long; SIZE_MAX when either is longer. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na > NEAR_MAX || nb > NEAR_MAX)
+        return SIZE_MAX;
+    size_t row[NEAR_MAX + 1];
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t corner = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j];
+            size_t best = corner + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            corner = up;
+        }
+    }
+    return row[nb];
+}
+
+/* The declared ID nearest to id, when it is close enough to be a slip of the keyboard (at
+ * most 2 edits, or a fifth of the ID's length for long IDs); else NULL. Ties go to the ID
+ * declared first. */
+static const char *nearest(const cctx *c, const char *id)
+{
+    size_t limit = strlen(id) / 5 > 2 ? strlen(id) / 5 : 2, best = SIZE_MAX;
+    const char *found = NULL;
+    for (const source_ent *e = c->ids; e; e = e->hh.next) {
+        size_t k = distance(id, e->key);
+        if (k <= limit && k < best) {
+            best = k;
+            found = e->key;
+        }
+    }
+    return found;
+}
+
+static void cite(cctx *c, ast_node *n)
+{
+    if (!n || n->kind != AST_CITE || !n->name)
+        return;
+    const source_ent *e = find(c, n->name);
+    if (!e) {
+        const char *near = nearest(c, n->name);
+        diag_report(c->d, E_UNKNOWN_CITE, DIAG_ERROR, n->loc, "unknown citation \"%s\": no "
+                    "`source \"%s\" = ...;` declares it%s%s%s", n->name, n->name,
+                    near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+        n->title = n->ref;
+        return;
+    }
+    const char *declared = e->decl->title;
+    if (n->ref && (!declared || strcmp(n->ref, declared) != 0)) {
+        diag *dg = diag_report(c->d, E_DRIFT, DIAG_WARNING, n->loc, "this cite of \"%s\" gives "
+                               "the source \"%s\", but its declaration says %s%s%s", n->name,
+                               n->ref, declared ? "\"" : "", declared ? declared : "no source",
+                               declared ? "\"" : "");
+        if (dg)
+            diag_relate(dg, e->decl->loc, "the source of \"%s\" is declared here", n->name);
+    }
+    n->title = declared;
+}
+
+static void cites(cctx *c, const ast_vec *v)
+{
+    for (uint32_t i = 0; i < v->len; i++)
+        cite(c, v->items[i]);
+}
+
+/* The cites of one declaration: a rule's, an edition's rules', a table's and its rows'. */
+static void decl_cites(cctx *c, const ast_node *d)
+{
+    switch (d->kind) {
+    case AST_RULE:
+        cites(c, &d->cites);
+        break;
+    case AST_EDITION:
+        for (uint32_t i = 0; i < d->list.len; i++)
+            if (d->list.items[i] && d->list.items[i]->kind == AST_RULE)
+                cites(c, &d->list.items[i]->cites);
+        break;
+    case AST_TABLE:
+        cites(c, &d->cites);
+        for (uint32_t i = 0; i < d->list.len; i++)
+            if (d->list.items[i])
+                cites(c, &d->list.items[i]->cites);
+        break;
+    default:
+        break;
+    }
+}
+
+bool cite_resolve(ast_file *const *files, size_t nfiles, diag_list *diags)
+{
+    cctx c = { .d = diags };
+    for (size_t f = 0; f < nfiles && !c.oom; f++)
+        for (uint32_t i = 0; files[f] && i < files[f]->decls.len && !c.oom; i++)
+            if (files[f]->decls.items[i]->kind == AST_SOURCE)
+                declare(&c, files[f]->decls.items[i]);
+    for (size_t f = 0; f < nfiles && !c.oom; f++)
+        for (uint32_t i = 0; files[f] && i < files[f]->decls.len; i++)
+            decl_cites(&c, files[f]->decls.items[i]);
+    source_ent *e, *tmp;
+    HASH_ITER(hh, c.ids, e, tmp) {
+        HASH_DEL(c.ids, e);
+        hon_free(e);
+    }
+    return !c.oom;
+}
