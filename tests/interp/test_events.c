@@ -436,10 +436,9 @@ START_TEST(cascade_positions)
     ck_assert_msg(strstr(t->log, "t.hon:10:3: error[E222]") &&
                   strstr(t->log, "  raise boom(u);\n") && strstr(t->log, "^~~"), "%s", t->log);
     /* again gives a marker; each marker received gives another (received.more): the cascade
-     * goes through the `on give` event. The rule received.calm calls a fn at every level, so
-     * with the depth shared by events and calls that call was the first to pass the limit
-     * (E206, blamed on received.calm, line 13). Now it is E222 at the `give` of line 15 that
-     * raised the event one level too deep. */
+     * goes through the `on give` event. The rule received.calm calls a fn at every level, yet
+     * the cascade, not the call, is what passes the limit: E222 at the `give` of line 15 that
+     * raised the event one level too deep (not E206 blamed on received.calm's call). */
     ck_assert_str_eq(do_(t, "again($a)"), "E222");
     ck_assert_msg(t->ndiags == 1 && t->d[0].line == 15 && t->d[0].col == 3, "%s", t->log);
     ck_ev(t, "marker_count($a, suppressed)", "0");

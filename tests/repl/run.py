@@ -1018,7 +1018,7 @@ def play_train_station():
 
 @case
 def draw_markers_and_faces():
-    """issue 3 item 6: the pictures show markers and faces. In rail_station.scn the train runs
+    """The pictures show markers and faces. In rail_station.scn the train runs
     into the station (the board's comment): the rifle squad on H3 is pushed aside and given a
     Suppressed marker (RR.crunch.infantry-heavy; answer 2 puts it on I2), the engine is flipped
     to its wreck face whatever the dice (RR.derail.building) and the station to rubble (its 3
