@@ -53,17 +53,22 @@ void *arena_alloc(arena *a, size_t n)
     return p;
 }
 
-void arena_reset(arena *a)
+/* Frees the blocks of the chain that starts at b. */
+static void free_chain(arena_block *b)
 {
-    arena_block *keep = a->head;
-    if (!keep)
-        return;
-    arena_block *b = keep->next;
     while (b) {
         arena_block *next = b->next;
         hon_free(b);
         b = next;
     }
+}
+
+void arena_reset(arena *a)
+{
+    arena_block *keep = a->head;
+    if (!keep)
+        return;
+    free_chain(keep->next);
     keep->next = NULL;
     keep->used = 0;
     a->total = 0;
@@ -71,12 +76,7 @@ void arena_reset(arena *a)
 
 void arena_free(arena *a)
 {
-    arena_block *b = a->head;
-    while (b) {
-        arena_block *next = b->next;
-        hon_free(b);
-        b = next;
-    }
+    free_chain(a->head);
     a->head = NULL;
     a->total = 0;
 }

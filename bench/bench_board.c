@@ -145,6 +145,26 @@ long bench_parse_iterations(const char *prog, const char *arg)
     return iters;
 }
 
+int bench_start(int argc, char **argv, const char *usage, bench_board *b, long *iters)
+{
+    int want = 2;                   /* the program's name and usage's first word */
+    for (const char *u = usage; *u; u++)
+        want += *u == ' ';          /* and one more for each further word */
+    if (argc != want) {
+        fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+        return 2;
+    }
+    *iters = bench_parse_iterations(argv[0], argv[1]);
+    if (*iters < 0)
+        return 2;
+    char err[256];
+    if (bench_board_load(b, argv[2], err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", argv[0], err);
+        return 1;
+    }
+    return 0;
+}
+
 double bench_wall_seconds(void)
 {
     struct timespec ts;

@@ -39,6 +39,12 @@ int bench_board_load(bench_board *b, const char *path, char *err, size_t errlen)
  * or -1 after printing "PROG: bad iteration count 'ARG'" on stderr. */
 long bench_parse_iterations(const char *prog, const char *arg);
 
+/* The start of a bench program's main: checks that argv holds `ITERATIONS BOARD` and the
+ * further words of usage (usage is the whole `ITERATIONS BOARD ...` text, shown on a wrong
+ * count), parses the iteration count into *iters and loads the board file into *b. Returns 0,
+ * or the exit status after a message on stderr: 2 for a usage error, 1 for a bad board. */
+int bench_start(int argc, char **argv, const char *usage, bench_board *b, long *iters);
+
 /* Seconds on the monotonic clock (for time per pair; differences only). */
 double bench_wall_seconds(void);
 

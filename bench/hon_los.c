@@ -122,19 +122,10 @@ static void scenario_of(hon_vm *vm, const bench_board *b, text *t)
 int main(int argc, char **argv)
 {
     static bench_board board;
-    char err[256];
-
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s ITERATIONS BOARD RULES\n", argv[0]);
-        return 2;
-    }
-    long iters = bench_parse_iterations(argv[0], argv[1]);
-    if (iters < 0)
-        return 2;
-    if (bench_board_load(&board, argv[2], err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", argv[0], err);
-        return 1;
-    }
+    long iters;
+    int rc = bench_start(argc, argv, "ITERATIONS BOARD RULES", &board, &iters);
+    if (rc)
+        return rc;
     hon_vm *vm = hon_vm_new(NULL);     /* diagnostics go to stderr */
     if (!vm || hon_load_file(vm, argv[3]) != HON_OK) {
         fprintf(stderr, "%s: cannot load the rules %s\n", argv[0], argv[3]);
@@ -145,7 +136,6 @@ int main(int argc, char **argv)
     scenario_of(vm, &board, &scn);
     hon_query_handle *pair = NULL;
     int32_t ids[BENCH_MAX_UNITS];
-    int rc = 0;
     if (hon_load_board_source(vm, "bench-board", scn.s, scn.len) != HON_OK) {
         fprintf(stderr, "%s: the board does not load against %s\n", argv[0], argv[3]);
         rc = 1;

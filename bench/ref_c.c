@@ -110,19 +110,10 @@ static checksum evaluate(const bench_board *b)
 int main(int argc, char **argv)
 {
     static bench_board board;
-    char err[256];
-
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s ITERATIONS BOARD\n", argv[0]);
-        return 2;
-    }
-    long iters = bench_parse_iterations(argv[0], argv[1]);
-    if (iters < 0)
-        return 2;
-    if (bench_board_load(&board, argv[2], err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", argv[0], err);
-        return 1;
-    }
+    long iters;
+    int rc = bench_start(argc, argv, "ITERATIONS BOARD", &board, &iters);
+    if (rc)
+        return rc;
 
     /* Reading the board through a volatile pointer each time keeps the compiler from
      * computing the (pure) evaluation once and reusing it. */

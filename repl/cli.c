@@ -354,13 +354,18 @@ int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mod
     return 0;
 }
 
-int cli_load(cli_session *s, const char *path)
+/* Loads path with `load` (a rules or a board loader of hon.h); what says what failed. */
+static int load_with(cli_session *s, hon_status (*load)(hon_vm *, const char *),
+                     const char *what, const char *path)
 {
     size_t before = s->diags;
-    hon_status st = hon_load_file(s->vm, path);
-    if (st != HON_OK)
-        return failed(s, before, st, "cannot load", path);
-    return 0;
+    hon_status st = load(s->vm, path);
+    return st == HON_OK ? 0 : failed(s, before, st, what, path);
+}
+
+int cli_load(cli_session *s, const char *path)
+{
+    return load_with(s, hon_load_file, "cannot load", path);
 }
 
 /* Looking for a loaded file: its canonical path, and the name the program holds it under. */
@@ -604,11 +609,7 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
 
 int cli_board(cli_session *s, const char *path)
 {
-    size_t before = s->diags;
-    hon_status st = hon_load_board(s->vm, path);
-    if (st != HON_OK)
-        return failed(s, before, st, "cannot load the board", path);
-    return 0;
+    return load_with(s, hon_load_board, "cannot load the board", path);
 }
 
 /* Says there is no board and how to get one; returns 1. */

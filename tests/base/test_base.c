@@ -15,6 +15,7 @@
 #include "file.h"
 #include "mem.h"
 #include "strbuf.h"
+#include "check_run.h"
 
 START_TEST(mem_funnel)
 {
@@ -210,10 +211,5 @@ int main(void)
     tcase_add_test(tc, strbuf_json_and_limits);
     tcase_add_test(tc, file_reader);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

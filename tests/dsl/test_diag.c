@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "front.h"
 #include "mem.h"
+#include "check_run.h"
 
 typedef struct fixture {
     diag_sources src;
@@ -331,10 +332,5 @@ int main(void)
     tcase_add_test(tl, sources_table);
     tcase_add_test(tl, out_of_memory);
     suite_add_tcase(s, tl);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

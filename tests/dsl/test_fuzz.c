@@ -11,6 +11,7 @@
 #include <string.h>
 #include "front.h"
 #include "mem.h"
+#include "check_run.h"
 
 /* xorshift64*: small and reproducible. */
 static uint64_t rng_next(uint64_t *s)
@@ -377,10 +378,5 @@ int main(void)
     tcase_add_test(tc, big_file);
     tcase_add_test(tc, allocation_failures);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -12,6 +12,7 @@
 #include "parser.h"
 #include "lexer.h"
 #include "mem.h"
+#include "check_run.h"
 
 enum { MAX_TOKS = 512 };
 
@@ -478,10 +479,5 @@ int main(void)
     tcase_add_test(te, closed_braces_no_error);
     tcase_add_test(te, mismatched_closer);
     suite_add_tcase(s, te);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -5,6 +5,7 @@
  * expectations follow the table of §4; error cases check codes and recovery.
  */
 #include "dsl_test.h"
+#include "check_run.h"
 
 /* ---------------------------------------------------------------- declarations */
 
@@ -659,10 +660,5 @@ int main(void)
     tcase_add_test(te, expr_mode_rejects_declarations);
     tcase_add_test(te, depth_rule);
     suite_add_tcase(s, te);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -95,22 +95,15 @@ static int check_one(const char *path, FILE *out)
  * or 1 if it cannot run. */
 static int check_one(const char *path, FILE *out)
 {
-    size_t len = 0;
-    char *text = golden_slurp(path, &len);
-    if (!text) {
-        fprintf(out, "cannot read %s\n", path);
+    golden_parse g;
+    if (!golden_parse_open(&g, path, out))
         return 1;
-    }
-    diag_sources src = { 0 };
-    diag_list diags;
-    diag_list_init(&diags, &src);
-    uint32_t id = diag_sources_add(&src, path, text, len);
-    ast_file *f = front_parse_file(path, text, len, id, &diags);
-    res_program *p = f && !diags.errors ? res_resolve(&f, 1, &diags) : NULL;
-    diag_render_all(&diags, out);
+    ast_file *f = g.file;
+    res_program *p = f && !g.diags.errors ? res_resolve(&f, 1, &g.diags) : NULL;
+    diag_render_all(&g.diags, out);
 #ifdef BACK_RESOLVE
-    if (diags.errors)
-        fprintf(out, "resolved: %zu error%s\n", diags.errors, diags.errors == 1 ? "" : "s");
+    if (g.diags.errors)
+        fprintf(out, "resolved: %zu error%s\n", g.diags.errors, g.diags.errors == 1 ? "" : "s");
     else
         fputs("resolved: ok\n", out);
 #else
@@ -119,11 +112,9 @@ static int check_one(const char *path, FILE *out)
         listing(p, f->decls.items[i], out, &first);
 #endif
     res_program_free(p);
-    ast_file_free(f);
-    diag_list_clear(&diags);
-    diag_sources_free(&src);
-    hon_free(text);
-    return f ? 0 : 1;
+    int rc = f ? 0 : 1;
+    golden_parse_close(&g);
+    return rc;
 }
 #endif
 

@@ -1,41 +1,42 @@
-/* golden_runner.c — the shared half of the golden-test drivers: folder walk, byte-for-byte
- * comparison with NAME.expected, TAP output (see golden_runner.h, tests/golden/README.md). */
+/* golden_runner.c — the shared half of the golden-test drivers: reading and parsing an input,
+ * folder walk, byte-for-byte comparison with NAME.expected, TAP output (see golden_runner.h,
+ * tests/golden/README.md). */
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "file.h"
 #include "golden_runner.h"
 #include "mem.h"
 
 char *golden_slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 4096;
-            char *nb = hon_realloc(buf, ncap + 1);
-            if (!nb) {
-                hon_free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
+    char *text;
+    return hon_read_file(path, (size_t)64 << 20, &text, len) == 0 ? text : NULL;
+}
+
+bool golden_parse_open(golden_parse *g, const char *path, FILE *out)
+{
+    *g = (golden_parse){ 0 };
+    g->text = golden_slurp(path, &g->len);
+    if (!g->text) {
+        fprintf(out, "cannot read %s\n", path);
+        return false;
     }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
+    diag_list_init(&g->diags, &g->src);
+    uint32_t id = diag_sources_add(&g->src, path, g->text, g->len);
+    g->file = front_parse_file(path, g->text, g->len, id, &g->diags);
+    return true;
+}
+
+void golden_parse_close(golden_parse *g)
+{
+    ast_file_free(g->file);
+    diag_list_clear(&g->diags);
+    diag_sources_free(&g->src);
+    hon_free(g->text);
+    *g = (golden_parse){ 0 };
 }
 
 static int by_name(const void *a, const void *b)

@@ -22,18 +22,11 @@ static const char *decl_label(const ast_node *d)
 /* Parses path and writes the pinned output to out. Returns 0, or 1 if it cannot run. */
 static int check_one(const char *path, FILE *out)
 {
-    size_t len = 0;
-    char *text = golden_slurp(path, &len);
-    if (!text) {
-        fprintf(out, "cannot read %s\n", path);
+    golden_parse g;
+    if (!golden_parse_open(&g, path, out))
         return 1;
-    }
-    diag_sources src = { 0 };
-    diag_list diags;
-    diag_list_init(&diags, &src);
-    uint32_t id = diag_sources_add(&src, path, text, len);
-    ast_file *f = front_parse_file(path, text, len, id, &diags);
-    diag_render_all(&diags, out);
+    diag_render_all(&g.diags, out);
+    const ast_file *f = g.file;
     if (f) {
         fputs("parsed:", out);
         if (f->decls.len == 0)
@@ -45,11 +38,9 @@ static int check_one(const char *path, FILE *out)
     } else {
         fputs("out of memory\n", out);
     }
-    ast_file_free(f);
-    diag_list_clear(&diags);
-    diag_sources_free(&src);
-    hon_free(text);
-    return f ? 0 : 1;
+    int rc = f ? 0 : 1;
+    golden_parse_close(&g);
+    return rc;
 }
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hon.h"
+#include "check_run.h"
 
 #define TVM_MAX_DIAGS 64
 
@@ -119,17 +120,6 @@ static inline int has_diag(const tvm *t, int code, unsigned line, unsigned col)
                       "expected E%03d at %u:%u, got:\n%s", (code), (line), (col), t_->log);  \
         tvm_free(t_);                                                                        \
     } while (0)
-
-/* Runs the suite with TAP on stdout (meson's `protocol: 'tap'`); the process exit status. */
-static inline int run_suite(Suite *s)
-{
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
 
 #define ck_ev(t, expr, want) ck_assert_str_eq(ev((t), (expr)), (want))
 

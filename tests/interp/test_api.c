@@ -474,5 +474,5 @@ int main(void)
     tcase_add_test(tc, json_is_valid);
     tcase_add_test(tc, null_safety);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }

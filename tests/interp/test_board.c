@@ -621,5 +621,5 @@ int main(void)
     tcase_add_test(tc, tests_with_boards);
     tcase_add_test(tc, bench_rules);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }

@@ -203,5 +203,5 @@ int main(void)
     tcase_add_test(tc, direction_on_hexes);
     tcase_add_test(tc, squares_within_a_distance);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }

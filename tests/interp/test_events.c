@@ -823,5 +823,5 @@ int main(void)
     tcase_add_test(tc, editions_and_event_rules);
     tcase_add_test(tc, resolver_errors);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }

@@ -295,5 +295,5 @@ int main(void)
     tcase_add_test(tc, twelve_dice);
     tcase_add_test(tc, twelve_dice_procedure);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }

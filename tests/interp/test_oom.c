@@ -231,5 +231,5 @@ int main(void)
     tcase_add_test(tc, every_allocation_fails_with_a_board);
     tcase_add_test(tc, every_allocation_fails_while_playing);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }

@@ -418,5 +418,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    return run_suite(suite());
+    return check_run(suite());
 }

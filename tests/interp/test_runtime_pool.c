@@ -110,5 +110,5 @@ int main(void)
     tcase_add_test(tc, dice_scripted);
     tcase_add_test(tc, pool_of_units);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }

@@ -376,5 +376,5 @@ int main(void)
     tcase_add_test(tc, completion_by_kind);
     tcase_add_test(tc, the_build);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }

@@ -612,5 +612,5 @@ int main(void)
     tcase_add_test(tc, huge_values_are_bounded);
     tcase_add_test(tc, large_programs_resolve_quickly);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }

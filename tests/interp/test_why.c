@@ -334,5 +334,5 @@ int main(void)
     tcase_add_test(tc, why_do_json_and_errors);
     tcase_add_test(tc, why_do_without_board);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }

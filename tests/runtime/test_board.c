@@ -8,6 +8,7 @@
 
 #include "board.h"
 #include "geo.h"
+#include "check_run.h"
 
 static int sq(const board *b, const char *name) {
     int s = geo_parse_square(board_grid(b), name);
@@ -249,10 +250,5 @@ int main(void) {
     tcase_add_test(tc, units);
     tcase_add_test(tc, names);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -9,6 +9,7 @@
 
 #include "draw.h"
 #include "geo.h"
+#include "check_run.h"
 
 /* 3 x 2 board:  A1 woods (W); B2 at elevation 1; a wall on A1/B1; wire on B1/B2; a mine on the
  * interior point where B1, C1, B2, C2 meet (C2's NW corner); unit 5 "rifle" on C1. */
@@ -198,10 +199,5 @@ int main(void) {
     tcase_add_test(tc, markers_and_faces);
     tcase_add_test(tc, hex_not_drawn);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -10,6 +10,7 @@
 
 #include "board.h"
 #include "geo.h"
+#include "check_run.h"
 
 static const geo_grid G8x6 = {8, 6, GEO_SQUARE};
 static const geo_grid G10 = {10, 10, GEO_SQUARE};
@@ -489,10 +490,5 @@ int main(void) {
     tcase_add_test(tc, side_of_line);
     tcase_add_test(tc, bresenham);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

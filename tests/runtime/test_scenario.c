@@ -16,6 +16,7 @@
 #include "mem.h"
 #include "scenario.h"
 #include "scn_names.h"
+#include "check_run.h"
 
 /* The names the example boards use, as the rules would declare them (docs/spec/board.md). */
 static const char *const TERRAIN[] = {"sand", "shingle", "water", "grass", "bunker", "woods",
@@ -535,10 +536,5 @@ int main(void) {
     tcase_add_test(tc, fuzz);
     tcase_add_test(tc, out_of_memory);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_tap(sr, "-");
-    srunner_run_all(sr, CK_SILENT);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }
