@@ -1,5 +1,5 @@
 /* test_oom.c — allocation-failure injection over the whole back end: for N = 0, 1, 2, ...
- * the Nth allocation and every later one fail (runtime/mem.h hook) while a vm is created, a
+ * the Nth allocation and every later one fail (base/mem.h hook) while a vm is created, a
  * program covering every declaration form is loaded, and expressions, odds and tests run.
  * Nothing may crash or leak (run under ASan or the valgrind setup); a run that meets no
  * failure ends the loop.
@@ -34,33 +34,48 @@ static void quiet(void *ud, const hon_diag *d)
     (void)d;
 }
 
-START_TEST(every_allocation_fails_once)
+/* For N = 0, 1, 2, ...: the Nth allocation and every later one fail while a new vm runs
+ * script(vm, ud); the sweep ends with the first run that met no failure. The script must
+ * neither crash nor leak, whatever fails; it is checked to have passed many allocation
+ * points (more than 100), so the sweep really exercised something. */
+static void sweep(const char *what, void (*script)(hon_vm *vm, const void *ud), const void *ud)
 {
     long n;
     for (n = 0; n < 100000; n++) {
         hon_mem_fail_after(n);
         hon_config cfg = { .on_diag = quiet };
         hon_vm *vm = hon_vm_new(&cfg);
-        if (vm) {
-            hon_answer *a = NULL;
-            hon_load_source(vm, "p.hon", program, strlen(program));
-            hon_eval(vm, "q(3) + len([num(1).number]) + c.defense", "<oom>", &a);
-            hon_answer_free(a);
-            a = NULL;
-            hon_odds(vm, "roll d6 + 1 > 4", "<oom>", &a);
-            hon_answer_free(a);
-            FILE *devnull = fopen("/dev/null", "w");
-            hon_run_tests(vm, NULL, devnull, NULL, NULL);
-            fclose(devnull);
-        }
+        if (vm)
+            script(vm, ud);
         long failed = hon_mem_failed_count();
         hon_mem_fail_reset();
         hon_vm_free(vm);
         if (failed == 0)
             break;
     }
-    fprintf(stderr, "oom loop: %ld allocation points\n", n);
+    fprintf(stderr, "oom loop (%s): %ld allocation points\n", what, n);
     ck_assert_msg(n > 100, "only %ld allocations: the loop did not exercise much", n);
+}
+
+/* The first sweep's script: load the program, evaluate, odds, run its tests. */
+static void load_and_ask(hon_vm *vm, const void *ud)
+{
+    (void)ud;
+    hon_answer *a = NULL;
+    hon_load_source(vm, "p.hon", program, strlen(program));
+    hon_eval(vm, "q(3) + len([num(1).number]) + c.defense", "<oom>", &a);
+    hon_answer_free(a);
+    a = NULL;
+    hon_odds(vm, "roll d6 + 1 > 4", "<oom>", &a);
+    hon_answer_free(a);
+    FILE *devnull = fopen("/dev/null", "w");
+    hon_run_tests(vm, NULL, devnull, NULL, NULL);
+    fclose(devnull);
+}
+
+START_TEST(every_allocation_fails_once)
+{
+    sweep("load", load_and_ask, NULL);
     /* and with no failure, the same script gives the right answers:
      * q(3) under e: default 1 + q.a (3 + 2 + f[3] = 1) + q.b replaced (5) = 12 */
     tvm *t = tvm_new(program);
@@ -84,6 +99,34 @@ static const char *board_text =
     "side C2/C3 wall\ninterspace B2 mine=2\n"
     "unit a = c allies at A1 with sup\nunit b = c allies at D3\n";
 
+/* The board sweep's script: rules and a board, the built-ins, pictures, a call from C and a
+ * test with its own board (ud: that test's source text). */
+static void board_and_draw(hon_vm *vm, const void *ud)
+{
+    const char *test_src = ud;
+    hon_answer *a = NULL;
+    hon_load_source(vm, "r.hon", board_rules, strlen(board_rules));
+    hon_load_board_source(vm, "b.scn", board_text, strlen(board_text));
+    hon_eval(vm, "[blocked($a, $b)] == [true] and len(bresenham(@A1, @D3)) == 3 and "
+                 "items_near(@B2) == [mine] and units_at(@A1) == [$a]", "<oom>", &a);
+    hon_answer_free(a);
+    a = NULL;
+    hon_eval(vm, "line(@A1, @D2)", "<oom>", &a);
+    hon_answer_free(a);
+    FILE *devnull = fopen("/dev/null", "w");
+    hon_draw_board(vm, devnull, "$a", "@D3");
+    hon_board_svg(vm, devnull, NULL, NULL);
+    hon_query_handle *h = hon_lookup_query(vm, "blocked");
+    hon_value args[2] = { { HON_V_UNIT, hon_unit_id(vm, "$a") },
+                          { HON_V_UNIT, hon_unit_id(vm, "$b") } }, out;
+    if (h)
+        hon_call_query(vm, h, args, 2, &out);
+    hon_query_handle_free(h);
+    hon_load_source(vm, "t.hon", test_src, strlen(test_src));
+    hon_run_tests(vm, NULL, devnull, NULL, NULL);
+    fclose(devnull);
+}
+
 START_TEST(every_allocation_fails_with_a_board)
 {
     char dir[] = "/tmp/hon_oom_XXXXXX";
@@ -97,42 +140,7 @@ START_TEST(every_allocation_fails_with_a_board)
     char test_src[512];
     snprintf(test_src, sizeof test_src,
              "test \"b\" board \"%s\" { expect blocked($a, $b); expect $zz fails E213; }\n", path);
-    long n;
-    for (n = 0; n < 100000; n++) {
-        hon_mem_fail_after(n);
-        hon_config cfg = { .on_diag = quiet };
-        hon_vm *vm = hon_vm_new(&cfg);
-        if (vm) {
-            hon_answer *a = NULL;
-            hon_load_source(vm, "r.hon", board_rules, strlen(board_rules));
-            hon_load_board_source(vm, "b.scn", board_text, strlen(board_text));
-            hon_eval(vm, "[blocked($a, $b)] == [true] and len(bresenham(@A1, @D3)) == 3 and "
-                         "items_near(@B2) == [mine] and units_at(@A1) == [$a]", "<oom>", &a);
-            hon_answer_free(a);
-            a = NULL;
-            hon_eval(vm, "line(@A1, @D2)", "<oom>", &a);
-            hon_answer_free(a);
-            FILE *devnull = fopen("/dev/null", "w");
-            hon_draw_board(vm, devnull, "$a", "@D3");
-            hon_board_svg(vm, devnull, NULL, NULL);
-            hon_query_handle *h = hon_lookup_query(vm, "blocked");
-            hon_value args[2] = { { HON_V_UNIT, hon_unit_id(vm, "$a") },
-                                  { HON_V_UNIT, hon_unit_id(vm, "$b") } }, out;
-            if (h)
-                hon_call_query(vm, h, args, 2, &out);
-            hon_query_handle_free(h);
-            hon_load_source(vm, "t.hon", test_src, strlen(test_src));
-            hon_run_tests(vm, NULL, devnull, NULL, NULL);
-            fclose(devnull);
-        }
-        long failed = hon_mem_failed_count();
-        hon_mem_fail_reset();
-        hon_vm_free(vm);
-        if (failed == 0)
-            break;
-    }
-    fprintf(stderr, "oom loop (board): %ld allocation points\n", n);
-    ck_assert_msg(n > 100, "only %ld allocations: the loop did not exercise much", n);
+    sweep("board", board_and_draw, test_src);
     /* with no failure: A1 -> D3 (dx 3, dy 2) crosses the woods on B1? The line meets x = 2, 4,
      * 6 at 1/6, 1/2, 5/6 and y = 2, 4 at 1/4, 3/4: B1 (1/6), B2 (1/4), C2 (1/2), C3 (3/4, across
      * the wall C2/C3), D3: the woods on B1 and the wall both block */
@@ -169,45 +177,38 @@ static const char *play_board =
     "size 3 x 1\nlegend . = open\nmap\n  1 . . .\nunit a = c allies at A1\n"
     "unit b = c allies at A1\n";
 
+/* The play sweep's script: a procedure, a walk, the clock, odds of a procedure, undo, and a
+ * test that plays. */
+static void play(hon_vm *vm, const void *ud)
+{
+    (void)ud;
+    const char *path[] = { "B1", "C1" };
+    hon_answer *a = NULL;
+    hon_load_source(vm, "p.hon", play_rules, strlen(play_rules));
+    hon_load_board_source(vm, "b.scn", play_board, strlen(play_board));
+    hon_do(vm, "hit($a)", "<oom>", &a);
+    hon_answer_free(a);
+    a = NULL;
+    hon_move(vm, "$b", path, 2, &a);
+    hon_answer_free(a);
+    a = NULL;
+    hon_next(vm, &a);
+    hon_answer_free(a);
+    a = NULL;
+    hon_odds_do(vm, "hit($b)", "<oom>", &a);
+    hon_answer_free(a);
+    a = NULL;
+    hon_undo(vm, &a);
+    hon_answer_free(a);
+    hon_undo(vm, NULL);
+    FILE *devnull = fopen("/dev/null", "w");
+    hon_run_tests(vm, NULL, devnull, NULL, NULL);
+    fclose(devnull);
+}
+
 START_TEST(every_allocation_fails_while_playing)
 {
-    long n;
-    const char *path[] = { "B1", "C1" };
-    for (n = 0; n < 100000; n++) {
-        hon_mem_fail_after(n);
-        hon_config cfg = { .on_diag = quiet };
-        hon_vm *vm = hon_vm_new(&cfg);
-        if (vm) {
-            hon_answer *a = NULL;
-            hon_load_source(vm, "p.hon", play_rules, strlen(play_rules));
-            hon_load_board_source(vm, "b.scn", play_board, strlen(play_board));
-            hon_do(vm, "hit($a)", "<oom>", &a);
-            hon_answer_free(a);
-            a = NULL;
-            hon_move(vm, "$b", path, 2, &a);
-            hon_answer_free(a);
-            a = NULL;
-            hon_next(vm, &a);
-            hon_answer_free(a);
-            a = NULL;
-            hon_odds_do(vm, "hit($b)", "<oom>", &a);
-            hon_answer_free(a);
-            a = NULL;
-            hon_undo(vm, &a);
-            hon_answer_free(a);
-            hon_undo(vm, NULL);
-            FILE *devnull = fopen("/dev/null", "w");
-            hon_run_tests(vm, NULL, devnull, NULL, NULL);
-            fclose(devnull);
-        }
-        long failed = hon_mem_failed_count();
-        hon_mem_fail_reset();
-        hon_vm_free(vm);
-        if (failed == 0)
-            break;
-    }
-    fprintf(stderr, "oom loop (play): %ld allocation points\n", n);
-    ck_assert_msg(n > 100, "only %ld allocations: the loop did not exercise much", n);
+    sweep("play", play, NULL);
     /* with no failure: the test passes (a 5 gives 2 markers, the choice is C1, the unit is a
      * wreck), and the odds of hit($b): 3 of 6 faces give the markers */
     tvm *t = tvm_new(play_rules);
