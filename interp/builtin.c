@@ -5,7 +5,7 @@
  * instructions of vm.c.
  *
  * Everything here is geometry and storage read from the scene (scene.h) through runtime/board.h
- * and geo.h; what any of it means is written in .hon. Errors are E212-E218 (state.h). Lists are
+ * and geo.h; what any of it means is written in .hon. Errors are E212-E218 (state_fail). Lists are
  * allocated in the evaluation's arena in one block each, lines included.
  */
 #include "builtin.h"
@@ -35,7 +35,7 @@ COLD bool fail_off_board(vm_ctx *x, int64_t sqv)
 {
     char b[32];
     scene_square_text(sqv, b, sizeof b);
-    return state_fail(x, VM_E_OFF_BOARD, "square %s is off the board (%d columns, %d rows)", b,
+    return state_fail(x, E_OFF_BOARD, "square %s is off the board (%d columns, %d rows)", b,
                    x->sc->g->w, x->sc->g->h);
 }
 
@@ -43,7 +43,7 @@ COLD bool fail_unit(vm_ctx *x, int code, int64_t u)
 {
     char b[96];
     unit_text(x, u, b, sizeof b);
-    if (code == VM_E_NOT_EMBARKED)
+    if (code == E_NOT_EMBARKED)
         return state_fail(x, code, "%s is not embarked in a transport", b);
     return state_fail(x, code, "%s is not on the board", b);
 }
@@ -53,7 +53,7 @@ COLD bool fail_square(vm_ctx *x, int64_t sqv, const char *what)
 {
     char b[32];
     scene_square_text(sqv, b, sizeof b);
-    return state_fail(x, VM_E_NOTHING, "square %s has no %s", b, what);
+    return state_fail(x, E_NOTHING, "square %s has no %s", b, what);
 }
 
 COLD bool fail_no_side(vm_ctx *x, int64_t a, int64_t b)
@@ -61,14 +61,14 @@ COLD bool fail_no_side(vm_ctx *x, int64_t a, int64_t b)
     char na[32], nb[32];
     scene_square_text(a, na, sizeof na);
     scene_square_text(b, nb, sizeof nb);
-    return state_fail(x, VM_E_NO_SIDE, "squares %s and %s do not share a side", na, nb);
+    return state_fail(x, E_NO_SIDE, "squares %s and %s do not share a side", na, nb);
 }
 
 COLD bool fail_side(vm_ctx *x, int side, const char *feature, bool has)
 {
     char b[64];
     scene_side_text(x->sc, side, b, sizeof b);
-    return state_fail(x, VM_E_NOTHING, "side %s has no %s%s", b, feature,
+    return state_fail(x, E_NOTHING, "side %s has no %s%s", b, feature,
                    has ? " facing a square" : "");
 }
 
@@ -76,7 +76,7 @@ COLD bool fail_no_facing(vm_ctx *x, int e)
 {
     char b[96];
     scene_element_text(x->sc, e, b, sizeof b);
-    return state_fail(x, VM_E_NOTHING, "element %s has no facing", b);
+    return state_fail(x, E_NOTHING, "element %s has no facing", b);
 }
 
 /* Square value v as a board square in *sq; E217 when it is off the board. */
@@ -126,7 +126,7 @@ static bool element_arg(vm_ctx *x, val v, int *e)
         *e = (int)v.u.i;
         return true;
     }
-    return state_fail(x, VM_E_NOTHING, "element #%" PRId64 " is not on this board", v.u.i);
+    return state_fail(x, E_NOTHING, "element #%" PRId64 " is not on this board", v.u.i);
 }
 
 /* The side value of a side index, checked. */
@@ -136,7 +136,7 @@ static bool side_arg(vm_ctx *x, val v, int *side)
         *side = (int)v.u.i;
         return true;
     }
-    return state_fail(x, VM_E_OFF_BOARD, "side #%" PRId64 " is not a side of this board", v.u.i);
+    return state_fail(x, E_OFF_BOARD, "side #%" PRId64 " is not a side of this board", v.u.i);
 }
 
 /* The square value of board square sq of a w-wide board. */
@@ -186,9 +186,9 @@ static bool line_steps(vm_ctx *x, int a, int b, val *out)
     geo_walk w;
     geo_status st = geo_walk_init(&w, g, a, b);
     if (st == GEO_ETOPO)
-        return state_fail(x, VM_E_TOPOLOGY, "lines are traced on square boards only");
+        return state_fail(x, E_TOPOLOGY, "lines are traced on square boards only");
     if (st != GEO_OK)
-        return state_fail(x, VM_E_INTERNAL, "cannot trace a line");
+        return state_fail(x, E_INTERNAL, "cannot trace a line");
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
     geo_xy(g, b, &bx, &by);
@@ -223,7 +223,7 @@ static bool bresenham_steps(vm_ctx *x, int a, int b, val *out)
 {
     const geo_grid *g = x->sc->g;
     if (g->topo != GEO_SQUARE)
-        return state_fail(x, VM_E_TOPOLOGY, "lines are traced on square boards only");
+        return state_fail(x, E_TOPOLOGY, "lines are traced on square boards only");
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
     geo_xy(g, b, &bx, &by);
@@ -340,7 +340,7 @@ static __attribute__((noinline)) bool direction_of(vm_ctx *x, val va, int a, int
     if (a == b) {
         char name[32];
         scene_square_text(va.u.i, name, sizeof name);
-        return state_fail(x, VM_E_NOTHING, "there is no direction from square %s to itself", name);
+        return state_fail(x, E_NOTHING, "there is no direction from square %s to itself", name);
     }
     int d = geo_direction(g, a, b);
     if (d >= 0) {
@@ -348,7 +348,7 @@ static __attribute__((noinline)) bool direction_of(vm_ctx *x, val va, int a, int
         return true;
     }
     if (g->topo != GEO_SQUARE)
-        return state_fail(x, VM_E_TOPOLOGY, "direction() between hexes that are not neighbours "
+        return state_fail(x, E_TOPOLOGY, "direction() between hexes that are not neighbours "
                        "is not defined");
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
@@ -388,7 +388,7 @@ bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
 {
     const scene *sc = x->sc;
     if (!sc)
-        return state_fail(x, VM_E_NO_BOARD, "no board is loaded: %s() reads the board "
+        return state_fail(x, E_NO_BOARD, "no board is loaded: %s() reads the board "
                        "(load a scenario first)", res_builtin_name(b));
     const board *bd = sc->b;
     const geo_grid *g = sc->g;
@@ -398,7 +398,7 @@ bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
     switch ((res_builtin)b) {
     case RES_BI_SQUARE_OF:
         if (!board_unit_squares(bd, board_id(args[0].u.i), &s0, &s1))
-            return fail_unit(x, VM_E_OFF_BOARD, args[0].u.i);
+            return fail_unit(x, E_OFF_BOARD, args[0].u.i);
         out->u.i = sqv(g->w, s0);
         return true;
     case RES_BI_SQUARES_OF: {
@@ -420,7 +420,7 @@ bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
     case RES_BI_CARRIER: {
         int t = board_unit_embarked_in(bd, board_id(args[0].u.i));
         if (t < 0)
-            return fail_unit(x, VM_E_NOT_EMBARKED, args[0].u.i);
+            return fail_unit(x, E_NOT_EMBARKED, args[0].u.i);
         out->u.i = t;
         return true;
     }
@@ -542,7 +542,7 @@ bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
         if (!square_arg(x, args[0], &s0))
             return false;
         if (g->topo != GEO_SQUARE)
-            return state_fail(x, VM_E_TOPOLOGY, "sides_of() is for square boards");
+            return state_fail(x, E_TOPOLOGY, "sides_of() is for square boards");
         vlist *l = new_list(x, 4);
         if (!l)
             return false;
@@ -568,7 +568,7 @@ bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
         if (!square_arg(x, args[0], &s0))
             return false;
         if (g->topo != GEO_SQUARE)
-            return state_fail(x, VM_E_TOPOLOGY, "interspaces exist on square boards only");
+            return state_fail(x, E_TOPOLOGY, "interspaces exist on square boards only");
         return items_near(x, s0, b == RES_BI_ITEM_VALUE_NEAR, args[1].u.i, out);
     case RES_BI_DISTANCE:
     case RES_BI_ADJACENT:
@@ -620,6 +620,6 @@ bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
     case RES_BI_PASSENGERS:
         return unit_list(x, board_id(args[0].u.i), out);
     default:
-        return state_fail(x, VM_E_INTERNAL, "unknown board built-in %" PRIu32, b);
+        return state_fail(x, E_INTERNAL, "unknown board built-in %" PRIu32, b);
     }
 }

@@ -13,8 +13,6 @@
 #include "mem.h"
 #include "play.h"
 
-#define E_LIMIT 199
-
 typedef struct comp {
     const res_program *p;
     chunk *ch;

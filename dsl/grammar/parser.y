@@ -878,7 +878,8 @@ init
 static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep)
 {
     if (too_deep)
-        front_error(ctx, 8, loc, "nesting too deep (more than %d levels)", FRONT_MAX_DEPTH);
+        front_error(ctx, E_TOO_DEEP, loc, "nesting too deep (more than %d levels)",
+                    FRONT_MAX_DEPTH);
     else
         front_oom(ctx);
 }
@@ -1000,7 +1001,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, front
     if (ctx->string_cut)                /* a cascade of the E002 just reported */
         return 0;
     if (t == SYM('?')) {
-        front_error(ctx, 13, loc, "'?' (not given) may only stand for a whole table cell");
+        front_error(ctx, E_STRAY_NOT_GIVEN, loc,
+                    "'?' (not given) may only stand for a whole table cell");
         return 0;
     }
     yysymbol_kind_t exp[YYNTOKENS];
@@ -1016,18 +1018,18 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, front
         at.line = at.end_line;
         at.col = at.end_col + 1;
         at.end_col = at.col;
-        front_error(ctx, 12, at, "missing ';' before %s", what);
+        front_error(ctx, E_MISSING_SEMICOLON, at, "missing ';' before %s", what);
         return 0;
     }
     if (IN_TOKENS(comparisons, t) && in_set(exp, n, SYM('+'))
         && !in_set(exp, n, SYM(TOK_EQEQ))) {
-        front_error(ctx, 10, loc, "unexpected %s: comparisons do not chain; join them with "
+        front_error(ctx, E_SYNTAX, loc, "unexpected %s: comparisons do not chain; join them with "
                     "'and'", what);
         return 0;
     }
     char msg[512];
     snprintf(msg, sizeof msg, "unexpected %s", what);
     describe_expected(exp, n, msg, sizeof msg);
-    front_error(ctx, 10, loc, "%s", msg);
+    front_error(ctx, E_SYNTAX, loc, "%s", msg);
     return 0;
 }
