@@ -410,11 +410,16 @@ ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params
     return n;
 }
 
-ast_op front_bad_combine(front_ctx *ctx, ast_loc loc, const char *mode)
+ast_op front_combine(front_ctx *ctx, ast_loc loc, const char *mode)
 {
-    reject(ctx, E_UNKNOWN_COMBINE, loc, "unknown combine mode '%s' (first, sum, min, max, all, any or "
-           "permission)", mode ? mode : "");
-    return AST_OP_NONE;
+    ast_op m = ast_combine_find(mode);
+    if (m == AST_OP_NONE) {
+        char names[128];
+        ast_combine_names(names, sizeof names);
+        reject(ctx, E_UNKNOWN_COMBINE, loc, "unknown combine mode '%s' (%s)", mode ? mode : "",
+               names);
+    }
+    return m;
 }
 
 ast_node *front_query(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,

@@ -60,6 +60,34 @@ static int check_codes(const char *path, const char *doc)
     return bad;
 }
 
+/* ---- the generated tables ---- */
+
+/* language.md §3.5: the combination modes (dsl/combine_modes.h). */
+static void gen_combine(strbuf *out)
+{
+    static const char *const need_text[] = {
+#define COMBINE_NEED(need, doc) doc,
+#include "combine_modes.h"
+    };
+    enum {
+#define COMBINE_NEED(need, doc) NEED_##need,
+#include "combine_modes.h"
+    };
+    sb_puts(out, "| mode | result type | answer of the query |\n|---|---|---|\n");
+#define COMBINE(name, text, need, no_rule, doc) \
+    sb_printf(out, "| `%s` | %s | %s |\n", text, need_text[NEED_##need], doc);
+#include "combine_modes.h"
+}
+
+/* A table of a doc, between `<!-- NAME:begin -->` and `<!-- NAME:end -->` lines. */
+static const struct region {
+    const char *doc, *name;
+    void (*gen)(strbuf *out);
+} regions[] = {
+    { "docs/spec/language.md", "combine", gen_combine },
+};
+#define NREGIONS (sizeof regions / sizeof regions[0])
+
 /* ---- files ---- */
 
 static char *read_doc(const char *root, const char *rel, char *path, size_t cap)
@@ -75,6 +103,86 @@ static char *read_doc(const char *root, const char *rel, char *path, size_t cap)
     return text;
 }
 
+/* Finds region r in text: the start of its table (after the begin line) and of its end line. */
+static bool find_region(const struct region *r, const char *text, const char **from,
+                        const char **to)
+{
+    char begin[64], end[64];
+    snprintf(begin, sizeof begin, "<!-- %s:begin -->\n", r->name);
+    snprintf(end, sizeof end, "<!-- %s:end -->", r->name);
+    const char *b = strstr(text, begin);
+    const char *e = b ? strstr(b, end) : NULL;
+    if (!b || !e)
+        return false;
+    *from = b + strlen(begin);
+    *to = e;
+    return true;
+}
+
+/* The 1-based line of text at p. */
+static int line_of(const char *text, const char *p)
+{
+    int n = 1;
+    for (const char *q = text; q < p; q++)
+        n += *q == '\n';
+    return n;
+}
+
+/* Checks (or, when `write`, rewrites) the regions of one doc. Returns the problems found. */
+static int do_doc(const char *root, const char *doc, bool write)
+{
+    char path[4096];
+    char *text = read_doc(root, doc, path, sizeof path);
+    if (!text)
+        return 1;
+    int bad = 0;
+    strbuf out = { 0 };
+    const char *done = text;
+    for (size_t i = 0; i < NREGIONS; i++) {
+        const struct region *r = &regions[i];
+        const char *from, *to;
+        if (strcmp(r->doc, doc) != 0)
+            continue;
+        if (!find_region(r, text, &from, &to)) {
+            printf("%s: no region <!-- %s:begin --> ... <!-- %s:end --> for its table\n", path,
+                   r->name, r->name);
+            bad++;
+            continue;
+        }
+        strbuf want = { 0 };
+        r->gen(&want);
+        size_t n = (size_t)(to - from);
+        if (n != want.len || memcmp(from, sb_str(&want), n) != 0) {
+            if (write) {
+                printf("%s: the table of region `%s` rewritten\n", path, r->name);
+            } else {
+                size_t k = 0;
+                while (k < n && k < want.len && from[k] == want.s[k])
+                    k++;
+                printf("%s:%d: the table of region `%s` is not what its list gives (first "
+                       "difference on this line): regenerate it with %s\n", path,
+                       line_of(text, from + k), r->name, REGEN);
+                bad++;
+            }
+        }
+        sb_putn(&out, done, (size_t)(from - done));
+        sb_puts(&out, sb_str(&want));
+        done = to;
+        sb_free(&want);
+    }
+    sb_puts(&out, done);
+    if (write && !bad && strcmp(sb_str(&out), text) != 0) {
+        FILE *f = fopen(path, "w");
+        if (!f || fputs(sb_str(&out), f) == EOF || fclose(f) != 0) {
+            printf("%s: cannot write\n", path);
+            bad++;
+        }
+    }
+    sb_free(&out);
+    hon_free(text);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 || (strcmp(argv[1], "check") != 0 && strcmp(argv[1], "write") != 0)) {
@@ -82,8 +190,16 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *root = argv[2];
+    bool write = strcmp(argv[1], "write") == 0;
     char path[4096];
     int bad = 0;
+    for (size_t i = 0; i < NREGIONS; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i; j++)
+            seen |= strcmp(regions[j].doc, regions[i].doc) == 0;
+        if (!seen)
+            bad += do_doc(root, regions[i].doc, write);
+    }
     char *errors = read_doc(root, "docs/spec/errors.md", path, sizeof path);
     if (!errors)
         return 1;
