@@ -618,8 +618,17 @@ static void collection(comp *c, const ast_node *coll)
     }
 }
 
-static void effect(comp *c, const ast_node *s, play_fx fx, uint32_t n, uint32_t extra)
+/* The operands each effect takes from the stack, fewest and most (effects.h). */
+static const struct { uint8_t fewest, most; } fx_operands[FX_COUNT] = {
+#define EFFECT(name, text, fewest, most, operands, statement, doc) [FX_##name] = { fewest, most },
+#include "effects.h"
+};
+
+/* Emits effect fx of statement s, whose operands are on the stack: its fewest, and one more
+ * when it takes an optional last operand and s gives it (its c: move's second square). */
+static void effect(comp *c, const ast_node *s, play_fx fx, uint32_t extra)
 {
+    uint32_t n = fx_operands[fx].fewest + (fx_operands[fx].most > fx_operands[fx].fewest && s->c);
     emit(c, s->loc, OP_EFFECT, fx, n, extra, 0);
 }
 
@@ -635,41 +644,41 @@ static void stmt(comp *c, const ast_node *s)
         expr(c, s->a);
         expr(c, s->b);
         if (s->op == AST_ST_TAKE && s->ival) {
-            effect(c, s, FX_TAKE_ALL, 2, 0);
+            effect(c, s, FX_TAKE_ALL, 0);
             break;
         }
         if (s->c)
             expr(c, s->c);
         else
             EMIT1(c, s->loc, OP_INT, 1);
-        effect(c, s, s->op == AST_ST_GIVE ? FX_GIVE : FX_TAKE, 3, 0);
+        effect(c, s, s->op == AST_ST_GIVE ? FX_GIVE : FX_TAKE, 0);
         break;
     case AST_ST_FLIP:
         expr(c, s->a);
         expr(c, s->b);
-        effect(c, s, s->an.sym ? FX_FLIP_ELEMENT : FX_FLIP_UNIT, 2, 0);
+        effect(c, s, s->an.sym ? FX_FLIP_ELEMENT : FX_FLIP_UNIT, 0);
         break;
     case AST_ST_SET:
         expr(c, s->a->a);
         expr(c, s->b);
-        effect(c, s, FX_SET, 2, s->a->an.sym);
+        effect(c, s, FX_SET, s->a->an.sym);
         break;
     case AST_ST_DESTROY:
         expr(c, s->a);
-        effect(c, s, FX_DESTROY, 1, 0);
+        effect(c, s, FX_DESTROY, 0);
         break;
     case AST_ST_MOVE:
         expr(c, s->a);
         expr(c, s->b);
         if (s->c)
             expr(c, s->c);
-        effect(c, s, FX_MOVE, s->c ? 3 : 2, 0);
+        effect(c, s, FX_MOVE, 0);
         break;
     case AST_ST_EMBARK:
     case AST_ST_DISEMBARK:
         expr(c, s->a);
         expr(c, s->b);
-        effect(c, s, s->op == AST_ST_EMBARK ? FX_EMBARK : FX_DISEMBARK, 2, 0);
+        effect(c, s, s->op == AST_ST_EMBARK ? FX_EMBARK : FX_DISEMBARK, 0);
         break;
     case AST_ST_PLACE:
     case AST_ST_REMOVE: {
@@ -678,7 +687,7 @@ static void stmt(comp *c, const ast_node *s)
         uint32_t k = s->an.sym < 3 ? s->an.sym : 0;
         expr(c, s->a);
         expr(c, s->b);
-        effect(c, s, s->op == AST_ST_PLACE ? place[k] : take[k], 2, 0);
+        effect(c, s, s->op == AST_ST_PLACE ? place[k] : take[k], 0);
         break;
     }
     case AST_ST_RAISE:

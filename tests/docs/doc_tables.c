@@ -79,12 +79,24 @@ static void gen_combine(strbuf *out)
 #include "combine_modes.h"
 }
 
+/* vm.md §11: the effects (interp/effects.h). */
+static void gen_effects(strbuf *out)
+{
+    sb_puts(out, "| effect | operands | statement | what it does |\n|---|---|---|---|\n");
+#define EFFECT(name, text, fewest, most, operands, statement, doc) \
+    sb_printf(out, "| `FX_%s` (%s) | %s | %s%s%s | %s |\n", #name, text, \
+              *operands ? operands : "none", statement ? "`" : "", statement ? statement : "none", \
+              statement ? "`" : "", doc);
+#include "effects.h"
+}
+
 /* A table of a doc, between `<!-- NAME:begin -->` and `<!-- NAME:end -->` lines. */
 static const struct region {
     const char *doc, *name;
     void (*gen)(strbuf *out);
 } regions[] = {
     { "docs/spec/language.md", "combine", gen_combine },
+    { "docs/spec/vm.md", "effects", gen_effects },
 };
 #define NREGIONS (sizeof regions / sizeof regions[0])
 
