@@ -1,12 +1,13 @@
 /* builtin.c — the built-ins of the language that read the board (language.md §5.3), run by the
  * VM's BOARD instruction (vm.c): squares, units on the board, elevation, terrain elements,
  * features of squares, sides and interspaces, distance, neighbours, directions, the squares
- * within a distance, and traced lines. The other built-ins (min, max, len, nth...) are
+ * within a distance, and traced lines. One C body per BUILTIN_BOARD entry of dsl/builtins.h,
+ * which also builds the dispatch table; the other built-ins (min, max, len, nth...) are
  * instructions of vm.c.
  *
  * Everything here is geometry and storage read from the scene (scene.h) through runtime/board.h
- * and geo.h; what any of it means is written in .hon. Errors are E212-E218 (state_fail). Lists are
- * allocated in the evaluation's arena in one block each, lines included.
+ * and geo.h; what any of it means is written in .hon. Errors are E212-E218 (state_fail). Lists
+ * are allocated in the evaluation's arena in one block each, lines included.
  */
 #include "builtin.h"
 
@@ -284,19 +285,9 @@ static bool unit_list(vm_ctx *x, int carrier, val *out)
     return list_of(x, ids, k, T_UNIT, out);
 }
 
-/* units_at(sq): the units placed on sq. (Its own function: the buffer stays out of
- * builtin_board's frame, which the hot built-ins share.) */
-static __attribute__((noinline)) bool units_at(vm_ctx *x, int sq, val *out)
-{
-    int ids[MAX_LIST];
-    size_t k = board_units_at(x->sc->b, sq, ids, MAX_LIST);
-    return list_of(x, ids, k > MAX_LIST ? MAX_LIST : k, T_UNIT, out);
-}
-
 /* items_near(sq), or when `sum` item_value_near(sq, item): the items on the four corners of sq
  * (NW, NE, SE, SW), repeats included. */
-static __attribute__((noinline)) bool items_near(vm_ctx *x, int sq, bool sum, int64_t item,
-                                                 val *out)
+static bool items_near(vm_ctx *x, int sq, bool sum, int64_t item, val *out)
 {
     static const geo_dir corners[4] = { GEO_NW, GEO_NE, GEO_SE, GEO_SW };
     board_feature fs[4][64];
@@ -334,7 +325,7 @@ static __attribute__((noinline)) bool items_near(vm_ctx *x, int sq, bool sum, in
  * nearer 45 degrees than the axis (an exact integer test: (lo + hi)^2 > 2 hi^2; no whole
  * vector lies on the 22.5 degree boundary, so there is never a tie). Hexes: neighbours only
  * (E218 otherwise). a == b is E215. */
-static __attribute__((noinline)) bool direction_of(vm_ctx *x, val va, int a, int b, val *out)
+static bool direction_of(vm_ctx *x, val va, int a, int b, val *out)
 {
     const geo_grid *g = x->sc->g;
     if (a == b) {
@@ -369,7 +360,7 @@ static __attribute__((noinline)) bool direction_of(vm_ctx *x, val va, int a, int
 
 /* squares_within(sq, n): every square of the board at distance <= n, in square order (row by
  * row); n < 0 gives []. */
-static __attribute__((noinline)) bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
+static bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
 {
     const geo_grid *g = x->sc->g;
     if (n < 0)
@@ -384,242 +375,387 @@ static __attribute__((noinline)) bool squares_within(vm_ctx *x, int sq, int64_t 
     return list_of(x, sqs, k, T_SQUARE, out);
 }
 
-bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
+/* ---- the bodies, one per BUILTIN_BOARD of dsl/builtins.h: the arguments are checked for type
+ * by the resolver, not for range; out->type holds the result type ---- */
+
+static bool builtin_square_of(vm_ctx *x, const val *args, val *out)
 {
-    const scene *sc = x->sc;
-    if (!sc)
-        return state_fail(x, E_NO_BOARD, "no board is loaded: %s() reads the board "
-                       "(load a scenario first)", res_builtin_name(b));
-    const board *bd = sc->b;
-    const geo_grid *g = sc->g;
-    const res_program *p = x->p;
-    int s0 = -1, s1 = -1, e = -1;
-    (void)n;
-    switch ((res_builtin)b) {
-    case RES_BI_SQUARE_OF:
-        if (!board_unit_squares(bd, board_id(args[0].u.i), &s0, &s1))
-            return fail_unit(x, E_OFF_BOARD, args[0].u.i);
-        out->u.i = sqv(g->w, s0);
-        return true;
-    case RES_BI_SQUARES_OF: {
-        int sqs[2];
-        size_t k = 0;
-        if (board_unit_squares(bd, board_id(args[0].u.i), &s0, &s1)) {
-            sqs[k++] = s0;
-            if (s1 >= 0)
-                sqs[k++] = s1;
-        }
-        return list_of(x, sqs, k, T_SQUARE, out);
-    }
-    case RES_BI_ON_BOARD:
-        out->u.i = board_unit_present(bd, board_id(args[0].u.i));
-        return true;
-    case RES_BI_EMBARKED:
-        out->u.i = board_unit_embarked_in(bd, board_id(args[0].u.i)) >= 0;
-        return true;
-    case RES_BI_CARRIER: {
-        int t = board_unit_embarked_in(bd, board_id(args[0].u.i));
-        if (t < 0)
-            return fail_unit(x, E_NOT_EMBARKED, args[0].u.i);
-        out->u.i = t;
-        return true;
-    }
-    case RES_BI_UNITS_AT:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        return units_at(x, s0, out);
-    case RES_BI_ELEVATION:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        out->u.i = board_elevation(bd, s0);
-        return true;
-    case RES_BI_TERRAIN:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        out->u.i = board_terrain(bd, s0);
-        if (out->u.i < 0 || (size_t)out->u.i >= p->enums[E_TERRAIN].len)
-            return fail_square(x, args[0].u.i, "terrain");
-        return true;
-    case RES_BI_ELEMENT_AT:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        out->u.i = board_element_at(bd, s0);
-        if (out->u.i < 0)
-            return fail_square(x, args[0].u.i, "terrain element");
-        return true;
-    case RES_BI_IN_ELEMENT:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        out->u.i = board_element_at(bd, s0) >= 0;
-        return true;
-    case RES_BI_ELEMENT_TERRAIN:
-        if (!element_arg(x, args[0], &e))
-            return false;
-        out->u.i = board_element_type(bd, e);
-        return true;
-    case RES_BI_ELEMENT_VALUE: {
-        int v, f;
-        if (!element_arg(x, args[0], &e))
-            return false;
-        board_element_attr(bd, e, &v, &f);
-        out->u.i = v;
-        return true;
-    }
-    case RES_BI_ELEMENT_FACING: {
-        int v, f;
-        if (!element_arg(x, args[0], &e))
-            return false;
-        board_element_attr(bd, e, &v, &f);
-        if (f < 0 || f >= GEO_NDIRS)
-            return fail_no_facing(x, e);
-        out->u.i = f;
-        return true;
-    }
-    case RES_BI_ELEMENT_SQUARES: {
-        if (!element_arg(x, args[0], &e))
-            return false;
-        size_t k = board_element_squares(bd, e, NULL, 0);
-        int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
-        if (!sqs)
-            return false;
-        board_element_squares(bd, e, sqs, k);
-        return list_of(x, sqs, k, T_SQUARE, out);
-    }
-    case RES_BI_CORNER_SQUARE:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        e = board_element_at(bd, s0);
-        out->u.i = e >= 0 && board_element_corner(bd, e, s0);
-        return true;
-    case RES_BI_HAS_FEATURE:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        out->u.i = board_has(bd, BOARD_AT_SQUARE, s0, (int)args[1].u.i, NULL);
-        return true;
-    case RES_BI_FEATURE_VALUE: {
-        board_feature f;
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        if (!board_has(bd, BOARD_AT_SQUARE, s0, (int)args[1].u.i, &f))
-            return fail_square(x, args[0].u.i,
-                               p->enums[E_SQUARE_FEATURE].members[args[1].u.i].name);
-        out->u.i = f.value;
-        return true;
-    }
-    case RES_BI_SIDE_BETWEEN: {
-        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-            return false;
-        int side = geo_side_between(g, s0, s1);
-        if (side < 0)
-            return fail_no_side(x, args[0].u.i, args[1].u.i);
-        out->u.i = side;
-        return true;
-    }
-    case RES_BI_SIDE_HAS: {
-        int side = -1;
-        if (!side_arg(x, args[0], &side))
-            return false;
-        out->u.i = board_side_has(bd, side, (int)args[1].u.i, NULL);
-        return true;
-    }
-    case RES_BI_SIDE_VALUE:
-    case RES_BI_SIDE_FACING: {
-        int side = -1;
-        board_feature f;
-        if (!side_arg(x, args[0], &side))
-            return false;
-        bool has = board_side_has(bd, side, (int)args[1].u.i, &f);
-        if (!has || (b == RES_BI_SIDE_FACING && f.facing < 0))
-            return fail_side(x, side, p->enums[E_SIDE_FEATURE].members[args[1].u.i].name, has);
-        if (b == RES_BI_SIDE_VALUE)
-            out->u.i = f.value;
-        else
-            out->u.i = scene_square_value(sc, f.facing);
-        return true;
-    }
-    case RES_BI_SIDES_OF: {
-        static const geo_dir nesw[4] = { GEO_N, GEO_E, GEO_S, GEO_W };
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        if (g->topo != GEO_SQUARE)
-            return state_fail(x, E_TOPOLOGY, "sides_of() is for square boards");
-        vlist *l = new_list(x, 4);
-        if (!l)
-            return false;
-        for (int i = 0; i < 4; i++)
-            l->items[i] = (val){ .type = T_SIDE, .u.i = geo_side_of(g, s0, nesw[i]) };
-        out->u.list = l;
-        return true;
-    }
-    case RES_BI_SIDE_SQUARES: {
-        int side = -1, sqs[2];
-        size_t k = 0;
-        if (!side_arg(x, args[0], &side))
-            return false;
-        geo_side_squares(g, side, &s0, &s1);
-        if (s0 >= 0)
-            sqs[k++] = s0;
+    int s0 = -1, s1 = -1;
+    if (!board_unit_squares(x->sc->b, board_id(args[0].u.i), &s0, &s1))
+        return fail_unit(x, E_OFF_BOARD, args[0].u.i);
+    out->u.i = sqv(x->sc->g->w, s0);
+    return true;
+}
+
+static bool builtin_squares_of(vm_ctx *x, const val *args, val *out)
+{
+    int sqs[2], s0 = -1, s1 = -1;
+    size_t k = 0;
+    if (board_unit_squares(x->sc->b, board_id(args[0].u.i), &s0, &s1)) {
+        sqs[k++] = s0;
         if (s1 >= 0)
             sqs[k++] = s1;
-        return list_of(x, sqs, k, T_SQUARE, out);
     }
-    case RES_BI_ITEMS_NEAR:
-    case RES_BI_ITEM_VALUE_NEAR:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        if (g->topo != GEO_SQUARE)
-            return state_fail(x, E_TOPOLOGY, "interspaces exist on square boards only");
-        return items_near(x, s0, b == RES_BI_ITEM_VALUE_NEAR, args[1].u.i, out);
-    case RES_BI_DISTANCE:
-    case RES_BI_ADJACENT:
-        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-            return false;
-        out->u.i = geo_distance(g, s0, s1);
-        if (b == RES_BI_ADJACENT)
-            out->u.i = out->u.i == 1;
-        return true;
-    case RES_BI_NEIGHBOURS: {
-        int sqs[8];
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        size_t k = geo_neighbours(g, s0, true, sqs);
-        return list_of(x, sqs, k, T_SQUARE, out);
-    }
-    case RES_BI_LINE:
-    case RES_BI_BRESENHAM:
-        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-            return false;
-        return b == RES_BI_LINE ? line_steps(x, s0, s1, out) : bresenham_steps(x, s0, s1, out);
-    case RES_BI_SIDE_OF_LINE: {
-        int s2 = -1;
-        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1) ||
-            !square_arg(x, args[2], &s2))
-            return false;
-        out->u.i = geo_side_of_line(g, s0, s1, s2);
-        return true;
-    }
-    case RES_BI_FACE:
-        out->u.i = args[0].u.i >= 0 && (size_t)args[0].u.i < sc->nunit_faces
-                       ? sc->unit_faces[args[0].u.i] : RES_FACE_NONE;
-        return true;
-    case RES_BI_ELEMENT_FACE:
-        if (!element_arg(x, args[0], &e))
-            return false;
-        out->u.i = (size_t)e < sc->nelement_faces ? sc->element_faces[e] : RES_FACE_NONE;
-        return true;
-    case RES_BI_DIRECTION:
-        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-            return false;
-        return direction_of(x, args[0], s0, s1, out);
-    case RES_BI_SQUARES_WITHIN:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        return squares_within(x, s0, args[1].u.i, out);
-    case RES_BI_UNITS:
-        return unit_list(x, -1, out);
-    case RES_BI_PASSENGERS:
-        return unit_list(x, board_id(args[0].u.i), out);
-    default:
+    return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+static bool builtin_on_board(vm_ctx *x, const val *args, val *out)
+{
+    out->u.i = board_unit_present(x->sc->b, board_id(args[0].u.i));
+    return true;
+}
+
+static bool builtin_embarked(vm_ctx *x, const val *args, val *out)
+{
+    out->u.i = board_unit_embarked_in(x->sc->b, board_id(args[0].u.i)) >= 0;
+    return true;
+}
+
+static bool builtin_carrier(vm_ctx *x, const val *args, val *out)
+{
+    int t = board_unit_embarked_in(x->sc->b, board_id(args[0].u.i));
+    if (t < 0)
+        return fail_unit(x, E_NOT_EMBARKED, args[0].u.i);
+    out->u.i = t;
+    return true;
+}
+
+static bool builtin_units_at(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1, ids[MAX_LIST];
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    size_t k = board_units_at(x->sc->b, sq, ids, MAX_LIST);
+    return list_of(x, ids, k > MAX_LIST ? MAX_LIST : k, T_UNIT, out);
+}
+
+static bool builtin_elevation(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1;
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    out->u.i = board_elevation(x->sc->b, sq);
+    return true;
+}
+
+static bool builtin_terrain(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1;
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    out->u.i = board_terrain(x->sc->b, sq);
+    if (out->u.i < 0 || (size_t)out->u.i >= x->p->enums[E_TERRAIN].len)
+        return fail_square(x, args[0].u.i, "terrain");
+    return true;
+}
+
+static bool builtin_element_at(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1;
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    out->u.i = board_element_at(x->sc->b, sq);
+    if (out->u.i < 0)
+        return fail_square(x, args[0].u.i, "terrain element");
+    return true;
+}
+
+static bool builtin_in_element(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1;
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    out->u.i = board_element_at(x->sc->b, sq) >= 0;
+    return true;
+}
+
+static bool builtin_element_terrain(vm_ctx *x, const val *args, val *out)
+{
+    int e = -1;
+    if (!element_arg(x, args[0], &e))
+        return false;
+    out->u.i = board_element_type(x->sc->b, e);
+    return true;
+}
+
+static bool builtin_element_value(vm_ctx *x, const val *args, val *out)
+{
+    int e = -1, v, f;
+    if (!element_arg(x, args[0], &e))
+        return false;
+    board_element_attr(x->sc->b, e, &v, &f);
+    out->u.i = v;
+    return true;
+}
+
+static bool builtin_element_facing(vm_ctx *x, const val *args, val *out)
+{
+    int e = -1, v, f;
+    if (!element_arg(x, args[0], &e))
+        return false;
+    board_element_attr(x->sc->b, e, &v, &f);
+    if (f < 0 || f >= GEO_NDIRS)
+        return fail_no_facing(x, e);
+    out->u.i = f;
+    return true;
+}
+
+static bool builtin_element_squares(vm_ctx *x, const val *args, val *out)
+{
+    int e = -1;
+    if (!element_arg(x, args[0], &e))
+        return false;
+    size_t k = board_element_squares(x->sc->b, e, NULL, 0);
+    int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
+    if (!sqs)
+        return false;
+    board_element_squares(x->sc->b, e, sqs, k);
+    return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+static bool builtin_corner_square(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1;
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    int e = board_element_at(x->sc->b, sq);
+    out->u.i = e >= 0 && board_element_corner(x->sc->b, e, sq);
+    return true;
+}
+
+static bool builtin_has_feature(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1;
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    out->u.i = board_has(x->sc->b, BOARD_AT_SQUARE, sq, (int)args[1].u.i, NULL);
+    return true;
+}
+
+static bool builtin_feature_value(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1;
+    board_feature f;
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    if (!board_has(x->sc->b, BOARD_AT_SQUARE, sq, (int)args[1].u.i, &f))
+        return fail_square(x, args[0].u.i,
+                           x->p->enums[E_SQUARE_FEATURE].members[args[1].u.i].name);
+    out->u.i = f.value;
+    return true;
+}
+
+static bool builtin_side_between(vm_ctx *x, const val *args, val *out)
+{
+    int s0 = -1, s1 = -1;
+    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
+        return false;
+    int side = geo_side_between(x->sc->g, s0, s1);
+    if (side < 0)
+        return fail_no_side(x, args[0].u.i, args[1].u.i);
+    out->u.i = side;
+    return true;
+}
+
+static bool builtin_side_has(vm_ctx *x, const val *args, val *out)
+{
+    int side = -1;
+    if (!side_arg(x, args[0], &side))
+        return false;
+    out->u.i = board_side_has(x->sc->b, side, (int)args[1].u.i, NULL);
+    return true;
+}
+
+/* side_value(s, f) or, when `facing`, side_facing(s, f). */
+static bool side_feature(vm_ctx *x, const val *args, bool facing, val *out)
+{
+    int side = -1;
+    board_feature f;
+    if (!side_arg(x, args[0], &side))
+        return false;
+    bool has = board_side_has(x->sc->b, side, (int)args[1].u.i, &f);
+    if (!has || (facing && f.facing < 0))
+        return fail_side(x, side, x->p->enums[E_SIDE_FEATURE].members[args[1].u.i].name, has);
+    out->u.i = facing ? scene_square_value(x->sc, f.facing) : f.value;
+    return true;
+}
+
+static bool builtin_side_value(vm_ctx *x, const val *args, val *out)
+{
+    return side_feature(x, args, false, out);
+}
+
+static bool builtin_side_facing(vm_ctx *x, const val *args, val *out)
+{
+    return side_feature(x, args, true, out);
+}
+
+static bool builtin_sides_of(vm_ctx *x, const val *args, val *out)
+{
+    static const geo_dir nesw[4] = { GEO_N, GEO_E, GEO_S, GEO_W };
+    const geo_grid *g = x->sc->g;
+    int sq = -1;
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    if (g->topo != GEO_SQUARE)
+        return state_fail(x, E_TOPOLOGY, "sides_of() is for square boards");
+    vlist *l = new_list(x, 4);
+    if (!l)
+        return false;
+    for (int i = 0; i < 4; i++)
+        l->items[i] = (val){ .type = T_SIDE, .u.i = geo_side_of(g, sq, nesw[i]) };
+    out->u.list = l;
+    return true;
+}
+
+static bool builtin_side_squares(vm_ctx *x, const val *args, val *out)
+{
+    int side = -1, s0, s1, sqs[2];
+    size_t k = 0;
+    if (!side_arg(x, args[0], &side))
+        return false;
+    geo_side_squares(x->sc->g, side, &s0, &s1);
+    if (s0 >= 0)
+        sqs[k++] = s0;
+    if (s1 >= 0)
+        sqs[k++] = s1;
+    return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+/* The square of args[0] for items_near and item_value_near: on the board, and a square board
+ * (interspaces). */
+static bool interspace_square(vm_ctx *x, const val *args, int *sq)
+{
+    if (!square_arg(x, args[0], sq))
+        return false;
+    if (x->sc->g->topo != GEO_SQUARE)
+        return state_fail(x, E_TOPOLOGY, "interspaces exist on square boards only");
+    return true;
+}
+
+static bool builtin_items_near(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1;
+    return interspace_square(x, args, &sq) && items_near(x, sq, false, 0, out);
+}
+
+static bool builtin_item_value_near(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1;
+    return interspace_square(x, args, &sq) && items_near(x, sq, true, args[1].u.i, out);
+}
+
+static bool builtin_distance(vm_ctx *x, const val *args, val *out)
+{
+    int s0 = -1, s1 = -1;
+    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
+        return false;
+    out->u.i = geo_distance(x->sc->g, s0, s1);
+    return true;
+}
+
+static bool builtin_adjacent(vm_ctx *x, const val *args, val *out)
+{
+    int s0 = -1, s1 = -1;
+    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
+        return false;
+    out->u.i = geo_distance(x->sc->g, s0, s1) == 1;
+    return true;
+}
+
+static bool builtin_neighbours(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1, sqs[8];
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    size_t k = geo_neighbours(x->sc->g, sq, true, sqs);
+    return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+static bool builtin_line(vm_ctx *x, const val *args, val *out)
+{
+    int s0 = -1, s1 = -1;
+    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
+        return false;
+    return line_steps(x, s0, s1, out);
+}
+
+static bool builtin_bresenham(vm_ctx *x, const val *args, val *out)
+{
+    int s0 = -1, s1 = -1;
+    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
+        return false;
+    return bresenham_steps(x, s0, s1, out);
+}
+
+static bool builtin_side_of_line(vm_ctx *x, const val *args, val *out)
+{
+    int s0 = -1, s1 = -1, s2 = -1;
+    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1) ||
+        !square_arg(x, args[2], &s2))
+        return false;
+    out->u.i = geo_side_of_line(x->sc->g, s0, s1, s2);
+    return true;
+}
+
+static bool builtin_face(vm_ctx *x, const val *args, val *out)
+{
+    const scene *sc = x->sc;
+    out->u.i = args[0].u.i >= 0 && (size_t)args[0].u.i < sc->nunit_faces
+                   ? sc->unit_faces[args[0].u.i] : RES_FACE_NONE;
+    return true;
+}
+
+static bool builtin_element_face(vm_ctx *x, const val *args, val *out)
+{
+    int e = -1;
+    if (!element_arg(x, args[0], &e))
+        return false;
+    out->u.i = (size_t)e < x->sc->nelement_faces ? x->sc->element_faces[e] : RES_FACE_NONE;
+    return true;
+}
+
+static bool builtin_units(vm_ctx *x, const val *args, val *out)
+{
+    return unit_list(x, -1, out);
+}
+
+static bool builtin_passengers(vm_ctx *x, const val *args, val *out)
+{
+    return unit_list(x, board_id(args[0].u.i), out);
+}
+
+static bool builtin_direction(vm_ctx *x, const val *args, val *out)
+{
+    int s0 = -1, s1 = -1;
+    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
+        return false;
+    return direction_of(x, args[0], s0, s1, out);
+}
+
+static bool builtin_squares_within(vm_ctx *x, const val *args, val *out)
+{
+    int sq = -1;
+    if (!square_arg(x, args[0], &sq))
+        return false;
+    return squares_within(x, sq, args[1].u.i, out);
+}
+
+/* ---- dispatch ---- */
+
+/* The body of each board built-in, by id (NULL for the built-ins compiled to instructions). */
+static bool (*const bodies[RES_BI_COUNT])(vm_ctx *x, const val *args, val *out) = {
+#define BUILTIN_BOARD(id, name, body, ...) [RES_BI_##id] = body,
+#include "builtins.h"
+};
+
+bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
+{
+    (void)n;
+    if (!x->sc)
+        return state_fail(x, E_NO_BOARD, "no board is loaded: %s() reads the board "
+                       "(load a scenario first)", res_builtin_name(b));
+    if (b >= RES_BI_COUNT || !bodies[b])
         return state_fail(x, E_INTERNAL, "unknown board built-in %" PRIu32, b);
-    }
+    return bodies[b](x, args, out);
 }

@@ -219,6 +219,14 @@ static void field(comp *c, const ast_node *n)
     }
 }
 
+/* What a call of each built-in compiles to (builtins.h): its instruction, or BOARD with its id,
+ * its argument count and its result type. */
+static const op_code builtin_ops[RES_BI_COUNT] = {
+#define BUILTIN_OP(id, name, opcode, ...) [RES_BI_##id] = OP_##opcode,
+#define BUILTIN_BOARD(id, ...) [RES_BI_##id] = OP_BOARD,
+#include "builtins.h"
+};
+
 static void call(comp *c, const ast_node *n)
 {
     for (uint32_t i = 0; i < n->list.len; i++)
@@ -231,25 +239,13 @@ static void call(comp *c, const ast_node *n)
         EMIT2(c, n->loc, OP_CALL_QUERY, n->an.sym, n->list.len);
         return;
     case SYM_BUILTIN:
-        switch ((res_builtin)n->an.sym) {
-        case RES_BI_MIN: EMIT0(c, n->loc, OP_MIN); return;
-        case RES_BI_MAX: EMIT0(c, n->loc, OP_MAX); return;
-        case RES_BI_ABS: EMIT0(c, n->loc, OP_ABS); return;
-        case RES_BI_LEN: EMIT0(c, n->loc, OP_LEN); return;
-        case RES_BI_HAS_ABILITY: EMIT0(c, n->loc, OP_HAS_ABILITY); return;
-        case RES_BI_HAS_MARKER: EMIT0(c, n->loc, OP_HAS_MARKER); return;
-        case RES_BI_ABILITY_VALUE: EMIT0(c, n->loc, OP_ABILITY_VALUE); return;
-        case RES_BI_MARKER_COUNT: EMIT0(c, n->loc, OP_MARKER_COUNT); return;
-        case RES_BI_TURN: EMIT0(c, n->loc, OP_TURN); return;
-        case RES_BI_PHASE: EMIT0(c, n->loc, OP_PHASE); return;
-        case RES_BI_NTH: EMIT0(c, n->loc, OP_NTH); return;
-        default:
-            if (n->an.sym >= RES_BI_FIRST_BOARD && n->an.sym < RES_BI_END_BOARD) {
-                emit(c, n->loc, OP_BOARD, n->an.sym, n->list.len, n->an.type, 0);
-                return;
-            }
-        }
-        break;
+        if (n->an.sym >= RES_BI_COUNT)
+            break;
+        if (builtin_ops[n->an.sym] == OP_BOARD)
+            emit(c, n->loc, OP_BOARD, n->an.sym, n->list.len, n->an.type, 0);
+        else
+            EMIT0(c, n->loc, builtin_ops[n->an.sym]);
+        return;
     default:
         break;
     }

@@ -90,12 +90,57 @@ static void gen_effects(strbuf *out)
 #include "effects.h"
 }
 
+/* language.md §5.3: the built-in functions (dsl/builtins.h). */
+static const char *const btype_text[] = {
+#define BTYPE(code, text, own) text,
+#include "builtins.h"
+};
+enum {
+#define BTYPE(code, text, own) B_##code,
+#include "builtins.h"
+};
+
+/* One row: `name(p: type, ...)` | `result` | board | doc. The second entry of a name (`has`:
+ * its entries stand side by side, *last is the name of the row before) is not repeated. */
+static void builtin_row(strbuf *out, const char **last, const char *name, const char *names,
+                        const int *params, int result, bool board, const char *doc)
+{
+    if (*last && strcmp(*last, name) == 0)
+        return;
+    *last = name;
+    sb_printf(out, "| `%s(", name);
+    const char *at = names;
+    for (int i = 0; i < 3 && params[i] != B_NONE; i++) {
+        const char *end = strchr(at, ',');
+        size_t len = end ? (size_t)(end - at) : strlen(at);
+        sb_printf(out, "%s%.*s: %s", i ? ", " : "", (int)len, at, btype_text[params[i]]);
+        at = end ? end + 2 : at + len;
+    }
+    sb_printf(out, ")` | `%s` | %s | %s |\n", btype_text[result], board ? "yes" : "", doc);
+}
+
+static void gen_builtins(strbuf *out)
+{
+    const char *last = NULL;
+    sb_puts(out, "| call | result | board | what it gives |\n|---|---|---|---|\n");
+#define ROW(name, p1, p2, p3, result, params, board, doc) \
+    builtin_row(out, &last, name, params, (const int[]){ B_##p1, B_##p2, B_##p3 }, B_##result, \
+                board, doc);
+#define BUILTIN_OP(id, name, opcode, p1, p2, p3, result, params, doc) \
+    ROW(name, p1, p2, p3, result, params, false, doc)
+#define BUILTIN_BOARD(id, name, body, p1, p2, p3, result, params, doc) \
+    ROW(name, p1, p2, p3, result, params, true, doc)
+#include "builtins.h"
+#undef ROW
+}
+
 /* A table of a doc, between `<!-- NAME:begin -->` and `<!-- NAME:end -->` lines. */
 static const struct region {
     const char *doc, *name;
     void (*gen)(strbuf *out);
 } regions[] = {
     { "docs/spec/language.md", "combine", gen_combine },
+    { "docs/spec/language.md", "builtins", gen_builtins },
     { "docs/spec/vm.md", "effects", gen_effects },
 };
 #define NREGIONS (sizeof regions / sizeof regions[0])

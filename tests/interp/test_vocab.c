@@ -5,6 +5,7 @@
  * grammar's statements, the resolver's own typing) to them.
  */
 #include "interp_test.h"
+#include "chunk.h"
 #include "play.h"
 
 /* A program whose event `fx` has every operand the statements of effects.h are written with. */
@@ -58,11 +59,56 @@ START_TEST(every_effect_has_its_statement)
 }
 END_TEST
 
+/* Every built-in of the list is a call the grammar takes and the resolver knows, with the
+ * arity of its entry: four arguments (more than any takes) give E103 naming the right count. */
+START_TEST(every_builtin_is_known_with_its_arity)
+{
+    enum {
+#define BTYPE(code, text, own) B_##code,
+#include "builtins.h"
+    };
+    static const struct { const char *name; int arity; } bi[] = {
+#define ARITY(p1, p2, p3) ((B_##p1 != B_NONE) + (B_##p2 != B_NONE) + (B_##p3 != B_NONE))
+#define BUILTIN_OP(id, name, opcode, p1, p2, p3, ...) { name, ARITY(p1, p2, p3) },
+#define BUILTIN_BOARD(id, name, body, p1, p2, p3, ...) { name, ARITY(p1, p2, p3) },
+#include "builtins.h"
+#undef ARITY
+    };
+    ck_assert_int_eq(sizeof bi / sizeof bi[0], RES_BI_COUNT);
+    tvm *t = tvm_new("kind infantry;");
+    for (size_t i = 0; i < RES_BI_COUNT; i++) {
+        char call[64], want[96];
+        snprintf(call, sizeof call, "%s(0, 0, 0, 0)", bi[i].name);
+        snprintf(want, sizeof want, "built-in `%s` takes %d argument%s, not 4", bi[i].name,
+                 bi[i].arity, bi[i].arity == 1 ? "" : "s");
+        ck_assert_str_eq(ev(t, call), "E103");
+        ck_assert_msg(strstr(t->log, want), "%s: want \"%s\" in\n%s", call, want, t->log);
+        ck_assert_str_eq(res_builtin_name((uint32_t)i), bi[i].name);
+    }
+    tvm_free(t);
+}
+END_TEST
+
+/* A built-in compiled to an instruction takes its arguments from the stack: the instruction
+ * has no operand (compile.c emits it bare). */
+START_TEST(builtin_instructions_have_no_operand)
+{
+    static const op_code ops[] = {
+#define BUILTIN_OP(id, name, opcode, ...) OP_##opcode,
+#include "builtins.h"
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        ck_assert_msg(op_operands[ops[i]] == 0, "%s has operands", op_names[ops[i]]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("vocab");
     TCase *tc = tcase_create("vocab");
     tcase_add_test(tc, every_effect_has_its_statement);
+    tcase_add_test(tc, every_builtin_is_known_with_its_arity);
+    tcase_add_test(tc, builtin_instructions_have_no_operand);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
