@@ -303,9 +303,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 
 #if HON_THREADED_DISPATCH
     static const void *const labels[OP__COUNT] = {
-#define OP(name, n, effect) &&L_##name,
+#define OP(name, ...) &&L_##name,
 #include "opcodes.h"
-#undef OP
     };
 #define VM_CASE(name) L_##name:
 #define VM_NEXT() \

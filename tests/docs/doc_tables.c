@@ -134,6 +134,69 @@ static void gen_builtins(strbuf *out)
 #undef ROW
 }
 
+/* vm.md §3: the operand kinds and the instructions (interp/opcodes.h). */
+static const char *const kind_names[] = {
+    "",
+#define OPERAND(kind, doc) #kind,
+#include "opcodes.h"
+};
+enum {
+    OPK__ = 0,
+#define OPERAND(kind, doc) OPK_##kind,
+#include "opcodes.h"
+};
+
+/* A kind's name as the docs write it: `unit_name`. */
+static void put_kind(strbuf *out, int k)
+{
+    sb_putc(out, '`');
+    for (const char *c = kind_names[k]; *c; c++)
+        sb_putc(out, (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c));
+    sb_putc(out, '`');
+}
+
+static void gen_operands(strbuf *out)
+{
+    sb_puts(out, "| kind | operand |\n|---|---|\n");
+#define OPERAND(kind, doc) \
+    sb_puts(out, "| "); \
+    put_kind(out, OPK_##kind); \
+    sb_printf(out, " | %s |\n", doc);
+#include "opcodes.h"
+}
+
+/* One row: `NAME` | its operands' kinds | the stack effect (`1 - (int)(b)` written `1 - b`) |
+ * doc. */
+static void opcode_row(strbuf *out, const char *name, const char *effect, const int *kinds,
+                       const char *doc)
+{
+    sb_printf(out, "| `%s` | ", name);
+    for (int i = 0; i < 4 && kinds[i] != OPK__; i++) {
+        sb_puts(out, i ? ", " : "");
+        put_kind(out, kinds[i]);
+    }
+    sb_puts(out, " | ");
+    for (const char *e = effect; *e; e++) {
+        if (strncmp(e, "(int)(b)", 8) == 0) {
+            sb_putc(out, 'b');
+            e += 7;
+        } else {
+            sb_putc(out, *e);
+        }
+    }
+    sb_printf(out, " | %s |\n", doc);
+}
+
+static void gen_opcodes(strbuf *out)
+{
+    sb_puts(out, "| opcode | operands | stack effect | semantics |\n|---|---|---|---|\n");
+#define OP_GROUP(heading) sb_printf(out, "| *%s* | | | |\n", heading);
+#define OP(name, effect, k1, k2, k3, k4, doc) \
+    opcode_row(out, #name, #effect, (const int[]){ OPK_##k1, OPK_##k2, OPK_##k3, OPK_##k4 }, \
+               doc);
+#include "opcodes.h"
+}
+
 /* A table of a doc, between `<!-- NAME:begin -->` and `<!-- NAME:end -->` lines. */
 static const struct region {
     const char *doc, *name;
@@ -141,6 +204,8 @@ static const struct region {
 } regions[] = {
     { "docs/spec/language.md", "combine", gen_combine },
     { "docs/spec/language.md", "builtins", gen_builtins },
+    { "docs/spec/vm.md", "operands", gen_operands },
+    { "docs/spec/vm.md", "opcodes", gen_opcodes },
     { "docs/spec/vm.md", "effects", gen_effects },
 };
 #define NREGIONS (sizeof regions / sizeof regions[0])
