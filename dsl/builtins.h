@@ -3,8 +3,10 @@
  *       compiled to the instruction OP_OPCODE (interp/opcodes.h), which takes the arguments
  *       from the stack and has no operand;
  *   BUILTIN_BOARD(ID, "name", BODY, P1, P2, P3, RESULT, "params", "doc")
- *       compiled to OP_BOARD with its id; the VM runs the C function BODY of interp/builtin.c,
- *       `static bool BODY(vm_ctx *x, const val *args, val *out)`;
+ *       compiled to OP_BOARD with its id; the VM checks the square, element and side arguments
+ *       against the board, then runs the C function BODY of interp/builtin.c,
+ *       `static bool BODY(vm_ctx *x, const val *args, board_at at, val *out)` (`at`: the
+ *       board indexes of those arguments);
  * and the codes of their parameter and result types, BTYPE(CODE, "type", own).
  *
  * Included (without guard) by model.h (res_builtin: RES_BI_ID, in this order, which is the

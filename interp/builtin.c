@@ -80,6 +80,25 @@ COLD bool fail_no_facing(vm_ctx *x, int e)
     return state_fail(x, E_NOTHING, "element %s has no facing", b);
 }
 
+/* E212 for a built-in called with no board loaded; E299 for an id with no body. */
+COLD bool fail_call(vm_ctx *x, uint32_t b)
+{
+    if (!x->sc)
+        return state_fail(x, E_NO_BOARD, "no board is loaded: %s() reads the board "
+                          "(load a scenario first)", res_builtin_name(b));
+    return state_fail(x, E_INTERNAL, "unknown board built-in %" PRIu32, b);
+}
+
+COLD bool fail_element(vm_ctx *x, int64_t e)
+{
+    return state_fail(x, E_NOTHING, "element #%" PRId64 " is not on this board", e);
+}
+
+COLD bool fail_side_arg(vm_ctx *x, int64_t side)
+{
+    return state_fail(x, E_OFF_BOARD, "side #%" PRId64 " is not a side of this board", side);
+}
+
 /* Square value v as a board square in *sq; E217 when it is off the board. */
 static inline bool square_arg(vm_ctx *x, val v, int *sq)
 {
@@ -121,23 +140,24 @@ static bool list_of(vm_ctx *x, const int *ids, size_t n, uint32_t type, val *out
     return true;
 }
 
-static bool element_arg(vm_ctx *x, val v, int *e)
+/* Element value v as a board element in *e; E215 when the board has no such element. */
+static inline bool element_arg(vm_ctx *x, val v, int *e)
 {
     if (v.u.i >= 0 && v.u.i < board_element_count(x->sc->b)) {
         *e = (int)v.u.i;
         return true;
     }
-    return state_fail(x, E_NOTHING, "element #%" PRId64 " is not on this board", v.u.i);
+    return fail_element(x, v.u.i);
 }
 
-/* The side value of a side index, checked. */
-static bool side_arg(vm_ctx *x, val v, int *side)
+/* Side value v as a side index of the board in *side; E217 when it is none. */
+static inline bool side_arg(vm_ctx *x, val v, int *side)
 {
     if (v.u.i >= 0 && v.u.i < geo_side_count(x->sc->g)) {
         *side = (int)v.u.i;
         return true;
     }
-    return state_fail(x, E_OFF_BOARD, "side #%" PRId64 " is not a side of this board", v.u.i);
+    return fail_side_arg(x, v.u.i);
 }
 
 /* The square value of board square sq of a w-wide board. */
@@ -286,10 +306,12 @@ static bool unit_list(vm_ctx *x, int carrier, val *out)
 }
 
 /* items_near(sq), or when `sum` item_value_near(sq, item): the items on the four corners of sq
- * (NW, NE, SE, SW), repeats included. */
+ * (NW, NE, SE, SW), repeats included. E218 on a hex board, which has no interspaces. */
 static bool items_near(vm_ctx *x, int sq, bool sum, int64_t item, val *out)
 {
     static const geo_dir corners[4] = { GEO_NW, GEO_NE, GEO_SE, GEO_SW };
+    if (x->sc->g->topo != GEO_SQUARE)
+        return state_fail(x, E_TOPOLOGY, "interspaces exist on square boards only");
     board_feature fs[4][64];
     size_t nf[4], total = 0;
     int64_t value = 0;
@@ -375,21 +397,29 @@ static bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
     return list_of(x, sqs, k, T_SQUARE, out);
 }
 
-/* ---- the bodies, one per BUILTIN_BOARD of dsl/builtins.h: the arguments are checked for type
- * by the resolver, not for range; out->type holds the result type ---- */
+/* ---- the bodies, one per BUILTIN_BOARD of dsl/builtins.h. The resolver has checked the
+ * arguments' types; the body's runner (run_BODY, made from the entry below) has checked every
+ * square, element and side argument against the board (E217) and passes their board indexes
+ * in `at`. out->type holds the result type. ---- */
 
-static bool builtin_square_of(vm_ctx *x, const val *args, val *out)
+/* The board index of each argument that names a square, an element or a side: at.a of the
+ * first, at.b of the second, at.c of the third (-1 for the others). */
+typedef struct board_at { int a, b, c; } board_at;
+
+#define BODY(name) static bool name(vm_ctx *x, const val *args, board_at at, val *out)
+
+BODY(builtin_square_of)
 {
-    int s0 = -1, s1 = -1;
+    int s0, s1;
     if (!board_unit_squares(x->sc->b, board_id(args[0].u.i), &s0, &s1))
         return fail_unit(x, E_OFF_BOARD, args[0].u.i);
     out->u.i = sqv(x->sc->g->w, s0);
     return true;
 }
 
-static bool builtin_squares_of(vm_ctx *x, const val *args, val *out)
+BODY(builtin_squares_of)
 {
-    int sqs[2], s0 = -1, s1 = -1;
+    int sqs[2], s0, s1;
     size_t k = 0;
     if (board_unit_squares(x->sc->b, board_id(args[0].u.i), &s0, &s1)) {
         sqs[k++] = s0;
@@ -399,19 +429,19 @@ static bool builtin_squares_of(vm_ctx *x, const val *args, val *out)
     return list_of(x, sqs, k, T_SQUARE, out);
 }
 
-static bool builtin_on_board(vm_ctx *x, const val *args, val *out)
+BODY(builtin_on_board)
 {
     out->u.i = board_unit_present(x->sc->b, board_id(args[0].u.i));
     return true;
 }
 
-static bool builtin_embarked(vm_ctx *x, const val *args, val *out)
+BODY(builtin_embarked)
 {
     out->u.i = board_unit_embarked_in(x->sc->b, board_id(args[0].u.i)) >= 0;
     return true;
 }
 
-static bool builtin_carrier(vm_ctx *x, const val *args, val *out)
+BODY(builtin_carrier)
 {
     int t = board_unit_embarked_in(x->sc->b, board_id(args[0].u.i));
     if (t < 0)
@@ -420,159 +450,117 @@ static bool builtin_carrier(vm_ctx *x, const val *args, val *out)
     return true;
 }
 
-static bool builtin_units_at(vm_ctx *x, const val *args, val *out)
+BODY(builtin_units_at)
 {
-    int sq = -1, ids[MAX_LIST];
-    if (!square_arg(x, args[0], &sq))
-        return false;
-    size_t k = board_units_at(x->sc->b, sq, ids, MAX_LIST);
+    int ids[MAX_LIST];
+    size_t k = board_units_at(x->sc->b, at.a, ids, MAX_LIST);
     return list_of(x, ids, k > MAX_LIST ? MAX_LIST : k, T_UNIT, out);
 }
 
-static bool builtin_elevation(vm_ctx *x, const val *args, val *out)
+BODY(builtin_elevation)
 {
-    int sq = -1;
-    if (!square_arg(x, args[0], &sq))
-        return false;
-    out->u.i = board_elevation(x->sc->b, sq);
+    out->u.i = board_elevation(x->sc->b, at.a);
     return true;
 }
 
-static bool builtin_terrain(vm_ctx *x, const val *args, val *out)
+BODY(builtin_terrain)
 {
-    int sq = -1;
-    if (!square_arg(x, args[0], &sq))
-        return false;
-    out->u.i = board_terrain(x->sc->b, sq);
+    out->u.i = board_terrain(x->sc->b, at.a);
     if (out->u.i < 0 || (size_t)out->u.i >= x->p->enums[E_TERRAIN].len)
         return fail_square(x, args[0].u.i, "terrain");
     return true;
 }
 
-static bool builtin_element_at(vm_ctx *x, const val *args, val *out)
+BODY(builtin_element_at)
 {
-    int sq = -1;
-    if (!square_arg(x, args[0], &sq))
-        return false;
-    out->u.i = board_element_at(x->sc->b, sq);
+    out->u.i = board_element_at(x->sc->b, at.a);
     if (out->u.i < 0)
         return fail_square(x, args[0].u.i, "terrain element");
     return true;
 }
 
-static bool builtin_in_element(vm_ctx *x, const val *args, val *out)
+BODY(builtin_in_element)
 {
-    int sq = -1;
-    if (!square_arg(x, args[0], &sq))
-        return false;
-    out->u.i = board_element_at(x->sc->b, sq) >= 0;
+    out->u.i = board_element_at(x->sc->b, at.a) >= 0;
     return true;
 }
 
-static bool builtin_element_terrain(vm_ctx *x, const val *args, val *out)
+BODY(builtin_element_terrain)
 {
-    int e = -1;
-    if (!element_arg(x, args[0], &e))
-        return false;
-    out->u.i = board_element_type(x->sc->b, e);
+    out->u.i = board_element_type(x->sc->b, at.a);
     return true;
 }
 
-static bool builtin_element_value(vm_ctx *x, const val *args, val *out)
+BODY(builtin_element_value)
 {
-    int e = -1, v, f;
-    if (!element_arg(x, args[0], &e))
-        return false;
-    board_element_attr(x->sc->b, e, &v, &f);
+    int v, f;
+    board_element_attr(x->sc->b, at.a, &v, &f);
     out->u.i = v;
     return true;
 }
 
-static bool builtin_element_facing(vm_ctx *x, const val *args, val *out)
+BODY(builtin_element_facing)
 {
-    int e = -1, v, f;
-    if (!element_arg(x, args[0], &e))
-        return false;
-    board_element_attr(x->sc->b, e, &v, &f);
+    int v, f;
+    board_element_attr(x->sc->b, at.a, &v, &f);
     if (f < 0 || f >= GEO_NDIRS)
-        return fail_no_facing(x, e);
+        return fail_no_facing(x, at.a);
     out->u.i = f;
     return true;
 }
 
-static bool builtin_element_squares(vm_ctx *x, const val *args, val *out)
+BODY(builtin_element_squares)
 {
-    int e = -1;
-    if (!element_arg(x, args[0], &e))
-        return false;
-    size_t k = board_element_squares(x->sc->b, e, NULL, 0);
+    size_t k = board_element_squares(x->sc->b, at.a, NULL, 0);
     int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
     if (!sqs)
         return false;
-    board_element_squares(x->sc->b, e, sqs, k);
+    board_element_squares(x->sc->b, at.a, sqs, k);
     return list_of(x, sqs, k, T_SQUARE, out);
 }
 
-static bool builtin_corner_square(vm_ctx *x, const val *args, val *out)
+BODY(builtin_corner_square)
 {
-    int sq = -1;
-    if (!square_arg(x, args[0], &sq))
-        return false;
-    int e = board_element_at(x->sc->b, sq);
-    out->u.i = e >= 0 && board_element_corner(x->sc->b, e, sq);
+    int e = board_element_at(x->sc->b, at.a);
+    out->u.i = e >= 0 && board_element_corner(x->sc->b, e, at.a);
     return true;
 }
 
-static bool builtin_has_feature(vm_ctx *x, const val *args, val *out)
+BODY(builtin_has_feature)
 {
-    int sq = -1;
-    if (!square_arg(x, args[0], &sq))
-        return false;
-    out->u.i = board_has(x->sc->b, BOARD_AT_SQUARE, sq, (int)args[1].u.i, NULL);
+    out->u.i = board_has(x->sc->b, BOARD_AT_SQUARE, at.a, (int)args[1].u.i, NULL);
     return true;
 }
 
-static bool builtin_feature_value(vm_ctx *x, const val *args, val *out)
+BODY(builtin_feature_value)
 {
-    int sq = -1;
     board_feature f;
-    if (!square_arg(x, args[0], &sq))
-        return false;
-    if (!board_has(x->sc->b, BOARD_AT_SQUARE, sq, (int)args[1].u.i, &f))
+    if (!board_has(x->sc->b, BOARD_AT_SQUARE, at.a, (int)args[1].u.i, &f))
         return fail_square(x, args[0].u.i,
                            x->p->enums[E_SQUARE_FEATURE].members[args[1].u.i].name);
     out->u.i = f.value;
     return true;
 }
 
-static bool builtin_side_between(vm_ctx *x, const val *args, val *out)
+BODY(builtin_side_between)
 {
-    int s0 = -1, s1 = -1;
-    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-        return false;
-    int side = geo_side_between(x->sc->g, s0, s1);
+    int side = geo_side_between(x->sc->g, at.a, at.b);
     if (side < 0)
         return fail_no_side(x, args[0].u.i, args[1].u.i);
     out->u.i = side;
     return true;
 }
 
-static bool builtin_side_has(vm_ctx *x, const val *args, val *out)
+BODY(builtin_side_has)
 {
-    int side = -1;
-    if (!side_arg(x, args[0], &side))
-        return false;
-    out->u.i = board_side_has(x->sc->b, side, (int)args[1].u.i, NULL);
+    out->u.i = board_side_has(x->sc->b, at.a, (int)args[1].u.i, NULL);
     return true;
 }
 
 /* side_value(s, f) or, when `facing`, side_facing(s, f). */
-static bool side_feature(vm_ctx *x, const val *args, bool facing, val *out)
+static bool side_feature(vm_ctx *x, const val *args, int side, bool facing, val *out)
 {
-    int side = -1;
     board_feature f;
-    if (!side_arg(x, args[0], &side))
-        return false;
     bool has = board_side_has(x->sc->b, side, (int)args[1].u.i, &f);
     if (!has || (facing && f.facing < 0))
         return fail_side(x, side, x->p->enums[E_SIDE_FEATURE].members[args[1].u.i].name, has);
@@ -580,41 +568,36 @@ static bool side_feature(vm_ctx *x, const val *args, bool facing, val *out)
     return true;
 }
 
-static bool builtin_side_value(vm_ctx *x, const val *args, val *out)
+BODY(builtin_side_value)
 {
-    return side_feature(x, args, false, out);
+    return side_feature(x, args, at.a, false, out);
 }
 
-static bool builtin_side_facing(vm_ctx *x, const val *args, val *out)
+BODY(builtin_side_facing)
 {
-    return side_feature(x, args, true, out);
+    return side_feature(x, args, at.a, true, out);
 }
 
-static bool builtin_sides_of(vm_ctx *x, const val *args, val *out)
+BODY(builtin_sides_of)
 {
     static const geo_dir nesw[4] = { GEO_N, GEO_E, GEO_S, GEO_W };
     const geo_grid *g = x->sc->g;
-    int sq = -1;
-    if (!square_arg(x, args[0], &sq))
-        return false;
     if (g->topo != GEO_SQUARE)
         return state_fail(x, E_TOPOLOGY, "sides_of() is for square boards");
     vlist *l = new_list(x, 4);
     if (!l)
         return false;
     for (int i = 0; i < 4; i++)
-        l->items[i] = (val){ .type = T_SIDE, .u.i = geo_side_of(g, sq, nesw[i]) };
+        l->items[i] = (val){ .type = T_SIDE, .u.i = geo_side_of(g, at.a, nesw[i]) };
     out->u.list = l;
     return true;
 }
 
-static bool builtin_side_squares(vm_ctx *x, const val *args, val *out)
+BODY(builtin_side_squares)
 {
-    int side = -1, s0, s1, sqs[2];
+    int s0, s1, sqs[2];
     size_t k = 0;
-    if (!side_arg(x, args[0], &side))
-        return false;
-    geo_side_squares(x->sc->g, side, &s0, &s1);
+    geo_side_squares(x->sc->g, at.a, &s0, &s1);
     if (s0 >= 0)
         sqs[k++] = s0;
     if (s1 >= 0)
@@ -622,83 +605,52 @@ static bool builtin_side_squares(vm_ctx *x, const val *args, val *out)
     return list_of(x, sqs, k, T_SQUARE, out);
 }
 
-/* The square of args[0] for items_near and item_value_near: on the board, and a square board
- * (interspaces). */
-static bool interspace_square(vm_ctx *x, const val *args, int *sq)
+BODY(builtin_items_near)
 {
-    if (!square_arg(x, args[0], sq))
-        return false;
-    if (x->sc->g->topo != GEO_SQUARE)
-        return state_fail(x, E_TOPOLOGY, "interspaces exist on square boards only");
+    return items_near(x, at.a, false, 0, out);
+}
+
+BODY(builtin_item_value_near)
+{
+    return items_near(x, at.a, true, args[1].u.i, out);
+}
+
+BODY(builtin_distance)
+{
+    out->u.i = geo_distance(x->sc->g, at.a, at.b);
     return true;
 }
 
-static bool builtin_items_near(vm_ctx *x, const val *args, val *out)
+BODY(builtin_adjacent)
 {
-    int sq = -1;
-    return interspace_square(x, args, &sq) && items_near(x, sq, false, 0, out);
-}
-
-static bool builtin_item_value_near(vm_ctx *x, const val *args, val *out)
-{
-    int sq = -1;
-    return interspace_square(x, args, &sq) && items_near(x, sq, true, args[1].u.i, out);
-}
-
-static bool builtin_distance(vm_ctx *x, const val *args, val *out)
-{
-    int s0 = -1, s1 = -1;
-    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-        return false;
-    out->u.i = geo_distance(x->sc->g, s0, s1);
+    out->u.i = geo_distance(x->sc->g, at.a, at.b) == 1;
     return true;
 }
 
-static bool builtin_adjacent(vm_ctx *x, const val *args, val *out)
+BODY(builtin_neighbours)
 {
-    int s0 = -1, s1 = -1;
-    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-        return false;
-    out->u.i = geo_distance(x->sc->g, s0, s1) == 1;
-    return true;
-}
-
-static bool builtin_neighbours(vm_ctx *x, const val *args, val *out)
-{
-    int sq = -1, sqs[8];
-    if (!square_arg(x, args[0], &sq))
-        return false;
-    size_t k = geo_neighbours(x->sc->g, sq, true, sqs);
+    int sqs[8];
+    size_t k = geo_neighbours(x->sc->g, at.a, true, sqs);
     return list_of(x, sqs, k, T_SQUARE, out);
 }
 
-static bool builtin_line(vm_ctx *x, const val *args, val *out)
+BODY(builtin_line)
 {
-    int s0 = -1, s1 = -1;
-    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-        return false;
-    return line_steps(x, s0, s1, out);
+    return line_steps(x, at.a, at.b, out);
 }
 
-static bool builtin_bresenham(vm_ctx *x, const val *args, val *out)
+BODY(builtin_bresenham)
 {
-    int s0 = -1, s1 = -1;
-    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-        return false;
-    return bresenham_steps(x, s0, s1, out);
+    return bresenham_steps(x, at.a, at.b, out);
 }
 
-static bool builtin_side_of_line(vm_ctx *x, const val *args, val *out)
+BODY(builtin_side_of_line)
 {
-    int s0 = -1, s1 = -1, s2 = -1;
-    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1) ||
-        !square_arg(x, args[2], &s2))
-        return false;
-    out->u.i = geo_side_of_line(x->sc->g, s0, s1, s2);
+    out->u.i = geo_side_of_line(x->sc->g, at.a, at.b, at.c);
     return true;
 }
 
-static bool builtin_face(vm_ctx *x, const val *args, val *out)
+BODY(builtin_face)
 {
     const scene *sc = x->sc;
     out->u.i = args[0].u.i >= 0 && (size_t)args[0].u.i < sc->nunit_faces
@@ -706,56 +658,77 @@ static bool builtin_face(vm_ctx *x, const val *args, val *out)
     return true;
 }
 
-static bool builtin_element_face(vm_ctx *x, const val *args, val *out)
+BODY(builtin_element_face)
 {
-    int e = -1;
-    if (!element_arg(x, args[0], &e))
-        return false;
-    out->u.i = (size_t)e < x->sc->nelement_faces ? x->sc->element_faces[e] : RES_FACE_NONE;
+    out->u.i = (size_t)at.a < x->sc->nelement_faces ? x->sc->element_faces[at.a]
+                                                     : RES_FACE_NONE;
     return true;
 }
 
-static bool builtin_units(vm_ctx *x, const val *args, val *out)
+BODY(builtin_units)
 {
     return unit_list(x, -1, out);
 }
 
-static bool builtin_passengers(vm_ctx *x, const val *args, val *out)
+BODY(builtin_passengers)
 {
     return unit_list(x, board_id(args[0].u.i), out);
 }
 
-static bool builtin_direction(vm_ctx *x, const val *args, val *out)
+BODY(builtin_direction)
 {
-    int s0 = -1, s1 = -1;
-    if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-        return false;
-    return direction_of(x, args[0], s0, s1, out);
+    return direction_of(x, args[0], at.a, at.b, out);
 }
 
-static bool builtin_squares_within(vm_ctx *x, const val *args, val *out)
+BODY(builtin_squares_within)
 {
-    int sq = -1;
-    if (!square_arg(x, args[0], &sq))
-        return false;
-    return squares_within(x, sq, args[1].u.i, out);
+    return squares_within(x, at.a, args[1].u.i, out);
 }
+
+#undef BODY
 
 /* ---- dispatch ---- */
 
-/* The body of each board built-in, by id (NULL for the built-ins compiled to instructions). */
-static bool (*const bodies[RES_BI_COUNT])(vm_ctx *x, const val *args, val *out) = {
-#define BUILTIN_BOARD(id, name, body, ...) [RES_BI_##id] = body,
+enum {
+#define BTYPE(code, text, own) B_##code,
+#include "builtins.h"
+};
+
+/* Argument i of a built-in, whose type code is `code` (a constant where it is inlined):
+ * a square, an element or a side is checked against the board and its board index put in
+ * *at; anything else is taken as it is. */
+static inline bool check_arg(vm_ctx *x, int code, const val *args, int i, int *at)
+{
+    switch (code) {
+    case B_SQUARE: return square_arg(x, args[i], at);
+    case B_ELEMENT: return element_arg(x, args[i], at);
+    case B_SIDE: return side_arg(x, args[i], at);
+    default: return true;
+    }
+}
+
+/* For each board built-in, run_BODY: checks its arguments by their codes, then runs BODY. */
+#define BUILTIN_BOARD(id, name, body, p1, p2, p3, ...) \
+    static bool run_##body(vm_ctx *x, const val *args, val *out) \
+    { \
+        board_at at = { -1, -1, -1 }; \
+        if (!check_arg(x, B_##p1, args, 0, &at.a) || !check_arg(x, B_##p2, args, 1, &at.b) || \
+            !check_arg(x, B_##p3, args, 2, &at.c)) \
+            return false; \
+        return body(x, args, at, out); \
+    }
+#include "builtins.h"
+
+/* The runner of each board built-in, by id (NULL for the built-ins compiled to instructions). */
+static bool (*const runners[RES_BI_COUNT])(vm_ctx *x, const val *args, val *out) = {
+#define BUILTIN_BOARD(id, name, body, ...) [RES_BI_##id] = run_##body,
 #include "builtins.h"
 };
 
 bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
 {
     (void)n;
-    if (!x->sc)
-        return state_fail(x, E_NO_BOARD, "no board is loaded: %s() reads the board "
-                       "(load a scenario first)", res_builtin_name(b));
-    if (b >= RES_BI_COUNT || !bodies[b])
-        return state_fail(x, E_INTERNAL, "unknown board built-in %" PRIu32, b);
-    return bodies[b](x, args, out);
+    if (!x->sc || b >= RES_BI_COUNT || !runners[b])
+        return fail_call(x, b);
+    return runners[b](x, args, out);
 }
