@@ -8,7 +8,8 @@
  * undefined at the end. `statement` is the statement that applies it, written with operands
  * named as tests/interp/test_vocab.c declares them (it compiles each and finds this effect),
  * or NULL for the clock's move, which `next` makes. proc.c applies them, play.c records and
- * undoes them, outcome.c sums them up.
+ * undoes them, outcome.c sums them up. The order matters to proc.c (effect): the effects whose
+ * first operand is a unit are those before PLACE_SQUARE, FLIP_ELEMENT excepted.
  */
 #ifndef EFFECT
 #define EFFECT(name, text, fewest, most, operands, statement, doc)
