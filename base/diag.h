@@ -1,8 +1,9 @@
 /* diag.h — diagnostics: collected, never printed-and-exited.
  *
  * Every stage (lexer, parser, resolver, compiler, VM) reports through a diag_list. A report
- * carries a stable code (E0xx syntax, E1xx names and types, E2xx run time; the registry is
- * docs/spec/errors.md), a severity, a span and a message. diag_render turns one into the
+ * carries a stable code (E0xx syntax, E1xx names and types, E2xx run time, E3xx scenarios:
+ * the names below, from the one list diag_codes.h; the registry is docs/spec/errors.md), a
+ * severity, a span and a message. diag_render turns one into the
  * compiler-style text  `file:line:col: error[E012]: message`, the source line and a caret.
  * The source table maps src_loc.file to the path and text it quotes.
  */
@@ -24,10 +25,18 @@ typedef struct src_loc {
     uint32_t end_line, end_col;
 } src_loc;
 
+/* The codes, by name: E_SYNTAX is 10 (E010), E_TYPE 104, E_NO_BOARD 212... (diag_codes.h). */
+enum diag_code {
+    E_NONE = 0,       /* a diagnostic with no code: `hon: error: message`, or a note */
+#define DIAG_CODE(name, number, summary) E_##name = number,
+#include "diag_codes.h"
+#undef DIAG_CODE
+};
+
 typedef enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_severity;
 
 typedef struct diag {
-    int code;                 /* 12 for E012; 0 for notes without a code */
+    int code;                 /* E_* (12 for E012); E_NONE for notes without a code */
     diag_severity severity;
     src_loc loc;
     char *message;            /* owned */

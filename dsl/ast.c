@@ -2,7 +2,8 @@
  *
  * Every node, vector and string of one ast_file lives in that file's arena (base/arena.h),
  * freed all at once by ast_file_free. Nothing in the tree is freed on its own (see ast.h).
- * The dump format is the one tests/dsl/test_parser.c pins.
+ * The dump format is the one tests/dsl/test_parser.c pins. The names of the combination modes
+ * come from their list, combine_modes.h.
  */
 #include "ast.h"
 
@@ -95,6 +96,42 @@ ast_loc ast_loc_span(ast_loc a, ast_loc b)
     r.end_col = b.end_col;
     return r;
 }
+
+/* ---------------------------------------------------------------- combination modes */
+
+static const char *const combine_names[] = {
+#define COMBINE(name, text, need, no_rule, doc) text,
+#include "combine_modes.h"
+};
+#define NCOMBINE (sizeof combine_names / sizeof combine_names[0])
+
+ast_op ast_combine_find(const char *name)
+{
+    for (size_t i = 0; name && i < NCOMBINE; i++)
+        if (strcmp(name, combine_names[i]) == 0)
+            return (ast_op)(AST_COMBINE_FIRST + i);
+    return AST_OP_NONE;
+}
+
+const char *ast_combine_name(ast_op m)
+{
+    size_t i = (size_t)m - AST_COMBINE_FIRST;
+    return m >= AST_COMBINE_FIRST && i < NCOMBINE ? combine_names[i] : NULL;
+}
+
+void ast_combine_names(char *buf, size_t cap)
+{
+    size_t at = 0;
+    if (cap)
+        buf[0] = '\0';
+    for (size_t i = 0; i < NCOMBINE && at < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 < NCOMBINE ? ", " : " or ";
+        int n = snprintf(buf + at, cap - at, "%s%s", sep, combine_names[i]);
+        at += n > 0 ? (size_t)n : 0;
+    }
+}
+
+/* ---------------------------------------------------------------- names */
 
 static const char *const kind_names[AST_KIND_COUNT] = {
     [AST_TYPE_NAME] = "type-name", [AST_TYPE_SET] = "type-set", [AST_TYPE_LIST] = "type-list",
@@ -274,13 +311,6 @@ static const char *op_name(ast_op op)
     case AST_VOCAB_SQUARE_FEATURE: return "square_feature";
     case AST_VOCAB_SIDE_FEATURE: return "side_feature";
     case AST_VOCAB_INTERSPACE_ITEM: return "interspace_item";
-    case AST_COMBINE_FIRST: return "first";
-    case AST_COMBINE_SUM: return "sum";
-    case AST_COMBINE_MIN: return "min";
-    case AST_COMBINE_MAX: return "max";
-    case AST_COMBINE_ALL: return "all";
-    case AST_COMBINE_ANY: return "any";
-    case AST_COMBINE_PERMISSION: return "permission";
     case AST_VOCAB_PHASE: return "phase";
     case AST_VOCAB_FACE: return "face";
     case AST_AGG_FILTER: return "filter";
@@ -303,7 +333,7 @@ static const char *op_name(ast_op op)
     case AST_ST_FOR: return "for";
     case AST_ST_NOTE: return "note";
     case AST_ST_FAIL: return "fail";
-    default: return "?";
+    default: return ast_combine_name(op) ? ast_combine_name(op) : "?";
     }
 }
 

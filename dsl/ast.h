@@ -134,9 +134,9 @@ typedef enum ast_op {
     AST_AGG_SUM, AST_AGG_COUNT, AST_AGG_ALL, AST_AGG_ANY, AST_AGG_MIN, AST_AGG_MAX,
     /* vocabulary categories */
     AST_VOCAB_KIND, AST_VOCAB_SIDE, AST_VOCAB_ABILITY, AST_VOCAB_MARKER, AST_VOCAB_TOKEN,
-    /* query combination modes */
-    AST_COMBINE_FIRST, AST_COMBINE_SUM, AST_COMBINE_MIN, AST_COMBINE_MAX,
-    AST_COMBINE_ALL, AST_COMBINE_ANY, AST_COMBINE_PERMISSION,
+    /* query combination modes: AST_COMBINE_FIRST, _SUM ... _PERMISSION (combine_modes.h) */
+#define COMBINE(name, text, need, no_rule, doc) AST_COMBINE_##name,
+#include "combine_modes.h"
     /* rule placement */
     AST_EDIT_ADD, AST_EDIT_REPLACE,
     /* vocabulary categories of the board (language.md §5.1) */
@@ -219,6 +219,12 @@ bool ast_vec_push(ast_file *f, ast_vec *v, ast_node *n);
 
 /* Span covering a through b. */
 ast_loc ast_loc_span(ast_loc a, ast_loc b);
+/* The combination mode (an AST_COMBINE_*) called name ("sum"), or AST_OP_NONE. */
+ast_op ast_combine_find(const char *name);
+/* The name of combination mode m ("sum", a static string), or NULL when m is not one. */
+const char *ast_combine_name(ast_op m);
+/* Writes the names of the modes ("first, sum, ... or permission") into buf (cap bytes). */
+void ast_combine_names(char *buf, size_t cap);
 /* Human name of a node kind, for debugging dumps ("AST_RULE" -> "rule"). */
 const char *ast_kind_name(ast_kind k);
 /* Writes an S-expression dump of n (for the parser's unit tests); returns bytes written.

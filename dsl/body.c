@@ -339,37 +339,44 @@ void body_rule(rctx *c, ast_node *d, int32_t edition)
     p->rules[id].nlocals = c->next_slot;
 }
 
+/* The result type each combination mode needs (combine_modes.h). */
+typedef enum mode_need {
+#define COMBINE_NEED(need, doc) NEED_##need,
+#include "combine_modes.h"
+} mode_need;
+
+/* Per mode, from AST_COMBINE_FIRST on: what it needs, and its answer when no rule fires (NULL:
+ * it takes a `default`). */
+static const struct mode_rule { mode_need need; const char *no_rule; } mode_rules[] = {
+#define COMBINE(name, text, need, no_rule, doc) { NEED_##need, no_rule },
+#include "combine_modes.h"
+};
+
 void body_query(rctx *c, res_query *q)
 {
     res_program *p = c->p;
     ast_node *d = q->decl;
-    uint32_t need = T_NONE;
-    const char *mode = "first";
-    switch (q->mode) {
-    case AST_COMBINE_SUM: need = T_INT; mode = "sum"; break;
-    case AST_COMBINE_MIN: need = T_INT; mode = "min"; break;
-    case AST_COMBINE_MAX: need = T_INT; mode = "max"; break;
-    case AST_COMBINE_ALL: need = T_BOOL; mode = "all"; break;
-    case AST_COMBINE_ANY: need = T_BOOL; mode = "any"; break;
-    case AST_COMBINE_PERMISSION: need = T_VERDICT; mode = "permission"; break;
-    default: break;
-    }
+    const char *mode = ast_combine_name(q->mode);
+    if (!mode)
+        return;         /* the parser makes no query of an unknown mode (E015) */
+    const struct mode_rule *m = &mode_rules[q->mode - AST_COMBINE_FIRST];
+    /* the one type a mode needs (T_NONE: any, or ints and enums, checked apart) */
+    static const uint32_t need_type[] = { [NEED_INT] = T_INT, [NEED_BOOL] = T_BOOL,
+                                          [NEED_VERDICT] = T_VERDICT };
+    uint32_t want = need_type[m->need];
     /* min and max order ints, and the members of one enum by declaration order (the VM's
      * driver compares payloads: a member's payload is its index) */
-    bool ordered = q->mode == AST_COMBINE_MIN || q->mode == AST_COMBINE_MAX;
-    if (ordered && q->result != T_ERROR && !expr_orderable(p, q->result))
+    if (q->result != T_ERROR && m->need == NEED_INT_OR_ENUM && !expr_orderable(p, q->result))
         res_err(c, E_MODE, d->loc, "a `combine %s` query answers an int or an enum member, not %s",
             mode, type_text(p, q->result).s);
-    else if (!ordered && need != T_NONE && q->result != T_ERROR && q->result != need)
+    else if (q->result != T_ERROR && want != T_NONE && q->result != want)
         res_err(c, E_MODE, d->loc, "a `combine %s` query answers %s, not %s", mode,
-                type_text(p, need).s, type_text(p, q->result).s);
+                type_text(p, want).s, type_text(p, q->result).s);
     if (!d->b)
         return;
-    if (q->mode == AST_COMBINE_ALL || q->mode == AST_COMBINE_ANY ||
-        q->mode == AST_COMBINE_PERMISSION) {
+    if (m->no_rule) {
         res_err(c, E_DEFAULT, d->b->loc, "a `combine %s` query has no default: with no rule firing "
-            "it answers %s", mode, q->mode == AST_COMBINE_ANY ? "false"
-                                   : q->mode == AST_COMBINE_ALL ? "true" : "permit");
+            "it answers %s", mode, m->no_rule);
         return;
     }
     q->dflt = d->b;

@@ -2,8 +2,9 @@
  * signatures, the checking of a call) and the moments at which the engine raises an event
  * (names, the arguments each passes, the checking of `event ... on MOMENT`).
  *
- * Their ids are res_builtin and res_moment (model.h); interp/compile.c, vm.c and builtin.c
- * implement them. Their names enter the program before pass 1 (builtin_declare). */
+ * The built-ins are the list builtins.h (their ids res_builtin, model.h); interp/compile.c,
+ * vm.c and builtin.c implement them. The moments are res_moment. Their names enter the
+ * program before pass 1 (builtin_declare). */
 #include "resolve_int.h"
 
 #include <string.h>
@@ -11,85 +12,47 @@
 /* ---- built-in functions ---- */
 
 /* Argument and result types of built-in functions, as codes (the type ids of enums and lists
- * are the program's own). */
+ * are the program's own): B_NONE, B_INT ... (builtins.h). */
 typedef enum btype {
-    B_NONE, B_INT, B_BOOL, B_UNIT, B_SQUARE, B_SIDE, B_ELEMENT, B_TERRAIN, B_SQUARE_FEATURE,
-    B_SIDE_FEATURE, B_ITEM, B_DIRECTION, B_STEPS, B_SQUARES, B_UNITS, B_SIDES, B_ITEMS,
-    B_FACE, B_PHASE
+#define BTYPE(code, text, own) B_##code,
+#include "builtins.h"
 } btype;
 
-/* The built-in functions. The first ones are checked by builtin_call's own cases; the board's
- * are checked from their signature (params, result). */
+/* Whether a code is one the resolver checks by builtin_call's own cases. */
+static const bool btype_own[] = {
+#define BTYPE(code, text, own) [B_##code] = own,
+#include "builtins.h"
+};
+
+/* Every built-in function, by id (RES_BI_*): name, arity, parameters, result (builtins.h). */
+#define SIG(name, p1, p2, p3, result) \
+    { name, (B_##p1 != B_NONE) + (B_##p2 != B_NONE) + (B_##p3 != B_NONE), \
+      { B_##p1, B_##p2, B_##p3 }, B_##result }
 static const struct builtin_sig {
     const char *name;
-    res_builtin id;
     int arity;
     btype params[3];
     btype result;
-} builtins[] = {
-    { "min", RES_BI_MIN, 2, { 0 }, 0 }, { "max", RES_BI_MAX, 2, { 0 }, 0 },
-    { "abs", RES_BI_ABS, 1, { 0 }, 0 }, { "len", RES_BI_LEN, 1, { 0 }, 0 },
-    { "nth", RES_BI_NTH, 2, { 0 }, 0 },
-    { "has", RES_BI_HAS_ABILITY, 2, { 0 }, 0 },
-    { "ability_value", RES_BI_ABILITY_VALUE, 2, { 0 }, 0 },
-    { "marker_count", RES_BI_MARKER_COUNT, 2, { 0 }, 0 },
-    /* the board, language.md §5.3 */
-    { "square_of", RES_BI_SQUARE_OF, 1, { B_UNIT }, B_SQUARE },
-    { "squares_of", RES_BI_SQUARES_OF, 1, { B_UNIT }, B_SQUARES },
-    { "on_board", RES_BI_ON_BOARD, 1, { B_UNIT }, B_BOOL },
-    { "embarked", RES_BI_EMBARKED, 1, { B_UNIT }, B_BOOL },
-    { "carrier", RES_BI_CARRIER, 1, { B_UNIT }, B_UNIT },
-    { "units_at", RES_BI_UNITS_AT, 1, { B_SQUARE }, B_UNITS },
-    { "elevation", RES_BI_ELEVATION, 1, { B_SQUARE }, B_INT },
-    { "terrain", RES_BI_TERRAIN, 1, { B_SQUARE }, B_TERRAIN },
-    { "element_at", RES_BI_ELEMENT_AT, 1, { B_SQUARE }, B_ELEMENT },
-    { "in_element", RES_BI_IN_ELEMENT, 1, { B_SQUARE }, B_BOOL },
-    { "element_terrain", RES_BI_ELEMENT_TERRAIN, 1, { B_ELEMENT }, B_TERRAIN },
-    { "element_value", RES_BI_ELEMENT_VALUE, 1, { B_ELEMENT }, B_INT },
-    { "element_facing", RES_BI_ELEMENT_FACING, 1, { B_ELEMENT }, B_DIRECTION },
-    { "element_squares", RES_BI_ELEMENT_SQUARES, 1, { B_ELEMENT }, B_SQUARES },
-    { "corner_square", RES_BI_CORNER_SQUARE, 1, { B_SQUARE }, B_BOOL },
-    { "has_feature", RES_BI_HAS_FEATURE, 2, { B_SQUARE, B_SQUARE_FEATURE }, B_BOOL },
-    { "feature_value", RES_BI_FEATURE_VALUE, 2, { B_SQUARE, B_SQUARE_FEATURE }, B_INT },
-    { "side_between", RES_BI_SIDE_BETWEEN, 2, { B_SQUARE, B_SQUARE }, B_SIDE },
-    { "side_has", RES_BI_SIDE_HAS, 2, { B_SIDE, B_SIDE_FEATURE }, B_BOOL },
-    { "side_value", RES_BI_SIDE_VALUE, 2, { B_SIDE, B_SIDE_FEATURE }, B_INT },
-    { "side_facing", RES_BI_SIDE_FACING, 2, { B_SIDE, B_SIDE_FEATURE }, B_SQUARE },
-    { "sides_of", RES_BI_SIDES_OF, 1, { B_SQUARE }, B_SIDES },
-    { "side_squares", RES_BI_SIDE_SQUARES, 1, { B_SIDE }, B_SQUARES },
-    { "items_near", RES_BI_ITEMS_NEAR, 1, { B_SQUARE }, B_ITEMS },
-    { "item_value_near", RES_BI_ITEM_VALUE_NEAR, 2, { B_SQUARE, B_ITEM }, B_INT },
-    { "distance", RES_BI_DISTANCE, 2, { B_SQUARE, B_SQUARE }, B_INT },
-    { "adjacent", RES_BI_ADJACENT, 2, { B_SQUARE, B_SQUARE }, B_BOOL },
-    { "neighbours", RES_BI_NEIGHBOURS, 1, { B_SQUARE }, B_SQUARES },
-    { "line", RES_BI_LINE, 2, { B_SQUARE, B_SQUARE }, B_STEPS },
-    { "bresenham", RES_BI_BRESENHAM, 2, { B_SQUARE, B_SQUARE }, B_STEPS },
-    { "side_of_line", RES_BI_SIDE_OF_LINE, 3, { B_SQUARE, B_SQUARE, B_SQUARE }, B_INT },
-    { "direction", RES_BI_DIRECTION, 2, { B_SQUARE, B_SQUARE }, B_DIRECTION },
-    { "squares_within", RES_BI_SQUARES_WITHIN, 2, { B_SQUARE, B_INT }, B_SQUARES },
-    /* §6: faces, units in play, the game clock */
-    { "face", RES_BI_FACE, 1, { B_UNIT }, B_FACE },
-    { "element_face", RES_BI_ELEMENT_FACE, 1, { B_ELEMENT }, B_FACE },
-    { "units", RES_BI_UNITS, 0, { 0 }, B_UNITS },
-    { "passengers", RES_BI_PASSENGERS, 1, { B_UNIT }, B_UNITS },
-    { "turn", RES_BI_TURN, 0, { 0 }, B_INT },
-    { "phase", RES_BI_PHASE, 0, { 0 }, B_PHASE },
+} builtins[RES_BI_COUNT] = {
+#define BUILTIN_OP(id, name, opcode, p1, p2, p3, result, params, doc) \
+    [RES_BI_##id] = SIG(name, p1, p2, p3, result),
+#define BUILTIN_BOARD(id, name, body, p1, p2, p3, result, params, doc) \
+    [RES_BI_##id] = SIG(name, p1, p2, p3, result),
+#include "builtins.h"
 };
-#define NBUILTINS (sizeof builtins / sizeof builtins[0])
+#undef SIG
 
 const char *res_builtin_name(uint32_t b)
 {
-    for (size_t i = 0; i < NBUILTINS; i++)
-        if ((uint32_t)builtins[i].id == b)
-            return builtins[i].name;
-    return "?";
+    return b < RES_BI_COUNT ? builtins[b].name : "?";
 }
 
-/* Declares each built-in function's name, its index in builtins[] as its id. */
+/* Declares each built-in function's name with its id (a name given twice, `has`, once: its
+ * first id). */
 bool builtin_declare(rctx *c)
 {
     res_program *p = c->p;
-    for (size_t i = 0; i < NBUILTINS; i++)
+    for (size_t i = 0; i < RES_BI_COUNT; i++)
         if (!model_find_name(p->names->globals, builtins[i].name) &&
             !scope_add_name(c, &p->names->globals, builtins[i].name, G_BUILTIN, (int32_t)i,
                             (ast_loc){ 0 }, "built-in"))
@@ -99,7 +62,7 @@ bool builtin_declare(rctx *c)
 
 int32_t builtin_find(const char *name)
 {
-    for (size_t i = 0; name && i < NBUILTINS; i++)
+    for (size_t i = 0; name && i < RES_BI_COUNT; i++)
         if (strcmp(name, builtins[i].name) == 0)
             return (int32_t)i;
     return -1;
@@ -128,6 +91,8 @@ static uint32_t btype_id(rctx *c, btype b, ast_loc loc)
     case B_ITEMS: return type_intern(c, RT_LIST, p->enums[E_INTERSPACE_ITEM].type, loc);
     case B_FACE: return p->enums[E_FACE].type;
     case B_PHASE: return p->enums[E_PHASE].type;
+    case B_ABILITY: return p->enums[E_ABILITY].type;
+    case B_MARKER: return p->enums[E_MARKER].type;
     default: return T_ERROR;
     }
 }
@@ -169,9 +134,10 @@ uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
     if (n->list.len != (uint32_t)builtins[bi].arity)
         return expr_arity_error(c, n, "built-in", (size_t)builtins[bi].arity);
     n->an.sym_kind = SYM_BUILTIN;
-    n->an.sym = builtins[bi].id;
+    n->an.sym = (uint32_t)bi;
     ast_node **a = n->list.items;
-    switch (builtins[bi].id) {
+    /* the built-ins of an own type code (builtins.h) */
+    switch ((res_builtin)bi) {
     case RES_BI_MIN:
     case RES_BI_MAX: {
         /* two ints, or two members of one enum (declaration order) */
@@ -183,9 +149,6 @@ uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
         }
         return t;
     }
-    case RES_BI_ABS:
-        expr_check(c, a[0], T_INT);
-        return T_INT;
     case RES_BI_LEN: {
         uint32_t t = expr_infer(c, a[0], T_NONE);
         if (t != T_ERROR && type_kind(p, t) != RT_LIST && type_kind(p, t) != RT_SET)
@@ -206,20 +169,19 @@ uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
         }
         return t == T_ERROR ? T_ERROR : type_arg(p, t);
     }
-    case RES_BI_ABILITY_VALUE:
-        expr_check(c, a[0], T_UNIT);
-        expr_check(c, a[1], p->enums[E_ABILITY].type);
-        return T_INT;
-    case RES_BI_MARKER_COUNT:
-        expr_check(c, a[0], T_UNIT);
-        expr_check(c, a[1], p->enums[E_MARKER].type);
-        return T_INT;
     default:
         break;
     }
-    for (int i = 0; i < builtins[bi].arity; i++)
-        expr_check(c, a[i], btype_id(c, builtins[bi].params[i], a[i]->loc));
-    return btype_id(c, builtins[bi].result, n->loc);
+    /* the others, from their codes (an own code here is a built-in left without its case) */
+    const struct builtin_sig *b = &builtins[bi];
+    if (btype_own[b->params[0]] || btype_own[b->params[1]] || btype_own[b->params[2]] ||
+        btype_own[b->result]) {
+        res_err(c, E_LIMIT, n->loc, "built-in %s() has no type check", n->name);
+        return T_ERROR;
+    }
+    for (int i = 0; i < b->arity; i++)
+        expr_check(c, a[i], btype_id(c, b->params[i], a[i]->loc));
+    return btype_id(c, b->result, n->loc);
 }
 
 /* ---- moments (language.md §6.1) ---- */
@@ -238,8 +200,8 @@ const char *res_moment_name(res_moment m)
 
 /* The argument types a moment passes (at most 2), as built-in signature codes. */
 static const struct { int n; btype params[2]; const char *text; } moment_params[RES_MOMENT_COUNT] = {
-    [RES_ON_GIVE] = { 2, { B_UNIT, B_NONE }, "(unit, marker)" },
-    [RES_ON_TAKE] = { 2, { B_UNIT, B_NONE }, "(unit, marker)" },
+    [RES_ON_GIVE] = { 2, { B_UNIT, B_MARKER }, "(unit, marker)" },
+    [RES_ON_TAKE] = { 2, { B_UNIT, B_MARKER }, "(unit, marker)" },
     [RES_ON_DESTROY] = { 1, { B_UNIT }, "(unit)" },
     [RES_ON_ENTER] = { 2, { B_UNIT, B_SQUARE }, "(unit, square)" },
     [RES_ON_WALK_END] = { 2, { B_UNIT, B_SQUARES }, "(unit, list<square>)" },
@@ -268,9 +230,7 @@ void builtin_event_body(rctx *c, ast_node *d)
     res_query *q = &p->queries[g->id];
     bool fits = q->nparams == (uint32_t)moment_params[m].n;
     for (uint32_t i = 0; fits && i < q->nparams; i++) {
-        uint32_t want = moment_params[m].params[i] == B_NONE
-                            ? p->enums[m == RES_ON_GIVE || m == RES_ON_TAKE ? E_MARKER : E_KIND].type
-                            : btype_id(c, moment_params[m].params[i], d->loc);
+        uint32_t want = btype_id(c, moment_params[m].params[i], d->loc);
         fits = q->params[i].type == want || q->params[i].type == T_ERROR;
     }
     if (!fits) {

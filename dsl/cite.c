@@ -11,9 +11,6 @@
 #include <string.h>
 #include "hash.h"
 
-/* docs/spec/errors.md, "E1xx — names and types" */
-enum { E_UNKNOWN_CITE = 170, E_DUP_SOURCE = 171, E_DRIFT = 172, E_LIMIT = 199 };
-
 /* IDs longer than this are never offered as a "did you mean" (the distance is not computed). */
 enum { NEAR_MAX = 128 };
 

@@ -25,8 +25,8 @@ diag *front_error(front_ctx *ctx, int code, ast_loc loc, const char *fmt, ...)
         return NULL;
     if (ctx->errors >= FRONT_MAX_ERRORS) {
         ctx->stop = true;
-        diag_report(ctx->diags, 9, DIAG_ERROR, loc, "too many errors (%d); stopping here",
-                    FRONT_MAX_ERRORS);
+        diag_report(ctx->diags, E_TOO_MANY_ERRORS, DIAG_ERROR, loc,
+                    "too many errors (%d); stopping here", FRONT_MAX_ERRORS);
         return NULL;
     }
     ctx->errors++;
@@ -235,8 +235,8 @@ ast_node *front_agg(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *head, ast_
      * share a prefix); here it must be exactly `NAME in LIST`. */
     if (head && !(head->kind == AST_BINARY && head->op == AST_OP_IN && head->a
                   && head->a->kind == AST_NAME)) {
-        return reject(ctx, 14, head->loc, "an aggregate reads '%s(NAME in LIST: EXPR)': expected "
-                    "a loop variable and 'in' before ':'",
+        return reject(ctx, E_AGGREGATE_HEAD, head->loc, "an aggregate reads '%s(NAME in LIST: "
+                    "EXPR)': expected a loop variable and 'in' before ':'",
                     op == AST_AGG_SUM ? "sum" : op == AST_AGG_COUNT ? "count"
                     : op == AST_AGG_ALL ? "all" : op == AST_AGG_ANY ? "any"
                     : op == AST_AGG_MIN ? "min" : "max");
@@ -260,8 +260,8 @@ ast_node *front_square(front_ctx *ctx, ast_loc loc, const char *text)
     int x, y;
     size_t len = text ? strlen(text) : 0;
     if (!text || geo_parse_xy(text, len, &x, &y) != GEO_OK) {
-        return reject(ctx, 19, loc, "'@%s' is not a square: write the column letters (at most "
-                      "3) then the row number from 1, as in @C4", text ? text : "");
+        return reject(ctx, E_BAD_SQUARE, loc, "'@%s' is not a square: write the column letters "
+                      "(at most 3) then the row number from 1, as in @C4", text ? text : "");
     }
     ast_node *n = front_node(ctx, AST_SQUARE, loc, text);
     if (n)
@@ -283,8 +283,8 @@ ast_node *front_type_of(front_ctx *ctx, ast_loc loc, ast_kind k, ast_node *elem)
 
 ast_node *front_bad_generic(front_ctx *ctx, ast_loc loc, const char *name)
 {
-    return reject(ctx, 18, loc, "unknown type constructor '%s<...>' (there are set<T> and "
-                  "list<T>)", name ? name : "");
+    return reject(ctx, E_GENERIC_TYPE, loc, "unknown type constructor '%s<...>' (there are set<T> "
+                  "and list<T>)", name ? name : "");
 }
 
 /* ---------------------------------------------------------------- declarations */
@@ -322,8 +322,8 @@ ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const ch
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (words[i].cat == cat)
             word = words[i].word;
-    return reject(ctx, 17, loc, "only ': int' may follow a %s name (it carries a number), not "
-                  "': %s'", word, type ? type : "");
+    return reject(ctx, E_VOCAB_TYPE, loc, "only ': int' may follow a %s name (it carries a "
+                  "number), not ': %s'", word, type ? type : "");
 }
 
 ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,
@@ -410,11 +410,16 @@ ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params
     return n;
 }
 
-ast_op front_bad_combine(front_ctx *ctx, ast_loc loc, const char *mode)
+ast_op front_combine(front_ctx *ctx, ast_loc loc, const char *mode)
 {
-    reject(ctx, 15, loc, "unknown combine mode '%s' (first, sum, min, max, all, any or "
-           "permission)", mode ? mode : "");
-    return AST_OP_NONE;
+    ast_op m = ast_combine_find(mode);
+    if (m == AST_OP_NONE) {
+        char names[128];
+        ast_combine_names(names, sizeof names);
+        reject(ctx, E_UNKNOWN_COMBINE, loc, "unknown combine mode '%s' (%s)", mode ? mode : "",
+               names);
+    }
+    return m;
 }
 
 ast_node *front_query(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
@@ -529,7 +534,7 @@ ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char 
         if (s && (s->kind == AST_TEST_DICE || s->kind == AST_TEST_CHOICES)) {
             const ast_node **seen = s->kind == AST_TEST_DICE ? &dice : &choices;
             if (*seen)
-                return reject(ctx, 21, s->loc, "a test gives its %s once",
+                return reject(ctx, E_TEST_SETTING_TWICE, s->loc, "a test gives its %s once",
                               s->kind == AST_TEST_DICE ? "dice" : "choices");
             *seen = s;
             continue;
@@ -537,8 +542,8 @@ ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char 
         if (!s || s->kind != AST_TEST_BOARD)
             continue;
         if (board)
-            return reject(ctx, 20, s->loc, "a test loads one board; this one already names "
-                          "\"%s\"", board->name ? board->name : "");
+            return reject(ctx, E_TWO_BOARDS, s->loc, "a test loads one board; this one already "
+                          "names \"%s\"", board->name ? board->name : "");
         board = s;
     }
     ast_node *n = front_items(ctx, AST_TEST, loc, NULL, expects);
@@ -562,8 +567,8 @@ ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *cod
         if (ok)
             c = (code[1] - '0') * 100 + (code[2] - '0') * 10 + (code[3] - '0');
         if (!ok || c == 0)
-            return reject(ctx, 16, code_loc, "'fails' takes an error code such as E201, not "
-                          "'%s'", code);
+            return reject(ctx, E_BAD_FAILS_CODE, code_loc, "'fails' takes an error code such as "
+                          "E201, not '%s'", code);
     }
     ast_node *n = front_named(ctx, AST_EXPECT, loc, NULL, e);
     if (n)
@@ -621,7 +626,7 @@ ast_node *front_bad_word(front_ctx *ctx, ast_op op, const char *word, ast_loc lo
                        : op == AST_ST_DISEMBARK ? "disembark UNIT to SQUARE"
                        : op == AST_ST_PLACE ? "place X at PLACE (or near SQUARE)"
                        : "remove X at PLACE (or near SQUARE)";
-    return reject(ctx, 10, loc, "unexpected identifier '%s': write '%s'", word ? word : "",
+    return reject(ctx, E_SYNTAX, loc, "unexpected identifier '%s': write '%s'", word ? word : "",
                   form);
 }
 
@@ -636,7 +641,7 @@ ast_node *front_take_all(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *
 ast_node *front_set_stmt(front_ctx *ctx, ast_loc loc, ast_node *target, ast_node *value)
 {
     if (target && target->kind != AST_FIELD)
-        return reject(ctx, 10, target->loc, "'set' changes a value of a unit: write "
+        return reject(ctx, E_SYNTAX, target->loc, "'set' changes a value of a unit: write "
                       "'set UNIT.VALUE = EXPR;'");
     return front_stmt(ctx, loc, AST_ST_SET, target, value, NULL);
 }
@@ -691,8 +696,8 @@ ast_node *front_filter(front_ctx *ctx, ast_loc loc, ast_node *head, ast_node *co
 {
     if (head && !(head->kind == AST_BINARY && head->op == AST_OP_IN && head->a
                   && head->a->kind == AST_NAME && !head->parens))
-        return reject(ctx, 14, head->loc, "a list filter reads '[NAME in LIST: CONDITION]': "
-                      "expected a loop variable and 'in' before ':'");
+        return reject(ctx, E_AGGREGATE_HEAD, head->loc, "a list filter reads '[NAME in LIST: "
+                      "CONDITION]': expected a loop variable and 'in' before ':'");
     ast_node *n = front_node(ctx, AST_AGG, loc, head ? head->a->name : NULL);
     if (n) {
         n->op = AST_AGG_FILTER;
@@ -822,10 +827,10 @@ static const ast_node *too_deep(front_ctx *ctx, const ast_node *root, deep_kind 
 static void report_deep(front_ctx *ctx, const ast_node *deep, deep_kind why)
 {
     if (why == DEEP_CHAIN)
-        front_error(ctx, 8, deep->loc, "operator chain too long (more than %d operators)",
+        front_error(ctx, E_TOO_DEEP, deep->loc, "operator chain too long (more than %d operators)",
                     FRONT_MAX_CHAIN);
     else
-        front_error(ctx, 8, deep->loc, "nesting too deep (more than %d levels)",
+        front_error(ctx, E_TOO_DEEP, deep->loc, "nesting too deep (more than %d levels)",
                     FRONT_MAX_DEPTH);
 }
 
@@ -864,7 +869,7 @@ static ast_file *parse(const char *path, const char *text, size_t len, uint32_t 
     if (!text)
         len = 0;
     if (len > FRONT_MAX_SOURCE) {
-        diag_report(diags, 7, DIAG_ERROR, (ast_loc){ file_id, 1, 1, 1, 0 },
+        diag_report(diags, E_SOURCE_TOO_LARGE, DIAG_ERROR, (ast_loc){ file_id, 1, 1, 1, 0 },
                     "source too large (%zu bytes; the limit is %d)", len, FRONT_MAX_SOURCE);
         return ast_file_new(path, "", 0, file_id);
     }

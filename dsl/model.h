@@ -272,31 +272,17 @@ typedef enum res_sym_kind {
     SYM_EVENT         /* sym: event id (a query id): `raise`, a test's `do` (AST_CALL) */
 } res_sym_kind;
 
+/* The built-in functions, RES_BI_MIN ... RES_BI_NTH, in the order of their list builtins.h
+ * (which says what each takes, gives and compiles to). */
 typedef enum res_builtin {
-    RES_BI_MIN, RES_BI_MAX, RES_BI_ABS, RES_BI_LEN,
-    RES_BI_HAS_ABILITY, RES_BI_HAS_MARKER, RES_BI_ABILITY_VALUE, RES_BI_MARKER_COUNT,
-    /* the board (language.md §5.3): compiled to OP_BOARD, run by interp/builtin.c */
-    RES_BI_SQUARE_OF, RES_BI_SQUARES_OF, RES_BI_ON_BOARD, RES_BI_EMBARKED, RES_BI_CARRIER,
-    RES_BI_UNITS_AT, RES_BI_ELEVATION, RES_BI_TERRAIN, RES_BI_ELEMENT_AT, RES_BI_IN_ELEMENT,
-    RES_BI_ELEMENT_TERRAIN, RES_BI_ELEMENT_VALUE, RES_BI_ELEMENT_FACING, RES_BI_ELEMENT_SQUARES,
-    RES_BI_CORNER_SQUARE, RES_BI_HAS_FEATURE, RES_BI_FEATURE_VALUE, RES_BI_SIDE_BETWEEN,
-    RES_BI_SIDE_HAS, RES_BI_SIDE_VALUE, RES_BI_SIDE_FACING, RES_BI_SIDES_OF, RES_BI_SIDE_SQUARES,
-    RES_BI_ITEMS_NEAR, RES_BI_ITEM_VALUE_NEAR, RES_BI_DISTANCE, RES_BI_ADJACENT,
-    RES_BI_NEIGHBOURS, RES_BI_LINE, RES_BI_BRESENHAM, RES_BI_SIDE_OF_LINE,
-    /* §6: faces and units in play (board built-ins), then the game clock (OP_TURN, OP_PHASE:
-     * no board needed) */
-    RES_BI_FACE, RES_BI_ELEMENT_FACE, RES_BI_UNITS, RES_BI_PASSENGERS,
-    RES_BI_DIRECTION,       /* direction(a, b): the compass direction from a to b */
-    RES_BI_SQUARES_WITHIN,  /* squares_within(sq, n): the squares at distance <= n */
-    RES_BI_TURN, RES_BI_PHASE,
-    RES_BI_NTH,         /* nth(L, i): the i-th item of a list, from 1 (OP_NTH) */
+#define BUILTIN_OP(id, ...) RES_BI_##id,
+#define BUILTIN_BOARD(id, ...) RES_BI_##id,
+#include "builtins.h"
     RES_BI_COUNT
 } res_builtin;
-#define RES_BI_FIRST_BOARD RES_BI_SQUARE_OF
-#define RES_BI_END_BOARD RES_BI_TURN     /* board built-ins: FIRST_BOARD .. END_BOARD-1 */
 
 /* The name of built-in function b (a RES_BI_* id): "square_of", a static string, for
- * listings; "?" for an id that names none. */
+ * listings and completion; "?" for an id that names none. */
 const char *res_builtin_name(uint32_t b);
 
 struct res_names;   /* the name tables (uthash), private to dsl/ (resolve_int.h) */

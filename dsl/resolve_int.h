@@ -1,7 +1,8 @@
 /* resolve_int.h — the resolver's private state, shared by its files in dsl/ and included by
- * nothing outside dsl/: error codes, the resolver context (rctx) with its locals, and the
- * functions one resolver file lends another, grouped by the file that defines them (resolve.c
- * gives the pass order). The name tables the passes fill are model_names.h's. */
+ * nothing outside dsl/: the resolver context (rctx) with its locals, and the functions one
+ * resolver file lends another, grouped by the file that defines them (resolve.c gives the pass
+ * order). The name tables the passes fill are model_names.h's; the errors reported are the
+ * E1xx codes of base/diag_codes.h (E_UNKNOWN_NAME...). */
 #ifndef HON_RESOLVE_INT_H
 #define HON_RESOLVE_INT_H
 
@@ -10,22 +11,6 @@
 #include <stdint.h>
 #include "model_names.h"
 #include "resolve.h"
-
-/* ---- error codes (docs/spec/errors.md, "E1xx — names and types") ---- */
-enum {
-    E_UNKNOWN_NAME = 100, E_UNKNOWN_TYPE = 101, E_NO_FIELD = 102, E_ARITY = 103,
-    E_TYPE = 104, E_AMBIGUOUS = 105, E_NOT_VALUE = 106, E_INFER = 107, E_NOT_GIVEN = 108,
-    E_OPERAND = 109,
-    E_DUPLICATE = 110, E_DUP_ITEM = 111, E_NO_QUERY = 112, E_MODE = 113, E_DEFAULT = 114,
-    E_RECORD_FIELDS = 116, E_COUNTER = 117,
-    E_TABLE_MISSING = 120, E_ROW_SHAPE = 121, E_CELL_TYPE = 122, E_DUP_ROW = 123,
-    E_KEY_DECL = 124, E_CONST = 125,
-    E_DEFAULTS = 130, E_READING = 131,
-    E_NO_RULE = 140, E_NO_EDITION = 141, E_CYCLE = 142, E_TWO_DEFAULT_EDITIONS = 143,
-    E_SET_SIZE = 150,
-    E_RULE_KIND = 160, E_NOT_EVENT = 162, E_MOMENT = 163, E_TWO_MOMENTS = 164, E_DIE = 165,
-    E_LIMIT = 199
-};
 
 /* ---- resolver state ---- */
 
@@ -58,7 +43,7 @@ typedef int (*sort_cmp)(const void *a, const void *b, const void *ctx);
 
 /* ---- resolve.c: the context ---- */
 
-/* Reports error `code` (an E1xx above) at loc, with a printf-style message, into c->d. */
+/* Reports error `code` (an E1xx of diag_codes.h) at loc, with a printf-style message, into c->d. */
 void res_err(rctx *c, int code, ast_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Reports E199 "out of memory while resolving" at loc, once per run, and sets c->oom. */

@@ -283,7 +283,8 @@ typedef enum hon_complete_kind {
     HON_COMPLETE_EDITION,   /* editions */
     HON_COMPLETE_VARIANT,   /* variants */
     HON_COMPLETE_READING,   /* the readings of one variant (hon_complete's `within`) */
-    HON_COMPLETE_FILE       /* the loaded rule files (hon_each_file's paths) */
+    HON_COMPLETE_FILE,      /* the loaded rule files (hon_each_file's paths) */
+    HON_COMPLETE_BUILTIN    /* the built-in functions ("square_of"), in the order of their list */
 } hon_complete_kind;
 
 /* Calls fn with each name of kind `kind` that starts with `prefix` (NULL or "": every name),

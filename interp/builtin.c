@@ -1,12 +1,13 @@
 /* builtin.c — the built-ins of the language that read the board (language.md §5.3), run by the
  * VM's BOARD instruction (vm.c): squares, units on the board, elevation, terrain elements,
  * features of squares, sides and interspaces, distance, neighbours, directions, the squares
- * within a distance, and traced lines. The other built-ins (min, max, len, nth...) are
+ * within a distance, and traced lines. One C body per BUILTIN_BOARD entry of dsl/builtins.h,
+ * which also builds the dispatch table; the other built-ins (min, max, len, nth...) are
  * instructions of vm.c.
  *
  * Everything here is geometry and storage read from the scene (scene.h) through runtime/board.h
- * and geo.h; what any of it means is written in .hon. Errors are E212-E218 (state.h). Lists are
- * allocated in the evaluation's arena in one block each, lines included.
+ * and geo.h; what any of it means is written in .hon. Errors are E212-E218 (state_fail). Lists
+ * are allocated in the evaluation's arena in one block each, lines included.
  */
 #include "builtin.h"
 
@@ -35,7 +36,7 @@ COLD bool fail_off_board(vm_ctx *x, int64_t sqv)
 {
     char b[32];
     scene_square_text(sqv, b, sizeof b);
-    return state_fail(x, VM_E_OFF_BOARD, "square %s is off the board (%d columns, %d rows)", b,
+    return state_fail(x, E_OFF_BOARD, "square %s is off the board (%d columns, %d rows)", b,
                    x->sc->g->w, x->sc->g->h);
 }
 
@@ -43,7 +44,7 @@ COLD bool fail_unit(vm_ctx *x, int code, int64_t u)
 {
     char b[96];
     unit_text(x, u, b, sizeof b);
-    if (code == VM_E_NOT_EMBARKED)
+    if (code == E_NOT_EMBARKED)
         return state_fail(x, code, "%s is not embarked in a transport", b);
     return state_fail(x, code, "%s is not on the board", b);
 }
@@ -53,7 +54,7 @@ COLD bool fail_square(vm_ctx *x, int64_t sqv, const char *what)
 {
     char b[32];
     scene_square_text(sqv, b, sizeof b);
-    return state_fail(x, VM_E_NOTHING, "square %s has no %s", b, what);
+    return state_fail(x, E_NOTHING, "square %s has no %s", b, what);
 }
 
 COLD bool fail_no_side(vm_ctx *x, int64_t a, int64_t b)
@@ -61,14 +62,14 @@ COLD bool fail_no_side(vm_ctx *x, int64_t a, int64_t b)
     char na[32], nb[32];
     scene_square_text(a, na, sizeof na);
     scene_square_text(b, nb, sizeof nb);
-    return state_fail(x, VM_E_NO_SIDE, "squares %s and %s do not share a side", na, nb);
+    return state_fail(x, E_NO_SIDE, "squares %s and %s do not share a side", na, nb);
 }
 
 COLD bool fail_side(vm_ctx *x, int side, const char *feature, bool has)
 {
     char b[64];
     scene_side_text(x->sc, side, b, sizeof b);
-    return state_fail(x, VM_E_NOTHING, "side %s has no %s%s", b, feature,
+    return state_fail(x, E_NOTHING, "side %s has no %s%s", b, feature,
                    has ? " facing a square" : "");
 }
 
@@ -76,7 +77,26 @@ COLD bool fail_no_facing(vm_ctx *x, int e)
 {
     char b[96];
     scene_element_text(x->sc, e, b, sizeof b);
-    return state_fail(x, VM_E_NOTHING, "element %s has no facing", b);
+    return state_fail(x, E_NOTHING, "element %s has no facing", b);
+}
+
+/* E212 for a built-in called with no board loaded; E299 for an id with no body. */
+COLD bool fail_call(vm_ctx *x, uint32_t b)
+{
+    if (!x->sc)
+        return state_fail(x, E_NO_BOARD, "no board is loaded: %s() reads the board "
+                          "(load a scenario first)", res_builtin_name(b));
+    return state_fail(x, E_INTERNAL, "unknown board built-in %" PRIu32, b);
+}
+
+COLD bool fail_element(vm_ctx *x, int64_t e)
+{
+    return state_fail(x, E_NOTHING, "element #%" PRId64 " is not on this board", e);
+}
+
+COLD bool fail_side_arg(vm_ctx *x, int64_t side)
+{
+    return state_fail(x, E_OFF_BOARD, "side #%" PRId64 " is not a side of this board", side);
 }
 
 /* Square value v as a board square in *sq; E217 when it is off the board. */
@@ -120,23 +140,24 @@ static bool list_of(vm_ctx *x, const int *ids, size_t n, uint32_t type, val *out
     return true;
 }
 
-static bool element_arg(vm_ctx *x, val v, int *e)
+/* Element value v as a board element in *e; E215 when the board has no such element. */
+static inline bool element_arg(vm_ctx *x, val v, int *e)
 {
     if (v.u.i >= 0 && v.u.i < board_element_count(x->sc->b)) {
         *e = (int)v.u.i;
         return true;
     }
-    return state_fail(x, VM_E_NOTHING, "element #%" PRId64 " is not on this board", v.u.i);
+    return fail_element(x, v.u.i);
 }
 
-/* The side value of a side index, checked. */
-static bool side_arg(vm_ctx *x, val v, int *side)
+/* Side value v as a side index of the board in *side; E217 when it is none. */
+static inline bool side_arg(vm_ctx *x, val v, int *side)
 {
     if (v.u.i >= 0 && v.u.i < geo_side_count(x->sc->g)) {
         *side = (int)v.u.i;
         return true;
     }
-    return state_fail(x, VM_E_OFF_BOARD, "side #%" PRId64 " is not a side of this board", v.u.i);
+    return fail_side_arg(x, v.u.i);
 }
 
 /* The square value of board square sq of a w-wide board. */
@@ -186,9 +207,9 @@ static bool line_steps(vm_ctx *x, int a, int b, val *out)
     geo_walk w;
     geo_status st = geo_walk_init(&w, g, a, b);
     if (st == GEO_ETOPO)
-        return state_fail(x, VM_E_TOPOLOGY, "lines are traced on square boards only");
+        return state_fail(x, E_TOPOLOGY, "lines are traced on square boards only");
     if (st != GEO_OK)
-        return state_fail(x, VM_E_INTERNAL, "cannot trace a line");
+        return state_fail(x, E_INTERNAL, "cannot trace a line");
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
     geo_xy(g, b, &bx, &by);
@@ -223,7 +244,7 @@ static bool bresenham_steps(vm_ctx *x, int a, int b, val *out)
 {
     const geo_grid *g = x->sc->g;
     if (g->topo != GEO_SQUARE)
-        return state_fail(x, VM_E_TOPOLOGY, "lines are traced on square boards only");
+        return state_fail(x, E_TOPOLOGY, "lines are traced on square boards only");
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
     geo_xy(g, b, &bx, &by);
@@ -284,21 +305,13 @@ static bool unit_list(vm_ctx *x, int carrier, val *out)
     return list_of(x, ids, k, T_UNIT, out);
 }
 
-/* units_at(sq): the units placed on sq. (Its own function: the buffer stays out of
- * builtin_board's frame, which the hot built-ins share.) */
-static __attribute__((noinline)) bool units_at(vm_ctx *x, int sq, val *out)
-{
-    int ids[MAX_LIST];
-    size_t k = board_units_at(x->sc->b, sq, ids, MAX_LIST);
-    return list_of(x, ids, k > MAX_LIST ? MAX_LIST : k, T_UNIT, out);
-}
-
 /* items_near(sq), or when `sum` item_value_near(sq, item): the items on the four corners of sq
- * (NW, NE, SE, SW), repeats included. */
-static __attribute__((noinline)) bool items_near(vm_ctx *x, int sq, bool sum, int64_t item,
-                                                 val *out)
+ * (NW, NE, SE, SW), repeats included. E218 on a hex board, which has no interspaces. */
+static bool items_near(vm_ctx *x, int sq, bool sum, int64_t item, val *out)
 {
     static const geo_dir corners[4] = { GEO_NW, GEO_NE, GEO_SE, GEO_SW };
+    if (x->sc->g->topo != GEO_SQUARE)
+        return state_fail(x, E_TOPOLOGY, "interspaces exist on square boards only");
     board_feature fs[4][64];
     size_t nf[4], total = 0;
     int64_t value = 0;
@@ -334,13 +347,13 @@ static __attribute__((noinline)) bool items_near(vm_ctx *x, int sq, bool sum, in
  * nearer 45 degrees than the axis (an exact integer test: (lo + hi)^2 > 2 hi^2; no whole
  * vector lies on the 22.5 degree boundary, so there is never a tie). Hexes: neighbours only
  * (E218 otherwise). a == b is E215. */
-static __attribute__((noinline)) bool direction_of(vm_ctx *x, val va, int a, int b, val *out)
+static bool direction_of(vm_ctx *x, val va, int a, int b, val *out)
 {
     const geo_grid *g = x->sc->g;
     if (a == b) {
         char name[32];
         scene_square_text(va.u.i, name, sizeof name);
-        return state_fail(x, VM_E_NOTHING, "there is no direction from square %s to itself", name);
+        return state_fail(x, E_NOTHING, "there is no direction from square %s to itself", name);
     }
     int d = geo_direction(g, a, b);
     if (d >= 0) {
@@ -348,7 +361,7 @@ static __attribute__((noinline)) bool direction_of(vm_ctx *x, val va, int a, int
         return true;
     }
     if (g->topo != GEO_SQUARE)
-        return state_fail(x, VM_E_TOPOLOGY, "direction() between hexes that are not neighbours "
+        return state_fail(x, E_TOPOLOGY, "direction() between hexes that are not neighbours "
                        "is not defined");
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
@@ -369,7 +382,7 @@ static __attribute__((noinline)) bool direction_of(vm_ctx *x, val va, int a, int
 
 /* squares_within(sq, n): every square of the board at distance <= n, in square order (row by
  * row); n < 0 gives []. */
-static __attribute__((noinline)) bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
+static bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
 {
     const geo_grid *g = x->sc->g;
     if (n < 0)
@@ -384,242 +397,338 @@ static __attribute__((noinline)) bool squares_within(vm_ctx *x, int sq, int64_t 
     return list_of(x, sqs, k, T_SQUARE, out);
 }
 
-bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
+/* ---- the bodies, one per BUILTIN_BOARD of dsl/builtins.h. The resolver has checked the
+ * arguments' types; the body's runner (run_BODY, made from the entry below) has checked every
+ * square, element and side argument against the board (E217) and passes their board indexes
+ * in `at`. out->type holds the result type. ---- */
+
+/* The board index of each argument that names a square, an element or a side: at.a of the
+ * first, at.b of the second, at.c of the third (-1 for the others). */
+typedef struct board_at { int a, b, c; } board_at;
+
+#define BODY(name) static bool name(vm_ctx *x, const val *args, board_at at, val *out)
+
+BODY(builtin_square_of)
 {
-    const scene *sc = x->sc;
-    if (!sc)
-        return state_fail(x, VM_E_NO_BOARD, "no board is loaded: %s() reads the board "
-                       "(load a scenario first)", res_builtin_name(b));
-    const board *bd = sc->b;
-    const geo_grid *g = sc->g;
-    const res_program *p = x->p;
-    int s0 = -1, s1 = -1, e = -1;
-    (void)n;
-    switch ((res_builtin)b) {
-    case RES_BI_SQUARE_OF:
-        if (!board_unit_squares(bd, board_id(args[0].u.i), &s0, &s1))
-            return fail_unit(x, VM_E_OFF_BOARD, args[0].u.i);
-        out->u.i = sqv(g->w, s0);
-        return true;
-    case RES_BI_SQUARES_OF: {
-        int sqs[2];
-        size_t k = 0;
-        if (board_unit_squares(bd, board_id(args[0].u.i), &s0, &s1)) {
-            sqs[k++] = s0;
-            if (s1 >= 0)
-                sqs[k++] = s1;
-        }
-        return list_of(x, sqs, k, T_SQUARE, out);
-    }
-    case RES_BI_ON_BOARD:
-        out->u.i = board_unit_present(bd, board_id(args[0].u.i));
-        return true;
-    case RES_BI_EMBARKED:
-        out->u.i = board_unit_embarked_in(bd, board_id(args[0].u.i)) >= 0;
-        return true;
-    case RES_BI_CARRIER: {
-        int t = board_unit_embarked_in(bd, board_id(args[0].u.i));
-        if (t < 0)
-            return fail_unit(x, VM_E_NOT_EMBARKED, args[0].u.i);
-        out->u.i = t;
-        return true;
-    }
-    case RES_BI_UNITS_AT:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        return units_at(x, s0, out);
-    case RES_BI_ELEVATION:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        out->u.i = board_elevation(bd, s0);
-        return true;
-    case RES_BI_TERRAIN:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        out->u.i = board_terrain(bd, s0);
-        if (out->u.i < 0 || (size_t)out->u.i >= p->enums[E_TERRAIN].len)
-            return fail_square(x, args[0].u.i, "terrain");
-        return true;
-    case RES_BI_ELEMENT_AT:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        out->u.i = board_element_at(bd, s0);
-        if (out->u.i < 0)
-            return fail_square(x, args[0].u.i, "terrain element");
-        return true;
-    case RES_BI_IN_ELEMENT:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        out->u.i = board_element_at(bd, s0) >= 0;
-        return true;
-    case RES_BI_ELEMENT_TERRAIN:
-        if (!element_arg(x, args[0], &e))
-            return false;
-        out->u.i = board_element_type(bd, e);
-        return true;
-    case RES_BI_ELEMENT_VALUE: {
-        int v, f;
-        if (!element_arg(x, args[0], &e))
-            return false;
-        board_element_attr(bd, e, &v, &f);
-        out->u.i = v;
-        return true;
-    }
-    case RES_BI_ELEMENT_FACING: {
-        int v, f;
-        if (!element_arg(x, args[0], &e))
-            return false;
-        board_element_attr(bd, e, &v, &f);
-        if (f < 0 || f >= GEO_NDIRS)
-            return fail_no_facing(x, e);
-        out->u.i = f;
-        return true;
-    }
-    case RES_BI_ELEMENT_SQUARES: {
-        if (!element_arg(x, args[0], &e))
-            return false;
-        size_t k = board_element_squares(bd, e, NULL, 0);
-        int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
-        if (!sqs)
-            return false;
-        board_element_squares(bd, e, sqs, k);
-        return list_of(x, sqs, k, T_SQUARE, out);
-    }
-    case RES_BI_CORNER_SQUARE:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        e = board_element_at(bd, s0);
-        out->u.i = e >= 0 && board_element_corner(bd, e, s0);
-        return true;
-    case RES_BI_HAS_FEATURE:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        out->u.i = board_has(bd, BOARD_AT_SQUARE, s0, (int)args[1].u.i, NULL);
-        return true;
-    case RES_BI_FEATURE_VALUE: {
-        board_feature f;
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        if (!board_has(bd, BOARD_AT_SQUARE, s0, (int)args[1].u.i, &f))
-            return fail_square(x, args[0].u.i,
-                               p->enums[E_SQUARE_FEATURE].members[args[1].u.i].name);
-        out->u.i = f.value;
-        return true;
-    }
-    case RES_BI_SIDE_BETWEEN: {
-        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-            return false;
-        int side = geo_side_between(g, s0, s1);
-        if (side < 0)
-            return fail_no_side(x, args[0].u.i, args[1].u.i);
-        out->u.i = side;
-        return true;
-    }
-    case RES_BI_SIDE_HAS: {
-        int side = -1;
-        if (!side_arg(x, args[0], &side))
-            return false;
-        out->u.i = board_side_has(bd, side, (int)args[1].u.i, NULL);
-        return true;
-    }
-    case RES_BI_SIDE_VALUE:
-    case RES_BI_SIDE_FACING: {
-        int side = -1;
-        board_feature f;
-        if (!side_arg(x, args[0], &side))
-            return false;
-        bool has = board_side_has(bd, side, (int)args[1].u.i, &f);
-        if (!has || (b == RES_BI_SIDE_FACING && f.facing < 0))
-            return fail_side(x, side, p->enums[E_SIDE_FEATURE].members[args[1].u.i].name, has);
-        if (b == RES_BI_SIDE_VALUE)
-            out->u.i = f.value;
-        else
-            out->u.i = scene_square_value(sc, f.facing);
-        return true;
-    }
-    case RES_BI_SIDES_OF: {
-        static const geo_dir nesw[4] = { GEO_N, GEO_E, GEO_S, GEO_W };
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        if (g->topo != GEO_SQUARE)
-            return state_fail(x, VM_E_TOPOLOGY, "sides_of() is for square boards");
-        vlist *l = new_list(x, 4);
-        if (!l)
-            return false;
-        for (int i = 0; i < 4; i++)
-            l->items[i] = (val){ .type = T_SIDE, .u.i = geo_side_of(g, s0, nesw[i]) };
-        out->u.list = l;
-        return true;
-    }
-    case RES_BI_SIDE_SQUARES: {
-        int side = -1, sqs[2];
-        size_t k = 0;
-        if (!side_arg(x, args[0], &side))
-            return false;
-        geo_side_squares(g, side, &s0, &s1);
-        if (s0 >= 0)
-            sqs[k++] = s0;
+    int s0, s1;
+    if (!board_unit_squares(x->sc->b, board_id(args[0].u.i), &s0, &s1))
+        return fail_unit(x, E_OFF_BOARD, args[0].u.i);
+    out->u.i = sqv(x->sc->g->w, s0);
+    return true;
+}
+
+BODY(builtin_squares_of)
+{
+    int sqs[2], s0, s1;
+    size_t k = 0;
+    if (board_unit_squares(x->sc->b, board_id(args[0].u.i), &s0, &s1)) {
+        sqs[k++] = s0;
         if (s1 >= 0)
             sqs[k++] = s1;
-        return list_of(x, sqs, k, T_SQUARE, out);
     }
-    case RES_BI_ITEMS_NEAR:
-    case RES_BI_ITEM_VALUE_NEAR:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        if (g->topo != GEO_SQUARE)
-            return state_fail(x, VM_E_TOPOLOGY, "interspaces exist on square boards only");
-        return items_near(x, s0, b == RES_BI_ITEM_VALUE_NEAR, args[1].u.i, out);
-    case RES_BI_DISTANCE:
-    case RES_BI_ADJACENT:
-        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-            return false;
-        out->u.i = geo_distance(g, s0, s1);
-        if (b == RES_BI_ADJACENT)
-            out->u.i = out->u.i == 1;
-        return true;
-    case RES_BI_NEIGHBOURS: {
-        int sqs[8];
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        size_t k = geo_neighbours(g, s0, true, sqs);
-        return list_of(x, sqs, k, T_SQUARE, out);
+    return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+BODY(builtin_on_board)
+{
+    out->u.i = board_unit_present(x->sc->b, board_id(args[0].u.i));
+    return true;
+}
+
+BODY(builtin_embarked)
+{
+    out->u.i = board_unit_embarked_in(x->sc->b, board_id(args[0].u.i)) >= 0;
+    return true;
+}
+
+BODY(builtin_carrier)
+{
+    int t = board_unit_embarked_in(x->sc->b, board_id(args[0].u.i));
+    if (t < 0)
+        return fail_unit(x, E_NOT_EMBARKED, args[0].u.i);
+    out->u.i = t;
+    return true;
+}
+
+BODY(builtin_units_at)
+{
+    int ids[MAX_LIST];
+    size_t k = board_units_at(x->sc->b, at.a, ids, MAX_LIST);
+    return list_of(x, ids, k > MAX_LIST ? MAX_LIST : k, T_UNIT, out);
+}
+
+BODY(builtin_elevation)
+{
+    out->u.i = board_elevation(x->sc->b, at.a);
+    return true;
+}
+
+BODY(builtin_terrain)
+{
+    out->u.i = board_terrain(x->sc->b, at.a);
+    if (out->u.i < 0 || (size_t)out->u.i >= x->p->enums[E_TERRAIN].len)
+        return fail_square(x, args[0].u.i, "terrain");
+    return true;
+}
+
+BODY(builtin_element_at)
+{
+    out->u.i = board_element_at(x->sc->b, at.a);
+    if (out->u.i < 0)
+        return fail_square(x, args[0].u.i, "terrain element");
+    return true;
+}
+
+BODY(builtin_in_element)
+{
+    out->u.i = board_element_at(x->sc->b, at.a) >= 0;
+    return true;
+}
+
+BODY(builtin_element_terrain)
+{
+    out->u.i = board_element_type(x->sc->b, at.a);
+    return true;
+}
+
+BODY(builtin_element_value)
+{
+    int v, f;
+    board_element_attr(x->sc->b, at.a, &v, &f);
+    out->u.i = v;
+    return true;
+}
+
+BODY(builtin_element_facing)
+{
+    int v, f;
+    board_element_attr(x->sc->b, at.a, &v, &f);
+    if (f < 0 || f >= GEO_NDIRS)
+        return fail_no_facing(x, at.a);
+    out->u.i = f;
+    return true;
+}
+
+BODY(builtin_element_squares)
+{
+    size_t k = board_element_squares(x->sc->b, at.a, NULL, 0);
+    int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
+    if (!sqs)
+        return false;
+    board_element_squares(x->sc->b, at.a, sqs, k);
+    return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+BODY(builtin_corner_square)
+{
+    int e = board_element_at(x->sc->b, at.a);
+    out->u.i = e >= 0 && board_element_corner(x->sc->b, e, at.a);
+    return true;
+}
+
+BODY(builtin_has_feature)
+{
+    out->u.i = board_has(x->sc->b, BOARD_AT_SQUARE, at.a, (int)args[1].u.i, NULL);
+    return true;
+}
+
+BODY(builtin_feature_value)
+{
+    board_feature f;
+    if (!board_has(x->sc->b, BOARD_AT_SQUARE, at.a, (int)args[1].u.i, &f))
+        return fail_square(x, args[0].u.i,
+                           x->p->enums[E_SQUARE_FEATURE].members[args[1].u.i].name);
+    out->u.i = f.value;
+    return true;
+}
+
+BODY(builtin_side_between)
+{
+    int side = geo_side_between(x->sc->g, at.a, at.b);
+    if (side < 0)
+        return fail_no_side(x, args[0].u.i, args[1].u.i);
+    out->u.i = side;
+    return true;
+}
+
+BODY(builtin_side_has)
+{
+    out->u.i = board_side_has(x->sc->b, at.a, (int)args[1].u.i, NULL);
+    return true;
+}
+
+/* side_value(s, f) or, when `facing`, side_facing(s, f). */
+static bool side_feature(vm_ctx *x, const val *args, int side, bool facing, val *out)
+{
+    board_feature f;
+    bool has = board_side_has(x->sc->b, side, (int)args[1].u.i, &f);
+    if (!has || (facing && f.facing < 0))
+        return fail_side(x, side, x->p->enums[E_SIDE_FEATURE].members[args[1].u.i].name, has);
+    out->u.i = facing ? scene_square_value(x->sc, f.facing) : f.value;
+    return true;
+}
+
+BODY(builtin_side_value)
+{
+    return side_feature(x, args, at.a, false, out);
+}
+
+BODY(builtin_side_facing)
+{
+    return side_feature(x, args, at.a, true, out);
+}
+
+BODY(builtin_sides_of)
+{
+    static const geo_dir nesw[4] = { GEO_N, GEO_E, GEO_S, GEO_W };
+    const geo_grid *g = x->sc->g;
+    if (g->topo != GEO_SQUARE)
+        return state_fail(x, E_TOPOLOGY, "sides_of() is for square boards");
+    vlist *l = new_list(x, 4);
+    if (!l)
+        return false;
+    for (int i = 0; i < 4; i++)
+        l->items[i] = (val){ .type = T_SIDE, .u.i = geo_side_of(g, at.a, nesw[i]) };
+    out->u.list = l;
+    return true;
+}
+
+BODY(builtin_side_squares)
+{
+    int s0, s1, sqs[2];
+    size_t k = 0;
+    geo_side_squares(x->sc->g, at.a, &s0, &s1);
+    if (s0 >= 0)
+        sqs[k++] = s0;
+    if (s1 >= 0)
+        sqs[k++] = s1;
+    return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+BODY(builtin_items_near)
+{
+    return items_near(x, at.a, false, 0, out);
+}
+
+BODY(builtin_item_value_near)
+{
+    return items_near(x, at.a, true, args[1].u.i, out);
+}
+
+BODY(builtin_distance)
+{
+    out->u.i = geo_distance(x->sc->g, at.a, at.b);
+    return true;
+}
+
+BODY(builtin_adjacent)
+{
+    out->u.i = geo_distance(x->sc->g, at.a, at.b) == 1;
+    return true;
+}
+
+BODY(builtin_neighbours)
+{
+    int sqs[8];
+    size_t k = geo_neighbours(x->sc->g, at.a, true, sqs);
+    return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+BODY(builtin_line)
+{
+    return line_steps(x, at.a, at.b, out);
+}
+
+BODY(builtin_bresenham)
+{
+    return bresenham_steps(x, at.a, at.b, out);
+}
+
+BODY(builtin_side_of_line)
+{
+    out->u.i = geo_side_of_line(x->sc->g, at.a, at.b, at.c);
+    return true;
+}
+
+BODY(builtin_face)
+{
+    const scene *sc = x->sc;
+    out->u.i = args[0].u.i >= 0 && (size_t)args[0].u.i < sc->nunit_faces
+                   ? sc->unit_faces[args[0].u.i] : RES_FACE_NONE;
+    return true;
+}
+
+BODY(builtin_element_face)
+{
+    out->u.i = (size_t)at.a < x->sc->nelement_faces ? x->sc->element_faces[at.a]
+                                                     : RES_FACE_NONE;
+    return true;
+}
+
+BODY(builtin_units)
+{
+    return unit_list(x, -1, out);
+}
+
+BODY(builtin_passengers)
+{
+    return unit_list(x, board_id(args[0].u.i), out);
+}
+
+BODY(builtin_direction)
+{
+    return direction_of(x, args[0], at.a, at.b, out);
+}
+
+BODY(builtin_squares_within)
+{
+    return squares_within(x, at.a, args[1].u.i, out);
+}
+
+#undef BODY
+
+/* ---- dispatch ---- */
+
+enum {
+#define BTYPE(code, text, own) B_##code,
+#include "builtins.h"
+};
+
+/* Argument i of a built-in, whose type code is `code` (a constant where it is inlined):
+ * a square, an element or a side is checked against the board and its board index put in
+ * *at; anything else is taken as it is. */
+static inline bool check_arg(vm_ctx *x, int code, const val *args, int i, int *at)
+{
+    switch (code) {
+    case B_SQUARE: return square_arg(x, args[i], at);
+    case B_ELEMENT: return element_arg(x, args[i], at);
+    case B_SIDE: return side_arg(x, args[i], at);
+    default: return true;
     }
-    case RES_BI_LINE:
-    case RES_BI_BRESENHAM:
-        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-            return false;
-        return b == RES_BI_LINE ? line_steps(x, s0, s1, out) : bresenham_steps(x, s0, s1, out);
-    case RES_BI_SIDE_OF_LINE: {
-        int s2 = -1;
-        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1) ||
-            !square_arg(x, args[2], &s2))
-            return false;
-        out->u.i = geo_side_of_line(g, s0, s1, s2);
-        return true;
+}
+
+/* For each board built-in, run_BODY: checks its arguments by their codes, then runs BODY. */
+#define BUILTIN_BOARD(id, name, body, p1, p2, p3, ...) \
+    static bool run_##body(vm_ctx *x, const val *args, val *out) \
+    { \
+        board_at at = { -1, -1, -1 }; \
+        if (!check_arg(x, B_##p1, args, 0, &at.a) || !check_arg(x, B_##p2, args, 1, &at.b) || \
+            !check_arg(x, B_##p3, args, 2, &at.c)) \
+            return false; \
+        return body(x, args, at, out); \
     }
-    case RES_BI_FACE:
-        out->u.i = args[0].u.i >= 0 && (size_t)args[0].u.i < sc->nunit_faces
-                       ? sc->unit_faces[args[0].u.i] : RES_FACE_NONE;
-        return true;
-    case RES_BI_ELEMENT_FACE:
-        if (!element_arg(x, args[0], &e))
-            return false;
-        out->u.i = (size_t)e < sc->nelement_faces ? sc->element_faces[e] : RES_FACE_NONE;
-        return true;
-    case RES_BI_DIRECTION:
-        if (!square_arg(x, args[0], &s0) || !square_arg(x, args[1], &s1))
-            return false;
-        return direction_of(x, args[0], s0, s1, out);
-    case RES_BI_SQUARES_WITHIN:
-        if (!square_arg(x, args[0], &s0))
-            return false;
-        return squares_within(x, s0, args[1].u.i, out);
-    case RES_BI_UNITS:
-        return unit_list(x, -1, out);
-    case RES_BI_PASSENGERS:
-        return unit_list(x, board_id(args[0].u.i), out);
-    default:
-        return state_fail(x, VM_E_INTERNAL, "unknown board built-in %" PRIu32, b);
-    }
+#include "builtins.h"
+
+/* The runner of each board built-in, by id (NULL for the built-ins compiled to instructions). */
+static bool (*const runners[RES_BI_COUNT])(vm_ctx *x, const val *args, val *out) = {
+#define BUILTIN_BOARD(id, name, body, ...) [RES_BI_##id] = run_##body,
+#include "builtins.h"
+};
+
+bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
+{
+    (void)n;
+    if (!x->sc || b >= RES_BI_COUNT || !runners[b])
+        return fail_call(x, b);
+    return runners[b](x, args, out);
 }

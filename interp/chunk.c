@@ -1,28 +1,32 @@
-/* chunk.c — chunks (see chunk.h) and the opcode tables generated from opcodes.h. */
+/* chunk.c — chunks (see chunk.h) and the opcode tables generated from opcodes.h: names,
+ * operand kinds and counts, stack effects. */
 #include "chunk.h"
 
 #include <string.h>
 #include "mem.h"
 
 const char *const op_names[OP__COUNT] = {
-#define OP(name, n, effect) #name,
+#define OP(name, ...) #name,
 #include "opcodes.h"
-#undef OP
+};
+
+const uint8_t op_kinds[OP__COUNT][4] = {
+#define OP(name, effect, k1, k2, k3, k4, doc) { OPK_##k1, OPK_##k2, OPK_##k3, OPK_##k4 },
+#include "opcodes.h"
 };
 
 const uint8_t op_operands[OP__COUNT] = {
-#define OP(name, n, effect) n,
+#define OP(name, effect, k1, k2, k3, k4, doc) \
+    (OPK_##k1 != OPK__) + (OPK_##k2 != OPK__) + (OPK_##k3 != OPK__) + (OPK_##k4 != OPK__),
 #include "opcodes.h"
-#undef OP
 };
 
 int op_stack_effect(op_code op, uint32_t a, uint32_t b)
 {
     (void)a;
     switch (op) {
-#define OP(name, n, effect) case OP_##name: return (effect);
+#define OP(name, effect, ...) case OP_##name: return (effect);
 #include "opcodes.h"
-#undef OP
     default:
         return 0;
     }

@@ -13,14 +13,24 @@
 #include "value.h"
 
 typedef enum op_code {
-#define OP(name, n, effect) OP_##name,
+#define OP(name, ...) OP_##name,
 #include "opcodes.h"
-#undef OP
     OP__COUNT
 } op_code;
 
-/* Name ("ADD"), operand count and stack effect of each opcode (from opcodes.h). */
+/* The kinds of operands: OPK__ (the `_` of opcodes.h) for no operand, then OPK_CONST,
+ * OPK_INT ... in the order of their OPERAND list. */
+typedef enum op_kind {
+    OPK__ = 0,
+#define OPERAND(kind, doc) OPK_##kind,
+#include "opcodes.h"
+    OPK__COUNT
+} op_kind;
+
+/* Name ("ADD"), operand kinds (an op_kind per operand, OPK__ after the last), operand count
+ * and stack effect of each opcode (from opcodes.h). */
 extern const char *const op_names[OP__COUNT];
+extern const uint8_t op_kinds[OP__COUNT][4];
 extern const uint8_t op_operands[OP__COUNT];
 int op_stack_effect(op_code op, uint32_t a, uint32_t b);
 

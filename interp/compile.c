@@ -13,8 +13,6 @@
 #include "mem.h"
 #include "play.h"
 
-#define E_LIMIT 199
-
 typedef struct comp {
     const res_program *p;
     chunk *ch;
@@ -221,6 +219,14 @@ static void field(comp *c, const ast_node *n)
     }
 }
 
+/* What a call of each built-in compiles to (builtins.h): its instruction, or BOARD with its id,
+ * its argument count and its result type. */
+static const op_code builtin_ops[RES_BI_COUNT] = {
+#define BUILTIN_OP(id, name, opcode, ...) [RES_BI_##id] = OP_##opcode,
+#define BUILTIN_BOARD(id, ...) [RES_BI_##id] = OP_BOARD,
+#include "builtins.h"
+};
+
 static void call(comp *c, const ast_node *n)
 {
     for (uint32_t i = 0; i < n->list.len; i++)
@@ -233,25 +239,13 @@ static void call(comp *c, const ast_node *n)
         EMIT2(c, n->loc, OP_CALL_QUERY, n->an.sym, n->list.len);
         return;
     case SYM_BUILTIN:
-        switch ((res_builtin)n->an.sym) {
-        case RES_BI_MIN: EMIT0(c, n->loc, OP_MIN); return;
-        case RES_BI_MAX: EMIT0(c, n->loc, OP_MAX); return;
-        case RES_BI_ABS: EMIT0(c, n->loc, OP_ABS); return;
-        case RES_BI_LEN: EMIT0(c, n->loc, OP_LEN); return;
-        case RES_BI_HAS_ABILITY: EMIT0(c, n->loc, OP_HAS_ABILITY); return;
-        case RES_BI_HAS_MARKER: EMIT0(c, n->loc, OP_HAS_MARKER); return;
-        case RES_BI_ABILITY_VALUE: EMIT0(c, n->loc, OP_ABILITY_VALUE); return;
-        case RES_BI_MARKER_COUNT: EMIT0(c, n->loc, OP_MARKER_COUNT); return;
-        case RES_BI_TURN: EMIT0(c, n->loc, OP_TURN); return;
-        case RES_BI_PHASE: EMIT0(c, n->loc, OP_PHASE); return;
-        case RES_BI_NTH: EMIT0(c, n->loc, OP_NTH); return;
-        default:
-            if (n->an.sym >= RES_BI_FIRST_BOARD && n->an.sym < RES_BI_END_BOARD) {
-                emit(c, n->loc, OP_BOARD, n->an.sym, n->list.len, n->an.type, 0);
-                return;
-            }
-        }
-        break;
+        if (n->an.sym >= RES_BI_COUNT)
+            break;
+        if (builtin_ops[n->an.sym] == OP_BOARD)
+            emit(c, n->loc, OP_BOARD, n->an.sym, n->list.len, n->an.type, 0);
+        else
+            EMIT0(c, n->loc, builtin_ops[n->an.sym]);
+        return;
     default:
         break;
     }
@@ -620,8 +614,17 @@ static void collection(comp *c, const ast_node *coll)
     }
 }
 
-static void effect(comp *c, const ast_node *s, play_fx fx, uint32_t n, uint32_t extra)
+/* The operands each effect takes from the stack, fewest and most (effects.h). */
+static const struct { uint8_t fewest, most; } fx_operands[FX_COUNT] = {
+#define EFFECT(name, text, fewest, most, operands, statement, doc) [FX_##name] = { fewest, most },
+#include "effects.h"
+};
+
+/* Emits effect fx of statement s, whose operands are on the stack: its fewest, and one more
+ * when it takes an optional last operand and s gives it (its c: move's second square). */
+static void effect(comp *c, const ast_node *s, play_fx fx, uint32_t extra)
 {
+    uint32_t n = fx_operands[fx].fewest + (fx_operands[fx].most > fx_operands[fx].fewest && s->c);
     emit(c, s->loc, OP_EFFECT, fx, n, extra, 0);
 }
 
@@ -637,41 +640,41 @@ static void stmt(comp *c, const ast_node *s)
         expr(c, s->a);
         expr(c, s->b);
         if (s->op == AST_ST_TAKE && s->ival) {
-            effect(c, s, FX_TAKE_ALL, 2, 0);
+            effect(c, s, FX_TAKE_ALL, 0);
             break;
         }
         if (s->c)
             expr(c, s->c);
         else
             EMIT1(c, s->loc, OP_INT, 1);
-        effect(c, s, s->op == AST_ST_GIVE ? FX_GIVE : FX_TAKE, 3, 0);
+        effect(c, s, s->op == AST_ST_GIVE ? FX_GIVE : FX_TAKE, 0);
         break;
     case AST_ST_FLIP:
         expr(c, s->a);
         expr(c, s->b);
-        effect(c, s, s->an.sym ? FX_FLIP_ELEMENT : FX_FLIP_UNIT, 2, 0);
+        effect(c, s, s->an.sym ? FX_FLIP_ELEMENT : FX_FLIP_UNIT, 0);
         break;
     case AST_ST_SET:
         expr(c, s->a->a);
         expr(c, s->b);
-        effect(c, s, FX_SET, 2, s->a->an.sym);
+        effect(c, s, FX_SET, s->a->an.sym);
         break;
     case AST_ST_DESTROY:
         expr(c, s->a);
-        effect(c, s, FX_DESTROY, 1, 0);
+        effect(c, s, FX_DESTROY, 0);
         break;
     case AST_ST_MOVE:
         expr(c, s->a);
         expr(c, s->b);
         if (s->c)
             expr(c, s->c);
-        effect(c, s, FX_MOVE, s->c ? 3 : 2, 0);
+        effect(c, s, FX_MOVE, 0);
         break;
     case AST_ST_EMBARK:
     case AST_ST_DISEMBARK:
         expr(c, s->a);
         expr(c, s->b);
-        effect(c, s, s->op == AST_ST_EMBARK ? FX_EMBARK : FX_DISEMBARK, 2, 0);
+        effect(c, s, s->op == AST_ST_EMBARK ? FX_EMBARK : FX_DISEMBARK, 0);
         break;
     case AST_ST_PLACE:
     case AST_ST_REMOVE: {
@@ -680,7 +683,7 @@ static void stmt(comp *c, const ast_node *s)
         uint32_t k = s->an.sym < 3 ? s->an.sym : 0;
         expr(c, s->a);
         expr(c, s->b);
-        effect(c, s, s->op == AST_ST_PLACE ? place[k] : take[k], 2, 0);
+        effect(c, s, s->op == AST_ST_PLACE ? place[k] : take[k], 0);
         break;
     }
     case AST_ST_RAISE:

@@ -1,82 +1,100 @@
 /* disasm.c — the bytecode listing of a chunk (hon_disassemble, the bytecode golden tests in
  * tests/golden/bytecode/). One line per instruction: offset, source line:col when it changes,
- * opcode name, operands, and a comment naming constants, types, callees and jump targets.
+ * opcode name, operands, and a comment naming constants, types, callees and jump targets. Each
+ * operand is printed by its kind (opcodes.h, OPERAND): no opcode is a case of its own here.
  */
 #include "disasm.h"
 
 #include <inttypes.h>
 #include "play.h"
 
-static void comment(const res_program *p, const chunk *c, op_code op, const uint32_t *arg,
-                    size_t next, strbuf *out)
+/* The operand of kind k among the n operands of an instruction, or NULL. */
+static const uint32_t *operand_of(const uint8_t *kinds, const uint32_t *arg, size_t n, op_kind k)
 {
-    char tbuf[160];
+    for (size_t i = 0; i < n; i++)
+        if (kinds[i] == k)
+            return &arg[i];
+    return NULL;
+}
+
+/* Operand i of an instruction (its n operands arg, their kinds, its end `next`) as its number
+ * into num and what it names, if anything, into note (the instruction's comment). */
+static void operand(const res_program *p, const chunk *c, const uint8_t *kinds,
+                    const uint32_t *arg, size_t n, size_t i, size_t next, strbuf *num,
+                    strbuf *note)
+{
     const val_env env = { p, NULL };
-    switch (op) {
-    case OP_CONST:
-        if (arg[0] < c->nk) {
-            sb_puts(out, "  ; ");
-            val_print(&env, c->k[arg[0]], out);
-        }
+    char tbuf[160];
+    uint32_t v = arg[i];
+    const uint32_t *t;
+    switch ((op_kind)kinds[i]) {
+    case OPK_INT:
+    case OPK_JUMP:
+    case OPK_EXIT:
+        sb_printf(num, " %" PRId32, (int32_t)v);
         break;
-    case OP_UNIT_NAMED:
-        if (arg[0] < c->nstrs)
-            sb_printf(out, "  ; $%s", c->strs[arg[0]]);
-        break;
-    case OP_BOARD:
-        sb_printf(out, "  ; %s", res_builtin_name(arg[0]));
-        break;
-    case OP_INT:
-        sb_printf(out, "  ; %" PRId32, (int32_t)arg[0]);
-        break;
-    case OP_JUMP: case OP_JUMP_IF_FALSE: case OP_JUMP_IF_TRUE:
-    case OP_JUMP_IF_FALSE_KEEP: case OP_JUMP_IF_TRUE_KEEP:
-        sb_printf(out, "  ; -> %04" PRId64, (int64_t)next + (int32_t)arg[0]);
-        break;
-    case OP_FOR_NEXT:
-        sb_printf(out, "  ; done -> %04" PRId64, (int64_t)next + (int32_t)arg[3]);
-        break;
-    case OP_MAKE_LIST: case OP_MAKE_SET: case OP_MAKE_RECORD: case OP_ROLL_N:
-        sb_printf(out, "  ; %s", res_type_name(p, arg[0], tbuf, sizeof tbuf));
-        break;
-    case OP_TABLE:
-        if (arg[0] < p->ntables) {
-            const res_table *t = &p->tables[arg[0]];
-            if (arg[2] == UINT32_MAX || t->single || arg[2] >= t->ncols)
-                sb_printf(out, "  ; %s", t->name);
-            else
-                sb_printf(out, "  ; %s.%s", t->name, t->cols[arg[2]].name);
-        }
-        break;
-    case OP_UNIT_VALUE:
-        if (arg[0] < p->nslots)
-            sb_printf(out, "  ; %s", p->slots[arg[0]].name);
-        break;
-    case OP_VARIANT:
-        if (arg[0] < p->nvariants)
-            sb_printf(out, "  ; %s", p->variants[arg[0]].name);
-        break;
-    case OP_CALL_FN:
-        if (arg[0] < p->nfns)
-            sb_printf(out, "  ; %s", p->fns[arg[0]].name);
-        break;
-    case OP_CALL_QUERY:
-    case OP_RAISE:
-        if (arg[0] < p->nqueries)
-            sb_printf(out, "  ; %s", p->queries[arg[0]].name);
-        break;
-    case OP_EFFECT:
-        sb_printf(out, "  ; %s", play_fx_name(arg[0]));
-        if (arg[0] == FX_SET && arg[2] < p->nslots)
-            sb_printf(out, " .%s", p->slots[arg[2]].name);
-        break;
-    case OP_CHOOSE: case OP_NOTE: case OP_FAIL:
-        if (arg[0] < c->nstrs)
-            sb_printf(out, "  ; \"%s\"", c->strs[arg[0]]);
-        break;
-    case OP_LIST_PUSH:
+    case OPK_COLUMN:
+    case OPK_TEXT:          /* ~0: none */
+        if (v == UINT32_MAX)
+            sb_puts(num, " -1");
+        else
+            sb_printf(num, " %" PRIu32, v);
         break;
     default:
+        sb_printf(num, " %" PRIu32, v);
+    }
+    switch ((op_kind)kinds[i]) {
+    case OPK_CONST:
+        if (v < c->nk)
+            val_print(&env, c->k[v], note);
+        break;
+    case OPK_INT: sb_printf(note, "%" PRId32, (int32_t)v); break;
+    case OPK_JUMP: sb_printf(note, "-> %04" PRId64, (int64_t)next + (int32_t)v); break;
+    case OPK_EXIT: sb_printf(note, "done -> %04" PRId64, (int64_t)next + (int32_t)v); break;
+    case OPK_TYPE: sb_puts(note, res_type_name(p, v, tbuf, sizeof tbuf)); break;
+    case OPK_TABLE:
+        if (v < p->ntables)
+            sb_puts(note, p->tables[v].name);
+        break;
+    case OPK_COLUMN:        /* after its table's name, when the table has named columns */
+        t = operand_of(kinds, arg, n, OPK_TABLE);
+        if (t && *t < p->ntables && v != UINT32_MAX && !p->tables[*t].single &&
+            v < p->tables[*t].ncols)
+            sb_printf(note, ".%s", p->tables[*t].cols[v].name);
+        break;
+    case OPK_SLOT:
+        if (v < p->nslots)
+            sb_puts(note, p->slots[v].name);
+        break;
+    case OPK_SET_SLOT:      /* after the effect's name, for `set` */
+        t = operand_of(kinds, arg, n, OPK_EFFECT);
+        if (t && *t == FX_SET && v < p->nslots)
+            sb_printf(note, " .%s", p->slots[v].name);
+        break;
+    case OPK_UNIT_NAME:
+        if (v < c->nstrs)
+            sb_printf(note, "$%s", c->strs[v]);
+        break;
+    case OPK_TEXT:
+        if (v < c->nstrs)
+            sb_printf(note, "\"%s\"", c->strs[v]);
+        break;
+    case OPK_BUILTIN: sb_puts(note, res_builtin_name(v)); break;
+    case OPK_VARIANT:
+        if (v < p->nvariants)
+            sb_puts(note, p->variants[v].name);
+        break;
+    case OPK_FN:
+        if (v < p->nfns)
+            sb_puts(note, p->fns[v].name);
+        break;
+    case OPK_QUERY:
+    case OPK_EVENT:
+        if (v < p->nqueries)
+            sb_puts(note, p->queries[v].name);
+        break;
+    case OPK_EFFECT: sb_puts(note, play_fx_name(v)); break;
+    default:                /* a slot, a field, a count, a result type: the number says it */
         break;
     }
 }
@@ -109,18 +127,12 @@ void disasm_chunk(const res_program *p, const chunk *c, FILE *out)
             sb_printf(&b, "%04zu  %-7s %s", pc, "", op_names[op]);
         }
         const uint32_t *arg = &c->code[pc + 1];
-        for (size_t i = 0; i < n; i++) {
-            bool is_jump = (i == n - 1) &&
-                           (op == OP_JUMP || op == OP_JUMP_IF_FALSE || op == OP_JUMP_IF_TRUE ||
-                            op == OP_JUMP_IF_FALSE_KEEP || op == OP_JUMP_IF_TRUE_KEEP ||
-                            op == OP_FOR_NEXT);
-            if (op == OP_INT || is_jump || (op == OP_TABLE && i == 2 && arg[i] == UINT32_MAX) ||
-                (op == OP_CHOOSE && arg[i] == UINT32_MAX))
-                sb_printf(&b, " %" PRId32, (int32_t)arg[i]);
-            else
-                sb_printf(&b, " %" PRIu32, arg[i]);
-        }
-        comment(p, c, (op_code)op, arg, pc + 1 + n, &b);
+        strbuf note = { 0 };
+        for (size_t i = 0; i < n; i++)
+            operand(p, c, op_kinds[op], arg, n, i, pc + 1 + n, &b, &note);
+        if (note.len)
+            sb_printf(&b, "  ; %s", sb_str(&note));
+        sb_free(&note);
         sb_putc(&b, '\n');
         pc += 1 + n;
     }

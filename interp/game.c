@@ -248,7 +248,7 @@ static hon_status walk_squares(hon_vm *vm, const char *const *squares, size_t n,
         int x, y;
         if (!s || geo_parse_xy(s, strlen(s), &x, &y) != GEO_OK ||
             scene_square(vm->sc, RES_SQUARE(x, y)) < 0) {
-            session_report(vm, VM_E_OFF_BOARD, "<move>", "'%s' is not a square of the board",
+            session_report(vm, E_OFF_BOARD, "<move>", "'%s' is not a square of the board",
                            squares[i] ? squares[i] : "");
             return HON_ERR_NOT_FOUND;
         }
@@ -266,18 +266,18 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
     if (!vm || !unit_name || (n && !squares))
         return HON_ERR_NOT_FOUND;
     if (!vm->sc) {
-        session_report(vm, VM_E_NO_BOARD, "<move>", "no board is loaded: load a scenario to "
+        session_report(vm, E_NO_BOARD, "<move>", "no board is loaded: load a scenario to "
                        "move its units");
         return HON_ERR_NOT_FOUND;
     }
     const char *bare = unit_name[0] == '$' ? unit_name + 1 : unit_name;
     int32_t u = scene_unit(vm->sc, bare);
     if (u < 0) {
-        session_report(vm, VM_E_NO_UNIT, "<move>", "the board has no unit `$%s`", bare);
+        session_report(vm, E_NO_UNIT, "<move>", "the board has no unit `$%s`", bare);
         return HON_ERR_NOT_FOUND;
     }
     if (n == 0) {
-        session_report(vm, 0, "<move>", "a move needs the squares of its path");
+        session_report(vm, E_NONE, "<move>", "a move needs the squares of its path");
         return HON_ERR_NOT_FOUND;
     }
     int64_t *sqs = hon_calloc(n, sizeof *sqs);

@@ -313,6 +313,12 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
         for (size_t i = 0; i < vm->nsrcs; i++)
             offer(&o, vm->srcs[i].path);
         break;
+    case HON_COMPLETE_BUILTIN:
+        /* a name given to two ids (`has`) is offered once: they stand side by side */
+        for (uint32_t b = 0; b < RES_BI_COUNT; b++)
+            if (b == 0 || strcmp(res_builtin_name(b), res_builtin_name(b - 1)) != 0)
+                offer(&o, res_builtin_name(b));
+        break;
     default:
         return HON_ERR_NOT_FOUND;
     }

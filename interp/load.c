@@ -36,7 +36,7 @@ static hon_status read_source(hon_vm *vm, const char *path, session_source *out)
     *out = (session_source){ 0 };
     char *text;
     size_t len;
-    hon_status st = session_read_file(vm, path, 0, &text, &len);
+    hon_status st = session_read_file(vm, path, E_NONE, &text, &len);
     if (st != HON_OK)
         return st;
     out->len = len;
@@ -209,7 +209,7 @@ static hon_status list_dir(hon_vm *vm, const char *dir, char ***out, size_t *n)
     *n = 0;
     DIR *d = opendir(dir);
     if (!d) {
-        session_report(vm, 0, dir, "cannot open directory '%s': %s", dir, strerror(errno));
+        session_report(vm, E_NONE, dir, "cannot open directory '%s': %s", dir, strerror(errno));
         return HON_ERR_IO;
     }
     char **names = NULL;

@@ -27,7 +27,7 @@ typedef struct end {
 /* Says there is no board to draw a line on; HON_ERR_NOT_FOUND. */
 static hon_status no_board(hon_vm *vm)
 {
-    session_report(vm, VM_E_NO_BOARD, WHERE, "no board is loaded: a line of sight runs between "
+    session_report(vm, E_NO_BOARD, WHERE, "no board is loaded: a line of sight runs between "
                    "the units and squares of a board");
     return HON_ERR_NOT_FOUND;
 }
@@ -50,7 +50,7 @@ static bool end_of(hon_vm *vm, hon_value v, end *e)
         scene_square_text(v.i, e->name, sizeof e->name);
         int sq = scene_square(sc, v.i);
         if (sq < 0) {
-            session_report(vm, 0, WHERE, "square %s is off the board", e->name);
+            session_report(vm, E_NONE, WHERE, "square %s is off the board", e->name);
             return false;
         }
         int ids[2];
@@ -61,11 +61,11 @@ static bool end_of(hon_vm *vm, hon_value v, end *e)
         return true;
     }
     if (v.kind != HON_V_UNIT) {
-        session_report(vm, 0, WHERE, "a line of sight runs between units and squares");
+        session_report(vm, E_NONE, WHERE, "a line of sight runs between units and squares");
         return false;
     }
     if (!unit_name(sc, v.i, e->name, sizeof e->name)) {
-        session_report(vm, VM_E_NO_UNIT, WHERE, "the board has no unit #%lld", (long long)v.i);
+        session_report(vm, E_NO_UNIT, WHERE, "the board has no unit #%lld", (long long)v.i);
         return false;
     }
     int s0, s1;
@@ -123,13 +123,13 @@ static const res_query *los_query(hon_vm *vm)
     const res_program *p = vm->pg->res;
     const hon_query_handle *h = query_named(vm, &vm->los_query, "line_of_sight");
     if (!h) {
-        session_report(vm, 0, WHERE, "the rules define no query line_of_sight (a line of "
+        session_report(vm, E_NONE, WHERE, "the rules define no query line_of_sight (a line of "
                        "sight asks line_of_sight(X, Y))");
         return NULL;
     }
     const res_query *q = &p->queries[h->id];
     if (q->nparams != 2) {
-        session_report(vm, 0, WHERE, "line_of_sight takes %u parameters; a line of sight "
+        session_report(vm, E_NONE, WHERE, "line_of_sight takes %u parameters; a line of sight "
                        "gives two", q->nparams);
         return NULL;
     }
@@ -137,7 +137,7 @@ static const res_query *los_query(hon_vm *vm)
         res_tkind k = p->types[q->params[i].type].kind;
         if (k != RT_UNIT && k != RT_SQUARE) {
             char tname[128];
-            session_report(vm, 0, WHERE, "line_of_sight takes a %s, which a line of sight "
+            session_report(vm, E_NONE, WHERE, "line_of_sight takes a %s, which a line of sight "
                            "cannot give (it gives units and squares)",
                            res_type_name(p, q->params[i].type, tname, sizeof tname));
             return NULL;
@@ -197,7 +197,7 @@ static bool decide(hon_vm *vm, const end *a, const end *b, asking *k)
         snprintf(k->note, sizeof k->note, "%s: asking line_of_sight_squares(%s, %s, false)",
                  holding, ta, tb);
     } else {
-        session_report(vm, 0, WHERE, "line_of_sight takes units, and %s; the rules define no "
+        session_report(vm, E_NONE, WHERE, "line_of_sight takes units, and %s; the rules define no "
                        "line_of_sight_squares(a: square, b: square, both_infantry: bool) to ask "
                        "between squares", holding);
         return false;
@@ -206,7 +206,7 @@ static bool decide(hon_vm *vm, const end *a, const end *b, asking *k)
     const end *ends[2] = { a, b };
     for (int i = 0; i < 2; i++)
         if (p->types[k->q->params[i].type].kind == RT_SQUARE && ends[i]->sq < 0) {
-            session_report(vm, VM_E_OFF_BOARD, WHERE, "%s is not on the board", ends[i]->name);
+            session_report(vm, E_OFF_BOARD, WHERE, "%s is not on the board", ends[i]->name);
             return false;
         }
     return true;
@@ -223,14 +223,14 @@ hon_status hon_place_of(hon_vm *vm, const char *word, hon_value *out)
     if (*s && word[0] == '$') {
         int32_t u = scene_unit(vm->sc, s);
         if (u < 0) {
-            session_report(vm, VM_E_NO_UNIT, WHERE, "the board has no unit `%s`", word);
+            session_report(vm, E_NO_UNIT, WHERE, "the board has no unit `%s`", word);
             return HON_ERR_NOT_FOUND;
         }
         *out = (hon_value){ HON_V_UNIT, u };
         return HON_OK;
     }
     if (!*s || word[0] == '$' || geo_parse_xy(s, strlen(s), &x, &y) != GEO_OK) {
-        session_report(vm, 0, WHERE, "'%s' is neither a unit ($name) nor a square (@C4 or C4)",
+        session_report(vm, E_NONE, WHERE, "'%s' is neither a unit ($name) nor a square (@C4 or C4)",
                        word);
         return HON_ERR_NOT_FOUND;
     }

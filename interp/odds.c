@@ -252,14 +252,14 @@ static bool enumerate(vm_ctx *x, const chunk *ch, uint64_t budget, path_fn path,
     snprintf(msg, sizeof msg, "more than %d dice outcomes to enumerate", ODDS_MAX_PATHS);
     for (*paths = 1;; ++*paths) {
         if (*paths > ODDS_MAX_PATHS)
-            return limit(x, ch, VM_E_ODDS, msg);
+            return limit(x, ch, E_ODDS, msg);
         dice_rewind(&dice);
         uint64_t used = 0;
         bool ran = path(x, ud, &dice, per_path < total_left ? per_path : total_left, &used,
                         table);
         total_left = used < total_left ? total_left - used : 0;
         if (!ran) {
-            if (x->err.code == VM_E_BUDGET && total_left == 0)
+            if (x->err.code == E_BUDGET && total_left == 0)
                 snprintf(x->err.msg, sizeof x->err.msg, "step budget exhausted: enumerating the "
                          "dice outcomes took more than %llu steps in all",
                          (unsigned long long)total);
@@ -267,7 +267,7 @@ static bool enumerate(vm_ctx *x, const chunk *ch, uint64_t budget, path_fn path,
         }
         /* Refuse as soon as the paths are known to pass the cap (`roll 40 d6`: at once). */
         if ((u128)*paths + paths_ahead(&dice) > ODDS_MAX_PATHS)
-            return limit(x, ch, VM_E_ODDS, msg);
+            return limit(x, ch, E_ODDS, msg);
         if (!next_path(&dice))
             return true;
     }
@@ -281,9 +281,9 @@ static bool path_recorded(vm_ctx *x, const chunk *ch, const dice_src *dice, bool
     if (dice->overflow) {
         snprintf(msg, sizeof msg, "an outcome rolls more than %d dice: too many to enumerate",
                  DICE_SCRIPT_MAX);
-        return limit(x, ch, VM_E_ODDS, msg);
+        return limit(x, ch, E_ODDS, msg);
     }
-    return added || limit(x, ch, VM_E_MEMORY, "out of memory while enumerating dice outcomes");
+    return added || limit(x, ch, E_MEMORY, "out of memory while enumerating dice outcomes");
 }
 
 /* Appends the table's outcomes, sorted, as "TEXT: n/d (p%)" lines (no final newline) to text
@@ -300,7 +300,7 @@ static bool print_outcomes(vm_ctx *x, outcome *table, size_t paths, bool grouped
     if (!sorted || !texts) {
         hon_free(sorted);
         hon_free(texts);
-        x->err.code = VM_E_MEMORY;
+        x->err.code = E_MEMORY;
         snprintf(x->err.msg, sizeof x->err.msg, "out of memory");
         return false;
     }

@@ -1,109 +1,178 @@
-/* opcodes.h — THE list of bytecode instructions: OP(NAME, operand_count, stack_effect).
+/* opcodes.h — THE list of bytecode instructions: OP(NAME, stack_effect, K1, K2, K3, K4, "doc"),
+ * their groups OP_GROUP("heading"), and the kinds of their operands OPERAND(KIND, "doc").
  *
- * Included (without guard) by chunk.h (enum), chunk.c (names, operand counts, stack effects),
- * disasm.c (listing) and vm.c (computed-goto table); define OP before including. Operands are
- * 32-bit words following the opcode; the stack effect may use the first two operands as `a`
- * and `b`. Jump offsets are signed, relative to the end of the instruction, and always the
+ * Included (without guard) by chunk.h (the enums op_code and op_kind), chunk.c (names, operand
+ * counts and kinds, stack effects), vm.c (the computed-goto table) and tests/docs/
+ * doc_tables.c (vm.md §3's tables); define the macros you use before including, the others are
+ * ignored, all three are undefined at the end. Operands are 32-bit words following the opcode,
+ * K1..K4 their kinds (_ for none: the operand count is how many are not _); the disassembler
+ * (disasm.c) prints each by its kind. The stack effect may use the first two operands as `a`
+ * and `b`. A jump offset is signed, relative to the end of the instruction, and always the
  * last operand. Anything that can fail raises an E2xx error (docs/spec/errors.md).
  */
+#ifndef OP
+#define OP(name, effect, k1, k2, k3, k4, doc)
+#endif
+#ifndef OP_GROUP
+#define OP_GROUP(heading)
+#endif
+#ifndef OPERAND
+#define OPERAND(kind, doc)
+#endif
 
-/* constants and locals */
-OP(CONST,              1, 1)        /* push constant K[a] */
-OP(INT,                1, 1)        /* push the int (int32_t)a */
-OP(TRUE,               0, 1)        /* push true */
-OP(FALSE,              0, 1)        /* push false */
-OP(POP,                0, -1)       /* drop the top value */
-OP(GET_LOCAL,          1, 1)        /* push local slot a */
-OP(SET_LOCAL,          1, -1)       /* pop into local slot a */
+/* clang-format off */
 
-/* arithmetic on ints: E205 on overflow and division by zero */
-OP(ADD,                0, -1)       /* x y -> x+y */
-OP(SUB,                0, -1)       /* x y -> x-y */
-OP(MUL,                0, -1)       /* x y -> x*y */
-OP(DIV,                0, -1)       /* x y -> floor(x/y) */
-OP(MOD,                0, -1)       /* x y -> x - y*floor(x/y) */
-OP(NEG,                0, 0)        /* x -> -x */
-OP(MIN,                0, -1)       /* x y -> the smaller */
-OP(MAX,                0, -1)       /* x y -> the larger */
-OP(ABS,                0, 0)        /* x -> |x| */
+OPERAND(CONST,     "an index into the chunk's constants; listed with the constant spelled out")
+OPERAND(INT,       "an int32 immediate; listed signed, and again after `;`")
+OPERAND(LOCAL,     "a local slot of the frame")
+OPERAND(JUMP,      "a signed offset from the end of the instruction; listed with its target, "
+                   "`-> 0012`")
+OPERAND(EXIT,      "`FOR_NEXT`'s jump when the loop is done, a signed offset; listed "
+                   "`done -> 0029`")
+OPERAND(COUNT,     "how many values the instruction takes from the stack")
+OPERAND(TYPE,      "a type id; listed with the type's name")
+OPERAND(RESULT,    "the type id of a board built-in's result (the built-in's name says it: not "
+                   "repeated)")
+OPERAND(FIELD,     "a field of a record, by index")
+OPERAND(TABLE,     "a table id; listed with the table's name")
+OPERAND(COLUMN,    "a column of the instruction's table, ~0 (listed -1) for the whole row; "
+                   "listed `.column` after the table")
+OPERAND(SLOT,      "a value slot (a `value` declaration); listed with its name")
+OPERAND(SET_SLOT,  "the value slot of a `set` effect (0 for the other effects); listed ` .slot` "
+                   "after `set`")
+OPERAND(UNIT_NAME, "a string of the chunk naming a board unit; listed `$name`")
+OPERAND(TEXT,      "a string of the chunk, ~0 (listed -1) for none; listed quoted")
+OPERAND(BUILTIN,   "a built-in function (`RES_BI_*`, `dsl/builtins.h`); listed with its name")
+OPERAND(VARIANT,   "a variant id; listed with its name")
+OPERAND(FN,        "a fn id; listed with its name")
+OPERAND(QUERY,     "a query id; listed with its name")
+OPERAND(EVENT,     "an event id (its index among the queries); listed with its name")
+OPERAND(EFFECT,    "an effect (`FX_*`, `interp/effects.h`); listed with its name")
 
-/* logic and comparison */
-OP(NOT,                0, 0)        /* b -> not b */
-OP(EQ,                 0, -1)       /* x y -> x == y (deep); E201 if a `?` cell takes part */
-OP(NE,                 0, -1)       /* x y -> x != y (deep); E201 likewise */
-OP(LT,                 0, -1)       /* x y -> x < y (ints; enum members by declaration order) */
-OP(LE,                 0, -1)       /* x y -> x <= y */
-OP(GT,                 0, -1)       /* x y -> x > y */
-OP(GE,                 0, -1)       /* x y -> x >= y */
-OP(IN,                 0, -1)       /* x S -> whether x is in the set or list S */
-OP(CONCAT,             0, -1)       /* L M -> the list of L's items then M's (`++`) */
-OP(NTH,                0, -1)       /* L i -> the i-th item of L, from 1; E227 out of range */
+OP_GROUP("constants and locals")
+OP(CONST,              1,                CONST, _, _, _, "push constant K[a]")
+OP(INT,                1,                INT, _, _, _, "push the int (int32_t)a")
+OP(TRUE,               1,                _, _, _, _, "push true")
+OP(FALSE,              1,                _, _, _, _, "push false")
+OP(POP,                -1,               _, _, _, _, "drop the top value")
+OP(GET_LOCAL,          1,                LOCAL, _, _, _, "push local slot a")
+OP(SET_LOCAL,          -1,               LOCAL, _, _, _, "pop into local slot a")
 
-/* control */
-OP(JUMP,               1, 0)        /* pc += a */
-OP(JUMP_IF_FALSE,      1, -1)       /* pop b; if not b, pc += a */
-OP(JUMP_IF_TRUE,       1, -1)       /* pop b; if b, pc += a */
-OP(JUMP_IF_FALSE_KEEP, 1, 0)        /* if the top is false, pc += a (it stays); `and` */
-OP(JUMP_IF_TRUE_KEEP,  1, 0)        /* if the top is true, pc += a (it stays); `or` */
-OP(FOR_NEXT,           4, 0)        /* local a: list/set, local b: position; next item into
-                                       local c and advance b, or else pc += d (loop done) */
-OP(EMPTY_AGG,          0, 0)        /* E208: min/max over an empty collection */
+OP_GROUP("arithmetic on ints: E205 on overflow and division by zero")
+OP(ADD,                -1,               _, _, _, _, "x y -> x+y")
+OP(SUB,                -1,               _, _, _, _, "x y -> x-y")
+OP(MUL,                -1,               _, _, _, _, "x y -> x*y")
+OP(DIV,                -1,               _, _, _, _, "x y -> floor(x/y)")
+OP(MOD,                -1,               _, _, _, _, "x y -> x - y*floor(x/y)")
+OP(NEG,                0,                _, _, _, _, "x -> -x")
+OP(MIN,                -1,               _, _, _, _, "x y -> the smaller")
+OP(MAX,                -1,               _, _, _, _, "x y -> the larger")
+OP(ABS,                0,                _, _, _, _, "x -> the absolute value")
 
-/* building and reading values */
-OP(MAKE_LIST,          2, 1 - (int)(b))  /* b items -> list of type a */
-OP(MAKE_SET,           2, 1 - (int)(b))  /* b members -> set of type a */
-OP(MAKE_RECORD,        2, 1 - (int)(b))  /* b fields in declaration order -> record type a */
-OP(GET_FIELD,          1, 0)        /* record -> field a; E201 for a `?` cell */
-OP(GET_LOCAL_FIELD,    2, 1)        /* push field b of the record in local a (GET_LOCAL a;
-                                       GET_FIELD b in one); E201 for a `?` cell */
-OP(LEN,                0, 0)        /* list or set -> its length */
-OP(TABLE,              3, 1 - (int)(b))  /* b keys -> table a, column c (c = ~0: whole row);
-                                            E201 `?` cell, E202 no row */
+OP_GROUP("logic and comparison")
+OP(NOT,                0,                _, _, _, _, "b -> not b")
+OP(EQ,                 -1,               _, _, _, _,
+   "x y -> x == y (deep); E201 if a `?` cell takes part")
+OP(NE,                 -1,               _, _, _, _, "x y -> x != y (deep); E201 likewise")
+OP(LT,                 -1,               _, _, _, _,
+   "x y -> x < y (ints; enum members by declaration order)")
+OP(LE,                 -1,               _, _, _, _, "x y -> x <= y")
+OP(GT,                 -1,               _, _, _, _, "x y -> x > y")
+OP(GE,                 -1,               _, _, _, _, "x y -> x >= y")
+OP(IN,                 -1,               _, _, _, _, "x S -> whether x is in the set or list S")
+OP(CONCAT,             -1,               _, _, _, _,
+   "L M -> the list of L's items then M's (`++`; one step per item)")
+OP(NTH,                -1,               _, _, _, _,
+   "L i -> the i-th item of L, from 1; E227 out of range")
 
-/* units */
-OP(UNIT_KIND,          0, 0)        /* unit -> its kind */
-OP(UNIT_SIDE,          0, 0)        /* unit -> its side; E204 when the counter has none */
-OP(UNIT_SIZE,          0, 0)        /* unit -> squares it covers */
-OP(UNIT_VALUE,         1, 0)        /* unit -> value slot a; E204 when the counter lacks it */
-OP(HAS_ABILITY,        0, -1)       /* unit ability -> bool */
-OP(HAS_MARKER,         0, -1)       /* unit marker -> bool (count > 0) */
-OP(ABILITY_VALUE,      0, -1)       /* unit ability -> the number it carries, 0 when absent */
-OP(MARKER_COUNT,       0, -1)       /* unit marker -> how many it has */
+OP_GROUP("control")
+OP(JUMP,               0,                JUMP, _, _, _, "pc += a")
+OP(JUMP_IF_FALSE,      -1,               JUMP, _, _, _, "pop b; if not b, pc += a")
+OP(JUMP_IF_TRUE,       -1,               JUMP, _, _, _, "pop b; if b, pc += a")
+OP(JUMP_IF_FALSE_KEEP, 0,                JUMP, _, _, _,
+   "if the top is false, pc += a (it stays); `and`")
+OP(JUMP_IF_TRUE_KEEP,  0,                JUMP, _, _, _,
+   "if the top is true, pc += a (it stays); `or`")
+OP(FOR_NEXT,           0,                LOCAL, LOCAL, LOCAL, EXIT,
+   "local a: list/set, local b: position; next item into local c and advance b, or else pc += d "
+   "(loop done)")
+OP(EMPTY_AGG,          0,                _, _, _, _, "E208: min/max over an empty collection")
 
-/* the board (language.md §5; interp/builtin.c): E212 when no board is loaded */
-OP(UNIT_NAMED,         1, 1)        /* push the scenario unit named by string a (`$name`);
-                                       E213 when the board has none */
-OP(BOARD,              3, 1 - (int)(b))  /* b args -> board built-in a (RES_BI_*) giving a
-                                            value of type c; E213-E218 */
+OP_GROUP("building and reading values")
+OP(MAKE_LIST,          1 - (int)(b),     TYPE, COUNT, _, _, "b items -> list of type a")
+OP(MAKE_SET,           1 - (int)(b),     TYPE, COUNT, _, _, "b members -> set of type a")
+OP(MAKE_RECORD,        1 - (int)(b),     TYPE, COUNT, _, _,
+   "b fields in declaration order -> record type a")
+OP(GET_FIELD,          0,                FIELD, _, _, _, "record -> field a; E201 for a `?` cell")
+OP(GET_LOCAL_FIELD,    1,                LOCAL, FIELD, _, _,
+   "push field b of the record in local a (`GET_LOCAL a; GET_FIELD b` in one); E201")
+OP(LEN,                0,                _, _, _, _, "list or set -> its length")
+OP(TABLE,              1 - (int)(b),     TABLE, COUNT, COLUMN, _,
+   "b keys -> table a, column c (c = ~0: whole row); E201 `?` cell, E202 no row")
 
-/* dice and variants */
-OP(ROLL,               0, 1)        /* push one d6 */
-OP(ROLL_N,             1, 0)        /* n -> list of n d6, of type a (list<int>); E211 when n
-                                       is out of range */
-OP(VARIANT,            1, 1)        /* push the active reading of variant a */
+OP_GROUP("units")
+OP(UNIT_KIND,          0,                _, _, _, _, "unit -> its kind")
+OP(UNIT_SIDE,          0,                _, _, _, _,
+   "unit -> its side; E204 when the counter has none")
+OP(UNIT_SIZE,          0,                _, _, _, _, "unit -> squares it covers")
+OP(UNIT_VALUE,         0,                SLOT, _, _, _,
+   "unit -> value slot a; E204 when the counter lacks it")
+OP(HAS_ABILITY,        -1,               _, _, _, _, "unit ability -> bool")
+OP(HAS_MARKER,         -1,               _, _, _, _, "unit marker -> bool (count > 0)")
+OP(ABILITY_VALUE,      -1,               _, _, _, _,
+   "unit ability -> the number it carries, 0 when absent")
+OP(MARKER_COUNT,       -1,               _, _, _, _, "unit marker -> how many it has")
 
-/* calls */
-OP(CALL_FN,            2, 1 - (int)(b))  /* b args -> result of fn a (E206 too deep) */
-OP(CALL_QUERY,         2, 1 - (int)(b))  /* b args -> answer of query a, through the rule
-                                            driver (E203 no answer, E206 too deep) */
-OP(RETURN,             0, -1)       /* return the top value (a rule: it answered) */
-OP(NO_ANSWER,          0, 0)        /* a rule whose `when` failed: return without answer */
+OP_GROUP("the board (§4a); E212 when no board is loaded")
+OP(UNIT_NAMED,         1,                UNIT_NAME, _, _, _,
+   "push the board's unit named by string a of the chunk (`$name`); E213")
+OP(BOARD,              1 - (int)(b),     BUILTIN, COUNT, RESULT, _,
+   "b args -> board built-in a (`RES_BI_*`, `dsl/builtins.h`), a value of type c; E213-E218")
 
-/* lists built in a loop: `[x in L: cond]` */
-OP(LIST_PUSH,          1, -1)       /* x -> (nothing): append x to the list in local a (a fresh
-                                       list of the evaluation's arena, grown by doubling) */
+OP_GROUP("dice and variants")
+OP(ROLL,               1,                _, _, _, _,
+   "push one d6 (in a procedure, a line `roll d6: F`)")
+OP(ROLL_N,             0,                TYPE, _, _, _,
+   "n -> list of n d6 sorted ascending, of type a (list<int>); E211 when n is out of range (in a "
+   "procedure, a line `roll N d6: [..]`)")
+OP(VARIANT,            1,                VARIANT, _, _, _, "push the active reading of variant a")
 
-/* events, effects and the clock (language.md §6; interp/play.c): EFFECT, RAISE, CHOOSE and
-   FAIL run only inside a procedure (E299 otherwise) */
-OP(EFFECT,             3, -(int)(b))     /* b operands -> apply effect a (FX_*, play.h) through
-                                            the effect log; c: the value slot of `set` */
-OP(RAISE,              2, -(int)(b))     /* b args -> queue event a: it runs after this rule's
-                                            block (E222 when events cascade too deep) */
-OP(CHOOSE,             1, -1)       /* L side -> the member of L the side's chooser picks; a:
-                                       the question (a string, ~0: none); E220 L empty, E221 */
-OP(NOTE,               1, 0)        /* write string a as a line of the procedure's output */
-OP(FAIL,               1, 0)        /* stop the procedure with E219 and string a: its effects
-                                       are rolled back */
-OP(DONE,               0, 0)        /* the `do` block of an event's rule ran to its end: fired */
-OP(TURN,               0, 1)        /* push the turn number (from 1) */
-OP(PHASE,              0, 1)        /* push the current phase; E226 when none is declared */
+OP_GROUP("calls")
+OP(CALL_FN,            1 - (int)(b),     FN, COUNT, _, _,
+   "b args -> result of fn a (E206 too deep)")
+OP(CALL_QUERY,         1 - (int)(b),     QUERY, COUNT, _, _,
+   "b args -> answer of query a, through the rule driver (E203 no answer, E206 too deep)")
+OP(RETURN,             -1,               _, _, _, _, "return the top value (a rule: it answered)")
+OP(NO_ANSWER,          0,                _, _, _, _,
+   "a rule whose `when` failed: return without answer")
+
+OP_GROUP("lists built in a loop: `[x in L: cond]`")
+OP(LIST_PUSH,          -1,               LOCAL, _, _, _,
+   "x -> append x to the list in local a (a filter's or map's own list, grown by doubling in the "
+   "arena)")
+
+OP_GROUP("events, effects, the clock (§11); EFFECT, RAISE and CHOOSE only inside a procedure "
+         "(E299 otherwise)")
+OP(EFFECT,             -(int)(b),        EFFECT, COUNT, SET_SLOT, _,
+   "b operands -> apply effect a (`FX_*` of `play.h`) through the effect log; c: the value slot of "
+   "`set`; E212, E217, E224, E225")
+OP(RAISE,              -(int)(b),        EVENT, COUNT, _, _,
+   "b args -> queue event a: it runs after this rule's block (E222 too deep)")
+OP(CHOOSE,             -1,               TEXT, _, _, _,
+   "L side -> the member of L (a list or a set) the side's chooser picks; a: the question (a "
+   "string; ~0 none); E220, E221, E225")
+OP(NOTE,               0,                TEXT, _, _, _,
+   "write string a as a line of the procedure's output")
+OP(FAIL,               0,                TEXT, _, _, _,
+   "stop the procedure: E219 with string a and the rule's name; every effect is undone")
+OP(DONE,               0,                _, _, _, _,
+   "an event rule's `do` block ran to its end: the rule fired")
+OP(TURN,               1,                _, _, _, _, "push the turn number (from 1)")
+OP(PHASE,              1,                _, _, _, _,
+   "push the current phase; E226 when no phase is declared")
+
+/* clang-format on */
+
+#undef OP
+#undef OP_GROUP
+#undef OPERAND

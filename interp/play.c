@@ -10,13 +10,8 @@
 #include "mem.h"
 
 static const char *const fx_names[FX_COUNT] = {
-    [FX_GIVE] = "give", [FX_TAKE] = "take", [FX_TAKE_ALL] = "take all",
-    [FX_FLIP_UNIT] = "flip", [FX_FLIP_ELEMENT] = "flip element", [FX_SET] = "set",
-    [FX_DESTROY] = "destroy", [FX_MOVE] = "move", [FX_EMBARK] = "embark",
-    [FX_DISEMBARK] = "disembark", [FX_PLACE_SQUARE] = "place at square",
-    [FX_PLACE_SIDE] = "place at side", [FX_REMOVE_SQUARE] = "remove at square",
-    [FX_REMOVE_SIDE] = "remove at side", [FX_REMOVE_NEAR] = "remove near",
-    [FX_CLOCK] = "next phase",
+#define EFFECT(name, text, fewest, most, operands, statement, doc) [FX_##name] = text,
+#include "effects.h"
 };
 
 const char *play_fx_name(uint32_t k)

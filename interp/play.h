@@ -1,7 +1,8 @@
 /* play.h — the game a procedure plays and its effect log: the board (a scene), the clock, each
  * change applied with the record that undoes it, the history of procedures, undo. play.c alone
  * changes the board, the unit pool or the clock while playing: proc.c decides what changes,
- * outcome.c reads the log. play_fx is also OP_EFFECT's operand (compile.c, disasm.c).
+ * outcome.c reads the log. play_fx (from the list effects.h) is also OP_EFFECT's operand
+ * (compile.c, disasm.c).
  */
 #ifndef HON_PLAY_H
 #define HON_PLAY_H
@@ -11,24 +12,11 @@
 #include <stdint.h>
 #include "scene.h"
 
-/* The effects (operand a of OP_EFFECT), with the operands they take from the stack. */
+/* The effects (operand a of OP_EFFECT): FX_GIVE, FX_TAKE ... FX_CLOCK, in the order of their
+ * list, effects.h, which gives the operands each takes from the stack. */
 typedef enum play_fx {
-    FX_GIVE,            /* unit marker count */
-    FX_TAKE,            /* unit marker count */
-    FX_TAKE_ALL,        /* unit marker */
-    FX_FLIP_UNIT,       /* unit face */
-    FX_FLIP_ELEMENT,    /* element face */
-    FX_SET,             /* unit value (the slot is operand c of OP_EFFECT) */
-    FX_DESTROY,         /* unit */
-    FX_MOVE,            /* unit square [square] */
-    FX_EMBARK,          /* unit carrier */
-    FX_DISEMBARK,       /* unit square */
-    FX_PLACE_SQUARE,    /* square_feature square */
-    FX_PLACE_SIDE,      /* side_feature square_side */
-    FX_REMOVE_SQUARE,   /* square_feature square */
-    FX_REMOVE_SIDE,     /* side_feature square_side */
-    FX_REMOVE_NEAR,     /* interspace_item square: from the 4 interspaces around it */
-    FX_CLOCK,           /* (no operands) the clock moves to the next phase: `next` */
+#define EFFECT(name, text, fewest, most, operands, statement, doc) FX_##name,
+#include "effects.h"
     FX_COUNT
 } play_fx;
 

@@ -49,13 +49,13 @@ static bool fail_effect(vm_ctx *x, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return state_fail(x, VM_E_EFFECT, "%s", msg);
+    return state_fail(x, E_EFFECT, "%s", msg);
 }
 
 /* What a play_* call that ran out of memory leaves: E209. */
 static bool logged(vm_ctx *x, bool ok)
 {
-    return ok || state_fail(x, VM_E_MEMORY, "out of memory (effect log)");
+    return ok || state_fail(x, E_MEMORY, "out of memory (effect log)");
 }
 
 /* A square value as a board square; E217 off the board. */
@@ -66,7 +66,7 @@ static bool board_square(vm_ctx *x, val v, int *sq)
         return true;
     char t[32];
     scene_square_text(v.u.i, t, sizeof t);
-    return state_fail(x, VM_E_OFF_BOARD, "square %s is off the board", t);
+    return state_fail(x, E_OFF_BOARD, "square %s is off the board", t);
 }
 
 /* A unit an effect may change: one of the board's (the counters of the rules are their
@@ -75,7 +75,7 @@ static bool unit_ok(vm_ctx *x, val v, strbuf *name)
 {
     const scene *sc = game_of(x)->g.sc;
     if (v.u.i < 0 || v.u.i >= BOARD_MAX_UNITS || !unit_get(sc->units, (int32_t)v.u.i))
-        return state_fail(x, VM_E_INTERNAL, "an effect on a unit that does not exist");
+        return state_fail(x, E_INTERNAL, "an effect on a unit that does not exist");
     put_val(x, v, name);
     if (v.u.i < sc->first_unit)
         return fail_effect(x, "%s is a counter of the rules, not a unit of the board: effects "
@@ -97,9 +97,9 @@ static bool announce(vm_ctx *x, const chunk *ch, strbuf *line)
     if (!gm->bare)
         cite_of(x->p, ch, line);
     if (line->oom)
-        return state_fail(x, VM_E_MEMORY, "out of memory (effect line)");
+        return state_fail(x, E_MEMORY, "out of memory (effect line)");
     if (gm->stepper && !gm->stepper(gm->ud, sb_str(line)))
-        return state_fail(x, VM_E_ABANDONED, "the procedure was abandoned before: %s",
+        return state_fail(x, E_ABANDONED, "the procedure was abandoned before: %s",
                           sb_str(line));
     sb_puts(&gm->out, sb_str(line));
     sb_putc(&gm->out, '\n');
@@ -194,7 +194,7 @@ static bool position_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *ar
         return false;
     geo_status st = play_position(&gm->g, k, u, sq0, sq1, carrier);
     if (st == GEO_ENOMEM)
-        return state_fail(x, VM_E_MEMORY, "out of memory (board)");
+        return state_fail(x, E_MEMORY, "out of memory (board)");
     if (st != GEO_OK)
         return fail_effect(x, "the board refused to %s %s", play_fx_name(k), sb_str(line));
     if (k == FX_DESTROY)
@@ -239,7 +239,7 @@ static bool feature_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *arg
         size_t nc = 0;
         static const geo_dir around[4] = { GEO_NW, GEO_NE, GEO_SE, GEO_SW };
         if (sc->g->topo != GEO_SQUARE)
-            return state_fail(x, VM_E_TOPOLOGY, "interspaces exist on square boards only");
+            return state_fail(x, E_TOPOLOGY, "interspaces exist on square boards only");
         for (int d = 0; d < 4; d++) {
             int is = geo_interspace_of(sc->g, where_i, around[d]);
             if (is >= 0 && board_has(b, BOARD_AT_INTERSPACE, is, id, NULL))
@@ -261,7 +261,7 @@ static bool feature_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *arg
         return logged(x, play_remove(&gm->g, k, where_i, id, 0));
     geo_status st = play_place(&gm->g, k, where_i, id);
     if (st == GEO_ENOMEM)
-        return state_fail(x, VM_E_MEMORY, "out of memory (board)");
+        return state_fail(x, E_MEMORY, "out of memory (board)");
     return st == GEO_OK || fail_effect(x, "the board refused to place a feature");
 }
 
@@ -273,7 +273,7 @@ static bool clock_effect(vm_ctx *x, const chunk *ch)
     play *g = &game_of(x)->g;
     size_t nphases = p->enums[E_PHASE].len;
     if (g->phase < 0 || nphases == 0)
-        return state_fail(x, VM_E_NO_PHASE, "no phase is declared (`phase NAME;` declares the "
+        return state_fail(x, E_NO_PHASE, "no phase is declared (`phase NAME;` declares the "
                           "phases of a turn, in order)");
     bool new_turn = (size_t)g->phase + 1 >= nphases;
     int64_t turn = new_turn ? g->turn + 1 : g->turn;
@@ -323,7 +323,7 @@ static bool flip_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args)
     const int32_t *faces = k == FX_FLIP_UNIT ? sc->unit_faces : sc->element_faces;
     size_t nf = k == FX_FLIP_UNIT ? sc->nunit_faces : sc->nelement_faces;
     if (t < 0 || (size_t)t >= nf)
-        return state_fail(x, VM_E_INTERNAL, "flip of something that does not exist");
+        return state_fail(x, E_INTERNAL, "flip of something that does not exist");
     if (faces[t] == face)
         return true;
     strbuf text = { 0 };
@@ -360,7 +360,7 @@ static bool effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, u
     if (kind == FX_CLOCK)
         return clock_effect(x, ch);
     if (!gm->g.sc || gm->g.sc != x->sc)
-        return state_fail(x, VM_E_NO_BOARD, "no board is loaded: effects change the units and "
+        return state_fail(x, E_NO_BOARD, "no board is loaded: effects change the units and "
                           "the board of a scenario (load one first)");
     strbuf line = { 0 };
     bool ok;
@@ -387,7 +387,7 @@ static bool effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, u
         ok = feature_effect(x, ch, k, args);
         break;
     default:
-        ok = state_fail(x, VM_E_INTERNAL, "unknown effect %" PRIu32, kind);
+        ok = state_fail(x, E_INTERNAL, "unknown effect %" PRIu32, kind);
     }
     sb_free(&line);
     return ok;
@@ -405,7 +405,7 @@ static bool raise_event(vm_ctx *x, uint32_t e, const val *args, uint32_t n)
     if (n)
         memcpy(copy, args, n * sizeof *copy);
     if (!HON_GROW(gm->queue, gm->qlen, gm->qcap))
-        return state_fail(x, VM_E_MEMORY, "out of memory (event queue)");
+        return state_fail(x, E_MEMORY, "out of memory (event queue)");
     /* raised by the running rule's statement; from C (a walk's step), where the running
      * event was raised */
     ast_loc at = state_where(x);
@@ -527,7 +527,7 @@ static bool scripted_choice(vm_ctx *x, const val *opts, size_t n, const char *qu
 {
     proc_game *gm = game_of(x);
     if (gm->script_pos >= gm->nscript)
-        return state_fail(x, VM_E_BAD_CHOICE, "the test's choices ran out at \"%s\" (legal are "
+        return state_fail(x, E_BAD_CHOICE, "the test's choices ran out at \"%s\" (legal are "
                           "%s)", question, sb_str(all));
     val want = gm->script[gm->script_pos++];
     for (size_t i = 0; i < n; i++)
@@ -537,7 +537,7 @@ static bool scripted_choice(vm_ctx *x, const val *opts, size_t n, const char *qu
         }
     strbuf w = { .limit = 256 };
     put_val(x, want, &w);
-    state_fail(x, VM_E_BAD_CHOICE, "illegal choice %s for \"%s\": legal are %s", sb_str(&w),
+    state_fail(x, E_BAD_CHOICE, "illegal choice %s for \"%s\": legal are %s", sb_str(&w),
                question, sb_str(all));
     sb_free(&w);
     return false;
@@ -562,9 +562,9 @@ static bool chosen(vm_ctx *x, const val *opts, char **texts, size_t n, const cha
     }
     sb_free(&qq);
     if (idx == -1)
-        return state_fail(x, VM_E_ABANDONED, "the procedure was abandoned at \"%s\"", question);
+        return state_fail(x, E_ABANDONED, "the procedure was abandoned at \"%s\"", question);
     if (idx < 0 || (size_t)idx >= n)
-        return state_fail(x, VM_E_BAD_CHOICE, "illegal choice for \"%s\": legal are %s",
+        return state_fail(x, E_BAD_CHOICE, "illegal choice for \"%s\": legal are %s",
                           question, sb_str(all));
     *out = opts[idx];
     return true;
@@ -595,7 +595,7 @@ static bool choose(vm_ctx *x, const chunk *ch, val from, val side, const char *q
     }
     const char *question = q ? q : "choose one";
     if (n == 0)
-        return state_fail(x, VM_E_NO_CHOICE, "no legal choice for \"%s\": the list of options "
+        return state_fail(x, E_NO_CHOICE, "no legal choice for \"%s\": the list of options "
                           "is empty", question);
     const char *side_name = side.u.i >= 0 && (size_t)side.u.i < p->enums[E_SIDE].len
                                 ? p->enums[E_SIDE].members[side.u.i].name : "";
@@ -649,7 +649,7 @@ static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
     unsigned cascade = x->max_depth / 2 ? x->max_depth / 2 : 1;
     if (x->depth >= cascade) {
         if (!x->err.code) {
-            state_fail(x, VM_E_CASCADE, "events raise events more than %u deep (at event %s): "
+            state_fail(x, E_CASCADE, "events raise events more than %u deep (at event %s): "
                        "a cascade that does not end?", cascade, p->queries[e].name);
             if (gm->raised_at.line)
                 x->err.loc = gm->raised_at;
@@ -801,7 +801,7 @@ static bool next_body(vm_ctx *x, void *ud)
     const play *g = &game_of(x)->g;
     size_t nphases = p->enums[E_PHASE].len;
     if (g->phase < 0 || nphases == 0)
-        return state_fail(x, VM_E_NO_PHASE, "no phase is declared (`phase NAME;` declares the "
+        return state_fail(x, E_NO_PHASE, "no phase is declared (`phase NAME;` declares the "
                           "phases of a turn, in order)");
     uint32_t ptype = p->enums[E_PHASE].type;
     val old = { .type = ptype, .u.i = g->phase };

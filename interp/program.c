@@ -117,7 +117,7 @@ prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags)
         for (size_t i = 0; i < nfiles; i++)
             ast_file_free(files[i]);
         hon_free(files);
-        diag_report(diags, 199, DIAG_ERROR, (ast_loc){ 0 }, "out of memory");
+        diag_report(diags, E_LIMIT, DIAG_ERROR, (ast_loc){ 0 }, "out of memory");
         return NULL;
     }
     pg->files = files;
@@ -130,7 +130,8 @@ prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags)
     size_t errors = diags->errors;
     if (!compile_all(pg, diags)) {
         if (diags->errors == errors)
-            diag_report(diags, 199, DIAG_ERROR, (ast_loc){ 0 }, "out of memory while compiling");
+            diag_report(diags, E_LIMIT, DIAG_ERROR, (ast_loc){ 0 },
+                        "out of memory while compiling");
         prog_free(pg);
         return NULL;
     }

@@ -92,8 +92,8 @@ scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors
     if (!s || !s->units) {
         scene_free(s);
         if (errs && HON_GROW(errs->items, errs->len, errs->cap))
-            errs->items[errs->len++] = (scn_error){ .code = 399, .line = 1, .col = 1, .len = 1,
-                                                    .message = "out of memory" };
+            errs->items[errs->len++] = (scn_error){ .code = E_SCN_MEMORY, .line = 1, .col = 1,
+                                                    .len = 1, .message = "out of memory" };
         return NULL;
     }
     s->first_unit = (int32_t)s->units->len;
@@ -120,8 +120,8 @@ scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors
     if (!s->unit_faces || !s->element_faces) {
         scene_free(s);
         if (errs && HON_GROW(errs->items, errs->len, errs->cap))
-            errs->items[errs->len++] = (scn_error){ .code = 399, .line = 1, .col = 1, .len = 1,
-                                                    .message = "out of memory" };
+            errs->items[errs->len++] = (scn_error){ .code = E_SCN_MEMORY, .line = 1, .col = 1,
+                                                    .len = 1, .message = "out of memory" };
         return NULL;
     }
     return s;

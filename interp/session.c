@@ -76,7 +76,7 @@ hon_status session_error(hon_vm *vm, bool undone)
     diag_list_init(&dl, &vm->sources);
     diag_report(&dl, e->code, DIAG_ERROR, e->loc, "%s", e->msg);
     session_emit(vm, &dl);
-    return e->code == VM_E_MEMORY ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
+    return e->code == E_MEMORY ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
 }
 
 /* ---- files ---- */

@@ -87,7 +87,7 @@ struct hon_answer {
 
 /* Hands every diagnostic of dl to the vm's on_diag (or stderr), rendered, and empties dl. */
 void session_emit(hon_vm *vm, diag_list *dl);
-/* Reports a message about no source position (code 0 unless given) as coming from `path`
+/* Reports a message about no source position (code: an E_* or E_NONE) as from `path`
  * (NULL: "<board>"); rendered as `hon: error: MESSAGE`. */
 void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -26,7 +26,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->arena.limit = VM_ARENA_LIMIT;
     x->tracing = tracing;
     trace_reset(&x->trace);
-    x->err.code = 0;
+    x->err.code = E_NONE;
 }
 
 void state_end(vm_ctx *x)
@@ -71,7 +71,7 @@ void *state_alloc(vm_ctx *x, size_t n)
 {
     void *p = arena_alloc(&x->arena, n);
     if (!p)
-        state_fail(x, VM_E_MEMORY, "out of memory: this evaluation made more than %zu bytes of "
+        state_fail(x, E_MEMORY, "out of memory: this evaluation made more than %zu bytes of "
                    "values", (size_t)VM_ARENA_LIMIT);
     return p;
 }

@@ -17,29 +17,7 @@
 #define VM_DEFAULT_DEPTH 200u
 #define VM_ARENA_LIMIT ((size_t)256 << 20)   /* bytes of values one evaluation may make */
 
-/* Run-time error codes (docs/spec/errors.md, E2xx). */
-enum {
-    VM_E_NOT_GIVEN = 201, VM_E_NO_ROW = 202, VM_E_NO_ANSWER = 203, VM_E_UNIT_VALUE = 204,
-    VM_E_ARITH = 205, VM_E_DEPTH = 206, VM_E_BUDGET = 207, VM_E_EMPTY = 208,
-    VM_E_MEMORY = 209, VM_E_ODDS = 210, VM_E_DICE = 211,
-    VM_E_NO_BOARD = 212,      /* a board built-in or `$name` with no board loaded */
-    VM_E_NO_UNIT = 213,       /* `$name`: the board has no unit of that name */
-    VM_E_NOT_EMBARKED = 214,  /* carrier(u) of a unit that is not embarked */
-    VM_E_NOTHING = 215,       /* no terrain, element, facing or feature where one was read */
-    VM_E_NO_SIDE = 216,       /* side_between of squares that share no side */
-    VM_E_OFF_BOARD = 217,     /* a square off the board, a unit that is not on it */
-    VM_E_TOPOLOGY = 218,      /* a line traced on a hex board */
-    VM_E_FAILED = 219,        /* a rule's `fail "..."` stopped the procedure */
-    VM_E_NO_CHOICE = 220,     /* `choose` over an empty list */
-    VM_E_BAD_CHOICE = 221,    /* an illegal or missing choice (script, chooser) */
-    VM_E_CASCADE = 222,       /* events raising events deeper than the depth limit */
-    VM_E_DICE_OUT = 223,      /* a test's scripted dice ran out */
-    VM_E_EFFECT = 224,        /* an effect that cannot be applied (board, units) */
-    VM_E_ABANDONED = 225,     /* the player abandoned the procedure (chooser, step mode) */
-    VM_E_NO_PHASE = 226,      /* phase() or `next` with no phase declared */
-    VM_E_INDEX = 227,         /* nth(L, i) with i not in 1..len(L) */
-    VM_E_INTERNAL = 299
-};
+/* Run-time errors are the E2xx codes of diag.h (E_NO_BOARD...; docs/spec/errors.md). */
 
 typedef struct vm_frame {
     const chunk *ch;
@@ -48,7 +26,7 @@ typedef struct vm_frame {
 } vm_frame;
 
 typedef struct vm_error {
-    int code;               /* 201 for E201; 0: none */
+    int code;               /* E_* of diag.h (201 for E201); E_NONE: none */
     ast_loc loc;
     char msg[768];
 } vm_error;

@@ -116,17 +116,10 @@ void trace_lookup(trace_log *t, val_arena *a, uint32_t table, const val *keys, u
     e->done = true;
 }
 
+/* The name of the query's mode; `first` for an event, which has none. */
 static const char *mode_name(ast_op m)
 {
-    switch (m) {
-    case AST_COMBINE_SUM: return "sum";
-    case AST_COMBINE_MIN: return "min";
-    case AST_COMBINE_MAX: return "max";
-    case AST_COMBINE_ALL: return "all";
-    case AST_COMBINE_ANY: return "any";
-    case AST_COMBINE_PERMISSION: return "permission";
-    default: return "first";
-    }
+    return ast_combine_name(m) ? ast_combine_name(m) : "first";
 }
 
 #define TRACE_VALUE_MAX 4096   /* bytes of one printed value in a trace */

@@ -33,7 +33,7 @@ hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_
     *out = NULL;
     char *owned = NULL;
     if (!text) {
-        hon_status st = session_read_file(vm, path, 398, &owned, &len);
+        hon_status st = session_read_file(vm, path, E_SCN_READ, &owned, &len);
         if (st != HON_OK)
             return st;
         text = owned;
@@ -44,7 +44,7 @@ hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_
     if (!*out) {
         bool oom = false;
         for (size_t i = 0; i < errs.len; i++)
-            oom |= errs.items[i].code == 399;
+            oom |= errs.items[i].code == E_SCN_MEMORY;
         report_scn(vm, path, text, len, &errs);
         st = oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
     }
@@ -65,8 +65,8 @@ void view_rebind(hon_vm *vm)
         vm->sc = sc;
         return;
     }
-    session_report(vm, 0, vm->board_path, "the board %s does not fit the rules any more: it was "
-                 "dropped", vm->board_path);
+    session_report(vm, E_NONE, vm->board_path, "the board %s does not fit the rules any more: "
+                   "it was dropped", vm->board_path);
     hon_free(vm->board_path);
     hon_free(vm->board_text);
     vm->board_path = vm->board_text = NULL;
@@ -105,7 +105,7 @@ hon_status hon_load_board(hon_vm *vm, const char *path)
         return HON_ERR_NOT_FOUND;
     char *text;
     size_t len;
-    hon_status st = session_read_file(vm, path, 398, &text, &len);
+    hon_status st = session_read_file(vm, path, E_SCN_READ, &text, &len);
     if (st != HON_OK)
         return st;
     return set_board(vm, path, text, len);
@@ -150,13 +150,13 @@ static int endpoint(hon_vm *vm, const char *spec)
         int32_t u = scene_unit(sc, spec + (spec[0] == '$'));
         if (u >= 0 && board_unit_squares(sc->b, u, &s0, &s1))
             return s0;
-        session_report(vm, 0, vm->board_path, u >= 0 ? "unit %s is not on the board"
+        session_report(vm, E_NONE, vm->board_path, u >= 0 ? "unit %s is not on the board"
                      : "the board has no unit %s", spec);
         return -1;
     }
     s0 = geo_parse_square(sc->g, spec + (spec[0] == '@'));
     if (s0 < 0)
-        session_report(vm, 0, vm->board_path, "'%s' is neither a unit ($name) nor a square of "
+        session_report(vm, E_NONE, vm->board_path, "'%s' is neither a unit ($name) nor a square of "
                      "the board (%d columns, %d rows)", spec, sc->g->w, sc->g->h);
     return s0;
 }
@@ -241,7 +241,7 @@ static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, 
     if (!vm || !out)
         return HON_ERR_NOT_FOUND;
     if (!vm->sc) {
-        session_report(vm, 0, "<board>", "no board is loaded");
+        session_report(vm, E_NONE, "<board>", "no board is loaded");
         return HON_ERR_NOT_FOUND;
     }
     const scenario *s = vm->sc->scn;
@@ -278,7 +278,7 @@ static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, 
     shown_free(&w);
     geo_trace_free(&tr);
     if (gs == GEO_ETOPO) {
-        session_report(vm, 0, vm->board_path, "hex boards are not drawn yet");
+        session_report(vm, E_NONE, vm->board_path, "hex boards are not drawn yet");
         return HON_ERR_NOT_FOUND;
     }
     return gs == GEO_OK ? HON_OK : gs == GEO_ENOMEM ? HON_ERR_MEMORY : HON_ERR_IO;

@@ -49,7 +49,8 @@ static bool fail_absent(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col)
 {
     const res_program *p = x->p;
     if (table >= p->ntables || row >= p->tables[table].nrows)
-        return state_fail(x, VM_E_NOT_GIVEN, "a table cell that the source does not give was read");
+        return state_fail(x, E_NOT_GIVEN_CELL,
+                          "a table cell that the source does not give was read");
     const res_table *t = &p->tables[table];
     const res_row *r = &t->rows[row];
     strbuf b = { 0 };
@@ -67,7 +68,7 @@ static bool fail_absent(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col)
         cites_text(cites, &b);
         sb_puts(&b, "]");
     }
-    state_fail(x, VM_E_NOT_GIVEN, "%s", sb_str(&b));
+    state_fail(x, E_NOT_GIVEN_CELL, "%s", sb_str(&b));
     sb_free(&b);
     return false;
 }
@@ -79,14 +80,14 @@ static bool ensure_stack(vm_ctx *x, size_t need)
     if (need <= x->stack_cap)
         return true;
     if (need > VM_MAX_STACK)
-        return state_fail(x, VM_E_MEMORY, "the evaluation needs more than %zu stack slots",
+        return state_fail(x, E_MEMORY, "the evaluation needs more than %zu stack slots",
                           VM_MAX_STACK);
     size_t cap = x->stack_cap ? x->stack_cap : 256;
     while (cap < need)
         cap *= 2;
     val *s = hon_realloc(x->stack, cap * sizeof *s);
     if (!s)
-        return state_fail(x, VM_E_MEMORY, "out of memory (VM stack)");
+        return state_fail(x, E_MEMORY, "out of memory (VM stack)");
     x->stack = s;
     x->stack_cap = cap;
     return true;
@@ -95,7 +96,7 @@ static bool ensure_stack(vm_ctx *x, size_t need)
 static bool push_frame(vm_ctx *x, const chunk *ch, size_t base)
 {
     if (!HON_GROW(x->frames, x->nframes, x->frames_cap))
-        return state_fail(x, VM_E_MEMORY, "out of memory (VM frames)");
+        return state_fail(x, E_MEMORY, "out of memory (VM frames)");
     x->frames[x->nframes++] = (vm_frame){ ch, ch->code, base };
     return true;
 }
@@ -159,7 +160,7 @@ static bool table_row(vm_ctx *x, const res_table *t, const val *keys, uint32_t *
     if (t->floor_key >= 0)
         sb_printf(&b, " (`%s` is a floor key: the smallest row is above it)",
                   t->keys[t->floor_key].name);
-    state_fail(x, VM_E_NO_ROW, "%s", sb_str(&b));
+    state_fail(x, E_NO_ROW, "%s", sb_str(&b));
     sb_free(&b);
     return false;
 }
@@ -202,7 +203,7 @@ static bool table_cell(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col, va
     if (col == UINT32_MAX)
         col = 0;
     if (col >= t->ncols)
-        return state_fail(x, VM_E_INTERNAL, "bad table column");
+        return state_fail(x, E_INTERNAL, "bad table column");
     if (!r->cells[col].given)
         return fail_absent(x, table, row, col);
     *out = (val){ .type = t->cols[col].type, .u.i = r->cells[col].v };
@@ -225,7 +226,7 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
     const size_t frames = x->nframes;
     const unsigned depth = x->depth;
     if (!ch)
-        return state_fail(x, VM_E_INTERNAL, "missing chunk");
+        return state_fail(x, E_INTERNAL, "missing chunk");
     size_t nb = argi + nargs == sp0 ? argi : sp0;
     if (nb + ch->nlocals + ch->max_stack + 1 > x->stack_cap &&
         !ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
@@ -302,9 +303,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 
 #if HON_THREADED_DISPATCH
     static const void *const labels[OP__COUNT] = {
-#define OP(name, n, effect) &&L_##name,
+#define OP(name, ...) &&L_##name,
 #include "opcodes.h"
-#undef OP
     };
 #define VM_CASE(name) L_##name:
 #define VM_NEXT() \
@@ -317,7 +317,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 #define VM_LOOP_BEGIN \
     for (;;) { if (--x->steps_left == 0) goto budget; DEBUG_OP(); switch ((op_code)*pc++) {
 #define VM_LOOP_END \
-    default: RAISE(VM_E_INTERNAL, "bad opcode"); } }
+    default: RAISE(E_INTERNAL, "bad opcode"); } }
 #endif
 
     VM_LOOP_BEGIN
@@ -333,28 +333,28 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(ADD) {
         int64_t b = POP().u.i, a = TOP.u.i, r;
         if (__builtin_add_overflow(a, b, &r))
-            RAISE(VM_E_ARITH, "integer overflow: %" PRId64 " + %" PRId64, a, b);
+            RAISE(E_ARITH, "integer overflow: %" PRId64 " + %" PRId64, a, b);
         TOP.u.i = r;
         VM_NEXT();
     }
     VM_CASE(SUB) {
         int64_t b = POP().u.i, a = TOP.u.i, r;
         if (__builtin_sub_overflow(a, b, &r))
-            RAISE(VM_E_ARITH, "integer overflow: %" PRId64 " - %" PRId64, a, b);
+            RAISE(E_ARITH, "integer overflow: %" PRId64 " - %" PRId64, a, b);
         TOP.u.i = r;
         VM_NEXT();
     }
     VM_CASE(MUL) {
         int64_t b = POP().u.i, a = TOP.u.i, r;
         if (__builtin_mul_overflow(a, b, &r))
-            RAISE(VM_E_ARITH, "integer overflow: %" PRId64 " * %" PRId64, a, b);
+            RAISE(E_ARITH, "integer overflow: %" PRId64 " * %" PRId64, a, b);
         TOP.u.i = r;
         VM_NEXT();
     }
     VM_CASE(DIV) {
         int64_t b = POP().u.i, a = TOP.u.i, q, r;
         if (!checked_div(a, b, &q, &r))
-            RAISE(VM_E_ARITH, b == 0 ? "division by zero: %" PRId64 " / %" PRId64
+            RAISE(E_ARITH, b == 0 ? "division by zero: %" PRId64 " / %" PRId64
                                   : "integer overflow: %" PRId64 " / %" PRId64, a, b);
         TOP.u.i = q;
         VM_NEXT();
@@ -364,13 +364,13 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         if (b == -1)
             r = 0;
         else if (!checked_div(a, b, &q, &r))
-            RAISE(VM_E_ARITH, "division by zero: %" PRId64 " %% %" PRId64, a, b);
+            RAISE(E_ARITH, "division by zero: %" PRId64 " %% %" PRId64, a, b);
         TOP.u.i = r;
         VM_NEXT();
     }
     VM_CASE(NEG) {
         if (TOP.u.i == INT64_MIN)
-            RAISE(VM_E_ARITH, "integer overflow: -(%" PRId64 ")", TOP.u.i);
+            RAISE(E_ARITH, "integer overflow: -(%" PRId64 ")", TOP.u.i);
         TOP.u.i = -TOP.u.i;
         VM_NEXT();
     }
@@ -378,7 +378,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(MAX) { int64_t b = POP().u.i; if (b > TOP.u.i) TOP.u.i = b; VM_NEXT(); }
     VM_CASE(ABS) {
         if (TOP.u.i == INT64_MIN)
-            RAISE(VM_E_ARITH, "integer overflow: abs(%" PRId64 ")", TOP.u.i);
+            RAISE(E_ARITH, "integer overflow: abs(%" PRId64 ")", TOP.u.i);
         if (TOP.u.i < 0)
             TOP.u.i = -TOP.u.i;
         VM_NEXT();
@@ -491,7 +491,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(4);
         VM_NEXT();
     }
-    VM_CASE(EMPTY_AGG) { RAISE(VM_E_EMPTY, "min or max over an empty collection"); }
+    VM_CASE(EMPTY_AGG) { RAISE(E_EMPTY, "min or max over an empty collection"); }
 
     VM_CASE(MAKE_LIST) {
         uint32_t t = OPA, n = OPB;
@@ -577,14 +577,14 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(UNIT_KIND) {
         const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
         if (!u || u->kind < 0)
-            RAISE(VM_E_UNIT_VALUE, "counter `%s` has no kind", u ? u->counter : "?");
+            RAISE(E_UNIT_VALUE, "counter `%s` has no kind", u ? u->counter : "?");
         TOP = (val){ .type = p->enums[E_KIND].type, .u.i = u->kind };
         VM_NEXT();
     }
     VM_CASE(UNIT_SIDE) {
         const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
         if (!u || u->side < 0)
-            RAISE(VM_E_UNIT_VALUE, "counter `%s` gives no side", u ? u->counter : "?");
+            RAISE(E_UNIT_VALUE, "counter `%s` gives no side", u ? u->counter : "?");
         TOP = (val){ .type = p->enums[E_SIDE].type, .u.i = u->side };
         VM_NEXT();
     }
@@ -599,7 +599,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(1);
         if (!unit_get_value(x->units, (int32_t)TOP.u.i, slot, &v)) {
             const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
-            RAISE(VM_E_UNIT_VALUE, "counter `%s` gives no value `%s`", u ? u->counter : "?",
+            RAISE(E_UNIT_VALUE, "counter `%s` gives no value `%s`", u ? u->counter : "?",
                   slot < p->nslots ? p->slots[slot].name : "?");
         }
         TOP = INTV(v);
@@ -630,11 +630,11 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         uint32_t k = OPA;
         SKIP(1);
         if (!x->sc)
-            RAISE(VM_E_NO_BOARD, "no board is loaded: `$%s` names a unit of a board",
+            RAISE(E_NO_BOARD, "no board is loaded: `$%s` names a unit of a board",
                   k < ch->nstrs ? ch->strs[k] : "?");
         int32_t id = k < ch->nstrs ? scene_unit(x->sc, ch->strs[k]) : -1;
         if (id < 0)
-            RAISE(VM_E_NO_UNIT, "the board has no unit `$%s`", k < ch->nstrs ? ch->strs[k] : "?");
+            RAISE(E_NO_UNIT, "the board has no unit `$%s`", k < ch->nstrs ? ch->strs[k] : "?");
         PUSH(((val){ .type = T_UNIT, .u.i = id }));
         VM_NEXT();
     }
@@ -653,7 +653,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(ROLL) {
         if (x->dice_on) {
             if (x->dice_pos >= x->dice_len)
-                RAISE(VM_E_DICE_OUT, "the test's dice ran out: it gives %zu face%s",
+                RAISE(E_DICE_OUT, "the test's dice ran out: it gives %zu face%s",
                       x->dice_len, x->dice_len == 1 ? "" : "s");
             PUSH(INTV(x->dice_faces[x->dice_pos++]));
         } else {
@@ -671,14 +671,14 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(1);
         SAVE_PC();
         if (n < 0 || n > VM_MAX_DICE)
-            RAISE(VM_E_DICE, "cannot roll %" PRId64 " dice (0 to %d)", n, VM_MAX_DICE);
+            RAISE(E_DICE, "cannot roll %" PRId64 " dice (0 to %d)", n, VM_MAX_DICE);
         CHARGE(n);
         vlist *l = state_alloc(x, sizeof *l + (size_t)n * sizeof(val));
         if (!l)
             goto error;
         l->len = (size_t)n;
         if (x->dice_on && (size_t)n > x->dice_len - x->dice_pos)
-            RAISE(VM_E_DICE_OUT, "the test's dice ran out: it gives %zu face%s", x->dice_len,
+            RAISE(E_DICE_OUT, "the test's dice ran out: it gives %zu face%s", x->dice_len,
                   x->dice_len == 1 ? "" : "s");
         dice_roll_many(x->dice, (size_t)n);     /* one roll: odds enumerate its multisets */
         /* Dice rolled together have no order: the faces come sorted ascending (a counting
@@ -708,7 +708,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SAVE_PC();
         const chunk *callee = x->pg->fns[fn];
         if (x->depth >= x->max_depth)
-            RAISE(VM_E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
+            RAISE(E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
                   p->fns[fn].name);
         size_t nb = (size_t)(sp - x->stack) - argc;
         if (!ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
@@ -763,7 +763,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         const vlist *l = TOP.u.list;
         size_t len = l ? l->len : 0;
         if (i < 1 || (uint64_t)i > len)
-            RAISE(VM_E_INDEX, "nth: item %" PRId64 " of a list of %zu", i, len);
+            RAISE(E_INDEX, "nth: item %" PRId64 " of a list of %zu", i, len);
         TOP = l->items[i - 1];
         VM_NEXT();
     }
@@ -814,7 +814,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(3);
         SAVE_PC();
         if (!x->driver)
-            RAISE(VM_E_INTERNAL, "an effect outside a procedure");
+            RAISE(E_INTERNAL, "an effect outside a procedure");
         if (!x->driver->effect(x, ch, k, sp - n, n, extra))
             goto error;
         sp -= n;
@@ -825,7 +825,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(2);
         SAVE_PC();
         if (!x->driver)
-            RAISE(VM_E_INTERNAL, "an event raised outside a procedure");
+            RAISE(E_INTERNAL, "an event raised outside a procedure");
         if (!x->driver->raise(x, e, sp - n, n))
             goto error;
         sp -= n;
@@ -836,7 +836,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(1);
         SAVE_PC();
         if (!x->driver)
-            RAISE(VM_E_INTERNAL, "a choice outside a procedure");
+            RAISE(E_INTERNAL, "a choice outside a procedure");
         val side = POP(), r;
         if (!x->driver->choose(x, ch, TOP, side, q < ch->nstrs ? ch->strs[q] : NULL, &r))
             goto error;
@@ -855,7 +855,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(1);
         const char *rule = ch->kind == CHUNK_RULE && ch->id < p->nrules ? p->rules[ch->id].name
                                                                           : ch->name;
-        RAISE(VM_E_FAILED, "%s (rule %s)", k < ch->nstrs ? ch->strs[k] : "failed", rule);
+        RAISE(E_FAILED, "%s (rule %s)", k < ch->nstrs ? ch->strs[k] : "failed", rule);
     }
     VM_CASE(DONE) {
         *out = BOOLV(1);
@@ -869,7 +869,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(PHASE) {
         int32_t ph = x->game ? x->game->phase : (p->enums[E_PHASE].len ? 0 : -1);
         if (ph < 0)
-            RAISE(VM_E_NO_PHASE, "no phase is declared (`phase NAME;` declares the phases of a "
+            RAISE(E_NO_PHASE, "no phase is declared (`phase NAME;` declares the phases of a "
                   "turn, in order)");
         PUSH(((val){ .type = p->enums[E_PHASE].type, .u.i = ph }));
         VM_NEXT();
@@ -880,7 +880,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 budget:
     f->pc = pc + 1;
 over_budget:
-    return state_fail(x, VM_E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s", x->budget,
+    return state_fail(x, E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s", x->budget,
                 ch->name);
 error:
     return false;
@@ -928,7 +928,7 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     const res_program *p = x->p;
     const res_query *qq = &p->queries[q];
     if (x->depth >= x->max_depth)
-        return state_fail(x, VM_E_DEPTH, "call depth limit (%u) reached asking query %s",
+        return state_fail(x, E_DEPTH, "call depth limit (%u) reached asking query %s",
                           x->max_depth, qq->name);
     x->depth++;
     size_t node = SIZE_MAX;
@@ -962,7 +962,7 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
         switch (qq->mode) {
         case AST_COMBINE_SUM:
             if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i)) {
-                state_fail(x, VM_E_ARITH, "integer overflow adding up the rules of query %s",
+                state_fail(x, E_ARITH, "integer overflow adding up the rules of query %s",
                            qq->name);
                 goto fail;
             }
@@ -1020,7 +1020,7 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
             break;
         default:
             if (!x->pg->defaults[q]) {
-                state_fail(x, VM_E_NO_ANSWER, "no rule of query %s answered, and it has no default",
+                state_fail(x, E_NO_ANSWER, "no rule of query %s answered, and it has no default",
                      qq->name);
                 goto fail;
             }
@@ -1044,20 +1044,20 @@ fail:
 bool vm_eval(vm_ctx *x, const chunk *ch, val *out)
 {
     bool answered;
-    x->err.code = 0;
+    x->err.code = E_NONE;
     x->sp = 0;
     x->nframes = 0;
     x->depth = 0;
     if (!run_chunk(x, ch, 0, 0, out, &answered))
         return false;
     if (!answered)
-        return state_fail(x, VM_E_INTERNAL, "the expression gave no value");
+        return state_fail(x, E_INTERNAL, "the expression gave no value");
     return true;
 }
 
 bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs, val *out)
 {
-    x->err.code = 0;
+    x->err.code = E_NONE;
     x->sp = 0;
     x->nframes = 0;
     x->depth = 0;
@@ -1070,7 +1070,7 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     bool answered;
     if (!run_chunk(x, x->pg->fns[q], 0, nargs, out, &answered))
         return false;
-    return answered || state_fail(x, VM_E_INTERNAL, "the function gave no value");
+    return answered || state_fail(x, E_INTERNAL, "the function gave no value");
 }
 
 bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out,

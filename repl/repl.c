@@ -706,7 +706,8 @@ static size_t words_before(const LineInfo *li, char *cmd, char *second, size_t c
  * stands: after `$` a unit, after `@` a square; the file of `load`, `board`, `svg` and the
  * files of `test` from the file system; the edition of `edition`; the variant of `variant`,
  * then that variant's reading; the event of `do` (and `why do`, `odds do`); the first word a
- * command, a query, rule, fn or table; any other word a query, rule, fn or table. c->prefix
+ * command, a query, rule, fn, table or built-in function; any other word a query, rule, fn,
+ * table or built-in function. c->prefix
  * must hold the word (buf, of cap bytes). False when the word is too long. */
 static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, size_t cap)
 {
@@ -755,6 +756,7 @@ static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, 
         add_kind(c, s, HON_COMPLETE_RULE, NULL);
         add_kind(c, s, HON_COMPLETE_FN, NULL);
         add_kind(c, s, HON_COMPLETE_TABLE, NULL);
+        add_kind(c, s, HON_COMPLETE_BUILTIN, NULL);
     }
     return true;
 }

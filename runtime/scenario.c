@@ -61,7 +61,7 @@ static void do_size(loader *l, const line_ref *lr) {
     long w = 0, h = 0;
     bool ok = false;
     if (l->have_size) {
-        text_tok_error(l, 307, lr->no, &l->toks[0], "'size' given twice (first on line %d)", l->size_line);
+        text_tok_error(l, E_SCN_SIZE, lr->no, &l->toks[0], "'size' given twice (first on line %d)", l->size_line);
         return;
     }
     if (l->ntok == 4 && text_tok_is(&l->toks[2], "x")) {
@@ -82,7 +82,7 @@ static void do_size(loader *l, const line_ref *lr) {
         }
     }
     if (!ok) {
-        text_tok_error(l, 307, lr->no, &l->toks[0], "expected 'size W x H' (columns x rows, 1 to %d)",
+        text_tok_error(l, E_SCN_SIZE, lr->no, &l->toks[0], "expected 'size W x H' (columns x rows, 1 to %d)",
                   GEO_MAX_DIM);
         return;
     }
@@ -98,20 +98,20 @@ static void do_legend_fields(loader *l, const line_ref *lr, int i) {
     while (i < l->ntok) {
         const tok *sym = &l->toks[i];
         if (i + 2 >= l->ntok || !text_tok_is(&l->toks[i + 1], "=")) {
-            text_tok_error(l, 301, lr->no, sym, "expected a legend entry 'S = name' (symbol, '=', name, "
+            text_tok_error(l, E_SCN_SYNTAX, lr->no, sym, "expected a legend entry 'S = name' (symbol, '=', name, "
                       "separated by spaces)");
             return;
         }
         unsigned char c = (unsigned char)sym->s[0];
         if (sym->len != 1 || c < 0x21 || c > 0x7e) {
-            text_tok_error(l, 301, lr->no, sym, "a legend symbol is one printable character, found '%.*s'",
+            text_tok_error(l, E_SCN_SYNTAX, lr->no, sym, "a legend symbol is one printable character, found '%.*s'",
                       sym->len, sym->s);
             return;
         }
         legend_entry *e = &l->legend[c];
         const tok *name = &l->toks[i + 2];
         if (e->set) {
-            text_tok_error(l, 310, lr->no, sym, "legend symbol '%c' defined twice (first on line %d)", c,
+            text_tok_error(l, E_SCN_DUPLICATE, lr->no, sym, "legend symbol '%c' defined twice (first on line %d)", c,
                       e->line);
             /* keep reading the entry for its other errors, into a scratch entry */
         }
@@ -121,7 +121,7 @@ static void do_legend_fields(loader *l, const line_ref *lr, int i) {
         i += 3;
         while (i < l->ntok && text_tok_is(&l->toks[i], "+")) {
             if (i + 1 >= l->ntok) {
-                text_tok_error(l, 301, lr->no, &l->toks[i], "expected a square feature after '+'");
+                text_tok_error(l, E_SCN_SYNTAX, lr->no, &l->toks[i], "expected a square feature after '+'");
                 return;
             }
             tok f = l->toks[i + 1];
@@ -133,7 +133,7 @@ static void do_legend_fields(loader *l, const line_ref *lr, int i) {
                 if (!text_int(l, lr->no, &num, -1000000000L, 1000000000L, &v)) v = 0;
             }
             if (ne.nfeat == MAX_LEGEND_FEATURES) {
-                text_tok_error(l, 301, lr->no, &f, "at most %d features per legend symbol", MAX_LEGEND_FEATURES);
+                text_tok_error(l, E_SCN_SYNTAX, lr->no, &f, "at most %d features per legend symbol", MAX_LEGEND_FEATURES);
                 return;
             }
             int id = text_resolve(l, lr->no, BOARD_SQUARE_FEATURE, &f);
@@ -165,21 +165,21 @@ static void check_header(loader *l, const line_ref *lr) {
     char want[8];
     for (int i = 0; i < l->ntok; i++) {
         if (i >= l->w) {
-            text_tok_error(l, 305, lr->no, &l->toks[i], "column header names more columns than the "
+            text_tok_error(l, E_SCN_WIDTH, lr->no, &l->toks[i], "column header names more columns than the "
                       "board's %d", l->w);
             return;
         }
         geo_format_xy(i, 0, want, sizeof want);
         want[strlen(want) - 1] = '\0'; /* drop the row digit */
         if (!text_tok_is_ci(&l->toks[i], want)) {
-            text_tok_error(l, 305, lr->no, &l->toks[i], "column header: expected '%s', found '%.*s'", want,
+            text_tok_error(l, E_SCN_WIDTH, lr->no, &l->toks[i], "column header: expected '%s', found '%.*s'", want,
                       l->toks[i].len, l->toks[i].s);
             return;
         }
     }
     if (l->ntok < l->w) {
         const tok *t = &l->toks[l->ntok - 1];
-        text_error(l, 305, lr->no, t->col + t->len, 1, "column header names %d columns; the board "
+        text_error(l, E_SCN_WIDTH, lr->no, t->col + t->len, 1, "column header names %d columns; the board "
                   "has %d", l->ntok, l->w);
     }
 }
@@ -190,24 +190,24 @@ static int grid_row(loader *l, const line_ref *lr, int *rows_seen, const char *w
     const tok *t = &l->toks[0];
     long n;
     if (t->len > 6) {
-        text_tok_error(l, 306, lr->no, t, "row %.*s is beyond the board (%d rows)", t->len, t->s, l->h);
+        text_tok_error(l, E_SCN_ROWS, lr->no, t, "row %.*s is beyond the board (%d rows)", t->len, t->s, l->h);
         return -1;
     }
     if (!text_int(l, lr->no, t, 0, 999999, &n)) return -1;
     if (n < 1 || n > l->h) {
-        text_tok_error(l, 306, lr->no, t, "row %ld is beyond the board (%d rows)", n, l->h);
+        text_tok_error(l, E_SCN_ROWS, lr->no, t, "row %ld is beyond the board (%d rows)", n, l->h);
         return -1;
     }
     if (n <= *rows_seen) {
-        text_tok_error(l, 306, lr->no, t, "%s row %ld given twice or out of order (after row %d)", what, n,
+        text_tok_error(l, E_SCN_ROWS, lr->no, t, "%s row %ld given twice or out of order (after row %d)", what, n,
                   *rows_seen);
         return -1;
     }
     if (n > *rows_seen + 1) {
         if (n == *rows_seen + 2)
-            text_tok_error(l, 306, lr->no, t, "%s row %d is missing before row %ld", what, *rows_seen + 1, n);
+            text_tok_error(l, E_SCN_ROWS, lr->no, t, "%s row %d is missing before row %ld", what, *rows_seen + 1, n);
         else
-            text_tok_error(l, 306, lr->no, t, "%s rows %d to %ld are missing before row %ld", what,
+            text_tok_error(l, E_SCN_ROWS, lr->no, t, "%s rows %d to %ld are missing before row %ld", what,
                       *rows_seen + 1, n - 1, n);
     }
     *rows_seen = (int)n;
@@ -232,11 +232,11 @@ static int row_cells(loader *l, tok *cells, bool digits_only) {
 
 static void width_error(loader *l, const line_ref *lr, int n, const tok *cells, const char *what) {
     if (n > l->w)
-        text_tok_error(l, 305, lr->no, &cells[l->w], "%s row %.*s has %d squares; the board is %d wide",
+        text_tok_error(l, E_SCN_WIDTH, lr->no, &cells[l->w], "%s row %.*s has %d squares; the board is %d wide",
                   what, l->toks[0].len, l->toks[0].s, n, l->w);
     else {
         const tok *last = n > 0 ? &cells[n - 1] : &l->toks[0];
-        text_error(l, 305, lr->no, last->col + last->len, 1, "%s row %.*s has %d squares; the board "
+        text_error(l, E_SCN_WIDTH, lr->no, last->col + last->len, 1, "%s row %.*s has %d squares; the board "
                   "is %d wide", what, l->toks[0].len, l->toks[0].s, n, l->w);
     }
 }
@@ -249,7 +249,7 @@ static void do_map_row(loader *l, const line_ref *lr) {
     for (int x = 0; x < n && x < l->w; x++) {
         const tok *c = &cells[x];
         if (c->len != 1) {
-            text_tok_error(l, 301, lr->no, c, "a map square is one symbol, found '%.*s' (separate squares "
+            text_tok_error(l, E_SCN_SYNTAX, lr->no, c, "a map square is one symbol, found '%.*s' (separate squares "
                       "with spaces)", c->len, c->s);
             continue;
         }
@@ -275,7 +275,7 @@ static void do_elev_row(loader *l, const line_ref *lr) {
 
 static void do_title(loader *l, const line_ref *lr) {
     if (l->ntok != 2 || l->toks[1].k != T_STR) {
-        text_tok_error(l, 301, lr->no, &l->toks[0], "expected 'scenario \"title\"'");
+        text_tok_error(l, E_SCN_SYNTAX, lr->no, &l->toks[0], "expected 'scenario \"title\"'");
         return;
     }
     char *t = text_unescape(&l->toks[1]);
@@ -289,7 +289,7 @@ static void do_cite(loader *l, const line_ref *lr) {
     ok = ok || (l->ntok == 4 && l->toks[1].k == T_STR && text_tok_is(&l->toks[2], "example") &&
                 l->toks[3].k == T_STR);
     if (!ok) {
-        text_tok_error(l, 301, lr->no, &l->toks[0], "expected 'cite \"ID\"' or 'cite \"ID\" example \"A\"'");
+        text_tok_error(l, E_SCN_SYNTAX, lr->no, &l->toks[0], "expected 'cite \"ID\"' or 'cite \"ID\" example \"A\"'");
         return;
     }
     scenario *s = l->s;
@@ -305,13 +305,13 @@ static void do_cite(loader *l, const line_ref *lr) {
 
 static void do_topology(loader *l, const line_ref *lr) {
     if (l->have_size) {
-        text_tok_error(l, 307, lr->no, &l->toks[0], "'topology' must come before 'size'");
+        text_tok_error(l, E_SCN_SIZE, lr->no, &l->toks[0], "'topology' must come before 'size'");
         return;
     }
     if (l->ntok == 2 && text_tok_is(&l->toks[1], "square")) l->topo = GEO_SQUARE;
     else if (l->ntok == 2 && text_tok_is(&l->toks[1], "hex")) l->topo = GEO_HEX;
     else {
-        text_tok_error(l, 301, lr->no, &l->toks[0], "expected 'topology square' or 'topology hex'");
+        text_tok_error(l, E_SCN_SYNTAX, lr->no, &l->toks[0], "expected 'topology square' or 'topology hex'");
         return;
     }
     l->have_topo = true;
@@ -325,14 +325,14 @@ static void do_colour(loader *l, const line_ref *lr) {
     for (int j = 0; j < 3 && l->ntok > 1; j++)
         if (text_tok_is(&l->toks[1], KINDS[j])) k = j;
     if (l->ntok != 4 || k < 0 || l->toks[3].k != T_STR) {
-        text_tok_error(l, 301, lr->no, &l->toks[0], "expected 'colour terrain|side|army NAME \"#rrggbb\"'");
+        text_tok_error(l, E_SCN_SYNTAX, lr->no, &l->toks[0], "expected 'colour terrain|side|army NAME \"#rrggbb\"'");
         return;
     }
     const tok *c = &l->toks[3];
     bool ok = c->len > 0 && c->len <= 32;
     for (int i = 0; i < c->len; i++) ok = ok && (text_is_word(c->s[i]) || c->s[i] == '#');
     if (!ok) {
-        text_tok_error(l, 301, lr->no, c, "a colour is a name or #rrggbb (letters, digits, '#')");
+        text_tok_error(l, E_SCN_SYNTAX, lr->no, c, "a colour is a name or #rrggbb (letters, digits, '#')");
         return;
     }
     int id = text_resolve(l, lr->no, BK[k], &l->toks[2]);
@@ -346,17 +346,17 @@ static void do_colour(loader *l, const line_ref *lr) {
 static block do_grid_start(loader *l, const line_ref *lr, bool map) {
     const tok *kw = &l->toks[0];
     if (l->ntok > 1) {
-        text_tok_error(l, 301, lr->no, &l->toks[1], "nothing may follow '%s' on its line; the rows come "
+        text_tok_error(l, E_SCN_SYNTAX, lr->no, &l->toks[1], "nothing may follow '%s' on its line; the rows come "
                   "on the next lines", map ? "map" : "elevation");
     }
     if (!l->have_size) {
-        text_tok_error(l, 307, lr->no, kw, "'%s' needs the board size first ('size W x H')",
+        text_tok_error(l, E_SCN_SIZE, lr->no, kw, "'%s' needs the board size first ('size W x H')",
                   map ? "map" : "elevation");
         return B_SKIP_GRID;
     }
     bool *have = map ? &l->have_map : &l->have_elev;
     if (*have) {
-        text_tok_error(l, 306, lr->no, kw, "a second '%s' (the first is on line %d)", map ? "map" : "elevation",
+        text_tok_error(l, E_SCN_ROWS, lr->no, kw, "a second '%s' (the first is on line %d)", map ? "map" : "elevation",
                   map ? l->map_line : l->elev_line);
         return B_SKIP_GRID;
     }
@@ -422,13 +422,13 @@ static void pass1(loader *l) {
                  text_tok_is(&l->toks[0], "square") || text_tok_is(&l->toks[0], "element") ||
                  text_tok_is(&l->toks[0], "unit")) {
             if (!l->have_size)
-                text_tok_error(l, 307, lr.no, &l->toks[0], "'%.*s' needs the board size first "
+                text_tok_error(l, E_SCN_SIZE, lr.no, &l->toks[0], "'%.*s' needs the board size first "
                           "('size W x H')", l->toks[0].len, l->toks[0].s);
             else defer(l, &lr);
         } else if (all_digits(&l->toks[0]))
-            text_tok_error(l, 306, lr.no, &l->toks[0], "a grid row outside a 'map' or 'elevation' block");
+            text_tok_error(l, E_SCN_ROWS, lr.no, &l->toks[0], "a grid row outside a 'map' or 'elevation' block");
         else
-            text_tok_error(l, 301, lr.no, &l->toks[0], "unknown directive '%.*s' (expected scenario, cite, "
+            text_tok_error(l, E_SCN_SYNTAX, lr.no, &l->toks[0], "unknown directive '%.*s' (expected scenario, cite, "
                       "topology, size, legend, map, elevation, element, side, interspace, square, "
                       "unit or colour)", l->toks[0].len, l->toks[0].s);
     }
@@ -439,7 +439,7 @@ static void pass1(loader *l) {
 static void sort_errors(loader *l) {
     scn_error *a = l->errs->items + l->first_err;
     size_t n = l->errs->len - l->first_err;
-    if (n > 0 && a[n - 1].code == 314) n--;
+    if (n > 0 && a[n - 1].code == E_SCN_TOO_MANY) n--;
     for (size_t i = 1; i < n; i++) {
         scn_error x = a[i];
         size_t j = i;
@@ -473,7 +473,7 @@ scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_erro
         hon_free(s);
         if (errs) {
             loader tmp = {.errs = errs};
-            text_push_error(&tmp, 399, 1, 1, 1, "out of memory");
+            text_push_error(&tmp, E_SCN_MEMORY, 1, 1, 1, "out of memory");
         }
         return NULL;
     }
@@ -491,9 +491,9 @@ scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_erro
     if (!l->r) l->r = &none;
     pass1(l);
     if (!l->have_size && !l->stopped && !l->oom)
-        text_error(l, 307, 1, 1, 1, "no 'size' line: a scenario needs 'size W x H' (columns x rows)");
+        text_error(l, E_SCN_SIZE, 1, 1, 1, "no 'size' line: a scenario needs 'size W x H' (columns x rows)");
     if (l->have_size && !l->oom) place_board(l);
-    if (l->oom) text_push_error(l, 399, 1, 1, 1, "out of memory");
+    if (l->oom) text_push_error(l, E_SCN_MEMORY, 1, 1, 1, "out of memory");
     sort_errors(l);
     bool failed = l->errs->len > l->first_err || l->oom;
     loader_free(l);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "board.h"
+#include "diag.h"
 
 /* How the loader turns names into ids. Only `resolve` is required. */
 typedef struct scn_resolver {
@@ -31,7 +32,7 @@ typedef struct scn_resolver {
 
 /* One error, with its code and position; the caller renders it (base/diag.h). */
 typedef struct scn_error {
-    int code;           /* 302 for E302; registry in docs/spec/board.md ("E3xx — scenarios") */
+    int code;           /* E_SCN_* of diag.h (302 for E302); registry: docs/spec/errors.md, E3xx */
     int line, col;      /* from 1; columns count bytes */
     int len;            /* bytes to underline, >= 1 */
     char message[200];

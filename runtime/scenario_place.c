@@ -12,10 +12,10 @@
 
 static void end_grids(loader *l) {
     if (l->have_map && l->map_rows < l->h)
-        text_error(l, 306, l->map_line, l->map_col, 3, "the map stops at row %d; the board has %d "
+        text_error(l, E_SCN_ROWS, l->map_line, l->map_col, 3, "the map stops at row %d; the board has %d "
                   "rows", l->map_rows, l->h);
     if (l->have_elev && l->elev_rows < l->h)
-        text_error(l, 306, l->elev_line, l->elev_col, 9, "the elevation grid stops at row %d; the "
+        text_error(l, E_SCN_ROWS, l->elev_line, l->elev_col, 9, "the elevation grid stops at row %d; the "
                   "board has %d rows", l->elev_rows, l->h);
 }
 
@@ -47,11 +47,11 @@ static void apply_map(loader *l) {
         legend_entry *e = c < 128 ? &l->legend[c] : NULL;
         if (!e || !e->set) {
             if (c < 128 && !reported[c]) {
-                text_error(l, 302, l->cell_line[sq], l->cell_col[sq], 1, "unknown map symbol '%c' (not "
+                text_error(l, E_SCN_SYMBOL, l->cell_line[sq], l->cell_col[sq], 1, "unknown map symbol '%c' (not "
                           "in the legend)", c);
                 reported[c] = true;
             } else if (c >= 128 && !reported[0]) {
-                text_error(l, 302, l->cell_line[sq], l->cell_col[sq], 1, "unknown map symbol (byte "
+                text_error(l, E_SCN_SYMBOL, l->cell_line[sq], l->cell_col[sq], 1, "unknown map symbol (byte "
                           "0x%02x; symbols are printable ASCII characters)", c);
                 reported[0] = true;
             }
@@ -95,11 +95,11 @@ static bool parse_squares(loader *l, int line, int *i, ivec *out) {
         (*i)++;
         if (*i < l->ntok && text_tok_is(&l->toks[*i], "..")) {
             if (*i + 1 >= l->ntok) {
-                text_tok_error(l, 301, line, &l->toks[*i], "expected a square after '..'");
+                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i], "expected a square after '..'");
                 return false;
             }
             int b = text_square(l, line, &l->toks[*i + 1]);
-            if (b == -2) text_tok_error(l, 301, line, &l->toks[*i + 1], "expected a square after '..'");
+            if (b == -2) text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i + 1], "expected a square after '..'");
             if (b < 0) return false;
             *i += 2;
             int ax = a % l->w, ay = a / l->w, bx = b % l->w, by = b / l->w;
@@ -122,7 +122,7 @@ static int find_element(const loader *l, const tok *t) {
 static void do_element(loader *l, const line_ref *lr) {
     int line = lr->no;
     if (l->ntok < 4 || !text_is_ident(&l->toks[1]) || !text_tok_is(&l->toks[2], "=")) {
-        text_tok_error(l, 301, line, &l->toks[0], "expected 'element NAME = SQUARES'");
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[0], "expected 'element NAME = SQUARES'");
         return;
     }
     const tok *nm = &l->toks[1];
@@ -130,7 +130,7 @@ static void do_element(loader *l, const line_ref *lr) {
     if (!text_name(l, line, nm, name)) return;
     int prev = find_element(l, nm);
     if (prev >= 0) {
-        text_tok_error(l, 310, line, nm, "element '%s' defined twice (first on line %d)", name,
+        text_tok_error(l, E_SCN_DUPLICATE, line, nm, "element '%s' defined twice (first on line %d)", name,
                   l->enames[prev].line);
         return;
     }
@@ -138,7 +138,7 @@ static void do_element(loader *l, const line_ref *lr) {
     ivec sq = {0};
     if (!parse_squares(l, line, &i, &sq)) goto out;
     if (sq.n == 0) {
-        text_tok_error(l, 301, line, &l->toks[3], "expected the element's squares (C2, or C2..E4)");
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[3], "expected the element's squares (C2, or C2..E4)");
         goto out;
     }
     int facing = -1;
@@ -148,7 +148,7 @@ static void do_element(loader *l, const line_ref *lr) {
         if (text_tok_is(t, "facing") && i + 1 < l->ntok) {
             facing = text_dir(&l->toks[i + 1]);
             if (!text_dir_ok(l->topo, facing)) {
-                text_tok_error(l, 313, line, &l->toks[i + 1], "expected a direction (N, NE, E, SE, S, SW, W, "
+                text_tok_error(l, E_SCN_FACING, line, &l->toks[i + 1], "expected a direction (N, NE, E, SE, S, SW, W, "
                           "NW), found '%.*s'", l->toks[i + 1].len, l->toks[i + 1].s);
                 goto out;
             }
@@ -157,7 +157,7 @@ static void do_element(loader *l, const line_ref *lr) {
             if (!text_int(l, line, &l->toks[i + 1], -1000000000L, 1000000000L, &value)) goto out;
             i += 2;
         } else {
-            text_tok_error(l, 301, line, t, "expected a square, 'facing DIR' or 'value N', found '%.*s'",
+            text_tok_error(l, E_SCN_SYNTAX, line, t, "expected a square, 'facing DIR' or 'value N', found '%.*s'",
                       t->len, t->s);
             goto out;
         }
@@ -168,18 +168,18 @@ static void do_element(loader *l, const line_ref *lr) {
         int q = sq.v[k];
         geo_format_square(board_grid(l->b), q, sqname, sizeof sqname);
         if (l->explicit_sq[q]) {
-            text_tok_error(l, 312, line, nm, "square %s of element '%s' is already in element '%s'", sqname,
+            text_tok_error(l, E_SCN_ELEMENT, line, nm, "square %s of element '%s' is already in element '%s'", sqname,
                       name, board_element_name(l->b, board_element_at(l->b, q)));
             goto out;
         }
         if (l->terr[q] < 0) {
-            text_tok_error(l, 312, line, nm, "square %s of element '%s' has no terrain on the map", sqname,
+            text_tok_error(l, E_SCN_ELEMENT, line, nm, "square %s of element '%s' has no terrain on the map", sqname,
                       name);
             goto out;
         }
         if (l->terr[q] != type) {
             geo_format_square(board_grid(l->b), sq.v[0], sqname2, sizeof sqname2);
-            text_tok_error(l, 312, line, nm, "element '%s' covers %s (%s) and %s (%s): an element has one "
+            text_tok_error(l, E_SCN_ELEMENT, line, nm, "element '%s' covers %s (%s) and %s (%s): an element has one "
                       "terrain", name, sqname2, board_name(l->b, BOARD_TERRAIN, type), sqname,
                       board_name(l->b, BOARD_TERRAIN, l->terr[q]));
             goto out;
@@ -254,7 +254,7 @@ static int side_spec(loader *l, int line, int *i, bool *was_pair) {
         int d = text_dir(tb);
         int s = d >= 0 ? geo_side_of(g, a, (geo_dir)d) : -1;
         if (s < 0) {
-            text_tok_error(l, 309, line, tb, "a square's side is %s, found '%.*s' (obstacles go between two "
+            text_tok_error(l, E_SCN_SIDE, line, tb, "a square's side is %s, found '%.*s' (obstacles go between two "
                       "squares, never diagonally: BRO.1.3.placement)",
                       g->topo == GEO_HEX ? "N, NE, SE, S, SW or NW" : "N, E, S or W", tb->len, tb->s);
             return -1;
@@ -265,14 +265,14 @@ static int side_spec(loader *l, int line, int *i, bool *was_pair) {
     }
     int b = text_square(l, line, tb);
     if (b == -2) {
-        text_tok_error(l, 301, line, tb, "expected a square after '/', found '%.*s'", tb->len, tb->s);
+        text_tok_error(l, E_SCN_SYNTAX, line, tb, "expected a square after '/', found '%.*s'", tb->len, tb->s);
         return -1;
     }
     if (b < 0) return -1;
     int s = geo_side_between(g, a, b);
     if (s < 0) {
         int dist = geo_distance(g, a, b);
-        text_tok_error(l, 309, line, ta, "%.*s and %.*s %s: obstacles and lines go between two squares that "
+        text_tok_error(l, E_SCN_SIDE, line, ta, "%.*s and %.*s %s: obstacles and lines go between two squares that "
                   "share a side, never diagonally (BRO.1.3.placement)", ta->len, ta->s, tb->len, tb->s,
                   dist == 1 ? "meet only at a corner" : dist == 0 ? "are the same square"
                                                       : "are not next to each other");
@@ -290,13 +290,13 @@ static bool parse_sides(loader *l, int line, int *i, ivec *out) {
     while (*i < l->ntok) {
         if (text_tok_is(&l->toks[*i], "around")) {
             if (*i + 1 >= l->ntok) {
-                text_tok_error(l, 301, line, &l->toks[*i], "expected an element name after 'around'");
+                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i], "expected an element name after 'around'");
                 return false;
             }
             const tok *nm = &l->toks[*i + 1];
             int k = find_element(l, nm);
             if (k < 0) {
-                text_tok_error(l, 311, line, nm, "unknown element '%.*s' (declare it with 'element %.*s = "
+                text_tok_error(l, E_SCN_REFERENCE, line, nm, "unknown element '%.*s' (declare it with 'element %.*s = "
                           "...')", nm->len, nm->s, nm->len, nm->s);
                 return false;
             }
@@ -338,7 +338,7 @@ static bool parse_sides(loader *l, int line, int *i, ivec *out) {
             (*i)++;
             int s2 = side_spec(l, line, i, &pair2);
             if (s2 == -2) {
-                text_tok_error(l, 301, line, dots, "expected a side (C2/C3 or C2:S) after '..'");
+                text_tok_error(l, E_SCN_SYNTAX, line, dots, "expected a side (C2/C3 or C2:S) after '..'");
                 return false;
             }
             if (s2 < 0) return false;
@@ -347,7 +347,7 @@ static bool parse_sides(loader *l, int line, int *i, ivec *out) {
                 !geo_side_ends(g, s2, &bx0, &by0, &bx1, &by1) ||
                 geo_side_horizontal(g, s) != geo_side_horizontal(g, s2) ||
                 (geo_side_horizontal(g, s) ? ay0 != by0 : ax0 != bx0)) {
-                text_tok_error(l, 309, line, &l->toks[start], "a run of sides 'A..B' must lie along one grid "
+                text_tok_error(l, E_SCN_SIDE, line, &l->toks[start], "a run of sides 'A..B' must lie along one grid "
                           "line (both sides horizontal in the same row gap, or vertical in the same "
                           "column gap)");
                 return false;
@@ -376,7 +376,7 @@ static bool parse_items(loader *l, int line, int *i, board_name_kind k, item *ou
     while (*i < l->ntok && !text_tok_is(&l->toks[*i], "facing")) {
         const tok *t = &l->toks[*i];
         if (*n == cap) {
-            text_tok_error(l, 301, line, t, "too many items on one line");
+            text_tok_error(l, E_SCN_SYNTAX, line, t, "too many items on one line");
             return false;
         }
         item it = {-1, 0};
@@ -384,7 +384,7 @@ static bool parse_items(loader *l, int line, int *i, board_name_kind k, item *ou
         (*i)++;
         if (*i < l->ntok && text_tok_is(&l->toks[*i], "=")) {
             if (*i + 1 >= l->ntok) {
-                text_tok_error(l, 301, line, &l->toks[*i], "expected a number after '='");
+                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i], "expected a number after '='");
                 return false;
             }
             if (!text_int(l, line, &l->toks[*i + 1], -1000000000L, 1000000000L, &it.value)) ok = false;
@@ -405,13 +405,13 @@ static void do_side(loader *l, const line_ref *lr) {
     if (!parse_sides(l, line, &i, &sides)) goto out;
     if (sides.n == 0) {
         const tok *t = l->ntok > 1 ? &l->toks[1] : &l->toks[0];
-        text_tok_error(l, 301, line, t, "expected a side: C2/C3 (between two squares), C2:S (a square and "
+        text_tok_error(l, E_SCN_SYNTAX, line, t, "expected a side: C2/C3 (between two squares), C2:S (a square and "
                   "a direction), a run C2/C3..F2/F3, or 'around ELEMENT'");
         goto out;
     }
     if (i >= l->ntok || text_tok_is(&l->toks[i], "facing")) {
         const tok *t = &l->toks[i < l->ntok ? i : l->ntok - 1];
-        text_tok_error(l, 301, line, t, "expected a side feature name after the sides");
+        text_tok_error(l, E_SCN_SYNTAX, line, t, "expected a side feature name after the sides");
         goto out;
     }
     if (!parse_items(l, line, &i, BOARD_SIDE_FEATURE, items, &nitems, 64)) goto out;
@@ -419,7 +419,7 @@ static void do_side(loader *l, const line_ref *lr) {
     const tok *ftok = NULL;
     if (i < l->ntok) {
         if (i + 2 != l->ntok || (facing = text_dir(&l->toks[i + 1])) < 0 || !text_dir_ok(l->topo, facing)) {
-            text_tok_error(l, 313, line, &l->toks[i], "expected 'facing DIR' (N, E, S or W) at the end of "
+            text_tok_error(l, E_SCN_FACING, line, &l->toks[i], "expected 'facing DIR' (N, E, S or W) at the end of "
                       "the line");
             goto out;
         }
@@ -438,7 +438,7 @@ static void do_side(loader *l, const line_ref *lr) {
             else if (b < 0 && a >= 0 && geo_side_of(g, a, (geo_dir)((facing + 4) % 8)) == sides.v[k])
                 fsq = a;
             if (fsq < 0) {
-                text_tok_error(l, 313, line, ftok, "'facing %s' does not fit a %s side: a side faces one of "
+                text_tok_error(l, E_SCN_FACING, line, ftok, "'facing %s' does not fit a %s side: a side faces one of "
                           "its two squares", text_dir_name(facing),
                           geo_side_horizontal(g, sides.v[k]) ? "horizontal" : "vertical");
                 goto out;
@@ -461,7 +461,7 @@ static void do_place(loader *l, const line_ref *lr, bool interspace) {
     item items[64];
     int nitems = 0;
     if (interspace && g->topo != GEO_SQUARE) {
-        text_tok_error(l, 301, line, &l->toks[0], "hex boards have no interspaces");
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[0], "hex boards have no interspaces");
         goto out;
     }
     if (interspace) {
@@ -474,7 +474,7 @@ static void do_place(loader *l, const line_ref *lr, bool interspace) {
             if (i < l->ntok && text_tok_is(&l->toks[i], ":")) {
                 int d = i + 1 < l->ntok ? text_dir(&l->toks[i + 1]) : -1;
                 if (d < 0 || !(d & 1)) {
-                    text_tok_error(l, 301, line, &l->toks[i + 1 < l->ntok ? i + 1 : i], "an interspace is the "
+                    text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i + 1 < l->ntok ? i + 1 : i], "an interspace is the "
                               "NW, NE, SE or SW corner of a square");
                     goto out;
                 }
@@ -486,12 +486,12 @@ static void do_place(loader *l, const line_ref *lr, bool interspace) {
     } else if (!parse_squares(l, line, &i, &at)) goto out;
     if (at.n == 0) {
         const tok *t = l->ntok > 1 ? &l->toks[1] : &l->toks[0];
-        text_tok_error(l, 301, line, t, interspace ? "expected an interspace: a square (its NW corner) or "
+        text_tok_error(l, E_SCN_SYNTAX, line, t, interspace ? "expected an interspace: a square (its NW corner) or "
                   "SQ:NE, SQ:SE, SQ:SW" : "expected squares (C2, or C2..E4)");
         goto out;
     }
     if (i >= l->ntok) {
-        text_tok_error(l, 301, line, &l->toks[l->ntok - 1], "expected %s name after the %s",
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[l->ntok - 1], "expected %s name after the %s",
                   interspace ? "an interspace item" : "a square feature",
                   interspace ? "interspaces" : "squares");
         goto out;
@@ -500,7 +500,7 @@ static void do_place(loader *l, const line_ref *lr, bool interspace) {
                      &nitems, 64))
         goto out;
     if (i < l->ntok) {
-        text_tok_error(l, 301, line, &l->toks[i], "'facing' applies to sides and elements only");
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i], "'facing' applies to sides and elements only");
         goto out;
     }
     for (size_t k = 0; k < at.n; k++)
@@ -528,7 +528,7 @@ static void do_unit(loader *l, const line_ref *lr) {
     const geo_grid *g = board_grid(l->b);
     if (l->ntok < 6 || !text_tok_is(&l->toks[2], "=") ||
         !(text_tok_is(&l->toks[5], "at") || text_tok_is(&l->toks[5], "in"))) {
-        text_tok_error(l, 301, line, &l->toks[0], "expected 'unit NAME = COUNTER ARMY at SQUARE [SQUARE]' "
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[0], "expected 'unit NAME = COUNTER ARMY at SQUARE [SQUARE]' "
                   "or 'unit NAME = COUNTER ARMY in TRANSPORT'");
         return;
     }
@@ -536,12 +536,12 @@ static void do_unit(loader *l, const line_ref *lr) {
     char name[MAX_NAME + 1];
     if (!text_name(l, line, nm, name)) return;
     if (!text_is_ident(nm)) {
-        text_tok_error(l, 301, line, nm, "a unit name is letters, digits and '_', found '%s'", name);
+        text_tok_error(l, E_SCN_SYNTAX, line, nm, "a unit name is letters, digits and '_', found '%s'", name);
         return;
     }
     int prev = scn_unit_find(l->s, name);
     if (prev >= 0) {
-        text_tok_error(l, 310, line, nm, "unit '%s' defined twice (first on line %d)", name,
+        text_tok_error(l, E_SCN_DUPLICATE, line, nm, "unit '%s' defined twice (first on line %d)", name,
                   l->s->units[prev].line);
         return;
     }
@@ -553,43 +553,43 @@ static void do_unit(loader *l, const line_ref *lr) {
         while (i < l->ntok && !text_tok_is(&l->toks[i], "with")) {
             int q = text_square(l, line, &l->toks[i]);
             if (q == -2) {
-                text_tok_error(l, 301, line, &l->toks[i], "expected a square or 'with', found '%.*s'",
+                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i], "expected a square or 'with', found '%.*s'",
                           l->toks[i].len, l->toks[i].s);
                 return;
             }
             if (q < 0) return;
             if (nsq == 2) {
-                text_tok_error(l, 308, line, &l->toks[i], "a unit stands on one or two squares");
+                text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[i], "a unit stands on one or two squares");
                 return;
             }
             sq[nsq++] = q;
             i++;
         }
         if (nsq == 0) {
-            text_tok_error(l, 301, line, &l->toks[5], "expected the unit's square after 'at'");
+            text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[5], "expected the unit's square after 'at'");
             return;
         }
         if (nsq == 2 && geo_side_between(g, sq[0], sq[1]) < 0) {
-            text_tok_error(l, 308, line, &l->toks[7], "the two squares of unit '%s' (%.*s and %.*s) must share "
+            text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[7], "the two squares of unit '%s' (%.*s and %.*s) must share "
                       "a side", name, l->toks[6].len, l->toks[6].s, l->toks[7].len, l->toks[7].s);
             return;
         }
         if (counter >= 0 && l->r->counter_size) {
             int size = l->r->counter_size(l->r->ud, counter);
             if (size == 2 && nsq == 1) {
-                text_tok_error(l, 308, line, &l->toks[6], "unit '%s' is a 2-square counter: give both of its "
+                text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[6], "unit '%s' is a 2-square counter: give both of its "
                           "squares (front then rear), one is missing", name);
                 return;
             }
             if (size == 1 && nsq == 2) {
-                text_tok_error(l, 308, line, &l->toks[7], "unit '%s' is a 1-square counter but two squares "
+                text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[7], "unit '%s' is a 1-square counter but two squares "
                           "are given", name);
                 return;
             }
         }
     } else {
         if (i >= l->ntok) {
-            text_tok_error(l, 301, line, &l->toks[5], "expected the transport's name after 'in'");
+            text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[5], "expected the transport's name after 'in'");
             return;
         }
         const tok *tt = &l->toks[i];
@@ -597,7 +597,7 @@ static void do_unit(loader *l, const line_ref *lr) {
         if (!text_name(l, line, tt, tname)) return;
         in = scn_unit_find(l->s, tname);
         if (in < 0) {
-            text_tok_error(l, 311, line, tt, "unknown transport '%s' (declare a transport before the units "
+            text_tok_error(l, E_SCN_REFERENCE, line, tt, "unknown transport '%s' (declare a transport before the units "
                       "it carries)", tname);
             return;
         }
@@ -606,12 +606,12 @@ static void do_unit(loader *l, const line_ref *lr) {
     int markers[64], nm_ = 0;
     if (i < l->ntok) {
         if (!text_tok_is(&l->toks[i], "with") || i + 1 >= l->ntok) {
-            text_tok_error(l, 301, line, &l->toks[i], "expected 'with MARKER...' after the squares");
+            text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i], "expected 'with MARKER...' after the squares");
             return;
         }
         for (i++; i < l->ntok; i++) {
             if (nm_ == 64) {
-                text_tok_error(l, 301, line, &l->toks[i], "too many markers");
+                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i], "too many markers");
                 return;
             }
             int m = text_resolve(l, line, BOARD_MARKER, &l->toks[i]);
@@ -623,7 +623,7 @@ static void do_unit(loader *l, const line_ref *lr) {
     int id = (int)l->s->n_units;
     if (l->r->new_unit) id = l->r->new_unit(l->r->ud, name, counter, army);
     if (id < 0 || id >= BOARD_MAX_UNITS || board_unit_present(l->b, id)) {
-        text_tok_error(l, 316, line, nm, "the unit pool refused unit '%s'%s", name,
+        text_tok_error(l, E_SCN_POOL, line, nm, "the unit pool refused unit '%s'%s", name,
                   id >= 0 && id < BOARD_MAX_UNITS ? " (its id is already used)" : "");
         return;
     }
@@ -632,7 +632,7 @@ static void do_unit(loader *l, const line_ref *lr) {
     if (st == GEO_OK) st = board_set_unit_label(l->b, id, name);
     if (st != GEO_OK) {
         if (st == GEO_ENOMEM) text_oom(l);
-        else text_tok_error(l, 311, line, nm, "unit '%s' cannot be placed", name);
+        else text_tok_error(l, E_SCN_REFERENCE, line, nm, "unit '%s' cannot be placed", name);
         return;
     }
     scn_unit u = {.id = id, .counter = counter, .army = army, .sq0 = sq[0], .sq1 = sq[1],

@@ -66,7 +66,7 @@ void text_error(loader *l, int code, int line, int col, int len, const char *fmt
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (l->nerr == MAX_ERRORS) {
-        text_push_error(l, 314, line, col, 1, "too many errors; stopping here");
+        text_push_error(l, E_SCN_TOO_MANY, line, col, 1, "too many errors; stopping here");
         l->stopped = true;
         return;
     }
@@ -102,7 +102,7 @@ void text_split_fields(loader *l, const line_ref *lr) {
         size_t j = i;
         while (j < n && !text_is_space(s[j])) j++;
         if (l->ntok == MAX_TOKS) {
-            text_error(l, 301, lr->no, (int)i + 1, 1, "line too long (more than %d items)", MAX_TOKS);
+            text_error(l, E_SCN_SYNTAX, lr->no, (int)i + 1, 1, "line too long (more than %d items)", MAX_TOKS);
             return;
         }
         l->toks[l->ntok++] = (tok){T_WORD, s + i, (int)(j - i), (int)i + 1};
@@ -120,7 +120,7 @@ bool text_tokenize(loader *l, const line_ref *lr) {
         char c = s[i];
         if (text_is_space(c)) { i++; continue; }
         if (l->ntok == MAX_TOKS) {
-            text_error(l, 301, lr->no, (int)i + 1, 1, "line too long (more than %d items)", MAX_TOKS);
+            text_error(l, E_SCN_SYNTAX, lr->no, (int)i + 1, 1, "line too long (more than %d items)", MAX_TOKS);
             return false;
         }
         tok *t = &l->toks[l->ntok];
@@ -129,7 +129,7 @@ bool text_tokenize(loader *l, const line_ref *lr) {
             size_t j = i + 1;
             while (j < n && s[j] != '"') j += s[j] == '\\' ? 2 : 1;
             if (j >= n) {
-                text_error(l, 301, lr->no, (int)i + 1, 1, "unterminated string");
+                text_error(l, E_SCN_SYNTAX, lr->no, (int)i + 1, 1, "unterminated string");
                 return false;
             }
             *t = (tok){T_STR, s + i + 1, (int)(j - i - 1), (int)i + 1};
@@ -154,7 +154,7 @@ bool text_tokenize(loader *l, const line_ref *lr) {
 /* Copies a name token into buf (NUL-terminated). False (with E301) when too long. */
 bool text_name(loader *l, int line, const tok *t, char *buf) {
     if (t->len > MAX_NAME) {
-        text_tok_error(l, 301, line, t, "name too long (at most %d characters)", MAX_NAME);
+        text_tok_error(l, E_SCN_SYNTAX, line, t, "name too long (at most %d characters)", MAX_NAME);
         return false;
     }
     memcpy(buf, t->s, (size_t)t->len);
@@ -175,12 +175,12 @@ int text_resolve(loader *l, int line, board_name_kind k, const tok *t) {
     char buf[MAX_NAME + 1];
     if (!text_name(l, line, t, buf)) return -1;
     if (!text_is_ident(t)) {
-        text_tok_error(l, 301, line, t, "expected a %s name, found '%s'", KIND_TEXT[k], buf);
+        text_tok_error(l, E_SCN_SYNTAX, line, t, "expected a %s name, found '%s'", KIND_TEXT[k], buf);
         return -1;
     }
     int id = l->r && l->r->resolve ? l->r->resolve(l->r->ud, k, buf) : -1;
     if (id < 0 || id >= BOARD_MAX_ID) {
-        text_tok_error(l, 303, line, t, "unknown %s '%s'", KIND_TEXT[k], buf);
+        text_tok_error(l, E_SCN_UNKNOWN_NAME, line, t, "unknown %s '%s'", KIND_TEXT[k], buf);
         return -1;
     }
     if (l->b && !board_name(l->b, k, id)) {
@@ -200,20 +200,20 @@ bool text_int(loader *l, int line, const tok *t, long lo, long hi, long *out) {
     for (; i < t->len; i++) {
         if (!text_is_digit(t->s[i])) goto bad;
         if (v > 100000000L) {
-            text_tok_error(l, 315, line, t, "number %.*s is out of range (%ld to %ld)", t->len, t->s, lo, hi);
+            text_tok_error(l, E_SCN_RANGE, line, t, "number %.*s is out of range (%ld to %ld)", t->len, t->s, lo, hi);
             return false;
         }
         v = v * 10 + (t->s[i] - '0');
     }
     if (neg) v = -v;
     if (v < lo || v > hi) {
-        text_tok_error(l, 315, line, t, "number %.*s is out of range (%ld to %ld)", t->len, t->s, lo, hi);
+        text_tok_error(l, E_SCN_RANGE, line, t, "number %.*s is out of range (%ld to %ld)", t->len, t->s, lo, hi);
         return false;
     }
     *out = v;
     return true;
 bad:
-    text_tok_error(l, 301, line, t, "expected a number, found '%.*s'", t->len, t->s);
+    text_tok_error(l, E_SCN_SYNTAX, line, t, "expected a number, found '%.*s'", t->len, t->s);
     return false;
 }
 
@@ -226,7 +226,7 @@ int text_square(loader *l, int line, const tok *t) {
     if (sq < 0) {
         char last[16];
         geo_format_xy(l->w - 1, l->h - 1, last, sizeof last);
-        text_tok_error(l, 304, line, t, "square %.*s is outside the board (A1 to %s)", t->len, t->s, last);
+        text_tok_error(l, E_SCN_OFF_BOARD, line, t, "square %.*s is outside the board (A1 to %s)", t->len, t->s, last);
         return -1;
     }
     return sq;

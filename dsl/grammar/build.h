@@ -131,8 +131,9 @@ ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params
  * gives NULL. */
 ast_node *front_query(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
                       ast_node *result, ast_op op, const char *doc, ast_node *dflt);
-/* `combine MODE` with a MODE that is not one: E015 at MODE; returns AST_OP_NONE. */
-ast_op front_bad_combine(front_ctx *ctx, ast_loc loc, const char *mode);
+/* The mode of `combine MODE` (an AST_COMBINE_* of combine_modes.h); for a MODE that is not
+ * one, E015 at MODE and AST_OP_NONE. */
+ast_op front_combine(front_ctx *ctx, ast_loc loc, const char *mode);
 /* The rule's name is QUERY.RULE, given as its two parts; op is AST_EDIT_ADD or _REPLACE. */
 ast_node *front_rule(front_ctx *ctx, ast_loc loc, const char *query, const char *rule,
                      int64_t priority, ast_vec cites, const char *doc, ast_vec lets,

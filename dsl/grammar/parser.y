@@ -117,7 +117,7 @@ static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep);
 %type <vec> rows cells cites cites_opt lets edition_items readings settings expects stmts
 %type <vec> exprs exprs_opt inits inits_opt
 %type <str> word type_word text text_opt doc_opt extends_opt source_opt example_opt
-%type <str> test_edition_opt vocab_word moment
+%type <str> test_edition_opt vocab_word moment combine_word
 %type <ival> priority_opt signed_int
 %type <op> vocab_kw cmp_op combine_mode
 %type <flag> floor_opt default_flag
@@ -202,16 +202,14 @@ source_decl
     ;
 
 /* combine_mode = 'first' | 'sum' | 'min' | 'max' | 'all' | 'any' | 'permission' ;  (§3.5)
- * Another identifier is E015. */
+ * The word is looked up in dsl/combine_modes.h, the list of modes; another identifier is E015.
+ * Each mode's keyword stands here (tests/dsl/test_parser.c parses every mode of the list). */
 combine_mode
-    : FIRST                             { $$ = AST_COMBINE_FIRST; }
-    | SUM                               { $$ = AST_COMBINE_SUM; }
-    | MIN                               { $$ = AST_COMBINE_MIN; }
-    | MAX                               { $$ = AST_COMBINE_MAX; }
-    | ALL                               { $$ = AST_COMBINE_ALL; }
-    | ANY                               { $$ = AST_COMBINE_ANY; }
-    | PERMISSION                        { $$ = AST_COMBINE_PERMISSION; }
-    | IDENT                             { $$ = front_bad_combine(ctx, @1, $1); }
+    : combine_word                      { $$ = front_combine(ctx, @1, $1); }
+    ;
+
+combine_word
+    : FIRST | SUM | MIN | MAX | ALL | ANY | PERMISSION | IDENT
     ;
 
 vocab_kw
@@ -878,7 +876,8 @@ init
 static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep)
 {
     if (too_deep)
-        front_error(ctx, 8, loc, "nesting too deep (more than %d levels)", FRONT_MAX_DEPTH);
+        front_error(ctx, E_TOO_DEEP, loc, "nesting too deep (more than %d levels)",
+                    FRONT_MAX_DEPTH);
     else
         front_oom(ctx);
 }
@@ -1000,7 +999,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, front
     if (ctx->string_cut)                /* a cascade of the E002 just reported */
         return 0;
     if (t == SYM('?')) {
-        front_error(ctx, 13, loc, "'?' (not given) may only stand for a whole table cell");
+        front_error(ctx, E_STRAY_NOT_GIVEN, loc,
+                    "'?' (not given) may only stand for a whole table cell");
         return 0;
     }
     yysymbol_kind_t exp[YYNTOKENS];
@@ -1016,18 +1016,18 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, front
         at.line = at.end_line;
         at.col = at.end_col + 1;
         at.end_col = at.col;
-        front_error(ctx, 12, at, "missing ';' before %s", what);
+        front_error(ctx, E_MISSING_SEMICOLON, at, "missing ';' before %s", what);
         return 0;
     }
     if (IN_TOKENS(comparisons, t) && in_set(exp, n, SYM('+'))
         && !in_set(exp, n, SYM(TOK_EQEQ))) {
-        front_error(ctx, 10, loc, "unexpected %s: comparisons do not chain; join them with "
+        front_error(ctx, E_SYNTAX, loc, "unexpected %s: comparisons do not chain; join them with "
                     "'and'", what);
         return 0;
     }
     char msg[512];
     snprintf(msg, sizeof msg, "unexpected %s", what);
     describe_expected(exp, n, msg, sizeof msg);
-    front_error(ctx, 10, loc, "%s", msg);
+    front_error(ctx, E_SYNTAX, loc, "%s", msg);
     return 0;
 }

@@ -116,6 +116,27 @@ START_TEST(functions_and_queries)
 }
 END_TEST
 
+/* Every combination mode of the list (dsl/combine_modes.h) is a word the grammar takes after
+ * `combine`, and gives that mode. */
+START_TEST(every_combine_mode)
+{
+    static const struct { const char *name; ast_op op; } modes[] = {
+#define COMBINE(name, text, need, no_rule, doc) { text, AST_COMBINE_##name },
+#include "combine_modes.h"
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "query q() -> int combine %s;", modes[i].name);
+        parsed *p = parse_text(text, false);
+        ck_assert_msg(p->diags.errors == 0 && p->f->decls.len == 1, "%s: not parsed", text);
+        ck_assert_int_eq(p->f->decls.items[0]->op, modes[i].op);
+        ck_assert_str_eq(ast_combine_name(modes[i].op), modes[i].name);
+        parsed_free(p);
+    }
+    ck_assert_int_eq(ast_combine_find("average"), AST_OP_NONE);
+}
+END_TEST
+
 START_TEST(rules)
 {
     ck_assert_dump(dump_file,
@@ -631,6 +652,7 @@ int main(void)
     tcase_add_test(td, counter);
     tcase_add_test(td, tables);
     tcase_add_test(td, table_fields);
+    tcase_add_test(td, every_combine_mode);
     tcase_add_test(td, functions_and_queries);
     tcase_add_test(td, rules);
     tcase_add_test(td, rule_fields);

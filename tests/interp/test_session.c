@@ -329,6 +329,10 @@ START_TEST(completion_by_kind)
     ck_assert_str_eq(complete(t, HON_COMPLETE_EDITION, NULL, ""), "base ");
     ck_assert_str_eq(complete(t, HON_COMPLETE_VARIANT, NULL, ""), "vis ");
     ck_assert_str_eq(complete(t, HON_COMPLETE_FILE, NULL, ""), "t.hon ");
+    /* the built-ins by the prefix, in the order of dsl/builtins.h; `has` (two ids) once */
+    ck_assert_str_eq(complete(t, HON_COMPLETE_BUILTIN, NULL, "squ"),
+                     "square_of squares_of squares_within ");
+    ck_assert_str_eq(complete(t, HON_COMPLETE_BUILTIN, NULL, "ha"), "has has_feature ");
     /* a variant's readings; an unknown variant, or none, is not found */
     ck_assert_str_eq(complete(t, HON_COMPLETE_READING, "vis", ""), "day night ");
     ck_assert_str_eq(complete(t, HON_COMPLETE_READING, "vis", "n"), "night ");
