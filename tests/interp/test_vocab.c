@@ -110,5 +110,5 @@ int main(void)
     tcase_add_test(tc, every_builtin_is_known_with_its_arity);
     tcase_add_test(tc, builtin_instructions_have_no_operand);
     suite_add_tcase(s, tc);
-    return run_suite(s);
+    return check_run(s);
 }
