@@ -799,41 +799,42 @@ chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
     return finish(&c);
 }
 
-chunk *comp_fn(const res_program *p, uint32_t fn, diag_list *diags)
+/* A chunk that evaluates body and returns its value (fallback: the span of the return when
+ * there is no body). */
+static chunk *value_chunk(const res_program *p, diag_list *diags, const char *name,
+                          chunk_kind kind, uint32_t id, uint32_t nparams, uint32_t nlocals,
+                          const ast_node *body, ast_loc fallback)
 {
     comp c;
+    if (!begin(&c, p, diags, name, kind, id, nparams, nlocals))
+        return NULL;
+    expr(&c, body);
+    EMIT0(&c, body ? body->loc : fallback, OP_RETURN);
+    return finish(&c);
+}
+
+chunk *comp_fn(const res_program *p, uint32_t fn, diag_list *diags)
+{
     const res_fn *f = &p->fns[fn];
     char name[256];
     snprintf(name, sizeof name, "fn %s", f->name);
-    if (!begin(&c, p, diags, name, CHUNK_FN, fn, f->nparams, f->nlocals))
-        return NULL;
-    expr(&c, f->decl->b);
-    EMIT0(&c, f->decl->b ? f->decl->b->loc : f->decl->loc, OP_RETURN);
-    return finish(&c);
+    return value_chunk(p, diags, name, CHUNK_FN, fn, f->nparams, f->nlocals, f->decl->b,
+                       f->decl->loc);
 }
 
 chunk *comp_default(const res_program *p, uint32_t q, diag_list *diags)
 {
-    comp c;
     const res_query *qq = &p->queries[q];
     char name[256];
     snprintf(name, sizeof name, "default of %s", qq->name);
-    if (!begin(&c, p, diags, name, CHUNK_DEFAULT, q, qq->nparams, qq->dflt_nlocals))
-        return NULL;
-    expr(&c, qq->dflt);
-    EMIT0(&c, qq->dflt ? qq->dflt->loc : qq->decl->loc, OP_RETURN);
-    return finish(&c);
+    return value_chunk(p, diags, name, CHUNK_DEFAULT, q, qq->nparams, qq->dflt_nlocals,
+                       qq->dflt, qq->decl->loc);
 }
 
 chunk *comp_expr(const res_program *p, const ast_node *e, uint32_t nlocals, const char *name,
                  diag_list *diags)
 {
-    comp c;
-    if (!begin(&c, p, diags, name, CHUNK_EXPR, 0, 0, nlocals))
-        return NULL;
-    expr(&c, e);
-    EMIT0(&c, e ? e->loc : (ast_loc){ 0 }, OP_RETURN);
-    return finish(&c);
+    return value_chunk(p, diags, name, CHUNK_EXPR, 0, 0, nlocals, e, (ast_loc){ 0 });
 }
 
 chunk *comp_procedure(const res_program *p, const ast_node *call, uint32_t nlocals,

@@ -294,6 +294,22 @@ static void event_rule_what(const trace_ent *e, strbuf *out)
         sb_puts(out, "no effect");
 }
 
+/* The line of a rule's entry e, without its newline: `rule q.r: ANSWER   (citations)`, or
+ * `did not fire`, or what an event's rule did; brief: the answer cut as in trace_brief. */
+static void rule_line(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
+{
+    const res_program *p = env->p;
+    const res_rule *r = &p->rules[e->id];
+    sb_printf(out, "rule %s: ", r->name);
+    if (e->unfired)
+        sb_puts(out, "did not fire");
+    else if (p->queries[r->query].is_event)
+        event_rule_what(e, out);
+    else
+        put_arg(env, e->result, out, brief);
+    cites_text(&r->decl->cites, out);
+}
+
 /* The lines an event's rule wrote, one per line at `depth`, after an arrow. */
 static void output_lines(const trace_ent *e, uint32_t depth, strbuf *out)
 {
@@ -380,15 +396,7 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
             break;
         }
         case TR_RULE: {
-            const res_rule *r = &p->rules[e->id];
-            sb_printf(out, "rule %s: ", r->name);
-            if (e->unfired)
-                sb_puts(out, "did not fire");
-            else if (p->queries[r->query].is_event)
-                event_rule_what(e, out);
-            else
-                put_val(env, e->result, out, false);
-            cites_text(&r->decl->cites, out);
+            rule_line(env, e, false, out);
             sb_putc(out, '\n');
             if (!e->unfired)
                 output_lines(e, e->depth + 1, out);
@@ -823,15 +831,7 @@ static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level,
         return;
     }
     case TR_RULE: {
-        const res_rule *r = &p->rules[e->id];
-        sb_printf(out, "rule %s: ", r->name);
-        if (e->unfired)
-            sb_puts(out, "did not fire");
-        else if (p->queries[r->query].is_event)
-            event_rule_what(e, out);
-        else
-            put_arg(env, e->result, out, true);
-        cites_text(&r->decl->cites, out);
+        rule_line(env, e, true, out);
         put_count(out, count);
         sb_putc(out, '\n');
         if (!e->unfired)

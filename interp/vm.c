@@ -294,6 +294,32 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
          x->steps_left -= (uint64_t)(n); } while (0)
 #define BOOLV(b) ((val){ .type = T_BOOL, .u.i = (b) ? 1 : 0 })
 #define INTV(n) ((val){ .type = T_INT, .u.i = (n) })
+/* x y -> x OP y on ints, E205 when the result does not fit (overflow: a __builtin_*_overflow). */
+#define ARITH(NAME, overflow, sym) \
+    VM_CASE(NAME) { \
+        int64_t b_ = POP().u.i, a_ = TOP.u.i, r_; \
+        if (overflow(a_, b_, &r_)) \
+            RAISE(E_ARITH, "integer overflow: %" PRId64 " " sym " %" PRId64, a_, b_); \
+        TOP.u.i = r_; \
+        VM_NEXT(); \
+    }
+/* out = whether a and b are deeply equal, the values visited charged to the step budget;
+ * leaves through over_budget when it runs out, and with E201 when a `?` cell takes part. */
+#define DEEP_EQUAL(a, b, out) \
+    do { \
+        val absent_ = { 0 }; \
+        uint64_t work_ = x->steps_left; \
+        (out) = val_equal_bounded(p, (a), (b), &absent_, &work_); \
+        if (work_ == 0) { SAVE_PC(); goto over_budget; } \
+        x->steps_left = work_; \
+        if (absent_.flags & VAL_ABSENT) { \
+            uint32_t t_, r_, c_; \
+            val_absent_where(absent_, &t_, &r_, &c_); \
+            SAVE_PC(); \
+            fail_absent(x, t_, r_, c_); \
+            goto error; \
+        } \
+    } while (0)
 #if HON_DEBUG_TRACE
 #define DEBUG_OP() fprintf(stderr, "[vm] %-28s %04zu %s\n", ch->name, \
                            (size_t)(pc - ch->code), *pc < OP__COUNT ? op_names[*pc] : "?")
@@ -330,27 +356,9 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(GET_LOCAL) { PUSH(base[OPA]); SKIP(1); VM_NEXT(); }
     VM_CASE(SET_LOCAL) { base[OPA] = POP(); SKIP(1); VM_NEXT(); }
 
-    VM_CASE(ADD) {
-        int64_t b = POP().u.i, a = TOP.u.i, r;
-        if (__builtin_add_overflow(a, b, &r))
-            RAISE(E_ARITH, "integer overflow: %" PRId64 " + %" PRId64, a, b);
-        TOP.u.i = r;
-        VM_NEXT();
-    }
-    VM_CASE(SUB) {
-        int64_t b = POP().u.i, a = TOP.u.i, r;
-        if (__builtin_sub_overflow(a, b, &r))
-            RAISE(E_ARITH, "integer overflow: %" PRId64 " - %" PRId64, a, b);
-        TOP.u.i = r;
-        VM_NEXT();
-    }
-    VM_CASE(MUL) {
-        int64_t b = POP().u.i, a = TOP.u.i, r;
-        if (__builtin_mul_overflow(a, b, &r))
-            RAISE(E_ARITH, "integer overflow: %" PRId64 " * %" PRId64, a, b);
-        TOP.u.i = r;
-        VM_NEXT();
-    }
+    ARITH(ADD, __builtin_add_overflow, "+")
+    ARITH(SUB, __builtin_sub_overflow, "-")
+    ARITH(MUL, __builtin_mul_overflow, "*")
     VM_CASE(DIV) {
         int64_t b = POP().u.i, a = TOP.u.i, q, r;
         if (!checked_div(a, b, &q, &r))
@@ -389,27 +397,15 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_CASE(NE) {
         /* one body for both: the opcode just read tells them apart */
         bool ne = pc[-1] == OP_NE;
-        val b = POP(), a = TOP, absent = { 0 };
+        val b = POP(), a = TOP;
         res_tkind k = p->types[a.type].kind;
         if (k != RT_LIST && k != RT_RECORD && !((a.flags | b.flags) & VAL_ABSENT)) {
             CHARGE(1);      /* the one value compared */
             TOP = BOOLV((a.u.i == b.u.i) != ne);
             VM_NEXT();
         }
-        uint64_t work = x->steps_left;
-        bool eq = val_equal_bounded(p, a, b, &absent, &work);
-        if (work == 0) {
-            SAVE_PC();
-            goto over_budget;
-        }
-        x->steps_left = work;
-        if (absent.flags & VAL_ABSENT) {
-            uint32_t t, r, c;
-            val_absent_where(absent, &t, &r, &c);
-            SAVE_PC();
-            fail_absent(x, t, r, c);
-            goto error;
-        }
+        bool eq;
+        DEEP_EQUAL(a, b, eq);
         TOP = BOOLV(eq != ne);
         VM_NEXT();
     }
@@ -423,23 +419,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         if (p->types[s.type].kind == RT_SET) {
             found = v.u.i >= 0 && v.u.i < 64 && (s.u.bits >> v.u.i & 1);
         } else {
-            for (size_t i = 0; s.u.list && i < s.u.list->len && !found; i++) {
-                val absent = { 0 };
-                uint64_t work = x->steps_left;
-                found = val_equal_bounded(p, v, s.u.list->items[i], &absent, &work);
-                if (work == 0) {
-                    SAVE_PC();
-                    goto over_budget;
-                }
-                x->steps_left = work;
-                if (absent.flags & VAL_ABSENT) {
-                    uint32_t t, r, c;
-                    val_absent_where(absent, &t, &r, &c);
-                    SAVE_PC();
-                    fail_absent(x, t, r, c);
-                    goto error;
-                }
-            }
+            for (size_t i = 0; s.u.list && i < s.u.list->len && !found; i++)
+                DEEP_EQUAL(v, s.u.list->items[i], found);
         }
         TOP = BOOLV(found);
         VM_NEXT();
@@ -899,6 +880,8 @@ error:
 #undef CHARGE
 #undef BOOLV
 #undef INTV
+#undef ARITH
+#undef DEEP_EQUAL
 #undef DEBUG_OP
 #undef VM_CASE
 #undef VM_NEXT
