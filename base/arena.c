@@ -9,13 +9,16 @@
 #include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
+
 #include "mem.h"
 
-enum { BLOCK_SIZE = 16 * 1024 };
+enum {
+    BLOCK_SIZE = 16 * 1024
+};
 
 struct arena_block {
     arena_block *next;
-    size_t used, cap;           /* bytes of data */
+    size_t used, cap; /* bytes of data */
     max_align_t data[];
 };
 

@@ -14,9 +14,9 @@ typedef struct arena_block arena_block;
 
 /* A zeroed struct is an empty arena with no limit. */
 typedef struct arena {
-    arena_block *head;      /* the block being filled; large requests sit behind it */
-    size_t total;           /* bytes handed out since the last reset */
-    size_t limit;           /* refuse to hand out more than this many bytes (0: no limit) */
+    arena_block *head; /* the block being filled; large requests sit behind it */
+    size_t total;      /* bytes handed out since the last reset */
+    size_t limit;      /* refuse to hand out more than this many bytes (0: no limit) */
 } arena;
 
 /* n bytes (uninitialised), aligned for any type and owned by the arena; NULL when memory runs

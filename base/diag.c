@@ -10,10 +10,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "mem.h"
 
 /* Tabs in quoted lines are expanded to this stop so the caret line lines up with them. */
-enum { TAB_STOP = 8, GUTTER_MIN = 5 };
+enum {
+    TAB_STOP = 8,
+    GUTTER_MIN = 5
+};
 
 /* Stands in for a message when memory runs out; never freed. */
 static const char oom_text[] = "(out of memory while reporting this diagnostic)";
@@ -96,7 +100,7 @@ static char *vformat(const char *fmt, va_list ap)
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
     if (n < 0)
-        return (char *)oom_text;      /* shared and never written: see free_msg */
+        return (char *)oom_text; /* shared and never written: see free_msg */
     char *m = hon_malloc((size_t)n + 1);
     if (!m)
         return (char *)oom_text;
@@ -158,8 +162,7 @@ static const char *sev_word(diag_severity s)
 
 /* Finds line `line` (from 1) of text; returns false when the text has no such line. The line
  * excludes its '\n' and a '\r' before it. */
-static bool find_line(const char *text, size_t len, uint32_t line, const char **start,
-                      size_t *n)
+static bool find_line(const char *text, size_t len, uint32_t line, const char **start, size_t *n)
 {
     if (line == 0)
         return false;
@@ -171,7 +174,7 @@ static bool find_line(const char *text, size_t len, uint32_t line, const char **
         i = (size_t)(nl - text) + 1;
     }
     if (i == len && line > 1)
-        return false;    /* the empty "line" after a final newline is not quoted */
+        return false; /* the empty "line" after a final newline is not quoted */
     const char *nl = memchr(text + i, '\n', len - i);
     size_t e = nl ? (size_t)(nl - text) : len;
     if (e > i && text[e - 1] == '\r')
@@ -245,8 +248,7 @@ static void render_block(const diag_sources *src, src_loc loc, diag_severity sev
     if (loc.line == 0)
         fprintf(out, "hon: %s", sev_word(sev));
     else
-        fprintf(out, "%s:%u:%u: %s", path, (unsigned)loc.line, (unsigned)loc.col,
-                sev_word(sev));
+        fprintf(out, "%s:%u:%u: %s", path, (unsigned)loc.line, (unsigned)loc.col, sev_word(sev));
     if (code > 0)
         fprintf(out, "[E%03d]", code);
     fprintf(out, ": %s\n", msg ? msg : "");

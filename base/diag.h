@@ -27,35 +27,43 @@ typedef struct src_loc {
 
 /* The codes, by name: E_SYNTAX is 10 (E010), E_TYPE 104, E_NO_BOARD 212... (diag_codes.h). */
 enum diag_code {
-    E_NONE = 0,       /* a diagnostic with no code: `hon: error: message`, or a note */
+    E_NONE = 0, /* a diagnostic with no code: `hon: error: message`, or a note */
 #define DIAG_CODE(name, number, summary) E_##name = number,
 #include "diag_codes.h"
 #undef DIAG_CODE
 };
 
-typedef enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_severity;
+typedef enum diag_severity {
+    DIAG_ERROR,
+    DIAG_WARNING,
+    DIAG_NOTE
+} diag_severity;
 
 typedef struct diag {
-    int code;                 /* E_* (12 for E012); E_NONE for notes without a code */
+    int code; /* E_* (12 for E012); E_NONE for notes without a code */
     diag_severity severity;
     src_loc loc;
-    char *message;            /* owned */
-    bool has_related;         /* e.g. where an unclosed '{' was opened */
+    char *message;    /* owned */
+    bool has_related; /* e.g. where an unclosed '{' was opened */
     src_loc related;
-    char *related_message;    /* owned, or NULL */
+    char *related_message; /* owned, or NULL */
 } diag;
 
 /* The files diagnostics may quote, indexed by src_loc.file. Owns copies of paths and texts. */
 typedef struct diag_sources {
-    struct { char *path; char *text; size_t len; } *files;
+    struct {
+        char *path;
+        char *text;
+        size_t len;
+    } * files;
     uint32_t len, cap;
 } diag_sources;
 
 typedef struct diag_list {
     diag *items;
     size_t len, cap;
-    size_t errors;            /* count of DIAG_ERROR items */
-    diag_sources *sources;    /* borrowed; used by diag_render */
+    size_t errors;         /* count of DIAG_ERROR items */
+    diag_sources *sources; /* borrowed; used by diag_render */
 } diag_list;
 
 /* Registers a file (copying path and text) and returns its id for src_loc.file; UINT32_MAX on

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+
 #include "mem.h"
 #include "strbuf.h"
 
@@ -21,7 +22,7 @@ int hon_read_file(const char *path, size_t max, char **text, size_t *len)
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(f);
-        return EISDIR;      /* fopen opens a directory; fread would then fail */
+        return EISDIR; /* fopen opens a directory; fread would then fail */
     }
     strbuf b = { 0 };
     char buf[8192];

@@ -9,11 +9,12 @@
 #define HON_HASH_H
 
 #include <string.h>
+
 #include "mem.h"
 
-#define HASH_NONFATAL_OOM 1
-#define uthash_malloc(sz) hon_malloc(sz)
-#define uthash_free(ptr, sz) hon_free(ptr)
+#define HASH_NONFATAL_OOM        1
+#define uthash_malloc(sz)        hon_malloc(sz)
+#define uthash_free(ptr, sz)     hon_free(ptr)
 #define uthash_nonfatal_oom(obj) ((void)0)
 #include <uthash.h>
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
 #include "mem.h"
 
 static bool sb_reserve(strbuf *b, size_t more)
@@ -49,8 +50,15 @@ void sb_putn(strbuf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-void sb_putc(strbuf *b, char c) { sb_putn(b, &c, 1); }
-void sb_puts(strbuf *b, const char *s) { if (s) sb_putn(b, s, strlen(s)); }
+void sb_putc(strbuf *b, char c)
+{
+    sb_putn(b, &c, 1);
+}
+void sb_puts(strbuf *b, const char *s)
+{
+    if (s)
+        sb_putn(b, s, strlen(s));
+}
 
 void sb_printf(strbuf *b, const char *fmt, ...)
 {

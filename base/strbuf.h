@@ -12,11 +12,11 @@
 
 /* A zeroed struct is an empty buffer with no limit. */
 typedef struct strbuf {
-    char *s;                /* NUL-terminated once anything was appended; owned */
+    char *s; /* NUL-terminated once anything was appended; owned */
     size_t len, cap;
-    bool oom;               /* memory ran out: the text is lost (sb_take gives NULL) */
-    size_t limit;           /* refuse to grow past this many bytes (0: no limit) */
-    bool truncated;         /* something was refused because of the limit */
+    bool oom;       /* memory ran out: the text is lost (sb_take gives NULL) */
+    size_t limit;   /* refuse to grow past this many bytes (0: no limit) */
+    bool truncated; /* something was refused because of the limit */
 } strbuf;
 
 /* Append a byte, a NUL-terminated string (NULL appends nothing), n bytes of s, or a

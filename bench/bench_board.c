@@ -15,7 +15,7 @@
 typedef struct reader {
     FILE *f;
     const char *path;
-    int line;            /* from 1, for messages */
+    int line; /* from 1, for messages */
     char *err;
     size_t errlen;
 } reader;
@@ -60,7 +60,7 @@ static int read_int(reader *r, long lo, long hi, const char *what, int *out)
         c = getc(r->f);
     }
     while (c != EOF && isdigit(c)) {
-        if (v <= 1000000)          /* past that it is out of range anyway; stop growing */
+        if (v <= 1000000) /* past that it is out of range anyway; stop growing */
             v = v * 10 + (c - '0');
         digits++;
         c = getc(r->f);
@@ -83,7 +83,8 @@ static int read_board(reader *r, bench_board *b)
 {
     int v, cells;
 
-    if (read_int(r, 1, BENCH_MAX_SIDE, "width", &b->w) || read_int(r, 1, BENCH_MAX_SIDE, "height", &b->h))
+    if (read_int(r, 1, BENCH_MAX_SIDE, "width", &b->w) ||
+        read_int(r, 1, BENCH_MAX_SIDE, "height", &b->h))
         return -1;
     cells = b->w * b->h;
     for (int i = 0; i < cells; i++) {
@@ -99,7 +100,8 @@ static int read_board(reader *r, bench_board *b)
     if (read_int(r, 0, BENCH_MAX_UNITS, "unit count", &b->n))
         return -1;
     for (int u = 0; u < b->n; u++) {
-        if (read_int(r, 0, b->w - 1, "unit x", &b->ux[u]) || read_int(r, 0, b->h - 1, "unit y", &b->uy[u]) ||
+        if (read_int(r, 0, b->w - 1, "unit x", &b->ux[u]) ||
+            read_int(r, 0, b->h - 1, "unit y", &b->uy[u]) ||
             read_int(r, 0, BENCH_KIND_CODES - 1, "unit kind", &b->kind[u]) ||
             read_int(r, 0, BENCH_MAX_BASE, "base defense", &b->base[u]))
             return -1;
@@ -115,7 +117,7 @@ static int read_board(reader *r, bench_board *b)
 
 int bench_board_load(bench_board *b, const char *path, char *err, size_t errlen)
 {
-    reader r = {NULL, path, 1, err, errlen};
+    reader r = { NULL, path, 1, err, errlen };
     int rc;
 
     memset(b, 0, sizeof *b);
@@ -147,9 +149,9 @@ long bench_parse_iterations(const char *prog, const char *arg)
 
 int bench_start(int argc, char **argv, const char *usage, bench_board *b, long *iters)
 {
-    int want = 2;                   /* the program's name and usage's first word */
+    int want = 2; /* the program's name and usage's first word */
     for (const char *u = usage; *u; u++)
-        want += *u == ' ';          /* and one more for each further word */
+        want += *u == ' '; /* and one more for each further word */
     if (argc != want) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);
         return 2;

@@ -17,11 +17,14 @@ enum {
 };
 
 /* Kind codes of the workload: 0 infantry, 1 vehicle, 2 artillery. */
-enum { BENCH_INFANTRY = 0, BENCH_KIND_CODES = 3 };
+enum {
+    BENCH_INFANTRY = 0,
+    BENCH_KIND_CODES = 3
+};
 
 typedef struct bench_board {
-    int w, h;                                   /* squares; square (x, y) is index y*w + x */
-    int n;                                      /* units */
+    int w, h; /* squares; square (x, y) is index y*w + x */
+    int n;    /* units */
     unsigned char elev[BENCH_MAX_SIDE * BENCH_MAX_SIDE];
     unsigned char terr[BENCH_MAX_SIDE * BENCH_MAX_SIDE];
     unsigned char occ[BENCH_MAX_SIDE * BENCH_MAX_SIDE]; /* unit index + 1 on the square, 0: none */

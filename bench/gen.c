@@ -11,7 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SIDE_W = 30, SIDE_H = 30, UNIT_COUNT = 50, HILL_COUNT = 5, ELEV_CAP = 3 };
+enum {
+    SIDE_W = 30,
+    SIDE_H = 30,
+    UNIT_COUNT = 50,
+    HILL_COUNT = 5,
+    ELEV_CAP = 3
+};
 
 /* splitmix64: a 64-bit counter advanced by the golden-ratio increment, then mixed.
  * The generator uses the upper 32 bits of each mixed value. */
@@ -68,7 +74,7 @@ static void raise_hills(gen_board *b, splitmix *g)
  * open 62, woods 12, building 4, hedge 4, trench 8, rough 10. */
 static void lay_terrain(gen_board *b, splitmix *g)
 {
-    static const int slice[] = {62, 12, 4, 4, 8, 10};
+    static const int slice[] = { 62, 12, 4, 4, 8, 10 };
 
     for (int sq = 0; sq < SIDE_W * SIDE_H; sq++) {
         int roll = draw_below(g, 100), code = 0, upper = slice[0];
@@ -84,7 +90,7 @@ static void lay_terrain(gen_board *b, splitmix *g)
  * artillery 2), then one more draw adding 0 or 1 to the kind's base defense 3/5/2. */
 static void place_units(gen_board *b, splitmix *g)
 {
-    static const int kind_base[] = {3, 5, 2};
+    static const int kind_base[] = { 3, 5, 2 };
 
     for (int u = 0; u < UNIT_COUNT; u++) {
         int sq;
@@ -114,7 +120,7 @@ int main(int argc, char **argv)
 {
     const char *out = argc > 2 ? argv[2] : "board.txt";
     uint64_t seed = 12345;
-    static gen_board b;   /* zeroed: flat ground, no square taken */
+    static gen_board b; /* zeroed: flat ground, no square taken */
 
     if (argc > 3) {
         fprintf(stderr, "usage: %s [SEED] [OUT]\n", argv[0]);
@@ -125,13 +131,14 @@ int main(int argc, char **argv)
         errno = 0;
         unsigned long long v = strtoull(argv[1], &end, 10);
         if (errno || end == argv[1] || *end || argv[1][0] == '-') {
-            fprintf(stderr, "%s: bad seed '%s' (want a decimal integer 0..2^64-1)\n", argv[0], argv[1]);
+            fprintf(stderr, "%s: bad seed '%s' (want a decimal integer 0..2^64-1)\n", argv[0],
+                    argv[1]);
             return 2;
         }
         seed = v;
     }
 
-    splitmix g = {seed};
+    splitmix g = { seed };
     raise_hills(&b, &g);
     lay_terrain(&b, &g);
     place_units(&b, &g);
@@ -157,7 +164,8 @@ int main(int argc, char **argv)
         blocking += b.terr[sq] == 2 || b.terr[sq] == 3;
     for (int u = 0; u < UNIT_COUNT; u++)
         infantry += b.kind[u] == 0;
-    fprintf(stderr, "seed %" PRIu64 ": %dx%d board, %d building/hedge squares, %d units (%d infantry)\n",
+    fprintf(stderr,
+            "seed %" PRIu64 ": %dx%d board, %d building/hedge squares, %d units (%d infantry)\n",
             seed, SIDE_W, SIDE_H, blocking, UNIT_COUNT, infantry);
     return 0;
 }

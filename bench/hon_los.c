@@ -7,8 +7,6 @@
  * kind code and the army come from los.hon (bench_terrain, bench_counter, bench_army); the
  * board is handed to hon as a scenario text built from the board file (board.md §4).
  */
-#include "bench_board.h"
-
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_board.h"
 #include "hon.h"
 
 #define CHECK_MOD 1000000007LL
@@ -126,7 +125,7 @@ int main(int argc, char **argv)
     int rc = bench_start(argc, argv, "ITERATIONS BOARD RULES", &board, &iters);
     if (rc)
         return rc;
-    hon_vm *vm = hon_vm_new(NULL);     /* diagnostics go to stderr */
+    hon_vm *vm = hon_vm_new(NULL); /* diagnostics go to stderr */
     if (!vm || hon_load_file(vm, argv[3]) != HON_OK) {
         fprintf(stderr, "%s: cannot load the rules %s\n", argv[0], argv[3]);
         hon_vm_free(vm);

@@ -4,16 +4,20 @@
  * implementations (ref_lua/, the hon VM) are measured against; built with -O2 explicitly.
  * Shares the rules and the checksum with ref_lua/los.lua and los.hon, the board with bench_board.h.
  */
-#include "bench_board.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_board.h"
+
 /* Workload codes (the definition's, not the game's: the game's rules live in .hon files). */
-enum { TERR_BUILDING = 2, TERR_HEDGE = 3, TERR_TRENCH = 4 };
-static const int terrain_bonus[BENCH_TERRAIN_CODES] = {0, 1, 3, 2, 2, 1};
+enum {
+    TERR_BUILDING = 2,
+    TERR_HEDGE = 3,
+    TERR_TRENCH = 4
+};
+static const int terrain_bonus[BENCH_TERRAIN_CODES] = { 0, 1, 3, 2, 2, 1 };
 #define CHECK_MOD 1000000007LL
 
 typedef struct checksum {
@@ -89,7 +93,7 @@ static int defense(const bench_board *b, int s, int t)
 /* One evaluation: all n*(n-1) ordered pairs, s then t, into a fresh checksum. */
 static checksum evaluate(const bench_board *b)
 {
-    checksum c = {0, 0, 0};
+    checksum c = { 0, 0, 0 };
 
     for (int s = 0; s < b->n; s++) {
         for (int t = 0; t < b->n; t++) {
@@ -118,7 +122,7 @@ int main(int argc, char **argv)
     /* Reading the board through a volatile pointer each time keeps the compiler from
      * computing the (pure) evaluation once and reusing it. */
     const bench_board *volatile board_ptr = &board;
-    checksum c = {0, 0, 0};
+    checksum c = { 0, 0, 0 };
     double t0 = bench_wall_seconds();
     for (long i = 0; i < iters; i++)
         c = evaluate(board_ptr);

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+
 #include "arena.h"
 #include "mem.h"
 
@@ -82,7 +83,7 @@ bool ast_vec_push(ast_file *f, ast_vec *v, ast_node *n)
             return false;
         if (v->len)
             memcpy(items, v->items, v->len * sizeof *items);
-        v->items = items;      /* the old array stays in the arena until the file is freed */
+        v->items = items; /* the old array stays in the arena until the file is freed */
         v->cap = cap;
     }
     v->items[v->len++] = n;
@@ -134,25 +135,62 @@ void ast_combine_names(char *buf, size_t cap)
 /* ---------------------------------------------------------------- names */
 
 static const char *const kind_names[AST_KIND_COUNT] = {
-    [AST_TYPE_NAME] = "type-name", [AST_TYPE_SET] = "type-set", [AST_TYPE_LIST] = "type-list",
-    [AST_INT] = "int", [AST_BOOL] = "bool", [AST_NAME] = "name", [AST_FIELD] = "field",
-    [AST_CALL] = "call", [AST_INDEX] = "index", [AST_UNARY] = "unary",
-    [AST_BINARY] = "binary", [AST_IF] = "if", [AST_LET] = "let", [AST_LIST] = "list",
-    [AST_SET] = "set", [AST_RECORD] = "record", [AST_FIELD_INIT] = "field-init",
-    [AST_AGG] = "aggregate", [AST_ROLL] = "roll", [AST_VARIANT_REF] = "variant-ref",
-    [AST_FORBID] = "forbid", [AST_PERMIT] = "permit", [AST_NOT_GIVEN] = "not-given",
-    [AST_VOCAB] = "vocab", [AST_VALUE_DECL] = "value", [AST_ENUM] = "enum",
-    [AST_RECORD_DECL] = "record-decl", [AST_PARAM] = "param", [AST_COUNTER] = "counter",
-    [AST_COUNTER_ITEM] = "counter-item", [AST_COUNTER_ENTRY] = "counter-entry",
-    [AST_CITE] = "cite", [AST_TABLE] = "table", [AST_ROW] = "row", [AST_FN] = "fn",
-    [AST_QUERY] = "query", [AST_RULE] = "rule",
-    [AST_VARIANT] = "variant", [AST_READING] = "reading", [AST_EDITION] = "edition",
-    [AST_REMOVE] = "remove", [AST_SET_VARIANT] = "set-variant",
-    [AST_DEFAULT_EDITION] = "default-edition", [AST_TEST] = "test", [AST_EXPECT] = "expect",
-    [AST_SQUARE] = "square", [AST_UNIT_REF] = "unit-ref", [AST_TEST_BOARD] = "test-board",
-    [AST_EVENT] = "event", [AST_BLOCK] = "block", [AST_STMT] = "statement",
-    [AST_TEST_DICE] = "test-dice", [AST_TEST_CHOICES] = "test-choices", [AST_TEST_DO] = "test-do",
-    [AST_TEST_ADVANCE] = "test-advance", [AST_TEST_MOVE] = "test-move",
+    [AST_TYPE_NAME] = "type-name",
+    [AST_TYPE_SET] = "type-set",
+    [AST_TYPE_LIST] = "type-list",
+    [AST_INT] = "int",
+    [AST_BOOL] = "bool",
+    [AST_NAME] = "name",
+    [AST_FIELD] = "field",
+    [AST_CALL] = "call",
+    [AST_INDEX] = "index",
+    [AST_UNARY] = "unary",
+    [AST_BINARY] = "binary",
+    [AST_IF] = "if",
+    [AST_LET] = "let",
+    [AST_LIST] = "list",
+    [AST_SET] = "set",
+    [AST_RECORD] = "record",
+    [AST_FIELD_INIT] = "field-init",
+    [AST_AGG] = "aggregate",
+    [AST_ROLL] = "roll",
+    [AST_VARIANT_REF] = "variant-ref",
+    [AST_FORBID] = "forbid",
+    [AST_PERMIT] = "permit",
+    [AST_NOT_GIVEN] = "not-given",
+    [AST_VOCAB] = "vocab",
+    [AST_VALUE_DECL] = "value",
+    [AST_ENUM] = "enum",
+    [AST_RECORD_DECL] = "record-decl",
+    [AST_PARAM] = "param",
+    [AST_COUNTER] = "counter",
+    [AST_COUNTER_ITEM] = "counter-item",
+    [AST_COUNTER_ENTRY] = "counter-entry",
+    [AST_CITE] = "cite",
+    [AST_TABLE] = "table",
+    [AST_ROW] = "row",
+    [AST_FN] = "fn",
+    [AST_QUERY] = "query",
+    [AST_RULE] = "rule",
+    [AST_VARIANT] = "variant",
+    [AST_READING] = "reading",
+    [AST_EDITION] = "edition",
+    [AST_REMOVE] = "remove",
+    [AST_SET_VARIANT] = "set-variant",
+    [AST_DEFAULT_EDITION] = "default-edition",
+    [AST_TEST] = "test",
+    [AST_EXPECT] = "expect",
+    [AST_SQUARE] = "square",
+    [AST_UNIT_REF] = "unit-ref",
+    [AST_TEST_BOARD] = "test-board",
+    [AST_EVENT] = "event",
+    [AST_BLOCK] = "block",
+    [AST_STMT] = "statement",
+    [AST_TEST_DICE] = "test-dice",
+    [AST_TEST_CHOICES] = "test-choices",
+    [AST_TEST_DO] = "test-do",
+    [AST_TEST_ADVANCE] = "test-advance",
+    [AST_TEST_MOVE] = "test-move",
     [AST_SOURCE] = "source",
 };
 
@@ -339,7 +377,9 @@ static const char *op_name(ast_op op)
 
 /* The dump recurses; trees from the parser are at most FRONT_MAX_DEPTH deep, and anything
  * deeper than this is elided rather than risking the C stack. */
-enum { DUMP_MAX_DEPTH = 1000 };
+enum {
+    DUMP_MAX_DEPTH = 1000
+};
 
 static void dump(writer *w, const ast_node *n, unsigned depth)
 {
@@ -354,27 +394,17 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
     depth++;
     switch (n->kind) {
     case AST_TYPE_NAME:
-    case AST_NAME:
-        puts_(w, n->name ? n->name : "?");
-        return;
+    case AST_NAME: puts_(w, n->name ? n->name : "?"); return;
     case AST_TYPE_SET:
     case AST_TYPE_LIST:
         puts_(w, n->kind == AST_TYPE_SET ? "(set-of" : "(list-of");
         sp_dump(w, n->a, depth);
         break;
-    case AST_INT:
-        putf_int(w, n->ival);
-        return;
-    case AST_BOOL:
-        puts_(w, n->ival ? "true" : "false");
-        return;
+    case AST_INT: putf_int(w, n->ival); return;
+    case AST_BOOL: puts_(w, n->ival ? "true" : "false"); return;
     case AST_FORBID:
-    case AST_PERMIT:
-        puts_(w, n->kind == AST_FORBID ? "forbid" : "permit");
-        return;
-    case AST_NOT_GIVEN:
-        puts_(w, "?");
-        return;
+    case AST_PERMIT: puts_(w, n->kind == AST_FORBID ? "forbid" : "permit"); return;
+    case AST_NOT_GIVEN: puts_(w, "?"); return;
     case AST_FIELD:
         puts_(w, "(.");
         sp_dump(w, n->a, depth);

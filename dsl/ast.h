@@ -8,9 +8,10 @@
 #ifndef HON_AST_H
 #define HON_AST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdbool.h>
+
 #include "diag.h"
 
 /* A source span (base/diag.h): file, line and column from 1, end inclusive. */
@@ -26,99 +27,99 @@ typedef struct ast_vec {
 
 typedef enum ast_kind {
     /* ---- type expressions ---- */
-    AST_TYPE_NAME,     /* name: "int" "bool" "unit" "verdict" or an enum/record name */
-    AST_TYPE_SET,      /* a: element type */
-    AST_TYPE_LIST,     /* a: element type */
+    AST_TYPE_NAME, /* name: "int" "bool" "unit" "verdict" or an enum/record name */
+    AST_TYPE_SET,  /* a: element type */
+    AST_TYPE_LIST, /* a: element type */
 
     /* ---- expressions ---- */
-    AST_INT,           /* ival */
-    AST_BOOL,          /* ival: 0 or 1 */
-    AST_NAME,          /* name: parameter, let, symbol, counter, table, enum... */
-    AST_FIELD,         /* a: base expression; name: field (also `level.A`, `u.defense`) */
-    AST_CALL,          /* name: callee (query, fn or builtin); list: arguments */
-    AST_INDEX,         /* a: base (a table name); list: keys */
-    AST_UNARY,         /* op: AST_OP_NEG or AST_OP_NOT; a: operand */
-    AST_BINARY,        /* op; a: left; b: right */
-    AST_IF,            /* a: condition; b: then; c: else. As a statement of a block (op
+    AST_INT,         /* ival */
+    AST_BOOL,        /* ival: 0 or 1 */
+    AST_NAME,        /* name: parameter, let, symbol, counter, table, enum... */
+    AST_FIELD,       /* a: base expression; name: field (also `level.A`, `u.defense`) */
+    AST_CALL,        /* name: callee (query, fn or builtin); list: arguments */
+    AST_INDEX,       /* a: base (a table name); list: keys */
+    AST_UNARY,       /* op: AST_OP_NEG or AST_OP_NOT; a: operand */
+    AST_BINARY,      /* op; a: left; b: right */
+    AST_IF,          /* a: condition; b: then; c: else. As a statement of a block (op
                           AST_ST_IF) b is an AST_BLOCK and c an AST_BLOCK, another if
                           statement or NULL */
-    AST_LET,           /* name: bound name; a: value; b: the body of `let x = e; body` in an
+    AST_LET,         /* name: bound name; a: value; b: the body of `let x = e; body` in an
                           expression, or NULL (op AST_ST_LET) for a let of a rule head or a
                           block, which binds until the end of its rule or block */
-    AST_LIST,          /* list: items */
-    AST_SET,           /* list: items */
-    AST_RECORD,        /* name: record type; list: AST_FIELD_INIT items */
-    AST_FIELD_INIT,    /* name: field; a: value */
-    AST_AGG,           /* op: AST_AGG_*; name: loop variable; a: list expression; b: body */
-    AST_ROLL,          /* a: die count expression, or NULL for a single die (then an int) */
-    AST_VARIANT_REF,   /* name: variant name; the active reading */
-    AST_FORBID,        /* the verdict forbid */
-    AST_PERMIT,        /* the verdict permit */
-    AST_NOT_GIVEN,     /* `?` — only valid as a table cell */
+    AST_LIST,        /* list: items */
+    AST_SET,         /* list: items */
+    AST_RECORD,      /* name: record type; list: AST_FIELD_INIT items */
+    AST_FIELD_INIT,  /* name: field; a: value */
+    AST_AGG,         /* op: AST_AGG_*; name: loop variable; a: list expression; b: body */
+    AST_ROLL,        /* a: die count expression, or NULL for a single die (then an int) */
+    AST_VARIANT_REF, /* name: variant name; the active reading */
+    AST_FORBID,      /* the verdict forbid */
+    AST_PERMIT,      /* the verdict permit */
+    AST_NOT_GIVEN,   /* `?` — only valid as a table cell */
 
     /* ---- declarations ---- */
-    AST_VOCAB,         /* op: AST_VOCAB_*; name; ival: 1 if it carries an int (`ability x: int`);
+    AST_VOCAB,           /* op: AST_VOCAB_*; name; ival: 1 if it carries an int (`ability x: int`);
                           doc */
-    AST_VALUE_DECL,    /* name; doc */
-    AST_ENUM,          /* name; list: AST_NAME members */
-    AST_RECORD_DECL,   /* name; list: AST_PARAM fields */
-    AST_PARAM,         /* name; a: type expression; ival: 1 if `floor` (int table keys only) */
-    AST_COUNTER,       /* name; title (may be NULL); kind: name of its unit kind (in `ref`);
+    AST_VALUE_DECL,      /* name; doc */
+    AST_ENUM,            /* name; list: AST_NAME members */
+    AST_RECORD_DECL,     /* name; list: AST_PARAM fields */
+    AST_PARAM,           /* name; a: type expression; ival: 1 if `floor` (int table keys only) */
+    AST_COUNTER,         /* name; title (may be NULL); kind: name of its unit kind (in `ref`);
                           list: AST_COUNTER_ITEM */
-    AST_COUNTER_ITEM,  /* name: "side" | "size" | "abilities" | "markers" | a value name;
+    AST_COUNTER_ITEM,    /* name: "side" | "size" | "abilities" | "markers" | a value name;
                           a: expression (side name, int) — or for abilities/markers, list:
                           AST_COUNTER_ENTRY */
-    AST_COUNTER_ENTRY, /* name: ability or marker; a: int expression or NULL */
-    AST_CITE,          /* name: the cited ID; ref: the source text written in the cite itself,
+    AST_COUNTER_ENTRY,   /* name: ability or marker; a: int expression or NULL */
+    AST_CITE,            /* name: the cited ID; ref: the source text written in the cite itself,
                           or NULL; title: the source text the ID's `source` declaration gives
                           (set by the resolver, dsl/cite.c; NULL before); doc: the
                           example or NULL */
-    AST_TABLE,         /* name; params: keys (AST_PARAM); list2: result columns (AST_PARAM) —
+    AST_TABLE,           /* name; params: keys (AST_PARAM); list2: result columns (AST_PARAM) —
                           empty when `result` holds a single unnamed result type;
                           a: single result type or NULL; cites; list: AST_ROW */
-    AST_ROW,           /* params: key expressions; list: cell expressions (AST_NOT_GIVEN for ?);
+    AST_ROW,             /* params: key expressions; list: cell expressions (AST_NOT_GIVEN for ?);
                           cites (may be empty) */
-    AST_FN,            /* name; params; a: result type; b: body */
-    AST_QUERY,         /* name; params; a: result type; op: AST_COMBINE_*; b: default or NULL;
+    AST_FN,              /* name; params; a: result type; b: body */
+    AST_QUERY,           /* name; params; a: result type; op: AST_COMBINE_*; b: default or NULL;
                           doc */
-    AST_RULE,          /* name: "query.rule" in full; ref: query part; name2: rule part;
+    AST_RULE,            /* name: "query.rule" in full; ref: query part; name2: rule part;
                           ival: priority; cites; doc; list: its AST_LETs in order;
                           a: when (or NULL); b: answer; op: AST_EDIT_*;
                           c: (a rule of an event) its `do` AST_BLOCK, b then NULL */
-    AST_VARIANT,       /* name; doc; list: AST_READING */
-    AST_READING,       /* name; doc; ival: 1 if default */
-    AST_EDITION,       /* name; ref: parent (or NULL); title; list: items (AST_RULE with op
+    AST_VARIANT,         /* name; doc; list: AST_READING */
+    AST_READING,         /* name; doc; ival: 1 if default */
+    AST_EDITION,         /* name; ref: parent (or NULL); title; list: items (AST_RULE with op
                           ADD/REPLACE, AST_REMOVE, AST_SET_VARIANT) */
-    AST_REMOVE,        /* name: "query.rule" */
-    AST_SET_VARIANT,   /* name: variant; ref: reading */
+    AST_REMOVE,          /* name: "query.rule" */
+    AST_SET_VARIANT,     /* name: variant; ref: reading */
     AST_DEFAULT_EDITION, /* name */
-    AST_TEST,          /* title; ref: edition or NULL; params: AST_SET_VARIANT settings, at
+    AST_TEST,            /* title; ref: edition or NULL; params: AST_SET_VARIANT settings, at
                           most one AST_TEST_BOARD, AST_TEST_DICE and AST_TEST_CHOICES; name2:
                           the board path or NULL; list: AST_EXPECT, AST_TEST_DO, _ADVANCE and
                           _MOVE items, run in order */
-    AST_EXPECT,        /* a: expression; ival: expected error code (e.g. 201 for E201) or 0 */
+    AST_EXPECT,          /* a: expression; ival: expected error code (e.g. 201 for E201) or 0 */
 
     /* ---- the board (language.md §5) ---- */
-    AST_SQUARE,        /* `@C4`: name: the coordinate as written ("C4"); ival: its column x
+    AST_SQUARE,     /* `@C4`: name: the coordinate as written ("C4"); ival: its column x
                           (A = 0) in the low 32 bits and its row y (1 = 0) in the high 32 */
-    AST_UNIT_REF,      /* `$rifle1`: name: a unit of the loaded scenario (resolved at run time) */
-    AST_TEST_BOARD,    /* `board "FILE"` setting of a test (in its params): name: the path as
+    AST_UNIT_REF,   /* `$rifle1`: name: a unit of the loaded scenario (resolved at run time) */
+    AST_TEST_BOARD, /* `board "FILE"` setting of a test (in its params): name: the path as
                           written, relative to the test's file */
 
     /* ---- events, effects, phases (language.md §6) ---- */
-    AST_EVENT,         /* `event NAME(params) [on MOMENT] ["doc"];`: name; params; doc;
+    AST_EVENT,        /* `event NAME(params) [on MOMENT] ["doc"];`: name; params; doc;
                           ref: the moment name (`give`, `enter`...) or NULL */
-    AST_BLOCK,         /* `{ stmt... }` of an event rule's `do`: list: AST_STMT items */
-    AST_STMT,          /* one statement; op: AST_ST_*; see the AST_ST_* comments for fields */
-    AST_TEST_DICE,     /* `dice [..]` setting of a test (in its params): list: the faces */
-    AST_TEST_CHOICES,  /* `choices [..]` setting of a test (in its params): list: the answers */
-    AST_TEST_DO,       /* `do EVENT(args) [fails CODE];` in a test: a: the AST_CALL; ival: the
+    AST_BLOCK,        /* `{ stmt... }` of an event rule's `do`: list: AST_STMT items */
+    AST_STMT,         /* one statement; op: AST_ST_*; see the AST_ST_* comments for fields */
+    AST_TEST_DICE,    /* `dice [..]` setting of a test (in its params): list: the faces */
+    AST_TEST_CHOICES, /* `choices [..]` setting of a test (in its params): list: the answers */
+    AST_TEST_DO,      /* `do EVENT(args) [fails CODE];` in a test: a: the AST_CALL; ival: the
                           expected error code or 0 */
-    AST_TEST_ADVANCE,  /* `advance to PHASE;` in a test: name: the phase */
-    AST_TEST_MOVE,     /* `move U along PATH;` in a test: a: the unit; b: the list of squares */
+    AST_TEST_ADVANCE, /* `advance to PHASE;` in a test: name: the phase */
+    AST_TEST_MOVE,    /* `move U along PATH;` in a test: a: the unit; b: the list of squares */
 
     /* ---- citations (language.md §3.6) ---- */
-    AST_SOURCE,        /* `source "ID" [= "TEXT"];`: name: the ID; title: its source text or
+    AST_SOURCE, /* `source "ID" [= "TEXT"];`: name: the ID; title: its source text or
                           NULL */
 
     AST_KIND_COUNT
@@ -126,21 +127,46 @@ typedef enum ast_kind {
 
 typedef enum ast_op {
     AST_OP_NONE = 0,
-    AST_OP_ADD, AST_OP_SUB, AST_OP_MUL, AST_OP_DIV, AST_OP_MOD,
-    AST_OP_EQ, AST_OP_NE, AST_OP_LT, AST_OP_LE, AST_OP_GT, AST_OP_GE,
-    AST_OP_AND, AST_OP_OR, AST_OP_IN,
-    AST_OP_NEG, AST_OP_NOT,
+    AST_OP_ADD,
+    AST_OP_SUB,
+    AST_OP_MUL,
+    AST_OP_DIV,
+    AST_OP_MOD,
+    AST_OP_EQ,
+    AST_OP_NE,
+    AST_OP_LT,
+    AST_OP_LE,
+    AST_OP_GT,
+    AST_OP_GE,
+    AST_OP_AND,
+    AST_OP_OR,
+    AST_OP_IN,
+    AST_OP_NEG,
+    AST_OP_NOT,
     /* aggregates */
-    AST_AGG_SUM, AST_AGG_COUNT, AST_AGG_ALL, AST_AGG_ANY, AST_AGG_MIN, AST_AGG_MAX,
+    AST_AGG_SUM,
+    AST_AGG_COUNT,
+    AST_AGG_ALL,
+    AST_AGG_ANY,
+    AST_AGG_MIN,
+    AST_AGG_MAX,
     /* vocabulary categories */
-    AST_VOCAB_KIND, AST_VOCAB_SIDE, AST_VOCAB_ABILITY, AST_VOCAB_MARKER, AST_VOCAB_TOKEN,
+    AST_VOCAB_KIND,
+    AST_VOCAB_SIDE,
+    AST_VOCAB_ABILITY,
+    AST_VOCAB_MARKER,
+    AST_VOCAB_TOKEN,
     /* query combination modes: AST_COMBINE_FIRST, _SUM ... _PERMISSION (combine_modes.h) */
 #define COMBINE(name, text, need, no_rule, doc) AST_COMBINE_##name,
 #include "combine_modes.h"
     /* rule placement */
-    AST_EDIT_ADD, AST_EDIT_REPLACE,
+    AST_EDIT_ADD,
+    AST_EDIT_REPLACE,
     /* vocabulary categories of the board (language.md §5.1) */
-    AST_VOCAB_TERRAIN, AST_VOCAB_SQUARE_FEATURE, AST_VOCAB_SIDE_FEATURE, AST_VOCAB_INTERSPACE_ITEM,
+    AST_VOCAB_TERRAIN,
+    AST_VOCAB_SQUARE_FEATURE,
+    AST_VOCAB_SIDE_FEATURE,
+    AST_VOCAB_INTERSPACE_ITEM,
     /* language.md §6: the vocabulary of turns and counter sides, the list filter
      * `[x in L: cond]` (an AST_AGG), and the statements of a `do` block (AST_STMT.op, and the
      * op of an AST_LET or AST_IF standing in a block):
@@ -152,13 +178,28 @@ typedef enum ast_op {
      *   CHOOSE: name bound, name2 loop variable, a list, b side, title question or NULL
      *   IF (an AST_IF): a condition, b then-block, c else-block, else-if or NULL
      *   FOR: name loop variable, a collection, b block;  NOTE/FAIL: title the text */
-    AST_VOCAB_PHASE, AST_VOCAB_FACE,
+    AST_VOCAB_PHASE,
+    AST_VOCAB_FACE,
     AST_AGG_FILTER,
-    AST_OP_CONCAT,      /* `a ++ b`: two lists of one type, end to end */
-    AST_AGG_MAP,        /* `[e for x in L]` (an AST_AGG: name x, a L, b e) */
-    AST_ST_GIVE, AST_ST_TAKE, AST_ST_FLIP, AST_ST_SET, AST_ST_DESTROY, AST_ST_MOVE,
-    AST_ST_EMBARK, AST_ST_DISEMBARK, AST_ST_PLACE, AST_ST_REMOVE, AST_ST_RAISE, AST_ST_LET,
-    AST_ST_CHOOSE, AST_ST_IF, AST_ST_FOR, AST_ST_NOTE, AST_ST_FAIL
+    AST_OP_CONCAT, /* `a ++ b`: two lists of one type, end to end */
+    AST_AGG_MAP,   /* `[e for x in L]` (an AST_AGG: name x, a L, b e) */
+    AST_ST_GIVE,
+    AST_ST_TAKE,
+    AST_ST_FLIP,
+    AST_ST_SET,
+    AST_ST_DESTROY,
+    AST_ST_MOVE,
+    AST_ST_EMBARK,
+    AST_ST_DISEMBARK,
+    AST_ST_PLACE,
+    AST_ST_REMOVE,
+    AST_ST_RAISE,
+    AST_ST_LET,
+    AST_ST_CHOOSE,
+    AST_ST_IF,
+    AST_ST_FOR,
+    AST_ST_NOTE,
+    AST_ST_FAIL
 } ast_op;
 
 /* Filled by the resolver; zero from the parser. `type` is an index into the resolver's type
@@ -168,14 +209,14 @@ typedef struct ast_annot {
     uint32_t type;
     uint32_t sym_kind;
     uint32_t sym;
-    int32_t slot;      /* local slot for params/lets/loop variables, -1 otherwise */
+    int32_t slot; /* local slot for params/lets/loop variables, -1 otherwise */
 } ast_annot;
 
 struct ast_node {
     ast_kind kind;
     ast_op op;
     ast_loc loc;
-    const char *name;   /* see ast_kind comments */
+    const char *name; /* see ast_kind comments */
     const char *name2;
     const char *ref;
     const char *title;
@@ -184,7 +225,7 @@ struct ast_node {
     ast_node *a, *b, *c;
     ast_vec list, list2, params, cites;
     ast_annot an;
-    uint32_t parens;    /* pairs of grouping parentheses written around this expression
+    uint32_t parens; /* pairs of grouping parentheses written around this expression
                            (`((x))` is x with 2); only the depth bound (front.c) reads it */
 };
 
@@ -199,7 +240,7 @@ typedef struct ast_file {
     const char *path;
     const char *text;
     size_t text_len;
-    uint32_t file_id;   /* index in the diagnostics source table */
+    uint32_t file_id; /* index in the diagnostics source table */
     ast_vec decls;
     struct arena *arena;
 } ast_file;

@@ -3,10 +3,10 @@
  *
  * It reads the signatures of pass 2 and checks expressions with expr.c; each rule gets its
  * res_rule and order number (seq) here, which pass 4 (edition.c) sorts into rule sets. */
-#include "resolve_int.h"
-
 #include <inttypes.h>
 #include <string.h>
+
+#include "resolve_int.h"
 
 /* ---- counters ---- */
 
@@ -18,7 +18,7 @@ void body_counter(rctx *c, res_counter *rc)
     int32_t kind = res_find_member(&p->enums[E_KIND], d->ref);
     if (kind < 0)
         res_err(c, E_UNKNOWN_NAME, d->loc, "unknown unit kind `%s` (declare it with `kind %s;`)",
-            d->ref ? d->ref : "?", d->ref ? d->ref : "?");
+                d->ref ? d->ref : "?", d->ref ? d->ref : "?");
     else
         p->units->units[u].kind = kind;
     bool seen_side = false, seen_size = false, seen_ab = false, seen_mk = false;
@@ -46,7 +46,7 @@ void body_counter(rctx *c, res_counter *rc)
             if (it->a && expr_fold(c, it->a, T_INT, false, &k)) {
                 if (k.v != 1 && k.v != 2)
                     res_err(c, E_COUNTER, it->loc, "a counter covers 1 or 2 squares, not %" PRId64,
-                        k.v);
+                            k.v);
                 else
                     p->units->units[u].size = (uint32_t)k.v;
             }
@@ -70,8 +70,9 @@ void body_counter(rctx *c, res_counter *rc)
                         res_err(c, E_COUNTER, en->loc,
                                 "ability `%s` carries a number: write `%s N`", en->name, en->name);
                     else if (!carries && en->a)
-                        res_err(c, E_COUNTER, en->loc, "ability `%s` carries no number (declare it "
-                            "`ability %s: int`)", en->name, en->name);
+                        res_err(c, E_COUNTER, en->loc,
+                                "ability `%s` carries no number (declare it `ability %s: int`)",
+                                en->name, en->name);
                     if (unit_has_ability(p->units, u, (uint32_t)m))
                         res_err(c, E_DUP_ITEM, en->loc, "ability `%s` is listed twice", en->name);
                     unit_set_ability(p->units, u, (uint32_t)m, v);
@@ -113,7 +114,7 @@ int32_t body_raise_args(rctx *c, ast_node *n, ast_vec *args)
                     expr_gkind_text(g->kind));
         else
             res_err(c, E_NOT_EVENT, n->loc, "unknown event `%s` (declare it with `event %s(...);`)",
-                n->name ? n->name : "?", n->name ? n->name : "?");
+                    n->name ? n->name : "?", n->name ? n->name : "?");
         for (uint32_t i = 0; i < args->len; i++)
             expr_infer(c, args->items[i], T_NONE);
         return -1;
@@ -123,7 +124,7 @@ int32_t body_raise_args(rctx *c, ast_node *n, ast_vec *args)
     n->an.sym = (uint32_t)g->id;
     if (args->len != q->nparams) {
         res_err(c, E_ARITY, n->loc, "event `%s` takes %u argument%s, not %u", q->name, q->nparams,
-            q->nparams == 1 ? "" : "s", args->len);
+                q->nparams == 1 ? "" : "s", args->len);
         for (uint32_t i = 0; i < args->len; i++)
             expr_infer(c, args->items[i], T_NONE);
         return -1;
@@ -183,8 +184,9 @@ static void stmt(rctx *c, ast_node *s)
     case AST_ST_FLIP: {
         uint32_t t = expr_infer(c, s->a, T_NONE);
         if (t != T_UNIT && t != T_ELEMENT && t != T_ERROR)
-            res_err(c, E_TYPE, s->a->loc, "`flip` turns a unit or a terrain element over, not a %s "
-                "value", type_text(p, t).s);
+            res_err(c, E_TYPE, s->a->loc,
+                    "`flip` turns a unit or a terrain element over, not a %s value",
+                    type_text(p, t).s);
         s->an.sym = t == T_ELEMENT;
         expr_check(c, s->b, p->enums[E_FACE].type);
         break;
@@ -192,13 +194,12 @@ static void stmt(rctx *c, ast_node *s)
     case AST_ST_SET:
         expr_infer(c, s->a, T_NONE);
         if (s->a->an.type != T_ERROR && s->a->an.sym_kind != SYM_UNIT_VALUE)
-            res_err(c, E_TYPE, s->a->loc, "`set` changes a unit's value (one declared with "
-                "`value`); `%s` is not one", s->a->name ? s->a->name : "?");
+            res_err(c, E_TYPE, s->a->loc,
+                    "`set` changes a unit's value (one declared with `value`); `%s` is not one",
+                    s->a->name ? s->a->name : "?");
         expr_check(c, s->b, T_INT);
         break;
-    case AST_ST_DESTROY:
-        expr_check(c, s->a, T_UNIT);
-        break;
+    case AST_ST_DESTROY: expr_check(c, s->a, T_UNIT); break;
     case AST_ST_MOVE:
         expr_check(c, s->a, T_UNIT);
         expr_check(c, s->b, T_SQUARE);
@@ -229,18 +230,17 @@ static void stmt(rctx *c, ast_node *s)
             s->an.sym = 2;
             expr_check(c, s->b, T_SQUARE);
         } else {
-            res_err(c, E_TYPE, s->a->loc, "`%s` takes a square_feature `at` a square, a "
-                "side_feature `at` a square_side%s, not a %s value%s",
-                s->op == AST_ST_PLACE ? "place" : "remove",
-                s->op == AST_ST_REMOVE ? " or an interspace_item `near` a square" : "",
-                type_text(p, t).s, near ? " `near` a square" : "");
+            res_err(c, E_TYPE, s->a->loc,
+                    "`%s` takes a square_feature `at` a square, a "
+                    "side_feature `at` a square_side%s, not a %s value%s",
+                    s->op == AST_ST_PLACE ? "place" : "remove",
+                    s->op == AST_ST_REMOVE ? " or an interspace_item `near` a square" : "",
+                    type_text(p, t).s, near ? " `near` a square" : "");
             expr_infer(c, s->b, T_NONE);
         }
         break;
     }
-    case AST_ST_RAISE:
-        body_raise_args(c, s, &s->list);
-        break;
+    case AST_ST_RAISE: body_raise_args(c, s, &s->list); break;
     case AST_ST_LET: {
         uint32_t t = expr_infer(c, s->a, T_NONE);
         s->an.slot = scope_push_local(c, s->name, t, s->loc);
@@ -271,11 +271,8 @@ static void stmt(rctx *c, ast_node *s)
         break;
     }
     case AST_ST_NOTE:
-    case AST_ST_FAIL:
-        break;
-    default:
-        res_err(c, E_NOT_VALUE, s->loc, "not a statement");
-        break;
+    case AST_ST_FAIL: break;
+    default: res_err(c, E_NOT_VALUE, s->loc, "not a statement"); break;
     }
 }
 
@@ -290,23 +287,28 @@ void body_rule(rctx *c, ast_node *d, int32_t edition)
     name_ent *g = model_find_name(p->names->globals, d->ref);
     if (!g || (g->kind != G_QUERY && g->kind != G_EVENT)) {
         res_err(c, E_NO_QUERY, d->loc, "rule `%s` is for `%s`, which is not a query or an event",
-            d->name ? d->name : "?", d->ref ? d->ref : "?");
+                d->name ? d->name : "?", d->ref ? d->ref : "?");
         return;
     }
     if (g->kind == G_EVENT && !d->c)
-        res_err(c, E_RULE_KIND, d->loc, "a rule of event `%s` has effects, not an answer: write "
-            "`do { ... };`", d->ref);
+        res_err(c, E_RULE_KIND, d->loc,
+                "a rule of event `%s` has effects, not an answer: write `do { ... };`", d->ref);
     else if (g->kind == G_QUERY && d->c)
-        res_err(c, E_RULE_KIND, d->loc, "a rule of query `%s` gives an answer, not effects: write "
-            "`answer EXPR;`", d->ref);
+        res_err(c, E_RULE_KIND, d->loc,
+                "a rule of query `%s` gives an answer, not effects: write `answer EXPR;`", d->ref);
     if (!PUSH(c, p->rules, p->nrules, p->rules_cap, d->loc))
         return;
     const res_query *q = &p->queries[g->id];
     uint32_t id = (uint32_t)p->nrules++;
     res_rule *r = &p->rules[id];
-    *r = (res_rule){ .name = d->name, .short_name = d->name2 ? d->name2 : d->name,
-                     .query = (uint32_t)g->id, .decl = d, .priority = d->ival,
-                     .edition = edition, .replaces = d->op == AST_EDIT_REPLACE, .seq = c->seq++ };
+    *r = (res_rule){ .name = d->name,
+                     .short_name = d->name2 ? d->name2 : d->name,
+                     .query = (uint32_t)g->id,
+                     .decl = d,
+                     .priority = d->ival,
+                     .edition = edition,
+                     .replaces = d->op == AST_EDIT_REPLACE,
+                     .seq = c->seq++ };
     d->an.sym = id;
     if (edition < 0) {
         name_ent *old = model_find_name(p->names->rules, d->name);
@@ -347,7 +349,10 @@ typedef enum mode_need {
 
 /* Per mode, from AST_COMBINE_FIRST on: what it needs, and its answer when no rule fires (NULL:
  * it takes a `default`). */
-static const struct mode_rule { mode_need need; const char *no_rule; } mode_rules[] = {
+static const struct mode_rule {
+    mode_need need;
+    const char *no_rule;
+} mode_rules[] = {
 #define COMBINE(name, text, need, no_rule, doc) { NEED_##need, no_rule },
 #include "combine_modes.h"
 };
@@ -358,25 +363,27 @@ void body_query(rctx *c, res_query *q)
     ast_node *d = q->decl;
     const char *mode = ast_combine_name(q->mode);
     if (!mode)
-        return;         /* the parser makes no query of an unknown mode (E015) */
+        return; /* the parser makes no query of an unknown mode (E015) */
     const struct mode_rule *m = &mode_rules[q->mode - AST_COMBINE_FIRST];
     /* the one type a mode needs (T_NONE: any, or ints and enums, checked apart) */
-    static const uint32_t need_type[] = { [NEED_INT] = T_INT, [NEED_BOOL] = T_BOOL,
-                                          [NEED_VERDICT] = T_VERDICT };
+    static const uint32_t need_type[] = {
+        [NEED_INT] = T_INT, [NEED_BOOL] = T_BOOL, [NEED_VERDICT] = T_VERDICT
+    };
     uint32_t want = need_type[m->need];
     /* min and max order ints, and the members of one enum by declaration order (the VM's
      * driver compares payloads: a member's payload is its index) */
     if (q->result != T_ERROR && m->need == NEED_INT_OR_ENUM && !expr_orderable(p, q->result))
         res_err(c, E_MODE, d->loc, "a `combine %s` query answers an int or an enum member, not %s",
-            mode, type_text(p, q->result).s);
+                mode, type_text(p, q->result).s);
     else if (q->result != T_ERROR && want != T_NONE && q->result != want)
         res_err(c, E_MODE, d->loc, "a `combine %s` query answers %s, not %s", mode,
                 type_text(p, want).s, type_text(p, q->result).s);
     if (!d->b)
         return;
     if (m->no_rule) {
-        res_err(c, E_DEFAULT, d->b->loc, "a `combine %s` query has no default: with no rule firing "
-            "it answers %s", mode, m->no_rule);
+        res_err(c, E_DEFAULT, d->b->loc,
+                "a `combine %s` query has no default: with no rule firing it answers %s", mode,
+                m->no_rule);
         return;
     }
     q->dflt = d->b;

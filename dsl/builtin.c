@@ -5,9 +5,9 @@
  * The built-ins are the list builtins.h (their ids res_builtin, model.h); interp/compile.c,
  * vm.c and builtin.c implement them. The moments are res_moment. Their names enter the
  * program before pass 1 (builtin_declare). */
-#include "resolve_int.h"
-
 #include <string.h>
+
+#include "resolve_int.h"
 
 /* ---- built-in functions ---- */
 
@@ -25,9 +25,11 @@ static const bool btype_own[] = {
 };
 
 /* Every built-in function, by id (RES_BI_*): name, arity, parameters, result (builtins.h). */
-#define SIG(name, p1, p2, p3, result) \
-    { name, (B_##p1 != B_NONE) + (B_##p2 != B_NONE) + (B_##p3 != B_NONE), \
-      { B_##p1, B_##p2, B_##p3 }, B_##result }
+#define SIG(name, p1, p2, p3, result)                                       \
+    {                                                                       \
+        name, (B_##p1 != B_NONE) + (B_##p2 != B_NONE) + (B_##p3 != B_NONE), \
+            { B_##p1, B_##p2, B_##p3 }, B_##result                          \
+    }
 static const struct builtin_sig {
     const char *name;
     int arity;
@@ -110,8 +112,8 @@ static uint32_t has_expr(rctx *c, ast_node *n)
         bool is_m = res_find_member(&p->enums[E_MARKER], x->name) >= 0;
         if (is_a && is_m) {
             res_err(c, E_AMBIGUOUS, x->loc,
-                "`%s` is both an ability and a marker: write ability.%s or marker.%s",
-                x->name, x->name, x->name);
+                    "`%s` is both an ability and a marker: write ability.%s or marker.%s", x->name,
+                    x->name, x->name);
             return T_BOOL;
         }
         t = expr_infer(c, x, is_a ? ta : is_m ? tm : T_NONE);
@@ -124,7 +126,7 @@ static uint32_t has_expr(rctx *c, ast_node *n)
         n->an.sym = RES_BI_HAS_MARKER;
     else if (t != T_ERROR)
         res_err(c, E_TYPE, x->loc, "has() asks for an ability or a marker, not a %s value",
-            type_text(p, t).s);
+                type_text(p, t).s);
     return T_BOOL;
 }
 
@@ -144,7 +146,7 @@ uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
         uint32_t t = expr_pair(c, a[0], a[1]);
         if (!expr_orderable(p, t)) {
             res_err(c, E_TYPE, n->loc, "%s() compares ints or members of one enum, not %s values",
-                n->name, type_text(p, t).s);
+                    n->name, type_text(p, t).s);
             return T_ERROR;
         }
         return t;
@@ -153,12 +155,11 @@ uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
         uint32_t t = expr_infer(c, a[0], T_NONE);
         if (t != T_ERROR && type_kind(p, t) != RT_LIST && type_kind(p, t) != RT_SET)
             res_err(c, E_TYPE, a[0]->loc, "len() asks for a list or a set, not a %s value",
-                type_text(p, t).s);
+                    type_text(p, t).s);
         return T_INT;
     }
     case RES_BI_HAS_ABILITY:
-    case RES_BI_HAS_MARKER:
-        return has_expr(c, n);
+    case RES_BI_HAS_MARKER: return has_expr(c, n);
     case RES_BI_NTH: {
         uint32_t t = expr_infer(c, a[0], T_NONE);
         expr_check(c, a[1], T_INT);
@@ -169,8 +170,7 @@ uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
         }
         return t == T_ERROR ? T_ERROR : type_arg(p, t);
     }
-    default:
-        break;
+    default: break;
     }
     /* the others, from their codes (an own code here is a built-in left without its case) */
     const struct builtin_sig *b = &builtins[bi];
@@ -187,10 +187,10 @@ uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
 /* ---- moments (language.md §6.1) ---- */
 
 static const char *const moment_names[RES_MOMENT_COUNT] = {
-    [RES_ON_GIVE] = "give", [RES_ON_TAKE] = "take", [RES_ON_DESTROY] = "destroy",
-    [RES_ON_ENTER] = "enter", [RES_ON_WALK_END] = "walk_end",
-    [RES_ON_PHASE_START] = "phase_start", [RES_ON_PHASE_END] = "phase_end",
-    [RES_ON_TURN_START] = "turn_start",
+    [RES_ON_GIVE] = "give",           [RES_ON_TAKE] = "take",
+    [RES_ON_DESTROY] = "destroy",     [RES_ON_ENTER] = "enter",
+    [RES_ON_WALK_END] = "walk_end",   [RES_ON_PHASE_START] = "phase_start",
+    [RES_ON_PHASE_END] = "phase_end", [RES_ON_TURN_START] = "turn_start",
 };
 
 const char *res_moment_name(res_moment m)
@@ -199,7 +199,11 @@ const char *res_moment_name(res_moment m)
 }
 
 /* The argument types a moment passes (at most 2), as built-in signature codes. */
-static const struct { int n; btype params[2]; const char *text; } moment_params[RES_MOMENT_COUNT] = {
+static const struct {
+    int n;
+    btype params[2];
+    const char *text;
+} moment_params[RES_MOMENT_COUNT] = {
     [RES_ON_GIVE] = { 2, { B_UNIT, B_MARKER }, "(unit, marker)" },
     [RES_ON_TAKE] = { 2, { B_UNIT, B_MARKER }, "(unit, marker)" },
     [RES_ON_DESTROY] = { 1, { B_UNIT }, "(unit)" },
@@ -223,8 +227,10 @@ void builtin_event_body(rctx *c, ast_node *d)
         if (strcmp(moment_names[i], d->ref) == 0)
             m = i;
     if (m < 0) {
-        res_err(c, E_MOMENT, d->loc, "unknown moment `%s` (the engine raises events on give, take, "
-            "destroy, enter, walk_end, phase_start, phase_end and turn_start)", d->ref);
+        res_err(c, E_MOMENT, d->loc,
+                "unknown moment `%s` (the engine raises events on give, take, "
+                "destroy, enter, walk_end, phase_start, phase_end and turn_start)",
+                d->ref);
         return;
     }
     res_query *q = &p->queries[g->id];
@@ -235,12 +241,12 @@ void builtin_event_body(rctx *c, ast_node *d)
     }
     if (!fits) {
         res_err(c, E_MOMENT, d->loc, "an event raised on `%s` takes %s", d->ref,
-            moment_params[m].text);
+                moment_params[m].text);
         return;
     }
     if (p->moments[m] >= 0) {
-        diag *dg = diag_report(c->d, E_TWO_MOMENTS, DIAG_ERROR, d->loc, "event `%s` is raised "
-                               "on `%s`, like `%s`: one event per moment",
+        diag *dg = diag_report(c->d, E_TWO_MOMENTS, DIAG_ERROR, d->loc,
+                               "event `%s` is raised on `%s`, like `%s`: one event per moment",
                                d->name, d->ref, p->queries[p->moments[m]].name);
         if (dg)
             diag_relate(dg, p->queries[p->moments[m]].decl->loc, "`%s` is declared here",

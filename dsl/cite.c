@@ -9,14 +9,17 @@
 
 #include <stdint.h>
 #include <string.h>
+
 #include "hash.h"
 
 /* IDs longer than this are never offered as a "did you mean" (the distance is not computed). */
-enum { NEAR_MAX = 128 };
+enum {
+    NEAR_MAX = 128
+};
 
 typedef struct source_ent {
-    const char *key;            /* the ID, borrowed from the declaration */
-    const ast_node *decl;       /* the AST_SOURCE */
+    const char *key;      /* the ID, borrowed from the declaration */
+    const ast_node *decl; /* the AST_SOURCE */
     UT_hash_handle hh;
 } source_ent;
 
@@ -46,8 +49,8 @@ static void declare(cctx *c, const ast_node *d)
         return;
     const source_ent *old = find(c, d->name);
     if (old) {
-        diag *dg = diag_report(c->d, E_DUP_SOURCE, DIAG_ERROR, d->loc, "the source of citation "
-                               "\"%s\" is already declared", d->name);
+        diag *dg = diag_report(c->d, E_DUP_SOURCE, DIAG_ERROR, d->loc,
+                               "the source of citation \"%s\" is already declared", d->name);
         if (dg)
             diag_relate(dg, old->decl->loc, "the first `source \"%s\"` is here", d->name);
         return;
@@ -117,18 +120,19 @@ static void cite(cctx *c, ast_node *n)
     const source_ent *e = find(c, n->name);
     if (!e) {
         const char *near = nearest(c, n->name);
-        diag_report(c->d, E_UNKNOWN_CITE, DIAG_ERROR, n->loc, "unknown citation \"%s\": no "
-                    "`source \"%s\" = ...;` declares it%s%s%s", n->name, n->name,
-                    near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+        diag_report(c->d, E_UNKNOWN_CITE, DIAG_ERROR, n->loc,
+                    "unknown citation \"%s\": no `source \"%s\" = ...;` declares it%s%s%s", n->name,
+                    n->name, near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
         n->title = n->ref;
         return;
     }
     const char *declared = e->decl->title;
     if (n->ref && (!declared || strcmp(n->ref, declared) != 0)) {
-        diag *dg = diag_report(c->d, E_DRIFT, DIAG_WARNING, n->loc, "this cite of \"%s\" gives "
-                               "the source \"%s\", but its declaration says %s%s%s", n->name,
-                               n->ref, declared ? "\"" : "", declared ? declared : "no source",
-                               declared ? "\"" : "");
+        diag *dg = diag_report(c->d, E_DRIFT, DIAG_WARNING, n->loc,
+                               "this cite of \"%s\" gives "
+                               "the source \"%s\", but its declaration says %s%s%s",
+                               n->name, n->ref, declared ? "\"" : "",
+                               declared ? declared : "no source", declared ? "\"" : "");
         if (dg)
             diag_relate(dg, e->decl->loc, "the source of \"%s\" is declared here", n->name);
     }
@@ -145,9 +149,7 @@ static void cites(cctx *c, const ast_vec *v)
 static void decl_cites(cctx *c, const ast_node *d)
 {
     switch (d->kind) {
-    case AST_RULE:
-        cites(c, &d->cites);
-        break;
+    case AST_RULE: cites(c, &d->cites); break;
     case AST_EDITION:
         for (uint32_t i = 0; i < d->list.len; i++)
             if (d->list.items[i] && d->list.items[i]->kind == AST_RULE)
@@ -159,8 +161,7 @@ static void decl_cites(cctx *c, const ast_node *d)
             if (d->list.items[i])
                 cites(c, &d->list.items[i]->cites);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -175,7 +176,8 @@ bool cite_resolve(ast_file *const *files, size_t nfiles, diag_list *diags)
         for (uint32_t i = 0; files[f] && i < files[f]->decls.len; i++)
             decl_cites(&c, files[f]->decls.items[i]);
     source_ent *e, *tmp;
-    HASH_ITER(hh, c.ids, e, tmp) {
+    HASH_ITER(hh, c.ids, e, tmp)
+    {
         HASH_DEL(c.ids, e);
         hon_free(e);
     }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
 #include "ast.h"
 #include "diag.h"
 

@@ -3,9 +3,9 @@
  * order: the parent's, with this edition's `replace`, `remove` and new rules applied.
  *
  * It reads the rules body.c created; interp/ reads the sets through res_rules_of (model.c). */
-#include "resolve_int.h"
-
 #include <string.h>
+
+#include "resolve_int.h"
 
 /* ---- pass 3: edition bodies ---- */
 
@@ -30,7 +30,7 @@ int32_t edition_set_variant(rctx *c, ast_node *s, int32_t *reading)
     *reading = res_find_member(&p->enums[v->enum_id], s->ref);
     if (*reading < 0) {
         res_err(c, E_READING, s->loc, "variant `%s` has no reading `%s`", v->name,
-            s->ref ? s->ref : "?");
+                s->ref ? s->ref : "?");
         return -1;
     }
     return g->id;
@@ -110,7 +110,8 @@ typedef struct place {
 static void places_free(place **t)
 {
     place *x, *tmp;
-    HASH_ITER(hh, *t, x, tmp) {
+    HASH_ITER(hh, *t, x, tmp)
+    {
         HASH_DEL(*t, x);
         hon_free(x);
     }
@@ -157,15 +158,15 @@ static void apply_items(rctx *c, res_edition *e)
         if (it->kind != AST_REMOVE && it->kind != AST_RULE)
             continue;
         if (it->kind == AST_RULE && it->an.sym == UINT32_MAX)
-            continue;      /* its query is unknown: reported already */
+            continue; /* its query is unknown: reported already */
         const char *name = it->name ? it->name : "";
         place *x = NULL;
         HASH_FIND_STR(where, name, x);
         if (it->kind == AST_REMOVE || it->op == AST_EDIT_REPLACE) {
             if (!x) {
-                res_err(c, E_NO_RULE, it->loc, "edition `%s` %s rule `%s`, which does not exist in "
-                    "%s", e->name, it->kind == AST_REMOVE ? "removes" : "replaces", name,
-                    parent_text(p, e));
+                res_err(c, E_NO_RULE, it->loc,
+                        "edition `%s` %s rule `%s`, which does not exist in %s", e->name,
+                        it->kind == AST_REMOVE ? "removes" : "replaces", name, parent_text(p, e));
                 continue;
             }
             uint32_t *slot = &e->sets[x->q].rules[x->at];
@@ -182,7 +183,8 @@ static void apply_items(rctx *c, res_edition *e)
         if (x) {
             diag *dg = diag_report(c->d, E_DUPLICATE, DIAG_ERROR, it->loc,
                                    "edition `%s` adds rule `%s`, which already exists (write "
-                                   "`replace rule` to revise it)", e->name, name);
+                                   "`replace rule` to revise it)",
+                                   e->name, name);
             if (dg)
                 diag_relate(dg, p->rules[e->sets[x->q].rules[x->at]].decl->loc,
                             "the existing rule");
@@ -212,7 +214,7 @@ static void edition_sets(rctx *c, int32_t id)
         return;
     if (c->edition_state[id] == 1) {
         res_err(c, E_CYCLE, e->decl->loc, "edition `%s` extends itself through its parents",
-            e->name);
+                e->name);
         e->parent = -1;
         return;
     }

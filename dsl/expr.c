@@ -4,10 +4,10 @@
  * It reads the declarations and signatures of passes 1-2 and the locals of the body being
  * resolved (scope.c); calls of built-ins are checked by builtin.c. expr_fold folds constant
  * expressions: table keys and cells, counter items. */
-#include "resolve_int.h"
-
 #include <stdio.h>
 #include <string.h>
+
+#include "resolve_int.h"
 
 /* ---- expressions ---- */
 
@@ -43,10 +43,8 @@ static bool needs_context(rctx *c, const ast_node *n)
             if (!needs_context(c, n->list.items[i]))
                 return false;
         return true;
-    case AST_IF:
-        return needs_context(c, n->b) && needs_context(c, n->c);
-    default:
-        return false;
+    case AST_IF: return needs_context(c, n->b) && needs_context(c, n->c);
+    default: return false;
     }
 }
 
@@ -119,7 +117,7 @@ static uint32_t name_expr(rctx *c, ast_node *n, uint32_t want)
     }
     if (m && m->len > 1) {
         if (want == T_ERROR)
-            return T_ERROR;     /* the other side already failed: do not report twice */
+            return T_ERROR; /* the other side already failed: do not report twice */
         char buf[256];
         enums_having(p, m, buf, sizeof buf);
         res_err(c, E_AMBIGUOUS, n->loc, "`%s` is a member of several enums: write %s", n->name,
@@ -165,8 +163,7 @@ static uint32_t field_expr(rctx *c, ast_node *n)
     }
     uint32_t t = expr_infer(c, n->a, T_NONE);
     switch (type_kind(p, t)) {
-    case RT_ERROR:
-        return T_ERROR;
+    case RT_ERROR: return T_ERROR;
     case RT_UNIT: {
         if (strcmp(n->name, "kind") == 0) {
             n->an.sym_kind = SYM_UNIT_KIND;
@@ -187,8 +184,8 @@ static uint32_t field_expr(rctx *c, ast_node *n)
             return T_INT;
         }
         res_err(c, E_NO_FIELD, n->loc,
-            "a unit has no value `%s` (units have kind, side, size and the declared `value`s)",
-            n->name);
+                "a unit has no value `%s` (units have kind, side, size and the declared `value`s)",
+                n->name);
         return T_ERROR;
     }
     case RT_RECORD: {
@@ -200,7 +197,7 @@ static uint32_t field_expr(rctx *c, ast_node *n)
                 return r->fields[i].type;
             }
         res_err(c, E_NO_FIELD, n->loc, "%s %s has no field `%s`",
-            r->table >= 0 ? "a row of table" : "record", r->name, n->name);
+                r->table >= 0 ? "a row of table" : "record", r->name, n->name);
         return T_ERROR;
     }
     default:
@@ -212,7 +209,7 @@ static uint32_t field_expr(rctx *c, ast_node *n)
 uint32_t expr_arity_error(rctx *c, ast_node *n, const char *what, size_t want)
 {
     res_err(c, E_ARITY, n->loc, "%s `%s` takes %zu argument%s, not %u", what, n->name, want,
-        want == 1 ? "" : "s", n->list.len);
+            want == 1 ? "" : "s", n->list.len);
     for (uint32_t i = 0; i < n->list.len; i++)
         expr_infer(c, n->list.items[i], T_NONE);
     return T_ERROR;
@@ -238,10 +235,10 @@ static uint32_t call_expr(rctx *c, ast_node *n)
     } else {
         if (g)
             res_err(c, E_NOT_VALUE, n->loc, "`%s` is %s, not something to call", n->name,
-                expr_gkind_text(g->kind));
+                    expr_gkind_text(g->kind));
         else
             res_err(c, E_UNKNOWN_NAME, n->loc, "unknown function or query `%s`",
-                n->name ? n->name : "?");
+                    n->name ? n->name : "?");
         for (uint32_t i = 0; i < n->list.len; i++)
             expr_infer(c, n->list.items[i], T_NONE);
         return T_ERROR;
@@ -259,11 +256,12 @@ static uint32_t index_expr(rctx *c, ast_node *n)
     res_program *p = c->p;
     ast_node *base = n->a;
     name_ent *g = base && base->kind == AST_NAME && !scope_find_local(c, base->name)
-                      ? model_find_name(p->names->globals, base->name) : NULL;
+                      ? model_find_name(p->names->globals, base->name)
+                      : NULL;
     if (!g || g->kind != G_TABLE) {
         if (g)
             res_err(c, E_NOT_VALUE, base->loc, "`%s` is %s, not a table", base->name,
-                expr_gkind_text(g->kind));
+                    expr_gkind_text(g->kind));
         else if (base && base->kind == AST_NAME && !scope_find_local(c, base->name))
             res_err(c, E_UNKNOWN_NAME, base->loc, "unknown table `%s`", base->name);
         else
@@ -279,7 +277,7 @@ static uint32_t index_expr(rctx *c, ast_node *n)
     n->an.sym = (uint32_t)g->id;
     if (n->list.len != t->nkeys) {
         res_err(c, E_ARITY, n->loc, "table `%s` has %u key%s, not %u", t->name, t->nkeys,
-            t->nkeys == 1 ? "" : "s", n->list.len);
+                t->nkeys == 1 ? "" : "s", n->list.len);
         return t->result;
     }
     for (uint32_t i = 0; i < t->nkeys; i++)
@@ -311,12 +309,14 @@ static uint32_t chain_type(const ast_node *n)
     if (!n || n->kind != AST_BINARY)
         return T_NONE;
     switch (n->op) {
-    case AST_OP_ADD: case AST_OP_SUB: case AST_OP_MUL: case AST_OP_DIV: case AST_OP_MOD:
-        return T_INT;
-    case AST_OP_AND: case AST_OP_OR:
-        return T_BOOL;
-    default:
-        return T_NONE;
+    case AST_OP_ADD:
+    case AST_OP_SUB:
+    case AST_OP_MUL:
+    case AST_OP_DIV:
+    case AST_OP_MOD: return T_INT;
+    case AST_OP_AND:
+    case AST_OP_OR: return T_BOOL;
+    default: return T_NONE;
     }
 }
 
@@ -349,13 +349,15 @@ static uint32_t binary_expr(rctx *c, ast_node *n)
 {
     res_program *p = c->p;
     switch (n->op) {
-    case AST_OP_ADD: case AST_OP_SUB: case AST_OP_MUL: case AST_OP_DIV: case AST_OP_MOD:
-        return chain_expr(c, n, T_INT);
-    case AST_OP_AND: case AST_OP_OR:
-        return chain_expr(c, n, T_BOOL);
-    case AST_OP_EQ: case AST_OP_NE:
-        expr_pair(c, n->a, n->b);
-        return T_BOOL;
+    case AST_OP_ADD:
+    case AST_OP_SUB:
+    case AST_OP_MUL:
+    case AST_OP_DIV:
+    case AST_OP_MOD: return chain_expr(c, n, T_INT);
+    case AST_OP_AND:
+    case AST_OP_OR: return chain_expr(c, n, T_BOOL);
+    case AST_OP_EQ:
+    case AST_OP_NE: expr_pair(c, n->a, n->b); return T_BOOL;
     case AST_OP_CONCAT: {
         uint32_t t = expr_pair(c, n->a, n->b);
         if (t != T_ERROR && type_kind(p, t) != RT_LIST) {
@@ -364,7 +366,10 @@ static uint32_t binary_expr(rctx *c, ast_node *n)
         }
         return t;
     }
-    case AST_OP_LT: case AST_OP_LE: case AST_OP_GT: case AST_OP_GE: {
+    case AST_OP_LT:
+    case AST_OP_LE:
+    case AST_OP_GT:
+    case AST_OP_GE: {
         uint32_t t = expr_pair(c, n->a, n->b);
         if (!expr_orderable(p, t))
             res_err(c, E_OPERAND, n->loc,
@@ -379,14 +384,12 @@ static uint32_t binary_expr(rctx *c, ast_node *n)
         else {
             if (t != T_ERROR)
                 res_err(c, E_OPERAND, n->b->loc, "`in` asks for a set or a list, not a %s value",
-                    type_text(p, t).s);
+                        type_text(p, t).s);
             expr_infer(c, n->a, T_NONE);
         }
         return T_BOOL;
     }
-    default:
-        res_err(c, E_OPERAND, n->loc, "unknown operator");
-        return T_ERROR;
+    default: res_err(c, E_OPERAND, n->loc, "unknown operator"); return T_ERROR;
     }
 }
 
@@ -401,7 +404,7 @@ static uint32_t collection_expr(rctx *c, ast_node *n, uint32_t want)
     if (elem == T_NONE) {
         if (n->list.len == 0) {
             res_err(c, E_INFER, n->loc, "the type of an empty %s cannot be inferred here",
-                is_set ? "set" : "list");
+                    is_set ? "set" : "list");
             return T_ERROR;
         }
         ast_node *first = n->list.items[0];
@@ -429,7 +432,7 @@ static uint32_t record_expr(rctx *c, ast_node *n)
     name_ent *g = model_find_name(p->names->globals, n->name);
     if (!g || g->kind != G_RECORD) {
         res_err(c, g ? E_NOT_VALUE : E_UNKNOWN_TYPE, n->loc, "`%s` is not a record type",
-            n->name ? n->name : "?");
+                n->name ? n->name : "?");
         for (uint32_t i = 0; i < n->list.len; i++)
             if (n->list.items[i]->a)
                 expr_infer(c, n->list.items[i]->a, T_NONE);
@@ -446,7 +449,7 @@ static uint32_t record_expr(rctx *c, ast_node *n)
                 f = (int32_t)j;
         if (f < 0) {
             res_err(c, E_NO_FIELD, fi->loc, "record %s has no field `%s`", r->name,
-                fi->name ? fi->name : "?");
+                    fi->name ? fi->name : "?");
             if (fi->a)
                 expr_infer(c, fi->a, T_NONE);
             continue;
@@ -463,7 +466,7 @@ static uint32_t record_expr(rctx *c, ast_node *n)
     for (size_t j = 0; j < r->nfields && !many; j++)
         if (!(seen >> j & 1))
             res_err(c, E_RECORD_FIELDS, n->loc, "record %s needs field `%s`", r->name,
-                r->fields[j].name);
+                    r->fields[j].name);
     if (many)
         res_err(c, E_LIMIT, n->loc, "records are limited to 64 fields");
     return r->type;
@@ -484,30 +487,32 @@ static uint32_t agg_expr(rctx *c, ast_node *n)
         if (type_kind(p, t) == RT_LIST || type_kind(p, t) == RT_SET)
             elem = type_arg(p, t);
         else if (t != T_ERROR)
-            res_err(c, E_TYPE, n->a->loc, "an aggregate runs over a list, a set or an enum, not a "
-                "%s value", type_text(p, t).s);
+            res_err(c, E_TYPE, n->a->loc,
+                    "an aggregate runs over a list, a set or an enum, not a %s value",
+                    type_text(p, t).s);
     }
     size_t mark = c->nlocals;
     n->an.slot = scope_push_local(c, n->name, elem, n->loc);
     bool is_int = n->op == AST_AGG_SUM;
-    if (n->op == AST_AGG_MAP) {     /* [e for x in L]: the list of the e's */
+    if (n->op == AST_AGG_MAP) { /* [e for x in L]: the list of the e's */
         uint32_t t = expr_infer(c, n->b, T_NONE);
         c->nlocals = mark;
         return t == T_ERROR ? T_ERROR : type_intern(c, RT_LIST, t, n->loc);
     }
-    if (n->op == AST_AGG_MIN || n->op == AST_AGG_MAX) {    /* ints, or members of one enum */
+    if (n->op == AST_AGG_MIN || n->op == AST_AGG_MAX) { /* ints, or members of one enum */
         uint32_t t = expr_infer(c, n->b, T_NONE);
         c->nlocals = mark;
         if (!expr_orderable(p, t)) {
-            res_err(c, E_TYPE, n->b->loc, "%s() over a collection orders ints or members of one "
-                "enum, not %s values", n->op == AST_AGG_MIN ? "min" : "max", type_text(p, t).s);
+            res_err(c, E_TYPE, n->b->loc,
+                    "%s() over a collection orders ints or members of one enum, not %s values",
+                    n->op == AST_AGG_MIN ? "min" : "max", type_text(p, t).s);
             return T_ERROR;
         }
         return t;
     }
     expr_check(c, n->b, is_int ? T_INT : T_BOOL);
     c->nlocals = mark;
-    if (n->op == AST_AGG_FILTER)    /* [x in L: cond]: the list of the members that pass */
+    if (n->op == AST_AGG_FILTER) /* [x in L: cond]: the list of the members that pass */
         return elem == T_ERROR ? T_ERROR : type_intern(c, RT_LIST, elem, n->loc);
     return n->op == AST_AGG_ALL || n->op == AST_AGG_ANY ? T_BOOL : T_INT;
 }
@@ -518,11 +523,10 @@ static uint32_t infer_inner(rctx *c, ast_node *n, uint32_t want)
     switch (n->kind) {
     case AST_INT: return T_INT;
     case AST_BOOL: return T_BOOL;
-    case AST_FORBID: case AST_PERMIT: return T_VERDICT;
+    case AST_FORBID:
+    case AST_PERMIT: return T_VERDICT;
     case AST_SQUARE: return T_SQUARE;
-    case AST_UNIT_REF:
-        n->an.sym_kind = SYM_UNIT_REF;
-        return T_UNIT;
+    case AST_UNIT_REF: n->an.sym_kind = SYM_UNIT_REF; return T_UNIT;
     case AST_NOT_GIVEN:
         res_err(c, E_NOT_GIVEN, n->loc, "`?` (not given) is only allowed as a table cell");
         return T_ERROR;
@@ -555,7 +559,8 @@ static uint32_t infer_inner(rctx *c, ast_node *n, uint32_t want)
         c->nlocals = mark;
         return r;
     }
-    case AST_LIST: case AST_SET: return collection_expr(c, n, want);
+    case AST_LIST:
+    case AST_SET: return collection_expr(c, n, want);
     case AST_RECORD: return record_expr(c, n);
     case AST_AGG: return agg_expr(c, n);
     case AST_ROLL:
@@ -610,9 +615,8 @@ bool expr_fold(rctx *c, ast_node *n, uint32_t want, bool allow_absent, res_const
     if (t == T_ERROR)
         return false;
     switch (n->kind) {
-    case AST_INT: case AST_BOOL:
-        out->v = n->ival;
-        return true;
+    case AST_INT:
+    case AST_BOOL: out->v = n->ival; return true;
     case AST_FORBID: out->v = 0; return true;
     case AST_PERMIT: out->v = 1; return true;
     case AST_UNARY:
@@ -621,7 +625,8 @@ bool expr_fold(rctx *c, ast_node *n, uint32_t want, bool allow_absent, res_const
             return true;
         }
         break;
-    case AST_NAME: case AST_FIELD:
+    case AST_NAME:
+    case AST_FIELD:
         if (n->an.sym_kind == SYM_MEMBER) {
             out->v = n->an.sym;
             return true;
@@ -638,12 +643,12 @@ bool expr_fold(rctx *c, ast_node *n, uint32_t want, bool allow_absent, res_const
         out->v = (int64_t)bits;
         return true;
     }
-    default:
-        break;
+    default: break;
     }
 not_const:
-    res_err(c, E_CONST, n->loc, "a constant is expected here (a number, true/false, an enum "
-        "member, a set of members, forbid/permit)");
+    res_err(c, E_CONST, n->loc,
+            "a constant is expected here (a number, true/false, an enum "
+            "member, a set of members, forbid/permit)");
     (void)p;
     return false;
 }

@@ -11,11 +11,12 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
+
 #include "geo.h"
 #include "grammar/build.h"
-#include "parser.h"
 #include "lexer.h"
 #include "mem.h"
+#include "parser.h"
 
 /* ---------------------------------------------------------------- errors */
 
@@ -233,13 +234,17 @@ ast_node *front_agg(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *head, ast_
 {
     /* The grammar reads the head as an expression (so `min(a, b)` and `min(x in L: e)`
      * share a prefix); here it must be exactly `NAME in LIST`. */
-    if (head && !(head->kind == AST_BINARY && head->op == AST_OP_IN && head->a
-                  && head->a->kind == AST_NAME)) {
-        return reject(ctx, E_AGGREGATE_HEAD, head->loc, "an aggregate reads '%s(NAME in LIST: "
-                    "EXPR)': expected a loop variable and 'in' before ':'",
-                    op == AST_AGG_SUM ? "sum" : op == AST_AGG_COUNT ? "count"
-                    : op == AST_AGG_ALL ? "all" : op == AST_AGG_ANY ? "any"
-                    : op == AST_AGG_MIN ? "min" : "max");
+    if (head && !(head->kind == AST_BINARY && head->op == AST_OP_IN && head->a &&
+                  head->a->kind == AST_NAME)) {
+        return reject(ctx, E_AGGREGATE_HEAD, head->loc,
+                      "an aggregate reads '%s(NAME in LIST: "
+                      "EXPR)': expected a loop variable and 'in' before ':'",
+                      op == AST_AGG_SUM     ? "sum"
+                      : op == AST_AGG_COUNT ? "count"
+                      : op == AST_AGG_ALL   ? "all"
+                      : op == AST_AGG_ANY   ? "any"
+                      : op == AST_AGG_MIN   ? "min"
+                                            : "max");
     }
     ast_node *n = front_node(ctx, AST_AGG, loc, head ? head->a->name : NULL);
     if (n) {
@@ -260,8 +265,10 @@ ast_node *front_square(front_ctx *ctx, ast_loc loc, const char *text)
     int x, y;
     size_t len = text ? strlen(text) : 0;
     if (!text || geo_parse_xy(text, len, &x, &y) != GEO_OK) {
-        return reject(ctx, E_BAD_SQUARE, loc, "'@%s' is not a square: write the column letters "
-                      "(at most 3) then the row number from 1, as in @C4", text ? text : "");
+        return reject(ctx, E_BAD_SQUARE, loc,
+                      "'@%s' is not a square: write the column letters "
+                      "(at most 3) then the row number from 1, as in @C4",
+                      text ? text : "");
     }
     ast_node *n = front_node(ctx, AST_SQUARE, loc, text);
     if (n)
@@ -283,8 +290,9 @@ ast_node *front_type_of(front_ctx *ctx, ast_loc loc, ast_kind k, ast_node *elem)
 
 ast_node *front_bad_generic(front_ctx *ctx, ast_loc loc, const char *name)
 {
-    return reject(ctx, E_GENERIC_TYPE, loc, "unknown type constructor '%s<...>' (there are set<T> "
-                  "and list<T>)", name ? name : "");
+    return reject(ctx, E_GENERIC_TYPE, loc,
+                  "unknown type constructor '%s<...>' (there are set<T> and list<T>)",
+                  name ? name : "");
 }
 
 /* ---------------------------------------------------------------- declarations */
@@ -297,8 +305,8 @@ ast_node *front_param(front_ctx *ctx, ast_loc loc, const char *name, ast_node *t
     return n;
 }
 
-ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
-                      bool carries_int, const char *doc)
+ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name, bool carries_int,
+                      const char *doc)
 {
     ast_node *n = front_doc_decl(ctx, AST_VOCAB, loc, name, doc);
     if (n) {
@@ -310,24 +318,32 @@ ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
 
 ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const char *type)
 {
-    static const struct { ast_op cat; const char *word; } words[] = {
-        { AST_VOCAB_KIND, "kind" }, { AST_VOCAB_SIDE, "side" },
-        { AST_VOCAB_ABILITY, "ability" }, { AST_VOCAB_MARKER, "marker" },
-        { AST_VOCAB_TOKEN, "token" }, { AST_VOCAB_TERRAIN, "terrain" },
-        { AST_VOCAB_SQUARE_FEATURE, "square_feature" }, { AST_VOCAB_SIDE_FEATURE, "side_feature" },
-        { AST_VOCAB_INTERSPACE_ITEM, "interspace_item" }, { AST_VOCAB_PHASE, "phase" },
+    static const struct {
+        ast_op cat;
+        const char *word;
+    } words[] = {
+        { AST_VOCAB_KIND, "kind" },
+        { AST_VOCAB_SIDE, "side" },
+        { AST_VOCAB_ABILITY, "ability" },
+        { AST_VOCAB_MARKER, "marker" },
+        { AST_VOCAB_TOKEN, "token" },
+        { AST_VOCAB_TERRAIN, "terrain" },
+        { AST_VOCAB_SQUARE_FEATURE, "square_feature" },
+        { AST_VOCAB_SIDE_FEATURE, "side_feature" },
+        { AST_VOCAB_INTERSPACE_ITEM, "interspace_item" },
+        { AST_VOCAB_PHASE, "phase" },
         { AST_VOCAB_FACE, "face" },
     };
     const char *word = "vocabulary";
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (words[i].cat == cat)
             word = words[i].word;
-    return reject(ctx, E_VOCAB_TYPE, loc, "only ': int' may follow a %s name (it carries a "
-                  "number), not ': %s'", word, type ? type : "");
+    return reject(ctx, E_VOCAB_TYPE, loc,
+                  "only ': int' may follow a %s name (it carries a number), not ': %s'", word,
+                  type ? type : "");
 }
 
-ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,
-                         const char *doc)
+ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name, const char *doc)
 {
     ast_node *n = front_node(ctx, k, loc, name);
     if (n)
@@ -375,8 +391,8 @@ ast_node *front_source(front_ctx *ctx, ast_loc loc, const char *id, const char *
     return n;
 }
 
-ast_node *front_table(front_ctx *ctx, ast_loc loc, const char *name, ast_vec keys,
-                      ast_node *result, ast_vec columns, ast_vec cites, ast_vec rows)
+ast_node *front_table(front_ctx *ctx, ast_loc loc, const char *name, ast_vec keys, ast_node *result,
+                      ast_vec columns, ast_vec cites, ast_vec rows)
 {
     ast_node *n = front_items(ctx, AST_TABLE, loc, name, rows);
     if (n) {
@@ -398,8 +414,8 @@ ast_node *front_row(front_ctx *ctx, ast_loc loc, ast_vec keys, ast_vec cells, as
     return n;
 }
 
-ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
-                   ast_node *result, ast_node *body)
+ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params, ast_node *result,
+                   ast_node *body)
 {
     ast_node *n = front_node(ctx, AST_FN, loc, name);
     if (n) {
@@ -437,8 +453,8 @@ ast_node *front_query(front_ctx *ctx, ast_loc loc, const char *name, ast_vec par
 }
 
 ast_node *front_rule(front_ctx *ctx, ast_loc loc, const char *query, const char *rule,
-                     int64_t priority, ast_vec cites, const char *doc, ast_vec lets,
-                     ast_node *when, ast_node *answer)
+                     int64_t priority, ast_vec cites, const char *doc, ast_vec lets, ast_node *when,
+                     ast_node *answer)
 {
     ast_node *n = front_remove(ctx, loc, query, rule);
     if (n) {
@@ -496,8 +512,7 @@ ast_node *front_variant(front_ctx *ctx, ast_loc loc, const char *name, const cha
     return n;
 }
 
-ast_node *front_reading(front_ctx *ctx, ast_loc loc, const char *name, const char *doc,
-                        bool dflt)
+ast_node *front_reading(front_ctx *ctx, ast_loc loc, const char *name, const char *doc, bool dflt)
 {
     ast_node *n = front_doc_decl(ctx, AST_READING, loc, name, doc);
     if (n)
@@ -516,8 +531,7 @@ ast_node *front_edition(front_ctx *ctx, ast_loc loc, const char *name, const cha
     return n;
 }
 
-ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant,
-                            const char *reading)
+ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant, const char *reading)
 {
     ast_node *n = front_node(ctx, AST_SET_VARIANT, loc, variant);
     if (n)
@@ -542,8 +556,9 @@ ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char 
         if (!s || s->kind != AST_TEST_BOARD)
             continue;
         if (board)
-            return reject(ctx, E_TWO_BOARDS, s->loc, "a test loads one board; this one already "
-                          "names \"%s\"", board->name ? board->name : "");
+            return reject(ctx, E_TWO_BOARDS, s->loc,
+                          "a test loads one board; this one already names \"%s\"",
+                          board->name ? board->name : "");
         board = s;
     }
     ast_node *n = front_items(ctx, AST_TEST, loc, NULL, expects);
@@ -556,8 +571,7 @@ ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char 
     return n;
 }
 
-ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *code,
-                       ast_loc code_loc)
+ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *code, ast_loc code_loc)
 {
     int64_t c = 0;
     if (code) {
@@ -567,8 +581,8 @@ ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *cod
         if (ok)
             c = (code[1] - '0') * 100 + (code[2] - '0') * 10 + (code[3] - '0');
         if (!ok || c == 0)
-            return reject(ctx, E_BAD_FAILS_CODE, code_loc, "'fails' takes an error code such as "
-                          "E201, not '%s'", code);
+            return reject(ctx, E_BAD_FAILS_CODE, code_loc,
+                          "'fails' takes an error code such as E201, not '%s'", code);
     }
     ast_node *n = front_named(ctx, AST_EXPECT, loc, NULL, e);
     if (n)
@@ -597,8 +611,7 @@ ast_node *front_rule_do(front_ctx *ctx, ast_node *rule, ast_node *block)
     return rule;
 }
 
-ast_node *front_stmt(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b,
-                     ast_node *c)
+ast_node *front_stmt(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b, ast_node *c)
 {
     ast_node *n = front_node(ctx, AST_STMT, loc, NULL);
     if (n) {
@@ -621,11 +634,11 @@ ast_node *front_place(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *what, as
 
 ast_node *front_bad_word(front_ctx *ctx, ast_op op, const char *word, ast_loc loc)
 {
-    const char *form = op == AST_ST_FLIP ? "flip X to FACE"
-                       : op == AST_ST_MOVE ? "move UNIT to SQUARE"
+    const char *form = op == AST_ST_FLIP        ? "flip X to FACE"
+                       : op == AST_ST_MOVE      ? "move UNIT to SQUARE"
                        : op == AST_ST_DISEMBARK ? "disembark UNIT to SQUARE"
-                       : op == AST_ST_PLACE ? "place X at PLACE (or near SQUARE)"
-                       : "remove X at PLACE (or near SQUARE)";
+                       : op == AST_ST_PLACE     ? "place X at PLACE (or near SQUARE)"
+                                                : "remove X at PLACE (or near SQUARE)";
     return reject(ctx, E_SYNTAX, loc, "unexpected identifier '%s': write '%s'", word ? word : "",
                   form);
 }
@@ -641,8 +654,8 @@ ast_node *front_take_all(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *
 ast_node *front_set_stmt(front_ctx *ctx, ast_loc loc, ast_node *target, ast_node *value)
 {
     if (target && target->kind != AST_FIELD)
-        return reject(ctx, E_SYNTAX, target->loc, "'set' changes a value of a unit: write "
-                      "'set UNIT.VALUE = EXPR;'");
+        return reject(ctx, E_SYNTAX, target->loc,
+                      "'set' changes a value of a unit: write 'set UNIT.VALUE = EXPR;'");
     return front_stmt(ctx, loc, AST_ST_SET, target, value, NULL);
 }
 
@@ -675,8 +688,7 @@ ast_node *front_if_stmt(front_ctx *ctx, ast_loc loc, ast_node *cond, ast_node *t
     return n;
 }
 
-ast_node *front_for(front_ctx *ctx, ast_loc loc, const char *var, ast_node *coll,
-                    ast_node *block)
+ast_node *front_for(front_ctx *ctx, ast_loc loc, const char *var, ast_node *coll, ast_node *block)
 {
     ast_node *n = front_stmt(ctx, loc, AST_ST_FOR, coll, block, NULL);
     if (n)
@@ -694,9 +706,10 @@ ast_node *front_text_stmt(front_ctx *ctx, ast_loc loc, ast_op op, const char *te
 
 ast_node *front_filter(front_ctx *ctx, ast_loc loc, ast_node *head, ast_node *cond)
 {
-    if (head && !(head->kind == AST_BINARY && head->op == AST_OP_IN && head->a
-                  && head->a->kind == AST_NAME && !head->parens))
-        return reject(ctx, E_AGGREGATE_HEAD, head->loc, "a list filter reads '[NAME in LIST: "
+    if (head && !(head->kind == AST_BINARY && head->op == AST_OP_IN && head->a &&
+                  head->a->kind == AST_NAME && !head->parens))
+        return reject(ctx, E_AGGREGATE_HEAD, head->loc,
+                      "a list filter reads '[NAME in LIST: "
                       "CONDITION]': expected a loop variable and 'in' before ':'");
     ast_node *n = front_node(ctx, AST_AGG, loc, head ? head->a->name : NULL);
     if (n) {
@@ -746,9 +759,16 @@ ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node 
  * resolver (chain_expr) and the compiler (binary, branch_each) go along chains in loops, so
  * their recursion follows the levels only; tests/repl/run.py (depth_limits) runs 10,000-term
  * chains through the whole pipeline, under ASan with the default stack in the sanitizer build. */
-typedef struct walk_item { const ast_node *n; uint32_t depth, chain; } walk_item;
+typedef struct walk_item {
+    const ast_node *n;
+    uint32_t depth, chain;
+} walk_item;
 
-typedef enum deep_kind { DEEP_NONE, DEEP_NESTING, DEEP_CHAIN } deep_kind;
+typedef enum deep_kind {
+    DEEP_NONE,
+    DEEP_NESTING,
+    DEEP_CHAIN
+} deep_kind;
 
 /* The level of child k of a node on level `parent`: one below, or one per pair of its
  * parentheses when it has any; a left operand gains only its parentheses. */

@@ -19,7 +19,7 @@
 /* A left operand of a binary operator adds no nesting level, so `1 + 1 + ... + 1` is
  * shallow; such operands are counted apart, at most this many along any path of the tree (E008
  * "operator chain too long"). The resolver and the compiler walk these chains in loops. */
-#define FRONT_MAX_CHAIN 10000
+#define FRONT_MAX_CHAIN  10000
 #define FRONT_MAX_SOURCE (64 * 1024 * 1024)
 
 /* Parses a whole .hon file. `file_id` must come from diag_sources_add for this text. Returns

@@ -36,7 +36,8 @@ int32_t res_find_member(const res_enum *e, const char *name)
 static void free_names(name_ent **table)
 {
     name_ent *e, *tmp;
-    HASH_ITER(hh, *table, e, tmp) {
+    HASH_ITER(hh, *table, e, tmp)
+    {
         HASH_DEL(*table, e);
         hon_free(e);
     }
@@ -56,7 +57,8 @@ void res_program_free(res_program *p)
     for (size_t i = 0; i < p->nenums; i++) {
         hon_free(p->enums[i].members);
         struct res_member_index *x, *tmp;
-        HASH_ITER(hh, p->enums[i].index, x, tmp) {
+        HASH_ITER(hh, p->enums[i].index, x, tmp)
+        {
             HASH_DEL(p->enums[i].index, x);
             hon_free(x);
         }
@@ -105,13 +107,15 @@ void res_program_free(res_program *p)
         free_names(&p->names->editions);
         free_names(&p->names->rules);
         member_ent *m, *mt;
-        HASH_ITER(hh, p->names->members, m, mt) {
+        HASH_ITER(hh, p->names->members, m, mt)
+        {
             HASH_DEL(p->names->members, m);
             hon_free(m->hits);
             hon_free(m);
         }
         type_ent *t, *tt;
-        HASH_ITER(hh, p->names->types, t, tt) {
+        HASH_ITER(hh, p->names->types, t, tt)
+        {
             HASH_DEL(p->names->types, t);
             hon_free(t);
         }
@@ -128,18 +132,33 @@ static int32_t find_global(const res_program *p, const char *name, gkind k)
     return g && g->kind == k ? g->id : -1;
 }
 
-int32_t res_find_query(const res_program *p, const char *name) { return find_global(p, name, G_QUERY); }
-int32_t res_find_event(const res_program *p, const char *name) { return find_global(p, name, G_EVENT); }
+int32_t res_find_query(const res_program *p, const char *name)
+{
+    return find_global(p, name, G_QUERY);
+}
+int32_t res_find_event(const res_program *p, const char *name)
+{
+    return find_global(p, name, G_EVENT);
+}
 
-int32_t res_find_fn(const res_program *p, const char *name) { return find_global(p, name, G_FN); }
+int32_t res_find_fn(const res_program *p, const char *name)
+{
+    return find_global(p, name, G_FN);
+}
 
 int32_t res_find_counter(const res_program *p, const char *name)
 {
     int32_t c = find_global(p, name, G_COUNTER);
     return c >= 0 ? p->counters[c].unit : -1;
 }
-int32_t res_find_table(const res_program *p, const char *name) { return find_global(p, name, G_TABLE); }
-int32_t res_find_variant(const res_program *p, const char *name) { return find_global(p, name, G_VARIANT); }
+int32_t res_find_table(const res_program *p, const char *name)
+{
+    return find_global(p, name, G_TABLE);
+}
+int32_t res_find_variant(const res_program *p, const char *name)
+{
+    return find_global(p, name, G_VARIANT);
+}
 
 int32_t res_find_edition(const res_program *p, const char *name)
 {
@@ -183,6 +202,15 @@ const res_ruleset *res_rules_of(const res_program *p, int32_t ed, uint32_t q)
     return p->base ? &p->base[q] : &empty;
 }
 
-const char *res_cite_id(const ast_node *cite) { return cite->name; }
-const char *res_cite_source(const ast_node *cite) { return cite->title; }
-const char *res_cite_example(const ast_node *cite) { return cite->doc; }
+const char *res_cite_id(const ast_node *cite)
+{
+    return cite->name;
+}
+const char *res_cite_source(const ast_node *cite)
+{
+    return cite->title;
+}
+const char *res_cite_example(const ast_node *cite)
+{
+    return cite->doc;
+}

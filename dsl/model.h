@@ -11,30 +11,40 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include "ast.h"
 #include "units.h"
-
 
 /* ---- types ----
  * Types are interned: a type is a uint32_t index into res_program.types, equal types have
  * equal ids. The first ids are fixed. */
 enum {
-    T_NONE = 0,     /* "no type expected" / untyped */
-    T_INT, T_BOOL, T_VERDICT, T_UNIT,
-    T_ERROR,        /* an expression that already had an error: silences follow-on errors */
-    T_SQUARE,       /* a square of the board (language.md §5.2) */
-    T_SIDE,         /* `square_side`: a side between two squares, or a square and the edge */
-    T_ELEMENT,      /* a terrain element of the loaded board */
+    T_NONE = 0, /* "no type expected" / untyped */
+    T_INT,
+    T_BOOL,
+    T_VERDICT,
+    T_UNIT,
+    T_ERROR,   /* an expression that already had an error: silences follow-on errors */
+    T_SQUARE,  /* a square of the board (language.md §5.2) */
+    T_SIDE,    /* `square_side`: a side between two squares, or a square and the edge */
+    T_ELEMENT, /* a terrain element of the loaded board */
     T_FIRST_FREE
 };
 
 typedef enum res_tkind {
-    RT_NONE, RT_INT, RT_BOOL, RT_VERDICT, RT_UNIT, RT_ERROR,
-    RT_SQUARE, RT_SIDE, RT_ELEMENT,
-    RT_ENUM,        /* arg: enum id */
-    RT_SET,         /* arg: element type (an enum type) */
-    RT_LIST,        /* arg: element type */
-    RT_RECORD       /* arg: record id */
+    RT_NONE,
+    RT_INT,
+    RT_BOOL,
+    RT_VERDICT,
+    RT_UNIT,
+    RT_ERROR,
+    RT_SQUARE,
+    RT_SIDE,
+    RT_ELEMENT,
+    RT_ENUM,  /* arg: enum id */
+    RT_SET,   /* arg: element type (an enum type) */
+    RT_LIST,  /* arg: element type */
+    RT_RECORD /* arg: record id */
 } res_tkind;
 
 typedef struct res_type {
@@ -46,10 +56,18 @@ typedef struct res_type {
  * northeast, east, southeast, south, southwest, west, northwest: the order of geo_dir); the
  * others are filled by vocabulary declarations. */
 enum {
-    E_KIND, E_SIDE, E_ABILITY, E_MARKER, E_TOKEN,
-    E_TERRAIN, E_SQUARE_FEATURE, E_SIDE_FEATURE, E_INTERSPACE_ITEM, E_DIRECTION,
-    E_PHASE,        /* filled by `phase` declarations, in turn order (language.md §6.1) */
-    E_FACE,         /* `face` declarations, after the built-in member `none` (RES_FACE_NONE) */
+    E_KIND,
+    E_SIDE,
+    E_ABILITY,
+    E_MARKER,
+    E_TOKEN,
+    E_TERRAIN,
+    E_SQUARE_FEATURE,
+    E_SIDE_FEATURE,
+    E_INTERSPACE_ITEM,
+    E_DIRECTION,
+    E_PHASE, /* filled by `phase` declarations, in turn order (language.md §6.1) */
+    E_FACE,  /* `face` declarations, after the built-in member `none` (RES_FACE_NONE) */
     E_FIRST_FREE
 };
 
@@ -60,39 +78,49 @@ enum {
  * MOMENT`): the rules say which of their events, if any, is raised at each; C knows no event
  * name. The arguments each moment passes are listed in builtin.c (moment_params). */
 typedef enum res_moment {
-    RES_ON_GIVE,          /* (unit, marker): once per marker a `give` adds */
-    RES_ON_TAKE,          /* (unit, marker): once per marker a `take` removes */
-    RES_ON_DESTROY,       /* (unit): `destroy` took a unit off the board */
-    RES_ON_ENTER,         /* (unit, square): a unit entered a square (`move`, `disembark`, each
+    RES_ON_GIVE,        /* (unit, marker): once per marker a `give` adds */
+    RES_ON_TAKE,        /* (unit, marker): once per marker a `take` removes */
+    RES_ON_DESTROY,     /* (unit): `destroy` took a unit off the board */
+    RES_ON_ENTER,       /* (unit, square): a unit entered a square (`move`, `disembark`, each
                              square of a walk) */
-    RES_ON_WALK_END,      /* (unit, list<square>): a walk (the REPL's `move`) has ended */
-    RES_ON_PHASE_START,   /* (phase): `next` started a phase */
-    RES_ON_PHASE_END,     /* (phase): `next` ended a phase */
-    RES_ON_TURN_START,    /* (int): `next` started a turn */
+    RES_ON_WALK_END,    /* (unit, list<square>): a walk (the REPL's `move`) has ended */
+    RES_ON_PHASE_START, /* (phase): `next` started a phase */
+    RES_ON_PHASE_END,   /* (phase): `next` ended a phase */
+    RES_ON_TURN_START,  /* (int): `next` started a turn */
     RES_MOMENT_COUNT
 } res_moment;
 
 /* The built-in record `step` (one step of a traced line, language.md §5.3) is record 0; its
  * fields, in this order: */
-enum { R_STEP = 0 };
-enum { STEP_SQUARE, STEP_FROM, STEP_CORNER, STEP_SIDE, STEP_LEFT, STEP_RIGHT, STEP_INDEX,
-       STEP_NFIELDS };
+enum {
+    R_STEP = 0
+};
+enum {
+    STEP_SQUARE,
+    STEP_FROM,
+    STEP_CORNER,
+    STEP_SIDE,
+    STEP_LEFT,
+    STEP_RIGHT,
+    STEP_INDEX,
+    STEP_NFIELDS
+};
 
 /* Square values (T_SQUARE) do not depend on a board: the column x (A = 0) in the low 32 bits,
  * the row y (row 1 = 0) in the high 32 bits. Side values are board side indexes (geo.h),
  * elements board element ids. */
 #define RES_SQUARE(x, y) ((int64_t)((uint64_t)(uint32_t)(y) << 32 | (uint32_t)(x)))
-#define RES_SQUARE_X(v) ((int64_t)(uint32_t)((uint64_t)(v) & 0xffffffffu))
-#define RES_SQUARE_Y(v) ((int64_t)(uint32_t)((uint64_t)(v) >> 32))
+#define RES_SQUARE_X(v)  ((int64_t)(uint32_t)((uint64_t)(v)&0xffffffffu))
+#define RES_SQUARE_Y(v)  ((int64_t)(uint32_t)((uint64_t)(v) >> 32))
 
-#define RES_SET_MAX 64      /* at most this many members in an enum that forms sets */
-#define RES_MAX_ITEMS 255   /* parameters, record fields, table keys and columns per declaration */
-#define RES_MAX_UNIT_BYTES ((size_t)256 << 20)  /* the unit pool: counters x per-unit arrays */
+#define RES_SET_MAX        64 /* at most this many members in an enum that forms sets */
+#define RES_MAX_ITEMS      255 /* parameters, record fields, table keys and columns per declaration */
+#define RES_MAX_UNIT_BYTES ((size_t)256 << 20) /* the unit pool: counters x per-unit arrays */
 
 typedef struct res_member {
     const char *name;
-    const char *doc;        /* may be NULL */
-    bool carries_int;       /* `ability x: int` */
+    const char *doc;  /* may be NULL */
+    bool carries_int; /* `ability x: int` */
     ast_loc loc;
 } res_member;
 
@@ -101,10 +129,10 @@ typedef struct res_enum {
     const char *doc;
     res_member *members;
     size_t len, cap;
-    uint32_t type;          /* its type id */
-    int32_t variant;        /* the variant whose readings these are, or -1 */
-    ast_node *decl;         /* NULL for built-ins */
-    struct res_member_index *index;  /* owned: name -> member (uthash, resolve_int.h) */
+    uint32_t type;                  /* its type id */
+    int32_t variant;                /* the variant whose readings these are, or -1 */
+    ast_node *decl;                 /* NULL for built-ins */
+    struct res_member_index *index; /* owned: name -> member (uthash, resolve_int.h) */
 } res_enum;
 
 typedef struct res_field {
@@ -118,7 +146,7 @@ typedef struct res_record {
     res_field *fields;
     size_t nfields;
     uint32_t type;
-    int32_t table;          /* for the row type of a multi-column table: its id; else -1 */
+    int32_t table; /* for the row type of a multi-column table: its id; else -1 */
     ast_node *decl;
 } res_record;
 
@@ -132,7 +160,7 @@ typedef struct res_slot {
 typedef struct res_counter {
     const char *name;
     ast_node *decl;
-    int32_t unit;           /* its id in res_program.units */
+    int32_t unit; /* its id in res_program.units */
 } res_counter;
 
 /* A constant: a table key or cell. v holds the int, the bool (0/1), the enum member index,
@@ -144,14 +172,14 @@ typedef struct res_const {
 } res_const;
 
 typedef struct res_row {
-    res_const *keys;        /* nkeys */
-    res_const *cells;       /* ncols */
-    ast_node *node;         /* the AST_ROW: its span and its own citations */
+    res_const *keys;  /* nkeys */
+    res_const *cells; /* ncols */
+    ast_node *node;   /* the AST_ROW: its span and its own citations */
 } res_row;
 
 typedef struct res_key {
     const char *name;
-    uint32_t type;          /* an enum type or T_INT */
+    uint32_t type; /* an enum type or T_INT */
     bool floor;
 } res_key;
 
@@ -160,15 +188,15 @@ typedef struct res_table {
     ast_node *decl;
     res_key *keys;
     uint32_t nkeys;
-    res_field *cols;        /* ncols columns; one unnamed column when `single` */
+    res_field *cols; /* ncols columns; one unnamed column when `single` */
     uint32_t ncols;
-    bool single;            /* `-> T`: a lookup gives the cell itself */
-    uint32_t result;        /* type of a whole lookup: the cell type, or the row record type */
-    int32_t record;         /* row record id when !single, else -1 */
-    res_row *rows;          /* sorted by keys */
+    bool single;     /* `-> T`: a lookup gives the cell itself */
+    uint32_t result; /* type of a whole lookup: the cell type, or the row record type */
+    int32_t record;  /* row record id when !single, else -1 */
+    res_row *rows;   /* sorted by keys */
     size_t nrows;
-    int32_t floor_key;      /* index of the `floor` key, or -1 */
-    int32_t *dense;         /* all keys enums: row index by mixed-radix key, or NULL */
+    int32_t floor_key; /* index of the `floor` key, or -1 */
+    int32_t *dense;    /* all keys enums: row index by mixed-radix key, or NULL */
     size_t ndense;
 } res_table;
 
@@ -178,7 +206,7 @@ typedef struct res_fn {
     res_field *params;
     uint32_t nparams;
     uint32_t result;
-    uint32_t nlocals;       /* params + lets + loop variables of the body */
+    uint32_t nlocals; /* params + lets + loop variables of the body */
 } res_fn;
 
 typedef struct res_query {
@@ -187,32 +215,32 @@ typedef struct res_query {
     res_field *params;
     uint32_t nparams;
     uint32_t result;
-    ast_op mode;            /* AST_COMBINE_* */
-    ast_node *dflt;         /* default expression, or NULL */
+    ast_op mode;    /* AST_COMBINE_* */
+    ast_node *dflt; /* default expression, or NULL */
     uint32_t dflt_nlocals;
     /* An event (language.md §6) is kept with the queries, so that its rules get rule sets,
      * editions, listings and bytecode like theirs; it has no result and no mode. */
     bool is_event;
-    int32_t moment;         /* the res_moment it is raised at, or -1 */
+    int32_t moment; /* the res_moment it is raised at, or -1 */
 } res_query;
 
 typedef struct res_rule {
     const char *name;       /* "query.rule" */
     const char *short_name; /* "rule" */
     uint32_t query;
-    ast_node *decl;         /* the AST_RULE: lets, when, answer, cites, doc */
+    ast_node *decl; /* the AST_RULE: lets, when, answer, cites, doc */
     int64_t priority;
-    uint32_t nlocals;       /* query params + lets + loop variables */
-    int32_t edition;        /* edition that declares it, -1 for a top-level rule */
-    bool replaces;          /* `replace rule` */
-    uint32_t seq;           /* position in rule order (a replacement takes the replaced one's) */
+    uint32_t nlocals; /* query params + lets + loop variables */
+    int32_t edition;  /* edition that declares it, -1 for a top-level rule */
+    bool replaces;    /* `replace rule` */
+    uint32_t seq;     /* position in rule order (a replacement takes the replaced one's) */
 } res_rule;
 
 typedef struct res_variant {
     const char *name;
     const char *doc;
-    uint32_t enum_id;       /* the enum of its readings */
-    uint32_t dflt;          /* the default reading (member index) */
+    uint32_t enum_id; /* the enum of its readings */
+    uint32_t dflt;    /* the default reading (member index) */
     ast_node *decl;
 } res_variant;
 
@@ -225,57 +253,59 @@ typedef struct res_ruleset {
 typedef struct res_edition {
     const char *name;
     const char *title;
-    int32_t parent;         /* -1 for a root */
+    int32_t parent; /* -1 for a root */
     ast_node *decl;
-    res_ruleset *sets;      /* one per query (nqueries), computed with the parent's applied */
-    int32_t *variant_set;   /* one per variant: reading set by this edition or an ancestor, -1 */
+    res_ruleset *sets;    /* one per query (nqueries), computed with the parent's applied */
+    int32_t *variant_set; /* one per variant: reading set by this edition or an ancestor, -1 */
 } res_edition;
 
 typedef struct res_expect {
-    ast_node *node;         /* the AST_EXPECT */
+    ast_node *node; /* the AST_EXPECT */
     uint32_t nlocals;
 } res_expect;
 
 typedef struct res_test {
     const char *title;
-    const char *board;      /* `board "PATH"`: the path as written (relative to the file), or NULL */
+    const char *board; /* `board "PATH"`: the path as written (relative to the file), or NULL */
     ast_node *decl;
-    uint32_t file;          /* ast_loc.file of the test */
-    int32_t edition;        /* -1: run under the vm's active edition */
-    int32_t *variant_set;   /* one per variant: reading to select, or -1 */
-    res_expect *expects;    /* its items in order: AST_EXPECT, AST_TEST_DO, _ADVANCE, _MOVE */
+    uint32_t file;        /* ast_loc.file of the test */
+    int32_t edition;      /* -1: run under the vm's active edition */
+    int32_t *variant_set; /* one per variant: reading to select, or -1 */
+    res_expect *expects;  /* its items in order: AST_EXPECT, AST_TEST_DO, _ADVANCE, _MOVE */
     size_t nexpects;
-    uint8_t *dice;          /* `dice [..]`: the faces, 1..6 (NULL with ndice 0: none given) */
+    uint8_t *dice; /* `dice [..]`: the faces, 1..6 (NULL with ndice 0: none given) */
     size_t ndice;
-    bool has_dice;          /* a `dice` setting was given (the dice are then scripted) */
-    ast_node *choices;      /* the `choices [..]` setting (AST_TEST_CHOICES), or NULL */
-    uint32_t choices_nlocals;   /* local slots the most demanding choice expression uses */
-    bool plays;             /* it has `do`, `advance` or `move` items */
+    bool has_dice;            /* a `dice` setting was given (the dice are then scripted) */
+    ast_node *choices;        /* the `choices [..]` setting (AST_TEST_CHOICES), or NULL */
+    uint32_t choices_nlocals; /* local slots the most demanding choice expression uses */
+    bool plays;               /* it has `do`, `advance` or `move` items */
 } res_test;
 
 /* What an annotated name, call or field refers to (ast_annot.sym_kind; ast_annot.sym). */
 typedef enum res_sym_kind {
     SYM_NONE,
-    SYM_LOCAL,        /* an.slot */
-    SYM_MEMBER,       /* sym: member index; an.type: its enum type */
-    SYM_COUNTER,      /* sym: unit id */
-    SYM_ENUM_TYPE,    /* an enum named as a collection (aggregates); sym: enum id */
-    SYM_FN,           /* sym: fn id */
-    SYM_QUERY,        /* sym: query id */
-    SYM_BUILTIN,      /* sym: RES_BI_* */
-    SYM_TABLE,        /* sym: table id (AST_INDEX) */
-    SYM_FIELD,        /* sym: record field index (AST_FIELD) */
-    SYM_UNIT_KIND, SYM_UNIT_SIDE, SYM_UNIT_SIZE,
-    SYM_UNIT_VALUE,   /* sym: value slot */
-    SYM_VARIANT,      /* sym: variant id (AST_VARIANT_REF) */
-    SYM_UNIT_REF,     /* `$name`: a scenario unit, looked up when evaluated (AST_UNIT_REF) */
-    SYM_EVENT         /* sym: event id (a query id): `raise`, a test's `do` (AST_CALL) */
+    SYM_LOCAL,     /* an.slot */
+    SYM_MEMBER,    /* sym: member index; an.type: its enum type */
+    SYM_COUNTER,   /* sym: unit id */
+    SYM_ENUM_TYPE, /* an enum named as a collection (aggregates); sym: enum id */
+    SYM_FN,        /* sym: fn id */
+    SYM_QUERY,     /* sym: query id */
+    SYM_BUILTIN,   /* sym: RES_BI_* */
+    SYM_TABLE,     /* sym: table id (AST_INDEX) */
+    SYM_FIELD,     /* sym: record field index (AST_FIELD) */
+    SYM_UNIT_KIND,
+    SYM_UNIT_SIDE,
+    SYM_UNIT_SIZE,
+    SYM_UNIT_VALUE, /* sym: value slot */
+    SYM_VARIANT,    /* sym: variant id (AST_VARIANT_REF) */
+    SYM_UNIT_REF,   /* `$name`: a scenario unit, looked up when evaluated (AST_UNIT_REF) */
+    SYM_EVENT       /* sym: event id (a query id): `raise`, a test's `do` (AST_CALL) */
 } res_sym_kind;
 
 /* The built-in functions, RES_BI_MIN ... RES_BI_NTH, in the order of their list builtins.h
  * (which says what each takes, gives and compiles to). */
 typedef enum res_builtin {
-#define BUILTIN_OP(id, ...) RES_BI_##id,
+#define BUILTIN_OP(id, ...)    RES_BI_##id,
 #define BUILTIN_BOARD(id, ...) RES_BI_##id,
 #include "builtins.h"
     RES_BI_COUNT
@@ -285,26 +315,38 @@ typedef enum res_builtin {
  * listings and completion; "?" for an id that names none. */
 const char *res_builtin_name(uint32_t b);
 
-struct res_names;   /* the name tables (uthash), private to dsl/ (resolve_int.h) */
+struct res_names; /* the name tables (uthash), private to dsl/ (resolve_int.h) */
 
 typedef struct res_program {
-    res_type *types;        size_t ntypes, types_cap;
-    res_enum *enums;        size_t nenums, enums_cap;
-    res_record *records;    size_t nrecords, records_cap;
-    res_slot *slots;        size_t nslots, slots_cap;
-    res_counter *counters;  size_t ncounters, counters_cap;
-    res_table *tables;      size_t ntables, tables_cap;
-    res_fn *fns;            size_t nfns, fns_cap;
-    res_query *queries;     size_t nqueries, queries_cap;
-    res_rule *rules;        size_t nrules, rules_cap;
-    res_variant *variants;  size_t nvariants, variants_cap;
-    res_edition *editions;  size_t neditions, editions_cap;
-    res_test *tests;        size_t ntests, tests_cap;
-    res_ruleset *base;      /* per query: the top-level rules (no edition active) */
-    int32_t default_edition;/* -1 when none */
+    res_type *types;
+    size_t ntypes, types_cap;
+    res_enum *enums;
+    size_t nenums, enums_cap;
+    res_record *records;
+    size_t nrecords, records_cap;
+    res_slot *slots;
+    size_t nslots, slots_cap;
+    res_counter *counters;
+    size_t ncounters, counters_cap;
+    res_table *tables;
+    size_t ntables, tables_cap;
+    res_fn *fns;
+    size_t nfns, fns_cap;
+    res_query *queries;
+    size_t nqueries, queries_cap;
+    res_rule *rules;
+    size_t nrules, rules_cap;
+    res_variant *variants;
+    size_t nvariants, variants_cap;
+    res_edition *editions;
+    size_t neditions, editions_cap;
+    res_test *tests;
+    size_t ntests, tests_cap;
+    res_ruleset *base;                 /* per query: the top-level rules (no edition active) */
+    int32_t default_edition;           /* -1 when none */
     int32_t moments[RES_MOMENT_COUNT]; /* the event raised at each moment, or -1 */
-    unit_pool *units;       /* owned: one unit per counter */
-    struct res_names *names;/* owned */
+    unit_pool *units;                  /* owned: one unit per counter */
+    struct res_names *names;           /* owned */
 } res_program;
 
 /* Frees p and everything it owns (its arrays, name tables and unit pool; not the files' nodes,
@@ -316,12 +358,12 @@ const char *res_moment_name(res_moment m);
 
 /* Look-ups by name (p and name borrowed; p may be NULL): the id, -1 when absent. */
 int32_t res_find_query(const res_program *p, const char *name);
-int32_t res_find_event(const res_program *p, const char *name);   /* an event's query id */
+int32_t res_find_event(const res_program *p, const char *name); /* an event's query id */
 int32_t res_find_fn(const res_program *p, const char *name);
 int32_t res_find_table(const res_program *p, const char *name);
 int32_t res_find_edition(const res_program *p, const char *name);
 int32_t res_find_variant(const res_program *p, const char *name);
-int32_t res_find_rule(const res_program *p, const char *full_name);   /* first declared */
+int32_t res_find_rule(const res_program *p, const char *full_name); /* first declared */
 int32_t res_find_member(const res_enum *e, const char *name);
 /* The unit id (in res_program.units) of the counter with that name; -1 when none. */
 int32_t res_find_counter(const res_program *p, const char *name);

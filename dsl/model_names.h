@@ -7,24 +7,35 @@
 #define HON_MODEL_NAMES_H
 
 #include <stdint.h>
+
 #include "hash.h"
 #include "model.h"
 
 typedef enum gkind {
-    G_TYPE, G_ENUM, G_RECORD, G_VARIANT, G_COUNTER, G_TABLE, G_FN, G_QUERY, G_BUILTIN,
-    G_EVENT,    /* id: the event's index in the queries (res_query.is_event) */
-    G_OTHER     /* entries of the slot, edition and rule tables */
+    G_TYPE,
+    G_ENUM,
+    G_RECORD,
+    G_VARIANT,
+    G_COUNTER,
+    G_TABLE,
+    G_FN,
+    G_QUERY,
+    G_BUILTIN,
+    G_EVENT, /* id: the event's index in the queries (res_query.is_event) */
+    G_OTHER  /* entries of the slot, edition and rule tables */
 } gkind;
 
 typedef struct name_ent {
-    const char *key;        /* borrowed from the AST or a static string */
+    const char *key; /* borrowed from the AST or a static string */
     gkind kind;
     int32_t id;
     ast_loc loc;
     UT_hash_handle hh;
 } name_ent;
 
-typedef struct member_hit { uint32_t e, m; } member_hit;
+typedef struct member_hit {
+    uint32_t e, m;
+} member_hit;
 
 typedef struct member_ent {
     const char *key;
@@ -41,7 +52,7 @@ struct res_member_index {
 };
 
 typedef struct type_ent {
-    uint64_t key;           /* kind << 32 | arg */
+    uint64_t key; /* kind << 32 | arg */
     uint32_t id;
     UT_hash_handle hh;
 } type_ent;

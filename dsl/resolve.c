@@ -6,10 +6,10 @@
  * the citations (cite.c). Every pass keeps going after an error (E1xx); resolve_int.h
  * holds what the passes share.
  */
-#include "resolve_int.h"
-#include "cite.h"
-
 #include <stdarg.h>
+
+#include "cite.h"
+#include "resolve_int.h"
 
 void res_err(rctx *c, int code, ast_loc loc, const char *fmt, ...)
 {
@@ -43,21 +43,25 @@ static res_program *program_new(rctx *c)
     }
     c->p = p;
     /* Fixed types, in the order of the T_* ids. */
-    static const res_tkind fixed[] = { RT_NONE, RT_INT, RT_BOOL, RT_VERDICT, RT_UNIT, RT_ERROR,
-                                       RT_SQUARE, RT_SIDE, RT_ELEMENT };
+    static const res_tkind fixed[] = { RT_NONE,  RT_INT,    RT_BOOL, RT_VERDICT, RT_UNIT,
+                                       RT_ERROR, RT_SQUARE, RT_SIDE, RT_ELEMENT };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (res_type_intern(p, fixed[i], 0) != i)
             return NULL;
-    static const struct { const char *name; uint32_t t; } tnames[] = {
-        { "int", T_INT }, { "bool", T_BOOL }, { "verdict", T_VERDICT }, { "unit", T_UNIT },
-        { "square", T_SQUARE }, { "square_side", T_SIDE }, { "element", T_ELEMENT } };
+    static const struct {
+        const char *name;
+        uint32_t t;
+    } tnames[] = { { "int", T_INT },        { "bool", T_BOOL },     { "verdict", T_VERDICT },
+                   { "unit", T_UNIT },      { "square", T_SQUARE }, { "square_side", T_SIDE },
+                   { "element", T_ELEMENT } };
     for (size_t i = 0; i < sizeof tnames / sizeof tnames[0]; i++)
         if (!scope_add_name(c, &p->names->globals, tnames[i].name, G_TYPE, (int32_t)tnames[i].t,
                             (ast_loc){ 0 }, "type"))
             return NULL;
-    static const char *const benums[] = { "kind", "side", "ability", "marker", "token",
-                                          "terrain", "square_feature", "side_feature",
-                                          "interspace_item", "direction", "phase", "face" };
+    static const char *const benums[] = { "kind",           "side",         "ability",
+                                          "marker",         "token",        "terrain",
+                                          "square_feature", "side_feature", "interspace_item",
+                                          "direction",      "phase",        "face" };
     for (size_t i = 0; i < E_FIRST_FREE; i++) {
         int32_t e = scope_new_enum(c, benums[i], NULL, NULL);
         if (e != (int32_t)i ||
@@ -65,21 +69,25 @@ static res_program *program_new(rctx *c)
             return NULL;
     }
     /* direction: fixed members in the order of geo_dir (runtime/geo.h) */
-    static const char *const dirs[] = { "north", "northeast", "east", "southeast", "south",
-                                        "southwest", "west", "northwest" };
+    static const char *const dirs[] = { "north", "northeast", "east", "southeast",
+                                        "south", "southwest", "west", "northwest" };
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
         if (scope_add_member(c, E_DIRECTION, dirs[i], NULL, false, (ast_loc){ 0 }) != (int32_t)i)
             return NULL;
     /* face: `none`, the face everything shows until it is flipped (RES_FACE_NONE) */
-    if (scope_add_member(c, E_FACE, "none", "shows its ordinary face", false, (ast_loc){ 0 })
-        != RES_FACE_NONE)
+    if (scope_add_member(c, E_FACE, "none", "shows its ordinary face", false, (ast_loc){ 0 }) !=
+        RES_FACE_NONE)
         return NULL;
     /* the record `step` (R_STEP): one step of a traced line */
-    static const struct { const char *name; uint32_t t; } sfields[STEP_NFIELDS] = {
+    static const struct {
+        const char *name;
+        uint32_t t;
+    } sfields[STEP_NFIELDS] = {
         [STEP_SQUARE] = { "square", T_SQUARE }, [STEP_FROM] = { "from", T_SQUARE },
-        [STEP_CORNER] = { "corner", T_BOOL }, [STEP_SIDE] = { "side", T_SIDE },
-        [STEP_LEFT] = { "left", T_SQUARE }, [STEP_RIGHT] = { "right", T_SQUARE },
-        [STEP_INDEX] = { "index", T_INT } };
+        [STEP_CORNER] = { "corner", T_BOOL },   [STEP_SIDE] = { "side", T_SIDE },
+        [STEP_LEFT] = { "left", T_SQUARE },     [STEP_RIGHT] = { "right", T_SQUARE },
+        [STEP_INDEX] = { "index", T_INT }
+    };
     if (!HON_GROW(p->records, p->nrecords, p->records_cap))
         return NULL;
     res_record *step = &p->records[R_STEP];
@@ -110,11 +118,11 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
         diag_report(diags, E_LIMIT, DIAG_ERROR, (ast_loc){ 0 }, "out of memory while resolving");
         return NULL;
     }
-#define EACH_DECL(body)                                                        \
-    for (size_t fi = 0; fi < nfiles; fi++)                                     \
-        for (uint32_t di = 0; files[fi] && di < files[fi]->decls.len; di++) {  \
-            ast_node *d = files[fi]->decls.items[di];                          \
-            body;                                                              \
+#define EACH_DECL(body)                                                       \
+    for (size_t fi = 0; fi < nfiles; fi++)                                    \
+        for (uint32_t di = 0; files[fi] && di < files[fi]->decls.len; di++) { \
+            ast_node *d = files[fi]->decls.items[di];                         \
+            body;                                                             \
         }
     EACH_DECL(scope_declare(&c, d));
     p->units = unit_pool_new((uint32_t)p->enums[E_ABILITY].len, (uint32_t)p->enums[E_MARKER].len,
@@ -123,11 +131,13 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
         res_oom(&c, (ast_loc){ 0 });
     /* Each unit has an array entry per ability, marker and value: bound the product. */
     size_t per_unit = (p->enums[E_ABILITY].len / 64 + 1 + p->enums[E_ABILITY].len + p->nslots +
-                       p->nslots / 64 + 1) * 8 + p->enums[E_MARKER].len * 4 + 64;
+                       p->nslots / 64 + 1) *
+                          8 +
+                      p->enums[E_MARKER].len * 4 + 64;
     if (p->ncounters && per_unit > RES_MAX_UNIT_BYTES / p->ncounters) {
-        res_err(&c, E_LIMIT, p->counters[0].decl->loc, "%zu counters with %zu abilities, %zu "
-            "markers and %zu values are too many to hold", p->ncounters, p->enums[E_ABILITY].len,
-            p->enums[E_MARKER].len, p->nslots);
+        res_err(&c, E_LIMIT, p->counters[0].decl->loc,
+                "%zu counters with %zu abilities, %zu markers and %zu values are too many to hold",
+                p->ncounters, p->enums[E_ABILITY].len, p->enums[E_MARKER].len, p->nslots);
         p->ncounters = 0;
     }
     for (size_t i = 0; p->units && i < p->ncounters; i++) {
@@ -137,8 +147,7 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
     }
     EACH_DECL(type_signature(&c, d));
     bool have_default = false;
-    EACH_DECL(
-        switch (d->kind) {
+    EACH_DECL(switch (d->kind) {
         case AST_COUNTER: {
             name_ent *g = model_find_name(p->names->globals, d->name);
             if (g && g->kind == G_COUNTER && p->counters[g->id].decl == d &&
@@ -164,12 +173,8 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
                 body_query(&c, &p->queries[g->id]);
             break;
         }
-        case AST_RULE:
-            body_rule(&c, d, -1);
-            break;
-        case AST_EDITION:
-            edition_body(&c, d);
-            break;
+        case AST_RULE: body_rule(&c, d, -1); break;
+        case AST_EDITION: edition_body(&c, d); break;
         case AST_DEFAULT_EDITION: {
             int32_t e = edition_named(&c, d->name, d->loc);
             if (have_default)
@@ -179,15 +184,10 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
             have_default = true;
             break;
         }
-        case AST_TEST:
-            test_body(&c, d);
-            break;
-        case AST_EVENT:
-            builtin_event_body(&c, d);
-            break;
-        default:
-            break;
-        })
+        case AST_TEST: test_body(&c, d); break;
+        case AST_EVENT: builtin_event_body(&c, d); break;
+        default: break;
+    })
 #undef EACH_DECL
     /* Rules added by an edition whose own declaration clashed got edition INT32_MAX: they
      * belong to no rule set. */
@@ -224,8 +224,8 @@ int32_t res_raise_call(res_program *p, ast_node *call, diag_list *diags, uint32_
     size_t errors0 = diags->errors;
     int32_t e = -1;
     if (!call || call->kind != AST_CALL) {
-        res_err(&c, E_NOT_EVENT, call ? call->loc : (ast_loc){ 0 }, "a procedure is an event and "
-            "its arguments: EVENT(ARG, ...)");
+        res_err(&c, E_NOT_EVENT, call ? call->loc : (ast_loc){ 0 },
+                "a procedure is an event and its arguments: EVENT(ARG, ...)");
     } else {
         e = body_raise_args(&c, call, &call->list);
         call->an.type = T_NONE;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
 #include "ast.h"
 #include "diag.h"
 #include "model.h"

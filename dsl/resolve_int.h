@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include "model_names.h"
 #include "resolve.h"
 
@@ -32,11 +33,12 @@ typedef struct rctx {
 } rctx;
 
 /* Grows arr by one slot (HON_GROW); on OOM reports it at loc and is false. */
-#define PUSH(c, arr, len, cap, loc) \
-    (HON_GROW(arr, len, cap) ? true : (res_oom(c, loc), false))
+#define PUSH(c, arr, len, cap, loc) (HON_GROW(arr, len, cap) ? true : (res_oom(c, loc), false))
 
 /* A type's name for a message, by value: two in one call's arguments do not clash. */
-typedef struct tname { char s[160]; } tname;
+typedef struct tname {
+    char s[160];
+} tname;
 
 /* A comparison with a context, for table_msort. */
 typedef int (*sort_cmp)(const void *a, const void *b, const void *ctx);

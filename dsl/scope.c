@@ -4,9 +4,9 @@
  * It reads only the AST and leaves ids whose signatures pass 2 (type.c) fills; it also keeps
  * the scopes of the body being resolved (locals and their slots) for pass 3 (expr.c, body.c).
  */
-#include "resolve_int.h"
-
 #include <string.h>
+
+#include "resolve_int.h"
 
 /* ---- name table helpers ---- */
 
@@ -18,7 +18,7 @@ name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind
         return NULL;
     name_ent *old = model_find_name(*table, name);
     if (old) {
-        if (old->loc.line == 0)     /* built-ins are declared at line 0 */
+        if (old->loc.line == 0) /* built-ins are declared at line 0 */
             res_err(c, E_DUPLICATE, loc, "`%s` is a built-in name and cannot be declared", name);
         else {
             diag *dg = diag_report(c->d, E_DUPLICATE, DIAG_ERROR, loc,
@@ -53,8 +53,8 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
     res_enum *e = &c->p->enums[eid];
     int32_t old = res_find_member(e, name);
     if (old >= 0) {
-        diag *dg = diag_report(c->d, eid < E_FIRST_FREE ? E_DUPLICATE : E_DUP_ITEM, DIAG_ERROR,
-                               loc, "`%s` is already a member of %s", name, e->name);
+        diag *dg = diag_report(c->d, eid < E_FIRST_FREE ? E_DUPLICATE : E_DUP_ITEM, DIAG_ERROR, loc,
+                               "`%s` is already a member of %s", name, e->name);
         if (dg && e->members[old].loc.line)
             diag_relate(dg, e->members[old].loc, "first declared here");
         return -1;
@@ -205,8 +205,8 @@ void scope_declare(rctx *c, ast_node *d)
         if (!PUSH(c, p->tables, p->ntables, p->tables_cap, d->loc))
             return;
         if (scope_add_name(c, g, d->name, G_TABLE, (int32_t)p->ntables, d->loc, "name"))
-            p->tables[p->ntables++] = (res_table){ .name = d->name, .decl = d, .record = -1,
-                                                   .floor_key = -1 };
+            p->tables[p->ntables++] =
+                (res_table){ .name = d->name, .decl = d, .record = -1, .floor_key = -1 };
         break;
     case AST_FN:
         if (!PUSH(c, p->fns, p->nfns, p->fns_cap, d->loc))
@@ -218,17 +218,17 @@ void scope_declare(rctx *c, ast_node *d)
         if (!PUSH(c, p->queries, p->nqueries, p->queries_cap, d->loc))
             return;
         if (scope_add_name(c, g, d->name, G_QUERY, (int32_t)p->nqueries, d->loc, "name"))
-            p->queries[p->nqueries++] = (res_query){ .name = d->name, .decl = d,
-                                                     .result = T_ERROR, .mode = d->op,
-                                                     .moment = -1 };
+            p->queries[p->nqueries++] = (res_query){
+                .name = d->name, .decl = d, .result = T_ERROR, .mode = d->op, .moment = -1
+            };
         break;
     case AST_EVENT:
         if (!PUSH(c, p->queries, p->nqueries, p->queries_cap, d->loc))
             return;
         if (scope_add_name(c, g, d->name, G_EVENT, (int32_t)p->nqueries, d->loc, "name"))
-            p->queries[p->nqueries++] = (res_query){ .name = d->name, .decl = d,
-                                                     .result = T_NONE, .is_event = true,
-                                                     .moment = -1 };
+            p->queries[p->nqueries++] = (res_query){
+                .name = d->name, .decl = d, .result = T_NONE, .is_event = true, .moment = -1
+            };
         break;
     case AST_VARIANT: {
         if (!PUSH(c, p->variants, p->nvariants, p->variants_cap, d->loc))
@@ -250,10 +250,9 @@ void scope_declare(rctx *c, ast_node *d)
             return;
         if (scope_add_name(c, &p->names->editions, d->name, G_OTHER, (int32_t)p->neditions, d->loc,
                            "edition"))
-            p->editions[p->neditions++] = (res_edition){ .name = d->name, .title = d->title,
-                                                         .parent = -1, .decl = d };
+            p->editions[p->neditions++] =
+                (res_edition){ .name = d->name, .title = d->title, .parent = -1, .decl = d };
         break;
-    default:
-        break;
+    default: break;
     }
 }

@@ -4,13 +4,13 @@
  *
  * interp/ reads the result (res_table, model.h). The stable sort here also orders the rule sets
  * of edition.c. */
-#include "resolve_int.h"
-
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#define DENSE_MAX ((size_t)1 << 20)   /* largest enum-keyed table indexed densely */
+#include "resolve_int.h"
+
+#define DENSE_MAX ((size_t)1 << 20) /* largest enum-keyed table indexed densely */
 
 /* ---- pass 2: signature ---- */
 
@@ -28,7 +28,7 @@ void table_signature(rctx *c, res_table *t, int32_t id)
     t->nkeys = d->params.len;
     if (t->nkeys > RES_MAX_ITEMS) {
         res_err(c, E_LIMIT, d->loc, "table `%s` has too many keys (at most %d)", t->name,
-            RES_MAX_ITEMS);
+                RES_MAX_ITEMS);
         t->nkeys = 0;
     }
     t->keys = t->nkeys ? hon_calloc(t->nkeys, sizeof *t->keys) : NULL;
@@ -70,8 +70,9 @@ void table_signature(rctx *c, res_table *t, int32_t id)
     }
     for (uint32_t i = 0; i < t->ncols; i++)
         if (!cell_type_ok(p, t->cols[i].type))
-            res_err(c, E_CELL_TYPE, t->cols[i].loc, "a table cell holds an int, a bool, an enum "
-                "member, a set or a verdict, not %s", type_text(p, t->cols[i].type).s);
+            res_err(c, E_CELL_TYPE, t->cols[i].loc,
+                    "a table cell holds an int, a bool, an enum member, a set or a verdict, not %s",
+                    type_text(p, t->cols[i].type).s);
     if (t->single) {
         t->result = t->ncols ? t->cols[0].type : T_ERROR;
         return;
@@ -182,14 +183,14 @@ void table_body(rctx *c, res_table *t)
         ast_node *rn = d->list.items[i];
         if (rn->params.len != t->nkeys) {
             res_err(c, E_ROW_SHAPE, rn->loc, "this row has %u key%s; table `%s` has %u",
-                rn->params.len, rn->params.len == 1 ? "" : "s", t->name, t->nkeys);
+                    rn->params.len, rn->params.len == 1 ? "" : "s", t->name, t->nkeys);
             keys_ok_all = false;
             continue;
         }
         if (rn->list.len != t->ncols) {
             res_err(c, E_ROW_SHAPE, rn->loc, "this row has %u cell%s; table `%s` has %u column%s",
-                rn->list.len, rn->list.len == 1 ? "" : "s", t->name, t->ncols,
-                t->ncols == 1 ? "" : "s");
+                    rn->list.len, rn->list.len == 1 ? "" : "s", t->name, t->ncols,
+                    t->ncols == 1 ? "" : "s");
             keys_ok_all = false;
             continue;
         }
@@ -274,10 +275,14 @@ void table_body(rctx *c, res_table *t)
         char buf[256];
         keys_text(p, t, keys, buf, sizeof buf);
         if (missing == 1)
-            res_err(c, E_TABLE_MISSING, d->loc, "table `%s` has no row for (%s): write `?` cells "
-                "for what the source does not give", t->name, buf);
+            res_err(c, E_TABLE_MISSING, d->loc,
+                    "table `%s` has no row for (%s): write `?` cells "
+                    "for what the source does not give",
+                    t->name, buf);
         else
-            res_err(c, E_TABLE_MISSING, d->loc, "table `%s` has no row for (%s) and %zu more: "
-                "write `?` cells for what the source does not give", t->name, buf, missing - 1);
+            res_err(c, E_TABLE_MISSING, d->loc,
+                    "table `%s` has no row for (%s) and %zu more: "
+                    "write `?` cells for what the source does not give",
+                    t->name, buf, missing - 1);
     }
 }

@@ -33,8 +33,11 @@ void test_body(rctx *c, ast_node *d)
     if (!PUSH(c, p->tests, p->ntests, p->tests_cap, d->loc))
         return;
     res_test *t = &p->tests[p->ntests++];
-    *t = (res_test){ .title = d->title ? d->title : "", .decl = d, .file = d->loc.file,
-                     .edition = -1, .board = d->name2 };
+    *t = (res_test){ .title = d->title ? d->title : "",
+                     .decl = d,
+                     .file = d->loc.file,
+                     .edition = -1,
+                     .board = d->name2 };
     if (d->ref)
         t->edition = edition_named(c, d->ref, d->loc);
     if (p->nvariants) {
@@ -63,7 +66,7 @@ void test_body(rctx *c, ast_node *d)
             continue;
         }
         if (set->kind != AST_SET_VARIANT)
-            continue;       /* the board: t->board */
+            continue; /* the board: t->board */
         int32_t r, v = edition_set_variant(c, set, &r);
         if (v >= 0 && t->variant_set)
             t->variant_set[v] = r;
@@ -87,8 +90,8 @@ void test_body(rctx *c, ast_node *d)
             int32_t m = res_find_member(&p->enums[E_PHASE], x->name);
             if (m < 0)
                 res_err(c, E_UNKNOWN_NAME, x->loc,
-                        "unknown phase `%s` (declare it with `phase %s;`)",
-                        x->name ? x->name : "?", x->name ? x->name : "?");
+                        "unknown phase `%s` (declare it with `phase %s;`)", x->name ? x->name : "?",
+                        x->name ? x->name : "?");
             x->an.sym = m < 0 ? 0 : (uint32_t)m;
             t->plays = true;
             break;

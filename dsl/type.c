@@ -5,10 +5,10 @@
  * events their parameters and results, variants their default reading (tables: table.c), so
  * that pass 3 (expr.c, body.c) checks bodies against them.
  */
-#include "resolve_int.h"
-
 #include <stdio.h>
 #include <string.h>
+
+#include "resolve_int.h"
 
 /* ---- types ---- */
 
@@ -90,7 +90,10 @@ tname type_text(const res_program *p, uint32_t t)
 
 /* ---- type expressions ---- */
 
-bool type_is_enum(const res_program *p, uint32_t t) { return type_kind(p, t) == RT_ENUM; }
+bool type_is_enum(const res_program *p, uint32_t t)
+{
+    return type_kind(p, t) == RT_ENUM;
+}
 
 uint32_t type_set_of(rctx *c, uint32_t elem, ast_loc loc)
 {
@@ -104,7 +107,7 @@ uint32_t type_set_of(rctx *c, uint32_t elem, ast_loc loc)
     }
     if (p->enums[type_arg(p, elem)].len > RES_SET_MAX) {
         res_err(c, E_SET_SIZE, loc, "enum %s has %zu members: sets are limited to %d",
-            p->enums[type_arg(p, elem)].name, p->enums[type_arg(p, elem)].len, RES_SET_MAX);
+                p->enums[type_arg(p, elem)].name, p->enums[type_arg(p, elem)].len, RES_SET_MAX);
         return T_ERROR;
     }
     return type_intern(c, RT_SET, elem, loc);
@@ -127,15 +130,12 @@ uint32_t type_of(rctx *c, ast_node *t)
         res_err(c, E_UNKNOWN_TYPE, t->loc, "unknown type `%s`", t->name ? t->name : "?");
         return T_ERROR;
     }
-    case AST_TYPE_SET:
-        return type_set_of(c, type_of(c, t->a), t->loc);
+    case AST_TYPE_SET: return type_set_of(c, type_of(c, t->a), t->loc);
     case AST_TYPE_LIST: {
         uint32_t e = type_of(c, t->a);
         return e == T_ERROR ? T_ERROR : type_intern(c, RT_LIST, e, t->loc);
     }
-    default:
-        res_err(c, E_UNKNOWN_TYPE, t->loc, "a type is expected here");
-        return T_ERROR;
+    default: res_err(c, E_UNKNOWN_TYPE, t->loc, "a type is expected here"); return T_ERROR;
     }
 }
 
@@ -215,7 +215,7 @@ void type_signature(rctx *c, ast_node *d)
                     continue;
                 if (++defaults == 2)
                     res_err(c, E_DEFAULTS, r->loc, "variant `%s` has a second default reading",
-                        d->name);
+                            d->name);
                 else {
                     int32_t m = res_find_member(&p->enums[v->enum_id], r->name);
                     v->dflt = m < 0 ? 0 : (uint32_t)m;
@@ -223,10 +223,9 @@ void type_signature(rctx *c, ast_node *d)
             }
             if (defaults == 0)
                 res_err(c, E_DEFAULTS, d->loc, "variant `%s` needs exactly one `default` reading",
-                    d->name);
+                        d->name);
         }
         break;
-    default:
-        break;
+    default: break;
     }
 }

@@ -40,25 +40,29 @@ typedef enum hon_status {
     HON_ERR_MEMORY
 } hon_status;
 
-typedef enum hon_severity { HON_ERROR, HON_WARNING, HON_NOTE } hon_severity;
+typedef enum hon_severity {
+    HON_ERROR,
+    HON_WARNING,
+    HON_NOTE
+} hon_severity;
 
 /* One diagnostic, borrowed for the duration of the callback. */
 typedef struct hon_diag {
-    int code;              /* 12 for E012 */
+    int code; /* 12 for E012 */
     hon_severity severity;
-    const char *path;      /* file, or "<repl>" for typed input */
-    unsigned line, col;    /* from 1 */
-    const char *message;   /* the bare message */
-    const char *rendered;  /* "path:line:col: error[E012]: message\n<line>\n<caret>\n" */
+    const char *path;     /* file, or "<repl>" for typed input */
+    unsigned line, col;   /* from 1 */
+    const char *message;  /* the bare message */
+    const char *rendered; /* "path:line:col: error[E012]: message\n<line>\n<caret>\n" */
 } hon_diag;
 
 typedef struct hon_config {
     /* Receives every diagnostic. NULL: rendered text goes to stderr. */
     void (*on_diag)(void *userdata, const hon_diag *d);
     void *userdata;
-    uint64_t seed;          /* seed of the dice source; 0 picks 1 */
-    uint64_t step_budget;   /* VM steps per top-level evaluation; 0 = default (10,000,000) */
-    unsigned max_depth;     /* nested query/function calls; 0 = default (200) */
+    uint64_t seed;        /* seed of the dice source; 0 picks 1 */
+    uint64_t step_budget; /* VM steps per top-level evaluation; 0 = default (10,000,000) */
+    unsigned max_depth;   /* nested query/function calls; 0 = default (200) */
     /* (docs/spec/language.md §6) Asked when a procedure lets a player
      * choose: the question, the side that chooses (its name; "" when none) and the n legal
      * options as the language prints them. Returns the index taken (0 .. n-1), or -1 to abandon
@@ -123,7 +127,7 @@ void hon_answer_free(hon_answer *a);
 
 /* Editions. The active edition defaults to the program's `default edition`. */
 hon_status hon_set_edition(hon_vm *vm, const char *name);
-const char *hon_edition(const hon_vm *vm);      /* borrowed; NULL when none is declared */
+const char *hon_edition(const hon_vm *vm); /* borrowed; NULL when none is declared */
 /* Calls fn for each edition: name, parent (NULL for a root), title. */
 void hon_each_edition(const hon_vm *vm,
                       void (*fn)(void *ud, const char *name, const char *parent, const char *title),
@@ -133,18 +137,19 @@ void hon_each_edition(const hon_vm *vm,
 hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading);
 /* Calls fn for each variant with its active reading and its documentation. */
 void hon_each_variant(const hon_vm *vm,
-                      void (*fn)(void *ud, const char *variant, const char *reading, const char *doc),
+                      void (*fn)(void *ud, const char *variant, const char *reading,
+                                 const char *doc),
                       void *ud);
 
 /* Describes one rule of the active edition. */
 typedef struct hon_rule_info {
-    const char *name;       /* "query.rule" */
+    const char *name; /* "query.rule" */
     const char *query;
     const char *doc;
-    const char *cites;      /* "BRO.5.speed-penalty (BRO 5, Speed Penalty); …" */
-    const char *path;       /* file it was declared in */
+    const char *cites; /* "BRO.5.speed-penalty (BRO 5, Speed Penalty); …" */
+    const char *path;  /* file it was declared in */
     unsigned line;
-    const char *edition;    /* edition that added or replaced it, or NULL for the base */
+    const char *edition; /* edition that added or replaced it, or NULL for the base */
 } hon_rule_info;
 
 /* Calls fn for each rule of the active edition whose name, doc or citations contain `word`
@@ -209,7 +214,7 @@ typedef struct hon_query_info {
     bool is_fn;
     size_t nparams;
     const char *param_names[16];
-    const char *param_types[16];   /* the first 16 parameters */
+    const char *param_types[16]; /* the first 16 parameters */
     const char *result_type;
 } hon_query_info;
 /* Describes the query (or, failing that, the fn) `name`; HON_ERR_NOT_FOUND when neither
@@ -219,10 +224,12 @@ hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out);
 /* A value passed to or returned by hon_call_query. Scalars only: lists and records come back
  * as HON_V_OTHER (use hon_eval for them). */
 typedef enum hon_value_kind {
-    HON_V_INT, HON_V_BOOL, HON_V_VERDICT,   /* i: the number, 0/1, 0 forbid / 1 permit */
-    HON_V_UNIT,                             /* i: a unit id (hon_unit_id) */
-    HON_V_SQUARE,                           /* i: HON_SQUARE(x, y) */
-    HON_V_MEMBER,                           /* i: a member index (hon_member_id) */
+    HON_V_INT,
+    HON_V_BOOL,
+    HON_V_VERDICT, /* i: the number, 0/1, 0 forbid / 1 permit */
+    HON_V_UNIT,    /* i: a unit id (hon_unit_id) */
+    HON_V_SQUARE,  /* i: HON_SQUARE(x, y) */
+    HON_V_MEMBER,  /* i: a member index (hon_member_id) */
     HON_V_OTHER
 } hon_value_kind;
 typedef struct hon_value {
@@ -273,18 +280,18 @@ hon_status hon_los(hon_vm *vm, hon_value from, hon_value to, hon_answer **out);
 
 /* The kinds of names hon_complete offers. */
 typedef enum hon_complete_kind {
-    HON_COMPLETE_UNIT,      /* the board's units, without their `$` ("rifle1") */
-    HON_COMPLETE_SQUARE,    /* the board's squares, row by row ("A1", "B1", ...) */
-    HON_COMPLETE_QUERY,     /* queries */
-    HON_COMPLETE_EVENT,     /* events */
-    HON_COMPLETE_RULE,      /* the rules of the active edition ("query.rule") */
-    HON_COMPLETE_FN,        /* fns */
-    HON_COMPLETE_TABLE,     /* tables */
-    HON_COMPLETE_EDITION,   /* editions */
-    HON_COMPLETE_VARIANT,   /* variants */
-    HON_COMPLETE_READING,   /* the readings of one variant (hon_complete's `within`) */
-    HON_COMPLETE_FILE,      /* the loaded rule files (hon_each_file's paths) */
-    HON_COMPLETE_BUILTIN    /* the built-in functions ("square_of"), in the order of their list */
+    HON_COMPLETE_UNIT,    /* the board's units, without their `$` ("rifle1") */
+    HON_COMPLETE_SQUARE,  /* the board's squares, row by row ("A1", "B1", ...) */
+    HON_COMPLETE_QUERY,   /* queries */
+    HON_COMPLETE_EVENT,   /* events */
+    HON_COMPLETE_RULE,    /* the rules of the active edition ("query.rule") */
+    HON_COMPLETE_FN,      /* fns */
+    HON_COMPLETE_TABLE,   /* tables */
+    HON_COMPLETE_EDITION, /* editions */
+    HON_COMPLETE_VARIANT, /* variants */
+    HON_COMPLETE_READING, /* the readings of one variant (hon_complete's `within`) */
+    HON_COMPLETE_FILE,    /* the loaded rule files (hon_each_file's paths) */
+    HON_COMPLETE_BUILTIN  /* the built-in functions ("square_of"), in the order of their list */
 } hon_complete_kind;
 
 /* Calls fn with each name of kind `kind` that starts with `prefix` (NULL or "": every name),

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_LIST 4096   /* enough room for any list read from one square (units, items) */
+#define MAX_LIST 4096 /* enough room for any list read from one square (units, items) */
 
 /* ---- errors: out of the way of the built-ins' frames (no buffers there) ---- */
 
@@ -37,7 +37,7 @@ COLD bool fail_off_board(vm_ctx *x, int64_t sqv)
     char b[32];
     scene_square_text(sqv, b, sizeof b);
     return state_fail(x, E_OFF_BOARD, "square %s is off the board (%d columns, %d rows)", b,
-                   x->sc->g->w, x->sc->g->h);
+                      x->sc->g->w, x->sc->g->h);
 }
 
 COLD bool fail_unit(vm_ctx *x, int code, int64_t u)
@@ -70,7 +70,7 @@ COLD bool fail_side(vm_ctx *x, int side, const char *feature, bool has)
     char b[64];
     scene_side_text(x->sc, side, b, sizeof b);
     return state_fail(x, E_NOTHING, "side %s has no %s%s", b, feature,
-                   has ? " facing a square" : "");
+                      has ? " facing a square" : "");
 }
 
 COLD bool fail_no_facing(vm_ctx *x, int e)
@@ -84,8 +84,9 @@ COLD bool fail_no_facing(vm_ctx *x, int e)
 COLD bool fail_call(vm_ctx *x, uint32_t b)
 {
     if (!x->sc)
-        return state_fail(x, E_NO_BOARD, "no board is loaded: %s() reads the board "
-                          "(load a scenario first)", res_builtin_name(b));
+        return state_fail(x, E_NO_BOARD,
+                          "no board is loaded: %s() reads the board (load a scenario first)",
+                          res_builtin_name(b));
     return state_fail(x, E_INTERNAL, "unknown board built-in %" PRIu32, b);
 }
 
@@ -277,8 +278,8 @@ static bool bresenham_steps(vm_ctx *x, int a, int b, val *out)
             bool p_right = -(long)(ty - fy) * (tx - fx) > 0;
             int lx = p_right ? fx : tx, ly = p_right ? ty : fy;
             int64_t p = RES_SQUARE(tx, fy), q = RES_SQUARE(fx, ty);
-            put_step(f, from, to, 1, side_xy(g, fx, fy, lx, ly), p_right ? q : p,
-                     p_right ? p : q, (int64_t)l->len + 1);
+            put_step(f, from, to, 1, side_xy(g, fx, fy, lx, ly), p_right ? q : p, p_right ? p : q,
+                     (int64_t)l->len + 1);
         } else {
             put_step(f, from, to, 0, side_xy(g, fx, fy, tx, ty), to, to, (int64_t)l->len + 1);
         }
@@ -361,12 +362,12 @@ static bool direction_of(vm_ctx *x, val va, int a, int b, val *out)
         return true;
     }
     if (g->topo != GEO_SQUARE)
-        return state_fail(x, E_TOPOLOGY, "direction() between hexes that are not neighbours "
-                       "is not defined");
+        return state_fail(x, E_TOPOLOGY,
+                          "direction() between hexes that are not neighbours is not defined");
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
     geo_xy(g, b, &bx, &by);
-    long dx = bx - ax, dn = ay - by;    /* east and north (rows grow southward) */
+    long dx = bx - ax, dn = ay - by; /* east and north (rows grow southward) */
     long adx = dx < 0 ? -dx : dx, adn = dn < 0 ? -dn : dn;
     long lo = adx < adn ? adx : adn, hi = adx < adn ? adn : adx;
     geo_dir dir;
@@ -404,7 +405,9 @@ static bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
 
 /* The board index of each argument that names a square, an element or a side: at.a of the
  * first, at.b of the second, at.c of the third (-1 for the others). */
-typedef struct board_at { int a, b, c; } board_at;
+typedef struct board_at {
+    int a, b, c;
+} board_at;
 
 #define BODY(name) static bool name(vm_ctx *x, const val *args, board_at at, val *out)
 
@@ -536,8 +539,7 @@ BODY(builtin_feature_value)
 {
     board_feature f;
     if (!board_has(x->sc->b, BOARD_AT_SQUARE, at.a, (int)args[1].u.i, &f))
-        return fail_square(x, args[0].u.i,
-                           x->p->enums[E_SQUARE_FEATURE].members[args[1].u.i].name);
+        return fail_square(x, args[0].u.i, x->p->enums[E_SQUARE_FEATURE].members[args[1].u.i].name);
     out->u.i = f.value;
     return true;
 }
@@ -654,14 +656,14 @@ BODY(builtin_face)
 {
     const scene *sc = x->sc;
     out->u.i = args[0].u.i >= 0 && (size_t)args[0].u.i < sc->nunit_faces
-                   ? sc->unit_faces[args[0].u.i] : RES_FACE_NONE;
+                   ? sc->unit_faces[args[0].u.i]
+                   : RES_FACE_NONE;
     return true;
 }
 
 BODY(builtin_element_face)
 {
-    out->u.i = (size_t)at.a < x->sc->nelement_faces ? x->sc->element_faces[at.a]
-                                                     : RES_FACE_NONE;
+    out->u.i = (size_t)at.a < x->sc->nelement_faces ? x->sc->element_faces[at.a] : RES_FACE_NONE;
     return true;
 }
 
@@ -708,14 +710,14 @@ static inline bool check_arg(vm_ctx *x, int code, const val *args, int i, int *a
 }
 
 /* For each board built-in, run_BODY: checks its arguments by their codes, then runs BODY. */
-#define BUILTIN_BOARD(id, name, body, p1, p2, p3, ...) \
-    static bool run_##body(vm_ctx *x, const val *args, val *out) \
-    { \
-        board_at at = { -1, -1, -1 }; \
+#define BUILTIN_BOARD(id, name, body, p1, p2, p3, ...)                                        \
+    static bool run_##body(vm_ctx *x, const val *args, val *out)                              \
+    {                                                                                         \
+        board_at at = { -1, -1, -1 };                                                         \
         if (!check_arg(x, B_##p1, args, 0, &at.a) || !check_arg(x, B_##p2, args, 1, &at.b) || \
-            !check_arg(x, B_##p3, args, 2, &at.c)) \
-            return false; \
-        return body(x, args, at, out); \
+            !check_arg(x, B_##p3, args, 2, &at.c))                                            \
+            return false;                                                                     \
+        return body(x, args, at, out);                                                        \
     }
 #include "builtins.h"
 

@@ -3,6 +3,7 @@
 #include "chunk.h"
 
 #include <string.h>
+
 #include "mem.h"
 
 const char *const op_names[OP__COUNT] = {
@@ -25,10 +26,12 @@ int op_stack_effect(op_code op, uint32_t a, uint32_t b)
 {
     (void)a;
     switch (op) {
+        /* One case per line of opcodes.h. */
+        /* clang-format off */
 #define OP(name, effect, ...) case OP_##name: return (effect);
 #include "opcodes.h"
-    default:
-        return 0;
+    /* clang-format on */
+    default: return 0;
     }
 }
 
@@ -75,7 +78,7 @@ bool chunk_mark(chunk *c, ast_loc loc)
         chunk_line *last = &c->lines[c->nlines - 1];
         if (memcmp(&last->loc, &loc, sizeof loc) == 0)
             return true;
-        if (last->pc == c->len) {       /* nothing emitted under the previous span */
+        if (last->pc == c->len) { /* nothing emitted under the previous span */
             last->loc = loc;
             return true;
         }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
 #include "value.h"
 
 typedef enum op_code {
@@ -34,29 +35,34 @@ extern const uint8_t op_kinds[OP__COUNT][4];
 extern const uint8_t op_operands[OP__COUNT];
 int op_stack_effect(op_code op, uint32_t a, uint32_t b);
 
-typedef enum chunk_kind { CHUNK_RULE, CHUNK_FN, CHUNK_DEFAULT, CHUNK_EXPR } chunk_kind;
+typedef enum chunk_kind {
+    CHUNK_RULE,
+    CHUNK_FN,
+    CHUNK_DEFAULT,
+    CHUNK_EXPR
+} chunk_kind;
 
 typedef struct chunk_line {
-    uint32_t pc;            /* first code word this span covers */
+    uint32_t pc; /* first code word this span covers */
     ast_loc loc;
 } chunk_line;
 
 typedef struct chunk {
-    char *name;             /* owned: "rule q.r", "fn f", "default of q", "<repl>" */
+    char *name; /* owned: "rule q.r", "fn f", "default of q", "<repl>" */
     chunk_kind kind;
-    uint32_t id;            /* rule, fn or query id */
+    uint32_t id; /* rule, fn or query id */
     uint32_t *code;
     size_t len, cap;
-    val *k;                 /* constants: scalars only (ints, members, sets, verdicts, units,
+    val *k; /* constants: scalars only (ints, members, sets, verdicts, units,
                                squares) */
     size_t nk, kcap;
-    char **strs;            /* owned strings operands refer to (UNIT_NAMED: `$name`) */
+    char **strs; /* owned strings operands refer to (UNIT_NAMED: `$name`) */
     size_t nstrs, strs_cap;
-    chunk_line *lines;      /* sorted by pc */
+    chunk_line *lines; /* sorted by pc */
     size_t nlines, lines_cap;
-    uint32_t nparams;       /* arguments land in locals 0..nparams-1 */
-    uint32_t nlocals;       /* all local slots (params, lets, loop variables, hidden ones) */
-    uint32_t max_stack;     /* deepest operand stack above the locals */
+    uint32_t nparams;   /* arguments land in locals 0..nparams-1 */
+    uint32_t nlocals;   /* all local slots (params, lets, loop variables, hidden ones) */
+    uint32_t max_stack; /* deepest operand stack above the locals */
 } chunk;
 
 /* A new empty chunk (copies name); NULL on OOM. */

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <string.h>
+
 #include "mem.h"
 #include "play.h"
 
@@ -19,7 +20,7 @@ typedef struct comp {
     diag_list *d;
     bool failed;
     int depth, max_depth;
-    uint32_t nlocals;       /* next free slot (hidden locals go after the resolver's) */
+    uint32_t nlocals; /* next free slot (hidden locals go after the resolver's) */
 } comp;
 
 static void fail(comp *c, ast_loc loc, const char *what)
@@ -38,8 +39,7 @@ static void set_depth(comp *c, int d)
 
 /* Emits op with its operands (as many as opcodes.h says) at loc; returns the offset of the
  * opcode word. Tracks the stack depth. */
-static size_t emit(comp *c, ast_loc loc, op_code op, uint32_t a, uint32_t b, uint32_t x,
-                   uint32_t y)
+static size_t emit(comp *c, ast_loc loc, op_code op, uint32_t a, uint32_t b, uint32_t x, uint32_t y)
 {
     size_t at = c->ch->len;
     uint32_t ops[4] = { a, b, x, y };
@@ -52,8 +52,8 @@ static size_t emit(comp *c, ast_loc loc, op_code op, uint32_t a, uint32_t b, uin
     return at;
 }
 
-#define EMIT0(c, loc, op) emit(c, loc, op, 0, 0, 0, 0)
-#define EMIT1(c, loc, op, a) emit(c, loc, op, a, 0, 0, 0)
+#define EMIT0(c, loc, op)       emit(c, loc, op, 0, 0, 0, 0)
+#define EMIT1(c, loc, op, a)    emit(c, loc, op, a, 0, 0, 0)
 #define EMIT2(c, loc, op, a, b) emit(c, loc, op, a, b, 0, 0)
 
 /* Points the jump (last operand) of the instruction at `at` to the current end. */
@@ -189,13 +189,23 @@ static void field(comp *c, const ast_node *n)
 {
     const res_program *p = c->p;
     switch ((res_sym_kind)n->an.sym_kind) {
-    case SYM_MEMBER:
-        emit_const(c, n->loc, (val){ .type = n->an.type, .u.i = n->an.sym });
+    case SYM_MEMBER: emit_const(c, n->loc, (val){ .type = n->an.type, .u.i = n->an.sym }); return;
+    case SYM_UNIT_KIND:
+        expr(c, n->a);
+        EMIT0(c, n->loc, OP_UNIT_KIND);
         return;
-    case SYM_UNIT_KIND: expr(c, n->a); EMIT0(c, n->loc, OP_UNIT_KIND); return;
-    case SYM_UNIT_SIDE: expr(c, n->a); EMIT0(c, n->loc, OP_UNIT_SIDE); return;
-    case SYM_UNIT_SIZE: expr(c, n->a); EMIT0(c, n->loc, OP_UNIT_SIZE); return;
-    case SYM_UNIT_VALUE: expr(c, n->a); EMIT1(c, n->loc, OP_UNIT_VALUE, n->an.sym); return;
+    case SYM_UNIT_SIDE:
+        expr(c, n->a);
+        EMIT0(c, n->loc, OP_UNIT_SIDE);
+        return;
+    case SYM_UNIT_SIZE:
+        expr(c, n->a);
+        EMIT0(c, n->loc, OP_UNIT_SIZE);
+        return;
+    case SYM_UNIT_VALUE:
+        expr(c, n->a);
+        EMIT1(c, n->loc, OP_UNIT_VALUE, n->an.sym);
+        return;
     case SYM_FIELD: {
         const ast_node *b = n->a;
         if (b->kind == AST_INDEX && b->an.sym_kind == SYM_TABLE && b->an.sym < p->ntables &&
@@ -214,8 +224,7 @@ static void field(comp *c, const ast_node *n)
         EMIT1(c, n->loc, OP_GET_FIELD, n->an.sym);
         return;
     }
-    default:
-        fail(c, n->loc, "unresolved field");
+    default: fail(c, n->loc, "unresolved field");
     }
 }
 
@@ -223,7 +232,7 @@ static void field(comp *c, const ast_node *n)
  * its argument count and its result type. */
 static const op_code builtin_ops[RES_BI_COUNT] = {
 #define BUILTIN_OP(id, name, opcode, ...) [RES_BI_##id] = OP_##opcode,
-#define BUILTIN_BOARD(id, ...) [RES_BI_##id] = OP_BOARD,
+#define BUILTIN_BOARD(id, ...)            [RES_BI_##id] = OP_BOARD,
 #include "builtins.h"
 };
 
@@ -232,12 +241,8 @@ static void call(comp *c, const ast_node *n)
     for (uint32_t i = 0; i < n->list.len; i++)
         expr(c, n->list.items[i]);
     switch ((res_sym_kind)n->an.sym_kind) {
-    case SYM_FN:
-        EMIT2(c, n->loc, OP_CALL_FN, n->an.sym, n->list.len);
-        return;
-    case SYM_QUERY:
-        EMIT2(c, n->loc, OP_CALL_QUERY, n->an.sym, n->list.len);
-        return;
+    case SYM_FN: EMIT2(c, n->loc, OP_CALL_FN, n->an.sym, n->list.len); return;
+    case SYM_QUERY: EMIT2(c, n->loc, OP_CALL_QUERY, n->an.sym, n->list.len); return;
     case SYM_BUILTIN:
         if (n->an.sym >= RES_BI_COUNT)
             break;
@@ -246,8 +251,7 @@ static void call(comp *c, const ast_node *n)
         else
             EMIT0(c, n->loc, builtin_ops[n->an.sym]);
         return;
-    default:
-        break;
+    default: break;
     }
     fail(c, n->loc, "unresolved call");
 }
@@ -259,8 +263,8 @@ static void binary_rest(comp *c, const ast_node *n)
     switch (n->op) {
     case AST_OP_AND:
     case AST_OP_OR: {
-        size_t j = EMIT1(c, n->loc, n->op == AST_OP_AND ? OP_JUMP_IF_FALSE_KEEP
-                                                        : OP_JUMP_IF_TRUE_KEEP, 0);
+        size_t j =
+            EMIT1(c, n->loc, n->op == AST_OP_AND ? OP_JUMP_IF_FALSE_KEEP : OP_JUMP_IF_TRUE_KEEP, 0);
         EMIT0(c, n->loc, OP_POP);
         expr(c, n->b);
         patch(c, j);
@@ -279,9 +283,7 @@ static void binary_rest(comp *c, const ast_node *n)
     case AST_OP_GE: op = OP_GE; break;
     case AST_OP_IN: op = OP_IN; break;
     case AST_OP_CONCAT: op = OP_CONCAT; break;
-    default:
-        fail(c, n->loc, "unknown operator");
-        return;
+    default: fail(c, n->loc, "unknown operator"); return;
     }
     expr(c, n->b);
     EMIT0(c, n->loc, op);
@@ -336,19 +338,20 @@ static void aggregate(comp *c, const ast_node *n)
         EMIT2(c, n->loc, OP_MAKE_LIST, n->an.type, 0);
         EMIT1(c, n->loc, OP_SET_LOCAL, acc);
         break;
-    case AST_AGG_SUM: case AST_AGG_COUNT:
+    case AST_AGG_SUM:
+    case AST_AGG_COUNT:
         acc = hidden_local(c);
         EMIT1(c, n->loc, OP_INT, 0);
         EMIT1(c, n->loc, OP_SET_LOCAL, acc);
         break;
-    case AST_AGG_MIN: case AST_AGG_MAX:
+    case AST_AGG_MIN:
+    case AST_AGG_MAX:
         acc = hidden_local(c);
         has = hidden_local(c);
         EMIT0(c, n->loc, OP_FALSE);
         EMIT1(c, n->loc, OP_SET_LOCAL, has);
         break;
-    default:
-        break;
+    default: break;
     }
     int d = c->depth;
     size_t top = c->ch->len;
@@ -429,8 +432,7 @@ static void aggregate(comp *c, const ast_node *n)
         EMIT1(c, n->loc, OP_GET_LOCAL, acc);
         break;
     }
-    default:
-        fail(c, n->loc, "unknown aggregate");
+    default: fail(c, n->loc, "unknown aggregate");
     }
 }
 
@@ -442,19 +444,13 @@ static void expr(comp *c, const ast_node *n)
     }
     const res_program *p = c->p;
     switch (n->kind) {
-    case AST_INT:
-        emit_int(c, n->loc, n->ival);
-        break;
-    case AST_BOOL:
-        EMIT0(c, n->loc, n->ival ? OP_TRUE : OP_FALSE);
-        break;
+    case AST_INT: emit_int(c, n->loc, n->ival); break;
+    case AST_BOOL: EMIT0(c, n->loc, n->ival ? OP_TRUE : OP_FALSE); break;
     case AST_FORBID:
     case AST_PERMIT:
         emit_const(c, n->loc, (val){ .type = T_VERDICT, .u.i = n->kind == AST_PERMIT });
         break;
-    case AST_SQUARE:
-        emit_const(c, n->loc, (val){ .type = T_SQUARE, .u.i = n->ival });
-        break;
+    case AST_SQUARE: emit_const(c, n->loc, (val){ .type = T_SQUARE, .u.i = n->ival }); break;
     case AST_UNIT_REF: {
         int32_t k = n->name ? chunk_str(c->ch, n->name) : -1;
         if (k < 0)
@@ -465,25 +461,16 @@ static void expr(comp *c, const ast_node *n)
     }
     case AST_NAME:
         switch ((res_sym_kind)n->an.sym_kind) {
-        case SYM_LOCAL:
-            EMIT1(c, n->loc, OP_GET_LOCAL, (uint32_t)n->an.slot);
-            break;
+        case SYM_LOCAL: EMIT1(c, n->loc, OP_GET_LOCAL, (uint32_t)n->an.slot); break;
         case SYM_MEMBER:
             emit_const(c, n->loc, (val){ .type = n->an.type, .u.i = n->an.sym });
             break;
-        case SYM_COUNTER:
-            emit_const(c, n->loc, (val){ .type = T_UNIT, .u.i = n->an.sym });
-            break;
-        default:
-            fail(c, n->loc, "unresolved name");
+        case SYM_COUNTER: emit_const(c, n->loc, (val){ .type = T_UNIT, .u.i = n->an.sym }); break;
+        default: fail(c, n->loc, "unresolved name");
         }
         break;
-    case AST_FIELD:
-        field(c, n);
-        break;
-    case AST_CALL:
-        call(c, n);
-        break;
+    case AST_FIELD: field(c, n); break;
+    case AST_CALL: call(c, n); break;
     case AST_INDEX:
         for (uint32_t i = 0; i < n->list.len; i++)
             expr(c, n->list.items[i]);
@@ -493,9 +480,7 @@ static void expr(comp *c, const ast_node *n)
         expr(c, n->a);
         EMIT0(c, n->loc, n->op == AST_OP_NOT ? OP_NOT : OP_NEG);
         break;
-    case AST_BINARY:
-        binary(c, n);
-        break;
+    case AST_BINARY: binary(c, n); break;
     case AST_IF: {
         jumps to_else = { 0 };
         branch(c, n->a, false, &to_else);
@@ -539,8 +524,8 @@ static void expr(comp *c, const ast_node *n)
     }
     case AST_RECORD: {
         uint32_t t = n->an.type;
-        const res_record *r = t < p->ntypes && p->types[t].kind == RT_RECORD
-                                  ? &p->records[p->types[t].arg] : NULL;
+        const res_record *r =
+            t < p->ntypes && p->types[t].kind == RT_RECORD ? &p->records[p->types[t].arg] : NULL;
         if (!r) {
             fail(c, n->loc, "unresolved record");
             break;
@@ -559,9 +544,7 @@ static void expr(comp *c, const ast_node *n)
         EMIT2(c, n->loc, OP_MAKE_RECORD, t, (uint32_t)r->nfields);
         break;
     }
-    case AST_AGG:
-        aggregate(c, n);
-        break;
+    case AST_AGG: aggregate(c, n); break;
     case AST_ROLL:
         if (n->a) {
             expr(c, n->a);
@@ -570,11 +553,8 @@ static void expr(comp *c, const ast_node *n)
             EMIT0(c, n->loc, OP_ROLL);
         }
         break;
-    case AST_VARIANT_REF:
-        EMIT1(c, n->loc, OP_VARIANT, n->an.sym);
-        break;
-    default:
-        fail(c, n->loc, "not an expression");
+    case AST_VARIANT_REF: EMIT1(c, n->loc, OP_VARIANT, n->an.sym); break;
+    default: fail(c, n->loc, "not an expression");
     }
 }
 
@@ -615,7 +595,9 @@ static void collection(comp *c, const ast_node *coll)
 }
 
 /* The operands each effect takes from the stack, fewest and most (effects.h). */
-static const struct { uint8_t fewest, most; } fx_operands[FX_COUNT] = {
+static const struct {
+    uint8_t fewest, most;
+} fx_operands[FX_COUNT] = {
 #define EFFECT(name, text, fewest, most, operands, statement, doc) [FX_##name] = { fewest, most },
 #include "effects.h"
 };
@@ -736,13 +718,12 @@ static void stmt(comp *c, const ast_node *s)
         EMIT1(c, s->loc, s->op == AST_ST_NOTE ? OP_NOTE : OP_FAIL,
               string_operand(c, s->title, s->loc));
         break;
-    default:
-        fail(c, s->loc, "not a statement");
+    default: fail(c, s->loc, "not a statement");
     }
 }
 
-static chunk *begin(comp *c, const res_program *p, diag_list *d, const char *name,
-                    chunk_kind kind, uint32_t id, uint32_t nparams, uint32_t nlocals)
+static chunk *begin(comp *c, const res_program *p, diag_list *d, const char *name, chunk_kind kind,
+                    uint32_t id, uint32_t nparams, uint32_t nlocals)
 {
     *c = (comp){ .p = p, .d = d, .nlocals = nlocals };
     c->ch = chunk_new(name, kind, id);
@@ -784,7 +765,7 @@ chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
     if (d->a)
         branch(&c, d->a, false, &to_none);
     int depth = c.depth;
-    if (d->c) {             /* a rule of an event: its `do` block */
+    if (d->c) { /* a rule of an event: its `do` block */
         block(&c, d->c);
         EMIT0(&c, d->c->loc, OP_DONE);
     } else {
@@ -801,9 +782,9 @@ chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
 
 /* A chunk that evaluates body and returns its value (fallback: the span of the return when
  * there is no body). */
-static chunk *value_chunk(const res_program *p, diag_list *diags, const char *name,
-                          chunk_kind kind, uint32_t id, uint32_t nparams, uint32_t nlocals,
-                          const ast_node *body, ast_loc fallback)
+static chunk *value_chunk(const res_program *p, diag_list *diags, const char *name, chunk_kind kind,
+                          uint32_t id, uint32_t nparams, uint32_t nlocals, const ast_node *body,
+                          ast_loc fallback)
 {
     comp c;
     if (!begin(&c, p, diags, name, kind, id, nparams, nlocals))
@@ -827,8 +808,8 @@ chunk *comp_default(const res_program *p, uint32_t q, diag_list *diags)
     const res_query *qq = &p->queries[q];
     char name[256];
     snprintf(name, sizeof name, "default of %s", qq->name);
-    return value_chunk(p, diags, name, CHUNK_DEFAULT, q, qq->nparams, qq->dflt_nlocals,
-                       qq->dflt, qq->decl->loc);
+    return value_chunk(p, diags, name, CHUNK_DEFAULT, q, qq->nparams, qq->dflt_nlocals, qq->dflt,
+                       qq->decl->loc);
 }
 
 chunk *comp_expr(const res_program *p, const ast_node *e, uint32_t nlocals, const char *name,

@@ -6,6 +6,7 @@
 #include "disasm.h"
 
 #include <inttypes.h>
+
 #include "play.h"
 
 /* The operand of kind k among the n operands of an instruction, or NULL. */
@@ -19,9 +20,8 @@ static const uint32_t *operand_of(const uint8_t *kinds, const uint32_t *arg, siz
 
 /* Operand i of an instruction (its n operands arg, their kinds, its end `next`) as its number
  * into num and what it names, if anything, into note (the instruction's comment). */
-static void operand(const res_program *p, const chunk *c, const uint8_t *kinds,
-                    const uint32_t *arg, size_t n, size_t i, size_t next, strbuf *num,
-                    strbuf *note)
+static void operand(const res_program *p, const chunk *c, const uint8_t *kinds, const uint32_t *arg,
+                    size_t n, size_t i, size_t next, strbuf *num, strbuf *note)
 {
     const val_env env = { p, NULL };
     char tbuf[160];
@@ -30,18 +30,15 @@ static void operand(const res_program *p, const chunk *c, const uint8_t *kinds,
     switch ((op_kind)kinds[i]) {
     case OPK_INT:
     case OPK_JUMP:
-    case OPK_EXIT:
-        sb_printf(num, " %" PRId32, (int32_t)v);
-        break;
+    case OPK_EXIT: sb_printf(num, " %" PRId32, (int32_t)v); break;
     case OPK_COLUMN:
-    case OPK_TEXT:          /* ~0: none */
+    case OPK_TEXT: /* ~0: none */
         if (v == UINT32_MAX)
             sb_puts(num, " -1");
         else
             sb_printf(num, " %" PRIu32, v);
         break;
-    default:
-        sb_printf(num, " %" PRIu32, v);
+    default: sb_printf(num, " %" PRIu32, v);
     }
     switch ((op_kind)kinds[i]) {
     case OPK_CONST:
@@ -56,7 +53,7 @@ static void operand(const res_program *p, const chunk *c, const uint8_t *kinds,
         if (v < p->ntables)
             sb_puts(note, p->tables[v].name);
         break;
-    case OPK_COLUMN:        /* after its table's name, when the table has named columns */
+    case OPK_COLUMN: /* after its table's name, when the table has named columns */
         t = operand_of(kinds, arg, n, OPK_TABLE);
         if (t && *t < p->ntables && v != UINT32_MAX && !p->tables[*t].single &&
             v < p->tables[*t].ncols)
@@ -66,7 +63,7 @@ static void operand(const res_program *p, const chunk *c, const uint8_t *kinds,
         if (v < p->nslots)
             sb_puts(note, p->slots[v].name);
         break;
-    case OPK_SET_SLOT:      /* after the effect's name, for `set` */
+    case OPK_SET_SLOT: /* after the effect's name, for `set` */
         t = operand_of(kinds, arg, n, OPK_EFFECT);
         if (t && *t == FX_SET && v < p->nslots)
             sb_printf(note, " .%s", p->slots[v].name);
@@ -94,8 +91,7 @@ static void operand(const res_program *p, const chunk *c, const uint8_t *kinds,
             sb_puts(note, p->queries[v].name);
         break;
     case OPK_EFFECT: sb_puts(note, play_fx_name(v)); break;
-    default:                /* a slot, a field, a count, a result type: the number says it */
-        break;
+    default: /* a slot, a field, a count, a result type: the number says it */ break;
     }
 }
 

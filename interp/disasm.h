@@ -6,6 +6,7 @@
 #define HON_DISASM_H
 
 #include <stdio.h>
+
 #include "chunk.h"
 
 /* Writes the listing of chunk c (borrowed; p names its constants, types and callees) to out:

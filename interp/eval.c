@@ -6,6 +6,7 @@
 #include "eval.h"
 
 #include <string.h>
+
 #include "mem.h"
 #include "odds.h"
 #include "vm.h"
@@ -106,11 +107,12 @@ hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out)
     const res_field *params = q >= 0 ? p->queries[q].params : p->fns[f].params;
     uint32_t np = q >= 0 ? p->queries[q].nparams : p->fns[f].nparams;
     *out = (hon_query_info){ .name = q >= 0 ? p->queries[q].name : p->fns[f].name,
-                             .is_fn = q < 0, .nparams = np };
+                             .is_fn = q < 0,
+                             .nparams = np };
     for (uint32_t i = 0; i < np && i < 16; i++) {
         out->param_names[i] = params[i].name;
-        out->param_types[i] = res_type_name(p, params[i].type, vm->info_types[i],
-                                            sizeof vm->info_types[i]);
+        out->param_types[i] =
+            res_type_name(p, params[i].type, vm->info_types[i], sizeof vm->info_types[i]);
     }
     out->result_type = res_type_name(p, q >= 0 ? p->queries[q].result : p->fns[f].result,
                                      vm->info_types[16], sizeof vm->info_types[16]);
@@ -170,8 +172,7 @@ static bool arg_val(const hon_vm *vm, uint32_t t, const hon_value *a, val *out)
     case RT_UNIT: return a->kind == HON_V_UNIT && a->i >= 0 && (size_t)a->i < pool->len;
     case RT_SQUARE: return a->kind == HON_V_SQUARE;
     case RT_ENUM:
-        return a->kind == HON_V_MEMBER && a->i >= 0 &&
-               (size_t)a->i < p->enums[p->types[t].arg].len;
+        return a->kind == HON_V_MEMBER && a->i >= 0 && (size_t)a->i < p->enums[p->types[t].arg].len;
     default: return false;
     }
 }

@@ -3,14 +3,14 @@
  * that ran is kept in the history under a title for hon_undo and answered with its lines; one
  * that failed is undone and reported. Odds run it on every dice path, bare, then undo it.
  */
-#include "session.h"
-
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+
 #include "mem.h"
 #include "odds.h"
 #include "outcome.h"
+#include "session.h"
 
 /* The answer of a procedure that ran on the session's game: its lines (then extra, when not
  * NULL), the JSON {"effects": [...], "rolls": [...], "turn": n, "phase": p}. */
@@ -35,7 +35,7 @@ static hon_answer *play_answer(const hon_vm *vm, const char *extra)
         first = false;
         l += n + (end ? 1 : 0);
     }
-    sb_puts(&json, "], \"rolls\": [");         /* the dice, in the order rolled */
+    sb_puts(&json, "], \"rolls\": ["); /* the dice, in the order rolled */
     sb_puts(&json, sb_str((strbuf *)&g->rolls));
     if (g->rolls.oom || g->rolls.truncated)
         json.oom = true;
@@ -66,7 +66,7 @@ static hon_status finish_play(hon_vm *vm, bool ok, size_t mark, const char *titl
     if (!ok) {
         st = session_error(vm, true);
     } else if (!play_commit(&vm->game.g, mark, title)) {
-        play_revert(&vm->game.g, mark);     /* all or nothing, even when memory runs out */
+        play_revert(&vm->game.g, mark); /* all or nothing, even when memory runs out */
         st = HON_ERR_MEMORY;
     } else if (out && !(*out = play_answer(vm, extra))) {
         st = HON_ERR_MEMORY;
@@ -85,7 +85,7 @@ static hon_status add_traces(hon_answer **out, strbuf *full, strbuf *brief, strb
     hon_answer *a = *out;
     strbuf j = { 0 };
     size_t n = strlen(a->json);
-    sb_putn(&j, a->json, n ? n - 1 : 0);        /* without its closing brace */
+    sb_putn(&j, a->json, n ? n - 1 : 0); /* without its closing brace */
     sb_puts(&j, ", \"trace\": ");
     sb_puts(&j, sb_str(json));
     sb_putc(&j, '}');
@@ -98,7 +98,7 @@ static hon_status add_traces(hon_answer **out, strbuf *full, strbuf *brief, strb
         hon_free(nw);
         hon_answer_free(a);
         *out = NULL;
-        return HON_ERR_MEMORY;   /* the procedure stays done: `undo` reverts it */
+        return HON_ERR_MEMORY; /* the procedure stays done: `undo` reverts it */
     }
     hon_free(a->json);
     hon_free(a->trace);
@@ -125,7 +125,7 @@ static hon_status do_run(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
     strbuf full = { 0 }, brief = { 0 }, json = { 0 };
     size_t mark = vm->game.g.len;
     bool ok = proc_run(&vm->x, &vm->game, ch);
-    if (ok && d->traced) {      /* rendered before finish_play resets the arena they point in */
+    if (ok && d->traced) { /* rendered before finish_play resets the arena they point in */
         const val_env env = { vm->pg->res, vm->sc };
         trace_text(&env, &vm->x.trace, &full);
         trace_brief(&env, &vm->x.trace, &brief);
@@ -163,8 +163,7 @@ typedef struct odds_play {
 } odds_play;
 
 /* One path of hon_odds_do: the procedure with these dice, its outcome read, then undone. */
-static bool odds_path(void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
-                      strbuf *outcome)
+static bool odds_path(void *ud, dice_src *dice, uint64_t budget, uint64_t *used, strbuf *outcome)
 {
     odds_play *o = ud;
     hon_vm *vm = o->vm;
@@ -202,14 +201,13 @@ static hon_status odds_run_all(hon_vm *vm, const chunk *ch, uint32_t type, void 
     g->first_choice = g->bare = true;
     g->stepper = NULL;
     g->choices_made = 0;
-    if (!odds_enumerate_runs(&vm->x, ch, odds_path, &o, vm->cfg.step_budget,
-                             "odds of a procedure", &text, &json)) {
+    if (!odds_enumerate_runs(&vm->x, ch, odds_path, &o, vm->cfg.step_budget, "odds of a procedure",
+                             &text, &json)) {
         st = session_error(vm, false);
     } else if (out) {
         if (g->choices_made)
             sb_puts(&text, "\nnote: every choice took the first legal option");
-        *out = session_answer(sb_take(&text), sb_take(&json),
-                              hon_strdup("(odds have no trace)\n"));
+        *out = session_answer(sb_take(&text), sb_take(&json), hon_strdup("(odds have no trace)\n"));
         if (!*out)
             st = HON_ERR_MEMORY;
     }
@@ -266,8 +264,8 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
     if (!vm || !unit_name || (n && !squares))
         return HON_ERR_NOT_FOUND;
     if (!vm->sc) {
-        session_report(vm, E_NO_BOARD, "<move>", "no board is loaded: load a scenario to "
-                       "move its units");
+        session_report(vm, E_NO_BOARD, "<move>",
+                       "no board is loaded: load a scenario to move its units");
         return HON_ERR_NOT_FOUND;
     }
     const char *bare = unit_name[0] == '$' ? unit_name + 1 : unit_name;
@@ -293,8 +291,10 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
         bool ok = proc_walk(&vm->x, &vm->game, u, sqs, n, &done);
         strbuf extra = { 0 };
         if (ok && done < n)
-            sb_printf(&extra, "note: the move stopped after %zu of %zu squares: a rule took $%s "
-                      "off its path\n", done, n, bare);
+            sb_printf(&extra,
+                      "note: the move stopped after %zu of %zu squares: a rule took $%s "
+                      "off its path\n",
+                      done, n, bare);
         moment_note(vm->pg->res, RES_ON_ENTER, &extra);
         moment_note(vm->pg->res, RES_ON_WALK_END, &extra);
         st = finish_play(vm, ok, mark, sb_str(&title), extra.len ? sb_str(&extra) : NULL, out);
@@ -348,6 +348,7 @@ void hon_clock(const hon_vm *vm, int64_t *turn, const char **phase)
     if (phase) {
         const res_program *p = vm ? vm->pg->res : NULL;
         *phase = p && vm->game.g.phase >= 0 && (size_t)vm->game.g.phase < p->enums[E_PHASE].len
-                     ? p->enums[E_PHASE].members[vm->game.g.phase].name : NULL;
+                     ? p->enums[E_PHASE].members[vm->game.g.phase].name
+                     : NULL;
     }
 }

@@ -2,12 +2,12 @@
  * and disassembled (hon_list_rules, hon_show, hon_disassemble), its names by kind for
  * completion (hon_complete), the build (hon_version, hon_data_dir, hon_source_dir).
  */
-#include "session.h"
-
 #include <ctype.h>
 #include <string.h>
+
 #include "config.h"
 #include "disasm.h"
+#include "session.h"
 
 /* ---- the build ---- */
 
@@ -36,7 +36,7 @@ static void cites_of(const ast_vec *cites, strbuf *b)
             sb_puts(b, "; ");
         sb_puts(b, res_cite_id(c) ? res_cite_id(c) : "?");
         const char *from = res_cite_source(c);
-        bool named = from && trace_source_ends_with_example(from);   /* no 2nd "example" */
+        bool named = from && trace_source_ends_with_example(from); /* no 2nd "example" */
         if (from && res_cite_example(c) && named)
             sb_printf(b, " (%s %s)", from, res_cite_example(c));
         else if (from)
@@ -216,12 +216,12 @@ hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out)
     }
     int32_t q = res_find_query(p, name);
     if (q < 0)
-        q = res_find_event(p, name);        /* an event lists its rules like a query */
+        q = res_find_event(p, name); /* an event lists its rules like a query */
     if (q < 0)
         return HON_ERR_NOT_FOUND;
     const res_ruleset *rs = res_rules_of(p, session_edition(vm), (uint32_t)q);
-    fprintf(out, "%s %s: %zu rule%s\n", p->queries[q].is_event ? "event" : "query", name,
-            rs->len, rs->len == 1 ? "" : "s");
+    fprintf(out, "%s %s: %zu rule%s\n", p->queries[q].is_event ? "event" : "query", name, rs->len,
+            rs->len == 1 ? "" : "s");
     for (size_t i = 0; i < rs->len; i++)
         disasm_chunk(p, pg->rules[rs->rules[i]], out);
     if (pg->defaults[q])
@@ -246,8 +246,11 @@ static void offer(const offers *o, const char *name)
 }
 
 /* Offers the `name` of each of the n items of array arr. */
-#define OFFER_NAMES(o, arr, n) \
-    do { for (size_t i_ = 0; i_ < (n); i_++) offer((o), (arr)[i_].name); } while (0)
+#define OFFER_NAMES(o, arr, n)              \
+    do {                                    \
+        for (size_t i_ = 0; i_ < (n); i_++) \
+            offer((o), (arr)[i_].name);     \
+    } while (0)
 
 /* The names of the board's units (without their `$`) or of its squares. */
 static void offer_board(const hon_vm *vm, hon_complete_kind kind, const offers *o)
@@ -295,7 +298,8 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
     const offers o = { prefix ? prefix : "", prefix ? strlen(prefix) : 0, fn, ud };
     int32_t v;
     switch (kind) {
-    case HON_COMPLETE_UNIT: case HON_COMPLETE_SQUARE: offer_board(vm, kind, &o); break;
+    case HON_COMPLETE_UNIT:
+    case HON_COMPLETE_SQUARE: offer_board(vm, kind, &o); break;
     case HON_COMPLETE_QUERY: offer_queries(p, false, &o); break;
     case HON_COMPLETE_EVENT: offer_queries(p, true, &o); break;
     case HON_COMPLETE_RULE: offer_rules(vm, &o); break;
@@ -319,8 +323,7 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
             if (b == 0 || strcmp(res_builtin_name(b), res_builtin_name(b - 1)) != 0)
                 offer(&o, res_builtin_name(b));
         break;
-    default:
-        return HON_ERR_NOT_FOUND;
+    default: return HON_ERR_NOT_FOUND;
     }
     return HON_OK;
 }

@@ -5,13 +5,13 @@
  */
 /* realpath() (the identity of a loaded file) is XSI: glibc declares it with _XOPEN_SOURCE. */
 #define _XOPEN_SOURCE 700
-#include "session.h"
-
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "mem.h"
+#include "session.h"
 #include "view.h"
 
 static void source_free(session_source *s)
@@ -46,7 +46,7 @@ static hon_status read_source(hon_vm *vm, const char *path, session_source *out)
         source_free(out);
         return HON_ERR_MEMORY;
     }
-    char *real = realpath(path, NULL);      /* malloc'd by libc; without it, names compare */
+    char *real = realpath(path, NULL); /* malloc'd by libc; without it, names compare */
     if (real) {
         out->real = hon_strdup(real);
         free(real);
@@ -60,8 +60,8 @@ static ast_file **parse_all(const session_source **list, size_t n, diag_list *dl
 {
     ast_file **files = hon_calloc(n ? n : 1, sizeof *files);
     for (size_t i = 0; files && i < n; i++) {
-        files[i] = front_parse_file(list[i]->path, list[i]->text, list[i]->len,
-                                    list[i]->file_id, dl);
+        files[i] =
+            front_parse_file(list[i]->path, list[i]->text, list[i]->len, list[i]->file_id, dl);
         if (!files[i]) {
             for (size_t k = 0; k < i; k++)
                 ast_file_free(files[k]);
@@ -113,8 +113,8 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
     for (size_t i = 0; st == HON_OK && i < vm->nsrcs; i++)
         list[i] = &vm->srcs[i];
     for (size_t e = 0; st == HON_OK && e < nextra; e++) {
-        extra[e].file_id = diag_sources_add(&vm->sources, extra[e].path, extra[e].text,
-                                            extra[e].len);
+        extra[e].file_id =
+            diag_sources_add(&vm->sources, extra[e].path, extra[e].text, extra[e].len);
         if (extra[e].file_id == UINT32_MAX)
             st = HON_ERR_MEMORY;
         replaces[e] = -1;
@@ -136,7 +136,7 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
             ast_file_free(files[i]);
         hon_free(files);
     } else if (st == HON_OK) {
-        pg = prog_build(files, n, &dl);     /* takes the files */
+        pg = prog_build(files, n, &dl); /* takes the files */
         if (!pg)
             st = HON_ERR_COMPILE;
     }
@@ -166,7 +166,8 @@ hon_status hon_load_source(hon_vm *vm, const char *name, const char *text, size_
     if (!vm || !text)
         return HON_ERR_NOT_FOUND;
     session_source s = { .path = hon_strdup(name ? name : "<source>"),
-                         .text = hon_strndup(text, len), .len = len };
+                         .text = hon_strndup(text, len),
+                         .len = len };
     if (!s.path || !s.text) {
         source_free(&s);
         return HON_ERR_MEMORY;

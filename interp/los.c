@@ -3,31 +3,32 @@
  * parameters of their line_of_sight (or asks line_of_sight_squares(a, b, false) when a square
  * holds no unit or several), through query handles, traced like hon_eval, with a note.
  */
-#include "eval.h"
-
 #include <stdio.h>
 #include <string.h>
+
+#include "eval.h"
 #include "mem.h"
 #include "vm.h"
 
-#define WHERE "<los>"   /* the path its diagnostics name */
+#define WHERE "<los>" /* the path its diagnostics name */
 
 /* One end of the line, on the session's board. */
 typedef struct end {
-    bool square;            /* a square was given, else a unit */
-    int64_t sq;             /* its square value: the given one, or the unit's (-1: not on the
+    bool square;   /* a square was given, else a unit */
+    int64_t sq;    /* its square value: the given one, or the unit's (-1: not on the
                                board) */
-    int32_t unit;           /* the unit given, or the one unit on the square (-1: none, or
+    int32_t unit;  /* the unit given, or the one unit on the square (-1: none, or
                                several) */
-    size_t nunits;          /* a square: how many units stand on it */
-    char name[80];          /* "$rifle1" or "C4" */
-    char held[80];          /* a square with one unit: that unit ("$rifle1") */
+    size_t nunits; /* a square: how many units stand on it */
+    char name[80]; /* "$rifle1" or "C4" */
+    char held[80]; /* a square with one unit: that unit ("$rifle1") */
 } end;
 
 /* Says there is no board to draw a line on; HON_ERR_NOT_FOUND. */
 static hon_status no_board(hon_vm *vm)
 {
-    session_report(vm, E_NO_BOARD, WHERE, "no board is loaded: a line of sight runs between "
+    session_report(vm, E_NO_BOARD, WHERE,
+                   "no board is loaded: a line of sight runs between "
                    "the units and squares of a board");
     return HON_ERR_NOT_FOUND;
 }
@@ -123,21 +124,23 @@ static const res_query *los_query(hon_vm *vm)
     const res_program *p = vm->pg->res;
     const hon_query_handle *h = query_named(vm, &vm->los_query, "line_of_sight");
     if (!h) {
-        session_report(vm, E_NONE, WHERE, "the rules define no query line_of_sight (a line of "
+        session_report(vm, E_NONE, WHERE,
+                       "the rules define no query line_of_sight (a line of "
                        "sight asks line_of_sight(X, Y))");
         return NULL;
     }
     const res_query *q = &p->queries[h->id];
     if (q->nparams != 2) {
-        session_report(vm, E_NONE, WHERE, "line_of_sight takes %u parameters; a line of sight "
-                       "gives two", q->nparams);
+        session_report(vm, E_NONE, WHERE,
+                       "line_of_sight takes %u parameters; a line of sight gives two", q->nparams);
         return NULL;
     }
     for (uint32_t i = 0; i < 2; i++) {
         res_tkind k = p->types[q->params[i].type].kind;
         if (k != RT_UNIT && k != RT_SQUARE) {
             char tname[128];
-            session_report(vm, E_NONE, WHERE, "line_of_sight takes a %s, which a line of sight "
+            session_report(vm, E_NONE, WHERE,
+                           "line_of_sight takes a %s, which a line of sight "
                            "cannot give (it gives units and squares)",
                            res_type_name(p, q->params[i].type, tname, sizeof tname));
             return NULL;
@@ -164,10 +167,10 @@ static const res_query *squares_query(hon_vm *vm)
 /* What a line of sight asks: a query, its arguments, and how the language writes the call. */
 typedef struct asking {
     const res_query *q;
-    uint32_t id;            /* the query's id */
+    uint32_t id; /* the query's id */
     val args[3];
     uint32_t nargs;
-    char note[640];         /* the answer's note, or "" */
+    char note[640]; /* the answer's note, or "" */
 } asking;
 
 /* Decides what to ask between a and b (reported when nothing fits). */
@@ -186,8 +189,7 @@ static bool decide(hon_vm *vm, const end *a, const end *b, asking *k)
         /* a square stood for its unit: say so */
         if ((a->square && p->types[q->params[0].type].kind == RT_UNIT) ||
             (b->square && p->types[q->params[1].type].kind == RT_UNIT))
-            snprintf(k->note, sizeof k->note, "%s: asking line_of_sight(%s, %s)", holding, ta,
-                     tb);
+            snprintf(k->note, sizeof k->note, "%s: asking line_of_sight(%s, %s)", holding, ta, tb);
     } else if ((q = squares_query(vm))) {
         /* line_of_sight takes units and a square holds none or several: between squares */
         *k = (asking){ .q = q, .id = vm->los_squares->id, .nargs = 3 };
@@ -197,9 +199,11 @@ static bool decide(hon_vm *vm, const end *a, const end *b, asking *k)
         snprintf(k->note, sizeof k->note, "%s: asking line_of_sight_squares(%s, %s, false)",
                  holding, ta, tb);
     } else {
-        session_report(vm, E_NONE, WHERE, "line_of_sight takes units, and %s; the rules define no "
+        session_report(vm, E_NONE, WHERE,
+                       "line_of_sight takes units, and %s; the rules define no "
                        "line_of_sight_squares(a: square, b: square, both_infantry: bool) to ask "
-                       "between squares", holding);
+                       "between squares",
+                       holding);
         return false;
     }
     /* a unit stands for its square: it must be on the board */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "hash.h"
 #include "outcome.h"
 #include "vm.h"
@@ -20,14 +21,14 @@ typedef unsigned __int128 u128;
  * probability times it), which must fit u128: 6^48 < 2^125. More dice on one path are E210. */
 _Static_assert(DICE_SCRIPT_MAX <= 48, "6^DICE_SCRIPT_MAX must fit 128 bits with room to add");
 
-#define ODDS_VALUE_MAX 4096     /* bytes of one outcome's printed value */
+#define ODDS_VALUE_MAX 4096 /* bytes of one outcome's printed value */
 
 typedef struct outcome {
-    char *text;             /* owned: the printed value, the hash key */
-    char *json;             /* owned */
+    char *text; /* owned: the printed value, the hash key */
+    char *json; /* owned */
     bool numeric;
-    int64_t key;            /* sort key for ints, bools, members and verdicts */
-    u128 num;               /* probability * 6^DICE_SCRIPT_MAX */
+    int64_t key; /* sort key for ints, bools, members and verdicts */
+    u128 num;    /* probability * 6^DICE_SCRIPT_MAX */
     size_t paths;
     UT_hash_handle hh;
 } outcome;
@@ -73,7 +74,8 @@ static int cmp_outcomes(const void *pa, const void *pb)
 static void free_outcomes(outcome **table)
 {
     outcome *o, *tmp;
-    HASH_ITER(hh, *table, o, tmp) {
+    HASH_ITER(hh, *table, o, tmp)
+    {
         HASH_DEL(*table, o);
         hon_free(o->text);
         hon_free(o->json);
@@ -138,7 +140,7 @@ static u128 path_weight(const dice_src *d)
                 r++;
             unsigned c = (unsigned)(r - i);
             for (unsigned j = 1; j <= c; j++)
-                m = m * (seen + j) / j;     /* m *= C(seen + c, c), exactly, step by step */
+                m = m * (seen + j) / j; /* m *= C(seen + c, c), exactly, step by step */
             seen += c;
             i = r;
         }
@@ -217,14 +219,13 @@ static bool record(const val_env *env, outcome **table, val v, u128 weight)
     o->text = sb_take(&t);
     o->json = sb_take(&j);
     res_tkind k = v.type < p->ntypes ? p->types[v.type].kind : RT_NONE;
-    o->numeric = !(v.flags & VAL_ABSENT) && (k == RT_INT || k == RT_BOOL || k == RT_ENUM ||
-                                              k == RT_VERDICT || k == RT_UNIT);
+    o->numeric = !(v.flags & VAL_ABSENT) &&
+                 (k == RT_INT || k == RT_BOOL || k == RT_ENUM || k == RT_VERDICT || k == RT_UNIT);
     o->key = v.u.i;
     o->num = weight;
     o->paths = 1;
     return insert_outcome(table, o);
 }
-
 
 /* ---- the odometer ---- */
 
@@ -246,8 +247,8 @@ static bool enumerate(vm_ctx *x, const chunk *ch, uint64_t budget, path_fn path,
     dice_seed(&dice, 1);
     dice_script(&dice);
     uint64_t per_path = budget ? budget : VM_DEFAULT_BUDGET;
-    const uint64_t total = per_path > UINT64_MAX / ODDS_BUDGET_FACTOR
-                               ? UINT64_MAX : per_path * ODDS_BUDGET_FACTOR;
+    const uint64_t total =
+        per_path > UINT64_MAX / ODDS_BUDGET_FACTOR ? UINT64_MAX : per_path * ODDS_BUDGET_FACTOR;
     uint64_t total_left = total;
     snprintf(msg, sizeof msg, "more than %d dice outcomes to enumerate", ODDS_MAX_PATHS);
     for (*paths = 1;; ++*paths) {
@@ -255,12 +256,12 @@ static bool enumerate(vm_ctx *x, const chunk *ch, uint64_t budget, path_fn path,
             return limit(x, ch, E_ODDS, msg);
         dice_rewind(&dice);
         uint64_t used = 0;
-        bool ran = path(x, ud, &dice, per_path < total_left ? per_path : total_left, &used,
-                        table);
+        bool ran = path(x, ud, &dice, per_path < total_left ? per_path : total_left, &used, table);
         total_left = used < total_left ? total_left - used : 0;
         if (!ran) {
             if (x->err.code == E_BUDGET && total_left == 0)
-                snprintf(x->err.msg, sizeof x->err.msg, "step budget exhausted: enumerating the "
+                snprintf(x->err.msg, sizeof x->err.msg,
+                         "step budget exhausted: enumerating the "
                          "dice outcomes took more than %llu steps in all",
                          (unsigned long long)total);
             return false;
@@ -290,8 +291,8 @@ static bool path_recorded(vm_ctx *x, const chunk *ch, const dice_src *dice, bool
  * and as one JSON object of type `what` to json. grouped (a procedure's outcomes): the items
  * every outcome has come first, once, in a line "in every outcome: ..." and in the JSON's
  * "in_every_outcome". False (E209) on OOM. */
-static bool print_outcomes(vm_ctx *x, outcome *table, size_t paths, bool grouped,
-                           const char *what, strbuf *text, strbuf *json)
+static bool print_outcomes(vm_ctx *x, outcome *table, size_t paths, bool grouped, const char *what,
+                           strbuf *text, strbuf *json)
 {
     const u128 denom = pow6(DICE_SCRIPT_MAX);
     size_t n = HASH_COUNT(table), i = 0;
@@ -379,8 +380,8 @@ static bool run_value(vm_ctx *x, void *ud, dice_src *dice, uint64_t budget, uint
     return ok;
 }
 
-bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type,
-                    strbuf *text, strbuf *json)
+bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type, strbuf *text,
+                    strbuf *json)
 {
     outcome *table = NULL;
     size_t paths = 0;
@@ -443,8 +444,9 @@ static bool run_text(vm_ctx *x, void *ud, dice_src *dice, uint64_t budget, uint6
         tp->out.limit = 0;
         sb_puts(&tp->out, "...");
     }
-    return path_recorded(x, tp->ch, dice, !dice->overflow && !tp->out.oom &&
-                         record_text(table, sb_str(&tp->out), path_weight(dice)));
+    return path_recorded(x, tp->ch, dice,
+                         !dice->overflow && !tp->out.oom &&
+                             record_text(table, sb_str(&tp->out), path_weight(dice)));
 }
 
 bool odds_enumerate_runs(vm_ctx *x, const chunk *ch, odds_run run, void *ud, uint64_t budget,
@@ -456,8 +458,7 @@ bool odds_enumerate_runs(vm_ctx *x, const chunk *ch, odds_run run, void *ud, uin
     bool ok = enumerate(x, ch, budget, run_text, &tp, &table, &paths);
     sb_free(&tp.out);
     if (ok)
-        ok = print_outcomes(x, table, paths, true, what ? what : "odds of a procedure", text,
-                            json);
+        ok = print_outcomes(x, table, paths, true, what ? what : "odds of a procedure", text, json);
     free_outcomes(&table);
     return ok;
 }

@@ -13,7 +13,7 @@
 
 #include "state.h"
 
-#define ODDS_MAX_PATHS 1000000   /* runs (multisets counted once) before giving up with E210 */
+#define ODDS_MAX_PATHS 1000000 /* runs (multisets counted once) before giving up with E210 */
 /* All paths together: this many times one step budget (2e9 steps, some 7 s, by default). A
  * path replays the whole procedure: EX.RR.derail-2's train move (12 dice, 213,444 paths of
  * about 6,700 steps) takes 1.43e9 steps. */
@@ -25,8 +25,8 @@
  * expression's own E2xx error on some path, E207 when all the paths together used more than
  * ODDS_BUDGET_FACTOR step budgets, or E210 (too many paths, or more than DICE_SCRIPT_MAX dice
  * on one path), E209 when memory runs out. */
-bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type,
-                    strbuf *text, strbuf *json);
+bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type, strbuf *text,
+                    strbuf *json);
 
 /* One path of a procedure's enumeration (odds_enumerate_runs): runs it with dice (scripted),
  * at most `budget` steps, and writes the outcome's text into *outcome (outcome.h: empty is a

@@ -9,18 +9,31 @@
 
 /* Records of one thing changed (a unit's markers of one kind, its face, a value, its place, a
  * feature at a place, the clock) share a key; the first record holds the state before. */
-typedef enum out_class { OC_MARKERS, OC_FACE, OC_ELEMENT_FACE, OC_VALUE, OC_PLACE, OC_SQUARE,
-                         OC_SIDE, OC_NEAR, OC_CLOCK } out_class;
+typedef enum out_class {
+    OC_MARKERS,
+    OC_FACE,
+    OC_ELEMENT_FACE,
+    OC_VALUE,
+    OC_PLACE,
+    OC_SQUARE,
+    OC_SIDE,
+    OC_NEAR,
+    OC_CLOCK
+} out_class;
 
 static out_class class_of(play_fx k)
 {
     switch (k) {
-    case FX_GIVE: case FX_TAKE: case FX_TAKE_ALL: return OC_MARKERS;
+    case FX_GIVE:
+    case FX_TAKE:
+    case FX_TAKE_ALL: return OC_MARKERS;
     case FX_FLIP_UNIT: return OC_FACE;
     case FX_FLIP_ELEMENT: return OC_ELEMENT_FACE;
     case FX_SET: return OC_VALUE;
-    case FX_PLACE_SQUARE: case FX_REMOVE_SQUARE: return OC_SQUARE;
-    case FX_PLACE_SIDE: case FX_REMOVE_SIDE: return OC_SIDE;
+    case FX_PLACE_SQUARE:
+    case FX_REMOVE_SQUARE: return OC_SQUARE;
+    case FX_PLACE_SIDE:
+    case FX_REMOVE_SIDE: return OC_SIDE;
     case FX_REMOVE_NEAR: return OC_NEAR;
     case FX_CLOCK: return OC_CLOCK;
     default: return OC_PLACE;
@@ -85,8 +98,8 @@ static void net_change(const val_env *env, const play *g, const play_rec *first,
             break;
         sb_puts(out, "set ");
         val_print(env, u, out);
-        sb_printf(out, ".%s = ", first->what < (int64_t)p->nslots ? p->slots[first->what].name
-                                                                   : "?");
+        sb_printf(out,
+                  ".%s = ", first->what < (int64_t)p->nslots ? p->slots[first->what].name : "?");
         if (has)
             sb_printf(out, "%" PRId64, now);
         else
@@ -122,8 +135,9 @@ static void net_change(const val_env *env, const play *g, const play_rec *first,
     case OC_SIDE:
     case OC_NEAR: {
         out_class c = class_of(first->kind);
-        board_place where = c == OC_SQUARE ? BOARD_AT_SQUARE : c == OC_SIDE ? BOARD_AT_SIDE
-                                                                              : BOARD_AT_INTERSPACE;
+        board_place where = c == OC_SQUARE ? BOARD_AT_SQUARE
+                            : c == OC_SIDE ? BOARD_AT_SIDE
+                                           : BOARD_AT_INTERSPACE;
         bool had = first->kind != FX_PLACE_SQUARE && first->kind != FX_PLACE_SIDE;
         bool has = board_has(b, where, (int)first->target, (int)first->what, NULL);
         if (had == has)
@@ -167,7 +181,7 @@ void outcome_text(const val_env *env, const play *g, size_t from, strbuf *out)
             net_change(env, g, &g->log[i], out);
     }
     if (out->len > start + 1 && !out->oom && !out->truncated)
-        out->s[out->len -= 2] = '\0';      /* the last "; " */
+        out->s[out->len -= 2] = '\0'; /* the last "; " */
     if (out->len == start)
         sb_puts(out, "no change");
 }

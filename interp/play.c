@@ -7,6 +7,7 @@
 #include "play.h"
 
 #include <string.h>
+
 #include "mem.h"
 
 static const char *const fx_names[FX_COUNT] = {
@@ -43,8 +44,12 @@ void play_free(play *pl)
 
 play_pos play_pos_of(const board *b, int u)
 {
-    play_pos p = { .present = board_unit_present(b, u), .sq0 = -1, .sq1 = -1, .pos0 = -1,
-                   .pos1 = -1, .in = board_unit_embarked_in(b, u) };
+    play_pos p = { .present = board_unit_present(b, u),
+                   .sq0 = -1,
+                   .sq1 = -1,
+                   .pos0 = -1,
+                   .pos1 = -1,
+                   .in = board_unit_embarked_in(b, u) };
     if (!p.present || p.in >= 0)
         return p;
     board_unit_squares(b, u, &p.sq0, &p.sq1);
@@ -59,7 +64,7 @@ play_pos play_pos_of(const board *b, int u)
         if (n > 64) {
             ids = hon_malloc(n * sizeof *ids);
             if (!ids)
-                continue;       /* the order on this square is then not kept (OOM only) */
+                continue; /* the order on this square is then not kept (OOM only) */
             n = board_units_at(b, sqs[k], ids, n);
         }
         for (size_t i = 0; i < n; i++)
@@ -76,7 +81,7 @@ static void put_back(board *b, int u, const play_pos *p)
     if (!p->present)
         board_remove_unit(b, u);
     else if (p->in >= 0)
-        board_restore_embarked(b, u, p->in);  /* its carrier may be destroyed now */
+        board_restore_embarked(b, u, p->in); /* its carrier may be destroyed now */
     else
         board_place_unit_at(b, u, p->sq0, p->sq1, p->pos0, p->pos1);
 }
@@ -100,7 +105,8 @@ static void set_count(unit_pool *pool, int64_t u, int64_t m, int64_t count)
 static board_place place_of(play_fx k)
 {
     return k == FX_PLACE_SQUARE || k == FX_REMOVE_SQUARE ? BOARD_AT_SQUARE
-           : k == FX_PLACE_SIDE || k == FX_REMOVE_SIDE ? BOARD_AT_SIDE : BOARD_AT_INTERSPACE;
+           : k == FX_PLACE_SIDE || k == FX_REMOVE_SIDE   ? BOARD_AT_SIDE
+                                                         : BOARD_AT_INTERSPACE;
 }
 
 bool play_markers(play *pl, play_fx k, int64_t who, int64_t marker, int64_t count)
@@ -108,8 +114,12 @@ bool play_markers(play *pl, play_fx k, int64_t who, int64_t marker, int64_t coun
     unit_pool *pool = pl->sc->units;
     if (!room(pl))
         return false;
-    pl->log[pl->len++] = (play_rec){ .kind = k, .target = who, .what = marker,
-        .before = unit_marker_count(pool, (int32_t)who, (uint32_t)marker), .after = count };
+    pl->log[pl->len++] =
+        (play_rec){ .kind = k,
+                    .target = who,
+                    .what = marker,
+                    .before = unit_marker_count(pool, (int32_t)who, (uint32_t)marker),
+                    .after = count };
     set_count(pool, who, marker, count);
     return true;
 }
@@ -119,8 +129,8 @@ bool play_flip(play *pl, play_fx k, int64_t target, int32_t face)
     int32_t *faces = k == FX_FLIP_UNIT ? pl->sc->unit_faces : pl->sc->element_faces;
     if (!room(pl))
         return false;
-    pl->log[pl->len++] = (play_rec){ .kind = k, .target = target, .before = faces[target],
-                                     .after = face };
+    pl->log[pl->len++] =
+        (play_rec){ .kind = k, .target = target, .before = faces[target], .after = face };
     faces[target] = face;
     return true;
 }
@@ -132,11 +142,12 @@ bool play_set_value(play *pl, int64_t who, uint32_t slot, int64_t v)
     bool had = unit_get_value(pool, (int32_t)who, slot, &old);
     const unit *un = unit_get(pool, (int32_t)who);
     if (!had && un && slot < pool->n_values)
-        old = un->values[slot];     /* not given: undo restores the slot's bits anyway */
+        old = un->values[slot]; /* not given: undo restores the slot's bits anyway */
     if (!room(pl))
         return false;
-    pl->log[pl->len++] = (play_rec){ .kind = FX_SET, .target = who, .what = slot,
-                                     .before = old, .after = v, .had = had };
+    pl->log[pl->len++] = (play_rec){
+        .kind = FX_SET, .target = who, .what = slot, .before = old, .after = v, .had = had
+    };
     unit_set_value(pool, (int32_t)who, slot, v);
     return true;
 }
@@ -147,9 +158,9 @@ geo_status play_position(play *pl, play_fx k, int who, int sq0, int sq1, int car
     play_rec r = { .kind = k, .target = who, .pos = play_pos_of(b, who) };
     if (!room(pl))
         return GEO_ENOMEM;
-    geo_status st = k == FX_DESTROY ? (board_remove_unit(b, who), GEO_OK)
+    geo_status st = k == FX_DESTROY  ? (board_remove_unit(b, who), GEO_OK)
                     : k == FX_EMBARK ? board_embark(b, who, carrier)
-                    : board_place_unit(b, who, sq0, sq1);
+                                     : board_place_unit(b, who, sq0, sq1);
     if (st != GEO_OK) {
         put_back(b, who, &r.pos);
         return st;
@@ -192,8 +203,11 @@ bool play_clock(play *pl, int64_t turn, int32_t phase)
 {
     if (!room(pl))
         return false;
-    pl->log[pl->len++] = (play_rec){ .kind = FX_CLOCK, .before = pl->turn, .after = turn,
-                                     .phase_before = pl->phase, .phase_after = phase };
+    pl->log[pl->len++] = (play_rec){ .kind = FX_CLOCK,
+                                     .before = pl->turn,
+                                     .after = turn,
+                                     .phase_before = pl->phase,
+                                     .phase_after = phase };
     pl->turn = turn;
     pl->phase = phase;
     return true;
@@ -206,32 +220,30 @@ static void revert_one(play *pl, const play_rec *r)
     scene *sc = pl->sc;
     board *b = sc ? scene_board(sc) : NULL;
     switch (r->kind) {
-    case FX_GIVE: case FX_TAKE: case FX_TAKE_ALL:
-        set_count(sc->units, r->target, r->what, r->before);
-        break;
-    case FX_FLIP_UNIT:
-        sc->unit_faces[r->target] = (int32_t)r->before;
-        break;
-    case FX_FLIP_ELEMENT:
-        sc->element_faces[r->target] = (int32_t)r->before;
-        break;
+    case FX_GIVE:
+    case FX_TAKE:
+    case FX_TAKE_ALL: set_count(sc->units, r->target, r->what, r->before); break;
+    case FX_FLIP_UNIT: sc->unit_faces[r->target] = (int32_t)r->before; break;
+    case FX_FLIP_ELEMENT: sc->element_faces[r->target] = (int32_t)r->before; break;
     case FX_SET: {
         unit *un = unit_get(sc->units, (int32_t)r->target);
         if (r->had)
             unit_set_value(sc->units, (int32_t)r->target, (uint32_t)r->what, r->before);
         else if (un && r->what >= 0 && r->what < (int64_t)sc->units->n_values) {
-            un->values[r->what] = r->before;    /* the slot as it was, not given */
+            un->values[r->what] = r->before; /* the slot as it was, not given */
             un->given[r->what / 64] &= ~(1ULL << (r->what % 64));
         }
         break;
     }
-    case FX_DESTROY: case FX_MOVE: case FX_EMBARK: case FX_DISEMBARK:
-        put_back(b, (int)r->target, &r->pos);
-        break;
-    case FX_PLACE_SQUARE: case FX_PLACE_SIDE:
-        board_take(b, place_of(r->kind), (int)r->target, (int)r->what);
-        break;
-    case FX_REMOVE_SQUARE: case FX_REMOVE_SIDE: case FX_REMOVE_NEAR:
+    case FX_DESTROY:
+    case FX_MOVE:
+    case FX_EMBARK:
+    case FX_DISEMBARK: put_back(b, (int)r->target, &r->pos); break;
+    case FX_PLACE_SQUARE:
+    case FX_PLACE_SIDE: board_take(b, place_of(r->kind), (int)r->target, (int)r->what); break;
+    case FX_REMOVE_SQUARE:
+    case FX_REMOVE_SIDE:
+    case FX_REMOVE_NEAR:
         board_put_at(b, place_of(r->kind), (int)r->target,
                      (board_feature){ (int)r->what, r->feature_value, r->feature_facing },
                      r->feature_pos);
@@ -240,8 +252,7 @@ static void revert_one(play *pl, const play_rec *r)
         pl->turn = r->before;
         pl->phase = r->phase_before;
         break;
-    default:
-        break;
+    default: break;
     }
 }
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include "scene.h"
 
 /* The effects (operand a of OP_EFFECT): FX_GIVE, FX_TAKE ... FX_CLOCK, in the order of their
@@ -34,34 +35,34 @@ typedef struct play_pos {
 /* One applied change and what undoes it. */
 typedef struct play_rec {
     play_fx kind;
-    int64_t target;         /* unit, element, square, side or interspace index */
-    int64_t what;           /* marker, face, value slot, feature id */
-    int64_t before, after;  /* marker count, face, value; the clock's turn; FX_REMOVE_NEAR: after
+    int64_t target;        /* unit, element, square, side or interspace index */
+    int64_t what;          /* marker, face, value slot, feature id */
+    int64_t before, after; /* marker count, face, value; the clock's turn; FX_REMOVE_NEAR: after
                                is the square the item was near */
     int32_t phase_before, phase_after;
-    bool had;               /* FX_SET: the unit gave the value before */
-    play_pos pos;           /* FX_DESTROY, FX_MOVE, FX_EMBARK, FX_DISEMBARK: where it was */
-    int feature_value, feature_facing, feature_pos;   /* a removed feature and its place */
+    bool had;     /* FX_SET: the unit gave the value before */
+    play_pos pos; /* FX_DESTROY, FX_MOVE, FX_EMBARK, FX_DISEMBARK: where it was */
+    int feature_value, feature_facing, feature_pos; /* a removed feature and its place */
 } play_rec;
 
 /* A finished procedure in the history: its records log[first .. next one's first). */
 typedef struct play_proc {
     size_t first;
-    char *title;            /* owned: "do suppress($rifle1)", "move $jeep C4 C5", "next" */
+    char *title; /* owned: "do suppress($rifle1)", "move $jeep C4 C5", "next" */
 } play_proc;
 
-#define PLAY_MAX_RECORDS 1000000  /* the history keeps at most this many records */
-#define PLAY_MAX_HISTORY 1000     /* and at most this many procedures */
+#define PLAY_MAX_RECORDS 1000000 /* the history keeps at most this many records */
+#define PLAY_MAX_HISTORY 1000    /* and at most this many procedures */
 
 typedef struct play {
-    scene *sc;              /* borrowed: the board played on, or NULL (then no effect applies) */
-    int64_t turn;           /* the clock: from 1 */
-    int32_t phase;          /* member of `phase`, -1 when no phase is declared */
-    play_rec *log;          /* every record of the history and of the running procedure */
+    scene *sc;     /* borrowed: the board played on, or NULL (then no effect applies) */
+    int64_t turn;  /* the clock: from 1 */
+    int32_t phase; /* member of `phase`, -1 when no phase is declared */
+    play_rec *log; /* every record of the history and of the running procedure */
     size_t len, cap;
-    play_proc *procs;       /* the history, oldest first */
+    play_proc *procs; /* the history, oldest first */
     size_t nprocs, procs_cap;
-    char *undone;           /* owned: the title of the procedure play_undo last reverted */
+    char *undone; /* owned: the title of the procedure play_undo last reverted */
 } play;
 
 /* Starts a game on scene sc (borrowed, may be NULL): turn 1, the first declared phase (or

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
 #include "mem.h"
 
 static bool raise_event(vm_ctx *x, uint32_t e, const val *args, uint32_t n);
@@ -30,8 +31,8 @@ static void cite_of(const res_program *p, const chunk *ch, strbuf *b)
     const ast_vec *cites = &p->rules[ch->id].decl->cites;
     sb_puts(b, "   (");
     for (uint32_t i = 0; i < cites->len; i++)
-        sb_printf(b, "%s%s", i ? ", " : "", res_cite_id(cites->items[i]) ?
-                  res_cite_id(cites->items[i]) : "?");
+        sb_printf(b, "%s%s", i ? ", " : "",
+                  res_cite_id(cites->items[i]) ? res_cite_id(cites->items[i]) : "?");
     sb_puts(b, ")");
 }
 
@@ -78,8 +79,10 @@ static bool unit_ok(vm_ctx *x, val v, strbuf *name)
         return state_fail(x, E_INTERNAL, "an effect on a unit that does not exist");
     put_val(x, v, name);
     if (v.u.i < sc->first_unit)
-        return fail_effect(x, "%s is a counter of the rules, not a unit of the board: effects "
-                           "change the board's units ($name)", sb_str(name));
+        return fail_effect(x,
+                           "%s is a counter of the rules, not a unit of the board: effects "
+                           "change the board's units ($name)",
+                           sb_str(name));
     return true;
 }
 
@@ -99,8 +102,7 @@ static bool announce(vm_ctx *x, const chunk *ch, strbuf *line)
     if (line->oom)
         return state_fail(x, E_MEMORY, "out of memory (effect line)");
     if (gm->stepper && !gm->stepper(gm->ud, sb_str(line)))
-        return state_fail(x, E_ABANDONED, "the procedure was abandoned before: %s",
-                          sb_str(line));
+        return state_fail(x, E_ABANDONED, "the procedure was abandoned before: %s", sb_str(line));
     sb_puts(&gm->out, sb_str(line));
     sb_putc(&gm->out, '\n');
     gm->lines++;
@@ -127,7 +129,7 @@ static bool position_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *ar
     play_pos was = play_pos_of(b, u);
     int sq0 = -1, sq1 = -1, carrier = -1;
     if (k == FX_DESTROY && !was.present)
-        return true;                /* already off the board: nothing happens */
+        return true; /* already off the board: nothing happens */
     if (k == FX_EMBARK) {
         carrier = (int)args[1].u.i;
         if (was.present && was.in == carrier)
@@ -168,14 +170,12 @@ static bool position_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *ar
             return fail_effect(x, "%s cannot stand on two squares that share no side",
                                sb_str(line));
         if (was.present && was.in < 0 && was.sq0 == sq0 && was.sq1 == sq1)
-            return true;            /* already there: no move, nothing entered */
+            return true; /* already there: no move, nothing entered */
     }
     /* the line */
     strbuf text = { 0 };
     switch (k) {
-    case FX_DESTROY:
-        sb_printf(&text, "destroy %s", sb_str(line));
-        break;
+    case FX_DESTROY: sb_printf(&text, "destroy %s", sb_str(line)); break;
     case FX_EMBARK:
         sb_printf(&text, "embark %s in ", sb_str(line));
         put_val(x, args[1], &text);
@@ -254,7 +254,7 @@ static bool feature_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *arg
     }
     bool place = k == FX_PLACE_SQUARE || k == FX_PLACE_SIDE;
     if (place == board_has(b, where, where_i, id, NULL))
-        return true;            /* already there, or nothing to remove */
+        return true; /* already there, or nothing to remove */
     if (!announce_feature(x, ch, place ? "place " : "remove ", args[0], " at ", args[1]))
         return false;
     if (!place)
@@ -273,7 +273,8 @@ static bool clock_effect(vm_ctx *x, const chunk *ch)
     play *g = &game_of(x)->g;
     size_t nphases = p->enums[E_PHASE].len;
     if (g->phase < 0 || nphases == 0)
-        return state_fail(x, E_NO_PHASE, "no phase is declared (`phase NAME;` declares the "
+        return state_fail(x, E_NO_PHASE,
+                          "no phase is declared (`phase NAME;` declares the "
                           "phases of a turn, in order)");
     bool new_turn = (size_t)g->phase + 1 >= nphases;
     int64_t turn = new_turn ? g->turn + 1 : g->turn;
@@ -285,8 +286,7 @@ static bool clock_effect(vm_ctx *x, const chunk *ch)
 }
 
 /* Markers: FX_GIVE, FX_TAKE (count of them, never below none), FX_TAKE_ALL. */
-static bool marker_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args,
-                          strbuf *line)
+static bool marker_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args, strbuf *line)
 {
     proc_game *gm = game_of(x);
     int64_t u = args[0].u.i, m = args[1].u.i;
@@ -296,7 +296,7 @@ static bool marker_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args
         return fail_effect(x, "cannot %s %" PRId64 " markers", k == FX_GIVE ? "give" : "take",
                            count);
     if (k != FX_GIVE && count > have)
-        count = have;               /* never below zero */
+        count = have; /* never below zero */
     if (k == FX_GIVE && count > (int64_t)UINT32_MAX - have)
         return fail_effect(x, "too many markers");
     if (count == 0)
@@ -307,8 +307,7 @@ static bool marker_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args
     if (count > 1)
         sb_printf(&text, " %" PRId64, count);
     bool ok = announce_text(x, ch, &text) &&
-              logged(x, play_markers(&gm->g, k, u, m, k == FX_GIVE ? have + count
-                                                                   : have - count));
+              logged(x, play_markers(&gm->g, k, u, m, k == FX_GIVE ? have + count : have - count));
     for (int64_t i = 0; ok && i < count; i++)
         ok = moment(x, k == FX_GIVE ? RES_ON_GIVE : RES_ON_TAKE, args, 2);
     return ok;
@@ -335,8 +334,7 @@ static bool flip_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args)
 }
 
 /* FX_SET: the unit's value slot `slot` becomes args[1]. */
-static bool set_effect(vm_ctx *x, const chunk *ch, const val *args, uint32_t slot,
-                       strbuf *line)
+static bool set_effect(vm_ctx *x, const chunk *ch, const val *args, uint32_t slot, strbuf *line)
 {
     proc_game *gm = game_of(x);
     int64_t old = 0, v = args[1].u.i;
@@ -348,8 +346,7 @@ static bool set_effect(vm_ctx *x, const chunk *ch, const val *args, uint32_t slo
               slot < x->p->nslots ? x->p->slots[slot].name : "?", v);
     if (had)
         sb_printf(&text, " (was %" PRId64 ")", old);
-    return announce_text(x, ch, &text) &&
-           logged(x, play_set_value(&gm->g, args[0].u.i, slot, v));
+    return announce_text(x, ch, &text) && logged(x, play_set_value(&gm->g, args[0].u.i, slot, v));
 }
 
 /* vm_driver.effect: applies effect `kind` to its operands through the effect log. */
@@ -360,7 +357,8 @@ static bool effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, u
     if (kind == FX_CLOCK)
         return clock_effect(x, ch);
     if (!gm->g.sc || gm->g.sc != x->sc)
-        return state_fail(x, E_NO_BOARD, "no board is loaded: effects change the units and "
+        return state_fail(x, E_NO_BOARD,
+                          "no board is loaded: effects change the units and "
                           "the board of a scenario (load one first)");
     strbuf line = { 0 };
     bool ok;
@@ -370,24 +368,22 @@ static bool effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, u
         return false;
     }
     switch (k) {
-    case FX_GIVE: case FX_TAKE: case FX_TAKE_ALL:
-        ok = marker_effect(x, ch, k, args, &line);
-        break;
-    case FX_FLIP_UNIT: case FX_FLIP_ELEMENT:
-        ok = flip_effect(x, ch, k, args);
-        break;
-    case FX_SET:
-        ok = set_effect(x, ch, args, extra, &line);
-        break;
-    case FX_DESTROY: case FX_MOVE: case FX_EMBARK: case FX_DISEMBARK:
-        ok = position_effect(x, ch, k, args, n, &line);
-        break;
-    case FX_PLACE_SQUARE: case FX_PLACE_SIDE: case FX_REMOVE_SQUARE: case FX_REMOVE_SIDE:
-    case FX_REMOVE_NEAR:
-        ok = feature_effect(x, ch, k, args);
-        break;
-    default:
-        ok = state_fail(x, E_INTERNAL, "unknown effect %" PRIu32, kind);
+    case FX_GIVE:
+    case FX_TAKE:
+    case FX_TAKE_ALL: ok = marker_effect(x, ch, k, args, &line); break;
+    case FX_FLIP_UNIT:
+    case FX_FLIP_ELEMENT: ok = flip_effect(x, ch, k, args); break;
+    case FX_SET: ok = set_effect(x, ch, args, extra, &line); break;
+    case FX_DESTROY:
+    case FX_MOVE:
+    case FX_EMBARK:
+    case FX_DISEMBARK: ok = position_effect(x, ch, k, args, n, &line); break;
+    case FX_PLACE_SQUARE:
+    case FX_PLACE_SIDE:
+    case FX_REMOVE_SQUARE:
+    case FX_REMOVE_SIDE:
+    case FX_REMOVE_NEAR: ok = feature_effect(x, ch, k, args); break;
+    default: ok = state_fail(x, E_INTERNAL, "unknown effect %" PRIu32, kind);
     }
     sb_free(&line);
     return ok;
@@ -427,7 +423,7 @@ static void put_line(vm_ctx *x, const chunk *ch, strbuf *line)
 static void note(vm_ctx *x, const chunk *ch, const char *text)
 {
     if (game_of(x)->bare)
-        return;                 /* odds: an outcome is its effects alone */
+        return; /* odds: an outcome is its effects alone */
     strbuf line = { 0 };
     sb_printf(&line, "note: %s", text);
     put_line(x, ch, &line);
@@ -472,7 +468,7 @@ static void roll_json(vm_ctx *x, const chunk *ch, const val *faces, size_t n)
 static void dice(vm_ctx *x, const chunk *ch, const val *faces, size_t n, bool many)
 {
     if (game_of(x)->bare)
-        return;                 /* odds: an outcome is its effects alone */
+        return; /* odds: an outcome is its effects alone */
     strbuf line = { 0 };
     if (!many) {
         sb_printf(&line, "roll d6: %" PRId64, n ? faces[0].u.i : 0);
@@ -483,8 +479,7 @@ static void dice(vm_ctx *x, const chunk *ch, const val *faces, size_t n, bool ma
         sb_putc(&line, ']');
     } else {
         /* a long roll is said by its counts, so a line stays short: "170 ones, 160 twos..." */
-        static const char *const names[] = { "ones", "twos", "threes", "fours", "fives",
-                                             "sixes" };
+        static const char *const names[] = { "ones", "twos", "threes", "fours", "fives", "sixes" };
         size_t count[6] = { 0 };
         for (size_t i = 0; i < n; i++)
             if (faces[i].u.i >= 1 && faces[i].u.i <= 6)
@@ -522,13 +517,13 @@ static char **option_texts(vm_ctx *x, const val *opts, size_t n, strbuf *all)
 }
 
 /* The option a test's script names next; E221 when the script ran out or names none. */
-static bool scripted_choice(vm_ctx *x, const val *opts, size_t n, const char *question,
-                            strbuf *all, val *out)
+static bool scripted_choice(vm_ctx *x, const val *opts, size_t n, const char *question, strbuf *all,
+                            val *out)
 {
     proc_game *gm = game_of(x);
     if (gm->script_pos >= gm->nscript)
-        return state_fail(x, E_BAD_CHOICE, "the test's choices ran out at \"%s\" (legal are "
-                          "%s)", question, sb_str(all));
+        return state_fail(x, E_BAD_CHOICE, "the test's choices ran out at \"%s\" (legal are %s)",
+                          question, sb_str(all));
     val want = gm->script[gm->script_pos++];
     for (size_t i = 0; i < n; i++)
         if (opts[i].type == want.type && val_equal(x->p, opts[i], want, NULL)) {
@@ -537,8 +532,8 @@ static bool scripted_choice(vm_ctx *x, const val *opts, size_t n, const char *qu
         }
     strbuf w = { .limit = 256 };
     put_val(x, want, &w);
-    state_fail(x, E_BAD_CHOICE, "illegal choice %s for \"%s\": legal are %s", sb_str(&w),
-               question, sb_str(all));
+    state_fail(x, E_BAD_CHOICE, "illegal choice %s for \"%s\": legal are %s", sb_str(&w), question,
+               sb_str(all));
     sb_free(&w);
     return false;
 }
@@ -564,8 +559,8 @@ static bool chosen(vm_ctx *x, const val *opts, char **texts, size_t n, const cha
     if (idx == -1)
         return state_fail(x, E_ABANDONED, "the procedure was abandoned at \"%s\"", question);
     if (idx < 0 || (size_t)idx >= n)
-        return state_fail(x, E_BAD_CHOICE, "illegal choice for \"%s\": legal are %s",
-                          question, sb_str(all));
+        return state_fail(x, E_BAD_CHOICE, "illegal choice for \"%s\": legal are %s", question,
+                          sb_str(all));
     *out = opts[idx];
     return true;
 }
@@ -595,10 +590,11 @@ static bool choose(vm_ctx *x, const chunk *ch, val from, val side, const char *q
     }
     const char *question = q ? q : "choose one";
     if (n == 0)
-        return state_fail(x, E_NO_CHOICE, "no legal choice for \"%s\": the list of options "
-                          "is empty", question);
+        return state_fail(x, E_NO_CHOICE,
+                          "no legal choice for \"%s\": the list of options is empty", question);
     const char *side_name = side.u.i >= 0 && (size_t)side.u.i < p->enums[E_SIDE].len
-                                ? p->enums[E_SIDE].members[side.u.i].name : "";
+                                ? p->enums[E_SIDE].members[side.u.i].name
+                                : "";
     gm->choices_made++;
     if (gm->first_choice || (!gm->script_on && !gm->chooser)) {
         *out = opts[0];
@@ -606,9 +602,8 @@ static bool choose(vm_ctx *x, const chunk *ch, val from, val side, const char *q
     }
     strbuf all = { 0 };
     char **texts = option_texts(x, opts, n, &all);
-    bool ok = texts && (gm->script_on
-                            ? scripted_choice(x, opts, n, question, &all, out)
-                            : chosen(x, opts, texts, n, side_name, question, &all, out));
+    bool ok = texts && (gm->script_on ? scripted_choice(x, opts, n, question, &all, out)
+                                      : chosen(x, opts, texts, n, side_name, question, &all, out));
     sb_free(&all);
     return ok;
 }
@@ -649,8 +644,10 @@ static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
     unsigned cascade = x->max_depth / 2 ? x->max_depth / 2 : 1;
     if (x->depth >= cascade) {
         if (!x->err.code) {
-            state_fail(x, E_CASCADE, "events raise events more than %u deep (at event %s): "
-                       "a cascade that does not end?", cascade, p->queries[e].name);
+            state_fail(x, E_CASCADE,
+                       "events raise events more than %u deep (at event %s): "
+                       "a cascade that does not end?",
+                       cascade, p->queries[e].name);
             if (gm->raised_at.line)
                 x->err.loc = gm->raised_at;
         }
@@ -748,7 +745,12 @@ bool proc_run(vm_ctx *x, proc_game *gm, const chunk *ch)
     return as_procedure(x, gm, chunk_body, (void *)ch);
 }
 
-typedef struct walk { int32_t unit; const int64_t *squares; size_t n; size_t done; } walk;
+typedef struct walk {
+    int32_t unit;
+    const int64_t *squares;
+    size_t n;
+    size_t done;
+} walk;
 
 static bool walk_body(vm_ctx *x, void *ud)
 {
@@ -764,8 +766,7 @@ static bool walk_body(vm_ctx *x, void *ud)
         /* a rule took the unit off its path (destroyed, drowned, pushed away): the walk ends
          * there */
         int s0, s1;
-        if (!board_unit_squares(b, w->unit, &s0, &s1) ||
-            board_unit_embarked_in(b, w->unit) >= 0 ||
+        if (!board_unit_squares(b, w->unit, &s0, &s1) || board_unit_embarked_in(b, w->unit) >= 0 ||
             scene_square_value(sc, s0) != w->squares[i])
             break;
     }
@@ -801,7 +802,8 @@ static bool next_body(vm_ctx *x, void *ud)
     const play *g = &game_of(x)->g;
     size_t nphases = p->enums[E_PHASE].len;
     if (g->phase < 0 || nphases == 0)
-        return state_fail(x, E_NO_PHASE, "no phase is declared (`phase NAME;` declares the "
+        return state_fail(x, E_NO_PHASE,
+                          "no phase is declared (`phase NAME;` declares the "
                           "phases of a turn, in order)");
     uint32_t ptype = p->enums[E_PHASE].type;
     val old = { .type = ptype, .u.i = g->phase };

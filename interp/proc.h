@@ -14,7 +14,7 @@ typedef struct proc_event {
     uint32_t event;
     val *args;
     uint32_t nargs;
-    ast_loc at;             /* the rule statement that raised it (a `raise`, or an effect on the
+    ast_loc at; /* the rule statement that raised it (a `raise`, or an effect on the
                                event's moment), for errors of its cascade */
 } proc_event;
 
@@ -25,7 +25,7 @@ typedef int (*proc_chooser)(void *ud, const char *question, const char *side,
 /* Called with each effect's line before it is applied; false abandons the procedure. */
 typedef bool (*proc_stepper)(void *ud, const char *line);
 
-#define PROC_CHOOSER_TRIES 3      /* an illegal answer is refused, then asked again */
+#define PROC_CHOOSER_TRIES 3 /* an illegal answer is refused, then asked again */
 
 /* A game as procedures play it: the game itself (board, clock, effect log, history), who
  * chooses, and the running procedure's queue and output. */
@@ -33,22 +33,22 @@ typedef struct proc_game {
     play g;
     /* who chooses: a script (tests: values, consumed in order), else the chooser, else the
      * first legal option */
-    const val *script;      /* borrowed */
+    const val *script; /* borrowed */
     size_t nscript, script_pos;
-    bool script_on;         /* a script was given (running out of it is E221) */
+    bool script_on; /* a script was given (running out of it is E221) */
     proc_chooser chooser;
     proc_stepper stepper;
-    void *ud;               /* for chooser and stepper */
-    bool first_choice;      /* odds: every choice takes the first legal option */
-    bool bare;              /* odds: effect lines without their citations, no notes, no dice */
-    size_t choices_made;    /* choices made since the caller last zeroed it (odds' note) */
+    void *ud;            /* for chooser and stepper */
+    bool first_choice;   /* odds: every choice takes the first legal option */
+    bool bare;           /* odds: effect lines without their citations, no notes, no dice */
+    size_t choices_made; /* choices made since the caller last zeroed it (odds' note) */
     /* the running procedure, emptied when one starts */
-    proc_event *queue;      /* raised events not yet run */
+    proc_event *queue; /* raised events not yet run */
     size_t qlen, qcap;
-    strbuf out;             /* its lines: one per effect, note and roll */
-    strbuf rolls;           /* its dice as JSON objects joined by ", " (none when bare) */
-    size_t lines;           /* effect lines written */
-    ast_loc raised_at;      /* where the running event was raised (zero: from C, as a walk's
+    strbuf out;        /* its lines: one per effect, note and roll */
+    strbuf rolls;      /* its dice as JSON objects joined by ", " (none when bare) */
+    size_t lines;      /* effect lines written */
+    ast_loc raised_at; /* where the running event was raised (zero: from C, as a walk's
                                steps are), so a cascade too deep (E222) is reported there */
 } proc_game;
 

@@ -1,9 +1,9 @@
 /* program.c — building and freeing a compiled program (see program.h). */
 #include "program.h"
-#include "resolve.h"
 
 #include "compile.h"
 #include "mem.h"
+#include "resolve.h"
 
 void prog_free(prog *pg)
 {
@@ -25,7 +25,8 @@ void prog_free(prog *pg)
             }
             hon_free(pg->expects[t]);
             for (size_t k = 0; pg->choices && pg->choices[t] && p->tests[t].choices &&
-                               k < p->tests[t].choices->list.len; k++)
+                               k < p->tests[t].choices->list.len;
+                 k++)
                 chunk_free(pg->choices[t][k]);
             if (pg->choices)
                 hon_free(pg->choices[t]);
@@ -74,8 +75,8 @@ static bool compile_all(prog *pg, diag_list *d)
             if (!pg->choices[t])
                 return false;
             for (uint32_t k = 0; k < cs->len; k++)
-                if (!(pg->choices[t][k] = comp_expr(p, cs->items[k], rt->choices_nlocals,
-                                                    "choice", d)))
+                if (!(pg->choices[t][k] =
+                          comp_expr(p, cs->items[k], rt->choices_nlocals, "choice", d)))
                     return false;
         }
         for (size_t e = 0; e < rt->nexpects; e++) {

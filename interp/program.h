@@ -22,13 +22,13 @@ typedef struct prog_expect {
 
 typedef struct prog {
     res_program *res;
-    ast_file **files;       /* owned, in load order */
+    ast_file **files; /* owned, in load order */
     size_t nfiles;
-    chunk **rules;          /* one per res->rules */
-    chunk **fns;            /* one per res->fns */
-    chunk **defaults;       /* one per res->queries; NULL when the query has no default */
-    prog_expect **expects;  /* per test, one per expect */
-    chunk ***choices;       /* per test, one per scripted choice (`choices [..]`), or NULL */
+    chunk **rules;         /* one per res->rules */
+    chunk **fns;           /* one per res->fns */
+    chunk **defaults;      /* one per res->queries; NULL when the query has no default */
+    prog_expect **expects; /* per test, one per expect */
+    chunk ***choices;      /* per test, one per scripted choice (`choices [..]`), or NULL */
 } prog;
 
 /* Resolves and compiles the files (in load order) into a new program. Takes ownership of the

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+
 #include "mem.h"
 
 /* What the resolver callbacks see. */
@@ -92,13 +93,15 @@ scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors
     if (!s || !s->units) {
         scene_free(s);
         if (errs && HON_GROW(errs->items, errs->len, errs->cap))
-            errs->items[errs->len++] = (scn_error){ .code = E_SCN_MEMORY, .line = 1, .col = 1,
-                                                    .len = 1, .message = "out of memory" };
+            errs->items[errs->len++] = (scn_error){
+                .code = E_SCN_MEMORY, .line = 1, .col = 1, .len = 1, .message = "out of memory"
+            };
         return NULL;
     }
     s->first_unit = (int32_t)s->units->len;
-    scn_resolver r = { .resolve = resolve_name, .counter_size = counter_size,
-                       .new_unit = new_unit, .ud = &b };
+    scn_resolver r = {
+        .resolve = resolve_name, .counter_size = counter_size, .new_unit = new_unit, .ud = &b
+    };
     s->scn = scn_load(text, len, &r, errs);
     if (!s->scn) {
         scene_free(s);
@@ -115,13 +118,14 @@ scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors
     s->nunit_faces = s->units->len;
     s->nelement_faces = (size_t)board_element_count(s->b);
     s->unit_faces = hon_calloc(s->nunit_faces ? s->nunit_faces : 1, sizeof *s->unit_faces);
-    s->element_faces = hon_calloc(s->nelement_faces ? s->nelement_faces : 1,
-                                  sizeof *s->element_faces);
+    s->element_faces =
+        hon_calloc(s->nelement_faces ? s->nelement_faces : 1, sizeof *s->element_faces);
     if (!s->unit_faces || !s->element_faces) {
         scene_free(s);
         if (errs && HON_GROW(errs->items, errs->len, errs->cap))
-            errs->items[errs->len++] = (scn_error){ .code = E_SCN_MEMORY, .line = 1, .col = 1,
-                                                    .len = 1, .message = "out of memory" };
+            errs->items[errs->len++] = (scn_error){
+                .code = E_SCN_MEMORY, .line = 1, .col = 1, .len = 1, .message = "out of memory"
+            };
         return NULL;
     }
     return s;

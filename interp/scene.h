@@ -16,18 +16,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include "model.h"
 #include "scenario.h"
 
 typedef struct scene {
-    scenario *scn;          /* owned: the board, the scenario's units, symbols, colours */
-    const board *b;         /* scn->board */
-    const geo_grid *g;      /* board_grid(b) */
-    unit_pool *units;       /* owned: the counters, then the scenario's units */
-    int32_t first_unit;     /* pool id of the scenario's first unit */
+    scenario *scn;      /* owned: the board, the scenario's units, symbols, colours */
+    const board *b;     /* scn->board */
+    const geo_grid *g;  /* board_grid(b) */
+    unit_pool *units;   /* owned: the counters, then the scenario's units */
+    int32_t first_unit; /* pool id of the scenario's first unit */
     /* §6: the face each unit (by pool id) and each terrain element shows, a member of the
      * `face` enum; RES_FACE_NONE until a rule flips it (interp/play.c) */
-    int32_t *unit_faces;    /* owned, nunit_faces */
+    int32_t *unit_faces; /* owned, nunit_faces */
     size_t nunit_faces;
     int32_t *element_faces; /* owned, nelement_faces */
     size_t nelement_faces;

@@ -3,7 +3,6 @@
  * of its errors, compiling typed text, the game on the board, and the answers (hon_answer_*).
  */
 #include "session.h"
-#include "resolve.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
 #include "compile.h"
 #include "mem.h"
+#include "resolve.h"
 
 #define MAX_SOURCE_BYTES ((size_t)64 << 20)
 
@@ -29,12 +30,13 @@ void session_emit(hon_vm *vm, diag_list *dl)
             diag_render(dl, d, mem);
             fclose(mem);
         }
-        const char *path = d->loc.file < vm->sources.len ? vm->sources.files[d->loc.file].path
-                                                         : "<unknown>";
+        const char *path =
+            d->loc.file < vm->sources.len ? vm->sources.files[d->loc.file].path : "<unknown>";
         hon_diag hd = {
             .code = d->code,
-            .severity = d->severity == DIAG_ERROR ? HON_ERROR
-                        : d->severity == DIAG_WARNING ? HON_WARNING : HON_NOTE,
+            .severity = d->severity == DIAG_ERROR     ? HON_ERROR
+                        : d->severity == DIAG_WARNING ? HON_WARNING
+                                                      : HON_NOTE,
             .path = path,
             .line = d->loc.line,
             .col = d->loc.col,
@@ -45,7 +47,7 @@ void session_emit(hon_vm *vm, diag_list *dl)
             vm->cfg.on_diag(vm->cfg.userdata, &hd);
         else
             fputs(hd.rendered, stderr);
-        free(rendered);     /* open_memstream's buffer comes from malloc */
+        free(rendered); /* open_memstream's buffer comes from malloc */
     }
     diag_list_clear(dl);
 }
@@ -60,8 +62,7 @@ void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
     uint32_t id = diag_sources_add(&vm->sources, path ? path : "<board>", "", 0);
-    diag_report(&dl, code, DIAG_ERROR, (ast_loc){ .file = id == UINT32_MAX ? 0 : id }, "%s",
-                msg);
+    diag_report(&dl, code, DIAG_ERROR, (ast_loc){ .file = id == UINT32_MAX ? 0 : id }, "%s", msg);
     session_emit(vm, &dl);
 }
 
@@ -310,7 +311,7 @@ hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
     vm->choice_gen++;
     for (size_t c = 0; c < vm->nchoices; c++)
         if (strcmp(vm->choices[c].variant, variant) == 0) {
-            if (!reading) {     /* back to the default */
+            if (!reading) { /* back to the default */
                 hon_free(vm->choices[c].variant);
                 hon_free(vm->choices[c].reading);
                 vm->choices[c] = vm->choices[--vm->nchoices];
@@ -338,7 +339,8 @@ hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
 }
 
 void hon_each_variant(const hon_vm *vm,
-                      void (*fn)(void *ud, const char *variant, const char *reading, const char *doc),
+                      void (*fn)(void *ud, const char *variant, const char *reading,
+                                 const char *doc),
                       void *ud)
 {
     if (!vm || !fn)
@@ -359,8 +361,12 @@ void hon_each_variant(const hon_vm *vm,
 state_setup session_setup_with(const hon_vm *vm, const scene *sc, int32_t ed,
                                const int32_t *readings)
 {
-    return (state_setup){ .pg = vm->pg, .sc = sc, .edition = ed, .readings = readings,
-                          .budget = vm->cfg.step_budget, .max_depth = vm->cfg.max_depth };
+    return (state_setup){ .pg = vm->pg,
+                          .sc = sc,
+                          .edition = ed,
+                          .readings = readings,
+                          .budget = vm->cfg.step_budget,
+                          .max_depth = vm->cfg.max_depth };
 }
 
 const state_setup *session_setup(hon_vm *vm)
@@ -455,8 +461,8 @@ static bool on_step(void *ud, const char *line)
     return vm->cfg.on_effect(vm->cfg.userdata, line);
 }
 
-static int on_choose(void *ud, const char *question, const char *side,
-                     const char *const *options, size_t n)
+static int on_choose(void *ud, const char *question, const char *side, const char *const *options,
+                     size_t n)
 {
     const hon_vm *vm = ud;
     return vm->cfg.chooser(vm->cfg.userdata, question, side, options, n);
@@ -494,11 +500,26 @@ hon_answer *session_answer(char *text, char *json, char *trace)
     return a;
 }
 
-const char *hon_answer_text(const hon_answer *a) { return a ? a->text : ""; }
-const char *hon_answer_json(const hon_answer *a) { return a ? a->json : "null"; }
-const char *hon_answer_trace(const hon_answer *a) { return a ? a->trace : ""; }
-const char *hon_answer_why(const hon_answer *a) { return a ? (a->why ? a->why : a->trace) : ""; }
-const char *hon_answer_note(const hon_answer *a) { return a ? a->note : NULL; }
+const char *hon_answer_text(const hon_answer *a)
+{
+    return a ? a->text : "";
+}
+const char *hon_answer_json(const hon_answer *a)
+{
+    return a ? a->json : "null";
+}
+const char *hon_answer_trace(const hon_answer *a)
+{
+    return a ? a->trace : "";
+}
+const char *hon_answer_why(const hon_answer *a)
+{
+    return a ? (a->why ? a->why : a->trace) : "";
+}
+const char *hon_answer_note(const hon_answer *a)
+{
+    return a ? a->note : NULL;
+}
 
 void hon_answer_free(hon_answer *a)
 {

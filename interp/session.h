@@ -7,22 +7,21 @@
 #ifndef HON_SESSION_H
 #define HON_SESSION_H
 
-#include "hon.h"
-
 #include "diag.h"
 #include "front.h"
+#include "hon.h"
 #include "proc.h"
 #include "program.h"
 
-#define SESSION_ANSWER_MAX ((size_t)1 << 20)   /* bytes of an answer's printed value */
+#define SESSION_ANSWER_MAX ((size_t)1 << 20) /* bytes of an answer's printed value */
 
 /* A loaded rule file (or text), kept so that every load can rebuild the whole program. */
 typedef struct session_source {
     char *path;
     char *text;
     size_t len;
-    uint32_t file_id;   /* its diagnostics id (diag_sources) */
-    char *real;         /* a file's canonical path (realpath), which says whether two spellings
+    uint32_t file_id; /* its diagnostics id (diag_sources) */
+    char *real;       /* a file's canonical path (realpath), which says whether two spellings
                            name the same file; NULL for a text source or if unknown */
 } session_source;
 
@@ -34,18 +33,18 @@ typedef struct session_choice {
 
 struct hon_query_handle {
     char *name;
-    uint64_t gen;           /* prog_gen when id was looked up */
+    uint64_t gen; /* prog_gen when id was looked up */
     bool is_fn;
     uint32_t id;
 };
 
 struct hon_vm {
     hon_config cfg;
-    diag_sources sources;   /* every text diagnostics may quote: files, typed lines, boards */
-    session_source *srcs;   /* the loaded rule files, in load order (load.c) */
+    diag_sources sources; /* every text diagnostics may quote: files, typed lines, boards */
+    session_source *srcs; /* the loaded rule files, in load order (load.c) */
     size_t nsrcs, srcs_cap;
-    prog *pg;               /* never NULL once created */
-    char *edition;          /* chosen edition, or NULL for the program's default */
+    prog *pg;      /* never NULL once created */
+    char *edition; /* chosen edition, or NULL for the program's default */
     session_choice *choices;
     size_t nchoices, choices_cap;
     dice_src dice;
@@ -79,8 +78,8 @@ struct hon_answer {
     char *text;
     char *json;
     char *trace;
-    char *why;      /* the brief trace (trace_brief), or NULL: then `trace` serves */
-    char *note;     /* how the answer was asked (hon_answer_note), or NULL */
+    char *why;  /* the brief trace (trace_brief), or NULL: then `trace` serves */
+    char *note; /* how the answer was asked (hon_answer_note), or NULL */
 };
 
 /* ---- diagnostics ---- */

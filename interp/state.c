@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+
 #include "mem.h"
 
 void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
@@ -57,7 +58,7 @@ ast_loc state_where(const vm_ctx *x)
 bool state_fail(vm_ctx *x, int code, const char *fmt, ...)
 {
     if (x->err.code)
-        return false;       /* keep the first (innermost) error */
+        return false; /* keep the first (innermost) error */
     x->err.code = code;
     x->err.loc = state_where(x);
     va_list ap;
@@ -71,7 +72,7 @@ void *state_alloc(vm_ctx *x, size_t n)
 {
     void *p = arena_alloc(&x->arena, n);
     if (!p)
-        state_fail(x, E_MEMORY, "out of memory: this evaluation made more than %zu bytes of "
-                   "values", (size_t)VM_ARENA_LIMIT);
+        state_fail(x, E_MEMORY, "out of memory: this evaluation made more than %zu bytes of values",
+                   (size_t)VM_ARENA_LIMIT);
     return p;
 }

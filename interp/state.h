@@ -14,19 +14,19 @@
 #include "trace.h"
 
 #define VM_DEFAULT_BUDGET 10000000ULL
-#define VM_DEFAULT_DEPTH 200u
-#define VM_ARENA_LIMIT ((size_t)256 << 20)   /* bytes of values one evaluation may make */
+#define VM_DEFAULT_DEPTH  200u
+#define VM_ARENA_LIMIT    ((size_t)256 << 20) /* bytes of values one evaluation may make */
 
 /* Run-time errors are the E2xx codes of diag.h (E_NO_BOARD...; docs/spec/errors.md). */
 
 typedef struct vm_frame {
     const chunk *ch;
-    const uint32_t *pc;     /* saved pc (valid for frames below the running one) */
-    size_t base;            /* stack index of local 0 */
+    const uint32_t *pc; /* saved pc (valid for frames below the running one) */
+    size_t base;        /* stack index of local 0 */
 } vm_frame;
 
 typedef struct vm_error {
-    int code;               /* E_* of diag.h (201 for E201); E_NONE: none */
+    int code; /* E_* of diag.h (201 for E201); E_NONE: none */
     ast_loc loc;
     char msg[768];
 } vm_error;
@@ -58,22 +58,22 @@ typedef struct state_setup {
     const scene *sc;
     int32_t edition;
     const int32_t *readings;
-    uint64_t budget;          /* VM steps */
-    unsigned max_depth;       /* nested query and fn calls */
+    uint64_t budget;    /* VM steps */
+    unsigned max_depth; /* nested query and fn calls */
 } state_setup;
 
 struct vm_ctx {
     const prog *pg;
     const res_program *p;
-    const scene *sc;          /* the loaded board, or NULL */
-    const unit_pool *units;   /* sc's pool, else the program's */
-    int32_t edition;          /* active edition, -1: the top-level rules */
-    const int32_t *readings;  /* active reading of each variant */
+    const scene *sc;         /* the loaded board, or NULL */
+    const unit_pool *units;  /* sc's pool, else the program's */
+    int32_t edition;         /* active edition, -1: the top-level rules */
+    const int32_t *readings; /* active reading of each variant */
     dice_src *dice;
     uint64_t budget, steps_left;
     unsigned depth, max_depth;
     val *stack;
-    size_t stack_cap, sp;     /* sp: first free slot at call boundaries */
+    size_t stack_cap, sp; /* sp: first free slot at call boundaries */
     vm_frame *frames;
     size_t nframes, frames_cap;
     val_arena arena;

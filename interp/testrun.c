@@ -3,22 +3,22 @@
  * session's, with its own game (dice, scripted choices, `do`/`advance`/`move` items), undone
  * when it ends. A failure is `path:line:col: FAIL "title": why`. vm.md §8, language.md §7.
  */
-#include "session.h"
-
 #include <inttypes.h>
 #include <string.h>
+
 #include "mem.h"
+#include "session.h"
 #include "view.h"
 #include "vm.h"
 
 /* What one test runs under. */
 typedef struct test_run {
     const res_test *t;
-    size_t index;           /* in res_program.tests */
-    scene *sc;              /* its board: its own, or the session's, or NULL */
-    state_setup setup;      /* its board, edition and readings */
-    proc_game game;         /* the game its items play */
-    FILE *out;              /* where failures go */
+    size_t index;      /* in res_program.tests */
+    scene *sc;         /* its board: its own, or the session's, or NULL */
+    state_setup setup; /* its board, edition and readings */
+    proc_game game;    /* the game its items play */
+    FILE *out;         /* where failures go */
 } test_run;
 
 static void span_text(const hon_vm *vm, ast_loc loc, strbuf *b)
@@ -156,7 +156,7 @@ static bool game_begin(hon_vm *vm, test_run *r)
     const res_test *t = r->t;
     proc_game *g = &r->game;
     session_game_start(vm, g, r->sc);
-    g->chooser = NULL;          /* a test never asks a person: its script, else the first */
+    g->chooser = NULL; /* a test never asks a person: its script, else the first */
     g->stepper = NULL;
     vm->x.game = &g->g;
     vm->x.dice_on = t->has_dice;
@@ -178,9 +178,8 @@ static bool game_begin(hon_vm *vm, test_run *r)
             sb_printf(&b, "its choice %zu: ", k + 1);
             put_error(&vm->x, &b);
             ok = false;
-        } else if (v.type < vm->pg->res->ntypes &&
-                   (vm->pg->res->types[v.type].kind == RT_LIST ||
-                    vm->pg->res->types[v.type].kind == RT_RECORD)) {
+        } else if (v.type < vm->pg->res->ntypes && (vm->pg->res->types[v.type].kind == RT_LIST ||
+                                                    vm->pg->res->types[v.type].kind == RT_RECORD)) {
             sb_printf(&b, "its choice %zu is not a single value (a unit, a square, a member...)",
                       k + 1);
             ok = false;
@@ -274,11 +273,8 @@ static bool run_play_item(hon_vm *vm, test_run *r, size_t e, const prog_expect *
         if (!(pass = advance(ctx, &r->game, vm->pg->res, (int32_t)x->an.sym)))
             put_error(ctx, &b);
         break;
-    case AST_TEST_MOVE:
-        pass = walk(ctx, &r->game, pe, &b);
-        break;
-    default:
-        sb_puts(&b, "unknown test item");
+    case AST_TEST_MOVE: pass = walk(ctx, &r->game, pe, &b); break;
+    default: sb_puts(&b, "unknown test item");
     }
     return item_end(vm, r, x->loc, pass, &b);
 }
@@ -325,8 +321,8 @@ static bool run_test(hon_vm *vm, size_t i, FILE *out, hon_status *st)
         }
         if (!own) {
             fprintf(out, "%s:%u:%u: FAIL \"%s\": its board \"%s\" does not load\n",
-                    prog_file_path(vm->pg, t->decl->loc.file), t->decl->loc.line,
-                    t->decl->loc.col, t->title, t->board);
+                    prog_file_path(vm->pg, t->decl->loc.file), t->decl->loc.line, t->decl->loc.col,
+                    t->title, t->board);
             ok = false;
         }
     }
@@ -346,8 +342,7 @@ static bool run_test(hon_vm *vm, size_t i, FILE *out, hon_status *st)
     return ok;
 }
 
-hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed,
-                         size_t *failed)
+hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed, size_t *failed)
 {
     size_t np = 0, nf = 0;
     if (!vm || !out)

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <string.h>
+
 #include "mem.h"
 
 void trace_reset(trace_log *t)
@@ -122,7 +123,7 @@ static const char *mode_name(ast_op m)
     return ast_combine_name(m) ? ast_combine_name(m) : "first";
 }
 
-#define TRACE_VALUE_MAX 4096   /* bytes of one printed value in a trace */
+#define TRACE_VALUE_MAX 4096 /* bytes of one printed value in a trace */
 
 /* Prints one value of the trace, cut (text: "...", JSON: null) past TRACE_VALUE_MAX. */
 static void put_val(const val_env *env, val v, strbuf *out, bool json)
@@ -151,7 +152,7 @@ bool trace_source_ends_with_example(const char *s)
     for (size_t w = 0; w < sizeof words / sizeof *words; w++) {
         size_t k = strlen(words[w]), i = 0;
         if (n < k || (n > k && (unsigned char)s[n - k - 1] > ' '))
-            continue;                           /* too short, or only the end of a word */
+            continue; /* too short, or only the end of a word */
         while (i < k && (s[n - k + i] | 0x20) == words[w][i])
             i++;
         if (i == k)
@@ -168,8 +169,8 @@ static void put_cite(const ast_node *c, strbuf *out)
     if (source)
         sb_printf(out, ": %s", source);
     if (res_cite_example(c))
-        sb_printf(out, source && trace_source_ends_with_example(source) ? " \"%s\""
-                                                                        : ", example \"%s\"",
+        sb_printf(out,
+                  source && trace_source_ends_with_example(source) ? " \"%s\"" : ", example \"%s\"",
                   res_cite_example(c));
 }
 
@@ -244,7 +245,7 @@ static void no_rule_text(const val_env *env, const trace_log *t, size_t call, si
         if (t->e[i].depth == e->depth + 1 && t->e[i].kind == TR_DEFAULT)
             has_default = true;
     if (has_default && q->mode != AST_COMBINE_SUM)
-        return;     /* the default's own line says it (see below) */
+        return; /* the default's own line says it (see below) */
     indent(out, e->depth + 1);
     switch (q->is_event ? AST_COMBINE_FIRST : q->mode) {
     case AST_COMBINE_PERMISSION: sb_puts(out, "no rule forbids: permit"); break;
@@ -318,7 +319,8 @@ static void output_lines(const trace_ent *e, uint32_t depth, strbuf *out)
         const char *nl = memchr(l, '\n', (size_t)(end - l));
         size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
         indent(out, depth);
-        sb_puts(out, "\xe2\x86\x92" " ");   /* an arrow */
+        sb_puts(out, "\xe2\x86\x92"
+                     " "); /* an arrow */
         sb_putn(out, l, n);
         sb_putc(out, '\n');
         l += n + 1;
@@ -435,9 +437,7 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
             sb_putc(out, '\n');
             break;
         }
-        case TR_TABLE:
-            table_text(env, e, false, out);
-            break;
+        case TR_TABLE: table_text(env, e, false, out); break;
         }
     }
     if (t->truncated)
@@ -446,9 +446,9 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
 
 /* ---- the brief trace (trace_brief) ---- */
 
-#define ELLIPSIS "\xe2\x80\xa6"     /* … */
-#define TIMES "\xc3\x97"            /* × */
-#define SHORT_DEPTH 2               /* nested values cut item by item this deep, no deeper */
+#define ELLIPSIS    "\xe2\x80\xa6" /* … */
+#define TIMES       "\xc3\x97"     /* × */
+#define SHORT_DEPTH 2              /* nested values cut item by item this deep, no deeper */
 
 /* Characters (UTF-8 code points) of s[0..n). */
 static size_t chars(const char *s, size_t n)
@@ -474,8 +474,9 @@ static void put_short(const val_env *env, val v, strbuf *out, size_t width, int 
     const res_program *p = env->p;
     res_tkind k = kind_of(p, v);
     bool cut;
-    char *full = val_text(env, v, false, k == RT_LIST || k == RT_RECORD || k == RT_SET
-                                             ? 4 * width + 4 : TRACE_VALUE_MAX, &cut);
+    char *full = val_text(
+        env, v, false,
+        k == RT_LIST || k == RT_RECORD || k == RT_SET ? 4 * width + 4 : TRACE_VALUE_MAX, &cut);
     if (!full) {
         out->oom = true;
         return;
@@ -512,8 +513,8 @@ static void put_short(const val_env *env, val v, strbuf *out, size_t width, int 
             if (!(v.u.bits >> i & 1))
                 continue;
             uint32_t e = p->types[t->arg].arg;
-            sb_puts(&item, e < p->nenums && i < p->enums[e].len ? p->enums[e].members[i].name
-                                                                 : "?");
+            sb_puts(&item,
+                    e < p->nenums && i < p->enums[e].len ? p->enums[e].members[i].name : "?");
         } else {
             val it = k == RT_LIST ? v.u.list->items[i] : v.u.rec[i];
             if (k == RT_RECORD)
@@ -523,7 +524,7 @@ static void put_short(const val_env *env, val v, strbuf *out, size_t width, int 
             else
                 put_val(env, it, &item, false);
         }
-        bool last = true;       /* is this the last item? */
+        bool last = true; /* is this the last item? */
         for (size_t j = i + 1; j < nitems && last; j++)
             last = k == RT_SET ? !(v.u.bits >> j & 1) : false;
         size_t need = have + (shown ? 2 : 0) + chars(sb_str(&item), item.len) + (last ? 1 : 4);
@@ -589,8 +590,7 @@ static uint64_t hash_val(const res_program *p, val v, uint64_t h, uint32_t *work
             h = hash_val(p, v.u.rec[i], h, work);
         return h;
     }
-    default:
-        return mix(h, (uint64_t)v.u.i);
+    default: return mix(h, (uint64_t)v.u.i);
     }
 }
 
@@ -598,8 +598,8 @@ static uint64_t hash_val(const res_program *p, val v, uint64_t h, uint32_t *work
 static uint64_t hash_entry(const res_program *p, const trace_ent *e)
 {
     uint32_t work = 256;
-    uint64_t h = mix(mix(e->kind, e->id), (uint64_t)e->unfired << 2 | (uint64_t)e->no_rule << 1 |
-                                              e->done);
+    uint64_t h =
+        mix(mix(e->kind, e->id), (uint64_t)e->unfired << 2 | (uint64_t)e->no_rule << 1 | e->done);
     h = mix(mix(h, e->row), e->col);
     for (uint32_t a = 0; a < e->nargs; a++)
         h = hash_val(p, e->args[a], h, &work);
@@ -635,8 +635,8 @@ typedef struct brief {
     const val_env *env;
     const trace_log *t;
     strbuf *out;
-    size_t *end;            /* per entry: the index after its subtree */
-    uint64_t *hash;         /* per entry: a hash of its subtree */
+    size_t *end;    /* per entry: the index after its subtree */
+    uint64_t *hash; /* per entry: a hash of its subtree */
 } brief;
 
 /* Whether the subtrees at i and j are the same: entry by entry, with the same shape. */
@@ -648,8 +648,7 @@ static bool same_subtree(const brief *br, size_t i, size_t j)
         return false;
     for (size_t k = 0; k < n; k++) {
         const trace_ent *a = &t->e[i + k], *b = &t->e[j + k];
-        if (a->depth - t->e[i].depth != b->depth - t->e[j].depth ||
-            !same_entry(br->env->p, a, b))
+        if (a->depth - t->e[i].depth != b->depth - t->e[j].depth || !same_entry(br->env->p, a, b))
             return false;
     }
     return true;
@@ -676,7 +675,7 @@ static bool index_tree(brief *br)
     while (sp)
         br->end[stack[--sp]] = n;
     hon_free(stack);
-    for (size_t i = n; i-- > 0;) {      /* children before their parent */
+    for (size_t i = n; i-- > 0;) { /* children before their parent */
         uint64_t h = hash_entry(br->env->p, &t->e[i]);
         for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
             h = mix(h, br->hash[j]);
@@ -703,7 +702,7 @@ static size_t *group_children(const brief *br, size_t parent, size_t **counts, s
     size_t cap = 16;
     while (cap < 2 * nkids)
         cap *= 2;
-    size_t *slot = hon_malloc(cap * sizeof *slot);    /* open addressing: group + 1, 0 empty */
+    size_t *slot = hon_malloc(cap * sizeof *slot); /* open addressing: group + 1, 0 empty */
     if (!first || !count || !slot) {
         hon_free(first);
         hon_free(count);
@@ -958,7 +957,7 @@ static size_t json_calls(const val_env *env, const trace_log *t, size_t i, uint3
             json_lookup(env, &t->e[i], out);
             i++;
         } else {
-            i++;    /* not expected: skip */
+            i++; /* not expected: skip */
         }
     }
     sb_putc(out, ']');

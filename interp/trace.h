@@ -15,28 +15,34 @@
 #include "value.h"
 
 #define TRACE_MAX_ENTRIES 100000
-#define TRACE_BRIEF_WIDTH 40       /* characters of a value in a brief trace */
+#define TRACE_BRIEF_WIDTH 40 /* characters of a value in a brief trace */
 
 /* TR_EVENT: an event run by a procedure (id: its query id, args: its arguments); its rules
  * are TR_RULE entries one level deeper, and what a rule's block asked and raised (queries,
  * lookups, events) one level deeper still. */
-typedef enum trace_kind { TR_CALL, TR_RULE, TR_DEFAULT, TR_TABLE, TR_EVENT } trace_kind;
+typedef enum trace_kind {
+    TR_CALL,
+    TR_RULE,
+    TR_DEFAULT,
+    TR_TABLE,
+    TR_EVENT
+} trace_kind;
 
 typedef struct trace_ent {
     trace_kind kind;
     uint32_t depth;
-    uint32_t id;            /* query id (TR_CALL, TR_DEFAULT), rule id (TR_RULE), table id */
-    val *args;              /* TR_CALL: the arguments; TR_TABLE: the keys (arena) */
+    uint32_t id; /* query id (TR_CALL, TR_DEFAULT), rule id (TR_RULE), table id */
+    val *args;   /* TR_CALL: the arguments; TR_TABLE: the keys (arena) */
     uint32_t nargs;
     val result;
-    bool done;              /* result is set */
-    bool unfired;           /* TR_RULE: checked, its `when` was false (no result) */
-    bool no_rule;           /* TR_CALL, TR_EVENT: no rule fired (a call's answer is then the
+    bool done;         /* result is set */
+    bool unfired;      /* TR_RULE: checked, its `when` was false (no result) */
+    bool no_rule;      /* TR_CALL, TR_EVENT: no rule fired (a call's answer is then the
                                default or the mode's) */
-    uint32_t row, col;      /* TR_TABLE: the row read, the column (UINT32_MAX: whole row) */
-    const char *out;        /* TR_RULE of an event: the lines its block wrote (arena), or NULL */
-    uint32_t out_len;       /* bytes of out */
-    uint32_t effects;       /* how many of those lines are effects (the others are dice
+    uint32_t row, col; /* TR_TABLE: the row read, the column (UINT32_MAX: whole row) */
+    const char *out;   /* TR_RULE of an event: the lines its block wrote (arena), or NULL */
+    uint32_t out_len;  /* bytes of out */
+    uint32_t effects;  /* how many of those lines are effects (the others are dice
                                rolls and notes) */
 } trace_ent;
 
@@ -44,7 +50,7 @@ typedef struct trace_log {
     trace_ent *e;
     size_t len, cap;
     uint32_t depth;
-    bool truncated;         /* entries were dropped past TRACE_MAX_ENTRIES */
+    bool truncated; /* entries were dropped past TRACE_MAX_ENTRIES */
 } trace_log;
 
 /* Forgets every entry (keeps the memory). */

@@ -6,14 +6,15 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
 #include "mem.h"
 #include "scene.h"
 
 val val_absent(uint32_t type, uint32_t table, uint32_t row, uint32_t col)
 {
     val v = { .type = type, .flags = VAL_ABSENT };
-    v.u.bits = (uint64_t)(table & 0xffffffu) << 40 | (uint64_t)(row & 0xffffffu) << 16 |
-               (col & 0xffffu);
+    v.u.bits =
+        (uint64_t)(table & 0xffffffu) << 40 | (uint64_t)(row & 0xffffffu) << 16 | (col & 0xffffu);
     return v;
 }
 
@@ -39,8 +40,7 @@ static const char *member_name(const res_program *p, uint32_t enum_id, int64_t m
     return p->enums[enum_id].members[m].name;
 }
 
-static void print_set(const res_program *p, uint32_t elem, uint64_t bits, strbuf *out,
-                      bool json)
+static void print_set(const res_program *p, uint32_t elem, uint64_t bits, strbuf *out, bool json)
 {
     uint32_t e = ty(p, elem)->arg;
     bool first = true;
@@ -77,12 +77,8 @@ static void print(const val_env *env, val v, strbuf *out, bool json)
     }
     const res_type *t = ty(p, v.type);
     switch (t->kind) {
-    case RT_INT:
-        sb_printf(out, "%" PRId64, v.u.i);
-        break;
-    case RT_BOOL:
-        sb_puts(out, v.u.i ? "true" : "false");
-        break;
+    case RT_INT: sb_printf(out, "%" PRId64, v.u.i); break;
+    case RT_BOOL: sb_puts(out, v.u.i ? "true" : "false"); break;
     case RT_VERDICT:
         if (json)
             sb_json_str(out, v.u.i ? "permit" : "forbid");
@@ -125,9 +121,7 @@ static void print(const val_env *env, val v, strbuf *out, bool json)
         put_name(out, buf, json);
         break;
     }
-    case RT_SET:
-        print_set(p, t->arg, v.u.bits, out, json);
-        break;
+    case RT_SET: print_set(p, t->arg, v.u.bits, out, json); break;
     case RT_LIST:
         sb_putc(out, '[');
         for (size_t i = 0; v.u.list && i < v.u.list->len && !out->truncated && !out->oom; i++) {
@@ -157,14 +151,18 @@ static void print(const val_env *env, val v, strbuf *out, bool json)
         sb_putc(out, '}');
         break;
     }
-    default:
-        sb_puts(out, json ? "null" : "<no value>");
-        break;
+    default: sb_puts(out, json ? "null" : "<no value>"); break;
     }
 }
 
-void val_print(const val_env *e, val v, strbuf *out) { print(e, v, out, false); }
-void val_json(const val_env *e, val v, strbuf *out) { print(e, v, out, true); }
+void val_print(const val_env *e, val v, strbuf *out)
+{
+    print(e, v, out, false);
+}
+void val_json(const val_env *e, val v, strbuf *out)
+{
+    print(e, v, out, true);
+}
 
 bool val_equal_bounded(const res_program *p, val a, val b, val *absent, uint64_t *work)
 {
@@ -194,8 +192,7 @@ bool val_equal_bounded(const res_program *p, val a, val b, val *absent, uint64_t
                 return false;
         return true;
     }
-    default:
-        return a.u.i == b.u.i;
+    default: return a.u.i == b.u.i;
     }
 }
 

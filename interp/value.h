@@ -12,22 +12,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include "arena.h"
 #include "model.h"
 #include "strbuf.h"
 
-#define VAL_ABSENT 1u       /* flags: a `?` table cell (payload: table, row, column) */
+#define VAL_ABSENT 1u /* flags: a `?` table cell (payload: table, row, column) */
 
 typedef struct vlist vlist;
 
 typedef struct val {
-    uint32_t type;          /* resolver type id */
+    uint32_t type; /* resolver type id */
     uint32_t flags;
     union {
-        int64_t i;          /* int, bool (0/1), enum member, verdict (0 forbid/1 permit), unit */
-        uint64_t bits;      /* set: bit m = member m */
+        int64_t i;     /* int, bool (0/1), enum member, verdict (0 forbid/1 permit), unit */
+        uint64_t bits; /* set: bit m = member m */
         vlist *list;
-        struct val *rec;    /* record: one value per field, in declaration order */
+        struct val *rec; /* record: one value per field, in declaration order */
     } u;
 } val;
 
@@ -51,7 +52,7 @@ struct scene;
  * any (scenario units print as `$rifle1`, elements by name, sides as `C4/C5` or `A1:N`). */
 typedef struct val_env {
     const res_program *p;
-    const struct scene *sc;     /* NULL: no board */
+    const struct scene *sc; /* NULL: no board */
 } val_env;
 
 /* Writes v as the language prints it: 7, true, clear, {map_a, map_b}, [1, 2],

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+
 #include "draw.h"
 #include "mem.h"
 
@@ -27,8 +28,7 @@ static void report_scn(hon_vm *vm, const char *path, const char *text, size_t le
     session_emit(vm, &dl);
 }
 
-hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_t len,
-                           scene **out)
+hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_t len, scene **out)
 {
     *out = NULL;
     char *owned = NULL;
@@ -65,8 +65,8 @@ void view_rebind(hon_vm *vm)
         vm->sc = sc;
         return;
     }
-    session_report(vm, E_NONE, vm->board_path, "the board %s does not fit the rules any more: "
-                   "it was dropped", vm->board_path);
+    session_report(vm, E_NONE, vm->board_path,
+                   "the board %s does not fit the rules any more: it was dropped", vm->board_path);
     hon_free(vm->board_path);
     hon_free(vm->board_text);
     vm->board_path = vm->board_text = NULL;
@@ -150,14 +150,16 @@ static int endpoint(hon_vm *vm, const char *spec)
         int32_t u = scene_unit(sc, spec + (spec[0] == '$'));
         if (u >= 0 && board_unit_squares(sc->b, u, &s0, &s1))
             return s0;
-        session_report(vm, E_NONE, vm->board_path, u >= 0 ? "unit %s is not on the board"
-                     : "the board has no unit %s", spec);
+        session_report(vm, E_NONE, vm->board_path,
+                       u >= 0 ? "unit %s is not on the board" : "the board has no unit %s", spec);
         return -1;
     }
     s0 = geo_parse_square(sc->g, spec + (spec[0] == '@'));
     if (s0 < 0)
-        session_report(vm, E_NONE, vm->board_path, "'%s' is neither a unit ($name) nor a square of "
-                     "the board (%d columns, %d rows)", spec, sc->g->w, sc->g->h);
+        session_report(vm, E_NONE, vm->board_path,
+                       "'%s' is neither a unit ($name) nor a square of "
+                       "the board (%d columns, %d rows)",
+                       spec, sc->g->w, sc->g->h);
     return s0;
 }
 
@@ -166,9 +168,9 @@ static int endpoint(hon_vm *vm, const char *spec)
  * its face, by element id its face, NULL where there is nothing or the face is the default
  * (RES_FACE_NONE). The strings and arrays are new (shown_free); false on OOM. */
 typedef struct shown {
-    char **markers;                 /* nunits, owned strings */
-    const char **unit_faces;        /* nunits, borrowed names */
-    const char **element_faces;     /* nelements, borrowed names */
+    char **markers;             /* nunits, owned strings */
+    const char **unit_faces;    /* nunits, borrowed names */
+    const char **element_faces; /* nelements, borrowed names */
     size_t nunits, nelements;
 } shown;
 
@@ -225,7 +227,8 @@ static bool shown_build(const hon_vm *vm, shown *w)
             uint32_t k = unit_marker_count(sc->units, (int32_t)u, m);
             if (k == 0)
                 continue;
-            at += (size_t)snprintf(t + at, len + 1 - at, "%s%s", at ? ", " : "", me->members[m].name);
+            at +=
+                (size_t)snprintf(t + at, len + 1 - at, "%s%s", at ? ", " : "", me->members[m].name);
             if (k > 1)
                 at += (size_t)snprintf(t + at, len + 1 - at, " x%" PRIu32, k);
         }
@@ -245,7 +248,8 @@ static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, 
         return HON_ERR_NOT_FOUND;
     }
     const scenario *s = vm->sc->scn;
-    draw_options o = { .symbols = s->symbols, .title = s->title,
+    draw_options o = { .symbols = s->symbols,
+                       .title = s->title,
                        .terrain_colours = (const char *const *)s->terrain_colours,
                        .n_terrain_colours = s->n_terrain_colours,
                        .side_colours = (const char *const *)s->side_colours,

@@ -11,8 +11,7 @@
  * program into *out (a new scene). On errors (E3xx, reported with file, line and column;
  * E398 when the file cannot be read) *out is NULL and the status says why: HON_ERR_COMPILE,
  * HON_ERR_IO or HON_ERR_MEMORY. */
-hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_t len,
-                           scene **out);
+hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_t len, scene **out);
 /* After a reload of the rules: the board again, against the new program; dropped (with a
  * note) when its names no longer resolve. */
 void view_rebind(hon_vm *vm);

@@ -11,12 +11,13 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+
 #include "builtin.h"
 #include "config.h"
 #include "mem.h"
 
-#define VM_MAX_STACK ((size_t)1 << 24)   /* values; beyond this: E209 */
-#define VM_MAX_DICE 1000                 /* largest N in `roll N d6` */
+#define VM_MAX_STACK ((size_t)1 << 24) /* values; beyond this: E209 */
+#define VM_MAX_DICE  1000              /* largest N in `roll N d6` */
 
 /* ---- errors ---- */
 
@@ -194,9 +195,8 @@ static bool table_cell(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col, va
         if (!f)
             return false;
         for (uint32_t c = 0; c < t->ncols; c++)
-            f[c] = r->cells[c].given
-                       ? (val){ .type = t->cols[c].type, .u.i = r->cells[c].v }
-                       : val_absent(t->cols[c].type, table, row, c);
+            f[c] = r->cells[c].given ? (val){ .type = t->cols[c].type, .u.i = r->cells[c].v }
+                                     : val_absent(t->cols[c].type, table, row, c);
         *out = (val){ .type = t->result, .u.rec = f };
         return true;
     }
@@ -275,54 +275,73 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     val *sp = base + ch->nlocals;
 
 /* operand decoding and stack access */
-#define OPA (pc[0])
-#define OPB (pc[1])
-#define OPC (pc[2])
-#define OPD (pc[3])
-#define SKIP(n) (pc += (n))
-#define POP() (*--sp)
-#define PUSH(v) (*sp++ = (v))
-#define TOP (sp[-1])
+#define OPA       (pc[0])
+#define OPB       (pc[1])
+#define OPC       (pc[2])
+#define OPD       (pc[3])
+#define SKIP(n)   (pc += (n))
+#define POP()     (*--sp)
+#define PUSH(v)   (*sp++ = (v))
+#define TOP       (sp[-1])
 #define SAVE_PC() (f->pc = pc)
-#define RELOAD() \
-    do { f = &x->frames[x->nframes - 1]; ch = f->ch; K = ch->k; base = x->stack + f->base; } \
-    while (0)
-#define RAISE(...) do { SAVE_PC(); state_fail(x, __VA_ARGS__); goto error; } while (0)
+#define RELOAD()                        \
+    do {                                \
+        f = &x->frames[x->nframes - 1]; \
+        ch = f->ch;                     \
+        K = ch->k;                      \
+        base = x->stack + f->base;      \
+    } while (0)
+#define RAISE(...)                  \
+    do {                            \
+        SAVE_PC();                  \
+        state_fail(x, __VA_ARGS__); \
+        goto error;                 \
+    } while (0)
 /* Charges n more steps for an instruction whose work grows with its operands. */
-#define CHARGE(n) \
-    do { if ((uint64_t)(n) >= x->steps_left) { SAVE_PC(); goto over_budget; } \
-         x->steps_left -= (uint64_t)(n); } while (0)
+#define CHARGE(n)                             \
+    do {                                      \
+        if ((uint64_t)(n) >= x->steps_left) { \
+            SAVE_PC();                        \
+            goto over_budget;                 \
+        }                                     \
+        x->steps_left -= (uint64_t)(n);       \
+    } while (0)
 #define BOOLV(b) ((val){ .type = T_BOOL, .u.i = (b) ? 1 : 0 })
-#define INTV(n) ((val){ .type = T_INT, .u.i = (n) })
+#define INTV(n)  ((val){ .type = T_INT, .u.i = (n) })
 /* x y -> x OP y on ints, E205 when the result does not fit (overflow: a __builtin_*_overflow). */
-#define ARITH(NAME, overflow, sym) \
-    VM_CASE(NAME) { \
-        int64_t b_ = POP().u.i, a_ = TOP.u.i, r_; \
-        if (overflow(a_, b_, &r_)) \
+#define ARITH(NAME, overflow, sym)                                                    \
+    VM_CASE(NAME)                                                                     \
+    {                                                                                 \
+        int64_t b_ = POP().u.i, a_ = TOP.u.i, r_;                                     \
+        if (overflow(a_, b_, &r_))                                                    \
             RAISE(E_ARITH, "integer overflow: %" PRId64 " " sym " %" PRId64, a_, b_); \
-        TOP.u.i = r_; \
-        VM_NEXT(); \
+        TOP.u.i = r_;                                                                 \
+        VM_NEXT();                                                                    \
     }
 /* out = whether a and b are deeply equal, the values visited charged to the step budget;
  * leaves through over_budget when it runs out, and with E201 when a `?` cell takes part. */
-#define DEEP_EQUAL(a, b, out) \
-    do { \
-        val absent_ = { 0 }; \
-        uint64_t work_ = x->steps_left; \
+#define DEEP_EQUAL(a, b, out)                                     \
+    do {                                                          \
+        val absent_ = { 0 };                                      \
+        uint64_t work_ = x->steps_left;                           \
         (out) = val_equal_bounded(p, (a), (b), &absent_, &work_); \
-        if (work_ == 0) { SAVE_PC(); goto over_budget; } \
-        x->steps_left = work_; \
-        if (absent_.flags & VAL_ABSENT) { \
-            uint32_t t_, r_, c_; \
-            val_absent_where(absent_, &t_, &r_, &c_); \
-            SAVE_PC(); \
-            fail_absent(x, t_, r_, c_); \
-            goto error; \
-        } \
+        if (work_ == 0) {                                         \
+            SAVE_PC();                                            \
+            goto over_budget;                                     \
+        }                                                         \
+        x->steps_left = work_;                                    \
+        if (absent_.flags & VAL_ABSENT) {                         \
+            uint32_t t_, r_, c_;                                  \
+            val_absent_where(absent_, &t_, &r_, &c_);             \
+            SAVE_PC();                                            \
+            fail_absent(x, t_, r_, c_);                           \
+            goto error;                                           \
+        }                                                         \
     } while (0)
 #if HON_DEBUG_TRACE
-#define DEBUG_OP() fprintf(stderr, "[vm] %-28s %04zu %s\n", ch->name, \
-                           (size_t)(pc - ch->code), *pc < OP__COUNT ? op_names[*pc] : "?")
+#define DEBUG_OP()                                                              \
+    fprintf(stderr, "[vm] %-28s %04zu %s\n", ch->name, (size_t)(pc - ch->code), \
+            *pc < OP__COUNT ? op_names[*pc] : "?")
 #else
 #define DEBUG_OP() ((void)0)
 #endif
@@ -333,41 +352,88 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 #include "opcodes.h"
     };
 #define VM_CASE(name) L_##name:
-#define VM_NEXT() \
-    do { if (--x->steps_left == 0) goto budget; DEBUG_OP(); goto *labels[*pc++]; } while (0)
+#define VM_NEXT()                 \
+    do {                          \
+        if (--x->steps_left == 0) \
+            goto budget;          \
+        DEBUG_OP();               \
+        goto *labels[*pc++];      \
+    } while (0)
 #define VM_LOOP_BEGIN VM_NEXT();
 #define VM_LOOP_END
 #else
 #define VM_CASE(name) case OP_##name:
-#define VM_NEXT() break
-#define VM_LOOP_BEGIN \
-    for (;;) { if (--x->steps_left == 0) goto budget; DEBUG_OP(); switch ((op_code)*pc++) {
-#define VM_LOOP_END \
-    default: RAISE(E_INTERNAL, "bad opcode"); } }
+#define VM_NEXT()     break
+#define VM_LOOP_BEGIN             \
+    for (;;) {                    \
+        if (--x->steps_left == 0) \
+            goto budget;          \
+        DEBUG_OP();               \
+        switch ((op_code)*pc++) {
+#define VM_LOOP_END                           \
+    default: RAISE(E_INTERNAL, "bad opcode"); \
+        }                                     \
+        }
 #endif
 
     VM_LOOP_BEGIN
 
-    VM_CASE(CONST) { PUSH(K[OPA]); SKIP(1); VM_NEXT(); }
-    VM_CASE(INT) { PUSH(INTV((int32_t)OPA)); SKIP(1); VM_NEXT(); }
-    VM_CASE(TRUE) { PUSH(BOOLV(1)); VM_NEXT(); }
-    VM_CASE(FALSE) { PUSH(BOOLV(0)); VM_NEXT(); }
-    VM_CASE(POP) { sp--; VM_NEXT(); }
-    VM_CASE(GET_LOCAL) { PUSH(base[OPA]); SKIP(1); VM_NEXT(); }
-    VM_CASE(SET_LOCAL) { base[OPA] = POP(); SKIP(1); VM_NEXT(); }
+    VM_CASE(CONST)
+    {
+        PUSH(K[OPA]);
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(INT)
+    {
+        PUSH(INTV((int32_t)OPA));
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(TRUE)
+    {
+        PUSH(BOOLV(1));
+        VM_NEXT();
+    }
+    VM_CASE(FALSE)
+    {
+        PUSH(BOOLV(0));
+        VM_NEXT();
+    }
+    VM_CASE(POP)
+    {
+        sp--;
+        VM_NEXT();
+    }
+    VM_CASE(GET_LOCAL)
+    {
+        PUSH(base[OPA]);
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(SET_LOCAL)
+    {
+        base[OPA] = POP();
+        SKIP(1);
+        VM_NEXT();
+    }
 
     ARITH(ADD, __builtin_add_overflow, "+")
     ARITH(SUB, __builtin_sub_overflow, "-")
     ARITH(MUL, __builtin_mul_overflow, "*")
-    VM_CASE(DIV) {
+    VM_CASE(DIV)
+    {
         int64_t b = POP().u.i, a = TOP.u.i, q, r;
         if (!checked_div(a, b, &q, &r))
-            RAISE(E_ARITH, b == 0 ? "division by zero: %" PRId64 " / %" PRId64
-                                  : "integer overflow: %" PRId64 " / %" PRId64, a, b);
+            RAISE(E_ARITH,
+                  b == 0 ? "division by zero: %" PRId64 " / %" PRId64
+                         : "integer overflow: %" PRId64 " / %" PRId64,
+                  a, b);
         TOP.u.i = q;
         VM_NEXT();
     }
-    VM_CASE(MOD) {
+    VM_CASE(MOD)
+    {
         int64_t b = POP().u.i, a = TOP.u.i, q, r;
         if (b == -1)
             r = 0;
@@ -376,15 +442,29 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         TOP.u.i = r;
         VM_NEXT();
     }
-    VM_CASE(NEG) {
+    VM_CASE(NEG)
+    {
         if (TOP.u.i == INT64_MIN)
             RAISE(E_ARITH, "integer overflow: -(%" PRId64 ")", TOP.u.i);
         TOP.u.i = -TOP.u.i;
         VM_NEXT();
     }
-    VM_CASE(MIN) { int64_t b = POP().u.i; if (b < TOP.u.i) TOP.u.i = b; VM_NEXT(); }
-    VM_CASE(MAX) { int64_t b = POP().u.i; if (b > TOP.u.i) TOP.u.i = b; VM_NEXT(); }
-    VM_CASE(ABS) {
+    VM_CASE(MIN)
+    {
+        int64_t b = POP().u.i;
+        if (b < TOP.u.i)
+            TOP.u.i = b;
+        VM_NEXT();
+    }
+    VM_CASE(MAX)
+    {
+        int64_t b = POP().u.i;
+        if (b > TOP.u.i)
+            TOP.u.i = b;
+        VM_NEXT();
+    }
+    VM_CASE(ABS)
+    {
         if (TOP.u.i == INT64_MIN)
             RAISE(E_ARITH, "integer overflow: abs(%" PRId64 ")", TOP.u.i);
         if (TOP.u.i < 0)
@@ -392,15 +472,20 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         VM_NEXT();
     }
 
-    VM_CASE(NOT) { TOP.u.i = !TOP.u.i; VM_NEXT(); }
+    VM_CASE(NOT)
+    {
+        TOP.u.i = !TOP.u.i;
+        VM_NEXT();
+    }
     VM_CASE(EQ)
-    VM_CASE(NE) {
+    VM_CASE(NE)
+    {
         /* one body for both: the opcode just read tells them apart */
         bool ne = pc[-1] == OP_NE;
         val b = POP(), a = TOP;
         res_tkind k = p->types[a.type].kind;
         if (k != RT_LIST && k != RT_RECORD && !((a.flags | b.flags) & VAL_ABSENT)) {
-            CHARGE(1);      /* the one value compared */
+            CHARGE(1); /* the one value compared */
             TOP = BOOLV((a.u.i == b.u.i) != ne);
             VM_NEXT();
         }
@@ -409,11 +494,32 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         TOP = BOOLV(eq != ne);
         VM_NEXT();
     }
-    VM_CASE(LT) { int64_t b = POP().u.i; TOP = BOOLV(TOP.u.i < b); VM_NEXT(); }
-    VM_CASE(LE) { int64_t b = POP().u.i; TOP = BOOLV(TOP.u.i <= b); VM_NEXT(); }
-    VM_CASE(GT) { int64_t b = POP().u.i; TOP = BOOLV(TOP.u.i > b); VM_NEXT(); }
-    VM_CASE(GE) { int64_t b = POP().u.i; TOP = BOOLV(TOP.u.i >= b); VM_NEXT(); }
-    VM_CASE(IN) {
+    VM_CASE(LT)
+    {
+        int64_t b = POP().u.i;
+        TOP = BOOLV(TOP.u.i < b);
+        VM_NEXT();
+    }
+    VM_CASE(LE)
+    {
+        int64_t b = POP().u.i;
+        TOP = BOOLV(TOP.u.i <= b);
+        VM_NEXT();
+    }
+    VM_CASE(GT)
+    {
+        int64_t b = POP().u.i;
+        TOP = BOOLV(TOP.u.i > b);
+        VM_NEXT();
+    }
+    VM_CASE(GE)
+    {
+        int64_t b = POP().u.i;
+        TOP = BOOLV(TOP.u.i >= b);
+        VM_NEXT();
+    }
+    VM_CASE(IN)
+    {
         val s = POP(), v = TOP;
         bool found = false;
         if (p->types[s.type].kind == RT_SET) {
@@ -426,32 +532,41 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         VM_NEXT();
     }
 
-    VM_CASE(JUMP) { pc += 1 + (int32_t)OPA; VM_NEXT(); }
-    VM_CASE(JUMP_IF_FALSE) {
+    VM_CASE(JUMP)
+    {
+        pc += 1 + (int32_t)OPA;
+        VM_NEXT();
+    }
+    VM_CASE(JUMP_IF_FALSE)
+    {
         if (!POP().u.i)
             pc += (int32_t)OPA;
         SKIP(1);
         VM_NEXT();
     }
-    VM_CASE(JUMP_IF_TRUE) {
+    VM_CASE(JUMP_IF_TRUE)
+    {
         if (POP().u.i)
             pc += (int32_t)OPA;
         SKIP(1);
         VM_NEXT();
     }
-    VM_CASE(JUMP_IF_FALSE_KEEP) {
+    VM_CASE(JUMP_IF_FALSE_KEEP)
+    {
         if (!TOP.u.i)
             pc += (int32_t)OPA;
         SKIP(1);
         VM_NEXT();
     }
-    VM_CASE(JUMP_IF_TRUE_KEEP) {
+    VM_CASE(JUMP_IF_TRUE_KEEP)
+    {
         if (TOP.u.i)
             pc += (int32_t)OPA;
         SKIP(1);
         VM_NEXT();
     }
-    VM_CASE(FOR_NEXT) {
+    VM_CASE(FOR_NEXT)
+    {
         const val *coll = &base[OPA];
         val *idx = &base[OPB];
         bool more = false;
@@ -472,9 +587,13 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(4);
         VM_NEXT();
     }
-    VM_CASE(EMPTY_AGG) { RAISE(E_EMPTY, "min or max over an empty collection"); }
+    VM_CASE(EMPTY_AGG)
+    {
+        RAISE(E_EMPTY, "min or max over an empty collection");
+    }
 
-    VM_CASE(MAKE_LIST) {
+    VM_CASE(MAKE_LIST)
+    {
         uint32_t t = OPA, n = OPB;
         SKIP(2);
         SAVE_PC();
@@ -487,7 +606,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         PUSH(((val){ .type = t, .u.list = l }));
         VM_NEXT();
     }
-    VM_CASE(MAKE_SET) {
+    VM_CASE(MAKE_SET)
+    {
         uint32_t t = OPA, n = OPB;
         uint64_t bits = 0;
         SKIP(2);
@@ -498,7 +618,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         PUSH(((val){ .type = t, .u.bits = bits }));
         VM_NEXT();
     }
-    VM_CASE(MAKE_RECORD) {
+    VM_CASE(MAKE_RECORD)
+    {
         uint32_t t = OPA, n = OPB;
         SKIP(2);
         SAVE_PC();
@@ -510,7 +631,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         PUSH(((val){ .type = t, .u.rec = fields }));
         VM_NEXT();
     }
-    VM_CASE(GET_FIELD) {
+    VM_CASE(GET_FIELD)
+    {
         val v = TOP.u.rec[OPA];
         SKIP(1);
         if (v.flags & VAL_ABSENT) {
@@ -523,7 +645,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         TOP = v;
         VM_NEXT();
     }
-    VM_CASE(GET_LOCAL_FIELD) {
+    VM_CASE(GET_LOCAL_FIELD)
+    {
         val v = base[OPA].u.rec[OPB];
         SKIP(2);
         if (v.flags & VAL_ABSENT) {
@@ -536,14 +659,17 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         PUSH(v);
         VM_NEXT();
     }
-    VM_CASE(LEN) {
+    VM_CASE(LEN)
+    {
         val v = TOP;
         int64_t n = p->types[v.type].kind == RT_SET ? __builtin_popcountll(v.u.bits)
-                    : v.u.list ? (int64_t)v.u.list->len : 0;
+                    : v.u.list                      ? (int64_t)v.u.list->len
+                                                    : 0;
         TOP = INTV(n);
         VM_NEXT();
     }
-    VM_CASE(TABLE) {
+    VM_CASE(TABLE)
+    {
         uint32_t t = OPA, n = OPB, col = OPC;
         SKIP(3);
         SAVE_PC();
@@ -555,26 +681,30 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         VM_NEXT();
     }
 
-    VM_CASE(UNIT_KIND) {
+    VM_CASE(UNIT_KIND)
+    {
         const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
         if (!u || u->kind < 0)
             RAISE(E_UNIT_VALUE, "counter `%s` has no kind", u ? u->counter : "?");
         TOP = (val){ .type = p->enums[E_KIND].type, .u.i = u->kind };
         VM_NEXT();
     }
-    VM_CASE(UNIT_SIDE) {
+    VM_CASE(UNIT_SIDE)
+    {
         const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
         if (!u || u->side < 0)
             RAISE(E_UNIT_VALUE, "counter `%s` gives no side", u ? u->counter : "?");
         TOP = (val){ .type = p->enums[E_SIDE].type, .u.i = u->side };
         VM_NEXT();
     }
-    VM_CASE(UNIT_SIZE) {
+    VM_CASE(UNIT_SIZE)
+    {
         const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
         TOP = INTV(u ? (int64_t)u->size : 1);
         VM_NEXT();
     }
-    VM_CASE(UNIT_VALUE) {
+    VM_CASE(UNIT_VALUE)
+    {
         uint32_t slot = OPA;
         int64_t v;
         SKIP(1);
@@ -586,28 +716,33 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         TOP = INTV(v);
         VM_NEXT();
     }
-    VM_CASE(HAS_ABILITY) {
+    VM_CASE(HAS_ABILITY)
+    {
         val a = POP();
         TOP = BOOLV(unit_has_ability(x->units, (int32_t)TOP.u.i, (uint32_t)a.u.i));
         VM_NEXT();
     }
-    VM_CASE(HAS_MARKER) {
+    VM_CASE(HAS_MARKER)
+    {
         val m = POP();
         TOP = BOOLV(unit_marker_count(x->units, (int32_t)TOP.u.i, (uint32_t)m.u.i) > 0);
         VM_NEXT();
     }
-    VM_CASE(ABILITY_VALUE) {
+    VM_CASE(ABILITY_VALUE)
+    {
         val a = POP();
         TOP = INTV(unit_ability_value(x->units, (int32_t)TOP.u.i, (uint32_t)a.u.i));
         VM_NEXT();
     }
-    VM_CASE(MARKER_COUNT) {
+    VM_CASE(MARKER_COUNT)
+    {
         val m = POP();
         TOP = INTV((int64_t)unit_marker_count(x->units, (int32_t)TOP.u.i, (uint32_t)m.u.i));
         VM_NEXT();
     }
 
-    VM_CASE(UNIT_NAMED) {
+    VM_CASE(UNIT_NAMED)
+    {
         uint32_t k = OPA;
         SKIP(1);
         if (!x->sc)
@@ -619,7 +754,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         PUSH(((val){ .type = T_UNIT, .u.i = id }));
         VM_NEXT();
     }
-    VM_CASE(BOARD) {
+    VM_CASE(BOARD)
+    {
         uint32_t b = OPA, n = OPB, t = OPC;
         SKIP(3);
         SAVE_PC();
@@ -631,22 +767,24 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         VM_NEXT();
     }
 
-    VM_CASE(ROLL) {
+    VM_CASE(ROLL)
+    {
         if (x->dice_on) {
             if (x->dice_pos >= x->dice_len)
-                RAISE(E_DICE_OUT, "the test's dice ran out: it gives %zu face%s",
-                      x->dice_len, x->dice_len == 1 ? "" : "s");
+                RAISE(E_DICE_OUT, "the test's dice ran out: it gives %zu face%s", x->dice_len,
+                      x->dice_len == 1 ? "" : "s");
             PUSH(INTV(x->dice_faces[x->dice_pos++]));
         } else {
             PUSH(INTV(dice_d6(x->dice)));
         }
         if (x->driver) {
-            SAVE_PC();                          /* the driver records where the roll is */
-            x->driver->dice(x, ch, &TOP, 1, false);     /* a procedure shows its dice */
+            SAVE_PC();                              /* the driver records where the roll is */
+            x->driver->dice(x, ch, &TOP, 1, false); /* a procedure shows its dice */
         }
         VM_NEXT();
     }
-    VM_CASE(ROLL_N) {
+    VM_CASE(ROLL_N)
+    {
         int64_t n = TOP.u.i;
         uint32_t t = OPA;
         SKIP(1);
@@ -661,7 +799,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         if (x->dice_on && (size_t)n > x->dice_len - x->dice_pos)
             RAISE(E_DICE_OUT, "the test's dice ran out: it gives %zu face%s", x->dice_len,
                   x->dice_len == 1 ? "" : "s");
-        dice_roll_many(x->dice, (size_t)n);     /* one roll: odds enumerate its multisets */
+        dice_roll_many(x->dice, (size_t)n); /* one roll: odds enumerate its multisets */
         /* Dice rolled together have no order: the faces come sorted ascending (a counting
          * sort; every face is 1..6: dice_d6's range, and E165 for a test's dice). */
         size_t per_face[7] = { 0 };
@@ -675,15 +813,18 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         TOP = (val){ .type = t, .u.list = l };
         VM_NEXT();
     }
-    VM_CASE(VARIANT) {
+    VM_CASE(VARIANT)
+    {
         uint32_t v = OPA;
         SKIP(1);
-        PUSH(((val){ .type = p->enums[p->variants[v].enum_id].type,
-                     .u.i = x->readings ? (int64_t)x->readings[v] : (int64_t)p->variants[v].dflt }));
+        PUSH(
+            ((val){ .type = p->enums[p->variants[v].enum_id].type,
+                    .u.i = x->readings ? (int64_t)x->readings[v] : (int64_t)p->variants[v].dflt }));
         VM_NEXT();
     }
 
-    VM_CASE(CALL_FN) {
+    VM_CASE(CALL_FN)
+    {
         uint32_t fn = OPA, argc = OPB;
         SKIP(2);
         SAVE_PC();
@@ -704,7 +845,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         sp = base + ch->nlocals;
         VM_NEXT();
     }
-    VM_CASE(CALL_QUERY) {
+    VM_CASE(CALL_QUERY)
+    {
         uint32_t q = OPA, argc = OPB;
         SKIP(2);
         SAVE_PC();
@@ -718,7 +860,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         PUSH(r);
         VM_NEXT();
     }
-    VM_CASE(RETURN) {
+    VM_CASE(RETURN)
+    {
         val r = POP();
         if (x->nframes - 1 == entry) {
             *out = r;
@@ -734,12 +877,14 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         PUSH(r);
         VM_NEXT();
     }
-    VM_CASE(NO_ANSWER) {
+    VM_CASE(NO_ANSWER)
+    {
         *answered = false;
         return true;
     }
 
-    VM_CASE(NTH) {
+    VM_CASE(NTH)
+    {
         int64_t i = POP().u.i;
         const vlist *l = TOP.u.list;
         size_t len = l ? l->len : 0;
@@ -748,7 +893,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         TOP = l->items[i - 1];
         VM_NEXT();
     }
-    VM_CASE(CONCAT) {
+    VM_CASE(CONCAT)
+    {
         val m = POP(), l = TOP;
         size_t a = l.u.list ? l.u.list->len : 0, b = m.u.list ? m.u.list->len : 0;
         SAVE_PC();
@@ -764,7 +910,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         TOP.u.list = r;
         VM_NEXT();
     }
-    VM_CASE(LIST_PUSH) {
+    VM_CASE(LIST_PUSH)
+    {
         /* The list in local a is this loop's own until the loop ends, so it grows in place:
          * its room is the next power of two (at least 4) above its length. */
         val *acc = &base[OPA];
@@ -790,7 +937,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         VM_NEXT();
     }
 
-    VM_CASE(EFFECT) {
+    VM_CASE(EFFECT)
+    {
         uint32_t k = OPA, n = OPB, extra = OPC;
         SKIP(3);
         SAVE_PC();
@@ -801,7 +949,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         sp -= n;
         VM_NEXT();
     }
-    VM_CASE(RAISE) {
+    VM_CASE(RAISE)
+    {
         uint32_t e = OPA, n = OPB;
         SKIP(2);
         SAVE_PC();
@@ -812,7 +961,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         sp -= n;
         VM_NEXT();
     }
-    VM_CASE(CHOOSE) {
+    VM_CASE(CHOOSE)
+    {
         uint32_t q = OPA;
         SKIP(1);
         SAVE_PC();
@@ -824,34 +974,39 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         TOP = r;
         VM_NEXT();
     }
-    VM_CASE(NOTE) {
+    VM_CASE(NOTE)
+    {
         uint32_t k = OPA;
         SKIP(1);
         if (x->driver)
             x->driver->note(x, ch, k < ch->nstrs ? ch->strs[k] : "");
         VM_NEXT();
     }
-    VM_CASE(FAIL) {
+    VM_CASE(FAIL)
+    {
         uint32_t k = OPA;
         SKIP(1);
-        const char *rule = ch->kind == CHUNK_RULE && ch->id < p->nrules ? p->rules[ch->id].name
-                                                                          : ch->name;
+        const char *rule =
+            ch->kind == CHUNK_RULE && ch->id < p->nrules ? p->rules[ch->id].name : ch->name;
         RAISE(E_FAILED, "%s (rule %s)", k < ch->nstrs ? ch->strs[k] : "failed", rule);
     }
-    VM_CASE(DONE) {
+    VM_CASE(DONE)
+    {
         *out = BOOLV(1);
         *answered = true;
         return true;
     }
-    VM_CASE(TURN) {
+    VM_CASE(TURN)
+    {
         PUSH(INTV(x->game ? x->game->turn : 1));
         VM_NEXT();
     }
-    VM_CASE(PHASE) {
+    VM_CASE(PHASE)
+    {
         int32_t ph = x->game ? x->game->phase : (p->enums[E_PHASE].len ? 0 : -1);
         if (ph < 0)
             RAISE(E_NO_PHASE, "no phase is declared (`phase NAME;` declares the phases of a "
-                  "turn, in order)");
+                              "turn, in order)");
         PUSH(((val){ .type = p->enums[E_PHASE].type, .u.i = ph }));
         VM_NEXT();
     }
@@ -862,7 +1017,7 @@ budget:
     f->pc = pc + 1;
 over_budget:
     return state_fail(x, E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s", x->budget,
-                ch->name);
+                      ch->name);
 error:
     return false;
 
@@ -911,8 +1066,8 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     const res_program *p = x->p;
     const res_query *qq = &p->queries[q];
     if (x->depth >= x->max_depth)
-        return state_fail(x, E_DEPTH, "call depth limit (%u) reached asking query %s",
-                          x->max_depth, qq->name);
+        return state_fail(x, E_DEPTH, "call depth limit (%u) reached asking query %s", x->max_depth,
+                          qq->name);
     x->depth++;
     size_t node = SIZE_MAX;
     if (x->tracing)
@@ -975,14 +1130,14 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
             }
             break;
         case AST_COMBINE_PERMISSION:
-            if (v.u.i) {        /* an explicit permit is an exception that decides */
+            if (v.u.i) { /* an explicit permit is an exception that decides */
                 acc = v;
                 have = true;
                 goto done;
             }
             forbidden = true;
             break;
-        default:                /* first */
+        default: /* first */
             acc = v;
             have = true;
             goto done;
@@ -992,19 +1147,15 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
         x->trace.e[node].no_rule = true;
     if (!have) {
         switch (qq->mode) {
-        case AST_COMBINE_ALL:
-            acc = (val){ .type = T_BOOL, .u.i = 1 };
-            break;
-        case AST_COMBINE_ANY:
-            acc = (val){ .type = T_BOOL, .u.i = 0 };
-            break;
+        case AST_COMBINE_ALL: acc = (val){ .type = T_BOOL, .u.i = 1 }; break;
+        case AST_COMBINE_ANY: acc = (val){ .type = T_BOOL, .u.i = 0 }; break;
         case AST_COMBINE_PERMISSION:
             acc = (val){ .type = T_VERDICT, .u.i = forbidden ? 0 : 1 };
             break;
         default:
             if (!x->pg->defaults[q]) {
                 state_fail(x, E_NO_ANSWER, "no rule of query %s answered, and it has no default",
-                     qq->name);
+                           qq->name);
                 goto fail;
             }
             if (!run_default(x, q, argi, nargs, &acc))
@@ -1056,8 +1207,7 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     return answered || state_fail(x, E_INTERNAL, "the function gave no value");
 }
 
-bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out,
-            bool *answered)
+bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out, bool *answered)
 {
     size_t argi = x->sp;
     if (!ensure_stack(x, argi + nargs + 1))

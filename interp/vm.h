@@ -19,7 +19,6 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
  * frames, so it may be called while others run, as the procedure driver does): true with
  * *answered telling whether it reached an answer (then *out holds it; a rule whose `when` was
  * false did not), or false with x->err set. */
-bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out,
-            bool *answered);
+bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out, bool *answered);
 
 #endif

@@ -65,7 +65,7 @@ static void put_block(const char *text, FILE *out)
 static void on_diag(void *ud, const hon_diag *d)
 {
     cli_session *s = ud;
-    static const char *const sev[] = {"error", "warning", "note"};
+    static const char *const sev[] = { "error", "warning", "note" };
     s->diags++;
     if (d->severity == HON_ERROR)
         s->errors++;
@@ -265,8 +265,8 @@ static int choose(void *ud, const char *question, const char *side, const char *
             if (strcasecmp(o, a) == 0)
                 return (int)i;
         }
-        printf("illegal choice '%s': answer a number from 1 to %zu, or an option as listed\n",
-               line, n);
+        printf("illegal choice '%s': answer a number from 1 to %zu, or an option as listed\n", line,
+               n);
     }
 }
 
@@ -343,8 +343,8 @@ int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mod
 {
     hon_answer *a = NULL;
     size_t before = s->diags;
-    hon_status st = mode == CLI_ODDS ? hon_odds(s->vm, expr, where, &a)
-                                     : hon_eval(s->vm, expr, where, &a);
+    hon_status st =
+        mode == CLI_ODDS ? hon_odds(s->vm, expr, where, &a) : hon_eval(s->vm, expr, where, &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
         return failed(s, before, st, "cannot evaluate", expr);
@@ -355,8 +355,8 @@ int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mod
 }
 
 /* Loads path with `load` (a rules or a board loader of hon.h); what says what failed. */
-static int load_with(cli_session *s, hon_status (*load)(hon_vm *, const char *),
-                     const char *what, const char *path)
+static int load_with(cli_session *s, hon_status (*load)(hon_vm *, const char *), const char *what,
+                     const char *path)
 {
     size_t before = s->diags;
     hon_status st = load(s->vm, path);
@@ -371,7 +371,7 @@ int cli_load(cli_session *s, const char *path)
 /* Looking for a loaded file: its canonical path, and the name the program holds it under. */
 typedef struct file_search {
     const char *real;
-    char *name;            /* new, or NULL until found */
+    char *name; /* new, or NULL until found */
 } file_search;
 
 static void match_file(void *ud, const char *path)
@@ -387,7 +387,7 @@ static void match_file(void *ud, const char *path)
  * however it is spelled: hon_each_file), or NULL when it does not hold it. */
 static char *loaded_name(cli_session *s, const char *path)
 {
-    file_search f = {realpath(path, NULL), NULL};
+    file_search f = { realpath(path, NULL), NULL };
     if (f.real)
         hon_each_file(s->vm, match_file, &f);
     free((char *)f.real);
@@ -514,11 +514,12 @@ int cli_rules(cli_session *s, const char *word)
 int cli_show(cli_session *s, const char *name, bool disassemble)
 {
     size_t before = s->diags;
-    hon_status st = disassemble ? hon_disassemble(s->vm, name, stdout) : hon_show(s->vm, name, stdout);
+    hon_status st =
+        disassemble ? hon_disassemble(s->vm, name, stdout) : hon_show(s->vm, name, stdout);
     fflush(stdout);
     if (st == HON_ERR_NOT_FOUND && s->diags == before) {
-        cli_error("no %s named '%s'", disassemble ? "rule, query or fn" : "rule, query, table or fn",
-                  name);
+        cli_error("no %s named '%s'",
+                  disassemble ? "rule, query or fn" : "rule, query, table or fn", name);
         return 1;
     }
     if (st != HON_OK)
@@ -557,7 +558,7 @@ int cli_edition(cli_session *s, const char *name)
             return failed(s, before, st, "cannot select edition", name);
         return 0;
     }
-    struct edition_ctx c = {hon_edition(s->vm), 0};
+    struct edition_ctx c = { hon_edition(s->vm), 0 };
     hon_each_edition(s->vm, print_edition, &c);
     if (c.n == 0)
         printf("no edition is declared\n");
@@ -566,7 +567,7 @@ int cli_edition(cli_session *s, const char *name)
 }
 
 struct variant_ctx {
-    const char *only;  /* list only this variant, or NULL for all */
+    const char *only; /* list only this variant, or NULL for all */
     size_t n;
 };
 
@@ -584,7 +585,7 @@ static void print_variant(void *ud, const char *variant, const char *reading, co
 
 int cli_variant(cli_session *s, const char *name, const char *reading)
 {
-    struct variant_ctx c = {name, 0};
+    struct variant_ctx c = { name, 0 };
     if (name && reading) {
         size_t before = s->diags;
         hon_status st = hon_set_variant(s->vm, name, reading);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include "hon.h"
 
 /* A --variant NAME=READING option, split in place (both point into argv). */
@@ -20,38 +21,43 @@ typedef struct cli_variant_opt {
 
 /* The global options. Arrays hold pointers borrowed from argv; cli_opts_free frees the arrays. */
 typedef struct cli_opts {
-    const char **rule_dirs;  /* --rules DIR, in order; replaces the default directories */
+    const char **rule_dirs; /* --rules DIR, in order; replaces the default directories */
     size_t n_rule_dirs;
-    const char **loads;      /* --load FILE, in order, loaded after the rule directories */
+    const char **loads; /* --load FILE, in order, loaded after the rule directories */
     size_t n_loads;
-    cli_variant_opt *variants;   /* --variant NAME=READING, applied in order after loading */
+    cli_variant_opt *variants; /* --variant NAME=READING, applied in order after loading */
     size_t n_variants;
-    const char *edition;     /* --edition NAME, or NULL for the program's default edition */
-    const char *board;       /* --board FILE: a scenario loaded after the rules, or NULL */
-    bool no_rules;           /* --no-rules: load no directory at all */
-    bool json;               /* --json: answers print as JSON objects */
-    bool seed_set;           /* --seed N was given */
+    const char *edition; /* --edition NAME, or NULL for the program's default edition */
+    const char *board;   /* --board FILE: a scenario loaded after the rules, or NULL */
+    bool no_rules;       /* --no-rules: load no directory at all */
+    bool json;           /* --json: answers print as JSON objects */
+    bool seed_set;       /* --seed N was given */
     uint64_t seed;
 } cli_opts;
 
 /* How an expression is answered: its value, its value and brief trace (`why`), its value and
  * complete trace (`why full`), or its exact distribution. */
-typedef enum cli_mode { CLI_EVAL, CLI_WHY, CLI_WHY_FULL, CLI_ODDS } cli_mode;
+typedef enum cli_mode {
+    CLI_EVAL,
+    CLI_WHY,
+    CLI_WHY_FULL,
+    CLI_ODDS
+} cli_mode;
 
 /* One running program: the interpreter and what the front end remembers about it. */
 typedef struct cli_session {
     hon_vm *vm;
-    bool json;             /* answers as JSON (--json, REPL `json on`) */
-    size_t diags;          /* diagnostics received so far (any severity) */
-    size_t errors;         /* of which errors */
+    bool json;     /* answers as JSON (--json, REPL `json on`) */
+    size_t diags;  /* diagnostics received so far (any severity) */
+    size_t errors; /* of which errors */
     /* playing (language.md §6): choices and step mode ask the person a line of text. `ask`
      * reads one (the REPL's line editor); NULL: a line of standard input. It returns the line
      * without its newline (borrowed until the next call), or NULL at the end of the input. */
     char *(*ask)(void *ud, const char *prompt);
     void *ask_ud;
-    char *answer;          /* the default ask's buffer */
+    char *answer; /* the default ask's buffer */
     size_t answer_cap;
-    bool stepping;         /* step mode: pause before each effect */
+    bool stepping; /* step mode: pause before each effect */
 } cli_session;
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */

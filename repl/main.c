@@ -11,7 +11,9 @@
 
 #include "cli.h"
 
-enum { EXIT_USAGE = 2 };
+enum {
+    EXIT_USAGE = 2
+};
 
 enum {
     OPT_EDITION = 256,
@@ -25,12 +27,9 @@ enum {
 };
 
 static const char usage_text[] =
-    "usage: hon [OPTION]... [COMMAND [ARG]...]\n"
-    "\n"
+    "usage: hon [OPTION]... [COMMAND [ARG]...]\n\n"
     "With no command, hon starts the REPL with the bundled rules loaded\n"
-    "(type 'help' there for its commands).\n"
-    "\n"
-    "Commands:\n"
+    "(type 'help' there for its commands).\n\nCommands:\n"
     "  eval EXPR...            evaluate each argument as an expression, print its answer\n"
     "  why [--full] EXPR       print the answer and the rules that fired, with citations\n"
     "                          (--full: every rule checked, every call, whole values);\n"
@@ -50,9 +49,7 @@ static const char usage_text[] =
     "                          (X, Y: $unit, @C4 or C4); needs --board; 'why los X Y'\n"
     "                          adds the trace\n"
     "  draw [X Y]              draw the board (with the line from X to Y)\n"
-    "  svg OUT [X Y]           write the board as an SVG picture to OUT\n"
-    "\n"
-    "Options:\n"
+    "  svg OUT [X Y]           write the board as an SVG picture to OUT\n\nOptions:\n"
     "  --rules DIR             load DIR's .hon files instead of the bundled rules (repeatable)\n"
     "  --no-rules              load no bundled rules\n"
     "  --load FILE             load FILE after the rules (repeatable)\n"
@@ -62,8 +59,7 @@ static const char usage_text[] =
     "  --seed N                seed the dice source\n"
     "  --json                  print answers as JSON objects\n"
     "  -h, --help              print this help and exit\n"
-    "  -V, --version           print the version and exit\n"
-    "\n"
+    "  -V, --version           print the version and exit\n\n"
     "Rule directories: --rules DIR, else $HON_RULES (colon-separated), else the bundled\n"
     "rules/ and expansions/.\n"
     "Exit status: 0 success; 1 an error in the input or the rules, or a failed test;\n"
@@ -87,17 +83,17 @@ static int usage_error(const char *fmt, ...)
 static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
 {
     static const struct option longopts[] = {
-        {"edition", required_argument, NULL, OPT_EDITION},
-        {"variant", required_argument, NULL, OPT_VARIANT},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"rules", required_argument, NULL, OPT_RULES},
-        {"no-rules", no_argument, NULL, OPT_NO_RULES},
-        {"load", required_argument, NULL, OPT_LOAD},
-        {"board", required_argument, NULL, OPT_BOARD},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
+        { "edition", required_argument, NULL, OPT_EDITION },
+        { "variant", required_argument, NULL, OPT_VARIANT },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "seed", required_argument, NULL, OPT_SEED },
+        { "rules", required_argument, NULL, OPT_RULES },
+        { "no-rules", no_argument, NULL, OPT_NO_RULES },
+        { "load", required_argument, NULL, OPT_LOAD },
+        { "board", required_argument, NULL, OPT_BOARD },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 },
     };
     size_t max = argc > 0 ? (size_t)argc : 1;
     int c;
@@ -112,9 +108,7 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_EDITION:
-            o->edition = optarg;
-            break;
+        case OPT_EDITION: o->edition = optarg; break;
         case OPT_VARIANT: {
             char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg || !eq[1])
@@ -124,36 +118,20 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
             o->variants[o->n_variants++].reading = eq + 1;
             break;
         }
-        case OPT_JSON:
-            o->json = true;
-            break;
+        case OPT_JSON: o->json = true; break;
         case OPT_SEED:
             if (!cli_parse_seed(optarg, &o->seed))
                 return usage_error("--seed takes a non-negative integer, not '%s'", optarg);
             o->seed_set = true;
             break;
-        case OPT_RULES:
-            o->rule_dirs[o->n_rule_dirs++] = optarg;
-            break;
-        case OPT_NO_RULES:
-            o->no_rules = true;
-            break;
-        case OPT_LOAD:
-            o->loads[o->n_loads++] = optarg;
-            break;
-        case OPT_BOARD:
-            o->board = optarg;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return 0;
-        case 'V':
-            printf("hon %s\n", hon_version());
-            return 0;
-        case ':':
-            return usage_error("option '%s' needs an argument", argv[optind - 1]);
-        default:
-            return usage_error("unknown option '%s'", argv[optind - 1]);
+        case OPT_RULES: o->rule_dirs[o->n_rule_dirs++] = optarg; break;
+        case OPT_NO_RULES: o->no_rules = true; break;
+        case OPT_LOAD: o->loads[o->n_loads++] = optarg; break;
+        case OPT_BOARD: o->board = optarg; break;
+        case 'h': fputs(usage_text, stdout); return 0;
+        case 'V': printf("hon %s\n", hon_version()); return 0;
+        case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
+        default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
     if (o->no_rules && o->n_rule_dirs)
@@ -169,10 +147,9 @@ typedef struct subcommand {
 } subcommand;
 
 static const subcommand subcommands[] = {
-    {"eval", 1, -1}, {"why", 1, -1},  {"odds", 1, -1}, {"check", 1, -1},
-    {"test", 0, -1}, {"rules", 0, 1}, {"show", 1, 1},  {"dis", 1, 1},
-    {"los", 2, 2},   {"draw", 0, 2},  {"svg", 1, 3},
-    {"do", 1, -1},   {"move", 2, -1},
+    { "eval", 1, -1 }, { "why", 1, -1 }, { "odds", 1, -1 }, { "check", 1, -1 }, { "test", 0, -1 },
+    { "rules", 0, 1 }, { "show", 1, 1 }, { "dis", 1, 1 },   { "los", 2, 2 },    { "draw", 0, 2 },
+    { "svg", 1, 3 },   { "do", 1, -1 },  { "move", 2, -1 },
 };
 
 /* Returns a new string: the arguments joined by spaces (`hon why f(a, b)` unquoted). */
@@ -205,24 +182,24 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
             rc |= cli_answer(s, args[i], "<command-line>", CLI_EVAL);
     } else if (strcmp(name, "why") == 0 && strcmp(args[0], "--full") == 0 && n == 1) {
         fprintf(stderr, "hon: 'why --full' needs an expression\n"
-                "Try 'hon --help' for more information.\n");
+                        "Try 'hon --help' for more information.\n");
         return 2;
-    } else if (strcmp(name, "why") == 0 && (strcmp(args[0], "los") == 0 ||
-                                            strcmp(args[0], "do") == 0 ||
-                                            strcmp(args[0], "--full") == 0)) {
+    } else if (strcmp(name, "why") == 0 &&
+               (strcmp(args[0], "los") == 0 || strcmp(args[0], "do") == 0 ||
+                strcmp(args[0], "--full") == 0)) {
         bool full = strcmp(args[0], "--full") == 0;
         const char *what = args[full];
         if (strcmp(what, "los") == 0) {
             if (n != 3 + full) {
                 fprintf(stderr, "hon: 'why los' takes two arguments: X Y\n"
-                        "Try 'hon --help' for more information.\n");
+                                "Try 'hon --help' for more information.\n");
                 return 2;
             }
             return cli_los(s, args[full + 1], args[full + 2], full ? CLI_WHY_FULL : CLI_WHY);
         }
         if (strcmp(what, "do") == 0 && n == 1 + full) {
             fprintf(stderr, "hon: 'why do' takes a procedure: EVENT(ARGS)\n"
-                    "Try 'hon --help' for more information.\n");
+                            "Try 'hon --help' for more information.\n");
             return 2;
         }
         bool is_do = strcmp(what, "do") == 0;
@@ -234,11 +211,12 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         rc = is_do ? cli_why_do(s, text, "<command-line>", full)
                    : cli_answer(s, text, "<command-line>", full ? CLI_WHY_FULL : CLI_WHY);
         free(text);
-    } else if (strcmp(name, "do") == 0 || (strcmp(name, "odds") == 0 && strcmp(args[0], "do") == 0)) {
+    } else if (strcmp(name, "do") == 0 ||
+               (strcmp(name, "odds") == 0 && strcmp(args[0], "do") == 0)) {
         bool odds = name[0] == 'o';
         if (odds && n == 1) {
             fprintf(stderr, "hon: 'odds do' takes a procedure: EVENT(ARGS)\n"
-                    "Try 'hon --help' for more information.\n");
+                            "Try 'hon --help' for more information.\n");
             return 2;
         }
         char *call = join_args(args + odds, n - odds);
@@ -280,7 +258,7 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
 
 int main(int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_opts o = { 0 };
     cli_session s;
     const subcommand *sub = NULL;
     int first = argc, rc, nargs = 0;
@@ -303,7 +281,8 @@ int main(int argc, char **argv)
         if (nargs < sub->min || (sub->max >= 0 && nargs > sub->max)) {
             cli_opts_free(&o);
             return usage_error(nargs < sub->min ? "'%s' needs more arguments"
-                                                : "'%s' takes fewer arguments", name);
+                                                : "'%s' takes fewer arguments",
+                               name);
         }
         /* draw [X Y], svg OUT [X Y]: a line needs both of its ends */
         if ((strcmp(name, "draw") == 0 && nargs == 1) || (strcmp(name, "svg") == 0 && nargs == 2)) {

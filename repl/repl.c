@@ -32,10 +32,10 @@ static void on_sigint(int sig)
 typedef struct reader {
     EditLine *el;
     History *hist;
-    char *history_path;   /* owned; NULL when $HOME is unknown */
-    char *buf;            /* the current line, owned */
+    char *history_path; /* owned; NULL when $HOME is unknown */
+    char *buf;          /* the current line, owned */
     size_t cap;
-    char *abuf;           /* an answer asked while a line runs (a choice, a step), owned */
+    char *abuf; /* an answer asked while a line runs (a choice, a step), owned */
     size_t acap;
     struct sigaction old_int;
 } reader;
@@ -120,7 +120,7 @@ static void reader_open(reader *r, cli_session *s)
         r->history_path = malloc(n);
         if (r->history_path) {
             snprintf(r->history_path, n, "%s/.hon_history", home);
-            history(r->hist, &ev, H_LOAD, r->history_path);   /* a missing file is fine */
+            history(r->hist, &ev, H_LOAD, r->history_path); /* a missing file is fine */
         }
     }
     el_set(r->el, EL_EDITOR, "emacs");
@@ -131,12 +131,12 @@ static void reader_open(reader *r, cli_session *s)
     /* The wide form keeps our static strings; the narrow one leaks its converted copies. */
     el_wset(r->el, EL_ADDFN, L"hon-complete", L"complete a command, a name or a file", complete);
     el_set(r->el, EL_BIND, "^I", "hon-complete", NULL);
-    el_source(r->el, NULL);   /* ~/.editrc, if any */
+    el_source(r->el, NULL); /* ~/.editrc, if any */
 
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &r->old_int);   /* no SA_RESTART: ^C interrupts the read */
+    sigaction(SIGINT, &sa, &r->old_int); /* no SA_RESTART: ^C interrupts the read */
 }
 
 static void reader_close(reader *r)
@@ -144,7 +144,7 @@ static void reader_close(reader *r)
     if (r->el) {
         HistEvent ev;
         if (r->history_path)
-            history(r->hist, &ev, H_SAVE, r->history_path);   /* failure is not an error */
+            history(r->hist, &ev, H_SAVE, r->history_path); /* failure is not an error */
         el_end(r->el);
         history_end(r->hist);
         sigaction(SIGINT, &r->old_int, NULL);
@@ -200,7 +200,7 @@ static char *reader_next(reader *r)
                 fputc('\n', stdout);
                 continue;
             }
-            fputc('\n', stdout);   /* end the prompt line at ^D */
+            fputc('\n', stdout); /* end the prompt line at ^D */
             return NULL;
         }
         size_t n = (size_t)count;
@@ -255,8 +255,10 @@ static int cmd_los_mode(repl *r, char *args, cli_mode mode)
 {
     char *w[2];
     if (split_words(args, w, 2) != 2) {
-        cli_error("usage: %slos X Y (X and Y: $unit, @C4 or C4)",
-                  mode == CLI_WHY ? "why " : mode == CLI_WHY_FULL ? "why full " : "");
+        cli_error("usage: %slos X Y (X and Y: $unit, @C4 or C4)", mode == CLI_WHY ? "why "
+                                                                  : mode == CLI_WHY_FULL
+                                                                      ? "why full "
+                                                                      : "");
         return 1;
     }
     return cli_los(r->s, w[0], w[1], mode);
@@ -283,7 +285,7 @@ static int cmd_why(repl *r, char *args)
     bool full = rest && rest[0];
     if (full)
         args = rest;
-    if ((rest = after_word(args, "los")))     /* the line of sight with its trace */
+    if ((rest = after_word(args, "los"))) /* the line of sight with its trace */
         return cmd_los_mode(r, rest, full ? CLI_WHY_FULL : CLI_WHY);
     if ((rest = after_word(args, "do")) && rest[0])
         return cli_why_do(r->s, rest, "<repl>", full);
@@ -291,8 +293,9 @@ static int cmd_why(repl *r, char *args)
         need("", full ? "why full do EVENT(ARGS)" : "why do EVENT(ARGS)");
         return 1;
     }
-    return need(args, "why [full] EXPR") ? cli_answer(r->s, args, "<repl>",
-                                                      full ? CLI_WHY_FULL : CLI_WHY) : 1;
+    return need(args, "why [full] EXPR")
+               ? cli_answer(r->s, args, "<repl>", full ? CLI_WHY_FULL : CLI_WHY)
+               : 1;
 }
 
 static int cmd_los(repl *r, char *args)
@@ -304,7 +307,8 @@ static int cmd_los(repl *r, char *args)
 static char *unquote(char *args)
 {
     size_t n = strlen(args);
-    if (n >= 2 && ((args[0] == '"' && args[n - 1] == '"') || (args[0] == '\'' && args[n - 1] == '\''))) {
+    if (n >= 2 &&
+        ((args[0] == '"' && args[n - 1] == '"') || (args[0] == '\'' && args[n - 1] == '\''))) {
         args[n - 1] = '\0';
         args++;
     }
@@ -425,7 +429,8 @@ static int cmd_load(repl *r, char *args)
     size_t n = strlen(args);
     if (!need(args, "load FILE"))
         return 1;
-    if (n >= 2 && ((args[0] == '"' && args[n - 1] == '"') || (args[0] == '\'' && args[n - 1] == '\''))) {
+    if (n >= 2 &&
+        ((args[0] == '"' && args[n - 1] == '"') || (args[0] == '\'' && args[n - 1] == '\''))) {
         args[n - 1] = '\0';
         args++;
     }
@@ -491,7 +496,7 @@ static int cmd_variant(repl *r, char *args)
 {
     char *w[2];
     int n = split_words(args, w, 2);
-    if (n == 1 && strchr(w[0], '=')) {       /* variant NAME=READING */
+    if (n == 1 && strchr(w[0], '=')) { /* variant NAME=READING */
         char *eq = strchr(w[0], '=');
         *eq = '\0';
         w[1] = eq + 1;
@@ -565,31 +570,31 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"why", cmd_why, "why [full] EXPR", "the answer and the rules that fired, with citations"},
-    {"why", cmd_why, "why [full] do EVENT(ARGS)", "run a procedure, then the events and rules"},
-    {"odds", cmd_odds, "odds EXPR", "the exact distribution of the expression's results"},
-    {"do", cmd_do, "do EVENT(ARGS)", "run a procedure: one line per effect, with citations"},
-    {"move", cmd_move, "move $UNIT SQUARE...", "walk a unit along squares (raising its events)"},
-    {"next", cmd_next, "next", "the next phase of the turn (raising its events)"},
-    {"undo", cmd_undo, "undo", "revert the last procedure (do, move, next)"},
-    {"turn", cmd_turn, "turn", "the turn and the phase"},
-    {"step", cmd_step, "step [on|off]", "pause before each effect (Enter applies, q abandons)"},
-    {"load", cmd_load, "load FILE", "load a .hon file (all or nothing)"},
-    {"board", cmd_board, "board FILE", "load a scenario as the board (all or nothing)"},
-    {"draw", cmd_draw, "draw [X Y]", "draw the board, with the line from X to Y"},
-    {"svg", cmd_svg, "svg FILE [X Y]", "write the board as an SVG picture"},
-    {"los", cmd_los, "los X Y", "line_of_sight(X, Y) and the line drawn (why los: traced)"},
-    {"rules", cmd_rules, "rules [WORD]", "list the rules (matching WORD) with their citations"},
-    {"show", cmd_show, "show NAME", "the source of a rule, query, table or fn"},
-    {"dis", cmd_dis, "dis NAME", "the bytecode of a rule, query or fn"},
-    {"edition", cmd_edition, "edition [NAME]", "list the editions, or switch to one"},
-    {"variant", cmd_variant, "variant [NAME [READING]]", "list variants, or select a reading"},
-    {"test", cmd_test, "test [FILE...]", "run the tests (of FILEs, loading them if needed)"},
-    {"seed", cmd_seed, "seed N", "reseed the dice"},
-    {"json", cmd_json, "json [on|off]", "print answers as JSON"},
-    {"help", cmd_help, "help", "this list"},
-    {"quit", cmd_quit, "quit", "leave (also: exit, end of input)"},
-    {"exit", cmd_quit, NULL, NULL},
+    { "why", cmd_why, "why [full] EXPR", "the answer and the rules that fired, with citations" },
+    { "why", cmd_why, "why [full] do EVENT(ARGS)", "run a procedure, then the events and rules" },
+    { "odds", cmd_odds, "odds EXPR", "the exact distribution of the expression's results" },
+    { "do", cmd_do, "do EVENT(ARGS)", "run a procedure: one line per effect, with citations" },
+    { "move", cmd_move, "move $UNIT SQUARE...", "walk a unit along squares (raising its events)" },
+    { "next", cmd_next, "next", "the next phase of the turn (raising its events)" },
+    { "undo", cmd_undo, "undo", "revert the last procedure (do, move, next)" },
+    { "turn", cmd_turn, "turn", "the turn and the phase" },
+    { "step", cmd_step, "step [on|off]", "pause before each effect (Enter applies, q abandons)" },
+    { "load", cmd_load, "load FILE", "load a .hon file (all or nothing)" },
+    { "board", cmd_board, "board FILE", "load a scenario as the board (all or nothing)" },
+    { "draw", cmd_draw, "draw [X Y]", "draw the board, with the line from X to Y" },
+    { "svg", cmd_svg, "svg FILE [X Y]", "write the board as an SVG picture" },
+    { "los", cmd_los, "los X Y", "line_of_sight(X, Y) and the line drawn (why los: traced)" },
+    { "rules", cmd_rules, "rules [WORD]", "list the rules (matching WORD) with their citations" },
+    { "show", cmd_show, "show NAME", "the source of a rule, query, table or fn" },
+    { "dis", cmd_dis, "dis NAME", "the bytecode of a rule, query or fn" },
+    { "edition", cmd_edition, "edition [NAME]", "list the editions, or switch to one" },
+    { "variant", cmd_variant, "variant [NAME [READING]]", "list variants, or select a reading" },
+    { "test", cmd_test, "test [FILE...]", "run the tests (of FILEs, loading them if needed)" },
+    { "seed", cmd_seed, "seed N", "reseed the dice" },
+    { "json", cmd_json, "json [on|off]", "print answers as JSON" },
+    { "help", cmd_help, "help", "this list" },
+    { "quit", cmd_quit, "quit", "leave (also: exit, end of input)" },
+    { "exit", cmd_quit, NULL, NULL },
 };
 
 static int cmd_help(repl *r, char *args)
@@ -609,8 +614,8 @@ static int cmd_help(repl *r, char *args)
 /* The names that complete the word being typed. */
 typedef struct names {
     const char *prefix;
-    size_t len;          /* of prefix */
-    char **items;        /* owned copies */
+    size_t len;   /* of prefix */
+    char **items; /* owned copies */
     size_t n, cap;
 } names;
 
@@ -665,8 +670,7 @@ static void add_files(names *c)
     while ((e = readdir(d)) != NULL) {
         struct stat st;
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-            (e->d_name[0] == '.' && base[0] != '.') ||
-            strncmp(e->d_name, base, strlen(base)) != 0)
+            (e->d_name[0] == '.' && base[0] != '.') || strncmp(e->d_name, base, strlen(base)) != 0)
             continue;
         int n = snprintf(full, sizeof full, "%s%s", dir, e->d_name);
         if (n < 0 || (size_t)n + 2 > sizeof full)
@@ -711,14 +715,15 @@ static size_t words_before(const LineInfo *li, char *cmd, char *second, size_t c
  * must hold the word (buf, of cap bytes). False when the word is too long. */
 static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, size_t cap)
 {
-    char cmd[128], second[128];     /* words_before writes at most cap bytes into each */
+    char cmd[128], second[128]; /* words_before writes at most cap bytes into each */
     size_t n = words_before(li, cmd, second, sizeof second);
     bool files = (n == 1 && (strcmp(cmd, "load") == 0 || strcmp(cmd, "board") == 0 ||
-                             strcmp(cmd, "svg") == 0)) || (n >= 1 && strcmp(cmd, "test") == 0);
+                             strcmp(cmd, "svg") == 0)) ||
+                 (n >= 1 && strcmp(cmd, "test") == 0);
     const char *start = li->cursor;
-    while (start > li->buffer && (files ? !isspace((unsigned char)start[-1])
-                                        : (isalnum((unsigned char)start[-1]) ||
-                                           start[-1] == '_' || start[-1] == '.')))
+    while (start > li->buffer &&
+           (files ? !isspace((unsigned char)start[-1])
+                  : (isalnum((unsigned char)start[-1]) || start[-1] == '_' || start[-1] == '.')))
         start--;
     if ((size_t)(li->cursor - start) >= cap)
         return false;
@@ -736,7 +741,7 @@ static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, 
         add_kind(c, s, HON_COMPLETE_SQUARE, NULL);
     } else if (n == 1 && strcmp(cmd, "edition") == 0) {
         add_kind(c, s, HON_COMPLETE_EDITION, NULL);
-    } else if (variant && n == 1 && before == '=') {        /* variant NAME=READING */
+    } else if (variant && n == 1 && before == '=') { /* variant NAME=READING */
         const char *eq = start - 1, *w = eq;
         while (w > li->buffer && !isspace((unsigned char)w[-1]))
             w--;
@@ -768,7 +773,7 @@ static unsigned char complete(EditLine *el, int ch)
 {
     const LineInfo *li = el_line(el);
     cli_session *s = NULL;
-    names c = {0};
+    names c = { 0 };
     unsigned char rc = CC_ERROR;
     char buf[1024];
 
@@ -850,15 +855,16 @@ static void run_line(repl *r, char *line)
 int repl_run(cli_session *s)
 {
     reader rd;
-    repl r = {s, false};
+    repl r = { s, false };
     char *line;
 
     reader_open(&rd, s);
     s->ask = reader_ask;
     s->ask_ud = &rd;
     if (rd.el)
-        printf("hon %s — Heroes of Normandie rules. Type 'help' for the commands, 'quit' to leave.\n",
-               hon_version());
+        printf(
+            "hon %s — Heroes of Normandie rules. Type 'help' for the commands, 'quit' to leave.\n",
+            hon_version());
     while (!r.quit && (line = reader_next(&rd)) != NULL)
         run_line(&r, line);
     s->ask = NULL;

@@ -12,8 +12,8 @@
 #include "mem.h"
 
 typedef struct node {
-    board_feature f;  /* for unit lists f.id is the unit id */
-    int next;         /* next node, -1 at the end */
+    board_feature f; /* for unit lists f.id is the unit id */
+    int next;        /* next node, -1 at the end */
 } node;
 
 typedef struct element {
@@ -24,8 +24,8 @@ typedef struct element {
 
 typedef struct unit_pos {
     bool present;
-    int sq0, sq1;     /* -1 when embarked */
-    int in;           /* transport, or -1 */
+    int sq0, sq1; /* -1 when embarked */
+    int in;       /* transport, or -1 */
     char *label;
 } unit_pos;
 
@@ -36,13 +36,13 @@ typedef struct name_entry {
 
 struct board {
     geo_grid g;
-    int *elev;                      /* w*h */
-    int *elem_at;                   /* w*h, -1 */
+    int *elev;    /* w*h */
+    int *elem_at; /* w*h, -1 */
     element *elems;
     int n_elems, cap_elems;
-    int *head[BOARD_NPLACES];       /* per square / side / interspace: first node or -1 */
+    int *head[BOARD_NPLACES]; /* per square / side / interspace: first node or -1 */
     int n_place[BOARD_NPLACES];
-    int *unit_head;                 /* per square: first node of its unit list */
+    int *unit_head; /* per square: first node of its unit list */
     node *nodes;
     int n_nodes, cap_nodes, free_node;
     unit_pos *units;
@@ -51,28 +51,37 @@ struct board {
     int cap_names[BOARD_NKINDS];
 };
 
-static char *dupstr(const char *s) {
-    if (!s) return NULL;
+static char *dupstr(const char *s)
+{
+    if (!s)
+        return NULL;
     size_t n = strlen(s) + 1;
     char *d = hon_malloc(n);
-    if (d) memcpy(d, s, n);
+    if (d)
+        memcpy(d, s, n);
     return d;
 }
 
-static int *new_ints(size_t n, int fill) {
+static int *new_ints(size_t n, int fill)
+{
     int *a = hon_malloc((n ? n : 1) * sizeof *a);
     if (a)
-        for (size_t i = 0; i < n; i++) a[i] = fill;
+        for (size_t i = 0; i < n; i++)
+            a[i] = fill;
     return a;
 }
 
-board *board_new(geo_topology topo, int w, int h) {
-    if (w < 1 || h < 1 || w > GEO_MAX_DIM || h > GEO_MAX_DIM) return NULL;
-    if (topo != GEO_SQUARE && topo != GEO_HEX) return NULL;
+board *board_new(geo_topology topo, int w, int h)
+{
+    if (w < 1 || h < 1 || w > GEO_MAX_DIM || h > GEO_MAX_DIM)
+        return NULL;
+    if (topo != GEO_SQUARE && topo != GEO_HEX)
+        return NULL;
     board *b = hon_malloc(sizeof *b);
-    if (!b) return NULL;
+    if (!b)
+        return NULL;
     memset(b, 0, sizeof *b);
-    b->g = (geo_grid){.w = w, .h = h, .topo = topo};
+    b->g = (geo_grid){ .w = w, .h = h, .topo = topo };
     b->free_node = -1;
     size_t n = (size_t)w * (size_t)h;
     b->n_place[BOARD_AT_SQUARE] = (int)n;
@@ -93,36 +102,52 @@ board *board_new(geo_topology topo, int w, int h) {
     return b;
 }
 
-void board_free(board *b) {
-    if (!b) return;
+void board_free(board *b)
+{
+    if (!b)
+        return;
     hon_free(b->elev);
     hon_free(b->elem_at);
     hon_free(b->unit_head);
-    for (int p = 0; p < BOARD_NPLACES; p++) hon_free(b->head[p]);
-    for (int i = 0; i < b->n_elems; i++) hon_free(b->elems[i].name);
+    for (int p = 0; p < BOARD_NPLACES; p++)
+        hon_free(b->head[p]);
+    for (int i = 0; i < b->n_elems; i++)
+        hon_free(b->elems[i].name);
     hon_free(b->elems);
     hon_free(b->nodes);
-    for (int i = 0; i < b->cap_units; i++) hon_free(b->units[i].label);
+    for (int i = 0; i < b->cap_units; i++)
+        hon_free(b->units[i].label);
     hon_free(b->units);
     for (int k = 0; k < BOARD_NKINDS; k++) {
-        for (int i = 0; i < b->cap_names[k]; i++) hon_free(b->names[k][i].name);
+        for (int i = 0; i < b->cap_names[k]; i++)
+            hon_free(b->names[k][i].name);
         hon_free(b->names[k]);
     }
     hon_free(b);
 }
 
-const geo_grid *board_grid(const board *b) { return &b->g; }
+const geo_grid *board_grid(const board *b)
+{
+    return &b->g;
+}
 
-static bool sq_ok(const board *b, int sq) { return sq >= 0 && sq < b->n_place[BOARD_AT_SQUARE]; }
+static bool sq_ok(const board *b, int sq)
+{
+    return sq >= 0 && sq < b->n_place[BOARD_AT_SQUARE];
+}
 
 /* Grows *arr (of elements of size `size`, capacity *cap) to hold index `need`; new slots are
  * zeroed. */
-static bool grow(void **arr, int *cap, int need, size_t size) {
-    if (need < *cap) return true;
+static bool grow(void **arr, int *cap, int need, size_t size)
+{
+    if (need < *cap)
+        return true;
     int ncap = *cap ? *cap : 8;
-    while (ncap <= need) ncap *= 2;
+    while (ncap <= need)
+        ncap *= 2;
     void *p = hon_realloc(*arr, (size_t)ncap * size);
-    if (!p) return false;
+    if (!p)
+        return false;
     memset((char *)p + (size_t)*cap * size, 0, (size_t)(ncap - *cap) * size);
     *arr = p;
     *cap = ncap;
@@ -131,97 +156,137 @@ static bool grow(void **arr, int *cap, int need, size_t size) {
 
 /* ---- elevation ---- */
 
-int board_elevation(const board *b, int sq) { return sq_ok(b, sq) ? b->elev[sq] : 0; }
+int board_elevation(const board *b, int sq)
+{
+    return sq_ok(b, sq) ? b->elev[sq] : 0;
+}
 
-geo_status board_set_elevation(board *b, int sq, int elevation) {
-    if (!sq_ok(b, sq)) return GEO_ERANGE;
+geo_status board_set_elevation(board *b, int sq, int elevation)
+{
+    if (!sq_ok(b, sq))
+        return GEO_ERANGE;
     b->elev[sq] = elevation;
     return GEO_OK;
 }
 
 /* ---- elements ---- */
 
-static bool elem_ok(const board *b, int e) { return e >= 0 && e < b->n_elems; }
+static bool elem_ok(const board *b, int e)
+{
+    return e >= 0 && e < b->n_elems;
+}
 
-int board_element_new(board *b, int type, const char *name) {
-    if (type < 0 || type >= BOARD_MAX_ID) return -1;
-    if (!grow((void **)&b->elems, &b->cap_elems, b->n_elems, sizeof *b->elems)) return -1;
+int board_element_new(board *b, int type, const char *name)
+{
+    if (type < 0 || type >= BOARD_MAX_ID)
+        return -1;
+    if (!grow((void **)&b->elems, &b->cap_elems, b->n_elems, sizeof *b->elems))
+        return -1;
     char *copy = NULL;
-    if (name && !(copy = dupstr(name))) return -1;
-    b->elems[b->n_elems] = (element){.type = type, .name = copy, .value = 0, .facing = -1};
+    if (name && !(copy = dupstr(name)))
+        return -1;
+    b->elems[b->n_elems] = (element){ .type = type, .name = copy, .value = 0, .facing = -1 };
     return b->n_elems++;
 }
 
-geo_status board_element_add(board *b, int elem, int sq) {
-    if (!sq_ok(b, sq) || (elem != -1 && !elem_ok(b, elem))) return GEO_ERANGE;
+geo_status board_element_add(board *b, int elem, int sq)
+{
+    if (!sq_ok(b, sq) || (elem != -1 && !elem_ok(b, elem)))
+        return GEO_ERANGE;
     b->elem_at[sq] = elem;
     return GEO_OK;
 }
 
-geo_status board_element_set_attr(board *b, int elem, int value, int facing) {
-    if (!elem_ok(b, elem) || facing < -1 || facing >= GEO_NDIRS) return GEO_ERANGE;
+geo_status board_element_set_attr(board *b, int elem, int value, int facing)
+{
+    if (!elem_ok(b, elem) || facing < -1 || facing >= GEO_NDIRS)
+        return GEO_ERANGE;
     b->elems[elem].value = value;
     b->elems[elem].facing = facing;
     return GEO_OK;
 }
 
-bool board_element_attr(const board *b, int elem, int *value, int *facing) {
-    if (!elem_ok(b, elem)) return false;
+bool board_element_attr(const board *b, int elem, int *value, int *facing)
+{
+    if (!elem_ok(b, elem))
+        return false;
     *value = b->elems[elem].value;
     *facing = b->elems[elem].facing;
     return true;
 }
 
-int board_element_at(const board *b, int sq) { return sq_ok(b, sq) ? b->elem_at[sq] : -1; }
+int board_element_at(const board *b, int sq)
+{
+    return sq_ok(b, sq) ? b->elem_at[sq] : -1;
+}
 
-int board_terrain(const board *b, int sq) {
+int board_terrain(const board *b, int sq)
+{
     int e = board_element_at(b, sq);
     return e >= 0 ? b->elems[e].type : -1;
 }
 
-int board_element_count(const board *b) { return b->n_elems; }
-int board_element_type(const board *b, int elem) { return elem_ok(b, elem) ? b->elems[elem].type : -1; }
-const char *board_element_name(const board *b, int elem) {
+int board_element_count(const board *b)
+{
+    return b->n_elems;
+}
+int board_element_type(const board *b, int elem)
+{
+    return elem_ok(b, elem) ? b->elems[elem].type : -1;
+}
+const char *board_element_name(const board *b, int elem)
+{
     return elem_ok(b, elem) ? b->elems[elem].name : NULL;
 }
 
-size_t board_element_squares(const board *b, int elem, int *out, size_t cap) {
+size_t board_element_squares(const board *b, int elem, int *out, size_t cap)
+{
     size_t n = 0;
-    if (!elem_ok(b, elem)) return 0;
+    if (!elem_ok(b, elem))
+        return 0;
     for (int sq = 0; sq < b->n_place[BOARD_AT_SQUARE]; sq++)
         if (b->elem_at[sq] == elem) {
-            if (n < cap) out[n] = sq;
+            if (n < cap)
+                out[n] = sq;
             n++;
         }
     return n;
 }
 
-bool board_element_contains(const board *b, int elem, int sq) {
+bool board_element_contains(const board *b, int elem, int sq)
+{
     return elem >= 0 && board_element_at(b, sq) == elem;
 }
 
 /* True when the neighbour of sq in direction d is off the board or outside elem. */
-static bool outside(const board *b, int elem, int sq, geo_dir d) {
+static bool outside(const board *b, int elem, int sq, geo_dir d)
+{
     int q = geo_neighbour(&b->g, sq, d);
     return q < 0 || b->elem_at[q] != elem;
 }
 
-bool board_element_corner(const board *b, int elem, int sq) {
-    if (b->g.topo != GEO_SQUARE || !board_element_contains(b, elem, sq)) return false;
+bool board_element_corner(const board *b, int elem, int sq)
+{
+    if (b->g.topo != GEO_SQUARE || !board_element_contains(b, elem, sq))
+        return false;
     return (outside(b, elem, sq, GEO_E) || outside(b, elem, sq, GEO_W)) &&
            (outside(b, elem, sq, GEO_N) || outside(b, elem, sq, GEO_S));
 }
 
-size_t board_element_outline(const board *b, int elem, int *out, size_t cap) {
+size_t board_element_outline(const board *b, int elem, int *out, size_t cap)
+{
     size_t n = 0;
-    if (!elem_ok(b, elem)) return 0;
+    if (!elem_ok(b, elem))
+        return 0;
     int ns = geo_side_count(&b->g);
     for (int s = 0; s < ns; s++) {
         int a, c;
-        if (!geo_side_squares(&b->g, s, &a, &c)) continue;
+        if (!geo_side_squares(&b->g, s, &a, &c))
+            continue;
         bool ina = a >= 0 && b->elem_at[a] == elem, inc = c >= 0 && b->elem_at[c] == elem;
         if (ina != inc) {
-            if (n < cap) out[n] = s;
+            if (n < cap)
+                out[n] = s;
             n++;
         }
     }
@@ -230,37 +295,43 @@ size_t board_element_outline(const board *b, int elem, int *out, size_t cap) {
 
 /* ---- feature lists ---- */
 
-static int node_alloc(board *b) {
+static int node_alloc(board *b)
+{
     if (b->free_node >= 0) {
         int i = b->free_node;
         b->free_node = b->nodes[i].next;
         return i;
     }
-    if (!grow((void **)&b->nodes, &b->cap_nodes, b->n_nodes, sizeof *b->nodes)) return -1;
+    if (!grow((void **)&b->nodes, &b->cap_nodes, b->n_nodes, sizeof *b->nodes))
+        return -1;
     return b->n_nodes++;
 }
 
-static void node_release(board *b, int i) {
+static void node_release(board *b, int i)
+{
     b->nodes[i].next = b->free_node;
     b->free_node = i;
 }
 
 /* Inserts a node holding f at position pos of the list at *head (0 first; past the end or
  * negative: at the end); -1 on OOM. */
-static int list_insert(board *b, int *head, board_feature f, int pos) {
+static int list_insert(board *b, int *head, board_feature f, int pos)
+{
     int i = node_alloc(b);
-    if (i < 0) return -1;
+    if (i < 0)
+        return -1;
     b->nodes[i].f = f;
     int *link = head;
-    for (int k = 0; *link >= 0 && (pos < 0 || k < pos); k++) link = &b->nodes[*link].next;
+    for (int k = 0; *link >= 0 && (pos < 0 || k < pos); k++)
+        link = &b->nodes[*link].next;
     b->nodes[i].next = *link;
     *link = i;
     return i;
 }
 
-
 /* Unlinks the first node with f.id == id; returns whether one was found. */
-static bool list_remove(board *b, int *head, int id) {
+static bool list_remove(board *b, int *head, int id)
+{
     for (int *link = head; *link >= 0; link = &b->nodes[*link].next)
         if (b->nodes[*link].f.id == id) {
             int i = *link;
@@ -271,28 +342,36 @@ static bool list_remove(board *b, int *head, int id) {
     return false;
 }
 
-static int list_find(const board *b, int head, int id) {
+static int list_find(const board *b, int head, int id)
+{
     for (int i = head; i >= 0; i = b->nodes[i].next)
-        if (b->nodes[i].f.id == id) return i;
+        if (b->nodes[i].f.id == id)
+            return i;
     return -1;
 }
 
-static bool place_ok(const board *b, board_place where, int index) {
+static bool place_ok(const board *b, board_place where, int index)
+{
     return (unsigned)where < BOARD_NPLACES && index >= 0 && index < b->n_place[where];
 }
 
-geo_status board_put(board *b, board_place where, int index, board_feature f) {
+geo_status board_put(board *b, board_place where, int index, board_feature f)
+{
     return board_put_at(b, where, index, f, -1);
 }
 
-geo_status board_put_at(board *b, board_place where, int index, board_feature f, int pos) {
-    if (!place_ok(b, where, index) || f.id < 0 || f.id >= BOARD_MAX_ID) return GEO_ERANGE;
+geo_status board_put_at(board *b, board_place where, int index, board_feature f, int pos)
+{
+    if (!place_ok(b, where, index) || f.id < 0 || f.id >= BOARD_MAX_ID)
+        return GEO_ERANGE;
     if (f.facing != -1) {
-        if (!sq_ok(b, f.facing)) return GEO_EINVAL;
+        if (!sq_ok(b, f.facing))
+            return GEO_EINVAL;
         if (where == BOARD_AT_SIDE) {
             int a, c;
             geo_side_squares(&b->g, index, &a, &c);
-            if (f.facing != a && f.facing != c) return GEO_EINVAL;
+            if (f.facing != a && f.facing != c)
+                return GEO_EINVAL;
         }
     }
     int i = list_find(b, b->head[where][index], f.id);
@@ -303,164 +382,219 @@ geo_status board_put_at(board *b, board_place where, int index, board_feature f,
     return list_insert(b, &b->head[where][index], f, pos) < 0 ? GEO_ENOMEM : GEO_OK;
 }
 
-bool board_take(board *b, board_place where, int index, int id) {
-    if (!place_ok(b, where, index)) return false;
+bool board_take(board *b, board_place where, int index, int id)
+{
+    if (!place_ok(b, where, index))
+        return false;
     return list_remove(b, &b->head[where][index], id);
 }
 
-bool board_has(const board *b, board_place where, int index, int id, board_feature *out) {
-    if (!place_ok(b, where, index)) return false;
+bool board_has(const board *b, board_place where, int index, int id, board_feature *out)
+{
+    if (!place_ok(b, where, index))
+        return false;
     int i = list_find(b, b->head[where][index], id);
-    if (i < 0) return false;
-    if (out) *out = b->nodes[i].f;
+    if (i < 0)
+        return false;
+    if (out)
+        *out = b->nodes[i].f;
     return true;
 }
 
-size_t board_features(const board *b, board_place where, int index, board_feature *out,
-                      size_t cap) {
-    if (!place_ok(b, where, index)) return 0;
+size_t board_features(const board *b, board_place where, int index, board_feature *out, size_t cap)
+{
+    if (!place_ok(b, where, index))
+        return 0;
     size_t n = 0;
     for (int i = b->head[where][index]; i >= 0; i = b->nodes[i].next) {
-        if (n < cap) out[n] = b->nodes[i].f;
+        if (n < cap)
+            out[n] = b->nodes[i].f;
         n++;
     }
     return n;
 }
 
-bool board_side_has(const board *b, int side, int id, board_feature *out) {
+bool board_side_has(const board *b, int side, int id, board_feature *out)
+{
     return board_has(b, BOARD_AT_SIDE, side, id, out);
 }
 
 /* ---- units ---- */
 
-static bool unit_ok(int unit) { return unit >= 0 && unit < BOARD_MAX_UNITS; }
+static bool unit_ok(int unit)
+{
+    return unit >= 0 && unit < BOARD_MAX_UNITS;
+}
 
-static unit_pos *unit_get(const board *b, int unit) {
+static unit_pos *unit_get(const board *b, int unit)
+{
     return unit_ok(unit) && unit < b->cap_units && b->units[unit].present ? &b->units[unit] : NULL;
 }
 
 /* Makes room for unit's slot; a new slot is absent with no squares. */
-static bool unit_slot(board *b, int unit) {
+static bool unit_slot(board *b, int unit)
+{
     int old = b->cap_units;
-    if (!grow((void **)&b->units, &b->cap_units, unit, sizeof *b->units)) return false;
-    for (int i = old; i < b->cap_units; i++) b->units[i].sq0 = b->units[i].sq1 = b->units[i].in = -1;
+    if (!grow((void **)&b->units, &b->cap_units, unit, sizeof *b->units))
+        return false;
+    for (int i = old; i < b->cap_units; i++)
+        b->units[i].sq0 = b->units[i].sq1 = b->units[i].in = -1;
     return true;
 }
 
 /* Takes unit off its squares (not out of the slot). */
-static void unit_lift(board *b, int unit) {
+static void unit_lift(board *b, int unit)
+{
     unit_pos *u = &b->units[unit];
-    if (u->sq0 >= 0) list_remove(b, &b->unit_head[u->sq0], unit);
-    if (u->sq1 >= 0) list_remove(b, &b->unit_head[u->sq1], unit);
+    if (u->sq0 >= 0)
+        list_remove(b, &b->unit_head[u->sq0], unit);
+    if (u->sq1 >= 0)
+        list_remove(b, &b->unit_head[u->sq1], unit);
     u->sq0 = u->sq1 = u->in = -1;
 }
 
-geo_status board_place_unit(board *b, int unit, int sq0, int sq1) {
+geo_status board_place_unit(board *b, int unit, int sq0, int sq1)
+{
     return board_place_unit_at(b, unit, sq0, sq1, -1, -1);
 }
 
-geo_status board_place_unit_at(board *b, int unit, int sq0, int sq1, int pos0, int pos1) {
-    if (!unit_ok(unit) || !sq_ok(b, sq0) || (sq1 != -1 && !sq_ok(b, sq1))) return GEO_ERANGE;
-    if (sq1 != -1 && geo_side_between(&b->g, sq0, sq1) < 0) return GEO_EINVAL;
-    if (!unit_slot(b, unit)) return GEO_ENOMEM;
-    board_feature f = {.id = unit, .value = 0, .facing = -1};
+geo_status board_place_unit_at(board *b, int unit, int sq0, int sq1, int pos0, int pos1)
+{
+    if (!unit_ok(unit) || !sq_ok(b, sq0) || (sq1 != -1 && !sq_ok(b, sq1)))
+        return GEO_ERANGE;
+    if (sq1 != -1 && geo_side_between(&b->g, sq0, sq1) < 0)
+        return GEO_EINVAL;
+    if (!unit_slot(b, unit))
+        return GEO_ENOMEM;
+    board_feature f = { .id = unit, .value = 0, .facing = -1 };
     /* Reserve both nodes before changing anything, so failure leaves the board as it was. */
     int n0 = node_alloc(b);
     int n1 = sq1 >= 0 && n0 >= 0 ? node_alloc(b) : -1;
     if (n0 < 0 || (sq1 >= 0 && n1 < 0)) {
-        if (n0 >= 0) node_release(b, n0);
+        if (n0 >= 0)
+            node_release(b, n0);
         return GEO_ENOMEM;
     }
     node_release(b, n0);
-    if (n1 >= 0) node_release(b, n1);
+    if (n1 >= 0)
+        node_release(b, n1);
     unit_pos *u = &b->units[unit];
-    if (u->present) unit_lift(b, unit);
+    if (u->present)
+        unit_lift(b, unit);
     u->present = true;
     u->sq0 = sq0;
     u->sq1 = sq1;
     u->in = -1;
     list_insert(b, &b->unit_head[sq0], f, pos0);
-    if (sq1 >= 0) list_insert(b, &b->unit_head[sq1], f, pos1);
+    if (sq1 >= 0)
+        list_insert(b, &b->unit_head[sq1], f, pos1);
     return GEO_OK;
 }
 
-geo_status board_embark(board *b, int unit, int transport) {
-    if (!unit_ok(unit) || !unit_ok(transport)) return GEO_ERANGE;
-    if (!unit_get(b, transport)) return GEO_EINVAL;
+geo_status board_embark(board *b, int unit, int transport)
+{
+    if (!unit_ok(unit) || !unit_ok(transport))
+        return GEO_ERANGE;
+    if (!unit_get(b, transport))
+        return GEO_EINVAL;
     return board_restore_embarked(b, unit, transport);
 }
 
-geo_status board_restore_embarked(board *b, int unit, int transport) {
-    if (!unit_ok(unit) || !unit_ok(transport)) return GEO_ERANGE;
-    if (unit == transport) return GEO_EINVAL;
+geo_status board_restore_embarked(board *b, int unit, int transport)
+{
+    if (!unit_ok(unit) || !unit_ok(transport))
+        return GEO_ERANGE;
+    if (unit == transport)
+        return GEO_EINVAL;
     /* An absent transport's own `in` is -1 (unit_lift), and one never placed has no slot. */
     for (int t = transport, hops = 0; t >= 0 && t < b->cap_units && hops < BOARD_MAX_UNITS;
          t = b->units[t].in, hops++)
-        if (t == unit) return GEO_EINVAL;
-    if (!unit_slot(b, unit)) return GEO_ENOMEM;
+        if (t == unit)
+            return GEO_EINVAL;
+    if (!unit_slot(b, unit))
+        return GEO_ENOMEM;
     unit_pos *u = &b->units[unit];
-    if (u->present) unit_lift(b, unit);
+    if (u->present)
+        unit_lift(b, unit);
     u->present = true;
     u->in = transport;
     return GEO_OK;
 }
 
-void board_remove_unit(board *b, int unit) {
+void board_remove_unit(board *b, int unit)
+{
     unit_pos *u = unit_get(b, unit);
-    if (!u) return;
+    if (!u)
+        return;
     unit_lift(b, unit);
     u->present = false;
 }
 
-bool board_unit_present(const board *b, int unit) { return unit_get(b, unit) != NULL; }
+bool board_unit_present(const board *b, int unit)
+{
+    return unit_get(b, unit) != NULL;
+}
 
-bool board_unit_squares(const board *b, int unit, int *sq0, int *sq1) {
+bool board_unit_squares(const board *b, int unit, int *sq0, int *sq1)
+{
     *sq0 = *sq1 = -1;
     const unit_pos *u = unit_get(b, unit);
     /* Follow nested transports; board_embark refuses cycles, the bound is a second guard. */
-    for (int hops = 0; u && u->in >= 0 && hops < BOARD_MAX_UNITS; hops++) u = unit_get(b, u->in);
-    if (!u || u->sq0 < 0) return false;
+    for (int hops = 0; u && u->in >= 0 && hops < BOARD_MAX_UNITS; hops++)
+        u = unit_get(b, u->in);
+    if (!u || u->sq0 < 0)
+        return false;
     *sq0 = u->sq0;
     *sq1 = u->sq1;
     return true;
 }
 
-int board_unit_embarked_in(const board *b, int unit) {
+int board_unit_embarked_in(const board *b, int unit)
+{
     const unit_pos *u = unit_get(b, unit);
     return u ? u->in : -1;
 }
 
-int board_unit_orientation(const board *b, int unit) {
+int board_unit_orientation(const board *b, int unit)
+{
     const unit_pos *u = unit_get(b, unit);
-    if (!u || u->sq0 < 0 || u->sq1 < 0) return -1;
+    if (!u || u->sq0 < 0 || u->sq1 < 0)
+        return -1;
     return geo_direction(&b->g, u->sq0, u->sq1);
 }
 
-size_t board_units_at(const board *b, int sq, int *out, size_t cap) {
-    if (!sq_ok(b, sq)) return 0;
+size_t board_units_at(const board *b, int sq, int *out, size_t cap)
+{
+    if (!sq_ok(b, sq))
+        return 0;
     size_t n = 0;
     for (int i = b->unit_head[sq]; i >= 0; i = b->nodes[i].next) {
-        if (n < cap) out[n] = b->nodes[i].f.id;
+        if (n < cap)
+            out[n] = b->nodes[i].f.id;
         n++;
     }
     return n;
 }
 
-size_t board_units_in(const board *b, int transport, int *out, size_t cap) {
+size_t board_units_in(const board *b, int transport, int *out, size_t cap)
+{
     size_t n = 0;
     for (int i = 0; i < b->cap_units; i++)
         if (b->units[i].present && b->units[i].in == transport && transport >= 0) {
-            if (n < cap) out[n] = i;
+            if (n < cap)
+                out[n] = i;
             n++;
         }
     return n;
 }
 
-size_t board_units(const board *b, int *out, size_t cap) {
+size_t board_units(const board *b, int *out, size_t cap)
+{
     size_t n = 0;
     for (int i = 0; i < b->cap_units; i++)
         if (b->units[i].present) {
-            if (n < cap) out[n] = i;
+            if (n < cap)
+                out[n] = i;
             n++;
         }
     return n;
@@ -468,37 +602,50 @@ size_t board_units(const board *b, int *out, size_t cap) {
 
 /* ---- names ---- */
 
-geo_status board_set_name(board *b, board_name_kind k, int id, const char *name, char symbol) {
-    if ((unsigned)k >= BOARD_NKINDS || id < 0 || id >= BOARD_MAX_ID) return GEO_ERANGE;
-    if (!grow((void **)&b->names[k], &b->cap_names[k], id, sizeof *b->names[k])) return GEO_ENOMEM;
+geo_status board_set_name(board *b, board_name_kind k, int id, const char *name, char symbol)
+{
+    if ((unsigned)k >= BOARD_NKINDS || id < 0 || id >= BOARD_MAX_ID)
+        return GEO_ERANGE;
+    if (!grow((void **)&b->names[k], &b->cap_names[k], id, sizeof *b->names[k]))
+        return GEO_ENOMEM;
     char *copy = NULL;
-    if (name && !(copy = dupstr(name))) return GEO_ENOMEM;
+    if (name && !(copy = dupstr(name)))
+        return GEO_ENOMEM;
     hon_free(b->names[k][id].name);
     b->names[k][id].name = copy;
     b->names[k][id].symbol = symbol;
     return GEO_OK;
 }
 
-const char *board_name(const board *b, board_name_kind k, int id) {
-    if ((unsigned)k >= BOARD_NKINDS || id < 0 || id >= b->cap_names[k]) return NULL;
+const char *board_name(const board *b, board_name_kind k, int id)
+{
+    if ((unsigned)k >= BOARD_NKINDS || id < 0 || id >= b->cap_names[k])
+        return NULL;
     return b->names[k][id].name;
 }
 
-char board_symbol(const board *b, board_name_kind k, int id) {
-    if ((unsigned)k >= BOARD_NKINDS || id < 0 || id >= b->cap_names[k]) return 0;
+char board_symbol(const board *b, board_name_kind k, int id)
+{
+    if ((unsigned)k >= BOARD_NKINDS || id < 0 || id >= b->cap_names[k])
+        return 0;
     return b->names[k][id].symbol;
 }
 
-geo_status board_set_unit_label(board *b, int unit, const char *label) {
-    if (!unit_ok(unit)) return GEO_ERANGE;
-    if (!unit_slot(b, unit)) return GEO_ENOMEM;
+geo_status board_set_unit_label(board *b, int unit, const char *label)
+{
+    if (!unit_ok(unit))
+        return GEO_ERANGE;
+    if (!unit_slot(b, unit))
+        return GEO_ENOMEM;
     char *copy = NULL;
-    if (label && !(copy = dupstr(label))) return GEO_ENOMEM;
+    if (label && !(copy = dupstr(label)))
+        return GEO_ENOMEM;
     hon_free(b->units[unit].label);
     b->units[unit].label = copy;
     return GEO_OK;
 }
 
-const char *board_unit_label(const board *b, int unit) {
+const char *board_unit_label(const board *b, int unit)
+{
     return unit_ok(unit) && unit < b->cap_units ? b->units[unit].label : NULL;
 }

@@ -25,9 +25,9 @@ typedef struct board board;
 /* Something placed on a square, a square side or an interspace: a contour line, a wall with
  * a window, a barbed wire token, a mine counter, a road... The meaning of id comes from .hon. */
 typedef struct board_feature {
-    int id;      /* >= 0 */
-    int value;   /* an attribute (embankment height, mine strength, area number); 0 if none */
-    int facing;  /* a square the feature faces toward (one of a side's two squares), or -1 */
+    int id;     /* >= 0 */
+    int value;  /* an attribute (embankment height, mine strength, area number); 0 if none */
+    int facing; /* a square the feature faces toward (one of a side's two squares), or -1 */
 } board_feature;
 
 /* Where a feature sits. */
@@ -120,8 +120,7 @@ bool board_take(board *b, board_place where, int index, int id);
 bool board_has(const board *b, board_place where, int index, int id, board_feature *out);
 /* The features at (where, index) in the order they were first put, into out; returns the
  * total even when > cap. */
-size_t board_features(const board *b, board_place where, int index, board_feature *out,
-                      size_t cap);
+size_t board_features(const board *b, board_place where, int index, board_feature *out, size_t cap);
 /* Shorthand for board_has(b, BOARD_AT_SIDE, side, id, out). */
 bool board_side_has(const board *b, int side, int id, board_feature *out);
 

@@ -55,7 +55,7 @@ int dice_d6(dice_src *d)
             return 1;
         }
         bool in_roll = d->asked < d->roll_until;
-        if (d->asked >= d->script_len)      /* a new odometer digit: its lowest face */
+        if (d->asked >= d->script_len) /* a new odometer digit: its lowest face */
             d->script[d->script_len++] =
                 in_roll && d->asked > d->roll_start ? d->script[d->asked - 1] : 1;
         size_t end = in_roll ? d->roll_until : d->asked + 1;

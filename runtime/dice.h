@@ -13,21 +13,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DICE_SCRIPT_MAX 48   /* longest face sequence one scripted run may ask for */
+#define DICE_SCRIPT_MAX 48 /* longest face sequence one scripted run may ask for */
 
 typedef struct dice_src {
-    uint64_t state;          /* splitmix64 state (seeded mode) */
+    uint64_t state; /* splitmix64 state (seeded mode) */
     bool scripted;
-    uint8_t script[DICE_SCRIPT_MAX];  /* faces 1..6 handed out in order (scripted mode) */
-    size_t script_len;       /* faces available in script */
-    size_t asked;            /* dice asked since dice_rewind (scripted mode) */
-    bool overflow;           /* a scripted run asked for more than DICE_SCRIPT_MAX dice */
+    uint8_t script[DICE_SCRIPT_MAX]; /* faces 1..6 handed out in order (scripted mode) */
+    size_t script_len;               /* faces available in script */
+    size_t asked;                    /* dice asked since dice_rewind (scripted mode) */
+    bool overflow;                   /* a scripted run asked for more than DICE_SCRIPT_MAX dice */
     /* Scripted mode: for each die asked, the position just past the last die of the
      * same roll (dice_roll_many), at most DICE_SCRIPT_MAX; a lone die ends at its own + 1. The
      * dice of one roll are the positions sharing one roll_end. */
     uint8_t roll_end[DICE_SCRIPT_MAX];
-    size_t roll_start;       /* the dice of the current roll start at this position... */
-    size_t roll_until;       /* ...and run up to this one */
+    size_t roll_start; /* the dice of the current roll start at this position... */
+    size_t roll_until; /* ...and run up to this one */
 } dice_src;
 
 /* Seeded mode with the given seed (0 is replaced by 1). */

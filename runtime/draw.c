@@ -20,7 +20,7 @@ static const char *const TERRAIN_PALETTE[] = {
 static const char *const SIDE_PALETTE[] = {
     "#c0392b", "#6d4c2f", "#2c3e50", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#27ae60",
 };
-static const char *const ARMY_PALETTE[] = {"#d8e4f4", "#f0d0c8", "#e4ecc8", "#f4e8c0"};
+static const char *const ARMY_PALETTE[] = { "#d8e4f4", "#f0d0c8", "#e4ecc8", "#f4e8c0" };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- symbols ---- */
@@ -29,33 +29,41 @@ static const char *const ARMY_PALETTE[] = {"#d8e4f4", "#f0d0c8", "#e4ecc8", "#f4
 typedef struct symtab {
     char sym[BOARD_MAX_ID];
     bool used[BOARD_MAX_ID];
-    bool taken[256];          /* symbols already given in this table */
+    bool taken[256]; /* symbols already given in this table */
 } symtab;
 
-static bool taken(const symtab *t, char c) {
+static bool taken(const symtab *t, char c)
+{
     return strchr(RESERVED, c) != NULL || t->taken[(unsigned char)c];
 }
 
 /* Gives every used id a symbol: the board's, else the first free letter of its name (as
  * written, then upper case), else the first free character of a fixed list. */
-static void assign(const board *b, board_name_kind k, symtab *t) {
+static void assign(const board *b, board_name_kind k, symtab *t)
+{
     for (int id = 0; id < BOARD_MAX_ID; id++) {
-        if (!t->used[id]) continue;
+        if (!t->used[id])
+            continue;
         t->used[id] = false; /* not yet holding a symbol */
         char c = board_symbol(b, k, id);
         const char *name = board_name(b, k, id);
         if (!c || taken(t, c)) {
             c = 0;
             for (const char *p = name; p && *p && !c; p++)
-                if (!taken(t, *p) && *p > ' ' && *p < 127) c = *p;
+                if (!taken(t, *p) && *p > ' ' && *p < 127)
+                    c = *p;
             for (const char *p = name; p && *p && !c; p++) {
                 char u = (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p;
-                if (!taken(t, u) && u > ' ' && u < 127) c = u;
+                if (!taken(t, u) && u > ' ' && u < 127)
+                    c = u;
             }
-            static const char FALLBACK[] = "abcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%$=~^";
+            static const char FALLBACK[] =
+                "abcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%$=~^";
             for (const char *p = FALLBACK; *p && !c; p++)
-                if (!taken(t, *p)) c = *p;
-            if (!c) c = '?';
+                if (!taken(t, *p))
+                    c = *p;
+            if (!c)
+                c = '?';
         }
         t->sym[id] = c;
         t->used[id] = true;
@@ -68,14 +76,15 @@ typedef struct picture {
     const geo_grid *g;
     const draw_options *o;
     symtab *terr, *side, *item;
-    int *units;           /* unit ids on the board, ascending */
+    int *units; /* unit ids on the board, ascending */
     size_t n_units;
-    char *keys;           /* n_units: the text key of each unit */
-    char *mark;           /* w*h: ' ', '*' on the traced line, '@' at its ends */
-    bool *touch;          /* interspaces: a corner touch of the traced line */
+    char *keys;  /* n_units: the text key of each unit */
+    char *mark;  /* w*h: ' ', '*' on the traced line, '@' at its ends */
+    bool *touch; /* interspaces: a corner touch of the traced line */
 } picture;
 
-static void picture_free(picture *p) {
+static void picture_free(picture *p)
+{
     hon_free(p->terr);
     hon_free(p->side);
     hon_free(p->item);
@@ -85,13 +94,15 @@ static void picture_free(picture *p) {
     hon_free(p->touch);
 }
 
-static geo_status picture_init(picture *p, const board *b, const draw_options *o) {
-    static const draw_options none = {0};
+static geo_status picture_init(picture *p, const board *b, const draw_options *o)
+{
+    static const draw_options none = { 0 };
     memset(p, 0, sizeof *p);
     p->b = b;
     p->g = board_grid(b);
     p->o = o ? o : &none;
-    if (p->g->topo != GEO_SQUARE) return GEO_ETOPO;
+    if (p->g->topo != GEO_SQUARE)
+        return GEO_ETOPO;
     int n = geo_square_count(p->g), ns = geo_side_count(p->g), ni = geo_interspace_count(p->g);
     p->terr = hon_malloc(sizeof *p->terr);
     p->side = hon_malloc(sizeof *p->side);
@@ -114,19 +125,22 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
     board_feature f[16];
     for (int sq = 0; sq < n; sq++) {
         int t = board_terrain(b, sq);
-        if (t >= 0) p->terr->used[t] = true;
+        if (t >= 0)
+            p->terr->used[t] = true;
     }
     for (int s = 0; s < ns; s++) {
         size_t k = board_features(b, BOARD_AT_SIDE, s, f, 16);
-        for (size_t j = 0; j < k && j < 16; j++) p->side->used[f[j].id] = true;
+        for (size_t j = 0; j < k && j < 16; j++)
+            p->side->used[f[j].id] = true;
     }
     for (int is = 0; is < ni; is++) {
         size_t k = board_features(b, BOARD_AT_INTERSPACE, is, f, 16);
-        for (size_t j = 0; j < k && j < 16; j++) p->item->used[f[j].id] = true;
+        for (size_t j = 0; j < k && j < 16; j++)
+            p->item->used[f[j].id] = true;
     }
     assign(b, BOARD_TERRAIN, p->terr);
     /* Unit keys: letters and digits in order, skipping the symbols the map shows. */
-    bool shown[256] = {false};
+    bool shown[256] = { false };
     for (int sq = 0; sq < n; sq++) {
         int t = board_terrain(b, sq);
         unsigned char c = p->o->symbols ? (unsigned char)p->o->symbols[sq]
@@ -136,7 +150,8 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
     static const char KEYS[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     const char *k = KEYS;
     for (size_t i = 0; i < p->n_units; i++) {
-        while (*k && shown[(unsigned char)*k]) k++;
+        while (*k && shown[(unsigned char)*k])
+            k++;
         p->keys[i] = *k ? *k++ : '?';
     }
     assign(b, BOARD_SIDE_FEATURE, p->side);
@@ -144,30 +159,39 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
     const geo_trace *tr = p->o->trace;
     if (tr && tr->n > 0) {
         for (size_t i = 0; i < tr->n; i++)
-            if (tr->squares[i] >= 0 && tr->squares[i] < n) p->mark[tr->squares[i]] = '*';
-        if (tr->from >= 0 && tr->from < n) p->mark[tr->from] = '@';
-        if (tr->to >= 0 && tr->to < n) p->mark[tr->to] = '@';
+            if (tr->squares[i] >= 0 && tr->squares[i] < n)
+                p->mark[tr->squares[i]] = '*';
+        if (tr->from >= 0 && tr->from < n)
+            p->mark[tr->from] = '@';
+        if (tr->to >= 0 && tr->to < n)
+            p->mark[tr->to] = '@';
         for (size_t i = 0; i + 1 < tr->n; i++)
-            if (tr->cross[i].corner >= 0 && tr->cross[i].corner < ni) p->touch[tr->cross[i].corner] = true;
+            if (tr->cross[i].corner >= 0 && tr->cross[i].corner < ni)
+                p->touch[tr->cross[i].corner] = true;
     }
     return GEO_OK;
 }
 
 /* The caller's string for id in a[0..n), or NULL when there is none or it is empty. */
-static const char *given(const char *const *a, size_t n, int id) {
-    if (!a || id < 0 || (size_t)id >= n || !a[id] || !a[id][0]) return NULL;
+static const char *given(const char *const *a, size_t n, int id)
+{
+    if (!a || id < 0 || (size_t)id >= n || !a[id] || !a[id][0])
+        return NULL;
     return a[id];
 }
 
-static int unit_index(const picture *p, int unit) {
+static int unit_index(const picture *p, int unit)
+{
     for (size_t i = 0; i < p->n_units; i++)
-        if (p->units[i] == unit) return (int)i;
+        if (p->units[i] == unit)
+            return (int)i;
     return -1;
 }
 
 /* ---- text ---- */
 
-static char terrain_char(const picture *p, int sq) {
+static char terrain_char(const picture *p, int sq)
+{
     if (p->o->symbols) {
         char c = p->o->symbols[sq];
         return c ? c : ' ';
@@ -176,61 +200,84 @@ static char terrain_char(const picture *p, int sq) {
     return t >= 0 ? p->terr->sym[t] : '.';
 }
 
-static char elev_char(int e) {
-    if (e == 0) return ' ';
-    if (e < 0) return '-';
+static char elev_char(int e)
+{
+    if (e == 0)
+        return ' ';
+    if (e < 0)
+        return '-';
     return e > 9 ? '+' : (char)('0' + e);
 }
 
-static char unit_char(const picture *p, int sq) {
+static char unit_char(const picture *p, int sq)
+{
     int u[2];
     size_t n = board_units_at(p->b, sq, u, 2);
-    if (n == 0) return ' ';
-    if (n > 1) return '&';
+    if (n == 0)
+        return ' ';
+    if (n > 1)
+        return '&';
     int i = unit_index(p, u[0]);
     return i >= 0 ? p->keys[i] : '?';
 }
 
-static void text_side(const picture *p, int side, bool border, char *seg, int len) {
+static void text_side(const picture *p, int side, bool border, char *seg, int len)
+{
     board_feature f[8];
     size_t n = board_features(p->b, BOARD_AT_SIDE, side, f, 8);
-    if (n > 8) n = 8;
+    if (n > 8)
+        n = 8;
     for (int i = 0; i < len; i++) {
-        if (n == 0) seg[i] = border ? (len == 1 ? '|' : '-') : ' ';
-        else if (len == 1) seg[i] = n == 1 ? p->side->sym[f[0].id] : '#';
-        else seg[i] = p->side->sym[f[(size_t)i % n].id];
+        if (n == 0)
+            seg[i] = border ? (len == 1 ? '|' : '-') : ' ';
+        else if (len == 1)
+            seg[i] = n == 1 ? p->side->sym[f[0].id] : '#';
+        else
+            seg[i] = p->side->sym[f[(size_t)i % n].id];
     }
 }
 
-static char text_corner(const picture *p, int X, int Y) {
+static char text_corner(const picture *p, int X, int Y)
+{
     const geo_grid *g = p->g;
     int is = Y * (g->w + 1) + X;
-    if (p->touch[is]) return 'x';
+    if (p->touch[is])
+        return 'x';
     board_feature f[2];
     size_t n = board_features(p->b, BOARD_AT_INTERSPACE, is, f, 2);
-    if (n == 1) return p->item->sym[f[0].id];
-    if (n > 1) return '#';
+    if (n == 1)
+        return p->item->sym[f[0].id];
+    if (n > 1)
+        return '#';
     return (X == 0 || Y == 0 || X == g->w || Y == g->h) ? '+' : ' ';
 }
 
 static void print_key(const picture *p, const symtab *t, board_name_kind k, const char *title,
-                      FILE *out) {
+                      FILE *out)
+{
     bool any = false;
     for (int id = 0; id < BOARD_MAX_ID; id++) {
-        if (!t->used[id]) continue;
-        if (!any) fprintf(out, "%s:", title);
+        if (!t->used[id])
+            continue;
+        if (!any)
+            fprintf(out, "%s:", title);
         any = true;
         const char *name = board_name(p->b, k, id);
-        if (name) fprintf(out, "  %c %s", t->sym[id], name);
-        else fprintf(out, "  %c #%d", t->sym[id], id);
+        if (name)
+            fprintf(out, "  %c %s", t->sym[id], name);
+        else
+            fprintf(out, "  %c #%d", t->sym[id], id);
     }
-    if (any) fputc('\n', out);
+    if (any)
+        fputc('\n', out);
 }
 
-geo_status draw_text(const board *b, const draw_options *o, FILE *out) {
+geo_status draw_text(const board *b, const draw_options *o, FILE *out)
+{
     picture p;
     geo_status st = picture_init(&p, b, o);
-    if (st != GEO_OK) return st;
+    if (st != GEO_OK)
+        return st;
     const geo_grid *g = p.g;
     int w = g->w, h = g->h, vb = w * (h + 1);
     char seg[8], name[16];
@@ -252,7 +299,8 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out) {
             }
         }
         fputc('\n', out);
-        if (Y == h) break;
+        if (Y == h)
+            break;
         fprintf(out, "%3d ", Y + 1);
         for (int X = 0; X <= w; X++) {
             text_side(&p, vb + Y * (w + 1) + X, X == 0 || X == w, seg, 1);
@@ -272,13 +320,17 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out) {
         int u = p.units[i], s0, s1;
         const char *label = board_unit_label(b, u);
         fprintf(out, "%s %c ", i == 0 ? "units:" : "      ", p.keys[i]);
-        if (label) fputs(label, out);
-        else fprintf(out, "#%d", u);
+        if (label)
+            fputs(label, out);
+        else
+            fprintf(out, "#%d", u);
         int in = board_unit_embarked_in(b, u);
         if (in >= 0) {
             const char *tl = board_unit_label(b, in);
-            if (tl) fprintf(out, " in %s", tl);
-            else fprintf(out, " in #%d", in);
+            if (tl)
+                fprintf(out, " in %s", tl);
+            else
+                fprintf(out, " in #%d", in);
         } else if (board_unit_squares(b, u, &s0, &s1)) {
             geo_format_square(g, s0, name, sizeof name);
             fprintf(out, " %s", name);
@@ -289,47 +341,60 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out) {
         }
         const char *m = given(p.o->unit_markers, p.o->n_unit_markers, u);
         const char *fc = given(p.o->unit_faces, p.o->n_unit_faces, u);
-        if (m) fprintf(out, "  [%s]", m);
-        if (fc) fprintf(out, "  (%s)", fc);
+        if (m)
+            fprintf(out, "  [%s]", m);
+        if (fc)
+            fprintf(out, "  (%s)", fc);
         fputc('\n', out);
     }
-    if (!p.o->symbols) print_key(&p, p.terr, BOARD_TERRAIN, "terrain", out);
+    if (!p.o->symbols)
+        print_key(&p, p.terr, BOARD_TERRAIN, "terrain", out);
     else {
         /* the symbols as written: list each terrain under the symbols that show it */
         bool any = false;
-        bool seen[256] = {false};
+        bool seen[256] = { false };
         int n = geo_square_count(g);
         for (int sq = 0; sq < n; sq++) {
             unsigned char c = (unsigned char)p.o->symbols[sq];
-            if (seen[c] || c == ' ') continue;
+            if (seen[c] || c == ' ')
+                continue;
             seen[c] = true;
             int t = board_terrain(b, sq);
             const char *tn = t >= 0 ? board_name(b, BOARD_TERRAIN, t) : NULL;
-            if (!any) fputs("terrain:", out);
+            if (!any)
+                fputs("terrain:", out);
             any = true;
             board_feature f[4];
             size_t nf = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
             fprintf(out, "  %c %s", c, tn ? tn : "none");
             for (size_t j = 0; j < nf && j < 4; j++) {
                 const char *fname = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
-                if (fname) fprintf(out, "+%s", fname);
-                else fprintf(out, "+#%d", f[j].id);
+                if (fname)
+                    fprintf(out, "+%s", fname);
+                else
+                    fprintf(out, "+#%d", f[j].id);
             }
         }
-        if (any) fputc('\n', out);
+        if (any)
+            fputc('\n', out);
     }
     /* elements showing a face other than the default */
     bool any_face = false;
     for (int e = 0; e < board_element_count(b); e++) {
         const char *fc = given(p.o->element_faces, p.o->n_element_faces, e);
-        if (!fc) continue;
-        if (!any_face) fputs("elements:", out);
+        if (!fc)
+            continue;
+        if (!any_face)
+            fputs("elements:", out);
         any_face = true;
         const char *en = board_element_name(b, e);
-        if (en) fprintf(out, "  %s (%s)", en, fc);
-        else fprintf(out, "  #%d (%s)", e, fc);
+        if (en)
+            fprintf(out, "  %s (%s)", en, fc);
+        else
+            fprintf(out, "  #%d (%s)", e, fc);
     }
-    if (any_face) fputc('\n', out);
+    if (any_face)
+        fputc('\n', out);
     print_key(&p, p.side, BOARD_SIDE_FEATURE, "sides", out);
     print_key(&p, p.item, BOARD_INTERSPACE_ITEM, "interspaces", out);
     const geo_trace *tr = p.o->trace;
@@ -346,7 +411,8 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out) {
 
 /* ---- SVG ---- */
 
-static void xml_text(FILE *out, const char *s, size_t max) {
+static void xml_text(FILE *out, const char *s, size_t max)
+{
     size_t n = 0;
     for (; s && *s && n < max; s++, n++) {
         switch (*s) {
@@ -356,32 +422,41 @@ static void xml_text(FILE *out, const char *s, size_t max) {
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&apos;", out); break;
         default:
-            if ((unsigned char)*s >= 0x20) fputc(*s, out);
+            if ((unsigned char)*s >= 0x20)
+                fputc(*s, out);
         }
     }
 }
 
 static const char *colour(const char *const *given, size_t n, int id, const char *const *palette,
-                          size_t np) {
-    if (given && id >= 0 && (size_t)id < n && given[id]) return given[id];
+                          size_t np)
+{
+    if (given && id >= 0 && (size_t)id < n && given[id])
+        return given[id];
     return palette[(size_t)(id < 0 ? 0 : id) % np];
 }
 
-geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
+geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
+{
     picture p;
     geo_status st = picture_init(&p, b, o);
-    if (st != GEO_OK) return st;
+    if (st != GEO_OK)
+        return st;
     const geo_grid *g = p.g;
     const draw_options *op = p.o;
     int c = op->cell > 0 ? op->cell : 48;
-    if (c < 16) c = 16;
-    if (c > 400) c = 400;
+    if (c < 16)
+        c = 16;
+    if (c > 400)
+        c = 400;
     int L = 32, T = op->title ? 48 : 24;
     int W = L + g->w * c + 12, H = T + g->h * c + 12;
     int fs = c / 4 < 9 ? 9 : c / 4;
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"sans-serif\">\n", W, H, W, H);
+    fprintf(out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d "
+            "%d\" font-family=\"sans-serif\">\n",
+            W, H, W, H);
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, H);
     if (op->title) {
         fputs("<title>", out);
@@ -400,8 +475,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
                 L + x * c + c / 2, T - 6, name);
     }
     for (int y = 0; y < g->h; y++)
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">%d</text>\n", L - 6,
-                T + y * c + c / 2 + 4, y + 1);
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">%d</text>\n",
+                L - 6, T + y * c + c / 2 + 4, y + 1);
     /* squares: terrain, elevation */
     fputs("<g id=\"squares\" stroke=\"#8a8a8a\" stroke-width=\"0.5\">\n", out);
     for (int sq = 0; sq < geo_square_count(g); sq++) {
@@ -409,22 +484,29 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
         const char *fill = t >= 0 ? colour(op->terrain_colours, op->n_terrain_colours, t,
                                            TERRAIN_PALETTE, NELEM(TERRAIN_PALETTE))
                                   : "#f7f4ea";
-        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"", L + x * c, T + y * c, c, c);
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"", L + x * c,
+                T + y * c, c, c);
         xml_text(out, fill, 64);
         fputs("\"/>\n", out);
         if (e != 0) {
             int a = (e > 0 ? e : -e) * 12;
-            if (a > 60) a = 60;
-            fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" fill-opacity=\"0.%02d\" "
-                    "stroke=\"none\"/>\n", L + x * c, T + y * c, c, c, e > 0 ? "#4a2a0a" : "#0a2a6a", a);
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#3a2a1a\" stroke=\"none\">%s%d</text>\n",
+            if (a > 60)
+                a = 60;
+            fprintf(out,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+                    "fill-opacity=\"0.%02d\" stroke=\"none\"/>\n",
+                    L + x * c, T + y * c, c, c, e > 0 ? "#4a2a0a" : "#0a2a6a", a);
+            fprintf(out,
+                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#3a2a1a\" "
+                    "stroke=\"none\">%s%d</text>\n",
                     L + x * c + 3, T + y * c + fs, fs, e > 0 ? "+" : "", e);
         }
         char sym = terrain_char(&p, sq);
         if (sym != ' ' && sym != '.') {
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\" stroke=\"none\">",
+            fprintf(out,
+                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\" stroke=\"none\">",
                     L + x * c + 3, T + y * c + c - 4, fs);
-            char s[2] = {sym, 0};
+            char s[2] = { sym, 0 };
             xml_text(out, s, 1);
             fputs("</text>\n", out);
         }
@@ -436,11 +518,15 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
         size_t n = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
         for (size_t j = 0; j < n && j < 4; j++) {
             const char *fname = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" fill=\"#7a4a00\">",
-                    L + (sq % g->w) * c + c - 3, T + (sq / g->w) * c + c - 4 - (fs * 3 / 4 + 1) * (int)j,
-                    fs * 3 / 4 + 1);
-            if (fname) xml_text(out, fname, 6);
-            else fprintf(out, "#%d", f[j].id);
+            fprintf(
+                out,
+                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" fill=\"#7a4a00\">",
+                L + (sq % g->w) * c + c - 3,
+                T + (sq / g->w) * c + c - 4 - (fs * 3 / 4 + 1) * (int)j, fs * 3 / 4 + 1);
+            if (fname)
+                xml_text(out, fname, 6);
+            else
+                fprintf(out, "#%d", f[j].id);
             fputs("</text>\n", out);
         }
     }
@@ -448,11 +534,14 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
     for (int e = 0; e < board_element_count(b); e++) {
         const char *fc = given(op->element_faces, op->n_element_faces, e);
         int sq = 0, n = geo_square_count(g);
-        while (fc && sq < n && board_element_at(b, sq) != e) sq++;
-        if (!fc || sq >= n) continue;
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
-                "fill=\"#8b0000\" font-style=\"italic\">", L + (sq % g->w) * c + c / 2,
-                T + (sq / g->w) * c + fs * 3 / 4 + 1, fs * 3 / 4 + 1);
+        while (fc && sq < n && board_element_at(b, sq) != e)
+            sq++;
+        if (!fc || sq >= n)
+            continue;
+        fprintf(out,
+                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
+                "fill=\"#8b0000\" font-style=\"italic\">",
+                L + (sq % g->w) * c + c / 2, T + (sq / g->w) * c + fs * 3 / 4 + 1, fs * 3 / 4 + 1);
         xml_text(out, fc, (size_t)(c / (fs * 3 / 8 + 1)));
         fputs("</text>\n", out);
     }
@@ -461,9 +550,11 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
     for (int s = 0; s < geo_side_count(g); s++) {
         board_feature f[8];
         size_t n = board_features(b, BOARD_AT_SIDE, s, f, 8);
-        if (n > 8) n = 8;
+        if (n > 8)
+            n = 8;
         int x0, y0, x1, y1;
-        if (n == 0 || !geo_side_ends(g, s, &x0, &y0, &x1, &y1)) continue;
+        if (n == 0 || !geo_side_ends(g, s, &x0, &y0, &x1, &y1))
+            continue;
         bool horiz = geo_side_horizontal(g, s);
         for (size_t j = 0; j < n; j++) {
             int off = (int)j * 6 - ((int)n - 1) * 3;
@@ -479,7 +570,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
                 int fx = f[j].facing % g->w, fy = f[j].facing / g->w;
                 int cx = L + fx * c + c / 2, cy = T + fy * c + c / 2;
                 int tx = mx + (cx - mx) / 4, ty = my + (cy - my) / 4;
-                fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"", mx, my, tx, ty);
+                fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"", mx, my, tx,
+                        ty);
                 xml_text(out, col, 64);
                 fputs("\" stroke-width=\"3\"/>\n", out);
             }
@@ -490,12 +582,15 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
     for (int is = 0; is < geo_interspace_count(g); is++) {
         board_feature f[4];
         size_t n = board_features(b, BOARD_AT_INTERSPACE, is, f, 4);
-        if (n == 0) continue;
+        if (n == 0)
+            continue;
         int X, Y;
         geo_interspace_xy(g, is, &X, &Y);
-        fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"#202020\"/>\n", L + X * c, T + Y * c, c / 7 + 2);
-        char sym[2] = {p.item->sym[f[0].id], 0};
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#ffffff\">",
+        fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"#202020\"/>\n", L + X * c,
+                T + Y * c, c / 7 + 2);
+        char sym[2] = { p.item->sym[f[0].id], 0 };
+        fprintf(out,
+                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#ffffff\">",
                 L + X * c, T + Y * c + fs / 3, fs * 3 / 4 + 1);
         xml_text(out, sym, 1);
         fputs("</text>\n", out);
@@ -504,7 +599,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
     fputs("<g id=\"units\">\n", out);
     for (size_t i = 0; i < p.n_units; i++) {
         int u = p.units[i], s0, s1;
-        if (board_unit_embarked_in(b, u) >= 0 || !board_unit_squares(b, u, &s0, &s1)) continue;
+        if (board_unit_embarked_in(b, u) >= 0 || !board_unit_squares(b, u, &s0, &s1))
+            continue;
         int ax = s0 % g->w, ay = s0 / g->w, bx = ax, by = ay;
         if (s1 >= 0) {
             bx = s1 % g->w;
@@ -516,19 +612,23 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
         size_t n = board_units_at(b, s0, at, 8);
         int stack = 0;
         for (size_t j = 0; j < n && j < 8; j++)
-            if (at[j] == u) stack = (int)j;
+            if (at[j] == u)
+                stack = (int)j;
         int inset = c / 7, sh = stack * 4;
         int rx = L + minx * c + inset + sh, ry = T + miny * c + inset + sh;
         int rw = wsq * c - 2 * inset, rh = hsq * c - 2 * inset;
         const char *label = board_unit_label(b, u);
-        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"", rx, ry, rw, rh);
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"", rx, ry,
+                rw, rh);
         xml_text(out, colour(op->unit_colours, op->n_unit_colours, u, ARMY_PALETTE, 1), 64);
         fputs("\" stroke=\"#111111\" stroke-width=\"1.5\"/>\n", out);
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">", rx + rw / 2,
-                ry + rh / 2 + fs / 3, fs * 3 / 4 + 1);
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">",
+                rx + rw / 2, ry + rh / 2 + fs / 3, fs * 3 / 4 + 1);
         size_t maxc = (size_t)(rw / (fs * 3 / 8 + 1));
-        if (label) xml_text(out, label, maxc ? maxc : 1);
-        else fprintf(out, "#%d", u);
+        if (label)
+            xml_text(out, label, maxc ? maxc : 1);
+        else
+            fprintf(out, "#%d", u);
         fputs("</text>\n", out);
         /* markers and face in small type under the label */
         const char *m = given(op->unit_markers, op->n_unit_markers, u);
@@ -538,8 +638,10 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
             /* the whole line in characters of about small/2 pixels: two squares wide, centred
              * on the counter (longer lists are cut) */
             size_t room = (size_t)(2 * c / (small / 2)), used = 0;
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#8b0000\">",
-                    rx + rw / 2, ry + rh / 2 + fs / 3 + small + 1, small);
+            fprintf(
+                out,
+                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#8b0000\">",
+                rx + rw / 2, ry + rh / 2 + fs / 3 + small + 1, small);
             if (m) {
                 size_t k = strlen(m) < room - 2 ? strlen(m) : room - 2;
                 fputc('[', out);
@@ -556,7 +658,9 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
         }
         size_t carried = board_units_in(b, u, NULL, 0);
         if (carried > 0)
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">+%zu aboard</text>\n",
+            fprintf(out,
+                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">+%zu "
+                    "aboard</text>\n",
                     rx + rw / 2, ry + rh - 3, fs * 3 / 5 + 1, carried);
     }
     fputs("</g>\n", out);
@@ -566,17 +670,20 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out) {
         tr->to < geo_square_count(g)) {
         fputs("<g id=\"line\" stroke=\"#e000c0\" fill=\"#e000c0\">\n", out);
         int fx = tr->from % g->w, fy = tr->from / g->w, tx = tr->to % g->w, ty = tr->to / g->w;
-        fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>\n", L + fx * c + c / 2,
-                T + fy * c + c / 2, L + tx * c + c / 2, T + ty * c + c / 2);
+        fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>\n",
+                L + fx * c + c / 2, T + fy * c + c / 2, L + tx * c + c / 2, T + ty * c + c / 2);
         for (size_t i = 0; i < tr->n; i++) {
             int q = tr->squares[i];
-            if (q < 0 || q >= geo_square_count(g)) continue;
-            fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill-opacity=\"0.7\" stroke=\"none\"/>\n",
+            if (q < 0 || q >= geo_square_count(g))
+                continue;
+            fprintf(out,
+                    "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill-opacity=\"0.7\" stroke=\"none\"/>\n",
                     L + (q % g->w) * c + c / 2, T + (q / g->w) * c + c / 2);
         }
         for (size_t i = 0; i + 1 < tr->n; i++) {
             int X, Y;
-            if (tr->cross[i].corner < 0 || !geo_interspace_xy(g, tr->cross[i].corner, &X, &Y)) continue;
+            if (tr->cross[i].corner < 0 || !geo_interspace_xy(g, tr->cross[i].corner, &X, &Y))
+                continue;
             fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"none\" stroke-width=\"2\"/>\n",
                     L + X * c, T + Y * c);
         }

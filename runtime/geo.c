@@ -10,69 +10,104 @@
 
 #include "mem.h"
 
-static int iabs(int v) { return v < 0 ? -v : v; }
-static int imax(int a, int b) { return a > b ? a : b; }
-static int sgn(long v) { return (v > 0) - (v < 0); }
+static int iabs(int v)
+{
+    return v < 0 ? -v : v;
+}
+static int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+static int sgn(long v)
+{
+    return (v > 0) - (v < 0);
+}
 
 /* Square offsets of the eight directions. */
-static const int SQ_DX[GEO_NDIRS] = {0, 1, 1, 1, 0, -1, -1, -1};
-static const int SQ_DY[GEO_NDIRS] = {-1, -1, 0, 1, 1, 1, 0, -1};
+static const int SQ_DX[GEO_NDIRS] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+static const int SQ_DY[GEO_NDIRS] = { -1, -1, 0, 1, 1, 1, 0, -1 };
 
 /* Hex offsets (odd-q: odd columns shifted down), [parity][dir]; E and W do not exist. */
-static const int HX_DX[GEO_NDIRS] = {0, 1, 0, 1, 0, -1, 0, -1};
+static const int HX_DX[GEO_NDIRS] = { 0, 1, 0, 1, 0, -1, 0, -1 };
 static const int HX_DY[2][GEO_NDIRS] = {
-    {-1, -1, 0, 0, 1, 0, 0, -1}, /* even column */
-    {-1, 0, 0, 1, 1, 1, 0, 0},   /* odd column */
+    { -1, -1, 0, 0, 1, 0, 0, -1 }, /* even column */
+    { -1, 0, 0, 1, 1, 1, 0, 0 },   /* odd column */
 };
-static bool hex_dir_ok(geo_dir d) { return d != GEO_E && d != GEO_W && d < GEO_NDIRS; }
+static bool hex_dir_ok(geo_dir d)
+{
+    return d != GEO_E && d != GEO_W && d < GEO_NDIRS;
+}
 
-static bool on_board(const geo_grid *g, int x, int y) {
+static bool on_board(const geo_grid *g, int x, int y)
+{
     return x >= 0 && y >= 0 && x < g->w && y < g->h;
 }
-static bool valid_sq(const geo_grid *g, int sq) { return sq >= 0 && sq < g->w * g->h; }
+static bool valid_sq(const geo_grid *g, int sq)
+{
+    return sq >= 0 && sq < g->w * g->h;
+}
 
-int geo_square(const geo_grid *g, int x, int y) { return on_board(g, x, y) ? y * g->w + x : -1; }
+int geo_square(const geo_grid *g, int x, int y)
+{
+    return on_board(g, x, y) ? y * g->w + x : -1;
+}
 
-void geo_xy(const geo_grid *g, int sq, int *x, int *y) {
-    if (!valid_sq(g, sq)) { *x = *y = -1; return; }
+void geo_xy(const geo_grid *g, int sq, int *x, int *y)
+{
+    if (!valid_sq(g, sq)) {
+        *x = *y = -1;
+        return;
+    }
     *x = sq % g->w;
     *y = sq / g->w;
 }
 
-int geo_square_count(const geo_grid *g) { return g->w * g->h; }
+int geo_square_count(const geo_grid *g)
+{
+    return g->w * g->h;
+}
 
 /* ---- names ---- */
 
-geo_status geo_parse_xy(const char *s, size_t len, int *x, int *y) {
+geo_status geo_parse_xy(const char *s, size_t len, int *x, int *y)
+{
     size_t i = 0;
     long col = 0, row = 0;
     while (i < len && ((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z'))) {
-        if (i == 3) return GEO_ERANGE;
+        if (i == 3)
+            return GEO_ERANGE;
         int c = s[i] >= 'a' ? s[i] - 'a' : s[i] - 'A';
         col = col * 26 + c + 1;
         i++;
     }
-    if (i == 0 || i == len) return GEO_ESYNTAX;
-    if (s[i] == '0') return GEO_ESYNTAX; /* no row 0, no leading zeros */
+    if (i == 0 || i == len)
+        return GEO_ESYNTAX;
+    if (s[i] == '0')
+        return GEO_ESYNTAX; /* no row 0, no leading zeros */
     size_t digits = 0;
     while (i < len && s[i] >= '0' && s[i] <= '9') {
-        if (++digits > 5) return GEO_ERANGE;
+        if (++digits > 5)
+            return GEO_ERANGE;
         row = row * 10 + (s[i] - '0');
         i++;
     }
-    if (digits == 0 || i != len) return GEO_ESYNTAX;
+    if (digits == 0 || i != len)
+        return GEO_ESYNTAX;
     *x = (int)(col - 1);
     *y = (int)(row - 1);
     return GEO_OK;
 }
 
-int geo_parse_square(const geo_grid *g, const char *s) {
+int geo_parse_square(const geo_grid *g, const char *s)
+{
     int x, y;
-    if (!s || geo_parse_xy(s, strlen(s), &x, &y) != GEO_OK) return -1;
+    if (!s || geo_parse_xy(s, strlen(s), &x, &y) != GEO_OK)
+        return -1;
     return geo_square(g, x, y);
 }
 
-size_t geo_format_xy(int x, int y, char *buf, size_t cap) {
+size_t geo_format_xy(int x, int y, char *buf, size_t cap)
+{
     char tmp[32];
     size_t n = 0;
     char letters[8];
@@ -83,7 +118,8 @@ size_t geo_format_xy(int x, int y, char *buf, size_t cap) {
         letters[nl++] = (char)('A' + c % 26);
         c /= 26;
     }
-    while (nl > 0) tmp[n++] = letters[--nl];
+    while (nl > 0)
+        tmp[n++] = letters[--nl];
     char digits[16];
     size_t nd = 0;
     long r = (long)y + 1;
@@ -91,7 +127,8 @@ size_t geo_format_xy(int x, int y, char *buf, size_t cap) {
         digits[nd++] = (char)('0' + r % 10);
         r /= 10;
     } while (r > 0 && nd < sizeof digits);
-    while (nd > 0) tmp[n++] = digits[--nd];
+    while (nd > 0)
+        tmp[n++] = digits[--nd];
     if (cap > 0) {
         size_t k = n < cap - 1 ? n : cap - 1;
         memcpy(buf, tmp, k);
@@ -100,9 +137,14 @@ size_t geo_format_xy(int x, int y, char *buf, size_t cap) {
     return n;
 }
 
-size_t geo_format_square(const geo_grid *g, int sq, char *buf, size_t cap) {
+size_t geo_format_square(const geo_grid *g, int sq, char *buf, size_t cap)
+{
     if (!valid_sq(g, sq)) {
-        if (cap > 0) { buf[0] = cap > 1 ? '?' : '\0'; if (cap > 1) buf[1] = '\0'; }
+        if (cap > 0) {
+            buf[0] = cap > 1 ? '?' : '\0';
+            if (cap > 1)
+                buf[1] = '\0';
+        }
         return 1;
     }
     return geo_format_xy(sq % g->w, sq / g->w, buf, cap);
@@ -111,7 +153,8 @@ size_t geo_format_square(const geo_grid *g, int sq, char *buf, size_t cap) {
 /* ---- neighbours and distance ---- */
 
 /* Neighbour coordinates without a board check (hex padding needs off-board ones). */
-static void step_xy(const geo_grid *g, int x, int y, geo_dir d, int *nx, int *ny) {
+static void step_xy(const geo_grid *g, int x, int y, geo_dir d, int *nx, int *ny)
+{
     if (g->topo == GEO_HEX) {
         *nx = x + HX_DX[d];
         *ny = y + HX_DY[x & 1][d];
@@ -121,31 +164,39 @@ static void step_xy(const geo_grid *g, int x, int y, geo_dir d, int *nx, int *ny
     }
 }
 
-int geo_neighbour(const geo_grid *g, int sq, geo_dir d) {
-    if (!valid_sq(g, sq) || (unsigned)d >= GEO_NDIRS) return -1;
-    if (g->topo == GEO_HEX && !hex_dir_ok(d)) return -1;
+int geo_neighbour(const geo_grid *g, int sq, geo_dir d)
+{
+    if (!valid_sq(g, sq) || (unsigned)d >= GEO_NDIRS)
+        return -1;
+    if (g->topo == GEO_HEX && !hex_dir_ok(d))
+        return -1;
     int x = sq % g->w, y = sq / g->w, nx, ny;
     step_xy(g, x, y, d, &nx, &ny);
     return geo_square(g, nx, ny);
 }
 
-size_t geo_neighbours(const geo_grid *g, int sq, bool diagonals, int out[8]) {
+size_t geo_neighbours(const geo_grid *g, int sq, bool diagonals, int out[8])
+{
     size_t n = 0;
     for (int d = 0; d < GEO_NDIRS; d++) {
-        if (g->topo == GEO_SQUARE && !diagonals && (d & 1)) continue;
+        if (g->topo == GEO_SQUARE && !diagonals && (d & 1))
+            continue;
         int q = geo_neighbour(g, sq, (geo_dir)d);
-        if (q >= 0) out[n++] = q;
+        if (q >= 0)
+            out[n++] = q;
     }
     return n;
 }
 
 /* Cube coordinates of an odd-q hex. */
-static void hex_cube(int x, int y, int *q, int *r) {
+static void hex_cube(int x, int y, int *q, int *r)
+{
     *q = x;
     *r = y - (x - (x & 1)) / 2;
 }
 
-int geo_distance(const geo_grid *g, int a, int b) {
+int geo_distance(const geo_grid *g, int a, int b)
+{
     int ax, ay, bx, by;
     geo_xy(g, a, &ax, &ay);
     geo_xy(g, b, &bx, &by);
@@ -159,10 +210,15 @@ int geo_distance(const geo_grid *g, int a, int b) {
     return imax(iabs(ax - bx), iabs(ay - by));
 }
 
-bool geo_within(const geo_grid *g, int a, int b, int n) { return geo_distance(g, a, b) <= n; }
+bool geo_within(const geo_grid *g, int a, int b, int n)
+{
+    return geo_distance(g, a, b) <= n;
+}
 
-size_t geo_squares_within(const geo_grid *g, int sq, int n, int *out, size_t cap) {
-    if (n < 0 || !valid_sq(g, sq)) return 0;
+size_t geo_squares_within(const geo_grid *g, int sq, int n, int *out, size_t cap)
+{
+    if (n < 0 || !valid_sq(g, sq))
+        return 0;
     int x, y;
     geo_xy(g, sq, &x, &y);
     int r = n + (g->topo == GEO_HEX ? 1 : 0);
@@ -170,34 +226,46 @@ size_t geo_squares_within(const geo_grid *g, int sq, int n, int *out, size_t cap
     for (int yy = imax(0, y - r); yy < g->h && yy <= y + r; yy++)
         for (int xx = imax(0, x - r); xx < g->w && xx <= x + r; xx++) {
             int q = yy * g->w + xx;
-            if (geo_distance(g, sq, q) > n) continue;
-            if (count < cap) out[count] = q;
+            if (geo_distance(g, sq, q) > n)
+                continue;
+            if (count < cap)
+                out[count] = q;
             count++;
         }
     return count;
 }
 
-int geo_direction(const geo_grid *g, int a, int b) {
+int geo_direction(const geo_grid *g, int a, int b)
+{
     for (int d = 0; d < GEO_NDIRS; d++)
-        if (geo_neighbour(g, a, (geo_dir)d) == b && b >= 0) return d;
+        if (geo_neighbour(g, a, (geo_dir)d) == b && b >= 0)
+            return d;
     return -1;
 }
 
 /* ---- sides ---- */
 
-static int vbase(const geo_grid *g) { return g->w * (g->h + 1); }
+static int vbase(const geo_grid *g)
+{
+    return g->w * (g->h + 1);
+}
 
-int geo_side_count(const geo_grid *g) {
-    if (g->topo == GEO_HEX) return 3 * (g->w + 2) * (g->h + 2);
+int geo_side_count(const geo_grid *g)
+{
+    if (g->topo == GEO_HEX)
+        return 3 * (g->w + 2) * (g->h + 2);
     return g->w * (g->h + 1) + (g->w + 1) * g->h;
 }
 
-static int hex_side_raw(const geo_grid *g, int x, int y, int k) {
+static int hex_side_raw(const geo_grid *g, int x, int y, int k)
+{
     return 3 * ((y + 1) * (g->w + 2) + (x + 1)) + k;
 }
 
-int geo_side_of(const geo_grid *g, int sq, geo_dir d) {
-    if (!valid_sq(g, sq) || (unsigned)d >= GEO_NDIRS) return -1;
+int geo_side_of(const geo_grid *g, int sq, geo_dir d)
+{
+    if (!valid_sq(g, sq) || (unsigned)d >= GEO_NDIRS)
+        return -1;
     int x = sq % g->w, y = sq / g->w;
     if (g->topo == GEO_HEX) {
         int nx, ny;
@@ -220,21 +288,27 @@ int geo_side_of(const geo_grid *g, int sq, geo_dir d) {
     }
 }
 
-int geo_side_between(const geo_grid *g, int a, int b) {
-    if (!valid_sq(g, a) || !valid_sq(g, b)) return -1;
+int geo_side_between(const geo_grid *g, int a, int b)
+{
+    if (!valid_sq(g, a) || !valid_sq(g, b))
+        return -1;
     int d = geo_direction(g, a, b);
-    if (d < 0) return -1;
-    if (g->topo == GEO_SQUARE && (d & 1)) return -1; /* diagonal: no shared side */
+    if (d < 0)
+        return -1;
+    if (g->topo == GEO_SQUARE && (d & 1))
+        return -1; /* diagonal: no shared side */
     return geo_side_of(g, a, (geo_dir)d);
 }
 
-bool geo_side_squares(const geo_grid *g, int side, int *a, int *b) {
+bool geo_side_squares(const geo_grid *g, int side, int *a, int *b)
+{
     *a = *b = -1;
-    if (side < 0 || side >= geo_side_count(g)) return false;
+    if (side < 0 || side >= geo_side_count(g))
+        return false;
     if (g->topo == GEO_HEX) {
         int cell = side / 3, k = side % 3;
         int x = cell % (g->w + 2) - 1, y = cell / (g->w + 2) - 1;
-        static const geo_dir K[3] = {GEO_N, GEO_NE, GEO_SE};
+        static const geo_dir K[3] = { GEO_N, GEO_NE, GEO_SE };
         int nx, ny;
         step_xy(g, x, y, K[k], &nx, &ny);
         *a = geo_square(g, x, y);
@@ -254,31 +328,41 @@ bool geo_side_squares(const geo_grid *g, int side, int *a, int *b) {
     return true;
 }
 
-bool geo_side_horizontal(const geo_grid *g, int side) {
+bool geo_side_horizontal(const geo_grid *g, int side)
+{
     return g->topo == GEO_SQUARE && side >= 0 && side < vbase(g);
 }
 
-bool geo_side_ends(const geo_grid *g, int side, int *x0, int *y0, int *x1, int *y1) {
-    if (g->topo != GEO_SQUARE || side < 0 || side >= geo_side_count(g)) return false;
+bool geo_side_ends(const geo_grid *g, int side, int *x0, int *y0, int *x1, int *y1)
+{
+    if (g->topo != GEO_SQUARE || side < 0 || side >= geo_side_count(g))
+        return false;
     if (side < vbase(g)) {
-        *x0 = side % g->w; *y0 = side / g->w;
-        *x1 = *x0 + 1; *y1 = *y0;
+        *x0 = side % g->w;
+        *y0 = side / g->w;
+        *x1 = *x0 + 1;
+        *y1 = *y0;
     } else {
         int v = side - vbase(g);
-        *x0 = v % (g->w + 1); *y0 = v / (g->w + 1);
-        *x1 = *x0; *y1 = *y0 + 1;
+        *x0 = v % (g->w + 1);
+        *y0 = v / (g->w + 1);
+        *x1 = *x0;
+        *y1 = *y0 + 1;
     }
     return true;
 }
 
 /* ---- interspaces ---- */
 
-int geo_interspace_count(const geo_grid *g) {
+int geo_interspace_count(const geo_grid *g)
+{
     return g->topo == GEO_SQUARE ? (g->w + 1) * (g->h + 1) : 0;
 }
 
-int geo_interspace_of(const geo_grid *g, int sq, geo_dir d) {
-    if (g->topo != GEO_SQUARE || !valid_sq(g, sq)) return -1;
+int geo_interspace_of(const geo_grid *g, int sq, geo_dir d)
+{
+    if (g->topo != GEO_SQUARE || !valid_sq(g, sq))
+        return -1;
     int x = sq % g->w, y = sq / g->w;
     switch (d) {
     case GEO_NW: return y * (g->w + 1) + x;
@@ -289,36 +373,50 @@ int geo_interspace_of(const geo_grid *g, int sq, geo_dir d) {
     }
 }
 
-bool geo_interspace_xy(const geo_grid *g, int is, int *X, int *Y) {
-    if (is < 0 || is >= geo_interspace_count(g)) return false;
+bool geo_interspace_xy(const geo_grid *g, int is, int *X, int *Y)
+{
+    if (is < 0 || is >= geo_interspace_count(g))
+        return false;
     *X = is % (g->w + 1);
     *Y = is / (g->w + 1);
     return true;
 }
 
-void geo_interspace_squares(const geo_grid *g, int is, int out[4]) {
+void geo_interspace_squares(const geo_grid *g, int is, int out[4])
+{
     int X, Y;
-    if (!geo_interspace_xy(g, is, &X, &Y)) { out[0] = out[1] = out[2] = out[3] = -1; return; }
+    if (!geo_interspace_xy(g, is, &X, &Y)) {
+        out[0] = out[1] = out[2] = out[3] = -1;
+        return;
+    }
     out[0] = geo_square(g, X - 1, Y - 1);
     out[1] = geo_square(g, X, Y - 1);
     out[2] = geo_square(g, X, Y);
     out[3] = geo_square(g, X - 1, Y);
 }
 
-void geo_interspace_sides(const geo_grid *g, int is, int out[4]) {
+void geo_interspace_sides(const geo_grid *g, int is, int out[4])
+{
     int X, Y;
     out[0] = out[1] = out[2] = out[3] = -1;
-    if (!geo_interspace_xy(g, is, &X, &Y)) return;
-    if (Y > 0) out[0] = vbase(g) + (Y - 1) * (g->w + 1) + X;
-    if (X < g->w) out[1] = Y * g->w + X;
-    if (Y < g->h) out[2] = vbase(g) + Y * (g->w + 1) + X;
-    if (X > 0) out[3] = Y * g->w + X - 1;
+    if (!geo_interspace_xy(g, is, &X, &Y))
+        return;
+    if (Y > 0)
+        out[0] = vbase(g) + (Y - 1) * (g->w + 1) + X;
+    if (X < g->w)
+        out[1] = Y * g->w + X;
+    if (Y < g->h)
+        out[2] = vbase(g) + Y * (g->w + 1) + X;
+    if (X > 0)
+        out[3] = Y * g->w + X - 1;
 }
 
 /* ---- lines ---- */
 
-int geo_side_of_line(const geo_grid *g, int a, int b, int sq) {
-    if (g->topo != GEO_SQUARE || !valid_sq(g, a) || !valid_sq(g, b) || !valid_sq(g, sq)) return 0;
+int geo_side_of_line(const geo_grid *g, int a, int b, int sq)
+{
+    if (g->topo != GEO_SQUARE || !valid_sq(g, a) || !valid_sq(g, b) || !valid_sq(g, sq))
+        return 0;
     int ax, ay, bx, by, px, py;
     geo_xy(g, a, &ax, &ay);
     geo_xy(g, b, &bx, &by);
@@ -329,10 +427,13 @@ int geo_side_of_line(const geo_grid *g, int a, int b, int sq) {
     return sgn(cross);
 }
 
-geo_status geo_walk_init(geo_walk *w, const geo_grid *g, int from, int to) {
+geo_status geo_walk_init(geo_walk *w, const geo_grid *g, int from, int to)
+{
     memset(w, 0, sizeof *w);
-    if (g->topo != GEO_SQUARE) return GEO_ETOPO;
-    if (!valid_sq(g, from) || !valid_sq(g, to)) return GEO_ERANGE;
+    if (g->topo != GEO_SQUARE)
+        return GEO_ETOPO;
+    if (!valid_sq(g, from) || !valid_sq(g, to))
+        return GEO_ERANGE;
     w->g = g;
     geo_xy(g, from, &w->x, &w->y);
     geo_xy(g, to, &w->bx, &w->by);
@@ -343,15 +444,19 @@ geo_status geo_walk_init(geo_walk *w, const geo_grid *g, int from, int to) {
     return GEO_OK;
 }
 
-bool geo_walk_next(geo_walk *w, geo_cross *c, int *sq) {
-    if (!w->g || (w->x == w->bx && w->y == w->by)) return false;
+bool geo_walk_next(geo_walk *w, geo_cross *c, int *sq)
+{
+    if (!w->g || (w->x == w->bx && w->y == w->by))
+        return false;
     const geo_grid *g = w->g;
     /* In doubled coordinates the line leaves the centre (2x+1, 2y+1) of the start square; its
      * (ix+1)-th vertical grid line is met at t = (2ix+1) / (2nx) of the way, its (iy+1)-th
      * horizontal one at t = (2iy+1) / (2ny). Compare the two fractions exactly. */
     int cmp;
-    if (w->nx == 0) cmp = 1;
-    else if (w->ny == 0) cmp = -1;
+    if (w->nx == 0)
+        cmp = 1;
+    else if (w->ny == 0)
+        cmp = -1;
     else {
         long l = (long)(2 * w->ix + 1) * w->ny, r = (long)(2 * w->iy + 1) * w->nx;
         cmp = (l > r) - (l < r);
@@ -361,11 +466,13 @@ bool geo_walk_next(geo_walk *w, geo_cross *c, int *sq) {
     c->left = c->right = -1;
     c->sides[0] = c->sides[1] = c->sides[2] = c->sides[3] = -1;
     if (cmp < 0) {
-        w->x += w->sx; w->ix++;
+        w->x += w->sx;
+        w->ix++;
         *sq = w->y * g->w + w->x;
         c->side = geo_side_between(g, p, *sq);
     } else if (cmp > 0) {
-        w->y += w->sy; w->iy++;
+        w->y += w->sy;
+        w->iy++;
         *sq = w->y * g->w + w->x;
         c->side = geo_side_between(g, p, *sq);
     } else {
@@ -376,7 +483,10 @@ bool geo_walk_next(geo_walk *w, geo_cross *c, int *sq) {
         int u = w->y * g->w + w->x + w->sx;
         int v = (w->y + w->sy) * g->w + w->x;
         int X = w->x + (w->sx > 0), Y = w->y + (w->sy > 0);
-        w->x += w->sx; w->y += w->sy; w->ix++; w->iy++;
+        w->x += w->sx;
+        w->y += w->sy;
+        w->ix++;
+        w->iy++;
         int q = w->y * g->w + w->x;
         *sq = q;
         c->side = -1;
@@ -392,13 +502,15 @@ bool geo_walk_next(geo_walk *w, geo_cross *c, int *sq) {
     return true;
 }
 
-geo_status geo_trace_line(const geo_grid *g, int from, int to, geo_trace *out) {
+geo_status geo_trace_line(const geo_grid *g, int from, int to, geo_trace *out)
+{
     memset(out, 0, sizeof *out);
     out->from = from;
     out->to = to;
     geo_walk w;
     geo_status st = geo_walk_init(&w, g, from, to);
-    if (st != GEO_OK) return st;
+    if (st != GEO_OK)
+        return st;
     size_t max = (size_t)w.nx + (size_t)w.ny + 1; /* each step moves x, y or both */
     out->squares = hon_malloc(max * sizeof *out->squares);
     out->cross = max > 1 ? hon_malloc((max - 1) * sizeof *out->cross) : NULL;
@@ -413,13 +525,16 @@ geo_status geo_trace_line(const geo_grid *g, int from, int to, geo_trace *out) {
     while (geo_walk_next(&w, &c, &sq)) {
         out->cross[out->n - 1] = c;
         out->squares[out->n++] = sq;
-        if (c.corner >= 0) out->corners++;
+        if (c.corner >= 0)
+            out->corners++;
     }
     return GEO_OK;
 }
 
-void geo_trace_free(geo_trace *t) {
-    if (!t) return;
+void geo_trace_free(geo_trace *t)
+{
+    if (!t)
+        return;
     hon_free(t->squares);
     hon_free(t->cross);
     int from = t->from, to = t->to;
@@ -428,12 +543,17 @@ void geo_trace_free(geo_trace *t) {
     t->to = to;
 }
 
-void geo_bres_init(geo_bres *b, const geo_grid *g, int from, int to) {
+void geo_bres_init(geo_bres *b, const geo_grid *g, int from, int to)
+{
     memset(b, 0, sizeof *b);
     b->w = g->w;
     geo_xy(g, from, &b->x, &b->y);
     geo_xy(g, to, &b->x1, &b->y1);
-    if (b->x < 0 || b->x1 < 0) { b->x1 = b->x; b->y1 = b->y; return; } /* nothing to walk */
+    if (b->x < 0 || b->x1 < 0) {
+        b->x1 = b->x;
+        b->y1 = b->y;
+        return;
+    } /* nothing to walk */
     b->dx = iabs(b->x1 - b->x);
     b->dy = -iabs(b->y1 - b->y);
     b->sx = b->x < b->x1 ? 1 : -1;
@@ -441,22 +561,32 @@ void geo_bres_init(geo_bres *b, const geo_grid *g, int from, int to) {
     b->err = b->dx + b->dy;
 }
 
-bool geo_bres_next(geo_bres *b, int *sq) {
-    if (b->x == b->x1 && b->y == b->y1) return false;
+bool geo_bres_next(geo_bres *b, int *sq)
+{
+    if (b->x == b->x1 && b->y == b->y1)
+        return false;
     int e2 = 2 * b->err;
-    if (e2 >= b->dy) { b->err += b->dy; b->x += b->sx; }
-    if (e2 <= b->dx) { b->err += b->dx; b->y += b->sy; }
+    if (e2 >= b->dy) {
+        b->err += b->dy;
+        b->x += b->sx;
+    }
+    if (e2 <= b->dx) {
+        b->err += b->dx;
+        b->y += b->sy;
+    }
     *sq = b->y * b->w + b->x;
     return true;
 }
 
-size_t geo_bresenham(const geo_grid *g, int from, int to, int *out, size_t cap) {
+size_t geo_bresenham(const geo_grid *g, int from, int to, int *out, size_t cap)
+{
     geo_bres b;
     geo_bres_init(&b, g, from, to);
     size_t n = 0;
     int sq;
     while (geo_bres_next(&b, &sq)) {
-        if (n < cap) out[n] = sq;
+        if (n < cap)
+            out[n] = sq;
         n++;
     }
     return n;

@@ -21,10 +21,13 @@ typedef enum geo_status {
     GEO_EINVAL,  /* arguments that make no sense together (e.g. a 2-square unit on far squares) */
     GEO_ETOPO,   /* the operation does not exist on this topology (line tracing on hexes) */
     GEO_ENOMEM,
-    GEO_EIO      /* writing a picture failed */
+    GEO_EIO /* writing a picture failed */
 } geo_status;
 
-typedef enum geo_topology { GEO_SQUARE = 0, GEO_HEX = 1 } geo_topology;
+typedef enum geo_topology {
+    GEO_SQUARE = 0,
+    GEO_HEX = 1
+} geo_topology;
 
 /* Largest width or height of a board, in squares. */
 #define GEO_MAX_DIM 255
@@ -40,7 +43,15 @@ typedef struct geo_grid {
 /* Directions, clockwise from north (north is toward row 1). Squares use all eight; hexes use
  * N, NE, SE, S, SW, NW (E and W do not exist on flat-topped hexes). */
 typedef enum geo_dir {
-    GEO_N = 0, GEO_NE, GEO_E, GEO_SE, GEO_S, GEO_SW, GEO_W, GEO_NW, GEO_NDIRS
+    GEO_N = 0,
+    GEO_NE,
+    GEO_E,
+    GEO_SE,
+    GEO_S,
+    GEO_SW,
+    GEO_W,
+    GEO_NW,
+    GEO_NDIRS
 } geo_dir;
 
 /* ---- squares and their names ---- */
@@ -169,10 +180,10 @@ bool geo_walk_next(geo_walk *w, geo_cross *c, int *sq);
  * crossings in reverse order, with left and right swapped. */
 typedef struct geo_trace {
     int from, to;
-    size_t n;            /* squares, >= 1 */
-    int *squares;        /* n, owned */
-    geo_cross *cross;    /* n - 1, owned (NULL when n == 1) */
-    size_t corners;      /* how many crossings are corner touches */
+    size_t n;         /* squares, >= 1 */
+    int *squares;     /* n, owned */
+    geo_cross *cross; /* n - 1, owned (NULL when n == 1) */
+    size_t corners;   /* how many crossings are corner touches */
 } geo_trace;
 
 /* Traces the line from the centre of `from` to the centre of `to` into *out (allocates; free
@@ -199,6 +210,5 @@ size_t geo_bresenham(const geo_grid *g, int from, int to, int *out, size_t cap);
 
 /* ---- elevation along a line ---- */
 struct board;
-
 
 #endif

@@ -32,14 +32,14 @@ typedef struct scn_resolver {
 
 /* One error, with its code and position; the caller renders it (base/diag.h). */
 typedef struct scn_error {
-    int code;           /* E_SCN_* of diag.h (302 for E302); registry: docs/spec/errors.md, E3xx */
-    int line, col;      /* from 1; columns count bytes */
-    int len;            /* bytes to underline, >= 1 */
+    int code;      /* E_SCN_* of diag.h (302 for E302); registry: docs/spec/errors.md, E3xx */
+    int line, col; /* from 1; columns count bytes */
+    int len;       /* bytes to underline, >= 1 */
     char message[200];
 } scn_error;
 
 typedef struct scn_errors {
-    scn_error *items;   /* in line and column order after scn_load */
+    scn_error *items; /* in line and column order after scn_load */
     size_t len, cap;
 } scn_errors;
 
@@ -47,28 +47,28 @@ typedef struct scn_errors {
 void scn_errors_free(scn_errors *e);
 /* A unit of the scenario. */
 typedef struct scn_unit {
-    char *name;         /* instance name in the file (owned) */
-    int id;             /* unit-pool id (see scn_resolver.new_unit) */
-    int counter, army;  /* resolved ids */
-    int sq0, sq1;       /* squares (sq1 -1 for one square); both -1 when embarked */
-    int in;             /* index in scenario.units of the transport, or -1 */
-    int *markers;       /* n_markers marker ids (owned; repeats allowed) */
+    char *name;        /* instance name in the file (owned) */
+    int id;            /* unit-pool id (see scn_resolver.new_unit) */
+    int counter, army; /* resolved ids */
+    int sq0, sq1;      /* squares (sq1 -1 for one square); both -1 when embarked */
+    int in;            /* index in scenario.units of the transport, or -1 */
+    int *markers;      /* n_markers marker ids (owned; repeats allowed) */
     size_t n_markers;
-    int line;           /* where it was declared */
+    int line; /* where it was declared */
 } scn_unit;
 
 typedef struct scn_cite {
-    char *id;           /* "BRO.1.1.contour.range" (owned) */
-    char *example;      /* "A", or NULL (owned) */
+    char *id;      /* "BRO.1.1.contour.range" (owned) */
+    char *example; /* "A", or NULL (owned) */
 } scn_cite;
 
 typedef struct scenario {
-    char *title;        /* owned; "" when the file has no `scenario` line */
+    char *title; /* owned; "" when the file has no `scenario` line */
     scn_cite *cites;
     size_t n_cites;
-    board *board;       /* owned; names and symbols of every id used are set on it */
-    char *symbols;      /* w*h map symbols as written (owned), for drawing */
-    scn_unit *units;    /* in file order */
+    board *board;    /* owned; names and symbols of every id used are set on it */
+    char *symbols;   /* w*h map symbols as written (owned), for drawing */
+    scn_unit *units; /* in file order */
     size_t n_units;
     /* Display colours from `colour` lines (owned strings, NULL where none was given), indexed
      * by terrain id, side-feature id and unit id: ready for draw_options. */

@@ -3,56 +3,64 @@
  * pass 1 deferred, in this order: elements, then sides, interspaces and squares, then units
  * (so a unit may stand in an element declared anywhere in the file).
  */
-#include "scenario_text.h"
-
 #include <stdio.h>
 #include <string.h>
 
 #include "mem.h"
+#include "scenario_text.h"
 
-static void end_grids(loader *l) {
+static void end_grids(loader *l)
+{
     if (l->have_map && l->map_rows < l->h)
-        text_error(l, E_SCN_ROWS, l->map_line, l->map_col, 3, "the map stops at row %d; the board has %d "
-                  "rows", l->map_rows, l->h);
+        text_error(l, E_SCN_ROWS, l->map_line, l->map_col, 3,
+                   "the map stops at row %d; the board has %d rows", l->map_rows, l->h);
     if (l->have_elev && l->elev_rows < l->h)
-        text_error(l, E_SCN_ROWS, l->elev_line, l->elev_col, 9, "the elevation grid stops at row %d; the "
-                  "board has %d rows", l->elev_rows, l->h);
+        text_error(l, E_SCN_ROWS, l->elev_line, l->elev_col, 9,
+                   "the elevation grid stops at row %d; the board has %d rows", l->elev_rows, l->h);
 }
 
 /* Names and symbols of the legend's ids on the board; terrain of each map square. */
-static void apply_map(loader *l) {
+static void apply_map(loader *l)
+{
     for (int c = 0; c < 128; c++) {
         legend_entry *e = &l->legend[c];
-        if (!e->set) continue;
+        if (!e->set)
+            continue;
         char buf[MAX_NAME + 1];
         int n = e->name_len > MAX_NAME ? MAX_NAME : e->name_len;
         memcpy(buf, e->name, (size_t)n);
         buf[n] = '\0';
         if (e->terrain >= 0 && !board_name(l->b, BOARD_TERRAIN, e->terrain))
-            if (board_set_name(l->b, BOARD_TERRAIN, e->terrain, buf, (char)c) != GEO_OK) text_oom(l);
+            if (board_set_name(l->b, BOARD_TERRAIN, e->terrain, buf, (char)c) != GEO_OK)
+                text_oom(l);
         for (int k = 0; k < e->nfeat; k++) {
-            if (e->feat[k] < 0 || board_name(l->b, BOARD_SQUARE_FEATURE, e->feat[k])) continue;
+            if (e->feat[k] < 0 || board_name(l->b, BOARD_SQUARE_FEATURE, e->feat[k]))
+                continue;
             n = e->fname_len[k] > MAX_NAME ? MAX_NAME : e->fname_len[k];
             memcpy(buf, e->fname[k], (size_t)n);
             buf[n] = '\0';
-            if (board_set_name(l->b, BOARD_SQUARE_FEATURE, e->feat[k], buf, 0) != GEO_OK) text_oom(l);
+            if (board_set_name(l->b, BOARD_SQUARE_FEATURE, e->feat[k], buf, 0) != GEO_OK)
+                text_oom(l);
         }
     }
-    bool reported[128] = {false};
+    bool reported[128] = { false };
     int n = l->w * l->h;
     for (int sq = 0; sq < n; sq++) {
         unsigned char c = l->cells[sq];
         l->s->symbols[sq] = c ? (char)c : ' ';
-        if (!c) continue;
+        if (!c)
+            continue;
         legend_entry *e = c < 128 ? &l->legend[c] : NULL;
         if (!e || !e->set) {
             if (c < 128 && !reported[c]) {
-                text_error(l, E_SCN_SYMBOL, l->cell_line[sq], l->cell_col[sq], 1, "unknown map symbol '%c' (not "
-                          "in the legend)", c);
+                text_error(l, E_SCN_SYMBOL, l->cell_line[sq], l->cell_col[sq], 1,
+                           "unknown map symbol '%c' (not in the legend)", c);
                 reported[c] = true;
             } else if (c >= 128 && !reported[0]) {
-                text_error(l, E_SCN_SYMBOL, l->cell_line[sq], l->cell_col[sq], 1, "unknown map symbol (byte "
-                          "0x%02x; symbols are printable ASCII characters)", c);
+                text_error(l, E_SCN_SYMBOL, l->cell_line[sq], l->cell_col[sq], 1,
+                           "unknown map symbol (byte "
+                           "0x%02x; symbols are printable ASCII characters)",
+                           c);
                 reported[0] = true;
             }
             continue;
@@ -61,10 +69,12 @@ static void apply_map(loader *l) {
         for (int k = 0; k < e->nfeat; k++)
             if (e->feat[k] >= 0 &&
                 board_put(l->b, BOARD_AT_SQUARE, sq,
-                          (board_feature){.id = e->feat[k], .value = e->fval[k], .facing = -1}) == GEO_ENOMEM)
+                          (board_feature){ .id = e->feat[k], .value = e->fval[k], .facing = -1 }) ==
+                    GEO_ENOMEM)
                 text_oom(l);
     }
-    for (int sq = 0; sq < n; sq++) board_set_elevation(l->b, sq, l->elev[sq]);
+    for (int sq = 0; sq < n; sq++)
+        board_set_elevation(l->b, sq, l->elev[sq]);
 }
 
 /* Integer vector for collected squares/sides. */
@@ -73,11 +83,15 @@ typedef struct ivec {
     size_t n, cap;
 } ivec;
 
-static bool ivec_push(loader *l, ivec *a, int x) {
+static bool ivec_push(loader *l, ivec *a, int x)
+{
     if (a->n == a->cap) {
         size_t ncap = a->cap ? a->cap * 2 : 16;
         int *p = hon_realloc(a->v, ncap * sizeof *p);
-        if (!p) { text_oom(l); return false; }
+        if (!p) {
+            text_oom(l);
+            return false;
+        }
         a->v = p;
         a->cap = ncap;
     }
@@ -87,11 +101,14 @@ static bool ivec_push(loader *l, ivec *a, int x) {
 
 /* Squares from a list of `SQ` and `SQ..SQ` (rectangles) starting at token *i; stops at the
  * first token that is not a coordinate. Returns false after an error. */
-static bool parse_squares(loader *l, int line, int *i, ivec *out) {
+static bool parse_squares(loader *l, int line, int *i, ivec *out)
+{
     while (*i < l->ntok) {
         int a = text_square(l, line, &l->toks[*i]);
-        if (a == -2) break;
-        if (a < 0) return false;
+        if (a == -2)
+            break;
+        if (a < 0)
+            return false;
         (*i)++;
         if (*i < l->ntok && text_tok_is(&l->toks[*i], "..")) {
             if (*i + 1 >= l->ntok) {
@@ -99,27 +116,35 @@ static bool parse_squares(loader *l, int line, int *i, ivec *out) {
                 return false;
             }
             int b = text_square(l, line, &l->toks[*i + 1]);
-            if (b == -2) text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i + 1], "expected a square after '..'");
-            if (b < 0) return false;
+            if (b == -2)
+                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i + 1],
+                               "expected a square after '..'");
+            if (b < 0)
+                return false;
             *i += 2;
             int ax = a % l->w, ay = a / l->w, bx = b % l->w, by = b / l->w;
             for (int y = ay < by ? ay : by; y <= (ay < by ? by : ay); y++)
                 for (int x = ax < bx ? ax : bx; x <= (ax < bx ? bx : ax); x++)
-                    if (!ivec_push(l, out, y * l->w + x)) return false;
-        } else if (!ivec_push(l, out, a)) return false;
+                    if (!ivec_push(l, out, y * l->w + x))
+                        return false;
+        } else if (!ivec_push(l, out, a))
+            return false;
     }
     return true;
 }
 
-static int find_element(const loader *l, const tok *t) {
+static int find_element(const loader *l, const tok *t)
+{
     for (size_t i = 0; i < l->n_en; i++)
-        if (strlen(l->enames[i].name) == (size_t)t->len && memcmp(l->enames[i].name, t->s, (size_t)t->len) == 0)
+        if (strlen(l->enames[i].name) == (size_t)t->len &&
+            memcmp(l->enames[i].name, t->s, (size_t)t->len) == 0)
             return (int)i;
     return -1;
 }
 
 /* element NAME = SQUARES [facing DIR] [value N] */
-static void do_element(loader *l, const line_ref *lr) {
+static void do_element(loader *l, const line_ref *lr)
+{
     int line = lr->no;
     if (l->ntok < 4 || !text_is_ident(&l->toks[1]) || !text_tok_is(&l->toks[2], "=")) {
         text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[0], "expected 'element NAME = SQUARES'");
@@ -127,18 +152,21 @@ static void do_element(loader *l, const line_ref *lr) {
     }
     const tok *nm = &l->toks[1];
     char name[MAX_NAME + 1];
-    if (!text_name(l, line, nm, name)) return;
+    if (!text_name(l, line, nm, name))
+        return;
     int prev = find_element(l, nm);
     if (prev >= 0) {
-        text_tok_error(l, E_SCN_DUPLICATE, line, nm, "element '%s' defined twice (first on line %d)", name,
-                  l->enames[prev].line);
+        text_tok_error(l, E_SCN_DUPLICATE, line, nm,
+                       "element '%s' defined twice (first on line %d)", name, l->enames[prev].line);
         return;
     }
     int i = 3;
-    ivec sq = {0};
-    if (!parse_squares(l, line, &i, &sq)) goto out;
+    ivec sq = { 0 };
+    if (!parse_squares(l, line, &i, &sq))
+        goto out;
     if (sq.n == 0) {
-        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[3], "expected the element's squares (C2, or C2..E4)");
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[3],
+                       "expected the element's squares (C2, or C2..E4)");
         goto out;
     }
     int facing = -1;
@@ -148,17 +176,20 @@ static void do_element(loader *l, const line_ref *lr) {
         if (text_tok_is(t, "facing") && i + 1 < l->ntok) {
             facing = text_dir(&l->toks[i + 1]);
             if (!text_dir_ok(l->topo, facing)) {
-                text_tok_error(l, E_SCN_FACING, line, &l->toks[i + 1], "expected a direction (N, NE, E, SE, S, SW, W, "
-                          "NW), found '%.*s'", l->toks[i + 1].len, l->toks[i + 1].s);
+                text_tok_error(l, E_SCN_FACING, line, &l->toks[i + 1],
+                               "expected a direction (N, NE, E, SE, S, SW, W, NW), found '%.*s'",
+                               l->toks[i + 1].len, l->toks[i + 1].s);
                 goto out;
             }
             i += 2;
         } else if (text_tok_is(t, "value") && i + 1 < l->ntok) {
-            if (!text_int(l, line, &l->toks[i + 1], -1000000000L, 1000000000L, &value)) goto out;
+            if (!text_int(l, line, &l->toks[i + 1], -1000000000L, 1000000000L, &value))
+                goto out;
             i += 2;
         } else {
-            text_tok_error(l, E_SCN_SYNTAX, line, t, "expected a square, 'facing DIR' or 'value N', found '%.*s'",
-                      t->len, t->s);
+            text_tok_error(l, E_SCN_SYNTAX, line, t,
+                           "expected a square, 'facing DIR' or 'value N', found '%.*s'", t->len,
+                           t->s);
             goto out;
         }
     }
@@ -168,25 +199,30 @@ static void do_element(loader *l, const line_ref *lr) {
         int q = sq.v[k];
         geo_format_square(board_grid(l->b), q, sqname, sizeof sqname);
         if (l->explicit_sq[q]) {
-            text_tok_error(l, E_SCN_ELEMENT, line, nm, "square %s of element '%s' is already in element '%s'", sqname,
-                      name, board_element_name(l->b, board_element_at(l->b, q)));
+            text_tok_error(l, E_SCN_ELEMENT, line, nm,
+                           "square %s of element '%s' is already in element '%s'", sqname, name,
+                           board_element_name(l->b, board_element_at(l->b, q)));
             goto out;
         }
         if (l->terr[q] < 0) {
-            text_tok_error(l, E_SCN_ELEMENT, line, nm, "square %s of element '%s' has no terrain on the map", sqname,
-                      name);
+            text_tok_error(l, E_SCN_ELEMENT, line, nm,
+                           "square %s of element '%s' has no terrain on the map", sqname, name);
             goto out;
         }
         if (l->terr[q] != type) {
             geo_format_square(board_grid(l->b), sq.v[0], sqname2, sizeof sqname2);
-            text_tok_error(l, E_SCN_ELEMENT, line, nm, "element '%s' covers %s (%s) and %s (%s): an element has one "
-                      "terrain", name, sqname2, board_name(l->b, BOARD_TERRAIN, type), sqname,
-                      board_name(l->b, BOARD_TERRAIN, l->terr[q]));
+            text_tok_error(l, E_SCN_ELEMENT, line, nm,
+                           "element '%s' covers %s (%s) and %s (%s): an element has one terrain",
+                           name, sqname2, board_name(l->b, BOARD_TERRAIN, type), sqname,
+                           board_name(l->b, BOARD_TERRAIN, l->terr[q]));
             goto out;
         }
     }
     int e = board_element_new(l->b, type, name);
-    if (e < 0) { text_oom(l); goto out; }
+    if (e < 0) {
+        text_oom(l);
+        goto out;
+    }
     board_element_set_attr(l->b, e, (int)value, facing);
     for (size_t k = 0; k < sq.n; k++) {
         board_element_add(l->b, e, sq.v[k]);
@@ -195,43 +231,59 @@ static void do_element(loader *l, const line_ref *lr) {
     if (l->n_en == l->cap_en) {
         size_t ncap = l->cap_en ? l->cap_en * 2 : 8;
         ename *p = hon_realloc(l->enames, ncap * sizeof *p);
-        if (!p) { text_oom(l); goto out; }
+        if (!p) {
+            text_oom(l);
+            goto out;
+        }
         l->enames = p;
         l->cap_en = ncap;
     }
     char *copy = hon_malloc(strlen(name) + 1);
-    if (!copy) { text_oom(l); goto out; }
+    if (!copy) {
+        text_oom(l);
+        goto out;
+    }
     strcpy(copy, name);
-    l->enames[l->n_en++] = (ename){copy, e, line};
+    l->enames[l->n_en++] = (ename){ copy, e, line };
 out:
     hon_free(sq.v);
 }
 
 /* Every map square with terrain outside an explicit element joins the element formed by the
  * squares of the same terrain connected to it through shared sides. */
-static void auto_elements(loader *l) {
+static void auto_elements(loader *l)
+{
     int n = l->w * l->h;
     int *stack = hon_malloc((size_t)n * sizeof *stack);
-    if (!stack) { text_oom(l); return; }
+    if (!stack) {
+        text_oom(l);
+        return;
+    }
     const geo_grid *g = board_grid(l->b);
     for (int sq = 0; sq < n; sq++) {
         int t = l->terr[sq];
-        if (t < 0 || board_element_at(l->b, sq) >= 0) continue;
+        if (t < 0 || board_element_at(l->b, sq) >= 0)
+            continue;
         char name[MAX_NAME + 24], at[16];
         geo_format_square(g, sq, at, sizeof at);
         const char *tn = board_name(l->b, BOARD_TERRAIN, t);
         snprintf(name, sizeof name, "%s@%s", tn ? tn : "terrain", at);
         int e = board_element_new(l->b, t, name);
-        if (e < 0) { text_oom(l); break; }
+        if (e < 0) {
+            text_oom(l);
+            break;
+        }
         int top = 0;
         stack[top++] = sq;
         board_element_add(l->b, e, sq);
         while (top > 0) {
             int p = stack[--top];
             for (int d = 0; d < GEO_NDIRS; d++) {
-                if (g->topo == GEO_SQUARE && (d & 1)) continue;
+                if (g->topo == GEO_SQUARE && (d & 1))
+                    continue;
                 int q = geo_neighbour(g, p, (geo_dir)d);
-                if (q < 0 || l->terr[q] != t || board_element_at(l->b, q) >= 0) continue;
+                if (q < 0 || l->terr[q] != t || board_element_at(l->b, q) >= 0)
+                    continue;
                 board_element_add(l->b, e, q);
                 stack[top++] = q;
             }
@@ -242,21 +294,28 @@ static void auto_elements(loader *l) {
 
 /* One side spec at token *i: SQ/SQ or SQ:DIR. Returns the side, -2 when the tokens do not
  * start a side spec, -1 after an error. */
-static int side_spec(loader *l, int line, int *i, bool *was_pair) {
+static int side_spec(loader *l, int line, int *i, bool *was_pair)
+{
     const geo_grid *g = board_grid(l->b);
-    if (*i + 2 >= l->ntok) return -2;
+    if (*i + 2 >= l->ntok)
+        return -2;
     const tok *ta = &l->toks[*i], *op = &l->toks[*i + 1], *tb = &l->toks[*i + 2];
-    if (!text_tok_is(op, "/") && !text_tok_is(op, ":")) return -2;
+    if (!text_tok_is(op, "/") && !text_tok_is(op, ":"))
+        return -2;
     int a = text_square(l, line, ta);
-    if (a == -2) return -2;
-    if (a < 0) return -1;
+    if (a == -2)
+        return -2;
+    if (a < 0)
+        return -1;
     if (text_tok_is(op, ":")) {
         int d = text_dir(tb);
         int s = d >= 0 ? geo_side_of(g, a, (geo_dir)d) : -1;
         if (s < 0) {
-            text_tok_error(l, E_SCN_SIDE, line, tb, "a square's side is %s, found '%.*s' (obstacles go between two "
-                      "squares, never diagonally: BRO.1.3.placement)",
-                      g->topo == GEO_HEX ? "N, NE, SE, S, SW or NW" : "N, E, S or W", tb->len, tb->s);
+            text_tok_error(l, E_SCN_SIDE, line, tb,
+                           "a square's side is %s, found '%.*s' (obstacles go between two "
+                           "squares, never diagonally: BRO.1.3.placement)",
+                           g->topo == GEO_HEX ? "N, NE, SE, S, SW or NW" : "N, E, S or W", tb->len,
+                           tb->s);
             return -1;
         }
         *i += 3;
@@ -265,17 +324,22 @@ static int side_spec(loader *l, int line, int *i, bool *was_pair) {
     }
     int b = text_square(l, line, tb);
     if (b == -2) {
-        text_tok_error(l, E_SCN_SYNTAX, line, tb, "expected a square after '/', found '%.*s'", tb->len, tb->s);
+        text_tok_error(l, E_SCN_SYNTAX, line, tb, "expected a square after '/', found '%.*s'",
+                       tb->len, tb->s);
         return -1;
     }
-    if (b < 0) return -1;
+    if (b < 0)
+        return -1;
     int s = geo_side_between(g, a, b);
     if (s < 0) {
         int dist = geo_distance(g, a, b);
-        text_tok_error(l, E_SCN_SIDE, line, ta, "%.*s and %.*s %s: obstacles and lines go between two squares that "
-                  "share a side, never diagonally (BRO.1.3.placement)", ta->len, ta->s, tb->len, tb->s,
-                  dist == 1 ? "meet only at a corner" : dist == 0 ? "are the same square"
-                                                      : "are not next to each other");
+        text_tok_error(l, E_SCN_SIDE, line, ta,
+                       "%.*s and %.*s %s: obstacles and lines go between two squares that "
+                       "share a side, never diagonally (BRO.1.3.placement)",
+                       ta->len, ta->s, tb->len, tb->s,
+                       dist == 1   ? "meet only at a corner"
+                       : dist == 0 ? "are the same square"
+                                   : "are not next to each other");
         return -1;
     }
     *i += 3;
@@ -285,19 +349,22 @@ static int side_spec(loader *l, int line, int *i, bool *was_pair) {
 
 /* Sides from `SPEC`, `SPEC..SPEC` (a straight run along one grid line), `around ELEMENT` (its
  * outline) and `steps` (every side between squares of different elevation). */
-static bool parse_sides(loader *l, int line, int *i, ivec *out) {
+static bool parse_sides(loader *l, int line, int *i, ivec *out)
+{
     const geo_grid *g = board_grid(l->b);
     while (*i < l->ntok) {
         if (text_tok_is(&l->toks[*i], "around")) {
             if (*i + 1 >= l->ntok) {
-                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i], "expected an element name after 'around'");
+                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i],
+                               "expected an element name after 'around'");
                 return false;
             }
             const tok *nm = &l->toks[*i + 1];
             int k = find_element(l, nm);
             if (k < 0) {
-                text_tok_error(l, E_SCN_REFERENCE, line, nm, "unknown element '%.*s' (declare it with 'element %.*s = "
-                          "...')", nm->len, nm->s, nm->len, nm->s);
+                text_tok_error(l, E_SCN_REFERENCE, line, nm,
+                               "unknown element '%.*s' (declare it with 'element %.*s = ...')",
+                               nm->len, nm->s, nm->len, nm->s);
                 return false;
             }
             /* the element's outline, without the sides along the board's edge */
@@ -305,12 +372,14 @@ static bool parse_sides(loader *l, int line, int *i, ivec *out) {
             size_t n = board_element_outline(l->b, e, NULL, 0);
             size_t base = out->n;
             for (size_t j = 0; j < n; j++)
-                if (!ivec_push(l, out, -1)) return false;
+                if (!ivec_push(l, out, -1))
+                    return false;
             board_element_outline(l->b, e, out->v + base, n);
             size_t kept = base;
             for (size_t j = base; j < base + n; j++) {
                 int a, c;
-                if (geo_side_squares(g, out->v[j], &a, &c) && a >= 0 && c >= 0) out->v[kept++] = out->v[j];
+                if (geo_side_squares(g, out->v[j], &a, &c) && a >= 0 && c >= 0)
+                    out->v[kept++] = out->v[j];
             }
             out->n = kept;
             *i += 2;
@@ -331,25 +400,31 @@ static bool parse_sides(loader *l, int line, int *i, ivec *out) {
         bool pair1, pair2;
         int start = *i;
         int s = side_spec(l, line, i, &pair1);
-        if (s == -2) break;
-        if (s < 0) return false;
+        if (s == -2)
+            break;
+        if (s < 0)
+            return false;
         if (*i < l->ntok && text_tok_is(&l->toks[*i], "..")) {
             const tok *dots = &l->toks[*i];
             (*i)++;
             int s2 = side_spec(l, line, i, &pair2);
             if (s2 == -2) {
-                text_tok_error(l, E_SCN_SYNTAX, line, dots, "expected a side (C2/C3 or C2:S) after '..'");
+                text_tok_error(l, E_SCN_SYNTAX, line, dots,
+                               "expected a side (C2/C3 or C2:S) after '..'");
                 return false;
             }
-            if (s2 < 0) return false;
+            if (s2 < 0)
+                return false;
             int ax0, ay0, ax1, ay1, bx0, by0, bx1, by1;
             if (g->topo != GEO_SQUARE || !geo_side_ends(g, s, &ax0, &ay0, &ax1, &ay1) ||
                 !geo_side_ends(g, s2, &bx0, &by0, &bx1, &by1) ||
                 geo_side_horizontal(g, s) != geo_side_horizontal(g, s2) ||
                 (geo_side_horizontal(g, s) ? ay0 != by0 : ax0 != bx0)) {
-                text_tok_error(l, E_SCN_SIDE, line, &l->toks[start], "a run of sides 'A..B' must lie along one grid "
-                          "line (both sides horizontal in the same row gap, or vertical in the same "
-                          "column gap)");
+                text_tok_error(
+                    l, E_SCN_SIDE, line, &l->toks[start],
+                    "a run of sides 'A..B' must lie along one grid "
+                    "line (both sides horizontal in the same row gap, or vertical in the same "
+                    "column gap)");
                 return false;
             }
             bool horiz = geo_side_horizontal(g, s);
@@ -357,9 +432,11 @@ static bool parse_sides(loader *l, int line, int *i, ivec *out) {
             int to = horiz ? (ax0 < bx0 ? bx0 : ax0) : (ay0 < by0 ? by0 : ay0);
             for (int k = from; k <= to; k++) {
                 int side = horiz ? ay0 * l->w + k : l->w * (l->h + 1) + k * (l->w + 1) + ax0;
-                if (!ivec_push(l, out, side)) return false;
+                if (!ivec_push(l, out, side))
+                    return false;
             }
-        } else if (!ivec_push(l, out, s)) return false;
+        } else if (!ivec_push(l, out, s))
+            return false;
     }
     return true;
 }
@@ -370,7 +447,8 @@ typedef struct item {
     long value;
 } item;
 
-static bool parse_items(loader *l, int line, int *i, board_name_kind k, item *out, int *n, int cap) {
+static bool parse_items(loader *l, int line, int *i, board_name_kind k, item *out, int *n, int cap)
+{
     *n = 0;
     bool ok = true;
     while (*i < l->ntok && !text_tok_is(&l->toks[*i], "facing")) {
@@ -379,7 +457,7 @@ static bool parse_items(loader *l, int line, int *i, board_name_kind k, item *ou
             text_tok_error(l, E_SCN_SYNTAX, line, t, "too many items on one line");
             return false;
         }
-        item it = {-1, 0};
+        item it = { -1, 0 };
         it.id = text_resolve(l, line, k, t);
         (*i)++;
         if (*i < l->ntok && text_tok_is(&l->toks[*i], "=")) {
@@ -387,26 +465,31 @@ static bool parse_items(loader *l, int line, int *i, board_name_kind k, item *ou
                 text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i], "expected a number after '='");
                 return false;
             }
-            if (!text_int(l, line, &l->toks[*i + 1], -1000000000L, 1000000000L, &it.value)) ok = false;
+            if (!text_int(l, line, &l->toks[*i + 1], -1000000000L, 1000000000L, &it.value))
+                ok = false;
             *i += 2;
         }
-        if (it.id < 0) ok = false;
+        if (it.id < 0)
+            ok = false;
         out[(*n)++] = it;
     }
     return ok;
 }
 
 /* side SIDES ITEMS [facing DIR] */
-static void do_side(loader *l, const line_ref *lr) {
+static void do_side(loader *l, const line_ref *lr)
+{
     int line = lr->no, i = 1;
-    ivec sides = {0};
+    ivec sides = { 0 };
     item items[64];
     int nitems = 0;
-    if (!parse_sides(l, line, &i, &sides)) goto out;
+    if (!parse_sides(l, line, &i, &sides))
+        goto out;
     if (sides.n == 0) {
         const tok *t = l->ntok > 1 ? &l->toks[1] : &l->toks[0];
-        text_tok_error(l, E_SCN_SYNTAX, line, t, "expected a side: C2/C3 (between two squares), C2:S (a square and "
-                  "a direction), a run C2/C3..F2/F3, or 'around ELEMENT'");
+        text_tok_error(l, E_SCN_SYNTAX, line, t,
+                       "expected a side: C2/C3 (between two squares), C2:S (a square and "
+                       "a direction), a run C2/C3..F2/F3, or 'around ELEMENT'");
         goto out;
     }
     if (i >= l->ntok || text_tok_is(&l->toks[i], "facing")) {
@@ -414,13 +497,15 @@ static void do_side(loader *l, const line_ref *lr) {
         text_tok_error(l, E_SCN_SYNTAX, line, t, "expected a side feature name after the sides");
         goto out;
     }
-    if (!parse_items(l, line, &i, BOARD_SIDE_FEATURE, items, &nitems, 64)) goto out;
+    if (!parse_items(l, line, &i, BOARD_SIDE_FEATURE, items, &nitems, 64))
+        goto out;
     int facing = -1;
     const tok *ftok = NULL;
     if (i < l->ntok) {
-        if (i + 2 != l->ntok || (facing = text_dir(&l->toks[i + 1])) < 0 || !text_dir_ok(l->topo, facing)) {
-            text_tok_error(l, E_SCN_FACING, line, &l->toks[i], "expected 'facing DIR' (N, E, S or W) at the end of "
-                      "the line");
+        if (i + 2 != l->ntok || (facing = text_dir(&l->toks[i + 1])) < 0 ||
+            !text_dir_ok(l->topo, facing)) {
+            text_tok_error(l, E_SCN_FACING, line, &l->toks[i],
+                           "expected 'facing DIR' (N, E, S or W) at the end of the line");
             goto out;
         }
         ftok = &l->toks[i + 1];
@@ -431,22 +516,31 @@ static void do_side(loader *l, const line_ref *lr) {
         if (facing >= 0) {
             int a, b;
             geo_side_squares(g, sides.v[k], &a, &b);
-            if (a >= 0 && b >= 0 && geo_direction(g, a, b) == facing) fsq = b;
-            else if (a >= 0 && b >= 0 && geo_direction(g, b, a) == facing) fsq = a;
-            else if (a < 0 && b >= 0 && geo_side_of(g, b, (geo_dir)((facing + 4) % 8)) == sides.v[k])
+            if (a >= 0 && b >= 0 && geo_direction(g, a, b) == facing)
+                fsq = b;
+            else if (a >= 0 && b >= 0 && geo_direction(g, b, a) == facing)
+                fsq = a;
+            else if (a < 0 && b >= 0 &&
+                     geo_side_of(g, b, (geo_dir)((facing + 4) % 8)) == sides.v[k])
                 fsq = b; /* border side facing into the board */
-            else if (b < 0 && a >= 0 && geo_side_of(g, a, (geo_dir)((facing + 4) % 8)) == sides.v[k])
+            else if (b < 0 && a >= 0 &&
+                     geo_side_of(g, a, (geo_dir)((facing + 4) % 8)) == sides.v[k])
                 fsq = a;
             if (fsq < 0) {
-                text_tok_error(l, E_SCN_FACING, line, ftok, "'facing %s' does not fit a %s side: a side faces one of "
-                          "its two squares", text_dir_name(facing),
-                          geo_side_horizontal(g, sides.v[k]) ? "horizontal" : "vertical");
+                text_tok_error(l, E_SCN_FACING, line, ftok,
+                               "'facing %s' does not fit a %s side: a side faces one of "
+                               "its two squares",
+                               text_dir_name(facing),
+                               geo_side_horizontal(g, sides.v[k]) ? "horizontal" : "vertical");
                 goto out;
             }
         }
         for (int j = 0; j < nitems; j++) {
-            board_feature f = {.id = items[j].id, .value = (int)items[j].value, .facing = fsq};
-            if (board_put(l->b, BOARD_AT_SIDE, sides.v[k], f) == GEO_ENOMEM) { text_oom(l); goto out; }
+            board_feature f = { .id = items[j].id, .value = (int)items[j].value, .facing = fsq };
+            if (board_put(l->b, BOARD_AT_SIDE, sides.v[k], f) == GEO_ENOMEM) {
+                text_oom(l);
+                goto out;
+            }
         }
     }
 out:
@@ -454,10 +548,11 @@ out:
 }
 
 /* interspace SQ[:CORNER]... ITEMS   |   square SQUARES ITEMS */
-static void do_place(loader *l, const line_ref *lr, bool interspace) {
+static void do_place(loader *l, const line_ref *lr, bool interspace)
+{
     int line = lr->no, i = 1;
     const geo_grid *g = board_grid(l->b);
-    ivec at = {0};
+    ivec at = { 0 };
     item items[64];
     int nitems = 0;
     if (interspace && g->topo != GEO_SQUARE) {
@@ -467,138 +562,168 @@ static void do_place(loader *l, const line_ref *lr, bool interspace) {
     if (interspace) {
         while (i < l->ntok) {
             int sq = text_square(l, line, &l->toks[i]);
-            if (sq == -2) break;
-            if (sq < 0) goto out;
+            if (sq == -2)
+                break;
+            if (sq < 0)
+                goto out;
             int corner = GEO_NW;
             i++;
             if (i < l->ntok && text_tok_is(&l->toks[i], ":")) {
                 int d = i + 1 < l->ntok ? text_dir(&l->toks[i + 1]) : -1;
                 if (d < 0 || !(d & 1)) {
-                    text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i + 1 < l->ntok ? i + 1 : i], "an interspace is the "
-                              "NW, NE, SE or SW corner of a square");
+                    text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i + 1 < l->ntok ? i + 1 : i],
+                                   "an interspace is the NW, NE, SE or SW corner of a square");
                     goto out;
                 }
                 corner = d;
                 i += 2;
             }
-            if (!ivec_push(l, &at, geo_interspace_of(g, sq, (geo_dir)corner))) goto out;
+            if (!ivec_push(l, &at, geo_interspace_of(g, sq, (geo_dir)corner)))
+                goto out;
         }
-    } else if (!parse_squares(l, line, &i, &at)) goto out;
+    } else if (!parse_squares(l, line, &i, &at))
+        goto out;
     if (at.n == 0) {
         const tok *t = l->ntok > 1 ? &l->toks[1] : &l->toks[0];
-        text_tok_error(l, E_SCN_SYNTAX, line, t, interspace ? "expected an interspace: a square (its NW corner) or "
-                  "SQ:NE, SQ:SE, SQ:SW" : "expected squares (C2, or C2..E4)");
+        text_tok_error(l, E_SCN_SYNTAX, line, t,
+                       interspace ? "expected an interspace: a square (its NW corner) or "
+                                    "SQ:NE, SQ:SE, SQ:SW"
+                                  : "expected squares (C2, or C2..E4)");
         goto out;
     }
     if (i >= l->ntok) {
-        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[l->ntok - 1], "expected %s name after the %s",
-                  interspace ? "an interspace item" : "a square feature",
-                  interspace ? "interspaces" : "squares");
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[l->ntok - 1],
+                       "expected %s name after the %s",
+                       interspace ? "an interspace item" : "a square feature",
+                       interspace ? "interspaces" : "squares");
         goto out;
     }
     if (!parse_items(l, line, &i, interspace ? BOARD_INTERSPACE_ITEM : BOARD_SQUARE_FEATURE, items,
                      &nitems, 64))
         goto out;
     if (i < l->ntok) {
-        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i], "'facing' applies to sides and elements only");
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i],
+                       "'facing' applies to sides and elements only");
         goto out;
     }
     for (size_t k = 0; k < at.n; k++)
         for (int j = 0; j < nitems; j++) {
-            board_feature f = {.id = items[j].id, .value = (int)items[j].value, .facing = -1};
+            board_feature f = { .id = items[j].id, .value = (int)items[j].value, .facing = -1 };
             if (board_put(l->b, interspace ? BOARD_AT_INTERSPACE : BOARD_AT_SQUARE, at.v[k], f) ==
-                GEO_ENOMEM) { text_oom(l); goto out; }
+                GEO_ENOMEM) {
+                text_oom(l);
+                goto out;
+            }
         }
 out:
     hon_free(at.v);
 }
 
-static bool push_unit(loader *l, scn_unit *u) {
+static bool push_unit(loader *l, scn_unit *u)
+{
     scenario *s = l->s;
     scn_unit *p = hon_realloc(s->units, (s->n_units + 1) * sizeof *p);
-    if (!p) { text_oom(l); return false; }
+    if (!p) {
+        text_oom(l);
+        return false;
+    }
     s->units = p;
     s->units[s->n_units++] = *u;
     return true;
 }
 
 /* unit NAME = COUNTER ARMY (at SQ [SQ] | in UNIT) [with MARKER...] */
-static void do_unit(loader *l, const line_ref *lr) {
+static void do_unit(loader *l, const line_ref *lr)
+{
     int line = lr->no;
     const geo_grid *g = board_grid(l->b);
     if (l->ntok < 6 || !text_tok_is(&l->toks[2], "=") ||
         !(text_tok_is(&l->toks[5], "at") || text_tok_is(&l->toks[5], "in"))) {
-        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[0], "expected 'unit NAME = COUNTER ARMY at SQUARE [SQUARE]' "
-                  "or 'unit NAME = COUNTER ARMY in TRANSPORT'");
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[0],
+                       "expected 'unit NAME = COUNTER ARMY at SQUARE [SQUARE]' "
+                       "or 'unit NAME = COUNTER ARMY in TRANSPORT'");
         return;
     }
     const tok *nm = &l->toks[1];
     char name[MAX_NAME + 1];
-    if (!text_name(l, line, nm, name)) return;
+    if (!text_name(l, line, nm, name))
+        return;
     if (!text_is_ident(nm)) {
-        text_tok_error(l, E_SCN_SYNTAX, line, nm, "a unit name is letters, digits and '_', found '%s'", name);
+        text_tok_error(l, E_SCN_SYNTAX, line, nm,
+                       "a unit name is letters, digits and '_', found '%s'", name);
         return;
     }
     int prev = scn_unit_find(l->s, name);
     if (prev >= 0) {
-        text_tok_error(l, E_SCN_DUPLICATE, line, nm, "unit '%s' defined twice (first on line %d)", name,
-                  l->s->units[prev].line);
+        text_tok_error(l, E_SCN_DUPLICATE, line, nm, "unit '%s' defined twice (first on line %d)",
+                       name, l->s->units[prev].line);
         return;
     }
     int counter = text_resolve(l, line, BOARD_COUNTER, &l->toks[3]);
     int army = text_resolve(l, line, BOARD_ARMY, &l->toks[4]);
-    int sq[2] = {-1, -1}, nsq = 0, in = -1, i = 6;
+    int sq[2] = { -1, -1 }, nsq = 0, in = -1, i = 6;
     bool bad = counter < 0 || army < 0;
     if (text_tok_is(&l->toks[5], "at")) {
         while (i < l->ntok && !text_tok_is(&l->toks[i], "with")) {
             int q = text_square(l, line, &l->toks[i]);
             if (q == -2) {
-                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i], "expected a square or 'with', found '%.*s'",
-                          l->toks[i].len, l->toks[i].s);
+                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i],
+                               "expected a square or 'with', found '%.*s'", l->toks[i].len,
+                               l->toks[i].s);
                 return;
             }
-            if (q < 0) return;
+            if (q < 0)
+                return;
             if (nsq == 2) {
-                text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[i], "a unit stands on one or two squares");
+                text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[i],
+                               "a unit stands on one or two squares");
                 return;
             }
             sq[nsq++] = q;
             i++;
         }
         if (nsq == 0) {
-            text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[5], "expected the unit's square after 'at'");
+            text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[5],
+                           "expected the unit's square after 'at'");
             return;
         }
         if (nsq == 2 && geo_side_between(g, sq[0], sq[1]) < 0) {
-            text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[7], "the two squares of unit '%s' (%.*s and %.*s) must share "
-                      "a side", name, l->toks[6].len, l->toks[6].s, l->toks[7].len, l->toks[7].s);
+            text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[7],
+                           "the two squares of unit '%s' (%.*s and %.*s) must share a side", name,
+                           l->toks[6].len, l->toks[6].s, l->toks[7].len, l->toks[7].s);
             return;
         }
         if (counter >= 0 && l->r->counter_size) {
             int size = l->r->counter_size(l->r->ud, counter);
             if (size == 2 && nsq == 1) {
-                text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[6], "unit '%s' is a 2-square counter: give both of its "
-                          "squares (front then rear), one is missing", name);
+                text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[6],
+                               "unit '%s' is a 2-square counter: give both of its "
+                               "squares (front then rear), one is missing",
+                               name);
                 return;
             }
             if (size == 1 && nsq == 2) {
-                text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[7], "unit '%s' is a 1-square counter but two squares "
-                          "are given", name);
+                text_tok_error(l, E_SCN_UNIT_SQUARES, line, &l->toks[7],
+                               "unit '%s' is a 1-square counter but two squares are given", name);
                 return;
             }
         }
     } else {
         if (i >= l->ntok) {
-            text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[5], "expected the transport's name after 'in'");
+            text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[5],
+                           "expected the transport's name after 'in'");
             return;
         }
         const tok *tt = &l->toks[i];
         char tname[MAX_NAME + 1];
-        if (!text_name(l, line, tt, tname)) return;
+        if (!text_name(l, line, tt, tname))
+            return;
         in = scn_unit_find(l->s, tname);
         if (in < 0) {
-            text_tok_error(l, E_SCN_REFERENCE, line, tt, "unknown transport '%s' (declare a transport before the units "
-                      "it carries)", tname);
+            text_tok_error(l, E_SCN_REFERENCE, line, tt,
+                           "unknown transport '%s' (declare a transport before the units "
+                           "it carries)",
+                           tname);
             return;
         }
         i++;
@@ -606,7 +731,8 @@ static void do_unit(loader *l, const line_ref *lr) {
     int markers[64], nm_ = 0;
     if (i < l->ntok) {
         if (!text_tok_is(&l->toks[i], "with") || i + 1 >= l->ntok) {
-            text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i], "expected 'with MARKER...' after the squares");
+            text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i],
+                           "expected 'with MARKER...' after the squares");
             return;
         }
         for (i++; i < l->ntok; i++) {
@@ -615,30 +741,42 @@ static void do_unit(loader *l, const line_ref *lr) {
                 return;
             }
             int m = text_resolve(l, line, BOARD_MARKER, &l->toks[i]);
-            if (m < 0) bad = true;
+            if (m < 0)
+                bad = true;
             markers[nm_++] = m;
         }
     }
-    if (bad) return;
+    if (bad)
+        return;
     int id = (int)l->s->n_units;
-    if (l->r->new_unit) id = l->r->new_unit(l->r->ud, name, counter, army);
+    if (l->r->new_unit)
+        id = l->r->new_unit(l->r->ud, name, counter, army);
     if (id < 0 || id >= BOARD_MAX_UNITS || board_unit_present(l->b, id)) {
         text_tok_error(l, E_SCN_POOL, line, nm, "the unit pool refused unit '%s'%s", name,
-                  id >= 0 && id < BOARD_MAX_UNITS ? " (its id is already used)" : "");
+                       id >= 0 && id < BOARD_MAX_UNITS ? " (its id is already used)" : "");
         return;
     }
     geo_status st = in >= 0 ? board_embark(l->b, id, l->s->units[in].id)
                             : board_place_unit(l->b, id, sq[0], sq[1]);
-    if (st == GEO_OK) st = board_set_unit_label(l->b, id, name);
+    if (st == GEO_OK)
+        st = board_set_unit_label(l->b, id, name);
     if (st != GEO_OK) {
-        if (st == GEO_ENOMEM) text_oom(l);
-        else text_tok_error(l, E_SCN_REFERENCE, line, nm, "unit '%s' cannot be placed", name);
+        if (st == GEO_ENOMEM)
+            text_oom(l);
+        else
+            text_tok_error(l, E_SCN_REFERENCE, line, nm, "unit '%s' cannot be placed", name);
         return;
     }
-    scn_unit u = {.id = id, .counter = counter, .army = army, .sq0 = sq[0], .sq1 = sq[1],
-                  .in = in, .line = line};
+    scn_unit u = { .id = id,
+                   .counter = counter,
+                   .army = army,
+                   .sq0 = sq[0],
+                   .sq1 = sq[1],
+                   .in = in,
+                   .line = line };
     u.name = hon_malloc(strlen(name) + 1);
-    if (nm_ > 0) u.markers = hon_malloc((size_t)nm_ * sizeof *u.markers);
+    if (nm_ > 0)
+        u.markers = hon_malloc((size_t)nm_ * sizeof *u.markers);
     if (!u.name || (nm_ > 0 && !u.markers)) {
         hon_free(u.name);
         hon_free(u.markers);
@@ -646,7 +784,8 @@ static void do_unit(loader *l, const line_ref *lr) {
         return;
     }
     strcpy(u.name, name);
-    if (nm_ > 0) memcpy(u.markers, markers, (size_t)nm_ * sizeof *markers);
+    if (nm_ > 0)
+        memcpy(u.markers, markers, (size_t)nm_ * sizeof *markers);
     u.n_markers = (size_t)nm_;
     if (!push_unit(l, &u)) {
         hon_free(u.name);
@@ -654,38 +793,53 @@ static void do_unit(loader *l, const line_ref *lr) {
     }
 }
 
-void place_board(loader *l) {
+void place_board(loader *l)
+{
     end_grids(l);
     l->b = l->s->board = board_new(l->topo, l->w, l->h);
     size_t n = (size_t)l->w * (size_t)l->h;
     l->s->symbols = hon_malloc(n + 1);
-    if (!l->b || !l->s->symbols) { text_oom(l); return; }
+    if (!l->b || !l->s->symbols) {
+        text_oom(l);
+        return;
+    }
     l->s->symbols[n] = '\0';
     apply_map(l);
-    static const char *ORDER[3][3] = {{"element", NULL, NULL}, {"side", "interspace", "square"},
-                                      {"unit", NULL, NULL}};
+    static const char *ORDER[3][3] = { { "element", NULL, NULL },
+                                       { "side", "interspace", "square" },
+                                       { "unit", NULL, NULL } };
     for (int phase = 0; phase < 3 && !l->oom && !l->stopped; phase++) {
-        if (phase == 1) auto_elements(l);
+        if (phase == 1)
+            auto_elements(l);
         for (size_t k = 0; k < l->n_def && !l->oom && !l->stopped; k++) {
             const line_ref *lr = &l->deferred[k];
-            if (!text_tokenize(l, lr) || l->ntok == 0) continue;
+            if (!text_tokenize(l, lr) || l->ntok == 0)
+                continue;
             const tok *kw = &l->toks[0];
             bool mine = false;
-            for (int j = 0; j < 3; j++) mine = mine || (ORDER[phase][j] && text_tok_is(kw, ORDER[phase][j]));
-            if (!mine) continue;
-            if (text_tok_is(kw, "element")) do_element(l, lr);
-            else if (text_tok_is(kw, "side")) do_side(l, lr);
-            else if (text_tok_is(kw, "interspace")) do_place(l, lr, true);
-            else if (text_tok_is(kw, "square")) do_place(l, lr, false);
-            else do_unit(l, lr);
+            for (int j = 0; j < 3; j++)
+                mine = mine || (ORDER[phase][j] && text_tok_is(kw, ORDER[phase][j]));
+            if (!mine)
+                continue;
+            if (text_tok_is(kw, "element"))
+                do_element(l, lr);
+            else if (text_tok_is(kw, "side"))
+                do_side(l, lr);
+            else if (text_tok_is(kw, "interspace"))
+                do_place(l, lr, true);
+            else if (text_tok_is(kw, "square"))
+                do_place(l, lr, false);
+            else
+                do_unit(l, lr);
         }
     }
     /* Counter colours follow their army's colour. */
     for (size_t i = 0; i < l->s->n_units && !l->oom; i++) {
         const scn_unit *u = &l->s->units[i];
-        if (u->army < 0 || (size_t)u->army >= l->n_army_colours || !l->army_colours[u->army]) continue;
+        if (u->army < 0 || (size_t)u->army >= l->n_army_colours || !l->army_colours[u->army])
+            continue;
         const char *c = l->army_colours[u->army];
-        tok t = {T_STR, c, (int)strlen(c), 0};
+        tok t = { T_STR, c, (int)strlen(c), 0 };
         text_set_colour(l, &l->s->unit_colours, &l->s->n_unit_colours, u->id, &t);
     }
 }

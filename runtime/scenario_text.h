@@ -11,12 +11,16 @@
 
 #include "scenario.h"
 
-#define MAX_ERRORS 50
-#define MAX_TOKS 256
-#define MAX_NAME 127
+#define MAX_ERRORS          50
+#define MAX_TOKS            256
+#define MAX_NAME            127
 #define MAX_LEGEND_FEATURES 8
 
-typedef enum tkind { T_WORD, T_STR, T_PUNCT } tkind;
+typedef enum tkind {
+    T_WORD,
+    T_STR,
+    T_PUNCT
+} tkind;
 
 /* A token or a whitespace-separated field of one line; s points into the scenario text. */
 typedef struct tok {
@@ -27,23 +31,28 @@ typedef struct tok {
 } tok;
 
 typedef struct line_ref {
-    size_t off, len;    /* the line without its newline */
+    size_t off, len; /* the line without its newline */
     int no;
 } line_ref;
 
-static inline bool text_is_space(char c) {
+static inline bool text_is_space(char c)
+{
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
-static inline bool text_is_word(char c) {
+static inline bool text_is_word(char c)
+{
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
-static inline bool text_is_digit(char c) { return c >= '0' && c <= '9'; }
+static inline bool text_is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 typedef struct legend_entry {
     bool set;
     int line, col;
-    int terrain;                      /* -1: no terrain */
-    const char *name;                 /* in the text */
+    int terrain;      /* -1: no terrain */
+    const char *name; /* in the text */
     int name_len;
     int nfeat;
     int feat[MAX_LEGEND_FEATURES];
@@ -58,7 +67,13 @@ typedef struct ename {
     int line;
 } ename;
 
-typedef enum block { B_NONE, B_LEGEND, B_MAP, B_ELEV, B_SKIP_GRID } block;
+typedef enum block {
+    B_NONE,
+    B_LEGEND,
+    B_MAP,
+    B_ELEV,
+    B_SKIP_GRID
+} block;
 
 typedef struct loader {
     const char *text;
@@ -79,17 +94,17 @@ typedef struct loader {
     bool have_map, have_elev;
     int map_line, map_col, map_rows;
     int elev_line, elev_col, elev_rows;
-    unsigned char *cells;             /* w*h symbols, 0 = not given */
+    unsigned char *cells; /* w*h symbols, 0 = not given */
     int *cell_line, *cell_col;
     int *elev;
-    int *terr;                        /* w*h terrain from the map, -1 */
+    int *terr; /* w*h terrain from the map, -1 */
     /* deferred lines and explicit elements */
     line_ref *deferred;
     size_t n_def, cap_def;
     ename *enames;
     size_t n_en, cap_en;
-    bool *explicit_sq;                /* w*h: square in an explicit element */
-    char **army_colours;              /* by army id, from `colour army` lines */
+    bool *explicit_sq;   /* w*h: square in an explicit element */
+    char **army_colours; /* by army id, from `colour army` lines */
     size_t n_army_colours;
     /* scratch tokens */
     tok toks[MAX_TOKS];

@@ -4,6 +4,7 @@
 #include "units.h"
 
 #include <string.h>
+
 #include "mem.h"
 
 static size_t words(uint32_t bits)
@@ -26,7 +27,7 @@ static void unit_release(unit *u)
 {
     hon_free(u->counter);
     hon_free(u->title);
-    hon_free(u->abilities);   /* the block holding every per-id array */
+    hon_free(u->abilities); /* the block holding every per-id array */
 }
 
 void unit_pool_free(unit_pool *p)
@@ -43,8 +44,8 @@ void unit_pool_free(unit_pool *p)
 static bool unit_alloc_arrays(const unit_pool *p, unit *u)
 {
     size_t wa = words(p->n_abilities), wv = words(p->n_values);
-    size_t n8 = wa + p->n_abilities + p->n_values + wv;       /* 8-byte items */
-    size_t n4 = p->n_markers;                                /* 4-byte items */
+    size_t n8 = wa + p->n_abilities + p->n_values + wv; /* 8-byte items */
+    size_t n4 = p->n_markers;                           /* 4-byte items */
     char *block = hon_calloc(1, n8 * 8 + n4 * 4);
     if (!block)
         return false;

@@ -13,16 +13,16 @@
 #include <stdint.h>
 
 typedef struct unit {
-    char *counter;          /* owned: the counter's name ("sherman") */
-    char *title;            /* owned, or NULL: its printed title ("M4 Sherman") */
-    int32_t kind;           /* member of the kind enum, -1 when unset */
-    int32_t side;           /* member of the side enum, -1 when unset */
-    uint32_t size;          /* squares it covers: 1 or 2 */
-    uint64_t *abilities;    /* bitset over ability ids (n_abilities bits) */
-    int64_t *ability_val;   /* the number each ability carries (0 when none) */
-    uint32_t *markers;      /* count of each marker id */
-    int64_t *values;        /* named integer values, by slot id */
-    uint64_t *given;        /* bitset over slot ids: which values the counter gives */
+    char *counter;        /* owned: the counter's name ("sherman") */
+    char *title;          /* owned, or NULL: its printed title ("M4 Sherman") */
+    int32_t kind;         /* member of the kind enum, -1 when unset */
+    int32_t side;         /* member of the side enum, -1 when unset */
+    uint32_t size;        /* squares it covers: 1 or 2 */
+    uint64_t *abilities;  /* bitset over ability ids (n_abilities bits) */
+    int64_t *ability_val; /* the number each ability carries (0 when none) */
+    uint32_t *markers;    /* count of each marker id */
+    int64_t *values;      /* named integer values, by slot id */
+    uint64_t *given;      /* bitset over slot ids: which values the counter gives */
 } unit;
 
 typedef struct unit_pool {

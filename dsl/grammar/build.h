@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include "ast.h"
 #include "diag.h"
 
@@ -21,30 +22,33 @@ typedef struct front_ctx {
     ast_file *file;
     diag_list *diags;
     uint32_t file_id;
-    int start_token;          /* TOK_START_FILE / TOK_START_EXPR, sent once, then 0 */
-    ast_node *expr;           /* the result of an expression parse */
+    int start_token; /* TOK_START_FILE / TOK_START_EXPR, sent once, then 0 */
+    ast_node *expr;  /* the result of an expression parse */
 
-    size_t errors;            /* errors this parse reported (the cap counts these) */
-    bool stop;                /* E009 was reported, or memory ran out: the scanner says EOF */
-    bool oom;                 /* an allocation failed somewhere: the parse returns NULL */
-    bool eof_seen;            /* the scanner reached the end of the text */
-    bool unclosed_reported;   /* E011 was reported: the parser's own EOF error is redundant */
-    bool string_cut;          /* an unterminated string (E002) took the rest of its line;
+    size_t errors;              /* errors this parse reported (the cap counts these) */
+    bool stop;                  /* E009 was reported, or memory ran out: the scanner says EOF */
+    bool oom;                   /* an allocation failed somewhere: the parse returns NULL */
+    bool eof_seen;              /* the scanner reached the end of the text */
+    bool unclosed_reported;     /* E011 was reported: the parser's own EOF error is redundant */
+    bool string_cut;            /* an unterminated string (E002) took the rest of its line;
                                  syntax errors until the next ';' or '}' are its cascade */
     uint32_t bad_line, bad_col; /* where a builder last rejected a construct (0: never) */
 
     /* scanner position (next byte) and the last two tokens, for E012's caret */
     uint32_t line, col;
     ast_loc last, prev;
-    const char *last_text;    /* the lookahead token's bytes in the scanned text */
+    const char *last_text; /* the lookahead token's bytes in the scanned text */
     size_t last_len;
 
     /* open brackets, innermost last */
-    struct { char ch; ast_loc loc; } open[FRONT_MAX_OPEN];
+    struct {
+        char ch;
+        ast_loc loc;
+    } open[FRONT_MAX_OPEN];
     uint32_t nopen, deep;
 
     /* flex's setup allocations fall back on this when memory runs out (see lexer.l) */
-    bool spare_ok;            /* set once the scanner exists (its own allocation may fail) */
+    bool spare_ok; /* set once the scanner exists (its own allocation may fail) */
     bool spare_used[2];
     _Alignas(max_align_t) unsigned char spare[2][256];
 } front_ctx;
@@ -105,8 +109,8 @@ ast_node *front_bad_generic(front_ctx *ctx, ast_loc loc, const char *name);
 /* Declarations. */
 ast_node *front_param(front_ctx *ctx, ast_loc loc, const char *name, ast_node *type, bool floor);
 /* `kind NAME [: int] ["doc"];` and the other vocabulary declarations (cat: AST_VOCAB_*). */
-ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
-                      bool carries_int, const char *doc);
+ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name, bool carries_int,
+                      const char *doc);
 /* `: TYPE` after a vocabulary name, TYPE other than `int`: E017 at loc; returns NULL. */
 ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const char *type);
 ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,
@@ -122,11 +126,11 @@ ast_node *front_cite(front_ctx *ctx, ast_loc loc, const char *id, const char *so
 /* `source "ID" [= "TEXT"];` (text NULL when not given). */
 ast_node *front_source(front_ctx *ctx, ast_loc loc, const char *id, const char *text);
 /* A table: result is either a single type (columns empty) or named columns (result NULL). */
-ast_node *front_table(front_ctx *ctx, ast_loc loc, const char *name, ast_vec keys,
-                      ast_node *result, ast_vec columns, ast_vec cites, ast_vec rows);
+ast_node *front_table(front_ctx *ctx, ast_loc loc, const char *name, ast_vec keys, ast_node *result,
+                      ast_vec columns, ast_vec cites, ast_vec rows);
 ast_node *front_row(front_ctx *ctx, ast_loc loc, ast_vec keys, ast_vec cells, ast_vec cites);
-ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
-                   ast_node *result, ast_node *body);
+ast_node *front_fn(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params, ast_node *result,
+                   ast_node *body);
 /* A query combining by op (AST_COMBINE_*); AST_OP_NONE (an unknown mode, already reported)
  * gives NULL. */
 ast_node *front_query(front_ctx *ctx, ast_loc loc, const char *name, ast_vec params,
@@ -136,18 +140,16 @@ ast_node *front_query(front_ctx *ctx, ast_loc loc, const char *name, ast_vec par
 ast_op front_combine(front_ctx *ctx, ast_loc loc, const char *mode);
 /* The rule's name is QUERY.RULE, given as its two parts; op is AST_EDIT_ADD or _REPLACE. */
 ast_node *front_rule(front_ctx *ctx, ast_loc loc, const char *query, const char *rule,
-                     int64_t priority, ast_vec cites, const char *doc, ast_vec lets,
-                     ast_node *when, ast_node *answer);
+                     int64_t priority, ast_vec cites, const char *doc, ast_vec lets, ast_node *when,
+                     ast_node *answer);
 ast_node *front_rule_as(ast_node *rule, ast_op edit);
 ast_node *front_remove(front_ctx *ctx, ast_loc loc, const char *query, const char *rule);
 ast_node *front_variant(front_ctx *ctx, ast_loc loc, const char *name, const char *doc,
                         ast_vec readings);
-ast_node *front_reading(front_ctx *ctx, ast_loc loc, const char *name, const char *doc,
-                        bool dflt);
+ast_node *front_reading(front_ctx *ctx, ast_loc loc, const char *name, const char *doc, bool dflt);
 ast_node *front_edition(front_ctx *ctx, ast_loc loc, const char *name, const char *parent,
                         const char *title, ast_vec items);
-ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant,
-                            const char *reading);
+ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant, const char *reading);
 /* A test; its settings may hold at most one `board` (E020 for a second one), one `dice` and
  * one `choices` (E021). */
 ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char *edition,
@@ -164,8 +166,7 @@ ast_node *front_event(front_ctx *ctx, ast_loc loc, const char *name, ast_vec par
 /* Makes `rule` (built by front_rule with no answer) a rule of an event, with its `do` block. */
 ast_node *front_rule_do(front_ctx *ctx, ast_node *rule, ast_node *block);
 /* A statement of kind op (AST_ST_*) with up to three operands (see ast.h). */
-ast_node *front_stmt(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b,
-                     ast_node *c);
+ast_node *front_stmt(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b, ast_node *c);
 /* `place X at P;`, `remove X at P;` and with `near` (near true) instead of `at`. */
 ast_node *front_place(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *what, ast_node *where,
                       bool near);
@@ -184,8 +185,7 @@ ast_node *front_choose(front_ctx *ctx, ast_loc loc, const char *name, const char
 /* `if c then { ... } [else ...]` in a block: an AST_IF of op AST_ST_IF. */
 ast_node *front_if_stmt(front_ctx *ctx, ast_loc loc, ast_node *cond, ast_node *then_block,
                         ast_node *else_part);
-ast_node *front_for(front_ctx *ctx, ast_loc loc, const char *var, ast_node *coll,
-                    ast_node *block);
+ast_node *front_for(front_ctx *ctx, ast_loc loc, const char *var, ast_node *coll, ast_node *block);
 /* `note "text";` and `fail "text";` */
 ast_node *front_text_stmt(front_ctx *ctx, ast_loc loc, ast_op op, const char *text);
 /* `[x in L: cond]`: head must read `NAME in LIST` (E014). */

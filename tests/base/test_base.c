@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
 #include "arena.h"
+#include "check_run.h"
 #include "file.h"
 #include "mem.h"
 #include "strbuf.h"
-#include "check_run.h"
 
 START_TEST(mem_funnel)
 {
@@ -23,7 +24,7 @@ START_TEST(mem_funnel)
     ck_assert_ptr_nonnull(p);
     p = hon_realloc(p, 100);
     ck_assert_ptr_nonnull(p);
-    ck_assert_ptr_null(hon_realloc(p, 0));         /* frees */
+    ck_assert_ptr_null(hon_realloc(p, 0)); /* frees */
     int *z = hon_calloc(4, sizeof *z);
     ck_assert(z && z[0] == 0 && z[3] == 0);
     hon_free(z);
@@ -76,12 +77,12 @@ START_TEST(arena_blocks)
     ck_assert_uint_ge(a.total, 100000 + 16);
     arena_reset(&a);
     ck_assert_uint_eq(a.total, 0);
-    ck_assert_ptr_nonnull(a.head);          /* one block kept for reuse */
+    ck_assert_ptr_nonnull(a.head); /* one block kept for reuse */
     ck_assert_ptr_nonnull(arena_alloc(&a, 32));
     arena_free(&a);
     ck_assert_ptr_null(a.head);
     ck_assert_uint_eq(a.total, 0);
-    arena_free(&a);                         /* freeing an empty arena is harmless */
+    arena_free(&a); /* freeing an empty arena is harmless */
 }
 END_TEST
 
@@ -93,8 +94,8 @@ START_TEST(arena_limit)
     for (int i = 0; i < 4; i++)
         ck_assert_ptr_nonnull(arena_alloc(&a, alignof(max_align_t)));
     ck_assert_ptr_null(arena_alloc(&a, 1));
-    ck_assert_ptr_null(arena_alloc(&a, SIZE_MAX));  /* absurd sizes are refused, not wrapped */
-    arena_reset(&a);                                /* a reset gives the room back */
+    ck_assert_ptr_null(arena_alloc(&a, SIZE_MAX)); /* absurd sizes are refused, not wrapped */
+    arena_reset(&a);                               /* a reset gives the room back */
     ck_assert_ptr_nonnull(arena_alloc(&a, 1));
     arena_free(&a);
 }
@@ -114,11 +115,11 @@ END_TEST
 START_TEST(strbuf_appends)
 {
     strbuf b = { 0 };
-    ck_assert_str_eq(sb_str(&b), "");       /* empty, before anything was appended */
+    ck_assert_str_eq(sb_str(&b), ""); /* empty, before anything was appended */
     sb_puts(&b, "line");
     sb_putc(&b, ' ');
     sb_putn(&b, "of sightXX", 8);
-    sb_puts(&b, NULL);                      /* appends nothing */
+    sb_puts(&b, NULL); /* appends nothing */
     sb_printf(&b, ": %d squares", 7);
     ck_assert_str_eq(sb_str(&b), "line of sight: 7 squares");
     ck_assert_uint_eq(b.len, strlen("line of sight: 7 squares"));
@@ -131,7 +132,7 @@ START_TEST(strbuf_appends)
     char *s = sb_take(&b);
     ck_assert_ptr_nonnull(s);
     ck_assert_uint_eq(strlen(s), strlen("line of sight: 7 squares") + 599);
-    ck_assert_ptr_null(b.s);                /* empty after sb_take */
+    ck_assert_ptr_null(b.s); /* empty after sb_take */
     hon_free(s);
     /* taking an empty buffer gives "" */
     s = sb_take(&b);
@@ -176,7 +177,7 @@ START_TEST(file_reader)
     snprintf(path, sizeof path, "%s/f.hon", dir);
     FILE *f = fopen(path, "wb");
     ck_assert_ptr_nonnull(f);
-    fwrite("ab\0cd", 1, 5, f);              /* NUL bytes are kept, the length says where */
+    fwrite("ab\0cd", 1, 5, f); /* NUL bytes are kept, the length says where */
     fclose(f);
     char *text;
     size_t len;

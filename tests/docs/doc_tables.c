@@ -9,17 +9,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "diag.h"
 #include "file.h"
 #include "mem.h"
 #include "strbuf.h"
 
 #define MAX_DOC ((size_t)4 << 20)
-#define REGEN "ninja -C BUILD doc-tables (or: BUILD/tests/docs/doc_tables write SOURCE_ROOT)"
+#define REGEN   "ninja -C BUILD doc-tables (or: BUILD/tests/docs/doc_tables write SOURCE_ROOT)"
 
 /* ---- the diagnostic codes ---- */
 
-static const struct code_row { int code; const char *name, *summary; } codes[] = {
+static const struct code_row {
+    int code;
+    const char *name, *summary;
+} codes[] = {
 #define DIAG_CODE(name, number, summary) { number, #name, summary },
 #include "diag_codes.h"
 #undef DIAG_CODE
@@ -83,8 +87,8 @@ static void gen_combine(strbuf *out)
 static void gen_effects(strbuf *out)
 {
     sb_puts(out, "| effect | operands | statement | what it does |\n|---|---|---|---|\n");
-#define EFFECT(name, text, fewest, most, operands, statement, doc) \
-    sb_printf(out, "| `FX_%s` (%s) | %s | %s%s%s | %s |\n", #name, text, \
+#define EFFECT(name, text, fewest, most, operands, statement, doc)                                 \
+    sb_printf(out, "| `FX_%s` (%s) | %s | %s%s%s | %s |\n", #name, text,                           \
               *operands ? operands : "none", statement ? "`" : "", statement ? statement : "none", \
               statement ? "`" : "", doc);
 #include "effects.h"
@@ -123,7 +127,7 @@ static void gen_builtins(strbuf *out)
 {
     const char *last = NULL;
     sb_puts(out, "| call | result | board | what it gives |\n|---|---|---|---|\n");
-#define ROW(name, p1, p2, p3, result, params, board, doc) \
+#define ROW(name, p1, p2, p3, result, params, board, doc)                                      \
     builtin_row(out, &last, name, params, (const int[]){ B_##p1, B_##p2, B_##p3 }, B_##result, \
                 board, doc);
 #define BUILTIN_OP(id, name, opcode, p1, p2, p3, result, params, doc) \
@@ -158,8 +162,8 @@ static void put_kind(strbuf *out, int k)
 static void gen_operands(strbuf *out)
 {
     sb_puts(out, "| kind | operand |\n|---|---|\n");
-#define OPERAND(kind, doc) \
-    sb_puts(out, "| "); \
+#define OPERAND(kind, doc)     \
+    sb_puts(out, "| ");        \
     put_kind(out, OPK_##kind); \
     sb_printf(out, " | %s |\n", doc);
 #include "opcodes.h"
@@ -192,8 +196,7 @@ static void gen_opcodes(strbuf *out)
     sb_puts(out, "| opcode | operands | stack effect | semantics |\n|---|---|---|---|\n");
 #define OP_GROUP(heading) sb_printf(out, "| *%s* | | | |\n", heading);
 #define OP(name, effect, k1, k2, k3, k4, doc) \
-    opcode_row(out, #name, #effect, (const int[]){ OPK_##k1, OPK_##k2, OPK_##k3, OPK_##k4 }, \
-               doc);
+    opcode_row(out, #name, #effect, (const int[]){ OPK_##k1, OPK_##k2, OPK_##k3, OPK_##k4 }, doc);
 #include "opcodes.h"
 }
 
@@ -282,8 +285,8 @@ static int do_doc(const char *root, const char *doc, bool write)
                 while (k < n && k < want.len && from[k] == want.s[k])
                     k++;
                 printf("%s:%d: the table of region `%s` is not what its list gives (first "
-                       "difference on this line): regenerate it with %s\n", path,
-                       line_of(text, from + k), r->name, REGEN);
+                       "difference on this line): regenerate it with %s\n",
+                       path, line_of(text, from + k), r->name, REGEN);
                 bad++;
             }
         }

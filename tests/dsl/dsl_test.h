@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "front.h"
 
 typedef struct parsed {
@@ -107,11 +108,11 @@ static inline char *errors_of(const char *text, bool expr)
     return r;
 }
 
-#define ck_assert_dump(fn, text, want)        \
-    do {                                      \
-        char *got_ = fn(text);                \
-        ck_assert_str_eq(got_, want);         \
-        free(got_);                           \
+#define ck_assert_dump(fn, text, want) \
+    do {                               \
+        char *got_ = fn(text);         \
+        ck_assert_str_eq(got_, want);  \
+        free(got_);                    \
     } while (0)
 
 #endif

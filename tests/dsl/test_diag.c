@@ -8,10 +8,11 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "check_run.h"
 #include "diag.h"
 #include "front.h"
 #include "mem.h"
-#include "check_run.h"
 
 typedef struct fixture {
     diag_sources src;
@@ -69,10 +70,8 @@ START_TEST(simple_span)
     ck_assert_ptr_nonnull(d);
     ck_assert_str_eq(d->message, "unexpected identifier 'extra'");
     char *got = render_all(&f->l);
-    ck_assert_str_eq(got,
-        "t.hon:2:13: error[E010]: unexpected identifier 'extra'\n"
-        "    2 | side allies extra;\n"
-        "      |             ^~~~~\n");
+    ck_assert_str_eq(got, "t.hon:2:13: error[E010]: unexpected identifier 'extra'\n"
+                          "    2 | side allies extra;\n      |             ^~~~~\n");
     free(got);
     fx_free(f);
 }
@@ -82,14 +81,10 @@ START_TEST(tab_before_span)
 {
     /* "\tfoo bar": the tab fills columns 0-7, so `bar` (byte column 6) shows at column 12 */
     check_render("\tfoo bar\n", L(1, 6, 1, 8),
-        "t.hon:1:6: error[E010]: m\n"
-        "    1 |         foo bar\n"
-        "      |             ^~~\n");
+                 "t.hon:1:6: error[E010]: m\n    1 |         foo bar\n      |             ^~~\n");
     /* "ab\tc": the tab after two characters takes six columns */
     check_render("ab\tc", L(1, 4, 1, 4),
-        "t.hon:1:4: error[E010]: m\n"
-        "    1 | ab      c\n"
-        "      |         ^\n");
+                 "t.hon:1:4: error[E010]: m\n    1 | ab      c\n      |         ^\n");
 }
 END_TEST
 
@@ -97,18 +92,14 @@ START_TEST(tab_inside_span)
 {
     /* "a\tb": a span over all three bytes covers display columns 0-8 */
     check_render("a\tb = 1", L(1, 1, 1, 3),
-        "t.hon:1:1: error[E010]: m\n"
-        "    1 | a       b = 1\n"
-        "      | ^~~~~~~~~\n");
+                 "t.hon:1:1: error[E010]: m\n    1 | a       b = 1\n      | ^~~~~~~~~\n");
 }
 END_TEST
 
 START_TEST(span_continues_on_next_line)
 {
     check_render("abc def\nghi\n", L(1, 5, 2, 2),
-        "t.hon:1:5: error[E010]: m\n"
-        "    1 | abc def\n"
-        "      |     ^~~\n");
+                 "t.hon:1:5: error[E010]: m\n    1 | abc def\n      |     ^~~\n");
 }
 END_TEST
 
@@ -116,18 +107,13 @@ START_TEST(caret_past_end_of_line)
 {
     /* where a missing ';' goes: one past the last byte of the line */
     check_render("kind k\n", L(1, 7, 1, 7),
-        "t.hon:1:7: error[E010]: m\n"
-        "    1 | kind k\n"
-        "      |       ^\n");
+                 "t.hon:1:7: error[E010]: m\n    1 | kind k\n      |       ^\n");
 }
 END_TEST
 
 START_TEST(empty_span)
 {
-    check_render("abc", L(1, 1, 1, 0),
-        "t.hon:1:1: error[E010]: m\n"
-        "    1 | abc\n"
-        "      | ^\n");
+    check_render("abc", L(1, 1, 1, 0), "t.hon:1:1: error[E010]: m\n    1 | abc\n      | ^\n");
 }
 END_TEST
 
@@ -139,10 +125,7 @@ START_TEST(lines_out_of_range)
     /* the empty "line" after a final newline is not quoted ... */
     check_render("a\n", L(2, 1, 2, 1), "t.hon:2:1: error[E010]: m\n");
     /* ... but an empty line inside the text is, without trailing blanks */
-    check_render("a\n\nb", L(2, 1, 2, 0),
-        "t.hon:2:1: error[E010]: m\n"
-        "    2 |\n"
-        "      | ^\n");
+    check_render("a\n\nb", L(2, 1, 2, 0), "t.hon:2:1: error[E010]: m\n    2 |\n      | ^\n");
 }
 END_TEST
 
@@ -161,19 +144,14 @@ START_TEST(utf8_crlf_control)
 {
     /* é is two bytes but one column: `x` (byte column 4) shows at column 2 */
     check_render("\xc3\xa9 x", L(1, 4, 1, 4),
-        "t.hon:1:4: error[E010]: m\n"
-        "    1 | \xc3\xa9 x\n"
-        "      |   ^\n");
+                 "t.hon:1:4: error[E010]: m\n    1 | \xc3\xa9 x\n      |   ^\n");
     /* a CR before the newline is not part of the line */
     check_render("a\r\nbc\r\n", L(2, 1, 2, 2),
-        "t.hon:2:1: error[E010]: m\n"
-        "    2 | bc\n"
-        "      | ^~\n");
+                 "t.hon:2:1: error[E010]: m\n    2 | bc\n      | ^~\n");
     /* control bytes show as '?' and keep their column */
-    check_render("a\x01" "b", L(1, 3, 1, 3),
-        "t.hon:1:3: error[E010]: m\n"
-        "    1 | a?b\n"
-        "      |   ^\n");
+    check_render("a\x01"
+                 "b",
+                 L(1, 3, 1, 3), "t.hon:1:3: error[E010]: m\n    1 | a?b\n      |   ^\n");
 }
 END_TEST
 
@@ -186,9 +164,7 @@ START_TEST(wide_gutter)
     text[n] = 'x';
     text[n + 1] = '\0';
     check_render(text, L(100001, 1, 100001, 1),
-        "t.hon:100001:1: error[E010]: m\n"
-        "100001 | x\n"
-        "       | ^\n");
+                 "t.hon:100001:1: error[E010]: m\n100001 | x\n       | ^\n");
     free(text);
 }
 END_TEST
@@ -203,22 +179,15 @@ START_TEST(severities_and_related)
     diag_report(&f->l, 0, DIAG_ERROR, L(1, 9, 1, 9), "e");
     ck_assert_uint_eq(f->l.errors, 2);
     char *got = render_all(&f->l);
-    ck_assert_str_eq(got,
-        "t.hon:2:10: error[E011]: unclosed '{' at end of file\n"
-        "    2 |   1 => 2;\n"
-        "      |          ^\n"
-        "t.hon:1:24: note: the '{' opened here is never closed\n"
-        "    1 | table t(k: int) -> int {\n"
-        "      |                        ^\n"
-        "t.hon:1:7: warning[E120]: w\n"
-        "    1 | table t(k: int) -> int {\n"
-        "      |       ^\n"
-        "t.hon:1:1: note: n\n"
-        "    1 | table t(k: int) -> int {\n"
-        "      | ^~~~~\n"
-        "t.hon:1:9: error: e\n"
-        "    1 | table t(k: int) -> int {\n"
-        "      |         ^\n");
+    ck_assert_str_eq(got, "t.hon:2:10: error[E011]: unclosed '{' at end of file\n"
+                          "    2 |   1 => 2;\n      |          ^\n"
+                          "t.hon:1:24: note: the '{' opened here is never closed\n"
+                          "    1 | table t(k: int) -> int {\n      |                        ^\n"
+                          "t.hon:1:7: warning[E120]: w\n    1 | table t(k: int) -> int {\n"
+                          "      |       ^\nt.hon:1:1: note: n\n"
+                          "    1 | table t(k: int) -> int {\n      | ^~~~~\n"
+                          "t.hon:1:9: error: e\n    1 | table t(k: int) -> int {\n"
+                          "      |         ^\n");
     free(got);
     fx_free(f);
 }
@@ -234,13 +203,10 @@ START_TEST(parsed_unclosed_brace)
     uint32_t id = diag_sources_add(&src, "t.hon", text, strlen(text));
     ast_file *f = front_parse_file("t.hon", text, strlen(text), id, &l);
     char *got = render_all(&l);
-    ck_assert_str_eq(got,
-        "t.hon:2:10: error[E011]: unclosed '{' at end of file\n"
-        "    2 |   1 => 2;\n"
-        "      |          ^\n"
-        "t.hon:1:24: note: the '{' opened here is never closed\n"
-        "    1 | table t(k: int) -> int {\n"
-        "      |                        ^\n");
+    ck_assert_str_eq(got, "t.hon:2:10: error[E011]: unclosed '{' at end of file\n"
+                          "    2 |   1 => 2;\n      |          ^\n"
+                          "t.hon:1:24: note: the '{' opened here is never closed\n"
+                          "    1 | table t(k: int) -> int {\n      |                        ^\n");
     free(got);
     ast_file_free(f);
     diag_list_clear(&l);
@@ -294,7 +260,7 @@ START_TEST(out_of_memory)
     ck_assert_uint_eq(f->l.errors, 1);
     ck_assert_uint_eq(f->l.len, 0);
     /* room for the item but not the message: a fixed text stands in */
-    diag_report(&f->l, 10, DIAG_ERROR, L(1, 1, 1, 1), "first");  /* grows the array */
+    diag_report(&f->l, 10, DIAG_ERROR, L(1, 1, 1, 1), "first"); /* grows the array */
     hon_mem_fail_after(0);
     diag *d = diag_report(&f->l, 10, DIAG_ERROR, L(1, 2, 1, 2), "second");
     diag_relate(d, L(1, 1, 1, 1), "rel");
@@ -303,7 +269,7 @@ START_TEST(out_of_memory)
     ck_assert_ptr_nonnull(strstr(d->message, "out of memory"));
     ck_assert_ptr_nonnull(strstr(d->related_message, "out of memory"));
     ck_assert_uint_eq(f->l.errors, 3);
-    char *got = render_all(&f->l);   /* renders without allocating through the funnel */
+    char *got = render_all(&f->l); /* renders without allocating through the funnel */
     ck_assert_ptr_nonnull(strstr(got, "t.hon:1:2: error[E010]: (out of memory"));
     free(got);
     fx_free(f);

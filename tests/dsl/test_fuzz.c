@@ -9,9 +9,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "check_run.h"
 #include "front.h"
 #include "mem.h"
-#include "check_run.h"
 
 /* xorshift64*: small and reproducible. */
 static uint64_t rng_next(uint64_t *s)
@@ -81,14 +82,10 @@ static void check_input(const char *text, size_t len)
 
 /* A valid file using every declaration form: the base for truncation and mutation. */
 static const char sample[] =
-    "kind infantry \"Infantry\"\n  \"unit\";\n"
-    "source \"A\" = \"Book 1,\" \"Section\";\n"
-    "side allies;\n"
-    "ability anti_aircraft: int \"AA +N\";\n"
-    "value defense \"Defense value\";\n"
-    "enum weather { storm, cloudy, clear }\n"
-    "record order { kind: token, number: int }\n"
-    "counter sherman \"M4\" : heavy_vehicle {\n"
+    "kind infantry \"Infantry\"\n  \"unit\";\nsource \"A\" = \"Book 1,\" \"Section\";\n"
+    "side allies;\nability anti_aircraft: int \"AA +N\";\n"
+    "value defense \"Defense value\";\nenum weather { storm, cloudy, clear }\n"
+    "record order { kind: token, number: int }\ncounter sherman \"M4\" : heavy_vehicle {\n"
     "  side allies\n  size 2\n  abilities { machine_gunner, anti_aircraft 1 }\n}\n"
     "table air(weather: weather) -> (level: level, n: int) cite \"BFN.x\" source \"S\" {\n"
     "  storm => E, 0;\n  cloudy => B, ?;\n  clear => A, 20 cite \"EX\";\n}\n"
@@ -101,11 +98,9 @@ static const char sample[] =
     "  when a.kind == numbered and variant rows == cumulative\n"
     "  answer min(x, roll 2 d6 [0]) + len([1]) % 3;\n"
     "variant rows \"r\" { reading highest \"h\" default; reading cumulative; }\n"
-    "edition bo \"Bloody Omaha\";\n"
-    "edition hh extends bo \"HH\" {\n"
+    "edition bo \"Bloody Omaha\";\nedition hh extends bo \"HH\" {\n"
     "  replace rule sp.r cite \"HH\" answer 1;\n  remove rule sp.q;\n"
-    "  set variant rows = cumulative;\n}\n"
-    "default edition bo;\n"
+    "  set variant rows = cumulative;\n}\ndefault edition bo;\n"
     "test \"T\" edition hh variant rows = highest {\n"
     "  expect sp(numbered(2), 3) == 1;\n  expect air[cloudy].n fails E201;\n}\n";
 
@@ -156,16 +151,20 @@ END_TEST
 START_TEST(token_soup)
 {
     static const char *const toks[] = {
-        "kind", "side", "ability", "marker", "token", "value", "enum", "record", "table",
-        "query", "rule", "fn", "variant", "reading", "default", "counter", "test", "expect",
-        "cite", "source", "doc", "example", "when", "answer", "forbid", "permit", "replace",
-        "remove", "set", "if", "then", "else", "let", "in", "and", "or", "not", "true",
-        "false", "roll", "d6", "combine", "floor", "fails", "sum", "count", "all", "any",
-        "min", "max", "len", "has", "priority", "edition", "extends", "x", "y", "q", "int",
-        "list", "first", "E201", "0", "7", "\"s\"", "(", ")", "{", "}", "[", "]", ",", ":",
-        ";", ".", "=", "<", ">", "+", "-", "*", "/", "%", "?", "->", "=>", "==", "!=", "<=",
-        ">=", "\n", "to", "at", "near", "by", "on", "enter", "permission", "board", "dice",
-        "choices", "advance", "along", "do", "give", "move", "\"t\"",
+        "kind",   "side",       "ability", "marker", "token",    "value",   "enum",    "record",
+        "table",  "query",      "rule",    "fn",     "variant",  "reading", "default", "counter",
+        "test",   "expect",     "cite",    "source", "doc",      "example", "when",    "answer",
+        "forbid", "permit",     "replace", "remove", "set",      "if",      "then",    "else",
+        "let",    "in",         "and",     "or",     "not",      "true",    "false",   "roll",
+        "d6",     "combine",    "floor",   "fails",  "sum",      "count",   "all",     "any",
+        "min",    "max",        "len",     "has",    "priority", "edition", "extends", "x",
+        "y",      "q",          "int",     "list",   "first",    "E201",    "0",       "7",
+        "\"s\"",  "(",          ")",       "{",      "}",        "[",       "]",       ",",
+        ":",      ";",          ".",       "=",      "<",        ">",       "+",       "-",
+        "*",      "/",          "%",       "?",      "->",       "=>",      "==",      "!=",
+        "<=",     ">=",         "\n",      "to",     "at",       "near",    "by",      "on",
+        "enter",  "permission", "board",   "dice",   "choices",  "advance", "along",   "do",
+        "give",   "move",       "\"t\"",
     };
     const size_t ntoks = sizeof toks / sizeof *toks;
     uint64_t seed = 7;

@@ -7,14 +7,17 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "check_run.h"
 #include "front.h"
 #include "grammar/build.h"
-#include "parser.h"
 #include "lexer.h"
 #include "mem.h"
-#include "check_run.h"
+#include "parser.h"
 
-enum { MAX_TOKS = 512 };
+enum {
+    MAX_TOKS = 512
+};
 
 typedef struct tokrec {
     int tok;
@@ -25,7 +28,7 @@ typedef struct tokrec {
 
 typedef struct lexed {
     tokrec t[MAX_TOKS];
-    int n;                 /* tokens before END */
+    int n; /* tokens before END */
     diag_sources src;
     diag_list diags;
     ast_file *f;
@@ -97,17 +100,101 @@ START_TEST(keywords_all)
     /* Every keyword of language.md §1 is a keyword token whose value is its spelling (this
      * also checks the scanner's keyword table is sorted for its binary search). */
     static const char *const kw[] = {
-        "edition", "extends", "kind", "side", "ability", "marker", "token", "value", "enum",
-        "record", "table", "query", "rule", "fn", "variant", "reading", "default", "counter",
-        "test", "expect", "cite", "source", "doc", "example", "when", "answer", "forbid",
-        "permit", "replace", "remove", "set", "if", "then", "else", "let", "in", "and", "or",
-        "not", "true", "false", "roll", "d6", "combine", "floor", "fails", "sum", "count",
-        "all", "any", "min", "max", "len", "has", "priority", "terrain", "square_feature",
-        "side_feature", "interspace_item", "event", "phase", "face", "do", "give", "take",
-        "flip", "destroy", "move", "embark", "disembark", "place", "raise", "note", "fail",
-        "choose", "for", "to", "at", "near", "by", "on", "enter", "walk_end", "phase_start",
-        "phase_end", "turn_start", "first", "permission", "int", "list", "board", "dice",
-        "choices", "advance", "along",
+        "edition",
+        "extends",
+        "kind",
+        "side",
+        "ability",
+        "marker",
+        "token",
+        "value",
+        "enum",
+        "record",
+        "table",
+        "query",
+        "rule",
+        "fn",
+        "variant",
+        "reading",
+        "default",
+        "counter",
+        "test",
+        "expect",
+        "cite",
+        "source",
+        "doc",
+        "example",
+        "when",
+        "answer",
+        "forbid",
+        "permit",
+        "replace",
+        "remove",
+        "set",
+        "if",
+        "then",
+        "else",
+        "let",
+        "in",
+        "and",
+        "or",
+        "not",
+        "true",
+        "false",
+        "roll",
+        "d6",
+        "combine",
+        "floor",
+        "fails",
+        "sum",
+        "count",
+        "all",
+        "any",
+        "min",
+        "max",
+        "len",
+        "has",
+        "priority",
+        "terrain",
+        "square_feature",
+        "side_feature",
+        "interspace_item",
+        "event",
+        "phase",
+        "face",
+        "do",
+        "give",
+        "take",
+        "flip",
+        "destroy",
+        "move",
+        "embark",
+        "disembark",
+        "place",
+        "raise",
+        "note",
+        "fail",
+        "choose",
+        "for",
+        "to",
+        "at",
+        "near",
+        "by",
+        "on",
+        "enter",
+        "walk_end",
+        "phase_start",
+        "phase_end",
+        "turn_start",
+        "first",
+        "permission",
+        "int",
+        "list",
+        "board",
+        "dice",
+        "choices",
+        "advance",
+        "along",
     };
     for (size_t i = 0; i < sizeof kw / sizeof *kw; i++) {
         lexed *L = lex_all(kw[i]);
@@ -135,11 +222,17 @@ START_TEST(statement_words)
 {
     /* The words that join a statement's operands, a test's settings and items, an event's
      * moment and a query's combination are tokens of their own, not identifiers. */
-    static const struct { const char *word; int tok; } words[] = {
-        { "to", TOK_TO }, { "at", TOK_AT }, { "near", TOK_NEAR }, { "by", TOK_BY },
-        { "on", TOK_ON }, { "enter", TOK_ENTER }, { "first", TOK_FIRST },
-        { "permission", TOK_PERMISSION }, { "int", TOK_INT_TYPE }, { "list", TOK_LIST },
-        { "dice", TOK_DICE }, { "along", TOK_ALONG }, { "toe", TOK_IDENT },
+    static const struct {
+        const char *word;
+        int tok;
+    } words[] = {
+        { "to", TOK_TO },        { "at", TOK_AT },
+        { "near", TOK_NEAR },    { "by", TOK_BY },
+        { "on", TOK_ON },        { "enter", TOK_ENTER },
+        { "first", TOK_FIRST },  { "permission", TOK_PERMISSION },
+        { "int", TOK_INT_TYPE }, { "list", TOK_LIST },
+        { "dice", TOK_DICE },    { "along", TOK_ALONG },
+        { "toe", TOK_IDENT },
     };
     for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
         lexed *L = lex_all(words[i].word);
@@ -277,8 +370,8 @@ START_TEST(punctuation)
 {
     lexed *L = lex_all("-> => == != <= >= ( ) { } [ ] , : ; . = < > + - * / % ?");
     int want[] = { TOK_ARROW, TOK_FATARROW, TOK_EQEQ, TOK_NE, TOK_LE, TOK_GE, '(', ')', '{',
-                   '}', '[', ']', ',', ':', ';', '.', '=', '<', '>', '+', '-', '*', '/', '%',
-                   '?' };
+                   '}',       '[',          ']',      ',',    ':',    ';',    '.', '=', '<',
+                   '>',       '+',          '-',      '*',    '/',    '%',    '?' };
     int n = (int)(sizeof want / sizeof *want);
     ck_assert_int_eq(L->n, n);
     for (int i = 0; i < n; i++)
@@ -293,8 +386,8 @@ START_TEST(adjacent_operators)
 {
     /* No space needed: `a->b`, `x-1`, `a<=-2` */
     lexed *L = lex_all("a->b x-1 a<=-2");
-    int want[] = { TOK_IDENT, TOK_ARROW, TOK_IDENT, TOK_IDENT, '-', TOK_INT, TOK_IDENT, TOK_LE,
-                   '-', TOK_INT };
+    int want[] = { TOK_IDENT, TOK_ARROW, TOK_IDENT, TOK_IDENT, '-',
+                   TOK_INT,   TOK_IDENT, TOK_LE,    '-',       TOK_INT };
     ck_assert_int_eq(L->n, 10);
     for (int i = 0; i < 10; i++)
         ck_assert_int_eq(L->t[i].tok, want[i]);
@@ -372,7 +465,10 @@ START_TEST(bad_character_runs)
     lexed *L = lex_all("a | b && c ~d \f|e \x01\x01\x01 f");
     ck_assert_int_eq(L->n, 6);
     ck_assert_str_eq(L->t[5].str, "f");
-    static const struct { uint32_t col, end; const char *msg; } want[] = {
+    static const struct {
+        uint32_t col, end;
+        const char *msg;
+    } want[] = {
         { 3, 3, "unexpected character '|'; hon writes 'or'" },
         { 7, 8, "unexpected character '&', 2 in a row; hon writes 'and'" },
         { 12, 12, "unexpected character '~'; hon writes 'not'" },

@@ -4,20 +4,22 @@
  * the S-expression the AST must have (format: dsl/ast.c). Precedence and associativity
  * expectations follow the table of §4; error cases check codes and recovery.
  */
-#include "dsl_test.h"
 #include "check_run.h"
+#include "dsl_test.h"
 
 /* ---------------------------------------------------------------- declarations */
 
 START_TEST(vocab)
 {
-    ck_assert_dump(dump_file, "kind infantry \"Infantry unit\";", "(kind infantry \"Infantry unit\")");
+    ck_assert_dump(dump_file, "kind infantry \"Infantry unit\";",
+                   "(kind infantry \"Infantry unit\")");
     ck_assert_dump(dump_file, "side allies;", "(side allies)");
     ck_assert_dump(dump_file, "ability anti_aircraft: int \"AA +N\";",
                    "(ability anti_aircraft int \"AA +N\")");
     ck_assert_dump(dump_file, "marker suppressed;", "(marker suppressed)");
     ck_assert_dump(dump_file, "token numbered: int;", "(token numbered int)");
-    ck_assert_dump(dump_file, "value defense \"Defense value\";", "(value defense \"Defense value\")");
+    ck_assert_dump(dump_file, "value defense \"Defense value\";",
+                   "(value defense \"Defense value\")");
     ck_assert_dump(dump_file, "kind k \"a \\\"b\\\" c\\\\d\";", "(kind k \"a \\\"b\\\" c\\\\d\")");
 }
 END_TEST
@@ -33,16 +35,11 @@ END_TEST
 
 START_TEST(counter)
 {
-    ck_assert_dump(dump_file,
-        "counter sherman \"M4 Sherman\" : heavy_vehicle {\n"
-        "  side allies\n"
-        "  size 2\n"
-        "  defense -1\n"
-        "  ok true\n"
-        "  rank level.A\n"
-        "  abilities { machine_gunner, anti_aircraft 1 }\n"
-        "  markers { }\n"
-        "}\n",
+    ck_assert_dump(
+        dump_file,
+        "counter sherman \"M4 Sherman\" : heavy_vehicle {\n  side allies\n  size 2\n  defense -1\n"
+        "  ok true\n  rank level.A\n"
+        "  abilities { machine_gunner, anti_aircraft 1 }\n  markers { }\n}\n",
         "(counter sherman \"M4 Sherman\" heavy_vehicle (side allies) (size 2) (defense -1) "
         "(ok true) (rank (. level A)) (abilities (machine_gunner) (anti_aircraft 1)) (markers))");
     ck_assert_dump(dump_file, "counter c : infantry { }", "(counter c infantry)");
@@ -51,14 +48,12 @@ END_TEST
 
 START_TEST(tables)
 {
-    ck_assert_dump(dump_file,
+    ck_assert_dump(
+        dump_file,
         "table solitaire_air(weather: weather) -> (interdiction: level, armed_recon: int)\n"
-        "  cite \"BFN.solitaire.air-table\" source \"BFN, Solitaire Air Table\"\n"
-        "{\n"
-        "  storm  => E, 0;\n"
-        "  cloudy => B, ?;\n"
-        "  clear  => A, 20 cite \"EX.BFN.air-table\" example \"b\";\n"
-        "}\n",
+        "  cite \"BFN.solitaire.air-table\" source \"BFN, Solitaire Air Table\"\n{\n"
+        "  storm  => E, 0;\n  cloudy => B, ?;\n"
+        "  clear  => A, 20 cite \"EX.BFN.air-table\" example \"b\";\n}\n",
         "(table solitaire_air (keys (weather weather)) (columns (interdiction level) "
         "(armed_recon int)) (cite \"BFN.solitaire.air-table\" source \"BFN, Solitaire Air Table\") "
         "(row (keys storm) (cells E 0)) (row (keys cloudy) (cells B ?)) "
@@ -67,18 +62,19 @@ START_TEST(tables)
                    "(table ie (keys (level level) (map map)) (result int) "
                    "(row (keys A map_a) (cells -1)))");
     ck_assert_dump(dump_file,
-        "table alm(losses: int floor) -> (cancels: set<map>, n: list<int>) "
-        "{ 10 => {map_a}, [1, 2]; }",
-        "(table alm (keys (losses int floor)) (columns (cancels (set-of map)) "
-        "(n (list-of int))) (row (keys 10) (cells (set map_a) (list 1 2))))");
-    ck_assert_dump(dump_file, "table t(k: kind) -> side { }", "(table t (keys (k kind)) (result side))");
+                   "table alm(losses: int floor) -> (cancels: set<map>, n: list<int>) "
+                   "{ 10 => {map_a}, [1, 2]; }",
+                   "(table alm (keys (losses int floor)) (columns (cancels (set-of map)) "
+                   "(n (list-of int))) (row (keys 10) (cells (set map_a) (list 1 2))))");
+    ck_assert_dump(dump_file, "table t(k: kind) -> side { }",
+                   "(table t (keys (k kind)) (result side))");
 }
 END_TEST
 
 START_TEST(table_fields)
 {
-    parsed *p = parse_text("table t(a: int) -> (x: int) { 1 => 2; }\n"
-                           "table u(a: int) -> int { }", false);
+    parsed *p =
+        parse_text("table t(a: int) -> (x: int) { 1 => 2; }\ntable u(a: int) -> int { }", false);
     ck_assert_uint_eq(p->diags.errors, 0);
     ck_assert_uint_eq(p->f->decls.len, 2);
     const ast_node *t = p->f->decls.items[0], *u = p->f->decls.items[1];
@@ -98,17 +94,21 @@ END_TEST
 
 START_TEST(functions_and_queries)
 {
-    ck_assert_dump(dump_file, "fn numbered(n: int) -> order = order{kind: numbered, number: n};",
-                   "(fn numbered (params (n int)) order (record order (kind numbered) (number n)))");
+    ck_assert_dump(
+        dump_file, "fn numbered(n: int) -> order = order{kind: numbered, number: n};",
+        "(fn numbered (params (n int)) order (record order (kind numbered) (number n)))");
     ck_assert_dump(dump_file, "fn two() -> int = 2;", "(fn two (params) int 2)");
-    ck_assert_dump(dump_file,
+    ck_assert_dump(
+        dump_file,
         "query speed_penalty(shooter: order, last: int) -> int combine first doc \"D\" default 0;",
-        "(query speed_penalty (params (shooter order) (last int)) int first (doc \"D\") (default 0))");
+        "(query speed_penalty (params (shooter order) (last int)) int first (doc \"D\") (default "
+        "0))");
     ck_assert_dump(dump_file, "query can_enter(u: unit) -> verdict combine permission;",
                    "(query can_enter (params (u unit)) verdict permission)");
-    ck_assert_dump(dump_file,
-        "query a() -> int combine sum; query b() -> int combine min; query c() -> int combine max;\n"
-        "query d() -> bool combine all; query e() -> bool combine any;",
+    ck_assert_dump(
+        dump_file,
+        "query a() -> int combine sum; query b() -> int combine min; query c() -> int combine "
+        "max;\nquery d() -> bool combine all; query e() -> bool combine any;",
         "(query a (params) int sum)\n(query b (params) int min)\n(query c (params) int max)\n"
         "(query d (params) bool all)\n(query e (params) bool any)");
     ck_assert_dump(dump_file, "query s(x: set<side>) -> list<kind> combine first;",
@@ -120,7 +120,10 @@ END_TEST
  * `combine`, and gives that mode. */
 START_TEST(every_combine_mode)
 {
-    static const struct { const char *name; ast_op op; } modes[] = {
+    static const struct {
+        const char *name;
+        ast_op op;
+    } modes[] = {
 #define COMBINE(name, text, need, no_rule, doc) { text, AST_COMBINE_##name },
 #include "combine_modes.h"
     };
@@ -140,18 +143,15 @@ END_TEST
 START_TEST(rules)
 {
     ck_assert_dump(dump_file,
-        "rule speed_penalty.opportunity_fire priority -2\n"
-        "  cite \"A\" source \"S\" example \"E\"\n"
-        "  cite \"B\"\n"
-        "  doc \"D\"\n"
-        "  let a = 1;\n"
-        "  let b = a + 1;\n"
-        "  when shooter.kind == opportunity\n"
-        "  answer b;",
-        "(rule speed_penalty.opportunity_fire (priority -2) (cite \"A\" source \"S\" example \"E\") "
-        "(cite \"B\") (doc \"D\") (let a 1) (let b (+ a 1)) "
-        "(when (== (. shooter kind) opportunity)) (answer b))");
-    ck_assert_dump(dump_file, "rule q.r cite \"X\" answer forbid;", "(rule q.r (cite \"X\") (answer forbid))");
+                   "rule speed_penalty.opportunity_fire priority -2\n"
+                   "  cite \"A\" source \"S\" example \"E\"\n  cite \"B\"\n"
+                   "  doc \"D\"\n  let a = 1;\n"
+                   "  let b = a + 1;\n  when shooter.kind == opportunity\n  answer b;",
+                   "(rule speed_penalty.opportunity_fire (priority -2) (cite \"A\" source \"S\" "
+                   "example \"E\") (cite \"B\") (doc \"D\") (let a 1) (let b (+ a 1)) "
+                   "(when (== (. shooter kind) opportunity)) (answer b))");
+    ck_assert_dump(dump_file, "rule q.r cite \"X\" answer forbid;",
+                   "(rule q.r (cite \"X\") (answer forbid))");
 }
 END_TEST
 
@@ -180,58 +180,64 @@ START_TEST(events_and_statements)
     /* language.md §6: an event with its moment; a rule with a `do` block holding every kind
      * of statement (the dump writes each as (KIND operands...)); a test that plays */
     ck_assert_dump(dump_file, "event hit(u: unit, n: int) on enter \"doc\";",
-        "(event hit (params (u unit) (n int)) (on enter) \"doc\")");
-    ck_assert_dump(dump_file,
+                   "(event hit (params (u unit) (n int)) (on enter) \"doc\")");
+    ck_assert_dump(
+        dump_file,
         "rule hit.r cite \"X\" when n > 0 do {\n"
         "  give u suppressed 2; take u shaken all; flip u to wreck; set u.speed = n;\n"
         "  destroy u; move u to @C4, @C5; embark u in t; disembark u to @B2;\n"
         "  place rubble at @C4; remove mine near @C4; raise hit(u, n - 1); let k = 1;\n"
         "  let w = choose(s in L, by: u.side) \"Q\";\n"
         "  if k == 1 then { note \"a\"; } else if k == 2 then { fail \"b\"; } else { }\n"
-        "  for x in L { }\n"
-        "};",
+        "  for x in L { }\n};",
         "(rule hit.r (cite \"X\") (when (> n 0)) (do (block (give u suppressed 2) "
         "(take all u shaken) (flip u wreck) (set (. u speed) n) (destroy u) (move u @C4 @C5) "
         "(embark u t) (disembark u @B2) (place rubble @C4) (remove near mine @C4) "
         "(raise hit u (- n 1)) (let k 1) (choose w s L (. u side) \"Q\") "
         "(if (== k 1) (block (note \"a\")) (if (== k 2) (block (fail \"b\")) (block))) "
         "(for x L (block)))))");
-    ck_assert_dump(dump_file,
+    ck_assert_dump(
+        dump_file,
         "test \"t\" dice [1, 2] choices [@C4] { do hit($a, 1) fails E219; advance to supply;\n"
         "  move $a along [@C4]; expect true; }",
         "(test \"t\" (dice 1 2) (choices @C4) (do (call hit $a 1) fails E219) "
         "(advance supply) (move $a (list @C4)) (expect true))");
     ck_assert_dump(dump_expr, "[x * 2 for x in L] ++ [y in M: y > 0]",
-        "(++ (map x L (* x 2)) (filter y M (> y 0)))");
+                   "(++ (map x L (* x 2)) (filter y M (> y 0)))");
 }
 END_TEST
 
 static int first_code(const char *text, bool expr);
 
 /* A text, whether it is an expression, and the code of the first diagnostic it gives. */
-typedef struct code_case { const char *text; bool expr; int code; } code_case;
+typedef struct code_case {
+    const char *text;
+    bool expr;
+    int code;
+} code_case;
 
 static void ck_assert_codes(const code_case *cases, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        ck_assert_msg(first_code(cases[i].text, cases[i].expr) == cases[i].code,
-                      "%s: want E%03d", cases[i].text, cases[i].code);
+        ck_assert_msg(first_code(cases[i].text, cases[i].expr) == cases[i].code, "%s: want E%03d",
+                      cases[i].text, cases[i].code);
 }
 
 START_TEST(one_let_one_if)
 {
     /* language.md §4: the same `let x = e;` in a rule head, a block and an expression, and the
      * same `if c then ... else ...` in an expression and a block (whose branches are blocks) */
-    ck_assert_dump(dump_file,
+    ck_assert_dump(
+        dump_file,
         "rule q.r cite \"X\" let a = 1; let b = let c = a; c + 1; answer if b > 1 then b else a;",
-        "(rule q.r (cite \"X\") (let a 1) (let b (let c a (+ c 1))) "
-        "(answer (if (> b 1) b a)))");
-    ck_assert_dump(dump_file,
+        "(rule q.r (cite \"X\") (let a 1) (let b (let c a (+ c 1))) (answer (if (> b 1) b a)))");
+    ck_assert_dump(
+        dump_file,
         "rule e.r cite \"X\" do { let a = 1; if a > 0 then { let b = a; note \"p\"; } }; ",
         "(rule e.r (cite \"X\") (do (block (let a 1) "
         "(if (> a 0) (block (let b a) (note \"p\"))))))");
-    parsed *p = parse_text("rule e.r cite \"X\" let a = 1; do { let b = a; if a then { } };",
-                           false);
+    parsed *p =
+        parse_text("rule e.r cite \"X\" let a = 1; do { let b = a; if a then { } };", false);
     ck_assert_uint_eq(p->diags.errors, 0);
     const ast_node *r = p->f->decls.items[0];
     /* one node kind each: a let without a body binds to the end of its rule or block */
@@ -245,12 +251,14 @@ START_TEST(one_let_one_if)
     parsed_free(p);
     /* a statement's branches are blocks; an expression's `else` is required; the old
      * spellings are gone (`in` is membership, so the value `1 in x` wants its `;`) */
-    ck_assert_codes((const code_case[]){
-        { "rule e.r cite \"X\" do { if a then note \"n\"; };", false, 10 },
-        { "if a then 1", true, 10 },
-        { "let x = 1 in x", true, 12 },
-        { "rule e.r cite \"X\" do { if a { } };", false, 10 },
-    }, 4);
+    ck_assert_codes(
+        (const code_case[]){
+            { "rule e.r cite \"X\" do { if a then note \"n\"; };", false, 10 },
+            { "if a then 1", true, 10 },
+            { "let x = 1 in x", true, 12 },
+            { "rule e.r cite \"X\" do { if a { } };", false, 10 },
+        },
+        4);
 }
 END_TEST
 
@@ -264,14 +272,16 @@ START_TEST(sources_and_texts)
     ck_assert_dump(dump_file, "kind k \"Infantry\"\n     \"unit\" \"(foot)\";",
                    "(kind k \"Infantry unit (foot)\")");
     ck_assert_dump(dump_file,
-        "rule q.r cite \"X\" example \"A;\" \"B\" doc \"one\"\n  \"two\" answer 1;",
-        "(rule q.r (cite \"X\" example \"A; B\") (doc \"one two\") (answer 1))");
+                   "rule q.r cite \"X\" example \"A;\" \"B\" doc \"one\"\n  \"two\" answer 1;",
+                   "(rule q.r (cite \"X\" example \"A; B\") (doc \"one two\") (answer 1))");
     ck_assert_dump(dump_file, "test \"a\" \"b\" { }", "(test \"a b\")");
     /* an ID is one string: its pieces are not joined */
-    ck_assert_codes((const code_case[]){
-        { "source \"A\" \"B\";", false, 10 },
-        { "rule q.r cite \"A\" \"B\" answer 1;", false, 10 },
-    }, 2);
+    ck_assert_codes(
+        (const code_case[]){
+            { "source \"A\" \"B\";", false, 10 },
+            { "rule q.r cite \"A\" \"B\" answer 1;", false, 10 },
+        },
+        2);
     /* the location of a source declaration is its ID */
     parsed *p = parse_text("source \"BRO.5\"\n  = \"a\"\n    \"b\";", false);
     ck_assert_uint_eq(p->diags.errors, 0);
@@ -287,18 +297,20 @@ END_TEST
 START_TEST(keywords)
 {
     /* the words of statements, tests, events and queries are keywords (language.md §1)... */
-    ck_assert_codes((const code_case[]){
-        { "fn f(to: int) -> int = to;", false, 10 },
-        { "fn f(dice: int) -> int = dice;", false, 10 },
-        { "query q() -> int combine firstly;", false, 15 },
-        { "event e(u: unit) at give;", false, 10 },
-        { "test \"t\" bored \"b.scn\" { }", false, 10 },
-        { "test \"t\" { advance into supply; }", false, 10 },
-        { "test \"t\" { move $a onto [@C4]; }", false, 10 },
-        { "rule e.r cite \"X\" do { let x = choose(s in L, for: a); };", false, 10 },
-        { "rule e.r cite \"X\" do { move u at @C4; };", false, 10 },
-        { "rule e.r cite \"X\" do { place f onto @C4; };", false, 10 },
-    }, 10);
+    ck_assert_codes(
+        (const code_case[]){
+            { "fn f(to: int) -> int = to;", false, 10 },
+            { "fn f(dice: int) -> int = dice;", false, 10 },
+            { "query q() -> int combine firstly;", false, 15 },
+            { "event e(u: unit) at give;", false, 10 },
+            { "test \"t\" bored \"b.scn\" { }", false, 10 },
+            { "test \"t\" { advance into supply; }", false, 10 },
+            { "test \"t\" { move $a onto [@C4]; }", false, 10 },
+            { "rule e.r cite \"X\" do { let x = choose(s in L, for: a); };", false, 10 },
+            { "rule e.r cite \"X\" do { move u at @C4; };", false, 10 },
+            { "rule e.r cite \"X\" do { place f onto @C4; };", false, 10 },
+        },
+        10);
     /* ...and, like every keyword, field and column names */
     ck_assert_dump(dump_expr, "s.to.at + s.by.dice", "(+ (. (. s to) at) (. (. s by) dice))");
     ck_assert_dump(dump_file, "record r { to: int, on: int, first: int, list: int }",
@@ -315,29 +327,27 @@ END_TEST
 
 START_TEST(variants_editions_tests)
 {
-    ck_assert_dump(dump_file,
+    ck_assert_dump(
+        dump_file,
         "variant rows \"doc\" {\n  reading highest \"h\" default;\n  reading cumulative;\n}",
         "(variant rows \"doc\" (reading highest \"h\" default) (reading cumulative))");
     ck_assert_dump(dump_file, "edition bo \"Bloody Omaha\";", "(edition bo \"Bloody Omaha\")");
     ck_assert_dump(dump_file,
-        "edition hh extends bo \"H&H\" {\n"
-        "  replace rule los.contour cite \"HH.1\" answer permit;\n"
-        "  remove rule los.old;\n"
-        "  rule los.new cite \"HH.2\" answer forbid;\n"
-        "  set variant contour = shooter_only;\n"
-        "}",
-        "(edition hh (extends bo) \"H&H\" (replace-rule los.contour (cite \"HH.1\") (answer permit)) "
-        "(remove los.old) (rule los.new (cite \"HH.2\") (answer forbid)) "
-        "(set-variant contour shooter_only))");
+                   "edition hh extends bo \"H&H\" {\n"
+                   "  replace rule los.contour cite \"HH.1\" answer permit;\n"
+                   "  remove rule los.old;\n  rule los.new cite \"HH.2\" answer forbid;\n"
+                   "  set variant contour = shooter_only;\n}",
+                   "(edition hh (extends bo) \"H&H\" (replace-rule los.contour (cite \"HH.1\") "
+                   "(answer permit)) "
+                   "(remove los.old) (rule los.new (cite \"HH.2\") (answer forbid)) "
+                   "(set-variant contour shooter_only))");
     ck_assert_dump(dump_file, "edition e { }", "(edition e)");
     ck_assert_dump(dump_file, "default edition bo;", "(default-edition bo)");
     ck_assert_dump(dump_file,
-        "test \"T1\" edition hh variant a = b variant c = d {\n"
-        "  expect f(1) == 2;\n"
-        "  expect t[x].y fails E201;\n"
-        "}",
-        "(test \"T1\" (edition hh) (set-variant a b) (set-variant c d) "
-        "(expect (== (call f 1) 2)) (expect (. (index t x) y) fails E201))");
+                   "test \"T1\" edition hh variant a = b variant c = d {\n  expect f(1) == 2;\n"
+                   "  expect t[x].y fails E201;\n}",
+                   "(test \"T1\" (edition hh) (set-variant a b) (set-variant c d) "
+                   "(expect (== (call f 1) 2)) (expect (. (index t x) y) fails E201))");
     ck_assert_dump(dump_file, "test \"empty\" { }", "(test \"empty\")");
 }
 END_TEST
@@ -387,7 +397,9 @@ START_TEST(if_and_let)
 {
     /* The `;` ends a let's bound value (language.md §4), so the value may hold a membership test
      * and the body one too; `then` ends a condition, so it may hold a record literal. */
-    static const struct { const char *text, *dump; } cases[] = {
+    static const struct {
+        const char *text, *dump;
+    } cases[] = {
         { "if a then 1 else 2 + 3", "(if a 1 (+ 2 3))" },
         { "if a then if b then 1 else 2 else 3", "(if a (if b 1 2) 3)" },
         { "let x = 1; x + 1", "(let x 1 (+ x 1))" },
@@ -436,7 +448,8 @@ END_TEST
 
 START_TEST(literals)
 {
-    ck_assert_dump(dump_expr, "order{kind: numbered, number: 3}", "(record order (kind numbered) (number 3))");
+    ck_assert_dump(dump_expr, "order{kind: numbered, number: 3}",
+                   "(record order (kind numbered) (number 3))");
     ck_assert_dump(dump_expr, "R{}", "(record R)");
     ck_assert_dump(dump_expr, "{a, b}", "(set a b)");
     ck_assert_dump(dump_expr, "{}", "(set)");
@@ -508,9 +521,9 @@ START_TEST(declaration_errors)
     ck_assert_int_eq(first_code("kind 42;", false), 10);
     ck_assert_int_eq(first_code("kind side;", false), 10);
     ck_assert_int_eq(first_code("rule q cite \"x\" answer 1;", false), 10);
-    ck_assert_int_eq(first_code("rule q.r answer 1;", false), 10);    /* a cite is required */
+    ck_assert_int_eq(first_code("rule q.r answer 1;", false), 10); /* a cite is required */
     ck_assert_int_eq(first_code("fn f(x: int floor) -> int = 1;", false), 10);
-    ck_assert_int_eq(first_code("query q() -> int;", false), 10);     /* combine is required */
+    ck_assert_int_eq(first_code("query q() -> int;", false), 10); /* combine is required */
     ck_assert_int_eq(first_code("query q() -> int combine often;", false), 15);
     ck_assert_int_eq(first_code("test \"t\" { expect 1 fails 201; }", false), 10);
     ck_assert_int_eq(first_code("test \"t\" { expect 1 fails E2; }", false), 16);
@@ -527,7 +540,8 @@ START_TEST(rejected_declarations_are_dropped)
     /* A builder rejection (E014-E018) keeps parsing but drops the declaration holding it, so
      * no later stage sees the hole; the declarations around it survive. */
     parsed *p = parse_text("kind a;\nfn f() -> int = sum(x: 1);\nkind b;\n"
-                           "query q() -> int combine often;\nkind c;", false);
+                           "query q() -> int combine often;\nkind c;",
+                           false);
     ck_assert_uint_eq(p->diags.errors, 2);
     ck_assert_uint_eq(p->f->decls.len, 3);
     ck_assert_str_eq(p->f->decls.items[2]->name, "c");
@@ -538,13 +552,10 @@ END_TEST
 START_TEST(recovery)
 {
     /* three broken declarations, each reported once; the four good ones are all kept */
-    parsed *p = parse_text(
-        "kind a;\n"
-        "rule q.r cite \"x\" answer 1 +;\n"
-        "side b;\n"
-        "table t(k: int) -> int { 1 => 2; 3 => ; 4 => 5; }\n"
-        "enum e { x, , y }\n"
-        "marker c;\n", false);
+    parsed *p = parse_text("kind a;\nrule q.r cite \"x\" answer 1 +;\n"
+                           "side b;\ntable t(k: int) -> int { 1 => 2; 3 => ; 4 => 5; }\n"
+                           "enum e { x, , y }\nmarker c;\n",
+                           false);
     ck_assert_uint_eq(p->diags.errors, 3);
     ck_assert_int_eq(p->diags.items[0].code, 10);
     ck_assert_uint_eq(p->diags.items[0].loc.line, 2);
@@ -625,7 +636,7 @@ START_TEST(depth_rule)
     /* language.md §4: the left operand of a binary operator adds no level, so a chain of any
      * length up to 10,000 operators is shallow: `1 + ... + 1` with n terms has n - 1 of them. */
     ck_assert_ptr_null(depth_error("1 + ", 299, "1", ""));
-    ck_assert_ptr_null(depth_error("1 + ", 10000, "1", ""));              /* 10,000 operators */
+    ck_assert_ptr_null(depth_error("1 + ", 10000, "1", "")); /* 10,000 operators */
     ck_assert_str_eq(depth_error("1 + ", 10001, "1", ""),
                      "operator chain too long (more than 10000 operators)");
     ck_assert_ptr_null(depth_error("x or ", 10000, "y", ""));

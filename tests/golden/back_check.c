@@ -10,16 +10,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "compile.h"
 #include "disasm.h"
 #include "front.h"
-#include "hon.h"
 #include "golden_runner.h"
+#include "hon.h"
 #include "mem.h"
 #include "resolve.h"
 
 #ifdef BACK_BOARD
-#define EXT ".scn"      /* the inputs of a folder */
+#define EXT ".scn" /* the inputs of a folder */
 #else
 #define EXT ".hon"
 #endif

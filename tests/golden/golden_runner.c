@@ -1,13 +1,15 @@
 /* golden_runner.c — the shared half of the golden-test drivers: reading and parsing an input,
  * folder walk, byte-for-byte comparison with NAME.expected, TAP output (see golden_runner.h,
  * tests/golden/README.md). */
+#include "golden_runner.h"
+
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "file.h"
-#include "golden_runner.h"
 #include "mem.h"
 
 char *golden_slurp(const char *path, size_t *len)
@@ -100,8 +102,7 @@ static int golden(const char *dir, const char *ext, golden_check_fn *check_one)
         if (mem)
             fclose(mem);
         char *want = golden_slurp(exp, &want_len);
-        bool ok = rc == 0 && want && got && got_len == want_len
-                  && memcmp(got, want, got_len) == 0;
+        bool ok = rc == 0 && want && got && got_len == want_len && memcmp(got, want, got_len) == 0;
         printf("%s %zu - %s\n", ok ? "ok" : "not ok", i + 1, path);
         if (!ok) {
             failed++;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "front.h"
 #include "golden_runner.h"
 #include "mem.h"

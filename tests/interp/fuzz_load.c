@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "hon.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -56,18 +57,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 /* Seeds: programs covering the language; each round flips, inserts or deletes a few bytes. */
 static const char *const seeds[] = {
     "query q(x: int) -> int combine sum default 1;\n"
-    "rule q.a cite \"A\" when x > 0 answer sum(y in [x, 2]: y);\n"
-    "test \"t\" { expect q(1) == 4; }\n"
+    "rule q.a cite \"A\" when x > 0 answer sum(y in [x, 2]: y);\ntest \"t\" { expect q(1) == 4; }\n"
     "source \"A\";\n",
     "enum w { storm, clear }\ntable t(k: w) -> (a: int, b: set<w>) cite \"T\" "
     "{ storm => 1, {storm}; clear => ?, {}; }\n"
-    "fn f(k: w) -> int = t[k].a;\ntest \"x\" { expect f(clear) fails E201; }\n"
-    "source \"T\";\n",
+    "fn f(k: w) -> int = t[k].a;\ntest \"x\" { expect f(clear) fails E201; }\nsource \"T\";\n",
     "kind inf;\nside allies;\nability aa: int;\nmarker sup;\nvalue defense;\n"
     "counter c \"C\" : inf { side allies defense 3 abilities { aa 1 } markers { sup } }\n"
     "query p(u: unit) -> verdict combine permission;\n"
-    "rule p.no cite \"P\" when has(u, sup) answer forbid;\n"
-    "source \"P\";\n",
+    "rule p.no cite \"P\" when has(u, sup) answer forbid;\nsource \"P\";\n",
     "variant v { reading one default; reading two; }\n"
     "edition e \"E\" { set variant v = two; }\nedition f extends e;\ndefault edition f;\n"
     "fn g() -> int = if variant v == two then roll d6 else 0;\n"

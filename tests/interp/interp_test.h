@@ -11,17 +11,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hon.h"
+
 #include "check_run.h"
+#include "hon.h"
 
 #define TVM_MAX_DIAGS 64
 
 typedef struct tvm {
     hon_vm *vm;
     size_t ndiags;
-    struct { int code; unsigned line, col; char path[64]; } d[TVM_MAX_DIAGS];
-    char log[16384];        /* every rendered diagnostic, concatenated */
-    char last[8192];        /* text of the last evaluation */
+    struct {
+        int code;
+        unsigned line, col;
+        char path[64];
+    } d[TVM_MAX_DIAGS];
+    char log[16384]; /* every rendered diagnostic, concatenated */
+    char last[8192]; /* text of the last evaluation */
 } tvm;
 
 static inline void tvm_on_diag(void *ud, const hon_diag *d)
@@ -50,8 +55,9 @@ static inline tvm *tvm_new_cfg(const char *src, uint64_t budget, unsigned depth)
 {
     tvm *t = calloc(1, sizeof *t);
     ck_assert_ptr_nonnull(t);
-    hon_config cfg = { .on_diag = tvm_on_diag, .userdata = t, .seed = 42,
-                       .step_budget = budget, .max_depth = depth };
+    hon_config cfg = {
+        .on_diag = tvm_on_diag, .userdata = t, .seed = 42, .step_budget = budget, .max_depth = depth
+    };
     t->vm = hon_vm_new(&cfg);
     ck_assert_ptr_nonnull(t->vm);
     if (src) {
@@ -110,15 +116,15 @@ static inline int has_diag(const tvm *t, int code, unsigned line, unsigned col)
 }
 
 /* Loads src into a fresh vm, requires the load to fail with a diagnostic `code` at line:col. */
-#define ck_load_fails(src, code, line, col)                                                  \
-    do {                                                                                     \
-        tvm *t_ = tvm_new(NULL);                                                             \
-        hon_status st_ = hon_load_source(t_->vm, "t.hon", (src), strlen(src));               \
-        ck_assert_msg(st_ == HON_ERR_COMPILE, "expected E%03d, load gave %s", (code),        \
-                      hon_status_text(st_));                                                 \
-        ck_assert_msg(has_diag(t_, (code), (line), (col)),                                   \
-                      "expected E%03d at %u:%u, got:\n%s", (code), (line), (col), t_->log);  \
-        tvm_free(t_);                                                                        \
+#define ck_load_fails(src, code, line, col)                                                     \
+    do {                                                                                        \
+        tvm *t_ = tvm_new(NULL);                                                                \
+        hon_status st_ = hon_load_source(t_->vm, "t.hon", (src), strlen(src));                  \
+        ck_assert_msg(st_ == HON_ERR_COMPILE, "expected E%03d, load gave %s", (code),           \
+                      hon_status_text(st_));                                                    \
+        ck_assert_msg(has_diag(t_, (code), (line), (col)), "expected E%03d at %u:%u, got:\n%s", \
+                      (code), (line), (col), t_->log);                                          \
+        tvm_free(t_);                                                                           \
     } while (0)
 
 #define ck_ev(t, expr, want) ck_assert_str_eq(ev((t), (expr)), (want))

@@ -3,6 +3,7 @@
  * `hon test` output, show / disassemble / list, and that every JSON answer parses.
  */
 #include <unistd.h>
+
 #include "interp_test.h"
 
 /* ---- a minimal JSON checker (RFC 8259 grammar, no semantics) ---- */
@@ -85,8 +86,7 @@ static int json_valid(const char *s)
     return end && *js_ws(end) == '\0';
 }
 
-static char *capture_tests(tvm *t, const char *path, size_t *passed, size_t *failed,
-                           hon_status *st)
+static char *capture_tests(tvm *t, const char *path, size_t *passed, size_t *failed, hon_status *st)
 {
     char *out = NULL;
     size_t n = 0;
@@ -107,7 +107,7 @@ START_TEST(load_error_keeps_program)
     ck_assert(has_diag(t, 100, 2, 17));
     ck_assert_str_eq(t->d[0].path, "bad.hon");
     ck_ev(t, "f()", "1");
-    ck_ev(t, "g()", "E100");               /* nothing of the bad file was kept */
+    ck_ev(t, "g()", "E100"); /* nothing of the bad file was kept */
     /* a syntax error too */
     const char *syn = "fn g() -> int = ;";
     ck_assert_int_eq(hon_load_source(t->vm, "syn.hon", syn, strlen(syn)), HON_ERR_COMPILE);
@@ -126,12 +126,10 @@ END_TEST
 
 START_TEST(reload_keeps_choices)
 {
-    tvm *t = tvm_new("query q() -> int combine first;\n"
-                     "rule q.a cite \"X\" answer 1;\n"
+    tvm *t = tvm_new("query q() -> int combine first;\nrule q.a cite \"X\" answer 1;\n"
                      "edition e { replace rule q.a cite \"X\" answer 2; }\n"
                      "variant v { reading one default; reading two; }\n"
-                     "fn w() -> int = if variant v == two then 20 else 10;\n"
-                     "source \"X\";\n");
+                     "fn w() -> int = if variant v == two then 20 else 10;\nsource \"X\";\n");
     ck_ev(t, "q()", "1");
     ck_assert_ptr_null(hon_edition(t->vm));
     ck_assert_int_eq(hon_set_edition(t->vm, "e"), HON_OK);
@@ -233,14 +231,12 @@ START_TEST(run_tests)
     tvm *t = tvm_new("query q(x: int) -> int combine first default 0;\n"
                      "rule q.r cite \"X\" when x > 1 answer x * 10;\n"
                      "edition e { replace rule q.r cite \"X\" when x > 1 answer x; }\n"
-                     "enum k { a, b }\n"
-                     "table t(key: k) -> int { a => 1; b => ?; }\n"
+                     "enum k { a, b }\ntable t(key: k) -> int { a => 1; b => ?; }\n"
                      "test \"passes\" {\n  expect q(2) == 20;\n  expect q(1) == 0;\n}\n"
                      "test \"under e\" edition e {\n  expect q(2) == 2;\n}\n"
                      "test \"missing cell\" {\n  expect t[b] fails E201;\n}\n"
                      "test \"fails\" {\n  expect q(3) == 31;\n  expect q(3) > 100;\n"
-                     "  expect t[a] fails E201;\n  expect t[b] == 1;\n}\n"
-                     "source \"X\";\n");
+                     "  expect t[a] fails E201;\n  expect t[b] == 1;\n}\nsource \"X\";\n");
     size_t passed = 0, failed = 0;
     hon_status st;
     char *out = capture_tests(t, NULL, &passed, &failed, &st);
@@ -248,7 +244,8 @@ START_TEST(run_tests)
     ck_assert_uint_eq(passed, 3);
     ck_assert_uint_eq(failed, 1);
     /* q(3) is 30 under the default edition; each failing expect names its line */
-    ck_assert_str_eq(out,
+    ck_assert_str_eq(
+        out,
         "t.hon:17:10: FAIL \"fails\": q(3) is 30, expected 31\n"
         "t.hon:18:10: FAIL \"fails\": the expectation is false\n"
         "t.hon:19:10: FAIL \"fails\": expected error E201, got the value 1\n"
@@ -258,7 +255,7 @@ START_TEST(run_tests)
     /* the vm's edition is the backdrop of tests without one, and is restored after */
     ck_assert_int_eq(hon_set_edition(t->vm, "e"), HON_OK);
     out = capture_tests(t, "t.hon", &passed, &failed, &st);
-    ck_assert_uint_eq(passed, 2);          /* "passes" now fails: q(2) is 2 under e */
+    ck_assert_uint_eq(passed, 2); /* "passes" now fails: q(2) is 2 under e */
     ck_assert_str_eq(hon_edition(t->vm), "e");
     free(out);
     out = capture_tests(t, "other.hon", &passed, &failed, &st);
@@ -272,14 +269,10 @@ END_TEST
 /* ---- show, disassemble, list ---- */
 
 static const char *show_src =
-    "query speed(x: int) -> int combine first\n"
-    "  doc \"How fast.\"\n"
-    "  default 0;\n"
-    "# a comment between declarations\n"
-    "rule speed.fast\n"
-    "  cite \"BRO.9.fast\" source \"BRO 9, Speed\" example \"A\"\n"
-    "  doc \"Fast units; the text; has a semicolon in a string.\"\n"
-    "  when x > 3 answer x;\n"
+    "query speed(x: int) -> int combine first\n  doc \"How fast.\"\n"
+    "  default 0;\n# a comment between declarations\n"
+    "rule speed.fast\n  cite \"BRO.9.fast\" source \"BRO 9, Speed\" example \"A\"\n"
+    "  doc \"Fast units; the text; has a semicolon in a string.\"\n  when x > 3 answer x;\n"
     "rule speed.slow cite \"BRO.9.slow\" doc \"slow\" answer 1;\n"
     "edition ed {\n  replace rule speed.slow cite \"ERR.slow\" answer 2;\n}\n"
     "source \"BRO.9.fast\" = \"BRO 9, Speed\"; source \"BRO.9.slow\"; source \"ERR.slow\";\n";
@@ -300,28 +293,25 @@ START_TEST(show)
     hon_status st;
     char *out = capture_show(t, "speed.fast", &st, 0);
     ck_assert_int_eq(st, HON_OK);
-    ck_assert_str_eq(out,
-        "# rule speed.fast — t.hon:5\n"
-        "rule speed.fast\n"
-        "  cite \"BRO.9.fast\" source \"BRO 9, Speed\" example \"A\"\n"
-        "  doc \"Fast units; the text; has a semicolon in a string.\"\n"
-        "  when x > 3 answer x;\n"
-        "doc: Fast units; the text; has a semicolon in a string.\n"
-        "cites: BRO.9.fast (BRO 9, Speed), example A\n");
+    ck_assert_str_eq(out, "# rule speed.fast — t.hon:5\nrule speed.fast\n"
+                          "  cite \"BRO.9.fast\" source \"BRO 9, Speed\" example \"A\"\n"
+                          "  doc \"Fast units; the text; has a semicolon in a string.\"\n"
+                          "  when x > 3 answer x;\n"
+                          "doc: Fast units; the text; has a semicolon in a string.\n"
+                          "cites: BRO.9.fast (BRO 9, Speed), example A\n");
     free(out);
     out = capture_show(t, "speed", &st, 0);
     ck_assert_str_eq(out,
-        "# declaration speed — t.hon:1\n"
-        "query speed(x: int) -> int combine first\n  doc \"How fast.\"\n  default 0;\n"
-        "doc: How fast.\n");
+                     "# declaration speed — t.hon:1\n"
+                     "query speed(x: int) -> int combine first\n  doc \"How fast.\"\n  default 0;\n"
+                     "doc: How fast.\n");
     free(out);
     /* under the edition, the replacement is shown */
     ck_assert_int_eq(hon_set_edition(t->vm, "ed"), HON_OK);
     out = capture_show(t, "speed.slow", &st, 0);
-    ck_assert_str_eq(out,
-        "# rule speed.slow — t.hon:11\n# replaced by edition ed\n"
-        "  replace rule speed.slow cite \"ERR.slow\" answer 2;\n"
-        "cites: ERR.slow\n");
+    ck_assert_str_eq(out, "# rule speed.slow — t.hon:11\n# replaced by edition ed\n"
+                          "  replace rule speed.slow cite \"ERR.slow\" answer 2;\n"
+                          "cites: ERR.slow\n");
     free(out);
     out = capture_show(t, "nothing", &st, 0);
     ck_assert_int_eq(st, HON_ERR_NOT_FOUND);
@@ -337,15 +327,10 @@ START_TEST(disassemble)
     char *out = capture_show(t, "speed.fast", &st, 1);
     ck_assert_int_eq(st, HON_OK);
     /* x > 3 guards `answer x`: a param read, a compare, a jump over the answer */
-    ck_assert_str_eq(out,
-        "rule speed.fast: 1 param, 1 local, stack 2\n"
-        "0000  8:8     GET_LOCAL 0\n"
-        "0002  8:12    INT 3  ; 3\n"
-        "0004  8:8     GT\n"
-        "0005          JUMP_IF_FALSE 3  ; -> 0010\n"
-        "0007  8:21    GET_LOCAL 0\n"
-        "0009          RETURN\n"
-        "0010  8:8     NO_ANSWER\n");
+    ck_assert_str_eq(out, "rule speed.fast: 1 param, 1 local, stack 2\n0000  8:8     GET_LOCAL 0\n"
+                          "0002  8:12    INT 3  ; 3\n0004  8:8     GT\n"
+                          "0005          JUMP_IF_FALSE 3  ; -> 0010\n0007  8:21    GET_LOCAL 0\n"
+                          "0009          RETURN\n0010  8:8     NO_ANSWER\n");
     free(out);
     out = capture_show(t, "speed", &st, 1);
     ck_assert_ptr_nonnull(strstr(out, "query speed: 2 rules\n"));
@@ -419,7 +404,8 @@ END_TEST
 START_TEST(json_is_valid)
 {
     hon_answer *a = NULL;
-    tvm *t = tvm_new("enum m { a, b }\nrecord r { s: set<m>, l: list<int>, n: int }\n"
+    tvm *t =
+        tvm_new("enum m { a, b }\nrecord r { s: set<m>, l: list<int>, n: int }\n"
                 "query q(x: r) -> r combine first default x;\n"
                 "rule q.z cite \"quote\\\" and \\\\ backslash\" source \"tab\\n\" when x.n > 0 "
                 "answer r{s: {a}, l: [x.n], n: 0};\n"

@@ -7,21 +7,18 @@
  */
 #include <sys/stat.h>
 #include <unistd.h>
+
 #include "config.h"
 #include "interp_test.h"
 
 /* The rules the board needs: a vocabulary and two counters. */
-static const char *const RULES =
-    "kind infantry; kind vehicle;\n"
-    "side allies; side axis;\n"
-    "marker suppressed;\n"
-    "value defense;\n"
-    "terrain open; terrain woods; terrain hill;\n"
-    "square_feature mound; square_feature rail;\n"
-    "side_feature contour; side_feature wall;\n"
-    "interspace_item mine;\n"
-    "counter rifle: infantry { side allies defense 3 }\n"
-    "counter sherman: vehicle { size 2 side allies }\n";
+static const char *const RULES = "kind infantry; kind vehicle;\nside allies; side axis;\n"
+                                 "marker suppressed;\nvalue defense;\n"
+                                 "terrain open; terrain woods; terrain hill;\n"
+                                 "square_feature mound; square_feature rail;\n"
+                                 "side_feature contour; side_feature wall;\ninterspace_item mine;\n"
+                                 "counter rifle: infantry { side allies defense 3 }\n"
+                                 "counter sherman: vehicle { size 2 side allies }\n";
 
 /* The board (A1 top-left; columns A-E, rows 1-4):
  *
@@ -39,28 +36,14 @@ static const char *const RULES =
  * (rifle, axis army) at E4, tank (sherman) front B4 rear C4, pass (rifle) embarked in tank
  * with a suppressed marker. */
 static const char *const BOARD =
-    "scenario \"tiny\"\n"
-    "size 5 x 4\n"
-    "legend . = open  w = woods  h = hill  m = hill + mound  x = none\n"
-    "map\n"
-    "  1 . . w w x\n"
-    "  2 . m h h .\n"
-    "  3 . h h h .\n"
-    "  4 . . . . .\n"
-    "elevation\n"
-    "  1 0 0 0 0 0\n"
-    "  2 0 1 1 1 0\n"
-    "  3 0 1 2 1 0\n"
-    "  4 0 0 0 0 0\n"
-    "element hill1 = B2..D3 value 2 facing N\n"
-    "side steps contour\n"
-    "side D1/D2 wall facing S\n"
-    "interspace C3 mine=3\n"
-    "interspace C3:SE mine=2\n"
-    "square D4 rail\n"
-    "unit r1 = rifle allies at A1\n"
-    "unit r2 = rifle axis at E4\n"
-    "unit tank = sherman allies at B4 C4\n"
+    "scenario \"tiny\"\nsize 5 x 4\n"
+    "legend . = open  w = woods  h = hill  m = hill + mound  x = none\nmap\n"
+    "  1 . . w w x\n  2 . m h h .\n  3 . h h h .\n  4 . . . . .\n"
+    "elevation\n  1 0 0 0 0 0\n  2 0 1 1 1 0\n  3 0 1 2 1 0\n"
+    "  4 0 0 0 0 0\nelement hill1 = B2..D3 value 2 facing N\n"
+    "side steps contour\nside D1/D2 wall facing S\ninterspace C3 mine=3\ninterspace C3:SE mine=2\n"
+    "square D4 rail\nunit r1 = rifle allies at A1\n"
+    "unit r2 = rifle axis at E4\nunit tank = sherman allies at B4 C4\n"
     "unit pass = rifle allies in tank with suppressed\n";
 
 static tvm *board_vm(void)
@@ -105,7 +88,7 @@ START_TEST(vocabulary)
     tvm_free(t);
     /* the built-in names cannot be declared again */
     ck_load_fails("enum direction { a }", 110, 1, 6);
-    ck_load_fails("enum terrain { a }", 10, 1, 6);     /* `terrain` is a keyword */
+    ck_load_fails("enum terrain { a }", 10, 1, 6); /* `terrain` is a keyword */
     ck_load_fails("record step { a: int }", 110, 1, 8);
     ck_load_fails("fn line() -> int = 1;", 110, 1, 4);
     /* members of the vocabulary are unique in their enum (E110 like `kind`) */
@@ -178,11 +161,11 @@ START_TEST(squares_terrain_elements)
     ck_ev(t, "elevation(@C3)", "2");
     ck_ev(t, "elevation(@B2)", "1");
     ck_ev(t, "elevation(@E4)", "0");
-    ck_ev(t, "elevation(@F1)", "E217");     /* column F is off a 5-column board */
+    ck_ev(t, "elevation(@F1)", "E217"); /* column F is off a 5-column board */
     ck_ev(t, "elevation(@A5)", "E217");
     ck_ev(t, "terrain(@C1)", "woods");
     ck_ev(t, "terrain(@B2)", "hill");
-    ck_ev(t, "terrain(@E1)", "E215");       /* x = none */
+    ck_ev(t, "terrain(@E1)", "E215"); /* x = none */
     ck_ev(t, "element_at(@B2)", "hill1");
     ck_ev(t, "element_at(@D1)", "woods@C1");
     ck_ev(t, "element_at(@E3)", "open@A1");
@@ -191,7 +174,7 @@ START_TEST(squares_terrain_elements)
     ck_ev(t, "element_at(@B2) == element_at(@D3)", "true");
     ck_ev(t, "element_terrain(element_at(@C3))", "hill");
     ck_ev(t, "element_value(element_at(@C3))", "2");
-    ck_ev(t, "element_value(element_at(@C1))", "0");    /* no value given */
+    ck_ev(t, "element_value(element_at(@C1))", "0"); /* no value given */
     ck_ev(t, "element_facing(element_at(@C3))", "north");
     ck_ev(t, "element_facing(element_at(@C1))", "E215");
     ck_ev(t, "element_squares(element_at(@B2))", "[B2, C2, D2, B3, C3, D3]");
@@ -201,7 +184,7 @@ START_TEST(squares_terrain_elements)
     ck_ev(t, "corner_square(@D3)", "true");
     ck_ev(t, "corner_square(@C2)", "false");
     ck_ev(t, "corner_square(@C3)", "false");
-    ck_ev(t, "corner_square(@E1)", "false");   /* in no element */
+    ck_ev(t, "corner_square(@E1)", "false"); /* in no element */
     ck_ev(t, "has_feature(@B2, mound)", "true");
     ck_ev(t, "has_feature(@C2, mound)", "false");
     ck_ev(t, "feature_value(@D4, rail)", "0");
@@ -214,8 +197,8 @@ START_TEST(sides_and_interspaces)
 {
     tvm *t = board_vm();
     ck_ev(t, "side_between(@D1, @D2)", "D1/D2");
-    ck_ev(t, "side_between(@D2, @D1)", "D1/D2");    /* one side, named upper square first */
-    ck_ev(t, "side_between(@A1, @B2)", "E216");     /* diagonal */
+    ck_ev(t, "side_between(@D2, @D1)", "D1/D2"); /* one side, named upper square first */
+    ck_ev(t, "side_between(@A1, @B2)", "E216");  /* diagonal */
     ck_ev(t, "side_between(@A1, @A3)", "E216");
     ck_ev(t, "side_has(side_between(@D1, @D2), wall)", "true");
     ck_ev(t, "side_facing(side_between(@D1, @D2), wall)", "D2");
@@ -261,9 +244,11 @@ START_TEST(distance_and_lines)
     ck_ev(t, "count(s in line(@A1, @E2): s.corner)", "0");
     ck_ev(t, "sum(s in line(@A1, @E2): s.index)", "15");
     ck_ev(t, "all(s in line(@A1, @E2): s.left == s.square and s.right == s.square)", "true");
-    ck_ev(t, "count(s in line(@A1, @E2): terrain(s.square) == woods)", "1");     /* C1 */
-    ck_ev(t, "any(s in line(@A1, @E2): s.square == @C2 and s.from == @C1 and "
-             "s.side == side_between(@C1, @C2))", "true");
+    ck_ev(t, "count(s in line(@A1, @E2): terrain(s.square) == woods)", "1"); /* C1 */
+    ck_ev(t,
+          "any(s in line(@A1, @E2): s.square == @C2 and s.from == @C1 and "
+          "s.side == side_between(@C1, @C2))",
+          "true");
     ck_ev(t, "any(s in line(@A1, @E2): side_has(s.side, wall))", "false");
     ck_ev(t, "any(s in line(@D1, @D3): side_has(s.side, wall))", "true");
     /* the ends: A1 excluded, E2 included; a line to itself is empty */
@@ -274,8 +259,10 @@ START_TEST(distance_and_lines)
      * (err 4), x: B1, C2, D2, E2. The diagonal move passes beside C1 (left) and B2 (right). */
     ck_ev(t, "len(bresenham(@A1, @E2))", "4");
     ck_ev(t, "count(s in bresenham(@A1, @E2): s.corner)", "1");
-    ck_ev(t, "any(s in bresenham(@A1, @E2): s.corner and s.from == @B1 and s.square == @C2 "
-             "and s.left == @C1 and s.right == @B2)", "true");
+    ck_ev(t,
+          "any(s in bresenham(@A1, @E2): s.corner and s.from == @B1 and s.square == @C2 "
+          "and s.left == @C1 and s.right == @B2)",
+          "true");
     /* side of the line A1 -> E2: C1 is left (north of it), A2 right; B2 lies on A1 -> C3 */
     ck_ev(t, "side_of_line(@A1, @E2, @C1)", "-1");
     ck_ev(t, "side_of_line(@A1, @E2, @A2)", "1");
@@ -293,12 +280,10 @@ START_TEST(rules_use_the_board)
         "query can_see(a: unit, b: unit) -> verdict combine permission;\n"
         "rule can_see.woods cite \"T.1\"\n"
         "  when any(s in line(square_of(a), square_of(b)): s.square != square_of(b)\n"
-        "           and terrain(s.square) == woods)\n"
-        "  answer forbid;\n"
+        "           and terrain(s.square) == woods)\n  answer forbid;\n"
         "rule can_see.wall cite \"T.2\"\n"
-        "  when any(s in line(square_of(a), square_of(b)): not s.corner and side_has(s.side, wall))\n"
-        "  answer forbid;\n"
-        "source \"T.1\"; source \"T.2\";\n";
+        "  when any(s in line(square_of(a), square_of(b)): not s.corner and side_has(s.side, "
+        "wall))\n  answer forbid;\nsource \"T.1\"; source \"T.2\";\n";
     ck_assert_int_eq(hon_load_source(t->vm, "more.hon", more, strlen(more)), HON_OK);
     ck_assert_int_eq(hon_load_board_source(t->vm, "tiny.scn", BOARD, strlen(BOARD)), HON_OK);
     /* r1 (A1) to r2 (E4): dx 4, dy 3; the line meets x = 2,4,6,8 at 1/8..7/8 and y = 2,4,6 at
@@ -320,24 +305,24 @@ START_TEST(table_lookups_in_traces)
         "enum weather { storm, clear }\n"
         "table air(w: weather) -> (level: int, recon: int) cite \"BFN.air\" source \"Air Table\"\n"
         "{ storm => 1, ?; clear => 2, 20 cite \"EX.BFN.air\"; }\n"
-        "table bonus(n: int) -> int { 1 => 5; }\n"
-        "query q(w: weather) -> int combine first;\n"
+        "table bonus(n: int) -> int { 1 => 5; }\nquery q(w: weather) -> int combine first;\n"
         "rule q.r cite \"Q.1\" answer air[w].recon;\n"
         "source \"BFN.air\" = \"Air Table\"; source \"EX.BFN.air\"; source \"Q.1\";\n");
     /* a top-level lookup, the whole row: the table's citation and the row's own */
-    ck_assert_str_eq(why(t, "air[clear]"),
+    ck_assert_str_eq(
+        why(t, "air[clear]"),
         "table air[clear] = air{level: 2, recon: 20}   (BFN.air: Air Table; row: EX.BFN.air)\n");
     /* one cell inside a rule; the storm row has no citation of its own */
     ck_assert_str_eq(why(t, "air[storm].level"),
-        "table air[storm].level = 1   (BFN.air: Air Table)\n");
+                     "table air[storm].level = 1   (BFN.air: Air Table)\n");
     ck_assert_str_eq(why(t, "q(clear)"),
-        "q(clear) = 20   [first]\n"
-        "  rule q.r: 20   (Q.1)\n"
-        "    table air[clear].recon = 20   (BFN.air: Air Table; row: EX.BFN.air)\n");
+                     "q(clear) = 20   [first]\n  rule q.r: 20   (Q.1)\n"
+                     "    table air[clear].recon = 20   (BFN.air: Air Table; row: EX.BFN.air)\n");
     ck_assert_str_eq(why(t, "bonus[1]"), "table bonus[1] = 5\n");
     hon_answer *a = NULL;
     ck_assert_int_eq(hon_eval(t->vm, "bonus[1]", "<test>", &a), HON_OK);
-    ck_assert_str_eq(hon_answer_json(a),
+    ck_assert_str_eq(
+        hon_answer_json(a),
         "{\"value\": 5, \"type\": \"int\", \"text\": \"5\", \"trace\": [{\"table\": \"bonus\", "
         "\"keys\": [1], \"column\": null, \"value\": 5, \"cites\": [], \"row_cites\": []}]}");
     hon_answer_free(a);
@@ -347,26 +332,20 @@ END_TEST
 
 START_TEST(defaults_in_traces)
 {
-    tvm *t = tvm_new(
-        "query ok(x: int) -> bool combine all;\n"
-        "rule ok.big cite \"A\" when x > 10 answer false;\n"
-        "query found(x: int) -> bool combine any;\n"
-        "query s(x: int) -> int combine sum default 2;\n"
-        "rule s.extra cite \"S\" when x > 0 answer 1;\n"
-        "source \"A\"; source \"S\";\n");
-    ck_assert_str_eq(why(t, "ok(1)"), "ok(1) = true   [all]\n"
-                                      "  rule ok.big: did not fire   (A)\n"
+    tvm *t = tvm_new("query ok(x: int) -> bool combine all;\n"
+                     "rule ok.big cite \"A\" when x > 10 answer false;\n"
+                     "query found(x: int) -> bool combine any;\n"
+                     "query s(x: int) -> int combine sum default 2;\n"
+                     "rule s.extra cite \"S\" when x > 0 answer 1;\nsource \"A\"; source \"S\";\n");
+    ck_assert_str_eq(why(t, "ok(1)"), "ok(1) = true   [all]\n  rule ok.big: did not fire   (A)\n"
                                       "  no rule answered false: true (checked big)\n");
     ck_assert_str_eq(why(t, "found(1)"), "found(1) = false   [any]\n"
                                          "  no rule answered true: false (no rule to check)\n");
     /* sum: the default is a part of every answer; alone when no rule fires */
-    ck_assert_str_eq(why(t, "s(0)"), "s(0) = 2   [sum]\n"
-                                     "  default: 2\n"
+    ck_assert_str_eq(why(t, "s(0)"), "s(0) = 2   [sum]\n  default: 2\n"
                                      "  rule s.extra: did not fire   (S)\n"
                                      "  no rule fired: the default alone (checked extra)\n");
-    ck_assert_str_eq(why(t, "s(1)"), "s(1) = 3   [sum]\n"
-                                     "  default: 2\n"
-                                     "  rule s.extra: 1   (S)\n");
+    ck_assert_str_eq(why(t, "s(1)"), "s(1) = 3   [sum]\n  default: 2\n  rule s.extra: 1   (S)\n");
     tvm_free(t);
 }
 END_TEST
@@ -376,17 +355,16 @@ START_TEST(board_errors_and_reload)
     tvm *t = tvm_new(RULES);
     /* E303 for an unknown terrain, rendered like the compiler's diagnostics */
     const char *bad = "size 2 x 1\nlegend . = open  s = swamp\nmap\n  1 . s\n";
-    ck_assert_int_eq(hon_load_board_source(t->vm, "bad.scn", bad, strlen(bad)),
-                     HON_ERR_COMPILE);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "bad.scn", bad, strlen(bad)), HON_ERR_COMPILE);
     ck_assert_msg(has_diag(t, 303, 2, 22), "got:\n%s", t->log);
     ck_assert_msg(strstr(t->log, "bad.scn:2:22: error[E303]: unknown terrain 'swamp'\n"
                                  "    2 | legend . = open  s = swamp\n"
-                                 "      |                      ^~~~~\n"), "got:\n%s", t->log);
+                                 "      |                      ^~~~~\n"),
+                  "got:\n%s", t->log);
     ck_assert_ptr_null(hon_board_path(t->vm));
     /* a good board, then a bad one: the good one stays (all or nothing) */
     ck_assert_int_eq(hon_load_board_source(t->vm, "tiny.scn", BOARD, strlen(BOARD)), HON_OK);
-    ck_assert_int_eq(hon_load_board_source(t->vm, "bad.scn", bad, strlen(bad)),
-                     HON_ERR_COMPILE);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "bad.scn", bad, strlen(bad)), HON_ERR_COMPILE);
     ck_assert_str_eq(hon_board_path(t->vm), "tiny.scn");
     ck_ev(t, "square_of($r2)", "E4");
     /* reloading the rules keeps the board while its names resolve */
@@ -443,8 +421,7 @@ START_TEST(unit_values_and_calls)
                     "rule cover.base cite \"C\" answer u.defense;\n"
                     "rule cover.hill cite \"C\" when terrain(square_of(u)) == hill answer 1;\n"
                     "fn height(s: square) -> int = elevation(s);\n"
-                    "fn kinds(k: kind) -> bool = k == infantry;\n"
-                    "source \"C\";\n";
+                    "fn kinds(k: kind) -> bool = k == infantry;\nsource \"C\";\n";
     ck_assert_int_eq(hon_load_source(t->vm, "q.hon", q, strlen(q)), HON_OK);
     int32_t r2 = hon_unit_id(t->vm, "$r2");
     ck_assert_int_ge(r2, 0);
@@ -453,23 +430,23 @@ START_TEST(unit_values_and_calls)
     ck_assert_int_eq(hon_unit_set_value(t->vm, r2, "defense", 7), HON_OK);
     ck_assert_int_eq(hon_unit_set_value(t->vm, r2, "speed", 7), HON_ERR_NOT_FOUND);
     ck_ev(t, "$r2.defense", "7");
-    ck_ev(t, "rifle.defense", "3");     /* the counter keeps its own */
+    ck_ev(t, "rifle.defense", "3"); /* the counter keeps its own */
     hon_query_handle *h = hon_lookup_query(t->vm, "cover");
     ck_assert_ptr_nonnull(h);
     hon_value out, arg = { HON_V_UNIT, r2 };
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_OK);
     ck_assert_int_eq(out.kind, HON_V_INT);
-    ck_assert_int_eq(out.i, 7);     /* E4 is open: no hill bonus */
+    ck_assert_int_eq(out.i, 7); /* E4 is open: no hill bonus */
     /* a wrong kind of argument is refused */
     arg = (hon_value){ HON_V_INT, 1 };
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_ERR_NOT_FOUND);
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 0, &out), HON_ERR_NOT_FOUND);
     hon_query_handle_free(h);
     h = hon_lookup_query(t->vm, "height");
-    arg = (hon_value){ HON_V_SQUARE, HON_SQUARE(2, 2) };       /* C3 */
+    arg = (hon_value){ HON_V_SQUARE, HON_SQUARE(2, 2) }; /* C3 */
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_OK);
     ck_assert_int_eq(out.i, 2);
-    arg = (hon_value){ HON_V_SQUARE, HON_SQUARE(9, 2) };       /* J3: off the board */
+    arg = (hon_value){ HON_V_SQUARE, HON_SQUARE(9, 2) }; /* J3: off the board */
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_ERR_RUNTIME);
     hon_query_handle_free(h);
     h = hon_lookup_query(t->vm, "kinds");
@@ -482,7 +459,7 @@ START_TEST(unit_values_and_calls)
     h = hon_lookup_query(t->vm, "height");
     const char *more = "fn unused() -> int = 1;";
     ck_assert_int_eq(hon_load_source(t->vm, "more.hon", more, strlen(more)), HON_OK);
-    arg = (hon_value){ HON_V_SQUARE, HON_SQUARE(1, 1) };       /* B2: elevation 1 */
+    arg = (hon_value){ HON_V_SQUARE, HON_SQUARE(1, 1) }; /* B2: elevation 1 */
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_OK);
     ck_assert_int_eq(out.i, 1);
     hon_query_handle_free(h);
@@ -521,12 +498,10 @@ START_TEST(tests_with_boards)
     ck_assert_int_eq(mkdir(sub, 0700), 0);
     write_file(sub, "tiny.scn", BOARD);
     char src[4096];
-    snprintf(src, sizeof src, "%s"
-             "test \"on the tiny board\" board \"boards/tiny.scn\" {\n"
-             "  expect square_of($r2) == @E4;\n"
-             "  expect terrain(@C1) == woods;\n"
-             "  expect $nobody fails E213;\n"
-             "}\n"
+    snprintf(src, sizeof src,
+             "%stest \"on the tiny board\" board \"boards/tiny.scn\" {\n"
+             "  expect square_of($r2) == @E4;\n  expect terrain(@C1) == woods;\n"
+             "  expect $nobody fails E213;\n}\n"
              "test \"a board that is not there\" board \"boards/none.scn\" { expect true; }\n"
              "test \"no board\" { expect elevation(@A1) fails E212; }\n"
              "test \"wrong\" board \"boards/tiny.scn\" { expect elevation(@C3) == 1; }\n",
@@ -545,7 +520,8 @@ START_TEST(tests_with_boards)
      * not 1) fail */
     ck_assert_msg(passed == 2 && failed == 2, "%s\n%s", buf, t->log);
     ck_assert_msg(strstr(buf, "FAIL \"a board that is not there\": its board "
-                              "\"boards/none.scn\" does not load"), "%s", buf);
+                              "\"boards/none.scn\" does not load"),
+                  "%s", buf);
     ck_assert_msg(strstr(buf, "FAIL \"wrong\": elevation(@C3) is 2, expected 1"), "%s", buf);
     ck_assert_msg(has_diag(t, 398, 0, 0), "%s", t->log);
     /* a test's board is its own: the session has none */
@@ -577,8 +553,7 @@ START_TEST(bench_rules)
     tvm *t = tvm_new(NULL);
     hon_status st = hon_load_file(t->vm, HON_SOURCE_ROOT "/bench/los.hon");
     ck_assert_msg(st == HON_OK, "%s", t->log);
-    const char *board = "size 3 x 3\n"
-                        "legend . = open  B = building  T = trench\n"
+    const char *board = "size 3 x 3\nlegend . = open  B = building  T = trench\n"
                         "map\n  1 . B T\n  2 . . .\n  3 . . .\n"
                         "unit s = bench_infantry bench_side at A1\n"
                         "unit t = bench_infantry bench_side at C1\n"

@@ -15,8 +15,7 @@ static const char *const SIGHT =
     "rule worst.haze cite \"W.1\" when n >= 1 answer obscured;\n"
     "rule worst.wall cite \"W.2\" when n >= 2 answer blocked;\n"
     "rule worst.late cite \"W.3\" when n >= 3 answer clear;\n"
-    "query best(n: int) -> sight combine max;\n"
-    "rule best.wall cite \"B.1\" answer blocked;\n"
+    "query best(n: int) -> sight combine max;\nrule best.wall cite \"B.1\" answer blocked;\n"
     "rule best.haze cite \"B.2\" when n >= 1 answer obscured;\n"
     "fn worst_of(l: list<int>) -> sight = min(k in l: worst(k));\n"
     "fn best_of(l: list<int>) -> sight = max(k in l: worst(k));\n"
@@ -90,15 +89,8 @@ END_TEST
  *   3    .  .  .  .  .
  *   4    .  .  .  .  .          */
 static const char *const RULES = "terrain open;\n";
-static const char *const BOARD =
-    "scenario \"tiny\"\n"
-    "size 5 x 4\n"
-    "legend . = open\n"
-    "map\n"
-    "  1 . . . . .\n"
-    "  2 . . . . .\n"
-    "  3 . . . . .\n"
-    "  4 . . . . .\n";
+static const char *const BOARD = "scenario \"tiny\"\nsize 5 x 4\nlegend . = open\nmap\n"
+                                 "  1 . . . . .\n  2 . . . . .\n  3 . . . . .\n  4 . . . . .\n";
 
 static tvm *board_vm(const char *board)
 {
@@ -151,14 +143,8 @@ START_TEST(direction_on_hexes)
     /* odd-q hexes (board.md §1): B is an odd column, half a hex lower, so B1 is to the
      * south-east of A1 and A2 is south of A1; C1 is two columns away: not a neighbour, and
      * far directions are defined on squares only (E218) */
-    static const char *const HEX =
-        "scenario \"hex\"\n"
-        "topology hex\n"
-        "size 3 x 2\n"
-        "legend . = open\n"
-        "map\n"
-        "  1 . . .\n"
-        "  2 . . .\n";
+    static const char *const HEX = "scenario \"hex\"\ntopology hex\nsize 3 x 2\nlegend . = open\n"
+                                   "map\n  1 . . .\n  2 . . .\n";
     tvm *t = board_vm(HEX);
     ck_ev(t, "direction(@A1, @B1)", "southeast");
     ck_ev(t, "direction(@A1, @A2)", "south");

@@ -10,56 +10,34 @@
  * raises it once per marker given; the Suppressed-Shaken cascade below mirrors GZ6.morale.gain
  * in miniature. */
 static const char *const RULES =
-    "kind infantry; kind vehicle;\n"
-    "side allies; side axis;\n"
-    "marker suppressed; marker shaken; marker routed;\n"
-    "value speed; value life;\n"
-    "terrain open; terrain woods; terrain bridge;\n"
-    "square_feature rubble;\n"
-    "side_feature wire;\n"
-    "interspace_item mine;\n"
-    "phase order; phase activation; phase supply;\n"
-    "face wreck; face ruined;\n"
+    "kind infantry; kind vehicle;\nside allies; side axis;\n"
+    "marker suppressed; marker shaken; marker routed;\nvalue speed; value life;\n"
+    "terrain open; terrain woods; terrain bridge;\nsquare_feature rubble;\n"
+    "side_feature wire;\ninterspace_item mine;\n"
+    "phase order; phase activation; phase supply;\nface wreck; face ruined;\n"
     "counter rifle: infantry { side allies }\n"
     "counter tank: vehicle { size 2 side allies speed 4 }\n"
-    "counter truck: vehicle { side allies speed 3 }\n"
-    "event suppress(u: unit);\n"
-    "event hit(u: unit, n: int);\n"
-    "event marker_received(u: unit, m: marker) on give;\n"
-    "event marker_lost(u: unit, m: marker) on take;\n"
-    "event unit_destroyed(u: unit) on destroy;\n"
+    "counter truck: vehicle { side allies speed 3 }\nevent suppress(u: unit);\n"
+    "event hit(u: unit, n: int);\nevent marker_received(u: unit, m: marker) on give;\n"
+    "event marker_lost(u: unit, m: marker) on take;\nevent unit_destroyed(u: unit) on destroy;\n"
     "event enters(u: unit, sq: square) on enter;\n"
     "event walked(u: unit, path: list<square>) on walk_end;\n"
-    "event phase_starts(p: phase) on phase_start;\n"
-    "event phase_ends(p: phase) on phase_end;\n"
+    "event phase_starts(p: phase) on phase_start;\nevent phase_ends(p: phase) on phase_end;\n"
     "event turn_starts(n: int) on turn_start;\n"
     /* one event per statement, to apply and undo each alone */
-    "event st_give(u: unit, n: int);\n"
-    "event st_take(u: unit, n: int);\n"
-    "event st_take_all(u: unit);\n"
-    "event st_flip(u: unit);\n"
-    "event st_flip_element(sq: square);\n"
-    "event st_set(u: unit, v: int);\n"
-    "event st_destroy(u: unit);\n"
-    "event st_move(u: unit, sq: square);\n"
-    "event st_move2(u: unit, a: square, b: square);\n"
-    "event st_embark(u: unit, t: unit);\n"
-    "event st_disembark(u: unit, sq: square);\n"
-    "event st_place(sq: square);\n"
-    "event st_remove(sq: square);\n"
-    "event st_wire(a: square, b: square, lay: bool);\n"
-    "event st_clear_mines(sq: square);\n"
-    "event st_many(u: unit);\n"
-    "event st_fail(u: unit);\n"
-    "event st_loop(u: unit);\n"
-    "event st_spin(u: unit);\n"
-    "event st_roll(u: unit);\n"
-    "event st_roll2(u: unit);\n"
-    "event st_choose(u: unit);\n"
-    "event st_choose_empty(u: unit);\n"
-    "event st_order(u: unit);\n"
-    "event st_note(u: unit);\n"
-    "event st_roll_many(u: unit);\n"
+    "event st_give(u: unit, n: int);\nevent st_take(u: unit, n: int);\n"
+    "event st_take_all(u: unit);\nevent st_flip(u: unit);\n"
+    "event st_flip_element(sq: square);\nevent st_set(u: unit, v: int);\n"
+    "event st_destroy(u: unit);\nevent st_move(u: unit, sq: square);\n"
+    "event st_move2(u: unit, a: square, b: square);\nevent st_embark(u: unit, t: unit);\n"
+    "event st_disembark(u: unit, sq: square);\nevent st_place(sq: square);\n"
+    "event st_remove(sq: square);\nevent st_wire(a: square, b: square, lay: bool);\n"
+    "event st_clear_mines(sq: square);\nevent st_many(u: unit);\n"
+    "event st_fail(u: unit);\nevent st_loop(u: unit);\n"
+    "event st_spin(u: unit);\nevent st_roll(u: unit);\n"
+    "event st_roll2(u: unit);\nevent st_choose(u: unit);\n"
+    "event st_choose_empty(u: unit);\nevent st_order(u: unit);\n"
+    "event st_note(u: unit);\nevent st_roll_many(u: unit);\n"
     "event st_mix(t: unit, u: unit, v: unit, sq: square);\n"
     "rule st_give.r cite \"T.give\" do { give u suppressed n; };\n"
     "rule st_take.r cite \"T.take\" do { take u suppressed n; };\n"
@@ -75,42 +53,38 @@ static const char *const RULES =
     "rule st_place.r cite \"T.feature\" do { place rubble at sq; };\n"
     "rule st_remove.r cite \"T.feature\" do { remove rubble at sq; };\n"
     "rule st_wire.r cite \"T.feature\" do {\n"
-    "  if lay then { place wire at side_between(a, b); } else { remove wire at side_between(a, b); }\n"
-    "};\n"
-    "rule st_clear_mines.r cite \"T.mines\" do { remove mine near sq; };\n"
+    "  if lay then { place wire at side_between(a, b); } else { remove wire at side_between(a, b); "
+    "}\n};\nrule st_clear_mines.r cite \"T.mines\" do { remove mine near sq; };\n"
     "rule st_many.r cite \"T.many\" do {\n"
-    "  give u suppressed; flip u to wreck; set u.speed = 1; move u to @C2; give u routed 2;\n"
-    "};\n"
+    "  give u suppressed; flip u to wreck; set u.speed = 1; move u to @C2; give u routed 2;\n};\n"
     /* fails after two effects: all of it must be undone */
     "rule st_fail.r cite \"T.fail\" do { give u suppressed; move u to @D3; fail \"stop here\"; };\n"
     /* raises itself forever: the cascade limit */
     "rule st_loop.r cite \"T.loop\" do { give u suppressed; raise st_loop(u); };\n"
     /* loops without end inside one block: the step budget */
     "fn spin(n: int) -> int = if n == 0 then 0 else spin(n - 1);\n"
-    "rule st_spin.r cite \"T.spin\" do { give u suppressed; for i in [1, 2, 3] { let k = sum(j in [i]: spin(150)); } };\n"
+    "rule st_spin.r cite \"T.spin\" do { give u suppressed; for i in [1, 2, 3] { let k = sum(j in "
+    "[i]: spin(150)); } };\n"
     "rule st_roll.r cite \"T.roll\" do { if roll d6 >= 4 then { give u suppressed; } };\n"
-    "rule st_roll2.r cite \"T.roll\" do { let d = roll 2 d6; give u suppressed sum(x in d: if x >= 5 then 1 else 0); };\n"
-    "rule st_choose.r cite \"T.choose\" do {\n"
-    "  let sq = choose(s in [@B1, @C1, @D1], by: u.side) \"Where does it go?\";\n"
-    "  move u to sq;\n"
+    "rule st_roll2.r cite \"T.roll\" do { let d = roll 2 d6; give u suppressed sum(x in d: if x >= "
+    "5 then 1 else 0); };\nrule st_choose.r cite \"T.choose\" do {\n"
+    "  let sq = choose(s in [@B1, @C1, @D1], by: u.side) \"Where does it go?\";\n  move u to sq;\n"
     "};\n"
-    "rule st_choose_empty.r cite \"T.choose\" do { let x = choose(s in [q in [@A1]: false], by: allies); };\n"
+    "rule st_choose_empty.r cite \"T.choose\" do { let x = choose(s in [q in [@A1]: false], by: "
+    "allies); };\n"
     /* order: the events a block raises wait for its end, then run depth first */
-    "rule st_order.a cite \"T.order\" do { note \"a1\"; raise hit(u, 1); raise hit(u, 2); note \"a2\"; };\n"
-    "rule st_order.b cite \"T.order\" do { note \"b\"; };\n"
+    "rule st_order.a cite \"T.order\" do { note \"a1\"; raise hit(u, 1); raise hit(u, 2); note "
+    "\"a2\"; };\nrule st_order.b cite \"T.order\" do { note \"b\"; };\n"
     "rule hit.r cite \"T.hit\" do { note \"hit\"; if n == 1 then { raise suppress(u); } };\n"
     "rule suppress.r cite \"T.suppress\" do { note \"suppress\"; };\n"
     "rule st_note.r cite \"T.note\" do { note \"just a note\"; };\n"
-    "rule st_roll_many.r cite \"T.roll\" do {\n"
-    "  move u to @B2; flip u to wreck; move u to @A1;\n"
-    "  if roll d6 >= 4 then { give u suppressed; }\n"
-    "};\n"
+    "rule st_roll_many.r cite \"T.roll\" do {\n  move u to @B2; flip u to wreck; move u to @A1;\n"
+    "  if roll d6 >= 4 then { give u suppressed; }\n};\n"
     /* a carrier destroyed with its passengers aboard; then one of them disembarks and moves,
      * the other is destroyed where it is (inside the wreck): undo must put both back in it */
     "rule st_mix.r cite \"T.mix\" do {\n"
     "  embark v in t; destroy t; disembark u to sq; move u to @C2; destroy v; set u.speed = 2;\n"
-    "  embark u in $tank;\n"
-    "};\n"
+    "  embark u in $tank;\n};\n"
     /* the cascade: a unit with two Suppressed markers or more, not yet Shaken, becomes Shaken.
      * The events a `give` raises run after its block, so all of them see every marker given:
      * `give u suppressed 2` runs this rule twice, and the second time the unit is Shaken. */
@@ -122,11 +96,10 @@ static const char *const RULES =
     "rule enters.pit cite \"T.pit\" when sq == @D3 do { destroy u; };\n"
     "rule walked.tired cite \"T.walked\" when len(path) >= 3 do { give u routed; };\n"
     "rule phase_ends.supply cite \"T.supply\" when p == supply do {\n"
-    "  for x in units() { take x suppressed all; }\n"
-    "};\n"
+    "  for x in units() { take x suppressed all; }\n};\n"
     "rule turn_starts.n cite \"T.turn\" do { note \"turn starts\"; };\n"
-    "rule phase_starts.n cite \"T.phase\" when p == activation do { note \"activation starts\"; };\n"
-    "source \"T.give\"; source \"T.take\"; source \"T.flip\"; source \"T.set\";\n"
+    "rule phase_starts.n cite \"T.phase\" when p == activation do { note \"activation starts\"; "
+    "};\nsource \"T.give\"; source \"T.take\"; source \"T.flip\"; source \"T.set\";\n"
     "source \"T.destroy\"; source \"T.move\"; source \"T.embark\"; source \"T.feature\";\n"
     "source \"T.mines\"; source \"T.many\"; source \"T.fail\"; source \"T.loop\";\n"
     "source \"T.spin\"; source \"T.roll\"; source \"T.choose\"; source \"T.order\";\n"
@@ -141,24 +114,15 @@ static const char *const RULES =
  * Units: r1 (rifle) A1, r2 (rifle) A1 too (after r1: units_at(@A1) == [$r1, $r2]),
  * tank front A3 rear A2, truck D1 carrying p1. A wire on B2/C2, rubble on D2, mines on
  * the NW and SE corners of B2. */
-static const char *const BOARD =
-    "scenario \"events\"\n"
-    "size 4 x 3\n"
-    "legend . = open  w = woods  b = bridge\n"
-    "map\n"
-    "  1 . . w .\n"
-    "  2 . . . .\n"
-    "  3 . b b .\n"
-    "element bridge1 = B3..C3\n"
-    "side B2/C2 wire\n"
-    "square D2 rubble\n"
-    "interspace B2 mine=3\n"
-    "interspace B2:SE mine=2\n"
-    "unit r1 = rifle allies at A1\n"
-    "unit r2 = rifle allies at A1\n"
-    "unit tank = tank allies at A3 A2\n"
-    "unit truck = truck allies at D1\n"
-    "unit p1 = rifle allies in truck\n";
+static const char *const BOARD = "scenario \"events\"\nsize 4 x 3\n"
+                                 "legend . = open  w = woods  b = bridge\nmap\n"
+                                 "  1 . . w .\n  2 . . . .\n  3 . b b .\nelement bridge1 = B3..C3\n"
+                                 "side B2/C2 wire\nsquare D2 rubble\n"
+                                 "interspace B2 mine=3\ninterspace B2:SE mine=2\n"
+                                 "unit r1 = rifle allies at A1\nunit r2 = rifle allies at A1\n"
+                                 "unit tank = tank allies at A3 A2\n"
+                                 "unit truck = truck allies at D1\n"
+                                 "unit p1 = rifle allies in truck\n";
 
 static tvm *play_vm(void)
 {
@@ -176,8 +140,8 @@ static char snap_buf[2][16384];
 static const char *snap(tvm *t, int which)
 {
     static const char *const units[] = { "r1", "r2", "tank", "truck", "p1" };
-    static const char *const squares[] = { "A1", "B1", "C1", "D1", "A2", "B2", "C2", "D2",
-                                           "A3", "B3", "C3", "D3" };
+    static const char *const squares[] = { "A1", "B1", "C1", "D1", "A2", "B2",
+                                           "C2", "D2", "A3", "B3", "C3", "D3" };
     char *out = snap_buf[which];
     size_t n = 0;
     out[0] = '\0';
@@ -188,8 +152,10 @@ static const char *snap(tvm *t, int which)
         n += (size_t)snprintf(out + n, sizeof snap_buf[0] - n, "%s: %s", u, ev(t, e));
         snprintf(e, sizeof e, "squares_of($%s)", u);
         n += (size_t)snprintf(out + n, sizeof snap_buf[0] - n, " %s", ev(t, e));
-        snprintf(e, sizeof e, "[marker_count($%s, suppressed), marker_count($%s, shaken), "
-                 "marker_count($%s, routed)]", u, u, u);
+        snprintf(e, sizeof e,
+                 "[marker_count($%s, suppressed), marker_count($%s, shaken), "
+                 "marker_count($%s, routed)]",
+                 u, u, u);
         n += (size_t)snprintf(out + n, sizeof snap_buf[0] - n, " %s", ev(t, e));
         snprintf(e, sizeof e, "face($%s)", u);
         n += (size_t)snprintf(out + n, sizeof snap_buf[0] - n, " %s", ev(t, e));
@@ -265,7 +231,7 @@ START_TEST(each_statement_and_its_undo)
     ck_ev(t, "marker_count($r1, suppressed)", "0");
     /* take: never below zero; take all */
     ck_assert_str_eq(do_(t, "st_give($r2, 3)"), "give $r2 suppressed 3   (T.give)\n"
-                     "give $r2 shaken   (T.cascade)\n");
+                                                "give $r2 shaken   (T.cascade)\n");
     apply_and_undo(t, "st_take($r2, 2)", "take $r2 suppressed 2   (T.take)\n");
     apply_and_undo(t, "st_take($r2, 7)", "take $r2 suppressed 3   (T.take)\n");
     apply_and_undo(t, "st_take_all($r2)", "take $r2 suppressed 3   (T.take)\n");
@@ -279,7 +245,8 @@ START_TEST(each_statement_and_its_undo)
     apply_and_undo(t, "st_set($r1, 5)", "set $r1.speed = 5   (T.set)\n");
     ck_ev(t, "$r1.speed", "E204");
     /* destroy: off the board, and undone back to its place: r1 first on A1 again */
-    apply_and_undo(t, "st_destroy($r1)", "destroy $r1   (T.destroy)\nnote: destroyed   (T.destroyed)\n");
+    apply_and_undo(t, "st_destroy($r1)",
+                   "destroy $r1   (T.destroy)\nnote: destroyed   (T.destroyed)\n");
     ck_ev(t, "units_at(@A1)", "[$r1, $r2]");
     /* move: into the woods (enters.woods gives a marker) and back */
     apply_and_undo(t, "st_move($r1, @C1)",
@@ -298,7 +265,8 @@ START_TEST(each_statement_and_its_undo)
     apply_and_undo(t, "st_wire(@A1, @A2, true)", "place wire at A1/A2   (T.feature)\n");
     apply_and_undo(t, "st_clear_mines(@B2)", "remove mine near B2   (T.mines)\n");
     /* several effects, undone together */
-    apply_and_undo(t, "st_many($r2)", "give $r2 suppressed   (T.many)\n"
+    apply_and_undo(t, "st_many($r2)",
+                   "give $r2 suppressed   (T.many)\n"
                    "flip $r2 to wreck   (T.many)\nset $r2.speed = 1   (T.many)\n"
                    "move $r2 to C2   (T.many)\ngive $r2 routed 2   (T.many)\n");
     tvm_free(t);
@@ -331,7 +299,7 @@ START_TEST(undo_after_a_carrier_is_destroyed)
     hon_answer *a = NULL;
     ck_assert_int_eq(hon_odds_do(t->vm, "st_mix($truck, $p1, $r2, @D2)", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_text(a), "destroy $r2; destroy $truck; embark $p1 in $tank; "
-                     "set $p1.speed = 2: 1/1 (100.00%)");
+                                         "set $p1.speed = 2: 1/1 (100.00%)");
     hon_answer_free(a);
     ck_assert_str_eq(snap(t, 1), before);
     tvm_free(t);
@@ -363,14 +331,15 @@ START_TEST(rollback_on_failure)
     /* st_fail gives, moves, then fails: E219 at the `fail` (line of st_fail.r), all undone */
     ck_assert_str_eq(do_(t, "st_fail($r1)"), "E219");
     ck_assert_msg(strstr(t->log, "stop here (rule st_fail.r)") &&
-                  strstr(t->log, "the procedure was undone"), "%s", t->log);
+                      strstr(t->log, "the procedure was undone"),
+                  "%s", t->log);
     ck_assert_str_eq(snap(t, 1), before);
     /* it is not in the history */
     ck_assert_int_eq(hon_undo(t->vm, NULL), HON_ERR_NOT_FOUND);
     /* an effect that cannot be applied: the tank needs both squares when it has no room to
      * keep its orientation (its rear would be off the board, north of A1) */
     ck_assert_str_eq(do_(t, "st_move($tank, @A1)"), "E224");
-    ck_assert_str_eq(do_(t, "st_disembark($r1, @B1)"), "E224");     /* not embarked */
+    ck_assert_str_eq(do_(t, "st_disembark($r1, @B1)"), "E224"); /* not embarked */
     ck_assert_str_eq(do_(t, "st_move($r1, @Z9)"), "E217");
     /* the counters of the rules are not pieces in play */
     ck_assert_str_eq(do_(t, "st_give(rifle, 1)"), "E224");
@@ -404,23 +373,23 @@ END_TEST
 /* Runaway cascades are reported at the rule statement that raised the event that went too
  * deep, with its line and caret. The line numbers are those of LOOP_RULES (t.hon). */
 static const char *const LOOP_RULES =
-    "kind infantry; side allies; terrain open;\n"                       /* 1 */
-    "marker suppressed; marker pinned;\n"                               /* 2 */
-    "counter rifle: infantry { side allies }\n"                         /* 3 */
-    "event boom(u: unit);\n"                                            /* 4 */
-    "event again(u: unit);\n"                                           /* 5 */
-    "event received(u: unit, m: marker) on give;\n"                     /* 6 */
-    "fn calm(u: unit) -> bool = marker_count(u, pinned) > 1000;\n"      /* 7 */
-    "rule boom.r cite \"L.boom\" do {\n"                               /* 8 */
-    "  note \"boom\";\n"                                                /* 9 */
-    "  raise boom(u);\n"                                                /* 10 */
-    "};\n"                                                              /* 11 */
-    "rule again.r cite \"L.again\" do { give u suppressed; };\n"        /* 12 */
+    "kind infantry; side allies; terrain open;\n"                  /* 1 */
+    "marker suppressed; marker pinned;\n"                          /* 2 */
+    "counter rifle: infantry { side allies }\n"                    /* 3 */
+    "event boom(u: unit);\n"                                       /* 4 */
+    "event again(u: unit);\n"                                      /* 5 */
+    "event received(u: unit, m: marker) on give;\n"                /* 6 */
+    "fn calm(u: unit) -> bool = marker_count(u, pinned) > 1000;\n" /* 7 */
+    "rule boom.r cite \"L.boom\" do {\n"                           /* 8 */
+    "  note \"boom\";\n"                                           /* 9 */
+    "  raise boom(u);\n"                                           /* 10 */
+    "};\n"                                                         /* 11 */
+    "rule again.r cite \"L.again\" do { give u suppressed; };\n"   /* 12 */
     /* a rule on every marker received that calls a fn: it has nothing to do with the cascade */
-    "rule received.calm cite \"L.calm\" when calm(u) do { note \"calm\"; };\n"   /* 13 */
-    "rule received.more cite \"L.more\" when m == suppressed do {\n"    /* 14 */
-    "  give u suppressed;\n"                                            /* 15 */
-    "};\n"                                                              /* 16 */
+    "rule received.calm cite \"L.calm\" when calm(u) do { note \"calm\"; };\n" /* 13 */
+    "rule received.more cite \"L.more\" when m == suppressed do {\n"           /* 14 */
+    "  give u suppressed;\n"                                                   /* 15 */
+    "};\n"                                                                     /* 16 */
     "source \"L.boom\"; source \"L.again\"; source \"L.calm\"; source \"L.more\";\n";
 
 START_TEST(cascade_positions)
@@ -432,9 +401,11 @@ START_TEST(cascade_positions)
     /* boom raises itself: E222 at its `raise` (line 10, column 3), the line and a caret shown */
     ck_assert_str_eq(do_(t, "boom($a)"), "E222");
     ck_assert_msg(t->ndiags == 1 && t->d[0].line == 10 && t->d[0].col == 3 &&
-                  strcmp(t->d[0].path, "t.hon") == 0, "%s", t->log);
+                      strcmp(t->d[0].path, "t.hon") == 0,
+                  "%s", t->log);
     ck_assert_msg(strstr(t->log, "t.hon:10:3: error[E222]") &&
-                  strstr(t->log, "  raise boom(u);\n") && strstr(t->log, "^~~"), "%s", t->log);
+                      strstr(t->log, "  raise boom(u);\n") && strstr(t->log, "^~~"),
+                  "%s", t->log);
     /* again gives a marker; each marker received gives another (received.more): the cascade
      * goes through the `on give` event. The rule received.calm calls a fn at every level, yet
      * the cascade, not the call, is what passes the limit: E222 at the `give` of line 15 that
@@ -449,17 +420,17 @@ END_TEST
 /* The dice a procedure rolls: a line each, in the order rolled, and a JSON `rolls` array with
  * where each roll is (line numbers of ROLL_RULES, t.hon). */
 static const char *const ROLL_RULES =
-    "kind infantry; side allies; terrain open;\n"       /* 1 */
-    "marker suppressed;\n"                              /* 2 */
-    "counter rifle: infantry { side allies }\n"         /* 3 */
-    "event volley(u: unit);\n"                          /* 4 */
-    "event calm(u: unit);\n"                            /* 5 */
-    "rule volley.r cite \"R.volley\" cite \"R.two\" do {\n"   /* 6 */
-    "  let a = roll 3 d6;\n"                            /* 7: `roll` at column 11 */
-    "  if roll d6 >= 1 then { note \"one die\"; }\n"     /* 8: `roll` at column 6 */
-    "};\n"                                              /* 9 */
-    "rule calm.r cite \"R.calm\" do { note \"calm\"; };\n"          /* 10 */
-    "source \"R.volley\"; source \"R.two\"; source \"R.calm\";\n";      /* 11 */
+    "kind infantry; side allies; terrain open;\n"                  /* 1 */
+    "marker suppressed;\n"                                         /* 2 */
+    "counter rifle: infantry { side allies }\n"                    /* 3 */
+    "event volley(u: unit);\n"                                     /* 4 */
+    "event calm(u: unit);\n"                                       /* 5 */
+    "rule volley.r cite \"R.volley\" cite \"R.two\" do {\n"        /* 6 */
+    "  let a = roll 3 d6;\n"                                       /* 7: `roll` at column 11 */
+    "  if roll d6 >= 1 then { note \"one die\"; }\n"               /* 8: `roll` at column 6 */
+    "};\n"                                                         /* 9 */
+    "rule calm.r cite \"R.calm\" do { note \"calm\"; };\n"         /* 10 */
+    "source \"R.volley\"; source \"R.two\"; source \"R.calm\";\n"; /* 11 */
 
 START_TEST(dice_are_shown)
 {
@@ -483,11 +454,13 @@ START_TEST(dice_are_shown)
                   hon_answer_text(a));
     /* the JSON: the same faces, in the same order, with the rule and where each roll is */
     char want[1024];
-    snprintf(want, sizeof want, "\"rolls\": [{\"dice\": 3, \"faces\": [%d, %d, %d], "
+    snprintf(want, sizeof want,
+             "\"rolls\": [{\"dice\": 3, \"faces\": [%d, %d, %d], "
              "\"in\": \"rule volley.r\", \"file\": \"t.hon\", \"line\": 7, \"col\": 11, "
              "\"cites\": [\"R.volley\", \"R.two\"]}, {\"dice\": 1, \"faces\": [%d], "
              "\"in\": \"rule volley.r\", \"file\": \"t.hon\", \"line\": 8, \"col\": 6, "
-             "\"cites\": [\"R.volley\", \"R.two\"]}], ", f[0], f[1], f[2], f[3]);
+             "\"cites\": [\"R.volley\", \"R.two\"]}], ",
+             f[0], f[1], f[2], f[3]);
     ck_assert_msg(strstr(hon_answer_json(a), want), "%s\nwant %s", hon_answer_json(a), want);
     hon_answer_free(a);
     /* a procedure with no dice has none: the last one's are not kept */
@@ -515,7 +488,11 @@ START_TEST(order_of_events)
 END_TEST
 
 /* A chooser for the tests: answers from a script of indexes, counting the questions. */
-typedef struct script { int answers[8]; int n, next, asked; char side[32], q[128]; } script;
+typedef struct script {
+    int answers[8];
+    int n, next, asked;
+    char side[32], q[128];
+} script;
 static script the_script;
 
 static int scripted(void *ud, const char *question, const char *side, const char *const *opts,
@@ -561,7 +538,7 @@ START_TEST(choices)
     undo_ok(t);
     the_script = (script){ .answers = { 7, 1 }, .n = 2 };
     ck_assert_str_eq(do_(t, "st_choose($r1)"), "move $r1 to C1   (T.choose)\n"
-                     "give $r1 suppressed   (T.woods)\n");
+                                               "give $r1 suppressed   (T.woods)\n");
     ck_assert_int_eq(the_script.asked, 2);
     ck_assert_msg(strstr(the_script.q, "illegal choice 8"), "%s", the_script.q);
     /* three illegal answers: E221; -1: abandoned, E225; both undone */
@@ -585,8 +562,8 @@ START_TEST(walks)
     const char *path[] = { "B1", "@C1", "D2" };
     ck_assert_int_eq(hon_move(t->vm, "$r1", path, 3, &a), HON_OK);
     ck_assert_str_eq(hon_answer_text(a), "move $r1 to B1\nmove $r1 to C1\n"
-                     "give $r1 suppressed   (T.woods)\nmove $r1 to D2\n"
-                     "give $r1 routed   (T.walked)\n");
+                                         "give $r1 suppressed   (T.woods)\nmove $r1 to D2\n"
+                                         "give $r1 routed   (T.walked)\n");
     hon_answer_free(a);
     ck_ev(t, "units_at(@A1)", "[$r2]");
     /* undone as one procedure */
@@ -597,8 +574,8 @@ START_TEST(walks)
      * raises no walk_end (it is off the board) */
     const char *pit[] = { "D3", "D2", "C2" };
     ck_assert_int_eq(hon_move(t->vm, "$r2", pit, 3, &a), HON_OK);
-    ck_assert_str_eq(hon_answer_text(a), "move $r2 to D3\ndestroy $r2   (T.pit)\n"
-                     "note: destroyed   (T.destroyed)\n"
+    ck_assert_str_eq(hon_answer_text(a),
+                     "move $r2 to D3\ndestroy $r2   (T.pit)\nnote: destroyed   (T.destroyed)\n"
                      "note: the move stopped after 1 of 3 squares: a rule took $r2 off its path\n");
     hon_answer_free(a);
     undo_ok(t);
@@ -609,16 +586,16 @@ START_TEST(walks)
     ck_assert_int_eq(hon_move(t->vm, "r1", off, 1, NULL), HON_ERR_NOT_FOUND);
     tvm_free(t);
     /* rules without moment events: the walk still moves, and the answer says so */
-    static const char *const bare =
-        "kind infantry; side allies; terrain open;\n"
-        "counter rifle: infantry { side allies }\n";
+    static const char *const bare = "kind infantry; side allies; terrain open;\n"
+                                    "counter rifle: infantry { side allies }\n";
     t = tvm_new(bare);
     static const char *const b2 = "scenario \"b\"\nsize 2 x 1\nlegend . = open\nmap\n"
                                   "  1 . .\nunit r = rifle allies at A1\n";
     ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", b2, strlen(b2)), HON_OK);
     const char *p2[] = { "B1" };
     ck_assert_int_eq(hon_move(t->vm, "r", p2, 1, &a), HON_OK);
-    ck_assert_str_eq(hon_answer_text(a), "move $r to B1\n"
+    ck_assert_str_eq(hon_answer_text(a),
+                     "move $r to B1\n"
                      "note: the rules declare no event `on enter`: nothing was raised for it\n"
                      "note: the rules declare no event `on walk_end`: nothing was raised for it\n");
     hon_answer_free(a);
@@ -643,14 +620,15 @@ START_TEST(clock)
     /* order -> activation: phase_starts(activation) writes its note */
     ck_assert_int_eq(hon_next(t->vm, &a), HON_OK);
     ck_assert_str_eq(hon_answer_text(a), "clock: turn 1, activation phase\n"
-                     "note: activation starts   (T.phase)\n");
+                                         "note: activation starts   (T.phase)\n");
     hon_answer_free(a);
     ck_assert_int_eq(hon_next(t->vm, NULL), HON_OK);
     ck_ev(t, "phase()", "supply");
     /* supply -> order of turn 2: phase_ends(supply) takes the Suppressed markers, then the
      * clock moves, then turn_starts(2) */
     ck_assert_int_eq(hon_next(t->vm, &a), HON_OK);
-    ck_assert_str_eq(hon_answer_text(a), "take $r1 suppressed   (T.supply)\n"
+    ck_assert_str_eq(hon_answer_text(a),
+                     "take $r1 suppressed   (T.supply)\n"
                      "clock: turn 2, order phase\nnote: turn starts   (T.turn)\n");
     hon_answer_free(a);
     ck_ev(t, "[turn(), marker_count($r1, suppressed)]", "[2, 0]");
@@ -674,26 +652,27 @@ START_TEST(procedure_odds)
     /* a marker on a 4+: faces 4, 5, 6 of 6 give it */
     ck_assert_int_eq(hon_odds_do(t->vm, "st_roll($r1)", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_text(a), "give $r1 suppressed: 1/2 (50.00%)\n"
-                     "no change: 1/2 (50.00%)");
+                                         "no change: 1/2 (50.00%)");
     hon_answer_free(a);
     /* two dice, a marker per 5+ (p = 1/3): none 4/9, one 2 x 1/3 x 2/3 = 4/9, two 1/9; two
      * markers set off the cascade (Shaken). Outcomes are sorted by their text. */
     ck_assert_int_eq(hon_odds_do(t->vm, "st_roll2($r1)", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_text(a), "give $r1 suppressed: 4/9 (44.44%)\n"
-                     "give $r1 suppressed 2; give $r1 shaken: 1/9 (11.11%)\n"
-                     "no change: 4/9 (44.44%)");
+                                         "give $r1 suppressed 2; give $r1 shaken: 1/9 (11.11%)\n"
+                                         "no change: 4/9 (44.44%)");
     hon_answer_free(a);
     /* an outcome is the net change: st_roll_many moves $r2 away and back (no change left),
      * flips it (in every outcome: said once, first), and on a 4+ gives a marker. Outcomes are
      * sorted by their whole text: "flip ..." before "flip ...; give ..." */
     ck_assert_int_eq(hon_odds_do(t->vm, "st_roll_many($r2)", "<test>", &a), HON_OK);
-    ck_assert_str_eq(hon_answer_text(a), "in every outcome: flip $r2 to wreck\n"
+    ck_assert_str_eq(hon_answer_text(a),
+                     "in every outcome: flip $r2 to wreck\n"
                      "nothing more: 1/2 (50.00%)\ngive $r2 suppressed: 1/2 (50.00%)");
     hon_answer_free(a);
     /* a choice: the first option, said at the end */
     ck_assert_int_eq(hon_odds_do(t->vm, "st_choose($r1)", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_text(a), "move $r1 to B1: 1/1 (100.00%)\n"
-                     "note: every choice took the first legal option");
+                                         "note: every choice took the first legal option");
     hon_answer_free(a);
     /* nothing changed, nothing in the history */
     ck_assert_str_eq(snap(t, 1), before);
@@ -707,34 +686,23 @@ START_TEST(tests_that_play)
     /* .hon tests with do, dice, choices, move and advance; each runs on its own game and
      * leaves the session's board as it was */
     static const char *const tests =
-        "test \"dice\" dice [4, 3, 6, 5] {\n"
-        "  do st_roll($r1);\n"                 /* 4: a marker */
-        "  do st_roll($r1);\n"                 /* 3: none */
-        "  do st_roll2($r1);\n"                /* 6, 5: two, and the cascade */
+        "test \"dice\" dice [4, 3, 6, 5] {\n  do st_roll($r1);\n" /* 4: a marker */
+        "  do st_roll($r1);\n"                                    /* 3: none */
+        "  do st_roll2($r1);\n"                                   /* 6, 5: two, and the cascade */
         "  expect [marker_count($r1, suppressed), marker_count($r1, shaken)] == [3, 1];\n"
-        "  do st_roll($r1) fails E223;\n"      /* the dice ran out */
-        "}\n"
-        "test \"choices\" choices [@C1] {\n"
-        "  do st_choose($r1);\n"
-        "  expect square_of($r1) == @C1;\n"
-        "}\n"
-        "test \"illegal choice\" choices [@A3] {\n"
-        "  do st_choose($r1) fails E221;\n"
-        "  expect square_of($r1) == @A1;\n"
-        "}\n"
-        "test \"rollback\" {\n"
+        "  do st_roll($r1) fails E223;\n" /* the dice ran out */
+        "}\ntest \"choices\" choices [@C1] {\n"
+        "  do st_choose($r1);\n  expect square_of($r1) == @C1;\n"
+        "}\ntest \"illegal choice\" choices [@A3] {\n"
+        "  do st_choose($r1) fails E221;\n  expect square_of($r1) == @A1;\n}\ntest \"rollback\" {\n"
         "  do st_fail($r1) fails E219;\n"
-        "  expect marker_count($r1, suppressed) == 0 and square_of($r1) == @A1;\n"
-        "}\n"
-        "test \"walk and clock\" {\n"
-        "  move $r2 along [@B1, @C1];\n"
-        "  expect marker_count($r2, suppressed) == 1;\n"
-        "  advance to supply;\n"
-        "  expect turn() == 1 and phase() == supply;\n"
-        "  advance to order;\n"
-        "  expect [turn(), marker_count($r2, suppressed)] == [2, 0];\n"
-        "}\n"
-        "test \"a failing one\" { do st_give($r1, 1); expect marker_count($r1, suppressed) == 2; }\n";
+        "  expect marker_count($r1, suppressed) == 0 and square_of($r1) == @A1;\n}\n"
+        "test \"walk and clock\" {\n  move $r2 along [@B1, @C1];\n"
+        "  expect marker_count($r2, suppressed) == 1;\n  advance to supply;\n"
+        "  expect turn() == 1 and phase() == supply;\n  advance to order;\n"
+        "  expect [turn(), marker_count($r2, suppressed)] == [2, 0];\n}\n"
+        "test \"a failing one\" { do st_give($r1, 1); expect marker_count($r1, suppressed) == 2; "
+        "}\n";
     tvm *t = play_vm();
     ck_assert_int_eq(hon_load_source(t->vm, "plays.hon", tests, strlen(tests)), HON_OK);
     const char *before = snap(t, 0);
@@ -758,9 +726,7 @@ START_TEST(editions_and_event_rules)
     static const char *const ed =
         "edition double {\n"
         "  replace rule st_give.r cite \"T.give2\" do { let k = n * 2; give u suppressed k; };\n"
-        "  remove rule marker_received.shaken;\n"
-        "}\n"
-        "source \"T.give2\";\n";
+        "  remove rule marker_received.shaken;\n}\nsource \"T.give2\";\n";
     tvm *t = play_vm();
     ck_assert_int_eq(hon_load_source(t->vm, "ed.hon", ed, strlen(ed)), HON_OK);
     ck_assert_str_eq(do_(t, "st_give($r1, 1)"), "give $r1 suppressed   (T.give)\n");
@@ -774,28 +740,27 @@ END_TEST
 START_TEST(resolver_errors)
 {
     /* a rule of an event must have effects, a rule of a query an answer: E160 */
-    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" answer 1;\n"
-        "source \"X\";\n", 160, 2, 6);
-    ck_load_fails("query q() -> int combine first;\nrule q.r cite \"X\" do { };\n"
-        "source \"X\";\n", 160, 2, 6);
+    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" answer 1;\nsource \"X\";\n", 160, 2, 6);
+    ck_load_fails("query q() -> int combine first;\nrule q.r cite \"X\" do { };\nsource \"X\";\n",
+                  160, 2, 6);
     /* raising what is not an event, with the wrong arguments */
     ck_load_fails("event e(n: int);\nevent f(n: int);\nrule e.r cite \"X\" do { raise g(1); };\n"
-        "source \"X\";\n",
+                  "source \"X\";\n",
                   162, 3, 24);
-    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" do { raise e(true); };\n"
-        "source \"X\";\n", 104, 2, 32);
-    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" do { raise e(); };\n"
-        "source \"X\";\n", 103, 2, 24);
+    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" do { raise e(true); };\nsource \"X\";\n",
+                  104, 2, 32);
+    ck_load_fails("event e(n: int);\nrule e.r cite \"X\" do { raise e(); };\nsource \"X\";\n", 103,
+                  2, 24);
     /* moments: unknown, arguments that do not fit, two events on one */
     ck_load_fails("event e(n: int) on blink;\n", 163, 1, 7);
     ck_load_fails("event e(n: int) on give;\n", 163, 1, 7);
     ck_load_fails("event e(u: unit) on destroy;\nevent f(u: unit) on destroy;\n", 164, 2, 7);
     /* statements: flip a number, set what is not a value, a die face 7 */
     ck_load_fails("face up;\nevent e(n: int);\nrule e.r cite \"X\" do { flip n to up; };\n"
-        "source \"X\";\n",
+                  "source \"X\";\n",
                   104, 3, 29);
-    ck_load_fails("event e(u: unit);\nrule e.r cite \"X\" do { set u.kind = 1; };\n"
-        "source \"X\";\n", 104, 2, 28);
+    ck_load_fails("event e(u: unit);\nrule e.r cite \"X\" do { set u.kind = 1; };\nsource \"X\";\n",
+                  104, 2, 28);
     ck_load_fails("test \"t\" dice [7] { }\n", 165, 1, 16);
     /* an event is not a value */
     ck_load_fails("event e(n: int);\nfn f() -> int = e(1);\n", 106, 2, 17);

@@ -24,9 +24,8 @@ START_TEST(one_die)
     tvm *t = tvm_new(NULL);
     /* 4, 5, 6 of six faces: 3/6 = 1/2 each way */
     ck_assert_str_eq(odds(t, "roll d6 >= 4"), "false: 1/2 (50.00%)\ntrue: 1/2 (50.00%)");
-    ck_assert_str_eq(odds(t, "roll d6"),
-                     "1: 1/6 (16.67%)\n2: 1/6 (16.67%)\n3: 1/6 (16.67%)\n"
-                     "4: 1/6 (16.67%)\n5: 1/6 (16.67%)\n6: 1/6 (16.67%)");
+    ck_assert_str_eq(odds(t, "roll d6"), "1: 1/6 (16.67%)\n2: 1/6 (16.67%)\n3: 1/6 (16.67%)\n"
+                                         "4: 1/6 (16.67%)\n5: 1/6 (16.67%)\n6: 1/6 (16.67%)");
     /* a 6 only: 1/6 */
     ck_assert_str_eq(odds(t, "roll d6 == 6"), "false: 5/6 (83.33%)\ntrue: 1/6 (16.67%)");
     tvm_free(t);
@@ -40,8 +39,7 @@ START_TEST(two_dice)
     ck_assert_str_eq(odds(t, "sum(x in roll 2 d6: x) == 7"),
                      "false: 5/6 (83.33%)\ntrue: 1/6 (16.67%)");
     /* two separate rolls: the same */
-    ck_assert_str_eq(odds(t, "roll d6 + roll d6 == 7"),
-                     "false: 5/6 (83.33%)\ntrue: 1/6 (16.67%)");
+    ck_assert_str_eq(odds(t, "roll d6 + roll d6 == 7"), "false: 5/6 (83.33%)\ntrue: 1/6 (16.67%)");
     /* at least one 6 in two dice: 1 - 25/36 = 11/36 */
     ck_assert_str_eq(odds(t, "any(x in roll 2 d6: x == 6)"),
                      "false: 25/36 (69.44%)\ntrue: 11/36 (30.56%)");
@@ -63,8 +61,7 @@ END_TEST
 START_TEST(no_dice_and_rules)
 {
     tvm *t = tvm_new("query hit(need: int) -> bool combine first;\n"
-                     "rule hit.die cite \"X\" answer roll d6 >= need;\n"
-                     "source \"X\";\n");
+                     "rule hit.die cite \"X\" answer roll d6 >= need;\nsource \"X\";\n");
     ck_assert_str_eq(odds(t, "1 + 2"), "3: 1/1 (100.00%)");
     /* need 5: faces 5 and 6 hit, 2/6 = 1/3 */
     ck_assert_str_eq(odds(t, "hit(5)"), "false: 2/3 (66.67%)\ntrue: 1/3 (33.33%)");
@@ -107,7 +104,8 @@ START_TEST(odds_json)
     hon_answer *a = NULL;
     ck_assert_int_eq(hon_odds(t->vm, "roll d6 >= 5", "<test>", &a), HON_OK);
     /* 2 of 6 faces: 1/3; false 2/3; 6 paths in all */
-    ck_assert_str_eq(hon_answer_json(a),
+    ck_assert_str_eq(
+        hon_answer_json(a),
         "{\"value\": [{\"value\": false, \"text\": \"false\", \"probability\": \"2/3\", "
         "\"p\": 0.66666666666666663, \"paths\": 4}, {\"value\": true, \"text\": \"true\", "
         "\"probability\": \"1/3\", \"p\": 0.33333333333333331, \"paths\": 2}], "
@@ -123,7 +121,7 @@ static long json_paths(const char *json)
     const char *p = strstr(json, "\"paths\": ");
     const char *last = NULL;
     for (; p; p = strstr(p + 1, "\"paths\": "))
-        last = p;               /* the answer's own count comes after the outcomes' */
+        last = p; /* the answer's own count comes after the outcomes' */
     return last ? strtol(last + 9, NULL, 10) : -1;
 }
 
@@ -170,12 +168,9 @@ START_TEST(roll_is_sorted)
                          "true");
     /* A test's scripted dice: a roll takes the next N faces and gives them sorted; a lone die
      * takes the next face. */
-    static const char *const tests =
-        "test \"sorted\" dice [5, 1, 3, 6, 2, 2] {\n"
-        "  expect roll 3 d6 == [1, 3, 5];\n"
-        "  expect roll d6 == 6;\n"
-        "  expect roll 2 d6 == [2, 2];\n"
-        "}\n";
+    static const char *const tests = "test \"sorted\" dice [5, 1, 3, 6, 2, 2] {\n"
+                                     "  expect roll 3 d6 == [1, 3, 5];\n  expect roll d6 == 6;\n"
+                                     "  expect roll 2 d6 == [2, 2];\n}\n";
     ck_assert_int_eq(hon_load_source(t->vm, "sorted.hon", tests, strlen(tests)), HON_OK);
     char *buf = NULL;
     size_t len = 0, passed = 0, failed = 0;
@@ -207,8 +202,7 @@ START_TEST(twelve_dice)
     hon_answer_free(a);
     /* A roll whose size is rolled: n = 1..6 with 1/6 each; the sum is 1 only for n = 1 and a
      * 1: 1/36. Paths: sum over n of C(n + 5, 5) = 6 + 21 + 56 + 126 + 252 + 462 = 923. */
-    ck_assert_int_eq(hon_odds(t->vm, "sum(x in roll (roll d6) d6: x) == 1", "<test>", &a),
-                     HON_OK);
+    ck_assert_int_eq(hon_odds(t->vm, "sum(x in roll (roll d6) d6: x) == 1", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_text(a), "false: 35/36 (97.22%)\ntrue: 1/36 (2.78%)");
     ck_assert_int_eq(json_paths(hon_answer_json(a)), 923);
     hon_answer_free(a);
@@ -220,22 +214,17 @@ END_TEST
  * 4-6, at most 2; then 6 dice, a Shaken marker per 5 or 6. */
 static const char *const VOLLEY =
     "kind infantry;\nside allies;\nterrain open;\nmarker suppressed; marker shaken;\n"
-    "counter rifle: infantry { side allies }\n"
-    "event volley(u: unit);\n"
-    "rule volley.r cite \"T.volley\" do {\n"
-    "  let a = roll 6 d6;\n"
-    "  let s = min(count(x in a: x >= 4), 2);\n"
-    "  give u suppressed s;\n"
-    "  let b = roll 6 d6;\n"
-    "  let k = count(x in b: x >= 5);\n"
-    "  give u shaken k;\n"
-    "};\n"
+    "counter rifle: infantry { side allies }\nevent volley(u: unit);\n"
+    "rule volley.r cite \"T.volley\" do {\n  let a = roll 6 d6;\n"
+    "  let s = min(count(x in a: x >= 4), 2);\n  give u suppressed s;\n"
+    "  let b = roll 6 d6;\n  let k = count(x in b: x >= 5);\n  give u shaken k;\n};\n"
     "source \"T.volley\";\n";
 
 START_TEST(twelve_dice_procedure)
 {
     tvm *t = tvm_new(VOLLEY);
-    static const char board[] = "size 1 x 1\nlegend . = open\nmap\n  1 .\nunit r = rifle allies at A1\n";
+    static const char board[] =
+        "size 1 x 1\nlegend . = open\nmap\n  1 .\nunit r = rifle allies at A1\n";
     ck_assert_int_eq(hon_load_board_source(t->vm, "v.scn", board, strlen(board)), HON_OK);
     hon_answer *a = NULL;
     ck_assert_int_eq(hon_odds_do(t->vm, "volley($r)", "<test>", &a), HON_OK);
@@ -264,7 +253,8 @@ START_TEST(twelve_dice_procedure)
         int f[6];
         char tail[32];
         ck_assert_int_eq(sscanf(r, "roll 6 d6: [%d, %d, %d, %d, %d, %d]%31[^\n]", &f[0], &f[1],
-                                &f[2], &f[3], &f[4], &f[5], tail), 7);
+                                &f[2], &f[3], &f[4], &f[5], tail),
+                         7);
         for (int i = 0; i < 6; i++)
             ck_assert(f[i] >= 1 && f[i] <= 6 && (i == 0 || f[i - 1] <= f[i]));
         ck_assert_str_eq(tail, "   (T.volley)");

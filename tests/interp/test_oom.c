@@ -5,27 +5,24 @@
  * failure ends the loop.
  */
 #include <unistd.h>
+
 #include "interp_test.h"
 #include "mem.h"
 
 static const char *program =
-    "kind inf;\nside allies;\nability aa: int;\nmarker sup;\nvalue defense;\n"
-    "token numbered: int;\n"
-    "enum w { storm, clear }\n"
-    "record order { kind: token, number: int }\n"
+    "kind inf;\nside allies;\nability aa: int;\nmarker sup;\nvalue defense;\ntoken numbered: int;\n"
+    "enum w { storm, clear }\nrecord order { kind: token, number: int }\n"
     "counter c \"C\" : inf { side allies defense 3 abilities { aa 1 } markers { sup } }\n"
     "table t(k: w) -> (a: int, b: set<w>) cite \"T\" { storm => 1, {storm}; clear => ?, {}; }\n"
     "table f(n: int floor) -> int { 0 => 1; 10 => 2; }\n"
     "fn num(n: int) -> order = order{kind: numbered, number: n};\n"
     "query q(x: int) -> int combine sum default 1;\n"
     "rule q.a cite \"A\" source \"S\" when x > 0 answer sum(y in [x, 2]: y) + f[x];\n"
-    "rule q.b cite \"B\" answer t[storm].a;\n"
-    "query p(x: int) -> verdict combine permission;\n"
+    "rule q.b cite \"B\" answer t[storm].a;\nquery p(x: int) -> verdict combine permission;\n"
     "rule p.no cite \"P\" when x < 0 answer forbid;\n"
     "variant v \"V\" { reading one default; reading two; }\n"
     "edition e \"E\" { replace rule q.b cite \"B2\" answer 5; set variant v = two; }\n"
-    "default edition e;\n"
-    "test \"t1\" { expect q(1) == 10; expect t[clear].a fails E201; }\n"
+    "default edition e;\ntest \"t1\" { expect q(1) == 10; expect t[clear].a fails E201; }\n"
     "source \"T\"; source \"A\" = \"S\"; source \"B\"; source \"P\"; source \"B2\";\n";
 
 static void quiet(void *ud, const hon_diag *d)
@@ -92,8 +89,7 @@ static const char *board_rules =
     "counter c : inf { side allies defense 3 }\n"
     "query blocked(a: unit, b: unit) -> bool combine any;\n"
     "rule blocked.w cite \"W\" when any(s in line(square_of(a), square_of(b)):\n"
-    "  terrain(s.square) == woods or side_has(s.side, wall)) answer true;\n"
-    "source \"W\";\n";
+    "  terrain(s.square) == woods or side_has(s.side, wall)) answer true;\nsource \"W\";\n";
 static const char *board_text =
     "size 4 x 3\nlegend . = open  w = woods\nmap\n  1 . w . .\n  2 . . . .\n  3 . . . .\n"
     "side C2/C3 wall\ninterspace B2 mine=2\n"
@@ -107,8 +103,10 @@ static void board_and_draw(hon_vm *vm, const void *ud)
     hon_answer *a = NULL;
     hon_load_source(vm, "r.hon", board_rules, strlen(board_rules));
     hon_load_board_source(vm, "b.scn", board_text, strlen(board_text));
-    hon_eval(vm, "[blocked($a, $b)] == [true] and len(bresenham(@A1, @D3)) == 3 and "
-                 "items_near(@B2) == [mine] and units_at(@A1) == [$a]", "<oom>", &a);
+    hon_eval(vm,
+             "[blocked($a, $b)] == [true] and len(bresenham(@A1, @D3)) == 3 and "
+             "items_near(@B2) == [mine] and units_at(@A1) == [$a]",
+             "<oom>", &a);
     hon_answer_free(a);
     a = NULL;
     hon_eval(vm, "line(@A1, @D2)", "<oom>", &a);
@@ -118,7 +116,8 @@ static void board_and_draw(hon_vm *vm, const void *ud)
     hon_board_svg(vm, devnull, NULL, NULL);
     hon_query_handle *h = hon_lookup_query(vm, "blocked");
     hon_value args[2] = { { HON_V_UNIT, hon_unit_id(vm, "$a") },
-                          { HON_V_UNIT, hon_unit_id(vm, "$b") } }, out;
+                          { HON_V_UNIT, hon_unit_id(vm, "$b") } },
+              out;
     if (h)
         hon_call_query(vm, h, args, 2, &out);
     hon_query_handle_free(h);
@@ -145,8 +144,7 @@ START_TEST(every_allocation_fails_with_a_board)
      * 6 at 1/6, 1/2, 5/6 and y = 2, 4 at 1/4, 3/4: B1 (1/6), B2 (1/4), C2 (1/2), C3 (3/4, across
      * the wall C2/C3), D3: the woods on B1 and the wall both block */
     tvm *t = tvm_new(board_rules);
-    ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", board_text, strlen(board_text)),
-                     HON_OK);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", board_text, strlen(board_text)), HON_OK);
     ck_ev(t, "blocked($a, $b)", "true");
     ck_ev(t, "count(s in line(@A1, @D3): terrain(s.square) == woods)", "1");
     ck_ev(t, "count(s in line(@A1, @D3): side_has(s.side, wall))", "1");
@@ -160,8 +158,7 @@ END_TEST
  * clock, undo, the odds of a procedure, and a test that plays with dice and choices. */
 static const char *play_rules =
     "kind inf;\nside allies;\nmarker sup;\nmarker shk;\nvalue speed;\nterrain open;\n"
-    "phase one;\nphase two;\nface wreck;\n"
-    "counter c : inf { side allies speed 2 }\n"
+    "phase one;\nphase two;\nface wreck;\ncounter c : inf { side allies speed 2 }\n"
     "event hit(u: unit);\nevent got(u: unit, m: marker) on give;\n"
     "event in_sq(u: unit, s: square) on enter;\nevent ends(p: phase) on phase_end;\n"
     "rule hit.r cite \"H\" do { if roll d6 >= 4 then { give u sup 2; } flip u to wreck;\n"
@@ -212,8 +209,7 @@ START_TEST(every_allocation_fails_while_playing)
     /* with no failure: the test passes (a 5 gives 2 markers, the choice is C1, the unit is a
      * wreck), and the odds of hit($b): 3 of 6 faces give the markers */
     tvm *t = tvm_new(play_rules);
-    ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", play_board, strlen(play_board)),
-                     HON_OK);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", play_board, strlen(play_board)), HON_OK);
     FILE *devnull = fopen("/dev/null", "w");
     size_t passed = 0;
     hon_run_tests(t->vm, NULL, devnull, &passed, NULL);

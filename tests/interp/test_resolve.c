@@ -6,8 +6,8 @@
  * Columns count from 1; a declaration's position is its name, an expression's its first
  * character (dsl/grammar/build.h).
  */
-#include "interp_test.h"
 #include "front.h"
+#include "interp_test.h"
 #include "mem.h"
 #include "resolve.h"
 
@@ -63,13 +63,13 @@ START_TEST(e104_type_mismatch)
     ck_load_fails("fn f() -> int =\n  true;", 104, 2, 3);
     ck_load_fails("fn f() -> int = 1 +\n  false;", 104, 2, 3);
     /* a rule answering the wrong type for its query */
-    ck_load_fails("query q() -> int combine first default 0;\n"
-                  "rule q.r cite \"X\"\n  answer true;\n"
-                  "source \"X\";\n", 104, 3, 10);
+    ck_load_fails("query q() -> int combine first default 0;\nrule q.r cite \"X\"\n  answer true;\n"
+                  "source \"X\";\n",
+                  104, 3, 10);
     /* a permission rule must answer forbid or permit */
-    ck_load_fails("query q() -> verdict combine permission;\n"
-                  "rule q.r cite \"X\"\n  answer 1;\n"
-                  "source \"X\";\n", 104, 3, 10);
+    ck_load_fails("query q() -> verdict combine permission;\nrule q.r cite \"X\"\n  answer 1;\n"
+                  "source \"X\";\n",
+                  104, 3, 10);
 }
 END_TEST
 
@@ -79,17 +79,16 @@ START_TEST(e105_ambiguous_member)
     ck_load_fails("enum a { x, y }\nenum b { x, z }\nfn f() -> bool =\n  x == x;", 105, 4, 3);
     /* has() with a name that is both an ability and a marker */
     ck_load_fails("kind inf;\nability hidden;\nmarker hidden;\ncounter c : inf { }\n"
-                  "fn f() -> bool = has(c,\n  hidden);", 105, 6, 3);
+                  "fn f() -> bool = has(c,\n  hidden);",
+                  105, 6, 3);
 }
 END_TEST
 
 START_TEST(e105_context_resolves)
 {
     /* The expected type picks the enum: no ambiguity in any of these. */
-    tvm *t = tvm_new("enum a { x, y }\nenum b { x, z }\n"
-                     "fn fa(v: a) -> bool = v == x;\n"
-                     "fn fb(v: b) -> bool = x == v;\n"
-                     "fn pick() -> b = x;\n"
+    tvm *t = tvm_new("enum a { x, y }\nenum b { x, z }\nfn fa(v: a) -> bool = v == x;\n"
+                     "fn fb(v: b) -> bool = x == v;\nfn pick() -> b = x;\n"
                      "fn inset(v: a) -> bool = v in {x, y};\n");
     ck_ev(t, "fa(x)", "true");
     ck_ev(t, "fa(y)", "false");
@@ -105,8 +104,8 @@ START_TEST(e106_not_a_value)
 {
     ck_load_fails("query q() -> int combine first default 0;\nfn f() -> int =\n  q;", 106, 3, 3);
     /* calling a table */
-    ck_load_fails("enum e { a }\ntable t(k: e) -> int { a => 1; }\nfn f() -> int =\n  t(a);",
-                  106, 4, 3);
+    ck_load_fails("enum e { a }\ntable t(k: e) -> int { a => 1; }\nfn f() -> int =\n  t(a);", 106,
+                  4, 3);
     /* indexing a function */
     ck_load_fails("fn g() -> int = 1;\nfn f() -> int =\n  g[1];", 106, 3, 3);
 }
@@ -169,15 +168,13 @@ START_TEST(e110_duplicates)
     /* vocabulary declared twice */
     ck_load_fails("marker m;\nmarker m;", 110, 2, 8);
     /* the same rule twice: its position is the span of `q.r` */
-    ck_load_fails("query q() -> int combine first default 0;\n"
-                  "rule q.r cite \"X\" answer 1;\n"
-                  "rule q.r cite \"X\" answer 2;\n"
-                  "source \"X\";\n", 110, 3, 6);
+    ck_load_fails("query q() -> int combine first default 0;\nrule q.r cite \"X\" answer 1;\n"
+                  "rule q.r cite \"X\" answer 2;\nsource \"X\";\n",
+                  110, 3, 6);
     /* an edition adding a rule that exists already */
-    ck_load_fails("query q() -> int combine first default 0;\n"
-                  "rule q.r cite \"X\" answer 1;\n"
-                  "edition e {\n  rule q.r cite \"X\" answer 2;\n}\n"
-                  "source \"X\";\n", 110, 4, 8);
+    ck_load_fails("query q() -> int combine first default 0;\nrule q.r cite \"X\" answer 1;\n"
+                  "edition e {\n  rule q.r cite \"X\" answer 2;\n}\nsource \"X\";\n",
+                  110, 4, 8);
     /* two editions of one name */
     ck_load_fails("edition e;\nedition e;", 110, 2, 9);
 }
@@ -195,8 +192,7 @@ END_TEST
 START_TEST(e112_rule_without_query)
 {
     /* the position is the rule's name span `nq.r` */
-    ck_load_fails("rule nq.r cite \"X\" answer 1;\n"
-        "source \"X\";\n", 112, 1, 6);
+    ck_load_fails("rule nq.r cite \"X\" answer 1;\nsource \"X\";\n", 112, 1, 6);
 }
 END_TEST
 
@@ -226,19 +222,18 @@ START_TEST(e117_counter_items)
 {
     ck_load_fails("kind inf;\ncounter c : inf {\n  size 3\n}", 117, 3, 3);
     /* an ability declared `: int` needs its number */
-    ck_load_fails("kind inf;\nability aa: int;\ncounter c : inf {\n  abilities {\n    aa }\n}",
-                  117, 5, 5);
+    ck_load_fails("kind inf;\nability aa: int;\ncounter c : inf {\n  abilities {\n    aa }\n}", 117,
+                  5, 5);
     /* and one without a number takes none */
-    ck_load_fails("kind inf;\nability mg;\ncounter c : inf {\n  abilities {\n    mg 2 }\n}",
-                  117, 5, 5);
+    ck_load_fails("kind inf;\nability mg;\ncounter c : inf {\n  abilities {\n    mg 2 }\n}", 117, 5,
+                  5);
 }
 END_TEST
 
 START_TEST(e120_table_missing_row)
 {
     /* the error names the table (its name at column 7) */
-    ck_load_fails("enum e { a, b, c }\ntable t(k: e) -> int {\n  a => 1;\n  c => 3;\n}",
-                  120, 2, 7);
+    ck_load_fails("enum e { a, b, c }\ntable t(k: e) -> int {\n  a => 1;\n  c => 3;\n}", 120, 2, 7);
     /* a row whose cells are all unknown is written with `?`: complete then */
     tvm *t = tvm_new("enum e { a, b }\ntable t(k: e) -> int { a => 1; b => ?; }");
     ck_ev(t, "t[a]", "1");
@@ -288,26 +283,27 @@ END_TEST
 START_TEST(e131_unknown_reading)
 {
     /* the span of a setting starts at the variant's name */
-    ck_load_fails("variant v { reading a default; }\n"
-                  "edition e {\n  set variant v = nope;\n}", 131, 3, 15);
-    ck_load_fails("variant v { reading a default; }\n"
-                  "test \"t\" variant v = zz { expect true; }", 131, 2, 18);
+    ck_load_fails("variant v { reading a default; }\nedition e {\n  set variant v = nope;\n}", 131,
+                  3, 15);
+    ck_load_fails("variant v { reading a default; }\ntest \"t\" variant v = zz { expect true; }",
+                  131, 2, 18);
 }
 END_TEST
 
 START_TEST(e140_revise_missing_rule)
 {
     ck_load_fails("query q() -> int combine first default 0;\n"
-                  "edition e {\n  replace rule q.nope cite \"X\" answer 1;\n}\n"
-                  "source \"X\";\n", 140, 3, 16);
+                  "edition e {\n  replace rule q.nope cite \"X\" answer 1;\n}\nsource \"X\";\n",
+                  140, 3, 16);
     ck_load_fails("query q() -> int combine first default 0;\n"
-                  "edition e {\n  remove rule q.nope;\n}", 140, 3, 15);
+                  "edition e {\n  remove rule q.nope;\n}",
+                  140, 3, 15);
     /* removed in the parent: gone for the child too */
-    ck_load_fails("query q() -> int combine first default 0;\n"
-                  "rule q.r cite \"X\" answer 1;\n"
+    ck_load_fails("query q() -> int combine first default 0;\nrule q.r cite \"X\" answer 1;\n"
                   "edition p { remove rule q.r; }\n"
                   "edition c extends p {\n  replace rule q.r cite \"X\" answer 2;\n}\n"
-                  "source \"X\";\n", 140, 5, 16);
+                  "source \"X\";\n",
+                  140, 5, 16);
 }
 END_TEST
 

@@ -1,8 +1,8 @@
 /* test_runtime_pool.c — Check tests of the runtime pieces the back end owns: the dice source
  * (runtime/dice.c) and the unit pool (runtime/units.c).
  */
-#include "interp_test.h"
 #include "dice.h"
+#include "interp_test.h"
 #include "units.h"
 
 START_TEST(dice_seeded)
@@ -13,7 +13,7 @@ START_TEST(dice_seeded)
     int counts[7] = { 0 };
     for (int i = 0; i < 6000; i++) {
         int x = dice_d6(&a);
-        ck_assert_int_eq(x, dice_d6(&b));           /* same seed, same faces */
+        ck_assert_int_eq(x, dice_d6(&b)); /* same seed, same faces */
         ck_assert(x >= 1 && x <= 6);
         counts[x]++;
     }
@@ -54,7 +54,7 @@ END_TEST
 
 START_TEST(pool_of_units)
 {
-    unit_pool *p = unit_pool_new(70, 3, 2);       /* 70 abilities: two bitset words */
+    unit_pool *p = unit_pool_new(70, 3, 2); /* 70 abilities: two bitset words */
     ck_assert_ptr_nonnull(p);
     int32_t s = unit_add(p, "sherman", "M4 Sherman");
     int32_t g = unit_add(p, "ghost", NULL);
@@ -62,7 +62,7 @@ START_TEST(pool_of_units)
     ck_assert_int_eq(g, 1);
     unit_set_ability(p, s, 69, 3);
     unit_set_ability(p, s, 2, 0);
-    unit_set_ability(p, s, 70, 9);                /* out of range: ignored */
+    unit_set_ability(p, s, 70, 9); /* out of range: ignored */
     ck_assert(unit_has_ability(p, s, 69) && unit_has_ability(p, s, 2));
     ck_assert(!unit_has_ability(p, s, 68) && !unit_has_ability(p, g, 69));
     ck_assert_int_eq(unit_ability_value(p, s, 69), 3);
@@ -70,10 +70,10 @@ START_TEST(pool_of_units)
     unit_clear_ability(p, s, 2);
     ck_assert(!unit_has_ability(p, s, 2));
     unit_add_marker(p, s, 1, 2);
-    unit_add_marker(p, s, 1, UINT32_MAX);         /* saturates */
+    unit_add_marker(p, s, 1, UINT32_MAX); /* saturates */
     ck_assert_uint_eq(unit_marker_count(p, s, 1), UINT32_MAX);
     unit_remove_marker(p, s, 1, UINT32_MAX);
-    unit_remove_marker(p, s, 1, 5);               /* not below 0 */
+    unit_remove_marker(p, s, 1, 5); /* not below 0 */
     ck_assert_uint_eq(unit_marker_count(p, s, 1), 0);
     int64_t v = 77;
     ck_assert(!unit_get_value(p, s, 1, &v));
@@ -90,7 +90,7 @@ START_TEST(pool_of_units)
     ck_assert_int_eq(unit_get(p, s2)->side, 1);
     ck_assert(unit_has_ability(p, s2, 69));
     ck_assert(unit_get_value(p, s2, 1, &v) && v == -4);
-    unit_set_value(p, s2, 1, 8);                  /* independent of the original */
+    unit_set_value(p, s2, 1, 8); /* independent of the original */
     ck_assert(unit_get_value(p, s, 1, &v) && v == -4);
     ck_assert_int_eq(unit_find(p, "ghost"), g);
     ck_assert_int_eq(unit_find(p, "nobody"), -1);

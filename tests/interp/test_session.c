@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
 #include "config.h"
 #include "interp_test.h"
 
@@ -13,26 +14,18 @@
  * excepted, blocks; the same between squares. A variant, an edition, a fn, a table and an
  * event give completion something of every kind. */
 static const char *const RULES =
-    "kind infantry;\n"
-    "side allies; side axis;\n"
-    "terrain open; terrain woods;\n"
-    "counter rifle: infantry { side allies }\n"
+    "kind infantry;\nside allies; side axis;\n"
+    "terrain open; terrain woods;\ncounter rifle: infantry { side allies }\n"
     "query line_of_sight(shooter: unit, target: unit) -> verdict combine permission;\n"
     "rule line_of_sight.woods cite \"T.los\"\n"
     "  when any(s in line(square_of(shooter), square_of(target)):\n"
-    "           s.square != square_of(target) and terrain(s.square) == woods)\n"
-    "  answer forbid;\n"
+    "           s.square != square_of(target) and terrain(s.square) == woods)\n  answer forbid;\n"
     "query line_of_sight_squares(a: square, b: square, both_infantry: bool) -> verdict\n"
-    "  combine permission;\n"
-    "rule line_of_sight_squares.woods cite \"T.sq\"\n"
-    "  when any(s in line(a, b): s.square != b and terrain(s.square) == woods)\n"
-    "  answer forbid;\n"
-    "variant vis \"V\" { reading day default; reading night; }\n"
-    "edition base \"B\" { }\n"
-    "fn twice(n: int) -> int = 2 * n;\n"
-    "table range(k: int) -> int { 1 => 6; }\n"
-    "event spotted(u: unit);\n"
-    "source \"T.los\"; source \"T.sq\";\n";
+    "  combine permission;\nrule line_of_sight_squares.woods cite \"T.sq\"\n"
+    "  when any(s in line(a, b): s.square != b and terrain(s.square) == woods)\n  answer forbid;\n"
+    "variant vis \"V\" { reading day default; reading night; }\nedition base \"B\" { }\n"
+    "fn twice(n: int) -> int = 2 * n;\ntable range(k: int) -> int { 1 => 6; }\n"
+    "event spotted(u: unit);\nsource \"T.los\"; source \"T.sq\";\n";
 
 /* The board (A1 top-left; columns A-E, rows 1-3): woods on C1, the rest open; a on A1, b on
  * E1, c on E3.
@@ -42,17 +35,10 @@ static const char *const RULES =
  *   2    .  .  .  .  .
  *   3    .  .  .  .  c
  */
-static const char *const BOARD =
-    "scenario \"ridge\"\n"
-    "size 5 x 3\n"
-    "legend . = open  W = woods\n"
-    "map\n"
-    "  1 . . W . .\n"
-    "  2 . . . . .\n"
-    "  3 . . . . .\n"
-    "unit a = rifle allies at A1\n"
-    "unit b = rifle axis at E1\n"
-    "unit c = rifle axis at E3\n";
+static const char *const BOARD = "scenario \"ridge\"\nsize 5 x 3\nlegend . = open  W = woods\nmap\n"
+                                 "  1 . . W . .\n  2 . . . . .\n"
+                                 "  3 . . . . .\nunit a = rifle allies at A1\n"
+                                 "unit b = rifle axis at E1\nunit c = rifle axis at E3\n";
 
 static tvm *ridge_vm(void)
 {
@@ -65,7 +51,7 @@ static tvm *ridge_vm(void)
 /* ---- loaded files ---- */
 
 typedef struct listing {
-    char text[1024];        /* the names given, each followed by a space */
+    char text[1024]; /* the names given, each followed by a space */
     size_t n;
 } listing;
 
@@ -158,7 +144,7 @@ START_TEST(places)
     /* what is not a place of this board */
     place_fails(t, "$zed", "the board has no unit `$zed`");
     ck_assert_int_eq(t->d[0].code, 213);
-    place_fails(t, "Z9", "square Z9 is off the board");        /* a 5 x 3 board */
+    place_fails(t, "Z9", "square Z9 is off the board"); /* a 5 x 3 board */
     place_fails(t, "E4", "square E4 is off the board");
     place_fails(t, "hello", "is neither a unit");
     place_fails(t, "$", "is neither a unit");
@@ -259,8 +245,7 @@ START_TEST(line_of_sight_refused)
               "the board has no unit");
     ck_assert_int_eq(t->d[0].code, 213);
     los_fails(t, a, (hon_value){ HON_V_UNIT, -5 }, HON_ERR_NOT_FOUND, "the board has no unit");
-    los_fails(t, a, (hon_value){ HON_V_UNIT, 1 << 30 }, HON_ERR_NOT_FOUND,
-              "the board has no unit");
+    los_fails(t, a, (hon_value){ HON_V_UNIT, 1 << 30 }, HON_ERR_NOT_FOUND, "the board has no unit");
     los_fails(t, (hon_value){ HON_V_INT, 3 }, a, HON_ERR_NOT_FOUND, "between units and squares");
     ck_assert_int_eq(hon_los(NULL, a, a, NULL), HON_ERR_NOT_FOUND);
     /* no board */
@@ -292,8 +277,7 @@ END_TEST
 /* ---- completion ---- */
 
 /* The names hon_complete offers, space-separated, or "NOT_FOUND". No diagnostic either way. */
-static const char *complete(tvm *t, hon_complete_kind kind, const char *within,
-                            const char *prefix)
+static const char *complete(tvm *t, hon_complete_kind kind, const char *within, const char *prefix)
 {
     static listing l;
     memset(&l, 0, sizeof l);

@@ -12,12 +12,12 @@ START_TEST(arithmetic)
     tvm *t = tvm_new(NULL);
     ck_ev(t, "1 + 2 * 3", "7");
     ck_ev(t, "(1 + 2) * 3", "9");
-    ck_ev(t, "10 - 4 - 3", "3");             /* left-associative: (10-4)-3 */
+    ck_ev(t, "10 - 4 - 3", "3"); /* left-associative: (10-4)-3 */
     /* floor division and modulo: -7 / 2 = floor(-3.5) = -4, and -7 = 2*(-4) + 1 */
     ck_ev(t, "-7 / 2", "-4");
     ck_ev(t, "-7 % 2", "1");
     ck_ev(t, "7 / -2", "-4");
-    ck_ev(t, "7 % -2", "-1");                /* 7 = (-2)*(-4) + (-1) */
+    ck_ev(t, "7 % -2", "-1"); /* 7 = (-2)*(-4) + (-1) */
     ck_ev(t, "7 / 2", "3");
     ck_ev(t, "min(3, -2) + max(3, -2) + abs(-5)", "6");
     ck_ev(t, "9223372036854775807", "9223372036854775807");
@@ -66,7 +66,7 @@ END_TEST
 START_TEST(aggregates)
 {
     tvm *t = tvm_new("enum m { a, b, c }\n");
-    ck_ev(t, "sum(x in [1, 2, 3]: x * x)", "14");          /* 1 + 4 + 9 */
+    ck_ev(t, "sum(x in [1, 2, 3]: x * x)", "14"); /* 1 + 4 + 9 */
     ck_ev(t, "count(x in [1, 2, 3, 4]: x % 2 == 0)", "2");
     ck_ev(t, "all(x in [1, 2, 3]: x > 0)", "true");
     ck_ev(t, "all(x in [1, 2, 3]: x > 1)", "false");
@@ -75,7 +75,7 @@ START_TEST(aggregates)
     ck_ev(t, "min(x in [4, 2, 7]: x)", "2");
     ck_ev(t, "max(x in [4, 2, 7]: x - 10)", "-3");
     /* empty collections: sum/count 0, all true, any false, min/max an error */
-    ck_ev(t, "sum(x in []: x)", "E107");                    /* the list's type is unknown */
+    ck_ev(t, "sum(x in []: x)", "E107"); /* the list's type is unknown */
     ck_ev(t, "let l = [1]; sum(x in l: x) - 1", "0");
     ck_ev(t, "count(s in {a}: s == b)", "0");
     ck_ev(t, "all(s in {}: s == b)", "E107");
@@ -109,26 +109,15 @@ START_TEST(empty_min_max)
 END_TEST
 
 static const char *tables_src =
-    "enum weather { storm, cloudy, clear }\n"
-    "enum level { A, B, E }\n"
-    "enum map { map_a, map_b }\n"
+    "enum weather { storm, cloudy, clear }\nenum level { A, B, E }\nenum map { map_a, map_b }\n"
     "table air(w: weather) -> (interdiction: level, recon: int, support: int)\n"
-    "  cite \"T.air\" source \"Test air table\"\n"
-    "{\n"
-    "  storm  => E, 0, 0;\n"
-    "  cloudy => B, ?, ?;\n"
-    "  clear  => A, 20, 35  cite \"T.air.clear\";\n"
-    "}\n"
-    "table effect(l: level, m: map) -> int {\n"
-    "  A, map_a => -1; A, map_b => -2;\n"
-    "  B, map_a => 0;  B, map_b => -1;\n"
-    "  E, map_a => 0;  E, map_b => 0;\n"
-    "}\n"
-    "table losses(n: int floor) -> (cancels: set<map>, support: int) {\n"
-    "  20 => {map_a, map_b}, -4;\n"
-    "  10 => {map_a}, -2;\n"
-    "}\n"
-    "table exact(n: int) -> bool { 1 => true; 3 => false; }\n"
+    "  cite \"T.air\" source \"Test air table\"\n{\n  storm  => E, 0, 0;\n  cloudy => B, ?, ?;\n"
+    "  clear  => A, 20, 35  cite \"T.air.clear\";\n}\n"
+    "table effect(l: level, m: map) -> int {\n  A, map_a => -1; A, map_b => -2;\n"
+    "  B, map_a => 0;  B, map_b => -1;\n  E, map_a => 0;  E, map_b => 0;\n"
+    "}\ntable losses(n: int floor) -> (cancels: set<map>, support: int) {\n"
+    "  20 => {map_a, map_b}, -4;\n  10 => {map_a}, -2;\n"
+    "}\ntable exact(n: int) -> bool { 1 => true; 3 => false; }\n"
     "source \"T.air\" = \"Test air table\"; source \"T.air.clear\";\n";
 
 START_TEST(tables)
@@ -181,8 +170,7 @@ START_TEST(records_and_sets)
     tvm *t = tvm_new("token numbered: int;\ntoken opportunity;\n"
                      "record order { kind: token, number: int }\n"
                      "fn numbered(n: int) -> order = order{kind: numbered, number: n};\n"
-                     "enum m { a, b, c }\n"
-                     "fn both(x: m, y: m) -> set<m> = {x, y};\n");
+                     "enum m { a, b, c }\nfn both(x: m, y: m) -> set<m> = {x, y};\n");
     ck_ev(t, "numbered(3)", "order{kind: numbered, number: 3}");
     ck_ev(t, "numbered(3).number + 1", "4");
     ck_ev(t, "numbered(3).kind == opportunity", "false");
@@ -199,17 +187,14 @@ START_TEST(records_and_sets)
 }
 END_TEST
 
-static const char *units_src =
-    "kind infantry;\nkind heavy_vehicle;\n"
-    "side allies;\nside axis;\n"
-    "ability machine_gunner;\nability anti_aircraft: int;\n"
-    "marker suppressed;\nmarker activated;\n"
-    "value defense;\nvalue side_defense;\n"
-    "counter sherman \"M4 Sherman\" : heavy_vehicle {\n"
-    "  side allies\n  size 2\n  defense 5\n"
-    "  abilities { machine_gunner, anti_aircraft 1 }\n"
-    "  markers { suppressed 2 }\n}\n"
-    "counter ghost : infantry { }\n";
+static const char *units_src = "kind infantry;\nkind heavy_vehicle;\nside allies;\nside axis;\n"
+                               "ability machine_gunner;\nability anti_aircraft: int;\n"
+                               "marker suppressed;\nmarker activated;\n"
+                               "value defense;\nvalue side_defense;\n"
+                               "counter sherman \"M4 Sherman\" : heavy_vehicle {\n"
+                               "  side allies\n  size 2\n  defense 5\n"
+                               "  abilities { machine_gunner, anti_aircraft 1 }\n"
+                               "  markers { suppressed 2 }\n}\ncounter ghost : infantry { }\n";
 
 START_TEST(units)
 {
@@ -238,28 +223,17 @@ static const char *modes_src =
     "query f(x: int) -> int combine first default -1;\n"
     "rule f.big cite \"F.1\" when x > 10 answer 100;\n"
     "rule f.mid cite \"F.2\" when x > 5 answer 50;\n"
-    "rule f.also_mid cite \"F.3\" when x > 5 answer 51;\n"
-    "query nf(x: int) -> int combine first;\n"
-    "rule nf.pos cite \"NF\" when x > 0 answer x;\n"
-    "query s(x: int) -> int combine sum default 1;\n"
-    "rule s.a cite \"S.a\" when x > 0 answer 10;\n"
-    "rule s.b cite \"S.b\" when x > 1 answer 20;\n"
-    "rule s.c cite \"S.c\" when x > 2 answer -5;\n"
-    "query s0(x: int) -> int combine sum;\n"
-    "rule s0.a cite \"S0\" when x > 0 answer x;\n"
-    "query lo(x: int) -> int combine min default 99;\n"
-    "rule lo.a cite \"L.a\" when x > 0 answer 7;\n"
-    "rule lo.b cite \"L.b\" when x > 1 answer 3;\n"
-    "rule lo.c cite \"L.c\" answer 5;\n"
-    "query hi(x: int) -> int combine max;\n"
-    "rule hi.a cite \"H.a\" when x > 0 answer 7;\n"
-    "rule hi.b cite \"H.b\" when x > 1 answer 30;\n"
-    "query al(x: int) -> bool combine all;\n"
-    "rule al.a cite \"A.a\" when x > 0 answer x < 100;\n"
-    "rule al.b cite \"A.b\" when x > 1 answer x != 5;\n"
-    "query an(x: int) -> bool combine any;\n"
-    "rule an.a cite \"N.a\" when x > 0 answer x == 3;\n"
-    "rule an.b cite \"N.b\" answer x == 4;\n"
+    "rule f.also_mid cite \"F.3\" when x > 5 answer 51;\nquery nf(x: int) -> int combine first;\n"
+    "rule nf.pos cite \"NF\" when x > 0 answer x;\nquery s(x: int) -> int combine sum default 1;\n"
+    "rule s.a cite \"S.a\" when x > 0 answer 10;\nrule s.b cite \"S.b\" when x > 1 answer 20;\n"
+    "rule s.c cite \"S.c\" when x > 2 answer -5;\nquery s0(x: int) -> int combine sum;\n"
+    "rule s0.a cite \"S0\" when x > 0 answer x;\nquery lo(x: int) -> int combine min default 99;\n"
+    "rule lo.a cite \"L.a\" when x > 0 answer 7;\nrule lo.b cite \"L.b\" when x > 1 answer 3;\n"
+    "rule lo.c cite \"L.c\" answer 5;\nquery hi(x: int) -> int combine max;\n"
+    "rule hi.a cite \"H.a\" when x > 0 answer 7;\nrule hi.b cite \"H.b\" when x > 1 answer 30;\n"
+    "query al(x: int) -> bool combine all;\nrule al.a cite \"A.a\" when x > 0 answer x < 100;\n"
+    "rule al.b cite \"A.b\" when x > 1 answer x != 5;\nquery an(x: int) -> bool combine any;\n"
+    "rule an.a cite \"N.a\" when x > 0 answer x == 3;\nrule an.b cite \"N.b\" answer x == 4;\n"
     "query may(x: int) -> verdict combine permission;\n"
     "rule may.no_neg cite \"P.1\" when x < 0 answer forbid;\n"
     "rule may.no_big cite \"P.2\" when x > 100 answer forbid;\n"
@@ -274,7 +248,7 @@ START_TEST(combine_modes)
     tvm *t = tvm_new(modes_src);
     /* first: rule order decides; the default when none fires */
     ck_ev(t, "f(11)", "100");
-    ck_ev(t, "f(6)", "50");                 /* f.mid comes before f.also_mid */
+    ck_ev(t, "f(6)", "50"); /* f.mid comes before f.also_mid */
     ck_ev(t, "f(1)", "-1");
     /* first without default and no rule firing: E203 */
     ck_ev(t, "nf(2)", "2");
@@ -283,7 +257,7 @@ START_TEST(combine_modes)
     ck_ev(t, "s(3)", "26");
     ck_ev(t, "s(1)", "11");
     ck_ev(t, "s(0)", "1");
-    ck_ev(t, "s0(0)", "0");                 /* no default: 0 */
+    ck_ev(t, "s0(0)", "0"); /* no default: 0 */
     /* min: the least firing answer (lo.c always fires with 5): x=2 -> min(7,3,5)=3 */
     ck_ev(t, "lo(2)", "3");
     ck_ev(t, "lo(1)", "5");
@@ -313,13 +287,11 @@ END_TEST
 START_TEST(priority_order)
 {
     /* Without priority, declaration order; `priority 5` moves a later rule first. */
-    tvm *t = tvm_new("query q() -> int combine first;\n"
-                     "rule q.one cite \"X\" answer 1;\n"
+    tvm *t = tvm_new("query q() -> int combine first;\nrule q.one cite \"X\" answer 1;\n"
                      "rule q.two priority 5 cite \"X\" answer 2;\n"
                      "rule q.three priority 5 cite \"X\" answer 3;\n"
-                     "rule q.low priority -1 cite \"X\" answer 4;\n"
-                     "source \"X\";\n");
-    ck_ev(t, "q()", "2");   /* two and three tie at 5: declaration order */
+                     "rule q.low priority -1 cite \"X\" answer 4;\nsource \"X\";\n");
+    ck_ev(t, "q()", "2"); /* two and three tie at 5: declaration order */
     tvm_free(t);
 }
 END_TEST
@@ -335,7 +307,7 @@ START_TEST(queries_call_queries)
                      "source \"B\"; source \"T.a\"; source \"T.b\";\n");
     /* top(3): base(3)=6 -> top.a 7; base(3)=6 > 4 -> top.b 100; sum 107 */
     ck_ev(t, "top(3)", "107");
-    ck_ev(t, "top(1)", "3");               /* base(1)=2: 3, and top.b does not fire */
+    ck_ev(t, "top(1)", "3"); /* base(1)=2: 3, and top.b does not fire */
     ck_ev(t, "twice(1)", "6");
     tvm_free(t);
 }
@@ -343,47 +315,37 @@ END_TEST
 
 START_TEST(rule_lets)
 {
-    tvm *t = tvm_new("query q(x: int) -> int combine first default 0;\n"
-                     "rule q.r cite \"X\"\n"
-                     "  let y = x * 2;\n  let z = y + 1;\n"
-                     "  when z > 5 answer y * z;\n"
+    tvm *t = tvm_new("query q(x: int) -> int combine first default 0;\nrule q.r cite \"X\"\n"
+                     "  let y = x * 2;\n  let z = y + 1;\n  when z > 5 answer y * z;\n"
                      "source \"X\";\n");
-    ck_ev(t, "q(3)", "42");                /* y = 6, z = 7: 6 * 7 */
-    ck_ev(t, "q(2)", "0");                 /* z = 5, not > 5 */
+    ck_ev(t, "q(3)", "42"); /* y = 6, z = 7: 6 * 7 */
+    ck_ev(t, "q(2)", "0");  /* z = 5, not > 5 */
     tvm_free(t);
 }
 END_TEST
 
 static const char *editions_src =
-    "query q(x: int) -> int combine sum;\n"
-    "rule q.base cite \"B\" answer 1;\n"
-    "rule q.old cite \"O\" answer 10;\n"
-    "rule q.gone cite \"G\" answer 100;\n"
-    "edition printed \"as printed\";\n"
-    "edition errata extends printed \"errata\" {\n"
-    "  replace rule q.old cite \"O2\" answer 20;\n"
-    "  remove rule q.gone;\n"
-    "  rule q.added cite \"A\" answer 1000;\n"
-    "}\n"
-    "edition more extends errata {\n"
-    "  remove rule q.added;\n"
-    "}\n"
-    "default edition printed;\n"
+    "query q(x: int) -> int combine sum;\nrule q.base cite \"B\" answer 1;\n"
+    "rule q.old cite \"O\" answer 10;\nrule q.gone cite \"G\" answer 100;\n"
+    "edition printed \"as printed\";\nedition errata extends printed \"errata\" {\n"
+    "  replace rule q.old cite \"O2\" answer 20;\n  remove rule q.gone;\n"
+    "  rule q.added cite \"A\" answer 1000;\n}\n"
+    "edition more extends errata {\n  remove rule q.added;\n}\ndefault edition printed;\n"
     "source \"B\"; source \"O\"; source \"G\"; source \"O2\"; source \"A\";\n";
 
 START_TEST(editions)
 {
     tvm *t = tvm_new(editions_src);
     ck_assert_str_eq(hon_edition(t->vm), "printed");
-    ck_ev(t, "q(0)", "111");               /* 1 + 10 + 100 */
+    ck_ev(t, "q(0)", "111"); /* 1 + 10 + 100 */
     ck_assert_int_eq(hon_set_edition(t->vm, "errata"), HON_OK);
-    ck_ev(t, "q(0)", "1021");              /* 1 + 20 + 1000; gone removed */
+    ck_ev(t, "q(0)", "1021"); /* 1 + 20 + 1000; gone removed */
     ck_assert_int_eq(hon_set_edition(t->vm, "more"), HON_OK);
-    ck_ev(t, "q(0)", "21");                /* inherits errata, then drops added */
+    ck_ev(t, "q(0)", "21"); /* inherits errata, then drops added */
     ck_assert_int_eq(hon_set_edition(t->vm, "nope"), HON_ERR_NOT_FOUND);
-    ck_ev(t, "q(0)", "21");                /* unchanged */
+    ck_ev(t, "q(0)", "21"); /* unchanged */
     ck_assert_int_eq(hon_set_edition(t->vm, NULL), HON_OK);
-    ck_ev(t, "q(0)", "111");               /* back to the default */
+    ck_ev(t, "q(0)", "111"); /* back to the default */
     tvm_free(t);
 }
 END_TEST
@@ -391,11 +353,9 @@ END_TEST
 START_TEST(edition_replace_keeps_position)
 {
     /* A replacement takes the place of the rule it replaces in rule order. */
-    tvm *t = tvm_new("query q() -> int combine first;\n"
-                     "rule q.a cite \"X\" when false answer 1;\n"
+    tvm *t = tvm_new("query q() -> int combine first;\nrule q.a cite \"X\" when false answer 1;\n"
                      "rule q.b cite \"X\" answer 2;\n"
-                     "edition e {\n  replace rule q.a cite \"X\" answer 3;\n}\n"
-                     "source \"X\";\n");
+                     "edition e {\n  replace rule q.a cite \"X\" answer 3;\n}\nsource \"X\";\n");
     ck_ev(t, "q()", "2");
     ck_assert_int_eq(hon_set_edition(t->vm, "e"), HON_OK);
     ck_ev(t, "q()", "3");
@@ -407,8 +367,7 @@ START_TEST(variants)
 {
     tvm *t = tvm_new("variant rows \"how rows add up\" {\n"
                      "  reading highest \"the highest row\" default;\n"
-                     "  reading cumulative \"every row\";\n"
-                     "}\n"
+                     "  reading cumulative \"every row\";\n}\n"
                      "fn total() -> int = if variant rows == cumulative then 6 else 4;\n"
                      "edition cum { set variant rows = cumulative; }\n");
     ck_ev(t, "total()", "4");
@@ -447,8 +406,7 @@ START_TEST(depth_limit)
     tvm *t = tvm_new("fn loop(n: int) -> int = loop(n + 1);\n"
                      "fn down(n: int) -> int = if n == 0 then 0 else 1 + down(n - 1);\n"
                      "query qq(n: int) -> int combine first;\n"
-                     "rule qq.r cite \"X\" answer qq(n + 1);\n"
-                     "source \"X\";\n");
+                     "rule qq.r cite \"X\" answer qq(n + 1);\nsource \"X\";\n");
     ck_ev(t, "loop(0)", "E206");
     ck_assert_ptr_nonnull(strstr(t->log, "call depth limit (200)"));
     ck_ev(t, "down(150)", "150");
@@ -483,21 +441,20 @@ END_TEST
 
 START_TEST(traces)
 {
-    tvm *t = tvm_new("query inner(x: int) -> int combine first default 0;\n"
-                     "rule inner.pos cite \"I.1\" source \"Book 1\" example \"A\" when x > 0 answer x;\n"
-                     "query outer(x: int) -> int combine sum;\n"
-                     "rule outer.a cite \"O.1\" answer inner(x) + 1;\n"
-                     "rule outer.never cite \"O.2\" when inner(x) > 100 answer 5;\n"
-                     "source \"I.1\" = \"Book 1\"; source \"O.1\"; source \"O.2\";\n");
+    tvm *t =
+        tvm_new("query inner(x: int) -> int combine first default 0;\n"
+                "rule inner.pos cite \"I.1\" source \"Book 1\" example \"A\" when x > 0 answer x;\n"
+                "query outer(x: int) -> int combine sum;\n"
+                "rule outer.a cite \"O.1\" answer inner(x) + 1;\n"
+                "rule outer.never cite \"O.2\" when inner(x) > 100 answer 5;\n"
+                "source \"I.1\" = \"Book 1\"; source \"O.1\"; source \"O.2\";\n");
     const char *tr = why(t, "outer(2)");
     /* outer(2) = inner(2)+1 = 3; outer.never consulted inner but did not fire: it is listed
      * as checked, without what its guard asked */
-    ck_assert_str_eq(tr,
-        "outer(2) = 3   [sum]\n"
-        "  rule outer.a: 3   (O.1)\n"
-        "    inner(2) = 2   [first]\n"
-        "      rule inner.pos: 2   (I.1: Book 1, example \"A\")\n"
-        "  rule outer.never: did not fire   (O.2)\n");
+    ck_assert_str_eq(tr, "outer(2) = 3   [sum]\n  rule outer.a: 3   (O.1)\n"
+                         "    inner(2) = 2   [first]\n"
+                         "      rule inner.pos: 2   (I.1: Book 1, example \"A\")\n"
+                         "  rule outer.never: did not fire   (O.2)\n");
     /* inner(0): pos's guard 0 > 0 is false, so the default answers, and says so */
     tr = why(t, "inner(0)");
     ck_assert_str_eq(tr, "inner(0) = 0   [first]\n"
@@ -510,15 +467,15 @@ END_TEST
 START_TEST(trace_json)
 {
     tvm *t = tvm_new("query q(x: int) -> int combine first;\n"
-                     "rule q.r cite \"Q \\\"1\\\"\" answer x;\n"
-                     "source \"Q \\\"1\\\"\";\n");
+                     "rule q.r cite \"Q \\\"1\\\"\" answer x;\nsource \"Q \\\"1\\\"\";\n");
     hon_answer *a = NULL;
     ck_assert_int_eq(hon_eval(t->vm, "q(4)", "<test>", &a), HON_OK);
-    ck_assert_str_eq(hon_answer_json(a),
+    ck_assert_str_eq(
+        hon_answer_json(a),
         "{\"value\": 4, \"type\": \"int\", \"text\": \"4\", \"trace\": [{\"query\": \"q\", "
         "\"mode\": \"first\", \"args\": [4], \"result\": 4, \"no_rule_fired\": false, "
-        "\"rules\": [{\"rule\": \"q.r\", \"fired\": true, \"answer\": 4, \"cites\": [{\"id\": \"Q \\\"1\\\"\", \"source\": null, "
-        "\"example\": null}], \"calls\": []}]}]}");
+        "\"rules\": [{\"rule\": \"q.r\", \"fired\": true, \"answer\": 4, \"cites\": [{\"id\": \"Q "
+        "\\\"1\\\"\", \"source\": null, \"example\": null}], \"calls\": []}]}]}");
     hon_answer_free(a);
     tvm_free(t);
 }
@@ -542,8 +499,10 @@ START_TEST(huge_values_are_bounded)
     /* Comparing such values costs a step per element compared: 10^5 numbers cannot be compared
      * within a budget of 50,000 steps. */
     t = tvm_new_cfg(NULL, 50000, 0);
-    ck_ev(t, "let a = roll 1000 d6; let b = [a, a, a, a, a, a, a, a, a, a]; "
-             "let c = [b, b, b, b, b, b, b, b, b, b]; c == c", "E207");
+    ck_ev(t,
+          "let a = roll 1000 d6; let b = [a, a, a, a, a, a, a, a, a, a]; "
+          "let c = [b, b, b, b, b, b, b, b, b, b]; c == c",
+          "E207");
     ck_ev(t, "let a = roll 1000 d6; a == a", "true");
     /* and rolling charges one step per die */
     ck_ev(t, "len(roll 1000 d6) + len(roll 1000 d6)", "2000");
@@ -574,7 +533,7 @@ START_TEST(large_programs_resolve_quickly)
         n += (size_t)snprintf(src + n, cap - n, "  remove rule q.r%d;\n", i);
     n += (size_t)snprintf(src + n, cap - n, "}\n");
     tvm *t = tvm_new(src);
-    ck_ev(t, "t[12345]", "1234");          /* greatest key not above 12345 is 12340 */
+    ck_ev(t, "t[12345]", "1234"); /* greatest key not above 12345 is 12340 */
     ck_ev(t, "q()", "10000");
     ck_assert_int_eq(hon_set_edition(t->vm, "half"), HON_OK);
     ck_ev(t, "q()", "5000");

@@ -4,8 +4,8 @@
  * generate the enums, names and tables; these tests hold the parts written by hand (the
  * grammar's statements, the resolver's own typing) to them.
  */
-#include "interp_test.h"
 #include "chunk.h"
+#include "interp_test.h"
 #include "play.h"
 
 /* A program whose event `fx` has every operand the statements of effects.h are written with. */
@@ -29,9 +29,12 @@ static const char *listing(tvm *t, const char *name, char *buf, size_t cap)
 
 START_TEST(every_effect_has_its_statement)
 {
-    static const struct { const char *name, *statement; uint32_t fewest, most; } fx[] = {
+    static const struct {
+        const char *name, *statement;
+        uint32_t fewest, most;
+    } fx[] = {
 #define EFFECT(name, text, fewest, most, operands, statement, doc) \
-        [FX_##name] = { text, statement, fewest, most },
+    [FX_##name] = { text, statement, fewest, most },
 #include "effects.h"
     };
     char src[8192];
@@ -44,7 +47,7 @@ START_TEST(every_effect_has_its_statement)
     tvm *t = tvm_new(src);
     for (size_t k = 0; k < FX_COUNT; k++) {
         if (!fx[k].statement) {
-            ck_assert_int_eq(k, FX_CLOCK);     /* only the clock has no statement: `next` */
+            ck_assert_int_eq(k, FX_CLOCK); /* only the clock has no statement: `next` */
             continue;
         }
         char rule[32], want[64], buf[4096];
@@ -67,9 +70,12 @@ START_TEST(every_builtin_is_known_with_its_arity)
 #define BTYPE(code, text, own) B_##code,
 #include "builtins.h"
     };
-    static const struct { const char *name; int arity; } bi[] = {
-#define ARITY(p1, p2, p3) ((B_##p1 != B_NONE) + (B_##p2 != B_NONE) + (B_##p3 != B_NONE))
-#define BUILTIN_OP(id, name, opcode, p1, p2, p3, ...) { name, ARITY(p1, p2, p3) },
+    static const struct {
+        const char *name;
+        int arity;
+    } bi[] = {
+#define ARITY(p1, p2, p3)                              ((B_##p1 != B_NONE) + (B_##p2 != B_NONE) + (B_##p3 != B_NONE))
+#define BUILTIN_OP(id, name, opcode, p1, p2, p3, ...)  { name, ARITY(p1, p2, p3) },
 #define BUILTIN_BOARD(id, name, body, p1, p2, p3, ...) { name, ARITY(p1, p2, p3) },
 #include "builtins.h"
 #undef ARITY

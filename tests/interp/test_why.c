@@ -34,8 +34,7 @@ static const char *const NESTED =
     "query lo(x: int) -> int combine min default 9;\n"
     "rule lo.small cite \"L.1\" when x < 5 answer x;\n"
     "rule lo.big cite \"L.2\" when x > 100 answer 100;\n"
-    "table bonus(n: int) -> int { 1 => 5; 2 => 6; }\n"
-    "query outer(x: int) -> int combine sum;\n"
+    "table bonus(n: int) -> int { 1 => 5; 2 => 6; }\nquery outer(x: int) -> int combine sum;\n"
     "rule outer.a cite \"O.1\" answer inner(x) + inner(0) + inner(0);\n"
     "rule outer.b cite \"O.2\" answer lo(x) + bonus[1] + bonus[1] + bonus[2];\n"
     "rule outer.never cite \"O.3\" when x > 100 answer 5;\n"
@@ -53,37 +52,29 @@ START_TEST(brief_shows_what_fired)
      * lookups; lo.big, which did not fire under lo(2), is not shown. */
     ck_ev(t, "outer(2)", "20");
     ck_assert_str_eq(why_brief(t, "outer(2)"),
-        "outer(2) = 20   [sum]\n"
-        "  rule outer.a: 2   (O.1)\n"
-        "    inner(2) = 2   [first]\n"
-        "      rule inner.pos: 2   (I.1)\n"
-        "    inner(0) = 0   (no rule fired: checked pos)   \xc3\x97" "2\n"
-        "  rule outer.b: 18   (O.2)\n"
-        "    lo(2) = 2   [min]\n"
-        "      rule lo.small: 2   (L.1)\n"
-        "    table bonus[1] = 5   \xc3\x97" "2\n"
-        "    table bonus[2] = 6\n"
-        "  rule outer.never: did not fire   (O.3)\n");
+                     "outer(2) = 20   [sum]\n  rule outer.a: 2   (O.1)\n"
+                     "    inner(2) = 2   [first]\n      rule inner.pos: 2   (I.1)\n"
+                     "    inner(0) = 0   (no rule fired: checked pos)   \xc3\x97"
+                     "2\n  rule outer.b: 18   (O.2)\n"
+                     "    lo(2) = 2   [min]\n      rule lo.small: 2   (L.1)\n"
+                     "    table bonus[1] = 5   \xc3\x97"
+                     "2\n    table bonus[2] = 6\n  rule outer.never: did not fire   (O.3)\n");
     /* the complete trace keeps every call, every rule checked and every lookup, in order */
-    ck_assert_str_eq(why(t, "outer(2)"),
-        "outer(2) = 20   [sum]\n"
-        "  rule outer.a: 2   (O.1)\n"
-        "    inner(2) = 2   [first]\n"
-        "      rule inner.pos: 2   (I.1)\n"
-        "    inner(0) = 0   [first]\n"
-        "      rule inner.pos: did not fire   (I.1)\n"
-        "      default: 0 (no rule fired; checked pos)\n"
-        "    inner(0) = 0   [first]\n"
-        "      rule inner.pos: did not fire   (I.1)\n"
-        "      default: 0 (no rule fired; checked pos)\n"
-        "  rule outer.b: 18   (O.2)\n"
-        "    lo(2) = 2   [min]\n"
-        "      rule lo.small: 2   (L.1)\n"
-        "      rule lo.big: did not fire   (L.2)\n"
-        "    table bonus[1] = 5\n"
-        "    table bonus[1] = 5\n"
-        "    table bonus[2] = 6\n"
-        "  rule outer.never: did not fire   (O.3)\n");
+    ck_assert_str_eq(why(t, "outer(2)"), "outer(2) = 20   [sum]\n  rule outer.a: 2   (O.1)\n"
+                                         "    inner(2) = 2   [first]\n"
+                                         "      rule inner.pos: 2   (I.1)\n"
+                                         "    inner(0) = 0   [first]\n"
+                                         "      rule inner.pos: did not fire   (I.1)\n"
+                                         "      default: 0 (no rule fired; checked pos)\n"
+                                         "    inner(0) = 0   [first]\n"
+                                         "      rule inner.pos: did not fire   (I.1)\n"
+                                         "      default: 0 (no rule fired; checked pos)\n"
+                                         "  rule outer.b: 18   (O.2)\n    lo(2) = 2   [min]\n"
+                                         "      rule lo.small: 2   (L.1)\n"
+                                         "      rule lo.big: did not fire   (L.2)\n"
+                                         "    table bonus[1] = 5\n    table bonus[1] = 5\n"
+                                         "    table bonus[2] = 6\n"
+                                         "  rule outer.never: did not fire   (O.3)\n");
     tvm_free(t);
 }
 END_TEST
@@ -93,19 +84,16 @@ START_TEST(brief_top_level_explains_defaults)
     tvm *t = tvm_new(NESTED);
     /* asked at the top, a call that no rule answered keeps its rules and its closing line:
      * inner(0) and lo(7) (7 < 5 and 7 > 100 are both false: the default 9) */
-    ck_assert_str_eq(why_brief(t, "inner(0)"),
-        "inner(0) = 0   [first]\n"
-        "  rule inner.pos: did not fire   (I.1)\n"
-        "  default: 0 (no rule fired; checked pos)\n");
-    ck_assert_str_eq(why_brief(t, "lo(7)"),
-        "lo(7) = 9   [min]\n"
-        "  rule lo.small: did not fire   (L.1)\n"
-        "  rule lo.big: did not fire   (L.2)\n"
-        "  default: 9 (no rule fired; checked small, big)\n");
+    ck_assert_str_eq(why_brief(t, "inner(0)"), "inner(0) = 0   [first]\n"
+                                               "  rule inner.pos: did not fire   (I.1)\n"
+                                               "  default: 0 (no rule fired; checked pos)\n");
+    ck_assert_str_eq(why_brief(t, "lo(7)"), "lo(7) = 9   [min]\n"
+                                            "  rule lo.small: did not fire   (L.1)\n"
+                                            "  rule lo.big: did not fire   (L.2)\n"
+                                            "  default: 9 (no rule fired; checked small, big)\n");
     /* two identical top-level calls count like any siblings */
-    ck_assert_str_eq(why_brief(t, "inner(3) + inner(3)"),
-        "inner(3) = 3   [first]   \xc3\x97" "2\n"
-        "  rule inner.pos: 3   (I.1)\n");
+    ck_assert_str_eq(why_brief(t, "inner(3) + inner(3)"), "inner(3) = 3   [first]   \xc3\x97"
+                                                          "2\n  rule inner.pos: 3   (I.1)\n");
     tvm_free(t);
 }
 END_TEST
@@ -115,62 +103,54 @@ START_TEST(brief_permission)
     /* may(x) forbids negative x unless x == -7; ok(x) asks may(x) inside its rule.
      * ok(1): ok.asks answers may(1) == permit: may(1): no rule fires (1 < 0 false) -> permit,
      * one line; ok(-7): may.neg forbids, may.except permits: the permit decides (and stops) */
-    tvm *t = tvm_new(
-        "query may(x: int) -> verdict combine permission;\n"
-        "rule may.neg cite \"P.1\" when x < 0 answer forbid;\n"
-        "rule may.except cite \"P.2\" when x == -7 answer permit;\n"
-        "query ok(x: int) -> bool combine any;\n"
-        "rule ok.asks cite \"K.1\" answer may(x) == permit;\n"
-        "source \"P.1\"; source \"P.2\"; source \"K.1\";\n");
+    tvm *t = tvm_new("query may(x: int) -> verdict combine permission;\n"
+                     "rule may.neg cite \"P.1\" when x < 0 answer forbid;\n"
+                     "rule may.except cite \"P.2\" when x == -7 answer permit;\n"
+                     "query ok(x: int) -> bool combine any;\n"
+                     "rule ok.asks cite \"K.1\" answer may(x) == permit;\n"
+                     "source \"P.1\"; source \"P.2\"; source \"K.1\";\n");
     ck_assert_str_eq(why_brief(t, "ok(1)"),
-        "ok(1) = true   [any]\n"
-        "  rule ok.asks: true   (K.1)\n"
-        "    may(1) = permit   (no rule fired: checked neg, except)\n");
-    ck_assert_str_eq(why_brief(t, "ok(-7)"),
-        "ok(-7) = true   [any]\n"
-        "  rule ok.asks: true   (K.1)\n"
-        "    may(-7) = permit   [permission]\n"
-        "      rule may.neg: forbid   (P.1)\n"
-        "      rule may.except: permit   (P.2)\n");
+                     "ok(1) = true   [any]\n  rule ok.asks: true   (K.1)\n"
+                     "    may(1) = permit   (no rule fired: checked neg, except)\n");
+    ck_assert_str_eq(why_brief(t, "ok(-7)"), "ok(-7) = true   [any]\n  rule ok.asks: true   (K.1)\n"
+                                             "    may(-7) = permit   [permission]\n"
+                                             "      rule may.neg: forbid   (P.1)\n"
+                                             "      rule may.except: permit   (P.2)\n");
     /* at the top, a permit that no rule gave keeps its explanation */
-    ck_assert_str_eq(why_brief(t, "may(1)"),
-        "may(1) = permit   [permission]\n"
-        "  rule may.neg: did not fire   (P.1)\n"
-        "  rule may.except: did not fire   (P.2)\n"
-        "  no rule forbids: permit (checked neg, except)\n");
+    ck_assert_str_eq(why_brief(t, "may(1)"), "may(1) = permit   [permission]\n"
+                                             "  rule may.neg: did not fire   (P.1)\n"
+                                             "  rule may.except: did not fire   (P.2)\n"
+                                             "  no rule forbids: permit (checked neg, except)\n");
     tvm_free(t);
 }
 END_TEST
 
 START_TEST(brief_cuts_long_values)
 {
-    tvm *t = tvm_new(
-        "record r { alpha: int, beta: int, gamma: int, delta: int }\n"
-        "query q(v: r) -> int combine first;\n"
-        "rule q.a cite \"Q\" answer v.alpha;\n"
-        "query n(l: list<int>) -> int combine first;\n"
-        "rule n.a cite \"N\" answer len(l);\n"
-        "source \"Q\"; source \"N\";\n");
+    tvm *t = tvm_new("record r { alpha: int, beta: int, gamma: int, delta: int }\n"
+                     "query q(v: r) -> int combine first;\nrule q.a cite \"Q\" answer v.alpha;\n"
+                     "query n(l: list<int>) -> int combine first;\n"
+                     "rule n.a cite \"N\" answer len(l);\nsource \"Q\"; source \"N\";\n");
     /* r{alpha: 1, beta: 2, gamma: 3, delta: 4} is exactly 40 characters: printed whole */
     ck_assert_str_eq(why_brief(t, "q(r{alpha: 1, beta: 2, gamma: 3, delta: 4})"),
-        "q(r{alpha: 1, beta: 2, gamma: 3, delta: 4}) = 1   [first]\n"
-        "  rule q.a: 1   (Q)\n");
+                     "q(r{alpha: 1, beta: 2, gamma: 3, delta: 4}) = 1   [first]\n"
+                     "  rule q.a: 1   (Q)\n");
     /* with delta 44 it is 41: `r{` (2) + `alpha: 1` (8) + `, beta: 2` (9) + `, gamma: 3`
      * (10) = 29, and `, delta: 44}` would end at 41 > 40: cut after gamma, `, …}` */
     ck_assert_str_eq(why_brief(t, "q(r{alpha: 1, beta: 2, gamma: 3, delta: 44})"),
-        "q(r{alpha: 1, beta: 2, gamma: 3, \xe2\x80\xa6}) = 1   [first]\n"
-        "  rule q.a: 1   (Q)\n");
+                     "q(r{alpha: 1, beta: 2, gamma: 3, \xe2\x80\xa6}) = 1   [first]\n"
+                     "  rule q.a: 1   (Q)\n");
     /* [1, ..., 20]: `[1` is 2 characters, each further one-digit item 3 more: `[1, ..., 9` is
      * 26; `, 10` -> 30 and `, 11` -> 34 still leave room for `, …]` (34 + 4 = 38 <= 40), `, 12`
      * would not (38 + 4 = 42) */
     ck_assert_str_eq(why_brief(t, "n([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, "
                                   "18, 19, 20])"),
-        "n([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, \xe2\x80\xa6]) = 20   [first]\n"
-        "  rule n.a: 20   (N)\n");
+                     "n([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, \xe2\x80\xa6]) = 20   [first]\n"
+                     "  rule n.a: 20   (N)\n");
     /* the complete trace prints the whole value */
     ck_assert_str_eq(why(t, "q(r{alpha: 1, beta: 2, gamma: 3, delta: 44})"),
-        "q(r{alpha: 1, beta: 2, gamma: 3, delta: 44}) = 1   [first]\n"
-        "  rule q.a: 1   (Q)\n");
+                     "q(r{alpha: 1, beta: 2, gamma: 3, delta: 44}) = 1   [first]\n"
+                     "  rule q.a: 1   (Q)\n");
     tvm_free(t);
 }
 END_TEST
@@ -181,8 +161,7 @@ static const char *const PLAY =
     "kind infantry; side allies; marker suppressed; marker shaken; terrain open;\n"
     "counter rifle: infantry { side allies }\n"
     "query allowed(u: unit) -> verdict combine permission;\n"
-    "rule allowed.no cite \"P.1\" when has(u, shaken) answer forbid;\n"
-    "event suppress(u: unit);\n"
+    "rule allowed.no cite \"P.1\" when has(u, shaken) answer forbid;\nevent suppress(u: unit);\n"
     "event marker_received(u: unit, m: marker) on give;\n"
     "rule suppress.give cite \"S.1\" when allowed(u) == permit do { give u suppressed; };\n"
     "rule suppress.never cite \"S.2\" when false do { give u shaken; };\n"
@@ -191,13 +170,8 @@ static const char *const PLAY =
     "  do { give u shaken; note \"shaken now\"; };\n"
     "source \"P.1\"; source \"S.1\"; source \"S.2\"; source \"M.1\";\n";
 
-static const char *const PLAY_BOARD =
-    "scenario \"two\"\n"
-    "size 2 x 1\n"
-    "legend . = open\n"
-    "map\n"
-    "  1 . .\n"
-    "unit a = rifle allies at A1\n";
+static const char *const PLAY_BOARD = "scenario \"two\"\nsize 2 x 1\nlegend . = open\nmap\n"
+                                      "  1 . .\nunit a = rifle allies at A1\n";
 
 static tvm *play_vm(void)
 {
@@ -218,52 +192,47 @@ START_TEST(why_do_events)
     ck_assert_int_eq(hon_why_do(t->vm, "suppress($a)", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_text(a), "give $a suppressed   (S.1)\n");
     ck_assert_str_eq(hon_answer_why(a),
-        "event suppress($a)\n"
-        "  rule suppress.give: 1 effect   (S.1)\n"
-        "    allowed($a) = permit   (no rule fired: checked no)\n"
-        "    event marker_received($a, suppressed)   (no rule fired: checked shaken)\n"
-        "  rule suppress.never: did not fire   (S.2)\n");
+                     "event suppress($a)\n  rule suppress.give: 1 effect   (S.1)\n"
+                     "    allowed($a) = permit   (no rule fired: checked no)\n"
+                     "    event marker_received($a, suppressed)   (no rule fired: checked shaken)\n"
+                     "  rule suppress.never: did not fire   (S.2)\n");
     hon_answer_free(a);
     /* 2nd: the second marker makes shaken fire: it gives Shaken (an effect) and writes a
      * note; its give raises marker_received($a, shaken), where m is not suppressed */
     ck_assert_int_eq(hon_why_do(t->vm, "suppress($a)", "<test>", &a), HON_OK);
-    ck_assert_str_eq(hon_answer_text(a), "give $a suppressed   (S.1)\n"
-                                         "give $a shaken   (M.1)\n"
+    ck_assert_str_eq(hon_answer_text(a), "give $a suppressed   (S.1)\ngive $a shaken   (M.1)\n"
                                          "note: shaken now   (M.1)\n");
     ck_assert_str_eq(hon_answer_why(a),
-        "event suppress($a)\n"
-        "  rule suppress.give: 1 effect   (S.1)\n"
-        "    allowed($a) = permit   (no rule fired: checked no)\n"
-        "    event marker_received($a, suppressed)\n"
-        "      rule marker_received.shaken: 1 effect, 1 note   (M.1)\n"
-        "        event marker_received($a, shaken)   (no rule fired: checked shaken)\n"
-        "  rule suppress.never: did not fire   (S.2)\n");
+                     "event suppress($a)\n  rule suppress.give: 1 effect   (S.1)\n"
+                     "    allowed($a) = permit   (no rule fired: checked no)\n"
+                     "    event marker_received($a, suppressed)\n"
+                     "      rule marker_received.shaken: 1 effect, 1 note   (M.1)\n"
+                     "        event marker_received($a, shaken)   (no rule fired: checked shaken)\n"
+                     "  rule suppress.never: did not fire   (S.2)\n");
     /* the complete form: every rule checked, every call whole, each rule's lines */
     ck_assert_str_eq(hon_answer_trace(a),
-        "event suppress($a)\n"
-        "  rule suppress.give: 1 effect   (S.1)\n"
-        "    \xe2\x86\x92 give $a suppressed   (S.1)\n"
-        "    allowed($a) = permit   [permission]\n"
-        "      rule allowed.no: did not fire   (P.1)\n"
-        "      no rule forbids: permit (checked no)\n"
-        "    event marker_received($a, suppressed)\n"
-        "      rule marker_received.shaken: 1 effect, 1 note   (M.1)\n"
-        "        \xe2\x86\x92 give $a shaken   (M.1)\n"
-        "        \xe2\x86\x92 note: shaken now   (M.1)\n"
-        "        event marker_received($a, shaken)\n"
-        "          rule marker_received.shaken: did not fire   (M.1)\n"
-        "          no rule fired (checked shaken)\n"
-        "  rule suppress.never: did not fire   (S.2)\n");
+                     "event suppress($a)\n  rule suppress.give: 1 effect   (S.1)\n"
+                     "    \xe2\x86\x92 give $a suppressed   (S.1)\n"
+                     "    allowed($a) = permit   [permission]\n"
+                     "      rule allowed.no: did not fire   (P.1)\n"
+                     "      no rule forbids: permit (checked no)\n"
+                     "    event marker_received($a, suppressed)\n"
+                     "      rule marker_received.shaken: 1 effect, 1 note   (M.1)\n"
+                     "        \xe2\x86\x92 give $a shaken   (M.1)\n"
+                     "        \xe2\x86\x92 note: shaken now   (M.1)\n"
+                     "        event marker_received($a, shaken)\n"
+                     "          rule marker_received.shaken: did not fire   (M.1)\n"
+                     "          no rule fired (checked shaken)\n"
+                     "  rule suppress.never: did not fire   (S.2)\n");
     hon_answer_free(a);
     /* 3rd: $a is shaken, allowed($a) forbids, give does not fire (what its guard asked is
      * dropped), nothing happens; the top event says no rule fired */
     ck_assert_int_eq(hon_why_do(t->vm, "suppress($a)", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_text(a), "no effect\n");
-    ck_assert_str_eq(hon_answer_why(a),
-        "event suppress($a)\n"
-        "  rule suppress.give: did not fire   (S.1)\n"
-        "  rule suppress.never: did not fire   (S.2)\n"
-        "  no rule fired (checked give, never)\n");
+    ck_assert_str_eq(hon_answer_why(a), "event suppress($a)\n"
+                                        "  rule suppress.give: did not fire   (S.1)\n"
+                                        "  rule suppress.never: did not fire   (S.2)\n"
+                                        "  no rule fired (checked give, never)\n");
     hon_answer_free(a);
     /* a traced procedure is a procedure like any: three in the history (the third changed
      * nothing), two markers given by the first two */
@@ -283,7 +252,8 @@ START_TEST(why_do_json_and_errors)
     ck_assert_int_eq(hon_why_do(t->vm, "suppress($a)", "<test>", &a), HON_OK);
     /* hon_do's object, with the trace: the event, each rule with its lines and citations,
      * and what its block asked and raised under "calls" */
-    ck_assert_str_eq(hon_answer_json(a),
+    ck_assert_str_eq(
+        hon_answer_json(a),
         "{\"effects\": [\"give $a suppressed   (S.1)\"], \"rolls\": [], \"turn\": 1, "
         "\"phase\": null, "
         "\"trace\": [{\"event\": \"suppress\", \"args\": [\"$a\"], \"no_rule_fired\": false, "

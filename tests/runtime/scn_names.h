@@ -7,6 +7,7 @@
 #define HON_TEST_SCN_NAMES_H
 
 #include <stdio.h>
+
 #include "scenario.h"
 
 /* A table of names per id space. Open (the default), it gives every new name the next id, so

@@ -7,16 +7,18 @@
 #include <stdlib.h>
 
 #include "board.h"
-#include "geo.h"
 #include "check_run.h"
+#include "geo.h"
 
-static int sq(const board *b, const char *name) {
+static int sq(const board *b, const char *name)
+{
     int s = geo_parse_square(board_grid(b), name);
     ck_assert_msg(s >= 0, "bad square %s", name);
     return s;
 }
 
-START_TEST(bounds) {
+START_TEST(bounds)
+{
     ck_assert_ptr_null(board_new(GEO_SQUARE, 0, 5));
     ck_assert_ptr_null(board_new(GEO_SQUARE, 5, GEO_MAX_DIM + 1));
     ck_assert_ptr_null(board_new((geo_topology)7, 5, 5));
@@ -31,7 +33,8 @@ START_TEST(bounds) {
 }
 END_TEST
 
-START_TEST(elevation) {
+START_TEST(elevation)
+{
     board *b = board_new(GEO_SQUARE, 4, 4);
     ck_assert_int_eq(board_elevation(b, 5), 0);
     ck_assert_int_eq(board_set_elevation(b, 5, 2), GEO_OK);
@@ -42,7 +45,8 @@ START_TEST(elevation) {
 }
 END_TEST
 
-START_TEST(elements) {
+START_TEST(elements)
+{
     /* An L-shaped hole element of type 5 on B2 C2 B3 C3 D3:
      *      A B C D E
      *    1 . . . . .
@@ -54,8 +58,9 @@ START_TEST(elements) {
     board *b = board_new(GEO_SQUARE, 5, 4);
     int e = board_element_new(b, 5, "hole1");
     ck_assert_int_eq(e, 0);
-    const char *in[] = {"B2", "C2", "B3", "C3", "D3"};
-    for (int i = 0; i < 5; i++) ck_assert_int_eq(board_element_add(b, e, sq(b, in[i])), GEO_OK);
+    const char *in[] = { "B2", "C2", "B3", "C3", "D3" };
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(board_element_add(b, e, sq(b, in[i])), GEO_OK);
     ck_assert_int_eq(board_element_type(b, e), 5);
     ck_assert_str_eq(board_element_name(b, e), "hole1");
     ck_assert_int_eq(board_terrain(b, sq(b, "C3")), 5);
@@ -109,14 +114,15 @@ START_TEST(elements) {
 }
 END_TEST
 
-START_TEST(features) {
+START_TEST(features)
+{
     board *b = board_new(GEO_SQUARE, 4, 4);
     const geo_grid *g = board_grid(b);
     int s = geo_side_between(g, sq(b, "B2"), sq(b, "B3"));
     board_feature f;
     /* a wall (id 1) and a window (id 2) facing B3, on the same side; set semantics by id */
-    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){1, 0, -1}), GEO_OK);
-    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){2, 0, sq(b, "B3")}), GEO_OK);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){ 1, 0, -1 }), GEO_OK);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){ 2, 0, sq(b, "B3") }), GEO_OK);
     ck_assert(board_side_has(b, s, 1, NULL));
     ck_assert(board_side_has(b, s, 2, &f));
     ck_assert_int_eq(f.facing, sq(b, "B3"));
@@ -126,15 +132,17 @@ START_TEST(features) {
     ck_assert_int_eq(all[0].id, 1); /* in the order first put */
     ck_assert_int_eq(all[1].id, 2);
     /* putting id 1 again replaces its attributes, keeps one entry and its place */
-    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){1, 7, -1}), GEO_OK);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){ 1, 7, -1 }), GEO_OK);
     ck_assert_uint_eq(board_features(b, BOARD_AT_SIDE, s, all, 4), 2);
     ck_assert_int_eq(all[0].value, 7);
     /* facing must be one of the side's squares */
-    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){4, 0, sq(b, "C2")}), GEO_EINVAL);
-    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){4, 0, 99}), GEO_EINVAL);
-    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, -1, (board_feature){4, 0, -1}), GEO_ERANGE);
-    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){BOARD_MAX_ID, 0, -1}), GEO_ERANGE);
-    ck_assert_int_eq(board_put(b, BOARD_NPLACES, 0, (board_feature){1, 0, -1}), GEO_ERANGE);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){ 4, 0, sq(b, "C2") }),
+                     GEO_EINVAL);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){ 4, 0, 99 }), GEO_EINVAL);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, -1, (board_feature){ 4, 0, -1 }), GEO_ERANGE);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){ BOARD_MAX_ID, 0, -1 }),
+                     GEO_ERANGE);
+    ck_assert_int_eq(board_put(b, BOARD_NPLACES, 0, (board_feature){ 1, 0, -1 }), GEO_ERANGE);
     /* take one away; the other stays */
     ck_assert(board_take(b, BOARD_AT_SIDE, s, 1));
     ck_assert(!board_take(b, BOARD_AT_SIDE, s, 1));
@@ -142,27 +150,31 @@ START_TEST(features) {
     ck_assert_int_eq(all[0].id, 2);
     /* squares and interspaces hold their own sets */
     int is = geo_interspace_of(g, sq(b, "C3"), GEO_NW);
-    ck_assert_int_eq(board_put(b, BOARD_AT_INTERSPACE, is, (board_feature){0, 3, -1}), GEO_OK);
+    ck_assert_int_eq(board_put(b, BOARD_AT_INTERSPACE, is, (board_feature){ 0, 3, -1 }), GEO_OK);
     ck_assert(board_has(b, BOARD_AT_INTERSPACE, is, 0, &f));
     ck_assert_int_eq(f.value, 3);
     ck_assert(!board_has(b, BOARD_AT_SQUARE, sq(b, "C3"), 0, NULL));
-    ck_assert_int_eq(board_put(b, BOARD_AT_INTERSPACE, 25, (board_feature){0, 0, -1}), GEO_ERANGE);
-    ck_assert_int_eq(board_put(b, BOARD_AT_SQUARE, 0, (board_feature){6, 1, -1}), GEO_OK);
+    ck_assert_int_eq(board_put(b, BOARD_AT_INTERSPACE, 25, (board_feature){ 0, 0, -1 }),
+                     GEO_ERANGE);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SQUARE, 0, (board_feature){ 6, 1, -1 }), GEO_OK);
     ck_assert(board_has(b, BOARD_AT_SQUARE, 0, 6, NULL));
     /* many features on many places: freed nodes are reused, nothing leaks (sanitizers) */
     for (int round = 0; round < 3; round++) {
         for (int side = 0; side < geo_side_count(g); side++)
             for (int id = 0; id < 5; id++)
-                ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, side, (board_feature){id, round, -1}), GEO_OK);
+                ck_assert_int_eq(
+                    board_put(b, BOARD_AT_SIDE, side, (board_feature){ id, round, -1 }), GEO_OK);
         for (int side = 0; side < geo_side_count(g); side++)
-            for (int id = 0; id < 5; id += 2) board_take(b, BOARD_AT_SIDE, side, id);
+            for (int id = 0; id < 5; id += 2)
+                board_take(b, BOARD_AT_SIDE, side, id);
     }
     ck_assert_uint_eq(board_features(b, BOARD_AT_SIDE, s, all, 4), 2); /* ids 1 and 3 */
     board_free(b);
 }
 END_TEST
 
-START_TEST(units) {
+START_TEST(units)
+{
     board *b = board_new(GEO_SQUARE, 6, 6);
     int out[8], s0, s1;
     ck_assert_int_eq(board_place_unit(b, 3, sq(b, "B2"), -1), GEO_OK);
@@ -221,7 +233,8 @@ START_TEST(units) {
 }
 END_TEST
 
-START_TEST(names) {
+START_TEST(names)
+{
     board *b = board_new(GEO_SQUARE, 2, 2);
     ck_assert_ptr_null(board_name(b, BOARD_TERRAIN, 3));
     ck_assert_int_eq(board_set_name(b, BOARD_TERRAIN, 3, "woods", 'W'), GEO_OK);
@@ -240,7 +253,8 @@ START_TEST(names) {
 }
 END_TEST
 
-int main(void) {
+int main(void)
+{
     Suite *s = suite_create("board");
     TCase *tc = tcase_create("board");
     tcase_add_test(tc, bounds);

@@ -7,13 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "draw.h"
 #include "geo.h"
-#include "check_run.h"
 
 /* 3 x 2 board:  A1 woods (W); B2 at elevation 1; a wall on A1/B1; wire on B1/B2; a mine on the
  * interior point where B1, C1, B2, C2 meet (C2's NW corner); unit 5 "rifle" on C1. */
-static board *tiny(void) {
+static board *tiny(void)
+{
     board *b = board_new(GEO_SQUARE, 3, 2);
     const geo_grid *g = board_grid(b);
     board_set_name(b, BOARD_TERRAIN, 0, "woods", 'W');
@@ -23,17 +24,19 @@ static board *tiny(void) {
     int e = board_element_new(b, 0, "woods1");
     board_element_add(b, e, geo_parse_square(g, "A1"));
     board_set_elevation(b, geo_parse_square(g, "B2"), 1);
-    int a1 = geo_parse_square(g, "A1"), b1 = geo_parse_square(g, "B1"), b2 = geo_parse_square(g, "B2");
-    board_put(b, BOARD_AT_SIDE, geo_side_between(g, a1, b1), (board_feature){0, 0, -1});
-    board_put(b, BOARD_AT_SIDE, geo_side_between(g, b1, b2), (board_feature){1, 0, -1});
+    int a1 = geo_parse_square(g, "A1"), b1 = geo_parse_square(g, "B1"),
+        b2 = geo_parse_square(g, "B2");
+    board_put(b, BOARD_AT_SIDE, geo_side_between(g, a1, b1), (board_feature){ 0, 0, -1 });
+    board_put(b, BOARD_AT_SIDE, geo_side_between(g, b1, b2), (board_feature){ 1, 0, -1 });
     board_put(b, BOARD_AT_INTERSPACE, geo_interspace_of(g, geo_parse_square(g, "C2"), GEO_NW),
-              (board_feature){0, 2, -1});
+              (board_feature){ 0, 2, -1 });
     board_place_unit(b, 5, geo_parse_square(g, "C1"), -1);
     board_set_unit_label(b, 5, "rifle");
     return b;
 }
 
-static char *capture_text(const board *b, const draw_options *o, geo_status *st) {
+static char *capture_text(const board *b, const draw_options *o, geo_status *st)
+{
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
@@ -42,13 +45,15 @@ static char *capture_text(const board *b, const draw_options *o, geo_status *st)
     return out;
 }
 
-START_TEST(text_picture) {
+START_TEST(text_picture)
+{
     board *b = tiny();
     const geo_grid *g = board_grid(b);
     /* The line A2 -> B1 is one diagonal step through the interior point (1,1): a corner touch. */
     geo_trace t;
-    ck_assert_int_eq(geo_trace_line(g, geo_parse_square(g, "A2"), geo_parse_square(g, "B1"), &t), GEO_OK);
-    draw_options o = {.trace = &t};
+    ck_assert_int_eq(geo_trace_line(g, geo_parse_square(g, "A2"), geo_parse_square(g, "B1"), &t),
+                     GEO_OK);
+    draw_options o = { .trace = &t };
     geo_status st;
     char *out = capture_text(b, &o, &st);
     ck_assert_int_eq(st, GEO_OK);
@@ -58,23 +63,17 @@ START_TEST(text_picture) {
      * the frame, 'x' where the line touches, the item's symbol for an interspace item. Symbols
      * without one of their own take the first free letter of the name: wall 'w', then wire
      * 'i' (w is taken), mine 'm'. The unit key 'a' is the first letter the map does not show. */
-    const char *want =
-        "     A    B    C   \n"
-        "    +----+----+----+\n"
-        "  1 | W  w@.    . a|\n"
-        "    +    xiiiim    +\n"
-        "  2 |@.    .1   .  |\n"
-        "    +----+----+----+\n"
-        "units: a rifle C1\n"
-        "terrain:  W woods\n"
-        "sides:  w wall  i wire\n"
-        "interspaces:  m mine\n"
-        "line: A2 to B1, 2 squares (@ ends, * crossed), 1 corner touch (x)\n";
+    const char *want = "     A    B    C   \n    +----+----+----+\n"
+                       "  1 | W  w@.    . a|\n    +    xiiiim    +\n"
+                       "  2 |@.    .1   .  |\n    +----+----+----+\n"
+                       "units: a rifle C1\nterrain:  W woods\n"
+                       "sides:  w wall  i wire\ninterspaces:  m mine\n"
+                       "line: A2 to B1, 2 squares (@ ends, * crossed), 1 corner touch (x)\n";
     ck_assert_str_eq(out, want);
     free(out);
     /* with the scenario's symbols, the squares show them as written */
     char symbols[7] = "Wqq...";
-    o = (draw_options){.symbols = symbols};
+    o = (draw_options){ .symbols = symbols };
     out = capture_text(b, &o, &st);
     ck_assert(strstr(out, "  1 | W  w q    q a|\n") != NULL);
     free(out);
@@ -83,13 +82,14 @@ START_TEST(text_picture) {
 }
 END_TEST
 
-START_TEST(svg_picture) {
+START_TEST(svg_picture)
+{
     board *b = tiny();
     const geo_grid *g = board_grid(b);
     geo_trace t;
     geo_trace_line(g, geo_parse_square(g, "A2"), geo_parse_square(g, "B1"), &t);
-    const char *colours[] = {"#112233"};
-    draw_options o = {.trace = &t, .terrain_colours = colours, .n_terrain_colours = 1};
+    const char *colours[] = { "#112233" };
+    draw_options o = { .trace = &t, .terrain_colours = colours, .n_terrain_colours = 1 };
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
@@ -110,7 +110,8 @@ START_TEST(svg_picture) {
     /* the traced line from the centre of A2 (56, 96) to the centre of B1 (104, 48), and the
      * corner touch circled at the grid point (1,1) = (80, 72) */
     ck_assert(strstr(out, "<line x1=\"56\" y1=\"96\" x2=\"104\" y2=\"48\" stroke-width=\"2\"/>"));
-    ck_assert(strstr(out, "<circle cx=\"80\" cy=\"72\" r=\"7\" fill=\"none\" stroke-width=\"2\"/>"));
+    ck_assert(
+        strstr(out, "<circle cx=\"80\" cy=\"72\" r=\"7\" fill=\"none\" stroke-width=\"2\"/>"));
     /* the mine at C2's NW corner (2,1) = (128, 72) */
     ck_assert(strstr(out, "<circle cx=\"128\" cy=\"72\""));
     ck_assert(strstr(out, ">rifle</text>"));
@@ -118,7 +119,7 @@ START_TEST(svg_picture) {
     /* titles are escaped */
     out = NULL;
     f = open_memstream(&out, &len);
-    o = (draw_options){.title = "A & B <c>"};
+    o = (draw_options){ .title = "A & B <c>" };
     draw_svg(b, &o, f);
     fclose(f);
     ck_assert(strstr(out, "<title>A &amp; B &lt;c&gt;</title>"));
@@ -131,15 +132,20 @@ END_TEST
 /* Markers and faces are strings the caller gives (the interpreter names them from the rules'
  * `marker` and `face` enums); here the test names them. Unit 5 carries two markers and shows a
  * face, element 0 (woods1) shows a face; ids without an entry, NULL or "" show nothing. */
-START_TEST(markers_and_faces) {
+START_TEST(markers_and_faces)
+{
     board *b = tiny();
     board_place_unit(b, 7, geo_parse_square(board_grid(b), "A2"), -1);
     board_set_unit_label(b, 7, "mg");
-    const char *markers[8] = {[5] = "suppressed, pinned x2", [7] = ""};
-    const char *faces[6] = {[5] = "wreck"};
-    const char *elem[1] = {"burnt"};
-    draw_options o = {.unit_markers = markers, .n_unit_markers = 8, .unit_faces = faces,
-                      .n_unit_faces = 6, .element_faces = elem, .n_element_faces = 1};
+    const char *markers[8] = { [5] = "suppressed, pinned x2", [7] = "" };
+    const char *faces[6] = { [5] = "wreck" };
+    const char *elem[1] = { "burnt" };
+    draw_options o = { .unit_markers = markers,
+                       .n_unit_markers = 8,
+                       .unit_faces = faces,
+                       .n_unit_faces = 6,
+                       .element_faces = elem,
+                       .n_element_faces = 1 };
     geo_status st;
     char *out = capture_text(b, &o, &st);
     ck_assert_int_eq(st, GEO_OK);
@@ -147,12 +153,8 @@ START_TEST(markers_and_faces) {
      * markers in brackets, two spaces then the face in parentheses; unit 7 has an empty marker
      * string and no face (beyond n_unit_faces): its line is unchanged. Elements showing a
      * face get a line of their own after the terrain key: name, then the face. */
-    const char *keys =
-        "units: a rifle C1  [suppressed, pinned x2]  (wreck)\n"
-        "       b mg A2\n"
-        "terrain:  W woods\n"
-        "elements:  woods1 (burnt)\n"
-        "sides:  w wall  i wire\n";
+    const char *keys = "units: a rifle C1  [suppressed, pinned x2]  (wreck)\n       b mg A2\n"
+                       "terrain:  W woods\nelements:  woods1 (burnt)\nsides:  w wall  i wire\n";
     ck_assert_msg(strstr(out, keys) != NULL, "%s", out);
     free(out);
     /* without the names, the picture is the plain one: no "elements:" line, no brackets */
@@ -171,7 +173,8 @@ START_TEST(markers_and_faces) {
     ck_assert_int_eq(draw_svg(b, &o, f), GEO_OK);
     fclose(f);
     ck_assert_msg(strstr(svg, "<text x=\"152\" y=\"61\" font-size=\"8\" text-anchor=\"middle\" "
-                              "fill=\"#8b0000\">[suppressed] (wreck)</text>") != NULL, "%s", svg);
+                              "fill=\"#8b0000\">[suppressed] (wreck)</text>") != NULL,
+                  "%s", svg);
     ck_assert(strstr(svg, "<text x=\"56\" y=\"34\" font-size=\"10\" text-anchor=\"middle\" "
                           "fill=\"#8b0000\" font-style=\"italic\">burnt</text>") != NULL);
     /* unit 7 (empty string, no face) gets no such line */
@@ -181,7 +184,8 @@ START_TEST(markers_and_faces) {
 }
 END_TEST
 
-START_TEST(hex_not_drawn) {
+START_TEST(hex_not_drawn)
+{
     board *b = board_new(GEO_HEX, 3, 3);
     FILE *f = fopen("/dev/null", "w");
     ck_assert_int_eq(draw_text(b, NULL, f), GEO_ETOPO);
@@ -191,7 +195,8 @@ START_TEST(hex_not_drawn) {
 }
 END_TEST
 
-int main(void) {
+int main(void)
+{
     Suite *s = suite_create("draw");
     TCase *tc = tcase_create("draw");
     tcase_add_test(tc, text_picture);

@@ -9,13 +9,14 @@
 #include <string.h>
 
 #include "board.h"
-#include "geo.h"
 #include "check_run.h"
+#include "geo.h"
 
-static const geo_grid G8x6 = {8, 6, GEO_SQUARE};
-static const geo_grid G10 = {10, 10, GEO_SQUARE};
+static const geo_grid G8x6 = { 8, 6, GEO_SQUARE };
+static const geo_grid G10 = { 10, 10, GEO_SQUARE };
 
-static int sq(const geo_grid *g, const char *name) {
+static int sq(const geo_grid *g, const char *name)
+{
     int s = geo_parse_square(g, name);
     ck_assert_msg(s >= 0, "bad square %s", name);
     return s;
@@ -23,48 +24,56 @@ static int sq(const geo_grid *g, const char *name) {
 
 /* ---- coordinates ---- */
 
-START_TEST(parse_examples) {
+START_TEST(parse_examples)
+{
     int x, y;
     ck_assert_int_eq(geo_parse_xy("A1", 2, &x, &y), GEO_OK);
-    ck_assert_int_eq(x, 0); ck_assert_int_eq(y, 0);
-    ck_assert_int_eq(geo_parse_xy("C4", 2, &x, &y), GEO_OK);   /* third column, fourth row */
-    ck_assert_int_eq(x, 2); ck_assert_int_eq(y, 3);
-    ck_assert_int_eq(geo_parse_xy("c4", 2, &x, &y), GEO_OK);   /* case-insensitive */
-    ck_assert_int_eq(x, 2); ck_assert_int_eq(y, 3);
-    ck_assert_int_eq(geo_parse_xy("Z1", 2, &x, &y), GEO_OK);   /* 26th column */
+    ck_assert_int_eq(x, 0);
+    ck_assert_int_eq(y, 0);
+    ck_assert_int_eq(geo_parse_xy("C4", 2, &x, &y), GEO_OK); /* third column, fourth row */
+    ck_assert_int_eq(x, 2);
+    ck_assert_int_eq(y, 3);
+    ck_assert_int_eq(geo_parse_xy("c4", 2, &x, &y), GEO_OK); /* case-insensitive */
+    ck_assert_int_eq(x, 2);
+    ck_assert_int_eq(y, 3);
+    ck_assert_int_eq(geo_parse_xy("Z1", 2, &x, &y), GEO_OK); /* 26th column */
     ck_assert_int_eq(x, 25);
-    ck_assert_int_eq(geo_parse_xy("AA1", 3, &x, &y), GEO_OK);  /* after Z comes AA: 27th */
+    ck_assert_int_eq(geo_parse_xy("AA1", 3, &x, &y), GEO_OK); /* after Z comes AA: 27th */
     ck_assert_int_eq(x, 26);
     ck_assert_int_eq(geo_parse_xy("AZ10", 4, &x, &y), GEO_OK); /* 26 + 26 = 52nd column */
-    ck_assert_int_eq(x, 51); ck_assert_int_eq(y, 9);
-    ck_assert_int_eq(geo_parse_xy("BA3", 3, &x, &y), GEO_OK);  /* 53rd */
-    ck_assert_int_eq(x, 52); ck_assert_int_eq(y, 2);
+    ck_assert_int_eq(x, 51);
+    ck_assert_int_eq(y, 9);
+    ck_assert_int_eq(geo_parse_xy("BA3", 3, &x, &y), GEO_OK); /* 53rd */
+    ck_assert_int_eq(x, 52);
+    ck_assert_int_eq(y, 2);
     ck_assert_int_eq(geo_parse_square(&G8x6, "C4"), 3 * 8 + 2);
-    ck_assert_int_eq(geo_parse_square(&G8x6, "H6"), 47);       /* last square of 8 x 6 */
+    ck_assert_int_eq(geo_parse_square(&G8x6, "H6"), 47); /* last square of 8 x 6 */
 }
 END_TEST
 
-START_TEST(parse_errors) {
+START_TEST(parse_errors)
+{
     int x, y;
     ck_assert_int_eq(geo_parse_xy("", 0, &x, &y), GEO_ESYNTAX);
-    ck_assert_int_eq(geo_parse_xy("C", 1, &x, &y), GEO_ESYNTAX);     /* no row */
-    ck_assert_int_eq(geo_parse_xy("4", 1, &x, &y), GEO_ESYNTAX);     /* no column */
-    ck_assert_int_eq(geo_parse_xy("4C", 2, &x, &y), GEO_ESYNTAX);    /* backwards */
-    ck_assert_int_eq(geo_parse_xy("C0", 2, &x, &y), GEO_ESYNTAX);    /* rows start at 1 */
-    ck_assert_int_eq(geo_parse_xy("C04", 3, &x, &y), GEO_ESYNTAX);   /* no leading zero */
-    ck_assert_int_eq(geo_parse_xy("C4x", 3, &x, &y), GEO_ESYNTAX);   /* trailing junk */
+    ck_assert_int_eq(geo_parse_xy("C", 1, &x, &y), GEO_ESYNTAX);   /* no row */
+    ck_assert_int_eq(geo_parse_xy("4", 1, &x, &y), GEO_ESYNTAX);   /* no column */
+    ck_assert_int_eq(geo_parse_xy("4C", 2, &x, &y), GEO_ESYNTAX);  /* backwards */
+    ck_assert_int_eq(geo_parse_xy("C0", 2, &x, &y), GEO_ESYNTAX);  /* rows start at 1 */
+    ck_assert_int_eq(geo_parse_xy("C04", 3, &x, &y), GEO_ESYNTAX); /* no leading zero */
+    ck_assert_int_eq(geo_parse_xy("C4x", 3, &x, &y), GEO_ESYNTAX); /* trailing junk */
     ck_assert_int_eq(geo_parse_xy("C-4", 3, &x, &y), GEO_ESYNTAX);
     ck_assert_int_eq(geo_parse_xy("C 4", 3, &x, &y), GEO_ESYNTAX);
-    ck_assert_int_eq(geo_parse_xy("ABCD1", 5, &x, &y), GEO_ERANGE);  /* 4 letters */
+    ck_assert_int_eq(geo_parse_xy("ABCD1", 5, &x, &y), GEO_ERANGE); /* 4 letters */
     ck_assert_int_eq(geo_parse_xy("C123456", 7, &x, &y), GEO_ERANGE);
-    ck_assert_int_eq(geo_parse_square(&G8x6, "I1"), -1);  /* column 9 of 8 */
-    ck_assert_int_eq(geo_parse_square(&G8x6, "A7"), -1);  /* row 7 of 6 */
+    ck_assert_int_eq(geo_parse_square(&G8x6, "I1"), -1); /* column 9 of 8 */
+    ck_assert_int_eq(geo_parse_square(&G8x6, "A7"), -1); /* row 7 of 6 */
     ck_assert_int_eq(geo_parse_square(&G8x6, NULL), -1);
     ck_assert_int_eq(geo_parse_square(&G8x6, "é1"), -1);
 }
 END_TEST
 
-START_TEST(format_round_trip) {
+START_TEST(format_round_trip)
+{
     char buf[16];
     ck_assert_uint_eq(geo_format_xy(0, 0, buf, sizeof buf), 2);
     ck_assert_str_eq(buf, "A1");
@@ -72,7 +81,7 @@ START_TEST(format_round_trip) {
     ck_assert_str_eq(buf, "Z10");
     geo_format_xy(26, 0, buf, sizeof buf);
     ck_assert_str_eq(buf, "AA1");
-    geo_format_xy(701, 0, buf, sizeof buf);      /* 26 + 26*26 = 702 columns end at ZZ */
+    geo_format_xy(701, 0, buf, sizeof buf); /* 26 + 26*26 = 702 columns end at ZZ */
     ck_assert_str_eq(buf, "ZZ1");
     geo_format_xy(702, 0, buf, sizeof buf);
     ck_assert_str_eq(buf, "AAA1");
@@ -94,12 +103,14 @@ END_TEST
 
 /* ---- neighbours and distance ---- */
 
-START_TEST(square_neighbours) {
+START_TEST(square_neighbours)
+{
     int out[8];
     /* C3 on 8x6: N C2, NE D2, E D3, SE D4, S C4, SW B4, W B3, NW B2 (clockwise from north) */
     ck_assert_uint_eq(geo_neighbours(&G8x6, sq(&G8x6, "C3"), true, out), 8);
-    const char *want[8] = {"C2", "D2", "D3", "D4", "C4", "B4", "B3", "B2"};
-    for (int i = 0; i < 8; i++) ck_assert_int_eq(out[i], sq(&G8x6, want[i]));
+    const char *want[8] = { "C2", "D2", "D3", "D4", "C4", "B4", "B3", "B2" };
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(out[i], sq(&G8x6, want[i]));
     ck_assert_uint_eq(geo_neighbours(&G8x6, sq(&G8x6, "C3"), false, out), 4);
     ck_assert_int_eq(out[0], sq(&G8x6, "C2"));
     ck_assert_int_eq(out[3], sq(&G8x6, "B3"));
@@ -115,7 +126,8 @@ START_TEST(square_neighbours) {
 }
 END_TEST
 
-START_TEST(square_distance) {
+START_TEST(square_distance)
+{
     /* Chebyshev: a diagonal step costs one square. A1 -> C4: 2 columns, 3 rows -> 3. */
     ck_assert_int_eq(geo_distance(&G8x6, sq(&G8x6, "A1"), sq(&G8x6, "C4")), 3);
     ck_assert_int_eq(geo_distance(&G8x6, sq(&G8x6, "A1"), sq(&G8x6, "H6")), 7);
@@ -134,17 +146,20 @@ START_TEST(square_distance) {
 }
 END_TEST
 
-START_TEST(hex_neighbours_distance) {
-    geo_grid h = {6, 6, GEO_HEX};
+START_TEST(hex_neighbours_distance)
+{
+    geo_grid h = { 6, 6, GEO_HEX };
     int out[8];
     /* B2 = (1,1), an odd column (shifted down): N B1, NE C2, SE C3, S B3, SW A3, NW A2 */
     ck_assert_uint_eq(geo_neighbours(&h, sq(&h, "B2"), true, out), 6);
-    const char *odd[6] = {"B1", "C2", "C3", "B3", "A3", "A2"};
-    for (int i = 0; i < 6; i++) ck_assert_int_eq(out[i], sq(&h, odd[i]));
+    const char *odd[6] = { "B1", "C2", "C3", "B3", "A3", "A2" };
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(out[i], sq(&h, odd[i]));
     /* C3 = (2,2), an even column: N C2, NE D2, SE D3, S C4, SW B3, NW B2 */
     ck_assert_uint_eq(geo_neighbours(&h, sq(&h, "C3"), false, out), 6);
-    const char *even[6] = {"C2", "D2", "D3", "C4", "B3", "B2"};
-    for (int i = 0; i < 6; i++) ck_assert_int_eq(out[i], sq(&h, even[i]));
+    const char *even[6] = { "C2", "D2", "D3", "C4", "B3", "B2" };
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(out[i], sq(&h, even[i]));
     /* A1 (even column, top-left): only SE B1 and S A2 are on the board */
     ck_assert_uint_eq(geo_neighbours(&h, 0, true, out), 2);
     ck_assert_int_eq(out[0], sq(&h, "B1"));
@@ -159,7 +174,8 @@ START_TEST(hex_neighbours_distance) {
     /* every neighbour is at distance 1 */
     for (int s = 0; s < 36; s++) {
         size_t n = geo_neighbours(&h, s, true, out);
-        for (size_t i = 0; i < n; i++) ck_assert_int_eq(geo_distance(&h, s, out[i]), 1);
+        for (size_t i = 0; i < n; i++)
+            ck_assert_int_eq(geo_distance(&h, s, out[i]), 1);
     }
     /* radius 1 around C3: itself and its 6 neighbours */
     int ring[16];
@@ -169,7 +185,8 @@ END_TEST
 
 /* ---- sides and interspaces ---- */
 
-START_TEST(square_sides) {
+START_TEST(square_sides)
+{
     /* 8x6: horizontal sides first, y*w+x is the top of (x,y); C3's top (between C2 and C3) is
      * 2*8+2 = 18. Vertical sides start at 8*7 = 56; the left of D2 = 56 + 1*9 + 3 = 68. */
     ck_assert_int_eq(geo_side_between(&G8x6, sq(&G8x6, "C2"), sq(&G8x6, "C3")), 18);
@@ -192,16 +209,21 @@ START_TEST(square_sides) {
     /* every side with two squares is the side between them */
     for (int s = 0; s < geo_side_count(&G8x6); s++) {
         ck_assert(geo_side_squares(&G8x6, s, &a, &b));
-        if (a >= 0 && b >= 0) ck_assert_int_eq(geo_side_between(&G8x6, a, b), s);
+        if (a >= 0 && b >= 0)
+            ck_assert_int_eq(geo_side_between(&G8x6, a, b), s);
     }
     int x0, y0, x1, y1;
     ck_assert(geo_side_ends(&G8x6, 68, &x0, &y0, &x1, &y1)); /* left of D2: (3,1)-(3,2) */
-    ck_assert_int_eq(x0, 3); ck_assert_int_eq(y0, 1); ck_assert_int_eq(x1, 3); ck_assert_int_eq(y1, 2);
+    ck_assert_int_eq(x0, 3);
+    ck_assert_int_eq(y0, 1);
+    ck_assert_int_eq(x1, 3);
+    ck_assert_int_eq(y1, 2);
 }
 END_TEST
 
-START_TEST(hex_sides) {
-    geo_grid h = {6, 6, GEO_HEX};
+START_TEST(hex_sides)
+{
+    geo_grid h = { 6, 6, GEO_HEX };
     /* B2 (odd) and C2 (even) are NE/SW neighbours: one shared side, from either hex */
     int s = geo_side_between(&h, sq(&h, "B2"), sq(&h, "C2"));
     ck_assert_int_ge(s, 0);
@@ -231,7 +253,8 @@ START_TEST(hex_sides) {
 }
 END_TEST
 
-START_TEST(interspaces) {
+START_TEST(interspaces)
+{
     /* 8x6: interspace (X,Y) = Y*9 + X is the top-left corner of square (X,Y). C2's NW: 1*9+2 */
     int c2 = sq(&G8x6, "C2");
     ck_assert_int_eq(geo_interspace_of(&G8x6, c2, GEO_NW), 11);
@@ -262,15 +285,19 @@ END_TEST
 
 /* ---- line tracing ---- */
 
-static void expect_squares(const geo_grid *g, const geo_trace *t, const char *const *names, size_t n) {
+static void expect_squares(const geo_grid *g, const geo_trace *t, const char *const *names,
+                           size_t n)
+{
     ck_assert_uint_eq(t->n, n);
-    for (size_t i = 0; i < n; i++) ck_assert_int_eq(t->squares[i], sq(g, names[i]));
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(t->squares[i], sq(g, names[i]));
 }
 
-START_TEST(trace_horizontal_vertical) {
+START_TEST(trace_horizontal_vertical)
+{
     geo_trace t;
     ck_assert_int_eq(geo_trace_line(&G10, sq(&G10, "A1"), sq(&G10, "D1"), &t), GEO_OK);
-    const char *h[] = {"A1", "B1", "C1", "D1"};
+    const char *h[] = { "A1", "B1", "C1", "D1" };
     expect_squares(&G10, &t, h, 4);
     ck_assert_uint_eq(t.corners, 0);
     ck_assert_int_eq(t.cross[0].side, geo_side_between(&G10, sq(&G10, "A1"), sq(&G10, "B1")));
@@ -278,7 +305,7 @@ START_TEST(trace_horizontal_vertical) {
     ck_assert_int_eq(t.cross[2].side, geo_side_between(&G10, sq(&G10, "C1"), sq(&G10, "D1")));
     geo_trace_free(&t);
     ck_assert_int_eq(geo_trace_line(&G10, sq(&G10, "B2"), sq(&G10, "B5"), &t), GEO_OK);
-    const char *v[] = {"B2", "B3", "B4", "B5"};
+    const char *v[] = { "B2", "B3", "B4", "B5" };
     expect_squares(&G10, &t, v, 4);
     ck_assert_int_eq(t.cross[1].side, geo_side_between(&G10, sq(&G10, "B3"), sq(&G10, "B4")));
     geo_trace_free(&t);
@@ -290,11 +317,12 @@ START_TEST(trace_horizontal_vertical) {
 }
 END_TEST
 
-START_TEST(trace_diagonal_corners) {
+START_TEST(trace_diagonal_corners)
+{
     /* 45 degrees: the line passes through a grid corner at every step. A1 -> D4. */
     geo_trace t;
     ck_assert_int_eq(geo_trace_line(&G10, sq(&G10, "A1"), sq(&G10, "D4"), &t), GEO_OK);
-    const char *d[] = {"A1", "B2", "C3", "D4"};
+    const char *d[] = { "A1", "B2", "C3", "D4" };
     expect_squares(&G10, &t, d, 4);
     ck_assert_uint_eq(t.corners, 3);
     for (int i = 0; i < 3; i++) {
@@ -321,26 +349,27 @@ START_TEST(trace_diagonal_corners) {
 }
 END_TEST
 
-START_TEST(trace_knight_and_shallow) {
+START_TEST(trace_knight_and_shallow)
+{
     geo_trace t;
     /* (2,1) "knight" line A1 -> C2, from (0.5,0.5) to (2.5,1.5): at x=1, y=0.75 (still row 1);
      * y reaches 1 at x=1.5, the middle of column B; then x=2 -> C2. A1 B1 B2 C2, no corner. */
     ck_assert_int_eq(geo_trace_line(&G10, sq(&G10, "A1"), sq(&G10, "C2"), &t), GEO_OK);
-    const char *k[] = {"A1", "B1", "B2", "C2"};
+    const char *k[] = { "A1", "B1", "B2", "C2" };
     expect_squares(&G10, &t, k, 4);
     ck_assert_uint_eq(t.corners, 0);
     ck_assert_int_eq(t.cross[1].side, geo_side_between(&G10, sq(&G10, "B1"), sq(&G10, "B2")));
     geo_trace_free(&t);
     /* A1 -> G2 (6,1): y = 1 at x = 0.5 + 6*0.5 = 3.5, inside column D: A1 B1 C1 D1 D2 E2 F2 G2 */
     ck_assert_int_eq(geo_trace_line(&G10, sq(&G10, "A1"), sq(&G10, "G2"), &t), GEO_OK);
-    const char *s6[] = {"A1", "B1", "C1", "D1", "D2", "E2", "F2", "G2"};
+    const char *s6[] = { "A1", "B1", "C1", "D1", "D2", "E2", "F2", "G2" };
     expect_squares(&G10, &t, s6, 8);
     ck_assert_uint_eq(t.corners, 0);
     geo_trace_free(&t);
     /* A1 -> H2 (7,1): y = 1 at x = 0.5 + 7*0.5 = 4.0, exactly the grid corner (4,1) between D1
      * and E2: a corner touch, with E1 on the left and D2 on the right. */
     ck_assert_int_eq(geo_trace_line(&G10, sq(&G10, "A1"), sq(&G10, "H2"), &t), GEO_OK);
-    const char *s7[] = {"A1", "B1", "C1", "D1", "E2", "F2", "G2", "H2"};
+    const char *s7[] = { "A1", "B1", "C1", "D1", "E2", "F2", "G2", "H2" };
     expect_squares(&G10, &t, s7, 8);
     ck_assert_uint_eq(t.corners, 1);
     ck_assert_int_eq(t.cross[3].corner, 1 * 11 + 4);
@@ -370,11 +399,12 @@ START_TEST(trace_knight_and_shallow) {
 }
 END_TEST
 
-START_TEST(trace_symmetric_and_connected) {
+START_TEST(trace_symmetric_and_connected)
+{
     /* For every pair of squares of a 7x6 board: A->B is B->A reversed with left and right
      * swapped; consecutive squares share the crossed side, or meet at the touched corner;
      * the count is 1 + |dx| + |dy| - corners. */
-    geo_grid g = {7, 6, GEO_SQUARE};
+    geo_grid g = { 7, 6, GEO_SQUARE };
     int n = 42;
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) {
@@ -386,7 +416,8 @@ START_TEST(trace_symmetric_and_connected) {
             int ax = a % 7, ay = a / 7, bx = b % 7, by = b / 7;
             int dx = abs(ax - bx), dy = abs(ay - by);
             ck_assert_uint_eq(f.n, (size_t)(1 + dx + dy) - f.corners);
-            for (size_t i = 0; i < f.n; i++) ck_assert_int_eq(f.squares[i], r.squares[f.n - 1 - i]);
+            for (size_t i = 0; i < f.n; i++)
+                ck_assert_int_eq(f.squares[i], r.squares[f.n - 1 - i]);
             for (size_t i = 0; i + 1 < f.n; i++) {
                 const geo_cross *c = &f.cross[i], *d = &r.cross[f.n - 2 - i];
                 ck_assert_int_eq(c->side, d->side);
@@ -394,7 +425,8 @@ START_TEST(trace_symmetric_and_connected) {
                 ck_assert_int_eq(c->left, d->right);
                 ck_assert_int_eq(c->right, d->left);
                 int p = f.squares[i], q = f.squares[i + 1];
-                if (c->side >= 0) ck_assert_int_eq(geo_side_between(&g, p, q), c->side);
+                if (c->side >= 0)
+                    ck_assert_int_eq(geo_side_between(&g, p, q), c->side);
                 else {
                     ck_assert_int_eq(geo_distance(&g, p, q), 1);
                     ck_assert_int_lt(geo_side_between(&g, p, q), 0); /* diagonal step */
@@ -402,7 +434,8 @@ START_TEST(trace_symmetric_and_connected) {
                     geo_interspace_squares(&g, c->corner, sqs);
                     int hits = 0;
                     for (int k = 0; k < 4; k++)
-                        hits += sqs[k] == p || sqs[k] == q || sqs[k] == c->left || sqs[k] == c->right;
+                        hits +=
+                            sqs[k] == p || sqs[k] == q || sqs[k] == c->left || sqs[k] == c->right;
                     ck_assert_int_eq(hits, 4);
                     /* left and right really are on those sides of the line */
                     ck_assert_int_eq(geo_side_of_line(&g, a, b, c->left), -1);
@@ -415,13 +448,14 @@ START_TEST(trace_symmetric_and_connected) {
 }
 END_TEST
 
-START_TEST(trace_errors) {
+START_TEST(trace_errors)
+{
     geo_trace t;
     ck_assert_int_eq(geo_trace_line(&G10, -1, 3, &t), GEO_ERANGE);
     ck_assert_uint_eq(t.n, 0);
     geo_trace_free(&t);
     ck_assert_int_eq(geo_trace_line(&G10, 0, 100, &t), GEO_ERANGE);
-    geo_grid h = {5, 5, GEO_HEX};
+    geo_grid h = { 5, 5, GEO_HEX };
     ck_assert_int_eq(geo_trace_line(&h, 0, 3, &t), GEO_ETOPO);
     geo_trace_free(&t);
     geo_walk w;
@@ -432,7 +466,8 @@ START_TEST(trace_errors) {
 }
 END_TEST
 
-START_TEST(side_of_line) {
+START_TEST(side_of_line)
+{
     int a1 = sq(&G10, "A1"), e1 = sq(&G10, "E1");
     /* walking east along row 1, row 3 (south, down the page) is on the right */
     ck_assert_int_eq(geo_side_of_line(&G10, a1, e1, sq(&G10, "C3")), 1);
@@ -447,7 +482,8 @@ START_TEST(side_of_line) {
 }
 END_TEST
 
-START_TEST(bresenham) {
+START_TEST(bresenham)
+{
     /* A1 -> D2: dx 3, dy -1, err 2. e2=4: x+1 (err 1) -> B1. e2=2: x+1 (err 0), 2<=3 so y+1
      * (err 3) -> C2. e2=6: x+1 -> D2. */
     int out[16];
@@ -464,12 +500,14 @@ START_TEST(bresenham) {
      * e2=-2 >= -5 -> x (err -6), <= 2 -> y (err -4): B3. e2=-8: y (err -2): B4.
      * e2=-4 >= -5 -> x (err -7), y (err -5): C5. e2=-10: y: C6. */
     ck_assert_uint_eq(geo_bresenham(&G10, 0, sq(&G10, "C6"), out, 16), 5);
-    const char *want[] = {"A2", "B3", "B4", "C5", "C6"};
-    for (int i = 0; i < 5; i++) ck_assert_int_eq(out[i], sq(&G10, want[i]));
+    const char *want[] = { "A2", "B3", "B4", "C5", "C6" };
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(out[i], sq(&G10, want[i]));
 }
 END_TEST
 
-int main(void) {
+int main(void)
+{
     Suite *s = suite_create("geo");
     TCase *tc = tcase_create("geo");
     tcase_set_timeout(tc, 60);

@@ -10,58 +10,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "config.h"
 #include "draw.h"
 #include "geo.h"
 #include "mem.h"
 #include "scenario.h"
 #include "scn_names.h"
-#include "check_run.h"
 
 /* The names the example boards use, as the rules would declare them (docs/spec/board.md). */
-static const char *const TERRAIN[] = {"sand", "shingle", "water", "grass", "bunker", "woods",
-                                      "road", "open", "hill", "field", "stream", "trench",
-                                      "rough", "crater", "building", "bridge", NULL};
-static const char *const SQUARE_FEATURES[] = {"mound", "summit", "ford", "rail", NULL};
-static const char *const SIDE_FEATURES[] = {"contour", "embankment", "wall", "window", "opening",
-                                            "wire", "hedgehog", "passage", "ladder", "door",
-                                            "hedge", NULL};
-static const char *const ITEMS[] = {"mine", NULL};
-static const char *const MARKERS[] = {"suppressed", NULL};
-static const char *const COUNTERS[] = {"landing_craft", "rifle_squad", "bazooka_team", "mg_team",
-                                       "sniper", "grenadiers", "observer", "at_gun", "sherman",
-                                       "jeep", "officer", "engineers", "stug", "halftrack", NULL};
-static const char *const ARMIES[] = {"allies", "axis", NULL};
+static const char *const TERRAIN[] = { "sand",  "shingle", "water",    "grass",  "bunker", "woods",
+                                       "road",  "open",    "hill",     "field",  "stream", "trench",
+                                       "rough", "crater",  "building", "bridge", NULL };
+static const char *const SQUARE_FEATURES[] = { "mound", "summit", "ford", "rail", NULL };
+static const char *const SIDE_FEATURES[] = { "contour", "embankment", "wall",     "window",
+                                             "opening", "wire",       "hedgehog", "passage",
+                                             "ladder",  "door",       "hedge",    NULL };
+static const char *const ITEMS[] = { "mine", NULL };
+static const char *const MARKERS[] = { "suppressed", NULL };
+static const char *const COUNTERS[] = { "landing_craft", "rifle_squad", "bazooka_team",
+                                        "mg_team",       "sniper",      "grenadiers",
+                                        "observer",      "at_gun",      "sherman",
+                                        "jeep",          "officer",     "engineers",
+                                        "stug",          "halftrack",   NULL };
+static const char *const ARMIES[] = { "allies", "axis", NULL };
 /* counters two squares long */
-static const char *const LONG[] = {"landing_craft", "sherman", "stug", "halftrack", NULL};
+static const char *const LONG[] = { "landing_craft", "sherman", "stug", "halftrack", NULL };
 
-static scn_names *declared(void) {
+static scn_names *declared(void)
+{
     scn_names *n = scn_names_new();
-    const char *const *lists[BOARD_NKINDS] = {TERRAIN, SQUARE_FEATURES, SIDE_FEATURES, ITEMS,
-                                              MARKERS, COUNTERS, ARMIES};
+    const char *const *lists[BOARD_NKINDS] = { TERRAIN, SQUARE_FEATURES, SIDE_FEATURES, ITEMS,
+                                               MARKERS, COUNTERS,        ARMIES };
     for (int k = 0; k < BOARD_NKINDS; k++)
-        for (const char *const *p = lists[k]; *p; p++) scn_names_add(n, (board_name_kind)k, *p);
+        for (const char *const *p = lists[k]; *p; p++)
+            scn_names_add(n, (board_name_kind)k, *p);
     scn_names_freeze(n);
     return n;
 }
 
-static int resolve_declared(void *ud, board_name_kind k, const char *name) {
+static int resolve_declared(void *ud, board_name_kind k, const char *name)
+{
     scn_resolver r = scn_names_resolver(ud);
     return r.resolve(ud, k, name);
 }
 
-static int counter_size(void *ud, int counter) {
+static int counter_size(void *ud, int counter)
+{
     const char *name = scn_names_name(ud, BOARD_COUNTER, counter);
     for (const char *const *p = LONG; *p; p++)
-        if (name && strcmp(name, *p) == 0) return 2;
+        if (name && strcmp(name, *p) == 0)
+            return 2;
     return 1;
 }
 
-static scn_resolver resolver(scn_names *n) {
-    return (scn_resolver){.resolve = resolve_declared, .counter_size = counter_size, .ud = n};
+static scn_resolver resolver(scn_names *n)
+{
+    return (scn_resolver){ .resolve = resolve_declared, .counter_size = counter_size, .ud = n };
 }
 
-static char *slurp(const char *path, size_t *len) {
+static char *slurp(const char *path, size_t *len)
+{
     FILE *f = fopen(path, "rb");
     ck_assert_msg(f != NULL, "cannot open %s", path);
     static char buf[1 << 16];
@@ -73,11 +82,12 @@ static char *slurp(const char *path, size_t *len) {
     return copy;
 }
 
-static scenario *load_example(const char *name, scn_names *n) {
+static scenario *load_example(const char *name, scn_names *n)
+{
     char path[512];
     snprintf(path, sizeof path, "%s/examples/boards/%s", HON_SOURCE_ROOT, name);
     scn_resolver r = resolver(n);
-    scn_errors errs = {0};
+    scn_errors errs = { 0 };
     scenario *s = scn_names_load_file(path, &r, &errs);
     ck_assert_msg(s != NULL, "%s did not load (%zu errors)", name, errs.len);
     ck_assert_uint_eq(errs.len, 0);
@@ -85,25 +95,29 @@ static scenario *load_example(const char *name, scn_names *n) {
     return s;
 }
 
-static int at(const scenario *s, const char *name) {
+static int at(const scenario *s, const char *name)
+{
     int q = geo_parse_square(board_grid(s->board), name);
     ck_assert_msg(q >= 0, "bad square %s", name);
     return q;
 }
 
-static int id_of(scn_names *n, board_name_kind k, const char *name) {
+static int id_of(scn_names *n, board_name_kind k, const char *name)
+{
     int id = scn_names_add(n, k, name); /* already there: its id */
     ck_assert_int_ge(id, 0);
     return id;
 }
 
-static int side_at(const scenario *s, const char *a, const char *b) {
+static int side_at(const scenario *s, const char *a, const char *b)
+{
     return geo_side_between(board_grid(s->board), at(s, a), at(s, b));
 }
 
 /* ---- the example boards ---- */
 
-START_TEST(example_beach) {
+START_TEST(example_beach)
+{
     scn_names *n = declared();
     scenario *s = load_example("beach_seawall.scn", n);
     const board *b = s->board;
@@ -129,10 +143,13 @@ START_TEST(example_beach) {
     ck_assert(board_side_has(b, side_at(s, "H4", "H5"), wall, NULL));
     /* the bunker window faces the beach (the square south of H2) */
     board_feature f;
-    ck_assert(board_side_has(b, side_at(s, "H2", "H3"), id_of(n, BOARD_SIDE_FEATURE, "window"), &f));
+    ck_assert(
+        board_side_has(b, side_at(s, "H2", "H3"), id_of(n, BOARD_SIDE_FEATURE, "window"), &f));
     ck_assert_int_eq(f.facing, at(s, "H3"));
-    ck_assert(board_side_has(b, side_at(s, "H2", "H3"), id_of(n, BOARD_SIDE_FEATURE, "wall"), NULL));
-    ck_assert(board_side_has(b, side_at(s, "I1", "I2"), id_of(n, BOARD_SIDE_FEATURE, "opening"), NULL));
+    ck_assert(
+        board_side_has(b, side_at(s, "H2", "H3"), id_of(n, BOARD_SIDE_FEATURE, "wall"), NULL));
+    ck_assert(
+        board_side_has(b, side_at(s, "I1", "I2"), id_of(n, BOARD_SIDE_FEATURE, "opening"), NULL));
     /* hedgehogs and wire */
     int hh = id_of(n, BOARD_SIDE_FEATURE, "hedgehog"), wire = id_of(n, BOARD_SIDE_FEATURE, "wire");
     ck_assert(board_side_has(b, side_at(s, "E6", "F6"), hh, NULL));
@@ -140,9 +157,11 @@ START_TEST(example_beach) {
     ck_assert(!board_side_has(b, side_at(s, "D5", "D6"), wire, NULL));
     /* mines: F5's NW corner holds a 2; G5:NE is the same point as H5:NW and holds a 1 */
     int mine = id_of(n, BOARD_INTERSPACE_ITEM, "mine");
-    ck_assert(board_has(b, BOARD_AT_INTERSPACE, geo_interspace_of(g, at(s, "F5"), GEO_NW), mine, &f));
+    ck_assert(
+        board_has(b, BOARD_AT_INTERSPACE, geo_interspace_of(g, at(s, "F5"), GEO_NW), mine, &f));
     ck_assert_int_eq(f.value, 2);
-    ck_assert(board_has(b, BOARD_AT_INTERSPACE, geo_interspace_of(g, at(s, "H5"), GEO_NW), mine, &f));
+    ck_assert(
+        board_has(b, BOARD_AT_INTERSPACE, geo_interspace_of(g, at(s, "H5"), GEO_NW), mine, &f));
     ck_assert_int_eq(f.value, 1);
     /* units: a 2-square landing craft with a squad aboard */
     int lc = scn_unit_find(s, "lcvp1"), r3 = scn_unit_find(s, "rifle3");
@@ -164,16 +183,17 @@ START_TEST(example_beach) {
 }
 END_TEST
 
-START_TEST(example_hill) {
+START_TEST(example_hill)
+{
     scn_names *n = declared();
     scenario *s = load_example("hill_contour.scn", n);
     const board *b = s->board;
     int contour = id_of(n, BOARD_SIDE_FEATURE, "contour");
     /* `side steps contour`: contour lines exactly where the elevation changes */
-    ck_assert(board_side_has(b, side_at(s, "B3", "C3"), contour, NULL));   /* 0 | 1 */
-    ck_assert(board_side_has(b, side_at(s, "D4", "E4"), contour, NULL));   /* 1 | 2 */
-    ck_assert(!board_side_has(b, side_at(s, "C3", "C4"), contour, NULL));  /* 1 | 1 */
-    ck_assert(!board_side_has(b, side_at(s, "A1", "B1"), contour, NULL));  /* 0 | 0 */
+    ck_assert(board_side_has(b, side_at(s, "B3", "C3"), contour, NULL));  /* 0 | 1 */
+    ck_assert(board_side_has(b, side_at(s, "D4", "E4"), contour, NULL));  /* 1 | 2 */
+    ck_assert(!board_side_has(b, side_at(s, "C3", "C4"), contour, NULL)); /* 1 | 1 */
+    ck_assert(!board_side_has(b, side_at(s, "A1", "B1"), contour, NULL)); /* 0 | 0 */
     /* the two explicit elements; the woods on the slope are their own elements */
     int hill = board_element_at(b, at(s, "D2")), summit = board_element_at(b, at(s, "E4"));
     ck_assert_str_eq(board_element_name(b, hill), "hill192");
@@ -190,7 +210,8 @@ START_TEST(example_hill) {
     ck_assert(board_has(b, BOARD_AT_SQUARE, at(s, "D2"), mound, NULL));
     ck_assert(board_has(b, BOARD_AT_SQUARE, at(s, "I4"), mound, NULL));
     ck_assert(!board_has(b, BOARD_AT_SQUARE, at(s, "E2"), mound, NULL));
-    ck_assert(board_has(b, BOARD_AT_SQUARE, at(s, "C9"), id_of(n, BOARD_SQUARE_FEATURE, "ford"), NULL));
+    ck_assert(
+        board_has(b, BOARD_AT_SQUARE, at(s, "C9"), id_of(n, BOARD_SQUARE_FEATURE, "ford"), NULL));
     ck_assert_int_eq(board_unit_orientation(b, s->units[scn_unit_find(s, "sherman")].id), GEO_E);
     ck_assert_int_eq(s->symbols[at(s, "D2")], 'm');
     scn_free(s);
@@ -198,7 +219,8 @@ START_TEST(example_hill) {
 }
 END_TEST
 
-START_TEST(example_trench) {
+START_TEST(example_trench)
+{
     scn_names *n = declared();
     scenario *s = load_example("trench_line.scn", n);
     const board *b = s->board;
@@ -213,8 +235,10 @@ START_TEST(example_trench) {
     ck_assert(!board_side_has(b, side_at(s, "C4", "C5"), wall, NULL)); /* inside the trench */
     /* the two trenches touch at G5/H5: a wall from each outline plus the passage */
     ck_assert(board_side_has(b, side_at(s, "G5", "H5"), wall, NULL));
-    ck_assert(board_side_has(b, side_at(s, "G5", "H5"), id_of(n, BOARD_SIDE_FEATURE, "passage"), NULL));
-    ck_assert(board_side_has(b, side_at(s, "B3", "B4"), id_of(n, BOARD_SIDE_FEATURE, "ladder"), NULL));
+    ck_assert(
+        board_side_has(b, side_at(s, "G5", "H5"), id_of(n, BOARD_SIDE_FEATURE, "passage"), NULL));
+    ck_assert(
+        board_side_has(b, side_at(s, "B3", "B4"), id_of(n, BOARD_SIDE_FEATURE, "ladder"), NULL));
     /* corners of the western trench (BRO.1.1.hole.corners): C4 turns, D5 does not */
     ck_assert(board_element_corner(b, tw, at(s, "C4")));
     ck_assert(!board_element_corner(b, tw, at(s, "D5")));
@@ -223,7 +247,8 @@ START_TEST(example_trench) {
 }
 END_TEST
 
-START_TEST(example_village) {
+START_TEST(example_village)
+{
     scn_names *n = declared();
     scenario *s = load_example("village_rail.scn", n);
     const board *b = s->board;
@@ -236,7 +261,8 @@ START_TEST(example_village) {
     board_feature f;
     ck_assert(board_side_has(b, side_at(s, "A7", "A8"), id_of(n, BOARD_SIDE_FEATURE, "hedge"), &f));
     ck_assert_int_eq(f.facing, at(s, "A7"));
-    ck_assert(board_side_has(b, side_at(s, "G2", "H2"), id_of(n, BOARD_SIDE_FEATURE, "door"), NULL));
+    ck_assert(
+        board_side_has(b, side_at(s, "G2", "H2"), id_of(n, BOARD_SIDE_FEATURE, "door"), NULL));
     int h = scn_unit_find(s, "halftrack"), r3 = scn_unit_find(s, "rifle3");
     ck_assert_int_eq(s->units[r3].in, h);
     int s0, s1;
@@ -250,14 +276,15 @@ END_TEST
 
 /* ---- bad files ---- */
 
-static void check_bad(const char *file) {
+static void check_bad(const char *file)
+{
     char path[512];
     snprintf(path, sizeof path, "%s/tests/runtime/bad/%s", HON_SOURCE_ROOT, file);
     size_t len;
     char *text = slurp(path, &len);
     scn_names *n = declared();
     scn_resolver r = resolver(n);
-    scn_errors errs = {0};
+    scn_errors errs = { 0 };
     scenario *s = scn_load(text, len, &r, &errs);
     ck_assert_msg(s == NULL, "%s loaded", file);
     size_t k = 0;
@@ -269,8 +296,8 @@ static void check_bad(const char *file) {
         char got[400];
         const scn_error *x = &errs.items[k];
         snprintf(got, sizeof got, "%d:%d: error[E%03d]: %s", x->line, x->col, x->code, x->message);
-        ck_assert_msg(strlen(got) == m && strncmp(got, p, m) == 0, "%s: expected\n  %.*s\ngot\n  %s",
-                      file, (int)m, p, got);
+        ck_assert_msg(strlen(got) == m && strncmp(got, p, m) == 0,
+                      "%s: expected\n  %.*s\ngot\n  %s", file, (int)m, p, got);
     }
     ck_assert_msg(k == errs.len, "%s: %zu errors, %zu expected (next: %s)", file, errs.len, k,
                   k < errs.len ? errs.items[k].message : "");
@@ -280,7 +307,8 @@ static void check_bad(const char *file) {
     free(text);
 }
 
-START_TEST(bad_files) {
+START_TEST(bad_files)
+{
     char dir[512];
     snprintf(dir, sizeof dir, "%s/tests/runtime/bad", HON_SOURCE_ROOT);
     DIR *d = opendir(dir);
@@ -289,7 +317,8 @@ START_TEST(bad_files) {
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
-        if (l < 5 || strcmp(e->d_name + l - 4, ".scn") != 0) continue;
+        if (l < 5 || strcmp(e->d_name + l - 4, ".scn") != 0)
+            continue;
         check_bad(e->d_name);
         files++;
     }
@@ -298,11 +327,12 @@ START_TEST(bad_files) {
 }
 END_TEST
 
-START_TEST(render) {
+START_TEST(render)
+{
     const char *text = "size 4 x 2\nlegend . = open\nmap\n1 . . . .\n2 . x\t. .\n";
     scn_names *n = declared();
     scn_resolver r = resolver(n);
-    scn_errors errs = {0};
+    scn_errors errs = { 0 };
     ck_assert_ptr_null(scn_load(text, strlen(text), &r, &errs));
     ck_assert_uint_eq(errs.len, 1);
     char *out = NULL;
@@ -313,21 +343,22 @@ START_TEST(render) {
     /* base/diag.c expands the tab after 'x' (display column 5) to the next stop, 8, and puts
      * the caret under the fifth display column, the 'x' */
     ck_assert_str_eq(out, "board.scn:5:5: error[E302]: unknown map symbol 'x' (not in the legend)\n"
-                          "    5 | 2 . x   . .\n"
-                          "      |     ^\n");
+                          "    5 | 2 . x   . .\n      |     ^\n");
     free(out);
     scn_errors_free(&errs);
     scn_names_free(n);
 }
 END_TEST
 
-START_TEST(error_cap) {
+START_TEST(error_cap)
+{
     /* 60 diagonal obstacles: 50 errors, then E314 and nothing more */
     char text[4096] = "size 3 x 3\n";
-    for (int i = 0; i < 60; i++) strcat(text, "side A1/B2 wire\n");
+    for (int i = 0; i < 60; i++)
+        strcat(text, "side A1/B2 wire\n");
     scn_names *n = declared();
     scn_resolver r = resolver(n);
-    scn_errors errs = {0};
+    scn_errors errs = { 0 };
     ck_assert_ptr_null(scn_load(text, strlen(text), &r, &errs));
     ck_assert_uint_eq(errs.len, 51);
     ck_assert_int_eq(errs.items[49].code, 309);
@@ -337,9 +368,10 @@ START_TEST(error_cap) {
 }
 END_TEST
 
-START_TEST(minimal_and_open_names) {
+START_TEST(minimal_and_open_names)
+{
     /* the smallest scenario: a size; no map means no terrain */
-    scn_errors errs = {0};
+    scn_errors errs = { 0 };
     scenario *s = scn_load("size 2 x 1", 10, NULL, &errs);
     ck_assert_ptr_nonnull(s);
     ck_assert_str_eq(s->title, "");
@@ -372,7 +404,8 @@ END_TEST
 
 /* ---- robustness ---- */
 
-static uint64_t rng_next(uint64_t *s) {
+static uint64_t rng_next(uint64_t *s)
+{
     *s ^= *s << 13;
     *s ^= *s >> 7;
     *s ^= *s << 17;
@@ -380,15 +413,32 @@ static uint64_t rng_next(uint64_t *s) {
 }
 
 static const char *const DICT[] = {
-    "side ", "unit ", "map\n", "elevation\n", "legend ", "element ", "interspace ", "square ",
-    "size ", "topology hex\n", " = ", "/", "..", ":", "\"", "#", "\n", " ", "A1", "ZZ99", "C3",
-    "-", "99999999999", "0", "1 ", "x", "around ", "steps ", "facing N", "with ", " in ", " at ",
-    "wall", "mine=", "\t", "\r\n", "AAAA1", "colour terrain open \"#fff\"\n", "~", "\xff",
+    "side ",       "unit ",
+    "map\n",       "elevation\n",
+    "legend ",     "element ",
+    "interspace ", "square ",
+    "size ",       "topology hex\n",
+    " = ",         "/",
+    "..",          ":",
+    "\"",          "#",
+    "\n",          " ",
+    "A1",          "ZZ99",
+    "C3",          "-",
+    "99999999999", "0",
+    "1 ",          "x",
+    "around ",     "steps ",
+    "facing N",    "with ",
+    " in ",        " at ",
+    "wall",        "mine=",
+    "\t",          "\r\n",
+    "AAAA1",       "colour terrain open \"#fff\"\n",
+    "~",           "\xff",
 };
 
-START_TEST(fuzz) {
-    const char *files[] = {"beach_seawall.scn", "hill_contour.scn", "trench_line.scn",
-                           "village_rail.scn", NULL};
+START_TEST(fuzz)
+{
+    const char *files[] = { "beach_seawall.scn", "hill_contour.scn", "trench_line.scn",
+                            "village_rail.scn", NULL };
     uint64_t seed = 0x9E3779B97F4A7C15u;
     FILE *sink = fopen("/dev/null", "w");
     ck_assert_ptr_nonnull(sink);
@@ -407,9 +457,12 @@ START_TEST(fuzz) {
                 uint64_t r = rng_next(&seed);
                 size_t pos = n ? (size_t)(r >> 8) % n : 0;
                 switch (r % 5) {
-                case 0: n = pos; break;                                   /* truncate */
-                case 1: if (n) buf[pos] = (char)(rng_next(&seed) & 0xff); break; /* flip a byte */
-                case 2: {                                                 /* insert a word */
+                case 0: n = pos; break; /* truncate */
+                case 1:
+                    if (n)
+                        buf[pos] = (char)(rng_next(&seed) & 0xff);
+                    break; /* flip a byte */
+                case 2: {  /* insert a word */
                     const char *w = DICT[rng_next(&seed) % (sizeof DICT / sizeof *DICT)];
                     size_t wl = strlen(w);
                     if (n + wl < len * 2 + 4096) {
@@ -419,17 +472,20 @@ START_TEST(fuzz) {
                     }
                     break;
                 }
-                case 3: {                                                 /* delete a range */
+                case 3: { /* delete a range */
                     size_t k = (size_t)(rng_next(&seed) % 40);
-                    if (pos + k > n) k = n - pos;
+                    if (pos + k > n)
+                        k = n - pos;
                     memmove(buf + pos, buf + pos + k, n - pos - k);
                     n -= k;
                     break;
                 }
-                default: {                                                /* duplicate a line */
+                default: { /* duplicate a line */
                     size_t a = pos, b = pos;
-                    while (a > 0 && buf[a - 1] != '\n') a--;
-                    while (b < n && buf[b] != '\n') b++;
+                    while (a > 0 && buf[a - 1] != '\n')
+                        a--;
+                    while (b < n && buf[b] != '\n')
+                        b++;
                     size_t k = b - a;
                     if (k < 300 && n + k + 1 < len * 2 + 4096) {
                         memmove(buf + a + k + 1, buf + a, n - a);
@@ -446,16 +502,17 @@ START_TEST(fuzz) {
             memcpy(exact, buf, n);
             scn_names *names = iter % 2 ? declared() : scn_names_new();
             scn_resolver r = iter % 2 ? resolver(names) : scn_names_resolver(names);
-            scn_errors errs = {0};
+            scn_errors errs = { 0 };
             scenario *s = scn_load(exact, n, &r, &errs);
             if (s) {
                 loaded++;
                 const geo_grid *g = board_grid(s->board);
-                geo_trace t = {0};
+                geo_trace t = { 0 };
                 int a = (int)(rng_next(&seed) % (uint64_t)geo_square_count(g));
                 int b = (int)(rng_next(&seed) % (uint64_t)geo_square_count(g));
-                draw_options o = {.symbols = s->symbols};
-                if (geo_trace_line(g, a, b, &t) == GEO_OK) o.trace = &t;
+                draw_options o = { .symbols = s->symbols };
+                if (geo_trace_line(g, a, b, &t) == GEO_OK)
+                    o.trace = &t;
                 draw_text(s->board, &o, sink);
                 draw_svg(s->board, &o, sink);
                 geo_trace_free(&t);
@@ -483,7 +540,8 @@ START_TEST(fuzz) {
 }
 END_TEST
 
-START_TEST(out_of_memory) {
+START_TEST(out_of_memory)
+{
     /* Fail the 1st, 2nd, 3rd... allocation of loading, tracing and drawing the beach until a
      * run needs no failure: every failure must be reported (or the picture abandoned) without a
      * crash or a leak (the sanitizer build checks leaks at exit). */
@@ -497,12 +555,13 @@ START_TEST(out_of_memory) {
     long k;
     for (k = 0;; k++) {
         hon_mem_fail_after(k);
-        scn_errors errs = {0};
+        scn_errors errs = { 0 };
         scenario *s = scn_load(text, len, &r, &errs);
         if (s) {
             geo_trace t;
-            draw_options o = {.symbols = s->symbols};
-            if (geo_trace_line(board_grid(s->board), 0, 100, &t) == GEO_OK) o.trace = &t;
+            draw_options o = { .symbols = s->symbols };
+            if (geo_trace_line(board_grid(s->board), 0, 100, &t) == GEO_OK)
+                o.trace = &t;
             draw_text(s->board, &o, sink);
             draw_svg(s->board, &o, sink);
             geo_trace_free(&t);
@@ -511,7 +570,8 @@ START_TEST(out_of_memory) {
         scn_errors_free(&errs);
         long failed = hon_mem_failed_count();
         hon_mem_fail_reset();
-        if (failed == 0) break;
+        if (failed == 0)
+            break;
         ck_assert_msg(k < 100000, "no end to allocations");
     }
     ck_assert_int_gt(k, 50); /* the loop did inject failures at many points */
@@ -521,7 +581,8 @@ START_TEST(out_of_memory) {
 }
 END_TEST
 
-int main(void) {
+int main(void)
+{
     Suite *s = suite_create("scenario");
     TCase *tc = tcase_create("scenario");
     tcase_set_timeout(tc, 120);
