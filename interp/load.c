@@ -36,7 +36,7 @@ static hon_status read_source(hon_vm *vm, const char *path, session_source *out)
     *out = (session_source){ 0 };
     char *text;
     size_t len;
-    hon_status st = session_read_file(vm, path, E_NONE, &text, &len);
+    hon_status st = session_read_file(vm, path, E_READ, &text, &len);
     if (st != HON_OK)
         return st;
     out->len = len;

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "compile.h"
+#include "file.h"
 #include "mem.h"
 #include "resolve.h"
 
@@ -82,56 +82,16 @@ hon_status session_error(hon_vm *vm, bool undone)
 
 /* ---- files ---- */
 
-/* fopen(path, "rb"), refusing a directory (which fopen opens and fread then fails on):
- * NULL with errno set, EISDIR for a directory. */
-static FILE *open_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        errno = EISDIR;
-        return NULL;
-    }
-    return f;
-}
-
 hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text, size_t *len)
 {
-    *text = NULL;
-    *len = 0;
-    FILE *f = open_file(path);
-    if (!f) {
-        session_report(vm, code, path, "cannot read '%s': %s", path, strerror(errno));
-        return HON_ERR_IO;
-    }
-    strbuf b = { 0 };
-    char buf[8192];
-    size_t n;
-    bool too_big = false;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        if (b.len + n > MAX_SOURCE_BYTES) {
-            too_big = true;
-            break;
-        }
-        sb_putn(&b, buf, n);
-    }
-    bool err = ferror(f);
-    int read_errno = errno ? errno : EIO;
-    fclose(f);
-    if (b.oom) {
-        sb_free(&b);
+    int err = hon_read_file(path, MAX_SOURCE_BYTES, text, len);
+    if (err == ENOMEM)
         return HON_ERR_MEMORY;
-    }
-    if (err || too_big) {
-        sb_free(&b);
-        session_report(vm, code, path, "cannot read '%s': %s", path,
-                       too_big ? "file too large" : strerror(read_errno));
+    if (err) {
+        session_report(vm, code, path, "cannot read '%s': %s", path, hon_read_error(err));
         return HON_ERR_IO;
     }
-    *len = b.len;
-    *text = sb_take(&b);
-    return *text ? HON_OK : HON_ERR_MEMORY;
+    return HON_OK;
 }
 
 const char *session_source_text(const hon_vm *vm, uint32_t file, size_t *len)

@@ -567,19 +567,19 @@ def depth_limits():
 
 @case
 def unreadable_files():
-    # repl.md §3: an error about no source position reads `hon: error: message`, with no
-    # made-up `path:0:0`; a directory says so.
+    # repl.md §3: an error about no source position reads `hon: error[CODE]: message`, with no
+    # made-up `path:0:0`; a directory says so. A rule file is E005, a board E398 (errors.md).
     missing, folder = fx("does-not-exist.hon"), os.path.abspath(FIXTURES)
     p = run(["--no-rules", "--load", missing, "eval", "1"])
-    check(p.returncode == 1 and f"hon: error: cannot read '{missing}': No such file or directory"
+    check(p.returncode == 1 and f"hon: error[E005]: cannot read '{missing}': No such file or directory"
           in p.stderr, "a missing --load file", p)
     p = run(["--no-rules", "--load", folder, "eval", "1"])
-    check(p.returncode == 1 and f"hon: error: cannot read '{folder}': Is a directory"
+    check(p.returncode == 1 and f"hon: error[E005]: cannot read '{folder}': Is a directory"
           in p.stderr, "a directory given as a file", p)
     p = run(["--no-rules", "check", folder])
     check(p.returncode == 1 and "Is a directory" in p.stderr, "check of a directory", p)
     p = run(["--no-rules"], stdin=f"load {missing}\nboard {folder}\n")
-    check(f"hon: error: cannot read '{missing}': No such file or directory" in p.stderr
+    check(f"hon: error[E005]: cannot read '{missing}': No such file or directory" in p.stderr
           and f"hon: error[E398]: cannot read '{folder}': Is a directory" in p.stderr,
           "load and board in the REPL", p)
     check(":0:0:" not in p.stderr and ":0:0:" not in run(["--no-rules", "--load", missing,
