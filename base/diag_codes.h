@@ -118,7 +118,13 @@ DIAG_CODE(SCN_FACING,         313, "a facing that does not fit")
 DIAG_CODE(SCN_TOO_MANY,       314, "too many errors: loading stops")
 DIAG_CODE(SCN_RANGE,          315, "a number out of range")
 DIAG_CODE(SCN_POOL,           316, "the unit pool refused a unit")
+DIAG_CODE(BOARD_DROPPED,      317, "the board no longer fits the reloaded rules: dropped")
 DIAG_CODE(SCN_READ,           398, "the file cannot be read")
 DIAG_CODE(SCN_MEMORY,         399, "out of memory")
+
+/* E4xx: requests — what a command or a call from C asked that cannot be done (interp/) */
+DIAG_CODE(NO_SUCH_QUERY,      401, "no query or fn of that name, or not one the request can ask")
+DIAG_CODE(BAD_REQUEST,        402, "a request's arguments do not fit: their number or types")
+DIAG_CODE(NO_PLACE,           403, "a word that names neither a unit nor a square of the board")
 
 /* clang-format on */

@@ -257,10 +257,11 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
 
 /* ---- line of sight (docs/spec/repl.md: los) ---- */
 
-/* The place a word names on the loaded board, as a value for hon_los: "$name" a unit of the
- * board (HON_V_UNIT), "@C4" or "C4" a square of it (HON_V_SQUARE). HON_ERR_NOT_FOUND with a
- * diagnostic for no board, an unknown unit (E213), a square off the board, or a word that is
- * neither. */
+/* The place a word names on the loaded board, as a value for hon_los: "$name" or a bare
+ * "name" of a unit of the board (HON_V_UNIT), "@C4" or "C4" a square of it (HON_V_SQUARE). The
+ * board's drawing reads its line's ends the same way. HON_ERR_NOT_FOUND with a diagnostic for
+ * no board (E212), an unknown unit (E213), a square off the board (E217), or a word that is
+ * neither (E403). */
 hon_status hon_place_of(hon_vm *vm, const char *word, hon_value *out);
 /* Asks the rules whether `from` sees `to` (each a HON_V_UNIT of the board or a HON_V_SQUARE):
  * the query line_of_sight(X, Y) with each place given as its parameter wants it (a unit where

@@ -201,7 +201,7 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
     if (!vm || !h || (n && !args))
         return HON_ERR_NOT_FOUND;
     if (!eval_handle_current(vm, h)) {
-        session_report(vm, E_NONE, "<call>", "no query or fn named '%s'", h->name);
+        session_report(vm, E_NO_SUCH_QUERY, "<call>", "no query or fn named '%s'", h->name);
         return HON_ERR_NOT_FOUND;
     }
     const res_program *p = vm->pg->res;
@@ -209,15 +209,16 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
     uint32_t np = h->is_fn ? p->fns[h->id].nparams : p->queries[h->id].nparams;
     val argv[16];
     if (n != np || n > 16) {
-        session_report(vm, E_NONE, "<call>", "%s takes %u argument%s, not %zu", h->name, np,
+        session_report(vm, E_BAD_REQUEST, "<call>", "%s takes %u argument%s, not %zu", h->name, np,
                        np == 1 ? "" : "s", n);
         return HON_ERR_NOT_FOUND;
     }
     for (size_t i = 0; i < n; i++)
         if (!arg_val(vm, params[i].type, &args[i], &argv[i])) {
             char tname[128];
-            session_report(vm, E_NONE, "<call>", "argument %zu of %s does not fit its type %s",
-                           i + 1, h->name, res_type_name(p, params[i].type, tname, sizeof tname));
+            session_report(vm, E_BAD_REQUEST, "<call>",
+                           "argument %zu of %s does not fit its type %s", i + 1, h->name,
+                           res_type_name(p, params[i].type, tname, sizeof tname));
             return HON_ERR_NOT_FOUND;
         }
     hon_status st = session_begin(vm, NULL, false);

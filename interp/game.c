@@ -275,7 +275,7 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
         return HON_ERR_NOT_FOUND;
     }
     if (n == 0) {
-        session_report(vm, E_NONE, "<move>", "a move needs the squares of its path");
+        session_report(vm, E_BAD_REQUEST, "<move>", "a move needs the squares of its path");
         return HON_ERR_NOT_FOUND;
     }
     int64_t *sqs = hon_calloc(n, sizeof *sqs);

@@ -210,7 +210,7 @@ static hon_status list_dir(hon_vm *vm, const char *dir, char ***out, size_t *n)
     *n = 0;
     DIR *d = opendir(dir);
     if (!d) {
-        session_report(vm, E_NONE, dir, "cannot open directory '%s': %s", dir, strerror(errno));
+        session_report(vm, E_READ, dir, "cannot open directory '%s': %s", dir, strerror(errno));
         return HON_ERR_IO;
     }
     char **names = NULL;

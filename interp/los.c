@@ -8,6 +8,7 @@
 
 #include "eval.h"
 #include "mem.h"
+#include "view.h"
 #include "vm.h"
 
 #define WHERE "<los>" /* the path its diagnostics name */
@@ -51,7 +52,7 @@ static bool end_of(hon_vm *vm, hon_value v, end *e)
         scene_square_text(v.i, e->name, sizeof e->name);
         int sq = scene_square(sc, v.i);
         if (sq < 0) {
-            session_report(vm, E_NONE, WHERE, "square %s is off the board", e->name);
+            session_report(vm, E_OFF_BOARD, WHERE, "square %s is off the board", e->name);
             return false;
         }
         int ids[2];
@@ -62,7 +63,7 @@ static bool end_of(hon_vm *vm, hon_value v, end *e)
         return true;
     }
     if (v.kind != HON_V_UNIT) {
-        session_report(vm, E_NONE, WHERE, "a line of sight runs between units and squares");
+        session_report(vm, E_BAD_REQUEST, WHERE, "a line of sight runs between units and squares");
         return false;
     }
     if (!unit_name(sc, v.i, e->name, sizeof e->name)) {
@@ -124,14 +125,14 @@ static const res_query *los_query(hon_vm *vm)
     const res_program *p = vm->pg->res;
     const hon_query_handle *h = query_named(vm, &vm->los_query, "line_of_sight");
     if (!h) {
-        session_report(vm, E_NONE, WHERE,
+        session_report(vm, E_NO_SUCH_QUERY, WHERE,
                        "the rules define no query line_of_sight (a line of "
                        "sight asks line_of_sight(X, Y))");
         return NULL;
     }
     const res_query *q = &p->queries[h->id];
     if (q->nparams != 2) {
-        session_report(vm, E_NONE, WHERE,
+        session_report(vm, E_BAD_REQUEST, WHERE,
                        "line_of_sight takes %u parameters; a line of sight gives two", q->nparams);
         return NULL;
     }
@@ -139,7 +140,7 @@ static const res_query *los_query(hon_vm *vm)
         res_tkind k = p->types[q->params[i].type].kind;
         if (k != RT_UNIT && k != RT_SQUARE) {
             char tname[128];
-            session_report(vm, E_NONE, WHERE,
+            session_report(vm, E_BAD_REQUEST, WHERE,
                            "line_of_sight takes a %s, which a line of sight "
                            "cannot give (it gives units and squares)",
                            res_type_name(p, q->params[i].type, tname, sizeof tname));
@@ -199,7 +200,7 @@ static bool decide(hon_vm *vm, const end *a, const end *b, asking *k)
         snprintf(k->note, sizeof k->note, "%s: asking line_of_sight_squares(%s, %s, false)",
                  holding, ta, tb);
     } else {
-        session_report(vm, E_NONE, WHERE,
+        session_report(vm, E_NO_SUCH_QUERY, WHERE,
                        "line_of_sight takes units, and %s; the rules define no "
                        "line_of_sight_squares(a: square, b: square, both_infantry: bool) to ask "
                        "between squares",
@@ -222,25 +223,7 @@ hon_status hon_place_of(hon_vm *vm, const char *word, hon_value *out)
         return HON_ERR_NOT_FOUND;
     if (!vm->sc)
         return no_board(vm);
-    const char *s = word + (word[0] == '@' || word[0] == '$');
-    int x, y;
-    if (*s && word[0] == '$') {
-        int32_t u = scene_unit(vm->sc, s);
-        if (u < 0) {
-            session_report(vm, E_NO_UNIT, WHERE, "the board has no unit `%s`", word);
-            return HON_ERR_NOT_FOUND;
-        }
-        *out = (hon_value){ HON_V_UNIT, u };
-        return HON_OK;
-    }
-    if (!*s || word[0] == '$' || geo_parse_xy(s, strlen(s), &x, &y) != GEO_OK) {
-        session_report(vm, E_NONE, WHERE, "'%s' is neither a unit ($name) nor a square (@C4 or C4)",
-                       word);
-        return HON_ERR_NOT_FOUND;
-    }
-    *out = (hon_value){ HON_V_SQUARE, HON_SQUARE(x, y) };
-    end e;
-    return end_of(vm, *out, &e) ? HON_OK : HON_ERR_NOT_FOUND;
+    return view_place(vm, word, WHERE, out);
 }
 
 hon_status hon_los(hon_vm *vm, hon_value from, hon_value to, hon_answer **out)

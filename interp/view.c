@@ -65,7 +65,7 @@ void view_rebind(hon_vm *vm)
         vm->sc = sc;
         return;
     }
-    session_report(vm, E_NONE, vm->board_path,
+    session_report(vm, E_BOARD_DROPPED, vm->board_path,
                    "the board %s does not fit the rules any more: it was dropped", vm->board_path);
     hon_free(vm->board_path);
     hon_free(vm->board_text);
@@ -140,27 +140,53 @@ const char *hon_board_path(const hon_vm *vm)
     return vm && vm->sc ? vm->board_path : NULL;
 }
 
-/* A line's end as a board square: `$name` (the unit's square), `@C4` or `C4`, or a unit name
- * without its `$`. Reports and returns -1 when it is none of these. */
-static int endpoint(hon_vm *vm, const char *spec)
+hon_status view_place(hon_vm *vm, const char *word, const char *where, hon_value *out)
 {
     const scene *sc = vm->sc;
-    int s0 = -1, s1;
-    if (spec[0] == '$' || scene_unit(sc, spec) >= 0) {
-        int32_t u = scene_unit(sc, spec + (spec[0] == '$'));
-        if (u >= 0 && board_unit_squares(sc->b, u, &s0, &s1))
-            return s0;
-        session_report(vm, E_NONE, vm->board_path,
-                       u >= 0 ? "unit %s is not on the board" : "the board has no unit %s", spec);
-        return -1;
+    if (!sc) {
+        session_report(vm, E_NO_BOARD, where, "no board is loaded");
+        return HON_ERR_NOT_FOUND;
     }
-    s0 = geo_parse_square(sc->g, spec + (spec[0] == '@'));
-    if (s0 < 0)
-        session_report(vm, E_NONE, vm->board_path,
-                       "'%s' is neither a unit ($name) nor a square of "
-                       "the board (%d columns, %d rows)",
-                       spec, sc->g->w, sc->g->h);
-    return s0;
+    bool dollar = word[0] == '$', at = word[0] == '@';
+    const char *s = word + (dollar || at);
+    int32_t u = *s && !at ? scene_unit(sc, s) : -1;
+    if (u >= 0) {
+        *out = (hon_value){ HON_V_UNIT, u };
+        return HON_OK;
+    }
+    int x, y;
+    if (dollar || !*s || geo_parse_xy(s, strlen(s), &x, &y) != GEO_OK) {
+        if (dollar && *s)
+            session_report(vm, E_NO_UNIT, where, "the board has no unit `%s`", word);
+        else
+            session_report(vm, E_NO_PLACE, where,
+                           "'%s' is neither a unit ($name or name) nor a square (@C4 or C4)", word);
+        return HON_ERR_NOT_FOUND;
+    }
+    *out = (hon_value){ HON_V_SQUARE, HON_SQUARE(x, y) };
+    if (scene_square(sc, out->i) < 0) {
+        char last[16];
+        geo_format_xy(sc->g->w - 1, sc->g->h - 1, last, sizeof last);
+        session_report(vm, E_OFF_BOARD, where, "square %s is off the board (A1 to %s)", s, last);
+        return HON_ERR_NOT_FOUND;
+    }
+    return HON_OK;
+}
+
+/* A line's end as a board square: a place (view_place), a unit standing for its square (E217
+ * when it is not on the board). Reports and returns -1 when it is none. */
+static int endpoint(hon_vm *vm, const char *spec)
+{
+    hon_value v;
+    if (view_place(vm, spec, "<draw>", &v) != HON_OK)
+        return -1;
+    if (v.kind == HON_V_SQUARE)
+        return scene_square(vm->sc, v.i);
+    int s0, s1;
+    if (board_unit_squares(vm->sc->b, (int)v.i, &s0, &s1))
+        return s0;
+    session_report(vm, E_OFF_BOARD, "<draw>", "unit %s is not on the board", spec);
+    return -1;
 }
 
 /* What the board's units and elements show besides their names, named from the program's
@@ -244,7 +270,7 @@ static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, 
     if (!vm || !out)
         return HON_ERR_NOT_FOUND;
     if (!vm->sc) {
-        session_report(vm, E_NONE, "<board>", "no board is loaded");
+        session_report(vm, E_NO_BOARD, "<board>", "no board is loaded");
         return HON_ERR_NOT_FOUND;
     }
     const scenario *s = vm->sc->scn;
@@ -282,7 +308,7 @@ static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, 
     shown_free(&w);
     geo_trace_free(&tr);
     if (gs == GEO_ETOPO) {
-        session_report(vm, E_NONE, vm->board_path, "hex boards are not drawn yet");
+        session_report(vm, E_TOPOLOGY, vm->board_path, "hex boards are not drawn yet");
         return HON_ERR_NOT_FOUND;
     }
     return gs == GEO_OK ? HON_OK : gs == GEO_ENOMEM ? HON_ERR_MEMORY : HON_ERR_IO;

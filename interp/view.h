@@ -16,4 +16,10 @@ hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_
  * note) when its names no longer resolve. */
 void view_rebind(hon_vm *vm);
 
+/* The place a word names on the session's board, as hon_place_of gives it: `$name` or a bare
+ * `name` of a board unit (HON_V_UNIT), `@C4` or `C4` a square on the board (HON_V_SQUARE).
+ * Reported (path `where`) and HON_ERR_NOT_FOUND otherwise: no board (E212), no such unit
+ * (E213), a square off the board (E217), neither (E403). */
+hon_status view_place(hon_vm *vm, const char *word, const char *where, hon_value *out);
+
 #endif

@@ -409,7 +409,9 @@ def board_commands():
         check("E3" in out_lines, "the previous board stays after a failed load", p)
         check("usage: los X Y" in p.stderr, "los needs two arguments", p)
         check("error[E213]: the board has no unit `$zed`" in p.stderr, "an unknown unit: E213", p)
-        check("'Z9' is neither a unit" in p.stderr, "draw names the square it cannot place", p)
+        # Z9 is a coordinate, off this 5 x 3 board: E217, as for los and in expressions
+        check("error[E217]: square Z9 is off the board (A1 to E3)" in p.stderr,
+              "draw names the square it cannot place", p)
 
 
 @case
@@ -505,9 +507,10 @@ def los_between_squares():
     # a square off the 5 x 3 board is said to be, whatever the other end
     p = run(base + ["los", "@ZZ99", "$a"])
     check(p.returncode == 1 and p.stdout == "" and
-          p.stderr.strip() == "hon: error: square ZZ99 is off the board", "ZZ99 is off the board", p)
+          p.stderr.strip() == "hon: error[E217]: square ZZ99 is off the board (A1 to E3)",
+          "ZZ99 is off the board", p)
     p = run(base, stdin="los $a F1\nlos A1 E1\n")
-    check("hon: error: square F1 is off the board" in p.stderr and
+    check("hon: error[E217]: square F1 is off the board" in p.stderr and
           "note: A1 holds $a, E1 holds $b: asking line_of_sight($a, $b)" in p.stdout,
           "in the REPL too, and the session goes on", p)
 
