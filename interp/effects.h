@@ -8,8 +8,8 @@
  * undefined at the end. `statement` is the statement that applies it, written with operands
  * named as tests/interp/test_vocab.c declares them (it compiles each and finds this effect),
  * or NULL for the clock's move, which `next` makes. proc.c applies them, play.c records and
- * undoes them, outcome.c sums them up. The order matters to proc.c (effect): the effects whose
- * first operand is a unit are those before PLACE_SQUARE, FLIP_ELEMENT excepted.
+ * undoes them, outcome.c sums them up. An effect whose operands start with `unit` acts on a
+ * unit: proc.c checks that unit first (play_fx_on_unit).
  */
 #ifndef EFFECT
 #define EFFECT(name, text, fewest, most, operands, statement, doc)

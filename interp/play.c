@@ -15,9 +15,20 @@ static const char *const fx_names[FX_COUNT] = {
 #include "effects.h"
 };
 
+static const char *const fx_operands[FX_COUNT] = {
+#define EFFECT(name, text, fewest, most, operands, statement, doc) [FX_##name] = operands,
+#include "effects.h"
+};
+
 const char *play_fx_name(uint32_t k)
 {
     return k < FX_COUNT ? fx_names[k] : "?";
+}
+
+bool play_fx_on_unit(uint32_t k)
+{
+    const char *ops = k < FX_COUNT ? fx_operands[k] : "";
+    return strncmp(ops, "unit", 4) == 0 && (ops[4] == ' ' || ops[4] == '\0');
 }
 
 /* ---- the game ---- */

@@ -23,6 +23,8 @@ typedef enum play_fx {
 
 /* The name of effect k, for listings ("give"). */
 const char *play_fx_name(uint32_t k);
+/* Whether effect k acts on a unit: its first operand is a unit (effects.h's operands). */
+bool play_fx_on_unit(uint32_t k);
 
 /* Where a unit stood, to put it back exactly: its squares and its place in their lists of
  * units, or its carrier, or nowhere. */

@@ -183,7 +183,7 @@ static bool position_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *ar
     default: {
         char a[32], c[32];
         scene_square_text(scene_square_value(sc, sq0), a, sizeof a);
-        sb_printf(&text, "%s %s to %s", k == FX_MOVE ? "move" : "disembark", sb_str(line), a);
+        sb_printf(&text, "%s %s to %s", play_fx_name(k), sb_str(line), a);
         if (sq1 >= 0) {
             scene_square_text(scene_square_value(sc, sq1), c, sizeof c);
             sb_printf(&text, ", %s", c);
@@ -292,9 +292,9 @@ static bool marker_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args
     int64_t u = args[0].u.i, m = args[1].u.i;
     int64_t have = unit_marker_count(gm->g.sc->units, (int32_t)u, (uint32_t)m);
     int64_t count = k == FX_TAKE_ALL ? have : args[2].u.i;
+    play_fx verb = k == FX_GIVE ? FX_GIVE : FX_TAKE; /* `take all` writes its line as a take */
     if (count < 0)
-        return fail_effect(x, "cannot %s %" PRId64 " markers", k == FX_GIVE ? "give" : "take",
-                           count);
+        return fail_effect(x, "cannot %s %" PRId64 " markers", play_fx_name(verb), count);
     if (k != FX_GIVE && count > have)
         count = have; /* never below zero */
     if (k == FX_GIVE && count > (int64_t)UINT32_MAX - have)
@@ -302,7 +302,7 @@ static bool marker_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args
     if (count == 0)
         return true;
     strbuf text = { 0 };
-    sb_printf(&text, "%s %s ", k == FX_GIVE ? "give" : "take", sb_str(line));
+    sb_printf(&text, "%s %s ", play_fx_name(verb), sb_str(line));
     put_val(x, args[1], &text);
     if (count > 1)
         sb_printf(&text, " %" PRId64, count);
@@ -363,7 +363,7 @@ static bool effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, u
     strbuf line = { 0 };
     bool ok;
     play_fx k = (play_fx)kind;
-    if (k != FX_FLIP_ELEMENT && k < FX_PLACE_SQUARE && !unit_ok(x, args[0], &line)) {
+    if (play_fx_on_unit(k) && !unit_ok(x, args[0], &line)) {
         sb_free(&line);
         return false;
     }
