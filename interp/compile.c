@@ -74,6 +74,15 @@ static void patch_to(comp *c, size_t at, size_t target)
     c->ch->code[last] = (uint32_t)(int32_t)((int64_t)target - (int64_t)(last + 1));
 }
 
+/* Closes an aggregate's loop: jumps back to its FOR_NEXT at `top`, makes the loop's exit (the
+ * FOR_NEXT at `loop`) land here, and leaves the accumulator in local `acc` on the stack. */
+static void loop_back(comp *c, ast_loc loc, size_t top, size_t loop, uint32_t acc)
+{
+    patch_to(c, EMIT1(c, loc, OP_JUMP, 0), top);
+    patch(c, loop);
+    EMIT1(c, loc, OP_GET_LOCAL, acc);
+}
+
 static void emit_const(comp *c, ast_loc loc, val v)
 {
     int32_t k = chunk_const(c->ch, v);
@@ -362,16 +371,12 @@ static void aggregate(comp *c, const ast_node *n)
         expr(c, n->b);
         EMIT0(c, n->loc, OP_ADD);
         EMIT1(c, n->loc, OP_SET_LOCAL, acc);
-        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
-        patch(c, loop);
-        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        loop_back(c, n->loc, top, loop, acc);
         break;
     case AST_AGG_MAP:
         expr(c, n->b);
         EMIT1(c, n->loc, OP_LIST_PUSH, acc);
-        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
-        patch(c, loop);
-        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        loop_back(c, n->loc, top, loop, acc);
         break;
     case AST_AGG_FILTER: {
         jumps skip = { 0 };
@@ -379,9 +384,7 @@ static void aggregate(comp *c, const ast_node *n)
         jumps_to(c, &skip, top);
         EMIT1(c, n->loc, OP_GET_LOCAL, var);
         EMIT1(c, n->loc, OP_LIST_PUSH, acc);
-        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
-        patch(c, loop);
-        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        loop_back(c, n->loc, top, loop, acc);
         break;
     }
     case AST_AGG_COUNT: {
@@ -392,9 +395,7 @@ static void aggregate(comp *c, const ast_node *n)
         EMIT1(c, n->loc, OP_INT, 1);
         EMIT0(c, n->loc, OP_ADD);
         EMIT1(c, n->loc, OP_SET_LOCAL, acc);
-        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
-        patch(c, loop);
-        EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+        loop_back(c, n->loc, top, loop, acc);
         break;
     }
     case AST_AGG_ALL:

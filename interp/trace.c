@@ -386,9 +386,14 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
         const trace_ent *e = &t->e[i];
         indent(out, e->depth);
         switch (e->kind) {
-        case TR_CALL: {
-            call_head(env, e, false, out);
+        case TR_CALL:
+        case TR_EVENT:
+            if (e->kind == TR_CALL)
+                call_head(env, e, false, out);
+            else
+                event_head(env, e, false, out);
             sb_putc(out, '\n');
+            /* where the answer came from when no rule fired: after the entry's subtree */
             if (e->done && e->no_rule) {
                 if (npending < sizeof pending / sizeof pending[0])
                     pending[npending++] = i;
@@ -396,7 +401,6 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
                     no_rule_text(env, t, i, subtree_end(t, i), out);
             }
             break;
-        }
         case TR_RULE: {
             rule_line(env, e, false, out);
             sb_putc(out, '\n');
@@ -404,16 +408,6 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
                 output_lines(e, e->depth + 1, out);
             break;
         }
-        case TR_EVENT:
-            event_head(env, e, false, out);
-            sb_putc(out, '\n');
-            if (e->done && e->no_rule) {
-                if (npending < sizeof pending / sizeof pending[0])
-                    pending[npending++] = i;
-                else
-                    no_rule_text(env, t, i, subtree_end(t, i), out);
-            }
-            break;
         case TR_DEFAULT: {
             sb_puts(out, "default: ");
             put_val(env, e->result, out, false);

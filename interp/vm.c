@@ -318,6 +318,17 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         TOP.u.i = r_;                                                                 \
         VM_NEXT();                                                                    \
     }
+/* unit -> its `field`, a member of built-in enum `en`; E204 ("counter `c` <missing>") when the
+ * counter gives none. */
+#define UNIT_MEMBER(NAME, field, en, missing)                                     \
+    VM_CASE(NAME)                                                                 \
+    {                                                                             \
+        const unit *u_ = unit_get(x->units, (int32_t)TOP.u.i);                    \
+        if (!u_ || u_->field < 0)                                                 \
+            RAISE(E_UNIT_VALUE, "counter `%s` " missing, u_ ? u_->counter : "?"); \
+        TOP = (val){ .type = p->enums[en].type, .u.i = u_->field };               \
+        VM_NEXT();                                                                \
+    }
 /* out = whether a and b are deeply equal, the values visited charged to the step budget;
  * leaves through over_budget when it runs out, and with E201 when a `?` cell takes part. */
 #define DEEP_EQUAL(a, b, out)                                     \
@@ -681,22 +692,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         VM_NEXT();
     }
 
-    VM_CASE(UNIT_KIND)
-    {
-        const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
-        if (!u || u->kind < 0)
-            RAISE(E_UNIT_VALUE, "counter `%s` has no kind", u ? u->counter : "?");
-        TOP = (val){ .type = p->enums[E_KIND].type, .u.i = u->kind };
-        VM_NEXT();
-    }
-    VM_CASE(UNIT_SIDE)
-    {
-        const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
-        if (!u || u->side < 0)
-            RAISE(E_UNIT_VALUE, "counter `%s` gives no side", u ? u->counter : "?");
-        TOP = (val){ .type = p->enums[E_SIDE].type, .u.i = u->side };
-        VM_NEXT();
-    }
+    UNIT_MEMBER(UNIT_KIND, kind, E_KIND, "has no kind")
+    UNIT_MEMBER(UNIT_SIDE, side, E_SIDE, "gives no side")
     VM_CASE(UNIT_SIZE)
     {
         const unit *u = unit_get(x->units, (int32_t)TOP.u.i);
@@ -1036,6 +1033,7 @@ error:
 #undef BOOLV
 #undef INTV
 #undef ARITH
+#undef UNIT_MEMBER
 #undef DEEP_EQUAL
 #undef DEBUG_OP
 #undef VM_CASE
