@@ -151,10 +151,6 @@ int32_t res_find_counter(const res_program *p, const char *name)
     int32_t c = find_global(p, name, G_COUNTER);
     return c >= 0 ? p->counters[c].unit : -1;
 }
-int32_t res_find_table(const res_program *p, const char *name)
-{
-    return find_global(p, name, G_TABLE);
-}
 int32_t res_find_variant(const res_program *p, const char *name)
 {
     return find_global(p, name, G_VARIANT);

@@ -360,7 +360,6 @@ const char *res_moment_name(res_moment m);
 int32_t res_find_query(const res_program *p, const char *name);
 int32_t res_find_event(const res_program *p, const char *name); /* an event's query id */
 int32_t res_find_fn(const res_program *p, const char *name);
-int32_t res_find_table(const res_program *p, const char *name);
 int32_t res_find_edition(const res_program *p, const char *name);
 int32_t res_find_variant(const res_program *p, const char *name);
 int32_t res_find_rule(const res_program *p, const char *full_name); /* first declared */

@@ -363,8 +363,12 @@ static uint32_t typed_source(hon_vm *vm, const char *text, size_t len, const cha
     return diag_sources_add(&vm->sources, where, text, len);
 }
 
-hon_status session_compile(hon_vm *vm, const char *text, const char *where, bool procedure,
-                           chunk **ch, ast_file **f, uint32_t *type)
+/* Parses, resolves and compiles text typed at `where` (NULL: "<repl>"): an expression (*type
+ * gets its type), or with `procedure` a call `EVENT(args)` (comp_procedure; *type untouched).
+ * On HON_OK *ch and *f are new (the caller frees both, *f even on failure); errors are
+ * reported: HON_ERR_COMPILE, HON_ERR_MEMORY, HON_ERR_NOT_FOUND for a NULL vm or text. */
+static hon_status compile_text(hon_vm *vm, const char *text, const char *where, bool procedure,
+                               chunk **ch, ast_file **f, uint32_t *type)
 {
     *ch = NULL;
     *f = NULL;
@@ -405,7 +409,7 @@ hon_status session_run_text(hon_vm *vm, const char *text, const char *where, boo
     chunk *ch;
     ast_file *f;
     uint32_t type = T_ERROR;
-    hon_status st = session_compile(vm, text, where, procedure, &ch, &f, &type);
+    hon_status st = compile_text(vm, text, where, procedure, &ch, &f, &type);
     if (st == HON_OK)
         st = run(vm, ch, type, ud, out);
     chunk_free(ch);

@@ -125,20 +125,16 @@ const state_setup *session_setup(hon_vm *vm);
  * test's board, edition and readings) or, when s is NULL, the session's own setup. HON_OK, or
  * HON_ERR_MEMORY (nothing started). End it with state_end(&vm->x). */
 hon_status session_begin(hon_vm *vm, const state_setup *s, bool tracing);
-/* Parses, resolves and compiles text typed at `where` (NULL: "<repl>"): an expression (*type
- * gets its type), or with `procedure` a call `EVENT(args)` (comp_procedure; *type untouched).
- * On HON_OK *ch and *f are new (the caller frees both, *f even on failure); errors are
- * reported: HON_ERR_COMPILE, HON_ERR_MEMORY, HON_ERR_NOT_FOUND for a NULL vm or text. */
-hon_status session_compile(hon_vm *vm, const char *text, const char *where, bool procedure,
-                           chunk **ch, ast_file **f, uint32_t *type);
 
 /* What to do with compiled text (session_run_text): run chunk ch (an expression of type
  * `type`, or a procedure), with ud, answering in *out. */
 typedef hon_status (*session_run)(hon_vm *vm, const chunk *ch, uint32_t type, void *ud,
                                   hon_answer **out);
-/* Compiles text typed at `where` (session_compile) and, when it compiled, runs it with run;
- * frees the chunk and its tree after. *out (when out is not NULL) is NULL unless run answered.
- * The status is session_compile's or run's. */
+/* Compiles text typed at `where` (NULL: "<repl>"): an expression, or with `procedure` a call
+ * `EVENT(args)`; when it compiled, runs it with run; frees the chunk and its tree after. *out
+ * (when out is not NULL) is NULL unless run answered. The status is the compiler's (errors
+ * reported: HON_ERR_COMPILE, HON_ERR_MEMORY, HON_ERR_NOT_FOUND for a NULL vm or text) or
+ * run's. */
 hon_status session_run_text(hon_vm *vm, const char *text, const char *where, bool procedure,
                             session_run run, void *ud, hon_answer **out);
 

@@ -210,11 +210,6 @@ int geo_distance(const geo_grid *g, int a, int b)
     return imax(iabs(ax - bx), iabs(ay - by));
 }
 
-bool geo_within(const geo_grid *g, int a, int b, int n)
-{
-    return geo_distance(g, a, b) <= n;
-}
-
 size_t geo_squares_within(const geo_grid *g, int sq, int n, int *out, size_t cap)
 {
     if (n < 0 || !valid_sq(g, sq))
@@ -576,18 +571,4 @@ bool geo_bres_next(geo_bres *b, int *sq)
     }
     *sq = b->y * b->w + b->x;
     return true;
-}
-
-size_t geo_bresenham(const geo_grid *g, int from, int to, int *out, size_t cap)
-{
-    geo_bres b;
-    geo_bres_init(&b, g, from, to);
-    size_t n = 0;
-    int sq;
-    while (geo_bres_next(&b, &sq)) {
-        if (n < cap)
-            out[n] = sq;
-        n++;
-    }
-    return n;
 }

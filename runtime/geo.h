@@ -89,8 +89,6 @@ size_t geo_neighbours(const geo_grid *g, int sq, bool diagonals, int out[8]);
 /* Distance in squares. Squares: Chebyshev (a diagonal step costs one square, as when counting
  * range or movement squares on the map). Hexes: hex steps. Both squares must be on g. */
 int geo_distance(const geo_grid *g, int a, int b);
-/* geo_distance(a, b) <= n. */
-bool geo_within(const geo_grid *g, int a, int b, int n);
 /* Every square at distance <= n from sq (sq itself included), in square order, into out;
  * returns the total number even when it exceeds cap (only cap are written). n < 0 gives 0. */
 size_t geo_squares_within(const geo_grid *g, int sq, int n, int *out, size_t cap);
@@ -204,11 +202,5 @@ typedef struct geo_bres {
 void geo_bres_init(geo_bres *b, const geo_grid *g, int from, int to);
 /* The next square of the walk into *sq; false once `to` has been reached. */
 bool geo_bres_next(geo_bres *b, int *sq);
-/* The squares of the walk after `from`, up to and including `to`, into out; returns the total
- * count even when it exceeds cap. */
-size_t geo_bresenham(const geo_grid *g, int from, int to, int *out, size_t cap);
-
-/* ---- elevation along a line ---- */
-struct board;
 
 #endif

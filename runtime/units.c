@@ -98,14 +98,6 @@ unit *unit_get(const unit_pool *p, int32_t id)
     return &p->units[id];
 }
 
-int32_t unit_find(const unit_pool *p, const char *counter)
-{
-    for (size_t i = 0; p && counter && i < p->len; i++)
-        if (strcmp(p->units[i].counter, counter) == 0)
-            return (int32_t)i;
-    return -1;
-}
-
 void unit_set_ability(unit_pool *p, int32_t id, uint32_t ability, int64_t value)
 {
     unit *u = unit_get(p, id);
@@ -113,15 +105,6 @@ void unit_set_ability(unit_pool *p, int32_t id, uint32_t ability, int64_t value)
         return;
     u->abilities[ability / 64] |= 1ULL << (ability % 64);
     u->ability_val[ability] = value;
-}
-
-void unit_clear_ability(unit_pool *p, int32_t id, uint32_t ability)
-{
-    unit *u = unit_get(p, id);
-    if (!u || ability >= p->n_abilities)
-        return;
-    u->abilities[ability / 64] &= ~(1ULL << (ability % 64));
-    u->ability_val[ability] = 0;
 }
 
 bool unit_has_ability(const unit_pool *p, int32_t id, uint32_t ability)
@@ -142,15 +125,6 @@ void unit_add_marker(unit_pool *p, int32_t id, uint32_t marker, uint32_t count)
         return;
     uint32_t *m = &u->markers[marker];
     *m = count > UINT32_MAX - *m ? UINT32_MAX : *m + count;
-}
-
-void unit_remove_marker(unit_pool *p, int32_t id, uint32_t marker, uint32_t count)
-{
-    unit *u = unit_get(p, id);
-    if (!u || marker >= p->n_markers)
-        return;
-    uint32_t *m = &u->markers[marker];
-    *m = count > *m ? 0 : *m - count;
 }
 
 uint32_t unit_marker_count(const unit_pool *p, int32_t id, uint32_t marker)

@@ -44,19 +44,15 @@ int32_t unit_add(unit_pool *p, const char *counter, const char *title);
 int32_t unit_copy(unit_pool *p, int32_t id);
 /* The unit with that id, or NULL when id is out of range. Borrowed; invalidated by unit_add. */
 unit *unit_get(const unit_pool *p, int32_t id);
-/* Finds a unit by counter name (the first with that name); -1 when none. */
-int32_t unit_find(const unit_pool *p, const char *counter);
 
 /* Abilities. Ids out of range are ignored (setters) or read as absent (getters). */
 void unit_set_ability(unit_pool *p, int32_t id, uint32_t ability, int64_t value);
-void unit_clear_ability(unit_pool *p, int32_t id, uint32_t ability);
 bool unit_has_ability(const unit_pool *p, int32_t id, uint32_t ability);
 /* The number the ability carries; 0 when the unit lacks it. */
 int64_t unit_ability_value(const unit_pool *p, int32_t id, uint32_t ability);
 
 /* Markers: counts, saturating at UINT32_MAX and at 0. */
 void unit_add_marker(unit_pool *p, int32_t id, uint32_t marker, uint32_t count);
-void unit_remove_marker(unit_pool *p, int32_t id, uint32_t marker, uint32_t count);
 uint32_t unit_marker_count(const unit_pool *p, int32_t id, uint32_t marker);
 
 /* Values: set marks the slot given; get returns false (leaving *out alone) when not given. */

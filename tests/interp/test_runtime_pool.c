@@ -67,14 +67,9 @@ START_TEST(pool_of_units)
     ck_assert(!unit_has_ability(p, s, 68) && !unit_has_ability(p, g, 69));
     ck_assert_int_eq(unit_ability_value(p, s, 69), 3);
     ck_assert_int_eq(unit_ability_value(p, g, 69), 0);
-    unit_clear_ability(p, s, 2);
-    ck_assert(!unit_has_ability(p, s, 2));
     unit_add_marker(p, s, 1, 2);
     unit_add_marker(p, s, 1, UINT32_MAX); /* saturates */
     ck_assert_uint_eq(unit_marker_count(p, s, 1), UINT32_MAX);
-    unit_remove_marker(p, s, 1, UINT32_MAX);
-    unit_remove_marker(p, s, 1, 5); /* not below 0 */
-    ck_assert_uint_eq(unit_marker_count(p, s, 1), 0);
     int64_t v = 77;
     ck_assert(!unit_get_value(p, s, 1, &v));
     ck_assert_int_eq(v, 77);
@@ -92,8 +87,6 @@ START_TEST(pool_of_units)
     ck_assert(unit_get_value(p, s2, 1, &v) && v == -4);
     unit_set_value(p, s2, 1, 8); /* independent of the original */
     ck_assert(unit_get_value(p, s, 1, &v) && v == -4);
-    ck_assert_int_eq(unit_find(p, "ghost"), g);
-    ck_assert_int_eq(unit_find(p, "nobody"), -1);
     ck_assert_ptr_null(unit_get(p, 3));
     ck_assert_ptr_null(unit_get(p, -1));
     ck_assert_int_eq(unit_copy(p, 99), -1);
