@@ -113,8 +113,8 @@ enum {
 #define RES_SQUARE_X(v)  ((int64_t)(uint32_t)((uint64_t)(v)&0xffffffffu))
 #define RES_SQUARE_Y(v)  ((int64_t)(uint32_t)((uint64_t)(v) >> 32))
 
-#define RES_SET_MAX        64 /* at most this many members in an enum that forms sets */
-#define RES_MAX_ITEMS      255 /* parameters, record fields, table keys and columns per declaration */
+#define RES_SET_MAX        64  /* at most this many members in an enum that forms sets */
+#define RES_MAX_ITEMS      255 /* parameters, fields, table keys and columns of a declaration */
 #define RES_MAX_UNIT_BYTES ((size_t)256 << 20) /* the unit pool: counters x per-unit arrays */
 
 typedef struct res_member {

@@ -1,4 +1,5 @@
-/* value.c — values (see value.h): printing as text and as JSON, and deep equality. Printing needs the resolver's type table to name members and fields.
+/* value.c — values (see value.h): printing as text and as JSON, and deep equality. Printing
+ * needs the program's type table to name members and fields.
  */
 #include "value.h"
 

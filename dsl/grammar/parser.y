@@ -428,9 +428,12 @@ default_opt
  * (§3.6; `do` for the rules of an event, §6.2) */
 rule
     : RULE IDENT '.' word priority_opt cites doc_opt lets when_opt ANSWER expr ';'
-                                        { $$ = front_rule(ctx, ast_loc_span(@2, @4), $2, $4, $5, $6, $7, $8, $9, $11); }
+                                        { $$ = front_rule(ctx, ast_loc_span(@2, @4), $2, $4, $5,
+                                                          $6, $7, $8, $9, $11); }
     | RULE IDENT '.' word priority_opt cites doc_opt lets when_opt DO block ';'
-                                        { $$ = front_rule_do(ctx, front_rule(ctx, ast_loc_span(@2, @4), $2, $4, $5, $6, $7, $8, $9, NULL), $11); }
+                                        { $$ = front_rule_do(ctx, front_rule(ctx,
+                                                  ast_loc_span(@2, @4), $2, $4, $5, $6, $7, $8,
+                                                  $9, NULL), $11); }
     ;
 
 /* ---------------------------------------------------------------- statements (§6.3) */
@@ -671,9 +674,13 @@ expects
 expect
     : EXPECT expr ';'                   { $$ = front_expect(ctx, @2, $2, NULL, @2); }
     | EXPECT expr FAILS IDENT ';'       { $$ = front_expect(ctx, @2, $2, $4, @4); }
-    | DO IDENT '(' exprs_opt ')' ';'    { $$ = front_test_do(ctx, ast_loc_span(@2, @5), front_call(ctx, ast_loc_span(@2, @5), $2, $4), NULL, @5); }
+    | DO IDENT '(' exprs_opt ')' ';'    { $$ = front_test_do(ctx, ast_loc_span(@2, @5),
+                                                  front_call(ctx, ast_loc_span(@2, @5), $2, $4),
+                                                  NULL, @5); }
     | DO IDENT '(' exprs_opt ')' FAILS IDENT ';'
-                                        { $$ = front_test_do(ctx, ast_loc_span(@2, @5), front_call(ctx, ast_loc_span(@2, @5), $2, $4), $7, @7); }
+                                        { $$ = front_test_do(ctx, ast_loc_span(@2, @5),
+                                                  front_call(ctx, ast_loc_span(@2, @5), $2, $4),
+                                                  $7, @7); }
     | ADVANCE TO IDENT ';'              { $$ = front_node(ctx, AST_TEST_ADVANCE, @$, $3); }
     | MOVE operand ALONG expr ';'       { $$ = front_test_move(ctx, @$, $2, $4); }
     ;
