@@ -1,6 +1,6 @@
 /* main.c — the `hon` program's entry point: global options (getopt_long, stopping at the first
- * non-option), the subcommands eval, why, odds, check, test, rules, show, dis, and the REPL when
- * no subcommand is given. The commands themselves live in cli.c, the REPL in repl.c; the option
+ * non-option), the subcommands (eval, why, odds, do, move, check, test, rules, show, dis, los,
+ * draw, svg: usage_text lists them), and the REPL when no subcommand is given. The commands themselves live in cli.c, the REPL in repl.c; the option
  * and exit-code contract is docs/spec/repl.md (0 ok, 1 error in input/rules/tests, 2 usage).
  */
 #include <getopt.h>

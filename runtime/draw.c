@@ -402,8 +402,8 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         char a[16], c[16];
         geo_format_square(g, tr->from, a, sizeof a);
         geo_format_square(g, tr->to, c, sizeof c);
-        fprintf(out, "line: %s to %s, %zu squares (@ ends, * crossed), %zu corner touch%s (x)\n", a,
-                c, tr->n, tr->corners, tr->corners == 1 ? "" : "es");
+        fprintf(out, "line: %s to %s, %zu square%s (@ ends, * crossed), %zu corner touch%s (x)\n",
+                a, c, tr->n, tr->n == 1 ? "" : "s", tr->corners, tr->corners == 1 ? "" : "es");
     }
     picture_free(&p);
     return ferror(out) ? GEO_EIO : GEO_OK;
