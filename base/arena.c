@@ -36,7 +36,7 @@ void *arena_alloc(arena *a, size_t n)
     if (!b || b->cap - b->used < n) {
         bool big = n > BLOCK_SIZE / 4;
         size_t cap = big ? n : BLOCK_SIZE;
-        arena_block *nb = hon_malloc(sizeof *nb + cap);
+        arena_block *nb = mem_malloc(sizeof *nb + cap);
         if (!nb)
             return NULL;
         nb->used = 0;
@@ -61,7 +61,7 @@ static void free_chain(arena_block *b)
 {
     while (b) {
         arena_block *next = b->next;
-        hon_free(b);
+        mem_free(b);
         b = next;
     }
 }

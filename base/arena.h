@@ -3,7 +3,7 @@
  * An arena hands out blocks aligned for any type from a chain of large blocks, and frees them
  * all together. The parser's AST (dsl/ast.c: one arena per file) and the VM's values
  * (interp/state.c: one arena per evaluation, reset after it) both live in one. All its memory
- * comes from the hon_realloc funnel (mem.h).
+ * comes from the mem_realloc funnel (mem.h).
  */
 #ifndef HON_ARENA_H
 #define HON_ARENA_H

@@ -25,7 +25,7 @@ static const char oom_text[] = "(out of memory while reporting this diagnostic)"
 static void free_msg(char *m)
 {
     if (m != oom_text)
-        hon_free(m);
+        mem_free(m);
 }
 
 /* ---------------------------------------------------------------- sources */
@@ -38,17 +38,17 @@ uint32_t diag_sources_add(diag_sources *s, const char *path, const char *text, s
         uint32_t cap = s->cap ? s->cap * 2 : 8;
         if (cap > UINT32_MAX / 2 || cap < s->cap)
             return UINT32_MAX;
-        void *files = hon_realloc(s->files, (size_t)cap * sizeof *s->files);
+        void *files = mem_realloc(s->files, (size_t)cap * sizeof *s->files);
         if (!files)
             return UINT32_MAX;
         s->files = files;
         s->cap = cap;
     }
-    char *p = hon_strdup(path ? path : "");
-    char *t = hon_strndup(text ? text : "", text ? len : 0);
+    char *p = mem_strdup(path ? path : "");
+    char *t = mem_strndup(text ? text : "", text ? len : 0);
     if (!p || !t) {
-        hon_free(p);
-        hon_free(t);
+        mem_free(p);
+        mem_free(t);
         return UINT32_MAX;
     }
     s->files[s->len].path = p;
@@ -62,10 +62,10 @@ void diag_sources_free(diag_sources *s)
     if (!s)
         return;
     for (uint32_t i = 0; i < s->len; i++) {
-        hon_free(s->files[i].path);
-        hon_free(s->files[i].text);
+        mem_free(s->files[i].path);
+        mem_free(s->files[i].text);
     }
-    hon_free(s->files);
+    mem_free(s->files);
     s->files = NULL;
     s->len = s->cap = 0;
 }
@@ -84,7 +84,7 @@ void diag_list_clear(diag_list *l)
         free_msg(l->items[i].message);
         free_msg(l->items[i].related_message);
     }
-    hon_free(l->items);
+    mem_free(l->items);
     l->items = NULL;
     l->len = l->cap = 0;
     l->errors = 0;
@@ -101,7 +101,7 @@ static char *vformat(const char *fmt, va_list ap)
     va_end(ap2);
     if (n < 0)
         return (char *)oom_text; /* shared and never written: see free_msg */
-    char *m = hon_malloc((size_t)n + 1);
+    char *m = mem_malloc((size_t)n + 1);
     if (!m)
         return (char *)oom_text;
     vsnprintf(m, (size_t)n + 1, fmt, ap);
@@ -114,7 +114,7 @@ diag *diag_vreport(diag_list *l, int code, diag_severity sev, src_loc loc, const
     /* The error is counted even if it cannot be stored: callers rely on `errors`. */
     if (sev == DIAG_ERROR)
         l->errors++;
-    if (!HON_GROW(l->items, l->len, l->cap))
+    if (!MEM_GROW(l->items, l->len, l->cap))
         return NULL;
     diag *d = &l->items[l->len++];
     memset(d, 0, sizeof *d);

@@ -12,7 +12,7 @@
 #include "mem.h"
 #include "strbuf.h"
 
-int hon_read_file(const char *path, size_t max, char **text, size_t *len)
+int file_read(const char *path, size_t max, char **text, size_t *len)
 {
     *text = NULL;
     *len = 0;
@@ -49,7 +49,7 @@ int hon_read_file(const char *path, size_t max, char **text, size_t *len)
     return *text ? 0 : ENOMEM;
 }
 
-const char *hon_read_error(int err)
+const char *file_error(int err)
 {
     return err == EFBIG ? "file too large" : strerror(err);
 }

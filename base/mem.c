@@ -1,6 +1,6 @@
 /* mem.c — the allocator funnel (see mem.h) and its allocation-failure test hook.
  *
- * Everything allocates through hon_realloc; hash.h routes uthash here too. The hook
+ * Everything allocates through mem_realloc; hash.h routes uthash here too. The hook
  * counts allocations per thread so tests can fail the Nth one.
  */
 #include "mem.h"
@@ -27,7 +27,7 @@ static bool should_fail(void)
     return false;
 }
 
-void *hon_realloc(void *p, size_t n)
+void *mem_realloc(void *p, size_t n)
 {
     if (n == 0) {
         free(p);
@@ -38,32 +38,32 @@ void *hon_realloc(void *p, size_t n)
     return realloc(p, n);
 }
 
-void *hon_malloc(size_t n)
+void *mem_malloc(size_t n)
 {
-    return hon_realloc(NULL, n ? n : 1);
+    return mem_realloc(NULL, n ? n : 1);
 }
 
-void *hon_calloc(size_t count, size_t size)
+void *mem_calloc(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
         return NULL;
     size_t n = count * size;
-    void *p = hon_malloc(n);
+    void *p = mem_malloc(n);
     if (p)
         memset(p, 0, n ? n : 1);
     return p;
 }
 
-void hon_free(void *p)
+void mem_free(void *p)
 {
     free(p);
 }
 
-char *hon_strndup(const char *s, size_t n)
+char *mem_strndup(const char *s, size_t n)
 {
     if (!s)
         return NULL;
-    char *d = hon_malloc(n + 1);
+    char *d = mem_malloc(n + 1);
     if (!d)
         return NULL;
     memcpy(d, s, n);
@@ -71,12 +71,12 @@ char *hon_strndup(const char *s, size_t n)
     return d;
 }
 
-char *hon_strdup(const char *s)
+char *mem_strdup(const char *s)
 {
-    return s ? hon_strndup(s, strlen(s)) : NULL;
+    return s ? mem_strndup(s, strlen(s)) : NULL;
 }
 
-_Bool hon_grow_(void **p, size_t *cap, size_t need, size_t elem)
+_Bool mem_grow_(void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return true;
@@ -88,7 +88,7 @@ _Bool hon_grow_(void **p, size_t *cap, size_t need, size_t elem)
     }
     if (elem && ncap > SIZE_MAX / elem)
         return false;
-    void *np = hon_realloc(*p, ncap * elem);
+    void *np = mem_realloc(*p, ncap * elem);
     if (!np)
         return false;
     *p = np;
@@ -96,18 +96,18 @@ _Bool hon_grow_(void **p, size_t *cap, size_t need, size_t elem)
     return true;
 }
 
-void hon_mem_fail_after(long n)
+void mem_fail_after(long n)
 {
     fail_left = n < 0 ? 0 : n;
     failed = 0;
 }
 
-void hon_mem_fail_reset(void)
+void mem_fail_reset(void)
 {
     fail_left = -1;
 }
 
-long hon_mem_failed_count(void)
+long mem_failed_count(void)
 {
     return failed;
 }

@@ -1,6 +1,6 @@
 /* strbuf.c — the growable string of strbuf.h.
  *
- * The buffer doubles as it grows (from 64 bytes) through the hon_realloc funnel. Once memory
+ * The buffer doubles as it grows (from 64 bytes) through the mem_realloc funnel. Once memory
  * runs out or the limit is reached, every later append is refused, so a writer need not check
  * each call: it looks at `oom` or `truncated` once, at the end.
  */
@@ -31,7 +31,7 @@ static bool sb_reserve(strbuf *b, size_t more)
         }
         cap *= 2;
     }
-    char *s = hon_realloc(b->s, cap);
+    char *s = mem_realloc(b->s, cap);
     if (!s) {
         b->oom = true;
         return false;
@@ -114,15 +114,15 @@ char *sb_take(strbuf *b)
 {
     char *s = b->oom ? NULL : b->s;
     if (!s && !b->oom)
-        s = hon_strdup("");
+        s = mem_strdup("");
     if (b->oom)
-        hon_free(b->s);
+        mem_free(b->s);
     *b = (strbuf){ 0 };
     return s;
 }
 
 void sb_free(strbuf *b)
 {
-    hon_free(b->s);
+    mem_free(b->s);
     *b = (strbuf){ 0 };
 }

@@ -18,12 +18,12 @@
 
 ast_file *ast_file_new(const char *path, const char *text, size_t len, uint32_t file_id)
 {
-    ast_file *f = hon_calloc(1, sizeof *f);
+    ast_file *f = mem_calloc(1, sizeof *f);
     if (!f)
         return NULL;
-    f->arena = hon_calloc(1, sizeof *f->arena);
+    f->arena = mem_calloc(1, sizeof *f->arena);
     if (!f->arena) {
-        hon_free(f);
+        mem_free(f);
         return NULL;
     }
     f->file_id = file_id;
@@ -43,8 +43,8 @@ void ast_file_free(ast_file *f)
         return;
     if (f->arena)
         arena_free(f->arena);
-    hon_free(f->arena);
-    hon_free(f);
+    mem_free(f->arena);
+    mem_free(f);
 }
 
 ast_node *ast_new(ast_file *f, ast_kind k, ast_loc loc)

@@ -15,7 +15,7 @@ void body_counter(rctx *c, res_counter *rc)
     res_program *p = c->p;
     ast_node *d = rc->decl;
     int32_t u = rc->unit;
-    int32_t kind = res_find_member(&p->enums[E_KIND], d->ref);
+    int32_t kind = model_find_member(&p->enums[E_KIND], d->ref);
     if (kind < 0)
         res_err(c, E_UNKNOWN_NAME, d->loc, "unknown unit kind `%s` (declare it with `kind %s;`)",
                 d->ref ? d->ref : "?", d->ref ? d->ref : "?");
@@ -55,7 +55,7 @@ void body_counter(rctx *c, res_counter *rc)
             uint32_t eid = ab ? E_ABILITY : E_MARKER;
             for (uint32_t j = 0; j < it->list.len; j++) {
                 ast_node *en = it->list.items[j];
-                int32_t m = res_find_member(&p->enums[eid], en->name);
+                int32_t m = model_find_member(&p->enums[eid], en->name);
                 if (m < 0) {
                     res_err(c, E_UNKNOWN_NAME, en->loc, "unknown %s `%s`",
                             ab ? "ability" : "marker", en->name ? en->name : "?");

@@ -44,7 +44,7 @@ static const struct builtin_sig {
 };
 #undef SIG
 
-const char *res_builtin_name(uint32_t b)
+const char *builtin_name(uint32_t b)
 {
     return b < RES_BI_COUNT ? builtins[b].name : "?";
 }
@@ -108,8 +108,8 @@ static uint32_t has_expr(rctx *c, ast_node *n)
     uint32_t ta = p->enums[E_ABILITY].type, tm = p->enums[E_MARKER].type;
     uint32_t t;
     if (x->kind == AST_NAME && !scope_find_local(c, x->name)) {
-        bool is_a = res_find_member(&p->enums[E_ABILITY], x->name) >= 0;
-        bool is_m = res_find_member(&p->enums[E_MARKER], x->name) >= 0;
+        bool is_a = model_find_member(&p->enums[E_ABILITY], x->name) >= 0;
+        bool is_m = model_find_member(&p->enums[E_MARKER], x->name) >= 0;
         if (is_a && is_m) {
             res_err(c, E_AMBIGUOUS, x->loc,
                     "`%s` is both an ability and a marker: write ability.%s or marker.%s", x->name,
@@ -193,7 +193,7 @@ static const char *const moment_names[RES_MOMENT_COUNT] = {
     [RES_ON_PHASE_END] = "phase_end", [RES_ON_TURN_START] = "turn_start",
 };
 
-const char *res_moment_name(res_moment m)
+const char *builtin_moment_name(res_moment m)
 {
     return (unsigned)m < RES_MOMENT_COUNT ? moment_names[m] : "?";
 }

@@ -3,7 +3,7 @@
  * A rule file says where each citation ID comes from once, with `source "ID" = "TEXT";`, and
  * cites name the ID alone. This pass builds the table of declared IDs, then visits every cite
  * (of rules, edition rules, tables and rows) and fills its source from the table, so traces,
- * listings and JSON (interp/) read one text per ID through res_cite_source.
+ * listings and JSON (interp/) read one text per ID through model_cite_source.
  */
 #include "cite.h"
 
@@ -55,7 +55,7 @@ static void declare(cctx *c, const ast_node *d)
             diag_relate(dg, old->decl->loc, "the first `source \"%s\"` is here", d->name);
         return;
     }
-    source_ent *e = hon_calloc(1, sizeof *e);
+    source_ent *e = mem_calloc(1, sizeof *e);
     if (!e) {
         oom(c, d->loc);
         return;
@@ -64,7 +64,7 @@ static void declare(cctx *c, const ast_node *d)
     e->decl = d;
     HASH_ADD_KEYPTR(hh, c->ids, e->key, strlen(e->key), e);
     if (!HON_HASH_ADDED(e)) {
-        hon_free(e);
+        mem_free(e);
         oom(c, d->loc);
     }
 }
@@ -179,7 +179,7 @@ bool cite_resolve(ast_file *const *files, size_t nfiles, diag_list *diags)
     HASH_ITER(hh, c.ids, e, tmp)
     {
         HASH_DEL(c.ids, e);
-        hon_free(e);
+        mem_free(e);
     }
     return !c.oom;
 }

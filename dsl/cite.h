@@ -14,7 +14,7 @@
 #include "diag.h"
 
 /* Gathers every `source "ID" [= "TEXT"];` of files[0..nfiles) (a second declaration of one ID
- * is E171) and points each cite's source (cite->title, what res_cite_source returns) at its
+ * is E171) and points each cite's source (cite->title, what model_cite_source returns) at its
  * ID's text. A cite naming an ID no file declares is E170 (with the nearest declared ID when
  * one is close); a cite that writes its own source text, differing from the declared one, is
  * warning E172 with both texts. The texts are borrowed from the declarations' files, which

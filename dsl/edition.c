@@ -2,7 +2,7 @@
  * `set variant` readings; pass 4 computes, per edition and query, the rule set in evaluation
  * order: the parent's, with this edition's `replace`, `remove` and new rules applied.
  *
- * It reads the rules body.c created; interp/ reads the sets through res_rules_of (model.c). */
+ * It reads the rules body.c created; interp/ reads the sets through model_rules_of (model.c). */
 #include <string.h>
 
 #include "resolve_int.h"
@@ -27,7 +27,7 @@ int32_t edition_set_variant(rctx *c, ast_node *s, int32_t *reading)
         return -1;
     }
     const res_variant *v = &p->variants[g->id];
-    *reading = res_find_member(&p->enums[v->enum_id], s->ref);
+    *reading = model_find_member(&p->enums[v->enum_id], s->ref);
     if (*reading < 0) {
         res_err(c, E_READING, s->loc, "variant `%s` has no reading `%s`", v->name,
                 s->ref ? s->ref : "?");
@@ -55,7 +55,7 @@ void edition_body(rctx *c, ast_node *d)
 
 static bool set_push(rctx *c, res_ruleset *s, uint32_t rule)
 {
-    if (!HON_GROW(s->rules, s->len, s->cap)) {
+    if (!MEM_GROW(s->rules, s->len, s->cap)) {
         res_oom(c, (ast_loc){ 0 });
         return false;
     }
@@ -82,7 +82,7 @@ static void set_sort(rctx *c, res_ruleset *s)
 static res_ruleset *sets_new(rctx *c, const res_ruleset *from)
 {
     size_t nq = c->p->nqueries;
-    res_ruleset *s = hon_calloc(nq ? nq : 1, sizeof *s);
+    res_ruleset *s = mem_calloc(nq ? nq : 1, sizeof *s);
     if (!s) {
         res_oom(c, (ast_loc){ 0 });
         return NULL;
@@ -113,13 +113,13 @@ static void places_free(place **t)
     HASH_ITER(hh, *t, x, tmp)
     {
         HASH_DEL(*t, x);
-        hon_free(x);
+        mem_free(x);
     }
 }
 
 static bool place_add(rctx *c, place **t, const char *name, uint32_t q, size_t at)
 {
-    place *x = hon_malloc(sizeof *x);
+    place *x = mem_malloc(sizeof *x);
     if (!x) {
         res_oom(c, (ast_loc){ 0 });
         return false;
@@ -127,7 +127,7 @@ static bool place_add(rctx *c, place **t, const char *name, uint32_t q, size_t a
     *x = (place){ .key = name, .q = q, .at = at };
     HASH_ADD_KEYPTR(hh, *t, x->key, strlen(x->key), x);
     if (!HON_HASH_ADDED(x)) {
-        hon_free(x);
+        mem_free(x);
         res_oom(c, (ast_loc){ 0 });
         return false;
     }
@@ -173,7 +173,7 @@ static void apply_items(rctx *c, res_edition *e)
             if (it->kind == AST_REMOVE) {
                 *slot = UINT32_MAX;
                 HASH_DEL(where, x);
-                hon_free(x);
+                mem_free(x);
             } else {
                 p->rules[it->an.sym].seq = p->rules[*slot].seq;
                 *slot = it->an.sym;
@@ -225,7 +225,7 @@ static void edition_sets(rctx *c, int32_t id)
     const res_edition *par = e->parent >= 0 ? &p->editions[e->parent] : NULL;
     e->sets = sets_new(c, par ? par->sets : p->base);
     if (p->nvariants) {
-        e->variant_set = hon_malloc(p->nvariants * sizeof *e->variant_set);
+        e->variant_set = mem_malloc(p->nvariants * sizeof *e->variant_set);
         if (!e->variant_set) {
             res_oom(c, e->decl->loc);
             return;
@@ -250,13 +250,13 @@ void edition_rule_sets(rctx *c)
         set_sort(c, &p->base[q]);
     if (!p->neditions)
         return;
-    c->edition_state = hon_calloc(p->neditions, sizeof *c->edition_state);
+    c->edition_state = mem_calloc(p->neditions, sizeof *c->edition_state);
     if (!c->edition_state) {
         res_oom(c, (ast_loc){ 0 });
         return;
     }
     for (size_t e = 0; e < p->neditions; e++)
         edition_sets(c, (int32_t)e);
-    hon_free(c->edition_state);
+    mem_free(c->edition_state);
     c->edition_state = NULL;
 }

@@ -98,7 +98,7 @@ static uint32_t name_expr(rctx *c, ast_node *n, uint32_t want)
     }
     if (type_is_enum(p, want)) {
         uint32_t e = type_arg(p, want);
-        int32_t m = res_find_member(&p->enums[e], n->name);
+        int32_t m = model_find_member(&p->enums[e], n->name);
         if (m >= 0) {
             annotate_member(n, p, e, (uint32_t)m);
             return want;
@@ -151,7 +151,7 @@ static uint32_t field_expr(rctx *c, ast_node *n)
     res_program *p = c->p;
     int32_t e = expr_enum_named(c, n->a);
     if (e >= 0) {
-        int32_t m = res_find_member(&p->enums[e], n->name);
+        int32_t m = model_find_member(&p->enums[e], n->name);
         n->a->an.sym_kind = SYM_ENUM_TYPE;
         n->a->an.sym = (uint32_t)e;
         if (m < 0) {
@@ -328,8 +328,8 @@ static uint32_t chain_expr(rctx *c, ast_node *n, uint32_t t)
     ast_node **spine = NULL;
     size_t len = 0, cap = 0;
     for (ast_node *m = n; chain_type(m) == t; m = m->a) {
-        if (!HON_GROW(spine, len, cap)) {
-            hon_free(spine);
+        if (!MEM_GROW(spine, len, cap)) {
+            mem_free(spine);
             res_oom(c, n->loc);
             return t;
         }
@@ -341,7 +341,7 @@ static uint32_t chain_expr(rctx *c, ast_node *n, uint32_t t)
         expr_check(c, spine[i]->b, t);
         spine[i]->an.type = t;
     }
-    hon_free(spine);
+    mem_free(spine);
     return t;
 }
 

@@ -207,7 +207,7 @@ const char *front_join(front_ctx *ctx, const char *a, const char *b)
     size_t na = a ? strlen(a) : 0, nb = b ? strlen(b) : 0;
     if (!a || !b)
         return a ? a : b;
-    char *out = hon_malloc(na + nb + 2);
+    char *out = mem_malloc(na + nb + 2);
     if (!out) {
         front_oom(ctx);
         return a;
@@ -216,7 +216,7 @@ const char *front_join(front_ctx *ctx, const char *a, const char *b)
     out[na] = ' ';
     memcpy(out + na + 1, b, nb + 1);
     const char *joined = ast_strndup(ctx->file, out, na + nb + 1);
-    hon_free(out);
+    mem_free(out);
     if (!joined)
         front_oom(ctx);
     return joined ? joined : a;
@@ -480,7 +480,7 @@ ast_node *front_rule_as(ast_node *rule, ast_op edit)
 ast_node *front_remove(front_ctx *ctx, ast_loc loc, const char *query, const char *rule)
 {
     size_t q = query ? strlen(query) : 0, r = rule ? strlen(rule) : 0;
-    char *full = hon_malloc(q + r + 2);
+    char *full = mem_malloc(q + r + 2);
     if (!full) {
         front_oom(ctx);
         return NULL;
@@ -490,7 +490,7 @@ ast_node *front_remove(front_ctx *ctx, ast_loc loc, const char *query, const cha
     memcpy(full + q + 1, rule ? rule : "", r);
     full[q + 1 + r] = '\0';
     const char *name = ast_strndup(ctx->file, full, q + r + 1);
-    hon_free(full);
+    mem_free(full);
     if (!name) {
         front_oom(ctx);
         return NULL;
@@ -782,7 +782,7 @@ static uint32_t level_of(const ast_node *k, uint32_t parent, bool left_operand)
 
 static bool push_item(walk_item **stack, size_t *len, size_t *cap, walk_item it)
 {
-    if (!HON_GROW(*stack, *len, *cap))
+    if (!MEM_GROW(*stack, *len, *cap))
         return false;
     (*stack)[(*len)++] = it;
     return true;
@@ -838,7 +838,7 @@ static const ast_node *too_deep(front_ctx *ctx, const ast_node *root, deep_kind 
         walk_vec(&stack, &len, &cap, &n->params, &it, &oom);
         walk_vec(&stack, &len, &cap, &n->cites, &it, &oom);
     }
-    hon_free(stack);
+    mem_free(stack);
     if (oom)
         front_oom(ctx);
     return found;
@@ -894,8 +894,8 @@ static ast_file *parse(const char *path, const char *text, size_t len, uint32_t 
         return ast_file_new(path, "", 0, file_id);
     }
     ast_file *f = ast_file_new(path, text, len, file_id);
-    front_ctx *ctx = hon_calloc(1, sizeof *ctx);
-    char *buf = hon_malloc(len + 2);
+    front_ctx *ctx = mem_calloc(1, sizeof *ctx);
+    char *buf = mem_malloc(len + 2);
     yyscan_t scanner = NULL;
     if (!f || !ctx || !buf || lex_yylex_init_extra(ctx, &scanner) != 0)
         goto oom;
@@ -920,15 +920,15 @@ static ast_file *parse(const char *path, const char *text, size_t len, uint32_t 
     if (expr)
         *expr = ctx->errors ? NULL : ctx->expr;
     lex_yylex_destroy(scanner);
-    hon_free(buf);
-    hon_free(ctx);
+    mem_free(buf);
+    mem_free(ctx);
     return f;
 
 oom:
     if (scanner)
         lex_yylex_destroy(scanner);
-    hon_free(buf);
-    hon_free(ctx);
+    mem_free(buf);
+    mem_free(ctx);
     ast_file_free(f);
     return NULL;
 }

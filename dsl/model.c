@@ -1,5 +1,5 @@
 /* model.c — the resolved program's accessors: look-ups by name, rule sets, citation fields,
- * and res_program_free (model.h).
+ * and model_free (model.h).
  *
  * The name tables behind the look-ups (model_names.h) are filled by the resolver's passes
  * (scope.c, body.c, builtin.c); type names and interning are in type.c. */
@@ -23,7 +23,7 @@ member_ent *model_find_member_ent(const res_program *p, const char *name)
     return m;
 }
 
-int32_t res_find_member(const res_enum *e, const char *name)
+int32_t model_find_member(const res_enum *e, const char *name)
 {
     struct res_member_index *x = NULL;
     if (name)
@@ -39,67 +39,67 @@ static void free_names(name_ent **table)
     HASH_ITER(hh, *table, e, tmp)
     {
         HASH_DEL(*table, e);
-        hon_free(e);
+        mem_free(e);
     }
 }
 
 static void sets_free(res_ruleset *s, size_t n)
 {
     for (size_t i = 0; s && i < n; i++)
-        hon_free(s[i].rules);
-    hon_free(s);
+        mem_free(s[i].rules);
+    mem_free(s);
 }
 
-void res_program_free(res_program *p)
+void model_free(res_program *p)
 {
     if (!p)
         return;
     for (size_t i = 0; i < p->nenums; i++) {
-        hon_free(p->enums[i].members);
+        mem_free(p->enums[i].members);
         struct res_member_index *x, *tmp;
         HASH_ITER(hh, p->enums[i].index, x, tmp)
         {
             HASH_DEL(p->enums[i].index, x);
-            hon_free(x);
+            mem_free(x);
         }
     }
     for (size_t i = 0; i < p->nrecords; i++)
-        hon_free(p->records[i].fields);
+        mem_free(p->records[i].fields);
     for (size_t i = 0; i < p->ntables; i++) {
         res_table *t = &p->tables[i];
-        hon_free(t->keys);
-        hon_free(t->cols);
+        mem_free(t->keys);
+        mem_free(t->cols);
         for (size_t r = 0; r < t->nrows; r++)
-            hon_free(t->rows[r].keys);
-        hon_free(t->rows);
-        hon_free(t->dense);
+            mem_free(t->rows[r].keys);
+        mem_free(t->rows);
+        mem_free(t->dense);
     }
     for (size_t i = 0; i < p->nfns; i++)
-        hon_free(p->fns[i].params);
+        mem_free(p->fns[i].params);
     for (size_t i = 0; i < p->nqueries; i++)
-        hon_free(p->queries[i].params);
+        mem_free(p->queries[i].params);
     for (size_t i = 0; i < p->neditions; i++) {
         sets_free(p->editions[i].sets, p->nqueries);
-        hon_free(p->editions[i].variant_set);
+        mem_free(p->editions[i].variant_set);
     }
     for (size_t i = 0; i < p->ntests; i++) {
-        hon_free(p->tests[i].variant_set);
-        hon_free(p->tests[i].expects);
-        hon_free(p->tests[i].dice);
+        mem_free(p->tests[i].variant_set);
+        mem_free(p->tests[i].expects);
+        mem_free(p->tests[i].dice);
     }
     sets_free(p->base, p->nqueries);
-    hon_free(p->types);
-    hon_free(p->enums);
-    hon_free(p->records);
-    hon_free(p->slots);
-    hon_free(p->counters);
-    hon_free(p->tables);
-    hon_free(p->fns);
-    hon_free(p->queries);
-    hon_free(p->rules);
-    hon_free(p->variants);
-    hon_free(p->editions);
-    hon_free(p->tests);
+    mem_free(p->types);
+    mem_free(p->enums);
+    mem_free(p->records);
+    mem_free(p->slots);
+    mem_free(p->counters);
+    mem_free(p->tables);
+    mem_free(p->fns);
+    mem_free(p->queries);
+    mem_free(p->rules);
+    mem_free(p->variants);
+    mem_free(p->editions);
+    mem_free(p->tests);
     unit_pool_free(p->units);
     if (p->names) {
         free_names(&p->names->globals);
@@ -110,18 +110,18 @@ void res_program_free(res_program *p)
         HASH_ITER(hh, p->names->members, m, mt)
         {
             HASH_DEL(p->names->members, m);
-            hon_free(m->hits);
-            hon_free(m);
+            mem_free(m->hits);
+            mem_free(m);
         }
         type_ent *t, *tt;
         HASH_ITER(hh, p->names->types, t, tt)
         {
             HASH_DEL(p->names->types, t);
-            hon_free(t);
+            mem_free(t);
         }
-        hon_free(p->names);
+        mem_free(p->names);
     }
-    hon_free(p);
+    mem_free(p);
 }
 
 /* ---- look-ups ---- */
@@ -132,47 +132,47 @@ static int32_t find_global(const res_program *p, const char *name, gkind k)
     return g && g->kind == k ? g->id : -1;
 }
 
-int32_t res_find_query(const res_program *p, const char *name)
+int32_t model_find_query(const res_program *p, const char *name)
 {
     return find_global(p, name, G_QUERY);
 }
-int32_t res_find_event(const res_program *p, const char *name)
+int32_t model_find_event(const res_program *p, const char *name)
 {
     return find_global(p, name, G_EVENT);
 }
 
-int32_t res_find_fn(const res_program *p, const char *name)
+int32_t model_find_fn(const res_program *p, const char *name)
 {
     return find_global(p, name, G_FN);
 }
 
-int32_t res_find_counter(const res_program *p, const char *name)
+int32_t model_find_counter(const res_program *p, const char *name)
 {
     int32_t c = find_global(p, name, G_COUNTER);
     return c >= 0 ? p->counters[c].unit : -1;
 }
-int32_t res_find_variant(const res_program *p, const char *name)
+int32_t model_find_variant(const res_program *p, const char *name)
 {
     return find_global(p, name, G_VARIANT);
 }
 
-int32_t res_find_edition(const res_program *p, const char *name)
+int32_t model_find_edition(const res_program *p, const char *name)
 {
     name_ent *e = p ? model_find_name(p->names->editions, name) : NULL;
     return e ? e->id : -1;
 }
 
-int32_t res_find_rule(const res_program *p, const char *full_name)
+int32_t model_find_rule(const res_program *p, const char *full_name)
 {
     name_ent *e = p ? model_find_name(p->names->rules, full_name) : NULL;
     return e ? e->id : -1;
 }
 
-ast_node *res_find_decl(const res_program *p, const char *name)
+ast_node *model_find_decl(const res_program *p, const char *name)
 {
     name_ent *g = p ? model_find_name(p->names->globals, name) : NULL;
     if (!g) {
-        int32_t e = res_find_edition(p, name);
+        int32_t e = model_find_edition(p, name);
         return e >= 0 ? p->editions[e].decl : NULL;
     }
     switch (g->kind) {
@@ -188,7 +188,7 @@ ast_node *res_find_decl(const res_program *p, const char *name)
     }
 }
 
-const res_ruleset *res_rules_of(const res_program *p, int32_t ed, uint32_t q)
+const res_ruleset *model_rules_of(const res_program *p, int32_t ed, uint32_t q)
 {
     static const res_ruleset empty = { 0 };
     if (q >= p->nqueries)
@@ -198,15 +198,15 @@ const res_ruleset *res_rules_of(const res_program *p, int32_t ed, uint32_t q)
     return p->base ? &p->base[q] : &empty;
 }
 
-const char *res_cite_id(const ast_node *cite)
+const char *model_cite_id(const ast_node *cite)
 {
     return cite->name;
 }
-const char *res_cite_source(const ast_node *cite)
+const char *model_cite_source(const ast_node *cite)
 {
     return cite->title;
 }
-const char *res_cite_example(const ast_node *cite)
+const char *model_cite_example(const ast_node *cite)
 {
     return cite->doc;
 }

@@ -313,7 +313,7 @@ typedef enum res_builtin {
 
 /* The name of built-in function b (a RES_BI_* id): "square_of", a static string, for
  * listings and completion; "?" for an id that names none. */
-const char *res_builtin_name(uint32_t b);
+const char *builtin_name(uint32_t b);
 
 struct res_names; /* the name tables (uthash), private to dsl/ (resolve_int.h) */
 
@@ -351,40 +351,40 @@ typedef struct res_program {
 
 /* Frees p and everything it owns (its arrays, name tables and unit pool; not the files' nodes,
  * which it borrows). NULL is accepted. */
-void res_program_free(res_program *p);
+void model_free(res_program *p);
 
 /* The name of moment m ("give", "enter"...), a static string; "?" out of range. */
-const char *res_moment_name(res_moment m);
+const char *builtin_moment_name(res_moment m);
 
 /* Look-ups by name (p and name borrowed; p may be NULL): the id, -1 when absent. */
-int32_t res_find_query(const res_program *p, const char *name);
-int32_t res_find_event(const res_program *p, const char *name); /* an event's query id */
-int32_t res_find_fn(const res_program *p, const char *name);
-int32_t res_find_edition(const res_program *p, const char *name);
-int32_t res_find_variant(const res_program *p, const char *name);
-int32_t res_find_rule(const res_program *p, const char *full_name); /* first declared */
-int32_t res_find_member(const res_enum *e, const char *name);
+int32_t model_find_query(const res_program *p, const char *name);
+int32_t model_find_event(const res_program *p, const char *name); /* an event's query id */
+int32_t model_find_fn(const res_program *p, const char *name);
+int32_t model_find_edition(const res_program *p, const char *name);
+int32_t model_find_variant(const res_program *p, const char *name);
+int32_t model_find_rule(const res_program *p, const char *full_name); /* first declared */
+int32_t model_find_member(const res_enum *e, const char *name);
 /* The unit id (in res_program.units) of the counter with that name; -1 when none. */
-int32_t res_find_counter(const res_program *p, const char *name);
+int32_t model_find_counter(const res_program *p, const char *name);
 /* The declaration node of a top-level name (enum, record, variant, counter, table, fn, query,
  * edition), or NULL. Built-in names have none. */
-ast_node *res_find_decl(const res_program *p, const char *name);
+ast_node *model_find_decl(const res_program *p, const char *name);
 
 /* The rule set of query q under edition ed (-1: the top-level rules), borrowed from p; an
  * empty set when q is no query. */
-const res_ruleset *res_rules_of(const res_program *p, int32_t ed, uint32_t q);
+const res_ruleset *model_rules_of(const res_program *p, int32_t ed, uint32_t q);
 
 /* Writes the type's name ("int", "set<map>", "order") into buf (cap bytes, truncated to
  * fit); returns buf. */
-const char *res_type_name(const res_program *p, uint32_t type, char *buf, size_t cap);
+const char *type_name(const res_program *p, uint32_t type, char *buf, size_t cap);
 /* Interns the type (kind, arg) into p: returns its id (equal types, equal ids), or T_ERROR on
  * OOM. */
-uint32_t res_type_intern(res_program *p, res_tkind kind, uint32_t arg);
+uint32_t type_interned(res_program *p, res_tkind kind, uint32_t arg);
 
 /* Citation fields of an AST_CITE node (in one place, so the parser's choice of fields is
  * read in one place). */
-const char *res_cite_id(const ast_node *cite);
-const char *res_cite_source(const ast_node *cite);
-const char *res_cite_example(const ast_node *cite);
+const char *model_cite_id(const ast_node *cite);
+const char *model_cite_source(const ast_node *cite);
+const char *model_cite_example(const ast_node *cite);
 
 #endif

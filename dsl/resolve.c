@@ -30,15 +30,15 @@ void res_oom(rctx *c, ast_loc loc)
 
 static res_program *program_new(rctx *c)
 {
-    res_program *p = hon_calloc(1, sizeof *p);
+    res_program *p = mem_calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->default_edition = -1;
     for (int m = 0; m < RES_MOMENT_COUNT; m++)
         p->moments[m] = -1;
-    p->names = hon_calloc(1, sizeof *p->names);
+    p->names = mem_calloc(1, sizeof *p->names);
     if (!p->names) {
-        hon_free(p);
+        mem_free(p);
         return NULL;
     }
     c->p = p;
@@ -46,7 +46,7 @@ static res_program *program_new(rctx *c)
     static const res_tkind fixed[] = { RT_NONE,  RT_INT,    RT_BOOL, RT_VERDICT, RT_UNIT,
                                        RT_ERROR, RT_SQUARE, RT_SIDE, RT_ELEMENT };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        if (res_type_intern(p, fixed[i], 0) != i)
+        if (type_interned(p, fixed[i], 0) != i)
             return NULL;
     static const struct {
         const char *name;
@@ -88,11 +88,11 @@ static res_program *program_new(rctx *c)
         [STEP_LEFT] = { "left", T_SQUARE },     [STEP_RIGHT] = { "right", T_SQUARE },
         [STEP_INDEX] = { "index", T_INT }
     };
-    if (!HON_GROW(p->records, p->nrecords, p->records_cap))
+    if (!MEM_GROW(p->records, p->nrecords, p->records_cap))
         return NULL;
     res_record *step = &p->records[R_STEP];
     *step = (res_record){ .name = "step", .table = -1 };
-    step->fields = hon_calloc(STEP_NFIELDS, sizeof *step->fields);
+    step->fields = mem_calloc(STEP_NFIELDS, sizeof *step->fields);
     if (!step->fields)
         return NULL;
     for (size_t i = 0; i < STEP_NFIELDS; i++)
@@ -114,7 +114,7 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
     size_t errors0 = diags->errors;
     res_program *p = program_new(&c);
     if (!p) {
-        res_program_free(c.p);
+        model_free(c.p);
         diag_report(diags, E_LIMIT, DIAG_ERROR, (ast_loc){ 0 }, "out of memory while resolving");
         return NULL;
     }
@@ -198,9 +198,9 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
         edition_rule_sets(&c);
     if (!c.oom && !cite_resolve(files, nfiles, diags))
         c.oom = true;
-    hon_free(c.locals);
+    mem_free(c.locals);
     if (c.oom || diags->errors > errors0) {
-        res_program_free(p);
+        model_free(p);
         return NULL;
     }
     return p;
@@ -212,7 +212,7 @@ uint32_t res_expr(res_program *p, ast_node *expr, uint32_t want, diag_list *diag
     rctx c = { .p = p, .d = diags };
     size_t errors0 = diags->errors;
     uint32_t t = expr_check(&c, expr, want);
-    hon_free(c.locals);
+    mem_free(c.locals);
     if (nlocals)
         *nlocals = c.next_slot;
     return diags->errors > errors0 || c.oom ? T_ERROR : t;
@@ -230,7 +230,7 @@ int32_t res_raise_call(res_program *p, ast_node *call, diag_list *diags, uint32_
         e = body_raise_args(&c, call, &call->list);
         call->an.type = T_NONE;
     }
-    hon_free(c.locals);
+    mem_free(c.locals);
     if (nlocals)
         *nlocals = c.next_slot;
     return diags->errors > errors0 || c.oom ? -1 : e;

@@ -16,7 +16,7 @@
 
 /* Resolves and type-checks the files (borrowed, in load order; their nodes get annotated) into
  * a new program. Reports E1xx into diags. Returns NULL when there were errors (or on OOM,
- * reported as an error); the caller owns a returned program (res_program_free). */
+ * reported as an error); the caller owns a returned program (model_free). */
 res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags);
 
 /* Resolves a standalone expression (the REPL, `hon eval`) against p, annotating it; new types

@@ -32,8 +32,8 @@ typedef struct rctx {
     int32_t *edition_state; /* pass 4: 0 todo, 1 in progress, 2 done */
 } rctx;
 
-/* Grows arr by one slot (HON_GROW); on OOM reports it at loc and is false. */
-#define PUSH(c, arr, len, cap, loc) (HON_GROW(arr, len, cap) ? true : (res_oom(c, loc), false))
+/* Grows arr by one slot (MEM_GROW); on OOM reports it at loc and is false. */
+#define PUSH(c, arr, len, cap, loc) (MEM_GROW(arr, len, cap) ? true : (res_oom(c, loc), false))
 
 /* A type's name for a message, by value: two in one call's arguments do not clash. */
 typedef struct tname {
@@ -76,14 +76,14 @@ void scope_begin_body(rctx *c);
 
 /* ---- type.c: types, and pass 2: signatures ---- */
 
-/* res_type_intern, reporting OOM at loc (T_ERROR then). */
+/* type_interned, reporting OOM at loc (T_ERROR then). */
 uint32_t type_intern(rctx *c, res_tkind kind, uint32_t arg, ast_loc loc);
 /* The kind of type t (RT_NONE for an id out of range) and its argument (the enum or record id,
  * or a set's or list's element type; 0 out of range). */
 res_tkind type_kind(const res_program *p, uint32_t t);
 uint32_t type_arg(const res_program *p, uint32_t t);
 bool type_is_enum(const res_program *p, uint32_t t);
-/* The name of type t (res_type_name), for a message. */
+/* The name of type t (type_name), for a message. */
 tname type_text(const res_program *p, uint32_t t);
 /* The type set<elem>: E104 unless elem is an enum, E150 beyond RES_SET_MAX members; T_ERROR
  * after an error. */

@@ -28,7 +28,7 @@ name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind
         }
         return NULL;
     }
-    name_ent *e = hon_calloc(1, sizeof *e);
+    name_ent *e = mem_calloc(1, sizeof *e);
     if (!e) {
         res_oom(c, loc);
         return NULL;
@@ -39,7 +39,7 @@ name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind
     e->loc = loc;
     HASH_ADD_KEYPTR(hh, *table, e->key, strlen(e->key), e);
     if (!HON_HASH_ADDED(e)) {
-        hon_free(e);
+        mem_free(e);
         res_oom(c, loc);
         return NULL;
     }
@@ -51,7 +51,7 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
                          ast_loc loc)
 {
     res_enum *e = &c->p->enums[eid];
-    int32_t old = res_find_member(e, name);
+    int32_t old = model_find_member(e, name);
     if (old >= 0) {
         diag *dg = diag_report(c->d, eid < E_FIRST_FREE ? E_DUPLICATE : E_DUP_ITEM, DIAG_ERROR, loc,
                                "`%s` is already a member of %s", name, e->name);
@@ -59,11 +59,11 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
             diag_relate(dg, e->members[old].loc, "first declared here");
         return -1;
     }
-    if (!name || !HON_GROW(e->members, e->len, e->cap)) {
+    if (!name || !MEM_GROW(e->members, e->len, e->cap)) {
         res_oom(c, loc);
         return -1;
     }
-    struct res_member_index *x = hon_malloc(sizeof *x);
+    struct res_member_index *x = mem_malloc(sizeof *x);
     if (!x) {
         res_oom(c, loc);
         return -1;
@@ -72,13 +72,13 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
     x->m = (uint32_t)e->len;
     HASH_ADD_KEYPTR(hh, e->index, x->key, strlen(x->key), x);
     if (!HON_HASH_ADDED(x)) {
-        hon_free(x);
+        mem_free(x);
         res_oom(c, loc);
         return -1;
     }
     member_ent *m = model_find_member_ent(c->p, name);
     if (!m) {
-        m = hon_calloc(1, sizeof *m);
+        m = mem_calloc(1, sizeof *m);
         if (!m) {
             res_oom(c, loc);
             return -1;
@@ -86,12 +86,12 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
         m->key = name;
         HASH_ADD_KEYPTR(hh, c->p->names->members, m->key, strlen(m->key), m);
         if (!HON_HASH_ADDED(m)) {
-            hon_free(m);
+            mem_free(m);
             res_oom(c, loc);
             return -1;
         }
     }
-    if (!HON_GROW(m->hits, m->len, m->cap)) {
+    if (!MEM_GROW(m->hits, m->len, m->cap)) {
         res_oom(c, loc);
         return -1;
     }
@@ -103,7 +103,7 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
 int32_t scope_new_enum(rctx *c, const char *name, const char *doc, ast_node *decl)
 {
     res_program *p = c->p;
-    if (!HON_GROW(p->enums, p->nenums, p->enums_cap)) {
+    if (!MEM_GROW(p->enums, p->nenums, p->enums_cap)) {
         res_oom(c, decl ? decl->loc : (ast_loc){ 0 });
         return -1;
     }
@@ -127,7 +127,7 @@ local *scope_find_local(rctx *c, const char *name)
 /* Binds name to a new slot; returns the slot or -1 on OOM. */
 int32_t scope_push_local(rctx *c, const char *name, uint32_t type, ast_loc loc)
 {
-    if (!HON_GROW(c->locals, c->nlocals, c->locals_cap)) {
+    if (!MEM_GROW(c->locals, c->nlocals, c->locals_cap)) {
         res_oom(c, loc);
         return -1;
     }

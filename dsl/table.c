@@ -31,7 +31,7 @@ void table_signature(rctx *c, res_table *t, int32_t id)
                 RES_MAX_ITEMS);
         t->nkeys = 0;
     }
-    t->keys = t->nkeys ? hon_calloc(t->nkeys, sizeof *t->keys) : NULL;
+    t->keys = t->nkeys ? mem_calloc(t->nkeys, sizeof *t->keys) : NULL;
     if (t->nkeys && !t->keys) {
         res_oom(c, d->loc);
         t->nkeys = 0;
@@ -60,7 +60,7 @@ void table_signature(rctx *c, res_table *t, int32_t id)
         t->ncols = t->cols ? d->list2.len : 0;
     } else {
         t->single = true;
-        t->cols = hon_calloc(1, sizeof *t->cols);
+        t->cols = mem_calloc(1, sizeof *t->cols);
         if (!t->cols) {
             res_oom(c, d->loc);
             return;
@@ -82,7 +82,7 @@ void table_signature(rctx *c, res_table *t, int32_t id)
         return;
     res_record *r = &p->records[p->nrecords];
     *r = (res_record){ .name = t->name, .table = id, .decl = d };
-    r->fields = hon_calloc(t->ncols ? t->ncols : 1, sizeof *r->fields);
+    r->fields = mem_calloc(t->ncols ? t->ncols : 1, sizeof *r->fields);
     if (!r->fields) {
         res_oom(c, d->loc);
         return;
@@ -102,7 +102,7 @@ bool table_msort(void *base, size_t n, size_t size, sort_cmp cmp, const void *ct
 {
     if (n < 2)
         return true;
-    unsigned char *a = base, *tmp = hon_malloc(n * size);
+    unsigned char *a = base, *tmp = mem_malloc(n * size);
     if (!tmp)
         return false;
     unsigned char *src = a, *dst = tmp;
@@ -128,7 +128,7 @@ bool table_msort(void *base, size_t n, size_t size, sort_cmp cmp, const void *ct
     }
     if (src != a)
         memcpy(a, src, n * size);
-    hon_free(tmp);
+    mem_free(tmp);
     return true;
 }
 
@@ -172,7 +172,7 @@ void table_body(rctx *c, res_table *t)
     if (!d->list.len) {
         t->rows = NULL;
     } else {
-        t->rows = hon_calloc(d->list.len, sizeof *t->rows);
+        t->rows = mem_calloc(d->list.len, sizeof *t->rows);
         if (!t->rows) {
             res_oom(c, d->loc);
             return;
@@ -195,7 +195,7 @@ void table_body(rctx *c, res_table *t)
             continue;
         }
         res_row row = { .node = rn };
-        row.keys = hon_calloc(t->nkeys + t->ncols + 1, sizeof *row.keys);
+        row.keys = mem_calloc(t->nkeys + t->ncols + 1, sizeof *row.keys);
         if (!row.keys) {
             res_oom(c, rn->loc);
             return;
@@ -207,7 +207,7 @@ void table_body(rctx *c, res_table *t)
         for (uint32_t k = 0; k < t->ncols; k++)
             expr_fold(c, rn->list.items[k], t->cols[k].type, true, &row.cells[k]);
         if (!ok) {
-            hon_free(row.keys);
+            mem_free(row.keys);
             keys_ok_all = false;
             continue;
         }
@@ -226,7 +226,7 @@ void table_body(rctx *c, res_table *t)
                                    "table `%s` already has a row for these keys", t->name);
             if (dg)
                 diag_relate(dg, t->rows[kept - 1].node->loc, "the first row is here");
-            hon_free(t->rows[r].keys);
+            mem_free(t->rows[r].keys);
             continue;
         }
         t->rows[kept++] = t->rows[r];
@@ -245,7 +245,7 @@ void table_body(rctx *c, res_table *t)
     }
     if (!keys_ok_all || t->nkeys == 0 || t->nkeys > 64)
         return;
-    t->dense = hon_malloc(n * sizeof *t->dense);
+    t->dense = mem_malloc(n * sizeof *t->dense);
     if (!t->dense) {
         res_oom(c, d->loc);
         return;

@@ -11,7 +11,7 @@ static void test_dice(rctx *c, res_test *t, ast_node *set)
     t->has_dice = true;
     if (!set->list.len)
         return;
-    t->dice = hon_malloc(set->list.len);
+    t->dice = mem_malloc(set->list.len);
     if (!t->dice) {
         res_oom(c, set->loc);
         return;
@@ -41,7 +41,7 @@ void test_body(rctx *c, ast_node *d)
     if (d->ref)
         t->edition = edition_named(c, d->ref, d->loc);
     if (p->nvariants) {
-        t->variant_set = hon_malloc(p->nvariants * sizeof *t->variant_set);
+        t->variant_set = mem_malloc(p->nvariants * sizeof *t->variant_set);
         if (!t->variant_set) {
             res_oom(c, d->loc);
             return;
@@ -72,7 +72,7 @@ void test_body(rctx *c, ast_node *d)
             t->variant_set[v] = r;
     }
     if (d->list.len) {
-        t->expects = hon_calloc(d->list.len, sizeof *t->expects);
+        t->expects = mem_calloc(d->list.len, sizeof *t->expects);
         if (!t->expects) {
             res_oom(c, d->loc);
             return;
@@ -87,7 +87,7 @@ void test_body(rctx *c, ast_node *d)
             t->plays = true;
             break;
         case AST_TEST_ADVANCE: {
-            int32_t m = res_find_member(&p->enums[E_PHASE], x->name);
+            int32_t m = model_find_member(&p->enums[E_PHASE], x->name);
             if (m < 0)
                 res_err(c, E_UNKNOWN_NAME, x->loc,
                         "unknown phase `%s` (declare it with `phase %s;`)", x->name ? x->name : "?",

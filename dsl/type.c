@@ -1,6 +1,6 @@
 /* type.c — types, and pass 2: signatures.
  *
- * Types are interned (res_type_intern); type expressions (`set<T>`, `list<T>`, names) resolve
+ * Types are interned (type_interned); type expressions (`set<T>`, `list<T>`, names) resolve
  * against the names of pass 1 (scope.c). Pass 2 gives records their fields, fns, queries and
  * events their parameters and results, variants their default reading (tables: table.c), so
  * that pass 3 (expr.c, body.c) checks bodies against them.
@@ -12,23 +12,23 @@
 
 /* ---- types ---- */
 
-uint32_t res_type_intern(res_program *p, res_tkind kind, uint32_t arg)
+uint32_t type_interned(res_program *p, res_tkind kind, uint32_t arg)
 {
     uint64_t key = (uint64_t)kind << 32 | arg;
     type_ent *t;
     HASH_FIND(hh, p->names->types, &key, sizeof key, t);
     if (t)
         return t->id;
-    if (!HON_GROW(p->types, p->ntypes, p->types_cap))
+    if (!MEM_GROW(p->types, p->ntypes, p->types_cap))
         return T_ERROR;
-    t = hon_malloc(sizeof *t);
+    t = mem_malloc(sizeof *t);
     if (!t)
         return T_ERROR;
     t->key = key;
     t->id = (uint32_t)p->ntypes;
     HASH_ADD(hh, p->names->types, key, sizeof key, t);
     if (!HON_HASH_ADDED(t)) {
-        hon_free(t);
+        mem_free(t);
         return T_ERROR;
     }
     p->types[p->ntypes++] = (res_type){ kind, arg };
@@ -37,7 +37,7 @@ uint32_t res_type_intern(res_program *p, res_tkind kind, uint32_t arg)
 
 uint32_t type_intern(rctx *c, res_tkind kind, uint32_t arg, ast_loc loc)
 {
-    uint32_t t = res_type_intern(c->p, kind, arg);
+    uint32_t t = type_interned(c->p, kind, arg);
     if (t == T_ERROR && kind != RT_ERROR)
         res_oom(c, loc);
     return t;
@@ -53,7 +53,7 @@ uint32_t type_arg(const res_program *p, uint32_t t)
     return t < p->ntypes ? p->types[t].arg : 0;
 }
 
-const char *res_type_name(const res_program *p, uint32_t type, char *buf, size_t cap)
+const char *type_name(const res_program *p, uint32_t type, char *buf, size_t cap)
 {
     char inner[128];
     if (!cap)
@@ -70,10 +70,10 @@ const char *res_type_name(const res_program *p, uint32_t type, char *buf, size_t
     case RT_ENUM: snprintf(buf, cap, "%s", p->enums[type_arg(p, type)].name); break;
     case RT_RECORD: snprintf(buf, cap, "%s", p->records[type_arg(p, type)].name); break;
     case RT_SET:
-        snprintf(buf, cap, "set<%s>", res_type_name(p, type_arg(p, type), inner, sizeof inner));
+        snprintf(buf, cap, "set<%s>", type_name(p, type_arg(p, type), inner, sizeof inner));
         break;
     case RT_LIST:
-        snprintf(buf, cap, "list<%s>", res_type_name(p, type_arg(p, type), inner, sizeof inner));
+        snprintf(buf, cap, "list<%s>", type_name(p, type_arg(p, type), inner, sizeof inner));
         break;
     default: snprintf(buf, cap, "<none>"); break;
     }
@@ -84,7 +84,7 @@ const char *res_type_name(const res_program *p, uint32_t type, char *buf, size_t
 tname type_text(const res_program *p, uint32_t t)
 {
     tname r;
-    res_type_name(p, t, r.s, sizeof r.s);
+    type_name(p, t, r.s, sizeof r.s);
     return r;
 }
 
@@ -151,7 +151,7 @@ res_field *type_params_of(rctx *c, const ast_vec *v)
                 "too many parameters or fields (at most %d)", RES_MAX_ITEMS);
         return NULL;
     }
-    res_field *f = hon_calloc(v->len, sizeof *f);
+    res_field *f = mem_calloc(v->len, sizeof *f);
     if (!f) {
         res_oom(c, v->items[0]->loc);
         return NULL;
@@ -217,7 +217,7 @@ void type_signature(rctx *c, ast_node *d)
                     res_err(c, E_DEFAULTS, r->loc, "variant `%s` has a second default reading",
                             d->name);
                 else {
-                    int32_t m = res_find_member(&p->enums[v->enum_id], r->name);
+                    int32_t m = model_find_member(&p->enums[v->enum_id], r->name);
                     v->dflt = m < 0 ? 0 : (uint32_t)m;
                 }
             }

@@ -86,7 +86,7 @@ COLD bool fail_call(vm_ctx *x, uint32_t b)
     if (!x->sc)
         return state_fail(x, E_NO_BOARD,
                           "no board is loaded: %s() reads the board (load a scenario first)",
-                          res_builtin_name(b));
+                          builtin_name(b));
     return state_fail(x, E_INTERNAL, "unknown board built-in %" PRIu32, b);
 }
 

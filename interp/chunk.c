@@ -22,7 +22,7 @@ const uint8_t op_operands[OP__COUNT] = {
 #include "opcodes.h"
 };
 
-int op_stack_effect(op_code op, uint32_t a, uint32_t b)
+int chunk_stack_effect(op_code op, uint32_t a, uint32_t b)
 {
     (void)a;
     switch (op) {
@@ -37,12 +37,12 @@ int op_stack_effect(op_code op, uint32_t a, uint32_t b)
 
 chunk *chunk_new(const char *name, chunk_kind kind, uint32_t id)
 {
-    chunk *c = hon_calloc(1, sizeof *c);
+    chunk *c = mem_calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    c->name = hon_strdup(name ? name : "");
+    c->name = mem_strdup(name ? name : "");
     if (!c->name) {
-        hon_free(c);
+        mem_free(c);
         return NULL;
     }
     c->kind = kind;
@@ -54,19 +54,19 @@ void chunk_free(chunk *c)
 {
     if (!c)
         return;
-    hon_free(c->name);
-    hon_free(c->code);
-    hon_free(c->k);
-    hon_free(c->lines);
+    mem_free(c->name);
+    mem_free(c->code);
+    mem_free(c->k);
+    mem_free(c->lines);
     for (size_t i = 0; i < c->nstrs; i++)
-        hon_free(c->strs[i]);
-    hon_free(c->strs);
-    hon_free(c);
+        mem_free(c->strs[i]);
+    mem_free(c->strs);
+    mem_free(c);
 }
 
 bool chunk_emit(chunk *c, uint32_t word)
 {
-    if (c->len >= UINT32_MAX / 2 || !HON_GROW(c->code, c->len, c->cap))
+    if (c->len >= UINT32_MAX / 2 || !MEM_GROW(c->code, c->len, c->cap))
         return false;
     c->code[c->len++] = word;
     return true;
@@ -83,7 +83,7 @@ bool chunk_mark(chunk *c, ast_loc loc)
             return true;
         }
     }
-    if (!HON_GROW(c->lines, c->nlines, c->lines_cap))
+    if (!MEM_GROW(c->lines, c->nlines, c->lines_cap))
         return false;
     c->lines[c->nlines++] = (chunk_line){ (uint32_t)c->len, loc };
     return true;
@@ -96,7 +96,7 @@ int32_t chunk_const(chunk *c, val v)
     for (size_t i = c->nk > 32 ? c->nk - 32 : 0; i < c->nk; i++)
         if (c->k[i].type == v.type && c->k[i].flags == v.flags && c->k[i].u.i == v.u.i)
             return (int32_t)i;
-    if (c->nk >= INT32_MAX || !HON_GROW(c->k, c->nk, c->kcap))
+    if (c->nk >= INT32_MAX || !MEM_GROW(c->k, c->nk, c->kcap))
         return -1;
     c->k[c->nk] = v;
     return (int32_t)c->nk++;
@@ -107,9 +107,9 @@ int32_t chunk_str(chunk *c, const char *s)
     for (size_t i = 0; i < c->nstrs; i++)
         if (strcmp(c->strs[i], s) == 0)
             return (int32_t)i;
-    if (c->nstrs >= INT32_MAX || !HON_GROW(c->strs, c->nstrs, c->strs_cap))
+    if (c->nstrs >= INT32_MAX || !MEM_GROW(c->strs, c->nstrs, c->strs_cap))
         return -1;
-    char *copy = hon_strdup(s);
+    char *copy = mem_strdup(s);
     if (!copy)
         return -1;
     c->strs[c->nstrs] = copy;

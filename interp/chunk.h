@@ -33,7 +33,7 @@ typedef enum op_kind {
 extern const char *const op_names[OP__COUNT];
 extern const uint8_t op_kinds[OP__COUNT][4];
 extern const uint8_t op_operands[OP__COUNT];
-int op_stack_effect(op_code op, uint32_t a, uint32_t b);
+int chunk_stack_effect(op_code op, uint32_t a, uint32_t b);
 
 typedef enum chunk_kind {
     CHUNK_RULE,

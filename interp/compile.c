@@ -48,7 +48,7 @@ static size_t emit(comp *c, ast_loc loc, op_code op, uint32_t a, uint32_t b, uin
         ok = chunk_emit(c->ch, ops[i]);
     if (!ok)
         fail(c, loc, "out of memory");
-    set_depth(c, c->depth + op_stack_effect(op, a, b));
+    set_depth(c, c->depth + chunk_stack_effect(op, a, b));
     return at;
 }
 
@@ -118,7 +118,7 @@ typedef struct jumps {
 
 static void jumps_add(comp *c, jumps *j, size_t at, ast_loc loc)
 {
-    if (!HON_GROW(j->at, j->len, j->cap)) {
+    if (!MEM_GROW(j->at, j->len, j->cap)) {
         fail(c, loc, "out of memory");
         return;
     }
@@ -130,7 +130,7 @@ static void jumps_here(comp *c, jumps *j)
 {
     for (size_t i = 0; i < j->len; i++)
         patch(c, j->at[i]);
-    hon_free(j->at);
+    mem_free(j->at);
     *j = (jumps){ 0 };
 }
 
@@ -139,7 +139,7 @@ static void jumps_to(comp *c, jumps *j, size_t target)
 {
     for (size_t i = 0; i < j->len; i++)
         patch_to(c, j->at[i], target);
-    hon_free(j->at);
+    mem_free(j->at);
     *j = (jumps){ 0 };
 }
 
@@ -153,8 +153,8 @@ static void branch_each(comp *c, const ast_node *n, ast_op op, bool when, jumps 
     const ast_node **spine = NULL;
     size_t len = 0, cap = 0;
     for (const ast_node *m = n; m && m->kind == AST_BINARY && m->op == op; m = m->a) {
-        if (!HON_GROW(spine, len, cap)) {
-            hon_free(spine);
+        if (!MEM_GROW(spine, len, cap)) {
+            mem_free(spine);
             fail(c, n->loc, "out of memory");
             return;
         }
@@ -163,7 +163,7 @@ static void branch_each(comp *c, const ast_node *n, ast_op op, bool when, jumps 
     branch(c, len ? spine[len - 1]->a : n, when, to);
     for (size_t i = len; i-- > 0;)
         branch(c, spine[i]->b, when, to);
-    hon_free(spine);
+    mem_free(spine);
 }
 
 /* Compiles the bool condition n for control flow: jumps (recorded in *to) when n is `when`,
@@ -305,8 +305,8 @@ static void binary(comp *c, const ast_node *n)
     const ast_node **spine = NULL;
     size_t len = 0, cap = 0;
     for (const ast_node *m = n; m && m->kind == AST_BINARY; m = m->a) {
-        if (!HON_GROW(spine, len, cap)) {
-            hon_free(spine);
+        if (!MEM_GROW(spine, len, cap)) {
+            mem_free(spine);
             fail(c, n->loc, "out of memory");
             return;
         }
@@ -315,7 +315,7 @@ static void binary(comp *c, const ast_node *n)
     expr(c, spine[len - 1]->a);
     for (size_t i = len; i-- > 0;)
         binary_rest(c, spine[i]);
-    hon_free(spine);
+    mem_free(spine);
 }
 
 /* sum/count/all/any/min/max over a list, a set, or every member of an enum:

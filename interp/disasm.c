@@ -48,7 +48,7 @@ static void operand(const res_program *p, const chunk *c, const uint8_t *kinds, 
     case OPK_INT: sb_printf(note, "%" PRId32, (int32_t)v); break;
     case OPK_JUMP: sb_printf(note, "-> %04" PRId64, (int64_t)next + (int32_t)v); break;
     case OPK_EXIT: sb_printf(note, "done -> %04" PRId64, (int64_t)next + (int32_t)v); break;
-    case OPK_TYPE: sb_puts(note, res_type_name(p, v, tbuf, sizeof tbuf)); break;
+    case OPK_TYPE: sb_puts(note, type_name(p, v, tbuf, sizeof tbuf)); break;
     case OPK_TABLE:
         if (v < p->ntables)
             sb_puts(note, p->tables[v].name);
@@ -76,7 +76,7 @@ static void operand(const res_program *p, const chunk *c, const uint8_t *kinds, 
         if (v < c->nstrs)
             sb_printf(note, "\"%s\"", c->strs[v]);
         break;
-    case OPK_BUILTIN: sb_puts(note, res_builtin_name(v)); break;
+    case OPK_BUILTIN: sb_puts(note, builtin_name(v)); break;
     case OPK_VARIANT:
         if (v < p->nvariants)
             sb_puts(note, p->variants[v].name);

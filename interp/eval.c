@@ -27,10 +27,10 @@ hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type)
         sb_puts(&text, "... (cut: the value is too long to print)");
     sb_puts(&json, "{\"value\": ");
     sb_puts(&json, cut_json ? "null, \"truncated\": true" : vj);
-    hon_free(vt);
-    hon_free(vj);
+    mem_free(vt);
+    mem_free(vj);
     sb_puts(&json, ", \"type\": ");
-    sb_json_str(&json, res_type_name(p, type, tname, sizeof tname));
+    sb_json_str(&json, type_name(p, type, tname, sizeof tname));
     sb_puts(&json, ", \"text\": ");
     sb_json_str(&json, sb_str(&text));
     sb_puts(&json, ", \"trace\": ");
@@ -76,7 +76,7 @@ static hon_status distribution(hon_vm *vm, const chunk *ch, uint32_t type, void 
     if (!odds_enumerate(&vm->x, s, ch, type, &text, &json))
         st = session_error(vm, false);
     else if (out && !(*out = session_answer(sb_take(&text), sb_take(&json),
-                                            hon_strdup("(odds have no trace)\n"))))
+                                            mem_strdup("(odds have no trace)\n"))))
         st = HON_ERR_MEMORY;
     sb_free(&text);
     sb_free(&json);
@@ -100,8 +100,8 @@ hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out)
     if (!vm || !name || !out)
         return HON_ERR_NOT_FOUND;
     const res_program *p = vm->pg->res;
-    int32_t q = res_find_query(p, name);
-    int32_t f = q < 0 ? res_find_fn(p, name) : -1;
+    int32_t q = model_find_query(p, name);
+    int32_t f = q < 0 ? model_find_fn(p, name) : -1;
     if (q < 0 && f < 0)
         return HON_ERR_NOT_FOUND;
     const res_field *params = q >= 0 ? p->queries[q].params : p->fns[f].params;
@@ -112,10 +112,10 @@ hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out)
     for (uint32_t i = 0; i < np && i < 16; i++) {
         out->param_names[i] = params[i].name;
         out->param_types[i] =
-            res_type_name(p, params[i].type, vm->info_types[i], sizeof vm->info_types[i]);
+            type_name(p, params[i].type, vm->info_types[i], sizeof vm->info_types[i]);
     }
-    out->result_type = res_type_name(p, q >= 0 ? p->queries[q].result : p->fns[f].result,
-                                     vm->info_types[16], sizeof vm->info_types[16]);
+    out->result_type = type_name(p, q >= 0 ? p->queries[q].result : p->fns[f].result,
+                                 vm->info_types[16], sizeof vm->info_types[16]);
     return HON_OK;
 }
 
@@ -123,8 +123,8 @@ hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out)
 static bool handle_lookup(hon_vm *vm, hon_query_handle *h)
 {
     const res_program *p = vm->pg->res;
-    int32_t q = res_find_query(p, h->name);
-    int32_t f = q < 0 ? res_find_fn(p, h->name) : -1;
+    int32_t q = model_find_query(p, h->name);
+    int32_t f = q < 0 ? model_find_fn(p, h->name) : -1;
     if (q < 0 && f < 0)
         return false;
     h->is_fn = q < 0;
@@ -142,8 +142,8 @@ hon_query_handle *hon_lookup_query(hon_vm *vm, const char *name)
 {
     if (!vm || !name)
         return NULL;
-    hon_query_handle *h = hon_calloc(1, sizeof *h);
-    if (!h || !(h->name = hon_strdup(name)) || !handle_lookup(vm, h)) {
+    hon_query_handle *h = mem_calloc(1, sizeof *h);
+    if (!h || !(h->name = mem_strdup(name)) || !handle_lookup(vm, h)) {
         hon_query_handle_free(h);
         return NULL;
     }
@@ -154,8 +154,8 @@ void hon_query_handle_free(hon_query_handle *h)
 {
     if (!h)
         return;
-    hon_free(h->name);
-    hon_free(h);
+    mem_free(h->name);
+    mem_free(h);
 }
 
 /* Converts argument a for a parameter of type t; false when it does not fit. */
@@ -218,7 +218,7 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
             char tname[128];
             session_report(vm, E_BAD_REQUEST, "<call>",
                            "argument %zu of %s does not fit its type %s", i + 1, h->name,
-                           res_type_name(p, params[i].type, tname, sizeof tname));
+                           type_name(p, params[i].type, tname, sizeof tname));
             return HON_ERR_NOT_FOUND;
         }
     hon_status st = session_begin(vm, NULL, false);
@@ -241,7 +241,7 @@ int32_t hon_unit_id(const hon_vm *vm, const char *name)
         return -1;
     if (name[0] == '$')
         return scene_unit(vm->sc, name + 1);
-    int32_t c = res_find_counter(vm->pg->res, name);
+    int32_t c = model_find_counter(vm->pg->res, name);
     return c >= 0 ? c : scene_unit(vm->sc, name);
 }
 
@@ -268,6 +268,6 @@ int32_t hon_member_id(const hon_vm *vm, const char *enum_name, const char *membe
     const res_program *p = vm->pg->res;
     for (size_t e = 0; e < p->nenums; e++)
         if (strcmp(p->enums[e].name, enum_name) == 0)
-            return res_find_member(&p->enums[e], member);
+            return model_find_member(&p->enums[e], member);
     return -1;
 }

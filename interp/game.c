@@ -28,10 +28,10 @@ static hon_answer *play_answer(const hon_vm *vm, const char *extra)
     for (const char *l = lines; *l;) {
         const char *end = strchr(l, '\n');
         size_t n = end ? (size_t)(end - l) : strlen(l);
-        char *one = hon_strndup(l, n);
+        char *one = mem_strndup(l, n);
         sb_puts(&json, first ? "" : ", ");
         sb_json_str(&json, one ? one : "");
-        hon_free(one);
+        mem_free(one);
         first = false;
         l += n + (end ? 1 : 0);
     }
@@ -46,7 +46,7 @@ static hon_answer *play_answer(const hon_vm *vm, const char *extra)
         sb_puts(&json, "null");
     sb_puts(&json, "}");
     char *t = sb_take(&text);
-    return session_answer(t, sb_take(&json), hon_strdup(t ? t : ""));
+    return session_answer(t, sb_take(&json), mem_strdup(t ? t : ""));
 }
 
 /* Begins an evaluation on the session's board for a procedure (traced for `why do`). */
@@ -93,15 +93,15 @@ static hon_status add_traces(hon_answer **out, strbuf *full, strbuf *brief, strb
         j.oom = true;
     char *nj = sb_take(&j), *nt = sb_take(full), *nw = sb_take(brief);
     if (!nj || !nt || !nw) {
-        hon_free(nj);
-        hon_free(nt);
-        hon_free(nw);
+        mem_free(nj);
+        mem_free(nt);
+        mem_free(nw);
         hon_answer_free(a);
         *out = NULL;
         return HON_ERR_MEMORY; /* the procedure stays done: `undo` reverts it */
     }
-    hon_free(a->json);
-    hon_free(a->trace);
+    mem_free(a->json);
+    mem_free(a->trace);
     a->json = nj;
     a->trace = nt;
     a->why = nw;
@@ -207,7 +207,7 @@ static hon_status odds_run_all(hon_vm *vm, const chunk *ch, uint32_t type, void 
     } else if (out) {
         if (g->choices_made)
             sb_puts(&text, "\nnote: every choice took the first legal option");
-        *out = session_answer(sb_take(&text), sb_take(&json), hon_strdup("(odds have no trace)\n"));
+        *out = session_answer(sb_take(&text), sb_take(&json), mem_strdup("(odds have no trace)\n"));
         if (!*out)
             st = HON_ERR_MEMORY;
     }
@@ -233,7 +233,7 @@ static void moment_note(const res_program *p, res_moment m, strbuf *b)
 {
     if (p->moments[m] < 0)
         sb_printf(b, "note: the rules declare no event `on %s`: nothing was raised for it\n",
-                  res_moment_name(m));
+                  builtin_moment_name(m));
 }
 
 /* The squares of a walk as values into sqs and the walk's title ("move $jeep C4 C5") into
@@ -278,7 +278,7 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
         session_report(vm, E_BAD_REQUEST, "<move>", "a move needs the squares of its path");
         return HON_ERR_NOT_FOUND;
     }
-    int64_t *sqs = hon_calloc(n, sizeof *sqs);
+    int64_t *sqs = mem_calloc(n, sizeof *sqs);
     if (!sqs)
         return HON_ERR_MEMORY;
     strbuf title = { 0 };
@@ -300,7 +300,7 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
         st = finish_play(vm, ok, mark, sb_str(&title), extra.len ? sb_str(&extra) : NULL, out);
         sb_free(&extra);
     }
-    hon_free(sqs);
+    mem_free(sqs);
     sb_free(&title);
     return st;
 }
@@ -334,7 +334,7 @@ hon_status hon_undo(hon_vm *vm, hon_answer **out)
         strbuf t = { 0 };
         sb_printf(&t, "undone: %s (%zu change%s)\n", title, records, records == 1 ? "" : "s");
         char *s = sb_take(&t);
-        *out = session_answer(s, hon_strdup("{\"undone\": true}"), hon_strdup(s ? s : ""));
+        *out = session_answer(s, mem_strdup("{\"undone\": true}"), mem_strdup(s ? s : ""));
         if (!*out)
             return HON_ERR_MEMORY;
     }

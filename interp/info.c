@@ -34,15 +34,15 @@ static void cites_of(const ast_vec *cites, strbuf *b)
         const ast_node *c = cites->items[i];
         if (i)
             sb_puts(b, "; ");
-        sb_puts(b, res_cite_id(c) ? res_cite_id(c) : "?");
-        const char *from = res_cite_source(c);
+        sb_puts(b, model_cite_id(c) ? model_cite_id(c) : "?");
+        const char *from = model_cite_source(c);
         bool named = from && trace_source_ends_with_example(from); /* no 2nd "example" */
-        if (from && res_cite_example(c) && named)
-            sb_printf(b, " (%s %s)", from, res_cite_example(c));
+        if (from && model_cite_example(c) && named)
+            sb_printf(b, " (%s %s)", from, model_cite_example(c));
         else if (from)
             sb_printf(b, " (%s)", from);
-        if (res_cite_example(c) && !named)
-            sb_printf(b, ", example %s", res_cite_example(c));
+        if (model_cite_example(c) && !named)
+            sb_printf(b, ", example %s", model_cite_example(c));
     }
 }
 
@@ -74,7 +74,7 @@ size_t hon_list_rules(const hon_vm *vm, const char *word,
     int32_t ed = session_edition(vm);
     size_t listed = 0;
     for (uint32_t q = 0; q < p->nqueries; q++) {
-        const res_ruleset *rs = res_rules_of(p, ed, q);
+        const res_ruleset *rs = model_rules_of(p, ed, q);
         for (size_t i = 0; i < rs->len; i++) {
             const res_rule *r = &p->rules[rs->rules[i]];
             strbuf cites = { 0 };
@@ -106,12 +106,12 @@ static int32_t find_rule(const hon_vm *vm, const char *name)
     const res_program *p = vm->pg->res;
     int32_t ed = session_edition(vm);
     for (uint32_t q = 0; q < p->nqueries; q++) {
-        const res_ruleset *rs = res_rules_of(p, ed, q);
+        const res_ruleset *rs = model_rules_of(p, ed, q);
         for (size_t i = 0; i < rs->len; i++)
             if (strcmp(p->rules[rs->rules[i]].name, name) == 0)
                 return (int32_t)rs->rules[i];
     }
-    return res_find_rule(p, name);
+    return model_find_rule(p, name);
 }
 
 /* Writes the source of the declaration at loc: from the start of its line to the `;` or the
@@ -171,7 +171,7 @@ hon_status hon_show(const hon_vm *vm, const char *name, FILE *out)
         decl = p->rules[r].decl;
         what = "rule";
     } else {
-        decl = res_find_decl(p, name);
+        decl = model_find_decl(p, name);
     }
     if (!decl)
         return HON_ERR_NOT_FOUND;
@@ -209,17 +209,17 @@ hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out)
         disasm_chunk(p, pg->rules[r], out);
         return HON_OK;
     }
-    int32_t f = res_find_fn(p, name);
+    int32_t f = model_find_fn(p, name);
     if (f >= 0) {
         disasm_chunk(p, pg->fns[f], out);
         return HON_OK;
     }
-    int32_t q = res_find_query(p, name);
+    int32_t q = model_find_query(p, name);
     if (q < 0)
-        q = res_find_event(p, name); /* an event lists its rules like a query */
+        q = model_find_event(p, name); /* an event lists its rules like a query */
     if (q < 0)
         return HON_ERR_NOT_FOUND;
-    const res_ruleset *rs = res_rules_of(p, session_edition(vm), (uint32_t)q);
+    const res_ruleset *rs = model_rules_of(p, session_edition(vm), (uint32_t)q);
     fprintf(out, "%s %s: %zu rule%s\n", p->queries[q].is_event ? "event" : "query", name, rs->len,
             rs->len == 1 ? "" : "s");
     for (size_t i = 0; i < rs->len; i++)
@@ -283,7 +283,7 @@ static void offer_rules(const hon_vm *vm, const offers *o)
 {
     const res_program *p = vm->pg->res;
     for (uint32_t q = 0; q < p->nqueries; q++) {
-        const res_ruleset *rs = res_rules_of(p, session_edition(vm), q);
+        const res_ruleset *rs = model_rules_of(p, session_edition(vm), q);
         for (size_t i = 0; i < rs->len; i++)
             offer(o, p->rules[rs->rules[i]].name);
     }
@@ -308,7 +308,7 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
     case HON_COMPLETE_EDITION: OFFER_NAMES(&o, p->editions, p->neditions); break;
     case HON_COMPLETE_VARIANT: OFFER_NAMES(&o, p->variants, p->nvariants); break;
     case HON_COMPLETE_READING:
-        if ((v = within ? res_find_variant(p, within) : -1) < 0)
+        if ((v = within ? model_find_variant(p, within) : -1) < 0)
             return HON_ERR_NOT_FOUND;
         OFFER_NAMES(&o, p->enums[p->variants[v].enum_id].members,
                     p->enums[p->variants[v].enum_id].len);
@@ -320,8 +320,8 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
     case HON_COMPLETE_BUILTIN:
         /* a name given to two ids (`has`) is offered once: they stand side by side */
         for (uint32_t b = 0; b < RES_BI_COUNT; b++)
-            if (b == 0 || strcmp(res_builtin_name(b), res_builtin_name(b - 1)) != 0)
-                offer(&o, res_builtin_name(b));
+            if (b == 0 || strcmp(builtin_name(b), builtin_name(b - 1)) != 0)
+                offer(&o, builtin_name(b));
         break;
     default: return HON_ERR_NOT_FOUND;
     }

@@ -16,9 +16,9 @@
 
 static void source_free(session_source *s)
 {
-    hon_free(s->path);
-    hon_free(s->text);
-    hon_free(s->real);
+    mem_free(s->path);
+    mem_free(s->text);
+    mem_free(s->real);
 }
 
 /* Whether two sources are the same file: by canonical path when both have one (`x.hon`,
@@ -41,14 +41,14 @@ static hon_status read_source(hon_vm *vm, const char *path, session_source *out)
         return st;
     out->len = len;
     out->text = text;
-    out->path = hon_strdup(path);
+    out->path = mem_strdup(path);
     if (!out->text || !out->path) {
         source_free(out);
         return HON_ERR_MEMORY;
     }
     char *real = realpath(path, NULL); /* malloc'd by libc; without it, names compare */
     if (real) {
-        out->real = hon_strdup(real);
+        out->real = mem_strdup(real);
         free(real);
     }
     return HON_OK;
@@ -58,14 +58,14 @@ static hon_status read_source(hon_vm *vm, const char *path, session_source *out)
  * NULL on OOM. Parse errors go to dl. */
 static ast_file **parse_all(const session_source **list, size_t n, diag_list *dl)
 {
-    ast_file **files = hon_calloc(n ? n : 1, sizeof *files);
+    ast_file **files = mem_calloc(n ? n : 1, sizeof *files);
     for (size_t i = 0; files && i < n; i++) {
         files[i] =
             front_parse_file(list[i]->path, list[i]->text, list[i]->len, list[i]->file_id, dl);
         if (!files[i]) {
             for (size_t k = 0; k < i; k++)
                 ast_file_free(files[k]);
-            hon_free(files);
+            mem_free(files);
             return NULL;
         }
     }
@@ -79,7 +79,7 @@ static bool keep_sources(hon_vm *vm, session_source *extra, size_t nextra,
 {
     if (n > vm->srcs_cap) {
         size_t cap = n + 8;
-        session_source *srcs = hon_realloc(vm->srcs, cap * sizeof *srcs);
+        session_source *srcs = mem_realloc(vm->srcs, cap * sizeof *srcs);
         if (!srcs)
             return false;
         vm->srcs = srcs;
@@ -106,8 +106,8 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
     diag_list_init(&dl, &vm->sources);
     hon_status st = HON_OK;
     size_t n = vm->nsrcs;
-    const session_source **list = hon_calloc(vm->nsrcs + nextra + 1, sizeof *list);
-    ptrdiff_t *replaces = hon_calloc(nextra + 1, sizeof *replaces);
+    const session_source **list = mem_calloc(vm->nsrcs + nextra + 1, sizeof *list);
+    ptrdiff_t *replaces = mem_calloc(nextra + 1, sizeof *replaces);
     if (!list || !replaces)
         st = HON_ERR_MEMORY;
     for (size_t i = 0; st == HON_OK && i < vm->nsrcs; i++)
@@ -134,7 +134,7 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
         st = HON_ERR_COMPILE;
         for (size_t i = 0; i < n; i++)
             ast_file_free(files[i]);
-        hon_free(files);
+        mem_free(files);
     } else if (st == HON_OK) {
         pg = prog_build(files, n, &dl); /* takes the files */
         if (!pg)
@@ -156,8 +156,8 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
             source_free(&extra[e]);
     }
     prog_free(pg);
-    hon_free(list);
-    hon_free(replaces);
+    mem_free(list);
+    mem_free(replaces);
     return st;
 }
 
@@ -165,8 +165,8 @@ hon_status hon_load_source(hon_vm *vm, const char *name, const char *text, size_
 {
     if (!vm || !text)
         return HON_ERR_NOT_FOUND;
-    session_source s = { .path = hon_strdup(name ? name : "<source>"),
-                         .text = hon_strndup(text, len),
+    session_source s = { .path = mem_strdup(name ? name : "<source>"),
+                         .text = mem_strndup(text, len),
                          .len = len };
     if (!s.path || !s.text) {
         source_free(&s);
@@ -221,7 +221,7 @@ static hon_status list_dir(hon_vm *vm, const char *dir, char ***out, size_t *n)
         size_t l = strlen(e->d_name);
         if (l < 5 || strcmp(e->d_name + l - 4, ".hon") != 0 || e->d_name[0] == '.')
             continue;
-        char *full = HON_GROW(names, *n, cap) ? hon_malloc(dl + l + 2) : NULL;
+        char *full = MEM_GROW(names, *n, cap) ? mem_malloc(dl + l + 2) : NULL;
         if (!full) {
             st = HON_ERR_MEMORY;
             break;
@@ -245,7 +245,7 @@ hon_status hon_load_dir(hon_vm *vm, const char *dir)
     char **names;
     size_t n;
     hon_status st = list_dir(vm, dir, &names, &n);
-    session_source *srcs = st == HON_OK ? hon_calloc(n ? n : 1, sizeof *srcs) : NULL;
+    session_source *srcs = st == HON_OK ? mem_calloc(n ? n : 1, sizeof *srcs) : NULL;
     if (st == HON_OK && !srcs)
         st = HON_ERR_MEMORY;
     size_t nread = 0;
@@ -255,16 +255,16 @@ hon_status hon_load_dir(hon_vm *vm, const char *dir)
             break;
     }
     for (size_t i = 0; i < n; i++)
-        hon_free(names[i]);
-    hon_free(names);
+        mem_free(names[i]);
+    mem_free(names);
     if (st != HON_OK) {
         for (size_t i = 0; srcs && i < nread; i++)
             source_free(&srcs[i]);
-        hon_free(srcs);
+        mem_free(srcs);
         return st;
     }
     st = rebuild(vm, srcs, n, true);
-    hon_free(srcs);
+    mem_free(srcs);
     return st;
 }
 

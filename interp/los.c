@@ -143,7 +143,7 @@ static const res_query *los_query(hon_vm *vm)
             session_report(vm, E_BAD_REQUEST, WHERE,
                            "line_of_sight takes a %s, which a line of sight "
                            "cannot give (it gives units and squares)",
-                           res_type_name(p, q->params[i].type, tname, sizeof tname));
+                           type_name(p, q->params[i].type, tname, sizeof tname));
             return NULL;
         }
     }
@@ -246,7 +246,7 @@ hon_status hon_los(hon_vm *vm, hon_value from, hon_value to, hon_answer **out)
         st = session_error(vm, false);
     } else if (out) {
         *out = eval_answer(vm, v, k.q->result);
-        if (*out && k.note[0] && !((*out)->note = hon_strdup(k.note))) {
+        if (*out && k.note[0] && !((*out)->note = mem_strdup(k.note))) {
             hon_answer_free(*out);
             *out = NULL;
         }

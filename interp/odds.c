@@ -77,9 +77,9 @@ static void free_outcomes(outcome **table)
     HASH_ITER(hh, *table, o, tmp)
     {
         HASH_DEL(*table, o);
-        hon_free(o->text);
-        hon_free(o->json);
-        hon_free(o);
+        mem_free(o->text);
+        mem_free(o->json);
+        mem_free(o);
     }
 }
 
@@ -174,9 +174,9 @@ static bool insert_outcome(outcome **table, outcome *o)
         if (HON_HASH_ADDED(o))
             return true;
     }
-    hon_free(o->text);
-    hon_free(o->json);
-    hon_free(o);
+    mem_free(o->text);
+    mem_free(o->json);
+    mem_free(o);
     return false;
 }
 
@@ -203,7 +203,7 @@ static bool record(const val_env *env, outcome **table, val v, u128 weight)
         o->paths++;
         return true;
     }
-    o = hon_calloc(1, sizeof *o);
+    o = mem_calloc(1, sizeof *o);
     strbuf j = { .limit = ODDS_VALUE_MAX };
     val_json(env, v, &j);
     if (j.truncated) {
@@ -211,7 +211,7 @@ static bool record(const val_env *env, outcome **table, val v, u128 weight)
         sb_puts(&j, "null");
     }
     if (!o || j.oom) {
-        hon_free(o);
+        mem_free(o);
         sb_free(&t);
         sb_free(&j);
         return false;
@@ -296,11 +296,11 @@ static bool print_outcomes(vm_ctx *x, outcome *table, size_t paths, bool grouped
 {
     const u128 denom = pow6(DICE_SCRIPT_MAX);
     size_t n = HASH_COUNT(table), i = 0;
-    outcome **sorted = hon_calloc(n ? n : 1, sizeof *sorted);
-    const char **texts = hon_calloc(n ? n : 1, sizeof *texts);
+    outcome **sorted = mem_calloc(n ? n : 1, sizeof *sorted);
+    const char **texts = mem_calloc(n ? n : 1, sizeof *texts);
     if (!sorted || !texts) {
-        hon_free(sorted);
-        hon_free(texts);
+        mem_free(sorted);
+        mem_free(texts);
         x->err.code = E_MEMORY;
         snprintf(x->err.msg, sizeof x->err.msg, "out of memory");
         return false;
@@ -350,8 +350,8 @@ static bool print_outcomes(vm_ctx *x, outcome *table, size_t paths, bool grouped
     }
     sb_printf(json, ", \"paths\": %zu, \"trace\": []}", paths);
     sb_free(&common);
-    hon_free(texts);
-    hon_free(sorted);
+    mem_free(texts);
+    mem_free(sorted);
     return true;
 }
 
@@ -389,8 +389,7 @@ bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t t
     bool ok = enumerate(x, ch, s->budget, run_value, &vp, &table, &paths);
     if (ok) {
         char tname[160], what[200];
-        snprintf(what, sizeof what, "odds of %s",
-                 res_type_name(s->pg->res, type, tname, sizeof tname));
+        snprintf(what, sizeof what, "odds of %s", type_name(s->pg->res, type, tname, sizeof tname));
         ok = print_outcomes(x, table, paths, false, what, text, json);
     }
     free_outcomes(&table);
@@ -409,15 +408,15 @@ static bool record_text(outcome **table, const char *text, u128 weight)
         o->paths++;
         return true;
     }
-    o = hon_calloc(1, sizeof *o);
+    o = mem_calloc(1, sizeof *o);
     strbuf j = { 0 };
     sb_json_str(&j, text);
     if (!o || j.oom) {
-        hon_free(o);
+        mem_free(o);
         sb_free(&j);
         return false;
     }
-    o->text = hon_strdup(text);
+    o->text = mem_strdup(text);
     o->json = sb_take(&j);
     o->num = weight;
     o->paths = 1;

@@ -44,10 +44,10 @@ void play_init(play *pl, scene *sc, int32_t nphases)
 void play_free(play *pl)
 {
     for (size_t i = 0; i < pl->nprocs; i++)
-        hon_free(pl->procs[i].title);
-    hon_free(pl->log);
-    hon_free(pl->procs);
-    hon_free(pl->undone);
+        mem_free(pl->procs[i].title);
+    mem_free(pl->log);
+    mem_free(pl->procs);
+    mem_free(pl->undone);
     *pl = (play){ .turn = 1, .phase = -1 };
 }
 
@@ -73,7 +73,7 @@ play_pos play_pos_of(const board *b, int u)
         size_t n = board_units_at(b, sqs[k], few, 64);
         int *ids = few;
         if (n > 64) {
-            ids = hon_malloc(n * sizeof *ids);
+            ids = mem_malloc(n * sizeof *ids);
             if (!ids)
                 continue; /* the order on this square is then not kept (OOM only) */
             n = board_units_at(b, sqs[k], ids, n);
@@ -82,7 +82,7 @@ play_pos play_pos_of(const board *b, int u)
             if (ids[i] == u)
                 *pos[k] = (int)i;
         if (ids != few)
-            hon_free(ids);
+            mem_free(ids);
     }
     return p;
 }
@@ -102,7 +102,7 @@ static void put_back(board *b, int u, const play_pos *p)
 /* Makes room for one more record; false on OOM. */
 static bool room(play *pl)
 {
-    return HON_GROW(pl->log, pl->len, pl->cap);
+    return MEM_GROW(pl->log, pl->len, pl->cap);
 }
 
 static void set_count(unit_pool *pool, int64_t u, int64_t m, int64_t count)
@@ -284,7 +284,7 @@ bool play_commit(play *pl, size_t first, const char *title)
             drop = pl->nprocs;
         size_t cut = drop < pl->nprocs ? pl->procs[drop].first : first;
         for (size_t i = 0; i < drop; i++)
-            hon_free(pl->procs[i].title);
+            mem_free(pl->procs[i].title);
         memmove(pl->procs, pl->procs + drop, (pl->nprocs - drop) * sizeof *pl->procs);
         pl->nprocs -= drop;
         for (size_t i = 0; i < pl->nprocs; i++)
@@ -293,9 +293,9 @@ bool play_commit(play *pl, size_t first, const char *title)
         pl->len -= cut;
         first -= cut;
     }
-    if (!HON_GROW(pl->procs, pl->nprocs, pl->procs_cap))
+    if (!MEM_GROW(pl->procs, pl->nprocs, pl->procs_cap))
         return false;
-    char *t = hon_strdup(title ? title : "");
+    char *t = mem_strdup(title ? title : "");
     if (!t)
         return false;
     pl->procs[pl->nprocs++] = (play_proc){ first, t };
@@ -311,7 +311,7 @@ const char *play_undo(play *pl, size_t *records)
         *records = pl->len - p->first;
     play_revert(pl, p->first);
     /* the title lives until the next commit or undo */
-    hon_free(pl->undone);
+    mem_free(pl->undone);
     pl->undone = p->title;
     return pl->undone;
 }

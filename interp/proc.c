@@ -32,7 +32,7 @@ static void cite_of(const res_program *p, const chunk *ch, strbuf *b)
     sb_puts(b, "   (");
     for (uint32_t i = 0; i < cites->len; i++)
         sb_printf(b, "%s%s", i ? ", " : "",
-                  res_cite_id(cites->items[i]) ? res_cite_id(cites->items[i]) : "?");
+                  model_cite_id(cites->items[i]) ? model_cite_id(cites->items[i]) : "?");
     sb_puts(b, ")");
 }
 
@@ -400,7 +400,7 @@ static bool raise_event(vm_ctx *x, uint32_t e, const val *args, uint32_t n)
         return false;
     if (n)
         memcpy(copy, args, n * sizeof *copy);
-    if (!HON_GROW(gm->queue, gm->qlen, gm->qcap))
+    if (!MEM_GROW(gm->queue, gm->qlen, gm->qcap))
         return state_fail(x, E_MEMORY, "out of memory (event queue)");
     /* raised by the running rule's statement; from C (a walk's step), where the running
      * event was raised */
@@ -455,7 +455,7 @@ static void roll_json(vm_ctx *x, const chunk *ch, const val *faces, size_t n)
         const ast_vec *cites = &p->rules[ch->id].decl->cites;
         for (uint32_t i = 0; i < cites->len; i++) {
             sb_puts(b, i ? ", " : "");
-            sb_json_str(b, res_cite_id(cites->items[i]) ? res_cite_id(cites->items[i]) : "?");
+            sb_json_str(b, model_cite_id(cites->items[i]) ? model_cite_id(cites->items[i]) : "?");
         }
     }
     sb_puts(b, "]}");
@@ -660,7 +660,7 @@ static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
     bool fired = false;
     if (x->tracing)
         node = trace_open(&x->trace, &x->arena, TR_EVENT, e, args, nargs);
-    const res_ruleset *rs = res_rules_of(p, x->edition, e);
+    const res_ruleset *rs = model_rules_of(p, x->edition, e);
     for (size_t i = 0; i < rs->len; i++) {
         size_t mark = gm->qlen;
         size_t tmark = x->trace.len, rn = SIZE_MAX;
@@ -705,7 +705,7 @@ void proc_free(proc_game *gm)
     if (!gm)
         return;
     play_free(&gm->g);
-    hon_free(gm->queue);
+    mem_free(gm->queue);
     sb_free(&gm->out);
     sb_free(&gm->rolls);
     *gm = (proc_game){ .g = { .turn = 1, .phase = -1 } };

@@ -23,36 +23,36 @@ void prog_free(prog *pg)
                 chunk_free(pg->expects[t][e].lhs);
                 chunk_free(pg->expects[t][e].rhs);
             }
-            hon_free(pg->expects[t]);
+            mem_free(pg->expects[t]);
             for (size_t k = 0; pg->choices && pg->choices[t] && p->tests[t].choices &&
                                k < p->tests[t].choices->list.len;
                  k++)
                 chunk_free(pg->choices[t][k]);
             if (pg->choices)
-                hon_free(pg->choices[t]);
+                mem_free(pg->choices[t]);
         }
     }
-    hon_free(pg->choices);
-    hon_free(pg->rules);
-    hon_free(pg->fns);
-    hon_free(pg->defaults);
-    hon_free(pg->expects);
-    res_program_free(pg->res);
+    mem_free(pg->choices);
+    mem_free(pg->rules);
+    mem_free(pg->fns);
+    mem_free(pg->defaults);
+    mem_free(pg->expects);
+    model_free(pg->res);
     for (size_t i = 0; i < pg->nfiles; i++)
         ast_file_free(pg->files[i]);
-    hon_free(pg->files);
-    hon_free(pg);
+    mem_free(pg->files);
+    mem_free(pg);
 }
 
 /* Compiles everything; false after reporting (E199) when something could not be. */
 static bool compile_all(prog *pg, diag_list *d)
 {
     const res_program *p = pg->res;
-    pg->rules = hon_calloc(p->nrules + 1, sizeof *pg->rules);
-    pg->fns = hon_calloc(p->nfns + 1, sizeof *pg->fns);
-    pg->defaults = hon_calloc(p->nqueries + 1, sizeof *pg->defaults);
-    pg->expects = hon_calloc(p->ntests + 1, sizeof *pg->expects);
-    pg->choices = hon_calloc(p->ntests + 1, sizeof *pg->choices);
+    pg->rules = mem_calloc(p->nrules + 1, sizeof *pg->rules);
+    pg->fns = mem_calloc(p->nfns + 1, sizeof *pg->fns);
+    pg->defaults = mem_calloc(p->nqueries + 1, sizeof *pg->defaults);
+    pg->expects = mem_calloc(p->ntests + 1, sizeof *pg->expects);
+    pg->choices = mem_calloc(p->ntests + 1, sizeof *pg->choices);
     if (!pg->rules || !pg->fns || !pg->defaults || !pg->expects || !pg->choices)
         return false;
     for (size_t i = 0; i < p->nrules; i++)
@@ -66,12 +66,12 @@ static bool compile_all(prog *pg, diag_list *d)
             return false;
     for (size_t t = 0; t < p->ntests; t++) {
         const res_test *rt = &p->tests[t];
-        pg->expects[t] = hon_calloc(rt->nexpects + 1, sizeof *pg->expects[t]);
+        pg->expects[t] = mem_calloc(rt->nexpects + 1, sizeof *pg->expects[t]);
         if (!pg->expects[t])
             return false;
         if (rt->choices) {
             const ast_vec *cs = &rt->choices->list;
-            pg->choices[t] = hon_calloc(cs->len + 1, sizeof *pg->choices[t]);
+            pg->choices[t] = mem_calloc(cs->len + 1, sizeof *pg->choices[t]);
             if (!pg->choices[t])
                 return false;
             for (uint32_t k = 0; k < cs->len; k++)
@@ -113,11 +113,11 @@ static bool compile_all(prog *pg, diag_list *d)
 
 prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags)
 {
-    prog *pg = hon_calloc(1, sizeof *pg);
+    prog *pg = mem_calloc(1, sizeof *pg);
     if (!pg) {
         for (size_t i = 0; i < nfiles; i++)
             ast_file_free(files[i]);
-        hon_free(files);
+        mem_free(files);
         diag_report(diags, E_LIMIT, DIAG_ERROR, (ast_loc){ 0 }, "out of memory");
         return NULL;
     }

@@ -22,13 +22,13 @@ static int resolve_name(void *ud, board_name_kind k, const char *name)
     const res_program *p = b->p;
     int32_t id = -1;
     switch (k) {
-    case BOARD_TERRAIN: id = res_find_member(&p->enums[E_TERRAIN], name); break;
-    case BOARD_SQUARE_FEATURE: id = res_find_member(&p->enums[E_SQUARE_FEATURE], name); break;
-    case BOARD_SIDE_FEATURE: id = res_find_member(&p->enums[E_SIDE_FEATURE], name); break;
-    case BOARD_INTERSPACE_ITEM: id = res_find_member(&p->enums[E_INTERSPACE_ITEM], name); break;
-    case BOARD_MARKER: id = res_find_member(&p->enums[E_MARKER], name); break;
-    case BOARD_ARMY: id = res_find_member(&p->enums[E_SIDE], name); break;
-    case BOARD_COUNTER: id = res_find_counter(p, name); break;
+    case BOARD_TERRAIN: id = model_find_member(&p->enums[E_TERRAIN], name); break;
+    case BOARD_SQUARE_FEATURE: id = model_find_member(&p->enums[E_SQUARE_FEATURE], name); break;
+    case BOARD_SIDE_FEATURE: id = model_find_member(&p->enums[E_SIDE_FEATURE], name); break;
+    case BOARD_INTERSPACE_ITEM: id = model_find_member(&p->enums[E_INTERSPACE_ITEM], name); break;
+    case BOARD_MARKER: id = model_find_member(&p->enums[E_MARKER], name); break;
+    case BOARD_ARMY: id = model_find_member(&p->enums[E_SIDE], name); break;
+    case BOARD_COUNTER: id = model_find_counter(p, name); break;
     default: break;
     }
     return id >= 0 && id < BOARD_MAX_ID ? (int)id : -1;
@@ -86,13 +86,13 @@ static unit_pool *pool_copy(const unit_pool *from)
 
 scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors *errs)
 {
-    scene *s = hon_calloc(1, sizeof *s);
+    scene *s = mem_calloc(1, sizeof *s);
     bind b = { .p = p };
     if (s)
         s->units = b.units = pool_copy(p->units);
     if (!s || !s->units) {
         scene_free(s);
-        if (errs && HON_GROW(errs->items, errs->len, errs->cap))
+        if (errs && MEM_GROW(errs->items, errs->len, errs->cap))
             errs->items[errs->len++] = (scn_error){
                 .code = E_SCN_MEMORY, .line = 1, .col = 1, .len = 1, .message = "out of memory"
             };
@@ -117,12 +117,12 @@ scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors
     s->g = board_grid(s->b);
     s->nunit_faces = s->units->len;
     s->nelement_faces = (size_t)board_element_count(s->b);
-    s->unit_faces = hon_calloc(s->nunit_faces ? s->nunit_faces : 1, sizeof *s->unit_faces);
+    s->unit_faces = mem_calloc(s->nunit_faces ? s->nunit_faces : 1, sizeof *s->unit_faces);
     s->element_faces =
-        hon_calloc(s->nelement_faces ? s->nelement_faces : 1, sizeof *s->element_faces);
+        mem_calloc(s->nelement_faces ? s->nelement_faces : 1, sizeof *s->element_faces);
     if (!s->unit_faces || !s->element_faces) {
         scene_free(s);
-        if (errs && HON_GROW(errs->items, errs->len, errs->cap))
+        if (errs && MEM_GROW(errs->items, errs->len, errs->cap))
             errs->items[errs->len++] = (scn_error){
                 .code = E_SCN_MEMORY, .line = 1, .col = 1, .len = 1, .message = "out of memory"
             };
@@ -142,9 +142,9 @@ void scene_free(scene *s)
         return;
     scn_free(s->scn);
     unit_pool_free(s->units);
-    hon_free(s->unit_faces);
-    hon_free(s->element_faces);
-    hon_free(s);
+    mem_free(s->unit_faces);
+    mem_free(s->element_faces);
+    mem_free(s);
 }
 
 int32_t scene_unit(const scene *s, const char *name)

@@ -84,11 +84,11 @@ hon_status session_error(hon_vm *vm, bool undone)
 
 hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text, size_t *len)
 {
-    int err = hon_read_file(path, MAX_SOURCE_BYTES, text, len);
+    int err = file_read(path, MAX_SOURCE_BYTES, text, len);
     if (err == ENOMEM)
         return HON_ERR_MEMORY;
     if (err) {
-        session_report(vm, code, path, "cannot read '%s': %s", path, hon_read_error(err));
+        session_report(vm, code, path, "cannot read '%s': %s", path, file_error(err));
         return HON_ERR_IO;
     }
     return HON_OK;
@@ -108,7 +108,7 @@ const char *session_source_text(const hon_vm *vm, uint32_t file, size_t *len)
 
 hon_vm *hon_vm_new(const hon_config *cfg)
 {
-    hon_vm *vm = hon_calloc(1, sizeof *vm);
+    hon_vm *vm = mem_calloc(1, sizeof *vm);
     if (!vm)
         return NULL;
     if (cfg)
@@ -132,27 +132,27 @@ void hon_vm_free(hon_vm *vm)
         return;
     prog_free(vm->pg);
     for (size_t i = 0; i < vm->nsrcs; i++) {
-        hon_free(vm->srcs[i].path);
-        hon_free(vm->srcs[i].text);
-        hon_free(vm->srcs[i].real);
+        mem_free(vm->srcs[i].path);
+        mem_free(vm->srcs[i].text);
+        mem_free(vm->srcs[i].real);
     }
-    hon_free(vm->srcs);
+    mem_free(vm->srcs);
     for (size_t i = 0; i < vm->nchoices; i++) {
-        hon_free(vm->choices[i].variant);
-        hon_free(vm->choices[i].reading);
+        mem_free(vm->choices[i].variant);
+        mem_free(vm->choices[i].reading);
     }
-    hon_free(vm->choices);
-    hon_free(vm->edition);
+    mem_free(vm->choices);
+    mem_free(vm->edition);
     state_free(&vm->x);
     proc_free(&vm->game);
     scene_free(vm->sc);
-    hon_free(vm->board_path);
-    hon_free(vm->board_text);
-    hon_free(vm->readings);
+    mem_free(vm->board_path);
+    mem_free(vm->board_text);
+    mem_free(vm->readings);
     hon_query_handle_free(vm->los_query);
     hon_query_handle_free(vm->los_squares);
     diag_sources_free(&vm->sources);
-    hon_free(vm);
+    mem_free(vm);
 }
 
 void hon_set_seed(hon_vm *vm, uint64_t seed)
@@ -180,7 +180,7 @@ int32_t session_edition(const hon_vm *vm)
 {
     const res_program *p = vm->pg->res;
     if (vm->edition) {
-        int32_t e = res_find_edition(p, vm->edition);
+        int32_t e = model_find_edition(p, vm->edition);
         if (e >= 0)
             return e;
     }
@@ -193,7 +193,7 @@ int32_t *session_readings(const hon_vm *vm, int32_t ed, const int32_t *overrides
     *oom = false;
     if (!p->nvariants)
         return NULL;
-    int32_t *r = hon_malloc(p->nvariants * sizeof *r);
+    int32_t *r = mem_malloc(p->nvariants * sizeof *r);
     if (!r) {
         *oom = true;
         return NULL;
@@ -205,7 +205,7 @@ int32_t *session_readings(const hon_vm *vm, int32_t ed, const int32_t *overrides
             reading = p->editions[ed].variant_set[v];
         for (size_t c = 0; c < vm->nchoices; c++)
             if (strcmp(vm->choices[c].variant, var->name) == 0) {
-                int32_t m = res_find_member(&p->enums[var->enum_id], vm->choices[c].reading);
+                int32_t m = model_find_member(&p->enums[var->enum_id], vm->choices[c].reading);
                 if (m >= 0)
                     reading = m;
             }
@@ -221,17 +221,17 @@ hon_status hon_set_edition(hon_vm *vm, const char *name)
     if (!vm)
         return HON_ERR_NOT_FOUND;
     if (!name || !*name) {
-        hon_free(vm->edition);
+        mem_free(vm->edition);
         vm->edition = NULL;
         vm->choice_gen++;
         return HON_OK;
     }
-    if (res_find_edition(vm->pg->res, name) < 0)
+    if (model_find_edition(vm->pg->res, name) < 0)
         return HON_ERR_NOT_FOUND;
-    char *copy = hon_strdup(name);
+    char *copy = mem_strdup(name);
     if (!copy)
         return HON_ERR_MEMORY;
-    hon_free(vm->edition);
+    mem_free(vm->edition);
     vm->edition = copy;
     vm->choice_gen++;
     return HON_OK;
@@ -263,35 +263,35 @@ hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
     if (!vm || !variant)
         return HON_ERR_NOT_FOUND;
     const res_program *p = vm->pg->res;
-    int32_t v = res_find_variant(p, variant);
+    int32_t v = model_find_variant(p, variant);
     if (v < 0)
         return HON_ERR_NOT_FOUND;
-    if (reading && res_find_member(&p->enums[p->variants[v].enum_id], reading) < 0)
+    if (reading && model_find_member(&p->enums[p->variants[v].enum_id], reading) < 0)
         return HON_ERR_NOT_FOUND;
     vm->choice_gen++;
     for (size_t c = 0; c < vm->nchoices; c++)
         if (strcmp(vm->choices[c].variant, variant) == 0) {
             if (!reading) { /* back to the default */
-                hon_free(vm->choices[c].variant);
-                hon_free(vm->choices[c].reading);
+                mem_free(vm->choices[c].variant);
+                mem_free(vm->choices[c].reading);
                 vm->choices[c] = vm->choices[--vm->nchoices];
                 return HON_OK;
             }
-            char *copy = hon_strdup(reading);
+            char *copy = mem_strdup(reading);
             if (!copy)
                 return HON_ERR_MEMORY;
-            hon_free(vm->choices[c].reading);
+            mem_free(vm->choices[c].reading);
             vm->choices[c].reading = copy;
             return HON_OK;
         }
     if (!reading)
         return HON_OK;
-    if (!HON_GROW(vm->choices, vm->nchoices, vm->choices_cap))
+    if (!MEM_GROW(vm->choices, vm->nchoices, vm->choices_cap))
         return HON_ERR_MEMORY;
-    session_choice ch = { hon_strdup(variant), hon_strdup(reading) };
+    session_choice ch = { mem_strdup(variant), mem_strdup(reading) };
     if (!ch.variant || !ch.reading) {
-        hon_free(ch.variant);
-        hon_free(ch.reading);
+        mem_free(ch.variant);
+        mem_free(ch.reading);
         return HON_ERR_MEMORY;
     }
     vm->choices[vm->nchoices++] = ch;
@@ -313,7 +313,7 @@ void hon_each_variant(const hon_vm *vm,
         uint32_t m = r ? (uint32_t)r[v] : var->dflt;
         fn(ud, var->name, p->enums[var->enum_id].members[m].name, var->doc);
     }
-    hon_free(r);
+    mem_free(r);
 }
 
 /* ---- evaluations ---- */
@@ -334,7 +334,7 @@ const state_setup *session_setup(hon_vm *vm)
     if (!vm->setup_ok || vm->setup_gen != vm->choice_gen) {
         bool oom;
         int32_t ed = session_edition(vm);
-        hon_free(vm->readings);
+        mem_free(vm->readings);
         vm->readings = session_readings(vm, ed, NULL, &oom);
         vm->setup = session_setup_with(vm, vm->sc, ed, vm->readings);
         vm->setup_ok = !oom;
@@ -450,12 +450,12 @@ void session_new_game(hon_vm *vm)
 
 hon_answer *session_answer(char *text, char *json, char *trace)
 {
-    hon_answer *a = hon_calloc(1, sizeof *a);
+    hon_answer *a = mem_calloc(1, sizeof *a);
     if (!a || !text || !json || !trace) {
-        hon_free(a);
-        hon_free(text);
-        hon_free(json);
-        hon_free(trace);
+        mem_free(a);
+        mem_free(text);
+        mem_free(json);
+        mem_free(trace);
         return NULL;
     }
     a->text = text;
@@ -489,10 +489,10 @@ void hon_answer_free(hon_answer *a)
 {
     if (!a)
         return;
-    hon_free(a->text);
-    hon_free(a->json);
-    hon_free(a->trace);
-    hon_free(a->why);
-    hon_free(a->note);
-    hon_free(a);
+    mem_free(a->text);
+    mem_free(a->json);
+    mem_free(a->trace);
+    mem_free(a->why);
+    mem_free(a->note);
+    mem_free(a);
 }

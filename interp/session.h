@@ -97,7 +97,7 @@ hon_status session_error(hon_vm *vm, bool undone);
 
 /* ---- files ---- */
 
-/* Reads the whole file at `path` into a new NUL-terminated buffer (*text, free with hon_free;
+/* Reads the whole file at `path` into a new NUL-terminated buffer (*text, free with mem_free;
  * *len bytes). A file that cannot be read (missing, a directory, larger than 64 MiB) is
  * reported with error `code` as `hon: error: cannot read …` and gives HON_ERR_IO;
  * HON_ERR_MEMORY when memory runs out. Shared by rule files and boards. */

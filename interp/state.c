@@ -39,8 +39,8 @@ void state_free(vm_ctx *x)
 {
     if (!x)
         return;
-    hon_free(x->stack);
-    hon_free(x->frames);
+    mem_free(x->stack);
+    mem_free(x->frames);
     arena_free(&x->arena);
     trace_free(&x->trace);
     *x = (vm_ctx){ 0 };

@@ -67,7 +67,7 @@ static void put_short(const val_env *p, val v, strbuf *b)
     sb_puts(b, t ? t : "(out of memory)");
     if (cut)
         sb_puts(b, "...");
-    hon_free(t);
+    mem_free(t);
 }
 
 /* Writes the evaluation's error as a failure's reason: "error E207: ...". */
@@ -166,7 +166,7 @@ static bool game_begin(hon_vm *vm, test_run *r)
     if (!t->choices)
         return true;
     size_t n = t->choices->list.len;
-    val *script = hon_calloc(n ? n : 1, sizeof *script);
+    val *script = mem_calloc(n ? n : 1, sizeof *script);
     if (!script)
         return false;
     bool ok = true;
@@ -190,7 +190,7 @@ static bool game_begin(hon_vm *vm, test_run *r)
     }
     if (!ok) {
         failure(vm, r, t->choices->loc, &b);
-        hon_free(script);
+        mem_free(script);
     } else {
         g->script = script;
         g->nscript = n;
@@ -205,7 +205,7 @@ static bool game_begin(hon_vm *vm, test_run *r)
 static void game_end(hon_vm *vm, test_run *r)
 {
     play_revert(&r->game.g, 0);
-    hon_free((void *)r->game.script);
+    mem_free((void *)r->game.script);
     proc_free(&r->game);
     vm->x.game = &vm->game.g;
     vm->x.dice_on = false;
@@ -234,7 +234,7 @@ static bool walk(vm_ctx *x, proc_game *g, const prog_expect *pe, strbuf *b)
         return false;
     }
     size_t n = path.u.list ? path.u.list->len : 0;
-    int64_t *sqs = hon_calloc(n ? n : 1, sizeof *sqs);
+    int64_t *sqs = mem_calloc(n ? n : 1, sizeof *sqs);
     if (!sqs) {
         sb_puts(b, "out of memory");
         return false;
@@ -244,7 +244,7 @@ static bool walk(vm_ctx *x, proc_game *g, const prog_expect *pe, strbuf *b)
     bool ok = proc_walk(x, g, (int32_t)u.u.i, sqs, n, NULL);
     if (!ok)
         put_error(x, b);
-    hon_free(sqs);
+    mem_free(sqs);
     return ok;
 }
 
@@ -287,13 +287,13 @@ static hon_status test_board(hon_vm *vm, const res_test *t, scene **out)
     const char *slash = strrchr(file, '/');
     size_t dir = t->board[0] == '/' || !slash ? 0 : (size_t)(slash - file) + 1;
     size_t n = strlen(t->board);
-    char *path = hon_malloc(dir + n + 1);
+    char *path = mem_malloc(dir + n + 1);
     if (!path)
         return HON_ERR_MEMORY;
     memcpy(path, file, dir);
     memcpy(path + dir, t->board, n + 1);
     hon_status st = view_load_scene(vm, path, NULL, 0, out);
-    hon_free(path);
+    mem_free(path);
     return st == HON_ERR_MEMORY ? st : HON_OK;
 }
 
@@ -316,7 +316,7 @@ static bool run_test(hon_vm *vm, size_t i, FILE *out, hon_status *st)
         *st = test_board(vm, t, &own);
         r.sc = own;
         if (*st != HON_OK) {
-            hon_free(readings);
+            mem_free(readings);
             return false;
         }
         if (!own) {
@@ -338,7 +338,7 @@ static bool run_test(hon_vm *vm, size_t i, FILE *out, hon_status *st)
     }
     game_end(vm, &r);
     scene_free(own);
-    hon_free(readings);
+    mem_free(readings);
     return ok;
 }
 

@@ -19,14 +19,14 @@ void trace_reset(trace_log *t)
 
 void trace_free(trace_log *t)
 {
-    hon_free(t->e);
+    mem_free(t->e);
     *t = (trace_log){ 0 };
 }
 
 /* A new entry at the current depth (not going deeper); NULL past the cap or on OOM. */
 static trace_ent *new_entry(trace_log *t, trace_kind k, uint32_t id)
 {
-    if (t->len >= TRACE_MAX_ENTRIES || !HON_GROW(t->e, t->len, t->cap)) {
+    if (t->len >= TRACE_MAX_ENTRIES || !MEM_GROW(t->e, t->len, t->cap)) {
         t->truncated = true;
         return NULL;
     }
@@ -140,7 +140,7 @@ static void put_val(const val_env *env, val v, strbuf *out, bool json)
         sb_puts(out, t);
     if (!json && cut)
         sb_puts(out, "...");
-    hon_free(t);
+    mem_free(t);
 }
 
 bool trace_source_ends_with_example(const char *s)
@@ -164,14 +164,14 @@ bool trace_source_ends_with_example(const char *s)
 /* `ID: source, example "X"`, or `ID: source "X"` when the source already ends with "example". */
 static void put_cite(const ast_node *c, strbuf *out)
 {
-    const char *source = res_cite_source(c);
-    sb_puts(out, res_cite_id(c) ? res_cite_id(c) : "?");
+    const char *source = model_cite_source(c);
+    sb_puts(out, model_cite_id(c) ? model_cite_id(c) : "?");
     if (source)
         sb_printf(out, ": %s", source);
-    if (res_cite_example(c))
+    if (model_cite_example(c))
         sb_printf(out,
                   source && trace_source_ends_with_example(source) ? " \"%s\"" : ", example \"%s\"",
-                  res_cite_example(c));
+                  model_cite_example(c));
 }
 
 static void cites_text(const ast_vec *cites, strbuf *out)
@@ -481,10 +481,10 @@ static void put_short(const val_env *env, val v, strbuf *out, size_t width, int 
         sb_puts(out, full);
         if (cut)
             sb_puts(out, "...");
-        hon_free(full);
+        mem_free(full);
         return;
     }
-    hon_free(full);
+    mem_free(full);
     const res_type *t = &p->types[v.type];
     size_t nitems = 0;
     if (k == RT_LIST)
@@ -653,11 +653,11 @@ static bool index_tree(brief *br)
 {
     const trace_log *t = br->t;
     size_t n = t->len;
-    br->end = hon_malloc(n * sizeof *br->end);
-    br->hash = hon_malloc(n * sizeof *br->hash);
-    size_t *stack = hon_malloc(n * sizeof *stack);
+    br->end = mem_malloc(n * sizeof *br->end);
+    br->hash = mem_malloc(n * sizeof *br->hash);
+    size_t *stack = mem_malloc(n * sizeof *stack);
     if (!br->end || !br->hash || !stack) {
-        hon_free(stack);
+        mem_free(stack);
         return false;
     }
     size_t sp = 0;
@@ -668,7 +668,7 @@ static bool index_tree(brief *br)
     }
     while (sp)
         br->end[stack[--sp]] = n;
-    hon_free(stack);
+    mem_free(stack);
     for (size_t i = n; i-- > 0;) { /* children before their parent */
         uint64_t h = hash_entry(br->env->p, &t->e[i]);
         for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
@@ -691,16 +691,16 @@ static size_t *group_children(const brief *br, size_t parent, size_t **counts, s
         nkids++;
     *n = 0;
     *counts = NULL;
-    size_t *first = hon_malloc((nkids ? nkids : 1) * sizeof *first);
-    size_t *count = hon_malloc((nkids ? nkids : 1) * sizeof *count);
+    size_t *first = mem_malloc((nkids ? nkids : 1) * sizeof *first);
+    size_t *count = mem_malloc((nkids ? nkids : 1) * sizeof *count);
     size_t cap = 16;
     while (cap < 2 * nkids)
         cap *= 2;
-    size_t *slot = hon_malloc(cap * sizeof *slot); /* open addressing: group + 1, 0 empty */
+    size_t *slot = mem_malloc(cap * sizeof *slot); /* open addressing: group + 1, 0 empty */
     if (!first || !count || !slot) {
-        hon_free(first);
-        hon_free(count);
-        hon_free(slot);
+        mem_free(first);
+        mem_free(count);
+        mem_free(slot);
         return NULL;
     }
     memset(slot, 0, cap * sizeof *slot);
@@ -719,7 +719,7 @@ static size_t *group_children(const brief *br, size_t parent, size_t **counts, s
             slot[s] = ++*n;
         }
     }
-    hon_free(slot);
+    mem_free(slot);
     *counts = count;
     return first;
 }
@@ -742,8 +742,8 @@ static void brief_children(const brief *br, size_t parent, uint32_t level, bool 
             continue;
         brief_entry(br, first[g], counts[g], level, top);
     }
-    hon_free(first);
-    hon_free(counts);
+    mem_free(first);
+    mem_free(counts);
 }
 
 /* `   ×N` after a line that stands for N identical ones. */
@@ -876,8 +876,8 @@ void trace_brief(const val_env *env, const trace_log *t, strbuf *out)
         out->oom = true;
     else
         brief_children(&br, SIZE_MAX, 0, true);
-    hon_free(br.end);
-    hon_free(br.hash);
+    mem_free(br.end);
+    mem_free(br.hash);
     if (t->truncated)
         sb_printf(out, "(trace truncated after %d entries)\n", TRACE_MAX_ENTRIES);
 }
@@ -893,11 +893,11 @@ static void json_cites(const ast_vec *cites, strbuf *out)
     for (uint32_t i = 0; cites && i < cites->len; i++) {
         const ast_node *c = cites->items[i];
         sb_puts(out, i ? ", {\"id\": " : "{\"id\": ");
-        sb_json_str(out, res_cite_id(c));
+        sb_json_str(out, model_cite_id(c));
         sb_puts(out, ", \"source\": ");
-        sb_json_str(out, res_cite_source(c));
+        sb_json_str(out, model_cite_source(c));
         sb_puts(out, ", \"example\": ");
-        sb_json_str(out, res_cite_example(c));
+        sb_json_str(out, model_cite_example(c));
         sb_putc(out, '}');
     }
     sb_putc(out, ']');
@@ -1040,12 +1040,12 @@ static void json_lines(const trace_ent *e, strbuf *out)
     while (l && l < end) {
         const char *nl = memchr(l, '\n', (size_t)(end - l));
         size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
-        char *one = hon_strndup(l, n);
+        char *one = mem_strndup(l, n);
         if (!one)
             out->oom = true;
         sb_puts(out, first ? "" : ", ");
         sb_json_str(out, one ? one : "");
-        hon_free(one);
+        mem_free(one);
         first = false;
         l += n + 1;
     }

@@ -49,7 +49,7 @@ hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_
         st = oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
     }
     scn_errors_free(&errs);
-    hon_free(owned);
+    mem_free(owned);
     return st;
 }
 
@@ -67,8 +67,8 @@ void view_rebind(hon_vm *vm)
     }
     session_report(vm, E_BOARD_DROPPED, vm->board_path,
                    "the board %s does not fit the rules any more: it was dropped", vm->board_path);
-    hon_free(vm->board_path);
-    hon_free(vm->board_text);
+    mem_free(vm->board_path);
+    mem_free(vm->board_text);
     vm->board_path = vm->board_text = NULL;
     vm->board_len = 0;
 }
@@ -78,18 +78,18 @@ static hon_status set_board(hon_vm *vm, const char *path, char *text, size_t len
     scene *sc;
     hon_status st = view_load_scene(vm, path, text, len, &sc);
     if (st != HON_OK) {
-        hon_free(text);
+        mem_free(text);
         return st;
     }
-    char *p = hon_strdup(path);
+    char *p = mem_strdup(path);
     if (!p) {
         scene_free(sc);
-        hon_free(text);
+        mem_free(text);
         return HON_ERR_MEMORY;
     }
     scene_free(vm->sc);
-    hon_free(vm->board_path);
-    hon_free(vm->board_text);
+    mem_free(vm->board_path);
+    mem_free(vm->board_text);
     vm->sc = sc;
     vm->board_path = p;
     vm->board_text = text;
@@ -115,7 +115,7 @@ hon_status hon_load_board_source(hon_vm *vm, const char *name, const char *text,
 {
     if (!vm || !text)
         return HON_ERR_NOT_FOUND;
-    char *copy = hon_strndup(text, len);
+    char *copy = mem_strndup(text, len);
     if (!copy)
         return HON_ERR_MEMORY;
     return set_board(vm, name ? name : "<board>", copy, len);
@@ -126,8 +126,8 @@ void hon_drop_board(hon_vm *vm)
     if (!vm || !vm->sc)
         return;
     scene_free(vm->sc);
-    hon_free(vm->board_path);
-    hon_free(vm->board_text);
+    mem_free(vm->board_path);
+    mem_free(vm->board_text);
     vm->sc = NULL;
     vm->board_path = vm->board_text = NULL;
     vm->board_len = 0;
@@ -203,10 +203,10 @@ typedef struct shown {
 static void shown_free(shown *w)
 {
     for (size_t i = 0; w->markers && i < w->nunits; i++)
-        hon_free(w->markers[i]);
-    hon_free(w->markers);
-    hon_free(w->unit_faces);
-    hon_free(w->element_faces);
+        mem_free(w->markers[i]);
+    mem_free(w->markers);
+    mem_free(w->unit_faces);
+    mem_free(w->element_faces);
     memset(w, 0, sizeof *w);
 }
 
@@ -224,9 +224,9 @@ static bool shown_build(const hon_vm *vm, shown *w)
     memset(w, 0, sizeof *w);
     w->nunits = sc->units->len;
     w->nelements = sc->nelement_faces;
-    w->markers = hon_calloc(w->nunits ? w->nunits : 1, sizeof *w->markers);
-    w->unit_faces = hon_calloc(w->nunits ? w->nunits : 1, sizeof *w->unit_faces);
-    w->element_faces = hon_calloc(w->nelements ? w->nelements : 1, sizeof *w->element_faces);
+    w->markers = mem_calloc(w->nunits ? w->nunits : 1, sizeof *w->markers);
+    w->unit_faces = mem_calloc(w->nunits ? w->nunits : 1, sizeof *w->unit_faces);
+    w->element_faces = mem_calloc(w->nelements ? w->nelements : 1, sizeof *w->element_faces);
     if (!w->markers || !w->unit_faces || !w->element_faces) {
         shown_free(w);
         return false;
@@ -242,7 +242,7 @@ static bool shown_build(const hon_vm *vm, shown *w)
         }
         if (len == 0)
             continue;
-        char *t = hon_malloc(len + 1);
+        char *t = mem_malloc(len + 1);
         if (!t) {
             shown_free(w);
             return false;

@@ -39,9 +39,9 @@ static void cites_text(const ast_vec *cites, strbuf *b)
     for (uint32_t i = 0; i < cites->len; i++) {
         const ast_node *c = cites->items[i];
         sb_puts(b, i ? "; " : "");
-        sb_puts(b, res_cite_id(c) ? res_cite_id(c) : "?");
-        if (res_cite_source(c))
-            sb_printf(b, " (%s)", res_cite_source(c));
+        sb_puts(b, model_cite_id(c) ? model_cite_id(c) : "?");
+        if (model_cite_source(c))
+            sb_printf(b, " (%s)", model_cite_source(c));
     }
 }
 
@@ -86,7 +86,7 @@ static bool ensure_stack(vm_ctx *x, size_t need)
     size_t cap = x->stack_cap ? x->stack_cap : 256;
     while (cap < need)
         cap *= 2;
-    val *s = hon_realloc(x->stack, cap * sizeof *s);
+    val *s = mem_realloc(x->stack, cap * sizeof *s);
     if (!s)
         return state_fail(x, E_MEMORY, "out of memory (VM stack)");
     x->stack = s;
@@ -96,7 +96,7 @@ static bool ensure_stack(vm_ctx *x, size_t need)
 
 static bool push_frame(vm_ctx *x, const chunk *ch, size_t base)
 {
-    if (!HON_GROW(x->frames, x->nframes, x->frames_cap))
+    if (!MEM_GROW(x->frames, x->nframes, x->frames_cap))
         return state_fail(x, E_MEMORY, "out of memory (VM frames)");
     x->frames[x->nframes++] = (vm_frame){ ch, ch->code, base };
     return true;
@@ -1070,7 +1070,7 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     size_t node = SIZE_MAX;
     if (x->tracing)
         node = trace_open(&x->trace, &x->arena, TR_CALL, q, x->stack + argi, nargs);
-    const res_ruleset *rs = res_rules_of(p, x->edition, q);
+    const res_ruleset *rs = model_rules_of(p, x->edition, q);
     val acc = { .type = qq->result };
     bool have = false, forbidden = false, fired = false;
     if (qq->mode == AST_COMBINE_SUM) {

@@ -2,7 +2,7 @@
  * (main.c): opening a session (finding and loading the rule directories), answering expressions,
  * loading, checking and testing files, listing rules, editions and variants.
  * Only include/hon.h is used. Output contract (text forms, exit codes): docs/spec/repl.md.
- * This is program code, not library code: it allocates with malloc/free (the hon_realloc funnel
+ * This is program code, not library code: it allocates with malloc/free (the mem_realloc funnel
  * is internal to the library) and frees everything in cli_session_close.
  */
 /* realpath() is XSI: glibc declares it only with _XOPEN_SOURCE. */

@@ -56,7 +56,7 @@ static char *dupstr(const char *s)
     if (!s)
         return NULL;
     size_t n = strlen(s) + 1;
-    char *d = hon_malloc(n);
+    char *d = mem_malloc(n);
     if (d)
         memcpy(d, s, n);
     return d;
@@ -64,7 +64,7 @@ static char *dupstr(const char *s)
 
 static int *new_ints(size_t n, int fill)
 {
-    int *a = hon_malloc((n ? n : 1) * sizeof *a);
+    int *a = mem_malloc((n ? n : 1) * sizeof *a);
     if (a)
         for (size_t i = 0; i < n; i++)
             a[i] = fill;
@@ -77,7 +77,7 @@ board *board_new(geo_topology topo, int w, int h)
         return NULL;
     if (topo != GEO_SQUARE && topo != GEO_HEX)
         return NULL;
-    board *b = hon_malloc(sizeof *b);
+    board *b = mem_malloc(sizeof *b);
     if (!b)
         return NULL;
     memset(b, 0, sizeof *b);
@@ -106,24 +106,24 @@ void board_free(board *b)
 {
     if (!b)
         return;
-    hon_free(b->elev);
-    hon_free(b->elem_at);
-    hon_free(b->unit_head);
+    mem_free(b->elev);
+    mem_free(b->elem_at);
+    mem_free(b->unit_head);
     for (int p = 0; p < BOARD_NPLACES; p++)
-        hon_free(b->head[p]);
+        mem_free(b->head[p]);
     for (int i = 0; i < b->n_elems; i++)
-        hon_free(b->elems[i].name);
-    hon_free(b->elems);
-    hon_free(b->nodes);
+        mem_free(b->elems[i].name);
+    mem_free(b->elems);
+    mem_free(b->nodes);
     for (int i = 0; i < b->cap_units; i++)
-        hon_free(b->units[i].label);
-    hon_free(b->units);
+        mem_free(b->units[i].label);
+    mem_free(b->units);
     for (int k = 0; k < BOARD_NKINDS; k++) {
         for (int i = 0; i < b->cap_names[k]; i++)
-            hon_free(b->names[k][i].name);
-        hon_free(b->names[k]);
+            mem_free(b->names[k][i].name);
+        mem_free(b->names[k]);
     }
-    hon_free(b);
+    mem_free(b);
 }
 
 const geo_grid *board_grid(const board *b)
@@ -145,7 +145,7 @@ static bool grow(void **arr, int *cap, int need, size_t size)
     int ncap = *cap ? *cap : 8;
     while (ncap <= need)
         ncap *= 2;
-    void *p = hon_realloc(*arr, (size_t)ncap * size);
+    void *p = mem_realloc(*arr, (size_t)ncap * size);
     if (!p)
         return false;
     memset((char *)p + (size_t)*cap * size, 0, (size_t)(ncap - *cap) * size);
@@ -611,7 +611,7 @@ geo_status board_set_name(board *b, board_name_kind k, int id, const char *name,
     char *copy = NULL;
     if (name && !(copy = dupstr(name)))
         return GEO_ENOMEM;
-    hon_free(b->names[k][id].name);
+    mem_free(b->names[k][id].name);
     b->names[k][id].name = copy;
     b->names[k][id].symbol = symbol;
     return GEO_OK;
@@ -640,7 +640,7 @@ geo_status board_set_unit_label(board *b, int unit, const char *label)
     char *copy = NULL;
     if (label && !(copy = dupstr(label)))
         return GEO_ENOMEM;
-    hon_free(b->units[unit].label);
+    mem_free(b->units[unit].label);
     b->units[unit].label = copy;
     return GEO_OK;
 }

@@ -85,13 +85,13 @@ typedef struct picture {
 
 static void picture_free(picture *p)
 {
-    hon_free(p->terr);
-    hon_free(p->side);
-    hon_free(p->item);
-    hon_free(p->units);
-    hon_free(p->keys);
-    hon_free(p->mark);
-    hon_free(p->touch);
+    mem_free(p->terr);
+    mem_free(p->side);
+    mem_free(p->item);
+    mem_free(p->units);
+    mem_free(p->keys);
+    mem_free(p->mark);
+    mem_free(p->touch);
 }
 
 static geo_status picture_init(picture *p, const board *b, const draw_options *o)
@@ -104,14 +104,14 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
     if (p->g->topo != GEO_SQUARE)
         return GEO_ETOPO;
     int n = geo_square_count(p->g), ns = geo_side_count(p->g), ni = geo_interspace_count(p->g);
-    p->terr = hon_malloc(sizeof *p->terr);
-    p->side = hon_malloc(sizeof *p->side);
-    p->item = hon_malloc(sizeof *p->item);
-    p->mark = hon_malloc((size_t)n);
-    p->touch = hon_malloc((size_t)ni * sizeof *p->touch);
+    p->terr = mem_malloc(sizeof *p->terr);
+    p->side = mem_malloc(sizeof *p->side);
+    p->item = mem_malloc(sizeof *p->item);
+    p->mark = mem_malloc((size_t)n);
+    p->touch = mem_malloc((size_t)ni * sizeof *p->touch);
     p->n_units = board_units(b, NULL, 0);
-    p->units = hon_malloc((p->n_units ? p->n_units : 1) * sizeof *p->units);
-    p->keys = hon_malloc(p->n_units ? p->n_units : 1);
+    p->units = mem_malloc((p->n_units ? p->n_units : 1) * sizeof *p->units);
+    p->keys = mem_malloc(p->n_units ? p->n_units : 1);
     if (!p->terr || !p->side || !p->item || !p->mark || !p->touch || !p->units || !p->keys) {
         picture_free(p);
         return GEO_ENOMEM;

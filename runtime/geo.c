@@ -507,8 +507,8 @@ geo_status geo_trace_line(const geo_grid *g, int from, int to, geo_trace *out)
     if (st != GEO_OK)
         return st;
     size_t max = (size_t)w.nx + (size_t)w.ny + 1; /* each step moves x, y or both */
-    out->squares = hon_malloc(max * sizeof *out->squares);
-    out->cross = max > 1 ? hon_malloc((max - 1) * sizeof *out->cross) : NULL;
+    out->squares = mem_malloc(max * sizeof *out->squares);
+    out->cross = max > 1 ? mem_malloc((max - 1) * sizeof *out->cross) : NULL;
     if (!out->squares || (max > 1 && !out->cross)) {
         geo_trace_free(out);
         return GEO_ENOMEM;
@@ -530,8 +530,8 @@ void geo_trace_free(geo_trace *t)
 {
     if (!t)
         return;
-    hon_free(t->squares);
-    hon_free(t->cross);
+    mem_free(t->squares);
+    mem_free(t->cross);
     int from = t->from, to = t->to;
     memset(t, 0, sizeof *t);
     t->from = from;

@@ -17,7 +17,7 @@ void scn_errors_free(scn_errors *e)
 {
     if (!e)
         return;
-    hon_free(e->items);
+    mem_free(e->items);
     e->items = NULL;
     e->len = e->cap = 0;
 }
@@ -28,7 +28,7 @@ static void defer(loader *l, const line_ref *lr)
 {
     if (l->n_def == l->cap_def) {
         size_t ncap = l->cap_def ? l->cap_def * 2 : 32;
-        line_ref *p = hon_realloc(l->deferred, ncap * sizeof *p);
+        line_ref *p = mem_realloc(l->deferred, ncap * sizeof *p);
         if (!p) {
             text_oom(l);
             return;
@@ -42,12 +42,12 @@ static void defer(loader *l, const line_ref *lr)
 static bool alloc_grids(loader *l)
 {
     size_t n = (size_t)l->w * (size_t)l->h;
-    l->cells = hon_malloc(n);
-    l->cell_line = hon_malloc(n * sizeof(int));
-    l->cell_col = hon_malloc(n * sizeof(int));
-    l->elev = hon_malloc(n * sizeof(int));
-    l->terr = hon_malloc(n * sizeof(int));
-    l->explicit_sq = hon_malloc(n * sizeof(bool));
+    l->cells = mem_malloc(n);
+    l->cell_line = mem_malloc(n * sizeof(int));
+    l->cell_col = mem_malloc(n * sizeof(int));
+    l->elev = mem_malloc(n * sizeof(int));
+    l->terr = mem_malloc(n * sizeof(int));
+    l->explicit_sq = mem_malloc(n * sizeof(bool));
     if (!l->cells || !l->cell_line || !l->cell_col || !l->elev || !l->terr || !l->explicit_sq) {
         text_oom(l);
         return false;
@@ -337,7 +337,7 @@ static void do_title(loader *l, const line_ref *lr)
         text_oom(l);
         return;
     }
-    hon_free(l->s->title);
+    mem_free(l->s->title);
     l->s->title = t;
 }
 
@@ -352,7 +352,7 @@ static void do_cite(loader *l, const line_ref *lr)
         return;
     }
     scenario *s = l->s;
-    scn_cite *p = hon_realloc(s->cites, (s->n_cites + 1) * sizeof *p);
+    scn_cite *p = mem_realloc(s->cites, (s->n_cites + 1) * sizeof *p);
     if (!p) {
         text_oom(l);
         return;
@@ -563,28 +563,28 @@ static void sort_errors(loader *l)
 
 static void loader_free(loader *l)
 {
-    hon_free(l->cells);
-    hon_free(l->cell_line);
-    hon_free(l->cell_col);
-    hon_free(l->elev);
-    hon_free(l->terr);
-    hon_free(l->explicit_sq);
-    hon_free(l->deferred);
+    mem_free(l->cells);
+    mem_free(l->cell_line);
+    mem_free(l->cell_col);
+    mem_free(l->elev);
+    mem_free(l->terr);
+    mem_free(l->explicit_sq);
+    mem_free(l->deferred);
     for (size_t i = 0; i < l->n_en; i++)
-        hon_free(l->enames[i].name);
-    hon_free(l->enames);
+        mem_free(l->enames[i].name);
+    mem_free(l->enames);
     for (size_t i = 0; i < l->n_army_colours; i++)
-        hon_free(l->army_colours[i]);
-    hon_free(l->army_colours);
+        mem_free(l->army_colours[i]);
+    mem_free(l->army_colours);
 }
 
 scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_errors *errs)
 {
-    loader *l = hon_malloc(sizeof *l);
-    scenario *s = hon_malloc(sizeof *s);
+    loader *l = mem_malloc(sizeof *l);
+    scenario *s = mem_malloc(sizeof *s);
     if (!l || !s) {
-        hon_free(l);
-        hon_free(s);
+        mem_free(l);
+        mem_free(s);
         if (errs) {
             loader tmp = { .errs = errs };
             text_push_error(&tmp, E_SCN_MEMORY, 1, 1, 1, "out of memory");
@@ -615,10 +615,10 @@ scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_erro
     sort_errors(l);
     bool failed = l->errs->len > l->first_err || l->oom;
     loader_free(l);
-    hon_free(l);
+    mem_free(l);
     scn_errors_free(&scratch);
     if (!s->title && !failed) {
-        s->title = hon_malloc(1);
+        s->title = mem_malloc(1);
         if (s->title)
             s->title[0] = '\0';
         else
@@ -635,27 +635,27 @@ void scn_free(scenario *s)
 {
     if (!s)
         return;
-    hon_free(s->title);
+    mem_free(s->title);
     for (size_t i = 0; i < s->n_cites; i++) {
-        hon_free(s->cites[i].id);
-        hon_free(s->cites[i].example);
+        mem_free(s->cites[i].id);
+        mem_free(s->cites[i].example);
     }
-    hon_free(s->cites);
+    mem_free(s->cites);
     board_free(s->board);
-    hon_free(s->symbols);
+    mem_free(s->symbols);
     for (size_t i = 0; i < s->n_units; i++) {
-        hon_free(s->units[i].name);
-        hon_free(s->units[i].markers);
+        mem_free(s->units[i].name);
+        mem_free(s->units[i].markers);
     }
-    hon_free(s->units);
+    mem_free(s->units);
     char **lists[3] = { s->terrain_colours, s->side_colours, s->unit_colours };
     size_t ns[3] = { s->n_terrain_colours, s->n_side_colours, s->n_unit_colours };
     for (int k = 0; k < 3; k++) {
         for (size_t i = 0; i < ns[k]; i++)
-            hon_free(lists[k][i]);
-        hon_free(lists[k]);
+            mem_free(lists[k][i]);
+        mem_free(lists[k]);
     }
-    hon_free(s);
+    mem_free(s);
 }
 
 int scn_unit_find(const scenario *s, const char *name)

@@ -87,7 +87,7 @@ static bool ivec_push(loader *l, ivec *a, int x)
 {
     if (a->n == a->cap) {
         size_t ncap = a->cap ? a->cap * 2 : 16;
-        int *p = hon_realloc(a->v, ncap * sizeof *p);
+        int *p = mem_realloc(a->v, ncap * sizeof *p);
         if (!p) {
             text_oom(l);
             return false;
@@ -230,7 +230,7 @@ static void do_element(loader *l, const line_ref *lr)
     }
     if (l->n_en == l->cap_en) {
         size_t ncap = l->cap_en ? l->cap_en * 2 : 8;
-        ename *p = hon_realloc(l->enames, ncap * sizeof *p);
+        ename *p = mem_realloc(l->enames, ncap * sizeof *p);
         if (!p) {
             text_oom(l);
             goto out;
@@ -238,7 +238,7 @@ static void do_element(loader *l, const line_ref *lr)
         l->enames = p;
         l->cap_en = ncap;
     }
-    char *copy = hon_malloc(strlen(name) + 1);
+    char *copy = mem_malloc(strlen(name) + 1);
     if (!copy) {
         text_oom(l);
         goto out;
@@ -246,7 +246,7 @@ static void do_element(loader *l, const line_ref *lr)
     strcpy(copy, name);
     l->enames[l->n_en++] = (ename){ copy, e, line };
 out:
-    hon_free(sq.v);
+    mem_free(sq.v);
 }
 
 /* Every map square with terrain outside an explicit element joins the element formed by the
@@ -254,7 +254,7 @@ out:
 static void auto_elements(loader *l)
 {
     int n = l->w * l->h;
-    int *stack = hon_malloc((size_t)n * sizeof *stack);
+    int *stack = mem_malloc((size_t)n * sizeof *stack);
     if (!stack) {
         text_oom(l);
         return;
@@ -289,7 +289,7 @@ static void auto_elements(loader *l)
             }
         }
     }
-    hon_free(stack);
+    mem_free(stack);
 }
 
 /* One side spec at token *i: SQ/SQ or SQ:DIR. Returns the side, -2 when the tokens do not
@@ -544,7 +544,7 @@ static void do_side(loader *l, const line_ref *lr)
         }
     }
 out:
-    hon_free(sides.v);
+    mem_free(sides.v);
 }
 
 /* interspace SQ[:CORNER]... ITEMS   |   square SQUARES ITEMS */
@@ -616,13 +616,13 @@ static void do_place(loader *l, const line_ref *lr, bool interspace)
             }
         }
 out:
-    hon_free(at.v);
+    mem_free(at.v);
 }
 
 static bool push_unit(loader *l, scn_unit *u)
 {
     scenario *s = l->s;
-    scn_unit *p = hon_realloc(s->units, (s->n_units + 1) * sizeof *p);
+    scn_unit *p = mem_realloc(s->units, (s->n_units + 1) * sizeof *p);
     if (!p) {
         text_oom(l);
         return false;
@@ -774,12 +774,12 @@ static void do_unit(loader *l, const line_ref *lr)
                    .sq1 = sq[1],
                    .in = in,
                    .line = line };
-    u.name = hon_malloc(strlen(name) + 1);
+    u.name = mem_malloc(strlen(name) + 1);
     if (nm_ > 0)
-        u.markers = hon_malloc((size_t)nm_ * sizeof *u.markers);
+        u.markers = mem_malloc((size_t)nm_ * sizeof *u.markers);
     if (!u.name || (nm_ > 0 && !u.markers)) {
-        hon_free(u.name);
-        hon_free(u.markers);
+        mem_free(u.name);
+        mem_free(u.markers);
         text_oom(l);
         return;
     }
@@ -788,8 +788,8 @@ static void do_unit(loader *l, const line_ref *lr)
         memcpy(u.markers, markers, (size_t)nm_ * sizeof *markers);
     u.n_markers = (size_t)nm_;
     if (!push_unit(l, &u)) {
-        hon_free(u.name);
-        hon_free(u.markers);
+        mem_free(u.name);
+        mem_free(u.markers);
     }
 }
 
@@ -798,7 +798,7 @@ void place_board(loader *l)
     end_grids(l);
     l->b = l->s->board = board_new(l->topo, l->w, l->h);
     size_t n = (size_t)l->w * (size_t)l->h;
-    l->s->symbols = hon_malloc(n + 1);
+    l->s->symbols = mem_malloc(n + 1);
     if (!l->b || !l->s->symbols) {
         text_oom(l);
         return;

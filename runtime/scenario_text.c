@@ -56,7 +56,7 @@ void text_push_error(loader *l, int code, int line, int col, int len, const char
     scn_errors *e = l->errs;
     if (e->len == e->cap) {
         size_t ncap = e->cap ? e->cap * 2 : 16;
-        scn_error *p = hon_realloc(e->items, ncap * sizeof *p);
+        scn_error *p = mem_realloc(e->items, ncap * sizeof *p);
         if (!p) {
             l->oom = true;
             return;
@@ -306,7 +306,7 @@ bool text_dir_ok(geo_topology topo, int d)
 
 char *text_unescape(const tok *t)
 {
-    char *d = hon_malloc((size_t)t->len + 1);
+    char *d = mem_malloc((size_t)t->len + 1);
     if (!d)
         return NULL;
     size_t n = 0;
@@ -329,7 +329,7 @@ void text_set_colour(loader *l, char ***arr, size_t *n, int id, const tok *c)
     if (id < 0)
         return;
     if ((size_t)id >= *n) {
-        char **p = hon_realloc(*arr, ((size_t)id + 1) * sizeof *p);
+        char **p = mem_realloc(*arr, ((size_t)id + 1) * sizeof *p);
         if (!p) {
             text_oom(l);
             return;
@@ -344,6 +344,6 @@ void text_set_colour(loader *l, char ***arr, size_t *n, int id, const tok *c)
         text_oom(l);
         return;
     }
-    hon_free((*arr)[id]);
+    mem_free((*arr)[id]);
     (*arr)[id] = copy;
 }

@@ -14,7 +14,7 @@ static size_t words(uint32_t bits)
 
 unit_pool *unit_pool_new(uint32_t n_abilities, uint32_t n_markers, uint32_t n_values)
 {
-    unit_pool *p = hon_calloc(1, sizeof *p);
+    unit_pool *p = mem_calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->n_abilities = n_abilities;
@@ -25,9 +25,9 @@ unit_pool *unit_pool_new(uint32_t n_abilities, uint32_t n_markers, uint32_t n_va
 
 static void unit_release(unit *u)
 {
-    hon_free(u->counter);
-    hon_free(u->title);
-    hon_free(u->abilities); /* the block holding every per-id array */
+    mem_free(u->counter);
+    mem_free(u->title);
+    mem_free(u->abilities); /* the block holding every per-id array */
 }
 
 void unit_pool_free(unit_pool *p)
@@ -36,8 +36,8 @@ void unit_pool_free(unit_pool *p)
         return;
     for (size_t i = 0; i < p->len; i++)
         unit_release(&p->units[i]);
-    hon_free(p->units);
-    hon_free(p);
+    mem_free(p->units);
+    mem_free(p);
 }
 
 /* Lays out the per-id arrays of u in one zeroed block. */
@@ -46,7 +46,7 @@ static bool unit_alloc_arrays(const unit_pool *p, unit *u)
     size_t wa = words(p->n_abilities), wv = words(p->n_values);
     size_t n8 = wa + p->n_abilities + p->n_values + wv; /* 8-byte items */
     size_t n4 = p->n_markers;                           /* 4-byte items */
-    char *block = hon_calloc(1, n8 * 8 + n4 * 4);
+    char *block = mem_calloc(1, n8 * 8 + n4 * 4);
     if (!block)
         return false;
     u->abilities = (uint64_t *)block;
@@ -59,14 +59,14 @@ static bool unit_alloc_arrays(const unit_pool *p, unit *u)
 
 int32_t unit_add(unit_pool *p, const char *counter, const char *title)
 {
-    if (p->len >= INT32_MAX || !HON_GROW(p->units, p->len, p->cap))
+    if (p->len >= INT32_MAX || !MEM_GROW(p->units, p->len, p->cap))
         return -1;
     unit u = { .kind = -1, .side = -1, .size = 1 };
-    u.counter = hon_strdup(counter ? counter : "");
-    u.title = title ? hon_strdup(title) : NULL;
+    u.counter = mem_strdup(counter ? counter : "");
+    u.title = title ? mem_strdup(title) : NULL;
     if (!u.counter || (title && !u.title) || !unit_alloc_arrays(p, &u)) {
-        hon_free(u.counter);
-        hon_free(u.title);
+        mem_free(u.counter);
+        mem_free(u.title);
         return -1;
     }
     p->units[p->len] = u;

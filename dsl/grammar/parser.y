@@ -50,8 +50,8 @@ int front_yylex(FRONT_YYSTYPE *yylval, ast_loc *yylloc, void *scanner, front_ctx
  * use of yyerror (syntax errors go through yyreport_syntax_error); there, inside yyparse, the
  * stack sizes tell the two apart. */
 #define YYMAXDEPTH 4000
-#define YYMALLOC hon_malloc
-#define YYFREE hon_free
+#define YYMALLOC mem_malloc
+#define YYFREE mem_free
 #undef yyerror
 #define yyerror(loc, scanner, ctx, msg) \
     stack_exhausted((ctx), *(loc), yystacksize >= YYMAXDEPTH || yyes_capacity >= YYMAXDEPTH)

@@ -20,36 +20,36 @@
 
 START_TEST(mem_funnel)
 {
-    char *p = hon_malloc(10);
+    char *p = mem_malloc(10);
     ck_assert_ptr_nonnull(p);
-    p = hon_realloc(p, 100);
+    p = mem_realloc(p, 100);
     ck_assert_ptr_nonnull(p);
-    ck_assert_ptr_null(hon_realloc(p, 0)); /* frees */
-    int *z = hon_calloc(4, sizeof *z);
+    ck_assert_ptr_null(mem_realloc(p, 0)); /* frees */
+    int *z = mem_calloc(4, sizeof *z);
     ck_assert(z && z[0] == 0 && z[3] == 0);
-    hon_free(z);
-    ck_assert_ptr_null(hon_calloc(SIZE_MAX / 2, 4)); /* overflow */
-    char *s = hon_strndup("abcdef", 3);
+    mem_free(z);
+    ck_assert_ptr_null(mem_calloc(SIZE_MAX / 2, 4)); /* overflow */
+    char *s = mem_strndup("abcdef", 3);
     ck_assert_str_eq(s, "abc");
-    hon_free(s);
+    mem_free(s);
     /* the hook: two allocations succeed, the third fails, and so does every later one */
-    hon_mem_fail_after(2);
-    void *a = hon_malloc(1), *b = hon_malloc(1), *c = hon_malloc(1), *d = hon_malloc(1);
+    mem_fail_after(2);
+    void *a = mem_malloc(1), *b = mem_malloc(1), *c = mem_malloc(1), *d = mem_malloc(1);
     ck_assert(a && b && !c && !d);
-    ck_assert_int_eq(hon_mem_failed_count(), 2);
-    hon_mem_fail_reset();
-    void *e = hon_malloc(1);
+    ck_assert_int_eq(mem_failed_count(), 2);
+    mem_fail_reset();
+    void *e = mem_malloc(1);
     ck_assert_ptr_nonnull(e);
-    hon_free(a);
-    hon_free(b);
-    hon_free(e);
+    mem_free(a);
+    mem_free(b);
+    mem_free(e);
     /* a failed realloc leaves the block alone */
-    char *keep = hon_strdup("keep");
-    hon_mem_fail_after(0);
-    ck_assert_ptr_null(hon_realloc(keep, 1000));
-    hon_mem_fail_reset();
+    char *keep = mem_strdup("keep");
+    mem_fail_after(0);
+    ck_assert_ptr_null(mem_realloc(keep, 1000));
+    mem_fail_reset();
     ck_assert_str_eq(keep, "keep");
-    hon_free(keep);
+    mem_free(keep);
 }
 END_TEST
 
@@ -104,9 +104,9 @@ END_TEST
 START_TEST(arena_oom)
 {
     arena a = { 0 };
-    hon_mem_fail_after(0);
+    mem_fail_after(0);
     ck_assert_ptr_null(arena_alloc(&a, 8));
-    hon_mem_fail_reset();
+    mem_fail_reset();
     ck_assert_ptr_null(a.head);
     arena_free(&a);
 }
@@ -133,11 +133,11 @@ START_TEST(strbuf_appends)
     ck_assert_ptr_nonnull(s);
     ck_assert_uint_eq(strlen(s), strlen("line of sight: 7 squares") + 599);
     ck_assert_ptr_null(b.s); /* empty after sb_take */
-    hon_free(s);
+    mem_free(s);
     /* taking an empty buffer gives "" */
     s = sb_take(&b);
     ck_assert_str_eq(s, "");
-    hon_free(s);
+    mem_free(s);
 }
 END_TEST
 
@@ -160,9 +160,9 @@ START_TEST(strbuf_json_and_limits)
     sb_free(&l);
     /* out of memory: the text is lost, sb_str gives "" and sb_take NULL */
     strbuf o = { 0 };
-    hon_mem_fail_after(0);
+    mem_fail_after(0);
     sb_puts(&o, "text");
-    hon_mem_fail_reset();
+    mem_fail_reset();
     ck_assert(o.oom);
     ck_assert_str_eq(sb_str(&o), "");
     ck_assert_ptr_null(sb_take(&o));
@@ -181,18 +181,18 @@ START_TEST(file_reader)
     fclose(f);
     char *text;
     size_t len;
-    ck_assert_int_eq(hon_read_file(path, 100, &text, &len), 0);
+    ck_assert_int_eq(file_read(path, 100, &text, &len), 0);
     ck_assert_uint_eq(len, 5);
     ck_assert_mem_eq(text, "ab\0cd", 5);
     ck_assert_int_eq(text[5], '\0');
-    hon_free(text);
+    mem_free(text);
     /* past the limit, a directory, a missing file: refused with why, nothing handed out */
-    ck_assert_int_eq(hon_read_file(path, 4, &text, &len), EFBIG);
+    ck_assert_int_eq(file_read(path, 4, &text, &len), EFBIG);
     ck_assert_ptr_null(text);
-    ck_assert_str_eq(hon_read_error(EFBIG), "file too large");
-    ck_assert_int_eq(hon_read_file(dir, 100, &text, &len), EISDIR);
+    ck_assert_str_eq(file_error(EFBIG), "file too large");
+    ck_assert_int_eq(file_read(dir, 100, &text, &len), EISDIR);
     snprintf(path, sizeof path, "%s/missing.hon", dir);
-    ck_assert_int_eq(hon_read_file(path, 100, &text, &len), ENOENT);
+    ck_assert_int_eq(file_read(path, 100, &text, &len), ENOENT);
     ck_assert_ptr_null(text);
     snprintf(path, sizeof path, "%s/f.hon", dir);
     unlink(path);

@@ -220,9 +220,9 @@ static char *read_doc(const char *root, const char *rel, char *path, size_t cap)
     snprintf(path, cap, "%s/%s", root, rel);
     char *text = NULL;
     size_t len = 0;
-    int err = hon_read_file(path, MAX_DOC, &text, &len);
+    int err = file_read(path, MAX_DOC, &text, &len);
     if (err) {
-        printf("%s: %s\n", path, hon_read_error(err));
+        printf("%s: %s\n", path, file_error(err));
         return NULL;
     }
     return text;
@@ -304,7 +304,7 @@ static int do_doc(const char *root, const char *doc, bool write)
         }
     }
     sb_free(&out);
-    hon_free(text);
+    mem_free(text);
     return bad;
 }
 
@@ -329,7 +329,7 @@ int main(int argc, char **argv)
     if (!errors)
         return 1;
     bad += check_codes(path, errors);
-    hon_free(errors);
+    mem_free(errors);
     if (bad)
         printf("doc_tables: %d problem%s\n", bad, bad == 1 ? "" : "s");
     return bad ? 1 : 0;

@@ -243,9 +243,9 @@ START_TEST(sources_table)
     ck_assert_str_eq(s.files[20].text, "u");
     diag_sources_free(&s);
     diag_sources_free(&s);
-    hon_mem_fail_after(0);
+    mem_fail_after(0);
     ck_assert_uint_eq(diag_sources_add(&s, "p", "t", 1), UINT32_MAX);
-    hon_mem_fail_reset();
+    mem_fail_reset();
     diag_sources_free(&s);
 }
 END_TEST
@@ -254,17 +254,17 @@ START_TEST(out_of_memory)
 {
     fixture *f = fx_new("abc", 3);
     /* no room for the item: nothing stored, but the error still counts */
-    hon_mem_fail_after(0);
+    mem_fail_after(0);
     ck_assert_ptr_null(diag_report(&f->l, 10, DIAG_ERROR, L(1, 1, 1, 1), "lost"));
-    hon_mem_fail_reset();
+    mem_fail_reset();
     ck_assert_uint_eq(f->l.errors, 1);
     ck_assert_uint_eq(f->l.len, 0);
     /* room for the item but not the message: a fixed text stands in */
     diag_report(&f->l, 10, DIAG_ERROR, L(1, 1, 1, 1), "first"); /* grows the array */
-    hon_mem_fail_after(0);
+    mem_fail_after(0);
     diag *d = diag_report(&f->l, 10, DIAG_ERROR, L(1, 2, 1, 2), "second");
     diag_relate(d, L(1, 1, 1, 1), "rel");
-    hon_mem_fail_reset();
+    mem_fail_reset();
     ck_assert_ptr_nonnull(d);
     ck_assert_ptr_nonnull(strstr(d->message, "out of memory"));
     ck_assert_ptr_nonnull(strstr(d->related_message, "out of memory"));

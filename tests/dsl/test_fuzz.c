@@ -338,11 +338,11 @@ START_TEST(allocation_failures)
             uint32_t id = diag_sources_add(&src, "a.hon", text, len);
             ck_assert_uint_ne(id, UINT32_MAX);
             ast_node *e = NULL;
-            hon_mem_fail_after(n);
+            mem_fail_after(n);
             ast_file *f = front_parse_file("a.hon", text, len, id, &l);
             ast_file *g = front_parse_expr("a.hon", "f(x) + [1, 2][0]", 16, id, &l, &e);
-            done = hon_mem_failed_count() == 0;
-            hon_mem_fail_reset();
+            done = mem_failed_count() == 0;
+            mem_fail_reset();
             if (done) {
                 ck_assert_ptr_nonnull(f);
                 ck_assert_ptr_nonnull(g);

@@ -31,10 +31,10 @@ static void listing(const res_program *p, ast_node *d, FILE *out, bool *first)
     chunk *ch = NULL;
     diag_list none;
     diag_list_init(&none, NULL);
-    if (d->kind == AST_FN && res_find_fn(p, d->name) >= 0)
-        ch = comp_fn(p, (uint32_t)res_find_fn(p, d->name), &none);
-    else if (d->kind == AST_QUERY && d->b && res_find_query(p, d->name) >= 0)
-        ch = comp_default(p, (uint32_t)res_find_query(p, d->name), &none);
+    if (d->kind == AST_FN && model_find_fn(p, d->name) >= 0)
+        ch = comp_fn(p, (uint32_t)model_find_fn(p, d->name), &none);
+    else if (d->kind == AST_QUERY && d->b && model_find_query(p, d->name) >= 0)
+        ch = comp_default(p, (uint32_t)model_find_query(p, d->name), &none);
     else if (d->kind == AST_RULE && d->an.sym != UINT32_MAX)
         ch = comp_rule(p, d->an.sym, &none);
     else if (d->kind == AST_EDITION) {
@@ -112,7 +112,7 @@ static int check_one(const char *path, FILE *out)
     for (uint32_t i = 0; p && i < f->decls.len; i++)
         listing(p, f->decls.items[i], out, &first);
 #endif
-    res_program_free(p);
+    model_free(p);
     int rc = f ? 0 : 1;
     golden_parse_close(&g);
     return rc;

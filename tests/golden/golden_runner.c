@@ -15,7 +15,7 @@
 char *golden_slurp(const char *path, size_t *len)
 {
     char *text;
-    return hon_read_file(path, (size_t)64 << 20, &text, len) == 0 ? text : NULL;
+    return file_read(path, (size_t)64 << 20, &text, len) == 0 ? text : NULL;
 }
 
 bool golden_parse_open(golden_parse *g, const char *path, FILE *out)
@@ -37,7 +37,7 @@ void golden_parse_close(golden_parse *g)
     ast_file_free(g->file);
     diag_list_clear(&g->diags);
     diag_sources_free(&g->src);
-    hon_free(g->text);
+    mem_free(g->text);
     *g = (golden_parse){ 0 };
 }
 
@@ -80,7 +80,7 @@ static int golden(const char *dir, const char *ext, golden_check_fn *check_one)
         size_t l = strlen(e->d_name);
         if (l <= strlen(ext) || strcmp(e->d_name + l - strlen(ext), ext) != 0)
             continue;
-        if (!HON_GROW(names, n, cap) || !(names[n] = hon_strdup(e->d_name))) {
+        if (!MEM_GROW(names, n, cap) || !(names[n] = mem_strdup(e->d_name))) {
             printf("Bail out! out of memory\n");
             closedir(d);
             return 1;
@@ -112,10 +112,10 @@ static int golden(const char *dir, const char *ext, golden_check_fn *check_one)
                 show_diff(got, want);
         }
         free(got);
-        hon_free(want);
-        hon_free(names[i]);
+        mem_free(want);
+        mem_free(names[i]);
     }
-    hon_free(names);
+    mem_free(names);
     return failed ? 1 : 0;
 }
 

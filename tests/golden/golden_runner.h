@@ -17,7 +17,7 @@
  * not failures), non-zero when the driver itself failed. */
 typedef int golden_check_fn(const char *path, FILE *out);
 
-/* Reads a whole file into a new NUL-terminated buffer (free with hon_free) and stores its length
+/* Reads a whole file into a new NUL-terminated buffer (free with mem_free) and stores its length
  * in *len; NULL when it cannot be read or memory runs out. */
 char *golden_slurp(const char *path, size_t *len);
 

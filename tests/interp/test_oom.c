@@ -39,13 +39,13 @@ static void sweep(const char *what, void (*script)(hon_vm *vm, const void *ud), 
 {
     long n;
     for (n = 0; n < 100000; n++) {
-        hon_mem_fail_after(n);
+        mem_fail_after(n);
         hon_config cfg = { .on_diag = quiet };
         hon_vm *vm = hon_vm_new(&cfg);
         if (vm)
             script(vm, ud);
-        long failed = hon_mem_failed_count();
-        hon_mem_fail_reset();
+        long failed = mem_failed_count();
+        mem_fail_reset();
         hon_vm_free(vm);
         if (failed == 0)
             break;

@@ -89,7 +89,7 @@ START_TEST(every_builtin_is_known_with_its_arity)
                  bi[i].arity, bi[i].arity == 1 ? "" : "s");
         ck_assert_str_eq(ev(t, call), "E103");
         ck_assert_msg(strstr(t->log, want), "%s: want \"%s\" in\n%s", call, want, t->log);
-        ck_assert_str_eq(res_builtin_name((uint32_t)i), bi[i].name);
+        ck_assert_str_eq(builtin_name((uint32_t)i), bi[i].name);
     }
     tvm_free(t);
 }

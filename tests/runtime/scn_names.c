@@ -18,7 +18,7 @@ struct scn_names {
 
 scn_names *scn_names_new(void)
 {
-    scn_names *n = hon_malloc(sizeof *n);
+    scn_names *n = mem_malloc(sizeof *n);
     if (n)
         memset(n, 0, sizeof *n);
     return n;
@@ -30,10 +30,10 @@ void scn_names_free(scn_names *n)
         return;
     for (int k = 0; k < BOARD_NKINDS; k++) {
         for (int i = 0; i < n->n[k]; i++)
-            hon_free(n->names[k][i]);
-        hon_free(n->names[k]);
+            mem_free(n->names[k][i]);
+        mem_free(n->names[k]);
     }
-    hon_free(n);
+    mem_free(n);
 }
 
 static int names_find(const scn_names *n, board_name_kind k, const char *name)
@@ -53,11 +53,11 @@ int scn_names_add(scn_names *n, board_name_kind k, const char *name)
         return id;
     if (n->n[k] >= BOARD_MAX_ID)
         return -1;
-    char **p = hon_realloc(n->names[k], (size_t)(n->n[k] + 1) * sizeof *p);
+    char **p = mem_realloc(n->names[k], (size_t)(n->n[k] + 1) * sizeof *p);
     if (!p)
         return -1;
     n->names[k] = p;
-    char *copy = hon_malloc(strlen(name) + 1);
+    char *copy = mem_malloc(strlen(name) + 1);
     if (!copy)
         return -1;
     strcpy(copy, name);
@@ -117,14 +117,14 @@ scenario *scn_names_load_file(const char *path, const scn_resolver *r, scn_error
 {
     char *text;
     size_t len;
-    int err = hon_read_file(path, (size_t)16 << 20, &text, &len);
+    int err = file_read(path, (size_t)16 << 20, &text, &len);
     if (err) {
-        fprintf(stderr, "hon: error[E398]: cannot read '%s': %s\n", path, hon_read_error(err));
+        fprintf(stderr, "hon: error[E398]: cannot read '%s': %s\n", path, file_error(err));
         return NULL;
     }
     scenario *s = scn_load(text, len, r, errs);
     if (!s)
         scn_names_render(path, text, len, errs, stderr);
-    hon_free(text);
+    mem_free(text);
     return s;
 }

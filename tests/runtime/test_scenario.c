@@ -554,7 +554,7 @@ START_TEST(out_of_memory)
     FILE *sink = fopen("/dev/null", "w");
     long k;
     for (k = 0;; k++) {
-        hon_mem_fail_after(k);
+        mem_fail_after(k);
         scn_errors errs = { 0 };
         scenario *s = scn_load(text, len, &r, &errs);
         if (s) {
@@ -568,8 +568,8 @@ START_TEST(out_of_memory)
             scn_free(s);
         }
         scn_errors_free(&errs);
-        long failed = hon_mem_failed_count();
-        hon_mem_fail_reset();
+        long failed = mem_failed_count();
+        mem_fail_reset();
         if (failed == 0)
             break;
         ck_assert_msg(k < 100000, "no end to allocations");
