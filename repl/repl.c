@@ -562,39 +562,114 @@ static int cmd_quit(repl *r, char *args)
     return 0;
 }
 
+/* What a command's argument is, for Tab completion. */
+typedef enum arg_kind {
+    A_UNSET,   /* no kind given: the last kind given repeats */
+    A_EXPR,    /* an expression: queries, fns, tables, built-in functions */
+    A_NAME,    /* a declaration to show: queries, rules, fns, tables */
+    A_FILE,    /* a path on the file system */
+    A_PLACE,   /* a unit of the board (`$name` or `name`) or a square (`@C4` or `C4`) */
+    A_EDITION, /* an edition */
+    A_VARIANT, /* a variant */
+    A_READING, /* a reading of the variant named by the argument before */
+    A_EVENT,   /* an event */
+    A_NONE     /* nothing to complete */
+} arg_kind;
+
 typedef struct command {
     const char *name;
     int (*run)(repl *r, char *args);
     const char *synopsis;
     const char *what;
+    arg_kind args[4]; /* the kinds of its arguments, in order; the last one repeats */
 } command;
 
 static const command commands[] = {
-    { "why", cmd_why, "why [full] EXPR", "the answer and the rules that fired, with citations" },
-    { "why", cmd_why, "why [full] do EVENT(ARGS)", "run a procedure, then the events and rules" },
-    { "odds", cmd_odds, "odds EXPR", "the exact distribution of the expression's results" },
-    { "do", cmd_do, "do EVENT(ARGS)", "run a procedure: one line per effect, with citations" },
-    { "move", cmd_move, "move $UNIT SQUARE...", "walk a unit along squares (raising its events)" },
-    { "next", cmd_next, "next", "the next phase of the turn (raising its events)" },
-    { "undo", cmd_undo, "undo", "revert the last procedure (do, move, next)" },
-    { "turn", cmd_turn, "turn", "the turn and the phase" },
-    { "step", cmd_step, "step [on|off]", "pause before each effect (Enter applies, q abandons)" },
-    { "load", cmd_load, "load FILE", "load a .hon file (all or nothing)" },
-    { "board", cmd_board, "board FILE", "load a scenario as the board (all or nothing)" },
-    { "draw", cmd_draw, "draw [X Y]", "draw the board, with the line from X to Y" },
-    { "svg", cmd_svg, "svg FILE [X Y]", "write the board as an SVG picture" },
-    { "los", cmd_los, "los X Y", "line_of_sight(X, Y) and the line drawn (why los: traced)" },
-    { "rules", cmd_rules, "rules [WORD]", "list the rules (matching WORD) with their citations" },
-    { "show", cmd_show, "show NAME", "the source of a rule, query, table or fn" },
-    { "dis", cmd_dis, "dis NAME", "the bytecode of a rule, query or fn" },
-    { "edition", cmd_edition, "edition [NAME]", "list the editions, or switch to one" },
-    { "variant", cmd_variant, "variant [NAME [READING]]", "list variants, or select a reading" },
-    { "test", cmd_test, "test [FILE...]", "run the tests (of FILEs, loading them if needed)" },
-    { "seed", cmd_seed, "seed N", "reseed the dice" },
-    { "json", cmd_json, "json [on|off]", "print answers as JSON" },
-    { "help", cmd_help, "help", "this list" },
-    { "quit", cmd_quit, "quit", "leave (also: exit, end of input)" },
-    { "exit", cmd_quit, NULL, NULL },
+    { "why",
+      cmd_why,
+      "why [full] EXPR",
+      "the answer and the rules that fired, with citations",
+      { A_EXPR } },
+    { "why",
+      cmd_why,
+      "why [full] do EVENT(ARGS)",
+      "run a procedure, then the events and rules",
+      { A_EXPR } },
+    { "odds",
+      cmd_odds,
+      "odds EXPR",
+      "the exact distribution of the expression's results",
+      { A_EXPR } },
+    { "do",
+      cmd_do,
+      "do EVENT(ARGS)",
+      "run a procedure: one line per effect, with citations",
+      { A_EVENT, A_EXPR } },
+    { "move",
+      cmd_move,
+      "move $UNIT SQUARE...",
+      "walk a unit along squares (raising its events)",
+      { A_PLACE } },
+    { "next", cmd_next, "next", "the next phase of the turn (raising its events)", { A_NONE } },
+    { "undo", cmd_undo, "undo", "revert the last procedure (do, move, next)", { A_NONE } },
+    { "turn", cmd_turn, "turn", "the turn and the phase", { A_NONE } },
+    { "step",
+      cmd_step,
+      "step [on|off]",
+      "pause before each effect (Enter applies, q abandons)",
+      { A_NONE } },
+    { "load", cmd_load, "load FILE", "load a .hon file (all or nothing)", { A_FILE, A_NONE } },
+    { "board",
+      cmd_board,
+      "board FILE",
+      "load a scenario as the board (all or nothing)",
+      { A_FILE, A_NONE } },
+    { "draw",
+      cmd_draw,
+      "draw [X Y]",
+      "draw the board, with the line from X to Y",
+      { A_PLACE, A_PLACE, A_NONE } },
+    { "svg",
+      cmd_svg,
+      "svg FILE [X Y]",
+      "write the board as an SVG picture",
+      { A_FILE, A_PLACE, A_PLACE, A_NONE } },
+    { "los",
+      cmd_los,
+      "los X Y",
+      "line_of_sight(X, Y) and the line drawn (why los: traced)",
+      { A_PLACE, A_PLACE, A_NONE } },
+    { "rules",
+      cmd_rules,
+      "rules [WORD]",
+      "list the rules (matching WORD) with their citations",
+      { A_NAME, A_NONE } },
+    { "show",
+      cmd_show,
+      "show NAME",
+      "the source of a rule, query, table or fn",
+      { A_NAME, A_NONE } },
+    { "dis", cmd_dis, "dis NAME", "the bytecode of a rule, query or fn", { A_NAME, A_NONE } },
+    { "edition",
+      cmd_edition,
+      "edition [NAME]",
+      "list the editions, or switch to one",
+      { A_EDITION, A_NONE } },
+    { "variant",
+      cmd_variant,
+      "variant [NAME [READING]]",
+      "list variants, or select a reading",
+      { A_VARIANT, A_READING, A_NONE } },
+    { "test",
+      cmd_test,
+      "test [FILE...]",
+      "run the tests (of FILEs, loading them if needed)",
+      { A_FILE } },
+    { "seed", cmd_seed, "seed N", "reseed the dice", { A_NONE } },
+    { "json", cmd_json, "json [on|off]", "print answers as JSON", { A_NONE } },
+    { "help", cmd_help, "help", "this list", { A_NONE } },
+    { "quit", cmd_quit, "quit", "leave (also: exit, end of input)", { A_NONE } },
+    { "exit", cmd_quit, NULL, NULL, { A_NONE } },
 };
 
 static int cmd_help(repl *r, char *args)
@@ -706,20 +781,45 @@ static size_t words_before(const LineInfo *li, char *cmd, char *second, size_t c
     }
 }
 
+/* The kind of argument number `n` (from 1) of command `cmd` (commands[]), A_EXPR for a line
+ * that starts with no command. The sub-commands of `why` and `odds` take their own kinds:
+ * `why do` an event, `why los` places. */
+static arg_kind arg_of(const char *cmd, const char *second, size_t n)
+{
+    bool sub = strcmp(cmd, "why") == 0 || strcmp(cmd, "odds") == 0;
+    if (sub && n >= 2 && strcmp(second, "do") == 0)
+        return n == 2 ? A_EVENT : A_EXPR;
+    if (sub && n >= 2 && strcmp(second, "los") == 0)
+        return n <= 3 ? A_PLACE : A_NONE;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(commands[i].name, cmd) != 0)
+            continue;
+        const arg_kind *a = commands[i].args;
+        size_t last = 0;
+        while (last + 1 < sizeof commands[i].args / sizeof *a && a[last + 1] != A_UNSET)
+            last++;
+        return a[n - 1 < last ? n - 1 : last];
+    }
+    return A_EXPR;
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* Adds to c the candidates for the word before the cursor (its start in *start), by where it
- * stands: after `$` a unit, after `@` a square; the file of `load`, `board`, `svg` and the
- * files of `test` from the file system; the edition of `edition`; the variant of `variant`,
- * then that variant's reading; the event of `do` (and `why do`, `odds do`); the first word a
- * command, a query, rule, fn, table or built-in function; any other word a query, rule, fn,
- * table or built-in function. c->prefix
- * must hold the word (buf, of cap bytes). False when the word is too long. */
+ * stands: after `$` a unit, after `@` a square; the first word of a line, a command or what
+ * starts an expression; an argument of a command, by its kind (commands[].args: file names
+ * from the file system, places, editions, variants and readings, events, declarations);
+ * elsewhere what an expression names: queries, fns, tables, built-in functions. c->prefix must
+ * hold the word (buf, of cap bytes). False when the word is too long. */
 static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, size_t cap)
 {
     char cmd[128], second[128]; /* words_before writes at most cap bytes into each */
     size_t n = words_before(li, cmd, second, sizeof second);
-    bool files = (n == 1 && (strcmp(cmd, "load") == 0 || strcmp(cmd, "board") == 0 ||
-                             strcmp(cmd, "svg") == 0)) ||
-                 (n >= 1 && strcmp(cmd, "test") == 0);
+    arg_kind kind = n == 0 ? A_EXPR : arg_of(cmd, second, n);
+    bool files = kind == A_FILE;
     const char *start = li->cursor;
     while (start > li->buffer &&
            (files ? !isspace((unsigned char)start[-1])
@@ -732,36 +832,49 @@ static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, 
     c->prefix = buf;
     c->len = strlen(buf);
     char before = start > li->buffer ? start[-1] : ' ';
-    bool variant = strcmp(cmd, "variant") == 0;
-    if (files) {
-        add_files(c);
-    } else if (before == '$') {
-        add_kind(c, s, HON_COMPLETE_UNIT, NULL);
-    } else if (before == '@') {
-        add_kind(c, s, HON_COMPLETE_SQUARE, NULL);
-    } else if (n == 1 && strcmp(cmd, "edition") == 0) {
-        add_kind(c, s, HON_COMPLETE_EDITION, NULL);
-    } else if (variant && n == 1 && before == '=') { /* variant NAME=READING */
+    if (kind == A_VARIANT && before == '=') { /* variant NAME=READING */
         const char *eq = start - 1, *w = eq;
         while (w > li->buffer && !isspace((unsigned char)w[-1]))
             w--;
         snprintf(second, sizeof second, "%.*s", (int)(eq - w), w);
-        add_kind(c, s, HON_COMPLETE_READING, second);
-    } else if (variant && n <= 2) {
-        add_kind(c, s, n == 1 ? HON_COMPLETE_VARIANT : HON_COMPLETE_READING, second);
-    } else if ((n == 1 && strcmp(cmd, "do") == 0) ||
-               (n == 2 && strcmp(second, "do") == 0 &&
-                (strcmp(cmd, "why") == 0 || strcmp(cmd, "odds") == 0))) {
-        add_kind(c, s, HON_COMPLETE_EVENT, NULL);
-    } else {
+        kind = A_READING;
+    }
+    if (!files && before == '$') {
+        add_kind(c, s, HON_COMPLETE_UNIT, NULL);
+        return true;
+    }
+    if (!files && before == '@') {
+        add_kind(c, s, HON_COMPLETE_SQUARE, NULL);
+        return true;
+    }
+    switch (kind) {
+    case A_FILE:
+        add_files(c);
+        qsort(c->items, c->n, sizeof *c->items, by_text); /* readdir's order is no order */
+        break;
+    case A_PLACE:
+        add_kind(c, s, HON_COMPLETE_UNIT, NULL);
+        add_kind(c, s, HON_COMPLETE_SQUARE, NULL);
+        break;
+    case A_EDITION: add_kind(c, s, HON_COMPLETE_EDITION, NULL); break;
+    case A_VARIANT: add_kind(c, s, HON_COMPLETE_VARIANT, NULL); break;
+    case A_READING: add_kind(c, s, HON_COMPLETE_READING, second); break;
+    case A_EVENT: add_kind(c, s, HON_COMPLETE_EVENT, NULL); break;
+    case A_NONE: break;
+    case A_UNSET:
+    case A_NAME:
+    case A_EXPR:
+        if (kind == A_NAME)
+            add_kind(c, s, HON_COMPLETE_RULE, NULL);
         if (n == 0)
             for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
                 add_name(c, commands[i].name);
         add_kind(c, s, HON_COMPLETE_QUERY, NULL);
-        add_kind(c, s, HON_COMPLETE_RULE, NULL);
         add_kind(c, s, HON_COMPLETE_FN, NULL);
         add_kind(c, s, HON_COMPLETE_TABLE, NULL);
-        add_kind(c, s, HON_COMPLETE_BUILTIN, NULL);
+        if (kind == A_EXPR)
+            add_kind(c, s, HON_COMPLETE_BUILTIN, NULL);
+        break;
     }
     return true;
 }
