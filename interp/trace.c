@@ -339,11 +339,10 @@ static void event_head(const val_env *env, const trace_ent *e, bool brief, strbu
     sb_putc(out, ')');
 }
 
-/* `query(args) = result   [mode]` of a call entry (no newline); values cut short when `brief`. */
-static void call_head(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
+/* `query(args) = result` of a call entry (no newline); values cut short when `brief`. */
+static void call_text(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
 {
-    const res_query *q = &env->p->queries[e->id];
-    sb_printf(out, "%s(", q->name);
+    sb_printf(out, "%s(", env->p->queries[e->id].name);
     for (uint32_t a = 0; a < e->nargs; a++) {
         if (a)
             sb_puts(out, ", ");
@@ -354,7 +353,13 @@ static void call_head(const val_env *env, const trace_ent *e, bool brief, strbuf
         sb_puts(out, " = ");
         put_arg(env, e->result, out, brief);
     }
-    sb_printf(out, "   [%s]", mode_name(q->mode));
+}
+
+/* call_text, then the query's mode: `query(args) = result   [mode]`. */
+static void call_head(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
+{
+    call_text(env, e, brief, out);
+    sb_printf(out, "   [%s]", mode_name(env->p->queries[e->id].mode));
 }
 
 /* The index after entry i's descendants. */
@@ -778,17 +783,7 @@ static void brief_unanswered(const brief *br, size_t i, size_t count)
     if (e->kind == TR_EVENT) {
         event_head(env, e, true, out);
     } else {
-        sb_printf(out, "%s(", env->p->queries[e->id].name);
-        for (uint32_t a = 0; a < e->nargs; a++) {
-            if (a)
-                sb_puts(out, ", ");
-            put_arg(env, e->args[a], out, true);
-        }
-        sb_putc(out, ')');
-        if (e->done) {
-            sb_puts(out, " = ");
-            put_arg(env, e->result, out, true);
-        }
+        call_text(env, e, true, out);
     }
     sb_puts(out, "   (no rule fired: ");
     checked_rules(br, i, out);
