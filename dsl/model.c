@@ -33,6 +33,17 @@ int32_t res_find_member(const res_enum *e, const char *name)
 
 /* ---- freeing ---- */
 
+void model_revs_free(res_rev **revs)
+{
+    res_rev *x, *tmp;
+    HASH_ITER(hh, *revs, x, tmp)
+    {
+        HASH_DEL(*revs, x);
+        hon_free(x->key);
+        hon_free(x);
+    }
+}
+
 static void free_names(name_ent **table)
 {
     name_ent *e, *tmp;
@@ -67,8 +78,10 @@ void res_program_free(res_program *p)
         hon_free(p->records[i].fields);
     for (size_t i = 0; i < p->ntables; i++) {
         res_table *t = &p->tables[i];
-        hon_free(t->keys);
-        hon_free(t->cols);
+        if (t->version_of < 0) { /* a version borrows the declared table's keys and columns */
+            hon_free(t->keys);
+            hon_free(t->cols);
+        }
         for (size_t r = 0; r < t->nrows; r++)
             hon_free(t->rows[r].keys);
         hon_free(t->rows);
@@ -79,9 +92,19 @@ void res_program_free(res_program *p)
     for (size_t i = 0; i < p->nqueries; i++)
         hon_free(p->queries[i].params);
     for (size_t i = 0; i < p->neditions; i++) {
-        sets_free(p->editions[i].sets, p->nqueries);
-        hon_free(p->editions[i].variant_set);
+        res_edition *e = &p->editions[i];
+        sets_free(e->sets, p->nqueries);
+        hon_free(e->variant_set);
+        hon_free(e->parents);
+        hon_free(e->uses);
+        hon_free(e->ancestors);
+        hon_free(e->fn_of);
+        hon_free(e->table_of);
+        unit_pool_free(e->units);
+        model_revs_free(&e->revs);
     }
+    hon_free(p->modules);
+    hon_free(p->file_modules);
     for (size_t i = 0; i < p->ntests; i++) {
         hon_free(p->tests[i].variant_set);
         hon_free(p->tests[i].expects);
@@ -200,6 +223,43 @@ const res_ruleset *res_rules_of(const res_program *p, int32_t ed, uint32_t q)
     if (ed >= 0 && (size_t)ed < p->neditions && p->editions[ed].sets)
         return &p->editions[ed].sets[q];
     return p->base ? &p->base[q] : &empty;
+}
+
+int32_t res_module_of(const res_program *p, uint32_t file)
+{
+    for (size_t i = 0; p && i < p->nfile_modules; i++)
+        if (p->file_modules[i].file == file)
+            return p->file_modules[i].module;
+    return 0;
+}
+
+const char *res_module_name(const res_program *p, int32_t m)
+{
+    return p && m > 0 && (size_t)m < p->nmodules ? p->modules[m].name : NULL;
+}
+
+/* The edition ed of p, or NULL (no edition, or an id out of range). */
+static const res_edition *edition_at(const res_program *p, int32_t ed)
+{
+    return p && ed >= 0 && (size_t)ed < p->neditions ? &p->editions[ed] : NULL;
+}
+
+uint32_t res_fn_of(const res_program *p, int32_t ed, uint32_t f)
+{
+    const res_edition *e = edition_at(p, ed);
+    return e && e->fn_of && f < e->nfn_of ? (uint32_t)e->fn_of[f] : f;
+}
+
+uint32_t res_table_of(const res_program *p, int32_t ed, uint32_t t)
+{
+    const res_edition *e = edition_at(p, ed);
+    return e && e->table_of && t < e->ntable_of ? (uint32_t)e->table_of[t] : t;
+}
+
+const unit_pool *res_units_of(const res_program *p, int32_t ed)
+{
+    const res_edition *e = edition_at(p, ed);
+    return e && e->units ? e->units : p->units;
 }
 
 const char *res_cite_id(const ast_node *cite)

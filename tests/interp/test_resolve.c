@@ -309,7 +309,7 @@ END_TEST
 
 START_TEST(e141_unknown_edition)
 {
-    ck_load_fails("edition e extends nope;", 141, 1, 9);
+    ck_load_fails("edition e extends nope;", 141, 1, 19);
     ck_load_fails("default edition nope;", 141, 1, 0);
     ck_load_fails("test \"t\" edition nope { expect true; }", 141, 1, 6);
 }
