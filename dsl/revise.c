@@ -439,8 +439,12 @@ static void revise_counter(rctx *c, int32_t ed, ast_node *it)
     for (uint32_t i = 0; i < it->list.len; i++) {
         const ast_node *item = it->list.items[i];
         name_ent *s = model_find_name(p->names->slots, item->name);
+        static const char *const fixed[] = { "side", "size", "abilities", "markers" };
+        bool known = s != NULL;
+        for (size_t k = 0; k < 4 && item->name; k++)
+            known |= strcmp(item->name, fixed[k]) == 0;
         if (!s || !item->a) {
-            res_err(c, s ? E_COUNTER : E_UNKNOWN_NAME, item->loc,
+            res_err(c, known ? E_COUNTER : E_UNKNOWN_NAME, item->loc,
                     "`%s` is not a value (declared with `value`): a revision of a counter "
                     "changes its values",
                     item->name ? item->name : "?");

@@ -862,7 +862,8 @@ def play_command_line():
           "hon odds do", p)
     p = run(PLAY + board + ["--json", "do", "suppress($a)"])
     j = parse_json(p.stdout, p)
-    check(j == {"effects": ["give $a suppressed   (FIX.suppress)"], "rolls": [], "turn": 1,
+    check(j == {"edition": None, "readings": {},
+                "effects": ["give $a suppressed   (FIX.suppress)"], "rolls": [], "turn": 1,
                 "phase": "order"}, "the JSON form of a procedure (no dice rolled)", p)
     p = run(PLAY + board + ["move", "$a", "B1"])
     check(p.returncode == 0 and lines(p.stdout)[0] == "move $a to B1", "hon move", p)
