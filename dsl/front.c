@@ -694,7 +694,8 @@ ast_vec front_expect_under(front_ctx *ctx, ast_vec items, ast_node *first, ast_n
         return items;
     if (first->kind != AST_BINARY || first->op != AST_OP_EQ || first->parens) {
         reject(ctx, E_SYNTAX, first->loc,
-               "unexpected 'under': write `expect X == A under E, B under F;`");
+               "`under` follows a comparison `X == A`: write `expect X == A under E, B under "
+               "F;`");
         return items;
     }
     ast_node *x = first->a;

@@ -181,8 +181,8 @@ ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *cod
  * first, whose A is in the comparison) and ref E (loc: E's span). */
 ast_node *front_under(front_ctx *ctx, ast_loc loc, ast_node *answer, const char *edition);
 /* `expect X == A under E, B under F, ...;` appended to the items of a test as one `expect X ==
- * A` per edition, each under its own; `first` is `X == A` (E010 when it is not a comparison
- * with `==`), `under` the first edition's item, `rest` the others'. */
+ * A` per edition, each under its own; `first` is `X == A` (E010 at it when it is not a
+ * comparison with `==`), `under` the first edition's item, `rest` the others'. */
 ast_vec front_expect_under(front_ctx *ctx, ast_vec items, ast_node *first, ast_node *under,
                            ast_vec rest);
 
