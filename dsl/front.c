@@ -563,14 +563,10 @@ ast_node *front_revise_rule(front_ctx *ctx, ast_loc loc, const char *query, cons
         return reject(ctx, E_SYNTAX, end,
                       "unexpected ';': `revise rule` says what it revises: `when EXPR`, "
                       "`unless EXPR` or `answer EXPR`");
-    const char *name = front_rule_name(ctx, query, rule);
-    ast_node *n = name ? revise(ctx, loc, AST_REV_RULE, name) : NULL;
+    ast_node *n = front_rule(ctx, loc, query, rule, 0, cites, NULL, (ast_vec){ 0 }, when, answer);
     if (n) {
-        n->ref = query;
-        n->name2 = rule;
-        n->cites = cites;
-        n->a = when;
-        n->b = answer;
+        n->kind = AST_REVISE;
+        n->op = AST_REV_RULE;
         n->c = unless;
     }
     return n;

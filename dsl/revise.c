@@ -18,20 +18,12 @@
 static char *key_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *key_of(const char *fmt, ...)
 {
-    char small[256];
+    strbuf b = { 0 };
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    sb_vprintf(&b, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return NULL;
-    char *k = hon_malloc((size_t)n + 1);
-    if (!k)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(k, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return k;
+    return sb_take(&b);
 }
 
 /* Reports the warning E145 at loc. */
@@ -273,11 +265,15 @@ static void set_variant(rctx *c, int32_t ed, ast_node *it)
 
 /* ---- tables ---- */
 
-/* The declared id of the table, fn or counter called name (kind k), or -1. */
-static int32_t declared(const res_program *p, const char *name, gkind k)
+/* The declared id of the table, fn or counter `it` of edition ed revises (kind k, `what`
+ * naming it), or -1 after E140. */
+static int32_t declared(rctx *c, int32_t ed, const ast_node *it, gkind k, const char *what)
 {
-    name_ent *g = model_find_name(p->names->globals, name);
-    return g && g->kind == k ? g->id : -1;
+    name_ent *g = model_find_name(c->p->names->globals, it->name);
+    if (g && g->kind == k)
+        return g->id;
+    no_such(c, &c->p->editions[ed], it->loc, "revises", what, it->name);
+    return -1;
 }
 
 /* The columns a `revise table` item gives: [*first, *first + *n). False after an error. */
@@ -310,11 +306,9 @@ static void revise_table(rctx *c, int32_t ed, ast_node *it)
 {
     res_program *p = c->p;
     const res_edition *e = &p->editions[ed];
-    int32_t id = declared(p, it->name, G_TABLE);
-    if (id < 0) {
-        no_such(c, e, it->loc, "revises", "table", it->name);
+    int32_t id = declared(c, ed, it, G_TABLE, "table");
+    if (id < 0)
         return;
-    }
     const res_table *t = &p->tables[id];
     if (it->params.len != t->nkeys) {
         res_err(c, E_ARITY, it->loc, "table `%s` has %u key%s, not %u", t->name, t->nkeys,
@@ -370,11 +364,9 @@ static void revise_fn(rctx *c, int32_t ed, ast_node *it)
 {
     res_program *p = c->p;
     const res_edition *e = &p->editions[ed];
-    int32_t base = declared(p, it->name, G_FN);
-    if (base < 0) {
-        no_such(c, e, it->loc, "revises", "fn", it->name);
+    int32_t base = declared(c, ed, it, G_FN, "fn");
+    if (base < 0)
         return;
-    }
     res_field *params = type_params_of(c, &it->params);
     uint32_t np = params ? it->params.len : 0, result = type_of(c, it->a);
     const res_fn *f0 = &p->fns[base];
@@ -430,11 +422,9 @@ static void revise_counter(rctx *c, int32_t ed, ast_node *it)
 {
     res_program *p = c->p;
     const res_edition *e = &p->editions[ed];
-    int32_t id = declared(p, it->name, G_COUNTER);
-    if (id < 0 || p->counters[id].unit < 0) {
-        no_such(c, e, it->loc, "revises", "counter", it->name);
+    int32_t id = declared(c, ed, it, G_COUNTER, "counter");
+    if (id < 0 || p->counters[id].unit < 0)
         return;
-    }
     int32_t u = p->counters[id].unit;
     for (uint32_t i = 0; i < it->list.len; i++) {
         const ast_node *item = it->list.items[i];

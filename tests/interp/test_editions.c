@@ -48,6 +48,13 @@ static const char *const ERRATA = "module errata;\n"
                                   "  revise rule speed.fast answer 20;\n"
                                   "}\n";
 
+/* Chooses edition ed, then requires expression e to answer want. */
+#define ck_under(t, ed, e, want)                                  \
+    do {                                                          \
+        ck_assert_int_eq(hon_set_edition((t)->vm, (ed)), HON_OK); \
+        ck_ev((t), (e), (want));                                  \
+    } while (0)
+
 static tvm *three_files(void)
 {
     tvm *t = tvm_new(BASE);
@@ -64,11 +71,9 @@ START_TEST(modules_turn_their_rules_off)
     ck_assert_ptr_null(hon_edition(t->vm));
     ck_ev(t, "height(1)", "1");
     /* base_game uses base only: height.one is off, the sum is 0 */
-    ck_assert_int_eq(hon_set_edition(t->vm, "base_game"), HON_OK);
-    ck_ev(t, "height(1)", "0");
+    ck_under(t, "base_game", "height(1)", "0");
     /* hills extends base_game and uses hills: on again; the declarations are there either way */
-    ck_assert_int_eq(hon_set_edition(t->vm, "hills"), HON_OK);
-    ck_ev(t, "height(1)", "1");
+    ck_under(t, "hills", "height(1)", "1");
     ck_ev(t, "speed(3)", "10");
     tvm_free(t);
 }
@@ -116,13 +121,11 @@ START_TEST(each_revision_under_its_edition)
     ck_ev(t, "variant rows", "highest");
     /* the exception: slow answers unless x == 0, so speed(0) is the default 0; the new answer
      * of fast (20) keeps its guard (x > 2) */
-    ck_assert_int_eq(hon_set_edition(t->vm, "exceptions"), HON_OK);
-    ck_ev(t, "speed(0)", "0");
+    ck_under(t, "exceptions", "speed(0)", "0");
     ck_ev(t, "speed(1)", "1");
     ck_ev(t, "speed(3)", "20");
     /* both extends hills and errata: the hills rule and errata's revisions */
-    ck_assert_int_eq(hon_set_edition(t->vm, "both"), HON_OK);
-    ck_ev(t, "height(1) + speed(3) + bonus[rain].b + cap()", "12"); /* 1 + 1 + 4 + 6 */
+    ck_under(t, "both", "height(1) + speed(3) + bonus[rain].b + cap()", "12"); /* 1 + 1 + 4 + 6 */
     tvm_free(t);
 }
 END_TEST
@@ -143,17 +146,13 @@ START_TEST(conflicts_settled)
     ck_assert_msg(hon_load_source(t->vm, "lines.hon", LINES, strlen(LINES)) == HON_OK, "%s",
                   t->log);
     /* a2 extends a: its version is later along that line, and wins without a word */
-    ck_assert_int_eq(hon_set_edition(t->vm, "later"), HON_OK);
-    ck_ev(t, "speed(9)", "1");
+    ck_under(t, "later", "speed(9)", "1");
     ck_ev(t, "speed(10)", "10");
     /* prefer a: x > 4; prefer b (for everything): x > 5 */
-    ck_assert_int_eq(hon_set_edition(t->vm, "pa"), HON_OK);
-    ck_ev(t, "speed(5)", "10");
-    ck_assert_int_eq(hon_set_edition(t->vm, "pb"), HON_OK);
-    ck_ev(t, "speed(5)", "1");
+    ck_under(t, "pa", "speed(5)", "10");
+    ck_under(t, "pb", "speed(5)", "1");
     /* its own revision settles it, starting from the first parent's version (a: x > 4) */
-    ck_assert_int_eq(hon_set_edition(t->vm, "own"), HON_OK);
-    ck_ev(t, "speed(5)", "30");
+    ck_under(t, "own", "speed(5)", "30");
     ck_ev(t, "speed(4)", "1");
     tvm_free(t);
 }
@@ -244,12 +243,10 @@ START_TEST(a_board_takes_the_edition_s_counters)
                   t->log);
     ck_ev(t, "$r.defense", "3");
     /* errata revises the rifle: the board is loaded again with its counters */
-    ck_assert_int_eq(hon_set_edition(t->vm, "errata"), HON_OK);
-    ck_ev(t, "$r.defense", "4");
+    ck_under(t, "errata", "$r.defense", "4");
     ck_assert_str_eq(hon_board_path(t->vm), "b.scn");
     /* hills leaves the counters as declared: 3 again */
-    ck_assert_int_eq(hon_set_edition(t->vm, "hills"), HON_OK);
-    ck_ev(t, "$r.defense", "3");
+    ck_under(t, "hills", "$r.defense", "3");
     tvm_free(t);
 }
 END_TEST
