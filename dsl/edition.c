@@ -195,6 +195,7 @@ static bool prefers_of(rctx *c, int32_t ed, prefers *pf)
     pf->edition = hon_calloc(n, sizeof *pf->edition);
     pf->used = hon_calloc(n, sizeof *pf->used);
     if (!pf->items || !pf->edition || !pf->used) {
+        prefers_free(pf);
         res_oom(c, e->decl->loc);
         return false;
     }

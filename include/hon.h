@@ -133,7 +133,11 @@ const char *hon_answer_note(const hon_answer *a);
 const char *hon_answer_setting(const hon_answer *a);
 void hon_answer_free(hon_answer *a);
 
-/* Editions. The active edition defaults to the program's `default edition`. */
+/* Editions (docs/spec/language.md §3.8). The active edition defaults to the program's
+ * `default edition`; NULL or "" goes back to it (with none declared: no edition, every
+ * module's rules unrevised). HON_ERR_NOT_FOUND for an unknown name. A board loaded with other
+ * counters than the chosen edition's (`revise counter`) is loaded again with its, and its game
+ * restarts. */
 hon_status hon_set_edition(hon_vm *vm, const char *name);
 const char *hon_edition(const hon_vm *vm); /* borrowed; NULL when none is declared */
 /* Calls fn for each edition: name, parents (the editions it extends, comma-separated: "a" or
