@@ -60,25 +60,27 @@ void sb_puts(strbuf *b, const char *s)
         sb_putn(b, s, strlen(s));
 }
 
-void sb_printf(strbuf *b, const char *fmt, ...)
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap)
 {
     char small[256];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= 0 && (size_t)n < sizeof small)
+        sb_putn(b, small, (size_t)n);
+    else if (n >= 0 && sb_reserve(b, (size_t)n)) {
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, again);
+        b->len += (size_t)n;
+    }
+    va_end(again);
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    sb_vprintf(b, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof small) {
-        sb_putn(b, small, (size_t)n);
-        return;
-    }
-    if (!sb_reserve(b, (size_t)n))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
 }
 
 void sb_json_str(strbuf *b, const char *s)

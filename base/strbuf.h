@@ -7,6 +7,7 @@
 #ifndef HON_STRBUF_H
 #define HON_STRBUF_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,6 +26,8 @@ void sb_putc(strbuf *b, char c);
 void sb_puts(strbuf *b, const char *s);
 void sb_putn(strbuf *b, const char *s, size_t n);
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same with a va_list (ap is consumed). */
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Appends s as a JSON string literal (quoted; quotes, backslashes and control bytes escaped).
  * NULL appends null. */
 void sb_json_str(strbuf *b, const char *s);

@@ -98,6 +98,64 @@ ast_loc ast_loc_span(ast_loc a, ast_loc b)
     return r;
 }
 
+/* ---------------------------------------------------------------- copies and comparisons */
+
+static bool clone_vec(ast_file *f, ast_vec *v)
+{
+    ast_vec from = *v;
+    *v = (ast_vec){ 0 };
+    for (uint32_t i = 0; i < from.len; i++) {
+        ast_node *c = ast_clone(f, from.items[i]);
+        if ((!c && from.items[i]) || !ast_vec_push(f, v, c))
+            return false;
+    }
+    return true;
+}
+
+ast_node *ast_clone(ast_file *f, const ast_node *n)
+{
+    if (!n)
+        return NULL;
+    ast_node *c = arena_alloc(f->arena, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *n;
+    c->an = (ast_annot){ .slot = -1 };
+    ast_node **kids[] = { &c->a, &c->b, &c->c };
+    for (size_t i = 0; i < sizeof kids / sizeof *kids; i++)
+        if (*kids[i] && !(*kids[i] = ast_clone(f, *kids[i])))
+            return NULL;
+    if (!clone_vec(f, &c->list) || !clone_vec(f, &c->list2) || !clone_vec(f, &c->params))
+        return NULL;
+    return c; /* the citations are shared: they are not resolved per copy */
+}
+
+static bool same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_vec(const ast_vec *a, const ast_vec *b)
+{
+    if (a->len != b->len)
+        return false;
+    for (uint32_t i = 0; i < a->len; i++)
+        if (!ast_same(a->items[i], b->items[i]))
+            return false;
+    return true;
+}
+
+bool ast_same(const ast_node *a, const ast_node *b)
+{
+    if (!a || !b)
+        return a == b;
+    return a->kind == b->kind && a->op == b->op && a->ival == b->ival &&
+           same_str(a->name, b->name) && same_str(a->name2, b->name2) && same_str(a->ref, b->ref) &&
+           same_str(a->title, b->title) && ast_same(a->a, b->a) && ast_same(a->b, b->b) &&
+           ast_same(a->c, b->c) && same_vec(&a->list, &b->list) && same_vec(&a->list2, &b->list2) &&
+           same_vec(&a->params, &b->params);
+}
+
 /* ---------------------------------------------------------------- combination modes */
 
 static const char *const combine_names[] = {
@@ -192,6 +250,9 @@ static const char *const kind_names[AST_KIND_COUNT] = {
     [AST_TEST_ADVANCE] = "test-advance",
     [AST_TEST_MOVE] = "test-move",
     [AST_SOURCE] = "source",
+    [AST_MODULE] = "module",
+    [AST_REVISE] = "revise",
+    [AST_PREFER] = "prefer",
 };
 
 const char *ast_kind_name(ast_kind k)
@@ -220,8 +281,12 @@ const char *ast_kind_name(ast_kind k)
  *   (fn NAME (params (p T)...) T body), (query NAME (params ...) T MODE [(doc "D")] [(default e)]),
  *   (rule|replace-rule Q.R [(priority n)] cites... [(doc "D")] (let x v)... [(when e)] (answer e)),
  *   (variant NAME ["doc"] (reading R ["doc"] [default])...), (remove Q.R),
- *   (edition NAME [(extends P)] ["title"] items...), (set-variant V R), (default-edition NAME),
- *   (test "title" [(edition E)] (set-variant V R)... (expect e [fails Ennn])...).
+ *   (edition NAME [(extends P...)] [(uses M...)] ["title"] items...), (set-variant V R),
+ *   (default-edition NAME), (module NAME ["title"]), (prefer E [KIND NAME]),
+ *   (revise-rule Q.R cites... [(when e)] [(unless e)] [(answer e)]),
+ *   (revise-table T (keys ...) [(column c)] (cells ...) cites...), (revise-fn NAME (params ...)
+ *   T body), (revise-counter C (item value)...),
+ *   (test "title" [(edition E)] (set-variant V R)... (expect e [fails Ennn] [(under E)])...).
  * A missing required child prints as `nil`.
  */
 
@@ -372,6 +437,51 @@ static const char *op_name(ast_op op)
     case AST_ST_NOTE: return "note";
     case AST_ST_FAIL: return "fail";
     default: return ast_combine_name(op) ? ast_combine_name(op) : "?";
+    }
+}
+
+/* ` (HEAD e)` for an optional child e. */
+static void opt_child(writer *w, const char *head, const ast_node *e, unsigned depth)
+{
+    if (!e)
+        return;
+    put(w, " (", 2);
+    puts_(w, head);
+    sp_dump(w, e, depth);
+    put(w, ")", 1);
+}
+
+/* An edition's revision (AST_REVISE), without its closing parenthesis. */
+static void dump_revise(writer *w, const ast_node *n, unsigned depth)
+{
+    static const char *const heads[] = { "(revise-rule ", "(revise-table ", "(revise-fn ",
+                                         "(revise-counter " };
+    size_t k = (size_t)n->op - AST_REV_RULE;
+    puts_(w, k < 4 ? heads[k] : "(revise ");
+    puts_(w, n->name ? n->name : "?");
+    switch (n->op) {
+    case AST_REV_RULE:
+        sp_vec(w, &n->cites, depth);
+        opt_child(w, "when", n->a, depth);
+        opt_child(w, "unless", n->c, depth);
+        opt_child(w, "answer", n->b, depth);
+        break;
+    case AST_REV_TABLE:
+        group(w, "keys", &n->params, depth);
+        if (n->name2) {
+            puts_(w, " (column ");
+            puts_(w, n->name2);
+            put(w, ")", 1);
+        }
+        group(w, "cells", &n->list, depth);
+        sp_vec(w, &n->cites, depth);
+        break;
+    case AST_REV_FN:
+        group(w, "params", &n->params, depth);
+        sp_dump(w, n->a, depth);
+        sp_dump(w, n->b, depth);
+        break;
+    default: sp_vec(w, &n->list, depth); break;
     }
 }
 
@@ -688,14 +798,29 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
     case AST_EDITION:
         puts_(w, "(edition ");
         puts_(w, n->name ? n->name : "?");
-        if (n->ref) {
-            puts_(w, " (extends ");
-            puts_(w, n->ref);
-            put(w, ")", 1);
-        }
+        if (n->params.len)
+            group(w, "extends", &n->params, depth);
+        if (n->list2.len)
+            group(w, "uses", &n->list2, depth);
         opt_str(w, NULL, n->title);
         sp_vec(w, &n->list, depth);
         break;
+    case AST_MODULE:
+        puts_(w, "(module ");
+        puts_(w, n->name ? n->name : "?");
+        opt_str(w, NULL, n->title);
+        break;
+    case AST_PREFER:
+        puts_(w, "(prefer ");
+        puts_(w, n->name ? n->name : "?");
+        if (n->ref) {
+            put(w, " ", 1);
+            puts_(w, n->ref);
+            put(w, " ", 1);
+            puts_(w, n->name2 ? n->name2 : "?");
+        }
+        break;
+    case AST_REVISE: dump_revise(w, n, depth); break;
     case AST_REMOVE:
         puts_(w, "(remove ");
         puts_(w, n->name ? n->name : "?");
@@ -725,6 +850,11 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
         puts_(w, "(expect");
         sp_dump(w, n->a, depth);
         put_fails(w, n->ival);
+        if (n->ref) {
+            puts_(w, " (under ");
+            puts_(w, n->ref);
+            put(w, ")", 1);
+        }
         break;
     case AST_KIND_COUNT:
     default:

@@ -88,8 +88,9 @@ typedef enum ast_kind {
                           c: (a rule of an event) its `do` AST_BLOCK, b then NULL */
     AST_VARIANT,         /* name; doc; list: AST_READING */
     AST_READING,         /* name; doc; ival: 1 if default */
-    AST_EDITION,         /* name; ref: parent (or NULL); title; list: items (AST_RULE with op
-                          ADD/REPLACE, AST_REMOVE, AST_SET_VARIANT) */
+    AST_EDITION,         /* name; params: its parents (AST_NAME), list2: the modules it uses
+                          (AST_NAME); title; list: items (AST_RULE with op ADD/REPLACE,
+                          AST_REMOVE, AST_SET_VARIANT, AST_REVISE, AST_PREFER) */
     AST_REMOVE,          /* name: "query.rule" */
     AST_SET_VARIANT,     /* name: variant; ref: reading */
     AST_DEFAULT_EDITION, /* name */
@@ -97,7 +98,9 @@ typedef enum ast_kind {
                           most one AST_TEST_BOARD, AST_TEST_DICE and AST_TEST_CHOICES; name2:
                           the board path or NULL; list: AST_EXPECT, AST_TEST_DO, _ADVANCE and
                           _MOVE items, run in order */
-    AST_EXPECT,          /* a: expression; ival: expected error code (e.g. 201 for E201) or 0 */
+    AST_EXPECT,          /* a: expression; ival: expected error code (e.g. 201 for E201) or 0;
+                          ref: the edition of `expect X == A under E` (NULL: the test's),
+                          c: an AST_NAME of it, where it is written */
 
     /* ---- the board (language.md §5) ---- */
     AST_SQUARE,     /* `@C4`: name: the coordinate as written ("C4"); ival: its column x
@@ -121,6 +124,18 @@ typedef enum ast_kind {
     /* ---- citations (language.md §3.6) ---- */
     AST_SOURCE, /* `source "ID" [= "TEXT"];`: name: the ID; title: its source text or
                           NULL */
+
+    /* ---- modules and revisions (language.md §3.8) ---- */
+    AST_MODULE, /* `module NAME ["title"];`: name; title */
+    AST_REVISE, /* an edition's revision; op: AST_REV_*:
+                      RULE: name "query.rule", ref query, name2 rule; cites; a: `when` or
+                        NULL; c: `unless` or NULL; b: `answer` or NULL
+                      TABLE: name table; params: keys; name2: column or NULL; list: cells;
+                        cites
+                      FN: as an AST_FN (name, params, a result type, b body)
+                      COUNTER: name counter; list: AST_COUNTER_ITEM values */
+    AST_PREFER, /* `prefer E [for KIND NAME];`: name: the edition; ref: the kind word
+                      ("rule", "table", "fn", "counter", "variant") or NULL; name2: the name */
 
     AST_KIND_COUNT
 } ast_kind;
@@ -199,7 +214,12 @@ typedef enum ast_op {
     AST_ST_IF,
     AST_ST_FOR,
     AST_ST_NOTE,
-    AST_ST_FAIL
+    AST_ST_FAIL,
+    /* what an AST_REVISE revises */
+    AST_REV_RULE,
+    AST_REV_TABLE,
+    AST_REV_FN,
+    AST_REV_COUNTER
 } ast_op;
 
 /* Filled by the resolver; zero from the parser. `type` is an index into the resolver's type
@@ -257,6 +277,16 @@ ast_node *ast_new(ast_file *f, ast_kind k, ast_loc loc);
 const char *ast_strndup(ast_file *f, const char *s, size_t n);
 /* Appends n to v (growing it in f's arena); returns false when memory runs out. */
 bool ast_vec_push(ast_file *f, ast_vec *v, ast_node *n);
+
+/* A deep copy of n (NULL: NULL) into f's arena: every node below it is new, the strings are
+ * shared (they live as long as the files of one program do), and the resolver's annotations
+ * are cleared, so the copy can be resolved on its own (an edition's revised rule). NULL when
+ * memory runs out. */
+ast_node *ast_clone(ast_file *f, const ast_node *n);
+/* Whether a and b are the same text as far as running them goes: the same kinds, operators,
+ * names, numbers, strings and children, whatever their places, documentation, citations and
+ * annotations (a revision that changes nothing, E145). Either may be NULL. */
+bool ast_same(const ast_node *a, const ast_node *b);
 
 /* Span covering a through b. */
 ast_loc ast_loc_span(ast_loc a, ast_loc b);

@@ -308,7 +308,9 @@ void body_rule(rctx *c, ast_node *d, int32_t edition)
                      .priority = d->ival,
                      .edition = edition,
                      .replaces = d->op == AST_EDIT_REPLACE,
-                     .seq = c->seq++ };
+                     .seq = c->seq++,
+                     .module = res_module_of(p, d->loc.file),
+                     .revises = -1 };
     d->an.sym = id;
     if (edition < 0) {
         name_ent *old = model_find_name(p->names->rules, d->name);

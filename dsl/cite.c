@@ -2,8 +2,8 @@
  *
  * A rule file says where each citation ID comes from once, with `source "ID" = "TEXT";`, and
  * cites name the ID alone. This pass builds the table of declared IDs, then visits every cite
- * (of rules, edition rules, tables and rows) and fills its source from the table, so traces,
- * listings and JSON (interp/) read one text per ID through model_cite_source.
+ * (of rules, edition rules and revisions, tables and rows) and fills its source from the table,
+ * so traces, listings and JSON (interp/) read one text per ID through model_cite_source.
  */
 #include "cite.h"
 
@@ -145,14 +145,16 @@ static void cites(cctx *c, const ast_vec *v)
         cite(c, v->items[i]);
 }
 
-/* The cites of one declaration: a rule's, an edition's rules', a table's and its rows'. */
+/* The cites of one declaration: a rule's, an edition's rules' and revisions', a table's and
+ * its rows'. */
 static void decl_cites(cctx *c, const ast_node *d)
 {
     switch (d->kind) {
     case AST_RULE: cites(c, &d->cites); break;
     case AST_EDITION:
         for (uint32_t i = 0; i < d->list.len; i++)
-            if (d->list.items[i] && d->list.items[i]->kind == AST_RULE)
+            if (d->list.items[i] &&
+                (d->list.items[i]->kind == AST_RULE || d->list.items[i]->kind == AST_REVISE))
                 cites(c, &d->list.items[i]->cites);
         break;
     case AST_TABLE:

@@ -1,8 +1,12 @@
-/* edition.c — editions and revisions: pass 3 resolves each edition's parent, its own rules and
- * `set variant` readings; pass 4 computes, per edition and query, the rule set in evaluation
- * order: the parent's, with this edition's `replace`, `remove` and new rules applied.
+/* edition.c — editions (language.md §3.8): pass 3 resolves each edition's parents, the modules
+ * it uses and the rules it declares; pass 4 builds each edition's view of the program, parents
+ * first: their revisions merged (a thing two parents revise differently, neither superseding
+ * the other, is E144 unless the edition says which wins), its own items applied (revise.c),
+ * then, once every edition is built, its rule sets and its versions of fns, tables, counters
+ * and variant readings.
  *
- * It reads the rules body.c created; interp/ reads the sets through model_rules_of (model.c). */
+ * It reads the rules body.c created; interp/ reads the views through model_rules_of,
+ * res_fn_of, res_table_of and res_units_of (model.c). */
 #include <string.h>
 
 #include "resolve_int.h"
@@ -41,9 +45,35 @@ void edition_body(rctx *c, ast_node *d)
     res_program *p = c->p;
     name_ent *e = model_find_name(p->names->editions, d->name);
     int32_t id = e && p->editions[e->id].decl == d ? e->id : -1;
-    if (id >= 0 && d->ref)
-        p->editions[id].parent = edition_named(c, d->ref, d->loc);
-    /* `set variant` items are checked with the rule sets (pass 4). */
+    if (id >= 0 && d->params.len) {
+        res_edition *ed = &p->editions[id];
+        ed->parents = mem_calloc(d->params.len, sizeof *ed->parents);
+        if (!ed->parents) {
+            res_oom(c, d->loc);
+            return;
+        }
+        for (uint32_t i = 0; i < d->params.len; i++) {
+            const ast_node *n = d->params.items[i];
+            int32_t par = edition_named(c, n->name, n->loc);
+            for (uint32_t k = 0; par >= 0 && k < ed->nparents; k++)
+                if (ed->parents[k] == par) {
+                    res_err(c, E_DUPLICATE, n->loc, "edition `%s` extends `%s` twice", ed->name,
+                            n->name);
+                    par = -1;
+                }
+            if (par >= 0)
+                ed->parents[ed->nparents++] = par;
+        }
+        ed->parent = ed->nparents ? ed->parents[0] : -1;
+    }
+    for (uint32_t i = 0; i < d->list2.len; i++) {
+        const ast_node *n = d->list2.items[i];
+        if (scope_module_named(p, n->name) < 0)
+            res_err(c, E_MODULE, n->loc,
+                    "unknown module `%s` (a file declares it with `module %s;`)",
+                    n->name ? n->name : "?", n->name ? n->name : "?");
+    }
+    /* The other items are applied with the edition's view (pass 4). */
     for (uint32_t i = 0; i < d->list.len; i++) {
         ast_node *it = d->list.items[i];
         if (it->kind == AST_RULE)
@@ -51,7 +81,332 @@ void edition_body(rctx *c, ast_node *d)
     }
 }
 
-/* ---- pass 4: editions and rule sets ---- */
+/* ---- revisions: the entries of a view ---- */
+
+res_rev *edition_rev(const res_edition *e, const char *key)
+{
+    res_rev *x = NULL;
+    if (key)
+        HASH_FIND_STR(e->revs, key, x);
+    return x;
+}
+
+res_rev *edition_rev_put(rctx *c, int32_t ed, char *key, size_t decl_len, rev_kind kind,
+                         const ast_node *node)
+{
+    res_edition *e = &c->p->editions[ed];
+    if (!key) {
+        res_oom(c, node ? node->loc : (ast_loc){ 0 });
+        return NULL;
+    }
+    res_rev *x = edition_rev(e, key);
+    if (x) {
+        mem_free(key);
+    } else {
+        x = mem_calloc(1, sizeof *x);
+        if (!x) {
+            mem_free(key);
+            res_oom(c, node ? node->loc : (ast_loc){ 0 });
+            return NULL;
+        }
+        x->key = key;
+        HASH_ADD_KEYPTR(hh, e->revs, x->key, strlen(x->key), x);
+        if (!HON_HASH_ADDED(x)) {
+            mem_free(x->key);
+            mem_free(x);
+            res_oom(c, node ? node->loc : (ast_loc){ 0 });
+            return NULL;
+        }
+    }
+    x->decl_len = decl_len;
+    x->kind = kind;
+    x->origin = ed;
+    x->node = node;
+    x->rival = NULL;
+    x->from = x->rival_from = -1;
+    return x;
+}
+
+/* Whether two entries of one key give the same version. */
+static bool rev_same(const res_rev *a, const res_rev *b)
+{
+    if (a->kind == REV_CELL)
+        return a->cell.given == b->cell.given && (!a->cell.given || a->cell.v == b->cell.v);
+    return a->version == b->version;
+}
+
+/* Whether edition `later` extends edition `earlier` (at any remove); every edition extends
+ * "-1", the program as declared. */
+static bool extends(const res_program *p, int32_t later, int32_t earlier)
+{
+    if (earlier < 0)
+        return later >= 0;
+    return later >= 0 && p->editions[later].ancestors && p->editions[later].ancestors[earlier];
+}
+
+/* ---- pass 4: merging the parents ---- */
+
+/* Whether prefer item `pr` of an edition covers entry x: a bare `prefer E;` covers every
+ * thing, `prefer E for KIND NAME;` the things of that declaration. */
+static bool prefer_covers(const ast_node *pr, const res_rev *x)
+{
+    if (!pr->ref)
+        return true;
+    size_t k = strlen(pr->ref), n = pr->name2 ? strlen(pr->name2) : 0;
+    return x->decl_len == k + 1 + n && strncmp(x->key, pr->ref, k) == 0 && x->key[k] == ' ' &&
+           strncmp(x->key + k + 1, pr->name2 ? pr->name2 : "", n) == 0;
+}
+
+/* One parent's version of a key: its entry (NULL: the thing as declared) and the parent. */
+typedef struct candidate {
+    const res_rev *x;
+    int32_t from;
+} candidate;
+
+/* The prefer items of edition ed, their editions (-1 after an error) and whether each settled
+ * a conflict. */
+typedef struct prefers {
+    const ast_node **items;
+    int32_t *edition;
+    bool *used;
+    size_t n;
+} prefers;
+
+static void prefers_free(prefers *pf)
+{
+    mem_free(pf->items);
+    mem_free(pf->edition);
+    mem_free(pf->used);
+}
+
+/* Collects the `prefer` items of edition ed (E141 for an unknown edition, E144 for one that is
+ * not a parent). */
+static bool prefers_of(rctx *c, int32_t ed, prefers *pf)
+{
+    const res_edition *e = &c->p->editions[ed];
+    const ast_vec *items = &e->decl->list;
+    *pf = (prefers){ 0 };
+    size_t n = 0;
+    for (uint32_t i = 0; i < items->len; i++)
+        n += items->items[i]->kind == AST_PREFER;
+    if (!n)
+        return true;
+    pf->items = mem_calloc(n, sizeof *pf->items);
+    pf->edition = mem_calloc(n, sizeof *pf->edition);
+    pf->used = mem_calloc(n, sizeof *pf->used);
+    if (!pf->items || !pf->edition || !pf->used) {
+        prefers_free(pf);
+        res_oom(c, e->decl->loc);
+        return false;
+    }
+    for (uint32_t i = 0; i < items->len; i++) {
+        const ast_node *it = items->items[i];
+        if (it->kind != AST_PREFER)
+            continue;
+        int32_t w = edition_named(c, it->name, it->loc);
+        bool parent = false;
+        for (uint32_t k = 0; w >= 0 && k < e->nparents; k++)
+            parent |= e->parents[k] == w;
+        if (w >= 0 && !parent)
+            res_err(c, E_CONFLICT, it->loc,
+                    "edition `%s` prefers `%s`, which is not one of the editions it extends",
+                    e->name, it->name);
+        pf->items[pf->n] = it;
+        pf->edition[pf->n++] = parent ? w : -1;
+    }
+    return true;
+}
+
+/* Copies parent entry x into edition ed as the version it gets from parent `from`. */
+static res_rev *take(rctx *c, int32_t ed, const res_rev *x, int32_t from)
+{
+    res_rev *y = edition_rev_put(c, ed, mem_strdup(x->key), x->decl_len, x->kind, x->node);
+    if (!y)
+        return NULL;
+    y->a = x->a;
+    y->b = x->b;
+    y->c = x->c;
+    y->version = x->version;
+    y->cell = x->cell;
+    y->origin = x->origin;
+    y->from = from;
+    return y;
+}
+
+/* The version edition ed gets for key from its parents' candidates (n of them, parents'
+ * order). A candidate superseded along a line of editions (its origin is extended by another
+ * candidate's) drops out; of several left, the one a `prefer` names wins, else the first two
+ * are kept as rivals for E144 (unless the edition's own items revise the key). */
+static void settle(rctx *c, int32_t ed, candidate *cand, size_t n, prefers *pf)
+{
+    const res_program *p = c->p;
+    size_t left = 0;
+    for (size_t i = 0; i < n; i++) {
+        int32_t oi = cand[i].x ? cand[i].x->origin : -1;
+        bool drop = false;
+        for (size_t k = 0; k < n && !drop; k++) {
+            int32_t ok = cand[k].x ? cand[k].x->origin : -1;
+            bool same = (cand[i].x && cand[k].x && rev_same(cand[i].x, cand[k].x)) ||
+                        (!cand[i].x && !cand[k].x);
+            drop = k != i && ((same && k < i) || (!same && oi != ok && extends(p, ok, oi)));
+        }
+        if (!drop)
+            cand[left++] = cand[i];
+    }
+    if (left == 1) {
+        if (cand[0].x)
+            take(c, ed, cand[0].x, cand[0].from);
+        return;
+    }
+    for (size_t f = 0; f < pf->n; f++)
+        for (size_t i = 0; i < left; i++)
+            if (pf->edition[f] == cand[i].from && cand[i].x &&
+                prefer_covers(pf->items[f], cand[i].x)) {
+                pf->used[f] = true;
+                take(c, ed, cand[i].x, cand[i].from);
+                return;
+            }
+    /* Both candidates may not hold an entry (one is the thing as declared): keep one that does. */
+    size_t first = cand[0].x ? 0 : 1, other = first == 0 ? 1 : 0;
+    res_rev *y = take(c, ed, cand[first].x, cand[first].from);
+    if (y) {
+        y->rival = (res_rev *)cand[other].x;
+        y->rival_from = cand[other].from;
+    }
+}
+
+/* Edition ed's entries from its parents: each key any parent revises, settled. */
+static void merge(rctx *c, int32_t ed, prefers *pf)
+{
+    res_program *p = c->p;
+    const res_edition *e = &p->editions[ed];
+    candidate *cand = mem_calloc(e->nparents + 1, sizeof *cand);
+    if (!cand) {
+        res_oom(c, e->decl->loc);
+        return;
+    }
+    for (uint32_t i = 0; i < e->nparents; i++) {
+        const res_edition *par = &p->editions[e->parents[i]];
+        for (const res_rev *x = par->revs; x; x = x->hh.next) {
+            if (edition_rev(e, x->key))
+                continue; /* settled already */
+            for (uint32_t k = 0; k < e->nparents; k++)
+                cand[k] =
+                    (candidate){ edition_rev(&p->editions[e->parents[k]], x->key), e->parents[k] };
+            settle(c, ed, cand, e->nparents, pf);
+        }
+    }
+    mem_free(cand);
+}
+
+/* E144 for every conflict of edition ed that neither a `prefer` nor an item of its own
+ * settled, naming the two parents, with a note at each version. */
+static void report_conflicts(rctx *c, int32_t ed)
+{
+    const res_program *p = c->p;
+    const res_edition *e = &p->editions[ed];
+    for (const res_rev *x = e->revs; x; x = x->hh.next) {
+        if (x->rival_from < 0 || !x->rival)
+            continue;
+        const char *a = p->editions[x->from].name, *b = p->editions[x->rival_from].name;
+        diag *dg = diag_report(c->d, E_CONFLICT, DIAG_ERROR, e->decl->loc,
+                               "edition `%s` extends `%s` and `%s`, which revise %s differently: "
+                               "say which wins (`prefer %s for %.*s;`) or revise it here",
+                               e->name, a, b, x->key, a, (int)x->decl_len, x->key);
+        if (dg && x->node)
+            diag_relate(dg, x->node->loc, "`%s` has this version (from edition `%s`)", a,
+                        p->editions[x->origin].name);
+        if (x->rival->node)
+            diag_report(c->d, E_NONE, DIAG_NOTE, x->rival->node->loc,
+                        "`%s` has this one (from edition `%s`)", b,
+                        p->editions[x->rival->origin].name);
+    }
+}
+
+/* ---- pass 4: building each view ---- */
+
+/* The modules edition ed uses: its parents' and those it names; a root naming none uses
+ * every module. The unnamed module is always used. A module its parents already use is
+ * E145. */
+static bool edition_uses(rctx *c, int32_t ed)
+{
+    res_program *p = c->p;
+    res_edition *e = &p->editions[ed];
+    e->uses = mem_calloc(p->nmodules, sizeof *e->uses);
+    e->ancestors = mem_calloc(p->neditions ? p->neditions : 1, sizeof *e->ancestors);
+    if (!e->uses || !e->ancestors) {
+        res_oom(c, e->decl->loc);
+        return false;
+    }
+    e->uses[0] = true;
+    bool all = !e->nparents && !e->decl->list2.len;
+    for (size_t m = 0; m < p->nmodules; m++)
+        e->uses[m] |= all;
+    for (uint32_t i = 0; i < e->nparents; i++) {
+        const res_edition *par = &p->editions[e->parents[i]];
+        e->ancestors[e->parents[i]] = true;
+        for (size_t k = 0; par->ancestors && k < p->neditions; k++)
+            e->ancestors[k] |= par->ancestors[k];
+        for (size_t m = 0; par->uses && m < p->nmodules; m++)
+            e->uses[m] |= par->uses[m];
+    }
+    for (uint32_t i = 0; i < e->decl->list2.len; i++) {
+        const ast_node *n = e->decl->list2.items[i];
+        int32_t m = scope_module_named(p, n->name);
+        if (m < 0)
+            continue; /* E146, pass 3 */
+        if (e->uses[m])
+            diag_report(c->d, E_NO_CHANGE, DIAG_WARNING, n->loc,
+                        "edition `%s` already uses module `%s` (through the editions it "
+                        "extends, or named twice)",
+                        e->name, n->name);
+        e->uses[m] = true;
+    }
+    return true;
+}
+
+/* Builds edition ed's entries, its parents' first (E142 for a cycle: the parent is dropped). */
+static void edition_build(rctx *c, int32_t ed)
+{
+    res_program *p = c->p;
+    res_edition *e = &p->editions[ed];
+    if (c->edition_state[ed] == 2)
+        return;
+    if (c->edition_state[ed] == 1) {
+        res_err(c, E_CYCLE, e->decl->loc, "edition `%s` extends itself through its parents",
+                e->name);
+        return;
+    }
+    c->edition_state[ed] = 1;
+    for (uint32_t i = 0; i < e->nparents; i++) {
+        edition_build(c, e->parents[i]);
+        if (c->edition_state[e->parents[i]] == 1) /* the cycle closes here */
+            e->parents[i--] = e->parents[--e->nparents];
+    }
+    e->parent = e->nparents ? e->parents[0] : -1;
+    c->edition_state[ed] = 2;
+    if (!edition_uses(c, ed))
+        return;
+    prefers pf;
+    if (!prefers_of(c, ed, &pf))
+        return;
+    merge(c, ed, &pf);
+    for (uint32_t i = 0; i < e->decl->list.len && !c->oom; i++)
+        revise_item(c, ed, e->decl->list.items[i]);
+    for (size_t f = 0; f < pf.n; f++)
+        if (pf.edition[f] >= 0 && !pf.used[f])
+            diag_report(c->d, E_NO_CHANGE, DIAG_WARNING, pf.items[f]->loc,
+                        "`prefer %s%s%s%s%s` settles no conflict: no two editions `%s` extends "
+                        "revise %s differently",
+                        pf.items[f]->name, pf.items[f]->ref ? " for " : "",
+                        pf.items[f]->ref ? pf.items[f]->ref : "", pf.items[f]->ref ? " " : "",
+                        pf.items[f]->name2 ? pf.items[f]->name2 : "", e->name,
+                        pf.items[f]->ref ? "it" : "anything");
+    prefers_free(&pf);
+    report_conflicts(c, ed);
+}
+
+/* ---- pass 4: rule sets and versions ---- */
 
 static bool set_push(rctx *c, res_ruleset *s, uint32_t rule)
 {
@@ -79,151 +434,60 @@ static void set_sort(rctx *c, res_ruleset *s)
         res_oom(c, (ast_loc){ 0 });
 }
 
-static res_ruleset *sets_new(rctx *c, const res_ruleset *from)
+static res_ruleset *sets_new(rctx *c)
 {
     size_t nq = c->p->nqueries;
     res_ruleset *s = mem_calloc(nq ? nq : 1, sizeof *s);
-    if (!s) {
+    if (!s)
         res_oom(c, (ast_loc){ 0 });
-        return NULL;
-    }
-    for (size_t q = 0; from && q < nq; q++)
-        for (size_t i = 0; i < from[q].len; i++)
-            if (!set_push(c, &s[q], from[q].rules[i]))
-                return s;
     return s;
 }
 
-static const char *parent_text(const res_program *p, const res_edition *e)
+/* Whether rule r is a top-level rule (declared outside any edition). */
+static bool top_level(const res_program *p, int32_t r)
 {
-    return e->parent >= 0 ? p->editions[e->parent].name : "the top-level rules";
+    return r >= 0 && p->rules[r].edition == -1;
 }
 
-/* Where a rule of an edition's working set is: query and position, by full name. */
-typedef struct place {
-    const char *key;
-    uint32_t q;
-    size_t at;
-    UT_hash_handle hh;
-} place;
-
-static void places_free(place **t)
+/* An id array of n entries, each its own index (a version map with nothing revised). */
+static int32_t *identity(rctx *c, size_t n)
 {
-    place *x, *tmp;
-    HASH_ITER(hh, *t, x, tmp)
-    {
-        HASH_DEL(*t, x);
-        mem_free(x);
-    }
-}
-
-static bool place_add(rctx *c, place **t, const char *name, uint32_t q, size_t at)
-{
-    place *x = mem_malloc(sizeof *x);
-    if (!x) {
+    int32_t *m = mem_malloc((n ? n : 1) * sizeof *m);
+    if (!m)
         res_oom(c, (ast_loc){ 0 });
-        return false;
-    }
-    *x = (place){ .key = name, .q = q, .at = at };
-    HASH_ADD_KEYPTR(hh, *t, x->key, strlen(x->key), x);
-    if (!HON_HASH_ADDED(x)) {
-        mem_free(x);
-        res_oom(c, (ast_loc){ 0 });
-        return false;
-    }
-    return true;
+    for (size_t i = 0; m && i < n; i++)
+        m[i] = (int32_t)i;
+    return m;
 }
 
-/* Applies an edition's items to its working sets (a copy of its parent's): `replace`
- * substitutes in place, `remove` leaves a hole (UINT32_MAX) squeezed out at the end, a plain
- * rule is appended. Look-ups go through a name table, so this is linear in the rules. */
-static void apply_items(rctx *c, res_edition *e)
+/* Edition ed's rule sets (the rules of the modules it uses, at their versions, and the rules
+ * its editions add), readings, fn versions; then its tables and counters (revise.c). */
+static void edition_derive(rctx *c, int32_t ed, size_t nfns)
 {
     res_program *p = c->p;
-    place *where = NULL;
-    for (uint32_t q = 0; q < p->nqueries; q++)
-        for (size_t i = 0; i < e->sets[q].len; i++)
-            if (!place_add(c, &where, p->rules[e->sets[q].rules[i]].name, q, i)) {
-                places_free(&where);
+    res_edition *e = &p->editions[ed];
+    if (!e->uses || !(e->sets = sets_new(c)))
+        return;
+    char key[512];
+    for (size_t r = 0; r < p->nrules; r++) {
+        const res_rule *rr = &p->rules[r];
+        if (rr->edition != -1 || !e->uses[rr->module])
+            continue;
+        const res_rev *x = NULL;
+        if (e->revs && (size_t)snprintf(key, sizeof key, "rule %s", rr->name) < sizeof key)
+            x = edition_rev(e, key);
+        int64_t v = x ? x->version : (int64_t)r;
+        if (v >= 0 && !set_push(c, &e->sets[p->rules[v].query], (uint32_t)v))
+            return;
+    }
+    for (const res_rev *x = e->revs; x; x = x->hh.next)
+        if (x->kind == REV_RULE && x->version >= 0 &&
+            !top_level(p, model_find_rule(p, x->key + strlen("rule ")))) {
+            if (!set_push(c, &e->sets[p->rules[x->version].query], (uint32_t)x->version))
                 return;
-            }
-    for (uint32_t i = 0; i < e->decl->list.len; i++) {
-        ast_node *it = e->decl->list.items[i];
-        if (it->kind == AST_SET_VARIANT) {
-            int32_t r, v = edition_set_variant(c, it, &r);
-            if (v >= 0 && e->variant_set)
-                e->variant_set[v] = r;
-            continue;
         }
-        if (it->kind != AST_REMOVE && it->kind != AST_RULE)
-            continue;
-        if (it->kind == AST_RULE && it->an.sym == UINT32_MAX)
-            continue; /* its query is unknown: reported already */
-        const char *name = it->name ? it->name : "";
-        place *x = NULL;
-        HASH_FIND_STR(where, name, x);
-        if (it->kind == AST_REMOVE || it->op == AST_EDIT_REPLACE) {
-            if (!x) {
-                res_err(c, E_NO_RULE, it->loc,
-                        "edition `%s` %s rule `%s`, which does not exist in %s", e->name,
-                        it->kind == AST_REMOVE ? "removes" : "replaces", name, parent_text(p, e));
-                continue;
-            }
-            uint32_t *slot = &e->sets[x->q].rules[x->at];
-            if (it->kind == AST_REMOVE) {
-                *slot = UINT32_MAX;
-                HASH_DEL(where, x);
-                mem_free(x);
-            } else {
-                p->rules[it->an.sym].seq = p->rules[*slot].seq;
-                *slot = it->an.sym;
-            }
-            continue;
-        }
-        if (x) {
-            diag *dg = diag_report(c->d, E_DUPLICATE, DIAG_ERROR, it->loc,
-                                   "edition `%s` adds rule `%s`, which already exists (write "
-                                   "`replace rule` to revise it)",
-                                   e->name, name);
-            if (dg)
-                diag_relate(dg, p->rules[e->sets[x->q].rules[x->at]].decl->loc,
-                            "the existing rule");
-            continue;
-        }
-        uint32_t q = p->rules[it->an.sym].query;
-        if (set_push(c, &e->sets[q], it->an.sym))
-            place_add(c, &where, name, q, e->sets[q].len - 1);
-    }
-    places_free(&where);
-    for (size_t q = 0; q < p->nqueries; q++) {
-        res_ruleset *rs = &e->sets[q];
-        size_t kept = 0;
-        for (size_t i = 0; i < rs->len; i++)
-            if (rs->rules[i] != UINT32_MAX)
-                rs->rules[kept++] = rs->rules[i];
-        rs->len = kept;
-        set_sort(c, rs);
-    }
-}
-
-static void edition_sets(rctx *c, int32_t id)
-{
-    res_program *p = c->p;
-    res_edition *e = &p->editions[id];
-    if (c->edition_state[id] == 2)
-        return;
-    if (c->edition_state[id] == 1) {
-        res_err(c, E_CYCLE, e->decl->loc, "edition `%s` extends itself through its parents",
-                e->name);
-        e->parent = -1;
-        return;
-    }
-    c->edition_state[id] = 1;
-    if (e->parent >= 0)
-        edition_sets(c, e->parent);
-    c->edition_state[id] = 2;
-    const res_edition *par = e->parent >= 0 ? &p->editions[e->parent] : NULL;
-    e->sets = sets_new(c, par ? par->sets : p->base);
+    for (size_t q = 0; q < p->nqueries; q++)
+        set_sort(c, &e->sets[q]);
     if (p->nvariants) {
         e->variant_set = mem_malloc(p->nvariants * sizeof *e->variant_set);
         if (!e->variant_set) {
@@ -231,17 +495,27 @@ static void edition_sets(rctx *c, int32_t id)
             return;
         }
         for (size_t v = 0; v < p->nvariants; v++)
-            e->variant_set[v] = par && par->variant_set ? par->variant_set[v] : -1;
+            e->variant_set[v] = -1;
     }
-    if (e->sets)
-        apply_items(c, e);
+    for (const res_rev *x = e->revs; x; x = x->hh.next) {
+        if (x->kind == REV_VARIANT && e->variant_set)
+            e->variant_set[x->a] = (int32_t)x->version;
+        if (x->kind != REV_FN)
+            continue;
+        if (!e->fn_of && !(e->fn_of = identity(c, nfns)))
+            return;
+        e->nfn_of = nfns;
+        e->fn_of[x->a] = (int32_t)x->version;
+    }
+    revise_versions(c, ed);
 }
 
-void edition_rule_sets(rctx *c)
+void edition_views(rctx *c, ast_file *const *files, size_t nfiles)
 {
     res_program *p = c->p;
-    p->base = sets_new(c, NULL);
-    if (!p->base)
+    c->files = files;
+    c->nfiles = nfiles;
+    if (!(p->base = sets_new(c)))
         return;
     for (size_t r = 0; r < p->nrules; r++)
         if (p->rules[r].edition == -1)
@@ -255,8 +529,13 @@ void edition_rule_sets(rctx *c)
         res_oom(c, (ast_loc){ 0 });
         return;
     }
-    for (size_t e = 0; e < p->neditions; e++)
-        edition_sets(c, (int32_t)e);
+    /* Revisions add fns and tables; the editions map the declared ones. */
+    size_t nfns = p->nfns;
+    c->declared_tables = p->ntables;
+    for (size_t e = 0; e < p->neditions && !c->oom; e++)
+        edition_build(c, (int32_t)e);
+    for (size_t e = 0; e < p->neditions && !c->oom; e++)
+        edition_derive(c, (int32_t)e, nfns);
     mem_free(c->edition_state);
     c->edition_state = NULL;
 }

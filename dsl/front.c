@@ -477,7 +477,7 @@ ast_node *front_rule_as(ast_node *rule, ast_op edit)
     return rule;
 }
 
-ast_node *front_remove(front_ctx *ctx, ast_loc loc, const char *query, const char *rule)
+const char *front_rule_name(front_ctx *ctx, const char *query, const char *rule)
 {
     size_t q = query ? strlen(query) : 0, r = rule ? strlen(rule) : 0;
     char *full = mem_malloc(q + r + 2);
@@ -491,10 +491,16 @@ ast_node *front_remove(front_ctx *ctx, ast_loc loc, const char *query, const cha
     full[q + 1 + r] = '\0';
     const char *name = ast_strndup(ctx->file, full, q + r + 1);
     mem_free(full);
-    if (!name) {
+    if (!name)
         front_oom(ctx);
+    return name;
+}
+
+ast_node *front_remove(front_ctx *ctx, ast_loc loc, const char *query, const char *rule)
+{
+    const char *name = front_rule_name(ctx, query, rule);
+    if (!name)
         return NULL;
-    }
     ast_node *n = front_node(ctx, AST_REMOVE, loc, name);
     if (n) {
         n->ref = query;
@@ -520,13 +526,90 @@ ast_node *front_reading(front_ctx *ctx, ast_loc loc, const char *name, const cha
     return n;
 }
 
-ast_node *front_edition(front_ctx *ctx, ast_loc loc, const char *name, const char *parent,
-                        const char *title, ast_vec items)
+ast_node *front_edition(front_ctx *ctx, ast_loc loc, const char *name, ast_vec parents,
+                        ast_vec uses, const char *title, ast_vec items)
 {
     ast_node *n = front_items(ctx, AST_EDITION, loc, name, items);
     if (n) {
-        n->ref = parent;
+        n->params = parents;
+        n->list2 = uses;
         n->title = title;
+    }
+    return n;
+}
+
+ast_node *front_module(front_ctx *ctx, ast_loc loc, const char *name, const char *title)
+{
+    ast_node *n = front_node(ctx, AST_MODULE, loc, name);
+    if (n)
+        n->title = title;
+    return n;
+}
+
+/* A new AST_REVISE of kind op (AST_REV_*) named name. */
+static ast_node *revise(front_ctx *ctx, ast_loc loc, ast_op op, const char *name)
+{
+    ast_node *n = front_node(ctx, AST_REVISE, loc, name);
+    if (n)
+        n->op = op;
+    return n;
+}
+
+ast_node *front_revise_rule(front_ctx *ctx, ast_loc loc, const char *query, const char *rule,
+                            ast_vec cites, ast_node *when, ast_node *unless, ast_node *answer,
+                            ast_loc end)
+{
+    if (!when && !unless && !answer)
+        return reject(ctx, E_SYNTAX, end,
+                      "unexpected ';': `revise rule` says what it revises: `when EXPR`, "
+                      "`unless EXPR` or `answer EXPR`");
+    ast_node *n = front_rule(ctx, loc, query, rule, 0, cites, NULL, (ast_vec){ 0 }, when, answer);
+    if (n) {
+        n->kind = AST_REVISE;
+        n->op = AST_REV_RULE;
+        n->c = unless;
+    }
+    return n;
+}
+
+ast_node *front_revise_table(front_ctx *ctx, ast_loc loc, const char *table, ast_vec keys,
+                             const char *column, ast_vec cells, ast_vec cites)
+{
+    ast_node *n = revise(ctx, loc, AST_REV_TABLE, table);
+    if (n) {
+        n->params = keys;
+        n->name2 = column;
+        n->list = cells;
+        n->cites = cites;
+    }
+    return n;
+}
+
+ast_node *front_revise_fn(front_ctx *ctx, ast_node *fn)
+{
+    (void)ctx;
+    if (fn) {
+        fn->kind = AST_REVISE;
+        fn->op = AST_REV_FN;
+    }
+    return fn;
+}
+
+ast_node *front_revise_counter(front_ctx *ctx, ast_loc loc, const char *counter, ast_vec items)
+{
+    ast_node *n = revise(ctx, loc, AST_REV_COUNTER, counter);
+    if (n)
+        n->list = items;
+    return n;
+}
+
+ast_node *front_prefer(front_ctx *ctx, ast_loc loc, const char *edition, const char *kind,
+                       const char *name, ast_loc what_loc)
+{
+    ast_node *n = front_node(ctx, AST_PREFER, kind ? ast_loc_span(loc, what_loc) : loc, edition);
+    if (n) {
+        n->ref = kind;
+        n->name2 = name;
     }
     return n;
 }
@@ -588,6 +671,44 @@ ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *cod
     if (n)
         n->ival = c;
     return n;
+}
+
+ast_node *front_under(front_ctx *ctx, ast_loc loc, ast_node *answer, const char *edition)
+{
+    ast_node *n = front_named(ctx, AST_EXPECT, loc, NULL, answer);
+    if (n) {
+        n->ref = edition;
+        n->c = front_node(ctx, AST_NAME, loc, edition);
+    }
+    return n;
+}
+
+ast_vec front_expect_under(front_ctx *ctx, ast_vec items, ast_node *first, ast_node *under,
+                           ast_vec rest)
+{
+    if (!first || !under)
+        return items;
+    if (first->kind != AST_BINARY || first->op != AST_OP_EQ || first->parens) {
+        reject(ctx, E_SYNTAX, first->loc,
+               "`under` follows a comparison `X == A`: write `expect X == A under E, B under "
+               "F;`");
+        return items;
+    }
+    ast_node *x = first->a;
+    under->a = first;
+    under->loc = first->loc;
+    items = front_push(ctx, items, under);
+    for (uint32_t i = 0; i < rest.len; i++) {
+        ast_node *u = rest.items[i];
+        if (!u || !u->a)
+            continue;
+        ast_node *eq = front_binary(ctx, ast_loc_span(x->loc, u->a->loc), AST_OP_EQ, x, u->a);
+        u->a = eq;
+        if (eq)
+            u->loc = eq->loc;
+        items = front_push(ctx, items, u);
+    }
+    return items;
 }
 
 /* ---------------------------------------------------------------- events (§6) */

@@ -33,6 +33,17 @@ int32_t model_find_member(const res_enum *e, const char *name)
 
 /* ---- freeing ---- */
 
+void model_revs_free(res_rev **revs)
+{
+    res_rev *x, *tmp;
+    HASH_ITER(hh, *revs, x, tmp)
+    {
+        HASH_DEL(*revs, x);
+        mem_free(x->key);
+        mem_free(x);
+    }
+}
+
 static void free_names(name_ent **table)
 {
     name_ent *e, *tmp;
@@ -67,8 +78,10 @@ void model_free(res_program *p)
         mem_free(p->records[i].fields);
     for (size_t i = 0; i < p->ntables; i++) {
         res_table *t = &p->tables[i];
-        mem_free(t->keys);
-        mem_free(t->cols);
+        if (t->version_of < 0) { /* a version borrows the declared table's keys and columns */
+            mem_free(t->keys);
+            mem_free(t->cols);
+        }
         for (size_t r = 0; r < t->nrows; r++)
             mem_free(t->rows[r].keys);
         mem_free(t->rows);
@@ -79,9 +92,19 @@ void model_free(res_program *p)
     for (size_t i = 0; i < p->nqueries; i++)
         mem_free(p->queries[i].params);
     for (size_t i = 0; i < p->neditions; i++) {
-        sets_free(p->editions[i].sets, p->nqueries);
-        mem_free(p->editions[i].variant_set);
+        res_edition *e = &p->editions[i];
+        sets_free(e->sets, p->nqueries);
+        mem_free(e->variant_set);
+        mem_free(e->parents);
+        mem_free(e->uses);
+        mem_free(e->ancestors);
+        mem_free(e->fn_of);
+        mem_free(e->table_of);
+        unit_pool_free(e->units);
+        model_revs_free(&e->revs);
     }
+    mem_free(p->modules);
+    mem_free(p->file_modules);
     for (size_t i = 0; i < p->ntests; i++) {
         mem_free(p->tests[i].variant_set);
         mem_free(p->tests[i].expects);
@@ -151,6 +174,10 @@ int32_t model_find_counter(const res_program *p, const char *name)
     int32_t c = find_global(p, name, G_COUNTER);
     return c >= 0 ? p->counters[c].unit : -1;
 }
+int32_t model_find_table(const res_program *p, const char *name)
+{
+    return find_global(p, name, G_TABLE);
+}
 int32_t model_find_variant(const res_program *p, const char *name)
 {
     return find_global(p, name, G_VARIANT);
@@ -196,6 +223,43 @@ const res_ruleset *model_rules_of(const res_program *p, int32_t ed, uint32_t q)
     if (ed >= 0 && (size_t)ed < p->neditions && p->editions[ed].sets)
         return &p->editions[ed].sets[q];
     return p->base ? &p->base[q] : &empty;
+}
+
+int32_t res_module_of(const res_program *p, uint32_t file)
+{
+    for (size_t i = 0; p && i < p->nfile_modules; i++)
+        if (p->file_modules[i].file == file)
+            return p->file_modules[i].module;
+    return 0;
+}
+
+const char *res_module_name(const res_program *p, int32_t m)
+{
+    return p && m > 0 && (size_t)m < p->nmodules ? p->modules[m].name : NULL;
+}
+
+/* The edition ed of p, or NULL (no edition, or an id out of range). */
+static const res_edition *edition_at(const res_program *p, int32_t ed)
+{
+    return p && ed >= 0 && (size_t)ed < p->neditions ? &p->editions[ed] : NULL;
+}
+
+uint32_t res_fn_of(const res_program *p, int32_t ed, uint32_t f)
+{
+    const res_edition *e = edition_at(p, ed);
+    return e && e->fn_of && f < e->nfn_of ? (uint32_t)e->fn_of[f] : f;
+}
+
+uint32_t res_table_of(const res_program *p, int32_t ed, uint32_t t)
+{
+    const res_edition *e = edition_at(p, ed);
+    return e && e->table_of && t < e->ntable_of ? (uint32_t)e->table_of[t] : t;
+}
+
+const unit_pool *res_units_of(const res_program *p, int32_t ed)
+{
+    const res_edition *e = edition_at(p, ed);
+    return e && e->units ? e->units : p->units;
 }
 
 const char *model_cite_id(const ast_node *cite)

@@ -1,6 +1,7 @@
 /* model.h — the resolved program: what the resolver (resolve.h) builds from the loaded files
  * and the compiler, VM, board and API (interp/) read: types, enums, records, tables, fns,
- * queries, rules, variants, editions with their rule sets, tests, and the look-ups by name.
+ * queries, rules, variants, modules, editions with their rule sets and revisions, tests, and the
+ * look-ups by name.
  *
  * The program borrows the files' AST nodes (annotated by the resolver, ast_node.an). Accessors
  * are in model.c; type interning and names in type.c; names of built-ins and moments in
@@ -113,8 +114,8 @@ enum {
 #define RES_SQUARE_X(v)  ((int64_t)(uint32_t)((uint64_t)(v)&0xffffffffu))
 #define RES_SQUARE_Y(v)  ((int64_t)(uint32_t)((uint64_t)(v) >> 32))
 
-#define RES_SET_MAX        64  /* at most this many members in an enum that forms sets */
-#define RES_MAX_ITEMS      255 /* parameters, fields, table keys and columns of a declaration */
+#define RES_SET_MAX        64 /* at most this many members in an enum that forms sets */
+#define RES_MAX_ITEMS      255 /* parameters, record fields, table keys and columns per declaration */
 #define RES_MAX_UNIT_BYTES ((size_t)256 << 20) /* the unit pool: counters x per-unit arrays */
 
 typedef struct res_member {
@@ -175,6 +176,10 @@ typedef struct res_row {
     res_const *keys;  /* nkeys */
     res_const *cells; /* ncols */
     ast_node *node;   /* the AST_ROW: its span and its own citations */
+    /* in an edition's version of a table (res_table.version_of): the `revise table` item that
+     * last changed a cell of this row, and its edition; NULL and -1 as declared */
+    ast_node *revision;
+    int32_t edition;
 } res_row;
 
 typedef struct res_key {
@@ -198,15 +203,21 @@ typedef struct res_table {
     int32_t floor_key; /* index of the `floor` key, or -1 */
     int32_t *dense;    /* all keys enums: row index by mixed-radix key, or NULL */
     size_t ndense;
+    int32_t module;     /* the module of the file that declares it */
+    int32_t version_of; /* -1 as declared; else an edition's version of that declared table,
+                           borrowing its keys and columns (res_edition.table_of) */
 } res_table;
 
 typedef struct res_fn {
     const char *name;
-    ast_node *decl;
+    ast_node *decl; /* the AST_FN, or the AST_REVISE of a `revise fn` */
     res_field *params;
     uint32_t nparams;
     uint32_t result;
-    uint32_t nlocals; /* params + lets + loop variables of the body */
+    uint32_t nlocals;   /* params + lets + loop variables of the body */
+    int32_t module;     /* the module of the file its text is in */
+    int32_t edition;    /* the edition whose `revise fn` it is, -1 as declared */
+    int32_t version_of; /* -1 as declared; else the declared fn it revises (res_edition.fn_of) */
 } res_fn;
 
 typedef struct res_query {
@@ -234,6 +245,11 @@ typedef struct res_rule {
     int32_t edition;  /* edition that declares it, -1 for a top-level rule */
     bool replaces;    /* `replace rule` */
     uint32_t seq;     /* position in rule order (a replacement takes the replaced one's) */
+    int32_t module;   /* the module of the file its text is in (a revision's: the revision's) */
+    /* a `revise rule`'s version: the AST_REVISE item and the rule it revises; NULL and -1 for a
+     * rule as written (top level or in an edition) */
+    const ast_node *revision;
+    int32_t revises;
 } res_rule;
 
 typedef struct res_variant {
@@ -250,18 +266,50 @@ typedef struct res_ruleset {
     size_t len, cap;
 } res_ruleset;
 
+/* A module: what one book or expansion file contributes (language.md §3.8). Module 0 is the
+ * unnamed module of the files without a `module` line; every edition uses it. */
+typedef struct res_module {
+    const char *name;  /* NULL for the unnamed module */
+    const char *title; /* may be NULL */
+    ast_node *decl;    /* its first `module` line; NULL for the unnamed module */
+} res_module;
+
+/* The module of one loaded file. */
+typedef struct res_file_module {
+    uint32_t file; /* its diagnostics id (ast_loc.file) */
+    int32_t module;
+} res_file_module;
+
+struct res_rev; /* an edition's revisions, keyed by what they revise (model_names.h) */
+
+/* An edition: the program as it sees it is every declaration, the rules of the modules it
+ * uses, and the revisions of its parents and its own (language.md §3.8). */
 typedef struct res_edition {
     const char *name;
     const char *title;
-    int32_t parent; /* -1 for a root */
+    int32_t parent;   /* its first parent, -1 for a root */
+    int32_t *parents; /* nparents, in the order written */
+    uint32_t nparents;
     ast_node *decl;
-    res_ruleset *sets;    /* one per query (nqueries), computed with the parent's applied */
+    int32_t module;       /* the module of the file that declares it */
+    bool *uses;           /* per module (nmodules): whether its rules are in the edition */
+    bool *ancestors;      /* per edition (neditions): whether it extends it, at any remove */
+    res_ruleset *sets;    /* one per query (nqueries): its rules in evaluation order */
     int32_t *variant_set; /* one per variant: reading set by this edition or an ancestor, -1 */
+    /* the version of each declared fn and table it calls and reads (nfn_of, ntable_of ids);
+     * NULL when it revises none: every one as declared */
+    int32_t *fn_of;
+    size_t nfn_of;
+    int32_t *table_of;
+    size_t ntable_of;
+    unit_pool *units;     /* owned: its counters when it revises one, else NULL (the program's) */
+    struct res_rev *revs; /* owned: what it and its parents revise, with who revised it */
 } res_edition;
 
 typedef struct res_expect {
     ast_node *node; /* the AST_EXPECT */
     uint32_t nlocals;
+    int32_t edition; /* `expect X == A under E`: E; -1: the test's */
 } res_expect;
 
 typedef struct res_test {
@@ -342,8 +390,13 @@ typedef struct res_program {
     size_t neditions, editions_cap;
     res_test *tests;
     size_t ntests, tests_cap;
-    res_ruleset *base;                 /* per query: the top-level rules (no edition active) */
-    int32_t default_edition;           /* -1 when none */
+    res_module *modules; /* modules[0] is the unnamed module */
+    size_t nmodules, modules_cap;
+    res_file_module *file_modules; /* the files that have a `module` line */
+    size_t nfile_modules, file_modules_cap;
+    int32_t base_module;     /* the module of the first file loaded: the game the others extend */
+    res_ruleset *base;       /* per query: the top-level rules (no edition active) */
+    int32_t default_edition; /* -1 when none */
     int32_t moments[RES_MOMENT_COUNT]; /* the event raised at each moment, or -1 */
     unit_pool *units;                  /* owned: one unit per counter */
     struct res_names *names;           /* owned */
@@ -360,6 +413,7 @@ const char *builtin_moment_name(res_moment m);
 int32_t model_find_query(const res_program *p, const char *name);
 int32_t model_find_event(const res_program *p, const char *name); /* an event's query id */
 int32_t model_find_fn(const res_program *p, const char *name);
+int32_t model_find_table(const res_program *p, const char *name);
 int32_t model_find_edition(const res_program *p, const char *name);
 int32_t model_find_variant(const res_program *p, const char *name);
 int32_t model_find_rule(const res_program *p, const char *full_name); /* first declared */
@@ -373,6 +427,18 @@ ast_node *model_find_decl(const res_program *p, const char *name);
 /* The rule set of query q under edition ed (-1: the top-level rules), borrowed from p; an
  * empty set when q is no query. */
 const res_ruleset *model_rules_of(const res_program *p, int32_t ed, uint32_t q);
+/* The module of the file with diagnostics id `file`: 0 (the unnamed module) when it has no
+ * `module` line. */
+int32_t res_module_of(const res_program *p, uint32_t file);
+/* The name of module m, or NULL for the unnamed module (or an id out of range). */
+const char *res_module_name(const res_program *p, int32_t m);
+/* The version of declared fn f (table t) that edition ed calls (reads); f (t) itself with no
+ * edition or when the edition does not revise it. */
+uint32_t res_fn_of(const res_program *p, int32_t ed, uint32_t f);
+uint32_t res_table_of(const res_program *p, int32_t ed, uint32_t t);
+/* The counters as edition ed gives them: its own unit pool when it revises a counter, else
+ * the program's. Borrowed. */
+const unit_pool *res_units_of(const res_program *p, int32_t ed);
 
 /* Writes the type's name ("int", "set<map>", "order") into buf (cap bytes, truncated to
  * fit); returns buf. */

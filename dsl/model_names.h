@@ -57,6 +57,34 @@ typedef struct type_ent {
     UT_hash_handle hh;
 } type_ent;
 
+/* What an edition revises (res_edition.revs), one entry per thing, keyed by its name as
+ * messages print it: "rule q.r", "table t[clear].armed_recon" (one cell), "fn f", "counter
+ * sherman.defense" (one value), "variant v". An edition holds its parents' entries, merged
+ * (edition.c), then its own items' (revise.c). A thing with no entry is as declared. */
+typedef enum rev_kind {
+    REV_RULE,    /* version: the rule id, or -1 when the edition has no such rule */
+    REV_CELL,    /* a: table, b: row, c: column; cell: the cell */
+    REV_FN,      /* a: the declared fn; version: the fn id of its version */
+    REV_VALUE,   /* a: the counter's unit, b: the value slot; version: the value */
+    REV_VARIANT, /* a: the variant; version: the reading */
+} rev_kind;
+
+typedef struct res_rev {
+    char *key;       /* owned */
+    size_t decl_len; /* key[0..decl_len) names the declaration, as `prefer ... for` does */
+    rev_kind kind;
+    uint32_t a, b, c;
+    int64_t version;
+    res_const cell;
+    int32_t origin;       /* the edition whose item made this version */
+    const ast_node *node; /* that item */
+    /* while a merge is unsettled (two parents revise it differently): the other version and
+     * the two parents; NULL when settled */
+    struct res_rev *rival;
+    int32_t from, rival_from;
+    UT_hash_handle hh;
+} res_rev;
+
 struct res_names {
     name_ent *globals, *slots, *editions, *rules;
     member_ent *members;
@@ -67,5 +95,7 @@ struct res_names {
 name_ent *model_find_name(name_ent *table, const char *name);
 /* The members called name across all enums (borrowed), or NULL. */
 member_ent *model_find_member_ent(const res_program *p, const char *name);
+/* Frees every entry of an edition's revisions and empties the table. */
+void model_revs_free(res_rev **revs);
 
 #endif

@@ -1,9 +1,10 @@
 /* resolve.c — the resolver's entry points and pass order: ast_files in, one res_program out.
  *
- * After the built-in names, four passes over every file in load order: (1) declare every name
- * (scope.c), (2) signatures (type.c, table.c), (3) bodies (body.c, table.c, edition.c, test.c,
- * builtin.c; expressions in expr.c), (4) each edition's rule set per query (edition.c); then
- * the citations (cite.c). Every pass keeps going after an error (E1xx); resolve_int.h
+ * After the built-in names and the files' modules, four passes over every file in load order:
+ * (1) declare every name (scope.c), (2) signatures (type.c, table.c), (3) bodies (body.c,
+ * table.c, edition.c, test.c, builtin.c; expressions in expr.c), (4) each edition's view of
+ * the program: its revisions (edition.c, revise.c), rule sets and versions; then the
+ * citations (cite.c). Every pass keeps going after an error (E1xx); resolve_int.h
  * holds what the passes share.
  */
 #include <stdarg.h>
@@ -34,10 +35,17 @@ static res_program *program_new(rctx *c)
     if (!p)
         return NULL;
     p->default_edition = -1;
+    p->modules = mem_calloc(1, sizeof *p->modules); /* modules[0]: the unnamed module */
+    if (!p->modules) {
+        mem_free(p);
+        return NULL;
+    }
+    p->nmodules = p->modules_cap = 1;
     for (int m = 0; m < RES_MOMENT_COUNT; m++)
         p->moments[m] = -1;
     p->names = mem_calloc(1, sizeof *p->names);
     if (!p->names) {
+        mem_free(p->modules);
         mem_free(p);
         return NULL;
     }
@@ -124,6 +132,7 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
             ast_node *d = files[fi]->decls.items[di];                         \
             body;                                                             \
         }
+    scope_modules(&c, files, nfiles);
     EACH_DECL(scope_declare(&c, d));
     p->units = unit_pool_new((uint32_t)p->enums[E_ABILITY].len, (uint32_t)p->enums[E_MARKER].len,
                              (uint32_t)p->nslots);
@@ -195,7 +204,7 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
         if (p->rules[r].edition == INT32_MAX)
             p->rules[r].edition = -2;
     if (!c.oom)
-        edition_rule_sets(&c);
+        edition_views(&c, files, nfiles);
     if (!c.oom && !cite_resolve(files, nfiles, diags))
         c.oom = true;
     mem_free(c.locals);

@@ -30,6 +30,9 @@ typedef struct rctx {
     uint32_t next_slot;     /* slots used by the body being resolved */
     uint32_t seq;           /* next rule order number */
     int32_t *edition_state; /* pass 4: 0 todo, 1 in progress, 2 done */
+    ast_file *const *files; /* pass 4: the files, whose arenas hold revised rules' copies */
+    size_t nfiles;
+    size_t declared_tables; /* pass 4: the tables declared, before the editions' versions */
 } rctx;
 
 /* Grows arr by one slot (MEM_GROW); on OOM reports it at loc and is false. */
@@ -52,6 +55,12 @@ void res_err(rctx *c, int code, ast_loc loc, const char *fmt, ...)
 void res_oom(rctx *c, ast_loc loc);
 
 /* ---- scope.c: pass 1, names and scopes ---- */
+
+/* Before pass 1: the modules of the files (p->modules, p->file_modules, p->base_module) from
+ * their `module` lines, which come first in a file (E146 otherwise). */
+void scope_modules(rctx *c, ast_file *const *files, size_t nfiles);
+/* The id of the module called name (a borrowed string), -1 when none is declared. */
+int32_t scope_module_named(const res_program *p, const char *name);
 
 /* Pass 1 for one top-level declaration d: enters its name (and an enum's members, a
  * vocabulary declaration's member) into c->p's tables, with an id whose signature pass 2 fills. */
@@ -154,21 +163,45 @@ void table_signature(rctx *c, res_table *t, int32_t id);
 /* Pass 3 for table t: its rows (E121 for a wrong shape), sorted by key, duplicates reported
  * (E123), the dense index of an enum-keyed table with every row given (E120). */
 void table_body(rctx *c, res_table *t);
+/* The index of the row of table t whose keys are keys (t->nkeys of them), or -1. */
+int32_t table_find_row(const res_table *t, const res_const *keys);
+/* Writes the key members or numbers of a row ("clear", "A, map_b") into buf (cap bytes). */
+void table_keys_text(const res_program *p, const res_table *t, const int64_t *keys, char *buf,
+                     size_t cap);
 /* Sorts n items of size bytes at base, stably, by cmp (given ctx); false on OOM. */
 bool table_msort(void *base, size_t n, size_t size, sort_cmp cmp, const void *ctx);
 
-/* ---- edition.c: editions and rule sets ---- */
+/* ---- edition.c: editions and their views ---- */
 
 /* The id of the edition called name; E141 at loc and -1 when none. */
 int32_t edition_named(rctx *c, const char *name, ast_loc loc);
 /* Resolves `set variant V = R` (s): the variant id, its reading in *reading; -1 after E100 or
  * E131. */
 int32_t edition_set_variant(rctx *c, ast_node *s, int32_t *reading);
-/* Pass 3 for edition d: its parent (E141) and its rules (body_rule). */
+/* Pass 3 for edition d: its parents (E141, E110 for one named twice), the modules it uses
+ * (E146) and its rules (body_rule). */
 void edition_body(rctx *c, ast_node *d);
-/* Pass 4: the top-level rule sets (p->base), then each edition's with its items applied
- * (E110, E140, E142; `set variant` items through edition_set_variant). */
-void edition_rule_sets(rctx *c);
+/* Pass 4: the top-level rule sets (p->base), then each edition's view: its parents' revisions
+ * merged (E142, E144), its own items (revise.c), its rule sets and versions. The files (in
+ * load order) hold the arenas revised rules are copied into. */
+void edition_views(rctx *c, ast_file *const *files, size_t nfiles);
+/* Edition e's entry for key (borrowed), or NULL when it leaves the thing as declared. */
+res_rev *edition_rev(const res_edition *e, const char *key);
+/* Edition ed's entry for key, created or reset as its own (origin ed, no rival), of kind kind
+ * made by node. Takes key (a new string; NULL reports E199). The caller fills the version.
+ * NULL on OOM. */
+res_rev *edition_rev_put(rctx *c, int32_t ed, char *key, size_t decl_len, rev_kind kind,
+                         const ast_node *node);
+
+/* ---- revise.c: an edition's own items ---- */
+
+/* Applies item `it` of edition ed to its view (language.md §3.8): a rule added (E110 when it
+ * exists), replaced, removed or revised, a table cell, a fn, a counter's values, a variant's
+ * reading. Something that does not exist in the edition is E140; a revision that changes
+ * nothing is the warning E145. `prefer` items are the merge's (edition.c). */
+void revise_item(rctx *c, int32_t ed, ast_node *it);
+/* Edition ed's versions of the tables (table_of) and counters (units) it revises. */
+void revise_versions(rctx *c, int32_t ed);
 
 /* ---- test.c: tests ---- */
 

@@ -1,5 +1,6 @@
-/* scope.c — pass 1, names and scopes: every declaration enters its name into the program's
- * name tables (globals, values, editions, enum members), with E110/E111 on a clash.
+/* scope.c — pass 1, names and scopes: each file's `module` line gives the module its
+ * declarations belong to (E146 out of place); every declaration enters its name into the
+ * program's name tables (globals, values, editions, enum members), with E110/E111 on a clash.
  *
  * It reads only the AST and leaves ids whose signatures pass 2 (type.c) fills; it also keeps
  * the scopes of the body being resolved (locals and their slots) for pass 3 (expr.c, body.c).
@@ -142,6 +143,47 @@ void scope_begin_body(rctx *c)
     c->next_slot = 0;
 }
 
+/* ---- modules ---- */
+
+/* The id of the module called name, -1 when none is declared. */
+int32_t scope_module_named(const res_program *p, const char *name)
+{
+    for (size_t m = 1; name && m < p->nmodules; m++)
+        if (strcmp(p->modules[m].name, name) == 0)
+            return (int32_t)m;
+    return -1;
+}
+
+void scope_modules(rctx *c, ast_file *const *files, size_t nfiles)
+{
+    res_program *p = c->p;
+    for (size_t fi = 0; fi < nfiles; fi++) {
+        for (uint32_t di = 0; files[fi] && di < files[fi]->decls.len; di++) {
+            ast_node *d = files[fi]->decls.items[di];
+            if (!d || d->kind != AST_MODULE)
+                continue;
+            if (di > 0) {
+                res_err(c, E_MODULE, d->loc,
+                        "a `module` line comes first in its file, before any declaration");
+                continue;
+            }
+            int32_t m = scope_module_named(p, d->name);
+            if (m < 0 && d->name) {
+                if (!PUSH(c, p->modules, p->nmodules, p->modules_cap, d->loc))
+                    return;
+                m = (int32_t)p->nmodules++;
+                p->modules[m] = (res_module){ d->name, d->title, d };
+            }
+            if (m > 0 && !p->modules[m].title)
+                p->modules[m].title = d->title;
+            if (m < 0 || !PUSH(c, p->file_modules, p->nfile_modules, p->file_modules_cap, d->loc))
+                continue;
+            p->file_modules[p->nfile_modules++] = (res_file_module){ d->loc.file, m };
+        }
+    }
+    p->base_module = nfiles && files[0] ? res_module_of(p, files[0]->file_id) : 0;
+}
+
 /* ---- pass 1: declarations ---- */
 
 static uint32_t vocab_enum(ast_op op)
@@ -205,14 +247,23 @@ void scope_declare(rctx *c, ast_node *d)
         if (!PUSH(c, p->tables, p->ntables, p->tables_cap, d->loc))
             return;
         if (scope_add_name(c, g, d->name, G_TABLE, (int32_t)p->ntables, d->loc, "name"))
-            p->tables[p->ntables++] =
-                (res_table){ .name = d->name, .decl = d, .record = -1, .floor_key = -1 };
+            p->tables[p->ntables++] = (res_table){ .name = d->name,
+                                                   .decl = d,
+                                                   .record = -1,
+                                                   .floor_key = -1,
+                                                   .module = res_module_of(p, d->loc.file),
+                                                   .version_of = -1 };
         break;
     case AST_FN:
         if (!PUSH(c, p->fns, p->nfns, p->fns_cap, d->loc))
             return;
         if (scope_add_name(c, g, d->name, G_FN, (int32_t)p->nfns, d->loc, "name"))
-            p->fns[p->nfns++] = (res_fn){ .name = d->name, .decl = d, .result = T_ERROR };
+            p->fns[p->nfns++] = (res_fn){ .name = d->name,
+                                          .decl = d,
+                                          .result = T_ERROR,
+                                          .module = res_module_of(p, d->loc.file),
+                                          .edition = -1,
+                                          .version_of = -1 };
         break;
     case AST_QUERY:
         if (!PUSH(c, p->queries, p->nqueries, p->queries_cap, d->loc))
@@ -250,8 +301,11 @@ void scope_declare(rctx *c, ast_node *d)
             return;
         if (scope_add_name(c, &p->names->editions, d->name, G_OTHER, (int32_t)p->neditions, d->loc,
                            "edition"))
-            p->editions[p->neditions++] =
-                (res_edition){ .name = d->name, .title = d->title, .parent = -1, .decl = d };
+            p->editions[p->neditions++] = (res_edition){ .name = d->name,
+                                                         .title = d->title,
+                                                         .parent = -1,
+                                                         .decl = d,
+                                                         .module = res_module_of(p, d->loc.file) };
         break;
     default: break;
     }

@@ -140,9 +140,16 @@ static int cmp_const(const res_const *a, const res_const *b, uint32_t n)
     return 0;
 }
 
-/* Writes "(k1, k2)" — the key members or numbers of a row — into buf. */
-static void keys_text(const res_program *p, const res_table *t, const int64_t *keys, char *buf,
-                      size_t cap)
+int32_t table_find_row(const res_table *t, const res_const *keys)
+{
+    for (size_t r = 0; r < t->nrows; r++)
+        if (cmp_const(t->rows[r].keys, keys, t->nkeys) == 0)
+            return (int32_t)r;
+    return -1;
+}
+
+void table_keys_text(const res_program *p, const res_table *t, const int64_t *keys, char *buf,
+                     size_t cap)
 {
     size_t off = 0;
     for (uint32_t i = 0; i < t->nkeys && off + 1 < cap; i++) {
@@ -273,7 +280,7 @@ void table_body(rctx *c, res_table *t)
             rest /= len;
         }
         char buf[256];
-        keys_text(p, t, keys, buf, sizeof buf);
+        table_keys_text(p, t, keys, buf, sizeof buf);
         if (missing == 1)
             res_err(c, E_TABLE_MISSING, d->loc,
                     "table `%s` has no row for (%s): write `?` cells "

@@ -1,5 +1,6 @@
 /* test.c — pass 3 for `test` blocks: their edition and variant settings, scripted dice and
- * choices, and their items (expect, do, advance, move), each with its local slots.
+ * choices, and their items (expect, with the edition of `expect X == A under E`, do, advance,
+ * move), each with its local slots.
  *
  * It checks expressions with expr.c and `do` events with body.c; interp/ runs the tests
  * (res_test, model.h). */
@@ -107,6 +108,9 @@ void test_body(rctx *c, ast_node *d)
             else
                 expr_check(c, x->a, T_BOOL);
         }
-        t->expects[t->nexpects++] = (res_expect){ x, c->next_slot };
+        int32_t ed = x->kind == AST_EXPECT && x->ref
+                         ? edition_named(c, x->ref, x->c ? x->c->loc : x->loc)
+                         : -1;
+        t->expects[t->nexpects++] = (res_expect){ x, c->next_slot, ed };
     }
 }

@@ -107,7 +107,8 @@ hon_status hon_odds(hon_vm *vm, const char *expr, const char *where, hon_answer 
 
 /* The answer as the language prints it ("7", "forbid", "{map_a, map_b}"). Borrowed. */
 const char *hon_answer_text(const hon_answer *a);
-/* The answer and its trace as one JSON object {"value":…,"type":…,"trace":[…]}. Borrowed. */
+/* The answer and its trace as one JSON object {"edition":…,"readings":{…},"value":…,"type":…,
+ * "trace":[…]}. Borrowed. */
 const char *hon_answer_json(const hon_answer *a);
 /* The trace: which rules fired, in order, with their contributions and citations. Borrowed. */
 const char *hon_answer_trace(const hon_answer *a);
@@ -123,12 +124,24 @@ const char *hon_answer_why(const hon_answer *a);
 /* How the answer was asked, when the call chose for the caller (hon_los: "E1 holds $b: asking
  * line_of_sight($a, $b)"), or NULL. Borrowed. */
 const char *hon_answer_note(const hon_answer *a);
+/* The edition and variant readings the answer was given under, as one line: "edition
+ * harbor_hills; contour_adjacency = any_red_line" — the readings other than their variant's
+ * declared default — or "no edition" when none was active (every module's rules, no
+ * revision). The JSON has the same as "edition" and "readings" (every variant's), and the
+ * traces start with "under SETTING" when it is not the program's default edition with every
+ * reading at its default (docs/spec/language.md §3.8). Borrowed. */
+const char *hon_answer_setting(const hon_answer *a);
 void hon_answer_free(hon_answer *a);
 
-/* Editions. The active edition defaults to the program's `default edition`. */
+/* Editions (docs/spec/language.md §3.8). The active edition defaults to the program's
+ * `default edition`; NULL or "" goes back to it (with none declared: no edition, every
+ * module's rules unrevised). HON_ERR_NOT_FOUND for an unknown name. A board loaded with other
+ * counters than the chosen edition's (`revise counter`) is loaded again with its, and its game
+ * restarts. */
 hon_status hon_set_edition(hon_vm *vm, const char *name);
 const char *hon_edition(const hon_vm *vm); /* borrowed; NULL when none is declared */
-/* Calls fn for each edition: name, parent (NULL for a root), title. */
+/* Calls fn for each edition: name, parents (the editions it extends, comma-separated: "a" or
+ * "a, b"; NULL for a root), title. */
 void hon_each_edition(const hon_vm *vm,
                       void (*fn)(void *ud, const char *name, const char *parent, const char *title),
                       void *ud);
@@ -149,7 +162,8 @@ typedef struct hon_rule_info {
     const char *cites; /* "BRO.5.speed-penalty (BRO 5, Speed Penalty); …" */
     const char *path;  /* file it was declared in */
     unsigned line;
-    const char *edition; /* edition that added or replaced it, or NULL for the base */
+    const char *edition; /* edition that added, replaced or revised it, or NULL for the base */
+    const char *module;  /* the module of the file its text is in, NULL for the unnamed one */
 } hon_rule_info;
 
 /* Calls fn for each rule of the active edition whose name, doc or citations contain `word`

@@ -36,9 +36,12 @@ hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type)
     sb_puts(&json, ", \"trace\": ");
     trace_json(&env, &vm->x.trace, &json);
     sb_puts(&json, "}");
+    session_trace_header(vm, vm->x.edition, vm->x.readings, &trace);
+    session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
     trace_text(&env, &vm->x.trace, &trace);
     trace_brief(&env, &vm->x.trace, &brief);
-    hon_answer *a = session_answer(sb_take(&text), sb_take(&json), sb_take(&trace));
+    hon_answer *a = session_answer(vm, vm->x.edition, vm->x.readings, sb_take(&text),
+                                   sb_take(&json), sb_take(&trace));
     if (a && !(a->why = sb_take(&brief))) {
         hon_answer_free(a);
         a = NULL;
@@ -75,8 +78,8 @@ static hon_status distribution(hon_vm *vm, const chunk *ch, uint32_t type, void 
     strbuf text = { 0 }, json = { 0 };
     if (!odds_enumerate(&vm->x, s, ch, type, &text, &json))
         st = session_error(vm, false);
-    else if (out && !(*out = session_answer(sb_take(&text), sb_take(&json),
-                                            mem_strdup("(odds have no trace)\n"))))
+    else if (out && !(*out = session_answer(vm, s->edition, s->readings, sb_take(&text),
+                                            sb_take(&json), mem_strdup("(odds have no trace)\n"))))
         st = HON_ERR_MEMORY;
     sb_free(&text);
     sb_free(&json);

@@ -46,7 +46,8 @@ static hon_answer *play_answer(const hon_vm *vm, const char *extra)
         sb_puts(&json, "null");
     sb_puts(&json, "}");
     char *t = sb_take(&text);
-    return session_answer(t, sb_take(&json), mem_strdup(t ? t : ""));
+    return session_answer(vm, vm->x.edition, vm->x.readings, t, sb_take(&json),
+                          mem_strdup(t ? t : ""));
 }
 
 /* Begins an evaluation on the session's board for a procedure (traced for `why do`). */
@@ -127,6 +128,8 @@ static hon_status do_run(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
     bool ok = proc_run(&vm->x, &vm->game, ch);
     if (ok && d->traced) { /* rendered before finish_play resets the arena they point in */
         const val_env env = { vm->pg->res, vm->sc };
+        session_trace_header(vm, vm->x.edition, vm->x.readings, &full);
+        session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
         trace_text(&env, &vm->x.trace, &full);
         trace_brief(&env, &vm->x.trace, &brief);
         trace_json(&env, &vm->x.trace, &json);
@@ -207,7 +210,8 @@ static hon_status odds_run_all(hon_vm *vm, const chunk *ch, uint32_t type, void 
     } else if (out) {
         if (g->choices_made)
             sb_puts(&text, "\nnote: every choice took the first legal option");
-        *out = session_answer(sb_take(&text), sb_take(&json), mem_strdup("(odds have no trace)\n"));
+        *out = session_answer(vm, s->edition, s->readings, sb_take(&text), sb_take(&json),
+                              mem_strdup("(odds have no trace)\n"));
         if (!*out)
             st = HON_ERR_MEMORY;
     }
@@ -334,7 +338,9 @@ hon_status hon_undo(hon_vm *vm, hon_answer **out)
         strbuf t = { 0 };
         sb_printf(&t, "undone: %s (%zu change%s)\n", title, records, records == 1 ? "" : "s");
         char *s = sb_take(&t);
-        *out = session_answer(s, mem_strdup("{\"undone\": true}"), mem_strdup(s ? s : ""));
+        const state_setup *now = session_setup(vm);
+        *out = session_answer(vm, now ? now->edition : -1, now ? now->readings : NULL, s,
+                              mem_strdup("{\"undone\": true}"), mem_strdup(s ? s : ""));
         if (!*out)
             return HON_ERR_MEMORY;
     }

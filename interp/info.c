@@ -89,6 +89,7 @@ size_t hon_list_rules(const hon_vm *vm, const char *word,
                     .path = prog_file_path(pg, r->decl->loc.file),
                     .line = r->decl->loc.line,
                     .edition = r->edition >= 0 ? p->editions[r->edition].name : NULL,
+                    .module = res_module_name(p, r->module),
                 };
                 listed++;
                 if (fn)
@@ -159,6 +160,51 @@ static void write_decl_source(const char *text, size_t len, ast_loc loc, FILE *o
     fputc('\n', out);
 }
 
+/* Writes the source of the declaration or item at loc (its file's text), if the session has
+ * it. */
+static void show_source(const hon_vm *vm, ast_loc loc, FILE *out)
+{
+    size_t len;
+    const char *text = session_source_text(vm, loc.file, &len);
+    if (text)
+        write_decl_source(text, len, loc, out);
+}
+
+/* Writes `# revised by edition E — FILE:LINE` and the text of the revision `rev`. */
+static void show_revision(const hon_vm *vm, const ast_node *rev, int32_t ed, FILE *out)
+{
+    const res_program *p = vm->pg->res;
+    fprintf(out, "# revised by edition %s — %s:%u\n",
+            ed >= 0 && (size_t)ed < p->neditions ? p->editions[ed].name : "?",
+            prog_file_path(vm->pg, rev->loc.file), rev->loc.line);
+    show_source(vm, rev->loc, out);
+}
+
+/* The revisions that made rule r, the first first. */
+static void show_rule_revisions(const hon_vm *vm, int32_t r, FILE *out)
+{
+    const res_rule *rule = &vm->pg->res->rules[r];
+    if (!rule->revision || rule->revises < 0)
+        return;
+    show_rule_revisions(vm, rule->revises, out);
+    show_revision(vm, rule->revision, rule->edition, out);
+}
+
+/* The revisions of the active edition's version of table `t` (each once), shown. */
+static void show_table_revisions(const hon_vm *vm, int32_t t, FILE *out)
+{
+    const res_program *p = vm->pg->res;
+    const res_table *v = &p->tables[res_table_of(p, session_edition(vm), (uint32_t)t)];
+    for (size_t r = 0; v->version_of >= 0 && r < v->nrows; r++) {
+        const ast_node *rev = v->rows[r].revision;
+        bool seen = false;
+        for (size_t k = 0; rev && k < r; k++)
+            seen |= v->rows[k].revision == rev;
+        if (rev && !seen)
+            show_revision(vm, rev, v->rows[r].edition, out);
+    }
+}
+
 hon_status hon_show(const hon_vm *vm, const char *name, FILE *out)
 {
     if (!vm || !name || !out)
@@ -166,24 +212,34 @@ hon_status hon_show(const hon_vm *vm, const char *name, FILE *out)
     const res_program *p = vm->pg->res;
     const ast_node *decl = NULL;
     const char *what = "declaration";
-    int32_t r = find_rule(vm, name);
-    if (r >= 0) {
-        decl = p->rules[r].decl;
+    int32_t r = find_rule(vm, name), f = model_find_fn(p, name);
+    const res_rule *rule = r >= 0 ? &p->rules[r] : NULL;
+    const res_fn *fv = f >= 0 ? &p->fns[res_fn_of(p, session_edition(vm), (uint32_t)f)] : NULL;
+    /* a revised rule is its rule's text and the revision's; a revised fn, the revision's */
+    while (rule && rule->revision && rule->revises >= 0)
+        rule = &p->rules[rule->revises];
+    if (rule) {
+        decl = rule->decl;
         what = "rule";
+    } else if (fv) {
+        decl = fv->decl;
     } else {
         decl = model_find_decl(p, name);
     }
     if (!decl)
         return HON_ERR_NOT_FOUND;
-    size_t len;
-    const char *text = session_source_text(vm, decl->loc.file, &len);
     fprintf(out, "# %s %s — %s:%u\n", what, name, prog_file_path(vm->pg, decl->loc.file),
             decl->loc.line);
-    if (r >= 0 && p->rules[r].edition >= 0)
-        fprintf(out, "# %s by edition %s\n", p->rules[r].replaces ? "replaced" : "added",
-                p->editions[p->rules[r].edition].name);
-    if (text)
-        write_decl_source(text, len, decl->loc, out);
+    if (rule && rule->edition >= 0)
+        fprintf(out, "# %s by edition %s\n", rule->replaces ? "replaced" : "added",
+                p->editions[rule->edition].name);
+    if (!rule && fv && fv->edition >= 0)
+        fprintf(out, "# revised by edition %s\n", p->editions[fv->edition].name);
+    show_source(vm, decl->loc, out);
+    if (r >= 0)
+        show_rule_revisions(vm, r, out);
+    if (decl->kind == AST_TABLE)
+        show_table_revisions(vm, model_find_table(p, name), out);
     const char *doc = decl->doc;
     if (!doc && decl->kind == AST_EDITION)
         doc = decl->title;
@@ -211,7 +267,7 @@ hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out)
     }
     int32_t f = model_find_fn(p, name);
     if (f >= 0) {
-        disasm_chunk(p, pg->fns[f], out);
+        disasm_chunk(p, pg->fns[res_fn_of(p, session_edition(vm), (uint32_t)f)], out);
         return HON_OK;
     }
     int32_t q = model_find_query(p, name);
@@ -250,6 +306,14 @@ static void offer(const offers *o, const char *name)
     do {                                    \
         for (size_t i_ = 0; i_ < (n); i_++) \
             offer((o), (arr)[i_].name);     \
+    } while (0)
+
+/* The same for the declared ones only (not an edition's versions: version_of < 0). */
+#define OFFER_DECLARED(o, arr, n)           \
+    do {                                    \
+        for (size_t i_ = 0; i_ < (n); i_++) \
+            if ((arr)[i_].version_of < 0)   \
+                offer((o), (arr)[i_].name); \
     } while (0)
 
 /* The names of the board's units (without their `$`) or of its squares. */
@@ -303,8 +367,8 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
     case HON_COMPLETE_QUERY: offer_queries(p, false, &o); break;
     case HON_COMPLETE_EVENT: offer_queries(p, true, &o); break;
     case HON_COMPLETE_RULE: offer_rules(vm, &o); break;
-    case HON_COMPLETE_FN: OFFER_NAMES(&o, p->fns, p->nfns); break;
-    case HON_COMPLETE_TABLE: OFFER_NAMES(&o, p->tables, p->ntables); break;
+    case HON_COMPLETE_FN: OFFER_DECLARED(&o, p->fns, p->nfns); break;
+    case HON_COMPLETE_TABLE: OFFER_DECLARED(&o, p->tables, p->ntables); break;
     case HON_COMPLETE_EDITION: OFFER_NAMES(&o, p->editions, p->neditions); break;
     case HON_COMPLETE_VARIANT: OFFER_NAMES(&o, p->variants, p->nvariants); break;
     case HON_COMPLETE_READING:
@@ -329,3 +393,4 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
 }
 
 #undef OFFER_NAMES
+#undef OFFER_DECLARED

@@ -55,41 +55,15 @@ static int new_unit(void *ud, const char *name, int counter, int army)
     return id;
 }
 
-/* A new pool holding a copy of every unit of `from`, with the same ids. */
-static unit_pool *pool_copy(const unit_pool *from)
-{
-    unit_pool *to = unit_pool_new(from->n_abilities, from->n_markers, from->n_values);
-    for (size_t i = 0; to && i < from->len; i++) {
-        const unit *src = &from->units[i];
-        int32_t id = unit_add(to, src->counter, src->title);
-        if (id < 0) {
-            unit_pool_free(to);
-            return NULL;
-        }
-        unit *dst = &to->units[id];
-        dst->kind = src->kind;
-        dst->side = src->side;
-        dst->size = src->size;
-        for (uint32_t a = 0; a < from->n_abilities; a++)
-            if (unit_has_ability(from, (int32_t)i, a))
-                unit_set_ability(to, id, a, unit_ability_value(from, (int32_t)i, a));
-        for (uint32_t m = 0; m < from->n_markers; m++)
-            unit_add_marker(to, id, m, unit_marker_count(from, (int32_t)i, m));
-        for (uint32_t v = 0; v < from->n_values; v++) {
-            int64_t x;
-            if (unit_get_value(from, (int32_t)i, v, &x))
-                unit_set_value(to, id, v, x);
-        }
-    }
-    return to;
-}
-
-scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors *errs)
+scene *scene_load(const res_program *p, const unit_pool *units, const char *text, size_t len,
+                  scn_errors *errs)
 {
     scene *s = mem_calloc(1, sizeof *s);
     bind b = { .p = p };
-    if (s)
-        s->units = b.units = pool_copy(p->units);
+    if (s) {
+        s->counters = units ? units : p->units;
+        s->units = b.units = unit_pool_copy(s->counters);
+    }
     if (!s || !s->units) {
         scene_free(s);
         if (errs && MEM_GROW(errs->items, errs->len, errs->cap))

@@ -21,10 +21,13 @@
 #include "scenario.h"
 
 typedef struct scene {
-    scenario *scn;      /* owned: the board, the scenario's units, symbols, colours */
-    const board *b;     /* scn->board */
-    const geo_grid *g;  /* board_grid(b) */
-    unit_pool *units;   /* owned: the counters, then the scenario's units */
+    scenario *scn;     /* owned: the board, the scenario's units, symbols, colours */
+    const board *b;    /* scn->board */
+    const geo_grid *g; /* board_grid(b) */
+    unit_pool *units;  /* owned: the counters, then the scenario's units */
+    /* the counters it was loaded with (an edition's, res_units_of): borrowed from the
+     * program, only compared (a board is loaded again for an edition whose counters differ) */
+    const unit_pool *counters;
     int32_t first_unit; /* pool id of the scenario's first unit */
     /* §6: the face each unit (by pool id) and each terrain element shows, a member of the
      * `face` enum; RES_FACE_NONE until a rule flips it (interp/play.c) */
@@ -36,9 +39,11 @@ typedef struct scene {
 
 /* Loads the scenario text[0..len) against program p: every terrain, square feature, side
  * feature, interspace item, marker, counter and army name is a member (or counter) declared in
- * p. Returns a new scene (free with scene_free), or NULL with the E3xx errors appended to errs
+ * p; the counters are copied from `units` (an edition's, res_units_of; NULL: the program's).
+ * Returns a new scene (free with scene_free), or NULL with the E3xx errors appended to errs
  * (E399 on OOM). The program is borrowed only during the call. */
-scene *scene_load(const res_program *p, const char *text, size_t len, scn_errors *errs);
+scene *scene_load(const res_program *p, const unit_pool *units, const char *text, size_t len,
+                  scn_errors *errs);
 /* Frees s and everything it owns; accepts NULL. */
 void scene_free(scene *s);
 /* The board s plays on, for changing it (the effect log of play.c is its only writer). */

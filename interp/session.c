@@ -1,6 +1,7 @@
-/* session.c — the hon_vm itself (see session.h): new and free, diagnostics, the edition and
- * variant choice (kept by name across reloads), the set-up of every evaluation and the mapping
- * of its errors, compiling typed text, the game on the board, and the answers (hon_answer_*).
+/* session.c — the hon_vm itself (see session.h): new and free, diagnostics, the active edition
+ * and readings (chosen in choice.c, kept by name across reloads), the set-up of every
+ * evaluation and the mapping of its errors, compiling typed text, the game on the board, and
+ * the answers (hon_answer_*) with the setting they were given under.
  */
 #include "session.h"
 
@@ -216,106 +217,6 @@ int32_t *session_readings(const hon_vm *vm, int32_t ed, const int32_t *overrides
     return r;
 }
 
-hon_status hon_set_edition(hon_vm *vm, const char *name)
-{
-    if (!vm)
-        return HON_ERR_NOT_FOUND;
-    if (!name || !*name) {
-        mem_free(vm->edition);
-        vm->edition = NULL;
-        vm->choice_gen++;
-        return HON_OK;
-    }
-    if (model_find_edition(vm->pg->res, name) < 0)
-        return HON_ERR_NOT_FOUND;
-    char *copy = mem_strdup(name);
-    if (!copy)
-        return HON_ERR_MEMORY;
-    mem_free(vm->edition);
-    vm->edition = copy;
-    vm->choice_gen++;
-    return HON_OK;
-}
-
-const char *hon_edition(const hon_vm *vm)
-{
-    if (!vm)
-        return NULL;
-    int32_t e = session_edition(vm);
-    return e >= 0 ? vm->pg->res->editions[e].name : NULL;
-}
-
-void hon_each_edition(const hon_vm *vm,
-                      void (*fn)(void *ud, const char *name, const char *parent, const char *title),
-                      void *ud)
-{
-    if (!vm || !fn)
-        return;
-    const res_program *p = vm->pg->res;
-    for (size_t i = 0; i < p->neditions; i++) {
-        const res_edition *e = &p->editions[i];
-        fn(ud, e->name, e->parent >= 0 ? p->editions[e->parent].name : NULL, e->title);
-    }
-}
-
-hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
-{
-    if (!vm || !variant)
-        return HON_ERR_NOT_FOUND;
-    const res_program *p = vm->pg->res;
-    int32_t v = model_find_variant(p, variant);
-    if (v < 0)
-        return HON_ERR_NOT_FOUND;
-    if (reading && model_find_member(&p->enums[p->variants[v].enum_id], reading) < 0)
-        return HON_ERR_NOT_FOUND;
-    vm->choice_gen++;
-    for (size_t c = 0; c < vm->nchoices; c++)
-        if (strcmp(vm->choices[c].variant, variant) == 0) {
-            if (!reading) { /* back to the default */
-                mem_free(vm->choices[c].variant);
-                mem_free(vm->choices[c].reading);
-                vm->choices[c] = vm->choices[--vm->nchoices];
-                return HON_OK;
-            }
-            char *copy = mem_strdup(reading);
-            if (!copy)
-                return HON_ERR_MEMORY;
-            mem_free(vm->choices[c].reading);
-            vm->choices[c].reading = copy;
-            return HON_OK;
-        }
-    if (!reading)
-        return HON_OK;
-    if (!MEM_GROW(vm->choices, vm->nchoices, vm->choices_cap))
-        return HON_ERR_MEMORY;
-    session_choice ch = { mem_strdup(variant), mem_strdup(reading) };
-    if (!ch.variant || !ch.reading) {
-        mem_free(ch.variant);
-        mem_free(ch.reading);
-        return HON_ERR_MEMORY;
-    }
-    vm->choices[vm->nchoices++] = ch;
-    return HON_OK;
-}
-
-void hon_each_variant(const hon_vm *vm,
-                      void (*fn)(void *ud, const char *variant, const char *reading,
-                                 const char *doc),
-                      void *ud)
-{
-    if (!vm || !fn)
-        return;
-    const res_program *p = vm->pg->res;
-    bool oom;
-    int32_t *r = session_readings(vm, session_edition(vm), NULL, &oom);
-    for (size_t v = 0; v < p->nvariants; v++) {
-        const res_variant *var = &p->variants[v];
-        uint32_t m = r ? (uint32_t)r[v] : var->dflt;
-        fn(ud, var->name, p->enums[var->enum_id].members[m].name, var->doc);
-    }
-    mem_free(r);
-}
-
 /* ---- evaluations ---- */
 
 state_setup session_setup_with(const hon_vm *vm, const scene *sc, int32_t ed,
@@ -448,19 +349,91 @@ void session_new_game(hon_vm *vm)
 
 /* ---- answers ---- */
 
-hon_answer *session_answer(char *text, char *json, char *trace)
+/* Whether variant v reads something else than its declared default under `readings`. */
+static bool reading_changed(const res_program *p, const int32_t *readings, size_t v)
+{
+    return readings && readings[v] >= 0 && (uint32_t)readings[v] != p->variants[v].dflt;
+}
+
+/* The name of the reading of variant v under `readings` (its default when NULL). */
+static const char *reading_name(const res_program *p, const int32_t *readings, size_t v)
+{
+    const res_variant *var = &p->variants[v];
+    uint32_t m = readings && readings[v] >= 0 ? (uint32_t)readings[v] : var->dflt;
+    return p->enums[var->enum_id].members[m].name;
+}
+
+void session_setting_text(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b)
+{
+    const res_program *p = vm->pg->res;
+    if (ed >= 0 && (size_t)ed < p->neditions)
+        sb_printf(b, "edition %s", p->editions[ed].name);
+    else
+        sb_puts(b, "no edition");
+    bool first = true;
+    for (size_t v = 0; v < p->nvariants; v++)
+        if (reading_changed(p, readings, v)) {
+            sb_printf(b, "%s%s = %s", first ? "; " : ", ", p->variants[v].name,
+                      reading_name(p, readings, v));
+            first = false;
+        }
+}
+
+void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b)
+{
+    const res_program *p = vm->pg->res;
+    bool plain = ed == p->default_edition;
+    for (size_t v = 0; plain && v < p->nvariants; v++)
+        plain = !reading_changed(p, readings, v);
+    if (plain)
+        return;
+    sb_puts(b, "under ");
+    session_setting_text(vm, ed, readings, b);
+    sb_putc(b, '\n');
+}
+
+/* `"edition": E, "readings": {"v": "r", ...}, ` : every variant's reading. */
+static void setting_json(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b)
+{
+    const res_program *p = vm->pg->res;
+    sb_puts(b, "\"edition\": ");
+    sb_json_str(b, ed >= 0 && (size_t)ed < p->neditions ? p->editions[ed].name : NULL);
+    sb_puts(b, ", \"readings\": {");
+    for (size_t v = 0; v < p->nvariants; v++) {
+        sb_puts(b, v ? ", " : "");
+        sb_json_str(b, p->variants[v].name);
+        sb_puts(b, ": ");
+        sb_json_str(b, reading_name(p, readings, v));
+    }
+    sb_puts(b, "}, ");
+}
+
+hon_answer *session_answer(const hon_vm *vm, int32_t ed, const int32_t *readings, char *text,
+                           char *json, char *trace)
 {
     hon_answer *a = mem_calloc(1, sizeof *a);
-    if (!a || !text || !json || !trace) {
+    strbuf setting = { 0 }, j = { 0 };
+    if (a && text && json && trace && json[0] == '{') {
+        session_setting_text(vm, ed, readings, &setting);
+        sb_putc(&j, '{');
+        setting_json(vm, ed, readings, &j);
+        sb_puts(&j, json + 1);
+    }
+    char *sj = sb_take(&j), *st = sb_take(&setting);
+    if (!a || !text || !json || !trace || !sj || !st) {
         mem_free(a);
         mem_free(text);
         mem_free(json);
         mem_free(trace);
+        mem_free(sj);
+        mem_free(st);
         return NULL;
     }
+    mem_free(json);
     a->text = text;
-    a->json = json;
+    a->json = sj;
     a->trace = trace;
+    a->setting = st;
     return a;
 }
 
@@ -484,6 +457,10 @@ const char *hon_answer_note(const hon_answer *a)
 {
     return a ? a->note : NULL;
 }
+const char *hon_answer_setting(const hon_answer *a)
+{
+    return a ? a->setting : "";
+}
 
 void hon_answer_free(hon_answer *a)
 {
@@ -494,5 +471,6 @@ void hon_answer_free(hon_answer *a)
     mem_free(a->trace);
     mem_free(a->why);
     mem_free(a->note);
+    mem_free(a->setting);
     mem_free(a);
 }

@@ -78,8 +78,9 @@ struct hon_answer {
     char *text;
     char *json;
     char *trace;
-    char *why;  /* the brief trace (trace_brief), or NULL: then `trace` serves */
-    char *note; /* how the answer was asked (hon_answer_note), or NULL */
+    char *why;     /* the brief trace (trace_brief), or NULL: then `trace` serves */
+    char *note;    /* how the answer was asked (hon_answer_note), or NULL */
+    char *setting; /* the edition and readings it was given under (hon_answer_setting) */
 };
 
 /* ---- diagnostics ---- */
@@ -147,8 +148,17 @@ void session_new_game(hon_vm *vm);
 
 /* ---- answers ---- */
 
-/* A new answer owning text, json and trace (all three freed on failure); NULL when any is NULL
- * (memory ran out) or on OOM. */
-hon_answer *session_answer(char *text, char *json, char *trace);
+/* A new answer owning text, json and trace (all three freed on failure), given under edition
+ * ed and readings (borrowed; NULL: every variant at its default): its JSON object starts
+ * with "edition" and "readings" (every variant's), hon_answer_setting says them. NULL when
+ * any is NULL (memory ran out) or on OOM. */
+hon_answer *session_answer(const hon_vm *vm, int32_t ed, const int32_t *readings, char *text,
+                           char *json, char *trace);
+/* The setting ed/readings as text: "edition harbor_hills; contour_adjacency = any_red_line"
+ * (the readings other than their variant's declared default), "no edition" without one. */
+void session_setting_text(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b);
+/* The first line of a trace given under ed/readings: "under SETTING\n" when they are not the
+ * program's default edition with every reading at its default; nothing when they are. */
+void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b);
 
 #endif

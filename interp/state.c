@@ -14,8 +14,15 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->pg = s->pg;
     x->p = s->pg->res;
     x->sc = s->sc;
-    x->units = s->sc ? s->sc->units : s->pg->res->units;
+    x->units = s->sc ? s->sc->units : res_units_of(s->pg->res, s->edition);
     x->edition = s->edition;
+    const res_edition *e = s->edition >= 0 && (size_t)s->edition < x->p->neditions
+                               ? &x->p->editions[s->edition]
+                               : NULL;
+    x->fn_of = e ? e->fn_of : NULL;
+    x->nfn_of = e && e->fn_of ? e->nfn_of : 0;
+    x->table_of = e ? e->table_of : NULL;
+    x->ntable_of = e && e->table_of ? e->ntable_of : 0;
     x->readings = s->readings;
     x->dice = dice;
     x->budget = s->budget ? s->budget : VM_DEFAULT_BUDGET;

@@ -69,6 +69,10 @@ struct vm_ctx {
     const unit_pool *units;  /* sc's pool, else the program's */
     int32_t edition;         /* active edition, -1: the top-level rules */
     const int32_t *readings; /* active reading of each variant */
+    /* the edition's versions of the declared fns and tables (res_edition.fn_of, table_of):
+     * NULL when it revises none */
+    const int32_t *fn_of, *table_of;
+    size_t nfn_of, ntable_of;
     dice_src *dice;
     uint64_t budget, steps_left;
     unsigned depth, max_depth;

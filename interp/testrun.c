@@ -105,16 +105,50 @@ static bool item_end(hon_vm *vm, const test_run *r, ast_loc loc, bool pass, strb
     return pass;
 }
 
+static hon_status scene_for(hon_vm *vm, const res_test *t, const scene *sc, int32_t ed,
+                            scene **own);
+
+/* The setup of expect e of test r: the test's, or for `expect X == A under E` edition E's
+ * (the test's variant settings, its board with E's counters) into *s, with a scene (*own) and
+ * readings (*readings) of its own to free after. False on OOM. */
+static bool expect_setup(hon_vm *vm, const test_run *r, size_t e, state_setup *s, scene **own,
+                         int32_t **readings)
+{
+    int32_t ed = r->t->expects[e].edition;
+    *s = r->setup;
+    *own = NULL;
+    *readings = NULL;
+    if (ed < 0)
+        return true;
+    bool oom;
+    *readings = session_readings(vm, ed, r->t->variant_set, &oom);
+    if (oom || scene_for(vm, r->t, r->sc, ed, own) == HON_ERR_MEMORY)
+        return false;
+    *s = session_setup_with(vm, *own ? *own : r->sc, ed, *readings);
+    return true;
+}
+
 /* Runs one expect; returns true when it passes, else writes a failure line. */
 static bool run_expect(hon_vm *vm, test_run *r, size_t e, const prog_expect *pe)
 {
     const res_program *p = vm->pg->res;
-    const val_env env = { p, r->sc };
     const ast_node *x = r->t->expects[e].node;
     vm_ctx *ctx = &vm->x;
     strbuf b = { 0 };
     bool pass = false;
-    session_begin(vm, &r->setup, false);
+    state_setup setup;
+    scene *own;
+    int32_t *readings;
+    if (!expect_setup(vm, r, e, &setup, &own, &readings)) {
+        scene_free(own);
+        mem_free(readings);
+        sb_puts(&b, "out of memory");
+        failure(vm, r, x->loc, &b);
+        sb_free(&b);
+        return false;
+    }
+    const val_env env = { p, setup.sc };
+    session_begin(vm, &setup, false);
     val v, w;
     if (x->ival) {
         if (vm_eval(ctx, pe->whole, &v)) {
@@ -136,6 +170,8 @@ static bool run_expect(hon_vm *vm, test_run *r, size_t e, const prog_expect *pe)
                 span_text(vm, x->a->a->loc, &b);
                 sb_puts(&b, " is ");
                 put_short(&env, v, &b);
+                if (x->ref)
+                    sb_printf(&b, " under %s", x->ref);
                 sb_puts(&b, ", expected ");
                 put_short(&env, w, &b);
             }
@@ -146,7 +182,10 @@ static bool run_expect(hon_vm *vm, test_run *r, size_t e, const prog_expect *pe)
         else if (!(pass = v.u.i != 0))
             sb_puts(&b, "the expectation is false");
     }
-    return item_end(vm, r, x->loc, pass, &b);
+    pass = item_end(vm, r, x->loc, pass, &b);
+    scene_free(own);
+    mem_free(readings);
+    return pass;
 }
 
 /* Sets up the game of test r on its board (language.md §6.7): turn 1, the first phase, the
@@ -279,9 +318,10 @@ static bool run_play_item(hon_vm *vm, test_run *r, size_t e, const prog_expect *
     return item_end(vm, r, x->loc, pass, &b);
 }
 
-/* Loads the board of test t (its path relative to the test's file) into *out; NULL with its
- * diagnostics reported when it does not load. HON_ERR_MEMORY when memory ran out. */
-static hon_status test_board(hon_vm *vm, const res_test *t, scene **out)
+/* Loads the board of test t (its path relative to the test's file), with the counters of
+ * edition ed, into *out; NULL with its diagnostics reported when it does not load.
+ * HON_ERR_MEMORY when memory ran out. */
+static hon_status test_board(hon_vm *vm, const res_test *t, int32_t ed, scene **out)
 {
     const char *file = prog_file_path(vm->pg, t->file);
     const char *slash = strrchr(file, '/');
@@ -292,8 +332,23 @@ static hon_status test_board(hon_vm *vm, const res_test *t, scene **out)
         return HON_ERR_MEMORY;
     memcpy(path, file, dir);
     memcpy(path + dir, t->board, n + 1);
-    hon_status st = view_load_scene(vm, path, NULL, 0, out);
+    hon_status st = view_load_scene(vm, res_units_of(vm->pg->res, ed), path, NULL, 0, out);
     mem_free(path);
+    return st == HON_ERR_MEMORY ? st : HON_OK;
+}
+
+/* The board test t plays on under edition ed when sc (the test's board, or the session's) was
+ * loaded with other counters: its board loaded again with ed's into *own (NULL: sc fits, or
+ * there is no board, or it does not load). HON_ERR_MEMORY when memory ran out. */
+static hon_status scene_for(hon_vm *vm, const res_test *t, const scene *sc, int32_t ed, scene **own)
+{
+    const unit_pool *units = res_units_of(vm->pg->res, ed);
+    *own = NULL;
+    if (t->board && (!sc || sc->counters != units))
+        return test_board(vm, t, ed, own);
+    if (!sc || sc->counters == units)
+        return HON_OK;
+    hon_status st = view_load_scene(vm, units, vm->board_path, vm->board_text, vm->board_len, own);
     return st == HON_ERR_MEMORY ? st : HON_OK;
 }
 
@@ -312,13 +367,14 @@ static bool run_test(hon_vm *vm, size_t i, FILE *out, hon_status *st)
     test_run r = { .t = t, .index = i, .sc = vm->sc, .out = out };
     scene *own = NULL;
     bool ok = true;
-    if (t->board) {
-        *st = test_board(vm, t, &own);
+    *st = scene_for(vm, t, t->board ? NULL : vm->sc, ed, &own);
+    if (own || t->board)
         r.sc = own;
-        if (*st != HON_OK) {
-            mem_free(readings);
-            return false;
-        }
+    if (*st != HON_OK) {
+        mem_free(readings);
+        return false;
+    }
+    if (t->board) {
         if (!own) {
             fprintf(out, "%s:%u:%u: FAIL \"%s\": its board \"%s\" does not load\n",
                     prog_file_path(vm->pg, t->decl->loc.file), t->decl->loc.line, t->decl->loc.col,

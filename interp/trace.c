@@ -184,6 +184,39 @@ static void cites_text(const ast_vec *cites, strbuf *out)
         sb_putc(out, ')');
 }
 
+/* `   (module M, edition E)`: where a rule (or a table row an edition revised) comes from —
+ * its module when it is neither the unnamed module nor the base module (the one the first
+ * file loaded belongs to), and the edition that made this version, if any. Nothing when
+ * neither is said. */
+static void provenance_text(const res_program *p, int32_t module, int32_t edition, strbuf *out)
+{
+    const char *m = module != p->base_module ? res_module_name(p, module) : NULL;
+    const char *e =
+        edition >= 0 && (size_t)edition < p->neditions ? p->editions[edition].name : NULL;
+    if (m || e)
+        sb_printf(out, "   (%s%s%s%s%s)", m ? "module " : "", m ? m : "", m && e ? ", " : "",
+                  e ? "edition " : "", e ? e : "");
+}
+
+/* `, "module": M, "edition": E` (null when unnamed, or as declared). */
+static void provenance_json(const res_program *p, int32_t module, int32_t edition, strbuf *out)
+{
+    sb_puts(out, ", \"module\": ");
+    sb_json_str(out, res_module_name(p, module));
+    sb_puts(out, ", \"edition\": ");
+    sb_json_str(out,
+                edition >= 0 && (size_t)edition < p->neditions ? p->editions[edition].name : NULL);
+}
+
+/* The module and edition of the revision of row `row` of table t, or (0, -1) as declared. */
+static void row_provenance(const res_program *p, const res_table *t, uint32_t row, int32_t *module,
+                           int32_t *edition)
+{
+    const res_row *r = row < t->nrows ? &t->rows[row] : NULL;
+    *module = r && r->revision ? res_module_of(p, r->revision->loc.file) : 0;
+    *edition = r && r->revision ? r->edition : -1;
+}
+
 static void indent(strbuf *out, uint32_t depth)
 {
     for (uint32_t i = 0; i < depth; i++)
@@ -214,10 +247,15 @@ static void table_text(const val_env *env, const trace_ent *e, bool brief, strbu
         sb_printf(out, ".%s", t->cols[e->col].name);
     sb_puts(out, " = ");
     put_arg(env, e->result, out, brief);
+    int32_t module, edition;
+    row_provenance(p, t, e->row, &module, &edition);
+    provenance_text(p, module, edition, out);
     const ast_vec *tc = &t->decl->cites;
     const ast_node *rn = row_node(t, e);
     const ast_vec *rc = rn ? &rn->cites : NULL;
-    if (tc->len || (rc && rc->len)) {
+    const ast_node *rev = e->row < t->nrows ? t->rows[e->row].revision : NULL;
+    const ast_vec *vc = rev ? &rev->cites : NULL;
+    if (tc->len || (rc && rc->len) || (vc && vc->len)) {
         sb_puts(out, "   (");
         for (uint32_t i = 0; i < tc->len; i++) {
             sb_puts(out, i ? "; " : "");
@@ -226,6 +264,10 @@ static void table_text(const val_env *env, const trace_ent *e, bool brief, strbu
         for (uint32_t i = 0; rc && i < rc->len; i++) {
             sb_puts(out, i ? "; " : tc->len ? "; row: " : "row: ");
             put_cite(rc->items[i], out);
+        }
+        for (uint32_t i = 0; vc && i < vc->len; i++) {
+            sb_puts(out, i ? "; " : tc->len || (rc && rc->len) ? "; revised: " : "revised: ");
+            put_cite(vc->items[i], out);
         }
         sb_putc(out, ')');
     }
@@ -308,6 +350,7 @@ static void rule_line(const val_env *env, const trace_ent *e, bool brief, strbuf
         event_rule_what(e, out);
     else
         put_arg(env, e->result, out, brief);
+    provenance_text(p, r->module, r->edition, out);
     cites_text(&r->decl->cites, out);
 }
 
@@ -918,6 +961,12 @@ static void json_lookup(const val_env *env, const trace_ent *e, strbuf *out)
     sb_puts(out, ", \"row_cites\": ");
     const ast_node *rn = row_node(t, e);
     json_cites(rn ? &rn->cites : NULL, out);
+    const ast_node *rev = e->row < t->nrows ? t->rows[e->row].revision : NULL;
+    sb_puts(out, ", \"revised_cites\": ");
+    json_cites(rev ? &rev->cites : NULL, out);
+    int32_t module, edition;
+    row_provenance(env->p, t, e->row, &module, &edition);
+    provenance_json(env->p, module, edition, out);
     sb_putc(out, '}');
 }
 
@@ -1010,6 +1059,7 @@ static size_t json_call(const val_env *env, const trace_log *t, size_t i, strbuf
             put_val(env, r->result, out, true);
         sb_puts(out, ", \"cites\": ");
         json_cites(&rule->decl->cites, out);
+        provenance_json(p, rule->module, rule->edition, out);
         sb_puts(out, ", \"calls\": ");
         i = json_calls(env, t, i + 1, d + 2, out);
         sb_putc(out, '}');
@@ -1079,6 +1129,7 @@ static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbu
         json_lines(r, out);
         sb_puts(out, ", \"cites\": ");
         json_cites(&rule->decl->cites, out);
+        provenance_json(p, rule->module, rule->edition, out);
         sb_puts(out, ", \"calls\": ");
         i = json_calls(env, t, i + 1, d + 2, out);
         sb_putc(out, '}');

@@ -28,7 +28,8 @@ static void report_scn(hon_vm *vm, const char *path, const char *text, size_t le
     session_emit(vm, &dl);
 }
 
-hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_t len, scene **out)
+hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path, const char *text,
+                           size_t len, scene **out)
 {
     *out = NULL;
     char *owned = NULL;
@@ -39,7 +40,9 @@ hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_
         text = owned;
     }
     scn_errors errs = { 0 };
-    *out = scene_load(vm->pg->res, text, len, &errs);
+    if (!units)
+        units = res_units_of(vm->pg->res, session_edition(vm));
+    *out = scene_load(vm->pg->res, units, text, len, &errs);
     hon_status st = HON_OK;
     if (!*out) {
         bool oom = false;
@@ -60,7 +63,7 @@ void view_rebind(hon_vm *vm)
     scene_free(vm->sc);
     vm->sc = NULL;
     scene *sc;
-    hon_status st = view_load_scene(vm, vm->board_path, vm->board_text, vm->board_len, &sc);
+    hon_status st = view_load_scene(vm, NULL, vm->board_path, vm->board_text, vm->board_len, &sc);
     if (st == HON_OK) {
         vm->sc = sc;
         return;
@@ -76,7 +79,7 @@ void view_rebind(hon_vm *vm)
 static hon_status set_board(hon_vm *vm, const char *path, char *text, size_t len)
 {
     scene *sc;
-    hon_status st = view_load_scene(vm, path, text, len, &sc);
+    hon_status st = view_load_scene(vm, NULL, path, text, len, &sc);
     if (st != HON_OK) {
         mem_free(text);
         return st;

@@ -8,10 +8,12 @@
 #include "session.h"
 
 /* Loads a scenario (from text, or from the file `path` when text is NULL) against the current
- * program into *out (a new scene). On errors (E3xx, reported with file, line and column;
- * E398 when the file cannot be read) *out is NULL and the status says why: HON_ERR_COMPILE,
- * HON_ERR_IO or HON_ERR_MEMORY. */
-hon_status view_load_scene(hon_vm *vm, const char *path, const char *text, size_t len, scene **out);
+ * program into *out (a new scene), its counters copied from `units` (an edition's,
+ * res_units_of; NULL: the active edition's). On errors (E3xx, reported with file, line and
+ * column; E398 when the file cannot be read) *out is NULL and the status says why:
+ * HON_ERR_COMPILE, HON_ERR_IO or HON_ERR_MEMORY. */
+hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path, const char *text,
+                           size_t len, scene **out);
 /* After a reload of the rules: the board again, against the new program; dropped (with a
  * note) when its names no longer resolve. */
 void view_rebind(hon_vm *vm);

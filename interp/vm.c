@@ -171,6 +171,8 @@ static bool table_row(vm_ctx *x, const res_table *t, const val *keys, uint32_t *
 static bool table_get(vm_ctx *x, uint32_t table, const val *keys, uint32_t col, val *out)
 {
     const res_program *p = x->p;
+    if (table < x->ntable_of)
+        table = (uint32_t)x->table_of[table]; /* the edition's version */
     const res_table *t = &p->tables[table];
     uint32_t row;
     if (!table_row(x, t, keys, &row))
@@ -825,6 +827,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         uint32_t fn = OPA, argc = OPB;
         SKIP(2);
         SAVE_PC();
+        if (fn < x->nfn_of)
+            fn = (uint32_t)x->fn_of[fn]; /* the edition's version */
         const chunk *callee = x->pg->fns[fn];
         if (x->depth >= x->max_depth)
             RAISE(E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
@@ -1200,6 +1204,8 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     if (!is_fn)
         return call_query(x, q, 0, nargs, out);
     bool answered;
+    if (q < x->nfn_of)
+        q = (uint32_t)x->fn_of[q];
     if (!run_chunk(x, x->pg->fns[q], 0, nargs, out, &answered))
         return false;
     return answered || state_fail(x, E_INTERNAL, "the function gave no value");

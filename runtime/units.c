@@ -73,6 +73,18 @@ int32_t unit_add(unit_pool *p, const char *counter, const char *title)
     return (int32_t)p->len++;
 }
 
+/* Copies src's kind, side, size, abilities, markers and values into dst; both are units of
+ * pools of the same numbers of ability, marker and value ids as p. */
+static void copy_data(const unit_pool *p, unit *dst, const unit *src)
+{
+    dst->kind = src->kind;
+    dst->side = src->side;
+    dst->size = src->size;
+    size_t wa = words(p->n_abilities), wv = words(p->n_values);
+    size_t bytes = (wa + p->n_abilities + p->n_values + wv) * 8 + (size_t)p->n_markers * 4;
+    memcpy(dst->abilities, src->abilities, bytes);
+}
+
 int32_t unit_copy(unit_pool *p, int32_t id)
 {
     if (!unit_get(p, id))
@@ -81,14 +93,22 @@ int32_t unit_copy(unit_pool *p, int32_t id)
     int32_t nid = unit_add(p, p->units[id].counter, p->units[id].title);
     if (nid < 0)
         return -1;
-    unit *src = &p->units[id], *dst = &p->units[nid];
-    dst->kind = src->kind;
-    dst->side = src->side;
-    dst->size = src->size;
-    size_t wa = words(p->n_abilities), wv = words(p->n_values);
-    size_t bytes = (wa + p->n_abilities + p->n_values + wv) * 8 + (size_t)p->n_markers * 4;
-    memcpy(dst->abilities, src->abilities, bytes);
+    copy_data(p, &p->units[nid], &p->units[id]);
     return nid;
+}
+
+unit_pool *unit_pool_copy(const unit_pool *from)
+{
+    unit_pool *to = unit_pool_new(from->n_abilities, from->n_markers, from->n_values);
+    for (size_t i = 0; to && i < from->len; i++) {
+        int32_t id = unit_add(to, from->units[i].counter, from->units[i].title);
+        if (id < 0) {
+            unit_pool_free(to);
+            return NULL;
+        }
+        copy_data(from, &to->units[id], &from->units[i]);
+    }
+    return to;
 }
 
 unit *unit_get(const unit_pool *p, int32_t id)

@@ -40,6 +40,8 @@ void unit_pool_free(unit_pool *p);
 /* Adds a unit with no kind, side, abilities, markers or values, size 1. Copies counter and
  * title (title may be NULL). Returns its id, or -1 on OOM. */
 int32_t unit_add(unit_pool *p, const char *counter, const char *title);
+/* A new pool holding a copy of every unit of `from`, with the same ids; NULL on OOM. */
+unit_pool *unit_pool_copy(const unit_pool *from);
 /* Adds a copy of unit `id` (a second counter of the same type on the board); new id or -1. */
 int32_t unit_copy(unit_pool *p, int32_t id);
 /* The unit with that id, or NULL when id is out of range. Borrowed; invalidated by unit_add. */

@@ -147,8 +147,28 @@ ast_node *front_remove(front_ctx *ctx, ast_loc loc, const char *query, const cha
 ast_node *front_variant(front_ctx *ctx, ast_loc loc, const char *name, const char *doc,
                         ast_vec readings);
 ast_node *front_reading(front_ctx *ctx, ast_loc loc, const char *name, const char *doc, bool dflt);
-ast_node *front_edition(front_ctx *ctx, ast_loc loc, const char *name, const char *parent,
-                        const char *title, ast_vec items);
+/* `edition NAME [extends P, ...] [uses M, ...] ["title"] ...` (parents and uses: AST_NAMEs). */
+ast_node *front_edition(front_ctx *ctx, ast_loc loc, const char *name, ast_vec parents,
+                        ast_vec uses, const char *title, ast_vec items);
+/* `module NAME ["title"];` */
+ast_node *front_module(front_ctx *ctx, ast_loc loc, const char *name, const char *title);
+/* "QUERY.RULE" in the file's arena, from its two parts; NULL (reported) on OOM. */
+const char *front_rule_name(front_ctx *ctx, const char *query, const char *rule);
+/* `revise rule Q.R cites [when e] [unless e] [answer e];`: at least one clause (E010 at `end`,
+ * the `;`, otherwise). */
+ast_node *front_revise_rule(front_ctx *ctx, ast_loc loc, const char *query, const char *rule,
+                            ast_vec cites, ast_node *when, ast_node *unless, ast_node *answer,
+                            ast_loc end);
+/* `revise table T[KEYS] [.COLUMN] = CELLS cites;` */
+ast_node *front_revise_table(front_ctx *ctx, ast_loc loc, const char *table, ast_vec keys,
+                             const char *column, ast_vec cells, ast_vec cites);
+/* `revise fn ...`: fn is the AST_FN front_fn built of the rest. */
+ast_node *front_revise_fn(front_ctx *ctx, ast_node *fn);
+/* `revise counter C { items }` */
+ast_node *front_revise_counter(front_ctx *ctx, ast_loc loc, const char *counter, ast_vec items);
+/* `prefer E [for KIND NAME];` (kind NULL: for every conflict); what_loc spans NAME. */
+ast_node *front_prefer(front_ctx *ctx, ast_loc loc, const char *edition, const char *kind,
+                       const char *name, ast_loc what_loc);
 ast_node *front_set_variant(front_ctx *ctx, ast_loc loc, const char *variant, const char *reading);
 /* A test; its settings may hold at most one `board` (E020 for a second one), one `dice` and
  * one `choices` (E021). */
@@ -157,6 +177,14 @@ ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char 
 /* `expect e [fails CODE]`: CODE must read E followed by three digits (E016 otherwise). */
 ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *code,
                        ast_loc code_loc);
+/* One `A under E` of `expect X == A under E, ...`: an AST_EXPECT whose a is A (NULL for the
+ * first, whose A is in the comparison) and ref E (loc: E's span). */
+ast_node *front_under(front_ctx *ctx, ast_loc loc, ast_node *answer, const char *edition);
+/* `expect X == A under E, B under F, ...;` appended to the items of a test as one `expect X ==
+ * A` per edition, each under its own; `first` is `X == A` (E010 at it when it is not a
+ * comparison with `==`), `under` the first edition's item, `rest` the others'. */
+ast_vec front_expect_under(front_ctx *ctx, ast_vec items, ast_node *first, ast_node *under,
+                           ast_vec rest);
 
 /* ---- events, statements and procedure tests (language.md §6) ---- */
 

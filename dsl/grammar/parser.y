@@ -104,19 +104,20 @@ static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep);
     CHOICES "'choices'" DICE "'dice'" ENTER "'enter'" FIRST "'first'" INT_TYPE "'int'"
     LIST "'list'" NEAR "'near'" ON "'on'" PERMISSION "'permission'" PHASE_END "'phase_end'"
     PHASE_START "'phase_start'" TO "'to'" TURN_START "'turn_start'" WALK_END "'walk_end'"
-    WHEN "'when'"
+    MODULE "'module'" PREFER "'prefer'" REVISE "'revise'" UNDER "'under'" UNLESS "'unless'"
+    USES "'uses'" WHEN "'when'"
 
 %type <node> decl counter counter_item simple_value table row cell cite rule edition_item
 %type <node> variant_decl reading edition test expect param key_param field member entry
 %type <node> type expr or_expr and_expr not_expr cmp_expr
 %type <node> sum_expr mul_expr unary postfix primary init
-%type <node> when_opt default_opt number let_clause setting source_decl
+%type <node> when_opt unless_opt answer_opt default_opt number let_clause setting source_decl
 %type <node> moment_opt block stmt if_stmt operand primary_core primary_c cond or_c and_c
 %type <node> not_c cmp_c sum_c mul_c unary_c postfix_c
 %type <vec> members fields params params_opt key_params counter_items entries entries_opt
 %type <vec> rows cells cites cites_opt lets edition_items readings settings expects stmts
-%type <vec> exprs exprs_opt inits inits_opt
-%type <str> word type_word text text_opt doc_opt extends_opt source_opt example_opt
+%type <vec> exprs exprs_opt inits inits_opt names extends_opt uses_opt unders
+%type <str> word type_word text text_opt doc_opt source_opt example_opt column_opt prefer_kind
 %type <str> test_edition_opt vocab_word moment combine_word
 %type <ival> priority_opt signed_int
 %type <op> vocab_kw cmp_op combine_mode
@@ -149,7 +150,7 @@ file
  *      | 'record' IDENT '{' field { ',' field } '}'
  *      | counter | table | fn | query | rule | variant | edition
  *      | 'default' 'edition' IDENT ';'
- *      | test | event | source_decl ;
+ *      | test | event | source_decl | 'module' IDENT [ text ] ';' ;
  * vocab_kw = 'kind' | 'side' | 'ability' | 'marker' | 'token' | 'terrain' | 'square_feature'
  *          | 'side_feature' | 'interspace_item' | 'phase' | 'face' ;
  * Another type than `int` after a vocabulary name is E017. */
@@ -179,6 +180,7 @@ decl
     | EVENT IDENT '(' params_opt ')' moment_opt text_opt ';'
                                         { $$ = front_event(ctx, @2, $2, $4, $6, $7); }
     | source_decl
+    | MODULE IDENT text_opt ';'         { $$ = front_module(ctx, @2, $2, $3); }
     ;
 
 /* event = 'event' IDENT '(' [ params ] ')' [ 'on' moment ] [ text ] ';' ;         (§6.1)
@@ -608,20 +610,39 @@ default_flag
     | DEFAULT                           { $$ = true; }
     ;
 
-/* edition = 'edition' IDENT [ 'extends' IDENT ] [ text ]
- *           ( ';' | '{' { edition_item } '}' ) ;                              (§3.8)
+/* edition = 'edition' IDENT [ 'extends' IDENT { ',' IDENT } ] [ 'uses' IDENT { ',' IDENT } ]
+ *           [ text ] ( ';' | '{' { edition_item } '}' ) ;                          (§3.8)
  * edition_item = rule | 'replace' rule | 'remove' 'rule' IDENT '.' word ';'
- *              | 'set' 'variant' IDENT '=' IDENT ';' ; */
+ *              | 'set' 'variant' IDENT '=' IDENT ';'
+ *              | 'revise' 'rule' IDENT '.' word { cite } [ 'when' expr ] [ 'unless' expr ]
+ *                [ 'answer' expr ] ';'
+ *              | 'revise' 'table' IDENT '[' exprs ']' [ '.' word ] '=' cell { ',' cell }
+ *                { cite } ';'
+ *              | 'revise' 'fn' IDENT '(' [ params ] ')' '->' type '=' expr ';'
+ *              | 'revise' 'counter' IDENT '{' { counter_item } '}'
+ *              | 'prefer' IDENT [ 'for' what ] ';' ;
+ * what = 'rule' IDENT '.' word | ( 'table' | 'fn' | 'counter' | 'variant' ) IDENT ;
+ * A `revise rule` with none of its three clauses is E010. */
 edition
-    : EDITION IDENT extends_opt text_opt ';'
-                                        { $$ = front_edition(ctx, @2, $2, $3, $4, NOVEC); }
-    | EDITION IDENT extends_opt text_opt '{' edition_items '}'
-                                        { $$ = front_edition(ctx, @2, $2, $3, $4, $6); }
+    : EDITION IDENT extends_opt uses_opt text_opt ';'
+                                        { $$ = front_edition(ctx, @2, $2, $3, $4, $5, NOVEC); }
+    | EDITION IDENT extends_opt uses_opt text_opt '{' edition_items '}'
+                                        { $$ = front_edition(ctx, @2, $2, $3, $4, $5, $7); }
     ;
 
 extends_opt
-    : %empty                            { $$ = NULL; }
-    | EXTENDS IDENT                     { $$ = $2; }
+    : %empty                            { $$ = NOVEC; }
+    | EXTENDS names                     { $$ = $2; }
+    ;
+
+uses_opt
+    : %empty                            { $$ = NOVEC; }
+    | USES names                        { $$ = $2; }
+    ;
+
+names
+    : member                            { $$ = front_vec1(ctx, $1); }
+    | names ',' member                  { $$ = front_push(ctx, $1, $3); }
     ;
 
 edition_items
@@ -635,12 +656,45 @@ edition_item
     | REPLACE rule                      { $$ = front_rule_as($2, AST_EDIT_REPLACE); }
     | REMOVE RULE IDENT '.' word ';'    { $$ = front_remove(ctx, ast_loc_span(@3, @5), $3, $5); }
     | SET VARIANT IDENT '=' IDENT ';'   { $$ = front_set_variant(ctx, ast_loc_span(@3, @5), $3, $5); }
+    | REVISE RULE IDENT '.' word cites_opt when_opt unless_opt answer_opt ';'
+                                        { $$ = front_revise_rule(ctx, ast_loc_span(@3, @5), $3, $5, $6, $7, $8, $9, @10); }
+    | REVISE TABLE IDENT '[' exprs ']' column_opt '=' cells cites_opt ';'
+                                        { $$ = front_revise_table(ctx, @3, $3, $5, $7, $9, $10); }
+    | REVISE FN IDENT '(' params_opt ')' ARROW type '=' expr ';'
+                                        { $$ = front_revise_fn(ctx, front_fn(ctx, @3, $3, $5, $8, $10)); }
+    | REVISE COUNTER IDENT '{' counter_items '}'
+                                        { $$ = front_revise_counter(ctx, @3, $3, $5); }
+    | PREFER IDENT ';'                  { $$ = front_prefer(ctx, @2, $2, NULL, NULL, @2); }
+    | PREFER IDENT FOR prefer_kind IDENT ';'
+                                        { $$ = front_prefer(ctx, @2, $2, $4, $5, @5); }
+    | PREFER IDENT FOR RULE IDENT '.' word ';'
+                                        { $$ = front_prefer(ctx, @2, $2, $4, front_rule_name(ctx, $5, $7), ast_loc_span(@5, @7)); }
+    ;
+
+prefer_kind
+    : TABLE | FN | COUNTER | VARIANT
+    ;
+
+unless_opt
+    : %empty                            { $$ = NULL; }
+    | UNLESS expr                       { $$ = $2; }
+    ;
+
+answer_opt
+    : %empty                            { $$ = NULL; }
+    | ANSWER expr                       { $$ = $2; }
+    ;
+
+column_opt
+    : %empty                            { $$ = NULL; }
+    | '.' word                          { $$ = $2; }
     ;
 
 /* test = 'test' text [ 'edition' IDENT ] { setting } '{' { item } '}' ;    (§3.9, §6.7)
  * setting = 'variant' IDENT '=' IDENT | 'board' STRING
  *         | 'dice' '[' [ exprs ] ']' | 'choices' '[' [ exprs ] ']' ;
  * item = 'expect' expr [ 'fails' IDENT ] ';'
+ *      | 'expect' expr 'under' IDENT { ',' expr 'under' IDENT } ';'
  *      | 'do' IDENT '(' [ exprs ] ')' [ 'fails' IDENT ] ';'
  *      | 'advance' 'to' IDENT ';' | 'move' operand 'along' expr ';' ; */
 test
@@ -668,7 +722,15 @@ setting
 expects
     : %empty                            { $$ = NOVEC; }
     | expects expect                    { $$ = front_push(ctx, $1, $2); }
+    | expects EXPECT expr UNDER IDENT unders ';'
+                                        { $$ = front_expect_under(ctx, $1, $3, front_under(ctx, @5, NULL, $5), $6); }
     | expects error ';'                 { yyerrok; }
+    ;
+
+/* unders = { ',' expr 'under' IDENT } ;  the other answers of `expect X == A under E, ...` */
+unders
+    : %empty                            { $$ = NOVEC; }
+    | unders ',' expr UNDER IDENT       { $$ = front_push(ctx, $1, front_under(ctx, @5, $3, $5)); }
     ;
 
 expect
@@ -708,6 +770,7 @@ word
     | MOVE | NOTE | PHASE | PLACE | RAISE | TAKE
     | ADVANCE | ALONG | AT | BOARD | BY | CHOICES | DICE | ENTER | FIRST | INT_TYPE | LIST | NEAR
     | ON | PERMISSION | PHASE_END | PHASE_START | TO | TURN_START | WALK_END
+    | MODULE | PREFER | REVISE | UNDER | UNLESS | USES
     ;
 
 /* ---------------------------------------------------------------- expressions (§4) */
@@ -912,7 +975,7 @@ static const int decl_starters[] = {
     TOK_KIND, TOK_SIDE, TOK_ABILITY, TOK_MARKER, TOK_TOKEN, TOK_VALUE, TOK_ENUM, TOK_RECORD,
     TOK_COUNTER, TOK_TABLE, TOK_FN, TOK_QUERY, TOK_RULE, TOK_VARIANT, TOK_EDITION,
     TOK_DEFAULT, TOK_TEST, TOK_TERRAIN, TOK_SQUARE_FEATURE, TOK_SIDE_FEATURE, TOK_INTERSPACE_ITEM,
-    TOK_EVENT, TOK_PHASE, TOK_FACE, TOK_SOURCE,
+    TOK_EVENT, TOK_PHASE, TOK_FACE, TOK_SOURCE, TOK_MODULE,
 };
 static const int expr_starters[] = {
     TOK_INT, TOK_IDENT, TOK_TRUE, TOK_FALSE, TOK_FORBID, TOK_PERMIT, '(', '[', '{', '-',

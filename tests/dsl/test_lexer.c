@@ -195,6 +195,12 @@ START_TEST(keywords_all)
         "choices",
         "advance",
         "along",
+        "module",
+        "uses",
+        "revise",
+        "unless",
+        "prefer",
+        "under",
     };
     for (size_t i = 0; i < sizeof kw / sizeof *kw; i++) {
         lexed *L = lex_all(kw[i]);

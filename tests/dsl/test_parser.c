@@ -352,6 +352,38 @@ START_TEST(variants_editions_tests)
 }
 END_TEST
 
+START_TEST(modules_and_revisions)
+{
+    ck_assert_dump(dump_file, "module hh \"Harbor & Hills\";", "(module hh \"Harbor & Hills\")");
+    ck_assert_dump(dump_file, "edition every extends a, b uses m, n \"All\";",
+                   "(edition every (extends a b) (uses m n) \"All\")");
+    /* each revision, with its parts; `unless` comes between `when` and `answer` */
+    ck_assert_dump(dump_file,
+                   "edition e {\n  revise rule q.r cite \"E.1\" when x > 1 unless y answer 2;\n"
+                   "  revise rule q.s unless z;\n}",
+                   "(edition e (revise-rule q.r (cite \"E.1\") (when (> x 1)) (unless y) "
+                   "(answer 2)) (revise-rule q.s (unless z)))");
+    ck_assert_dump(dump_file,
+                   "edition e {\n  revise table t[a, 1].col = 5 cite \"E.2\";\n"
+                   "  revise table u[b] = ?, 2;\n}",
+                   "(edition e (revise-table t (keys a 1) (column col) (cells 5) (cite \"E.2\")) "
+                   "(revise-table u (keys b) (cells ? 2)))");
+    ck_assert_dump(dump_file,
+                   "edition e {\n  revise fn f(n: int) -> int = n + 1;\n"
+                   "  revise counter c { defense 4 }\n}",
+                   "(edition e (revise-fn f (params (n int)) int (+ n 1)) "
+                   "(revise-counter c (defense 4)))");
+    ck_assert_dump(dump_file,
+                   "edition e extends a, b {\n  prefer a;\n  prefer b for rule q.r;\n"
+                   "  prefer a for table t;\n}",
+                   "(edition e (extends a b) (prefer a) (prefer b rule q.r) (prefer a table t))");
+    /* `expect X == A under E, B under F`: one expect per edition, X shared */
+    ck_assert_dump(dump_file, "test \"t\" {\n  expect f(1) == 2 under a, 3 under b;\n}",
+                   "(test \"t\" (expect (== (call f 1) 2) (under a)) "
+                   "(expect (== (call f 1) 3) (under b)))");
+}
+END_TEST
+
 START_TEST(empty_and_comments)
 {
     ck_assert_dump(dump_file, "", "");
@@ -668,6 +700,7 @@ int main(void)
     tcase_add_test(td, rules);
     tcase_add_test(td, rule_fields);
     tcase_add_test(td, variants_editions_tests);
+    tcase_add_test(td, modules_and_revisions);
     tcase_add_test(td, events_and_statements);
     tcase_add_test(td, one_let_one_if);
     tcase_add_test(td, sources_and_texts);

@@ -73,6 +73,11 @@ static const char *const seeds[] = {
     "record o { kind: token, number: int }\ntoken numbered: int;\n"
     "fn n(x: int) -> o = o{kind: numbered, number: x};\n"
     "table fl(n: int floor) -> int { 0 => 1; 10 => 2; }\n",
+    "module m \"M\";\nquery q(x: int) -> int combine first default 0;\n"
+    "rule q.r cite \"Q\" when x > 1 answer x;\nfn f() -> int = 1;\nsource \"Q\";\n"
+    "edition a uses m { revise rule q.r cite \"Q\" unless x > 5; revise fn f() -> int = 2; }\n"
+    "edition b { revise rule q.r answer 7; }\nedition c extends a, b { prefer a; }\n"
+    "test \"u\" { expect q(2) == 2 under a, 7 under b; }\n",
 };
 
 int main(void)

@@ -323,8 +323,10 @@ START_TEST(table_lookups_in_traces)
     ck_assert_int_eq(hon_eval(t->vm, "bonus[1]", "<test>", &a), HON_OK);
     ck_assert_str_eq(
         hon_answer_json(a),
-        "{\"value\": 5, \"type\": \"int\", \"text\": \"5\", \"trace\": [{\"table\": \"bonus\", "
-        "\"keys\": [1], \"column\": null, \"value\": 5, \"cites\": [], \"row_cites\": []}]}");
+        "{\"edition\": null, \"readings\": {}, \"value\": 5, \"type\": \"int\", \"text\": "
+        "\"5\", \"trace\": [{\"table\": \"bonus\", \"keys\": [1], \"column\": null, \"value\": "
+        "5, \"cites\": [], \"row_cites\": [], \"revised_cites\": [], \"module\": null, "
+        "\"edition\": null}]}");
     hon_answer_free(a);
     tvm_free(t);
 }

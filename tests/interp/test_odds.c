@@ -106,7 +106,8 @@ START_TEST(odds_json)
     /* 2 of 6 faces: 1/3; false 2/3; 6 paths in all */
     ck_assert_str_eq(
         hon_answer_json(a),
-        "{\"value\": [{\"value\": false, \"text\": \"false\", \"probability\": \"2/3\", "
+        "{\"edition\": null, \"readings\": {}, \"value\": [{\"value\": false, \"text\": \"false\", "
+        "\"probability\": \"2/3\", "
         "\"p\": 0.66666666666666663, \"paths\": 4}, {\"value\": true, \"text\": \"true\", "
         "\"probability\": \"1/3\", \"p\": 0.33333333333333331, \"paths\": 2}], "
         "\"type\": \"odds of bool\", \"paths\": 6, \"trace\": []}");

@@ -10,7 +10,8 @@
 #include "mem.h"
 
 static const char *program =
-    "kind inf;\nside allies;\nability aa: int;\nmarker sup;\nvalue defense;\ntoken numbered: int;\n"
+    "module m;\nkind inf;\nside allies;\nability aa: int;\nmarker sup;\nvalue defense;\ntoken "
+    "numbered: int;\n"
     "enum w { storm, clear }\nrecord order { kind: token, number: int }\n"
     "counter c \"C\" : inf { side allies defense 3 abilities { aa 1 } markers { sup } }\n"
     "table t(k: w) -> (a: int, b: set<w>) cite \"T\" { storm => 1, {storm}; clear => ?, {}; }\n"
@@ -22,7 +23,13 @@ static const char *program =
     "rule p.no cite \"P\" when x < 0 answer forbid;\n"
     "variant v \"V\" { reading one default; reading two; }\n"
     "edition e \"E\" { replace rule q.b cite \"B2\" answer 5; set variant v = two; }\n"
+    "edition r extends e uses m { revise rule q.a cite \"B2\" when x > 1 unless x > 9;\n"
+    "  revise table t[storm].a = 2; revise fn num(n: int) -> order = order{kind: numbered, "
+    "number: n + 1};\n  revise counter c { defense 4 } }\n"
+    "edition s extends e { revise rule q.a answer 3; }\n"
+    "edition rs extends r, s { prefer r; }\n"
     "default edition e;\ntest \"t1\" { expect q(1) == 10; expect t[clear].a fails E201; }\n"
+    "test \"t2\" { expect c.defense == 3 under e, 4 under rs; }\n"
     "source \"T\"; source \"A\" = \"S\"; source \"B\"; source \"P\"; source \"B2\";\n";
 
 static void quiet(void *ud, const hon_diag *d)
@@ -63,6 +70,11 @@ static void load_and_ask(hon_vm *vm, const void *ud)
     hon_eval(vm, "q(3) + len([num(1).number]) + c.defense", "<oom>", &a);
     hon_answer_free(a);
     a = NULL;
+    hon_set_edition(vm, "rs");
+    hon_eval(vm, "q(3) + num(1).number + c.defense + t[storm].a", "<oom>", &a);
+    hon_answer_free(a);
+    hon_set_edition(vm, NULL);
+    a = NULL;
     hon_odds(vm, "roll d6 + 1 > 4", "<oom>", &a);
     hon_answer_free(a);
     FILE *devnull = fopen("/dev/null", "w");
@@ -77,6 +89,10 @@ START_TEST(every_allocation_fails_once)
      * q(3) under e: default 1 + q.a (3 + 2 + f[3] = 1) + q.b replaced (5) = 12 */
     tvm *t = tvm_new(program);
     ck_ev(t, "q(3)", "12");
+    /* under rs, r preferred: q.a fires for 1 < x <= 9 (3 + 2 + f[3] = 6), q.b 5, default 1: 12;
+     * num(1).number is 2, c.defense 4, t[storm].a 2 */
+    ck_assert_int_eq(hon_set_edition(t->vm, "rs"), HON_OK);
+    ck_ev(t, "q(3) + num(1).number + c.defense + t[storm].a", "20");
     tvm_free(t);
 }
 END_TEST

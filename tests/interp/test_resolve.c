@@ -307,11 +307,92 @@ START_TEST(e140_revise_missing_rule)
 }
 END_TEST
 
+/* The program the revision tests revise: a query and two rules, a table, a fn, a counter and
+ * a variant, in the module `m`, and the edition e using it. */
+#define REV_BASE                                                                           \
+    "module m;\nquery q(x: int) -> int combine first default 0;\n"                         \
+    "rule q.r cite \"X\" when x > 1 answer x;\nenum w { clear, rain }\n"                   \
+    "table t(k: w) -> (a: int, b: int) { clear => 1, 2; rain => 3, 4; }\n"                 \
+    "fn f(n: int) -> int = n;\nvalue defense;\nkind inf;\ncounter c : inf { defense 3 }\n" \
+    "variant v { reading one default; reading two; }\nsource \"X\";\nedition e uses m;\n"
+
+START_TEST(e140_revise_what_does_not_exist)
+{
+    /* line 13 holds the edition; each item's name is at column 33 or after `{ ` */
+    ck_load_fails(REV_BASE "edition d extends e { revise rule q.nope when true; }", 140, 13, 35);
+    ck_load_fails(REV_BASE "edition d extends e { revise table nope[clear] = 1; }", 140, 13, 36);
+    /* a row and a column the table does not have */
+    ck_load_fails(REV_BASE "edition d extends e { revise table t[rain].c = 1; }", 140, 13, 36);
+    ck_load_fails(REV_BASE "edition d extends e { revise fn nope(n: int) -> int = 1; }", 140, 13,
+                  33);
+    ck_load_fails(REV_BASE "edition d extends e { revise counter nope { defense 1 } }", 140, 13,
+                  38);
+    /* a rule its parent removed (a rule of a module it does not use: test_editions.c) */
+    ck_load_fails(REV_BASE "edition d uses m { remove rule q.r; }\n"
+                           "edition d2 extends d { revise rule q.r answer 2; }",
+                  140, 14, 36);
+}
+END_TEST
+
+START_TEST(e144_conflicting_parents)
+{
+    /* a and b revise q.r differently; ab extends both and says nothing: at ab's name */
+    ck_load_fails(REV_BASE "edition a extends e { revise rule q.r when x > 2; }\n"
+                           "edition b extends e { revise rule q.r when x > 3; }\n"
+                           "edition ab extends a, b;",
+                  144, 15, 9);
+    /* one cell each: no conflict; the same cell differently: a conflict */
+    ck_load_fails(REV_BASE "edition a extends e { revise table t[clear].a = 5; }\n"
+                           "edition b extends e { revise table t[clear].a = 6; }\n"
+                           "edition ab extends a, b;",
+                  144, 15, 9);
+    /* a `prefer` of an edition that is not a parent */
+    ck_load_fails(REV_BASE "edition a extends e;\nedition ab extends a { prefer e; }", 144, 14, 31);
+}
+END_TEST
+
+/* Loads src, which must load, with a warning `code` at line:col. */
+static void ck_load_warns(const char *src, int code, unsigned line, unsigned col)
+{
+    tvm *t = tvm_new(NULL);
+    ck_assert_msg(hon_load_source(t->vm, "t.hon", src, strlen(src)) == HON_OK, "%s", t->log);
+    ck_assert_msg(has_diag(t, code, line, col), "expected E%03d at %u:%u, got:\n%s", code, line,
+                  col, t->log);
+    ck_assert_msg(strstr(t->log, "warning[E145]"), "%s", t->log);
+    tvm_free(t);
+}
+
+START_TEST(e145_revisions_that_change_nothing)
+{
+    ck_load_warns(REV_BASE "edition d extends e { revise rule q.r when x > 1; }", 145, 13, 35);
+    ck_load_warns(REV_BASE "edition d extends e { revise rule q.r answer x; }", 145, 13, 35);
+    ck_load_warns(REV_BASE "edition d extends e { replace rule q.r cite \"X\" when x > 1 "
+                           "answer x; }",
+                  145, 13, 36);
+    ck_load_warns(REV_BASE "edition d extends e { revise table t[rain] = 3, 4; }", 145, 13, 36);
+    ck_load_warns(REV_BASE "edition d extends e { revise fn f(n: int) -> int = n; }", 145, 13, 33);
+    ck_load_warns(REV_BASE "edition d extends e { revise counter c { defense 3 } }", 145, 13, 42);
+    ck_load_warns(REV_BASE "edition d extends e { set variant v = one; }", 145, 13, 35);
+    ck_load_warns(REV_BASE "edition d extends e uses m;", 145, 13, 26);
+    ck_load_warns(REV_BASE "edition a extends e;\nedition d extends a, e { prefer a; }", 145, 14,
+                  33);
+}
+END_TEST
+
+START_TEST(e146_modules)
+{
+    ck_load_fails("edition e uses nope;", 146, 1, 16);
+    ck_load_fails("kind inf;\nmodule m;", 146, 2, 8);
+}
+END_TEST
+
 START_TEST(e141_unknown_edition)
 {
-    ck_load_fails("edition e extends nope;", 141, 1, 9);
+    ck_load_fails("edition e extends nope;", 141, 1, 19);
     ck_load_fails("default edition nope;", 141, 1, 0);
     ck_load_fails("test \"t\" edition nope { expect true; }", 141, 1, 6);
+    /* an edition of `expect ... under`, at its name */
+    ck_load_fails("test \"t\" { expect 1 == 1 under nope; }", 141, 1, 32);
 }
 END_TEST
 
@@ -402,6 +483,10 @@ static Suite *suite(void)
     tcase_add_test(tc, e130_variant_defaults);
     tcase_add_test(tc, e131_unknown_reading);
     tcase_add_test(tc, e140_revise_missing_rule);
+    tcase_add_test(tc, e140_revise_what_does_not_exist);
+    tcase_add_test(tc, e144_conflicting_parents);
+    tcase_add_test(tc, e145_revisions_that_change_nothing);
+    tcase_add_test(tc, e146_modules);
     tcase_add_test(tc, e141_unknown_edition);
     tcase_add_test(tc, e142_edition_cycle);
     tcase_add_test(tc, e143_two_default_editions);

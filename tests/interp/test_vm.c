@@ -472,10 +472,12 @@ START_TEST(trace_json)
     ck_assert_int_eq(hon_eval(t->vm, "q(4)", "<test>", &a), HON_OK);
     ck_assert_str_eq(
         hon_answer_json(a),
-        "{\"value\": 4, \"type\": \"int\", \"text\": \"4\", \"trace\": [{\"query\": \"q\", "
+        "{\"edition\": null, \"readings\": {}, \"value\": 4, \"type\": \"int\", \"text\": \"4\", "
+        "\"trace\": [{\"query\": \"q\", "
         "\"mode\": \"first\", \"args\": [4], \"result\": 4, \"no_rule_fired\": false, "
         "\"rules\": [{\"rule\": \"q.r\", \"fired\": true, \"answer\": 4, \"cites\": [{\"id\": \"Q "
-        "\\\"1\\\"\", \"source\": null, \"example\": null}], \"calls\": []}]}]}");
+        "\\\"1\\\"\", \"source\": null, \"example\": null}], \"module\": null, \"edition\": null, "
+        "\"calls\": []}]}]}");
     hon_answer_free(a);
     tvm_free(t);
 }

@@ -254,21 +254,25 @@ START_TEST(why_do_json_and_errors)
      * and what its block asked and raised under "calls" */
     ck_assert_str_eq(
         hon_answer_json(a),
-        "{\"effects\": [\"give $a suppressed   (S.1)\"], \"rolls\": [], \"turn\": 1, "
-        "\"phase\": null, "
+        "{\"edition\": null, \"readings\": {}, \"effects\": [\"give $a suppressed   (S.1)\"], "
+        "\"rolls\": [], \"turn\": 1, \"phase\": null, "
         "\"trace\": [{\"event\": \"suppress\", \"args\": [\"$a\"], \"no_rule_fired\": false, "
         "\"rules\": [{\"rule\": \"suppress.give\", \"fired\": true, \"effects\": 1, "
         "\"lines\": [\"give $a suppressed   (S.1)\"], \"cites\": [{\"id\": \"S.1\", "
-        "\"source\": null, \"example\": null}], \"calls\": [{\"query\": \"allowed\", "
+        "\"source\": null, \"example\": null}], \"module\": null, \"edition\": null, "
+        "\"calls\": [{\"query\": \"allowed\", "
         "\"mode\": \"permission\", \"args\": [\"$a\"], \"result\": \"permit\", "
         "\"no_rule_fired\": true, \"rules\": [{\"rule\": \"allowed.no\", \"fired\": false, "
         "\"answer\": null, \"cites\": [{\"id\": \"P.1\", \"source\": null, \"example\": null}], "
+        "\"module\": null, \"edition\": null, "
         "\"calls\": []}]}, {\"event\": \"marker_received\", \"args\": [\"$a\", \"suppressed\"], "
         "\"no_rule_fired\": true, \"rules\": [{\"rule\": \"marker_received.shaken\", "
         "\"fired\": false, \"effects\": 0, \"lines\": [], \"cites\": [{\"id\": \"M.1\", "
-        "\"source\": null, \"example\": null}], \"calls\": []}]}]}, {\"rule\": "
+        "\"source\": null, \"example\": null}], \"module\": null, \"edition\": null, "
+        "\"calls\": []}]}]}, {\"rule\": "
         "\"suppress.never\", \"fired\": false, \"effects\": 0, \"lines\": [], \"cites\": "
-        "[{\"id\": \"S.2\", \"source\": null, \"example\": null}], \"calls\": []}]}]}");
+        "[{\"id\": \"S.2\", \"source\": null, \"example\": null}], \"module\": null, "
+        "\"edition\": null, \"calls\": []}]}]}");
     hon_answer_free(a);
     /* not an event: E162, nothing ran */
     a = NULL;

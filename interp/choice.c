@@ -1,0 +1,126 @@
+/* choice.c — choosing an edition and variant readings (hon.h: hon_set_edition, hon_edition,
+ * hon_each_edition, hon_set_variant, hon_each_variant), over session.h. The choices are kept
+ * by name, so they survive reloads while the names exist (session.c reads them); a board
+ * loaded with other counters than the new edition's is loaded again with its (view.h).
+ */
+#include <string.h>
+
+#include "mem.h"
+#include "session.h"
+#include "view.h"
+
+/* After a change of edition: a board loaded with other counters than the edition's is loaded
+ * again with the edition's (view_rebind), and its game restarts, as after a reload. */
+static void edition_board(hon_vm *vm)
+{
+    if (vm->sc && vm->sc->counters != res_units_of(vm->pg->res, session_edition(vm))) {
+        view_rebind(vm);
+        session_new_game(vm);
+    }
+}
+
+hon_status hon_set_edition(hon_vm *vm, const char *name)
+{
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    if (!name || !*name) {
+        mem_free(vm->edition);
+        vm->edition = NULL;
+        vm->choice_gen++;
+        edition_board(vm);
+        return HON_OK;
+    }
+    if (model_find_edition(vm->pg->res, name) < 0)
+        return HON_ERR_NOT_FOUND;
+    char *copy = mem_strdup(name);
+    if (!copy)
+        return HON_ERR_MEMORY;
+    mem_free(vm->edition);
+    vm->edition = copy;
+    vm->choice_gen++;
+    edition_board(vm);
+    return HON_OK;
+}
+
+const char *hon_edition(const hon_vm *vm)
+{
+    if (!vm)
+        return NULL;
+    int32_t e = session_edition(vm);
+    return e >= 0 ? vm->pg->res->editions[e].name : NULL;
+}
+
+void hon_each_edition(const hon_vm *vm,
+                      void (*fn)(void *ud, const char *name, const char *parent, const char *title),
+                      void *ud)
+{
+    if (!vm || !fn)
+        return;
+    const res_program *p = vm->pg->res;
+    for (size_t i = 0; i < p->neditions; i++) {
+        const res_edition *e = &p->editions[i];
+        strbuf parents = { 0 };
+        for (uint32_t k = 0; k < e->nparents; k++)
+            sb_printf(&parents, "%s%s", k ? ", " : "", p->editions[e->parents[k]].name);
+        fn(ud, e->name, e->nparents ? sb_str(&parents) : NULL, e->title);
+        sb_free(&parents);
+    }
+}
+
+hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
+{
+    if (!vm || !variant)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    int32_t v = model_find_variant(p, variant);
+    if (v < 0)
+        return HON_ERR_NOT_FOUND;
+    if (reading && model_find_member(&p->enums[p->variants[v].enum_id], reading) < 0)
+        return HON_ERR_NOT_FOUND;
+    vm->choice_gen++;
+    for (size_t c = 0; c < vm->nchoices; c++)
+        if (strcmp(vm->choices[c].variant, variant) == 0) {
+            if (!reading) { /* back to the default */
+                mem_free(vm->choices[c].variant);
+                mem_free(vm->choices[c].reading);
+                vm->choices[c] = vm->choices[--vm->nchoices];
+                return HON_OK;
+            }
+            char *copy = mem_strdup(reading);
+            if (!copy)
+                return HON_ERR_MEMORY;
+            mem_free(vm->choices[c].reading);
+            vm->choices[c].reading = copy;
+            return HON_OK;
+        }
+    if (!reading)
+        return HON_OK;
+    if (!MEM_GROW(vm->choices, vm->nchoices, vm->choices_cap))
+        return HON_ERR_MEMORY;
+    session_choice ch = { mem_strdup(variant), mem_strdup(reading) };
+    if (!ch.variant || !ch.reading) {
+        mem_free(ch.variant);
+        mem_free(ch.reading);
+        return HON_ERR_MEMORY;
+    }
+    vm->choices[vm->nchoices++] = ch;
+    return HON_OK;
+}
+
+void hon_each_variant(const hon_vm *vm,
+                      void (*fn)(void *ud, const char *variant, const char *reading,
+                                 const char *doc),
+                      void *ud)
+{
+    if (!vm || !fn)
+        return;
+    const res_program *p = vm->pg->res;
+    bool oom;
+    int32_t *r = session_readings(vm, session_edition(vm), NULL, &oom);
+    for (size_t v = 0; v < p->nvariants; v++) {
+        const res_variant *var = &p->variants[v];
+        uint32_t m = r ? (uint32_t)r[v] : var->dflt;
+        fn(ud, var->name, p->enums[var->enum_id].members[m].name, var->doc);
+    }
+    mem_free(r);
+}
