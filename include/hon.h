@@ -131,6 +131,10 @@ const char *hon_answer_note(const hon_answer *a);
  * traces start with "under SETTING" when it is not the program's default edition with every
  * reading at its default (docs/spec/language.md §3.8). Borrowed. */
 const char *hon_answer_setting(const hon_answer *a);
+/* Whether the answer was given under the program's default edition with every reading at its
+ * default (the REPL then says nothing of the setting; else it prints "(under SETTING)" after
+ * the answer). True for NULL. */
+bool hon_answer_default_setting(const hon_answer *a);
 void hon_answer_free(hon_answer *a);
 
 /* Editions (docs/spec/language.md §3.8). The active edition defaults to the program's

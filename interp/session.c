@@ -379,13 +379,18 @@ void session_setting_text(const hon_vm *vm, int32_t ed, const int32_t *readings,
         }
 }
 
-void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b)
+/* Whether (ed, readings) is the program's default edition with every reading at its default. */
+static bool setting_is_plain(const res_program *p, int32_t ed, const int32_t *readings)
 {
-    const res_program *p = vm->pg->res;
     bool plain = ed == p->default_edition;
     for (size_t v = 0; plain && v < p->nvariants; v++)
         plain = !reading_changed(p, readings, v);
-    if (plain)
+    return plain;
+}
+
+void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b)
+{
+    if (setting_is_plain(vm->pg->res, ed, readings))
         return;
     sb_puts(b, "under ");
     session_setting_text(vm, ed, readings, b);
@@ -434,6 +439,7 @@ hon_answer *session_answer(const hon_vm *vm, int32_t ed, const int32_t *readings
     a->json = sj;
     a->trace = trace;
     a->setting = st;
+    a->plain = setting_is_plain(vm->pg->res, ed, readings);
     return a;
 }
 
@@ -460,6 +466,11 @@ const char *hon_answer_note(const hon_answer *a)
 const char *hon_answer_setting(const hon_answer *a)
 {
     return a ? a->setting : "";
+}
+
+bool hon_answer_default_setting(const hon_answer *a)
+{
+    return !a || a->plain;
 }
 
 void hon_answer_free(hon_answer *a)

@@ -81,6 +81,7 @@ struct hon_answer {
     char *why;     /* the brief trace (trace_brief), or NULL: then `trace` serves */
     char *note;    /* how the answer was asked (hon_answer_note), or NULL */
     char *setting; /* the edition and readings it was given under (hon_answer_setting) */
+    bool plain;    /* given under the program's default edition, every reading at its default */
 };
 
 /* ---- diagnostics ---- */

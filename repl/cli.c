@@ -332,9 +332,11 @@ static void put_answer_as(cli_session *s, const hon_answer *a, cli_mode mode)
     } else {
         put_block(hon_answer_text(a), stdout);
         if (mode == CLI_WHY)
-            put_block(hon_answer_why(a), stdout);
+            put_block(hon_answer_why(a), stdout); /* which starts with the setting */
         else if (mode == CLI_WHY_FULL)
             put_block(hon_answer_trace(a), stdout);
+        else if (!hon_answer_default_setting(a))
+            printf("(under %s)\n", hon_answer_setting(a));
     }
     fflush(stdout);
 }

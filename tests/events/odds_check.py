@@ -32,7 +32,7 @@ def main():
     for line in p.stdout.splitlines():
         if line.startswith("in every outcome: "):
             common = line[len("in every outcome: "):].split("; ")
-        elif line.strip() and not line.startswith("note: "):
+        elif line.strip() and not line.startswith(("note: ", "(under ")):
             value, _, prob = line.rpartition(":")
             got[value.strip()] = Fraction(prob.split()[0])
     if got != want:

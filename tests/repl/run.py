@@ -283,13 +283,17 @@ def editions_and_variants():
     p = run(base + ["eval", "bonus(1)"])
     check(lines(p.stdout) == ["1"], "the default edition", p)
     p = run(base + ["--edition", "fixture_plus", "eval", "bonus(1)"])
-    check(p.returncode == 0 and lines(p.stdout) == ["101"], "--edition selects an edition", p)
+    # an answer under another edition than the default says so (issue 8: provenance)
+    check(p.returncode == 0 and lines(p.stdout) == ["101", "(under edition fixture_plus)"],
+          "--edition selects an edition", p)
     p = run(base + ["--edition", "no_such_edition", "eval", "1"])
     check(p.returncode == 1 and "no_such_edition" in p.stderr, "an unknown edition: exit 1", p)
     p = run(base + ["eval", "variant fixture_mode == plain"])
     check(lines(p.stdout) == ["true"], "the default reading", p)
     p = run(base + ["--variant", "fixture_mode=fancy", "eval", "variant fixture_mode == fancy"])
-    check(p.returncode == 0 and lines(p.stdout) == ["true"], "--variant selects a reading", p)
+    check(p.returncode == 0 and
+          lines(p.stdout) == ["true", "(under edition fixture_base; fixture_mode = fancy)"],
+          "--variant selects a reading", p)
     p = run(base + ["--variant", "fixture_mode=nope", "eval", "1"])
     check(p.returncode == 1, "an unknown reading: exit 1", p)
     script = ("edition\nedition fixture_plus\nbonus(1)\nvariant\n"
@@ -300,7 +304,8 @@ def editions_and_variants():
     check("101" in lines(out), "edition NAME switches", p)
     check("fixture_mode" in out and "plain" in out, "variant lists readings", p)
     # A line starting with the word `variant` is the command: the expression is parenthesised.
-    check(lines(out)[-1] == "true", "variant NAME READING selects", p)
+    check(lines(out)[-2:] == ["true", "(under edition fixture_plus; fixture_mode = fancy)"],
+          "variant NAME READING selects", p)
 
 
 @case

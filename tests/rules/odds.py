@@ -34,7 +34,7 @@ def main():
         return 1
     got = {}
     for line in p.stdout.splitlines():
-        if not line.strip():
+        if not line.strip() or line.startswith("(under "):  # the setting, when not the default
             continue
         value, _, prob = line.rpartition(":")
         got[value.strip()] = parse_prob(prob)
