@@ -120,4 +120,15 @@ DIAG_CODE(SCN_POOL,           316, "the unit pool refused a unit")
 DIAG_CODE(SCN_READ,           398, "the file cannot be read")
 DIAG_CODE(SCN_MEMORY,         399, "out of memory")
 
+/* E4xx: settings, question files and snapshots (interp/session.c, questions.c, snapshot.c) */
+DIAG_CODE(SETTING_SYNTAX,     401, "a setting that does not parse")
+DIAG_CODE(SETTING_EDITION,    402, "a setting naming an unknown edition")
+DIAG_CODE(SETTING_VARIANT,    403, "a setting naming an unknown variant")
+DIAG_CODE(SETTING_READING,    404, "a setting naming a reading its variant does not have")
+DIAG_CODE(QUESTION_LINE,      405, "a question file's line that is no question")
+DIAG_CODE(QUESTION_BOARD,     406, "a question file's board that does not load")
+DIAG_CODE(SNAPSHOT_HEADER,    410, "a file that is not a snapshot, or whose header is broken")
+DIAG_CODE(SNAPSHOT_LINE,      411, "a snapshot line that is not QUESTION = ANSWER")
+DIAG_CODE(QUESTION_READ,      498, "a question or snapshot file cannot be read")
+
 /* clang-format on */

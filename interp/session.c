@@ -1,5 +1,5 @@
 /* session.c — the hon_vm itself (see session.h): new and free, diagnostics, the edition and
- * variant choice (kept by name across reloads), the set-up of every evaluation and the mapping
+ * variant choice (kept by name across reloads; a whole setting at once: hon_apply_setting), the set-up of every evaluation and the mapping
  * of its errors, compiling typed text, the game on the board, and the answers (hon_answer_*).
  */
 #include "session.h"
@@ -52,18 +52,32 @@ void session_emit(hon_vm *vm, diag_list *dl)
     diag_list_clear(dl);
 }
 
-void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...)
+/* Reports the message fmt/ap with error code at loc. */
+static void report_v(hon_vm *vm, int code, ast_loc loc, const char *fmt, va_list ap)
 {
     char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
-    uint32_t id = diag_sources_add(&vm->sources, path ? path : "<board>", "", 0);
-    diag_report(&dl, code, DIAG_ERROR, (ast_loc){ .file = id == UINT32_MAX ? 0 : id }, "%s", msg);
+    diag_report(&dl, code, DIAG_ERROR, loc, "%s", msg);
     session_emit(vm, &dl);
+}
+
+void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...)
+{
+    uint32_t id = diag_sources_add(&vm->sources, path ? path : "<board>", "", 0);
+    va_list ap;
+    va_start(ap, fmt);
+    report_v(vm, code, (ast_loc){ .file = id == UINT32_MAX ? 0 : id }, fmt, ap);
+    va_end(ap);
+}
+
+void session_report_at(hon_vm *vm, int code, ast_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report_v(vm, code, loc, fmt, ap);
+    va_end(ap);
 }
 
 hon_status session_error(hon_vm *vm, bool undone)
@@ -338,6 +352,91 @@ hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
     return HON_OK;
 }
 
+/* One part of a setting: where it starts in the text and how long it is. */
+typedef struct part {
+    size_t at, len;
+} part;
+
+/* Where a setting's text stands: its source, line and the column of its first byte. */
+typedef struct setting_at {
+    uint32_t id, line, col;
+} setting_at;
+
+/* The span of part w of a setting's text standing at `at`. */
+static ast_loc part_loc(setting_at at, part w)
+{
+    uint32_t col = at.col + (uint32_t)w.at;
+    return (ast_loc){ at.id == UINT32_MAX ? 0 : at.id, at.line, col, at.line,
+                      col + (w.len ? (uint32_t)w.len - 1 : 0) };
+}
+
+hon_status hon_apply_setting(hon_vm *vm, const char *setting, const char *where)
+{
+    if (!vm || !setting)
+        return HON_ERR_NOT_FOUND;
+    uint32_t id =
+        diag_sources_add(&vm->sources, where ? where : "<setting>", setting, strlen(setting));
+    return session_apply_setting_at(vm, setting, id, 1, 1);
+}
+
+hon_status session_apply_setting_at(hon_vm *vm, const char *setting, uint32_t file, uint32_t line,
+                                    uint32_t col)
+{
+    size_t len = strlen(setting);
+    const setting_at pos = { file, line, col };
+    const res_program *p = vm->pg->res;
+    char name[256], reading[256];
+    part ed = { 0, strcspn(setting, ",") };
+    bool ok = true;
+    snprintf(name, sizeof name, "%.*s", (int)ed.len, setting);
+    if (ed.len && res_find_edition(p, name) < 0) {
+        session_report_at(vm, E_SETTING_EDITION, part_loc(pos, ed), "no edition named '%s'", name);
+        ok = false;
+    }
+    /* every NAME=READING is checked before anything changes */
+    for (size_t at = ed.len; ok && at < len;) {
+        part item = { at + 1, strcspn(setting + at + 1, ",") };
+        const char *eq = memchr(setting + item.at, '=', item.len);
+        part v = { item.at, eq ? (size_t)(eq - setting) - item.at : item.len };
+        part r = { v.at + v.len + 1, eq ? item.len - v.len - 1 : 0 };
+        at = item.at + item.len;
+        snprintf(name, sizeof name, "%.*s", (int)v.len, setting + v.at);
+        snprintf(reading, sizeof reading, "%.*s", (int)r.len, setting + r.at);
+        int32_t var = v.len ? res_find_variant(p, name) : -1;
+        if (!eq || !v.len || !r.len)
+            session_report_at(vm, E_SETTING_SYNTAX, part_loc(pos, item),
+                              "a setting is EDITION,NAME=READING,...: '%.*s' is not NAME=READING",
+                              (int)item.len, setting + item.at);
+        else if (var < 0)
+            session_report_at(vm, E_SETTING_VARIANT, part_loc(pos, v), "no variant named '%s'",
+                              name);
+        else if (res_find_member(&p->enums[p->variants[var].enum_id], reading) < 0)
+            session_report_at(vm, E_SETTING_READING, part_loc(pos, r),
+                              "variant %s has no reading '%s'", name, reading);
+        else
+            continue;
+        ok = false;
+    }
+    if (!ok)
+        return HON_ERR_NOT_FOUND;
+    for (size_t c = 0; c < vm->nchoices; c++) {
+        hon_free(vm->choices[c].variant);
+        hon_free(vm->choices[c].reading);
+    }
+    vm->nchoices = 0;
+    vm->choice_gen++;
+    snprintf(name, sizeof name, "%.*s", (int)ed.len, setting);
+    hon_status st = hon_set_edition(vm, name);
+    for (size_t at = ed.len; st == HON_OK && at < len;) {
+        size_t n = strcspn(setting + at + 1, ","), k = strcspn(setting + at + 1, "=");
+        snprintf(name, sizeof name, "%.*s", (int)k, setting + at + 1);
+        snprintf(reading, sizeof reading, "%.*s", (int)(n - k - 1), setting + at + k + 2);
+        st = hon_set_variant(vm, name, reading);
+        at += n + 1;
+    }
+    return st;
+}
+
 void hon_each_variant(const hon_vm *vm,
                       void (*fn)(void *ud, const char *variant, const char *reading,
                                  const char *doc),
@@ -413,13 +512,21 @@ hon_status session_compile(hon_vm *vm, const char *text, const char *where, bool
     if (!where)
         where = "<repl>";
     size_t len = strlen(text);
-    diag_list dl;
-    diag_list_init(&dl, &vm->sources);
     uint32_t id = typed_source(vm, text, len, where);
     if (id == UINT32_MAX)
         return HON_ERR_MEMORY;
+    return session_compile_at(vm, text, len, id, 1, procedure, false, ch, f, type);
+}
+
+hon_status session_compile_at(hon_vm *vm, const char *text, size_t len, uint32_t id, uint32_t line,
+                              bool procedure, bool quiet, chunk **ch, ast_file **f, uint32_t *type)
+{
+    *ch = NULL;
+    const char *where = id < vm->sources.len ? vm->sources.files[id].path : "<repl>";
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
     ast_node *e = NULL;
-    *f = front_parse_expr(where, text, len, id, &dl, &e);
+    *f = front_parse_expr_at(where, text, len, id, line, &dl, &e);
     hon_status st = HON_OK;
     uint32_t nlocals = 0;
     if (!*f)
@@ -433,7 +540,10 @@ hon_status session_compile(hon_vm *vm, const char *text, const char *where, bool
     else if (!(*ch = procedure ? comp_procedure(vm->pg->res, e, nlocals, where, &dl)
                                : comp_expr(vm->pg->res, e, nlocals, where, &dl)))
         st = HON_ERR_MEMORY;
-    session_emit(vm, &dl);
+    if (quiet)
+        diag_list_clear(&dl);
+    else
+        session_emit(vm, &dl);
     return st;
 }
 
@@ -520,6 +630,10 @@ const char *hon_answer_note(const hon_answer *a)
 {
     return a ? a->note : NULL;
 }
+const char *hon_answer_fired(const hon_answer *a)
+{
+    return a && a->fired ? a->fired : "";
+}
 
 void hon_answer_free(hon_answer *a)
 {
@@ -530,5 +644,7 @@ void hon_answer_free(hon_answer *a)
     hon_free(a->trace);
     hon_free(a->why);
     hon_free(a->note);
+    hon_free(a->fired);
+    hon_free(a->fired_tree);
     hon_free(a);
 }
