@@ -124,6 +124,40 @@ int cli_next(cli_session *s);
 int cli_undo(cli_session *s);
 int cli_turn(cli_session *s);
 
+/* What `diff` and `snapshot record` were asked: the question set, how to print, and the
+ * settings (a diff's two, a snapshot's one), each `EDITION[,NAME=READING]...` (repl.md §5). The
+ * arrays of qs point into argv and are the caller's; settings are new strings. */
+typedef struct cli_question_opts {
+    hon_question_set qs;
+    hon_diff_options out;
+    char *settings[2];
+    size_t nsettings;
+} cli_question_opts;
+
+/* Parses the arguments of `diff` (want: 2 settings) or of `snapshot record FILE` after FILE
+ * (want: 1, which may be left out) into o: the question options of repl.md §5, the settings,
+ * `--variant NAME=READING` added to the setting before it. g (may be NULL): the global options,
+ * whose --board is one more board and --json prints JSON. False with the reason in err (cap
+ * bytes) for arguments that do not fit. Free o with cli_question_opts_free either way. */
+bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
+                             cli_question_opts *o, char *err, size_t cap);
+void cli_question_opts_free(cli_question_opts *o);
+/* The setting the global --edition and --variant options make: a new string, NULL on OOM. */
+char *cli_global_setting(const cli_opts *g);
+/* `diff A B`: two copies of the session's rules (the session is left as it is), setting A
+ * applied to one and B to the other, asked every question of o->qs (hon_diff); prints the
+ * differences. Returns 0 when nothing differs, 1 when something does, 2 on an error (an
+ * unknown edition or reading, a board or question file that does not load: reported). */
+int cli_diff(cli_session *s, const cli_question_opts *o);
+/* `snapshot record FILE`: applies o's setting to a copy of the session's rules and writes
+ * every answer of o->qs to FILE; prints "wrote FILE: N answers". Returns 0, or 2 on an
+ * error. */
+int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opts *o);
+/* `snapshot check FILE`: asks the snapshot's questions again under its setting (in a copy of
+ * the session's rules) and prints what changed. Returns 0 when nothing did, 1 when something
+ * did, 2 on an error. */
+int cli_snapshot_check(cli_session *s, const char *path);
+
 /* Parses a decimal seed: the whole of text, no sign, fits in 64 bits. */
 bool cli_parse_seed(const char *text, uint64_t *out);
 /* Prints a formatted error line "hon: error: ..." to stderr. */
