@@ -530,6 +530,8 @@ hon_status qs_build(qs_set *s, hon_vm *const *vms, size_t n, const hon_question_
             return HON_ERR_MEMORY;
     }
     hon_status st = s->nvms ? stats_build(s) : HON_ERR_NOT_FOUND;
+    if (st == HON_OK && !(s->written = hon_calloc(s->nstats + 1, sizeof *s->written)))
+        st = HON_ERR_MEMORY;
     if (st == HON_OK && board_add(s, NULL, NULL, false) == SIZE_MAX) /* 0: no board */
         st = HON_ERR_MEMORY;
     bundled_ctx bc = { s, false };
@@ -580,6 +582,7 @@ void qs_free(qs_set *s)
         dom_free(&s->doms[i]);
     hon_free(s->doms);
     hon_free(s->plans);
+    hon_free(s->written);
     sb_free(&s->capped);
     for (size_t v = 0; v < QS_VMS; v++)
         hon_free(s->buf[v]);
@@ -632,10 +635,30 @@ hon_status qs_enter(qs_set *s, size_t b)
         if (st != HON_OK)
             return st;
     }
-    for (uint32_t k = 0; k < s->nstats; k++)
+    for (uint32_t k = 0; k < s->nstats; k++) {
+        s->written[k] = false;
         if (!plan_add(s, k))
             return HON_ERR_MEMORY;
+    }
+    for (size_t i = 0; i < s->boards[b].ntexts; i++)
+        if (s->boards[b].texts[i].stat < s->nstats)
+            s->written[s->boards[b].texts[i].stat] = true;
     return HON_OK;
+}
+
+/* Whether call q is also written as one of the current board's texts. */
+static bool written(const qs_set *s, const qs_q *q)
+{
+    if (!s->written[q->stat])
+        return false;
+    strbuf t = { 0 };
+    qs_question(s, q, &t);
+    const qs_board *bd = &s->boards[s->board];
+    bool found = false;
+    for (size_t i = 0; !found && i < bd->ntexts; i++)
+        found = bd->texts[i].stat == q->stat && strcmp(bd->texts[i].text, sb_str(&t)) == 0;
+    sb_free(&t);
+    return found;
 }
 
 /* Whether a call gives one thing of the board to two parameters of the same kind. */
@@ -674,9 +697,10 @@ bool qs_next(qs_set *s, qs_iter *it, qs_q *q)
             q->args[i] = d->vals[idx % d->n];
             idx /= d->n;
         }
-        if (!same_thing_twice(st, q->args))
+        if (same_thing_twice(st, q->args))
+            s->same_twice++;
+        else if (!written(s, q))
             return true;
-        s->same_twice++;
     }
     return false;
 }

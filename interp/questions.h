@@ -80,6 +80,8 @@ typedef struct qs_set {
     size_t nplans, plans_cap;
     qs_dom *doms;
     size_t ndoms, doms_cap;
+    bool *written;        /* per query: the current board has a text that calls it (a call that is
+                      written as one of its texts is asked once, as the text) */
     strbuf capped;        /* "QUERY on BOARD: N calls, M asked" lines */
     size_t skipped_plays; /* expectations of tests that play, not asked */
     size_t skipped_alone; /* expectations that do not compile on their own, not asked */

@@ -321,7 +321,7 @@ int main(int argc, char **argv)
         rc = usage_error("%s", err);
     else if (record && !cli_parse_question_opts(args + 2, nargs - 2, 1, &o, &qo, err, sizeof err))
         rc = usage_error("%s", err);
-    else if (sub && strcmp(sub->name, "snapshot") == 0 &&
+    else if (sub && strcmp(sub->name, "snapshot") == 0 && !record &&
              (strcmp(args[0], "check") != 0 || nargs != 2))
         rc = usage_error("snapshot takes 'record FILE [QOPTION]... [SETTING]' or 'check FILE'");
     if (record && rc < 0 && !qo.nsettings &&

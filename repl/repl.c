@@ -564,7 +564,7 @@ static bool question_words(repl *r, char *args, int skip, size_t want, cli_quest
         cli_error("too many words (at most 64)");
         return false;
     }
-    cli_opts g = { .json = r->s->json };
+    cli_opts g = { .json = r->s->json, .board = hon_board_path(r->s->vm) }; /* one more board */
     if (!cli_parse_question_opts(w + skip, n - skip, want, &g, o, err, sizeof err)) {
         cli_error("%s", err);
         return false;
