@@ -358,7 +358,7 @@ static bool same_line(const lines *a, size_t i, const lines *b, size_t j)
  * marked `|`, a line only on the left `<`, only on the right `>`. */
 static void side_by_side(strbuf *out, const char *left, const char *right, size_t w)
 {
-    lines a, b;
+    lines a = { 0 }, b = { 0 };
     bool ok = lines_of(left, &a) && lines_of(right, &b);
     size_t cells = (a.n + 1) * (b.n + 1);
     uint32_t *lcs = ok && cells <= DIFF_LCS_CELLS ? hon_calloc(cells, sizeof *lcs) : NULL;
@@ -550,7 +550,8 @@ hon_status hon_diff(hon_vm *a, const char *label_a, hon_vm *b, const char *label
     hon_drop_board(b);
     if (st == HON_OK) {
         strbuf text = { 0 };
-        qsort(r.items, r.n, sizeof *r.items, cmp_items);
+        if (r.n)
+            qsort(r.items, r.n, sizeof *r.items, cmp_items);
         if (o && o->json)
             print_json(&r, &text);
         else

@@ -232,7 +232,7 @@ hon_status session_list_dir(hon_vm *vm, const char *dir, const char *suffix, cha
         names[(*n)++] = full;
     }
     closedir(d);
-    if (st == HON_OK)
+    if (st == HON_OK && *n)
         qsort(names, *n, sizeof *names, cmp_names);
     *out = names;
     return st;
