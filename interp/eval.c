@@ -15,17 +15,22 @@
 
 /* The answer made from the trace of vm->x and the beginning of its JSON object (json: the
  * value's members, or the error's), text being the answer's text: the traces and the rules
- * that fired added. Takes text and json. */
-static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json)
+ * that fired added (not the complete trace nor the JSON's unless `whole`). Takes text and
+ * json. */
+static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, bool whole)
 {
     const val_env env = { vm->pg->res, vm->x.sc };
     strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 };
     sb_puts(json, ", \"text\": ");
     sb_json_str(json, sb_str(text));
     sb_puts(json, ", \"trace\": ");
-    trace_json(&env, &vm->x.trace, json);
+    if (whole)
+        trace_json(&env, &vm->x.trace, json);
+    else
+        sb_puts(json, "null");
     sb_puts(json, "}");
-    trace_text(&env, &vm->x.trace, &trace);
+    if (whole)
+        trace_text(&env, &vm->x.trace, &trace);
     trace_brief(&env, &vm->x.trace, &brief);
     trace_fired(&env, &vm->x.trace, false, &fired);
     trace_fired(&env, &vm->x.trace, true, &tree);
@@ -41,7 +46,7 @@ static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json)
     return a;
 }
 
-hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type)
+hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, bool whole)
 {
     const res_program *p = vm->pg->res;
     const val_env env = { p, vm->x.sc };
@@ -61,7 +66,7 @@ hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type)
     hon_free(vj);
     sb_puts(&json, ", \"type\": ");
     sb_json_str(&json, res_type_name(p, type, tname, sizeof tname));
-    return traced_answer(vm, &text, &json);
+    return traced_answer(vm, &text, &json, whole);
 }
 
 void eval_error_text(const vm_ctx *x, char *buf, size_t cap)
@@ -69,14 +74,14 @@ void eval_error_text(const vm_ctx *x, char *buf, size_t cap)
     snprintf(buf, cap, "error E%03d: %s", x->err.code, x->err.msg);
 }
 
-hon_answer *eval_error_answer(hon_vm *vm)
+hon_answer *eval_error_answer(hon_vm *vm, bool whole)
 {
     char msg[sizeof vm->x.err.msg + 32];
     eval_error_text(&vm->x, msg, sizeof msg);
     strbuf text = { 0 }, json = { 0 };
     sb_puts(&text, msg);
     sb_printf(&json, "{\"value\": null, \"error\": %d", vm->x.err.code);
-    return traced_answer(vm, &text, &json);
+    return traced_answer(vm, &text, &json, whole);
 }
 
 /* Runs expression ch (of type `type`) under the session's setup, traced: its answer. */
@@ -89,7 +94,7 @@ static hon_status answer(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
     val v;
     if (!vm_eval(&vm->x, ch, &v))
         st = session_error(vm, false);
-    else if (out && !(*out = eval_answer(vm, v, type)))
+    else if (out && !(*out = eval_answer(vm, v, type, true)))
         st = HON_ERR_MEMORY;
     state_end(&vm->x);
     return st;
@@ -356,8 +361,8 @@ bool eval_value_text(const hon_vm *vm, val v, char *buf, size_t cap)
     return true;
 }
 
-hon_status hon_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
-                         hon_answer **out)
+hon_status eval_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                          bool whole, hon_answer **out)
 {
     if (out)
         *out = NULL;
@@ -371,10 +376,12 @@ hon_status hon_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args,
     bool ok = vm_call(&vm->x, h->is_fn, h->id, argv, (uint32_t)n, &v);
     hon_answer *a = NULL;
     if (ok)
-        a = eval_answer(
-            vm, v, h->is_fn ? vm->pg->res->fns[h->id].result : vm->pg->res->queries[h->id].result);
+        a = eval_answer(vm, v,
+                        h->is_fn ? vm->pg->res->fns[h->id].result
+                                 : vm->pg->res->queries[h->id].result,
+                        whole);
     else if (vm->x.err.code != E_MEMORY)
-        a = eval_error_answer(vm);
+        a = eval_error_answer(vm, whole);
     st = !a ? HON_ERR_MEMORY : ok ? HON_OK : HON_ERR_RUNTIME;
     state_end(&vm->x);
     if (out)
@@ -382,6 +389,12 @@ hon_status hon_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args,
     else
         hon_answer_free(a);
     return st;
+}
+
+hon_status hon_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                         hon_answer **out)
+{
+    return eval_ask_query(vm, h, args, n, true, out);
 }
 
 /* ---- units and members ---- */

@@ -694,7 +694,8 @@ bool qs_next(qs_set *s, qs_iter *it, qs_q *q)
         *q = (qs_q){ .plan = pl, .stat = pl->stat, .nargs = st->nparams };
         for (size_t i = st->nparams; i-- > 0;) {
             const qs_dom *d = &s->doms[pl->dom[i]];
-            q->args[i] = d->vals[idx % d->n];
+            q->at[i] = (uint32_t)(idx % d->n);
+            q->args[i] = d->vals[q->at[i]];
             idx /= d->n;
         }
         if (same_thing_twice(st, q->args))
@@ -774,8 +775,8 @@ hon_answer *qs_ask_traced(qs_set *s, size_t i, const qs_q *q)
     hon_answer *a = NULL;
     if (q->plan) {
         const qs_stat *st = &s->stats[q->stat];
-        if (st->h[i])
-            hon_ask_query(vm, st->h[i], q->args, q->nargs, &a);
+        if (st->h[i]) /* the brief trace only: a difference shows no more */
+            eval_ask_query(vm, st->h[i], q->args, q->nargs, false, &a);
         return a;
     }
     if (!q->text->ch[i])
@@ -785,9 +786,9 @@ hon_answer *qs_ask_traced(qs_set *s, size_t i, const qs_q *q)
     bool ok = text_run(s, i, q->text, true, &v, &st);
     if (st != HON_OK)
         return NULL;
-    a = ok                           ? eval_answer(vm, v, q->text->type[i])
+    a = ok                           ? eval_answer(vm, v, q->text->type[i], false)
         : vm->x.err.code == E_MEMORY ? NULL
-                                     : eval_error_answer(vm);
+                                     : eval_error_answer(vm, false);
     state_end(&vm->x);
     return a;
 }
@@ -798,16 +799,12 @@ void qs_question(const qs_set *s, const qs_q *q, strbuf *out)
         sb_puts(out, q->text->text);
         return;
     }
-    sb_printf(out, "%s(", s->stats[q->stat].query);
+    sb_puts(out, s->stats[q->stat].query);
     for (size_t i = 0; i < q->nargs; i++) {
-        const qs_dom *d = &s->doms[q->plan->dom[i]];
-        for (size_t k = 0; k < d->n; k++) /* the value's name */
-            if (d->vals[k].i == q->args[i].i) {
-                sb_printf(out, "%s%s", i ? ", " : "", d->names[k]);
-                break;
-            }
+        sb_puts(out, i ? ", " : "(");
+        sb_puts(out, s->doms[q->plan->dom[i]].names[q->at[i]]);
     }
-    sb_putc(out, ')');
+    sb_puts(out, q->nargs ? ")" : "()");
 }
 
 void qs_notes(const qs_set *s, const char *prefix, strbuf *out)

@@ -95,6 +95,7 @@ typedef struct qs_q {
     const qs_text *text;
     uint32_t stat; /* plan->stat, or text->stat */
     hon_value args[16];
+    uint32_t at[16]; /* a call's arguments as indexes in their domains */
     size_t nargs;
 } qs_q;
 
