@@ -232,6 +232,12 @@ hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const cha
 
 /* The unit id of a scenario unit (`$rifle1` or `rifle1`) or of a counter (`sherman`), or -1. */
 int32_t hon_unit_id(const hon_vm *vm, const char *name);
+/* Calls fn (when not NULL) with each counter of the program, in declaration order: its name,
+ * its kind's name (NULL when it has none) and how many squares it covers (1 or 2); strings
+ * borrowed for the call. Returns how many counters there are. */
+size_t hon_each_counter(const hon_vm *vm,
+                        void (*fn)(void *ud, const char *name, const char *kind, unsigned size),
+                        void *ud);
 /* Sets a `value` slot of unit `unit` (a counter, or a unit of the board) to v. Values of board
  * units last until the board or the rules are reloaded. HON_ERR_NOT_FOUND for an unknown unit
  * or value name. */
@@ -500,6 +506,32 @@ hon_status hon_snapshot_record(hon_vm *vm, const char *setting, const hon_questi
  * many of these there are (0: the rules answer as recorded). Errors: the file cannot be read,
  * or is no snapshot (E410, E411 with its line), and hon_diff's. */
 hon_status hon_snapshot_check(hon_vm *vm, const char *path, FILE *out, size_t *changed);
+
+/* How hon_diff_search looks for a witness. */
+typedef struct hon_search_options {
+    unsigned max_size;          /* boards up to max_size x max_size (0: 6; at most 12) */
+    double seconds;             /* the time budget (0: 60) */
+    uint64_t seed;              /* of the random boards: the same seed, the same boards */
+    const char *const *queries; /* only these queries (nqueries 0: every query whose
+                                   parameters are units, squares or of finite types) */
+    size_t nqueries;
+    const char *witness; /* where the witness's scenario goes (NULL: nowhere); its
+                                   picture next to it, .scn replaced by (or else + ) .svg */
+    unsigned width;      /* of the text (0: 160) */
+} hon_search_options;
+/* Looks for the smallest board where settings a and b part (docs/spec/repl.md §5): boards
+ * made of the loaded rules' own vocabulary (terrain, square and side features, interspace
+ * items, elevations 0-2, one 1-square counter of each unit kind, the armies), the smallest
+ * sizes first, then at random, all from o->seed, each asked the calls of the chosen queries
+ * (at most 400 per query and board); the first board where a call's answers differ is shrunk
+ * (units, sides, features, terrain, elevation, rows and columns taken away while that call
+ * still differs) to a witness, printed (the board drawn with the line between the call's
+ * first two places, both answers and brief traces side by side) and written to o->witness.
+ * With none found before the budget runs out: "no difference found up to N x N". *found says
+ * which. Errors: HON_ERR_NOT_FOUND (reported) when the rules give nothing to make boards of,
+ * HON_ERR_IO when the witness cannot be written, HON_ERR_MEMORY. */
+hon_status hon_diff_search(hon_vm *a, const char *label_a, hon_vm *b, const char *label_b,
+                           const hon_search_options *o, FILE *out, bool *found);
 
 /* Text of a status, for messages. */
 const char *hon_status_text(hon_status s);

@@ -3,16 +3,17 @@
  * asked again, traced, in both; the differences grouped by query and then by the rules that
  * differ (fired in one trace and not the other, or with another answer), printed with the two
  * brief traces side by side (aligned line by line where they agree), or as JSON; then a count
- * per query and what was not asked. docs/spec/repl.md §5.
+ * per query and what was not asked. The rules that differ and the side-by-side picture serve
+ * search.c too (diff.h). docs/spec/repl.md §5.
  */
+#include "diff.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mem.h"
-#include "questions.h"
 
-#define DIFF_WIDTH     160     /* default width of the text */
 #define DIFF_LCS_CELLS 4000000 /* past this many cells, two traces are not aligned */
 
 /* One question whose answers differ. */
@@ -155,11 +156,7 @@ static bool has_name(char *const *names, size_t n, const char *name)
     return n && bsearch(&name, names, n, sizeof *names, cmp_str) != NULL;
 }
 
-/* The names of the rules that differ between answers a and b (either may be NULL): those that
- * fired in one and not the other, or with another answer — but not a rule that, in either
- * trace, encloses another such rule: its answer differs because of that one. Sorted, each
- * once, ", "-separated. A new string, NULL on OOM. */
-static char *rules_that_differ(const hon_answer *a, const hon_answer *b)
+char *diff_rules_that_differ(const hon_answer *a, const hon_answer *b)
 {
     fired f[2];
     bool ok = fired_of(a, &f[0]) & fired_of(b, &f[1]);
@@ -241,7 +238,7 @@ static hon_status record(diff_run *r, const qs_q *q)
         }
         ok &= d->answer[i] && d->why[i];
     }
-    d->rules = rules_that_differ(a[0], a[1]);
+    d->rules = diff_rules_that_differ(a[0], a[1]);
     hon_answer_free(a[0]);
     hon_answer_free(a[1]);
     if (!ok || !d->rules) {
@@ -399,6 +396,21 @@ static void side_by_side(strbuf *out, const char *left, const char *right, size_
     lines_free(&b);
 }
 
+void diff_show(strbuf *out, const char *const *label, const char *const *answer,
+               const char *const *why, size_t width)
+{
+    size_t col = width > 25 ? (width - 5) / 2 : 10;
+    strbuf ha = { 0 }, hb = { 0 };
+    sb_printf(&ha, "%s: %s", label[0], answer[0]);
+    sb_printf(&hb, "%s: %s", label[1], answer[1]);
+    row(out, sb_str(&ha), ha.len, '|', sb_str(&hb), hb.len, col);
+    if (ha.oom || hb.oom)
+        out->oom = true;
+    sb_free(&ha);
+    sb_free(&hb);
+    side_by_side(out, why[0], why[1], col);
+}
+
 /* ---- printing ---- */
 
 static int cmp_items(const void *x, const void *y)
@@ -419,8 +431,7 @@ static const char *board_label(const qs_set *s, size_t b)
 static void print_text(const diff_run *r, strbuf *out)
 {
     const qs_set *s = &r->s;
-    size_t w = r->o && r->o->width ? r->o->width : DIFF_WIDTH;
-    size_t col = w > 25 ? (w - 5) / 2 : 10, shown = 0;
+    size_t w = r->o && r->o->width ? r->o->width : DIFF_WIDTH, shown = 0;
     size_t limit = r->o && r->o->traces ? r->o->traces : SIZE_MAX;
     sb_printf(out, "diff %s | %s: %zu of %zu question%s differ\n", r->label[0], r->label[1], r->n,
               r->total, r->total == 1 ? "" : "s");
@@ -441,13 +452,7 @@ static void print_text(const diff_run *r, strbuf *out)
                       d->answer[1]);
             continue;
         }
-        strbuf ha = { 0 }, hb = { 0 };
-        sb_printf(&ha, "%s: %s", r->label[0], d->answer[0]);
-        sb_printf(&hb, "%s: %s", r->label[1], d->answer[1]);
-        row(out, sb_str(&ha), ha.len, '|', sb_str(&hb), hb.len, col);
-        sb_free(&ha);
-        sb_free(&hb);
-        side_by_side(out, d->why[0], d->why[1], col);
+        diff_show(out, r->label, (const char *const *)d->answer, (const char *const *)d->why, w);
     }
     sb_puts(out, "\n== questions per query\n");
     size_t others = 0, other_q = 0;

@@ -1,6 +1,6 @@
 /* eval.c — evaluating (hon.h: hon_eval, hon_odds, hon_query_info_of, hon_each_member,
  * hon_lookup_query, hon_call_query, hon_call_query_text, hon_ask_query, hon_unit_id,
- * hon_unit_set_value, hon_member_id), over eval.h. Typed text is
+ * hon_unit_set_value, hon_each_counter, hon_member_id), over eval.h. Typed text is
  * compiled, run under the session's setup and answered with its value and trace (eval_answer);
  * calls from C skip the text: a handle names a query once, each call checks its arguments.
  */
@@ -376,10 +376,9 @@ hon_status eval_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
     bool ok = vm_call(&vm->x, h->is_fn, h->id, argv, (uint32_t)n, &v);
     hon_answer *a = NULL;
     if (ok)
-        a = eval_answer(vm, v,
-                        h->is_fn ? vm->pg->res->fns[h->id].result
-                                 : vm->pg->res->queries[h->id].result,
-                        whole);
+        a = eval_answer(
+            vm, v, h->is_fn ? vm->pg->res->fns[h->id].result : vm->pg->res->queries[h->id].result,
+            whole);
     else if (vm->x.err.code != E_MEMORY)
         a = eval_error_answer(vm, whole);
     st = !a ? HON_ERR_MEMORY : ok ? HON_OK : HON_ERR_RUNTIME;
@@ -423,6 +422,24 @@ hon_status hon_unit_set_value(hon_vm *vm, int32_t id, const char *value, int64_t
             return HON_OK;
         }
     return HON_ERR_NOT_FOUND;
+}
+
+size_t hon_each_counter(const hon_vm *vm,
+                        void (*fn)(void *ud, const char *name, const char *kind, unsigned size),
+                        void *ud)
+{
+    if (!vm)
+        return 0;
+    const res_program *p = vm->pg->res;
+    const res_enum *kinds = &p->enums[E_KIND];
+    for (size_t c = 0; fn && c < p->ncounters; c++) {
+        const unit *u = unit_get(p->units, p->counters[c].unit);
+        if (u)
+            fn(ud, p->counters[c].name,
+               u->kind >= 0 && (size_t)u->kind < kinds->len ? kinds->members[u->kind].name : NULL,
+               u->size);
+    }
+    return p->ncounters;
 }
 
 int32_t hon_member_id(const hon_vm *vm, const char *enum_name, const char *member)

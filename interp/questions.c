@@ -267,6 +267,28 @@ static size_t board_add(qs_set *s, const char *label, const char *path, bool enu
     return s->nboards++;
 }
 
+size_t qs_board_text(qs_set *s, size_t b, const char *label, const char *text, size_t len)
+{
+    if (b == SIZE_MAX) {
+        if (!HON_GROW(s->boards, s->nboards, s->boards_cap))
+            return SIZE_MAX;
+        b = s->nboards;
+        s->boards[b] = (qs_board){ .enumerate = true };
+        if (!(s->boards[b].label = hon_strdup(label)) || !(s->boards[b].path = hon_strdup(label))) {
+            hon_free(s->boards[b].label);
+            return SIZE_MAX;
+        }
+        s->nboards++;
+    }
+    char *copy = hon_strndup(text, len);
+    if (!copy)
+        return SIZE_MAX;
+    hon_free(s->boards[b].text);
+    s->boards[b].text = copy;
+    s->boards[b].len = len;
+    return b;
+}
+
 /* Checks that board b loads (in vm[0]); its diagnostics are reported when it does not. */
 static hon_status board_check(qs_set *s, size_t b)
 {
@@ -576,6 +598,7 @@ void qs_free(qs_set *s)
         hon_free(s->boards[b].texts);
         hon_free(s->boards[b].label);
         hon_free(s->boards[b].path);
+        hon_free(s->boards[b].text);
     }
     hon_free(s->boards);
     for (size_t i = 0; i < s->ndoms; i++)
@@ -625,11 +648,13 @@ hon_status qs_enter(qs_set *s, size_t b)
         dom_free(&s->doms[i]);
     s->ndoms = s->nplans = 0;
     s->board = b;
-    const char *path = s->boards[b].path;
+    const qs_board *bd = &s->boards[b];
     for (size_t v = 0; v < s->nvms; v++) {
         hon_status st = HON_OK;
-        if (path)
-            st = hon_load_board(s->vm[v], path);
+        if (bd->text)
+            st = hon_load_board_source(s->vm[v], bd->label, bd->text, bd->len);
+        else if (bd->path)
+            st = hon_load_board(s->vm[v], bd->path);
         else
             hon_drop_board(s->vm[v]);
         if (st != HON_OK)
@@ -773,7 +798,7 @@ hon_answer *qs_ask_traced(qs_set *s, size_t i, const qs_q *q)
 {
     hon_vm *vm = s->vm[i];
     hon_answer *a = NULL;
-    if (q->plan) {
+    if (!q->text) {
         const qs_stat *st = &s->stats[q->stat];
         if (st->h[i]) /* the brief trace only: a difference shows no more */
             eval_ask_query(vm, st->h[i], q->args, q->nargs, false, &a);

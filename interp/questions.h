@@ -61,6 +61,8 @@ typedef struct qs_board {
                     examples/boards/NAME.scn); NULL: no board */
     char *path;
     bool enumerate; /* ask every call its things allow (a bundled or given board) */
+    char *text;     /* a board made in memory (search.c): its scenario text, or NULL */
+    size_t len;
     qs_text *texts;
     size_t ntexts, texts_cap;
 } qs_board;
@@ -123,6 +125,10 @@ void qs_defaults(hon_question_set *q);
  * initialised (qs_free it). */
 hon_status qs_build(qs_set *s, hon_vm *const *vms, size_t n, const hon_question_set *o);
 void qs_free(qs_set *s);
+/* Gives the set a board made in memory from the len bytes of scenario `text` (b SIZE_MAX: a
+ * new one, labelled `label`, whose every call is asked), or gives board b (made so) new text.
+ * The board's index, or SIZE_MAX on OOM. */
+size_t qs_board_text(qs_set *s, size_t b, const char *label, const char *text, size_t len);
 /* Makes board b the current one: loads it (or drops the board) in every session and makes its
  * plans. HON_OK, or the load's error (reported). */
 hon_status qs_enter(qs_set *s, size_t b);

@@ -842,6 +842,7 @@ static bool add_variant(char **setting, const char *nr)
 
 void cli_question_opts_free(cli_question_opts *o)
 {
+    free((void *)o->so.queries);
     free((void *)o->qs.boards);
     free((void *)o->qs.files);
     free(o->settings[0]);
@@ -865,20 +866,25 @@ bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
 {
     const char **boards = calloc((size_t)n + 2, sizeof *boards);
     const char **files = calloc((size_t)n + 1, sizeof *files);
+    const char **queries = calloc((size_t)n + 1, sizeof *queries);
     hon_question_defaults(&o->qs);
     o->qs.boards = boards;
     o->qs.files = files;
+    o->so.queries = queries;
     o->out.json = g && g->json;
-    if (!boards || !files)
+    if (!boards || !files || !queries)
         return refuse(err, cap, "out of memory");
     if (g && g->board)
         boards[o->qs.nboards++] = g->board;
     for (int i = 0; i < n; i++) {
         const char *a = args[i], *v = i + 1 < n ? args[i + 1] : NULL;
-        bool takes = strcmp(a, "--board") == 0 || strcmp(a, "--questions") == 0 ||
-                     strcmp(a, "--cap") == 0 || strcmp(a, "--ints") == 0 ||
-                     strcmp(a, "--traces") == 0 || strcmp(a, "--width") == 0 ||
-                     strcmp(a, "--variant") == 0;
+        static const char *const with_value[] = { "--board",   "--questions", "--cap",
+                                                  "--ints",    "--traces",    "--width",
+                                                  "--variant", "--max-size",  "--seconds",
+                                                  "--seed",    "--query",     "--witness" };
+        bool takes = false;
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+            takes |= strcmp(a, with_value[k]) == 0;
         if (takes && !v)
             return refuse(err, cap, "option '%s' needs an argument", a);
         i += takes;
@@ -894,6 +900,25 @@ bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
             o->qs.finite = false;
         else if (strcmp(a, "--json") == 0)
             o->out.json = true;
+        else if (strcmp(a, "--search") == 0 && want == 2)
+            o->search = true;
+        else if (strcmp(a, "--query") == 0)
+            queries[o->so.nqueries++] = v;
+        else if (strcmp(a, "--witness") == 0)
+            o->so.witness = v;
+        else if (strcmp(a, "--max-size") == 0) {
+            size_t m;
+            if (!parse_count(v, false, &m) || m < 2 || m > 12)
+                return refuse(err, cap, "--max-size takes a number from 2 to 12, not '%s'", v);
+            o->so.max_size = (unsigned)m;
+        } else if (strcmp(a, "--seconds") == 0) {
+            char *end;
+            double sec = strtod(v, &end);
+            if (*end || end == v || !(sec > 0 && sec <= 86400))
+                return refuse(err, cap, "--seconds takes a positive number, not '%s'", v);
+            o->so.seconds = sec;
+        } else if (strcmp(a, "--seed") == 0 && !cli_parse_seed(v, &o->so.seed))
+            return refuse(err, cap, "--seed takes a non-negative integer, not '%s'", v);
         else if (strcmp(a, "--cap") == 0 && !parse_count(v, false, &o->qs.cap))
             return refuse(err, cap, "--cap takes a positive integer, not '%s'", v);
         else if (strcmp(a, "--traces") == 0 && !parse_count(v, false, &o->out.traces))
@@ -953,8 +978,14 @@ int cli_diff(cli_session *s, const cli_question_opts *o)
         st = hon_apply_setting(a, o->settings[0], "<command-line>");
     if (st == HON_OK)
         st = hon_apply_setting(b, o->settings[1], "<command-line>");
-    if (st == HON_OK)
+    bool found = false;
+    hon_search_options so = o->so;
+    so.width = o->out.width;
+    if (st == HON_OK && o->search)
+        st = hon_diff_search(a, o->settings[0], b, o->settings[1], &so, stdout, &found);
+    else if (st == HON_OK)
         st = hon_diff(a, o->settings[0], b, o->settings[1], &o->qs, &o->out, stdout, &ndiff);
+    ndiff += found;
     fflush(stdout);
     hon_vm_free(a);
     hon_vm_free(b);

@@ -132,6 +132,8 @@ typedef struct cli_question_opts {
     hon_diff_options out;
     char *settings[2];
     size_t nsettings;
+    bool search;           /* diff --search: look for a witness board instead */
+    hon_search_options so; /* its options (so.queries points into argv, the array is new) */
 } cli_question_opts;
 
 /* Parses the arguments of `diff` (want: 2 settings) or of `snapshot record FILE` after FILE
@@ -146,8 +148,10 @@ void cli_question_opts_free(cli_question_opts *o);
 char *cli_global_setting(const cli_opts *g);
 /* `diff A B`: two copies of the session's rules (the session is left as it is), setting A
  * applied to one and B to the other, asked every question of o->qs (hon_diff); prints the
- * differences. Returns 0 when nothing differs, 1 when something does, 2 on an error (an
- * unknown edition or reading, a board or question file that does not load: reported). */
+ * differences. With o->search, looks for the smallest board where they part instead
+ * (hon_diff_search). Returns 0 when nothing differs (or no witness was found), 1 when
+ * something does, 2 on an error (an unknown edition or reading, a board or question file that
+ * does not load: reported). */
 int cli_diff(cli_session *s, const cli_question_opts *o);
 /* `snapshot record FILE`: applies o's setting to a copy of the session's rules and writes
  * every answer of o->qs to FILE; prints "wrote FILE: N answers". Returns 0, or 2 on an

@@ -1245,6 +1245,61 @@ def diff_bundled():
 
 
 @case
+def diff_search():
+    # diff --search looks for the smallest board where two settings part. Under diff.hon,
+    # woods_sight = blocks and hinders part only on line_of_sight between two units with a
+    # woods square strictly between them: on a row of squares, the smallest such board is 3 x 1
+    # — a unit at each end, woods in the middle (2 x 1 has no square between two units). The
+    # search shrinks whatever board it finds first to that: nothing else can be taken away.
+    with tempfile.TemporaryDirectory() as tmp:
+        w = os.path.join(tmp, "witness.scn")
+        args = ["--no-rules", "--load", fx("diff.hon"), "diff", "--search", "--query",
+                "line_of_sight", "--seconds", "60", "--witness", w, "plain",
+                "plain,woods_sight=hinders"]
+        p = run(args)
+        out = p.stdout.splitlines()
+        check(p.returncode == 1 and out[0] == "search plain | plain,woods_sight=hinders: boards "
+              "up to 6 x 6, seed 0, 60 s" and
+              re.fullmatch(r"witness \(3 x 1\): line_of_sight\(\$u[12], \$u[12]\)", out[2]) and
+              out[3] == "-- rules that differ: line_of_sight.woods" and
+              any(re.match(r"  plain: forbid +\| plain,woods_sight=hinders: permit", l)
+                  for l in out) and out[-1] == f"wrote {w} and {w[:-4]}.svg",
+              "a 3 x 1 witness, its answers and traces, the files written", p)
+        with open(w) as f:
+            scn = f.read()
+        legend = dict(re.findall(r" (\S) = (\w+)", re.search(r"legend(.*)", scn).group(1)))
+        row = re.search(r"\n  1 (\S) (\S) (\S)\n", scn).groups()
+        check("size 3 x 1" in scn and legend[row[1]] == "woods" and
+              re.search(r"unit u1 = \w+ \w+ at [AC]1\n", scn) and
+              re.search(r"unit u2 = \w+ \w+ at [AC]1\n", scn) and
+              "is forbid under plain and permit under plain,woods_sight=hinders" in scn,
+              "the witness: woods on B1 between the two units", p)
+        with open(w[:-4] + ".svg") as f:
+            check(f.read().startswith("<?xml"), "the picture is an SVG document", p)
+        # the witness is a board hon loads, and the line is blocked on it under plain
+        q = run(["--no-rules", "--load", fx("diff.hon"), "--board", w, "eval",
+                 "line_of_sight($u1, $u2)"])
+        check(q.returncode == 0 and q.stdout == "forbid\n", "the witness loads", q)
+        # the same seed, the same search
+        p2 = run(args)
+        check(p2.stdout == p.stdout, "deterministic for a seed", p2)
+    # no board shows a difference between a setting and itself
+    p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--search", "--seconds", "1",
+             "--max-size", "3", "plain", "plain"])
+    check(p.returncode == 0 and re.match(r"no difference found up to 3 x 3 \(\d+ boards, \d+ "
+                                         r"questions in ",
+                                         p.stdout.splitlines()[1]), "none found: exit 0", p)
+    # rules with no terrain give nothing to make boards of; bad options are usage errors
+    p = run(["--no-rules", "--load", fx("base.hon"), "--load", fx("editions.hon"), "diff",
+             "--search", "--seconds", "1", "fixture_base", "fixture_plus"])
+    check(p.returncode == 2 and "no terrain, army or 1-square counter" in p.stderr, "no vocab", p)
+    for bad in (["--max-size", "1"], ["--max-size", "13"], ["--seconds", "0"], ["--seed", "x"]):
+        p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--search"] + bad +
+                ["plain", "strict"])
+        check(p.returncode == 2 and "hon --help" in p.stderr, f"usage: {bad}", p)
+
+
+@case
 def snapshot_record_check():
     with tempfile.TemporaryDirectory() as tmp:
         snap = os.path.join(tmp, "plain.snap")
