@@ -304,13 +304,20 @@ static hon_status call_args(hon_vm *vm, hon_query_handle *h, const hon_value *ar
     return HON_OK;
 }
 
+/* Checks a call of h (call_args) and starts its evaluation, traced or not: HON_OK (then
+ * state_end it), or the error, nothing started. */
+static hon_status call_begin(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                             val *argv, bool traced)
+{
+    hon_status st = call_args(vm, h, args, n, argv);
+    return st == HON_OK ? session_begin(vm, NULL, traced) : st;
+}
+
 hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
                           hon_value *out)
 {
     val argv[16];
-    hon_status st = call_args(vm, h, args, n, argv);
-    if (st == HON_OK)
-        st = session_begin(vm, NULL, false);
+    hon_status st = call_begin(vm, h, args, n, argv, false);
     if (st != HON_OK)
         return st;
     val v;
@@ -326,9 +333,7 @@ hon_status hon_call_query_text(hon_vm *vm, hon_query_handle *h, const hon_value 
                                hon_value *out, char *buf, size_t cap)
 {
     val argv[16];
-    hon_status st = call_args(vm, h, args, n, argv);
-    if (st == HON_OK)
-        st = session_begin(vm, NULL, false);
+    hon_status st = call_begin(vm, h, args, n, argv, false);
     if (st != HON_OK)
         return st;
     val v;
@@ -367,9 +372,7 @@ hon_status eval_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
     if (out)
         *out = NULL;
     val argv[16];
-    hon_status st = call_args(vm, h, args, n, argv);
-    if (st == HON_OK)
-        st = session_begin(vm, NULL, true);
+    hon_status st = call_begin(vm, h, args, n, argv, true);
     if (st != HON_OK)
         return st;
     val v;

@@ -17,9 +17,10 @@
 
 /* ---- recording ---- */
 
-/* Whether a question's text holds " = " outside brackets and strings: it is then written in
- * parentheses, so that the first such " = " of a line always ends the question. */
-static bool needs_parens(const char *q)
+/* The first " = " of text q outside brackets and strings, or NULL. A question whose text holds
+ * one is written in parentheses, so that in a snapshot's line the first such " = " always
+ * ends the question. */
+static const char *top_equals(const char *q)
 {
     int depth = 0;
     bool str = false;
@@ -31,9 +32,9 @@ static bool needs_parens(const char *q)
         else if (!str && (*c == ')' || *c == ']' || *c == '}'))
             depth--;
         else if (!str && depth == 0 && strncmp(c, " = ", 3) == 0)
-            return true;
+            return c;
     }
-    return false;
+    return NULL;
 }
 
 /* Writes question q as a snapshot writes it. */
@@ -41,7 +42,7 @@ static void put_question(const qs_set *s, const qs_q *q, strbuf *out)
 {
     strbuf t = { 0 };
     qs_question(s, q, &t);
-    bool p = needs_parens(sb_str(&t));
+    bool p = top_equals(sb_str(&t)) != NULL;
     sb_printf(out, "%s%s%s", p ? "(" : "", sb_str(&t), p ? ")" : "");
     if (t.oom)
         out->oom = true;
@@ -234,19 +235,7 @@ static bool header_line(snap *sn, char *l, uint32_t line)
  * into the records. False when it is not one, or on OOM (*oom). */
 static bool answer_line(snap *sn, const char *section, char *l, uint32_t line, bool *oom)
 {
-    int depth = 0;
-    bool str = false;
-    char *eq = NULL;
-    for (char *c = l; *c && !eq; c++) {
-        if (*c == '"')
-            str = !str;
-        else if (!str && (*c == '(' || *c == '[' || *c == '{'))
-            depth++;
-        else if (!str && (*c == ')' || *c == ']' || *c == '}'))
-            depth--;
-        else if (!str && depth == 0 && strncmp(c, " = ", 3) == 0)
-            eq = c;
-    }
+    char *eq = (char *)top_equals(l);
     if (!eq || eq == l || !section)
         return false;
     *eq = '\0';

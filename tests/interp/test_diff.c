@@ -51,6 +51,7 @@ static const char *const BOARD = "scenario \"ridge\"\nsize 5 x 3\nlegend . = ope
 typedef struct fixture {
     char dir[64];
     char rules[96], board[96];
+    const char *boards[1]; /* board, as a question set's list */
     tvm *t;
 } fixture;
 
@@ -70,6 +71,7 @@ static void fixture_open(fixture *fx)
     snprintf(fx->board, sizeof fx->board, "%s/ridge.scn", fx->dir);
     write_file(fx->rules, RULES);
     write_file(fx->board, BOARD);
+    fx->boards[0] = fx->board;
     fx->t = tvm_new(NULL);
     ck_assert_msg(hon_load_file(fx->t->vm, fx->rules) == HON_OK, "%s", fx->t->log);
 }
@@ -303,6 +305,18 @@ END_TEST
 
 /* ---- diff and snapshots ---- */
 
+/* The question set of the fixture: its board alone (no bundled board), 50 calls per query. */
+static hon_question_set ridge_questions(fixture *fx)
+{
+    hon_question_set qs;
+    hon_question_defaults(&qs);
+    qs.bundled_boards = false;
+    qs.boards = fx->boards;
+    qs.nboards = 1;
+    qs.cap = 50;
+    return qs;
+}
+
 /* Closes the memory stream f and gives what was written to it (freed by the caller). */
 static char *captured(FILE *f, char **buf)
 {
@@ -323,14 +337,8 @@ START_TEST(diff_of_two_settings)
      * and trail over 15 x 15 squares, capped at 50 calls spread evenly: the calls number
      * floor(i * 225 / 50) for i < 50, of which 0, 112 and 144 give one square twice (a
      * multiple of 16) and are not asked: 47. 4 + 1 + 2 + 5 + 47 = 59. */
-    const char *boards[] = { fx.board };
-    hon_question_set qs;
-    hon_question_defaults(&qs);
-    qs.bundled_boards = false;
-    qs.boards = boards;
-    qs.nboards = 1;
+    hon_question_set qs = ridge_questions(&fx);
     qs.int_lo = qs.int_hi = 0;
-    qs.cap = 50;
     char *buf = NULL;
     size_t len = 0, ndiff = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -372,14 +380,8 @@ START_TEST(snapshot_round_trip)
     hon_vm *vm = fx.t->vm;
     char snap[96];
     snprintf(snap, sizeof snap, "%s/s.snap", fx.dir);
-    const char *boards[] = { fx.board };
-    hon_question_set qs;
-    hon_question_defaults(&qs);
-    qs.bundled_boards = false;
-    qs.boards = boards;
-    qs.nboards = 1;
+    hon_question_set qs = ridge_questions(&fx);
     qs.int_hi = -1; /* no int range: broken is not asked */
-    qs.cap = 50;
     FILE *f = fopen(snap, "w");
     size_t n = 0, changed = 0;
     ck_assert_int_eq(hon_snapshot_record(vm, "base", &qs, f, &n), HON_OK);

@@ -228,22 +228,34 @@ static const char *diff_rules = "variant dark \"D\" { reading no default; readin
                                 "query lit(u: unit) -> bool combine any;\n"
                                 "rule lit.dark cite \"W\" when variant dark == yes answer true;\n";
 
-static void diff_and_snapshot(hon_vm *vm, const void *ud)
+/* Loads the diff sweep's rules into vm and gives a copy of it under dark (NULL when memory
+ * ran out), and the question set: the board paths[0], the question file paths[1]. */
+static hon_vm *diff_sessions(hon_vm *vm, const char *const *paths, hon_question_set *qs)
 {
-    const char *const *paths = ud;
     hon_load_source(vm, "r.hon", board_rules, strlen(board_rules));
     hon_load_source(vm, "d.hon", diff_rules, strlen(diff_rules));
     hon_vm *b = hon_vm_copy(vm);
+    if (b && hon_apply_setting(b, ",dark=yes", "<oom>") != HON_OK) {
+        hon_vm_free(b);
+        b = NULL;
+    }
+    hon_question_defaults(qs);
+    qs->bundled_boards = false;
+    qs->boards = paths;
+    qs->nboards = 1;
+    qs->files = paths + 1;
+    qs->nfiles = 1;
+    return b;
+}
+
+static void diff_and_snapshot(hon_vm *vm, const void *ud)
+{
+    const char *const *paths = ud;
     hon_question_set qs;
-    hon_question_defaults(&qs);
-    qs.bundled_boards = false;
-    qs.boards = paths;
-    qs.nboards = 1;
-    qs.files = paths + 1;
-    qs.nfiles = 1;
+    hon_vm *b = diff_sessions(vm, paths, &qs);
     qs.cap = 20;
     FILE *devnull = fopen("/dev/null", "w");
-    if (b && hon_apply_setting(b, ",dark=yes", "<oom>") == HON_OK)
+    if (b)
         hon_diff(vm, "day", b, "dark", &qs, NULL, devnull, NULL);
     hon_vm_free(b);
     FILE *f = fopen(paths[2], "w");
@@ -274,17 +286,9 @@ START_TEST(every_allocation_fails_in_a_diff)
      * sweep), and so are the file's questions: blocked($a, $b) with no board (E212 in both)
      * and [blocked($b, $a)] on the board. */
     tvm *t = tvm_new(NULL);
-    hon_load_source(t->vm, "r.hon", board_rules, strlen(board_rules));
-    hon_load_source(t->vm, "d.hon", diff_rules, strlen(diff_rules));
-    hon_vm *b = hon_vm_copy(t->vm);
-    ck_assert_int_eq(hon_apply_setting(b, ",dark=yes", "<oom>"), HON_OK);
     hon_question_set qs;
-    hon_question_defaults(&qs);
-    qs.bundled_boards = false;
-    qs.boards = paths;
-    qs.nboards = 1;
-    qs.files = paths + 1;
-    qs.nfiles = 1;
+    hon_vm *b = diff_sessions(t->vm, paths, &qs);
+    ck_assert_ptr_nonnull(b);
     FILE *devnull = fopen("/dev/null", "w");
     size_t ndiff = 0;
     ck_assert_int_eq(hon_diff(t->vm, "day", b, "dark", &qs, NULL, devnull, &ndiff), HON_OK);
