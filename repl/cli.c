@@ -203,6 +203,7 @@ static int load_rule_dirs(cli_session *s, const cli_opts *o)
                  hon_data_dir());
         } else {
             rc = load_dir(s, rules, false);
+            s->bundled_rules = rc == 0;
             if (rc == 0)
                 rc = load_dir(s, exps, false);
         }
@@ -981,10 +982,12 @@ int cli_diff(cli_session *s, const cli_question_opts *o)
     bool found = false;
     hon_search_options so = o->so;
     so.width = o->out.width;
+    hon_question_set qs = o->qs;
+    qs.bundled_boards &= s->bundled_rules;
     if (st == HON_OK && o->search)
         st = hon_diff_search(a, o->settings[0], b, o->settings[1], &so, stdout, &found);
     else if (st == HON_OK)
-        st = hon_diff(a, o->settings[0], b, o->settings[1], &o->qs, &o->out, stdout, &ndiff);
+        st = hon_diff(a, o->settings[0], b, o->settings[1], &qs, &o->out, stdout, &ndiff);
     ndiff += found;
     fflush(stdout);
     hon_vm_free(a);
@@ -1005,8 +1008,10 @@ int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opt
         return 2;
     }
     hon_vm *copy = hon_vm_copy(s->vm);
+    hon_question_set qs = o->qs;
+    qs.bundled_boards &= s->bundled_rules;
     hon_status st =
-        copy ? hon_snapshot_record(copy, o->settings[0], &o->qs, f, &count) : HON_ERR_MEMORY;
+        copy ? hon_snapshot_record(copy, o->settings[0], &qs, f, &count) : HON_ERR_MEMORY;
     hon_vm_free(copy);
     if (fclose(f) != 0 && st == HON_OK)
         st = HON_ERR_IO;

@@ -57,7 +57,9 @@ typedef struct cli_session {
     void *ask_ud;
     char *answer; /* the default ask's buffer */
     size_t answer_cap;
-    bool stepping; /* step mode: pause before each effect */
+    bool stepping;      /* step mode: pause before each effect */
+    bool bundled_rules; /* the bundled rule directories were loaded (so the bundled boards,
+                           written in their vocabulary, are diff's and snapshot's too) */
 } cli_session;
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
@@ -147,7 +149,8 @@ void cli_question_opts_free(cli_question_opts *o);
 /* The setting the global --edition and --variant options make: a new string, NULL on OOM. */
 char *cli_global_setting(const cli_opts *g);
 /* `diff A B`: two copies of the session's rules (the session is left as it is), setting A
- * applied to one and B to the other, asked every question of o->qs (hon_diff); prints the
+ * applied to one and B to the other, asked every question of o->qs (hon_diff; the bundled
+ * boards only when the session loaded the bundled rules); prints the
  * differences. With o->search, looks for the smallest board where they part instead
  * (hon_diff_search). Returns 0 when nothing differs (or no witness was found), 1 when
  * something does, 2 on an error (an unknown edition or reading, a board or question file that

@@ -1127,6 +1127,11 @@ def diff_variant():
             "the two lines through the wood", p)
         check(d["b"] == "plain,woods_sight=hinders", "the setting's name", p)
         check({"query": "line_of_sight", "asked": 6, "differ": 2} in d["queries"], "6 pairs", p)
+    # Without the bundled rules the bundled boards (written in their vocabulary) are not
+    # asked: here the finite queries (20) and the test's expectation on its board (1).
+    p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "plain", "strict"])
+    check(p.returncode == 1 and p.stdout.startswith("diff plain | strict: 2 of 21 questions") and
+          p.stderr == "", "no bundled board with other rules", p)
     # the same setting twice: nothing differs, exit 0
     p = run(diff_args("plain", "plain"))
     check(p.returncode == 0 and p.stdout.startswith(f"diff plain | plain: 0 of {DIFF_QUESTIONS}"),
