@@ -1003,7 +1003,7 @@ static void bound_depth(front_ctx *ctx)
 
 /* The scanner reads the text in place from a copy ending in the two NUL bytes flex wants. */
 static ast_file *parse(const char *path, const char *text, size_t len, uint32_t file_id,
-                       diag_list *diags, int start, ast_node **expr)
+                       uint32_t first_line, diag_list *diags, int start, ast_node **expr)
 {
     if (expr)
         *expr = NULL;
@@ -1025,7 +1025,8 @@ static ast_file *parse(const char *path, const char *text, size_t len, uint32_t 
     ctx->diags = diags;
     ctx->file_id = file_id;
     ctx->start_token = start;
-    ctx->line = ctx->col = 1;
+    ctx->line = first_line;
+    ctx->col = 1;
     ctx->spare_ok = true;
     if (len)
         memcpy(buf, text, len);
@@ -1057,14 +1058,20 @@ oom:
 ast_file *front_parse_file(const char *path, const char *text, size_t len, uint32_t file_id,
                            diag_list *diags)
 {
-    return parse(path, text, len, file_id, diags, TOK_START_FILE, NULL);
+    return parse(path, text, len, file_id, 1, diags, TOK_START_FILE, NULL);
 }
 
 ast_file *front_parse_expr(const char *where, const char *text, size_t len, uint32_t file_id,
                            diag_list *diags, ast_node **expr)
 {
+    return front_parse_expr_at(where, text, len, file_id, 1, diags, expr);
+}
+
+ast_file *front_parse_expr_at(const char *where, const char *text, size_t len, uint32_t file_id,
+                              uint32_t line, diag_list *diags, ast_node **expr)
+{
     ast_node *e = NULL;
-    ast_file *f = parse(where, text, len, file_id, diags, TOK_START_EXPR, &e);
+    ast_file *f = parse(where, text, len, file_id, line ? line : 1, diags, TOK_START_EXPR, &e);
     if (expr)
         *expr = f ? e : NULL;
     return f;

@@ -33,5 +33,9 @@ ast_file *front_parse_file(const char *path, const char *text, size_t len, uint3
  * (NULL when it had a syntax error, reported in diags). NULL only on OOM. */
 ast_file *front_parse_expr(const char *where, const char *text, size_t len, uint32_t file_id,
                            diag_list *diags, ast_node **expr);
+/* The same for an expression that stands on line `line` of source file_id (a question file's
+ * line: the text is that line, and its positions are the file's). */
+ast_file *front_parse_expr_at(const char *where, const char *text, size_t len, uint32_t file_id,
+                              uint32_t line, diag_list *diags, ast_node **expr);
 
 #endif

@@ -2,8 +2,9 @@
  *
  * Load .hon rule files, choose an edition and variants, load a board (a scenario file),
  * evaluate expressions and queries (from text, or from C without parsing), read the answer and
- * its trace, compute exact dice odds, run the .hon tests, draw the board, and play: run
- * procedures (events and their effects) on the board, undo them, and ask their odds. The `hon`
+ * its trace, compute exact dice odds, run the .hon tests, draw the board, play (run procedures
+ * — events and their effects — on the board, undo them, ask their odds), and compare two
+ * settings' answers or pin a setting's answers in a snapshot. The `hon`
  * program (repl/) uses nothing but this header. All functions are safe to call with any input:
  * errors come back as HON_ERR_* and diagnostics, never as a crash or exit().
  *
@@ -13,8 +14,8 @@
  *
  * Sections: the vm and its configuration; loading rules and what is loaded; evaluating and the
  * answers; editions and variants; listing and showing rules; tests; the board and its pictures;
- * line of sight; completion; calling queries from C; playing; the build. Each is implemented
- * in the interp/ file of its job (interp/session.h lists them).
+ * line of sight; completion; calling queries from C; playing; diff and snapshots; the build.
+ * Each is implemented in the interp/ file of its job (interp/session.h lists them).
  */
 #ifndef HON_H
 #define HON_H
@@ -79,6 +80,11 @@ typedef struct hon_config {
 
 /* Creates an interpreter with no rules loaded. cfg may be NULL for defaults. NULL on OOM. */
 hon_vm *hon_vm_new(const hon_config *cfg);
+/* A new interpreter with vm's configuration and its rule files (their texts as loaded, in the
+ * same order, built in one step), its edition and its variant choices; no board, a new game.
+ * NULL on OOM or when the files no longer build (reported). Two sessions of the same rules,
+ * one per setting, are what hon_diff compares. */
+hon_vm *hon_vm_copy(const hon_vm *vm);
 /* Frees vm and everything it owns; accepts NULL. */
 void hon_vm_free(hon_vm *vm);
 
@@ -121,6 +127,11 @@ const char *hon_answer_trace(const hon_answer *a);
  * answers with no brief form (odds, procedures run without `why`) it is hon_answer_trace.
  * Borrowed. */
 const char *hon_answer_why(const hon_answer *a);
+/* The rules that fired anywhere in the answer's trace, each once with what it answered
+ * ("line_of_sight.best_line = clear"; values cut as in the brief trace), one per line, sorted;
+ * "" for an answer that was not traced (odds, procedures). Comparing two answers' lists says
+ * which rules answered differently (hon_diff). Borrowed. */
+const char *hon_answer_fired(const hon_answer *a);
 /* How the answer was asked, when the call chose for the caller (hon_los: "E1 holds $b: asking
  * line_of_sight($a, $b)"), or NULL. Borrowed. */
 const char *hon_answer_note(const hon_answer *a);
@@ -149,6 +160,14 @@ const char *hon_edition(const hon_vm *vm); /* borrowed; NULL when none is declar
 void hon_each_edition(const hon_vm *vm,
                       void (*fn)(void *ud, const char *name, const char *parent, const char *title),
                       void *ud);
+
+/* Applies a *setting* (docs/spec/repl.md, "Settings"): `EDITION`, or `EDITION,NAME=READING,...`
+ * (an empty EDITION: the program's default edition). The edition is selected and every
+ * variant gets the reading the setting names, or else its edition's default: choices made
+ * before are forgotten. `where` names the text in diagnostics ("<command-line>"). A setting
+ * that does not parse (E401), an unknown edition (E402), variant (E403) or reading (E404) is a
+ * diagnostic with the column, and HON_ERR_NOT_FOUND: then nothing was changed. */
+hon_status hon_apply_setting(hon_vm *vm, const char *setting, const char *where);
 
 /* Variants: select a reading; the choice survives reloads while the reading exists. */
 hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading);
@@ -184,6 +203,23 @@ hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out);
  * counts are stored in *passed / *failed when not NULL. Returns HON_OK when all pass. */
 hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed, size_t *failed);
 
+/* One expectation of a loaded test (hon_each_expectation); strings borrowed for the call. */
+typedef struct hon_expectation {
+    const char *test; /* the test's title */
+    const char *path; /* the file of the `expect`, and its position */
+    unsigned line, col;
+    const char *question; /* what it asks, as written: the left side of `expect a == b`,
+                             else the whole expression */
+    const char *board;    /* the test's board as the runner opens it (relative to the test's
+                             file), or NULL: the session's board */
+    const char *edition;  /* the test's edition, or NULL */
+    bool plays;           /* the test plays (do, advance, move, dice or choices): its
+                             expectations are asked after its procedures */
+} hon_expectation;
+/* Calls fn (when not NULL) with each `expect` of the loaded tests, in load order; returns
+ * how many there are. */
+size_t hon_each_expectation(hon_vm *vm, void (*fn)(void *ud, const hon_expectation *e), void *ud);
+
 /* Reseeds the dice source. */
 void hon_set_seed(hon_vm *vm, uint64_t seed);
 
@@ -214,6 +250,12 @@ hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const cha
 
 /* The unit id of a scenario unit (`$rifle1` or `rifle1`) or of a counter (`sherman`), or -1. */
 int32_t hon_unit_id(const hon_vm *vm, const char *name);
+/* Calls fn (when not NULL) with each counter of the program, in declaration order: its name,
+ * its kind's name (NULL when it has none) and how many squares it covers (1 or 2); strings
+ * borrowed for the call. Returns how many counters there are. */
+size_t hon_each_counter(const hon_vm *vm,
+                        void (*fn)(void *ud, const char *name, const char *kind, unsigned size),
+                        void *ud);
 /* Sets a `value` slot of unit `unit` (a counter, or a unit of the board) to v. Values of board
  * units last until the board or the rules are reloaded. HON_ERR_NOT_FOUND for an unknown unit
  * or value name. */
@@ -225,8 +267,27 @@ int32_t hon_member_id(const hon_vm *vm, const char *enum_name, const char *membe
 
 /* ---- calling queries and functions from C ---- */
 
+/* What kind of type a type is (hon_query_info): the scalars, the places of a board, an enum
+ * (a declared or built-in one, or a variant's readings: its name is the type's name), and the
+ * types made of others. */
+typedef enum hon_type_kind {
+    HON_T_INT,
+    HON_T_BOOL,
+    HON_T_VERDICT,
+    HON_T_UNIT,
+    HON_T_SQUARE,
+    HON_T_SIDE,    /* square_side */
+    HON_T_ELEMENT, /* a terrain element of the board */
+    HON_T_ENUM,
+    HON_T_SET,
+    HON_T_LIST,
+    HON_T_RECORD,
+    HON_T_OTHER
+} hon_type_kind;
+
 /* The signature of a query or fn: its parameter and result types as the language writes
- * them ("unit", "square", "list<step>"...). Strings are borrowed until the next load. */
+ * them ("unit", "square", "list<step>"...) and their kinds. Strings are borrowed until the
+ * next load or the next hon_query_info_of. */
 typedef struct hon_query_info {
     const char *name;
     bool is_fn;
@@ -234,10 +295,19 @@ typedef struct hon_query_info {
     const char *param_names[16];
     const char *param_types[16]; /* the first 16 parameters */
     const char *result_type;
+    hon_type_kind param_kinds[16];
+    hon_type_kind result_kind;
 } hon_query_info;
 /* Describes the query (or, failing that, the fn) `name`; HON_ERR_NOT_FOUND when neither
  * exists. */
 hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out);
+/* Calls fn (when not NULL) with each member of the enum named `enum_name` (as
+ * hon_query_info's types name it: a declared enum, a built-in one such as `side` or `terrain`,
+ * or a variant, whose readings are its members), in declaration order, with its index (the
+ * hon_value of a HON_V_MEMBER, hon_member_id's) and name (borrowed for the call). Returns how
+ * many members there are: 0 for no such enum. */
+size_t hon_each_member(const hon_vm *vm, const char *enum_name,
+                       void (*fn)(void *ud, int32_t index, const char *name), void *ud);
 
 /* A value passed to or returned by hon_call_query. Scalars only: lists and records come back
  * as HON_V_OTHER (use hon_eval for them). */
@@ -248,7 +318,9 @@ typedef enum hon_value_kind {
     HON_V_UNIT,    /* i: a unit id (hon_unit_id) */
     HON_V_SQUARE,  /* i: HON_SQUARE(x, y) */
     HON_V_MEMBER,  /* i: a member index (hon_member_id) */
-    HON_V_OTHER
+    HON_V_OTHER,   /* a list, set or record (hon_call_query_text prints it) */
+    HON_V_SIDE,    /* i: a square side of the board (hon_each_board_thing) */
+    HON_V_ELEMENT  /* i: a terrain element of the board (hon_each_board_thing) */
 } hon_value_kind;
 typedef struct hon_value {
     hon_value_kind kind;
@@ -256,6 +328,14 @@ typedef struct hon_value {
 } hon_value;
 /* The square at column x (A = 0) and row y (row 1 = 0), for HON_V_SQUARE. */
 #define HON_SQUARE(x, y) ((int64_t)((uint64_t)(uint32_t)(y) << 32 | (uint32_t)(x)))
+/* Calls fn (when not NULL) with each thing of the loaded board of one kind, in board order,
+ * with its value (for hon_call_query) and its name as an expression writes it (borrowed for
+ * the call): HON_V_UNIT the board's units (`$rifle1`, in the scenario's order), HON_V_SQUARE
+ * its squares (`@A1`, `@B1`, ... row by row), HON_V_SIDE its square sides and HON_V_ELEMENT
+ * its terrain elements, which have no literal and are named as printed (`C4/C5`, `A1:N`;
+ * `hill1`). Returns how many there are: 0 with no board or for another kind. */
+size_t hon_each_board_thing(const hon_vm *vm, hon_value_kind kind,
+                            void (*fn)(void *ud, hon_value v, const char *name), void *ud);
 
 typedef struct hon_query_handle hon_query_handle;
 /* Looks up a query (or, failing that, a fn) by name once, for repeated hon_call_query calls.
@@ -272,6 +352,21 @@ void hon_query_handle_free(hon_query_handle *h);
  * HON_ERR_MEMORY. */
 hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
                           hon_value *out);
+/* hon_call_query for programs that ask many questions and compare the answers (hon_diff): the
+ * same call, untraced, but a run-time error is an answer, not a diagnostic, and any answer can
+ * be printed. When buf is not NULL (cap bytes, cap > 0) it receives the answer as the language
+ * prints it ("blocked", "[1, 2]", "shot{from: B6, ...}"; cut to fit), or for a run-time error
+ * "error E215: MESSAGE"; when it is NULL nothing is printed (a scalar answer needs no text: *out
+ * holds it). Returns HON_OK; HON_ERR_RUNTIME for an E2xx (nothing reported; *out is
+ * {HON_V_OTHER, the code}); HON_ERR_NOT_FOUND and HON_ERR_MEMORY as hon_call_query (reported). */
+hon_status hon_call_query_text(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                               hon_value *out, char *buf, size_t cap);
+/* The same call, traced and answered as hon_eval answers (text, trace, brief trace, JSON,
+ * hon_answer_fired). A run-time error is an answer too: HON_ERR_RUNTIME with *out's text
+ * "error E215: MESSAGE" and its traces as far as the evaluation went (nothing reported). Other
+ * errors as hon_call_query (*out NULL). */
+hon_status hon_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                         hon_answer **out);
 
 /* ---- line of sight (docs/spec/repl.md: los) ---- */
 
@@ -369,6 +464,93 @@ hon_status hon_undo(hon_vm *vm, hon_answer **out);
 /* The clock: the turn (from 1) and the current phase's name (NULL when no phase is declared;
  * borrowed until the next load). */
 void hon_clock(const hon_vm *vm, int64_t *turn, const char **phase);
+
+/* ---- diff and snapshots (docs/spec/repl.md: diff, snapshot) ----
+ * A *question set* is every question a set of boards and files allows: the expectations of
+ * the loaded tests (on their boards), for each board every call of every query whose
+ * parameters are all things of the board (units, squares, sides, elements) or of finite types
+ * (bool, verdict, enums, ints of a small range), with at least one thing of the board; the
+ * calls of the queries whose parameters are all of finite types (asked with no board); and
+ * the questions of question files (one expression a line, `#` comments, `board FILE` lines
+ * choosing the board of the lines after them). Queries are asked through query handles,
+ * untraced; only a question whose answers differ (or changed) is asked again, traced. */
+
+typedef struct hon_question_set {
+    bool bundled_boards;       /* the boards bundled with hon (hon_each_bundled_board) */
+    const char *const *boards; /* scenario files */
+    size_t nboards;
+    const char *const *files; /* question files */
+    size_t nfiles;
+    bool tests;             /* the expectations of the loaded tests */
+    bool finite;            /* the queries over finite types, with no board */
+    size_t cap;             /* calls asked per query and board at most: past it,
+                                         calls spread evenly over them (0: 20,000) */
+    int64_t int_lo, int_hi; /* the range of int parameters; int_lo > int_hi: queries
+                                         with an int parameter are not asked */
+} hon_question_set;
+/* Fills q with the defaults: the bundled boards, the tests, the finite queries, cap 20,000,
+ * ints 0..6, no board or file given. */
+void hon_question_defaults(hon_question_set *q);
+/* Calls fn with the path of each board bundled with hon (the *.scn files of examples/boards/ in the source
+ * tree hon was built from, else of hon_data_dir()), in name order; returns how many. */
+size_t hon_each_bundled_board(void (*fn)(void *ud, const char *path), void *ud);
+
+/* How hon_diff prints. */
+typedef struct hon_diff_options {
+    bool json;      /* one JSON object instead of text */
+    unsigned width; /* of the text: the two traces side by side (0: 160) */
+    size_t traces;  /* per group of differences, how many show their traces (0: all) */
+} hon_diff_options;
+/* Asks every question of qs in vm a and in vm b (the same rules, one per setting: hon_vm_copy,
+ * hon_apply_setting; named label_a and label_b in the output) and writes to out each question
+ * whose answers differ, with both answers and both brief traces side by side, grouped by query
+ * and then by the rules that differ (those that fired in one trace and not in the other, or
+ * with another answer), then the number of questions and differences per query and what was
+ * skipped or capped. *ndiff (when not NULL) gets the number of differences. Both vms' boards
+ * are dropped. Errors (reported, with positions): a board or a question file that does not
+ * load or parse (nothing is asked then), HON_ERR_MEMORY. */
+hon_status hon_diff(hon_vm *a, const char *label_a, hon_vm *b, const char *label_b,
+                    const hon_question_set *qs, const hon_diff_options *o, FILE *out,
+                    size_t *ndiff);
+
+/* Applies `setting` (hon_apply_setting) to vm, asks every question of qs and writes a snapshot
+ * to out: a header (the setting and how the question set was made) then, board by board, one
+ * line per question, `QUESTION = ANSWER`. *count gets the number of answers. The board is
+ * dropped. Errors as hon_diff's. */
+hon_status hon_snapshot_record(hon_vm *vm, const char *setting, const hon_question_set *qs,
+                               FILE *out, size_t *count);
+/* Reads the snapshot file `path`, applies its setting, asks its question set again and writes
+ * to out every answer that changed (the recorded one, the new one, the new brief trace), every
+ * recorded question no longer asked and every new question, then a count. *changed gets how
+ * many of these there are (0: the rules answer as recorded). Errors: the file cannot be read,
+ * or is no snapshot (E410, E411 with its line), and hon_diff's. */
+hon_status hon_snapshot_check(hon_vm *vm, const char *path, FILE *out, size_t *changed);
+
+/* How hon_diff_search looks for a witness. */
+typedef struct hon_search_options {
+    unsigned max_size;          /* boards up to max_size x max_size (0: 6; at most 12) */
+    double seconds;             /* the time budget (0: 60) */
+    uint64_t seed;              /* of the random boards: the same seed, the same boards */
+    const char *const *queries; /* only these queries (nqueries 0: every query whose
+                                   parameters are units, squares or of finite types) */
+    size_t nqueries;
+    const char *witness; /* where the witness's scenario goes (NULL: nowhere); its
+                                   picture next to it, .scn replaced by (or else + ) .svg */
+    unsigned width;      /* of the text (0: 160) */
+} hon_search_options;
+/* Looks for the smallest board where settings a and b part (docs/spec/repl.md §5): boards
+ * made of the loaded rules' own vocabulary (terrain, square and side features, interspace
+ * items, elevations 0-2, one 1-square counter of each unit kind, the armies), the smallest
+ * sizes first, then at random, all from o->seed, each asked the calls of the chosen queries
+ * (at most 400 per query and board); the first board where a call's answers differ is shrunk
+ * (units, sides, features, terrain, elevation, rows and columns taken away while that call
+ * still differs) to a witness, printed (the board drawn with the line between the call's
+ * first two places, both answers and brief traces side by side) and written to o->witness.
+ * With none found before the budget runs out: "no difference found up to N x N". *found says
+ * which. Errors: HON_ERR_NOT_FOUND (reported) when the rules give nothing to make boards of,
+ * HON_ERR_IO when the witness cannot be written, HON_ERR_MEMORY. */
+hon_status hon_diff_search(hon_vm *a, const char *label_a, hon_vm *b, const char *label_b,
+                           const hon_search_options *o, FILE *out, bool *found);
 
 /* Text of a status, for messages. */
 const char *hon_status_text(hon_status s);

@@ -1,5 +1,6 @@
 /* choice.c — choosing an edition and variant readings (hon.h: hon_set_edition, hon_edition,
- * hon_each_edition, hon_set_variant, hon_each_variant), over session.h. The choices are kept
+ * hon_each_edition, hon_set_variant, hon_each_variant; a whole setting at once:
+ * hon_apply_setting), over session.h. The choices are kept
  * by name, so they survive reloads while the names exist (session.c reads them); a board
  * loaded with other counters than the new edition's is loaded again with its (view.h).
  */
@@ -123,4 +124,89 @@ void hon_each_variant(const hon_vm *vm,
         fn(ud, var->name, p->enums[var->enum_id].members[m].name, var->doc);
     }
     mem_free(r);
+}
+
+/* One part of a setting: where it starts in the text and how long it is. */
+typedef struct part {
+    size_t at, len;
+} part;
+
+/* Where a setting's text stands: its source, line and the column of its first byte. */
+typedef struct setting_at {
+    uint32_t id, line, col;
+} setting_at;
+
+/* The span of part w of a setting's text standing at `at`. */
+static ast_loc part_loc(setting_at at, part w)
+{
+    uint32_t col = at.col + (uint32_t)w.at;
+    return (ast_loc){ at.id == UINT32_MAX ? 0 : at.id, at.line, col, at.line,
+                      col + (w.len ? (uint32_t)w.len - 1 : 0) };
+}
+
+hon_status hon_apply_setting(hon_vm *vm, const char *setting, const char *where)
+{
+    if (!vm || !setting)
+        return HON_ERR_NOT_FOUND;
+    uint32_t id =
+        diag_sources_add(&vm->sources, where ? where : "<setting>", setting, strlen(setting));
+    return choice_apply_setting_at(vm, setting, id, 1, 1);
+}
+
+hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t file, uint32_t line,
+                                   uint32_t col)
+{
+    size_t len = strlen(setting);
+    const setting_at pos = { file, line, col };
+    const res_program *p = vm->pg->res;
+    char name[256], reading[256];
+    part ed = { 0, strcspn(setting, ",") };
+    bool ok = true;
+    snprintf(name, sizeof name, "%.*s", (int)ed.len, setting);
+    if (ed.len && model_find_edition(p, name) < 0) {
+        session_report_at(vm, E_SETTING_EDITION, part_loc(pos, ed), "no edition named '%s'", name);
+        ok = false;
+    }
+    /* every NAME=READING is checked before anything changes */
+    for (size_t at = ed.len; ok && at < len;) {
+        part item = { at + 1, strcspn(setting + at + 1, ",") };
+        const char *eq = memchr(setting + item.at, '=', item.len);
+        part v = { item.at, eq ? (size_t)(eq - setting) - item.at : item.len };
+        part r = { v.at + v.len + 1, eq ? item.len - v.len - 1 : 0 };
+        at = item.at + item.len;
+        snprintf(name, sizeof name, "%.*s", (int)v.len, setting + v.at);
+        snprintf(reading, sizeof reading, "%.*s", (int)r.len, setting + r.at);
+        int32_t var = v.len ? model_find_variant(p, name) : -1;
+        if (!eq || !v.len || !r.len)
+            session_report_at(vm, E_SETTING_SYNTAX, part_loc(pos, item),
+                              "a setting is EDITION,NAME=READING,...: '%.*s' is not NAME=READING",
+                              (int)item.len, setting + item.at);
+        else if (var < 0)
+            session_report_at(vm, E_SETTING_VARIANT, part_loc(pos, v), "no variant named '%s'",
+                              name);
+        else if (model_find_member(&p->enums[p->variants[var].enum_id], reading) < 0)
+            session_report_at(vm, E_SETTING_READING, part_loc(pos, r),
+                              "variant %s has no reading '%s'", name, reading);
+        else
+            continue;
+        ok = false;
+    }
+    if (!ok)
+        return HON_ERR_NOT_FOUND;
+    for (size_t c = 0; c < vm->nchoices; c++) {
+        mem_free(vm->choices[c].variant);
+        mem_free(vm->choices[c].reading);
+    }
+    vm->nchoices = 0;
+    vm->choice_gen++;
+    snprintf(name, sizeof name, "%.*s", (int)ed.len, setting);
+    hon_status st = hon_set_edition(vm, name);
+    for (size_t at = ed.len; st == HON_OK && at < len;) {
+        size_t n = strcspn(setting + at + 1, ","), k = strcspn(setting + at + 1, "=");
+        snprintf(name, sizeof name, "%.*s", (int)k, setting + at + 1);
+        snprintf(reading, sizeof reading, "%.*s", (int)(n - k - 1), setting + at + k + 2);
+        st = hon_set_variant(vm, name, reading);
+        at += n + 1;
+    }
+    return st;
 }

@@ -1,21 +1,59 @@
-/* eval.c — evaluating (hon.h: hon_eval, hon_odds, hon_query_info_of, hon_lookup_query,
- * hon_call_query, hon_unit_id, hon_unit_set_value, hon_member_id), over eval.h. Typed text is
+/* eval.c — evaluating (hon.h: hon_eval, hon_odds, hon_query_info_of, hon_each_member,
+ * hon_lookup_query, hon_call_query, hon_call_query_text, hon_ask_query, hon_unit_id,
+ * hon_unit_set_value, hon_each_counter, hon_member_id), over eval.h. Typed text is
  * compiled, run under the session's setup and answered with its value and trace (eval_answer);
  * calls from C skip the text: a handle names a query once, each call checks its arguments.
  */
 #include "eval.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "mem.h"
 #include "odds.h"
 #include "vm.h"
 
-hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type)
+/* The answer made from the trace of vm->x and the beginning of its JSON object (json: the
+ * value's members, or the error's), text being the answer's text: the traces and the rules
+ * that fired added (not the complete trace nor the JSON's unless `whole`). Takes text and
+ * json. */
+static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, bool whole)
+{
+    const val_env env = { vm->pg->res, vm->x.sc };
+    strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 };
+    sb_puts(json, ", \"text\": ");
+    sb_json_str(json, sb_str(text));
+    sb_puts(json, ", \"trace\": ");
+    if (whole)
+        trace_json(&env, &vm->x.trace, json);
+    else
+        sb_puts(json, "null");
+    sb_puts(json, "}");
+    session_trace_header(vm, vm->x.edition, vm->x.readings, &trace);
+    session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
+    if (whole)
+        trace_text(&env, &vm->x.trace, &trace);
+    trace_brief(&env, &vm->x.trace, &brief);
+    trace_fired(&env, &vm->x.trace, false, &fired);
+    trace_fired(&env, &vm->x.trace, true, &tree);
+    hon_answer *a = session_answer(vm, vm->x.edition, vm->x.readings, sb_take(text), sb_take(json),
+                                   sb_take(&trace));
+    if (a && (!(a->why = sb_take(&brief)) || !(a->fired = sb_take(&fired)) ||
+              !(a->fired_tree = sb_take(&tree)))) {
+        hon_answer_free(a);
+        a = NULL;
+    }
+    sb_free(&brief);
+    sb_free(&fired);
+    sb_free(&tree);
+    return a;
+}
+
+hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, bool whole)
 {
     const res_program *p = vm->pg->res;
     const val_env env = { p, vm->x.sc };
-    strbuf text = { 0 }, json = { 0 }, trace = { 0 }, brief = { 0 };
+    strbuf text = { 0 }, json = { 0 };
     char tname[160];
     bool cut_text, cut_json;
     char *vt = val_text(&env, v, false, SESSION_ANSWER_MAX, &cut_text);
@@ -31,23 +69,22 @@ hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type)
     mem_free(vj);
     sb_puts(&json, ", \"type\": ");
     sb_json_str(&json, type_name(p, type, tname, sizeof tname));
-    sb_puts(&json, ", \"text\": ");
-    sb_json_str(&json, sb_str(&text));
-    sb_puts(&json, ", \"trace\": ");
-    trace_json(&env, &vm->x.trace, &json);
-    sb_puts(&json, "}");
-    session_trace_header(vm, vm->x.edition, vm->x.readings, &trace);
-    session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
-    trace_text(&env, &vm->x.trace, &trace);
-    trace_brief(&env, &vm->x.trace, &brief);
-    hon_answer *a = session_answer(vm, vm->x.edition, vm->x.readings, sb_take(&text),
-                                   sb_take(&json), sb_take(&trace));
-    if (a && !(a->why = sb_take(&brief))) {
-        hon_answer_free(a);
-        a = NULL;
-    }
-    sb_free(&brief);
-    return a;
+    return traced_answer(vm, &text, &json, whole);
+}
+
+void eval_error_text(const vm_ctx *x, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "error E%03d: %s", x->err.code, x->err.msg);
+}
+
+hon_answer *eval_error_answer(hon_vm *vm, bool whole)
+{
+    char msg[sizeof vm->x.err.msg + 32];
+    eval_error_text(&vm->x, msg, sizeof msg);
+    strbuf text = { 0 }, json = { 0 };
+    sb_puts(&text, msg);
+    sb_printf(&json, "{\"value\": null, \"error\": %d", vm->x.err.code);
+    return traced_answer(vm, &text, &json, whole);
 }
 
 /* Runs expression ch (of type `type`) under the session's setup, traced: its answer. */
@@ -60,7 +97,7 @@ static hon_status answer(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
     val v;
     if (!vm_eval(&vm->x, ch, &v))
         st = session_error(vm, false);
-    else if (out && !(*out = eval_answer(vm, v, type)))
+    else if (out && !(*out = eval_answer(vm, v, type, true)))
         st = HON_ERR_MEMORY;
     state_end(&vm->x);
     return st;
@@ -98,6 +135,25 @@ hon_status hon_odds(hon_vm *vm, const char *expr, const char *where, hon_answer 
 
 /* ---- calling queries and fns from C ---- */
 
+/* The kind of type t, as hon.h names it. */
+static hon_type_kind type_kind(const res_program *p, uint32_t t)
+{
+    switch (t < p->ntypes ? p->types[t].kind : RT_NONE) {
+    case RT_INT: return HON_T_INT;
+    case RT_BOOL: return HON_T_BOOL;
+    case RT_VERDICT: return HON_T_VERDICT;
+    case RT_UNIT: return HON_T_UNIT;
+    case RT_SQUARE: return HON_T_SQUARE;
+    case RT_SIDE: return HON_T_SIDE;
+    case RT_ELEMENT: return HON_T_ELEMENT;
+    case RT_ENUM: return HON_T_ENUM;
+    case RT_SET: return HON_T_SET;
+    case RT_LIST: return HON_T_LIST;
+    case RT_RECORD: return HON_T_RECORD;
+    default: return HON_T_OTHER;
+    }
+}
+
 hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out)
 {
     if (!vm || !name || !out)
@@ -116,10 +172,27 @@ hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out)
         out->param_names[i] = params[i].name;
         out->param_types[i] =
             type_name(p, params[i].type, vm->info_types[i], sizeof vm->info_types[i]);
+        out->param_kinds[i] = type_kind(p, params[i].type);
     }
-    out->result_type = type_name(p, q >= 0 ? p->queries[q].result : p->fns[f].result,
-                                 vm->info_types[16], sizeof vm->info_types[16]);
+    uint32_t result = q >= 0 ? p->queries[q].result : p->fns[f].result;
+    out->result_type = type_name(p, result, vm->info_types[16], sizeof vm->info_types[16]);
+    out->result_kind = type_kind(p, result);
     return HON_OK;
+}
+
+size_t hon_each_member(const hon_vm *vm, const char *enum_name,
+                       void (*fn)(void *ud, int32_t index, const char *name), void *ud)
+{
+    if (!vm || !enum_name)
+        return 0;
+    const res_program *p = vm->pg->res;
+    for (size_t e = 0; e < p->nenums; e++)
+        if (strcmp(p->enums[e].name, enum_name) == 0) {
+            for (size_t m = 0; fn && m < p->enums[e].len; m++)
+                fn(ud, (int32_t)m, p->enums[e].members[m].name);
+            return p->enums[e].len;
+        }
+    return 0;
 }
 
 /* Finds h's query or fn in the current program; false when it is gone. */
@@ -174,6 +247,11 @@ static bool arg_val(const hon_vm *vm, uint32_t t, const hon_value *a, val *out)
     case RT_VERDICT: return a->kind == HON_V_VERDICT && (a->i == 0 || a->i == 1);
     case RT_UNIT: return a->kind == HON_V_UNIT && a->i >= 0 && (size_t)a->i < pool->len;
     case RT_SQUARE: return a->kind == HON_V_SQUARE;
+    case RT_SIDE:
+        return a->kind == HON_V_SIDE && vm->sc && a->i >= 0 && a->i < geo_side_count(vm->sc->g);
+    case RT_ELEMENT:
+        return a->kind == HON_V_ELEMENT && vm->sc && a->i >= 0 &&
+               a->i < board_element_count(vm->sc->b);
     case RT_ENUM:
         return a->kind == HON_V_MEMBER && a->i >= 0 && (size_t)a->i < p->enums[p->types[t].arg].len;
     default: return false;
@@ -190,6 +268,8 @@ static hon_value out_val(const res_program *p, val v)
     case RT_VERDICT: r.kind = HON_V_VERDICT; break;
     case RT_UNIT: r.kind = HON_V_UNIT; break;
     case RT_SQUARE: r.kind = HON_V_SQUARE; break;
+    case RT_SIDE: r.kind = HON_V_SIDE; break;
+    case RT_ELEMENT: r.kind = HON_V_ELEMENT; break;
     case RT_ENUM: r.kind = HON_V_MEMBER; break;
     default: r.i = 0; break;
     }
@@ -198,8 +278,10 @@ static hon_value out_val(const res_program *p, val v)
     return r;
 }
 
-hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
-                          hon_value *out)
+/* Checks a call of h with the n arguments args and converts them into argv (16 slots):
+ * HON_OK, or HON_ERR_NOT_FOUND reported. */
+static hon_status call_args(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                            val *argv)
 {
     if (!vm || !h || (n && !args))
         return HON_ERR_NOT_FOUND;
@@ -210,7 +292,6 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
     const res_program *p = vm->pg->res;
     const res_field *params = h->is_fn ? p->fns[h->id].params : p->queries[h->id].params;
     uint32_t np = h->is_fn ? p->fns[h->id].nparams : p->queries[h->id].nparams;
-    val argv[16];
     if (n != np || n > 16) {
         session_report(vm, E_BAD_REQUEST, "<call>", "%s takes %u argument%s, not %zu", h->name, np,
                        np == 1 ? "" : "s", n);
@@ -224,16 +305,102 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
                            type_name(p, params[i].type, tname, sizeof tname));
             return HON_ERR_NOT_FOUND;
         }
-    hon_status st = session_begin(vm, NULL, false);
+    return HON_OK;
+}
+
+/* Checks a call of h (call_args) and starts its evaluation, traced or not: HON_OK (then
+ * state_end it), or the error, nothing started. */
+static hon_status call_begin(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                             val *argv, bool traced)
+{
+    hon_status st = call_args(vm, h, args, n, argv);
+    return st == HON_OK ? session_begin(vm, NULL, traced) : st;
+}
+
+hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                          hon_value *out)
+{
+    val argv[16];
+    hon_status st = call_begin(vm, h, args, n, argv, false);
     if (st != HON_OK)
         return st;
     val v;
     if (!vm_call(&vm->x, h->is_fn, h->id, argv, (uint32_t)n, &v))
         st = session_error(vm, false);
     else if (out)
-        *out = out_val(p, v);
+        *out = out_val(vm->pg->res, v);
     state_end(&vm->x);
     return st;
+}
+
+hon_status hon_call_query_text(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                               hon_value *out, char *buf, size_t cap)
+{
+    val argv[16];
+    hon_status st = call_begin(vm, h, args, n, argv, false);
+    if (st != HON_OK)
+        return st;
+    val v;
+    hon_value r;
+    if (!vm_call(&vm->x, h->is_fn, h->id, argv, (uint32_t)n, &v)) {
+        st = vm->x.err.code == E_MEMORY ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
+        r = (hon_value){ HON_V_OTHER, vm->x.err.code };
+        if (buf && cap)
+            eval_error_text(&vm->x, buf, cap);
+    } else {
+        r = out_val(vm->pg->res, v);
+        if (buf && cap && !eval_value_text(vm, v, buf, cap))
+            st = HON_ERR_MEMORY;
+    }
+    if (out)
+        *out = r;
+    state_end(&vm->x);
+    return st;
+}
+
+bool eval_value_text(const hon_vm *vm, val v, char *buf, size_t cap)
+{
+    const val_env env = { vm->pg->res, vm->x.sc };
+    bool cut;
+    char *t = val_text(&env, v, false, cap, &cut);
+    if (!t)
+        return false;
+    snprintf(buf, cap, "%s", t);
+    mem_free(t);
+    return true;
+}
+
+hon_status eval_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                          bool whole, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    val argv[16];
+    hon_status st = call_begin(vm, h, args, n, argv, true);
+    if (st != HON_OK)
+        return st;
+    val v;
+    bool ok = vm_call(&vm->x, h->is_fn, h->id, argv, (uint32_t)n, &v);
+    hon_answer *a = NULL;
+    if (ok)
+        a = eval_answer(
+            vm, v, h->is_fn ? vm->pg->res->fns[h->id].result : vm->pg->res->queries[h->id].result,
+            whole);
+    else if (vm->x.err.code != E_MEMORY)
+        a = eval_error_answer(vm, whole);
+    st = !a ? HON_ERR_MEMORY : ok ? HON_OK : HON_ERR_RUNTIME;
+    state_end(&vm->x);
+    if (out)
+        *out = a;
+    else
+        hon_answer_free(a);
+    return st;
+}
+
+hon_status hon_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
+                         hon_answer **out)
+{
+    return eval_ask_query(vm, h, args, n, true, out);
 }
 
 /* ---- units and members ---- */
@@ -262,6 +429,24 @@ hon_status hon_unit_set_value(hon_vm *vm, int32_t id, const char *value, int64_t
             return HON_OK;
         }
     return HON_ERR_NOT_FOUND;
+}
+
+size_t hon_each_counter(const hon_vm *vm,
+                        void (*fn)(void *ud, const char *name, const char *kind, unsigned size),
+                        void *ud)
+{
+    if (!vm)
+        return 0;
+    const res_program *p = vm->pg->res;
+    const res_enum *kinds = &p->enums[E_KIND];
+    for (size_t c = 0; fn && c < p->ncounters; c++) {
+        const unit *u = unit_get(p->units, p->counters[c].unit);
+        if (u)
+            fn(ud, p->counters[c].name,
+               u->kind >= 0 && (size_t)u->kind < kinds->len ? kinds->members[u->kind].name : NULL,
+               u->size);
+    }
+    return p->ncounters;
 }
 
 int32_t hon_member_id(const hon_vm *vm, const char *enum_name, const char *member)

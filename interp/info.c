@@ -1,12 +1,15 @@
 /* info.c — what a hon_vm tells about itself, changing nothing (hon.h): its rules listed, shown
  * and disassembled (hon_list_rules, hon_show, hon_disassemble), its names by kind for
- * completion (hon_complete), the build (hon_version, hon_data_dir, hon_source_dir).
+ * completion (hon_complete), the build (hon_version, hon_data_dir, hon_source_dir, the boards
+ * bundled with it: hon_each_bundled_board).
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "config.h"
 #include "disasm.h"
+#include "mem.h"
 #include "session.h"
 
 /* ---- the build ---- */
@@ -24,6 +27,28 @@ const char *hon_data_dir(void)
 const char *hon_source_dir(void)
 {
     return HON_SOURCE_ROOT;
+}
+
+size_t hon_each_bundled_board(void (*fn)(void *ud, const char *path), void *ud)
+{
+    const char *roots[] = { HON_SOURCE_ROOT, HON_DATADIR };
+    for (size_t r = 0; r < 2; r++) {
+        char dir[4096];
+        char **names;
+        size_t n;
+        snprintf(dir, sizeof dir, "%s/examples/boards", roots[r]);
+        hon_status st = load_list_dir(NULL, dir, ".scn", &names, &n);
+        if (st == HON_ERR_IO)
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            if (fn && st == HON_OK)
+                fn(ud, names[i]);
+            mem_free(names[i]);
+        }
+        mem_free(names);
+        return st == HON_OK ? n : 0;
+    }
+    return 0;
 }
 
 /* ---- rules: listing, showing, disassembling ---- */

@@ -1,5 +1,5 @@
 /* load.c — loading rules (hon.h: hon_load_file, hon_load_source, hon_load_dir, hon_check_file,
- * hon_each_file), over session.h. All or nothing: every load re-parses, re-resolves and
+ * hon_each_file, hon_vm_copy), over session.h. All or nothing: every load re-parses, re-resolves and
  * recompiles every kept source plus the new ones into a fresh prog (rebuild), swapped in only
  * without error; then the board is rebuilt (view.c) and the game restarts.
  */
@@ -202,24 +202,24 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The paths "dir/NAME.hon" of the directory's .hon files (not hidden ones), sorted, in a new
- * array of new strings (*n of them); HON_ERR_IO (reported) when it cannot be opened. */
-static hon_status list_dir(hon_vm *vm, const char *dir, char ***out, size_t *n)
+hon_status load_list_dir(hon_vm *vm, const char *dir, const char *suffix, char ***out, size_t *n)
 {
     *out = NULL;
     *n = 0;
     DIR *d = opendir(dir);
     if (!d) {
-        session_report(vm, E_READ, dir, "cannot open directory '%s': %s", dir, strerror(errno));
+        if (vm)
+            session_report(vm, E_READ, dir, "cannot open directory '%s': %s", dir, strerror(errno));
         return HON_ERR_IO;
     }
+    size_t sl = strlen(suffix);
     char **names = NULL;
     size_t cap = 0, dl = strlen(dir);
     hon_status st = HON_OK;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
-        if (l < 5 || strcmp(e->d_name + l - 4, ".hon") != 0 || e->d_name[0] == '.')
+        if (l <= sl || strcmp(e->d_name + l - sl, suffix) != 0 || e->d_name[0] == '.')
             continue;
         char *full = MEM_GROW(names, *n, cap) ? mem_malloc(dl + l + 2) : NULL;
         if (!full) {
@@ -232,7 +232,7 @@ static hon_status list_dir(hon_vm *vm, const char *dir, char ***out, size_t *n)
         names[(*n)++] = full;
     }
     closedir(d);
-    if (st == HON_OK)
+    if (st == HON_OK && *n)
         qsort(names, *n, sizeof *names, cmp_names);
     *out = names;
     return st;
@@ -244,7 +244,7 @@ hon_status hon_load_dir(hon_vm *vm, const char *dir)
         return HON_ERR_NOT_FOUND;
     char **names;
     size_t n;
-    hon_status st = list_dir(vm, dir, &names, &n);
+    hon_status st = load_list_dir(vm, dir, ".hon", &names, &n);
     session_source *srcs = st == HON_OK ? mem_calloc(n ? n : 1, sizeof *srcs) : NULL;
     if (st == HON_OK && !srcs)
         st = HON_ERR_MEMORY;
@@ -266,6 +266,40 @@ hon_status hon_load_dir(hon_vm *vm, const char *dir)
     st = rebuild(vm, srcs, n, true);
     mem_free(srcs);
     return st;
+}
+
+hon_vm *hon_vm_copy(const hon_vm *vm)
+{
+    if (!vm)
+        return NULL;
+    hon_vm *c = hon_vm_new(&vm->cfg);
+    session_source *srcs = c ? mem_calloc(vm->nsrcs ? vm->nsrcs : 1, sizeof *srcs) : NULL;
+    hon_status st = srcs ? HON_OK : HON_ERR_MEMORY;
+    for (size_t i = 0; st == HON_OK && i < vm->nsrcs; i++) {
+        const session_source *from = &vm->srcs[i];
+        session_source *to = &srcs[i];
+        *to = (session_source){ .path = mem_strdup(from->path),
+                                .text = mem_strndup(from->text, from->len),
+                                .len = from->len,
+                                .real = from->real ? mem_strdup(from->real) : NULL };
+        if (!to->path || !to->text || (from->real && !to->real)) {
+            for (size_t k = 0; k <= i; k++)
+                source_free(&srcs[k]);
+            st = HON_ERR_MEMORY;
+        }
+    }
+    if (st == HON_OK && vm->nsrcs)
+        st = rebuild(c, srcs, vm->nsrcs, true);
+    mem_free(srcs);
+    if (st == HON_OK && vm->edition)
+        st = hon_set_edition(c, vm->edition);
+    for (size_t i = 0; st == HON_OK && i < vm->nchoices; i++)
+        st = hon_set_variant(c, vm->choices[i].variant, vm->choices[i].reading);
+    if (st != HON_OK) {
+        hon_vm_free(c);
+        return NULL;
+    }
+    return c;
 }
 
 size_t hon_each_file(const hon_vm *vm, void (*fn)(void *ud, const char *path), void *ud)

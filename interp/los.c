@@ -245,7 +245,7 @@ hon_status hon_los(hon_vm *vm, hon_value from, hon_value to, hon_answer **out)
     if (!vm_call(&vm->x, false, k.id, k.args, k.nargs, &v)) {
         st = session_error(vm, false);
     } else if (out) {
-        *out = eval_answer(vm, v, k.q->result);
+        *out = eval_answer(vm, v, k.q->result, true);
         if (*out && k.note[0] && !((*out)->note = mem_strdup(k.note))) {
             hon_answer_free(*out);
             *out = NULL;

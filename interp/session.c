@@ -53,18 +53,32 @@ void session_emit(hon_vm *vm, diag_list *dl)
     diag_list_clear(dl);
 }
 
-void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...)
+/* Reports the message fmt/ap with error code at loc. */
+static void report_v(hon_vm *vm, int code, ast_loc loc, const char *fmt, va_list ap)
 {
     char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
-    uint32_t id = diag_sources_add(&vm->sources, path ? path : "<board>", "", 0);
-    diag_report(&dl, code, DIAG_ERROR, (ast_loc){ .file = id == UINT32_MAX ? 0 : id }, "%s", msg);
+    diag_report(&dl, code, DIAG_ERROR, loc, "%s", msg);
     session_emit(vm, &dl);
+}
+
+void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...)
+{
+    uint32_t id = diag_sources_add(&vm->sources, path ? path : "<board>", "", 0);
+    va_list ap;
+    va_start(ap, fmt);
+    report_v(vm, code, (ast_loc){ .file = id == UINT32_MAX ? 0 : id }, fmt, ap);
+    va_end(ap);
+}
+
+void session_report_at(hon_vm *vm, int code, ast_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report_v(vm, code, loc, fmt, ap);
+    va_end(ap);
 }
 
 hon_status session_error(hon_vm *vm, bool undone)
@@ -278,13 +292,21 @@ static hon_status compile_text(hon_vm *vm, const char *text, const char *where, 
     if (!where)
         where = "<repl>";
     size_t len = strlen(text);
-    diag_list dl;
-    diag_list_init(&dl, &vm->sources);
     uint32_t id = typed_source(vm, text, len, where);
     if (id == UINT32_MAX)
         return HON_ERR_MEMORY;
+    return session_compile_at(vm, text, len, id, 1, procedure, false, ch, f, type);
+}
+
+hon_status session_compile_at(hon_vm *vm, const char *text, size_t len, uint32_t id, uint32_t line,
+                              bool procedure, bool quiet, chunk **ch, ast_file **f, uint32_t *type)
+{
+    *ch = NULL;
+    const char *where = id < vm->sources.len ? vm->sources.files[id].path : "<repl>";
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
     ast_node *e = NULL;
-    *f = front_parse_expr(where, text, len, id, &dl, &e);
+    *f = front_parse_expr_at(where, text, len, id, line, &dl, &e);
     hon_status st = HON_OK;
     uint32_t nlocals = 0;
     if (!*f)
@@ -298,7 +320,10 @@ static hon_status compile_text(hon_vm *vm, const char *text, const char *where, 
     else if (!(*ch = procedure ? comp_procedure(vm->pg->res, e, nlocals, where, &dl)
                                : comp_expr(vm->pg->res, e, nlocals, where, &dl)))
         st = HON_ERR_MEMORY;
-    session_emit(vm, &dl);
+    if (quiet)
+        diag_list_clear(&dl);
+    else
+        session_emit(vm, &dl);
     return st;
 }
 
@@ -473,6 +498,11 @@ bool hon_answer_default_setting(const hon_answer *a)
     return !a || a->plain;
 }
 
+const char *hon_answer_fired(const hon_answer *a)
+{
+    return a && a->fired ? a->fired : "";
+}
+
 void hon_answer_free(hon_answer *a)
 {
     if (!a)
@@ -483,5 +513,7 @@ void hon_answer_free(hon_answer *a)
     mem_free(a->why);
     mem_free(a->note);
     mem_free(a->setting);
+    mem_free(a->fired);
+    mem_free(a->fired_tree);
     mem_free(a);
 }

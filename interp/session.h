@@ -78,10 +78,13 @@ struct hon_answer {
     char *text;
     char *json;
     char *trace;
-    char *why;     /* the brief trace (trace_brief), or NULL: then `trace` serves */
-    char *note;    /* how the answer was asked (hon_answer_note), or NULL */
-    char *setting; /* the edition and readings it was given under (hon_answer_setting) */
-    bool plain;    /* given under the program's default edition, every reading at its default */
+    char *why;        /* the brief trace (trace_brief), or NULL: then `trace` serves */
+    char *note;       /* how the answer was asked (hon_answer_note), or NULL */
+    char *setting;    /* the edition and readings it was given under (hon_answer_setting) */
+    bool plain;       /* given under the program's default edition, every reading at its default */
+    char *fired;      /* the rules that fired (hon_answer_fired), or NULL: not traced */
+    char *fired_tree; /* the same in the trace's order, each after its depth (trace_fired's
+                         tree: diff.c finds which rules differ first), or NULL */
 };
 
 /* ---- diagnostics ---- */
@@ -91,6 +94,9 @@ void session_emit(hon_vm *vm, diag_list *dl);
 /* Reports a message about no source position (code: an E_* or E_NONE) as from `path`
  * (NULL: "<board>"); rendered as `hon: error: MESSAGE`. */
 void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Reports error `code` with a message at loc (a span of a registered source). */
+void session_report_at(hon_vm *vm, int code, ast_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Reports the evaluation's error (vm->x.err, E2xx) at its span, with " (the procedure was
  * undone: nothing changed)" after its message when `undone`, and returns its status:
@@ -104,6 +110,11 @@ hon_status session_error(hon_vm *vm, bool undone);
  * reported with error `code` as `hon: error: cannot read …` and gives HON_ERR_IO;
  * HON_ERR_MEMORY when memory runs out. Shared by rule files and boards. */
 hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text, size_t *len);
+/* The paths "dir/NAME" of the directory's files whose NAME ends with suffix (".hon"), hidden
+ * ones left out, sorted, in a new array of new strings (*n of them; free each and the array).
+ * HON_ERR_IO when the directory cannot be opened (reported when vm is not NULL),
+ * HON_ERR_MEMORY (then *out holds the names read so far). load.c. */
+hon_status load_list_dir(hon_vm *vm, const char *dir, const char *suffix, char ***out, size_t *n);
 /* The text of diagnostics source `file` (borrowed) and its length, or NULL. */
 const char *session_source_text(const hon_vm *vm, uint32_t file, size_t *len);
 
@@ -111,6 +122,10 @@ const char *session_source_text(const hon_vm *vm, uint32_t file, size_t *len);
 
 /* The active edition: the chosen one while it exists, else the program's default (-1: none). */
 int32_t session_edition(const hon_vm *vm);
+/* hon_apply_setting of a setting standing at column col of line `line` of the registered
+ * source `file` (a snapshot's header), so that its diagnostics point there. */
+hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t file, uint32_t line,
+                                   uint32_t col);
 /* The reading of every variant under edition ed with the vm's choices; overrides (per variant,
  * -1 = none: a test's) win. Returns a new array (NULL when there are no variants, or on OOM:
  * then *oom is set). */
@@ -128,6 +143,11 @@ const state_setup *session_setup(hon_vm *vm);
  * HON_ERR_MEMORY (nothing started). End it with state_end(&vm->x). */
 hon_status session_begin(hon_vm *vm, const state_setup *s, bool tracing);
 
+/* session_compile of the len bytes of text standing on line `line` of the diagnostics source
+ * id (registered by the caller: a question file), so that its diagnostics name that file,
+ * line and column; with `quiet` its diagnostics are dropped. */
+hon_status session_compile_at(hon_vm *vm, const char *text, size_t len, uint32_t id, uint32_t line,
+                              bool procedure, bool quiet, chunk **ch, ast_file **f, uint32_t *type);
 /* What to do with compiled text (session_run_text): run chunk ch (an expression of type
  * `type`, or a procedure), with ud, answering in *out. */
 typedef hon_status (*session_run)(hon_vm *vm, const chunk *ch, uint32_t type, void *ud,

@@ -2,6 +2,7 @@
  * jq's jq_test.c. Each test runs under its own edition and readings, on its own board or the
  * session's, with its own game (dice, scripted choices, `do`/`advance`/`move` items), undone
  * when it ends. A failure is `path:line:col: FAIL "title": why`. vm.md §8, language.md §7.
+ * Also the expectations as questions (hon_each_expectation, for hon_diff).
  */
 #include <inttypes.h>
 #include <string.h>
@@ -318,20 +319,30 @@ static bool run_play_item(hon_vm *vm, test_run *r, size_t e, const prog_expect *
     return item_end(vm, r, x->loc, pass, &b);
 }
 
-/* Loads the board of test t (its path relative to the test's file), with the counters of
- * edition ed, into *out; NULL with its diagnostics reported when it does not load.
- * HON_ERR_MEMORY when memory ran out. */
-static hon_status test_board(hon_vm *vm, const res_test *t, int32_t ed, scene **out)
+/* The path of test t's board as it is opened (relative to the test's file): a new string,
+ * NULL on OOM. */
+static char *board_path(const hon_vm *vm, const res_test *t)
 {
     const char *file = prog_file_path(vm->pg, t->file);
     const char *slash = strrchr(file, '/');
     size_t dir = t->board[0] == '/' || !slash ? 0 : (size_t)(slash - file) + 1;
     size_t n = strlen(t->board);
     char *path = mem_malloc(dir + n + 1);
+    if (path) {
+        memcpy(path, file, dir);
+        memcpy(path + dir, t->board, n + 1);
+    }
+    return path;
+}
+
+/* Loads the board of test t (its path relative to the test's file), with the counters of
+ * edition ed, into *out; NULL with its diagnostics reported when it does not load.
+ * HON_ERR_MEMORY when memory ran out. */
+static hon_status test_board(hon_vm *vm, const res_test *t, int32_t ed, scene **out)
+{
+    char *path = board_path(vm, t);
     if (!path)
         return HON_ERR_MEMORY;
-    memcpy(path, file, dir);
-    memcpy(path + dir, t->board, n + 1);
     hon_status st = view_load_scene(vm, res_units_of(vm->pg->res, ed), path, NULL, 0, out);
     mem_free(path);
     return st == HON_ERR_MEMORY ? st : HON_OK;
@@ -424,4 +435,42 @@ hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed
     if (st != HON_OK)
         return st;
     return nf ? HON_ERR_RUNTIME : HON_OK;
+}
+
+size_t hon_each_expectation(hon_vm *vm, void (*fn)(void *ud, const hon_expectation *e), void *ud)
+{
+    if (!vm)
+        return 0;
+    const res_program *p = vm->pg->res;
+    size_t n = 0;
+    for (size_t i = 0; i < p->ntests; i++) {
+        const res_test *t = &p->tests[i];
+        char *bpath = t->board ? board_path(vm, t) : NULL;
+        for (size_t e = 0; e < t->nexpects; e++) {
+            const ast_node *x = t->expects[e].node;
+            if (x->kind != AST_EXPECT || !x->a)
+                continue;
+            n++;
+            if (!fn || (t->board && !bpath))
+                continue;
+            bool eq = !x->ival && x->a->kind == AST_BINARY && x->a->op == AST_OP_EQ;
+            strbuf q = { 0 };
+            span_text(vm, eq ? x->a->a->loc : x->a->loc, &q);
+            hon_expectation ex = {
+                .test = t->title,
+                .path = prog_file_path(vm->pg, x->loc.file),
+                .line = x->loc.line,
+                .col = x->loc.col,
+                .question = sb_str(&q),
+                .board = bpath,
+                .edition = t->edition >= 0 ? p->editions[t->edition].name : NULL,
+                .plays = t->plays || t->has_dice || t->choices,
+            };
+            if (!q.oom)
+                fn(ud, &ex);
+            sb_free(&q);
+        }
+        mem_free(bpath);
+    }
+    return n;
 }

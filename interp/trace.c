@@ -1,11 +1,12 @@
 /* trace.c — the evaluation trace (see trace.h): recording, and rendering as complete text
- * (`why full`), as brief text (`why`: only what fired, repeated calls counted, long values cut)
- * and as JSON. The entries come from vm.c's query driver and proc.c's event driver; eval.c and
+ * (`why full`), as brief text (`why`: only what fired, repeated calls counted, long values cut),
+ * as JSON, and as the list of the rules that fired (hon_answer_fired). The entries come from vm.c's query driver and proc.c's event driver; eval.c and
  * game.c render them before the arena is reset. Tests: test_why.c, test_vm.c, test_board.c.
  */
 #include "trace.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem.h"
@@ -918,6 +919,47 @@ void trace_brief(const val_env *env, const trace_log *t, strbuf *out)
     mem_free(br.hash);
     if (t->truncated)
         sb_printf(out, "(trace truncated after %d entries)\n", TRACE_MAX_ENTRIES);
+}
+
+/* ---- the rules that fired ---- */
+
+static int cmp_lines(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void trace_fired(const val_env *env, const trace_log *t, bool tree, strbuf *out)
+{
+    const res_program *p = env->p;
+    char **lines = mem_calloc(t->len ? t->len : 1, sizeof *lines);
+    size_t n = 0;
+    if (!lines) {
+        out->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < t->len; i++) {
+        const trace_ent *e = &t->e[i];
+        if (e->kind != TR_RULE || e->unfired || p->queries[p->rules[e->id].query].is_event)
+            continue;
+        strbuf line = { 0 };
+        if (tree)
+            sb_printf(&line, "%" PRIu32 " ", e->depth);
+        sb_printf(&line, "%s = ", p->rules[e->id].name);
+        put_arg(env, e->result, &line, true);
+        if (!(lines[n++] = sb_take(&line)))
+            out->oom = true;
+    }
+    if (!out->oom && !tree)
+        qsort(lines, n, sizeof *lines, cmp_lines);
+    for (size_t i = 0; i < n; i++) {
+        if (!out->oom && (tree || i == 0 || strcmp(lines[i], lines[i - 1]) != 0)) {
+            sb_puts(out, lines[i]);
+            sb_putc(out, '\n');
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        mem_free(lines[i]);
+    mem_free(lines);
 }
 
 /* ---- JSON ---- */

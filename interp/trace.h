@@ -94,6 +94,12 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out);
  * (`shot{from: B6, to: D2, …}`). Events print as `event e(args)`, their rules with the number
  * of effects their blocks made. Sets out->oom when memory runs out. */
 void trace_brief(const val_env *env, const trace_log *t, strbuf *out);
+/* The rules of the queries that fired anywhere in the log, each with its answer as the brief
+ * trace prints it: "q.rule = ANSWER", one per line; each once and sorted (hon_answer_fired),
+ * or with `tree` every time it fired, in the log's order, after its depth in the log ("3
+ * q.rule = ANSWER"), so that what fired inside a rule follows it, deeper. Sets out->oom when
+ * memory runs out. */
+void trace_fired(const val_env *env, const trace_log *t, bool tree, strbuf *out);
 /* A JSON array of call and lookup objects:
  *   {"query": q, "mode": m, "args": [...], "result": v, "no_rule_fired": b,
  *    "rules": [{"rule": r, "fired": b, "answer": v, "cites": [{"id","source","example"}],

@@ -1,5 +1,5 @@
 /* view.c — the session's board (hon.h: hon_load_board, hon_load_board_source, hon_drop_board,
- * hon_board_path, hon_draw_board, hon_board_svg), over view.h. The session keeps the scenario's
+ * hon_board_path, hon_each_board_thing, hon_draw_board, hon_board_svg), over view.h. The session keeps the scenario's
  * text so the scene is rebuilt against every reloaded program (view_rebind); drawing is
  * runtime/draw.h's, given what the rules name: units' markers and faces, the line's ends.
  */
@@ -141,6 +141,48 @@ void hon_drop_board(hon_vm *vm)
 const char *hon_board_path(const hon_vm *vm)
 {
     return vm && vm->sc ? vm->board_path : NULL;
+}
+
+size_t hon_each_board_thing(const hon_vm *vm, hon_value_kind kind,
+                            void (*fn)(void *ud, hon_value v, const char *name), void *ud)
+{
+    const scene *sc = vm ? vm->sc : NULL;
+    if (!sc)
+        return 0;
+    char name[96];
+    size_t n = 0;
+    switch (kind) {
+    case HON_V_UNIT:
+        n = sc->units->len - (size_t)sc->first_unit;
+        for (size_t u = (size_t)sc->first_unit; fn && u < sc->units->len; u++) {
+            snprintf(name, sizeof name, "$%s", scene_unit_name(sc, (int64_t)u));
+            fn(ud, (hon_value){ HON_V_UNIT, (int64_t)u }, name);
+        }
+        return n;
+    case HON_V_SQUARE:
+        n = (size_t)geo_square_count(sc->g);
+        for (int sq = 0; fn && sq < (int)n; sq++) {
+            name[0] = '@';
+            geo_format_square(sc->g, sq, name + 1, sizeof name - 1);
+            fn(ud, (hon_value){ HON_V_SQUARE, scene_square_value(sc, sq) }, name);
+        }
+        return n;
+    case HON_V_SIDE:
+        n = (size_t)geo_side_count(sc->g);
+        for (int sd = 0; fn && sd < (int)n; sd++) {
+            scene_side_text(sc, sd, name, sizeof name);
+            fn(ud, (hon_value){ HON_V_SIDE, sd }, name);
+        }
+        return n;
+    case HON_V_ELEMENT:
+        n = (size_t)board_element_count(sc->b);
+        for (int e = 0; fn && e < (int)n; e++) {
+            scene_element_text(sc, e, name, sizeof name);
+            fn(ud, (hon_value){ HON_V_ELEMENT, e }, name);
+        }
+        return n;
+    default: return 0;
+    }
 }
 
 hon_status view_place(hon_vm *vm, const char *word, const char *where, hon_value *out)

@@ -57,7 +57,9 @@ typedef struct cli_session {
     void *ask_ud;
     char *answer; /* the default ask's buffer */
     size_t answer_cap;
-    bool stepping; /* step mode: pause before each effect */
+    bool stepping;      /* step mode: pause before each effect */
+    bool bundled_rules; /* the bundled rule directories were loaded (so the bundled boards,
+                           written in their vocabulary, are diff's and snapshot's too) */
 } cli_session;
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
@@ -123,6 +125,45 @@ int cli_move(cli_session *s, const char *unit, const char *const *squares, size_
 int cli_next(cli_session *s);
 int cli_undo(cli_session *s);
 int cli_turn(cli_session *s);
+
+/* What `diff` and `snapshot record` were asked: the question set, how to print, and the
+ * settings (a diff's two, a snapshot's one), each `EDITION[,NAME=READING]...` (repl.md §5). The
+ * arrays of qs point into argv and are the caller's; settings are new strings. */
+typedef struct cli_question_opts {
+    hon_question_set qs;
+    hon_diff_options out;
+    char *settings[2];
+    size_t nsettings;
+    bool search;           /* diff --search: look for a witness board instead */
+    hon_search_options so; /* its options (so.queries points into argv, the array is new) */
+} cli_question_opts;
+
+/* Parses the arguments of `diff` (want: 2 settings) or of `snapshot record FILE` after FILE
+ * (want: 1, which may be left out) into o: the question options of repl.md §5, the settings,
+ * `--variant NAME=READING` added to the setting before it. g (may be NULL): the global options,
+ * whose --board is one more board and --json prints JSON. False with the reason in err (cap
+ * bytes) for arguments that do not fit. Free o with cli_question_opts_free either way. */
+bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
+                             cli_question_opts *o, char *err, size_t cap);
+void cli_question_opts_free(cli_question_opts *o);
+/* The setting the global --edition and --variant options make: a new string, NULL on OOM. */
+char *cli_global_setting(const cli_opts *g);
+/* `diff A B`: two copies of the session's rules (the session is left as it is), setting A
+ * applied to one and B to the other, asked every question of o->qs (hon_diff; the bundled
+ * boards only when the session loaded the bundled rules); prints the
+ * differences. With o->search, looks for the smallest board where they part instead
+ * (hon_diff_search). Returns 0 when nothing differs (or no witness was found), 1 when
+ * something does, 2 on an error (an unknown edition or reading, a board or question file that
+ * does not load: reported). */
+int cli_diff(cli_session *s, const cli_question_opts *o);
+/* `snapshot record FILE`: applies o's setting to a copy of the session's rules and writes
+ * every answer of o->qs to FILE; prints "wrote FILE: N answers". Returns 0, or 2 on an
+ * error. */
+int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opts *o);
+/* `snapshot check FILE`: asks the snapshot's questions again under its setting (in a copy of
+ * the session's rules) and prints what changed. Returns 0 when nothing did, 1 when something
+ * did, 2 on an error. */
+int cli_snapshot_check(cli_session *s, const char *path);
 
 /* Parses a decimal seed: the whole of text, no sign, fits in 64 bits. */
 bool cli_parse_seed(const char *text, uint64_t *out);

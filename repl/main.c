@@ -3,6 +3,7 @@
  * draw, svg: usage_text lists them), and the REPL when no subcommand is given. The commands themselves live in cli.c, the REPL in repl.c; the option
  * and exit-code contract is docs/spec/repl.md (0 ok, 1 error in input/rules/tests, 2 usage).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,7 +50,33 @@ static const char usage_text[] =
     "                          (X, Y: $unit, @C4 or C4); needs --board; 'why los X Y'\n"
     "                          adds the trace\n"
     "  draw [X Y]              draw the board (with the line from X to Y)\n"
-    "  svg OUT [X Y]           write the board as an SVG picture to OUT\n\nOptions:\n"
+    "  svg OUT [X Y]           write the board as an SVG picture to OUT\n"
+    "  diff [QOPTION]... A B   ask the same questions under settings A and B (EDITION or\n"
+    "                          EDITION,NAME=READING,...; '--variant NAME=READING' after a\n"
+    "                          setting adds to it) and list the answers that differ, with\n"
+    "                          both traces; exit 0 when none does, 1 when some do\n"
+    "  snapshot record FILE [QOPTION]... [SETTING]\n"
+    "                          write every answer of the question set to FILE\n"
+    "  snapshot check FILE     ask FILE's questions again and list the changed answers;\n"
+    "                          exit 0 when none changed, 1 when some did\n\n"
+    "Question options (diff, snapshot record):\n"
+    "  --board FILE            ask every question the board allows too (repeatable)\n"
+    "  --questions FILE        ask FILE's questions, one a line (repeatable)\n"
+    "  --no-bundled-boards     not the boards bundled with hon\n"
+    "  --no-tests              not the expectations of the loaded tests\n"
+    "  --no-finite             not the queries over finite types\n"
+    "  --cap N                 calls asked per query and board at most (20000)\n"
+    "  --ints LO..HI|none      the values of int parameters (0..6)\n"
+    "  --traces N              diff: traces shown per group of differences (all)\n"
+    "  --width N               diff: width of the two traces side by side (160)\n"
+    "  --json                  diff: one JSON object\n"
+    "diff --search [SOPTION]... A B: the smallest board where A and B part, shrunk\n"
+    "  --max-size N            boards up to N x N (6)\n"
+    "  --seconds S             the time budget (60)\n"
+    "  --seed N                the random boards' seed (0)\n"
+    "  --query NAME            ask only this query (repeatable)\n"
+    "  --witness FILE          write the witness board (.scn) and its picture (.svg)\n\n"
+    "Options:\n"
     "  --rules DIR             load DIR's .hon files instead of the bundled rules (repeatable)\n"
     "  --no-rules              load no bundled rules\n"
     "  --load FILE             load FILE after the rules (repeatable)\n"
@@ -63,7 +90,8 @@ static const char usage_text[] =
     "Rule directories: --rules DIR, else $HON_RULES (colon-separated), else the bundled\n"
     "rules/ and expansions/.\n"
     "Exit status: 0 success; 1 an error in the input or the rules, or a failed test;\n"
-    "2 a usage error.\n";
+    "2 a usage error. diff and snapshot check: 0 nothing differs, 1 something does,\n"
+    "2 an error.\n";
 
 /* Reports a usage error and returns the usage exit status. */
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -147,9 +175,10 @@ typedef struct subcommand {
 } subcommand;
 
 static const subcommand subcommands[] = {
-    { "eval", 1, -1 }, { "why", 1, -1 }, { "odds", 1, -1 }, { "check", 1, -1 }, { "test", 0, -1 },
-    { "rules", 0, 1 }, { "show", 1, 1 }, { "dis", 1, 1 },   { "los", 2, 2 },    { "draw", 0, 2 },
-    { "svg", 1, 3 },   { "do", 1, -1 },  { "move", 2, -1 },
+    { "eval", 1, -1 }, { "why", 1, -1 },  { "odds", 1, -1 },     { "check", 1, -1 },
+    { "test", 0, -1 }, { "rules", 0, 1 }, { "show", 1, 1 },      { "dis", 1, 1 },
+    { "los", 2, 2 },   { "draw", 0, 2 },  { "svg", 1, 3 },       { "do", 1, -1 },
+    { "move", 2, -1 }, { "diff", 2, -1 }, { "snapshot", 2, -1 },
 };
 
 /* Returns a new string: the arguments joined by spaces (`hon why f(a, b)` unquoted). */
@@ -290,10 +319,35 @@ int main(int argc, char **argv)
             return usage_error("'%s' draws a line between two squares or units: give both", name);
         }
     }
-    rc = cli_session_open(&s, &o);
-    if (rc == 0)
-        rc = sub ? run_subcommand(&s, sub->name, argv + first + 1, nargs) : repl_run(&s);
+    cli_question_opts qo = { 0 };
+    char **args = argv + first + 1;
+    bool record = sub && strcmp(sub->name, "snapshot") == 0 && strcmp(args[0], "record") == 0;
+    char err[256];
+    if (sub && strcmp(sub->name, "diff") == 0 &&
+        !cli_parse_question_opts(args, nargs, 2, &o, &qo, err, sizeof err))
+        rc = usage_error("%s", err);
+    else if (record && !cli_parse_question_opts(args + 2, nargs - 2, 1, &o, &qo, err, sizeof err))
+        rc = usage_error("%s", err);
+    else if (sub && strcmp(sub->name, "snapshot") == 0 && !record &&
+             (strcmp(args[0], "check") != 0 || nargs != 2))
+        rc = usage_error("snapshot takes 'record FILE [QOPTION]... [SETTING]' or 'check FILE'");
+    if (record && rc < 0 && !qo.nsettings &&
+        !(qo.settings[qo.nsettings++] = cli_global_setting(&o))) {
+        cli_error("out of memory");
+        rc = 1;
+    }
+    if (rc < 0)
+        rc = cli_session_open(&s, &o);
+    else
+        memset(&s, 0, sizeof s);
+    if (rc == 0 && sub && strcmp(sub->name, "diff") == 0)
+        rc = cli_diff(&s, &qo);
+    else if (rc == 0 && sub && strcmp(sub->name, "snapshot") == 0)
+        rc = record ? cli_snapshot_record(&s, args[1], &qo) : cli_snapshot_check(&s, args[1]);
+    else if (rc == 0)
+        rc = sub ? run_subcommand(&s, sub->name, args, nargs) : repl_run(&s);
     cli_session_close(&s);
+    cli_question_opts_free(&qo);
     cli_opts_free(&o);
     return rc;
 }

@@ -553,6 +553,54 @@ static int cmd_json(repl *r, char *args)
     return 0;
 }
 
+/* `diff A B` and `snapshot record FILE [SETTING]` with their question options (repl.md §5):
+ * the words of args parsed for `want` settings (from word `skip` on) into o. False (said)
+ * when they do not fit. */
+static bool question_words(repl *r, char *args, int skip, size_t want, cli_question_opts *o)
+{
+    char *w[64], err[256];
+    int n = split_words(args, w, 64);
+    if (n > 64) {
+        cli_error("too many words (at most 64)");
+        return false;
+    }
+    cli_opts g = { .json = r->s->json, .board = hon_board_path(r->s->vm) }; /* one more board */
+    if (!cli_parse_question_opts(w + skip, n - skip, want, &g, o, err, sizeof err)) {
+        cli_error("%s", err);
+        return false;
+    }
+    return true;
+}
+
+static int cmd_diff(repl *r, char *args)
+{
+    cli_question_opts o = { 0 };
+    int rc = question_words(r, args, 0, 2, &o) ? cli_diff(r->s, &o) : 2;
+    cli_question_opts_free(&o);
+    return rc;
+}
+
+static int cmd_snapshot(repl *r, char *args)
+{
+    char *w[2], copy[4096];
+    snprintf(copy, sizeof copy, "%s", args);
+    int n = split_words(copy, w, 2);
+    if (n == 2 && strcmp(w[0], "check") == 0)
+        return cli_snapshot_check(r->s, w[1]);
+    cli_question_opts o = { 0 };
+    int rc = 2;
+    if (n < 2 || strcmp(w[0], "record") != 0)
+        cli_error("usage: snapshot record FILE [QOPTION]... [SETTING] | snapshot check FILE");
+    else if (question_words(r, args, 2, 1, &o)) {
+        const char *ed = hon_edition(r->s->vm); /* no setting: the active edition */
+        cli_opts g = { .edition = ed };
+        if (o.nsettings || (o.settings[o.nsettings++] = cli_global_setting(&g)))
+            rc = cli_snapshot_record(r->s, w[1], &o);
+    }
+    cli_question_opts_free(&o);
+    return rc;
+}
+
 static int cmd_help(repl *r, char *args);
 
 static int cmd_quit(repl *r, char *args)
@@ -667,6 +715,16 @@ static const command commands[] = {
       { A_FILE } },
     { "seed", cmd_seed, "seed N", "reseed the dice", { A_NONE } },
     { "json", cmd_json, "json [on|off]", "print answers as JSON", { A_NONE } },
+    { "diff",
+      cmd_diff,
+      "diff [QOPTION]... A B",
+      "the answers that differ between two settings",
+      { A_EDITION } },
+    { "snapshot",
+      cmd_snapshot,
+      "snapshot record FILE [SETTING] | check FILE",
+      "record every answer, or list what changed since",
+      { A_NONE, A_FILE, A_EDITION, A_NONE } },
     { "help", cmd_help, "help", "this list", { A_NONE } },
     { "quit", cmd_quit, "quit", "leave (also: exit, end of input)", { A_NONE } },
     { "exit", cmd_quit, NULL, NULL, { A_NONE } },

@@ -1,6 +1,7 @@
 /* test_oom.c — allocation-failure injection over the whole back end: for N = 0, 1, 2, ...
  * the Nth allocation and every later one fail (base/mem.h hook) while a vm is created, a
- * program covering every declaration form is loaded, and expressions, odds and tests run.
+ * program covering every declaration form is loaded, and expressions, odds and tests run; a
+ * board is played on; two settings are compared (hon_diff) and a snapshot recorded and checked.
  * Nothing may crash or leak (run under ASan or the valgrind setup); a run that meets no
  * failure ends the loop.
  */
@@ -235,6 +236,89 @@ START_TEST(every_allocation_fails_while_playing)
 }
 END_TEST
 
+/* The diff sweep: two settings of the board's rules (a variant that blocks every line)
+ * compared over a board and a question file (differences asked again, traced), then a
+ * snapshot recorded and checked. ud: the board's, the question file's and the snapshot's
+ * paths. */
+static const char *diff_rules = "variant dark \"D\" { reading no default; reading yes; }\n"
+                                "query lit(u: unit) -> bool combine any;\n"
+                                "rule lit.dark cite \"W\" when variant dark == yes answer true;\n";
+
+/* Loads the diff sweep's rules into vm and gives a copy of it under dark (NULL when memory
+ * ran out), and the question set: the board paths[0], the question file paths[1]. */
+static hon_vm *diff_sessions(hon_vm *vm, const char *const *paths, hon_question_set *qs)
+{
+    hon_load_source(vm, "r.hon", board_rules, strlen(board_rules));
+    hon_load_source(vm, "d.hon", diff_rules, strlen(diff_rules));
+    hon_vm *b = hon_vm_copy(vm);
+    if (b && hon_apply_setting(b, ",dark=yes", "<oom>") != HON_OK) {
+        hon_vm_free(b);
+        b = NULL;
+    }
+    hon_question_defaults(qs);
+    qs->bundled_boards = false;
+    qs->boards = paths;
+    qs->nboards = 1;
+    qs->files = paths + 1;
+    qs->nfiles = 1;
+    return b;
+}
+
+static void diff_and_snapshot(hon_vm *vm, const void *ud)
+{
+    const char *const *paths = ud;
+    hon_question_set qs;
+    hon_vm *b = diff_sessions(vm, paths, &qs);
+    qs.cap = 20;
+    FILE *devnull = fopen("/dev/null", "w");
+    if (b)
+        hon_diff(vm, "day", b, "dark", &qs, NULL, devnull, NULL);
+    hon_vm_free(b);
+    FILE *f = fopen(paths[2], "w");
+    hon_snapshot_record(vm, "", &qs, f, NULL);
+    fclose(f);
+    hon_snapshot_check(vm, paths[2], devnull, NULL);
+    fclose(devnull);
+}
+
+START_TEST(every_allocation_fails_in_a_diff)
+{
+    char dir[] = "/tmp/hon_oom_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char board[256], questions[256], snap[256];
+    snprintf(board, sizeof board, "%s/b.scn", dir);
+    snprintf(questions, sizeof questions, "%s/q.txt", dir);
+    snprintf(snap, sizeof snap, "%s/s.snap", dir);
+    FILE *f = fopen(board, "w");
+    fputs(board_text, f);
+    fclose(f);
+    f = fopen(questions, "w");
+    fputs("# the question file\nblocked($a, $b)\nboard b.scn\n[blocked($b, $a)]\n", f);
+    fclose(f);
+    const char *paths[] = { board, questions, snap };
+    sweep("diff", diff_and_snapshot, paths);
+    /* with no failure: lit($a) and lit($b) are false with no rule firing, true under dark:
+     * 2 differences. blocked is the same in both (A1 -> D3 crosses the woods on B1: the board
+     * sweep), and so are the file's questions: blocked($a, $b) with no board (E212 in both)
+     * and [blocked($b, $a)] on the board. */
+    tvm *t = tvm_new(NULL);
+    hon_question_set qs;
+    hon_vm *b = diff_sessions(t->vm, paths, &qs);
+    ck_assert_ptr_nonnull(b);
+    FILE *devnull = fopen("/dev/null", "w");
+    size_t ndiff = 0;
+    ck_assert_int_eq(hon_diff(t->vm, "day", b, "dark", &qs, NULL, devnull, &ndiff), HON_OK);
+    fclose(devnull);
+    ck_assert_uint_eq(ndiff, 2);
+    hon_vm_free(b);
+    tvm_free(t);
+    unlink(board);
+    unlink(questions);
+    unlink(snap);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("oom");
@@ -243,6 +327,7 @@ int main(void)
     tcase_add_test(tc, every_allocation_fails_once);
     tcase_add_test(tc, every_allocation_fails_with_a_board);
     tcase_add_test(tc, every_allocation_fails_while_playing);
+    tcase_add_test(tc, every_allocation_fails_in_a_diff);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

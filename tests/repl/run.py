@@ -7,8 +7,8 @@ REPL behaviour of docs/spec/repl.md. One named case per meson test (tests/repl/m
 The fixtures (tests/repl/fixtures/*.hon) are small programs written for these tests; every
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
-"Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`
-and `play_landing_craft_undo` use the bundled rules.
+"Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
+`play_landing_craft_undo` and `diff_bundled` use the bundled rules.
 """
 import json
 import os
@@ -1116,6 +1116,325 @@ def draw_markers_and_faces():
               "the SVG shows the marker, the unit face and the element face", p)
         check("suppressed" not in b and "rubble" not in b and "wreck" not in b,
               "after undo the SVG shows none of them", p)
+
+
+# ---- diff and snapshots (repl.md §5), on fixtures/diff.hon and boards/ridge.scn ----
+#
+# The question set of `--no-rules --load diff.hon --no-bundled-boards --board ridge.scn` under
+# any setting of diff.hon, worked out from the fixture: with no board, cover_of and cover_set
+# over the 3 terrains (open, woods, hill) and penalty over ints 0..6 x 2 bools: 3 + 3 + 14 = 20
+# (crowd takes a list: not asked); on ridge.scn, the test's expectation line_of_sight($a, $b)
+# (its board is ridge.scn too), line_of_sight over the ordered pairs of the 3 units less that
+# one (6 - 1 = 5; a unit with itself is not asked: 3 calls), may_enter over 3 units x 15
+# squares = 45. 20 + 1 + 5 + 45 = 71 questions.
+DIFF_QUESTIONS = 71
+
+
+def diff_args(*more):
+    return ["--no-rules", "--load", fx("diff.hon"), "diff", "--no-bundled-boards",
+            "--board", fx("boards/ridge.scn")] + list(more)
+
+
+@case
+def diff_editions():
+    # plain and strict part only where strict replaces a rule: cover_of(woods) is light under
+    # plain (cover_of.woods) and heavy under strict (its replacement); cover_set(woods) is
+    # {light} and {light, heavy}. Every other answer is the same: 2 of 71 differ, exit 1.
+    p = run(diff_args("plain", "strict"))
+    check(p.returncode == 1, "a difference exits 1", p)
+    out = p.stdout.splitlines()
+    check(out[0] == f"diff plain | strict: 2 of {DIFF_QUESTIONS} questions differ",
+          "the first line counts the differences", p)
+    for want in ("== cover_of: 1 of 3 differ", "-- rules that differ: cover_of.woods",
+                 "(no board): cover_of(woods)", "== cover_set: 1 of 3 differ",
+                 "-- rules that differ: cover_set.woods", "(no board): cover_set(woods)",
+                 "cover_of: 1 of 3 differ", "not asked: 1 query with a parameter of a list, set "
+                 "or record type: crowd", f"2 differences in {DIFF_QUESTIONS} questions"):
+        check(want in out, f"the text has the line {want!r}", p)
+    # both answers on one row, then both brief traces side by side
+    row = [l for l in out if l.startswith("  plain: light")]
+    check(row and re.fullmatch(r"  plain: light +\| strict: heavy", row[0]), "the answers", p)
+    trace = [l for l in out if "rule cover_of.woods: light" in l]
+    check(trace and "rule cover_of.woods: heavy" in trace[0] and " | " in trace[0],
+          "the two traces face each other, the changed rule marked |", p)
+    # JSON: the same, in one object
+    p = run(diff_args("--json", "plain", "strict"))
+    d = parse_json(p.stdout, p)
+    check(p.returncode == 1 and d["asked"] == DIFF_QUESTIONS and d["differ"] == 2, "JSON counts", p)
+    got = sorted((x["query"], x["question"], x["rules"], x["a"]["answer"], x["b"]["answer"])
+                 for x in d["differences"])
+    check(got == [("cover_of", "cover_of(woods)", ["cover_of.woods"], "light", "heavy"),
+                  ("cover_set", "cover_set(woods)", ["cover_set.woods"], "{light}",
+                   "{light, heavy}")], "JSON differences", p)
+    check(all("rule " in x["a"]["why"] and "rule " in x["b"]["why"] for x in d["differences"]),
+          "JSON: both brief traces", p)
+    check({"query": "penalty", "asked": 14, "differ": 0} in d["queries"], "JSON: per query", p)
+
+
+@case
+def diff_variant():
+    # Under woods_sight = hinders line_of_sight.woods never fires, so every pair is permit; under
+    # the default (blocks) the wood at C1 blocks the line from a (A1) to b (E1) and back
+    # (A1-E1 runs along row 1 through B1, C1, D1), and no other: a (A1) to c (E3) crosses B1,
+    # B2, C2, D2, D3 (slope 1/2), b (E1) to c (E3) stays in column E. 2 of 6 pairs differ.
+    # The setting may be written EDITION,NAME=READING or EDITION --variant NAME=READING.
+    for b in (["plain,woods_sight=hinders"], ["plain", "--variant", "woods_sight=hinders"]):
+        p = run(diff_args("--json", "plain", *b))
+        d = parse_json(p.stdout, p)
+        got = sorted((x["question"], x["rules"], x["a"]["answer"], x["b"]["answer"])
+                     for x in d["differences"])
+        check(p.returncode == 1 and got == [
+            ("line_of_sight($a, $b)", ["line_of_sight.woods"], "forbid", "permit"),
+            ("line_of_sight($b, $a)", ["line_of_sight.woods"], "forbid", "permit")],
+            "the two lines through the wood", p)
+        check(d["b"] == "plain,woods_sight=hinders", "the setting's name", p)
+        check({"query": "line_of_sight", "asked": 6, "differ": 2} in d["queries"], "6 pairs", p)
+    # Without the bundled rules the bundled boards (written in their vocabulary) are not
+    # asked: here the finite queries (20) and the test's expectation on its board (1).
+    p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "plain", "strict"])
+    check(p.returncode == 1 and p.stdout.startswith("diff plain | strict: 2 of 21 questions") and
+          p.stderr == "", "no bundled board with other rules", p)
+    # the same setting twice: nothing differs, exit 0
+    p = run(diff_args("plain", "plain"))
+    check(p.returncode == 0 and p.stdout.startswith(f"diff plain | plain: 0 of {DIFF_QUESTIONS}"),
+          "no difference exits 0", p)
+    # an empty edition is the default one (plain)
+    p = run(diff_args(",woods_sight=blocks", "plain"))
+    check(p.returncode == 0, "',woods_sight=blocks' is plain", p)
+
+
+@case
+def diff_questions_file():
+    # A question file: `#` comments, a `board` line (relative to the file) before the questions
+    # it holds. Only these questions are asked with --no-tests --no-finite and no board given.
+    with tempfile.TemporaryDirectory() as tmp:
+        q = os.path.join(tmp, "q.txt")
+        with open(q, "w") as f:
+            f.write("# what the wood does\n"
+                    "cover_of(woods)   # light under plain, heavy under strict\n"
+                    f"board {os.path.relpath(fx('boards/ridge.scn'), tmp)}\n"
+                    "  line_of_sight($a, $c)\n"
+                    "not (line_of_sight($a, $b) == permit)\n")
+        p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--no-bundled-boards",
+                 "--no-tests", "--no-finite", "--questions", q, "--json", "plain", "strict"])
+        d = parse_json(p.stdout, p)
+        # cover_of(woods) differs (diff_editions); the two lines are the same in both editions
+        check(p.returncode == 1 and d["asked"] == 3 and d["differ"] == 1 and
+              d["differences"][0]["question"] == "cover_of(woods)" and
+              d["differences"][0]["board"] is None, "the file's three questions", p)
+        # a question that does not start with a call of a query is counted as an expression
+        check({"query": "(expression)", "asked": 1, "differ": 0} in d["queries"] and
+              {"query": "line_of_sight", "asked": 1, "differ": 0} in d["queries"],
+              "expressions", p)
+
+
+@case
+def diff_bad_input():
+    # Each a positioned diagnostic (the setting's column in <command-line>, the file's line
+    # and column) and exit 2; nothing is asked.
+    for setting, want in (("nope", "<command-line>:1:1: error[E412]: no edition named 'nope'"),
+                          ("plain,woods_sight=maybe", "<command-line>:1:19: error[E414]: variant "
+                           "woods_sight has no reading 'maybe'"),
+                          ("plain,wood_sight=blocks", "<command-line>:1:7: error[E413]: no "
+                           "variant named 'wood_sight'"),
+                          ("plain,woods_sight", "<command-line>:1:7: error[E411]")):
+        p = run(diff_args("plain", setting))
+        check(p.returncode == 2 and want in p.stderr and p.stdout == "", f"setting {setting}", p)
+    p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--board", fx("boards/bad.scn"),
+             "plain", "strict"])
+    check(p.returncode == 2 and "bad.scn:4:12: error[E303]" in p.stderr and p.stdout == "",
+          "a board that does not load", p)
+    with tempfile.TemporaryDirectory() as tmp:
+        q = os.path.join(tmp, "q.txt")
+        with open(q, "w") as f:
+            f.write("cover_of(woods)\n1 +\nno_such(3)\nboard\nboard missing.scn\n")
+        p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--questions", q, "plain",
+                 "strict"])
+        for want in (":2:4: error[E010]", ":3:1: error[E100]", ":4:1: error[E421]",
+                     "cannot read", ":5:7: error[E422]: the board 'missing.scn' does not load"):
+            check(p.returncode == 2 and want in p.stderr, f"question file: {want}", p)
+        check(p.stdout == "", "nothing is asked", p)
+        p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--questions",
+                 os.path.join(tmp, "none.txt"), "plain", "strict"])
+        check(p.returncode == 2 and "error[E498]: cannot read" in p.stderr, "E498", p)
+    for args in (["plain"], ["a", "b", "c"], ["--cap", "x", "a", "b"], ["--variant", "x=y", "a", "b"],
+                 ["--bogus", "a", "b"], ["--ints", "3..1", "a", "b"], ["a", "b", "--board"]):
+        p = run(["--no-rules", "--load", fx("diff.hon"), "diff"] + args)
+        check(p.returncode == 2 and "hon --help" in p.stderr, f"usage: {args}", p)
+
+
+@case
+def diff_repl():
+    # The REPL's diff asks on the session's board too, and leaves the session as it was (its
+    # edition, its board). The board's calls: line_of_sight 6 pairs, may_enter 45.
+    p = run(["--no-rules", "--load", fx("diff.hon"), "--board", fx("boards/ridge.scn")],
+            stdin="diff --no-bundled-boards --no-tests --no-finite plain strict\n"
+                  "edition\nline_of_sight($a, $b)\n")
+    out = lines(p.stdout)
+    check(out[0] == "diff plain | strict: 0 of 51 questions differ" and
+          "* plain  — Fixture: the plain rules" in out and out[-1] == "forbid",
+          "the REPL's diff: 6 + 45 calls on the session's board, none differs", p)
+
+
+@case
+def diff_bundled():
+    # The bundled rules over the bundled boards. Bloody Omaha and Harbor & Hills part on the red
+    # contour line's range limit (ERR.contour-adjacent) and on the mound (ERR.mound-wording); on
+    # examples/boards/hill_contour.scn, for instance:
+    # - rifle1 (B6, level 0) at mg (D2, a level-1 mound square next to the red line): BRO lifts
+    #   the range limit when the shooter or the target stands next to the red line (mg does),
+    #   so the line is clear; HH lifts it for the shooter only, and B6 touches no red line (its
+    #   four sides join level-0 squares), so the shot reaches one square past the line: blocked.
+    #   The rule that differs is range_limit_along.contour_line (harbor_hills replaces it).
+    # - obs (F4, summit, level 2) at sherman (K4, level 0) past pak on the mound square I4:
+    #   BRO's mound rule lets a line past the mound unit only to a target higher than the
+    #   mound (the sherman is lower): blocked; HH's lets through a line that changes elevation
+    #   across the red line leaving the mound square (I4 level 1 to J4 level 0): clear. The rule
+    #   that differs is screens.mound.
+    p = run(["diff", "--json", "--cap", "500", "bloody_omaha", "harbor_hills"])
+    d = parse_json(p.stdout, p)
+    check(p.returncode == 1 and d["differ"] > 0, "the editions differ", p)
+    got = {(x["board"], x["question"]): x for x in d["differences"]}
+    for q, rules, a, b in (("line_of_sight($rifle1, $mg)", ["range_limit_along.contour_line"],
+                            "clear", "blocked"),
+                           ("line_of_sight($obs, $sherman)", ["screens.mound"], "blocked", "clear")):
+        x = got.get(("examples/boards/hill_contour.scn", q))
+        check(x and x["rules"] == rules and (x["a"]["answer"], x["b"]["answer"]) == (a, b),
+              f"{q}: {rules}, {a} | {b}", p)
+        check(x["a"]["why"].startswith(f"{q} = {a}") and x["b"]["why"].startswith(f"{q} = {b}"),
+              f"{q}: both traces", p)
+    rules = {r for x in d["differences"] if x["query"] == "line_of_sight" for r in x["rules"]}
+    check(rules == {"range_limit_along.contour_line", "screens.mound"},
+          "every line-of-sight difference comes from the contour or the mound rule", p)
+    p = run(["diff", "--cap", "500", "bloody_omaha", "bloody_omaha"])
+    check(p.returncode == 0 and re.match(r"diff bloody_omaha \| bloody_omaha: 0 of \d+ questions "
+                                         "differ", p.stdout), "an edition against itself", p)
+
+
+@case
+def diff_search():
+    # diff --search looks for the smallest board where two settings part. Under diff.hon,
+    # woods_sight = blocks and hinders part only on line_of_sight between two units with a
+    # woods square strictly between them: on a row of squares, the smallest such board is 3 x 1
+    # — a unit at each end, woods in the middle (2 x 1 has no square between two units). The
+    # search shrinks whatever board it finds first to that: nothing else can be taken away.
+    with tempfile.TemporaryDirectory() as tmp:
+        w = os.path.join(tmp, "witness.scn")
+        args = ["--no-rules", "--load", fx("diff.hon"), "diff", "--search", "--query",
+                "line_of_sight", "--seconds", "60", "--witness", w, "plain",
+                "plain,woods_sight=hinders"]
+        p = run(args)
+        out = p.stdout.splitlines()
+        check(p.returncode == 1 and out[0] == "search plain | plain,woods_sight=hinders: boards "
+              "up to 6 x 6, seed 0, 60 s" and
+              re.fullmatch(r"witness \(3 x 1\): line_of_sight\(\$u[12], \$u[12]\)", out[2]) and
+              out[3] == "-- rules that differ: line_of_sight.woods" and
+              any(re.match(r"  plain: forbid +\| plain,woods_sight=hinders: permit", l)
+                  for l in out) and out[-1] == f"wrote {w} and {w[:-4]}.svg",
+              "a 3 x 1 witness, its answers and traces, the files written", p)
+        with open(w) as f:
+            scn = f.read()
+        legend = dict(re.findall(r" (\S) = (\w+)", re.search(r"legend(.*)", scn).group(1)))
+        row = re.search(r"\n  1 (\S) (\S) (\S)\n", scn).groups()
+        check("size 3 x 1" in scn and legend[row[1]] == "woods" and
+              re.search(r"unit u1 = \w+ \w+ at [AC]1\n", scn) and
+              re.search(r"unit u2 = \w+ \w+ at [AC]1\n", scn) and
+              "is forbid under plain and permit under plain,woods_sight=hinders" in scn,
+              "the witness: woods on B1 between the two units", p)
+        with open(w[:-4] + ".svg") as f:
+            check(f.read().startswith("<?xml"), "the picture is an SVG document", p)
+        # the witness is a board hon loads, and the line is blocked on it under plain
+        q = run(["--no-rules", "--load", fx("diff.hon"), "--board", w, "eval",
+                 "line_of_sight($u1, $u2)"])
+        check(q.returncode == 0 and q.stdout == "forbid\n", "the witness loads", q)
+        # the same seed, the same search
+        p2 = run(args)
+        check(p2.stdout == p.stdout, "deterministic for a seed", p2)
+    # no board shows a difference between a setting and itself
+    p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--search", "--seconds", "1",
+             "--max-size", "3", "plain", "plain"])
+    check(p.returncode == 0 and re.match(r"no difference found up to 3 x 3 \(\d+ boards, \d+ "
+                                         r"questions in ",
+                                         p.stdout.splitlines()[1]), "none found: exit 0", p)
+    # rules with no terrain give nothing to make boards of; bad options are usage errors
+    p = run(["--no-rules", "--load", fx("base.hon"), "--load", fx("editions.hon"), "diff",
+             "--search", "--seconds", "1", "fixture_base", "fixture_plus"])
+    check(p.returncode == 2 and "no terrain, army or 1-square counter" in p.stderr, "no vocab", p)
+    for bad in (["--max-size", "1"], ["--max-size", "13"], ["--seconds", "0"], ["--seed", "x"]):
+        p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--search"] + bad +
+                ["plain", "strict"])
+        check(p.returncode == 2 and "hon --help" in p.stderr, f"usage: {bad}", p)
+
+
+@case
+def snapshot_record_check():
+    with tempfile.TemporaryDirectory() as tmp:
+        snap = os.path.join(tmp, "plain.snap")
+        base = ["--no-rules", "--load", fx("diff.hon")]
+        qopts = ["--no-bundled-boards", "--board", fx("boards/ridge.scn")]
+        p = run(base + ["snapshot", "record", snap] + qopts)
+        check(p.returncode == 0 and p.stdout == f"wrote {snap}: {DIFF_QUESTIONS} answers\n",
+              "record: the 71 answers of the question set (diff cases)", p)
+        with open(snap) as f:
+            text = f.read()
+        check(text.startswith("# hon snapshot 1\n") and "\nsetting \n" in text and
+              f"\nboard {fx('boards/ridge.scn')}\n" in text and "\n[no board]\n" in text and
+              "\ncover_of(woods) = light\n" in text and "\npenalty(3, true) = 3\n" in text and
+              f"\n[board {fx('boards/ridge.scn')}]\nline_of_sight($a, $b) = forbid\n" in text,
+              "the snapshot: a header, then QUESTION = ANSWER board by board", p)
+        p = run(base + ["snapshot", "check", snap])
+        check(p.returncode == 0 and p.stdout == f"snapshot {snap}: {DIFF_QUESTIONS} answers "
+              "checked, 0 changed, 0 new, 0 gone\n", "nothing changed", p)
+        # A rule changed on purpose (diff_house.hon: hills give light cover) is caught, with
+        # the recorded answer (line 15: the header's 10 lines, a blank, [no board], then
+        # cover_of over open, woods, hill), the new one and the new trace; the house's new
+        # query is listed as new.
+        house = base + ["--load", fx("diff_house.hon")]
+        p = run(house + ["snapshot", "check", snap])
+        out = p.stdout.splitlines()
+        check(p.returncode == 1 and "changed: [no board] cover_of(hill)" in out and
+              f"  recorded: no_cover   ({snap}:15)" in out and "  now:      light" in out and
+              any("rule cover_of.hill: light   (FIX.diff.house)" in l for l in out) and
+              "new: [no board] house_open() = false" in out and
+              out[-1] == f"snapshot {snap}: {DIFF_QUESTIONS + 1} answers checked, 1 changed, "
+              "1 new, 0 gone", "the changed rule and the new query", p)
+        # Recorded with the house rules, checked without: house_open() is gone.
+        p = run(house + ["snapshot", "record", snap] + qopts + ["strict"])
+        check(p.returncode == 0, "record under strict", p)
+        p = run(base + ["snapshot", "check", snap])
+        out = p.stdout.splitlines()
+        check(p.returncode == 1 and any(l.startswith("gone: [no board] house_open() = false")
+                                        for l in out) and
+              "changed: [no board] cover_of(hill)" in out and "  now:      no_cover" in out,
+              "a question no longer asked is listed", p)
+
+
+@case
+def snapshot_bad_input():
+    with tempfile.TemporaryDirectory() as tmp:
+        def snap_with(text):
+            path = os.path.join(tmp, "s.snap")
+            with open(path, "w") as f:
+                f.write(text)
+            return path, run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "check", path])
+        path, p = snap_with("cover_of(woods) = light\n")
+        check(p.returncode == 2 and f"{path}:1:1: error[E431]" in p.stderr, "not a snapshot", p)
+        path, p = snap_with("# hon snapshot 1\nsetting plain,woods_sight=maybe\n\n")
+        check(p.returncode == 2 and f"{path}:2:27: error[E414]" in p.stderr,
+              "an unknown reading in the header, at its column", p)
+        path, p = snap_with("# hon snapshot 1\nsetting plain\ncolour red\n\n")
+        check(p.returncode == 2 and f"{path}:3:1: error[E431]" in p.stderr, "a bad header line", p)
+        path, p = snap_with("# hon snapshot 1\nsetting plain\n\n[no board]\ncover_of(woods)\n")
+        check(p.returncode == 2 and f"{path}:5:1: error[E432]" in p.stderr, "a bad line", p)
+        path, p = snap_with("# hon snapshot 1\nsetting plain\nboard nowhere.scn\n\n")
+        check(p.returncode == 2 and "cannot read 'nowhere.scn'" in p.stderr, "a board gone", p)
+        p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "check",
+                 os.path.join(tmp, "none.snap")])
+        check(p.returncode == 2 and "error[E498]: cannot read" in p.stderr, "unreadable", p)
+        for args in (["snapshot", "check"], ["snapshot", "frob", "x"],
+                     ["snapshot", "record", "x", "a", "b"], ["snapshot", "check", "x", "y"]):
+            p = run(["--no-rules"] + args)
+            check(p.returncode == 2 and "hon --help" in p.stderr, f"usage: {args}", p)
 
 
 def main():

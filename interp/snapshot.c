@@ -1,0 +1,455 @@
+/* snapshot.c — recorded answers (hon.h: hon_snapshot_record, hon_snapshot_check): every answer
+ * of a question set (questions.h) under one setting, written as a readable text file — a
+ * header saying the setting and how the set was made, then board by board one line per
+ * question, `QUESTION = ANSWER` — and checked later by asking the same set again: the answers
+ * that changed (with the new brief trace), the questions gone, the new ones. docs/spec/repl.md
+ * §5 gives the format.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "mem.h"
+#include "questions.h"
+
+#define SNAP_MAGIC "# hon snapshot 1"
+
+/* ---- recording ---- */
+
+/* The first " = " of text q outside brackets and strings, or NULL. A question whose text holds
+ * one is written in parentheses, so that in a snapshot's line the first such " = " always
+ * ends the question. */
+static const char *top_equals(const char *q)
+{
+    int depth = 0;
+    bool str = false;
+    for (const char *c = q; *c; c++) {
+        if (*c == '"')
+            str = !str;
+        else if (!str && (*c == '(' || *c == '[' || *c == '{'))
+            depth++;
+        else if (!str && (*c == ')' || *c == ']' || *c == '}'))
+            depth--;
+        else if (!str && depth == 0 && strncmp(c, " = ", 3) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+/* Writes question q as a snapshot writes it. */
+static void put_question(const qs_set *s, const qs_q *q, strbuf *out)
+{
+    strbuf t = { 0 };
+    qs_question(s, q, &t);
+    bool p = top_equals(sb_str(&t)) != NULL;
+    sb_printf(out, "%s%s%s", p ? "(" : "", sb_str(&t), p ? ")" : "");
+    if (t.oom)
+        out->oom = true;
+    sb_free(&t);
+}
+
+/* The header: how the question set was made. */
+static void put_header(const char *setting, const hon_question_set *q, strbuf *out)
+{
+    sb_printf(out,
+              "%s\n# Answers of the rules, one line each: QUESTION = ANSWER.\n"
+              "# `hon snapshot check FILE` asks them again and lists what changed.\n",
+              SNAP_MAGIC);
+    sb_printf(out, "setting %s\nbundled-boards %s\n", setting, q->bundled_boards ? "yes" : "no");
+    for (size_t i = 0; i < q->nboards; i++)
+        sb_printf(out, "board %s\n", q->boards[i]);
+    for (size_t i = 0; i < q->nfiles; i++)
+        sb_printf(out, "questions %s\n", q->files[i]);
+    sb_printf(out, "tests %s\nfinite %s\ncap %zu\n", q->tests ? "yes" : "no",
+              q->finite ? "yes" : "no", q->cap ? q->cap : (size_t)QS_CAP);
+    if (q->int_lo > q->int_hi)
+        sb_puts(out, "ints none\n");
+    else
+        sb_printf(out, "ints %lld..%lld\n", (long long)q->int_lo, (long long)q->int_hi);
+}
+
+/* The section line of board b. */
+static void put_section(const qs_set *s, size_t b, strbuf *out)
+{
+    if (s->boards[b].label)
+        sb_printf(out, "\n[board %s]\n", s->boards[b].label);
+    else
+        sb_puts(out, "\n[no board]\n");
+}
+
+hon_status hon_snapshot_record(hon_vm *vm, const char *setting, const hon_question_set *qs,
+                               FILE *out, size_t *count)
+{
+    if (count)
+        *count = 0;
+    if (!vm || !out)
+        return HON_ERR_NOT_FOUND;
+    if (!setting)
+        setting = "";
+    hon_status st = hon_apply_setting(vm, setting, "<setting>");
+    qs_set s;
+    if (st == HON_OK)
+        st = qs_build(&s, &vm, 1, qs);
+    else
+        memset(&s, 0, sizeof s);
+    strbuf text = { 0 };
+    if (st == HON_OK)
+        put_header(setting, &s.o, &text);
+    size_t n = 0;
+    for (size_t b = 0; st == HON_OK && b < s.nboards; b++) {
+        if ((st = qs_enter(&s, b)) != HON_OK)
+            break;
+        qs_iter it = { 0 };
+        qs_q q;
+        for (size_t k = 0; st == HON_OK && qs_next(&s, &it, &q); k++, n++) {
+            qs_ans a;
+            if (!qs_ask(&s, 0, &q, &a, true)) {
+                st = HON_ERR_MEMORY;
+                break;
+            }
+            if (k == 0)
+                put_section(&s, b, &text);
+            put_question(&s, &q, &text);
+            sb_printf(&text, " = %s\n", a.text);
+        }
+    }
+    hon_drop_board(vm);
+    if (st == HON_OK && text.oom)
+        st = HON_ERR_MEMORY;
+    if (st == HON_OK && fwrite(sb_str(&text), 1, text.len, out) != text.len)
+        st = HON_ERR_IO;
+    if (count && st == HON_OK)
+        *count = n;
+    sb_free(&text);
+    qs_free(&s);
+    return st;
+}
+
+/* ---- reading a snapshot ---- */
+
+/* A recorded answer, found by its board's label and its question. */
+typedef struct snap_rec {
+    char *key; /* "LABEL\nQUESTION" (LABEL "" for no board) */
+    const char *answer;
+    const char *board; /* the label, "" for no board (borrowed from key) */
+    const char *question;
+    uint32_t line;
+    bool seen;
+    UT_hash_handle hh;
+} snap_rec;
+
+/* A snapshot file as read. */
+typedef struct snap {
+    const char *path;
+    char *text; /* the file, cut in place into lines */
+    uint32_t id;
+    snap_rec *recs; /* uthash */
+    hon_question_set qs;
+    const char **boards, **files; /* the header's, pointing into text */
+    char *setting;
+    uint32_t setting_line, setting_col;
+} snap;
+
+static void snap_free(snap *sn)
+{
+    snap_rec *r, *tmp;
+    HASH_ITER(hh, sn->recs, r, tmp)
+    {
+        HASH_DEL(sn->recs, r);
+        mem_free(r->key);
+        mem_free(r);
+    }
+    mem_free(sn->text);
+    mem_free(sn->boards);
+    mem_free(sn->files);
+}
+
+/* Reports error code at line `line` of the snapshot, the n bytes at column col. */
+static void snap_error(hon_vm *vm, const snap *sn, int code, uint32_t line, size_t col, size_t n,
+                       const char *msg, const char *what)
+{
+    uint32_t c = (uint32_t)col;
+    session_report_at(vm, code, (ast_loc){ sn->id, line, c, line, c + (n ? (uint32_t)n - 1 : 0) },
+                      "%s%s", msg, what ? what : "");
+}
+
+/* yes/no into *b. */
+static bool yes_no(const char *v, bool *b)
+{
+    *b = strcmp(v, "yes") == 0;
+    return *b || strcmp(v, "no") == 0;
+}
+
+/* One header line `KEY VALUE` (VALUE may be empty for `setting`): into sn. False when it is no
+ * header line of a known key. */
+static bool header_line(snap *sn, char *l, uint32_t line)
+{
+    char *v = strchr(l, ' ');
+    if (v)
+        *v++ = '\0';
+    else
+        v = l + strlen(l);
+    hon_question_set *q = &sn->qs;
+    char *end;
+    if (strcmp(l, "setting") == 0) {
+        sn->setting = v;
+        sn->setting_line = line;
+        sn->setting_col = (uint32_t)(v - l) + 1;
+        return true;
+    }
+    if (strcmp(l, "board") == 0 && *v)
+        return (sn->boards[q->nboards++] = v) != NULL;
+    if (strcmp(l, "questions") == 0 && *v)
+        return (sn->files[q->nfiles++] = v) != NULL;
+    if (strcmp(l, "bundled-boards") == 0)
+        return yes_no(v, &q->bundled_boards);
+    if (strcmp(l, "tests") == 0)
+        return yes_no(v, &q->tests);
+    if (strcmp(l, "finite") == 0)
+        return yes_no(v, &q->finite);
+    if (strcmp(l, "cap") == 0) {
+        unsigned long long c = strtoull(v, &end, 10);
+        q->cap = (size_t)c;
+        return *v >= '1' && *v <= '9' && !*end;
+    }
+    if (strcmp(l, "ints") == 0 && strcmp(v, "none") == 0) {
+        q->int_lo = 1;
+        q->int_hi = 0;
+        return true;
+    }
+    if (strcmp(l, "ints") == 0) {
+        long long lo = strtoll(v, &end, 10), hi;
+        if (end == v || strncmp(end, "..", 2) != 0)
+            return false;
+        char *e2;
+        hi = strtoll(end + 2, &e2, 10);
+        q->int_lo = lo;
+        q->int_hi = hi;
+        return e2 != end + 2 && !*e2 && lo <= hi && hi - lo <= 1000;
+    }
+    return false;
+}
+
+/* A line `QUESTION = ANSWER` of the section of board `section` (its label, "" for no board)
+ * into the records. False when it is not one, or on OOM (*oom). */
+static bool answer_line(snap *sn, const char *section, char *l, uint32_t line, bool *oom)
+{
+    char *eq = (char *)top_equals(l);
+    if (!eq || eq == l || !section)
+        return false;
+    *eq = '\0';
+    size_t bl = strlen(section), ql = strlen(l);
+    snap_rec *r = mem_calloc(1, sizeof *r);
+    if (r)
+        r->key = mem_malloc(bl + ql + 2);
+    if (!r || !r->key) {
+        mem_free(r);
+        *oom = true;
+        return false;
+    }
+    memcpy(r->key, section, bl);
+    r->key[bl] = '\n';
+    memcpy(r->key + bl + 1, l, ql + 1);
+    r->board = section;
+    r->question = r->key + bl + 1;
+    r->answer = eq + 3;
+    r->line = line;
+    snap_rec *old;
+    HASH_FIND(hh, sn->recs, r->key, bl + ql + 1, old);
+    if (!old)
+        HASH_ADD_KEYPTR(hh, sn->recs, r->key, bl + ql + 1, r);
+    if (old || !HON_HASH_ADDED(r)) {
+        *oom = !old;
+        mem_free(r->key);
+        mem_free(r);
+        return old != NULL; /* a question recorded twice: the first answer counts */
+    }
+    return true;
+}
+
+/* Reads the snapshot at `path`: its header into sn->qs and sn->setting, its answers into
+ * sn->recs. Reported: E498 unreadable, E410 no snapshot or a bad header line, E411 a bad line. */
+static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
+{
+    size_t len;
+    *sn = (snap){ .path = path };
+    hon_status st = session_read_file(vm, path, E_QUESTION_READ, &sn->text, &len);
+    if (st != HON_OK)
+        return st;
+    sn->id = diag_sources_add(&vm->sources, path, sn->text, len);
+    size_t nlines = 1;
+    for (size_t i = 0; i < len; i++)
+        nlines += sn->text[i] == '\n';
+    sn->boards = mem_calloc(nlines, sizeof *sn->boards);
+    sn->files = mem_calloc(nlines, sizeof *sn->files);
+    if (sn->id == UINT32_MAX || !sn->boards || !sn->files)
+        return HON_ERR_MEMORY;
+    qs_defaults(&sn->qs);
+    sn->qs.boards = sn->boards;
+    sn->qs.files = sn->files;
+    sn->qs.bundled_boards = false;
+    bool header = true, oom = false;
+    size_t bad = 0;
+    const char *section = NULL;
+    uint32_t line = 1;
+    for (char *l = sn->text; !oom && l < sn->text + len; line++) {
+        char *nl = strchr(l, '\n'), *next = nl ? nl + 1 : sn->text + len;
+        if (nl)
+            *nl = '\0';
+        size_t n = strlen(l);
+        if (line == 1 && strcmp(l, SNAP_MAGIC) != 0) {
+            snap_error(vm, sn, E_SNAPSHOT_HEADER, 1, 1, n,
+                       "not a snapshot: its first line is not '" SNAP_MAGIC "'", NULL);
+            return HON_ERR_COMPILE;
+        }
+        if (line == 1 || l[0] == '#' || (!header && !n)) {
+        } else if (header && !n) {
+            header = false;
+        } else if (header && !header_line(sn, l, line)) {
+            snap_error(vm, sn, E_SNAPSHOT_HEADER, line, 1, n,
+                       "not a header line (setting, bundled-boards, board, questions, tests, "
+                       "finite, cap, ints): ",
+                       l);
+            bad++;
+        } else if (!header && strcmp(l, "[no board]") == 0) {
+            section = "";
+        } else if (!header && strncmp(l, "[board ", 7) == 0 && n > 8 && l[n - 1] == ']') {
+            l[n - 1] = '\0';
+            section = l + 7;
+        } else if (!header && !answer_line(sn, section, l, line, &oom) && !oom) {
+            snap_error(vm, sn, E_SNAPSHOT_LINE, line, 1, n,
+                       section ? "not QUESTION = ANSWER" : "an answer before any [board] line",
+                       NULL);
+            bad++;
+        }
+        l = next;
+    }
+    if (oom)
+        return HON_ERR_MEMORY;
+    if (!sn->setting && !bad) {
+        snap_error(vm, sn, E_SNAPSHOT_HEADER, 1, 1, strlen(SNAP_MAGIC),
+                   "the header says no setting", NULL);
+        bad++;
+    }
+    return bad ? HON_ERR_COMPILE : HON_OK;
+}
+
+/* ---- checking ---- */
+
+/* What a check found. */
+typedef struct check_run {
+    snap *sn;
+    qs_set s;
+    strbuf out;
+    size_t checked, changed, added, gone;
+} check_run;
+
+/* Writes `text` with every line indented by `pad`. */
+static void indented(strbuf *out, const char *text, const char *pad)
+{
+    for (const char *c = text; *c;) {
+        size_t n = strcspn(c, "\n");
+        sb_printf(out, "%s%.*s\n", pad, (int)n, c);
+        c += n + (c[n] == '\n');
+    }
+}
+
+/* Checks question q of the current board (labelled `label`) against the record. */
+static hon_status check_question(check_run *c, const char *label, const qs_q *q)
+{
+    strbuf key = { 0 };
+    sb_printf(&key, "%s\n", label);
+    size_t at = key.len;
+    put_question(&c->s, q, &key);
+    qs_ans a;
+    if (key.oom || !qs_ask(&c->s, 0, q, &a, true)) {
+        sb_free(&key);
+        return HON_ERR_MEMORY;
+    }
+    snap_rec *r;
+    HASH_FIND(hh, c->sn->recs, key.s, key.len, r);
+    const char *shown = label[0] ? label : "no board";
+    c->checked++;
+    if (!r) {
+        c->added++;
+        sb_printf(&c->out, "new: [%s] %s = %s\n", shown, key.s + at, a.text);
+    } else if ((r->seen = true) && strcmp(r->answer, a.text) != 0) {
+        c->changed++;
+        sb_printf(&c->out, "changed: [%s] %s\n  recorded: %s   (%s:%u)\n  now:      %s\n", shown,
+                  key.s + at, r->answer, c->sn->path, r->line, a.text);
+        hon_answer *t = qs_ask_traced(&c->s, 0, q);
+        if (t)
+            indented(&c->out, hon_answer_why(t), "    ");
+        hon_answer_free(t);
+    }
+    sb_free(&key);
+    return HON_OK;
+}
+
+static int cmp_recs(const void *x, const void *y)
+{
+    const snap_rec *a = *(snap_rec *const *)x, *b = *(snap_rec *const *)y;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* Lists the recorded questions that were not asked again, in the file's order. */
+static bool list_gone(check_run *c)
+{
+    size_t n = HASH_COUNT(c->sn->recs), k = 0;
+    snap_rec **gone = mem_calloc(n ? n : 1, sizeof *gone), *r, *tmp;
+    if (!gone)
+        return false;
+    HASH_ITER(hh, c->sn->recs, r, tmp)
+    if (!r->seen)
+        gone[k++] = r;
+    qsort(gone, k, sizeof *gone, cmp_recs);
+    for (size_t i = 0; i < k; i++)
+        sb_printf(&c->out, "gone: [%s] %s = %s   (%s:%u)\n",
+                  gone[i]->board[0] ? gone[i]->board : "no board", gone[i]->question,
+                  gone[i]->answer, c->sn->path, gone[i]->line);
+    c->gone = k;
+    mem_free(gone);
+    return true;
+}
+
+hon_status hon_snapshot_check(hon_vm *vm, const char *path, FILE *out, size_t *changed)
+{
+    if (changed)
+        *changed = 0;
+    if (!vm || !path || !out)
+        return HON_ERR_NOT_FOUND;
+    snap sn;
+    check_run c = { .sn = &sn };
+    hon_status st = snap_read(vm, path, &sn);
+    if (st == HON_OK)
+        st = choice_apply_setting_at(vm, sn.setting, sn.id, sn.setting_line, sn.setting_col);
+    if (st == HON_OK)
+        st = qs_build(&c.s, &vm, 1, &sn.qs);
+    for (size_t b = 0; st == HON_OK && b < c.s.nboards; b++) {
+        if ((st = qs_enter(&c.s, b)) != HON_OK)
+            break;
+        const char *label = c.s.boards[b].label ? c.s.boards[b].label : "";
+        qs_iter it = { 0 };
+        qs_q q;
+        while (st == HON_OK && qs_next(&c.s, &it, &q))
+            st = check_question(&c, label, &q);
+    }
+    hon_drop_board(vm);
+    if (st == HON_OK && !list_gone(&c))
+        st = HON_ERR_MEMORY;
+    if (st == HON_OK) {
+        sb_printf(&c.out, "snapshot %s: %zu answer%s checked, %zu changed, %zu new, %zu gone\n",
+                  path, c.checked, c.checked == 1 ? "" : "s", c.changed, c.added, c.gone);
+        if (c.out.oom)
+            st = HON_ERR_MEMORY;
+        else if (fwrite(sb_str(&c.out), 1, c.out.len, out) != c.out.len)
+            st = HON_ERR_IO;
+    }
+    if (changed && st == HON_OK)
+        *changed = c.changed + c.added + c.gone;
+    sb_free(&c.out);
+    qs_free(&c.s);
+    snap_free(&sn);
+    return st;
+}
