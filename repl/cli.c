@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -1003,10 +1004,30 @@ int cli_diff(cli_session *s, const cli_question_opts *o)
 
 int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opts *o)
 {
+    /* The answers go to a scratch file beside PATH, renamed over it only when the whole
+       snapshot is written: a bad setting or a failed question leaves an earlier snapshot as
+       it was and no file behind. */
     size_t before = s->diags, count = 0;
-    FILE *f = fopen(path, "w");
+    size_t n = strlen(path) + sizeof ".XXXXXX";
+    char *tmp = malloc(n);
+    int fd = -1;
+    if (tmp) {
+        snprintf(tmp, n, "%s.XXXXXX", path);
+        fd = mkstemp(tmp);
+    }
+    if (fd >= 0) {
+        mode_t mask = umask(0); /* the snapshot gets a new file's usual mode, not mkstemp's */
+        umask(mask);
+        (void)fchmod(fd, 0666 & ~mask);
+    }
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
+        cli_error("cannot write '%s': %s", path, tmp ? strerror(errno) : "out of memory");
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
         return 2;
     }
     hon_vm *copy = hon_vm_copy(s->vm);
@@ -1017,10 +1038,22 @@ int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opt
     hon_vm_free(copy);
     if (fclose(f) != 0 && st == HON_OK)
         st = HON_ERR_IO;
+    int saved = errno;
+    if (st == HON_OK && rename(tmp, path) != 0) {
+        saved = errno;
+        st = HON_ERR_IO;
+    }
     if (st != HON_OK) {
+        unlink(tmp);
+        free(tmp);
+        if (st == HON_ERR_IO && s->diags == before) {
+            cli_error("cannot write '%s': %s", path, strerror(saved));
+            return 2;
+        }
         failed(s, before, st, "cannot record the snapshot", path);
         return 2;
     }
+    free(tmp);
     printf("wrote %s: %zu answer%s\n", path, count, count == 1 ? "" : "s");
     fflush(stdout);
     return 0;

@@ -328,6 +328,8 @@ int main(int argc, char **argv)
         rc = usage_error("%s", err);
     else if (record && !cli_parse_question_opts(args + 2, nargs - 2, 1, &o, &qo, err, sizeof err))
         rc = usage_error("%s", err);
+    else if (sub && strcmp(sub->name, "snapshot") == 0 && args[1][0] == '-' && args[1][1])
+        rc = usage_error("snapshot %s takes its FILE first, not '%s'", args[0], args[1]);
     else if (sub && strcmp(sub->name, "snapshot") == 0 && !record &&
              (strcmp(args[0], "check") != 0 || nargs != 2))
         rc = usage_error("snapshot takes 'record FILE [QOPTION]... [SETTING]' or 'check FILE'");

@@ -683,17 +683,16 @@ def language_worked_example():
 
 
 def errata_examples(doc):
-    """The examples of docs/spec/errata.md in order, as ("file", name, text), ("run", text)
-    and ("pending", what, text): each fenced block after its `<!-- errata-test: ... -->`."""
+    """The examples of docs/spec/errata.md in order, as ("file", name, text) and ("run", text):
+    each fenced block after its `<!-- errata-test: ... -->`; any other kind is an error."""
     found = []
     for m in re.finditer(r"<!-- errata-test: (.*?) -->\n```\n(.*?)```", doc, re.S):
         what, text = m.group(1).split(), m.group(2)
         if what[0] == "file":
             found.append(("file", what[1], text))
-        elif what[0] == "run":
-            found.append(("run", text))
         else:
-            found.append(("pending", " ".join(what[1:]), text))
+            assert what == ["run"], "errata.md: unknown example kind " + m.group(1)
+            found.append(("run", text))
     return found
 
 
@@ -702,8 +701,8 @@ def errata_walkthrough():
     # docs/spec/errata.md: its files written in a scratch directory as they come, each `$ hon`
     # line of its sessions run there with the bundled rules, its output (standard output then
     # standard error) matched against the lines after it (`…`: any lines) and its exit status
-    # against `(exit status N)` (0 when not said). The steps that need `hon diff` and `hon
-    # snapshot` are marked pending until those commands exist.
+    # against `(exit status N)` (0 when not said); steps 6 and 7 run `hon diff` and `hon
+    # snapshot`.
     doc = open(os.path.join(FIXTURES, "..", "..", "..", "docs", "spec", "errata.md"),
                encoding="utf-8").read()
     examples = errata_examples(doc)
@@ -715,13 +714,11 @@ def errata_walkthrough():
                 with open(os.path.join(d, ex[1]), "w", encoding="utf-8") as f:
                     f.write(ex[2])
                 continue
-            if ex[0] == "pending":
-                continue
             cmds = []
             for l in ex[1].splitlines():
                 if l.startswith("$ hon"):
                     cmds.append((shlex.split(l[2:])[1:], []))
-                elif cmds:
+                elif cmds and l.strip():  # blank lines are not compared
                     cmds[-1][1].append(l)
             for args, want in cmds:
                 status = 0
@@ -1431,6 +1428,19 @@ def snapshot_bad_input():
         p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "check",
                  os.path.join(tmp, "none.snap")])
         check(p.returncode == 2 and "error[E498]: cannot read" in p.stderr, "unreadable", p)
+        # A record that fails leaves the earlier snapshot as it was and no file behind: a
+        # setting naming no edition (E412), an option put before FILE (a usage error; it
+        # would otherwise be taken for the file's name).
+        keep = os.path.join(tmp, "keep.snap")
+        with open(keep, "w") as f:
+            f.write("earlier\n")
+        p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "record", keep, "nosuch"])
+        check(p.returncode == 2 and "error[E412]" in p.stderr, "record under no edition", p)
+        p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "record", "--no-tests",
+                 keep], cwd=tmp)
+        check(p.returncode == 2 and "takes its FILE first" in p.stderr, "an option for FILE", p)
+        check(open(keep).read() == "earlier\n" and sorted(os.listdir(tmp)) ==
+              ["keep.snap", "s.snap"], "a failed record keeps the earlier file, adds none", p)
         for args in (["snapshot", "check"], ["snapshot", "frob", "x"],
                      ["snapshot", "record", "x", "a", "b"], ["snapshot", "check", "x", "y"]):
             p = run(["--no-rules"] + args)
