@@ -16,7 +16,9 @@
 /* Tabs in quoted lines are expanded to this stop so the caret line lines up with them. */
 enum {
     TAB_STOP = 8,
-    GUTTER_MIN = 5
+    GUTTER_MIN = 5,
+    QUOTE_MAX = 200,  /* a longer line is quoted in part (bytes) */
+    QUOTE_BEFORE = 60 /* context kept before the span in such a part (bytes) */
 };
 
 /* Stands in for a message when memory runs out; never freed. */
@@ -54,7 +56,18 @@ uint32_t diag_sources_add(diag_sources *s, const char *path, const char *text, s
     s->files[s->len].path = p;
     s->files[s->len].text = t;
     s->files[s->len].len = text ? len : 0;
+    s->files[s->len].seen_line = 0;
+    s->files[s->len].seen_off = 0;
     return s->len++;
+}
+
+void diag_sources_trim(diag_sources *s, uint32_t len)
+{
+    while (s->len > len) {
+        s->len--;
+        mem_free(s->files[s->len].path);
+        mem_free(s->files[s->len].text);
+    }
 }
 
 void diag_sources_free(diag_sources *s)
@@ -88,6 +101,7 @@ void diag_list_clear(diag_list *l)
     l->items = NULL;
     l->len = l->cap = 0;
     l->errors = 0;
+    l->full = false;
 }
 
 /* A new formatted string, or oom_text. */
@@ -108,12 +122,32 @@ static char *vformat(const char *fmt, va_list ap)
     return m;
 }
 
+/* The message of the diagnostic that ends a full list. */
+static char *format_cap(void)
+{
+    char buf[80];
+    snprintf(buf, sizeof buf, "too many diagnostics (%d): the rest are not shown", DIAG_LIST_MAX);
+    char *m = mem_strdup(buf);
+    return m ? m : (char *)oom_text;
+}
+
 diag *diag_vreport(diag_list *l, int code, diag_severity sev, src_loc loc, const char *fmt,
                    va_list ap)
 {
     /* The error is counted even if it cannot be stored: callers rely on `errors`. */
     if (sev == DIAG_ERROR)
         l->errors++;
+    if (l->full)
+        return NULL;
+    if (l->len == DIAG_LIST_MAX) {
+        l->full = true;
+        if (MEM_GROW(l->items, l->len, l->cap)) {
+            diag *d = &l->items[l->len++];
+            *d = (diag){ .code = E_TOO_MANY_ERRORS, .severity = DIAG_ERROR, .loc = loc };
+            d->message = format_cap();
+        }
+        return NULL;
+    }
     if (!MEM_GROW(l->items, l->len, l->cap))
         return NULL;
     diag *d = &l->items[l->len++];
@@ -160,19 +194,31 @@ static const char *sev_word(diag_severity s)
     }
 }
 
-/* Finds line `line` (from 1) of text; returns false when the text has no such line. The line
- * excludes its '\n' and a '\r' before it. */
-static bool find_line(const char *text, size_t len, uint32_t line, const char **start, size_t *n)
+/* Finds line `line` (from 1) of file f; returns false when the text has no such line. The line
+ * excludes its '\n' and a '\r' before it. The scan starts where the last one ended when that
+ * was an earlier line (diagnostics come mostly in order): quoting a file's diagnostics is
+ * linear in the file, not in the file times their number. */
+static bool find_line(diag_sources *src, uint32_t file, uint32_t line, const char **start,
+                      size_t *n)
 {
+    const char *text = src->files[file].text;
+    size_t len = src->files[file].len;
     if (line == 0)
         return false;
+    uint32_t l = 1;
     size_t i = 0;
-    for (uint32_t l = 1; l < line; l++) {
+    if (src->files[file].seen_line && src->files[file].seen_line <= line) {
+        l = src->files[file].seen_line;
+        i = src->files[file].seen_off;
+    }
+    for (; l < line; l++) {
         const char *nl = memchr(text + i, '\n', len - i);
         if (!nl)
             return false;
         i = (size_t)(nl - text) + 1;
     }
+    src->files[file].seen_line = line;
+    src->files[file].seen_off = i;
     if (i == len && line > 1)
         return false; /* the empty "line" after a final newline is not quoted */
     const char *nl = memchr(text + i, '\n', len - i);
@@ -231,17 +277,36 @@ static unsigned digits(uint32_t x)
     return d;
 }
 
-/* One block: the header line, then the quoted line and the caret line when available. */
-static void render_block(const diag_sources *src, src_loc loc, diag_severity sev, int code,
+/* The part of a long line that is quoted: a window of about QUOTE_MAX bytes that shows the
+ * span's start with some context before it, on UTF-8 character boundaries. */
+static void quote_window(const char *s, size_t n, size_t first, size_t *from, size_t *to)
+{
+    *from = 0;
+    *to = n;
+    if (n <= QUOTE_MAX)
+        return;
+    size_t a = first > QUOTE_BEFORE ? first - QUOTE_BEFORE : 0;
+    if (a > n)
+        a = n > QUOTE_MAX ? n - QUOTE_MAX : 0;
+    while (a > 0 && ((unsigned char)s[a] & 0xC0) == 0x80)
+        a--;
+    size_t b = a + QUOTE_MAX < n ? a + QUOTE_MAX : n;
+    while (b < n && ((unsigned char)s[b] & 0xC0) == 0x80)
+        b++;
+    *from = a;
+    *to = b;
+}
+
+/* One block: the header line, then the quoted line and the caret line when available. A line
+ * longer than QUOTE_MAX bytes is quoted in part, "..." marking what is left out. */
+static void render_block(diag_sources *src, src_loc loc, diag_severity sev, int code,
                          const char *msg, FILE *out)
 {
     const char *path = "<unknown>";
-    const char *text = NULL;
-    size_t len = 0;
+    bool have_text = false;
     if (src && loc.file < src->len) {
         path = src->files[loc.file].path;
-        text = src->files[loc.file].text;
-        len = src->files[loc.file].len;
+        have_text = src->files[loc.file].text != NULL;
     }
     /* No position (a file that cannot be read, memory running out): no made-up 0:0 and no
      * quoted line; the message says what it is about (repl.md §3). */
@@ -255,16 +320,8 @@ static void render_block(const diag_sources *src, src_loc loc, diag_severity sev
 
     const char *ls;
     size_t ln;
-    if (!text || loc.col == 0 || !find_line(text, len, loc.line, &ls, &ln))
+    if (!have_text || loc.col == 0 || !find_line(src, loc.file, loc.line, &ls, &ln))
         return;
-    int gw = (int)(digits(loc.line) > GUTTER_MIN ? digits(loc.line) : GUTTER_MIN);
-    fprintf(out, "%*u |", gw, (unsigned)loc.line);
-    if (ln) {
-        fputc(' ', out);
-        put_line(ls, ln, out);
-    }
-    fputc('\n', out);
-
     /* The span on this line: from col to end_col (inclusive) or to the end of the line when
      * it continues below; an empty span (end before start) gets a lone caret. */
     size_t first = (size_t)loc.col - 1;
@@ -273,8 +330,22 @@ static void render_block(const diag_sources *src, src_loc loc, diag_severity sev
         last = ln > first ? ln - 1 : first;
     else if (loc.end_line == loc.line && loc.end_col > loc.col)
         last = (size_t)loc.end_col - 1;
-    unsigned v0 = display_col(ls, ln, first);
-    unsigned v1 = display_col(ls, ln, last + 1);
+    size_t from, to;
+    quote_window(ls, ln, first, &from, &to);
+    const char *cut = from > 0 ? "..." : "";
+    int gw = (int)(digits(loc.line) > GUTTER_MIN ? digits(loc.line) : GUTTER_MIN);
+    fprintf(out, "%*u |", gw, (unsigned)loc.line);
+    if (ln) {
+        fprintf(out, " %s", cut);
+        put_line(ls + from, to - from, out);
+        if (to < ln)
+            fputs("...", out);
+    }
+    fputc('\n', out);
+    if (last >= to && to < ln)
+        last = to > first ? to - 1 : first;
+    unsigned v0 = (unsigned)strlen(cut) + display_col(ls + from, to - from, first - from);
+    unsigned v1 = (unsigned)strlen(cut) + display_col(ls + from, to - from, last + 1 - from);
     fprintf(out, "%*s | %*s^", gw, "", (int)v0, "");
     for (unsigned v = v0 + 1; v < v1; v++)
         fputc('~', out);
@@ -283,7 +354,7 @@ static void render_block(const diag_sources *src, src_loc loc, diag_severity sev
 
 void diag_render(const diag_list *l, const diag *d, FILE *out)
 {
-    const diag_sources *src = l ? l->sources : NULL;
+    diag_sources *src = l ? l->sources : NULL;
     render_block(src, d->loc, d->severity, d->code, d->message, out);
     if (d->has_related)
         render_block(src, d->related, DIAG_NOTE, 0, d->related_message, out);

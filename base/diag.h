@@ -55,17 +55,27 @@ typedef struct diag_sources {
         char *path;
         char *text;
         size_t len;
+        uint32_t seen_line; /* a cache for quoting: line seen_line starts at seen_off */
+        size_t seen_off;
     } * files;
     uint32_t len, cap;
 } diag_sources;
 
+/* A list keeps at most DIAG_LIST_MAX diagnostics, then one E009 saying the rest are not shown
+ * (they are still counted in `errors`). */
+#define DIAG_LIST_MAX 200
+
 typedef struct diag_list {
     diag *items;
     size_t len, cap;
-    size_t errors;         /* count of DIAG_ERROR items */
+    size_t errors;         /* count of DIAG_ERROR reports, kept or not */
+    bool full;             /* DIAG_LIST_MAX reached: later reports are counted, not kept */
     diag_sources *sources; /* borrowed; used by diag_render */
 } diag_list;
 
+/* Forgets the files registered after the first len (their paths and texts are freed): what a
+ * failed load registered, once its diagnostics are rendered. */
+void diag_sources_trim(diag_sources *s, uint32_t len);
 /* Registers a file (copying path and text) and returns its id for src_loc.file; UINT32_MAX on
  * OOM. Registering the same path again adds a new entry (a reloaded file is a new source). */
 uint32_t diag_sources_add(diag_sources *s, const char *path, const char *text, size_t len);

@@ -4,10 +4,12 @@
 #include "file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mem.h"
 #include "strbuf.h"
@@ -16,13 +18,23 @@ int file_read(const char *path, size_t max, char **text, size_t *len)
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Opened without blocking, so that a FIFO with no writer is refused, not waited on. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return errno ? errno : EIO;
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return EISDIR; /* fopen opens a directory; fread would then fail */
+    int refused = fstat(fd, &st) != 0    ? (errno ? errno : EIO)
+                  : S_ISDIR(st.st_mode)  ? EISDIR
+                  : !S_ISREG(st.st_mode) ? FILE_NOT_REGULAR
+                                         : 0;
+    int flags = refused ? 0 : fcntl(fd, F_GETFL);
+    FILE *f = NULL;
+    if (!refused &&
+        (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "rb"))))
+        refused = errno ? errno : EIO;
+    if (refused) {
+        close(fd);
+        return refused;
     }
     strbuf b = { 0 };
     char buf[8192];
@@ -51,5 +63,7 @@ int file_read(const char *path, size_t max, char **text, size_t *len)
 
 const char *file_error(int err)
 {
+    if (err == FILE_NOT_REGULAR)
+        return "not a regular file (a FIFO, a device or a socket)";
     return err == EFBIG ? "file too large" : strerror(err);
 }

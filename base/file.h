@@ -8,13 +8,18 @@
 
 #include <stddef.h>
 
+/* file_read's refusal of what is no regular file: a FIFO (which could block forever), a
+ * device, a socket. Not an errno value. */
+#define FILE_NOT_REGULAR (-1)
+
 /* Reads the file at `path` into a new NUL-terminated buffer (*text, owned by the caller, free
- * with mem_free; *len bytes, which may include NUL bytes). Refuses a directory (EISDIR) and a
- * file of more than max bytes (EFBIG). Returns 0, or an errno value with *text NULL: ENOMEM
+ * with mem_free; *len bytes, which may include NUL bytes). Refuses a directory (EISDIR), what
+ * is no regular file (FILE_NOT_REGULAR) and a file of more than max bytes (EFBIG). Returns 0, or an errno value with *text NULL: ENOMEM
  * when memory runs out, else why the file could not be read. */
 int file_read(const char *path, size_t max, char **text, size_t *len);
 
-/* The text of an error of file_read: strerror's, except "file too large" for EFBIG. */
+/* The text of an error of file_read: strerror's, except "file too large" for EFBIG and "not a
+ * regular file ..." for FILE_NOT_REGULAR. */
 const char *file_error(int err);
 
 #endif

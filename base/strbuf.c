@@ -13,6 +13,12 @@
 
 #include "mem.h"
 
+void sb_fail(strbuf *b)
+{
+    b->oom = true;
+    b->len = 0; /* so no reader pairs sb_str's "" with the old length */
+}
+
 static bool sb_reserve(strbuf *b, size_t more)
 {
     if (b->oom || b->truncated)
@@ -26,14 +32,14 @@ static bool sb_reserve(strbuf *b, size_t more)
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->len + more + 1) {
         if (cap > SIZE_MAX / 2) {
-            b->oom = true;
+            sb_fail(b);
             return false;
         }
         cap *= 2;
     }
     char *s = mem_realloc(b->s, cap);
     if (!s) {
-        b->oom = true;
+        sb_fail(b);
         return false;
     }
     b->s = s;

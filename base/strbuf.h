@@ -15,7 +15,7 @@
 typedef struct strbuf {
     char *s; /* NUL-terminated once anything was appended; owned */
     size_t len, cap;
-    bool oom;       /* memory ran out: the text is lost (sb_take gives NULL) */
+    bool oom;       /* memory ran out: the text is lost, len is 0 (sb_take gives NULL) */
     size_t limit;   /* refuse to grow past this many bytes (0: no limit) */
     bool truncated; /* something was refused because of the limit */
 } strbuf;
@@ -31,6 +31,10 @@ void sb_vprintf(strbuf *b, const char *fmt, va_list ap) __attribute__((format(pr
 /* Appends s as a JSON string literal (quoted; quotes, backslashes and control bytes escaped).
  * NULL appends null. */
 void sb_json_str(strbuf *b, const char *s);
+/* Marks the buffer out of memory: its text is lost (len 0, sb_str gives "", sb_take NULL) and
+ * every later append is refused. What a writer calls when something it needed for the text
+ * could not be allocated. */
+void sb_fail(strbuf *b);
 /* The text so far ("" when empty or after OOM); borrowed until the next append. */
 const char *sb_str(strbuf *b);
 /* Hands the text to the caller (a new string, "" when empty; NULL after OOM); the buffer is

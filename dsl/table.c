@@ -87,7 +87,8 @@ void table_signature(rctx *c, res_table *t, int32_t id)
         res_oom(c, d->loc);
         return;
     }
-    memcpy(r->fields, t->cols, t->ncols * sizeof *r->fields);
+    if (t->ncols) /* none after E199 (too many columns): t->cols is NULL */
+        memcpy(r->fields, t->cols, t->ncols * sizeof *r->fields);
     r->nfields = t->ncols;
     r->type = type_intern(c, RT_RECORD, (uint32_t)p->nrecords, d->loc);
     t->record = (int32_t)p->nrecords;

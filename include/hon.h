@@ -36,7 +36,7 @@ typedef enum hon_status {
     HON_OK = 0,
     HON_ERR_COMPILE,   /* the source had errors; diagnostics were reported; state unchanged */
     HON_ERR_RUNTIME,   /* evaluation stopped with an error (E2xx); diagnostics were reported */
-    HON_ERR_IO,        /* a file could not be read */
+    HON_ERR_IO,        /* a file could not be read or written */
     HON_ERR_NOT_FOUND, /* no such edition, variant, reading, rule... */
     HON_ERR_MEMORY
 } hon_status;

@@ -205,7 +205,7 @@ char *diff_rules_that_differ(const hon_answer *a, const hon_answer *b)
     fired_free(&f[0]);
     fired_free(&f[1]);
     if (!ok)
-        out.oom = true;
+        sb_fail(&out);
     return out.len || out.oom ? sb_take(&out) : mem_strdup("");
 }
 
@@ -370,7 +370,7 @@ static void side_by_side(strbuf *out, const char *left, const char *right, size_
     size_t cells = (a.n + 1) * (b.n + 1);
     uint32_t *lcs = ok && cells <= DIFF_LCS_CELLS ? mem_calloc(cells, sizeof *lcs) : NULL;
     if (!ok)
-        out->oom = true;
+        sb_fail(out);
     /* lcs[i * (b.n + 1) + j]: the longest common subsequence of a[i..] and b[j..] */
     for (size_t i = a.n; lcs && i-- > 0;)
         for (size_t j = b.n; j-- > 0;) {
@@ -415,7 +415,7 @@ void diff_show(strbuf *out, const char *const *label, const char *const *answer,
     sb_printf(&hb, "%s: %s", label[1], answer[1]);
     row(out, sb_str(&ha), ha.len, '|', sb_str(&hb), hb.len, col);
     if (ha.oom || hb.oom)
-        out->oom = true;
+        sb_fail(out);
     sb_free(&ha);
     sb_free(&hb);
     side_by_side(out, why[0], why[1], col);

@@ -59,7 +59,7 @@ hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, bool whole)
     char *vt = val_text(&env, v, false, SESSION_ANSWER_MAX, &cut_text);
     char *vj = val_text(&env, v, true, SESSION_ANSWER_MAX, &cut_json);
     if (!vt || !vj)
-        text.oom = true;
+        sb_fail(&text);
     sb_puts(&text, vt);
     if (cut_text)
         sb_puts(&text, "... (cut: the value is too long to print)");

@@ -38,7 +38,7 @@ static hon_answer *play_answer(const hon_vm *vm, const char *extra)
     sb_puts(&json, "], \"rolls\": ["); /* the dice, in the order rolled */
     sb_puts(&json, sb_str((strbuf *)&g->rolls));
     if (g->rolls.oom || g->rolls.truncated)
-        json.oom = true;
+        sb_fail(&json);
     sb_printf(&json, "], \"turn\": %" PRId64 ", \"phase\": ", g->g.turn);
     if (g->g.phase >= 0 && (size_t)g->g.phase < p->enums[E_PHASE].len)
         sb_json_str(&json, p->enums[E_PHASE].members[g->g.phase].name);
@@ -91,7 +91,7 @@ static hon_status add_traces(hon_answer **out, strbuf *full, strbuf *brief, strb
     sb_puts(&j, sb_str(json));
     sb_putc(&j, '}');
     if (json->oom)
-        j.oom = true;
+        sb_fail(&j);
     char *nj = sb_take(&j), *nt = sb_take(full), *nw = sb_take(brief);
     if (!nj || !nt || !nw) {
         mem_free(nj);

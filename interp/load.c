@@ -105,6 +105,7 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
     hon_status st = HON_OK;
+    uint32_t sources_before = vm->sources.len;
     size_t n = vm->nsrcs;
     const session_source **list = mem_calloc(vm->nsrcs + nextra + 1, sizeof *list);
     ptrdiff_t *replaces = mem_calloc(nextra + 1, sizeof *replaces);
@@ -154,6 +155,8 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
     } else {
         for (size_t e = 0; e < nextra; e++)
             source_free(&extra[e]);
+        /* Its diagnostics are rendered: a failed or checked file's text is not kept. */
+        diag_sources_trim(&vm->sources, sources_before);
     }
     prog_free(pg);
     mem_free(list);

@@ -182,7 +182,7 @@ const char *hon_status_text(hon_status s)
     case HON_OK: return "ok";
     case HON_ERR_COMPILE: return "the source has errors";
     case HON_ERR_RUNTIME: return "evaluation failed";
-    case HON_ERR_IO: return "cannot read the file";
+    case HON_ERR_IO: return "the file could not be read or written";
     case HON_ERR_NOT_FOUND: return "not found";
     case HON_ERR_MEMORY: return "out of memory";
     }

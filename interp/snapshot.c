@@ -45,7 +45,7 @@ static void put_question(const qs_set *s, const qs_q *q, strbuf *out)
     bool p = top_equals(sb_str(&t)) != NULL;
     sb_printf(out, "%s%s%s", p ? "(" : "", sb_str(&t), p ? ")" : "");
     if (t.oom)
-        out->oom = true;
+        sb_fail(out);
     sb_free(&t);
 }
 

@@ -132,7 +132,7 @@ static void put_val(const val_env *env, val v, strbuf *out, bool json)
     bool cut;
     char *t = val_text(env, v, json, TRACE_VALUE_MAX, &cut);
     if (!t) {
-        out->oom = true;
+        sb_fail(out);
         return;
     }
     if (json && cut)
@@ -521,7 +521,7 @@ static void put_short(const val_env *env, val v, strbuf *out, size_t width, int 
         env, v, false,
         k == RT_LIST || k == RT_RECORD || k == RT_SET ? 4 * width + 4 : TRACE_VALUE_MAX, &cut);
     if (!full) {
-        out->oom = true;
+        sb_fail(out);
         return;
     }
     size_t n = strlen(full);
@@ -572,7 +572,7 @@ static void put_short(const val_env *env, val v, strbuf *out, size_t width, int 
             last = k == RT_SET ? !(v.u.bits >> j & 1) : false;
         size_t need = have + (shown ? 2 : 0) + chars(sb_str(&item), item.len) + (last ? 1 : 4);
         if (item.oom)
-            b.oom = true;
+            sb_fail(&b);
         if (need > width || item.oom) {
             sb_free(&item);
             all = false;
@@ -588,7 +588,7 @@ static void put_short(const val_env *env, val v, strbuf *out, size_t width, int 
         sb_puts(&b, shown ? ", " ELLIPSIS : ELLIPSIS);
     sb_putc(&b, close);
     if (b.oom)
-        out->oom = true;
+        sb_fail(out);
     sb_puts(out, sb_str(&b));
     sb_free(&b);
 }
@@ -782,7 +782,7 @@ static void brief_children(const brief *br, size_t parent, uint32_t level, bool 
     size_t *counts, n;
     size_t *first = group_children(br, parent, &counts, &n);
     if (!first) {
-        br->out->oom = true;
+        sb_fail(br->out);
         return;
     }
     for (size_t g = 0; g < n && !br->out->oom; g++) {
@@ -895,7 +895,7 @@ static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level,
             line.s[--line.len] = '\0';
         sb_puts(out, sb_str(&line));
         if (line.oom)
-            out->oom = true;
+            sb_fail(out);
         sb_free(&line);
         put_count(out, count);
         sb_putc(out, '\n');
@@ -912,7 +912,7 @@ void trace_brief(const val_env *env, const trace_log *t, strbuf *out)
     }
     brief br = { env, t, out, NULL, NULL };
     if (!index_tree(&br))
-        out->oom = true;
+        sb_fail(out);
     else
         brief_children(&br, SIZE_MAX, 0, true);
     mem_free(br.end);
@@ -934,7 +934,7 @@ void trace_fired(const val_env *env, const trace_log *t, bool tree, strbuf *out)
     char **lines = mem_calloc(t->len ? t->len : 1, sizeof *lines);
     size_t n = 0;
     if (!lines) {
-        out->oom = true;
+        sb_fail(out);
         return;
     }
     for (size_t i = 0; i < t->len; i++) {
@@ -947,7 +947,7 @@ void trace_fired(const val_env *env, const trace_log *t, bool tree, strbuf *out)
         sb_printf(&line, "%s = ", p->rules[e->id].name);
         put_arg(env, e->result, &line, true);
         if (!(lines[n++] = sb_take(&line)))
-            out->oom = true;
+            sb_fail(out);
     }
     if (!out->oom && !tree)
         qsort(lines, n, sizeof *lines, cmp_lines);
@@ -1129,7 +1129,7 @@ static void json_lines(const trace_ent *e, strbuf *out)
         size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
         char *one = mem_strndup(l, n);
         if (!one)
-            out->oom = true;
+            sb_fail(out);
         sb_puts(out, first ? "" : ", ");
         sb_json_str(out, one ? one : "");
         mem_free(one);

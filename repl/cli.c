@@ -91,6 +91,58 @@ static int failed(const cli_session *s, size_t diags_before, hon_status st, cons
     return 1;
 }
 
+/* Writes the file at `path` whole or not at all: write(f, ud) writes into a new scratch file
+ * beside it (with a new file's usual mode), which is renamed over `path` only when write gave
+ * HON_OK and every byte was written; otherwise the scratch file is removed and `path` is as it
+ * was. A path that exists and is no regular file (/dev/stdout, /dev/full, a FIFO) is written
+ * directly. An I/O failure is reported here ("cannot write 'PATH': why", *io set); write's own
+ * failures are the caller's to report. Returns write's status, or HON_ERR_IO. */
+static hon_status write_whole(const char *path, hon_status (*write)(FILE *f, void *ud), void *ud,
+                              bool *io)
+{
+    struct stat st;
+    bool direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    size_t n = strlen(path) + sizeof ".XXXXXX";
+    char *tmp = direct ? NULL : malloc(n);
+    int fd = -1;
+    if (tmp) {
+        snprintf(tmp, n, "%s.XXXXXX", path);
+        if ((fd = mkstemp(tmp)) >= 0) {
+            mode_t mask = umask(0);
+            umask(mask);
+            (void)fchmod(fd, 0666 & ~mask);
+        }
+    }
+    FILE *f = direct ? fopen(path, "w") : fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        *io = true;
+        cli_error("cannot write '%s': %s", path, direct || tmp ? strerror(errno) : "out of memory");
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        return HON_ERR_IO;
+    }
+    hon_status r = write(f, ud);
+    int err = 0;
+    if (fflush(f) != 0 || ferror(f))
+        err = errno ? errno : EIO;
+    if (fclose(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (r == HON_OK && !err && tmp && rename(tmp, path) != 0)
+        err = errno;
+    if (tmp && (r != HON_OK || err))
+        unlink(tmp);
+    free(tmp);
+    if ((r == HON_OK || r == HON_ERR_IO) && err) {
+        *io = true;
+        cli_error("cannot write '%s': %s", path, strerror(err));
+        return HON_ERR_IO;
+    }
+    return r;
+}
+
 static char *dup_str(const char *a)
 {
     size_t n = strlen(a) + 1;
@@ -636,21 +688,28 @@ int cli_draw(cli_session *s, const char *from, const char *to)
     return 0;
 }
 
+/* The picture's writer for write_whole. */
+typedef struct svg_job {
+    cli_session *s;
+    const char *from, *to;
+} svg_job;
+
+static hon_status write_svg(FILE *f, void *ud)
+{
+    svg_job *j = ud;
+    return hon_board_svg(j->s->vm, f, j->from, j->to);
+}
+
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
 {
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        return 1;
-    }
-    hon_status st = hon_board_svg(s->vm, f, from, to);
-    if (fclose(f) != 0 && st == HON_OK)
-        st = HON_ERR_IO;
+    svg_job j = { s, from, to };
+    bool io = false;
+    hon_status st = write_whole(path, write_svg, &j, &io);
     if (st != HON_OK)
-        return failed(s, before, st, "cannot write the picture", path);
+        return io ? 1 : failed(s, before, st, "cannot draw the picture", path);
     printf("wrote %s\n", path);
     fflush(stdout);
     return 0;
@@ -1002,59 +1061,37 @@ int cli_diff(cli_session *s, const cli_question_opts *o)
     return ndiff ? 1 : 0;
 }
 
+/* The snapshot record's writer for write_whole. */
+typedef struct record_job {
+    cli_session *s;
+    const cli_question_opts *o;
+    size_t count;
+} record_job;
+
+static hon_status write_record(FILE *f, void *ud)
+{
+    record_job *j = ud;
+    hon_vm *copy = hon_vm_copy(j->s->vm);
+    hon_question_set qs = j->o->qs;
+    qs.bundled_boards &= j->s->bundled_rules;
+    hon_status st =
+        copy ? hon_snapshot_record(copy, j->o->settings[0], &qs, f, &j->count) : HON_ERR_MEMORY;
+    hon_vm_free(copy);
+    return st;
+}
+
 int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opts *o)
 {
-    /* The answers go to a scratch file beside PATH, renamed over it only when the whole
-       snapshot is written: a bad setting or a failed question leaves an earlier snapshot as
-       it was and no file behind. */
-    size_t before = s->diags, count = 0;
-    size_t n = strlen(path) + sizeof ".XXXXXX";
-    char *tmp = malloc(n);
-    int fd = -1;
-    if (tmp) {
-        snprintf(tmp, n, "%s.XXXXXX", path);
-        fd = mkstemp(tmp);
-    }
-    if (fd >= 0) {
-        mode_t mask = umask(0); /* the snapshot gets a new file's usual mode, not mkstemp's */
-        umask(mask);
-        (void)fchmod(fd, 0666 & ~mask);
-    }
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        cli_error("cannot write '%s': %s", path, tmp ? strerror(errno) : "out of memory");
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
-        return 2;
-    }
-    hon_vm *copy = hon_vm_copy(s->vm);
-    hon_question_set qs = o->qs;
-    qs.bundled_boards &= s->bundled_rules;
-    hon_status st =
-        copy ? hon_snapshot_record(copy, o->settings[0], &qs, f, &count) : HON_ERR_MEMORY;
-    hon_vm_free(copy);
-    if (fclose(f) != 0 && st == HON_OK)
-        st = HON_ERR_IO;
-    int saved = errno;
-    if (st == HON_OK && rename(tmp, path) != 0) {
-        saved = errno;
-        st = HON_ERR_IO;
-    }
+    size_t before = s->diags;
+    record_job j = { s, o, 0 };
+    bool io = false;
+    hon_status st = write_whole(path, write_record, &j, &io);
     if (st != HON_OK) {
-        unlink(tmp);
-        free(tmp);
-        if (st == HON_ERR_IO && s->diags == before) {
-            cli_error("cannot write '%s': %s", path, strerror(saved));
-            return 2;
-        }
-        failed(s, before, st, "cannot record the snapshot", path);
+        if (!io)
+            failed(s, before, st, "cannot record the snapshot", path);
         return 2;
     }
-    free(tmp);
-    printf("wrote %s: %zu answer%s\n", path, count, count == 1 ? "" : "s");
+    printf("wrote %s: %zu answer%s\n", path, j.count, j.count == 1 ? "" : "s");
     fflush(stdout);
     return 0;
 }

@@ -72,6 +72,7 @@ static void do_size(loader *l, const line_ref *lr)
                        l->size_line);
         return;
     }
+    l->size_line_seen = true; /* its own error says what is wrong: no "no 'size' line" too */
     if (l->ntok == 4 && text_tok_is(&l->toks[2], "x")) {
         ok = text_int(l, lr->no, &l->toks[1], 1, GEO_MAX_DIM, &w) &&
              text_int(l, lr->no, &l->toks[3], 1, GEO_MAX_DIM, &h);
@@ -545,6 +546,8 @@ static void pass1(loader *l)
  * trailing E314 last. */
 static void sort_errors(loader *l)
 {
+    if (!l->errs->items) /* no error at all: the list was never allocated */
+        return;
     scn_error *a = l->errs->items + l->first_err;
     size_t n = l->errs->len - l->first_err;
     if (n > 0 && a[n - 1].code == E_SCN_TOO_MANY)
@@ -605,7 +608,7 @@ scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_erro
     if (!l->r)
         l->r = &none;
     pass1(l);
-    if (!l->have_size && !l->stopped && !l->oom)
+    if (!l->have_size && !l->size_line_seen && !l->stopped && !l->oom)
         text_error(l, E_SCN_SIZE, 1, 1, 1,
                    "no 'size' line: a scenario needs 'size W x H' (columns x rows)");
     if (l->have_size && !l->oom)

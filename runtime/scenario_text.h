@@ -87,6 +87,7 @@ typedef struct loader {
     board *b;
     /* size */
     bool have_size, have_topo;
+    bool size_line_seen; /* a size line was given, even one with an error */
     int w, h, size_line;
     geo_topology topo;
     /* legend, map, elevation */

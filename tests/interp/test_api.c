@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "interp_test.h"
+#include "session.h"
 
 /* ---- a minimal JSON checker (RFC 8259 grammar, no semantics) ---- */
 
@@ -118,7 +119,10 @@ START_TEST(load_error_keeps_program)
     ck_ev(t, "g()", "2");
     /* a later file that clashes with an earlier one: refused, old program kept */
     const char *clash = "fn f() -> int = 5;\n";
+    uint32_t sources = t->vm->sources.len;
     ck_assert_int_eq(hon_load_source(t->vm, "clash.hon", clash, strlen(clash)), HON_ERR_COMPILE);
+    /* a failed load keeps no copy of its text once its diagnostics are out */
+    ck_assert_uint_eq(t->vm->sources.len, sources);
     ck_ev(t, "g()", "2");
     tvm_free(t);
 }
@@ -438,7 +442,7 @@ START_TEST(null_safety)
     /* an answer is optional */
     ck_assert_int_eq(hon_eval(t->vm, "1 + 1", NULL, NULL), HON_OK);
     ck_assert_int_eq(hon_eval(t->vm, "", "<test>", NULL), HON_ERR_COMPILE);
-    ck_assert_str_eq(hon_status_text(HON_ERR_IO), "cannot read the file");
+    ck_assert_str_eq(hon_status_text(HON_ERR_IO), "the file could not be read or written");
     tvm_free(t);
 }
 END_TEST

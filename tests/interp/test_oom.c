@@ -319,6 +319,49 @@ START_TEST(every_allocation_fails_in_a_diff)
 }
 END_TEST
 
+/* ../shared/repro/oom_trace_put_short_overread.c and oom_choose_option_overread.c: a value
+ * printed short (a brief trace's record argument, a choice's options) while memory runs out
+ * once read past the "" an exhausted buffer gives, using the length it had before. */
+static const char *long_list = "[1000000, 1000001, 1000002, 1000003, 1000004, 1000005, 1000006, "
+                               "1000007, 1000008, 1000009, 1000010, 1000011, 1000012, 1000013]";
+
+static void brief_trace_of_a_record(hon_vm *vm, const void *ud)
+{
+    (void)ud;
+    const char *prog = "source \"A\";\nrecord r { a: list<int>, b: list<int> }\n"
+                       "query q(x: r) -> int combine sum default 0;\n"
+                       "rule q.a cite \"A\" answer len(x.a);\n";
+    char call[512];
+    snprintf(call, sizeof call, "q(r{a: %s, b: %s})", long_list, long_list);
+    hon_answer *a = NULL;
+    hon_load_source(vm, "p.hon", prog, strlen(prog));
+    hon_eval(vm, call, "<oom>", &a);
+    hon_answer_free(a);
+}
+
+static void options_of_a_choice(hon_vm *vm, const void *ud)
+{
+    (void)ud;
+    char prog[1024];
+    snprintf(prog, sizeof prog,
+             "source \"C\";\nside allies;\nrecord big { a: list<int> }\nevent ev(n: int);\n"
+             "rule ev.c cite \"C\" do { let x = choose(v in [big{a: %s}, big{a: %s ++ [1]}], "
+             "by: allies) \"which\"; note \"ok\"; };\n",
+             long_list, long_list);
+    hon_answer *a = NULL;
+    hon_load_source(vm, "p.hon", prog, strlen(prog));
+    hon_load_board_source(vm, "b.scn", "size 1 x 1\n", 11);
+    hon_do(vm, "ev(1)", "<oom>", &a);
+    hon_answer_free(a);
+}
+
+START_TEST(every_allocation_fails_printing_long_values)
+{
+    sweep("brief trace of a record", brief_trace_of_a_record, NULL);
+    sweep("options of a choice", options_of_a_choice, NULL);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("oom");
@@ -328,6 +371,7 @@ int main(void)
     tcase_add_test(tc, every_allocation_fails_with_a_board);
     tcase_add_test(tc, every_allocation_fails_while_playing);
     tcase_add_test(tc, every_allocation_fails_in_a_diff);
+    tcase_add_test(tc, every_allocation_fails_printing_long_values);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

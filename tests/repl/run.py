@@ -1447,6 +1447,66 @@ def snapshot_bad_input():
             check(p.returncode == 2 and "hon --help" in p.stderr, f"usage: {args}", p)
 
 
+@case
+def hostile_inputs():
+    # Issue 13's reproducers (../shared/repro/README.md), made again here: each must end in a
+    # clean, bounded answer — run() fails the case on any sanitizer report or signal.
+    with tempfile.TemporaryDirectory() as tmp:
+        def write(name, text):
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                f.write(text)
+            return path
+        # 5,000 unknown names on one 100 KB line: at most 200 diagnostics then E009, each
+        # quoting a 200-byte part of the line (so well under a megabyte in all), exit 1.
+        path = write("oneline.hon", "".join(f"fn f{i}() -> int = zz; " for i in range(5000)))
+        p = run(["--no-rules", "check", path])
+        check(p.returncode == 1 and p.stderr.count("error[E100]") == 200
+              and p.stderr.count("error[E009]") == 1 and len(p.stderr) < 200 * 1000,
+              "diagnostics capped, long lines quoted in part", p)
+        check(all(len(l) < 300 for l in p.stderr.splitlines()), "no quoted line is whole", p)
+        # A table of 256 columns: E199 (at most 255), and no null pointer handed to memcpy.
+        cols = ", ".join(f"c{i}: int" for i in range(256))
+        path = write("cols.hon", f"table t(k: int) -> ({cols}) {{ }}\n")
+        p = run(["--no-rules", "check", path])
+        check(p.returncode == 1 and "error[E199]" in p.stderr, "256 columns: E199", p)
+        # A board with no error at all (the error sort on an empty list), drawn.
+        path = write("one.scn", "size 1 x 1\n")
+        p = run(["--no-rules", "--board", path, "draw"])
+        check(p.returncode == 0 and "A" in p.stdout, "a 1 x 1 board draws", p)
+        # A query whose trace is empty (no rule): eval, why and JSON.
+        path = write("q.hon", "query q(x: int) -> int combine sum default 0;\n")
+        for args in (["eval", "q(1)"], ["why", "q(1)"], ["--json", "why", "q(1)"]):
+            p = run(["--no-rules", "--load", path] + args)
+            check(p.returncode == 0 and "0" in p.stdout, f"empty trace: {args}", p)
+        # A size out of range: its own E315, not also "no 'size' line".
+        path = write("big.scn", "size 10000 x 10000\n")
+        p = run(["--board", path, "draw"])
+        check(p.returncode != 0 and "E315" in p.stderr and "E307" not in p.stderr,
+              "only the real error", p)
+        # A FIFO: refused at once, never waited on; the REPL goes on after it.
+        fifo = os.path.join(tmp, "f.hon")
+        os.mkfifo(fifo)
+        p = run(["--no-rules", "--load", fifo, "eval", "1"])
+        check(p.returncode != 0 and "not a regular file" in p.stderr, "a FIFO is refused", p)
+        p = run(["--no-rules"], stdin=f"load {fifo}\n1 + 1\n")
+        check("not a regular file" in p.stderr and "2" in p.stdout.split(), "REPL goes on", p)
+        # svg: a bad unit leaves the earlier picture whole; a full disk says so.
+        board = os.path.join(FIXTURES, "..", "..", "..", "examples", "boards", "beach_seawall.scn")
+        out = os.path.join(tmp, "p.svg")
+        p = run(["--board", board, "svg", out])
+        check(p.returncode == 0 and os.path.getsize(out) > 0, "svg written", p)
+        size = os.path.getsize(out)
+        p = run(["--board", board, "svg", out, "$nosuch", "$pak"])
+        check(p.returncode != 0 and os.path.getsize(out) == size
+              and not [f for f in os.listdir(tmp) if f.startswith("p.svg.")],
+              "a failed svg keeps the earlier picture and leaves no scratch file", p)
+        if os.path.exists("/dev/full"):
+            p = run(["--board", board, "svg", "/dev/full"])
+            check(p.returncode != 0 and "cannot write '/dev/full'" in p.stderr
+                  and "No space left" in p.stderr, "a write error says it is one", p)
+
+
 def main():
     if CASE not in CASES:
         print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
