@@ -848,8 +848,10 @@ def play_move():
                        "move $a to D1", "note: the move is over   (FIX.moved)"],
           "each step is a move; entering the woods suppresses; the walk's end raises its event",
           p)
-    check(out[6:8] == ["D1", "1"], "the unit is on D1 with its marker", p)
-    check(out[8] == "undone: move $a B1 C1 D1 (4 changes)" and out[9:11] == ["A1", "0"],
+    check(out[6].startswith("note: the rules declare no event `on walk`"),
+          "the fixture declares no Movement Action: the bare walk says so", p)
+    check(out[7:9] == ["D1", "1"], "the unit is on D1 with its marker", p)
+    check(out[9] == "undone: move $a B1 C1 D1 (4 changes)" and out[10:12] == ["A1", "0"],
           "undo puts it back", p)
     check("error[E213]: the board has no unit `$zz`" in p.stderr, "an unknown unit", p)
     check("'@Z9' is not a square of the board" in p.stderr, "a square off the board", p)
