@@ -1,5 +1,5 @@
 /* game.c — playing on the session's board (hon.h: hon_do, hon_why_do, hon_odds_do, hon_move,
- * hon_next, hon_undo, hon_clock), over session.h. Each call runs one procedure (proc.c); one
+ * hon_next, hon_undo, hon_clock, hon_last_refusal), over session.h. Each call runs one procedure (proc.c); one
  * that ran is kept in the history under a title for hon_undo and answered with its lines; one
  * that failed is undone and reported. Odds run it on every dice path, bare, then undo it.
  */
@@ -315,6 +315,20 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
     mem_free(sqs);
     sb_free(&title);
     return st;
+}
+
+bool hon_last_refusal(const hon_vm *vm, hon_refusal *out)
+{
+    if (!vm || !out || !vm->x.refusal.set)
+        return false;
+    const vm_refusal *r = &vm->x.refusal;
+    memcpy(out->call, r->call, sizeof out->call);
+    memcpy(out->what, r->what, sizeof out->what);
+    memcpy(out->rule, r->rule, sizeof out->rule);
+    memcpy(out->cites, r->cites, sizeof out->cites);
+    memcpy(out->inside, r->inside, sizeof out->inside);
+    memcpy(out->condition, r->condition, sizeof out->condition);
+    return true;
 }
 
 hon_status hon_next(hon_vm *vm, hon_answer **out)
