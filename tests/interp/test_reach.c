@@ -58,6 +58,13 @@ static hon_status reach(tvm *t, const char *unit, listing *l)
     return HON_OK;
 }
 
+static listing *new_listing(void)
+{
+    listing *l = calloc(1, sizeof *l);
+    ck_assert_ptr_nonnull(l);
+    return l;
+}
+
 static bool listed(const listing *l, const char *sq)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -97,8 +104,7 @@ static size_t around(const char *sq, int w, int h, char out[8][8])
 /* For one unit: every listed path is accepted, every step out of the listing refused. */
 static void agree(tvm *t, const char *unit, int w, int h)
 {
-    listing *l = calloc(1, sizeof *l);
-    ck_assert_ptr_nonnull(l);
+    listing *l = new_listing();
     hon_status st = reach(t, unit, l);
     if (st != HON_OK) {
         /* a counter that prints no Movement Value (the Sherman of the books, the landing
@@ -174,8 +180,7 @@ END_TEST
 START_TEST(jeep_on_the_hill)
 {
     tvm *t = bundled("hill_contour.scn");
-    listing *l = calloc(1, sizeof *l);
-    ck_assert_ptr_nonnull(l);
+    listing *l = new_listing();
     ck_assert_int_eq(reach(t, "$jeep", l), HON_OK);
     ck_assert_int_eq((int)l->n, 4);
     static const char *const want[] = { "A10", "B10", "C9", "C10" };
@@ -195,13 +200,26 @@ END_TEST
 START_TEST(errors)
 {
     tvm *t = bundled("beach_seawall.scn");
-    listing *l = calloc(1, sizeof *l);
-    ck_assert_ptr_nonnull(l);
+    listing *l = new_listing();
     ck_assert_int_eq(reach(t, "$nobody", l), HON_ERR_NOT_FOUND);
     ck_assert_int_eq(t->d[0].code, 213);
     tvm_clear(t);
     ck_assert_int_eq(reach(t, "$rifle3", l), HON_ERR_NOT_FOUND); /* aboard lcvp1 */
     ck_assert_int_eq(t->d[0].code, 217);
+    /* A refused move, as hon_last_refusal gives it: rifle1 (D7) crosses the wire on C5/C6, a
+     * Difficult Passage for infantry (BRO.1.3.barbed-wire) that ends the move, then steps on. */
+    hon_refusal r;
+    const char *path[] = { "C6", "C5", "C4" };
+    ck_assert_int_eq(hon_move(t->vm, "$rifle1", path, 3, NULL), HON_ERR_RUNTIME);
+    ck_assert(hon_last_refusal(t->vm, &r));
+    ck_assert_str_eq(r.rule, "step_allowed.after_a_stop");
+    ck_assert_str_eq(r.call, "step_allowed($rifle1, C6, C5, C4, 2)");
+    ck_assert_str_eq(r.what, "a step of the Movement Action");
+    ck_assert(strstr(r.cites, "BRO.1.4.trench.stop") != NULL);
+    ck_assert(strstr(r.inside, "difficult_passage.barbed_wire (BRO.1.3.barbed-wire)") != NULL);
+    ck_assert_str_eq(r.condition, ""); /* filled by the why-not traces */
+    ck_ev(t, "square_of($rifle1)", "D7");
+    ck_assert(!hon_last_refusal(t->vm, &r)); /* the evaluation since was not refused */
     tvm_free(t);
     static const char *const bare = "kind infantry; side allies; terrain open;\n"
                                     "counter rifle: infantry { side allies }\n";
