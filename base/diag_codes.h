@@ -102,6 +102,7 @@ DIAG_CODE(EFFECT,             224, "an effect that cannot be applied")
 DIAG_CODE(ABANDONED,          225, "the player abandoned the procedure")
 DIAG_CODE(NO_PHASE,           226, "phase() or next when no phase is declared")
 DIAG_CODE(INDEX,              227, "nth(L, i) with i outside 1..len(L)")
+DIAG_CODE(REFUSED,            228, "a require's query forbade: the procedure was refused")
 DIAG_CODE(INTERNAL,           299, "internal VM error")
 
 /* E3xx: scenario files (runtime/scenario*.c, interp/scene.c) */

@@ -436,6 +436,7 @@ static const char *op_name(ast_op op)
     case AST_ST_FOR: return "for";
     case AST_ST_NOTE: return "note";
     case AST_ST_FAIL: return "fail";
+    case AST_ST_REQUIRE: return "require";
     default: return ast_combine_name(op) ? ast_combine_name(op) : "?";
     }
 }
@@ -781,6 +782,7 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
         puts_(w, "(move");
         sp_dump(w, n->a, depth);
         sp_dump(w, n->b, depth);
+        put_fails(w, n->ival);
         break;
     case AST_VARIANT:
         puts_(w, "(variant ");

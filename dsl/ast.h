@@ -119,7 +119,8 @@ typedef enum ast_kind {
     AST_TEST_DO,      /* `do EVENT(args) [fails CODE];` in a test: a: the AST_CALL; ival: the
                           expected error code or 0 */
     AST_TEST_ADVANCE, /* `advance to PHASE;` in a test: name: the phase */
-    AST_TEST_MOVE,    /* `move U along PATH;` in a test: a: the unit; b: the list of squares */
+    AST_TEST_MOVE,    /* `move U along PATH [fails CODE];` in a test: a: the unit; b: the list of
+                         squares; ival: the code expected, 0 for none */
 
     /* ---- citations (language.md §3.6) ---- */
     AST_SOURCE, /* `source "ID" [= "TEXT"];`: name: the ID; title: its source text or
@@ -215,6 +216,7 @@ typedef enum ast_op {
     AST_ST_FOR,
     AST_ST_NOTE,
     AST_ST_FAIL,
+    AST_ST_REQUIRE, /* a: the query call, title: what is refused or NULL */
     /* what an AST_REVISE revises */
     AST_REV_RULE,
     AST_REV_TABLE,

@@ -272,6 +272,16 @@ static void stmt(rctx *c, ast_node *s)
     }
     case AST_ST_NOTE:
     case AST_ST_FAIL: break;
+    case AST_ST_REQUIRE: {
+        /* a call of a query answering a verdict: a forbid refuses the procedure (E228) */
+        uint32_t t = expr_infer(c, s->a, T_NONE);
+        if (t != T_ERROR && (s->a->an.sym_kind != SYM_QUERY || t != T_VERDICT))
+            res_err(c, E_TYPE, s->a->loc,
+                    "`require` asks a query that answers a verdict (permit or forbid); `%s` %s",
+                    s->a->name ? s->a->name : "?",
+                    s->a->an.sym_kind != SYM_QUERY ? "is not a query" : "does not answer one");
+        break;
+    }
     default: res_err(c, E_NOT_VALUE, s->loc, "not a statement"); break;
     }
 }

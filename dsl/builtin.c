@@ -191,6 +191,7 @@ static const char *const moment_names[RES_MOMENT_COUNT] = {
     [RES_ON_DESTROY] = "destroy",     [RES_ON_ENTER] = "enter",
     [RES_ON_WALK_END] = "walk_end",   [RES_ON_PHASE_START] = "phase_start",
     [RES_ON_PHASE_END] = "phase_end", [RES_ON_TURN_START] = "turn_start",
+    [RES_ON_WALK] = "walk",
 };
 
 const char *builtin_moment_name(res_moment m)
@@ -212,6 +213,7 @@ static const struct {
     [RES_ON_PHASE_START] = { 1, { B_PHASE }, "(phase)" },
     [RES_ON_PHASE_END] = { 1, { B_PHASE }, "(phase)" },
     [RES_ON_TURN_START] = { 1, { B_INT }, "(int)" },
+    [RES_ON_WALK] = { 2, { B_UNIT, B_SQUARES }, "(unit, list<square>)" },
 };
 
 /* Pass 3 for `event NAME(params) on MOMENT`: the moment exists, takes the event's parameter
@@ -229,7 +231,7 @@ void builtin_event_body(rctx *c, ast_node *d)
     if (m < 0) {
         res_err(c, E_MOMENT, d->loc,
                 "unknown moment `%s` (the engine raises events on give, take, "
-                "destroy, enter, walk_end, phase_start, phase_end and turn_start)",
+                "destroy, enter, walk, walk_end, phase_start, phase_end and turn_start)",
                 d->ref);
         return;
     }

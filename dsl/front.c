@@ -654,19 +654,29 @@ ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char 
     return n;
 }
 
+/* The number of the error code after `fails` (E201 -> 201) into *c, 0 without one; false
+ * (reported, E016) when it is no code. */
+static bool fails_code(front_ctx *ctx, const char *code, ast_loc code_loc, int64_t *c)
+{
+    *c = 0;
+    if (!code)
+        return true;
+    bool ok = strlen(code) == 4 && code[0] == 'E';
+    for (int i = 1; ok && i < 4; i++)
+        ok = code[i] >= '0' && code[i] <= '9';
+    if (ok)
+        *c = (code[1] - '0') * 100 + (code[2] - '0') * 10 + (code[3] - '0');
+    if (!ok || *c == 0)
+        return reject(ctx, E_BAD_FAILS_CODE, code_loc,
+                      "'fails' takes an error code such as E201, not '%s'", code) != NULL;
+    return true;
+}
+
 ast_node *front_expect(front_ctx *ctx, ast_loc loc, ast_node *e, const char *code, ast_loc code_loc)
 {
-    int64_t c = 0;
-    if (code) {
-        bool ok = strlen(code) == 4 && code[0] == 'E';
-        for (int i = 1; ok && i < 4; i++)
-            ok = code[i] >= '0' && code[i] <= '9';
-        if (ok)
-            c = (code[1] - '0') * 100 + (code[2] - '0') * 10 + (code[3] - '0');
-        if (!ok || c == 0)
-            return reject(ctx, E_BAD_FAILS_CODE, code_loc,
-                          "'fails' takes an error code such as E201, not '%s'", code);
-    }
+    int64_t c;
+    if (!fails_code(ctx, code, code_loc, &c))
+        return NULL;
     ast_node *n = front_named(ctx, AST_EXPECT, loc, NULL, e);
     if (n)
         n->ival = c;
@@ -861,13 +871,26 @@ ast_node *front_test_do(front_ctx *ctx, ast_loc loc, ast_node *call, const char 
     return x;
 }
 
-ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *path)
+ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *path,
+                          const char *code, ast_loc code_loc)
 {
+    int64_t c;
+    if (!fails_code(ctx, code, code_loc, &c))
+        return NULL;
     ast_node *n = front_node(ctx, AST_TEST_MOVE, loc, NULL);
     if (n) {
         n->a = unit;
         n->b = path;
+        n->ival = c;
     }
+    return n;
+}
+
+ast_node *front_require(front_ctx *ctx, ast_loc loc, ast_node *call, const char *text)
+{
+    ast_node *n = front_stmt(ctx, loc, AST_ST_REQUIRE, call, NULL, NULL);
+    if (n)
+        n->title = text;
     return n;
 }
 

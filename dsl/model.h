@@ -88,6 +88,8 @@ typedef enum res_moment {
     RES_ON_PHASE_START, /* (phase): `next` started a phase */
     RES_ON_PHASE_END,   /* (phase): `next` ended a phase */
     RES_ON_TURN_START,  /* (int): `next` started a turn */
+    RES_ON_WALK,        /* (unit, list<square>): the REPL's `move` asks for a Movement Action along
+                             the squares (the rules walk the unit: no bare walk) */
     RES_MOMENT_COUNT
 } res_moment;
 

@@ -444,15 +444,54 @@ hon_status hon_why_do(hon_vm *vm, const char *call, const char *where, hon_answe
  * choice takes the first legal option (said in a last line when a choice was made). Nothing
  * changes. */
 hon_status hon_odds_do(hon_vm *vm, const char *call, const char *where, hon_answer **out);
-/* Moves the board unit `unit` ("$jeep" or "jeep") along the n squares ("C4" or "@C4"), one
- * step at a time: each step is a move effect that raises the event the rules declare `on
- * enter` (its rules run before the next step); the walk stops early when a rule takes the
- * unit off its path (off the board, or to another square); then, if the unit is still on the
- * board, the event `on walk_end` is raised with the squares walked. The
- * answer's text has one line per effect (and a note when the rules declare no such event).
- * No permission query is asked: what may move where is for the rules. One procedure. */
+/* A Movement Action of the board unit `unit` ("$jeep" or "jeep") along the n squares ("C4" or
+ * "@C4"), one procedure. When the rules declare an event `on walk` (the bundled rules'
+ * movement_action, rules/movement.hon), it is raised with the unit and the squares: the rules
+ * check each step and take it, and an illegal step refuses the whole move (HON_ERR_RUNTIME,
+ * E228 naming the rule that forbids it and its citations; hon_last_refusal) with nothing
+ * changed. Without one, the bare walk: each step is a move effect that raises the event the
+ * rules declare `on enter` (its rules run before the next step); the walk stops early when a
+ * rule takes the unit off its path (off the board, or to another square); then, if the unit
+ * is still on the board, the event `on walk_end` is raised with the squares walked; no rule
+ * checks a step, and a note says so. The answer's text has one line per effect (and a note for
+ * each moment the rules declare no event on). */
 hon_status hon_move(hon_vm *vm, const char *unit, const char *const *squares, size_t n,
                     hon_answer **out);
+
+/* The refusal of the last procedure a `require` stopped (E228; language.md §6.3), valid until
+ * the next evaluation: texts are cut to their buffers. */
+typedef struct hon_refusal {
+    char call[256];      /* the verdict query asked, with its arguments:
+                         "step_allowed($rifle1, C6, C5, C4, 2)" */
+    char what[256];      /* the require's own text ("a step of the Movement Action"), or "" */
+    char rule[128];      /* the rule whose forbid decided: "step_allowed.after_a_stop" */
+    char cites[256];     /* its citations, ", "-joined */
+    char inside[512];    /* the rules of the queries it asked that fired toward the refusal, each
+                         "name (cites)", ", "-joined: "difficult_passage.barbed_wire (...)" */
+    char condition[256]; /* the guard condition of `rule` that held, with its values: "" until
+                            the why-not traces fill it */
+} hon_refusal;
+/* Copies the last refusal into *out: true, or false (*out untouched) when the last evaluation
+ * was not refused by a `require`. */
+bool hon_last_refusal(const hon_vm *vm, hon_refusal *out);
+
+/* The squares the board unit `unit` ("$rifle1" or "rifle1") can reach in one Movement Action,
+ * with the squares of its Movement Value each costs and a path to it (the cheapest found): a
+ * search over the board asking, for every step it tries, the queries the Movement Action asks
+ * (step_allowed, step_cost, may_end_move: rules/movement.hon), on the board as it stands, so
+ * each path listed, given to hon_move, is accepted (unless a rule changes the board on the
+ * way: a mine, a haystack), and a square not listed is refused. Text: a heading line, then one
+ * line per square "  C5    2  C6 C5", by squares spent then across the board; JSON
+ * {"unit": NAME, "from": SQ, "squares": [{"square": SQ, "spent": N, "path": [SQ...]}]}.
+ * HON_ERR_NOT_FOUND (reported) for no board, an unknown unit, one aboard a transport, or
+ * rules without those queries (E401); HON_ERR_RUNTIME for a rule's error (E2xx). Nothing
+ * changes. */
+hon_status hon_reach(hon_vm *vm, const char *unit, hon_answer **out);
+/* The board drawn (text as hon_draw_board, or with svg an SVG document as hon_board_svg) with
+ * the squares hon_reach lists marked: the unit's square `@`, each reachable square the digit
+ * of the squares it costs (`+` past 9), and a key line. Errors as hon_reach; HON_ERR_IO when
+ * writing fails. */
+hon_status hon_reach_draw(hon_vm *vm, const char *unit, FILE *out, bool svg);
 /* Moves the clock to the next phase (the order of the `phase` declarations; after the last
  * one, the first phase of the next turn), raising the events declared `on phase_end`, `on
  * turn_start` and `on phase_start`. One procedure. HON_ERR_RUNTIME (E226) when no phase is

@@ -719,6 +719,13 @@ static void stmt(comp *c, const ast_node *s)
         EMIT1(c, s->loc, s->op == AST_ST_NOTE ? OP_NOTE : OP_FAIL,
               string_operand(c, s->title, s->loc));
         break;
+    case AST_ST_REQUIRE: {
+        const ast_node *q = s->a;
+        for (uint32_t i = 0; i < q->list.len; i++)
+            expr(c, q->list.items[i]);
+        emit(c, s->loc, OP_REQUIRE, q->an.sym, q->list.len, string_operand(c, s->title, s->loc), 0);
+        break;
+    }
     default: fail(c, s->loc, "not a statement");
     }
 }

@@ -1,5 +1,5 @@
 /* game.c — playing on the session's board (hon.h: hon_do, hon_why_do, hon_odds_do, hon_move,
- * hon_next, hon_undo, hon_clock), over session.h. Each call runs one procedure (proc.c); one
+ * hon_next, hon_undo, hon_clock, hon_last_refusal), over session.h. Each call runs one procedure (proc.c); one
  * that ran is kept in the history under a title for hon_undo and answered with its lines; one
  * that failed is undone and reported. Odds run it on every dice path, bare, then undo it.
  */
@@ -235,7 +235,12 @@ hon_status hon_odds_do(hon_vm *vm, const char *call, const char *where, hon_answ
 /* A note for `hon_move` when the rules raise nothing on a moment. */
 static void moment_note(const res_program *p, res_moment m, strbuf *b)
 {
-    if (p->moments[m] < 0)
+    if (p->moments[m] >= 0)
+        return;
+    if (m == RES_ON_WALK)
+        sb_puts(b, "note: the rules declare no event `on walk` (a Movement Action): the unit "
+                   "walked the path with no rule checking its steps\n");
+    else
         sb_printf(b, "note: the rules declare no event `on %s`: nothing was raised for it\n",
                   builtin_moment_name(m));
 }
@@ -299,14 +304,31 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
                       "note: the move stopped after %zu of %zu squares: a rule took $%s "
                       "off its path\n",
                       done, n, bare);
-        moment_note(vm->pg->res, RES_ON_ENTER, &extra);
-        moment_note(vm->pg->res, RES_ON_WALK_END, &extra);
+        if (vm->pg->res->moments[RES_ON_WALK] < 0) { /* the bare walk */
+            moment_note(vm->pg->res, RES_ON_WALK, &extra);
+            moment_note(vm->pg->res, RES_ON_ENTER, &extra);
+            moment_note(vm->pg->res, RES_ON_WALK_END, &extra);
+        }
         st = finish_play(vm, ok, mark, sb_str(&title), extra.len ? sb_str(&extra) : NULL, out);
         sb_free(&extra);
     }
     mem_free(sqs);
     sb_free(&title);
     return st;
+}
+
+bool hon_last_refusal(const hon_vm *vm, hon_refusal *out)
+{
+    if (!vm || !out || !vm->x.refusal.set)
+        return false;
+    const vm_refusal *r = &vm->x.refusal;
+    memcpy(out->call, r->call, sizeof out->call);
+    memcpy(out->what, r->what, sizeof out->what);
+    memcpy(out->rule, r->rule, sizeof out->rule);
+    memcpy(out->cites, r->cites, sizeof out->cites);
+    memcpy(out->inside, r->inside, sizeof out->inside);
+    memcpy(out->condition, r->condition, sizeof out->condition);
+    return true;
 }
 
 hon_status hon_next(hon_vm *vm, hon_answer **out)

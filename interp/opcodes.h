@@ -165,6 +165,9 @@ OP(NOTE,               0,                TEXT, _, _, _,
    "write string a as a line of the procedure's output")
 OP(FAIL,               0,                TEXT, _, _, _,
    "stop the procedure: E219 with string a and the rule's name; every effect is undone")
+OP(REQUIRE,            -(int)(b),        QUERY, COUNT, TEXT, _,
+   "b args -> ask query a (a verdict); on forbid stop the procedure: E228 with string c (~0: "
+   "none), the call and the rule that forbade it, and every effect is undone")
 OP(DONE,               0,                _, _, _, _,
    "an event rule's `do` block ran to its end: the rule fired")
 OP(TURN,               1,                _, _, _, _, "push the turn number (from 1)")

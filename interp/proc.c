@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "refusal.h"
 
 static bool raise_event(vm_ctx *x, uint32_t e, const val *args, uint32_t n);
 
@@ -28,11 +29,8 @@ static void cite_of(const res_program *p, const chunk *ch, strbuf *b)
 {
     if (!ch || ch->kind != CHUNK_RULE || ch->id >= p->nrules)
         return;
-    const ast_vec *cites = &p->rules[ch->id].decl->cites;
     sb_puts(b, "   (");
-    for (uint32_t i = 0; i < cites->len; i++)
-        sb_printf(b, "%s%s", i ? ", " : "",
-                  model_cite_id(cites->items[i]) ? model_cite_id(cites->items[i]) : "?");
+    refusal_cites(p, ch->id, b);
     sb_puts(b, ")");
 }
 
@@ -608,7 +606,7 @@ static bool choose(vm_ctx *x, const chunk *ch, val from, val side, const char *q
     return ok;
 }
 
-static const vm_driver driver = { effect, raise_event, choose, note, dice };
+static const vm_driver driver = { effect, raise_event, choose, note, dice, refusal_fail };
 
 /* ---- the event driver (language.md §6.2) ---- */
 
@@ -752,6 +750,22 @@ typedef struct walk {
     size_t done;
 } walk;
 
+/* Runs event e (on a moment taking a unit and a list of squares) with walk w's unit and its
+ * first n squares. */
+static bool raise_walk(vm_ctx *x, uint32_t e, const walk *w, size_t n)
+{
+    vlist *path = state_alloc(x, sizeof *path + n * sizeof(val));
+    if (!path)
+        return false;
+    path->len = n;
+    for (size_t i = 0; i < n; i++)
+        path->items[i] = (val){ .type = T_SQUARE, .u.i = w->squares[i] };
+    const res_query *ev = &x->p->queries[e];
+    val a[2] = { { .type = T_UNIT, .u.i = w->unit },
+                 { .type = ev->nparams > 1 ? ev->params[1].type : T_NONE, .u.list = path } };
+    return run_event(x, e, a, 2);
+}
+
 static bool walk_body(vm_ctx *x, void *ud)
 {
     walk *w = ud;
@@ -771,25 +785,22 @@ static bool walk_body(vm_ctx *x, void *ud)
             break;
     }
     int32_t e = x->p->moments[RES_ON_WALK_END];
-    if (e < 0 || !board_unit_present(b, w->unit))
-        return true;
-    vlist *path = state_alloc(x, sizeof *path + w->done * sizeof(val));
-    if (!path)
-        return false;
-    path->len = w->done;
-    for (size_t i = 0; i < w->done; i++)
-        path->items[i] = (val){ .type = T_SQUARE, .u.i = w->squares[i] };
-    const res_query *ev = &x->p->queries[e];
-    val a[2] = { { .type = T_UNIT, .u.i = w->unit },
-                 { .type = ev->nparams > 1 ? ev->params[1].type : T_NONE, .u.list = path } };
-    return run_event(x, (uint32_t)e, a, 2);
+    return e < 0 || !board_unit_present(b, w->unit) || raise_walk(x, (uint32_t)e, w, w->done);
+}
+
+/* The Movement Action of the rules: the event `on walk` raised with the unit and its path. */
+static bool action_body(vm_ctx *x, void *ud)
+{
+    walk *w = ud;
+    w->done = w->n;
+    return raise_walk(x, (uint32_t)x->p->moments[RES_ON_WALK], w, w->n) && run_queue(x, 0);
 }
 
 bool proc_walk(vm_ctx *x, proc_game *gm, int32_t who, const int64_t *squares, size_t n,
                size_t *done)
 {
     walk w = { who, squares, n, 0 };
-    bool ok = as_procedure(x, gm, walk_body, &w);
+    bool ok = as_procedure(x, gm, x->p->moments[RES_ON_WALK] >= 0 ? action_body : walk_body, &w);
     if (done)
         *done = w.done;
     return ok;

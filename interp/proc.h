@@ -66,11 +66,14 @@ void proc_free(proc_game *gm);
 /* Procedure ch (a chunk made by comp_procedure, or any chunk that raises events): the chunk,
  * then every event it raised, each rule's raises right after its block, depth first. */
 bool proc_run(vm_ctx *x, proc_game *gm, const chunk *ch);
-/* A walk (the REPL's `move`): moves unit `who` to each of the n squares (values) in turn (an
- * effect, which raises the event `on enter`, run before the next step), stopping early when a
- * rule takes the unit off its path (off the board, into a carrier, to another square); then,
- * if it is still on the board, raises the event `on walk_end` with the squares walked. *done
- * (when not NULL): how many steps were taken. */
+/* A walk (the REPL's `move`) of unit `who` along the n squares (values). When the rules declare
+ * an event `on walk` (their Movement Action), it is raised with the unit and the squares, and
+ * the rules check and take each step (a `require` refuses an illegal one: E228, all undone).
+ * Otherwise the bare walk: the unit is moved to each square in turn (an effect, which raises
+ * the event `on enter`, run before the next step), stopping early when a rule takes the unit
+ * off its path (off the board, into a carrier, to another square); then, if it is still on
+ * the board, the event `on walk_end` is raised with the squares walked. *done (when not NULL):
+ * how many steps the bare walk took (n for the rules' walk). */
 bool proc_walk(vm_ctx *x, proc_game *gm, int32_t who, const int64_t *squares, size_t n,
                size_t *done);
 /* The clock's `next`: raises `on phase_end` for the current phase, moves to the next phase (an

@@ -35,6 +35,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->tracing = tracing;
     trace_reset(&x->trace);
     x->err.code = E_NONE;
+    x->refusal.set = false;
 }
 
 void state_end(vm_ctx *x)

@@ -31,6 +31,20 @@ typedef struct vm_error {
     char msg[768];
 } vm_error;
 
+/* The last `require` that refused (E228): what hon_last_refusal gives. Set by refusal.c,
+ * cleared by state_begin. Texts are cut to their buffers. */
+typedef struct vm_refusal {
+    bool set;
+    char call[256];   /* the query asked, with its arguments */
+    char what[256];   /* the require's own text ("" when it has none) */
+    char rule[128];   /* the rule whose forbid decided */
+    char cites[256];  /* its citations, ", "-joined */
+    char inside[512]; /* the rules of the queries it asked that fired toward the refusal */
+    /* The guard condition of `rule` that held, with its values: left empty here; the why-not
+     * traces fill it (refusal.c, refusal_explain). */
+    char condition[256];
+} vm_refusal;
+
 typedef struct vm_ctx vm_ctx;
 
 /* The statements only a procedure runs — effects, raises, choices, notes — and the dice lines
@@ -48,6 +62,10 @@ typedef struct vm_driver {
     void (*note)(vm_ctx *x, const chunk *ch, const char *text);
     /* the faces a roll just gave (many: `roll N d6`, else one die) */
     void (*dice)(vm_ctx *x, const chunk *ch, const val *faces, size_t n, bool many);
+    /* a `require` whose query q answered forbid on the n args: fails with E228 (returns
+     * false); rule: the rule whose answer decided (UINT32_MAX: none); what: the text or NULL */
+    bool (*refuse)(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule,
+                   const char *what);
 } vm_driver;
 
 /* What an evaluation runs against (all borrowed until state_end): the program, the board (NULL:
@@ -84,6 +102,7 @@ struct vm_ctx {
     trace_log trace;
     bool tracing;
     vm_error err;
+    vm_refusal refusal; /* the last require that refused */
     /* the game whose clock turn() and phase() read (NULL: turn 1, the first phase); the
      * caller sets it, state_begin leaves it */
     const play *game;

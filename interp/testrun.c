@@ -265,7 +265,7 @@ static bool advance(vm_ctx *x, proc_game *g, const res_program *p, int32_t phase
 }
 
 /* `move U along PATH`: walks the unit pe->lhs gives along the squares pe->rhs gives. False
- * with the reason in b. */
+ * with x->err set (or the reason in b when memory runs out). */
 static bool walk(vm_ctx *x, proc_game *g, const prog_expect *pe, strbuf *b)
 {
     val u, path;
@@ -282,8 +282,6 @@ static bool walk(vm_ctx *x, proc_game *g, const prog_expect *pe, strbuf *b)
     for (size_t k = 0; k < n; k++)
         sqs[k] = path.u.list->items[k].u.i;
     bool ok = proc_walk(x, g, (int32_t)u.u.i, sqs, n, NULL);
-    if (!ok)
-        put_error(x, b);
     mem_free(sqs);
     return ok;
 }
@@ -299,7 +297,11 @@ static bool run_play_item(hon_vm *vm, test_run *r, size_t e, const prog_expect *
     session_begin(vm, &r->setup, false);
     switch (x->kind) {
     case AST_TEST_DO:
-        ran = proc_run(ctx, &r->game, pe->whole);
+    case AST_TEST_MOVE:
+        ran = x->kind == AST_TEST_DO ? proc_run(ctx, &r->game, pe->whole)
+                                     : walk(ctx, &r->game, pe, &b);
+        if (b.len)
+            break; /* out of memory */
         if (x->ival && ran)
             sb_printf(&b, "expected error E%03" PRId64 ", but the procedure ran", x->ival);
         else if (x->ival)
@@ -313,7 +315,6 @@ static bool run_play_item(hon_vm *vm, test_run *r, size_t e, const prog_expect *
         if (!(pass = advance(ctx, &r->game, vm->pg->res, (int32_t)x->an.sym)))
             put_error(ctx, &b);
         break;
-    case AST_TEST_MOVE: pass = walk(ctx, &r->game, pe, &b); break;
     default: sb_puts(&b, "unknown test item");
     }
     return item_end(vm, r, x->loc, pass, &b);

@@ -310,7 +310,8 @@ static bool shown_build(const hon_vm *vm, shown *w)
     return true;
 }
 
-static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg)
+hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
+                     const char *marks, const char *marks_key)
 {
     if (!vm || !out)
         return HON_ERR_NOT_FOUND;
@@ -326,7 +327,9 @@ static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, 
                        .side_colours = (const char *const *)s->side_colours,
                        .n_side_colours = s->n_side_colours,
                        .unit_colours = (const char *const *)s->unit_colours,
-                       .n_unit_colours = s->n_unit_colours };
+                       .n_unit_colours = s->n_unit_colours,
+                       .marks = marks,
+                       .marks_key = marks_key };
     geo_trace tr = { 0 };
     if (from && to) {
         int a = endpoint(vm, from), b = a >= 0 ? endpoint(vm, to) : -1;
@@ -361,10 +364,10 @@ static hon_status draw(hon_vm *vm, FILE *out, const char *from, const char *to, 
 
 hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
 {
-    return draw(vm, out, line_from, line_to, false);
+    return view_draw(vm, out, line_from, line_to, false, NULL, NULL);
 }
 
 hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
 {
-    return draw(vm, out, line_from, line_to, true);
+    return view_draw(vm, out, line_from, line_to, true, NULL, NULL);
 }

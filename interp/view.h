@@ -24,4 +24,12 @@ void view_rebind(hon_vm *vm);
  * (E213), a square off the board (E217), neither (E403). */
 hon_status view_place(hon_vm *vm, const char *word, const char *where, hon_value *out);
 
+/* Draws the session's board as text (svg false) or SVG to out (hon_draw_board, hon_board_svg):
+ * with the line from `from` to `to` traced when both are given (units or squares), and the
+ * squares marked by `marks` (w*h characters, ' ' for none; NULL: none) with marks_key as the
+ * marks' key line (NULL: none), both borrowed. HON_ERR_NOT_FOUND (reported) without a board
+ * or for an unknown end, HON_ERR_MEMORY, HON_ERR_IO when writing fails. */
+hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
+                     const char *marks, const char *marks_key);
+
 #endif

@@ -215,7 +215,8 @@ static bool table_cell(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col, va
 /* ---- the dispatch loop ---- */
 
 static bool execute(vm_ctx *x, val *out, bool *answered);
-static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out);
+static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
+                       uint32_t *decider);
 
 /* Runs ch as a new frame whose nargs arguments are x->stack[argi...]. When they are the top of
  * the stack (x->sp == argi + nargs: a query's rules, a call from C) the frame is built on them
@@ -854,7 +855,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         size_t top = (size_t)(sp - x->stack), argi = top - argc;
         val r;
         x->sp = top;
-        if (!call_query(x, q, argi, argc, &r))
+        if (!call_query(x, q, argi, argc, &r, NULL))
             goto error;
         RELOAD();
         sp = x->stack + argi;
@@ -991,6 +992,27 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
             ch->kind == CHUNK_RULE && ch->id < p->nrules ? p->rules[ch->id].name : ch->name;
         RAISE(E_FAILED, "%s (rule %s)", k < ch->nstrs ? ch->strs[k] : "failed", rule);
     }
+    VM_CASE(REQUIRE)
+    {
+        uint32_t q = OPA, argc = OPB, k = OPC, rule;
+        SKIP(3);
+        SAVE_PC();
+        if (!x->driver)
+            RAISE(E_INTERNAL, "require outside a procedure");
+        size_t top = (size_t)(sp - x->stack), argi = top - argc;
+        val r;
+        x->sp = top;
+        if (!call_query(x, q, argi, argc, &r, &rule))
+            goto error;
+        RELOAD();
+        if (!r.u.i) {
+            x->driver->refuse(x, q, x->stack + argi, argc, rule,
+                              k < ch->nstrs ? ch->strs[k] : NULL);
+            goto error;
+        }
+        sp = x->stack + argi;
+        VM_NEXT();
+    }
     VM_CASE(DONE)
     {
         *out = BOOLV(1);
@@ -1063,7 +1085,8 @@ static bool run_default(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val 
 
 /* Asks query q with the nargs arguments stored at x->stack[argi...]: runs its active rules in
  * order and combines their answers by the query's mode (language.md §3.5). */
-static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
+static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
+                       uint32_t *decider)
 {
     const res_program *p = x->p;
     const res_query *qq = &p->queries[q];
@@ -1077,6 +1100,7 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     const res_ruleset *rs = model_rules_of(p, x->edition, q);
     val acc = { .type = qq->result };
     bool have = false, forbidden = false, fired = false;
+    uint32_t by = UINT32_MAX, first_forbid = UINT32_MAX;
     if (qq->mode == AST_COMBINE_SUM) {
         if (x->pg->defaults[q] && !run_default(x, q, argi, nargs, &acc))
             goto fail;
@@ -1118,16 +1142,11 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
             have = true;
             break;
         case AST_COMBINE_ALL:
-            if (!v.u.i) {
-                acc = v;
-                have = true;
-                goto done;
-            }
-            break;
         case AST_COMBINE_ANY:
-            if (v.u.i) {
+            if (!v.u.i == (qq->mode == AST_COMBINE_ALL)) {
                 acc = v;
                 have = true;
+                by = r;
                 goto done;
             }
             break;
@@ -1135,13 +1154,17 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
             if (v.u.i) { /* an explicit permit is an exception that decides */
                 acc = v;
                 have = true;
+                by = r;
                 goto done;
             }
+            if (!forbidden)
+                first_forbid = r;
             forbidden = true;
             break;
         default: /* first */
             acc = v;
             have = true;
+            by = r;
             goto done;
         }
     }
@@ -1153,6 +1176,7 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
         case AST_COMBINE_ANY: acc = (val){ .type = T_BOOL, .u.i = 0 }; break;
         case AST_COMBINE_PERMISSION:
             acc = (val){ .type = T_VERDICT, .u.i = forbidden ? 0 : 1 };
+            by = first_forbid;
             break;
         default:
             if (!x->pg->defaults[q]) {
@@ -1169,6 +1193,8 @@ done:
         trace_close(&x->trace, node, acc);
     x->depth--;
     *out = acc;
+    if (decider)
+        *decider = by;
     return true;
 fail:
     x->depth--;
@@ -1202,7 +1228,7 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     memcpy(x->stack, args, nargs * sizeof *args);
     x->sp = nargs;
     if (!is_fn)
-        return call_query(x, q, 0, nargs, out);
+        return call_query(x, q, 0, nargs, out, NULL);
     bool answered;
     if (q < x->nfn_of)
         q = (uint32_t)x->fn_of[q];
@@ -1211,14 +1237,34 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     return answered || state_fail(x, E_INTERNAL, "the function gave no value");
 }
 
+/* Copies the nargs arguments to the top of the stack (above the running frames): their index
+ * into *argi, x->sp past them; false (E209) when the stack cannot grow. */
+static bool push_args(vm_ctx *x, const val *args, uint32_t nargs, size_t *argi)
+{
+    *argi = x->sp;
+    if (!ensure_stack(x, *argi + nargs + 1))
+        return false;
+    memcpy(x->stack + *argi, args, nargs * sizeof *args);
+    x->sp = *argi + nargs;
+    return true;
+}
+
 bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out, bool *answered)
 {
-    size_t argi = x->sp;
-    if (!ensure_stack(x, argi + nargs + 1))
+    size_t argi;
+    if (!push_args(x, args, nargs, &argi))
         return false;
-    memcpy(x->stack + argi, args, nargs * sizeof *args);
-    x->sp = argi + nargs;
     bool ok = run_chunk(x, ch, argi, nargs, out, answered);
+    x->sp = argi;
+    return ok;
+}
+
+bool vm_ask(vm_ctx *x, uint32_t q, const val *args, uint32_t nargs, val *out, uint32_t *decider)
+{
+    size_t argi;
+    if (!push_args(x, args, nargs, &argi))
+        return false;
+    bool ok = call_query(x, q, argi, nargs, out, decider);
     x->sp = argi;
     return ok;
 }

@@ -20,5 +20,10 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
  * *answered telling whether it reached an answer (then *out holds it; a rule whose `when` was
  * false did not), or false with x->err set. */
 bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out, bool *answered);
+/* Asks query q on nargs arguments (copied above the running frames, as vm_run) while others
+ * may run: true with *out set and *decider the rule whose answer decided it (the permit that
+ * made an exception, the first forbid, the first answer of `first`, `any` or `all`; UINT32_MAX
+ * when none did: a default, a sum, min or max), or false with x->err set. */
+bool vm_ask(vm_ctx *x, uint32_t q, const val *args, uint32_t nargs, val *out, uint32_t *decider);
 
 #endif

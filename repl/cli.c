@@ -810,6 +810,37 @@ int cli_move(cli_session *s, const char *unit, const char *const *squares, size_
     return 0;
 }
 
+int cli_reach(cli_session *s, const char *unit, const char *svg_path)
+{
+    hon_answer *a = NULL;
+    size_t before = s->diags;
+    if (!hon_board_path(s->vm))
+        return no_board();
+    hon_status st = hon_reach(s->vm, unit, &a);
+    if (st != HON_OK || !a) {
+        hon_answer_free(a);
+        return failed(s, before, st, "cannot list the squares reached by", unit);
+    }
+    put_answer(s, a);
+    hon_answer_free(a);
+    if (s->json && !svg_path)
+        return 0;
+    FILE *f = svg_path ? fopen(svg_path, "w") : stdout;
+    if (!f) {
+        cli_error("cannot write '%s': %s", svg_path, strerror(errno));
+        return 1;
+    }
+    st = hon_reach_draw(s->vm, unit, f, svg_path != NULL);
+    if (svg_path && fclose(f) != 0 && st == HON_OK)
+        st = HON_ERR_IO;
+    fflush(stdout);
+    if (st != HON_OK)
+        return failed(s, before, st, "cannot draw the squares reached by", unit);
+    if (svg_path && !s->json)
+        printf("wrote %s\n", svg_path);
+    return 0;
+}
+
 int cli_next(cli_session *s)
 {
     hon_answer *a = NULL;

@@ -120,6 +120,10 @@ int cli_do(cli_session *s, const char *call, const char *where, bool odds);
 int cli_why_do(cli_session *s, const char *call, const char *where, bool full);
 /* `move UNIT SQ...`: walks the board unit along the squares; prints the effects. 0 or 1. */
 int cli_move(cli_session *s, const char *unit, const char *const *squares, size_t n);
+/* `reach UNIT [OUT]`: the squares the board unit can reach in one Movement Action (hon_reach:
+ * the listing, or its JSON), then the board drawn with them marked (not with --json); with
+ * OUT, that picture as SVG written to the file OUT instead. 0 or 1. */
+int cli_reach(cli_session *s, const char *unit, const char *svg_path);
 /* `next`: the next phase (and what it set off); `undo`: reverts the last procedure; `turn`:
  * prints the clock "turn N, PHASE phase". Return 0 or 1. */
 int cli_next(cli_session *s);

@@ -40,7 +40,12 @@ static const char usage_text[] =
     "  do EVENT(ARGS)          run a procedure on the board: one line per effect (choices\n"
     "                          are read from standard input); 'odds do EVENT(ARGS)' prints\n"
     "                          the exact distribution of its outcomes\n"
-    "  move UNIT SQUARE...     walk a unit of the board along squares\n"
+    "  move UNIT SQUARE...     a Movement Action of a unit of the board along squares\n"
+    "                          (each step checked by the rules; an illegal one is refused\n"
+    "                          with the rule that forbids it)\n"
+    "  reach UNIT [OUT]        the squares a unit can reach in one Movement Action, with\n"
+    "                          the cost and a path to each, and the board drawn with them\n"
+    "                          (OUT: the picture as SVG)\n"
     "  check FILE...           report FILEs' diagnostics against the loaded rules\n"
     "  test [FILE...]          load FILEs and run their tests, or run every loaded test\n"
     "  rules [WORD]            list the rules (whose name, doc or citation has WORD)\n"
@@ -178,7 +183,7 @@ static const subcommand subcommands[] = {
     { "eval", 1, -1 }, { "why", 1, -1 },  { "odds", 1, -1 },     { "check", 1, -1 },
     { "test", 0, -1 }, { "rules", 0, 1 }, { "show", 1, 1 },      { "dis", 1, 1 },
     { "los", 2, 2 },   { "draw", 0, 2 },  { "svg", 1, 3 },       { "do", 1, -1 },
-    { "move", 2, -1 }, { "diff", 2, -1 }, { "snapshot", 2, -1 },
+    { "move", 2, -1 }, { "diff", 2, -1 }, { "snapshot", 2, -1 }, { "reach", 1, 2 },
 };
 
 /* Returns a new string: the arguments joined by spaces (`hon why f(a, b)` unquoted). */
@@ -257,6 +262,8 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         free(call);
     } else if (strcmp(name, "move") == 0) {
         rc = cli_move(s, args[0], (const char *const *)(args + 1), (size_t)n - 1);
+    } else if (strcmp(name, "reach") == 0) {
+        rc = cli_reach(s, args[0], n > 1 ? args[1] : NULL);
     } else if (strcmp(name, "why") == 0 || strcmp(name, "odds") == 0) {
         char *expr = join_args(args, n);
         if (!expr) {

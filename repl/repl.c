@@ -384,6 +384,17 @@ static int cmd_move(repl *r, char *args)
     return cli_move(r->s, w[0], (const char *const *)(w + 1), (size_t)n - 1);
 }
 
+static int cmd_reach(repl *r, char *args)
+{
+    char *w[3];
+    int n = split_words(args, w, 3);
+    if (n < 1 || n > 2) {
+        cli_error("usage: reach $UNIT [FILE.svg] (e.g. reach $rifle1)");
+        return 1;
+    }
+    return cli_reach(r->s, w[0], n > 1 ? w[1] : NULL);
+}
+
 static int cmd_next(repl *r, char *args)
 {
     if (args[0]) {
@@ -658,6 +669,11 @@ static const command commands[] = {
       "move $UNIT SQUARE...",
       "walk a unit along squares (raising its events)",
       { A_PLACE } },
+    { "reach",
+      cmd_reach,
+      "reach $UNIT [FILE]",
+      "the squares a unit can reach in one move, drawn (FILE: as SVG)",
+      { A_PLACE, A_FILE, A_NONE } },
     { "next", cmd_next, "next", "the next phase of the turn (raising its events)", { A_NONE } },
     { "undo", cmd_undo, "undo", "revert the last procedure (do, move, next)", { A_NONE } },
     { "turn", cmd_turn, "turn", "the turn and the phase", { A_NONE } },

@@ -169,6 +169,11 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
             if (tr->cross[i].corner >= 0 && tr->cross[i].corner < ni)
                 p->touch[tr->cross[i].corner] = true;
     }
+    if (p->o->marks) {
+        for (int sq = 0; sq < n; sq++)
+            if (p->o->marks[sq] != ' ')
+                p->mark[sq] = p->o->marks[sq];
+    }
     return GEO_OK;
 }
 
@@ -405,6 +410,8 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         fprintf(out, "line: %s to %s, %zu square%s (@ ends, * crossed), %zu corner touch%s (x)\n",
                 a, c, tr->n, tr->n == 1 ? "" : "s", tr->corners, tr->corners == 1 ? "" : "es");
     }
+    if (p.o->marks_key)
+        fprintf(out, "%s\n", p.o->marks_key);
     picture_free(&p);
     return ferror(out) ? GEO_EIO : GEO_OK;
 }
@@ -450,7 +457,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     if (c > 400)
         c = 400;
     int L = 32, T = op->title ? 48 : 24;
-    int W = L + g->w * c + 12, H = T + g->h * c + 12;
+    int K = op->marks_key ? 24 : 0; /* room for the marks' caption */
+    int W = L + g->w * c + 12, H = T + g->h * c + 12 + K;
     int fs = c / 4 < 9 ? 9 : c / 4;
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(out,
@@ -664,6 +672,30 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
                     rx + rw / 2, ry + rh - 3, fs * 3 / 5 + 1, carried);
     }
     fputs("</g>\n", out);
+    /* the marked squares, then what they mean */
+    if (op->marks) {
+        fputs("<g id=\"marks\" fill=\"#ffd000\" stroke=\"#b07000\">\n", out);
+        for (int q = 0; q < geo_square_count(g); q++) {
+            if (op->marks[q] == ' ')
+                continue;
+            int x = L + (q % g->w) * c, y = T + (q / g->w) * c;
+            fprintf(out,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill-opacity=\"0.35\" "
+                    "stroke-width=\"2\"/>\n",
+                    x + 2, y + 2, c - 4, c - 4);
+            fprintf(out,
+                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#603000\" "
+                    "stroke=\"none\">%c</text>\n",
+                    x + c - fs, y + c - 4, fs,
+                    op->marks[q] == '<' || op->marks[q] == '&' ? '?' : op->marks[q]);
+        }
+        fputs("</g>\n", out);
+    }
+    if (op->marks_key) {
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", L, T + g->h * c + 12 + 16);
+        xml_text(out, op->marks_key, 200);
+        fputs("</text>\n", out);
+    }
     /* the traced line */
     const geo_trace *tr = op->trace;
     if (tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0 && tr->from < geo_square_count(g) &&

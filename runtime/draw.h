@@ -42,6 +42,12 @@ typedef struct draw_options {
     size_t n_unit_faces;
     const char *const *element_faces;
     size_t n_element_faces;
+    /* Squares to mark, e.g. those a unit can reach: w*h characters, ' ' for none, or NULL.
+     * Text: the character stands in the square's first column (in place of the traced line's
+     * mark); SVG: the square is outlined and the character written in its corner. Borrowed. */
+    const char *marks;
+    /* What the marks mean: a last key line (text), a caption under the board (SVG), or NULL. */
+    const char *marks_key;
     /* SVG: pixels per square (0 = 48). */
     int cell;
     /* SVG: a title shown above the board, or NULL. */

@@ -223,7 +223,10 @@ ast_node *front_map(front_ctx *ctx, ast_loc loc, ast_node *e, const char *var, a
 /* `do EVENT(args) [fails CODE];` in a test (CODE as for expect: E016). */
 ast_node *front_test_do(front_ctx *ctx, ast_loc loc, ast_node *call, const char *code,
                         ast_loc code_loc);
-/* `move U along PATH;` in a test. */
-ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *path);
+/* `move U along PATH [fails CODE];` in a test (CODE as for expect: E016). */
+ast_node *front_test_move(front_ctx *ctx, ast_loc loc, ast_node *unit, ast_node *path,
+                          const char *code, ast_loc code_loc);
+/* `require QUERY(args) ["text"];`: an AST_STMT of op AST_ST_REQUIRE (a: the call). */
+ast_node *front_require(front_ctx *ctx, ast_loc loc, ast_node *call, const char *text);
 
 #endif

@@ -99,7 +99,7 @@ static void stack_exhausted(front_ctx *ctx, ast_loc loc, bool too_deep);
     CHOOSE "'choose'" DESTROY "'destroy'" DISEMBARK "'disembark'" DO "'do'"
     EMBARK "'embark'" EVENT "'event'" FACE "'face'" FAIL "'fail'" FLIP "'flip'" FOR "'for'"
     GIVE "'give'" MOVE "'move'" NOTE "'note'" PHASE "'phase'" PLACE "'place'"
-    RAISE "'raise'" TAKE "'take'"
+    RAISE "'raise'" REQUIRE "'require'" TAKE "'take'"
     ADVANCE "'advance'" ALONG "'along'" AT "'at'" BOARD "'board'" BY "'by'"
     CHOICES "'choices'" DICE "'dice'" ENTER "'enter'" FIRST "'first'" INT_TYPE "'int'"
     LIST "'list'" NEAR "'near'" ON "'on'" PERMISSION "'permission'" PHASE_END "'phase_end'"
@@ -449,6 +449,7 @@ rule
  *      | ( 'place' | 'remove' ) operand ( 'at' | 'near' ) expr ';'
  *      | 'raise' IDENT '(' [ exprs ] ')' ';'      | 'let' IDENT '=' expr ';'
  *      | 'let' IDENT '=' 'choose' '(' IDENT 'in' expr ',' 'by' ':' expr ')' [ text ] ';'
+ *      | 'require' IDENT '(' [ exprs ] ')' [ text ] ';'
  *      | if_stmt | 'for' IDENT 'in' cond block    | ( 'note' | 'fail' ) text ';' ;
  * if_stmt = 'if' expr 'then' block [ 'else' ( block | if_stmt ) ] ;
  * The operands a statement takes side by side are `operand`s: names, literals, calls, `x.f`
@@ -500,6 +501,10 @@ stmt
     | FOR IDENT IN cond block           { $$ = front_for(ctx, @$, $2, $4, $5); }
     | NOTE text ';'                     { $$ = front_text_stmt(ctx, @$, AST_ST_NOTE, $2); }
     | FAIL text ';'                     { $$ = front_text_stmt(ctx, @$, AST_ST_FAIL, $2); }
+    | REQUIRE IDENT '(' exprs_opt ')' text_opt ';'
+                                        { $$ = front_require(ctx, @$,
+                                                  front_call(ctx, ast_loc_span(@2, @5), $2, $4),
+                                                  $6); }
     ;
 
 if_stmt
@@ -696,7 +701,7 @@ column_opt
  * item = 'expect' expr [ 'fails' IDENT ] ';'
  *      | 'expect' expr 'under' IDENT { ',' expr 'under' IDENT } ';'
  *      | 'do' IDENT '(' [ exprs ] ')' [ 'fails' IDENT ] ';'
- *      | 'advance' 'to' IDENT ';' | 'move' operand 'along' expr ';' ; */
+ *      | 'advance' 'to' IDENT ';' | 'move' operand 'along' expr [ 'fails' IDENT ] ';' ; */
 test
     : TEST text test_edition_opt settings '{' expects '}'
                                         { $$ = front_test(ctx, @2, $2, $3, $4, $6); }
@@ -744,7 +749,9 @@ expect
                                                   front_call(ctx, ast_loc_span(@2, @5), $2, $4),
                                                   $7, @7); }
     | ADVANCE TO IDENT ';'              { $$ = front_node(ctx, AST_TEST_ADVANCE, @$, $3); }
-    | MOVE operand ALONG expr ';'       { $$ = front_test_move(ctx, @$, $2, $4); }
+    | MOVE operand ALONG expr ';'       { $$ = front_test_move(ctx, @$, $2, $4, NULL, @4); }
+    | MOVE operand ALONG expr FAILS IDENT ';'
+                                        { $$ = front_test_move(ctx, @$, $2, $4, $6, @6); }
     ;
 
 /* text = STRING { STRING } ;  adjacent strings are one text, joined with a space (§1) */
@@ -767,7 +774,7 @@ word
     | SIDE | SOURCE | SUM | TABLE | TEST | THEN | TOKEN | TRUE | VALUE | VARIANT | WHEN
     | INTERSPACE_ITEM | SIDE_FEATURE | SQUARE_FEATURE | TERRAIN
     | CHOOSE | DESTROY | DISEMBARK | DO | EMBARK | EVENT | FACE | FAIL | FLIP | FOR | GIVE
-    | MOVE | NOTE | PHASE | PLACE | RAISE | TAKE
+    | MOVE | NOTE | PHASE | PLACE | RAISE | REQUIRE | TAKE
     | ADVANCE | ALONG | AT | BOARD | BY | CHOICES | DICE | ENTER | FIRST | INT_TYPE | LIST | NEAR
     | ON | PERMISSION | PHASE_END | PHASE_START | TO | TURN_START | WALK_END
     | MODULE | PREFER | REVISE | UNDER | UNLESS | USES

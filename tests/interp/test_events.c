@@ -553,6 +553,11 @@ START_TEST(choices)
 }
 END_TEST
 
+/* The note of a walk under rules that declare no Movement Action (no event `on walk`). */
+#define NO_WALK                                                                            \
+    "note: the rules declare no event `on walk` (a Movement Action): the unit walked the " \
+    "path with no rule checking its steps\n"
+
 START_TEST(walks)
 {
     tvm *t = play_vm();
@@ -561,9 +566,10 @@ START_TEST(walks)
      * squares or more: walked.tired gives Routed at the end */
     const char *path[] = { "B1", "@C1", "D2" };
     ck_assert_int_eq(hon_move(t->vm, "$r1", path, 3, &a), HON_OK);
+    /* the fixture declares no Movement Action (`on walk`): the bare walk, which says so */
     ck_assert_str_eq(hon_answer_text(a), "move $r1 to B1\nmove $r1 to C1\n"
                                          "give $r1 suppressed   (T.woods)\nmove $r1 to D2\n"
-                                         "give $r1 routed   (T.walked)\n");
+                                         "give $r1 routed   (T.walked)\n" NO_WALK);
     hon_answer_free(a);
     ck_ev(t, "units_at(@A1)", "[$r2]");
     /* undone as one procedure */
@@ -574,9 +580,10 @@ START_TEST(walks)
      * raises no walk_end (it is off the board) */
     const char *pit[] = { "D3", "D2", "C2" };
     ck_assert_int_eq(hon_move(t->vm, "$r2", pit, 3, &a), HON_OK);
-    ck_assert_str_eq(hon_answer_text(a),
-                     "move $r2 to D3\ndestroy $r2   (T.pit)\nnote: destroyed   (T.destroyed)\n"
-                     "note: the move stopped after 1 of 3 squares: a rule took $r2 off its path\n");
+    ck_assert_str_eq(
+        hon_answer_text(a),
+        "move $r2 to D3\ndestroy $r2   (T.pit)\nnote: destroyed   (T.destroyed)\n"
+        "note: the move stopped after 1 of 3 squares: a rule took $r2 off its path\n" NO_WALK);
     hon_answer_free(a);
     undo_ok(t);
     ck_ev(t, "units_at(@A1)", "[$r1, $r2]");
@@ -595,7 +602,7 @@ START_TEST(walks)
     const char *p2[] = { "B1" };
     ck_assert_int_eq(hon_move(t->vm, "r", p2, 1, &a), HON_OK);
     ck_assert_str_eq(hon_answer_text(a),
-                     "move $r to B1\n"
+                     "move $r to B1\n" NO_WALK
                      "note: the rules declare no event `on enter`: nothing was raised for it\n"
                      "note: the rules declare no event `on walk_end`: nothing was raised for it\n");
     hon_answer_free(a);

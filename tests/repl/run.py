@@ -848,8 +848,10 @@ def play_move():
                        "move $a to D1", "note: the move is over   (FIX.moved)"],
           "each step is a move; entering the woods suppresses; the walk's end raises its event",
           p)
-    check(out[6:8] == ["D1", "1"], "the unit is on D1 with its marker", p)
-    check(out[8] == "undone: move $a B1 C1 D1 (4 changes)" and out[9:11] == ["A1", "0"],
+    check(out[6].startswith("note: the rules declare no event `on walk`"),
+          "the fixture declares no Movement Action: the bare walk says so", p)
+    check(out[7:9] == ["D1", "1"], "the unit is on D1 with its marker", p)
+    check(out[9] == "undone: move $a B1 C1 D1 (4 changes)" and out[10:12] == ["A1", "0"],
           "undo puts it back", p)
     check("error[E213]: the board has no unit `$zz`" in p.stderr, "an unknown unit", p)
     check("'@Z9' is not a square of the board" in p.stderr, "a square off the board", p)
@@ -1033,6 +1035,66 @@ def play_landing_craft_undo():
     check(answers[1] == answers[0], "odds do changed nothing", p)
     check(answers[2][0] == "[]" and answers[2][1] != "E8", "do: rifle3 landed", p)
     check(answers[3] == answers[0], "undo: rifle3 aboard lcvp1 again", p)
+
+
+@case
+def move_refused():
+    # examples/boards/beach_seawall.scn: rifle1 (D7) to C6, across the barbed wire to C5 (a
+    # Difficult Passage for infantry, BRO.1.3.barbed-wire, which ends the move:
+    # PRESUMED.difficult_passage_stops), then on to C4: the step is refused with the rule that
+    # forbids it and the rules it rests on, and nothing moved.
+    board = os.path.join(ROOT, "examples", "boards", "beach_seawall.scn")
+    p = run(["--board", board], stdin="move $rifle1 @C6 @C5 @C4\nsquare_of($rifle1)\n"
+            "move $rifle1 @C6 @C5\nsquare_of($rifle1)\n")
+    check("error[E228]: refused: a step of the Movement Action: step_allowed.after_a_stop "
+          "forbids step_allowed($rifle1, C6, C5, C4, 2)" in p.stderr,
+          "the refusal names the query asked and the rule that forbids", p)
+    check("difficult_passage.barbed_wire (BRO.1.3.barbed-wire)" in p.stderr,
+          "and the rule it rests on, with its citation", p)
+    check("(the procedure was undone: nothing changed)" in p.stderr, "nothing changed", p)
+    out = lines(p.stdout)
+    check(out[0] == "D7", "rifle1 is still on D7", p)
+    check(out[1:3] == ["move $rifle1 to C6   (PRESUMED.step_by_step)",
+                       "move $rifle1 to C5   (PRESUMED.step_by_step)"] and out[3] == "C5",
+          "stopping after the wire is a legal move", p)
+    # The same refusal from the command line exits 1.
+    p = run(["--board", board, "move", "rifle1", "C6", "C5", "C4"])
+    check(p.returncode == 1 and "error[E228]" in p.stderr, "hon move: refused, status 1", p)
+
+
+@case
+def reach_jeep():
+    # examples/boards/hill_contour.scn: the jeep (A9, a light vehicle) is hemmed in by the stream
+    # (impassable to light vehicles, BRO.1.2.stream): A10 and B10 (one square each), C10 (two)
+    # and the ford on C9 (two: a ford may be crossed, HH.ford, but it is stream, a Difficult
+    # Passage that ends the move). tests/interp/test_reach.c works it out in full.
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    p = run(["--board", board, "reach", "jeep"])
+    check(p.returncode == 0 and p.stderr == "", "reach runs", p)
+    out = lines(p.stdout)
+    check(out[0].startswith("$jeep from A9: 4 squares"), "four squares from A9", p)
+    got = sorted(tuple(l.split()[:2]) for l in out[1:5])
+    check(got == [("A10", "1"), ("B10", "1"), ("C10", "2"), ("C9", "2")],
+          "A10 and B10 for 1, C9 and C10 for 2", p)
+    check(any(l.startswith("  9 |@.") for l in out), "the picture marks the jeep's square", p)
+    check(any(l.startswith(" 10 |1.   1.   2.") for l in out), "and the costs on row 10", p)
+    check(out[-1].startswith("reach: $jeep from A9 (@)"), "the key says what the marks mean", p)
+    p = run(["--json", "--board", board, "reach", "$jeep"])
+    j = parse_json(p.stdout, p)
+    check(j["unit"] == "jeep" and j["from"] == "A9" and len(j["squares"]) == 4,
+          "JSON: the unit, its square, four squares", p)
+    check({"square": "C9", "spent": 2, "path": ["B10", "C9"]} in j["squares"],
+          "JSON: the ford by B10", p)
+    with tempfile.TemporaryDirectory() as d:
+        out_svg = os.path.join(d, "reach.svg")
+        p = run(["--board", board, "reach", "jeep", out_svg])
+        check(p.returncode == 0 and os.path.exists(out_svg), "reach OUT writes the picture", p)
+        with open(out_svg) as f:
+            svg = f.read()
+        check(svg.count("fill-opacity=\"0.35\"") == 5 and "reach: $jeep from A9" in svg,
+              "five squares marked (the jeep's and four), the key as a caption", p)
+    p = run(["--board", board, "reach", "$nobody"])
+    check(p.returncode == 1 and "error[E213]" in p.stderr, "an unknown unit", p)
 
 
 @case

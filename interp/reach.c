@@ -1,0 +1,371 @@
+/* reach.c — the squares a unit can reach in one Movement Action (hon.h: hon_reach,
+ * hon_reach_draw): a search over the board's geometry in C, every decision asked of the rules'
+ * queries that the procedure movement_action asks (rules/movement.hon: step_allowed, step_cost,
+ * may_end_move), so a listed path given to `move` is accepted and a square not listed cannot
+ * be reached. Over session.h, view.h (the picture) and vm.h.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mem.h"
+#include "view.h"
+#include "vm.h"
+
+#define WHERE   "<reach>"
+#define NO_PREV 8 /* the direction index of a search state with no step before it */
+#define NSTATE  9 /* states per square: the 8 directions it was entered from, and none */
+
+/* The queries the search asks, as the Movement Action asks them. */
+typedef struct reach_queries {
+    int32_t allowed, cost, may_end;
+} reach_queries;
+
+/* A finished search: per state (square * NSTATE + the direction back to the square before it),
+ * the least squares spent to stand there and the state before; per square, the state the
+ * listing gives (-1: the square cannot be reached, or the move may not end there). */
+typedef struct reach_map {
+    int32_t unit;
+    int start, nsq;
+    int64_t *spent;
+    int32_t *parent;
+    int32_t *best;
+    size_t count; /* squares with a best state */
+} reach_map;
+
+static void map_free(reach_map *m)
+{
+    mem_free(m->spent);
+    mem_free(m->parent);
+    mem_free(m->best);
+}
+
+/* Query `name` with the parameter types `want` (n of them) and result `result`; -1 (reported,
+ * E401) when the rules declare none that fits. */
+static int32_t movement_query(hon_vm *vm, const char *name, const uint32_t *want, uint32_t n,
+                              uint32_t result, const char *signature)
+{
+    const res_program *p = vm->pg->res;
+    int32_t q = model_find_query(p, name);
+    bool fits = q >= 0 && p->queries[q].nparams == n && p->queries[q].result == result;
+    for (uint32_t i = 0; fits && i < n; i++)
+        fits = p->queries[q].params[i].type == want[i];
+    if (!fits) {
+        session_report(vm, E_NO_SUCH_QUERY, WHERE,
+                       "the rules declare no query %s: `reach` asks the queries the Movement "
+                       "Action asks (rules/movement.hon)",
+                       signature);
+        return -1;
+    }
+    return q;
+}
+
+static bool find_queries(hon_vm *vm, reach_queries *rq)
+{
+    static const uint32_t allowed[] = { T_UNIT, T_SQUARE, T_SQUARE, T_SQUARE, T_INT };
+    static const uint32_t cost[] = { T_UNIT, T_SQUARE, T_SQUARE };
+    static const uint32_t end[] = { T_UNIT, T_SQUARE };
+    rq->allowed = movement_query(
+        vm, "step_allowed", allowed, 5, T_VERDICT,
+        "step_allowed(u: unit, prev: square, from: square, dest: square, spent: int) -> verdict");
+    rq->cost = rq->allowed < 0 ? -1
+                               : movement_query(vm, "step_cost", cost, 3, T_INT,
+                                                "step_cost(u: unit, from: square, dest: square) "
+                                                "-> int");
+    rq->may_end = rq->cost < 0 ? -1
+                               : movement_query(vm, "may_end_move", end, 2, T_VERDICT,
+                                                "may_end_move(u: unit, sq: square) -> verdict");
+    return rq->may_end >= 0;
+}
+
+/* Asks query q on n args in an evaluation of its own (its own step budget and values): the
+ * answer's integer (a verdict: 1 permit) into *out. HON_ERR_RUNTIME (reported) on an error. */
+static hon_status ask(hon_vm *vm, int32_t q, const val *args, uint32_t n, int64_t *out)
+{
+    hon_status st = session_begin(vm, NULL, false);
+    if (st != HON_OK)
+        return st;
+    val v;
+    if (vm_call(&vm->x, false, (uint32_t)q, args, n, &v))
+        *out = v.u.i;
+    else
+        st = session_error(vm, false);
+    state_end(&vm->x);
+    return st;
+}
+
+static val square_val(const scene *sc, int sq)
+{
+    return (val){ .type = T_SQUARE, .u.i = scene_square_value(sc, sq) };
+}
+
+/* The square the search state stands on, and the one before it (itself at the start). */
+static int state_square(int32_t s)
+{
+    return s / NSTATE;
+}
+
+static int state_prev(const geo_grid *g, int32_t s)
+{
+    int d = s % NSTATE;
+    return d == NO_PREV ? s / NSTATE : geo_neighbour(g, s / NSTATE, (geo_dir)d);
+}
+
+/* The direction from square a to its neighbour b. */
+static int dir_to(const geo_grid *g, int a, int b)
+{
+    for (int d = 0; d < 8; d++)
+        if (geo_neighbour(g, a, (geo_dir)d) == b)
+            return d;
+    return NO_PREV;
+}
+
+/* The search from the unit's square: every step the rules allow from every state reached, with
+ * the least squares spent to get there (a state reached again with fewer is searched again);
+ * then, per square, the cheapest state where the move may end. */
+static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
+{
+    const scene *sc = vm->sc;
+    const geo_grid *g = sc->g;
+    size_t ns = (size_t)m->nsq * NSTATE;
+    int32_t *queue = mem_calloc(ns + 1, sizeof *queue);
+    bool *queued = mem_calloc(ns + 1, sizeof *queued);
+    m->spent = mem_calloc(ns, sizeof *m->spent);
+    m->parent = mem_calloc(ns, sizeof *m->parent);
+    m->best = mem_calloc((size_t)m->nsq, sizeof *m->best);
+    hon_status st = queue && queued && m->spent && m->parent && m->best ? HON_OK : HON_ERR_MEMORY;
+    for (size_t i = 0; st == HON_OK && i < ns; i++)
+        m->spent[i] = -1;
+    size_t head = 0, tail = 0, len = 0; /* a ring of the states to search from */
+    int32_t s0 = m->start * NSTATE + NO_PREV;
+    if (st == HON_OK) {
+        m->spent[s0] = 0;
+        m->parent[s0] = -1;
+        queue[tail++] = s0;
+        queued[s0] = true;
+        len = 1;
+    }
+    val who = { .type = T_UNIT, .u.i = m->unit };
+    while (st == HON_OK && len) {
+        int32_t s = queue[head];
+        head = (head + 1) % (ns + 1);
+        len--;
+        queued[s] = false;
+        int from = state_square(s), prev = state_prev(g, s);
+        for (int d = 0; d < 8 && st == HON_OK; d++) {
+            int dest = geo_neighbour(g, from, (geo_dir)d);
+            if (dest < 0)
+                continue;
+            val a[5] = { who,
+                         square_val(sc, prev),
+                         square_val(sc, from),
+                         square_val(sc, dest),
+                         { .type = T_INT, .u.i = m->spent[s] } };
+            int64_t ok = 0, cost = 0;
+            if ((st = ask(vm, rq->allowed, a, 5, &ok)) != HON_OK || !ok)
+                continue;
+            val c[3] = { who, a[2], a[3] };
+            if ((st = ask(vm, rq->cost, c, 3, &cost)) != HON_OK)
+                break;
+            int32_t t = dest * NSTATE + dir_to(g, dest, from);
+            int64_t now = m->spent[s] + cost;
+            if (m->spent[t] >= 0 && m->spent[t] <= now)
+                continue;
+            m->spent[t] = now;
+            m->parent[t] = s;
+            if (!queued[t]) {
+                queued[t] = true;
+                queue[tail] = t;
+                tail = (tail + 1) % (ns + 1);
+                len++;
+            }
+        }
+    }
+    for (int sq = 0; st == HON_OK && sq < m->nsq; sq++) {
+        m->best[sq] = -1;
+        int32_t pick = -1;
+        for (int d = 0; d < NSTATE; d++) {
+            int32_t t = sq * NSTATE + d;
+            if (sq != m->start && m->spent[t] >= 0 && (pick < 0 || m->spent[t] < m->spent[pick]))
+                pick = t;
+        }
+        if (pick < 0)
+            continue;
+        val e[2] = { who, square_val(sc, sq) };
+        int64_t ok = 0;
+        if ((st = ask(vm, rq->may_end, e, 2, &ok)) == HON_OK && ok) {
+            m->best[sq] = pick;
+            m->count++;
+        }
+    }
+    mem_free(queue);
+    mem_free(queued);
+    return st;
+}
+
+/* Runs the search for the board unit named `name` ("$rifle1" or "rifle1") into *m. Reported:
+ * HON_ERR_NOT_FOUND for no board, an unknown unit, one not standing on a square, or rules
+ * without the Movement Action's queries; the queries' run-time errors. */
+static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
+{
+    *m = (reach_map){ 0 };
+    if (!vm || !name)
+        return HON_ERR_NOT_FOUND;
+    if (!vm->sc) {
+        session_report(vm, E_NO_BOARD, WHERE, "no board is loaded: load a scenario first");
+        return HON_ERR_NOT_FOUND;
+    }
+    const char *bare = name[0] == '$' ? name + 1 : name;
+    int32_t u = scene_unit(vm->sc, bare);
+    if (u < 0) {
+        session_report(vm, E_NO_UNIT, WHERE, "the board has no unit `$%s`", bare);
+        return HON_ERR_NOT_FOUND;
+    }
+    int s0, s1;
+    const board *b = vm->sc->b;
+    if (!board_unit_squares(b, u, &s0, &s1) || board_unit_embarked_in(b, u) >= 0) {
+        session_report(vm, E_OFF_BOARD, WHERE, "`$%s` stands on no square of the board", bare);
+        return HON_ERR_NOT_FOUND;
+    }
+    reach_queries rq;
+    if (!find_queries(vm, &rq))
+        return HON_ERR_NOT_FOUND;
+    m->unit = u;
+    m->start = s0;
+    m->nsq = geo_square_count(vm->sc->g);
+    hon_status st = search(vm, &rq, m);
+    if (st != HON_OK)
+        map_free(m);
+    return st;
+}
+
+/* The squares of the path to state t, from the first step on, into path (at most cap); their
+ * number. */
+static size_t path_of(const reach_map *m, int32_t t, int *path, size_t cap)
+{
+    size_t n = 0;
+    for (int32_t s = t; s >= 0 && m->parent[s] >= 0; s = m->parent[s])
+        n++;
+    size_t k = n < cap ? n : cap;
+    size_t i = n;
+    for (int32_t s = t; s >= 0 && m->parent[s] >= 0; s = m->parent[s])
+        if (--i < k)
+            path[i] = state_square(s);
+    return k;
+}
+
+/* The reachable squares in the listing's order: by squares spent, then across the board. */
+static int32_t *listing_order(const reach_map *m)
+{
+    int32_t *order = mem_calloc(m->count + 1, sizeof *order);
+    if (!order)
+        return NULL;
+    size_t n = 0;
+    for (int sq = 0; sq < m->nsq; sq++)
+        if (m->best[sq] >= 0)
+            order[n++] = sq;
+    for (size_t i = 1; i < n; i++) /* insertion sort: stable, boards are small */
+        for (size_t j = i; j > 0 && m->spent[m->best[order[j]]] < m->spent[m->best[order[j - 1]]];
+             j--) {
+            int32_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    return order;
+}
+
+hon_status hon_reach(hon_vm *vm, const char *who, hon_answer **out)
+{
+    if (out)
+        *out = NULL;
+    reach_map m;
+    hon_status st = reach_map_of(vm, who, &m);
+    if (st != HON_OK)
+        return st;
+    const geo_grid *g = vm->sc->g;
+    int32_t *order = listing_order(&m);
+    int *path = mem_calloc((size_t)m.nsq * NSTATE + 1, sizeof *path);
+    strbuf text = { 0 }, json = { 0 };
+    char sq[16];
+    const char *name = scene_unit_name(vm->sc, m.unit);
+    geo_format_square(g, m.start, sq, sizeof sq);
+    sb_printf(&text,
+              "$%s from %s: %zu square%s in one Movement Action (square, squares spent, "
+              "path)\n",
+              name, sq, m.count, m.count == 1 ? "" : "s");
+    sb_puts(&json, "{\"unit\": ");
+    sb_json_str(&json, name);
+    sb_puts(&json, ", \"from\": ");
+    sb_json_str(&json, sq);
+    sb_puts(&json, ", \"squares\": [");
+    for (size_t i = 0; order && path && i < m.count; i++) {
+        int32_t t = m.best[order[i]];
+        size_t n = path_of(&m, t, path, (size_t)m.nsq * NSTATE);
+        geo_format_square(g, order[i], sq, sizeof sq);
+        sb_printf(&text, "  %-4s %2" PRId64 "  ", sq, m.spent[t]);
+        sb_printf(&json, "%s{\"square\": ", i ? ", " : "");
+        sb_json_str(&json, sq);
+        sb_printf(&json, ", \"spent\": %" PRId64 ", \"path\": [", m.spent[t]);
+        for (size_t k = 0; k < n; k++) {
+            geo_format_square(g, path[k], sq, sizeof sq);
+            sb_printf(&text, "%s%s", k ? " " : "", sq);
+            sb_puts(&json, k ? ", " : "");
+            sb_json_str(&json, sq);
+        }
+        sb_putc(&text, '\n');
+        sb_puts(&json, "]}");
+    }
+    sb_puts(&json, "]}");
+    if (!order || !path)
+        text.oom = true;
+    mem_free(order);
+    mem_free(path);
+    map_free(&m);
+    const state_setup *s = session_setup(vm);
+    char *t = sb_take(&text);
+    hon_answer *a = s ? session_answer(vm, s->edition, s->readings, t, sb_take(&json),
+                                       mem_strdup("(reach has no trace: every step asked "
+                                                  "step_allowed, step_cost and may_end_move)\n"))
+                      : NULL;
+    if (!s) {
+        mem_free(t);
+        sb_free(&json);
+    }
+    if (!a)
+        return HON_ERR_MEMORY;
+    if (out)
+        *out = a;
+    else
+        hon_answer_free(a);
+    return HON_OK;
+}
+
+hon_status hon_reach_draw(hon_vm *vm, const char *who, FILE *out, bool svg)
+{
+    if (!out)
+        return HON_ERR_NOT_FOUND;
+    reach_map m;
+    hon_status st = reach_map_of(vm, who, &m);
+    if (st != HON_OK)
+        return st;
+    char *marks = mem_malloc((size_t)m.nsq + 1);
+    if (!marks) {
+        map_free(&m);
+        return HON_ERR_MEMORY;
+    }
+    for (int sq = 0; sq < m.nsq; sq++) {
+        int64_t c = m.best[sq] >= 0 ? m.spent[m.best[sq]] : -1;
+        marks[sq] = sq == m.start ? '@' : c < 0 ? ' ' : c > 9 ? '+' : (char)('0' + c);
+    }
+    marks[m.nsq] = '\0';
+    char key[160], from[16];
+    geo_format_square(vm->sc->g, m.start, from, sizeof from);
+    snprintf(key, sizeof key,
+             "reach: $%s from %s (@); a digit: a square it can reach, the squares it spends to "
+             "get there (+ past 9)",
+             scene_unit_name(vm->sc, m.unit), from);
+    st = view_draw(vm, out, NULL, NULL, svg, marks, key);
+    mem_free(marks);
+    map_free(&m);
+    return st;
+}

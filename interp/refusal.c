@@ -1,0 +1,138 @@
+/* refusal.c — a `require` that refused (see refusal.h): what it asked, the rule that forbade,
+ * and the rules that fired inside that rule (asking the query again, traced), as the E228
+ * message and as vm_ctx.refusal. Reads the trace log of trace.h; runs queries through vm.h.
+ */
+#include "refusal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mem.h"
+
+#define INSIDE_MAX 6 /* rules named after "through" */
+
+void refusal_cites(const res_program *p, uint32_t rule, strbuf *b)
+{
+    if (rule >= p->nrules)
+        return;
+    const ast_vec *cites = &p->rules[rule].decl->cites;
+    for (uint32_t i = 0; i < cites->len; i++)
+        sb_printf(b, "%s%s", i ? ", " : "",
+                  model_cite_id(cites->items[i]) ? model_cite_id(cites->items[i]) : "?");
+}
+
+/* Whether trace entry e is a rule that fired with the answer that decides its query when it
+ * is the asked-for refusal's way: `true` in an `any` query, `forbid` in a `permission` one. */
+static bool fired_toward(const res_program *p, const trace_ent *e)
+{
+    if (e->kind != TR_RULE || !e->done || e->unfired || e->id >= p->nrules)
+        return false;
+    const res_query *q = &p->queries[p->rules[e->id].query];
+    return (q->mode == AST_COMBINE_ANY && e->result.u.i) ||
+           (q->mode == AST_COMBINE_PERMISSION && !e->result.u.i);
+}
+
+/* Appends to b, "name (cites)" joined by ", ", the rules that fired toward the refusal below
+ * the entry of the deciding rule `rule` in the call traced at entry `top`: each once, at most
+ * INSIDE_MAX. */
+static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b)
+{
+    const trace_log *t = &x->trace;
+    const res_program *p = x->p;
+    if (top >= t->len)
+        return;
+    uint32_t d = t->e[top].depth;
+    size_t at = t->len;
+    for (size_t i = top + 1; i < t->len && t->e[i].depth > d; i++)
+        if (t->e[i].depth == d + 1 && t->e[i].kind == TR_RULE && t->e[i].id == rule)
+            at = i;
+    uint32_t seen[INSIDE_MAX];
+    size_t n = 0;
+    for (size_t i = at + 1; i < t->len && t->e[i].depth > d + 1 && n < INSIDE_MAX; i++) {
+        const trace_ent *e = &t->e[i];
+        if (!fired_toward(p, e))
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < n; k++)
+            dup |= seen[k] == e->id;
+        if (dup)
+            continue;
+        seen[n++] = e->id;
+        sb_printf(b, "%s%s (", n > 1 ? ", " : "", p->rules[e->id].name);
+        refusal_cites(p, e->id, b);
+        sb_putc(b, ')');
+    }
+}
+
+/* Asks q again on args, traced, with no driver (no lines written) and the dice put back
+ * after, and writes into b the rules that fired inside `rule`; the trace is left as it was. */
+static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule, strbuf *b)
+{
+    const vm_driver *driver = x->driver;
+    bool tracing = x->tracing;
+    size_t mark = x->trace.len;
+    uint32_t depth = x->trace.depth;
+    dice_src dice = x->dice ? *x->dice : (dice_src){ 0 };
+    size_t dice_pos = x->dice_pos;
+    vm_error err = x->err;
+    uint64_t steps = x->steps_left;
+    x->driver = NULL;
+    x->tracing = true;
+    val v;
+    uint32_t again;
+    if (vm_ask(x, q, args, n, &v, &again))
+        inside_rules(x, mark, rule, b);
+    x->trace.len = mark;
+    x->trace.depth = depth;
+    x->tracing = tracing;
+    x->driver = driver;
+    if (x->dice)
+        *x->dice = dice;
+    x->dice_pos = dice_pos;
+    x->err = err;
+    x->steps_left = steps;
+}
+
+/* Copies text into a fixed buffer, cut to fit. */
+static void put_field(char *dst, size_t cap, const char *text)
+{
+    snprintf(dst, cap, "%s", text ? text : "");
+}
+
+bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule,
+                  const char *what)
+{
+    const res_program *p = x->p;
+    const val_env env = { p, x->sc };
+    val *copy = n ? state_alloc(x, n * sizeof *copy) : NULL;
+    if (n && !copy)
+        return false;
+    if (n)
+        memcpy(copy, args, n * sizeof *copy);
+    strbuf call = { 0 }, cites = { 0 }, inside = { 0 };
+    sb_printf(&call, "%s(", p->queries[q].name);
+    for (uint32_t i = 0; i < n; i++) {
+        sb_puts(&call, i ? ", " : "");
+        val_print(&env, copy[i], &call);
+    }
+    sb_putc(&call, ')');
+    refusal_cites(p, rule, &cites);
+    if (rule < p->nrules)
+        ask_again(x, q, copy, n, rule, &inside);
+    vm_refusal *r = &x->refusal;
+    r->set = true;
+    put_field(r->call, sizeof r->call, sb_str(&call));
+    put_field(r->what, sizeof r->what, what);
+    put_field(r->rule, sizeof r->rule, rule < p->nrules ? p->rules[rule].name : "");
+    put_field(r->cites, sizeof r->cites, sb_str(&cites));
+    put_field(r->inside, sizeof r->inside, sb_str(&inside));
+    r->condition[0] = '\0';
+    state_fail(x, E_REFUSED, "refused%s%s: %s forbids %s%s%s%s%s%s", what ? ": " : "",
+               what ? what : "", rule < p->nrules ? p->rules[rule].name : "a rule", r->call,
+               r->cites[0] ? " (" : "", r->cites, r->cites[0] ? ")" : "",
+               r->inside[0] ? "; through " : "", r->inside);
+    sb_free(&call);
+    sb_free(&cites);
+    sb_free(&inside);
+    return false;
+}

@@ -1,0 +1,21 @@
+/* refusal.h — a `require` that refused (language.md §6.3, E228): the message naming the query
+ * asked, the rule whose forbid decided with its citations, and the rules of the queries it
+ * asked that fired toward the refusal, found by asking the query again traced; kept in
+ * vm_ctx.refusal for hon_last_refusal. Called by proc.c (the vm_driver's refuse), over vm.h.
+ */
+#ifndef HON_REFUSAL_H
+#define HON_REFUSAL_H
+
+#include "vm.h"
+
+/* Fails the evaluation with E228 for a `require` whose verdict query q answered forbid on the
+ * n args (borrowed; they may lie on the VM's stack): rule is the rule whose forbid decided
+ * (UINT32_MAX: none fired, which a forbid never is), what the require's text or NULL. Fills
+ * x->refusal. The query is asked again, traced, without a driver and on the same dice, to find
+ * the rules inside; nothing it does is kept. Always returns false. */
+bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule,
+                  const char *what);
+/* Appends the citations of rule `rule` of p to b, ", "-joined (nothing for an unknown rule). */
+void refusal_cites(const res_program *p, uint32_t rule, strbuf *b);
+
+#endif
