@@ -266,6 +266,11 @@ static bool enumerate(vm_ctx *x, const chunk *ch, uint64_t budget, path_fn path,
                          (unsigned long long)total);
             return false;
         }
+        if (HASH_COUNT(*table) > ODDS_MAX_OUTCOMES) {
+            snprintf(msg, sizeof msg, "more than %d different outcomes: too many to list",
+                     ODDS_MAX_OUTCOMES);
+            return limit(x, ch, E_ODDS, msg);
+        }
         /* Refuse as soon as the paths are known to pass the cap (`roll 40 d6`: at once). */
         if ((u128)*paths + paths_ahead(&dice) > ODDS_MAX_PATHS)
             return limit(x, ch, E_ODDS, msg);

@@ -14,6 +14,10 @@
 #include "state.h"
 
 #define ODDS_MAX_PATHS 1000000 /* runs (multisets counted once) before giving up with E210 */
+/* Different outcomes before giving up with E210: each is kept (up to 2 x ODDS_VALUE_MAX bytes)
+ * and printed as a line, so this bounds the memory and the output (issue 13: 29 dice and a long
+ * list made 278,256 outcomes, 4.6 GB). */
+#define ODDS_MAX_OUTCOMES 10000
 /* All paths together: this many times one step budget (2e9 steps, some 7 s, by default). A
  * path replays the whole procedure: EX.RR.derail-2's train move (12 dice, 213,444 paths of
  * about 6,700 steps) takes 1.43e9 steps. */
@@ -23,8 +27,9 @@
  * path's). On success appends "value: n/d (p%)" lines (no final newline) to text and a JSON
  * object to json, and returns true. On failure returns false with x->err set: the
  * expression's own E2xx error on some path, E207 when all the paths together used more than
- * ODDS_BUDGET_FACTOR step budgets, or E210 (too many paths, or more than DICE_SCRIPT_MAX dice
- * on one path), E209 when memory runs out. */
+ * ODDS_BUDGET_FACTOR step budgets, or E210 (too many paths, more than ODDS_MAX_OUTCOMES
+ * different outcomes, or more than DICE_SCRIPT_MAX dice on one path), E209 when memory runs
+ * out. */
 bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type, strbuf *text,
                     strbuf *json);
 

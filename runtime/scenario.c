@@ -8,8 +8,17 @@
  */
 #include <string.h>
 
+#include "hash.h"
 #include "mem.h"
 #include "scenario_text.h"
+
+/* An entry of a scenario's index of units by name: loading and finding are linear in the
+ * number of units, not quadratic (issue 13: 65,000 units took 14.7 s). */
+struct scn_unit_name {
+    const char *name; /* the unit's own name (borrowed from scenario.units) */
+    int i;
+    UT_hash_handle hh;
+};
 
 /* ---- errors ---- */
 
@@ -646,6 +655,12 @@ void scn_free(scenario *s)
     mem_free(s->cites);
     board_free(s->board);
     mem_free(s->symbols);
+    struct scn_unit_name *e, *next;
+    HASH_ITER(hh, s->unit_names, e, next)
+    {
+        HASH_DEL(s->unit_names, e);
+        mem_free(e);
+    }
     for (size_t i = 0; i < s->n_units; i++) {
         mem_free(s->units[i].name);
         mem_free(s->units[i].markers);
@@ -661,10 +676,24 @@ void scn_free(scenario *s)
     mem_free(s);
 }
 
+bool scn_unit_index(scenario *s, int i)
+{
+    struct scn_unit_name *e = mem_malloc(sizeof *e);
+    if (!e)
+        return false;
+    e->name = s->units[i].name;
+    e->i = i;
+    HASH_ADD_KEYPTR(hh, s->unit_names, e->name, strlen(e->name), e);
+    if (HON_HASH_ADDED(e))
+        return true;
+    mem_free(e);
+    return false;
+}
+
 int scn_unit_find(const scenario *s, const char *name)
 {
-    for (size_t i = 0; s && i < s->n_units; i++)
-        if (strcmp(s->units[i].name, name) == 0)
-            return (int)i;
-    return -1;
+    struct scn_unit_name *e = NULL;
+    if (s && name)
+        HASH_FIND_STR(s->unit_names, name, e);
+    return e ? e->i : -1;
 }

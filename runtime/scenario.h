@@ -69,7 +69,8 @@ typedef struct scenario {
     board *board;    /* owned; names and symbols of every id used are set on it */
     char *symbols;   /* w*h map symbols as written (owned), for drawing */
     scn_unit *units; /* in file order */
-    size_t n_units;
+    size_t n_units, units_cap;
+    struct scn_unit_name *unit_names; /* the units by name, for scn_unit_find (owned) */
     /* Display colours from `colour` lines (owned strings, NULL where none was given), indexed
      * by terrain id, side-feature id and unit id: ready for draw_options. */
     char **terrain_colours;
@@ -89,5 +90,8 @@ scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_erro
 void scn_free(scenario *s);
 /* Index in s->units of the unit named `name`, or -1. */
 int scn_unit_find(const scenario *s, const char *name);
+/* Adds unit i of s (its name set) to the index scn_unit_find reads; false when memory runs
+ * out (the unit is then not found by name). */
+bool scn_unit_index(scenario *s, int i);
 
 #endif

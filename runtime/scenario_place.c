@@ -622,13 +622,16 @@ out:
 static bool push_unit(loader *l, scn_unit *u)
 {
     scenario *s = l->s;
-    scn_unit *p = mem_realloc(s->units, (s->n_units + 1) * sizeof *p);
-    if (!p) {
+    if (!MEM_GROW(s->units, s->n_units, s->units_cap)) {
         text_oom(l);
         return false;
     }
-    s->units = p;
     s->units[s->n_units++] = *u;
+    if (!scn_unit_index(s, (int)s->n_units - 1)) {
+        s->n_units--; /* not kept: the caller frees what u owns */
+        text_oom(l);
+        return false;
+    }
     return true;
 }
 

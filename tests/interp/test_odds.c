@@ -98,6 +98,19 @@ START_TEST(odds_total_budget)
 }
 END_TEST
 
+START_TEST(odds_outcome_cap)
+{
+    /* `roll 14 d6` as a value is its sorted faces: C(14 + 5, 5) = 11,628 different lists, more
+     * than the 10,000 outcomes odds keeps (each is held and printed as a line: issue 13, 29
+     * dice and a long list made 4.6 GB) — E210. 13 dice give C(18, 5) = 8,568: listed. */
+    tvm *t = tvm_new(NULL);
+    ck_assert_str_eq(odds(t, "roll 14 d6"), "E210");
+    ck_assert_ptr_nonnull(strstr(t->log, "different outcomes"));
+    ck_assert_str_eq(odds(t, "len(roll 13 d6) == 13"), "true: 1/1 (100.00%)");
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(odds_json)
 {
     tvm *t = tvm_new(NULL);
@@ -280,6 +293,7 @@ int main(void)
     tcase_add_test(tc, no_dice_and_rules);
     tcase_add_test(tc, odds_errors);
     tcase_add_test(tc, odds_total_budget);
+    tcase_add_test(tc, odds_outcome_cap);
     tcase_add_test(tc, odds_json);
     tcase_add_test(tc, multisets);
     tcase_add_test(tc, roll_is_sorted);
