@@ -15,12 +15,12 @@
 
 /* The answer made from the trace of vm->x and the beginning of its JSON object (json: the
  * value's members, or the error's), text being the answer's text: the traces and the rules
- * that fired added (not the complete trace nor the JSON's unless `whole`). Takes text and
- * json. */
+ * that fired added (not the complete trace, the reasons nor the JSON's unless `whole`).
+ * Takes text and json. */
 static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, bool whole)
 {
     const val_env env = { vm->pg->res, vm->x.sc };
-    strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 };
+    strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 }, reasons = { 0 };
     sb_puts(json, ", \"text\": ");
     sb_json_str(json, sb_str(text));
     sb_puts(json, ", \"trace\": ");
@@ -31,18 +31,22 @@ static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, bool wh
     sb_puts(json, "}");
     session_trace_header(vm, vm->x.edition, vm->x.readings, &trace);
     session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
-    if (whole)
+    if (whole) {
+        session_trace_header(vm, vm->x.edition, vm->x.readings, &reasons);
         trace_text(&env, &vm->x.trace, &trace);
+        trace_why_not(&env, &vm->x.trace, &reasons);
+    }
     trace_brief(&env, &vm->x.trace, &brief);
     trace_fired(&env, &vm->x.trace, false, &fired);
     trace_fired(&env, &vm->x.trace, true, &tree);
     hon_answer *a = session_answer(vm, vm->x.edition, vm->x.readings, sb_take(text), sb_take(json),
                                    sb_take(&trace));
     if (a && (!(a->why = sb_take(&brief)) || !(a->fired = sb_take(&fired)) ||
-              !(a->fired_tree = sb_take(&tree)))) {
+              !(a->fired_tree = sb_take(&tree)) || (whole && !(a->why_not = sb_take(&reasons))))) {
         hon_answer_free(a);
         a = NULL;
     }
+    sb_free(&reasons);
     sb_free(&brief);
     sb_free(&fired);
     sb_free(&tree);

@@ -666,10 +666,10 @@ static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
         size_t tmark = x->trace.len, rn = SIZE_MAX;
         size_t out0 = gm->out.len, lines0 = gm->lines;
         if (x->tracing)
-            rn = trace_open(&x->trace, &x->arena, TR_RULE, rs->rules[i], NULL, 0);
+            rn = trace_open_rule(&x->trace, x->rules[rs->rules[i]]);
         val v;
         bool answered;
-        bool ok = vm_run(x, x->pg->rules[rs->rules[i]], args, nargs, &v, &answered);
+        bool ok = vm_run(x, x->rules[rs->rules[i]], args, nargs, &v, &answered);
         if (ok && x->tracing && !answered)
             trace_unfired(&x->trace, rn, tmark);
         else if (ok && x->tracing)

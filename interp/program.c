@@ -11,8 +11,11 @@ void prog_free(prog *pg)
         return;
     const res_program *p = pg->res;
     if (p) {
-        for (size_t i = 0; pg->rules && i < p->nrules; i++)
+        for (size_t i = 0; pg->rules && i < p->nrules; i++) {
+            if (pg->explained && pg->explained[i] != pg->rules[i])
+                chunk_free(pg->explained[i]);
             chunk_free(pg->rules[i]);
+        }
         for (size_t i = 0; pg->fns && i < p->nfns; i++)
             chunk_free(pg->fns[i]);
         for (size_t i = 0; pg->defaults && i < p->nqueries; i++)
@@ -34,6 +37,7 @@ void prog_free(prog *pg)
     }
     mem_free(pg->choices);
     mem_free(pg->rules);
+    mem_free(pg->explained);
     mem_free(pg->fns);
     mem_free(pg->defaults);
     mem_free(pg->expects);
@@ -49,15 +53,24 @@ static bool compile_all(prog *pg, diag_list *d)
 {
     const res_program *p = pg->res;
     pg->rules = mem_calloc(p->nrules + 1, sizeof *pg->rules);
+    pg->explained = mem_calloc(p->nrules + 1, sizeof *pg->explained);
     pg->fns = mem_calloc(p->nfns + 1, sizeof *pg->fns);
     pg->defaults = mem_calloc(p->nqueries + 1, sizeof *pg->defaults);
     pg->expects = mem_calloc(p->ntests + 1, sizeof *pg->expects);
     pg->choices = mem_calloc(p->ntests + 1, sizeof *pg->choices);
-    if (!pg->rules || !pg->fns || !pg->defaults || !pg->expects || !pg->choices)
+    if (!pg->rules || !pg->explained || !pg->fns || !pg->defaults || !pg->expects || !pg->choices)
         return false;
-    for (size_t i = 0; i < p->nrules; i++)
-        if (p->rules[i].edition >= -1 && !(pg->rules[i] = comp_rule(p, (uint32_t)i, d)))
+    comp_source src = { (const ast_file *const *)pg->files, pg->nfiles, 0, 0, 0 };
+    for (size_t i = 0; i < p->nrules; i++) {
+        if (p->rules[i].edition < -1)
+            continue;
+        if (!(pg->rules[i] = comp_rule(p, (uint32_t)i, d)))
             return false;
+        pg->explained[i] =
+            p->rules[i].decl->a ? comp_rule_explained(p, (uint32_t)i, &src, d) : pg->rules[i];
+        if (!pg->explained[i])
+            return false;
+    }
     for (size_t i = 0; i < p->nfns; i++)
         if (!(pg->fns[i] = comp_fn(p, (uint32_t)i, d)))
             return false;

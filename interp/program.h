@@ -25,6 +25,9 @@ typedef struct prog {
     ast_file **files; /* owned, in load order */
     size_t nfiles;
     chunk **rules;         /* one per res->rules */
+    chunk **explained;     /* one per res->rules, run instead while tracing: the rule's
+                              explained chunk (comp_rule_explained), or the same chunk as
+                              `rules` when the rule has no guard */
     chunk **fns;           /* one per res->fns */
     chunk **defaults;      /* one per res->queries; NULL when the query has no default */
     prog_expect **expects; /* per test, one per expect */

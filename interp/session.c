@@ -484,6 +484,10 @@ const char *hon_answer_why(const hon_answer *a)
 {
     return a ? (a->why ? a->why : a->trace) : "";
 }
+const char *hon_answer_why_not(const hon_answer *a)
+{
+    return a && a->why_not ? a->why_not : "";
+}
 const char *hon_answer_note(const hon_answer *a)
 {
     return a ? a->note : NULL;
@@ -511,6 +515,7 @@ void hon_answer_free(hon_answer *a)
     mem_free(a->json);
     mem_free(a->trace);
     mem_free(a->why);
+    mem_free(a->why_not);
     mem_free(a->note);
     mem_free(a->setting);
     mem_free(a->fired);

@@ -79,6 +79,7 @@ struct hon_answer {
     char *json;
     char *trace;
     char *why;        /* the brief trace (trace_brief), or NULL: then `trace` serves */
+    char *why_not;    /* the reasons (trace_why_not), or NULL: not traced whole */
     char *note;       /* how the answer was asked (hon_answer_note), or NULL */
     char *setting;    /* the edition and readings it was given under (hon_answer_setting) */
     bool plain;       /* given under the program's default edition, every reading at its default */

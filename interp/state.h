@@ -83,6 +83,9 @@ struct vm_ctx {
     val_arena arena;
     trace_log trace;
     bool tracing;
+    /* the chunk each rule runs: pg->rules, or while tracing pg->explained (whose guards say
+     * which of their operands was false and what they compared: trace.h) */
+    chunk *const *rules;
     vm_error err;
     /* the game whose clock turn() and phase() read (NULL: turn 1, the first phase); the
      * caller sets it, state_begin leaves it */

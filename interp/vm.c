@@ -883,6 +883,19 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         *answered = false;
         return true;
     }
+    VM_CASE(GUARD_SIDES)
+    {
+        x->steps_left++; /* a traced run takes the steps of an untraced one */
+        trace_guard_sides(&x->trace, &x->arena, ch, OPA, sp[-2], sp[-1]);
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(GUARD_FAILED)
+    {
+        trace_guard_failed(&x->trace, ch, OPA);
+        *answered = false;
+        return true;
+    }
 
     VM_CASE(NTH)
     {
@@ -1086,10 +1099,10 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
         uint32_t r = rs->rules[i];
         size_t mark = x->trace.len, rn = SIZE_MAX;
         if (x->tracing)
-            rn = trace_open(&x->trace, &x->arena, TR_RULE, r, NULL, 0);
+            rn = trace_open_rule(&x->trace, x->rules[r]);
         val v;
         bool answered;
-        if (!run_chunk(x, x->pg->rules[r], argi, nargs, &v, &answered))
+        if (!run_chunk(x, x->rules[r], argi, nargs, &v, &answered))
             goto fail;
         if (!answered) {
             if (x->tracing)

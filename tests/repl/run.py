@@ -778,14 +778,16 @@ def why_brief_and_full():
     check(p.stdout.splitlines() == want, "the brief trace", p)
     # why --full: today's complete trace, every call with every rule checked and the
     # default's line, the record whole: 1 answer + 1 top call + 1 rule + 3 calls of 4 lines
-    # (call, woods, wall, default) + cover(s, 3) with its 2 rules (3 lines) + never = 19
+    # (call, woods, wall, default) + cover(s, 3) with its 2 rules (3 lines) + never = 19;
+    # each rule that did not fire says why: under cover(s, 3), wall's row == 9 with row 3
     p = run(base + ["why", "--full", f"sight({WHY_SHOT})"])
     out = p.stdout.splitlines()
     check(p.returncode == 0 and len(out) == 19, "the complete trace has 19 lines", p)
     check(out[1] == f"sight({WHY_SHOT}) = 1   [min]" and
           out.count(f"    cover({WHY_SHOT}, 1) = 2   [min]") == 2 and
           out.count("      default: 2 (no rule fired; checked woods, wall)") == 3 and
-          "      rule cover.wall: did not fire   (FIX.wall)" in out,
+          "      rule cover.wall: did not fire: row == 9 was false (row = 3)   (FIX.wall)"
+          in out,
           "every call, whole values, the rules that did not fire", p)
     # the REPL: `why full EXPR`; `why full` alone asks about a name `full` (an error here)
     p = run(base, stdin=f"why sight({WHY_SHOT})\nwhy full sight({WHY_SHOT})\nwhy full\n")
@@ -958,12 +960,15 @@ def play_why_do():
                         "give $a shaken   (FIX.shaken)"], "the second: shaken fires", p)
     check(out[14:16] == ["undone: do suppress($a) (2 changes)", "1"],
           "why do is a procedure like do: undo reverts it", p)
-    # why full do: every rule checked, each rule's lines after an arrow
+    # why full do: every rule checked, each rule's lines after an arrow, and why a rule did
+    # not fire: $b's first marker makes m == suppressed hold, but its count is 1, not 2
     check(out[16:22] == ["event suppress($b)",
                          "  rule suppress.give: 1 effect   (FIX.suppress)",
                          "    → give $b suppressed   (FIX.suppress)",
                          "    event marker_received($b, suppressed)",
-                         "      rule marker_received.shaken: did not fire   (FIX.shaken)",
+                         "      rule marker_received.shaken: did not fire: marker_count(u, "
+                         "suppressed) >= 2 was false (marker_count(u, suppressed) = 1)   "
+                         "(FIX.shaken)",
                          "      no rule fired (checked shaken)"], "why full do", p)
     check("usage: why do EVENT(ARGS)" in p.stderr, "why do needs a procedure", p)
     # the command line: hon why do, hon why --full do, --json with the trace
