@@ -137,6 +137,13 @@ const char *hon_answer_why(const hon_answer *a);
  * "" for an answer not traced whole (odds, plain procedures, the answers hon_diff asks
  * again). Borrowed. */
 const char *hon_answer_why_not(const hon_answer *a);
+/* The refusal in the answer's trace, when a `permission` query answered forbid in it (the
+ * shallowest such call, the last of those: interp/trace.h trace_refusal): that call and the
+ * rules it checked, as hon_answer_why_not writes them — the rule that forbade with its
+ * citations and the guard that held ("rule can_enter.wreck: forbid, since has(sq, wreck)
+ * (W.1)"), each exception that did not fire with the operand that was false — without what
+ * they asked. "" when nothing was refused, or the answer was not traced whole. Borrowed. */
+const char *hon_answer_refusal(const hon_answer *a);
 /* The rules that fired anywhere in the answer's trace, each once with what it answered
  * ("line_of_sight.best_line = clear"; values cut as in the brief trace), one per line, sorted;
  * "" for an answer that was not traced (odds, procedures). Comparing two answers' lists says

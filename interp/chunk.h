@@ -54,6 +54,10 @@ typedef struct chunk_conj {
                              indexes in strs; UINT32_MAX: not a comparison, or that side is
                              a literal, whose value its text already says */
     bool compare;         /* a comparison: GUARD_SIDES records its two sides */
+    bool negated;         /* the comparison is under an odd number of `not`s (an `unless`'s
+                             own included): the operand held when the comparison did not */
+    bool eq_literal;      /* the comparison is `==` with a literal side: when it held, the
+                             other side's value is that literal, and a trace need not say it */
     bool unless;          /* the `not E` of `revise rule ... unless E` */
 } chunk_conj;
 

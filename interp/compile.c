@@ -924,6 +924,8 @@ static void explained_operand(comp *c, comp_source *s, const ast_node *n, uint32
     }
     d.text = quote(c, s, d.unless ? n->a : n);
     d.compare = comparison(cmp);
+    d.negated = negated;
+    d.eq_literal = d.compare && cmp->op == AST_OP_EQ && (literal(cmp->a) || literal(cmp->b));
     if (d.compare) {
         if (!literal(cmp->a))
             d.left = quote(c, s, cmp->a);

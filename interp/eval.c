@@ -20,7 +20,9 @@
 static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, bool whole)
 {
     const val_env env = { vm->pg->res, vm->x.sc };
-    strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 }, reasons = { 0 };
+    strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 };
+    char *reasons = NULL, *refusal = NULL;
+    bool oom = whole && !session_reasons(vm, &reasons, &refusal);
     sb_puts(json, ", \"text\": ");
     sb_json_str(json, sb_str(text));
     sb_puts(json, ", \"trace\": ");
@@ -31,22 +33,25 @@ static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, bool wh
     sb_puts(json, "}");
     session_trace_header(vm, vm->x.edition, vm->x.readings, &trace);
     session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
-    if (whole) {
-        session_trace_header(vm, vm->x.edition, vm->x.readings, &reasons);
+    if (whole)
         trace_text(&env, &vm->x.trace, &trace);
-        trace_why_not(&env, &vm->x.trace, &reasons);
-    }
     trace_brief(&env, &vm->x.trace, &brief);
     trace_fired(&env, &vm->x.trace, false, &fired);
     trace_fired(&env, &vm->x.trace, true, &tree);
     hon_answer *a = session_answer(vm, vm->x.edition, vm->x.readings, sb_take(text), sb_take(json),
                                    sb_take(&trace));
-    if (a && (!(a->why = sb_take(&brief)) || !(a->fired = sb_take(&fired)) ||
-              !(a->fired_tree = sb_take(&tree)) || (whole && !(a->why_not = sb_take(&reasons))))) {
+    if (a) {
+        a->why_not = reasons;
+        a->refusal = refusal;
+    } else {
+        mem_free(reasons);
+        mem_free(refusal);
+    }
+    if (a && (oom || !(a->why = sb_take(&brief)) || !(a->fired = sb_take(&fired)) ||
+              !(a->fired_tree = sb_take(&tree)))) {
         hon_answer_free(a);
         a = NULL;
     }
-    sb_free(&reasons);
     sb_free(&brief);
     sb_free(&fired);
     sb_free(&tree);

@@ -78,11 +78,10 @@ static hon_status finish_play(hon_vm *vm, bool ok, size_t mark, const char *titl
     return st;
 }
 
-/* Gives answer a (of a traced procedure) its traces: the complete one, the brief one, the
- * reasons, and the JSON trace as one more member of its object. The strbufs are emptied.
- * HON_ERR_MEMORY (a is then freed and *out NULL) or HON_OK. */
-static hon_status add_traces(hon_answer **out, strbuf *full, strbuf *brief, strbuf *reasons,
-                             strbuf *json)
+/* Gives answer a (of a traced procedure) its traces: the complete one, the brief one, and the
+ * JSON trace as one more member of its object. The strbufs are emptied. HON_ERR_MEMORY (a is
+ * then freed and *out NULL) or HON_OK. */
+static hon_status add_traces(hon_answer **out, strbuf *full, strbuf *brief, strbuf *json)
 {
     hon_answer *a = *out;
     strbuf j = { 0 };
@@ -93,12 +92,11 @@ static hon_status add_traces(hon_answer **out, strbuf *full, strbuf *brief, strb
     sb_putc(&j, '}');
     if (json->oom)
         j.oom = true;
-    char *nj = sb_take(&j), *nt = sb_take(full), *nw = sb_take(brief), *nr = sb_take(reasons);
-    if (!nj || !nt || !nw || !nr) {
+    char *nj = sb_take(&j), *nt = sb_take(full), *nw = sb_take(brief);
+    if (!nj || !nt || !nw) {
         mem_free(nj);
         mem_free(nt);
         mem_free(nw);
-        mem_free(nr);
         hon_answer_free(a);
         *out = NULL;
         return HON_ERR_MEMORY; /* the procedure stays done: `undo` reverts it */
@@ -108,7 +106,6 @@ static hon_status add_traces(hon_answer **out, strbuf *full, strbuf *brief, strb
     a->json = nj;
     a->trace = nt;
     a->why = nw;
-    a->why_not = nr;
     return HON_OK;
 }
 
@@ -126,27 +123,34 @@ static hon_status do_run(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
     hon_status st = begin_play(vm, d->traced);
     if (st != HON_OK)
         return st;
-    strbuf full = { 0 }, brief = { 0 }, reasons = { 0 }, json = { 0 };
+    strbuf full = { 0 }, brief = { 0 }, json = { 0 };
+    char *reasons = NULL, *refusal = NULL;
     size_t mark = vm->game.g.len;
     bool ok = proc_run(&vm->x, &vm->game, ch);
     if (ok && d->traced) { /* rendered before finish_play resets the arena they point in */
         const val_env env = { vm->pg->res, vm->sc };
         session_trace_header(vm, vm->x.edition, vm->x.readings, &full);
         session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
-        session_trace_header(vm, vm->x.edition, vm->x.readings, &reasons);
         trace_text(&env, &vm->x.trace, &full);
         trace_brief(&env, &vm->x.trace, &brief);
-        trace_why_not(&env, &vm->x.trace, &reasons);
+        if (!session_reasons(vm, &reasons, &refusal))
+            full.oom = true;
         trace_json(&env, &vm->x.trace, &json);
     }
     char title[256];
     snprintf(title, sizeof title, "do %s", d->call);
     st = finish_play(vm, ok, mark, title, NULL, out);
     if (st == HON_OK && d->traced && out && *out)
-        st = add_traces(out, &full, &brief, &reasons, &json);
+        st = add_traces(out, &full, &brief, &json);
+    if (st == HON_OK && d->traced && out && *out) {
+        (*out)->why_not = reasons;
+        (*out)->refusal = refusal;
+    } else {
+        mem_free(reasons);
+        mem_free(refusal);
+    }
     sb_free(&full);
     sb_free(&brief);
-    sb_free(&reasons);
     sb_free(&json);
     return st;
 }

@@ -44,12 +44,15 @@ void trace_guard_failed(trace_log *t, const chunk *ch, uint32_t k)
         e->failed = k;
 }
 
-/* ` (L = 1, R = 2)`: the sides of guard operand k of e that are not literals, as compared. */
+/* ` (L = 1, R = 2)`: the sides of guard operand k of e that are not literals, as compared;
+ * nothing when its text says them: an `==` with a literal side that held. */
 static void sides_text(const val_env *env, const trace_ent *e, uint32_t k, bool brief, strbuf *out)
 {
     const chunk *ch = e->why;
     const chunk_conj *c = &ch->conj[k];
-    if (!c->compare || !e->sides || !e->sides[k].set)
+    bool operand_held = !e->unfired || k != e->failed;
+    if (!c->compare || !e->sides || !e->sides[k].set ||
+        (c->eq_literal && operand_held != c->negated))
         return;
     const char *names[2] = { chunk_conj_text(ch, c->left), chunk_conj_text(ch, c->right) };
     const val vals[2] = { e->sides[k].left, e->sides[k].right };
