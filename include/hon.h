@@ -116,7 +116,10 @@ const char *hon_answer_text(const hon_answer *a);
 /* The answer and its trace as one JSON object {"edition":…,"readings":{…},"value":…,"type":…,
  * "trace":[…]}. Borrowed. */
 const char *hon_answer_json(const hon_answer *a);
-/* The trace: which rules fired, in order, with their contributions and citations. Borrowed. */
+/* The complete trace (`why full`): every call, every rule checked, in order, with their
+ * contributions and citations; a rule that did not fire with the operand of its guard that
+ * was false ("rule q.r: did not fire: x > 0 was false (x = 0)   (cites)", docs/spec/repl.md
+ * §2c). Borrowed. */
 const char *hon_answer_trace(const hon_answer *a);
 /* The brief trace, as `why` prints it (docs/spec/repl.md §2b). A
  * top-level query call with every rule checked (as hon_answer_trace); below it only the rules
