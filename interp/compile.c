@@ -855,20 +855,11 @@ static bool literal(const ast_node *n)
     }
 }
 
+/* Whether n is `==`, `!=`, `<`, `<=`, `>`, `>=` (consecutive in ast_op) or `in`. */
 static bool comparison(const ast_node *n)
 {
-    if (!n || n->kind != AST_BINARY)
-        return false;
-    switch (n->op) {
-    case AST_OP_EQ:
-    case AST_OP_NE:
-    case AST_OP_LT:
-    case AST_OP_LE:
-    case AST_OP_GT:
-    case AST_OP_GE:
-    case AST_OP_IN: return true;
-    default: return false;
-    }
+    return n && n->kind == AST_BINARY &&
+           (n->op == AST_OP_IN || (n->op >= AST_OP_EQ && n->op <= AST_OP_GE));
 }
 
 /* A growable array of nodes. */

@@ -10,13 +10,7 @@
 /* The brief trace of evaluating e (must succeed). */
 static const char *why_brief(tvm *t, const char *e)
 {
-    hon_answer *a = NULL;
-    tvm_clear(t);
-    hon_status st = hon_eval(t->vm, e, "<test>", &a);
-    ck_assert_msg(st == HON_OK, "eval of %s failed: %s", e, t->log);
-    snprintf(t->last, sizeof t->last, "%s", hon_answer_why(a));
-    hon_answer_free(a);
-    return t->last;
+    return answer_part(t, e, hon_answer_why);
 }
 
 /* True when a diagnostic with that code was reported, wherever. */
