@@ -755,37 +755,54 @@ static chunk *finish(comp *c)
 
 /* ---- the explained guard of a rule (chunk_conj) ---- */
 
-/* The offset of line `line`, column `col` of f's text, or SIZE_MAX; reads on from the cursor
- * of s when it stands before that line, and leaves it at the line. */
-static size_t text_offset(comp_source *s, const ast_file *f, uint32_t line, uint32_t col)
+/* Makes the index of where each line of file i of s starts; false on OOM. */
+static bool index_lines(comp_source *s, size_t i)
 {
-    if (s->file != f->file_id || !s->line || line < s->line) {
-        s->file = f->file_id;
-        s->line = 1;
-        s->off = 0;
+    if (!s->lines) {
+        s->lines = mem_calloc(s->nfiles, sizeof *s->lines);
+        s->nlines = mem_calloc(s->nfiles, sizeof *s->nlines);
+        if (!s->lines || !s->nlines) {
+            comp_source_free(s);
+            return false;
+        }
     }
-    while (s->line < line) {
-        const char *nl = memchr(f->text + s->off, '\n', f->text_len - s->off);
-        if (!nl)
-            return SIZE_MAX;
-        s->off = (size_t)(nl - f->text) + 1;
-        s->line++;
-    }
-    return col && col - 1 < f->text_len - s->off ? s->off + col - 1 : SIZE_MAX;
+    const ast_file *f = s->files[i];
+    size_t n = 1;
+    for (const char *p = f->text, *end = f->text + f->text_len;
+         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        n++;
+    size_t *at = mem_malloc(n * sizeof *at);
+    if (!at)
+        return false;
+    at[0] = 0;
+    for (size_t k = 0, l = 1; k < f->text_len; k++)
+        if (f->text[k] == '\n')
+            at[l++] = k + 1;
+    s->lines[i] = at;
+    s->nlines[i] = n;
+    return true;
 }
 
-/* The offset of the last character of span loc, which starts at offset `from` of f's text (on
- * line loc.line), or SIZE_MAX. */
-static size_t span_end(const ast_file *f, size_t from, ast_loc loc)
+void comp_source_free(comp_source *s)
 {
-    size_t at = from - (loc.col - 1); /* the start of loc.line */
-    for (uint32_t l = loc.line; l < loc.end_line; l++) {
-        const char *nl = memchr(f->text + at, '\n', f->text_len - at);
-        if (!nl)
-            return SIZE_MAX;
-        at = (size_t)(nl - f->text) + 1;
-    }
-    return loc.end_col && loc.end_col - 1 < f->text_len - at ? at + loc.end_col - 1 : SIZE_MAX;
+    for (size_t i = 0; s->lines && i < s->nfiles; i++)
+        mem_free(s->lines[i]);
+    mem_free(s->lines);
+    mem_free(s->nlines);
+    s->lines = NULL;
+    s->nlines = NULL;
+}
+
+/* The offset of column col of line `line` (both from 1) in the text of file i of s, or
+ * SIZE_MAX. */
+static size_t text_at(comp_source *s, size_t i, uint32_t line, uint32_t col)
+{
+    if ((!s->lines || !s->lines[i]) && !index_lines(s, i))
+        return SIZE_MAX;
+    if (!line || line > s->nlines[i] || !col)
+        return SIZE_MAX;
+    size_t at = s->lines[i][line - 1] + col - 1;
+    return at < s->files[i]->text_len ? at : SIZE_MAX;
 }
 
 /* Node n as written, in the parentheses written around it, comments dropped and each run of
@@ -793,14 +810,15 @@ static size_t span_end(const ast_file *f, size_t from, ast_loc loc)
  * text is not at hand. */
 static uint32_t quote(comp *c, comp_source *s, const ast_node *n)
 {
-    const ast_file *f = NULL;
-    for (size_t i = 0; i < s->nfiles && !f; i++)
-        if (s->files[i] && s->files[i]->file_id == n->loc.file && s->files[i]->text)
-            f = s->files[i];
-    size_t from = f && n->loc.line ? text_offset(s, f, n->loc.line, n->loc.col) : SIZE_MAX;
-    size_t to = from != SIZE_MAX ? span_end(f, from, n->loc) : SIZE_MAX;
+    size_t fi = 0;
+    while (fi < s->nfiles &&
+           (!s->files[fi] || s->files[fi]->file_id != n->loc.file || !s->files[fi]->text))
+        fi++;
+    size_t from = fi < s->nfiles ? text_at(s, fi, n->loc.line, n->loc.col) : SIZE_MAX;
+    size_t to = from != SIZE_MAX ? text_at(s, fi, n->loc.end_line, n->loc.end_col) : SIZE_MAX;
     if (to == SIZE_MAX || to < from)
         return UINT32_MAX;
+    const ast_file *f = s->files[fi];
     strbuf b = { 0 };
     for (uint32_t i = 0; i < n->parens; i++)
         sb_putc(&b, '(');

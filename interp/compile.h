@@ -12,14 +12,16 @@
 #include "model.h"
 
 /* The text of the loaded files (borrowed), for comp_rule_explained to quote a guard's
- * operands as written. A zeroed cursor is ready; keep one across the rules of a program, so
- * that quoting them in file order reads each file once. */
+ * operands as written, with the index of where each line of a file starts, made on the first
+ * quote from that file (comp_source_free releases it; a zeroed index is empty). */
 typedef struct comp_source {
     const ast_file *const *files;
     size_t nfiles;
-    uint32_t file, line; /* the cursor: line `line` (0: none yet) of the file with that id */
-    size_t off;          /* starts at this offset of its text */
+    size_t **lines; /* per file of `files`: the offset where each of its lines starts, or NULL */
+    size_t *nlines;
 } comp_source;
+/* Frees the index of s (not the files); s stays usable. */
+void comp_source_free(comp_source *s);
 
 /* Each returns a new chunk owned by the caller, or NULL on OOM or a compiler limit (reported
  * as E199 into diags). The program is borrowed. */

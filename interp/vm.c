@@ -1098,11 +1098,14 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     for (size_t i = 0; i < rs->len; i++) {
         uint32_t r = rs->rules[i];
         size_t mark = x->trace.len, rn = SIZE_MAX;
-        if (x->tracing)
-            rn = trace_open_rule(&x->trace, x->rules[r]);
+        const chunk *ch = x->rules[r];
+        if (x->tracing) { /* the explained chunk, compiled on its first traced run */
+            ch = ch ? ch : prog_explained(x->pg, r);
+            rn = trace_open_rule(&x->trace, ch);
+        }
         val v;
         bool answered;
-        if (!run_chunk(x, x->rules[r], argi, nargs, &v, &answered))
+        if (!run_chunk(x, ch, argi, nargs, &v, &answered))
             goto fail;
         if (!answered) {
             if (x->tracing)
