@@ -148,10 +148,14 @@ void trace_why_not(const val_env *env, const trace_log *t, strbuf *out);
  * the operand that was false. */
 void trace_why_not_at(const val_env *env, const trace_log *t, size_t i, uint32_t levels,
                       strbuf *out);
-/* The refusal in the log: the last call entry (in the log's order) of a `permission` query
- * that answered forbid, or SIZE_MAX when there is none. A move checked by permission queries
- * (may it leave, cross, enter) is refused where one answers forbid: trace_why_not_at(env, t,
- * trace_refusal(env, t), 1, out) tells which rule forbade it and why. */
+/* The refusal in the log: the shallowest call entry of a `permission` query that answered
+ * forbid (the last of those in the log's order), or SIZE_MAX when there is none. A move
+ * checked by permission queries (may it leave, cross, enter) is refused where one answers
+ * forbid: trace_why_not_at(env, t, trace_refusal(env, t), 1, out) tells which rule forbade it
+ * and why. What a rule that did not fire asked is not in the log: when the forbid decided
+ * another rule's guard (`when can_enter(u, sq) == permit`), that rule's entry says only the
+ * value compared (`can_enter(u, sq) = forbid`); ask the permission query itself, traced, to
+ * tell its rules. */
 size_t trace_refusal(const val_env *env, const trace_log *t);
 /* After `rule q.r: ` and its answer or `did not fire` (the rule entry e): what its guard found,
  * in words — `: X was false (X = 1)` or `: unless E held` for a rule that did not fire,
@@ -165,13 +169,14 @@ void trace_reason(const val_env *env, const trace_ent *e, bool brief, bool since
  * each `{"text": "x > 0", "unless": false, "held": false, "sides": [{"text": "x", "value":
  * 0}]}` (sides: the comparison's sides that are not literals; [] for another operand). */
 void trace_reason_json(const val_env *env, const trace_ent *e, strbuf *out);
-/* Prints v as traces do: whole (`TRACE_WHOLE`), cut as in trace_brief (`TRACE_BRIEF`) or as
- * JSON (`TRACE_JSON`, null when too long). */
+/* How trace_value prints a value. */
 typedef enum trace_form {
-    TRACE_WHOLE,
-    TRACE_BRIEF,
-    TRACE_JSON
+    TRACE_WHOLE, /* as the complete trace: whole, "..." past 4 KiB */
+    TRACE_BRIEF, /* cut to about TRACE_BRIEF_WIDTH characters, as trace_brief */
+    TRACE_JSON   /* as JSON, null when too long */
 } trace_form;
+/* Appends v to out as traces print it, in the given form; sets out->oom when memory runs
+ * out. Values are borrowed. */
 void trace_value(const val_env *env, val v, trace_form form, strbuf *out);
 /* A JSON array of call and lookup objects:
  *   {"query": q, "mode": m, "args": [...], "result": v, "no_rule_fired": b,
