@@ -116,7 +116,10 @@ const char *hon_answer_text(const hon_answer *a);
 /* The answer and its trace as one JSON object {"edition":…,"readings":{…},"value":…,"type":…,
  * "trace":[…]}. Borrowed. */
 const char *hon_answer_json(const hon_answer *a);
-/* The trace: which rules fired, in order, with their contributions and citations. Borrowed. */
+/* The complete trace (`why full`): every call, every rule checked, in order, with their
+ * contributions and citations; a rule that did not fire with the operand of its guard that
+ * was false ("rule q.r: did not fire: x > 0 was false (x = 0)   (cites)", docs/spec/repl.md
+ * §2c). Borrowed. */
 const char *hon_answer_trace(const hon_answer *a);
 /* The brief trace, as `why` prints it (docs/spec/repl.md §2b). A
  * top-level query call with every rule checked (as hon_answer_trace); below it only the rules
@@ -127,6 +130,23 @@ const char *hon_answer_trace(const hon_answer *a);
  * answers with no brief form (odds, procedures run without `why`) it is hon_answer_trace.
  * Borrowed. */
 const char *hon_answer_why(const hon_answer *a);
+/* The reasons, as `why not` prints them (docs/spec/repl.md §2c): the calls (and events) of
+ * the trace with every rule each checked, at every depth — a rule that did not fire with the
+ * operand of its guard that was false and the values it compared ("rule may.neg: did not
+ * fire: x < 0 was false (x = 3)   (P.1)"; "did not fire: unless E held" for an exception
+ * that applied), a rule that fired with its answer, the guard that held and its citations
+ * ("rule may.wreck: forbid, since has(sq, wreck)   (W.1)") — and the closing line of a call
+ * no rule answered; no table lookups; values cut and repeats counted as in hon_answer_why.
+ * "" for an answer not traced whole (odds, plain procedures, the answers hon_diff asks
+ * again). Borrowed. */
+const char *hon_answer_why_not(const hon_answer *a);
+/* The refusal in the answer's trace, when a `permission` query answered forbid in it (the
+ * shallowest such call, the last of those: interp/trace.h trace_refusal): that call and the
+ * rules it checked, as hon_answer_why_not writes them — the rule that forbade with its
+ * citations and the guard that held ("rule can_enter.wreck: forbid, since has(sq, wreck)
+ * (W.1)"), each exception that did not fire with the operand that was false — without what
+ * they asked. "" when nothing was refused, or the answer was not traced whole. Borrowed. */
+const char *hon_answer_refusal(const hon_answer *a);
 /* The rules that fired anywhere in the answer's trace, each once with what it answered
  * ("line_of_sight.best_line = clear"; values cut as in the brief trace), one per line, sorted;
  * "" for an answer that was not traced (odds, procedures). Comparing two answers' lists says

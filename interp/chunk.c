@@ -61,6 +61,7 @@ void chunk_free(chunk *c)
     for (size_t i = 0; i < c->nstrs; i++)
         mem_free(c->strs[i]);
     mem_free(c->strs);
+    mem_free(c->conj);
     mem_free(c);
 }
 
@@ -114,6 +115,19 @@ int32_t chunk_str(chunk *c, const char *s)
         return -1;
     c->strs[c->nstrs] = copy;
     return (int32_t)c->nstrs++;
+}
+
+bool chunk_add_conj(chunk *c, chunk_conj conj)
+{
+    if (c->nconj >= UINT32_MAX || !MEM_GROW(c->conj, c->nconj, c->conj_cap))
+        return false;
+    c->conj[c->nconj++] = conj;
+    return true;
+}
+
+const char *chunk_conj_text(const chunk *c, uint32_t s)
+{
+    return s < c->nstrs ? c->strs[s] : NULL;
 }
 
 ast_loc chunk_loc(const chunk *c, size_t pc)

@@ -42,6 +42,25 @@ typedef enum chunk_kind {
     CHUNK_EXPR
 } chunk_kind;
 
+/* One top-level operand of a rule's guard (`when a and b and ...`, each side of every `and`
+ * not inside another operator; a revision's `unless E` is one more, `not E`), as the
+ * *explained* chunk of the rule describes it (compile.c comp_rule_explained). The VM runs
+ * that chunk instead of the plain one while it traces: GUARD_SIDES records the two values a
+ * comparison operand compared, GUARD_FAILED the operand that was false (trace.h). */
+typedef struct chunk_conj {
+    uint32_t text;        /* index in strs: the operand as written, whitespace runs as one
+                             space (for `unless E`: E) */
+    uint32_t left, right; /* a comparison's sides as written (under any number of `not`s),
+                             indexes in strs; UINT32_MAX: not a comparison, or that side is
+                             a literal, whose value its text already says */
+    bool compare;         /* a comparison: GUARD_SIDES records its two sides */
+    bool negated;         /* the comparison is under an odd number of `not`s (an `unless`'s
+                             own included): the operand held when the comparison did not */
+    bool eq_literal;      /* the comparison is `==` with a literal side: when it held, the
+                             other side's value is that literal, and a trace need not say it */
+    bool unless;          /* the `not E` of `revise rule ... unless E` */
+} chunk_conj;
+
 typedef struct chunk_line {
     uint32_t pc; /* first code word this span covers */
     ast_loc loc;
@@ -63,6 +82,8 @@ typedef struct chunk {
     uint32_t nparams;   /* arguments land in locals 0..nparams-1 */
     uint32_t nlocals;   /* all local slots (params, lets, loop variables, hidden ones) */
     uint32_t max_stack; /* deepest operand stack above the locals */
+    chunk_conj *conj;   /* an explained rule chunk: its guard's operands, in order */
+    size_t nconj, conj_cap;
 } chunk;
 
 /* A new empty chunk (copies name); NULL on OOM. */
@@ -76,6 +97,11 @@ bool chunk_mark(chunk *c, ast_loc loc);
 int32_t chunk_const(chunk *c, val v);
 /* Adds (or finds) a string operand (copied); its index, or -1 on OOM. */
 int32_t chunk_str(chunk *c, const char *s);
+/* Appends a guard operand's description (copied); false on OOM. */
+bool chunk_add_conj(chunk *c, chunk_conj conj);
+/* The text of guard operand k's string s (chunk_conj.text, .left, .right), or NULL for
+ * UINT32_MAX or an index out of range. */
+const char *chunk_conj_text(const chunk *c, uint32_t s);
 /* The source span of the instruction holding code word pc. */
 ast_loc chunk_loc(const chunk *c, size_t pc);
 

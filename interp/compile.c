@@ -265,13 +265,31 @@ static void call(comp *c, const ast_node *n)
     fail(c, n->loc, "unresolved call");
 }
 
+/* The instruction of binary operator n (not `and`, `or`); OP__COUNT after failing. */
+static op_code binary_op(comp *c, const ast_node *n)
+{
+    switch (n->op) {
+    case AST_OP_ADD: return OP_ADD;
+    case AST_OP_SUB: return OP_SUB;
+    case AST_OP_MUL: return OP_MUL;
+    case AST_OP_DIV: return OP_DIV;
+    case AST_OP_MOD: return OP_MOD;
+    case AST_OP_EQ: return OP_EQ;
+    case AST_OP_NE: return OP_NE;
+    case AST_OP_LT: return OP_LT;
+    case AST_OP_LE: return OP_LE;
+    case AST_OP_GT: return OP_GT;
+    case AST_OP_GE: return OP_GE;
+    case AST_OP_IN: return OP_IN;
+    case AST_OP_CONCAT: return OP_CONCAT;
+    default: fail(c, n->loc, "unknown operator"); return OP__COUNT;
+    }
+}
+
 /* The part of `a OP b` after a: the operator and its right operand. */
 static void binary_rest(comp *c, const ast_node *n)
 {
-    op_code op;
-    switch (n->op) {
-    case AST_OP_AND:
-    case AST_OP_OR: {
+    if (n->op == AST_OP_AND || n->op == AST_OP_OR) {
         size_t j =
             EMIT1(c, n->loc, n->op == AST_OP_AND ? OP_JUMP_IF_FALSE_KEEP : OP_JUMP_IF_TRUE_KEEP, 0);
         EMIT0(c, n->loc, OP_POP);
@@ -279,21 +297,9 @@ static void binary_rest(comp *c, const ast_node *n)
         patch(c, j);
         return;
     }
-    case AST_OP_ADD: op = OP_ADD; break;
-    case AST_OP_SUB: op = OP_SUB; break;
-    case AST_OP_MUL: op = OP_MUL; break;
-    case AST_OP_DIV: op = OP_DIV; break;
-    case AST_OP_MOD: op = OP_MOD; break;
-    case AST_OP_EQ: op = OP_EQ; break;
-    case AST_OP_NE: op = OP_NE; break;
-    case AST_OP_LT: op = OP_LT; break;
-    case AST_OP_LE: op = OP_LE; break;
-    case AST_OP_GT: op = OP_GT; break;
-    case AST_OP_GE: op = OP_GE; break;
-    case AST_OP_IN: op = OP_IN; break;
-    case AST_OP_CONCAT: op = OP_CONCAT; break;
-    default: fail(c, n->loc, "unknown operator"); return;
-    }
+    op_code op = binary_op(c, n);
+    if (op == OP__COUNT)
+        return;
     expr(c, n->b);
     EMIT0(c, n->loc, op);
 }
@@ -754,7 +760,211 @@ static chunk *finish(comp *c)
     return c->ch;
 }
 
-chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
+/* ---- the explained guard of a rule (chunk_conj) ---- */
+
+/* Makes the index of where each line of file i of s starts; false on OOM. */
+static bool index_lines(comp_source *s, size_t i)
+{
+    if (!s->lines) {
+        s->lines = mem_calloc(s->nfiles, sizeof *s->lines);
+        s->nlines = mem_calloc(s->nfiles, sizeof *s->nlines);
+        if (!s->lines || !s->nlines) {
+            comp_source_free(s);
+            return false;
+        }
+    }
+    const ast_file *f = s->files[i];
+    size_t n = 1;
+    for (const char *p = f->text, *end = f->text + f->text_len;
+         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        n++;
+    size_t *at = mem_malloc(n * sizeof *at);
+    if (!at)
+        return false;
+    at[0] = 0;
+    for (size_t k = 0, l = 1; k < f->text_len; k++)
+        if (f->text[k] == '\n')
+            at[l++] = k + 1;
+    s->lines[i] = at;
+    s->nlines[i] = n;
+    return true;
+}
+
+void comp_source_free(comp_source *s)
+{
+    for (size_t i = 0; s->lines && i < s->nfiles; i++)
+        mem_free(s->lines[i]);
+    mem_free(s->lines);
+    mem_free(s->nlines);
+    s->lines = NULL;
+    s->nlines = NULL;
+}
+
+/* The offset of column col of line `line` (both from 1) in the text of file i of s, or
+ * SIZE_MAX. */
+static size_t text_at(comp_source *s, size_t i, uint32_t line, uint32_t col)
+{
+    if ((!s->lines || !s->lines[i]) && !index_lines(s, i))
+        return SIZE_MAX;
+    if (!line || line > s->nlines[i] || !col)
+        return SIZE_MAX;
+    size_t at = s->lines[i][line - 1] + col - 1;
+    return at < s->files[i]->text_len ? at : SIZE_MAX;
+}
+
+/* Node n as written, in the parentheses written around it, comments dropped and each run of
+ * white space one space: a string of the chunk (its index), or UINT32_MAX when its file's
+ * text is not at hand. */
+static uint32_t quote(comp *c, comp_source *s, const ast_node *n)
+{
+    size_t fi = 0;
+    while (fi < s->nfiles &&
+           (!s->files[fi] || s->files[fi]->file_id != n->loc.file || !s->files[fi]->text))
+        fi++;
+    size_t from = fi < s->nfiles ? text_at(s, fi, n->loc.line, n->loc.col) : SIZE_MAX;
+    size_t to = from != SIZE_MAX ? text_at(s, fi, n->loc.end_line, n->loc.end_col) : SIZE_MAX;
+    if (to == SIZE_MAX || to < from)
+        return UINT32_MAX;
+    const ast_file *f = s->files[fi];
+    strbuf b = { 0 };
+    for (uint32_t i = 0; i < n->parens; i++)
+        sb_putc(&b, '(');
+    bool space = false;
+    for (size_t i = from; i <= to; i++) {
+        char ch = f->text[i];
+        if (ch == '#') { /* a comment, to the end of its line */
+            while (i < to && f->text[i + 1] != '\n')
+                i++;
+            space = true;
+        } else if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+            space = true;
+        } else {
+            if (space && b.len > n->parens)
+                sb_putc(&b, ' ');
+            space = false;
+            sb_putc(&b, ch);
+        }
+    }
+    for (uint32_t i = 0; i < n->parens; i++)
+        sb_putc(&b, ')');
+    int32_t k = b.oom ? -1 : chunk_str(c->ch, sb_str(&b));
+    sb_free(&b);
+    if (k < 0) {
+        fail(c, n->loc, "out of memory");
+        return UINT32_MAX;
+    }
+    return (uint32_t)k;
+}
+
+/* Whether n is written as a value (a number, a member, a counter, a square, `$unit`, a set or
+ * list of them): its text says its value, so a trace need not. */
+static bool literal(const ast_node *n)
+{
+    switch (n->kind) {
+    case AST_INT:
+    case AST_BOOL:
+    case AST_FORBID:
+    case AST_PERMIT:
+    case AST_SQUARE:
+    case AST_UNIT_REF: return true;
+    case AST_NAME: return n->an.sym_kind == SYM_MEMBER || n->an.sym_kind == SYM_COUNTER;
+    case AST_FIELD: return n->an.sym_kind == SYM_MEMBER;
+    case AST_UNARY: return n->op == AST_OP_NEG && literal(n->a);
+    case AST_SET:
+    case AST_LIST:
+        for (uint32_t i = 0; i < n->list.len; i++)
+            if (!literal(n->list.items[i]))
+                return false;
+        return true;
+    default: return false;
+    }
+}
+
+/* Whether n is `==`, `!=`, `<`, `<=`, `>`, `>=` (consecutive in ast_op) or `in`. */
+static bool comparison(const ast_node *n)
+{
+    return n && n->kind == AST_BINARY &&
+           (n->op == AST_OP_IN || (n->op >= AST_OP_EQ && n->op <= AST_OP_GE));
+}
+
+/* A growable array of nodes. */
+typedef struct nodes {
+    const ast_node **n;
+    size_t len, cap;
+} nodes;
+
+static bool nodes_push(nodes *v, const ast_node *n)
+{
+    if (!MEM_GROW(v->n, v->len, v->cap))
+        return false;
+    v->n[v->len++] = n;
+    return true;
+}
+
+/* The operands of the `and`s at the top of guard g, left first, into *out (a loop with its
+ * own stack: a chain of FRONT_MAX_CHAIN `and`s costs no recursion); false on OOM. */
+static bool guard_operands(const ast_node *g, nodes *out)
+{
+    nodes todo = { 0 };
+    bool ok = nodes_push(&todo, g);
+    while (ok && todo.len) {
+        const ast_node *n = todo.n[--todo.len];
+        if (n && n->kind == AST_BINARY && n->op == AST_OP_AND)
+            ok = nodes_push(&todo, n->b) && nodes_push(&todo, n->a);
+        else
+            ok = nodes_push(out, n);
+    }
+    mem_free(todo.n);
+    return ok;
+}
+
+/* Compiles guard operand k, n, of an explained chunk: jumps (into *to) when it is false, as
+ * branch does; a comparison under any number of `not`s records its sides first. Describes it
+ * in the chunk's conj. */
+static void explained_operand(comp *c, comp_source *s, const ast_node *n, uint32_t k, jumps *to)
+{
+    /* `revise rule ... unless E` made `not E` with E's own span (dsl/revise.c); a `not`
+     * written in the rule spans its keyword too */
+    chunk_conj d = { .left = UINT32_MAX, .right = UINT32_MAX };
+    d.unless = n && n->kind == AST_UNARY && n->op == AST_OP_NOT && n->a &&
+               memcmp(&n->loc, &n->a->loc, sizeof n->loc) == 0;
+    const ast_node *cmp = n;
+    bool negated = false;
+    while (cmp && cmp->kind == AST_UNARY && cmp->op == AST_OP_NOT) {
+        cmp = cmp->a;
+        negated = !negated;
+    }
+    if (!n || !cmp) {
+        fail(c, (ast_loc){ 0 }, "missing expression");
+        return;
+    }
+    d.text = quote(c, s, d.unless ? n->a : n);
+    d.compare = comparison(cmp);
+    d.negated = negated;
+    d.eq_literal = d.compare && cmp->op == AST_OP_EQ && (literal(cmp->a) || literal(cmp->b));
+    if (d.compare) {
+        if (!literal(cmp->a))
+            d.left = quote(c, s, cmp->a);
+        if (!literal(cmp->b))
+            d.right = quote(c, s, cmp->b);
+        expr(c, cmp->a);
+        expr(c, cmp->b);
+        EMIT1(c, cmp->loc, OP_GUARD_SIDES, k);
+        op_code op = binary_op(c, cmp);
+        if (op != OP__COUNT)
+            EMIT0(c, cmp->loc, op);
+        size_t j = EMIT1(c, cmp->loc, negated ? OP_JUMP_IF_TRUE : OP_JUMP_IF_FALSE, 0);
+        jumps_add(c, to, j, cmp->loc);
+    } else {
+        branch(c, n, false, to);
+    }
+    if (!chunk_add_conj(c->ch, d))
+        fail(c, n->loc, "out of memory");
+}
+
+/* A rule's chunk: its lets, its guard (explained when src is given: comp_rule_explained),
+ * then its answer or its block. */
+static chunk *rule_chunk(const res_program *p, uint32_t rule, comp_source *src, diag_list *diags)
 {
     comp c;
     const res_rule *r = &p->rules[rule];
@@ -769,9 +979,23 @@ chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
         expr(&c, l->a);
         EMIT1(&c, l->loc, OP_SET_LOCAL, (uint32_t)l->an.slot);
     }
-    jumps to_none = { 0 };
-    if (d->a)
-        branch(&c, d->a, false, &to_none);
+    nodes ops = { 0 };
+    jumps *fails = NULL; /* per guard operand (explained), or one list */
+    size_t nfails = 0;
+    if (d->a && src && !guard_operands(d->a, &ops))
+        fail(&c, d->a->loc, "out of memory");
+    if (d->a) {
+        nfails = src ? ops.len : 1;
+        fails = mem_calloc(nfails ? nfails : 1, sizeof *fails);
+        if (!fails)
+            fail(&c, d->a->loc, "out of memory");
+    }
+    for (size_t k = 0; fails && k < nfails; k++) {
+        if (src)
+            explained_operand(&c, src, ops.n[k], (uint32_t)k, &fails[k]);
+        else
+            branch(&c, d->a, false, &fails[k]);
+    }
     int depth = c.depth;
     if (d->c) { /* a rule of an event: its `do` block */
         block(&c, d->c);
@@ -780,12 +1004,27 @@ chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
         expr(&c, d->b);
         EMIT0(&c, d->b ? d->b->loc : d->loc, OP_RETURN);
     }
-    if (d->a) {
+    for (size_t k = 0; fails && k < nfails; k++) {
         set_depth(&c, depth);
-        jumps_here(&c, &to_none);
-        EMIT0(&c, d->a->loc, OP_NO_ANSWER);
+        jumps_here(&c, &fails[k]);
+        if (src)
+            EMIT1(&c, ops.n[k] ? ops.n[k]->loc : d->a->loc, OP_GUARD_FAILED, (uint32_t)k);
+        else
+            EMIT0(&c, d->a->loc, OP_NO_ANSWER);
     }
+    mem_free(fails);
+    mem_free(ops.n);
     return finish(&c);
+}
+
+chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
+{
+    return rule_chunk(p, rule, NULL, diags);
+}
+
+chunk *comp_rule_explained(const res_program *p, uint32_t rule, comp_source *src, diag_list *diags)
+{
+    return rule_chunk(p, rule, src, diags);
 }
 
 /* A chunk that evaluates body and returns its value (fallback: the span of the return when

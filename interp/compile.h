@@ -11,9 +11,27 @@
 #include "diag.h"
 #include "model.h"
 
+/* The text of the loaded files (borrowed), for comp_rule_explained to quote a guard's
+ * operands as written, with the index of where each line of a file starts, made on the first
+ * quote from that file (comp_source_free releases it; a zeroed index is empty). */
+typedef struct comp_source {
+    const ast_file *const *files;
+    size_t nfiles;
+    size_t **lines; /* per file of `files`: the offset where each of its lines starts, or NULL */
+    size_t *nlines;
+} comp_source;
+/* Frees the index of s (not the files); s stays usable. */
+void comp_source_free(comp_source *s);
+
 /* Each returns a new chunk owned by the caller, or NULL on OOM or a compiler limit (reported
  * as E199 into diags). The program is borrowed. */
 chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags);
+/* The *explained* chunk of a rule with a guard, which the VM runs instead of comp_rule's while
+ * it traces: the same code, but each operand k of the guard's `and`s jumps when false to its
+ * own GUARD_FAILED k, and a comparison operand records its two sides (GUARD_SIDES) before it
+ * compares them; chunk.conj describes each operand, quoted from src (vm.md §6a). The jumps
+ * taken, the values computed and the steps charged are the plain chunk's. */
+chunk *comp_rule_explained(const res_program *p, uint32_t rule, comp_source *src, diag_list *diags);
 chunk *comp_fn(const res_program *p, uint32_t fn, diag_list *diags);
 /* The default expression of query q (which must have one). */
 chunk *comp_default(const res_program *p, uint32_t q, diag_list *diags);

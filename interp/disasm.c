@@ -91,6 +91,10 @@ static void operand(const res_program *p, const chunk *c, const uint8_t *kinds, 
             sb_puts(note, p->queries[v].name);
         break;
     case OPK_EFFECT: sb_puts(note, play_fx_name(v)); break;
+    case OPK_CONJ:
+        if (v < c->nconj && chunk_conj_text(c, c->conj[v].text))
+            sb_printf(note, "%s", chunk_conj_text(c, c->conj[v].text));
+        break;
     default: /* a slot, a field, a count, a result type: the number says it */ break;
     }
 }

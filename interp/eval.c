@@ -15,12 +15,14 @@
 
 /* The answer made from the trace of vm->x and the beginning of its JSON object (json: the
  * value's members, or the error's), text being the answer's text: the traces and the rules
- * that fired added (not the complete trace nor the JSON's unless `whole`). Takes text and
- * json. */
+ * that fired added (not the complete trace, the reasons nor the JSON's unless `whole`).
+ * Takes text and json. */
 static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, bool whole)
 {
     const val_env env = { vm->pg->res, vm->x.sc };
     strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 };
+    char *reasons = NULL, *refusal = NULL;
+    bool oom = whole && !session_reasons(vm, &reasons, &refusal);
     sb_puts(json, ", \"text\": ");
     sb_json_str(json, sb_str(text));
     sb_puts(json, ", \"trace\": ");
@@ -38,7 +40,14 @@ static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, bool wh
     trace_fired(&env, &vm->x.trace, true, &tree);
     hon_answer *a = session_answer(vm, vm->x.edition, vm->x.readings, sb_take(text), sb_take(json),
                                    sb_take(&trace));
-    if (a && (!(a->why = sb_take(&brief)) || !(a->fired = sb_take(&fired)) ||
+    if (a) {
+        a->why_not = reasons;
+        a->refusal = refusal;
+    } else {
+        mem_free(reasons);
+        mem_free(refusal);
+    }
+    if (a && (oom || !(a->why = sb_take(&brief)) || !(a->fired = sb_take(&fired)) ||
               !(a->fired_tree = sb_take(&tree)))) {
         hon_answer_free(a);
         a = NULL;

@@ -124,6 +124,7 @@ static hon_status do_run(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
     if (st != HON_OK)
         return st;
     strbuf full = { 0 }, brief = { 0 }, json = { 0 };
+    char *reasons = NULL, *refusal = NULL;
     size_t mark = vm->game.g.len;
     bool ok = proc_run(&vm->x, &vm->game, ch);
     if (ok && d->traced) { /* rendered before finish_play resets the arena they point in */
@@ -132,6 +133,8 @@ static hon_status do_run(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
         session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
         trace_text(&env, &vm->x.trace, &full);
         trace_brief(&env, &vm->x.trace, &brief);
+        if (!session_reasons(vm, &reasons, &refusal))
+            full.oom = true;
         trace_json(&env, &vm->x.trace, &json);
     }
     char title[256];
@@ -139,6 +142,13 @@ static hon_status do_run(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
     st = finish_play(vm, ok, mark, title, NULL, out);
     if (st == HON_OK && d->traced && out && *out)
         st = add_traces(out, &full, &brief, &json);
+    if (st == HON_OK && d->traced && out && *out) {
+        (*out)->why_not = reasons;
+        (*out)->refusal = refusal;
+    } else {
+        mem_free(reasons);
+        mem_free(refusal);
+    }
     sb_free(&full);
     sb_free(&brief);
     sb_free(&json);

@@ -48,6 +48,8 @@ OPERAND(FN,        "a fn id; listed with its name")
 OPERAND(QUERY,     "a query id; listed with its name")
 OPERAND(EVENT,     "an event id (its index among the queries); listed with its name")
 OPERAND(EFFECT,    "an effect (`FX_*`, `interp/effects.h`); listed with its name")
+OPERAND(CONJ,      "an operand of the rule's guard, by index (`chunk_conj`); listed with its "
+                   "text")
 
 OP_GROUP("constants and locals")
 OP(CONST,              1,                CONST, _, _, _, "push constant K[a]")
@@ -145,6 +147,12 @@ OP(CALL_QUERY,         1 - (int)(b),     QUERY, COUNT, _, _,
 OP(RETURN,             -1,               _, _, _, _, "return the top value (a rule: it answered)")
 OP(NO_ANSWER,          0,                _, _, _, _,
    "a rule whose `when` failed: return without answer")
+OP(GUARD_SIDES,        0,                CONJ, _, _, _,
+   "x y -> x y: record x and y as the two sides of guard operand a (only in a rule's explained "
+   "chunk, run while tracing; takes no step)")
+OP(GUARD_FAILED,       0,                CONJ, _, _, _,
+   "a rule whose `when` failed at guard operand a: record it, return without answer (only in "
+   "an explained chunk)")
 
 OP_GROUP("lists built in a loop: `[x in L: cond]`")
 OP(LIST_PUSH,          -1,               LOCAL, _, _, _,

@@ -663,11 +663,14 @@ static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
         size_t mark = gm->qlen;
         size_t tmark = x->trace.len, rn = SIZE_MAX;
         size_t out0 = gm->out.len, lines0 = gm->lines;
-        if (x->tracing)
-            rn = trace_open(&x->trace, &x->arena, TR_RULE, rs->rules[i], NULL, 0);
+        const chunk *ch = x->rules[rs->rules[i]];
+        if (x->tracing) { /* the explained chunk, compiled on its first traced run */
+            ch = ch ? ch : prog_explained(x->pg, rs->rules[i]);
+            rn = trace_open_rule(&x->trace, ch);
+        }
         val v;
         bool answered;
-        bool ok = vm_run(x, x->pg->rules[rs->rules[i]], args, nargs, &v, &answered);
+        bool ok = vm_run(x, ch, args, nargs, &v, &answered);
         if (ok && x->tracing && !answered)
             trace_unfired(&x->trace, rn, tmark);
         else if (ok && x->tracing)

@@ -1,4 +1,5 @@
-/* program.c — building and freeing a compiled program (see program.h). */
+/* program.c — building and freeing a compiled program, and its explained rule chunks, compiled
+ * when first traced (see program.h). */
 #include "program.h"
 
 #include "compile.h"
@@ -11,8 +12,13 @@ void prog_free(prog *pg)
         return;
     const res_program *p = pg->res;
     if (p) {
-        for (size_t i = 0; pg->rules && i < p->nrules; i++)
+        for (size_t i = 0; pg->rules && i < p->nrules; i++) {
+            if (pg->explained && pg->explained[i] != pg->rules[i])
+                chunk_free(pg->explained[i]);
             chunk_free(pg->rules[i]);
+        }
+        if (pg->source)
+            comp_source_free(pg->source);
         for (size_t i = 0; pg->fns && i < p->nfns; i++)
             chunk_free(pg->fns[i]);
         for (size_t i = 0; pg->defaults && i < p->nqueries; i++)
@@ -34,6 +40,8 @@ void prog_free(prog *pg)
     }
     mem_free(pg->choices);
     mem_free(pg->rules);
+    mem_free(pg->explained);
+    mem_free(pg->source);
     mem_free(pg->fns);
     mem_free(pg->defaults);
     mem_free(pg->expects);
@@ -49,12 +57,16 @@ static bool compile_all(prog *pg, diag_list *d)
 {
     const res_program *p = pg->res;
     pg->rules = mem_calloc(p->nrules + 1, sizeof *pg->rules);
+    pg->explained = mem_calloc(p->nrules + 1, sizeof *pg->explained);
+    pg->source = mem_calloc(1, sizeof *pg->source);
     pg->fns = mem_calloc(p->nfns + 1, sizeof *pg->fns);
     pg->defaults = mem_calloc(p->nqueries + 1, sizeof *pg->defaults);
     pg->expects = mem_calloc(p->ntests + 1, sizeof *pg->expects);
     pg->choices = mem_calloc(p->ntests + 1, sizeof *pg->choices);
-    if (!pg->rules || !pg->fns || !pg->defaults || !pg->expects || !pg->choices)
+    if (!pg->rules || !pg->explained || !pg->source || !pg->fns || !pg->defaults || !pg->expects ||
+        !pg->choices)
         return false;
+    *pg->source = (comp_source){ (const ast_file *const *)pg->files, pg->nfiles, NULL, NULL };
     for (size_t i = 0; i < p->nrules; i++)
         if (p->rules[i].edition >= -1 && !(pg->rules[i] = comp_rule(p, (uint32_t)i, d)))
             return false;
@@ -137,6 +149,23 @@ prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags)
         return NULL;
     }
     return pg;
+}
+
+const chunk *prog_explained(const prog *pg, uint32_t r)
+{
+    if (r >= pg->res->nrules)
+        return NULL;
+    if (pg->explained[r])
+        return pg->explained[r];
+    chunk *ch = NULL;
+    if (pg->rules[r] && pg->res->rules[r].decl->a) {
+        diag_list dl; /* the rule compiled once already: only memory can fail here */
+        diag_list_init(&dl, NULL);
+        ch = comp_rule_explained(pg->res, r, pg->source, &dl);
+        diag_list_clear(&dl);
+    }
+    pg->explained[r] = ch ? ch : pg->rules[r];
+    return pg->explained[r];
 }
 
 const ast_file *prog_file(const prog *pg, uint32_t file_id)

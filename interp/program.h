@@ -1,14 +1,16 @@
 /* program.h — the compiled program: the resolved declarations plus a chunk per rule, fn,
- * query default and test expectation.
+ * query default and test expectation, and the explained chunk a rule runs while traced.
  *
  * prog_build runs resolver (dsl/resolve.c) and compiler (compile.c) over every loaded file;
- * a prog is immutable once built (except that REPL expressions may intern new types) and is
- * what the VM (vm.c) evaluates against. load.c swaps whole progs on reload: all or nothing.
+ * a prog is immutable once built (except that REPL expressions may intern new types, and that
+ * a rule's explained chunk is compiled on its first traced run) and is what the VM (vm.c)
+ * evaluates against. load.c swaps whole progs on reload: all or nothing.
  */
 #ifndef HON_PROGRAM_H
 #define HON_PROGRAM_H
 
 #include "chunk.h"
+#include "compile.h"
 #include "diag.h"
 #include "model.h"
 
@@ -25,6 +27,9 @@ typedef struct prog {
     ast_file **files; /* owned, in load order */
     size_t nfiles;
     chunk **rules;         /* one per res->rules */
+    chunk **explained;     /* one per res->rules, run instead while tracing (prog_explained):
+                              NULL until the rule first runs traced */
+    comp_source *source;   /* the files' text, for prog_explained to quote guards */
     chunk **fns;           /* one per res->fns */
     chunk **defaults;      /* one per res->queries; NULL when the query has no default */
     prog_expect **expects; /* per test, one per expect */
@@ -36,6 +41,13 @@ typedef struct prog {
  * diags; returns NULL when there were any. */
 prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags);
 void prog_free(prog *p);
+
+/* The chunk rule r runs while tracing (vm.md §6a): its explained chunk (comp_rule_explained),
+ * compiled on the first call and kept in pg->explained (a cache: the one thing of a built
+ * program that changes, besides the types REPL expressions intern); the plain chunk when the
+ * rule has no guard, or when memory runs out (the trace then says less; the answer is the
+ * same). Borrowed from pg. */
+const chunk *prog_explained(const prog *pg, uint32_t r);
 
 /* The name of the file a node comes from (its ast_file path), or "?". */
 const char *prog_file_path(const prog *p, uint32_t file_id);

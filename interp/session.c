@@ -422,6 +422,24 @@ void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings,
     sb_putc(b, '\n');
 }
 
+bool session_reasons(hon_vm *vm, char **why_not, char **refusal)
+{
+    const val_env env = { vm->pg->res, vm->x.sc };
+    strbuf r = { 0 }, f = { 0 };
+    session_trace_header(vm, vm->x.edition, vm->x.readings, &r);
+    trace_why_not(&env, &vm->x.trace, &r);
+    trace_why_not_at(&env, &vm->x.trace, trace_refusal(&env, &vm->x.trace), 1, &f);
+    *why_not = sb_take(&r);
+    *refusal = f.len ? sb_take(&f) : NULL;
+    if (*why_not && !f.oom && (*refusal || !f.len))
+        return true;
+    mem_free(*why_not);
+    mem_free(*refusal);
+    sb_free(&f);
+    *why_not = *refusal = NULL;
+    return false;
+}
+
 /* `"edition": E, "readings": {"v": "r", ...}, ` : every variant's reading. */
 static void setting_json(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b)
 {
@@ -484,6 +502,14 @@ const char *hon_answer_why(const hon_answer *a)
 {
     return a ? (a->why ? a->why : a->trace) : "";
 }
+const char *hon_answer_why_not(const hon_answer *a)
+{
+    return a && a->why_not ? a->why_not : "";
+}
+const char *hon_answer_refusal(const hon_answer *a)
+{
+    return a && a->refusal ? a->refusal : "";
+}
 const char *hon_answer_note(const hon_answer *a)
 {
     return a ? a->note : NULL;
@@ -511,6 +537,8 @@ void hon_answer_free(hon_answer *a)
     mem_free(a->json);
     mem_free(a->trace);
     mem_free(a->why);
+    mem_free(a->why_not);
+    mem_free(a->refusal);
     mem_free(a->note);
     mem_free(a->setting);
     mem_free(a->fired);

@@ -79,6 +79,9 @@ struct hon_answer {
     char *json;
     char *trace;
     char *why;        /* the brief trace (trace_brief), or NULL: then `trace` serves */
+    char *why_not;    /* the reasons (trace_why_not), or NULL: not traced whole */
+    char *refusal;    /* the call that answered forbid, with its rules (hon_answer_refusal), or
+                         NULL: none */
     char *note;       /* how the answer was asked (hon_answer_note), or NULL */
     char *setting;    /* the edition and readings it was given under (hon_answer_setting) */
     bool plain;       /* given under the program's default edition, every reading at its default */
@@ -181,5 +184,11 @@ void session_setting_text(const hon_vm *vm, int32_t ed, const int32_t *readings,
 /* The first line of a trace given under ed/readings: "under SETTING\n" when they are not the
  * program's default edition with every reading at its default; nothing when they are. */
 void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b);
+/* The reasons of the running evaluation's trace (trace_why_not after session_trace_header) and
+ * its refusal (trace_refusal's call as trace_why_not_at writes it, NULL when nothing was
+ * refused), as new strings into *why_not and *refusal, for hon_answer_why_not and
+ * hon_answer_refusal; render before the evaluation's arena is reset. False on OOM (both NULL
+ * then). */
+bool session_reasons(hon_vm *vm, char **why_not, char **refusal);
 
 #endif

@@ -33,6 +33,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->nframes = 0;
     x->arena.limit = VM_ARENA_LIMIT;
     x->tracing = tracing;
+    x->rules = tracing ? s->pg->explained : s->pg->rules;
     trace_reset(&x->trace);
     x->err.code = E_NONE;
     x->refusal.set = false;

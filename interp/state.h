@@ -101,6 +101,10 @@ struct vm_ctx {
     val_arena arena;
     trace_log trace;
     bool tracing;
+    /* the chunk each rule runs: pg->rules, or while tracing pg->explained (whose guards say
+     * which of their operands was false and what they compared: trace.h; NULL until the
+     * rule's first traced run, when prog_explained compiles it) */
+    chunk *const *rules;
     vm_error err;
     vm_refusal refusal; /* the last require that refused */
     /* the game whose clock turn() and phase() read (NULL: turn 1, the first phase); the

@@ -1,7 +1,10 @@
 /* trace.c — the evaluation trace (see trace.h): recording, and rendering as complete text
  * (`why full`), as brief text (`why`: only what fired, repeated calls counted, long values cut),
- * as JSON, and as the list of the rules that fired (hon_answer_fired). The entries come from vm.c's query driver and proc.c's event driver; eval.c and
- * game.c render them before the arena is reset. Tests: test_why.c, test_vm.c, test_board.c.
+ * as the reasons of what did not fire (`why not`: the brief renderer showing every rule), as
+ * JSON, and as the list of the rules that fired (hon_answer_fired). The entries come from
+ * vm.c's query driver and proc.c's event driver; what a rule's guard found is recorded and
+ * worded by trace_why.c; eval.c and game.c render them before the arena is reset. Tests:
+ * test_why.c, test_vm.c, test_board.c.
  */
 #include "trace.h"
 
@@ -16,11 +19,13 @@ void trace_reset(trace_log *t)
     t->len = 0;
     t->depth = 0;
     t->truncated = false;
+    t->open_lost = false;
 }
 
 void trace_free(trace_log *t)
 {
     mem_free(t->e);
+    mem_free(t->open);
     *t = (trace_log){ 0 };
 }
 
@@ -32,7 +37,7 @@ static trace_ent *new_entry(trace_log *t, trace_kind k, uint32_t id)
         return NULL;
     }
     trace_ent *e = &t->e[t->len++];
-    *e = (trace_ent){ .kind = k, .depth = t->depth, .id = id };
+    *e = (trace_ent){ .kind = k, .depth = t->depth, .id = id, .failed = UINT32_MAX };
     return e;
 }
 
@@ -51,11 +56,23 @@ size_t trace_open(trace_log *t, val_arena *a, trace_kind k, uint32_t id, const v
                   uint32_t nargs)
 {
     trace_ent *e = new_entry(t, k, id);
+    if (MEM_GROW(t->open, t->depth, t->open_cap))
+        t->open[t->depth] = e ? t->len - 1 : SIZE_MAX;
+    else
+        t->open_lost = true;
     t->depth++;
     if (!e)
         return SIZE_MAX;
     copy_args(e, a, args, nargs);
     return t->len - 1;
+}
+
+size_t trace_open_rule(trace_log *t, const chunk *ch)
+{
+    size_t i = trace_open(t, NULL, TR_RULE, ch ? ch->id : 0, NULL, 0);
+    if (i < t->len)
+        t->e[i].why = ch;
+    return i;
 }
 
 void trace_close(trace_log *t, size_t i, val result)
@@ -278,7 +295,7 @@ static void table_text(const val_env *env, const trace_ent *e, bool brief, strbu
 /* After the children of a call whose answer no rule gave: where the answer came from, and the
  * rules that were checked. `end` is the index after the call's children. */
 static void no_rule_text(const val_env *env, const trace_log *t, size_t call, size_t end,
-                         strbuf *out)
+                         uint32_t level, strbuf *out)
 {
     const res_program *p = env->p;
     const trace_ent *e = &t->e[call];
@@ -289,7 +306,7 @@ static void no_rule_text(const val_env *env, const trace_log *t, size_t call, si
             has_default = true;
     if (has_default && q->mode != AST_COMBINE_SUM)
         return; /* the default's own line says it (see below) */
-    indent(out, e->depth + 1);
+    indent(out, level);
     switch (q->is_event ? AST_COMBINE_FIRST : q->mode) {
     case AST_COMBINE_PERMISSION: sb_puts(out, "no rule forbids: permit"); break;
     case AST_COMBINE_ALL: sb_puts(out, "no rule answered false: true"); break;
@@ -338,9 +355,19 @@ static void event_rule_what(const trace_ent *e, strbuf *out)
         sb_puts(out, "no effect");
 }
 
+/* What a rule's line says of its guard: nothing (the brief trace), why it did not fire (the
+ * complete trace), or that too and what held when it fired (`why not`). */
+typedef enum guard_words {
+    GUARD_SILENT,
+    GUARD_UNFIRED,
+    GUARD_ALL
+} guard_words;
+
 /* The line of a rule's entry e, without its newline: `rule q.r: ANSWER   (citations)`, or
- * `did not fire`, or what an event's rule did; brief: the answer cut as in trace_brief. */
-static void rule_line(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
+ * `did not fire`, or what an event's rule did, with what its guard found as `words` says;
+ * brief: values cut as in trace_brief. */
+static void rule_line(const val_env *env, const trace_ent *e, bool brief, guard_words words,
+                      strbuf *out)
 {
     const res_program *p = env->p;
     const res_rule *r = &p->rules[e->id];
@@ -351,6 +378,8 @@ static void rule_line(const val_env *env, const trace_ent *e, bool brief, strbuf
         event_rule_what(e, out);
     else
         put_arg(env, e->result, out, brief);
+    if (words != GUARD_SILENT)
+        trace_reason(env, e, brief, words == GUARD_ALL, out);
     provenance_text(p, r->module, r->edition, out);
     cites_text(&r->decl->cites, out);
 }
@@ -428,7 +457,7 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
     for (size_t i = 0; i <= t->len; i++) {
         while (npending && (i == t->len || t->e[i].depth <= t->e[pending[npending - 1]].depth)) {
             size_t c = pending[--npending];
-            no_rule_text(env, t, c, i, out);
+            no_rule_text(env, t, c, i, t->e[c].depth + 1, out);
         }
         if (i == t->len)
             break;
@@ -447,11 +476,11 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
                 if (npending < sizeof pending / sizeof pending[0])
                     pending[npending++] = i;
                 else
-                    no_rule_text(env, t, i, subtree_end(t, i), out);
+                    no_rule_text(env, t, i, subtree_end(t, i), e->depth + 1, out);
             }
             break;
         case TR_RULE: {
-            rule_line(env, e, false, out);
+            rule_line(env, e, false, GUARD_UNFIRED, out);
             sb_putc(out, '\n');
             if (!e->unfired)
                 output_lines(e, e->depth + 1, out);
@@ -601,6 +630,14 @@ static void put_arg(const val_env *env, val v, strbuf *out, bool brief)
         put_val(env, v, out, false);
 }
 
+void trace_value(const val_env *env, val v, trace_form form, strbuf *out)
+{
+    if (form == TRACE_JSON)
+        put_val(env, v, out, true);
+    else
+        put_arg(env, v, out, form == TRACE_BRIEF);
+}
+
 /* ---- hashing and comparing subtrees, to count identical siblings ---- */
 
 static uint64_t mix(uint64_t h, uint64_t x)
@@ -680,7 +717,23 @@ typedef struct brief {
     strbuf *out;
     size_t *end;    /* per entry: the index after its subtree */
     uint64_t *hash; /* per entry: a hash of its subtree */
+    bool why_not;   /* trace_why_not: every rule at every depth, with its guard; no lookups */
+    uint32_t last;  /* the deepest level written */
 } brief;
+
+/* Whether rule entries a and b found the same in their guards (why_not's repeats). */
+static bool same_guard(const res_program *p, const trace_ent *a, const trace_ent *b)
+{
+    if (a->why != b->why || a->failed != b->failed || !a->sides != !b->sides)
+        return false;
+    for (size_t k = 0; a->sides && a->why && k < a->why->nconj; k++) {
+        const trace_sides *x = &a->sides[k], *y = &b->sides[k];
+        if (x->set != y->set ||
+            (x->set && (!same_val(p, x->left, y->left) || !same_val(p, x->right, y->right))))
+            return false;
+    }
+    return true;
+}
 
 /* Whether the subtrees at i and j are the same: entry by entry, with the same shape. */
 static bool same_subtree(const brief *br, size_t i, size_t j)
@@ -691,7 +744,8 @@ static bool same_subtree(const brief *br, size_t i, size_t j)
         return false;
     for (size_t k = 0; k < n; k++) {
         const trace_ent *a = &t->e[i + k], *b = &t->e[j + k];
-        if (a->depth - t->e[i].depth != b->depth - t->e[j].depth || !same_entry(br->env->p, a, b))
+        if (a->depth - t->e[i].depth != b->depth - t->e[j].depth || !same_entry(br->env->p, a, b) ||
+            (br->why_not && !same_guard(br->env->p, a, b)))
             return false;
     }
     return true;
@@ -776,9 +830,12 @@ static size_t *group_children(const brief *br, size_t parent, size_t **counts, s
 static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level, bool top);
 
 /* Writes the children of `parent` (SIZE_MAX: the top level) at `level`, identical ones once
- * with their count; below a call that is not at the top, only the rules that fired. */
+ * with their count; below a call that is not at the top, only the rules that fired (why_not:
+ * every rule, no lookups). */
 static void brief_children(const brief *br, size_t parent, uint32_t level, bool top)
 {
+    if (level > br->last)
+        return;
     size_t *counts, n;
     size_t *first = group_children(br, parent, &counts, &n);
     if (!first) {
@@ -787,7 +844,8 @@ static void brief_children(const brief *br, size_t parent, uint32_t level, bool 
     }
     for (size_t g = 0; g < n && !br->out->oom; g++) {
         const trace_ent *e = &br->t->e[first[g]];
-        if (!top && e->kind == TR_RULE && e->unfired)
+        if ((!top && !br->why_not && e->kind == TR_RULE && e->unfired) ||
+            (br->why_not && e->kind == TR_TABLE))
             continue;
         brief_entry(br, first[g], counts[g], level, top);
     }
@@ -846,6 +904,7 @@ static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level,
     switch (e->kind) {
     case TR_CALL:
     case TR_EVENT: {
+        top = top || br->why_not;
         if (!top && e->no_rule && e->done) {
             brief_unanswered(br, i, count);
             return;
@@ -858,12 +917,12 @@ static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level,
         put_count(out, count);
         sb_putc(out, '\n');
         brief_children(br, i, level + 1, top);
-        if (top && e->done && e->no_rule)
-            no_rule_text(env, br->t, i, br->end[i], out);
+        if (top && e->done && e->no_rule && level + 1 <= br->last)
+            no_rule_text(env, br->t, i, br->end[i], level + 1, out);
         return;
     }
     case TR_RULE: {
-        rule_line(env, e, true, out);
+        rule_line(env, e, true, br->why_not ? GUARD_ALL : GUARD_SILENT, out);
         put_count(out, count);
         sb_putc(out, '\n');
         if (!e->unfired)
@@ -904,13 +963,14 @@ static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level,
     }
 }
 
-void trace_brief(const val_env *env, const trace_log *t, strbuf *out)
+/* The whole log as trace_brief (why_not false) or trace_why_not (true) write it. */
+static void brief_log(const val_env *env, const trace_log *t, bool why_not, strbuf *out)
 {
     if (t->len == 0) {
         sb_puts(out, "(no query was asked and no table was read)\n");
         return;
     }
-    brief br = { env, t, out, NULL, NULL };
+    brief br = { env, t, out, NULL, NULL, why_not, UINT32_MAX };
     if (!index_tree(&br))
         sb_fail(out);
     else
@@ -919,6 +979,30 @@ void trace_brief(const val_env *env, const trace_log *t, strbuf *out)
     mem_free(br.hash);
     if (t->truncated)
         sb_printf(out, "(trace truncated after %d entries)\n", TRACE_MAX_ENTRIES);
+}
+
+void trace_brief(const val_env *env, const trace_log *t, strbuf *out)
+{
+    brief_log(env, t, false, out);
+}
+
+void trace_why_not(const val_env *env, const trace_log *t, strbuf *out)
+{
+    brief_log(env, t, true, out);
+}
+
+void trace_why_not_at(const val_env *env, const trace_log *t, size_t i, uint32_t levels,
+                      strbuf *out)
+{
+    if (i >= t->len || (t->e[i].kind != TR_CALL && t->e[i].kind != TR_EVENT))
+        return;
+    brief br = { env, t, out, NULL, NULL, true, levels };
+    if (!index_tree(&br))
+        out->oom = true;
+    else
+        brief_entry(&br, i, 1, 0, true);
+    mem_free(br.end);
+    mem_free(br.hash);
 }
 
 /* ---- the rules that fired ---- */
@@ -1102,6 +1186,7 @@ static size_t json_call(const val_env *env, const trace_log *t, size_t i, strbuf
         sb_puts(out, ", \"cites\": ");
         json_cites(&rule->decl->cites, out);
         provenance_json(p, rule->module, rule->edition, out);
+        trace_reason_json(env, r, out);
         sb_puts(out, ", \"calls\": ");
         i = json_calls(env, t, i + 1, d + 2, out);
         sb_putc(out, '}');
@@ -1172,6 +1257,7 @@ static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbu
         sb_puts(out, ", \"cites\": ");
         json_cites(&rule->decl->cites, out);
         provenance_json(p, rule->module, rule->edition, out);
+        trace_reason_json(env, r, out);
         sb_puts(out, ", \"calls\": ");
         i = json_calls(env, t, i + 1, d + 2, out);
         sb_putc(out, '}');

@@ -884,6 +884,19 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         *answered = false;
         return true;
     }
+    VM_CASE(GUARD_SIDES)
+    {
+        x->steps_left++; /* a traced run takes the steps of an untraced one */
+        trace_guard_sides(&x->trace, &x->arena, ch, OPA, sp[-2], sp[-1]);
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(GUARD_FAILED)
+    {
+        trace_guard_failed(&x->trace, ch, OPA);
+        *answered = false;
+        return true;
+    }
 
     VM_CASE(NTH)
     {
@@ -1109,11 +1122,14 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     for (size_t i = 0; i < rs->len; i++) {
         uint32_t r = rs->rules[i];
         size_t mark = x->trace.len, rn = SIZE_MAX;
-        if (x->tracing)
-            rn = trace_open(&x->trace, &x->arena, TR_RULE, r, NULL, 0);
+        const chunk *ch = x->rules[r];
+        if (x->tracing) { /* the explained chunk, compiled on its first traced run */
+            ch = ch ? ch : prog_explained(x->pg, r);
+            rn = trace_open_rule(&x->trace, ch);
+        }
         val v;
         bool answered;
-        if (!run_chunk(x, x->pg->rules[r], argi, nargs, &v, &answered))
+        if (!run_chunk(x, ch, argi, nargs, &v, &answered))
             goto fail;
         if (!answered) {
             if (x->tracing)

@@ -377,18 +377,26 @@ void cli_session_close(cli_session *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Prints answer a as mode asks: its JSON, or its text (then, for CLI_WHY, the brief trace;
- * for CLI_WHY_FULL, the complete one). */
+/* The trace mode asks for (CLI_WHY: brief; CLI_WHY_FULL: complete; CLI_WHY_NOT: the
+ * reasons), or NULL. */
+static const char *trace_of(const hon_answer *a, cli_mode mode)
+{
+    return mode == CLI_WHY        ? hon_answer_why(a)
+           : mode == CLI_WHY_FULL ? hon_answer_trace(a)
+           : mode == CLI_WHY_NOT  ? hon_answer_why_not(a)
+                                  : NULL;
+}
+
+/* Prints answer a as mode asks: its JSON, or its text (then the trace of trace_of, which
+ * starts with the setting). */
 static void put_answer_as(cli_session *s, const hon_answer *a, cli_mode mode)
 {
     if (s->json) {
         put_block(hon_answer_json(a), stdout);
     } else {
         put_block(hon_answer_text(a), stdout);
-        if (mode == CLI_WHY)
-            put_block(hon_answer_why(a), stdout); /* which starts with the setting */
-        else if (mode == CLI_WHY_FULL)
-            put_block(hon_answer_trace(a), stdout);
+        if (trace_of(a, mode))
+            put_block(trace_of(a, mode), stdout);
         else if (!hon_answer_default_setting(a))
             printf("(under %s)\n", hon_answer_setting(a));
     }
@@ -773,7 +781,7 @@ int cli_do(cli_session *s, const char *call, const char *where, bool odds)
     return 0;
 }
 
-int cli_why_do(cli_session *s, const char *call, const char *where, bool full)
+int cli_why_do(cli_session *s, const char *call, const char *where, cli_mode mode)
 {
     hon_answer *a = NULL;
     size_t before = s->diags;
@@ -785,7 +793,7 @@ int cli_why_do(cli_session *s, const char *call, const char *where, bool full)
     if (s->json) {
         put_block(hon_answer_json(a), stdout);
     } else {
-        put_block(full ? hon_answer_trace(a) : hon_answer_why(a), stdout);
+        put_block(trace_of(a, mode), stdout);
         printf("effects:\n");
         put_block(hon_answer_text(a), stdout);
     }

@@ -36,11 +36,13 @@ typedef struct cli_opts {
 } cli_opts;
 
 /* How an expression is answered: its value, its value and brief trace (`why`), its value and
- * complete trace (`why full`), or its exact distribution. */
+ * complete trace (`why full`), its value and the reasons of every rule that fired or not
+ * (`why not`), or its exact distribution. */
 typedef enum cli_mode {
     CLI_EVAL,
     CLI_WHY,
     CLI_WHY_FULL,
+    CLI_WHY_NOT,
     CLI_ODDS
 } cli_mode;
 
@@ -107,7 +109,7 @@ int cli_svg(cli_session *s, const char *path, const char *from, const char *to);
  * asked by hon_los — line_of_sight(X, Y) with each place as its parameter wants it, or
  * line_of_sight_squares(X, Y, false) — printing the answer's note (which query answered, when
  * a square stood for its unit or the squares' query was asked) in a `note:` line, the answer
- * (and the trace for CLI_WHY, CLI_WHY_FULL), then the board with line(X, Y) drawn. A square
+ * (and the trace for CLI_WHY, CLI_WHY_FULL, CLI_WHY_NOT), then the board with line(X, Y) drawn. A square
  * off the board is an error. 0 or 1. */
 int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode);
 /* `do EVENT(args)` (odds false) runs the procedure and prints one line per effect with its
@@ -115,9 +117,10 @@ int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode);
  * are asked on the terminal (s->ask). Returns 0 or 1. */
 int cli_do(cli_session *s, const char *call, const char *where, bool odds);
 /* `why do EVENT(args)`: runs the procedure like cli_do, then prints the events that ran with
- * the rules that fired (brief, or every rule checked when `full`), then `effects:` and the
- * effect lines. With s->json, the procedure's JSON object with its "trace". Returns 0 or 1. */
-int cli_why_do(cli_session *s, const char *call, const char *where, bool full);
+ * the rules that fired (mode CLI_WHY: brief; CLI_WHY_FULL: every rule checked; CLI_WHY_NOT:
+ * every rule with its reasons), then `effects:` and the effect lines. With s->json, the
+ * procedure's JSON object with its "trace". Returns 0 or 1. */
+int cli_why_do(cli_session *s, const char *call, const char *where, cli_mode mode);
 /* `move UNIT SQ...`: walks the board unit along the squares; prints the effects. 0 or 1. */
 int cli_move(cli_session *s, const char *unit, const char *const *squares, size_t n);
 /* `reach UNIT [OUT]`: the squares the board unit can reach in one Movement Action (hon_reach:

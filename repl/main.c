@@ -36,6 +36,9 @@ static const char usage_text[] =
     "                          (--full: every rule checked, every call, whole values);\n"
     "                          'why do EVENT(ARGS)' runs a procedure and prints the events\n"
     "                          that ran, the rules that fired, then the effects\n"
+    "  why --not EXPR          print the answer and every rule checked: for each rule that\n"
+    "                          did not fire, the condition that was false and the values it\n"
+    "                          compared; for each that fired, the condition that held\n"
     "  odds EXPR               print the exact distribution of the expression's results\n"
     "  do EVENT(ARGS)          run a procedure on the board: one line per effect (choices\n"
     "                          are read from standard input); 'odds do EVENT(ARGS)' prints\n"
@@ -207,6 +210,48 @@ static char *join_args(char **args, int n)
     return s;
 }
 
+/* `hon why [--full|--not] EXPR`, `hon why [--full|--not] los X Y` and `hon why [--full|--not]
+ * do EVENT(ARGS)` (n >= 1 arguments): the answer and the trace the option asks for (repl.md
+ * §2b, §2c). Returns the exit status. */
+static int run_why(cli_session *s, char **args, int n)
+{
+    cli_mode mode = strcmp(args[0], "--full") == 0  ? CLI_WHY_FULL
+                    : strcmp(args[0], "--not") == 0 ? CLI_WHY_NOT
+                                                    : CLI_WHY;
+    int skip = mode != CLI_WHY;
+    if (skip && n == 1) {
+        fprintf(stderr,
+                "hon: 'why %s' needs an expression\n"
+                "Try 'hon --help' for more information.\n",
+                args[0]);
+        return 2;
+    }
+    const char *what = args[skip];
+    if (strcmp(what, "los") == 0) {
+        if (n != 3 + skip) {
+            fprintf(stderr, "hon: 'why los' takes two arguments: X Y\n"
+                            "Try 'hon --help' for more information.\n");
+            return 2;
+        }
+        return cli_los(s, args[skip + 1], args[skip + 2], mode);
+    }
+    bool is_do = strcmp(what, "do") == 0;
+    if (is_do && n == 1 + skip) {
+        fprintf(stderr, "hon: 'why do' takes a procedure: EVENT(ARGS)\n"
+                        "Try 'hon --help' for more information.\n");
+        return 2;
+    }
+    char *text = join_args(args + skip + is_do, n - skip - is_do);
+    if (!text) {
+        cli_error("out of memory");
+        return 1;
+    }
+    int rc = is_do ? cli_why_do(s, text, "<command-line>", mode)
+                   : cli_answer(s, text, "<command-line>", mode);
+    free(text);
+    return rc;
+}
+
 /* Runs subcommand `name` with its arguments in an open session. Returns the exit status. */
 static int run_subcommand(cli_session *s, const char *name, char **args, int n)
 {
@@ -214,37 +259,8 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     if (strcmp(name, "eval") == 0) {
         for (int i = 0; i < n; i++)
             rc |= cli_answer(s, args[i], "<command-line>", CLI_EVAL);
-    } else if (strcmp(name, "why") == 0 && strcmp(args[0], "--full") == 0 && n == 1) {
-        fprintf(stderr, "hon: 'why --full' needs an expression\n"
-                        "Try 'hon --help' for more information.\n");
-        return 2;
-    } else if (strcmp(name, "why") == 0 &&
-               (strcmp(args[0], "los") == 0 || strcmp(args[0], "do") == 0 ||
-                strcmp(args[0], "--full") == 0)) {
-        bool full = strcmp(args[0], "--full") == 0;
-        const char *what = args[full];
-        if (strcmp(what, "los") == 0) {
-            if (n != 3 + full) {
-                fprintf(stderr, "hon: 'why los' takes two arguments: X Y\n"
-                                "Try 'hon --help' for more information.\n");
-                return 2;
-            }
-            return cli_los(s, args[full + 1], args[full + 2], full ? CLI_WHY_FULL : CLI_WHY);
-        }
-        if (strcmp(what, "do") == 0 && n == 1 + full) {
-            fprintf(stderr, "hon: 'why do' takes a procedure: EVENT(ARGS)\n"
-                            "Try 'hon --help' for more information.\n");
-            return 2;
-        }
-        bool is_do = strcmp(what, "do") == 0;
-        char *text = join_args(args + full + is_do, n - full - is_do);
-        if (!text) {
-            cli_error("out of memory");
-            return 1;
-        }
-        rc = is_do ? cli_why_do(s, text, "<command-line>", full)
-                   : cli_answer(s, text, "<command-line>", full ? CLI_WHY_FULL : CLI_WHY);
-        free(text);
+    } else if (strcmp(name, "why") == 0) {
+        rc = run_why(s, args, n);
     } else if (strcmp(name, "do") == 0 ||
                (strcmp(name, "odds") == 0 && strcmp(args[0], "do") == 0)) {
         bool odds = name[0] == 'o';
@@ -264,13 +280,13 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         rc = cli_move(s, args[0], (const char *const *)(args + 1), (size_t)n - 1);
     } else if (strcmp(name, "reach") == 0) {
         rc = cli_reach(s, args[0], n > 1 ? args[1] : NULL);
-    } else if (strcmp(name, "why") == 0 || strcmp(name, "odds") == 0) {
+    } else if (strcmp(name, "odds") == 0) {
         char *expr = join_args(args, n);
         if (!expr) {
             cli_error("out of memory");
             return 1;
         }
-        rc = cli_answer(s, expr, "<command-line>", name[0] == 'w' ? CLI_WHY : CLI_ODDS);
+        rc = cli_answer(s, expr, "<command-line>", CLI_ODDS);
         free(expr);
     } else if (strcmp(name, "check") == 0) {
         for (int i = 0; i < n; i++)

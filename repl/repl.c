@@ -258,7 +258,8 @@ static int cmd_los_mode(repl *r, char *args, cli_mode mode)
         cli_error("usage: %slos X Y (X and Y: $unit, @C4 or C4)", mode == CLI_WHY ? "why "
                                                                   : mode == CLI_WHY_FULL
                                                                       ? "why full "
-                                                                      : "");
+                                                                  : mode == CLI_WHY_NOT ? "why not "
+                                                                                        : "");
         return 1;
     }
     return cli_los(r->s, w[0], w[1], mode);
@@ -277,25 +278,31 @@ static char *after_word(char *args, const char *word)
     return args;
 }
 
-/* `why [full] EXPR`, `why [full] los X Y`, `why [full] do EVENT(ARGS)` (repl.md §2b). `full`
- * counts only as a word of its own followed by more: `why full` alone asks about `full`. */
+/* `why [full|not] EXPR`, `why [full|not] los X Y`, `why [full|not] do EVENT(ARGS)` (repl.md
+ * §2b, §2c). `full` and `not` count only as a word of their own followed by more: `why full`
+ * alone asks about `full`; `why (not x)` traces the expression `not x`. */
 static int cmd_why(repl *r, char *args)
 {
+    static const char *const how[] = {
+        [CLI_WHY] = "", [CLI_WHY_FULL] = "full ", [CLI_WHY_NOT] = "not "
+    };
+    cli_mode mode = CLI_WHY;
     char *rest = after_word(args, "full");
-    bool full = rest && rest[0];
-    if (full)
+    if (rest && rest[0])
+        mode = CLI_WHY_FULL;
+    else if ((rest = after_word(args, "not")) && rest[0])
+        mode = CLI_WHY_NOT;
+    if (mode != CLI_WHY)
         args = rest;
     if ((rest = after_word(args, "los"))) /* the line of sight with its trace */
-        return cmd_los_mode(r, rest, full ? CLI_WHY_FULL : CLI_WHY);
+        return cmd_los_mode(r, rest, mode);
     if ((rest = after_word(args, "do")) && rest[0])
-        return cli_why_do(r->s, rest, "<repl>", full);
+        return cli_why_do(r->s, rest, "<repl>", mode);
     if (after_word(args, "do")) {
-        need("", full ? "why full do EVENT(ARGS)" : "why do EVENT(ARGS)");
+        cli_error("usage: why %sdo EVENT(ARGS)", how[mode]);
         return 1;
     }
-    return need(args, "why [full] EXPR")
-               ? cli_answer(r->s, args, "<repl>", full ? CLI_WHY_FULL : CLI_WHY)
-               : 1;
+    return need(args, "why [full|not] EXPR") ? cli_answer(r->s, args, "<repl>", mode) : 1;
 }
 
 static int cmd_los(repl *r, char *args)
@@ -651,7 +658,12 @@ static const command commands[] = {
       { A_EXPR } },
     { "why",
       cmd_why,
-      "why [full] do EVENT(ARGS)",
+      "why not EXPR",
+      "every rule checked: why each did or did not fire",
+      { A_EXPR } },
+    { "why",
+      cmd_why,
+      "why [full|not] do EVENT(ARGS)",
       "run a procedure, then the events and rules",
       { A_EXPR } },
     { "odds",

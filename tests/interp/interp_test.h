@@ -94,16 +94,23 @@ static inline const char *ev(tvm *t, const char *e)
     return t->last;
 }
 
-/* The trace text of evaluating e (must succeed). */
-static inline const char *why(tvm *t, const char *e)
+/* What `part` gives of the answer to e (must succeed): its trace, brief trace, reasons... */
+static inline const char *answer_part(tvm *t, const char *e,
+                                      const char *(*part)(const hon_answer *))
 {
     hon_answer *a = NULL;
     tvm_clear(t);
     hon_status st = hon_eval(t->vm, e, "<test>", &a);
     ck_assert_msg(st == HON_OK, "eval of %s failed: %s", e, t->log);
-    snprintf(t->last, sizeof t->last, "%s", hon_answer_trace(a));
+    snprintf(t->last, sizeof t->last, "%s", part(a));
     hon_answer_free(a);
     return t->last;
+}
+
+/* The trace text of evaluating e (must succeed). */
+static inline const char *why(tvm *t, const char *e)
+{
+    return answer_part(t, e, hon_answer_trace);
 }
 
 /* True when a diagnostic with that code was reported at line:col (col 0: any column). */

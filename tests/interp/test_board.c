@@ -288,12 +288,18 @@ START_TEST(rules_use_the_board)
     ck_assert_int_eq(hon_load_board_source(t->vm, "tiny.scn", BOARD, strlen(BOARD)), HON_OK);
     /* r1 (A1) to r2 (E4): dx 4, dy 3; the line meets x = 2,4,6,8 at 1/8..7/8 and y = 2,4,6 at
      * 1/6, 1/2, 5/6: B1 (1/8), B2 (1/6), C2 (3/8), C3 (1/2), D3 (5/8), D4 (5/6), E4 (7/8):
-     * no woods square, no wall side: permit, and no rule fired */
+     * no woods square, no wall side: permit, and no rule fired. Each guard is one `any`
+     * (not a comparison): the trace quotes it as written, its line breaks as spaces, and says
+     * it was false */
     ck_ev(t, "can_see($r1, $r2)", "permit");
     const char *tr = why(t, "can_see($r1, $r2)");
     ck_assert_str_eq(tr, "can_see($r1, $r2) = permit   [permission]\n"
-                         "  rule can_see.woods: did not fire   (T.1)\n"
-                         "  rule can_see.wall: did not fire   (T.2)\n"
+                         "  rule can_see.woods: did not fire: any(s in line(square_of(a), "
+                         "square_of(b)): s.square != square_of(b) and terrain(s.square) == "
+                         "woods) was false   (T.1)\n"
+                         "  rule can_see.wall: did not fire: any(s in line(square_of(a), "
+                         "square_of(b)): not s.corner and side_has(s.side, wall)) was false   "
+                         "(T.2)\n"
                          "  no rule forbids: permit (checked woods, wall)\n");
     tvm_free(t);
 }
@@ -339,13 +345,17 @@ START_TEST(defaults_in_traces)
                      "query found(x: int) -> bool combine any;\n"
                      "query s(x: int) -> int combine sum default 2;\n"
                      "rule s.extra cite \"S\" when x > 0 answer 1;\nsource \"A\"; source \"S\";\n");
-    ck_assert_str_eq(why(t, "ok(1)"), "ok(1) = true   [all]\n  rule ok.big: did not fire   (A)\n"
+    /* ok(1): big's guard 1 > 10 is false */
+    ck_assert_str_eq(why(t, "ok(1)"), "ok(1) = true   [all]\n"
+                                      "  rule ok.big: did not fire: x > 10 was false (x = 1)   "
+                                      "(A)\n"
                                       "  no rule answered false: true (checked big)\n");
     ck_assert_str_eq(why(t, "found(1)"), "found(1) = false   [any]\n"
                                          "  no rule answered true: false (no rule to check)\n");
-    /* sum: the default is a part of every answer; alone when no rule fires */
+    /* sum: the default is a part of every answer; alone when no rule fires (0 > 0 is false) */
     ck_assert_str_eq(why(t, "s(0)"), "s(0) = 2   [sum]\n  default: 2\n"
-                                     "  rule s.extra: did not fire   (S)\n"
+                                     "  rule s.extra: did not fire: x > 0 was false (x = 0)   "
+                                     "(S)\n"
                                      "  no rule fired: the default alone (checked extra)\n");
     ck_assert_str_eq(why(t, "s(1)"), "s(1) = 3   [sum]\n  default: 2\n  rule s.extra: 1   (S)\n");
     tvm_free(t);

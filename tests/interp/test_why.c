@@ -10,13 +10,7 @@
 /* The brief trace of evaluating e (must succeed). */
 static const char *why_brief(tvm *t, const char *e)
 {
-    hon_answer *a = NULL;
-    tvm_clear(t);
-    hon_status st = hon_eval(t->vm, e, "<test>", &a);
-    ck_assert_msg(st == HON_OK, "eval of %s failed: %s", e, t->log);
-    snprintf(t->last, sizeof t->last, "%s", hon_answer_why(a));
-    hon_answer_free(a);
-    return t->last;
+    return answer_part(t, e, hon_answer_why);
 }
 
 /* True when a diagnostic with that code was reported, wherever. */
@@ -59,22 +53,25 @@ START_TEST(brief_shows_what_fired)
                      "    lo(2) = 2   [min]\n      rule lo.small: 2   (L.1)\n"
                      "    table bonus[1] = 5   \xc3\x97"
                      "2\n    table bonus[2] = 6\n  rule outer.never: did not fire   (O.3)\n");
-    /* the complete trace keeps every call, every rule checked and every lookup, in order */
-    ck_assert_str_eq(why(t, "outer(2)"), "outer(2) = 20   [sum]\n  rule outer.a: 2   (O.1)\n"
-                                         "    inner(2) = 2   [first]\n"
-                                         "      rule inner.pos: 2   (I.1)\n"
-                                         "    inner(0) = 0   [first]\n"
-                                         "      rule inner.pos: did not fire   (I.1)\n"
-                                         "      default: 0 (no rule fired; checked pos)\n"
-                                         "    inner(0) = 0   [first]\n"
-                                         "      rule inner.pos: did not fire   (I.1)\n"
-                                         "      default: 0 (no rule fired; checked pos)\n"
-                                         "  rule outer.b: 18   (O.2)\n    lo(2) = 2   [min]\n"
-                                         "      rule lo.small: 2   (L.1)\n"
-                                         "      rule lo.big: did not fire   (L.2)\n"
-                                         "    table bonus[1] = 5\n    table bonus[1] = 5\n"
-                                         "    table bonus[2] = 6\n"
-                                         "  rule outer.never: did not fire   (O.3)\n");
+    /* the complete trace keeps every call, every rule checked and every lookup, in order, and
+     * says why each rule that did not fire did not: pos under inner(0), 0 > 0; big under lo(2)
+     * and never under outer(2), 2 > 100 */
+    ck_assert_str_eq(why(t, "outer(2)"),
+                     "outer(2) = 20   [sum]\n  rule outer.a: 2   (O.1)\n"
+                     "    inner(2) = 2   [first]\n"
+                     "      rule inner.pos: 2   (I.1)\n"
+                     "    inner(0) = 0   [first]\n"
+                     "      rule inner.pos: did not fire: x > 0 was false (x = 0)   (I.1)\n"
+                     "      default: 0 (no rule fired; checked pos)\n"
+                     "    inner(0) = 0   [first]\n"
+                     "      rule inner.pos: did not fire: x > 0 was false (x = 0)   (I.1)\n"
+                     "      default: 0 (no rule fired; checked pos)\n"
+                     "  rule outer.b: 18   (O.2)\n    lo(2) = 2   [min]\n"
+                     "      rule lo.small: 2   (L.1)\n"
+                     "      rule lo.big: did not fire: x > 100 was false (x = 2)   (L.2)\n"
+                     "    table bonus[1] = 5\n    table bonus[1] = 5\n"
+                     "    table bonus[2] = 6\n"
+                     "  rule outer.never: did not fire: x > 100 was false (x = 2)   (O.3)\n");
     tvm_free(t);
 }
 END_TEST
@@ -209,21 +206,25 @@ START_TEST(why_do_events)
                      "      rule marker_received.shaken: 1 effect, 1 note   (M.1)\n"
                      "        event marker_received($a, shaken)   (no rule fired: checked shaken)\n"
                      "  rule suppress.never: did not fire   (S.2)\n");
-    /* the complete form: every rule checked, every call whole, each rule's lines */
+    /* the complete form: every rule checked, every call whole, each rule's lines, and why
+     * each rule that did not fire did not: allowed.no was asked before this run's give, so
+     * $a had no Shaken; under marker_received($a, shaken), m is shaken, not suppressed (the
+     * first operand fails: the second is not evaluated); never's guard is `false` */
     ck_assert_str_eq(hon_answer_trace(a),
                      "event suppress($a)\n  rule suppress.give: 1 effect   (S.1)\n"
                      "    \xe2\x86\x92 give $a suppressed   (S.1)\n"
                      "    allowed($a) = permit   [permission]\n"
-                     "      rule allowed.no: did not fire   (P.1)\n"
+                     "      rule allowed.no: did not fire: has(u, shaken) was false   (P.1)\n"
                      "      no rule forbids: permit (checked no)\n"
                      "    event marker_received($a, suppressed)\n"
                      "      rule marker_received.shaken: 1 effect, 1 note   (M.1)\n"
                      "        \xe2\x86\x92 give $a shaken   (M.1)\n"
                      "        \xe2\x86\x92 note: shaken now   (M.1)\n"
                      "        event marker_received($a, shaken)\n"
-                     "          rule marker_received.shaken: did not fire   (M.1)\n"
+                     "          rule marker_received.shaken: did not fire: m == suppressed was "
+                     "false (m = shaken)   (M.1)\n"
                      "          no rule fired (checked shaken)\n"
-                     "  rule suppress.never: did not fire   (S.2)\n");
+                     "  rule suppress.never: did not fire: false was false   (S.2)\n");
     hon_answer_free(a);
     /* 3rd: $a is shaken, allowed($a) forbids, give does not fire (what its guard asked is
      * dropped), nothing happens; the top event says no rule fired */
@@ -250,8 +251,12 @@ START_TEST(why_do_json_and_errors)
     tvm *t = play_vm();
     hon_answer *a = NULL;
     ck_assert_int_eq(hon_why_do(t->vm, "suppress($a)", "<test>", &a), HON_OK);
-    /* hon_do's object, with the trace: the event, each rule with its lines and citations,
-     * and what its block asked and raised under "calls" */
+    /* hon_do's object, with the trace: the event, each rule with its lines, its citations,
+     * its guard, and what its block asked and raised under "calls". The guards: give's
+     * `allowed(u) == permit` held (allowed($a) = permit; the literal permit is not shown);
+     * allowed.no's has(u, shaken) failed ($a has no Shaken); marker_received.shaken's first
+     * operand held (m = suppressed) and its second failed: $a has 1 Suppressed marker, not 2;
+     * never's `false` failed. */
     ck_assert_str_eq(
         hon_answer_json(a),
         "{\"edition\": null, \"readings\": {}, \"effects\": [\"give $a suppressed   (S.1)\"], "
@@ -260,19 +265,31 @@ START_TEST(why_do_json_and_errors)
         "\"rules\": [{\"rule\": \"suppress.give\", \"fired\": true, \"effects\": 1, "
         "\"lines\": [\"give $a suppressed   (S.1)\"], \"cites\": [{\"id\": \"S.1\", "
         "\"source\": null, \"example\": null}], \"module\": null, \"edition\": null, "
+        "\"guard\": {\"failed\": null, \"operands\": [{\"text\": \"allowed(u) == permit\", "
+        "\"unless\": false, \"passed\": true, \"sides\": [{\"text\": \"allowed(u)\", "
+        "\"value\": \"permit\"}]}]}, "
         "\"calls\": [{\"query\": \"allowed\", "
         "\"mode\": \"permission\", \"args\": [\"$a\"], \"result\": \"permit\", "
         "\"no_rule_fired\": true, \"rules\": [{\"rule\": \"allowed.no\", \"fired\": false, "
         "\"answer\": null, \"cites\": [{\"id\": \"P.1\", \"source\": null, \"example\": null}], "
         "\"module\": null, \"edition\": null, "
+        "\"guard\": {\"failed\": 0, \"operands\": [{\"text\": \"has(u, shaken)\", "
+        "\"unless\": false, \"passed\": false, \"sides\": []}]}, "
         "\"calls\": []}]}, {\"event\": \"marker_received\", \"args\": [\"$a\", \"suppressed\"], "
         "\"no_rule_fired\": true, \"rules\": [{\"rule\": \"marker_received.shaken\", "
         "\"fired\": false, \"effects\": 0, \"lines\": [], \"cites\": [{\"id\": \"M.1\", "
         "\"source\": null, \"example\": null}], \"module\": null, \"edition\": null, "
+        "\"guard\": {\"failed\": 1, \"operands\": [{\"text\": \"m == suppressed\", "
+        "\"unless\": false, \"passed\": true, \"sides\": [{\"text\": \"m\", \"value\": "
+        "\"suppressed\"}]}, {\"text\": \"marker_count(u, suppressed) >= 2\", \"unless\": "
+        "false, \"passed\": false, \"sides\": [{\"text\": \"marker_count(u, suppressed)\", "
+        "\"value\": 1}]}]}, "
         "\"calls\": []}]}]}, {\"rule\": "
         "\"suppress.never\", \"fired\": false, \"effects\": 0, \"lines\": [], \"cites\": "
         "[{\"id\": \"S.2\", \"source\": null, \"example\": null}], \"module\": null, "
-        "\"edition\": null, \"calls\": []}]}]}");
+        "\"edition\": null, \"guard\": {\"failed\": 0, \"operands\": [{\"text\": "
+        "\"false\", \"unless\": false, \"passed\": false, \"sides\": []}]}, "
+        "\"calls\": []}]}]}");
     hon_answer_free(a);
     /* not an event: E162, nothing ran */
     a = NULL;

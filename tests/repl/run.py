@@ -8,7 +8,7 @@ The fixtures (tests/repl/fixtures/*.hon) are small programs written for these te
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
-`play_landing_craft_undo` and `diff_bundled` use the bundled rules.
+`play_landing_craft_undo`, `diff_bundled` and `why_not_bundled` use the bundled rules.
 """
 import json
 import os
@@ -778,14 +778,16 @@ def why_brief_and_full():
     check(p.stdout.splitlines() == want, "the brief trace", p)
     # why --full: today's complete trace, every call with every rule checked and the
     # default's line, the record whole: 1 answer + 1 top call + 1 rule + 3 calls of 4 lines
-    # (call, woods, wall, default) + cover(s, 3) with its 2 rules (3 lines) + never = 19
+    # (call, woods, wall, default) + cover(s, 3) with its 2 rules (3 lines) + never = 19;
+    # each rule that did not fire says why: under cover(s, 3), wall's row == 9 with row 3
     p = run(base + ["why", "--full", f"sight({WHY_SHOT})"])
     out = p.stdout.splitlines()
     check(p.returncode == 0 and len(out) == 19, "the complete trace has 19 lines", p)
     check(out[1] == f"sight({WHY_SHOT}) = 1   [min]" and
           out.count(f"    cover({WHY_SHOT}, 1) = 2   [min]") == 2 and
           out.count("      default: 2 (no rule fired; checked woods, wall)") == 3 and
-          "      rule cover.wall: did not fire   (FIX.wall)" in out,
+          "      rule cover.wall: did not fire: row == 9 was false (row = 3)   (FIX.wall)"
+          in out,
           "every call, whole values, the rules that did not fire", p)
     # the REPL: `why full EXPR`; `why full` alone asks about a name `full` (an error here)
     p = run(base, stdin=f"why sight({WHY_SHOT})\nwhy full sight({WHY_SHOT})\nwhy full\n")
@@ -800,6 +802,123 @@ def why_brief_and_full():
           calls[0]["args"][0] == {"from_row": 1, "to_row": 4, "shooter_infantry": True,
                                   "target_infantry": False},
           "the JSON trace is complete", p)
+
+
+# ---- why not: every rule checked, with the condition that decided it (repl.md §2c) ---------
+@case
+def why_not_fixture():
+    base = ["--no-rules", "--load", fx("why.hon")]
+    # why.hon (above): every call at every depth with every rule checked. cover(s, 1) twice
+    # (one line, counted) and cover(s, 2): row == 3 and row == 9 are false, the default 2
+    # answers; cover(s, 3): woods fires (row == 3 held: its value is the literal's, not
+    # repeated), wall does not (3 is not 9). sight.rows has no guard; sight.never's
+    # s.from_row > 50 is false, from_row being 1. Values are cut as in the brief trace.
+    s = "shot{from_row: 1, to_row: 4, …}"
+    want = ["1",
+            f"sight({s}) = 1   [min]",
+            "  rule sight.rows: 1   (FIX.rows)",
+            f"    cover({s}, 1) = 2   [min]   ×2",
+            "      rule cover.woods: did not fire: row == 3 was false (row = 1)   (FIX.woods)",
+            "      rule cover.wall: did not fire: row == 9 was false (row = 1)   (FIX.wall)",
+            "      default: 2 (no rule fired; checked woods, wall)",
+            f"    cover({s}, 2) = 2   [min]",
+            "      rule cover.woods: did not fire: row == 3 was false (row = 2)   (FIX.woods)",
+            "      rule cover.wall: did not fire: row == 9 was false (row = 2)   (FIX.wall)",
+            "      default: 2 (no rule fired; checked woods, wall)",
+            f"    cover({s}, 3) = 1   [min]",
+            "      rule cover.woods: 1, since row == 3   (FIX.woods)",
+            "      rule cover.wall: did not fire: row == 9 was false (row = 3)   (FIX.wall)",
+            "  rule sight.never: did not fire: s.from_row > 50 was false (s.from_row = 1)   "
+            "(FIX.never)"]
+    p = run(base + ["why", "--not", f"sight({WHY_SHOT})"])
+    check(p.returncode == 0 and p.stdout.splitlines() == want, "hon why --not", p)
+    # the REPL: `why not EXPR`; `why (not E)` traces the expression `not E` (here `not true`:
+    # false, nothing asked); `why not` alone asks about `not`, which is no expression
+    p = run(base, stdin=f"why not sight({WHY_SHOT})\nwhy (not true)\nwhy not true\nwhy not\n")
+    out = p.stdout.splitlines()
+    check(out[:len(want)] == want and out[len(want):] ==
+          ["false", "(no query was asked and no table was read)",
+           "true", "(no query was asked and no table was read)"], "why not in the REPL", p)
+    check(p.stderr.count("error") == 1, "`why not` alone is an error, the session goes on", p)
+    # usage errors of the command line
+    p = run(base + ["why", "--not"])
+    check(p.returncode == 2 and "'why --not' needs an expression" in p.stderr and
+          "hon --help" in p.stderr, "hon why --not needs an expression", p)
+    # the JSON: the same trace as `why --json`, each rule with its guard: sight.never's one
+    # operand failed, with its left side; cover.woods under cover(s, 3) held
+    p = run(base + ["--json", "why", "--not", f"sight({WHY_SHOT})"])
+    rules = parse_json(p.stdout, p)["trace"][0]["rules"]
+    check(rules[1]["guard"] == {"failed": 0, "operands": [
+              {"text": "s.from_row > 50", "unless": False, "passed": False,
+               "sides": [{"text": "s.from_row", "value": 1}]}]} and
+          rules[0]["guard"] is None and
+          rules[0]["calls"][3]["rules"][0]["guard"] == {"failed": None, "operands": [
+              {"text": "row == 3", "unless": False, "passed": True,
+               "sides": [{"text": "row", "value": 3}]}]},
+          "the JSON guards", p)
+
+
+@case
+def why_not_do():
+    # why not do suppress($a) (play.hon, the board's $a has no marker): give fires (no guard)
+    # and raises marker_received($a, suppressed), whose shaken rule holds m == suppressed but
+    # not marker_count(u, suppressed) >= 2 (1 marker): it says so, and the event's closing line
+    # follows; then the effects, as `why do` prints them
+    want = ["event suppress($a)",
+            "  rule suppress.give: 1 effect   (FIX.suppress)",
+            "    event marker_received($a, suppressed)",
+            "      rule marker_received.shaken: did not fire: marker_count(u, suppressed) >= 2 "
+            "was false (marker_count(u, suppressed) = 1)   (FIX.shaken)",
+            "      no rule fired (checked shaken)",
+            "effects:",
+            "give $a suppressed   (FIX.suppress)"]
+    p = play_session(["why not do suppress($a)", "why not do"])
+    check(p.returncode == 0 and p.stdout.splitlines()[1:] == want, "why not do", p)
+    check("usage: why not do EVENT(ARGS)" in p.stderr, "why not do needs a procedure", p)
+    p = run(PLAY + ["--board", fx("boards/play.scn"), "why", "--not", "do", "suppress($a)"])
+    check(p.returncode == 0 and p.stdout.splitlines() == want, "hon why --not do", p)
+
+
+@case
+def why_not_bundled():
+    # Bloody Omaha 5 (rules/aviation.hon): speed_penalty of a shot by numbered order 2 at an
+    # aircraft of numbered order 3. opportunity asks shooter.state == by_opportunity_fire,
+    # hidden_special target.state == hidden_special_token, no_token target.state == no_token:
+    # both orders are numbered tokens (numbered_order), so each is false with that state;
+    # difference fires, |2 - 3| = 1, from speed_token_value, whose numbered rule holds for both
+    p = run(["why", "--not", "speed_penalty(numbered_order(2), numbered_order(3), 0)"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 0 and out[0] == "1", "the answer first", p)
+    for rule, cond, side in (("opportunity", "shooter.state == by_opportunity_fire", "shooter"),
+                             ("hidden_special", "target.state == hidden_special_token", "target"),
+                             ("no_token", "target.state == no_token", "target")):
+        check(any(l.startswith(f"  rule speed_penalty.{rule}: did not fire: {cond} was false "
+                               f"({side}.state = numbered_token)   (") for l in out),
+              f"speed_penalty.{rule} says what was false", p)
+    check(any(l.startswith("  rule speed_penalty.difference: 1   (") for l in out) and
+          sum(l.startswith("      rule speed_token_value.numbered: ") and
+              ", since o.state == numbered_token   (" in l for l in out) == 2,
+          "the rule that answered, and the guard that held below it", p)
+    # the brief trace is the README's: no reasons
+    p = run(["why", "speed_penalty(numbered_order(2), numbered_order(3), 0)"])
+    check("  rule speed_penalty.hidden_special: did not fire   (BRO.5.speed-penalty.special: "
+          "Bloody Omaha 5, Speed Penalty, Special Order)" in p.stdout.splitlines(),
+          "why keeps its brief lines", p)
+    # a refusal on a bundled board (rules/movement.hon, rules/terrain.hon): on
+    # examples/boards/hill_contour.scn the jeep (a light vehicle) may not enter B9, a stream:
+    # the stream's traits are impassable_to_light_vehicles and difficult_passage, so
+    # can_enter.impassable_to_light_vehicles forbids, and impassable_to_vehicles (a jeep is a
+    # vehicle) does not fire for want of its trait
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    p = run(["--board", board, "why", "--not", "can_enter($jeep, @B9)"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 0 and out[0] == "forbid" and
+          any(l.startswith("  rule can_enter.impassable_to_light_vehicles: forbid, since u.kind "
+                           "== light_vehicle and has_trait(sq, impassable_to_light_vehicles)   "
+                           "(BRO.1.2.stream") for l in out) and
+          any(l.startswith("  rule can_enter.impassable_to_vehicles: did not fire: "
+                           "has_trait(sq, impassable_to_vehicles) was false   (") for l in out),
+          "why not can_enter: the rule that forbade, and why another did not", p)
 
 
 # ---- playing (language.md §6): fixtures/play.hon on fixtures/boards/play.scn --------------
@@ -960,12 +1079,15 @@ def play_why_do():
                         "give $a shaken   (FIX.shaken)"], "the second: shaken fires", p)
     check(out[14:16] == ["undone: do suppress($a) (2 changes)", "1"],
           "why do is a procedure like do: undo reverts it", p)
-    # why full do: every rule checked, each rule's lines after an arrow
+    # why full do: every rule checked, each rule's lines after an arrow, and why a rule did
+    # not fire: $b's first marker makes m == suppressed hold, but its count is 1, not 2
     check(out[16:22] == ["event suppress($b)",
                          "  rule suppress.give: 1 effect   (FIX.suppress)",
                          "    → give $b suppressed   (FIX.suppress)",
                          "    event marker_received($b, suppressed)",
-                         "      rule marker_received.shaken: did not fire   (FIX.shaken)",
+                         "      rule marker_received.shaken: did not fire: marker_count(u, "
+                         "suppressed) >= 2 was false (marker_count(u, suppressed) = 1)   "
+                         "(FIX.shaken)",
                          "      no rule fired (checked shaken)"], "why full do", p)
     check("usage: why do EVENT(ARGS)" in p.stderr, "why do needs a procedure", p)
     # the command line: hon why do, hon why --full do, --json with the trace
