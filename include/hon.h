@@ -488,8 +488,9 @@ typedef struct hon_refusal {
     char cites[256];     /* its citations, ", "-joined */
     char inside[512];    /* the rules of the queries it asked that fired toward the refusal, each
                          "name (cites)", ", "-joined: "difficult_passage.barbed_wire (...)" */
-    char condition[256]; /* the guard condition of `rule` that held, with its values: "" until
-                            the why-not traces fill it */
+    char condition[256]; /* what the guard of `rule` found, with the values it compared:
+                            "not adjacent(from, dest)" or "u.kind == light_vehicle and ...
+                            (u.kind = ...)"; "" for a rule without a guard */
 } hon_refusal;
 /* Copies the last refusal into *out: true, or false (*out untouched) when the last evaluation
  * was not refused by a `require`. */

@@ -32,10 +32,11 @@ static bool fired_toward(const res_program *p, const trace_ent *e)
            (q->mode == AST_COMBINE_PERMISSION && !e->result.u.i);
 }
 
-/* Appends to b, "name (cites)" joined by ", ", the rules that fired toward the refusal below
- * the entry of the deciding rule `rule` in the call traced at entry `top`: each once, at most
- * INSIDE_MAX. */
-static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b)
+/* Appends to cond what the guard of the deciding rule `rule` found, in the call traced at
+ * entry `top` ("A and B (B = 2)": trace_reason without its leading ", since "), and to b,
+ * "name (cites)" joined by ", ", the rules that fired toward the refusal below that rule's
+ * entry: each once, at most INSIDE_MAX. */
+static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b, strbuf *cond)
 {
     const trace_log *t = &x->trace;
     const res_program *p = x->p;
@@ -46,6 +47,14 @@ static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b)
     for (size_t i = top + 1; i < t->len && t->e[i].depth > d; i++)
         if (t->e[i].depth == d + 1 && t->e[i].kind == TR_RULE && t->e[i].id == rule)
             at = i;
+    if (at < t->len) {
+        const val_env env = { p, x->sc };
+        strbuf why = { 0 };
+        trace_reason(&env, &t->e[at], true, true, &why);
+        const char *w = sb_str(&why);
+        sb_puts(cond, strncmp(w, ", since ", 8) == 0 ? w + 8 : w);
+        sb_free(&why);
+    }
     uint32_t seen[INSIDE_MAX];
     size_t n = 0;
     for (size_t i = at + 1; i < t->len && t->e[i].depth > d + 1 && n < INSIDE_MAX; i++) {
@@ -65,8 +74,10 @@ static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b)
 }
 
 /* Asks q again on args, traced, with no driver (no lines written) and the dice put back
- * after, and writes into b the rules that fired inside `rule`; the trace is left as it was. */
-static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule, strbuf *b)
+ * after, and writes into b the rules that fired inside `rule` and into cond what its guard
+ * found (inside_rules); the trace is left as it was. */
+static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule, strbuf *b,
+                      strbuf *cond)
 {
     const vm_driver *driver = x->driver;
     bool tracing = x->tracing;
@@ -76,15 +87,18 @@ static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32
     size_t dice_pos = x->dice_pos;
     vm_error err = x->err;
     uint64_t steps = x->steps_left;
+    chunk *const *rules = x->rules;
     x->driver = NULL;
     x->tracing = true;
+    x->rules = x->pg->explained; /* the guards that say what they found (state.h) */
     val v;
     uint32_t again;
     if (vm_ask(x, q, args, n, &v, &again))
-        inside_rules(x, mark, rule, b);
+        inside_rules(x, mark, rule, b, cond);
     x->trace.len = mark;
     x->trace.depth = depth;
     x->tracing = tracing;
+    x->rules = rules;
     x->driver = driver;
     if (x->dice)
         *x->dice = dice;
@@ -109,7 +123,7 @@ bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t r
         return false;
     if (n)
         memcpy(copy, args, n * sizeof *copy);
-    strbuf call = { 0 }, cites = { 0 }, inside = { 0 };
+    strbuf call = { 0 }, cites = { 0 }, inside = { 0 }, cond = { 0 };
     sb_printf(&call, "%s(", p->queries[q].name);
     for (uint32_t i = 0; i < n; i++) {
         sb_puts(&call, i ? ", " : "");
@@ -118,7 +132,7 @@ bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t r
     sb_putc(&call, ')');
     refusal_cites(p, rule, &cites);
     if (rule < p->nrules)
-        ask_again(x, q, copy, n, rule, &inside);
+        ask_again(x, q, copy, n, rule, &inside, &cond);
     vm_refusal *r = &x->refusal;
     r->set = true;
     put_field(r->call, sizeof r->call, sb_str(&call));
@@ -126,13 +140,15 @@ bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t r
     put_field(r->rule, sizeof r->rule, rule < p->nrules ? p->rules[rule].name : "");
     put_field(r->cites, sizeof r->cites, sb_str(&cites));
     put_field(r->inside, sizeof r->inside, sb_str(&inside));
-    r->condition[0] = '\0';
-    state_fail(x, E_REFUSED, "refused%s%s: %s forbids %s%s%s%s%s%s", what ? ": " : "",
+    put_field(r->condition, sizeof r->condition, sb_str(&cond));
+    state_fail(x, E_REFUSED, "refused%s%s: %s forbids %s%s%s%s%s%s%s%s", what ? ": " : "",
                what ? what : "", rule < p->nrules ? p->rules[rule].name : "a rule", r->call,
                r->cites[0] ? " (" : "", r->cites, r->cites[0] ? ")" : "",
-               r->inside[0] ? "; through " : "", r->inside);
+               r->condition[0] ? ", since " : "", r->condition, r->inside[0] ? "; through " : "",
+               r->inside);
     sb_free(&call);
     sb_free(&cites);
     sb_free(&inside);
+    sb_free(&cond);
     return false;
 }

@@ -1,6 +1,7 @@
 /* refusal.h — a `require` that refused (language.md §6.3, E228): the message naming the query
  * asked, the rule whose forbid decided with its citations, and the rules of the queries it
- * asked that fired toward the refusal, found by asking the query again traced; kept in
+ * asked that fired toward the refusal and what the deciding rule's guard found (why-not
+ * traces, trace_reason), found by asking the query again traced; kept in
  * vm_ctx.refusal for hon_last_refusal. Called by proc.c (the vm_driver's refuse), over vm.h.
  */
 #ifndef HON_REFUSAL_H

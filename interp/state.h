@@ -40,8 +40,7 @@ typedef struct vm_refusal {
     char rule[128];   /* the rule whose forbid decided */
     char cites[256];  /* its citations, ", "-joined */
     char inside[512]; /* the rules of the queries it asked that fired toward the refusal */
-    /* The guard condition of `rule` that held, with its values: left empty here; the why-not
-     * traces fill it (refusal.c, refusal_explain). */
+    /* what the guard of `rule` found, with its values (trace_reason; "" without a guard) */
     char condition[256];
 } vm_refusal;
 

@@ -217,7 +217,11 @@ START_TEST(errors)
     ck_assert_str_eq(r.what, "a step of the Movement Action");
     ck_assert(strstr(r.cites, "BRO.1.4.trench.stop") != NULL);
     ck_assert(strstr(r.inside, "difficult_passage.barbed_wire (BRO.1.3.barbed-wire)") != NULL);
-    ck_assert_str_eq(r.condition, ""); /* filled by the why-not traces */
+    /* What the deciding rule's guard found: the step from C5 came after a step (prev C6 is
+     * not C5) that had to end the move — the wire crossed from C6 to C5. Its `or` is one
+     * operand, whose sides are calls, not comparisons: only prev and from have values shown. */
+    ck_assert_str_eq(r.condition, "prev != from (prev = C6, from = C5) and "
+                                  "(must_stop(u, prev, from) or zoc_stop(u, from))");
     ck_ev(t, "square_of($rifle1)", "D7");
     ck_assert(!hon_last_refusal(t->vm, &r)); /* the evaluation since was not refused */
     tvm_free(t);
