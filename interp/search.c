@@ -756,9 +756,10 @@ static size_t choose_queries(search *r)
     for (size_t k = 0; k < r->s.nstats; k++) {
         qs_stat *st = &r->s.stats[k];
         int32_t id = model_find_query(p, st->query);
-        bool wanted = !r->o->nqueries && (id < 0 || focus_query(&r->fc, (uint32_t)id));
+        bool wanted = !r->o->nqueries;
         for (size_t i = 0; i < r->o->nqueries; i++)
             wanted |= strcmp(r->o->queries[i], st->query) == 0;
+        wanted &= id < 0 || focus_query(&r->fc, (uint32_t)id);
         for (size_t i = 0; i < st->nparams; i++)
             wanted &= st->kinds[i] != HON_T_SIDE && st->kinds[i] != HON_T_ELEMENT;
         wanted &= st->board; /* a query with no place of the board is the same on every one */

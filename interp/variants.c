@@ -145,7 +145,7 @@ static hon_status one_reading(qs_set *s, const char *setting, uint32_t v, uint32
     sb_printf(&text, "%s,%s=%s", setting, var, reading);
     hon_status st = text.oom ? HON_ERR_MEMORY : hon_apply_setting(b, sb_str(&text), "<variants>");
     sb_free(&text);
-    focus f;
+    focus f = { 0 };
     if (st == HON_OK)
         st = focus_build(&f, a, b, NULL, 0);
     reading_run rr = { 0 };
