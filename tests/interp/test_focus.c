@@ -78,6 +78,14 @@ static bool can_differ(const pair *p, const char *name)
     return focus_query(&p->f, (uint32_t)q);
 }
 
+/* Asserts that the rules targeted read member `yes` of vocabulary list `list` (none when NULL)
+ * and not member `no`. */
+static void reads(const pair *p, int list, const char *yes, const char *no)
+{
+    ck_assert_msg(!yes || focus_reads(&p->f, list, yes), "%s is read", yes);
+    ck_assert_msg(!focus_reads(&p->f, list, no), "%s is not read", no);
+}
+
 START_TEST(a_reading)
 {
     /* dark = yes: gloom reads it, sight.dark calls gloom, view.sight calls sight. traits,
@@ -90,8 +98,8 @@ START_TEST(a_reading)
     /* The rules where they part: sight.dark (it calls gloom) and view.sight (it calls sight);
      * not sight.hole, which calls nothing that differs. They read no member of the
      * vocabulary: no terrain, feature or kind. */
-    ck_assert(!focus_reads(&p.f, FOCUS_SQUARE, "mound") &&
-              !focus_reads(&p.f, FOCUS_TERRAIN, "trench"));
+    reads(&p, FOCUS_SQUARE, NULL, "mound");
+    reads(&p, FOCUS_TERRAIN, NULL, "trench");
     pair_close(&p);
 }
 END_TEST
@@ -106,9 +114,8 @@ START_TEST(an_edition)
     ck_assert(!can_differ(&p, "sight") && !can_differ(&p, "view") && !can_differ(&p, "traits") &&
               !can_differ(&p, "walls"));
     /* cover.woods (both versions: in one edition's set and not the other's) reads woods */
-    ck_assert(focus_reads(&p.f, FOCUS_TERRAIN, "woods"));
-    ck_assert(!focus_reads(&p.f, FOCUS_TERRAIN, "trench") &&
-              !focus_reads(&p.f, FOCUS_TERRAIN, "open"));
+    reads(&p, FOCUS_TERRAIN, "woods", "trench");
+    reads(&p, FOCUS_TERRAIN, NULL, "open");
     pair_close(&p);
 }
 END_TEST
@@ -125,19 +132,18 @@ START_TEST(rules_named)
     pair p;
     pair_open(&p, "base", "base,dark=yes", named, 1);
     ck_assert(can_differ(&p, "sight") && can_differ(&p, "view") && !can_differ(&p, "cover"));
-    ck_assert(focus_reads(&p.f, FOCUS_SQUARE, "mound") && !focus_reads(&p.f, FOCUS_SQUARE, "ford"));
-    ck_assert(focus_reads(&p.f, FOCUS_TERRAIN, "trench") &&
-              !focus_reads(&p.f, FOCUS_TERRAIN, "woods"));
-    ck_assert(!focus_reads(&p.f, FOCUS_SIDE, "wall") && !focus_reads(&p.f, FOCUS_KIND, "vehicle"));
+    reads(&p, FOCUS_SQUARE, "mound", "ford");
+    reads(&p, FOCUS_TERRAIN, "trench", "woods");
+    reads(&p, FOCUS_SIDE, NULL, "wall");
+    reads(&p, FOCUS_KIND, NULL, "vehicle");
     pair_close(&p);
     /* Naming walls.vehicle under hard: walls can run it, but hard changes nothing walls
      * reads: no query can differ. What it reads: the side feature wall and the kind vehicle. */
     const char *walls[] = { "walls.vehicle" };
     pair_open(&p, "base", "hard", walls, 1);
     ck_assert(!can_differ(&p, "walls") && !can_differ(&p, "cover") && !can_differ(&p, "toll"));
-    ck_assert(focus_reads(&p.f, FOCUS_SIDE, "wall") && !focus_reads(&p.f, FOCUS_SIDE, "hedge"));
-    ck_assert(focus_reads(&p.f, FOCUS_KIND, "vehicle") &&
-              !focus_reads(&p.f, FOCUS_KIND, "infantry"));
+    reads(&p, FOCUS_SIDE, "wall", "hedge");
+    reads(&p, FOCUS_KIND, "vehicle", "infantry");
     pair_close(&p);
 }
 END_TEST
