@@ -131,7 +131,8 @@ DIAG_CODE(NO_SUCH_QUERY,      401, "no query or fn of that name, or not one the 
 DIAG_CODE(BAD_REQUEST,        402, "a request's arguments do not fit: their number or types")
 DIAG_CODE(NO_PLACE,           403, "a word that names neither a unit nor a square of the board")
 
-/* E41x-E49x: settings, question files and snapshots (interp/choice.c, questions.c, snapshot.c) */
+/* E41x-E49x: settings, question files, snapshots and rule names (interp/choice.c, questions.c,
+ * snapshot.c, diff.c) */
 DIAG_CODE(SETTING_SYNTAX,     411, "a setting that does not parse")
 DIAG_CODE(SETTING_EDITION,    412, "a setting naming an unknown edition")
 DIAG_CODE(SETTING_VARIANT,    413, "a setting naming an unknown variant")
@@ -140,6 +141,7 @@ DIAG_CODE(QUESTION_LINE,      421, "a question file's line that is no question")
 DIAG_CODE(QUESTION_BOARD,     422, "a question file's board that does not load")
 DIAG_CODE(SNAPSHOT_HEADER,    431, "a file that is not a snapshot, or whose header is broken")
 DIAG_CODE(SNAPSHOT_LINE,      432, "a snapshot line that is not QUESTION = ANSWER")
+DIAG_CODE(NO_SUCH_RULE,       441, "a rule name that names no rule (diff --rule)")
 DIAG_CODE(QUESTION_READ,      498, "a question or snapshot file cannot be read")
 
 /* clang-format on */

@@ -52,13 +52,20 @@ def snapshot_workload(hon, extra):
         return int(out.split(": ")[1].split()[0]), cpu
 
 
+# The search's two settings: a reading that only a unit's markers can show (an NCO and its own
+# Suppressed marker), and the search's boards carry no marker: no board differs, so it asks the
+# queries that read the variant until its budget runs out. (An edition against itself asks
+# nothing: no query can answer differently.)
+SEARCH_SETTINGS = [SETTINGS[0], SETTINGS[0] + ",nco_rally_self=another_unit"]
+
+
 def search_workload(hon, extra):
-    """`hon diff --search` of an edition against itself (no board differs, so it asks until its
-    budget of 5 s runs out; with --cap, its check-only run, 1 s): (questions, CPU seconds)."""
+    """`hon diff --search` of two settings no board tells apart (it asks until its budget of
+    5 s runs out; with --cap, its check-only run, 1 s): (questions, CPU seconds)."""
     budget = "1" if extra and extra[0] == "--cap" else "5"
     if extra == NOTHING:  # nothing to subtract but the load: a search of 0 s is not allowed
-        return 0, timed([hon, "diff"] + NOTHING + SETTINGS[:1] * 2)[3]
-    out, err, rc, cpu = timed([hon, "diff", "--search", "--seconds", budget] + SETTINGS[:1] * 2)
+        return 0, timed([hon, "diff"] + NOTHING + SEARCH_SETTINGS)[3]
+    out, err, rc, cpu = timed([hon, "diff", "--search", "--seconds", budget] + SEARCH_SETTINGS)
     if rc != 0:
         raise RuntimeError(f"hon diff --search failed ({rc}):\n{err}")
     return int(out.split(" boards, ")[1].split()[0]), cpu

@@ -557,9 +557,12 @@ size_t hon_each_bundled_board(void (*fn)(void *ud, const char *path), void *ud);
 
 /* How hon_diff prints. */
 typedef struct hon_diff_options {
-    bool json;      /* one JSON object instead of text */
-    unsigned width; /* of the text: the two traces side by side (0: 160) */
-    size_t traces;  /* per group of differences, how many show their traces (0: all) */
+    bool json;                /* one JSON object instead of text */
+    unsigned width;           /* of the text: the two traces side by side (0: 160) */
+    size_t traces;            /* per group of differences, how many show their traces (0: all) */
+    const char *const *rules; /* only the differences whose rules that differ include one of
+                                 these (full names, "query.rule"; nrules 0: every one) */
+    size_t nrules;
 } hon_diff_options;
 /* Asks every question of qs in vm a and in vm b (the same rules, one per setting: hon_vm_copy,
  * hon_apply_setting; named label_a and label_b in the output) and writes to out each question
@@ -594,9 +597,12 @@ typedef struct hon_search_options {
     const char *const *queries; /* only these queries (nqueries 0: every query whose
                                    parameters are units, squares or of finite types) */
     size_t nqueries;
-    const char *witness; /* where the witness's scenario goes (NULL: nowhere); its
+    const char *witness;      /* where the witness's scenario goes (NULL: nowhere); its
                                    picture next to it, .scn replaced by (or else + ) .svg */
-    unsigned width;      /* of the text (0: 160) */
+    unsigned width;           /* of the text (0: 160) */
+    const char *const *rules; /* a difference counts only when the rules that differ include
+                                 one of these (full names; nrules 0: any difference) */
+    size_t nrules;
 } hon_search_options;
 /* Looks for the smallest board where settings a and b part (docs/spec/repl.md §5): boards
  * made of the loaded rules' own vocabulary (terrain, square and side features, interspace
@@ -611,6 +617,23 @@ typedef struct hon_search_options {
  * HON_ERR_IO when the witness cannot be written, HON_ERR_MEMORY. */
 hon_status hon_diff_search(hon_vm *a, const char *label_a, hon_vm *b, const char *label_b,
                            const hon_search_options *o, FILE *out, bool *found);
+
+/* Compares, for every variant of the rules and each of its readings other than the one
+ * `setting` gives it, session a (setting applied) with session b (the same rules; the setting
+ * and that reading applied here, one reading after another), and writes one line per reading
+ * to out (docs/spec/repl.md §5, `diff --variants`): how many questions of qs differ, with the
+ * first one and both answers; else, when a board query can read the variant, the witness of a
+ * short search (o: its seconds, 5 when 0; max_size, 5 when 0; seed; o->queries; no witness file
+ * is written); else that the reading never changes an answer. Only the questions that can read
+ * the variant are asked (a call of a query, or a written question, that runs no rule or fn
+ * reading it, at any depth, is sure to agree). *changing gets how many readings changed an
+ * answer. Both vms' boards are dropped. Errors as hon_diff's. */
+hon_status hon_diff_variants(hon_vm *a, hon_vm *b, const char *setting, const hon_question_set *qs,
+                             const hon_search_options *o, FILE *out, size_t *changing);
+/* Whether the rules declare a rule of that full name ("screens.mound"), in any edition; when
+ * they do not, reports E441 at `where` (the name as line 1 of a source of that name, as
+ * hon_apply_setting reports a setting) and returns HON_ERR_NOT_FOUND. */
+hon_status hon_check_rule_name(hon_vm *vm, const char *name, const char *where);
 
 /* Text of a status, for messages. */
 const char *hon_status_text(hon_status s);

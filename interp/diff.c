@@ -39,9 +39,7 @@ typedef struct diff_run {
 
 /* ---- the rules that differ ---- */
 
-/* A trace without its first line when that line is the setting it was given under ("under
- * edition strict"): the columns of a difference already say which setting each side is. */
-static const char *without_setting(const char *why)
+const char *diff_without_setting(const char *why)
 {
     if (strncmp(why, "under ", 6) != 0)
         return why;
@@ -209,6 +207,41 @@ char *diff_rules_that_differ(const hon_answer *a, const hon_answer *b)
     return out.len || out.oom ? sb_take(&out) : mem_strdup("");
 }
 
+hon_status hon_check_rule_name(hon_vm *vm, const char *name, const char *where)
+{
+    if (!vm || !name)
+        return HON_ERR_NOT_FOUND;
+    const res_program *p = vm->pg->res;
+    const char *like = NULL; /* a rule whose short name it is */
+    for (size_t r = 0; r < p->nrules; r++) {
+        if (strcmp(p->rules[r].name, name) == 0)
+            return HON_OK;
+        if (!like && strcmp(p->rules[r].short_name, name) == 0)
+            like = p->rules[r].name;
+    }
+    size_t n = strlen(name);
+    uint32_t id = diag_sources_add(&vm->sources, where ? where : "<rule>", name, n);
+    ast_loc at = { id == UINT32_MAX ? 0 : id, 1, 1, 1, n ? (uint32_t)n : 1 };
+    if (like)
+        session_report_at(vm, E_NO_SUCH_RULE, at,
+                          "no rule named '%s' (a rule is named QUERY.RULE: %s?)", name, like);
+    else
+        session_report_at(vm, E_NO_SUCH_RULE, at, "no rule named '%s'", name);
+    return HON_ERR_NOT_FOUND;
+}
+
+bool diff_rules_include(const char *list, const char *const *names, size_t n)
+{
+    for (const char *c = list; *c;) {
+        size_t k = strcspn(c, ",");
+        for (size_t i = 0; i < n; i++)
+            if (strlen(names[i]) == k && strncmp(c, names[i], k) == 0)
+                return true;
+        c += k + (c[k] == ',' ? 2 : 0);
+    }
+    return false;
+}
+
 /* ---- asking ---- */
 
 static void item_free(diff_item *d)
@@ -241,7 +274,7 @@ static hon_status record(diff_run *r, const qs_q *q)
         a[i] = qs_ask_traced(&r->s, i, q);
         if (a[i]) {
             d->answer[i] = mem_strdup(hon_answer_text(a[i]));
-            d->why[i] = mem_strdup(without_setting(hon_answer_why(a[i])));
+            d->why[i] = mem_strdup(diff_without_setting(hon_answer_why(a[i])));
         } else if (qs_ask(&r->s, i, q, &x, true)) { /* the session cannot ask it */
             d->answer[i] = mem_strdup(x.text ? x.text : "?");
             d->why[i] = mem_strdup("");
@@ -273,10 +306,15 @@ static hon_status ask_board(diff_run *r)
         r->total++;
         if (qs_same(&x, &y))
             continue;
-        r->differ[k]++;
         hon_status st = record(r, &q);
         if (st != HON_OK)
             return st;
+        if (r->o && r->o->nrules &&
+            !diff_rules_include(r->items[r->n - 1].rules, r->o->rules, r->o->nrules)) {
+            item_free(&r->items[--r->n]); /* a difference of other rules: not counted */
+            continue;
+        }
+        r->differ[k]++;
     }
     return HON_OK;
 }

@@ -8,7 +8,9 @@
  * K1..K4 their kinds (_ for none: the operand count is how many are not _); the disassembler
  * (disasm.c) prints each by its kind. The stack effect may use the first two operands as `a`
  * and `b`. A jump offset is signed, relative to the end of the instruction, and always the
- * last operand. Anything that can fail raises an E2xx error (docs/spec/errors.md).
+ * last operand. Anything that can fail raises an E2xx error (docs/spec/errors.md). focus.c
+ * reads VARIANT, TABLE, CALL_FN, CALL_QUERY, REQUIRE and RAISE to find what an answer can depend on: an
+ * instruction that reads a reading or a table, or runs rule code, goes there too.
  */
 #ifndef OP
 #define OP(name, effect, k1, k2, k3, k4, doc)

@@ -1,19 +1,25 @@
-/* search.c — the smallest board where two settings part (hon.h: hon_diff_search). Boards are
- * generated from the loaded rules' own vocabulary (their terrain, square and side features,
- * interspace items, armies, one 1-square counter of each unit kind, elevations 0 to 2): the
- * smallest sizes first, then sizes and boards at random, all from one seed. Each board is asked
- * the calls of the queries over its units, squares and finite types (questions.c); the first
- * call whose answers differ is kept, and the board is shrunk — units, sides, interspace items,
- * square features, terrain, elevation, rows and columns taken away one at a time while that
- * call still differs — to a minimal witness, written as a scenario file and an SVG picture with
- * the line between the call's places drawn. docs/spec/repl.md §5.
+/* search.c — the smallest board where two settings part (hon.h: hon_diff_search; quietly, for
+ * variants.c: search.h). Boards are generated from the loaded rules' own vocabulary (their
+ * terrain, square and side features, interspace items, armies, one 1-square counter of each
+ * unit kind, elevations 0 to 2), the part of it that the rules where the settings part read
+ * (focus.h) more often: the smallest sizes first, then sizes and boards at random, all from
+ * one seed. Each board is asked the calls of the queries over its units, squares and finite
+ * types (questions.c) that can answer differently; the first call whose answers differ (and,
+ * with rules named, whose rules that differ include one of them: diff.h) is kept, and the
+ * board is shrunk — units, sides, interspace items, square features, terrain, elevation, rows
+ * and columns taken away one at a time while that call still differs — to a minimal witness,
+ * written as a scenario file and an SVG picture with the line between the call's places drawn.
+ * docs/spec/repl.md §5.
  */
+#include "search.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "diff.h"
+#include "focus.h"
 #include "mem.h"
 
 #define SEARCH_MAX   12  /* the largest board side */
@@ -21,12 +27,17 @@
 #define SEARCH_SIDES 4   /* sides given a feature one by one */
 #define SEARCH_CAP   400 /* calls per query and board */
 
-/* The names a board may use, from the rules (owned strings). */
+/* The names a board may use, from the rules (owned strings), and those the rules where the
+ * settings part read (focus.h): a board takes them more often. */
 typedef struct vocab {
     char **names[5]; /* terrain, square features, side features, interspace items, armies */
     size_t n[5];
     char **counters; /* one 1-square counter per unit kind */
     size_t ncounters;
+    int *hot[5]; /* indexes into names[k] of those read (none for the armies) */
+    size_t nhot[5];
+    int *hot_counters; /* indexes into counters of those whose kind is read */
+    size_t nhot_counters;
 } vocab;
 
 enum {
@@ -76,8 +87,13 @@ typedef struct search {
     const hon_search_options *o;
     const char *label[2];
     strbuf text;      /* the last board's scenario text */
+    focus fc;         /* where the settings can part */
     size_t boards;    /* boards asked */
     size_t questions; /* calls asked (in both sessions) */
+    double seconds;   /* the time spent looking */
+    /* the board where a difference was first found: its number, size, the calls asked by then */
+    size_t found_at, found_after;
+    int found_w, found_h;
 } search;
 
 /* ---- the vocabulary ---- */
@@ -125,19 +141,41 @@ static void add_counter(void *ud, const char *name, const char *kind, unsigned s
     }
 }
 
-static bool vocab_read(hon_vm *vm, vocab *v)
+/* Appends i to the list *at (*n long); false on OOM. */
+static bool add_index(int **at, size_t *n, int i)
+{
+    int *grown = mem_realloc(*at, (*n + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    *at = grown;
+    grown[(*n)++] = i;
+    return true;
+}
+
+/* Reads the vocabulary of vm's rules into v, and which of it the focus f reads. HON_OK;
+ * HON_ERR_NOT_FOUND when there is nothing to make boards of, HON_ERR_MEMORY. */
+static hon_status vocab_read(hon_vm *vm, const focus *f, vocab *v)
 {
     static const char *const enums[5] = { "terrain", "square_feature", "side_feature",
                                           "interspace_item", "side" };
     memset(v, 0, sizeof *v);
+    bool ok = true;
     for (int k = 0; k < 5; k++) {
         name_list l = { v, k };
-        if (hon_each_member(vm, enums[k], add_name, &l) != v->n[k])
-            return false;
+        ok &= hon_each_member(vm, enums[k], add_name, &l) == v->n[k];
     }
     counter_pick c = { .v = v };
     hon_each_counter(vm, add_counter, &c);
-    return v->n[V_TERRAIN] && v->n[V_ARMY] && v->ncounters >= 1;
+    for (int k = 0; k < V_ARMY; k++)
+        for (size_t i = 0; ok && i < v->n[k]; i++)
+            if (focus_reads(f, k, v->names[k][i]))
+                ok = add_index(&v->hot[k], &v->nhot[k], (int)i);
+    for (size_t i = 0; ok && i < v->ncounters; i++)
+        if (focus_reads(f, FOCUS_KIND, c.kinds[i]))
+            ok = add_index(&v->hot_counters, &v->nhot_counters, (int)i);
+    if (!ok)
+        return HON_ERR_MEMORY;
+    return v->n[V_TERRAIN] && v->n[V_ARMY] && v->ncounters >= 1 ? HON_OK : HON_ERR_NOT_FOUND;
 }
 
 static void vocab_free(vocab *v)
@@ -146,10 +184,12 @@ static void vocab_free(vocab *v)
         for (size_t i = 0; i < v->n[k]; i++)
             mem_free(v->names[k][i]);
         mem_free(v->names[k]);
+        mem_free(v->hot[k]);
     }
     for (size_t i = 0; i < v->ncounters; i++)
         mem_free(v->counters[i]);
     mem_free(v->counters);
+    mem_free(v->hot_counters);
 }
 
 /* ---- generating boards ---- */
@@ -163,7 +203,65 @@ static int rnd(search *r, int n)
     return (int)((z ^ (z >> 31)) % (uint64_t)n);
 }
 
-/* A random board of w x h squares from the vocabulary. */
+/* A member of list k of the vocabulary: half the time (when the focus reads any) one the focus
+ * reads, else any. */
+static int pick(search *r, int k)
+{
+    const vocab *v = &r->vc;
+    if (v->nhot[k] && rnd(r, 2))
+        return v->hot[k][rnd(r, (int)v->nhot[k])];
+    return rnd(r, (int)v->n[k]);
+}
+
+/* Whether member i of list k is one the focus reads. */
+static bool hot(const vocab *v, int k, int i)
+{
+    for (size_t j = 0; i >= 0 && j < v->nhot[k]; j++)
+        if (v->hot[k][j] == i)
+            return true;
+    return false;
+}
+
+/* Whether a unit of g before unit n stands on square (x, y). */
+static bool taken(const gboard *g, int n, int x, int y)
+{
+    for (int k = 0; k < n; k++)
+        if (g->units[k].x == x && g->units[k].y == y)
+            return true;
+    return false;
+}
+
+/* A square of its own for unit i of g: for a third unit, half the time the one halfway between
+ * the first two (a unit between two others); else half the time (when the focus reads square
+ * features) a square with one it reads; else any. */
+static void place(search *r, gboard *g, int i)
+{
+    int *x = &g->units[i].x, *y = &g->units[i].y;
+    if (i == 2 && rnd(r, 2)) {
+        *x = (g->units[0].x + g->units[1].x) / 2;
+        *y = (g->units[0].y + g->units[1].y) / 2;
+        if (!taken(g, i, *x, *y))
+            return;
+    }
+    if (r->vc.nhot[V_SQUARE] && rnd(r, 2)) {
+        int spots[SEARCH_MAX * SEARCH_MAX], n = 0;
+        for (int k = 0; k < g->w * g->h; k++)
+            if (hot(&r->vc, V_SQUARE, g->feature[k]) && !taken(g, i, k % g->w, k / g->w))
+                spots[n++] = k;
+        if (n) {
+            int k = spots[rnd(r, n)];
+            *x = k % g->w;
+            *y = k / g->w;
+            return;
+        }
+    }
+    do {
+        *x = rnd(r, g->w);
+        *y = rnd(r, g->h);
+    } while (taken(g, i, *x, *y));
+}
+
+/* A random board of w x h squares from the vocabulary, the focus's names taken more often. */
 static void generate(search *r, gboard *g, int w, int h)
 {
     const vocab *v = &r->vc;
@@ -172,36 +270,32 @@ static void generate(search *r, gboard *g, int w, int h)
     g->h = h;
     int palette[3], np = 1 + rnd(r, 3);
     for (int i = 0; i < np; i++)
-        palette[i] = rnd(r, (int)v->n[V_TERRAIN]);
+        palette[i] = pick(r, V_TERRAIN);
+    int one_in = v->nhot[V_SQUARE] ? 3 : 6; /* squares with a feature: one in one_in */
     for (int i = 0; i < w * h; i++) {
         g->terrain[i] = palette[rnd(r, 4) ? 0 : rnd(r, np)];
-        g->feature[i] = v->n[V_SQUARE] && !rnd(r, 6) ? rnd(r, (int)v->n[V_SQUARE]) : -1;
+        g->feature[i] = v->n[V_SQUARE] && !rnd(r, one_in) ? pick(r, V_SQUARE) : -1;
         g->elev[i] = rnd(r, 2) ? 0 : 1 + rnd(r, 2);
     }
-    g->steps = v->n[V_SIDE] && rnd(r, 3) ? rnd(r, (int)v->n[V_SIDE]) : -1;
+    g->steps = v->n[V_SIDE] && rnd(r, 3) ? pick(r, V_SIDE) : -1;
     g->nsides = v->n[V_SIDE] ? rnd(r, 3) : 0;
     for (int i = 0; i < g->nsides; i++) {
         g->sides[i].south = w == 1 || (h > 1 && rnd(r, 2));
         g->sides[i].x = rnd(r, g->sides[i].south ? w : w - 1);
         g->sides[i].y = rnd(r, g->sides[i].south ? h - 1 : h);
-        g->sides[i].feature = rnd(r, (int)v->n[V_SIDE]);
+        g->sides[i].feature = pick(r, V_SIDE);
     }
-    g->item = v->n[V_ITEM] && !rnd(r, 3) ? rnd(r, (int)v->n[V_ITEM]) : -1;
+    g->item = v->n[V_ITEM] && !rnd(r, v->nhot[V_ITEM] ? 2 : 3) ? pick(r, V_ITEM) : -1;
     g->item_x = rnd(r, w);
     g->item_y = rnd(r, h);
-    g->nunits = w * h >= 3 && !rnd(r, 3) ? 3 : 2;
+    g->nunits = w * h >= 3 && rnd(r, 2) ? 3 : 2;
     if (w * h < g->nunits)
         g->nunits = w * h;
     for (int i = 0; i < g->nunits; i++) {
-        bool taken;
-        do { /* a square of its own */
-            g->units[i].x = rnd(r, w);
-            g->units[i].y = rnd(r, h);
-            taken = false;
-            for (int k = 0; k < i; k++)
-                taken |= g->units[k].x == g->units[i].x && g->units[k].y == g->units[i].y;
-        } while (taken);
-        g->units[i].counter = rnd(r, (int)v->ncounters);
+        place(r, g, i);
+        g->units[i].counter = v->nhot_counters && rnd(r, 2)
+                                  ? v->hot_counters[rnd(r, (int)v->nhot_counters)]
+                                  : rnd(r, (int)v->ncounters);
         g->units[i].army = i % (int)v->n[V_ARMY];
     }
 }
@@ -350,6 +444,35 @@ static void call_of(search *r, const warg *w, qs_q *q)
     }
 }
 
+/* Whether call q, whose answers differ, counts: with rules named (o->rules), when the rules
+ * that differ between its traced answers include one of them. *st: an error. */
+static bool counts(search *r, const qs_q *q, hon_status *st)
+{
+    if (!r->o->nrules)
+        return true;
+    hon_answer *a[2] = { qs_ask_traced(&r->s, 0, q), qs_ask_traced(&r->s, 1, q) };
+    char *names = diff_rules_that_differ(a[0], a[1]);
+    bool hit = names && diff_rules_include(names, r->o->rules, r->o->nrules);
+    if (!names)
+        *st = HON_ERR_MEMORY;
+    mem_free(names);
+    hon_answer_free(a[0]);
+    hon_answer_free(a[1]);
+    return hit;
+}
+
+/* Whether q's answers differ (and the difference counts); *st: an error (then false). */
+static bool differs(search *r, const qs_q *q, hon_status *st)
+{
+    qs_ans x, y;
+    r->questions++;
+    if (!qs_ask(&r->s, 0, q, &x, false) || !qs_ask(&r->s, 1, q, &y, false)) {
+        *st = HON_ERR_MEMORY;
+        return false;
+    }
+    return !qs_same(&x, &y) && counts(r, q, st);
+}
+
 /* Whether the witness call differs on board g (loaded first). *st: an error (then false). */
 static bool still_differs(search *r, const gboard *g, uint32_t stat, size_t nargs, const warg *w,
                           hon_status *st)
@@ -358,29 +481,16 @@ static bool still_differs(search *r, const gboard *g, uint32_t stat, size_t narg
         return false;
     qs_q q = { .stat = stat, .nargs = nargs };
     call_of(r, w, &q);
-    qs_ans x, y;
-    r->questions++;
-    if (!qs_ask(&r->s, 0, &q, &x, false) || !qs_ask(&r->s, 1, &q, &y, false)) {
-        *st = HON_ERR_MEMORY;
-        return false;
-    }
-    return !qs_same(&x, &y);
+    return differs(r, &q, st);
 }
 
 /* Asks every call of the current board; the first that differs into *q (true). */
 static bool first_difference(search *r, qs_q *q, hon_status *st)
 {
     qs_iter it = { 0 };
-    while (qs_next(&r->s, &it, q)) {
-        qs_ans x, y;
-        r->questions++;
-        if (!qs_ask(&r->s, 0, q, &x, false) || !qs_ask(&r->s, 1, q, &y, false)) {
-            *st = HON_ERR_MEMORY;
-            return false;
-        }
-        if (!qs_same(&x, &y))
+    while (*st == HON_OK && qs_next(&r->s, &it, q))
+        if (differs(r, q, st))
             return true;
-    }
     return false;
 }
 
@@ -602,7 +712,8 @@ static hon_status report(search *r, gboard *g, uint32_t stat, const warg *w, siz
     strbuf call = { 0 }, comment = { 0 };
     put_call(r, stat, w, n, &call);
     const char *ans[2] = { a[0] ? hon_answer_text(a[0]) : "?", a[1] ? hon_answer_text(a[1]) : "?" };
-    const char *why[2] = { a[0] ? hon_answer_why(a[0]) : "", a[1] ? hon_answer_why(a[1]) : "" };
+    const char *why[2] = { a[0] ? diff_without_setting(hon_answer_why(a[0])) : "",
+                           a[1] ? diff_without_setting(hon_answer_why(a[1])) : "" };
     char *rules = diff_rules_that_differ(a[0], a[1]);
     sb_printf(out, "witness (%d x %d): %s\n-- rules that differ: %s\n", g->w, g->h, sb_str(&call),
               rules && rules[0] ? rules : "none (the same rules fired)");
@@ -634,21 +745,29 @@ static hon_status report(search *r, gboard *g, uint32_t stat, const warg *w, siz
 
 /* ---- the search ---- */
 
-/* Keeps only the queries the search asks: those of o->queries (all when none), whose
- * parameters are units, squares and finite types (a side or an element has no place that
- * shrinking could keep). */
-static void choose_queries(search *r)
+/* Keeps only the queries the search asks: those of o->queries (all when none) that can answer
+ * differently under the two settings (focus.h), whose parameters are units, squares and finite
+ * types, one at least a unit or a square (a side or an element has no place that shrinking
+ * could keep). How many are left. */
+static size_t choose_queries(search *r)
 {
+    size_t left = 0;
+    const res_program *p = r->s.vm[0]->pg->res;
     for (size_t k = 0; k < r->s.nstats; k++) {
         qs_stat *st = &r->s.stats[k];
+        int32_t id = model_find_query(p, st->query);
         bool wanted = !r->o->nqueries;
         for (size_t i = 0; i < r->o->nqueries; i++)
             wanted |= strcmp(r->o->queries[i], st->query) == 0;
+        wanted &= id < 0 || focus_query(&r->fc, (uint32_t)id);
         for (size_t i = 0; i < st->nparams; i++)
             wanted &= st->kinds[i] != HON_T_SIDE && st->kinds[i] != HON_T_ELEMENT;
+        wanted &= st->board; /* a query with no place of the board is the same on every one */
         if (!wanted && !st->skip)
             st->skip = "not searched";
+        left += !st->skip;
     }
+    return left;
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -659,12 +778,12 @@ static double seconds_since(const struct timespec *t0)
 }
 
 /* The size of the i-th board of the search: the sizes up to max x max in order of area
- * (then width), each tried `per` times; past them, sizes at random. */
+ * (then the wider first), each tried `per` times; past them, sizes at random. */
 static void size_of(search *r, size_t i, int max, int per, int *w, int *h)
 {
     size_t k = 0;
     for (int area = 2; area <= max * max; area++)
-        for (int x = 1; x <= max; x++)
+        for (int x = max; x >= 1; x--)
             if (area % x == 0 && area / x <= max && k++ * (size_t)per + (size_t)per > i) {
                 *w = x;
                 *h = area / x;
@@ -676,6 +795,79 @@ static void size_of(search *r, size_t i, int max, int per, int *w, int *h)
         *w = 2;
 }
 
+/* A search's witness: its board and call (the query's stat and the arguments). */
+typedef struct witness {
+    gboard g;
+    uint32_t stat;
+    warg w[16];
+    size_t n;
+    int steps; /* of the shrinking */
+} witness;
+
+/* Starts search r of sessions a and b under options o: the question set, the focus, the
+ * vocabulary, the queries asked. *left: how many queries are asked. */
+static hon_status start(search *r, hon_vm *a, hon_vm *b, const hon_search_options *o, size_t *left)
+{
+    *r = (search){ .board = SIZE_MAX, .o = o, .rng = o->seed };
+    hon_question_set qs = { .cap = SEARCH_CAP, .int_lo = 0, .int_hi = 6 };
+    hon_vm *vms[2] = { a, b };
+    hon_status st = qs_build(&r->s, vms, 2, &qs);
+    if (st == HON_OK)
+        st = focus_build(&r->fc, a, b, o->rules, o->nrules);
+    if (st == HON_OK)
+        st = vocab_read(a, &r->fc, &r->vc);
+    if (st == HON_ERR_NOT_FOUND)
+        session_report(a, E_NONE, "<search>",
+                       "the rules declare no terrain, army or 1-square counter to make boards of");
+    *left = st == HON_OK ? choose_queries(r) : 0;
+    return st;
+}
+
+static void finish(search *r)
+{
+    hon_drop_board(r->s.vm[0]);
+    hon_drop_board(r->s.vm[1]);
+    sb_free(&r->text);
+    vocab_free(&r->vc);
+    focus_free(&r->fc);
+    qs_free(&r->s);
+}
+
+/* Makes boards until one shows a difference or the budget runs out (at once when no query is
+ * asked); the difference found shrunk into *wt (true), or false. */
+static bool look(search *r, size_t left, witness *wt, hon_status *st)
+{
+    const hon_search_options *o = r->o;
+    int max = o->max_size ? (int)o->max_size : 6;
+    double budget = o->seconds > 0 ? o->seconds : 60;
+    if (max > SEARCH_MAX)
+        max = SEARCH_MAX;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    qs_q q;
+    bool hit = false;
+    for (size_t i = 0; left && *st == HON_OK && !hit && seconds_since(&t0) < budget; i++) {
+        int w, h;
+        size_of(r, i, max, 8, &w, &h);
+        generate(r, &wt->g, w, h);
+        if ((*st = enter(r, &wt->g)) == HON_OK)
+            hit = first_difference(r, &q, st);
+    }
+    r->seconds = seconds_since(&t0);
+    if (*st != HON_OK || !hit)
+        return false;
+    r->found_at = r->boards;
+    r->found_w = wt->g.w;
+    r->found_h = wt->g.h;
+    r->found_after = r->questions;
+    wt->n = q.nargs;
+    wt->stat = q.stat;
+    wt->steps = 0;
+    witness_of(r, &wt->g, &q, wt->w);
+    *st = shrink(r, &wt->g, wt->stat, wt->w, wt->n, &wt->steps);
+    return *st == HON_OK;
+}
+
 hon_status hon_diff_search(hon_vm *a, const char *label_a, hon_vm *b, const char *label_b,
                            const hon_search_options *o, FILE *out, bool *found)
 {
@@ -683,55 +875,33 @@ hon_status hon_diff_search(hon_vm *a, const char *label_a, hon_vm *b, const char
         *found = false;
     if (!a || !b || !o || !out)
         return HON_ERR_NOT_FOUND;
-    search r = { .board = SIZE_MAX, .o = o, .label = { label_a, label_b }, .rng = o->seed };
+    search r;
+    size_t left;
+    hon_status st = start(&r, a, b, o, &left);
+    r.label[0] = label_a;
+    r.label[1] = label_b;
     int max = o->max_size ? (int)o->max_size : 6;
-    double budget = o->seconds > 0 ? o->seconds : 60;
     if (max > SEARCH_MAX)
         max = SEARCH_MAX;
-    hon_question_set qs = { .cap = SEARCH_CAP, .int_lo = 0, .int_hi = 6 };
-    hon_vm *vms[2] = { a, b };
-    hon_status st = qs_build(&r.s, vms, 2, &qs);
-    if (st == HON_OK && !vocab_read(a, &r.vc)) {
-        session_report(a, E_NONE, "<search>",
-                       "the rules declare no terrain, army or 1-square counter to make boards of");
-        st = HON_ERR_NOT_FOUND;
-    }
-    if (st == HON_OK)
-        choose_queries(&r);
     strbuf text = { 0 };
-    sb_printf(&text, "search %s | %s: boards up to %d x %d, seed %llu, %g s\n", label_a, label_b,
-              max, max, (unsigned long long)o->seed, budget);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    gboard g;
-    qs_q q;
-    bool hit = false;
-    for (size_t i = 0; st == HON_OK && !hit && seconds_since(&t0) < budget; i++) {
-        int w, h;
-        size_of(&r, i, max, 8, &w, &h);
-        generate(&r, &g, w, h);
-        if ((st = enter(&r, &g)) == HON_OK)
-            hit = first_difference(&r, &q, &st);
-    }
-    if (st == HON_OK && hit) {
-        warg wa[16];
-        int steps = 0;
-        size_t n = q.nargs;
-        uint32_t stat = q.stat;
-        sb_printf(&text, "found on board %zu (%d x %d) after %zu questions", r.boards, g.w, g.h,
-                  r.questions);
-        witness_of(&r, &g, &q, wa);
-        st = shrink(&r, &g, stat, wa, n, &steps);
-        sb_printf(&text, ", shrunk in %d step%s\n", steps, steps == 1 ? "" : "s");
-        if (st == HON_OK)
-            st = report(&r, &g, stat, wa, n, &text);
+    sb_printf(&text, "search %s | %s", label_a, label_b);
+    for (size_t i = 0; i < o->nrules; i++)
+        sb_printf(&text, "%s%s", i ? ", " : ", rules that differ include ", o->rules[i]);
+    sb_printf(&text, ": boards up to %d x %d, seed %llu, %g s\n", max, max,
+              (unsigned long long)o->seed, o->seconds > 0 ? o->seconds : 60);
+    witness wt;
+    bool hit = st == HON_OK && look(&r, left, &wt, &st);
+    if (hit) {
+        sb_printf(&text, "found on board %zu (%d x %d) after %zu questions, shrunk in %d step%s\n",
+                  r.found_at, r.found_w, r.found_h, r.found_after, wt.steps,
+                  wt.steps == 1 ? "" : "s");
+        st = report(&r, &wt.g, wt.stat, wt.w, wt.n, &text);
     } else if (st == HON_OK) {
         sb_printf(&text,
-                  "no difference found up to %d x %d (%zu boards, %zu questions in %.1f s)\n", max,
-                  max, r.boards, r.questions, seconds_since(&t0));
+                  "no difference found up to %d x %d (%zu boards, %zu questions in %.1f s%s)\n",
+                  max, max, r.boards, r.questions, r.seconds,
+                  left ? "" : ": no query the search asks can answer differently");
     }
-    hon_drop_board(a);
-    hon_drop_board(b);
     if (st == HON_OK && text.oom)
         st = HON_ERR_MEMORY;
     if (st == HON_OK && fwrite(sb_str(&text), 1, text.len, out) != text.len)
@@ -739,8 +909,48 @@ hon_status hon_diff_search(hon_vm *a, const char *label_a, hon_vm *b, const char
     if (found)
         *found = st == HON_OK && hit;
     sb_free(&text);
-    sb_free(&r.text);
-    vocab_free(&r.vc);
-    qs_free(&r.s);
+    finish(&r);
     return st;
+}
+
+hon_status search_quiet(hon_vm *a, hon_vm *b, const hon_search_options *o, search_found *res)
+{
+    *res = (search_found){ 0 };
+    search r;
+    size_t left;
+    hon_status st = start(&r, a, b, o, &left);
+    witness wt;
+    res->found = st == HON_OK && look(&r, left, &wt, &st);
+    res->none_can = st == HON_OK && !left;
+    res->boards = r.boards;
+    res->questions = r.questions;
+    res->seconds = r.seconds;
+    if (res->found && (st = enter(&r, &wt.g)) == HON_OK) {
+        qs_q q = { .stat = wt.stat, .nargs = wt.n };
+        call_of(&r, wt.w, &q);
+        strbuf call = { 0 };
+        put_call(&r, wt.stat, wt.w, wt.n, &call);
+        res->call = sb_take(&call);
+        for (size_t i = 0; i < 2; i++) {
+            qs_ans x;
+            if (qs_ask(&r.s, i, &q, &x, true))
+                res->answer[i] = mem_strdup(x.text ? x.text : "?");
+        }
+        res->w = wt.g.w;
+        res->h = wt.g.h;
+        if (!res->call || !res->answer[0] || !res->answer[1])
+            st = HON_ERR_MEMORY;
+    }
+    finish(&r);
+    return st;
+}
+
+void search_found_free(search_found *f)
+{
+    if (!f)
+        return;
+    mem_free(f->call);
+    mem_free(f->answer[0]);
+    mem_free(f->answer[1]);
+    memset(f, 0, sizeof *f);
 }

@@ -945,6 +945,7 @@ static bool add_variant(char **setting, const char *nr)
 void cli_question_opts_free(cli_question_opts *o)
 {
     free((void *)o->so.queries);
+    free(o->rules);
     free((void *)o->qs.boards);
     free((void *)o->qs.files);
     free(o->settings[0]);
@@ -969,21 +970,23 @@ bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
     const char **boards = calloc((size_t)n + 2, sizeof *boards);
     const char **files = calloc((size_t)n + 1, sizeof *files);
     const char **queries = calloc((size_t)n + 1, sizeof *queries);
+    o->rules = calloc((size_t)n + 1, sizeof *o->rules);
     hon_question_defaults(&o->qs);
     o->qs.boards = boards;
     o->qs.files = files;
     o->so.queries = queries;
+    o->so.rules = o->out.rules = o->rules;
     o->out.json = g && g->json;
-    if (!boards || !files || !queries)
+    if (!boards || !files || !queries || !o->rules)
         return refuse(err, cap, "out of memory");
     if (g && g->board)
         boards[o->qs.nboards++] = g->board;
     for (int i = 0; i < n; i++) {
         const char *a = args[i], *v = i + 1 < n ? args[i + 1] : NULL;
-        static const char *const with_value[] = { "--board",   "--questions", "--cap",
-                                                  "--ints",    "--traces",    "--width",
-                                                  "--variant", "--max-size",  "--seconds",
-                                                  "--seed",    "--query",     "--witness" };
+        static const char *const with_value[] = {
+            "--board",    "--questions", "--cap",  "--ints",  "--traces",  "--width", "--variant",
+            "--max-size", "--seconds",   "--seed", "--query", "--witness", "--rule"
+        };
         bool takes = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             takes |= strcmp(a, with_value[k]) == 0;
@@ -1004,6 +1007,10 @@ bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
             o->out.json = true;
         else if (strcmp(a, "--search") == 0 && want == 2)
             o->search = true;
+        else if (strcmp(a, "--variants") == 0 && want == 2)
+            o->variants = true;
+        else if (strcmp(a, "--rule") == 0 && want == 2)
+            o->rules[o->out.nrules++] = v;
         else if (strcmp(a, "--query") == 0)
             queries[o->so.nqueries++] = v;
         else if (strcmp(a, "--witness") == 0)
@@ -1048,7 +1055,12 @@ bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
         else if (!takes && !(o->settings[o->nsettings++] = dup_str(a)))
             return refuse(err, cap, "out of memory");
     }
-    if (want == 2 && o->nsettings != want)
+    o->so.nrules = o->out.nrules;
+    if (o->variants && (o->search || o->out.nrules))
+        return refuse(err, cap, "--variants goes with neither --search nor --rule");
+    if (o->variants && o->nsettings > 1)
+        return refuse(err, cap, "diff --variants takes one setting at most: [EDITION]");
+    if (want == 2 && !o->variants && o->nsettings != want)
         return refuse(err, cap,
                       "diff compares two settings: A B (EDITION or EDITION,NAME=READING)");
     return true;
@@ -1076,16 +1088,21 @@ int cli_diff(cli_session *s, const cli_question_opts *o)
     size_t before = s->diags, ndiff = 0;
     hon_vm *a = hon_vm_copy(s->vm), *b = a ? hon_vm_copy(s->vm) : NULL;
     hon_status st = b ? HON_OK : HON_ERR_MEMORY;
+    const char *setting = o->nsettings ? o->settings[0] : ""; /* --variants: the default */
     if (st == HON_OK)
-        st = hon_apply_setting(a, o->settings[0], "<command-line>");
+        st = hon_apply_setting(a, setting, "<command-line>");
     if (st == HON_OK)
-        st = hon_apply_setting(b, o->settings[1], "<command-line>");
+        st = hon_apply_setting(b, o->variants ? setting : o->settings[1], "<command-line>");
     bool found = false;
     hon_search_options so = o->so;
     so.width = o->out.width;
     hon_question_set qs = o->qs;
     qs.bundled_boards &= s->bundled_rules;
-    if (st == HON_OK && o->search)
+    for (size_t i = 0; st == HON_OK && i < o->out.nrules; i++)
+        st = hon_check_rule_name(a, o->rules[i], "<command-line>");
+    if (st == HON_OK && o->variants)
+        st = hon_diff_variants(a, b, setting, &qs, &so, stdout, &ndiff);
+    else if (st == HON_OK && o->search)
         st = hon_diff_search(a, o->settings[0], b, o->settings[1], &so, stdout, &found);
     else if (st == HON_OK)
         st = hon_diff(a, o->settings[0], b, o->settings[1], &qs, &o->out, stdout, &ndiff);
@@ -1094,7 +1111,7 @@ int cli_diff(cli_session *s, const cli_question_opts *o)
     hon_vm_free(a);
     hon_vm_free(b);
     if (st != HON_OK) {
-        failed(s, before, st, "cannot compare", o->settings[0]);
+        failed(s, before, st, "cannot compare", setting);
         return 2;
     }
     return ndiff ? 1 : 0;

@@ -142,14 +142,18 @@ typedef struct cli_question_opts {
     char *settings[2];
     size_t nsettings;
     bool search;           /* diff --search: look for a witness board instead */
+    bool variants;         /* diff --variants: every other reading of every variant */
     hon_search_options so; /* its options (so.queries points into argv, the array is new) */
+    const char **rules;    /* --rule NAME (into argv; the array is new; out.rules and so.rules
+                              share it) */
 } cli_question_opts;
 
-/* Parses the arguments of `diff` (want: 2 settings) or of `snapshot record FILE` after FILE
- * (want: 1, which may be left out) into o: the question options of repl.md §5, the settings,
- * `--variant NAME=READING` added to the setting before it. g (may be NULL): the global options,
- * whose --board is one more board and --json prints JSON. False with the reason in err (cap
- * bytes) for arguments that do not fit. Free o with cli_question_opts_free either way. */
+/* Parses the arguments of `diff` (want: 2 settings; with --variants 0 or 1) or of `snapshot
+ * record FILE` after FILE (want: 1, which may be left out) into o: the question options of
+ * repl.md §5, the settings, `--variant NAME=READING` added to the setting before it. g (may be
+ * NULL): the global options, whose --board is one more board and --json prints JSON. False
+ * with the reason in err (cap bytes) for arguments that do not fit. Free o with
+ * cli_question_opts_free either way. */
 bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
                              cli_question_opts *o, char *err, size_t cap);
 void cli_question_opts_free(cli_question_opts *o);
@@ -159,9 +163,10 @@ char *cli_global_setting(const cli_opts *g);
  * applied to one and B to the other, asked every question of o->qs (hon_diff; the bundled
  * boards only when the session loaded the bundled rules); prints the
  * differences. With o->search, looks for the smallest board where they part instead
- * (hon_diff_search). Returns 0 when nothing differs (or no witness was found), 1 when
- * something does, 2 on an error (an unknown edition or reading, a board or question file that
- * does not load: reported). */
+ * (hon_diff_search); with o->variants, compares setting A (or the default edition) with each
+ * other reading of each variant (hon_diff_variants). Returns 0 when nothing differs (or no
+ * witness was found), 1 when something does, 2 on an error (an unknown edition, reading or
+ * rule, a board or question file that does not load: reported). */
 int cli_diff(cli_session *s, const cli_question_opts *o);
 /* `snapshot record FILE`: applies o's setting to a copy of the session's rules and writes
  * every answer of o->qs to FILE; prints "wrote FILE: N answers". Returns 0, or 2 on an

@@ -63,6 +63,11 @@ static const char usage_text[] =
     "                          EDITION,NAME=READING,...; '--variant NAME=READING' after a\n"
     "                          setting adds to it) and list the answers that differ, with\n"
     "                          both traces; exit 0 when none does, 1 when some do\n"
+    "  diff --variants [QOPTION]... [SETTING]\n"
+    "                          compare SETTING (the default edition) with each other\n"
+    "                          reading of each variant: one line per reading, the questions\n"
+    "                          that differ, else a witness board, else 'never changes an\n"
+    "                          answer'; exit 1 when a reading changes one\n"
     "  snapshot record FILE [QOPTION]... [SETTING]\n"
     "                          write every answer of the question set to FILE\n"
     "  snapshot check FILE     ask FILE's questions again and list the changed answers;\n"
@@ -78,9 +83,11 @@ static const char usage_text[] =
     "  --traces N              diff: traces shown per group of differences (all)\n"
     "  --width N               diff: width of the two traces side by side (160)\n"
     "  --json                  diff: one JSON object\n"
+    "  --rule NAME             diff, diff --search: only the differences where rule NAME\n"
+    "                          (QUERY.RULE) is among the rules that differ (repeatable)\n"
     "diff --search [SOPTION]... A B: the smallest board where A and B part, shrunk\n"
-    "  --max-size N            boards up to N x N (6)\n"
-    "  --seconds S             the time budget (60)\n"
+    "  --max-size N            boards up to N x N (6; --variants: 5)\n"
+    "  --seconds S             the time budget (60; --variants: 5 for each reading)\n"
     "  --seed N                the random boards' seed (0)\n"
     "  --query NAME            ask only this query (repeatable)\n"
     "  --witness FILE          write the witness board (.scn) and its picture (.svg)\n\n"
@@ -186,7 +193,7 @@ static const subcommand subcommands[] = {
     { "eval", 1, -1 }, { "why", 1, -1 },  { "odds", 1, -1 },     { "check", 1, -1 },
     { "test", 0, -1 }, { "rules", 0, 1 }, { "show", 1, 1 },      { "dis", 1, 1 },
     { "los", 2, 2 },   { "draw", 0, 2 },  { "svg", 1, 3 },       { "do", 1, -1 },
-    { "move", 2, -1 }, { "diff", 2, -1 }, { "snapshot", 2, -1 }, { "reach", 1, 2 },
+    { "move", 2, -1 }, { "diff", 1, -1 }, { "snapshot", 2, -1 }, { "reach", 1, 2 },
 };
 
 /* Returns a new string: the arguments joined by spaces (`hon why f(a, b)` unquoted). */

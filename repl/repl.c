@@ -745,8 +745,9 @@ static const command commands[] = {
     { "json", cmd_json, "json [on|off]", "print answers as JSON", { A_NONE } },
     { "diff",
       cmd_diff,
-      "diff [QOPTION]... A B",
-      "the answers that differ between two settings",
+      "diff [QOPTION]... A B | diff --variants [SETTING]",
+      "the answers that differ between two settings (--search: a witness board; --variants: "
+      "each other reading of each variant)",
       { A_EDITION } },
     { "snapshot",
       cmd_snapshot,

@@ -2,9 +2,10 @@
  * introspection (hon_query_info_of's kinds, hon_each_member, hon_each_board_thing,
  * hon_each_expectation, hon_each_bundled_board), quiet and traced calls by handle
  * (hon_call_query_text, hon_ask_query, hon_answer_fired), hon_vm_copy, settings
- * (hon_apply_setting), and the engines themselves (hon_diff, hon_snapshot_record,
- * hon_snapshot_check). Every expected value is worked out in a comment from the rules and the
- * board written below; tests/repl/run.py drives the same through the `hon` program.
+ * (hon_apply_setting), rule names (hon_check_rule_name), and the engines themselves (hon_diff,
+ * hon_diff_variants, hon_snapshot_record, hon_snapshot_check). Every expected value is worked
+ * out in a comment from the rules and the board written below; tests/repl/run.py drives the
+ * same through the `hon` program.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -424,6 +425,80 @@ START_TEST(snapshot_round_trip)
 }
 END_TEST
 
+START_TEST(rule_names_and_variants)
+{
+    fixture fx;
+    fixture_open(&fx);
+    /* one more variant, read by a rule of cost that never fires: its reading changes nothing */
+    const char *mood = "variant mood \"M\" { reading calm default; reading stormy; }\n"
+                       "rule cost.mood cite \"T.cost\" when variant mood == stormy and false "
+                       "answer 5;\n";
+    ck_assert_msg(hon_load_source(fx.t->vm, "mood.hon", mood, strlen(mood)) == HON_OK, "%s",
+                  fx.t->log);
+    hon_vm *a = hon_vm_copy(fx.t->vm), *b = hon_vm_copy(fx.t->vm);
+    ck_assert_ptr_nonnull(b);
+
+    /* rule names: any edition's (cost.hasty is hard's); a name that is none is E441 at column
+     * 1 of the source named, with the full name of a rule whose short name it is */
+    ck_assert_int_eq(hon_check_rule_name(a, "line_of_sight.woods", "<t>"), HON_OK);
+    ck_assert_int_eq(hon_check_rule_name(a, "cost.hasty", "<t>"), HON_OK);
+    ck_assert_int_eq(hon_check_rule_name(a, "hasty", "<t>"), HON_ERR_NOT_FOUND);
+    ck_assert_msg(fx.t->ndiags == 1 && fx.t->d[0].code == 441 && fx.t->d[0].line == 1 &&
+                      fx.t->d[0].col == 1 && strcmp(fx.t->d[0].path, "<t>") == 0 &&
+                      strstr(fx.t->log, "no rule named 'hasty' (a rule is named QUERY.RULE: "
+                                        "cost.hasty?)"),
+                  "%s", fx.t->log);
+
+    /* diff with rules named: day and night part only on line_of_sight.dark (4 lines, see
+     * diff_of_two_settings); naming line_of_sight.woods keeps none of them */
+    ck_assert_int_eq(hon_apply_setting(a, "base", "<t>"), HON_OK);
+    ck_assert_int_eq(hon_apply_setting(b, "base,vis=night", "<t>"), HON_OK);
+    hon_question_set qs = ridge_questions(&fx);
+    qs.int_lo = qs.int_hi = 0;
+    const char *woods[] = { "line_of_sight.woods" }, *dark[] = { "line_of_sight.dark" };
+    hon_diff_options o = { .rules = woods, .nrules = 1 };
+    size_t n = 0;
+    FILE *null = fopen("/dev/null", "w");
+    ck_assert_int_eq(hon_diff(a, "day", b, "night", &qs, &o, null, &n), HON_OK);
+    ck_assert_uint_eq(n, 0);
+    o.rules = dark;
+    ck_assert_int_eq(hon_diff(a, "day", b, "night", &qs, &o, null, &n), HON_OK);
+    ck_assert_uint_eq(n, 4);
+    fclose(null);
+
+    /* every other reading against base: vis = night (read by line_of_sight.dark) and mood =
+     * stormy (read by cost.mood). The questions that can read vis: line_of_sight's 5 calls on
+     * ridge.scn and the test's line_of_sight($a, $b) (the test's other expectation calls cost,
+     * which cannot): 6, of which the 4 lines not through the wood differ, the first one asked
+     * being line_of_sight($a, $c) (the written question comes first, and is the same).
+     * The questions that can read mood: cost over 2 terrains x 2 bools and the test's
+     * `not (cost(open, false) == 2)`: 5, none differs (the rule never fires), and cost has no
+     * place of a board: no search. */
+    ck_assert_int_eq(hon_apply_setting(b, "base", "<t>"), HON_OK);
+    char *buf = NULL;
+    size_t len = 0, changing = 0;
+    FILE *f = open_memstream(&buf, &len);
+    hon_search_options so = { .seconds = 0.2, .max_size = 3 };
+    ck_assert_int_eq(hon_diff_variants(a, b, "base", &qs, &so, f, &changing), HON_OK);
+    char *text = captured(f, &buf);
+    char want[512];
+    snprintf(want, sizeof want,
+             "\nvis=night: 4 of 6 questions differ, e.g. %s: line_of_sight($a, $c): permit | "
+             "forbid\nmood=stormy: never changes an answer (none of the 5 questions that can read "
+             "it differs; no board query reads it)\n1 of 2 readings change an answer\n",
+             fx.board);
+    ck_assert_msg(strstr(text, "variants under base: 2 variants, 2 other readings") == text &&
+                      strstr(text, want),
+                  "%s", text);
+    ck_assert_uint_eq(changing, 1);
+    ck_assert_ptr_null(hon_board_path(a)); /* the boards are dropped */
+    free(text);
+    hon_vm_free(a);
+    hon_vm_free(b);
+    fixture_close(&fx);
+}
+END_TEST
+
 typedef struct boards_seen {
     size_t n;
     bool hill;
@@ -462,6 +537,7 @@ int main(void)
     tcase_add_test(tc, diff_of_two_settings);
     tcase_add_test(tc, snapshot_round_trip);
     tcase_add_test(tc, bundled_boards);
+    tcase_add_test(tc, rule_names_and_variants);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

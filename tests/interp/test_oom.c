@@ -1,7 +1,8 @@
 /* test_oom.c — allocation-failure injection over the whole back end: for N = 0, 1, 2, ...
  * the Nth allocation and every later one fail (base/mem.h hook) while a vm is created, a
  * program covering every declaration form is loaded, and expressions, odds and tests run; a
- * board is played on; two settings are compared (hon_diff) and a snapshot recorded and checked.
+ * board is played on; two settings are compared (hon_diff, hon_diff_search, hon_diff_variants)
+ * and a snapshot recorded and checked.
  * Nothing may crash or leak (run under ASan or the valgrind setup); a run that meets no
  * failure ends the loop.
  */
@@ -273,6 +274,15 @@ static void diff_and_snapshot(hon_vm *vm, const void *ud)
     FILE *devnull = fopen("/dev/null", "w");
     if (b)
         hon_diff(vm, "day", b, "dark", &qs, NULL, devnull, NULL);
+    /* a search for lit.dark's difference: lit($u1) differs on the first board made, long
+     * before the budget, so every run makes the same boards */
+    const char *rules[] = { "lit.dark" };
+    hon_search_options find = { .seconds = 30, .max_size = 2, .rules = rules, .nrules = 1 };
+    if (b)
+        hon_diff_search(vm, "day", b, "dark", &find, devnull, NULL);
+    hon_search_options so = { .seconds = 0.01, .max_size = 2 }; /* dark changes lit: no search */
+    if (b)
+        hon_diff_variants(vm, b, "", &qs, &so, devnull, NULL);
     hon_vm_free(b);
     FILE *f = fopen(paths[2], "w");
     hon_snapshot_record(vm, "", &qs, f, NULL);
@@ -308,8 +318,19 @@ START_TEST(every_allocation_fails_in_a_diff)
     FILE *devnull = fopen("/dev/null", "w");
     size_t ndiff = 0;
     ck_assert_int_eq(hon_diff(t->vm, "day", b, "dark", &qs, NULL, devnull, &ndiff), HON_OK);
-    fclose(devnull);
     ck_assert_uint_eq(ndiff, 2);
+    /* the search: lit($u1) is false by day and true under dark on any board with a unit, the
+     * rule that differs being lit.dark */
+    const char *rules[] = { "lit.dark" };
+    hon_search_options find = { .seconds = 30, .max_size = 2, .rules = rules, .nrules = 1 };
+    bool found = false;
+    ck_assert_int_eq(hon_diff_search(t->vm, "day", b, "dark", &find, devnull, &found), HON_OK);
+    ck_assert(found);
+    /* dark's one other reading changes lit's two answers: one reading changes an answer */
+    hon_search_options so = { .seconds = 0.01, .max_size = 2 };
+    ck_assert_int_eq(hon_diff_variants(t->vm, b, "", &qs, &so, devnull, &ndiff), HON_OK);
+    ck_assert_uint_eq(ndiff, 1);
+    fclose(devnull);
     hon_vm_free(b);
     tvm_free(t);
     unlink(board);

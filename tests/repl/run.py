@@ -8,7 +8,8 @@ The fixtures (tests/repl/fixtures/*.hon) are small programs written for these te
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
-`play_landing_craft_undo`, `diff_bundled` and `why_not_bundled` use the bundled rules.
+`play_landing_craft_undo`, `diff_bundled`, `diff_search_geometry` and `why_not_bundled` use the
+bundled rules.
 """
 import json
 import os
@@ -1545,6 +1546,276 @@ def diff_search():
         p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--search"] + bad +
                 ["plain", "strict"])
         check(p.returncode == 2 and "hon --help" in p.stderr, f"usage: {bad}", p)
+
+
+# ---- witnesses of the bundled rules' geometric readings (diff --search) ----
+
+# line_of_sight's answers (the enum sight of rules/line_of_sight.hon), worst first.
+SIGHT = {"blocked": 0, "obscured": 1, "clear": 2}
+
+
+def square_xy(name):
+    """'C4' -> (2, 3): column, row from 0."""
+    m = re.fullmatch(r"([A-Z]+)(\d+)", name)
+    x = 0
+    for c in m.group(1):
+        x = x * 26 + ord(c) - ord("A") + 1
+    return x - 1, int(m.group(2)) - 1
+
+
+def parse_witness(path):
+    """The board of a witness file as diff --search writes it (board.md §4): its size, each
+    square's (terrain, feature) and elevation by (x, y), the feature of `side steps`, the other
+    sides as {frozenset of two squares: feature}, the units as {name: square}."""
+    with open(path) as f:
+        text = f.read()
+    w, h = map(int, re.search(r"^size (\d+) x (\d+)$", text, re.M).groups())
+    legend = {sym: (t, ft) for sym, t, ft in
+              re.findall(r"(\S) = (\w+)(?: \+ (\w+))?", re.search(r"^legend(.*)$", text,
+                                                                   re.M).group(1))}
+    rows = re.findall(r"^ *(\d+) ((?:\S ?)+)$", text, re.M)
+    squares, elev = {}, {}
+    for i, (y, cells) in enumerate(rows):  # the map's rows, then the elevation's
+        for x, c in enumerate(cells.split()):
+            if i < h:
+                squares[(x, int(y) - 1)] = legend[c]
+            else:
+                elev[(x, int(y) - 1)] = int(c)
+    steps = re.search(r"^side steps (\w+)$", text, re.M)
+    sides = {frozenset((square_xy(a), square_xy(b))): ft
+             for a, b, ft in re.findall(r"^side ([A-Z]+\d+)/([A-Z]+\d+) (\w+)$", text, re.M)}
+    units = {n: square_xy(sq) for n, sq in re.findall(r"^unit (\w+) = \w+ \w+ at (\w+)$", text,
+                                                      re.M)}
+    return {"w": w, "h": h, "squares": squares, "elev": elev,
+            "steps": steps.group(1) if steps else None, "sides": sides, "units": units}
+
+
+def side_feature(board, a, b):
+    """The feature on the side between squares a and b: `side steps`'s where the elevations
+    differ, else the side's own, else None."""
+    if board["steps"] and board["elev"][a] != board["elev"][b]:
+        return board["steps"]
+    return board["sides"].get(frozenset((a, b)))
+
+
+def setting_flags(setting):
+    """The global options of a setting 'EDITION,NAME=READING,...'."""
+    ed, *readings = setting.split(",")
+    flags = ["--edition", ed] if ed else []
+    for r in readings:
+        flags += ["--variant", r]
+    return flags
+
+
+def search_witness(tmp, extra, a, b, load=()):
+    """Runs `hon diff --search --query line_of_sight` (seed 0, 60 s) of settings a and b with a
+    witness file and checks what every witness must be: found in under a minute, at most 5 x 5,
+    and the board, loaded with --board, gives under a and under b the two answers the search
+    printed, which differ. Returns the board (parse_witness), the call's two units, the rules
+    that differ, the two answers and the search's run (for check's messages)."""
+    w = os.path.join(tmp, "w.scn")
+    args = list(load) + ["diff", "--search", "--query", "line_of_sight", "--seconds", "60",
+                         "--witness", w] + extra + [a, b]
+    t0 = time.monotonic()
+    p = run(args)
+    took = time.monotonic() - t0
+    out = p.stdout.splitlines()
+    wit = re.fullmatch(r"witness \((\d) x (\d)\): line_of_sight\(\$(u\d), \$(u\d)\)", out[2])
+    check(p.returncode == 1 and wit and out[3].startswith("-- rules that differ: "),
+          "a witness of line_of_sight", p)
+    check(int(wit.group(1)) <= 5 and int(wit.group(2)) <= 5 and took < 60,
+          f"at most 5 x 5, in under a minute (took {took:.1f} s)", p)
+    row = [m for m in (re.match(rf"  {re.escape(a)}: (\w+) +\| {re.escape(b)}: (\w+)$", l)
+                       for l in out) if m]
+    check(row, "the two answers side by side", p)
+    answers = row[0].groups()
+    call = f"line_of_sight(${wit.group(3)}, ${wit.group(4)})"
+    for setting, want in zip((a, b), answers):
+        q = run(list(load) + ["--board", w] + setting_flags(setting) + ["eval", call])
+        check(q.returncode == 0 and q.stdout.splitlines()[0] == want,
+              f"the witness loaded under {setting} answers {want}", q)
+    check(answers[0] != answers[1], "the answers differ", p)
+    return (parse_witness(w), (wit.group(3), wit.group(4)),
+            out[3][len("-- rules that differ: "):].split(", "), answers, p)
+
+
+@case
+def diff_search_geometry():
+    # Each geometric reading of the bundled rules has a witness of at most 5 x 5, found in under
+    # a minute with the default seed (repl.md §5). Which of the two answers is the better sight
+    # is worked out from the rules (rules/line_of_sight.hon, rules/terrain.hon,
+    # expansions/harbor_hills.hon): where a rule's answer can only move one way under the
+    # reading, and that rule is the only one that differs, the line can only move that way.
+    with tempfile.TemporaryDirectory() as tmp:
+        bo = "bloody_omaha"
+        # contour_adjacency enters the rules only as "next to the red line" in the exemptions:
+        # the range limit is lifted for a shooter or target next to the red line the shot
+        # crosses (next_to_crossed_contour), the mound lets a line through to a target facing it
+        # (mound_faces_target). near_crossing's squares are a part of whole_line's (a red-line
+        # side crossed, or meeting a crossed one end to end, belongs to the red line through
+        # the crossing), so under near_crossing a line is never seen better: where they part
+        # the default sees better. any_red_line's are more (any contour side), so there it sees
+        # better than the default.
+        for reading, better in (("near_crossing", 0), ("any_red_line", 1)):
+            b = f"{bo},contour_adjacency={reading}"
+            board, _, rules, ans, p = search_witness(tmp, [], bo, b)
+            check(set(rules) <= {"range_limit_along.contour_line", "screens.mound"} and
+                  SIGHT[ans[better]] > SIGHT[ans[1 - better]],
+                  f"{reading}: {ans} from the contour or mound rule", p)
+        # corner_touch decides what stands beside an exact corner touch: both_sides (the
+        # default) counts it when both ways round the corner are stopped (corner_sight: the
+        # better of the two sights), either_side when either is (the worse), neither never
+        # (clear). With --rule naming the one rule where they part: a side feature on one way
+        # round (sight_along.sides_crossed) reduces the line only under either_side; terrain
+        # beside the corner (sight_along.terrain_between) never does under neither.
+        board, units, rules, ans, p = search_witness(
+            tmp, ["--rule", "sight_along.sides_crossed"], bo, f"{bo},corner_touch=either_side")
+        (x0, y0), (x1, y1) = (board["units"][u] for u in units)
+        check(rules == ["sight_along.sides_crossed"] and abs(x1 - x0) == abs(y1 - y0) and
+              SIGHT[ans[0]] > SIGHT[ans[1]],
+              f"either_side: a diagonal line, worse seen ({ans})", p)
+        board, units, rules, ans, p = search_witness(
+            tmp, ["--rule", "sight_along.terrain_between"], bo, f"{bo},corner_touch=neither")
+        (x0, y0), (x1, y1) = (board["units"][u] for u in units)
+        check(rules == ["sight_along.terrain_between"] and abs(x1 - x0) == abs(y1 - y0) and
+              SIGHT[ans[1]] > SIGHT[ans[0]] and ans[1] == "clear",
+              f"neither: a diagonal line, seen ({ans})", p)
+        # The two books' contour rules (ERR.contour-adjacent): Harbor & Hills lifts the range
+        # limit for the shooter only, Bloody Omaha for the shooter or the target, the limit
+        # being the same: Harbor & Hills never sees better.
+        board, _, rules, ans, p = search_witness(
+            tmp, ["--rule", "range_limit_along.contour_line"], bo, "harbor_hills")
+        check(rules == ["range_limit_along.contour_line"] and SIGHT[ans[0]] > SIGHT[ans[1]],
+              f"the contour rules: Bloody Omaha sees better ({ans})", p)
+        # The two books' mound rules (ERR.mound-wording); without --rule the search stops on
+        # the contour difference first. Both versions speak only of a unit on a mound square
+        # next to a red line, between the ends. On a line along a row or a column, Bloody
+        # Omaha's lets the line past only to a target higher than the mound square; Harbor &
+        # Hills' lets it past when the line changes elevation across a red line entering or
+        # leaving the mound square (on that square's own side: its red line). So on a witness
+        # whose target is no higher than the mound and whose line crosses such a side there,
+        # Bloody Omaha is blocked and Harbor & Hills is not.
+        board, units, rules, ans, p = search_witness(tmp, ["--rule", "screens.mound"], bo,
+                                                     "harbor_hills")
+        (x0, y0), (x1, y1) = (board["units"][u] for u in units)
+        check(x0 == x1 or y0 == y1, "the witness's line runs along a row or a column", p)
+        n = max(abs(x1 - x0), abs(y1 - y0))
+        line = [(x0 + (x1 - x0) * i // n, y0 + (y1 - y0) * i // n) for i in range(n + 1)]
+        mounds = [i for i in range(1, n) if board["squares"][line[i]][1] == "mound" and
+                  line[i] in board["units"].values()]
+        check(mounds, "a unit on a mound square between the ends", p)
+        i = mounds[0]
+        lower = board["elev"][line[-1]] <= board["elev"][line[i]]
+        across = any(side_feature(board, line[i], line[j]) == "contour" and
+                     board["elev"][line[i]] != board["elev"][line[j]] for j in (i - 1, i + 1))
+        check(rules == ["screens.mound"] and lower and across and ans[0] == "blocked" and
+              ans[1] != "blocked", f"the mound rules: {ans}", p)
+        # The errata walk-through's mound item (docs/spec/errata.md step 3): `revise rule
+        # screens.mound unless has_feature(s.from, mound)`. Where it parts from Bloody Omaha the
+        # shooter stands on a mound square; with screens.mound the only rule that differs, the
+        # mound unit blocks under Bloody Omaha (the rule fired) and nothing takes its place
+        # under the item: the item sees better.
+        mound = os.path.join(tmp, "mound.hon")
+        with open(mound, "w") as f:
+            f.write('source "OURS.4" = "our errata sheet, item 4";\n'
+                    "edition mound_item extends bloody_omaha {\n"
+                    '  revise rule screens.mound cite "OURS.4" unless has_feature(s.from, '
+                    "mound);\n}\n")
+        board, units, rules, ans, p = search_witness(tmp, ["--rule", "screens.mound"], bo,
+                                                     "mound_item", load=("--load", mound))
+        check(rules == ["screens.mound"] and board["squares"][board["units"][units[0]]][1] ==
+              "mound" and SIGHT[ans[1]] > SIGHT[ans[0]],
+              f"the mound item: the shooter on a mound, seen ({ans})", p)
+
+
+@case
+def diff_rule():
+    # --rule NAME: only the differences whose rules that differ include NAME. plain and strict
+    # part on cover_of(woods) (rule cover_of.woods) and cover_set(woods) (cover_set.woods):
+    # naming the first keeps one difference of the 71 questions.
+    p = run(diff_args("--json", "--rule", "cover_of.woods", "plain", "strict"))
+    d = parse_json(p.stdout, p)
+    check(p.returncode == 1 and d["asked"] == DIFF_QUESTIONS and d["differ"] == 1 and
+          d["differences"][0]["question"] == "cover_of(woods)" and
+          {"query": "cover_set", "asked": 3, "differ": 0} in d["queries"],
+          "only cover_of.woods's difference", p)
+    # a rule that never differs: nothing is listed, exit 0
+    p = run(diff_args("--rule", "may_enter.woods", "plain", "strict"))
+    check(p.returncode == 0 and p.stdout.startswith(f"diff plain | strict: 0 of {DIFF_QUESTIONS}"),
+          "no difference of may_enter.woods", p)
+    # the search keeps to it too: woods_sight parts only on line_of_sight.woods, so naming
+    # another rule finds nothing (and asks nothing: no query can run cover_of.woods and differ)
+    base = ["--no-rules", "--load", fx("diff.hon"), "diff", "--search", "--seconds", "1",
+            "--max-size", "3"]
+    p = run(base + ["--rule", "line_of_sight.woods", "plain", "plain,woods_sight=hinders"])
+    check(p.returncode == 1 and "witness (3 x 1): line_of_sight(" in p.stdout and
+          p.stdout.splitlines()[0].startswith("search plain | plain,woods_sight=hinders, rules "
+                                               "that differ include line_of_sight.woods"),
+          "the search's witness of line_of_sight.woods", p)
+    p = run(base + ["--rule", "cover_of.woods", "plain", "plain,woods_sight=hinders"])
+    check(p.returncode == 0 and "no difference found up to 3 x 3 (0 boards, 0 questions in" in
+          p.stdout, "no query can run cover_of.woods and differ", p)
+    # Bad input: a name that is no rule is E441 at its column, exit 2; a short name gets the
+    # full one suggested.
+    for name, want in (("no_such.rule", "<command-line>:1:1: error[E441]: no rule named "
+                        "'no_such.rule'"),
+                       ("woods", "<command-line>:1:1: error[E441]: no rule named 'woods' (a rule "
+                        "is named QUERY.RULE: line_of_sight.woods?)")):
+        for search in ([], ["--search"]):
+            p = run(diff_args(*search, "--rule", name, "plain", "strict"))
+            check(p.returncode == 2 and want in p.stderr and p.stdout == "", f"--rule {name}", p)
+    for args in (["--rule"], ["--variants", "--rule", "cover_of.woods"], ["--variants",
+                                                                          "--search"],
+                 ["--variants", "plain", "strict"]):
+        p = run(["--no-rules", "--load", fx("diff.hon"), "diff"] + args)
+        check(p.returncode == 2 and "hon --help" in p.stderr, f"usage: {args}", p)
+
+
+@case
+def diff_variants():
+    # tests/repl/fixtures/variants.hon, no board: every other reading of its five variants
+    # against the default readings (no edition), one line each.
+    p = run(["--no-rules", "--load", fx("variants.hon"), "diff", "--variants", "--seconds",
+             "0.5"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 1 and out[0].startswith("variants under no edition: 5 variants, 5 "
+                                                  "other readings") and len(out) == 7,
+          "a header, five readings, a count; exit 1", p)
+    # woods_cover: cover_of over the two terrains, open and woods, can read it; only woods
+    # (light, or heavy under heavy_cover) differs.
+    check(out[1] == "woods_cover=heavy_cover: 1 of 2 questions differ, e.g. (no board): "
+          "cover_of(woods): light | heavy", "a finite query differs", p)
+    # woods_sight: only line_of_sight reads it, a board query, and no board is given: the
+    # search finds the smallest board where it matters, a woods square between two units on a
+    # row of three (repl.md §5's example), blocked by default, seen under hinders.
+    check(re.fullmatch(r"woods_sight=hinders: a witness of 3 x 1: line_of_sight\(\$u[12], "
+                       r"\$u[12]\): forbid \| permit \(no question asked can read it\)",
+                       out[2]), "a board query: a witness", p)
+    # doubling: double(n) over 0..6 reads it, n * 2 and n + n are the same number; double is
+    # no board query, so no search.
+    check(out[3] == "doubling=added: never changes an answer (none of the 7 questions that can "
+          "read it differs; no board query reads it)", "read, never changes", p)
+    # long_range: line_of_sight.far only speaks past 20 squares, no board up to 5 x 5 has that
+    check(out[4] == "long_range=seen: never changes an answer (no question asked can read it; "
+          "no board up to 5 x 5 shows one in 0.5 s)", "searched, never changes", p)
+    # drill: read only by drills(list<unit>), which is not asked
+    check(out[5] == "drill=twice: never changes an answer (no question asked can read it; no "
+          "board query reads it)", "read by no question asked", p)
+    check(out[6] == "2 of 5 readings change an answer", "the count", p)
+    # Against another setting: woods_sight=hinders as the setting, its other reading (blocks)
+    # is the one compared; the same seed gives the same lines.
+    p2 = run(["--no-rules", "--load", fx("variants.hon"), "diff", "--variants", "--seconds",
+              "0.5", ",woods_sight=hinders"])
+    out2 = p2.stdout.splitlines()
+    check(p2.returncode == 1 and out2[0].startswith("variants under ,woods_sight=hinders:") and
+          re.fullmatch(r"woods_sight=blocks: a witness of 3 x 1: line_of_sight\(\$u[12], "
+                       r"\$u[12]\): permit \| forbid \(no question asked can read it\)",
+                       out2[2]) and out2[1] == out[1] and out2[3:] == out[3:],
+          "the other reading against the setting", p2)
+    # An unknown edition in the setting: E412 at its column, exit 2.
+    p = run(["--no-rules", "--load", fx("variants.hon"), "diff", "--variants", "nope"])
+    check(p.returncode == 2 and "<command-line>:1:1: error[E412]: no edition named 'nope'" in
+          p.stderr and p.stdout == "", "an unknown edition", p)
 
 
 @case
