@@ -1,9 +1,11 @@
 /* test_reach.c — hon_reach and hon_move agree (interp/reach.c, rules/movement.hon): on every
  * bundled board, for every unit standing on a square, each path the listing gives is a legal
  * Movement Action, and every step from a listed square (or the unit's own) to a square the
- * listing leaves out is refused, with nothing changed; and one listing worked out by hand from
- * the books (the jeep on the hill board). Loads the bundled rules and boards from the source
- * tree (HON_SOURCE_ROOT).
+ * listing leaves out is refused, with nothing changed. And listings worked out by hand from the
+ * books, square by square, before the program was run: an infantry unit, a light vehicle and a
+ * heavy vehicle on the trench, hill and beach boards (a vehicle the bundled board lacks is added
+ * to an in-memory copy of the board, bundled_with). Loads the bundled rules and boards from the
+ * source tree (HON_SOURCE_ROOT).
  */
 #include "config.h"
 #include "interp_test.h"
@@ -19,15 +21,34 @@ typedef struct listing {
     size_t len[MAXSQ];
 } listing;
 
-static tvm *bundled(const char *board)
+/* The bundled rules with a bundled board (examples/boards/NAME) loaded, its text followed by the
+ * board lines of `extra` (units added to this copy of the board; NULL: none). */
+static tvm *bundled_with(const char *board, const char *extra)
 {
     tvm *t = tvm_new(NULL);
     ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/rules"), HON_OK);
     ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/expansions"), HON_OK);
     char path[512];
     snprintf(path, sizeof path, "%s/examples/boards/%s", HON_SOURCE_ROOT, board);
-    ck_assert_msg(hon_load_board(t->vm, path) == HON_OK, "%s", t->log);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    static char text[16384];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    ck_assert_uint_lt(n, sizeof text - 1);
+    text[n] = '\0';
+    if (extra) {
+        ck_assert_uint_lt(n + strlen(extra), sizeof text - 1);
+        strcat(text, extra);
+    }
+    hon_status st = hon_load_board_source(t->vm, board, text, strlen(text));
+    ck_assert_msg(st == HON_OK, "%s", t->log);
     return t;
+}
+
+static tvm *bundled(const char *board)
+{
+    return bundled_with(board, NULL);
 }
 
 /* Reads hon_reach's text ("  C5    2  C6 C5" lines after a heading) into *l. */
@@ -171,6 +192,39 @@ START_TEST(every_bundled_board)
 }
 END_TEST
 
+/* A square a listing must hold, and the squares of the Movement Value spent to get there. */
+typedef struct want {
+    const char *sq;
+    int spent;
+} want;
+
+/* The listing of `unit` on t holds exactly the n squares of w, each at its cost. */
+static void expect_reach(tvm *t, const char *unit, const want *w, size_t n)
+{
+    listing *l = new_listing();
+    ck_assert_msg(reach(t, unit, l) == HON_OK, "%s: %s", unit, t->log);
+    for (size_t i = 0; i < n; i++) {
+        bool found = false;
+        for (size_t k = 0; k < l->n; k++)
+            if (strcmp(l->sq[k], w[i].sq) == 0) {
+                found = true;
+                ck_assert_msg(l->spent[k] == w[i].spent, "%s: %s costs %d, not %d", unit, w[i].sq,
+                              l->spent[k], w[i].spent);
+            }
+        ck_assert_msg(found, "%s: %s is not listed", unit, w[i].sq);
+    }
+    for (size_t k = 0; k < l->n; k++) {
+        bool wanted = false;
+        for (size_t i = 0; i < n; i++)
+            wanted |= strcmp(l->sq[k], w[i].sq) == 0;
+        ck_assert_msg(wanted, "%s: %s (%d) is listed, but the books do not allow it", unit,
+                      l->sq[k], l->spent[k]);
+    }
+    free(l);
+}
+
+#define EXPECT_REACH(t, unit, w) expect_reach((t), (unit), (w), sizeof(w) / sizeof *(w))
+
 /* The jeep on the hill board (A9, a light vehicle, Movement Value 8) worked out from the books:
  * A8, B8 and B9 are stream, impassable to light vehicles (BRO.1.2.stream). A10 and B10 are open
  * ground: one square each (PRESUMED.step_cost_one). From B10, C10 (open) costs 2, and C9 is the
@@ -180,18 +234,95 @@ END_TEST
 START_TEST(jeep_on_the_hill)
 {
     tvm *t = bundled("hill_contour.scn");
-    listing *l = new_listing();
-    ck_assert_int_eq(reach(t, "$jeep", l), HON_OK);
-    ck_assert_int_eq((int)l->n, 4);
-    static const char *const want[] = { "A10", "B10", "C9", "C10" };
-    static const int cost[] = { 1, 1, 2, 2 };
-    for (size_t i = 0; i < 4; i++) {
-        ck_assert_msg(listed(l, want[i]), "%s is not listed", want[i]);
-        for (size_t k = 0; k < l->n; k++)
-            if (strcmp(l->sq[k], want[i]) == 0)
-                ck_assert_int_eq(l->spent[k], cost[i]);
-    }
-    free(l);
+    static const want w[] = { { "A10", 1 }, { "B10", 1 }, { "C9", 2 }, { "C10", 2 } };
+    EXPECT_REACH(t, "$jeep", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* ---- the trench line (trench_line.scn) ------------------------------------------------------
+ * trench_w = A4 B4 C4 C5..G5, trench_e = H4 I4 J4 H5, each walled all round, a passage on
+ * G5/H5, ladders on B4:N and E5:S; barbed wire on A5/A6, B5/B6 and on C6/C7..H6/H7; rough
+ * (Difficult Terrain) on E6 and H7, a crater on B7, fields in rows 1-2. Axis: grenad B4, mg1
+ * D5, officer I4, all in the trenches; allies: rifle1 B7, rifle2 H7, engineer E6.
+ * Facts every case below uses: a step goes to one of the 8 neighbours and spends one square
+ * (PRESUMED.step_by_step, PRESUMED.step_cost_one), so with nothing in the way a square costs
+ * its distance in king steps; a move may pass a friend but not end on it
+ * (PRESUMED.pass_friends) and never enters an enemy's square (PRESUMED.enemy_squares). A
+ * diagonal step through a corner crosses a side feature only when both ways round the corner
+ * do (corner_touch, default both_sides). The axis units stand in trenches, so their Zones of
+ * Control cover only trench squares (BRO.1.4.trench.zoc): A4, C4, C5 (grenad), C4, C5, E5
+ * (mg1), H4, J4, H5 (officer). */
+
+/* The engineers (E6, infantry, Movement Value 4). Trench squares: entering one ends the move
+ * (BRO.1.4.trench.stop) except across the ladder E5:S, but E5 is in mg1's Zone of Control
+ * (PRESUMED.zoc_stops): E5 1, F5 1, C5 2 (from D6), G5 2 (from F6), H5 3 (from G6), A4 4 and
+ * C4 4 (from B5); D5 and B4 hold enemies. Leaving a trench square needs a second move, so D4-G4
+ * and rows 1-3, walled off by trench squares, are out of reach. Row 6 lies north of the wire:
+ * D6 1, F6 1, C6 2, G6 2, B6 3, H6 3, A6 4, I6 4. Wire is a Difficult Passage for infantry
+ * (BRO.1.3.barbed-wire), which ends the move (PRESUMED.difficult_passage_stops): D7, E7, F7 1
+ * (straight or both ways round the corner across the wire), C7 2 (from D6), G7 2 (from F6).
+ * The wire's ends can be walked round: C6 to B5 diagonally (one way round, by C5, crosses no
+ * wire) gives B5 3, then A5 4; C6 to B7 diagonally (by B6) gives B7 at 3, rifle1's square
+ * (passed, not ended on), then A8, B8, C8 4; A7 4 (from B6); H6 to I5 and I7 4 (one way round
+ * free of wire). H7 (rifle2, rough) is no square to end on, and rough is a Difficult Passage
+ * that ends the move there, so it leads nowhere. Rows 7-8 beyond: 5 or more. */
+START_TEST(trench_infantry)
+{
+    tvm *t = bundled("trench_line.scn");
+    static const want w[] = { { "E5", 1 }, { "F5", 1 }, { "C5", 2 }, { "G5", 2 }, { "H5", 3 },
+                              { "A4", 4 }, { "C4", 4 }, { "D6", 1 }, { "F6", 1 }, { "C6", 2 },
+                              { "G6", 2 }, { "B6", 3 }, { "H6", 3 }, { "A6", 4 }, { "I6", 4 },
+                              { "D7", 1 }, { "E7", 1 }, { "F7", 1 }, { "C7", 2 }, { "G7", 2 },
+                              { "B5", 3 }, { "A5", 4 }, { "A7", 4 }, { "A8", 4 }, { "B8", 4 },
+                              { "C8", 4 }, { "I5", 4 }, { "I7", 4 } };
+    EXPECT_REACH(t, "$engineer", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* A jeep added on J8 (light vehicle, Movement Value 8). Trenches and Difficult Terrain are
+ * impassable to vehicles (BRO.1.4.trench.traits, BRO.1.2.difficult-terrain): trench squares,
+ * E6 and H7 are closed. Wire does nothing to vehicles (BRO.1.3.barbed-wire). The trench
+ * squares of rows 4-5 wall the south off from the north (no open square of row 4 touches an
+ * open square of row 5), so the jeep keeps to rows 6-8 and A5, B5, I5, J5. The axis Zones of
+ * Control lie in the trenches. Every square there costs its king-step distance from J8 (row 8
+ * is open all along, and no detour round E6 or H7 is longer): the column distance (I 1 ... B
+ * 8) for rows 6-8, 2 for I6 and J6, 3 for I5 and J5; B5 8 (by row 8, D7 and C6). Column A is 9
+ * away; B7 holds rifle1 (passed, not ended on). */
+START_TEST(trench_light_vehicle)
+{
+    tvm *t = bundled_with("trench_line.scn", "unit jeep2 = jeep allies at J8\n");
+    static const want w[] = { { "I8", 1 }, { "H8", 2 }, { "G8", 3 }, { "F8", 4 }, { "E8", 5 },
+                              { "D8", 6 }, { "C8", 7 }, { "B8", 8 }, { "I7", 1 }, { "J7", 1 },
+                              { "G7", 3 }, { "F7", 4 }, { "E7", 5 }, { "D7", 6 }, { "C7", 7 },
+                              { "I6", 2 }, { "J6", 2 }, { "H6", 2 }, { "G6", 3 }, { "F6", 4 },
+                              { "D6", 6 }, { "C6", 7 }, { "B6", 8 }, { "I5", 3 }, { "J5", 3 },
+                              { "B5", 8 } };
+    EXPECT_REACH(t, "$jeep2", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* A StuG added on E3 F3 (axis heavy vehicle on two squares, front E3, facing west; Movement
+ * Value 5). Both squares take the same step (PRESUMED.two_square_steps): the rear stays one
+ * square east of the front, so no front on column J (the rear would leave the board). North of
+ * the trenches rows 1-3 and D4-G4 are open ground or fields (an Obstacle for infantry only,
+ * BRO.1.2.field), closed on the south by trench squares, impassable to vehicles; the allied
+ * units stand south of them, so no Zone of Control reaches here. Front D4 (rear E4), E4 and F4
+ * (rear G4) are open; front G4 would put the rear on the trench square H4, C4 is trench. Every
+ * front costs its king-step distance from E3: D, E, F 1 (rows 2-4), C, G 2, B, H 3, A, I 4;
+ * rows 1 take 2 at least. */
+START_TEST(trench_heavy_vehicle)
+{
+    tvm *t = bundled_with("trench_line.scn", "unit stug2 = stug axis at E3 F3\n");
+    static const want w[] = { { "A1", 4 }, { "B1", 3 }, { "C1", 2 }, { "D1", 2 }, { "E1", 2 },
+                              { "F1", 2 }, { "G1", 2 }, { "H1", 3 }, { "I1", 4 }, { "A2", 4 },
+                              { "B2", 3 }, { "C2", 2 }, { "D2", 1 }, { "E2", 1 }, { "F2", 1 },
+                              { "G2", 2 }, { "H2", 3 }, { "I2", 4 }, { "A3", 4 }, { "B3", 3 },
+                              { "C3", 2 }, { "D3", 1 }, { "F3", 1 }, { "G3", 2 }, { "H3", 3 },
+                              { "I3", 4 }, { "D4", 1 }, { "E4", 1 }, { "F4", 1 } };
+    EXPECT_REACH(t, "$stug2", w);
     tvm_free(t);
 }
 END_TEST
@@ -240,6 +371,9 @@ int main(void)
     TCase *tc = tcase_create("reach");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, jeep_on_the_hill);
+    tcase_add_test(tc, trench_infantry);
+    tcase_add_test(tc, trench_light_vehicle);
+    tcase_add_test(tc, trench_heavy_vehicle);
     tcase_add_test(tc, errors);
     tcase_add_test(tc, every_bundled_board);
     suite_add_tcase(s, tc);
