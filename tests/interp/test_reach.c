@@ -327,6 +327,69 @@ START_TEST(trench_heavy_vehicle)
 }
 END_TEST
 
+/* ---- Hill 192 (hill_contour.scn) -------------------------------------------------------------
+ * rifle1 (B6, infantry, Movement Value 5). Getting onto the hill crosses its red line and enters
+ * the hill element, a Difficult Passage (HH.hill.traits, BRO.1.1.contour.movement) that ends the
+ * move (PRESUMED.difficult_passage_stops): each hill square next to open ground reached costs one
+ * more than that square and leads nowhere: C5 1, C4 2 (from B5), D5 2 (from C6), D6 2, C3 3 (from
+ * B4), E6 3 and E7 3 (from D7), F7 4 (from E8), G7 5 (from F8); the hill squares further in
+ * (D3, D4, the summit, the woods on F3) touch no open square the squad can stand on. The
+ * stream is a Difficult Passage too (BRO.1.2.stream; the ford on C9 is stream as well, HH.ford):
+ * A8, B8 2, B9, C9, D9 3, D10, E10, F10 4, G10 5; A9 (the jeep), A10, B10 and C10 lie behind the
+ * stream, so only through a square that ends the move. mg (D2) covers C1, C2 and C3 with its
+ * Zone of Control (PRESUMED.zoc_reach): entering one ends the move (PRESUMED.zoc_stops), so D1,
+ * behind them, is out of reach; C1 5, C2 4. Open ground by king steps: A5, A6, A7, B5, B7, C6,
+ * C7 1; A4, B4, C8, D7, D8 2; A3, B3, E8, E9 3; A2, B2, F8, F9 4; A1, B1, G8, G9 5. */
+START_TEST(hill_infantry)
+{
+    tvm *t = bundled("hill_contour.scn");
+    static const want w[] = {
+        { "C5", 1 }, { "C4", 2 }, { "D5", 2 },  { "D6", 2 },  { "C3", 3 },  { "E6", 3 },
+        { "E7", 3 }, { "F7", 4 }, { "G7", 5 },  { "A8", 2 },  { "B8", 2 },  { "B9", 3 },
+        { "C9", 3 }, { "D9", 3 }, { "D10", 4 }, { "E10", 4 }, { "F10", 4 }, { "G10", 5 },
+        { "C1", 5 }, { "C2", 4 }, { "A5", 1 },  { "A6", 1 },  { "A7", 1 },  { "B5", 1 },
+        { "B7", 1 }, { "C6", 1 }, { "C7", 1 },  { "A4", 2 },  { "B4", 2 },  { "C8", 2 },
+        { "D7", 2 }, { "D8", 2 }, { "A3", 3 },  { "B3", 3 },  { "E8", 3 },  { "E9", 3 },
+        { "A2", 4 }, { "B2", 4 }, { "F8", 4 },  { "F9", 4 },  { "A1", 5 },  { "B1", 5 },
+        { "G8", 5 }, { "G9", 5 },
+    };
+    EXPECT_REACH(t, "$rifle1", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* ---- Omaha beach (beach_seawall.scn) ------------------------------------------------------------
+ * rifle1 (D7, infantry, Movement Value 5). The sea (row 8) is water, closed to units without
+ * Amphibious (HH.water.enter). Czech hedgehogs only stop vehicles (BRO.1.3.czech-hedgehog). Wire
+ * on A5/A6..C5/C6 and G5/G6..J5/J6 is a Difficult Passage for infantry (BRO.1.3.barbed-wire)
+ * that ends the move (PRESUMED.difficult_passage_stops); D6-D5, E6-E5 and F6-F5 are free, and
+ * so are the diagonals D6-C5 and F6-G5, one way round the corner being free of wire, while C6-B5
+ * and B6-A5 cross wire both ways round (B5 2 and A5 3 end the move there). The
+ * seawall (A..F and H..L between rows 4 and 5) is a Difficult Passage (BRO.1.2.embankment):
+ * B4, C4, D4, E4, F4 3, A4 4 end the move; the road at G4/G5 has none, and F5-G4 goes round its
+ * end (by G5): G4 3, H4 4 (from G4), I4 5. The red line of the bluff does nothing to movement
+ * here: the grass is no hill (BRO.1.1.contour.movement gives an effect only by terrain type).
+ * Zones of Control: grenad (B3) covers A4, B4, C4; mg42 (H2) G2, G3, H3, I3; sniper (E1) E2,
+ * F2; entering them ends the move. rifle2 (F7) is passed, not ended on. King steps, then: C6,
+ * D6, E6, C7, E7 1; B6, B7, C5, D5, E5, F5, F6 2; A6, A7, G5, G6, G7 3; from G4 (3): F3, G3,
+ * H3 4; H5, H6, H7 4; I5, I6, I7, I3 (from H4), E2, F2, G2, E3 (from F3) 5. The bunker (H2 I2) is entered by no window (BRO.1.1.bunker.windows) and its opening
+ * faces north, too far. */
+START_TEST(beach_infantry)
+{
+    tvm *t = bundled("beach_seawall.scn");
+    static const want w[] = {
+        { "C6", 1 }, { "D6", 1 }, { "E6", 1 }, { "C7", 1 }, { "E7", 1 }, { "B6", 2 }, { "B7", 2 },
+        { "C5", 2 }, { "D5", 2 }, { "E5", 2 }, { "F5", 2 }, { "F6", 2 }, { "A6", 3 }, { "A7", 3 },
+        { "B5", 2 }, { "G5", 3 }, { "G6", 3 }, { "G7", 3 }, { "B4", 3 }, { "C4", 3 }, { "D4", 3 },
+        { "E4", 3 }, { "F4", 3 }, { "G4", 3 }, { "A4", 4 }, { "H4", 4 }, { "F3", 4 }, { "G3", 4 },
+        { "H3", 4 }, { "A5", 3 }, { "H5", 4 }, { "H6", 4 }, { "H7", 4 }, { "I4", 5 }, { "I5", 5 },
+        { "I6", 5 }, { "I7", 5 }, { "I3", 5 }, { "E2", 5 }, { "F2", 5 }, { "G2", 5 }, { "E3", 5 },
+    };
+    EXPECT_REACH(t, "$rifle1", w);
+    tvm_free(t);
+}
+END_TEST
+
 /* Errors: no such unit, a unit aboard a transport, rules without the Movement Action. */
 START_TEST(errors)
 {
@@ -374,6 +437,8 @@ int main(void)
     tcase_add_test(tc, trench_infantry);
     tcase_add_test(tc, trench_light_vehicle);
     tcase_add_test(tc, trench_heavy_vehicle);
+    tcase_add_test(tc, hill_infantry);
+    tcase_add_test(tc, beach_infantry);
     tcase_add_test(tc, errors);
     tcase_add_test(tc, every_bundled_board);
     suite_add_tcase(s, tc);
