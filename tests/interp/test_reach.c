@@ -126,18 +126,29 @@ static size_t around(const char *sq, int w, int h, char out[8][8])
 static void agree(tvm *t, const char *unit, int w, int h)
 {
     listing *l = new_listing();
+    char start[16], sq[16], e[80];
+    snprintf(e, sizeof e, "square_of(%.64s)", unit);
+    snprintf(start, sizeof start, "%.15s", ev(t, e));
+    tvm_clear(t);
     hon_status st = reach(t, unit, l);
     if (st != HON_OK) {
         /* a counter that prints no Movement Value (the Sherman of the books, the landing
-         * craft, a train): its moves stop with E204 too */
-        ck_assert_msg(strstr(t->log, "E204"), "%s: %s", unit, t->log);
+         * craft: E204) or a train, which takes no Movement Action (E228): a step of its own
+         * stops with the same error, and nothing changes */
+        ck_assert_msg(t->ndiags && (t->d[0].code == 204 || t->d[0].code == 228), "%s: %s", unit,
+                      t->log);
+        int code = t->d[0].code;
+        char next[8][8];
+        around(start, w, h, next);
+        tvm_clear(t);
+        ck_assert_int_ne(try_move(t, unit, NULL, 0, next[0]), HON_OK);
+        ck_assert_msg(t->ndiags && t->d[0].code == code, "%s: %s", unit, t->log);
+        snprintf(sq, sizeof sq, "%.15s", ev(t, e));
+        ck_assert_str_eq(sq, start);
         tvm_clear(t);
         free(l);
         return;
     }
-    char start[16], sq[16], e[80];
-    snprintf(e, sizeof e, "square_of(%.64s)", unit);
-    snprintf(start, sizeof start, "%.15s", ev(t, e));
     bool playable[MAXSQ + 1];
     for (size_t i = 0; i < l->n; i++) {
         /* a listed path is never refused (E228); the rules of what happens on the way may
@@ -390,6 +401,36 @@ START_TEST(beach_infantry)
 }
 END_TEST
 
+/* Trains (rail_station.scn): an engine or a wagon takes no Movement Action; the train moves by
+ * its speed (RR.engine.orders, RR.move.speed). `reach` and `move` refuse it alike, naming the
+ * rule that says how trains move, and nothing changes. */
+START_TEST(trains_take_no_movement_action)
+{
+    tvm *t = bundled("rail_station.scn");
+    listing *l = new_listing();
+    hon_refusal r;
+    static const char *const units[] = { "$engine", "$wagon1" };
+    for (size_t i = 0; i < 2; i++) {
+        tvm_clear(t);
+        ck_assert_int_eq(reach(t, units[i], l), HON_ERR_RUNTIME);
+        ck_assert_int_eq(t->d[0].code, 228);
+        ck_assert(hon_last_refusal(t->vm, &r));
+        ck_assert_str_eq(r.rule, "takes_movement_action.train_moves_by_speed");
+        ck_assert_str_eq(r.what, "a Movement Action");
+        ck_assert(strstr(r.cites, "RR.move.speed") != NULL);
+    }
+    tvm_clear(t);
+    const char *path[] = { "F3" };
+    ck_assert_int_eq(hon_move(t->vm, "$engine", path, 1, NULL), HON_ERR_RUNTIME);
+    ck_assert_int_eq(t->d[0].code, 228);
+    ck_assert(hon_last_refusal(t->vm, &r));
+    ck_assert_str_eq(r.rule, "takes_movement_action.train_moves_by_speed");
+    ck_ev(t, "square_of($engine)", "E3");
+    free(l);
+    tvm_free(t);
+}
+END_TEST
+
 /* Errors: no such unit, a unit aboard a transport, rules without the Movement Action. */
 START_TEST(errors)
 {
@@ -440,6 +481,7 @@ int main(void)
     tcase_add_test(tc, hill_infantry);
     tcase_add_test(tc, beach_infantry);
     tcase_add_test(tc, errors);
+    tcase_add_test(tc, trains_take_no_movement_action);
     tcase_add_test(tc, every_bundled_board);
     suite_add_tcase(s, tc);
     return check_run(s);
