@@ -499,13 +499,15 @@ bool hon_last_refusal(const hon_vm *vm, hon_refusal *out);
 /* The squares the board unit `unit` ("$rifle1" or "rifle1") can reach in one Movement Action,
  * with the squares of its Movement Value each costs and a path to it (the cheapest found): a
  * search over the board asking, for every step it tries, the queries the Movement Action asks
- * (step_allowed, step_cost, may_end_move: rules/movement.hon), on the board as it stands, so
+ * (takes_movement_action once, when declared, then step_allowed, step_cost, may_end_move:
+ * rules/movement.hon), on the board as it stands, so
  * each path listed, given to hon_move, is accepted (unless a rule changes the board on the
  * way: a mine, a haystack), and a square not listed is refused. Text: a heading line, then one
  * line per square "  C5    2  C6 C5", by squares spent then across the board; JSON
  * {"unit": NAME, "from": SQ, "squares": [{"square": SQ, "spent": N, "path": [SQ...]}]}.
  * HON_ERR_NOT_FOUND (reported) for no board, an unknown unit, one aboard a transport, or
- * rules without those queries (E401); HON_ERR_RUNTIME for a rule's error (E2xx). Nothing
+ * rules without those queries (E401); HON_ERR_RUNTIME for a rule's error (E2xx) or a unit
+ * takes_movement_action forbids (E228, as hon_move's refusal: hon_last_refusal). Nothing
  * changes. */
 hon_status hon_reach(hon_vm *vm, const char *unit, hon_answer **out);
 /* The board drawn (text as hon_draw_board, or with svg an SVG document as hon_board_svg) with

@@ -1,14 +1,16 @@
 /* reach.c — the squares a unit can reach in one Movement Action (hon.h: hon_reach,
  * hon_reach_draw): a search over the board's geometry in C, every decision asked of the rules'
- * queries that the procedure movement_action asks (rules/movement.hon: step_allowed, step_cost,
- * may_end_move), so a listed path given to `move` is accepted and a square not listed cannot
- * be reached. Over session.h, view.h (the picture) and vm.h.
+ * queries that the procedure movement_action asks (rules/movement.hon: takes_movement_action
+ * first, then step_allowed, step_cost, may_end_move), so a listed path given to `move` is
+ * accepted, a square not listed cannot be reached, and a unit the Movement Action refuses is
+ * refused alike (E228, refusal.h). Over session.h, view.h (the picture) and vm.h.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mem.h"
+#include "refusal.h"
 #include "view.h"
 #include "vm.h"
 
@@ -76,6 +78,30 @@ static bool find_queries(hon_vm *vm, reach_queries *rq)
                                : movement_query(vm, "may_end_move", end, 2, T_VERDICT,
                                                 "may_end_move(u: unit, sq: square) -> verdict");
     return rq->may_end >= 0;
+}
+
+/* Whether the unit takes Movement Actions at all: the verdict query
+ * takes_movement_action(u: unit), when the rules declare it, asked in an evaluation of its own
+ * as the Movement Action's `require` asks it. HON_OK when it permits (or is not declared); on
+ * forbid HON_ERR_RUNTIME, reported as that require's refusal (E228, the forbidding rule and its
+ * citations, hon_last_refusal); a rule's error as such. */
+static hon_status takes_movement_action(hon_vm *vm, int32_t who_id)
+{
+    const res_program *p = vm->pg->res;
+    int32_t q = model_find_query(p, "takes_movement_action");
+    if (q < 0 || p->queries[q].nparams != 1 || p->queries[q].params[0].type != T_UNIT ||
+        p->queries[q].result != T_VERDICT)
+        return HON_OK;
+    hon_status st = session_begin(vm, NULL, false);
+    if (st != HON_OK)
+        return st;
+    val who = { .type = T_UNIT, .u.i = who_id }, v;
+    uint32_t rule = UINT32_MAX;
+    if (!vm_ask(&vm->x, (uint32_t)q, &who, 1, &v, &rule) ||
+        (!v.u.i && !refusal_fail(&vm->x, (uint32_t)q, &who, 1, rule, "a Movement Action")))
+        st = session_error(vm, false);
+    state_end(&vm->x);
+    return st;
 }
 
 /* Asks query q on n args in an evaluation of its own (its own step budget and values): the
@@ -230,10 +256,13 @@ static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
     reach_queries rq;
     if (!find_queries(vm, &rq))
         return HON_ERR_NOT_FOUND;
+    hon_status st = takes_movement_action(vm, u);
+    if (st != HON_OK)
+        return st;
     m->unit = u;
     m->start = s0;
     m->nsq = geo_square_count(vm->sc->g);
-    hon_status st = search(vm, &rq, m);
+    st = search(vm, &rq, m);
     if (st != HON_OK)
         map_free(m);
     return st;

@@ -1,9 +1,11 @@
 /* test_reach.c — hon_reach and hon_move agree (interp/reach.c, rules/movement.hon): on every
  * bundled board, for every unit standing on a square, each path the listing gives is a legal
  * Movement Action, and every step from a listed square (or the unit's own) to a square the
- * listing leaves out is refused, with nothing changed; and one listing worked out by hand from
- * the books (the jeep on the hill board). Loads the bundled rules and boards from the source
- * tree (HON_SOURCE_ROOT).
+ * listing leaves out is refused, with nothing changed. And listings worked out by hand from the
+ * books, square by square, before the program was run: an infantry unit, a light vehicle and a
+ * heavy vehicle on the trench, hill and beach boards (a vehicle the bundled board lacks is added
+ * to an in-memory copy of the board, bundled_with). Loads the bundled rules and boards from the
+ * source tree (HON_SOURCE_ROOT).
  */
 #include "config.h"
 #include "interp_test.h"
@@ -19,15 +21,34 @@ typedef struct listing {
     size_t len[MAXSQ];
 } listing;
 
-static tvm *bundled(const char *board)
+/* The bundled rules with a bundled board (examples/boards/NAME) loaded, its text followed by the
+ * board lines of `extra` (units added to this copy of the board; NULL: none). */
+static tvm *bundled_with(const char *board, const char *extra)
 {
     tvm *t = tvm_new(NULL);
     ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/rules"), HON_OK);
     ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/expansions"), HON_OK);
     char path[512];
     snprintf(path, sizeof path, "%s/examples/boards/%s", HON_SOURCE_ROOT, board);
-    ck_assert_msg(hon_load_board(t->vm, path) == HON_OK, "%s", t->log);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    static char text[16384];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    ck_assert_uint_lt(n, sizeof text - 1);
+    text[n] = '\0';
+    if (extra) {
+        ck_assert_uint_lt(n + strlen(extra), sizeof text - 1);
+        strcat(text, extra);
+    }
+    hon_status st = hon_load_board_source(t->vm, board, text, strlen(text));
+    ck_assert_msg(st == HON_OK, "%s", t->log);
     return t;
+}
+
+static tvm *bundled(const char *board)
+{
+    return bundled_with(board, NULL);
 }
 
 /* Reads hon_reach's text ("  C5    2  C6 C5" lines after a heading) into *l. */
@@ -105,18 +126,29 @@ static size_t around(const char *sq, int w, int h, char out[8][8])
 static void agree(tvm *t, const char *unit, int w, int h)
 {
     listing *l = new_listing();
+    char start[16], sq[16], e[80];
+    snprintf(e, sizeof e, "square_of(%.64s)", unit);
+    snprintf(start, sizeof start, "%.15s", ev(t, e));
+    tvm_clear(t);
     hon_status st = reach(t, unit, l);
     if (st != HON_OK) {
         /* a counter that prints no Movement Value (the Sherman of the books, the landing
-         * craft, a train): its moves stop with E204 too */
-        ck_assert_msg(strstr(t->log, "E204"), "%s: %s", unit, t->log);
+         * craft: E204) or a train, which takes no Movement Action (E228): a step of its own
+         * stops with the same error, and nothing changes */
+        ck_assert_msg(t->ndiags && (t->d[0].code == 204 || t->d[0].code == 228), "%s: %s", unit,
+                      t->log);
+        int code = t->d[0].code;
+        char next[8][8];
+        around(start, w, h, next);
+        tvm_clear(t);
+        ck_assert_int_ne(try_move(t, unit, NULL, 0, next[0]), HON_OK);
+        ck_assert_msg(t->ndiags && t->d[0].code == code, "%s: %s", unit, t->log);
+        snprintf(sq, sizeof sq, "%.15s", ev(t, e));
+        ck_assert_str_eq(sq, start);
         tvm_clear(t);
         free(l);
         return;
     }
-    char start[16], sq[16], e[80];
-    snprintf(e, sizeof e, "square_of(%.64s)", unit);
-    snprintf(start, sizeof start, "%.15s", ev(t, e));
     bool playable[MAXSQ + 1];
     for (size_t i = 0; i < l->n; i++) {
         /* a listed path is never refused (E228); the rules of what happens on the way may
@@ -171,6 +203,39 @@ START_TEST(every_bundled_board)
 }
 END_TEST
 
+/* A square a listing must hold, and the squares of the Movement Value spent to get there. */
+typedef struct want {
+    const char *sq;
+    int spent;
+} want;
+
+/* The listing of `unit` on t holds exactly the n squares of w, each at its cost. */
+static void expect_reach(tvm *t, const char *unit, const want *w, size_t n)
+{
+    listing *l = new_listing();
+    ck_assert_msg(reach(t, unit, l) == HON_OK, "%s: %s", unit, t->log);
+    for (size_t i = 0; i < n; i++) {
+        bool found = false;
+        for (size_t k = 0; k < l->n; k++)
+            if (strcmp(l->sq[k], w[i].sq) == 0) {
+                found = true;
+                ck_assert_msg(l->spent[k] == w[i].spent, "%s: %s costs %d, not %d", unit, w[i].sq,
+                              l->spent[k], w[i].spent);
+            }
+        ck_assert_msg(found, "%s: %s is not listed", unit, w[i].sq);
+    }
+    for (size_t k = 0; k < l->n; k++) {
+        bool wanted = false;
+        for (size_t i = 0; i < n; i++)
+            wanted |= strcmp(l->sq[k], w[i].sq) == 0;
+        ck_assert_msg(wanted, "%s: %s (%d) is listed, but the books do not allow it", unit,
+                      l->sq[k], l->spent[k]);
+    }
+    free(l);
+}
+
+#define EXPECT_REACH(t, unit, w) expect_reach((t), (unit), (w), sizeof(w) / sizeof *(w))
+
 /* The jeep on the hill board (A9, a light vehicle, Movement Value 8) worked out from the books:
  * A8, B8 and B9 are stream, impassable to light vehicles (BRO.1.2.stream). A10 and B10 are open
  * ground: one square each (PRESUMED.step_cost_one). From B10, C10 (open) costs 2, and C9 is the
@@ -180,17 +245,187 @@ END_TEST
 START_TEST(jeep_on_the_hill)
 {
     tvm *t = bundled("hill_contour.scn");
+    static const want w[] = { { "A10", 1 }, { "B10", 1 }, { "C9", 2 }, { "C10", 2 } };
+    EXPECT_REACH(t, "$jeep", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* ---- the trench line (trench_line.scn) ------------------------------------------------------
+ * trench_w = A4 B4 C4 C5..G5, trench_e = H4 I4 J4 H5, each walled all round, a passage on
+ * G5/H5, ladders on B4:N and E5:S; barbed wire on A5/A6, B5/B6 and on C6/C7..H6/H7; rough
+ * (Difficult Terrain) on E6 and H7, a crater on B7, fields in rows 1-2. Axis: grenad B4, mg1
+ * D5, officer I4, all in the trenches; allies: rifle1 B7, rifle2 H7, engineer E6.
+ * Facts every case below uses: a step goes to one of the 8 neighbours and spends one square
+ * (PRESUMED.step_by_step, PRESUMED.step_cost_one), so with nothing in the way a square costs
+ * its distance in king steps; a move may pass a friend but not end on it
+ * (PRESUMED.pass_friends) and never enters an enemy's square (PRESUMED.enemy_squares). A
+ * diagonal step through a corner crosses a side feature only when both ways round the corner
+ * do (corner_touch, default both_sides). The axis units stand in trenches, so their Zones of
+ * Control cover only trench squares (BRO.1.4.trench.zoc): A4, C4, C5 (grenad), C4, C5, E5
+ * (mg1), H4, J4, H5 (officer). */
+
+/* The engineers (E6, infantry, Movement Value 4). Trench squares: entering one ends the move
+ * (BRO.1.4.trench.stop) except across the ladder E5:S, but E5 is in mg1's Zone of Control
+ * (PRESUMED.zoc_stops): E5 1, F5 1, C5 2 (from D6), G5 2 (from F6), H5 3 (from G6), A4 4 and
+ * C4 4 (from B5); D5 and B4 hold enemies. Leaving a trench square needs a second move, so D4-G4
+ * and rows 1-3, walled off by trench squares, are out of reach. Row 6 lies north of the wire:
+ * D6 1, F6 1, C6 2, G6 2, B6 3, H6 3, A6 4, I6 4. Wire is a Difficult Passage for infantry
+ * (BRO.1.3.barbed-wire), which ends the move (PRESUMED.difficult_passage_stops): D7, E7, F7 1
+ * (straight or both ways round the corner across the wire), C7 2 (from D6), G7 2 (from F6).
+ * The wire's ends can be walked round: C6 to B5 diagonally (one way round, by C5, crosses no
+ * wire) gives B5 3, then A5 4; C6 to B7 diagonally (by B6) gives B7 at 3, rifle1's square
+ * (passed, not ended on), then A8, B8, C8 4; A7 4 (from B6); H6 to I5 and I7 4 (one way round
+ * free of wire). H7 (rifle2, rough) is no square to end on, and rough is a Difficult Passage
+ * that ends the move there, so it leads nowhere. Rows 7-8 beyond: 5 or more. */
+START_TEST(trench_infantry)
+{
+    tvm *t = bundled("trench_line.scn");
+    static const want w[] = { { "E5", 1 }, { "F5", 1 }, { "C5", 2 }, { "G5", 2 }, { "H5", 3 },
+                              { "A4", 4 }, { "C4", 4 }, { "D6", 1 }, { "F6", 1 }, { "C6", 2 },
+                              { "G6", 2 }, { "B6", 3 }, { "H6", 3 }, { "A6", 4 }, { "I6", 4 },
+                              { "D7", 1 }, { "E7", 1 }, { "F7", 1 }, { "C7", 2 }, { "G7", 2 },
+                              { "B5", 3 }, { "A5", 4 }, { "A7", 4 }, { "A8", 4 }, { "B8", 4 },
+                              { "C8", 4 }, { "I5", 4 }, { "I7", 4 } };
+    EXPECT_REACH(t, "$engineer", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* A jeep added on J8 (light vehicle, Movement Value 8). Trenches and Difficult Terrain are
+ * impassable to vehicles (BRO.1.4.trench.traits, BRO.1.2.difficult-terrain): trench squares,
+ * E6 and H7 are closed. Wire does nothing to vehicles (BRO.1.3.barbed-wire). The trench
+ * squares of rows 4-5 wall the south off from the north (no open square of row 4 touches an
+ * open square of row 5), so the jeep keeps to rows 6-8 and A5, B5, I5, J5. The axis Zones of
+ * Control lie in the trenches. Every square there costs its king-step distance from J8 (row 8
+ * is open all along, and no detour round E6 or H7 is longer): the column distance (I 1 ... B
+ * 8) for rows 6-8, 2 for I6 and J6, 3 for I5 and J5; B5 8 (by row 8, D7 and C6). Column A is 9
+ * away; B7 holds rifle1 (passed, not ended on). */
+START_TEST(trench_light_vehicle)
+{
+    tvm *t = bundled_with("trench_line.scn", "unit jeep2 = jeep allies at J8\n");
+    static const want w[] = { { "I8", 1 }, { "H8", 2 }, { "G8", 3 }, { "F8", 4 }, { "E8", 5 },
+                              { "D8", 6 }, { "C8", 7 }, { "B8", 8 }, { "I7", 1 }, { "J7", 1 },
+                              { "G7", 3 }, { "F7", 4 }, { "E7", 5 }, { "D7", 6 }, { "C7", 7 },
+                              { "I6", 2 }, { "J6", 2 }, { "H6", 2 }, { "G6", 3 }, { "F6", 4 },
+                              { "D6", 6 }, { "C6", 7 }, { "B6", 8 }, { "I5", 3 }, { "J5", 3 },
+                              { "B5", 8 } };
+    EXPECT_REACH(t, "$jeep2", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* A StuG added on E3 F3 (axis heavy vehicle on two squares, front E3, facing west; Movement
+ * Value 5). Both squares take the same step (PRESUMED.two_square_steps): the rear stays one
+ * square east of the front, so no front on column J (the rear would leave the board). North of
+ * the trenches rows 1-3 and D4-G4 are open ground or fields (an Obstacle for infantry only,
+ * BRO.1.2.field), closed on the south by trench squares, impassable to vehicles; the allied
+ * units stand south of them, so no Zone of Control reaches here. Front D4 (rear E4), E4 and F4
+ * (rear G4) are open; front G4 would put the rear on the trench square H4, C4 is trench. Every
+ * front costs its king-step distance from E3: D, E, F 1 (rows 2-4), C, G 2, B, H 3, A, I 4;
+ * rows 1 take 2 at least. */
+START_TEST(trench_heavy_vehicle)
+{
+    tvm *t = bundled_with("trench_line.scn", "unit stug2 = stug axis at E3 F3\n");
+    static const want w[] = { { "A1", 4 }, { "B1", 3 }, { "C1", 2 }, { "D1", 2 }, { "E1", 2 },
+                              { "F1", 2 }, { "G1", 2 }, { "H1", 3 }, { "I1", 4 }, { "A2", 4 },
+                              { "B2", 3 }, { "C2", 2 }, { "D2", 1 }, { "E2", 1 }, { "F2", 1 },
+                              { "G2", 2 }, { "H2", 3 }, { "I2", 4 }, { "A3", 4 }, { "B3", 3 },
+                              { "C3", 2 }, { "D3", 1 }, { "F3", 1 }, { "G3", 2 }, { "H3", 3 },
+                              { "I3", 4 }, { "D4", 1 }, { "E4", 1 }, { "F4", 1 } };
+    EXPECT_REACH(t, "$stug2", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* ---- Hill 192 (hill_contour.scn) -------------------------------------------------------------
+ * rifle1 (B6, infantry, Movement Value 5). Getting onto the hill crosses its red line and enters
+ * the hill element, a Difficult Passage (HH.hill.traits, BRO.1.1.contour.movement) that ends the
+ * move (PRESUMED.difficult_passage_stops): each hill square next to open ground reached costs one
+ * more than that square and leads nowhere: C5 1, C4 2 (from B5), D5 2 (from C6), D6 2, C3 3 (from
+ * B4), E6 3 and E7 3 (from D7), F7 4 (from E8), G7 5 (from F8); the hill squares further in
+ * (D3, D4, the summit, the woods on F3) touch no open square the squad can stand on. The
+ * stream is a Difficult Passage too (BRO.1.2.stream; the ford on C9 is stream as well, HH.ford):
+ * A8, B8 2, B9, C9, D9 3, D10, E10, F10 4, G10 5; A9 (the jeep), A10, B10 and C10 lie behind the
+ * stream, so only through a square that ends the move. mg (D2) covers C1, C2 and C3 with its
+ * Zone of Control (PRESUMED.zoc_reach): entering one ends the move (PRESUMED.zoc_stops), so D1,
+ * behind them, is out of reach; C1 5, C2 4. Open ground by king steps: A5, A6, A7, B5, B7, C6,
+ * C7 1; A4, B4, C8, D7, D8 2; A3, B3, E8, E9 3; A2, B2, F8, F9 4; A1, B1, G8, G9 5. */
+START_TEST(hill_infantry)
+{
+    tvm *t = bundled("hill_contour.scn");
+    static const want w[] = {
+        { "C5", 1 }, { "C4", 2 }, { "D5", 2 },  { "D6", 2 },  { "C3", 3 },  { "E6", 3 },
+        { "E7", 3 }, { "F7", 4 }, { "G7", 5 },  { "A8", 2 },  { "B8", 2 },  { "B9", 3 },
+        { "C9", 3 }, { "D9", 3 }, { "D10", 4 }, { "E10", 4 }, { "F10", 4 }, { "G10", 5 },
+        { "C1", 5 }, { "C2", 4 }, { "A5", 1 },  { "A6", 1 },  { "A7", 1 },  { "B5", 1 },
+        { "B7", 1 }, { "C6", 1 }, { "C7", 1 },  { "A4", 2 },  { "B4", 2 },  { "C8", 2 },
+        { "D7", 2 }, { "D8", 2 }, { "A3", 3 },  { "B3", 3 },  { "E8", 3 },  { "E9", 3 },
+        { "A2", 4 }, { "B2", 4 }, { "F8", 4 },  { "F9", 4 },  { "A1", 5 },  { "B1", 5 },
+        { "G8", 5 }, { "G9", 5 },
+    };
+    EXPECT_REACH(t, "$rifle1", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* ---- Omaha beach (beach_seawall.scn) ------------------------------------------------------------
+ * rifle1 (D7, infantry, Movement Value 5). The sea (row 8) is water, closed to units without
+ * Amphibious (HH.water.enter). Czech hedgehogs only stop vehicles (BRO.1.3.czech-hedgehog). Wire
+ * on A5/A6..C5/C6 and G5/G6..J5/J6 is a Difficult Passage for infantry (BRO.1.3.barbed-wire)
+ * that ends the move (PRESUMED.difficult_passage_stops); D6-D5, E6-E5 and F6-F5 are free, and
+ * so are the diagonals D6-C5 and F6-G5, one way round the corner being free of wire, while C6-B5
+ * and B6-A5 cross wire both ways round (B5 2 and A5 3 end the move there). The
+ * seawall (A..F and H..L between rows 4 and 5) is a Difficult Passage (BRO.1.2.embankment):
+ * B4, C4, D4, E4, F4 3, A4 4 end the move; the road at G4/G5 has none, and F5-G4 goes round its
+ * end (by G5): G4 3, H4 4 (from G4), I4 5. The red line of the bluff does nothing to movement
+ * here: the grass is no hill (BRO.1.1.contour.movement gives an effect only by terrain type).
+ * Zones of Control: grenad (B3) covers A4, B4, C4; mg42 (H2) G2, G3, H3, I3; sniper (E1) E2,
+ * F2; entering them ends the move. rifle2 (F7) is passed, not ended on. King steps, then: C6,
+ * D6, E6, C7, E7 1; B6, B7, C5, D5, E5, F5, F6 2; A6, A7, G5, G6, G7 3; from G4 (3): F3, G3,
+ * H3 4; H5, H6, H7 4; I5, I6, I7, I3 (from H4), E2, F2, G2, E3 (from F3) 5. The bunker (H2 I2) is entered by no window (BRO.1.1.bunker.windows) and its opening
+ * faces north, too far. */
+START_TEST(beach_infantry)
+{
+    tvm *t = bundled("beach_seawall.scn");
+    static const want w[] = {
+        { "C6", 1 }, { "D6", 1 }, { "E6", 1 }, { "C7", 1 }, { "E7", 1 }, { "B6", 2 }, { "B7", 2 },
+        { "C5", 2 }, { "D5", 2 }, { "E5", 2 }, { "F5", 2 }, { "F6", 2 }, { "A6", 3 }, { "A7", 3 },
+        { "B5", 2 }, { "G5", 3 }, { "G6", 3 }, { "G7", 3 }, { "B4", 3 }, { "C4", 3 }, { "D4", 3 },
+        { "E4", 3 }, { "F4", 3 }, { "G4", 3 }, { "A4", 4 }, { "H4", 4 }, { "F3", 4 }, { "G3", 4 },
+        { "H3", 4 }, { "A5", 3 }, { "H5", 4 }, { "H6", 4 }, { "H7", 4 }, { "I4", 5 }, { "I5", 5 },
+        { "I6", 5 }, { "I7", 5 }, { "I3", 5 }, { "E2", 5 }, { "F2", 5 }, { "G2", 5 }, { "E3", 5 },
+    };
+    EXPECT_REACH(t, "$rifle1", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* Trains (rail_station.scn): an engine or a wagon takes no Movement Action; the train moves by
+ * its speed (RR.engine.orders, RR.move.speed). `reach` and `move` refuse it alike, naming the
+ * rule that says how trains move, and nothing changes. */
+START_TEST(trains_take_no_movement_action)
+{
+    tvm *t = bundled("rail_station.scn");
     listing *l = new_listing();
-    ck_assert_int_eq(reach(t, "$jeep", l), HON_OK);
-    ck_assert_int_eq((int)l->n, 4);
-    static const char *const want[] = { "A10", "B10", "C9", "C10" };
-    static const int cost[] = { 1, 1, 2, 2 };
-    for (size_t i = 0; i < 4; i++) {
-        ck_assert_msg(listed(l, want[i]), "%s is not listed", want[i]);
-        for (size_t k = 0; k < l->n; k++)
-            if (strcmp(l->sq[k], want[i]) == 0)
-                ck_assert_int_eq(l->spent[k], cost[i]);
+    hon_refusal r;
+    static const char *const units[] = { "$engine", "$wagon1" };
+    for (size_t i = 0; i < 2; i++) {
+        tvm_clear(t);
+        ck_assert_int_eq(reach(t, units[i], l), HON_ERR_RUNTIME);
+        ck_assert_int_eq(t->d[0].code, 228);
+        ck_assert(hon_last_refusal(t->vm, &r));
+        ck_assert_str_eq(r.rule, "takes_movement_action.train_moves_by_speed");
+        ck_assert_str_eq(r.what, "a Movement Action");
+        ck_assert(strstr(r.cites, "RR.move.speed") != NULL);
     }
+    tvm_clear(t);
+    const char *path[] = { "F3" };
+    ck_assert_int_eq(hon_move(t->vm, "$engine", path, 1, NULL), HON_ERR_RUNTIME);
+    ck_assert_int_eq(t->d[0].code, 228);
+    ck_assert(hon_last_refusal(t->vm, &r));
+    ck_assert_str_eq(r.rule, "takes_movement_action.train_moves_by_speed");
+    ck_ev(t, "square_of($engine)", "E3");
     free(l);
     tvm_free(t);
 }
@@ -244,7 +479,13 @@ int main(void)
     TCase *tc = tcase_create("reach");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, jeep_on_the_hill);
+    tcase_add_test(tc, trench_infantry);
+    tcase_add_test(tc, trench_light_vehicle);
+    tcase_add_test(tc, trench_heavy_vehicle);
+    tcase_add_test(tc, hill_infantry);
+    tcase_add_test(tc, beach_infantry);
     tcase_add_test(tc, errors);
+    tcase_add_test(tc, trains_take_no_movement_action);
     tcase_add_test(tc, every_bundled_board);
     suite_add_tcase(s, tc);
     return check_run(s);
