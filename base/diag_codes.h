@@ -142,6 +142,7 @@ DIAG_CODE(QUESTION_BOARD,     422, "a question file's board that does not load")
 DIAG_CODE(SNAPSHOT_HEADER,    431, "a file that is not a snapshot, or whose header is broken")
 DIAG_CODE(SNAPSHOT_LINE,      432, "a snapshot line that is not QUESTION = ANSWER")
 DIAG_CODE(NO_SUCH_RULE,       441, "a rule name that names no rule (diff --rule)")
+DIAG_CODE(NO_SUCH_QUERY_NAME, 442, "a query name that names no query, or none a board search can ask (--query)")
 DIAG_CODE(QUESTION_READ,      498, "a question or snapshot file cannot be read")
 
 /* clang-format on */

@@ -543,12 +543,16 @@ typedef struct hon_question_set {
     size_t nboards;
     const char *const *files; /* question files */
     size_t nfiles;
-    bool tests;             /* the expectations of the loaded tests */
-    bool finite;            /* the queries over finite types, with no board */
-    size_t cap;             /* calls asked per query and board at most: past it,
+    bool tests;                 /* the expectations of the loaded tests */
+    bool finite;                /* the queries over finite types, with no board */
+    size_t cap;                 /* calls asked per query and board at most: past it,
                                          calls spread evenly over them (0: 20,000) */
-    int64_t int_lo, int_hi; /* the range of int parameters; int_lo > int_hi: queries
+    int64_t int_lo, int_hi;     /* the range of int parameters; int_lo > int_hi: queries
                                          with an int parameter are not asked */
+    const char *const *queries; /* only the calls of these queries, and the tests'
+                                   expectations that start with a call of one (nqueries 0:
+                                   every query); question files are asked whole */
+    size_t nqueries;
 } hon_question_set;
 /* Fills q with the defaults: the bundled boards, the tests, the finite queries, cap 20,000,
  * ints 0..6, no board or file given. */
@@ -636,6 +640,11 @@ hon_status hon_diff_variants(hon_vm *a, hon_vm *b, const char *setting, const ho
  * they do not, reports E441 at `where` (the name as line 1 of a source of that name, as
  * hon_apply_setting reports a setting) and returns HON_ERR_NOT_FOUND. */
 hon_status hon_check_rule_name(hon_vm *vm, const char *name, const char *where);
+/* Whether the rules declare a query of that name; when they do not, reports E442 at `where`
+ * (as hon_check_rule_name) and returns HON_ERR_NOT_FOUND. With `board_only`, a query none of
+ * whose parameters is a thing of the board (unit, square, side, element) is E442 too: a
+ * board search cannot ask it. */
+hon_status hon_check_query_name(hon_vm *vm, const char *name, bool board_only, const char *where);
 
 /* Text of a status, for messages. */
 const char *hon_status_text(hon_status s);

@@ -230,6 +230,31 @@ hon_status hon_check_rule_name(hon_vm *vm, const char *name, const char *where)
     return HON_ERR_NOT_FOUND;
 }
 
+hon_status hon_check_query_name(hon_vm *vm, const char *name, bool board_only, const char *where)
+{
+    if (!vm || !name)
+        return HON_ERR_NOT_FOUND;
+    hon_query_info info;
+    bool known = hon_query_info_of(vm, name, &info) == HON_OK, on_board = false;
+    for (size_t i = 0; known && i < info.nparams; i++) {
+        hon_type_kind k = info.param_kinds[i];
+        on_board |= k == HON_T_UNIT || k == HON_T_SQUARE || k == HON_T_SIDE || k == HON_T_ELEMENT;
+    }
+    if (known && (on_board || !board_only))
+        return HON_OK;
+    size_t n = strlen(name);
+    uint32_t id = diag_sources_add(&vm->sources, where ? where : "<query>", name, n);
+    ast_loc at = { id == UINT32_MAX ? 0 : id, 1, 1, 1, n ? (uint32_t)n : 1 };
+    if (known)
+        session_report_at(vm, E_NO_SUCH_QUERY_NAME, at,
+                          "query '%s' has no parameter that is a thing of the board: a board "
+                          "search cannot ask it (plain diff can)",
+                          name);
+    else
+        session_report_at(vm, E_NO_SUCH_QUERY_NAME, at, "no query named '%s'", name);
+    return HON_ERR_NOT_FOUND;
+}
+
 bool diff_rules_include(const char *list, const char *const *names, size_t n)
 {
     for (const char *c = list; *c;) {

@@ -18,6 +18,7 @@
 static const char SKIP_TYPE[] = "a parameter of a list, set or record type";
 static const char SKIP_INT[] = "an int parameter (no int range is given)";
 static const char SKIP_MANY[] = "more than 16 parameters";
+static const char SKIP_UNNAMED[] = "not among the --query names"; /* not listed in the notes */
 
 void qs_defaults(hon_question_set *q)
 {
@@ -188,6 +189,11 @@ static bool stat_make(qs_set *s, qs_stat *st, char *name)
     for (size_t i = 0; !st->skip && i < info.nparams; i++)
         if (st->kinds[i] == HON_T_INT && s->o.int_lo > s->o.int_hi)
             st->skip = SKIP_INT;
+    bool named = !s->o.nqueries;
+    for (size_t i = 0; i < s->o.nqueries; i++)
+        named |= s->o.queries[i] && strcmp(s->o.queries[i], name) == 0;
+    if (!named)
+        st->skip = SKIP_UNNAMED;
     for (size_t v = 0; v < s->nvms; v++) /* NULL: that session has no such query */
         st->h[v] = hon_lookup_query(s->vm[v], name);
     return st->h[0] != NULL;
@@ -387,6 +393,9 @@ static void add_expectation(void *ud, const hon_expectation *e)
         s->skipped_plays++;
         return;
     }
+    uint32_t k = stat_of_text(s, e->question);
+    if (s->o.nqueries && (k == UINT32_MAX || s->stats[k].skip == SKIP_UNNAMED))
+        return; /* not a question of the --query names */
     size_t b = board_add(s, e->board, e->board, false);
     char origin[512];
     snprintf(origin, sizeof origin, "%s:%u:%u", e->path, e->line, e->col);

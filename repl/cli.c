@@ -1011,8 +1011,10 @@ bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
             o->variants = true;
         else if (strcmp(a, "--rule") == 0 && want == 2)
             o->rules[o->out.nrules++] = v;
-        else if (strcmp(a, "--query") == 0)
+        else if (strcmp(a, "--query") == 0 && want == 2)
             queries[o->so.nqueries++] = v;
+        else if ((strcmp(a, "--query") == 0 || strcmp(a, "--rule") == 0) && want != 2)
+            return refuse(err, cap, "%s goes with diff, not snapshot record", a);
         else if (strcmp(a, "--witness") == 0)
             o->so.witness = v;
         else if (strcmp(a, "--max-size") == 0) {
@@ -1056,6 +1058,20 @@ bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
             return refuse(err, cap, "out of memory");
     }
     o->so.nrules = o->out.nrules;
+    o->qs.queries = queries;
+    o->qs.nqueries = o->so.nqueries;
+    /* Options that would be silently ignored are refused. */
+    for (int i = 0; i < n; i++) {
+        static const char *const search_only[] = { "--witness", "--seed", "--max-size",
+                                                   "--seconds" };
+        for (size_t k = 0; k < sizeof search_only / sizeof search_only[0]; k++)
+            if (strcmp(args[i], search_only[k]) == 0 && !o->search && !o->variants)
+                return refuse(err, cap, "%s goes with --search or --variants", args[i]);
+        if (strcmp(args[i], "--witness") == 0 && o->variants)
+            return refuse(err, cap, "--witness goes with --search");
+    }
+    if (o->search && o->out.json)
+        return refuse(err, cap, "diff --search prints text only: --json goes with plain diff");
     if (o->variants && (o->search || o->out.nrules))
         return refuse(err, cap, "--variants goes with neither --search nor --rule");
     if (o->variants && o->nsettings > 1)
@@ -1100,6 +1116,8 @@ int cli_diff(cli_session *s, const cli_question_opts *o)
     qs.bundled_boards &= s->bundled_rules;
     for (size_t i = 0; st == HON_OK && i < o->out.nrules; i++)
         st = hon_check_rule_name(a, o->rules[i], "<command-line>");
+    for (size_t i = 0; st == HON_OK && i < qs.nqueries; i++)
+        st = hon_check_query_name(a, qs.queries[i], o->search, "<command-line>");
     if (st == HON_OK && o->variants)
         st = hon_diff_variants(a, b, setting, &qs, &so, stdout, &ndiff);
     else if (st == HON_OK && o->search)

@@ -1339,6 +1339,15 @@ def diff_editions():
     trace = [l for l in out if "rule cover_of.woods: light" in l]
     check(trace and "rule cover_of.woods: heavy" in trace[0] and " | " in trace[0],
           "the two traces face each other, the changed rule marked |", p)
+    # --query keeps to the named queries' questions: cover_of has 3 calls (open, woods, hill),
+    # 1 differs; with cover_set too, 6 and 2; line_of_sight on ridge.scn, its 6 ordered pairs
+    # of 3 units (the test's expectation is one of them), none differs: exit 0.
+    for queries, asked, differ in ((["cover_of"], 3, 1), (["cover_of", "cover_set"], 6, 2),
+                                   (["line_of_sight"], 6, 0)):
+        args = [x for q in queries for x in ("--query", q)]
+        p = run(diff_args(*args, "plain", "strict"))
+        check(p.returncode == (1 if differ else 0) and p.stdout.splitlines()[0] ==
+              f"diff plain | strict: {differ} of {asked} questions differ", f"--query {queries}", p)
     # JSON: the same, in one object
     p = run(diff_args("--json", "plain", "strict"))
     d = parse_json(p.stdout, p)
@@ -1439,6 +1448,23 @@ def diff_bad_input():
         p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--questions",
                  os.path.join(tmp, "none.txt"), "plain", "strict"])
         check(p.returncode == 2 and "error[E498]: cannot read" in p.stderr, "E498", p)
+    # a --query naming no query; one the search cannot ask (no board parameter): E442, exit 2
+    p = run(diff_args("--query", "cover_off", "plain", "strict"))
+    check(p.returncode == 2 and "<command-line>:1:1: error[E442]: no query named 'cover_off'"
+          in p.stderr and p.stdout == "", "--query naming no query", p)
+    p = run(diff_args("--search", "--seconds", "1", "--query", "cover_of", "plain", "strict"))
+    check(p.returncode == 2 and "error[E442]" in p.stderr and "board search cannot ask" in
+          p.stderr, "--query the search cannot ask", p)
+    # options that would be ignored are refused: the search's without --search, --json with it,
+    # --query and --rule for a snapshot
+    for args in (["--witness", "w.scn", "a", "b"], ["--seed", "1", "a", "b"],
+                 ["--search", "--json", "a", "b"]):
+        p = run(["--no-rules", "--load", fx("diff.hon"), "diff"] + args)
+        check(p.returncode == 2 and "hon --help" in p.stderr, f"usage: {args}", p)
+    for opt in ("--query", "--rule"):
+        p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "record", "x.snap", opt,
+                 "cover_of"])
+        check(p.returncode == 2 and "goes with diff" in p.stderr, f"snapshot {opt}", p)
     for args in (["plain"], ["a", "b", "c"], ["--cap", "x", "a", "b"], ["--variant", "x=y", "a", "b"],
                  ["--bogus", "a", "b"], ["--ints", "3..1", "a", "b"], ["a", "b", "--board"]):
         p = run(["--no-rules", "--load", fx("diff.hon"), "diff"] + args)
