@@ -289,7 +289,7 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
     sn->qs.boards = sn->boards;
     sn->qs.files = sn->files;
     sn->qs.bundled_boards = false;
-    bool header = true, oom = false;
+    bool header = true, oom = false, skipping = false; /* skipping: after a broken section */
     size_t bad = 0;
     const char *section = NULL;
     uint32_t line = 1;
@@ -314,9 +314,20 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
             bad++;
         } else if (!header && strcmp(l, "[no board]") == 0) {
             section = "";
+            skipping = false;
         } else if (!header && strncmp(l, "[board ", 7) == 0 && n > 8 && l[n - 1] == ']') {
             l[n - 1] = '\0';
             section = l + 7;
+            skipping = false;
+        } else if (!header && l[0] == '[') {
+            /* a broken section line: said once, and its answers are not each "before any
+               [board] line" */
+            snap_error(vm, sn, E_SNAPSHOT_LINE, line, 1, n,
+                       "not a section line: '[no board]' or '[board FILE]'", NULL);
+            bad++;
+            section = NULL;
+            skipping = true;
+        } else if (!header && skipping && !section) {
         } else if (!header && !answer_line(sn, section, l, line, &oom) && !oom) {
             snap_error(vm, sn, E_SNAPSHOT_LINE, line, 1, n,
                        section ? "not QUESTION = ANSWER" : "an answer before any [board] line",

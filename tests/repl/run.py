@@ -1904,6 +1904,11 @@ def snapshot_bad_input():
         check(p.returncode == 2 and f"{path}:3:1: error[E431]" in p.stderr, "a bad header line", p)
         path, p = snap_with("# hon snapshot 1\nsetting plain\n\n[no board]\ncover_of(woods)\n")
         check(p.returncode == 2 and f"{path}:5:1: error[E432]" in p.stderr, "a bad line", p)
+        # a broken section line is said once, and its answers are not each reported
+        path, p = snap_with("# hon snapshot 1\nsetting plain\n\n[no board\n"
+                            "cover_of(woods) = light\ncover_of(hill) = no_cover\n")
+        check(p.returncode == 2 and f"{path}:4:1: error[E432]: not a section line" in p.stderr
+              and p.stderr.count("error[") == 1, "a broken section line, once", p)
         path, p = snap_with("# hon snapshot 1\nsetting plain\nboard nowhere.scn\n\n")
         check(p.returncode == 2 and "cannot read 'nowhere.scn'" in p.stderr, "a board gone", p)
         p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "check",
