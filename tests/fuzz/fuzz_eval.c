@@ -1,0 +1,52 @@
+/* fuzz_eval.c — libFuzzer target: an expression or query call against the bundled rules and an
+ * example board, as `hon eval`, `why` and `odds` ask it. A first line `#N` (a comment to hon)
+ * picks example board N (fuzz_board_of); when that line also says `odds`, the exact
+ * distribution is asked (hon_odds), else the answer (hon_eval) with every printer: text, JSON,
+ * complete and brief traces, the rules that fired. The session is the process's one (fuzz.h),
+ * whose board changes only when an input asks for another. Seeds: the questions of the tests'
+ * `expect`s and of the docs' examples (tests/fuzz/seeds.py).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+
+/* Whether the first line (a `#` comment) says `odds`. */
+static bool asks_odds(const char *text)
+{
+    if (text[0] != '#')
+        return false;
+    for (const char *p = text; *p && *p != '\n'; p++)
+        if (strncmp(p, "odds", 4) == 0)
+            return true;
+    return false;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    hon_vm *vm = fuzz_bundled();
+    char *text = fuzz_text(data, size);
+    if (!text)
+        return 0;
+    const char *board = fuzz_board_of(text);
+    const char *loaded = hon_board_path(vm);
+    if (!loaded || strcmp(loaded, board) != 0)
+        hon_load_board(vm, board);
+    hon_set_seed(vm, 1);
+    hon_answer *a = NULL;
+    if (asks_odds(text)) {
+        if (hon_odds(vm, text, "<fuzz>", &a) == HON_OK)
+            fputs(hon_answer_text(a), fuzz_sink());
+    } else if (hon_eval(vm, text, "<fuzz>", &a) == HON_OK) {
+        fputs(hon_answer_text(a), fuzz_sink());
+        fputs(hon_answer_json(a), fuzz_sink());
+        fputs(hon_answer_trace(a), fuzz_sink());
+        fputs(hon_answer_why(a), fuzz_sink());
+        fputs(hon_answer_fired(a), fuzz_sink());
+    }
+    hon_answer_free(a);
+    free(text);
+    return 0;
+}
