@@ -67,6 +67,12 @@ static void write_file(const char *name, const char *text, size_t len)
     fclose(f);
 }
 
+/* At exit: the scratch directory, emptied after each input, goes. */
+static void remove_scratch(void)
+{
+    rmdir(R.scratch);
+}
+
 /* Makes the scratch directory and reads board 0's text, once. */
 static void setup(void)
 {
@@ -83,6 +89,7 @@ static void setup(void)
     strcpy(R.scratch, "/tmp/hon-fuzz-repl-XXXXXX");
     if (!mkdtemp(R.scratch))
         abort();
+    atexit(remove_scratch);
     open_session();
 }
 
