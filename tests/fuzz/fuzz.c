@@ -120,3 +120,15 @@ FILE *fuzz_sink(void)
         abort();
     return sink;
 }
+
+void fuzz_read_answer(hon_answer *a)
+{
+    if (!a)
+        return;
+    fputs(hon_answer_text(a), fuzz_sink());
+    fputs(hon_answer_json(a), fuzz_sink());
+    fputs(hon_answer_trace(a), fuzz_sink());
+    fputs(hon_answer_why(a), fuzz_sink());
+    fputs(hon_answer_fired(a), fuzz_sink());
+    hon_answer_free(a);
+}

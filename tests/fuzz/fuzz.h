@@ -39,6 +39,9 @@ const char *fuzz_board_of(const char *text);
 char *fuzz_text(const uint8_t *data, size_t size);
 /* Splits text in place at '\n' into at most max lines; returns how many. */
 size_t fuzz_lines(char *text, char **lines, size_t max);
+/* Reads every printer of the answer a (text, JSON, complete and brief traces, the rules that
+ * fired: they render lazily) into the sink, then frees a (owned; NULL is fine). */
+void fuzz_read_answer(hon_answer *a);
 /* An open stream to /dev/null (borrowed, kept for the process). */
 FILE *fuzz_sink(void);
 

@@ -15,16 +15,6 @@
 #define MAX_LINES   8
 #define MAX_SQUARES 16
 
-static void read_answer(hon_answer *a)
-{
-    if (!a)
-        return;
-    fputs(hon_answer_text(a), fuzz_sink());
-    fputs(hon_answer_json(a), fuzz_sink());
-    fputs(hon_answer_why(a), fuzz_sink());
-    hon_answer_free(a);
-}
-
 /* The rest of line after the word `word` and a space, or NULL. */
 static const char *after(const char *line, const char *word)
 {
@@ -44,7 +34,7 @@ static void move(hon_vm *vm, char *args)
         squares[n++] = sq;
     if (unit)
         hon_move(vm, unit, squares, n, &a);
-    read_answer(a);
+    fuzz_read_answer(a);
 }
 
 static void run_line(hon_vm *vm, char *line)
@@ -65,7 +55,7 @@ static void run_line(hon_vm *vm, char *line)
         hon_undo(vm, &a);
     else
         hon_do(vm, line, "<fuzz>", &a);
-    read_answer(a);
+    fuzz_read_answer(a);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
