@@ -332,7 +332,7 @@ static void no_rule_text(const val_env *env, const trace_log *t, size_t call, si
 static void event_rule_what(const trace_ent *e, strbuf *out)
 {
     uint32_t lines = 0, rolls = 0;
-    for (const char *l = e->out, *end = e->out + e->out_len; l && l < end;) {
+    for (const char *l = e->out, *end = e->out ? e->out + e->out_len : NULL; l && l < end;) {
         const char *nl = memchr(l, '\n', (size_t)(end - l));
         lines++;
         rolls += (size_t)(end - l) > 5 && memcmp(l, "roll ", 5) == 0;
@@ -387,7 +387,7 @@ static void rule_line(const val_env *env, const trace_ent *e, bool brief, guard_
 /* The lines an event's rule wrote, one per line at `depth`, after an arrow. */
 static void output_lines(const trace_ent *e, uint32_t depth, strbuf *out)
 {
-    const char *l = e->out, *end = e->out + e->out_len;
+    const char *l = e->out, *end = e->out ? e->out + e->out_len : NULL;
     while (l && l < end) {
         const char *nl = memchr(l, '\n', (size_t)(end - l));
         size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
@@ -1206,7 +1206,7 @@ static size_t json_call(const val_env *env, const trace_log *t, size_t i, strbuf
 /* The lines an event's rule wrote, as a JSON array of strings. */
 static void json_lines(const trace_ent *e, strbuf *out)
 {
-    const char *l = e->out, *end = e->out + e->out_len;
+    const char *l = e->out, *end = e->out ? e->out + e->out_len : NULL;
     bool first = true;
     sb_putc(out, '[');
     while (l && l < end) {

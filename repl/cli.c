@@ -345,6 +345,8 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     cfg.on_diag = on_diag;
     cfg.userdata = s;
     cfg.seed = o->seed_set ? o->seed : 0;
+    cfg.step_budget = o->step_budget;
+    cfg.max_depth = o->max_depth;
     cfg.chooser = choose;
     cfg.on_effect = step;
     s->json = o->json;

@@ -33,6 +33,8 @@ typedef struct cli_opts {
     bool json;           /* --json: answers print as JSON objects */
     bool seed_set;       /* --seed N was given */
     uint64_t seed;
+    uint64_t step_budget; /* the session's caps (hon_config's); 0: the defaults. Set by */
+    unsigned max_depth;   /* programs that drive the session, such as tests/fuzz */
 } cli_opts;
 
 /* How an expression is answered: its value, its value and brief trace (`why`), its value and
@@ -181,6 +183,11 @@ int cli_snapshot_check(cli_session *s, const char *path);
 bool cli_parse_seed(const char *text, uint64_t *out);
 /* Prints a formatted error line "hon: error: ..." to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Runs one line typed at the REPL (modified in place): a comment, a command (`load`, `why`...,
+ * with or without a leading ':'; repl.md) or an expression, printing as the REPL prints.
+ * Returns false when the line asks to leave (`quit`, `exit`), else true (errors included). */
+bool repl_line(cli_session *s, char *line);
 
 /* Runs the interactive loop (libedit on a terminal; plain lines, no prompt, otherwise) until
  * `quit`, `exit` or end of input. Errors never end it. Returns the exit status (0). */

@@ -1052,6 +1052,13 @@ static void run_line(repl *r, char *line)
     cli_answer(r->s, line, "<repl>", CLI_EVAL);
 }
 
+bool repl_line(cli_session *s, char *line)
+{
+    repl r = { s, false };
+    run_line(&r, line);
+    return !r.quit;
+}
+
 int repl_run(cli_session *s)
 {
     reader rd;
