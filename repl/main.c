@@ -222,9 +222,13 @@ static char *join_args(char **args, int n)
  * §2b, §2c). Returns the exit status. */
 static int run_why(cli_session *s, char **args, int n)
 {
-    cli_mode mode = strcmp(args[0], "--full") == 0  ? CLI_WHY_FULL
-                    : strcmp(args[0], "--not") == 0 ? CLI_WHY_NOT
-                                                    : CLI_WHY;
+    /* `full` and `not` as a word of their own followed by more, as in the REPL (`hon why not
+       X` is the reasons, `hon why 'not X'` the expression), or `--full`, `--not`. */
+    bool more = n > 1;
+    cli_mode mode =
+        strcmp(args[0], "--full") == 0 || (more && strcmp(args[0], "full") == 0) ? CLI_WHY_FULL
+        : strcmp(args[0], "--not") == 0 || (more && strcmp(args[0], "not") == 0) ? CLI_WHY_NOT
+                                                                                 : CLI_WHY;
     int skip = mode != CLI_WHY;
     if (skip && n == 1) {
         fprintf(stderr,

@@ -833,6 +833,13 @@ def why_not_fixture():
             "(FIX.never)"]
     p = run(base + ["why", "--not", f"sight({WHY_SHOT})"])
     check(p.returncode == 0 and p.stdout.splitlines() == want, "hon why --not", p)
+    # the command line reads `not` as the REPL does: a word of its own followed by more is the
+    # reasons; one argument "not true" is the expression (false, nothing asked)
+    p = run(base + ["why", "not", f"sight({WHY_SHOT})"])
+    check(p.returncode == 0 and p.stdout.splitlines() == want, "hon why not", p)
+    p = run(base + ["why", "not true"])
+    check(p.returncode == 0 and p.stdout.splitlines() ==
+          ["false", "(no query was asked and no table was read)"], "hon why 'not true'", p)
     # the REPL: `why not EXPR`; `why (not E)` traces the expression `not E` (here `not true`:
     # false, nothing asked); `why not` alone asks about `not`, which is no expression
     p = run(base, stdin=f"why not sight({WHY_SHOT})\nwhy (not true)\nwhy not true\nwhy not\n")
