@@ -20,11 +20,34 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The line of a script being run (cli_set_script_line): where and which line, 0 for none. */
+static const char *script_where;
+static unsigned script_line;
+
+void cli_set_script_line(const char *where, unsigned line)
+{
+    script_where = where;
+    script_line = where ? line : 0;
+}
+
+/* Starts an error line on stderr: `WHERE:LINE: error` while a script runs, else `hon: error`;
+ * code (12 for E012) is added when non-zero. */
+static void error_prefix(int code)
+{
+    if (script_line)
+        fprintf(stderr, "%s:%u: error", script_where, script_line);
+    else
+        fputs("hon: error", stderr);
+    if (code)
+        fprintf(stderr, "[E%03d]", code);
+    fputs(": ", stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     fflush(stdout);
-    fputs("hon: error: ", stderr);
+    error_prefix(0);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -71,7 +94,25 @@ static void on_diag(void *ud, const hon_diag *d)
     if (d->severity == HON_ERROR)
         s->errors++;
     fflush(stdout);
-    if (d->rendered && d->rendered[0]) {
+    size_t skip = d->path ? strlen(d->path) + 3 : 0; /* "PATH:1:" */
+    if (script_line && d->path && strcmp(d->path, script_where) == 0 && d->line == 1 &&
+        d->rendered && strncmp(d->rendered, d->path, skip - 3) == 0 &&
+        strncmp(d->rendered + skip - 3, ":1:", 3) == 0) {
+        /* the line was handed over alone, so the library counts it as line 1: name the
+         * script's line instead, keeping the rest (column, message, quoted line, caret) */
+        const char *rest = d->rendered + skip, *nl = strchr(rest, '\n');
+        static const char gutter1[] = "    1 |"; /* base/diag.c's gutter for line 1 */
+        fprintf(stderr, "%s:%u:", script_where, script_line);
+        if (nl && script_line <= 99999 && strncmp(nl + 1, gutter1, sizeof gutter1 - 1) == 0) {
+            fwrite(rest, 1, (size_t)(nl + 1 - rest), stderr);
+            fprintf(stderr, "%5u |", script_line);
+            rest = nl + sizeof gutter1;
+        }
+        put_block(rest, stderr);
+    } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message) {
+        error_prefix(d->code); /* no position of its own: the script's line is where */
+        fprintf(stderr, "%s\n", d->message);
+    } else if (d->rendered && d->rendered[0]) {
         put_block(d->rendered, stderr);
     } else {
         unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
@@ -350,6 +391,7 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     cfg.chooser = choose;
     cfg.on_effect = step;
     s->json = o->json;
+    s->bail = o->bail;
     s->vm = hon_vm_new(&cfg);
     if (!s->vm) {
         cli_error("out of memory");

@@ -31,6 +31,7 @@ typedef struct cli_opts {
     const char *board;   /* --board FILE: a scenario loaded after the rules, or NULL */
     bool no_rules;       /* --no-rules: load no directory at all */
     bool json;           /* --json: answers print as JSON objects */
+    bool bail;           /* --bail: a script stops at its first failing line */
     bool seed_set;       /* --seed N was given */
     uint64_t seed;
     uint64_t step_budget; /* the session's caps (hon_config's); 0: the defaults. Set by */
@@ -64,6 +65,7 @@ typedef struct cli_session {
     bool stepping;      /* step mode: pause before each effect */
     bool bundled_rules; /* the bundled rule directories were loaded (so the bundled boards,
                            written in their vocabulary, are diff's and snapshot's too) */
+    bool bail;          /* --bail: a script stops at its first failing line */
 } cli_session;
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
@@ -181,8 +183,16 @@ int cli_snapshot_check(cli_session *s, const char *path);
 
 /* Parses a decimal seed: the whole of text, no sign, fits in 64 bits. */
 bool cli_parse_seed(const char *text, uint64_t *out);
-/* Prints a formatted error line "hon: error: ..." to stderr. */
+/* Prints a formatted error line "hon: error: ..." to stderr ("WHERE:LINE: error: ..." while a
+ * script runs, see cli_set_script_line). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Names the line of a script (input that is not a terminal) being run: until the next call,
+ * errors of the front end and diagnostics of the text of that line (those whose path is
+ * `where`) say `where:line:` (the true line of the script, not line 1 of the snippet), as do
+ * diagnostics with no position of their own. where NULL or line 0: none (typed input).
+ * `where` is borrowed and must outlive the script. */
+void cli_set_script_line(const char *where, unsigned line);
 
 /* Runs one line typed at the REPL (modified in place): a comment, a command (`load`, `why`...,
  * with or without a leading ':'; repl.md) or an expression, printing as the REPL prints.
@@ -190,7 +200,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool repl_line(cli_session *s, char *line);
 
 /* Runs the interactive loop (libedit on a terminal; plain lines, no prompt, otherwise) until
- * `quit`, `exit` or end of input. Errors never end it. Returns the exit status (0). */
+ * `quit`, `exit` or end of input. On a terminal errors never end it and the status is 0. Input
+ * that is not a terminal is a script named `<stdin>`: errors name its lines, the status is 1
+ * when any line failed (0 otherwise), and with --bail (s->bail) the first failing line ends it. */
 int repl_run(cli_session *s);
 
 #endif

@@ -25,6 +25,7 @@ enum {
     OPT_NO_RULES,
     OPT_LOAD,
     OPT_BOARD,
+    OPT_BAIL,
 };
 
 static const char usage_text[] =
@@ -100,11 +101,14 @@ static const char usage_text[] =
     "  --variant NAME=READING  select a reading of a variant (repeatable)\n"
     "  --seed N                seed the dice source\n"
     "  --json                  print answers as JSON objects\n"
+    "  --bail                  a script (input that is not a terminal) stops at its\n"
+    "                          first failing line\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n\n"
     "Rule directories: --rules DIR, else $HON_RULES (colon-separated), else the bundled\n"
     "rules/ and expansions/.\n"
-    "Exit status: 0 success; 1 an error in the input or the rules, or a failed test;\n"
+    "Exit status: 0 success; 1 an error in the input or the rules, or a failed test (a\n"
+    "script: any failing line);\n"
     "2 a usage error. diff and snapshot check: 0 nothing differs, 1 something does,\n"
     "2 an error.\n";
 
@@ -134,6 +138,7 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
         { "no-rules", no_argument, NULL, OPT_NO_RULES },
         { "load", required_argument, NULL, OPT_LOAD },
         { "board", required_argument, NULL, OPT_BOARD },
+        { "bail", no_argument, NULL, OPT_BAIL },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
@@ -171,6 +176,7 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
         case OPT_NO_RULES: o->no_rules = true; break;
         case OPT_LOAD: o->loads[o->n_loads++] = optarg; break;
         case OPT_BOARD: o->board = optarg; break;
+        case OPT_BAIL: o->bail = true; break;
         case 'h': fputs(usage_text, stdout); return 0;
         case 'V': printf("hon %s\n", hon_version()); return 0;
         case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);

@@ -28,6 +28,9 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
+/* What errors call input that is not a terminal (a script). */
+static const char script_name[] = "<stdin>";
+
 /* Where lines come from: libedit on a terminal, getline otherwise. */
 typedef struct reader {
     EditLine *el;
@@ -37,6 +40,8 @@ typedef struct reader {
     size_t cap;
     char *abuf; /* an answer asked while a line runs (a choice, a step), owned */
     size_t acap;
+    unsigned lines; /* lines read so far from input that is not a terminal (answers too) */
+    bool bad_line;  /* the last line read was refused (a NUL byte in it) */
     struct sigaction old_int;
 } reader;
 
@@ -66,6 +71,7 @@ static char *reader_ask(void *ud, const char *why)
         ssize_t n = getline(&r->abuf, &r->acap, stdin);
         if (n < 0)
             return NULL;
+        r->lines++;
         if (n > 0 && r->abuf[n - 1] == '\n')
             r->abuf[n - 1] = '\0';
         return r->abuf;
@@ -178,6 +184,9 @@ static char *reader_next(reader *r)
         ssize_t n = getline(&r->buf, &r->cap, stdin);
         if (n < 0)
             return NULL;
+        r->lines++;
+        cli_set_script_line(script_name, r->lines);
+        r->bad_line = memchr(r->buf, '\0', (size_t)n) != NULL;
         if (memchr(r->buf, '\0', (size_t)n)) {
             /* the text would end at the NUL: say so rather than answer a cut line (or, with
              * a NUL first, nothing at all) */
@@ -221,6 +230,7 @@ static char *reader_next(reader *r)
 typedef struct repl {
     cli_session *s;
     bool quit;
+    const char *where; /* what diagnostics call typed text: r->where, or "<stdin>" in a script */
 } repl;
 
 /* Splits s in place into at most max whitespace-separated words. Returns the count, or
@@ -297,12 +307,12 @@ static int cmd_why(repl *r, char *args)
     if ((rest = after_word(args, "los"))) /* the line of sight with its trace */
         return cmd_los_mode(r, rest, mode);
     if ((rest = after_word(args, "do")) && rest[0])
-        return cli_why_do(r->s, rest, "<repl>", mode);
+        return cli_why_do(r->s, rest, r->where, mode);
     if (after_word(args, "do")) {
         cli_error("usage: why %sdo EVENT(ARGS)", how[mode]);
         return 1;
     }
-    return need(args, "why [full|not] EXPR") ? cli_answer(r->s, args, "<repl>", mode) : 1;
+    return need(args, "why [full|not] EXPR") ? cli_answer(r->s, args, r->where, mode) : 1;
 }
 
 static int cmd_los(repl *r, char *args)
@@ -370,14 +380,14 @@ static int cmd_odds(repl *r, char *args)
         args += 2;
         while (isspace((unsigned char)*args))
             args++;
-        return need(args, "odds do EVENT(ARGS)") ? cli_do(r->s, args, "<repl>", true) : 1;
+        return need(args, "odds do EVENT(ARGS)") ? cli_do(r->s, args, r->where, true) : 1;
     }
-    return need(args, "odds EXPR") ? cli_answer(r->s, args, "<repl>", CLI_ODDS) : 1;
+    return need(args, "odds EXPR") ? cli_answer(r->s, args, r->where, CLI_ODDS) : 1;
 }
 
 static int cmd_do(repl *r, char *args)
 {
-    return need(args, "do EVENT(ARGS)") ? cli_do(r->s, args, "<repl>", false) : 1;
+    return need(args, "do EVENT(ARGS)") ? cli_do(r->s, args, r->where, false) : 1;
 }
 
 static int cmd_move(repl *r, char *args)
@@ -1011,9 +1021,12 @@ static unsigned char complete(EditLine *el, int ch)
     return rc;
 }
 
-/* Runs one line: a comment, a command or an expression. */
-static void run_line(repl *r, char *line)
+/* Runs one line: a comment, a command or an expression. Returns 0, or 1 when it failed (a
+ * command's non-zero status, or an error reported while it ran). */
+static int run_line(repl *r, char *line)
 {
+    size_t errors = r->s->errors;
+    int rc = 0;
     char *end = line + strlen(line);
     bool colon;
     size_t wlen = 0;
@@ -1023,7 +1036,7 @@ static void run_line(repl *r, char *line)
     while (end > line && isspace((unsigned char)end[-1]))
         *--end = '\0';
     if (!*line || *line == '#')
-        return;
+        return 0;
     colon = *line == ':';
     if (colon) {
         line++;
@@ -1039,22 +1052,23 @@ static void run_line(repl *r, char *line)
                 char *args = line + wlen;
                 while (isspace((unsigned char)*args))
                     args++;
-                c->run(r, args);
+                rc = c->run(r, args);
                 fflush(stdout);
-                return;
+                return rc || r->s->errors > errors;
             }
         }
     }
     if (colon) {
         cli_error("unknown command ':%.*s' (type 'help')", (int)(wlen ? wlen : strlen(line)), line);
-        return;
+        return 1;
     }
-    cli_answer(r->s, line, "<repl>", CLI_EVAL);
+    rc = cli_answer(r->s, line, r->where, CLI_EVAL);
+    return rc || r->s->errors > errors;
 }
 
 bool repl_line(cli_session *s, char *line)
 {
-    repl r = { s, false };
+    repl r = { s, false, "<repl>" };
     run_line(&r, line);
     return !r.quit;
 }
@@ -1062,8 +1076,9 @@ bool repl_line(cli_session *s, char *line)
 int repl_run(cli_session *s)
 {
     reader rd;
-    repl r = { s, false };
+    repl r = { s, false, "<repl>" };
     char *line;
+    int status = 0;
 
     reader_open(&rd, s);
     s->ask = reader_ask;
@@ -1072,10 +1087,18 @@ int repl_run(cli_session *s)
         printf(
             "hon %s — Heroes of Normandie rules. Type 'help' for the commands, 'quit' to leave.\n",
             hon_version());
-    while (!r.quit && (line = reader_next(&rd)) != NULL)
-        run_line(&r, line);
+    else
+        r.where = script_name; /* a script: its errors name its lines, and they count */
+    while (!r.quit && (line = reader_next(&rd)) != NULL) {
+        if ((run_line(&r, line) || rd.bad_line) && !rd.el) {
+            status = 1;
+            if (s->bail)
+                break;
+        }
+    }
+    cli_set_script_line(NULL, 0);
     s->ask = NULL;
     s->ask_ud = NULL;
     reader_close(&rd);
-    return 0;
+    return status;
 }

@@ -210,7 +210,7 @@ def repl_keeps_state_after_failed_load():
     script = (f"twice(21)\nload {fx('broken.hon')}\ntwice(21)\nthrice(2)\n"
               f":load {fx('extra.hon')}\nthrice(2)\n")
     p = run(["--no-rules", "--load", fx("base.hon")], stdin=script)
-    check(p.returncode == 0, "errors never end the session", p)
+    check(p.returncode == 1, "errors never end the session; the script exits 1", p)
     check(lines(p.stdout) == ["42", "42", f"loaded {fx('extra.hon')}", "6"],
           "same answer before and after the failed load", p)
     check("broken.hon:4:18" in p.stderr, "the load error is reported with its position", p)
@@ -234,7 +234,7 @@ def repl_commands():
         "twice(50)",            # after quit: never evaluated
     ]) + "\n"
     p = run(["--no-rules", "--load", fx("base.hon")], stdin=script)
-    check(p.returncode == 0, "quit exits 0", p)
+    check(p.returncode == 1, "quit ends the script; its failed lines make it exit 1", p)
     out = p.stdout
     check(out.splitlines()[0] == "2", "show_me(1) is an expression", p)
     check("bonus.big" in out and "FIX.big" in out, "rules lists names with citations", p)
@@ -329,7 +329,7 @@ def test_exit_codes():
     # In the REPL: `test` reports and the session goes on.
     p = run(["--no-rules", "--load", fx("base.hon"), "--load", fx("failing.hon")],
             stdin="test\ntwice(2)\n")
-    check(p.returncode == 0 and lines(p.stdout)[-1] == "4", "a failed test keeps the session", p)
+    check(p.returncode == 1 and lines(p.stdout)[-1] == "4", "a failed test keeps the session, and the script exits 1", p)
 
 
 @case
@@ -397,7 +397,7 @@ def board_commands():
             "draw A1 Z9",           # Z9 is off a 5 x 3 board
         ]) + "\n"
         p = run(BOARD_RULES, stdin=script)
-        check(p.returncode == 0, "errors never end the session", p)
+        check(p.returncode == 1, "errors never end the session; the script exits 1", p)
         out_lines = lines(p.stdout)
         check(out_lines[0] == f"board {fx('boards/ridge.scn')}", "board FILE says it loaded", p)
         check(out_lines[1] == "E1", "$b stands on E1", p)
@@ -517,7 +517,7 @@ def los_between_squares():
           p.stderr.strip() == "hon: error[E217]: square ZZ99 is off the board (A1 to E3)",
           "ZZ99 is off the board", p)
     p = run(base, stdin="los $a F1\nlos A1 E1\n")
-    check("hon: error[E217]: square F1 is off the board" in p.stderr and
+    check("<stdin>:1: error[E217]: square F1 is off the board" in p.stderr and
           "note: A1 holds $a, E1 holds $b: asking line_of_sight($a, $b)" in p.stdout,
           "in the REPL too, and the session goes on", p)
 
@@ -589,8 +589,8 @@ def unreadable_files():
     p = run(["--no-rules", "check", folder])
     check(p.returncode == 1 and "Is a directory" in p.stderr, "check of a directory", p)
     p = run(["--no-rules"], stdin=f"load {missing}\nboard {folder}\n")
-    check(f"hon: error[E005]: cannot read '{missing}': No such file or directory" in p.stderr
-          and f"hon: error[E398]: cannot read '{folder}': Is a directory" in p.stderr,
+    check(f"<stdin>:1: error[E005]: cannot read '{missing}': No such file or directory" in p.stderr
+          and f"<stdin>:2: error[E398]: cannot read '{folder}': Is a directory" in p.stderr,
           "load and board in the REPL", p)
     check(":0:0:" not in p.stderr and ":0:0:" not in run(["--no-rules", "--load", missing,
                                                           "eval", "1"]).stderr,
@@ -615,11 +615,37 @@ def load_same_file_twice():
 
 
 @case
+def script_lines_and_status():
+    # repl.md §2: piped input is a script named <stdin>. The example: line 2 `1 +` is
+    # cut short after column 3, so the error is at 2:4 and the quoted line is numbered 2; lines
+    # 1 and 3 answer 3; the script exits 1 because a line failed.
+    p = run(["--no-rules"], stdin="1 + 2\n1 +\n3\n")
+    check(p.returncode == 1 and p.stdout == "3\n3\n", "every line answered, exit 1", p)
+    check(p.stderr.startswith("<stdin>:2:4: error[E010]:") and "\n    2 | 1 +\n" in p.stderr
+          and "<repl>" not in p.stderr, "the error names line 2 of the script", p)
+    # --bail: the failing line 2 ends the script, so line 3 is never answered.
+    p = run(["--no-rules", "--bail"], stdin="1 + 2\n1 +\n3\n")
+    check(p.returncode == 1 and p.stdout == "3\n" and "<stdin>:2:4:" in p.stderr,
+          "--bail stops at the first failing line", p)
+    # A script with no failing line exits 0, --bail or not; comments and blank lines count
+    # as lines, so the error of the 4th line says 4.
+    p = run(["--no-rules", "--bail"], stdin="# a comment\n\n2 * 3\n")
+    check(p.returncode == 0 and p.stdout == "6\n", "a clean script exits 0", p)
+    p = run(["--no-rules"], stdin="# a comment\n\n2 * 3\nundo\n")
+    check(p.returncode == 1 and p.stderr.strip() == "<stdin>:4: error: nothing to undo",
+          "a command's error names its line", p)
+    # An error with no position of its own (a file that cannot be read) names the line too.
+    p = run(["--no-rules"], stdin="1\nload /no/such/file.hon\n")
+    check(p.returncode == 1 and "<stdin>:2: error[E005]: cannot read '/no/such/file.hon'"
+          in p.stderr, "a load error names the line that asked", p)
+
+
+@case
 def nul_byte_line():
     # A line holding a NUL byte is reported (the text would end there) and skipped; the
     # session goes on: the next line answers 2 + 2 = 4.
     p = run(["--no-rules"], stdin="\0 1 + 1\n2 + 2\n3 + \0 3\n")
-    check(p.returncode == 0 and lines(p.stdout) == ["4"], "lines with a NUL are not answered", p)
+    check(p.returncode == 1 and lines(p.stdout) == ["4"], "lines with a NUL are not answered (each a failed line: exit 1)", p)
     check(p.stderr.count("NUL byte") == 2, "each such line is an error", p)
 
 
@@ -881,7 +907,7 @@ def why_not_do():
             "effects:",
             "give $a suppressed   (FIX.suppress)"]
     p = play_session(["why not do suppress($a)", "why not do"])
-    check(p.returncode == 0 and p.stdout.splitlines()[1:] == want, "why not do", p)
+    check(p.returncode == 1 and p.stdout.splitlines()[1:] == want, "why not do", p)
     check("usage: why not do EVENT(ARGS)" in p.stderr, "why not do needs a procedure", p)
     p = run(PLAY + ["--board", fx("boards/play.scn"), "why", "--not", "do", "suppress($a)"])
     check(p.returncode == 0 and p.stdout.splitlines() == want, "hon why --not do", p)
@@ -948,7 +974,7 @@ def play_do_and_undo():
         "marker_count($a, suppressed)", "has($a, shaken)", "undo", "undo",
         "do nothing($a)", "do suppress(1)", "marker_count($a, suppressed)",
     ])
-    check(p.returncode == 0, "errors never end the session", p)
+    check(p.returncode == 1, "errors never end the session; the script exits 1", p)
     out = lines(p.stdout)
     check(out[1:5] == ["give $a suppressed   (FIX.suppress)",
                        "give $a suppressed   (FIX.suppress)",
@@ -957,7 +983,8 @@ def play_do_and_undo():
     check(out[5] == "undone: do suppress($a) (2 changes)" and out[6:8] == ["1", "false"],
           "undo reverts the whole last procedure", p)
     check(out[8] == "undone: do suppress($a) (1 change)", "undo goes further back", p)
-    check("hon: error: nothing to undo" in p.stderr, "then there is nothing to undo", p)
+    check("<stdin>:9: error: nothing to undo" in p.stderr,
+          "then there is nothing to undo (line 9 of the script: play_session puts `board` first)", p)
     check("error[E162]: unknown event `nothing`" in p.stderr, "do needs a declared event", p)
     check("error[E104]: expected unit, found int" in p.stderr, "arguments are type-checked", p)
     check(out[-1] == "0", "failed procedures change nothing", p)
@@ -969,7 +996,7 @@ def play_move():
         "move $a @B1 C1 @D1", "square_of($a)", "marker_count($a, suppressed)", "undo",
         "square_of($a)", "marker_count($a, suppressed)", "move $zz @B1", "move $a @Z9", "move $a",
     ])
-    check(p.returncode == 0, "errors never end the session", p)
+    check(p.returncode == 1, "errors never end the session; the script exits 1", p)
     out = lines(p.stdout)
     check(out[1:6] == ["move $a to B1", "move $a to C1", "give $a suppressed   (FIX.suppress)",
                        "move $a to D1", "note: the move is over   (FIX.moved)"],
@@ -1023,7 +1050,7 @@ def play_next_and_step():
         "step on", "do suppress($b)", "", "do suppress($b)", "q",
         "marker_count($b, suppressed)", "step off",
     ])
-    check(p.returncode == 0, "the session goes on", p)
+    check(p.returncode == 1, "the session goes on; the abandoned step makes the script exit 1", p)
     out = lines(p.stdout)
     check(out[1] == "turn 1, order phase", "the clock starts at turn 1, the first phase", p)
     check(out[3] == "clock: turn 1, supply phase", "next moves to the next phase", p)
@@ -1070,7 +1097,7 @@ def play_why_do():
     # its give raises marker_received($a, shaken), where m is not suppressed.
     p = play_session(["why do suppress($a)", "why do suppress($a)", "undo",
                       "marker_count($a, suppressed)", "why full do suppress($b)", "why do"])
-    check(p.returncode == 0, "the session goes on", p)
+    check(p.returncode == 1, "the session goes on; `why do` alone makes the script exit 1", p)
     out = p.stdout.splitlines()
     check(out[1:6] == ["event suppress($a)",
                        "  rule suppress.give: 1 effect   (FIX.suppress)",
