@@ -23,6 +23,8 @@
 /* The line of a script being run (cli_set_script_line): where and which line, 0 for none. */
 static const char *script_where;
 static unsigned script_line;
+/* The name of a declaration being loaded from that line (cli_declare), or NULL. */
+static const char *script_alias;
 
 void cli_set_script_line(const char *where, unsigned line)
 {
@@ -95,8 +97,10 @@ static void on_diag(void *ud, const hon_diag *d)
         s->errors++;
     fflush(stdout);
     size_t skip = d->path ? strlen(d->path) + 3 : 0; /* "PATH:1:" */
-    if (script_line && d->path && strcmp(d->path, script_where) == 0 && d->line == 1 &&
-        d->rendered && strncmp(d->rendered, d->path, skip - 3) == 0 &&
+    if (script_line && d->path &&
+        (strcmp(d->path, script_where) == 0 ||
+         (script_alias && strcmp(d->path, script_alias) == 0)) &&
+        d->line == 1 && d->rendered && strncmp(d->rendered, d->path, skip - 3) == 0 &&
         strncmp(d->rendered + skip - 3, ":1:", 3) == 0) {
         /* the line was handed over alone, so the library counts it as line 1: name the
          * script's line instead, keeping the rest (column, message, quoted line, caret) */
@@ -474,6 +478,19 @@ static int load_with(cli_session *s, hon_status (*load)(hon_vm *, const char *),
 int cli_load(cli_session *s, const char *path)
 {
     return load_with(s, hon_load_file, "cannot load", path);
+}
+
+int cli_declare(cli_session *s, const char *text)
+{
+    char name[32];
+    size_t before = s->diags;
+    snprintf(name, sizeof name, "<repl-%u>", ++s->declarations);
+    script_alias = name;
+    hon_status st = hon_load_source(s->vm, name, text, strlen(text));
+    script_alias = NULL;
+    if (st != HON_OK)
+        s->declarations--; /* nothing was kept: the next declaration may take the name */
+    return st == HON_OK ? 0 : failed(s, before, st, "cannot declare", text);
 }
 
 /* Looking for a loaded file: its canonical path, and the name the program holds it under. */

@@ -62,10 +62,11 @@ typedef struct cli_session {
     void *ask_ud;
     char *answer; /* the default ask's buffer */
     size_t answer_cap;
-    bool stepping;      /* step mode: pause before each effect */
-    bool bundled_rules; /* the bundled rule directories were loaded (so the bundled boards,
+    bool stepping;         /* step mode: pause before each effect */
+    bool bundled_rules;    /* the bundled rule directories were loaded (so the bundled boards,
                            written in their vocabulary, are diff's and snapshot's too) */
-    bool bail;          /* --bail: a script stops at its first failing line */
+    bool bail;             /* --bail: a script stops at its first failing line */
+    unsigned declarations; /* declarations typed at the REPL and kept (cli_declare) */
 } cli_session;
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
@@ -186,6 +187,13 @@ bool cli_parse_seed(const char *text, uint64_t *out);
 /* Prints a formatted error line "hon: error: ..." to stderr ("WHERE:LINE: error: ..." while a
  * script runs, see cli_set_script_line). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Loads a declaration typed at the REPL (`fn twice(x: int) -> int = 2 * x;`, a rule, a
+ * query...) as a small rule file of its own, named `<repl-N>` (N counts the declarations kept,
+ * so each adds to the program rather than replacing the one before). All or nothing, like
+ * `load`: on an error the diagnostics are printed and the program is unchanged. In a script
+ * they name the script's line. Returns 0 or 1. */
+int cli_declare(cli_session *s, const char *text);
 
 /* Names the line of a script (input that is not a terminal) being run: until the next call,
  * errors of the front end and diagnostics of the text of that line (those whose path is

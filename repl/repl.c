@@ -1021,7 +1021,35 @@ static unsigned char complete(EditLine *el, int ch)
     return rc;
 }
 
-/* Runs one line: a comment, a command or an expression. Returns 0, or 1 when it failed (a
+/* Whether line's first word starts a declaration of the rules language (language.md's
+ * top-level forms). */
+static bool starts_declaration(const char *line)
+{
+    static const char *const starts[] = {
+        "kind",           "side",         "ability",         "marker",  "token", "terrain",
+        "square_feature", "side_feature", "interspace_item", "phase",   "face",  "value",
+        "enum",           "record",       "counter",         "table",   "fn",    "query",
+        "rule",           "variant",      "edition",         "default", "test",  "event",
+        "source",         "module",
+    };
+    size_t w = 0;
+    while (isalnum((unsigned char)line[w]) || line[w] == '_')
+        w++;
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        if (strlen(starts[i]) == w && strncmp(starts[i], line, w) == 0)
+            return true;
+    return false;
+}
+
+/* Whether line (trimmed) is a declaration: it starts as one and ends as one does, with ';' or
+ * '}' (so the commands `edition NAME`, `variant NAME READING` and `test` stay commands). */
+static bool is_declaration(const char *line)
+{
+    size_t n = strlen(line);
+    return n > 0 && (line[n - 1] == ';' || line[n - 1] == '}') && starts_declaration(line);
+}
+
+/* Runs one line: a comment, a declaration, a command or an expression. Returns 0, or 1 when it failed (a
  * command's non-zero status, or an error reported while it ran). */
 static int run_line(repl *r, char *line)
 {
@@ -1037,6 +1065,8 @@ static int run_line(repl *r, char *line)
         *--end = '\0';
     if (!*line || *line == '#')
         return 0;
+    if (is_declaration(line))
+        return cli_declare(r->s, line) || r->s->errors > errors;
     colon = *line == ':';
     if (colon) {
         line++;
@@ -1063,6 +1093,11 @@ static int run_line(repl *r, char *line)
         return 1;
     }
     rc = cli_answer(r->s, line, r->where, CLI_EVAL);
+    if (rc && starts_declaration(line)) {
+        fflush(stdout);
+        fputs("hon: note: a declaration typed here is loaded when it ends with ';' or '}'\n",
+              stderr);
+    }
     return rc || r->s->errors > errors;
 }
 

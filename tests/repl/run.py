@@ -641,6 +641,34 @@ def script_lines_and_status():
 
 
 @case
+def declarations_at_the_prompt():
+    # repl.md §2: a line that starts as a declaration and ends with ';' or '}' is loaded as a
+    # small file of its own. base.hon gives bonus(n): 1 for every n, +10 above five.
+    script = "\n".join([
+        "fn double(x: int) -> int = 2 * x;",           # declared: nothing printed
+        "double(4)",                                   # 2 * 4 = 8
+        "fn quad(x: int) -> int = double(double(x));",  # uses the earlier declaration
+        "quad(3)",                                     # 2 * (2 * 3) = 12
+        "rule bonus.extra cite \"FIX.base\" when n == 2 answer 100;",
+        "bonus(2)",                                    # base 1 + extra 100 = 101
+        "bonus(6)",                                    # base 1 + big 10 (extra needs n == 2) = 11
+        "fn double(x: int) -> int = 3 * x;",           # line 8: already declared, refused
+        "double(4)",                                   # unchanged: still 8
+        "fn half(x: int) -> int = x / 2",              # line 10: no ';', an expression error
+    ]) + "\n"
+    p = run(["--no-rules", "--load", fx("base.hon")], stdin=script)
+    check(lines(p.stdout) == ["8", "12", "101", "11", "8"], "declarations add to the program", p)
+    check("<stdin>:8:4: error[E110]: name `double` is already declared" in p.stderr,
+          "a refused declaration names its line", p)
+    check("<stdin>:10:1: error[E010]" in p.stderr and "ends with ';' or '}'" in p.stderr,
+          "a declaration without its ';' gets a hint", p)
+    check(p.returncode == 1, "the two refused lines make the script exit 1", p)
+    # `edition NAME` and `test` stay commands: they do not end with ';'.
+    p = run(["--no-rules", "--load", fx("base.hon")], stdin="test\n")
+    check(p.returncode == 0 and summary(p) == (1, 0), "test is still the command", p)
+
+
+@case
 def nul_byte_line():
     # A line holding a NUL byte is reported (the text would end there) and skipped; the
     # session goes on: the next line answers 2 + 2 = 4.
