@@ -255,6 +255,10 @@ void hon_set_seed(hon_vm *vm, uint64_t seed);
 hon_status hon_load_board(hon_vm *vm, const char *path);
 /* Same, from memory; `name` is the path diagnostics show. */
 hon_status hon_load_board_source(hon_vm *vm, const char *name, const char *text, size_t len);
+/* Reads and builds the scenario at `path` against the loaded rules without keeping it (`hon
+ * check board.scn`): HON_OK when it would load, else the diagnostics hon_load_board reports
+ * and its status. The session's board is untouched either way. */
+hon_status hon_check_board(hon_vm *vm, const char *path);
 /* Forgets the board (no effect when there is none). */
 void hon_drop_board(hon_vm *vm);
 /* The path of the loaded board (borrowed), or NULL when none is loaded. */

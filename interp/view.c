@@ -124,6 +124,16 @@ hon_status hon_load_board_source(hon_vm *vm, const char *name, const char *text,
     return set_board(vm, name ? name : "<board>", copy, len);
 }
 
+hon_status hon_check_board(hon_vm *vm, const char *path)
+{
+    if (!vm || !path)
+        return HON_ERR_NOT_FOUND;
+    scene *sc;
+    hon_status st = view_load_scene(vm, NULL, path, NULL, 0, &sc);
+    scene_free(sc);
+    return st;
+}
+
 void hon_drop_board(hon_vm *vm)
 {
     if (!vm || !vm->sc)

@@ -519,6 +519,13 @@ static char *loaded_name(cli_session *s, const char *path)
     return f.name;
 }
 
+/* Whether text ends with suffix. */
+static bool has_suffix(const char *text, const char *suffix)
+{
+    size_t n = strlen(text), k = strlen(suffix);
+    return n >= k && strcmp(text + n - k, suffix) == 0;
+}
+
 int cli_check(cli_session *s, const char *path)
 {
     size_t before = s->diags, errors = s->errors;
@@ -532,7 +539,7 @@ int cli_check(cli_session *s, const char *path)
         free(held);
         return 0;
     }
-    st = hon_check_file(s->vm, path);
+    st = has_suffix(path, ".scn") ? hon_check_board(s->vm, path) : hon_check_file(s->vm, path);
     if (st != HON_OK)
         return failed(s, before, st, "cannot check", path);
     return s->errors != errors;

@@ -86,7 +86,9 @@ void cli_session_close(cli_session *s);
 int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mode);
 /* Loads a .hon file, all or nothing (the program is unchanged on error). Returns 0 or 1. */
 int cli_load(cli_session *s, const char *path);
-/* Checks a file against the loaded program without keeping it. Returns 0, or 1 on any error. */
+/* Checks a file against the loaded program without keeping it: a scenario (`.scn`) is built as
+ * `board` would build it (the session's board untouched), any other file is checked as rules.
+ * Returns 0, or 1 on any error. */
 int cli_check(cli_session *s, const char *path);
 /* Runs the tests of the files in paths (loading those the program does not hold yet), or every
  * test when n == 0; prints the failures and one closing "N passed, N failed" line. Returns 0

@@ -72,7 +72,9 @@ static const char usage_text[] =
     "  snapshot record FILE [QOPTION]... [SETTING]\n"
     "                          write every answer of the question set to FILE\n"
     "  snapshot check FILE     ask FILE's questions again and list the changed answers;\n"
-    "                          exit 0 when none changed, 1 when some did\n\n"
+    "                          exit 0 when none changed, 1 when some did\n"
+    "  help [COMMAND]          print this help, or the lines about a command\n"
+    "  version                 print the version\n\n"
     "Question options (diff, snapshot record):\n"
     "  --board FILE            ask every question the board allows too (repeatable)\n"
     "  --questions FILE        ask FILE's questions, one a line (repeatable)\n"
@@ -196,11 +198,39 @@ typedef struct subcommand {
 } subcommand;
 
 static const subcommand subcommands[] = {
-    { "eval", 1, -1 }, { "why", 1, -1 },  { "odds", 1, -1 },     { "check", 1, -1 },
-    { "test", 0, -1 }, { "rules", 0, 1 }, { "show", 1, 1 },      { "dis", 1, 1 },
-    { "los", 2, 2 },   { "draw", 0, 2 },  { "svg", 1, 3 },       { "do", 1, -1 },
-    { "move", 2, -1 }, { "diff", 1, -1 }, { "snapshot", 2, -1 }, { "reach", 1, 2 },
+    { "eval", 1, -1 }, { "why", 1, -1 },    { "odds", 1, -1 },     { "check", 1, -1 },
+    { "test", 0, -1 }, { "rules", 0, 1 },   { "show", 1, 1 },      { "dis", 1, 1 },
+    { "los", 2, 2 },   { "draw", 0, 2 },    { "svg", 1, 3 },       { "do", 1, -1 },
+    { "move", 2, -1 }, { "diff", 1, -1 },   { "snapshot", 2, -1 }, { "reach", 1, 2 },
+    { "help", 0, 1 },  { "version", 0, 0 },
 };
+
+/* `hon help [COMMAND]`: the whole usage, or the lines of usage_text about one command (its
+ * lines and the indented lines that continue them). Returns the exit status. */
+static int help(const char *topic)
+{
+    size_t k = topic ? strlen(topic) : 0;
+    const char *p = usage_text;
+    bool found = false;
+    if (!topic) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    while ((p = strstr(p, "\n  ")) != NULL) {
+        p += 3;
+        if (strncmp(p, topic, k) != 0 || (p[k] != ' ' && p[k] != '\n'))
+            continue;
+        const char *end = p, *nl;
+        while ((nl = strchr(end, '\n')) != NULL) {
+            end = nl + 1;
+            if (strncmp(end, "        ", 8) != 0)
+                break;
+        }
+        printf("  %.*s", (int)(end - p), p);
+        found = true;
+    }
+    return found ? 0 : usage_error("no command named '%s'", topic);
+}
 
 /* Returns a new string: the arguments joined by spaces (`hon why f(a, b)` unquoted). */
 static char *join_args(char **args, int n)
@@ -358,6 +388,13 @@ int main(int argc, char **argv)
             cli_opts_free(&o);
             return usage_error("'%s' draws a line between two squares or units: give both", name);
         }
+    }
+    if (sub && (strcmp(sub->name, "help") == 0 || strcmp(sub->name, "version") == 0)) {
+        cli_opts_free(&o);
+        if (strcmp(sub->name, "help") == 0)
+            return help(nargs ? argv[first + 1] : NULL);
+        printf("hon %s\n", hon_version());
+        return 0;
     }
     cli_question_opts qo = { 0 };
     char **args = argv + first + 1;

@@ -105,6 +105,21 @@ def help_and_version():
     p = run(["--version"])
     check(p.returncode == 0 and re.fullmatch(r"hon \d+\.\d+\.\d+\n", p.stdout),
           "--version prints 'hon X.Y.Z'", p)
+    # The subcommands say the same: `hon help` is --help, `hon version` is --version, and
+    # `hon help move` prints only move's entry (its line and the indented ones continuing it).
+    usage = p_help = run(["--help"]).stdout
+    p = run(["help"])
+    check(p.returncode == 0 and p.stdout == usage, "hon help prints the usage", p)
+    p = run(["version"])
+    check(p.returncode == 0 and p.stdout == run(["--version"]).stdout, "hon version", p)
+    p = run(["help", "move"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 0 and out[0].startswith("  move UNIT SQUARE...") and len(out) > 1
+          and all(l.startswith("                          ") for l in out[1:])
+          and "\n".join(out) in p_help, "hon help move prints move's entry alone", p)
+    p = run(["help", "no_such_command"])
+    check(p.returncode == 2 and "no command named 'no_such_command'" in p.stderr,
+          "help on an unknown command is a usage error", p)
 
 
 @case
@@ -184,6 +199,14 @@ def check_bad_file():
     check(p.returncode == 1, "one bad file among several: exit 1", p)
     p = run(["--no-rules", "check", fx("does-not-exist.hon")])
     check(p.returncode == 1 and "does-not-exist.hon" in p.stderr, "a missing file: exit 1", p)
+    # A scenario is checked as a board, not parsed as rules: play.scn is written in play.hon's
+    # vocabulary and loads (so nothing is said); bad.scn line 4 names a terrain 'swamp' that
+    # board_vocab.hon does not declare (E303 at its column 12).
+    p = run(PLAY + ["check", fx("boards/play.scn")])
+    check(p.returncode == 0 and p.stderr == "", "check of a good scenario exits 0", p)
+    p = run(BOARD_RULES + ["check", fx("boards/bad.scn")])
+    check(p.returncode == 1 and "bad.scn:4:12: error[E303]: unknown terrain 'swamp'" in p.stderr,
+          "check of a bad scenario reports its E3xx", p)
 
 
 @case
