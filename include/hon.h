@@ -223,6 +223,23 @@ hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out);
  * counts are stored in *passed / *failed when not NULL. Returns HON_OK when all pass. */
 hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed, size_t *failed);
 
+/* One test block's outcome (hon_run_tests_each); strings borrowed for the call. */
+typedef struct hon_test_result {
+    const char *title; /* the test's title */
+    const char *path;  /* the file declaring it, and the position of its `test` */
+    unsigned line, col;
+    bool passed;
+    const char *failures; /* the lines hon_run_tests would write for it ("" when it passed) */
+} hon_test_result;
+/* Runs the `test` blocks of the loaded program declared in `path` (NULL: every file) whose
+ * title contains `filter` (NULL: all), calling fn (when not NULL) with each one's result in
+ * load order, and stores the counts in *passed / *failed when not NULL. Returns HON_OK when
+ * all that ran passed, HON_ERR_RUNTIME when one failed, HON_ERR_MEMORY when memory ran out
+ * (the tests after it are not run). */
+hon_status hon_run_tests_each(hon_vm *vm, const char *path, const char *filter,
+                              void (*fn)(void *ud, const hon_test_result *r), void *ud,
+                              size_t *passed, size_t *failed);
+
 /* One expectation of a loaded test (hon_each_expectation); strings borrowed for the call. */
 typedef struct hon_expectation {
     const char *test; /* the test's title */

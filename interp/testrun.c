@@ -5,6 +5,7 @@
  * Also the expectations as questions (hon_each_expectation, for hon_diff).
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem.h"
@@ -410,25 +411,47 @@ static bool run_test(hon_vm *vm, size_t i, FILE *out, hon_status *st)
     return ok;
 }
 
-hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed, size_t *failed)
+hon_status hon_run_tests_each(hon_vm *vm, const char *path, const char *filter,
+                              void (*fn)(void *ud, const hon_test_result *r), void *ud,
+                              size_t *passed, size_t *failed)
 {
     size_t np = 0, nf = 0;
-    if (!vm || !out)
+    if (!vm)
         return HON_ERR_NOT_FOUND;
     const res_program *p = vm->pg->res;
     hon_status st = HON_OK;
     for (size_t i = 0; st == HON_OK && i < p->ntests; i++) {
-        if (!path_matches(prog_file_path(vm->pg, p->tests[i].file), path))
+        const res_test *t = &p->tests[i];
+        if (!path_matches(prog_file_path(vm->pg, t->file), path) ||
+            (filter && !strstr(t->title, filter)))
             continue;
-        bool ok = run_test(vm, i, out, &st);
-        if (st != HON_OK)
-            break;
-        if (ok)
-            np++;
-        else
-            nf++;
+        char *text = NULL; /* open_memstream's buffer comes from malloc */
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        if (!mem)
+            return HON_ERR_MEMORY;
+        bool ok = run_test(vm, i, mem, &st);
+        bool written = fclose(mem) == 0;
+        if (st == HON_OK && !written)
+            st = HON_ERR_MEMORY;
+        if (st == HON_OK) {
+            if (ok)
+                np++;
+            else
+                nf++;
+            hon_test_result r = {
+                .title = t->title,
+                .path = prog_file_path(vm->pg, t->decl->loc.file),
+                .line = t->decl->loc.line,
+                .col = t->decl->loc.col,
+                .passed = ok,
+                .failures = text ? text : "",
+            };
+            if (fn)
+                fn(ud, &r);
+        }
+        free(text);
     }
-    fprintf(out, "%zu passed, %zu failed\n", np, nf);
     if (passed)
         *passed = np;
     if (failed)
@@ -436,6 +459,26 @@ hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed
     if (st != HON_OK)
         return st;
     return nf ? HON_ERR_RUNTIME : HON_OK;
+}
+
+/* hon_run_tests writes each test's failure lines as it goes. */
+static void write_failures(void *ud, const hon_test_result *r)
+{
+    fputs(r->failures, ud);
+}
+
+hon_status hon_run_tests(hon_vm *vm, const char *path, FILE *out, size_t *passed, size_t *failed)
+{
+    size_t np = 0, nf = 0;
+    if (!vm || !out)
+        return HON_ERR_NOT_FOUND;
+    hon_status st = hon_run_tests_each(vm, path, NULL, write_failures, out, &np, &nf);
+    fprintf(out, "%zu passed, %zu failed\n", np, nf);
+    if (passed)
+        *passed = np;
+    if (failed)
+        *failed = nf;
+    return st;
 }
 
 size_t hon_each_expectation(hon_vm *vm, void (*fn)(void *ud, const hon_expectation *e), void *ud)

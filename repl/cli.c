@@ -545,35 +545,87 @@ int cli_check(cli_session *s, const char *path)
     return s->errors != errors;
 }
 
-/* If the last line of buf is a "N passed, N failed" summary, cuts it off. */
-static void cut_summary(char *buf, size_t *len)
+/* Writes text as a JSON string (quoted, escaped). */
+static void put_json_string(const char *text, FILE *out)
 {
-    size_t end = *len, start;
-    char *p;
-    if (end && buf[end - 1] == '\n')
-        end--;
-    start = end;
-    while (start && buf[start - 1] != '\n')
-        start--;
-    p = buf + start;
-    if (p[0] < '0' || p[0] > '9')
-        return;
-    while (*p >= '0' && *p <= '9')
-        p++;
-    if (strncmp(p, " passed, ", 9) != 0)
-        return;
-    *len = start;
+    fputc('"', out);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(out, "\\%c", *c);
+        else if (*c == '\n')
+            fputs("\\n", out);
+        else if (*c < 0x20)
+            fprintf(out, "\\u%04x", *c);
+        else
+            fputc(*c, out);
+    }
+    fputc('"', out);
 }
 
-int cli_test(cli_session *s, const char *const *paths, size_t n)
-{
-    size_t passed = 0, failed_n = 0;
-    int rc = 0;
-    char **names = calloc(n ? n : 1, sizeof *names);
+/* How `test` reports: each result (verbose), failures only, or one JSON object. */
+typedef struct test_report {
+    bool verbose, json;
+    size_t shown; /* results written so far (JSON: to place the commas) */
+} test_report;
 
-    if (!names) {
+static void on_test_result(void *ud, const hon_test_result *r)
+{
+    test_report *rep = ud;
+    if (rep->json) {
+        fputs(rep->shown++ ? ",\n  " : "\n  ", stdout);
+        fputs("{\"title\": ", stdout);
+        put_json_string(r->title, stdout);
+        fputs(", \"path\": ", stdout);
+        put_json_string(r->path, stdout);
+        printf(", \"line\": %u, \"passed\": %s, \"failures\": [", r->line,
+               r->passed ? "true" : "false");
+        /* one string per failure line */
+        const char *line = r->failures;
+        for (int k = 0; *line; k++) {
+            const char *nl = strchr(line, '\n');
+            size_t len = nl ? (size_t)(nl - line) : strlen(line);
+            char *one = strndup(line, len);
+            if (k)
+                fputs(", ", stdout);
+            put_json_string(one ? one : "", stdout);
+            free(one);
+            line += len + (nl != NULL);
+        }
+        fputs("]}", stdout);
+        return;
+    }
+    if (rep->verbose)
+        printf("%s %s   (%s:%u)\n", r->passed ? "ok  " : "FAIL", r->title, r->path, r->line);
+    fputs(r->failures, stdout);
+}
+
+int cli_test(cli_session *s, const char *const *args, size_t nargs)
+{
+    size_t passed = 0, failed_n = 0, n = 0;
+    int rc = 0;
+    test_report rep = { false, s->json, 0 };
+    const char *filter = NULL;
+    const char **paths = calloc(nargs ? nargs : 1, sizeof *paths);
+    char **names = calloc(nargs ? nargs : 1, sizeof *names);
+
+    if (!paths || !names) {
+        free(paths);
+        free(names);
         cli_error("out of memory");
         return 1;
+    }
+    for (size_t i = 0; i < nargs && rc == 0; i++) {
+        if (strcmp(args[i], "-v") == 0 || strcmp(args[i], "--verbose") == 0)
+            rep.verbose = true;
+        else if (strcmp(args[i], "--json") == 0)
+            rep.json = true;
+        else if (strcmp(args[i], "--filter") == 0 && i + 1 < nargs)
+            filter = args[++i];
+        else if (args[i][0] == '-' && args[i][1]) {
+            cli_error("test takes -v, --filter PATTERN, --json and files, not '%s'", args[i]);
+            rc = 1;
+        } else
+            paths[n++] = args[i];
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
         names[i] = loaded_name(s, paths[i]);
@@ -585,40 +637,33 @@ int cli_test(cli_session *s, const char *const *paths, size_t n)
             }
         }
     }
-    if (rc == 0 && n == 0) {
-        hon_status st = hon_run_tests(s->vm, NULL, stdout, &passed, &failed_n);
-        rc = st != HON_OK || failed_n > 0;
-    } else if (rc == 0) {
-        /* One call per file; each writes its own summary, which is replaced by the total. */
-        for (size_t i = 0; i < n; i++) {
-            char *buf = NULL;
-            size_t len = 0, p = 0, f = 0;
-            FILE *mem = open_memstream(&buf, &len);
-            hon_status st;
-            if (!mem) {
-                cli_error("out of memory");
-                rc = 1;
-                break;
-            }
-            st = hon_run_tests(s->vm, names[i], mem, &p, &f);
-            fclose(mem);
-            cut_summary(buf, &len);
-            fwrite(buf, 1, len, stdout);
-            free(buf);
-            if (p + f == 0)
-                warn("no test is declared in '%s'", paths[i]);
-            passed += p;
-            failed_n += f;
-            if (st != HON_OK || f > 0)
-                rc = 1;
-        }
-        printf("%zu passed, %zu failed\n", passed, failed_n);
+    if (rc == 0 && rep.json)
+        fputs("{\"tests\": [", stdout);
+    /* every loaded test (n == 0), else one run per file */
+    for (size_t i = 0; rc == 0 && i < (n ? n : 1); i++) {
+        size_t p = 0, f = 0;
+        hon_status st =
+            hon_run_tests_each(s->vm, n ? names[i] : NULL, filter, on_test_result, &rep, &p, &f);
+        if (st == HON_ERR_MEMORY)
+            cli_error("out of memory while running the tests");
+        if (n && p + f == 0)
+            warn(filter ? "no test of '%s' has '%s' in its title" : "no test is declared in '%s'%s",
+                 paths[i], filter ? filter : "");
+        passed += p;
+        failed_n += f;
+        if (st != HON_OK && st != HON_ERR_RUNTIME)
+            rc = 1;
     }
+    if (rc == 0 && rep.json)
+        printf("%s], \"passed\": %zu, \"failed\": %zu}\n", rep.shown ? "\n" : "", passed, failed_n);
+    else if (rc == 0)
+        printf("%zu passed, %zu failed\n", passed, failed_n);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
+    free(paths);
     fflush(stdout);
-    return rc;
+    return rc || failed_n > 0;
 }
 
 static void print_rule(void *ud, const hon_rule_info *r)

@@ -90,10 +90,13 @@ int cli_load(cli_session *s, const char *path);
  * `board` would build it (the session's board untouched), any other file is checked as rules.
  * Returns 0, or 1 on any error. */
 int cli_check(cli_session *s, const char *path);
-/* Runs the tests of the files in paths (loading those the program does not hold yet), or every
- * test when n == 0; prints the failures and one closing "N passed, N failed" line. Returns 0
- * when all pass, 1 on a failure or a load error. */
-int cli_test(cli_session *s, const char *const *paths, size_t n);
+/* `test [-v] [--filter PATTERN] [--json] [FILE...]`: runs the tests of the FILEs (loading those
+ * the program does not hold yet), or every loaded test when none is given; only those whose
+ * title contains PATTERN with --filter. Prints the failures and one closing "N passed, N
+ * failed" line; -v: a line per test (ok or FAIL, title, where); --json (or s->json): one JSON
+ * object {"tests": [{title, path, line, passed, failures}...], "passed", "failed"}. Returns 0
+ * when all pass, 1 on a failure, a load error or a bad option. */
+int cli_test(cli_session *s, const char *const *args, size_t nargs);
 /* Lists the rules of the active edition matching word (NULL or "" for all) with their
  * citations, and a count. Returns 0 (an empty list is not an error). */
 int cli_rules(cli_session *s, const char *word);

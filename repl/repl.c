@@ -547,7 +547,7 @@ static int cmd_test(repl *r, char *args)
     char *w[32];
     int n = split_words(args, w, 32);
     if (n > 32) {
-        cli_error("usage: test [FILE...] (at most 32 files)");
+        cli_error("usage: test [-v] [--filter PATTERN] [--json] [FILE...] (at most 32 words)");
         return 1;
     }
     return cli_test(r->s, (const char *const *)w, (size_t)n);
@@ -748,7 +748,7 @@ static const command commands[] = {
       { A_VARIANT, A_READING, A_NONE } },
     { "test",
       cmd_test,
-      "test [FILE...]",
+      "test [-v] [--filter PATTERN] [--json] [FILE...]",
       "run the tests (of FILEs, loading them if needed)",
       { A_FILE } },
     { "seed", cmd_seed, "seed N", "reseed the dice", { A_NONE } },

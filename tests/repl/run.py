@@ -210,6 +210,34 @@ def check_bad_file():
 
 
 @case
+def test_options():
+    # base.hon holds one passing test; failing.hon one whose `expect 1 + 1 == 3` fails.
+    both = ["test", fx("base.hon"), fx("failing.hon")]
+    p = run(["--no-rules", both[0], "-v"] + both[1:])
+    out = lines(p.stdout)
+    check(p.returncode == 1 and len(out) == 4 and
+          out[0].startswith("ok   fixture: bonus adds the answers") and
+          out[1].startswith("FAIL fixture: deliberately false") and "expected 3" in out[2] and
+          out[3] == "1 passed, 1 failed", "-v: a line per test, then the failure, then the total", p)
+    # --filter keeps the tests whose title contains the pattern: only base.hon's has "bonus".
+    p = run(["--no-rules", "test", "--filter", "bonus"] + both[1:])
+    check(p.returncode == 0 and lines(p.stdout)[-1] == "1 passed, 0 failed",
+          "--filter runs only the matching tests", p)
+    p = run(["--no-rules", "test", "--json"] + both[1:])
+    j = json.loads(p.stdout)
+    check(p.returncode == 1 and j["passed"] == 1 and j["failed"] == 1 and
+          [t["passed"] for t in j["tests"]] == [True, False] and j["tests"][0]["failures"] == []
+          and len(j["tests"][1]["failures"]) == 1 and "expected 3" in j["tests"][1]["failures"][0]
+          and j["tests"][1]["line"] == 2, "--json: one object with every test", p)
+    p = run(["--no-rules", "test", "-x"])
+    check(p.returncode == 1 and "not '-x'" in p.stderr, "an unknown option of test", p)
+    # The REPL's `test` takes the same options.
+    p = run(["--no-rules", "--load", fx("base.hon")], stdin="test -v --filter bonus\n")
+    check(p.returncode == 0 and lines(p.stdout)[0].startswith("ok   fixture: bonus") and
+          lines(p.stdout)[-1] == "1 passed, 0 failed", "test -v in the REPL", p)
+
+
+@case
 def load_errors():
     # A bad --load file is an error in the input: exit 1, the diagnostic, nothing evaluated.
     p = run(["--no-rules", "--load", fx("broken.hon"), "eval", "1"])
