@@ -98,6 +98,9 @@ geo_status play_place(play *pl, play_fx k, int at, int id);
  * square, side or interspace `at`; `near` is the square value an item was near (kept for
  * outcome.c), else unused. */
 bool play_remove(play *pl, play_fx k, int at, int id, int64_t near);
+/* FX_REMOVE_ELEMENT: square sq (on the board) leaves the terrain element it is in, and belongs
+ * to none (board_element_add with -1); undone by putting it back in that element. */
+bool play_leave_element(play *pl, int sq);
 /* FX_CLOCK: the clock shows turn and phase. */
 bool play_clock(play *pl, int64_t turn, int32_t phase);
 
