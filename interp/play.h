@@ -13,8 +13,8 @@
 
 #include "scene.h"
 
-/* The effects (operand a of OP_EFFECT): FX_GIVE, FX_TAKE ... FX_CLOCK, in the order of their
- * list, effects.h, which gives the operands each takes from the stack. */
+/* The effects (operand a of OP_EFFECT): FX_GIVE, FX_TAKE ... FX_REMOVE_ELEMENT, in the order of
+ * their list, effects.h, which gives the operands each takes from the stack. */
 typedef enum play_fx {
 #define EFFECT(name, text, fewest, most, operands, statement, doc) FX_##name,
 #include "effects.h"
