@@ -229,12 +229,17 @@ static void stmt(rctx *c, ast_node *s)
         } else if (t == p->enums[E_INTERSPACE_ITEM].type && near && s->op == AST_ST_REMOVE) {
             s->an.sym = 2;
             expr_check(c, s->b, T_SQUARE);
+        } else if (t == T_ELEMENT && !near && s->op == AST_ST_REMOVE) {
+            s->an.sym = 3; /* the square leaves the terrain element */
+            expr_check(c, s->b, T_SQUARE);
         } else {
             res_err(c, E_TYPE, s->a->loc,
                     "`%s` takes a square_feature `at` a square, a "
                     "side_feature `at` a square_side%s, not a %s value%s",
                     s->op == AST_ST_PLACE ? "place" : "remove",
-                    s->op == AST_ST_REMOVE ? " or an interspace_item `near` a square" : "",
+                    s->op == AST_ST_REMOVE ? ", an interspace_item `near` a square or an element"
+                                             " `at` one of its squares"
+                                           : "",
                     type_text(p, t).s, near ? " `near` a square" : "");
             expr_infer(c, s->b, T_NONE);
         }

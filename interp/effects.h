@@ -49,6 +49,8 @@ EFFECT(REMOVE_NEAR,   "remove near",      2, 2, "interspace_item square", "remov
        "interspace item i is taken off the four corners of square sq")
 EFFECT(CLOCK,         "next phase",       0, 0, "",                  NULL,
        "the clock moves to the next phase (a new turn after the last one): `next`")
+EFFECT(REMOVE_ELEMENT, "remove element",  2, 2, "element square",    "remove el at sq;",
+       "square sq leaves terrain element el (a haystack discarded): no element is there now")
 
 /* clang-format on */
 

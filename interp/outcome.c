@@ -18,7 +18,8 @@ typedef enum out_class {
     OC_SQUARE,
     OC_SIDE,
     OC_NEAR,
-    OC_CLOCK
+    OC_CLOCK,
+    OC_ELEMENT_SQUARE
 } out_class;
 
 static out_class class_of(play_fx k)
@@ -36,6 +37,7 @@ static out_class class_of(play_fx k)
     case FX_REMOVE_SIDE: return OC_SIDE;
     case FX_REMOVE_NEAR: return OC_NEAR;
     case FX_CLOCK: return OC_CLOCK;
+    case FX_REMOVE_ELEMENT: return OC_ELEMENT_SQUARE;
     default: return OC_PLACE;
     }
 }
@@ -46,7 +48,7 @@ static bool same_key(const play_rec *a, const play_rec *b)
     if (c != class_of(b->kind) || a->target != b->target)
         return false;
     return c == OC_PLACE || c == OC_FACE || c == OC_ELEMENT_FACE || c == OC_CLOCK ||
-           a->what == b->what;
+           c == OC_ELEMENT_SQUARE || a->what == b->what;
 }
 
 static void put_square(const scene *sc, int sq, strbuf *out)
@@ -159,6 +161,14 @@ static void net_change(const val_env *env, const play *g, const play_rec *first,
         }
         break;
     }
+    case OC_ELEMENT_SQUARE: /* the square left the element it was in (before) */
+        if (board_element_at(b, (int)first->target) == first->before)
+            break;
+        sb_puts(out, "remove ");
+        val_print(env, (val){ .type = T_ELEMENT, .u.i = first->before }, out);
+        sb_puts(out, " at ");
+        put_square(sc, (int)first->target, out);
+        break;
     case OC_CLOCK:
         if (g->turn == first->before && g->phase == first->phase_before)
             break;

@@ -210,6 +210,17 @@ bool play_remove(play *pl, play_fx k, int at, int id, int64_t near)
     return true;
 }
 
+bool play_leave_element(play *pl, int sq)
+{
+    board *b = scene_board(pl->sc);
+    if (!room(pl))
+        return false;
+    pl->log[pl->len++] =
+        (play_rec){ .kind = FX_REMOVE_ELEMENT, .target = sq, .before = board_element_at(b, sq) };
+    board_element_add(b, -1, sq);
+    return true;
+}
+
 bool play_clock(play *pl, int64_t turn, int32_t phase)
 {
     if (!room(pl))
@@ -263,6 +274,7 @@ static void revert_one(play *pl, const play_rec *r)
         pl->turn = r->before;
         pl->phase = r->phase_before;
         break;
+    case FX_REMOVE_ELEMENT: board_element_add(b, (int)r->before, (int)r->target); break;
     default: break;
     }
 }

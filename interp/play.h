@@ -13,8 +13,8 @@
 
 #include "scene.h"
 
-/* The effects (operand a of OP_EFFECT): FX_GIVE, FX_TAKE ... FX_CLOCK, in the order of their
- * list, effects.h, which gives the operands each takes from the stack. */
+/* The effects (operand a of OP_EFFECT): FX_GIVE, FX_TAKE ... FX_REMOVE_ELEMENT, in the order of
+ * their list, effects.h, which gives the operands each takes from the stack. */
 typedef enum play_fx {
 #define EFFECT(name, text, fewest, most, operands, statement, doc) FX_##name,
 #include "effects.h"
@@ -98,6 +98,9 @@ geo_status play_place(play *pl, play_fx k, int at, int id);
  * square, side or interspace `at`; `near` is the square value an item was near (kept for
  * outcome.c), else unused. */
 bool play_remove(play *pl, play_fx k, int at, int id, int64_t near);
+/* FX_REMOVE_ELEMENT: square sq (on the board) leaves the terrain element it is in, and belongs
+ * to none (board_element_add with -1); undone by putting it back in that element. */
+bool play_leave_element(play *pl, int sq);
 /* FX_CLOCK: the clock shows turn and phase. */
 bool play_clock(play *pl, int64_t turn, int32_t phase);
 

@@ -263,6 +263,19 @@ static bool feature_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *arg
     return st == GEO_OK || fail_effect(x, "the board refused to place a feature");
 }
 
+/* FX_REMOVE_ELEMENT: square args[1] leaves element args[0]; nothing when it is not in it. */
+static bool element_effect(vm_ctx *x, const chunk *ch, const val *args)
+{
+    proc_game *gm = game_of(x);
+    int sq = -1;
+    if (!board_square(x, args[1], &sq))
+        return false;
+    if (board_element_at(gm->g.sc->b, sq) != args[0].u.i)
+        return true; /* not in that element: nothing to remove */
+    return announce_feature(x, ch, "remove ", args[0], " at ", args[1]) &&
+           logged(x, play_leave_element(&gm->g, sq));
+}
+
 /* FX_CLOCK: the clock moves to the next phase (after the last one, the first of the next
  * turn). */
 static bool clock_effect(vm_ctx *x, const chunk *ch)
@@ -381,6 +394,7 @@ static bool effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, u
     case FX_REMOVE_SQUARE:
     case FX_REMOVE_SIDE:
     case FX_REMOVE_NEAR: ok = feature_effect(x, ch, k, args); break;
+    case FX_REMOVE_ELEMENT: ok = element_effect(x, ch, args); break;
     default: ok = state_fail(x, E_INTERNAL, "unknown effect %" PRIu32, kind);
     }
     sb_free(&line);

@@ -32,7 +32,7 @@ static const char *const RULES =
     "event st_move2(u: unit, a: square, b: square);\nevent st_embark(u: unit, t: unit);\n"
     "event st_disembark(u: unit, sq: square);\nevent st_place(sq: square);\n"
     "event st_remove(sq: square);\nevent st_wire(a: square, b: square, lay: bool);\n"
-    "event st_clear_mines(sq: square);\nevent st_many(u: unit);\n"
+    "event st_clear_mines(sq: square);\nevent st_leave(sq: square);\nevent st_many(u: unit);\n"
     "event st_fail(u: unit);\nevent st_loop(u: unit);\n"
     "event st_spin(u: unit);\nevent st_roll(u: unit);\n"
     "event st_roll2(u: unit);\nevent st_choose(u: unit);\n"
@@ -55,6 +55,7 @@ static const char *const RULES =
     "rule st_wire.r cite \"T.feature\" do {\n"
     "  if lay then { place wire at side_between(a, b); } else { remove wire at side_between(a, b); "
     "}\n};\nrule st_clear_mines.r cite \"T.mines\" do { remove mine near sq; };\n"
+    "rule st_leave.r cite \"T.feature\" do { remove element_at(sq) at sq; };\n"
     "rule st_many.r cite \"T.many\" do {\n"
     "  give u suppressed; flip u to wreck; set u.speed = 1; move u to @C2; give u routed 2;\n};\n"
     /* fails after two effects: all of it must be undone */
@@ -264,6 +265,17 @@ START_TEST(each_statement_and_its_undo)
     apply_and_undo(t, "st_wire(@B2, @C2, false)", "remove wire at B2/C2   (T.feature)\n");
     apply_and_undo(t, "st_wire(@A1, @A2, true)", "place wire at A1/A2   (T.feature)\n");
     apply_and_undo(t, "st_clear_mines(@B2)", "remove mine near B2   (T.mines)\n");
+    /* a square leaves its terrain element (C1, the woods): in none until undone; the outcome
+     * of the procedure says so */
+    ck_assert_str_eq(do_(t, "st_leave(@C1)"), "remove woods@C1 at C1   (T.feature)\n");
+    ck_ev(t, "in_element(@C1)", "false");
+    undo_ok(t);
+    ck_ev(t, "element_at(@C1)", "woods@C1");
+    hon_answer *a = NULL;
+    ck_assert_int_eq(hon_odds_do(t->vm, "st_leave(@C1)", "<test>", &a), HON_OK);
+    ck_assert_str_eq(hon_answer_text(a), "remove woods@C1 at C1: 1/1 (100.00%)");
+    hon_answer_free(a);
+    ck_ev(t, "in_element(@C1)", "true");
     /* several effects, undone together */
     apply_and_undo(t, "st_many($r2)",
                    "give $r2 suppressed   (T.many)\n"
