@@ -169,7 +169,7 @@ def main():
     events = {e for e, _ in EVENT_RE.findall("\n".join(rules.values()))}
 
     kinds = {ident: kind for ident, kind, _ in ids}
-    rows, encoded, tested, board, play = [], 0, 0, 0, 0
+    rows, encoded, tested, board, play, why_not = [], 0, 0, 0, 0, {}
     for ident, kind, _ in ids:
         cite_re = re.compile(r'cite\s+"' + re.escape(ident) + '"')
         r = [f for f, t in rules.items() if cite_re.search(t)]
@@ -182,10 +182,15 @@ def main():
         if on_board == "board":
             board += 1
             play += in_play
+        note = [reason for word, pattern, reason in groups
+                if word == "standalone" and fnmatch.fnmatchcase(ident, pattern)]
+        if on_board == "board" and not in_play:
+            group = note[0].split(":")[0] if note else "no reason written yet"
+            why_not[group] = why_not.get(group, 0) + 1
         if in_play:
             status = "play"
         elif not names:
-            status = "not encoded"
+            status = "; ".join(["not encoded"] + note[:1])
         else:
             heads = sorted({n.split(".")[0] for n in names})
             asked = [h for h in heads if h not in events]
@@ -197,8 +202,6 @@ def main():
             if raised:
                 parts.append("its rules run on " + ", ".join(f"`{h}`" for h in raised)
                              + ", which nothing in play raises")
-            note = [reason for word, pattern, reason in groups
-                    if word == "standalone" and fnmatch.fnmatchcase(ident, pattern)]
             status = "standalone: " + "; ".join(parts + note[:1])
         rows.append(f"| {ident} | {'yes' if on_board == 'board' else 'no: ' + why} | {status} "
                     f"| {', '.join(r) or '—'} | {', '.join(t) or '—'} |")
@@ -222,14 +225,19 @@ def main():
     w("then every event raised (`raise`, and the moments of effects: `give`, `take`, `destroy`,\n")
     w("`move`), query asked (`require` too), fn called and table read. **Standalone** means its\n")
     w("rules answer only when asked directly (a query, or `do` of an event nothing raises).\n\n")
-    w("Roots: the events on " + ", ".join(f"`{m}`" for m in PLAY_MOMENTS) + "; the queries\n")
-    w("asked by board commands: " + "; ".join(f"`{q}` ({why})" for q, why in asks.items()) + ";\n")
-    w("the events players run with `do`: " + "; ".join(f"`{e}` ({why})" for e, why in procs.items())
-      + ".\n\n")
+    w("The roots of play:\n\n- the events on " + ", ".join(f"`{m}`" for m in PLAY_MOMENTS) + ";\n")
+    w("".join(f"- `{q}`, asked by {why};\n" for q, why in asks.items()))
+    w("".join(f"- `{e}`: {why};\n" for e, why in procs.items()))
+    w("\n")
     share = 100.0 * play / board if board else 0.0
     w(f"{len(ids)} IDs: {encoded} cited by a rule, {tested} named by a test. Of the {board} "
       f"clauses that describe something happening on the board, {play} take part in play: "
       f"**{share:.1f} %**.\n\n")
+    w("The board clauses not in play (standalone or not encoded), by why they stay so\n")
+    w("(`coverage_play.txt`; each row's own reason is in the table below):\n\n")
+    w("| why | clauses |\n|---|---|\n")
+    w("".join(f"| {r} | {n} |\n" for r, n in sorted(why_not.items(), key=lambda x: (-x[1], x[0]))))
+    w("\n")
     w("| ID | on the board | in play | rule file(s) | test file(s) |\n|---|---|---|---|---|\n")
     w("\n".join(rows) + "\n")
     text = "".join(text)
