@@ -11,11 +11,7 @@
 #include <string.h>
 
 #include "hash.h"
-
-/* IDs longer than this are never offered as a "did you mean" (the distance is not computed). */
-enum {
-    NEAR_MAX = 128
-};
+#include "near.h"
 
 typedef struct source_ent {
     const char *key;      /* the ID, borrowed from the declaration */
@@ -69,48 +65,15 @@ static void declare(cctx *c, const ast_node *d)
     }
 }
 
-/* The edit distance of a and b (insertions, deletions, substitutions), both at most NEAR_MAX
- * bytes long; SIZE_MAX when either is longer. */
-static size_t distance(const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b);
-    if (na > NEAR_MAX || nb > NEAR_MAX)
-        return SIZE_MAX;
-    size_t row[NEAR_MAX + 1];
-    for (size_t j = 0; j <= nb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        size_t corner = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j];
-            size_t best = corner + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            corner = up;
-        }
-    }
-    return row[nb];
-}
-
-/* The declared ID nearest to id, when it is close enough to be a slip of the keyboard (at
- * most 2 edits, or a fifth of the ID's length for long IDs); else NULL. Ties go to the ID
- * declared first. */
+/* The declared ID nearest to id, when it is close enough to be a slip of the keyboard
+ * (near.h); else NULL. Ties go to the ID declared first. */
 static const char *nearest(const cctx *c, const char *id)
 {
-    size_t limit = strlen(id) / 5 > 2 ? strlen(id) / 5 : 2, best = SIZE_MAX;
-    const char *found = NULL;
-    for (const source_ent *e = c->ids; e; e = e->hh.next) {
-        size_t k = distance(id, e->key);
-        if (k <= limit && k < best) {
-            best = k;
-            found = e->key;
-        }
-    }
-    return found;
+    near_search s;
+    near_begin(&s, id);
+    for (const source_ent *e = c->ids; e; e = e->hh.next)
+        near_offer(&s, e->key);
+    return near_result(&s);
 }
 
 static void cite(cctx *c, ast_node *n)

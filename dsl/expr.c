@@ -7,7 +7,31 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "near.h"
 #include "resolve_int.h"
+
+/* A "did you mean" for an unknown name: " (did you mean `X`?)" naming the global whose kind is
+ * in `kinds` (bits 1u << gkind) — and, with members, the enum member — nearest to name
+ * (near.h), written into buf; "" when none is close enough. */
+static const char *did_you_mean(const res_program *p, const char *name, unsigned kinds,
+                                bool members, char *buf, size_t cap)
+{
+    near_search s;
+    near_begin(&s, name);
+    for (const name_ent *g = p->names->globals; g; g = g->hh.next)
+        if (kinds & (1u << g->kind))
+            near_offer(&s, g->key);
+    for (const member_ent *m = members ? p->names->members : NULL; m; m = m->hh.next)
+        near_offer(&s, m->key);
+    if (!name || !near_result(&s))
+        return "";
+    snprintf(buf, cap, " (did you mean `%s`?)", near_result(&s));
+    return buf;
+}
+
+/* The kinds of global a call may name; an unknown value may be a slip for any global name. */
+#define CALLABLE   ((1u << G_FN) | (1u << G_QUERY) | (1u << G_BUILTIN))
+#define ANY_GLOBAL (~0u)
 
 /* ---- expressions ---- */
 
@@ -129,7 +153,9 @@ static uint32_t name_expr(rctx *c, ast_node *n, uint32_t want)
                 expr_gkind_text(g->kind));
         return T_ERROR;
     }
-    res_err(c, E_UNKNOWN_NAME, n->loc, "unknown name `%s`", n->name ? n->name : "?");
+    char hint[160];
+    res_err(c, E_UNKNOWN_NAME, n->loc, "unknown name `%s`%s", n->name ? n->name : "?",
+            did_you_mean(p, n->name, ANY_GLOBAL, true, hint, sizeof hint));
     return T_ERROR;
 }
 
@@ -236,9 +262,12 @@ static uint32_t call_expr(rctx *c, ast_node *n)
         if (g)
             res_err(c, E_NOT_VALUE, n->loc, "`%s` is %s, not something to call", n->name,
                     expr_gkind_text(g->kind));
-        else
-            res_err(c, E_UNKNOWN_NAME, n->loc, "unknown function or query `%s`",
-                    n->name ? n->name : "?");
+        else {
+            char hint[160];
+            res_err(c, E_UNKNOWN_NAME, n->loc, "unknown function or query `%s`%s",
+                    n->name ? n->name : "?",
+                    did_you_mean(p, n->name, CALLABLE, false, hint, sizeof hint));
+        }
         for (uint32_t i = 0; i < n->list.len; i++)
             expr_infer(c, n->list.items[i], T_NONE);
         return T_ERROR;
@@ -262,9 +291,11 @@ static uint32_t index_expr(rctx *c, ast_node *n)
         if (g)
             res_err(c, E_NOT_VALUE, base->loc, "`%s` is %s, not a table", base->name,
                     expr_gkind_text(g->kind));
-        else if (base && base->kind == AST_NAME && !scope_find_local(c, base->name))
-            res_err(c, E_UNKNOWN_NAME, base->loc, "unknown table `%s`", base->name);
-        else
+        else if (base && base->kind == AST_NAME && !scope_find_local(c, base->name)) {
+            char hint[160];
+            res_err(c, E_UNKNOWN_NAME, base->loc, "unknown table `%s`%s", base->name,
+                    did_you_mean(p, base->name, 1u << G_TABLE, false, hint, sizeof hint));
+        } else
             res_err(c, E_NOT_VALUE, base ? base->loc : n->loc, "only tables can be indexed");
         for (uint32_t i = 0; i < n->list.len; i++)
             expr_infer(c, n->list.items[i], T_NONE);
@@ -571,7 +602,9 @@ static uint32_t infer_inner(rctx *c, ast_node *n, uint32_t want)
     case AST_VARIANT_REF: {
         name_ent *g = model_find_name(p->names->globals, n->name);
         if (!g || g->kind != G_VARIANT) {
-            res_err(c, E_UNKNOWN_NAME, n->loc, "unknown variant `%s`", n->name ? n->name : "?");
+            char hint[160];
+            res_err(c, E_UNKNOWN_NAME, n->loc, "unknown variant `%s`%s", n->name ? n->name : "?",
+                    did_you_mean(p, n->name, 1u << G_VARIANT, false, hint, sizeof hint));
             return T_ERROR;
         }
         n->an.sym_kind = SYM_VARIANT;

@@ -238,6 +238,22 @@ def test_options():
 
 
 @case
+def did_you_mean():
+    # An unknown name gets the declared name nearest to it when it is a slip of the keyboard
+    # (near.h: 1 edit for up to 3 letters, else 2 or a fifth of the length): base.hon declares
+    # the query bonus and the fn twice. `bonsu` is 2 edits from `bonus` (a swap), `twic` 1
+    # from `twice`; `zzzz` is 4 or more from every name, so no hint.
+    p = run(["--no-rules", "--load", fx("base.hon"), "eval", "bonsu(1)"])
+    check(p.returncode == 1 and
+          "unknown function or query `bonsu` (did you mean `bonus`?)" in p.stderr, "bonsu", p)
+    p = run(["--no-rules", "--load", fx("base.hon"), "eval", "twic"])
+    check("unknown name `twic` (did you mean `twice`?)" in p.stderr, "twic", p)
+    p = run(["--no-rules", "--load", fx("base.hon"), "eval", "zzzz(1)"])
+    check("unknown function or query `zzzz`" in p.stderr and "did you mean" not in p.stderr,
+          "no hint when nothing is near", p)
+
+
+@case
 def load_errors():
     # A bad --load file is an error in the input: exit 1, the diagnostic, nothing evaluated.
     p = run(["--no-rules", "--load", fx("broken.hon"), "eval", "1"])
