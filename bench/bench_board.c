@@ -193,6 +193,15 @@ int bench_start(int argc, char **argv, const char *usage, bench_board *b, long *
     return 0;
 }
 
+int bench_start_sampled(int argc, char **argv, const char *usage, bench_board *b, long *iters,
+                        long *stride)
+{
+    int rc = bench_start(argc, argv, usage, b, iters);
+    if (rc == 0 && (*stride = bench_parse_count(argv[0], "stride", argv[3], 1, 1000000)) < 0)
+        rc = 2;
+    return rc;
+}
+
 double bench_wall_seconds(void)
 {
     struct timespec ts;

@@ -69,6 +69,12 @@ long bench_parse_iterations(const char *prog, const char *arg);
  * or the exit status after a message on stderr: 2 for a usage error, 1 for a bad board. */
 int bench_start(int argc, char **argv, const char *usage, bench_board *b, long *iters);
 
+/* bench_start for the real-rules programs, whose usage is `ITERATIONS BOARD STRIDE ...`: also
+ * parses STRIDE (1..1,000,000: every STRIDE-th ordered pair is asked) into *stride. Returns 0
+ * or the exit status after a message on stderr, as bench_start. */
+int bench_start_sampled(int argc, char **argv, const char *usage, bench_board *b, long *iters,
+                        long *stride);
+
 /* Seconds on the monotonic clock (for time per pair; differences only). */
 double bench_wall_seconds(void);
 

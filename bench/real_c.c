@@ -311,13 +311,10 @@ static void setup(const bench_board *b)
 int main(int argc, char **argv)
 {
     static bench_board b;
-    long iters;
-    int rc = bench_start(argc, argv, "ITERATIONS BOARD STRIDE", &b, &iters);
+    long iters, stride;
+    int rc = bench_start_sampled(argc, argv, "ITERATIONS BOARD STRIDE", &b, &iters, &stride);
     if (rc)
         return rc;
-    long stride = bench_parse_count(argv[0], "stride", argv[3], 1, 1000000);
-    if (stride < 0)
-        return 2;
     setup(&b);
     bench_tally c = { 0 };
     long asked = 0;

@@ -167,14 +167,11 @@ int main(int argc, char **argv)
 {
     static bench_board board;
     static session s;
-    long iters;
-    int rc =
-        bench_start(argc, argv, "ITERATIONS BOARD STRIDE RULES_DIR EXPANSIONS_DIR", &board, &iters);
+    long iters, stride;
+    int rc = bench_start_sampled(argc, argv, "ITERATIONS BOARD STRIDE RULES_DIR EXPANSIONS_DIR",
+                                 &board, &iters, &stride);
     if (rc)
         return rc;
-    long stride = bench_parse_count(argv[0], "stride", argv[3], 1, 1000000);
-    if (stride < 0)
-        return 2;
     rc = open_session(&s, &board, argv[4], argv[5]);
 
     bench_tally c = { 0 };

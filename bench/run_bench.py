@@ -17,6 +17,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -101,6 +102,8 @@ def parse_args(argv):
                    help="the bundled rules/ (default: the source tree's)")
     p.add_argument("--expansions-dir", default=os.path.join(here, "..", "expansions"),
                    help="the bundled expansions/ (default: the source tree's)")
+    p.add_argument("--hon-cli", help="the hon program, whose start-up (`hon eval 1`: loading the "
+                   "bundled rules) is measured at the end of the run")
     p.add_argument("--workload", action="append", dest="workloads",
                    help="run only this workload (repeatable; default: all of WORKLOADS)")
     p.add_argument("--seed", type=int, default=REFERENCE_SEED, help="board seed (default 12345)")
@@ -400,6 +403,33 @@ def run_workload(opts, wl):
     return rows, failed, summary
 
 
+def startup(opts):
+    """The start-up line: instructions (callgrind) and best wall time of `hon eval 1`, which
+    loads rules/ and expansions/ and answers 1."""
+    argv = [opts.hon_cli, "eval", "1"]
+    out, _, _ = run(argv)
+    if out.strip() != "1":
+        raise Failure(f"{' '.join(argv)}: printed '{out.strip()}', expected '1'")
+    instr = "-"
+    if opts.valgrind:
+        path = os.path.join(opts.workdir, "callgrind.out.startup")
+        _, err, _ = run([opts.valgrind, "--tool=callgrind", f"--callgrind-out-file={path}"] + argv)
+        m = re.search(r"refs:\s*([\d,]+)", err)
+        if not m:
+            raise Failure(f"{' '.join(argv)}: no instruction count from callgrind")
+        instr = f"{int(m.group(1).replace(',', '')):,}"
+    wall = cpu = None
+    for _ in range(opts.repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        dt = run(argv)[2]
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        wall = dt if wall is None else min(wall, dt)
+        cpu = used if cpu is None else min(cpu, used)
+    return (f"start-up: hon eval 1: {instr} instructions, {wall * 1000:.1f} ms wall, "
+            f"{cpu * 1000:.1f} ms CPU (best of {opts.repeat})\n")
+
+
 def bench(opts):
     """The whole run once the options are parsed; returns the exit status."""
     print(f"line-of-sight benchmark: seed {opts.seed}")
@@ -418,6 +448,12 @@ def bench(opts):
         summaries.append(summary)
         ratios.append(f"ratio {wl['name']} hon/c={instruction_ratio(rows, 'c')} "
                       f"hon/lua={instruction_ratio(rows, 'lua')}")
+    if opts.hon_cli and not opts.check_only and not opts.workloads:
+        try:
+            print(startup(opts))
+        except Failure as e:
+            failed = True
+            print(f"start-up: FAILED: {e}")
     if not opts.check_only:
         for line in ratios:
             print(line)
