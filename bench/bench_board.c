@@ -105,10 +105,10 @@ static int read_board(reader *r, bench_board *b)
             read_int(r, 0, BENCH_KIND_CODES - 1, "unit kind", &b->kind[u]) ||
             read_int(r, 0, BENCH_MAX_BASE, "base defense", &b->base[u]))
             return -1;
-        unsigned char *o = &b->occ[b->uy[u] * b->w + b->ux[u]];
+        unsigned short *o = &b->occ[b->uy[u] * b->w + b->ux[u]];
         if (*o)
             return fail(r, "unit %d stands on the square of unit %d", u, *o - 1);
-        *o = (unsigned char)(u + 1);
+        *o = (unsigned short)(u + 1);
     }
     if (skip_space(r) != EOF)
         return fail(r, "unexpected text after the last unit");
@@ -135,16 +135,42 @@ int bench_board_load(bench_board *b, const char *path, char *err, size_t errlen)
     return rc;
 }
 
-long bench_parse_iterations(const char *prog, const char *arg)
+long bench_parse_count(const char *prog, const char *what, const char *arg, long lo, long hi)
 {
     char *end;
     errno = 0;
-    long iters = strtol(arg, &end, 10);
-    if (errno || end == arg || *end || iters < 0 || iters > 100000000L) {
-        fprintf(stderr, "%s: bad iteration count '%s'\n", prog, arg);
+    long v = strtol(arg, &end, 10);
+    if (errno || end == arg || *end || v < lo || v > hi) {
+        fprintf(stderr, "%s: bad %s '%s'\n", prog, what, arg);
         return -1;
     }
-    return iters;
+    return v;
+}
+
+long bench_parse_iterations(const char *prog, const char *arg)
+{
+    return bench_parse_count(prog, "iteration count", arg, 0, 100000000L);
+}
+
+void bench_tally_add(bench_tally *c, int s, int t, int n, int sight, int bonus)
+{
+    const long long mod = 1000000007LL, p = (long long)s * n + t + 1;
+    if (sight == 0) {
+        c->blocked++;
+        return;
+    }
+    if (sight == 1)
+        c->obscured++;
+    else
+        c->clear++;
+    c->sumbonus += bonus;
+    c->h = (c->h + p * p % mod * (bonus + 1 + sight)) % mod;
+}
+
+void bench_tally_print(const bench_tally *c)
+{
+    printf("real checksum blocked=%lld obscured=%lld clear=%lld sumbonus=%lld h=%lld\n", c->blocked,
+           c->obscured, c->clear, c->sumbonus, c->h);
 }
 
 int bench_start(int argc, char **argv, const char *usage, bench_board *b, long *iters)
@@ -165,6 +191,15 @@ int bench_start(int argc, char **argv, const char *usage, bench_board *b, long *
         return 1;
     }
     return 0;
+}
+
+int bench_start_sampled(int argc, char **argv, const char *usage, bench_board *b, long *iters,
+                        long *stride)
+{
+    int rc = bench_start(argc, argv, usage, b, iters);
+    if (rc == 0 && (*stride = bench_parse_count(argv[0], "stride", argv[3], 1, 1000000)) < 0)
+        rc = 2;
+    return rc;
 }
 
 double bench_wall_seconds(void)

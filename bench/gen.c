@@ -1,6 +1,7 @@
-/* gen.c — the board generator of the reference line-of-sight workload (docs/spec/bench.md,
+/* gen.c — the board generator of the line-of-sight workloads (docs/spec/bench.md,
  * ../shared/bench/README.md). Writes a 30x30 board (five round hills of elevation, six terrain
- * codes) and 50 units drawn from a splitmix64 stream; seed 12345 is the reference board.
+ * codes) and 50 units drawn from a splitmix64 stream; seed 12345 is the reference board. Larger
+ * boards (W H UNITS on the command line) draw one hill per 180 squares, in the same order.
  * The text format it writes is read by bench_board.c (C) and ref_lua/los.lua (Lua); the order
  * of the random draws below IS the workload definition: change nothing without changing both.
  */
@@ -12,12 +13,16 @@
 #include <string.h>
 
 enum {
-    SIDE_W = 30,
-    SIDE_H = 30,
-    UNIT_COUNT = 50,
-    HILL_COUNT = 5,
+    DEFAULT_SIDE = 30,
+    DEFAULT_UNITS = 50,
+    MAX_SIDE = 128, /* bench_board.h's BENCH_MAX_SIDE */
+    MAX_UNITS = 256,
+    SQUARES_PER_HILL = 180, /* five hills on the 30x30 reference board */
     ELEV_CAP = 3
 };
+
+/* The board's dimensions: every loop below reads these, the reference board's by default. */
+static int SIDE_W = DEFAULT_SIDE, SIDE_H = DEFAULT_SIDE, UNIT_COUNT = DEFAULT_UNITS;
 
 /* splitmix64: a 64-bit counter advanced by the golden-ratio increment, then mixed.
  * The generator uses the upper 32 bits of each mixed value. */
@@ -44,17 +49,18 @@ static int draw_below(splitmix *g, uint32_t n)
 }
 
 typedef struct gen_board {
-    int elev[SIDE_W * SIDE_H];
-    int terr[SIDE_W * SIDE_H];
-    int taken[SIDE_W * SIDE_H];
-    int ux[UNIT_COUNT], uy[UNIT_COUNT], kind[UNIT_COUNT], base[UNIT_COUNT];
+    int elev[MAX_SIDE * MAX_SIDE];
+    int terr[MAX_SIDE * MAX_SIDE];
+    int taken[MAX_SIDE * MAX_SIDE];
+    int ux[MAX_UNITS], uy[MAX_UNITS], kind[MAX_UNITS], base[MAX_UNITS];
 } gen_board;
 
 /* Each hill is a disc (centre x, centre y, radius 3..7 drawn in that order); every square
  * inside or on the circle rises by one, never above ELEV_CAP. */
 static void raise_hills(gen_board *b, splitmix *g)
 {
-    for (int hill = 0; hill < HILL_COUNT; hill++) {
+    int hills = SIDE_W * SIDE_H / SQUARES_PER_HILL;
+    for (int hill = 0; hill < hills; hill++) {
         int cx = draw_below(g, SIDE_W);
         int cy = draw_below(g, SIDE_H);
         int radius = 3 + draw_below(g, 5);
@@ -115,16 +121,38 @@ static void write_grid(FILE *f, const int *cells)
             fprintf(f, "%d%s", cells[y * SIDE_W + x], x + 1 < SIDE_W ? " " : "\n");
 }
 
-/* Usage: bench_gen [SEED] [OUT]; SEED defaults to 12345, OUT to board.txt ("-": stdout). */
+/* A decimal integer in lo..hi from text s, or -1. */
+static long number_in(const char *s, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    return errno || end == s || *end || v < lo || v > hi ? -1 : v;
+}
+
+/* Usage: bench_gen [SEED] [OUT] [W H UNITS]; SEED defaults to 12345, OUT to board.txt ("-":
+ * stdout), the board to 30 x 30 with 50 units (sides 2..128, units 2..256 and at most half the
+ * squares). */
 int main(int argc, char **argv)
 {
     const char *out = argc > 2 ? argv[2] : "board.txt";
     uint64_t seed = 12345;
     static gen_board b; /* zeroed: flat ground, no square taken */
 
-    if (argc > 3) {
-        fprintf(stderr, "usage: %s [SEED] [OUT]\n", argv[0]);
+    if (argc > 3 && argc != 6) {
+        fprintf(stderr, "usage: %s [SEED] [OUT] [W H UNITS]\n", argv[0]);
         return 2;
+    }
+    if (argc > 3) {
+        long w = number_in(argv[3], 2, MAX_SIDE), h = number_in(argv[4], 2, MAX_SIDE);
+        long n = number_in(argv[5], 2, MAX_UNITS);
+        if (w < 0 || h < 0 || n < 0 || n > w * h / 2) {
+            fprintf(stderr, "%s: bad board size '%s %s %s'\n", argv[0], argv[3], argv[4], argv[5]);
+            return 2;
+        }
+        SIDE_W = (int)w;
+        SIDE_H = (int)h;
+        UNIT_COUNT = (int)n;
     }
     if (argc > 1) {
         char *end;

@@ -7,14 +7,13 @@
  * kind code and the army come from los.hon (bench_terrain, bench_counter, bench_army); the
  * board is handed to hon as a scenario text built from the board file (board.md §4).
  */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "bench_board.h"
+#include "bench_text.h"
 #include "hon.h"
 
 #define CHECK_MOD 1000000007LL
@@ -22,39 +21,6 @@
 typedef struct checksum {
     long long visible, sumdef, h;
 } checksum;
-
-/* A growing text. */
-typedef struct text {
-    char *s;
-    size_t len, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
-        char *s = realloc(t->s, cap);
-        if (!s) {
-            fprintf(stderr, "out of memory\n");
-            exit(1);
-        }
-        t->s = s;
-        t->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    t->len += (size_t)n;
-}
 
 /* The answer of expression `expr` (a name the rules give) copied into buf; exits on error. */
 static void answer(hon_vm *vm, const char *expr, char *buf, size_t cap)
@@ -68,51 +34,27 @@ static void answer(hon_vm *vm, const char *expr, char *buf, size_t cap)
     hon_answer_free(a);
 }
 
-/* Column letters of x (A..Z, AA..). */
-static void column(int x, char *buf)
-{
-    char tmp[8];
-    int n = 0;
-    for (x++; x > 0; x = (x - 1) / 26)
-        tmp[n++] = (char)('A' + (x - 1) % 26);
-    for (int i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
-    buf[n] = '\0';
-}
-
 /* The scenario text of the board: terrain by legend (symbol 'a' + code), elevations, and one
  * unit per board unit, named u0, u1... */
-static void scenario_of(hon_vm *vm, const bench_board *b, text *t)
+static void scenario_of(hon_vm *vm, const bench_board *b, bench_text *t)
 {
     char name[128], army[128];
-    put(t, "scenario \"bench board\"\nsize %d x %d\nlegend", b->w, b->h);
+    bench_put(t, "scenario \"bench board\"\nsize %d x %d\nlegend", b->w, b->h);
     for (int c = 0; c < BENCH_TERRAIN_CODES; c++) {
         char expr[64];
         snprintf(expr, sizeof expr, "bench_terrain[%d]", c);
         answer(vm, expr, name, sizeof name);
-        put(t, " %c = %s", 'a' + c, name);
+        bench_put(t, " %c = %s", 'a' + c, name);
     }
-    put(t, "\nmap\n");
-    for (int y = 0; y < b->h; y++) {
-        put(t, "%d", y + 1);
-        for (int x = 0; x < b->w; x++)
-            put(t, " %c", 'a' + b->terr[y * b->w + x]);
-        put(t, "\n");
-    }
-    put(t, "elevation\n");
-    for (int y = 0; y < b->h; y++) {
-        put(t, "%d", y + 1);
-        for (int x = 0; x < b->w; x++)
-            put(t, " %d", b->elev[y * b->w + x]);
-        put(t, "\n");
-    }
+    bench_put(t, "\n");
+    bench_put_grids(t, b);
     answer(vm, "bench_army()", army, sizeof army);
     for (int i = 0; i < b->n; i++) {
         char expr[64], col[8];
         snprintf(expr, sizeof expr, "bench_counter(%d)", b->kind[i]);
         answer(vm, expr, name, sizeof name);
-        column(b->ux[i], col);
-        put(t, "unit u%d = %s %s at %s%d\n", i, name, army, col, b->uy[i] + 1);
+        bench_column(b->ux[i], col);
+        bench_put(t, "unit u%d = %s %s at %s%d\n", i, name, army, col, b->uy[i] + 1);
     }
 }
 
@@ -131,7 +73,7 @@ int main(int argc, char **argv)
         hon_vm_free(vm);
         return 1;
     }
-    text scn = { 0 };
+    bench_text scn = { 0 };
     scenario_of(vm, &board, &scn);
     hon_query_handle *pair = NULL;
     int32_t ids[BENCH_MAX_UNITS];

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """run_bench.py — the line-of-sight benchmark harness (docs/spec/bench.md).
 
-In one run: generate the board (bench_gen), then for every registered implementation check
-its checksum line, count its instructions per pair under callgrind (a run of K evaluations
-minus a run of 0, so start-up and board loading cancel out), time it (best of N wall-clock
-runs, minus the best 0-evaluation run), and print one table with ratios to plain C and to
-Lua 5.4. Every implementation is a program called as `PROGRAM... ITERATIONS BOARD [RULES]`
-that prints `checksum visible=V sumdef=D h=H` on stdout (ref_c.c, ref_lua/los.lua, and the
-hon driver to come, see IMPLEMENTATIONS). Registered as benchmark 'los-reference' in
-bench/meson.build; `--check-only` is the quick correctness test registered beside it.
+In one run, for each workload (WORKLOADS: the simplified rules of bench/los.hon, then the
+bundled rules on three boards): generate the board (bench_gen), then for every implementation
+of the workload check its checksum line, count its instructions per pair under callgrind (a run
+of K evaluations minus a run of 0, so start-up and board loading cancel out), time it (best of
+N wall-clock runs, minus the best 0-evaluation run), and print one table with ratios to plain C
+and to Lua 5.4. Every implementation is a program called as `PROGRAM... ITERATIONS BOARD ...`
+that prints one checksum line on stdout. The run ends with one line per workload,
+`ratio WORKLOAD hon/c=X hon/lua=Y` (instruction ratios). Registered as benchmark
+'los-reference' in bench/meson.build; `--check-only` is the quick correctness test beside it.
 """
 
 import argparse
@@ -16,6 +17,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -25,29 +27,56 @@ import time
 # The reference line of the workload definition (../shared/bench/README.md) for seed 12345.
 REFERENCE_SEED = 12345
 REFERENCE_LINE = "checksum visible=605 sumdef=2746 h=871612827"
-CHECKSUM_RE = re.compile(r"^checksum visible=\d+ sumdef=\d+ h=\d+$", re.M)
+CHECKSUM_RE = re.compile(r"^(?:checksum visible=\d+ sumdef=\d+|real checksum blocked=\d+ "
+                         r"obscured=\d+ clear=\d+ sumbonus=\d+) h=\d+$", re.M)
 
 # ---------------------------------------------------------------------------------------------
-# The implementations, in table order. `argv` is a template: {iters}, {board} and {rules} are
-# filled per run, the other {names} come from the command-line options of the same name; an
-# implementation whose option is unset is reported as `missing` and skipped (exit status 0).
+# The implementations, in table order. `argv` is a template: {iters}, {board}, {stride} and
+# {rules} are filled per run, the other {names} come from the command-line options of the same
+# name; an implementation whose option is unset is reported as `missing` and skipped.
 # `callgrind_iters`: evaluations counted under callgrind (more is steadier, slower).
 # `base`: the column of ratios this implementation anchors ("c" or "lua"), if any.
-IMPLEMENTATIONS = [
+SIMPLIFIED = [
     {"name": "c", "label": "{c_label}", "argv": ["{c}", "{iters}", "{board}"],
      "needs": ["c"], "callgrind_iters": 20, "base": "c",
      "missing": "plain C: not built"},
     {"name": "lua", "label": "Lua 5.4", "argv": ["{lua}", "{lua_dir}/los.lua", "{iters}", "{board}"],
      "needs": ["lua"], "callgrind_iters": 3, "base": "lua",
      "missing": "lua5.4: not found"},
-    # ---- SLOT: hon's own implementation -------------------------------------------------
     # A driver that loads bench/los.hon (RULES) and the board, evaluates every pair through
-    # the VM and prints the same checksum line. bench/meson.build passes --hon when it builds
-    # one: either a dedicated driver (`bench_hon_los ITERS BOARD RULES`) or the hon program
-    # with a subcommand (--hon path/to/hon --hon-arg bench-los: `hon bench-los ITERS BOARD RULES`).
+    # the VM and prints the same checksum line (bench_hon_los ITERS BOARD RULES).
     {"name": "hon", "label": "hon VM", "argv": ["{hon}", "{hon_args}", "{iters}", "{board}", "{rules}"],
      "needs": ["hon"], "callgrind_iters": 3, "base": None,
-     "missing": "hon: not built yet"},
+     "missing": "hon: not built"},
+]
+# The bundled line_of_sight and defensive_bonus: hon through include/hon.h, and our ports.
+REAL = [
+    {"name": "c", "label": "{c_label}, port", "argv": ["{real_c}", "{iters}", "{board}", "{stride}"],
+     "needs": ["real_c"], "callgrind_iters": 20, "base": "c",
+     "missing": "plain C port: not built"},
+    {"name": "lua", "label": "Lua 5.4, port",
+     "argv": ["{lua}", "{lua_dir}/real.lua", "{iters}", "{board}", "{stride}"],
+     "needs": ["lua"], "callgrind_iters": 3, "base": "lua",
+     "missing": "lua5.4: not found"},
+    {"name": "hon", "label": "hon, bundled rules",
+     "argv": ["{real_hon}", "{iters}", "{board}", "{stride}", "{rules_dir}", "{expansions_dir}"],
+     "needs": ["real_hon", "rules_dir", "expansions_dir"], "callgrind_iters": 1, "base": None,
+     "missing": "hon (bundled rules): not built"},
+]
+# The workloads, in order. `size`: bench_gen's W H UNITS (None: the reference 30 x 30, 50);
+# `stride`: every stride-th ordered pair is asked (the larger boards are sampled so that hon's
+# run stays short; every implementation asks the same pairs), `check_stride` the same for
+# --check-only; `expected`: the published checksum line for the reference seed, or None when
+# the plain-C implementation's line is the one the others must print.
+WORKLOADS = [
+    {"name": "simplified", "title": "simplified rules (bench/los.hon)", "impls": SIMPLIFIED,
+     "size": None, "stride": 1, "check_stride": 1, "expected": REFERENCE_LINE},
+    {"name": "real", "title": "the bundled line_of_sight and defensive_bonus", "impls": REAL,
+     "size": None, "stride": 1, "check_stride": 7, "expected": None},
+    {"name": "real-60", "title": "the bundled line_of_sight and defensive_bonus", "impls": REAL,
+     "size": (60, 60, 100), "stride": 37, "check_stride": 97, "expected": None},
+    {"name": "real-120", "title": "the bundled line_of_sight and defensive_bonus", "impls": REAL,
+     "size": (120, 120, 200), "stride": 397, "check_stride": 1999, "expected": None},
 ]
 # ---------------------------------------------------------------------------------------------
 
@@ -67,6 +96,16 @@ def parse_args(argv):
     p.add_argument("--hon-arg", action="append", default=[], dest="hon_args",
                    help="argument put before ITERATIONS, e.g. a subcommand (repeatable)")
     p.add_argument("--rules", default=os.path.join(here, "los.hon"), help="the .hon rules file")
+    p.add_argument("--real-c", help="the plain-C port of the bundled rules (bench_real_c)")
+    p.add_argument("--real-hon", help="hon on the bundled rules (bench_real_hon)")
+    p.add_argument("--rules-dir", default=os.path.join(here, "..", "rules"),
+                   help="the bundled rules/ (default: the source tree's)")
+    p.add_argument("--expansions-dir", default=os.path.join(here, "..", "expansions"),
+                   help="the bundled expansions/ (default: the source tree's)")
+    p.add_argument("--hon-cli", help="the hon program, whose start-up (`hon eval 1`: loading the "
+                   "bundled rules) is measured at the end of the run")
+    p.add_argument("--workload", action="append", dest="workloads",
+                   help="run only this workload (repeatable; default: all of WORKLOADS)")
     p.add_argument("--seed", type=int, default=REFERENCE_SEED, help="board seed (default 12345)")
     p.add_argument("--workdir", help="where the board and callgrind files go (default: a temp dir)")
     p.add_argument("--valgrind", help="valgrind program (default: valgrind on PATH)")
@@ -89,6 +128,12 @@ def parse_args(argv):
     a.gen = a.gen or in_build("bench/bench_gen")
     a.c = a.c or in_build("bench/bench_ref_c")
     a.hon = a.hon or in_build("bench/bench_hon_los")
+    a.real_c = a.real_c or in_build("bench/bench_real_c")
+    a.real_hon = a.real_hon or in_build("bench/bench_real_hon")
+    known = [w["name"] for w in WORKLOADS]
+    for w in a.workloads or []:
+        if w not in known:
+            p.error(f"no workload '{w}' (known: {', '.join(known)})")
     a.lua = a.lua or shutil.which("lua5.4")
     a.valgrind = a.valgrind or shutil.which("valgrind")
     if a.repeat < 1 or a.target_seconds <= 0 or a.callgrind_scale <= 0:
@@ -105,7 +150,9 @@ class Failure(Exception):
 def command(impl, opts, iters, board):
     """The argv of one run of `impl`: the template with its placeholders filled."""
     fill = {"iters": str(iters), "board": board, "rules": opts.rules, "c": opts.c,
-            "lua": opts.lua, "lua_dir": opts.lua_dir, "hon": opts.hon}
+            "lua": opts.lua, "lua_dir": opts.lua_dir, "hon": opts.hon, "stride": str(opts.stride),
+            "real_c": opts.real_c, "real_hon": opts.real_hon, "rules_dir": opts.rules_dir,
+            "expansions_dir": opts.expansions_dir}
     out = []
     for item in impl["argv"]:
         if item == "{hon_args}":
@@ -139,7 +186,7 @@ def checksum_line(stdout, argv):
 def callgrind_instructions(impl, opts, iters, board, tag):
     """Total instructions (Ir) of one run under callgrind: the totals lines of its out files
     (one per process: children are traced too, so a wrapper script costs what it runs)."""
-    stem = f"callgrind.out.{impl['name']}.{tag}"
+    stem = f"callgrind.out.{opts.workload}.{impl['name']}.{tag}"
     for old in os.listdir(opts.workdir):
         if old.startswith(stem + "."):
             os.remove(os.path.join(opts.workdir, old))
@@ -290,34 +337,49 @@ def main(argv):
             tmp.cleanup()
 
 
-def bench(opts):
-    """The whole run once the options are parsed; returns the exit status."""
-    board = os.path.join(opts.workdir, f"board-{opts.seed}.txt")
-    run([opts.gen, str(opts.seed), board])
-    n = board_units(board)
-    pairs = n * (n - 1)
-    opts.expected = REFERENCE_LINE if opts.seed == REFERENCE_SEED else None
+def sampled_pairs(n, stride):
+    """How many of the n*(n-1) ordered pairs, numbered from 0, are multiples of stride."""
+    return (n * (n - 1) + stride - 1) // stride
 
-    present = [i for i in IMPLEMENTATIONS if all(getattr(opts, k) for k in i["needs"])]
-    missing = [i["missing"] for i in IMPLEMENTATIONS if i not in present]
+
+def instruction_ratio(rows, base):
+    """hon's instructions per pair over the `base` row's, as the closing line prints it."""
+    by = {r["name"]: r for r in rows}
+    hon, ref = by.get("hon"), by.get(base)
+    if not hon or not ref or hon["instr"] is None or not ref["instr"]:
+        return "-"
+    return f"{hon['instr'] / ref['instr']:.1f}"
+
+
+def run_workload(opts, wl):
+    """Generates the workload's board, checks and measures its implementations, prints its
+    table; returns (rows, failed, summary) with summary the JSON of the workload."""
+    size = wl["size"]
+    tag = wl["name"]
+    board = os.path.join(opts.workdir, f"board-{opts.seed}-{tag}.txt")
+    run([opts.gen, str(opts.seed), board] + ([str(v) for v in size] if size else []))
+    n = board_units(board)
+    opts.stride = wl["check_stride"] if opts.check_only else wl["stride"]
+    opts.workload = tag
+    pairs = sampled_pairs(n, opts.stride)
+    impls = wl["impls"]
+    present = [i for i in impls if all(getattr(opts, k) for k in i["needs"])]
+    missing = [i["missing"] for i in impls if i not in present]
+    opts.expected = wl["expected"] if opts.seed == REFERENCE_SEED else None
     if opts.expected is None:
-        # Another seed: there is no published line; plain C's answer is the expected one.
+        # No published line: plain C's answer is the one every implementation must print.
         c = next((i for i in present if i["name"] == "c"), None)
         if c is None:
-            print("a seed other than 12345 needs the C reference for the expected checksum")
-            return 1
+            print(f"workload {tag}: the plain-C implementation is needed for the expected checksum")
+            return [], True, {}
         argv_c = command(c, opts, 1, board)
         opts.expected = checksum_line(run(argv_c)[0], argv_c)
 
-    print(f"line-of-sight workload: seed {opts.seed}, {n} units, {pairs} ordered pairs per evaluation")
+    side = f"{size[0]} x {size[1]}" if size else "30 x 30"
+    asked = "every ordered pair" if opts.stride == 1 else f"every {opts.stride}th ordered pair"
+    print(f"workload {tag}: {wl['title']}; seed {opts.seed}, {side} board, {n} units, "
+          f"{asked}: {pairs} pairs per evaluation")
     print(f"expected: {opts.expected}")
-    if not opts.check_only:
-        vg = run([opts.valgrind, "--version"])[0].strip() if opts.valgrind else "valgrind not found"
-        print(f"machine: {machine()}; {vg}; best of {opts.repeat} timed runs of ~{opts.target_seconds} s")
-        print("instr/pair: callgrind Ir of K evaluations minus 0 evaluations, / (K * pairs); "
-              "ns/pair: wall time likewise")
-    print()
-
     rows, failed = [], False
     for impl in present:
         sys.stdout.flush()
@@ -335,10 +397,69 @@ def bench(opts):
             print(m)
     else:
         print_table(rows, missing)
+    print()
+    summary = {"workload": tag, "units": n, "stride": opts.stride, "pairs": pairs,
+               "expected": opts.expected, "rows": rows, "missing": missing}
+    return rows, failed, summary
+
+
+def startup(opts):
+    """The start-up line: instructions (callgrind) and best wall time of `hon eval 1`, which
+    loads rules/ and expansions/ and answers 1."""
+    argv = [opts.hon_cli, "eval", "1"]
+    out, _, _ = run(argv)
+    if out.strip() != "1":
+        raise Failure(f"{' '.join(argv)}: printed '{out.strip()}', expected '1'")
+    instr = "-"
+    if opts.valgrind:
+        path = os.path.join(opts.workdir, "callgrind.out.startup")
+        _, err, _ = run([opts.valgrind, "--tool=callgrind", f"--callgrind-out-file={path}"] + argv)
+        m = re.search(r"refs:\s*([\d,]+)", err)
+        if not m:
+            raise Failure(f"{' '.join(argv)}: no instruction count from callgrind")
+        instr = f"{int(m.group(1).replace(',', '')):,}"
+    wall = cpu = None
+    for _ in range(opts.repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        dt = run(argv)[2]
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        wall = dt if wall is None else min(wall, dt)
+        cpu = used if cpu is None else min(cpu, used)
+    return (f"start-up: hon eval 1: {instr} instructions, {wall * 1000:.1f} ms wall, "
+            f"{cpu * 1000:.1f} ms CPU (best of {opts.repeat})\n")
+
+
+def bench(opts):
+    """The whole run once the options are parsed; returns the exit status."""
+    print(f"line-of-sight benchmark: seed {opts.seed}")
+    if not opts.check_only:
+        vg = run([opts.valgrind, "--version"])[0].strip() if opts.valgrind else "valgrind not found"
+        print(f"machine: {machine()}; {vg}; best of {opts.repeat} timed runs of ~{opts.target_seconds} s")
+        print("instr/pair: callgrind Ir of K evaluations minus 0 evaluations, / (K * pairs); "
+              "ns/pair: wall time likewise")
+    print()
+    failed, ratios, summaries = False, [], []
+    for wl in WORKLOADS:
+        if opts.workloads and wl["name"] not in opts.workloads:
+            continue
+        rows, bad, summary = run_workload(opts, wl)
+        failed |= bad
+        summaries.append(summary)
+        ratios.append(f"ratio {wl['name']} hon/c={instruction_ratio(rows, 'c')} "
+                      f"hon/lua={instruction_ratio(rows, 'lua')}")
+    if opts.hon_cli and not opts.check_only and not opts.workloads:
+        try:
+            print(startup(opts))
+        except Failure as e:
+            failed = True
+            print(f"start-up: FAILED: {e}")
+    if not opts.check_only:
+        for line in ratios:
+            print(line)
     if opts.json:
         with open(opts.json, "w", encoding="utf-8") as f:
-            json.dump({"seed": opts.seed, "pairs": pairs, "expected": opts.expected,
-                       "rows": rows, "missing": missing}, f, indent=2)
+            json.dump({"seed": opts.seed, "workloads": summaries}, f, indent=2)
     return 1 if failed else 0
 
 

@@ -1,7 +1,8 @@
 /* load.c — loading rules (hon.h: hon_load_file, hon_load_source, hon_load_dir, hon_check_file,
- * hon_each_file, hon_vm_copy), over session.h. All or nothing: every load re-parses, re-resolves and
+ * hon_each_file, hon_vm_copy), over session.h. All or nothing: every load re-resolves and
  * recompiles every kept source plus the new ones into a fresh prog (rebuild), swapped in only
- * without error; then the board is rebuilt (view.c) and the game restarts.
+ * without error; then the board is rebuilt (view.c) and the game restarts. Each source is parsed
+ * once: the build resolves a copy of its tree (ast_clone), which shares the tree's strings.
  */
 /* realpath() (the identity of a loaded file) is XSI: glibc declares it with _XOPEN_SOURCE. */
 #define _XOPEN_SOURCE 700
@@ -16,6 +17,7 @@
 
 static void source_free(session_source *s)
 {
+    ast_file_free(s->parsed);
     mem_free(s->path);
     mem_free(s->text);
     mem_free(s->real);
@@ -54,14 +56,53 @@ static hon_status read_source(hon_vm *vm, const char *path, session_source *out)
     return HON_OK;
 }
 
-/* Parses the n sources of list into a new array of files (the caller gives it to prog_build);
- * NULL on OOM. Parse errors go to dl. */
-static ast_file **parse_all(const session_source **list, size_t n, diag_list *dl)
+/* Gives every node under n (a copy made by ast_clone) its own citations: the resolver writes
+ * into a cite (its source's title), so a copy must not share them with the parsed tree. */
+static bool own_cites(ast_file *f, ast_node *n)
+{
+    if (!n)
+        return true;
+    ast_vec shared = n->cites; /* the parsed tree's, items and all */
+    n->cites = (ast_vec){ 0 };
+    for (uint32_t i = 0; i < shared.len; i++) {
+        ast_node *c = ast_clone(f, shared.items[i]);
+        if (!c || !ast_vec_push(f, &n->cites, c))
+            return false;
+    }
+    const ast_vec *vecs[] = { &n->list, &n->list2, &n->params };
+    for (size_t v = 0; v < sizeof vecs / sizeof *vecs; v++)
+        for (uint32_t i = 0; i < vecs[v]->len; i++)
+            if (!own_cites(f, vecs[v]->items[i]))
+                return false;
+    return own_cites(f, n->a) && own_cites(f, n->b) && own_cites(f, n->c);
+}
+
+/* A copy of the parsed tree of src for one build to resolve (new; NULL on OOM). */
+static ast_file *copy_tree(const session_source *src)
+{
+    const ast_file *from = src->parsed;
+    ast_file *f = ast_file_new(from->path, from->text, from->text_len, from->file_id);
+    for (uint32_t i = 0; f && i < from->decls.len; i++) {
+        ast_node *d = ast_clone(f, from->decls.items[i]);
+        if (!d || !own_cites(f, d) || !ast_vec_push(f, &f->decls, d)) {
+            ast_file_free(f);
+            f = NULL;
+        }
+    }
+    return f;
+}
+
+/* Parses the sources of list not parsed yet (keeping each tree in its source) and returns a
+ * new array of copies of the n trees (the caller gives it to prog_build); NULL on OOM or when a
+ * source does not parse. Parse errors go to dl. */
+static ast_file **parse_all(session_source **list, size_t n, diag_list *dl)
 {
     ast_file **files = mem_calloc(n ? n : 1, sizeof *files);
     for (size_t i = 0; files && i < n; i++) {
-        files[i] =
-            front_parse_file(list[i]->path, list[i]->text, list[i]->len, list[i]->file_id, dl);
+        if (!list[i]->parsed)
+            list[i]->parsed =
+                front_parse_file(list[i]->path, list[i]->text, list[i]->len, list[i]->file_id, dl);
+        files[i] = list[i]->parsed ? copy_tree(list[i]) : NULL;
         if (!files[i]) {
             for (size_t k = 0; k < i; k++)
                 ast_file_free(files[k]);
@@ -72,10 +113,8 @@ static ast_file **parse_all(const session_source **list, size_t n, diag_list *dl
     return files;
 }
 
-/* Takes the extras into the vm's sources (each replacing the one it replaces[e], or appended);
- * false on OOM (then nothing was taken). */
-static bool keep_sources(hon_vm *vm, session_source *extra, size_t nextra,
-                         const ptrdiff_t *replaces, size_t n)
+/* Makes room for n sources in the vm; false on OOM (then nothing changed). */
+static bool room_for_sources(hon_vm *vm, size_t n)
 {
     if (n > vm->srcs_cap) {
         size_t cap = n + 8;
@@ -85,6 +124,15 @@ static bool keep_sources(hon_vm *vm, session_source *extra, size_t nextra,
         vm->srcs = srcs;
         vm->srcs_cap = cap;
     }
+    return true;
+}
+
+/* Takes the extras into the vm's sources (room made), each replacing the one it replaces[e]
+ * (freed: the program built from it must be gone, its copies share the tree's strings), or
+ * appended. */
+static void keep_sources(hon_vm *vm, session_source *extra, size_t nextra,
+                         const ptrdiff_t *replaces)
+{
     for (size_t e = 0; e < nextra; e++) {
         if (replaces[e] >= 0) {
             source_free(&vm->srcs[replaces[e]]);
@@ -93,7 +141,6 @@ static bool keep_sources(hon_vm *vm, session_source *extra, size_t nextra,
             vm->srcs[vm->nsrcs++] = extra[e];
         }
     }
-    return true;
 }
 
 /* Builds a program from every loaded source plus `extra` (new sources, registered here). An
@@ -107,7 +154,7 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
     hon_status st = HON_OK;
     uint32_t sources_before = vm->sources.len;
     size_t n = vm->nsrcs;
-    const session_source **list = mem_calloc(vm->nsrcs + nextra + 1, sizeof *list);
+    session_source **list = mem_calloc(vm->nsrcs + nextra + 1, sizeof *list);
     ptrdiff_t *replaces = mem_calloc(nextra + 1, sizeof *replaces);
     if (!list || !replaces)
         st = HON_ERR_MEMORY;
@@ -142,17 +189,20 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
             st = HON_ERR_COMPILE;
     }
     session_emit(vm, &dl);
-    if (st == HON_OK && keep && !keep_sources(vm, extra, nextra, replaces, n))
+    if (st == HON_OK && keep && !room_for_sources(vm, n))
         st = HON_ERR_MEMORY;
     if (st == HON_OK && keep) {
         prog_free(vm->pg);
         vm->pg = pg;
         pg = NULL;
+        keep_sources(vm, extra, nextra, replaces);
         vm->prog_gen++;
         vm->choice_gen++;
         view_rebind(vm);
         session_new_game(vm);
     } else {
+        prog_free(pg); /* before the sources its trees share strings with */
+        pg = NULL;
         for (size_t e = 0; e < nextra; e++)
             source_free(&extra[e]);
         /* Its diagnostics are rendered: a failed or checked file's text is not kept. */

@@ -23,6 +23,9 @@ typedef struct session_source {
     uint32_t file_id; /* its diagnostics id (diag_sources) */
     char *real;       /* a file's canonical path (realpath), which says whether two spellings
                            name the same file; NULL for a text source or if unknown */
+    ast_file *parsed; /* the tree as parsed, never resolved (load.c): parsed once, copied for
+                         each build; its strings are shared by the copies, so it lives as long
+                         as the program built from it. NULL until the first build parses it */
 } session_source;
 
 /* A variant's chosen reading, by name (it survives reloads while both names exist). */
