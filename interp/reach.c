@@ -66,7 +66,7 @@ static bool find_queries(hon_vm *vm, reach_queries *rq)
 {
     static const uint32_t allowed[] = { T_UNIT, T_SQUARE, T_SQUARE, T_SQUARE, T_INT };
     static const uint32_t cost[] = { T_UNIT, T_SQUARE, T_SQUARE };
-    static const uint32_t end[] = { T_UNIT, T_SQUARE };
+    static const uint32_t end[] = { T_UNIT, T_SQUARE, T_SQUARE };
     rq->allowed = movement_query(
         vm, "step_allowed", allowed, 5, T_VERDICT,
         "step_allowed(u: unit, prev: square, from: square, dest: square, spent: int) -> verdict");
@@ -75,8 +75,9 @@ static bool find_queries(hon_vm *vm, reach_queries *rq)
                                                 "step_cost(u: unit, from: square, dest: square) "
                                                 "-> int");
     rq->may_end = rq->cost < 0 ? -1
-                               : movement_query(vm, "may_end_move", end, 2, T_VERDICT,
-                                                "may_end_move(u: unit, sq: square) -> verdict");
+                               : movement_query(vm, "may_end_move", end, 3, T_VERDICT,
+                                                "may_end_move(u: unit, start: square, sq: "
+                                                "square) -> verdict");
     return rq->may_end >= 0;
 }
 
@@ -217,9 +218,9 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
         }
         if (pick < 0)
             continue;
-        val e[2] = { who, square_val(sc, sq) };
+        val e[3] = { who, square_val(sc, m->start), square_val(sc, sq) };
         int64_t ok = 0;
-        if ((st = ask(vm, rq->may_end, e, 2, &ok)) == HON_OK && ok) {
+        if ((st = ask(vm, rq->may_end, e, 3, &ok)) == HON_OK && ok) {
             m->best[sq] = pick;
             m->count++;
         }
