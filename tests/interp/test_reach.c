@@ -1,11 +1,11 @@
 /* test_reach.c — hon_reach and hon_move agree (interp/reach.c, rules/movement.hon): on every
  * bundled board, for every unit standing on a square, each path the listing gives is a legal
  * Movement Action, and every step from a listed square (or the unit's own) to a square the
- * listing leaves out is refused, with nothing changed. And listings worked out by hand from the
- * books, square by square, before the program was run: an infantry unit, a light vehicle and a
- * heavy vehicle on the trench, hill and beach boards (a vehicle the bundled board lacks is added
- * to an in-memory copy of the board, bundled_with). Loads the bundled rules and boards from the
- * source tree (HON_SOURCE_ROOT).
+ * listing leaves out is refused, with nothing changed (on a bridge's board and with a Routed unit
+ * too). And listings worked out by hand from the books, square by square, before the program
+ * was run: an infantry unit, a light vehicle and a heavy vehicle on the trench, hill and beach
+ * boards (a vehicle the bundled board lacks is added to an in-memory copy of the board,
+ * bundled_with). Loads the bundled rules and boards from the source tree (HON_SOURCE_ROOT).
  */
 #include "config.h"
 #include "interp_test.h"
@@ -200,6 +200,19 @@ START_TEST(every_bundled_board)
     agree_all("hill_contour.scn", 12, 10);
     agree_all("village_rail.scn", 14, 10);
     agree_all("rail_station.scn", 12, 5);
+}
+END_TEST
+
+/* Boards of tests/rules/boards where what a move may do depends on how it got to a square:
+ * under a bridge's area or over it (RR.area.enter: the square an end is stepped from), and a
+ * Routed squad (GZ6.routed.effects: where the move began). */
+START_TEST(test_boards_agree)
+{
+    agree_all("../../tests/rules/boards/moves_under_bridge.scn", 6, 4);
+    tvm *t = bundled_with("../../tests/rules/boards/moves_routed.scn",
+                          "unit fled = rifle_squad allies at E2 with routed\n");
+    agree(t, "$fled", 7, 3);
+    tvm_free(t);
 }
 END_TEST
 
@@ -581,6 +594,7 @@ int main(void)
     tcase_add_test(tc, errors);
     tcase_add_test(tc, trains_take_no_movement_action);
     tcase_add_test(tc, every_bundled_board);
+    tcase_add_test(tc, test_boards_agree);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
