@@ -249,6 +249,19 @@ static void expect_reach(tvm *t, const char *unit, const want *w, size_t n)
 
 #define EXPECT_REACH(t, unit, w) expect_reach((t), (unit), (w), sizeof(w) / sizeof *(w))
 
+/* The listing of `unit` on a copy of a bundled board with the units of `extra` added holds
+ * exactly the n squares of w. */
+static void expect_reach_with(const char *board, const char *extra, const char *unit, const want *w,
+                              size_t n)
+{
+    tvm *t = bundled_with(board, extra);
+    expect_reach(t, unit, w, n);
+    tvm_free(t);
+}
+
+#define EXPECT_REACH_WITH(board, extra, unit, w) \
+    expect_reach_with((board), (extra), (unit), (w), sizeof(w) / sizeof *(w))
+
 /* The jeep on the hill board (A9, a light vehicle, Movement Value 8) worked out from the books:
  * A8, B8 and B9 are stream, impassable to light vehicles (BRO.1.2.stream). A10 and B10 are open
  * ground: one square each (PRESUMED.step_cost_one). From B10, C10 (open) costs 2, and C9 is the
@@ -400,7 +413,6 @@ END_TEST
  * squares behind) and I6 lie only past a square that ends the move (I7 holds rifle2). */
 START_TEST(hill_heavy_vehicle)
 {
-    tvm *t = bundled_with("hill_contour.scn", "unit stug2 = stug axis at G9 H9\n");
     static const want w[] = {
         { "F8", 1 },  { "G8", 1 },  { "H8", 1 }, { "F9", 1 }, { "H9", 1 },  { "F10", 1 },
         { "G10", 1 }, { "H10", 1 }, { "E7", 2 }, { "F7", 2 }, { "G7", 2 },  { "H7", 2 },
@@ -409,8 +421,7 @@ START_TEST(hill_heavy_vehicle)
         { "J10", 3 }, { "C7", 4 },  { "C8", 4 }, { "K8", 4 }, { "C9", 4 },  { "K9", 4 },
         { "K10", 4 }, { "B7", 5 },  { "B8", 5 }, { "B9", 5 },
     };
-    EXPECT_REACH(t, "$stug2", w);
-    tvm_free(t);
+    EXPECT_REACH_WITH("hill_contour.scn", "unit stug2 = stug axis at G9 H9\n", "$stug2", w);
 }
 END_TEST
 
@@ -458,12 +469,10 @@ END_TEST
  * bluff changes nothing for the grass (BRO.1.1.contour.movement: only by terrain type): F3, G3,
  * H3 6 (from G4), E3, I3 7, D3, J3 8. The axis Zones of Control (PRESUMED.zoc_reach) end the
  * move (PRESUMED.zoc_stops): mg42 (H2) covers G2, G3, H3, I3; the sniper (E1) D2, E2, F2; so E2,
- * F2, G2 7 (from F3) and D2 8 (from E3) end there, and row 1 is out of reach. The bunker (H2 I2)
- * keeps vehicles out (PRESUMED.building_tile) and lies behind those zones anyway; grenad's zone
- * (A2-C4) is beyond 8. */
+ * F2, G2 7 (from F3) and D2 8 (from E3) end there, and row 1 and the bunker (H2 I2, its opening
+ * on I2's north side) lie behind those zones; grenad's zone (A2-C4) is beyond 8. */
 START_TEST(beach_light_vehicle)
 {
-    tvm *t = bundled_with("beach_seawall.scn", "unit jeep2 = jeep allies at L7\n");
     static const want w[] = {
         { "K6", 1 }, { "K7", 1 }, { "L6", 1 }, { "J5", 2 }, { "J6", 2 }, { "J7", 2 }, { "K5", 2 },
         { "L5", 2 }, { "I5", 3 }, { "I6", 3 }, { "I7", 3 }, { "H5", 4 }, { "H6", 4 }, { "H7", 4 },
@@ -472,8 +481,7 @@ START_TEST(beach_light_vehicle)
         { "I4", 7 }, { "D4", 8 }, { "J4", 8 }, { "F3", 6 }, { "G3", 6 }, { "H3", 6 }, { "E3", 7 },
         { "I3", 7 }, { "D3", 8 }, { "J3", 8 }, { "E2", 7 }, { "F2", 7 }, { "G2", 7 }, { "D2", 8 },
     };
-    EXPECT_REACH(t, "$jeep2", w);
-    tvm_free(t);
+    EXPECT_REACH_WITH("beach_seawall.scn", "unit jeep2 = jeep allies at L7\n", "$jeep2", w);
 }
 END_TEST
 
@@ -494,14 +502,12 @@ END_TEST
  * H4 to G5 across the road). */
 START_TEST(beach_heavy_vehicle)
 {
-    tvm *t = bundled_with("beach_seawall.scn", "unit stug2 = stug axis at K3 L3\n");
     static const want w[] = {
         { "J2", 1 }, { "J3", 1 }, { "J4", 1 }, { "K2", 1 }, { "K4", 1 }, { "I1", 2 }, { "I3", 2 },
         { "I4", 2 }, { "J1", 2 }, { "K1", 2 }, { "H1", 3 }, { "H3", 3 }, { "H4", 3 }, { "G1", 4 },
         { "G3", 4 }, { "G4", 4 }, { "F1", 5 }, { "F2", 5 }, { "F3", 5 }, { "F4", 5 }, { "F5", 5 },
     };
-    EXPECT_REACH(t, "$stug2", w);
-    tvm_free(t);
+    EXPECT_REACH_WITH("beach_seawall.scn", "unit stug2 = stug axis at K3 L3\n", "$stug2", w);
 }
 END_TEST
 
