@@ -132,9 +132,9 @@ static void agree(tvm *t, const char *unit, int w, int h)
     tvm_clear(t);
     hon_status st = reach(t, unit, l);
     if (st != HON_OK) {
-        /* a counter that prints no Movement Value (the Sherman of the books, the landing
-         * craft: E204) or a train, which takes no Movement Action (E228): a step of its own
-         * stops with the same error, and nothing changes */
+        /* a counter that prints no Movement Value (the Sherman of the books: E204) or a train
+         * or a landing craft, which take no Movement Action (E228): a step of its own stops
+         * with the same error, and nothing changes */
         ck_assert_msg(t->ndiags && (t->d[0].code == 204 || t->d[0].code == 228), "%s: %s", unit,
                       t->log);
         int code = t->d[0].code;
