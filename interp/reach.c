@@ -66,7 +66,7 @@ static bool find_queries(hon_vm *vm, reach_queries *rq)
 {
     static const uint32_t allowed[] = { T_UNIT, T_SQUARE, T_SQUARE, T_SQUARE, T_INT };
     static const uint32_t cost[] = { T_UNIT, T_SQUARE, T_SQUARE };
-    static const uint32_t end[] = { T_UNIT, T_SQUARE };
+    static const uint32_t end[] = { T_UNIT, T_SQUARE, T_SQUARE, T_SQUARE };
     rq->allowed = movement_query(
         vm, "step_allowed", allowed, 5, T_VERDICT,
         "step_allowed(u: unit, prev: square, from: square, dest: square, spent: int) -> verdict");
@@ -75,8 +75,9 @@ static bool find_queries(hon_vm *vm, reach_queries *rq)
                                                 "step_cost(u: unit, from: square, dest: square) "
                                                 "-> int");
     rq->may_end = rq->cost < 0 ? -1
-                               : movement_query(vm, "may_end_move", end, 2, T_VERDICT,
-                                                "may_end_move(u: unit, sq: square) -> verdict");
+                               : movement_query(vm, "may_end_move", end, 4, T_VERDICT,
+                                                "may_end_move(u: unit, start: square, from: "
+                                                "square, sq: square) -> verdict");
     return rq->may_end >= 0;
 }
 
@@ -146,9 +147,40 @@ static int dir_to(const geo_grid *g, int a, int b)
     return NO_PREV;
 }
 
+/* The cheapest state of square sq (reached) where the move may end, as may_end_move says for the
+ * step into sq from that state's square before it, into m->best[sq]; the states are asked from
+ * the cheapest on, so the listing gives the cheapest way to end there. */
+static hon_status pick_end(hon_vm *vm, const reach_queries *rq, reach_map *m, val who, int sq)
+{
+    const scene *sc = vm->sc;
+    bool asked[NSTATE] = { false };
+    for (;;) {
+        int32_t pick = -1;
+        for (int d = 0; d < NSTATE; d++) {
+            int32_t t = sq * NSTATE + d;
+            if (!asked[d] && m->spent[t] >= 0 && (pick < 0 || m->spent[t] < m->spent[pick]))
+                pick = t;
+        }
+        if (pick < 0)
+            return HON_OK;
+        asked[pick % NSTATE] = true;
+        val e[4] = { who, square_val(sc, m->start), square_val(sc, state_prev(sc->g, pick)),
+                     square_val(sc, sq) };
+        int64_t ok = 0;
+        hon_status st = ask(vm, rq->may_end, e, 4, &ok);
+        if (st != HON_OK)
+            return st;
+        if (ok) {
+            m->best[sq] = pick;
+            m->count++;
+            return HON_OK;
+        }
+    }
+}
+
 /* The search from the unit's square: every step the rules allow from every state reached, with
  * the least squares spent to get there (a state reached again with fewer is searched again);
- * then, per square, the cheapest state where the move may end. */
+ * then, per square, the cheapest state where the move may end (pick_end). */
 static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
 {
     const scene *sc = vm->sc;
@@ -209,20 +241,8 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
     }
     for (int sq = 0; st == HON_OK && sq < m->nsq; sq++) {
         m->best[sq] = -1;
-        int32_t pick = -1;
-        for (int d = 0; d < NSTATE; d++) {
-            int32_t t = sq * NSTATE + d;
-            if (sq != m->start && m->spent[t] >= 0 && (pick < 0 || m->spent[t] < m->spent[pick]))
-                pick = t;
-        }
-        if (pick < 0)
-            continue;
-        val e[2] = { who, square_val(sc, sq) };
-        int64_t ok = 0;
-        if ((st = ask(vm, rq->may_end, e, 2, &ok)) == HON_OK && ok) {
-            m->best[sq] = pick;
-            m->count++;
-        }
+        if (sq != m->start)
+            st = pick_end(vm, rq, m, who, sq);
     }
     mem_free(queue);
     mem_free(queued);

@@ -1,11 +1,11 @@
 /* test_reach.c — hon_reach and hon_move agree (interp/reach.c, rules/movement.hon): on every
  * bundled board, for every unit standing on a square, each path the listing gives is a legal
  * Movement Action, and every step from a listed square (or the unit's own) to a square the
- * listing leaves out is refused, with nothing changed. And listings worked out by hand from the
- * books, square by square, before the program was run: an infantry unit, a light vehicle and a
- * heavy vehicle on the trench, hill and beach boards (a vehicle the bundled board lacks is added
- * to an in-memory copy of the board, bundled_with). Loads the bundled rules and boards from the
- * source tree (HON_SOURCE_ROOT).
+ * listing leaves out is refused, with nothing changed (on a bridge's board and with a Routed unit
+ * too). And listings worked out by hand from the books, square by square, before the program
+ * was run: an infantry unit, a light vehicle and a heavy vehicle on the trench, hill and beach
+ * boards (a vehicle the bundled board lacks is added to an in-memory copy of the board,
+ * bundled_with). Loads the bundled rules and boards from the source tree (HON_SOURCE_ROOT).
  */
 #include "config.h"
 #include "interp_test.h"
@@ -132,9 +132,9 @@ static void agree(tvm *t, const char *unit, int w, int h)
     tvm_clear(t);
     hon_status st = reach(t, unit, l);
     if (st != HON_OK) {
-        /* a counter that prints no Movement Value (the Sherman of the books, the landing
-         * craft: E204) or a train, which takes no Movement Action (E228): a step of its own
-         * stops with the same error, and nothing changes */
+        /* a counter that prints no Movement Value (the Sherman of the books: E204) or a train
+         * or a landing craft, which take no Movement Action (E228): a step of its own stops
+         * with the same error, and nothing changes */
         ck_assert_msg(t->ndiags && (t->d[0].code == 204 || t->d[0].code == 228), "%s: %s", unit,
                       t->log);
         int code = t->d[0].code;
@@ -203,6 +203,19 @@ START_TEST(every_bundled_board)
 }
 END_TEST
 
+/* Boards of tests/rules/boards where what a move may do depends on how it got to a square:
+ * under a bridge's area or over it (RR.area.enter: the square an end is stepped from), and a
+ * Routed squad (GZ6.routed.effects: where the move began). */
+START_TEST(test_boards_agree)
+{
+    agree_all("../../tests/rules/boards/moves_under_bridge.scn", 6, 4);
+    tvm *t = bundled_with("../../tests/rules/boards/moves_routed.scn",
+                          "unit fled = rifle_squad allies at E2 with routed\n");
+    agree(t, "$fled", 7, 3);
+    tvm_free(t);
+}
+END_TEST
+
 /* A square a listing must hold, and the squares of the Movement Value spent to get there. */
 typedef struct want {
     const char *sq;
@@ -235,6 +248,19 @@ static void expect_reach(tvm *t, const char *unit, const want *w, size_t n)
 }
 
 #define EXPECT_REACH(t, unit, w) expect_reach((t), (unit), (w), sizeof(w) / sizeof *(w))
+
+/* The listing of `unit` on a copy of a bundled board with the units of `extra` added holds
+ * exactly the n squares of w. */
+static void expect_reach_with(const char *board, const char *extra, const char *unit, const want *w,
+                              size_t n)
+{
+    tvm *t = bundled_with(board, extra);
+    expect_reach(t, unit, w, n);
+    tvm_free(t);
+}
+
+#define EXPECT_REACH_WITH(board, extra, unit, w) \
+    expect_reach_with((board), (extra), (unit), (w), sizeof(w) / sizeof *(w))
 
 /* The jeep on the hill board (A9, a light vehicle, Movement Value 8) worked out from the books:
  * A8, B8 and B9 are stream, impassable to light vehicles (BRO.1.2.stream). A10 and B10 are open
@@ -369,6 +395,36 @@ START_TEST(hill_infantry)
 }
 END_TEST
 
+/* A StuG added on G9 H9 (axis heavy vehicle on two squares, front G9, rear H9, facing west;
+ * Movement Value 5). Both squares take each step (PRESUMED.two_square_steps), so no front on
+ * column L; and the counter enters what either square steps into (PRESUMED.two_square_entering):
+ * a hill square (getting onto the hill is a Difficult Passage, HH.hill.traits) or a stream square
+ * (heavy vehicles may go in, a Difficult Passage, BRO.1.2.stream) ends the move
+ * (PRESUMED.difficult_passage_stops), and so does a square next to an allied unit
+ * (PRESUMED.zoc_reach, PRESUMED.zoc_stops): rifle2 (J7) covers I6-K8, rifle1 (B6) A5-C7, the jeep
+ * (A9) A8, B8, B9, A10, B10. Woods (K8 L8 K9 L9) stop no vehicle (PRESUMED.woods_tile).
+ * One step: F8, G8, F9 (its rear on G9, which it covered), H9 open; H8 (its rear on I8, in
+ * rifle2's zone) ends there; F10, G10, H10 stream: all 1. Two: E7, F7, G7 hill and H7 (rear I7,
+ * rifle2's zone) end there; E8, E9 open; I8 (rifle2's zone) ends; I9 (rear J9) open; E10, I10
+ * stream: all 2. Three: D7 (from E8: the rear steps F8 to E7, onto the hill) ends; D8 open; J8
+ * (zone) ends; J9 (rear K9, woods) open; D9, D10, J10 stream: all 3. Four: C7 (rifle1's zone)
+ * ends; C8 open; C9 (the ford, stream, HH.ford) ends; K8 (zone), K9 (rear L9, woods), K10
+ * stream: all 4. Five: B7 (zone), B8, B9 (stream). The rest of the hill (D6, E6, G6, H6, the
+ * squares behind) and I6 lie only past a square that ends the move (I7 holds rifle2). */
+START_TEST(hill_heavy_vehicle)
+{
+    static const want w[] = {
+        { "F8", 1 },  { "G8", 1 },  { "H8", 1 }, { "F9", 1 }, { "H9", 1 },  { "F10", 1 },
+        { "G10", 1 }, { "H10", 1 }, { "E7", 2 }, { "F7", 2 }, { "G7", 2 },  { "H7", 2 },
+        { "E8", 2 },  { "I8", 2 },  { "E9", 2 }, { "I9", 2 }, { "E10", 2 }, { "I10", 2 },
+        { "D7", 3 },  { "D8", 3 },  { "J8", 3 }, { "D9", 3 }, { "J9", 3 },  { "D10", 3 },
+        { "J10", 3 }, { "C7", 4 },  { "C8", 4 }, { "K8", 4 }, { "C9", 4 },  { "K9", 4 },
+        { "K10", 4 }, { "B7", 5 },  { "B8", 5 }, { "B9", 5 },
+    };
+    EXPECT_REACH_WITH("hill_contour.scn", "unit stug2 = stug axis at G9 H9\n", "$stug2", w);
+}
+END_TEST
+
 /* ---- Omaha beach (beach_seawall.scn) ------------------------------------------------------------
  * rifle1 (D7, infantry, Movement Value 5). The sea (row 8) is water, closed to units without
  * Amphibious (HH.water.enter). Czech hedgehogs only stop vehicles (BRO.1.3.czech-hedgehog). Wire
@@ -398,6 +454,60 @@ START_TEST(beach_infantry)
     };
     EXPECT_REACH(t, "$rifle1", w);
     tvm_free(t);
+}
+END_TEST
+
+/* A jeep added on L7 (light vehicle, Movement Value 8). The sea (row 8) is water
+ * (HH.water.enter). Wire does nothing to vehicles (BRO.1.3.barbed-wire); hedgehogs (C5/C6, D5/D6,
+ * E6/F6, I6/I7, J5/K5) and the seawall (A4/A5..F4/F5, H4/H5..L4/L5) stop them
+ * (BRO.1.3.czech-hedgehog, BRO.1.2.embankment), so the jeep leaves the sand only by the road's
+ * gap at G4/G5. A diagonal step past a hedgehog is stopped only when both ways round the corner
+ * cross one (corner_touch both_sides), and every hedgehog here has a free way round, so each sand
+ * square costs its king-step distance from L7: K6, K7, L6 1; J5-J7, K5, L5 2; I 3, H 4, G 5,
+ * F5, F6 6 (F7 holds rifle2, passed, not ended on), E5-E7 7, D5, D6 8 (D7 holds rifle1). Row 4:
+ * G4 5 (from H5, round the corner by G5), then F4, H4 6, E4, I4 7, D4, J4 8. The red line of the
+ * bluff changes nothing for the grass (BRO.1.1.contour.movement: only by terrain type): F3, G3,
+ * H3 6 (from G4), E3, I3 7, D3, J3 8. The axis Zones of Control (PRESUMED.zoc_reach) end the
+ * move (PRESUMED.zoc_stops): mg42 (H2) covers G2, G3, H3, I3; the sniper (E1) D2, E2, F2; so E2,
+ * F2, G2 7 (from F3) and D2 8 (from E3) end there, and row 1 and the bunker (H2 I2, its opening
+ * on I2's north side) lie behind those zones; grenad's zone (A2-C4) is beyond 8. */
+START_TEST(beach_light_vehicle)
+{
+    static const want w[] = {
+        { "K6", 1 }, { "K7", 1 }, { "L6", 1 }, { "J5", 2 }, { "J6", 2 }, { "J7", 2 }, { "K5", 2 },
+        { "L5", 2 }, { "I5", 3 }, { "I6", 3 }, { "I7", 3 }, { "H5", 4 }, { "H6", 4 }, { "H7", 4 },
+        { "G5", 5 }, { "G6", 5 }, { "G7", 5 }, { "F5", 6 }, { "F6", 6 }, { "E5", 7 }, { "E6", 7 },
+        { "E7", 7 }, { "D5", 8 }, { "D6", 8 }, { "G4", 5 }, { "F4", 6 }, { "H4", 6 }, { "E4", 7 },
+        { "I4", 7 }, { "D4", 8 }, { "J4", 8 }, { "F3", 6 }, { "G3", 6 }, { "H3", 6 }, { "E3", 7 },
+        { "I3", 7 }, { "D3", 8 }, { "J3", 8 }, { "E2", 7 }, { "F2", 7 }, { "G2", 7 }, { "D2", 8 },
+    };
+    EXPECT_REACH_WITH("beach_seawall.scn", "unit jeep2 = jeep allies at L7\n", "$jeep2", w);
+}
+END_TEST
+
+/* A StuG added on K3 L3 (axis heavy vehicle, front K3, rear L3, facing west; Movement Value 5).
+ * Both squares take each step (PRESUMED.two_square_steps): no front on column L. The allied
+ * units stand on the beach (their Zones of Control reach no higher than row 6) or aboard the
+ * craft. The bunker (H2 I2, mg42 inside) is walled but for the opening on I2's north side
+ * (PRESUMED.building_walls): a front on I2 would stand astride the wall I2/J2 from its rear, which
+ * no counter does (PRESUMED.two_square_steps); a rear never gets into H2 (every way in crosses a
+ * wall or the window), so no front on G2; a front on H2 (rear I2, in by the opening from I1 J1)
+ * would end on mg42, passed, not ended on, and leads out only by the way it came. Grass, road and
+ * shingle change nothing, nor does the red line of the bluff (BRO.1.1.contour.movement); woods
+ * stop no vehicle (PRESUMED.woods_tile). So each front costs its king-step distance from
+ * K3: J2, J3, J4, K2, K4 1; I1, I3, I4, J1, K1 2; H1, H3, H4 3; G1, G3, G4 4; F1-F4 5. Down to
+ * the sand the seawall (BRO.1.2.embankment) leaves the gap at G4/G5: a front on G5 needs the rear
+ * to cross H4/H5 (from G4, or from H4 both ways round the corner by H4 or I5 cross the seawall)
+ * or to come from F4 (5) for 6; F5 is 5 from G4 (the front round the corner by G5, the rear
+ * H4 to G5 across the road). */
+START_TEST(beach_heavy_vehicle)
+{
+    static const want w[] = {
+        { "J2", 1 }, { "J3", 1 }, { "J4", 1 }, { "K2", 1 }, { "K4", 1 }, { "I1", 2 }, { "I3", 2 },
+        { "I4", 2 }, { "J1", 2 }, { "K1", 2 }, { "H1", 3 }, { "H3", 3 }, { "H4", 3 }, { "G1", 4 },
+        { "G3", 4 }, { "G4", 4 }, { "F1", 5 }, { "F2", 5 }, { "F3", 5 }, { "F4", 5 }, { "F5", 5 },
+    };
+    EXPECT_REACH_WITH("beach_seawall.scn", "unit stug2 = stug axis at K3 L3\n", "$stug2", w);
 }
 END_TEST
 
@@ -484,9 +594,13 @@ int main(void)
     tcase_add_test(tc, trench_heavy_vehicle);
     tcase_add_test(tc, hill_infantry);
     tcase_add_test(tc, beach_infantry);
+    tcase_add_test(tc, hill_heavy_vehicle);
+    tcase_add_test(tc, beach_light_vehicle);
+    tcase_add_test(tc, beach_heavy_vehicle);
     tcase_add_test(tc, errors);
     tcase_add_test(tc, trains_take_no_movement_action);
     tcase_add_test(tc, every_bundled_board);
+    tcase_add_test(tc, test_boards_agree);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
