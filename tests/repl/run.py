@@ -1565,6 +1565,15 @@ def diff_search():
         # the same seed, the same search
         p2 = run(args)
         check(p2.stdout == p.stdout, "deterministic for a seed", p2)
+        # the witness is written whole or not at all, like svg: a full disk says so and leaves
+        # no scratch file; the earlier witness and its picture are kept whole
+        if os.path.exists("/dev/full"):
+            at = args.index(w)
+            p3 = run(args[:at] + ["/dev/full"] + args[at + 1:])
+            check(p3.returncode == 2 and "cannot write '/dev/full'" in p3.stderr
+                  and "No space left" in p3.stderr, "a witness's write error says it is one", p3)
+        check(sorted(os.listdir(tmp)) == ["witness.scn", "witness.svg"],
+              "no scratch file is left beside the witness", p)
     # no board shows a difference between a setting and itself
     p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--search", "--seconds", "1",
              "--max-size", "3", "plain", "plain"])
