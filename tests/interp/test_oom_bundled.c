@@ -1,8 +1,9 @@
 /* test_oom_bundled.c — the allocation-failure sweep over the bundled rules (issue 13 §3;
  * docs/spec/reliability.md §6): for N = 0, 1, 2, ... the Nth allocation and every later one fail
  * (base/mem.h hook) while the bundled rules load, while each bundled board loads, and while a
- * session of the rules on a board evaluates, traces (text, JSON, brief, why not), runs
- * procedures (do, move, undo), asks odds and the odds of a procedure. After each N the session
+ * session of the rules on a board evaluates, traces (text, JSON, brief, why not), asks a line
+ * of sight and a reach, draws, runs procedures (do, why do, move, undo), asks odds and the odds
+ * of a procedure. After each N the session
  * must answer again; nothing may crash or leak (the ASan build's leak checker). test_oom.c
  * sweeps the same paths over small programs of its own.
  */
@@ -87,8 +88,8 @@ static long sweep(hon_vm *vm, void (*step)(hon_vm *vm, const void *ud), const vo
  * load leaves behind would leak. The last run, with no failure, holds every file. */
 START_TEST(loading_the_bundled_rules)
 {
-    const char *full = getenv("HON_OOM_FULL");
-    long stride = full && *full == '1' ? 1 : 211, n;
+    const char *every = getenv("HON_OOM_STRIDE");
+    long stride = every && atol(every) > 0 ? atol(every) : 211, n;
     size_t files = 0;
     for (n = 0;; n += stride) {
         tvm *t = tvm_new(NULL);
@@ -149,11 +150,34 @@ static void ask(hon_vm *vm, const char *e)
     hon_answer_free(a);
 }
 
+/* Frees an answer a call gave, after reading its text and JSON. */
+static void take(hon_status st, hon_answer *a)
+{
+    if (st == HON_OK) {
+        hon_answer_text(a);
+        hon_answer_json(a);
+        hon_answer_why(a);
+    }
+    hon_answer_free(a);
+}
+
 static void eval_step(hon_vm *vm, const void *ud)
 {
     (void)ud;
     ask(vm, "line_of_sight($rifle1, $rifle2)");
     ask(vm, "[u in units(): u.side == allies]");
+    hon_answer *a = NULL;
+    hon_value from, to;
+    if (hon_place_of(vm, "$rifle1", &from) == HON_OK && hon_place_of(vm, "@J2", &to) == HON_OK)
+        take(hon_los(vm, from, to, &a), a);
+    a = NULL;
+    take(hon_reach(vm, "$rifle1", &a), a);
+    a = NULL;
+    take(hon_why_do(vm, "mine_hit($rifle1)", "<oom>", &a), a);
+    FILE *devnull = fopen("/dev/null", "w");
+    hon_draw_board(vm, devnull, "$rifle1", "$rifle2");
+    hon_board_svg(vm, devnull, NULL, NULL);
+    fclose(devnull);
 }
 
 static void odds_step(hon_vm *vm, const void *ud)
