@@ -680,6 +680,10 @@ uint64_t hon_cap_value(const hon_vm *vm, hon_cap which);
  * HON_OK. Nothing is reported: the caller says what failed. */
 hon_status hon_write_file(const char *path, hon_status (*write)(FILE *f, void *ud), void *ud,
                           int *err);
+/* hon_board_svg's picture written to the file at `path` by hon_write_file (whole or not at
+ * all; *err as there). */
+hon_status hon_board_svg_file(hon_vm *vm, const char *path, const char *line_from,
+                              const char *line_to, int *err);
 
 /* ---- the build ---- */
 

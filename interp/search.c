@@ -669,18 +669,6 @@ static bool line_ends(const warg *w, size_t n, char *a, char *b, size_t cap)
     return k == 2;
 }
 
-/* The witness's picture for file_write_whole: board vm, the line between its ends (when set). */
-typedef struct svg_job {
-    hon_vm *vm;
-    const char *from, *to;
-} svg_job;
-
-static int write_svg(FILE *f, void *ud)
-{
-    svg_job *j = ud;
-    return (int)hon_board_svg(j->vm, f, j->from, j->to);
-}
-
 static int write_text(FILE *f, void *ud)
 {
     strbuf *b = ud;
@@ -708,15 +696,11 @@ static hon_status write_witness(search *r, const gboard *g, const char *comment,
     bool scn = len > 4 && strcmp(path + len - 4, ".scn") == 0;
     snprintf(svg, sizeof svg, "%.*s.svg", (int)(scn ? len - 4 : len), path);
     bool ends = line_ends(w, n, a, b, sizeof a);
-    svg_job j = { r->s.vm[0], ends ? a : NULL, ends ? b : NULL };
-    err = file_write_whole(svg, write_svg, &j, &status);
-    if (err) {
-        session_report(r->s.vm[0], E_NONE, svg, "cannot write '%s': %s", svg, strerror(err));
-        return HON_ERR_IO;
-    }
-    if (status != HON_OK) {
-        session_report(r->s.vm[0], E_NONE, svg, "cannot draw '%s'", svg);
-        return (hon_status)status;
+    hon_status st = hon_board_svg_file(r->s.vm[0], svg, ends ? a : NULL, ends ? b : NULL, &err);
+    if (st != HON_OK) {
+        session_report(r->s.vm[0], E_NONE, svg, "cannot write '%s': %s", svg,
+                       err ? strerror(err) : hon_status_text(st));
+        return st;
     }
     sb_printf(out, "wrote %s and %s\n", path, svg);
     return HON_OK;

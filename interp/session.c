@@ -306,6 +306,25 @@ hon_status hon_write_file(const char *path, hon_status (*write)(FILE *f, void *u
     return e ? HON_ERR_IO : HON_OK;
 }
 
+/* The picture of hon_board_svg_file, for hon_write_file. */
+typedef struct svg_job {
+    hon_vm *vm;
+    const char *from, *to;
+} svg_job;
+
+static hon_status write_svg(FILE *f, void *ud)
+{
+    svg_job *j = ud;
+    return hon_board_svg(j->vm, f, j->from, j->to);
+}
+
+hon_status hon_board_svg_file(hon_vm *vm, const char *path, const char *line_from,
+                              const char *line_to, int *err)
+{
+    svg_job j = { vm, line_from, line_to };
+    return hon_write_file(path, write_svg, &j, err);
+}
+
 /* ---- editions and variants ---- */
 
 int32_t session_edition(const hon_vm *vm)

@@ -667,28 +667,19 @@ int cli_draw(cli_session *s, const char *from, const char *to)
     return 0;
 }
 
-/* The picture's writer for write_whole. */
-typedef struct svg_job {
-    cli_session *s;
-    const char *from, *to;
-} svg_job;
-
-static hon_status write_svg(FILE *f, void *ud)
-{
-    svg_job *j = ud;
-    return hon_board_svg(j->s->vm, f, j->from, j->to);
-}
-
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
 {
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
-    svg_job j = { s, from, to };
-    bool io = false;
-    hon_status st = write_whole(path, write_svg, &j, &io);
+    int err = 0;
+    hon_status st = hon_board_svg_file(s->vm, path, from, to, &err);
+    if (st == HON_ERR_IO && err) {
+        cli_error("cannot write '%s': %s", path, strerror(err));
+        return 1;
+    }
     if (st != HON_OK)
-        return io ? 1 : failed(s, before, st, "cannot draw the picture", path);
+        return failed(s, before, st, "cannot draw the picture", path);
     printf("wrote %s\n", path);
     fflush(stdout);
     return 0;

@@ -150,15 +150,17 @@ static void ask(hon_vm *vm, const char *e)
     hon_answer_free(a);
 }
 
-/* Frees an answer a call gave, after reading its text and JSON. */
-static void take(hon_status st, hon_answer *a)
+/* Frees the answer *a a call gave (st), after reading its text, JSON and brief trace; *a is
+ * then NULL. (A pointer: the call must have stored it before it is read.) */
+static void take(hon_status st, hon_answer **a)
 {
     if (st == HON_OK) {
-        hon_answer_text(a);
-        hon_answer_json(a);
-        hon_answer_why(a);
+        hon_answer_text(*a);
+        hon_answer_json(*a);
+        hon_answer_why(*a);
     }
-    hon_answer_free(a);
+    hon_answer_free(*a);
+    *a = NULL;
 }
 
 static void eval_step(hon_vm *vm, const void *ud)
@@ -169,11 +171,9 @@ static void eval_step(hon_vm *vm, const void *ud)
     hon_answer *a = NULL;
     hon_value from, to;
     if (hon_place_of(vm, "$rifle1", &from) == HON_OK && hon_place_of(vm, "@J2", &to) == HON_OK)
-        take(hon_los(vm, from, to, &a), a);
-    a = NULL;
-    take(hon_reach(vm, "$rifle1", &a), a);
-    a = NULL;
-    take(hon_why_do(vm, "mine_hit($rifle1)", "<oom>", &a), a);
+        take(hon_los(vm, from, to, &a), &a);
+    take(hon_reach(vm, "$rifle1", &a), &a);
+    take(hon_why_do(vm, "mine_hit($rifle1)", "<oom>", &a), &a);
     FILE *devnull = fopen("/dev/null", "w");
     hon_draw_board(vm, devnull, "$rifle1", "$rifle2");
     hon_board_svg(vm, devnull, NULL, NULL);
@@ -184,11 +184,8 @@ static void odds_step(hon_vm *vm, const void *ud)
 {
     (void)ud;
     hon_answer *a = NULL;
-    hon_odds(vm, "sum(x in roll 3 d6: x) > 10", "<oom>", &a);
-    hon_answer_free(a);
-    a = NULL;
-    hon_odds_do(vm, "mine_hit($rifle1)", "<oom>", &a);
-    hon_answer_free(a);
+    take(hon_odds(vm, "sum(x in roll 3 d6: x) > 10", "<oom>", &a), &a);
+    take(hon_odds_do(vm, "mine_hit($rifle1)", "<oom>", &a), &a);
 }
 
 /* A procedure, a move and the undo of the move (sweep undoes what is left). */
@@ -196,16 +193,12 @@ static void play_step(hon_vm *vm, const void *ud)
 {
     (void)ud;
     hon_answer *a = NULL;
-    hon_do(vm, "mine_hit($rifle1)", "<oom>", &a);
-    hon_answer_free(a);
-    a = NULL;
+    take(hon_do(vm, "mine_hit($rifle1)", "<oom>", &a), &a);
     const char *to[] = { "D6" };
-    if (hon_move(vm, "$rifle1", to, 1, &a) == HON_OK) {
-        hon_answer_free(a);
-        a = NULL;
-        hon_undo(vm, &a);
-    }
-    hon_answer_free(a);
+    hon_status st = hon_move(vm, "$rifle1", to, 1, &a);
+    take(st, &a);
+    if (st == HON_OK)
+        take(hon_undo(vm, &a), &a);
 }
 
 START_TEST(evaluating_tracing_and_playing)
