@@ -1,5 +1,6 @@
 /* file.c — the whole-file reader of file.h: stdio in 8 KiB pieces into a strbuf, with the size
- * limit checked before each piece is kept, so a huge file costs at most max bytes of memory.
+ * limit checked before each piece is kept, so a huge file costs at most max bytes of memory;
+ * and the whole-or-nothing writer: a scratch file renamed into place.
  */
 #include "file.h"
 
@@ -7,6 +8,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -66,4 +68,44 @@ const char *file_error(int err)
     if (err == FILE_NOT_REGULAR)
         return "not a regular file (a FIFO, a device or a socket)";
     return err == EFBIG ? "file too large" : strerror(err);
+}
+
+int file_write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status)
+{
+    *status = 0;
+    struct stat st;
+    bool direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    size_t n = strlen(path) + sizeof ".XXXXXX";
+    char *tmp = direct ? NULL : mem_malloc(n);
+    int fd = -1;
+    if (tmp) {
+        snprintf(tmp, n, "%s.XXXXXX", path);
+        if ((fd = mkstemp(tmp)) >= 0) {
+            mode_t mask = umask(0);
+            umask(mask);
+            (void)fchmod(fd, 0666 & ~mask);
+        }
+    }
+    FILE *f = direct ? fopen(path, "w") : fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        int err = direct || tmp ? (errno ? errno : EIO) : ENOMEM;
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        mem_free(tmp);
+        return err;
+    }
+    *status = write(f, ud);
+    int err = 0;
+    if (fflush(f) != 0 || ferror(f))
+        err = errno ? errno : EIO;
+    if (fclose(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (*status == 0 && !err && tmp && rename(tmp, path) != 0)
+        err = errno ? errno : EIO;
+    if (tmp && (*status != 0 || err))
+        unlink(tmp);
+    mem_free(tmp);
+    return err;
 }

@@ -1,12 +1,15 @@
-/* file.h — reading a whole file into memory, the one way hon reads its inputs.
+/* file.h — reading a whole file into memory, the one way hon reads its inputs, and writing a
+ * file whole or not at all, the one way hon writes its outputs.
  *
  * Rule files, scenario files and test fixtures are read through file_read, so every input
- * gets the same refusals (directories, files over a size limit) and the same error texts.
+ * gets the same refusals (directories, files over a size limit) and the same error texts;
+ * pictures, snapshots and witnesses are written through file_write_whole (hon_write_file).
  */
 #ifndef HON_FILE_H
 #define HON_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* file_read's refusal of what is no regular file: a FIFO (which could block forever), a
  * device, a socket. Not an errno value. */
@@ -21,5 +24,13 @@ int file_read(const char *path, size_t max, char **text, size_t *len);
 /* The text of an error of file_read: strerror's, except "file too large" for EFBIG and "not a
  * regular file ..." for FILE_NOT_REGULAR. */
 const char *file_error(int err);
+
+/* Writes the file at `path` whole or not at all: write(f, ud) writes into a new scratch file
+ * beside it ("PATH.XXXXXX", with a new file's usual mode), which is renamed over `path` only
+ * when write returned 0 and every byte reached the file; otherwise the scratch file is removed
+ * and `path` is as it was. A path that exists and is no regular file (/dev/stdout, /dev/full,
+ * a FIFO) is written directly. *status gets write's return (0 when it was not called). Returns
+ * 0, or the errno value of the I/O failure (ENOMEM when the scratch name cannot be made). */
+int file_write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status);
 
 #endif

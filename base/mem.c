@@ -1,10 +1,14 @@
-/* mem.c — the allocator funnel (see mem.h) and its allocation-failure test hook.
+/* mem.c — the allocator funnel (see mem.h), its allocation-failure test hook and its memory
+ * cap.
  *
  * Everything allocates through mem_realloc; hash.h routes uthash here too. The hook
- * counts allocations per thread so tests can fail the Nth one.
+ * counts allocations per thread so tests can fail the Nth one; the cap counts the bytes held,
+ * as malloc_usable_size sees them, so a block freed elsewhere (open_memstream's) is never
+ * miscounted.
  */
 #include "mem.h"
 
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +18,16 @@
  * interfere; this is the library's only mutable state outside objects, and it is test-only. */
 static _Thread_local long fail_left = -1;
 static _Thread_local long failed = 0;
+/* The memory cap: bytes held through the funnel, the cap (0: none), whether it refused. */
+static _Thread_local size_t in_use = 0;
+static _Thread_local size_t cap_bytes = 0;
+static _Thread_local bool cap_hit = false;
+
+/* Takes `gone` bytes off the count (never below 0: a block from elsewhere may be freed here). */
+static void uncount(size_t gone)
+{
+    in_use = gone < in_use ? in_use - gone : 0;
+}
 
 static bool should_fail(void)
 {
@@ -29,13 +43,24 @@ static bool should_fail(void)
 
 void *mem_realloc(void *p, size_t n)
 {
+    size_t old = p ? malloc_usable_size(p) : 0;
     if (n == 0) {
+        uncount(old);
         free(p);
         return NULL;
     }
     if (should_fail())
         return NULL;
-    return realloc(p, n);
+    if (cap_bytes && n > old && (n - old > cap_bytes || in_use > cap_bytes - (n - old))) {
+        cap_hit = true;
+        return NULL;
+    }
+    void *q = realloc(p, n);
+    if (q) {
+        uncount(old);
+        in_use += malloc_usable_size(q);
+    }
+    return q;
 }
 
 void *mem_malloc(size_t n)
@@ -56,6 +81,8 @@ void *mem_calloc(size_t count, size_t size)
 
 void mem_free(void *p)
 {
+    if (p)
+        uncount(malloc_usable_size(p));
     free(p);
 }
 
@@ -110,4 +137,29 @@ void mem_fail_reset(void)
 long mem_failed_count(void)
 {
     return failed;
+}
+
+void mem_set_cap(size_t bytes)
+{
+    cap_bytes = bytes;
+}
+
+size_t mem_cap(void)
+{
+    return cap_bytes;
+}
+
+size_t mem_in_use(void)
+{
+    return in_use;
+}
+
+_Bool mem_cap_hit(void)
+{
+    return cap_hit;
+}
+
+void mem_cap_clear(void)
+{
+    cap_hit = false;
 }

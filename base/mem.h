@@ -2,8 +2,10 @@
  *
  * Every heap allocation of the project goes through mem_realloc (uthash too, via hash.h), so
  * allocation-failure tests can make the Nth allocation fail and check that nothing crashes or
- * leaks. The failure hook is the only piece of per-thread mutable state in the library; it is
- * inert unless a test arms it.
+ * leaks, and so that the bytes held can be counted and capped (like Lua's memory limit): a
+ * session sets the cap (interp/session.c, hon_config.max_memory) and an allocation past it
+ * fails as if memory ran out, marked so the error can say which. The failure hook and the
+ * count are the only per-thread mutable state in the library.
  */
 #ifndef HON_MEM_H
 #define HON_MEM_H
@@ -30,6 +32,19 @@ void mem_fail_after(long n);
 void mem_fail_reset(void);
 /* Number of allocations that have failed on purpose since the hook was last armed. */
 long mem_failed_count(void);
+
+/* The cap on the bytes this thread holds through the funnel (as the allocator counts them,
+ * malloc_usable_size): an allocation or growth that would pass it fails (NULL) and marks the
+ * cap as hit. 0: no cap. Shrinking and freeing always succeed. */
+void mem_set_cap(size_t bytes);
+/* The cap in force (0: none). */
+size_t mem_cap(void);
+/* The bytes this thread holds through the funnel now. */
+size_t mem_in_use(void);
+/* Whether an allocation failed on the cap since the mark was last cleared; mem_cap_clear
+ * clears it. */
+_Bool mem_cap_hit(void);
+void mem_cap_clear(void);
 
 /* Makes room in the dynamic array `arr` (fields `len` and `cap`, both size_t) for one more
  * element, doubling its capacity. Evaluates to true on success, false on OOM (arr untouched). */

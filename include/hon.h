@@ -63,7 +63,14 @@ typedef struct hon_config {
     void *userdata;
     uint64_t seed;        /* seed of the dice source; 0 picks 1 */
     uint64_t step_budget; /* VM steps per top-level evaluation; 0 = default (10,000,000) */
-    unsigned max_depth;   /* nested query/function calls; 0 = default (200) */
+    /* Nested query/function calls; 0 = default (200). Each nested query takes C stack, so
+     * hon_set_cap (and the command line) allow at most 1,000; a program may set more here. */
+    unsigned max_depth;
+    /* Items of a list built at run time (E229); 0 = default (1,000,000). */
+    size_t max_list;
+    /* Bytes the session may hold, loading included (E230): the cap of the thread's allocator,
+     * set by the session that last loaded or evaluated in it; 0 = default (1 GiB). */
+    size_t max_memory;
     /* (docs/spec/language.md §6) Asked when a procedure lets a player
      * choose: the question, the side that chooses (its name; "" when none) and the n legal
      * options as the language prints them. Returns the index taken (0 .. n-1), or -1 to abandon
@@ -669,6 +676,35 @@ hon_status hon_check_query_name(hon_vm *vm, const char *name, bool board_only, c
 
 /* Text of a status, for messages. */
 const char *hon_status_text(hon_status s);
+
+/* The caps a session puts on what untrusted rules may use (hon_config's; docs/spec/repl.md
+ * `limit`): VM steps per evaluation (E207; odds and procedure enumerations get 200 of them),
+ * nested calls (E206), items of a list built at run time (E229), bytes held (E230). */
+typedef enum hon_cap {
+    HON_CAP_STEPS,
+    HON_CAP_DEPTH,
+    HON_CAP_LIST,
+    HON_CAP_MEMORY
+} hon_cap;
+/* Sets a cap of vm (0: its default); the next evaluation or load uses it. HON_ERR_NOT_FOUND
+ * for a NULL vm, an unknown cap or a value out of range (depth above 1,000; memory below
+ * 1 MiB). */
+hon_status hon_set_cap(hon_vm *vm, hon_cap which, uint64_t value);
+/* The cap in force (its default when unset); 0 for a NULL vm or an unknown cap. */
+uint64_t hon_cap_value(const hon_vm *vm, hon_cap which);
+
+/* Writes the file at `path` whole or not at all (a scratch file beside it renamed into place;
+ * a path that exists and is no regular file, such as /dev/stdout, is written directly):
+ * write(f, ud) writes the contents, and `path` is replaced only when it returned HON_OK and
+ * every byte reached the disk. Returns write's status when it failed; else HON_ERR_IO when the
+ * file could not be written, *err (when not NULL) getting the errno value (0 otherwise); else
+ * HON_OK. Nothing is reported: the caller says what failed. */
+hon_status hon_write_file(const char *path, hon_status (*write)(FILE *f, void *ud), void *ud,
+                          int *err);
+/* hon_board_svg's picture written to the file at `path` by hon_write_file (whole or not at
+ * all; *err as there). */
+hon_status hon_board_svg_file(hon_vm *vm, const char *path, const char *line_from,
+                              const char *line_to, int *err);
 
 /* ---- the build ---- */
 

@@ -153,6 +153,7 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
     diag_list_init(&dl, &vm->sources);
     hon_status st = HON_OK;
     uint32_t sources_before = vm->sources.len;
+    session_cap_begin(vm);
     size_t n = vm->nsrcs;
     session_source **list = mem_calloc(vm->nsrcs + nextra + 1, sizeof *list);
     ptrdiff_t *replaces = mem_calloc(nextra + 1, sizeof *replaces);
@@ -191,6 +192,8 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
     session_emit(vm, &dl);
     if (st == HON_OK && keep && !room_for_sources(vm, n))
         st = HON_ERR_MEMORY;
+    if (st != HON_OK) /* E230 at the file when the memory cap stopped it */
+        st = session_cap_report(vm, st, nextra ? extra[0].path : NULL);
     if (st == HON_OK && keep) {
         prog_free(vm->pg);
         vm->pg = pg;

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "diff.h"
+#include "file.h"
 #include "focus.h"
 #include "mem.h"
 
@@ -668,7 +669,14 @@ static bool line_ends(const warg *w, size_t n, char *a, char *b, size_t cap)
     return k == 2;
 }
 
-/* Writes the witness: the scenario file at o->witness, its picture next to it (.svg). */
+static int write_text(FILE *f, void *ud)
+{
+    strbuf *b = ud;
+    return fwrite(sb_str(b), 1, b->len, f) == b->len ? 0 : (int)HON_ERR_IO;
+}
+
+/* Writes the witness, each file whole or not at all: the scenario file at o->witness, its
+ * picture next to it (.svg). */
 static hon_status write_witness(search *r, const gboard *g, const char *comment, const warg *w,
                                 size_t n, strbuf *out)
 {
@@ -676,28 +684,26 @@ static hon_status write_witness(search *r, const gboard *g, const char *comment,
     if (!path)
         return HON_OK;
     scenario_text(r, g, comment, &r->text);
-    FILE *f = fopen(path, "w");
-    if (!f || fwrite(sb_str(&r->text), 1, r->text.len, f) != r->text.len) {
-        if (f)
-            fclose(f);
-        session_report(r->s.vm[0], E_NONE, path, "cannot write '%s'", path);
+    int status = 0;
+    int err = file_write_whole(path, write_text, &r->text, &status);
+    if (err || status) {
+        session_report(r->s.vm[0], E_NONE, path, "cannot write '%s': %s", path,
+                       err ? strerror(err) : "output error");
         return HON_ERR_IO;
     }
-    fclose(f);
     char svg[4096], a[32], b[32];
     size_t len = strlen(path);
     bool scn = len > 4 && strcmp(path + len - 4, ".scn") == 0;
     snprintf(svg, sizeof svg, "%.*s.svg", (int)(scn ? len - 4 : len), path);
-    f = fopen(svg, "w");
     bool ends = line_ends(w, n, a, b, sizeof a);
-    hon_status st = f ? hon_board_svg(r->s.vm[0], f, ends ? a : NULL, ends ? b : NULL) : HON_ERR_IO;
-    if (f && fclose(f) != 0 && st == HON_OK)
-        st = HON_ERR_IO;
-    if (st != HON_OK)
-        session_report(r->s.vm[0], E_NONE, svg, "cannot write '%s'", svg);
-    else
-        sb_printf(out, "wrote %s and %s\n", path, svg);
-    return st;
+    hon_status st = hon_board_svg_file(r->s.vm[0], svg, ends ? a : NULL, ends ? b : NULL, &err);
+    if (st != HON_OK) {
+        session_report(r->s.vm[0], E_NONE, svg, "cannot write '%s': %s", svg,
+                       err ? strerror(err) : hon_status_text(st));
+        return st;
+    }
+    sb_printf(out, "wrote %s and %s\n", path, svg);
+    return HON_OK;
 }
 
 /* Prints and writes the witness: board g, the call, both answers and traces. */

@@ -16,14 +16,35 @@
 #include "mem.h"
 #include "resolve.h"
 
-#define MAX_SOURCE_BYTES ((size_t)64 << 20)
+#define MAX_SOURCE_BYTES   ((size_t)64 << 20)
+#define DEFAULT_MAX_MEMORY ((size_t)1 << 30) /* hon_config.max_memory's default: 1 GiB */
+#define MIN_MAX_MEMORY     ((size_t)1 << 20) /* a smaller cap could not even load the rules */
+#define MAX_MAX_DEPTH      1000u /* each level of calls takes C stack (vm.c's call_query) */
+
+/* The message of E230, into buf. */
+static void cap_message(char *buf, size_t n)
+{
+    size_t cap = mem_cap();
+    snprintf(buf, n,
+             "the session's memory cap (%zu MiB) was reached: set a larger one with "
+             "--max-memory or `limit memory N`",
+             cap >> 20);
+}
 
 /* ---- diagnostics ---- */
 
 void session_emit(hon_vm *vm, diag_list *dl)
 {
     for (size_t i = 0; i < dl->len; i++) {
-        const diag *d = &dl->items[i];
+        diag *d = &dl->items[i];
+        char capped[160];
+        char *message = d->message;
+        if ((d->code == E_LIMIT || d->code == E_MEMORY) && mem_cap_hit()) {
+            cap_message(capped, sizeof capped);
+            d->code = E_MEMORY_CAP;
+            d->message = capped;
+            mem_cap_clear();
+        }
         char *rendered = NULL;
         size_t rlen = 0;
         FILE *mem = open_memstream(&rendered, &rlen);
@@ -49,6 +70,7 @@ void session_emit(hon_vm *vm, diag_list *dl)
         else
             fputs(hd.rendered, stderr);
         free(rendered); /* open_memstream's buffer comes from malloc */
+        d->message = message;
     }
     diag_list_clear(dl);
 }
@@ -95,13 +117,82 @@ hon_status session_error(hon_vm *vm, bool undone)
     return e->code == E_MEMORY ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
 }
 
+/* ---- caps ---- */
+
+void session_cap_begin(const hon_vm *vm)
+{
+    mem_set_cap(vm->cfg.max_memory ? vm->cfg.max_memory : DEFAULT_MAX_MEMORY);
+    mem_cap_clear();
+}
+
+hon_status session_cap_report(hon_vm *vm, hon_status st, const char *path)
+{
+    if (!mem_cap_hit())
+        return st;
+    mem_cap_clear();
+    char msg[160];
+    cap_message(msg, sizeof msg);
+    if (!path)
+        path = "<repl>";
+    uint32_t id = vm->sources.len; /* the file's text when it is registered, to quote */
+    while (id > 0 && strcmp(vm->sources.files[id - 1].path, path) != 0)
+        id--;
+    id = id ? id - 1 : diag_sources_add(&vm->sources, path, "", 0);
+    ast_loc at = { .file = id == UINT32_MAX ? 0 : id, .line = 1, .col = 1 };
+    session_report_at(vm, E_MEMORY_CAP, at, "%s", msg);
+    return HON_ERR_MEMORY;
+}
+
+hon_status hon_set_cap(hon_vm *vm, hon_cap which, uint64_t value)
+{
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    switch (which) {
+    case HON_CAP_STEPS: vm->cfg.step_budget = value; break;
+    case HON_CAP_DEPTH:
+        if (value > MAX_MAX_DEPTH)
+            return HON_ERR_NOT_FOUND;
+        vm->cfg.max_depth = (unsigned)value;
+        break;
+    case HON_CAP_LIST:
+        if (value > SIZE_MAX / 2)
+            return HON_ERR_NOT_FOUND;
+        vm->cfg.max_list = (size_t)value;
+        break;
+    case HON_CAP_MEMORY:
+        if (value && (value < MIN_MAX_MEMORY || value > SIZE_MAX / 2))
+            return HON_ERR_NOT_FOUND;
+        vm->cfg.max_memory = (size_t)value;
+        session_cap_begin(vm);
+        break;
+    default: return HON_ERR_NOT_FOUND;
+    }
+    vm->setup_ok = false; /* session_setup's cache holds the caps */
+    return HON_OK;
+}
+
+uint64_t hon_cap_value(const hon_vm *vm, hon_cap which)
+{
+    if (!vm)
+        return 0;
+    const hon_config *c = &vm->cfg;
+    switch (which) {
+    case HON_CAP_STEPS: return c->step_budget ? c->step_budget : VM_DEFAULT_BUDGET;
+    case HON_CAP_DEPTH: return c->max_depth ? c->max_depth : VM_DEFAULT_DEPTH;
+    case HON_CAP_LIST: return c->max_list ? c->max_list : VM_DEFAULT_LIST;
+    case HON_CAP_MEMORY: return c->max_memory ? c->max_memory : DEFAULT_MAX_MEMORY;
+    }
+    return 0;
+}
+
 /* ---- files ---- */
 
 hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text, size_t *len)
 {
+    session_cap_begin(vm);
     int err = file_read(path, MAX_SOURCE_BYTES, text, len);
     if (err == ENOMEM)
-        return HON_ERR_MEMORY;
+        return session_cap_report(vm, HON_ERR_MEMORY, path);
     if (err) {
         session_report(vm, code, path, "cannot read '%s': %s", path, file_error(err));
         return HON_ERR_IO;
@@ -128,6 +219,7 @@ hon_vm *hon_vm_new(const hon_config *cfg)
         return NULL;
     if (cfg)
         vm->cfg = *cfg;
+    session_cap_begin(vm);
     dice_seed(&vm->dice, vm->cfg.seed);
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
@@ -190,6 +282,50 @@ const char *hon_status_text(hon_status s)
     return "unknown status";
 }
 
+/* The writer of hon_write_file through file_write_whole's int-returning callback. */
+typedef struct write_job {
+    hon_status (*write)(FILE *f, void *ud);
+    void *ud;
+} write_job;
+
+static int write_job_run(FILE *f, void *ud)
+{
+    write_job *j = ud;
+    return (int)j->write(f, j->ud);
+}
+
+hon_status hon_write_file(const char *path, hon_status (*write)(FILE *f, void *ud), void *ud,
+                          int *err)
+{
+    write_job j = { write, ud };
+    int status = 0;
+    int e = file_write_whole(path, write_job_run, &j, &status);
+    if (err)
+        *err = e;
+    if (status != HON_OK && !(status == HON_ERR_IO && e))
+        return (hon_status)status;
+    return e ? HON_ERR_IO : HON_OK;
+}
+
+/* The picture of hon_board_svg_file, for hon_write_file. */
+typedef struct svg_job {
+    hon_vm *vm;
+    const char *from, *to;
+} svg_job;
+
+static hon_status write_svg(FILE *f, void *ud)
+{
+    svg_job *j = ud;
+    return hon_board_svg(j->vm, f, j->from, j->to);
+}
+
+hon_status hon_board_svg_file(hon_vm *vm, const char *path, const char *line_from,
+                              const char *line_to, int *err)
+{
+    svg_job j = { vm, line_from, line_to };
+    return hon_write_file(path, write_svg, &j, err);
+}
+
 /* ---- editions and variants ---- */
 
 int32_t session_edition(const hon_vm *vm)
@@ -242,7 +378,8 @@ state_setup session_setup_with(const hon_vm *vm, const scene *sc, int32_t ed,
                           .edition = ed,
                           .readings = readings,
                           .budget = vm->cfg.step_budget,
-                          .max_depth = vm->cfg.max_depth };
+                          .max_depth = vm->cfg.max_depth,
+                          .max_list = vm->cfg.max_list };
 }
 
 const state_setup *session_setup(hon_vm *vm)
@@ -261,6 +398,7 @@ const state_setup *session_setup(hon_vm *vm)
 
 hon_status session_begin(hon_vm *vm, const state_setup *s, bool tracing)
 {
+    session_cap_begin(vm);
     if (!s && !(s = session_setup(vm)))
         return HON_ERR_MEMORY;
     state_begin(&vm->x, s, &vm->dice, tracing);

@@ -95,7 +95,9 @@ struct hon_answer {
 
 /* ---- diagnostics ---- */
 
-/* Hands every diagnostic of dl to the vm's on_diag (or stderr), rendered, and empties dl. */
+/* Hands every diagnostic of dl to the vm's on_diag (or stderr), rendered, and empties dl. An
+ * out-of-memory error (E199, E209) raised because the session's memory cap refused an
+ * allocation is handed on as E230, which says so. */
 void session_emit(hon_vm *vm, diag_list *dl);
 /* Reports a message about no source position (code: an E_* or E_NONE) as from `path`
  * (NULL: "<board>"); rendered as `hon: error: MESSAGE`. */
@@ -108,6 +110,15 @@ void session_report_at(hon_vm *vm, int code, ast_loc loc, const char *fmt, ...)
  * undone: nothing changed)" after its message when `undone`, and returns its status:
  * HON_ERR_MEMORY for E209, else HON_ERR_RUNTIME. The one mapping of VM errors to statuses. */
 hon_status session_error(hon_vm *vm, bool undone);
+
+/* Puts the session's memory cap on the thread's allocator (base/mem.h) and clears the mark
+ * of an allocation it refused: done as every load and evaluation begins. */
+void session_cap_begin(const hon_vm *vm);
+/* After a step that gave st: when the memory cap refused an allocation since
+ * session_cap_begin and no diagnostic said so yet, reports E230 at the start of `path`
+ * (NULL: "<repl>"; its first line quoted when its text is registered) and returns
+ * HON_ERR_MEMORY; else returns st. */
+hon_status session_cap_report(hon_vm *vm, hon_status st, const char *path);
 
 /* ---- files ---- */
 

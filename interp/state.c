@@ -28,6 +28,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->budget = s->budget ? s->budget : VM_DEFAULT_BUDGET;
     x->steps_left = x->budget;
     x->max_depth = s->max_depth ? s->max_depth : VM_DEFAULT_DEPTH;
+    x->max_list = s->max_list ? s->max_list : VM_DEFAULT_LIST;
     x->depth = 0;
     x->sp = 0;
     x->nframes = 0;

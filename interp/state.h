@@ -16,6 +16,7 @@
 #define VM_DEFAULT_BUDGET 10000000ULL
 #define VM_DEFAULT_DEPTH  200u
 #define VM_ARENA_LIMIT    ((size_t)256 << 20) /* bytes of values one evaluation may make */
+#define VM_DEFAULT_LIST   1000000u            /* items of a list built at run time (E229) */
 
 /* Run-time errors are the E2xx codes of diag.h (E_NO_BOARD...; docs/spec/errors.md). */
 
@@ -77,6 +78,7 @@ typedef struct state_setup {
     const int32_t *readings;
     uint64_t budget;    /* VM steps */
     unsigned max_depth; /* nested query and fn calls */
+    size_t max_list;    /* items of a list built at run time */
 } state_setup;
 
 struct vm_ctx {
@@ -93,6 +95,7 @@ struct vm_ctx {
     dice_src *dice;
     uint64_t budget, steps_left;
     unsigned depth, max_depth;
+    size_t max_list; /* items of a list built at run time (E229) */
     val *stack;
     size_t stack_cap, sp; /* sp: first free slot at call boundaries */
     vm_frame *frames;

@@ -913,6 +913,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         val m = POP(), l = TOP;
         size_t a = l.u.list ? l.u.list->len : 0, b = m.u.list ? m.u.list->len : 0;
         SAVE_PC();
+        if (a + b > x->max_list)
+            RAISE(E_LIST_SIZE, "a list of more than %zu items (the list size cap)", x->max_list);
         CHARGE(a + b);
         vlist *r = state_alloc(x, sizeof *r + (a + b) * sizeof(val));
         if (!r)
@@ -933,6 +935,8 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         vlist *l = acc->u.list;
         size_t len = l ? l->len : 0;
         SKIP(1);
+        if (len >= x->max_list)
+            RAISE(E_LIST_SIZE, "a list of more than %zu items (the list size cap)", x->max_list);
         if (len >= 4 && (len & (len - 1)) == 0) {
             SAVE_PC();
             vlist *bigger = state_alloc(x, sizeof *bigger + 2 * len * sizeof(val));

@@ -136,54 +136,17 @@ static int failed(const cli_session *s, size_t diags_before, hon_status st, cons
     return 1;
 }
 
-/* Writes the file at `path` whole or not at all: write(f, ud) writes into a new scratch file
- * beside it (with a new file's usual mode), which is renamed over `path` only when write gave
- * HON_OK and every byte was written; otherwise the scratch file is removed and `path` is as it
- * was. A path that exists and is no regular file (/dev/stdout, /dev/full, a FIFO) is written
- * directly. An I/O failure is reported here ("cannot write 'PATH': why", *io set); write's own
- * failures are the caller's to report. Returns write's status, or HON_ERR_IO. */
+/* Writes the file at `path` whole or not at all (hon_write_file). An I/O failure is reported
+ * here ("cannot write 'PATH': why", *io set); write's own failures are the caller's to report.
+ * Returns write's status, or HON_ERR_IO. */
 static hon_status write_whole(const char *path, hon_status (*write)(FILE *f, void *ud), void *ud,
                               bool *io)
 {
-    struct stat st;
-    bool direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-    size_t n = strlen(path) + sizeof ".XXXXXX";
-    char *tmp = direct ? NULL : malloc(n);
-    int fd = -1;
-    if (tmp) {
-        snprintf(tmp, n, "%s.XXXXXX", path);
-        if ((fd = mkstemp(tmp)) >= 0) {
-            mode_t mask = umask(0);
-            umask(mask);
-            (void)fchmod(fd, 0666 & ~mask);
-        }
-    }
-    FILE *f = direct ? fopen(path, "w") : fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        *io = true;
-        cli_error("cannot write '%s': %s", path, direct || tmp ? strerror(errno) : "out of memory");
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
-        return HON_ERR_IO;
-    }
-    hon_status r = write(f, ud);
     int err = 0;
-    if (fflush(f) != 0 || ferror(f))
-        err = errno ? errno : EIO;
-    if (fclose(f) != 0 && !err)
-        err = errno ? errno : EIO;
-    if (r == HON_OK && !err && tmp && rename(tmp, path) != 0)
-        err = errno;
-    if (tmp && (r != HON_OK || err))
-        unlink(tmp);
-    free(tmp);
-    if ((r == HON_OK || r == HON_ERR_IO) && err) {
+    hon_status r = hon_write_file(path, write, ud, &err);
+    if (r == HON_ERR_IO && err) {
         *io = true;
         cli_error("cannot write '%s': %s", path, strerror(err));
-        return HON_ERR_IO;
     }
     return r;
 }
@@ -392,6 +355,7 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     cfg.seed = o->seed_set ? o->seed : 0;
     cfg.step_budget = o->step_budget;
     cfg.max_depth = o->max_depth;
+    cfg.max_list = (size_t)o->max_list;
     cfg.chooser = choose;
     cfg.on_effect = step;
     s->json = o->json;
@@ -399,6 +363,11 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     s->vm = hon_vm_new(&cfg);
     if (!s->vm) {
         cli_error("out of memory");
+        return 1;
+    }
+    /* set before the rules load, so that the memory cap covers loading them */
+    if (o->max_memory && hon_set_cap(s->vm, HON_CAP_MEMORY, o->max_memory) != HON_OK) {
+        cli_error("--max-memory: at least 1M");
         return 1;
     }
     if (load_rule_dirs(s, o) != 0)
@@ -809,28 +778,19 @@ int cli_draw(cli_session *s, const char *from, const char *to)
     return 0;
 }
 
-/* The picture's writer for write_whole. */
-typedef struct svg_job {
-    cli_session *s;
-    const char *from, *to;
-} svg_job;
-
-static hon_status write_svg(FILE *f, void *ud)
-{
-    svg_job *j = ud;
-    return hon_board_svg(j->s->vm, f, j->from, j->to);
-}
-
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
 {
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
-    svg_job j = { s, from, to };
-    bool io = false;
-    hon_status st = write_whole(path, write_svg, &j, &io);
+    int err = 0;
+    hon_status st = hon_board_svg_file(s->vm, path, from, to, &err);
+    if (st == HON_ERR_IO && err) {
+        cli_error("cannot write '%s': %s", path, strerror(err));
+        return 1;
+    }
     if (st != HON_OK)
-        return io ? 1 : failed(s, before, st, "cannot draw the picture", path);
+        return failed(s, before, st, "cannot draw the picture", path);
     printf("wrote %s\n", path);
     fflush(stdout);
     return 0;
@@ -871,6 +831,84 @@ bool cli_parse_seed(const char *text, uint64_t *out)
         return false;
     *out = (uint64_t)v;
     return true;
+}
+
+/* The caps by name, in the order `limit` prints them. */
+static const struct {
+    const char *name;
+    hon_cap cap;
+} cap_names[] = {
+    { "steps", HON_CAP_STEPS },
+    { "depth", HON_CAP_DEPTH },
+    { "list", HON_CAP_LIST },
+    { "memory", HON_CAP_MEMORY },
+};
+
+bool cli_cap_named(const char *name, hon_cap *which)
+{
+    for (size_t i = 0; i < sizeof cap_names / sizeof cap_names[0]; i++)
+        if (strcmp(name, cap_names[i].name) == 0) {
+            *which = cap_names[i].cap;
+            return true;
+        }
+    return false;
+}
+
+bool cli_parse_cap(hon_cap which, const char *text, uint64_t *out)
+{
+    char digits[32];
+    size_t n = text ? strlen(text) : 0;
+    unsigned shift = 0;
+    if (which == HON_CAP_MEMORY && n > 1 && strchr("KkMmGg", text[n - 1])) {
+        char u = (char)toupper((unsigned char)text[n - 1]);
+        shift = u == 'K' ? 10 : u == 'M' ? 20 : 30;
+        n--;
+    }
+    if (n == 0 || n >= sizeof digits)
+        return false;
+    memcpy(digits, text, n);
+    digits[n] = '\0';
+    uint64_t v;
+    if (!cli_parse_seed(digits, &v) || v > (UINT64_MAX >> shift))
+        return false;
+    *out = v << shift;
+    return true;
+}
+
+/* Prints cap `i` of cap_names as `limit NAME VALUE` (memory in M when it is whole MiB). */
+static void put_cap(const cli_session *s, size_t i)
+{
+    uint64_t v = hon_cap_value(s->vm, cap_names[i].cap);
+    if (cap_names[i].cap == HON_CAP_MEMORY && v % (1u << 20) == 0)
+        printf("limit memory %lluM\n", (unsigned long long)(v >> 20));
+    else
+        printf("limit %s %llu\n", cap_names[i].name, (unsigned long long)v);
+}
+
+int cli_limit(cli_session *s, const char *name, const char *value)
+{
+    hon_cap which = HON_CAP_STEPS;
+    size_t n = sizeof cap_names / sizeof cap_names[0], at = 0;
+    if (name) {
+        if (!cli_cap_named(name, &which)) {
+            cli_error("no cap named '%s' (steps, depth, list, memory)", name);
+            return 1;
+        }
+        while (cap_names[at].cap != which)
+            at++;
+    }
+    uint64_t v;
+    if (value && (!cli_parse_cap(which, value, &v) || hon_set_cap(s->vm, which, v) != HON_OK)) {
+        cli_error("limit %s takes %s, not '%s'", name,
+                  which == HON_CAP_MEMORY  ? "0 or a size of at least 1M (K, M, G: binary units)"
+                  : which == HON_CAP_DEPTH ? "a number from 0 to 1000"
+                                           : "a non-negative integer",
+                  value);
+        return 1;
+    }
+    for (size_t i = name ? at : 0; i < (name ? at + 1 : n); i++)
+        put_cap(s, i);
+    return 0;
 }
 
 /* Prints a procedure's answer (text or JSON). */

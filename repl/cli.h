@@ -35,7 +35,9 @@ typedef struct cli_opts {
     bool seed_set;       /* --seed N was given */
     uint64_t seed;
     uint64_t step_budget; /* the session's caps (hon_config's); 0: the defaults. Set by */
-    unsigned max_depth;   /* programs that drive the session, such as tests/fuzz */
+    unsigned max_depth;   /* --max-steps, --max-depth, --max-list and --max-memory, and by */
+    uint64_t max_list;    /* programs that drive the session, such as tests/fuzz */
+    uint64_t max_memory;
 } cli_opts;
 
 /* How an expression is answered: its value, its value and brief trace (`why`), its value and
@@ -189,6 +191,16 @@ int cli_snapshot_check(cli_session *s, const char *path);
 
 /* Parses a decimal seed: the whole of text, no sign, fits in 64 bits. */
 bool cli_parse_seed(const char *text, uint64_t *out);
+/* The cap named `name` ("steps", "depth", "list", "memory"; repl.md `limit`) into *which; false
+ * when no cap has that name. */
+bool cli_cap_named(const char *name, hon_cap *which);
+/* Parses a cap's value into *out: a non-negative integer, for memory with an optional K, M or G
+ * (binary: 1024, 1024^2, 1024^3 bytes). False when it is none. */
+bool cli_parse_cap(hon_cap which, const char *text, uint64_t *out);
+/* `limit [NAME [N]]` (repl.md): with N, sets cap NAME of the session (0: its default) and
+ * prints it; with NAME alone, prints it; with neither, prints every cap, each as
+ * `limit NAME VALUE`. Returns 0, or 1 after an error message (no such cap, a bad value). */
+int cli_limit(cli_session *s, const char *name, const char *value);
 /* Prints a formatted error line "hon: error: ..." to stderr ("WHERE:LINE: error: ..." while a
  * script runs, see cli_set_script_line). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -26,6 +26,10 @@ enum {
     OPT_LOAD,
     OPT_BOARD,
     OPT_BAIL,
+    OPT_MAX_STEPS,
+    OPT_MAX_DEPTH,
+    OPT_MAX_LIST,
+    OPT_MAX_MEMORY,
 };
 
 static const char usage_text[] =
@@ -105,6 +109,10 @@ static const char usage_text[] =
     "  --edition NAME          select an edition\n"
     "  --variant NAME=READING  select a reading of a variant (repeatable)\n"
     "  --seed N                seed the dice source\n"
+    "  --max-steps N           VM steps per evaluation (10000000; odds: 200 times it)\n"
+    "  --max-depth N           nested query and fn calls (200; at most 1000)\n"
+    "  --max-list N            items of a list built at run time (1000000)\n"
+    "  --max-memory N[K|M|G]   memory the session may hold, loading included (1G)\n"
     "  --json                  print answers as JSON objects\n"
     "  --bail                  a script (input that is not a terminal) stops at its\n"
     "                          first failing line\n"
@@ -144,6 +152,10 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
         { "load", required_argument, NULL, OPT_LOAD },
         { "board", required_argument, NULL, OPT_BOARD },
         { "bail", no_argument, NULL, OPT_BAIL },
+        { "max-steps", required_argument, NULL, OPT_MAX_STEPS },
+        { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+        { "max-list", required_argument, NULL, OPT_MAX_LIST },
+        { "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
@@ -182,6 +194,31 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
         case OPT_LOAD: o->loads[o->n_loads++] = optarg; break;
         case OPT_BOARD: o->board = optarg; break;
         case OPT_BAIL: o->bail = true; break;
+        case OPT_MAX_STEPS:
+        case OPT_MAX_DEPTH:
+        case OPT_MAX_LIST:
+        case OPT_MAX_MEMORY: {
+            static const char *const names[] = { "--max-steps", "--max-depth", "--max-list",
+                                                 "--max-memory" };
+            hon_cap cap = (hon_cap)(HON_CAP_STEPS + (c - OPT_MAX_STEPS));
+            uint64_t v;
+            if (!cli_parse_cap(cap, optarg, &v) || (cap == HON_CAP_DEPTH && v > 1000) ||
+                (cap == HON_CAP_MEMORY && v && v < (1u << 20)))
+                return usage_error("%s takes %s, not '%s'", names[c - OPT_MAX_STEPS],
+                                   cap == HON_CAP_DEPTH    ? "a number from 0 to 1000"
+                                   : cap == HON_CAP_MEMORY ? "0 or a size of at least 1M"
+                                                           : "a non-negative integer",
+                                   optarg);
+            if (cap == HON_CAP_STEPS)
+                o->step_budget = v;
+            else if (cap == HON_CAP_DEPTH)
+                o->max_depth = (unsigned)v;
+            else if (cap == HON_CAP_LIST)
+                o->max_list = v;
+            else
+                o->max_memory = v;
+            break;
+        }
         case 'h': fputs(usage_text, stdout); return 0;
         case 'V': printf("hon %s\n", hon_version()); return 0;
         case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);

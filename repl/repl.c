@@ -565,6 +565,17 @@ static int cmd_seed(repl *r, char *args)
     return 0;
 }
 
+static int cmd_limit(repl *r, char *args)
+{
+    char *w[3];
+    int n = split_words(args, w, 3);
+    if (n > 2) {
+        cli_error("usage: limit [steps|depth|list|memory [N]]");
+        return 1;
+    }
+    return cli_limit(r->s, n > 0 ? w[0] : NULL, n > 1 ? w[1] : NULL);
+}
+
 static int cmd_json(repl *r, char *args)
 {
     char *w[1];
@@ -753,6 +764,11 @@ static const command commands[] = {
       { A_FILE } },
     { "seed", cmd_seed, "seed N", "reseed the dice", { A_NONE } },
     { "json", cmd_json, "json [on|off]", "print answers as JSON", { A_NONE } },
+    { "limit",
+      cmd_limit,
+      "limit [NAME [N]]",
+      "the caps: steps, depth, list, memory (0: the default)",
+      { A_NONE } },
     { "diff",
       cmd_diff,
       "diff [QOPTION]... A B | diff --variants [SETTING]",

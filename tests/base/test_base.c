@@ -53,6 +53,36 @@ START_TEST(mem_funnel)
 }
 END_TEST
 
+/* The memory cap: the bytes held are counted (at least what was asked), freeing gives them
+ * back, and an allocation or growth past the cap fails and marks it hit, leaving the block. */
+START_TEST(mem_cap_counts_and_refuses)
+{
+    size_t before = mem_in_use(), old_cap = mem_cap();
+    char *a = mem_malloc(1000);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_uint_ge(mem_in_use(), before + 1000);
+    mem_set_cap(mem_in_use() + 4096);
+    mem_cap_clear();
+    ck_assert(!mem_cap_hit());
+    void *big = mem_malloc(8192); /* 8192 more bytes than the 4096 left */
+    ck_assert_ptr_null(big);
+    ck_assert(mem_cap_hit());
+    mem_cap_clear();
+    char *grown = mem_realloc(a, 1000 + 8192);
+    ck_assert(!grown && mem_cap_hit());
+    a[999] = 'x';                      /* a is still ours */
+    char *shrunk = mem_realloc(a, 10); /* shrinking always succeeds */
+    ck_assert_ptr_nonnull(shrunk);
+    void *fits = mem_malloc(2048);
+    ck_assert_ptr_nonnull(fits);
+    mem_free(fits);
+    mem_free(shrunk);
+    ck_assert_uint_eq(mem_in_use(), before);
+    mem_set_cap(old_cap);
+    mem_cap_clear();
+}
+END_TEST
+
 START_TEST(arena_blocks)
 {
     arena a = { 0 };
@@ -205,6 +235,7 @@ int main(void)
     Suite *s = suite_create("base");
     TCase *tc = tcase_create("base");
     tcase_add_test(tc, mem_funnel);
+    tcase_add_test(tc, mem_cap_counts_and_refuses);
     tcase_add_test(tc, arena_blocks);
     tcase_add_test(tc, arena_limit);
     tcase_add_test(tc, arena_oom);

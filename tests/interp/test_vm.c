@@ -400,6 +400,58 @@ START_TEST(step_budget)
 }
 END_TEST
 
+/* The caps of docs/spec/errors.md E229 and E230, set through hon_set_cap: a list built at run
+ * time over the list cap, and values past the session's memory cap, each stop the evaluation at
+ * the expression that asked; the session goes on. */
+START_TEST(list_and_memory_caps)
+{
+    tvm *t = tvm_new("fn grow(l: list<int>, n: int) -> list<int> =\n"
+                     "  if n == 0 then l else grow(l ++ l, n - 1);\n");
+    /* the defaults */
+    ck_assert_uint_eq(hon_cap_value(t->vm, HON_CAP_STEPS), 10000000);
+    ck_assert_uint_eq(hon_cap_value(t->vm, HON_CAP_DEPTH), 200);
+    ck_assert_uint_eq(hon_cap_value(t->vm, HON_CAP_LIST), 1000000);
+    ck_assert_uint_eq(hon_cap_value(t->vm, HON_CAP_MEMORY), (uint64_t)1 << 30);
+    /* grow doubles a list n times: 2^5 = 32 items fit a cap of 32, 2^6 = 64 do not; the ++
+     * that would make them is at line 2, column 30 */
+    ck_assert_int_eq(hon_set_cap(t->vm, HON_CAP_LIST, 32), HON_OK);
+    ck_ev(t, "len(grow([1], 5))", "32");
+    ck_ev(t, "len(grow([1], 6))", "E229");
+    ck_assert_uint_eq(t->d[0].line, 2);
+    ck_assert_uint_eq(t->d[0].col, 30);
+    /* a comprehension grows its list one item at a time: the 33rd is refused */
+    ck_ev(t, "len([x for x in grow([1], 5) ++ [1]])", "E229");
+    ck_ev(t, "len([x for x in grow([1], 5)])", "32");
+    ck_assert_int_eq(hon_set_cap(t->vm, HON_CAP_LIST, 0), HON_OK);
+    /* 2^19 items take 8 MiB of values (16 bytes each), over a 4 MiB cap: E230, at the ++ */
+    ck_assert_int_eq(hon_set_cap(t->vm, HON_CAP_MEMORY, (uint64_t)4 << 20), HON_OK);
+    ck_ev(t, "len(grow([1], 19))", "E230");
+    ck_assert_uint_eq(t->d[0].line, 2);
+    ck_assert_uint_eq(t->d[0].col, 30);
+    ck_assert_ptr_nonnull(strstr(t->log, "memory cap (4 MiB)"));
+    ck_ev(t, "len(grow([1], 10))", "1024");
+    /* a load over the cap stops at line 1 of its text and leaves the program as it was */
+    size_t n = 200000 * 8;
+    char *big = malloc(n + 1);
+    ck_assert_ptr_nonnull(big);
+    for (size_t i = 0; i < n; i += 8)
+        memcpy(big + i, "fn f() ", 8);
+    big[n] = '\0';
+    tvm_clear(t);
+    ck_assert_int_eq(hon_load_source(t->vm, "big.hon", big, n), HON_ERR_MEMORY);
+    ck_assert(t->ndiags >= 1 && t->d[t->ndiags - 1].code == 230 &&
+              strcmp(t->d[t->ndiags - 1].path, "big.hon") == 0 && t->d[t->ndiags - 1].line == 1);
+    free(big);
+    ck_assert_int_eq(hon_set_cap(t->vm, HON_CAP_MEMORY, 0), HON_OK);
+    ck_ev(t, "len(grow([1], 19))", "524288");
+    /* out of range: depth over 1,000, memory under 1 MiB */
+    ck_assert_int_eq(hon_set_cap(t->vm, HON_CAP_DEPTH, 1001), HON_ERR_NOT_FOUND);
+    ck_assert_int_eq(hon_set_cap(t->vm, HON_CAP_MEMORY, 1000), HON_ERR_NOT_FOUND);
+    ck_assert_int_eq(hon_set_cap(NULL, HON_CAP_STEPS, 1), HON_ERR_NOT_FOUND);
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(depth_limit)
 {
     /* Default limits: the depth limit (200) comes before the 10,000,000-step budget. */
@@ -569,6 +621,7 @@ int main(void)
     tcase_add_test(tc, edition_replace_keeps_position);
     tcase_add_test(tc, variants);
     tcase_add_test(tc, step_budget);
+    tcase_add_test(tc, list_and_memory_caps);
     tcase_add_test(tc, depth_limit);
     tcase_add_test(tc, dice);
     tcase_add_test(tc, traces);

@@ -1687,6 +1687,15 @@ def diff_search():
         # the same seed, the same search
         p2 = run(args)
         check(p2.stdout == p.stdout, "deterministic for a seed", p2)
+        # the witness is written whole or not at all, like svg: a full disk says so and leaves
+        # no scratch file; the earlier witness and its picture are kept whole
+        if os.path.exists("/dev/full"):
+            at = args.index(w)
+            p3 = run(args[:at] + ["/dev/full"] + args[at + 1:])
+            check(p3.returncode == 2 and "cannot write '/dev/full'" in p3.stderr
+                  and "No space left" in p3.stderr, "a witness's write error says it is one", p3)
+        check(sorted(os.listdir(tmp)) == ["witness.scn", "witness.svg"],
+              "no scratch file is left beside the witness", p)
     # no board shows a difference between a setting and itself
     p = run(["--no-rules", "--load", fx("diff.hon"), "diff", "--search", "--seconds", "1",
              "--max-size", "3", "plain", "plain"])
@@ -2134,6 +2143,76 @@ def hostile_inputs():
             p = run(["--board", board, "svg", "/dev/full"])
             check(p.returncode != 0 and "cannot write '/dev/full'" in p.stderr
                   and "No space left" in p.stderr, "a write error says it is one", p)
+
+
+@case
+def untrusted_caps():
+    # Issue 13 §4: an expansion nobody vetted cannot exhaust the machine. Within the default
+    # caps (docs/spec/errors.md: 10,000,000 steps, depth 200, lists of 1,000,000 items, 1 GiB)
+    # each runaway stops with a positioned error and the REPL session goes on.
+    with tempfile.TemporaryDirectory() as tmp:
+        exp = os.path.join(tmp, "exp.hon")
+        with open(exp, "w") as f:
+            f.write("fn grow(l: list<int>, n: int) -> list<int> =\n"
+                    "  if n == 0 then l else grow(l ++ l, n - 1);\n"
+                    "fn forever(n: int) -> int = forever(n + 1);\n")
+        huge = os.path.join(tmp, "huge.hon")
+        with open(huge, "w") as f:  # 200,000 small fns, about 7.8 MB
+            f.write("".join(f"fn f{i}(n: int) -> int = n + {i};\n" for i in range(200000)))
+        lines_in = [
+            # grow doubles its list n times: 2^19 = 524,288 items fit, the 20th ++ would make
+            # 2^20 = 1,048,576 > 1,000,000: E229 at that `++` (line 2, column 30)
+            "len(grow([1], 19))", "len(grow([1], 40))",
+            # no base case: the 201st nested call passes the depth cap, E206 at the call
+            "forever(1)",
+            # 40 dice roll C(45, 5) = 1,221,759 > 1,000,000 multisets of faces: E210 at once
+            "odds roll 40 d6",
+            # a comprehension of 11 items under a cap of 10 stops at its 11th item
+            "limit list 10", "[x * 2 for x in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]",
+            "limit list 0",
+            # a cap of 4 MiB: the 2^19 items (8 MiB of values) are refused, E230 at the `++`
+            "limit memory 4M", "len(grow([1], 19))", "len(grow([1], 10))",
+            # loading costs tens of times a file's size: under 32 MiB the 7.8 MB file stops
+            # cleanly at its line 1, nothing of it loaded
+            "limit memory 32M", f"load {huge}", "f7(1)",
+            "limit memory 0", "limit", "1 + 1"]
+        t0 = time.monotonic()
+        p = run(["--no-rules", "--load", exp], stdin="\n".join(lines_in) + "\n")
+        took = time.monotonic() - t0
+        out, err = p.stdout.splitlines(), p.stderr
+        check(out[0] == "524288", "2^19 items fit the list cap", p)
+        check(re.search(r"exp\.hon:2:30: error\[E229\]: a list of more than 1000000 items", err),
+              "the enormous list: E229 at the ++", p)
+        check(re.search(r"exp\.hon:3:29: error\[E206\]: call depth limit \(200\)", err),
+              "endless recursion: E206 at the call", p)
+        # (piped lines are a script: errors name its lines, repl.md §2)
+        check(re.search(r"<stdin>:4:6: error\[E210\]", err), "40 dice: E210 at the roll", p)
+        check(re.search(r"<stdin>:6:1: error\[E229\]: a list of more than 10 items", err),
+              "the comprehension's 11th item: E229", p)
+        check(re.search(r"exp\.hon:2:30: error\[E230\]: the session's memory cap \(4 MiB\)", err)
+              and "1024" in out, "E230 in an evaluation, at the ++; a smaller list still fits", p)
+        check(re.search(r"huge\.hon:1:1: error\[E230\]: the session's memory cap \(32 MiB\)", err)
+              and re.search(r"error\[E100\].*f7", err),
+              "a huge file stops at its line 1 and nothing of it is loaded", p)
+        check(out[-5:] == ["limit steps 10000000", "limit depth 200", "limit list 1000000",
+                           "limit memory 1024M", "2"] and "Sanitizer" not in err,
+              "the defaults are back and the session goes on", p)
+        check(took < 60, f"all of it in bounded time (took {took:.1f} s)", p)
+        # The command line sets the same caps; out of range is a usage error.
+        p = run(["--no-rules", "--load", exp, "--max-list", "100", "eval", "len(grow([1], 7))"])
+        check(p.returncode == 1 and "error[E229]: a list of more than 100 items" in p.stderr,
+              "--max-list: 2^7 = 128 items over 100", p)
+        # each call of forever runs at least 4 instructions (n, 1, +, the call): 200 nested
+        # calls take 800 steps or more, so a budget of 100 runs out before the depth cap
+        p = run(["--no-rules", "--load", exp, "--max-steps", "100", "eval", "forever(1)"])
+        check(p.returncode == 1 and "error[E207]: step budget exhausted (100 steps)" in p.stderr,
+              "--max-steps 100: fewer steps than 200 calls take", p)
+        p = run(["--no-rules", "--max-memory", "16M", "--load", huge, "eval", "1"])
+        check(p.returncode == 1 and "huge.hon:1:1: error[E230]" in p.stderr,
+              "--max-memory covers the loads of the command line", p)
+        for args in (["--max-depth", "1001"], ["--max-memory", "1K"], ["--max-list", "x"]):
+            p = run(["--no-rules"] + args + ["eval", "1"])
+            check(p.returncode == 2 and args[0] in p.stderr, f"{args}: a usage error", p)
 
 
 def main():
