@@ -502,6 +502,25 @@ BODY(builtin_element_value)
     return true;
 }
 
+/* A named value or a marker count of element at.a (0 when it has none). */
+static bool element_item(vm_ctx *x, board_place where, int elem, int64_t id, val *out)
+{
+    board_feature f;
+    out->u.i =
+        id >= 0 && id < BOARD_MAX_ID && board_has(x->sc->b, where, elem, (int)id, &f) ? f.value : 0;
+    return true;
+}
+
+BODY(builtin_element_number)
+{
+    return element_item(x, BOARD_AT_ELEMENT_VALUE, at.a, args[1].u.i, out);
+}
+
+BODY(builtin_element_markers)
+{
+    return element_item(x, BOARD_AT_ELEMENT_MARKER, at.a, args[1].u.i, out);
+}
+
 BODY(builtin_element_facing)
 {
     int v, f;

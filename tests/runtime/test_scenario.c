@@ -34,14 +34,17 @@ static const char *const COUNTERS[] = { "landing_craft", "rifle_squad", "bazooka
                                         "jeep",          "officer",     "engineers",
                                         "stug",          "halftrack",   NULL };
 static const char *const ARMIES[] = { "allies", "axis", NULL };
+static const char *const VALUE_NAMES[] = { "structure_points", "defense", NULL };
+static const char *const FACES[] = { "wreck", NULL };
 /* counters two squares long */
 static const char *const LONG[] = { "landing_craft", "sherman", "stug", "halftrack", NULL };
 
 static scn_names *declared(void)
 {
     scn_names *n = scn_names_new();
-    const char *const *lists[BOARD_NKINDS] = { TERRAIN, SQUARE_FEATURES, SIDE_FEATURES, ITEMS,
-                                               MARKERS, COUNTERS,        ARMIES };
+    const char *const *lists[BOARD_NKINDS] = { TERRAIN, SQUARE_FEATURES, SIDE_FEATURES,
+                                               ITEMS,   MARKERS,         COUNTERS,
+                                               ARMIES,  VALUE_NAMES,     FACES };
     for (int k = 0; k < BOARD_NKINDS; k++)
         for (const char *const *p = lists[k]; *p; p++)
             scn_names_add(n, (board_name_kind)k, *p);
