@@ -221,15 +221,17 @@ const char *builtin_moment_name(res_moment m)
     return (unsigned)m < RES_MOMENT_COUNT ? moment_names[m] : "?";
 }
 
-/* The argument types a moment passes (at most 2), as built-in signature codes. */
+/* The argument types a moment passes (at most 2), as built-in signature codes; an event may
+ * leave out the last `opt` of them. */
 static const struct {
     int n;
     btype params[2];
     const char *text;
+    int opt;
 } moment_params[RES_MOMENT_COUNT] = {
     [RES_ON_GIVE] = { 2, { B_UNIT, B_MARKER }, "(unit, marker)" },
     [RES_ON_TAKE] = { 2, { B_UNIT, B_MARKER }, "(unit, marker)" },
-    [RES_ON_DESTROY] = { 1, { B_UNIT }, "(unit)" },
+    [RES_ON_DESTROY] = { 2, { B_UNIT, B_SQUARES }, "(unit) or (unit, list<square>)", 1 },
     [RES_ON_ENTER] = { 2, { B_UNIT, B_SQUARE }, "(unit, square)" },
     [RES_ON_WALK_END] = { 2, { B_UNIT, B_SQUARES }, "(unit, list<square>)" },
     [RES_ON_PHASE_START] = { 1, { B_PHASE }, "(phase)" },
@@ -258,7 +260,8 @@ void builtin_event_body(rctx *c, ast_node *d)
         return;
     }
     res_query *q = &p->queries[g->id];
-    bool fits = q->nparams == (uint32_t)moment_params[m].n;
+    uint32_t most = (uint32_t)moment_params[m].n;
+    bool fits = q->nparams <= most && q->nparams + (uint32_t)moment_params[m].opt >= most;
     for (uint32_t i = 0; fits && i < q->nparams; i++) {
         uint32_t want = btype_id(c, moment_params[m].params[i], d->loc);
         fits = q->params[i].type == want || q->params[i].type == T_ERROR;

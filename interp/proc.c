@@ -115,6 +115,30 @@ static bool announce_text(vm_ctx *x, const chunk *ch, strbuf *text)
     return ok;
 }
 
+/* The destroy moment: the unit, and the squares sq0 and sq1 (-1: none) it stood on when the
+ * event takes them (RES_ON_DESTROY). */
+static bool destroy_moment(vm_ctx *x, val who, int sq0, int sq1)
+{
+    int32_t e = x->p->moments[RES_ON_DESTROY];
+    if (e < 0)
+        return true;
+    const res_query *ev = &x->p->queries[e];
+    if (ev->nparams < 2)
+        return raise_event(x, (uint32_t)e, &who, 1);
+    size_t n = (sq0 >= 0) + (sq1 >= 0);
+    vlist *where = state_alloc(x, sizeof *where + n * sizeof(val));
+    if (!where)
+        return false;
+    where->len = 0;
+    const scene *sc = game_of(x)->g.sc;
+    for (int k = 0, q = sq0; k < 2; k++, q = sq1)
+        if (q >= 0)
+            where->items[where->len++] =
+                (val){ .type = T_SQUARE, .u.i = scene_square_value(sc, q) };
+    val a[2] = { who, { .type = ev->params[1].type, .u.list = where } };
+    return raise_event(x, (uint32_t)e, a, 2);
+}
+
 /* Position effects: FX_MOVE, FX_DISEMBARK (to a square), FX_EMBARK, FX_DESTROY. */
 static bool position_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args, uint32_t n,
                             strbuf *line)
@@ -190,13 +214,15 @@ static bool position_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *ar
     }
     if (!announce_text(x, ch, &text))
         return false;
+    int was0 = -1, was1 = -1; /* where a destroyed unit stood, for the destroy moment */
+    board_unit_squares(b, u, &was0, &was1);
     geo_status st = play_position(&gm->g, k, u, sq0, sq1, carrier);
     if (st == GEO_ENOMEM)
         return state_fail(x, E_MEMORY, "out of memory (board)");
     if (st != GEO_OK)
         return fail_effect(x, "the board refused to %s %s", play_fx_name(k), sb_str(line));
     if (k == FX_DESTROY)
-        return moment(x, RES_ON_DESTROY, args, 1);
+        return destroy_moment(x, args[0], was0, was1);
     if (k == FX_MOVE || k == FX_DISEMBARK) {
         val a[2] = { args[0], { .type = T_SQUARE, .u.i = scene_square_value(sc, sq0) } };
         return moment(x, RES_ON_ENTER, a, 2);
