@@ -187,6 +187,16 @@ BUILTIN_BOARD(ELEMENT_MARKERS, "element_markers", builtin_element_markers, ELEME
     INT, "e, m",
     "how many markers m element e carries (a building's Destruction markers...)")
 
+/* templates on interspaces (board.md §3): the geometry; which template reaches how far is .hon */
+BUILTIN_BOARD(TEMPLATE_SQUARES, "template_squares", builtin_template_squares, SQUARE, DIRECTION,
+    INT, SQUARES, "sq, d, n",
+    "the squares a template centred on corner d (northwest, northeast, southeast or southwest) "
+    "of sq covers when it reaches n squares out: the 2n x 2n squares around that interspace "
+    "on the board, in square order; `[]` for n < 1; E218 on a hex board or for another d")
+BUILTIN_BOARD(UNITS_ON, "units_on", builtin_units_on, SQUARES, NONE, NONE, UNITS, "l",
+    "the units placed on the squares of l (a 2-square unit once), in pool order; embarked "
+    "units are not placed")
+
 /* the game clock, and lists (compiled to instructions) */
 BUILTIN_OP(TURN, "turn", TURN, NONE, NONE, NONE, INT, "",
     "the turn, from 1")

@@ -701,6 +701,49 @@ BODY(builtin_direction)
     return direction_of(x, args[0], at.a, at.b, out);
 }
 
+BODY(builtin_template_squares)
+{
+    const geo_grid *g = x->sc->g;
+    int64_t d = args[1].u.i, n = args[2].u.i;
+    bool corner = d == GEO_NW || d == GEO_NE || d == GEO_SE || d == GEO_SW;
+    if (g->topo != GEO_SQUARE || !corner)
+        return state_fail(x, E_TOPOLOGY,
+                          "a template is centred on an interspace: a square board's corner "
+                          "(northwest, northeast, southeast or southwest of a square)");
+    int is = geo_interspace_of(g, at.a, (geo_dir)d);
+    int r = n < 1 ? 0 : n > g->w + g->h ? g->w + g->h : (int)n;
+    size_t k = geo_interspace_block(g, is, r, NULL, 0);
+    int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
+    if (!sqs)
+        return false;
+    k = geo_interspace_block(g, is, r, sqs, k);
+    return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+BODY(builtin_units_on)
+{
+    const vlist *l = args[0].u.list;
+    const board *bd = x->sc->b;
+    size_t total = board_units(bd, NULL, 0);
+    int *ids = state_alloc(x, (total ? total : 1) * sizeof *ids);
+    if (!ids)
+        return false;
+    total = board_units(bd, ids, total);
+    size_t k = 0;
+    for (size_t i = 0; i < total; i++) {
+        int s0, s1;
+        bool on = false;
+        if (board_unit_embarked_in(bd, ids[i]) < 0 && board_unit_squares(bd, ids[i], &s0, &s1))
+            for (size_t j = 0; l && j < l->len && !on; j++) {
+                int q = scene_square(x->sc, l->items[j].u.i);
+                on = q >= 0 && (q == s0 || q == s1);
+            }
+        if (on)
+            ids[k++] = ids[i];
+    }
+    return list_of(x, ids, k, T_UNIT, out);
+}
+
 BODY(builtin_squares_within)
 {
     return squares_within(x, at.a, args[1].u.i, out);
