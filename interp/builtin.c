@@ -383,19 +383,26 @@ static bool direction_of(vm_ctx *x, val va, int a, int b, val *out)
 
 /* squares_within(sq, n): every square of the board at distance <= n, in square order (row by
  * row); n < 0 gives []. */
-static bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
+/* The squares geometry function f (geo_squares_within, geo_interspace_block) lists for place
+ * `at` and reach n, as a new list; n is cut to w + h, past which no two squares are. */
+static bool geo_squares(vm_ctx *x, size_t (*f)(const geo_grid *, int, int, int *, size_t), int at,
+                        int64_t n, val *out)
 {
     const geo_grid *g = x->sc->g;
     if (n < 0)
         return list_of(x, NULL, 0, T_SQUARE, out);
-    /* no two squares of the board are farther apart than w + h: a larger n changes nothing */
     int r = n > g->w + g->h ? g->w + g->h : (int)n;
-    size_t k = geo_squares_within(g, sq, r, NULL, 0);
+    size_t k = f(g, at, r, NULL, 0);
     int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
     if (!sqs)
         return false;
-    k = geo_squares_within(g, sq, r, sqs, k);
+    k = f(g, at, r, sqs, k);
     return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+static bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
+{
+    return geo_squares(x, geo_squares_within, sq, n, out);
 }
 
 /* ---- the bodies, one per BUILTIN_BOARD of dsl/builtins.h. The resolver has checked the
@@ -710,14 +717,7 @@ BODY(builtin_template_squares)
         return state_fail(x, E_TOPOLOGY,
                           "a template is centred on an interspace: a square board's corner "
                           "(northwest, northeast, southeast or southwest of a square)");
-    int is = geo_interspace_of(g, at.a, (geo_dir)d);
-    int r = n < 1 ? 0 : n > g->w + g->h ? g->w + g->h : (int)n;
-    size_t k = geo_interspace_block(g, is, r, NULL, 0);
-    int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
-    if (!sqs)
-        return false;
-    k = geo_interspace_block(g, is, r, sqs, k);
-    return list_of(x, sqs, k, T_SQUARE, out);
+    return geo_squares(x, geo_interspace_block, geo_interspace_of(g, at.a, (geo_dir)d), n, out);
 }
 
 BODY(builtin_units_on)
