@@ -175,12 +175,19 @@ static void stmt(rctx *c, ast_node *s)
     s->an.slot = -1;
     switch (s->op) {
     case AST_ST_GIVE:
-    case AST_ST_TAKE:
-        expr_check(c, s->a, T_UNIT);
+    case AST_ST_TAKE: {
+        /* markers go on units and on terrain elements (a building's Destruction markers) */
+        uint32_t t = expr_infer(c, s->a, T_NONE);
+        if (t != T_UNIT && t != T_ELEMENT && t != T_ERROR)
+            res_err(c, E_TYPE, s->a->loc,
+                    "`%s` puts markers on a unit or a terrain element, not a %s value",
+                    s->op == AST_ST_GIVE ? "give" : "take", type_text(p, t).s);
+        s->an.sym = t == T_ELEMENT;
         expr_check(c, s->b, p->enums[E_MARKER].type);
         if (s->c)
             expr_check(c, s->c, T_INT);
         break;
+    }
     case AST_ST_FLIP: {
         uint32_t t = expr_infer(c, s->a, T_NONE);
         if (t != T_UNIT && t != T_ELEMENT && t != T_ERROR)

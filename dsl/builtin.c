@@ -130,6 +130,27 @@ static uint32_t has_expr(rctx *c, ast_node *n)
     return T_BOOL;
 }
 
+/* element_number(e, v): v is the bare name of a `value` declaration, which reaches the VM as
+ * its slot number (the id the board keys an element's named values by, scene.c). */
+static uint32_t value_name_arg(rctx *c, ast_node *n)
+{
+    res_program *p = c->p;
+    ast_node *v = n->list.items[1];
+    expr_check(c, n->list.items[0], T_ELEMENT);
+    name_ent *s = v->kind == AST_NAME && !scope_find_local(c, v->name)
+                      ? model_find_name(p->names->slots, v->name)
+                      : NULL;
+    if (!s) {
+        res_err(c, E_TYPE, v->loc, "%s() takes the name of a `value` declaration as argument 2",
+                n->name);
+        return T_INT;
+    }
+    v->an.sym_kind = SYM_MEMBER;
+    v->an.sym = (uint32_t)s->id;
+    v->an.type = T_INT;
+    return T_INT;
+}
+
 uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
 {
     res_program *p = c->p;
@@ -160,6 +181,7 @@ uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
     }
     case RES_BI_HAS_ABILITY:
     case RES_BI_HAS_MARKER: return has_expr(c, n);
+    case RES_BI_ELEMENT_NUMBER: return value_name_arg(c, n);
     case RES_BI_NTH: {
         uint32_t t = expr_infer(c, a[0], T_NONE);
         expr_check(c, a[1], T_INT);
@@ -199,15 +221,17 @@ const char *builtin_moment_name(res_moment m)
     return (unsigned)m < RES_MOMENT_COUNT ? moment_names[m] : "?";
 }
 
-/* The argument types a moment passes (at most 2), as built-in signature codes. */
+/* The argument types a moment passes (at most 2), as built-in signature codes; an event may
+ * leave out the last `opt` of them. */
 static const struct {
     int n;
     btype params[2];
     const char *text;
+    int opt;
 } moment_params[RES_MOMENT_COUNT] = {
     [RES_ON_GIVE] = { 2, { B_UNIT, B_MARKER }, "(unit, marker)" },
     [RES_ON_TAKE] = { 2, { B_UNIT, B_MARKER }, "(unit, marker)" },
-    [RES_ON_DESTROY] = { 1, { B_UNIT }, "(unit)" },
+    [RES_ON_DESTROY] = { 2, { B_UNIT, B_SQUARES }, "(unit) or (unit, list<square>)", 1 },
     [RES_ON_ENTER] = { 2, { B_UNIT, B_SQUARE }, "(unit, square)" },
     [RES_ON_WALK_END] = { 2, { B_UNIT, B_SQUARES }, "(unit, list<square>)" },
     [RES_ON_PHASE_START] = { 1, { B_PHASE }, "(phase)" },
@@ -236,7 +260,8 @@ void builtin_event_body(rctx *c, ast_node *d)
         return;
     }
     res_query *q = &p->queries[g->id];
-    bool fits = q->nparams == (uint32_t)moment_params[m].n;
+    uint32_t most = (uint32_t)moment_params[m].n;
+    bool fits = q->nparams <= most && q->nparams + (uint32_t)moment_params[m].opt >= most;
     for (uint32_t i = 0; fits && i < q->nparams; i++) {
         uint32_t want = btype_id(c, moment_params[m].params[i], d->loc);
         fits = q->params[i].type == want || q->params[i].type == T_ERROR;

@@ -15,7 +15,7 @@
  * doc_tables.c (language.md §5.3's table); define the macros you use before including (the
  * others are ignored), all three are undefined at the end. P1..P3 are the parameters' codes
  * (NONE for none; the arity is how many are not NONE), "params" their names for the docs.
- * An `own` code (T, LIST_T, COLL_T, ABILITY_OR_MARKER) marks a built-in whose call the resolver
+ * An `own` code (T, LIST_T, COLL_T, ABILITY_OR_MARKER, VALUE_NAME) marks a built-in whose call the resolver
  * types by its own code (dsl/builtin.c, builtin_call); the others are checked from the codes.
  * `has` is two entries, one per opcode: the resolver picks by the type of its argument.
  *
@@ -58,6 +58,7 @@ BTYPE(T,                 "T",                     true)
 BTYPE(LIST_T,            "list<T>",               true)
 BTYPE(COLL_T,            "list<T> or set<T>",     true)
 BTYPE(ABILITY_OR_MARKER, "ability or marker",     true)
+BTYPE(VALUE_NAME,        "value name",            true)
 
 /* generic, compiled to instructions */
 BUILTIN_OP(MIN, "min", MIN, T, T, NONE, T, "a, b",
@@ -176,6 +177,25 @@ BUILTIN_BOARD(SQUARES_WITHIN, "squares_within", builtin_squares_within, SQUARE, 
     SQUARES, "sq, n",
     "every square of the board within `distance` n of sq (sq itself included), in square "
     "order (row by row, A1 first); `[]` for n < 0")
+
+/* terrain elements' named values and markers (board.md §2) */
+BUILTIN_BOARD(ELEMENT_NUMBER, "element_number", builtin_element_number, ELEMENT, VALUE_NAME, NONE,
+    INT, "e, v",
+    "the element's value v (a name declared with `value`, given on its `element` line as "
+    "`values v=N`), 0 when it has none")
+BUILTIN_BOARD(ELEMENT_MARKERS, "element_markers", builtin_element_markers, ELEMENT, MARKER, NONE,
+    INT, "e, m",
+    "how many markers m element e carries (a building's Destruction markers...)")
+
+/* templates on interspaces (board.md §3): the geometry; which template reaches how far is .hon */
+BUILTIN_BOARD(TEMPLATE_SQUARES, "template_squares", builtin_template_squares, SQUARE, DIRECTION,
+    INT, SQUARES, "sq, d, n",
+    "the squares a template centred on corner d (northwest, northeast, southeast or southwest) "
+    "of sq covers when it reaches n squares out: the 2n x 2n squares around that interspace "
+    "on the board, in square order; `[]` for n < 1; E218 on a hex board or for another d")
+BUILTIN_BOARD(UNITS_ON, "units_on", builtin_units_on, SQUARES, NONE, NONE, UNITS, "l",
+    "the units placed on the squares of l (a 2-square unit once), in pool order; embarked "
+    "units are not placed")
 
 /* the game clock, and lists (compiled to instructions) */
 BUILTIN_OP(TURN, "turn", TURN, NONE, NONE, NONE, INT, "",

@@ -81,7 +81,9 @@ enum {
 typedef enum res_moment {
     RES_ON_GIVE,        /* (unit, marker): once per marker a `give` adds */
     RES_ON_TAKE,        /* (unit, marker): once per marker a `take` removes */
-    RES_ON_DESTROY,     /* (unit): `destroy` took a unit off the board */
+    RES_ON_DESTROY,     /* (unit[, list<square>]): `destroy` took a unit off the board; the
+                           squares it stood on (its carrier's when embarked), for the rules
+                           that ask where it was */
     RES_ON_ENTER,       /* (unit, square): a unit entered a square (`move`, `disembark`, each
                              square of a walk) */
     RES_ON_WALK_END,    /* (unit, list<square>): a walk (the REPL's `move`) has ended */

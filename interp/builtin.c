@@ -383,19 +383,26 @@ static bool direction_of(vm_ctx *x, val va, int a, int b, val *out)
 
 /* squares_within(sq, n): every square of the board at distance <= n, in square order (row by
  * row); n < 0 gives []. */
-static bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
+/* The squares geometry function f (geo_squares_within, geo_interspace_block) lists for place
+ * `at` and reach n, as a new list; n is cut to w + h, past which no two squares are. */
+static bool geo_squares(vm_ctx *x, size_t (*f)(const geo_grid *, int, int, int *, size_t), int at,
+                        int64_t n, val *out)
 {
     const geo_grid *g = x->sc->g;
     if (n < 0)
         return list_of(x, NULL, 0, T_SQUARE, out);
-    /* no two squares of the board are farther apart than w + h: a larger n changes nothing */
     int r = n > g->w + g->h ? g->w + g->h : (int)n;
-    size_t k = geo_squares_within(g, sq, r, NULL, 0);
+    size_t k = f(g, at, r, NULL, 0);
     int *sqs = state_alloc(x, (k ? k : 1) * sizeof *sqs);
     if (!sqs)
         return false;
-    k = geo_squares_within(g, sq, r, sqs, k);
+    k = f(g, at, r, sqs, k);
     return list_of(x, sqs, k, T_SQUARE, out);
+}
+
+static bool squares_within(vm_ctx *x, int sq, int64_t n, val *out)
+{
+    return geo_squares(x, geo_squares_within, sq, n, out);
 }
 
 /* ---- the bodies, one per BUILTIN_BOARD of dsl/builtins.h. The resolver has checked the
@@ -500,6 +507,25 @@ BODY(builtin_element_value)
     board_element_attr(x->sc->b, at.a, &v, &f);
     out->u.i = v;
     return true;
+}
+
+/* A named value or a marker count of element at.a (0 when it has none). */
+static bool element_item(vm_ctx *x, board_place where, int elem, int64_t id, val *out)
+{
+    board_feature f;
+    out->u.i =
+        id >= 0 && id < BOARD_MAX_ID && board_has(x->sc->b, where, elem, (int)id, &f) ? f.value : 0;
+    return true;
+}
+
+BODY(builtin_element_number)
+{
+    return element_item(x, BOARD_AT_ELEMENT_VALUE, at.a, args[1].u.i, out);
+}
+
+BODY(builtin_element_markers)
+{
+    return element_item(x, BOARD_AT_ELEMENT_MARKER, at.a, args[1].u.i, out);
 }
 
 BODY(builtin_element_facing)
@@ -680,6 +706,42 @@ BODY(builtin_passengers)
 BODY(builtin_direction)
 {
     return direction_of(x, args[0], at.a, at.b, out);
+}
+
+BODY(builtin_template_squares)
+{
+    const geo_grid *g = x->sc->g;
+    int64_t d = args[1].u.i, n = args[2].u.i;
+    bool corner = d == GEO_NW || d == GEO_NE || d == GEO_SE || d == GEO_SW;
+    if (g->topo != GEO_SQUARE || !corner)
+        return state_fail(x, E_TOPOLOGY,
+                          "a template is centred on an interspace: a square board's corner "
+                          "(northwest, northeast, southeast or southwest of a square)");
+    return geo_squares(x, geo_interspace_block, geo_interspace_of(g, at.a, (geo_dir)d), n, out);
+}
+
+BODY(builtin_units_on)
+{
+    const vlist *l = args[0].u.list;
+    const board *bd = x->sc->b;
+    size_t total = board_units(bd, NULL, 0);
+    int *ids = state_alloc(x, (total ? total : 1) * sizeof *ids);
+    if (!ids)
+        return false;
+    total = board_units(bd, ids, total);
+    size_t k = 0;
+    for (size_t i = 0; i < total; i++) {
+        int s0, s1;
+        bool on = false;
+        if (board_unit_embarked_in(bd, ids[i]) < 0 && board_unit_squares(bd, ids[i], &s0, &s1))
+            for (size_t j = 0; l && j < l->len && !on; j++) {
+                int q = scene_square(x->sc, l->items[j].u.i);
+                on = q >= 0 && (q == s0 || q == s1);
+            }
+        if (on)
+            ids[k++] = ids[i];
+    }
+    return list_of(x, ids, k, T_UNIT, out);
 }
 
 BODY(builtin_squares_within)

@@ -629,14 +629,17 @@ static void stmt(comp *c, const ast_node *s)
         expr(c, s->a);
         expr(c, s->b);
         if (s->op == AST_ST_TAKE && s->ival) {
-            effect(c, s, FX_TAKE_ALL, 0);
+            effect(c, s, s->an.sym ? FX_TAKE_ALL_ELEMENT : FX_TAKE_ALL, 0);
             break;
         }
         if (s->c)
             expr(c, s->c);
         else
             EMIT1(c, s->loc, OP_INT, 1);
-        effect(c, s, s->op == AST_ST_GIVE ? FX_GIVE : FX_TAKE, 0);
+        if (s->an.sym)
+            effect(c, s, s->op == AST_ST_GIVE ? FX_GIVE_ELEMENT : FX_TAKE_ELEMENT, 0);
+        else
+            effect(c, s, s->op == AST_ST_GIVE ? FX_GIVE : FX_TAKE, 0);
         break;
     case AST_ST_FLIP:
         expr(c, s->a);

@@ -51,6 +51,12 @@ EFFECT(CLOCK,         "next phase",       0, 0, "",                  NULL,
        "the clock moves to the next phase (a new turn after the last one): `next`")
 EFFECT(REMOVE_ELEMENT, "remove element",  2, 2, "element square",    "remove el at sq;",
        "square sq leaves terrain element el (a haystack discarded): no element is there now")
+EFFECT(GIVE_ELEMENT,  "give element",     3, 3, "element marker count", "give el m n;",
+       "adds n markers m to terrain element el (a building's Destruction markers)")
+EFFECT(TAKE_ELEMENT,  "take element",     3, 3, "element marker count", "take el m n;",
+       "removes n markers m from terrain element el, never below zero")
+EFFECT(TAKE_ALL_ELEMENT, "take all element", 2, 2, "element marker", "take el m all;",
+       "removes every marker m from terrain element el")
 
 /* clang-format on */
 

@@ -11,6 +11,7 @@
  * feature at a place, the clock) share a key; the first record holds the state before. */
 typedef enum out_class {
     OC_MARKERS,
+    OC_ELEMENT_MARKERS,
     OC_FACE,
     OC_ELEMENT_FACE,
     OC_VALUE,
@@ -28,6 +29,9 @@ static out_class class_of(play_fx k)
     case FX_GIVE:
     case FX_TAKE:
     case FX_TAKE_ALL: return OC_MARKERS;
+    case FX_GIVE_ELEMENT:
+    case FX_TAKE_ELEMENT:
+    case FX_TAKE_ALL_ELEMENT: return OC_ELEMENT_MARKERS;
     case FX_FLIP_UNIT: return OC_FACE;
     case FX_FLIP_ELEMENT: return OC_ELEMENT_FACE;
     case FX_SET: return OC_VALUE;
@@ -68,12 +72,16 @@ static void net_change(const val_env *env, const play *g, const play_rec *first,
     val u = { .type = T_UNIT, .u.i = first->target };
     size_t start = out->len;
     switch (class_of(first->kind)) {
-    case OC_MARKERS: {
-        int64_t now = unit_marker_count(sc->units, (int32_t)first->target, (uint32_t)first->what);
+    case OC_MARKERS:
+    case OC_ELEMENT_MARKERS: {
+        int64_t now = play_marker_count(sc, first->kind, first->target, first->what);
         if (now == first->before)
             break;
         sb_puts(out, now > first->before ? "give " : "take ");
-        val_print(env, u, out);
+        if (class_of(first->kind) == OC_ELEMENT_MARKERS)
+            val_print(env, (val){ .type = T_ELEMENT, .u.i = first->target }, out);
+        else
+            val_print(env, u, out);
         sb_putc(out, ' ');
         val_print(env, (val){ .type = p->enums[E_MARKER].type, .u.i = first->what }, out);
         int64_t d = now > first->before ? now - first->before : first->before - now;

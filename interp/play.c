@@ -120,18 +120,61 @@ static board_place place_of(play_fx k)
                                                          : BOARD_AT_INTERSPACE;
 }
 
+static bool on_element(play_fx k)
+{
+    return k == FX_GIVE_ELEMENT || k == FX_TAKE_ELEMENT || k == FX_TAKE_ALL_ELEMENT;
+}
+
+int64_t play_marker_count(const scene *sc, play_fx k, int64_t who, int64_t marker)
+{
+    if (!on_element(k))
+        return unit_marker_count(sc->units, (int32_t)who, (uint32_t)marker);
+    board_feature f;
+    return marker >= 0 && marker < BOARD_MAX_ID &&
+                   board_has(sc->b, BOARD_AT_ELEMENT_MARKER, (int)who, (int)marker, &f)
+               ? f.value
+               : 0;
+}
+
+/* The place of marker `id` in element e's list of markers, or -1. */
+static int marker_pos(const board *b, int e, int id)
+{
+    board_feature all[64];
+    size_t n = board_features(b, BOARD_AT_ELEMENT_MARKER, e, all, 64);
+    for (size_t j = 0; j < n && j < 64; j++)
+        if (all[j].id == id)
+            return (int)j;
+    return -1;
+}
+
+/* Element e carries `count` markers `id` (none: off its list), at place pos of the list when
+ * they were not on it (-1: last). */
+static geo_status set_element_markers(board *b, int e, int id, int64_t count, int pos)
+{
+    if (count <= 0)
+        return board_take(b, BOARD_AT_ELEMENT_MARKER, e, id), GEO_OK;
+    return board_put_at(b, BOARD_AT_ELEMENT_MARKER, e, (board_feature){ id, (int)count, -1 }, pos);
+}
+
 bool play_markers(play *pl, play_fx k, int64_t who, int64_t marker, int64_t count)
 {
-    unit_pool *pool = pl->sc->units;
     if (!room(pl))
         return false;
-    pl->log[pl->len++] =
-        (play_rec){ .kind = k,
-                    .target = who,
-                    .what = marker,
-                    .before = unit_marker_count(pool, (int32_t)who, (uint32_t)marker),
-                    .after = count };
-    set_count(pool, who, marker, count);
+    play_rec r = { .kind = k,
+                   .target = who,
+                   .what = marker,
+                   .before = play_marker_count(pl->sc, k, who, marker),
+                   .after = count,
+                   .feature_pos = -1 };
+    if (on_element(k)) {
+        board *b = scene_board(pl->sc);
+        r.feature_pos = marker_pos(b, (int)who, (int)marker);
+        if (set_element_markers(b, (int)who, (int)marker, count, -1) != GEO_OK)
+            return false;
+    } else {
+        set_count(pl->sc->units, who, marker, count);
+    }
+    pl->log[pl->len++] = r;
     return true;
 }
 
@@ -245,6 +288,11 @@ static void revert_one(play *pl, const play_rec *r)
     case FX_GIVE:
     case FX_TAKE:
     case FX_TAKE_ALL: set_count(sc->units, r->target, r->what, r->before); break;
+    case FX_GIVE_ELEMENT:
+    case FX_TAKE_ELEMENT:
+    case FX_TAKE_ALL_ELEMENT:
+        set_element_markers(b, (int)r->target, (int)r->what, r->before, r->feature_pos);
+        break;
     case FX_FLIP_UNIT: sc->unit_faces[r->target] = (int32_t)r->before; break;
     case FX_FLIP_ELEMENT: sc->element_faces[r->target] = (int32_t)r->before; break;
     case FX_SET: {

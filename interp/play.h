@@ -81,8 +81,13 @@ play_pos play_pos_of(const board *b, int u);
  * The operands are the caller's to check (proc.c): units and elements exist, squares are on
  * the board. ---- */
 
-/* FX_GIVE, FX_TAKE, FX_TAKE_ALL: unit who's count of marker becomes count. */
+/* FX_GIVE, FX_TAKE, FX_TAKE_ALL: unit who's count of marker becomes count; FX_GIVE_ELEMENT,
+ * FX_TAKE_ELEMENT, FX_TAKE_ALL_ELEMENT: terrain element who's (BOARD_AT_ELEMENT_MARKER). False
+ * when memory ran out (nothing changed). */
 bool play_markers(play *pl, play_fx k, int64_t who, int64_t marker, int64_t count);
+/* How many markers `marker` unit who (for FX_GIVE...) or element who (FX_GIVE_ELEMENT...)
+ * carries now in sc; 0 for an unknown marker. */
+int64_t play_marker_count(const scene *sc, play_fx k, int64_t who, int64_t marker);
 /* FX_FLIP_UNIT (a unit by pool id), FX_FLIP_ELEMENT (a terrain element): shows face. */
 bool play_flip(play *pl, play_fx k, int64_t target, int32_t face);
 /* FX_SET: unit who gives v for value slot `slot`. */

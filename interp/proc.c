@@ -115,6 +115,30 @@ static bool announce_text(vm_ctx *x, const chunk *ch, strbuf *text)
     return ok;
 }
 
+/* The destroy moment: the unit, and the squares sq0 and sq1 (-1: none) it stood on when the
+ * event takes them (RES_ON_DESTROY). */
+static bool destroy_moment(vm_ctx *x, val who, int sq0, int sq1)
+{
+    int32_t e = x->p->moments[RES_ON_DESTROY];
+    if (e < 0)
+        return true;
+    const res_query *ev = &x->p->queries[e];
+    if (ev->nparams < 2)
+        return raise_event(x, (uint32_t)e, &who, 1);
+    size_t n = (sq0 >= 0) + (sq1 >= 0);
+    vlist *where = state_alloc(x, sizeof *where + n * sizeof(val));
+    if (!where)
+        return false;
+    where->len = 0;
+    const scene *sc = game_of(x)->g.sc;
+    for (int k = 0, q = sq0; k < 2; k++, q = sq1)
+        if (q >= 0)
+            where->items[where->len++] =
+                (val){ .type = T_SQUARE, .u.i = scene_square_value(sc, q) };
+    val a[2] = { who, { .type = ev->params[1].type, .u.list = where } };
+    return raise_event(x, (uint32_t)e, a, 2);
+}
+
 /* Position effects: FX_MOVE, FX_DISEMBARK (to a square), FX_EMBARK, FX_DESTROY. */
 static bool position_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args, uint32_t n,
                             strbuf *line)
@@ -190,13 +214,15 @@ static bool position_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *ar
     }
     if (!announce_text(x, ch, &text))
         return false;
+    int was0 = -1, was1 = -1; /* where a destroyed unit stood, for the destroy moment */
+    board_unit_squares(b, u, &was0, &was1);
     geo_status st = play_position(&gm->g, k, u, sq0, sq1, carrier);
     if (st == GEO_ENOMEM)
         return state_fail(x, E_MEMORY, "out of memory (board)");
     if (st != GEO_OK)
         return fail_effect(x, "the board refused to %s %s", play_fx_name(k), sb_str(line));
     if (k == FX_DESTROY)
-        return moment(x, RES_ON_DESTROY, args, 1);
+        return destroy_moment(x, args[0], was0, was1);
     if (k == FX_MOVE || k == FX_DISEMBARK) {
         val a[2] = { args[0], { .type = T_SQUARE, .u.i = scene_square_value(sc, sq0) } };
         return moment(x, RES_ON_ENTER, a, 2);
@@ -296,19 +322,27 @@ static bool clock_effect(vm_ctx *x, const chunk *ch)
     return announce_text(x, ch, &text) && logged(x, play_clock(g, turn, phase));
 }
 
-/* Markers: FX_GIVE, FX_TAKE (count of them, never below none), FX_TAKE_ALL. */
+/* Markers: FX_GIVE, FX_TAKE (count of them, never below none), FX_TAKE_ALL, and the same on a
+ * terrain element (FX_GIVE_ELEMENT...: no moment is raised, the moments pass a unit). */
 static bool marker_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args, strbuf *line)
 {
     proc_game *gm = game_of(x);
     int64_t u = args[0].u.i, m = args[1].u.i;
-    int64_t have = unit_marker_count(gm->g.sc->units, (int32_t)u, (uint32_t)m);
-    int64_t count = k == FX_TAKE_ALL ? have : args[2].u.i;
-    play_fx verb = k == FX_GIVE ? FX_GIVE : FX_TAKE; /* `take all` writes its line as a take */
+    bool elem = k == FX_GIVE_ELEMENT || k == FX_TAKE_ELEMENT || k == FX_TAKE_ALL_ELEMENT;
+    if (elem && (u < 0 || u >= board_element_count(gm->g.sc->b)))
+        return state_fail(x, E_INTERNAL, "markers on an element that does not exist");
+    if (elem)
+        put_val(x, args[0], line);
+    int64_t have = play_marker_count(gm->g.sc, k, u, m);
+    bool all = k == FX_TAKE_ALL || k == FX_TAKE_ALL_ELEMENT;
+    bool give = k == FX_GIVE || k == FX_GIVE_ELEMENT;
+    int64_t count = all ? have : args[2].u.i;
+    play_fx verb = give ? FX_GIVE : FX_TAKE; /* `take all` writes its line as a take */
     if (count < 0)
         return fail_effect(x, "cannot %s %" PRId64 " markers", play_fx_name(verb), count);
-    if (k != FX_GIVE && count > have)
+    if (!give && count > have)
         count = have; /* never below zero */
-    if (k == FX_GIVE && count > (int64_t)UINT32_MAX - have)
+    if (give && count > (elem ? INT32_MAX : (int64_t)UINT32_MAX) - have)
         return fail_effect(x, "too many markers");
     if (count == 0)
         return true;
@@ -318,9 +352,9 @@ static bool marker_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *args
     if (count > 1)
         sb_printf(&text, " %" PRId64, count);
     bool ok = announce_text(x, ch, &text) &&
-              logged(x, play_markers(&gm->g, k, u, m, k == FX_GIVE ? have + count : have - count));
-    for (int64_t i = 0; ok && i < count; i++)
-        ok = moment(x, k == FX_GIVE ? RES_ON_GIVE : RES_ON_TAKE, args, 2);
+              logged(x, play_markers(&gm->g, k, u, m, give ? have + count : have - count));
+    for (int64_t i = 0; ok && !elem && i < count; i++)
+        ok = moment(x, give ? RES_ON_GIVE : RES_ON_TAKE, args, 2);
     return ok;
 }
 
@@ -381,7 +415,10 @@ static bool effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, u
     switch (k) {
     case FX_GIVE:
     case FX_TAKE:
-    case FX_TAKE_ALL: ok = marker_effect(x, ch, k, args, &line); break;
+    case FX_TAKE_ALL:
+    case FX_GIVE_ELEMENT:
+    case FX_TAKE_ELEMENT:
+    case FX_TAKE_ALL_ELEMENT: ok = marker_effect(x, ch, k, args, &line); break;
     case FX_FLIP_UNIT:
     case FX_FLIP_ELEMENT: ok = flip_effect(x, ch, k, args); break;
     case FX_SET: ok = set_effect(x, ch, args, extra, &line); break;

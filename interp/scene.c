@@ -29,6 +29,12 @@ static int resolve_name(void *ud, board_name_kind k, const char *name)
     case BOARD_MARKER: id = model_find_member(&p->enums[E_MARKER], name); break;
     case BOARD_ARMY: id = model_find_member(&p->enums[E_SIDE], name); break;
     case BOARD_COUNTER: id = model_find_counter(p, name); break;
+    case BOARD_FACE: id = model_find_member(&p->enums[E_FACE], name); break;
+    case BOARD_VALUE_NAME:
+        for (size_t i = 0; i < p->nslots && id < 0; i++)
+            if (strcmp(p->slots[i].name, name) == 0)
+                id = (int32_t)i;
+        break;
     default: break;
     }
     return id >= 0 && id < BOARD_MAX_ID ? (int)id : -1;
@@ -101,6 +107,11 @@ scene *scene_load(const res_program *p, const unit_pool *units, const char *text
                 .code = E_SCN_MEMORY, .line = 1, .col = 1, .len = 1, .message = "out of memory"
             };
         return NULL;
+    }
+    for (size_t i = 0; i < s->scn->n_units; i++) {
+        const scn_unit *u = &s->scn->units[i];
+        if (u->face >= 0 && (size_t)u->id < s->nunit_faces)
+            s->unit_faces[u->id] = u->face;
     }
     return s;
 }

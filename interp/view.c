@@ -252,6 +252,7 @@ typedef struct shown {
     char **markers;             /* nunits, owned strings */
     const char **unit_faces;    /* nunits, borrowed names */
     const char **element_faces; /* nelements, borrowed names */
+    char **element_markers;     /* nelements, owned strings: markers, then named values */
     size_t nunits, nelements;
 } shown;
 
@@ -260,6 +261,9 @@ static void shown_free(shown *w)
     for (size_t i = 0; w->markers && i < w->nunits; i++)
         mem_free(w->markers[i]);
     mem_free(w->markers);
+    for (size_t i = 0; w->element_markers && i < w->nelements; i++)
+        mem_free(w->element_markers[i]);
+    mem_free(w->element_markers);
     mem_free(w->unit_faces);
     mem_free(w->element_faces);
     memset(w, 0, sizeof *w);
@@ -269,6 +273,31 @@ static const char *face_name(const res_program *p, int32_t f)
 {
     const res_enum *e = &p->enums[E_FACE];
     return f != RES_FACE_NONE && f >= 0 && (size_t)f < e->len ? e->members[f].name : NULL;
+}
+
+/* Element e's markers ("destruction x2") then its named values ("structure_points=4"), joined
+ * by ", ", as a new string in *out (NULL when it has none); false on OOM. */
+static bool element_text(const res_program *p, const board *b, int e, char **out)
+{
+    const res_enum *me = &p->enums[E_MARKER];
+    board_feature f[32];
+    strbuf t = { 0 };
+    size_t n = board_features(b, BOARD_AT_ELEMENT_MARKER, e, f, 32);
+    for (size_t i = 0; i < n && i < 32; i++) {
+        sb_printf(&t, "%s%s", t.len ? ", " : "",
+                  (size_t)f[i].id < me->len ? me->members[f[i].id].name : "?");
+        if (f[i].value > 1)
+            sb_printf(&t, " x%d", f[i].value);
+    }
+    n = board_features(b, BOARD_AT_ELEMENT_VALUE, e, f, 32);
+    for (size_t i = 0; i < n && i < 32; i++)
+        sb_printf(&t, "%s%s=%d", t.len ? ", " : "",
+                  (size_t)f[i].id < p->nslots ? p->slots[f[i].id].name : "?", f[i].value);
+    *out = NULL;
+    if (t.len == 0)
+        return !t.oom;
+    *out = sb_take(&t);
+    return *out != NULL;
 }
 
 static bool shown_build(const hon_vm *vm, shown *w)
@@ -282,7 +311,8 @@ static bool shown_build(const hon_vm *vm, shown *w)
     w->markers = mem_calloc(w->nunits ? w->nunits : 1, sizeof *w->markers);
     w->unit_faces = mem_calloc(w->nunits ? w->nunits : 1, sizeof *w->unit_faces);
     w->element_faces = mem_calloc(w->nelements ? w->nelements : 1, sizeof *w->element_faces);
-    if (!w->markers || !w->unit_faces || !w->element_faces) {
+    w->element_markers = mem_calloc(w->nelements ? w->nelements : 1, sizeof *w->element_markers);
+    if (!w->markers || !w->unit_faces || !w->element_faces || !w->element_markers) {
         shown_free(w);
         return false;
     }
@@ -315,8 +345,13 @@ static bool shown_build(const hon_vm *vm, shown *w)
         }
         w->markers[u] = t;
     }
-    for (size_t e = 0; e < w->nelements; e++)
+    for (size_t e = 0; e < w->nelements; e++) {
         w->element_faces[e] = face_name(p, sc->element_faces[e]);
+        if (!element_text(p, sc->b, (int)e, &w->element_markers[e])) {
+            shown_free(w);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -362,6 +397,8 @@ hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bo
     o.n_unit_faces = w.nunits;
     o.element_faces = w.element_faces;
     o.n_element_faces = w.nelements;
+    o.element_markers = (const char *const *)w.element_markers;
+    o.n_element_markers = w.nelements;
     geo_status gs = svg ? draw_svg(vm->sc->b, &o, out) : draw_text(vm->sc->b, &o, out);
     shown_free(&w);
     geo_trace_free(&tr);

@@ -20,6 +20,7 @@ typedef struct element {
     int type;
     char *name;
     int value, facing;
+    int head[2]; /* first node of its named values, of its markers (BOARD_AT_ELEMENT_*) */
 } element;
 
 typedef struct unit_pos {
@@ -40,7 +41,7 @@ struct board {
     int *elem_at; /* w*h, -1 */
     element *elems;
     int n_elems, cap_elems;
-    int *head[BOARD_NPLACES]; /* per square / side / interspace: first node or -1 */
+    int *head[BOARD_AT_ELEMENT_VALUE]; /* per square / side / interspace: first node or -1 */
     int n_place[BOARD_NPLACES];
     int *unit_head; /* per square: first node of its unit list */
     node *nodes;
@@ -91,7 +92,7 @@ board *board_new(geo_topology topo, int w, int h)
     b->elem_at = new_ints(n, -1);
     b->unit_head = new_ints(n, -1);
     bool ok = b->elev && b->elem_at && b->unit_head;
-    for (int p = 0; p < BOARD_NPLACES; p++) {
+    for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++) {
         b->head[p] = new_ints((size_t)b->n_place[p], -1);
         ok = ok && b->head[p];
     }
@@ -109,7 +110,7 @@ void board_free(board *b)
     mem_free(b->elev);
     mem_free(b->elem_at);
     mem_free(b->unit_head);
-    for (int p = 0; p < BOARD_NPLACES; p++)
+    for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++)
         mem_free(b->head[p]);
     for (int i = 0; i < b->n_elems; i++)
         mem_free(b->elems[i].name);
@@ -185,7 +186,9 @@ int board_element_new(board *b, int type, const char *name)
     char *copy = NULL;
     if (name && !(copy = dupstr(name)))
         return -1;
-    b->elems[b->n_elems] = (element){ .type = type, .name = copy, .value = 0, .facing = -1 };
+    b->elems[b->n_elems] =
+        (element){ .type = type, .name = copy, .value = 0, .facing = -1, .head = { -1, -1 } };
+    b->n_place[BOARD_AT_ELEMENT_VALUE] = b->n_place[BOARD_AT_ELEMENT_MARKER] = b->n_elems + 1;
     return b->n_elems++;
 }
 
@@ -355,6 +358,21 @@ static bool place_ok(const board *b, board_place where, int index)
     return (unsigned)where < BOARD_NPLACES && index >= 0 && index < b->n_place[where];
 }
 
+/* The head of the list at (where, index), a valid place: an element keeps its own two. */
+static int *head_of(board *b, board_place where, int index)
+{
+    if (where >= BOARD_AT_ELEMENT_VALUE)
+        return &b->elems[index].head[where - BOARD_AT_ELEMENT_VALUE];
+    return &b->head[where][index];
+}
+
+static int head_at(const board *b, board_place where, int index)
+{
+    if (where >= BOARD_AT_ELEMENT_VALUE)
+        return b->elems[index].head[where - BOARD_AT_ELEMENT_VALUE];
+    return b->head[where][index];
+}
+
 geo_status board_put(board *b, board_place where, int index, board_feature f)
 {
     return board_put_at(b, where, index, f, -1);
@@ -374,26 +392,26 @@ geo_status board_put_at(board *b, board_place where, int index, board_feature f,
                 return GEO_EINVAL;
         }
     }
-    int i = list_find(b, b->head[where][index], f.id);
+    int i = list_find(b, head_at(b, where, index), f.id);
     if (i >= 0) {
         b->nodes[i].f = f;
         return GEO_OK;
     }
-    return list_insert(b, &b->head[where][index], f, pos) < 0 ? GEO_ENOMEM : GEO_OK;
+    return list_insert(b, head_of(b, where, index), f, pos) < 0 ? GEO_ENOMEM : GEO_OK;
 }
 
 bool board_take(board *b, board_place where, int index, int id)
 {
     if (!place_ok(b, where, index))
         return false;
-    return list_remove(b, &b->head[where][index], id);
+    return list_remove(b, head_of(b, where, index), id);
 }
 
 bool board_has(const board *b, board_place where, int index, int id, board_feature *out)
 {
     if (!place_ok(b, where, index))
         return false;
-    int i = list_find(b, b->head[where][index], id);
+    int i = list_find(b, head_at(b, where, index), id);
     if (i < 0)
         return false;
     if (out)
@@ -406,7 +424,7 @@ size_t board_features(const board *b, board_place where, int index, board_featur
     if (!place_ok(b, where, index))
         return 0;
     size_t n = 0;
-    for (int i = b->head[where][index]; i >= 0; i = b->nodes[i].next) {
+    for (int i = head_at(b, where, index); i >= 0; i = b->nodes[i].next) {
         if (n < cap)
             out[n] = b->nodes[i].f;
         n++;

@@ -30,11 +30,16 @@ typedef struct board_feature {
     int facing; /* a square the feature faces toward (one of a side's two squares), or -1 */
 } board_feature;
 
-/* Where a feature sits. */
+/* Where a feature sits. The last two places are kept by each terrain element (the index is
+ * the element id): its named values (id: a value name declared in .hon, such as a building's
+ * Structure points apart from its Defensive Bonus; value: the number) and its markers (id: a
+ * marker id; value: how many, at least 1: taking the last one is board_take). */
 typedef enum board_place {
     BOARD_AT_SQUARE = 0,
     BOARD_AT_SIDE,
     BOARD_AT_INTERSPACE,
+    BOARD_AT_ELEMENT_VALUE,
+    BOARD_AT_ELEMENT_MARKER,
     BOARD_NPLACES
 } board_place;
 
@@ -47,6 +52,8 @@ typedef enum board_name_kind {
     BOARD_MARKER,          /* unit markers */
     BOARD_COUNTER,         /* counter types of units */
     BOARD_ARMY,            /* sides of the war (allies, axis) */
+    BOARD_VALUE_NAME,      /* named values of elements (and units): `value` in .hon */
+    BOARD_FACE,            /* faces a counter shows (wreck...) */
     BOARD_NKINDS
 } board_name_kind;
 
@@ -102,9 +109,10 @@ bool board_element_corner(const board *b, int elem, int sq);
  * around a hill, the walls of a trench or a building.) */
 size_t board_element_outline(const board *b, int elem, int *out, size_t cap);
 
-/* ---- features on squares, sides and interspaces ---- */
+/* ---- features on squares, sides and interspaces; values and markers of elements ---- */
 /* Each place holds a set of features keyed by id: putting an id already there replaces its
- * value and facing. index is a square, a side or an interspace index (geo.h). */
+ * value and facing. index is a square, a side or an interspace index (geo.h), or an element
+ * id for BOARD_AT_ELEMENT_VALUE and BOARD_AT_ELEMENT_MARKER. */
 
 /* Puts f at (where, index). GEO_ERANGE for a bad index or id; GEO_EINVAL for a side feature
  * facing a square that is not one of the side's two squares (or any facing not on the board);

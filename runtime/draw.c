@@ -383,20 +383,25 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         if (any)
             fputc('\n', out);
     }
-    /* elements showing a face other than the default */
+    /* elements carrying markers or values, or showing a face other than the default */
     bool any_face = false;
     for (int e = 0; e < board_element_count(b); e++) {
         const char *fc = given(p.o->element_faces, p.o->n_element_faces, e);
-        if (!fc)
+        const char *mk = given(p.o->element_markers, p.o->n_element_markers, e);
+        if (!fc && !mk)
             continue;
         if (!any_face)
             fputs("elements:", out);
         any_face = true;
         const char *en = board_element_name(b, e);
         if (en)
-            fprintf(out, "  %s (%s)", en, fc);
+            fprintf(out, "  %s", en);
         else
-            fprintf(out, "  #%d (%s)", e, fc);
+            fprintf(out, "  #%d", e);
+        if (mk)
+            fprintf(out, " [%s]", mk);
+        if (fc)
+            fprintf(out, " (%s)", fc);
     }
     if (any_face)
         fputc('\n', out);
@@ -538,9 +543,16 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
             fputs("</text>\n", out);
         }
     }
-    /* element faces: a label at the top of the element's first square */
+    /* element faces, markers and values: a label at the top of the element's first square */
     for (int e = 0; e < board_element_count(b); e++) {
-        const char *fc = given(op->element_faces, op->n_element_faces, e);
+        const char *face = given(op->element_faces, op->n_element_faces, e);
+        const char *mk = given(op->element_markers, op->n_element_markers, e);
+        char label[256];
+        const char *fc = face;
+        if (mk) {
+            snprintf(label, sizeof label, face ? "[%s] (%s)" : "[%s]", mk, face);
+            fc = label;
+        }
         int sq = 0, n = geo_square_count(g);
         while (fc && sq < n && board_element_at(b, sq) != e)
             sq++;

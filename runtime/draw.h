@@ -34,14 +34,17 @@ typedef struct draw_options {
     /* What units and terrain elements show besides their names, written by the caller from
      * the rules (C knows no marker or face name). By unit id: its markers as one string (e.g.
      * "suppressed, pinned x2"), and the face it shows when not the default (e.g. "wreck"); by
-     * element id: the face it shows when not the default (e.g. "rubble"). A NULL array, an id
-     * beyond n, or a NULL or empty entry shows nothing. Borrowed. */
+     * element id: the face it shows when not the default (e.g. "rubble"), and its markers and
+     * named values as one string (e.g. "destruction x2, structure_points=4"). A NULL array, an
+     * id beyond n, or a NULL or empty entry shows nothing. Borrowed. */
     const char *const *unit_markers;
     size_t n_unit_markers;
     const char *const *unit_faces;
     size_t n_unit_faces;
     const char *const *element_faces;
     size_t n_element_faces;
+    const char *const *element_markers;
+    size_t n_element_markers;
     /* Squares to mark, e.g. those a unit can reach: w*h characters, ' ' for none, or NULL.
      * Text: the character stands in the square's first column (in place of the traced line's
      * mark); SVG: the square is outlined and the character written in its corner. Borrowed. */

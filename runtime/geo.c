@@ -368,6 +368,25 @@ int geo_interspace_of(const geo_grid *g, int sq, geo_dir d)
     }
 }
 
+size_t geo_interspace_block(const geo_grid *g, int is, int n, int *out, size_t cap)
+{
+    int X, Y;
+    if (n < 1 || !geo_interspace_xy(g, is, &X, &Y))
+        return 0;
+    if (n > g->w + g->h)
+        n = g->w + g->h; /* no block reaches farther than the board */
+    size_t k = 0;
+    for (int y = Y - n; y < Y + n; y++)
+        for (int x = X - n; x < X + n; x++) {
+            if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+                continue;
+            if (k < cap)
+                out[k] = y * g->w + x;
+            k++;
+        }
+    return k;
+}
+
 bool geo_interspace_xy(const geo_grid *g, int is, int *X, int *Y)
 {
     if (is < 0 || is >= geo_interspace_count(g))

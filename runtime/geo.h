@@ -134,6 +134,11 @@ bool geo_interspace_xy(const geo_grid *g, int is, int *X, int *Y);
 void geo_interspace_squares(const geo_grid *g, int is, int out[4]);
 /* The sides meeting at interspace is, in order N, E, S, W of the point (-1 off the grid). */
 void geo_interspace_sides(const geo_grid *g, int is, int out[4]);
+/* The squares a template centred on interspace is covers when it reaches n squares out on each
+ * side: the 2n x 2n block of squares around the point (n = 1: the four squares meeting there),
+ * those on the board, in square order, into out; returns the total even when > cap. 0 for
+ * n < 1 or a bad interspace. How far each template reaches is a rules question (.hon). */
+size_t geo_interspace_block(const geo_grid *g, int is, int n, int *out, size_t cap);
 
 /* ---- lines ---- */
 

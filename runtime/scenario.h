@@ -52,6 +52,7 @@ typedef struct scn_unit {
     int counter, army; /* resolved ids */
     int sq0, sq1;      /* squares (sq1 -1 for one square); both -1 when embarked */
     int in;            /* index in scenario.units of the transport, or -1 */
+    int face;          /* the face it shows at the start (`face NAME`), or -1 for the default */
     int *markers;      /* n_markers marker ids (owned; repeats allowed) */
     size_t n_markers;
     int line; /* where it was declared */

@@ -142,7 +142,55 @@ static int find_element(const loader *l, const tok *t)
     return -1;
 }
 
-/* element NAME = SQUARES [facing DIR] [value N] */
+/* Items `name[=N]` from token *i up to the end or to one of the words `stops` (NULL-ended);
+ * an item without `=N` has the value dflt. */
+typedef struct item {
+    int id;
+    long value;
+} item;
+
+static const char *const FACING_STOP[] = { "facing", NULL };
+static const char *const ELEMENT_STOPS[] = { "facing", "value", "values", "with", NULL };
+
+static bool stop_word(const tok *t, const char *const *stops)
+{
+    for (; *stops; stops++)
+        if (text_tok_is(t, *stops))
+            return true;
+    return false;
+}
+
+static bool parse_items(loader *l, int line, int *i, board_name_kind k, item *out, int *n, int cap,
+                        const char *const *stops, long dflt)
+{
+    *n = 0;
+    bool ok = true;
+    while (*i < l->ntok && !stop_word(&l->toks[*i], stops)) {
+        const tok *t = &l->toks[*i];
+        if (*n == cap) {
+            text_tok_error(l, E_SCN_SYNTAX, line, t, "too many items on one line");
+            return false;
+        }
+        item it = { -1, dflt };
+        it.id = text_resolve(l, line, k, t);
+        (*i)++;
+        if (*i < l->ntok && text_tok_is(&l->toks[*i], "=")) {
+            if (*i + 1 >= l->ntok) {
+                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i], "expected a number after '='");
+                return false;
+            }
+            if (!text_int(l, line, &l->toks[*i + 1], -1000000000L, 1000000000L, &it.value))
+                ok = false;
+            *i += 2;
+        }
+        if (it.id < 0)
+            ok = false;
+        out[(*n)++] = it;
+    }
+    return ok;
+}
+
+/* element NAME = SQUARES [facing DIR] [value N] [values NAME=N...] [with MARKER[=N]...] */
 static void do_element(loader *l, const line_ref *lr)
 {
     int line = lr->no;
@@ -171,9 +219,27 @@ static void do_element(loader *l, const line_ref *lr)
     }
     int facing = -1;
     long value = 0;
+    item vals[32], marks[32];
+    int nvals = 0, nmarks = 0;
     while (i < l->ntok) {
         const tok *t = &l->toks[i];
-        if (text_tok_is(t, "facing") && i + 1 < l->ntok) {
+        bool is_vals = text_tok_is(t, "values");
+        if ((is_vals || text_tok_is(t, "with")) && i + 1 < l->ntok) {
+            /* named values (value names of .hon) or markers with their counts (1 when no =N) */
+            int more = 0;
+            i++;
+            if (!parse_items(l, line, &i, is_vals ? BOARD_VALUE_NAME : BOARD_MARKER,
+                             is_vals ? vals + nvals : marks + nmarks, &more,
+                             32 - (is_vals ? nvals : nmarks), ELEMENT_STOPS, is_vals ? 0 : 1))
+                goto out;
+            for (int k = 0; !is_vals && k < more; k++)
+                if (marks[nmarks + k].value < 1) {
+                    text_tok_error(l, E_SCN_RANGE, line, t,
+                                   "an element carries at least 1 of each marker it names");
+                    goto out;
+                }
+            *(is_vals ? &nvals : &nmarks) += more;
+        } else if (text_tok_is(t, "facing") && i + 1 < l->ntok) {
             facing = text_dir(&l->toks[i + 1]);
             if (!text_dir_ok(l->topo, facing)) {
                 text_tok_error(l, E_SCN_FACING, line, &l->toks[i + 1],
@@ -188,8 +254,9 @@ static void do_element(loader *l, const line_ref *lr)
             i += 2;
         } else {
             text_tok_error(l, E_SCN_SYNTAX, line, t,
-                           "expected a square, 'facing DIR' or 'value N', found '%.*s'", t->len,
-                           t->s);
+                           "expected a square, 'facing DIR', 'value N', 'values NAME=N...' or "
+                           "'with MARKER[=N]...', found '%.*s'",
+                           t->len, t->s);
             goto out;
         }
     }
@@ -224,6 +291,15 @@ static void do_element(loader *l, const line_ref *lr)
         goto out;
     }
     board_element_set_attr(l->b, e, (int)value, facing);
+    for (int k = 0; k < nvals + nmarks; k++) {
+        const item *it = k < nvals ? &vals[k] : &marks[k - nvals];
+        board_feature f = { it->id, (int)it->value, -1 };
+        if (board_put(l->b, k < nvals ? BOARD_AT_ELEMENT_VALUE : BOARD_AT_ELEMENT_MARKER, e, f) !=
+            GEO_OK) {
+            text_oom(l);
+            goto out;
+        }
+    }
     for (size_t k = 0; k < sq.n; k++) {
         board_element_add(l->b, e, sq.v[k]);
         l->explicit_sq[sq.v[k]] = true;
@@ -441,41 +517,6 @@ static bool parse_sides(loader *l, int line, int *i, ivec *out)
     return true;
 }
 
-/* Items `name[=N]` from token *i up to the end or to `facing`. */
-typedef struct item {
-    int id;
-    long value;
-} item;
-
-static bool parse_items(loader *l, int line, int *i, board_name_kind k, item *out, int *n, int cap)
-{
-    *n = 0;
-    bool ok = true;
-    while (*i < l->ntok && !text_tok_is(&l->toks[*i], "facing")) {
-        const tok *t = &l->toks[*i];
-        if (*n == cap) {
-            text_tok_error(l, E_SCN_SYNTAX, line, t, "too many items on one line");
-            return false;
-        }
-        item it = { -1, 0 };
-        it.id = text_resolve(l, line, k, t);
-        (*i)++;
-        if (*i < l->ntok && text_tok_is(&l->toks[*i], "=")) {
-            if (*i + 1 >= l->ntok) {
-                text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[*i], "expected a number after '='");
-                return false;
-            }
-            if (!text_int(l, line, &l->toks[*i + 1], -1000000000L, 1000000000L, &it.value))
-                ok = false;
-            *i += 2;
-        }
-        if (it.id < 0)
-            ok = false;
-        out[(*n)++] = it;
-    }
-    return ok;
-}
-
 /* side SIDES ITEMS [facing DIR] */
 static void do_side(loader *l, const line_ref *lr)
 {
@@ -497,7 +538,7 @@ static void do_side(loader *l, const line_ref *lr)
         text_tok_error(l, E_SCN_SYNTAX, line, t, "expected a side feature name after the sides");
         goto out;
     }
-    if (!parse_items(l, line, &i, BOARD_SIDE_FEATURE, items, &nitems, 64))
+    if (!parse_items(l, line, &i, BOARD_SIDE_FEATURE, items, &nitems, 64, FACING_STOP, 0))
         goto out;
     int facing = -1;
     const tok *ftok = NULL;
@@ -599,7 +640,7 @@ static void do_place(loader *l, const line_ref *lr, bool interspace)
         goto out;
     }
     if (!parse_items(l, line, &i, interspace ? BOARD_INTERSPACE_ITEM : BOARD_SQUARE_FEATURE, items,
-                     &nitems, 64))
+                     &nitems, 64, FACING_STOP, 0))
         goto out;
     if (i < l->ntok) {
         text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i],
@@ -635,7 +676,7 @@ static bool push_unit(loader *l, scn_unit *u)
     return true;
 }
 
-/* unit NAME = COUNTER ARMY (at SQ [SQ] | in UNIT) [with MARKER...] */
+/* unit NAME = COUNTER ARMY (at SQ [SQ] | in UNIT) [face FACE] [with MARKER...] */
 static void do_unit(loader *l, const line_ref *lr)
 {
     int line = lr->no;
@@ -667,11 +708,12 @@ static void do_unit(loader *l, const line_ref *lr)
     int sq[2] = { -1, -1 }, nsq = 0, in = -1, i = 6;
     bool bad = counter < 0 || army < 0;
     if (text_tok_is(&l->toks[5], "at")) {
-        while (i < l->ntok && !text_tok_is(&l->toks[i], "with")) {
+        while (i < l->ntok && !text_tok_is(&l->toks[i], "with") &&
+               !text_tok_is(&l->toks[i], "face")) {
             int q = text_square(l, line, &l->toks[i]);
             if (q == -2) {
                 text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i],
-                               "expected a square or 'with', found '%.*s'", l->toks[i].len,
+                               "expected a square, 'face' or 'with', found '%.*s'", l->toks[i].len,
                                l->toks[i].s);
                 return;
             }
@@ -731,11 +773,18 @@ static void do_unit(loader *l, const line_ref *lr)
         }
         i++;
     }
+    int face = -1;
+    if (i + 1 < l->ntok && text_tok_is(&l->toks[i], "face")) {
+        /* the face the counter shows at the start (a wreck already on the board) */
+        face = text_resolve(l, line, BOARD_FACE, &l->toks[i + 1]);
+        bad = bad || face < 0;
+        i += 2;
+    }
     int markers[64], nm_ = 0;
     if (i < l->ntok) {
         if (!text_tok_is(&l->toks[i], "with") || i + 1 >= l->ntok) {
             text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[i],
-                           "expected 'with MARKER...' after the squares");
+                           "expected 'face FACE' or 'with MARKER...' after the squares");
             return;
         }
         for (i++; i < l->ntok; i++) {
@@ -776,6 +825,7 @@ static void do_unit(loader *l, const line_ref *lr)
                    .sq0 = sq[0],
                    .sq1 = sq[1],
                    .in = in,
+                   .face = face,
                    .line = line };
     u.name = mem_malloc(strlen(name) + 1);
     if (nm_ > 0)

@@ -109,7 +109,8 @@ void text_oom(loader *l)
 static const char *const DIR_NAMES[GEO_NDIRS] = { "N", "NE", "E", "SE", "S", "SW", "W", "NW" };
 
 static const char *KIND_TEXT[BOARD_NKINDS] = {
-    "terrain", "square feature", "side feature", "interspace item", "marker", "counter", "army",
+    "terrain", "square feature", "side feature", "interspace item", "marker", "counter",
+    "army",    "value",          "face",
 };
 
 /* Splits line `lr` (comment removed) into whitespace-separated fields in l->toks. */

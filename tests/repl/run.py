@@ -1429,6 +1429,24 @@ def draw_markers_and_faces():
               "after undo the SVG shows none of them", p)
 
 
+@case
+def draw_element_markers_and_values():
+    """A terrain element's markers and named values are listed where elements are shown. In
+    tests/rules/boards/board_model.scn the house carries one Destruction marker and
+    structure_points=3 from its scenario line; bm_shelled (tests/rules/board_model.hon) gives
+    it 2 more, 3 in all; undo takes them back to the 1 it started with."""
+    rules = os.path.join(ROOT, "tests", "rules")
+    p = run(["--load", os.path.join(rules, "board_model.hon"),
+             "--board", os.path.join(rules, "boards", "board_model.scn")],
+            stdin="draw\ndo bm_shelled(element_at(@B1), 2)\ndraw\nundo\ndraw\n")
+    check(p.returncode == 0 and p.stderr == "", "the session runs without an error", p)
+    keys = [l for l in lines(p.stdout) if l.startswith("elements:")]
+    check(keys == ["elements:  house [destruction, structure_points=3]",
+                   "elements:  house [destruction x3, structure_points=3]",
+                   "elements:  house [destruction, structure_points=3]"],
+          "one marker, then three, then one again after undo; the value stays", p)
+
+
 # ---- diff and snapshots (repl.md §5), on fixtures/diff.hon and boards/ridge.scn ----
 #
 # The question set of `--no-rules --load diff.hon --no-bundled-boards --board ridge.scn` under

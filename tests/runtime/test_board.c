@@ -114,6 +114,53 @@ START_TEST(elements)
 }
 END_TEST
 
+/* An element's named values and markers are sets keyed by id, one per element, apart from each
+ * other and from the element's single `value` (a building's Structure points are not its
+ * Defensive Bonus). Ids 3 and 5 stand for value names, 7 for a marker. */
+START_TEST(element_values_and_markers)
+{
+    board *b = board_new(GEO_SQUARE, 4, 4);
+    int house = board_element_new(b, 1, "house"), barn = board_element_new(b, 1, "barn");
+    board_element_add(b, house, sq(b, "A1"));
+    board_element_add(b, barn, sq(b, "D4"));
+    board_element_set_attr(b, house, 2, -1);
+    board_feature f;
+    ck_assert_int_eq(board_put(b, BOARD_AT_ELEMENT_VALUE, house, (board_feature){ 3, 4, -1 }),
+                     GEO_OK);
+    ck_assert_int_eq(board_put(b, BOARD_AT_ELEMENT_VALUE, house, (board_feature){ 5, 1, -1 }),
+                     GEO_OK);
+    ck_assert_int_eq(board_put(b, BOARD_AT_ELEMENT_MARKER, house, (board_feature){ 3, 2, -1 }),
+                     GEO_OK);
+    /* id 3 as a value and id 3 as a marker are two things */
+    ck_assert(board_has(b, BOARD_AT_ELEMENT_VALUE, house, 3, &f));
+    ck_assert_int_eq(f.value, 4);
+    ck_assert(board_has(b, BOARD_AT_ELEMENT_MARKER, house, 3, &f));
+    ck_assert_int_eq(f.value, 2);
+    ck_assert(!board_has(b, BOARD_AT_ELEMENT_MARKER, house, 5, NULL));
+    /* the single value stays what it was */
+    int value, facing;
+    ck_assert(board_element_attr(b, house, &value, &facing));
+    ck_assert_int_eq(value, 2);
+    /* the other element has none of them */
+    ck_assert_uint_eq(board_features(b, BOARD_AT_ELEMENT_VALUE, barn, NULL, 0), 0);
+    ck_assert_uint_eq(board_features(b, BOARD_AT_ELEMENT_MARKER, barn, NULL, 0), 0);
+    board_feature all[4];
+    ck_assert_uint_eq(board_features(b, BOARD_AT_ELEMENT_VALUE, house, all, 4), 2);
+    ck_assert_int_eq(all[0].id, 3);
+    ck_assert_int_eq(all[1].id, 5);
+    /* a bad element is out of range; an element made later has its own empty sets */
+    ck_assert_int_eq(board_put(b, BOARD_AT_ELEMENT_MARKER, 2, (board_feature){ 7, 1, -1 }),
+                     GEO_ERANGE);
+    int shed = board_element_new(b, 1, "shed");
+    ck_assert_int_eq(board_put(b, BOARD_AT_ELEMENT_MARKER, shed, (board_feature){ 7, 1, -1 }),
+                     GEO_OK);
+    ck_assert(board_take(b, BOARD_AT_ELEMENT_MARKER, shed, 7));
+    ck_assert(!board_has(b, BOARD_AT_ELEMENT_MARKER, shed, 7, NULL));
+    ck_assert(board_has(b, BOARD_AT_ELEMENT_MARKER, house, 3, NULL));
+    board_free(b);
+}
+END_TEST
+
 START_TEST(features)
 {
     board *b = board_new(GEO_SQUARE, 4, 4);
@@ -261,6 +308,7 @@ int main(void)
     tcase_add_test(tc, elevation);
     tcase_add_test(tc, elements);
     tcase_add_test(tc, features);
+    tcase_add_test(tc, element_values_and_markers);
     tcase_add_test(tc, units);
     tcase_add_test(tc, names);
     suite_add_tcase(s, tc);

@@ -156,8 +156,18 @@ START_TEST(markers_and_faces)
     const char *keys = "units: a rifle C1  [suppressed, pinned x2]  (wreck)\n       b mg A2\n"
                        "terrain:  W woods\nelements:  woods1 (burnt)\nsides:  w wall  i wire\n";
     ck_assert_msg(strstr(out, keys) != NULL, "%s", out);
+    /* an element's markers and values, given as one string, come in brackets before its face */
+    const char *emark[1] = { "destruction x2, structure_points=4" };
+    o.element_markers = emark;
+    o.n_element_markers = 1;
     free(out);
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strstr(out, "\nelements:  woods1 [destruction x2, structure_points=4] (burnt)\n"),
+                  "%s", out);
+    o.element_markers = NULL;
+    o.n_element_markers = 0;
     /* without the names, the picture is the plain one: no "elements:" line, no brackets */
+    free(out);
     out = capture_text(b, NULL, &st);
     ck_assert(strstr(out, "units: a rifle C1\n       b mg A2\nterrain:  W woods\nsides:") != NULL);
     free(out);

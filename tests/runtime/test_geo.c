@@ -253,6 +253,29 @@ START_TEST(hex_sides)
 }
 END_TEST
 
+/* A template centred on an interspace: the 2n x 2n squares around the point, cut at the board's
+ * edge. On 8x6, C2's NW corner (11) is where B1, C1, B2 and C2 meet. */
+START_TEST(interspace_block)
+{
+    int out[64];
+    ck_assert_uint_eq(geo_interspace_block(&G8x6, 11, 1, out, 64), 4);
+    const char *four[] = { "B1", "C1", "B2", "C2" };
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(out[i], sq(&G8x6, four[i]));
+    /* n = 2: columns A..D, rows 0..3 from the top, but row -1 is off the board: A1..D3, 12 */
+    ck_assert_uint_eq(geo_interspace_block(&G8x6, 11, 2, out, 64), 12);
+    ck_assert_int_eq(out[0], sq(&G8x6, "A1"));
+    ck_assert_int_eq(out[11], sq(&G8x6, "D3"));
+    /* the board's top-left corner (0): only A1 lies around it */
+    ck_assert_uint_eq(geo_interspace_block(&G8x6, 0, 1, out, 64), 1);
+    ck_assert_int_eq(out[0], sq(&G8x6, "A1"));
+    /* n < 1, a bad interspace: nothing; the count is whole even past cap */
+    ck_assert_uint_eq(geo_interspace_block(&G8x6, 11, 0, out, 64), 0);
+    ck_assert_uint_eq(geo_interspace_block(&G8x6, 9 * 7, 1, out, 64), 0);
+    ck_assert_uint_eq(geo_interspace_block(&G8x6, 11, 2, out, 2), 12);
+}
+END_TEST
+
 START_TEST(interspaces)
 {
     /* 8x6: interspace (X,Y) = Y*9 + X is the top-left corner of square (X,Y). C2's NW: 1*9+2 */
@@ -536,6 +559,7 @@ int main(void)
     tcase_add_test(tc, square_sides);
     tcase_add_test(tc, hex_sides);
     tcase_add_test(tc, interspaces);
+    tcase_add_test(tc, interspace_block);
     tcase_add_test(tc, trace_horizontal_vertical);
     tcase_add_test(tc, trace_diagonal_corners);
     tcase_add_test(tc, trace_knight_and_shallow);

@@ -34,14 +34,17 @@ static const char *const COUNTERS[] = { "landing_craft", "rifle_squad", "bazooka
                                         "jeep",          "officer",     "engineers",
                                         "stug",          "halftrack",   NULL };
 static const char *const ARMIES[] = { "allies", "axis", NULL };
+static const char *const VALUE_NAMES[] = { "structure_points", "defense", NULL };
+static const char *const FACES[] = { "wreck", NULL };
 /* counters two squares long */
 static const char *const LONG[] = { "landing_craft", "sherman", "stug", "halftrack", NULL };
 
 static scn_names *declared(void)
 {
     scn_names *n = scn_names_new();
-    const char *const *lists[BOARD_NKINDS] = { TERRAIN, SQUARE_FEATURES, SIDE_FEATURES, ITEMS,
-                                               MARKERS, COUNTERS,        ARMIES };
+    const char *const *lists[BOARD_NKINDS] = { TERRAIN, SQUARE_FEATURES, SIDE_FEATURES,
+                                               ITEMS,   MARKERS,         COUNTERS,
+                                               ARMIES,  VALUE_NAMES,     FACES };
     for (int k = 0; k < BOARD_NKINDS; k++)
         for (const char *const *p = lists[k]; *p; p++)
             scn_names_add(n, (board_name_kind)k, *p);
@@ -327,6 +330,48 @@ START_TEST(bad_files)
 }
 END_TEST
 
+/* A building with a Defensive Bonus (its `value`), Structure points and a Defense value of its
+ * own (named values) and two Destruction-like markers; a wreck on the board from the start. */
+START_TEST(element_values_markers_and_faces)
+{
+    const char *text = "size 4 x 2\nlegend . = open b = building\nmap\n1 bb..\n2 ....\n"
+                       "element house = A1..B1 value 2 values structure_points=4 defense=1 "
+                       "with suppressed=2 facing S\n"
+                       "unit hulk = sherman axis at C2 D2 face wreck with suppressed\n"
+                       "unit squad = rifle_squad allies at A2\n";
+    scn_names *n = declared();
+    scn_resolver r = resolver(n);
+    scn_errors errs = { 0 };
+    scenario *s = scn_load(text, strlen(text), &r, &errs);
+    ck_assert_msg(s != NULL, "%s", errs.len ? errs.items[0].message : "");
+    int house = board_element_at(s->board, at(s, "A1"));
+    ck_assert_str_eq(board_element_name(s->board, house), "house");
+    int value, facing;
+    board_element_attr(s->board, house, &value, &facing);
+    ck_assert_int_eq(value, 2);
+    ck_assert_int_eq(facing, GEO_S);
+    board_feature f;
+    ck_assert(board_has(s->board, BOARD_AT_ELEMENT_VALUE, house,
+                        id_of(n, BOARD_VALUE_NAME, "structure_points"), &f));
+    ck_assert_int_eq(f.value, 4);
+    ck_assert(board_has(s->board, BOARD_AT_ELEMENT_VALUE, house,
+                        id_of(n, BOARD_VALUE_NAME, "defense"), &f));
+    ck_assert_int_eq(f.value, 1);
+    ck_assert(board_has(s->board, BOARD_AT_ELEMENT_MARKER, house,
+                        id_of(n, BOARD_MARKER, "suppressed"), &f));
+    ck_assert_int_eq(f.value, 2);
+    /* the automatic element of the open squares has none */
+    int open = board_element_at(s->board, at(s, "C1"));
+    ck_assert_uint_eq(board_features(s->board, BOARD_AT_ELEMENT_VALUE, open, NULL, 0), 0);
+    ck_assert_uint_eq(board_features(s->board, BOARD_AT_ELEMENT_MARKER, open, NULL, 0), 0);
+    ck_assert_int_eq(s->units[0].face, id_of(n, BOARD_FACE, "wreck"));
+    ck_assert_uint_eq(s->units[0].n_markers, 1);
+    ck_assert_int_eq(s->units[1].face, -1);
+    scn_free(s);
+    scn_names_free(n);
+}
+END_TEST
+
 START_TEST(render)
 {
     const char *text = "size 4 x 2\nlegend . = open\nmap\n1 . . . .\n2 . x\t. .\n";
@@ -413,26 +458,15 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 static const char *const DICT[] = {
-    "side ",       "unit ",
-    "map\n",       "elevation\n",
-    "legend ",     "element ",
-    "interspace ", "square ",
-    "size ",       "topology hex\n",
-    " = ",         "/",
-    "..",          ":",
-    "\"",          "#",
-    "\n",          " ",
-    "A1",          "ZZ99",
-    "C3",          "-",
-    "99999999999", "0",
-    "1 ",          "x",
-    "around ",     "steps ",
-    "facing N",    "with ",
-    " in ",        " at ",
-    "wall",        "mine=",
-    "\t",          "\r\n",
-    "AAAA1",       "colour terrain open \"#fff\"\n",
-    "~",           "\xff",
+    "side ",    "unit ",       "map\n",       "elevation\n", "legend ",
+    "element ", "interspace ", "square ",     "size ",       "topology hex\n",
+    " = ",      "/",           "..",          ":",           "\"",
+    "#",        "\n",          " ",           "A1",          "ZZ99",
+    "C3",       "-",           "99999999999", "0",           "1 ",
+    "x",        "around ",     "steps ",      "facing N",    "with ",
+    " values ", " face ",      " in ",        " at ",        "wall",
+    "mine=",    "\t",          "\r\n",        "AAAA1",       "colour terrain open \"#fff\"\n",
+    "~",        "\xff",
 };
 
 START_TEST(fuzz)
@@ -592,6 +626,7 @@ int main(void)
     tcase_add_test(tc, example_village);
     tcase_add_test(tc, bad_files);
     tcase_add_test(tc, render);
+    tcase_add_test(tc, element_values_markers_and_faces);
     tcase_add_test(tc, error_cap);
     tcase_add_test(tc, minimal_and_open_names);
     tcase_add_test(tc, fuzz);
