@@ -220,6 +220,10 @@ static char *reader_next(reader *r)
         if (n > 0) {
             HistEvent ev;
             history(r->hist, &ev, H_ENTER, r->buf);
+            /* written at once, so a session that dies (a kill, a closed terminal) keeps it;
+             * failure is not an error */
+            if (r->history_path)
+                history(r->hist, &ev, H_SAVE, r->history_path);
         }
         return r->buf;
     }

@@ -736,6 +736,59 @@ def declarations_at_the_prompt():
 
 
 @case
+def history_written_each_line():
+    # repl.md §2: on a terminal each line typed is written to ~/.hon_history at once, so a
+    # session that is killed keeps what was typed. Driven through a pseudo-terminal.
+    import pty
+    import select
+    import signal
+    with tempfile.TemporaryDirectory() as home:
+        pid, fd = pty.fork()
+        if pid == 0:
+            env = dict(os.environ, HOME=home, TERM="dumb")
+            env.pop("HON_RULES", None)
+            os.execve(HON, [HON, "--no-rules"], env)
+        seen = b""
+
+        def read_until(token, seconds=60):
+            nonlocal seen
+            end = time.monotonic() + seconds
+            while token not in seen and time.monotonic() < end:
+                r, _, _ = select.select([fd], [], [], 0.5)
+                if r:
+                    try:
+                        seen += os.read(fd, 4096)
+                    except OSError:
+                        break
+            return token in seen
+
+        class P:  # what check() prints on a failure
+            args_shown, returncode, stderr = "hon --no-rules (on a pty)", None, ""
+        try:
+            P.stdout = ""
+            if not read_until(b"hon> "):
+                P.stdout = seen.decode(errors="replace")
+                check(False, "the prompt shows on a terminal", P)
+            os.write(fd, b"6 * 7\r")
+            found = read_until(b"42")
+            hist = os.path.join(home, ".hon_history")
+            # the line is in the file while the session still runs (the file may take a
+            # moment to appear after the answer)
+            deadline = time.monotonic() + 10
+            text = ""
+            while time.monotonic() < deadline and "6 * 7" not in text:
+                # libedit's file escapes blanks (vis(3)): "6\0407" is "6 * 7"
+                text = open(hist).read().replace("\\040", " ") if os.path.exists(hist) else ""
+                time.sleep(0.1)
+            P.stdout = seen.decode(errors="replace") + "\n--- history:\n" + text
+            check(found and "6 * 7" in text, "6 * 7 answered 42 and is in the history at once", P)
+        finally:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(fd)
+
+
+@case
 def nul_byte_line():
     # A line holding a NUL byte is reported (the text would end there) and skipped; the
     # session goes on: the next line answers 2 + 2 = 4.
