@@ -29,6 +29,22 @@ static const char *did_you_mean(const res_program *p, const char *name, unsigned
     return buf;
 }
 
+/* Whether an unknown name reads like a square's coordinates without its `@` (C5, AB12): one or
+ * two capital letters, then digits. */
+static bool looks_like_square(const char *name)
+{
+    size_t i = 0;
+    if (!name)
+        return false;
+    while (i < 2 && name[i] >= 'A' && name[i] <= 'Z')
+        i++;
+    if (i == 0 || name[i] < '0' || name[i] > '9')
+        return false;
+    while (name[i] >= '0' && name[i] <= '9')
+        i++;
+    return name[i] == '\0';
+}
+
 /* The kinds of global a call may name; an unknown value may be a slip for any global name. */
 #define CALLABLE   ((1u << G_FN) | (1u << G_QUERY) | (1u << G_BUILTIN))
 #define ANY_GLOBAL (~0u)
@@ -154,8 +170,12 @@ static uint32_t name_expr(rctx *c, ast_node *n, uint32_t want)
         return T_ERROR;
     }
     char hint[160];
+    if (looks_like_square(n->name))
+        snprintf(hint, sizeof hint, " (a square is written `@%s`)", n->name);
     res_err(c, E_UNKNOWN_NAME, n->loc, "unknown name `%s`%s", n->name ? n->name : "?",
-            did_you_mean(p, n->name, ANY_GLOBAL, true, hint, sizeof hint));
+            looks_like_square(n->name)
+                ? hint
+                : did_you_mean(p, n->name, ANY_GLOBAL, true, hint, sizeof hint));
     return T_ERROR;
 }
 

@@ -251,6 +251,10 @@ def did_you_mean():
     p = run(["--no-rules", "--load", fx("base.hon"), "eval", "zzzz(1)"])
     check("unknown function or query `zzzz`" in p.stderr and "did you mean" not in p.stderr,
           "no hint when nothing is near", p)
+    # A square's coordinates without their `@` are a name the rules do not declare: the hint
+    # says how a square is written.
+    p = run(["--no-rules", "--load", fx("base.hon"), "eval", "C5"])
+    check("unknown name `C5` (a square is written `@C5`)" in p.stderr, "C5 without its @", p)
 
 
 @case
