@@ -595,6 +595,28 @@ BODY(builtin_sides_of)
     return true;
 }
 
+BODY(builtin_joined_sides)
+{
+    const vlist *given = args[0].u.list;
+    size_t n = given ? given->len : 0;
+    int *sides = state_alloc(x, (n ? n : 1) * sizeof *sides);
+    if (!sides)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!side_arg(x, given->items[i], &sides[i]))
+            return false;
+    const board *bd = x->sc->b;
+    int id = (int)args[1].u.i;
+    size_t k = board_side_runs(bd, id, sides, n, NULL, 0);
+    int *run = k == BOARD_NOMEM ? NULL : state_alloc(x, (k ? k : 1) * sizeof *run);
+    if (k == BOARD_NOMEM)
+        return state_fail(x, E_MEMORY, "out of memory following the runs of a side feature");
+    if (!run)
+        return false;
+    board_side_runs(bd, id, sides, n, run, k);
+    return list_of(x, run, k, T_SIDE, out);
+}
+
 BODY(builtin_side_squares)
 {
     int s0, s1, sqs[2];
