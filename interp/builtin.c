@@ -1,7 +1,7 @@
 /* builtin.c — the built-ins of the language that read the board (language.md §5.3), run by the
  * VM's BOARD instruction (vm.c): squares, units on the board, elevation, terrain elements,
- * features of squares, sides and interspaces, distance, neighbours, directions, the squares
- * within a distance, and traced lines. One C body per BUILTIN_BOARD entry of dsl/builtins.h,
+ * features of squares, sides and interspaces, runs of a side feature (runtime/board.c keeps
+ * them), distance, neighbours, directions, the squares within a distance, and traced lines. One C body per BUILTIN_BOARD entry of dsl/builtins.h,
  * which also builds the dispatch table; the other built-ins (min, max, len, nth...) are
  * instructions of vm.c.
  *
