@@ -177,6 +177,11 @@ BUILTIN_BOARD(SQUARES_WITHIN, "squares_within", builtin_squares_within, SQUARE, 
     SQUARES, "sq, n",
     "every square of the board within `distance` n of sq (sq itself included), in square "
     "order (row by row, A1 first); `[]` for n < 0")
+BUILTIN_BOARD(JOINED_SIDES, "joined_sides", builtin_joined_sides, SIDES, SIDE_FEATURE, NONE,
+    SIDES, "ss, f",
+    "the sides carrying side feature f joined end to end, through sides carrying f, to a side "
+    "of ss that carries it: the whole run of each such side, each run once, in the order of ss "
+    "(`board.md` §3); sides of ss without f add nothing")
 
 /* terrain elements' named values and markers (board.md §2) */
 BUILTIN_BOARD(ELEMENT_NUMBER, "element_number", builtin_element_number, ELEMENT, VALUE_NAME, NONE,

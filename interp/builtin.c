@@ -1,7 +1,7 @@
 /* builtin.c — the built-ins of the language that read the board (language.md §5.3), run by the
  * VM's BOARD instruction (vm.c): squares, units on the board, elevation, terrain elements,
- * features of squares, sides and interspaces, distance, neighbours, directions, the squares
- * within a distance, and traced lines. One C body per BUILTIN_BOARD entry of dsl/builtins.h,
+ * features of squares, sides and interspaces, runs of a side feature (runtime/board.c keeps
+ * them), distance, neighbours, directions, the squares within a distance, and traced lines. One C body per BUILTIN_BOARD entry of dsl/builtins.h,
  * which also builds the dispatch table; the other built-ins (min, max, len, nth...) are
  * instructions of vm.c.
  *
@@ -619,6 +619,28 @@ BODY(builtin_sides_of)
         l->items[i] = (val){ .type = T_SIDE, .u.i = geo_side_of(g, at.a, nesw[i]) };
     out->u.list = l;
     return true;
+}
+
+BODY(builtin_joined_sides)
+{
+    const vlist *given = args[0].u.list;
+    size_t n = given ? given->len : 0;
+    int *sides = state_alloc(x, (n ? n : 1) * sizeof *sides);
+    if (!sides)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!side_arg(x, given->items[i], &sides[i]))
+            return false;
+    const board *bd = x->sc->b;
+    int id = (int)args[1].u.i;
+    size_t k = board_side_runs(bd, id, sides, n, NULL, 0);
+    int *run = k == BOARD_NOMEM ? NULL : state_alloc(x, (k ? k : 1) * sizeof *run);
+    if (k == BOARD_NOMEM)
+        return state_fail(x, E_MEMORY, "out of memory following the runs of a side feature");
+    if (!run)
+        return false;
+    board_side_runs(bd, id, sides, n, run, k);
+    return list_of(x, run, k, T_SIDE, out);
 }
 
 BODY(builtin_side_squares)

@@ -30,6 +30,19 @@ typedef struct unit_pos {
     char *label;
 } unit_pos;
 
+/* The runs of one side feature (board_side_runs), kept until a side feature is put or taken.
+ * Arrays of one slot per side, allocated on the first call; the struct itself is allocated with
+ * the board, so that a const board can still fill it. */
+typedef struct side_runs {
+    int id;         /* the feature whose runs are kept, -1 for none */
+    int nruns;      /* runs found */
+    int *run_of;    /* per side: its run, -1 when it lacks the feature */
+    int *start;     /* run r's sides are sides[start[r] .. start[r + 1]) */
+    int *sides;     /* the sides carrying the feature, run after run */
+    unsigned *seen; /* per run: the stamp of the last call that gave it */
+    unsigned stamp;
+} side_runs;
+
 typedef struct name_entry {
     char *name;
     char symbol;
@@ -50,7 +63,10 @@ struct board {
     int cap_units;
     name_entry *names[BOARD_NKINDS];
     int cap_names[BOARD_NKINDS];
+    side_runs *runs; /* never NULL */
 };
+
+static void runs_release(side_runs *r);
 
 static char *dupstr(const char *s)
 {
@@ -91,7 +107,10 @@ board *board_new(geo_topology topo, int w, int h)
     b->elev = new_ints(n, 0);
     b->elem_at = new_ints(n, -1);
     b->unit_head = new_ints(n, -1);
-    bool ok = b->elev && b->elem_at && b->unit_head;
+    b->runs = mem_calloc(1, sizeof *b->runs);
+    if (b->runs)
+        b->runs->id = -1;
+    bool ok = b->elev && b->elem_at && b->unit_head && b->runs;
     for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++) {
         b->head[p] = new_ints((size_t)b->n_place[p], -1);
         ok = ok && b->head[p];
@@ -116,6 +135,9 @@ void board_free(board *b)
         mem_free(b->elems[i].name);
     mem_free(b->elems);
     mem_free(b->nodes);
+    if (b->runs)
+        runs_release(b->runs);
+    mem_free(b->runs);
     for (int i = 0; i < b->cap_units; i++)
         mem_free(b->units[i].label);
     mem_free(b->units);
@@ -392,6 +414,8 @@ geo_status board_put_at(board *b, board_place where, int index, board_feature f,
                 return GEO_EINVAL;
         }
     }
+    if (where == BOARD_AT_SIDE)
+        b->runs->id = -1;
     int i = list_find(b, head_at(b, where, index), f.id);
     if (i >= 0) {
         b->nodes[i].f = f;
@@ -404,6 +428,8 @@ bool board_take(board *b, board_place where, int index, int id)
 {
     if (!place_ok(b, where, index))
         return false;
+    if (where == BOARD_AT_SIDE)
+        b->runs->id = -1;
     return list_remove(b, head_of(b, where, index), id);
 }
 
@@ -435,6 +461,85 @@ size_t board_features(const board *b, board_place where, int index, board_featur
 bool board_side_has(const board *b, int side, int id, board_feature *out)
 {
     return board_has(b, BOARD_AT_SIDE, side, id, out);
+}
+
+/* Frees the arrays of r (they are allocated again on the next call). */
+static void runs_release(side_runs *r)
+{
+    mem_free(r->run_of);
+    mem_free(r->start);
+    mem_free(r->sides);
+    mem_free(r->seen);
+    r->run_of = r->start = r->sides = NULL;
+    r->seen = NULL;
+    r->id = -1;
+}
+
+/* Finds the runs of side feature id into r (breadth-first from each side not yet in a run, in
+ * side order, the run's own sides array serving as the queue). False when out of memory. */
+static bool runs_build(const board *b, side_runs *r, int id)
+{
+    int n = b->n_place[BOARD_AT_SIDE];
+    if (!r->run_of) {
+        r->run_of = mem_malloc((size_t)n * sizeof *r->run_of);
+        r->start = mem_malloc(((size_t)n + 1) * sizeof *r->start);
+        r->sides = mem_malloc((size_t)n * sizeof *r->sides);
+        r->seen = mem_malloc((size_t)n * sizeof *r->seen);
+        if (!r->run_of || !r->start || !r->sides || !r->seen) {
+            runs_release(r);
+            return false;
+        }
+    }
+    for (int s = 0; s < n; s++)
+        r->run_of[s] = -1;
+    int found = 0;
+    r->nruns = 0;
+    r->start[0] = 0;
+    for (int s = 0; s < n; s++) {
+        if (r->run_of[s] >= 0 || !board_side_has(b, s, id, NULL))
+            continue;
+        r->run_of[s] = r->nruns;
+        r->sides[found++] = s;
+        for (int q = r->start[r->nruns]; q < found; q++) {
+            int meet[6];
+            size_t k = geo_sides_meeting(&b->g, r->sides[q], meet);
+            for (size_t i = 0; i < k; i++)
+                if (r->run_of[meet[i]] < 0 && board_side_has(b, meet[i], id, NULL)) {
+                    r->run_of[meet[i]] = r->nruns;
+                    r->sides[found++] = meet[i];
+                }
+        }
+        r->seen[r->nruns] = 0;
+        r->start[++r->nruns] = found;
+    }
+    r->stamp = 0;
+    r->id = id;
+    return true;
+}
+
+size_t board_side_runs(const board *b, int id, const int *sides, size_t n, int *out, size_t cap)
+{
+    side_runs *r = b->runs;
+    if (id < 0 || id >= BOARD_MAX_ID)
+        return 0;
+    if (r->id != id && !runs_build(b, r, id))
+        return BOARD_NOMEM;
+    if (++r->stamp == 0) { /* the stamp wrapped round: forget every run's old one */
+        for (int i = 0; i < r->nruns; i++)
+            r->seen[i] = 0;
+        r->stamp = 1;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        int run = place_ok(b, BOARD_AT_SIDE, sides[i]) ? r->run_of[sides[i]] : -1;
+        if (run < 0 || r->seen[run] == r->stamp)
+            continue;
+        r->seen[run] = r->stamp;
+        for (int k = r->start[run]; k < r->start[run + 1]; k++, total++)
+            if (total < cap)
+                out[total] = r->sides[k];
+    }
+    return total;
 }
 
 /* ---- units ---- */

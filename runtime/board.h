@@ -132,6 +132,20 @@ size_t board_features(const board *b, board_place where, int index, board_featur
 /* Shorthand for board_has(b, BOARD_AT_SIDE, side, id, out). */
 bool board_side_has(const board *b, int side, int id, board_feature *out);
 
+/* What board_side_runs returns when the runs could not be computed (out of memory). */
+#define BOARD_NOMEM ((size_t)-1)
+
+/* The runs of side feature id touching sides[0..n): a run is a set of sides carrying id joined
+ * end to end (geo_sides_meeting), followed as far as it goes (a connected component). Writes
+ * into out the whole run of each side of `sides` that carries id, each run once: runs in the
+ * order their first side appears in `sides`, a run's sides breadth-first from its
+ * lowest-numbered side. Sides without id, or not sides of the board, add nothing. Returns the
+ * total even when > cap, or BOARD_NOMEM. The runs of one id are kept (computed in time linear
+ * in the board's sides) until a side feature is put or taken, so a call costs the size of its
+ * answer. This is the geometry of a red contour line (BRO.1.1.contour.range); which feature
+ * makes one is the rules' choice. */
+size_t board_side_runs(const board *b, int id, const int *sides, size_t n, int *out, size_t cap);
+
 /* ---- units ---- */
 /* A unit (by unit-pool id, 0..BOARD_MAX_UNITS-1) stands on one square, or on two squares that
  * share a side (a 2-square counter: sq0 is its front, sq1 its rear), or is embarked in another

@@ -323,6 +323,41 @@ bool geo_side_squares(const geo_grid *g, int side, int *a, int *b)
     return true;
 }
 
+size_t geo_sides_meeting(const geo_grid *g, int side, int out[6])
+{
+    int a, b;
+    if (!geo_side_squares(g, side, &a, &b) || a < 0 || b < 0)
+        return 0;
+    size_t n = 0;
+    if (g->topo == GEO_HEX) {
+        /* b lies in direction ring[k] from a; each end of the side is the vertex a and b share
+         * with a's neighbour one step round the ring either way */
+        static const geo_dir ring[6] = { GEO_N, GEO_NE, GEO_SE, GEO_S, GEO_SW, GEO_NW };
+        int k = side % 3;
+        for (int turn = 5; turn <= 7; turn += 2) {
+            int c = geo_neighbour(g, a, ring[(k + turn) % 6]);
+            if (c >= 0) {
+                out[n++] = geo_side_between(g, a, c);
+                out[n++] = geo_side_between(g, b, c);
+            }
+        }
+        return n;
+    }
+    /* b is south of a (horizontal side) or east of it (vertical); the ends lie a quarter turn
+     * either way, where a2 and b2 continue a and b */
+    int d = geo_side_horizontal(g, side) ? GEO_S : GEO_E;
+    for (int turn = 2; turn <= 6; turn += 4) {
+        geo_dir e = (geo_dir)((d + turn) % GEO_NDIRS);
+        int a2 = geo_neighbour(g, a, e), b2 = geo_neighbour(g, b, e);
+        if (a2 >= 0 && b2 >= 0) {
+            out[n++] = geo_side_between(g, a, a2);
+            out[n++] = geo_side_between(g, b, b2);
+            out[n++] = geo_side_between(g, a2, b2);
+        }
+    }
+    return n;
+}
+
 bool geo_side_horizontal(const geo_grid *g, int side)
 {
     return g->topo == GEO_SQUARE && side >= 0 && side < vbase(g);

@@ -120,6 +120,15 @@ bool geo_side_horizontal(const geo_grid *g, int side);
  * corner of square (X, Y); X in 0..w, Y in 0..h), first end top/left. False otherwise. */
 bool geo_side_ends(const geo_grid *g, int side, int *x0, int *y0, int *x1, int *y1);
 
+/* The sides that meet `side` end to end, into out; returns how many (at most 6). At each of the
+ * side's two ends, when every square meeting at that point is on the board, the other sides
+ * meeting there: squares, the 3 others of the 4 sides at an interior grid point; hexes, the 2
+ * others of the 3 sides at a vertex. A border side (a square off the board) meets none. Squares:
+ * horizontal sides list the west end first, vertical ones the south end; hexes, the end
+ * counter-clockwise around the side's first square first. The geometry of a red contour line
+ * (docs/spec/board.md §3, board_side_runs). */
+size_t geo_sides_meeting(const geo_grid *g, int side, int out[6]);
+
 /* ---- interspaces (square boards only) ---- */
 /* An interspace is a grid corner point where up to four squares meet: (X, Y) with X in 0..w,
  * Y in 0..h, index Y*(w+1) + X; interspace (X, Y) is the top-left corner of square (X, Y). */

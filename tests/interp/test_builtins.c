@@ -1,7 +1,7 @@
 /* test_builtins.c — Check tests of the ordered combinations over enums (language.md §3.5, §4:
  * `combine min` / `combine max`, the aggregates min(x in L: e) / max(…) and min(a, b) / max(a, b)
- * over enum members, in declaration order) and of the board built-ins direction(a, b) and
- * squares_within(sq, n) (§5.3) on a tiny board written below.
+ * over enum members, in declaration order) and of the board built-ins direction(a, b),
+ * squares_within(sq, n) and joined_sides(ss, f) (§5.3) on tiny boards written below.
  *
  * Every expected value is worked out in a comment, from the declarations and the board's
  * picture, not pasted from a run.
@@ -178,6 +178,50 @@ START_TEST(squares_within_a_distance)
 }
 END_TEST
 
+/* The tiny board with a ridge (a side feature) along B1/B2, C1/C2 and C2/D2, another on A3/A4
+ * and on E3's east edge, and a wall on D4/E4:
+ *        A  B  C  D  E
+ *   1    .  .  .  .  .
+ *          --- ---
+ *   2    .  .  . |.  .
+ *   3    .  .  .  .  . |
+ *       ---
+ *   4    .  .  .  . |.          */
+static const char *const RIDGES = "terrain open;\nside_feature ridge;\nside_feature wall;\n";
+
+START_TEST(joined_sides_runs)
+{
+    tvm *t = tvm_new(RIDGES);
+    char scn[512];
+    snprintf(scn, sizeof scn, "%sside B1/B2 C1/C2 C2/D2 A3/A4 E3:E ridge\nside D4/E4 wall\n",
+             BOARD);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "ridges.scn", scn, strlen(scn)), HON_OK);
+    /* B1/B2 and C1/C2 meet at the grid point between B1, C1, B2 and C2; C1/C2 and C2/D2 at the
+     * one between C1, D1, C2 and D2: one run, listed breadth-first from its lowest side (B1/B2,
+     * board.md §2: horizontal sides first), whichever of its sides is given */
+    ck_ev(t, "joined_sides([side_between(@C2, @D2)], ridge)", "[B1/B2, C1/C2, C2/D2]");
+    ck_ev(t, "joined_sides([side_between(@B2, @B1)], ridge)", "[B1/B2, C1/C2, C2/D2]");
+    /* B2's own sides: only its north one carries a ridge */
+    ck_ev(t, "joined_sides(sides_of(@B2), ridge)", "[B1/B2, C1/C2, C2/D2]");
+    /* A3/A4: its west end is on the board's edge, nothing with a ridge at its east end */
+    ck_ev(t, "joined_sides([side_between(@A3, @A4)], ridge)", "[A3/A4]");
+    /* a border side joins nothing */
+    ck_ev(t, "joined_sides(sides_of(@E3), ridge)", "[E3:E]");
+    /* each run once, in the order of the sides given; a side without the feature adds nothing */
+    ck_ev(t,
+          "joined_sides([side_between(@A3, @A4), side_between(@D4, @E4), side_between(@C1, @C2), "
+          "side_between(@B1, @B2)], ridge)",
+          "[A3/A4, B1/B2, C1/C2, C2/D2]");
+    ck_ev(t, "joined_sides([side_between(@D4, @E4)], ridge)", "[]");
+    ck_ev(t, "joined_sides([side_between(@D4, @E4)], wall)", "[D4/E4]");
+    ck_ev(t, "joined_sides([], ridge)", "[]");
+    tvm_free(t);
+    t = tvm_new(RIDGES);
+    ck_ev(t, "joined_sides([], ridge)", "E212");
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("builtins");
@@ -188,6 +232,7 @@ int main(void)
     tcase_add_test(tc, direction_between_squares);
     tcase_add_test(tc, direction_on_hexes);
     tcase_add_test(tc, squares_within_a_distance);
+    tcase_add_test(tc, joined_sides_runs);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

@@ -1,6 +1,7 @@
 /* tests/runtime/test_board.c — Check tests of runtime/board.{c,h}: board bounds, elevation,
  * terrain elements (membership, corners, outline), features on squares, sides and interspaces
- * (set semantics, facing checks), units on one or two squares, embarking, display names.
+ * (set semantics, facing checks), runs of a side feature joined end to end, units on one or
+ * two squares, embarking, display names.
  * Expected values are reasoned in the comments; geometry indexes come from geo.h.
  */
 #include <check.h>
@@ -220,6 +221,78 @@ START_TEST(features)
 }
 END_TEST
 
+/* The side between two named squares of b. */
+static int side(const board *b, const char *p, const char *q)
+{
+    int s = geo_side_between(board_grid(b), sq(b, p), sq(b, q));
+    ck_assert_msg(s >= 0, "no side %s/%s", p, q);
+    return s;
+}
+
+START_TEST(side_runs)
+{
+    /* 5x4 squares, feature 1 (a ridge) on B1/B2, C1/C2 and C2/D2: B1/B2 and C1/C2 meet at the
+     * grid point below-right of B1 (B1, C1, B2, C2 all on the board), C1/C2 and C2/D2 at the one
+     * below-right of C1: one run. A3/A4 alone: its west end is on the board's edge and nothing
+     * at its east end carries a ridge. */
+    board *b = board_new(GEO_SQUARE, 5, 4);
+    int b12 = side(b, "B1", "B2"), c12 = side(b, "C1", "C2"), cd2 = side(b, "C2", "D2");
+    int a34 = side(b, "A3", "A4");
+    int ridge[] = { b12, c12, cd2, a34 };
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, ridge[i], (board_feature){ 1, 0, -1 }),
+                         GEO_OK);
+    int out[8];
+    /* the run, breadth-first from its lowest side (B1/B2: horizontal sides come first, row 1
+     * before row 2... B1/B2 is 1*5+1 = 6, C1/C2 7, C2/D2 a vertical one) */
+    int given[] = { cd2 };
+    ck_assert_uint_eq(board_side_runs(b, 1, given, 1, out, 8), 3);
+    ck_assert_int_eq(out[0], b12);
+    ck_assert_int_eq(out[1], c12);
+    ck_assert_int_eq(out[2], cd2);
+    /* the total even when it does not fit */
+    ck_assert_uint_eq(board_side_runs(b, 1, given, 1, out, 1), 3);
+    ck_assert_int_eq(out[0], b12);
+    /* each run once, in the order of the given sides; sides without the feature, off the
+     * board, or another feature add nothing */
+    int several[] = { a34, side(b, "D4", "E4"), c12, 9999, b12, -1 };
+    ck_assert_uint_eq(board_side_runs(b, 1, several, 6, out, 8), 4);
+    ck_assert_int_eq(out[0], a34);
+    ck_assert_int_eq(out[1], b12);
+    ck_assert_uint_eq(board_side_runs(b, 2, several, 6, out, 8), 0);
+    ck_assert_uint_eq(board_side_runs(b, -1, several, 6, out, 8), 0);
+    /* taking C1/C2 away splits the run (the kept runs are dropped with any side change) */
+    ck_assert(board_take(b, BOARD_AT_SIDE, c12, 1));
+    ck_assert_uint_eq(board_side_runs(b, 1, given, 1, out, 8), 1);
+    ck_assert_int_eq(out[0], cd2);
+    /* putting it back as feature 2 leaves feature 1's runs split; asking for 2 and then 1 again
+     * keeps the answers right */
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, c12, (board_feature){ 2, 0, -1 }), GEO_OK);
+    ck_assert_uint_eq(board_side_runs(b, 2, &c12, 1, out, 8), 1);
+    ck_assert_uint_eq(board_side_runs(b, 1, &b12, 1, out, 8), 1);
+    ck_assert_int_eq(out[0], b12);
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, c12, (board_feature){ 1, 0, -1 }), GEO_OK);
+    ck_assert_uint_eq(board_side_runs(b, 1, &b12, 1, out, 8), 3);
+    board_free(b);
+
+    /* hexes: three sides meet at a vertex. At the vertex between B2's N and NE sides, B2, its N
+     * neighbour B1 and its NE neighbour meet: B2/B1 and B1/NE are joined there; B2's S side is
+     * across the hex from its N side and joins neither. */
+    b = board_new(GEO_HEX, 4, 4);
+    const geo_grid *g = board_grid(b);
+    int b2 = sq(b, "B2"), ne = geo_neighbour(g, b2, GEO_NE), s2 = geo_neighbour(g, b2, GEO_S);
+    int n_side = side(b, "B2", "B1"), top = geo_side_between(g, sq(b, "B1"), ne);
+    int s_side = geo_side_between(g, b2, s2);
+    int hex[] = { n_side, top, s_side };
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, hex[i], (board_feature){ 1, 0, -1 }), GEO_OK);
+    ck_assert_uint_eq(board_side_runs(b, 1, &n_side, 1, out, 8), 2);
+    ck_assert((out[0] == n_side && out[1] == top) || (out[0] == top && out[1] == n_side));
+    ck_assert_uint_eq(board_side_runs(b, 1, &s_side, 1, out, 8), 1);
+    board_free(b);
+}
+END_TEST
+
 START_TEST(units)
 {
     board *b = board_new(GEO_SQUARE, 6, 6);
@@ -309,6 +382,7 @@ int main(void)
     tcase_add_test(tc, elements);
     tcase_add_test(tc, features);
     tcase_add_test(tc, element_values_and_markers);
+    tcase_add_test(tc, side_runs);
     tcase_add_test(tc, units);
     tcase_add_test(tc, names);
     suite_add_tcase(s, tc);

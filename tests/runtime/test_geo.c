@@ -1,5 +1,5 @@
 /* tests/runtime/test_geo.c — Check tests of runtime/geo.{c,h}: coordinate names, neighbours and
- * distance on squares and hexes, sides and interspaces, line tracing (supercover with corner
+ * distance on squares and hexes, sides (and those meeting end to end) and interspaces, line tracing (supercover with corner
  * touches), side of a line, the Bresenham walk and elevation changes along a line.
  * Every expected value is worked out by hand in the comments next to it (docs/spec/board.md
  * states the conventions: A1 top-left, Chebyshev distance, odd-q hexes, doubled coordinates).
@@ -273,6 +273,69 @@ START_TEST(interspace_block)
     ck_assert_uint_eq(geo_interspace_block(&G8x6, 11, 0, out, 64), 0);
     ck_assert_uint_eq(geo_interspace_block(&G8x6, 9 * 7, 1, out, 64), 0);
     ck_assert_uint_eq(geo_interspace_block(&G8x6, 11, 2, out, 2), 12);
+}
+END_TEST
+
+/* Whether side s is among the n sides of l. */
+static bool has_side(const int *l, size_t n, int s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (l[i] == s)
+            return true;
+    return false;
+}
+
+START_TEST(sides_meeting)
+{
+    const geo_grid *g = &G8x6;
+    int out[6];
+    /* C2/C3 (side 18, horizontal): its west end is the grid point of B2, C2, B3, C3 (the others
+     * there: B2/C2 = 56 + 9 + 2 = 67, B3/C3 = 56 + 18 + 2 = 76, B2/B3 = 2*8 + 1 = 17), its east
+     * end that of C2, D2, C3, D3 (C2/D2 68, C3/D3 77, D2/D3 19) */
+    ck_assert_uint_eq(geo_sides_meeting(g, 18, out), 6);
+    int c23[6] = { 67, 76, 17, 68, 77, 19 };
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(out[i], c23[i]);
+    /* C2/D2 (68, vertical): south end (C3/C2 18, D3/D2 19, C3/D3 77), then north end (C1/C2
+     * 10, D1/D2 11, C1/D1 56 + 3 = 59) */
+    ck_assert_uint_eq(geo_sides_meeting(g, 68, out), 6);
+    int cd2[6] = { 18, 19, 77, 10, 11, 59 };
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(out[i], cd2[i]);
+    /* A1/A2 (8): its west end is on the board's edge; east: A1/B1 57, A2/B2 66, B1/B2 9 */
+    ck_assert_uint_eq(geo_sides_meeting(g, 8, out), 3);
+    ck_assert_int_eq(out[0], 57);
+    ck_assert_int_eq(out[1], 66);
+    ck_assert_int_eq(out[2], 9);
+    /* a border side (the top of A1) and a non-side meet none */
+    ck_assert_uint_eq(geo_sides_meeting(g, 0, out), 0);
+    ck_assert_uint_eq(geo_sides_meeting(g, 9999, out), 0);
+    /* squares and hexes: meeting is symmetric, and a side meeting s is another side whose
+     * squares and s's all touch one another (distance 1): the 2x2 block around a grid point,
+     * the 3 hexes around a vertex */
+    geo_grid hex = { 6, 5, GEO_HEX };
+    const geo_grid *grids[2] = { g, &hex };
+    for (int k = 0; k < 2; k++)
+        for (int s = 0; s < geo_side_count(grids[k]); s++) {
+            size_t n = geo_sides_meeting(grids[k], s, out);
+            int a, b;
+            geo_side_squares(grids[k], s, &a, &b);
+            for (size_t i = 0; i < n; i++) {
+                int back[6], c, d;
+                ck_assert(has_side(back, geo_sides_meeting(grids[k], out[i], back), s));
+                geo_side_squares(grids[k], out[i], &c, &d);
+                ck_assert_int_ne(out[i], s);
+                int four[4] = { a, b, c, d };
+                for (int p = 0; p < 4; p++)
+                    for (int q = 0; q < 4; q++)
+                        ck_assert_int_le(geo_distance(grids[k], four[p], four[q]), 1);
+            }
+        }
+    /* hexes: a side between two hexes away from the edge meets 2 sides at each end */
+    int c3 = sq(&hex, "C3");
+    ck_assert_uint_eq(geo_sides_meeting(&hex, geo_side_of(&hex, c3, GEO_N), out), 4);
+    ck_assert_uint_eq(geo_sides_meeting(&hex, geo_side_of(&hex, c3, GEO_SW), out), 4);
+    ck_assert_uint_eq(geo_sides_meeting(&hex, geo_side_of(&hex, 0, GEO_N), out), 0);
 }
 END_TEST
 
@@ -558,6 +621,7 @@ int main(void)
     tcase_add_test(tc, hex_neighbours_distance);
     tcase_add_test(tc, square_sides);
     tcase_add_test(tc, hex_sides);
+    tcase_add_test(tc, sides_meeting);
     tcase_add_test(tc, interspaces);
     tcase_add_test(tc, interspace_block);
     tcase_add_test(tc, trace_horizontal_vertical);
