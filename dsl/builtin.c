@@ -130,25 +130,26 @@ static uint32_t has_expr(rctx *c, ast_node *n)
     return T_BOOL;
 }
 
-/* element_number(e, v): v is the bare name of a `value` declaration, which reaches the VM as
- * its slot number (the id the board keys an element's named values by, scene.c). */
-static uint32_t value_name_arg(rctx *c, ast_node *n)
+/* element_number(e, v), mine_counter_has(n, v), mine_counter_value(n, v): the first argument
+ * is of type `first`; v is the bare name of a `value` declaration, which reaches the VM as its
+ * slot number (the id the board keys named values by, scene.c). The call has type `result`. */
+static uint32_t value_name_arg(rctx *c, ast_node *n, uint32_t first, uint32_t result)
 {
     res_program *p = c->p;
     ast_node *v = n->list.items[1];
-    expr_check(c, n->list.items[0], T_ELEMENT);
+    expr_check(c, n->list.items[0], first);
     name_ent *s = v->kind == AST_NAME && !scope_find_local(c, v->name)
                       ? model_find_name(p->names->slots, v->name)
                       : NULL;
     if (!s) {
         res_err(c, E_TYPE, v->loc, "%s() takes the name of a `value` declaration as argument 2",
                 n->name);
-        return T_INT;
+        return result;
     }
     v->an.sym_kind = SYM_MEMBER;
     v->an.sym = (uint32_t)s->id;
     v->an.type = T_INT;
-    return T_INT;
+    return result;
 }
 
 uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
@@ -181,7 +182,9 @@ uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
     }
     case RES_BI_HAS_ABILITY:
     case RES_BI_HAS_MARKER: return has_expr(c, n);
-    case RES_BI_ELEMENT_NUMBER: return value_name_arg(c, n);
+    case RES_BI_ELEMENT_NUMBER: return value_name_arg(c, n, T_ELEMENT, T_INT);
+    case RES_BI_MINE_COUNTER_HAS: return value_name_arg(c, n, T_INT, T_BOOL);
+    case RES_BI_MINE_COUNTER_VALUE: return value_name_arg(c, n, T_INT, T_INT);
     case RES_BI_NTH: {
         uint32_t t = expr_infer(c, a[0], T_NONE);
         expr_check(c, a[1], T_INT);

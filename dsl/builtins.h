@@ -183,11 +183,19 @@ BUILTIN_BOARD(JOINED_SIDES, "joined_sides", builtin_joined_sides, SIDES, SIDE_FE
     "of ss that carries it: the whole run of each such side, each run once, in the order of ss "
     "(`board.md` §3); sides of ss without f add nothing")
 
-/* terrain elements' named values and markers (board.md §2) */
+/* terrain elements' and numbered mine counters' named values, elements' markers (board.md §2) */
 BUILTIN_BOARD(ELEMENT_NUMBER, "element_number", builtin_element_number, ELEMENT, VALUE_NAME, NONE,
     INT, "e, v",
     "the element's value v (a name declared with `value`, given on its `element` line as "
     "`values v=N`), 0 when it has none")
+BUILTIN_BOARD(MINE_COUNTER_HAS, "mine_counter_has", builtin_mine_counter_has, INT, VALUE_NAME,
+    NONE, BOOL, "n, v",
+    "whether the scenario's `mine_counter n` line gives value v (a name declared with "
+    "`value`); false with no board loaded")
+BUILTIN_BOARD(MINE_COUNTER_VALUE, "mine_counter_value", builtin_mine_counter_value, INT,
+    VALUE_NAME, NONE, INT, "n, v",
+    "the value v the scenario's `mine_counter n` line gives (1 for a name without `=N`), 0 "
+    "when it gives none or no board is loaded")
 BUILTIN_BOARD(ELEMENT_MARKERS, "element_markers", builtin_element_markers, ELEMENT, MARKER, NONE,
     INT, "e, m",
     "how many markers m element e carries (a building's Destruction markers...)")

@@ -523,6 +523,29 @@ BODY(builtin_element_number)
     return element_item(x, BOARD_AT_ELEMENT_VALUE, at.a, args[1].u.i, out);
 }
 
+/* The named value id of the scenario's `mine_counter n` line into *f; false when it gives none
+ * (or n is not a counter number the board keeps, or no board is loaded). */
+static bool mine_counter_item(vm_ctx *x, const val *args, board_feature *f)
+{
+    int64_t n = args[0].u.i, id = args[1].u.i;
+    return x->sc && n >= 0 && n < BOARD_MAX_NUMBER && id >= 0 && id < BOARD_MAX_ID &&
+           board_has(x->sc->b, BOARD_AT_NUMBERED, (int)n, (int)id, f);
+}
+
+BODY(builtin_mine_counter_has)
+{
+    board_feature f;
+    out->u.i = mine_counter_item(x, args, &f);
+    return true;
+}
+
+BODY(builtin_mine_counter_value)
+{
+    board_feature f;
+    out->u.i = mine_counter_item(x, args, &f) ? f.value : 0;
+    return true;
+}
+
 BODY(builtin_element_markers)
 {
     return element_item(x, BOARD_AT_ELEMENT_MARKER, at.a, args[1].u.i, out);
@@ -814,7 +837,9 @@ static bool (*const runners[RES_BI_COUNT])(vm_ctx *x, const val *args, val *out)
 bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
 {
     (void)n;
-    if (!x->sc || b >= RES_BI_COUNT || !runners[b])
+    /* With no board there is no mine_counter line: the rule files' counters answer. */
+    bool boardless = b == RES_BI_MINE_COUNTER_HAS || b == RES_BI_MINE_COUNTER_VALUE;
+    if ((!x->sc && !boardless) || b >= RES_BI_COUNT || !runners[b])
         return fail_call(x, b);
     return runners[b](x, args, out);
 }

@@ -54,7 +54,7 @@ struct board {
     int *elem_at; /* w*h, -1 */
     element *elems;
     int n_elems, cap_elems;
-    int *head[BOARD_AT_ELEMENT_VALUE]; /* per square / side / interspace: first node or -1 */
+    int *head[BOARD_AT_ELEMENT_VALUE]; /* per square / side / interspace / number: first node */
     int n_place[BOARD_NPLACES];
     int *unit_head; /* per square: first node of its unit list */
     node *nodes;
@@ -104,6 +104,7 @@ board *board_new(geo_topology topo, int w, int h)
     b->n_place[BOARD_AT_SQUARE] = (int)n;
     b->n_place[BOARD_AT_SIDE] = geo_side_count(&b->g);
     b->n_place[BOARD_AT_INTERSPACE] = geo_interspace_count(&b->g);
+    b->n_place[BOARD_AT_NUMBERED] = BOARD_MAX_NUMBER;
     b->elev = new_ints(n, 0);
     b->elem_at = new_ints(n, -1);
     b->unit_head = new_ints(n, -1);

@@ -19,6 +19,8 @@ typedef struct board board;
 
 /* Largest id of a terrain type, feature, marker, counter or army the board accepts, plus one. */
 #define BOARD_MAX_ID 4096
+/* Largest number of a numbered interspace counter (a mine counter's) plus one. */
+#define BOARD_MAX_NUMBER 1024
 /* Largest unit id plus one. */
 #define BOARD_MAX_UNITS 65536
 
@@ -30,7 +32,10 @@ typedef struct board_feature {
     int facing; /* a square the feature faces toward (one of a side's two squares), or -1 */
 } board_feature;
 
-/* Where a feature sits. The last two places are kept by each terrain element (the index is
+/* Where a feature sits. BOARD_AT_NUMBERED holds what a scenario declares about its numbered
+ * interspace counters (`mine_counter 2 ...`: the index is the number an interspace item
+ * carries, 0..BOARD_MAX_NUMBER-1; id: a value name declared in .hon; value: the number). The
+ * last two places are kept by each terrain element (the index is
  * the element id): its named values (id: a value name declared in .hon, such as a building's
  * Structure points apart from its Defensive Bonus; value: the number) and its markers (id: a
  * marker id; value: how many, at least 1: taking the last one is board_take). */
@@ -38,6 +43,7 @@ typedef enum board_place {
     BOARD_AT_SQUARE = 0,
     BOARD_AT_SIDE,
     BOARD_AT_INTERSPACE,
+    BOARD_AT_NUMBERED,
     BOARD_AT_ELEMENT_VALUE,
     BOARD_AT_ELEMENT_MARKER,
     BOARD_NPLACES
@@ -112,7 +118,8 @@ size_t board_element_outline(const board *b, int elem, int *out, size_t cap);
 /* ---- features on squares, sides and interspaces; values and markers of elements ---- */
 /* Each place holds a set of features keyed by id: putting an id already there replaces its
  * value and facing. index is a square, a side or an interspace index (geo.h), or an element
- * id for BOARD_AT_ELEMENT_VALUE and BOARD_AT_ELEMENT_MARKER. */
+ * id for BOARD_AT_ELEMENT_VALUE and BOARD_AT_ELEMENT_MARKER, a counter number for
+ * BOARD_AT_NUMBERED. */
 
 /* Puts f at (where, index). GEO_ERANGE for a bad index or id; GEO_EINVAL for a side feature
  * facing a square that is not one of the side's two squares (or any facing not on the board);

@@ -2,7 +2,7 @@
  *
  * Two passes. Pass 1 (here) reads the file line by line: the directives that shape the board
  * (size, topology, legend, map, elevation, title, cites, colours) are read at once; the others
- * (element, side, interspace, square, unit) are remembered and applied in pass 2
+ * (element, side, interspace, square, mine_counter, unit) are remembered and applied in pass 2
  * (scenario_place.c), in that order, once the board exists, so lines may come in any order.
  * Errors are collected, then sorted by position. Format and E3xx codes: docs/spec/board.md.
  */
@@ -531,7 +531,7 @@ static void pass1(loader *l)
             blk = do_grid_start(l, &lr, false);
         else if (text_tok_is(&l->toks[0], "side") || text_tok_is(&l->toks[0], "interspace") ||
                  text_tok_is(&l->toks[0], "square") || text_tok_is(&l->toks[0], "element") ||
-                 text_tok_is(&l->toks[0], "unit")) {
+                 text_tok_is(&l->toks[0], "unit") || text_tok_is(&l->toks[0], "mine_counter")) {
             if (!l->have_size)
                 text_tok_error(l, E_SCN_SIZE, lr.no, &l->toks[0],
                                "'%.*s' needs the board size first ('size W x H')", l->toks[0].len,
@@ -546,7 +546,7 @@ static void pass1(loader *l)
                 l, E_SCN_SYNTAX, lr.no, &l->toks[0],
                 "unknown directive '%.*s' (expected scenario, cite, "
                 "topology, size, legend, map, elevation, element, side, interspace, square, "
-                "unit or colour)",
+                "mine_counter, unit or colour)",
                 l->toks[0].len, l->toks[0].s);
     }
 }

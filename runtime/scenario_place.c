@@ -1,6 +1,7 @@
 /* runtime/scenario_place.c — pass 2 of the scenario loader: builds the board once pass 1
  * (scenario.c) has read its size, legend, map and elevation; applies the map, then the lines
- * pass 1 deferred, in this order: elements, then sides, interspaces and squares, then units
+ * pass 1 deferred, in this order: elements, then sides, interspaces, squares and what the
+ * numbered mine counters are (values kept by board.h's BOARD_AT_NUMBERED), then units
  * (so a unit may stand in an element declared anywhere in the file).
  */
 #include <stdio.h>
@@ -149,6 +150,7 @@ typedef struct item {
     long value;
 } item;
 
+static const char *const NO_STOP[] = { NULL };
 static const char *const FACING_STOP[] = { "facing", NULL };
 static const char *const ELEMENT_STOPS[] = { "facing", "value", "values", "with", NULL };
 
@@ -660,6 +662,36 @@ out:
     mem_free(at.v);
 }
 
+/* mine_counter N VALUE[=INT]... : what the counter numbered N (`interspace SQ mine=N`) is on
+ * this board, as named values of .hon (a name without `=INT` is 1: the counter's kind). */
+static void do_mine_counter(loader *l, const line_ref *lr)
+{
+    int line = lr->no, i = 2;
+    long n = 0;
+    item vals[32];
+    int nvals = 0;
+    if (l->ntok < 3) {
+        text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[l->ntok - 1],
+                       "expected 'mine_counter N NAME[=INT]...'");
+        return;
+    }
+    if (!text_int(l, line, &l->toks[1], 1, BOARD_MAX_NUMBER - 1, &n))
+        return;
+    if (board_features(l->b, BOARD_AT_NUMBERED, (int)n, NULL, 0) > 0) {
+        text_tok_error(l, E_SCN_DUPLICATE, line, &l->toks[1], "mine counter %ld declared twice", n);
+        return;
+    }
+    if (!parse_items(l, line, &i, BOARD_VALUE_NAME, vals, &nvals, 32, NO_STOP, 1))
+        return;
+    for (int k = 0; k < nvals; k++) {
+        board_feature f = { .id = vals[k].id, .value = (int)vals[k].value, .facing = -1 };
+        if (board_put(l->b, BOARD_AT_NUMBERED, (int)n, f) != GEO_OK) {
+            text_oom(l);
+            return;
+        }
+    }
+}
+
 static bool push_unit(loader *l, scn_unit *u)
 {
     scenario *s = l->s;
@@ -858,9 +890,9 @@ void place_board(loader *l)
     }
     l->s->symbols[n] = '\0';
     apply_map(l);
-    static const char *ORDER[3][3] = { { "element", NULL, NULL },
-                                       { "side", "interspace", "square" },
-                                       { "unit", NULL, NULL } };
+    static const char *ORDER[3][4] = { { "element", NULL, NULL, NULL },
+                                       { "side", "interspace", "square", "mine_counter" },
+                                       { "unit", NULL, NULL, NULL } };
     for (int phase = 0; phase < 3 && !l->oom && !l->stopped; phase++) {
         if (phase == 1)
             auto_elements(l);
@@ -870,7 +902,7 @@ void place_board(loader *l)
                 continue;
             const tok *kw = &l->toks[0];
             bool mine = false;
-            for (int j = 0; j < 3; j++)
+            for (int j = 0; j < 4; j++)
                 mine = mine || (ORDER[phase][j] && text_tok_is(kw, ORDER[phase][j]));
             if (!mine)
                 continue;
@@ -882,6 +914,8 @@ void place_board(loader *l)
                 do_place(l, lr, true);
             else if (text_tok_is(kw, "square"))
                 do_place(l, lr, false);
+            else if (text_tok_is(kw, "mine_counter"))
+                do_mine_counter(l, lr);
             else
                 do_unit(l, lr);
         }
