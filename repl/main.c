@@ -101,7 +101,8 @@ static const char usage_text[] =
     "  --seconds S             the time budget (60; --variants: 5 for each reading)\n"
     "  --seed N                the random boards' seed (0)\n"
     "  --witness FILE          write the witness board (.scn) and its picture (.svg)\n\n"
-    "Options:\n"
+    "Options (before the command; the long ones also after its arguments, except for\n"
+    "diff and snapshot; '--' ends them):\n"
     "  --rules DIR             load DIR's .hon files instead of the bundled rules (repeatable)\n"
     "  --no-rules              load no bundled rules\n"
     "  --load FILE             load FILE after the rules (repeatable)\n"
@@ -138,30 +139,84 @@ static int usage_error(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-/* Parses the global options into o; *optind_out is the index of the first non-option.
- * Returns -1 to go on, or an exit status (0 for --help/--version, 2 for a usage error). */
+static const struct option longopts[] = {
+    { "edition", required_argument, NULL, OPT_EDITION },
+    { "variant", required_argument, NULL, OPT_VARIANT },
+    { "json", no_argument, NULL, OPT_JSON },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "rules", required_argument, NULL, OPT_RULES },
+    { "no-rules", no_argument, NULL, OPT_NO_RULES },
+    { "load", required_argument, NULL, OPT_LOAD },
+    { "board", required_argument, NULL, OPT_BOARD },
+    { "bail", no_argument, NULL, OPT_BAIL },
+    { "max-steps", required_argument, NULL, OPT_MAX_STEPS },
+    { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+    { "max-list", required_argument, NULL, OPT_MAX_LIST },
+    { "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* Applies global option c (an OPT_* value) with its argument arg (borrowed; NULL for an option
+ * without one) to o. Returns -1 to go on, or the usage exit status for a malformed value. */
+static int apply_option(cli_opts *o, int c, char *arg)
+{
+    switch (c) {
+    case OPT_EDITION: o->edition = arg; break;
+    case OPT_VARIANT: {
+        char *eq = strchr(arg, '=');
+        if (!eq || eq == arg || !eq[1])
+            return usage_error("--variant takes NAME=READING, not '%s'", arg);
+        *eq = '\0';
+        o->variants[o->n_variants].name = arg;
+        o->variants[o->n_variants++].reading = eq + 1;
+        break;
+    }
+    case OPT_JSON: o->json = true; break;
+    case OPT_SEED:
+        if (!cli_parse_seed(arg, &o->seed))
+            return usage_error("--seed takes a non-negative integer, not '%s'", arg);
+        o->seed_set = true;
+        break;
+    case OPT_RULES: o->rule_dirs[o->n_rule_dirs++] = arg; break;
+    case OPT_NO_RULES: o->no_rules = true; break;
+    case OPT_LOAD: o->loads[o->n_loads++] = arg; break;
+    case OPT_BOARD: o->board = arg; break;
+    case OPT_BAIL: o->bail = true; break;
+    default: {
+        static const char *const names[] = { "--max-steps", "--max-depth", "--max-list",
+                                             "--max-memory" };
+        hon_cap cap = (hon_cap)(HON_CAP_STEPS + (c - OPT_MAX_STEPS));
+        uint64_t v;
+        if (!cli_parse_cap(cap, arg, &v) || (cap == HON_CAP_DEPTH && v > 1000) ||
+            (cap == HON_CAP_MEMORY && v && v < (1u << 20)))
+            return usage_error("%s takes %s, not '%s'", names[c - OPT_MAX_STEPS],
+                               cap == HON_CAP_DEPTH    ? "a number from 0 to 1000"
+                               : cap == HON_CAP_MEMORY ? "0 or a size of at least 1M"
+                                                       : "a non-negative integer",
+                               arg);
+        if (cap == HON_CAP_STEPS)
+            o->step_budget = v;
+        else if (cap == HON_CAP_DEPTH)
+            o->max_depth = (unsigned)v;
+        else if (cap == HON_CAP_LIST)
+            o->max_list = v;
+        else
+            o->max_memory = v;
+        break;
+    }
+    }
+    return -1;
+}
+
+/* Parses the global options before the command into o; *optind_out is the index of the first
+ * non-option. Returns -1 to go on, or an exit status (0 for --help/--version, 2 for a usage
+ * error). */
 static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
 {
-    static const struct option longopts[] = {
-        { "edition", required_argument, NULL, OPT_EDITION },
-        { "variant", required_argument, NULL, OPT_VARIANT },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "seed", required_argument, NULL, OPT_SEED },
-        { "rules", required_argument, NULL, OPT_RULES },
-        { "no-rules", no_argument, NULL, OPT_NO_RULES },
-        { "load", required_argument, NULL, OPT_LOAD },
-        { "board", required_argument, NULL, OPT_BOARD },
-        { "bail", no_argument, NULL, OPT_BAIL },
-        { "max-steps", required_argument, NULL, OPT_MAX_STEPS },
-        { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
-        { "max-list", required_argument, NULL, OPT_MAX_LIST },
-        { "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { NULL, 0, NULL, 0 },
-    };
     size_t max = argc > 0 ? (size_t)argc : 1;
-    int c;
+    int c, rc;
 
     o->rule_dirs = calloc(max, sizeof *o->rule_dirs);
     o->loads = calloc(max, sizeof *o->loads);
@@ -173,61 +228,62 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_EDITION: o->edition = optarg; break;
-        case OPT_VARIANT: {
-            char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg || !eq[1])
-                return usage_error("--variant takes NAME=READING, not '%s'", optarg);
-            *eq = '\0';
-            o->variants[o->n_variants].name = optarg;
-            o->variants[o->n_variants++].reading = eq + 1;
-            break;
-        }
-        case OPT_JSON: o->json = true; break;
-        case OPT_SEED:
-            if (!cli_parse_seed(optarg, &o->seed))
-                return usage_error("--seed takes a non-negative integer, not '%s'", optarg);
-            o->seed_set = true;
-            break;
-        case OPT_RULES: o->rule_dirs[o->n_rule_dirs++] = optarg; break;
-        case OPT_NO_RULES: o->no_rules = true; break;
-        case OPT_LOAD: o->loads[o->n_loads++] = optarg; break;
-        case OPT_BOARD: o->board = optarg; break;
-        case OPT_BAIL: o->bail = true; break;
-        case OPT_MAX_STEPS:
-        case OPT_MAX_DEPTH:
-        case OPT_MAX_LIST:
-        case OPT_MAX_MEMORY: {
-            static const char *const names[] = { "--max-steps", "--max-depth", "--max-list",
-                                                 "--max-memory" };
-            hon_cap cap = (hon_cap)(HON_CAP_STEPS + (c - OPT_MAX_STEPS));
-            uint64_t v;
-            if (!cli_parse_cap(cap, optarg, &v) || (cap == HON_CAP_DEPTH && v > 1000) ||
-                (cap == HON_CAP_MEMORY && v && v < (1u << 20)))
-                return usage_error("%s takes %s, not '%s'", names[c - OPT_MAX_STEPS],
-                                   cap == HON_CAP_DEPTH    ? "a number from 0 to 1000"
-                                   : cap == HON_CAP_MEMORY ? "0 or a size of at least 1M"
-                                                           : "a non-negative integer",
-                                   optarg);
-            if (cap == HON_CAP_STEPS)
-                o->step_budget = v;
-            else if (cap == HON_CAP_DEPTH)
-                o->max_depth = (unsigned)v;
-            else if (cap == HON_CAP_LIST)
-                o->max_list = v;
-            else
-                o->max_memory = v;
-            break;
-        }
         case 'h': fputs(usage_text, stdout); return 0;
         case 'V': printf("hon %s\n", hon_version()); return 0;
         case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        case '?': return usage_error("unknown option '%s'", argv[optind - 1]);
+        default:
+            if ((rc = apply_option(o, c, optarg)) >= 0)
+                return rc;
         }
     }
-    if (o->no_rules && o->n_rule_dirs)
-        return usage_error("%s", "--no-rules and --rules exclude each other");
     *optind_out = optind;
+    return -1;
+}
+
+/* Takes the global options written after a command's arguments (`hon eval EXPR --board B`):
+ * each argument spelt `--NAME` or `--NAME=VALUE` for a global option NAME is applied to o and
+ * removed from args (*n shrinks); any other argument stays, so an expression such as `-1` is
+ * never an option; `--` ends the options (it is removed, what follows stays as written). `--help`
+ * there is left to the caller (*help set). Returns -1 to go on, or the usage exit status. */
+static int take_trailing_options(cli_opts *o, char **args, int *n, bool *help)
+{
+    int kept = 0, i = 0;
+    for (; i < *n; i++) {
+        char *a = args[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        const struct option *opt = NULL;
+        size_t len = strcspn(a + 2, "=");
+        if (a[0] == '-' && a[1] == '-')
+            for (const struct option *p = longopts; p->name && !opt; p++)
+                if (strlen(p->name) == len && strncmp(p->name, a + 2, len) == 0)
+                    opt = p;
+        if (!opt) {
+            args[kept++] = a;
+            continue;
+        }
+        char *val = a[2 + len] == '=' ? a + 3 + len : NULL;
+        if (opt->has_arg == no_argument && val)
+            return usage_error("option '--%s' takes no value", opt->name);
+        if (opt->has_arg == required_argument && !val) {
+            if (i + 1 >= *n)
+                return usage_error("option '%s' needs an argument", a);
+            val = args[++i];
+        }
+        if (opt->val == 'h' || opt->val == 'V') {
+            *help = true;
+            continue;
+        }
+        int rc = apply_option(o, opt->val, val);
+        if (rc >= 0)
+            return rc;
+    }
+    while (i < *n)
+        args[kept++] = args[i++];
+    *n = kept;
     return -1;
 }
 
@@ -417,6 +473,16 @@ int main(int argc, char **argv)
             return usage_error("unknown command '%s'", name);
         }
         nargs = argc - first - 1;
+        bool want_help = false;
+        if (strcmp(name, "diff") != 0 && strcmp(name, "snapshot") != 0 &&
+            (rc = take_trailing_options(&o, argv + first + 1, &nargs, &want_help)) >= 0) {
+            cli_opts_free(&o);
+            return rc;
+        }
+        if (want_help) {
+            cli_opts_free(&o);
+            return help(name);
+        }
         if (nargs < sub->min || (sub->max >= 0 && nargs > sub->max)) {
             cli_opts_free(&o);
             return usage_error(nargs < sub->min ? "'%s' needs more arguments"
@@ -428,6 +494,10 @@ int main(int argc, char **argv)
             cli_opts_free(&o);
             return usage_error("'%s' draws a line between two squares or units: give both", name);
         }
+    }
+    if (o.no_rules && o.n_rule_dirs) {
+        cli_opts_free(&o);
+        return usage_error("%s", "--no-rules and --rules exclude each other");
     }
     if (sub && (strcmp(sub->name, "help") == 0 || strcmp(sub->name, "version") == 0)) {
         cli_opts_free(&o);

@@ -518,6 +518,36 @@ def board_command_line():
 
 
 @case
+def options_after_the_command():
+    # repl.md §1: a global option may also follow the command's arguments. The same question
+    # asked with --board before and after the command gives the same answer (woods at C1 on
+    # the ridge fixture, as board_command_line reads it); an argument that only looks like an
+    # option (`-1`) stays an expression; after `--` everything is an argument, so `--json`
+    # there is the expression `--json` (E100, an unknown name); a value-less option given a
+    # value and a missing value are usage errors; `--help` after a command is that command's
+    # help; `--no-rules` before and `--rules` after still exclude each other.
+    ridge = fx("boards/ridge.scn")
+    before = run(BOARD_RULES + ["--board", ridge, "eval", "terrain(@C1)"])
+    after = run(BOARD_RULES + ["eval", "terrain(@C1)", "--board", ridge])
+    check(after.returncode == 0 and lines(after.stdout) == ["woods"]
+          and after.stdout == before.stdout, "--board after the expression", after)
+    p = run(BOARD_RULES + ["eval", "terrain(@C1)", f"--board={ridge}", "--json"])
+    check(p.returncode == 0 and parse_json(p.stdout, p)["text"] == "woods",
+          "--board=FILE and --json after the expression", p)
+    p = run(["--no-rules", "eval", "-1", "2 - 3"])
+    check(p.returncode == 0 and lines(p.stdout) == ["-1", "-1"], "-1 is an expression", p)
+    p = run(["--no-rules", "eval", "--", "--json"])
+    check(p.returncode == 1 and "E100" in p.stderr, "after --, --json is an expression", p)
+    for args in (["--no-rules", "eval", "1", "--json=yes"], ["--no-rules", "eval", "1", "--board"],
+                 ["--no-rules", "eval", "1", "--rules", "."]):
+        p = run(args)
+        check(p.returncode == 2 and "hon --help" in p.stderr and p.stdout == "",
+              "a malformed trailing option is a usage error", p)
+    p = run(["eval", "1", "--help"])
+    check(p.returncode == 0 and p.stdout.startswith("  eval EXPR"), "eval --help", p)
+
+
+@case
 def los_queries():
     ridge = fx("boards/ridge.scn")
     vocab = ["--no-rules", "--load", fx("board_vocab.hon"), "--board", ridge]
