@@ -32,40 +32,108 @@ void cli_set_script_line(const char *where, unsigned line)
     script_line = where ? line : 0;
 }
 
-/* Starts an error line on stderr: `WHERE:LINE: error` while a script runs, else `hon: error`;
+/* Writes text as a JSON string (quoted, escaped). */
+static void put_json_string(const char *text, FILE *out)
+{
+    fputc('"', out);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(out, "\\%c", *c);
+        else if (*c == '\n')
+            fputs("\\n", out);
+        else if (*c < 0x20)
+            fprintf(out, "\\u%04x", *c);
+        else
+            fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+/* Whether diagnostics and errors go to stderr as JSON objects (--json, `json on`): the
+ * session's json flag, mirrored here for the errors that have no session at hand. */
+static bool json_errors;
+
+void cli_set_json(cli_session *s, bool on)
+{
+    if (s)
+        s->json = on;
+    json_errors = on;
+}
+
+/* Prints one diagnostic as a JSON object on one line of stderr (repl.md §4): severity, code
+ * ("E012", or null), path (or null), line and column (0 when it has none), the bare message and
+ * the rendered text (or null). */
+static void put_json_diag(const char *severity, int code, const char *path, unsigned line,
+                          unsigned col, const char *message, const char *rendered)
+{
+    fprintf(stderr, "{\"diagnostic\": {\"severity\": \"%s\", \"code\": ", severity);
+    if (code)
+        fprintf(stderr, "\"E%03d\"", code);
+    else
+        fputs("null", stderr);
+    fputs(", \"path\": ", stderr);
+    if (path)
+        put_json_string(path, stderr);
+    else
+        fputs("null", stderr);
+    fprintf(stderr, ", \"line\": %u, \"column\": %u, \"message\": ", line, col);
+    put_json_string(message ? message : "", stderr);
+    fputs(", \"rendered\": ", stderr);
+    if (rendered)
+        put_json_string(rendered, stderr);
+    else
+        fputs("null", stderr);
+    fputs("}}\n", stderr);
+}
+
+/* Starts an error line on out: `WHERE:LINE: error` while a script runs, else `hon: error`;
  * code (12 for E012) is added when non-zero. */
-static void error_prefix(int code)
+static void error_prefix(int code, FILE *out)
 {
     if (script_line)
-        fprintf(stderr, "%s:%u: error", script_where, script_line);
+        fprintf(out, "%s:%u: error", script_where, script_line);
     else
-        fputs("hon: error", stderr);
+        fputs("hon: error", out);
     if (code)
-        fprintf(stderr, "[E%03d]", code);
-    fputs(": ", stderr);
+        fprintf(out, "[E%03d]", code);
+    fputs(": ", out);
+}
+
+/* Reports a message with no position on stderr: as a JSON object under --json, else as a line
+ * `hon: error: …` (the script's line while a script runs) or `hon: warning: …`. */
+static void vreport(bool error, const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    if (json_errors) {
+        char msg[1024];
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        put_json_diag(error ? "error" : "warning", 0, error && script_line ? script_where : NULL,
+                      error ? script_line : 0, 0, msg, NULL);
+        return;
+    }
+    if (error)
+        error_prefix(0, stderr);
+    else
+        fputs("hon: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
 }
 
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    error_prefix(0);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vreport(true, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void warn(const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    fputs("hon: warning: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vreport(false, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 static const char *status_text(hon_status st)
@@ -86,45 +154,76 @@ static void put_block(const char *text, FILE *out)
         fputc('\n', out);
 }
 
-/* The diagnostic callback: renders to stderr, counts. Stdout is flushed first so that answers
- * and diagnostics keep their order on a terminal. */
-static void on_diag(void *ud, const hon_diag *d)
+static const char *const severity_name[] = { "error", "warning", "note" };
+
+/* Renders diagnostic d as text to out: the library's rendering, with a script's line named
+ * when the line was handed over alone (the library counts it as line 1). */
+static void render_diag(const hon_diag *d, FILE *out)
 {
-    cli_session *s = ud;
-    static const char *const sev[] = { "error", "warning", "note" };
-    s->diags++;
-    if (d->severity == HON_ERROR)
-        s->errors++;
-    fflush(stdout);
     size_t skip = d->path ? strlen(d->path) + 3 : 0; /* "PATH:1:" */
     if (script_line && d->path &&
         (strcmp(d->path, script_where) == 0 ||
          (script_alias && strcmp(d->path, script_alias) == 0)) &&
         d->line == 1 && d->rendered && strncmp(d->rendered, d->path, skip - 3) == 0 &&
         strncmp(d->rendered + skip - 3, ":1:", 3) == 0) {
-        /* the line was handed over alone, so the library counts it as line 1: name the
-         * script's line instead, keeping the rest (column, message, quoted line, caret) */
+        /* name the script's line instead, keeping the rest (column, message, quoted line,
+         * caret) */
         const char *rest = d->rendered + skip, *nl = strchr(rest, '\n');
         static const char gutter1[] = "    1 |"; /* base/diag.c's gutter for line 1 */
-        fprintf(stderr, "%s:%u:", script_where, script_line);
+        fprintf(out, "%s:%u:", script_where, script_line);
         if (nl && script_line <= 99999 && strncmp(nl + 1, gutter1, sizeof gutter1 - 1) == 0) {
-            fwrite(rest, 1, (size_t)(nl + 1 - rest), stderr);
-            fprintf(stderr, "%5u |", script_line);
+            fwrite(rest, 1, (size_t)(nl + 1 - rest), out);
+            fprintf(out, "%5u |", script_line);
             rest = nl + sizeof gutter1;
         }
-        put_block(rest, stderr);
+        put_block(rest, out);
     } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message) {
-        error_prefix(d->code); /* no position of its own: the script's line is where */
-        fprintf(stderr, "%s\n", d->message);
+        error_prefix(d->code, out); /* no position of its own: the script's line is where */
+        fprintf(out, "%s\n", d->message);
     } else if (d->rendered && d->rendered[0]) {
-        put_block(d->rendered, stderr);
+        put_block(d->rendered, out);
     } else {
         unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
-        fprintf(stderr, "%s:%u:%u: %s", d->path ? d->path : "?", d->line, d->col, sev[si]);
+        fprintf(out, "%s:%u:%u: %s", d->path ? d->path : "?", d->line, d->col, severity_name[si]);
         if (d->code)
-            fprintf(stderr, "[E%03d]", d->code);
-        fprintf(stderr, ": %s\n", d->message ? d->message : "");
+            fprintf(out, "[E%03d]", d->code);
+        fprintf(out, ": %s\n", d->message ? d->message : "");
     }
+}
+
+/* The diagnostic callback: renders to stderr (as text, or as JSON under --json), counts.
+ * Stdout is flushed first so that answers and diagnostics keep their order on a terminal. */
+static void on_diag(void *ud, const hon_diag *d)
+{
+    cli_session *s = ud;
+    s->diags++;
+    if (d->severity == HON_ERROR)
+        s->errors++;
+    fflush(stdout);
+    if (!s->json) {
+        render_diag(d, stderr);
+        return;
+    }
+    /* the same place the text names: a script's line handed over alone, or an error with no
+       position of its own that happened on it */
+    bool here =
+        script_line && (d->line == 0 || (d->line == 1 && d->path &&
+                                         (strcmp(d->path, script_where) == 0 ||
+                                          (script_alias && strcmp(d->path, script_alias) == 0))));
+    unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+        render_diag(d, m);
+        if (fclose(m) != 0) {
+            free(text);
+            text = NULL;
+        }
+    }
+    put_json_diag(severity_name[si], d->code, here ? script_where : d->path,
+                  here ? script_line : d->line, d->col, d->message, text);
+    free(text);
 }
 
 /* A failed API call: when it reported no diagnostic itself, say what failed. Returns 1. */
@@ -358,7 +457,7 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     cfg.max_list = (size_t)o->max_list;
     cfg.chooser = choose;
     cfg.on_effect = step;
-    s->json = o->json;
+    cli_set_json(s, o->json);
     s->bail = o->bail;
     s->vm = hon_vm_new(&cfg);
     if (!s->vm) {
@@ -512,23 +611,6 @@ int cli_check(cli_session *s, const char *path)
     if (st != HON_OK)
         return failed(s, before, st, "cannot check", path);
     return s->errors != errors;
-}
-
-/* Writes text as a JSON string (quoted, escaped). */
-static void put_json_string(const char *text, FILE *out)
-{
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(out, "\\%c", *c);
-        else if (*c == '\n')
-            fputs("\\n", out);
-        else if (*c < 0x20)
-            fprintf(out, "\\u%04x", *c);
-        else
-            fputc(*c, out);
-    }
-    fputc('"', out);
 }
 
 /* How `test` reports: each result (verbose), failures only, or one JSON object. */

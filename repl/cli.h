@@ -203,6 +203,10 @@ bool cli_parse_cap(hon_cap which, const char *text, uint64_t *out);
 int cli_limit(cli_session *s, const char *name, const char *value);
 /* Prints a formatted error line "hon: error: ..." to stderr ("WHERE:LINE: error: ..." while a
  * script runs, see cli_set_script_line). */
+/* Turns JSON diagnostics on or off: the session's answers (s->json, s may be NULL) and every
+ * diagnostic and cli_error after it, as one JSON object a line on stderr (repl.md §4). */
+void cli_set_json(cli_session *s, bool on);
+
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Loads a declaration typed at the REPL (`fn twice(x: int) -> int = 2 * x;`, a rule, a

@@ -585,9 +585,9 @@ static int cmd_json(repl *r, char *args)
     char *w[1];
     int n = split_words(args, w, 1);
     if (n == 1 && strcmp(w[0], "on") == 0) {
-        r->s->json = true;
+        cli_set_json(r->s, true);
     } else if (n == 1 && strcmp(w[0], "off") == 0) {
-        r->s->json = false;
+        cli_set_json(r->s, false);
     } else if (n != 0) {
         cli_error("usage: json [on|off]");
         return 1;

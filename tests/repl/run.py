@@ -548,6 +548,42 @@ def options_after_the_command():
 
 
 @case
+def json_diagnostics():
+    # repl.md §4: under --json (or `json on`) every diagnostic is one JSON object a line on
+    # stderr, {"diagnostic": {...}}, with the place the text would name. `x` alone is an unknown
+    # name (E100) at column 1 of the command line; in a piped script the bad line is line 2, so
+    # the JSON and its rendered text both say line 2; an error with no position (`los` with no
+    # board loaded) has a null code and path; exit statuses are those of the text form.
+    def diags(p):
+        out = []
+        for line in p.stderr.splitlines():
+            try:
+                out.append(json.loads(line)["diagnostic"])
+            except (ValueError, KeyError):
+                raise Failure(f"not a JSON diagnostic: {line!r}\n{p.stderr}")
+        return out
+    p = run(["--no-rules", "--json", "eval", "x"])
+    d = diags(p)
+    check(p.returncode == 1 and len(d) == 1 and d[0]["code"] == "E100" and d[0]["line"] == 1
+          and d[0]["column"] == 1 and d[0]["severity"] == "error"
+          and d[0]["path"] == "<command-line>" and "unknown name" in d[0]["message"]
+          and "^" in d[0]["rendered"], "an unknown name as JSON", p)
+    p = run(["--no-rules", "--json"], stdin="1 + 1\n1 +\n")
+    d = diags(p)
+    check(p.returncode == 1 and len(d) == 1 and d[0]["line"] == 2 and d[0]["path"] == "<stdin>"
+          and d[0]["rendered"].startswith("<stdin>:2:"), "a script's line 2 as JSON", p)
+    check(parse_json(p.stdout, p)["value"] == 2, "the answer of line 1 is still JSON on stdout", p)
+    p = run(BOARD_RULES + ["--json", "los", "$a", "$b"])
+    d = diags(p)
+    check(p.returncode == 1 and len(d) == 1 and d[0]["code"] is None
+          and "no board is loaded" in d[0]["message"], "an error with no position as JSON", p)
+    p = run(["--no-rules"], stdin="json on\nx\njson off\nx\n")
+    first, rest = p.stderr.split("\n", 1)
+    check(json.loads(first)["diagnostic"]["code"] == "E100" and "error[E100]" in rest
+          and not rest.lstrip().startswith("{"), "json on / off switches diagnostics too", p)
+
+
+@case
 def los_queries():
     ridge = fx("boards/ridge.scn")
     vocab = ["--no-rules", "--load", fx("board_vocab.hon"), "--board", ridge]
