@@ -102,32 +102,56 @@ static void cite(cctx *c, ast_node *n)
     n->title = declared;
 }
 
-static void cites(cctx *c, const ast_vec *v)
+/* Calls fn(ud, owner, cite) for each cite of v. */
+static void cites(const ast_vec *v, const ast_node *owner,
+                  void (*fn)(void *ud, const ast_node *owner, ast_node *cite), void *ud)
 {
     for (uint32_t i = 0; i < v->len; i++)
-        cite(c, v->items[i]);
+        if (v->items[i])
+            fn(ud, owner, v->items[i]);
 }
 
 /* The cites of one declaration: a rule's, an edition's rules' and revisions', a table's and
  * its rows'. */
-static void decl_cites(cctx *c, const ast_node *d)
+static void decl_cites(const ast_node *d,
+                       void (*fn)(void *ud, const ast_node *owner, ast_node *cite), void *ud)
 {
     switch (d->kind) {
-    case AST_RULE: cites(c, &d->cites); break;
+    case AST_RULE: cites(&d->cites, d, fn, ud); break;
     case AST_EDITION:
         for (uint32_t i = 0; i < d->list.len; i++)
             if (d->list.items[i] &&
                 (d->list.items[i]->kind == AST_RULE || d->list.items[i]->kind == AST_REVISE))
-                cites(c, &d->list.items[i]->cites);
+                cites(&d->list.items[i]->cites, d->list.items[i], fn, ud);
         break;
     case AST_TABLE:
-        cites(c, &d->cites);
+        cites(&d->cites, d, fn, ud);
         for (uint32_t i = 0; i < d->list.len; i++)
             if (d->list.items[i])
-                cites(c, &d->list.items[i]->cites);
+                cites(&d->list.items[i]->cites, d, fn, ud);
         break;
     default: break;
     }
+}
+
+static void resolve_one(void *ud, const ast_node *owner, ast_node *n)
+{
+    (void)owner;
+    cite(ud, n);
+}
+
+void cite_each(ast_file *const *files, size_t nfiles,
+               void (*on_source)(void *ud, const ast_node *source),
+               void (*on_cite)(void *ud, const ast_node *owner, ast_node *cite), void *ud)
+{
+    for (size_t f = 0; f < nfiles; f++)
+        for (uint32_t i = 0; files[f] && i < files[f]->decls.len; i++) {
+            const ast_node *d = files[f]->decls.items[i];
+            if (d->kind == AST_SOURCE && on_source)
+                on_source(ud, d);
+            else if (on_cite)
+                decl_cites(d, on_cite, ud);
+        }
 }
 
 bool cite_resolve(ast_file *const *files, size_t nfiles, diag_list *diags)
@@ -137,9 +161,8 @@ bool cite_resolve(ast_file *const *files, size_t nfiles, diag_list *diags)
         for (uint32_t i = 0; files[f] && i < files[f]->decls.len && !c.oom; i++)
             if (files[f]->decls.items[i]->kind == AST_SOURCE)
                 declare(&c, files[f]->decls.items[i]);
-    for (size_t f = 0; f < nfiles && !c.oom; f++)
-        for (uint32_t i = 0; files[f] && i < files[f]->decls.len; i++)
-            decl_cites(&c, files[f]->decls.items[i]);
+    if (!c.oom)
+        cite_each(files, nfiles, NULL, resolve_one, &c);
     source_ent *e, *tmp;
     HASH_ITER(hh, c.ids, e, tmp)
     {

@@ -22,4 +22,12 @@
  * reported); errors are counted in diags as usual. */
 bool cite_resolve(ast_file *const *files, size_t nfiles, diag_list *diags);
 
+/* Walks the citations of files[0..nfiles) in order: on_source (when not NULL) for each
+ * `source` declaration, on_cite (when not NULL) for each cite of a rule, an edition's rule or
+ * revision, a table or a table row, with the declaration that carries it (the rule, revision
+ * or table). Nodes are borrowed from the files. */
+void cite_each(ast_file *const *files, size_t nfiles,
+               void (*on_source)(void *ud, const ast_node *source),
+               void (*on_cite)(void *ud, const ast_node *owner, ast_node *cite), void *ud);
+
 #endif

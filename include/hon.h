@@ -220,6 +220,19 @@ typedef struct hon_rule_info {
  * (case-insensitive; NULL or "" matches all). Returns the number listed. */
 size_t hon_list_rules(const hon_vm *vm, const char *word,
                       void (*fn)(void *ud, const hon_rule_info *r), void *ud);
+/* One citation ID of the loaded program (hon_each_citation); strings borrowed for the call. */
+typedef struct hon_citation {
+    const char *id;     /* "BRO.1.1.universal-bonus" */
+    const char *source; /* its declared source text ("Bloody Omaha 1.1, ..."), or NULL */
+    const char *path;   /* the file of its `source` declaration, and the line */
+    unsigned line;
+    size_t cites; /* how many cites name it: of rules, editions' rules and revisions, tables and
+                     table rows, in every edition and every loaded file */
+} hon_citation;
+/* Calls fn for each citation ID the loaded program declares with `source` (language.md
+ * §3.6), in declaration order, with how many cites name it. Returns the number of IDs, or 0
+ * when memory ran out while counting (fn is then not called). */
+size_t hon_each_citation(const hon_vm *vm, void (*fn)(void *ud, const hon_citation *c), void *ud);
 /* Writes the source text of a rule (or query, table, fn) and its description to out. */
 hon_status hon_show(const hon_vm *vm, const char *name, FILE *out);
 /* Writes the bytecode listing of a rule, query or fn to out. */

@@ -1,5 +1,6 @@
 /* info.c — what a hon_vm tells about itself, changing nothing (hon.h): its rules listed, shown
- * and disassembled (hon_list_rules, hon_show, hon_disassemble), its names by kind for
+ * and disassembled (hon_list_rules, hon_show, hon_disassemble), its citation IDs
+ * (hon_each_citation), its names by kind for
  * completion (hon_complete), the build (hon_version, hon_data_dir, hon_source_dir, the boards
  * bundled with it: hon_each_bundled_board).
  */
@@ -7,10 +8,92 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cite.h"
 #include "config.h"
 #include "disasm.h"
+#include "hash.h"
 #include "mem.h"
 #include "session.h"
+
+/* ---- citations ---- */
+
+typedef struct cite_count {
+    const char *id; /* borrowed from the cite */
+    size_t n;
+    UT_hash_handle hh;
+} cite_count;
+
+typedef struct count_ctx {
+    cite_count *table;
+    bool oom;
+} count_ctx;
+
+static void count_cite(void *ud, const ast_node *owner, ast_node *cite)
+{
+    count_ctx *c = ud;
+    cite_count *e = NULL;
+    (void)owner;
+    if (!cite->name || c->oom)
+        return;
+    HASH_FIND_STR(c->table, cite->name, e);
+    if (!e) {
+        if (!(e = mem_calloc(1, sizeof *e))) {
+            c->oom = true;
+            return;
+        }
+        e->id = cite->name;
+        HASH_ADD_KEYPTR(hh, c->table, e->id, strlen(e->id), e);
+        if (!HON_HASH_ADDED(e)) {
+            mem_free(e);
+            c->oom = true;
+            return;
+        }
+    }
+    e->n++;
+}
+
+typedef struct source_walk {
+    const prog *pg;
+    count_ctx *counts;
+    void (*fn)(void *ud, const hon_citation *c);
+    void *ud;
+    size_t n;
+} source_walk;
+
+static void each_source(void *ud, const ast_node *src)
+{
+    source_walk *w = ud;
+    cite_count *e = NULL;
+    if (!src->name)
+        return;
+    HASH_FIND_STR(w->counts->table, src->name, e);
+    hon_citation c = { .id = src->name,
+                       .source = src->title,
+                       .path = prog_file_path(w->pg, src->loc.file),
+                       .line = src->loc.line,
+                       .cites = e ? e->n : 0 };
+    w->n++;
+    if (w->fn)
+        w->fn(w->ud, &c);
+}
+
+size_t hon_each_citation(const hon_vm *vm, void (*fn)(void *ud, const hon_citation *c), void *ud)
+{
+    if (!vm || !vm->pg)
+        return 0;
+    count_ctx counts = { 0 };
+    source_walk w = { vm->pg, &counts, fn, ud, 0 };
+    cite_each(vm->pg->files, vm->pg->nfiles, NULL, count_cite, &counts);
+    if (!counts.oom)
+        cite_each(vm->pg->files, vm->pg->nfiles, each_source, NULL, &w);
+    cite_count *e, *tmp;
+    HASH_ITER(hh, counts.table, e, tmp)
+    {
+        HASH_DEL(counts.table, e);
+        mem_free(e);
+    }
+    return counts.oom ? 0 : w.n;
+}
 
 /* ---- the build ---- */
 

@@ -203,6 +203,12 @@ bool cli_parse_cap(hon_cap which, const char *text, uint64_t *out);
 int cli_limit(cli_session *s, const char *name, const char *value);
 /* Prints a formatted error line "hon: error: ..." to stderr ("WHERE:LINE: error: ..." while a
  * script runs, see cli_set_script_line). */
+/* `coverage [--inventory FILE] [--tests DIR]...` (repl.md §1, coverage.c): the citation IDs the
+ * loaded rules declare, how many are cited, and (with test directories) named by a file under
+ * them, by section; with an inventory, only its IDs, and those not declared, cited or tested.
+ * JSON per s->json. Returns 0, or 1 after an error (an unreadable file or directory). */
+int cli_coverage(cli_session *s, const char *inventory, const char *const *test_dirs, size_t n);
+
 /* Turns JSON diagnostics on or off: the session's answers (s->json, s may be NULL) and every
  * diagnostic and cli_error after it, as one JSON object a line on stderr (repl.md §4). */
 void cli_set_json(cli_session *s, bool on);

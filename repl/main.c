@@ -80,6 +80,11 @@ static const char usage_text[] =
     "                          write every answer of the question set to FILE\n"
     "  snapshot check FILE     ask FILE's questions again and list the changed answers;\n"
     "                          exit 0 when none changed, 1 when some did\n"
+    "  coverage [--inventory FILE] [--tests DIR]...\n"
+    "                          the citation IDs the rules declare and cite, by section;\n"
+    "                          --tests: and those named by a file under DIR; --inventory:\n"
+    "                          only FILE's IDs (its '| ID |' rows), listing those not\n"
+    "                          declared, not cited and not tested\n"
     "  help [COMMAND]          print this help, or the lines about a command\n"
     "  version                 print the version\n\n"
     "Question options (diff, snapshot record):\n"
@@ -298,7 +303,7 @@ static const subcommand subcommands[] = {
     { "test", 0, -1 }, { "rules", 0, 1 },   { "show", 1, 1 },      { "dis", 1, 1 },
     { "los", 2, 2 },   { "draw", 0, 2 },    { "svg", 1, 3 },       { "do", 1, -1 },
     { "move", 2, -1 }, { "diff", 1, -1 },   { "snapshot", 2, -1 }, { "reach", 1, 2 },
-    { "help", 0, 1 },  { "version", 0, 0 },
+    { "help", 0, 1 },  { "version", 0, 0 }, { "coverage", 0, -1 },
 };
 
 /* `hon help [COMMAND]`: the whole usage, or the lines of usage_text about one command (its
@@ -395,6 +400,24 @@ static int run_why(cli_session *s, char **args, int n)
     return rc;
 }
 
+/* `hon coverage [--inventory FILE] [--tests DIR]...`. Returns the exit status. */
+static int run_coverage(cli_session *s, char **args, int n)
+{
+    const char *inventory = NULL;
+    int ntests = 0;
+    for (int i = 0; i < n; i++) {
+        bool inv = strcmp(args[i], "--inventory") == 0;
+        if ((!inv && strcmp(args[i], "--tests") != 0) || i + 1 >= n)
+            return usage_error("coverage takes --inventory FILE and --tests DIR, not '%s'%s",
+                               args[i], i + 1 >= n && args[i][0] == '-' ? " alone" : "");
+        if (inv)
+            inventory = args[++i];
+        else
+            args[ntests++] = args[++i]; /* the directories, gathered at the front */
+    }
+    return cli_coverage(s, inventory, (const char *const *)args, (size_t)ntests);
+}
+
 /* Runs subcommand `name` with its arguments in an open session. Returns the exit status. */
 static int run_subcommand(cli_session *s, const char *name, char **args, int n)
 {
@@ -431,6 +454,8 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         }
         rc = cli_answer(s, expr, "<command-line>", CLI_ODDS);
         free(expr);
+    } else if (strcmp(name, "coverage") == 0) {
+        rc = run_coverage(s, args, n);
     } else if (strcmp(name, "check") == 0) {
         for (int i = 0; i < n; i++)
             rc |= cli_check(s, args[i]);

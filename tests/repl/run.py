@@ -584,6 +584,47 @@ def json_diagnostics():
 
 
 @case
+def coverage_command():
+    # repl.md §1 `coverage`, on fixtures/coverage (its files say what each holds). The rules
+    # declare four IDs: section BK.1 has BK.1.a (cited) and BK.1.b (not), BK.2 has BK.2.c
+    # (cited), BK has BK.x (not): 4 IDs, 2 cited. The test directory names BK.1.a and BK.1.b
+    # (one at a sentence's end) and not BK.2.c (only inside the longer BK.2.c.d) nor BK.x (only
+    # in a hidden file): BK.1 has 2 tested, the others 0. The inventory lists BK.1.a, BK.1.b and
+    # BK.3.z: 3 IDs, 2 declared, 1 cited, 2 tested; BK.3.z is not declared (hence not tested
+    # either), BK.1.b is declared but not cited.
+    d = fx("coverage")
+    base = ["--no-rules", "--load", os.path.join(d, "rules.hon"), "coverage"]
+    def rows(p):
+        return {l.split()[0]: [int(x) for x in l.split()[1:]] for l in lines(p.stdout)[1:-1]
+                if not l.startswith("not ")}
+    p = run(base)
+    check(p.returncode == 0 and rows(p) == {"BK": [1, 0], "BK.1": [2, 1], "BK.2": [1, 1]}
+          and lines(p.stdout)[-1] == "total: 4 IDs, 2 cited by rules", "IDs and cites", p)
+    check([l.split()[0] for l in lines(p.stdout)[1:-1]] == ["BK", "BK.1", "BK.2"],
+          "one row per section, in order", p)
+    p = run(base + ["--tests", os.path.join(d, "tests")])
+    check(p.returncode == 0 and rows(p) == {"BK": [1, 0, 0], "BK.1": [2, 1, 2], "BK.2": [1, 1, 0]}
+          and lines(p.stdout)[-1] == "total: 4 IDs, 2 cited by rules, 2 tested", "tested", p)
+    p = run(base + ["--inventory", os.path.join(d, "inventory.md"),
+                    "--tests", os.path.join(d, "tests")])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and "total: 3 IDs, 2 declared, 1 cited by rules, 2 tested" in out
+          and "not declared: BK.3.z" in out and "not cited: BK.1.b" in out
+          and "not tested: BK.3.z" in out, "against an inventory", p)
+    p = run(base + ["--json", "--tests", os.path.join(d, "tests")])
+    ids = {r["id"]: r for r in parse_json(p.stdout, p)["ids"]}
+    check(ids["BK.1.b"] == {"id": "BK.1.b", "declared": True, "cites": 0, "tested": True}
+          and ids["BK.1.a"]["cites"] == 2, "coverage as JSON", p)
+    for bad in (["--inventory"], ["--bogus", "x"]):
+        p = run(base + bad)
+        check(p.returncode == 2, "a malformed coverage option is a usage error", p)
+    p = run(base + ["--tests", os.path.join(d, "no_such_dir")])
+    check(p.returncode == 1 and "cannot read the directory" in p.stderr, "a missing test dir", p)
+    p = run(base + ["--inventory", os.path.join(d, "rules.hon")])
+    check(p.returncode == 1 and "no inventory rows" in p.stderr, "an inventory with no rows", p)
+
+
+@case
 def los_queries():
     ridge = fx("boards/ridge.scn")
     vocab = ["--no-rules", "--load", fx("board_vocab.hon"), "--board", ridge]
