@@ -846,46 +846,67 @@ def declarations_at_the_prompt():
     check(p.returncode == 0 and summary(p) == (1, 0), "test is still the command", p)
 
 
+class Terminal:
+    """hon on a pseudo-terminal (TERM=dumb, HOME=home), as a person at a prompt: send() types,
+    read_until() collects the echo and output. None when the machine has no pseudo-terminals
+    (the cases that need one are then skipped)."""
+
+    @staticmethod
+    def start(args, home, cwd=None):
+        import pty
+        try:
+            pid, fd = pty.fork()
+        except OSError as e:
+            print(f"skip: no pseudo-terminal ({e})")
+            return None
+        if pid == 0:
+            env = dict(os.environ, HOME=home, TERM="dumb")
+            env.pop("HON_RULES", None)
+            if cwd:
+                os.chdir(cwd)
+            os.execve(HON, [HON] + args, env)
+        t = Terminal()
+        t.pid, t.fd, t.seen = pid, fd, b""
+        # what check() prints on a failure
+        t.args_shown, t.returncode, t.stderr = " ".join(["hon"] + args) + " (on a pty)", None, ""
+        return t
+
+    def read_until(self, token, seconds=60):
+        import select
+        end = time.monotonic() + seconds
+        while token not in self.seen and time.monotonic() < end:
+            r, _, _ = select.select([self.fd], [], [], 0.2)
+            if r:
+                try:
+                    self.seen += os.read(self.fd, 4096)
+                except OSError:
+                    break
+        self.stdout = self.seen.decode(errors="replace")
+        return token in self.seen
+
+    def send(self, data):
+        self.seen = b""
+        os.write(self.fd, data)
+
+    def close(self):
+        import signal
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
 @case
 def history_written_each_line():
     # repl.md §2: on a terminal each line typed is written to ~/.hon_history at once, so a
     # session that is killed keeps what was typed. Driven through a pseudo-terminal.
-    import pty
-    import select
-    import signal
     with tempfile.TemporaryDirectory() as home:
-        try:
-            pid, fd = pty.fork()
-        except OSError as e:  # a machine with no pseudo-terminals cannot run this case
-            print(f"skip history_written_each_line: no pseudo-terminal ({e})")
+        t = Terminal.start(["--no-rules"], home)
+        if t is None:
             return
-        if pid == 0:
-            env = dict(os.environ, HOME=home, TERM="dumb")
-            env.pop("HON_RULES", None)
-            os.execve(HON, [HON, "--no-rules"], env)
-        seen = b""
-
-        def read_until(token, seconds=60):
-            nonlocal seen
-            end = time.monotonic() + seconds
-            while token not in seen and time.monotonic() < end:
-                r, _, _ = select.select([fd], [], [], 0.5)
-                if r:
-                    try:
-                        seen += os.read(fd, 4096)
-                    except OSError:
-                        break
-            return token in seen
-
-        class P:  # what check() prints on a failure
-            args_shown, returncode, stderr = "hon --no-rules (on a pty)", None, ""
         try:
-            P.stdout = ""
-            if not read_until(b"hon> "):
-                P.stdout = seen.decode(errors="replace")
-                check(False, "the prompt shows on a terminal", P)
-            os.write(fd, b"6 * 7\r")
-            found = read_until(b"42")
+            check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
+            t.send(b"6 * 7\r")
+            found = t.read_until(b"42")
             hist = os.path.join(home, ".hon_history")
             # the line is in the file while the session still runs (the file may take a
             # moment to appear after the answer)
@@ -895,12 +916,45 @@ def history_written_each_line():
                 # libedit's file escapes blanks (vis(3)): "6\0407" is "6 * 7"
                 text = open(hist).read().replace("\\040", " ") if os.path.exists(hist) else ""
                 time.sleep(0.1)
-            P.stdout = seen.decode(errors="replace") + "\n--- history:\n" + text
-            check(found and "6 * 7" in text, "6 * 7 answered 42 and is in the history at once", P)
+            t.stdout += "\n--- history:\n" + text
+            check(found and "6 * 7" in text, "6 * 7 answered 42 and is in the history at once", t)
         finally:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            os.close(fd)
+            t.close()
+
+
+@case
+def completion_on_a_terminal():
+    # repl.md §2, Tab completes by context; driven through a pseudo-terminal in the fixtures
+    # directory with the ridge board (units a, b, c) and fixtures/variants.hon loaded (its
+    # variants woods_cover, woods_sight, doubling, long_range and drill). Each
+    # line typed is erased with Ctrl-U before the next. What Tab must give:
+    # - after `load`, file names: `cit` is only cites.hon;
+    # - after `$`, the board's units: a, b and c, listed (no common prefix to add);
+    # - after `variant`, variants: `woods_s` is only woods_sight;
+    # - after `variant woods_cover`, its readings: `h` is only heavy_cover (not a query or
+    #   a variant);
+    # - in an expression, `cover_` is only the query cover_of.
+    with tempfile.TemporaryDirectory() as home:
+        t = Terminal.start(["--no-rules", "--load", "variants.hon",
+                            "--board", "boards/ridge.scn"], home, cwd=FIXTURES)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
+            for typed, want in ((b"load cit", b"load cites.hon"),
+                                (b"draw $", b"a  b  c"),
+                                (b"variant woods_s", b"variant woods_sight"),
+                                (b"variant woods_cover h", b"variant woods_cover heavy_cover"),
+                                (b"eval cover_", b"eval cover_of")):
+                t.send(typed + b"\t")
+                check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}", t)
+                t.send(b"\x15")  # Ctrl-U: the line is erased
+                t.read_until(b"hon> ", 5)
+            # the session is whole after all that: a line still answers
+            t.send(b"6 * 7\r")
+            check(t.read_until(b"42", 10), "the session goes on", t)
+        finally:
+            t.close()
 
 
 @case
