@@ -81,7 +81,7 @@ static const char usage_text[] =
     "  snapshot check FILE     ask FILE's questions again and list the changed answers;\n"
     "                          exit 0 when none changed, 1 when some did\n"
     "  help [COMMAND]          print this help, or the lines about a command\n"
-    "  version                 print the version\n\n"
+    "  version                 print the version and the data directory in use\n\n"
     "Question options (diff, snapshot record):\n"
     "  --board FILE            ask every question the board allows too (repeatable)\n"
     "  --questions FILE        ask FILE's questions, one a line (repeatable)\n"
@@ -117,7 +117,7 @@ static const char usage_text[] =
     "  --bail                  a script (input that is not a terminal) stops at its\n"
     "                          first failing line\n"
     "  -h, --help              print this help and exit\n"
-    "  -V, --version           print the version and exit\n\n"
+    "  -V, --version           print the version and the data directory in use, and exit\n\n"
     "Rule directories: --rules DIR, else $HON_RULES (colon-separated), else the bundled\n"
     "rules/ and expansions/.\n"
     "Exit status: 0 success; 1 an error in the input or the rules, or a failed test (a\n"
@@ -136,6 +136,12 @@ static int usage_error(const char *fmt, ...)
     va_end(ap);
     fputs("\nTry 'hon --help' for more information.\n", stderr);
     return EXIT_USAGE;
+}
+
+/* `hon --version`: the version, then the data directory in use (hon_bundle_dir). */
+static void print_version(void)
+{
+    printf("hon %s\ndata: %s\n", hon_version(), hon_bundle_dir());
 }
 
 /* Parses the global options into o; *optind_out is the index of the first non-option.
@@ -220,7 +226,7 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
             break;
         }
         case 'h': fputs(usage_text, stdout); return 0;
-        case 'V': printf("hon %s\n", hon_version()); return 0;
+        case 'V': print_version(); return 0;
         case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -433,7 +439,7 @@ int main(int argc, char **argv)
         cli_opts_free(&o);
         if (strcmp(sub->name, "help") == 0)
             return help(nargs ? argv[first + 1] : NULL);
-        printf("hon %s\n", hon_version());
+        print_version();
         return 0;
     }
     cli_question_opts qo = { 0 };
