@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -35,17 +36,22 @@ const char *hon_source_dir(void)
 }
 
 /* Whether the running program's file lies inside the build tree hon was built in (Linux's
- * /proc/self/exe; elsewhere never). Both paths are resolved, so a symbolic link on the way to
- * either does not matter. */
+ * /proc/self/exe; elsewhere never): whether a directory above it is that tree, compared by
+ * device and inode, so that a symbolic link on the way to either does not matter. */
 static bool run_from_build_tree(void)
 {
-    char exe[PATH_MAX], root[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0 || !realpath(HON_BUILD_ROOT, root))
+    char dir[PATH_MAX];
+    struct stat root, st;
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    if (n <= 0 || stat(HON_BUILD_ROOT, &root) != 0)
         return false;
-    exe[n] = '\0';
-    size_t len = strlen(root);
-    return strncmp(exe, root, len) == 0 && exe[len] == '/';
+    dir[n] = '\0';
+    for (char *slash = strrchr(dir, '/'); slash && slash != dir; slash = strrchr(dir, '/')) {
+        *slash = '\0';
+        if (stat(dir, &st) == 0 && st.st_dev == root.st_dev && st.st_ino == root.st_ino)
+            return true;
+    }
+    return false;
 }
 
 const char *hon_bundle_dir(void)
