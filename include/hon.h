@@ -598,8 +598,8 @@ typedef struct hon_question_set {
 /* Fills q with the defaults: the bundled boards, the tests, the finite queries, cap 20,000,
  * ints 0..6, no board or file given. */
 void hon_question_defaults(hon_question_set *q);
-/* Calls fn with the path of each board bundled with hon (the *.scn files of examples/boards/ in the source
- * tree hon was built from, else of hon_data_dir()), in name order; returns how many. */
+/* Calls fn with the path of each board bundled with hon (the *.scn files of examples/boards/ in
+ * hon_bundle_dir()), in name order; returns how many (0 when that directory is missing). */
 size_t hon_each_bundled_board(void (*fn)(void *ud, const char *path), void *ud);
 
 /* How hon_diff prints. */
@@ -723,12 +723,20 @@ hon_status hon_board_svg_file(hon_vm *vm, const char *path, const char *line_fro
 
 /* The version of hon ("0.1.0"). Static. */
 const char *hon_version(void);
-/* Where the bundled rules are installed: a directory holding rules/ and expansions/ (PREFIX/
- * share/hon). Static. */
+/* Where the bundled data is installed: a directory holding rules/, expansions/ and
+ * examples/boards/. It is $HON_DATADIR when that is set and not empty (an installed tree moved
+ * elsewhere, e.g. under a DESTDIR), else the configured PREFIX/share/hon. Borrowed: the
+ * environment's string or a static one. */
 const char *hon_data_dir(void);
-/* The source tree this hon was built from, whose rules/ and expansions/ a program run from the
- * build tree loads before the installed ones. Static. */
+/* The source tree this hon was built from. Static. */
 const char *hon_source_dir(void);
+/* The data directory this program uses: $HON_DATADIR when set and not empty; else the source
+ * tree when the running executable lies inside the build tree hon was built in (the `hon` and
+ * the tests of a build run on that tree's rules, never on an installed copy); else
+ * hon_data_dir(). An installed program never uses a build tree, even while it exists. The
+ * build tree is recognised through Linux's /proc/self/exe; without it, hon_data_dir().
+ * Borrowed as hon_data_dir's. */
+const char *hon_bundle_dir(void);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,17 @@
 /* info.c — what a hon_vm tells about itself, changing nothing (hon.h): its rules listed, shown
  * and disassembled (hon_list_rules, hon_show, hon_disassemble), its citation IDs
- * (hon_each_citation), its names by kind for
- * completion (hon_complete), the build (hon_version, hon_data_dir, hon_source_dir, the boards
- * bundled with it: hon_each_bundled_board).
+ * (hon_each_citation), its names by kind for completion (hon_complete), the build
+ * (hon_version, hon_data_dir, hon_source_dir, which of the two a program uses:
+ * hon_bundle_dir, and the boards bundled with it: hon_each_bundled_board). The directories
+ * come from config.h (meson.build).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cite.h"
 #include "config.h"
@@ -104,7 +109,8 @@ const char *hon_version(void)
 
 const char *hon_data_dir(void)
 {
-    return HON_DATADIR;
+    const char *env = getenv("HON_DATADIR");
+    return env && env[0] ? env : HON_DATADIR;
 }
 
 const char *hon_source_dir(void)
@@ -112,26 +118,49 @@ const char *hon_source_dir(void)
     return HON_SOURCE_ROOT;
 }
 
+/* Whether the running program's file lies inside the build tree hon was built in (Linux's
+ * /proc/self/exe; elsewhere never): whether a directory above it is that tree, compared by
+ * device and inode, so that a symbolic link on the way to either does not matter. */
+static bool run_from_build_tree(void)
+{
+    char dir[PATH_MAX];
+    struct stat root, st;
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    if (n <= 0 || stat(HON_BUILD_ROOT, &root) != 0)
+        return false;
+    dir[n] = '\0';
+    for (char *slash = strrchr(dir, '/'); slash && slash != dir; slash = strrchr(dir, '/')) {
+        *slash = '\0';
+        if (stat(dir, &st) == 0 && st.st_dev == root.st_dev && st.st_ino == root.st_ino)
+            return true;
+    }
+    return false;
+}
+
+const char *hon_bundle_dir(void)
+{
+    const char *env = getenv("HON_DATADIR");
+    if (env && env[0])
+        return env;
+    return run_from_build_tree() ? HON_SOURCE_ROOT : HON_DATADIR;
+}
+
 size_t hon_each_bundled_board(void (*fn)(void *ud, const char *path), void *ud)
 {
-    const char *roots[] = { HON_SOURCE_ROOT, HON_DATADIR };
-    for (size_t r = 0; r < 2; r++) {
-        char dir[4096];
-        char **names;
-        size_t n;
-        snprintf(dir, sizeof dir, "%s/examples/boards", roots[r]);
-        hon_status st = load_list_dir(NULL, dir, ".scn", &names, &n);
-        if (st == HON_ERR_IO)
-            continue;
-        for (size_t i = 0; i < n; i++) {
-            if (fn && st == HON_OK)
-                fn(ud, names[i]);
-            mem_free(names[i]);
-        }
-        mem_free(names);
-        return st == HON_OK ? n : 0;
+    char dir[PATH_MAX];
+    char **names;
+    size_t n;
+    snprintf(dir, sizeof dir, "%s/examples/boards", hon_bundle_dir());
+    hon_status st = load_list_dir(NULL, dir, ".scn", &names, &n);
+    if (st == HON_ERR_IO)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (fn && st == HON_OK)
+            fn(ud, names[i]);
+        mem_free(names[i]);
     }
-    return 0;
+    mem_free(names);
+    return st == HON_OK ? n : 0;
 }
 
 /* ---- rules: listing, showing, disassembling ---- */

@@ -350,17 +350,15 @@ static int load_rule_dirs(cli_session *s, const cli_opts *o)
             rc = load_dir(s, dir, true);
         free(copy);
     } else {
-        /* run from the build tree: the source tree's rules; else the installed ones */
-        char *src = join_path(hon_source_dir(), "rules");
-        const char *root = src && is_dir(src) ? hon_source_dir() : hon_data_dir();
+        /* the build tree's hon: the source tree's rules; else the installed ones */
+        const char *root = hon_bundle_dir();
         char *rules = join_path(root, "rules"), *exps = join_path(root, "expansions");
-        free(src);
         if (!rules || !exps) {
             cli_error("out of memory");
             rc = 1;
         } else if (!is_dir(rules)) {
-            warn("no bundled rules found (looked in %s/rules and %s/rules)", hon_source_dir(),
-                 hon_data_dir());
+            warn("no bundled rules found in %s (set HON_DATADIR to the installed share/hon)",
+                 rules);
         } else {
             rc = load_dir(s, rules, false);
             s->bundled_rules = rc == 0;
@@ -838,7 +836,16 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
 
 int cli_board(cli_session *s, const char *path)
 {
-    return load_with(s, hon_load_board, "cannot load the board", path);
+    char *bundled = NULL;
+    /* `--board examples/boards/x.scn` names a bundled board from anywhere, as from this tree */
+    if (path[0] != '/' && access(path, F_OK) != 0) {
+        bundled = join_path(hon_bundle_dir(), path);
+        if (bundled && access(bundled, F_OK) == 0)
+            path = bundled;
+    }
+    int rc = load_with(s, hon_load_board, "cannot load the board", path);
+    free(bundled);
+    return rc;
 }
 
 /* Says there is no board and how to get one; returns 1. */

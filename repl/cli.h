@@ -75,7 +75,7 @@ typedef struct cli_session {
 void cli_opts_free(cli_opts *o);
 
 /* Creates the interpreter of s from o: the rule directories (--rules DIR, else $HON_RULES split
- * on ':', else hon_source_dir()'s rules/ and expansions/, else hon_data_dir()'s), then every --load
+ * on ':', else hon_bundle_dir()'s rules/ and expansions/), then every --load
  * file, then the edition and the variants. s is always initialised (cli_session_close it even on
  * failure). Returns 0, or 1 after reporting why on stderr. */
 int cli_session_open(cli_session *s, const cli_opts *o);
@@ -109,7 +109,9 @@ int cli_edition(cli_session *s, const char *name);
 /* Lists the variants with their active readings (name NULL), shows one (reading NULL), or
  * selects a reading. Returns 0 or 1. */
 int cli_variant(cli_session *s, const char *name, const char *reading);
-/* Loads a scenario file as the board, all or nothing. Returns 0 or 1. */
+/* Loads a scenario file as the board, all or nothing. A relative path that names no file here
+ * is looked for in hon_bundle_dir() too (`examples/boards/x.scn` works with an installed hon
+ * from any directory). Returns 0 or 1. */
 int cli_board(cli_session *s, const char *path);
 /* Draws the board as text, with the line from `from` to `to` traced when both are given
  * (`$unit`, `@C4` or `C4`). Returns 0 or 1. */

@@ -86,7 +86,7 @@ static const char usage_text[] =
     "                          only FILE's IDs (its '| ID |' rows), listing those not\n"
     "                          declared, not cited and not tested\n"
     "  help [COMMAND]          print this help, or the lines about a command\n"
-    "  version                 print the version\n\n"
+    "  version                 print the version and the data directory in use\n\n"
     "Question options (diff, snapshot record):\n"
     "  --board FILE            ask every question the board allows too (repeatable)\n"
     "  --questions FILE        ask FILE's questions, one a line (repeatable)\n"
@@ -123,7 +123,7 @@ static const char usage_text[] =
     "  --bail                  a script (input that is not a terminal) stops at its\n"
     "                          first failing line\n"
     "  -h, --help              print this help and exit\n"
-    "  -V, --version           print the version and exit\n\n"
+    "  -V, --version           print the version and the data directory in use, and exit\n\n"
     "Rule directories: --rules DIR, else $HON_RULES (colon-separated), else the bundled\n"
     "rules/ and expansions/.\n"
     "Exit status: 0 success; 1 an error in the input or the rules, or a failed test (a\n"
@@ -142,6 +142,12 @@ static int usage_error(const char *fmt, ...)
     va_end(ap);
     fputs("\nTry 'hon --help' for more information.\n", stderr);
     return EXIT_USAGE;
+}
+
+/* `hon --version`: the version, then the data directory in use (hon_bundle_dir). */
+static void print_version(void)
+{
+    printf("hon %s\ndata: %s\n", hon_version(), hon_bundle_dir());
 }
 
 static const struct option longopts[] = {
@@ -234,7 +240,7 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
     while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'h': fputs(usage_text, stdout); return 0;
-        case 'V': printf("hon %s\n", hon_version()); return 0;
+        case 'V': print_version(); return 0;
         case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
         case '?': return usage_error("unknown option '%s'", argv[optind - 1]);
         default:
@@ -528,7 +534,7 @@ int main(int argc, char **argv)
         cli_opts_free(&o);
         if (strcmp(sub->name, "help") == 0)
             return help(nargs ? argv[first + 1] : NULL);
-        printf("hon %s\n", hon_version());
+        print_version();
         return 0;
     }
     cli_question_opts qo = { 0 };

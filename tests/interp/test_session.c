@@ -1,6 +1,7 @@
 /* test_session.c — Check tests of the hon.h calls that stand in for the REPL's text round trips:
  * the loaded files (hon_each_file), places (hon_place_of), line of sight as a call (hon_los),
- * completion by kind (hon_complete), the build (hon_version, hon_data_dir, hon_source_dir).
+ * completion by kind (hon_complete), the build (hon_version, hon_data_dir, hon_source_dir,
+ * hon_bundle_dir).
  * Every expected value is worked out in a comment from the rules and the board written below.
  */
 #include <stdlib.h>
@@ -341,9 +342,20 @@ END_TEST
 START_TEST(the_build)
 {
     /* the version is meson.build's project version; the directories are the configured ones */
+    unsetenv("HON_DATADIR");
     ck_assert_str_eq(hon_version(), HON_VERSION);
     ck_assert_str_eq(hon_data_dir(), HON_DATADIR);
     ck_assert_str_eq(hon_source_dir(), HON_SOURCE_ROOT);
+    /* this test runs from its build tree, so the data directory in use is the source tree */
+    ck_assert_str_eq(hon_bundle_dir(), HON_SOURCE_ROOT);
+    /* $HON_DATADIR, an installed tree moved elsewhere, wins over both; empty, it is unset */
+    setenv("HON_DATADIR", "/opt/moved/share/hon", 1);
+    ck_assert_str_eq(hon_data_dir(), "/opt/moved/share/hon");
+    ck_assert_str_eq(hon_bundle_dir(), "/opt/moved/share/hon");
+    setenv("HON_DATADIR", "", 1);
+    ck_assert_str_eq(hon_data_dir(), HON_DATADIR);
+    ck_assert_str_eq(hon_bundle_dir(), HON_SOURCE_ROOT);
+    unsetenv("HON_DATADIR");
     /* the source tree this test runs from has the bundled rules */
     char rules[4096];
     struct stat st;

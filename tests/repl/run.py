@@ -42,6 +42,7 @@ def run(args, stdin=None, env=None, cwd=None):
     fails the case at once."""
     e = dict(os.environ)
     e.pop("HON_RULES", None)
+    e.pop("HON_DATADIR", None)
     e.update(env or {})
     p = subprocess.run([HON] + args, input=stdin if stdin is not None else "",
                        capture_output=True, text=True, env=e, timeout=120, cwd=cwd)
@@ -102,9 +103,13 @@ def help_and_version():
     for word in ("eval", "why", "odds", "check", "test", "rules", "show", "dis",
                  "--edition", "--variant", "--json", "--seed", "--rules", "--no-rules", "--load"):
         check(word in p.stdout, f"--help must mention {word}", p)
+    # --version: 'hon X.Y.Z', then the data directory in use; this hon runs from its build
+    # tree, so that is the source tree it was built from (FIXTURES is its tests/repl/fixtures).
     p = run(["--version"])
-    check(p.returncode == 0 and re.fullmatch(r"hon \d+\.\d+\.\d+\n", p.stdout),
-          "--version prints 'hon X.Y.Z'", p)
+    source = os.path.realpath(os.path.join(FIXTURES, "..", "..", ".."))
+    m = re.fullmatch(r"hon \d+\.\d+\.\d+\ndata: (.*)\n", p.stdout)
+    check(p.returncode == 0 and m and os.path.realpath(m.group(1)) == source,
+          "--version prints 'hon X.Y.Z' and 'data: SOURCE TREE'", p)
     # The subcommands say the same: `hon help` is --help, `hon version` is --version, and
     # `hon help move` prints only move's entry (its line and the indented ones continuing it).
     usage = p_help = run(["--help"]).stdout

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""tests/install/run.py — `meson install` into a DESTDIR and the installed hon used as a person
+and a C programmer would (issue 12 §1; docs/spec/architecture.md, "Installing"):
+
+    run.py --meson M --build-root B --source-root S --prefix P --bindir D ... --cc CC [FLAG]...
+
+The options (given by tests/install/meson.build) name meson, the build and source trees, the
+configured prefix and directories, the build tree's hon, embed.c, and last the C compiler with
+the sanitizer flags of the build. The installed tree sits under DESTDIR/PREFIX, not where it was
+configured, so the installed hon is told its data directory with $HON_DATADIR
+(hon_data_dir in include/hon.h), and pkg-config finds hon.pc under the DESTDIR with
+PKG_CONFIG_SYSROOT_DIR prefixing its -I and -L paths.
+
+The expected answers are not written here: the installed hon and the C program must answer
+exactly as the build tree's hon does on the same board, which the other suites test.
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+def options():
+    ap = argparse.ArgumentParser()
+    for name in ("meson", "build-root", "source-root", "prefix", "bindir", "libdir",
+                 "includedir", "datadir", "mandir", "hon", "embed"):
+        ap.add_argument("--" + name, required=True)
+    ap.add_argument("--cc", nargs=argparse.REMAINDER, required=True)
+    cfg = vars(ap.parse_args())
+    cfg["meson"] = [cfg["meson"]]
+    cfg["hon"] = os.path.abspath(cfg["hon"])
+    return cfg
+
+
+CFG = options()
+failures = []
+
+
+def check(cond, what, detail=""):
+    if not cond:
+        failures.append(f"{what}\n{detail}")
+
+
+def run(cmd, env=None, cwd=None):
+    e = dict(os.environ)
+    # meson test points LD_LIBRARY_PATH at the build tree's libhon: the installed one is tested
+    for k in ("HON_RULES", "HON_DATADIR", "PKG_CONFIG_PATH", "PKG_CONFIG_SYSROOT_DIR",
+              "LD_LIBRARY_PATH"):
+        e.pop(k, None)
+    e.update(env or {})
+    p = subprocess.run(cmd, capture_output=True, text=True, env=e, cwd=cwd, timeout=600)
+    p.shown = f"$ {shlex.join(cmd)}\nexit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
+    return p
+
+
+def staged(destdir, d):
+    """The installed directory d (absolute, or relative to the prefix) under destdir."""
+    return destdir + os.path.join(CFG["prefix"], d)
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="hon-install-") as tmp:
+        destdir = os.path.join(tmp, "stage")
+        p = run(CFG["meson"] + ["install", "-C", CFG["build_root"], "--no-rebuild", "--quiet",
+                                "--destdir", destdir])
+        if p.returncode != 0:
+            failures.append("meson install failed\n" + p.shown)
+            return
+        bindir, libdir = staged(destdir, CFG["bindir"]), staged(destdir, CFG["libdir"])
+        datadir = staged(destdir, CFG["datadir"])
+        data = os.path.join(datadir, "hon")
+        hon = os.path.join(bindir, "hon")
+
+        # Everything is in place: the program, both libraries, the header, the .pc file, the
+        # manual pages, the completion, and the data (rules, expansions, example boards).
+        for path in [hon, os.path.join(libdir, "libhon.so"), os.path.join(libdir, "libhon.a"),
+                     os.path.join(staged(destdir, CFG["includedir"]), "hon.h"),
+                     os.path.join(libdir, "pkgconfig", "hon.pc"),
+                     os.path.join(staged(destdir, CFG["mandir"]), "man1", "hon.1"),
+                     os.path.join(staged(destdir, CFG["mandir"]), "man5", "hon.5"),
+                     os.path.join(datadir, "bash-completion", "completions", "hon"),
+                     os.path.join(data, "rules", "core.hon"),
+                     os.path.join(data, "expansions"),
+                     os.path.join(data, "examples", "boards", "hill_contour.scn")]:
+            check(os.path.exists(path), f"meson install did not put {path} in place")
+
+        # The installed hon never uses the build tree, though it exists: its data directory is
+        # the configured one, and with $HON_DATADIR the staged one.
+        configured = os.path.join(CFG["prefix"], CFG["datadir"], "hon")
+        p = run([hon, "--version"])
+        check(p.returncode == 0 and p.stdout.splitlines()[1:] == [f"data: {configured}"],
+              "the installed hon --version names the configured data directory", p.shown)
+        env = {"HON_DATADIR": data}
+        p = run([hon, "version"], env=env)
+        check(p.returncode == 0 and p.stdout.splitlines()[1:] == [f"data: {data}"],
+              "with $HON_DATADIR, hon version names it", p.shown)
+
+        # The README's commands: `--board examples/boards/...` from a directory holding no
+        # examples/ (the board is found in the data directory), answering as the build tree's
+        # hon does from the source tree.
+        board = ["--board", "examples/boards/hill_contour.scn"]
+        for args in (["los", "$rifle2", "$pak"], ["why", "los", "$sherman", "$obs"],
+                     ["draw"]):
+            inst = run([hon] + board + args, env=env, cwd=tmp)
+            built = run([CFG["hon"]] + board + args, cwd=CFG["source_root"])
+            check(built.returncode == 0 and built.stdout, "the build tree's hon answers",
+                  built.shown)
+            check(inst.returncode == 0 and inst.stdout == built.stdout,
+                  "the installed hon answers as the build tree's", inst.shown + built.shown)
+
+        # A C program built with pkg-config against the staged hon.pc, linked with the shared
+        # libhon, then with the static one; each answers as `hon eval` does.
+        pc = {"PKG_CONFIG_PATH": os.path.join(libdir, "pkgconfig"),
+              "PKG_CONFIG_SYSROOT_DIR": destdir}
+        flags = run(["pkg-config", "--cflags", "--libs", "hon"], env=pc)
+        static = run(["pkg-config", "--static", "--cflags", "--libs", "hon"], env=pc)
+        if flags.returncode != 0 or static.returncode != 0:
+            failures.append("pkg-config hon failed\n" + flags.shown + static.shown)
+            return
+        check(f"-I{staged(destdir, CFG['includedir'])}" in flags.stdout.split()
+              and f"-L{libdir}" in flags.stdout.split() and "-lhon" in flags.stdout.split(),
+              "pkg-config gives the staged include and library directories and -lhon",
+              flags.shown)
+        exprs = ["line_of_sight($rifle2, $pak)", "line_of_sight($sherman, $obs)",
+                 "solitaire_air[clear].ground_support"]
+        want = run([CFG["hon"]] + board + ["eval"] + exprs, cwd=CFG["source_root"])
+        # the static link: libhon.a named by its path in place of -lhon, then what
+        # `pkg-config --static` adds for it (libm)
+        static_libs = [os.path.join(libdir, "libhon.a") if w == "-lhon" else w
+                       for w in static.stdout.split()]
+        for name, libs, runenv in (("shared", flags.stdout.split(), {"LD_LIBRARY_PATH": libdir}),
+                                   ("static", static_libs, {})):
+            exe = os.path.join(tmp, "embed_" + name)
+            cc = run(CFG["cc"] + [CFG["embed"], "-o", exe] + libs)
+            if cc.returncode != 0:
+                failures.append(f"the {name} C program did not build\n" + cc.shown)
+                continue
+            p = run([exe] + exprs, env={**env, **runenv}, cwd=tmp)
+            check(p.returncode == 0 and p.stdout == f"data: {data}\n" + want.stdout,
+                  f"the {name} C program answers as hon eval", p.shown + want.shown)
+
+        # The manual page and the completion name every command and option of `hon --help`.
+        usage = run([CFG["hon"], "--help"]).stdout
+        commands = re.findall(r"^  ([a-z]+) ", usage.split("Commands:")[1].split("\n\n")[0], re.M)
+        options = re.findall(r"^  (?:-\w, )?(--[a-z-]+)", usage.split("\nOptions")[1].split(":\n", 1)[1], re.M)
+        man = open(os.path.join(staged(destdir, CFG["mandir"]), "man1", "hon.1")).read()
+        bash = open(os.path.join(datadir, "bash-completion", "completions", "hon")).read()
+        check(len(commands) >= 18 and len(options) >= 15, "the usage's lists were read", usage)
+        for word in commands + options:
+            check(word.replace("-", "\\-") in man, f"hon.1 does not name {word}")
+            check(re.search(r"(^|\s|\")" + re.escape(word) + r"(\s|$|\)|\")", bash, re.M),
+                  f"the bash completion does not offer {word}")
+
+
+main()
+if failures:
+    print("\n\n".join(failures))
+    sys.exit(1)
+print("install: ok")
