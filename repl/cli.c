@@ -121,8 +121,8 @@ static void on_diag(void *ud, const hon_diag *d)
     } else {
         unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
         fprintf(stderr, "%s:%u:%u: %s", d->path ? d->path : "?", d->line, d->col, sev[si]);
-        if (d->code)
-            fprintf(stderr, "[E%03d]", d->code);
+        if (d->code) /* W001 is 1001 (hon.h) */
+            fprintf(stderr, "[%c%03d]", d->code > 1000 ? 'W' : 'E', d->code % 1000);
         fprintf(stderr, ": %s\n", d->message ? d->message : "");
     }
 }
@@ -512,6 +512,21 @@ int cli_check(cli_session *s, const char *path)
     if (st != HON_OK)
         return failed(s, before, st, "cannot check", path);
     return s->errors != errors;
+}
+
+int cli_lint(cli_session *s, const char *const *paths, size_t n)
+{
+    size_t before = s->diags, warnings = 0;
+    for (size_t i = 0; i < n; i++) {
+        hon_status st =
+            is_dir(paths[i]) ? hon_load_dir(s->vm, paths[i]) : hon_load_file(s->vm, paths[i]);
+        if (st != HON_OK)
+            return failed(s, before, st, "cannot load", paths[i]);
+    }
+    hon_status st = hon_lint(s->vm, paths, n, &warnings);
+    if (st != HON_OK)
+        return failed(s, before, st, "cannot lint", n ? paths[0] : "the rules");
+    return warnings != 0;
 }
 
 /* Writes text as a JSON string (quoted, escaped). */

@@ -557,6 +557,17 @@ static int cmd_test(repl *r, char *args)
     return cli_test(r->s, (const char *const *)w, (size_t)n);
 }
 
+static int cmd_lint(repl *r, char *args)
+{
+    char *w[32];
+    int n = split_words(args, w, 32);
+    if (n > 32) {
+        cli_error("usage: lint [FILE|DIR...] (at most 32)");
+        return 1;
+    }
+    return cli_lint(r->s, (const char *const *)w, (size_t)n);
+}
+
 static int cmd_seed(repl *r, char *args)
 {
     char *w[1];
@@ -765,6 +776,11 @@ static const command commands[] = {
       cmd_test,
       "test [-v] [--filter PATTERN] [--json] [FILE...]",
       "run the tests (of FILEs, loading them if needed)",
+      { A_FILE } },
+    { "lint",
+      cmd_lint,
+      "lint [FILE|DIR...]",
+      "warnings W001-W007 about the rules (of FILEs, loading them)",
       { A_FILE } },
     { "seed", cmd_seed, "seed N", "reseed the dice", { A_NONE } },
     { "json", cmd_json, "json [on|off]", "print answers as JSON", { A_NONE } },
