@@ -25,6 +25,7 @@ typedef struct lint {
     const prog *pg;
     const res_program *p;
     diag_list dl;
+    bool *flags; /* owned: the one block the arrays below point into */
     bool *scope; /* per diagnostics source: its warnings are reported */
     uint32_t nscope;
     bool *fn_used, *table_used, *enum_used, *marker_used, *variant_read;
@@ -728,16 +729,20 @@ static bool lint_open(lint *l, hon_vm *vm, const char *const *paths, size_t n)
     const res_program *p = vm->pg->res;
     *l = (lint){ .vm = vm, .pg = vm->pg, .p = p, .nscope = vm->sources.len };
     diag_list_init(&l->dl, &vm->sources);
-    l->scope = mem_calloc(l->nscope + 1, sizeof *l->scope);
-    l->fn_used = mem_calloc(p->nfns + 1, 1);
-    l->table_used = mem_calloc(p->ntables + 1, 1);
-    l->enum_used = mem_calloc(p->nenums + 1, 1);
-    l->marker_used = mem_calloc(p->enums[E_MARKER].len + 1, 1);
-    l->variant_read = mem_calloc(p->nvariants + 1, 1);
-    l->rule_reported = mem_calloc(p->nrules + 1, 1);
-    if (!l->scope || !l->fn_used || !l->table_used || !l->enum_used || !l->marker_used ||
-        !l->variant_read || !l->rule_reported)
+    bool **arrays[] = { &l->scope,       &l->fn_used,      &l->table_used,   &l->enum_used,
+                        &l->marker_used, &l->variant_read, &l->rule_reported };
+    const size_t lens[] = { l->nscope,    p->nfns,  p->ntables, p->nenums, p->enums[E_MARKER].len,
+                            p->nvariants, p->nrules };
+    size_t total = 0;
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+        total += lens[i];
+    if (!(l->flags = mem_calloc(total + 1, sizeof *l->flags)))
         return false;
+    total = 0;
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        *arrays[i] = l->flags + total;
+        total += lens[i];
+    }
     for (size_t i = 0; i < vm->nsrcs; i++)
         if (vm->srcs[i].file_id < l->nscope)
             l->scope[vm->srcs[i].file_id] = n == 0 || named(&vm->srcs[i], paths, n);
@@ -747,13 +752,7 @@ static bool lint_open(lint *l, hon_vm *vm, const char *const *paths, size_t n)
 static void lint_close(lint *l)
 {
     diag_list_clear(&l->dl);
-    mem_free(l->scope);
-    mem_free(l->fn_used);
-    mem_free(l->table_used);
-    mem_free(l->enum_used);
-    mem_free(l->marker_used);
-    mem_free(l->variant_read);
-    mem_free(l->rule_reported);
+    mem_free(l->flags);
 }
 
 hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t *warnings)
