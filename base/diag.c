@@ -184,6 +184,15 @@ void diag_relate(diag *d, src_loc loc, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- rendering */
 
+const char *diag_code_label(int code, char *buf, size_t cap)
+{
+    if (code > DIAG_LINT_BASE)
+        snprintf(buf, cap, "W%03d", code - DIAG_LINT_BASE);
+    else
+        snprintf(buf, cap, "E%03d", code);
+    return buf;
+}
+
 static const char *sev_word(diag_severity s)
 {
     switch (s) {
@@ -314,8 +323,9 @@ static void render_block(diag_sources *src, src_loc loc, diag_severity sev, int 
         fprintf(out, "hon: %s", sev_word(sev));
     else
         fprintf(out, "%s:%u:%u: %s", path, (unsigned)loc.line, (unsigned)loc.col, sev_word(sev));
+    char label[16];
     if (code > 0)
-        fprintf(out, "[E%03d]", code);
+        fprintf(out, "[%s]", diag_code_label(code, label, sizeof label));
     fprintf(out, ": %s\n", msg ? msg : "");
 
     const char *ls;

@@ -25,7 +25,10 @@ typedef struct src_loc {
     uint32_t end_line, end_col;
 } src_loc;
 
-/* The codes, by name: E_SYNTAX is 10 (E010), E_TYPE 104, E_NO_BOARD 212... (diag_codes.h). */
+/* The codes, by name: E_SYNTAX is 10 (E010), E_TYPE 104, E_NO_BOARD 212... (diag_codes.h). The
+ * warnings of `hon lint` are numbered from DIAG_LINT_BASE and written W: E_LINT_UNUSED is 1001,
+ * W001. */
+#define DIAG_LINT_BASE 1000
 enum diag_code {
     E_NONE = 0, /* a diagnostic with no code: `hon: error: message`, or a note */
 #define DIAG_CODE(name, number, summary) E_##name = number,
@@ -93,6 +96,10 @@ diag *diag_vreport(diag_list *l, int code, diag_severity sev, src_loc loc, const
                    va_list ap) __attribute__((format(printf, 5, 0)));
 /* Attaches a related span ("the '{' opened here") to d. */
 void diag_relate(diag *d, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Writes code's label into buf (cap bytes): "E012" for 12, "W001" for DIAG_LINT_BASE + 1;
+ * returns buf. */
+const char *diag_code_label(int code, char *buf, size_t cap);
 
 /* Renders d as
  *     path:line:col: error[E012]: message

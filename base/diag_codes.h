@@ -147,4 +147,14 @@ DIAG_CODE(NO_SUCH_RULE,       441, "a rule name that names no rule (diff --rule)
 DIAG_CODE(NO_SUCH_QUERY_NAME, 442, "a query name that names no query, or none a board search can ask (--query)")
 DIAG_CODE(QUESTION_READ,      498, "a question or snapshot file cannot be read")
 
+/* W0xx: the warnings of `hon lint` (interp/lint.c), numbered from DIAG_LINT_BASE: W001 is 1001.
+ * A program that has them loads and runs; they say what its author likely did not mean. */
+DIAG_CODE(LINT_UNUSED,       1001, "(lint) a fn, table, enum or marker nothing reads")
+DIAG_CODE(LINT_VARIANT,      1002, "(lint) a variant no rule reads")
+DIAG_CODE(LINT_CONSTANT,     1003, "(lint) a guard, or an operand of and/or in it, that is constant")
+DIAG_CODE(LINT_NEVER_FIRES,  1004, "(lint) a rule that can never fire")
+DIAG_CODE(LINT_OVERLAP,      1005, "(lint) two rules that both hold on an input and disagree")
+DIAG_CODE(LINT_GAP,          1006, "(lint) an input no rule answers and no default covers")
+DIAG_CODE(LINT_CELL,         1007, "(lint) a table cell left '?' that a query reaches")
+
 /* clang-format on */

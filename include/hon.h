@@ -49,7 +49,7 @@ typedef enum hon_severity {
 
 /* One diagnostic, borrowed for the duration of the callback. */
 typedef struct hon_diag {
-    int code; /* 12 for E012 */
+    int code; /* 12 for E012; 1001 for W001, a warning of hon_lint */
     hon_severity severity;
     const char *path;     /* file, or "<repl>" for typed input */
     unsigned line, col;   /* from 1 */
@@ -110,6 +110,17 @@ hon_status hon_check_file(hon_vm *vm, const char *path);
  * order (a file loaded again keeps its place and takes the new spelling). Returns how many
  * there are (0 for a NULL vm). */
 size_t hon_each_file(const hon_vm *vm, void (*fn)(void *ud, const char *path), void *ud);
+/* `hon lint` (docs/spec/errors.md, "Warnings of hon lint"): reports, as warnings W001-W007 through
+ * on_diag, what the loaded program says that its author likely did not mean: fns, tables, enums,
+ * markers and variants nothing reads, constant guards, rules that never fire, two rules of a
+ * `first` or permission query that hold on one input and disagree at the same priority, inputs
+ * no rule answers with no default, `?` cells a query reaches. Queries whose parameters are
+ * enums, bools or ints (tried around the ints their rules write) are run on every input, with
+ * no board and under the active edition; each warning found so names an input. Only the
+ * warnings in the loaded files named by paths (npaths of them: files, or directories holding
+ * them; 0: every loaded file) are reported. *warnings (when not NULL) gets how many were.
+ * HON_OK, HON_ERR_NOT_FOUND for a NULL vm, HON_ERR_MEMORY. */
+hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t *warnings);
 
 /* Evaluates an expression (a query call, a table lookup, any expression of the language) typed
  * at `where` (e.g. "<repl>"). On HON_OK *out holds the answer and its trace. */

@@ -30,6 +30,8 @@ typedef struct vm_error {
     int code; /* E_* of diag.h (201 for E201); E_NONE: none */
     ast_loc loc;
     char msg[768];
+    /* E201: the table and row of the `?` cell read (lint.c tells a cited gap from another) */
+    uint32_t cell_table, cell_row;
 } vm_error;
 
 /* The last `require` that refused (E228): what hon_last_refusal gives. Set by refusal.c,

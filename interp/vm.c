@@ -49,6 +49,10 @@ static void cites_text(const ast_vec *cites, strbuf *b)
 static bool fail_absent(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col)
 {
     const res_program *p = x->p;
+    if (!x->err.code) {
+        x->err.cell_table = table;
+        x->err.cell_row = row;
+    }
     if (table >= p->ntables || row >= p->tables[table].nrows)
         return state_fail(x, E_NOT_GIVEN_CELL,
                           "a table cell that the source does not give was read");

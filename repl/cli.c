@@ -67,8 +67,8 @@ static void put_json_diag(const char *severity, int code, const char *path, unsi
                           unsigned col, const char *message, const char *rendered)
 {
     fprintf(stderr, "{\"diagnostic\": {\"severity\": \"%s\", \"code\": ", severity);
-    if (code)
-        fprintf(stderr, "\"E%03d\"", code);
+    if (code) /* W001 is 1001 (hon.h) */
+        fprintf(stderr, "\"%c%03d\"", code > 1000 ? 'W' : 'E', code % 1000);
     else
         fputs("null", stderr);
     fputs(", \"path\": ", stderr);
@@ -185,8 +185,8 @@ static void render_diag(const hon_diag *d, FILE *out)
     } else {
         unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
         fprintf(out, "%s:%u:%u: %s", d->path ? d->path : "?", d->line, d->col, severity_name[si]);
-        if (d->code)
-            fprintf(out, "[E%03d]", d->code);
+        if (d->code) /* W001 is 1001 (hon.h) */
+            fprintf(out, "[%c%03d]", d->code > 1000 ? 'W' : 'E', d->code % 1000);
         fprintf(out, ": %s\n", d->message ? d->message : "");
     }
 }
@@ -609,6 +609,21 @@ int cli_check(cli_session *s, const char *path)
     if (st != HON_OK)
         return failed(s, before, st, "cannot check", path);
     return s->errors != errors;
+}
+
+int cli_lint(cli_session *s, const char *const *paths, size_t n)
+{
+    size_t before = s->diags, warnings = 0;
+    for (size_t i = 0; i < n; i++) {
+        hon_status st =
+            is_dir(paths[i]) ? hon_load_dir(s->vm, paths[i]) : hon_load_file(s->vm, paths[i]);
+        if (st != HON_OK)
+            return failed(s, before, st, "cannot load", paths[i]);
+    }
+    hon_status st = hon_lint(s->vm, paths, n, &warnings);
+    if (st != HON_OK)
+        return failed(s, before, st, "cannot lint", n ? paths[0] : "the rules");
+    return warnings != 0;
 }
 
 /* How `test` reports: each result (verbose), failures only, or one JSON object. */

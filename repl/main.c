@@ -1,6 +1,6 @@
 /* main.c — the `hon` program's entry point: global options (getopt_long, stopping at the first
- * non-option), the subcommands (eval, why, odds, do, move, check, test, rules, show, dis, los,
- * draw, svg: usage_text lists them), and the REPL when no subcommand is given. The commands themselves live in cli.c, the REPL in repl.c; the option
+ * non-option), the subcommands (eval, why, odds, do, move, check, lint, test, rules, show, dis,
+ * los, draw, svg: usage_text lists them), and the REPL when no subcommand is given. The commands themselves live in cli.c, the REPL in repl.c; the option
  * and exit-code contract is docs/spec/repl.md (0 ok, 1 error in input/rules/tests, 2 usage).
  */
 #include <errno.h>
@@ -55,6 +55,9 @@ static const char usage_text[] =
     "                          the cost and a path to each, and the board drawn with them\n"
     "                          (OUT: the picture as SVG)\n"
     "  check FILE...           report FILEs' diagnostics against the loaded rules\n"
+    "  lint [FILE|DIR...]      load FILEs and DIRs, report warnings W001-W007 about them\n"
+    "                          (about every loaded file without one): exit 1 on any\n"
+    "                          warning, 0 when there is none\n"
     "  test [TOPTION]... [FILE...]\n"
     "                          load FILEs and run their tests, or run every loaded test\n"
     "                          (-v: a line per test; --filter PATTERN: only the tests\n"
@@ -309,7 +312,7 @@ static const subcommand subcommands[] = {
     { "test", 0, -1 }, { "rules", 0, 1 },   { "show", 1, 1 },      { "dis", 1, 1 },
     { "los", 2, 2 },   { "draw", 0, 2 },    { "svg", 1, 3 },       { "do", 1, -1 },
     { "move", 2, -1 }, { "diff", 1, -1 },   { "snapshot", 2, -1 }, { "reach", 1, 2 },
-    { "help", 0, 1 },  { "version", 0, 0 }, { "coverage", 0, -1 },
+    { "help", 0, 1 },  { "version", 0, 0 }, { "coverage", 0, -1 }, { "lint", 0, -1 },
 };
 
 /* `hon help [COMMAND]`: the whole usage, or the lines of usage_text about one command (its
@@ -465,6 +468,8 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     } else if (strcmp(name, "check") == 0) {
         for (int i = 0; i < n; i++)
             rc |= cli_check(s, args[i]);
+    } else if (strcmp(name, "lint") == 0) {
+        rc = cli_lint(s, (const char *const *)args, (size_t)n);
     } else if (strcmp(name, "test") == 0) {
         rc = cli_test(s, (const char *const *)args, (size_t)n);
     } else if (strcmp(name, "rules") == 0) {

@@ -546,15 +546,28 @@ static int cmd_variant(repl *r, char *args)
     return 0;
 }
 
-static int cmd_test(repl *r, char *args)
+/* A command whose words go to a cli_* function taking them all (at most 32; `usage` when
+ * there are more). */
+static int words_to(repl *r, char *args, const char *usage,
+                    int (*fn)(cli_session *s, const char *const *words, size_t n))
 {
     char *w[32];
     int n = split_words(args, w, 32);
     if (n > 32) {
-        cli_error("usage: test [-v] [--filter PATTERN] [--json] [FILE...] (at most 32 words)");
+        cli_error("usage: %s (at most 32 words)", usage);
         return 1;
     }
-    return cli_test(r->s, (const char *const *)w, (size_t)n);
+    return fn(r->s, (const char *const *)w, (size_t)n);
+}
+
+static int cmd_test(repl *r, char *args)
+{
+    return words_to(r, args, "test [-v] [--filter PATTERN] [--json] [FILE...]", cli_test);
+}
+
+static int cmd_lint(repl *r, char *args)
+{
+    return words_to(r, args, "lint [FILE|DIR...]", cli_lint);
 }
 
 static int cmd_seed(repl *r, char *args)
@@ -765,6 +778,11 @@ static const command commands[] = {
       cmd_test,
       "test [-v] [--filter PATTERN] [--json] [FILE...]",
       "run the tests (of FILEs, loading them if needed)",
+      { A_FILE } },
+    { "lint",
+      cmd_lint,
+      "lint [FILE|DIR...]",
+      "warnings W001-W007 about the rules (of FILEs, loading them)",
       { A_FILE } },
     { "seed", cmd_seed, "seed N", "reseed the dice", { A_NONE } },
     { "json", cmd_json, "json [on|off]", "print answers as JSON", { A_NONE } },

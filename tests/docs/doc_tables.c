@@ -30,11 +30,12 @@ static const struct code_row {
 };
 #define NCODES (sizeof codes / sizeof codes[0])
 
-/* Whether errors.md lists code c as a table row: a line starting `| E0cc |`. */
+/* Whether errors.md lists code c as a table row: a line starting `| E0cc |`, or `| W00c |` for a
+ * warning of hon lint (DIAG_LINT_BASE + c). */
 static bool doc_lists(const char *doc, int c)
 {
-    char row[16];
-    snprintf(row, sizeof row, "\n| E%03d |", c);
+    char row[24], label[16];
+    snprintf(row, sizeof row, "\n| %s |", diag_code_label(c, label, sizeof label));
     return strstr(doc, row) != NULL;
 }
 
@@ -42,22 +43,27 @@ static bool doc_lists(const char *doc, int c)
 static int check_codes(const char *path, const char *doc)
 {
     int bad = 0;
+    char label[16];
     for (size_t i = 0; i < NCODES; i++)
         if (!doc_lists(doc, codes[i].code)) {
-            printf("%s: E%03d (E_%s, \"%s\") is in base/diag_codes.h but has no row\n", path,
-                   codes[i].code, codes[i].name, codes[i].summary);
+            printf("%s: %s (E_%s, \"%s\") is in base/diag_codes.h but has no row\n", path,
+                   diag_code_label(codes[i].code, label, sizeof label), codes[i].name,
+                   codes[i].summary);
             bad++;
         }
-    for (const char *at = strstr(doc, "\n| E"); at; at = strstr(at + 1, "\n| E")) {
+    for (const char *at = strstr(doc, "\n| "); at; at = strstr(at + 1, "\n| ")) {
         char *end;
+        if (at[3] != 'E' && at[3] != 'W')
+            continue;
         long c = strtol(at + 4, &end, 10);
         if (end != at + 7 || strncmp(end, " |", 2) != 0)
             continue;
+        c += at[3] == 'W' ? DIAG_LINT_BASE : 0;
         bool known = false;
         for (size_t i = 0; i < NCODES; i++)
             known |= codes[i].code == c;
         if (!known) {
-            printf("%s: a row for E%03ld, which base/diag_codes.h does not list\n", path, c);
+            printf("%s: a row for %.4s, which base/diag_codes.h does not list\n", path, at + 3);
             bad++;
         }
     }

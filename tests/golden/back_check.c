@@ -1,9 +1,11 @@
-/* back_check.c — golden driver of the back end (tests/golden/README.md), built three times:
+/* back_check.c — golden driver of the back end (tests/golden/README.md), built four times:
  * resolve_check (-DBACK_RESOLVE) prints each file's rendered diagnostics and `resolved: ok` /
  * `resolved: N error(s)`; bytecode_check (-DBACK_BYTECODE) prints the listing of every fn,
  * query default and rule in declaration order, a blank line between them; board_check
  * (-DBACK_BOARD) loads the folder's vocab.hon, then each scenario (*.scn) through the API
- * (hon_load_board) and prints its E3xx diagnostics and `board: ok` / `board: N error(s)`.
+ * (hon_load_board) and prints its E3xx diagnostics and `board: ok` / `board: N error(s)`;
+ * lint_check (-DBACK_LINT) loads each file alone through the API, runs hon_lint and prints its
+ * warnings and `lint: clean` / `lint: N warning(s)`.
  * All take FILE... or --golden DIR (compare with DIR/NAME.expected, print TAP); the walking and
  * diffing are parse_check.c's. */
 #include <dirent.h>
@@ -54,7 +56,7 @@ static void listing(const res_program *p, ast_node *d, FILE *out, bool *first)
 }
 #endif
 
-#ifdef BACK_BOARD
+#if defined(BACK_BOARD) || defined(BACK_LINT)
 typedef struct board_out {
     FILE *out;
     size_t errors;
@@ -67,6 +69,29 @@ static void board_diag(void *ud, const hon_diag *d)
     if (d->severity == HON_ERROR)
         b->errors++;
 }
+#endif
+
+#ifdef BACK_LINT
+/* Loads path alone, lints it and writes the warnings and a summary. */
+static int check_one(const char *path, FILE *out)
+{
+    board_out b = { out, 0 };
+    hon_config cfg = { .on_diag = board_diag, .userdata = &b };
+    hon_vm *vm = hon_vm_new(&cfg);
+    size_t n = 0;
+    if (!vm || hon_load_file(vm, path) != HON_OK || hon_lint(vm, NULL, 0, &n) != HON_OK) {
+        fprintf(out, "cannot lint %s\n", path);
+        hon_vm_free(vm);
+        return 1;
+    }
+    if (n)
+        fprintf(out, "lint: %zu warning%s\n", n, n == 1 ? "" : "s");
+    else
+        fputs("lint: clean\n", out);
+    hon_vm_free(vm);
+    return 0;
+}
+#elif defined(BACK_BOARD)
 
 /* Loads DIR/vocab.hon, then the scenario at path; writes its diagnostics and a summary. */
 static int check_one(const char *path, FILE *out)

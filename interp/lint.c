@@ -1,0 +1,788 @@
+/* lint.c — `hon lint` (hon.h: hon_lint): warnings W001-W007 about a program that loads without
+ * error but says what its author likely did not mean: declarations nothing reads, constant
+ * guards, rules that never fire, rules that overlap and disagree, inputs no rule answers,
+ * reachable `?` cells. Reads the resolver's annotated tree (dsl/model.h) and runs each rule's
+ * chunk (vm.h: vm_run) on every input of a query whose parameters have finite domains. The
+ * codes are base/diag_codes.h's LINT_* (docs/spec/errors.md, "Warnings of hon lint").
+ */
+/* realpath() (which files a path names) is XSI: glibc declares it with _XOPEN_SOURCE. */
+#define _XOPEN_SOURCE 700
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+#include "session.h"
+#include "strbuf.h"
+#include "vm.h"
+
+#define LINT_MAX_INPUTS 4096 /* inputs of one query enumerated at most (more: not examined) */
+#define LINT_MAX_INTS   8    /* int literals of a query's rules an int parameter is tried around */
+#define LINT_MAX_PARAMS 16   /* parameters (and variants read) of a query examined */
+
+/* The run: the session, what is in scope, what the program reads, the warnings so far. */
+typedef struct lint {
+    hon_vm *vm;
+    const prog *pg;
+    const res_program *p;
+    diag_list dl;
+    bool *flags; /* owned: the one block the arrays below point into */
+    bool *scope; /* per diagnostics source: its warnings are reported */
+    uint32_t nscope;
+    bool *fn_used, *table_used, *enum_used, *marker_used, *variant_read;
+    bool *rule_reported; /* per rule: W004 said already */
+    bool in_test;        /* walking a test: what it names is not read by the rules */
+} lint;
+
+/* A folded constant: known, and its value (a bool as 0/1). */
+typedef struct fold_val {
+    bool known;
+    int64_t v;
+} fold_val;
+
+static bool in_scope(const lint *l, ast_loc loc)
+{
+    return loc.file < l->nscope && l->scope[loc.file];
+}
+
+static diag *warn(lint *l, int code, ast_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static diag *warn(lint *l, int code, ast_loc loc, const char *fmt, ...)
+{
+    if (!in_scope(l, loc))
+        return NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    diag *d = diag_vreport(&l->dl, code, DIAG_WARNING, loc, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
+/* ---- what the program reads (W001, W002) ---- */
+
+static void mark_type(lint *l, uint32_t t, unsigned depth)
+{
+    if (t == T_NONE || t >= l->p->ntypes || depth > 8)
+        return;
+    const res_type *ty = &l->p->types[t];
+    if (ty->kind == RT_ENUM && ty->arg < l->p->nenums)
+        l->enum_used[ty->arg] = true;
+    else if (ty->kind == RT_SET || ty->kind == RT_LIST)
+        mark_type(l, ty->arg, depth + 1);
+    else if (ty->kind == RT_RECORD && ty->arg < l->p->nrecords)
+        for (size_t i = 0; i < l->p->records[ty->arg].nfields; i++)
+            mark_type(l, l->p->records[ty->arg].fields[i].type, depth + 1);
+}
+
+static void mark_fields(lint *l, const res_field *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        mark_type(l, f[i].type, 0);
+}
+
+static void walk_vec(lint *l, const ast_vec *v);
+
+/* Marks what node n and everything under it read: fns called, tables indexed, enums whose
+ * values it handles, markers named, variants read. */
+static void walk(lint *l, const ast_node *n)
+{
+    if (!n)
+        return;
+    const res_program *p = l->p;
+    mark_type(l, n->an.type, 0);
+    uint32_t s = n->an.sym;
+    switch (n->an.sym_kind) {
+    case SYM_FN:
+        if (s < p->nfns)
+            l->fn_used[p->fns[s].version_of >= 0 ? (uint32_t)p->fns[s].version_of : s] = true;
+        break;
+    case SYM_TABLE:
+        if (s < p->ntables)
+            l->table_used[p->tables[s].version_of >= 0 ? (uint32_t)p->tables[s].version_of : s] =
+                true;
+        break;
+    case SYM_MEMBER:
+        if (!l->in_test && n->an.type == p->enums[E_MARKER].type && s < p->enums[E_MARKER].len)
+            l->marker_used[s] = true;
+        break;
+    case SYM_ENUM_TYPE:
+        if (s < p->nenums)
+            l->enum_used[s] = true;
+        break;
+    case SYM_VARIANT:
+        if (!l->in_test && s < p->nvariants)
+            l->variant_read[s] = true;
+        break;
+    default: break;
+    }
+    walk(l, n->a);
+    walk(l, n->b);
+    walk(l, n->c);
+    walk_vec(l, &n->list);
+    walk_vec(l, &n->list2);
+    walk_vec(l, &n->params);
+}
+
+static void walk_vec(lint *l, const ast_vec *v)
+{
+    for (uint32_t i = 0; i < v->len; i++)
+        walk(l, v->items[i]);
+}
+
+/* Marks what the rules, fns, query defaults, tables, records and the loaded tests read (a fn
+ * or table a test asks is a value the rules give their users). Counters and scenarios are not
+ * readers: a marker only a counter carries changes no answer. */
+static void mark_reads(lint *l)
+{
+    const res_program *p = l->p;
+    for (size_t r = 0; r < p->nrules; r++)
+        walk(l, p->rules[r].decl);
+    l->in_test = true;
+    for (size_t t = 0; t < p->ntests; t++)
+        walk(l, p->tests[t].decl);
+    l->in_test = false;
+    for (size_t f = 0; f < p->nfns; f++) {
+        walk(l, p->fns[f].decl->b);
+        mark_fields(l, p->fns[f].params, p->fns[f].nparams);
+        mark_type(l, p->fns[f].result, 0);
+    }
+    for (size_t q = 0; q < p->nqueries; q++) {
+        walk(l, p->queries[q].dflt);
+        mark_fields(l, p->queries[q].params, p->queries[q].nparams);
+        mark_type(l, p->queries[q].result, 0);
+    }
+    for (size_t t = 0; t < p->ntables; t++) {
+        const res_table *tb = &p->tables[t];
+        for (uint32_t k = 0; k < tb->nkeys; k++)
+            mark_type(l, tb->keys[k].type, 0);
+        mark_fields(l, tb->cols, tb->ncols);
+        for (size_t r = 0; r < tb->nrows; r++)
+            for (uint32_t c = 0; c < tb->ncols; c++) {
+                const res_const *cell = &tb->rows[r].cells[c];
+                if (cell->given && cell->type == p->enums[E_MARKER].type &&
+                    cell->v < (int64_t)p->enums[E_MARKER].len)
+                    l->marker_used[cell->v] = true;
+            }
+    }
+}
+
+static void report_unused(lint *l)
+{
+    const res_program *p = l->p;
+    for (size_t f = 0; f < p->nfns; f++)
+        if (p->fns[f].version_of < 0 && !l->fn_used[f])
+            warn(l, E_LINT_UNUSED, p->fns[f].decl->loc,
+                 "fn `%s` is never called by a rule, a fn or a query's default", p->fns[f].name);
+    for (size_t t = 0; t < p->ntables; t++)
+        if (p->tables[t].version_of < 0 && !l->table_used[t])
+            warn(l, E_LINT_UNUSED, p->tables[t].decl->loc,
+                 "table `%s` is never read by a rule, a fn or a query's default",
+                 p->tables[t].name);
+    for (size_t e = 0; e < p->nenums; e++)
+        if (p->enums[e].decl && p->enums[e].variant < 0 && !l->enum_used[e])
+            warn(l, E_LINT_UNUSED, p->enums[e].decl->loc,
+                 "enum `%s`: no rule, fn, table, record or query uses its values",
+                 p->enums[e].name);
+    const res_enum *m = &p->enums[E_MARKER];
+    for (size_t i = 0; i < m->len; i++)
+        if (!l->marker_used[i])
+            warn(l, E_LINT_UNUSED, m->members[i].loc,
+                 "marker `%s` is never named by a rule, a fn, a query's default or a table",
+                 m->members[i].name);
+    for (size_t v = 0; v < p->nvariants; v++)
+        if (!l->variant_read[v])
+            warn(l, E_LINT_VARIANT, p->variants[v].decl->loc,
+                 "variant `%s` is read by no rule, fn or query default: its readings change "
+                 "nothing",
+                 p->variants[v].name);
+}
+
+/* ---- constant guards (W003) and rules that never fire (W004) ---- */
+
+static bool is_compare(ast_op op)
+{
+    return op == AST_OP_EQ || op == AST_OP_NE || op == AST_OP_LT || op == AST_OP_LE ||
+           op == AST_OP_GT || op == AST_OP_GE;
+}
+
+static fold_val fold_binary(ast_op op, fold_val a, fold_val b)
+{
+    fold_val r = { false, 0 };
+    /* `false and X` and `true or X` are known whatever X is; so are `X and false`, `X or true`
+       (an error in X aside, which the lint does not count on) */
+    if (op == AST_OP_AND && ((a.known && !a.v) || (b.known && !b.v)))
+        return (fold_val){ true, 0 };
+    if (op == AST_OP_OR && ((a.known && a.v) || (b.known && b.v)))
+        return (fold_val){ true, 1 };
+    if (!a.known || !b.known)
+        return r;
+    r.known = true;
+    switch (op) {
+    case AST_OP_AND: r.v = a.v && b.v; break;
+    case AST_OP_OR: r.v = a.v || b.v; break;
+    case AST_OP_ADD: r.known = !__builtin_add_overflow(a.v, b.v, &r.v); break;
+    case AST_OP_SUB: r.known = !__builtin_sub_overflow(a.v, b.v, &r.v); break;
+    case AST_OP_MUL: r.known = !__builtin_mul_overflow(a.v, b.v, &r.v); break;
+    case AST_OP_EQ: r.v = a.v == b.v; break;
+    case AST_OP_NE: r.v = a.v != b.v; break;
+    case AST_OP_LT: r.v = a.v < b.v; break;
+    case AST_OP_LE: r.v = a.v <= b.v; break;
+    case AST_OP_GT: r.v = a.v > b.v; break;
+    case AST_OP_GE: r.v = a.v >= b.v; break;
+    default: r.known = false; break;
+    }
+    return r;
+}
+
+/* The value of an expression made of literals (ints, bools) and the operators on them. */
+static fold_val fold(const ast_node *n)
+{
+    fold_val none = { false, 0 };
+    if (!n)
+        return none;
+    switch (n->kind) {
+    case AST_INT:
+    case AST_BOOL: return (fold_val){ true, n->ival };
+    case AST_UNARY: {
+        fold_val a = fold(n->a);
+        if (!a.known || (n->op == AST_OP_NEG && a.v == INT64_MIN))
+            return none;
+        return (fold_val){ true, n->op == AST_OP_NOT ? !a.v : -a.v };
+    }
+    case AST_BINARY:
+        if (n->op == AST_OP_AND || n->op == AST_OP_OR || is_compare(n->op) || n->op == AST_OP_ADD ||
+            n->op == AST_OP_SUB || n->op == AST_OP_MUL)
+            return fold_binary(n->op, fold(n->a), fold(n->b));
+        return none;
+    default: return none;
+    }
+}
+
+/* W003 for each operand of the and/or tree of guard g that is a constant, g itself not one. */
+static void constant_operands(lint *l, const ast_node *g)
+{
+    if (!g || g->kind != AST_BINARY || (g->op != AST_OP_AND && g->op != AST_OP_OR))
+        return;
+    const char *op = g->op == AST_OP_AND ? "and" : "or";
+    const ast_node *side[2] = { g->a, g->b };
+    for (int i = 0; i < 2; i++) {
+        fold_val v = fold(side[i]);
+        if (v.known)
+            warn(l, E_LINT_CONSTANT, side[i]->loc,
+                 "this operand of `%s` is always %s: the guard does not depend on it", op,
+                 v.v ? "true" : "false");
+        else
+            constant_operands(l, side[i]);
+    }
+}
+
+/* W003 and W004 for each rule's guard. */
+static void check_guards(lint *l)
+{
+    const res_program *p = l->p;
+    for (size_t r = 0; r < p->nrules; r++) {
+        const ast_node *d = p->rules[r].decl, *g = d->a;
+        fold_val v = fold(g);
+        if (!g)
+            continue;
+        if (!v.known) {
+            constant_operands(l, g);
+            continue;
+        }
+        warn(l, E_LINT_CONSTANT, g->loc, "this guard is always %s", v.v ? "true" : "false");
+        if (!v.v && !l->rule_reported[r]) {
+            l->rule_reported[r] = true;
+            warn(l, E_LINT_NEVER_FIRES, d->loc, "rule `%s` never fires: its guard is always false",
+                 p->rules[r].name);
+        }
+    }
+}
+
+/* Whether rule r always answers: no guard, or one that is always true. */
+static bool always_holds(const res_program *p, uint32_t r)
+{
+    const ast_node *g = p->rules[r].decl->a;
+    fold_val v = fold(g);
+    return !g || (v.known && v.v);
+}
+
+static void rule_here(diag *d, const res_program *p, uint32_t r)
+{
+    if (d)
+        diag_relate(d, p->rules[r].decl->loc, "rule `%s` is here", p->rules[r].name);
+}
+
+/* W004: in a `first` query, the rules after one that always answers never fire. */
+static void check_shadowed(lint *l, int32_t ed)
+{
+    const res_program *p = l->p;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        if (p->queries[q].is_event || p->queries[q].mode != AST_COMBINE_FIRST)
+            continue;
+        const res_ruleset *rs = model_rules_of(p, ed, q);
+        size_t k = 0;
+        while (k < rs->len && !always_holds(p, rs->rules[k]))
+            k++;
+        for (size_t j = k + 1; j < rs->len; j++) {
+            uint32_t r = rs->rules[j];
+            if (l->rule_reported[r])
+                continue;
+            l->rule_reported[r] = true;
+            diag *d = warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
+                           "rule `%s` never fires: `%s` comes before it in rule order and "
+                           "always answers",
+                           p->rules[r].name, p->rules[rs->rules[k]].name);
+            rule_here(d, p, rs->rules[k]);
+        }
+    }
+}
+
+/* ---- enumerating a query's inputs (W004-W007) ---- */
+
+/* One dimension of a query's inputs: a parameter's values, or a variant's readings. */
+typedef struct lint_dim {
+    val *vals;
+    size_t n;
+    int32_t variant; /* -1: parameter */
+} lint_dim;
+
+/* Two rules of a query over its inputs: an input where both hold and disagree (its text, with
+ * their answers), and whether each holds somewhere the other does not. */
+typedef struct lint_pair {
+    char *example; /* NULL: they never disagreed */
+    bool first_only, second_only;
+} lint_pair;
+
+/* What the rules of one query were found to do over its inputs. */
+typedef struct lint_query {
+    uint32_t q;
+    const res_ruleset *rs;
+    lint_dim dims[LINT_MAX_PARAMS];
+    size_t ndims, nparams;
+    bool exact;       /* every input tried: no int parameter, no call out of its rules */
+    lint_pair *pairs; /* rs->len * rs->len: rules i < j at [i * len + j] */
+    bool *held, *decided;
+    bool gap_said, cell_said;
+    val args[LINT_MAX_PARAMS];
+    int32_t *readings;
+} lint_query;
+
+static void collect_ints(const ast_node *n, int64_t *ints, size_t *nints)
+{
+    if (!n)
+        return;
+    if (n->kind == AST_INT) {
+        bool seen = false;
+        for (size_t i = 0; i < *nints; i++)
+            seen |= ints[i] == n->ival;
+        if (!seen && *nints < LINT_MAX_INTS)
+            ints[(*nints)++] = n->ival;
+    }
+    const ast_node *kids[3] = { n->a, n->b, n->c };
+    const ast_vec *vecs[3] = { &n->list, &n->list2, &n->params };
+    for (int i = 0; i < 3; i++)
+        collect_ints(kids[i], ints, nints);
+    for (int i = 0; i < 3; i++)
+        for (uint32_t k = 0; k < vecs[i]->len; k++)
+            collect_ints(vecs[i]->items[k], ints, nints);
+}
+
+/* Whether n calls a fn or a query, or reads a variant, anywhere; *variants gets the variants
+ * it reads (at most LINT_MAX_PARAMS, each once). */
+static bool calls_out(const ast_node *n, int32_t *variants, size_t *nv)
+{
+    if (!n)
+        return false;
+    bool out = n->an.sym_kind == SYM_FN || n->an.sym_kind == SYM_QUERY;
+    if (n->an.sym_kind == SYM_VARIANT) {
+        bool seen = false;
+        for (size_t i = 0; i < *nv; i++)
+            seen |= variants[i] == (int32_t)n->an.sym;
+        if (!seen && *nv < LINT_MAX_PARAMS)
+            variants[(*nv)++] = (int32_t)n->an.sym;
+    }
+    const ast_node *kids[3] = { n->a, n->b, n->c };
+    const ast_vec *vecs[3] = { &n->list, &n->list2, &n->params };
+    for (int i = 0; i < 3; i++)
+        out |= calls_out(kids[i], variants, nv);
+    for (int i = 0; i < 3; i++)
+        for (uint32_t k = 0; k < vecs[i]->len; k++)
+            out |= calls_out(vecs[i]->items[k], variants, nv);
+    return out;
+}
+
+/* Fills dim with the values of type t worth trying: every member of an enum, both bools, the
+ * ints the rules write and their neighbours. False when t has no such domain. */
+static bool dim_of(lint *l, uint32_t t, const int64_t *ints, size_t nints, lint_dim *dim)
+{
+    const res_program *p = l->p;
+    const res_type *ty = &p->types[t];
+    size_t n = ty->kind == RT_BOOL                          ? 2
+               : ty->kind == RT_ENUM && ty->arg < p->nenums ? p->enums[ty->arg].len
+               : ty->kind == RT_INT                         ? 3 * nints + 1
+                                                            : 0;
+    if (n == 0)
+        return false;
+    dim->vals = mem_calloc(n, sizeof *dim->vals);
+    if (!dim->vals)
+        return false;
+    dim->variant = -1;
+    dim->n = 0;
+    for (size_t i = 0; ty->kind != RT_INT && i < n; i++)
+        dim->vals[dim->n++] = (val){ .type = t, .u.i = (int64_t)i };
+    for (size_t i = 0; ty->kind == RT_INT && i < n; i++) {
+        int64_t c = i == 0 ? 0 : ints[(i - 1) / 3], d = (int64_t)((i - 1) % 3) - 1;
+        int64_t v = i == 0 ? 0 : (c > INT64_MIN && c < INT64_MAX ? c + d : c);
+        bool seen = false;
+        for (size_t k = 0; k < dim->n; k++)
+            seen |= dim->vals[k].u.i == v;
+        if (!seen)
+            dim->vals[dim->n++] = (val){ .type = T_INT, .u.i = v };
+    }
+    return true;
+}
+
+/* Sets up the dimensions of query q under ruleset rs; false when its inputs are not finite or
+ * too many to try. */
+static bool plan_query(lint *l, uint32_t q, const res_ruleset *rs, lint_query *lq)
+{
+    const res_program *p = l->p;
+    const res_query *qy = &p->queries[q];
+    int64_t ints[LINT_MAX_INTS];
+    size_t nints = 0, nv = 0;
+    int32_t variants[LINT_MAX_PARAMS];
+    bool out = false;
+    *lq = (lint_query){ .q = q, .rs = rs, .nparams = qy->nparams, .exact = true };
+    if (qy->is_event || rs->len == 0 || qy->nparams > LINT_MAX_PARAMS)
+        return false;
+    for (size_t i = 0; i < rs->len; i++) {
+        collect_ints(p->rules[rs->rules[i]].decl, ints, &nints);
+        out |= calls_out(p->rules[rs->rules[i]].decl, variants, &nv);
+    }
+    lq->exact = !out;
+    uint64_t total = 1;
+    for (uint32_t i = 0; i < qy->nparams; i++) {
+        if (p->types[qy->params[i].type].kind == RT_INT)
+            lq->exact = false;
+        if (!dim_of(l, qy->params[i].type, ints, nints, &lq->dims[lq->ndims]))
+            return false;
+        total *= lq->dims[lq->ndims++].n;
+        if (total > LINT_MAX_INPUTS)
+            return false;
+    }
+    for (size_t v = 0; v < nv && lq->ndims < LINT_MAX_PARAMS; v++) {
+        uint32_t e = p->variants[variants[v]].enum_id;
+        if (!dim_of(l, p->enums[e].type, NULL, 0, &lq->dims[lq->ndims]))
+            return false;
+        lq->dims[lq->ndims].variant = variants[v];
+        total *= lq->dims[lq->ndims++].n;
+        if (total > LINT_MAX_INPUTS)
+            return false;
+    }
+    lq->pairs = mem_calloc(rs->len * rs->len + 1, sizeof *lq->pairs);
+    lq->held = mem_calloc(rs->len + 1, sizeof *lq->held);
+    lq->decided = mem_calloc(rs->len + 1, sizeof *lq->decided);
+    return lq->pairs && lq->held && lq->decided;
+}
+
+static void free_query(lint_query *lq)
+{
+    for (size_t i = 0; i < lq->ndims; i++)
+        mem_free(lq->dims[i].vals);
+    for (size_t i = 0; lq->pairs && i < lq->rs->len * lq->rs->len; i++)
+        mem_free(lq->pairs[i].example);
+    mem_free(lq->pairs);
+    mem_free(lq->held);
+    mem_free(lq->decided);
+}
+
+/* Writes the input: `q(a, b)`, then ` with V = R` for each variant reading tried. */
+static void input_text(const lint *l, const lint_query *lq, strbuf *b)
+{
+    const val_env env = { l->p, NULL };
+    sb_printf(b, "%s(", l->p->queries[lq->q].name);
+    for (size_t i = 0; i < lq->nparams; i++) {
+        sb_puts(b, i ? ", " : "");
+        val_print(&env, lq->args[i], b);
+    }
+    sb_putc(b, ')');
+    for (size_t i = lq->nparams; i < lq->ndims; i++) {
+        int32_t v = lq->dims[i].variant;
+        const res_enum *e = &l->p->enums[l->p->variants[v].enum_id];
+        sb_printf(b, " with %s = %s", l->p->variants[v].name, e->members[lq->readings[v]].name);
+    }
+}
+
+static void value_text(const lint *l, val v, strbuf *b)
+{
+    const val_env env = { l->p, NULL };
+    val_print(&env, v, b);
+}
+
+/* Whether a source is cited for the `?` cells of row `row` of table t: the row's citations or
+ * the table's say which book leaves the cell out (the E201 message quotes them). */
+static bool gap_cited(const res_program *p, uint32_t t, uint32_t row)
+{
+    if (t >= p->ntables || row >= p->tables[t].nrows)
+        return true;
+    const res_table *tb = &p->tables[t];
+    const ast_node *d = tb->version_of >= 0 ? p->tables[tb->version_of].decl : tb->decl;
+    return (tb->rows[row].node && tb->rows[row].node->cites.len) || d->cites.len;
+}
+
+/* W007 for an evaluation that stopped on a `?` cell (E201), at the place that read it. */
+static void absent_read(lint *l, lint_query *lq, const vm_error *err)
+{
+    if (lq->cell_said || gap_cited(l->p, err->cell_table, err->cell_row))
+        return;
+    strbuf b = { 0 };
+    input_text(l, lq, &b);
+    if (!in_scope(l, err->loc) && !in_scope(l, l->p->queries[lq->q].decl->loc)) {
+        sb_free(&b);
+        return;
+    }
+    lq->cell_said = true;
+    diag_report(&l->dl, E_LINT_CELL, DIAG_WARNING, err->loc,
+                "%s reads a cell left `?` with no source cited for it (%s)", sb_str(&b), err->msg);
+    sb_free(&b);
+}
+
+/* Records what rules i < j of the set did on the current input: for W005, which holds without
+ * the other, and the first input where both hold and disagree (at the same priority, in a
+ * `first` or permission query). */
+static void note_pair(lint *l, lint_query *lq, size_t i, size_t j, const bool *answered,
+                      const val *ans)
+{
+    const res_program *p = l->p;
+    uint32_t a = lq->rs->rules[i], c = lq->rs->rules[j];
+    ast_op mode = p->queries[lq->q].mode;
+    lint_pair *pr = &lq->pairs[i * lq->rs->len + j];
+    pr->first_only |= answered[i] && !answered[j];
+    pr->second_only |= answered[j] && !answered[i];
+    if (!answered[i] || !answered[j] || pr->example || (ans[i].flags & VAL_ABSENT) ||
+        (ans[j].flags & VAL_ABSENT) || p->rules[a].priority != p->rules[c].priority ||
+        (mode != AST_COMBINE_FIRST && mode != AST_COMBINE_PERMISSION))
+        return;
+    val absent;
+    if (val_equal(p, ans[i], ans[j], &absent))
+        return;
+    strbuf b = { 0 };
+    input_text(l, lq, &b);
+    sb_puts(&b, " and disagree (");
+    value_text(l, ans[i], &b);
+    sb_puts(&b, ", ");
+    value_text(l, ans[j], &b);
+    sb_putc(&b, ')');
+    pr->example = mem_strdup(sb_str(&b));
+    sb_free(&b);
+}
+
+/* W005 for each pair that disagreed somewhere while each also holds where the other does not:
+ * neither is an exception carved out of the other (a rule whose every input the other also
+ * holds on, written before it or winning as a permit), so only their order decides, or an
+ * override no one wrote as one. */
+static void report_pairs(lint *l, const lint_query *lq)
+{
+    const res_program *p = l->p;
+    size_t n = lq->rs->len;
+    bool first = p->queries[lq->q].mode == AST_COMBINE_FIRST;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            const lint_pair *pr = &lq->pairs[i * n + j];
+            if (!pr->example || !pr->first_only || !pr->second_only)
+                continue;
+            uint32_t a = lq->rs->rules[i], c = lq->rs->rules[j];
+            diag *d = warn(l, E_LINT_OVERLAP, p->rules[c].decl->loc,
+                           "rules `%s` and `%s` both hold on %s, and each also holds where the "
+                           "other does not: %s",
+                           p->rules[a].name, p->rules[c].name, pr->example,
+                           first ? "only their order decides" : "the permit overrides the forbid");
+            rule_here(d, p, a);
+        }
+}
+
+/* Runs every rule of the set on the current input (args, readings) and checks W005-W007. */
+static void try_input(lint *l, lint_query *lq, val *ans, bool *answered)
+{
+    const res_program *p = l->p;
+    const res_query *qy = &p->queries[lq->q];
+    hon_vm *vm = l->vm;
+    state_setup s = session_setup_with(vm, NULL, session_edition(vm), lq->readings);
+    if (session_begin(vm, &s, false) != HON_OK) {
+        lq->exact = false;
+        return;
+    }
+    bool any = false;
+    for (size_t i = 0; i < lq->rs->len; i++) {
+        uint32_t r = lq->rs->rules[i];
+        if (!vm_run(&vm->x, l->pg->rules[r], lq->args, (uint32_t)lq->nparams, &ans[i],
+                    &answered[i])) {
+            if (vm->x.err.code == E_NOT_GIVEN_CELL)
+                absent_read(l, lq, &vm->x.err);
+            lq->exact = false; /* an input the rules cannot answer without a board */
+            state_end(&vm->x);
+            return;
+        }
+        if (answered[i] && !any)
+            lq->decided[i] = true;
+        lq->held[i] |= answered[i];
+        any |= answered[i];
+    }
+    for (size_t j = 0; j < lq->rs->len; j++)
+        for (size_t i = 0; i < j; i++)
+            note_pair(l, lq, i, j, answered, ans);
+    bool needs_default =
+        qy->mode == AST_COMBINE_FIRST || qy->mode == AST_COMBINE_MIN || qy->mode == AST_COMBINE_MAX;
+    /* a query whose doc names E203 says which inputs it leaves unanswered */
+    const char *doc = qy->decl->doc;
+    if (!any && needs_default && !qy->dflt && !lq->gap_said && !(doc && strstr(doc, "E203"))) {
+        strbuf b = { 0 };
+        input_text(l, lq, &b);
+        lq->gap_said = warn(l, E_LINT_GAP, qy->decl->loc,
+                            "no rule of `%s` answers %s, and the query has no default (E203 "
+                            "when it is asked)",
+                            qy->name, sb_str(&b)) != NULL;
+        sb_free(&b);
+    }
+    state_end(&vm->x);
+}
+
+/* W004 from the enumeration: over every input (exact), a rule of a `first` query that never
+ * answers, or never answers first. */
+static void report_never(lint *l, const lint_query *lq)
+{
+    const res_program *p = l->p;
+    if (!lq->exact || p->queries[lq->q].mode != AST_COMBINE_FIRST)
+        return;
+    for (size_t i = 0; i < lq->rs->len; i++) {
+        uint32_t r = lq->rs->rules[i];
+        if (lq->decided[i] || l->rule_reported[r])
+            continue;
+        l->rule_reported[r] = true;
+        warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
+             lq->held[i] ? "rule `%s` never fires: on every input where it holds, a rule before "
+                           "it answers first"
+                         : "rule `%s` never fires: its guard holds on no input",
+             p->rules[r].name);
+    }
+}
+
+/* Enumerates the inputs of query q (the active edition's rules) and checks them. */
+static void enumerate_query(lint *l, uint32_t q, int32_t *readings)
+{
+    const res_ruleset *rs = model_rules_of(l->p, session_edition(l->vm), q);
+    lint_query lq;
+    val *ans = NULL;
+    bool *answered = NULL;
+    if (plan_query(l, q, rs, &lq) && (ans = mem_calloc(rs->len, sizeof *ans)) &&
+        (answered = mem_calloc(rs->len, sizeof *answered))) {
+        lq.readings = readings;
+        size_t at[LINT_MAX_PARAMS] = { 0 };
+        int32_t saved[LINT_MAX_PARAMS] = { 0 };
+        for (size_t i = lq.nparams; i < lq.ndims; i++)
+            saved[i] = readings[lq.dims[i].variant];
+        bool more = true;
+        while (more) {
+            for (size_t i = 0; i < lq.ndims; i++) {
+                if (lq.dims[i].variant < 0)
+                    lq.args[i] = lq.dims[i].vals[at[i]];
+                else
+                    readings[lq.dims[i].variant] = (int32_t)lq.dims[i].vals[at[i]].u.i;
+            }
+            try_input(l, &lq, ans, answered);
+            more = false;
+            for (size_t i = lq.ndims; i-- > 0 && !more;) {
+                more = ++at[i] < lq.dims[i].n;
+                if (!more)
+                    at[i] = 0;
+            }
+        }
+        report_never(l, &lq);
+        report_pairs(l, &lq);
+        for (size_t i = lq.nparams; i < lq.ndims; i++)
+            readings[lq.dims[i].variant] = saved[i];
+    }
+    free_query(&lq);
+    mem_free(ans);
+    mem_free(answered);
+}
+
+/* ---- the run ---- */
+
+/* Whether the loaded file src is one of the paths (files, or directories holding it). */
+static bool named(const session_source *src, const char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *real = realpath(paths[i], NULL);
+        const char *want = real ? real : paths[i];
+        const char *have = src->real ? src->real : src->path;
+        size_t k = strlen(want);
+        bool hit = strncmp(have, want, k) == 0 && (have[k] == '\0' || have[k] == '/');
+        free(real); /* realpath's, from the C library's allocator */
+        if (hit)
+            return true;
+    }
+    return false;
+}
+
+static bool lint_open(lint *l, hon_vm *vm, const char *const *paths, size_t n)
+{
+    const res_program *p = vm->pg->res;
+    *l = (lint){ .vm = vm, .pg = vm->pg, .p = p, .nscope = vm->sources.len };
+    diag_list_init(&l->dl, &vm->sources);
+    bool **arrays[] = { &l->scope,       &l->fn_used,      &l->table_used,   &l->enum_used,
+                        &l->marker_used, &l->variant_read, &l->rule_reported };
+    const size_t lens[] = { l->nscope,    p->nfns,  p->ntables, p->nenums, p->enums[E_MARKER].len,
+                            p->nvariants, p->nrules };
+    size_t total = 0;
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+        total += lens[i];
+    if (!(l->flags = mem_calloc(total + 1, sizeof *l->flags)))
+        return false;
+    total = 0;
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        *arrays[i] = l->flags + total;
+        total += lens[i];
+    }
+    for (size_t i = 0; i < vm->nsrcs; i++)
+        if (vm->srcs[i].file_id < l->nscope)
+            l->scope[vm->srcs[i].file_id] = n == 0 || named(&vm->srcs[i], paths, n);
+    return true;
+}
+
+static void lint_close(lint *l)
+{
+    diag_list_clear(&l->dl);
+    mem_free(l->flags);
+}
+
+hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t *warnings)
+{
+    lint l;
+    hon_status st = HON_OK;
+    bool oom = false;
+    if (warnings)
+        *warnings = 0;
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    session_cap_begin(vm);
+    int32_t *readings = NULL;
+    if (!lint_open(&l, vm, paths, npaths) ||
+        (!(readings = session_readings(vm, session_edition(vm), NULL, &oom)) && oom)) {
+        st = HON_ERR_MEMORY;
+    } else {
+        mark_reads(&l);
+        report_unused(&l);
+        check_guards(&l);
+        check_shadowed(&l, -1);
+        for (size_t e = 0; e < l.p->neditions; e++)
+            check_shadowed(&l, (int32_t)e);
+        for (uint32_t q = 0; q < l.p->nqueries; q++)
+            enumerate_query(&l, q, readings);
+        if (warnings)
+            *warnings = l.dl.len;
+        session_emit(vm, &l.dl);
+    }
+    mem_free(readings);
+    lint_close(&l);
+    return session_cap_report(vm, st, NULL);
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# tests/lint/run.py — `hon lint` driven as a subprocess: the command line and the REPL command on
+# tests/golden/lint's files (which pin every warning's text), and the bundled rules with their
+# tests, which must give no warning beyond the findings listed in BUNDLED_FINDINGS below.
+# Usage: run.py HON SOURCE_ROOT CASE. Exit 0 when the case passes.
+import os
+import re
+import subprocess
+import sys
+
+# The warnings the bundled rules give, each a finding reported to the lead (not a lint error):
+# (file, code, the name the message starts with). A new warning, or one of these gone with its
+# cause, fails the case: the list is kept true.
+BUNDLED_FINDINGS = {
+    # the marker is declared; the orders option gives `artillery_support_markers` (a supply
+    # kind) instead, and no rule names the marker
+    ("rules/recruitment.hon", "W001", "marker `artillery_support`"),
+    # German new units: `new_units` answers first (as_listed), `german_original` would answer
+    # original_entry_hexes; right by order alone
+    ("expansions/battle_for_normandy_campaign.hon", "W005",
+     "rules `reinforcement_entry.new_units` and `reinforcement_entry.german_original`"),
+}
+
+WARNING = re.compile(r"^(\S+?):\d+:\d+: warning\[(W\d{3})\]: (.*)$")
+
+
+def run(hon, root, args, stdin=None):
+    return subprocess.run([hon] + args, cwd=root, input=stdin, capture_output=True, text=True,
+                          timeout=300)
+
+
+def fail(msg, r=None):
+    print("FAIL:", msg)
+    if r is not None:
+        print("exit", r.returncode, "\nstdout:\n" + r.stdout + "\nstderr:\n" + r.stderr)
+    return 1
+
+
+def warnings_of(text):
+    return [m.groups() for m in map(WARNING.match, text.splitlines()) if m]
+
+
+def case_cli(hon, root):
+    bad = "tests/golden/lint/bad.hon"
+    r = run(hon, root, ["--no-rules", "lint", bad])
+    codes = {w[1] for w in warnings_of(r.stderr)}
+    # bad.hon holds every code once at least (its .expected file pins the texts)
+    if r.returncode != 1 or codes != {"W00%d" % i for i in range(1, 8)}:
+        return fail("lint of bad.hon: exit 1 with W001-W007", r)
+    r = run(hon, root, ["--no-rules", "lint", "tests/golden/lint/clean.hon"])
+    if r.returncode != 0 or r.stderr or r.stdout:
+        return fail("lint of clean.hon: exit 0, nothing written", r)
+    # the REPL command: the loaded program, then a file named
+    r = run(hon, root, ["--no-rules"], "load %s\nlint\n" % bad)
+    if len(warnings_of(r.stderr)) != 17:
+        return fail("REPL lint after load: bad.hon's 17 warnings", r)
+    r = run(hon, root, ["--no-rules"], "lint tests/golden/lint/clean.hon\n")
+    if r.returncode != 0 or "warning" in r.stderr:
+        return fail("REPL lint FILE: clean.hon gives none", r)
+    # a file that does not load: its errors, exit 1, no warning
+    r = run(hon, root, ["--no-rules", "lint", "no/such/file.hon"])
+    if r.returncode != 1 or "E005" not in r.stderr or warnings_of(r.stderr):
+        return fail("lint of a missing file: E005, exit 1", r)
+    return 0
+
+
+def case_bundled(hon, root):
+    args = ["--rules", "rules", "--rules", "expansions", "--rules", "tests/rules",
+            "--rules", "tests/events", "lint", "rules", "expansions"]
+    r = run(hon, root, args)
+    if "error" in r.stderr:
+        return fail("the bundled rules and their tests load and lint without error", r)
+    found = set()
+    for path, code, msg in warnings_of(r.stderr):
+        key = next((f for f in BUNDLED_FINDINGS
+                    if path.endswith(f[0]) and code == f[1] and msg.startswith(f[2])), None)
+        if key is None:
+            return fail("a warning not among the known findings: %s %s %s" % (path, code, msg), r)
+        found.add(key)
+    if found != BUNDLED_FINDINGS:
+        return fail("known findings no longer given (drop them from BUNDLED_FINDINGS): %s"
+                    % sorted(BUNDLED_FINDINGS - found), r)
+    if r.returncode != (1 if found else 0):
+        return fail("exit status: 1 with warnings, 0 without", r)
+    return 0
+
+
+CASES = {"lint_cli": case_cli, "lint_bundled": case_bundled}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4 or sys.argv[3] not in CASES:
+        print("usage: run.py HON SOURCE_ROOT CASE (%s)" % ", ".join(CASES))
+        sys.exit(2)
+    # meson may name the program relative to the build directory, the cwd of the test
+    sys.exit(CASES[sys.argv[3]](os.path.abspath(sys.argv[1]), sys.argv[2]))
