@@ -104,6 +104,11 @@ void diag_list_clear(diag_list *l)
     l->full = false;
 }
 
+bool diag_list_keeps(const diag_list *l)
+{
+    return !l->full && l->len < DIAG_LIST_MAX;
+}
+
 /* A new formatted string, or oom_text. */
 static char *vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 

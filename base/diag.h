@@ -87,6 +87,11 @@ void diag_sources_free(diag_sources *s);
 void diag_list_init(diag_list *l, diag_sources *sources);
 /* Frees every diagnostic; the list may be reused after. */
 void diag_list_clear(diag_list *l);
+/* Whether the next report will be kept with its message (false once DIAG_LIST_MAX are kept:
+ * it is only counted). A caller whose message costs much to build (a "did you mean" search
+ * over every name) skips that work when it would be thrown away, so that reporting N errors
+ * stays linear in N. */
+bool diag_list_keeps(const diag_list *l);
 
 /* Adds a diagnostic with a printf-style message. Never fails visibly: on OOM the message is
  * replaced by a fixed text. Returns the new item (valid until the next report) or NULL. */

@@ -38,6 +38,7 @@ void near_begin(near_search *s, const char *want)
 {
     size_t n = want ? strlen(want) : 0;
     s->want = want ? want : "";
+    s->want_len = n;
     s->limit = n <= 3 ? 1 : (n / 5 > 2 ? n / 5 : 2);
     s->best = SIZE_MAX;
     s->found = NULL;
@@ -45,7 +46,12 @@ void near_begin(near_search *s, const char *want)
 
 void near_offer(near_search *s, const char *candidate)
 {
-    if (!candidate || strcmp(candidate, s->want) == 0)
+    if (!candidate)
+        return;
+    /* The distance is at least the difference of the lengths: a candidate whose length is too
+     * far off is passed over without the quadratic comparison (most are, in a long list). */
+    size_t nw = s->want_len, nc = strlen(candidate);
+    if ((nw > nc ? nw - nc : nc - nw) > s->limit || strcmp(candidate, s->want) == 0)
         return;
     size_t k = near_distance(s->want, candidate);
     if (k <= s->limit && k < s->best) {

@@ -12,6 +12,7 @@
 /* One search: what was written and the best candidate so far. Fill with near_begin. */
 typedef struct near_search {
     const char *want;  /* borrowed */
+    size_t want_len;   /* strlen(want) */
     size_t limit;      /* the most edits a suggestion may be away */
     size_t best;       /* the distance of found */
     const char *found; /* borrowed from the candidate offered; NULL: none close enough */

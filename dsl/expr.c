@@ -12,10 +12,15 @@
 
 /* A "did you mean" for an unknown name: " (did you mean `X`?)" naming the global whose kind is
  * in `kinds` (bits 1u << gkind) — and, with members, the enum member — nearest to name
- * (near.h), written into buf; "" when none is close enough. */
-static const char *did_you_mean(const res_program *p, const char *name, unsigned kinds,
-                                bool members, char *buf, size_t cap)
+ * (near.h), written into buf; "" when none is close enough, and "" without searching when the
+ * error it goes with will not be kept (past DIAG_LIST_MAX): the search scans every name, so
+ * doing it for every one of N errors would make a file of N unknown names cost N². */
+static const char *did_you_mean(const rctx *c, const char *name, unsigned kinds, bool members,
+                                char *buf, size_t cap)
 {
+    const res_program *p = c->p;
+    if (!diag_list_keeps(c->d))
+        return "";
     near_search s;
     near_begin(&s, name);
     for (const name_ent *g = p->names->globals; g; g = g->hh.next)
@@ -175,7 +180,7 @@ static uint32_t name_expr(rctx *c, ast_node *n, uint32_t want)
     res_err(c, E_UNKNOWN_NAME, n->loc, "unknown name `%s`%s", n->name ? n->name : "?",
             looks_like_square(n->name)
                 ? hint
-                : did_you_mean(p, n->name, ANY_GLOBAL, true, hint, sizeof hint));
+                : did_you_mean(c, n->name, ANY_GLOBAL, true, hint, sizeof hint));
     return T_ERROR;
 }
 
@@ -286,7 +291,7 @@ static uint32_t call_expr(rctx *c, ast_node *n)
             char hint[160];
             res_err(c, E_UNKNOWN_NAME, n->loc, "unknown function or query `%s`%s",
                     n->name ? n->name : "?",
-                    did_you_mean(p, n->name, CALLABLE, false, hint, sizeof hint));
+                    did_you_mean(c, n->name, CALLABLE, false, hint, sizeof hint));
         }
         for (uint32_t i = 0; i < n->list.len; i++)
             expr_infer(c, n->list.items[i], T_NONE);
@@ -314,7 +319,7 @@ static uint32_t index_expr(rctx *c, ast_node *n)
         else if (base && base->kind == AST_NAME && !scope_find_local(c, base->name)) {
             char hint[160];
             res_err(c, E_UNKNOWN_NAME, base->loc, "unknown table `%s`%s", base->name,
-                    did_you_mean(p, base->name, 1u << G_TABLE, false, hint, sizeof hint));
+                    did_you_mean(c, base->name, 1u << G_TABLE, false, hint, sizeof hint));
         } else
             res_err(c, E_NOT_VALUE, base ? base->loc : n->loc, "only tables can be indexed");
         for (uint32_t i = 0; i < n->list.len; i++)
@@ -624,7 +629,7 @@ static uint32_t infer_inner(rctx *c, ast_node *n, uint32_t want)
         if (!g || g->kind != G_VARIANT) {
             char hint[160];
             res_err(c, E_UNKNOWN_NAME, n->loc, "unknown variant `%s`%s", n->name ? n->name : "?",
-                    did_you_mean(p, n->name, 1u << G_VARIANT, false, hint, sizeof hint));
+                    did_you_mean(c, n->name, 1u << G_VARIANT, false, hint, sizeof hint));
             return T_ERROR;
         }
         n->an.sym_kind = SYM_VARIANT;

@@ -78,7 +78,10 @@ typedef struct picture {
     symtab *terr, *side, *item;
     int *units; /* unit ids on the board, ascending */
     size_t n_units;
-    char *keys;  /* n_units: the text key of each unit */
+    char *keys; /* n_units: the text key of each unit */
+    /* By unit id (up to the last of units): how many units are embarked directly in it,
+     * counted in one pass so that drawing U units stays linear (board_units_in is a scan). */
+    size_t *aboard;
     char *mark;  /* w*h: ' ', '*' on the traced line, '@' at its ends */
     bool *touch; /* interspaces: a corner touch of the traced line */
 } picture;
@@ -90,6 +93,7 @@ static void picture_free(picture *p)
     mem_free(p->item);
     mem_free(p->units);
     mem_free(p->keys);
+    mem_free(p->aboard);
     mem_free(p->mark);
     mem_free(p->touch);
 }
@@ -116,12 +120,24 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
         picture_free(p);
         return GEO_ENOMEM;
     }
+    board_units(b, p->units, p->n_units);
+    size_t ids = p->n_units ? (size_t)p->units[p->n_units - 1] + 1 : 1;
+    p->aboard = mem_malloc(ids * sizeof *p->aboard);
+    if (!p->aboard) {
+        picture_free(p);
+        return GEO_ENOMEM;
+    }
+    memset(p->aboard, 0, ids * sizeof *p->aboard);
+    for (size_t i = 0; i < p->n_units; i++) {
+        int in = board_unit_embarked_in(b, p->units[i]);
+        if (in >= 0 && (size_t)in < ids)
+            p->aboard[in]++;
+    }
     memset(p->terr, 0, sizeof *p->terr);
     memset(p->side, 0, sizeof *p->side);
     memset(p->item, 0, sizeof *p->item);
     memset(p->mark, ' ', (size_t)n);
     memset(p->touch, 0, (size_t)ni * sizeof *p->touch);
-    board_units(b, p->units, p->n_units);
     board_feature f[16];
     for (int sq = 0; sq < n; sq++) {
         int t = board_terrain(b, sq);
@@ -185,12 +201,19 @@ static const char *given(const char *const *a, size_t n, int id)
     return a[id];
 }
 
+/* The index of unit in p->units, or -1: a binary search (the ids are ascending), since the
+ * text picture asks it for every unit on a drawn square (a scan made U units cost U²). */
 static int unit_index(const picture *p, int unit)
 {
-    for (size_t i = 0; i < p->n_units; i++)
-        if (p->units[i] == unit)
-            return (int)i;
-    return -1;
+    size_t lo = 0, hi = p->n_units;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->units[mid] < unit)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->n_units && p->units[lo] == unit ? (int)lo : -1;
 }
 
 /* ---- text ---- */
@@ -676,7 +699,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
             }
             fputs("</text>\n", out);
         }
-        size_t carried = board_units_in(b, u, NULL, 0);
+        size_t carried = p.aboard[u];
         if (carried > 0)
             fprintf(out,
                     "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">+%zu "

@@ -480,7 +480,8 @@ static void pass1(loader *l)
             end++;
         line_ref lr = { off, end - off, ++no };
         off = end + 1;
-        text_split_fields(l, &lr);
+        if (!text_split_fields(l, &lr))
+            continue; /* its E301 says the line is too long; nothing else of it is read */
         if (l->ntok == 0) {
             if (end >= l->len)
                 break;

@@ -114,7 +114,7 @@ static const char *KIND_TEXT[BOARD_NKINDS] = {
 };
 
 /* Splits line `lr` (comment removed) into whitespace-separated fields in l->toks. */
-void text_split_fields(loader *l, const line_ref *lr)
+bool text_split_fields(loader *l, const line_ref *lr)
 {
     const char *s = l->text + lr->off;
     size_t n = code_len(s, lr->len);
@@ -130,11 +130,12 @@ void text_split_fields(loader *l, const line_ref *lr)
         if (l->ntok == MAX_TOKS) {
             text_error(l, E_SCN_SYNTAX, lr->no, (int)i + 1, 1, "line too long (more than %d items)",
                        MAX_TOKS);
-            return;
+            return false;
         }
         l->toks[l->ntok++] = (tok){ T_WORD, s + i, (int)(j - i), (int)i + 1 };
         i = j;
     }
+    return true;
 }
 
 /* Splits line `lr` into tokens: words [A-Za-z0-9_]+ (with a leading '-' before a digit),

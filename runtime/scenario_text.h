@@ -130,8 +130,10 @@ void text_oom(loader *l);
 /* Whether token t is exactly the word w (text_tok_is_ci: ignoring the case of t). */
 bool text_tok_is(const tok *t, const char *w);
 bool text_tok_is_ci(const tok *t, const char *w);
-/* Splits line lr (comment removed) into whitespace-separated fields in l->toks. */
-void text_split_fields(loader *l, const line_ref *lr);
+/* Splits line lr (comment removed) into whitespace-separated fields in l->toks. False after
+ * E301 (more than MAX_TOKS fields): the line is then not read further, and only that error is
+ * reported for it (it is not tokenized again, here or in pass 2). */
+bool text_split_fields(loader *l, const line_ref *lr);
 /* Splits line lr into tokens in l->toks: words [A-Za-z0-9_]+ (with a leading '-' before a
  * digit), "strings", "..", and single punctuation characters. False after a lexical error. */
 bool text_tokenize(loader *l, const line_ref *lr);

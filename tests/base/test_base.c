@@ -1,6 +1,7 @@
 /* tests/base/test_base.c — Check unit tests of the ground floor (base/): the allocator funnel
  * and its failure hook (mem.c), the arena (arena.c), the growable string (strbuf.c) and the
- * whole-file reader (file.c). The diagnostics renderer has its own tests (tests/dsl/test_diag.c).
+ * whole-file reader (file.c), the nearest-name search (near.c) and the diagnostic list's cap
+ * (diag.c). The diagnostics renderer has its own tests (tests/dsl/test_diag.c).
  * Expected values follow from each header's contract, as the comments say.
  */
 #include <check.h>
@@ -14,8 +15,10 @@
 
 #include "arena.h"
 #include "check_run.h"
+#include "diag.h"
 #include "file.h"
 #include "mem.h"
+#include "near.h"
 #include "strbuf.h"
 
 START_TEST(mem_funnel)
@@ -230,6 +233,52 @@ START_TEST(file_reader)
 }
 END_TEST
 
+/* near.h: a want of up to 3 bytes takes a suggestion 1 edit away, a longer one 2 (or a fifth of
+ * its length). A candidate whose length is further off than that is passed over unread, which
+ * must not change the answer: its distance is at least the difference of the lengths. */
+START_TEST(near_suggests)
+{
+    near_search s;
+    near_begin(&s, "zz");
+    near_offer(&s, "f1234"); /* length 5: 3 edits at least */
+    near_offer(&s, "zz");    /* the name itself is never suggested */
+    near_offer(&s, "zzzz");  /* 2 insertions: over the limit of 1 */
+    ck_assert_ptr_null(near_result(&s));
+    near_offer(&s, "zzz"); /* 1 insertion */
+    near_offer(&s, "z");   /* 1 deletion: a tie, the first offered stays */
+    ck_assert_str_eq(near_result(&s), "zzz");
+    near_begin(&s, "defence");
+    near_offer(&s, "defensive_bonus"); /* 8 longer: passed over */
+    near_offer(&s, "defense");         /* 1 substitution */
+    ck_assert_str_eq(near_result(&s), "defense");
+    ck_assert_uint_eq(near_distance("kitten", "sitting"), 3); /* the textbook pair */
+}
+END_TEST
+
+/* diag.h: a list keeps DIAG_LIST_MAX diagnostics, then one E009, then only counts; so
+ * diag_list_keeps is true before each of the first DIAG_LIST_MAX reports and false after, when
+ * a caller's costly message (a "did you mean" over every name) would be thrown away. */
+START_TEST(diag_cap_keeps)
+{
+    diag_list l;
+    diag_list_init(&l, NULL);
+    src_loc at = { 0, 1, 1, 1, 2 };
+    for (int i = 0; i < DIAG_LIST_MAX; i++) {
+        ck_assert(diag_list_keeps(&l));
+        ck_assert_ptr_nonnull(diag_report(&l, E_UNKNOWN_NAME, DIAG_ERROR, at, "error %d", i));
+    }
+    ck_assert(!diag_list_keeps(&l));
+    ck_assert_ptr_null(diag_report(&l, E_UNKNOWN_NAME, DIAG_ERROR, at, "one more"));
+    ck_assert(!diag_list_keeps(&l));
+    ck_assert_ptr_null(diag_report(&l, E_UNKNOWN_NAME, DIAG_ERROR, at, "and another"));
+    ck_assert_uint_eq(l.len, DIAG_LIST_MAX + 1); /* the kept ones and the E009 */
+    ck_assert_int_eq(l.items[DIAG_LIST_MAX].code, E_TOO_MANY_ERRORS);
+    ck_assert_uint_eq(l.errors, DIAG_LIST_MAX + 2); /* every report counted */
+    diag_list_clear(&l);
+    ck_assert(diag_list_keeps(&l));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("base");
@@ -242,6 +291,8 @@ int main(void)
     tcase_add_test(tc, strbuf_appends);
     tcase_add_test(tc, strbuf_json_and_limits);
     tcase_add_test(tc, file_reader);
+    tcase_add_test(tc, near_suggests);
+    tcase_add_test(tc, diag_cap_keeps);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

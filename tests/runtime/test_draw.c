@@ -1,7 +1,8 @@
 /* tests/runtime/test_draw.c — Check tests of runtime/draw.{c,h}: the text picture of a tiny
  * board, character by character, worked out from the layout in docs/spec/board.md, and the SVG
  * elements that must appear for the same board (coordinates computed from the default 48-pixel
- * square and the 32/24-pixel margins), and the markers and faces the caller names.
+ * square and the 32/24-pixel margins), the markers and faces the caller names, and units with
+ * ids not 0..n-1 and passengers (keys and "+N aboard").
  */
 #include <check.h>
 #include <stdlib.h>
@@ -129,6 +130,52 @@ START_TEST(svg_picture)
 }
 END_TEST
 
+/* Unit ids with gaps, and passengers: units 2 (jeep) on A1, 9 (truck) on B1, 40 (boat) on C1;
+ * 7 and 8 aboard the truck, 3 aboard the boat. Keys go to the units in id order (2 3 7 8 9 40:
+ * a to f; the map shows only '.'), so each square shows its unit's key found among ids that
+ * are not 0..n-1, and the SVG counts two aboard the truck and one aboard the boat. */
+START_TEST(passengers_and_sparse_ids)
+{
+    board *b = board_new(GEO_SQUARE, 3, 1);
+    const geo_grid *g = board_grid(b);
+    static const struct {
+        int id;
+        const char *label, *at;
+        int in;
+    } units[] = { { 2, "jeep", "A1", -1 }, { 9, "truck", "B1", -1 }, { 40, "boat", "C1", -1 },
+                  { 7, "p7", NULL, 9 },    { 8, "p8", NULL, 9 },     { 3, "p3", NULL, 40 } };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (units[i].at)
+            ck_assert_int_eq(board_place_unit(b, units[i].id, geo_parse_square(g, units[i].at), -1),
+                             GEO_OK);
+        else
+            ck_assert_int_eq(board_embark(b, units[i].id, units[i].in), GEO_OK);
+        board_set_unit_label(b, units[i].id, units[i].label);
+    }
+    geo_status st;
+    char *out = capture_text(b, NULL, &st);
+    ck_assert_int_eq(st, GEO_OK);
+    ck_assert_ptr_nonnull(strstr(out, "  1 | . a  . e  . f|\n"));
+    ck_assert_ptr_nonnull(strstr(out, "units: a jeep A1\n       b p3 in boat\n"
+                                      "       c p7 in truck\n       d p8 in truck\n"
+                                      "       e truck B1\n       f boat C1\n"));
+    free(out);
+    size_t len = 0;
+    out = NULL;
+    FILE *f = open_memstream(&out, &len);
+    ck_assert_int_eq(draw_svg(b, NULL, f), GEO_OK);
+    fclose(f);
+    const char *two = strstr(out, ">+2 aboard</text>"), *one = strstr(out, ">+1 aboard</text>");
+    ck_assert_ptr_nonnull(two);
+    ck_assert_ptr_nonnull(one);
+    ck_assert_ptr_null(strstr(two + 1, ">+2 aboard</text>"));
+    ck_assert_ptr_null(strstr(one + 1, ">+1 aboard</text>"));
+    ck_assert_ptr_null(strstr(out, ">+3 aboard</text>"));
+    free(out);
+    board_free(b);
+}
+END_TEST
+
 /* Markers and faces are strings the caller gives (the interpreter names them from the rules'
  * `marker` and `face` enums); here the test names them. Unit 5 carries two markers and shows a
  * face, element 0 (woods1) shows a face; ids without an entry, NULL or "" show nothing. */
@@ -212,6 +259,7 @@ int main(void)
     tcase_add_test(tc, text_picture);
     tcase_add_test(tc, svg_picture);
     tcase_add_test(tc, markers_and_faces);
+    tcase_add_test(tc, passengers_and_sparse_ids);
     tcase_add_test(tc, hex_not_drawn);
     suite_add_tcase(s, tc);
     return check_run(s);
