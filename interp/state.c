@@ -24,6 +24,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->table_of = e ? e->table_of : NULL;
     x->ntable_of = e && e->table_of ? e->ntable_of : 0;
     x->readings = s->readings;
+    memo_key(&x->memo, s->pg, s->edition, s->readings); /* on failure nothing is tabled */
     x->dice = dice;
     x->budget = s->budget ? s->budget : VM_DEFAULT_BUDGET;
     x->steps_left = x->budget;
@@ -53,6 +54,7 @@ void state_free(vm_ctx *x)
     mem_free(x->frames);
     arena_free(&x->arena);
     trace_free(&x->trace);
+    memo_free(&x->memo);
     *x = (vm_ctx){ 0 };
 }
 
