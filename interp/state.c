@@ -37,6 +37,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->tracing = tracing;
     x->rules = tracing ? s->pg->explained : s->pg->rules;
     trace_reset(&x->trace);
+    x->line_list = NULL;
     x->err.code = E_NONE;
     x->refusal.set = false;
 }
@@ -44,6 +45,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
 void state_end(vm_ctx *x)
 {
     arena_reset(&x->arena);
+    x->line_list = NULL; /* it was in the arena */
 }
 
 void state_free(vm_ctx *x)

@@ -109,6 +109,10 @@ struct vm_ctx {
      * rule's first traced run, when prog_explained compiles it) */
     chunk *const *rules;
     vm_error err;
+    /* the last line(a, b) traced in this evaluation (board squares a, b) and its list, in the
+     * arena: the rules trace one shot's line many times (builtin.c); NULL when none */
+    vlist *line_list;
+    int line_a, line_b;
     /* the answers of pure queries over small finite domains, kept across evaluations under
      * the same program, edition and readings (memo.h; state_begin keys them) */
     memo memo;
