@@ -707,9 +707,21 @@ BODY(builtin_neighbours)
     return list_of(x, sqs, k, T_SQUARE, out);
 }
 
+/* The rules trace one shot's line many times (each rule of sight_along walks it, and
+ * range_limit_along, and defensive_bonus): the last line traced is kept for the evaluation. A
+ * list is never changed once made (LIST_PUSH grows only a loop's own list), so it is shared. */
 BODY(builtin_line)
 {
-    return line_steps(x, at.a, at.b, out);
+    if (x->line_list && x->line_a == at.a && x->line_b == at.b) {
+        out->u.list = x->line_list;
+        return true;
+    }
+    if (!line_steps(x, at.a, at.b, out))
+        return false;
+    x->line_list = out->u.list;
+    x->line_a = at.a;
+    x->line_b = at.b;
+    return true;
 }
 
 BODY(builtin_bresenham)

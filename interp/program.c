@@ -133,6 +133,8 @@ prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags)
         diag_report(diags, E_LIMIT, DIAG_ERROR, (ast_loc){ 0 }, "out of memory");
         return NULL;
     }
+    static _Atomic uint64_t builds;
+    pg->serial = ++builds;
     pg->files = files;
     pg->nfiles = nfiles;
     pg->res = res_resolve(files, nfiles, diags);

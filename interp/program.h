@@ -23,6 +23,7 @@ typedef struct prog_expect {
 } prog_expect;
 
 typedef struct prog {
+    uint64_t serial; /* this build's number, from 1, never reused in the process (memo.h) */
     res_program *res;
     ast_file **files; /* owned, in load order */
     size_t nfiles;

@@ -24,6 +24,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->table_of = e ? e->table_of : NULL;
     x->ntable_of = e && e->table_of ? e->ntable_of : 0;
     x->readings = s->readings;
+    memo_key(&x->memo, s->pg, s->edition, s->readings); /* on failure nothing is tabled */
     x->dice = dice;
     x->budget = s->budget ? s->budget : VM_DEFAULT_BUDGET;
     x->steps_left = x->budget;
@@ -36,6 +37,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->tracing = tracing;
     x->rules = tracing ? s->pg->explained : s->pg->rules;
     trace_reset(&x->trace);
+    x->line_list = NULL;
     x->err.code = E_NONE;
     x->refusal.set = false;
 }
@@ -43,6 +45,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
 void state_end(vm_ctx *x)
 {
     arena_reset(&x->arena);
+    x->line_list = NULL; /* it was in the arena */
 }
 
 void state_free(vm_ctx *x)
@@ -53,6 +56,7 @@ void state_free(vm_ctx *x)
     mem_free(x->frames);
     arena_free(&x->arena);
     trace_free(&x->trace);
+    memo_free(&x->memo);
     *x = (vm_ctx){ 0 };
 }
 

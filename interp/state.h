@@ -8,6 +8,7 @@
 
 #include "chunk.h"
 #include "dice.h"
+#include "memo.h"
 #include "play.h"
 #include "program.h"
 #include "scene.h"
@@ -110,6 +111,13 @@ struct vm_ctx {
      * rule's first traced run, when prog_explained compiles it) */
     chunk *const *rules;
     vm_error err;
+    /* the last line(a, b) traced in this evaluation (board squares a, b) and its list, in the
+     * arena: the rules trace one shot's line many times (builtin.c); NULL when none */
+    vlist *line_list;
+    int line_a, line_b;
+    /* the answers of pure queries over small finite domains, kept across evaluations under
+     * the same program, edition and readings (memo.h; state_begin keys them) */
+    memo memo;
     vm_refusal refusal; /* the last require that refused */
     /* the game whose clock turn() and phase() read (NULL: turn 1, the first phase); the
      * caller sets it, state_begin leaves it */

@@ -1114,6 +1114,20 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     if (x->depth >= x->max_depth)
         return state_fail(x, E_DEPTH, "call depth limit (%u) reached asking query %s", x->max_depth,
                           qq->name);
+    /* A pure query over a small finite domain answers from its table (memo.h), charged the
+     * steps its rules took, unless the call is traced, the caller wants the deciding rule, or
+     * the steps or the depth left would not have sufficed: those run the rules. */
+    memo_answer *slot = NULL;
+    const uint64_t steps0 = x->steps_left;
+    if (!x->tracing && !decider) {
+        slot = memo_slot(&x->memo, x->pg, x->fn_of, x->nfn_of, q, x->stack + argi);
+        if (slot && slot->v.type != T_NONE && slot->steps < steps0 &&
+            x->depth + memo_depth(&x->memo, q) <= x->max_depth) {
+            x->steps_left -= slot->steps;
+            *out = slot->v;
+            return true;
+        }
+    }
     x->depth++;
     size_t node = SIZE_MAX;
     if (x->tracing)
@@ -1216,6 +1230,8 @@ done:
     if (x->tracing)
         trace_close(&x->trace, node, acc);
     x->depth--;
+    if (slot)
+        *slot = (memo_answer){ acc, steps0 - x->steps_left };
     *out = acc;
     if (decider)
         *decider = by;

@@ -230,8 +230,19 @@ size_t geo_squares_within(const geo_grid *g, int sq, int n, int *out, size_t cap
     return count;
 }
 
+/* The direction of the step (dx, dy) on squares, [dy + 1][dx + 1]; -1 for no step. */
+static const signed char SQ_STEP_DIR[3][3] = { { GEO_NW, GEO_N, GEO_NE },
+                                               { GEO_W, -1, GEO_E },
+                                               { GEO_SW, GEO_S, GEO_SE } };
+
 int geo_direction(const geo_grid *g, int a, int b)
 {
+    if (g->topo == GEO_SQUARE) { /* arithmetic: the offset between the two squares */
+        if (!valid_sq(g, a) || !valid_sq(g, b))
+            return -1;
+        int dx = b % g->w - a % g->w, dy = b / g->w - a / g->w;
+        return dx < -1 || dx > 1 || dy < -1 || dy > 1 ? -1 : SQ_STEP_DIR[dy + 1][dx + 1];
+    }
     for (int d = 0; d < GEO_NDIRS; d++)
         if (geo_neighbour(g, a, (geo_dir)d) == b && b >= 0)
             return d;
