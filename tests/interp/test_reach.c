@@ -413,7 +413,8 @@ END_TEST
 
 /* A StuG added on G9 H9 (axis heavy vehicle on two squares, front G9, rear H9, facing west;
  * Movement Value 5). Under the reading keeps_facing of two_square_turning, both squares take
- * each step (PRESUMED.two_square_steps), so no front on column L; and the counter enters what either square steps into (PRESUMED.two_square_entering):
+ * each step (PRESUMED.two_square_steps), so no front on column L; and the counter enters what
+ * either square steps into (PRESUMED.two_square_entering):
  * a hill square (getting onto the hill is a Difficult Passage, HH.hill.traits) or a stream square
  * (heavy vehicles may go in, a Difficult Passage, BRO.1.2.stream) ends the move
  * (PRESUMED.difficult_passage_stops), and so does a square next to an allied unit
