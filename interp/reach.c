@@ -1,34 +1,42 @@
 /* reach.c — the squares a unit can reach in one Movement Action (hon.h: hon_reach,
  * hon_reach_draw): a search over the board's geometry in C, every decision asked of the rules'
  * queries that the procedure movement_action asks (rules/movement.hon: takes_movement_action
- * first, then step_allowed, step_cost, may_end_move), so a listed path given to `move` is
- * accepted, a square not listed cannot be reached, and a unit the Movement Action refuses is
- * refused alike (E228, refusal.h). Over session.h, view.h (the picture) and vm.h.
+ * first, then step_allowed, step_cost, may_end_move, and for a counter on two squares
+ * rear_square, where its rear goes), so a listed path given to `move` is accepted, a square not
+ * listed cannot be reached, and a unit the Movement Action refuses is refused alike (E228,
+ * refusal.h). Each question is asked with the unit standing where the move would have brought
+ * it, as the procedure asks it; the unit is put back where it stood. Over session.h, view.h
+ * (the picture) and vm.h.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mem.h"
+#include "play.h"
 #include "refusal.h"
 #include "view.h"
 #include "vm.h"
 
 #define WHERE   "<reach>"
-#define NO_PREV 8 /* the direction index of a search state with no step before it */
-#define NSTATE  9 /* states per square: the 8 directions it was entered from, and none */
+#define NO_PREV 8             /* the direction index of a search state with no step before it */
+#define NO_REAR 8             /* the direction index of the rear of a counter on one square */
+#define NDIR    9             /* the 8 directions and none */
+#define NSTATE  (NDIR * NDIR) /* states per square: the direction it was entered from, its rear's */
 
-/* The queries the search asks, as the Movement Action asks them. */
+/* The queries the search asks, as the Movement Action asks them; rear is -1 when the rules
+ * declare no rear_square (a counter on two squares then keeps its facing). */
 typedef struct reach_queries {
-    int32_t allowed, cost, may_end;
+    int32_t allowed, cost, may_end, rear;
 } reach_queries;
 
-/* A finished search: per state (square * NSTATE + the direction back to the square before it),
- * the least squares spent to stand there and the state before; per square, the state the
- * listing gives (-1: the square cannot be reached, or the move may not end there). */
+/* A finished search: per state ((square * NDIR + the direction back to the square before it) *
+ * NDIR + the direction to the rear square), the least squares spent to stand there and the state
+ * before; per square, the state the listing gives (-1: the square cannot be reached, or the move
+ * may not end there). */
 typedef struct reach_map {
     int32_t unit;
-    int start, nsq;
+    int start, start_rear, nsq;
     int64_t *spent;
     int32_t *parent;
     int32_t *best;
@@ -78,6 +86,15 @@ static bool find_queries(hon_vm *vm, reach_queries *rq)
                                : movement_query(vm, "may_end_move", end, 4, T_VERDICT,
                                                 "may_end_move(u: unit, start: square, from: "
                                                 "square, sq: square) -> verdict");
+    const res_program *p = vm->pg->res;
+    rq->rear = model_find_query(p, "rear_square");
+    if (rq->rear >= 0) {
+        const res_query *q = &p->queries[rq->rear];
+        const res_type *t = &p->types[q->result];
+        if (q->nparams != 3 || q->params[0].type != T_UNIT || q->params[1].type != T_SQUARE ||
+            q->params[2].type != T_SQUARE || t->kind != RT_LIST || t->arg != T_SQUARE)
+            rq->rear = -1;
+    }
     return rq->may_end >= 0;
 }
 
@@ -121,12 +138,32 @@ static hon_status ask(hon_vm *vm, int32_t q, const val *args, uint32_t n, int64_
     return st;
 }
 
+/* The rear square of a counter on two squares whose front steps from `from` to dest, standing
+ * on `from` now: rear_square's answer (a list of at most one square) into *rear, -1 for none.
+ * HON_ERR_RUNTIME (reported) on an error. */
+static hon_status ask_rear(hon_vm *vm, int32_t q, const val *args, int *rear)
+{
+    *rear = -1;
+    hon_status st = session_begin(vm, NULL, false);
+    if (st != HON_OK)
+        return st;
+    val v;
+    if (vm_call(&vm->x, false, (uint32_t)q, args, 3, &v)) {
+        if (v.u.list && v.u.list->len > 0)
+            *rear = scene_square(vm->sc, v.u.list->items[0].u.i);
+    } else
+        st = session_error(vm, false);
+    state_end(&vm->x);
+    return st;
+}
+
 static val square_val(const scene *sc, int sq)
 {
     return (val){ .type = T_SQUARE, .u.i = scene_square_value(sc, sq) };
 }
 
-/* The square the search state stands on, and the one before it (itself at the start). */
+/* The square the search state stands on, the one before it (itself at the start), and the
+ * square of its rear (-1 on one square). */
 static int state_square(int32_t s)
 {
     return s / NSTATE;
@@ -134,8 +171,28 @@ static int state_square(int32_t s)
 
 static int state_prev(const geo_grid *g, int32_t s)
 {
-    int d = s % NSTATE;
+    int d = (s / NDIR) % NDIR;
     return d == NO_PREV ? s / NSTATE : geo_neighbour(g, s / NSTATE, (geo_dir)d);
+}
+
+static int state_rear(const geo_grid *g, int32_t s)
+{
+    int d = s % NDIR;
+    return d == NO_REAR ? -1 : geo_neighbour(g, s / NSTATE, (geo_dir)d);
+}
+
+static int32_t state_of(int sq, int prev_dir, int rear_dir)
+{
+    return ((int32_t)sq * NDIR + prev_dir) * NDIR + rear_dir;
+}
+
+/* Stands the unit where state s has brought it (the board as the procedure asks its questions
+ * there). HON_ERR_MEMORY when the board ran out of memory. */
+static hon_status stand(hon_vm *vm, const reach_map *m, int32_t s)
+{
+    geo_status st =
+        board_place_unit(scene_board(vm->sc), m->unit, state_square(s), state_rear(vm->sc->g, s));
+    return st == GEO_OK ? HON_OK : HON_ERR_MEMORY;
 }
 
 /* The direction from square a to its neighbour b. */
@@ -164,10 +221,13 @@ static hon_status pick_end(hon_vm *vm, const reach_queries *rq, reach_map *m, va
         if (pick < 0)
             return HON_OK;
         asked[pick % NSTATE] = true;
+        hon_status st = m->parent[pick] >= 0 ? stand(vm, m, m->parent[pick]) : HON_OK;
+        if (st != HON_OK)
+            return st;
         val e[4] = { who, square_val(sc, m->start), square_val(sc, state_prev(sc->g, pick)),
                      square_val(sc, sq) };
         int64_t ok = 0;
-        hon_status st = ask(vm, rq->may_end, e, 4, &ok);
+        st = ask(vm, rq->may_end, e, 4, &ok);
         if (st != HON_OK)
             return st;
         if (ok) {
@@ -195,7 +255,8 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
     for (size_t i = 0; st == HON_OK && i < ns; i++)
         m->spent[i] = -1;
     size_t head = 0, tail = 0, len = 0; /* a ring of the states to search from */
-    int32_t s0 = m->start * NSTATE + NO_PREV;
+    int32_t s0 = state_of(m->start, NO_PREV,
+                          m->start_rear < 0 ? NO_REAR : dir_to(g, m->start, m->start_rear));
     if (st == HON_OK) {
         m->spent[s0] = 0;
         m->parent[s0] = -1;
@@ -210,6 +271,7 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
         len--;
         queued[s] = false;
         int from = state_square(s), prev = state_prev(g, s);
+        st = stand(vm, m, s);
         for (int d = 0; d < 8 && st == HON_OK; d++) {
             int dest = geo_neighbour(g, from, (geo_dir)d);
             if (dest < 0)
@@ -225,7 +287,17 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
             val c[3] = { who, a[2], a[3] };
             if ((st = ask(vm, rq->cost, c, 3, &cost)) != HON_OK)
                 break;
-            int32_t t = dest * NSTATE + dir_to(g, dest, from);
+            int rear = -1;
+            if (state_rear(g, s) >= 0) { /* a counter on two squares: where its rear goes */
+                if (rq->rear >= 0 && (st = ask_rear(vm, rq->rear, c, &rear)) != HON_OK)
+                    break;
+                if (rq->rear < 0) /* no rule says: it keeps its facing */
+                    rear = geo_neighbour(g, dest, (geo_dir)(s % NDIR));
+                if (rear < 0 || geo_side_between(g, dest, rear) < 0)
+                    continue; /* no rear, or one not beside the front: no place to stand */
+            }
+            int32_t t =
+                state_of(dest, dir_to(g, dest, from), rear < 0 ? NO_REAR : dir_to(g, dest, rear));
             int64_t now = m->spent[s] + cost;
             if (m->spent[t] >= 0 && m->spent[t] <= now)
                 continue;
@@ -281,8 +353,15 @@ static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
         return st;
     m->unit = u;
     m->start = s0;
+    m->start_rear = s1;
     m->nsq = geo_square_count(vm->sc->g);
+    play_pos was = play_pos_of(b, u);
     st = search(vm, &rq, m);
+    /* where it stood, at its place among the units of its squares */
+    if (board_place_unit_at(scene_board(vm->sc), u, was.sq0, was.sq1, was.pos0, was.pos1) !=
+            GEO_OK &&
+        st == HON_OK)
+        st = HON_ERR_MEMORY;
     if (st != HON_OK)
         map_free(m);
     return st;

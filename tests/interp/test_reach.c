@@ -1,11 +1,12 @@
 /* test_reach.c — hon_reach and hon_move agree (interp/reach.c, rules/movement.hon): on every
  * bundled board, for every unit standing on a square, each path the listing gives is a legal
- * Movement Action, and every step from a listed square (or the unit's own) to a square the
- * listing leaves out is refused, with nothing changed (on a bridge's board and with a Routed unit
- * too). And listings worked out by hand from the books, square by square, before the program
- * was run: an infantry unit, a light vehicle and a heavy vehicle on the trench, hill and beach
- * boards (a vehicle the bundled board lacks is added to an in-memory copy of the board,
- * bundled_with). Loads the bundled rules and boards from the source tree (HON_SOURCE_ROOT).
+ * Movement Action that plays without an error, and every step from a listed square (or the
+ * unit's own) to a square the listing leaves out is refused, with nothing changed (on a bridge's
+ * board and with a Routed unit too). And listings worked out by hand from the books, square by
+ * square, before the program was run: an infantry unit, a light vehicle and a heavy vehicle on
+ * the trench, hill and beach boards (a vehicle the bundled board lacks is added to an in-memory
+ * copy of the board, bundled_with), and a jeep's mine attack on the beach. Loads the bundled
+ * rules and boards from the source tree (HON_SOURCE_ROOT).
  */
 #include "config.h"
 #include "interp_test.h"
@@ -49,6 +50,14 @@ static tvm *bundled_with(const char *board, const char *extra)
 static tvm *bundled(const char *board)
 {
     return bundled_with(board, NULL);
+}
+
+/* The listings worked out for a counter on two squares that keeps its facing: the reading
+ * keeps_facing of the variant two_square_turning (rules/movement.hon). */
+static tvm *keeping_facing(tvm *t)
+{
+    ck_assert_int_eq(hon_set_variant(t->vm, "two_square_turning", "keeps_facing"), HON_OK);
+    return t;
 }
 
 /* Reads hon_reach's text ("  C5    2  C6 C5" lines after a heading) into *l. */
@@ -132,11 +141,10 @@ static void agree(tvm *t, const char *unit, int w, int h)
     tvm_clear(t);
     hon_status st = reach(t, unit, l);
     if (st != HON_OK) {
-        /* a counter that prints no Movement Value (the Sherman of the books: E204) or a train
-         * or a landing craft, which take no Movement Action (E228): a step of its own stops
-         * with the same error, and nothing changes */
-        ck_assert_msg(t->ndiags && (t->d[0].code == 204 || t->d[0].code == 228), "%s: %s", unit,
-                      t->log);
+        /* a train or a landing craft, which take no Movement Action (E228): a step of its own
+         * stops with the same error, and nothing changes (every unit of the example boards
+         * prints a Movement Value: rules/example_units.hon) */
+        ck_assert_msg(t->ndiags && t->d[0].code == 228, "%s: %s", unit, t->log);
         int code = t->d[0].code;
         char next[8][8];
         around(start, w, h, next);
@@ -149,22 +157,18 @@ static void agree(tvm *t, const char *unit, int w, int h)
         free(l);
         return;
     }
-    bool playable[MAXSQ + 1];
     for (size_t i = 0; i < l->n; i++) {
-        /* a listed path is never refused (E228); the rules of what happens on the way may
-         * still stop it (a mine counter whose value is not given: E201), and then the steps
-         * beyond it are not tried */
+        /* a listed path is a legal move: never refused (E228), and what happens on the way (a
+         * mine attack) never ends in an error (E201, E204: a value the counters lack) */
         tvm_clear(t);
-        playable[i] = try_move(t, unit, l->path[i], l->len[i], NULL) == HON_OK;
-        ck_assert_msg(playable[i] || (t->ndiags && t->d[0].code != 228),
-                      "%s: the listed path to %s is refused:\n%s", unit, l->sq[i], t->log);
+        ck_assert_msg(try_move(t, unit, l->path[i], l->len[i], NULL) == HON_OK,
+                      "%s: the listed path to %s does not play:\n%s", unit, l->sq[i], t->log);
     }
-    playable[l->n] = true;
     for (size_t i = 0; i <= l->n; i++) { /* each listed square, then the unit's own */
         const char *from = i < l->n ? l->sq[i] : start;
         char next[8][8];
         size_t nn = around(from, w, h, next);
-        for (size_t k = 0; k < nn && playable[i]; k++) {
+        for (size_t k = 0; k < nn; k++) {
             if (listed(l, next[k]) || strcmp(next[k], start) == 0)
                 continue;
             tvm_clear(t);
@@ -200,6 +204,13 @@ START_TEST(every_bundled_board)
     agree_all("hill_contour.scn", 12, 10);
     agree_all("village_rail.scn", 14, 10);
     agree_all("rail_station.scn", 12, 5);
+    /* The beach holds no vehicle that moves: a jeep and a StuG are added, whose listed paths
+     * cross the minefield (the board declares its counters' vehicle values). */
+    tvm *t = bundled_with("beach_seawall.scn",
+                          "unit jeep2 = jeep allies at L7\nunit stug2 = stug axis at K3 L3\n");
+    agree(t, "$jeep2", 12, 9);
+    agree(t, "$stug2", 12, 9);
+    tvm_free(t);
 }
 END_TEST
 
@@ -293,26 +304,30 @@ END_TEST
 
 /* The engineers (E6, infantry, Movement Value 4). Trench squares: entering one ends the move
  * (BRO.1.4.trench.stop) except across the ladder E5:S, but E5 is in mg1's Zone of Control
- * (PRESUMED.zoc_stops): E5 1, F5 1, C5 2 (from D6), G5 2 (from F6), H5 3 (from G6), A4 4 and
- * C4 4 (from B5); D5 and B4 hold enemies. Leaving a trench square needs a second move, so D4-G4
- * and rows 1-3, walled off by trench squares, are out of reach. Row 6 lies north of the wire:
- * D6 1, F6 1, C6 2, G6 2, B6 3, H6 3, A6 4, I6 4. Wire is a Difficult Passage for infantry
- * (BRO.1.3.barbed-wire), which ends the move (PRESUMED.difficult_passage_stops): D7, E7, F7 1
- * (straight or both ways round the corner across the wire), C7 2 (from D6), G7 2 (from F6).
- * The wire's ends can be walked round: C6 to B5 diagonally (one way round, by C5, crosses no
- * wire) gives B5 3, then A5 4; C6 to B7 diagonally (by B6) gives B7 at 3, rifle1's square
- * (passed, not ended on), then A8, B8, C8 4; A7 4 (from B6); H6 to I5 and I7 4 (one way round
- * free of wire). H7 (rifle2, rough) is no square to end on, and rough is a Difficult Passage
- * that ends the move there, so it leads nowhere. Rows 7-8 beyond: 5 or more. */
+ * (PRESUMED.zoc_stops): E5 1, F5 1, C5 2 (from D6), G5 2 (from F6), H5 3 (from G6); A4 and C4
+ * lie beyond squares that end the move (below); D5 and B4 hold enemies. Leaving a trench square
+ * needs a second move, so D4-G4 and rows 1-3, walled off by trench squares, are out of reach.
+ * Row 6 lies north of the wire: D6 1, F6 1, C6 2, G6 2, B6 3, H6 3, A6 4, I6 4. Wire is a
+ * Difficult Passage for infantry (BRO.1.3.barbed-wire), which ends the move
+ * (PRESUMED.difficult_passage_stops): D7, E7, F7 1 (straight or both ways round the corner
+ * across the wire), C7 2 (from D6), G7 2 (from F6). The wire's ends can be walked round where
+ * one way round the corner is free: not C6 to B5 diagonally, whose way by B6 crosses the wire
+ * and whose way by C5 enters the trench (BRO.1.4.trench.stop): each way round would end the
+ * move, so the step does (must_stop.round_the_corner, corner_touch both_sides): B5 3 ends there
+ * (so A4 and C4 are out of reach), and A5 4 comes from B6 (both ways round across the wire, an
+ * end); C6 to B7 diagonally (by B6, free) gives B7 at 3, rifle1's square (passed, not ended
+ * on), then A8, B8, C8 4; A7 4 (from B6); H6 to I5 and I7 4 (one way round free of wire). H7
+ * (rifle2, rough) is no square to end on, and rough is a Difficult Passage that ends the move
+ * there, so it leads nowhere. Rows 7-8 beyond: 5 or more. */
 START_TEST(trench_infantry)
 {
     tvm *t = bundled("trench_line.scn");
     static const want w[] = { { "E5", 1 }, { "F5", 1 }, { "C5", 2 }, { "G5", 2 }, { "H5", 3 },
-                              { "A4", 4 }, { "C4", 4 }, { "D6", 1 }, { "F6", 1 }, { "C6", 2 },
-                              { "G6", 2 }, { "B6", 3 }, { "H6", 3 }, { "A6", 4 }, { "I6", 4 },
-                              { "D7", 1 }, { "E7", 1 }, { "F7", 1 }, { "C7", 2 }, { "G7", 2 },
-                              { "B5", 3 }, { "A5", 4 }, { "A7", 4 }, { "A8", 4 }, { "B8", 4 },
-                              { "C8", 4 }, { "I5", 4 }, { "I7", 4 } };
+                              { "D6", 1 }, { "F6", 1 }, { "C6", 2 }, { "G6", 2 }, { "B6", 3 },
+                              { "H6", 3 }, { "A6", 4 }, { "I6", 4 }, { "D7", 1 }, { "E7", 1 },
+                              { "F7", 1 }, { "C7", 2 }, { "G7", 2 }, { "B5", 3 }, { "A5", 4 },
+                              { "A7", 4 }, { "A8", 4 }, { "B8", 4 }, { "C8", 4 }, { "I5", 4 },
+                              { "I7", 4 } };
     EXPECT_REACH(t, "$engineer", w);
     tvm_free(t);
 }
@@ -342,7 +357,8 @@ START_TEST(trench_light_vehicle)
 END_TEST
 
 /* A StuG added on E3 F3 (axis heavy vehicle on two squares, front E3, facing west; Movement
- * Value 5). Both squares take the same step (PRESUMED.two_square_steps): the rear stays one
+ * Value 5). Under the reading keeps_facing of two_square_turning, both squares take the same
+ * step (PRESUMED.two_square_steps): the rear stays one
  * square east of the front, so no front on column J (the rear would leave the board). North of
  * the trenches rows 1-3 and D4-G4 are open ground or fields (an Obstacle for infantry only,
  * BRO.1.2.field), closed on the south by trench squares, impassable to vehicles; the allied
@@ -352,7 +368,7 @@ END_TEST
  * rows 1 take 2 at least. */
 START_TEST(trench_heavy_vehicle)
 {
-    tvm *t = bundled_with("trench_line.scn", "unit stug2 = stug axis at E3 F3\n");
+    tvm *t = keeping_facing(bundled_with("trench_line.scn", "unit stug2 = stug axis at E3 F3\n"));
     static const want w[] = { { "A1", 4 }, { "B1", 3 }, { "C1", 2 }, { "D1", 2 }, { "E1", 2 },
                               { "F1", 2 }, { "G1", 2 }, { "H1", 3 }, { "I1", 4 }, { "A2", 4 },
                               { "B2", 3 }, { "C2", 2 }, { "D2", 1 }, { "E2", 1 }, { "F2", 1 },
@@ -396,8 +412,9 @@ START_TEST(hill_infantry)
 END_TEST
 
 /* A StuG added on G9 H9 (axis heavy vehicle on two squares, front G9, rear H9, facing west;
- * Movement Value 5). Both squares take each step (PRESUMED.two_square_steps), so no front on
- * column L; and the counter enters what either square steps into (PRESUMED.two_square_entering):
+ * Movement Value 5). Under the reading keeps_facing of two_square_turning, both squares take
+ * each step (PRESUMED.two_square_steps), so no front on column L; and the counter enters what
+ * either square steps into (PRESUMED.two_square_entering):
  * a hill square (getting onto the hill is a Difficult Passage, HH.hill.traits) or a stream square
  * (heavy vehicles may go in, a Difficult Passage, BRO.1.2.stream) ends the move
  * (PRESUMED.difficult_passage_stops), and so does a square next to an allied unit
@@ -421,7 +438,9 @@ START_TEST(hill_heavy_vehicle)
         { "J10", 3 }, { "C7", 4 },  { "C8", 4 }, { "K8", 4 }, { "C9", 4 },  { "K9", 4 },
         { "K10", 4 }, { "B7", 5 },  { "B8", 5 }, { "B9", 5 },
     };
-    EXPECT_REACH_WITH("hill_contour.scn", "unit stug2 = stug axis at G9 H9\n", "$stug2", w);
+    tvm *t = keeping_facing(bundled_with("hill_contour.scn", "unit stug2 = stug axis at G9 H9\n"));
+    EXPECT_REACH(t, "$stug2", w);
+    tvm_free(t);
 }
 END_TEST
 
@@ -486,7 +505,8 @@ START_TEST(beach_light_vehicle)
 END_TEST
 
 /* A StuG added on K3 L3 (axis heavy vehicle, front K3, rear L3, facing west; Movement Value 5).
- * Both squares take each step (PRESUMED.two_square_steps): no front on column L. The allied
+ * Under the reading keeps_facing of two_square_turning, both squares take each step
+ * (PRESUMED.two_square_steps): no front on column L. The allied
  * units stand on the beach (their Zones of Control reach no higher than row 6) or aboard the
  * craft. The bunker (H2 I2, mg42 inside) is walled but for the opening on I2's north side
  * (PRESUMED.building_walls): a front on I2 would stand astride the wall I2/J2 from its rear, which
@@ -507,7 +527,83 @@ START_TEST(beach_heavy_vehicle)
         { "I4", 2 }, { "J1", 2 }, { "K1", 2 }, { "H1", 3 }, { "H3", 3 }, { "H4", 3 }, { "G1", 4 },
         { "G3", 4 }, { "G4", 4 }, { "F1", 5 }, { "F2", 5 }, { "F3", 5 }, { "F4", 5 }, { "F5", 5 },
     };
-    EXPECT_REACH_WITH("beach_seawall.scn", "unit stug2 = stug axis at K3 L3\n", "$stug2", w);
+    tvm *t = keeping_facing(bundled_with("beach_seawall.scn", "unit stug2 = stug axis at K3 L3\n"));
+    EXPECT_REACH(t, "$stug2", w);
+    tvm_free(t);
+}
+END_TEST
+
+/* A jeep added on L7 drives K6, J6, I6, H6 into the beach's minefield. Of those squares only H6
+ * is mined: counter 4 stands on its NW corner and no counter on a corner of I6, J6 or K6
+ * (BRO.4.2.minefield.deploy: a mined square has a counter on one of its corners), so the
+ * defender triggers counter 4 (BRO.4.2.minefield.trigger). The board declares it C of the worked
+ * example with an EXAMPLE value of 1 against light vehicles (mine_counter 4); the jeep's defense
+ * is 4 (rules/example_units.hon). One die, once the move is over (BRO.4.2.minefield.attack): 1 is
+ * no Hit, and the defender discards the one counter added, 4 (BRO.4.2.minefield.roll-one); 2 + 1
+ * = 3 falls short of 4; 3 to 6 give 1 Hit and 1 Suppressed marker. The move is tried on a run of
+ * seeds, each die read from the move's roll line. A StuG's attack would use the side defense
+ * (6) and the anti-tank counter 2's heavy vehicle value, 3. */
+START_TEST(beach_minefield_vehicles)
+{
+    tvm *t = bundled_with("beach_seawall.scn",
+                          "unit jeep2 = jeep allies at L7\nunit stug2 = stug axis at K3 L3\n");
+    ck_ev(t, "mines_near(@H6)", "[4]");
+    ck_ev(t, "[mines_near(q) for q in [@I6, @J6, @K6]]", "[[], [], []]");
+    ck_ev(t, "mine_value(numbered_mine(4), $jeep2)", "1");
+    ck_ev(t, "mine_defense($jeep2)", "4");
+    ck_ev(t, "mine_value(numbered_mine(2), $stug2)", "3");
+    ck_ev(t, "mine_defense($stug2)", "6");
+    const char *path[] = { "K6", "J6", "I6", "H6" };
+    bool seen_hit = false, seen_miss = false;
+    for (uint64_t seed = 1; seed <= 24; seed++) {
+        hon_set_seed(t->vm, seed);
+        tvm_clear(t);
+        hon_answer *a = NULL;
+        ck_assert_msg(hon_move(t->vm, "$jeep2", path, 4, &a) == HON_OK, "%s", t->log);
+        const char *roll = strstr(hon_answer_text(a), "roll d6: ");
+        ck_assert_ptr_nonnull(roll);
+        int die = atoi(roll + strlen("roll d6: "));
+        hon_answer_free(a);
+        bool hit = die != 1 && die + 1 >= 4;
+        seen_hit |= hit;
+        seen_miss |= !hit;
+        ck_ev(t, "square_of($jeep2)", "H6");
+        ck_ev(t, "marker_count($jeep2, hit)", hit ? "1" : "0");
+        ck_ev(t, "marker_count($jeep2, suppressed)", hit ? "1" : "0");
+        ck_ev(t, "item_value_near(@H6, mine)", die == 1 ? "0" : "4");
+        ck_assert_int_eq(hon_undo(t->vm, NULL), HON_OK);
+    }
+    ck_assert(seen_hit && seen_miss);
+    tvm_free(t);
+}
+END_TEST
+
+/* The village half-track (B9 C9: front B9, facing west; a light vehicle, Movement Value 6) onto
+ * the bridge. Streams are impassable to light vehicles (BRO.1.2.stream): of row 8 only the
+ * bridge G8 is open to it. Under the default reading of two_square_turning (rear_follows,
+ * PRESUMED.two_square_steps) it turns about by stepping its front onto its own rear square C9
+ * (rear B9), drives east along row 9 (each rear on the square its front left; past rifle1 on F9,
+ * PRESUMED.pass_friends) and turns north from G9 onto G8, its rear on G9: six steps, its
+ * Movement Value; G8 lies next to the StuG on G7, so the move ends there anyway
+ * (PRESUMED.zoc_stops). Keeping its facing, the front on G8 would put the rear on H8, stream:
+ * the move is refused, and the refusal names the rear's square, not the bridge. */
+START_TEST(village_halftrack_turns)
+{
+    tvm *t = bundled("village_rail.scn");
+    const char *path[] = { "C9", "D9", "E9", "F9", "G9", "G8" };
+    ck_assert_msg(hon_move(t->vm, "$halftrack", path, 6, NULL) == HON_OK, "%s", t->log);
+    ck_ev(t, "squares_of($halftrack)", "[G8, G9]");
+    ck_assert_int_eq(hon_undo(t->vm, NULL), HON_OK);
+    ck_ev(t, "squares_of($halftrack)", "[B9, C9]");
+    keeping_facing(t);
+    tvm_clear(t);
+    ck_assert_int_eq(hon_move(t->vm, "$halftrack", path, 6, NULL), HON_ERR_RUNTIME);
+    hon_refusal r;
+    ck_assert(hon_last_refusal(t->vm, &r));
+    ck_assert_str_eq(r.rule, "step_allowed.rear_terrain");
+    ck_assert_str_eq(r.call, "step_allowed($halftrack, F9, G9, G8, 5)");
+    ck_ev(t, "squares_of($halftrack)", "[B9, C9]");
+    tvm_free(t);
 }
 END_TEST
 
@@ -597,6 +693,8 @@ int main(void)
     tcase_add_test(tc, hill_heavy_vehicle);
     tcase_add_test(tc, beach_light_vehicle);
     tcase_add_test(tc, beach_heavy_vehicle);
+    tcase_add_test(tc, beach_minefield_vehicles);
+    tcase_add_test(tc, village_halftrack_turns);
     tcase_add_test(tc, errors);
     tcase_add_test(tc, trains_take_no_movement_action);
     tcase_add_test(tc, every_bundled_board);

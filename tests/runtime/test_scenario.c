@@ -28,16 +28,22 @@ static const char *const SIDE_FEATURES[] = { "contour", "embankment", "wall",   
                                              "ladder",  "door",       "hedge",    NULL };
 static const char *const ITEMS[] = { "mine", NULL };
 static const char *const MARKERS[] = { "suppressed", NULL };
-static const char *const COUNTERS[] = { "landing_craft", "rifle_squad", "bazooka_team",
-                                        "mg_team",       "sniper",      "grenadiers",
-                                        "observer",      "at_gun",      "sherman",
-                                        "jeep",          "officer",     "engineers",
-                                        "stug",          "halftrack",   NULL };
+static const char *const COUNTERS[] = { "landing_craft", "rifle_squad",
+                                        "bazooka_team",  "mg_team",
+                                        "sniper",        "grenadiers",
+                                        "observer",      "at_gun",
+                                        "sherman",       "example_sherman",
+                                        "jeep",          "officer",
+                                        "engineers",     "stug",
+                                        "halftrack",     NULL };
 static const char *const ARMIES[] = { "allies", "axis", NULL };
-static const char *const VALUE_NAMES[] = { "structure_points", "defense", NULL };
+static const char *const VALUE_NAMES[] = { "structure_points", "defense",  "anti_personnel",
+                                           "anti_tank",        "decoy",    "vs_infantry",
+                                           "vs_light",         "vs_heavy", NULL };
 static const char *const FACES[] = { "wreck", NULL };
 /* counters two squares long */
-static const char *const LONG[] = { "landing_craft", "sherman", "stug", "halftrack", NULL };
+static const char *const LONG[] = { "landing_craft", "sherman",   "example_sherman",
+                                    "stug",          "halftrack", NULL };
 
 static scn_names *declared(void)
 {
