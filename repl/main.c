@@ -259,7 +259,8 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
  * each argument spelt `--NAME` or `--NAME=VALUE` for a global option NAME is applied to o and
  * removed from args (*n shrinks); any other argument stays, so an expression such as `-1` is
  * never an option; `--` ends the options (it is removed, what follows stays as written). `--help`
- * there is left to the caller (*help set). Returns -1 to go on, or the usage exit status. */
+ * there is left to the caller (*help set); `--version` prints the version (returns 0). Returns
+ * -1 to go on, or an exit status. */
 static int take_trailing_options(cli_opts *o, char **args, int *n, bool *help)
 {
     int kept = 0, i = 0;
@@ -287,9 +288,13 @@ static int take_trailing_options(cli_opts *o, char **args, int *n, bool *help)
                 return usage_error("option '%s' needs an argument", a);
             val = args[++i];
         }
-        if (opt->val == 'h' || opt->val == 'V') {
+        if (opt->val == 'h') {
             *help = true;
             continue;
+        }
+        if (opt->val == 'V') {
+            print_version();
+            return 0;
         }
         int rc = apply_option(o, opt->val, val);
         if (rc >= 0)

@@ -15,10 +15,6 @@ BUNDLED_FINDINGS = {
     # the marker is declared; the orders option gives `artillery_support_markers` (a supply
     # kind) instead, and no rule names the marker
     ("rules/recruitment.hon", "W001", "marker `artillery_support`"),
-    # German new units: `new_units` answers first (as_listed), `german_original` would answer
-    # original_entry_hexes; right by order alone
-    ("expansions/battle_for_normandy_campaign.hon", "W005",
-     "rules `reinforcement_entry.new_units` and `reinforcement_entry.german_original`"),
 }
 
 WARNING = re.compile(r"^(\S+?):\d+:\d+: warning\[(W\d{3})\]: (.*)$")

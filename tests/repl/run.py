@@ -550,6 +550,8 @@ def options_after_the_command():
               "a malformed trailing option is a usage error", p)
     p = run(["eval", "1", "--help"])
     check(p.returncode == 0 and p.stdout.startswith("  eval EXPR"), "eval --help", p)
+    p = run(["eval", "1", "--version"])
+    check(p.returncode == 0 and p.stdout == run(["--version"]).stdout, "eval --version", p)
 
 
 @case
