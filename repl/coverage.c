@@ -266,6 +266,18 @@ static int by_section(const void *pa, const void *pb)
     return c ? c : natural_cmp(a, strlen(a), b, strlen(b));
 }
 
+/* Prints one line of counts: the label, then the columns inv and tests ask for. */
+static void print_counts(const char *label, int len, const tally *t, bool inv, bool tests)
+{
+    printf("%-22.*s %5zu", len, label, t->ids);
+    if (inv)
+        printf(" %8zu", t->declared);
+    printf(" %6zu", t->cited);
+    if (tests)
+        printf("  %6zu", t->tested);
+    putchar('\n');
+}
+
 static void print_text(const id_set *s, bool inv, bool tests)
 {
     tally total = { 0 };
@@ -277,17 +289,9 @@ static void print_text(const id_set *s, bool inv, bool tests)
         while (j < s->len && section_len(s->rows[j].id) == k &&
                strncmp(s->rows[j].id, s->rows[i].id, k) == 0)
             count(&t, &s->rows[j++]);
-        printf("%-22.*s %5zu", (int)k, s->rows[i].id, t.ids);
-        if (inv)
-            printf(" %8zu", t.declared);
-        printf(" %6zu", t.cited);
-        if (tests)
-            printf("  %6zu", t.tested);
-        putchar('\n');
-        total.ids += t.ids;
-        total.declared += t.declared;
-        total.cited += t.cited;
-        total.tested += t.tested;
+        print_counts(s->rows[i].id, (int)k, &t, inv, tests);
+        for (size_t r = i; r < j; r++)
+            count(&total, &s->rows[r]);
         i = j;
     }
     printf("total: %zu IDs", total.ids);
