@@ -1033,31 +1033,28 @@ def language_worked_example():
           "the worked example answers as documented", p)
 
 
-def errata_examples(doc):
-    """The examples of docs/spec/errata.md in order, as ("file", name, text) and ("run", text):
-    each fenced block after its `<!-- errata-test: ... -->`; any other kind is an error."""
+def doc_examples(doc):
+    """The examples of a walk-through page in order, as ("file", name, text) and ("run", text):
+    each fenced block after its `<!-- doc-test: ... -->`; any other kind is an error."""
     found = []
-    for m in re.finditer(r"<!-- errata-test: (.*?) -->\n```\n(.*?)```", doc, re.S):
+    for m in re.finditer(r"<!-- doc-test: (.*?) -->\n```\n(.*?)```", doc, re.S):
         what, text = m.group(1).split(), m.group(2)
         if what[0] == "file":
             found.append(("file", what[1], text))
         else:
-            assert what == ["run"], "errata.md: unknown example kind " + m.group(1)
+            assert what == ["run"], "unknown example kind " + m.group(1)
             found.append(("run", text))
     return found
 
 
-@case
-def errata_walkthrough():
-    # docs/spec/errata.md: its files written in a scratch directory as they come, each `$ hon`
-    # line of its sessions run there with the bundled rules, its output (standard output then
-    # standard error) matched against the lines after it (`…`: any lines) and its exit status
-    # against `(exit status N)` (0 when not said); steps 6 and 7 run `hon diff` and `hon
-    # snapshot`.
-    doc = open(os.path.join(FIXTURES, "..", "..", "..", "docs", "spec", "errata.md"),
-               encoding="utf-8").read()
-    examples = errata_examples(doc)
-    check(sum(1 for e in examples if e[0] == "run") >= 6, "errata.md has its sessions",
+def walk_through(page, least_runs):
+    """Runs the walk-through page (a path from the top of the tree): its files written in a
+    scratch directory as they come, each `$ hon` line of its sessions run there with the bundled
+    rules, its output (standard output then standard error) matched against the lines after it
+    (`…`: any lines) and its exit status against `(exit status N)` (0 when not said)."""
+    doc = open(os.path.join(FIXTURES, "..", "..", "..", page), encoding="utf-8").read()
+    examples = doc_examples(doc)
+    check(sum(1 for e in examples if e[0] == "run") >= least_runs, page + " has its sessions",
           run(["eval", "1"]))
     with tempfile.TemporaryDirectory() as d:
         for ex in examples:
@@ -1079,7 +1076,21 @@ def errata_walkthrough():
                 got = "".join(l + "\n" for l in lines(p.stdout) + lines(p.stderr))
                 pattern = "".join(".*?" if l == "…" else re.escape(l + "\n") for l in want)
                 check(p.returncode == status and re.fullmatch(pattern, got, re.S) is not None,
-                      "errata.md: " + " ".join(args) + " answers as documented", p)
+                      page + ": " + " ".join(args) + " answers as documented", p)
+
+
+@case
+def errata_walkthrough():
+    # docs/spec/errata.md, as walk_through runs it; steps 6 and 7 run `hon diff` and `hon
+    # snapshot`.
+    walk_through("docs/spec/errata.md", 6)
+
+
+@case
+def tutorial():
+    # docs/tutorial.md, writing an expansion from nothing to a tested, diffed module, as
+    # walk_through runs it.
+    walk_through("docs/tutorial.md", 6)
 
 
 @case
