@@ -611,7 +611,7 @@ int cli_check(cli_session *s, const char *path)
     return s->errors != errors;
 }
 
-int cli_lint(cli_session *s, const char *const *paths, size_t n)
+int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded)
 {
     size_t before = s->diags, warnings = 0;
     for (size_t i = 0; i < n; i++) {
@@ -619,6 +619,8 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n)
             is_dir(paths[i]) ? hon_load_dir(s->vm, paths[i]) : hon_load_file(s->vm, paths[i]);
         if (st != HON_OK)
             return failed(s, before, st, "cannot load", paths[i]);
+        if (say_loaded)
+            printf("loaded %s\n", paths[i]);
     }
     hon_status st = hon_lint(s->vm, paths, n, &warnings);
     if (st != HON_OK)

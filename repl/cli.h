@@ -92,10 +92,12 @@ int cli_load(cli_session *s, const char *path);
  * `board` would build it (the session's board untouched), any other file is checked as rules.
  * Returns 0, or 1 on any error. */
 int cli_check(cli_session *s, const char *path);
-/* `lint [FILE|DIR...]`: loads the FILEs and DIRs (a file the program holds is loaded again),
- * then reports hon_lint's warnings about them, or about every loaded file when none is given.
- * Returns 0 when there is none, 1 on warnings or when a load failed. */
-int cli_lint(cli_session *s, const char *const *paths, size_t n);
+/* `lint [FILE|DIR...]`: loads the FILEs and DIRs (a file the program holds is loaded again;
+ * the session keeps them, as `load` would), printing `loaded PATH` for each when say_loaded
+ * (the REPL, where the game restarts), then reports hon_lint's warnings about them, or about
+ * every loaded file when none is given. Returns 0 when there is none, 1 on warnings or when a
+ * load failed. */
+int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded);
 /* `test [-v] [--filter PATTERN] [--json] [FILE...]`: runs the tests of the FILEs (loading those
  * the program does not hold yet), or every loaded test when none is given; only those whose
  * title contains PATTERN with --filter. Prints the failures and one closing "N passed, N

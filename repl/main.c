@@ -474,7 +474,7 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         for (int i = 0; i < n; i++)
             rc |= cli_check(s, args[i]);
     } else if (strcmp(name, "lint") == 0) {
-        rc = cli_lint(s, (const char *const *)args, (size_t)n);
+        rc = cli_lint(s, (const char *const *)args, (size_t)n, false);
     } else if (strcmp(name, "test") == 0) {
         rc = cli_test(s, (const char *const *)args, (size_t)n);
     } else if (strcmp(name, "rules") == 0) {

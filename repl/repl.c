@@ -565,9 +565,15 @@ static int cmd_test(repl *r, char *args)
     return words_to(r, args, "test [-v] [--filter PATTERN] [--json] [FILE...]", cli_test);
 }
 
+/* `lint FILE` keeps what it loads, as `load` does (the game restarts), and says so. */
+static int lint_loading(cli_session *s, const char *const *paths, size_t n)
+{
+    return cli_lint(s, paths, n, true);
+}
+
 static int cmd_lint(repl *r, char *args)
 {
-    return words_to(r, args, "lint [FILE|DIR...]", cli_lint);
+    return words_to(r, args, "lint [FILE|DIR...]", lint_loading);
 }
 
 static int cmd_seed(repl *r, char *args)

@@ -2473,6 +2473,20 @@ def untrusted_caps():
             check(p.returncode == 2 and args[0] in p.stderr, f"{args}: a usage error", p)
 
 
+@case
+def lint_in_the_repl():
+    # repl.md: `lint FILE` at the prompt keeps what it loads, as `load` does, and says so with
+    # `loaded FILE` before the warnings; the rules it loaded answer afterwards. The file's fn
+    # `unused_here` is called by nothing: W001 (errors.md, lint's warnings).
+    with tempfile.TemporaryDirectory() as tmp:
+        f = os.path.join(tmp, "kept.hon")
+        with open(f, "w") as out:
+            out.write("fn unused_here() -> int = 7;\n")
+        p = run([], stdin=f"lint {f}\nunused_here()\n")
+        check(p.stdout.startswith(f"loaded {f}\n") and "W001" in p.stdout + p.stderr
+              and "7\n" in p.stdout, "lint at the prompt says it loaded the file, which stays", p)
+
+
 def main():
     if CASE not in CASES:
         print(f"unknown case {CASE}; cases: {' '.join(CASES)}", file=sys.stderr)
