@@ -267,6 +267,12 @@ static void do_element(loader *l, const line_ref *lr)
     for (size_t k = 0; k < sq.n; k++) {
         int q = sq.v[k];
         geo_format_square(board_grid(l->b), q, sqname, sizeof sqname);
+        for (size_t j = 0; j < k; j++)
+            if (sq.v[j] == q) {
+                text_tok_error(l, E_SCN_ELEMENT, line, nm,
+                               "square %s is listed twice in element '%s'", sqname, name);
+                goto out;
+            }
         if (l->explicit_sq[q]) {
             text_tok_error(l, E_SCN_ELEMENT, line, nm,
                            "square %s of element '%s' is already in element '%s'", sqname, name,
