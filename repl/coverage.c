@@ -301,10 +301,9 @@ static void print_text(const id_set *s, bool inv, bool tests)
     if (tests)
         printf(", %zu tested", total.tested);
     putchar('\n');
-    if (!inv)
-        return;
+    /* the lists: "not declared" only against an inventory (else every ID is a declared one) */
     static const char *const what[] = { "not declared", "not cited", "not tested" };
-    for (int w = 0; w < (tests ? 3 : 2); w++) {
+    for (int w = inv ? 0 : 1; w < (tests ? 3 : 2); w++) {
         bool any = false;
         for (size_t i = 0; i < s->len; i++) {
             const id_row *r = &s->rows[i];

@@ -602,16 +602,20 @@ def coverage_command():
     d = fx("coverage")
     base = ["--no-rules", "--load", os.path.join(d, "rules.hon"), "coverage"]
     def rows(p):
-        return {l.split()[0]: [int(x) for x in l.split()[1:]] for l in lines(p.stdout)[1:-1]
-                if not l.startswith("not ")}
+        return {l.split()[0]: [int(x) for x in l.split()[1:]] for l in lines(p.stdout)[1:]
+                if not l.startswith(("not ", "total: "))}
     p = run(base)
+    out = lines(p.stdout)
     check(p.returncode == 0 and rows(p) == {"BK": [1, 0], "BK.1": [2, 1], "BK.2": [1, 1]}
-          and lines(p.stdout)[-1] == "total: 4 IDs, 2 cited by rules", "IDs and cites", p)
-    check([l.split()[0] for l in lines(p.stdout)[1:-1]] == ["BK", "BK.1", "BK.2"],
+          and out[-2:] == ["total: 4 IDs, 2 cited by rules", "not cited: BK.x BK.1.b"],
+          "IDs and cites, and the IDs no rule cites", p)
+    check([l.split()[0] for l in out[1:-2]] == ["BK", "BK.1", "BK.2"],
           "one row per section, in order", p)
     p = run(base + ["--tests", os.path.join(d, "tests")])
     check(p.returncode == 0 and rows(p) == {"BK": [1, 0, 0], "BK.1": [2, 1, 2], "BK.2": [1, 1, 0]}
-          and lines(p.stdout)[-1] == "total: 4 IDs, 2 cited by rules, 2 tested", "tested", p)
+          and lines(p.stdout)[-3:] == ["total: 4 IDs, 2 cited by rules, 2 tested",
+                                       "not cited: BK.x BK.1.b", "not tested: BK.x BK.2.c"],
+          "tested, and the IDs no test names", p)
     p = run(base + ["--inventory", os.path.join(d, "inventory.md"),
                     "--tests", os.path.join(d, "tests")])
     out = lines(p.stdout)
