@@ -22,6 +22,7 @@ import time
 
 HON, FIXTURES, CASE = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 CASES = {}
+ROOT = os.path.abspath(os.path.join(FIXTURES, "..", "..", ".."))
 
 
 def case(fn):
@@ -1017,70 +1018,155 @@ def cite_wording():
 
 @case
 def language_worked_example():
-    # docs/spec/language.md §3.10: its house.hon, loaded in a session with the bundled rules,
-    # answers as the section shows. Every `hon> ` line of the session is sent in order; the
-    # other lines are the expected output, a line `  …` standing for any run of lines.
-    doc = open(os.path.join(FIXTURES, "..", "..", "..", "docs", "spec", "language.md"),
-               encoding="utf-8").read()
-    start = doc.index("### 3.10")
-    house, session = re.findall(r"```\n(.*?)```", doc[start:doc.index("## 4.", start)], re.S)[:2]
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "house.hon"), "w", encoding="utf-8") as f:
-            f.write(house)
-        script = "".join(l[5:] + "\n" for l in session.splitlines() if l.startswith("hon> "))
-        p = run([], stdin=script, cwd=d)
-    want = [l for l in session.splitlines() if not l.startswith("hon> ")]
-    got = lines(p.stdout)
-    pattern = "".join(".*?" if l == "  …" else re.escape(l + "\n") for l in want)
-    check(p.returncode == 0 and p.stderr == ""
-          and re.fullmatch(pattern, "".join(l + "\n" for l in got), re.S) is not None,
-          "the worked example answers as documented", p)
+    # docs/spec/language.md as walk_through runs it: §3.10's house.hon, loaded in a session with
+    # the bundled rules, answers as the section shows; the page's other blocks are fragments.
+    walk_through("docs/spec/language.md", 1)
 
 
-def doc_examples(doc):
-    """The examples of a walk-through page in order, as ("file", name, text) and ("run", text):
-    each fenced block after its `<!-- doc-test: ... -->`; any other kind is an error."""
-    found = []
-    for m in re.finditer(r"<!-- doc-test: (.*?) -->\n```\n(.*?)```", doc, re.S):
-        what, text = m.group(1).split(), m.group(2)
-        if what[0] == "file":
-            found.append(("file", what[1], text))
-        else:
-            assert what == ["run"], "unknown example kind " + m.group(1)
-            found.append(("run", text))
+@case
+def readme_sessions():
+    # README.md's two sessions (the bundled rules; the trains on examples/boards/rail_station.scn
+    # with seed 7), as walk_through runs them.
+    walk_through("README.md", 2)
+
+
+@case
+def spec_examples():
+    # Every other page of docs/spec: each block is an example that runs or says why it is not.
+    for page in sorted(os.listdir(os.path.join(ROOT, "docs", "spec"))):
+        if page.endswith(".md") and page not in ("errata.md", "language.md"):
+            walk_through("docs/spec/" + page)
+
+
+DOC_MARK = re.compile(r"^\s*<!-- doc-test: (.*?) -->\s*$")
+DOC_KINDS = ("file", "run", "repl", "skip")
+
+
+def doc_blocks(doc):
+    """Every fenced block of a Markdown page, in order, as (line, marker, text): the marker is
+    the words of the `<!-- doc-test: ... -->` comment on the line before the fence (None when
+    there is none), the text is the block with the fence's indentation taken off."""
+    found, rows, i = [], doc.split("\n"), 0
+    while i < len(rows):
+        m = re.match(r"^(\s*)```\S*\s*$", rows[i])
+        if not m:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(rows) and not re.match(r"^\s*```\s*$", rows[j]):
+            j += 1
+        cut = len(m.group(1))
+        mark = DOC_MARK.match(rows[i - 1]) if i else None
+        found.append((i + 1, mark.group(1).split() if mark else None,
+                      "".join(r[cut:] + "\n" for r in rows[i + 1:j])))
+        i = j + 1
     return found
 
 
-def walk_through(page, least_runs):
-    """Runs the walk-through page (a path from the top of the tree): its files written in a
-    scratch directory as they come, each `$ hon` line of its sessions run there with the bundled
-    rules, its output (standard output then standard error) matched against the lines after it
-    (`…`: any lines) and its exit status against `(exit status N)` (0 when not said)."""
-    doc = open(os.path.join(FIXTURES, "..", "..", "..", page), encoding="utf-8").read()
-    examples = doc_examples(doc)
-    check(sum(1 for e in examples if e[0] == "run") >= least_runs, page + " has its sessions",
+def doc_pattern(want):
+    """The regular expression of expected lines: `…` alone on a line stands for any lines, and
+    within a line for any text (the pages cut long traces with it). Spaces at the end of a line
+    are not compared (the caller strips them from what the program printed too)."""
+    out = []
+    for l in (w.rstrip() for w in want):
+        if l.strip() == "…":
+            out.append(".*?")
+        else:
+            out.append(".*?".join(re.escape(part) for part in l.split("…")) + "\n")
+    return "".join(out)
+
+
+def doc_mismatch(want, got):
+    """The first expected line after which the output no longer matches (for the report)."""
+    for k in range(1, len(want) + 1):
+        if re.match(doc_pattern(want[:k]), got, re.S) is None:
+            return f" (from the expected line {want[k - 1]!r})"
+    return " (the output goes on past the expected lines)"
+
+
+def doc_session(page, text, d, bindir):
+    """A `run` block: each `$ COMMAND` line (a trailing `\` joins the next line) runs in d,
+    `$ hon ARGS` directly, any other line with bash (`hon` on its PATH); the lines after it are
+    its output, standard output then standard error, and `(exit status N)` its status."""
+    cmds, joining = [], False
+    for l in text.splitlines():
+        if joining:
+            cmds[-1][0] += " " + l.strip().rstrip("\\")
+            joining = l.endswith("\\")
+        elif l.startswith("$ "):
+            cmds.append([l[2:].rstrip("\\"), []])
+            joining = l.endswith("\\")
+        elif cmds and l.strip():  # blank lines are not compared
+            cmds[-1][1].append(l)
+    for line, want in cmds:
+        status = 0
+        if want and want[-1].startswith("(exit status "):
+            status = int(want.pop()[len("(exit status "):-1])
+        if line.startswith("hon "):
+            p = run(shlex.split(line)[1:], cwd=d)
+        else:
+            e = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
+            e.pop("HON_RULES", None)
+            e.pop("HON_DATADIR", None)
+            p = subprocess.run(["bash", "-c", line], capture_output=True, text=True, env=e,
+                               timeout=120, cwd=d)
+            p.args_shown = line
+        got = "".join(l.rstrip() + "\n" for l in lines(p.stdout) + lines(p.stderr))
+        check(p.returncode == status and re.fullmatch(doc_pattern(want), got, re.S) is not None,
+              f"{page}: {line} answers as documented" + doc_mismatch(want, got), p)
+
+
+def doc_repl(page, args, text, d):
+    """A `repl ARGS` block: a REPL transcript. Its `hon> ` and `answer> ` lines are sent to
+    `hon ARGS` in order (piped: no banner, no prompts); the other lines are the output,
+    standard output then standard error. A `$ ...` line and the banner before the first prompt
+    show how the session was started and are not compared."""
+    sent, want = [], []
+    for l in text.splitlines():
+        if l.startswith(("hon> ", "answer> ")):
+            sent.append(l.split("> ", 1)[1] + "\n")
+        elif not sent and (l.startswith("$ ") or "Type 'help' for the commands" in l):
+            continue
+        elif l.strip():
+            want.append(l)
+    p = run(args, stdin="".join(sent), cwd=d)
+    got = "".join(l.rstrip() + "\n" for l in lines(p.stdout) + lines(p.stderr))
+    check(re.fullmatch(doc_pattern(want), got, re.S) is not None,
+          f"{page}: the session answers as documented" + doc_mismatch(want, got), p)
+
+
+def walk_through(page, least_runs=0):
+    """Runs the examples of a page (a path from the top of the tree), each fenced block as its
+    `doc-test` marker says: `file NAME` writes the block to NAME in a scratch directory, `run`
+    and `repl ARGS` run sessions there (doc_session, doc_repl), `skip REASON` leaves a block
+    that is no example (a grammar, a figure, the shape of an output). The scratch directory
+    holds links to the tree's examples/, rules/, expansions/ and tests/, so the pages' paths
+    work. A block without a marker, or with another kind, fails the page."""
+    doc = open(os.path.join(ROOT, page), encoding="utf-8").read()
+    blocks = doc_blocks(doc)
+    bad = [f"{page}:{line}" for line, mark, _ in blocks
+           if not mark or mark[0] not in DOC_KINDS or (mark[0] in ("file", "skip")
+                                                       and len(mark) < 2)]
+    check(not bad, "every example has a doc-test marker with what it needs: " + " ".join(bad),
           run(["eval", "1"]))
+    check(sum(1 for _, mark, _ in blocks if mark[0] in ("run", "repl")) >= least_runs,
+          page + " has its sessions", run(["eval", "1"]))
     with tempfile.TemporaryDirectory() as d:
-        for ex in examples:
-            if ex[0] == "file":
-                with open(os.path.join(d, ex[1]), "w", encoding="utf-8") as f:
-                    f.write(ex[2])
-                continue
-            cmds = []
-            for l in ex[1].splitlines():
-                if l.startswith("$ hon"):
-                    cmds.append((shlex.split(l[2:])[1:], []))
-                elif cmds and l.strip():  # blank lines are not compared
-                    cmds[-1][1].append(l)
-            for args, want in cmds:
-                status = 0
-                if want and want[-1].startswith("(exit status "):
-                    status = int(want.pop()[len("(exit status "):-1])
-                p = run(args, cwd=d)
-                got = "".join(l + "\n" for l in lines(p.stdout) + lines(p.stderr))
-                pattern = "".join(".*?" if l == "…" else re.escape(l + "\n") for l in want)
-                check(p.returncode == status and re.fullmatch(pattern, got, re.S) is not None,
-                      page + ": " + " ".join(args) + " answers as documented", p)
+        for sub in ("examples", "rules", "expansions", "tests"):
+            os.symlink(os.path.join(ROOT, sub), os.path.join(d, sub))
+        bindir = os.path.join(d, ".bin")
+        os.mkdir(bindir)
+        with open(os.path.join(bindir, "hon"), "w") as f:
+            f.write(f'#!/bin/sh\nexec {shlex.quote(HON)} "$@"\n')
+        os.chmod(os.path.join(bindir, "hon"), 0o755)
+        for line, mark, text in blocks:
+            if mark[0] == "file":
+                with open(os.path.join(d, mark[1]), "w", encoding="utf-8") as f:
+                    f.write(text)
+            elif mark[0] == "run":
+                doc_session(f"{page}:{line}", text, d, bindir)
+            elif mark[0] == "repl":
+                doc_repl(f"{page}:{line}", mark[1:], text, d)
 
 
 @case
@@ -1490,7 +1576,6 @@ def play_why_do():
 # building (I3 J3, 3 structure points) on its fourth square and derails there
 # (RR.derail.building); the rifle squad on H3, under wagon1 at the end, is pushed aside to a
 # square its owner picks (RR.crunch.infantry-heavy): H2, I2, I4, H4, G4, G2, so "2" is I2.
-ROOT = os.path.abspath(os.path.join(FIXTURES, "..", "..", ".."))
 TRAIN = "train_moves($engine, [$wagon1, $wagon2], 4)"
 ODDS_LINE = re.compile(r"^(.*): (\d+)/(\d+) \(\d+\.\d\d%\)$")
 
