@@ -469,7 +469,8 @@ static bool plan_query(lint *l, uint32_t q, const res_ruleset *rs, lint_query *l
         if (total > LINT_MAX_INPUTS)
             return false;
     }
-    for (size_t v = 0; v < nv && lq->ndims < LINT_MAX_PARAMS; v++) {
+    size_t v = 0;
+    for (; v < nv && lq->ndims < LINT_MAX_PARAMS; v++) {
         uint32_t e = p->variants[variants[v]].enum_id;
         if (!dim_of(l, p->enums[e].type, NULL, 0, &lq->dims[lq->ndims]))
             return false;
@@ -478,6 +479,8 @@ static bool plan_query(lint *l, uint32_t q, const res_ruleset *rs, lint_query *l
         if (total > LINT_MAX_INPUTS)
             return false;
     }
+    if (v < nv)
+        lq->exact = false; /* the variants past the cap keep their readings: not every input */
     lq->pairs = mem_calloc(rs->len * rs->len + 1, sizeof *lq->pairs);
     lq->held = mem_calloc(rs->len + 1, sizeof *lq->held);
     lq->decided = mem_calloc(rs->len + 1, sizeof *lq->decided);

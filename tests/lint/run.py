@@ -81,7 +81,35 @@ def case_bundled(hon, root):
     return 0
 
 
-CASES = {"lint_cli": case_cli, "lint_bundled": case_bundled}
+def case_capped(hon, root):
+    # A query of 16 parameters (15 of a one-value enum, one bool: 2 inputs) reaches the cap of
+    # dimensions lint enumerates (16), so the variant its rule reads is not enumerated: it keeps
+    # its default reading `off`, under which the rule never fires. That is not every input, so
+    # lint must not say the rule never fires (W004): under `lit` it answers 1.
+    import tempfile
+    params = ", ".join("a%d: single" % i for i in range(15))
+    text = ("enum single { only }\n"
+            "source \"T.1\" = \"this test\";\n"
+            "variant switch \"a switch\" { reading off \"off\" default; reading lit \"on\"; }\n"
+            "query wide(%s, x: bool) -> int combine first default 0;\n"
+            "rule wide.lit_only cite \"T.1\" when variant switch == lit answer 1;\n"
+            "test \"wide\" variant switch = lit {\n"
+            "  expect wide(%s, true) == 1;\n}\n"
+            % (params, ", ".join(["only"] * 15)))
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "wide.hon")
+        with open(f, "w") as out:
+            out.write(text)
+        r = run(hon, root, ["--no-rules", "test", f])
+        if r.returncode != 0:
+            return fail("wide.hon loads and its test passes", r)
+        r = run(hon, root, ["--no-rules", "lint", f])
+        if any(w[1] == "W004" for w in warnings_of(r.stderr)):
+            return fail("a rule whose variant lint could not enumerate is not 'never fires'", r)
+    return 0
+
+
+CASES = {"lint_cli": case_cli, "lint_bundled": case_bundled, "lint_capped": case_capped}
 
 if __name__ == "__main__":
     if len(sys.argv) != 4 or sys.argv[3] not in CASES:
