@@ -525,8 +525,9 @@ typedef struct hon_decl {
 
 /* Calls fn for each declaration of the loaded program that a rule file writes (built-in names
  * have no place and are left out; an edition's revised versions are its revision, not another
- * declaration), file by file in no promised order. Returns how many there were (0 for a NULL vm
- * or fn, or when memory runs out). */
+ * declaration), kind by kind: queries and events, rules, fns, tables, enums each with its
+ * members, records, variants, editions, values, counters; in declaration order within a kind.
+ * Returns how many there were (0 for a NULL vm or fn). */
 size_t hon_each_decl(const hon_vm *vm, void (*fn)(void *ud, const hon_decl *d), void *ud);
 
 /* ---- playing: events, procedures, the clock (docs/spec/language.md §6) ----
