@@ -128,7 +128,7 @@ static char *path_of_uri(const char *uri)
     if (!out)
         return NULL;
     for (; *p; p++) {
-        if (p[0] == '%' && hex(p[1]) >= 0 && hex(p[2]) >= 0 && uri != p) {
+        if (p[0] == '%' && hex(p[1]) >= 0 && hex(p[2]) >= 0) {
             *o++ = (char)(hex(p[1]) * 16 + hex(p[2]));
             p += 2;
         } else {
@@ -200,8 +200,10 @@ static void send(server *srv, json_object *msg)
     json_object_object_add(msg, "jsonrpc", json_object_new_string("2.0"));
     const char *body = json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN |
                                                                JSON_C_TO_STRING_NOSLASHESCAPE);
-    fprintf(srv->out, "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
-    fflush(srv->out);
+    if (body) { /* NULL only when memory ran out: then nothing is sent */
+        fprintf(srv->out, "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
+        fflush(srv->out);
+    }
     json_object_put(msg);
 }
 
