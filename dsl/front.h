@@ -38,4 +38,8 @@ ast_file *front_parse_expr(const char *where, const char *text, size_t len, uint
 ast_file *front_parse_expr_at(const char *where, const char *text, size_t len, uint32_t file_id,
                               uint32_t line, diag_list *diags, ast_node **expr);
 
+/* The i-th keyword of the language in name order (lexer.l's table: what the scanner never
+ * reads as a name), a static string; NULL past the last. For completion (hon_complete). */
+const char *lexer_keyword(size_t i);
+
 #endif

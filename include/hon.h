@@ -51,10 +51,12 @@ typedef enum hon_severity {
 typedef struct hon_diag {
     int code; /* 12 for E012; 1001 for W001, a warning of hon_lint */
     hon_severity severity;
-    const char *path;     /* file, or "<repl>" for typed input */
-    unsigned line, col;   /* from 1 */
-    const char *message;  /* the bare message */
-    const char *rendered; /* "path:line:col: error[E012]: message\n<line>\n<caret>\n" */
+    const char *path;           /* file, or "<repl>" for typed input */
+    unsigned line, col;         /* from 1 */
+    const char *message;        /* the bare message */
+    const char *rendered;       /* "path:line:col: error[E012]: message\n<line>\n<caret>\n" */
+    unsigned end_line, end_col; /* where its span ends (inclusive); line and col when it has
+                                   no span of its own */
 } hon_diag;
 
 typedef struct hon_config {
@@ -477,7 +479,8 @@ typedef enum hon_complete_kind {
     HON_COMPLETE_VARIANT, /* variants */
     HON_COMPLETE_READING, /* the readings of one variant (hon_complete's `within`) */
     HON_COMPLETE_FILE,    /* the loaded rule files (hon_each_file's paths) */
-    HON_COMPLETE_BUILTIN  /* the built-in functions ("square_of"), in the order of their list */
+    HON_COMPLETE_BUILTIN, /* the built-in functions ("square_of"), in the order of their list */
+    HON_COMPLETE_KEYWORD  /* the keywords of the language ("query", "rule"), in name order */
 } hon_complete_kind;
 
 /* Calls fn with each name of kind `kind` that starts with `prefix` (NULL or "": every name),
@@ -487,6 +490,45 @@ typedef enum hon_complete_kind {
  * diagnostic, for a NULL vm or fn, an unknown kind or an unknown variant. */
 hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *within,
                         const char *prefix, void (*fn)(void *ud, const char *name), void *ud);
+
+/* ---- declarations (hon lsp: hover, definition, symbols) ---- */
+
+/* What a declaration of the loaded program is (hon_each_decl). */
+typedef enum hon_decl_kind {
+    HON_DECL_QUERY,
+    HON_DECL_EVENT,
+    HON_DECL_RULE, /* name "query.rule", within the query */
+    HON_DECL_FN,
+    HON_DECL_TABLE,
+    HON_DECL_ENUM,   /* a declared enum */
+    HON_DECL_MEMBER, /* a member of an enum, within it: a unit kind, terrain, marker, ability,
+                         reading... declared in a rule file */
+    HON_DECL_RECORD,
+    HON_DECL_VARIANT,
+    HON_DECL_EDITION,
+    HON_DECL_VALUE,  /* a `value` slot of units */
+    HON_DECL_COUNTER /* a `counter` (a kind of unit) */
+} hon_decl_kind;
+
+/* One declaration, its strings borrowed for the duration of the callback. */
+typedef struct hon_decl {
+    hon_decl_kind kind;
+    const char *name;   /* as written; a rule's is "query.rule" */
+    const char *within; /* a rule's query, a member's enum; NULL for the others */
+    const char *path;   /* the file declaring it (hon_each_file's spelling) */
+    unsigned line, col; /* the span of its name, from 1, columns in bytes, end inclusive */
+    unsigned end_line, end_col;
+    const char *doc;       /* its doc string (an edition's title), or NULL */
+    const char *cites;     /* its citations as hon_rule_info gives them, or NULL when none */
+    const char *signature; /* a query's, event's or fn's "(u: unit, sq: square) -> int"; NULL */
+} hon_decl;
+
+/* Calls fn for each declaration of the loaded program that a rule file writes (built-in names
+ * have no place and are left out; an edition's revised versions are its revision, not another
+ * declaration), kind by kind: queries and events, rules, fns, tables, enums each with its
+ * members, records, variants, editions, values, counters; in declaration order within a kind.
+ * Returns how many there were (0 for a NULL vm or fn). */
+size_t hon_each_decl(const hon_vm *vm, void (*fn)(void *ud, const hon_decl *d), void *ud);
 
 /* ---- playing: events, procedures, the clock (docs/spec/language.md §6) ----
  * A procedure raises an event and runs its rules and the events they raise, changing the

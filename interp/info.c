@@ -1,9 +1,9 @@
 /* info.c — what a hon_vm tells about itself, changing nothing (hon.h): its rules listed, shown
  * and disassembled (hon_list_rules, hon_show, hon_disassemble), its citation IDs
- * (hon_each_citation), its names by kind for completion (hon_complete), the build
- * (hon_version, hon_data_dir, hon_source_dir, which of the two a program uses:
- * hon_bundle_dir, and the boards bundled with it: hon_each_bundled_board). The directories
- * come from config.h (meson.build).
+ * (hon_each_citation), its names for completion (hon_complete) and its declarations with their
+ * places (hon_each_decl), the build (hon_version, hon_data_dir, hon_source_dir, which of the two
+ * a program uses: hon_bundle_dir, and its bundled boards: hon_each_bundled_board).
+ * The directories come from config.h (meson.build).
  */
 #include <ctype.h>
 #include <limits.h>
@@ -524,6 +524,10 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
             if (b == 0 || strcmp(builtin_name(b), builtin_name(b - 1)) != 0)
                 offer(&o, builtin_name(b));
         break;
+    case HON_COMPLETE_KEYWORD:
+        for (size_t k = 0; lexer_keyword(k); k++)
+            offer(&o, lexer_keyword(k));
+        break;
     default: return HON_ERR_NOT_FOUND;
     }
     return HON_OK;
@@ -531,3 +535,129 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
 
 #undef OFFER_NAMES
 #undef OFFER_DECLARED
+
+/* ---- declarations (hon_each_decl) ---- */
+
+/* Where the declarations go, and how many went. */
+typedef struct decl_walk {
+    const prog *pg;
+    void (*fn)(void *ud, const hon_decl *d);
+    void *ud;
+    size_t n;
+} decl_walk;
+
+/* Hands one declaration at loc to the walk's fn, with the doc and citations of node decl
+ * (NULL: none) and a signature (NULL: none). A name with no place (line 0) is left out. */
+static void give_decl(decl_walk *w, hon_decl_kind kind, const char *name, const char *within,
+                      ast_loc loc, const ast_node *decl, const char *doc, const char *sig)
+{
+    if (!name || !loc.line)
+        return;
+    strbuf cites = { 0 };
+    if (decl && decl->cites.len)
+        cites_of(&decl->cites, &cites);
+    hon_decl d = { .kind = kind,
+                   .name = name,
+                   .within = within,
+                   .path = prog_file_path(w->pg, loc.file),
+                   .line = loc.line,
+                   .col = loc.col,
+                   .end_line = loc.end_line ? loc.end_line : loc.line,
+                   .end_col = loc.end_col ? loc.end_col : loc.col,
+                   .doc = doc    ? doc
+                          : decl ? decl->doc
+                                 : NULL,
+                   .cites = decl && decl->cites.len ? sb_str(&cites) : NULL,
+                   .signature = sig };
+    w->fn(w->ud, &d);
+    w->n++;
+    sb_free(&cites);
+}
+
+/* The span of node n's name; none (line 0) for no node. */
+static ast_loc loc_of(const ast_node *n)
+{
+    return n ? n->loc : (ast_loc){ 0 };
+}
+
+/* "(a: T, b: U) -> R" (no result for an event) into b. */
+static void signature_of(const res_program *p, const res_field *params, uint32_t n,
+                         const uint32_t *result, strbuf *b)
+{
+    char ty[128];
+    sb_putc(b, '(');
+    for (uint32_t i = 0; i < n; i++)
+        sb_printf(b, "%s%s: %s", i ? ", " : "", params[i].name,
+                  type_name(p, params[i].type, ty, sizeof ty));
+    sb_putc(b, ')');
+    if (result)
+        sb_printf(b, " -> %s", type_name(p, *result, ty, sizeof ty));
+}
+
+/* The queries, events and their rules, and the fns. */
+static void give_callables(decl_walk *w, const res_program *p)
+{
+    for (size_t q = 0; q < p->nqueries; q++) {
+        const res_query *rq = &p->queries[q];
+        strbuf sig = { 0 };
+        signature_of(p, rq->params, rq->nparams, rq->is_event ? NULL : &rq->result, &sig);
+        give_decl(w, rq->is_event ? HON_DECL_EVENT : HON_DECL_QUERY, rq->name, NULL,
+                  loc_of(rq->decl), rq->decl, NULL, sb_str(&sig));
+        sb_free(&sig);
+    }
+    for (size_t r = 0; r < p->nrules; r++) {
+        const res_rule *rr = &p->rules[r];
+        if (!rr->revision)
+            give_decl(w, HON_DECL_RULE, rr->name, p->queries[rr->query].name, loc_of(rr->decl),
+                      rr->decl, NULL, NULL);
+    }
+    for (size_t f = 0; f < p->nfns; f++) {
+        const res_fn *rf = &p->fns[f];
+        if (rf->version_of >= 0)
+            continue;
+        strbuf sig = { 0 };
+        signature_of(p, rf->params, rf->nparams, &rf->result, &sig);
+        give_decl(w, HON_DECL_FN, rf->name, NULL, loc_of(rf->decl), rf->decl, NULL, sb_str(&sig));
+        sb_free(&sig);
+    }
+}
+
+size_t hon_each_decl(const hon_vm *vm, void (*fn)(void *ud, const hon_decl *d), void *ud)
+{
+    if (!vm || !fn)
+        return 0;
+    decl_walk w = { vm->pg, fn, ud, 0 };
+    const res_program *p = vm->pg->res;
+    give_callables(&w, p);
+    for (size_t t = 0; t < p->ntables; t++)
+        if (p->tables[t].version_of < 0)
+            give_decl(&w, HON_DECL_TABLE, p->tables[t].name, NULL, loc_of(p->tables[t].decl),
+                      p->tables[t].decl, NULL, NULL);
+    for (size_t e = 0; e < p->nenums; e++) {
+        const res_enum *en = &p->enums[e];
+        if (en->decl && en->variant < 0)
+            give_decl(&w, HON_DECL_ENUM, en->name, NULL, loc_of(en->decl), en->decl, en->doc, NULL);
+        for (size_t m = 0; m < en->len; m++)
+            give_decl(&w, HON_DECL_MEMBER, en->members[m].name, en->name, en->members[m].loc, NULL,
+                      en->members[m].doc, NULL);
+    }
+    for (size_t r = 0; r < p->nrecords; r++)
+        if (p->records[r].decl && p->records[r].table < 0)
+            give_decl(&w, HON_DECL_RECORD, p->records[r].name, NULL, loc_of(p->records[r].decl),
+                      p->records[r].decl, NULL, NULL);
+    for (size_t v = 0; v < p->nvariants; v++)
+        give_decl(&w, HON_DECL_VARIANT, p->variants[v].name, NULL, loc_of(p->variants[v].decl),
+                  p->variants[v].decl, p->variants[v].doc, NULL);
+    for (size_t e = 0; e < p->neditions; e++)
+        give_decl(&w, HON_DECL_EDITION, p->editions[e].name, NULL, loc_of(p->editions[e].decl),
+                  p->editions[e].decl, p->editions[e].title, NULL);
+    for (size_t s = 0; s < p->nslots; s++)
+        if (p->slots[s].decl)
+            give_decl(&w, HON_DECL_VALUE, p->slots[s].name, NULL, loc_of(p->slots[s].decl),
+                      p->slots[s].decl, p->slots[s].doc, NULL);
+    for (size_t c = 0; c < p->ncounters; c++)
+        if (p->counters[c].decl)
+            give_decl(&w, HON_DECL_COUNTER, p->counters[c].name, NULL, loc_of(p->counters[c].decl),
+                      p->counters[c].decl, NULL, NULL);
+    return w.n;
+}

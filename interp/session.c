@@ -62,6 +62,8 @@ void session_emit(hon_vm *vm, diag_list *dl)
             .path = path,
             .line = d->loc.line,
             .col = d->loc.col,
+            .end_line = d->loc.end_line ? d->loc.end_line : d->loc.line,
+            .end_col = d->loc.end_line ? d->loc.end_col : d->loc.col,
             .message = d->message ? d->message : "",
             .rendered = rendered ? rendered : (d->message ? d->message : ""),
         };

@@ -199,6 +199,10 @@ static void on_diag(void *ud, const hon_diag *d)
     s->diags++;
     if (d->severity == HON_ERROR)
         s->errors++;
+    if (s->on_diag) {
+        s->on_diag(s->on_diag_ud, d);
+        return;
+    }
     fflush(stdout);
     if (!s->json) {
         render_diag(d, stderr);

@@ -69,6 +69,10 @@ typedef struct cli_session {
                            written in their vocabulary, are diff's and snapshot's too) */
     bool bail;             /* --bail: a script stops at its first failing line */
     unsigned declarations; /* declarations typed at the REPL and kept (cli_declare) */
+    /* when set, every diagnostic (counted as always) goes to it instead of being printed:
+       `hon lsp` (lsp.c) collects them. Set after cli_session_open. */
+    void (*on_diag)(void *ud, const hon_diag *d);
+    void *on_diag_ud;
 } cli_session;
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */

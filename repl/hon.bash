@@ -11,7 +11,7 @@ _hon()
     _init_completion || return
 
     local commands="eval why odds do move reach check test rules show dis los draw svg diff
-        snapshot coverage lint help version"
+        snapshot coverage lint lsp help version"
     local options="--rules --no-rules --load --board --edition --variant --seed --max-steps
         --max-depth --max-list --max-memory --json --bail --help --version"
 

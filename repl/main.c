@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lsp.h"
 
 enum {
     EXIT_USAGE = 2
@@ -58,6 +59,10 @@ static const char usage_text[] =
     "  lint [FILE|DIR...]      load FILEs and DIRs, report warnings W001-W007 about them\n"
     "                          (about every loaded file without one): exit 1 on any\n"
     "                          warning, 0 when there is none\n"
+    "  lsp                     serve the Language Server Protocol on stdin and stdout for\n"
+    "                          editors: diagnostics, hover, definition, completion,\n"
+    "                          document symbols of .hon and .scn files (exit 0 after\n"
+    "                          shutdown and exit)\n"
     "  test [TOPTION]... [FILE...]\n"
     "                          load FILEs and run their tests, or run every loaded test\n"
     "                          (-v: a line per test; --filter PATTERN: only the tests\n"
@@ -318,6 +323,7 @@ static const subcommand subcommands[] = {
     { "los", 2, 2 },   { "draw", 0, 2 },    { "svg", 1, 3 },       { "do", 1, -1 },
     { "move", 2, -1 }, { "diff", 1, -1 },   { "snapshot", 2, -1 }, { "reach", 1, 2 },
     { "help", 0, 1 },  { "version", 0, 0 }, { "coverage", 0, -1 }, { "lint", 0, -1 },
+    { "lsp", 0, 0 },
 };
 
 /* `hon help [COMMAND]`: the whole usage, or the lines of usage_text about one command (its
@@ -473,6 +479,8 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     } else if (strcmp(name, "check") == 0) {
         for (int i = 0; i < n; i++)
             rc |= cli_check(s, args[i]);
+    } else if (strcmp(name, "lsp") == 0) {
+        rc = lsp_run(s, stdin, stdout);
     } else if (strcmp(name, "lint") == 0) {
         rc = cli_lint(s, (const char *const *)args, (size_t)n, false);
     } else if (strcmp(name, "test") == 0) {

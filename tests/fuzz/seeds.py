@@ -9,6 +9,8 @@ tests/fuzz from the project's own files, so that they follow the tree (nothing c
   OUT/do/         a call of each event the bundled rules declare, with the example boards'
                   units, and the docs' `do` lines
   OUT/repl/       the REPL sessions of tests/repl/run.py (its stdin= texts) and of the docs
+  OUT/lsp/        LSP sessions (framed JSON-RPC) opening, editing and asking about each bundled
+                  rule file, and a few broken messages
   OUT/NAME.dict   libFuzzer dictionaries: .hon keywords (dsl/grammar/lexer.l's table) and
                   operators, .scn keywords (runtime/scenario*.c), the REPL's command names
                   (repl/repl.c's table), the names the bundled rules declare, the boards' units
@@ -16,12 +18,13 @@ tests/fuzz from the project's own files, so that they follow the tree (nothing c
 Usage: seeds.py SOURCE_ROOT OUT. The fuzz targets' headers say how each reads its input.
 """
 import ast
+import json
 import os
 import re
 import shutil
 import sys
 
-TARGETS = ("rules", "scenario", "eval", "do", "repl")
+TARGETS = ("rules", "scenario", "eval", "do", "repl", "lsp")
 MAX_SEEDS = 400  # per generated corpus (eval, do): enough to cover, few enough to start fast
 
 
@@ -148,6 +151,36 @@ def event_calls(root, units):
     return out
 
 
+def lsp_frame(msg):
+    body = msg if isinstance(msg, str) else json.dumps(msg)
+    return f"Content-Length: {len(body.encode())}\r\n\r\n{body}"
+
+
+def lsp_session(uri, text):
+    """An editor's session about one file: open, ask at a few places, edit, close, leave."""
+    lines = text.split("\n")
+    at = lambda l: {"textDocument": {"uri": uri},
+                    "position": {"line": l, "character": len(lines[l]) // 2 if l < len(lines) else 0}}
+    msgs = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+            {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": uri, "languageId": "hon", "version": 1, "text": text}}}]
+    for i, l in enumerate(range(0, len(lines), max(1, len(lines) // 4))):
+        for m in ("hover", "definition", "completion"):
+            msgs.append({"jsonrpc": "2.0", "id": 10 + 3 * i + len(m), "method": "textDocument/" + m,
+                         "params": at(l)})
+    msgs += [{"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol",
+              "params": {"textDocument": {"uri": uri}}},
+             {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                 "textDocument": {"uri": uri, "version": 2},
+                 "contentChanges": [{"text": text[:len(text) // 2]}]}},
+             {"jsonrpc": "2.0", "method": "textDocument/didClose",
+              "params": {"textDocument": {"uri": uri}}},
+             {"jsonrpc": "2.0", "id": 3, "method": "shutdown"},
+             {"jsonrpc": "2.0", "method": "exit"}]
+    return "".join(lsp_frame(m) for m in msgs)
+
+
 def main():
     root, out = os.path.abspath(sys.argv[1]), sys.argv[2]
     shutil.rmtree(out, ignore_errors=True)
@@ -194,6 +227,12 @@ def main():
     for i, s in enumerate(sessions):
         write(out, "repl", f"s{i:04d}", s)
 
+    for path in files(root, ["rules"], ".hon"):
+        write(out, "lsp", rel(path), lsp_session("file://" + path, read(path)))
+    write(out, "lsp", "broken", lsp_frame('{"jsonrpc": "2.0", "id": 1, "method": ') +
+          lsp_frame("[1, 2]") + "Content-Length: 9999999999\r\n\r\n{}" +
+          lsp_frame({"jsonrpc": "2.0", "id": 4, "method": "textDocument/hover", "params": {}}))
+
     hon = hon_keywords(root) + OPERATORS
     names = declared(root, ["query", "fn", "table", "event", "enum", "record", "variant",
                             "edition", "module"])
@@ -205,6 +244,13 @@ def main():
     write_dict(out, "eval", hon + names + vocab + unit_words)
     write_dict(out, "do", names + vocab + unit_words + ["odds ", "why ", "move ", "next", "undo",
                                                         "(", ")", ",", "[", "]"])
+    write_dict(out, "lsp", names + ["Content-Length: ", "\r\n\r\n", '"jsonrpc"', '"2.0"',
+                                    '"id"', '"method"', '"params"', '"textDocument"', '"uri"',
+                                    '"text"', '"position"', '"line"', '"character"',
+                                    '"contentChanges"', '"initialize"', '"shutdown"', '"exit"',
+                                    '"textDocument/didOpen"', '"textDocument/didChange"',
+                                    '"textDocument/hover"', '"textDocument/definition"',
+                                    '"textDocument/completion"', '"file:///"'])
     write_dict(out, "repl", hon + names + unit_words + sorted(commands) +
                ["b.scn", "t.hon", "on", "off", "full", "do ", "record", "check"])
     return 0

@@ -74,7 +74,8 @@ def main():
         hon = os.path.join(bindir, "hon")
 
         # Everything is in place: the program, both libraries, the header, the .pc file, the
-        # manual pages, the completion, and the data (rules, expansions, example boards).
+        # manual pages, the completion, the data (rules, expansions, example boards) and the
+        # editor files.
         for path in [hon, os.path.join(libdir, "libhon.so"), os.path.join(libdir, "libhon.a"),
                      os.path.join(staged(destdir, CFG["includedir"]), "hon.h"),
                      os.path.join(libdir, "pkgconfig", "hon.pc"),
@@ -83,7 +84,10 @@ def main():
                      os.path.join(datadir, "bash-completion", "completions", "hon"),
                      os.path.join(data, "rules", "core.hon"),
                      os.path.join(data, "expansions"),
-                     os.path.join(data, "examples", "boards", "hill_contour.scn")]:
+                     os.path.join(data, "examples", "boards", "hill_contour.scn"),
+                     os.path.join(data, "editors", "vscode", "package.json"),
+                     os.path.join(datadir, "vim", "vimfiles", "syntax", "hon.vim"),
+                     os.path.join(datadir, "vim", "vimfiles", "ftdetect", "hon.vim")]:
             check(os.path.exists(path), f"meson install did not put {path} in place")
 
         # The installed hon never uses the build tree, though it exists: its data directory is

@@ -1,0 +1,857 @@
+/* lsp.c — `hon lsp` (lsp.h, docs/spec/lsp.md): reads JSON-RPC messages framed by
+ * Content-Length headers, parses them with json-c, and answers initialize, shutdown, hover,
+ * definition, completion and documentSymbol; each open document is checked over a copy of the
+ * session's rules (hon_vm_copy, then hon_load_source or hon_load_board_source) and its
+ * diagnostics published. Positions: hon's lines and byte columns from 1, LSP's lines from 0 and
+ * UTF-16 characters. Program code: malloc/free, like cli.c.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "lsp.h"
+
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* JSON-RPC's and LSP's error codes. */
+enum {
+    RPC_PARSE_ERROR = -32700,
+    RPC_INVALID_REQUEST = -32600,
+    RPC_METHOD_NOT_FOUND = -32601,
+    RPC_INVALID_PARAMS = -32602,
+    LSP_NOT_INITIALIZED = -32002
+};
+
+#define MAX_MESSAGE ((size_t)64 << 20) /* bytes of one message's body */
+
+/* An open document: its URI, the name it is loaded under (the spelling of the loaded file it
+ * stands for, or its path), its text, and the program it last built into (NULL: none yet). */
+typedef struct doc {
+    char *uri;
+    char *name;
+    char *text;
+    size_t len;
+    hon_vm *vm;
+    struct doc *next;
+} doc;
+
+typedef struct server {
+    cli_session *s;
+    FILE *out;
+    doc *docs;
+    bool initialized, shutdown;
+    /* while a document is checked: it, and its diagnostics gathered (on_diag) */
+    doc *checking;
+    json_object *diags;
+} server;
+
+/* ---- positions ---- */
+
+/* The byte offset where line `line` (from 0) of text starts; len past the last line. */
+static size_t line_start(const char *text, size_t len, unsigned line)
+{
+    size_t i = 0;
+    for (unsigned l = 0; l < line && i < len; i++)
+        if (text[i] == '\n')
+            l++;
+    return i;
+}
+
+/* The UTF-16 character (LSP's column) of the byte `bytes` bytes into line `line` (from 0). */
+static unsigned utf16_col(const char *text, size_t len, unsigned line, size_t bytes)
+{
+    size_t i = line_start(text, len, line);
+    unsigned n = 0;
+    for (size_t end = i + bytes; i < end && i < len && text[i] != '\n'; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if ((c & 0xC0) != 0x80)
+            n += c >= 0xF0 ? 2 : 1; /* four bytes of UTF-8: a surrogate pair */
+    }
+    return n;
+}
+
+/* The byte offset of LSP position (line, character) in text, clamped to its line. */
+static size_t byte_at(const char *text, size_t len, unsigned line, unsigned character)
+{
+    size_t i = line_start(text, len, line);
+    for (unsigned n = 0; i < len && text[i] != '\n' && n < character; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if ((c & 0xC0) != 0x80)
+            n += c >= 0xF0 ? 2 : 1;
+    }
+    while (i < len && ((unsigned char)text[i] & 0xC0) == 0x80)
+        i++;
+    return i;
+}
+
+static json_object *position(unsigned line, unsigned character)
+{
+    json_object *p = json_object_new_object();
+    json_object_object_add(p, "line", json_object_new_int((int)line));
+    json_object_object_add(p, "character", json_object_new_int((int)character));
+    return p;
+}
+
+/* The LSP range of hon's span (lines and byte columns from 1, end inclusive) in text; a text
+ * of NULL counts a byte a character. */
+static json_object *range_of(const char *text, size_t len, unsigned line, unsigned col,
+                             unsigned end_line, unsigned end_col)
+{
+    unsigned l0 = line ? line - 1 : 0, l1 = end_line ? end_line - 1 : l0;
+    unsigned c0 = col ? col - 1 : 0, c1 = end_col ? end_col : c0 + 1;
+    json_object *r = json_object_new_object();
+    if (text) {
+        c0 = utf16_col(text, len, l0, c0);
+        c1 = utf16_col(text, len, l1, c1);
+    }
+    json_object_object_add(r, "start", position(l0, c0));
+    json_object_object_add(r, "end", position(l1, c1));
+    return r;
+}
+
+/* ---- URIs and paths ---- */
+
+static int hex(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* The path of a file: URI, percent-decoded (new string); any other URI as it is. */
+static char *path_of_uri(const char *uri)
+{
+    const char *p = strncmp(uri, "file://", 7) == 0 ? uri + 7 : uri;
+    char *out = malloc(strlen(p) + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (; *p; p++) {
+        if (p[0] == '%' && hex(p[1]) >= 0 && hex(p[2]) >= 0) {
+            *o++ = (char)(hex(p[1]) * 16 + hex(p[2]));
+            p += 2;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* The file: URI of path (made absolute when it names a file), percent-encoded (new string). */
+static char *uri_of_path(const char *path)
+{
+    char *real = realpath(path, NULL);
+    const char *p = real ? real : path;
+    char *out = malloc(strlen(p) * 3 + 8), *o = out;
+    if (out) {
+        o += sprintf(o, "file://");
+        for (; *p; p++) {
+            unsigned char c = (unsigned char)*p;
+            if (c < 0x80 && (c == '/' || c == '.' || c == '_' || c == '-' || c == '~' ||
+                             (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')))
+                *o++ = (char)c;
+            else
+                o += sprintf(o, "%%%02X", c);
+        }
+        *o = '\0';
+    }
+    free(real);
+    return out;
+}
+
+/* Finding the loaded file a path stands for (hon_each_file). */
+typedef struct same_file {
+    const char *real;
+    char *found;
+} same_file;
+
+static void match_file(void *ud, const char *path)
+{
+    same_file *f = ud;
+    char *real = f->found ? NULL : realpath(path, NULL);
+    if (real && strcmp(real, f->real) == 0)
+        f->found = strdup(path);
+    free(real);
+}
+
+/* The name document uri is loaded under (new string): the spelling of the loaded rule file
+ * that is the same file, so that the document replaces it; else its path. */
+static char *doc_name(const server *srv, const char *uri)
+{
+    char *path = path_of_uri(uri);
+    char *real = path ? realpath(path, NULL) : NULL;
+    same_file f = { real, NULL };
+    if (real)
+        hon_each_file(srv->s->vm, match_file, &f);
+    free(real);
+    if (f.found) {
+        free(path);
+        return f.found;
+    }
+    return path;
+}
+
+/* ---- messages ---- */
+
+static void send(server *srv, json_object *msg)
+{
+    json_object_object_add(msg, "jsonrpc", json_object_new_string("2.0"));
+    const char *body = json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE);
+    if (body) { /* NULL only when memory ran out: then nothing is sent */
+        fprintf(srv->out, "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
+        fflush(srv->out);
+    }
+    json_object_put(msg);
+}
+
+/* Answers request `id` (borrowed; NULL: null) with result (taken; NULL: null). */
+static void reply(server *srv, json_object *id, json_object *result)
+{
+    json_object *msg = json_object_new_object();
+    json_object_object_add(msg, "id", json_object_get(id));
+    json_object_object_add(msg, "result", result);
+    send(srv, msg);
+}
+
+static void reply_error(server *srv, json_object *id, int code, const char *message)
+{
+    json_object *msg = json_object_new_object(), *err = json_object_new_object();
+    json_object_object_add(err, "code", json_object_new_int(code));
+    json_object_object_add(err, "message", json_object_new_string(message));
+    json_object_object_add(msg, "id", json_object_get(id));
+    json_object_object_add(msg, "error", err);
+    send(srv, msg);
+}
+
+/* Reads one message's body (new string, *len bytes) from in. NULL at the end of the input; an
+ * empty body ("" with *len 0) when the headers held no usable Content-Length. */
+static char *read_message(FILE *in, size_t *len)
+{
+    char line[1024];
+    bool any = false, sized = false;
+    size_t n = 0;
+    while (fgets(line, sizeof line, in)) {
+        any = true;
+        if (strcmp(line, "\r\n") == 0 || strcmp(line, "\n") == 0)
+            break;
+        if (strncasecmp(line, "Content-Length:", 15) == 0) {
+            char *end;
+            unsigned long long v = strtoull(line + 15, &end, 10);
+            sized = end != line + 15 && v <= MAX_MESSAGE;
+            n = sized ? (size_t)v : 0;
+        }
+    }
+    if (!any || feof(in))
+        return NULL;
+    char *body = malloc(n + 1);
+    if (!body)
+        return NULL;
+    *len = sized ? fread(body, 1, n, in) : 0;
+    body[*len] = '\0';
+    return body;
+}
+
+/* ---- documents and their diagnostics ---- */
+
+static doc *find_doc(const server *srv, const char *uri)
+{
+    for (doc *d = srv->docs; d; d = d->next)
+        if (strcmp(d->uri, uri) == 0)
+            return d;
+    return NULL;
+}
+
+static void doc_free(doc *d)
+{
+    if (!d)
+        return;
+    hon_vm_free(d->vm);
+    free(d->uri);
+    free(d->name);
+    free(d->text);
+    free(d);
+}
+
+/* Publishes diags (taken) as uri's diagnostics. */
+static void publish(server *srv, const char *uri, json_object *diags)
+{
+    json_object *msg = json_object_new_object(), *params = json_object_new_object();
+    json_object_object_add(params, "uri", json_object_new_string(uri));
+    json_object_object_add(params, "diagnostics", diags);
+    json_object_object_add(msg, "method",
+                           json_object_new_string("textDocument/publishDiagnostics"));
+    json_object_object_add(msg, "params", params);
+    send(srv, msg);
+}
+
+/* The session's diagnostics while a document is checked: one LSP diagnostic each, at its span
+ * when it is in the document, else at the document's start, its place named in the message. */
+static void on_diag(void *ud, const hon_diag *d)
+{
+    server *srv = ud;
+    doc *dc = srv->checking;
+    if (!dc || !srv->diags)
+        return;
+    bool here = d->path && strcmp(d->path, dc->name) == 0 && d->line;
+    json_object *o = json_object_new_object();
+    json_object_object_add(
+        o, "range",
+        here ? range_of(dc->text, dc->len, d->line, d->col, d->end_line, d->end_col)
+             : range_of(NULL, 0, 1, 1, 1, 1));
+    json_object_object_add(o, "severity",
+                           json_object_new_int(d->severity == HON_ERROR     ? 1
+                                               : d->severity == HON_WARNING ? 2
+                                                                            : 3));
+    if (d->code) {
+        char code[8]; /* W001 is 1001 (hon.h) */
+        snprintf(code, sizeof code, "%c%03d", d->code > 1000 ? 'W' : 'E', d->code % 1000);
+        json_object_object_add(o, "code", json_object_new_string(code));
+    }
+    json_object_object_add(o, "source", json_object_new_string("hon"));
+    if (here) {
+        json_object_object_add(o, "message", json_object_new_string(d->message));
+    } else {
+        char *m = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&m, &n);
+        if (f) {
+            fprintf(f, "%s:%u: %s", d->path ? d->path : "?", d->line, d->message);
+            fclose(f);
+        }
+        json_object_object_add(o, "message", json_object_new_string(m ? m : d->message));
+        free(m);
+    }
+    json_object_array_add(srv->diags, o);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Checks d over a copy of the session's rules (a scenario, `.scn`, as the board of that copy;
+ * any other file as a rule file, replacing the loaded file it stands for), keeps the program
+ * when it builds, and publishes what was reported. */
+static void check_doc(server *srv, doc *d)
+{
+    srv->checking = d;
+    srv->diags = json_object_new_array();
+    hon_vm *vm = hon_vm_copy(srv->s->vm);
+    hon_status st = !vm ? HON_ERR_MEMORY
+                    : ends_with(d->name, ".scn")
+                        ? hon_load_board_source(vm, d->name, d->text, d->len)
+                        : hon_load_source(vm, d->name, d->text, d->len);
+    if (st == HON_OK) {
+        hon_vm_free(d->vm);
+        d->vm = vm;
+    } else {
+        hon_vm_free(vm);
+    }
+    json_object *diags = srv->diags;
+    srv->diags = NULL;
+    srv->checking = NULL;
+    publish(srv, d->uri, diags);
+}
+
+/* ---- requests ---- */
+
+static const char *get_string(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+               ? json_object_get_string(v)
+               : NULL;
+}
+
+static json_object *get_object(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_object) ? v
+                                                                                             : NULL;
+}
+
+/* The document and position of a textDocument/position request; false when params lack them. */
+static bool doc_position(const server *srv, json_object *params, doc **d, size_t *at)
+{
+    json_object *td = get_object(params, "textDocument"), *pos = get_object(params, "position");
+    json_object *line, *character;
+    const char *uri = td ? get_string(td, "uri") : NULL;
+    if (!uri || !pos || !json_object_object_get_ex(pos, "line", &line) ||
+        !json_object_object_get_ex(pos, "character", &character) || !(*d = find_doc(srv, uri)))
+        return false;
+    int l = json_object_get_int(line), c = json_object_get_int(character);
+    *at = byte_at((*d)->text, (*d)->len, l > 0 ? (unsigned)l : 0, c > 0 ? (unsigned)c : 0);
+    return true;
+}
+
+static bool name_char(char c)
+{
+    return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* The name at byte `at` of text (a new string, NULL when there is none): with dotted, the
+ * whole `a.b` around it (a rule's name), else the bare name. */
+static char *word_at(const char *text, size_t len, size_t at, bool dotted)
+{
+    size_t b = at, e = at;
+    while (b > 0 && (name_char(text[b - 1]) || (dotted && text[b - 1] == '.')))
+        b--;
+    while (e < len && (name_char(text[e]) || (dotted && text[e] == '.')))
+        e++;
+    return e > b ? strndup(text + b, e - b) : NULL;
+}
+
+/* A declaration found by name (hon_each_decl), its strings copied. */
+typedef struct found {
+    const char *want;
+    bool rules; /* look for a rule's "query.rule" (else anything but a rule) */
+    bool hit;
+    hon_decl d;
+} found;
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static void match_decl(void *ud, const hon_decl *d)
+{
+    found *f = ud;
+    if (f->hit || (d->kind == HON_DECL_RULE) != f->rules || strcmp(d->name, f->want) != 0)
+        return;
+    f->hit = true;
+    f->d = *d;
+    f->d.name = dup_or_null(d->name);
+    f->d.within = dup_or_null(d->within);
+    f->d.path = dup_or_null(d->path);
+    f->d.doc = dup_or_null(d->doc);
+    f->d.cites = dup_or_null(d->cites);
+    f->d.signature = dup_or_null(d->signature);
+}
+
+static void found_free(found *f)
+{
+    free((char *)f->d.name);
+    free((char *)f->d.within);
+    free((char *)f->d.path);
+    free((char *)f->d.doc);
+    free((char *)f->d.cites);
+    free((char *)f->d.signature);
+}
+
+/* The program a document's names are looked up in: its own when it built, else the session's. */
+static const hon_vm *vm_of(const server *srv, const doc *d)
+{
+    return d && d->vm ? d->vm : srv->s->vm;
+}
+
+/* Finds the declaration named at byte `at` of d: a rule's `query.rule` there, else the bare
+ * name. False when nothing is declared with that name. */
+static bool decl_at(const server *srv, const doc *d, size_t at, found *f)
+{
+    for (int dotted = 1; dotted >= 0; dotted--) {
+        char *w = word_at(d->text, d->len, at, dotted);
+        *f = (found){ .want = w, .rules = dotted };
+        if (w && (!dotted || strchr(w, '.')))
+            hon_each_decl(vm_of(srv, d), match_decl, f);
+        free(w);
+        f->want = NULL;
+        if (f->hit)
+            return true;
+    }
+    return false;
+}
+
+static const char *const kind_names[] = {
+    [HON_DECL_QUERY] = "query",     [HON_DECL_EVENT] = "event",   [HON_DECL_RULE] = "rule",
+    [HON_DECL_FN] = "fn",           [HON_DECL_TABLE] = "table",   [HON_DECL_ENUM] = "enum",
+    [HON_DECL_MEMBER] = "member",   [HON_DECL_RECORD] = "record", [HON_DECL_VARIANT] = "variant",
+    [HON_DECL_EDITION] = "edition", [HON_DECL_VALUE] = "value",   [HON_DECL_COUNTER] = "counter",
+};
+
+/* hover: the declaration's kind, name and signature, its doc, its citations and its place. */
+static json_object *hover(const server *srv, const doc *d, size_t at)
+{
+    found f;
+    if (!decl_at(srv, d, at, &f))
+        return NULL;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&text, &n);
+    if (!m) {
+        found_free(&f);
+        return NULL;
+    }
+    fprintf(m, "```hon\n%s %s%s\n```\n",
+            f.d.kind == HON_DECL_MEMBER ? f.d.within : kind_names[f.d.kind], f.d.name,
+            f.d.signature ? f.d.signature : "");
+    if (f.d.doc)
+        fprintf(m, "\n%s\n", f.d.doc);
+    if (f.d.cites)
+        fprintf(m, "\ncites: %s\n", f.d.cites);
+    fprintf(m, "\n%s:%u\n", f.d.path, f.d.line);
+    fclose(m);
+    json_object *h = json_object_new_object(), *c = json_object_new_object();
+    json_object_object_add(c, "kind", json_object_new_string("markdown"));
+    json_object_object_add(c, "value", json_object_new_string(text ? text : ""));
+    json_object_object_add(h, "contents", c);
+    free(text);
+    found_free(&f);
+    return h;
+}
+
+/* The LSP location of a declaration: its file's URI (the document's own when it is open) and
+ * its name's range. */
+static json_object *location(const server *srv, const hon_decl *d)
+{
+    const doc *open = NULL;
+    for (const doc *o = srv->docs; o && !open; o = o->next)
+        if (strcmp(o->name, d->path) == 0)
+            open = o;
+    char *uri = open ? strdup(open->uri) : uri_of_path(d->path);
+    json_object *loc = json_object_new_object();
+    json_object_object_add(loc, "uri", json_object_new_string(uri ? uri : d->path));
+    json_object_object_add(loc, "range",
+                           range_of(open ? open->text : NULL, open ? open->len : 0, d->line, d->col,
+                                    d->end_line, d->end_col));
+    free(uri);
+    return loc;
+}
+
+static json_object *definition(const server *srv, const doc *d, size_t at)
+{
+    found f;
+    if (!decl_at(srv, d, at, &f))
+        return NULL;
+    json_object *loc = location(srv, &f.d);
+    found_free(&f);
+    return loc;
+}
+
+/* LSP's CompletionItemKind and SymbolKind of each kind of declaration. */
+static const int completion_kinds[] = {
+    [HON_DECL_QUERY] = 3,    [HON_DECL_EVENT] = 23,  [HON_DECL_RULE] = 2,    [HON_DECL_FN] = 3,
+    [HON_DECL_TABLE] = 22,   [HON_DECL_ENUM] = 13,   [HON_DECL_MEMBER] = 20, [HON_DECL_RECORD] = 22,
+    [HON_DECL_VARIANT] = 21, [HON_DECL_EDITION] = 9, [HON_DECL_VALUE] = 10,  [HON_DECL_COUNTER] = 7,
+};
+static const int symbol_kinds[] = {
+    [HON_DECL_QUERY] = 12,   [HON_DECL_EVENT] = 24,  [HON_DECL_RULE] = 6,    [HON_DECL_FN] = 12,
+    [HON_DECL_TABLE] = 23,   [HON_DECL_ENUM] = 10,   [HON_DECL_MEMBER] = 22, [HON_DECL_RECORD] = 23,
+    [HON_DECL_VARIANT] = 14, [HON_DECL_EDITION] = 2, [HON_DECL_VALUE] = 7,   [HON_DECL_COUNTER] = 5,
+};
+
+/* The completion items gathered: their names (each offered once) and the items. */
+typedef struct offers {
+    const char *prefix;
+    json_object *items;
+    char **names;
+    size_t n, cap;
+} offers;
+
+static void offer(offers *o, const char *name, int kind, const char *detail)
+{
+    if (strncmp(name, o->prefix, strlen(o->prefix)) != 0)
+        return;
+    for (size_t i = 0; i < o->n; i++)
+        if (strcmp(o->names[i], name) == 0)
+            return;
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 64;
+        char **names = realloc(o->names, cap * sizeof *names);
+        if (!names)
+            return;
+        o->names = names;
+        o->cap = cap;
+    }
+    if (!(o->names[o->n] = strdup(name)))
+        return;
+    o->n++;
+    json_object *item = json_object_new_object();
+    json_object_object_add(item, "label", json_object_new_string(name));
+    json_object_object_add(item, "kind", json_object_new_int(kind));
+    if (detail)
+        json_object_object_add(item, "detail", json_object_new_string(detail));
+    json_object_array_add(o->items, item);
+}
+
+static void offer_decl(void *ud, const hon_decl *d)
+{
+    if (d->kind != HON_DECL_RULE) /* a rule is never named in an expression */
+        offer(ud, d->name, completion_kinds[d->kind], d->signature ? d->signature : d->within);
+}
+
+static void offer_keyword(void *ud, const char *name)
+{
+    offer(ud, name, 14, "keyword");
+}
+
+static void offer_builtin(void *ud, const char *name)
+{
+    offer(ud, name, 3, "built-in");
+}
+
+static void offer_unit(void *ud, const char *name)
+{
+    offer(ud, name, 6, "unit");
+}
+
+static void offer_square(void *ud, const char *name)
+{
+    offer(ud, name, 21, "square");
+}
+
+/* completion: after `$` the board's units, after `@` its squares; else the names declared,
+ * the built-in functions and the keywords, each starting with the name being typed. */
+static json_object *completion(const server *srv, const doc *d, size_t at)
+{
+    size_t b = at;
+    while (b > 0 && name_char(d->text[b - 1]))
+        b--;
+    char *prefix = strndup(d->text + b, at - b);
+    offers o = { prefix ? prefix : "", json_object_new_array(), NULL, 0, 0 };
+    const hon_vm *vm = vm_of(srv, d);
+    char mark = b > 0 ? d->text[b - 1] : '\0';
+    if (mark == '$' || mark == '@') {
+        hon_complete(vm, mark == '$' ? HON_COMPLETE_UNIT : HON_COMPLETE_SQUARE, NULL, o.prefix,
+                     mark == '$' ? offer_unit : offer_square, &o);
+    } else {
+        hon_each_decl(vm, offer_decl, &o);
+        hon_complete(vm, HON_COMPLETE_BUILTIN, NULL, o.prefix, offer_builtin, &o);
+        hon_complete(vm, HON_COMPLETE_KEYWORD, NULL, o.prefix, offer_keyword, &o);
+    }
+    for (size_t i = 0; i < o.n; i++)
+        free(o.names[i]);
+    free(o.names);
+    free(prefix);
+    return o.items;
+}
+
+/* The document symbols gathered: the declarations of one file. */
+typedef struct symbols {
+    const doc *d;
+    json_object *list;
+} symbols;
+
+static void add_symbol(void *ud, const hon_decl *d)
+{
+    symbols *s = ud;
+    if (!d->path || strcmp(d->path, s->d->name) != 0)
+        return;
+    json_object *sym = json_object_new_object();
+    json_object_object_add(sym, "name", json_object_new_string(d->name));
+    json_object_object_add(sym, "kind", json_object_new_int(symbol_kinds[d->kind]));
+    if (d->within)
+        json_object_object_add(sym, "detail", json_object_new_string(d->within));
+    json_object *r = range_of(s->d->text, s->d->len, d->line, d->col, d->end_line, d->end_col);
+    json_object_object_add(sym, "range", r);
+    json_object_object_add(sym, "selectionRange", json_object_get(r));
+    json_object_array_add(s->list, sym);
+}
+
+static json_object *document_symbols(const server *srv, const doc *d)
+{
+    symbols s = { d, json_object_new_array() };
+    hon_each_decl(vm_of(srv, d), add_symbol, &s);
+    return s.list;
+}
+
+static json_object *capabilities(void)
+{
+    json_object *caps = json_object_new_object(), *trig = json_object_new_array();
+    json_object *comp = json_object_new_object(), *init = json_object_new_object();
+    json_object *info = json_object_new_object();
+    json_object_object_add(caps, "textDocumentSync", json_object_new_int(1)); /* whole texts */
+    json_object_object_add(caps, "hoverProvider", json_object_new_boolean(1));
+    json_object_object_add(caps, "definitionProvider", json_object_new_boolean(1));
+    json_object_object_add(caps, "documentSymbolProvider", json_object_new_boolean(1));
+    json_object_array_add(trig, json_object_new_string("$"));
+    json_object_array_add(trig, json_object_new_string("@"));
+    json_object_object_add(comp, "triggerCharacters", trig);
+    json_object_object_add(caps, "completionProvider", comp);
+    json_object_object_add(info, "name", json_object_new_string("hon"));
+    json_object_object_add(info, "version", json_object_new_string(hon_version()));
+    json_object_object_add(init, "capabilities", caps);
+    json_object_object_add(init, "serverInfo", info);
+    return init;
+}
+
+/* ---- notifications about documents ---- */
+
+/* Makes the JSON string t (which may hold NUL characters: its length counts them) d's text;
+ * d keeps its text when memory runs out. */
+static void set_text(doc *d, json_object *t)
+{
+    size_t len = (size_t)json_object_get_string_len(t);
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return;
+    memcpy(copy, json_object_get_string(t), len);
+    copy[len] = '\0';
+    free(d->text);
+    d->text = copy;
+    d->len = len;
+}
+
+static void did_open(server *srv, json_object *params)
+{
+    json_object *td = get_object(params, "textDocument");
+    const char *uri = td ? get_string(td, "uri") : NULL, *text = td ? get_string(td, "text") : NULL;
+    if (!uri || !text)
+        return;
+    doc *d = find_doc(srv, uri);
+    if (!d) {
+        if (!(d = calloc(1, sizeof *d)))
+            return;
+        d->uri = strdup(uri);
+        d->name = doc_name(srv, uri);
+        d->text = calloc(1, 1); /* empty until set_text */
+        if (!d->uri || !d->name || !d->text) {
+            doc_free(d);
+            return;
+        }
+        d->next = srv->docs;
+        srv->docs = d;
+    }
+    set_text(d, json_object_object_get(td, "text"));
+    check_doc(srv, d);
+}
+
+/* didChange with whole texts (textDocumentSync 1): the last change's text is the document. */
+static void did_change(server *srv, json_object *params)
+{
+    json_object *td = get_object(params, "textDocument"), *changes, *last;
+    const char *uri = td ? get_string(td, "uri") : NULL;
+    doc *d = uri ? find_doc(srv, uri) : NULL;
+    if (!d || !json_object_object_get_ex(params, "contentChanges", &changes) ||
+        !json_object_is_type(changes, json_type_array) || !json_object_array_length(changes))
+        return;
+    last = json_object_array_get_idx(changes, json_object_array_length(changes) - 1);
+    json_object *t;
+    if (!json_object_object_get_ex(last, "text", &t) || !json_object_is_type(t, json_type_string))
+        return;
+    set_text(d, t);
+    check_doc(srv, d);
+}
+
+static void did_close(server *srv, json_object *params)
+{
+    json_object *td = get_object(params, "textDocument");
+    const char *uri = td ? get_string(td, "uri") : NULL;
+    for (doc **p = &srv->docs; uri && *p; p = &(*p)->next) {
+        if (strcmp((*p)->uri, uri) == 0) {
+            doc *d = *p;
+            *p = d->next;
+            publish(srv, uri, json_object_new_array());
+            doc_free(d);
+            return;
+        }
+    }
+}
+
+/* ---- dispatch ---- */
+
+/* Answers one message. Returns -1 to go on, else the exit status (`exit`). */
+static int handle(server *srv, json_object *msg)
+{
+    json_object *id = NULL, *params = NULL;
+    const char *method =
+        json_object_is_type(msg, json_type_object) ? get_string(msg, "method") : NULL;
+    bool request =
+        json_object_is_type(msg, json_type_object) && json_object_object_get_ex(msg, "id", &id);
+    if (!method) {
+        if (request || !json_object_is_type(msg, json_type_object) ||
+            !json_object_object_get_ex(msg, "result", NULL))
+            reply_error(srv, id, RPC_INVALID_REQUEST, "not a JSON-RPC request");
+        return -1; /* a response to a request of ours: we make none */
+    }
+    json_object_object_get_ex(msg, "params", &params);
+    if (strcmp(method, "exit") == 0)
+        return srv->shutdown ? 0 : 1;
+    if (strcmp(method, "initialize") == 0) {
+        srv->initialized = true;
+        reply(srv, id, capabilities());
+        return -1;
+    }
+    if (!srv->initialized) {
+        if (request)
+            reply_error(srv, id, LSP_NOT_INITIALIZED, "initialize first");
+        return -1;
+    }
+    if (strcmp(method, "shutdown") == 0) {
+        srv->shutdown = true;
+        reply(srv, id, NULL);
+    } else if (strcmp(method, "textDocument/didOpen") == 0) {
+        did_open(srv, params);
+    } else if (strcmp(method, "textDocument/didChange") == 0) {
+        did_change(srv, params);
+    } else if (strcmp(method, "textDocument/didClose") == 0) {
+        did_close(srv, params);
+    } else if (strcmp(method, "textDocument/documentSymbol") == 0) {
+        json_object *td = get_object(params, "textDocument");
+        const char *uri = td ? get_string(td, "uri") : NULL;
+        doc *d = uri ? find_doc(srv, uri) : NULL;
+        if (d)
+            reply(srv, id, document_symbols(srv, d));
+        else
+            reply_error(srv, id, RPC_INVALID_PARAMS, "no such open document");
+    } else if (strcmp(method, "textDocument/hover") == 0 ||
+               strcmp(method, "textDocument/definition") == 0 ||
+               strcmp(method, "textDocument/completion") == 0) {
+        doc *d;
+        size_t at;
+        if (!doc_position(srv, params, &d, &at))
+            reply_error(srv, id, RPC_INVALID_PARAMS, "no such open document or position");
+        else if (method[13] == 'h')
+            reply(srv, id, hover(srv, d, at));
+        else if (method[13] == 'd')
+            reply(srv, id, definition(srv, d, at));
+        else
+            reply(srv, id, completion(srv, d, at));
+    } else if (request) {
+        reply_error(srv, id, RPC_METHOD_NOT_FOUND, "method not found");
+    } /* other notifications ($/cancelRequest, initialized...) need nothing */
+    return -1;
+}
+
+/* Whether [p, end) is white space alone (what may follow a message's JSON value). */
+static bool blank(const char *p, const char *end)
+{
+    for (; p < end; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+            return false;
+    return true;
+}
+
+int lsp_run(cli_session *s, FILE *in, FILE *out)
+{
+    server srv = { .s = s, .out = out };
+    s->on_diag = on_diag;
+    s->on_diag_ud = &srv;
+    int rc = -1;
+    char *body;
+    size_t len;
+    while (rc < 0 && (body = read_message(in, &len)) != NULL) {
+        json_tokener *tok = json_tokener_new();
+        json_object *msg = tok && len ? json_tokener_parse_ex(tok, body, (int)len) : NULL;
+        if (!tok || !len || json_tokener_get_error(tok) != json_tokener_success ||
+            !blank(body + json_tokener_get_parse_end(tok), body + len))
+            reply_error(&srv, NULL, RPC_PARSE_ERROR, "malformed JSON or message framing");
+        else
+            rc = handle(&srv, msg);
+        json_object_put(msg);
+        json_tokener_free(tok);
+        free(body);
+    }
+    while (srv.docs) {
+        doc *d = srv.docs;
+        srv.docs = d->next;
+        doc_free(d);
+    }
+    s->on_diag = NULL;
+    s->on_diag_ud = NULL;
+    return rc < 0 ? 1 : rc;
+}

@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""tests/lsp/run.py — drives `hon lsp` (docs/spec/lsp.md) with Language Server Protocol messages
+over its stdin and stdout, as an editor would. One named case per meson test
+(tests/lsp/meson.build):
+
+    run.py HON SOURCE_ROOT CASE
+
+The bundled rules are what every document is loaded over; the expected places below are found
+by reading the bundled files' text (where a name is declared), never copied from the server's
+answers. Positions are LSP's: lines from 0, characters counted in UTF-16 code units.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+
+HON, SRC, CASE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def fail(msg):
+    print(f"FAIL {CASE}: {msg}")
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def uri_of(path):
+    return "file://" + urllib.parse.quote(os.path.realpath(path))
+
+
+def utf16_len(s):
+    return len(s.encode("utf-16-le")) // 2
+
+
+class Server:
+    """A running `hon lsp`: send() writes a framed message, request() waits for its answer,
+    keeping the notifications (publishDiagnostics) that come before it."""
+
+    def __init__(self):
+        self.p = subprocess.Popen([HON, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        self.next_id = 1
+        self.notes = []
+
+    def write(self, body):
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def send(self, method, params=None, id=None):
+        msg = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        if id is not None:
+            msg["id"] = id
+        self.write(json.dumps(msg).encode())
+
+    def read(self):
+        length = None
+        while True:
+            line = self.p.stdout.readline()
+            check(line, "the server closed its output")
+            if line in (b"\r\n", b"\n"):
+                break
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        check(length is not None, "a message without Content-Length")
+        return json.loads(self.p.stdout.read(length))
+
+    def answer(self, id):
+        while True:
+            msg = self.read()
+            if msg.get("id") == id and "method" not in msg:
+                return msg
+            self.notes.append(msg)
+
+    def request(self, method, params=None):
+        id = self.next_id
+        self.next_id += 1
+        self.send(method, params, id)
+        return self.answer(id)
+
+    def diagnostics(self, uri):
+        """The next diagnostics published for uri."""
+        while True:
+            for i, n in enumerate(self.notes):
+                if n.get("method") == "textDocument/publishDiagnostics" and \
+                        n["params"]["uri"] == uri:
+                    del self.notes[i]
+                    return n["params"]["diagnostics"]
+            self.notes.append(self.read())
+
+    def initialize(self):
+        r = self.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        self.send("initialized", {})
+        return r
+
+    def open(self, uri, text):
+        self.send("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "hon", "version": 1, "text": text}})
+
+    def change(self, uri, text, version):
+        self.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                             "contentChanges": [{"text": text}]})
+
+    def at(self, method, uri, line, character):
+        return self.request(method, {"textDocument": {"uri": uri},
+                                     "position": {"line": line, "character": character}})
+
+    def finish(self, shutdown=True):
+        if shutdown:
+            r = self.request("shutdown")
+            check("error" not in r and r.get("result") is None, f"shutdown answered {r}")
+        self.send("exit")
+        self.p.stdin.close()
+        rest = self.p.stdout.read()
+        rc = self.p.wait(timeout=60)
+        self.p.stderr.close()
+        self.p.stdout.close()
+        return rc, rest
+
+
+def find(text, needle, nth=0):
+    """The LSP position (line, UTF-16 character) of the nth occurrence of needle in text."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    before = text[:at]
+    line = before.count("\n")
+    return line, utf16_len(before[before.rfind("\n") + 1:])
+
+
+@case
+def bundled_file():
+    """rules/movement.hon opened as it is: it builds with the bundled rules (no diagnostics);
+    its rule can_enter.impassable_to_vehicles cites BRO.1.2.difficult-terrain (the file says
+    so); movement_value, used there, is a query declared in rules/recruitment.hon and has_trait
+    a fn declared in rules/terrain.hon; completing `has_t` offers has_trait; its symbols are its own declarations."""
+    path = os.path.join(SRC, "rules", "movement.hon")
+    text = open(path, encoding="utf-8").read()
+    uri = uri_of(path)
+    s = Server()
+    init = s.initialize()
+    caps = init["result"]["capabilities"]
+    for cap in ("hoverProvider", "definitionProvider", "documentSymbolProvider"):
+        check(caps.get(cap) is True, f"capability {cap}: {caps}")
+    check("completionProvider" in caps and caps.get("textDocumentSync") == 1, f"{caps}")
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "the bundled file has diagnostics")
+
+    # hover on the rule's name in its declaration: its doc and its citation
+    line, ch = find(text, "rule can_enter.impassable_to_vehicles")
+    h = s.at("textDocument/hover", uri, line, ch + len("rule can_enter.imp"))["result"]
+    value = h["contents"]["value"]
+    check("BRO.1.2.difficult-terrain" in value and "can_enter.impassable_to_vehicles" in value,
+          f"hover on the rule: {value!r}")
+    # hover on the query: its signature as declared
+    line, ch = find(text, "query can_enter(")
+    value = s.at("textDocument/hover", uri, line, ch + 8)["result"]["contents"]["value"]
+    check("can_enter(u: unit, sq: square) -> verdict" in value, f"hover on the query: {value!r}")
+
+    # definition of movement_value (a query used in movement.hon) is its declaration in
+    # recruitment.hon, and of has_trait (a fn) its declaration in terrain.hon: each at its name
+    for name, other, decl in (("movement_value", "recruitment.hon", "query movement_value("),
+                              ("has_trait", "terrain.hon", "fn has_trait(")):
+        other = os.path.join(SRC, "rules", other)
+        want_line, want_ch = find(open(other, encoding="utf-8").read(), decl)
+        want_ch += decl.index(" ") + 1
+        line, ch = find(text, name + "(")
+        loc = s.at("textDocument/definition", uri, line, ch + 2)["result"]
+        check(loc["uri"] == uri_of(other), f"{name}'s definition's file: {loc}")
+        check(loc["range"] == {"start": {"line": want_line, "character": want_ch},
+                               "end": {"line": want_line, "character": want_ch + len(name)}},
+              f"{name}'s definition's place: {loc}, want line {want_line}")
+
+    # completion after `has_t` (typed at the end of the text's has_trait): has_trait, a fn,
+    # and only names that start so
+    line, ch = find(text, "has_trait(sq")
+    items = s.at("textDocument/completion", uri, line, ch + len("has_t"))["result"]
+    labels = [i["label"] for i in items]
+    check("has_trait" in labels, f"completion: {labels}")
+    check(all(l.startswith("has_t") for l in labels), f"completion: {labels}")
+    # ... and a keyword: `quer` is completed to query
+    line, ch = find(text, "query can_enter(")
+    labels = [i["label"] for i in s.at("textDocument/completion", uri, line, ch + 4)["result"]]
+    check("query" in labels, f"keyword completion: {labels}")
+    # ... and a query: `movement_v` is completed to movement_value
+    line, ch = find(text, "movement_value(u)")
+    labels = [i["label"] for i in s.at("textDocument/completion", uri, line, ch + 10)["result"]]
+    check("movement_value" in labels, f"query completion: {labels}")
+
+    syms = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})["result"]
+    names = {(x["name"], x["kind"]) for x in syms}
+    check(("can_enter", 12) in names and ("can_enter.impassable_to_vehicles", 6) in names,
+          f"symbols: {sorted(names)[:20]}")
+    check(all(x["name"] != "has_trait" for x in syms), "a symbol of terrain.hon among movement's")
+    rc, _ = s.finish()
+    check(rc == 0, f"exit after shutdown: status {rc}")
+
+
+@case
+def broken_file():
+    """A new rule file, edited three times: a missing `;` (E012, at the end of the line that
+    lacks it), then an unknown name after characters outside ASCII (E100 over the name, its
+    characters counted in UTF-16), then a file that builds, whose query is then known."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "draft.hon")
+        uri = uri_of(path)
+        s = Server()
+        s.initialize()
+        first = "fn one() -> int = 1\nfn two() -> int = 2;\n"
+        s.open(uri, first)
+        d = s.diagnostics(uri)
+        check(len(d) == 1 and d[0]["code"] == "E012" and d[0]["severity"] == 1, f"{d}")
+        # the `;` belongs right after `= 1`, on line 0 (errors.md: the caret points there)
+        check(d[0]["range"]["start"] == {"line": 0, "character": len("fn one() -> int = 1")},
+              f"E012's place: {d}")
+
+        line2 = 'rule q.r cite "BRO.1.1.universal-bonus" doc "é😀" answer x + nosuch;'
+        second = "query q(x: int) -> int combine first;\n" + line2 + "\n"
+        s.change(uri, second, 2)
+        d = s.diagnostics(uri)
+        check(len(d) == 1 and d[0]["code"] == "E100", f"{d}")
+        # é is one UTF-16 unit, 😀 two: the name starts at the UTF-16 length of what precedes it
+        start = utf16_len(line2[:line2.index("nosuch")])
+        check(d[0]["range"] == {"start": {"line": 1, "character": start},
+                                "end": {"line": 1, "character": start + len("nosuch")}},
+              f"E100's range: {d}, want from {start}")
+
+        line2 = 'rule q.r cite "BRO.1.1.universal-bonus" answer x + 1;'
+        third = "query q(x: int) -> int combine first;\n" + line2 + "\n"
+        s.change(uri, third, 3)
+        check(s.diagnostics(uri) == [], "the fixed file still has diagnostics")
+        loc = s.at("textDocument/definition", uri, 1, line2.index("x + 1"))["result"]
+        check(loc is None, f"x is a parameter, not a declaration: {loc}")
+        loc = s.at("textDocument/definition", uri, 1, len("rule q"))["result"]
+        check(loc and loc["uri"] == uri and loc["range"]["start"] == {"line": 1, "character": 5},
+              f"the rule q.r is declared at its name: {loc}")
+        s.send("textDocument/didClose", {"textDocument": {"uri": uri}})
+        check(s.diagnostics(uri) == [], "closing clears the diagnostics")
+        rc, _ = s.finish()
+        check(rc == 0, f"status {rc}")
+
+
+@case
+def protocol_errors():
+    """JSON-RPC's answers to what is not a good request: malformed JSON is a ParseError
+    (-32700) with a null id, a value that is no request an InvalidRequest (-32600), a request
+    before initialize ServerNotInitialized (-32002), an unknown method MethodNotFound (-32601);
+    the server goes on after each. `exit` without `shutdown` ends with status 1."""
+    s = Server()
+    s.write(b'{"jsonrpc": "2.0", "id": 1, "method": ')
+    r = s.read()
+    check(r.get("id") is None and r["error"]["code"] == -32700, f"malformed JSON: {r}")
+    s.write(b"[1, 2]")
+    r = s.read()
+    check(r["error"]["code"] == -32600, f"an array: {r}")
+    r = s.request("textDocument/hover", {})
+    check(r["error"]["code"] == -32002, f"before initialize: {r}")
+    s.initialize()
+    r = s.request("workspace/frobnicate", {})
+    check(r["error"]["code"] == -32601, f"unknown method: {r}")
+    s.send("$/unknownNotification", {})  # a notification: no answer
+    r = s.request("textDocument/hover", {"textDocument": {"uri": "file:///nowhere.hon"},
+                                         "position": {"line": 0, "character": 0}})
+    check(r["error"]["code"] == -32602, f"a document never opened: {r}")
+    s.write(b"\xff\xfe not json at all")
+    r = s.read()
+    check(r["error"]["code"] == -32700, f"bytes that are not JSON: {r}")
+    rc, rest = s.finish(shutdown=False)
+    check(rc == 1, f"exit without shutdown: status {rc}")
+    check(rest == b"", f"nothing after exit: {rest!r}")
+
+
+@case
+def end_of_input():
+    """The input ending without `exit` ends the server with status 1 (LSP: exit's code when no
+    shutdown came), as does a truncated message."""
+    p = subprocess.run([HON, "lsp"], input=b"Content-Length: 50\r\n\r\n{\"id\": 1",
+                       capture_output=True, timeout=60)
+    check(p.returncode == 1, f"status {p.returncode}")
+    check(b"-32700" in p.stdout, f"the truncated message is a ParseError: {p.stdout!r}")
+
+
+if CASE not in CASES:
+    fail(f"no case named {CASE}")
+CASES[CASE]()
+print(f"ok {CASE}")
