@@ -501,6 +501,17 @@ static const char *trace_of(const hon_answer *a, cli_mode mode)
                                   : NULL;
 }
 
+/* The forms of the trace (HON_WANT_*) that printing an answer for mode needs: the JSON's
+ * (with --json), else trace_of's; none for a plain answer, which then is not traced. */
+static unsigned want_of(const cli_session *s, cli_mode mode)
+{
+    return s->json                ? HON_WANT_JSON
+           : mode == CLI_WHY      ? HON_WANT_WHY
+           : mode == CLI_WHY_FULL ? HON_WANT_TRACE
+           : mode == CLI_WHY_NOT  ? HON_WANT_WHY_NOT
+                                  : 0;
+}
+
 /* Prints answer a as mode asks: its JSON, or its text (then the trace of trace_of, which
  * starts with the setting). */
 static void put_answer_as(cli_session *s, const hon_answer *a, cli_mode mode)
@@ -521,8 +532,8 @@ int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mod
 {
     hon_answer *a = NULL;
     size_t before = s->diags;
-    hon_status st =
-        mode == CLI_ODDS ? hon_odds(s->vm, expr, where, &a) : hon_eval(s->vm, expr, where, &a);
+    hon_status st = mode == CLI_ODDS ? hon_odds(s->vm, expr, where, &a)
+                                     : hon_eval_as(s->vm, expr, where, want_of(s, mode), &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
         return failed(s, before, st, "cannot evaluate", expr);
@@ -911,7 +922,7 @@ int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode)
     if (st == HON_OK)
         st = hon_place_of(s->vm, y, &b);
     if (st == HON_OK)
-        st = hon_los(s->vm, a, b, &ans);
+        st = hon_los_as(s->vm, a, b, want_of(s, mode), &ans);
     if (st != HON_OK || !ans) {
         hon_answer_free(ans);
         return failed(s, before, st, "cannot ask the line of sight from", x);

@@ -430,6 +430,44 @@ START_TEST(json_is_valid)
 }
 END_TEST
 
+/* hon_eval_as renders only the forms of the trace asked for: the text and the JSON's value
+ * are hon_eval's whatever is asked, each form asked is hon_eval's own, the others empty (the
+ * complete trace its setting line alone, which under the default setting is nothing). */
+START_TEST(eval_as_renders_what_is_asked)
+{
+    tvm *t = tvm_new("query q(x: int) -> int combine first default 0;\n"
+                     "rule q.pos cite \"P.1\" when x > 0 answer x + 1;\n"
+                     "rule q.neg cite \"P.2\" when x < 0 answer 0 - x;\n"
+                     "source \"P.1\";\nsource \"P.2\";\n");
+    hon_answer *all = NULL, *none = NULL, *why = NULL, *js = NULL;
+    ck_assert_int_eq(hon_eval(t->vm, "q(4)", "<test>", &all), HON_OK);
+    ck_assert_int_eq(hon_eval_as(t->vm, "q(4)", "<test>", 0, &none), HON_OK);
+    ck_assert_int_eq(hon_eval_as(t->vm, "q(4)", "<test>", HON_WANT_WHY | HON_WANT_WHY_NOT, &why),
+                     HON_OK);
+    ck_assert_int_eq(hon_eval_as(t->vm, "q(4)", "<test>", HON_WANT_JSON, &js), HON_OK);
+    ck_assert_str_eq(hon_answer_text(all), "5");
+    ck_assert_str_eq(hon_answer_text(none), "5");
+    ck_assert_str_eq(hon_answer_text(why), "5");
+    ck_assert_str_eq(hon_answer_json(js), hon_answer_json(all));
+    ck_assert_ptr_nonnull(strstr(hon_answer_json(none), "\"value\": 5"));
+    ck_assert_ptr_nonnull(strstr(hon_answer_json(none), "\"trace\": null"));
+    ck_assert_ptr_nonnull(strstr(hon_answer_why(all), "q.pos"));
+    ck_assert_str_eq(hon_answer_why(why), hon_answer_why(all));
+    ck_assert_str_eq(hon_answer_why_not(why), hon_answer_why_not(all));
+    ck_assert_str_eq(hon_answer_trace(why), "");
+    ck_assert_str_eq(hon_answer_trace(none), "");
+    ck_assert_str_eq(hon_answer_why(none), "");
+    ck_assert_str_eq(hon_answer_why_not(none), "");
+    ck_assert_str_eq(hon_answer_fired(none), "");
+    ck_assert_str_ne(hon_answer_fired(all), "");
+    hon_answer_free(all);
+    hon_answer_free(none);
+    hon_answer_free(why);
+    hon_answer_free(js);
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(null_safety)
 {
     ck_assert_int_eq(hon_load_source(NULL, "x", "", 0), HON_ERR_NOT_FOUND);
@@ -452,6 +490,7 @@ int main(void)
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("api");
     tcase_add_test(tc, load_error_keeps_program);
+    tcase_add_test(tc, eval_as_renders_what_is_asked);
     tcase_add_test(tc, reload_keeps_choices);
     tcase_add_test(tc, reload_same_path);
     tcase_add_test(tc, files_and_dirs);
