@@ -103,6 +103,12 @@ hon_status hon_load_file(hon_vm *vm, const char *path);
 hon_status hon_load_source(hon_vm *vm, const char *name, const char *text, size_t len);
 /* Loads every *.hon file of a directory, in name order, as one all-or-nothing step. */
 hon_status hon_load_dir(hon_vm *vm, const char *dir);
+/* Loads n directories as n calls of hon_load_dir in order would, stopping at the first that
+ * fails (those before it stay loaded, its diagnostics are reported), but builds the program
+ * once when they all load, not once per directory (start-up loads rules/ and expansions/ so:
+ * docs/spec/bench.md §9). Warnings of the build are reported once. *loaded (when not NULL):
+ * how many directories were loaded. The status of the first that failed, or HON_OK. */
+hon_status hon_load_dirs(hon_vm *vm, const char *const *dirs, size_t n, size_t *loaded);
 /* Parses and resolves a file against the loaded program without keeping it (`hon check`). */
 hon_status hon_check_file(hon_vm *vm, const char *path);
 /* Calls fn (when not NULL) with the path of each rule file the program holds — as it was given

@@ -317,6 +317,17 @@ static int load_dir(cli_session *s, const char *dir, bool required)
     return rc;
 }
 
+/* Loads the bundled rules and, when it is a directory, expansions/ beside them, in one build
+ * (hon_load_dirs): as load_dir on each in turn, the second not required. Returns 0 or 1. */
+static int load_bundled(cli_session *s, const char *rules, const char *exps)
+{
+    const char *dirs[] = { rules, exps };
+    size_t before = s->diags, loaded = 0;
+    hon_status st = hon_load_dirs(s->vm, dirs, is_dir(exps) ? 2 : 1, &loaded);
+    s->bundled_rules = loaded > 0;
+    return st == HON_OK ? 0 : failed(s, before, st, "cannot load rules directory", dirs[loaded]);
+}
+
 void cli_opts_free(cli_opts *o)
 {
     if (!o)
@@ -360,10 +371,7 @@ static int load_rule_dirs(cli_session *s, const cli_opts *o)
             warn("no bundled rules found in %s (set HON_DATADIR to the installed share/hon)",
                  rules);
         } else {
-            rc = load_dir(s, rules, false);
-            s->bundled_rules = rc == 0;
-            if (rc == 0)
-                rc = load_dir(s, exps, false);
+            rc = load_bundled(s, rules, exps);
         }
         free(rules);
         free(exps);

@@ -2,6 +2,7 @@
  * loading, reloads, files and directories, edition and variant choices across reloads,
  * `hon test` output, show / disassemble / list, and that every JSON answer parses.
  */
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "interp_test.h"
@@ -212,6 +213,67 @@ START_TEST(files_and_dirs)
     unlink(c);
     unlink(d);
     rmdir(dir);
+}
+END_TEST
+
+/* Writes text into DIR/name, naming it in path (256 bytes), and returns path. */
+static const char *put_file(char *path, const char *dir, const char *name, const char *text)
+{
+    snprintf(path, 256, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* hon_load_dirs loads as hon_load_dir on each directory in turn: the second may use the
+ * first's names; when one does not build, those before it stay loaded, it is reported once
+ * (one E100) and the rest are not loaded. */
+START_TEST(load_dirs_as_in_turn)
+{
+    char base[] = "/tmp/hon_dirs_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(base));
+    char one[256], two[256], bad[256], f1[256], f2[256], f3[256];
+    snprintf(one, sizeof one, "%s/one", base);
+    snprintf(two, sizeof two, "%s/two", base);
+    snprintf(bad, sizeof bad, "%s/bad", base);
+    ck_assert_int_eq(mkdir(one, 0700), 0);
+    ck_assert_int_eq(mkdir(two, 0700), 0);
+    ck_assert_int_eq(mkdir(bad, 0700), 0);
+    put_file(f1, one, "a.hon", "fn one() -> int = 1;\n");
+    put_file(f2, two, "b.hon", "fn two() -> int = one() + 1;\n");
+    put_file(f3, bad, "c.hon", "fn three() -> int = nothing() + 1;\n");
+    tvm *t = tvm_new(NULL);
+    const char *good[] = { one, two };
+    size_t loaded = 9;
+    ck_assert_int_eq(hon_load_dirs(t->vm, good, 2, &loaded), HON_OK);
+    ck_assert_uint_eq(loaded, 2);
+    ck_ev(t, "two()", "2");
+    tvm_free(t);
+    t = tvm_new(NULL);
+    const char *broken[] = { one, bad, two };
+    ck_assert_int_eq(hon_load_dirs(t->vm, broken, 3, &loaded), HON_ERR_COMPILE);
+    ck_assert_uint_eq(loaded, 1);
+    ck_assert_uint_eq(t->ndiags, 1);
+    ck_assert_int_eq(t->d[0].code, 100);
+    ck_ev(t, "one()", "1");
+    ck_ev(t, "two()", "E100");
+    tvm_free(t);
+    t = tvm_new(NULL);
+    const char *missing[] = { one, "/nonexistent" };
+    ck_assert_int_eq(hon_load_dirs(t->vm, missing, 2, &loaded), HON_ERR_IO);
+    ck_assert_uint_eq(loaded, 1);
+    ck_ev(t, "one()", "1");
+    ck_assert_int_eq(hon_load_dirs(NULL, good, 2, &loaded), HON_ERR_NOT_FOUND);
+    tvm_free(t);
+    unlink(f1);
+    unlink(f2);
+    unlink(f3);
+    rmdir(one);
+    rmdir(two);
+    rmdir(bad);
+    rmdir(base);
 }
 END_TEST
 
@@ -491,6 +553,7 @@ int main(void)
     TCase *tc = tcase_create("api");
     tcase_add_test(tc, load_error_keeps_program);
     tcase_add_test(tc, eval_as_renders_what_is_asked);
+    tcase_add_test(tc, load_dirs_as_in_turn);
     tcase_add_test(tc, reload_keeps_choices);
     tcase_add_test(tc, reload_same_path);
     tcase_add_test(tc, files_and_dirs);
