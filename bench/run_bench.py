@@ -430,6 +430,40 @@ def startup(opts):
             f"{cpu * 1000:.1f} ms CPU (best of {opts.repeat})\n")
 
 
+# The answer of §11 (docs/spec/bench.md): a line of sight on an example board, asked through
+# `hon eval` as the REPL asks it, plain (no trace recorded), with `why` and with --json.
+ANSWER_BOARD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "examples", "boards", "hill_contour.scn")
+ANSWER_CALL = "line_of_sight($rifle1, $pak)"
+
+
+def cli_instructions(opts, args, tag):
+    """Instructions (callgrind Ir) of one run of the hon program with args."""
+    path = os.path.join(opts.workdir, f"callgrind.out.answer.{tag}")
+    _, err, _ = run([opts.valgrind, "--tool=callgrind", f"--callgrind-out-file={path}",
+                     opts.hon_cli] + args)
+    m = re.search(r"refs:\s*([\d,]+)", err)
+    if not m:
+        raise Failure(f"hon {' '.join(args)}: no instruction count from callgrind")
+    return int(m.group(1).replace(",", ""))
+
+
+def answer_cost(opts):
+    """The answer line: instructions of ANSWER_CALL through `hon eval` beyond `hon eval 1` on
+    the same board, untraced (plain), with the brief trace (`why`) and with the JSON trace."""
+    board = ["--board", ANSWER_BOARD]
+    out, _, _ = run([opts.hon_cli] + board + ["eval", ANSWER_CALL])
+    if out.strip() != "clear":
+        raise Failure(f"hon eval {ANSWER_CALL}: printed '{out.strip()}', expected 'clear'")
+    base = cli_instructions(opts, board + ["eval", "1"], "base")
+    plain = cli_instructions(opts, board + ["eval", ANSWER_CALL], "plain") - base
+    why = cli_instructions(opts, board + ["why", ANSWER_CALL], "why") - base
+    js = cli_instructions(opts, board + ["--json", "eval", ANSWER_CALL], "json") - base
+    return (f"answer: hon eval {ANSWER_CALL} (examples/boards/hill_contour.scn): {plain:,} "
+            f"instructions untraced; why {why:,} ({why / plain:.1f}x); --json {js:,} "
+            f"({js / plain:.1f}x)\n")
+
+
 def bench(opts):
     """The whole run once the options are parsed; returns the exit status."""
     print(f"line-of-sight benchmark: seed {opts.seed}")
@@ -454,6 +488,12 @@ def bench(opts):
         except Failure as e:
             failed = True
             print(f"start-up: FAILED: {e}")
+        if opts.valgrind:
+            try:
+                print(answer_cost(opts))
+            except Failure as e:
+                failed = True
+                print(f"answer: FAILED: {e}")
     if not opts.check_only:
         for line in ratios:
             print(line)

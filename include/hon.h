@@ -105,6 +105,12 @@ hon_status hon_load_file(hon_vm *vm, const char *path);
 hon_status hon_load_source(hon_vm *vm, const char *name, const char *text, size_t len);
 /* Loads every *.hon file of a directory, in name order, as one all-or-nothing step. */
 hon_status hon_load_dir(hon_vm *vm, const char *dir);
+/* Loads n directories as n calls of hon_load_dir in order would, stopping at the first that
+ * fails (those before it stay loaded, its diagnostics are reported), but builds the program
+ * once when they all load, not once per directory (start-up loads rules/ and expansions/ so:
+ * docs/spec/bench.md §9). Warnings of the build are reported once. *loaded (when not NULL):
+ * how many directories were loaded. The status of the first that failed, or HON_OK. */
+hon_status hon_load_dirs(hon_vm *vm, const char *const *dirs, size_t n, size_t *loaded);
 /* Parses and resolves a file against the loaded program without keeping it (`hon check`). */
 hon_status hon_check_file(hon_vm *vm, const char *path);
 /* Calls fn (when not NULL) with the path of each rule file the program holds — as it was given
@@ -125,8 +131,25 @@ size_t hon_each_file(const hon_vm *vm, void (*fn)(void *ud, const char *path), v
 hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t *warnings);
 
 /* Evaluates an expression (a query call, a table lookup, any expression of the language) typed
- * at `where` (e.g. "<repl>"). On HON_OK *out holds the answer and its trace. */
+ * at `where` (e.g. "<repl>"). On HON_OK *out holds the answer and its trace in every form
+ * (hon_eval_as with HON_WANT_ALL). */
 hon_status hon_eval(hon_vm *vm, const char *expr, const char *where, hon_answer **out);
+
+/* The forms of an answer's trace, one bit each, that hon_eval_as and hon_los_as render. The
+ * evaluation records its trace only when one is asked: recording it and rendering every form
+ * costs many times the evaluation itself (docs/spec/bench.md §11). */
+enum {
+    HON_WANT_JSON = 1u,    /* the trace inside hon_answer_json (else its "trace" is null) */
+    HON_WANT_TRACE = 2u,   /* hon_answer_trace (else its setting line alone) */
+    HON_WANT_WHY = 4u,     /* hon_answer_why (else "") */
+    HON_WANT_WHY_NOT = 8u, /* hon_answer_why_not and hon_answer_refusal (else "") */
+    HON_WANT_FIRED = 16u,  /* hon_answer_fired (else "") */
+    HON_WANT_ALL = 31u
+};
+/* hon_eval, with only the forms of the trace that want (HON_WANT_* or-ed; 0: none) asks for:
+ * the answer's text, setting and JSON value are the same whatever is asked. */
+hon_status hon_eval_as(hon_vm *vm, const char *expr, const char *where, unsigned want,
+                       hon_answer **out);
 /* Enumerates every die face the expression rolls and gives the exact distribution of its
  * results (the answer's text lists "value: probability" lines; json has fractions). */
 hon_status hon_odds(hon_vm *vm, const char *expr, const char *where, hon_answer **out);
@@ -463,6 +486,8 @@ hon_status hon_place_of(hon_vm *vm, const char *word, hon_value *out);
  * where its square is wanted, no fitting query; HON_ERR_RUNTIME (an E2xx of the rules,
  * reported); HON_ERR_MEMORY. */
 hon_status hon_los(hon_vm *vm, hon_value from, hon_value to, hon_answer **out);
+/* hon_los, with only the forms of the trace that want asks for (as hon_eval_as). */
+hon_status hon_los_as(hon_vm *vm, hon_value from, hon_value to, unsigned want, hon_answer **out);
 
 /* ---- completion ---- */
 

@@ -14,30 +14,35 @@
 #include "vm.h"
 
 /* The answer made from the trace of vm->x and the beginning of its JSON object (json: the
- * value's members, or the error's), text being the answer's text: the traces and the rules
- * that fired added (not the complete trace, the reasons nor the JSON's unless `whole`).
- * Takes text and json. */
-static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, bool whole)
+ * value's members, or the error's), text being the answer's text, with the renderings of the
+ * trace that `want` (HON_WANT_* of hon.h) asks for; the others stay empty (the complete trace
+ * its setting line, the JSON's "trace" null). Takes text and json. */
+static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, unsigned want)
 {
     const val_env env = { vm->pg->res, vm->x.sc };
+    const trace_log *log = &vm->x.trace;
     strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 };
     char *reasons = NULL, *refusal = NULL;
-    bool oom = whole && !session_reasons(vm, &reasons, &refusal);
+    bool oom = (want & HON_WANT_WHY_NOT) && !session_reasons(vm, &reasons, &refusal);
     sb_puts(json, ", \"text\": ");
     sb_json_str(json, sb_str(text));
     sb_puts(json, ", \"trace\": ");
-    if (whole)
-        trace_json(&env, &vm->x.trace, json);
+    if (want & HON_WANT_JSON)
+        trace_json(&env, log, json);
     else
         sb_puts(json, "null");
     sb_puts(json, "}");
     session_trace_header(vm, vm->x.edition, vm->x.readings, &trace);
-    session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
-    if (whole)
-        trace_text(&env, &vm->x.trace, &trace);
-    trace_brief(&env, &vm->x.trace, &brief);
-    trace_fired(&env, &vm->x.trace, false, &fired);
-    trace_fired(&env, &vm->x.trace, true, &tree);
+    if (want & HON_WANT_TRACE)
+        trace_text(&env, log, &trace);
+    if (want & HON_WANT_WHY) {
+        session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
+        trace_brief(&env, log, &brief);
+    }
+    if (want & HON_WANT_FIRED) {
+        trace_fired(&env, log, false, &fired);
+        trace_fired(&env, log, true, &tree);
+    }
     hon_answer *a = session_answer(vm, vm->x.edition, vm->x.readings, sb_take(text), sb_take(json),
                                    sb_take(&trace));
     if (a) {
@@ -58,7 +63,7 @@ static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, bool wh
     return a;
 }
 
-hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, bool whole)
+hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, unsigned want)
 {
     const res_program *p = vm->pg->res;
     const val_env env = { p, vm->x.sc };
@@ -78,7 +83,7 @@ hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, bool whole)
     mem_free(vj);
     sb_puts(&json, ", \"type\": ");
     sb_json_str(&json, type_name(p, type, tname, sizeof tname));
-    return traced_answer(vm, &text, &json, whole);
+    return traced_answer(vm, &text, &json, want);
 }
 
 void eval_error_text(const vm_ctx *x, char *buf, size_t cap)
@@ -86,27 +91,28 @@ void eval_error_text(const vm_ctx *x, char *buf, size_t cap)
     snprintf(buf, cap, "error E%03d: %s", x->err.code, x->err.msg);
 }
 
-hon_answer *eval_error_answer(hon_vm *vm, bool whole)
+hon_answer *eval_error_answer(hon_vm *vm, unsigned want)
 {
     char msg[sizeof vm->x.err.msg + 32];
     eval_error_text(&vm->x, msg, sizeof msg);
     strbuf text = { 0 }, json = { 0 };
     sb_puts(&text, msg);
     sb_printf(&json, "{\"value\": null, \"error\": %d", vm->x.err.code);
-    return traced_answer(vm, &text, &json, whole);
+    return traced_answer(vm, &text, &json, want);
 }
 
-/* Runs expression ch (of type `type`) under the session's setup, traced: its answer. */
+/* Runs expression ch (of type `type`) under the session's setup, traced when *(unsigned *)ud
+ * (the HON_WANT_* asked) needs the trace: its answer. */
 static hon_status answer(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, hon_answer **out)
 {
-    (void)ud;
-    hon_status st = session_begin(vm, NULL, true);
+    unsigned want = *(const unsigned *)ud;
+    hon_status st = session_begin(vm, NULL, eval_traces(want));
     if (st != HON_OK)
         return st;
     val v;
     if (!vm_eval(&vm->x, ch, &v))
         st = session_error(vm, false);
-    else if (out && !(*out = eval_answer(vm, v, type, true)))
+    else if (out && !(*out = eval_answer(vm, v, type, want)))
         st = HON_ERR_MEMORY;
     state_end(&vm->x);
     return st;
@@ -134,7 +140,18 @@ static hon_status distribution(hon_vm *vm, const chunk *ch, uint32_t type, void 
 
 hon_status hon_eval(hon_vm *vm, const char *expr, const char *where, hon_answer **out)
 {
-    return session_run_text(vm, expr, where, false, answer, NULL, out);
+    return hon_eval_as(vm, expr, where, HON_WANT_ALL, out);
+}
+
+hon_status hon_eval_as(hon_vm *vm, const char *expr, const char *where, unsigned want,
+                       hon_answer **out)
+{
+    return session_run_text(vm, expr, where, false, answer, &want, out);
+}
+
+bool eval_traces(unsigned want)
+{
+    return (want & HON_WANT_ALL) != 0;
 }
 
 hon_status hon_odds(hon_vm *vm, const char *expr, const char *where, hon_answer **out)
@@ -380,7 +397,7 @@ bool eval_value_text(const hon_vm *vm, val v, char *buf, size_t cap)
 }
 
 hon_status eval_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
-                          bool whole, hon_answer **out)
+                          unsigned want, hon_answer **out)
 {
     if (out)
         *out = NULL;
@@ -394,9 +411,9 @@ hon_status eval_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
     if (ok)
         a = eval_answer(
             vm, v, h->is_fn ? vm->pg->res->fns[h->id].result : vm->pg->res->queries[h->id].result,
-            whole);
+            want);
     else if (vm->x.err.code != E_MEMORY)
-        a = eval_error_answer(vm, whole);
+        a = eval_error_answer(vm, want);
     st = !a ? HON_ERR_MEMORY : ok ? HON_OK : HON_ERR_RUNTIME;
     state_end(&vm->x);
     if (out)
@@ -409,7 +426,7 @@ hon_status eval_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
 hon_status hon_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
                          hon_answer **out)
 {
-    return eval_ask_query(vm, h, args, n, true, out);
+    return eval_ask_query(vm, h, args, n, HON_WANT_ALL, out);
 }
 
 /* ---- units and members ---- */

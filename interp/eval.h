@@ -7,20 +7,26 @@
 
 #include "session.h"
 
-/* The answer to an evaluation that gave v (of type `type`) on vm->x, traced: its text (cut
- * after SESSION_ANSWER_MAX bytes, saying so), its JSON {"value", "type", "text", "trace"}, the
- * complete trace and the brief one, the rules that fired. Without `whole` the complete trace
- * is "" and the JSON's "trace" null (what hon_diff shows needs neither). Call before
- * state_end. A new answer, or NULL on OOM. */
-hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, bool whole);
+/* The HON_WANT_* that eval_answer's callers pass for hon_diff's answers: the brief trace and
+ * the rules that fired (what it shows), not the complete trace nor the JSON's. */
+#define EVAL_WANT_DIFF (HON_WANT_WHY | HON_WANT_FIRED)
+
+/* The answer to an evaluation that gave v (of type `type`) on vm->x: its text (cut after
+ * SESSION_ANSWER_MAX bytes, saying so), its JSON {"value", "type", "text", "trace"}, and the
+ * renderings of the trace `want` (HON_WANT_* of hon.h) asks for, which need the evaluation
+ * traced (eval_traces); the others are empty: the complete trace is its setting line, the
+ * JSON's "trace" null. Call before state_end. A new answer, or NULL on OOM. */
+hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, unsigned want);
+/* Whether an answer asked with `want` (HON_WANT_*) needs its evaluation traced. */
+bool eval_traces(unsigned want);
 /* The answer to an evaluation on vm->x that stopped with an error (vm->x.err), traced: its
  * text "error E215: MESSAGE", its JSON {"value": null, "error": 215, "text", "trace"}, the
- * traces as far as it went (`whole`: as eval_answer's). Call before state_end. A new answer,
- * or NULL on OOM. */
-hon_answer *eval_error_answer(hon_vm *vm, bool whole);
-/* hon_ask_query, with the complete trace and the JSON's only when `whole` (eval_answer). */
+ * traces as far as it went (those `want` asks for, as eval_answer's). Call before state_end. A
+ * new answer, or NULL on OOM. */
+hon_answer *eval_error_answer(hon_vm *vm, unsigned want);
+/* hon_ask_query, traced, with the renderings `want` asks for (eval_answer). */
 hon_status eval_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
-                          bool whole, hon_answer **out);
+                          unsigned want, hon_answer **out);
 /* Writes x's error as an answer's text, "error E215: MESSAGE", into buf (cap bytes). */
 void eval_error_text(const vm_ctx *x, char *buf, size_t cap);
 /* Writes v, a value of the evaluation running on vm->x, as the language prints it into buf

@@ -146,8 +146,11 @@ static void keep_sources(hon_vm *vm, session_source *extra, size_t nextra,
 /* Builds a program from every loaded source plus `extra` (new sources, registered here). An
  * extra that is a file already loaded (same_source) replaces it in place (a reload); the others
  * come after, in order. keep: on success swap the program in and take ownership of the
- * extras; else discard it. The extras are freed by this function unless they were kept. */
-static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool keep)
+ * extras; else discard it. The extras are freed by this function unless they were kept.
+ * quiet: when the build fails, its diagnostics are dropped, not reported (a try that the
+ * caller makes again another way: hon_load_dirs). */
+static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, bool keep,
+                             bool quiet)
 {
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
@@ -189,11 +192,16 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
         if (!pg)
             st = HON_ERR_COMPILE;
     }
-    session_emit(vm, &dl);
     if (st == HON_OK && keep && !room_for_sources(vm, n))
         st = HON_ERR_MEMORY;
-    if (st != HON_OK) /* E230 at the file when the memory cap stopped it */
-        st = session_cap_report(vm, st, nextra ? extra[0].path : NULL);
+    if (quiet && st != HON_OK) {
+        diag_list_clear(&dl);
+        mem_cap_clear();
+    } else {
+        session_emit(vm, &dl);
+        if (st != HON_OK) /* E230 at the file when the memory cap stopped it */
+            st = session_cap_report(vm, st, nextra ? extra[0].path : NULL);
+    }
     if (st == HON_OK && keep) {
         prog_free(vm->pg);
         vm->pg = pg;
@@ -215,6 +223,11 @@ static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool
     mem_free(list);
     mem_free(replaces);
     return st;
+}
+
+static hon_status rebuild(hon_vm *vm, session_source *extra, size_t nextra, bool keep)
+{
+    return rebuild_as(vm, extra, nextra, keep, false);
 }
 
 hon_status hon_load_source(hon_vm *vm, const char *name, const char *text, size_t len)
@@ -294,34 +307,84 @@ hon_status load_list_dir(hon_vm *vm, const char *dir, const char *suffix, char *
     return st;
 }
 
+/* Reads every *.hon file of dir, in name order, into new sources appended to *srcs (*n of
+ * them, room for *cap), reporting a file or directory that cannot be read. On failure the
+ * sources read before stay in *srcs. */
+static hon_status read_dir(hon_vm *vm, const char *dir, session_source **srcs, size_t *n,
+                           size_t *cap)
+{
+    char **names;
+    size_t k;
+    hon_status st = load_list_dir(vm, dir, ".hon", &names, &k);
+    for (size_t i = 0; st == HON_OK && i < k; i++) {
+        if (!MEM_GROW(*srcs, *n, *cap))
+            st = HON_ERR_MEMORY;
+        else if ((st = read_source(vm, names[i], &(*srcs)[*n])) == HON_OK)
+            ++*n;
+    }
+    for (size_t i = 0; i < k; i++)
+        mem_free(names[i]);
+    mem_free(names);
+    return st;
+}
+
+static void free_sources(session_source *srcs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        source_free(&srcs[i]);
+    mem_free(srcs);
+}
+
 hon_status hon_load_dir(hon_vm *vm, const char *dir)
 {
     if (!vm || !dir)
         return HON_ERR_NOT_FOUND;
-    char **names;
-    size_t n;
-    hon_status st = load_list_dir(vm, dir, ".hon", &names, &n);
-    session_source *srcs = st == HON_OK ? mem_calloc(n ? n : 1, sizeof *srcs) : NULL;
-    if (st == HON_OK && !srcs)
-        st = HON_ERR_MEMORY;
-    size_t nread = 0;
-    for (; st == HON_OK && nread < n; nread++) {
-        st = read_source(vm, names[nread], &srcs[nread]);
-        if (st != HON_OK)
-            break;
-    }
-    for (size_t i = 0; i < n; i++)
-        mem_free(names[i]);
-    mem_free(names);
+    session_source *srcs = NULL;
+    size_t n = 0, cap = 0;
+    hon_status st = read_dir(vm, dir, &srcs, &n, &cap);
     if (st != HON_OK) {
-        for (size_t i = 0; srcs && i < nread; i++)
-            source_free(&srcs[i]);
-        mem_free(srcs);
+        free_sources(srcs, n);
         return st;
     }
     st = rebuild(vm, srcs, n, true);
     mem_free(srcs);
     return st;
+}
+
+hon_status hon_load_dirs(hon_vm *vm, const char *const *dirs, size_t n, size_t *loaded)
+{
+    if (loaded)
+        *loaded = 0;
+    if (!vm || (n && !dirs))
+        return HON_ERR_NOT_FOUND;
+    session_source *srcs = NULL;
+    size_t nsrcs = 0, cap = 0, whole = 0; /* whole: the directories read to their end */
+    hon_status read = HON_OK;
+    for (; whole < n; whole++) {
+        size_t before = nsrcs;
+        read = dirs[whole] ? read_dir(vm, dirs[whole], &srcs, &nsrcs, &cap) : HON_ERR_NOT_FOUND;
+        if (read != HON_OK) { /* this one is not loaded: its sources read so far go */
+            for (size_t i = before; i < nsrcs; i++)
+                source_free(&srcs[i]);
+            nsrcs = before;
+            break;
+        }
+    }
+    hon_status st = whole ? rebuild_as(vm, srcs, nsrcs, true, true) : HON_OK;
+    mem_free(srcs); /* the sources themselves were kept or freed by the build */
+    if (st == HON_OK) {
+        if (loaded)
+            *loaded = whole;
+        return read;
+    }
+    /* One of them does not build: each is loaded in turn, reported as hon_load_dir reports. */
+    for (size_t i = 0; i < whole; i++) {
+        if ((st = hon_load_dir(vm, dirs[i])) != HON_OK)
+            return st;
+        if (loaded)
+            ++*loaded;
+    }
+    return read;
 }
 
 hon_vm *hon_vm_copy(const hon_vm *vm)

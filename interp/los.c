@@ -228,6 +228,11 @@ hon_status hon_place_of(hon_vm *vm, const char *word, hon_value *out)
 
 hon_status hon_los(hon_vm *vm, hon_value from, hon_value to, hon_answer **out)
 {
+    return hon_los_as(vm, from, to, HON_WANT_ALL, out);
+}
+
+hon_status hon_los_as(hon_vm *vm, hon_value from, hon_value to, unsigned want, hon_answer **out)
+{
     if (out)
         *out = NULL;
     if (!vm)
@@ -238,14 +243,14 @@ hon_status hon_los(hon_vm *vm, hon_value from, hon_value to, hon_answer **out)
     asking k;
     if (!end_of(vm, from, &a) || !end_of(vm, to, &b) || !decide(vm, &a, &b, &k))
         return HON_ERR_NOT_FOUND;
-    hon_status st = session_begin(vm, NULL, true);
+    hon_status st = session_begin(vm, NULL, eval_traces(want));
     if (st != HON_OK)
         return st;
     val v;
     if (!vm_call(&vm->x, false, k.id, k.args, k.nargs, &v)) {
         st = session_error(vm, false);
     } else if (out) {
-        *out = eval_answer(vm, v, k.q->result, true);
+        *out = eval_answer(vm, v, k.q->result, want);
         if (*out && k.note[0] && !((*out)->note = mem_strdup(k.note))) {
             hon_answer_free(*out);
             *out = NULL;

@@ -18,11 +18,6 @@
  * counts as impure: recursion is never tabled, and no mark is settled on a guess. */
 #define D_VISITING UINT32_MAX
 #define D_IMPURE   (UINT32_MAX - 1)
-/* memo.tabled: not decided (0), not tabled, tabled. */
-enum {
-    TB_NO = 1,
-    TB_YES
-};
 
 static void drop_tables(memo *m)
 {
@@ -231,14 +226,14 @@ static bool query_tabled(walk *w, uint32_t q)
         w->m->answers[q] = mem_calloc((size_t)tuples, sizeof(memo_answer));
         ok = w->m->answers[q] != NULL;
     }
-    w->m->tabled[q] = ok ? TB_YES : TB_NO;
+    w->m->tabled[q] = ok ? MEMO_TABLED : MEMO_NOT_TABLED;
     return ok;
 }
 
 memo_answer *memo_slot(memo *m, const prog *pg, const int32_t *fn_of, size_t nfn_of, uint32_t q,
                        const val *args)
 {
-    if (!m->serial || m->serial != pg->serial || q >= m->nq || m->tabled[q] == TB_NO)
+    if (!m->serial || m->serial != pg->serial || q >= m->nq || m->tabled[q] == MEMO_NOT_TABLED)
         return NULL;
     if (!m->tabled[q]) {
         walk w = { m, pg, fn_of, nfn_of };

@@ -24,13 +24,20 @@ typedef struct memo_answer {
     uint64_t steps;
 } memo_answer;
 
+/* memo.tabled, per query: not decided yet, not tabled, tabled. */
+enum {
+    MEMO_UNDECIDED = 0,
+    MEMO_NOT_TABLED,
+    MEMO_TABLED
+};
+
 /* The tables of one vm_ctx. A zeroed memo is empty and valid. */
 typedef struct memo {
     uint64_t serial;   /* prog.serial of the program the tables are for (0: none) */
     int32_t edition;   /* the edition they are for */
     int32_t *readings; /* owned: the reading of each variant they are for */
     size_t nreadings;
-    uint8_t *tabled;   /* per query: 0 not decided yet, else a TB_* of memo.c */
+    uint8_t *tabled;   /* per query: a MEMO_* above */
     uint32_t *qdepth;  /* per query: 0 not looked at, else its mark (memo.c, D_*) or depth */
     uint32_t *fndepth; /* per fn (the edition's version): likewise */
     size_t nq, nfn;
@@ -51,6 +58,15 @@ bool memo_key(memo *m, const prog *pg, int32_t ed, const int32_t *readings);
  * answers without error. fn_of, nfn_of: the edition's fn versions (vm_ctx.fn_of). Borrowed from m. */
 memo_answer *memo_slot(memo *m, const prog *pg, const int32_t *fn_of, size_t nfn_of, uint32_t q,
                        const val *args);
+
+/* Whether query q may have a table under m: false when it is known not to be tabled (or m
+ * holds no tables). The query driver tests it inline before calling memo_slot, so that a call
+ * of a query that is not tabled costs one load and a compare (the simplified benchmark's
+ * rules, none of them tabled, paid a function call per query call). */
+static inline bool memo_may_table(const memo *m, uint32_t q)
+{
+    return q < m->nq && m->tabled[q] != MEMO_NOT_TABLED;
+}
 
 /* The depth of the deepest chain of nested calls, q's own included, that asking tabled query q
  * can make (q's slot came from memo_slot under the same key). */

@@ -810,7 +810,7 @@ hon_answer *qs_ask_traced(qs_set *s, size_t i, const qs_q *q)
     if (!q->text) {
         const qs_stat *st = &s->stats[q->stat];
         if (st->h[i]) /* the brief trace only: a difference shows no more */
-            eval_ask_query(vm, st->h[i], q->args, q->nargs, false, &a);
+            eval_ask_query(vm, st->h[i], q->args, q->nargs, EVAL_WANT_DIFF, &a);
         return a;
     }
     if (!q->text->ch[i])
@@ -820,9 +820,9 @@ hon_answer *qs_ask_traced(qs_set *s, size_t i, const qs_q *q)
     bool ok = text_run(s, i, q->text, true, &v, &st);
     if (st != HON_OK)
         return NULL;
-    a = ok                           ? eval_answer(vm, v, q->text->type[i], false)
+    a = ok                           ? eval_answer(vm, v, q->text->type[i], EVAL_WANT_DIFF)
         : vm->x.err.code == E_MEMORY ? NULL
-                                     : eval_error_answer(vm, false);
+                                     : eval_error_answer(vm, EVAL_WANT_DIFF);
     state_end(&vm->x);
     return a;
 }

@@ -1119,7 +1119,7 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
      * the steps or the depth left would not have sufficed: those run the rules. */
     memo_answer *slot = NULL;
     const uint64_t steps0 = x->steps_left;
-    if (!x->tracing && !decider) {
+    if (!x->tracing && !decider && memo_may_table(&x->memo, q)) {
         slot = memo_slot(&x->memo, x->pg, x->fn_of, x->nfn_of, q, x->stack + argi);
         if (slot && slot->v.type != T_NONE && slot->steps < steps0 &&
             x->depth + memo_depth(&x->memo, q) <= x->max_depth) {

@@ -321,6 +321,17 @@ static int load_dir(cli_session *s, const char *dir, bool required)
     return rc;
 }
 
+/* Loads the bundled rules and, when it is a directory, expansions/ beside them, in one build
+ * (hon_load_dirs): as load_dir on each in turn, the second not required. Returns 0 or 1. */
+static int load_bundled(cli_session *s, const char *rules, const char *exps)
+{
+    const char *dirs[] = { rules, exps };
+    size_t before = s->diags, loaded = 0;
+    hon_status st = hon_load_dirs(s->vm, dirs, is_dir(exps) ? 2 : 1, &loaded);
+    s->bundled_rules = loaded > 0;
+    return st == HON_OK ? 0 : failed(s, before, st, "cannot load rules directory", dirs[loaded]);
+}
+
 void cli_opts_free(cli_opts *o)
 {
     if (!o)
@@ -364,10 +375,7 @@ static int load_rule_dirs(cli_session *s, const cli_opts *o)
             warn("no bundled rules found in %s (set HON_DATADIR to the installed share/hon)",
                  rules);
         } else {
-            rc = load_dir(s, rules, false);
-            s->bundled_rules = rc == 0;
-            if (rc == 0)
-                rc = load_dir(s, exps, false);
+            rc = load_bundled(s, rules, exps);
         }
         free(rules);
         free(exps);
@@ -505,6 +513,17 @@ static const char *trace_of(const hon_answer *a, cli_mode mode)
                                   : NULL;
 }
 
+/* The forms of the trace (HON_WANT_*) that printing an answer for mode needs: the JSON's
+ * (with --json), else trace_of's; none for a plain answer, which then is not traced. */
+static unsigned want_of(const cli_session *s, cli_mode mode)
+{
+    return s->json                ? HON_WANT_JSON
+           : mode == CLI_WHY      ? HON_WANT_WHY
+           : mode == CLI_WHY_FULL ? HON_WANT_TRACE
+           : mode == CLI_WHY_NOT  ? HON_WANT_WHY_NOT
+                                  : 0;
+}
+
 /* Prints answer a as mode asks: its JSON, or its text (then the trace of trace_of, which
  * starts with the setting). */
 static void put_answer_as(cli_session *s, const hon_answer *a, cli_mode mode)
@@ -525,8 +544,8 @@ int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mod
 {
     hon_answer *a = NULL;
     size_t before = s->diags;
-    hon_status st =
-        mode == CLI_ODDS ? hon_odds(s->vm, expr, where, &a) : hon_eval(s->vm, expr, where, &a);
+    hon_status st = mode == CLI_ODDS ? hon_odds(s->vm, expr, where, &a)
+                                     : hon_eval_as(s->vm, expr, where, want_of(s, mode), &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
         return failed(s, before, st, "cannot evaluate", expr);
@@ -917,7 +936,7 @@ int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode)
     if (st == HON_OK)
         st = hon_place_of(s->vm, y, &b);
     if (st == HON_OK)
-        st = hon_los(s->vm, a, b, &ans);
+        st = hon_los_as(s->vm, a, b, want_of(s, mode), &ans);
     if (st != HON_OK || !ans) {
         hon_answer_free(ans);
         return failed(s, before, st, "cannot ask the line of sight from", x);

@@ -2,6 +2,7 @@
  * loading, reloads, files and directories, edition and variant choices across reloads,
  * `hon test` output, show / disassemble / list, and that every JSON answer parses.
  */
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "interp_test.h"
@@ -212,6 +213,67 @@ START_TEST(files_and_dirs)
     unlink(c);
     unlink(d);
     rmdir(dir);
+}
+END_TEST
+
+/* Writes text into DIR/name, naming it in path (256 bytes), and returns path. */
+static const char *put_file(char *path, const char *dir, const char *name, const char *text)
+{
+    snprintf(path, 256, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* hon_load_dirs loads as hon_load_dir on each directory in turn: the second may use the
+ * first's names; when one does not build, those before it stay loaded, it is reported once
+ * (one E100) and the rest are not loaded. */
+START_TEST(load_dirs_as_in_turn)
+{
+    char base[] = "/tmp/hon_dirs_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(base));
+    char one[256], two[256], bad[256], f1[256], f2[256], f3[256];
+    snprintf(one, sizeof one, "%s/one", base);
+    snprintf(two, sizeof two, "%s/two", base);
+    snprintf(bad, sizeof bad, "%s/bad", base);
+    ck_assert_int_eq(mkdir(one, 0700), 0);
+    ck_assert_int_eq(mkdir(two, 0700), 0);
+    ck_assert_int_eq(mkdir(bad, 0700), 0);
+    put_file(f1, one, "a.hon", "fn one() -> int = 1;\n");
+    put_file(f2, two, "b.hon", "fn two() -> int = one() + 1;\n");
+    put_file(f3, bad, "c.hon", "fn three() -> int = nothing() + 1;\n");
+    tvm *t = tvm_new(NULL);
+    const char *good[] = { one, two };
+    size_t loaded = 9;
+    ck_assert_int_eq(hon_load_dirs(t->vm, good, 2, &loaded), HON_OK);
+    ck_assert_uint_eq(loaded, 2);
+    ck_ev(t, "two()", "2");
+    tvm_free(t);
+    t = tvm_new(NULL);
+    const char *broken[] = { one, bad, two };
+    ck_assert_int_eq(hon_load_dirs(t->vm, broken, 3, &loaded), HON_ERR_COMPILE);
+    ck_assert_uint_eq(loaded, 1);
+    ck_assert_uint_eq(t->ndiags, 1);
+    ck_assert_int_eq(t->d[0].code, 100);
+    ck_ev(t, "one()", "1");
+    ck_ev(t, "two()", "E100");
+    tvm_free(t);
+    t = tvm_new(NULL);
+    const char *missing[] = { one, "/nonexistent" };
+    ck_assert_int_eq(hon_load_dirs(t->vm, missing, 2, &loaded), HON_ERR_IO);
+    ck_assert_uint_eq(loaded, 1);
+    ck_ev(t, "one()", "1");
+    ck_assert_int_eq(hon_load_dirs(NULL, good, 2, &loaded), HON_ERR_NOT_FOUND);
+    tvm_free(t);
+    unlink(f1);
+    unlink(f2);
+    unlink(f3);
+    rmdir(one);
+    rmdir(two);
+    rmdir(bad);
+    rmdir(base);
 }
 END_TEST
 
@@ -430,6 +492,44 @@ START_TEST(json_is_valid)
 }
 END_TEST
 
+/* hon_eval_as renders only the forms of the trace asked for: the text and the JSON's value
+ * are hon_eval's whatever is asked, each form asked is hon_eval's own, the others empty (the
+ * complete trace its setting line alone, which under the default setting is nothing). */
+START_TEST(eval_as_renders_what_is_asked)
+{
+    tvm *t = tvm_new("query q(x: int) -> int combine first default 0;\n"
+                     "rule q.pos cite \"P.1\" when x > 0 answer x + 1;\n"
+                     "rule q.neg cite \"P.2\" when x < 0 answer 0 - x;\n"
+                     "source \"P.1\";\nsource \"P.2\";\n");
+    hon_answer *all = NULL, *none = NULL, *why = NULL, *js = NULL;
+    ck_assert_int_eq(hon_eval(t->vm, "q(4)", "<test>", &all), HON_OK);
+    ck_assert_int_eq(hon_eval_as(t->vm, "q(4)", "<test>", 0, &none), HON_OK);
+    ck_assert_int_eq(hon_eval_as(t->vm, "q(4)", "<test>", HON_WANT_WHY | HON_WANT_WHY_NOT, &why),
+                     HON_OK);
+    ck_assert_int_eq(hon_eval_as(t->vm, "q(4)", "<test>", HON_WANT_JSON, &js), HON_OK);
+    ck_assert_str_eq(hon_answer_text(all), "5");
+    ck_assert_str_eq(hon_answer_text(none), "5");
+    ck_assert_str_eq(hon_answer_text(why), "5");
+    ck_assert_str_eq(hon_answer_json(js), hon_answer_json(all));
+    ck_assert_ptr_nonnull(strstr(hon_answer_json(none), "\"value\": 5"));
+    ck_assert_ptr_nonnull(strstr(hon_answer_json(none), "\"trace\": null"));
+    ck_assert_ptr_nonnull(strstr(hon_answer_why(all), "q.pos"));
+    ck_assert_str_eq(hon_answer_why(why), hon_answer_why(all));
+    ck_assert_str_eq(hon_answer_why_not(why), hon_answer_why_not(all));
+    ck_assert_str_eq(hon_answer_trace(why), "");
+    ck_assert_str_eq(hon_answer_trace(none), "");
+    ck_assert_str_eq(hon_answer_why(none), "");
+    ck_assert_str_eq(hon_answer_why_not(none), "");
+    ck_assert_str_eq(hon_answer_fired(none), "");
+    ck_assert_str_ne(hon_answer_fired(all), "");
+    hon_answer_free(all);
+    hon_answer_free(none);
+    hon_answer_free(why);
+    hon_answer_free(js);
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(null_safety)
 {
     ck_assert_int_eq(hon_load_source(NULL, "x", "", 0), HON_ERR_NOT_FOUND);
@@ -452,6 +552,8 @@ int main(void)
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("api");
     tcase_add_test(tc, load_error_keeps_program);
+    tcase_add_test(tc, eval_as_renders_what_is_asked);
+    tcase_add_test(tc, load_dirs_as_in_turn);
     tcase_add_test(tc, reload_keeps_choices);
     tcase_add_test(tc, reload_same_path);
     tcase_add_test(tc, files_and_dirs);
