@@ -964,6 +964,105 @@ def completion_on_a_terminal():
             t.close()
 
 
+# exponential on purpose: fib(n) makes about 1.6^n calls
+FIB = b"fn fib(n: int) -> int = if n < 2 then n else fib(n - 1) + fib(n - 2);"
+
+
+@case
+def interrupt_on_a_terminal():
+    # repl.md §2: ^C stops the line running, E231 "interrupted" (errors.md), and the session
+    # goes on as it was. Driven through a pseudo-terminal. fib declared at the prompt is
+    # exponential: fib(40) makes about 3.3e8 calls, and each path of `roll 38 d6`
+    # (C(43, 5) = 962,598 multisets) asks fib 38 times, so under `limit steps 1e11` neither
+    # could end in the seconds the test waits: an answer in time can only be the interrupt.
+    with tempfile.TemporaryDirectory() as home:
+        t = Terminal.start(["--no-rules"], home)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
+            t.send(FIB + b"\r")
+            check(t.read_until(b"hon> ", 10), "fib is declared", t)
+            t.send(b"limit steps 100000000000\r")
+            check(t.read_until(b"hon> ", 10), "the budget is raised", t)
+            for line in (b"fib(40)", b"odds sum(x in roll 38 d6: fib(x % 12))"):
+                t.send(line + b"\r")
+                time.sleep(1.0)
+                t.send(b"\x03")  # ^C
+                start = time.monotonic()
+                got = t.read_until(b"hon> ", 10)
+                took = time.monotonic() - start
+                check(got and "error[E231]: interrupted" in t.stdout,
+                      f"^C stops {line!r} with E231", t)
+                check(took < 2.0, f"{line!r} stops within 2 s of ^C (took {took:.1f} s)", t)
+            # the session is unchanged: the declaration and the raised budget are still there
+            t.send(b"fib(10)\r")
+            check(t.read_until(b"55", 10), "fib(10) = 55 after the interrupts", t)
+            t.send(b"limit steps\r")
+            check(t.read_until(b"limit steps 100000000000", 10), "the budget is as set", t)
+        finally:
+            t.close()
+
+
+@case
+def progress_on_a_terminal():
+    # repl.md §2: on a terminal a line running over half a second shows a progress line on
+    # stderr ("working: T s, N steps (^C stops)"), rewritten in place and erased ("\r" and
+    # erase-to-end-of-line) before anything else is written; not under `json on`, not when
+    # the input is not a terminal. fib(40) (about 3.3e8 calls, each some steps) runs far
+    # longer than the half second under `budget 1e11`, and ^C ends it (E231).
+    with tempfile.TemporaryDirectory() as home:
+        t = Terminal.start(["--no-rules"], home)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
+            for line in (FIB, b"budget 100000000000"):
+                t.send(line + b"\r")
+                check(t.read_until(b"hon> ", 10), f"{line!r} is taken", t)
+            t.send(b"fib(40)\r")
+            check(t.read_until(b"steps (^C stops)", 20), "a progress line shows", t)
+            t.send(b"\x03")
+            check(t.read_until(b"hon> ", 10), "^C ends the line", t)
+            seen = t.seen.decode(errors="replace")
+            check("\r\x1b[K<repl-1>" in seen and "error[E231]" in seen,
+                  "the progress line is erased before the E231 message", t)
+            t.send(b"json on\r")
+            check(t.read_until(b"hon> ", 10), "json on", t)
+            t.send(b"fib(40)\r")
+            time.sleep(1.5)
+            t.send(b"\x03")
+            check(t.read_until(b"hon> ", 10) and b"working:" not in t.seen
+                  and b"E231" in t.seen, "no progress line under json on", t)
+        finally:
+            t.close()
+    # not a terminal: fib(30) (some 2.7e6 calls) takes a while, and nothing but its answer,
+    # 832040, is written
+    p = run(["--no-rules"], stdin=FIB.decode() + "\nbudget 100000000000\nfib(30)\n")
+    check(p.returncode == 0 and lines(p.stdout)[-1] == "832040" and p.stderr == "",
+          "no progress line when the input is not a terminal", p)
+
+
+@case
+def budget_option_and_setting():
+    # repl.md §1-§2: `--budget N` is `--max-steps N`, `budget N` is `limit steps N`, and E207
+    # says how to raise the budget. fib(20) makes 21,891 calls: more than 1,000 steps. Setting
+    # a cap prints it as `limit` does (`limit steps N`), and `budget` alone prints it.
+    p = run(["--no-rules", "--budget", "1000"],
+            stdin=FIB.decode() + "\nlimit steps\nfib(20)\nbudget 100000000\nbudget\nfib(20)\n")
+    check(lines(p.stdout) == ["limit steps 1000", "limit steps 100000000",
+                              "limit steps 100000000", "6765"],
+          "--budget sets the steps; budget N raises them; fib(20) = 6765 then", p)
+    check("error[E207]: step budget exhausted (1000 steps)" in p.stderr
+          and "raise it with --budget N, or `budget N` at the prompt" in p.stderr,
+          "E207 says how to raise the budget", p)
+    p = run(["--no-rules", "--budget", "x", "eval", "1"])
+    check(p.returncode == 2 and "--budget" in p.stderr, "--budget x is a usage error", p)
+    p = run(["--no-rules"], stdin="budget 1 2\nbudget x\n")
+    check(p.returncode == 1 and "usage: budget [N]" in p.stderr
+          and "not 'x'" in p.stderr, "bad budget lines are errors", p)
+
+
 @case
 def nul_byte_line():
     # A line holding a NUL byte is reported (the text would end there) and skipped; the
