@@ -11,6 +11,7 @@ Only `bundled_rules_load` (to see that they load), `play_train_station` (the REA
 `play_landing_craft_undo`, `diff_bundled`, `diff_search_geometry` and `why_not_bundled` use the
 bundled rules.
 """
+import contextlib
 import json
 import os
 import re
@@ -901,6 +902,22 @@ class Terminal:
         os.waitpid(self.pid, 0)
         os.close(self.fd)
 
+    @staticmethod
+    @contextlib.contextmanager
+    def session(args):
+        """A Terminal in a fresh HOME, its prompt shown, closed at the end; None (nothing to
+        do) when the machine has no pseudo-terminals."""
+        with tempfile.TemporaryDirectory() as home:
+            t = Terminal.start(args, home)
+            if t is None:
+                yield None
+                return
+            try:
+                check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
+                yield t
+            finally:
+                t.close()
+
 
 @case
 def history_written_each_line():
@@ -975,33 +992,28 @@ def interrupt_on_a_terminal():
     # exponential: fib(40) makes about 3.3e8 calls, and each path of `roll 38 d6`
     # (C(43, 5) = 962,598 multisets) asks fib 38 times, so under `limit steps 1e11` neither
     # could end in the seconds the test waits: an answer in time can only be the interrupt.
-    with tempfile.TemporaryDirectory() as home:
-        t = Terminal.start(["--no-rules"], home)
+    with Terminal.session(["--no-rules"]) as t:
         if t is None:
             return
-        try:
-            check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
-            t.send(FIB + b"\r")
-            check(t.read_until(b"hon> ", 10), "fib is declared", t)
-            t.send(b"limit steps 100000000000\r")
-            check(t.read_until(b"hon> ", 10), "the budget is raised", t)
-            for line in (b"fib(40)", b"odds sum(x in roll 38 d6: fib(x % 12))"):
-                t.send(line + b"\r")
-                time.sleep(1.0)
-                t.send(b"\x03")  # ^C
-                start = time.monotonic()
-                got = t.read_until(b"hon> ", 10)
-                took = time.monotonic() - start
-                check(got and "error[E231]: interrupted" in t.stdout,
-                      f"^C stops {line!r} with E231", t)
-                check(took < 2.0, f"{line!r} stops within 2 s of ^C (took {took:.1f} s)", t)
-            # the session is unchanged: the declaration and the raised budget are still there
-            t.send(b"fib(10)\r")
-            check(t.read_until(b"55", 10), "fib(10) = 55 after the interrupts", t)
-            t.send(b"limit steps\r")
-            check(t.read_until(b"limit steps 100000000000", 10), "the budget is as set", t)
-        finally:
-            t.close()
+        t.send(FIB + b"\r")
+        check(t.read_until(b"hon> ", 10), "fib is declared", t)
+        t.send(b"limit steps 100000000000\r")
+        check(t.read_until(b"hon> ", 10), "the budget is raised", t)
+        for line in (b"fib(40)", b"odds sum(x in roll 38 d6: fib(x % 12))"):
+            t.send(line + b"\r")
+            time.sleep(1.0)
+            t.send(b"\x03")  # ^C
+            start = time.monotonic()
+            got = t.read_until(b"hon> ", 10)
+            took = time.monotonic() - start
+            check(got and "error[E231]: interrupted" in t.stdout,
+                  f"^C stops {line!r} with E231", t)
+            check(took < 2.0, f"{line!r} stops within 2 s of ^C (took {took:.1f} s)", t)
+        # the session is unchanged: the declaration and the raised budget are still there
+        t.send(b"fib(10)\r")
+        check(t.read_until(b"55", 10), "fib(10) = 55 after the interrupts", t)
+        t.send(b"limit steps\r")
+        check(t.read_until(b"limit steps 100000000000", 10), "the budget is as set", t)
 
 
 @case
@@ -1011,31 +1023,26 @@ def progress_on_a_terminal():
     # erase-to-end-of-line) before anything else is written; not under `json on`, not when
     # the input is not a terminal. fib(40) (about 3.3e8 calls, each some steps) runs far
     # longer than the half second under `budget 1e11`, and ^C ends it (E231).
-    with tempfile.TemporaryDirectory() as home:
-        t = Terminal.start(["--no-rules"], home)
+    with Terminal.session(["--no-rules"]) as t:
         if t is None:
             return
-        try:
-            check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
-            for line in (FIB, b"budget 100000000000"):
-                t.send(line + b"\r")
-                check(t.read_until(b"hon> ", 10), f"{line!r} is taken", t)
-            t.send(b"fib(40)\r")
-            check(t.read_until(b"steps (^C stops)", 20), "a progress line shows", t)
-            t.send(b"\x03")
-            check(t.read_until(b"hon> ", 10), "^C ends the line", t)
-            seen = t.seen.decode(errors="replace")
-            check("\r\x1b[K<repl-1>" in seen and "error[E231]" in seen,
-                  "the progress line is erased before the E231 message", t)
-            t.send(b"json on\r")
-            check(t.read_until(b"hon> ", 10), "json on", t)
-            t.send(b"fib(40)\r")
-            time.sleep(1.5)
-            t.send(b"\x03")
-            check(t.read_until(b"hon> ", 10) and b"working:" not in t.seen
-                  and b"E231" in t.seen, "no progress line under json on", t)
-        finally:
-            t.close()
+        for line in (FIB, b"budget 100000000000"):
+            t.send(line + b"\r")
+            check(t.read_until(b"hon> ", 10), f"{line!r} is taken", t)
+        t.send(b"fib(40)\r")
+        check(t.read_until(b"steps (^C stops)", 20), "a progress line shows", t)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10), "^C ends the line", t)
+        seen = t.seen.decode(errors="replace")
+        check("\r\x1b[K<repl-1>" in seen and "error[E231]" in seen,
+              "the progress line is erased before the E231 message", t)
+        t.send(b"json on\r")
+        check(t.read_until(b"hon> ", 10), "json on", t)
+        t.send(b"fib(40)\r")
+        time.sleep(1.5)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10) and b"working:" not in t.seen
+              and b"E231" in t.seen, "no progress line under json on", t)
     # not a terminal: fib(30) (some 2.7e6 calls) takes a while, and nothing but its answer,
     # 832040, is written
     p = run(["--no-rules"], stdin=FIB.decode() + "\nbudget 100000000000\nfib(30)\n")
