@@ -1070,6 +1070,84 @@ def budget_option_and_setting():
           and "not 'x'" in p.stderr, "bad budget lines are errors", p)
 
 
+def png_pixels(data):
+    """(width, height, rows of (r, g, b)) of an 8-bit, non-interlaced RGB or RGBA PNG."""
+    import struct
+    import zlib
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, colour = struct.unpack(">IIBB", body[:10])
+            if depth != 8 or colour not in (2, 6) or body[12] != 0:
+                raise ValueError(f"PNG depth {depth}, colour type {colour}: not read here")
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p_ = a + b - c
+                pa, pb, pc = abs(p_ - a), abs(p_ - b), abs(p_ - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+@case
+def svg_in_a_browser():
+    # board.md §5: the SVG as a browser shows it (headless Chromium; skipped, exit 77, when
+    # it is not installed). The ridge fixture (a title, so 5 x 3 squares of 48 pixels from
+    # (32, 48); C1 woods, a on A1) gives a 360 x 252 picture whose legend starts 6 pixels
+    # under the board's 12-pixel margin, y = 48 + 3 * 48 + 12 + 6 = 210: the rows are
+    # `terrain:` (open at x = 96, woods at 96 + 22 + 7 * 4 + 12 = 158; swatches 16 x 14 from
+    # y = 211) and `units:`. What must show, away from edges
+    # and text: the open swatch in the first terrain colour #e8e2c8, the woods swatch and the
+    # woods square C1 (from (128, 48)) in the second, #9cc48a, and a's counter (inset 6
+    # pixels in A1: from (38, 54)) in the pale blue #d8e4f4.
+    import shutil
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not browser:
+        print("skip: no chromium")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as d:
+        svg, png = os.path.join(d, "ridge.svg"), os.path.join(d, "ridge.png")
+        p = run(["--no-rules", "--load", fx("variants.hon"), "--board", fx("boards/ridge.scn"),
+                 "svg", svg])
+        check(p.returncode == 0, "the picture is written", p)
+        text = open(svg).read()
+        check('width="360" height="252"' in text, "the picture is 360 x 252", p)
+        shot = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                               "--disable-quic", "--no-first-run",
+                               "--disable-background-networking",
+                               "--disable-component-update", "--disable-sync",
+                               "--user-data-dir=" + os.path.join(d, "profile"),
+                               "--screenshot=" + png, "--window-size=360,252", svg],
+                              capture_output=True, text=True, timeout=90)
+        check(os.path.exists(png), "Chromium took the screenshot", shot)
+        w, h, rows = png_pixels(open(png, "rb").read())
+        check((w, h) == (360, 252), f"the screenshot is 360 x 252 (got {w} x {h})", shot)
+        want = {(99, 213): (0xe8, 0xe2, 0xc8), (161, 213): (0x9c, 0xc4, 0x8a),
+                (132, 52): (0x9c, 0xc4, 0x8a), (42, 58): (0xd8, 0xe4, 0xf4)}
+        for (x, y), rgb in want.items():
+            got = rows[y][x]
+            p.stdout = f"pixel ({x}, {y}) is {got}, wanted {rgb}"
+            check(all(abs(a - b) <= 4 for a, b in zip(got, rgb)), p.stdout, p)
+
+
 @case
 def nul_byte_line():
     # A line holding a NUL byte is reported (the text would end there) and skipped; the
