@@ -1136,7 +1136,7 @@ def svg_in_a_browser():
                                "--disable-component-update", "--disable-sync",
                                "--user-data-dir=" + os.path.join(d, "profile"),
                                "--screenshot=" + png, "--window-size=360,252", svg],
-                              capture_output=True, text=True, timeout=90)
+                              capture_output=True, text=True, timeout=240)
         check(os.path.exists(png), "Chromium took the screenshot", shot)
         w, h, rows = png_pixels(open(png, "rb").read())
         check((w, h) == (360, 252), f"the screenshot is 360 x 252 (got {w} x {h})", shot)
