@@ -105,6 +105,7 @@ DIAG_CODE(INDEX,              227, "nth(L, i) with i outside 1..len(L)")
 DIAG_CODE(REFUSED,            228, "a require's query forbade: the procedure was refused")
 DIAG_CODE(LIST_SIZE,          229, "a list built at run time over the list size cap")
 DIAG_CODE(MEMORY_CAP,         230, "the session's memory cap was reached")
+DIAG_CODE(INTERRUPTED,        231, "interrupted (Ctrl-C, hon_interrupt)")
 DIAG_CODE(INTERNAL,           299, "internal VM error")
 
 /* E3xx: scenario files (runtime/scenario*.c, interp/scene.c) */

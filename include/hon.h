@@ -798,6 +798,20 @@ hon_status hon_write_file(const char *path, hon_status (*write)(FILE *f, void *u
 hon_status hon_board_svg_file(hon_vm *vm, const char *path, const char *line_from,
                               const char *line_to, int *err);
 
+/* ---- interrupting ---- */
+
+/* Stops the evaluation running (in any session of the process: the flag is process-wide, as a
+ * signal handler cannot know the session) at its next look, within a fraction of a second: it
+ * fails with E231 "interrupted" and leaves its session as it was (a procedure is undone). The
+ * flag stays set, stopping every later evaluation too, until hon_interrupt_clear. Safe to call
+ * from a signal handler or another thread. */
+void hon_interrupt(void);
+/* Clears the flag hon_interrupt set: call it before the work it should be able to stop. */
+void hon_interrupt_clear(void);
+/* The VM steps run by every evaluation of the process so far, counted at the VM's looks at the
+ * interrupt flag and at each evaluation's end; for a progress line. Any thread may call it. */
+uint64_t hon_steps_run(void);
+
 /* ---- the build ---- */
 
 /* The version of hon ("0.1.0"). Static. */

@@ -326,12 +326,15 @@ static hon_status ask_board(diff_run *r)
         qs_ans x, y;
         if (!qs_ask(&r->s, 0, &q, &x, false) || !qs_ask(&r->s, 1, &q, &y, false))
             return HON_ERR_MEMORY;
+        hon_status st = qs_interrupted(&r->s); /* the answers may be E231s */
+        if (st != HON_OK)
+            return st;
         size_t k = q.stat < r->s.nstats ? q.stat : r->s.nstats;
         r->asked[k]++;
         r->total++;
         if (qs_same(&x, &y))
             continue;
-        hon_status st = record(r, &q);
+        st = record(r, &q);
         if (st != HON_OK)
             return st;
         if (r->o && r->o->nrules &&

@@ -186,7 +186,7 @@ static bool odds_path(void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
     state_begin(&vm->x, &s, dice, false);
     size_t mark = g->len;
     bool ok = proc_run(&vm->x, &vm->game, o->ch);
-    *used = vm->x.budget - vm->x.steps_left;
+    *used = vm->x.budget - state_steps(&vm->x);
     if (ok) {
         const val_env env = { vm->pg->res, vm->sc };
         outcome_text(&env, g, mark, outcome);

@@ -254,6 +254,8 @@ static bool enumerate(vm_ctx *x, const chunk *ch, uint64_t budget, path_fn path,
     for (*paths = 1;; ++*paths) {
         if (*paths > ODDS_MAX_PATHS)
             return limit(x, ch, E_ODDS, msg);
+        if (state_interrupted())
+            return limit(x, ch, E_INTERRUPTED, "interrupted");
         dice_rewind(&dice);
         uint64_t used = 0;
         bool ran = path(x, ud, &dice, per_path < total_left ? per_path : total_left, &used, table);
@@ -262,7 +264,7 @@ static bool enumerate(vm_ctx *x, const chunk *ch, uint64_t budget, path_fn path,
             if (x->err.code == E_BUDGET && total_left == 0)
                 snprintf(x->err.msg, sizeof x->err.msg,
                          "step budget exhausted: enumerating the "
-                         "dice outcomes took more than %llu steps in all",
+                         "dice outcomes took more than %llu steps in all" VM_BUDGET_HINT,
                          (unsigned long long)total);
             return false;
         }
@@ -377,7 +379,7 @@ static bool run_value(vm_ctx *x, void *ud, dice_src *dice, uint64_t budget, uint
     const val_env env = { s.pg->res, s.sc };
     val v;
     bool ok = vm_eval(x, vp->ch, &v);
-    *used = x->budget - x->steps_left;
+    *used = x->budget - state_steps(x);
     if (ok)
         ok = path_recorded(x, vp->ch, dice,
                            !dice->overflow && record(&env, table, v, path_weight(dice)));

@@ -705,6 +705,14 @@ static bool same_thing_twice(const qs_stat *st, const hon_value *args)
     return false;
 }
 
+hon_status qs_interrupted(qs_set *s)
+{
+    if (!state_interrupted())
+        return HON_OK;
+    session_report(s->vm[0], E_INTERRUPTED, NULL, "interrupted");
+    return HON_ERR_RUNTIME;
+}
+
 bool qs_next(qs_set *s, qs_iter *it, qs_q *q)
 {
     const qs_board *bd = &s->boards[s->board];

@@ -132,6 +132,9 @@ size_t qs_board_text(qs_set *s, size_t b, const char *label, const char *text, s
 /* Makes board b the current one: loads it (or drops the board) in every session and makes its
  * plans. HON_OK, or the load's error (reported). */
 hon_status qs_enter(qs_set *s, size_t b);
+/* HON_OK, or when hon_interrupt stopped the work (state_interrupted) E231 reported in session
+ * 0 and HON_ERR_RUNTIME: the loops asking questions (diff, search) look before each one. */
+hon_status qs_interrupted(qs_set *s);
 /* The next question of the current board into *q; false when there is none left. */
 bool qs_next(qs_set *s, qs_iter *it, qs_q *q);
 /* Asks q in session i, untraced; with `text`, a scalar answer is printed too. False when

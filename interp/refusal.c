@@ -86,7 +86,7 @@ static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32
     dice_src dice = x->dice ? *x->dice : (dice_src){ 0 };
     size_t dice_pos = x->dice_pos;
     vm_error err = x->err;
-    uint64_t steps = x->steps_left;
+    uint64_t steps = state_steps(x);
     chunk *const *rules = x->rules;
     x->driver = NULL;
     x->tracing = true;
@@ -104,7 +104,7 @@ static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32
         *x->dice = dice;
     x->dice_pos = dice_pos;
     x->err = err;
-    x->steps_left = steps;
+    state_set_steps(x, steps);
 }
 
 /* Copies text into a fixed buffer, cut to fit. */

@@ -471,6 +471,8 @@ static bool differs(search *r, const qs_q *q, hon_status *st)
         *st = HON_ERR_MEMORY;
         return false;
     }
+    if ((*st = qs_interrupted(&r->s)) != HON_OK) /* the answers may be E231s */
+        return false;
     return !qs_same(&x, &y) && counts(r, q, st);
 }
 

@@ -4,10 +4,74 @@
  */
 #include "state.h"
 
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
+#include "hon.h"
 #include "mem.h"
+
+/* Process-wide, like Python's PyErr_SetInterrupt: a signal handler cannot know which session
+ * runs, so one flag stops whatever evaluation is running. */
+static volatile sig_atomic_t interrupt_flag;
+static _Atomic uint64_t steps_run; /* VM steps run by every evaluation so far */
+
+void hon_interrupt(void)
+{
+    interrupt_flag = 1;
+}
+
+void hon_interrupt_clear(void)
+{
+    interrupt_flag = 0;
+}
+
+uint64_t hon_steps_run(void)
+{
+    return atomic_load_explicit(&steps_run, memory_order_relaxed);
+}
+
+bool state_interrupted(void)
+{
+    return interrupt_flag != 0;
+}
+
+/* Adds the steps run since the last count to steps_run. */
+static void count_steps(vm_ctx *x)
+{
+    uint64_t left = state_steps(x);
+    if (x->steps_counted > left)
+        atomic_fetch_add_explicit(&steps_run, x->steps_counted - left, memory_order_relaxed);
+    x->steps_counted = left;
+}
+
+void state_set_steps(vm_ctx *x, uint64_t n)
+{
+    x->steps_left = n > VM_STEP_BLOCK ? VM_STEP_BLOCK : n;
+    x->steps_reserve = n - x->steps_left;
+}
+
+bool state_refill(vm_ctx *x, uint64_t need)
+{
+    uint64_t left = state_steps(x);
+    count_steps(x);
+    if (interrupt_flag)
+        return state_fail_interrupted(x);
+    if (need >= left)
+        return false;
+    uint64_t take = need - x->steps_left + VM_STEP_BLOCK;
+    if (take > x->steps_reserve)
+        take = x->steps_reserve;
+    x->steps_left += take;
+    x->steps_reserve -= take;
+    return true;
+}
+
+bool state_fail_interrupted(vm_ctx *x)
+{
+    return state_fail(x, E_INTERRUPTED, "interrupted");
+}
 
 void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
 {
@@ -27,7 +91,8 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     memo_key(&x->memo, s->pg, s->edition, s->readings); /* on failure nothing is tabled */
     x->dice = dice;
     x->budget = s->budget ? s->budget : VM_DEFAULT_BUDGET;
-    x->steps_left = x->budget;
+    state_set_steps(x, x->budget);
+    x->steps_counted = x->budget;
     x->max_depth = s->max_depth ? s->max_depth : VM_DEFAULT_DEPTH;
     x->max_list = s->max_list ? s->max_list : VM_DEFAULT_LIST;
     x->depth = 0;
@@ -44,6 +109,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
 
 void state_end(vm_ctx *x)
 {
+    count_steps(x);
     arena_reset(&x->arena);
     x->line_list = NULL; /* it was in the arena */
 }

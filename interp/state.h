@@ -18,6 +18,11 @@
 #define VM_DEFAULT_DEPTH  200u
 #define VM_ARENA_LIMIT    ((size_t)256 << 20) /* bytes of values one evaluation may make */
 #define VM_DEFAULT_LIST   1000000u            /* items of a list built at run time (E229) */
+/* Steps the VM runs between two looks at the interrupt flag (about 0.2 ms): the budget is
+ * handed to the dispatch loop in blocks of this size, so the look costs nothing per step. */
+#define VM_STEP_BLOCK 65536u
+/* How to raise the budget, said by every E207 (hon_config.step_budget in the API). */
+#define VM_BUDGET_HINT " (raise it with --budget N, or `budget N` at the prompt)"
 
 /* Run-time errors are the E2xx codes of diag.h (E_NO_BOARD...; docs/spec/errors.md). */
 
@@ -96,7 +101,10 @@ struct vm_ctx {
     const int32_t *fn_of, *table_of;
     size_t nfn_of, ntable_of;
     dice_src *dice;
-    uint64_t budget, steps_left;
+    /* the steps left are steps_left + steps_reserve (state_steps): the dispatch loop counts
+     * steps_left down to 0, then state_refill moves the next block out of the reserve */
+    uint64_t budget, steps_left, steps_reserve;
+    uint64_t steps_counted; /* state_steps when the steps were last added to hon_steps_run */
     unsigned depth, max_depth;
     size_t max_list; /* items of a list built at run time (E229) */
     val *stack;
@@ -148,5 +156,23 @@ ast_loc state_where(const vm_ctx *x);
 bool state_fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* n bytes of the evaluation's arena; E209 (false) when it is exhausted. */
 void *state_alloc(vm_ctx *x, size_t n);
+
+/* The steps the evaluation has left (of x->budget). */
+static inline uint64_t state_steps(const vm_ctx *x)
+{
+    return x->steps_left + x->steps_reserve;
+}
+/* Sets the steps left to n, the first block of them in steps_left. */
+void state_set_steps(vm_ctx *x, uint64_t n);
+/* At a block boundary (steps_left ran down to 0 or is below `need`): moves enough of the
+ * reserve into steps_left for `need` more steps and a block, counts the steps run, and looks
+ * at the interrupt flag. False with E231 when interrupted, or with nothing recorded when the
+ * steps left do not reach `need` (the caller reports E207). */
+bool state_refill(vm_ctx *x, uint64_t need);
+/* Whether hon_interrupt was called since the last hon_interrupt_clear (any thread, or a
+ * signal handler); the long loops outside the VM (odds, reach, diff, search) look at it. */
+bool state_interrupted(void);
+/* Records E231 ("interrupted") at the running instruction; returns false. */
+bool state_fail_interrupted(vm_ctx *x);
 
 #endif

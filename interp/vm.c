@@ -305,13 +305,13 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         goto error;                 \
     } while (0)
 /* Charges n more steps for an instruction whose work grows with its operands. */
-#define CHARGE(n)                             \
-    do {                                      \
-        if ((uint64_t)(n) >= x->steps_left) { \
-            SAVE_PC();                        \
-            goto over_budget;                 \
-        }                                     \
-        x->steps_left -= (uint64_t)(n);       \
+#define CHARGE(n)                                                                \
+    do {                                                                         \
+        if ((uint64_t)(n) >= x->steps_left && !state_refill(x, (uint64_t)(n))) { \
+            SAVE_PC();                                                           \
+            goto over_budget;                                                    \
+        }                                                                        \
+        x->steps_left -= (uint64_t)(n);                                          \
     } while (0)
 #define BOOLV(b) ((val){ .type = T_BOOL, .u.i = (b) ? 1 : 0 })
 #define INTV(n)  ((val){ .type = T_INT, .u.i = (n) })
@@ -341,13 +341,13 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 #define DEEP_EQUAL(a, b, out)                                     \
     do {                                                          \
         val absent_ = { 0 };                                      \
-        uint64_t work_ = x->steps_left;                           \
+        uint64_t work_ = state_steps(x);                          \
         (out) = val_equal_bounded(p, (a), (b), &absent_, &work_); \
         if (work_ == 0) {                                         \
             SAVE_PC();                                            \
             goto over_budget;                                     \
         }                                                         \
-        x->steps_left = work_;                                    \
+        state_set_steps(x, work_);                                \
         if (absent_.flags & VAL_ABSENT) {                         \
             uint32_t t_, r_, c_;                                  \
             val_absent_where(absent_, &t_, &r_, &c_);             \
@@ -379,6 +379,11 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     } while (0)
 #define VM_LOOP_BEGIN VM_NEXT();
 #define VM_LOOP_END
+#define VM_DISPATCH()        \
+    do {                     \
+        DEBUG_OP();          \
+        goto *labels[*pc++]; \
+    } while (0)
 #else
 #define VM_CASE(name) case OP_##name:
 #define VM_NEXT()     break
@@ -386,12 +391,14 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     for (;;) {                    \
         if (--x->steps_left == 0) \
             goto budget;          \
+    dispatch:                     \
         DEBUG_OP();               \
         switch ((op_code)*pc++) {
 #define VM_LOOP_END                           \
     default: RAISE(E_INTERNAL, "bad opcode"); \
         }                                     \
         }
+#define VM_DISPATCH() goto dispatch
 #endif
 
     VM_LOOP_BEGIN
@@ -1058,10 +1065,15 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     VM_LOOP_END
 
 budget:
+    /* a block of steps is used up: the next comes out of the reserve (state.h) */
     f->pc = pc + 1;
+    if (state_refill(x, 0))
+        VM_DISPATCH();
+    if (x->err.code == E_INTERRUPTED)
+        return false;
 over_budget:
-    return state_fail(x, E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s", x->budget,
-                      ch->name);
+    return state_fail(x, E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s" VM_BUDGET_HINT,
+                      x->budget, ch->name);
 error:
     return false;
 
@@ -1087,6 +1099,7 @@ error:
 #undef VM_NEXT
 #undef VM_LOOP_BEGIN
 #undef VM_LOOP_END
+#undef VM_DISPATCH
 }
 
 /* ---- the query driver ---- */
@@ -1118,12 +1131,12 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
      * steps its rules took, unless the call is traced, the caller wants the deciding rule, or
      * the steps or the depth left would not have sufficed: those run the rules. */
     memo_answer *slot = NULL;
-    const uint64_t steps0 = x->steps_left;
+    const uint64_t steps0 = state_steps(x);
     if (!x->tracing && !decider && memo_may_table(&x->memo, q)) {
         slot = memo_slot(&x->memo, x->pg, x->fn_of, x->nfn_of, q, x->stack + argi);
         if (slot && slot->v.type != T_NONE && slot->steps < steps0 &&
             x->depth + memo_depth(&x->memo, q) <= x->max_depth) {
-            x->steps_left -= slot->steps;
+            state_set_steps(x, steps0 - slot->steps);
             *out = slot->v;
             return true;
         }
@@ -1231,7 +1244,7 @@ done:
         trace_close(&x->trace, node, acc);
     x->depth--;
     if (slot)
-        *slot = (memo_answer){ acc, steps0 - x->steps_left };
+        *slot = (memo_answer){ acc, steps0 - state_steps(x) };
     *out = acc;
     if (decider)
         *decider = by;
@@ -1247,6 +1260,8 @@ bool vm_eval(vm_ctx *x, const chunk *ch, val *out)
 {
     bool answered;
     x->err.code = E_NONE;
+    if (state_interrupted()) /* a loop of evaluations stops at its next one */
+        return state_fail_interrupted(x);
     x->sp = 0;
     x->nframes = 0;
     x->depth = 0;
@@ -1260,6 +1275,8 @@ bool vm_eval(vm_ctx *x, const chunk *ch, val *out)
 bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs, val *out)
 {
     x->err.code = E_NONE;
+    if (state_interrupted()) /* a loop of evaluations stops at its next one */
+        return state_fail_interrupted(x);
     x->sp = 0;
     x->nframes = 0;
     x->depth = 0;
@@ -1292,6 +1309,8 @@ static bool push_args(vm_ctx *x, const val *args, uint32_t nargs, size_t *argi)
 bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out, bool *answered)
 {
     size_t argi;
+    if (state_interrupted())
+        return state_fail_interrupted(x);
     if (!push_args(x, args, nargs, &argi))
         return false;
     bool ok = run_chunk(x, ch, argi, nargs, out, answered);
@@ -1302,6 +1321,8 @@ bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *ou
 bool vm_ask(vm_ctx *x, uint32_t q, const val *args, uint32_t nargs, val *out, uint32_t *decider)
 {
     size_t argi;
+    if (state_interrupted())
+        return state_fail_interrupted(x);
     if (!push_args(x, args, nargs, &argi))
         return false;
     bool ok = call_query(x, q, argi, nargs, out, decider);

@@ -13,7 +13,7 @@ _hon()
     local commands="eval why odds do move reach check test rules show dis los draw svg diff
         snapshot coverage lint lsp help version"
     local options="--rules --no-rules --load --board --edition --variant --seed --max-steps
-        --max-depth --max-list --max-memory --json --bail --help --version"
+        --budget --max-depth --max-list --max-memory --json --bail --help --version"
 
     case $prev in
         --rules)
@@ -28,7 +28,7 @@ _hon()
         --questions)
             _filedir
             return ;;
-        --edition | --variant | --seed | --max-steps | --max-depth | --max-list | \
+        --edition | --variant | --seed | --max-steps | --budget | --max-depth | --max-list | \
             --max-memory | --filter | --cap | --ints | --traces | --width | --rule | --query | \
             --max-size | --seconds)
             return ;;
@@ -39,7 +39,7 @@ _hon()
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
             --rules | --load | --board | --edition | --variant | --seed | --max-steps | \
-                --max-depth | --max-list | --max-memory)
+                --budget | --max-depth | --max-list | --max-memory)
                 ((i++)) ;;
             -*) ;;
             *) cmd=${words[i]}; break ;;

@@ -124,6 +124,7 @@ static const char usage_text[] =
     "  --variant NAME=READING  select a reading of a variant (repeatable)\n"
     "  --seed N                seed the dice source\n"
     "  --max-steps N           VM steps per evaluation (10000000; odds: 200 times it)\n"
+    "  --budget N              the same as --max-steps N\n"
     "  --max-depth N           nested query and fn calls (200; at most 1000)\n"
     "  --max-list N            items of a list built at run time (1000000)\n"
     "  --max-memory N[K|M|G]   memory the session may hold, loading included (1G)\n"
@@ -169,6 +170,7 @@ static const struct option longopts[] = {
     { "board", required_argument, NULL, OPT_BOARD },
     { "bail", no_argument, NULL, OPT_BAIL },
     { "max-steps", required_argument, NULL, OPT_MAX_STEPS },
+    { "budget", required_argument, NULL, OPT_MAX_STEPS },
     { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
     { "max-list", required_argument, NULL, OPT_MAX_LIST },
     { "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
@@ -204,7 +206,7 @@ static int apply_option(cli_opts *o, int c, char *arg)
     case OPT_BOARD: o->board = arg; break;
     case OPT_BAIL: o->bail = true; break;
     default: {
-        static const char *const names[] = { "--max-steps", "--max-depth", "--max-list",
+        static const char *const names[] = { "--max-steps (--budget)", "--max-depth", "--max-list",
                                              "--max-memory" };
         hon_cap cap = (hon_cap)(HON_CAP_STEPS + (c - OPT_MAX_STEPS));
         uint64_t v;

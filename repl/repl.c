@@ -17,15 +17,19 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 
 /* Set by SIGINT while a terminal session runs, so that ^C abandons the line being typed instead
  * of ending the program. The only mutable static of the program; signal handlers need one. */
 static volatile sig_atomic_t interrupted;
 
+/* ^C: abandons the line being typed, or stops the evaluation running (hon_interrupt: it fails
+ * with E231 and the session stays as it was). */
 static void on_sigint(int sig)
 {
     (void)sig;
     interrupted = 1;
+    hon_interrupt();
 }
 
 /* What errors call input that is not a terminal (a script). */
@@ -599,6 +603,18 @@ static int cmd_limit(repl *r, char *args)
     return cli_limit(r->s, n > 0 ? w[0] : NULL, n > 1 ? w[1] : NULL);
 }
 
+/* `budget [N]`: `limit steps [N]`, the step budget of an evaluation, by the name E207 gives. */
+static int cmd_budget(repl *r, char *args)
+{
+    char *w[2];
+    int n = split_words(args, w, 2);
+    if (n > 1) {
+        cli_error("usage: budget [N]");
+        return 1;
+    }
+    return cli_limit(r->s, "steps", n > 0 ? w[0] : NULL);
+}
+
 static int cmd_json(repl *r, char *args)
 {
     char *w[1];
@@ -796,6 +812,11 @@ static const command commands[] = {
       cmd_limit,
       "limit [NAME [N]]",
       "the caps: steps, depth, list, memory (0: the default)",
+      { A_NONE } },
+    { "budget",
+      cmd_budget,
+      "budget [N]",
+      "the step budget of an evaluation (limit steps [N])",
       { A_NONE } },
     { "diff",
       cmd_diff,
@@ -1160,6 +1181,10 @@ int repl_run(cli_session *s)
     int status = 0;
 
     reader_open(&rd, s);
+    /* on a terminal, a line that runs long shows a progress line (progress.h) */
+    progress *watched = NULL;
+    progress_streams streams;
+    bool wrapped = rd.el && progress_wrap(&streams, &watched);
     s->ask = reader_ask;
     s->ask_ud = &rd;
     if (rd.el)
@@ -1169,7 +1194,15 @@ int repl_run(cli_session *s)
     else
         r.where = script_name; /* a script: its errors name its lines, and they count */
     while (!r.quit && (line = reader_next(&rd)) != NULL) {
-        if ((run_line(&r, line) || rd.bad_line) && !rd.el) {
+        hon_interrupt_clear(); /* a ^C typed at the prompt is not for this line */
+        progress pg;
+        progress_start(&pg, !wrapped || s->json); /* on a terminal, text answers */
+        watched = &pg;
+        int failed = run_line(&r, line);
+        fflush(stdout);
+        watched = NULL;
+        progress_stop(&pg);
+        if ((failed || rd.bad_line) && !rd.el) {
             status = 1;
             if (s->bail)
                 break;
@@ -1178,6 +1211,8 @@ int repl_run(cli_session *s)
     cli_set_script_line(NULL, 0);
     s->ask = NULL;
     s->ask_ud = NULL;
+    if (wrapped)
+        progress_unwrap(&streams);
     reader_close(&rd);
     return status;
 }

@@ -22,6 +22,10 @@ static const char *const SIDE_PALETTE[] = {
 };
 static const char *const ARMY_PALETTE[] = { "#d8e4f4", "#f0d0c8", "#e4ecc8", "#f4e8c0" };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+/* A board wider than this many columns (4 + 5 * 24 = 124 characters a line) drawn as text
+ * with a traced line shows the columns of the line and this many more on each side. */
+#define DRAW_TEXT_COLUMNS  24
+#define DRAW_WINDOW_MARGIN 3
 
 /* ---- symbols ---- */
 
@@ -170,6 +174,11 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
             k++;
         p->keys[i] = *k ? *k++ : '?';
     }
+    /* a side's or a corner's symbol stands next to a unit key: never the same character */
+    for (size_t i = 0; i < p->n_units; i++) {
+        p->side->taken[(unsigned char)p->keys[i]] = true;
+        p->item->taken[(unsigned char)p->keys[i]] = true;
+    }
     assign(b, BOARD_SIDE_FEATURE, p->side);
     assign(b, BOARD_INTERSPACE_ITEM, p->item);
     const geo_trace *tr = p->o->trace;
@@ -309,9 +318,19 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
     const geo_grid *g = p.g;
     int w = g->w, h = g->h, vb = w * (h + 1);
     char seg[8], name[16];
+    /* a wide board with a traced line shows the columns around it (a window) */
+    int x0 = 0, x1 = w - 1;
+    const geo_trace *tr = p.o->trace;
+    if (w > DRAW_TEXT_COLUMNS && tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0) {
+        int fx = tr->from % w, tx = tr->to % w;
+        x0 = (fx < tx ? fx : tx) - DRAW_WINDOW_MARGIN;
+        x1 = (fx > tx ? fx : tx) + DRAW_WINDOW_MARGIN;
+        x0 = x0 < 0 ? 0 : x0;
+        x1 = x1 >= w ? w - 1 : x1;
+    }
     /* column letters above the terrain symbols */
     fputs("    ", out);
-    for (int x = 0; x < w; x++) {
+    for (int x = x0; x <= x1; x++) {
         geo_format_xy(x, 0, name, sizeof name);
         name[strlen(name) - 1] = '\0';
         fprintf(out, " %-4s", name);
@@ -319,9 +338,9 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
     fputc('\n', out);
     for (int Y = 0; Y <= h; Y++) {
         fputs("    ", out);
-        for (int X = 0; X <= w; X++) {
+        for (int X = x0; X <= x1 + 1; X++) {
             fputc(text_corner(&p, X, Y), out);
-            if (X < w) {
+            if (X <= x1) {
                 text_side(&p, Y * w + X, Y == 0 || Y == h, seg, 4);
                 fwrite(seg, 1, 4, out);
             }
@@ -330,10 +349,10 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         if (Y == h)
             break;
         fprintf(out, "%3d ", Y + 1);
-        for (int X = 0; X <= w; X++) {
+        for (int X = x0; X <= x1 + 1; X++) {
             text_side(&p, vb + Y * (w + 1) + X, X == 0 || X == w, seg, 1);
             fputc(seg[0], out);
-            if (X < w) {
+            if (X <= x1) {
                 int sq = Y * w + X;
                 fputc(p.mark[sq], out);
                 fputc(terrain_char(&p, sq), out);
@@ -342,6 +361,14 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
             }
         }
         fputc('\n', out);
+    }
+    if (x0 > 0 || x1 < w - 1) {
+        char first[16], last[16];
+        geo_format_xy(x0, 0, first, sizeof first);
+        geo_format_xy(x1, 0, last, sizeof last);
+        geo_format_xy(w - 1, 0, name, sizeof name);
+        first[strlen(first) - 1] = last[strlen(last) - 1] = name[strlen(name) - 1] = '\0';
+        fprintf(out, "(columns %s-%s of A-%s, around the line)\n", first, last, name);
     }
     /* keys */
     for (size_t i = 0; i < p.n_units; i++) {
@@ -430,7 +457,6 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         fputc('\n', out);
     print_key(&p, p.side, BOARD_SIDE_FEATURE, "sides", out);
     print_key(&p, p.item, BOARD_INTERSPACE_ITEM, "interspaces", out);
-    const geo_trace *tr = p.o->trace;
     if (tr && tr->n > 0) {
         char a[16], c[16];
         geo_format_square(g, tr->from, a, sizeof a);
@@ -471,6 +497,128 @@ static const char *colour(const char *const *given, size_t n, int id, const char
     return palette[(size_t)(id < 0 ? 0 : id) % np];
 }
 
+/* The legend under the board: rows of 18 pixels, an entry (a sample, then a name in 12-pixel
+ * type, about 7 pixels a character) going to the next row when it would pass `right`. With
+ * out NULL it only measures: y ends below the last row. */
+typedef struct legend {
+    FILE *out;
+    int x0, x, y, right;
+} legend;
+
+/* Starts a row titled `title` ("terrain:"). */
+static void legend_row(legend *lg, const char *title)
+{
+    if (lg->x > lg->x0)
+        lg->y += 18;
+    lg->x = lg->x0;
+    if (lg->out)
+        fprintf(lg->out,
+                "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\">%s</text>\n", lg->x,
+                lg->y + 12, title);
+    lg->x += 7 * (int)strlen(title) + 8;
+}
+
+/* One entry: a sample of shape `kind` ('t' a square of terrain colour `col` with symbol sym,
+ * 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a counter of colour col), then
+ * `name` (NULL: "#id"). */
+static void legend_entry(legend *lg, char kind, const char *col, char sym, const char *name, int id)
+{
+    char idname[16];
+    if (!name) {
+        snprintf(idname, sizeof idname, "#%d", id);
+        name = idname;
+    }
+    size_t len = strlen(name) < 24 ? strlen(name) : 24;
+    int w = 22 + 7 * (int)len + 12;
+    if (lg->x + w > lg->right && lg->x > lg->x0 + 80) {
+        lg->y += 18;
+        lg->x = lg->x0 + 80;
+    }
+    FILE *out = lg->out;
+    if (out) {
+        int x = lg->x, y = lg->y;
+        if (kind == 's') {
+            fprintf(out,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"5\" stroke=\"", x,
+                    y + 8, x + 16, y + 8);
+            xml_text(out, col, 64);
+            fputs("\"/>\n", out);
+        } else if (kind == 'i') {
+            fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"#202020\"/>\n", x + 8, y + 8);
+        } else {
+            fprintf(out,
+                    "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\"%s stroke=\"%s\" "
+                    "fill=\"",
+                    x, y + 1, kind == 'u' ? " rx=\"3\"" : "", kind == 'u' ? "#111111" : "#8a8a8a");
+            xml_text(out, col, 64);
+            fputs("\"/>\n", out);
+        }
+        if (sym && kind != 's') {
+            char sy[2] = { sym, 0 };
+            fprintf(out,
+                    "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"%s\">",
+                    x + 8, y + 12, kind == 'i' ? "#ffffff" : "#333333");
+            xml_text(out, sy, 1);
+            fputs("</text>\n", out);
+        }
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", x + 22, y + 12);
+        xml_text(out, name, len);
+        fputs("</text>\n", out);
+    }
+    lg->x += w;
+}
+
+/* Lays out (lg->out NULL) or writes the legend of what picture p shows: the terrain types, side
+ * features and interspace items with their colours and symbols, and the units' counters. */
+static void svg_legend(const picture *p, legend *lg)
+{
+    const draw_options *op = p->o;
+    const board *b = p->b;
+    if (lg->out)
+        fputs("<g id=\"legend\">\n", lg->out);
+    const struct {
+        const symtab *t;
+        board_name_kind k;
+        char kind;
+        const char *title;
+    } rows[] = { { p->terr, BOARD_TERRAIN, 't', "terrain:" },
+                 { p->side, BOARD_SIDE_FEATURE, 's', "sides:" },
+                 { p->item, BOARD_INTERSPACE_ITEM, 'i', "corners:" } };
+    for (size_t r = 0; r < NELEM(rows); r++) {
+        bool any = false;
+        for (int id = 0; id < BOARD_MAX_ID; id++) {
+            if (!rows[r].t->used[id])
+                continue;
+            if (!any)
+                legend_row(lg, rows[r].title);
+            any = true;
+            const char *col = rows[r].kind == 't'
+                                  ? colour(op->terrain_colours, op->n_terrain_colours, id,
+                                           TERRAIN_PALETTE, NELEM(TERRAIN_PALETTE))
+                              : rows[r].kind == 's' ? colour(op->side_colours, op->n_side_colours,
+                                                             id, SIDE_PALETTE, NELEM(SIDE_PALETTE))
+                                                    : NULL;
+            legend_entry(lg, rows[r].kind, col, rows[r].t->sym[id], board_name(b, rows[r].k, id),
+                         id);
+        }
+    }
+    bool any = false;
+    for (size_t i = 0; i < p->n_units; i++) {
+        int u = p->units[i], s0, s1;
+        if (board_unit_embarked_in(b, u) >= 0 || !board_unit_squares(b, u, &s0, &s1))
+            continue;
+        if (!any)
+            legend_row(lg, "units:");
+        any = true;
+        legend_entry(lg, 'u', colour(op->unit_colours, op->n_unit_colours, u, ARMY_PALETTE, 1), 0,
+                     board_unit_label(b, u), u);
+    }
+    if (lg->x > lg->x0)
+        lg->y += 18;
+    if (lg->out)
+        fputs("</g>\n", lg->out);
+}
+
 geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
 {
     picture p;
@@ -486,7 +634,13 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         c = 400;
     int L = 32, T = op->title ? 48 : 24;
     int K = op->marks_key ? 24 : 0; /* room for the marks' caption */
-    int W = L + g->w * c + 12, H = T + g->h * c + 12 + K;
+    int W = L + g->w * c + 12;
+    if (W < 360)
+        W = 360; /* room for the legend's rows */
+    legend lg = { NULL, L, L, T + g->h * c + 12 + K + 6, W - 8 };
+    svg_legend(&p, &lg);
+    int H = lg.y + 6;
+    lg = (legend){ out, L, L, T + g->h * c + 12 + K + 6, W - 8 };
     int fs = c / 4 < 9 ? 9 : c / 4;
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(out,
@@ -532,62 +686,9 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
                     "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
                     "fill-opacity=\"0.%02d\" stroke=\"none\"/>\n",
                     L + x * c, T + y * c, c, c, e > 0 ? "#4a2a0a" : "#0a2a6a", a);
-            fprintf(out,
-                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#3a2a1a\" "
-                    "stroke=\"none\">%s%d</text>\n",
-                    L + x * c + 3, T + y * c + fs, fs, e > 0 ? "+" : "", e);
-        }
-        char sym = terrain_char(&p, sq);
-        if (sym != ' ' && sym != '.') {
-            fprintf(out,
-                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\" stroke=\"none\">",
-                    L + x * c + 3, T + y * c + c - 4, fs);
-            char s[2] = { sym, 0 };
-            xml_text(out, s, 1);
-            fputs("</text>\n", out);
         }
     }
     fputs("</g>\n", out);
-    /* square features: small labels in the bottom-right corner */
-    for (int sq = 0; sq < geo_square_count(g); sq++) {
-        board_feature f[4];
-        size_t n = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
-        for (size_t j = 0; j < n && j < 4; j++) {
-            const char *fname = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
-            fprintf(
-                out,
-                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" fill=\"#7a4a00\">",
-                L + (sq % g->w) * c + c - 3,
-                T + (sq / g->w) * c + c - 4 - (fs * 3 / 4 + 1) * (int)j, fs * 3 / 4 + 1);
-            if (fname)
-                xml_text(out, fname, 6);
-            else
-                fprintf(out, "#%d", f[j].id);
-            fputs("</text>\n", out);
-        }
-    }
-    /* element faces, markers and values: a label at the top of the element's first square */
-    for (int e = 0; e < board_element_count(b); e++) {
-        const char *face = given(op->element_faces, op->n_element_faces, e);
-        const char *mk = given(op->element_markers, op->n_element_markers, e);
-        char label[256];
-        const char *fc = face;
-        if (mk) {
-            snprintf(label, sizeof label, face ? "[%s] (%s)" : "[%s]", mk, face);
-            fc = label;
-        }
-        int sq = 0, n = geo_square_count(g);
-        while (fc && sq < n && board_element_at(b, sq) != e)
-            sq++;
-        if (!fc || sq >= n)
-            continue;
-        fprintf(out,
-                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
-                "fill=\"#8b0000\" font-style=\"italic\">",
-                L + (sq % g->w) * c + c / 2, T + (sq / g->w) * c + fs * 3 / 4 + 1, fs * 3 / 4 + 1);
-        xml_text(out, fc, (size_t)(c / (fs * 3 / 8 + 1)));
-        fputs("</text>\n", out);
-    }
     /* side features */
     fputs("<g id=\"sides\" stroke-linecap=\"round\">\n", out);
     for (int s = 0; s < geo_side_count(g); s++) {
@@ -707,6 +808,64 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
                     rx + rw / 2, ry + rh - 3, fs * 3 / 5 + 1, carried);
     }
     fputs("</g>\n", out);
+    /* the labels, over the counters and haloed in white so that none is hidden: elevation
+     * and terrain symbol of each square, its features, the elements' faces and markers */
+    fputs("<g id=\"labels\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n", out);
+    for (int sq = 0; sq < geo_square_count(g); sq++) {
+        int x = sq % g->w, y = sq / g->w, e = board_elevation(b, sq);
+        if (e != 0)
+            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#3a2a1a\">%s%d</text>\n",
+                    L + x * c + 3, T + y * c + fs, fs, e > 0 ? "+" : "", e);
+        char sym = terrain_char(&p, sq);
+        if (sym != ' ' && sym != '.') {
+            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\">",
+                    L + x * c + 3, T + y * c + c - 4, fs);
+            char s[2] = { sym, 0 };
+            xml_text(out, s, 1);
+            fputs("</text>\n", out);
+        }
+    }
+    /* square features: small labels in the bottom-right corner */
+    for (int sq = 0; sq < geo_square_count(g); sq++) {
+        board_feature f[4];
+        size_t n = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
+        for (size_t j = 0; j < n && j < 4; j++) {
+            const char *fname = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
+            fprintf(
+                out,
+                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" fill=\"#7a4a00\">",
+                L + (sq % g->w) * c + c - 3,
+                T + (sq / g->w) * c + c - 4 - (fs * 3 / 4 + 1) * (int)j, fs * 3 / 4 + 1);
+            if (fname)
+                xml_text(out, fname, 6);
+            else
+                fprintf(out, "#%d", f[j].id);
+            fputs("</text>\n", out);
+        }
+    }
+    /* element faces, markers and values: a label at the top of the element's first square */
+    for (int e = 0; e < board_element_count(b); e++) {
+        const char *face = given(op->element_faces, op->n_element_faces, e);
+        const char *mk = given(op->element_markers, op->n_element_markers, e);
+        char label[256];
+        const char *fc = face;
+        if (mk) {
+            snprintf(label, sizeof label, face ? "[%s] (%s)" : "[%s]", mk, face);
+            fc = label;
+        }
+        int sq = 0, n = geo_square_count(g);
+        while (fc && sq < n && board_element_at(b, sq) != e)
+            sq++;
+        if (!fc || sq >= n)
+            continue;
+        fprintf(out,
+                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
+                "fill=\"#8b0000\" font-style=\"italic\">",
+                L + (sq % g->w) * c + c / 2, T + (sq / g->w) * c + fs * 3 / 4 + 1, fs * 3 / 4 + 1);
+        xml_text(out, fc, (size_t)(c / (fs * 3 / 8 + 1)));
+        fputs("</text>\n", out);
+    }
+    fputs("</g>\n", out);
     /* the marked squares, then what they mean */
     if (op->marks) {
         fputs("<g id=\"marks\" fill=\"#ffd000\" stroke=\"#b07000\">\n", out);
@@ -756,6 +915,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         }
         fputs("</g>\n", out);
     }
+    svg_legend(&p, &lg);
     fputs("</svg>\n", out);
     picture_free(&p);
     return ferror(out) ? GEO_EIO : GEO_OK;

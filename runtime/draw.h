@@ -68,7 +68,9 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out);
  * as darker shading with its number, element faces as labels, side features as thick lines
  * (a tick toward the square they face), interspace items as dots, units as labelled counters
  * with their markers and face in small type (two-square units span both squares), the traced
- * line centre to centre with its squares dotted and its corner touches circled. o may be NULL. GEO_ETOPO on hex boards, GEO_EIO when writing fails. */
+ * line centre to centre with its squares dotted and its corner touches circled, the labels over
+ * the counters, and a legend of the terrain, side features, interspace items and units shown
+ * (docs/spec/board.md). o may be NULL. GEO_ETOPO on hex boards, GEO_EIO when writing fails. */
 geo_status draw_svg(const board *b, const draw_options *o, FILE *out);
 
 #endif

@@ -11,6 +11,7 @@ Only `bundled_rules_load` (to see that they load), `play_train_station` (the REA
 `play_landing_craft_undo`, `diff_bundled`, `diff_search_geometry` and `why_not_bundled` use the
 bundled rules.
 """
+import contextlib
 import json
 import os
 import re
@@ -906,6 +907,22 @@ class Terminal:
         os.waitpid(self.pid, 0)
         os.close(self.fd)
 
+    @staticmethod
+    @contextlib.contextmanager
+    def session(args):
+        """A Terminal in a fresh HOME, its prompt shown, closed at the end; None (nothing to
+        do) when the machine has no pseudo-terminals."""
+        with tempfile.TemporaryDirectory() as home:
+            t = Terminal.start(args, home)
+            if t is None:
+                yield None
+                return
+            try:
+                check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
+                yield t
+            finally:
+                t.close()
+
 
 @case
 def history_written_each_line():
@@ -967,6 +984,173 @@ def completion_on_a_terminal():
             check(t.read_until(b"42", 10), "the session goes on", t)
         finally:
             t.close()
+
+
+# exponential on purpose: fib(n) makes about 1.6^n calls
+FIB = b"fn fib(n: int) -> int = if n < 2 then n else fib(n - 1) + fib(n - 2);"
+
+
+@case
+def interrupt_on_a_terminal():
+    # repl.md §2: ^C stops the line running, E231 "interrupted" (errors.md), and the session
+    # goes on as it was. Driven through a pseudo-terminal. fib declared at the prompt is
+    # exponential: fib(40) makes about 3.3e8 calls, and each path of `roll 38 d6`
+    # (C(43, 5) = 962,598 multisets) asks fib 38 times, so under `limit steps 1e11` neither
+    # could end in the seconds the test waits: an answer in time can only be the interrupt.
+    with Terminal.session(["--no-rules"]) as t:
+        if t is None:
+            return
+        t.send(FIB + b"\r")
+        check(t.read_until(b"hon> ", 10), "fib is declared", t)
+        t.send(b"limit steps 100000000000\r")
+        check(t.read_until(b"hon> ", 10), "the budget is raised", t)
+        for line in (b"fib(40)", b"odds sum(x in roll 38 d6: fib(x % 12))"):
+            t.send(line + b"\r")
+            time.sleep(1.0)
+            t.send(b"\x03")  # ^C
+            start = time.monotonic()
+            got = t.read_until(b"hon> ", 10)
+            took = time.monotonic() - start
+            check(got and "error[E231]: interrupted" in t.stdout,
+                  f"^C stops {line!r} with E231", t)
+            check(took < 2.0, f"{line!r} stops within 2 s of ^C (took {took:.1f} s)", t)
+        # the session is unchanged: the declaration and the raised budget are still there
+        t.send(b"fib(10)\r")
+        check(t.read_until(b"55", 10), "fib(10) = 55 after the interrupts", t)
+        t.send(b"limit steps\r")
+        check(t.read_until(b"limit steps 100000000000", 10), "the budget is as set", t)
+
+
+@case
+def progress_on_a_terminal():
+    # repl.md §2: on a terminal a line running over half a second shows a progress line on
+    # stderr ("working: T s, N steps (^C stops)"), rewritten in place and erased ("\r" and
+    # erase-to-end-of-line) before anything else is written; not under `json on`, not when
+    # the input is not a terminal. fib(40) (about 3.3e8 calls, each some steps) runs far
+    # longer than the half second under `budget 1e11`, and ^C ends it (E231).
+    with Terminal.session(["--no-rules"]) as t:
+        if t is None:
+            return
+        for line in (FIB, b"budget 100000000000"):
+            t.send(line + b"\r")
+            check(t.read_until(b"hon> ", 10), f"{line!r} is taken", t)
+        t.send(b"fib(40)\r")
+        check(t.read_until(b"steps (^C stops)", 20), "a progress line shows", t)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10), "^C ends the line", t)
+        seen = t.seen.decode(errors="replace")
+        check("\r\x1b[K<repl-1>" in seen and "error[E231]" in seen,
+              "the progress line is erased before the E231 message", t)
+        t.send(b"json on\r")
+        check(t.read_until(b"hon> ", 10), "json on", t)
+        t.send(b"fib(40)\r")
+        time.sleep(1.5)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10) and b"working:" not in t.seen
+              and b"E231" in t.seen, "no progress line under json on", t)
+    # not a terminal: fib(30) (some 2.7e6 calls) takes a while, and nothing but its answer,
+    # 832040, is written
+    p = run(["--no-rules"], stdin=FIB.decode() + "\nbudget 100000000000\nfib(30)\n")
+    check(p.returncode == 0 and lines(p.stdout)[-1] == "832040" and p.stderr == "",
+          "no progress line when the input is not a terminal", p)
+
+
+@case
+def budget_option_and_setting():
+    # repl.md §1-§2: `--budget N` is `--max-steps N`, `budget N` is `limit steps N`, and E207
+    # says how to raise the budget. fib(20) makes 21,891 calls: more than 1,000 steps. Setting
+    # a cap prints it as `limit` does (`limit steps N`), and `budget` alone prints it.
+    p = run(["--no-rules", "--budget", "1000"],
+            stdin=FIB.decode() + "\nlimit steps\nfib(20)\nbudget 100000000\nbudget\nfib(20)\n")
+    check(lines(p.stdout) == ["limit steps 1000", "limit steps 100000000",
+                              "limit steps 100000000", "6765"],
+          "--budget sets the steps; budget N raises them; fib(20) = 6765 then", p)
+    check("error[E207]: step budget exhausted (1000 steps)" in p.stderr
+          and "raise it with --budget N, or `budget N` at the prompt" in p.stderr,
+          "E207 says how to raise the budget", p)
+    p = run(["--no-rules", "--budget", "x", "eval", "1"])
+    check(p.returncode == 2 and "--budget" in p.stderr, "--budget x is a usage error", p)
+    p = run(["--no-rules"], stdin="budget 1 2\nbudget x\n")
+    check(p.returncode == 1 and "usage: budget [N]" in p.stderr
+          and "not 'x'" in p.stderr, "bad budget lines are errors", p)
+
+
+def png_pixels(data):
+    """(width, height, rows of (r, g, b)) of an 8-bit, non-interlaced RGB or RGBA PNG."""
+    import struct
+    import zlib
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, colour = struct.unpack(">IIBB", body[:10])
+            if depth != 8 or colour not in (2, 6) or body[12] != 0:
+                raise ValueError(f"PNG depth {depth}, colour type {colour}: not read here")
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p_ = a + b - c
+                pa, pb, pc = abs(p_ - a), abs(p_ - b), abs(p_ - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+@case
+def svg_in_a_browser():
+    # board.md §5: the SVG as a browser shows it (headless Chromium; skipped, exit 77, when
+    # it is not installed). The ridge fixture (a title, so 5 x 3 squares of 48 pixels from
+    # (32, 48); C1 woods, a on A1) gives a 360 x 252 picture whose legend starts 6 pixels
+    # under the board's 12-pixel margin, y = 48 + 3 * 48 + 12 + 6 = 210: the rows are
+    # `terrain:` (open at x = 96, woods at 96 + 22 + 7 * 4 + 12 = 158; swatches 16 x 14 from
+    # y = 211) and `units:`. What must show, away from edges
+    # and text: the open swatch in the first terrain colour #e8e2c8, the woods swatch and the
+    # woods square C1 (from (128, 48)) in the second, #9cc48a, and a's counter (inset 6
+    # pixels in A1: from (38, 54)) in the pale blue #d8e4f4.
+    import shutil
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not browser:
+        print("skip: no chromium")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as d:
+        svg, png = os.path.join(d, "ridge.svg"), os.path.join(d, "ridge.png")
+        p = run(["--no-rules", "--load", fx("variants.hon"), "--board", fx("boards/ridge.scn"),
+                 "svg", svg])
+        check(p.returncode == 0, "the picture is written", p)
+        text = open(svg).read()
+        check('width="360" height="252"' in text, "the picture is 360 x 252", p)
+        shot = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                               "--disable-quic", "--no-first-run",
+                               "--disable-background-networking",
+                               "--disable-component-update", "--disable-sync",
+                               "--user-data-dir=" + os.path.join(d, "profile"),
+                               "--screenshot=" + png, "--window-size=360,252", svg],
+                              capture_output=True, text=True, timeout=240)
+        check(os.path.exists(png), "Chromium took the screenshot", shot)
+        w, h, rows = png_pixels(open(png, "rb").read())
+        check((w, h) == (360, 252), f"the screenshot is 360 x 252 (got {w} x {h})", shot)
+        want = {(99, 213): (0xe8, 0xe2, 0xc8), (161, 213): (0x9c, 0xc4, 0x8a),
+                (132, 52): (0x9c, 0xc4, 0x8a), (42, 58): (0xd8, 0xe4, 0xf4)}
+        for (x, y), rgb in want.items():
+            got = rows[y][x]
+            p.stdout = f"pixel ({x}, {y}) is {got}, wanted {rgb}"
+            check(all(abs(a - b) <= 4 for a, b in zip(got, rgb)), p.stdout, p)
 
 
 @case

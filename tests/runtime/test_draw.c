@@ -116,6 +116,31 @@ START_TEST(svg_picture)
     /* the mine at C2's NW corner (2,1) = (128, 72) */
     ck_assert(strstr(out, "<circle cx=\"128\" cy=\"72\""));
     ck_assert(strstr(out, ">rifle</text>"));
+    /* the legend: the board is 188 pixels wide, so the picture takes the least width, 360;
+     * its rows start 6 pixels under the board (24 + 2 * 48 + 12 + 6 = 138) and are 18 high.
+     * terrain: woods, the caller's colour and symbol W, after the title's 8 characters
+     * (32 + 7 * 8 + 8 = 96); sides: the wall (first side colour) at 32 + 7 * 6 + 8 = 82, then
+     * the wire (second) after the wall's 22 + 7 * 4 + 12 = 62 pixels; corners: the mine's dot
+     * at 32 + 7 * 8 + 8 = 96; units: the rifle's counter at 82, in the default pale blue;
+     * 4 rows end at 138 + 4 * 18 = 210, and 6 pixels more make the height */
+    ck_assert(strstr(out, "width=\"360\" height=\"216\""));
+    ck_assert(strstr(out, "<text x=\"32\" y=\"150\" font-size=\"12\" "
+                          "font-weight=\"bold\">terrain:</text>"));
+    ck_assert(strstr(out, "<rect x=\"96\" y=\"139\" width=\"16\" height=\"14\" "
+                          "stroke=\"#8a8a8a\" fill=\"#112233\"/>"));
+    ck_assert(strstr(out, "<text x=\"118\" y=\"150\" font-size=\"12\">woods</text>"));
+    ck_assert(strstr(out, "<line x1=\"82\" y1=\"164\" x2=\"98\" y2=\"164\" stroke-width=\"5\" "
+                          "stroke=\"#c0392b\"/>"));
+    ck_assert(strstr(out, "<line x1=\"144\" y1=\"164\" x2=\"160\" y2=\"164\" stroke-width=\"5\" "
+                          "stroke=\"#6d4c2f\"/>"));
+    ck_assert(strstr(out, "<circle cx=\"104\" cy=\"182\" r=\"7\" fill=\"#202020\"/>"));
+    ck_assert(strstr(out, "<text x=\"118\" y=\"186\" font-size=\"12\">mine</text>"));
+    ck_assert(strstr(out, "<rect x=\"82\" y=\"193\" width=\"16\" height=\"14\" rx=\"3\" "
+                          "stroke=\"#111111\" fill=\"#d8e4f4\"/>"));
+    ck_assert(strstr(out, "<text x=\"104\" y=\"204\" font-size=\"12\">rifle</text>"));
+    /* the labels come after the counters (drawn over them) */
+    ck_assert(strstr(out, "<g id=\"labels\"") > strstr(out, "<g id=\"units\">"));
+    ck_assert(strstr(strstr(out, "<g id=\"labels\""), ">+1</text>"));
     free(out);
     /* titles are escaped */
     out = NULL;
@@ -252,6 +277,62 @@ START_TEST(hex_not_drawn)
 }
 END_TEST
 
+/* A unit key and a side's symbol never share a character: unit 0 "rifle" on A1 takes the key
+ * a (the map shows only '.'), and the side feature "alpha" on A1/B1, whose first free letter
+ * would be that a, takes its next letter, l. */
+START_TEST(keys_and_sides_differ)
+{
+    board *b = board_new(GEO_SQUARE, 2, 1);
+    const geo_grid *g = board_grid(b);
+    board_set_name(b, BOARD_SIDE_FEATURE, 0, "alpha", 0);
+    int a1 = geo_parse_square(g, "A1"), b1 = geo_parse_square(g, "B1");
+    board_put(b, BOARD_AT_SIDE, geo_side_between(g, a1, b1), (board_feature){ 0, 0, -1 });
+    board_place_unit(b, 0, a1, -1);
+    board_set_unit_label(b, 0, "rifle");
+    geo_status st;
+    char *out = capture_text(b, NULL, &st);
+    ck_assert_int_eq(st, GEO_OK);
+    ck_assert_msg(strstr(out, "units: a rifle A1\n") && strstr(out, "sides:  l alpha\n"), "%s",
+                  out);
+    free(out);
+    board_free(b);
+}
+END_TEST
+
+/* The length of text's second line (the top frame of a text picture). */
+static size_t second_line_length(const char *text)
+{
+    size_t first = strcspn(text, "\n");
+    return strcspn(text + first + 1, "\n");
+}
+
+/* A 30-column board (A to AD) with a line from M1 to P2: the text shows columns M - 3 = J to
+ * P + 3 = S, ten of them (4 + 10 * 5 + 1 = 55 characters a line, not 155), and says so. */
+START_TEST(wide_board_window)
+{
+    board *b = board_new(GEO_SQUARE, 30, 2);
+    const geo_grid *g = board_grid(b);
+    geo_trace t;
+    geo_trace_line(g, geo_parse_square(g, "M1"), geo_parse_square(g, "P2"), &t);
+    draw_options o = { .trace = &t };
+    geo_status st;
+    char *out = capture_text(b, &o, &st);
+    ck_assert_int_eq(st, GEO_OK);
+    ck_assert_msg(strncmp(out, "     J    K    L    M    N    O    P    Q    R    S   \n", 55) == 0,
+                  "%s", out);
+    ck_assert_msg(second_line_length(out) == 55, "%s", out);
+    ck_assert_msg(strstr(out, "(columns J-S of A-AD, around the line)\n"), "%s", out);
+    free(out);
+    /* without a line the whole board is drawn: 4 + 30 * 5 + 1 = 155 characters */
+    out = capture_text(b, NULL, &st);
+    ck_assert_msg(second_line_length(out) == 155, "%s", out);
+    ck_assert(strstr(out, "(columns") == NULL);
+    free(out);
+    geo_trace_free(&t);
+    board_free(b);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("draw");
@@ -261,6 +342,8 @@ int main(void)
     tcase_add_test(tc, markers_and_faces);
     tcase_add_test(tc, passengers_and_sparse_ids);
     tcase_add_test(tc, hex_not_drawn);
+    tcase_add_test(tc, keys_and_sides_differ);
+    tcase_add_test(tc, wide_board_window);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
