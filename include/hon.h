@@ -640,8 +640,10 @@ hon_status hon_reach_draw(hon_vm *vm, const char *unit, FILE *out, bool svg);
  * turn_start` and `on phase_start`. One procedure. HON_ERR_RUNTIME (E226) when no phase is
  * declared. */
 hon_status hon_next(hon_vm *vm, hon_answer **out);
-/* Reverts the last procedure of the history. HON_ERR_NOT_FOUND when there is none. The
- * answer's text says what was undone. */
+/* Reverts the last procedure of the history: the board, its markers, the clock and the dice
+ * source (the seeded dice give the same rolls again). HON_ERR_NOT_FOUND when there is none.
+ * The history holds the last 1,000 procedures at most (fewer when they made over a million
+ * changes). The answer's text says what was undone. */
 hon_status hon_undo(hon_vm *vm, hon_answer **out);
 /* The clock: the turn (from 1) and the current phase's name (NULL when no phase is declared;
  * borrowed until the next load). */

@@ -58,15 +58,15 @@ static hon_status begin_play(hon_vm *vm, bool tracing)
 }
 
 /* Ends a procedure that ran on the session's game from log length mark (ok: it succeeded):
- * kept in the history under `title`, and answered (extra: a last line or NULL); or, when it
+ * kept in the history under `title` with the dice state it began with (dice), and answered (extra: a last line or NULL); or, when it
  * failed, reported as undone. Ends the evaluation. */
-static hon_status finish_play(hon_vm *vm, bool ok, size_t mark, const char *title,
+static hon_status finish_play(hon_vm *vm, bool ok, size_t mark, uint64_t dice, const char *title,
                               const char *extra, hon_answer **out)
 {
     hon_status st = HON_OK;
     if (!ok) {
         st = session_error(vm, true);
-    } else if (!play_commit(&vm->game.g, mark, title)) {
+    } else if (!play_commit(&vm->game.g, mark, title, dice)) {
         play_revert(&vm->game.g, mark); /* all or nothing, even when memory runs out */
         st = HON_ERR_MEMORY;
     } else if (out && !(*out = play_answer(vm, extra))) {
@@ -126,6 +126,7 @@ static hon_status do_run(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
     strbuf full = { 0 }, brief = { 0 }, json = { 0 };
     char *reasons = NULL, *refusal = NULL;
     size_t mark = vm->game.g.len;
+    uint64_t dice = vm->dice.state;
     bool ok = proc_run(&vm->x, &vm->game, ch);
     if (ok && d->traced) { /* rendered before finish_play resets the arena they point in */
         const val_env env = { vm->pg->res, vm->sc };
@@ -139,7 +140,7 @@ static hon_status do_run(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
     }
     char title[256];
     snprintf(title, sizeof title, "do %s", d->call);
-    st = finish_play(vm, ok, mark, title, NULL, out);
+    st = finish_play(vm, ok, mark, dice, title, NULL, out);
     if (st == HON_OK && d->traced && out && *out)
         st = add_traces(out, &full, &brief, &json);
     if (st == HON_OK && d->traced && out && *out) {
@@ -290,7 +291,7 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
     const char *bare = unit_name[0] == '$' ? unit_name + 1 : unit_name;
     int32_t u = scene_unit(vm->sc, bare);
     if (u < 0) {
-        session_report(vm, E_NO_UNIT, "<move>", "the board has no unit `$%s`", bare);
+        session_no_unit(vm, "<move>", bare);
         return HON_ERR_NOT_FOUND;
     }
     if (n == 0) {
@@ -307,6 +308,7 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
         st = begin_play(vm, false);
     if (st == HON_OK) {
         size_t mark = vm->game.g.len, done = 0;
+        uint64_t dice = vm->dice.state;
         bool ok = proc_walk(&vm->x, &vm->game, u, sqs, n, &done);
         strbuf extra = { 0 };
         if (ok && done < n)
@@ -319,7 +321,8 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
             moment_note(vm->pg->res, RES_ON_ENTER, &extra);
             moment_note(vm->pg->res, RES_ON_WALK_END, &extra);
         }
-        st = finish_play(vm, ok, mark, sb_str(&title), extra.len ? sb_str(&extra) : NULL, out);
+        st =
+            finish_play(vm, ok, mark, dice, sb_str(&title), extra.len ? sb_str(&extra) : NULL, out);
         sb_free(&extra);
     }
     mem_free(sqs);
@@ -350,8 +353,9 @@ hon_status hon_next(hon_vm *vm, hon_answer **out)
     hon_status st = begin_play(vm, false);
     if (st == HON_OK) {
         size_t mark = vm->game.g.len;
+        uint64_t dice = vm->dice.state;
         bool ok = proc_next(&vm->x, &vm->game);
-        st = finish_play(vm, ok, mark, "next", NULL, out);
+        st = finish_play(vm, ok, mark, dice, "next", NULL, out);
     }
     return st;
 }
@@ -363,9 +367,11 @@ hon_status hon_undo(hon_vm *vm, hon_answer **out)
     if (!vm)
         return HON_ERR_NOT_FOUND;
     size_t records = 0;
-    const char *title = play_undo(&vm->game.g, &records);
+    uint64_t dice = vm->dice.state;
+    const char *title = play_undo(&vm->game.g, &records, &dice);
     if (!title)
         return HON_ERR_NOT_FOUND;
+    vm->dice.state = dice; /* the procedure's rolls come again if it is run again */
     if (out) {
         strbuf t = { 0 };
         sb_printf(&t, "undone: %s (%zu change%s)\n", title, records, records == 1 ? "" : "s");

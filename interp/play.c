@@ -335,7 +335,7 @@ void play_revert(play *pl, size_t from)
 
 /* ---- the history ---- */
 
-bool play_commit(play *pl, size_t first, const char *title)
+bool play_commit(play *pl, size_t first, const char *title, uint64_t dice)
 {
     if (pl->nprocs == PLAY_MAX_HISTORY || pl->len > PLAY_MAX_RECORDS) {
         /* forget the oldest procedures: they can no longer be undone */
@@ -358,17 +358,19 @@ bool play_commit(play *pl, size_t first, const char *title)
     char *t = mem_strdup(title ? title : "");
     if (!t)
         return false;
-    pl->procs[pl->nprocs++] = (play_proc){ first, t };
+    pl->procs[pl->nprocs++] = (play_proc){ first, t, dice };
     return true;
 }
 
-const char *play_undo(play *pl, size_t *records)
+const char *play_undo(play *pl, size_t *records, uint64_t *dice)
 {
     if (!pl->nprocs)
         return NULL;
     play_proc *p = &pl->procs[--pl->nprocs];
     if (records)
         *records = pl->len - p->first;
+    if (dice)
+        *dice = p->dice;
     play_revert(pl, p->first);
     /* the title lives until the next commit or undo */
     mem_free(pl->undone);

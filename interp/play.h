@@ -50,7 +50,8 @@ typedef struct play_rec {
 /* A finished procedure in the history: its records log[first .. next one's first). */
 typedef struct play_proc {
     size_t first;
-    char *title; /* owned: "do suppress($rifle1)", "move $jeep C4 C5", "next" */
+    char *title;   /* owned: "do suppress($rifle1)", "move $jeep C4 C5", "next" */
+    uint64_t dice; /* the seeded dice source's state as the procedure began (undo restores it) */
 } play_proc;
 
 #define PLAY_MAX_RECORDS 1000000 /* the history keeps at most this many records */
@@ -114,12 +115,14 @@ bool play_clock(play *pl, int64_t turn, int32_t phase);
 /* Undoes the records log[from ..) in reverse order and drops them. The board and the unit
  * pool are then exactly as before them. */
 void play_revert(play *pl, size_t from);
-/* Keeps the records log[first ..) in the history as one procedure named title (copied), so
- * play_undo can revert it; forgets the oldest procedures past PLAY_MAX_HISTORY or
- * PLAY_MAX_RECORDS. False on OOM (the records stay applied). */
-bool play_commit(play *pl, size_t first, const char *title);
+/* Keeps the records log[first ..) in the history as one procedure named title (copied), with
+ * the dice source's state `dice` from before it ran, so play_undo can revert both; forgets the
+ * oldest procedures past PLAY_MAX_HISTORY or PLAY_MAX_RECORDS. False on OOM (the records stay
+ * applied). */
+bool play_commit(play *pl, size_t first, const char *title, uint64_t dice);
 /* Reverts the last procedure of the history. Returns its title (borrowed until the next undo
- * or play_free) and the number of records it undid, or NULL when the history is empty. */
-const char *play_undo(play *pl, size_t *records);
+ * or play_free), the number of records it undid and the dice state it began with (*dice, when
+ * not NULL), or NULL when the history is empty (*records and *dice untouched). */
+const char *play_undo(play *pl, size_t *records, uint64_t *dice);
 
 #endif

@@ -336,7 +336,7 @@ static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
     const char *bare = name[0] == '$' ? name + 1 : name;
     int32_t u = scene_unit(vm->sc, bare);
     if (u < 0) {
-        session_report(vm, E_NO_UNIT, WHERE, "the board has no unit `$%s`", bare);
+        session_no_unit(vm, WHERE, bare);
         return HON_ERR_NOT_FOUND;
     }
     int s0, s1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "near.h"
 
 /* What the resolver callbacks see. */
 typedef struct bind {
@@ -136,6 +137,17 @@ int32_t scene_unit(const scene *s, const char *name)
 {
     int i = s && name ? scn_unit_find(s->scn, name) : -1;
     return i < 0 ? -1 : s->scn->units[i].id;
+}
+
+const char *scene_unit_near(const scene *s, const char *name)
+{
+    if (!s || !name)
+        return NULL;
+    near_search n;
+    near_begin(&n, name);
+    for (size_t i = 0; i < s->scn->n_units; i++)
+        near_offer(&n, s->scn->units[i].name);
+    return near_result(&n);
 }
 
 const char *scene_unit_name(const scene *s, int64_t id)

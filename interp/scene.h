@@ -51,6 +51,9 @@ board *scene_board(scene *s);
 
 /* The pool id of the scenario unit named `name` (without the `$`), or -1. */
 int32_t scene_unit(const scene *s, const char *name);
+/* The name of the scenario unit nearest `name` by edit distance, close enough to be a slip of
+ * the keyboard (base/near.h), or NULL: a "did you mean" for an unknown `$name`. Borrowed. */
+const char *scene_unit_near(const scene *s, const char *name);
 /* The scenario name of unit `id` (borrowed), or NULL when id is a counter of the program. */
 const char *scene_unit_name(const scene *s, int64_t id);
 /* The board square of square value v, or -1 when it lies off the board. */

@@ -97,6 +97,13 @@ void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...
     va_end(ap);
 }
 
+void session_no_unit(hon_vm *vm, const char *path, const char *bare)
+{
+    const char *near = scene_unit_near(vm->sc, bare);
+    session_report(vm, E_NO_UNIT, path, "the board has no unit `$%s`%s%s%s", bare,
+                   near ? " (did you mean `$" : "", near ? near : "", near ? "`?)" : "");
+}
+
 void session_report_at(hon_vm *vm, int code, ast_loc loc, const char *fmt, ...)
 {
     va_list ap;

@@ -106,6 +106,9 @@ void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...
 /* Reports error `code` with a message at loc (a span of a registered source). */
 void session_report_at(hon_vm *vm, int code, ast_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Reports E213 at path: the board has no unit `$bare` (bare without its `$`), with a "did you
+ * mean" naming the board's nearest unit (scene_unit_near) when one is close. */
+void session_no_unit(hon_vm *vm, const char *path, const char *bare);
 /* Reports the evaluation's error (vm->x.err, E2xx) at its span, with " (the procedure was
  * undone: nothing changed)" after its message when `undone`, and returns its status:
  * HON_ERR_MEMORY for E209, else HON_ERR_RUNTIME. The one mapping of VM errors to statuses. */

@@ -212,7 +212,7 @@ hon_status view_place(hon_vm *vm, const char *word, const char *where, hon_value
     int x, y;
     if (dollar || !*s || geo_parse_xy(s, strlen(s), &x, &y) != GEO_OK) {
         if (dollar && *s)
-            session_report(vm, E_NO_UNIT, where, "the board has no unit `%s`", word);
+            session_no_unit(vm, where, s);
         else
             session_report(vm, E_NO_PLACE, where,
                            "'%s' is neither a unit ($name or name) nor a square (@C4 or C4)", word);

@@ -760,8 +760,12 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
             RAISE(E_NO_BOARD, "no board is loaded: `$%s` names a unit of a board",
                   k < ch->nstrs ? ch->strs[k] : "?");
         int32_t id = k < ch->nstrs ? scene_unit(x->sc, ch->strs[k]) : -1;
-        if (id < 0)
-            RAISE(E_NO_UNIT, "the board has no unit `$%s`", k < ch->nstrs ? ch->strs[k] : "?");
+        if (id < 0) {
+            const char *name = k < ch->nstrs ? ch->strs[k] : "?";
+            const char *near = scene_unit_near(x->sc, name);
+            RAISE(E_NO_UNIT, "the board has no unit `$%s`%s%s%s", name,
+                  near ? " (did you mean `$" : "", near ? near : "", near ? "`?)" : "");
+        }
         PUSH(((val){ .type = T_UNIT, .u.i = id }));
         VM_NEXT();
     }

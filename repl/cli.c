@@ -26,10 +26,18 @@ static unsigned script_line;
 /* The name of a declaration being loaded from that line (cli_declare), or NULL. */
 static const char *script_alias;
 
+/* The whole line of a play script being run (cli_set_script_text), or NULL. */
+static const char *script_text;
+
 void cli_set_script_line(const char *where, unsigned line)
 {
     script_where = where;
     script_line = where ? line : 0;
+}
+
+void cli_set_script_text(const char *text)
+{
+    script_text = text;
 }
 
 /* Writes text as a JSON string (quoted, escaped). */
@@ -156,6 +164,39 @@ static void put_block(const char *text, FILE *out)
 
 static const char *const severity_name[] = { "error", "warning", "note" };
 
+/* Renders the rest of a diagnostic on the text a script line handed over (rest: "COL: ...",
+ * then the quoted text and its caret line, each after a gutter of width `gutter`) as on the
+ * whole line script_text: the column counted in the line, the line quoted, the caret moved
+ * under it. False (nothing written) when the quoted text is not found in the line. */
+static bool put_on_script_text(const char *rest, size_t gutter, FILE *out)
+{
+    char *end;
+    unsigned long col = strtoul(rest, &end, 10);
+    const char *nl = strchr(rest, '\n');
+    if (!script_text || end == rest || *end != ':' || !nl || strlen(nl + 1) < gutter + 1)
+        return false;
+    const char *quoted = nl + 1 + gutter + 1, *qend = strchr(quoted, '\n');
+    if (!qend || qend == quoted)
+        return false;
+    char *piece = strndup(quoted, (size_t)(qend - quoted));
+    const char *at = piece ? strstr(script_text, piece) : NULL;
+    free(piece);
+    if (!at)
+        return false;
+    size_t shift = (size_t)(at - script_text);
+    fprintf(out, "%lu", col + shift);
+    fwrite(end, 1, (size_t)(nl + 1 - end), out);
+    fprintf(out, "%5u | %s\n", script_line, script_text);
+    const char *caret = qend + 1; /* "      |" then the caret under the quoted text */
+    size_t bar = strspn(caret, " ") + 1;
+    if (strlen(caret) < bar || caret[bar - 1] != '|')
+        return true;
+    fwrite(caret, 1, bar, out);
+    fprintf(out, "%*s", (int)shift, "");
+    put_block(caret + bar, out);
+    return true;
+}
+
 /* Renders diagnostic d as text to out: the library's rendering, with a script's line named
  * when the line was handed over alone (the library counts it as line 1). */
 static void render_diag(const hon_diag *d, FILE *out)
@@ -171,6 +212,8 @@ static void render_diag(const hon_diag *d, FILE *out)
         const char *rest = d->rendered + skip, *nl = strchr(rest, '\n');
         static const char gutter1[] = "    1 |"; /* base/diag.c's gutter for line 1 */
         fprintf(out, "%s:%u:", script_where, script_line);
+        if (script_line <= 99999 && put_on_script_text(rest, sizeof gutter1 - 1, out))
+            return;
         if (nl && script_line <= 99999 && strncmp(nl + 1, gutter1, sizeof gutter1 - 1) == 0) {
             fwrite(rest, 1, (size_t)(nl + 1 - rest), out);
             fprintf(out, "%5u |", script_line);
@@ -383,76 +426,6 @@ static int load_rule_dirs(cli_session *s, const cli_opts *o)
     return rc;
 }
 
-/* ---- playing: the person answers choices and steps (language.md §6) ---- */
-
-/* One line from the person: the session's reader, else standard input. */
-static char *ask_line(cli_session *s, const char *prompt)
-{
-    ssize_t n;
-    fflush(stdout);
-    if (s->ask)
-        return s->ask(s->ask_ud, prompt);
-    n = getline(&s->answer, &s->answer_cap, stdin);
-    if (n < 0)
-        return NULL;
-    if (n > 0 && s->answer[n - 1] == '\n')
-        s->answer[n - 1] = '\0';
-    return s->answer;
-}
-
-/* The API's chooser: lists the options numbered and reads the answer, a number or an option
- * as printed (`C4` and `@C4`, `$rifle1` and `rifle1` alike). An answer that is neither is
- * refused with the reason and asked again; at the end of the input the first option is
- * taken. */
-static int choose(void *ud, const char *question, const char *side, const char *const *options,
-                  size_t n)
-{
-    cli_session *s = ud;
-    printf("choose%s%s%s: %s\n", side && side[0] ? " (" : "", side ? side : "",
-           side && side[0] ? ")" : "", question);
-    for (size_t i = 0; i < n; i++)
-        printf("  %zu) %s\n", i + 1, options[i]);
-    for (;;) {
-        char *line = ask_line(s, "choice> ");
-        if (!line) {
-            printf("(end of input: the first option, %s, is taken)\n", options[0]);
-            return 0;
-        }
-        while (isspace((unsigned char)*line))
-            line++;
-        size_t len = strlen(line);
-        while (len && isspace((unsigned char)line[len - 1]))
-            line[--len] = '\0';
-        char *end;
-        long k = strtol(line, &end, 10);
-        if (len && *end == '\0' && k >= 1 && (size_t)k <= n)
-            return (int)k - 1;
-        for (size_t i = 0; len && i < n; i++) {
-            const char *o = options[i], *a = line;
-            if ((o[0] == '$') != (a[0] == '$'))
-                o += o[0] == '$', a += a[0] == '$';
-            if (a[0] == '@')
-                a++;
-            if (strcasecmp(o, a) == 0)
-                return (int)i;
-        }
-        printf("illegal choice '%s': answer a number from 1 to %zu, or an option as listed\n", line,
-               n);
-    }
-}
-
-/* Step mode: shows the effect about to be applied and waits for Enter ('q' abandons the
- * procedure, which is then undone). */
-static bool step(void *ud, const char *line)
-{
-    cli_session *s = ud;
-    if (!s->stepping)
-        return true;
-    printf("next: %s\n", line);
-    char *a = ask_line(s, "[Enter: apply, q: abandon] ");
-    return !(a && (a[0] == 'q' || a[0] == 'Q'));
-}
-
 int cli_session_open(cli_session *s, const cli_opts *o)
 {
     hon_config cfg;
@@ -465,8 +438,8 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     cfg.step_budget = o->step_budget;
     cfg.max_depth = o->max_depth;
     cfg.max_list = (size_t)o->max_list;
-    cfg.chooser = choose;
-    cfg.on_effect = step;
+    cfg.chooser = cli_choose;
+    cfg.on_effect = cli_step;
     cli_set_json(s, o->json);
     s->bail = o->bail;
     s->vm = hon_vm_new(&cfg);
@@ -566,7 +539,10 @@ static int load_with(cli_session *s, hon_status (*load)(hon_vm *, const char *),
 
 int cli_load(cli_session *s, const char *path)
 {
-    return load_with(s, hon_load_file, "cannot load", path);
+    char *bundled = cli_bundled(path); /* `load examples/play/x.hon`, as `board` */
+    int rc = load_with(s, hon_load_file, "cannot load", bundled ? bundled : path);
+    free(bundled);
+    return rc;
 }
 
 int cli_declare(cli_session *s, const char *text)
@@ -874,16 +850,22 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
     return 0;
 }
 
+char *cli_bundled(const char *path)
+{
+    if (path[0] == '/' || access(path, F_OK) == 0)
+        return NULL;
+    char *bundled = join_path(hon_bundle_dir(), path);
+    if (bundled && access(bundled, F_OK) == 0)
+        return bundled;
+    free(bundled);
+    return NULL;
+}
+
 int cli_board(cli_session *s, const char *path)
 {
-    char *bundled = NULL;
     /* `--board examples/boards/x.scn` names a bundled board from anywhere, as from this tree */
-    if (path[0] != '/' && access(path, F_OK) != 0) {
-        bundled = join_path(hon_bundle_dir(), path);
-        if (bundled && access(bundled, F_OK) == 0)
-            path = bundled;
-    }
-    int rc = load_with(s, hon_load_board, "cannot load the board", path);
+    char *bundled = cli_bundled(path);
+    int rc = load_with(s, hon_load_board, "cannot load the board", bundled ? bundled : path);
     free(bundled);
     return rc;
 }
@@ -893,6 +875,14 @@ static int no_board(void)
 {
     cli_error("no board is loaded (use 'board FILE' in the REPL, or --board FILE)");
     return 1;
+}
+
+int cli_place(cli_session *s, const char *word)
+{
+    hon_value v;
+    if (!hon_board_path(s->vm))
+        return no_board();
+    return hon_place_of(s->vm, word, &v) == HON_OK ? 0 : 1;
 }
 
 int cli_draw(cli_session *s, const char *from, const char *to)

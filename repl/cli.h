@@ -73,7 +73,33 @@ typedef struct cli_session {
        `hon lsp` (lsp.c) collects them. Set after cli_session_open. */
     void (*on_diag)(void *ud, const hon_diag *d);
     void *on_diag_ud;
+    /* Scripts (repl.md §2a, Choices): a choice's answer is the script's next line only when
+     * that line is one (a number, an option, `choose X`); any other line abandons the choice,
+     * and `unread` asks the reader to hand that line out again as a line of its own. */
+    bool script;
+    bool unread;
+    bool echo_choices; /* print the answer taken (`hon play`, and `choosing` answers) */
+    /* `do ... choosing A,B`: the answers given with the running command, taken in order before
+     * any line is read (borrowed from the command's line); answers_used counts those taken. */
+    const char *const *answers;
+    size_t nanswers, answers_used;
 } cli_session;
+
+/* The API's chooser (hon_config.chooser, answer.c; ud: the cli_session): prints the question,
+ * the side and the options numbered and returns the index taken. A choice with one option is
+ * taken unasked, and said. The command's `choosing` answers (s->answers) come first, each
+ * said; one that is no option abandons the procedure (-1). Then a line is read (s->ask, else
+ * standard input): a number, an option as printed (`C4`/`@C4`, `$rifle1`/`rifle1`, any case),
+ * either after `choose`. On a terminal any other answer is refused with the reason and asked
+ * again; in a script (s->script) so is a line shaped as an answer (a number, `$x`, `@x`, a
+ * square), while any other line abandons the choice (-1, E225) and is handed back to the
+ * reader (s->unread) to run as a line of its own. At the end of the input the first option is
+ * taken. */
+int cli_choose(void *ud, const char *question, const char *side, const char *const *options,
+               size_t n);
+/* Step mode (hon_config.on_effect, answer.c): when s->stepping, shows the effect about to be
+ * applied and waits for Enter; false ('q') abandons the procedure, which is then undone. */
+bool cli_step(void *ud, const char *line);
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
 void cli_opts_free(cli_opts *o);
@@ -90,7 +116,8 @@ void cli_session_close(cli_session *s);
  * brief trace (CLI_WHY), answer and complete trace (CLI_WHY_FULL) or distribution (CLI_ODDS),
  * as text or JSON per s->json. Returns 0 or 1. */
 int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mode);
-/* Loads a .hon file, all or nothing (the program is unchanged on error). Returns 0 or 1. */
+/* Loads a .hon file, all or nothing (the program is unchanged on error); a relative path that
+ * names no file here is looked for in the data directory (cli_bundled). Returns 0 or 1. */
 int cli_load(cli_session *s, const char *path);
 /* Checks a file against the loaded program without keeping it: a scenario (`.scn`) is built as
  * `board` would build it (the session's board untouched), any other file is checked as rules.
@@ -119,6 +146,10 @@ int cli_edition(cli_session *s, const char *name);
 /* Lists the variants with their active readings (name NULL), shows one (reading NULL), or
  * selects a reading. Returns 0 or 1. */
 int cli_variant(cli_session *s, const char *name, const char *reading);
+/* A relative path that names no file in the current directory but one in the data directory
+ * (hon_bundle_dir(): `examples/boards/x.scn`): that file's path (new, the caller frees it);
+ * else NULL (use path as given). */
+char *cli_bundled(const char *path);
 /* Loads a scenario file as the board, all or nothing. A relative path that names no file here
  * is looked for in hon_bundle_dir() too (`examples/boards/x.scn` works with an installed hon
  * from any directory). Returns 0 or 1. */
@@ -126,6 +157,10 @@ int cli_board(cli_session *s, const char *path);
 /* Draws the board as text, with the line from `from` to `to` traced when both are given
  * (`$unit`, `@C4` or `C4`). Returns 0 or 1. */
 int cli_draw(cli_session *s, const char *from, const char *to);
+/* Whether `word` names a place of the board ($unit, @C4 or C4, as los and draw read them):
+ * 0 when it does, else 1 after reporting why (no board; an unknown unit, with the board's
+ * nearest name; a square off the board; a word that is neither). */
+int cli_place(cli_session *s, const char *word);
 /* Writes the board as an SVG file (with a traced line when from and to are given); prints
  * "wrote PATH". Returns 0 or 1. */
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to);
@@ -240,6 +275,10 @@ int cli_declare(cli_session *s, const char *text);
  * diagnostics with no position of their own. where NULL or line 0: none (typed input).
  * `where` is borrowed and must outlive the script. */
 void cli_set_script_line(const char *where, unsigned line);
+/* In a play script (repl_play), the whole line being run (borrowed until the next call; NULL:
+ * none): a diagnostic of the text the line handed over (`do`'s call, an expression) then names
+ * the column in the whole line and quotes it, caret moved under it. */
+void cli_set_script_text(const char *text);
 
 /* Runs one line typed at the REPL (modified in place): a comment, a command (`load`, `why`...,
  * with or without a leading ':'; repl.md) or an expression, printing as the REPL prints.
@@ -251,5 +290,12 @@ bool repl_line(cli_session *s, char *line);
  * that is not a terminal is a script named `<stdin>`: errors name its lines, the status is 1
  * when any line failed (0 otherwise), and with --bail (s->bail) the first failing line ends it. */
 int repl_run(cli_session *s);
+
+/* `hon play SCRIPT` (repl.md §2d): runs the play script at `path` as repl_run runs a script
+ * (errors name `path:line`, --bail stops at the first failing line), echoing each line it runs
+ * and each choice taken. With --board or --seed given (board_set, seed_set), the script's own
+ * `board` and `seed` lines are skipped with a note. Returns 0, or 1 when a line failed or the
+ * file cannot be read. */
+int repl_play(cli_session *s, const char *path, bool board_set, bool seed_set);
 
 #endif

@@ -1,7 +1,7 @@
 # hon.bash — bash completion for the `hon` program, installed by meson.build as
 # share/bash-completion/completions/hon: its subcommands, its global options, the subcommand
 # options of test and diff, and file names where an option or command takes a file
-# (.hon rules, .scn boards, directories for --rules). The lists follow repl/main.c's usage
+# (.hon rules, .scn boards, .play scripts, directories for --rules). The lists follow repl/main.c's usage
 # (docs/spec/repl.md); tests/install/run.py checks that every command and option named there
 # is offered here.
 
@@ -10,8 +10,8 @@ _hon()
     local cur prev words cword
     _init_completion || return
 
-    local commands="eval why odds do move reach check test rules show dis los draw svg diff
-        snapshot coverage lint lsp help version"
+    local commands="eval why odds do move reach play check test rules show dis los draw svg
+        diff snapshot coverage lint lsp help version"
     local options="--rules --no-rules --load --board --edition --variant --seed --max-steps
         --budget --max-depth --max-list --max-memory --json --bail --help --version"
 
@@ -65,6 +65,12 @@ _hon()
             _filedir svg ;;
         lint)
             _filedir '@(hon)' ;;
+        play)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--board --seed --bail" -- "$cur"))
+            else
+                _filedir play
+            fi ;;
         coverage)
             case $prev in
                 --inventory) _filedir md ;;

@@ -1,6 +1,6 @@
 /* main.c — the `hon` program's entry point: global options (getopt_long, stopping at the first
  * non-option), the subcommands (eval, why, odds, do, move, check, lint, test, rules, show, dis,
- * los, draw, svg: usage_text lists them), and the REPL when no subcommand is given. The commands themselves live in cli.c, the REPL in repl.c; the option
+ * los, draw, svg, play: usage_text lists them), and the REPL when no subcommand is given. The commands themselves live in cli.c, the REPL in repl.c; the option
  * and exit-code contract is docs/spec/repl.md (0 ok, 1 error in input/rules/tests, 2 usage).
  */
 #include <errno.h>
@@ -52,6 +52,9 @@ static const char usage_text[] =
     "  move UNIT SQUARE...     a Movement Action of a unit of the board along squares\n"
     "                          (each step checked by the rules; an illegal one is refused\n"
     "                          with the rule that forbids it)\n"
+    "  play SCRIPT             play a script of actions (do, move, next, undo, choose...)\n"
+    "                          on its board with its seed (--board, --seed: others),\n"
+    "                          printing each line, effect, roll and choice with citations\n"
     "  reach UNIT [OUT]        the squares a unit can reach in one Movement Action, with\n"
     "                          the cost and a path to each, and the board drawn with them\n"
     "                          (OUT: the picture as SVG)\n"
@@ -325,7 +328,7 @@ static const subcommand subcommands[] = {
     { "los", 2, 2 },   { "draw", 0, 2 },    { "svg", 1, 3 },       { "do", 1, -1 },
     { "move", 2, -1 }, { "diff", 1, -1 },   { "snapshot", 2, -1 }, { "reach", 1, 2 },
     { "help", 0, 1 },  { "version", 0, 0 }, { "coverage", 0, -1 }, { "lint", 0, -1 },
-    { "lsp", 0, 0 },
+    { "lsp", 0, 0 },   { "play", 1, 1 },
 };
 
 /* `hon help [COMMAND]`: the whole usage, or the lines of usage_text about one command (its
@@ -440,6 +443,16 @@ static int run_coverage(cli_session *s, char **args, int n)
     return cli_coverage(s, inventory, (const char *const *)args, (size_t)ntests);
 }
 
+/* `hon play SCRIPT`: the script as given, else the bundled one of that name (cli_bundled).
+ * Returns the exit status. */
+static int run_play(cli_session *s, const cli_opts *o, const char *script)
+{
+    char *bundled = cli_bundled(script);
+    int rc = repl_play(s, bundled ? bundled : script, o->board != NULL, o->seed_set);
+    free(bundled);
+    return rc;
+}
+
 /* Runs subcommand `name` with its arguments in an open session. Returns the exit status. */
 static int run_subcommand(cli_session *s, const char *name, char **args, int n)
 {
@@ -508,6 +521,7 @@ int main(int argc, char **argv)
     cli_session s;
     const subcommand *sub = NULL;
     int first = argc, rc, nargs = 0;
+    bool half_line = false;
 
     rc = parse_options(argc, argv, &o, &first);
     if (rc >= 0) {
@@ -540,11 +554,10 @@ int main(int argc, char **argv)
                                                 : "'%s' takes fewer arguments",
                                name);
         }
-        /* draw [X Y], svg OUT [X Y]: a line needs both of its ends */
-        if ((strcmp(name, "draw") == 0 && nargs == 1) || (strcmp(name, "svg") == 0 && nargs == 2)) {
-            cli_opts_free(&o);
-            return usage_error("'%s' draws a line between two squares or units: give both", name);
-        }
+        /* draw [X Y], svg OUT [X Y]: a line needs both of its ends (checked once the board is
+         * loaded: an end that names nothing is reported as such) */
+        half_line =
+            (strcmp(name, "draw") == 0 && nargs == 1) || (strcmp(name, "svg") == 0 && nargs == 2);
     }
     if (o.no_rules && o.n_rule_dirs) {
         cli_opts_free(&o);
@@ -580,11 +593,18 @@ int main(int argc, char **argv)
         rc = cli_session_open(&s, &o);
     else
         memset(&s, 0, sizeof s);
+    if (rc == 0 && half_line)
+        rc = cli_place(&s, argv[first + nargs]) != 0
+                 ? 1
+                 : usage_error("'%s' draws a line between two squares or units: give both",
+                               sub->name);
     if (rc == 0 && sub && strcmp(sub->name, "diff") == 0)
         rc = cli_diff(&s, &qo);
     else if (rc == 0 && sub && strcmp(sub->name, "snapshot") == 0)
         rc = record ? cli_snapshot_record(&s, args[1], &qo) : cli_snapshot_check(&s, args[1]);
-    else if (rc == 0)
+    else if (rc == 0 && sub && strcmp(sub->name, "play") == 0)
+        rc = run_play(&s, &o, args[0]);
+    else if (rc == 0 && !half_line)
         rc = sub ? run_subcommand(&s, sub->name, args, nargs) : repl_run(&s);
     cli_session_close(&s);
     cli_question_opts_free(&qo);

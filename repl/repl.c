@@ -37,6 +37,9 @@ static const char script_name[] = "<stdin>";
 
 /* Where lines come from: libedit on a terminal, getline otherwise. */
 typedef struct reader {
+    FILE *in;         /* the script's lines: standard input, or `hon play`'s file */
+    const char *name; /* what errors call the script: "<stdin>" or the file's path (borrowed) */
+    cli_session *s;   /* whose chooser may hand a line back (s->unread) */
     EditLine *el;
     History *hist;
     char *history_path; /* owned; NULL when $HOME is unknown */
@@ -72,7 +75,7 @@ static char *reader_ask(void *ud, const char *why)
     reader *r = ud;
     (void)why;
     if (!r->el) {
-        ssize_t n = getline(&r->abuf, &r->acap, stdin);
+        ssize_t n = getline(&r->abuf, &r->acap, r->in);
         if (n < 0)
             return NULL;
         r->lines++;
@@ -101,17 +104,23 @@ static char *reader_ask(void *ud, const char *why)
 
 static unsigned char complete(EditLine *el, int ch);
 
-/* Starts a reader; on a terminal (stdin and stdout), with line editing, history and tab
- * completion by context (candidates): commands, names of s's program and board, files. */
-static void reader_open(reader *r, cli_session *s)
+/* Starts a reader of the script `in` named `name`; on a terminal (stdin and stdout), with line
+ * editing, history and tab completion by context (candidates): commands, names of s's program
+ * and board, files. */
+static void reader_open(reader *r, cli_session *s, FILE *in, const char *name)
 {
     const char *home = getenv("HOME");
     HistEvent ev;
     struct sigaction sa;
 
     memset(r, 0, sizeof *r);
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+    r->in = in;
+    r->name = name;
+    r->s = s;
+    s->script = true;
+    if (in != stdin || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return;
+    s->script = false;
     r->el = el_init("hon", stdin, stdout, stderr);
     r->hist = history_init();
     if (!r->el || !r->hist) {
@@ -184,12 +193,18 @@ static char *keep(reader *r, const char *line, size_t n)
  * the input. On a terminal, ^C abandons the line being typed and reads another. */
 static char *reader_next(reader *r)
 {
+    if (!r->el && r->s->unread) { /* a choice read this line, and it was no answer */
+        r->s->unread = false;
+        r->bad_line = false;
+        cli_set_script_line(r->name, r->lines);
+        return keep(r, r->abuf, strlen(r->abuf));
+    }
     if (!r->el) {
-        ssize_t n = getline(&r->buf, &r->cap, stdin);
+        ssize_t n = getline(&r->buf, &r->cap, r->in);
         if (n < 0)
             return NULL;
         r->lines++;
-        cli_set_script_line(script_name, r->lines);
+        cli_set_script_line(r->name, r->lines);
         r->bad_line = memchr(r->buf, '\0', (size_t)n) != NULL;
         if (memchr(r->buf, '\0', (size_t)n)) {
             /* the text would end at the NUL: say so rather than answer a cut line (or, with
@@ -358,6 +373,8 @@ static int cmd_draw(repl *r, char *args)
 {
     char *w[2];
     int n = split_words(args, w, 2);
+    if (n == 1 && cli_place(r->s, w[0]) != 0)
+        return 1; /* not a place: say why (an unknown unit's nearest name), not the usage */
     if (n != 0 && n != 2) {
         cli_error("usage: draw [X Y] (a line from X to Y: $unit, @C4 or C4)");
         return 1;
@@ -369,6 +386,8 @@ static int cmd_svg(repl *r, char *args)
 {
     char *w[3];
     int n = split_words(args, w, 3);
+    if (n == 2 && cli_place(r->s, w[1]) != 0)
+        return 1;
     if (n != 1 && n != 3) {
         cli_error("usage: svg FILE [X Y]");
         return 1;
@@ -688,6 +707,70 @@ static int cmd_quit(repl *r, char *args)
     return 0;
 }
 
+static int cmd_choose(repl *r, char *args)
+{
+    (void)r;
+    (void)args;
+    cli_error("no choice is waiting for an answer: 'choose N' answers a choice that the line "
+              "before it asked (or give the answers with the command: 'do EVENT(ARGS) choosing "
+              "N,...')");
+    return 1;
+}
+
+/* Whether command `name` with args runs a procedure that may ask choices: do, move, next,
+ * why [full|not] do. */
+static bool asks_choices(const char *name, char *args)
+{
+    if (strcmp(name, "why") == 0) {
+        char *rest = after_word(args, "full");
+        if (!rest || !rest[0])
+            rest = after_word(args, "not");
+        return after_word(rest && rest[0] ? rest : args, "do") != NULL;
+    }
+    return strcmp(name, "do") == 0 || strcmp(name, "move") == 0 || strcmp(name, "next") == 0;
+}
+
+/* Cuts a trailing `choosing A,B,...` (a word of its own, outside brackets and quotes) off args
+ * and splits its answers, separated by commas or spaces, into answers (pointers into args).
+ * Returns how many (0: no such clause), or -1 after an error: the clause has no answer, or
+ * more than max. */
+static int take_choosing(char *args, const char **answers, int max)
+{
+    char *at = NULL, quote = 0;
+    int depth = 0;
+    for (char *p = args; *p; p++) {
+        if (quote) {
+            quote = *p == quote ? 0 : quote;
+        } else if (*p == '"' || *p == '\'') {
+            quote = *p;
+        } else if (strchr("([{", *p)) {
+            depth++;
+        } else if (strchr(")]}", *p)) {
+            depth--;
+        } else if (depth == 0 && p > args && isspace((unsigned char)p[-1]) &&
+                   strncmp(p, "choosing", 8) == 0 && (!p[8] || isspace((unsigned char)p[8]))) {
+            at = p;
+        }
+    }
+    if (!at)
+        return 0;
+    char *list = at + 8;
+    while (at > args && isspace((unsigned char)at[-1]))
+        at--;
+    *at = '\0';
+    int n = 0;
+    for (char *w = strtok(list, ", \t"); w; w = strtok(NULL, ", \t")) {
+        if (n == max) {
+            cli_error("'choosing' takes at most %d answers", max);
+            return -1;
+        }
+        answers[n++] = w;
+    }
+    if (n == 0)
+        cli_error("'choosing' needs the answers, in the order the choices come: choosing 2,1");
+    return n ? n : -1;
+}
+
 /* What a command's argument is, for Tab completion. */
 typedef enum arg_kind {
     A_UNSET,   /* no kind given: the last kind given repeats */
@@ -747,7 +830,16 @@ static const command commands[] = {
       "the squares a unit can reach in one move, drawn (FILE: as SVG)",
       { A_PLACE, A_FILE, A_NONE } },
     { "next", cmd_next, "next", "the next phase of the turn (raising its events)", { A_NONE } },
-    { "undo", cmd_undo, "undo", "revert the last procedure (do, move, next)", { A_NONE } },
+    { "undo",
+      cmd_undo,
+      "undo",
+      "revert the last procedure (do, move, next), its dice too",
+      { A_NONE } },
+    { "choose",
+      cmd_choose,
+      "choose N",
+      "in a script, the answer to the choice the line before asked",
+      { A_NONE } },
     { "turn", cmd_turn, "turn", "the turn and the phase", { A_NONE } },
     { "step",
       cmd_step,
@@ -1114,6 +1206,31 @@ static bool is_declaration(const char *line)
     return n > 0 && (line[n - 1] == ';' || line[n - 1] == '}') && starts_declaration(line);
 }
 
+/* Runs command c with args (a procedure's `choosing` answers taken off them); errors: the count
+ * of errors before the line. Returns 0, or 1 when it failed. Answers left unused undo the
+ * procedure that ran: the script and the rules disagree about the choices. */
+static int run_command(repl *r, const command *c, char *args, size_t errors)
+{
+    const char *answers[64];
+    int n = asks_choices(c->name, args) ? take_choosing(args, answers, 64) : 0;
+    if (n < 0)
+        return 1;
+    r->s->answers = answers;
+    r->s->nanswers = (size_t)n;
+    r->s->answers_used = 0;
+    int rc = c->run(r, args);
+    fflush(stdout);
+    if (rc == 0 && r->s->answers_used < r->s->nanswers) {
+        hon_undo(r->s->vm, NULL);
+        cli_error("'choosing' gave %d answers, the procedure asked %zu choices: it was undone", n,
+                  r->s->answers_used);
+        rc = 1;
+    }
+    r->s->answers = NULL;
+    r->s->nanswers = r->s->answers_used = 0;
+    return rc || r->s->errors > errors;
+}
+
 /* Runs one line: a comment, a declaration, a command or an expression. Returns 0, or 1 when it failed (a
  * command's non-zero status, or an error reported while it ran). */
 static int run_line(repl *r, char *line)
@@ -1147,9 +1264,7 @@ static int run_line(repl *r, char *line)
                 char *args = line + wlen;
                 while (isspace((unsigned char)*args))
                     args++;
-                rc = c->run(r, args);
-                fflush(stdout);
-                return rc || r->s->errors > errors;
+                return run_command(r, c, args, errors);
             }
         }
     }
@@ -1173,46 +1288,119 @@ bool repl_line(cli_session *s, char *line)
     return !r.quit;
 }
 
-int repl_run(cli_session *s)
-{
-    reader rd;
-    repl r = { s, false, "<repl>" };
-    char *line;
-    int status = 0;
+/* How a script runs under `hon play` (NULL for repl_run): its lines are echoed, and its own
+ * `board` and `seed` lines give way to the command line's options. */
+typedef struct play_opts {
+    bool board_set, seed_set; /* --board, --seed given */
+} play_opts;
 
-    reader_open(&rd, s);
-    /* on a terminal, a line that runs long shows a progress line (progress.h) */
-    progress *watched = NULL;
-    progress_streams streams;
-    bool wrapped = rd.el && progress_wrap(&streams, &watched);
+/* In a play script, a line to skip because the command line said otherwise: `board FILE` with
+ * --board, `seed N` with --seed (said in a note). */
+static bool overridden(const play_opts *play, const char *line, unsigned lineno)
+{
+    line += *line == ':';
+    size_t n = strcspn(line, " \t");
+    const char *what = NULL;
+    if (n == 5 && strncmp(line, "board", 5) == 0 && play->board_set)
+        what = "--board";
+    else if (n == 4 && strncmp(line, "seed", 4) == 0 && play->seed_set)
+        what = "--seed";
+    if (what)
+        printf("%u> %s\n(skipped: %s was given)\n", lineno, line, what);
+    return what != NULL;
+}
+
+/* Runs the lines of rd (a script when rd is no terminal) until `quit`, `exit` or the end.
+ * When wrapped (a terminal whose streams progress.h wraps), each line that runs long shows a
+ * progress line, watched through *watched. Returns the status of repl_run. */
+static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play, bool wrapped,
+                     progress **watched)
+{
+    char *line, *text = NULL;
+    int status = 0;
     s->ask = reader_ask;
-    s->ask_ud = &rd;
-    if (rd.el)
-        printf(
-            "hon %s — Heroes of Normandie rules. Type 'help' for the commands, 'quit' to leave.\n",
-            hon_version());
-    else
-        r.where = script_name; /* a script: its errors name its lines, and they count */
-    while (!r.quit && (line = reader_next(&rd)) != NULL) {
+    s->ask_ud = rd;
+    while (!r->quit && (line = reader_next(rd)) != NULL) {
+        if (play) {
+            const char *t = line + strspn(line, " \t");
+            if (!*t || (t[0] == '#' && t[1] != '#'))
+                continue;
+            if (t[0] == '#') { /* `## ...`: the script's narration, printed */
+                printf("%s\n", t);
+                continue;
+            }
+            if (overridden(play, t, rd->lines))
+                continue;
+            printf("%u> %s\n", rd->lines, t);
+            free(text);
+            text = strdup(line); /* as written: diagnostics quote it whole */
+            cli_set_script_text(text);
+        }
         hon_interrupt_clear(); /* a ^C typed at the prompt is not for this line */
         progress pg;
         progress_start(&pg, !wrapped || s->json); /* on a terminal, text answers */
-        watched = &pg;
-        int failed = run_line(&r, line);
+        *watched = &pg;
+        int failed = run_line(r, line);
         fflush(stdout);
-        watched = NULL;
+        *watched = NULL;
         progress_stop(&pg);
-        if ((failed || rd.bad_line) && !rd.el) {
+        if ((failed || rd->bad_line) && !rd->el) {
             status = 1;
             if (s->bail)
                 break;
         }
     }
     cli_set_script_line(NULL, 0);
+    cli_set_script_text(NULL);
+    free(text);
     s->ask = NULL;
     s->ask_ud = NULL;
+    s->script = false;
+    return status;
+}
+
+int repl_run(cli_session *s)
+{
+    reader rd;
+    repl r = { s, false, "<repl>" };
+    reader_open(&rd, s, stdin, script_name);
+    /* on a terminal, a line that runs long shows a progress line (progress.h) */
+    progress *watched = NULL;
+    progress_streams streams;
+    bool wrapped = rd.el && progress_wrap(&streams, &watched);
+    if (rd.el)
+        printf(
+            "hon %s — Heroes of Normandie rules. Type 'help' for the commands, 'quit' to leave.\n",
+            hon_version());
+    else
+        r.where = script_name; /* a script: its errors name its lines, and they count */
+    int status = run_lines(s, &rd, &r, NULL, wrapped, &watched);
     if (wrapped)
         progress_unwrap(&streams);
     reader_close(&rd);
+    return status;
+}
+
+int repl_play(cli_session *s, const char *path, bool board_set, bool seed_set)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        cli_error("cannot read the play script '%s': %s", path, strerror(errno));
+        return 1;
+    }
+    reader rd;
+    repl r = { s, false, path };
+    play_opts play = { board_set, seed_set };
+    reader_open(&rd, s, in, path);
+    s->echo_choices = true;
+    progress *watched = NULL; /* a play script shows no progress line */
+    int status = run_lines(s, &rd, &r, &play, false, &watched);
+    s->echo_choices = false;
+    reader_close(&rd);
+    if (ferror(in)) {
+        cli_error("cannot read the play script '%s'", path);
+        status = 1;
+    }
+    fclose(in);
     return status;
 }

@@ -8,8 +8,8 @@ The fixtures (tests/repl/fixtures/*.hon) are small programs written for these te
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
-`play_landing_craft_undo`, `diff_bundled`, `diff_search_geometry` and `why_not_bundled` use the
-bundled rules.
+`play_landing_craft_undo`, `play_script_omaha` (the bundled play script), `diff_bundled`,
+`diff_search_geometry` and `why_not_bundled` use the bundled rules.
 """
 import contextlib
 import json
@@ -1800,6 +1800,177 @@ def play_landing_craft_undo():
     check(answers[1] == answers[0], "odds do changed nothing", p)
     check(answers[2][0] == "[]" and answers[2][1] != "E8", "do: rifle3 landed", p)
     check(answers[3] == answers[0], "undo: rifle3 aboard lcvp1 again", p)
+
+
+def numbered_blocks(out):
+    """{line number: [the lines printed under it]} of a `hon play` transcript (`N> LINE`; a
+    `##` line, the script's narration, belongs to no block)."""
+    blocks, cur = {}, None
+    for l in lines(out):
+        m = re.match(r"^(\d+)> ", l)
+        if m:
+            cur = int(m.group(1))
+            blocks[cur] = [l]
+        elif l.startswith("##"):
+            cur = None
+        elif cur is not None:
+            blocks[cur].append(l)
+    return blocks
+
+
+def shot_follows_roll(block, target, combat, defense, p):
+    """A Firing Action's block: the die printed, plus the shooter's Combat Value, against the
+    target's defense on plain ground (grass and sand add no Defensive Bonus: terrain_traits
+    .plain_ground, PRESUMED.plain_ground). A total equal to or over the defense is a Hit
+    (PRESUMED.fire_roll, as BRO.4.2.minefield.attack reads it), and a Hit Destroys an infantry
+    unit (PRESUMED.hit_effect); a lower total does nothing to it. Returns whether it hit."""
+    rolls = [int(m.group(1)) for l in block for m in [re.match(r"roll d6: (\d)   \(", l)] if m]
+    check(len(rolls) == 1, f"one die rolled for the shot at {target}", p)
+    hit = rolls[0] + combat >= defense
+    check((f"give {target} hit   (PRESUMED.hit_effect)" in block) == hit and
+          any(l.startswith(f"destroy {target}   (") for l in block) == hit,
+          f"the shot at {target}: die {rolls[0]} + {combat} against {defense}: "
+          f"{'a Hit destroys it' if hit else 'nothing happens to it'}", p)
+    return hit
+
+
+# examples/play/omaha_turn.play on its board (examples/play/omaha_turn.scn) with its counters
+# (examples/play/omaha_turn.hon, made up): the MG team (Combat Value 3 against infantry) fires at
+# rifle1 (defense 7) on D5, sand; the grenadiers (3) at rifle2 (7) on E4, sand; the sergeant (3)
+# at the grenadiers (5) on F2, grass.
+PLAY_SHOTS = {27: ("$rifle1", 3, 7), 30: ("$rifle1", 3, 7), 34: ("$rifle2", 3, 7),
+              37: ("$grenad", 3, 5)}
+
+
+@case
+def play_script_omaha():
+    p = run(["play", "examples/play/omaha_turn.play"], cwd=tempfile.gettempdir())
+    check(p.returncode == 0 and p.stderr == "",
+          "the bundled script plays from any directory (found in the data directory)", p)
+    b = numbered_blocks(p.stdout)
+    check(b[15] == ["15> do order_numbered($rifle1, 1)",
+                    "give $rifle1 numbered_order   (PRESUMED.order_tokens, BRO.3.4.nco)"],
+          "each line is printed numbered, then its effects with their citations", p)
+    check("## ---- Supply Phase: rifle2 had a bluff, no order: it may move once." in
+          lines(p.stdout), "## lines are printed as they stand", p)
+    # the bluff is turned over as the Activation Phase begins (PRESUMED.order_reveal)
+    check(b[20] == ["20> next", "clock: turn 1, activation phase",
+                    "take $rifle2 bluff_order   (PRESUMED.order_reveal)"], "the phases", p)
+    # rifle1 lands on C5, in front of its craft (BRO.2.landing-craft), then moves on to D5: its
+    # one action (PRESUMED.one_action) ends its activation
+    check(b[24][1].startswith("disembark $rifle1 to C5   (") and
+          b[24][2].startswith("move $rifle1 to D5   (") and
+          "give $rifle1 activated   (PRESUMED.one_action)" in b[24], "who moved", p)
+    hits = {n: shot_follows_roll(b[n], *PLAY_SHOTS[n], p) for n in PLAY_SHOTS}
+    # line 29 undoes the shot of line 27 and its roll: line 30 rolls the same die again
+    check(b[29] == ["29> undo", "undone: do fire_action($mg42, $rifle1, true, []) (7 changes)"]
+          if hits[27] else b[29][1].startswith("undone: do fire_action($mg42, $rifle1"),
+          "undo reverts the shot", p)
+    roll = lambda n: [l for l in b[n] if l.startswith("roll d6: ")]
+    check(roll(27) == roll(30), "undo restored the dice: the shot again rolls the same die", p)
+    check("fire_hit($rifle1, $mg42)" in "\n".join(b[27]) if hits[27] else True,
+          "why do shows the Hit's event", p)
+    # the NCO's rally (BRO.3.4.nco): yes by `choosing`, then its one target is taken unasked
+    check("(choosing true: true)" in b[36] and "(one option: $rifle2, taken)" in b[36] and
+          "take $rifle2 suppressed   (BRO.3.4.nco)" in b[36], "the choices are printed", p)
+    # the Supply Phase: rifle2 had only a bluff, so it moves once (PRESUMED.supply_movement)
+    check("give $rifle2 activated   (PRESUMED.supply_movement)" in b[41], "supply move", p)
+    check(b[44] == ["44> turn", "turn 2, order phase"], "the turn ends: turn 2 begins", p)
+    # the same script with other dice: the command line's --seed takes the place of its `seed`
+    # line, and every shot that is taken follows its die the same way
+    p = run(["--seed", "5", "play", os.path.join(ROOT, "examples", "play", "omaha_turn.play")])
+    b = numbered_blocks(p.stdout)
+    check(b[12] == ["12> seed 2", "(skipped: --seed was given)"], "--seed replaces seed 2", p)
+    for n, shot in PLAY_SHOTS.items():
+        if n in b and any(l.startswith("roll d6: ") for l in b[n]):
+            shot_follows_roll(b[n], *shot, p)
+
+
+@case
+def play_script_format():
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "t.play")
+        with open(script, "w") as f:
+            f.write(f"board {fx('boards/play.scn')}\n# a comment\ndo relocate($a)\nchoose 2\n"
+                    "square_of($a)\ndo suppress(1)\nturn\n")
+        p = run(PLAY + ["play", script])
+        check(p.returncode == 1, "a failing line: exit 1", p)
+        out = lines(p.stdout)
+        # relocate($a): B1 and D1 are free (C1 holds $b): `choose 2` takes D1
+        check(out[2:8] == ["3> do relocate($a)", "choose (allies): Where to?", "  1) B1",
+                           "  2) D1", "(answer 2: D1)", "move $a to D1   (FIX.relocate)"],
+              "the line, the choice and its answer, the effect", p)
+        check(out[8:10] == ["5> square_of($a)", "D1"] and out[-2:] == ["7> turn",
+              "turn 1, order phase"], "the script goes on after the failing line", p)
+        # the error names the script's line 6 and the column in it: in `do suppress(1)` the
+        # argument 1 is column 13, under which the caret stands (the line quoted whole)
+        check(f"{script}:6:13: error[E104]" in p.stderr and
+              "    6 | do suppress(1)\n      |             ^\n" in p.stderr,
+              "errors name SCRIPT:LINE:COL", p)
+        p = run(PLAY + ["--bail", "play", script])
+        check(p.returncode == 1 and "7> turn" not in p.stdout, "--bail stops there", p)
+        p = run(PLAY + ["--board", fx("boards/play.scn"), "play", script])
+        check(lines(p.stdout)[:2] == [f"1> board {fx('boards/play.scn')}",
+                                      "(skipped: --board was given)"], "--board replaces it", p)
+        p = run(PLAY + ["play", os.path.join(tmp, "none.play")])
+        check(p.returncode == 1 and "cannot read the play script" in p.stderr, "no file", p)
+
+
+@case
+def play_script_choices():
+    # A piped script on play.scn ($a on A1, $b on C1): relocate offers the free squares of B1,
+    # C1 and D1. Line 2's choice ([B1, D1]) is followed by an expression, no answer: the choice
+    # fails, naming the question and that line, which then runs as a line of its own (C1, and
+    # $a still on A1). `choosing 9` is no option; `choosing 1,1` leaves an answer over: the
+    # procedure is undone ($a on A1); `choose 1` with no choice waiting is an error; `choosing
+    # 2` takes D1; after the undo, `choose 1` on the next line takes B1; then relocate($b) has
+    # one free square left, D1 (B1 holds $a, C1 $b itself): taken without asking.
+    p = play_session(["do relocate($a)", "square_of($b)", "square_of($a)",
+                      "do relocate($a) choosing 9", "do relocate($a) choosing 1,1",
+                      "square_of($a)", "choose 1", "do relocate($a) choosing 2", "undo",
+                      "do relocate($a)", "choose 1", "square_of($a)", "do relocate($b)",
+                      "square_of($b)"])
+    out, err = lines(p.stdout), p.stderr
+    check(p.returncode == 1, "the failing lines make the script exit 1", p)
+    check('<stdin>:2: error: "Where to?" has no answer: the next line, \'square_of($b)\', is '
+          "none" in err and "error[E225]: the procedure was abandoned" in err,
+          "the choice fails at its line, naming the line that is no answer", p)
+    check(out[4:6] == ["C1", "A1"], "the line that was no answer ran; $a did not move", p)
+    check("<stdin>:5: error: 'choosing 9' answers no option of \"Where to?\"" in err,
+          "an answer of `choosing` that is no option fails the procedure", p)
+    check("<stdin>:6: error: 'choosing' gave 2 answers, the procedure asked 1 choices: it was "
+          "undone" in err and "(choosing 1: B1)" in out, "answers left over undo it", p)
+    k = out.index("(choosing 1: B1)")
+    check(out[k + 2] == "A1", "so $a is on A1 again", p)
+    check("<stdin>:8: error: no choice is waiting for an answer" in err, "choose alone", p)
+    check("(choosing 2: D1)" in out and "undone: do relocate($a) (1 change)" in out,
+          "choosing answers in order, each said", p)
+    k = out.index("undone: do relocate($a) (1 change)")
+    check(out[k + 4:k + 6] == ["move $a to B1   (FIX.relocate)", "B1"],
+          "`choose 1` on the next line answers", p)
+    check(out[k + 6:k + 11] == ["choose (allies): Where to?", "  1) D1",
+                                "(one option: D1, taken)", "move $b to D1   (FIX.relocate)",
+                                "D1"], "a one-option choice is not asked: it is taken, said", p)
+    # draw with one end that names no unit: the unit error, with the board's nearest name
+    p = play_session(["draw $bb", "draw $zzzz", "draw C1"])
+    check("<stdin>:2: error[E213]: the board has no unit `$bb` (did you mean `$b`?)" in p.stderr
+          and "<stdin>:3: error[E213]: the board has no unit `$zzzz`\n" in p.stderr and
+          "<stdin>:4: error: usage: draw [X Y]" in p.stderr,
+          "draw $nosuch names the unit (did you mean); a place alone is a usage error", p)
+    p = run(PLAY + ["--board", fx("boards/play.scn"), "draw", "$bb"])
+    check(p.returncode == 1 and "(did you mean `$b`?)" in p.stderr, "hon draw $bb too", p)
+
+
+@case
+def play_undo_dice():
+    # shoot rolls one die (FIX.shoot); undo puts the dice back as they were before it, so the
+    # same shot after an undo rolls the same face, and a third one (after no undo) goes on.
+    p = play_session(["seed 3", "do shoot($a)", "undo", "do shoot($a)", "undo", "undo",
+                      "do shoot($a)"])
+    rolls = [l for l in lines(p.stdout) if l.startswith("roll d6: ")]
+    check(len(rolls) == 3 and rolls[0] == rolls[1] == rolls[2],
+          "each undo restores the dice: the same die comes up again", p)
+    check("<stdin>:7: error: nothing to undo" in p.stderr, "then nothing is left to undo", p)
 
 
 @case

@@ -1,0 +1,146 @@
+/* answer.c — the `hon` program's side of playing (language.md §6; docs/spec/repl.md §2a,
+ * Choices): the chooser that lists a choice's options and takes the answer — from the
+ * command's `choosing` answers, a line of the script or the terminal — and the step mode's
+ * pause. Shares the script's state (cli_session.script, unread, answers) with repl.c, whose
+ * reader hands back a line that was no answer.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "cli.h"
+
+/* One line from the person: the session's reader, else standard input. */
+static char *ask_line(cli_session *s, const char *prompt)
+{
+    ssize_t n;
+    fflush(stdout);
+    if (s->ask)
+        return s->ask(s->ask_ud, prompt);
+    n = getline(&s->answer, &s->answer_cap, stdin);
+    if (n < 0)
+        return NULL;
+    if (n > 0 && s->answer[n - 1] == '\n')
+        s->answer[n - 1] = '\0';
+    return s->answer;
+}
+
+/* The option that answer a (spaces trimmed) names, a number from 1 or an option as printed
+ * (`C4` and `@C4`, `$rifle1` and `rifle1` alike, any case); -1 when none. */
+static int option_of(const char *a, const char *const *options, size_t n)
+{
+    char *end;
+    long k = strtol(a, &end, 10);
+    if (a[0] && *end == '\0' && k >= 1 && (size_t)k <= n)
+        return (int)k - 1;
+    for (size_t i = 0; a[0] && i < n; i++) {
+        const char *o = options[i], *w = a;
+        if ((o[0] == '$') != (w[0] == '$'))
+            o += o[0] == '$', w += w[0] == '$';
+        if (w[0] == '@')
+            w++;
+        if (strcasecmp(o, w) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Whether a script line is meant as an answer to a choice: `choose X`, or a word that is a
+ * number, a `$unit`, an `@square` or a square (`C4`). Any other line (a command, an
+ * expression) is the script going on, never an answer. */
+static bool answer_shaped(const char *a, bool choose_word)
+{
+    if (choose_word)
+        return true;
+    if (a[0] == '$' || a[0] == '@')
+        return a[1] && !strpbrk(a, " \t(");
+    size_t i = 0;
+    while (isalpha((unsigned char)a[i]))
+        i++;
+    if (!a[i] || i > 2)
+        return false;
+    while (isdigit((unsigned char)a[i]))
+        i++;
+    return a[i] == '\0';
+}
+
+/* Trims line in place; sets *choose_word when it was `choose X` (then only X is left). */
+static char *answer_text(char *line, bool *choose_word)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    size_t len = strlen(line);
+    while (len && isspace((unsigned char)line[len - 1]))
+        line[--len] = '\0';
+    *choose_word = strncmp(line, "choose", 6) == 0 && isspace((unsigned char)line[6]);
+    if (*choose_word)
+        for (line += 6; isspace((unsigned char)*line);)
+            line++;
+    return line;
+}
+
+int cli_choose(void *ud, const char *question, const char *side, const char *const *options,
+               size_t n)
+{
+    cli_session *s = ud;
+    printf("choose%s%s%s: %s\n", side && side[0] ? " (" : "", side ? side : "",
+           side && side[0] ? ")" : "", question);
+    for (size_t i = 0; i < n; i++)
+        printf("  %zu) %s\n", i + 1, options[i]);
+    if (n == 1) {
+        printf("(one option: %s, taken)\n", options[0]);
+        return 0;
+    }
+    if (s->answers_used < s->nanswers) {
+        const char *a = s->answers[s->answers_used++];
+        int k = option_of(a, options, n);
+        if (k < 0) {
+            fflush(stdout);
+            cli_error("'choosing %s' answers no option of \"%s\": a number from 1 to %zu, or an "
+                      "option as listed",
+                      a, question, n);
+            return -1;
+        }
+        printf("(choosing %s: %s)\n", a, options[k]);
+        return k;
+    }
+    for (;;) {
+        char *line = ask_line(s, "choice> ");
+        if (!line) {
+            printf("(end of input: the first option, %s, is taken)\n", options[0]);
+            return 0;
+        }
+        bool choose_word;
+        char *a = answer_text(line, &choose_word);
+        int k = option_of(a, options, n);
+        if (k >= 0) {
+            if (s->echo_choices)
+                printf("(answer %s: %s)\n", a, options[k]);
+            return k;
+        }
+        if (s->script && !answer_shaped(a, choose_word)) {
+            s->unread = true;
+            fflush(stdout);
+            cli_error("\"%s\" has no answer: the next line, '%s', is none (a number from 1 to "
+                      "%zu, an option as listed, or 'choose N'; or 'choosing N' after the "
+                      "command); it runs as a line of its own",
+                      question, a, n);
+            return -1;
+        }
+        printf("illegal choice '%s': answer a number from 1 to %zu, or an option as listed\n", a,
+               n);
+    }
+}
+
+bool cli_step(void *ud, const char *line)
+{
+    cli_session *s = ud;
+    if (!s->stepping)
+        return true;
+    printf("next: %s\n", line);
+    char *a = ask_line(s, "[Enter: apply, q: abandon] ");
+    return !(a && (a[0] == 'q' || a[0] == 'Q'));
+}
