@@ -8,8 +8,8 @@ The fixtures (tests/repl/fixtures/*.hon) are small programs written for these te
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
-`play_landing_craft_undo`, `play_script_omaha` (the bundled play script), `diff_bundled`,
-`diff_search_geometry` and `why_not_bundled` use the bundled rules.
+`play_landing_craft_undo`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
+`diff_bundled`, `diff_search_geometry` and `why_not_bundled` use the bundled rules.
 """
 import contextlib
 import json
@@ -1971,6 +1971,33 @@ def play_undo_dice():
     check(len(rolls) == 3 and rolls[0] == rolls[1] == rolls[2],
           "each undo restores the dice: the same die comes up again", p)
     check("<stdin>:7: error: nothing to undo" in p.stderr, "then nothing is left to undo", p)
+
+
+@case
+def turn_omaha1_why():
+    # examples/boards/omaha_part1.scn, the turn of tests/events/turn_omaha1.hon: the rifles land
+    # from barge 5 onto I8 and walk to I7; the MG 42 nest (J3: Machine Gunner, Hawkeyed, long
+    # range from 4 squares) fires at them 4 squares away, spending an Ammo Belt. Whatever the
+    # die, `why do` shows both modifiers with their rules and citations: the belt's +2 against
+    # infantry (BRO.4.2.ammo-belts) and the long range penalty waived, because the gunner is
+    # Hawkeyed (BRO.3.2.hawkeyed).
+    board = os.path.join(ROOT, "examples", "boards", "omaha_part1.scn")
+    script = ("do order_numbered($rifles1, 1)\ndo order_numbered($mg_east, 1)\nnext\n"
+              "do activate($rifles1)\nmove $rifles1 @I8 @I7\ndo activate($mg_east)\n"
+              "why do fire_action($mg_east, $rifles1, true, [ammo_belt])\n")
+    p = run(["--board", board, "--seed", "1"], stdin=script)
+    check(p.returncode == 0 and p.stderr == "", "the session runs without an error", p)
+    out = p.stdout
+    check("disembark $rifles1 to I8" in out, "the rifles leave their landing craft", p)
+    belt = re.search(r"gear_fire_bonus\(ammo_belt, \$mg_east, main_weapon, \$rifles1\) = 2", out)
+    check(belt is not None, "the trace gives the Ammo Belt's +2", p)
+    check(re.search(r"rule gear_fire_bonus\.ammo_belt_infantry: 2 .*BRO\.4\.2\.ammo-belts", out)
+          is not None, "the belt's rule, with its citation", p)
+    check("long_range_malus($mg_east, $rifles1) = 0" in out, "no long range penalty", p)
+    check(re.search(r"rule long_range_malus\.waived: 0 .*BRO\.3\.2\.hawkeyed", out) is not None,
+          "the penalty waived, citing Hawkeyed", p)
+    check(re.search(r"rule long_range_penalty_applies\.hawkeyed: false .*BRO\.3\.2\.hawkeyed", out)
+          is not None, "Hawkeyed's own rule in the trace", p)
 
 
 @case
