@@ -336,6 +336,17 @@ START_TEST(bad_files)
 }
 END_TEST
 
+/* A scenario loaded from text with the declared names, which must load without error. */
+static scenario *load_text(const char *text, scn_names *n)
+{
+    scn_resolver r = resolver(n);
+    scn_errors errs = { 0 };
+    scenario *s = scn_load(text, strlen(text), &r, &errs);
+    ck_assert_msg(s != NULL, "%s", errs.len ? errs.items[0].message : "");
+    scn_errors_free(&errs);
+    return s;
+}
+
 /* A unit declared `off` is in the unit pool with its markers but not on the board; one placed
  * after it still stands where its line says. */
 START_TEST(unit_off_the_board)
@@ -344,10 +355,7 @@ START_TEST(unit_off_the_board)
                        "unit late = rifle_squad axis off with suppressed\n"
                        "unit squad = rifle_squad allies at B1\n";
     scn_names *n = declared();
-    scn_resolver r = resolver(n);
-    scn_errors errs = { 0 };
-    scenario *s = scn_load(text, strlen(text), &r, &errs);
-    ck_assert_msg(s != NULL, "%s", errs.len ? errs.items[0].message : "");
+    scenario *s = load_text(text, n);
     ck_assert_uint_eq(s->n_units, 2);
     ck_assert(!board_unit_present(s->board, s->units[0].id));
     ck_assert_int_eq(s->units[0].sq0, -1);
@@ -370,10 +378,7 @@ START_TEST(element_values_markers_and_faces)
                        "unit hulk = sherman axis at C2 D2 face wreck with suppressed\n"
                        "unit squad = rifle_squad allies at A2\n";
     scn_names *n = declared();
-    scn_resolver r = resolver(n);
-    scn_errors errs = { 0 };
-    scenario *s = scn_load(text, strlen(text), &r, &errs);
-    ck_assert_msg(s != NULL, "%s", errs.len ? errs.items[0].message : "");
+    scenario *s = load_text(text, n);
     int house = board_element_at(s->board, at(s, "A1"));
     ck_assert_str_eq(board_element_name(s->board, house), "house");
     int value, facing;
