@@ -50,8 +50,8 @@ typedef struct scn_unit {
     char *name;        /* instance name in the file (owned) */
     int id;            /* unit-pool id (see scn_resolver.new_unit) */
     int counter, army; /* resolved ids */
-    int sq0, sq1;      /* squares (sq1 -1 for one square); both -1 when embarked */
-    int in;            /* index in scenario.units of the transport, or -1 */
+    int sq0, sq1;      /* squares (sq1 -1 for one square); both -1 when embarked or off */
+    int in;            /* index in scenario.units of the transport, or -1 (placed or off) */
     int face;          /* the face it shows at the start (`face NAME`), or -1 for the default */
     int *markers;      /* n_markers marker ids (owned; repeats allowed) */
     size_t n_markers;

@@ -714,18 +714,21 @@ static bool push_unit(loader *l, scn_unit *u)
     return true;
 }
 
-/* unit NAME = COUNTER ARMY (at SQ [SQ] | in UNIT) [face FACE] [with MARKER...] */
+/* unit NAME = COUNTER ARMY (at SQ [SQ] | in UNIT | off) [face FACE] [with MARKER...]; `off`: in
+ * the unit pool, not on the board (a late unit waiting to enter) */
 static void do_unit(loader *l, const line_ref *lr)
 {
     int line = lr->no;
     const geo_grid *g = board_grid(l->b);
     if (l->ntok < 6 || !text_tok_is(&l->toks[2], "=") ||
-        !(text_tok_is(&l->toks[5], "at") || text_tok_is(&l->toks[5], "in"))) {
+        !(text_tok_is(&l->toks[5], "at") || text_tok_is(&l->toks[5], "in") ||
+          text_tok_is(&l->toks[5], "off"))) {
         text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[0],
-                       "expected 'unit NAME = COUNTER ARMY at SQUARE [SQUARE]' "
-                       "or 'unit NAME = COUNTER ARMY in TRANSPORT'");
+                       "expected 'unit NAME = COUNTER ARMY at SQUARE [SQUARE]', "
+                       "'unit NAME = COUNTER ARMY in TRANSPORT' or 'unit NAME = COUNTER ARMY off'");
         return;
     }
+    bool off = text_tok_is(&l->toks[5], "off");
     const tok *nm = &l->toks[1];
     char name[MAX_NAME + 1];
     if (!text_name(l, line, nm, name))
@@ -791,7 +794,7 @@ static void do_unit(loader *l, const line_ref *lr)
                 return;
             }
         }
-    } else {
+    } else if (!off) {
         if (i >= l->ntok) {
             text_tok_error(l, E_SCN_SYNTAX, line, &l->toks[5],
                            "expected the transport's name after 'in'");
@@ -846,8 +849,9 @@ static void do_unit(loader *l, const line_ref *lr)
                        id >= 0 && id < BOARD_MAX_UNITS ? " (its id is already used)" : "");
         return;
     }
-    geo_status st = in >= 0 ? board_embark(l->b, id, l->s->units[in].id)
-                            : board_place_unit(l->b, id, sq[0], sq[1]);
+    geo_status st = off       ? GEO_OK
+                    : in >= 0 ? board_embark(l->b, id, l->s->units[in].id)
+                              : board_place_unit(l->b, id, sq[0], sq[1]);
     if (st == GEO_OK)
         st = board_set_unit_label(l->b, id, name);
     if (st != GEO_OK) {

@@ -336,6 +336,38 @@ START_TEST(bad_files)
 }
 END_TEST
 
+/* A scenario loaded from text with the declared names, which must load without error. */
+static scenario *load_text(const char *text, scn_names *n)
+{
+    scn_resolver r = resolver(n);
+    scn_errors errs = { 0 };
+    scenario *s = scn_load(text, strlen(text), &r, &errs);
+    ck_assert_msg(s != NULL, "%s", errs.len ? errs.items[0].message : "");
+    scn_errors_free(&errs);
+    return s;
+}
+
+/* A unit declared `off` is in the unit pool with its markers but not on the board; one placed
+ * after it still stands where its line says. */
+START_TEST(unit_off_the_board)
+{
+    const char *text = "size 2 x 1\nlegend . = open\nmap\n1 ..\n"
+                       "unit late = rifle_squad axis off with suppressed\n"
+                       "unit squad = rifle_squad allies at B1\n";
+    scn_names *n = declared();
+    scenario *s = load_text(text, n);
+    ck_assert_uint_eq(s->n_units, 2);
+    ck_assert(!board_unit_present(s->board, s->units[0].id));
+    ck_assert_int_eq(s->units[0].sq0, -1);
+    ck_assert_int_eq(s->units[0].in, -1);
+    ck_assert_uint_eq(s->units[0].n_markers, 1);
+    ck_assert(board_unit_present(s->board, s->units[1].id));
+    ck_assert_int_eq(s->units[1].sq0, at(s, "B1"));
+    scn_free(s);
+    scn_names_free(n);
+}
+END_TEST
+
 /* A building with a Defensive Bonus (its `value`), Structure points and a Defense value of its
  * own (named values) and two Destruction-like markers; a wreck on the board from the start. */
 START_TEST(element_values_markers_and_faces)
@@ -346,10 +378,7 @@ START_TEST(element_values_markers_and_faces)
                        "unit hulk = sherman axis at C2 D2 face wreck with suppressed\n"
                        "unit squad = rifle_squad allies at A2\n";
     scn_names *n = declared();
-    scn_resolver r = resolver(n);
-    scn_errors errs = { 0 };
-    scenario *s = scn_load(text, strlen(text), &r, &errs);
-    ck_assert_msg(s != NULL, "%s", errs.len ? errs.items[0].message : "");
+    scenario *s = load_text(text, n);
     int house = board_element_at(s->board, at(s, "A1"));
     ck_assert_str_eq(board_element_name(s->board, house), "house");
     int value, facing;
@@ -627,6 +656,7 @@ int main(void)
     TCase *tc = tcase_create("scenario");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, example_beach);
+    tcase_add_test(tc, unit_off_the_board);
     tcase_add_test(tc, example_hill);
     tcase_add_test(tc, example_trench);
     tcase_add_test(tc, example_village);
