@@ -6,7 +6,7 @@ if exists("b:current_syntax")
 endif
 
 syn keyword scnKeyword army around at cite colour element elevation example face facing hex in
-syn keyword scnKeyword interspace legend map mine_counter none scenario side size square steps
+syn keyword scnKeyword interspace legend map mine_counter none off scenario side size square steps
 syn keyword scnKeyword terrain topology unit value values with
 
 syn match scnComment "#.*$" contains=@Spell
