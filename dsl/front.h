@@ -38,4 +38,8 @@ ast_file *front_parse_expr(const char *where, const char *text, size_t len, uint
 ast_file *front_parse_expr_at(const char *where, const char *text, size_t len, uint32_t file_id,
                               uint32_t line, diag_list *diags, ast_node **expr);
 
+/* Whether the n bytes at s spell a keyword of the language (lexer.l's table): the formatter
+ * (fmt.c) spaces a keyword before '(' as written, a name never. */
+bool front_is_keyword(const char *s, size_t n);
+
 #endif
