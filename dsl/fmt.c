@@ -287,6 +287,7 @@ typedef struct line {
     size_t of_decl;    /* a continuation line of such a declaration: 1 + the index of its line
                           (0: not one) */
     int comment_col;   /* the column of its comment */
+    int shift;         /* the blanks lining up a declaration's text added */
     strbuf code;       /* the code, without indentation */
 } line;
 
@@ -318,6 +319,13 @@ static bool clause_keyword(const tok *t)
     static const char *const kws[] = { "cite",     "doc",     "when",    "unless", "answer", "do",
                                        "priority", "combine", "default", "let",    NULL };
     return t->kw && is_any(t, kws);
+}
+
+/* Whether a line continuing a declaration starts a clause: a clause keyword, or the `=` of a
+ * `source` declaration's text. */
+static bool starts_clause(const tok *t)
+{
+    return clause_keyword(t) || is(t, "=");
 }
 
 static level *top(layout *L)
@@ -356,7 +364,7 @@ static int line_indent(layout *L, const tok *f, const tok *first_of_stmt)
         return lv->inner;
     if (is(f, "let") && lv->let_indent >= 0)
         ind = lv->let_indent;
-    else if (clause_keyword(f) && f != first_of_stmt)
+    else if (starts_clause(f) && f != first_of_stmt)
         ind = lv->indent + 2;
     else if (f->kind == K_OPEN && f->s[0] == '{')
         ind = lv->indent;
@@ -518,8 +526,11 @@ static size_t row_cells(const layout *L, size_t a, size_t b, size_t *cut, size_t
     return n;
 }
 
+/* MAX_CELLS: a table row's columns lined up at most; WIDTH: the width the bundled files keep
+ * to, which lining up never pushes a line past. */
 enum {
-    MAX_CELLS = 64
+    MAX_CELLS = 64,
+    WIDTH = 100
 };
 
 /* Lays out the rows lines[from, to) in columns: each cell but a row's last is padded to the
@@ -602,7 +613,7 @@ static size_t align_decls(const layout *L, line *lines, size_t n, size_t i)
         line *row = ln->decl ? ln : &lines[ln->of_decl - 1];
         size_t w = L->ts->t[row->a].n + 1 + L->ts->t[row->a + 1].n;
         if (!ln->decl) {
-            ln->indent += (int)(width - w);
+            ln->indent += row->shift; /* under its declaration's text */
             continue;
         }
         strbuf code = { 0 };
@@ -610,6 +621,16 @@ static size_t align_decls(const layout *L, line *lines, size_t n, size_t i)
         for (size_t k = w; k <= width; k++)
             sb_putc(&code, ' ');
         render(L, ln->a + 2, ln->b, &code);
+        ln->shift = (int)(width - w);
+        size_t widest = (size_t)ln->indent + code.len;
+        for (size_t k = r + 1; k < j && lines[k].of_decl == r + 1; k++)
+            if ((size_t)(lines[k].indent + ln->shift) + lines[k].code.len > widest)
+                widest = (size_t)(lines[k].indent + ln->shift) + lines[k].code.len;
+        if (widest > WIDTH) { /* lined up, it would be too long */
+            sb_free(&code);
+            render(L, ln->a, ln->b, &code);
+            ln->shift = 0;
+        }
         sb_free(&ln->code);
         ln->code = code;
     }
@@ -650,9 +671,9 @@ static line *lay_lines(layout *L, size_t *nlines)
         if (lv->per_line && f->kind != K_CLOSE)
             end_statement(L);
         const tok *stmt_first = lv->block && lv->started ? &ts->t[lv->first] : NULL;
-        bool clause = lv->block && lv->started && clause_keyword(f) && f != stmt_first;
+        bool clause = lv->block && lv->started && starts_clause(f) && f != stmt_first;
         ln->indent = line_indent(L, f, stmt_first);
-        if (clause && f->kw)
+        if (clause)
             lv->cont = ln->a + 1 < ln->b ? ln->indent + (int)f->n + 1 : ln->indent + 2;
         int pend_indent = f->kind == K_CLOSE && L->nlev > 1 ? lv->inner : ln->indent;
         for (size_t k = n - 1; k-- > 0 && lines[k].a == lines[k].b;)
