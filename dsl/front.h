@@ -41,5 +41,8 @@ ast_file *front_parse_expr_at(const char *where, const char *text, size_t len, u
 /* The i-th keyword of the language in name order (lexer.l's table: what the scanner never
  * reads as a name), a static string; NULL past the last. For completion (hon_complete). */
 const char *lexer_keyword(size_t i);
+/* Whether the n bytes at s spell a keyword of the language (lexer.l's table): the formatter
+ * (fmt.c) spaces a keyword before '(' as written, a name never. */
+bool front_is_keyword(const char *s, size_t n);
 
 #endif

@@ -130,6 +130,18 @@ size_t hon_each_file(const hon_vm *vm, void (*fn)(void *ud, const char *path), v
  * HON_OK, HON_ERR_NOT_FOUND for a NULL vm, HON_ERR_MEMORY. */
 hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t *warnings);
 
+/* `hon fmt` (docs/spec/format.md): lays out the .hon text (len bytes; `name` is the path its
+ * diagnostics show) in the canonical layout, keeping its tokens, comments and line breaks.
+ * On HON_OK *out is a new NUL-terminated string of *out_len bytes (out_len may be NULL), freed
+ * with hon_text_free. Text with a syntax error is refused: the errors go to on_diag, *out is
+ * NULL and the status HON_ERR_COMPILE (as for a layout that would not keep the tokens, which
+ * would be a bug). HON_ERR_NOT_FOUND for a NULL argument, HON_ERR_MEMORY. Only parses: the
+ * loaded program is neither read nor changed. */
+hon_status hon_format(hon_vm *vm, const char *name, const char *text, size_t len, char **out,
+                      size_t *out_len);
+/* Frees a string hon_format returned; accepts NULL. */
+void hon_text_free(char *s);
+
 /* Evaluates an expression (a query call, a table lookup, any expression of the language) typed
  * at `where` (e.g. "<repl>"). On HON_OK *out holds the answer and its trace in every form
  * (hon_eval_as with HON_WANT_ALL). */

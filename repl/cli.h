@@ -129,6 +129,13 @@ int cli_check(cli_session *s, const char *path);
  * every loaded file when none is given. Returns 0 when there is none, 1 on warnings or when a
  * load failed. */
 int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded);
+/* `fmt [--check] [--diff] FILE|DIR...` (repl/fmt.c, docs/spec/format.md): lays out the .hon
+ * files (a directory: every *.hon file under it) in the canonical layout, rewriting each
+ * changed one in place and printing its path; --check only prints the paths, --diff a unified
+ * diff instead. A file that does not parse is reported and left as it is. Returns 0, 1 when a
+ * file could not be read, parsed or written or (--check, --diff) some file would change, 2 for
+ * a usage error. */
+int cli_fmt(cli_session *s, const char *const *args, size_t n);
 /* `test [-v] [--filter PATTERN] [--json] [FILE...]`: runs the tests of the FILEs (loading those
  * the program does not hold yet), or every loaded test when none is given; only those whose
  * title contains PATTERN with --filter. Prints the failures and one closing "N passed, N

@@ -1,6 +1,6 @@
 # hon.bash — bash completion for the `hon` program, installed by meson.build as
 # share/bash-completion/completions/hon: its subcommands, its global options, the subcommand
-# options of test and diff, and file names where an option or command takes a file
+# options of test, fmt and diff, and file names where an option or command takes a file
 # (.hon rules, .scn boards, .play scripts, directories for --rules). The lists follow repl/main.c's usage
 # (docs/spec/repl.md); tests/install/run.py checks that every command and option named there
 # is offered here.
@@ -11,7 +11,7 @@ _hon()
     _init_completion || return
 
     local commands="eval why odds do move reach play check test rules show dis los draw svg
-        diff snapshot coverage lint lsp help version"
+        diff snapshot coverage lint lsp fmt help version"
     local options="--rules --no-rules --load --board --edition --variant --seed --max-steps
         --budget --max-depth --max-list --max-memory --json --bail --help --version"
 
@@ -70,6 +70,12 @@ _hon()
                 COMPREPLY=($(compgen -W "--board --seed --bail" -- "$cur"))
             else
                 _filedir play
+            fi ;;
+        fmt)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--check --diff" -- "$cur"))
+            else
+                _filedir '@(hon)'
             fi ;;
         coverage)
             case $prev in

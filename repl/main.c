@@ -1,5 +1,5 @@
 /* main.c — the `hon` program's entry point: global options (getopt_long, stopping at the first
- * non-option), the subcommands (eval, why, odds, do, move, check, lint, test, rules, show, dis,
+ * non-option), the subcommands (eval, why, odds, do, move, check, fmt, lint, test, rules, show, dis,
  * los, draw, svg, play: usage_text lists them), and the REPL when no subcommand is given. The commands themselves live in cli.c, the REPL in repl.c; the option
  * and exit-code contract is docs/spec/repl.md (0 ok, 1 error in input/rules/tests, 2 usage).
  */
@@ -59,6 +59,10 @@ static const char usage_text[] =
     "                          the cost and a path to each, and the board drawn with them\n"
     "                          (OUT: the picture as SVG)\n"
     "  check FILE...           report FILEs' diagnostics against the loaded rules\n"
+    "  fmt [--check] [--diff] FILE|DIR...\n"
+    "                          lay out .hon files (a DIR: those under it) in the canonical\n"
+    "                          layout, in place; --check: only list the files that would\n"
+    "                          change, --diff: print the changes; both exit 1 if any would\n"
     "  lint [FILE|DIR...]      load FILEs and DIRs, report warnings W001-W007 about them\n"
     "                          (about every loaded file without one): exit 1 on any\n"
     "                          warning, 0 when there is none\n"
@@ -328,7 +332,7 @@ static const subcommand subcommands[] = {
     { "los", 2, 2 },   { "draw", 0, 2 },    { "svg", 1, 3 },       { "do", 1, -1 },
     { "move", 2, -1 }, { "diff", 1, -1 },   { "snapshot", 2, -1 }, { "reach", 1, 2 },
     { "help", 0, 1 },  { "version", 0, 0 }, { "coverage", 0, -1 }, { "lint", 0, -1 },
-    { "lsp", 0, 0 },   { "play", 1, 1 },
+    { "lsp", 0, 0 },   { "play", 1, 1 },    { "fmt", 1, -1 },
 };
 
 /* `hon help [COMMAND]`: the whole usage, or the lines of usage_text about one command (its
@@ -496,6 +500,8 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
             rc |= cli_check(s, args[i]);
     } else if (strcmp(name, "lsp") == 0) {
         rc = lsp_run(s, stdin, stdout);
+    } else if (strcmp(name, "fmt") == 0) {
+        rc = cli_fmt(s, (const char *const *)args, (size_t)n);
     } else if (strcmp(name, "lint") == 0) {
         rc = cli_lint(s, (const char *const *)args, (size_t)n, false);
     } else if (strcmp(name, "test") == 0) {
@@ -563,6 +569,9 @@ int main(int argc, char **argv)
         cli_opts_free(&o);
         return usage_error("%s", "--no-rules and --rules exclude each other");
     }
+    /* fmt only parses: a rule directory that does not load must not stop it */
+    if (sub && strcmp(sub->name, "fmt") == 0 && !o.n_rule_dirs)
+        o.no_rules = true;
     if (sub && (strcmp(sub->name, "help") == 0 || strcmp(sub->name, "version") == 0)) {
         cli_opts_free(&o);
         if (strcmp(sub->name, "help") == 0)

@@ -2,11 +2,13 @@
  * new session (lexer, parser, resolver, compiler); when they load, its tests run, its rules are
  * listed, shown and disassembled, and its first queries and fns whose parameters need no board
  * are asked, traced, with every printer of the answer. The bytes are also evaluated as an
- * expression, and their odds asked when short. Nothing may crash, leak, hang or grow without
+ * expression, and their odds asked when short. Text that parses is laid out by hon fmt
+ * (hon_format), which must accept it and give a layout that lays out to itself. Nothing may crash, leak, hang or grow without
  * bound (fuzz.h's caps). Seeds: the .hon files of the tree (tests/fuzz/seeds.py).
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fuzz.h"
 
@@ -51,6 +53,26 @@ static void ask(void *ud, const char *name)
     hon_query_handle_free(h);
 }
 
+/* `hon fmt` on text that loaded: accepted (the layout kept its tokens and parses), and laid
+ * out again, unchanged (idempotent). A failure aborts: that is a bug of the layout. */
+static void layout(hon_vm *vm, const char *text, size_t size)
+{
+    char *once = NULL, *twice = NULL;
+    size_t n1 = 0, n2 = 0;
+    hon_status st = hon_format(vm, "fuzz.hon", text, size, &once, &n1);
+    if (st == HON_ERR_MEMORY)
+        return;
+    if (st != HON_OK)
+        abort();
+    st = hon_format(vm, "fuzz.hon", once, n1, &twice, &n2);
+    if (st != HON_OK && st != HON_ERR_MEMORY)
+        abort();
+    if (st == HON_OK && (n1 != n2 || memcmp(once, twice, n1) != 0))
+        abort();
+    hon_text_free(once);
+    hon_text_free(twice);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     hon_config cfg;
@@ -63,6 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (hon_load_source(vm, "fuzz.hon", text, size) == HON_OK) {
+        layout(vm, text, size);
         hon_run_tests(vm, NULL, fuzz_sink(), NULL, NULL);
         hon_list_rules(vm, NULL, show_rule, vm);
         asking k = { vm, 0 };

@@ -1,0 +1,66 @@
+/* format.c — `hon fmt` behind hon.h (hon_format, hon_text_free): the canonical layout of a .hon
+ * text (dsl/fmt.c, docs/spec/format.md), refused for text that does not parse, and checked
+ * before it is handed back: the laid-out text must hold the same tokens and comments as the
+ * input and parse again, or it is refused too. Diagnostics go through session.h.
+ */
+#include "fmt.h"
+#include "front.h"
+#include "mem.h"
+#include "session.h"
+
+/* Whether text parses without a syntax error; its errors are reported to the vm when `report`.
+ * The text is registered as a diagnostics source for the time of the parse. */
+static bool parses(hon_vm *vm, const char *name, const char *text, size_t len, bool report,
+                   bool *oom)
+{
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    uint32_t before = vm->sources.len;
+    uint32_t id = diag_sources_add(&vm->sources, name, text, len);
+    ast_file *f = id == UINT32_MAX ? NULL : front_parse_file(name, text, len, id, &dl);
+    bool ok = f && !dl.errors;
+    *oom = !f;
+    ast_file_free(f);
+    if (report)
+        session_emit(vm, &dl);
+    else
+        diag_list_clear(&dl);
+    diag_sources_trim(&vm->sources, before);
+    return ok;
+}
+
+hon_status hon_format(hon_vm *vm, const char *name, const char *text, size_t len, char **out,
+                      size_t *out_len)
+{
+    bool oom = false;
+    if (out)
+        *out = NULL;
+    if (!vm || !name || !text || !out)
+        return HON_ERR_NOT_FOUND;
+    session_cap_begin(vm);
+    if (!parses(vm, name, text, len, true, &oom))
+        return oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
+    size_t n = 0;
+    char *laid = fmt_layout(text, len, &n);
+    if (!laid)
+        return HON_ERR_MEMORY;
+    if (!fmt_same_tokens(text, len, laid, n) || !parses(vm, name, laid, n, false, &oom)) {
+        mem_free(laid);
+        if (oom)
+            return HON_ERR_MEMORY;
+        session_report(vm, E_NONE, name,
+                       "'%s': the layout would change its tokens (a bug of hon fmt); the file is "
+                       "left as it is",
+                       name);
+        return HON_ERR_COMPILE;
+    }
+    *out = laid;
+    if (out_len)
+        *out_len = n;
+    return HON_OK;
+}
+
+void hon_text_free(char *s)
+{
+    mem_free(s);
+}

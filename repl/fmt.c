@@ -1,0 +1,308 @@
+/* fmt.c — `hon fmt [--check] [--diff] FILE|DIR...` (cli.h: cli_fmt; docs/spec/format.md,
+ * repl.md): lays out .hon files through hon_format, rewriting each changed one in place
+ * atomically (a temporary file in its directory, renamed over it), or only listing (--check)
+ * or showing as a unified diff (--diff) what would change. Directories are walked for *.hon
+ * files, in name order. A file that does not parse is reported and left untouched.
+ */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum {
+    CONTEXT = 3
+};
+
+typedef struct fmt_opts {
+    bool check, diff;
+    size_t changed;
+    int rc;
+} fmt_opts;
+
+/* Reads a whole file into a new string (*len bytes); NULL with errno set when it cannot. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *s = NULL;
+    size_t cap = 0, n = 0, got;
+    if (!f)
+        return NULL;
+    do {
+        if (n + 4096 + 1 > cap) {
+            char *g = realloc(s, cap = (n + 4096 + 1) * 2);
+            if (!g) {
+                free(s);
+                fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            s = g;
+        }
+        got = fread(s + n, 1, cap - n - 1, f);
+        n += got;
+    } while (got > 0);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(s);
+        errno = EIO;
+        return NULL;
+    }
+    s[n] = '\0';
+    *len = n;
+    return s;
+}
+
+/* The lines of text (n bytes): starts[i] is where line i starts; starts[count] == n. */
+static size_t *line_starts(const char *text, size_t n, size_t *count)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += text[i] == '\n';
+    size_t *st = malloc((k + 2) * sizeof *st);
+    if (!st)
+        return NULL;
+    size_t c = 0;
+    st[c++] = 0;
+    for (size_t i = 0; i < n; i++)
+        if (text[i] == '\n' && i + 1 < n)
+            st[c++] = i + 1;
+    if (n == 0)
+        c = 0;
+    st[c] = n;
+    *count = c;
+    return st;
+}
+
+static bool same_line(const char *a, const size_t *as, size_t i, const char *b, const size_t *bs,
+                      size_t j)
+{
+    size_t la = as[i + 1] - as[i], lb = bs[j + 1] - bs[j];
+    return la == lb && memcmp(a + as[i], b + bs[j], la) == 0;
+}
+
+static void put_line(char mark, const char *t, const size_t *st, size_t i)
+{
+    size_t len = st[i + 1] - st[i];
+    printf("%c%.*s", mark, (int)len, t + st[i]);
+    if (!len || t[st[i + 1] - 1] != '\n')
+        printf("\n\\ No newline at end of file\n");
+}
+
+/* Prints the unified diff of a (the file) and b (its layout): an LCS over their lines, in
+ * hunks with CONTEXT lines around each change. Returns false on OOM. */
+static bool print_diff(const char *path, const char *a, size_t an, const char *b, size_t bn)
+{
+    size_t m, n;
+    size_t *as = line_starts(a, an, &m), *bs = line_starts(b, bn, &n);
+    unsigned *lcs = as && bs ? calloc((m + 1) * (n + 1), sizeof *lcs) : NULL;
+    /* ops: 0 keep, 1 delete a line of a, 2 insert a line of b; at most m + n of them */
+    unsigned char *op = lcs ? malloc(m + n + 1) : NULL;
+    bool ok = op != NULL;
+    size_t nop = 0;
+    for (size_t i = m; ok && i-- > 0;)
+        for (size_t j = n; j-- > 0;)
+            lcs[i * (n + 1) + j] = same_line(a, as, i, b, bs, j)
+                                       ? lcs[(i + 1) * (n + 1) + j + 1] + 1
+                                   : lcs[(i + 1) * (n + 1) + j] >= lcs[i * (n + 1) + j + 1]
+                                       ? lcs[(i + 1) * (n + 1) + j]
+                                       : lcs[i * (n + 1) + j + 1];
+    for (size_t i = 0, j = 0; ok && (i < m || j < n);) {
+        if (i < m && j < n && same_line(a, as, i, b, bs, j))
+            op[nop++] = 0, i++, j++;
+        else if (j >= n || (i < m && lcs[(i + 1) * (n + 1) + j] >= lcs[i * (n + 1) + j + 1]))
+            op[nop++] = 1, i++;
+        else
+            op[nop++] = 2, j++;
+    }
+    if (ok)
+        printf("--- %s\n+++ %s\n", path, path);
+    /* walk the ops, a hunk from CONTEXT before a change to CONTEXT after the last one near */
+    for (size_t k = 0, i = 0, j = 0; ok && k < nop;) {
+        if (op[k] == 0) {
+            k++, i++, j++;
+            continue;
+        }
+        size_t back = 0;
+        while (back < CONTEXT && back < k && op[k - back - 1] == 0)
+            back++;
+        size_t end = k, keep = 0;
+        while (end < nop && keep <= 2 * CONTEXT) {
+            keep = op[end] == 0 ? keep + 1 : 0;
+            end++;
+        }
+        if (keep > CONTEXT)
+            end -= keep - CONTEXT;
+        size_t hs = k - back, ai = i - back, bj = j - back, acount = 0, bcount = 0;
+        for (size_t q = hs; q < end; q++) {
+            acount += op[q] != 2;
+            bcount += op[q] != 1;
+        }
+        printf("@@ -%zu,%zu +%zu,%zu @@\n", acount ? ai + 1 : ai, acount, bcount ? bj + 1 : bj,
+               bcount);
+        for (size_t q = hs; q < end; q++) {
+            if (op[q] == 0)
+                put_line(' ', a, as, ai++), bj++;
+            else if (op[q] == 1)
+                put_line('-', a, as, ai++);
+            else
+                put_line('+', b, bs, bj++);
+        }
+        k = end, i = ai, j = bj;
+    }
+    free(op);
+    free(lcs);
+    free(as);
+    free(bs);
+    return ok;
+}
+
+/* Writes text over path atomically: a temporary file beside it, with its mode, renamed over
+ * it. Returns false (errno set) when it could not. */
+static bool write_over(const char *path, const char *text, size_t len)
+{
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 16);
+    struct stat sb;
+    if (!tmp)
+        return false;
+    snprintf(tmp, pl + 16, "%s.fmt-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    bool ok = fd >= 0;
+    if (ok && stat(path, &sb) == 0)
+        ok = fchmod(fd, sb.st_mode & 07777) == 0;
+    for (size_t done = 0; ok && done < len;) {
+        ssize_t w = write(fd, text + done, len - done);
+        ok = w > 0;
+        done += ok ? (size_t)w : 0;
+    }
+    if (fd >= 0 && close(fd) != 0)
+        ok = false;
+    if (ok)
+        ok = rename(tmp, path) == 0;
+    int err = errno;
+    if (!ok && fd >= 0)
+        unlink(tmp);
+    free(tmp);
+    errno = err;
+    return ok;
+}
+
+static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
+{
+    size_t len = 0, out_len = 0;
+    char *text = slurp(path, &len), *laid = NULL;
+    if (!text) {
+        cli_error("cannot read '%s': %s", path, strerror(errno));
+        o->rc = 1;
+        return;
+    }
+    hon_status st = hon_format(s->vm, path, text, len, &laid, &out_len);
+    if (st != HON_OK) {
+        if (st == HON_ERR_MEMORY)
+            cli_error("out of memory");
+        o->rc = 1;
+    } else if (out_len != len || memcmp(text, laid, len) != 0) {
+        o->changed++;
+        if (o->diff) {
+            if (!print_diff(path, text, len, laid, out_len)) {
+                cli_error("out of memory");
+                o->rc = 1;
+            }
+        } else if (o->check) {
+            printf("%s\n", path);
+        } else if (!write_over(path, laid, out_len)) {
+            cli_error("cannot write '%s': %s", path, strerror(errno));
+            o->rc = 1;
+        } else {
+            printf("%s\n", path);
+        }
+    }
+    hon_text_free(laid);
+    free(text);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Formats path: a file, or every *.hon file under a directory (depth first, in name order). */
+static void fmt_path(cli_session *s, const char *path, fmt_opts *o, bool named)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        size_t l = strlen(path);
+        if (named || (l > 4 && strcmp(path + l - 4, ".hon") == 0))
+            fmt_file(s, path, o);
+        return;
+    }
+    DIR *d = opendir(path);
+    if (!d) {
+        cli_error("cannot open directory '%s': %s", path, strerror(errno));
+        o->rc = 1;
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            char **g = realloc(names, (cap = cap * 2 + 16) * sizeof *names);
+            if (!g)
+                break;
+            names = g;
+        }
+        size_t l = strlen(path) + strlen(e->d_name) + 2;
+        if ((names[n] = malloc(l)) != NULL)
+            snprintf(names[n++], l, "%s/%s", path, e->d_name);
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        fmt_path(s, names[i], o, false);
+        free(names[i]);
+    }
+    free(names);
+}
+
+int cli_fmt(cli_session *s, const char *const *args, size_t n)
+{
+    fmt_opts o = { 0 };
+    size_t paths = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(args[i], "--check") == 0)
+            o.check = true;
+        else if (strcmp(args[i], "--diff") == 0)
+            o.diff = true;
+        else if (args[i][0] == '-' && args[i][1]) {
+            fprintf(stderr,
+                    "hon: fmt takes --check, --diff and files or directories, not '%s'\n"
+                    "Try 'hon --help' for more information.\n",
+                    args[i]);
+            return 2;
+        } else
+            paths++;
+    }
+    if (!paths) {
+        fprintf(stderr, "hon: 'fmt' needs a file or directory\n"
+                        "Try 'hon --help' for more information.\n");
+        return 2;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(args[i], "--check") != 0 && strcmp(args[i], "--diff") != 0)
+            fmt_path(s, args[i], &o, true);
+    fflush(stdout);
+    if ((o.check || o.diff) && o.changed)
+        return 1;
+    return o.rc;
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""tests/fmt/run.py — `hon fmt` as a subprocess (docs/spec/format.md, repl.md §1).
+
+Usage: run.py HON SOURCE_ROOT MODE, MODE one of
+  golden     each golden/NAME.hon laid out equals golden/NAME.expected (written by hand from
+             format.md's rules, the reasoning in the input's comments); --check and --diff
+             write nothing; a file that does not parse is refused and left as it is
+  bundled    `hon fmt --check rules expansions` finds nothing to change
+  idempotent every .hon file of rules/, expansions/ and tests/: laid out once, it keeps its
+             tokens and its comments (text and count; read by this script's own scanner, not
+             hon's), and laid out again it does not change; one that does not parse is untouched
+  meaning    the bundled rules with their whitespace scrambled, then laid out: every rule's
+             bytecode (`dis`, positions aside) and the rule tests' results are those of the
+             bundled rules
+Shares its file list with meson.build (tests/fmt).
+"""
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HON, ROOT, MODE = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+HERE = os.path.dirname(os.path.abspath(__file__))
+failures = []
+
+# The tokens of lexer.l: comments, strings (closed or cut at the line's end), squares, unit
+# names, words, integers, the two-character operators, then any other byte.
+TOKEN = re.compile(r'#[^\n]*|"(?:[^"\\\n]|\\[^\n])*"?|@[A-Za-z]+[0-9]+|\$[A-Za-z_]\w*'
+                   r'|[A-Za-z_]\w*|[0-9]+|->|\+\+|=>|==|!=|<=|>=|[^\s]')
+
+
+def tokens(text):
+    """(code tokens, comments) of a .hon text; comments without their trailing blanks."""
+    code, comments = [], []
+    for t in TOKEN.findall(text):
+        (comments.append(t.rstrip()) if t.startswith("#") else code.append(t))
+    return code, comments
+
+
+def check(cond, what, detail=""):
+    if not cond:
+        failures.append(what + ("\n" + detail if detail else ""))
+
+
+def hon(*args, cwd=None, stdin=None):
+    return subprocess.run([HON, "--no-rules"] + list(args), capture_output=True, text=True,
+                          cwd=cwd, input=stdin)
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        return f.read()
+
+
+def hon_files(*dirs):
+    for d in dirs:
+        for base, subdirs, files in os.walk(d):
+            subdirs[:] = sorted(s for s in subdirs if not s.startswith("."))
+            for f in sorted(files):
+                if f.endswith(".hon"):
+                    yield os.path.join(base, f)
+
+
+def golden(tmp):
+    names = sorted(f[:-4] for f in os.listdir(os.path.join(HERE, "golden")) if f.endswith(".hon"))
+    check(len(names) >= 2, "no golden inputs found")
+    for name in names:
+        src = os.path.join(HERE, "golden", name + ".hon")
+        want = read(os.path.join(HERE, "golden", name + ".expected"))
+        work = os.path.join(tmp, name + ".hon")
+        shutil.copy(src, work)
+        p = hon("fmt", "--check", work)
+        changes = want != read(src)
+        check(p.returncode == (1 if changes else 0) and read(work) == read(src),
+              f"{name}: --check exits {p.returncode} and must not write", p.stderr)
+        p = hon("fmt", "--diff", work)
+        check(read(work) == read(src), f"{name}: --diff wrote the file")
+        check((p.stdout.startswith(f"--- {work}\n+++ {work}\n@@ ") if changes else p.stdout == ""),
+              f"{name}: --diff prints a unified diff", p.stdout)
+        p = hon("fmt", work)
+        check(p.returncode == 0, f"{name}: fmt failed", p.stderr)
+        got = read(work)
+        check(got == want, f"{name}: the layout differs from {name}.expected",
+              subprocess.run(["diff", "-u", os.path.join(HERE, "golden", name + ".expected"), work],
+                             capture_output=True, text=True).stdout)
+        check(p.stdout == (work + "\n" if changes else ""), f"{name}: fmt names the file it changed",
+              p.stdout)
+        p = hon("fmt", "--check", work)
+        check(p.returncode == 0 and p.stdout == "", f"{name}: the layout is not stable", p.stdout)
+    # a file that does not parse: its diagnostic, exit 1, the file as it was
+    bad = os.path.join(tmp, "broken.hon")
+    with open(bad, "w") as f:
+        f.write("fn  f( -> int = 1;\n")
+    p = hon("fmt", bad)
+    check(p.returncode == 1 and "E0" in p.stderr and read(bad) == "fn  f( -> int = 1;\n",
+          "a file that does not parse is refused and untouched", p.stderr)
+    p = hon("fmt", "--frobnicate", bad)
+    check(p.returncode == 2, "an unknown option is a usage error", p.stderr)
+
+
+def bundled(tmp):
+    p = hon("fmt", "--check", "rules", "expansions", cwd=ROOT)
+    check(p.returncode == 0 and p.stdout == "",
+          "hon fmt --check: these bundled files are not laid out (run `hon fmt rules expansions`)",
+          p.stdout + p.stderr)
+
+
+def idempotent(tmp):
+    files = list(hon_files(*(os.path.join(ROOT, d) for d in ("rules", "expansions", "tests"))))
+    check(len(files) > 50, "too few .hon files found", str(len(files)))
+    copies = []
+    for i, path in enumerate(files):
+        work = os.path.join(tmp, f"{i:04d}.hon")
+        shutil.copy(path, work)
+        copies.append((path, work))
+    p = hon("fmt", tmp)
+    refused = set(re.findall(r"^(/\S+?\.hon):\d+:\d+: error", p.stderr, re.M))
+    laid = 0
+    for path, work in copies:
+        before, after = read(path), read(work)
+        if work in refused:
+            check(before == after, f"{path}: refused, yet changed")
+            continue
+        laid += 1
+        code0, comments0 = tokens(before)
+        code1, comments1 = tokens(after)
+        check(code0 == code1, f"{path}: the layout changed its tokens")
+        check(comments0 == comments1,
+              f"{path}: the layout changed its comments ({len(comments0)} -> {len(comments1)})")
+    check(laid > 50, "too few files laid out", str(laid))
+    p = hon("fmt", "--check", tmp)
+    check(p.stdout == "", "laid out again, these files change: not idempotent", p.stdout)
+
+
+def scramble(text, rng):
+    """The same tokens with other whitespace: random indentation, random runs of blanks
+    between tokens, doubled blank lines. Comments and strings are untouched."""
+    out = []
+    for line in text.split("\n"):
+        toks = TOKEN.findall(line)
+        if not toks:
+            out.append("" if rng.random() < 0.7 else "\n")
+            continue
+        s = " " * rng.randrange(0, 9)
+        pos = 0
+        for t in toks:
+            at = line.index(t, pos)
+            gap = line[pos:at]
+            if pos and (gap or rng.random() < 0.3):
+                s += " " * rng.randrange(1, 4)
+            s += t
+            pos = at + len(t)
+        out.append(s)
+    return "\n".join(out)
+
+
+def listing(rules_dirs, names):
+    args = []
+    for d in rules_dirs:
+        args += ["--rules", d]
+    p = subprocess.run([HON] + args, input="".join(f"dis {n}\n" for n in names),
+                       capture_output=True, text=True)
+    # positions (line:col) aside: the layout may drop blank lines
+    return re.sub(r"^(\d{4})  \S*\s+", r"\1 ", p.stdout, flags=re.M), p.stderr
+
+
+def meaning(tmp):
+    rng = random.Random(12)
+    dirs = []
+    for d in ("rules", "expansions"):
+        dst = os.path.join(tmp, d)
+        os.makedirs(dst)
+        for f in sorted(os.listdir(os.path.join(ROOT, d))):
+            if f.endswith(".hon"):
+                with open(os.path.join(dst, f), "w") as out:
+                    out.write(scramble(read(os.path.join(ROOT, d, f)), rng))
+        dirs.append(dst)
+    p = hon("fmt", *dirs)
+    check(p.returncode == 0, "fmt of the scrambled rules failed", p.stderr)
+    orig = [os.path.join(ROOT, "rules"), os.path.join(ROOT, "expansions")]
+    names = re.findall(r"^(\S+)  ", subprocess.run([HON, "rules"], capture_output=True,
+                                                   text=True).stdout, re.M)
+    check(len(names) > 100, "too few rules listed", str(len(names)))
+    want, err0 = listing(orig, names)
+    got, err1 = listing(dirs, names)
+    check(want == got and err0 == err1 and want.count("\nrule ") > 100,
+          "the laid-out rules compile to other bytecode", err0 + err1)
+    tests = sorted(f for f in os.listdir(os.path.join(ROOT, "tests", "rules")) if f.endswith(".hon"))
+    for f in tests:
+        path = os.path.join(ROOT, "tests", "rules", f)
+        runs = []
+        for rd in (orig, dirs):
+            args = [HON]
+            for d in rd:
+                args += ["--rules", d]
+            r = subprocess.run(args + ["test", path], capture_output=True, text=True)
+            runs.append((r.returncode, r.stdout.strip().splitlines()[-1:]))
+        check(runs[0] == runs[1], f"tests/rules/{f}: other results with the laid-out rules",
+              str(runs))
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        {"golden": golden, "bundled": bundled, "idempotent": idempotent, "meaning": meaning}[MODE](tmp)
+    if failures:
+        print("\n\n".join(failures))
+        sys.exit(1)
+    print(f"fmt {MODE}: ok")
+
+
+main()
