@@ -1223,7 +1223,7 @@ def spec_examples():
 
 
 DOC_MARK = re.compile(r"^\s*<!-- doc-test: (.*?) -->\s*$")
-DOC_KINDS = ("file", "run", "repl", "skip")
+DOC_KINDS = ("file", "run", "repl", "fmt", "skip")
 
 
 def doc_blocks(doc):
@@ -1351,6 +1351,13 @@ def walk_through(page, least_runs=0):
                 doc_session(f"{page}:{line}", text, d, bindir)
             elif mark[0] == "repl":
                 doc_repl(f"{page}:{line}", mark[1:], text, d)
+            elif mark[0] == "fmt":
+                path = os.path.join(d, ".fmt-example.hon")
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+                p = run(["fmt", "--check", path])
+                check(p.returncode == 0 and not p.stdout and not p.stderr,
+                      f"{page}:{line}: the example is laid out as hon fmt lays it out", p)
 
 
 @case
