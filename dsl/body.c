@@ -220,6 +220,8 @@ static void stmt(rctx *c, ast_node *s)
     case AST_ST_DISEMBARK:
         expr_check(c, s->a, T_UNIT);
         expr_check(c, s->b, T_SQUARE);
+        if (s->c)
+            expr_check(c, s->c, T_SQUARE);
         break;
     case AST_ST_PLACE:
     case AST_ST_REMOVE: {

@@ -666,6 +666,8 @@ static void stmt(comp *c, const ast_node *s)
     case AST_ST_DISEMBARK:
         expr(c, s->a);
         expr(c, s->b);
+        if (s->c)
+            expr(c, s->c); /* a 2-square unit's rear (disembark) */
         effect(c, s, s->op == AST_ST_EMBARK ? FX_EMBARK : FX_DISEMBARK, 0);
         break;
     case AST_ST_PLACE:

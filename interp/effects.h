@@ -35,8 +35,8 @@ EFFECT(MOVE,          "move",             2, 3, "unit square [square]", "move u 
        "unit u stands on sq (a 2-square unit on sq and sq2), out of any carrier")
 EFFECT(EMBARK,        "embark",           2, 2, "unit carrier",      "embark u in t;",
        "unit u is carried by unit t")
-EFFECT(DISEMBARK,     "disembark",        2, 2, "unit square",       "disembark u to sq;",
-       "embarked unit u stands on sq")
+EFFECT(DISEMBARK,     "disembark",        2, 3, "unit square [square]", "disembark u to sq, sq2;",
+       "embarked unit u stands on sq (a 2-square unit on sq and sq2)")
 EFFECT(PLACE_SQUARE,  "place at square",  2, 2, "square_feature square", "place sf at sq;",
        "square feature sf is put on square sq")
 EFFECT(PLACE_SIDE,    "place at side",    2, 2, "side_feature square_side", "place df at s;",

@@ -482,6 +482,8 @@ stmt
     | EMBARK operand IN expr ';'        { $$ = front_stmt(ctx, @$, AST_ST_EMBARK, $2, $4, NULL); }
     | DISEMBARK operand TO expr ';'
                                         { $$ = front_stmt(ctx, @$, AST_ST_DISEMBARK, $2, $4, NULL); }
+    | DISEMBARK operand TO expr ',' expr ';'
+                                        { $$ = front_stmt(ctx, @$, AST_ST_DISEMBARK, $2, $4, $6); }
     | PLACE operand AT expr ';'         { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, false); }
     | PLACE operand NEAR expr ';'       { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, true); }
     | REMOVE operand AT expr ';'        { $$ = front_place(ctx, @$, AST_ST_REMOVE, $2, $4, false); }
