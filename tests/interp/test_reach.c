@@ -304,9 +304,15 @@ END_TEST
 
 /* The engineers (E6, infantry, Movement Value 4). Trench squares: entering one ends the move
  * (BRO.1.4.trench.stop) except across the ladder E5:S, but E5 is in mg1's Zone of Control
- * (PRESUMED.zoc_stops): E5 1, F5 1, C5 2 (from D6), G5 2 (from F6), H5 3 (from G6); A4 and C4
- * lie beyond squares that end the move (below); D5 and B4 hold enemies. Leaving a trench square
- * needs a second move, so D4-G4 and rows 1-3, walled off by trench squares, are out of reach.
+ * (PRESUMED.zoc_stops): E5 1. F5 1 diagonally: the way round by E5 crosses only the ladder and
+ * then stays in the trench, so (judged per way round the corner, language.md §6.6) the move goes
+ * on from F5, in no Zone of Control (mg1 on D5 is two squares away). Leaving the trench from F5
+ * ends the move, every way round being over a wall with no ladder: F4 2, E4 2 and G4 2
+ * diagonally; along the trench G5 2, then through the passage G5|H5 and round the corner by H5
+ * into H4 3 (the other way, by G4, leaves the trench; H4 is next to the officer on I4, in his
+ * Zone of Control: it ends there); H5 3 (from G6 or G5). C5 2 (from D6); A4 and C4 lie beyond
+ * squares that end the move (below); D5 and B4 hold enemies. D4 and rows 1-3 lie past the end
+ * of a move (E4, F4, G4 end it): out of reach.
  * Row 6 lies north of the wire: D6 1, F6 1, C6 2, G6 2, B6 3, H6 3, A6 4, I6 4. Wire is a
  * Difficult Passage for infantry (BRO.1.3.barbed-wire), which ends the move
  * (PRESUMED.difficult_passage_stops): D7, E7, F7 1 (straight or both ways round the corner
@@ -323,11 +329,11 @@ START_TEST(trench_infantry)
 {
     tvm *t = bundled("trench_line.scn");
     static const want w[] = { { "E5", 1 }, { "F5", 1 }, { "C5", 2 }, { "G5", 2 }, { "H5", 3 },
-                              { "D6", 1 }, { "F6", 1 }, { "C6", 2 }, { "G6", 2 }, { "B6", 3 },
-                              { "H6", 3 }, { "A6", 4 }, { "I6", 4 }, { "D7", 1 }, { "E7", 1 },
-                              { "F7", 1 }, { "C7", 2 }, { "G7", 2 }, { "B5", 3 }, { "A5", 4 },
-                              { "A7", 4 }, { "A8", 4 }, { "B8", 4 }, { "C8", 4 }, { "I5", 4 },
-                              { "I7", 4 } };
+                              { "E4", 2 }, { "F4", 2 }, { "G4", 2 }, { "H4", 3 }, { "D6", 1 },
+                              { "F6", 1 }, { "C6", 2 }, { "G6", 2 }, { "B6", 3 }, { "H6", 3 },
+                              { "A6", 4 }, { "I6", 4 }, { "D7", 1 }, { "E7", 1 }, { "F7", 1 },
+                              { "C7", 2 }, { "G7", 2 }, { "B5", 3 }, { "A5", 4 }, { "A7", 4 },
+                              { "A8", 4 }, { "B8", 4 }, { "C8", 4 }, { "I5", 4 }, { "I7", 4 } };
     EXPECT_REACH(t, "$engineer", w);
     tvm_free(t);
 }
