@@ -2882,6 +2882,51 @@ def hostile_inputs():
 
 
 @case
+def pictures_never_clobber():
+    # repl.md §1 (svg OUT, reach UNIT OUT): a picture replaces only a file that is an SVG
+    # already, an empty file or no regular file; anything else (a rules file, a `$name` the
+    # shell expanded to an existing word, notes) is refused with the file left byte for byte
+    # as it was, and no scratch file is left beside it. The check comes before the work:
+    # reach lists nothing when its OUT is refused.
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = os.path.join(tmp, "mine.hon")
+        text = "fn twice(x: int) -> int = 2 * x;\n"
+        with open(rules, "w") as f:
+            f.write(text)
+        for cmd in (["svg", rules], ["svg", rules, "A1", "C3"], ["reach", "jeep", rules]):
+            p = run(["--board", board] + cmd)
+            check(p.returncode == 1 and f"refusing to replace '{rules}'" in p.stderr
+                  and "not an SVG" in p.stderr and p.stdout == "",
+                  f"{cmd[0]} refuses to overwrite a rules file, before any output", p)
+            with open(rules) as f:
+                check(f.read() == text, f"{cmd[0]}: the rules file is unchanged", p)
+            check(sorted(os.listdir(tmp)) == ["mine.hon"], "no scratch file is left", p)
+        # in the REPL the same refusal is one failed line; the session goes on
+        p = run(["--board", board], stdin=f"svg {rules}\nreach jeep {rules}\n1 + 1\n")
+        check(p.returncode == 1 and p.stderr.count("refusing to replace") == 2
+              and lines(p.stdout)[-1] == "2", "the REPL refuses twice and goes on", p)
+        # an existing SVG (one hon wrote, or any other) and an empty file are replaced
+        pic = os.path.join(tmp, "pic.svg")
+        with open(pic, "w") as f:
+            f.write("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n")
+        empty = os.path.join(tmp, "empty.svg")
+        open(empty, "w").close()
+        for out in (pic, empty):
+            p = run(["--board", board, "svg", out])
+            check(p.returncode == 0 and f"wrote {out}" in p.stdout, "an SVG or empty file is replaced", p)
+            svg_ok(out, p)
+            p = run(["--board", board, "reach", "jeep", out])
+            check(p.returncode == 0 and f"wrote {out}" in p.stdout, "reach replaces it too", p)
+            svg_ok(out, p)
+        # reach writes whole or not at all, as svg does: a full disk says so
+        if os.path.exists("/dev/full"):
+            p = run(["--board", board, "reach", "jeep", "/dev/full"])
+            check(p.returncode == 1 and "cannot write '/dev/full'" in p.stderr
+                  and "No space left" in p.stderr, "reach's write error says it is one", p)
+
+
+@case
 def untrusted_caps():
     # Issue 13 §4: an expansion nobody vetted cannot exhaust the machine. Within the default
     # caps (docs/spec/errors.md: 10,000,000 steps, depth 200, lists of 1,000,000 items, 1 GiB)
