@@ -1,5 +1,6 @@
 /* view.c — the session's board (hon.h: hon_load_board, hon_load_board_source, hon_drop_board,
- * hon_board_path, hon_each_board_thing, hon_draw_board, hon_board_svg), over view.h. The session keeps the scenario's
+ * hon_board_path, hon_each_board_thing; the drawing for los.c's hon_draw_board and
+ * hon_board_svg), over view.h. The session keeps the scenario's
  * text so the scene is rebuilt against every reloaded program (view_rebind); drawing is
  * runtime/draw.h's, given what the rules name: units' markers and faces, the line's ends.
  */
@@ -356,7 +357,7 @@ static bool shown_build(const hon_vm *vm, shown *w)
 }
 
 hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
-                     const char *marks, const char *marks_key)
+                     const char *marks, const char *marks_key, const view_verdict *verdict)
 {
     if (!vm || !out)
         return HON_ERR_NOT_FOUND;
@@ -385,6 +386,12 @@ hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bo
             return HON_ERR_MEMORY;
         if (gs == GEO_OK)
             o.trace = &tr;
+        if (gs == GEO_OK && verdict) {
+            o.verdict = verdict->caption;
+            o.decided_at = (draw_at)verdict->at_kind;
+            o.decided = verdict->at;
+            o.past = verdict->past;
+        }
     }
     shown w;
     if (!shown_build(vm, &w)) {
@@ -407,14 +414,4 @@ hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bo
         return HON_ERR_NOT_FOUND;
     }
     return gs == GEO_OK ? HON_OK : gs == GEO_ENOMEM ? HON_ERR_MEMORY : HON_ERR_IO;
-}
-
-hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
-{
-    return view_draw(vm, out, line_from, line_to, false, NULL, NULL);
-}
-
-hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
-{
-    return view_draw(vm, out, line_from, line_to, true, NULL, NULL);
 }
