@@ -2988,6 +2988,45 @@ def los_verdict_drawn():
 
 
 @case
+def terrain_colours_from_rules():
+    # Issue 12 §5: a terrain's colour is declared in the rules (rules/core.hon: `terrain woods
+    # "Woods" colour "#7fb069"`, `side_feature hedge "Hedge" colour "#27ae60"`), so woods look
+    # the same on two boards whatever else they hold; a scenario's `colour` line overrides it on
+    # its board; a terrain the rules give no colour takes draw's palette.
+    with tempfile.TemporaryDirectory() as tmp:
+        def fills(scn_text, name):
+            board = os.path.join(tmp, name + ".scn")
+            with open(board, "w") as f:
+                f.write(scn_text)
+            out = os.path.join(tmp, name + ".svg")
+            p = run(["--board", board, "svg", out])
+            check(p.returncode == 0, f"{name}: the picture is written", p)
+            with open(out) as f:
+                return f.read(), p
+        one, p = fills(SIGHT_SCN, "one")
+        two, p = fills('scenario "Other"\nsize 3 x 1\nlegend . = sand  W = woods\nmap\n'
+                       '    A B C\n  1 W . W\nside A1/B1 hedge\n', "two")
+        for svg in (one, two):
+            check('width="48" height="48" fill="#7fb069"' in svg, "woods in the rules' colour", p)
+            check('stroke="#27ae60" stroke-width="5"' in svg, "the hedge in the rules' colour", p)
+        check('fill="#e8e2c8"' in one and 'fill="#f0e0a8"' in two,
+              "open and sand in their own declared colours", p)
+        three, p = fills('scenario "Mine"\nsize 2 x 1\nlegend W = woods\nmap\n    A B\n  1 W W\n'
+                         'colour terrain woods "#123456"\n', "three")
+        check('fill="#123456"' in three and "#7fb069" not in three,
+              "a scenario's colour line overrides the rules'", p)
+        # the language: only terrain and side_feature take a colour, written #rrggbb or a name
+        bad = os.path.join(tmp, "bad.hon")
+        with open(bad, "w") as f:
+            f.write('terrain mud "Mud" colour "olive";\nkind k "K" colour "#ffffff";\n'
+                    'terrain bog "Bog" colour "#12345";\nside_feature fence "F" colour "#a0b0c0";\n')
+        p = run(["--no-rules", "--load", bad, "eval", "1"])
+        check(p.returncode != 0 and p.stderr.count("error[E017]") == 2
+              and "bad.hon:2:19: error[E017]" in p.stderr and "bad.hon:3:26: error[E017]" in p.stderr,
+              "E017 for a kind's colour and for a colour of five digits, none for the others", p)
+
+
+@case
 def pictures_never_clobber():
     # repl.md §1 (svg OUT, reach UNIT OUT): a picture replaces only a file that is an SVG
     # already, an empty file or no regular file; anything else (a rules file, a `$name` the
