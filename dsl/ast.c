@@ -608,6 +608,8 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
         if (n->ival)
             puts_(w, " int");
         opt_str(w, NULL, n->doc);
+        if (n->name2)
+            opt_str(w, "colour", n->name2);
         break;
     case AST_VALUE_DECL:
         puts_(w, "(value ");

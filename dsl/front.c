@@ -8,6 +8,7 @@
  */
 #include "front.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
@@ -314,6 +315,36 @@ ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
         n->ival = carries_int;
     }
     return n;
+}
+
+ast_node *front_vocab_colour(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
+                             const char *doc, ast_loc word_loc, const char *word,
+                             ast_loc colour_loc, const char *colour)
+{
+    if (!word || strcmp(word, "colour") != 0)
+        return reject(ctx, E_SYNTAX, word_loc,
+                      "unexpected identifier '%.40s': only `colour \"COLOUR\"` may follow a "
+                      "vocabulary name's text",
+                      word ? word : "");
+    if (cat != AST_VOCAB_TERRAIN && cat != AST_VOCAB_SIDE_FEATURE)
+        return reject(ctx, E_VOCAB_TYPE, colour_loc,
+                      "only terrain and side_feature names take a colour (pictures fill squares "
+                      "and draw sides in it)");
+    size_t n = colour ? strlen(colour) : 0, hex = 0, alpha = 0;
+    for (size_t i = 1; i < n; i++)
+        hex += isxdigit((unsigned char)colour[i]) != 0;
+    for (size_t i = 0; i < n; i++)
+        alpha += isalpha((unsigned char)colour[i]) != 0;
+    bool ok = (n == 7 && colour[0] == '#' && hex == 6) || (n > 0 && n <= 32 && alpha == n);
+    if (!ok)
+        return reject(
+            ctx, E_VOCAB_TYPE, colour_loc,
+            "a colour is \"#rrggbb\" or a colour name of letters (\"olive\"), not \"%.40s\"",
+            colour ? colour : "");
+    ast_node *node = front_vocab(ctx, loc, cat, name, false, doc);
+    if (node)
+        node->name2 = colour;
+    return node;
 }
 
 ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const char *type)

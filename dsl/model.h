@@ -127,6 +127,8 @@ typedef struct res_member {
     const char *doc;  /* may be NULL */
     bool carries_int; /* `ability x: int` */
     ast_loc loc;
+    const char *colour; /* `terrain x "doc" colour "#rrggbb"` (terrain, side_feature): the
+                           colour pictures show it in, or NULL */
 } res_member;
 
 typedef struct res_enum {

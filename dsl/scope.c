@@ -97,7 +97,7 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
         return -1;
     }
     m->hits[m->len++] = (member_hit){ eid, (uint32_t)e->len };
-    e->members[e->len] = (res_member){ name, doc, carries, loc };
+    e->members[e->len] = (res_member){ name, doc, carries, loc, NULL };
     return (int32_t)e->len++;
 }
 
@@ -208,9 +208,12 @@ void scope_declare(rctx *c, ast_node *d)
     res_program *p = c->p;
     name_ent **g = &p->names->globals;
     switch (d->kind) {
-    case AST_VOCAB:
-        scope_add_member(c, vocab_enum(d->op), d->name, d->doc, d->ival != 0, d->loc);
+    case AST_VOCAB: {
+        int32_t m = scope_add_member(c, vocab_enum(d->op), d->name, d->doc, d->ival != 0, d->loc);
+        if (m >= 0)
+            p->enums[vocab_enum(d->op)].members[m].colour = d->name2;
         break;
+    }
     case AST_VALUE_DECL:
         if (!PUSH(c, p->slots, p->nslots, p->slots_cap, d->loc))
             return;

@@ -351,10 +351,14 @@ const char *hon_board_path(const hon_vm *vm);
 
 /* Draws the board as text (docs/spec/board.md §5) to out. When line_from and line_to are not
  * NULL, the line between them is traced and drawn; each is a scenario unit (`$rifle1`) or a
- * square (`@C4` or `C4`). HON_ERR_NOT_FOUND (with a diagnostic) for no board or an unknown
- * unit or square; HON_ERR_IO when writing fails. */
+ * square (`@C4` or `C4`). When the rules ask a line of sight between them (hon_los's
+ * question, asked again traced), its verdict, the rule that decided it and the square or side
+ * where it did are said under the picture (board.md §5, Verdict; nothing is reported when
+ * they ask none). HON_ERR_NOT_FOUND (with a diagnostic) for no board or an unknown unit or
+ * square; HON_ERR_IO when writing fails. */
 hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const char *line_to);
-/* The same picture as a standalone SVG document. */
+/* The same picture as a standalone SVG document: the verdict as a caption, the deciding square
+ * or side marked in red and the line dashed red past it. */
 hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to);
 
 /* The unit id of a scenario unit (`$rifle1` or `rifle1`) or of a counter (`sherman`), or -1. */

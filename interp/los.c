@@ -1,13 +1,18 @@
 /* los.c — line of sight between two places of the board as a call (hon.h: hon_place_of,
  * hon_los), over eval.h. The rules say what a line of sight is: hon_los fits the places to the
  * parameters of their line_of_sight (or asks line_of_sight_squares(a, b, false) when a square
- * holds no unit or several), through query handles, traced like hon_eval, with a note.
+ * holds no unit or several), through query handles, traced like hon_eval, with a note. The
+ * pictures of a line (hon_draw_board, hon_board_svg over view.h's view_draw) say the same
+ * question's verdict, read from its trace (los.h).
  */
+#include "los.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "eval.h"
 #include "mem.h"
+#include "refusal.h"
 #include "view.h"
 #include "vm.h"
 
@@ -119,31 +124,35 @@ static const hon_query_handle *query_named(hon_vm *vm, hon_query_handle **h, con
 }
 
 /* line_of_sight, when the rules declare it with two parameters, each a unit or a square;
- * else NULL, reported. */
-static const res_query *los_query(hon_vm *vm)
+ * else NULL, reported when `report`. */
+static const res_query *los_query(hon_vm *vm, bool report)
 {
     const res_program *p = vm->pg->res;
     const hon_query_handle *h = query_named(vm, &vm->los_query, "line_of_sight");
     if (!h) {
-        session_report(vm, E_NO_SUCH_QUERY, WHERE,
-                       "the rules define no query line_of_sight (a line of "
-                       "sight asks line_of_sight(X, Y))");
+        if (report)
+            session_report(vm, E_NO_SUCH_QUERY, WHERE,
+                           "the rules define no query line_of_sight (a line of "
+                           "sight asks line_of_sight(X, Y))");
         return NULL;
     }
     const res_query *q = &p->queries[h->id];
     if (q->nparams != 2) {
-        session_report(vm, E_BAD_REQUEST, WHERE,
-                       "line_of_sight takes %u parameters; a line of sight gives two", q->nparams);
+        if (report)
+            session_report(vm, E_BAD_REQUEST, WHERE,
+                           "line_of_sight takes %u parameters; a line of sight gives two",
+                           q->nparams);
         return NULL;
     }
     for (uint32_t i = 0; i < 2; i++) {
         res_tkind k = p->types[q->params[i].type].kind;
         if (k != RT_UNIT && k != RT_SQUARE) {
             char tname[128];
-            session_report(vm, E_BAD_REQUEST, WHERE,
-                           "line_of_sight takes a %s, which a line of sight "
-                           "cannot give (it gives units and squares)",
-                           type_name(p, q->params[i].type, tname, sizeof tname));
+            if (report)
+                session_report(vm, E_BAD_REQUEST, WHERE,
+                               "line_of_sight takes a %s, which a line of sight "
+                               "cannot give (it gives units and squares)",
+                               type_name(p, q->params[i].type, tname, sizeof tname));
             return NULL;
         }
     }
@@ -174,11 +183,11 @@ typedef struct asking {
     char note[640]; /* the answer's note, or "" */
 } asking;
 
-/* Decides what to ask between a and b (reported when nothing fits). */
-static bool decide(hon_vm *vm, const end *a, const end *b, asking *k)
+/* Decides what to ask between a and b (reported, when `report`, if nothing fits). */
+static bool decide(hon_vm *vm, const end *a, const end *b, asking *k, bool report)
 {
     const res_program *p = vm->pg->res;
-    const res_query *q = los_query(vm);
+    const res_query *q = los_query(vm, report);
     if (!q)
         return false;
     char holding[320] = "", ta[96], tb[96];
@@ -200,18 +209,21 @@ static bool decide(hon_vm *vm, const end *a, const end *b, asking *k)
         snprintf(k->note, sizeof k->note, "%s: asking line_of_sight_squares(%s, %s, false)",
                  holding, ta, tb);
     } else {
-        session_report(vm, E_NO_SUCH_QUERY, WHERE,
-                       "line_of_sight takes units, and %s; the rules define no "
-                       "line_of_sight_squares(a: square, b: square, both_infantry: bool) to ask "
-                       "between squares",
-                       holding);
+        if (report)
+            session_report(
+                vm, E_NO_SUCH_QUERY, WHERE,
+                "line_of_sight takes units, and %s; the rules define no "
+                "line_of_sight_squares(a: square, b: square, both_infantry: bool) to ask "
+                "between squares",
+                holding);
         return false;
     }
     /* a unit stands for its square: it must be on the board */
     const end *ends[2] = { a, b };
     for (int i = 0; i < 2; i++)
         if (p->types[k->q->params[i].type].kind == RT_SQUARE && ends[i]->sq < 0) {
-            session_report(vm, E_OFF_BOARD, WHERE, "%s is not on the board", ends[i]->name);
+            if (report)
+                session_report(vm, E_OFF_BOARD, WHERE, "%s is not on the board", ends[i]->name);
             return false;
         }
     return true;
@@ -241,7 +253,7 @@ hon_status hon_los_as(hon_vm *vm, hon_value from, hon_value to, unsigned want, h
         return no_board(vm);
     end a, b;
     asking k;
-    if (!end_of(vm, from, &a) || !end_of(vm, to, &b) || !decide(vm, &a, &b, &k))
+    if (!end_of(vm, from, &a) || !end_of(vm, to, &b) || !decide(vm, &a, &b, &k, true))
         return HON_ERR_NOT_FOUND;
     hon_status st = session_begin(vm, NULL, eval_traces(want));
     if (st != HON_OK)
@@ -260,4 +272,176 @@ hon_status hon_los_as(hon_vm *vm, hon_value from, hon_value to, unsigned want, h
     }
     state_end(&vm->x);
     return st;
+}
+
+/* ---- the verdict a picture of the line explains ---- */
+
+/* The entry after the subtree of entry i (its children are the entries between, one level
+ * deeper). */
+static size_t subtree_end(const trace_log *t, size_t i)
+{
+    size_t j = i + 1;
+    while (j < t->len && t->e[j].depth > t->e[i].depth)
+        j++;
+    return j;
+}
+
+/* Whether entry e is a call a rule answered (not its default) whose result is want. */
+static bool answered(const res_program *p, const trace_ent *e, val want)
+{
+    return e->kind == TR_CALL && e->done && !e->no_rule && val_equal(p, e->result, want, NULL);
+}
+
+/* The place a call below the top one names: its one square argument (kind 1), or the side
+ * between its two adjacent square arguments (kind 2); false when it names none. */
+static bool place_of_call(const hon_vm *vm, const trace_ent *e, int *kind, int *at)
+{
+    const res_program *p = vm->pg->res;
+    int sq[2], n = 0;
+    for (uint32_t i = 0; i < e->nargs; i++)
+        if (p->types[e->args[i].type].kind == RT_SQUARE && n < 2)
+            sq[n++] = scene_square(vm->sc, e->args[i].u.i);
+    if (n == 1 && sq[0] >= 0) {
+        *kind = 1, *at = sq[0];
+        return true;
+    }
+    int side = n == 2 && sq[0] >= 0 && sq[1] >= 0 ? geo_side_between(vm->sc->g, sq[0], sq[1]) : -1;
+    if (side >= 0)
+        *kind = 2, *at = side;
+    return side >= 0;
+}
+
+/* Writes the place of v (a square "C1", a side "C1/D1") into buf. */
+static void place_text(const scene *sc, const view_verdict *v, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (v->at_kind == 1)
+        geo_format_square(sc->g, v->at, buf, cap);
+    else if (v->at_kind == 2)
+        scene_side_text(sc, v->at, buf, cap);
+}
+
+/* Reads the decision out of the trace of one line-of-sight call (los.h) into v and the
+ * caption c, which the caller has begun with the verdict. */
+static void read_decision(hon_vm *vm, const trace_log *t, view_verdict *v, strbuf *c)
+{
+    const res_program *p = vm->pg->res;
+    val want = t->e[0].result;
+    size_t call = 0, rule = SIZE_MAX;
+    for (;;) {
+        size_t stop = subtree_end(t, call), first = SIZE_MAX, agree = 0;
+        for (size_t j = call + 1; j < stop; j = subtree_end(t, j))
+            if (t->e[j].kind == TR_RULE && t->e[j].done && !t->e[j].unfired &&
+                val_equal(p, t->e[j].result, want, NULL) && agree++ == 0)
+                first = j;
+        if (agree > 1) {
+            /* several rules gave it (a `combine min` where nothing was worse): they decided */
+            v->at_kind = 0;
+            sb_puts(c, ", by rules");
+            for (size_t j = call + 1, k = 0; j < stop; j = subtree_end(t, j))
+                if (t->e[j].kind == TR_RULE && t->e[j].done && !t->e[j].unfired &&
+                    val_equal(p, t->e[j].result, want, NULL))
+                    sb_printf(c, "%s %s", k++ ? "," : "", p->rules[t->e[j].id].name);
+            return;
+        }
+        if (agree == 0 && rule == SIZE_MAX) {
+            sb_printf(c, ", the default of %s (no rule gave it)", p->queries[t->e[call].id].name);
+            return;
+        }
+        if (agree == 0)
+            break;
+        rule = first;
+        if (call > 0)
+            place_of_call(vm, &t->e[call], &v->at_kind, &v->at);
+        /* down the call of the rule that gave the same answer, or else the last yes-or-no call
+         * of its guard that answered yes */
+        size_t next = SIZE_MAX, rend = subtree_end(t, rule);
+        for (size_t j = rule + 1; j < rend && next == SIZE_MAX; j = subtree_end(t, j))
+            if (answered(p, &t->e[j], want))
+                next = j;
+        for (size_t j = rule + 1; j < rend && next == SIZE_MAX; j = subtree_end(t, j)) {
+            const trace_ent *e = &t->e[j];
+            if (e->kind == TR_CALL && e->done && !e->no_rule &&
+                p->types[e->result.type].kind == RT_BOOL && e->result.u.i)
+                next = j;
+        }
+        if (next == SIZE_MAX)
+            break;
+        want = t->e[next].result;
+        call = next;
+    }
+    sb_printf(c, ", by rule %s", p->rules[t->e[rule].id].name);
+    strbuf cites = { 0 };
+    refusal_cites(p, t->e[rule].id, &cites);
+    if (cites.len)
+        sb_printf(c, " (%s)", cites.s);
+    sb_free(&cites);
+    char place[64];
+    place_text(vm->sc, v, place, sizeof place);
+    if (v->at_kind)
+        sb_printf(c, " at %s", place);
+}
+
+bool los_verdict_of(hon_vm *vm, const char *from, const char *to, view_verdict *out)
+{
+    *out = (view_verdict){ 0 };
+    hon_value fv, tv;
+    end a, b;
+    asking k;
+    if (!vm->sc || view_place(vm, from, WHERE, &fv) != HON_OK ||
+        view_place(vm, to, WHERE, &tv) != HON_OK || !end_of(vm, fv, &a) || !end_of(vm, tv, &b) ||
+        !decide(vm, &a, &b, &k, false))
+        return false;
+    if (session_begin(vm, NULL, true) != HON_OK)
+        return false;
+    val v;
+    bool ok = vm_call(&vm->x, false, k.id, k.args, k.nargs, &v) && vm->x.trace.len > 0 &&
+              vm->x.trace.e[0].kind == TR_CALL;
+    if (ok) {
+        const val_env env = { vm->pg->res, vm->x.sc };
+        strbuf c = { 0 }, word = { 0 };
+        val_print(&env, v, &word);
+        sb_printf(&c, "line of sight %s to %s: %s", a.name, b.name, word.s ? word.s : "?");
+        read_decision(vm, &vm->x.trace, out, &c);
+        char place[64];
+        place_text(vm->sc, out, place, sizeof place);
+        sb_printf(&word, " past %s", place);
+        out->caption = sb_take(&c);
+        out->past = out->at_kind ? sb_take(&word) : NULL;
+        sb_free(&word);
+        ok = out->caption && (!out->at_kind || out->past);
+    }
+    state_end(&vm->x);
+    if (!ok)
+        los_verdict_free(out);
+    return ok;
+}
+
+void los_verdict_free(view_verdict *v)
+{
+    if (!v)
+        return;
+    mem_free(v->caption);
+    mem_free(v->past);
+    *v = (view_verdict){ 0 };
+}
+
+/* view_draw of the board, with the line's verdict when the rules ask one between its ends. */
+static hon_status los_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg)
+{
+    view_verdict v = { 0 };
+    bool said = vm && vm->sc && from && to && los_verdict_of(vm, from, to, &v);
+    hon_status st = view_draw(vm, out, from, to, svg, NULL, NULL, said ? &v : NULL);
+    los_verdict_free(&v);
+    return st;
+}
+
+hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
+{
+    return los_draw(vm, out, line_from, line_to, false);
+}
+
+hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
+{
+    return los_draw(vm, out, line_from, line_to, true);
 }

@@ -492,7 +492,7 @@ hon_status hon_reach_draw(hon_vm *vm, const char *who, FILE *out, bool svg)
              "reach: $%s from %s (@); a digit: a square it can reach, the squares it spends to "
              "get there (+ past 9)",
              scene_unit_name(vm->sc, m.unit), from);
-    st = view_draw(vm, out, NULL, NULL, svg, marks, key);
+    st = view_draw(vm, out, NULL, NULL, svg, marks, key, NULL);
     mem_free(marks);
     map_free(&m);
     return st;

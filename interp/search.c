@@ -22,6 +22,7 @@
 #include "file.h"
 #include "focus.h"
 #include "mem.h"
+#include "view.h"
 
 #define SEARCH_MAX   12  /* the largest board side */
 #define SEARCH_UNITS 3   /* units on a board at most */
@@ -677,6 +678,19 @@ static int write_text(FILE *f, void *ud)
     return fwrite(sb_str(b), 1, b->len, f) == b->len ? 0 : (int)HON_ERR_IO;
 }
 
+/* The witness's picture, for hon_write_file: the board with the line between the call's ends,
+ * without a verdict (one reading's would mislead: the two readings disagree on it). */
+typedef struct witness_picture {
+    hon_vm *vm;
+    const char *from, *to;
+} witness_picture;
+
+static hon_status draw_witness(FILE *f, void *ud)
+{
+    const witness_picture *p = ud;
+    return view_draw(p->vm, f, p->from, p->to, true, NULL, NULL, NULL);
+}
+
 /* Writes the witness, each file whole or not at all: the scenario file at o->witness, its
  * picture next to it (.svg). */
 static hon_status write_witness(search *r, const gboard *g, const char *comment, const warg *w,
@@ -698,7 +712,8 @@ static hon_status write_witness(search *r, const gboard *g, const char *comment,
     bool scn = len > 4 && strcmp(path + len - 4, ".scn") == 0;
     snprintf(svg, sizeof svg, "%.*s.svg", (int)(scn ? len - 4 : len), path);
     bool ends = line_ends(w, n, a, b, sizeof a);
-    hon_status st = hon_board_svg_file(r->s.vm[0], svg, ends ? a : NULL, ends ? b : NULL, &err);
+    witness_picture pic = { r->s.vm[0], ends ? a : NULL, ends ? b : NULL };
+    hon_status st = hon_write_file(svg, draw_witness, &pic, &err);
     if (st != HON_OK) {
         session_report(r->s.vm[0], E_NONE, svg, "cannot write '%s': %s", svg,
                        err ? strerror(err) : hon_status_text(st));
@@ -736,7 +751,8 @@ static hon_status report(search *r, gboard *g, uint32_t stat, const warg *w, siz
     size_t plen = 0;
     FILE *mem = open_memstream(&pic, &plen);
     if (mem) {
-        hon_draw_board(r->s.vm[0], mem, ends ? a_end : NULL, ends ? b_end : NULL);
+        view_draw(r->s.vm[0], mem, ends ? a_end : NULL, ends ? b_end : NULL, false, NULL, NULL,
+                  NULL);
         fclose(mem);
         sb_puts(out, pic);
     }

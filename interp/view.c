@@ -1,5 +1,6 @@
 /* view.c — the session's board (hon.h: hon_load_board, hon_load_board_source, hon_drop_board,
- * hon_board_path, hon_each_board_thing, hon_draw_board, hon_board_svg), over view.h. The session keeps the scenario's
+ * hon_board_path, hon_each_board_thing; the drawing for los.c's hon_draw_board and
+ * hon_board_svg), over view.h. The session keeps the scenario's
  * text so the scene is rebuilt against every reloaded program (view_rebind); drawing is
  * runtime/draw.h's, given what the rules name: units' markers and faces, the line's ends.
  */
@@ -249,6 +250,10 @@ static int endpoint(hon_vm *vm, const char *spec)
  * its face, by element id its face, NULL where there is nothing or the face is the default
  * (RES_FACE_NONE). The strings and arrays are new (shown_free); false on OOM. */
 typedef struct shown {
+    /* by terrain and side-feature id: the scenario's `colour` line, else the rules' `colour`,
+     * else NULL (draw.h's palette); borrowed strings */
+    const char **terrain_colours, **side_colours;
+    size_t n_terrain_colours, n_side_colours;
     char **markers;             /* nunits, owned strings */
     const char **unit_faces;    /* nunits, borrowed names */
     const char **element_faces; /* nelements, borrowed names */
@@ -266,6 +271,8 @@ static void shown_free(shown *w)
     mem_free(w->element_markers);
     mem_free(w->unit_faces);
     mem_free(w->element_faces);
+    mem_free(w->terrain_colours);
+    mem_free(w->side_colours);
     memset(w, 0, sizeof *w);
 }
 
@@ -300,6 +307,18 @@ static bool element_text(const res_program *p, const board *b, int e, char **out
     return *out != NULL;
 }
 
+/* The colours of enum e's members (*n of them, new array; NULL on OOM): the scenario's
+ * (given[0..ngiven)) where it names one, else the rules' declared colour, else NULL. So a
+ * terrain looks the same on every board of one set of rules unless a scenario says otherwise. */
+static const char **colours_of(const res_enum *e, char *const *given, size_t ngiven, size_t *n)
+{
+    *n = e->len > ngiven ? e->len : ngiven;
+    const char **c = mem_calloc(*n ? *n : 1, sizeof *c);
+    for (size_t i = 0; c && i < *n; i++)
+        c[i] = i < ngiven && given[i] ? given[i] : i < e->len ? e->members[i].colour : NULL;
+    return c;
+}
+
 static bool shown_build(const hon_vm *vm, shown *w)
 {
     const res_program *p = vm->pg->res;
@@ -312,7 +331,13 @@ static bool shown_build(const hon_vm *vm, shown *w)
     w->unit_faces = mem_calloc(w->nunits ? w->nunits : 1, sizeof *w->unit_faces);
     w->element_faces = mem_calloc(w->nelements ? w->nelements : 1, sizeof *w->element_faces);
     w->element_markers = mem_calloc(w->nelements ? w->nelements : 1, sizeof *w->element_markers);
-    if (!w->markers || !w->unit_faces || !w->element_faces || !w->element_markers) {
+    const scenario *s = sc->scn;
+    w->terrain_colours = colours_of(&p->enums[E_TERRAIN], s->terrain_colours, s->n_terrain_colours,
+                                    &w->n_terrain_colours);
+    w->side_colours = colours_of(&p->enums[E_SIDE_FEATURE], s->side_colours, s->n_side_colours,
+                                 &w->n_side_colours);
+    if (!w->markers || !w->unit_faces || !w->element_faces || !w->element_markers ||
+        !w->terrain_colours || !w->side_colours) {
         shown_free(w);
         return false;
     }
@@ -356,7 +381,7 @@ static bool shown_build(const hon_vm *vm, shown *w)
 }
 
 hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
-                     const char *marks, const char *marks_key)
+                     const char *marks, const char *marks_key, const view_verdict *verdict)
 {
     if (!vm || !out)
         return HON_ERR_NOT_FOUND;
@@ -367,10 +392,6 @@ hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bo
     const scenario *s = vm->sc->scn;
     draw_options o = { .symbols = s->symbols,
                        .title = s->title,
-                       .terrain_colours = (const char *const *)s->terrain_colours,
-                       .n_terrain_colours = s->n_terrain_colours,
-                       .side_colours = (const char *const *)s->side_colours,
-                       .n_side_colours = s->n_side_colours,
                        .unit_colours = (const char *const *)s->unit_colours,
                        .n_unit_colours = s->n_unit_colours,
                        .marks = marks,
@@ -385,12 +406,22 @@ hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bo
             return HON_ERR_MEMORY;
         if (gs == GEO_OK)
             o.trace = &tr;
+        if (gs == GEO_OK && verdict) {
+            o.verdict = verdict->caption;
+            o.decided_at = (draw_at)verdict->at_kind;
+            o.decided = verdict->at;
+            o.past = verdict->past;
+        }
     }
     shown w;
     if (!shown_build(vm, &w)) {
         geo_trace_free(&tr);
         return HON_ERR_MEMORY;
     }
+    o.terrain_colours = w.terrain_colours;
+    o.n_terrain_colours = w.n_terrain_colours;
+    o.side_colours = w.side_colours;
+    o.n_side_colours = w.n_side_colours;
     o.unit_markers = (const char *const *)w.markers;
     o.n_unit_markers = w.nunits;
     o.unit_faces = w.unit_faces;
@@ -407,14 +438,4 @@ hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bo
         return HON_ERR_NOT_FOUND;
     }
     return gs == GEO_OK ? HON_OK : gs == GEO_ENOMEM ? HON_ERR_MEMORY : HON_ERR_IO;
-}
-
-hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
-{
-    return view_draw(vm, out, line_from, line_to, false, NULL, NULL);
-}
-
-hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
-{
-    return view_draw(vm, out, line_from, line_to, true, NULL, NULL);
 }

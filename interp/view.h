@@ -7,6 +7,16 @@
 
 #include "session.h"
 
+/* A line's verdict as a picture shows it (los.c finds it, draw.h draws it): a line of sight's
+ * answer, the rule that decided it and where. */
+typedef struct view_verdict {
+    char *caption; /* new: "line of sight $a to $b: blocked, by rule q.r (ID) at C1" */
+    char *past;    /* new: the part of the line past the place ("blocked past C1"); NULL when
+                      no place is known */
+    int at_kind;   /* 0: no place, 1: a board square, 2: a square side (draw.h's draw_at) */
+    int at;        /* the board square or side index */
+} view_verdict;
+
 /* Loads a scenario (from text, or from the file `path` when text is NULL) against the current
  * program into *out (a new scene), its counters copied from `units` (an edition's,
  * res_units_of; NULL: the active edition's). On errors (E3xx, reported with file, line and
@@ -25,11 +35,12 @@ void view_rebind(hon_vm *vm);
 hon_status view_place(hon_vm *vm, const char *word, const char *where, hon_value *out);
 
 /* Draws the session's board as text (svg false) or SVG to out (hon_draw_board, hon_board_svg):
- * with the line from `from` to `to` traced when both are given (units or squares), and the
+ * with the line from `from` to `to` traced when both are given (units or squares), with the
+ * verdict said and its place marked when `verdict` is not NULL (los.h), and the
  * squares marked by `marks` (w*h characters, ' ' for none; NULL: none) with marks_key as the
  * marks' key line (NULL: none), both borrowed. HON_ERR_NOT_FOUND (reported) without a board
  * or for an unknown end, HON_ERR_MEMORY, HON_ERR_IO when writing fails. */
 hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
-                     const char *marks, const char *marks_key);
+                     const char *marks, const char *marks_key, const view_verdict *verdict);
 
 #endif

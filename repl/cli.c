@@ -897,11 +897,40 @@ int cli_draw(cli_session *s, const char *from, const char *to)
     return 0;
 }
 
+/* Whether the file at `path` may be replaced by a picture: it does not exist, it is no
+ * regular file (a device such as /dev/stdout, written in place), it is empty, or it holds an
+ * SVG already (after white space and a byte-order mark its text begins "<" and names "<svg"
+ * within its first 4 KiB). Otherwise says why and returns false: a mistyped `$name` or a
+ * rules file given as the picture's name is never overwritten. */
+static bool may_replace_with_svg(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+        return true;
+    char head[4097];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+    if (f)
+        fclose(f);
+    head[n] = '\0';
+    const char *t = head;
+    if (strncmp(t, "\xef\xbb\xbf", 3) == 0)
+        t += 3;
+    while (*t == ' ' || *t == '\t' || *t == '\r' || *t == '\n')
+        t++;
+    if (t[0] == '<' && memchr(head, '\0', n) == NULL && strstr(t, "<svg"))
+        return true;
+    cli_error("refusing to replace '%s': it exists and is not an SVG picture", path);
+    return false;
+}
+
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
 {
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
+    if (!may_replace_with_svg(path))
+        return 1;
     int err = 0;
     hon_status st = hon_board_svg_file(s->vm, path, from, to, &err);
     if (st == HON_ERR_IO && err) {
@@ -1088,12 +1117,26 @@ int cli_move(cli_session *s, const char *unit, const char *const *squares, size_
     return 0;
 }
 
+/* The picture of cli_reach's file, for write_whole. */
+typedef struct reach_job {
+    cli_session *s;
+    const char *unit;
+} reach_job;
+
+static hon_status write_reach(FILE *f, void *ud)
+{
+    reach_job *j = ud;
+    return hon_reach_draw(j->s->vm, j->unit, f, true);
+}
+
 int cli_reach(cli_session *s, const char *unit, const char *svg_path)
 {
     hon_answer *a = NULL;
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
+    if (svg_path && !may_replace_with_svg(svg_path))
+        return 1;
     hon_status st = hon_reach(s->vm, unit, &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
@@ -1103,15 +1146,16 @@ int cli_reach(cli_session *s, const char *unit, const char *svg_path)
     hon_answer_free(a);
     if (s->json && !svg_path)
         return 0;
-    FILE *f = svg_path ? fopen(svg_path, "w") : stdout;
-    if (!f) {
-        cli_error("cannot write '%s': %s", svg_path, strerror(errno));
-        return 1;
+    bool io = false;
+    if (svg_path) {
+        reach_job j = { s, unit };
+        st = write_whole(svg_path, write_reach, &j, &io);
+    } else {
+        st = hon_reach_draw(s->vm, unit, stdout, false);
     }
-    st = hon_reach_draw(s->vm, unit, f, svg_path != NULL);
-    if (svg_path && fclose(f) != 0 && st == HON_OK)
-        st = HON_ERR_IO;
     fflush(stdout);
+    if (io)
+        return 1;
     if (st != HON_OK)
         return failed(s, before, st, "cannot draw the squares reached by", unit);
     if (svg_path && !s->json)

@@ -168,8 +168,10 @@ int cli_draw(cli_session *s, const char *from, const char *to);
  * 0 when it does, else 1 after reporting why (no board; an unknown unit, with the board's
  * nearest name; a square off the board; a word that is neither). */
 int cli_place(cli_session *s, const char *word);
-/* Writes the board as an SVG file (with a traced line when from and to are given); prints
- * "wrote PATH". Returns 0 or 1. */
+/* Writes the board as an SVG file (with a traced line when from and to are given), whole or
+ * not at all (hon_board_svg_file); prints "wrote PATH". Refuses, with the file unchanged, to
+ * replace an existing regular file that is neither empty nor an SVG (repl.md §1). Returns 0
+ * or 1. */
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to);
 /* `los X Y`: the line of sight from X to Y (units `$a` or squares `@C4`/`C4`: hon_place_of),
  * asked by hon_los — line_of_sight(X, Y) with each place as its parameter wants it, or
@@ -191,7 +193,8 @@ int cli_why_do(cli_session *s, const char *call, const char *where, cli_mode mod
 int cli_move(cli_session *s, const char *unit, const char *const *squares, size_t n);
 /* `reach UNIT [OUT]`: the squares the board unit can reach in one Movement Action (hon_reach:
  * the listing, or its JSON), then the board drawn with them marked (not with --json); with
- * OUT, that picture as SVG written to the file OUT instead. 0 or 1. */
+ * OUT, that picture as SVG written to the file OUT instead, as cli_svg writes (whole, never
+ * over a file that is no SVG: refused before the listing). 0 or 1. */
 int cli_reach(cli_session *s, const char *unit, const char *svg_path);
 /* `next`: the next phase (and what it set off); `undo`: reverts the last procedure; `turn`:
  * prints the clock "turn N, PHASE phase". Return 0 or 1. */

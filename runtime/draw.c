@@ -22,6 +22,9 @@ static const char *const SIDE_PALETTE[] = {
 };
 static const char *const ARMY_PALETTE[] = { "#d8e4f4", "#f0d0c8", "#e4ecc8", "#f4e8c0" };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+/* SVG: the traced line, and the part of it past the place that decided its verdict */
+#define LINE_COLOUR "#e000c0"
+#define PAST_COLOUR "#d01010"
 /* A board wider than this many columns (4 + 5 * 24 = 124 characters a line) drawn as text
  * with a traced line shows the columns of the line and this many more on each side. */
 #define DRAW_TEXT_COLUMNS  24
@@ -464,6 +467,8 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         fprintf(out, "line: %s to %s, %zu square%s (@ ends, * crossed), %zu corner touch%s (x)\n",
                 a, c, tr->n, tr->n == 1 ? "" : "s", tr->corners, tr->corners == 1 ? "" : "es");
     }
+    if (tr && tr->n > 0 && p.o->verdict)
+        fprintf(out, "%s\n", p.o->verdict);
     if (p.o->marks_key)
         fprintf(out, "%s\n", p.o->marks_key);
     picture_free(&p);
@@ -519,8 +524,9 @@ static void legend_row(legend *lg, const char *title)
 }
 
 /* One entry: a sample of shape `kind` ('t' a square of terrain colour `col` with symbol sym,
- * 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a counter of colour col), then
- * `name` (NULL: "#id"). */
+ * 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a counter of colour col, 'l' a
+ * thin line of colour col, 'd' the same dashed, 'r' a square outlined in col), then `name`
+ * (NULL: "#id"). */
 static void legend_entry(legend *lg, char kind, const char *col, char sym, const char *name, int id)
 {
     char idname[16];
@@ -537,12 +543,18 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
     FILE *out = lg->out;
     if (out) {
         int x = lg->x, y = lg->y;
-        if (kind == 's') {
+        if (kind == 's' || kind == 'l' || kind == 'd') {
             fprintf(out,
-                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"5\" stroke=\"", x,
-                    y + 8, x + 16, y + 8);
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"%s\"%s stroke=\"",
+                    x, y + 8, x + 16, y + 8, kind == 's' ? "5" : "2",
+                    kind == 'd' ? " stroke-dasharray=\"4 3\"" : "");
             xml_text(out, col, 64);
             fputs("\"/>\n", out);
+        } else if (kind == 'r') {
+            fprintf(out,
+                    "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\" fill=\"none\" "
+                    "stroke-width=\"3\" stroke=\"%s\"/>\n",
+                    x + 1, y + 2, col);
         } else if (kind == 'i') {
             fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"#202020\"/>\n", x + 8, y + 8);
         } else {
@@ -553,7 +565,7 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
             xml_text(out, col, 64);
             fputs("\"/>\n", out);
         }
-        if (sym && kind != 's') {
+        if (sym && strchr("tiu", kind)) {
             char sy[2] = { sym, 0 };
             fprintf(out,
                     "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"%s\">",
@@ -602,6 +614,12 @@ static void svg_legend(const picture *p, legend *lg)
                          id);
         }
     }
+    if (op->trace && op->trace->n > 0 && op->decided_at != DRAW_AT_NONE) {
+        legend_row(lg, "line:");
+        legend_entry(lg, 'l', LINE_COLOUR, 0, "line", 0);
+        legend_entry(lg, 'd', PAST_COLOUR, 0, op->past ? op->past : "past it", 0);
+        legend_entry(lg, 'r', PAST_COLOUR, 0, "where decided", 0);
+    }
     bool any = false;
     for (size_t i = 0; i < p->n_units; i++) {
         int u = p->units[i], s0, s1;
@@ -619,6 +637,82 @@ static void svg_legend(const picture *p, legend *lg)
         fputs("</g>\n", lg->out);
 }
 
+/* Where caption_lines writes: the left edge and the baseline of the first line. */
+typedef struct caption {
+    FILE *out;
+    int x, y;
+} caption;
+
+/* Breaks text into lines of at most cols characters at spaces (a longer word is cut) and,
+ * when at is not NULL, writes each as an SVG <text> 16 pixels under the one before. Returns
+ * how many lines it takes. */
+static int caption_lines(const char *text, int cols, caption *at)
+{
+    int n = 0;
+    size_t len = strlen(text);
+    if (cols < 10)
+        cols = 10;
+    for (size_t i = 0; i < len; n++) {
+        size_t take = len - i;
+        if (take > (size_t)cols) {
+            take = (size_t)cols;
+            while (take > 0 && text[i + take] != ' ')
+                take--;
+            if (take == 0)
+                take = (size_t)cols;
+        }
+        if (at) {
+            fprintf(at->out, "<text x=\"%d\" y=\"%d\">", at->x, at->y + 16 * n);
+            xml_text(at->out, text + i, take);
+            fputs("</text>\n", at->out);
+        }
+        i += take;
+        while (i < len && text[i] == ' ')
+            i++;
+    }
+    return n;
+}
+
+/* Where along the line from (ax, ay) to (bx, by) (square units, centres) the part past the
+ * deciding place begins, from 0 to 1: where the line leaves the deciding square or crosses the
+ * deciding side; 1 (no such part) when nothing was decided at a place. */
+static double split_at(const geo_grid *g, const draw_options *op, double ax, double ay, double bx,
+                       double by)
+{
+    double dx = bx - ax, dy = by - ay, t = 1.0;
+    if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g)) {
+        double X = op->decided % g->w, Y = op->decided / g->w;
+        double tx = dx > 0 ? (X + 1 - ax) / dx : dx < 0 ? (X - ax) / dx : 1.0;
+        double ty = dy > 0 ? (Y + 1 - ay) / dy : dy < 0 ? (Y - ay) / dy : 1.0;
+        t = tx < ty ? tx : ty;
+    } else if (op->decided_at == DRAW_AT_SIDE) {
+        int x0, y0, x1, y1;
+        if (!geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1))
+            return 1.0;
+        if (x0 == x1 && dx != 0)
+            t = (x0 - ax) / dx;
+        else if (y0 == y1 && dy != 0)
+            t = (y0 - ay) / dy;
+    }
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+/* The deciding square outlined, or the deciding side drawn over, in red. */
+static void decided_mark(const geo_grid *g, const draw_options *op, int c, int L, int T, FILE *out)
+{
+    int x0, y0, x1, y1;
+    if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g))
+        fprintf(out,
+                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                "stroke=\"" PAST_COLOUR "\" stroke-width=\"3\"/>\n",
+                L + (op->decided % g->w) * c + 2, T + (op->decided / g->w) * c + 2, c - 4, c - 4);
+    else if (op->decided_at == DRAW_AT_SIDE && geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1))
+        fprintf(out,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" PAST_COLOUR "\" "
+                "stroke-width=\"7\" stroke-opacity=\"0.6\"/>\n",
+                L + x0 * c, T + y0 * c, L + x1 * c, T + y1 * c);
+}
+
 geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
 {
     picture p;
@@ -633,10 +727,15 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     if (c > 400)
         c = 400;
     int L = 32, T = op->title ? 48 : 24;
-    int K = op->marks_key ? 24 : 0; /* room for the marks' caption */
     int W = L + g->w * c + 12;
     if (W < 360)
         W = 360; /* room for the legend's rows */
+    /* room for the marks' caption and the verdict's lines (12-pixel type, about 7 pixels a
+     * character) */
+    bool verdict = op->verdict && op->trace && op->trace->n > 0;
+    int cols = (W - L - 8) / 7;
+    int K =
+        (op->marks_key ? 24 : 0) + (verdict ? 16 * caption_lines(op->verdict, cols, NULL) + 8 : 0);
     legend lg = { NULL, L, L, T + g->h * c + 12 + K + 6, W - 8 };
     svg_legend(&p, &lg);
     int H = lg.y + 6;
@@ -890,14 +989,30 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         xml_text(out, op->marks_key, 200);
         fputs("</text>\n", out);
     }
+    if (verdict) {
+        caption at = { out, L, T + g->h * c + 12 + 16 + (op->marks_key ? 24 : 0) };
+        fputs("<g id=\"verdict\" font-size=\"12\" font-weight=\"bold\">\n", out);
+        caption_lines(op->verdict, cols, &at);
+        fputs("</g>\n", out);
+    }
     /* the traced line */
     const geo_trace *tr = op->trace;
     if (tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0 && tr->from < geo_square_count(g) &&
         tr->to < geo_square_count(g)) {
-        fputs("<g id=\"line\" stroke=\"#e000c0\" fill=\"#e000c0\">\n", out);
+        fputs("<g id=\"line\" stroke=\"" LINE_COLOUR "\" fill=\"" LINE_COLOUR "\">\n", out);
         int fx = tr->from % g->w, fy = tr->from / g->w, tx = tr->to % g->w, ty = tr->to / g->w;
-        fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>\n",
-                L + fx * c + c / 2, T + fy * c + c / 2, L + tx * c + c / 2, T + ty * c + c / 2);
+        int ax = L + fx * c + c / 2, ay = T + fy * c + c / 2, bx = L + tx * c + c / 2,
+            by = T + ty * c + c / 2;
+        double t = split_at(g, op, fx + 0.5, fy + 0.5, tx + 0.5, ty + 0.5);
+        int mx = ax + (int)((bx - ax) * t), my = ay + (int)((by - ay) * t);
+        fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>\n", ax, ay,
+                mx, my);
+        if (t < 1.0)
+            fprintf(out,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
+                    "stroke-dasharray=\"6 4\" stroke=\"" PAST_COLOUR "\"/>\n",
+                    mx, my, bx, by);
+        decided_mark(g, op, c, L, T, out);
         for (size_t i = 0; i < tr->n; i++) {
             int q = tr->squares[i];
             if (q < 0 || q >= geo_square_count(g))

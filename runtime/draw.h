@@ -16,6 +16,13 @@
 #include "board.h"
 #include "geo.h"
 
+/* Where a traced line's verdict was decided (draw_options.decided_at). */
+typedef enum draw_at {
+    DRAW_AT_NONE,
+    DRAW_AT_SQUARE,
+    DRAW_AT_SIDE
+} draw_at;
+
 typedef struct draw_options {
     /* w*h map symbols, one per square (scenario.symbols), or NULL to use the symbol of each
      * square's terrain (board_symbol), '.' where there is none. */
@@ -51,6 +58,18 @@ typedef struct draw_options {
     const char *marks;
     /* What the marks mean: a last key line (text), a caption under the board (SVG), or NULL. */
     const char *marks_key;
+    /* The traced line's verdict, e.g. a line of sight's answer and the rule that decided it
+     * (interp/los.c words it): text: a line after the line's key; SVG: a caption under the
+     * board, wrapped to its width. NULL: none. */
+    const char *verdict;
+    /* Where the verdict was decided on the traced line: a board square (DRAW_AT_SQUARE) or a
+     * square side (DRAW_AT_SIDE), index `decided`; DRAW_AT_NONE (zero) for none. SVG: the place
+     * is outlined in red, and the line past it (past the point where the line leaves that
+     * square or crosses that side) is drawn dashed red, named `past` in the legend ("blocked
+     * past C1"; NULL: "past it"). */
+    draw_at decided_at;
+    int decided;
+    const char *past;
     /* SVG: pixels per square (0 = 48). */
     int cell;
     /* SVG: a title shown above the board, or NULL. */
@@ -60,7 +79,7 @@ typedef struct draw_options {
 /* Writes the board as text to out (layout in docs/spec/board.md: a framed grid, 4 characters
  * per square — trace mark, terrain symbol, elevation, unit key — with side features between
  * squares and interspace items at the corners; then keys for units, terrain, side features,
- * interspace items and the traced line). o may be NULL. GEO_ETOPO on hex boards, GEO_EIO when
+ * interspace items and the traced line, then the line's verdict). o may be NULL. GEO_ETOPO on hex boards, GEO_EIO when
  * writing fails. */
 geo_status draw_text(const board *b, const draw_options *o, FILE *out);
 
@@ -69,8 +88,9 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out);
  * (a tick toward the square they face), interspace items as dots, units as labelled counters
  * with their markers and face in small type (two-square units span both squares), the traced
  * line centre to centre with its squares dotted and its corner touches circled, the labels over
- * the counters, and a legend of the terrain, side features, interspace items and units shown
- * (docs/spec/board.md). o may be NULL. GEO_ETOPO on hex boards, GEO_EIO when writing fails. */
+ * the counters, the verdict's caption and the part of the line past the place that decided it
+ * dashed, and a legend of the terrain, side features, interspace items, the line's parts and
+ * units shown (docs/spec/board.md). o may be NULL. GEO_ETOPO on hex boards, GEO_EIO when writing fails. */
 geo_status draw_svg(const board *b, const draw_options *o, FILE *out);
 
 #endif

@@ -111,6 +111,14 @@ ast_node *front_param(front_ctx *ctx, ast_loc loc, const char *name, ast_node *t
 /* `kind NAME [: int] ["doc"];` and the other vocabulary declarations (cat: AST_VOCAB_*). */
 ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name, bool carries_int,
                       const char *doc);
+/* `terrain NAME "doc" colour "COLOUR";` (language.md §5.1): a vocabulary declaration whose
+ * member shows in pictures in COLOUR (kept in the node's name2). `word` (at word_loc) is the
+ * name read before COLOUR: anything but `colour` is E010. E017 at colour_loc for a word other
+ * than terrain and side_feature, or a COLOUR that is neither `#rrggbb` nor a name of letters
+ * (an SVG colour name). Returns NULL on an error. */
+ast_node *front_vocab_colour(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
+                             const char *doc, ast_loc word_loc, const char *word,
+                             ast_loc colour_loc, const char *colour);
 /* `: TYPE` after a vocabulary name, TYPE other than `int`: E017 at loc; returns NULL. */
 ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const char *type);
 ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,

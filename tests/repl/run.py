@@ -2881,6 +2881,196 @@ def hostile_inputs():
                   and "No space left" in p.stderr, "a write error says it is one", p)
 
 
+SIGHT_SCN = """scenario "Sight lines"
+size 5 x 4
+legend . = open  B = building  W = woods
+map
+    A B C D E
+  1 . . . . .
+  2 . . B . .
+  3 . . W . .
+  4 . . . . .
+side C4/D4 hedge
+unit a = rifle_squad allies at A2
+unit b = rifle_squad axis at E2
+unit e = rifle_squad allies at A3
+unit c = rifle_squad axis at E3
+unit f = rifle_squad allies at A1
+unit d = rifle_squad axis at E1
+unit g = rifle_squad axis at C1
+unit h = rifle_squad allies at A4
+unit i = rifle_squad allies at E4
+"""
+
+
+def svg_caption(svg):
+    """The verdict's caption of a picture, its wrapped lines joined by spaces ("" if none)."""
+    part = svg.split('<g id="verdict"')
+    return " ".join(re.findall(r"<text [^>]*>([^<]*)</text>", part[1].split("</g>")[0])) \
+        if len(part) > 1 else ""
+
+
+@case
+def los_verdict_drawn():
+    # Issue 12 §5: a picture of a line says its line of sight's verdict, the rule that decided
+    # it (with its citation IDs) and where. Bundled rules, each line along one row, so the
+    # squares between the ends are B, C and D of that row:
+    # - $a A2 to $b E2: C2 is a building, which blocks sight (PRESUMED.building_tile in
+    #   terrain.hon, rule terrain_sight.blocks): blocked at C2.
+    # - $e A3 to $c E3: C3 is woods, an Obstacle (PRESUMED.woods_tile); an Obstacle square
+    #   between the ends obscures the line under obstacle_sight's default (terrain_sight.obstacle).
+    # - $f A1 to $d E1: the infantry $g stands on C1 and both ends are infantry, so $g blocks
+    #   the line (BRO.1.1.contour.infantry, rule screens.infantry): blocked at C1.
+    # - $h A4 to $i E4 crosses the hedge on side C4/D4, presumed an Obstacle to the lines
+    #   crossing it (PRESUMED.hedge_sides, side_sight.hedge): obscured at that side.
+    # - $a A2 to A1 (which holds $f): adjacent, nothing between, clear: the two rules of
+    #   sight_along that apply to any line of two squares (terrain_between, sides_crossed) both
+    #   answer clear, and no place is marked.
+    with tempfile.TemporaryDirectory() as tmp:
+        board = os.path.join(tmp, "sight.scn")
+        with open(board, "w") as f:
+            f.write(SIGHT_SCN)
+        want = {
+            ("$a", "$b"): ("blocked", "line of sight $a to $b: blocked, by rule terrain_sight.blocks"
+                                      " (PRESUMED.building_tile) at C2"),
+            ("$e", "$c"): ("obscured", "line of sight $e to $c: obscured, by rule "
+                                       "terrain_sight.obstacle ("),
+            ("$f", "$d"): ("blocked", "line of sight $f to $d: blocked, by rule screens.infantry "
+                                      "(BRO.1.1.contour.infantry, HH.contour.infantry) at C1"),
+            ("$h", "$i"): ("obscured", "line of sight $h to $i: obscured, by rule side_sight.hedge"
+                                       " (PRESUMED.hedge_sides) at C4/D4"),
+            ("$a", "A1"): ("clear", "line of sight $a to A1: clear, by rules "
+                                    "sight_along.terrain_between, sight_along.sides_crossed"),
+        }
+        for (x, y), (answer, verdict) in want.items():
+            p = run(["--board", board, "los", x, y])
+            out = lines(p.stdout)
+            check(p.returncode == 0 and answer in out[:2], f"los {x} {y} answers {answer}", p)
+            check(out[-1].startswith(verdict), f"los {x} {y}: the verdict line under the board", p)
+        check(lines(run(["--board", board, "los", "$e", "$c"]).stdout)[-1].endswith(") at C3"),
+              "the woods decided at C3", p)
+        # draw X Y says the same under its picture; draw without a line says nothing of sight
+        p = run(["--board", board, "draw", "$a", "$b"])
+        check(lines(p.stdout)[-1] == want[("$a", "$b")][1], "draw X Y ends with the verdict", p)
+        p = run(["--board", board, "draw"])
+        check("line of sight" not in p.stdout, "no line, no verdict", p)
+        # The SVG (a title: the board from (32, 48), 48-pixel squares): the caption, C2 outlined
+        # in red from (32 + 2 * 48 + 2, 48 + 48 + 2) = (130, 98), and the line along row 2
+        # (y = 48 + 48 + 24 = 120) solid from A2's centre x = 56 to where it leaves C2,
+        # x = 32 + 3 * 48 = 176, dashed red from there to E2's centre x = 248.
+        out = os.path.join(tmp, "ab.svg")
+        p = run(["--board", board, "svg", out, "$a", "$b"])
+        svg_ok(out, p)
+        with open(out) as f:
+            svg = f.read()
+        check(svg_caption(svg) == want[("$a", "$b")][1], "the caption (wrapped) says the verdict", p)
+        check('<rect x="130" y="98" width="44" height="44" fill="none" stroke="#d01010"' in svg,
+              "the deciding square is outlined in red", p)
+        check('<line x1="56" y1="120" x2="176" y2="120" stroke-width="2"/>' in svg and
+              '<line x1="176" y1="120" x2="248" y2="120" stroke-width="2" '
+              'stroke-dasharray="6 4" stroke="#d01010"/>' in svg,
+              "the line is solid up to C2's far side, dashed red past it", p)
+        check(">blocked past C2<" in svg and ">where decided<" in svg,
+              "the legend names the two parts of the line and the mark", p)
+        # the hedge: the side C4/D4 (x = 32 + 3 * 48 = 176, from y = 48 + 3 * 48 = 192 to 240)
+        # is drawn over in red
+        p = run(["--board", board, "svg", out, "$h", "$i"])
+        with open(out) as f:
+            svg = f.read()
+        check('<line x1="176" y1="192" x2="176" y2="240" stroke="#d01010"' in svg,
+              "the deciding side is drawn over in red", p)
+        # a clear line: the caption, no dashed part, no line row in the legend
+        p = run(["--board", board, "svg", out, "$a", "A1"])
+        with open(out) as f:
+            svg = f.read()
+        check(svg_caption(svg) == want[("$a", "A1")][1] and "dasharray" not in svg
+              and ">line:<" not in svg, "a clear line is drawn whole", p)
+
+
+@case
+def terrain_colours_from_rules():
+    # Issue 12 §5: a terrain's colour is declared in the rules (rules/core.hon: `terrain woods
+    # "Woods" colour "#7fb069"`, `side_feature hedge "Hedge" colour "#27ae60"`), so woods look
+    # the same on two boards whatever else they hold; a scenario's `colour` line overrides it on
+    # its board; a terrain the rules give no colour takes draw's palette.
+    with tempfile.TemporaryDirectory() as tmp:
+        def fills(scn_text, name):
+            board = os.path.join(tmp, name + ".scn")
+            with open(board, "w") as f:
+                f.write(scn_text)
+            out = os.path.join(tmp, name + ".svg")
+            p = run(["--board", board, "svg", out])
+            check(p.returncode == 0, f"{name}: the picture is written", p)
+            with open(out) as f:
+                return f.read(), p
+        one, p = fills(SIGHT_SCN, "one")
+        two, p = fills('scenario "Other"\nsize 3 x 1\nlegend . = sand  W = woods\nmap\n'
+                       '    A B C\n  1 W . W\nside A1/B1 hedge\n', "two")
+        for svg in (one, two):
+            check('width="48" height="48" fill="#7fb069"' in svg, "woods in the rules' colour", p)
+            check('stroke="#27ae60" stroke-width="5"' in svg, "the hedge in the rules' colour", p)
+        check('fill="#e8e2c8"' in one and 'fill="#f0e0a8"' in two,
+              "open and sand in their own declared colours", p)
+        three, p = fills('scenario "Mine"\nsize 2 x 1\nlegend W = woods\nmap\n    A B\n  1 W W\n'
+                         'colour terrain woods "#123456"\n', "three")
+        check('fill="#123456"' in three and "#7fb069" not in three,
+              "a scenario's colour line overrides the rules'", p)
+        # the language: only terrain and side_feature take a colour, written #rrggbb or a name
+        bad = os.path.join(tmp, "bad.hon")
+        with open(bad, "w") as f:
+            f.write('terrain mud "Mud" colour "olive";\nkind k "K" colour "#ffffff";\n'
+                    'terrain bog "Bog" colour "#12345";\nside_feature fence "F" colour "#a0b0c0";\n')
+        p = run(["--no-rules", "--load", bad, "eval", "1"])
+        check(p.returncode != 0 and p.stderr.count("error[E017]") == 2
+              and "bad.hon:2:19: error[E017]" in p.stderr and "bad.hon:3:26: error[E017]" in p.stderr,
+              "E017 for a kind's colour and for a colour of five digits, none for the others", p)
+
+
+@case
+def pictures_never_clobber():
+    # repl.md §1 (svg OUT, reach UNIT OUT): a picture replaces only a file that is an SVG
+    # already, an empty file or no regular file; anything else (a rules file, a `$name` the
+    # shell expanded to an existing word, notes) is refused with the file left byte for byte
+    # as it was, and no scratch file is left beside it. The check comes before the work:
+    # reach lists nothing when its OUT is refused.
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = os.path.join(tmp, "mine.hon")
+        text = "fn twice(x: int) -> int = 2 * x;\n"
+        with open(rules, "w") as f:
+            f.write(text)
+        for cmd in (["svg", rules], ["svg", rules, "A1", "C3"], ["reach", "jeep", rules]):
+            p = run(["--board", board] + cmd)
+            check(p.returncode == 1 and f"refusing to replace '{rules}'" in p.stderr
+                  and "not an SVG" in p.stderr and p.stdout == "",
+                  f"{cmd[0]} refuses to overwrite a rules file, before any output", p)
+            with open(rules) as f:
+                check(f.read() == text, f"{cmd[0]}: the rules file is unchanged", p)
+            check(sorted(os.listdir(tmp)) == ["mine.hon"], "no scratch file is left", p)
+        # in the REPL the same refusal is one failed line; the session goes on
+        p = run(["--board", board], stdin=f"svg {rules}\nreach jeep {rules}\n1 + 1\n")
+        check(p.returncode == 1 and p.stderr.count("refusing to replace") == 2
+              and lines(p.stdout)[-1] == "2", "the REPL refuses twice and goes on", p)
+        # an existing SVG (one hon wrote, or any other) and an empty file are replaced
+        pic = os.path.join(tmp, "pic.svg")
+        with open(pic, "w") as f:
+            f.write("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n")
+        empty = os.path.join(tmp, "empty.svg")
+        open(empty, "w").close()
+        for out in (pic, empty):
+            p = run(["--board", board, "svg", out])
+            check(p.returncode == 0 and f"wrote {out}" in p.stdout, "an SVG or empty file is replaced", p)
+            svg_ok(out, p)
+            p = run(["--board", board, "reach", "jeep", out])
+            check(p.returncode == 0 and f"wrote {out}" in p.stdout, "reach replaces it too", p)
+            svg_ok(out, p)
+        # reach writes whole or not at all, as svg does: a full disk says so
+        if os.path.exists("/dev/full"):
+            p = run(["--board", board, "reach", "jeep", "/dev/full"])
+            check(p.returncode == 1 and "cannot write '/dev/full'" in p.stderr
+                  and "No space left" in p.stderr, "reach's write error says it is one", p)
+
+
 @case
 def untrusted_caps():
     # Issue 13 §4: an expansion nobody vetted cannot exhaust the machine. Within the default

@@ -24,6 +24,8 @@ syn match honNumber "\<\d\+\>"
 syn match honSquare "@\a\+\d\+"
 syn match honUnit "\$[A-Za-z_]\w*"
 syn match honRuleName "\<rule\s\+\zs\h\w*\.\h\w*"
+" `colour` is no keyword: a word only before a terrain or side_feature's colour (language.md §5.1)
+syn match honDeclaration "\<colour\ze\s*\""
 
 hi def link honDeclaration Keyword
 hi def link honStatement Statement
