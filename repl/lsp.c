@@ -23,7 +23,8 @@ enum {
     LSP_NOT_INITIALIZED = -32002
 };
 
-#define MAX_MESSAGE ((size_t)64 << 20) /* bytes of one message's body */
+#define MAX_MESSAGE     ((size_t)64 << 20) /* bytes of one message's body */
+#define MAX_COMPLETIONS 100                /* items of one completion answer */
 
 /* An open document: its URI, the name it is loaded under (the spelling of the loaded file it
  * stands for, or its path), its text, and the program it last built into (NULL: none yet). */
@@ -544,75 +545,161 @@ static const int symbol_kinds[] = {
     [HON_DECL_VARIANT] = 14, [HON_DECL_EDITION] = 2, [HON_DECL_VALUE] = 7,   [HON_DECL_COUNTER] = 5,
 };
 
-/* The completion items gathered: their names (each offered once) and the items. */
+/* The completion items gathered, before they are ranked and capped: each name that starts with
+ * the prefix, with its CompletionItemKind, detail and rank (0 first). `keywords_first`: the word
+ * starts its line, where a declaration or a clause begins with a keyword. */
+typedef struct offer_item {
+    char *name, *detail;
+    int kind, rank;
+} offer_item;
+
 typedef struct offers {
     const char *prefix;
-    json_object *items;
-    char **names;
+    bool keywords_first;
+    offer_item *items;
     size_t n, cap;
+    bool oom;
 } offers;
 
-static void offer(offers *o, const char *name, int kind, const char *detail)
+static void offer(offers *o, const char *name, int kind, int rank, const char *detail)
 {
-    if (strncmp(name, o->prefix, strlen(o->prefix)) != 0)
+    if (o->oom || strncmp(name, o->prefix, strlen(o->prefix)) != 0)
         return;
-    for (size_t i = 0; i < o->n; i++)
-        if (strcmp(o->names[i], name) == 0)
-            return;
     if (o->n == o->cap) {
         size_t cap = o->cap ? o->cap * 2 : 64;
-        char **names = realloc(o->names, cap * sizeof *names);
-        if (!names)
+        offer_item *items = realloc(o->items, cap * sizeof *items);
+        if (!items) {
+            o->oom = true;
             return;
-        o->names = names;
+        }
+        o->items = items;
         o->cap = cap;
     }
-    if (!(o->names[o->n] = strdup(name)))
+    offer_item *it = &o->items[o->n];
+    *it = (offer_item){ strdup(name), detail ? strdup(detail) : NULL, kind, rank };
+    if (!it->name || (detail && !it->detail)) {
+        free(it->name);
+        free(it->detail);
+        o->oom = true;
         return;
+    }
     o->n++;
-    json_object *item = json_object_new_object();
-    json_object_object_add(item, "label", json_object_new_string(name));
-    json_object_object_add(item, "kind", json_object_new_int(kind));
-    if (detail)
-        json_object_object_add(item, "detail", json_object_new_string(detail));
-    json_object_array_add(o->items, item);
+}
+
+/* The rank of a declaration's kind where an expression is typed: what is called or read
+ * (queries, fns, values, counters, tables) first, then enum members (unit kinds, terrain,
+ * markers...), then the other declarations. */
+static int decl_rank(hon_decl_kind kind)
+{
+    switch (kind) {
+    case HON_DECL_QUERY:
+    case HON_DECL_FN:
+    case HON_DECL_VALUE:
+    case HON_DECL_COUNTER:
+    case HON_DECL_TABLE: return 1;
+    case HON_DECL_MEMBER: return 2;
+    default: return 3;
+    }
 }
 
 static void offer_decl(void *ud, const hon_decl *d)
 {
     if (d->kind != HON_DECL_RULE) /* a rule is never named in an expression */
-        offer(ud, d->name, completion_kinds[d->kind], d->signature ? d->signature : d->within);
+        offer(ud, d->name, completion_kinds[d->kind], decl_rank(d->kind),
+              d->signature ? d->signature : d->within);
 }
 
 static void offer_keyword(void *ud, const char *name)
 {
-    offer(ud, name, 14, "keyword");
+    offers *o = ud;
+    offer(o, name, 14, o->keywords_first ? 0 : 5, "keyword");
 }
 
 static void offer_builtin(void *ud, const char *name)
 {
-    offer(ud, name, 3, "built-in");
+    offer(ud, name, 3, 4, "built-in");
 }
 
 static void offer_unit(void *ud, const char *name)
 {
-    offer(ud, name, 6, "unit");
+    offer(ud, name, 6, 0, "unit");
 }
 
 static void offer_square(void *ud, const char *name)
 {
-    offer(ud, name, 21, "square");
+    offer(ud, name, 21, 0, "square");
 }
 
-/* completion: after `$` the board's units, after `@` its squares; else the names declared,
- * the built-in functions and the keywords, each starting with the name being typed. */
+static int by_name_then_rank(const void *a, const void *b)
+{
+    const offer_item *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->rank - y->rank;
+}
+
+static int by_rank_then_name(const void *a, const void *b)
+{
+    const offer_item *x = a, *y = b;
+    return x->rank != y->rank ? x->rank - y->rank : strcmp(x->name, y->name);
+}
+
+/* The CompletionList of o's items: each name once (at its best rank), ranked, at most
+ * MAX_COMPLETIONS of them (isIncomplete when more matched, so that the editor asks again as
+ * the word grows); sortText keeps the rank's order in the editor's list. */
+static json_object *completion_list(offers *o)
+{
+    size_t n = 0;
+    if (o->n) {
+        qsort(o->items, o->n, sizeof *o->items, by_name_then_rank);
+        for (size_t i = 0; i < o->n; i++) {
+            if (n && strcmp(o->items[n - 1].name, o->items[i].name) == 0) {
+                free(o->items[i].name);
+                free(o->items[i].detail);
+            } else {
+                o->items[n++] = o->items[i];
+            }
+        }
+        qsort(o->items, n, sizeof *o->items, by_rank_then_name);
+    }
+    json_object *list = json_object_new_object(), *items = json_object_new_array();
+    json_object_object_add(list, "isIncomplete", json_object_new_boolean(n > MAX_COMPLETIONS));
+    for (size_t i = 0; i < n; i++) {
+        offer_item *it = &o->items[i];
+        if (i < MAX_COMPLETIONS) {
+            json_object *item = json_object_new_object();
+            char *sort = malloc(strlen(it->name) + 2);
+            json_object_object_add(item, "label", json_object_new_string(it->name));
+            json_object_object_add(item, "kind", json_object_new_int(it->kind));
+            if (it->detail)
+                json_object_object_add(item, "detail", json_object_new_string(it->detail));
+            if (sort) {
+                sprintf(sort, "%d%s", it->rank, it->name);
+                json_object_object_add(item, "sortText", json_object_new_string(sort));
+                free(sort);
+            }
+            json_object_array_add(items, item);
+        }
+        free(it->name);
+        free(it->detail);
+    }
+    json_object_object_add(list, "items", items);
+    free(o->items);
+    return list;
+}
+
+/* completion: the names starting with the word typed before the cursor — after `$` the
+ * board's units, after `@` its squares; else the names declared, the built-in functions and
+ * the keywords —, ranked by kind and capped (completion_list). */
 static json_object *completion(const server *srv, const doc *d, size_t at)
 {
-    size_t b = at;
+    size_t b = at, s;
     while (b > 0 && name_char(d->text[b - 1]))
         b--;
+    for (s = b; s > 0 && (d->text[s - 1] == ' ' || d->text[s - 1] == '\t'); s--)
+        ;
     char *prefix = strndup(d->text + b, at - b);
-    offers o = { prefix ? prefix : "", json_object_new_array(), NULL, 0, 0 };
+    offers o = { .prefix = prefix ? prefix : "",
+                 .keywords_first = s == 0 || d->text[s - 1] == '\n' };
     const hon_vm *vm = vm_of(srv, d);
     char mark = b > 0 ? d->text[b - 1] : '\0';
     if (mark == '$' || mark == '@') {
@@ -623,11 +710,8 @@ static json_object *completion(const server *srv, const doc *d, size_t at)
         hon_complete(vm, HON_COMPLETE_BUILTIN, NULL, o.prefix, offer_builtin, &o);
         hon_complete(vm, HON_COMPLETE_KEYWORD, NULL, o.prefix, offer_keyword, &o);
     }
-    for (size_t i = 0; i < o.n; i++)
-        free(o.names[i]);
-    free(o.names);
     free(prefix);
-    return o.items;
+    return completion_list(&o);
 }
 
 /* The document symbols gathered: the declarations of one file. */

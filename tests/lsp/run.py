@@ -187,17 +187,19 @@ def bundled_file():
     # completion after `has_t` (typed at the end of the text's has_trait): has_trait, a fn,
     # and only names that start so
     line, ch = find(text, "has_trait(sq")
-    items = s.at("textDocument/completion", uri, line, ch + len("has_t"))["result"]
+    items = s.at("textDocument/completion", uri, line, ch + len("has_t"))["result"]["items"]
     labels = [i["label"] for i in items]
     check("has_trait" in labels, f"completion: {labels}")
     check(all(l.startswith("has_t") for l in labels), f"completion: {labels}")
     # ... and a keyword: `quer` is completed to query
     line, ch = find(text, "query can_enter(")
-    labels = [i["label"] for i in s.at("textDocument/completion", uri, line, ch + 4)["result"]]
+    labels = [i["label"] for i in
+              s.at("textDocument/completion", uri, line, ch + 4)["result"]["items"]]
     check("query" in labels, f"keyword completion: {labels}")
     # ... and a query: `movement_v` is completed to movement_value
     line, ch = find(text, "movement_value(u)")
-    labels = [i["label"] for i in s.at("textDocument/completion", uri, line, ch + 10)["result"]]
+    labels = [i["label"] for i in
+              s.at("textDocument/completion", uri, line, ch + 10)["result"]["items"]]
     check("movement_value" in labels, f"query completion: {labels}")
 
     syms = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})["result"]
@@ -207,6 +209,51 @@ def bundled_file():
     check(all(x["name"] != "has_trait" for x in syms), "a symbol of terrain.hon among movement's")
     rc, _ = s.finish()
     check(rc == 0, f"exit after shutdown: status {rc}")
+
+
+@case
+def completion_ranked():
+    """Completion answers a CompletionList filtered by the word typed before the cursor, ranked
+    by kind and capped at 100 items (docs/spec/lsp.md). In rules/movement.hon, right after
+    `when ` (nothing typed yet) every name matches: the bundled rules declare far more than 100
+    names (the keywords alone are some 60, the terrain, unit kinds and markers hundreds), so the
+    list is cut to 100 and isIncomplete; an expression goes there, so what is called or read
+    (queries, fns: LSP kind 3) comes before any keyword (kind 14). At the start of a line, where
+    a declaration begins, the keywords come first: after `qu` the keyword query leads. After
+    `impassable_to_v` only the member impassable_to_vehicles (a trait, rules/terrain.hon)
+    matches: the whole list, isIncomplete false."""
+    path = os.path.join(SRC, "rules", "movement.hon")
+    text = open(path, encoding="utf-8").read()
+    uri = uri_of(path)
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "the bundled file has diagnostics")
+
+    line, ch = find(text, "when is_vehicle_unit(u)")
+    r = s.at("textDocument/completion", uri, line, ch + len("when "))["result"]
+    items = r["items"]
+    check(r["isIncomplete"] is True and len(items) == 100, f"uncapped: {len(items)} items")
+    kinds = [i["kind"] for i in items]
+    check(kinds[0] == 3 and (14 not in kinds or kinds.index(14) > kinds.index(3)),
+          f"a keyword before the queries and fns: {kinds}")
+    order = [i["sortText"] for i in items]
+    check(order == sorted(order), f"sortText does not keep the list's order: {order}")
+
+    line, ch = find(text, "query can_enter(")
+    r = s.at("textDocument/completion", uri, line, ch + 2)["result"]
+    labels = [i["label"] for i in r["items"]]
+    check(labels and labels[0] == "query" and r["items"][0]["kind"] == 14,
+          f"at a line's start the keyword comes first: {labels}")
+    check(all(l.startswith("qu") for l in labels), f"unfiltered: {labels}")
+
+    line, ch = find(text, "impassable_to_vehicles)")
+    r = s.at("textDocument/completion", uri, line, ch + len("impassable_to_v"))["result"]
+    labels = [i["label"] for i in r["items"]]
+    check(labels == ["impassable_to_vehicles"] and r["isIncomplete"] is False,
+          f"after impassable_to_v: {labels}, {r['isIncomplete']}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
 
 
 @case
