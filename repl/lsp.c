@@ -228,8 +228,9 @@ static void reply_error(server *srv, json_object *id, int code, const char *mess
 }
 
 /* Reads one message's body (new string, *len bytes) from in. NULL at the end of the input; an
- * empty body ("" with *len 0) when the headers held no usable Content-Length. */
-static char *read_message(FILE *in, size_t *len)
+ * empty body ("" with *len 0) when the headers held no usable Content-Length. *truncated: the
+ * input ended inside the body, before the Content-Length bytes came (*len of them did). */
+static char *read_message(FILE *in, size_t *len, size_t *want, bool *truncated)
 {
     char line[1024];
     bool any = false, sized = false;
@@ -252,6 +253,8 @@ static char *read_message(FILE *in, size_t *len)
         return NULL;
     *len = sized ? fread(body, 1, n, in) : 0;
     body[*len] = '\0';
+    *want = n;
+    *truncated = *len < n;
     return body;
 }
 
@@ -335,17 +338,20 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* Checks d over a copy of the session's rules (a scenario, `.scn`, as the board of that copy;
- * any other file as a rule file, replacing the loaded file it stands for), keeps the program
- * when it builds, and publishes what was reported. */
+ * any other file as a rule file, replacing the loaded file it stands for, then linted: the
+ * warnings of `hon lint` about it), keeps the program when it builds, and publishes what was
+ * reported. */
 static void check_doc(server *srv, doc *d)
 {
     srv->checking = d;
     srv->diags = json_object_new_array();
     hon_vm *vm = hon_vm_copy(srv->s->vm);
-    hon_status st = !vm ? HON_ERR_MEMORY
-                    : ends_with(d->name, ".scn")
-                        ? hon_load_board_source(vm, d->name, d->text, d->len)
-                        : hon_load_source(vm, d->name, d->text, d->len);
+    bool scenario = ends_with(d->name, ".scn");
+    hon_status st = !vm        ? HON_ERR_MEMORY
+                    : scenario ? hon_load_board_source(vm, d->name, d->text, d->len)
+                               : hon_load_source(vm, d->name, d->text, d->len);
+    if (st == HON_OK && !scenario)
+        hon_lint(vm, (const char *const *)&d->name, 1, NULL);
     if (st == HON_OK) {
         hon_vm_free(d->vm);
         d->vm = vm;
@@ -474,32 +480,156 @@ static const char *const kind_names[] = {
     [HON_DECL_EDITION] = "edition", [HON_DECL_VALUE] = "value",   [HON_DECL_COUNTER] = "counter",
 };
 
-/* hover: the declaration's kind, name and signature, its doc, its citations and its place. */
+/* ---- citation IDs ---- */
+
+/* The citation ID under byte `at` of text (a new string, NULL when there is none): the string
+ * the cursor is in (its quotes included), when it follows the keyword `cite` or `source`. */
+static char *cite_at(const char *text, size_t len, size_t at)
+{
+    size_t i = at, open = 0;
+    bool in = false;
+    while (i > 0 && text[i - 1] != '\n')
+        i--;
+    for (; i < len && text[i] != '\n' && (in || text[i] != '#'); i++) {
+        if (!in) {
+            if ((in = text[i] == '"'))
+                open = i;
+        } else if (text[i] == '\\') {
+            i++;
+        } else if (text[i] == '"') {
+            in = false;
+            if (open <= at && at <= i) {
+                size_t e = open, b;
+                while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t'))
+                    e--;
+                for (b = e; b > 0 && name_char(text[b - 1]); b--)
+                    ;
+                bool keyword = (e - b == 4 && strncmp(text + b, "cite", 4) == 0) ||
+                               (e - b == 6 && strncmp(text + b, "source", 6) == 0);
+                return keyword && i > open + 1 ? strndup(text + open + 1, i - open - 1) : NULL;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* A citation ID's `source` declaration (hon_each_citation), its strings copied. */
+typedef struct source_of {
+    const char *id;
+    char *text, *path;
+    unsigned line;
+} source_of;
+
+static void match_source(void *ud, const hon_citation *c)
+{
+    source_of *s = ud;
+    if (!s->path && c->path && strcmp(c->id, s->id) == 0) {
+        s->text = dup_or_null(c->source);
+        s->path = strdup(c->path);
+        s->line = c->line;
+    }
+}
+
+/* Whether hon_rule_info's cites ("ID (source); ID2 (source)...") name id itself. */
+static bool cites_id(const char *cites, const char *id)
+{
+    size_t k = strlen(id);
+    for (const char *p = cites; p && *p; p = strstr(p, "; ") ? strstr(p, "; ") + 2 : NULL)
+        if (strncmp(p, id, k) == 0 && strchr(" ,;", p[k]))
+            return true;
+    return false;
+}
+
+#define MAX_CITING 40 /* rules a hover on a citation lists */
+
+/* The rules that cite an ID, written to a hover's Markdown as they are listed. */
+typedef struct citing {
+    const char *id;
+    FILE *out;
+    size_t n;
+} citing;
+
+static void add_citing(void *ud, const hon_rule_info *r)
+{
+    citing *c = ud;
+    if (!r->cites || !cites_id(r->cites, c->id))
+        return;
+    if (c->n++ < MAX_CITING)
+        fprintf(c->out, "- `%s` %s:%u\n", r->name, r->path, r->line);
+}
+
+/* A hover's answer: Markdown text (borrowed; NULL: no answer). */
+static json_object *markdown(const char *text)
+{
+    if (!text)
+        return NULL;
+    json_object *h = json_object_new_object(), *c = json_object_new_object();
+    json_object_object_add(c, "kind", json_object_new_string("markdown"));
+    json_object_object_add(c, "value", json_object_new_string(text));
+    json_object_object_add(h, "contents", c);
+    return h;
+}
+
+/* hover on a citation ID: the ID, its source text and where that is declared, then the rules
+ * of the active edition that cite it (at most MAX_CITING listed, with how many in all). */
+static json_object *hover_cite(const server *srv, const doc *d, const char *id)
+{
+    const hon_vm *vm = vm_of(srv, d);
+    source_of src = { .id = id };
+    hon_each_citation(vm, match_source, &src);
+    char *text = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&text, &n);
+    if (m) {
+        fprintf(m, "```hon\ncite \"%s\"\n```\n", id);
+        if (src.path)
+            fprintf(m, "\n%s\n\n%s:%u\n", src.text ? src.text : "", src.path, src.line);
+        else
+            fprintf(m, "\nno `source` declares this ID\n");
+        citing c = { id, m, 0 };
+        fprintf(m, "\ncited by:\n\n");
+        hon_list_rules(vm, id, add_citing, &c);
+        if (c.n > MAX_CITING)
+            fprintf(m, "- and %zu more\n", c.n - MAX_CITING);
+        if (c.n == 0)
+            fprintf(m, "- no rule\n");
+        fclose(m);
+    }
+    json_object *h = markdown(text);
+    free(text);
+    free(src.text);
+    free(src.path);
+    return h;
+}
+
+/* hover: on a citation ID, hover_cite; else the declaration's kind, name and signature, its
+ * doc, its citations and its place. */
 static json_object *hover(const server *srv, const doc *d, size_t at)
 {
+    char *id = cite_at(d->text, d->len, at);
+    if (id) {
+        json_object *h = hover_cite(srv, d, id);
+        free(id);
+        return h;
+    }
     found f;
     if (!decl_at(srv, d, at, &f))
         return NULL;
     char *text = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&text, &n);
-    if (!m) {
-        found_free(&f);
-        return NULL;
+    if (m) {
+        fprintf(m, "```hon\n%s %s%s\n```\n",
+                f.d.kind == HON_DECL_MEMBER ? f.d.within : kind_names[f.d.kind], f.d.name,
+                f.d.signature ? f.d.signature : "");
+        if (f.d.doc)
+            fprintf(m, "\n%s\n", f.d.doc);
+        if (f.d.cites)
+            fprintf(m, "\ncites: %s\n", f.d.cites);
+        fprintf(m, "\n%s:%u\n", f.d.path, f.d.line);
+        fclose(m);
     }
-    fprintf(m, "```hon\n%s %s%s\n```\n",
-            f.d.kind == HON_DECL_MEMBER ? f.d.within : kind_names[f.d.kind], f.d.name,
-            f.d.signature ? f.d.signature : "");
-    if (f.d.doc)
-        fprintf(m, "\n%s\n", f.d.doc);
-    if (f.d.cites)
-        fprintf(m, "\ncites: %s\n", f.d.cites);
-    fprintf(m, "\n%s:%u\n", f.d.path, f.d.line);
-    fclose(m);
-    json_object *h = json_object_new_object(), *c = json_object_new_object();
-    json_object_object_add(c, "kind", json_object_new_string("markdown"));
-    json_object_object_add(c, "value", json_object_new_string(text ? text : ""));
-    json_object_object_add(h, "contents", c);
+    json_object *h = markdown(text);
     free(text);
     found_free(&f);
     return h;
@@ -523,8 +653,21 @@ static json_object *location(const server *srv, const hon_decl *d)
     return loc;
 }
 
+/* definition: of a citation ID, its `source` declaration (the start of its line); else of the
+ * declaration named there. */
 static json_object *definition(const server *srv, const doc *d, size_t at)
 {
+    char *id = cite_at(d->text, d->len, at);
+    if (id) {
+        source_of src = { .id = id };
+        hon_each_citation(vm_of(srv, d), match_source, &src);
+        hon_decl decl = { .path = src.path, .line = src.line, .col = 1, .end_line = src.line };
+        json_object *loc = src.path ? location(srv, &decl) : NULL;
+        free(src.text);
+        free(src.path);
+        free(id);
+        return loc;
+    }
     found f;
     if (!decl_at(srv, d, at, &f))
         return NULL;
@@ -917,8 +1060,16 @@ int lsp_run(cli_session *s, FILE *in, FILE *out)
     s->on_diag_ud = &srv;
     int rc = -1;
     char *body;
-    size_t len;
-    while (rc < 0 && (body = read_message(in, &len)) != NULL) {
+    size_t len, want;
+    bool truncated = false;
+    while (rc < 0 && (body = read_message(in, &len, &want, &truncated)) != NULL) {
+        if (truncated) { /* never parsed: a prefix of a message may be valid JSON */
+            char why[96];
+            snprintf(why, sizeof why, "the input ended %zu bytes into a body of %zu", len, want);
+            reply_error(&srv, NULL, RPC_PARSE_ERROR, why);
+            free(body);
+            break;
+        }
         json_tokener *tok = json_tokener_new();
         json_object *msg = tok && len ? json_tokener_parse_ex(tok, body, (int)len) : NULL;
         if (!tok || !len || json_tokener_get_error(tok) != json_tokener_success ||

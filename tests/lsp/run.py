@@ -340,6 +340,115 @@ def end_of_input():
     check(b"-32700" in p.stdout, f"the truncated message is a ParseError: {p.stdout!r}")
 
 
+@case
+def truncated_body():
+    """A body shorter than its Content-Length at the end of the input is not a message: even
+    when the bytes that came are a whole request (here an initialize, 10 bytes short of what
+    its header announced), the server must not answer it. The JSON-RPC answer to what cannot be
+    read as a message is a ParseError (-32700, id null); the input has ended, which is `exit`
+    without `shutdown`: status 1."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                       "params": {"capabilities": {}}}).encode()
+    p = subprocess.run([HON, "lsp"], input=b"Content-Length: %d\r\n\r\n" % (len(body) + 10) + body,
+                       capture_output=True, timeout=60)
+    check(p.returncode == 1, f"status {p.returncode}")
+    out = p.stdout.split(b"\r\n\r\n")
+    check(len(out) == 2, f"one answer, no more: {p.stdout!r}")
+    r = json.loads(out[1])
+    check(r.get("id") is None and r["error"]["code"] == -32700 and "result" not in r,
+          f"the truncated request was answered: {r}")
+
+
+def citing_rules(cite_id):
+    """The rules of the bundled rules/ files that cite cite_id, as (name, path, line from 1):
+    for each `cite "ID"` line, the declaration it belongs to is the last line before it that
+    starts a declaration at column 0; only rules count."""
+    out = []
+    rules = os.path.join(SRC, "rules")
+    for name in sorted(os.listdir(rules)):
+        if not name.endswith(".hon"):
+            continue
+        lines = open(os.path.join(rules, name), encoding="utf-8").read().split("\n")
+        decl = None
+        for i, ln in enumerate(lines):
+            if ln[:1].isalpha():
+                decl = (ln, i + 1)
+            if ln.strip().startswith(f'cite "{cite_id}"') and decl and \
+                    decl[0].startswith("rule "):
+                out.append((decl[0].split()[1], name, decl[1]))
+    return out
+
+
+@case
+def citations():
+    """On a citation ID (`cite "BRO.1.2.difficult-terrain"` in rules/movement.hon), hover
+    shows the ID, its source text as rules/sources.hon declares it, and every rule that cites
+    it with its file and line (found here by reading the bundled files: five rules, four in
+    movement.hon, one in terrain.hon); go to definition jumps to its `source` declaration in
+    rules/sources.hon. Elsewhere in the same line (the keyword cite) hover is not about the ID."""
+    cite_id = "BRO.1.2.difficult-terrain"
+    path = os.path.join(SRC, "rules", "movement.hon")
+    text = open(path, encoding="utf-8").read()
+    sources = os.path.join(SRC, "rules", "sources.hon")
+    stext = open(sources, encoding="utf-8").read()
+    decl = f'source "{cite_id}" = "'
+    sline, _ = find(stext, decl)
+    book = stext.split("\n")[sline][len(decl):].split('"')[0]
+    want = citing_rules(cite_id)
+    check(len(want) == 5, f"the bundled rules citing {cite_id}: {want}")
+    uri = uri_of(path)
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "the bundled file has diagnostics")
+    line, ch = find(text, f'cite "{cite_id}"')
+    value = s.at("textDocument/hover", uri, line, ch + len('cite "BRO.1'))["result"]
+    value = value["contents"]["value"]
+    check(cite_id in value and book in value, f"hover on the ID: {value!r}")
+    for name, file, at in want:
+        check(f"`{name}` " in value and f"{file}:{at}" in value,
+              f"{name} ({file}:{at}) cites it: {value!r}")
+    check(value.count("\n- `") == len(want),
+          f"rules that do not cite it listed: {value!r}")
+    loc = s.at("textDocument/definition", uri, line, ch + len('cite "BRO'))["result"]
+    check(loc and loc["uri"] == uri_of(sources) and loc["range"]["start"]["line"] == sline,
+          f"the ID's definition: {loc}, want {sources}:{sline}")
+    h = s.at("textDocument/hover", uri, line, ch + 1)["result"]
+    check(h is None or cite_id not in h["contents"]["value"], f"hover on `cite`: {h}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
+@case
+def lint_warnings():
+    """`hon lint`'s warnings about a document are published with its diagnostics, severity 2
+    (warning), with their code: a fn nothing calls is W001 (errors.md), over its name; a guard
+    `when false` is W003. A document that builds and lints clean has none."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "draft.hon")
+        uri = uri_of(path)
+        s = Server()
+        s.initialize()
+        text = ("fn never_called(n: int) -> int = n + 1;\n"
+                "query q(x: int) -> int combine first;\n"
+                'rule q.off cite "BRO.1.1.universal-bonus" when false answer 1;\n'
+                'rule q.on cite "BRO.1.1.universal-bonus" answer x;\n')
+        s.open(uri, text)
+        d = s.diagnostics(uri)
+        codes = sorted(x["code"] for x in d)
+        check("W001" in codes and "W003" in codes, f"lint warnings: {d}")
+        check(all(x["severity"] == 2 for x in d), f"a lint warning that is not severity 2: {d}")
+        w1 = [x for x in d if x["code"] == "W001"][0]
+        check(w1["range"] == {"start": {"line": 0, "character": 3},
+                              "end": {"line": 0, "character": 3 + len("never_called")}},
+              f"W001's place: {w1}")
+        s.change(uri, 'query q(x: int) -> int combine first;\n'
+                      'rule q.on cite "BRO.1.1.universal-bonus" answer x;\n', 2)
+        check(s.diagnostics(uri) == [], "a clean document has diagnostics")
+        rc, _ = s.finish()
+        check(rc == 0, f"status {rc}")
+
+
 if CASE not in CASES:
     fail(f"no case named {CASE}")
 CASES[CASE]()
