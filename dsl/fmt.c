@@ -301,6 +301,8 @@ typedef struct layout {
     int else_col; /* the column of the `if` the last `else` belongs to */
     int bump;     /* after a line ending in `then`/`else`: the indentation of the next */
     size_t bump_depth;
+    size_t limit;  /* bytes the layout may take (fmt.h: FMT_MAX_GROWTH) */
+    bool too_long; /* it would take more: the layout is refused */
     bool oom;
 } layout;
 
@@ -353,6 +355,8 @@ static int line_indent(layout *L, const tok *f, const tok *first_of_stmt)
         return L->nlev > 1 ? lv->close : 0;
     if (is(f, "else") && L->nifs && L->ifs[L->nifs - 1].depth == L->nlev)
         return L->ifs[L->nifs - 1].col;
+    if (is(f, ";") && lv->block && lv->started)
+        return lv->indent + 2; /* it ends the statement: no clause's words to line up after */
     if (L->bump >= 0 && L->bump_depth == L->nlev) {
         if (lv->block)
             lv->cont = L->bump;
@@ -533,14 +537,27 @@ enum {
     WIDTH = 100
 };
 
+/* Whether `rows` rows padded to the column widths (MAX_CELLS of them) fit in the layout's
+ * limit; marks it too_long when they do not. */
+static bool rows_fit(layout *L, const size_t *width, size_t rows)
+{
+    size_t row = 1;
+    for (size_t c = 0; c < MAX_CELLS; c++)
+        row += width[c] + 1;
+    if (row > L->limit / rows)
+        L->too_long = true;
+    return !L->too_long;
+}
+
 /* Lays out the rows lines[from, to) in columns: each cell but a row's last is padded to the
- * widest of its column. */
-static void align_rows(const layout *L, line *lines, size_t from, size_t to)
+ * widest of its column. Rows that could take more than the layout's limit in columns (a
+ * hostile table: long cells in many columns of many rows) are left unpadded, too_long. */
+static void align_rows(layout *L, line *lines, size_t from, size_t to)
 {
     size_t width[MAX_CELLS] = { 0 };
     size_t cut[MAX_CELLS + 1];
     strbuf cell = { 0 };
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 2 && (!pass || rows_fit(L, width, to - from)); pass++) {
         for (size_t r = from; r < to; r++) {
             line *ln = &lines[r];
             size_t n = row_cells(L, ln->a, ln->b, cut, MAX_CELLS);
@@ -735,10 +752,10 @@ static void pad(strbuf *out, int n)
         sb_putc(out, ' ');
 }
 
-char *fmt_layout(const char *text, size_t len, size_t *out_len)
+char *fmt_layout(const char *text, size_t len, size_t *out_len, bool *too_long)
 {
     toks ts = { 0 };
-    layout L = { .ts = &ts };
+    layout L = { .ts = &ts, .limit = FMT_MAX_GROWTH * len + FMT_MAX_EXTRA };
     level file = { .block = true };
     uint8_t *sp = NULL;
     line *lines = NULL;
@@ -775,6 +792,10 @@ char *fmt_layout(const char *text, size_t len, size_t *out_len)
             sb_putn(&out, ln->comment->s, comment_len(ln->comment));
         }
         sb_putc(&out, '\n');
+        if (out.len > L.limit) { /* indentation growing with the lines: a hostile text */
+            L.too_long = true;
+            break;
+        }
     }
 done:
     for (size_t i = 0; i < n; i++)
@@ -784,8 +805,9 @@ done:
     mem_free(ts.t);
     mem_free(L.lev);
     mem_free(L.ifs);
-    if (L.oom)
+    if (L.oom || L.too_long)
         sb_fail(&out);
+    *too_long = L.too_long;
     *out_len = out.len;
     return sb_take(&out);
 }

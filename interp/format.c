@@ -41,7 +41,16 @@ hon_status hon_format(hon_vm *vm, const char *name, const char *text, size_t len
     if (!parses(vm, name, text, len, true, &oom))
         return oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
     size_t n = 0;
-    char *laid = fmt_layout(text, len, &n);
+    bool too_long = false;
+    char *laid = fmt_layout(text, len, &n, &too_long);
+    if (too_long) {
+        session_report(vm, E_NONE, name,
+                       "'%s': its layout would take more than %d times its %zu bytes (lines "
+                       "indented under long runs of brackets, or huge table columns); the file "
+                       "is left as it is",
+                       name, (int)FMT_MAX_GROWTH, len);
+        return HON_ERR_COMPILE;
+    }
     if (!laid)
         return HON_ERR_MEMORY;
     if (!fmt_same_tokens(text, len, laid, n) || !parses(vm, name, laid, n, false, &oom)) {

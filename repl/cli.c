@@ -26,8 +26,8 @@ static unsigned script_line;
 /* The name of a declaration being loaded from that line (cli_declare), or NULL. */
 static const char *script_alias;
 
-/* The whole line of a play script being run (cli_set_script_text), or NULL. */
-static const char *script_text;
+/* The whole line being run (cli_set_script_text), or NULL; the name its snippets go under. */
+static const char *script_text, *text_where;
 
 void cli_set_script_line(const char *where, unsigned line)
 {
@@ -35,8 +35,9 @@ void cli_set_script_line(const char *where, unsigned line)
     script_line = where ? line : 0;
 }
 
-void cli_set_script_text(const char *text)
+void cli_set_script_text(const char *where, const char *text)
 {
+    text_where = text ? where : NULL;
     script_text = text;
 }
 
@@ -164,29 +165,41 @@ static void put_block(const char *text, FILE *out)
 
 static const char *const severity_name[] = { "error", "warning", "note" };
 
-/* Renders the rest of a diagnostic on the text a script line handed over (rest: "COL: ...",
- * then the quoted text and its caret line, each after a gutter of width `gutter`) as on the
- * whole line script_text: the column counted in the line, the line quoted, the caret moved
+/* Where the text a line handed over (an expression, `do`'s call) starts in the whole line
+ * script_text, from a diagnostic's rendering (its line 1 quoted after a gutter of width
+ * `gutter`): the last place that quoted text stands in the line, since the handed text ends the
+ * line and the command words come before it (`why not not x`). -1 when it is not there. */
+static long handed_shift(const char *rendered, size_t gutter)
+{
+    const char *nl = rendered && script_text ? strchr(rendered, '\n') : NULL;
+    if (!nl || strlen(nl + 1) < gutter + 1)
+        return -1;
+    const char *quoted = nl + 1 + gutter + 1, *qend = strchr(quoted, '\n');
+    size_t k = qend ? (size_t)(qend - quoted) : 0, n = strlen(script_text);
+    if (!k || k > n)
+        return -1;
+    for (size_t i = n - k + 1; i-- > 0;)
+        if (memcmp(script_text + i, quoted, k) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* Renders the rest of a diagnostic on the text a line handed over (rest: "COL: ...", then the
+ * quoted text and its caret line, each after a gutter of width `gutter`) as on the whole line
+ * script_text, line `line`: the column counted in the line, the line quoted, the caret moved
  * under it. False (nothing written) when the quoted text is not found in the line. */
-static bool put_on_script_text(const char *rest, size_t gutter, FILE *out)
+static bool put_on_script_text(const char *rest, size_t gutter, unsigned line, FILE *out)
 {
     char *end;
     unsigned long col = strtoul(rest, &end, 10);
     const char *nl = strchr(rest, '\n');
-    if (!script_text || end == rest || *end != ':' || !nl || strlen(nl + 1) < gutter + 1)
+    long shift = handed_shift(rest, gutter);
+    if (shift < 0 || end == rest || *end != ':')
         return false;
-    const char *quoted = nl + 1 + gutter + 1, *qend = strchr(quoted, '\n');
-    if (!qend || qend == quoted)
-        return false;
-    char *piece = strndup(quoted, (size_t)(qend - quoted));
-    const char *at = piece ? strstr(script_text, piece) : NULL;
-    free(piece);
-    if (!at)
-        return false;
-    size_t shift = (size_t)(at - script_text);
-    fprintf(out, "%lu", col + shift);
+    const char *qend = strchr(nl + 1 + gutter + 1, '\n');
+    fprintf(out, "%lu", col + (unsigned long)shift);
     fwrite(end, 1, (size_t)(nl + 1 - end), out);
-    fprintf(out, "%5u | %s\n", script_line, script_text);
+    fprintf(out, "%5u | %s\n", line, script_text);
     const char *caret = qend + 1; /* "      |" then the caret under the quoted text */
     size_t bar = strspn(caret, " ") + 1;
     if (strlen(caret) < bar || caret[bar - 1] != '|')
@@ -197,26 +210,37 @@ static bool put_on_script_text(const char *rest, size_t gutter, FILE *out)
     return true;
 }
 
+/* Whether diagnostic d is about the text the line being run handed over (the library counts
+ * it as line 1 of a source named as the script, its alias, or the typed line's name). */
+static bool on_handed_text(const hon_diag *d)
+{
+    if (!d->path || d->line != 1)
+        return false;
+    if (script_line)
+        return strcmp(d->path, script_where) == 0 ||
+               (script_alias && strcmp(d->path, script_alias) == 0);
+    return text_where && strcmp(d->path, text_where) == 0;
+}
+
 /* Renders diagnostic d as text to out: the library's rendering, with a script's line named
- * when the line was handed over alone (the library counts it as line 1). */
+ * when the line was handed over alone (the library counts it as line 1), and the column and
+ * quoted text those of the whole line run (script_text) when it is known. */
 static void render_diag(const hon_diag *d, FILE *out)
 {
     size_t skip = d->path ? strlen(d->path) + 3 : 0; /* "PATH:1:" */
-    if (script_line && d->path &&
-        (strcmp(d->path, script_where) == 0 ||
-         (script_alias && strcmp(d->path, script_alias) == 0)) &&
-        d->line == 1 && d->rendered && strncmp(d->rendered, d->path, skip - 3) == 0 &&
+    if (on_handed_text(d) && d->rendered && strncmp(d->rendered, d->path, skip - 3) == 0 &&
         strncmp(d->rendered + skip - 3, ":1:", 3) == 0) {
         /* name the script's line instead, keeping the rest (column, message, quoted line,
          * caret) */
         const char *rest = d->rendered + skip, *nl = strchr(rest, '\n');
         static const char gutter1[] = "    1 |"; /* base/diag.c's gutter for line 1 */
-        fprintf(out, "%s:%u:", script_where, script_line);
-        if (script_line <= 99999 && put_on_script_text(rest, sizeof gutter1 - 1, out))
+        unsigned line = script_line ? script_line : 1;
+        fprintf(out, "%s:%u:", script_line ? script_where : d->path, line);
+        if (line <= 99999 && put_on_script_text(rest, sizeof gutter1 - 1, line, out))
             return;
-        if (nl && script_line <= 99999 && strncmp(nl + 1, gutter1, sizeof gutter1 - 1) == 0) {
+        if (nl && line <= 99999 && strncmp(nl + 1, gutter1, sizeof gutter1 - 1) == 0) {
             fwrite(rest, 1, (size_t)(nl + 1 - rest), out);
-            fprintf(out, "%5u |", script_line);
+            fprintf(out, "%5u |", line);
             rest = nl + sizeof gutter1;
         }
         put_block(rest, out);
@@ -253,10 +277,8 @@ static void on_diag(void *ud, const hon_diag *d)
     }
     /* the same place the text names: a script's line handed over alone, or an error with no
        position of its own that happened on it */
-    bool here =
-        script_line && (d->line == 0 || (d->line == 1 && d->path &&
-                                         (strcmp(d->path, script_where) == 0 ||
-                                          (script_alias && strcmp(d->path, script_alias) == 0))));
+    bool here = script_line && (d->line == 0 || on_handed_text(d));
+    long shift = on_handed_text(d) ? handed_shift(d->rendered, 7) : -1; /* "    1 |" */
     unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
     char *text = NULL;
     size_t len = 0;
@@ -269,7 +291,8 @@ static void on_diag(void *ud, const hon_diag *d)
         }
     }
     put_json_diag(severity_name[si], d->code, here ? script_where : d->path,
-                  here ? script_line : d->line, d->col, d->message, text);
+                  here ? script_line : d->line, d->col + (shift > 0 ? (unsigned)shift : 0u),
+                  d->message, text);
     free(text);
 }
 

@@ -285,10 +285,12 @@ int cli_declare(cli_session *s, const char *text);
  * diagnostics with no position of their own. where NULL or line 0: none (typed input).
  * `where` is borrowed and must outlive the script. */
 void cli_set_script_line(const char *where, unsigned line);
-/* In a play script (repl_play), the whole line being run (borrowed until the next call; NULL:
- * none): a diagnostic of the text the line handed over (`do`'s call, an expression) then names
- * the column in the whole line and quotes it, caret moved under it. */
-void cli_set_script_text(const char *text);
+/* The whole line being run, typed or read from a script (borrowed until the next call; NULL:
+ * none), whose snippets are handed over under the name `where` (borrowed: "<repl>", the
+ * script's name): a diagnostic of the text the line handed over (`do`'s call, the expression
+ * after `why not`, `odds`...) then names the column in the whole line and quotes it, caret
+ * moved under it, in text and in JSON. */
+void cli_set_script_text(const char *where, const char *text);
 
 /* Runs one line typed at the REPL (modified in place): a comment, a command (`load`, `why`...,
  * with or without a leading ':'; repl.md) or an expression, printing as the REPL prints.

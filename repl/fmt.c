@@ -2,7 +2,9 @@
  * repl.md): lays out .hon files through hon_format, rewriting each changed one in place
  * atomically (a temporary file in its directory, renamed over it), or only listing (--check)
  * or showing as a unified diff (--diff) what would change. Directories are walked for *.hon
- * files, in name order. A file that does not parse is reported and left untouched.
+ * files, in name order; a file named that is not a .hon file (a .scn scenario) is refused. A
+ * file that does not parse, or whose layout would be too long (fmt.h), is reported and left
+ * untouched.
  */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
@@ -233,14 +235,20 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Formats path: a file, or every *.hon file under a directory (depth first, in name order). */
+/* Formats path: a .hon file (another file named is refused), or every *.hon file under a
+ * directory (depth first, in name order). */
 static void fmt_path(cli_session *s, const char *path, fmt_opts *o, bool named)
 {
     struct stat sb;
     if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         size_t l = strlen(path);
-        if (named || (l > 4 && strcmp(path + l - 4, ".hon") == 0))
+        bool hon = l > 4 && strcmp(path + l - 4, ".hon") == 0;
+        if (hon) {
             fmt_file(s, path, o);
+        } else if (named) { /* a scenario would be parsed, and refused, as rules */
+            cli_error("'%s' is not a .hon rule file: hon fmt lays out rule files only", path);
+            o->rc = 1;
+        }
         return;
     }
     DIR *d = opendir(path);

@@ -23,7 +23,8 @@ enum {
     LSP_NOT_INITIALIZED = -32002
 };
 
-#define MAX_MESSAGE ((size_t)64 << 20) /* bytes of one message's body */
+#define MAX_MESSAGE     ((size_t)64 << 20) /* bytes of one message's body */
+#define MAX_COMPLETIONS 100                /* items of one completion answer */
 
 /* An open document: its URI, the name it is loaded under (the spelling of the loaded file it
  * stands for, or its path), its text, and the program it last built into (NULL: none yet). */
@@ -227,8 +228,9 @@ static void reply_error(server *srv, json_object *id, int code, const char *mess
 }
 
 /* Reads one message's body (new string, *len bytes) from in. NULL at the end of the input; an
- * empty body ("" with *len 0) when the headers held no usable Content-Length. */
-static char *read_message(FILE *in, size_t *len)
+ * empty body ("" with *len 0) when the headers held no usable Content-Length. *truncated: the
+ * input ended inside the body, before the Content-Length bytes came (*len of them did). */
+static char *read_message(FILE *in, size_t *len, size_t *want, bool *truncated)
 {
     char line[1024];
     bool any = false, sized = false;
@@ -251,6 +253,8 @@ static char *read_message(FILE *in, size_t *len)
         return NULL;
     *len = sized ? fread(body, 1, n, in) : 0;
     body[*len] = '\0';
+    *want = n;
+    *truncated = *len < n;
     return body;
 }
 
@@ -334,17 +338,20 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* Checks d over a copy of the session's rules (a scenario, `.scn`, as the board of that copy;
- * any other file as a rule file, replacing the loaded file it stands for), keeps the program
- * when it builds, and publishes what was reported. */
+ * any other file as a rule file, replacing the loaded file it stands for, then linted: the
+ * warnings of `hon lint` about it), keeps the program when it builds, and publishes what was
+ * reported. */
 static void check_doc(server *srv, doc *d)
 {
     srv->checking = d;
     srv->diags = json_object_new_array();
     hon_vm *vm = hon_vm_copy(srv->s->vm);
-    hon_status st = !vm ? HON_ERR_MEMORY
-                    : ends_with(d->name, ".scn")
-                        ? hon_load_board_source(vm, d->name, d->text, d->len)
-                        : hon_load_source(vm, d->name, d->text, d->len);
+    bool scenario = ends_with(d->name, ".scn");
+    hon_status st = !vm        ? HON_ERR_MEMORY
+                    : scenario ? hon_load_board_source(vm, d->name, d->text, d->len)
+                               : hon_load_source(vm, d->name, d->text, d->len);
+    if (st == HON_OK && !scenario)
+        hon_lint(vm, (const char *const *)&d->name, 1, NULL);
     if (st == HON_OK) {
         hon_vm_free(d->vm);
         d->vm = vm;
@@ -473,32 +480,156 @@ static const char *const kind_names[] = {
     [HON_DECL_EDITION] = "edition", [HON_DECL_VALUE] = "value",   [HON_DECL_COUNTER] = "counter",
 };
 
-/* hover: the declaration's kind, name and signature, its doc, its citations and its place. */
+/* ---- citation IDs ---- */
+
+/* The citation ID under byte `at` of text (a new string, NULL when there is none): the string
+ * the cursor is in (its quotes included), when it follows the keyword `cite` or `source`. */
+static char *cite_at(const char *text, size_t len, size_t at)
+{
+    size_t i = at, open = 0;
+    bool in = false;
+    while (i > 0 && text[i - 1] != '\n')
+        i--;
+    for (; i < len && text[i] != '\n' && (in || text[i] != '#'); i++) {
+        if (!in) {
+            if ((in = text[i] == '"'))
+                open = i;
+        } else if (text[i] == '\\') {
+            i++;
+        } else if (text[i] == '"') {
+            in = false;
+            if (open <= at && at <= i) {
+                size_t e = open, b;
+                while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t'))
+                    e--;
+                for (b = e; b > 0 && name_char(text[b - 1]); b--)
+                    ;
+                bool keyword = (e - b == 4 && strncmp(text + b, "cite", 4) == 0) ||
+                               (e - b == 6 && strncmp(text + b, "source", 6) == 0);
+                return keyword && i > open + 1 ? strndup(text + open + 1, i - open - 1) : NULL;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* A citation ID's `source` declaration (hon_each_citation), its strings copied. */
+typedef struct source_of {
+    const char *id;
+    char *text, *path;
+    unsigned line;
+} source_of;
+
+static void match_source(void *ud, const hon_citation *c)
+{
+    source_of *s = ud;
+    if (!s->path && c->path && strcmp(c->id, s->id) == 0) {
+        s->text = dup_or_null(c->source);
+        s->path = strdup(c->path);
+        s->line = c->line;
+    }
+}
+
+/* Whether hon_rule_info's cites ("ID (source); ID2 (source)...") name id itself. */
+static bool cites_id(const char *cites, const char *id)
+{
+    size_t k = strlen(id);
+    for (const char *p = cites; p && *p; p = strstr(p, "; ") ? strstr(p, "; ") + 2 : NULL)
+        if (strncmp(p, id, k) == 0 && strchr(" ,;", p[k]))
+            return true;
+    return false;
+}
+
+#define MAX_CITING 40 /* rules a hover on a citation lists */
+
+/* The rules that cite an ID, written to a hover's Markdown as they are listed. */
+typedef struct citing {
+    const char *id;
+    FILE *out;
+    size_t n;
+} citing;
+
+static void add_citing(void *ud, const hon_rule_info *r)
+{
+    citing *c = ud;
+    if (!r->cites || !cites_id(r->cites, c->id))
+        return;
+    if (c->n++ < MAX_CITING)
+        fprintf(c->out, "- `%s` %s:%u\n", r->name, r->path, r->line);
+}
+
+/* A hover's answer: Markdown text (borrowed; NULL: no answer). */
+static json_object *markdown(const char *text)
+{
+    if (!text)
+        return NULL;
+    json_object *h = json_object_new_object(), *c = json_object_new_object();
+    json_object_object_add(c, "kind", json_object_new_string("markdown"));
+    json_object_object_add(c, "value", json_object_new_string(text));
+    json_object_object_add(h, "contents", c);
+    return h;
+}
+
+/* hover on a citation ID: the ID, its source text and where that is declared, then the rules
+ * of the active edition that cite it (at most MAX_CITING listed, with how many in all). */
+static json_object *hover_cite(const server *srv, const doc *d, const char *id)
+{
+    const hon_vm *vm = vm_of(srv, d);
+    source_of src = { .id = id };
+    hon_each_citation(vm, match_source, &src);
+    char *text = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&text, &n);
+    if (m) {
+        fprintf(m, "```hon\ncite \"%s\"\n```\n", id);
+        if (src.path)
+            fprintf(m, "\n%s\n\n%s:%u\n", src.text ? src.text : "", src.path, src.line);
+        else
+            fprintf(m, "\nno `source` declares this ID\n");
+        citing c = { id, m, 0 };
+        fprintf(m, "\ncited by:\n\n");
+        hon_list_rules(vm, id, add_citing, &c);
+        if (c.n > MAX_CITING)
+            fprintf(m, "- and %zu more\n", c.n - MAX_CITING);
+        if (c.n == 0)
+            fprintf(m, "- no rule\n");
+        fclose(m);
+    }
+    json_object *h = markdown(text);
+    free(text);
+    free(src.text);
+    free(src.path);
+    return h;
+}
+
+/* hover: on a citation ID, hover_cite; else the declaration's kind, name and signature, its
+ * doc, its citations and its place. */
 static json_object *hover(const server *srv, const doc *d, size_t at)
 {
+    char *id = cite_at(d->text, d->len, at);
+    if (id) {
+        json_object *h = hover_cite(srv, d, id);
+        free(id);
+        return h;
+    }
     found f;
     if (!decl_at(srv, d, at, &f))
         return NULL;
     char *text = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&text, &n);
-    if (!m) {
-        found_free(&f);
-        return NULL;
+    if (m) {
+        fprintf(m, "```hon\n%s %s%s\n```\n",
+                f.d.kind == HON_DECL_MEMBER ? f.d.within : kind_names[f.d.kind], f.d.name,
+                f.d.signature ? f.d.signature : "");
+        if (f.d.doc)
+            fprintf(m, "\n%s\n", f.d.doc);
+        if (f.d.cites)
+            fprintf(m, "\ncites: %s\n", f.d.cites);
+        fprintf(m, "\n%s:%u\n", f.d.path, f.d.line);
+        fclose(m);
     }
-    fprintf(m, "```hon\n%s %s%s\n```\n",
-            f.d.kind == HON_DECL_MEMBER ? f.d.within : kind_names[f.d.kind], f.d.name,
-            f.d.signature ? f.d.signature : "");
-    if (f.d.doc)
-        fprintf(m, "\n%s\n", f.d.doc);
-    if (f.d.cites)
-        fprintf(m, "\ncites: %s\n", f.d.cites);
-    fprintf(m, "\n%s:%u\n", f.d.path, f.d.line);
-    fclose(m);
-    json_object *h = json_object_new_object(), *c = json_object_new_object();
-    json_object_object_add(c, "kind", json_object_new_string("markdown"));
-    json_object_object_add(c, "value", json_object_new_string(text ? text : ""));
-    json_object_object_add(h, "contents", c);
+    json_object *h = markdown(text);
     free(text);
     found_free(&f);
     return h;
@@ -522,8 +653,21 @@ static json_object *location(const server *srv, const hon_decl *d)
     return loc;
 }
 
+/* definition: of a citation ID, its `source` declaration (the start of its line); else of the
+ * declaration named there. */
 static json_object *definition(const server *srv, const doc *d, size_t at)
 {
+    char *id = cite_at(d->text, d->len, at);
+    if (id) {
+        source_of src = { .id = id };
+        hon_each_citation(vm_of(srv, d), match_source, &src);
+        hon_decl decl = { .path = src.path, .line = src.line, .col = 1, .end_line = src.line };
+        json_object *loc = src.path ? location(srv, &decl) : NULL;
+        free(src.text);
+        free(src.path);
+        free(id);
+        return loc;
+    }
     found f;
     if (!decl_at(srv, d, at, &f))
         return NULL;
@@ -544,75 +688,161 @@ static const int symbol_kinds[] = {
     [HON_DECL_VARIANT] = 14, [HON_DECL_EDITION] = 2, [HON_DECL_VALUE] = 7,   [HON_DECL_COUNTER] = 5,
 };
 
-/* The completion items gathered: their names (each offered once) and the items. */
+/* The completion items gathered, before they are ranked and capped: each name that starts with
+ * the prefix, with its CompletionItemKind, detail and rank (0 first). `keywords_first`: the word
+ * starts its line, where a declaration or a clause begins with a keyword. */
+typedef struct offer_item {
+    char *name, *detail;
+    int kind, rank;
+} offer_item;
+
 typedef struct offers {
     const char *prefix;
-    json_object *items;
-    char **names;
+    bool keywords_first;
+    offer_item *items;
     size_t n, cap;
+    bool oom;
 } offers;
 
-static void offer(offers *o, const char *name, int kind, const char *detail)
+static void offer(offers *o, const char *name, int kind, int rank, const char *detail)
 {
-    if (strncmp(name, o->prefix, strlen(o->prefix)) != 0)
+    if (o->oom || strncmp(name, o->prefix, strlen(o->prefix)) != 0)
         return;
-    for (size_t i = 0; i < o->n; i++)
-        if (strcmp(o->names[i], name) == 0)
-            return;
     if (o->n == o->cap) {
         size_t cap = o->cap ? o->cap * 2 : 64;
-        char **names = realloc(o->names, cap * sizeof *names);
-        if (!names)
+        offer_item *items = realloc(o->items, cap * sizeof *items);
+        if (!items) {
+            o->oom = true;
             return;
-        o->names = names;
+        }
+        o->items = items;
         o->cap = cap;
     }
-    if (!(o->names[o->n] = strdup(name)))
+    offer_item *it = &o->items[o->n];
+    *it = (offer_item){ strdup(name), detail ? strdup(detail) : NULL, kind, rank };
+    if (!it->name || (detail && !it->detail)) {
+        free(it->name);
+        free(it->detail);
+        o->oom = true;
         return;
+    }
     o->n++;
-    json_object *item = json_object_new_object();
-    json_object_object_add(item, "label", json_object_new_string(name));
-    json_object_object_add(item, "kind", json_object_new_int(kind));
-    if (detail)
-        json_object_object_add(item, "detail", json_object_new_string(detail));
-    json_object_array_add(o->items, item);
+}
+
+/* The rank of a declaration's kind where an expression is typed: what is called or read
+ * (queries, fns, values, counters, tables) first, then enum members (unit kinds, terrain,
+ * markers...), then the other declarations. */
+static int decl_rank(hon_decl_kind kind)
+{
+    switch (kind) {
+    case HON_DECL_QUERY:
+    case HON_DECL_FN:
+    case HON_DECL_VALUE:
+    case HON_DECL_COUNTER:
+    case HON_DECL_TABLE: return 1;
+    case HON_DECL_MEMBER: return 2;
+    default: return 3;
+    }
 }
 
 static void offer_decl(void *ud, const hon_decl *d)
 {
     if (d->kind != HON_DECL_RULE) /* a rule is never named in an expression */
-        offer(ud, d->name, completion_kinds[d->kind], d->signature ? d->signature : d->within);
+        offer(ud, d->name, completion_kinds[d->kind], decl_rank(d->kind),
+              d->signature ? d->signature : d->within);
 }
 
 static void offer_keyword(void *ud, const char *name)
 {
-    offer(ud, name, 14, "keyword");
+    offers *o = ud;
+    offer(o, name, 14, o->keywords_first ? 0 : 5, "keyword");
 }
 
 static void offer_builtin(void *ud, const char *name)
 {
-    offer(ud, name, 3, "built-in");
+    offer(ud, name, 3, 4, "built-in");
 }
 
 static void offer_unit(void *ud, const char *name)
 {
-    offer(ud, name, 6, "unit");
+    offer(ud, name, 6, 0, "unit");
 }
 
 static void offer_square(void *ud, const char *name)
 {
-    offer(ud, name, 21, "square");
+    offer(ud, name, 21, 0, "square");
 }
 
-/* completion: after `$` the board's units, after `@` its squares; else the names declared,
- * the built-in functions and the keywords, each starting with the name being typed. */
+static int by_name_then_rank(const void *a, const void *b)
+{
+    const offer_item *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->rank - y->rank;
+}
+
+static int by_rank_then_name(const void *a, const void *b)
+{
+    const offer_item *x = a, *y = b;
+    return x->rank != y->rank ? x->rank - y->rank : strcmp(x->name, y->name);
+}
+
+/* The CompletionList of o's items: each name once (at its best rank), ranked, at most
+ * MAX_COMPLETIONS of them (isIncomplete when more matched, so that the editor asks again as
+ * the word grows); sortText keeps the rank's order in the editor's list. */
+static json_object *completion_list(offers *o)
+{
+    size_t n = 0;
+    if (o->n) {
+        qsort(o->items, o->n, sizeof *o->items, by_name_then_rank);
+        for (size_t i = 0; i < o->n; i++) {
+            if (n && strcmp(o->items[n - 1].name, o->items[i].name) == 0) {
+                free(o->items[i].name);
+                free(o->items[i].detail);
+            } else {
+                o->items[n++] = o->items[i];
+            }
+        }
+        qsort(o->items, n, sizeof *o->items, by_rank_then_name);
+    }
+    json_object *list = json_object_new_object(), *items = json_object_new_array();
+    json_object_object_add(list, "isIncomplete", json_object_new_boolean(n > MAX_COMPLETIONS));
+    for (size_t i = 0; i < n; i++) {
+        offer_item *it = &o->items[i];
+        if (i < MAX_COMPLETIONS) {
+            json_object *item = json_object_new_object();
+            char *sort = malloc(strlen(it->name) + 2);
+            json_object_object_add(item, "label", json_object_new_string(it->name));
+            json_object_object_add(item, "kind", json_object_new_int(it->kind));
+            if (it->detail)
+                json_object_object_add(item, "detail", json_object_new_string(it->detail));
+            if (sort) {
+                sprintf(sort, "%d%s", it->rank, it->name);
+                json_object_object_add(item, "sortText", json_object_new_string(sort));
+                free(sort);
+            }
+            json_object_array_add(items, item);
+        }
+        free(it->name);
+        free(it->detail);
+    }
+    json_object_object_add(list, "items", items);
+    free(o->items);
+    return list;
+}
+
+/* completion: the names starting with the word typed before the cursor — after `$` the
+ * board's units, after `@` its squares; else the names declared, the built-in functions and
+ * the keywords —, ranked by kind and capped (completion_list). */
 static json_object *completion(const server *srv, const doc *d, size_t at)
 {
-    size_t b = at;
+    size_t b = at, s;
     while (b > 0 && name_char(d->text[b - 1]))
         b--;
+    for (s = b; s > 0 && (d->text[s - 1] == ' ' || d->text[s - 1] == '\t'); s--)
+        ;
     char *prefix = strndup(d->text + b, at - b);
-    offers o = { prefix ? prefix : "", json_object_new_array(), NULL, 0, 0 };
+    offers o = { .prefix = prefix ? prefix : "",
+                 .keywords_first = s == 0 || d->text[s - 1] == '\n' };
     const hon_vm *vm = vm_of(srv, d);
     char mark = b > 0 ? d->text[b - 1] : '\0';
     if (mark == '$' || mark == '@') {
@@ -623,11 +853,8 @@ static json_object *completion(const server *srv, const doc *d, size_t at)
         hon_complete(vm, HON_COMPLETE_BUILTIN, NULL, o.prefix, offer_builtin, &o);
         hon_complete(vm, HON_COMPLETE_KEYWORD, NULL, o.prefix, offer_keyword, &o);
     }
-    for (size_t i = 0; i < o.n; i++)
-        free(o.names[i]);
-    free(o.names);
     free(prefix);
-    return o.items;
+    return completion_list(&o);
 }
 
 /* The document symbols gathered: the declarations of one file. */
@@ -833,8 +1060,16 @@ int lsp_run(cli_session *s, FILE *in, FILE *out)
     s->on_diag_ud = &srv;
     int rc = -1;
     char *body;
-    size_t len;
-    while (rc < 0 && (body = read_message(in, &len)) != NULL) {
+    size_t len, want;
+    bool truncated = false;
+    while (rc < 0 && (body = read_message(in, &len, &want, &truncated)) != NULL) {
+        if (truncated) { /* never parsed: a prefix of a message may be valid JSON */
+            char why[96];
+            snprintf(why, sizeof why, "the input ended %zu bytes into a body of %zu", len, want);
+            reply_error(&srv, NULL, RPC_PARSE_ERROR, why);
+            free(body);
+            break;
+        }
         json_tokener *tok = json_tokener_new();
         json_object *msg = tok && len ? json_tokener_parse_ex(tok, body, (int)len) : NULL;
         if (!tok || !len || json_tokener_get_error(tok) != json_tokener_success ||

@@ -1332,10 +1332,10 @@ static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play,
             if (overridden(play, t, rd->lines))
                 continue;
             printf("%u> %s\n", rd->lines, t);
-            free(text);
-            text = strdup(line); /* as written: diagnostics quote it whole */
-            cli_set_script_text(text);
         }
+        free(text);
+        text = strdup(line); /* as written (run_line edits it): diagnostics quote it whole */
+        cli_set_script_text(r->where, text);
         hon_interrupt_clear(); /* a ^C typed at the prompt is not for this line */
         progress pg;
         progress_start(&pg, !wrapped || s->json); /* on a terminal, text answers */
@@ -1351,7 +1351,7 @@ static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play,
         }
     }
     cli_set_script_line(NULL, 0);
-    cli_set_script_text(NULL);
+    cli_set_script_text(NULL, NULL);
     free(text);
     s->ask = NULL;
     s->ask_ud = NULL;

@@ -12,6 +12,8 @@ Usage: run.py HON SOURCE_ROOT MODE, MODE one of
   meaning    the bundled rules with their whitespace scrambled, then laid out: every rule's
              bytecode (`dis`, positions aside) and the rule tests' results are those of the
              bundled rules
+  limits     what is refused and left as it is: a file named that is not a .hon file (a .scn
+             scenario), and files whose layout would grow past 16 times their size
 Shares its file list with meson.build (tests/fmt).
 """
 import os
@@ -135,6 +137,44 @@ def idempotent(tmp):
     check(p.stdout == "", "laid out again, these files change: not idempotent", p.stdout)
 
 
+def limits(tmp):
+    # a scenario named on the command line is not parsed as rules: refused, untouched
+    scn = os.path.join(tmp, "board.scn")
+    with open(scn, "w") as f:
+        f.write("board 2 x 2;\n")
+    p = hon("fmt", scn)
+    check(p.returncode == 1 and "not a .hon rule file" in p.stderr and
+          read(scn) == "board 2 x 2;\n", "a .scn file is refused and untouched", p.stderr)
+    # 2000 lines each indented under a line that opens 100 brackets: each continuation lines
+    # up after the innermost `(` (format.md §3), about 216 columns in, so the layout would be
+    # some 2000 * 220 bytes for an input of about 12 KB: far past 16 times it (format.md, "Bounded")
+    deep = os.path.join(tmp, "deep.hon")
+    text = ("fn g() -> int = " + "f(" * 100 + "1\n" + "  , 2\n" * 2000 + ")" * 100 + ";\n")
+    check(len(text) * 16 + 4096 < 2000 * 216, "the deep file would not pass the bound")
+    with open(deep, "w") as f:
+        f.write(text)
+    p = hon("fmt", deep)
+    check(p.returncode == 1 and "more than 16 times" in p.stderr and read(deep) == text,
+          "a layout past 16 times the input is refused and the file untouched", p.stderr)
+    # a table of 40 rows of 40 keys, each row with one key of 400 characters in another
+    # column: lined up (format.md §4) every row would pad 40 columns of 400: 40 * 40 * 400
+    # bytes for an input of about 21 KB
+    table = os.path.join(tmp, "wide.hon")
+    rows = []
+    for r in range(40):
+        cells = ["1"] * 40
+        cells[r] = "x" * 400
+        rows.append("  " + ", ".join(cells) + " => 1;\n")
+    text = ("table t(" + ", ".join(f"k{i}: int" for i in range(40)) + ") -> int {\n" +
+            "".join(rows) + "}\n")
+    check(len(text) * 16 + 4096 < 40 * 40 * 400, "the wide table would not pass the bound")
+    with open(table, "w") as f:
+        f.write(text)
+    p = hon("fmt", table)
+    check(p.returncode == 1 and "more than 16 times" in p.stderr and read(table) == text,
+          "a table past 16 times the input is refused and the file untouched", p.stderr)
+
+
 def scramble(text, rng):
     """The same tokens with other whitespace: random indentation, random runs of blanks
     between tokens, doubled blank lines. Comments and strings are untouched."""
@@ -204,7 +244,8 @@ def meaning(tmp):
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        {"golden": golden, "bundled": bundled, "idempotent": idempotent, "meaning": meaning}[MODE](tmp)
+        {"golden": golden, "bundled": bundled, "idempotent": idempotent, "meaning": meaning,
+         "limits": limits}[MODE](tmp)
     if failures:
         print("\n\n".join(failures))
         sys.exit(1)

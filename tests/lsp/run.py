@@ -187,17 +187,19 @@ def bundled_file():
     # completion after `has_t` (typed at the end of the text's has_trait): has_trait, a fn,
     # and only names that start so
     line, ch = find(text, "has_trait(sq")
-    items = s.at("textDocument/completion", uri, line, ch + len("has_t"))["result"]
+    items = s.at("textDocument/completion", uri, line, ch + len("has_t"))["result"]["items"]
     labels = [i["label"] for i in items]
     check("has_trait" in labels, f"completion: {labels}")
     check(all(l.startswith("has_t") for l in labels), f"completion: {labels}")
     # ... and a keyword: `quer` is completed to query
     line, ch = find(text, "query can_enter(")
-    labels = [i["label"] for i in s.at("textDocument/completion", uri, line, ch + 4)["result"]]
+    labels = [i["label"] for i in
+              s.at("textDocument/completion", uri, line, ch + 4)["result"]["items"]]
     check("query" in labels, f"keyword completion: {labels}")
     # ... and a query: `movement_v` is completed to movement_value
     line, ch = find(text, "movement_value(u)")
-    labels = [i["label"] for i in s.at("textDocument/completion", uri, line, ch + 10)["result"]]
+    labels = [i["label"] for i in
+              s.at("textDocument/completion", uri, line, ch + 10)["result"]["items"]]
     check("movement_value" in labels, f"query completion: {labels}")
 
     syms = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})["result"]
@@ -207,6 +209,51 @@ def bundled_file():
     check(all(x["name"] != "has_trait" for x in syms), "a symbol of terrain.hon among movement's")
     rc, _ = s.finish()
     check(rc == 0, f"exit after shutdown: status {rc}")
+
+
+@case
+def completion_ranked():
+    """Completion answers a CompletionList filtered by the word typed before the cursor, ranked
+    by kind and capped at 100 items (docs/spec/lsp.md). In rules/movement.hon, right after
+    `when ` (nothing typed yet) every name matches: the bundled rules declare far more than 100
+    names (the keywords alone are some 60, the terrain, unit kinds and markers hundreds), so the
+    list is cut to 100 and isIncomplete; an expression goes there, so what is called or read
+    (queries, fns: LSP kind 3) comes before any keyword (kind 14). At the start of a line, where
+    a declaration begins, the keywords come first: after `qu` the keyword query leads. After
+    `impassable_to_v` only the member impassable_to_vehicles (a trait, rules/terrain.hon)
+    matches: the whole list, isIncomplete false."""
+    path = os.path.join(SRC, "rules", "movement.hon")
+    text = open(path, encoding="utf-8").read()
+    uri = uri_of(path)
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "the bundled file has diagnostics")
+
+    line, ch = find(text, "when is_vehicle_unit(u)")
+    r = s.at("textDocument/completion", uri, line, ch + len("when "))["result"]
+    items = r["items"]
+    check(r["isIncomplete"] is True and len(items) == 100, f"uncapped: {len(items)} items")
+    kinds = [i["kind"] for i in items]
+    check(kinds[0] == 3 and (14 not in kinds or kinds.index(14) > kinds.index(3)),
+          f"a keyword before the queries and fns: {kinds}")
+    order = [i["sortText"] for i in items]
+    check(order == sorted(order), f"sortText does not keep the list's order: {order}")
+
+    line, ch = find(text, "query can_enter(")
+    r = s.at("textDocument/completion", uri, line, ch + 2)["result"]
+    labels = [i["label"] for i in r["items"]]
+    check(labels and labels[0] == "query" and r["items"][0]["kind"] == 14,
+          f"at a line's start the keyword comes first: {labels}")
+    check(all(l.startswith("qu") for l in labels), f"unfiltered: {labels}")
+
+    line, ch = find(text, "impassable_to_vehicles)")
+    r = s.at("textDocument/completion", uri, line, ch + len("impassable_to_v"))["result"]
+    labels = [i["label"] for i in r["items"]]
+    check(labels == ["impassable_to_vehicles"] and r["isIncomplete"] is False,
+          f"after impassable_to_v: {labels}, {r['isIncomplete']}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
 
 
 @case
@@ -291,6 +338,115 @@ def end_of_input():
                        capture_output=True, timeout=60)
     check(p.returncode == 1, f"status {p.returncode}")
     check(b"-32700" in p.stdout, f"the truncated message is a ParseError: {p.stdout!r}")
+
+
+@case
+def truncated_body():
+    """A body shorter than its Content-Length at the end of the input is not a message: even
+    when the bytes that came are a whole request (here an initialize, 10 bytes short of what
+    its header announced), the server must not answer it. The JSON-RPC answer to what cannot be
+    read as a message is a ParseError (-32700, id null); the input has ended, which is `exit`
+    without `shutdown`: status 1."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                       "params": {"capabilities": {}}}).encode()
+    p = subprocess.run([HON, "lsp"], input=b"Content-Length: %d\r\n\r\n" % (len(body) + 10) + body,
+                       capture_output=True, timeout=60)
+    check(p.returncode == 1, f"status {p.returncode}")
+    out = p.stdout.split(b"\r\n\r\n")
+    check(len(out) == 2, f"one answer, no more: {p.stdout!r}")
+    r = json.loads(out[1])
+    check(r.get("id") is None and r["error"]["code"] == -32700 and "result" not in r,
+          f"the truncated request was answered: {r}")
+
+
+def citing_rules(cite_id):
+    """The rules of the bundled rules/ files that cite cite_id, as (name, path, line from 1):
+    for each `cite "ID"` line, the declaration it belongs to is the last line before it that
+    starts a declaration at column 0; only rules count."""
+    out = []
+    rules = os.path.join(SRC, "rules")
+    for name in sorted(os.listdir(rules)):
+        if not name.endswith(".hon"):
+            continue
+        lines = open(os.path.join(rules, name), encoding="utf-8").read().split("\n")
+        decl = None
+        for i, ln in enumerate(lines):
+            if ln[:1].isalpha():
+                decl = (ln, i + 1)
+            if ln.strip().startswith(f'cite "{cite_id}"') and decl and \
+                    decl[0].startswith("rule "):
+                out.append((decl[0].split()[1], name, decl[1]))
+    return out
+
+
+@case
+def citations():
+    """On a citation ID (`cite "BRO.1.2.difficult-terrain"` in rules/movement.hon), hover
+    shows the ID, its source text as rules/sources.hon declares it, and every rule that cites
+    it with its file and line (found here by reading the bundled files: five rules, four in
+    movement.hon, one in terrain.hon); go to definition jumps to its `source` declaration in
+    rules/sources.hon. Elsewhere in the same line (the keyword cite) hover is not about the ID."""
+    cite_id = "BRO.1.2.difficult-terrain"
+    path = os.path.join(SRC, "rules", "movement.hon")
+    text = open(path, encoding="utf-8").read()
+    sources = os.path.join(SRC, "rules", "sources.hon")
+    stext = open(sources, encoding="utf-8").read()
+    decl = f'source "{cite_id}" = "'
+    sline, _ = find(stext, decl)
+    book = stext.split("\n")[sline][len(decl):].split('"')[0]
+    want = citing_rules(cite_id)
+    check(len(want) == 5, f"the bundled rules citing {cite_id}: {want}")
+    uri = uri_of(path)
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "the bundled file has diagnostics")
+    line, ch = find(text, f'cite "{cite_id}"')
+    value = s.at("textDocument/hover", uri, line, ch + len('cite "BRO.1'))["result"]
+    value = value["contents"]["value"]
+    check(cite_id in value and book in value, f"hover on the ID: {value!r}")
+    for name, file, at in want:
+        check(f"`{name}` " in value and f"{file}:{at}" in value,
+              f"{name} ({file}:{at}) cites it: {value!r}")
+    check(value.count("\n- `") == len(want),
+          f"rules that do not cite it listed: {value!r}")
+    loc = s.at("textDocument/definition", uri, line, ch + len('cite "BRO'))["result"]
+    check(loc and loc["uri"] == uri_of(sources) and loc["range"]["start"]["line"] == sline,
+          f"the ID's definition: {loc}, want {sources}:{sline}")
+    h = s.at("textDocument/hover", uri, line, ch + 1)["result"]
+    check(h is None or cite_id not in h["contents"]["value"], f"hover on `cite`: {h}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
+@case
+def lint_warnings():
+    """`hon lint`'s warnings about a document are published with its diagnostics, severity 2
+    (warning), with their code: a fn nothing calls is W001 (errors.md), over its name; a guard
+    `when false` is W003. A document that builds and lints clean has none."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "draft.hon")
+        uri = uri_of(path)
+        s = Server()
+        s.initialize()
+        text = ("fn never_called(n: int) -> int = n + 1;\n"
+                "query q(x: int) -> int combine first;\n"
+                'rule q.off cite "BRO.1.1.universal-bonus" when false answer 1;\n'
+                'rule q.on cite "BRO.1.1.universal-bonus" answer x;\n')
+        s.open(uri, text)
+        d = s.diagnostics(uri)
+        codes = sorted(x["code"] for x in d)
+        check("W001" in codes and "W003" in codes, f"lint warnings: {d}")
+        check(all(x["severity"] == 2 for x in d), f"a lint warning that is not severity 2: {d}")
+        w1 = [x for x in d if x["code"] == "W001"][0]
+        check(w1["range"] == {"start": {"line": 0, "character": 3},
+                              "end": {"line": 0, "character": 3 + len("never_called")}},
+              f"W001's place: {w1}")
+        s.change(uri, 'query q(x: int) -> int combine first;\n'
+                      'rule q.on cite "BRO.1.1.universal-bonus" answer x;\n', 2)
+        check(s.diagnostics(uri) == [], "a clean document has diagnostics")
+        rc, _ = s.finish()
+        check(rc == 0, f"status {rc}")
 
 
 if CASE not in CASES:

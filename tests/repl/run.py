@@ -832,6 +832,38 @@ def script_lines_and_status():
 
 
 @case
+def error_columns_in_the_line():
+    # repl.md §2: an error in the text after a command word (`why not`, `odds`, `do`) names the
+    # column in the line as typed and quotes that line, caret under the column. Counted by
+    # hand, columns from 1: `why not ` is 8 characters, so `1 +` fills columns 9 to 11 and the
+    # expression missing after it is at column 12 (as `1 +` alone errs at 4); `odds 1 + ` is 9,
+    # so `nosuch` starts at 10; `do ` is 3, the call at 4; in `why not not nosuch` the second
+    # `not` is the expression's (13), not the command's (5).
+    script = "why not 1 +\nodds 1 + nosuch\ndo nosuch(1)\nwhy not not nosuch\n"
+    want = ((1, 12, "why not 1 +"), (2, 10, "odds 1 + nosuch"), (3, 4, "do nosuch(1)"),
+            (4, 13, "why not not nosuch"))
+    p = run(["--no-rules"], stdin=script)
+    for line, col, text in want:
+        block = f"<stdin>:{line}:{col}: error[E"
+        at = p.stderr.find(block)
+        rest = p.stderr[at:].split("\n") if at >= 0 else []
+        check(len(rest) >= 3 and rest[1] == f"{line:5d} | {text}" and
+              rest[2].startswith("      | " + " " * (col - 1) + "^"),
+              f"line {line}: the column {col} and the caret in the typed line", p)
+    # under --json the column is the same
+    p = run(["--no-rules", "--json"], stdin="why not 1 +\n")
+    d = json.loads(p.stderr.splitlines()[0])["diagnostic"]
+    check(d["line"] == 1 and d["column"] == 12, "the JSON column counts in the typed line", p)
+    # typed at a terminal: `<repl>:1:12`, the typed line quoted
+    with Terminal.session(["--no-rules"]) as t:
+        if t is None:
+            return
+        t.send(b"why not 1 +\r")
+        check(t.read_until(b"hon> ", 10) and "<repl>:1:12: error[E010]" in t.stdout and
+              "    1 | why not 1 +" in t.stdout, "on a terminal, the column in the typed line", t)
+
+
+@case
 def declarations_at_the_prompt():
     # repl.md §2: a line that starts as a declaration and ends with ';' or '}' is loaded as a
     # small file of its own. base.hon gives bonus(n): 1 for every n, +10 above five.
@@ -3111,8 +3143,9 @@ def untrusted_caps():
               "the enormous list: E229 at the ++", p)
         check(re.search(r"exp\.hon:3:29: error\[E206\]: call depth limit \(200\)", err),
               "endless recursion: E206 at the call", p)
-        # (piped lines are a script: errors name its lines, repl.md §2)
-        check(re.search(r"<stdin>:4:6: error\[E210\]", err), "40 dice: E210 at the roll", p)
+        # (piped lines are a script: errors name its lines, and the column in the line as
+        # typed, repl.md §2: in `odds roll 40 d6` the dice `40 d6` start at column 11)
+        check(re.search(r"<stdin>:4:11: error\[E210\]", err), "40 dice: E210 at the roll", p)
         check(re.search(r"<stdin>:6:1: error\[E229\]: a list of more than 10 items", err),
               "the comprehension's 11th item: E229", p)
         check(re.search(r"exp\.hon:2:30: error\[E230\]: the session's memory cap \(4 MiB\)", err)
