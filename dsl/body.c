@@ -241,6 +241,12 @@ static void stmt(rctx *c, ast_node *s)
         } else if (t == T_ELEMENT && !near && s->op == AST_ST_REMOVE) {
             s->an.sym = 3; /* the square leaves the terrain element */
             expr_check(c, s->b, T_SQUARE);
+        } else if (t == p->enums[E_TERRAIN].type && !near && s->op == AST_ST_PLACE) {
+            s->an.sym = 4; /* the square becomes a new element of this terrain */
+            expr_check(c, s->b, T_SQUARE);
+        } else if (t == p->enums[E_INTERSPACE_ITEM].type && !near && s->op == AST_ST_PLACE) {
+            s->an.sym = 5; /* on the square's NW corner */
+            expr_check(c, s->b, T_SQUARE);
         } else {
             res_err(c, E_TYPE, s->a->loc,
                     "`%s` takes a square_feature `at` a square, a "
@@ -248,10 +254,16 @@ static void stmt(rctx *c, ast_node *s)
                     s->op == AST_ST_PLACE ? "place" : "remove",
                     s->op == AST_ST_REMOVE ? ", an interspace_item `near` a square or an element"
                                              " `at` one of its squares"
-                                           : "",
+                                           : ", a terrain or an interspace_item `at` a square",
                     type_text(p, t).s, near ? " `near` a square" : "");
             expr_infer(c, s->b, T_NONE);
         }
+        if (s->c && t != T_ERROR && s->an.sym < 4)
+            res_err(c, E_TYPE, s->c->loc,
+                    "`place X at SQ value N` gives a value to a new terrain element or an "
+                    "interspace_item only");
+        else if (s->c)
+            expr_check(c, s->c, T_INT);
         break;
     }
     case AST_ST_RAISE: body_raise_args(c, s, &s->list); break;

@@ -786,9 +786,9 @@ ast_node *front_stmt(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_no
 }
 
 ast_node *front_place(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *what, ast_node *where,
-                      bool near)
+                      ast_node *value, bool near)
 {
-    ast_node *n = front_stmt(ctx, loc, op, what, where, NULL);
+    ast_node *n = front_stmt(ctx, loc, op, what, where, value);
     if (n)
         n->ival = near;
     return n;

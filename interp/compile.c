@@ -672,13 +672,15 @@ static void stmt(comp *c, const ast_node *s)
         break;
     case AST_ST_PLACE:
     case AST_ST_REMOVE: {
-        static const play_fx place[] = { FX_PLACE_SQUARE, FX_PLACE_SIDE, FX_PLACE_SQUARE,
-                                         FX_PLACE_SQUARE };
-        static const play_fx take[] = { FX_REMOVE_SQUARE, FX_REMOVE_SIDE, FX_REMOVE_NEAR,
-                                        FX_REMOVE_ELEMENT };
-        uint32_t k = s->an.sym < 4 ? s->an.sym : 0;
+        static const play_fx place[] = { FX_PLACE_SQUARE, FX_PLACE_SIDE,    FX_PLACE_SQUARE,
+                                         FX_PLACE_SQUARE, FX_PLACE_TERRAIN, FX_PLACE_INTERSPACE };
+        static const play_fx take[] = { FX_REMOVE_SQUARE,  FX_REMOVE_SIDE,   FX_REMOVE_NEAR,
+                                        FX_REMOVE_ELEMENT, FX_REMOVE_SQUARE, FX_REMOVE_SQUARE };
+        uint32_t k = s->an.sym < 6 ? s->an.sym : 0;
         expr(c, s->a);
         expr(c, s->b);
+        if (s->c)
+            expr(c, s->c); /* the new element's or the interspace item's value */
         effect(c, s, s->op == AST_ST_PLACE ? place[k] : take[k], 0);
         break;
     }

@@ -57,6 +57,11 @@ EFFECT(TAKE_ELEMENT,  "take element",     3, 3, "element marker count", "take el
        "removes n markers m from terrain element el, never below zero")
 EFFECT(TAKE_ALL_ELEMENT, "take all element", 2, 2, "element marker", "take el m all;",
        "removes every marker m from terrain element el")
+EFFECT(PLACE_TERRAIN, "place terrain",    2, 3, "terrain square [count]", "place tr at sq value n;",
+       "square sq leaves its element for a new one of terrain tr (its value n, else 0)")
+EFFECT(PLACE_INTERSPACE, "place at interspace", 2, 3, "interspace_item square [count]",
+       "place i at sq value n;",
+       "interspace item i (its value n, else 0) is put on the NW corner of square sq")
 
 /* clang-format on */
 

@@ -39,8 +39,10 @@ static out_class class_of(play_fx k)
     case FX_REMOVE_SQUARE: return OC_SQUARE;
     case FX_PLACE_SIDE:
     case FX_REMOVE_SIDE: return OC_SIDE;
+    case FX_PLACE_INTERSPACE:
     case FX_REMOVE_NEAR: return OC_NEAR;
     case FX_CLOCK: return OC_CLOCK;
+    case FX_PLACE_TERRAIN:
     case FX_REMOVE_ELEMENT: return OC_ELEMENT_SQUARE;
     default: return OC_PLACE;
     }
@@ -148,7 +150,8 @@ static void net_change(const val_env *env, const play *g, const play_rec *first,
         board_place where = c == OC_SQUARE ? BOARD_AT_SQUARE
                             : c == OC_SIDE ? BOARD_AT_SIDE
                                            : BOARD_AT_INTERSPACE;
-        bool had = first->kind != FX_PLACE_SQUARE && first->kind != FX_PLACE_SIDE;
+        bool had = first->kind != FX_PLACE_SQUARE && first->kind != FX_PLACE_SIDE &&
+                   first->kind != FX_PLACE_INTERSPACE;
         bool has = board_has(b, where, (int)first->target, (int)first->what, NULL);
         if (had == has)
             break;
@@ -158,7 +161,7 @@ static void net_change(const val_env *env, const play *g, const play_rec *first,
         sb_puts(out, has ? "place " : "remove ");
         val_print(env, (val){ .type = ft, .u.i = first->what }, out);
         if (c == OC_NEAR) {
-            sb_puts(out, " near ");
+            sb_puts(out, has ? " at " : " near ");
             val_print(env, (val){ .type = T_SQUARE, .u.i = first->after }, out);
         } else if (c == OC_SIDE) {
             sb_puts(out, " at ");
@@ -169,14 +172,23 @@ static void net_change(const val_env *env, const play *g, const play_rec *first,
         }
         break;
     }
-    case OC_ELEMENT_SQUARE: /* the square left the element it was in (before) */
-        if (board_element_at(b, (int)first->target) == first->before)
+    case OC_ELEMENT_SQUARE: { /* the square left the element it was in (before), or none */
+        int now = board_element_at(b, (int)first->target);
+        if (now == first->before)
             break;
-        sb_puts(out, "remove ");
-        val_print(env, (val){ .type = T_ELEMENT, .u.i = first->before }, out);
+        if (now >= 0) {
+            sb_puts(out, "place ");
+            val_print(env,
+                      (val){ .type = p->enums[E_TERRAIN].type, .u.i = board_element_type(b, now) },
+                      out);
+        } else {
+            sb_puts(out, "remove ");
+            val_print(env, (val){ .type = T_ELEMENT, .u.i = first->before }, out);
+        }
         sb_puts(out, " at ");
         put_square(sc, (int)first->target, out);
         break;
+    }
     case OC_CLOCK:
         if (g->turn == first->before && g->phase == first->phase_before)
             break;

@@ -223,14 +223,37 @@ geo_status play_position(play *pl, play_fx k, int who, int sq0, int sq1, int car
     return GEO_OK;
 }
 
-geo_status play_place(play *pl, play_fx k, int at, int id)
+geo_status play_place(play *pl, play_fx k, int at, int id, int value, int64_t near)
 {
     if (!room(pl))
         return GEO_ENOMEM;
-    geo_status st = board_put(scene_board(pl->sc), place_of(k), at, (board_feature){ id, 0, -1 });
+    geo_status st =
+        board_put(scene_board(pl->sc), place_of(k), at, (board_feature){ id, value, -1 });
     if (st == GEO_OK)
-        pl->log[pl->len++] = (play_rec){ .kind = k, .target = at, .what = id };
+        pl->log[pl->len++] = (play_rec){ .kind = k, .target = at, .what = id, .after = near };
     return st;
+}
+
+geo_status play_new_element(play *pl, int sq, int type, const char *name, int value)
+{
+    board *b = scene_board(pl->sc);
+    int was = board_element_at(b, sq);
+    if (!room(pl))
+        return GEO_ENOMEM;
+    int e = board_element_new(b, type, name);
+    if (e < 0)
+        return GEO_ENOMEM;
+    board_element_set_attr(b, e, value, -1);
+    board_element_add(b, e, sq);
+    if (!scene_elements_changed(pl->sc)) {
+        board_element_add(b, was, sq);
+        board_element_drop_last(b);
+        return GEO_ENOMEM;
+    }
+    pl->log[pl->len++] = (play_rec){
+        .kind = FX_PLACE_TERRAIN, .target = sq, .what = type, .before = was, .after = e
+    };
+    return GEO_OK;
 }
 
 bool play_remove(play *pl, play_fx k, int at, int id, int64_t near)
@@ -309,7 +332,13 @@ static void revert_one(play *pl, const play_rec *r)
     case FX_MOVE:
     case FX_EMBARK:
     case FX_DISEMBARK: put_back(b, (int)r->target, &r->pos); break;
+    case FX_PLACE_TERRAIN: /* the last element created: every later record is undone */
+        board_element_add(b, (int)r->before, (int)r->target);
+        board_element_drop_last(b);
+        scene_elements_changed(sc);
+        break;
     case FX_PLACE_SQUARE:
+    case FX_PLACE_INTERSPACE:
     case FX_PLACE_SIDE: board_take(b, place_of(r->kind), (int)r->target, (int)r->what); break;
     case FX_REMOVE_SQUARE:
     case FX_REMOVE_SIDE:

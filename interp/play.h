@@ -97,9 +97,16 @@ bool play_set_value(play *pl, int64_t who, uint32_t slot, int64_t v);
  * covering two squares, else -1), FX_EMBARK (into the unit `carrier`). GEO_OK; GEO_ENOMEM; another
  * status when the board refused (the unit is then back where it was). */
 geo_status play_position(play *pl, play_fx k, int who, int sq0, int sq1, int carrier);
-/* FX_PLACE_SQUARE, FX_PLACE_SIDE: puts feature `id` at square or side `at`. GEO_OK, GEO_ENOMEM
- * or the board's refusal (nothing changed). */
-geo_status play_place(play *pl, play_fx k, int at, int id);
+/* FX_PLACE_SQUARE, FX_PLACE_SIDE, FX_PLACE_INTERSPACE: puts feature `id` with `value` at
+ * square, side or interspace `at`; `near` is the square value an interspace item was put by
+ * (kept for outcome.c), else unused. GEO_OK, GEO_ENOMEM or the board's refusal (nothing
+ * changed). */
+geo_status play_place(play *pl, play_fx k, int at, int id, int value, int64_t near);
+/* FX_PLACE_TERRAIN: square sq (on the board) leaves its element and becomes the one square of
+ * a new element of terrain `type` named `name` (copied) with `value`; undone by putting sq back
+ * and dropping that element again (board_element_drop_last). GEO_OK or GEO_ENOMEM (nothing
+ * changed). */
+geo_status play_new_element(play *pl, int sq, int type, const char *name, int value);
 /* FX_REMOVE_SQUARE, FX_REMOVE_SIDE, FX_REMOVE_NEAR: takes feature `id` (present) away from
  * square, side or interspace `at`; `near` is the square value an item was near (kept for
  * outcome.c), else unused. */

@@ -7,6 +7,7 @@
 #include "proc.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -283,10 +284,90 @@ static bool feature_effect(vm_ctx *x, const chunk *ch, play_fx k, const val *arg
         return false;
     if (!place)
         return logged(x, play_remove(&gm->g, k, where_i, id, 0));
-    geo_status st = play_place(&gm->g, k, where_i, id);
+    geo_status st = play_place(&gm->g, k, where_i, id, 0, 0);
     if (st == GEO_ENOMEM)
         return state_fail(x, E_MEMORY, "out of memory (board)");
     return st == GEO_OK || fail_effect(x, "the board refused to place a feature");
+}
+
+/* The value a `place X at SQ value N` gives (args[2] when n says it is there, else 0) into *v;
+ * E224 beyond an int. */
+static bool placed_value(vm_ctx *x, const val *args, uint32_t n, int *v)
+{
+    *v = 0;
+    if (n < 3)
+        return true;
+    if (args[2].u.i < INT_MIN || args[2].u.i > INT_MAX)
+        return fail_effect(x, "a placed value must fit in an int, not %" PRId64, args[2].u.i);
+    *v = (int)args[2].u.i;
+    return true;
+}
+
+/* Announces "place WHAT at SQ [value N]": the placed terrain or item, its value when given. */
+static bool announce_placed(vm_ctx *x, const chunk *ch, const val *args, uint32_t n)
+{
+    strbuf text = { 0 };
+    sb_puts(&text, "place ");
+    put_val(x, args[0], &text);
+    sb_puts(&text, " at ");
+    put_val(x, args[1], &text);
+    if (n >= 3)
+        sb_printf(&text, " value %" PRId64, args[2].u.i);
+    return announce_text(x, ch, &text);
+}
+
+/* FX_PLACE_TERRAIN: square args[1] becomes a new element of terrain args[0], leaving the one
+ * it was in (open ground is an element of the board model too: board.md §4; whether the
+ * square may take it is the rules' question, asked before), named TERRAIN@SQUARE as a
+ * scenario names its unnamed elements, its value args[2] (0 without). */
+static bool terrain_effect(vm_ctx *x, const chunk *ch, const val *args, uint32_t n)
+{
+    proc_game *gm = game_of(x);
+    int sq = -1, value = 0;
+    if (!board_square(x, args[1], &sq) || !placed_value(x, args, n, &value))
+        return false;
+    strbuf name = { 0 };
+    put_val(x, args[0], &name);
+    sb_puts(&name, "@");
+    put_val(x, args[1], &name);
+    if (!name.s) {
+        sb_free(&name);
+        return state_fail(x, E_MEMORY, "out of memory (board)");
+    }
+    geo_status st = announce_placed(x, ch, args, n)
+                        ? play_new_element(&gm->g, sq, (int)args[0].u.i, name.s, value)
+                        : GEO_EINVAL;
+    sb_free(&name);
+    if (st == GEO_ENOMEM)
+        return state_fail(x, E_MEMORY, "out of memory (board)");
+    return st == GEO_OK;
+}
+
+/* FX_PLACE_INTERSPACE: item args[0], its value args[2] (0 without), on the NW corner of square
+ * args[1], the interspace a scenario's `interspace SQ` names (board.md §4); nothing when the
+ * same item with the same value is there already. */
+static bool interspace_effect(vm_ctx *x, const chunk *ch, const val *args, uint32_t n)
+{
+    proc_game *gm = game_of(x);
+    scene *sc = gm->g.sc;
+    int sq = -1, value = 0;
+    if (!board_square(x, args[1], &sq) || !placed_value(x, args, n, &value))
+        return false;
+    if (sc->g->topo != GEO_SQUARE)
+        return state_fail(x, E_TOPOLOGY, "interspaces exist on square boards only");
+    int is = geo_interspace_of(sc->g, sq, GEO_NW);
+    board_feature f = { 0 };
+    if (board_has(sc->b, BOARD_AT_INTERSPACE, is, (int)args[0].u.i, &f))
+        return f.value == value ||
+               fail_effect(x, "the item is on that interspace already with another value: "
+                              "remove it first");
+    if (!announce_placed(x, ch, args, n))
+        return false;
+    geo_status st =
+        play_place(&gm->g, FX_PLACE_INTERSPACE, is, (int)args[0].u.i, value, args[1].u.i);
+    if (st == GEO_ENOMEM)
+        return state_fail(x, E_MEMORY, "out of memory (board)");
+    return st == GEO_OK || fail_effect(x, "the board refused to place an interspace item");
 }
 
 /* FX_REMOVE_ELEMENT: square args[1] leaves element args[0]; nothing when it is not in it. */
@@ -432,6 +513,8 @@ static bool effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, u
     case FX_REMOVE_SIDE:
     case FX_REMOVE_NEAR: ok = feature_effect(x, ch, k, args); break;
     case FX_REMOVE_ELEMENT: ok = element_effect(x, ch, args); break;
+    case FX_PLACE_TERRAIN: ok = terrain_effect(x, ch, args, n); break;
+    case FX_PLACE_INTERSPACE: ok = interspace_effect(x, ch, args, n); break;
     default: ok = state_fail(x, E_INTERNAL, "unknown effect %" PRIu32, kind);
     }
     sb_free(&line);

@@ -117,6 +117,21 @@ scene *scene_load(const res_program *p, const unit_pool *units, const char *text
     return s;
 }
 
+bool scene_elements_changed(scene *s)
+{
+    size_t n = (size_t)board_element_count(s->b);
+    if (n > s->nelement_faces) {
+        int32_t *f = mem_realloc(s->element_faces, n * sizeof *f);
+        if (!f)
+            return false;
+        for (size_t i = s->nelement_faces; i < n; i++)
+            f[i] = RES_FACE_NONE;
+        s->element_faces = f;
+    }
+    s->nelement_faces = n;
+    return true;
+}
+
 board *scene_board(scene *s)
 {
     return s ? s->scn->board : NULL;

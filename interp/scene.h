@@ -49,6 +49,11 @@ void scene_free(scene *s);
 /* The board s plays on, for changing it (the effect log of play.c is its only writer). */
 board *scene_board(scene *s);
 
+/* Makes s->element_faces cover every element of the board after one was created or dropped
+ * (interp/play.c: a placed terrain element), a new one showing RES_FACE_NONE. False when
+ * memory ran out (nothing changed). */
+bool scene_elements_changed(scene *s);
+
 /* The pool id of the scenario unit named `name` (without the `$`), or -1. */
 int32_t scene_unit(const scene *s, const char *name);
 /* The name of the scenario unit nearest `name` by edit distance, close enough to be a slip of

@@ -215,6 +215,20 @@ int board_element_new(board *b, int type, const char *name)
     return b->n_elems++;
 }
 
+bool board_element_drop_last(board *b)
+{
+    int e = b->n_elems - 1;
+    if (e < 0 || b->elems[e].head[0] != -1 || b->elems[e].head[1] != -1)
+        return false;
+    for (int sq = 0; sq < b->n_place[BOARD_AT_SQUARE]; sq++)
+        if (b->elem_at[sq] == e)
+            return false;
+    mem_free(b->elems[e].name);
+    b->n_elems = e;
+    b->n_place[BOARD_AT_ELEMENT_VALUE] = b->n_place[BOARD_AT_ELEMENT_MARKER] = e;
+    return true;
+}
+
 geo_status board_element_add(board *b, int elem, int sq)
 {
     if (!sq_ok(b, sq) || (elem != -1 && !elem_ok(b, elem)))

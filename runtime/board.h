@@ -85,6 +85,9 @@ geo_status board_set_elevation(board *b, int sq, int elevation);
  * for none) with no squares. Returns its id (0, 1, 2... in creation order) or -1 (bad type,
  * out of memory). */
 int board_element_new(board *b, int type, const char *name);
+/* Forgets the element created last, when it has no square, no named value and no marker left
+ * (undoing a placed terrain element: interp/play.c); false, and nothing changed, otherwise. */
+bool board_element_drop_last(board *b);
 /* Puts square sq in element elem (leaving the element it was in), or in none when elem is -1.
  * GEO_ERANGE for a bad square or element. */
 geo_status board_element_add(board *b, int elem, int sq);

@@ -203,9 +203,10 @@ ast_node *front_event(front_ctx *ctx, ast_loc loc, const char *name, ast_vec par
 ast_node *front_rule_do(front_ctx *ctx, ast_node *rule, ast_node *block);
 /* A statement of kind op (AST_ST_*) with up to three operands (see ast.h). */
 ast_node *front_stmt(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b, ast_node *c);
-/* `place X at P;`, `remove X at P;` and with `near` (near true) instead of `at`. */
+/* `place X at P;`, `remove X at P;` and with `near` (near true) instead of `at`; `place X at SQ
+ * value N;` gives value (the new element's or the interspace item's value N; NULL without). */
 ast_node *front_place(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *what, ast_node *where,
-                      bool near);
+                      ast_node *value, bool near);
 /* An identifier where a statement of op wants its word (`flip U to F`, `move U to SQ`,
  * `disembark U to SQ`, `place X at P`, `remove X at P`): E010 at the word, naming the
  * statement's form; returns NULL. */

@@ -453,6 +453,7 @@ rule
  *      | 'destroy' operand ';'                    | 'move' operand 'to' expr [ ',' expr ] ';'
  *      | 'embark' operand 'in' expr ';'           | 'disembark' operand 'to' expr ';'
  *      | ( 'place' | 'remove' ) operand ( 'at' | 'near' ) expr ';'
+ *      | 'place' operand 'at' expr 'value' expr ';'
  *      | 'raise' IDENT '(' [ exprs ] ')' ';'      | 'let' IDENT '=' expr ';'
  *      | 'let' IDENT '=' 'choose' '(' IDENT 'in' expr ',' 'by' ':' expr ')' [ text ] ';'
  *      | 'require' IDENT '(' [ exprs ] ')' [ text ] ';'
@@ -490,10 +491,12 @@ stmt
                                         { $$ = front_stmt(ctx, @$, AST_ST_DISEMBARK, $2, $4, NULL); }
     | DISEMBARK operand TO expr ',' expr ';'
                                         { $$ = front_stmt(ctx, @$, AST_ST_DISEMBARK, $2, $4, $6); }
-    | PLACE operand AT expr ';'         { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, false); }
-    | PLACE operand NEAR expr ';'       { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, true); }
-    | REMOVE operand AT expr ';'        { $$ = front_place(ctx, @$, AST_ST_REMOVE, $2, $4, false); }
-    | REMOVE operand NEAR expr ';'      { $$ = front_place(ctx, @$, AST_ST_REMOVE, $2, $4, true); }
+    | PLACE operand AT expr ';'         { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, NULL, false); }
+    | PLACE operand AT expr VALUE expr ';'
+                                        { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, $6, false); }
+    | PLACE operand NEAR expr ';'       { $$ = front_place(ctx, @$, AST_ST_PLACE, $2, $4, NULL, true); }
+    | REMOVE operand AT expr ';'        { $$ = front_place(ctx, @$, AST_ST_REMOVE, $2, $4, NULL, false); }
+    | REMOVE operand NEAR expr ';'      { $$ = front_place(ctx, @$, AST_ST_REMOVE, $2, $4, NULL, true); }
     | FLIP operand IDENT expr ';'       { $$ = front_bad_word(ctx, AST_ST_FLIP, $3, @3); }
     | MOVE operand IDENT expr ';'       { $$ = front_bad_word(ctx, AST_ST_MOVE, $3, @3); }
     | MOVE operand IDENT expr ',' expr ';'

@@ -12,10 +12,10 @@
 static const char *const FX_RULES =
     "source \"T.fx\" = \"test_vocab.c\";\n"
     "kind infantry; side allies; marker pinned; face wreck; value hp;\n"
-    "square_feature rubble; side_feature wire; interspace_item mine;\n"
+    "square_feature rubble; side_feature wire; interspace_item mine; terrain hay;\n"
     "event fx(u: unit, m: marker, n: int, f: face, el: element, sq: square, sq2: square,\n"
     "         t: unit, s: square_side, sf: square_feature, df: side_feature,\n"
-    "         i: interspace_item);\n";
+    "         i: interspace_item, tr: terrain);\n";
 
 /* The listing of `name` (a rule) into buf. */
 static const char *listing(tvm *t, const char *name, char *buf, size_t cap)
