@@ -145,6 +145,7 @@ file
 /* ---------------------------------------------------------------- declarations (§3) */
 
 /* decl = vocab_kw IDENT [ ':' 'int' ] [ text ] ';'                       (§3.1, §5.1)
+ *      | 'phase' IDENT [ text ] 'once' ';'                               (§6.5)
  *      | 'value' IDENT [ text ] ';'
  *      | 'enum' IDENT '{' IDENT { ',' IDENT } '}'
  *      | 'record' IDENT '{' field { ',' field } '}'
@@ -153,9 +154,11 @@ file
  *      | test | event | source_decl | 'module' IDENT [ text ] ';' ;
  * vocab_kw = 'kind' | 'side' | 'ability' | 'marker' | 'token' | 'terrain' | 'square_feature'
  *          | 'side_feature' | 'interspace_item' | 'phase' | 'face' ;
- * Another type than `int` after a vocabulary name is E017. */
+ * Another type than `int` after a vocabulary name is E017; a word after the text other than a
+ * phase's `once` is E010 (front_vocab_once). */
 decl
     : vocab_kw IDENT text_opt ';'       { $$ = front_vocab(ctx, @2, $1, $2, false, $3); }
+    | vocab_kw IDENT text_opt IDENT ';' { $$ = front_vocab_once(ctx, @2, @4, $1, $2, $3, $4); }
     | vocab_kw IDENT ':' INT_TYPE text_opt ';'
                                         { $$ = front_vocab(ctx, @2, $1, $2, true, $5); }
     | vocab_kw IDENT ':' IDENT text_opt ';'

@@ -1989,7 +1989,7 @@ def turn_omaha1_why():
     # infantry (BRO.4.2.ammo-belts) and the long range penalty waived, because the gunner is
     # Hawkeyed (BRO.3.2.hawkeyed).
     board = os.path.join(ROOT, "examples", "boards", "omaha_part1.scn")
-    script = ("do order_numbered($rifles1, 1)\ndo order_numbered($mg_east, 1)\nnext\n"
+    script = ("next\ndo order_numbered($rifles1, 1)\ndo order_numbered($mg_east, 1)\nnext\n"
               "do activate($rifles1)\nmove $rifles1 @I8 @I7\ndo activate($mg_east)\n"
               "why do fire_action($mg_east, $rifles1, true, [ammo_belt])\n")
     p = run(["--board", board, "--seed", "1"], stdin=script)
