@@ -1875,6 +1875,11 @@ def play_script_omaha():
           "undo reverts the shot", p)
     roll = lambda n: [l for l in b[n] if l.startswith("roll d6: ")]
     check(roll(27) == roll(30), "undo restored the dice: the shot again rolls the same die", p)
+    # the beach has no contour line: no effect of a shot cites its range rule
+    # (BRO.1.1.contour.range is cited by fire_action.contour_range only when the range refuses a
+    # shot; `why do`, lines 27 and 37, lists it among the rules that did not fire)
+    check(not any("BRO.1.1.contour.range" in l for n in (30, 34) for l in b[n]),
+          "a shot that no contour line limits does not cite the contour range", p)
     check("fire_hit($rifle1, $mg42)" in "\n".join(b[27]) if hits[27] else True,
           "why do shows the Hit's event", p)
     # the NCO's rally (BRO.3.4.nco): yes by `choosing`, then its one target is taken unasked
