@@ -167,6 +167,9 @@ BUILTIN_BOARD(ELEMENT_FACE, "element_face", builtin_element_face, ELEMENT, NONE,
     "the face terrain element e shows")
 BUILTIN_BOARD(UNITS, "units", builtin_units, NONE, NONE, NONE, UNITS, "",
     "every unit on the board, placed or embarked, in pool order")
+BUILTIN_BOARD(ALL_UNITS, "all_units", builtin_all_units, NONE, NONE, NONE, UNITS, "",
+    "every unit the scenario declares, on the board or not (`off`: reinforcements, aircraft; "
+    "Destroyed), in pool order")
 BUILTIN_BOARD(PASSENGERS, "passengers", builtin_passengers, UNIT, NONE, NONE, UNITS, "t",
     "the units embarked in t")
 BUILTIN_BOARD(DIRECTION, "direction", builtin_direction, SQUARE, SQUARE, NONE, DIRECTION,

@@ -347,6 +347,23 @@ ast_node *front_vocab_colour(front_ctx *ctx, ast_loc loc, ast_op cat, const char
     return node;
 }
 
+ast_node *front_vocab_once(front_ctx *ctx, ast_loc loc, ast_loc word_loc, ast_op cat,
+                           const char *name, const char *doc, const char *word)
+{
+    /* Worded as the parser words a token it cannot take there (parser.y,
+     * yyreport_syntax_error): only a phase may take `once`. */
+    if (cat != AST_VOCAB_PHASE)
+        return reject(ctx, E_SYNTAX, word_loc, "unexpected identifier '%s', expecting %s",
+                      word ? word : "", doc ? "string or ';'" : "string, ';' or ':'");
+    if (!word || strcmp(word, "once") != 0)
+        return reject(ctx, E_SYNTAX, word_loc, "unexpected identifier '%s', expecting %s'once'",
+                      word ? word : "", doc ? "string, ';' or " : "string, ';', ':' or ");
+    ast_node *n = front_vocab(ctx, loc, cat, name, false, doc);
+    if (n)
+        n->name2 = "once";
+    return n;
+}
+
 ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const char *type)
 {
     static const struct {

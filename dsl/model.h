@@ -126,6 +126,7 @@ typedef struct res_member {
     const char *name;
     const char *doc;  /* may be NULL */
     bool carries_int; /* `ability x: int` */
+    bool once;        /* `phase x once;`: played once, before turn 1's other phases */
     ast_loc loc;
     const char *colour; /* `terrain x "doc" colour "#rrggbb"` (terrain, side_feature): the
                            colour pictures show it in, or NULL */

@@ -97,7 +97,8 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
         return -1;
     }
     m->hits[m->len++] = (member_hit){ eid, (uint32_t)e->len };
-    e->members[e->len] = (res_member){ name, doc, carries, loc, NULL };
+    e->members[e->len] =
+        (res_member){ .name = name, .doc = doc, .carries_int = carries, .loc = loc };
     return (int32_t)e->len++;
 }
 
@@ -209,9 +210,12 @@ void scope_declare(rctx *c, ast_node *d)
     name_ent **g = &p->names->globals;
     switch (d->kind) {
     case AST_VOCAB: {
-        int32_t m = scope_add_member(c, vocab_enum(d->op), d->name, d->doc, d->ival != 0, d->loc);
-        if (m >= 0)
-            p->enums[vocab_enum(d->op)].members[m].colour = d->name2;
+        uint32_t eid = vocab_enum(d->op);
+        int32_t m = scope_add_member(c, eid, d->name, d->doc, d->ival != 0, d->loc);
+        if (m >= 0 && d->name2 && d->op == AST_VOCAB_PHASE)
+            p->enums[eid].members[m].once = true;
+        else if (m >= 0)
+            p->enums[eid].members[m].colour = d->name2;
         break;
     }
     case AST_VALUE_DECL:

@@ -755,6 +755,18 @@ BODY(builtin_units)
     return unit_list(x, -1, out);
 }
 
+BODY(builtin_all_units)
+{
+    const scene *sc = x->sc;
+    size_t n = sc->units->len - (size_t)sc->first_unit;
+    int *ids = n ? state_alloc(x, n * sizeof *ids) : NULL;
+    if (n && !ids)
+        return false;
+    for (size_t k = 0; k < n; k++)
+        ids[k] = sc->first_unit + (int)k;
+    return list_of(x, ids, n, T_UNIT, out);
+}
+
 BODY(builtin_passengers)
 {
     return unit_list(x, board_id(args[0].u.i), out);

@@ -383,8 +383,18 @@ static bool element_effect(vm_ctx *x, const chunk *ch, const val *args)
            logged(x, play_leave_element(&gm->g, sq));
 }
 
+/* The phase a new turn starts with: the first declared without `once` (a `once` phase, the
+ * game's set-up, is played before turn 1's other phases only; language.md §6.5). */
+static int32_t turn_first_phase(const res_enum *phases)
+{
+    for (uint32_t i = 0; i < phases->len; i++)
+        if (!phases->members[i].once)
+            return (int32_t)i;
+    return 0;
+}
+
 /* FX_CLOCK: the clock moves to the next phase (after the last one, the first of the next
- * turn). */
+ * turn that is not a `once` phase). */
 static bool clock_effect(vm_ctx *x, const chunk *ch)
 {
     const res_program *p = x->p;
@@ -396,7 +406,7 @@ static bool clock_effect(vm_ctx *x, const chunk *ch)
                           "phases of a turn, in order)");
     bool new_turn = (size_t)g->phase + 1 >= nphases;
     int64_t turn = new_turn ? g->turn + 1 : g->turn;
-    int32_t phase = new_turn ? 0 : g->phase + 1;
+    int32_t phase = new_turn ? turn_first_phase(&p->enums[E_PHASE]) : g->phase + 1;
     strbuf text = { 0 };
     sb_printf(&text, "clock: turn %" PRId64 ", %s phase", turn,
               p->enums[E_PHASE].members[phase].name);

@@ -119,6 +119,12 @@ ast_node *front_vocab(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
 ast_node *front_vocab_colour(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
                              const char *doc, ast_loc word_loc, const char *word,
                              ast_loc colour_loc, const char *colour);
+
+/* `phase NAME ["doc"] once;`: a phase played once, before turn 1's other phases (name2 "once",
+ * language.md §6.5). Another word (word_loc, word), or a word after another vocabulary name,
+ * is E010 at word_loc, worded as the parser's own syntax errors; returns NULL then. */
+ast_node *front_vocab_once(front_ctx *ctx, ast_loc loc, ast_loc word_loc, ast_op cat,
+                           const char *name, const char *doc, const char *word);
 /* `: TYPE` after a vocabulary name, TYPE other than `int`: E017 at loc; returns NULL. */
 ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const char *type);
 ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,

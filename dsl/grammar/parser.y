@@ -145,6 +145,7 @@ file
 /* ---------------------------------------------------------------- declarations (§3) */
 
 /* decl = vocab_kw IDENT [ ':' 'int' ] [ text [ 'colour' STRING ] ] ';'  (§3.1, §5.1)
+ *      | 'phase' IDENT [ text ] 'once' ';'                               (§6.5)
  *      | 'value' IDENT [ text ] ';'
  *      | 'enum' IDENT '{' IDENT { ',' IDENT } '}'
  *      | 'record' IDENT '{' field { ',' field } '}'
@@ -156,12 +157,14 @@ file
  * Another type than `int` after a vocabulary name is E017, and so is a colour on another word
  * than terrain and side_feature, or one that is no colour. `colour` is no keyword (a name
  * elsewhere): only this place reads the word, after the text, so that a name right after the
- * vocabulary name stays the syntax error it was. */
+ * vocabulary name stays the syntax error it was. A word after the text other than a phase's
+ * `once` is E010 (front_vocab_once). */
 decl
     : vocab_kw IDENT text_opt ';'       { $$ = front_vocab(ctx, @2, $1, $2, false, $3); }
     | vocab_kw IDENT text IDENT STRING ';'
                                         { $$ = front_vocab_colour(ctx, @2, $1, $2, $3, @4, $4,
                                                                   @5, $5); }
+    | vocab_kw IDENT text_opt IDENT ';' { $$ = front_vocab_once(ctx, @2, @4, $1, $2, $3, $4); }
     | vocab_kw IDENT ':' INT_TYPE text_opt ';'
                                         { $$ = front_vocab(ctx, @2, $1, $2, true, $5); }
     | vocab_kw IDENT ':' IDENT text_opt ';'

@@ -1907,6 +1907,11 @@ def play_script_omaha():
           "undo reverts the shot", p)
     roll = lambda n: [l for l in b[n] if l.startswith("roll d6: ")]
     check(roll(27) == roll(30), "undo restored the dice: the shot again rolls the same die", p)
+    # the beach has no contour line: no effect of a shot cites its range rule
+    # (BRO.1.1.contour.range is cited by fire_action.contour_range only when the range refuses a
+    # shot; `why do`, lines 27 and 37, lists it among the rules that did not fire)
+    check(not any("BRO.1.1.contour.range" in l for n in (30, 34) for l in b[n]),
+          "a shot that no contour line limits does not cite the contour range", p)
     check("fire_hit($rifle1, $mg42)" in "\n".join(b[27]) if hits[27] else True,
           "why do shows the Hit's event", p)
     # the NCO's rally (BRO.3.4.nco): yes by `choosing`, then its one target is taken unasked
@@ -2021,7 +2026,7 @@ def turn_omaha1_why():
     # infantry (BRO.4.2.ammo-belts) and the long range penalty waived, because the gunner is
     # Hawkeyed (BRO.3.2.hawkeyed).
     board = os.path.join(ROOT, "examples", "boards", "omaha_part1.scn")
-    script = ("do order_numbered($rifles1, 1)\ndo order_numbered($mg_east, 1)\nnext\n"
+    script = ("next\ndo order_numbered($rifles1, 1)\ndo order_numbered($mg_east, 1)\nnext\n"
               "do activate($rifles1)\nmove $rifles1 @I8 @I7\ndo activate($mg_east)\n"
               "why do fire_action($mg_east, $rifles1, true, [ammo_belt])\n")
     p = run(["--board", board, "--seed", "1"], stdin=script)
