@@ -164,7 +164,8 @@ decl
     | vocab_kw IDENT text IDENT STRING ';'
                                         { $$ = front_vocab_colour(ctx, @2, $1, $2, $3, @4, $4,
                                                                   @5, $5); }
-    | vocab_kw IDENT text_opt IDENT ';' { $$ = front_vocab_once(ctx, @2, @4, $1, $2, $3, $4); }
+    | vocab_kw IDENT IDENT ';'          { $$ = front_vocab_once(ctx, @2, @3, $1, $2, NULL, $3); }
+    | vocab_kw IDENT text IDENT ';'     { $$ = front_vocab_once(ctx, @2, @4, $1, $2, $3, $4); }
     | vocab_kw IDENT ':' INT_TYPE text_opt ';'
                                         { $$ = front_vocab(ctx, @2, $1, $2, true, $5); }
     | vocab_kw IDENT ':' IDENT text_opt ';'
