@@ -270,6 +270,26 @@ static bool checked_div(int64_t a, int64_t b, int64_t *q, int64_t *r)
     return true;
 }
 
+/* *eq = whether a and b are deeply equal, the values visited charged to the step budget: 0,
+ * or 1 when the budget runs out, or 2 after E201 when a `?` cell takes part. Out of line, so
+ * that the dispatch loop keeps its registers. */
+static __attribute__((noinline)) int equal_charged(vm_ctx *x, val a, val b, bool *eq)
+{
+    val absent = { 0 };
+    uint64_t work = state_steps(x);
+    *eq = val_equal_bounded(x->p, a, b, &absent, &work);
+    if (work == 0)
+        return 1;
+    state_set_steps(x, work);
+    if (absent.flags & VAL_ABSENT) {
+        uint32_t t, r, c;
+        val_absent_where(absent, &t, &r, &c);
+        fail_absent(x, t, r, c);
+        return 2;
+    }
+    return 0;
+}
+
 static bool execute(vm_ctx *x, val *out, bool *answered)
 {
     const res_program *p = x->p;
@@ -338,23 +358,14 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     }
 /* out = whether a and b are deeply equal, the values visited charged to the step budget;
  * leaves through over_budget when it runs out, and with E201 when a `?` cell takes part. */
-#define DEEP_EQUAL(a, b, out)                                     \
-    do {                                                          \
-        val absent_ = { 0 };                                      \
-        uint64_t work_ = state_steps(x);                          \
-        (out) = val_equal_bounded(p, (a), (b), &absent_, &work_); \
-        if (work_ == 0) {                                         \
-            SAVE_PC();                                            \
-            goto over_budget;                                     \
-        }                                                         \
-        state_set_steps(x, work_);                                \
-        if (absent_.flags & VAL_ABSENT) {                         \
-            uint32_t t_, r_, c_;                                  \
-            val_absent_where(absent_, &t_, &r_, &c_);             \
-            SAVE_PC();                                            \
-            fail_absent(x, t_, r_, c_);                           \
-            goto error;                                           \
-        }                                                         \
+#define DEEP_EQUAL(a, b, out)                          \
+    do {                                               \
+        SAVE_PC();                                     \
+        int how_ = equal_charged(x, (a), (b), &(out)); \
+        if (how_ == 1)                                 \
+            goto over_budget;                          \
+        if (how_ == 2)                                 \
+            goto error;                                \
     } while (0)
 /* x y -> pc += the operand when x CMP y (ints, members by declaration order); one more step
  * for the jump the instruction stands for. */
@@ -623,12 +634,12 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         val b = POP(), a = POP();
         res_tkind k = p->types[a.type].kind;
         if (k != RT_LIST && k != RT_RECORD && !((a.flags | b.flags) & VAL_ABSENT)) {
-            CHARGE(1);
+            CHARGE(2); /* the one value compared, and the jump */
             eq = a.u.i == b.u.i;
         } else {
             DEEP_EQUAL(a, b, eq);
+            CHARGE(1);
         }
-        CHARGE(1);
         if (eq != ne)
             pc += (int32_t)OPA;
         SKIP(1);
@@ -943,11 +954,15 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
             RAISE(E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
                   p->fns[fn].name);
         size_t nb = (size_t)(sp - x->stack) - argc;
-        if (!ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
+        /* the room there is already, inline (as run_chunk): a call per fn call otherwise */
+        if (nb + callee->nlocals + callee->max_stack + 1 > x->stack_cap &&
+            !ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
             goto error;
         for (uint32_t i = argc; i < callee->nlocals; i++)
             x->stack[nb + i] = (val){ 0 };
-        if (!push_frame(x, callee, nb))
+        if (x->nframes < x->frames_cap)
+            x->frames[x->nframes++] = (vm_frame){ callee, callee->code, nb };
+        else if (!push_frame(x, callee, nb))
             goto error;
         x->depth++;
         RELOAD();
