@@ -6,7 +6,8 @@
  *       compiled to OP_BOARD with its id; the VM checks the square, element and side arguments
  *       against the board, then runs the C function BODY of interp/builtin.c,
  *       `static bool BODY(vm_ctx *x, const val *args, board_at at, val *out)` (`at`: the
- *       board indexes of those arguments);
+ *       board indexes of those arguments); interp/compile.c gives four lookups (side_between,
+ *       side_has, terrain, in_element) instructions of their own that answer as BODY does;
  * and the codes of their parameter and result types, BTYPE(CODE, "type", own).
  *
  * Included (without guard) by model.h (res_builtin: RES_BI_ID, in this order, which is the

@@ -181,15 +181,6 @@ static inline void put_step(val *f, int64_t from, int64_t to, int corner, int si
     f[STEP_INDEX] = (val){ .type = T_INT, .u.i = index };
 }
 
-/* The side between (x0, y0) and its orthogonal neighbour (x1, y1) on a square board (the
- * indexes of geo.h: horizontal sides first, then vertical ones). */
-static inline int side_xy(const geo_grid *g, int x0, int y0, int x1, int y1)
-{
-    if (x0 == x1)
-        return (y0 > y1 ? y0 : y1) * g->w + x0;
-    return g->w * (g->h + 1) + y0 * (g->w + 1) + (x0 > x1 ? x0 : x1);
-}
-
 /* A list of `cap` steps (its length set to n later) whose records follow it in one block. */
 static vlist *new_steps(vm_ctx *x, size_t cap, val **records)
 {
@@ -278,10 +269,11 @@ static bool bresenham_steps(vm_ctx *x, int a, int b, val *out)
             bool p_right = -(long)(ty - fy) * (tx - fx) > 0;
             int lx = p_right ? fx : tx, ly = p_right ? ty : fy;
             int64_t p = RES_SQUARE(tx, fy), q = RES_SQUARE(fx, ty);
-            put_step(f, from, to, 1, side_xy(g, fx, fy, lx, ly), p_right ? q : p, p_right ? p : q,
-                     (int64_t)l->len + 1);
+            put_step(f, from, to, 1, builtin_side_xy(g, fx, fy, lx, ly), p_right ? q : p,
+                     p_right ? p : q, (int64_t)l->len + 1);
         } else {
-            put_step(f, from, to, 0, side_xy(g, fx, fy, tx, ty), to, to, (int64_t)l->len + 1);
+            put_step(f, from, to, 0, builtin_side_xy(g, fx, fy, tx, ty), to, to,
+                     (int64_t)l->len + 1);
         }
         l->items[l->len] = (val){ .type = step_type, .u.rec = f };
         l->len++;

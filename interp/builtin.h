@@ -1,5 +1,7 @@
 /* builtin.h — the built-ins of the language that read the board (language.md §5.3): one entry
- * point, called by the VM's BOARD instruction (vm.c). Geometry and storage only; the rules that
+ * point, called by the VM's BOARD instruction (vm.c), and the fast paths of the lookups the
+ * compiler gives instructions of their own (SIDE_BETWEEN, SIDE_HAS, TERRAIN, IN_ELEMENT: vm.md
+ * §4a), which must answer as builtin.c's bodies do. Geometry and storage only; the rules that
  * give them meaning are .hon. builtin.c implements them on the scene (scene.h), one C body per
  * BUILTIN_BOARD entry of their list, dsl/builtins.h.
  */
@@ -13,5 +15,48 @@
  * results), and out's payload is set on success (lists in the evaluation's arena). False with
  * an E212-E218 error (state_fail) otherwise; E299 for an id with no body. */
 bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out);
+
+/* The side between square (x0, y0) and its orthogonal neighbour (x1, y1) on a square board g
+ * (the side numbering of geo.h: horizontal sides first, row by row, then vertical ones). */
+static inline int builtin_side_xy(const geo_grid *g, int x0, int y0, int x1, int y1)
+{
+    if (x0 == x1)
+        return (y0 > y1 ? y0 : y1) * g->w + x0;
+    return g->w * (g->h + 1) + y0 * (g->w + 1) + (x0 > x1 ? x0 : x1);
+}
+
+/* Square value v as board square *sq when x has a board and v is on it; false otherwise (the
+ * caller then lets builtin_board report the error). */
+static inline bool builtin_square_at(const vm_ctx *x, val v, int *sq)
+{
+    if (!x->sc)
+        return false;
+    const geo_grid *g = x->sc->g;
+    uint64_t sx = (uint64_t)RES_SQUARE_X(v.u.i), sy = (uint64_t)RES_SQUARE_Y(v.u.i);
+    if (sx >= (uint64_t)g->w || sy >= (uint64_t)g->h)
+        return false;
+    *sq = (int)sy * g->w + (int)sx;
+    return true;
+}
+
+/* side_between(a, b) on square values, by arithmetic: the side into *side when there is a
+ * square board and a and b are orthogonal neighbours on it; false for anything else (a hex
+ * board, or an error builtin_board reports). */
+static inline bool builtin_fast_side_between(const vm_ctx *x, val a, val b, int *side)
+{
+    if (!x->sc || x->sc->g->topo != GEO_SQUARE)
+        return false;
+    const geo_grid *g = x->sc->g;
+    uint64_t ax = (uint64_t)RES_SQUARE_X(a.u.i), ay = (uint64_t)RES_SQUARE_Y(a.u.i);
+    uint64_t bx = (uint64_t)RES_SQUARE_X(b.u.i), by = (uint64_t)RES_SQUARE_Y(b.u.i);
+    if (ax >= (uint64_t)g->w || ay >= (uint64_t)g->h || bx >= (uint64_t)g->w ||
+        by >= (uint64_t)g->h)
+        return false;
+    uint64_t dx = ax > bx ? ax - bx : bx - ax, dy = ay > by ? ay - by : by - ay;
+    if (dx + dy != 1)
+        return false;
+    *side = builtin_side_xy(g, (int)ax, (int)ay, (int)bx, (int)by);
+    return true;
+}
 
 #endif

@@ -145,6 +145,21 @@ static void jumps_to(comp *c, jumps *j, size_t target)
 
 static void branch(comp *c, const ast_node *n, bool when, jumps *to);
 
+/* The compare-and-branch instruction that jumps when `a op b` is `when` (for ints and members
+ * `not (a < b)` is `a >= b`); OP__COUNT when op is no comparison. */
+static op_code compare_jump(ast_op op, bool when)
+{
+    switch (op) {
+    case AST_OP_EQ: return when ? OP_JUMP_IF_EQ : OP_JUMP_IF_NE;
+    case AST_OP_NE: return when ? OP_JUMP_IF_NE : OP_JUMP_IF_EQ;
+    case AST_OP_LT: return when ? OP_JUMP_IF_LT : OP_JUMP_IF_GE;
+    case AST_OP_LE: return when ? OP_JUMP_IF_LE : OP_JUMP_IF_GT;
+    case AST_OP_GT: return when ? OP_JUMP_IF_GT : OP_JUMP_IF_LE;
+    case AST_OP_GE: return when ? OP_JUMP_IF_GE : OP_JUMP_IF_LT;
+    default: return OP__COUNT;
+    }
+}
+
 /* Every operand of the left spine of `op` operators at n (`a or b or ... or z`), leftmost
  * first, jumps to `to` when it is `when`: a loop, so a chain of FRONT_MAX_CHAIN operators
  * (front.h) costs no recursion. A node that is not such an operator is one operand. */
@@ -187,6 +202,13 @@ static void branch(comp *c, const ast_node *n, bool when, jumps *to)
             branch(c, n->b, when, to);
             jumps_here(c, &skip);
         }
+        return;
+    }
+    op_code cj = n && n->kind == AST_BINARY ? compare_jump(n->op, when) : OP__COUNT;
+    if (cj != OP__COUNT) { /* a comparison: its operands, then one compare-and-branch */
+        expr(c, n->a);
+        expr(c, n->b);
+        jumps_add(c, to, EMIT1(c, n->loc, cj, 0), n->loc);
         return;
     }
     expr(c, n);
@@ -245,6 +267,19 @@ static const op_code builtin_ops[RES_BI_COUNT] = {
 #include "builtins.h"
 };
 
+/* The board built-ins that are one lookup compile to an instruction of their own rather than
+ * BOARD (vm.md §4a); OP__COUNT for the others. */
+static op_code board_lookup_op(uint32_t bi)
+{
+    switch (bi) {
+    case RES_BI_SIDE_BETWEEN: return OP_SIDE_BETWEEN;
+    case RES_BI_SIDE_HAS: return OP_SIDE_HAS;
+    case RES_BI_TERRAIN: return OP_TERRAIN;
+    case RES_BI_IN_ELEMENT: return OP_IN_ELEMENT;
+    default: return OP__COUNT;
+    }
+}
+
 static void call(comp *c, const ast_node *n)
 {
     for (uint32_t i = 0; i < n->list.len; i++)
@@ -255,7 +290,9 @@ static void call(comp *c, const ast_node *n)
     case SYM_BUILTIN:
         if (n->an.sym >= RES_BI_COUNT)
             break;
-        if (builtin_ops[n->an.sym] == OP_BOARD)
+        if (board_lookup_op(n->an.sym) != OP__COUNT)
+            EMIT0(c, n->loc, board_lookup_op(n->an.sym));
+        else if (builtin_ops[n->an.sym] == OP_BOARD)
             emit(c, n->loc, OP_BOARD, n->an.sym, n->list.len, n->an.type, 0);
         else
             EMIT0(c, n->loc, builtin_ops[n->an.sym]);

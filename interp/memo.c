@@ -108,6 +108,10 @@ static bool pure_op(op_code op)
     case OP_MARKER_COUNT:
     case OP_UNIT_NAMED:
     case OP_BOARD:
+    case OP_SIDE_BETWEEN:
+    case OP_SIDE_HAS:
+    case OP_TERRAIN:
+    case OP_IN_ELEMENT:
     case OP_ROLL:
     case OP_ROLL_N:
     case OP_EFFECT:

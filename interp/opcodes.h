@@ -97,6 +97,19 @@ OP(JUMP_IF_FALSE_KEEP, 0,                JUMP, _, _, _,
    "if the top is false, pc += a (it stays); `and`")
 OP(JUMP_IF_TRUE_KEEP,  0,                JUMP, _, _, _,
    "if the top is true, pc += a (it stays); `or`")
+OP(JUMP_IF_EQ,         -2,               JUMP, _, _, _,
+   "x y -> if x == y, pc += a: `EQ; JUMP_IF_TRUE` in one, taking their two steps (a guard's "
+   "comparison; E201 as EQ)")
+OP(JUMP_IF_NE,         -2,               JUMP, _, _, _,
+   "x y -> if x != y, pc += a: `NE; JUMP_IF_TRUE` (or `EQ; JUMP_IF_FALSE`) in one, two steps")
+OP(JUMP_IF_LT,         -2,               JUMP, _, _, _,
+   "x y -> if x < y, pc += a: `LT; JUMP_IF_TRUE` (or `GE; JUMP_IF_FALSE`) in one, two steps")
+OP(JUMP_IF_LE,         -2,               JUMP, _, _, _,
+   "x y -> if x <= y, pc += a: `LE; JUMP_IF_TRUE` (or `GT; JUMP_IF_FALSE`) in one, two steps")
+OP(JUMP_IF_GT,         -2,               JUMP, _, _, _,
+   "x y -> if x > y, pc += a: `GT; JUMP_IF_TRUE` (or `LE; JUMP_IF_FALSE`) in one, two steps")
+OP(JUMP_IF_GE,         -2,               JUMP, _, _, _,
+   "x y -> if x >= y, pc += a: `GE; JUMP_IF_TRUE` (or `LT; JUMP_IF_FALSE`) in one, two steps")
 OP(FOR_NEXT,           0,                LOCAL, LOCAL, LOCAL, EXIT,
    "local a: list/set, local b: position; next item into local c and advance b, or else pc += d "
    "(loop done)")
@@ -132,6 +145,15 @@ OP(UNIT_NAMED,         1,                UNIT_NAME, _, _, _,
    "push the board's unit named by string a of the chunk (`$name`); E213")
 OP(BOARD,              1 - (int)(b),     BUILTIN, COUNT, RESULT, _,
    "b args -> board built-in a (`RES_BI_*`, `dsl/builtins.h`), a value of type c; E213-E218")
+OP(SIDE_BETWEEN,       -1,               _, _, _, _,
+   "a b -> the side squares a and b share: `side_between` as one instruction (BOARD's errors, "
+   "E216)")
+OP(SIDE_HAS,           -1,               _, _, _, _,
+   "s f -> whether side feature f is on side s: `side_has` as one instruction (E217)")
+OP(TERRAIN,            0,                _, _, _, _,
+   "sq -> the terrain of sq: `terrain` as one instruction (E215, E217)")
+OP(IN_ELEMENT,         0,                _, _, _, _,
+   "sq -> whether sq is in a terrain element: `in_element` as one instruction (E217)")
 
 OP_GROUP("dice and variants")
 OP(ROLL,               1,                _, _, _, _,

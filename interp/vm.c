@@ -270,6 +270,26 @@ static bool checked_div(int64_t a, int64_t b, int64_t *q, int64_t *r)
     return true;
 }
 
+/* *eq = whether a and b are deeply equal, the values visited charged to the step budget: 0,
+ * or 1 when the budget runs out, or 2 after E201 when a `?` cell takes part. Out of line, so
+ * that the dispatch loop keeps its registers. */
+static __attribute__((noinline)) int equal_charged(vm_ctx *x, val a, val b, bool *eq)
+{
+    val absent = { 0 };
+    uint64_t work = state_steps(x);
+    *eq = val_equal_bounded(x->p, a, b, &absent, &work);
+    if (work == 0)
+        return 1;
+    state_set_steps(x, work);
+    if (absent.flags & VAL_ABSENT) {
+        uint32_t t, r, c;
+        val_absent_where(absent, &t, &r, &c);
+        fail_absent(x, t, r, c);
+        return 2;
+    }
+    return 0;
+}
+
 static bool execute(vm_ctx *x, val *out, bool *answered)
 {
     const res_program *p = x->p;
@@ -338,23 +358,38 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     }
 /* out = whether a and b are deeply equal, the values visited charged to the step budget;
  * leaves through over_budget when it runs out, and with E201 when a `?` cell takes part. */
-#define DEEP_EQUAL(a, b, out)                                     \
-    do {                                                          \
-        val absent_ = { 0 };                                      \
-        uint64_t work_ = state_steps(x);                          \
-        (out) = val_equal_bounded(p, (a), (b), &absent_, &work_); \
-        if (work_ == 0) {                                         \
-            SAVE_PC();                                            \
-            goto over_budget;                                     \
-        }                                                         \
-        state_set_steps(x, work_);                                \
-        if (absent_.flags & VAL_ABSENT) {                         \
-            uint32_t t_, r_, c_;                                  \
-            val_absent_where(absent_, &t_, &r_, &c_);             \
-            SAVE_PC();                                            \
-            fail_absent(x, t_, r_, c_);                           \
-            goto error;                                           \
-        }                                                         \
+#define DEEP_EQUAL(a, b, out)                          \
+    do {                                               \
+        SAVE_PC();                                     \
+        int how_ = equal_charged(x, (a), (b), &(out)); \
+        if (how_ == 1)                                 \
+            goto over_budget;                          \
+        if (how_ == 2)                                 \
+            goto error;                                \
+    } while (0)
+/* x y -> pc += the operand when x CMP y (ints, members by declaration order); one more step
+ * for the jump the instruction stands for. */
+#define JUMP_IF_CMP(NAME, cmp)  \
+    VM_CASE(NAME)               \
+    {                           \
+        int64_t b_ = POP().u.i; \
+        int64_t a_ = POP().u.i; \
+        CHARGE(1);              \
+        if (a_ cmp b_)          \
+            pc += (int32_t)OPA; \
+        SKIP(1);                \
+        VM_NEXT();              \
+    }
+/* A board built-in of its own instruction on its n arguments, through BOARD's runner: pushes
+ * the answer (of type ty) in their place, or leaves with its error. */
+#define BOARD_SLOW(id, n, ty)                            \
+    do {                                                 \
+        val r_ = { .type = (ty) };                       \
+        SAVE_PC();                                       \
+        if (!builtin_board(x, (id), sp - (n), (n), &r_)) \
+            goto error;                                  \
+        sp -= (n);                                       \
+        PUSH(r_);                                        \
     } while (0)
 #if HON_DEBUG_TRACE
 #define DEBUG_OP()                                                              \
@@ -590,6 +625,30 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(1);
         VM_NEXT();
     }
+    /* Compare and branch: the compare's own charge as EQ's or LT's, then one step for the
+     * jump they replace, so a run takes the steps it took as two instructions. */
+    VM_CASE(JUMP_IF_EQ)
+    VM_CASE(JUMP_IF_NE)
+    {
+        bool ne = pc[-1] == OP_JUMP_IF_NE, eq;
+        val b = POP(), a = POP();
+        res_tkind k = p->types[a.type].kind;
+        if (k != RT_LIST && k != RT_RECORD && !((a.flags | b.flags) & VAL_ABSENT)) {
+            CHARGE(2); /* the one value compared, and the jump */
+            eq = a.u.i == b.u.i;
+        } else {
+            DEEP_EQUAL(a, b, eq);
+            CHARGE(1);
+        }
+        if (eq != ne)
+            pc += (int32_t)OPA;
+        SKIP(1);
+        VM_NEXT();
+    }
+    JUMP_IF_CMP(JUMP_IF_LT, <)
+    JUMP_IF_CMP(JUMP_IF_LE, <=)
+    JUMP_IF_CMP(JUMP_IF_GT, >)
+    JUMP_IF_CMP(JUMP_IF_GE, >=)
     VM_CASE(FOR_NEXT)
     {
         const val *coll = &base[OPA];
@@ -781,6 +840,51 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         PUSH(r);
         VM_NEXT();
     }
+    /* The board built-ins that are one lookup: the answer inline when the fast path of
+     * builtin.h applies, else BOARD's runner (BOARD_SLOW), which answers or reports the error
+     * exactly as the BOARD instruction would. */
+    VM_CASE(SIDE_BETWEEN)
+    {
+        int side;
+        if (builtin_fast_side_between(x, sp[-2], sp[-1], &side)) {
+            sp--;
+            TOP = (val){ .type = T_SIDE, .u.i = side };
+        } else {
+            BOARD_SLOW(RES_BI_SIDE_BETWEEN, 2, T_SIDE);
+        }
+        VM_NEXT();
+    }
+    VM_CASE(SIDE_HAS)
+    {
+        int64_t s = sp[-2].u.i;
+        if (x->sc && s >= 0 && s < geo_side_count(x->sc->g)) {
+            sp--;
+            TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)sp[0].u.i, NULL));
+        } else {
+            BOARD_SLOW(RES_BI_SIDE_HAS, 2, T_BOOL);
+        }
+        VM_NEXT();
+    }
+    VM_CASE(TERRAIN)
+    {
+        int sq, t;
+        const uint32_t type = p->enums[E_TERRAIN].type;
+        if (builtin_square_at(x, TOP, &sq) && (t = board_terrain(x->sc->b, sq)) >= 0 &&
+            (size_t)t < p->enums[E_TERRAIN].len)
+            TOP = (val){ .type = type, .u.i = t };
+        else
+            BOARD_SLOW(RES_BI_TERRAIN, 1, type);
+        VM_NEXT();
+    }
+    VM_CASE(IN_ELEMENT)
+    {
+        int sq;
+        if (builtin_square_at(x, TOP, &sq))
+            TOP = BOOLV(board_element_at(x->sc->b, sq) >= 0);
+        else
+            BOARD_SLOW(RES_BI_IN_ELEMENT, 1, T_BOOL);
+        VM_NEXT();
+    }
 
     VM_CASE(ROLL)
     {
@@ -850,11 +954,15 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
             RAISE(E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
                   p->fns[fn].name);
         size_t nb = (size_t)(sp - x->stack) - argc;
-        if (!ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
+        /* the room there is already, inline (as run_chunk): a call per fn call otherwise */
+        if (nb + callee->nlocals + callee->max_stack + 1 > x->stack_cap &&
+            !ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
             goto error;
         for (uint32_t i = argc; i < callee->nlocals; i++)
             x->stack[nb + i] = (val){ 0 };
-        if (!push_frame(x, callee, nb))
+        if (x->nframes < x->frames_cap)
+            x->frames[x->nframes++] = (vm_frame){ callee, callee->code, nb };
+        else if (!push_frame(x, callee, nb))
             goto error;
         x->depth++;
         RELOAD();
@@ -1098,6 +1206,8 @@ error:
 #undef ARITH
 #undef UNIT_MEMBER
 #undef DEEP_EQUAL
+#undef BOARD_SLOW
+#undef JUMP_IF_CMP
 #undef DEBUG_OP
 #undef VM_CASE
 #undef VM_NEXT

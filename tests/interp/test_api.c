@@ -392,11 +392,12 @@ START_TEST(disassemble)
     hon_status st;
     char *out = capture_show(t, "speed.fast", &st, 1);
     ck_assert_int_eq(st, HON_OK);
-    /* x > 3 guards `answer x`: a param read, a compare, a jump over the answer */
+    /* x > 3 guards `answer x`: a param read, then one compare-and-branch (x <= 3) over the
+     * answer */
     ck_assert_str_eq(out, "rule speed.fast: 1 param, 1 local, stack 2\n0000  8:8     GET_LOCAL 0\n"
-                          "0002  8:12    INT 3  ; 3\n0004  8:8     GT\n"
-                          "0005          JUMP_IF_FALSE 3  ; -> 0010\n0007  8:21    GET_LOCAL 0\n"
-                          "0009          RETURN\n0010  8:8     NO_ANSWER\n");
+                          "0002  8:12    INT 3  ; 3\n0004  8:8     JUMP_IF_LE 3  ; -> 0009\n"
+                          "0006  8:21    GET_LOCAL 0\n"
+                          "0008          RETURN\n0009  8:8     NO_ANSWER\n");
     free(out);
     out = capture_show(t, "speed", &st, 1);
     ck_assert_ptr_nonnull(strstr(out, "query speed: 2 rules\n"));
