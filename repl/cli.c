@@ -296,20 +296,16 @@ static void on_diag(void *ud, const hon_diag *d)
     free(text);
 }
 
-/* A failed API call: when it reported no diagnostic itself, say what failed. Returns 1. */
-static int failed(const cli_session *s, size_t diags_before, hon_status st, const char *what,
-                  const char *arg)
+int cli_failed(const cli_session *s, size_t diags_before, hon_status st, const char *what,
+               const char *arg)
 {
     if (s->diags == diags_before)
         cli_error("%s '%s': %s", what, arg, status_text(st));
     return 1;
 }
 
-/* Writes the file at `path` whole or not at all (hon_write_file). An I/O failure is reported
- * here ("cannot write 'PATH': why", *io set); write's own failures are the caller's to report.
- * Returns write's status, or HON_ERR_IO. */
-static hon_status write_whole(const char *path, hon_status (*write)(FILE *f, void *ud), void *ud,
-                              bool *io)
+hon_status cli_write_whole(const char *path, hon_status (*write)(FILE *f, void *ud), void *ud,
+                           bool *io)
 {
     int err = 0;
     hon_status r = hon_write_file(path, write, ud, &err);
@@ -381,7 +377,7 @@ static int load_dir(cli_session *s, const char *dir, bool required)
     } else {
         hon_status st = hon_load_dir(s->vm, d);
         if (st != HON_OK)
-            rc = failed(s, before, st, "cannot load rules directory", d);
+            rc = cli_failed(s, before, st, "cannot load rules directory", d);
     }
     free(d);
     return rc;
@@ -395,7 +391,8 @@ static int load_bundled(cli_session *s, const char *rules, const char *exps)
     size_t before = s->diags, loaded = 0;
     hon_status st = hon_load_dirs(s->vm, dirs, is_dir(exps) ? 2 : 1, &loaded);
     s->bundled_rules = loaded > 0;
-    return st == HON_OK ? 0 : failed(s, before, st, "cannot load rules directory", dirs[loaded]);
+    return st == HON_OK ? 0
+                        : cli_failed(s, before, st, "cannot load rules directory", dirs[loaded]);
 }
 
 void cli_opts_free(cli_opts *o)
@@ -544,7 +541,7 @@ int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mod
                                      : hon_eval_as(s->vm, expr, where, want_of(s, mode), &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
-        return failed(s, before, st, "cannot evaluate", expr);
+        return cli_failed(s, before, st, "cannot evaluate", expr);
     }
     put_answer_as(s, a, mode);
     hon_answer_free(a);
@@ -557,7 +554,7 @@ static int load_with(cli_session *s, hon_status (*load)(hon_vm *, const char *),
 {
     size_t before = s->diags;
     hon_status st = load(s->vm, path);
-    return st == HON_OK ? 0 : failed(s, before, st, what, path);
+    return st == HON_OK ? 0 : cli_failed(s, before, st, what, path);
 }
 
 int cli_load(cli_session *s, const char *path)
@@ -578,7 +575,7 @@ int cli_declare(cli_session *s, const char *text)
     script_alias = NULL;
     if (st != HON_OK)
         s->declarations--; /* nothing was kept: the next declaration may take the name */
-    return st == HON_OK ? 0 : failed(s, before, st, "cannot declare", text);
+    return st == HON_OK ? 0 : cli_failed(s, before, st, "cannot declare", text);
 }
 
 /* Looking for a loaded file: its canonical path, and the name the program holds it under. */
@@ -629,7 +626,7 @@ int cli_check(cli_session *s, const char *path)
     }
     st = has_suffix(path, ".scn") ? hon_check_board(s->vm, path) : hon_check_file(s->vm, path);
     if (st != HON_OK)
-        return failed(s, before, st, "cannot check", path);
+        return cli_failed(s, before, st, "cannot check", path);
     return s->errors != errors;
 }
 
@@ -640,13 +637,13 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
         hon_status st =
             is_dir(paths[i]) ? hon_load_dir(s->vm, paths[i]) : hon_load_file(s->vm, paths[i]);
         if (st != HON_OK)
-            return failed(s, before, st, "cannot load", paths[i]);
+            return cli_failed(s, before, st, "cannot load", paths[i]);
         if (say_loaded)
             printf("loaded %s\n", paths[i]);
     }
     hon_status st = hon_lint(s->vm, paths, n, &warnings);
     if (st != HON_OK)
-        return failed(s, before, st, "cannot lint", n ? paths[0] : "the rules");
+        return cli_failed(s, before, st, "cannot lint", n ? paths[0] : "the rules");
     return warnings != 0;
 }
 
@@ -788,7 +785,7 @@ int cli_show(cli_session *s, const char *name, bool disassemble)
         return 1;
     }
     if (st != HON_OK)
-        return failed(s, before, st, disassemble ? "cannot disassemble" : "cannot show", name);
+        return cli_failed(s, before, st, disassemble ? "cannot disassemble" : "cannot show", name);
     return 0;
 }
 
@@ -820,7 +817,7 @@ int cli_edition(cli_session *s, const char *name)
             return 1;
         }
         if (st != HON_OK)
-            return failed(s, before, st, "cannot select edition", name);
+            return cli_failed(s, before, st, "cannot select edition", name);
         return 0;
     }
     struct edition_ctx c = { hon_edition(s->vm), 0 };
@@ -859,7 +856,7 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
             return 1;
         }
         if (st != HON_OK)
-            return failed(s, before, st, "cannot select variant", name);
+            return cli_failed(s, before, st, "cannot select variant", name);
         return 0;
     }
     hon_each_variant(s->vm, print_variant, &c);
@@ -916,7 +913,7 @@ int cli_draw(cli_session *s, const char *from, const char *to)
     hon_status st = hon_draw_board(s->vm, stdout, from, to);
     fflush(stdout);
     if (st != HON_OK)
-        return failed(s, before, st, "cannot draw the board", hon_board_path(s->vm));
+        return cli_failed(s, before, st, "cannot draw the board", hon_board_path(s->vm));
     return 0;
 }
 
@@ -961,7 +958,7 @@ int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
         return 1;
     }
     if (st != HON_OK)
-        return failed(s, before, st, "cannot draw the picture", path);
+        return cli_failed(s, before, st, "cannot draw the picture", path);
     printf("wrote %s\n", path);
     fflush(stdout);
     return 0;
@@ -981,7 +978,7 @@ int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode)
         st = hon_los_as(s->vm, a, b, want_of(s, mode), &ans);
     if (st != HON_OK || !ans) {
         hon_answer_free(ans);
-        return failed(s, before, st, "cannot ask the line of sight from", x);
+        return cli_failed(s, before, st, "cannot ask the line of sight from", x);
     }
     if (!s->json && hon_answer_note(ans))
         printf("note: %s\n", hon_answer_note(ans));
@@ -1096,7 +1093,7 @@ int cli_do(cli_session *s, const char *call, const char *where, bool odds)
     hon_status st = odds ? hon_odds_do(s->vm, call, where, &a) : hon_do(s->vm, call, where, &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
-        return failed(s, before, st, odds ? "cannot enumerate" : "cannot do", call);
+        return cli_failed(s, before, st, odds ? "cannot enumerate" : "cannot do", call);
     }
     put_answer(s, a);
     hon_answer_free(a);
@@ -1110,7 +1107,7 @@ int cli_why_do(cli_session *s, const char *call, const char *where, cli_mode mod
     hon_status st = hon_why_do(s->vm, call, where, &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
-        return failed(s, before, st, "cannot do", call);
+        return cli_failed(s, before, st, "cannot do", call);
     }
     if (s->json) {
         put_block(hon_answer_json(a), stdout);
@@ -1133,7 +1130,7 @@ int cli_move(cli_session *s, const char *unit, const char *const *squares, size_
     hon_status st = hon_move(s->vm, unit, squares, n, &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
-        return failed(s, before, st, "cannot move", unit);
+        return cli_failed(s, before, st, "cannot move", unit);
     }
     put_answer(s, a);
     hon_answer_free(a);
@@ -1163,7 +1160,7 @@ int cli_reach(cli_session *s, const char *unit, const char *svg_path)
     hon_status st = hon_reach(s->vm, unit, &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
-        return failed(s, before, st, "cannot list the squares reached by", unit);
+        return cli_failed(s, before, st, "cannot list the squares reached by", unit);
     }
     put_answer(s, a);
     hon_answer_free(a);
@@ -1172,7 +1169,7 @@ int cli_reach(cli_session *s, const char *unit, const char *svg_path)
     bool io = false;
     if (svg_path) {
         reach_job j = { s, unit };
-        st = write_whole(svg_path, write_reach, &j, &io);
+        st = cli_write_whole(svg_path, write_reach, &j, &io);
     } else {
         st = hon_reach_draw(s->vm, unit, stdout, false);
     }
@@ -1180,7 +1177,7 @@ int cli_reach(cli_session *s, const char *unit, const char *svg_path)
     if (io)
         return 1;
     if (st != HON_OK)
-        return failed(s, before, st, "cannot draw the squares reached by", unit);
+        return cli_failed(s, before, st, "cannot draw the squares reached by", unit);
     if (svg_path && !s->json)
         printf("wrote %s\n", svg_path);
     return 0;
@@ -1193,7 +1190,7 @@ int cli_next(cli_session *s)
     hon_status st = hon_next(s->vm, &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
-        return failed(s, before, st, "cannot go on to the next phase", "next");
+        return cli_failed(s, before, st, "cannot go on to the next phase", "next");
     }
     put_answer(s, a);
     hon_answer_free(a);
@@ -1229,294 +1226,4 @@ int cli_turn(cli_session *s)
         printf("turn %lld (no phase is declared)\n", (long long)turn);
     fflush(stdout);
     return 0;
-}
-
-/* ---- diff and snapshots (repl.md §5) ---- */
-
-/* Parses a count: the whole of text, 1 or more (0 too when zero_ok). */
-static bool parse_count(const char *text, bool zero_ok, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
-    if (text[0] < '0' || text[0] > '9' || errno || *end || (!v && !zero_ok))
-        return false;
-    *out = (size_t)v;
-    return true;
-}
-
-/* Parses `--ints LO..HI` (or `none`) into q. */
-static bool parse_ints(const char *text, hon_question_set *q)
-{
-    if (strcmp(text, "none") == 0) {
-        q->int_lo = 1;
-        q->int_hi = 0;
-        return true;
-    }
-    char *end, *end2;
-    errno = 0;
-    long long lo = strtoll(text, &end, 10);
-    if (end == text || strncmp(end, "..", 2) != 0)
-        return false;
-    long long hi = strtoll(end + 2, &end2, 10);
-    if (errno || end2 == end + 2 || *end2 || lo > hi || hi - lo > 1000)
-        return false;
-    q->int_lo = lo;
-    q->int_hi = hi;
-    return true;
-}
-
-/* Appends ",NAME=READING" to the setting *setting (a new string replaces it). */
-static bool add_variant(char **setting, const char *nr)
-{
-    size_t n = strlen(*setting), k = strlen(nr);
-    char *t = realloc(*setting, n + k + 2);
-    if (!t)
-        return false;
-    t[n] = ',';
-    memcpy(t + n + 1, nr, k + 1);
-    *setting = t;
-    return true;
-}
-
-void cli_question_opts_free(cli_question_opts *o)
-{
-    free((void *)o->so.queries);
-    free(o->rules);
-    free((void *)o->qs.boards);
-    free((void *)o->qs.files);
-    free(o->settings[0]);
-    free(o->settings[1]);
-}
-
-/* Says why the arguments are refused: false. */
-static bool refuse(char *err, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static bool refuse(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
-bool cli_parse_question_opts(char **args, int n, size_t want, const cli_opts *g,
-                             cli_question_opts *o, char *err, size_t cap)
-{
-    const char **boards = calloc((size_t)n + 2, sizeof *boards);
-    const char **files = calloc((size_t)n + 1, sizeof *files);
-    const char **queries = calloc((size_t)n + 1, sizeof *queries);
-    o->rules = calloc((size_t)n + 1, sizeof *o->rules);
-    hon_question_defaults(&o->qs);
-    o->qs.boards = boards;
-    o->qs.files = files;
-    o->so.queries = queries;
-    o->so.rules = o->out.rules = o->rules;
-    o->out.json = g && g->json;
-    if (!boards || !files || !queries || !o->rules)
-        return refuse(err, cap, "out of memory");
-    if (g && g->board)
-        boards[o->qs.nboards++] = g->board;
-    for (int i = 0; i < n; i++) {
-        const char *a = args[i], *v = i + 1 < n ? args[i + 1] : NULL;
-        static const char *const with_value[] = {
-            "--board",    "--questions", "--cap",  "--ints",  "--traces",  "--width", "--variant",
-            "--max-size", "--seconds",   "--seed", "--query", "--witness", "--rule"
-        };
-        bool takes = false;
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-            takes |= strcmp(a, with_value[k]) == 0;
-        if (takes && !v)
-            return refuse(err, cap, "option '%s' needs an argument", a);
-        i += takes;
-        if (strcmp(a, "--board") == 0)
-            boards[o->qs.nboards++] = v;
-        else if (strcmp(a, "--questions") == 0)
-            files[o->qs.nfiles++] = v;
-        else if (strcmp(a, "--no-bundled-boards") == 0)
-            o->qs.bundled_boards = false;
-        else if (strcmp(a, "--no-tests") == 0)
-            o->qs.tests = false;
-        else if (strcmp(a, "--no-finite") == 0)
-            o->qs.finite = false;
-        else if (strcmp(a, "--json") == 0)
-            o->out.json = true;
-        else if (strcmp(a, "--search") == 0 && want == 2)
-            o->search = true;
-        else if (strcmp(a, "--variants") == 0 && want == 2)
-            o->variants = true;
-        else if (strcmp(a, "--rule") == 0 && want == 2)
-            o->rules[o->out.nrules++] = v;
-        else if (strcmp(a, "--query") == 0 && want == 2)
-            queries[o->so.nqueries++] = v;
-        else if ((strcmp(a, "--query") == 0 || strcmp(a, "--rule") == 0) && want != 2)
-            return refuse(err, cap, "%s goes with diff, not snapshot record", a);
-        else if (strcmp(a, "--witness") == 0)
-            o->so.witness = v;
-        else if (strcmp(a, "--max-size") == 0) {
-            size_t m;
-            if (!parse_count(v, false, &m) || m < 2 || m > 12)
-                return refuse(err, cap, "--max-size takes a number from 2 to 12, not '%s'", v);
-            o->so.max_size = (unsigned)m;
-        } else if (strcmp(a, "--seconds") == 0) {
-            char *end;
-            double sec = strtod(v, &end);
-            if (*end || end == v || !(sec > 0 && sec <= 86400))
-                return refuse(err, cap, "--seconds takes a positive number, not '%s'", v);
-            o->so.seconds = sec;
-        } else if (strcmp(a, "--seed") == 0 && !cli_parse_seed(v, &o->so.seed))
-            return refuse(err, cap, "--seed takes a non-negative integer, not '%s'", v);
-        else if (strcmp(a, "--cap") == 0 && !parse_count(v, false, &o->qs.cap))
-            return refuse(err, cap, "--cap takes a positive integer, not '%s'", v);
-        else if (strcmp(a, "--traces") == 0 && !parse_count(v, false, &o->out.traces))
-            return refuse(err, cap, "--traces takes a positive integer, not '%s'", v);
-        else if (strcmp(a, "--width") == 0) {
-            size_t w;
-            if (!parse_count(v, false, &w) || w < 40 || w > 1000)
-                return refuse(err, cap, "--width takes a number from 40 to 1000, not '%s'", v);
-            o->out.width = (unsigned)w;
-        } else if (strcmp(a, "--ints") == 0 && !parse_ints(v, &o->qs))
-            return refuse(err, cap, "--ints takes LO..HI (at most 1001 values) or none, not '%s'",
-                          v);
-        else if (strcmp(a, "--variant") == 0) {
-            const char *eq = strchr(v, '=');
-            if (!o->nsettings)
-                return refuse(err, cap, "--variant %s follows no setting", v);
-            if (!eq || eq == v || !eq[1])
-                return refuse(err, cap, "--variant takes NAME=READING, not '%s'", v);
-            if (!add_variant(&o->settings[o->nsettings - 1], v))
-                return refuse(err, cap, "out of memory");
-        } else if (a[0] == '-' && a[1] == '-' && !takes)
-            return refuse(err, cap, "unknown option '%s'", a);
-        else if (!takes && o->nsettings == want)
-            return refuse(err, cap, "too many settings: '%s'", a);
-        else if (!takes && !(o->settings[o->nsettings++] = dup_str(a)))
-            return refuse(err, cap, "out of memory");
-    }
-    o->so.nrules = o->out.nrules;
-    o->qs.queries = queries;
-    o->qs.nqueries = o->so.nqueries;
-    /* Options that would be silently ignored are refused. */
-    for (int i = 0; i < n; i++) {
-        static const char *const search_only[] = { "--witness", "--seed", "--max-size",
-                                                   "--seconds" };
-        for (size_t k = 0; k < sizeof search_only / sizeof search_only[0]; k++)
-            if (strcmp(args[i], search_only[k]) == 0 && !o->search && !o->variants)
-                return refuse(err, cap, "%s goes with --search or --variants", args[i]);
-        if (strcmp(args[i], "--witness") == 0 && o->variants)
-            return refuse(err, cap, "--witness goes with --search");
-    }
-    if (o->search && o->out.json)
-        return refuse(err, cap, "diff --search prints text only: --json goes with plain diff");
-    if (o->variants && (o->search || o->out.nrules))
-        return refuse(err, cap, "--variants goes with neither --search nor --rule");
-    if (o->variants && o->nsettings > 1)
-        return refuse(err, cap, "diff --variants takes one setting at most: [EDITION]");
-    if (want == 2 && !o->variants && o->nsettings != want)
-        return refuse(err, cap,
-                      "diff compares two settings: A B (EDITION or EDITION,NAME=READING)");
-    return true;
-}
-
-char *cli_global_setting(const cli_opts *g)
-{
-    char *s = dup_str(g->edition ? g->edition : "");
-    for (size_t i = 0; s && i < g->n_variants; i++) {
-        size_t n = strlen(g->variants[i].name) + strlen(g->variants[i].reading) + 2;
-        char *nr = malloc(n);
-        if (nr)
-            snprintf(nr, n, "%s=%s", g->variants[i].name, g->variants[i].reading);
-        if (!nr || !add_variant(&s, nr)) {
-            free(s);
-            s = NULL;
-        }
-        free(nr);
-    }
-    return s;
-}
-
-int cli_diff(cli_session *s, const cli_question_opts *o)
-{
-    size_t before = s->diags, ndiff = 0;
-    hon_vm *a = hon_vm_copy(s->vm), *b = a ? hon_vm_copy(s->vm) : NULL;
-    hon_status st = b ? HON_OK : HON_ERR_MEMORY;
-    const char *setting = o->nsettings ? o->settings[0] : ""; /* --variants: the default */
-    if (st == HON_OK)
-        st = hon_apply_setting(a, setting, "<command-line>");
-    if (st == HON_OK)
-        st = hon_apply_setting(b, o->variants ? setting : o->settings[1], "<command-line>");
-    bool found = false;
-    hon_search_options so = o->so;
-    so.width = o->out.width;
-    hon_question_set qs = o->qs;
-    qs.bundled_boards &= s->bundled_rules;
-    for (size_t i = 0; st == HON_OK && i < o->out.nrules; i++)
-        st = hon_check_rule_name(a, o->rules[i], "<command-line>");
-    for (size_t i = 0; st == HON_OK && i < qs.nqueries; i++)
-        st = hon_check_query_name(a, qs.queries[i], o->search, "<command-line>");
-    if (st == HON_OK && o->variants)
-        st = hon_diff_variants(a, b, setting, &qs, &so, stdout, &ndiff);
-    else if (st == HON_OK && o->search)
-        st = hon_diff_search(a, o->settings[0], b, o->settings[1], &so, stdout, &found);
-    else if (st == HON_OK)
-        st = hon_diff(a, o->settings[0], b, o->settings[1], &qs, &o->out, stdout, &ndiff);
-    ndiff += found;
-    fflush(stdout);
-    hon_vm_free(a);
-    hon_vm_free(b);
-    if (st != HON_OK) {
-        failed(s, before, st, "cannot compare", setting);
-        return 2;
-    }
-    return ndiff ? 1 : 0;
-}
-
-/* The snapshot record's writer for write_whole. */
-typedef struct record_job {
-    cli_session *s;
-    const cli_question_opts *o;
-    size_t count;
-} record_job;
-
-static hon_status write_record(FILE *f, void *ud)
-{
-    record_job *j = ud;
-    hon_vm *copy = hon_vm_copy(j->s->vm);
-    hon_question_set qs = j->o->qs;
-    qs.bundled_boards &= j->s->bundled_rules;
-    hon_status st =
-        copy ? hon_snapshot_record(copy, j->o->settings[0], &qs, f, &j->count) : HON_ERR_MEMORY;
-    hon_vm_free(copy);
-    return st;
-}
-
-int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opts *o)
-{
-    size_t before = s->diags;
-    record_job j = { s, o, 0 };
-    bool io = false;
-    hon_status st = write_whole(path, write_record, &j, &io);
-    if (st != HON_OK) {
-        if (!io)
-            failed(s, before, st, "cannot record the snapshot", path);
-        return 2;
-    }
-    printf("wrote %s: %zu answer%s\n", path, j.count, j.count == 1 ? "" : "s");
-    fflush(stdout);
-    return 0;
-}
-
-int cli_snapshot_check(cli_session *s, const char *path)
-{
-    size_t before = s->diags, changed = 0;
-    hon_vm *copy = hon_vm_copy(s->vm);
-    hon_status st = copy ? hon_snapshot_check(copy, path, stdout, &changed) : HON_ERR_MEMORY;
-    hon_vm_free(copy);
-    fflush(stdout);
-    if (st != HON_OK) {
-        failed(s, before, st, "cannot check the snapshot", path);
-        return 2;
-    }
-    return changed ? 1 : 0;
 }

@@ -272,6 +272,18 @@ void cli_set_json(cli_session *s, bool on);
 
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Shared by the command files (cli.c, compare.c). A failed API call: when it reported no
+ * diagnostic itself (s->diags still diags_before), says "WHAT 'ARG': STATUS" with cli_error.
+ * Returns 1, the command's exit status. */
+int cli_failed(const cli_session *s, size_t diags_before, hon_status st, const char *what,
+               const char *arg);
+
+/* Writes the file at `path` whole or not at all (hon_write_file: a temporary file renamed into
+ * place). An I/O failure is reported here ("cannot write 'PATH': why", *io set); write's own
+ * failures are the caller's to report. Returns write's status, or HON_ERR_IO. */
+hon_status cli_write_whole(const char *path, hon_status (*write)(FILE *f, void *ud), void *ud,
+                           bool *io);
+
 /* Loads a declaration typed at the REPL (`fn twice(x: int) -> int = 2 * x;`, a rule, a
  * query...) as a small rule file of its own, named `<repl-N>` (N counts the declarations kept,
  * so each adds to the program rather than replacing the one before). All or nothing, like
