@@ -640,11 +640,14 @@ bool hon_last_refusal(const hon_vm *vm, hon_refusal *out);
  * listed, given to hon_move, is accepted (unless a rule changes the board on the way: a mine, a
  * haystack), and a square not listed is refused. Text: a heading line, then one
  * line per square "  C5    2  C6 C5", by squares spent then across the board; JSON
- * {"unit": NAME, "from": SQ, "squares": [{"square": SQ, "spent": N, "path": [SQ...]}]}.
- * HON_ERR_NOT_FOUND (reported) for no board, an unknown unit, one aboard a transport, or
- * rules without those queries (E401); HON_ERR_RUNTIME for a rule's error (E2xx) or a unit
- * takes_movement_action forbids (E228, as hon_move's refusal: hon_last_refusal). Nothing
- * changes. */
+ * {"unit": NAME, "from": SQ, "squares": [{"square": SQ, "spent": N, "path": [SQ...]}]}. A unit
+ * aboard a landing craft or vehicle starts aboard, from its carrier's front square (the heading
+ * and JSON name the carrier: "aboard": NAME): its first step, asked with it still embarked as
+ * the Movement Action asks it, gets it out where can_disembark lets it, then the search goes on.
+ * HON_ERR_NOT_FOUND (reported) for no board, an unknown unit, one neither on the board nor
+ * aboard a carrier on it, or rules without those queries (E401); HON_ERR_RUNTIME for a rule's
+ * error (E2xx) or a unit takes_movement_action forbids (E228, as hon_move's refusal:
+ * hon_last_refusal). Nothing changes. */
 hon_status hon_reach(hon_vm *vm, const char *unit, hon_answer **out);
 /* The board drawn (text as hon_draw_board, or with svg an SVG document as hon_board_svg) with
  * the squares hon_reach lists marked: the unit's square `@`, each reachable square the digit

@@ -1,5 +1,6 @@
 /* reach.c — the squares a unit can reach in one Movement Action (hon.h: hon_reach,
- * hon_reach_draw): a search over the board's geometry in C, every decision asked of the rules'
+ * hon_reach_draw), from its square or from aboard a landing craft or vehicle (its first step gets
+ * it out): a search over the board's geometry in C, every decision asked of the rules'
  * queries that the procedure movement_action asks (rules/movement.hon: takes_movement_action
  * first, then step_allowed, step_cost, may_end_move, and for a counter on two squares
  * rear_square, where its rear goes), so a listed path given to `move` is accepted, a square not
@@ -36,6 +37,7 @@ typedef struct reach_queries {
  * may not end there). */
 typedef struct reach_map {
     int32_t unit;
+    int32_t carrier; /* the landing craft or vehicle the unit starts aboard, or -1 */
     int start, start_rear, nsq;
     int64_t *spent;
     int32_t *parent;
@@ -187,11 +189,15 @@ static int32_t state_of(int sq, int prev_dir, int rear_dir)
 }
 
 /* Stands the unit where state s has brought it (the board as the procedure asks its questions
- * there). HON_ERR_MEMORY when the board ran out of memory. */
+ * there): the start state of a unit aboard puts it back aboard its carrier, as the Movement
+ * Action asks its first step with the unit still embarked (rules/movement.hon: movement_step.take
+ * disembarks it only once the step is allowed). HON_ERR_MEMORY when the board ran out of memory. */
 static hon_status stand(hon_vm *vm, const reach_map *m, int32_t s)
 {
-    geo_status st =
-        board_place_unit(scene_board(vm->sc), m->unit, state_square(s), state_rear(vm->sc->g, s));
+    board *b = scene_board(vm->sc);
+    geo_status st = m->carrier >= 0 && m->parent[s] < 0
+                        ? board_restore_embarked(b, m->unit, m->carrier)
+                        : board_place_unit(b, m->unit, state_square(s), state_rear(vm->sc->g, s));
     return st == GEO_OK ? HON_OK : HON_ERR_MEMORY;
 }
 
@@ -288,7 +294,12 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
             if ((st = ask(vm, rq->cost, c, 3, &cost)) != HON_OK)
                 break;
             int rear = -1;
-            if (state_rear(g, s) >= 0) { /* a counter on two squares: where its rear goes */
+            if (m->carrier >= 0 && m->parent[s] < 0 && rq->rear >= 0) {
+                /* getting out: a counter on two squares puts its rear where rear_square says
+                 * (none for a counter on one square) */
+                if ((st = ask_rear(vm, rq->rear, c, &rear)) != HON_OK)
+                    break;
+            } else if (state_rear(g, s) >= 0) { /* a counter on two squares: where its rear goes */
                 if (rq->rear >= 0 && (st = ask_rear(vm, rq->rear, c, &rear)) != HON_OK)
                     break;
                 if (rq->rear < 0) /* no rule says: it keeps its facing */
@@ -321,9 +332,12 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
     return st;
 }
 
-/* Runs the search for the board unit named `name` ("$rifle1" or "rifle1") into *m. Reported:
- * HON_ERR_NOT_FOUND for no board, an unknown unit, one not standing on a square, or rules
- * without the Movement Action's queries; the queries' run-time errors. */
+/* Runs the search for the board unit named `name` ("$rifle1" or "rifle1") into *m; a unit aboard
+ * a landing craft or vehicle starts aboard, on its carrier's front square (the square_of the
+ * Movement Action starts from), and its first step gets it out (the rules' step_allowed asks
+ * can_disembark). Reported: HON_ERR_NOT_FOUND for no board, an unknown unit, one neither on a
+ * square nor aboard a carrier that is, or rules without the Movement Action's queries; the
+ * queries' run-time errors. */
 static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
 {
     *m = (reach_map){ 0 };
@@ -341,7 +355,7 @@ static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
     }
     int s0, s1;
     const board *b = vm->sc->b;
-    if (!board_unit_squares(b, u, &s0, &s1) || board_unit_embarked_in(b, u) >= 0) {
+    if (!board_unit_squares(b, u, &s0, &s1)) {
         session_report(vm, E_OFF_BOARD, WHERE, "`$%s` stands on no square of the board", bare);
         return HON_ERR_NOT_FOUND;
     }
@@ -352,14 +366,17 @@ static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
     if (st != HON_OK)
         return st;
     m->unit = u;
+    m->carrier = board_unit_embarked_in(b, u);
     m->start = s0;
-    m->start_rear = s1;
+    m->start_rear = m->carrier >= 0 ? -1 : s1; /* aboard, the carrier's squares are not its own */
     m->nsq = geo_square_count(vm->sc->g);
     play_pos was = play_pos_of(b, u);
     st = search(vm, &rq, m);
-    /* where it stood, at its place among the units of its squares */
-    if (board_place_unit_at(scene_board(vm->sc), u, was.sq0, was.sq1, was.pos0, was.pos1) !=
-            GEO_OK &&
+    /* where it stood: aboard, or at its place among the units of its squares */
+    board *put = scene_board(vm->sc);
+    if ((was.in >= 0
+             ? board_restore_embarked(put, u, was.in)
+             : board_place_unit_at(put, u, was.sq0, was.sq1, was.pos0, was.pos1)) != GEO_OK &&
         st == HON_OK)
         st = HON_ERR_MEMORY;
     if (st != HON_OK)
@@ -416,15 +433,21 @@ hon_status hon_reach(hon_vm *vm, const char *who, hon_answer **out)
     strbuf text = { 0 }, json = { 0 };
     char sq[16];
     const char *name = scene_unit_name(vm->sc, m.unit);
+    const char *carrier = m.carrier >= 0 ? scene_unit_name(vm->sc, m.carrier) : NULL;
     geo_format_square(g, m.start, sq, sizeof sq);
     sb_printf(&text,
-              "$%s from %s: %zu square%s in one Movement Action (square, squares spent, "
-              "path)\n",
-              name, sq, m.count, m.count == 1 ? "" : "s");
+              "$%s from %s%s%s%s: %zu square%s in one Movement Action (square, squares "
+              "spent, path)\n",
+              name, sq, carrier ? " (aboard $" : "", carrier ? carrier : "", carrier ? ")" : "",
+              m.count, m.count == 1 ? "" : "s");
     sb_puts(&json, "{\"unit\": ");
     sb_json_str(&json, name);
     sb_puts(&json, ", \"from\": ");
     sb_json_str(&json, sq);
+    if (carrier) {
+        sb_puts(&json, ", \"aboard\": ");
+        sb_json_str(&json, carrier);
+    }
     sb_puts(&json, ", \"squares\": [");
     for (size_t i = 0; order && path && i < m.count; i++) {
         int32_t t = m.best[order[i]];
@@ -486,12 +509,14 @@ hon_status hon_reach_draw(hon_vm *vm, const char *who, FILE *out, bool svg)
         marks[sq] = sq == m.start ? '@' : c < 0 ? ' ' : c > 9 ? '+' : (char)('0' + c);
     }
     marks[m.nsq] = '\0';
-    char key[160], from[16];
+    char key[224], from[16];
     geo_format_square(vm->sc->g, m.start, from, sizeof from);
+    const char *carrier = m.carrier >= 0 ? scene_unit_name(vm->sc, m.carrier) : NULL;
     snprintf(key, sizeof key,
-             "reach: $%s from %s (@); a digit: a square it can reach, the squares it spends to "
-             "get there (+ past 9)",
-             scene_unit_name(vm->sc, m.unit), from);
+             "reach: $%s from %s (@%s%.40s); a digit: a square it can reach, the squares it "
+             "spends to get there (+ past 9)",
+             scene_unit_name(vm->sc, m.unit), from, carrier ? ", aboard $" : "",
+             carrier ? carrier : "");
     st = view_draw(vm, out, NULL, NULL, svg, marks, key, NULL);
     mem_free(marks);
     map_free(&m);

@@ -2105,6 +2105,35 @@ def reach_jeep():
 
 
 @case
+def reach_aboard():
+    # tests/rules/boards/aboard_landing.scn: the squad aboard the landing craft (C3 C4, front C3)
+    # gets out through one of the three squares in front of it (BRO.2.landing-craft.placement),
+    # B2 C2 D2 for one square, then walks on over the sand of rows 1-2 (the water of rows 3-4 is
+    # closed to it, HH.water.enter): A1 A2 B1 C1 D1 E1 E2 for two. test_reach.c reasons it too.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "aboard_landing.scn")
+    p = run(["--board", board, "reach", "squad"])
+    check(p.returncode == 0 and p.stderr == "", "reach runs for a unit aboard", p)
+    out = lines(p.stdout)
+    check(out[0].startswith("$squad from C3 (aboard $craft): 10 squares"),
+          "ten squares, from aboard the craft on C3", p)
+    check(sorted(tuple(l.split()[:2]) for l in out[1:4]) == [("B2", "1"), ("C2", "1"), ("D2", "1")],
+          "the three squares in front for one", p)
+    check(any(l.startswith("  3 |") and "@" in l for l in out), "the picture marks C3 `@`", p)
+    check(out[-1].startswith("reach: $squad from C3 (@, aboard $craft)"), "the key says aboard", p)
+    p = run(["--json", "--board", board, "reach", "$squad"])
+    j = parse_json(p.stdout, p)
+    check(j["from"] == "C3" and j["aboard"] == "craft" and len(j["squares"]) == 10,
+          "JSON: the carrier's square, the carrier, ten squares", p)
+    with tempfile.TemporaryDirectory() as d:
+        out_svg = os.path.join(d, "reach.svg")
+        p = run(["--board", board, "reach", "squad", out_svg])
+        with open(out_svg) as f:
+            svg = f.read()
+        check(svg.count("fill-opacity=\"0.35\"") == 11 and "aboard $craft" in svg,
+              "eleven squares marked (the craft's front and ten), the key as a caption", p)
+
+
+@case
 def play_train_station():
     board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
     p = run(["--seed", "7"], stdin="\n".join([
