@@ -39,6 +39,7 @@ typedef struct reach_map {
     int32_t unit;
     int32_t carrier; /* the landing craft or vehicle the unit starts aboard, or -1 */
     int start, start_rear, nsq;
+    int start2; /* aboard a carrier on two squares, its other square (a second start), or -1 */
     int64_t *spent;
     int32_t *parent;
     int32_t *best;
@@ -221,7 +222,9 @@ static hon_status pick_end(hon_vm *vm, const reach_queries *rq, reach_map *m, va
         int32_t pick = -1;
         for (int d = 0; d < NSTATE; d++) {
             int32_t t = sq * NSTATE + d;
-            if (!asked[d] && m->spent[t] >= 0 && (pick < 0 || m->spent[t] < m->spent[pick]))
+            /* a start state (no parent) is where the unit stood, not a square it reached */
+            if (!asked[d] && m->spent[t] >= 0 && m->parent[t] >= 0 &&
+                (pick < 0 || m->spent[t] < m->spent[pick]))
                 pick = t;
         }
         if (pick < 0)
@@ -230,8 +233,11 @@ static hon_status pick_end(hon_vm *vm, const reach_queries *rq, reach_map *m, va
         hon_status st = m->parent[pick] >= 0 ? stand(vm, m, m->parent[pick]) : HON_OK;
         if (st != HON_OK)
             return st;
-        val e[4] = { who, square_val(sc, m->start), square_val(sc, state_prev(sc->g, pick)),
-                     square_val(sc, sq) };
+        int32_t root = pick; /* the start the path to pick began on */
+        while (m->parent[root] >= 0)
+            root = m->parent[root];
+        val e[4] = { who, square_val(sc, state_square(root)),
+                     square_val(sc, state_prev(sc->g, pick)), square_val(sc, sq) };
         int64_t ok = 0;
         st = ask(vm, rq->may_end, e, 4, &ok);
         if (st != HON_OK)
@@ -263,12 +269,15 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
     size_t head = 0, tail = 0, len = 0; /* a ring of the states to search from */
     int32_t s0 = state_of(m->start, NO_PREV,
                           m->start_rear < 0 ? NO_REAR : dir_to(g, m->start, m->start_rear));
-    if (st == HON_OK) {
-        m->spent[s0] = 0;
-        m->parent[s0] = -1;
-        queue[tail++] = s0;
-        queued[s0] = true;
-        len = 1;
+    /* aboard a carrier on two squares, the unit may get out next to either (movement.hon's
+     * move_start): one start state per square */
+    int32_t seeds[2] = { s0, m->start2 >= 0 ? state_of(m->start2, NO_PREV, NO_REAR) : -1 };
+    for (int i = 0; i < 2 && st == HON_OK && seeds[i] >= 0; i++) {
+        m->spent[seeds[i]] = 0;
+        m->parent[seeds[i]] = -1;
+        queue[tail++] = seeds[i];
+        queued[seeds[i]] = true;
+        len++;
     }
     val who = { .type = T_UNIT, .u.i = m->unit };
     while (st == HON_OK && len) {
@@ -333,8 +342,9 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
 }
 
 /* Runs the search for the board unit named `name` ("$rifle1" or "rifle1") into *m; a unit aboard
- * a landing craft or vehicle starts aboard, on its carrier's front square (the square_of the
- * Movement Action starts from), and its first step gets it out (the rules' step_allowed asks
+ * a landing craft or vehicle starts aboard, on its carrier's front square and, for a carrier on
+ * two squares, on its rear too (the Movement Action starts from the one next to its first step:
+ * movement.hon's move_start), and its first step gets it out (the rules' step_allowed asks
  * can_disembark). Reported: HON_ERR_NOT_FOUND for no board, an unknown unit, one neither on a
  * square nor aboard a carrier that is, or rules without the Movement Action's queries; the
  * queries' run-time errors. */
@@ -369,6 +379,7 @@ static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
     m->carrier = board_unit_embarked_in(b, u);
     m->start = s0;
     m->start_rear = m->carrier >= 0 ? -1 : s1; /* aboard, the carrier's squares are not its own */
+    m->start2 = m->carrier >= 0 && s1 >= 0 ? s1 : -1;
     m->nsq = geo_square_count(vm->sc->g);
     play_pos was = play_pos_of(b, u);
     st = search(vm, &rq, m);

@@ -684,6 +684,24 @@ START_TEST(aboard_transport)
 }
 END_TEST
 
+/* aboard_middle.scn: the half-track on C2 (front) and D2 (rear) in the open, away from the edges.
+ * The squad gets out onto a square next to the vehicle (HH.transport.embark) — next to either of
+ * its squares: B1 C1 D1 E1, B2 E2, B3 C3 D3 E3, one square each; E1, E2 and E3 are next to the
+ * rear D2 only. Then on, two squares: A1..A4 and F1..F4 (next to the B and E columns), B4 C4 D4
+ * E4 (next to row 3); D2, the vehicle's rear, by getting back in at the end of the move from a
+ * square next to it, as aboard_transport's A2. C2, where the move starts, is not listed. */
+START_TEST(aboard_transport_rear)
+{
+    static const want w[] = { { "B1", 1 }, { "C1", 1 }, { "D1", 1 }, { "E1", 1 }, { "B2", 1 },
+                              { "E2", 1 }, { "B3", 1 }, { "C3", 1 }, { "D3", 1 }, { "E3", 1 },
+                              { "A1", 2 }, { "A2", 2 }, { "A3", 2 }, { "A4", 2 }, { "F1", 2 },
+                              { "F2", 2 }, { "F3", 2 }, { "F4", 2 }, { "B4", 2 }, { "C4", 2 },
+                              { "D4", 2 }, { "E4", 2 }, { "D2", 2 } };
+    EXPECT_REACH_WITH("../../tests/rules/boards/aboard_middle.scn", NULL, "$squad", w);
+    agree_all("../../tests/rules/boards/aboard_middle.scn", 6, 4);
+}
+END_TEST
+
 /* Errors: no such unit, rules without the Movement Action. */
 START_TEST(errors)
 {
@@ -746,6 +764,7 @@ int main(void)
     tcase_add_test(tc, test_boards_agree);
     tcase_add_test(tc, aboard_landing_craft);
     tcase_add_test(tc, aboard_transport);
+    tcase_add_test(tc, aboard_transport_rear);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
