@@ -95,6 +95,13 @@ void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...
     va_start(ap, fmt);
     report_v(vm, code, (ast_loc){ .file = id == UINT32_MAX ? 0 : id }, fmt, ap);
     va_end(ap);
+    session_forget_source(vm, id);
+}
+
+void session_forget_source(hon_vm *vm, uint32_t id)
+{
+    if (id != UINT32_MAX && id + 1 == vm->sources.len)
+        diag_sources_trim(&vm->sources, id);
 }
 
 void session_no_unit(hon_vm *vm, const char *path, const char *bare)
@@ -483,11 +490,17 @@ hon_status session_run_text(hon_vm *vm, const char *text, const char *where, boo
     chunk *ch;
     ast_file *f;
     uint32_t type = T_ERROR;
+    uint32_t before = vm ? vm->sources.len : 0;
     hon_status st = compile_text(vm, text, where, procedure, &ch, &f, &type);
     if (st == HON_OK)
         st = run(vm, ch, type, ud, out);
     chunk_free(ch);
     ast_file_free(f);
+    /* An expression's answer is rendered whole by now and its chunk is gone: nothing refers to
+     * its text any more, so a session asked ever new texts does not keep them all. A
+     * procedure's text stays: the game's log may name where its effects came from. */
+    if (vm && !procedure && vm->sources.len == before + 1)
+        session_forget_source(vm, before);
     return st;
 }
 

@@ -103,6 +103,10 @@ void session_emit(hon_vm *vm, diag_list *dl);
  * (NULL: "<board>"); rendered as `hon: error: MESSAGE`. */
 void session_report(hon_vm *vm, int code, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Drops the source text registered as `id` (diag_sources_add) once its diagnostics have been
+ * emitted, when it is still the newest entry: a session that loads bad boards or is asked new
+ * texts again and again keeps bounded memory. UINT32_MAX or an older id: nothing happens. */
+void session_forget_source(hon_vm *vm, uint32_t id);
 /* Reports error `code` with a message at loc (a span of a registered source). */
 void session_report_at(hon_vm *vm, int code, ast_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -27,6 +27,7 @@ static void report_scn(hon_vm *vm, const char *path, const char *text, size_t le
         diag_report(&dl, e->code, DIAG_ERROR, loc, "%s", e->message);
     }
     session_emit(vm, &dl);
+    session_forget_source(vm, id);
 }
 
 hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path, const char *text,

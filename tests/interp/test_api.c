@@ -531,6 +531,35 @@ START_TEST(eval_as_renders_what_is_asked)
 }
 END_TEST
 
+/* A session asked ever new texts keeps bounded memory: once a call has returned, its answer is
+ * rendered whole and its diagnostics handed on, so neither a typed expression's text nor a
+ * rejected board's text is needed again (the fuzz targets share one session across hundreds of
+ * thousands of inputs, and a long REPL session is the same). Each bad board's error must still
+ * quote its own line: the text is dropped only after the diagnostic is rendered. */
+START_TEST(sources_stay_bounded)
+{
+    tvm *t = tvm_new("fn twice(n: int) -> int = 2 * n;\n");
+    uint32_t base = t->vm->sources.len;
+    char text[128];
+    for (int i = 0; i < 200; i++) {
+        snprintf(text, sizeof text, "twice(%d)", i);
+        char want[32];
+        snprintf(want, sizeof want, "%d", 2 * i);
+        ck_assert_str_eq(ev(t, text), want);
+        snprintf(text, sizeof text, "twice(%d) + nosuch%d", i, i);
+        ck_assert_str_eq(ev(t, text), "E100");
+        tvm_clear(t);
+        snprintf(text, sizeof text, "size 2 x 1\nbogus%d line\n", i);
+        ck_assert_int_ne(hon_load_board_source(t->vm, "bad.scn", text, strlen(text)), HON_OK);
+        char quoted[32];
+        snprintf(quoted, sizeof quoted, "bogus%d line", i);
+        ck_assert_msg(strstr(t->log, quoted), "the error quotes its line: %s", t->log);
+    }
+    ck_assert_uint_le(t->vm->sources.len, base + 1);
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(null_safety)
 {
     ck_assert_int_eq(hon_load_source(NULL, "x", "", 0), HON_ERR_NOT_FOUND);
@@ -566,6 +595,7 @@ int main(void)
     tcase_add_test(tc, enumerations);
     tcase_add_test(tc, json_is_valid);
     tcase_add_test(tc, null_safety);
+    tcase_add_test(tc, sources_stay_bounded);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
