@@ -2070,6 +2070,38 @@ def move_refused():
 
 
 @case
+def move_jeep_bunker():
+    # examples/boards/beach_seawall.scn with a jeep (a light vehicle) added on J1, behind the
+    # bunker H2-I2 whose back opening is I2's north side. BRO 1.1 gives a bunker no movement
+    # icon; as the base game's buildings, a bunker keeps vehicles out of its squares
+    # (PRESUMED.bunker_tile, rules/movement.hon can_enter.bunker). So the jeep may drive to I1
+    # (grass), but the step from I1 through the opening into I2 is refused, naming the rule and
+    # its citation, and the jeep stays on I1; the diagonal J1 -> I2 is refused too. `reach`
+    # agrees: neither bunker square is listed.
+    with open(os.path.join(ROOT, "examples", "boards", "beach_seawall.scn")) as f:
+        text = f.read()
+    with tempfile.TemporaryDirectory() as d:
+        board = os.path.join(d, "beach_jeep.scn")
+        with open(board, "w") as f:
+            f.write(text + "unit jeep1 = jeep allies at J1\n")
+        p = run(["--board", board], stdin="move $jeep1 I2\nmove $jeep1 I1\nmove $jeep1 I2\n"
+                "square_of($jeep1)\n")
+        check(p.stderr.count("error[E228]") == 2, "both steps into the bunker are refused", p)
+        check("step_allowed.terrain forbids step_allowed($jeep1, I1, I1, I2, 0)" in p.stderr
+              and "through can_enter.bunker (PRESUMED.bunker_tile)" in p.stderr,
+              "the refusal names the step, the rule and its citation", p)
+        check("(the procedure was undone: nothing changed)" in p.stderr, "nothing changed", p)
+        out = lines(p.stdout)
+        check(out == ["move $jeep1 to I1   (PRESUMED.step_by_step)", "I1"],
+              "the move to I1 goes through; the jeep is still on I1 after the refusal", p)
+        p = run(["--json", "--board", board, "reach", "$jeep1"])
+        j = parse_json(p.stdout, p)
+        got = {s["square"] for s in j["squares"]}
+        check("I1" in got and "I2" not in got and "H2" not in got,
+              "reach: I1, and neither bunker square", p)
+
+
+@case
 def reach_jeep():
     # examples/boards/hill_contour.scn: the jeep (A9, a light vehicle) is hemmed in by the stream
     # (impassable to light vehicles, BRO.1.2.stream): A10 and B10 (one square each), C10 (two)
