@@ -2206,6 +2206,33 @@ def play_train_station():
 
 
 @case
+def draw_haystack_gone():
+    # tests/events/boards/haystack.scn (counters of tests/events/bloody_omaha.hon): a small
+    # haystack on D3 (map symbol `h`, the only haystack) hides an axis squad; the allied tank
+    # (a heavy vehicle) on D5 drives D4, D3. A heavy vehicle going over a small haystack
+    # discards it (BRO.2.haystack.boom; the haystack is a terrain element, and a discarded one
+    # is gone from the board, BRO.2.haystack.spotted): D3 leaves the element. So the picture
+    # must show no `h` on row 3 and the key no haystack; undo puts the haystack back.
+    board = os.path.join(ROOT, "tests", "events", "boards", "haystack.scn")
+    rules = os.path.join(ROOT, "tests", "events", "bloody_omaha.hon")
+    p = run(["--load", rules, "--board", board], stdin="move $tank D4 D3\ndraw\nundo\ndraw\n")
+    check(p.returncode == 0 and p.stderr == "", "the session runs without an error", p)
+    check("remove hay at D3   (BRO.2.haystack.spotted, BRO.2.haystack.boom)" in p.stdout,
+          "the tank's move discards the haystack", p)
+    undo = p.stdout.find("undone: move $tank")
+    check(undo > 0, "undo names the move", p)
+    done, undone = lines(p.stdout[:undo]), lines(p.stdout[undo:])
+    row3 = [l for l in done if l.startswith("  3 |")]
+    check(len(row3) == 1 and "h" not in row3[0], "after the run-over no `h` on row 3", p)
+    check("terrain:  . open" in done and not any(l.startswith("terrain:") and "h " in l
+                                                  for l in done),
+          "and the key lists open ground only, no haystack (nor `h none`)", p)
+    row3 = [l for l in undone if l.startswith("  3 |")]
+    check(len(row3) == 1 and " h " in row3[0] and "terrain:  . open  h haystack" in undone,
+          "after undo the haystack is drawn and keyed again", p)
+
+
+@case
 def draw_markers_and_faces():
     """The pictures show markers and faces. In rail_station.scn the train runs
     into the station (the board's comment): the rifle squad on H3 is pushed aside and given a
