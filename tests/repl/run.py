@@ -2064,6 +2064,12 @@ def move_refused():
     check(out[1:3] == ["move $rifle1 to C6   (PRESUMED.step_by_step)",
                        "move $rifle1 to C5   (PRESUMED.step_by_step)"] and out[3] == "C5",
           "stopping after the wire is a legal move", p)
+    # A step to the square the unit stands on (D7) is refused as such, not as "not adjacent"
+    # (PRESUMED.step_by_step: a step goes to another square), and rifle1 stays on D7.
+    p = run(["--board", board], stdin="move $rifle1 D7\nsquare_of($rifle1)\n")
+    check("step_allowed.already_there forbids step_allowed($rifle1, D7, D7, D7, 0)" in p.stderr
+          and "step_allowed.adjacent" not in p.stderr and lines(p.stdout) == ["D7"],
+          "move to its own square: the unit is already there, nothing changed", p)
     # The same refusal from the command line exits 1.
     p = run(["--board", board, "move", "rifle1", "C6", "C5", "C4"])
     check(p.returncode == 1 and "error[E228]" in p.stderr, "hon move: refused, status 1", p)
