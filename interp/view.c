@@ -392,6 +392,7 @@ hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bo
     }
     const scenario *s = vm->sc->scn;
     draw_options o = { .symbols = s->symbols,
+                       .symbol_terrain = s->symbol_terrain,
                        .title = s->title,
                        .unit_colours = (const char *const *)s->unit_colours,
                        .n_unit_colours = s->n_unit_colours,

@@ -93,6 +93,21 @@ typedef struct picture {
     bool *touch; /* interspaces: a corner touch of the traced line */
 } picture;
 
+/* The character of square sq's terrain: the map symbol as written while the square still has
+ * the terrain it was written for (symbol_terrain), else the symbol of its terrain now, blank
+ * when a written map's square is in no element any more ('.' without a written map). */
+static char terrain_char(const picture *p, int sq)
+{
+    int t = board_terrain(p->b, sq);
+    if (p->o->symbols && (!p->o->symbol_terrain || p->o->symbol_terrain[sq] == t)) {
+        char c = p->o->symbols[sq];
+        return c ? c : ' ';
+    }
+    if (t >= 0)
+        return p->terr->sym[t];
+    return p->o->symbols ? ' ' : '.';
+}
+
 static void picture_free(picture *p)
 {
     mem_free(p->terr);
@@ -164,12 +179,8 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
     assign(b, BOARD_TERRAIN, p->terr);
     /* Unit keys: letters and digits in order, skipping the symbols the map shows. */
     bool shown[256] = { false };
-    for (int sq = 0; sq < n; sq++) {
-        int t = board_terrain(b, sq);
-        unsigned char c = p->o->symbols ? (unsigned char)p->o->symbols[sq]
-                                        : (unsigned char)(t >= 0 ? p->terr->sym[t] : '.');
-        shown[c] = true;
-    }
+    for (int sq = 0; sq < n; sq++)
+        shown[(unsigned char)terrain_char(p, sq)] = true;
     static const char KEYS[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     const char *k = KEYS;
     for (size_t i = 0; i < p->n_units; i++) {
@@ -229,16 +240,6 @@ static int unit_index(const picture *p, int unit)
 }
 
 /* ---- text ---- */
-
-static char terrain_char(const picture *p, int sq)
-{
-    if (p->o->symbols) {
-        char c = p->o->symbols[sq];
-        return c ? c : ' ';
-    }
-    int t = board_terrain(p->b, sq);
-    return t >= 0 ? p->terr->sym[t] : '.';
-}
 
 static char elev_char(int e)
 {
@@ -413,7 +414,7 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         bool seen[256] = { false };
         int n = geo_square_count(g);
         for (int sq = 0; sq < n; sq++) {
-            unsigned char c = (unsigned char)p.o->symbols[sq];
+            unsigned char c = (unsigned char)terrain_char(&p, sq);
             if (seen[c] || c == ' ')
                 continue;
             seen[c] = true;

@@ -27,6 +27,11 @@ typedef struct draw_options {
     /* w*h map symbols, one per square (scenario.symbols), or NULL to use the symbol of each
      * square's terrain (board_symbol), '.' where there is none. */
     const char *symbols;
+    /* With symbols: w*h, the terrain id each symbol stood for when it was written
+     * (scenario.symbol_terrain; -1 for none), or NULL. A square whose terrain is no longer that
+     * one (an element discarded or placed in play: a haystack gone) is drawn, and keyed, by its
+     * terrain's symbol instead, and left blank when it is in no element any more. */
+    const int *symbol_terrain;
     /* A traced line to draw over the board, or NULL. */
     const geo_trace *trace;
     /* SVG colours ("#c8d8a0", "olive"...) by terrain id and by side-feature id; a NULL array,

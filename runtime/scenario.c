@@ -656,6 +656,7 @@ void scn_free(scenario *s)
     mem_free(s->cites);
     board_free(s->board);
     mem_free(s->symbols);
+    mem_free(s->symbol_terrain);
     struct scn_unit_name *e, *next;
     HASH_ITER(hh, s->unit_names, e, next)
     {

@@ -67,8 +67,11 @@ typedef struct scenario {
     char *title; /* owned; "" when the file has no `scenario` line */
     scn_cite *cites;
     size_t n_cites;
-    board *board;    /* owned; names and symbols of every id used are set on it */
-    char *symbols;   /* w*h map symbols as written (owned), for drawing */
+    board *board;  /* owned; names and symbols of every id used are set on it */
+    char *symbols; /* w*h map symbols as written (owned), for drawing */
+    /* w*h: the terrain id each square had once the scenario was built (-1: none), that is what
+     * its written symbol stands for (owned; draw_options.symbol_terrain). */
+    int *symbol_terrain;
     scn_unit *units; /* in file order */
     size_t n_units, units_cap;
     struct scn_unit_name *unit_names; /* the units by name, for scn_unit_find (owned) */

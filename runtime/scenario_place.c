@@ -930,6 +930,16 @@ void place_board(loader *l)
                 do_unit(l, lr);
         }
     }
+    /* What each written symbol stands for, once the elements are built: a picture of the board
+     * in play draws a square whose terrain has changed since (draw.h, symbol_terrain) by its
+     * terrain, not by the symbol. */
+    l->s->symbol_terrain = mem_malloc(n * sizeof *l->s->symbol_terrain);
+    if (!l->s->symbol_terrain) {
+        text_oom(l);
+        return;
+    }
+    for (size_t sq = 0; sq < n; sq++)
+        l->s->symbol_terrain[sq] = board_terrain(l->b, (int)sq);
     /* Counter colours follow their army's colour. */
     for (size_t i = 0; i < l->s->n_units && !l->oom; i++) {
         const scn_unit *u = &l->s->units[i];

@@ -2064,9 +2064,47 @@ def move_refused():
     check(out[1:3] == ["move $rifle1 to C6   (PRESUMED.step_by_step)",
                        "move $rifle1 to C5   (PRESUMED.step_by_step)"] and out[3] == "C5",
           "stopping after the wire is a legal move", p)
+    # A step to the square the unit stands on (D7) is refused as such, not as "not adjacent"
+    # (PRESUMED.step_by_step: a step goes to another square), and rifle1 stays on D7.
+    p = run(["--board", board], stdin="move $rifle1 D7\nsquare_of($rifle1)\n")
+    check("step_allowed.already_there forbids step_allowed($rifle1, D7, D7, D7, 0)" in p.stderr
+          and "step_allowed.adjacent" not in p.stderr and lines(p.stdout) == ["D7"],
+          "move to its own square: the unit is already there, nothing changed", p)
     # The same refusal from the command line exits 1.
     p = run(["--board", board, "move", "rifle1", "C6", "C5", "C4"])
     check(p.returncode == 1 and "error[E228]" in p.stderr, "hon move: refused, status 1", p)
+
+
+@case
+def move_jeep_bunker():
+    # examples/boards/beach_seawall.scn with a jeep (a light vehicle) added on J1, behind the
+    # bunker H2-I2 whose back opening is I2's north side. BRO 1.1 gives a bunker no movement
+    # icon; as the base game's buildings, a bunker keeps vehicles out of its squares
+    # (PRESUMED.bunker_tile, rules/movement.hon can_enter.bunker). So the jeep may drive to I1
+    # (grass), but the step from I1 through the opening into I2 is refused, naming the rule and
+    # its citation, and the jeep stays on I1; the diagonal J1 -> I2 is refused too. `reach`
+    # agrees: neither bunker square is listed.
+    with open(os.path.join(ROOT, "examples", "boards", "beach_seawall.scn")) as f:
+        text = f.read()
+    with tempfile.TemporaryDirectory() as d:
+        board = os.path.join(d, "beach_jeep.scn")
+        with open(board, "w") as f:
+            f.write(text + "unit jeep1 = jeep allies at J1\n")
+        p = run(["--board", board], stdin="move $jeep1 I2\nmove $jeep1 I1\nmove $jeep1 I2\n"
+                "square_of($jeep1)\n")
+        check(p.stderr.count("error[E228]") == 2, "both steps into the bunker are refused", p)
+        check("step_allowed.terrain forbids step_allowed($jeep1, I1, I1, I2, 0)" in p.stderr
+              and "through can_enter.bunker (PRESUMED.bunker_tile)" in p.stderr,
+              "the refusal names the step, the rule and its citation", p)
+        check("(the procedure was undone: nothing changed)" in p.stderr, "nothing changed", p)
+        out = lines(p.stdout)
+        check(out == ["move $jeep1 to I1   (PRESUMED.step_by_step)", "I1"],
+              "the move to I1 goes through; the jeep is still on I1 after the refusal", p)
+        p = run(["--json", "--board", board, "reach", "$jeep1"])
+        j = parse_json(p.stdout, p)
+        got = {s["square"] for s in j["squares"]}
+        check("I1" in got and "I2" not in got and "H2" not in got,
+              "reach: I1, and neither bunker square", p)
 
 
 @case
@@ -2171,6 +2209,33 @@ def play_train_station():
           "no wagon derails and the station stands: 11/256, then 128/729", p)
     check(out.count("note: every choice took the first legal option") == 2,
           "odds say the choice took its first option", p)
+
+
+@case
+def draw_haystack_gone():
+    # tests/events/boards/haystack.scn (counters of tests/events/bloody_omaha.hon): a small
+    # haystack on D3 (map symbol `h`, the only haystack) hides an axis squad; the allied tank
+    # (a heavy vehicle) on D5 drives D4, D3. A heavy vehicle going over a small haystack
+    # discards it (BRO.2.haystack.boom; the haystack is a terrain element, and a discarded one
+    # is gone from the board, BRO.2.haystack.spotted): D3 leaves the element. So the picture
+    # must show no `h` on row 3 and the key no haystack; undo puts the haystack back.
+    board = os.path.join(ROOT, "tests", "events", "boards", "haystack.scn")
+    rules = os.path.join(ROOT, "tests", "events", "bloody_omaha.hon")
+    p = run(["--load", rules, "--board", board], stdin="move $tank D4 D3\ndraw\nundo\ndraw\n")
+    check(p.returncode == 0 and p.stderr == "", "the session runs without an error", p)
+    check("remove hay at D3   (BRO.2.haystack.spotted, BRO.2.haystack.boom)" in p.stdout,
+          "the tank's move discards the haystack", p)
+    undo = p.stdout.find("undone: move $tank")
+    check(undo > 0, "undo names the move", p)
+    done, undone = lines(p.stdout[:undo]), lines(p.stdout[undo:])
+    row3 = [l for l in done if l.startswith("  3 |")]
+    check(len(row3) == 1 and "h" not in row3[0], "after the run-over no `h` on row 3", p)
+    check("terrain:  . open" in done and not any(l.startswith("terrain:") and "h " in l
+                                                  for l in done),
+          "and the key lists open ground only, no haystack (nor `h none`)", p)
+    row3 = [l for l in undone if l.startswith("  3 |")]
+    check(len(row3) == 1 and " h " in row3[0] and "terrain:  . open  h haystack" in undone,
+          "after undo the haystack is drawn and keyed again", p)
 
 
 @case

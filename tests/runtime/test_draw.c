@@ -333,6 +333,44 @@ START_TEST(wide_board_window)
 }
 END_TEST
 
+/* A scenario's written symbol stands for the terrain its square had when the board was built
+ * (symbol_terrain). Once play takes the square out of its element (a haystack discarded,
+ * BRO.2.haystack.spotted and .boom: it is gone), the symbol must go from the picture and the
+ * key; once the square is put in a new element, that terrain's own symbol shows. */
+START_TEST(symbols_follow_the_board)
+{
+    board *b = tiny();
+    const geo_grid *g = board_grid(b);
+    int a1 = geo_parse_square(g, "A1");
+    const char symbols[7] = "W.....";
+    const int was[6] = { 0, -1, -1, -1, -1, -1 }; /* A1 in woods1, the rest in no element */
+    draw_options o = { .symbols = symbols, .symbol_terrain = was };
+    geo_status st;
+    /* As built: the written symbols, each keyed by the terrain of its squares. */
+    char *out = capture_text(b, &o, &st);
+    ck_assert(strstr(out, "  1 | W  w .    . a|\n") != NULL);
+    ck_assert(strstr(out, "terrain:  W woods  . none\n") != NULL);
+    free(out);
+    /* A1 leaves woods1: nothing stands for it, a blank square, and no woods in the key. */
+    ck_assert_int_eq(board_element_add(b, -1, a1), GEO_OK);
+    out = capture_text(b, &o, &st);
+    ck_assert_int_eq(st, GEO_OK);
+    ck_assert(strstr(out, "  1 |    w .    . a|\n") != NULL);
+    ck_assert(strstr(out, "terrain:  . none\n") != NULL);
+    ck_assert(strstr(out, "woods") == NULL);
+    free(out);
+    /* A1 becomes a new element of terrain 1, rubble 'R': its own symbol and key. */
+    board_set_name(b, BOARD_TERRAIN, 1, "rubble", 'R');
+    int e = board_element_new(b, 1, "rubble1");
+    ck_assert_int_eq(board_element_add(b, e, a1), GEO_OK);
+    out = capture_text(b, &o, &st);
+    ck_assert(strstr(out, "  1 | R  w .    . a|\n") != NULL);
+    ck_assert(strstr(out, "terrain:  R rubble  . none\n") != NULL);
+    free(out);
+    board_free(b);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("draw");
@@ -344,6 +382,7 @@ int main(void)
     tcase_add_test(tc, hex_not_drawn);
     tcase_add_test(tc, keys_and_sides_differ);
     tcase_add_test(tc, wide_board_window);
+    tcase_add_test(tc, symbols_follow_the_board);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
