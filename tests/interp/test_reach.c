@@ -7,7 +7,8 @@
  * heavy vehicle on the trench, hill and beach boards (a vehicle the bundled board lacks is added
  * to an in-memory copy of the board, bundled_with), a jeep's mine attack on the beach, and a
  * squad getting out of a landing craft and of a half-track (tests/rules/boards/aboard_*.scn), and
- * movers kept off a haystack that hides an enemy (tests/rules/boards/hay_entry.scn).
+ * movers kept off a haystack that hides an enemy and a heavy vehicle passing over a small one
+ * (tests/rules/boards/hay_entry.scn, hay_heavy.scn).
  * Loads the bundled rules and boards from the source tree (HON_SOURCE_ROOT).
  */
 #include "config.h"
@@ -723,6 +724,9 @@ START_TEST(hay_entry)
     EXPECT_REACH_WITH("../../tests/rules/boards/hay_entry.scn", NULL, "$squad", w);
     /* the jeep and the officer too: every listed path plays, every step to D2 is refused */
     agree_all("../../tests/rules/boards/hay_entry.scn", 6, 5);
+    /* hay_heavy.scn: a StuG on two squares may pass over a small haystack (BRO.2.haystack.boom):
+     * a listed path over it plays, though the squad it uncovers on the way stands there */
+    agree_all("../../tests/rules/boards/hay_heavy.scn", 6, 7);
 }
 END_TEST
 
