@@ -6,7 +6,9 @@
  * books, square by square, before the program was run: an infantry unit, a light vehicle and a
  * heavy vehicle on the trench, hill and beach boards (a vehicle the bundled board lacks is added
  * to an in-memory copy of the board, bundled_with), a jeep's mine attack on the beach, and a
- * squad getting out of a landing craft and of a half-track (tests/rules/boards/aboard_*.scn).
+ * squad getting out of a landing craft and of a half-track (tests/rules/boards/aboard_*.scn), and
+ * movers kept off a haystack that hides an enemy and a heavy vehicle passing over a small one
+ * (tests/rules/boards/hay_entry.scn, hay_heavy.scn).
  * Loads the bundled rules and boards from the source tree (HON_SOURCE_ROOT).
  */
 #include "config.h"
@@ -702,6 +704,32 @@ START_TEST(aboard_transport_rear)
 }
 END_TEST
 
+/* hay_entry.scn: a small haystack on D2 hides an axis squad; allied movers on D4 (rifle squad,
+ * Movement Value 5), F4 (jeep) and B4 (officer), open ground all round. A haystack is a terrain
+ * element: the hidden squad has no Zone of Control (BRO.2.haystack.spotted), so nothing stops the
+ * squad on the way, and each square costs its distance in king steps from D4
+ * (PRESUMED.step_by_step, .step_cost_one); a move may pass its friends on B4 and F4 but not end
+ * there (PRESUMED.pass_friends). The books give a rule for going onto a haystack to a heavy
+ * vehicle on a small one only (BRO.2.haystack.boom); for a squad the step onto D2 is refused
+ * (PRESUMED.haystack_entry), so D2 is not listed, and nothing needs it: D1 costs 3 by C2 or E2 as
+ * it would by D2. The farthest squares, column A and row 1, are 3 away. */
+START_TEST(hay_entry)
+{
+    static const want w[] = { { "A1", 3 }, { "B1", 3 }, { "C1", 3 }, { "D1", 3 }, { "E1", 3 },
+                              { "F1", 3 }, { "A2", 3 }, { "B2", 2 }, { "C2", 2 }, { "E2", 2 },
+                              { "F2", 2 }, { "A3", 3 }, { "B3", 2 }, { "C3", 1 }, { "D3", 1 },
+                              { "E3", 1 }, { "F3", 2 }, { "A4", 3 }, { "C4", 1 }, { "E4", 1 },
+                              { "A5", 3 }, { "B5", 2 }, { "C5", 1 }, { "D5", 1 }, { "E5", 1 },
+                              { "F5", 2 } };
+    EXPECT_REACH_WITH("../../tests/rules/boards/hay_entry.scn", NULL, "$squad", w);
+    /* the jeep and the officer too: every listed path plays, every step to D2 is refused */
+    agree_all("../../tests/rules/boards/hay_entry.scn", 6, 5);
+    /* hay_heavy.scn: a StuG on two squares may pass over a small haystack (BRO.2.haystack.boom):
+     * a listed path over it plays, though the squad it uncovers on the way stands there */
+    agree_all("../../tests/rules/boards/hay_heavy.scn", 6, 7);
+}
+END_TEST
+
 /* Errors: no such unit, rules without the Movement Action. */
 START_TEST(errors)
 {
@@ -765,6 +793,7 @@ int main(void)
     tcase_add_test(tc, aboard_landing_craft);
     tcase_add_test(tc, aboard_transport);
     tcase_add_test(tc, aboard_transport_rear);
+    tcase_add_test(tc, hay_entry);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
