@@ -8,6 +8,11 @@ and requires exactly the VALUE lines given, each with probability P (a fraction)
 options): then the `in every outcome: ...` line must hold each ITEM of the every: arguments,
 and the closing `note: ...` line is not an outcome. Used by tests/events/meson.build for the
 derailment dice under each reading of ERR.derail-threshold.
+
+`--before LINE` among the options (any number, in order) plays LINE in the REPL on the board
+before the odds are taken (`next`, `do order_numbered($u, 1)`, ...: a Firing Action is taken in
+the Activation Phase by the unit being activated); the REPL is then run with those lines and
+`odds do EXPR` on its input, and what the lines alone print is cut off the front.
 """
 import subprocess, sys
 from fractions import Fraction
@@ -23,13 +28,33 @@ def main():
     every = [x[len("every:"):] for x in pairs if x.startswith("every:")]
     want = {v: Fraction(p) for v, p in (x.rsplit("=", 1) for x in pairs
                                         if not x.startswith("every:"))}
-    words = ["do", expr[3:]] if expr.startswith("do ") else [expr]
-    p = subprocess.run([hon, *opts, "odds", *words], capture_output=True, text=True)
+    before, rest = [], []
+    while opts:
+        o = opts.pop(0)
+        if o == "--before" and opts:
+            before.append(opts.pop(0))
+        else:
+            rest.append(o)
+    opts = rest
+    if before:
+        lead = subprocess.run([hon, *opts], input="\n".join(before) + "\n",
+                              capture_output=True, text=True)
+        if lead.returncode != 0:
+            print(f"hon failed on the --before lines ({lead.returncode}):\n{lead.stdout}"
+                  f"{lead.stderr}", file=sys.stderr)
+            return 1
+        p = subprocess.run([hon, *opts], input="\n".join(before + ["odds " + expr]) + "\n",
+                           capture_output=True, text=True)
+        out = p.stdout.splitlines()[len(lead.stdout.splitlines()):]
+    else:
+        words = ["do", expr[3:]] if expr.startswith("do ") else [expr]
+        p = subprocess.run([hon, *opts, "odds", *words], capture_output=True, text=True)
+        out = p.stdout.splitlines()
     if p.returncode != 0:
         print(f"hon odds failed ({p.returncode}):\n{p.stdout}{p.stderr}", file=sys.stderr)
         return 1
     got, common = {}, None
-    for line in p.stdout.splitlines():
+    for line in out:
         if line.startswith("in every outcome: "):
             common = line[len("in every outcome: "):].split("; ")
         elif line.strip() and not line.startswith(("note: ", "(under ")):
