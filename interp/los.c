@@ -286,21 +286,33 @@ static size_t subtree_end(const trace_log *t, size_t i)
     return j;
 }
 
-/* Whether entry e is a call a rule answered (not its default) whose result is want. */
+/* Whether entry e is a call a rule answered (not its default) whose result is want, of its
+ * type (a `false` is no `blocked`, though both are member 0). */
 static bool answered(const res_program *p, const trace_ent *e, val want)
 {
-    return e->kind == TR_CALL && e->done && !e->no_rule && val_equal(p, e->result, want, NULL);
+    return e->kind == TR_CALL && e->done && !e->no_rule && e->result.type == want.type &&
+           val_equal(p, e->result, want, NULL);
 }
 
-/* The place a call below the top one names: its one square argument (kind 1), or the side
- * between its two adjacent square arguments (kind 2); false when it names none. */
+/* The place a call below the top one names: its one square_side argument (kind 2: a rule
+ * saying where a line is cut, such as past its reach), else its one square argument (kind 1),
+ * or the side between its two adjacent square arguments (kind 2); false when it names none. */
 static bool place_of_call(const hon_vm *vm, const trace_ent *e, int *kind, int *at)
 {
     const res_program *p = vm->pg->res;
-    int sq[2], n = 0;
-    for (uint32_t i = 0; i < e->nargs; i++)
-        if (p->types[e->args[i].type].kind == RT_SQUARE && n < 2)
+    int sq[2], n = 0, sides = 0;
+    int64_t side_arg = -1;
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        res_tkind k = p->types[e->args[i].type].kind;
+        if (k == RT_SQUARE && n < 2)
             sq[n++] = scene_square(vm->sc, e->args[i].u.i);
+        else if (k == RT_SIDE && sides++ == 0)
+            side_arg = e->args[i].u.i;
+    }
+    if (sides == 1 && side_arg >= 0 && side_arg < geo_side_count(vm->sc->g)) {
+        *kind = 2, *at = (int)side_arg;
+        return true;
+    }
     if (n == 1 && sq[0] >= 0) {
         *kind = 1, *at = sq[0];
         return true;

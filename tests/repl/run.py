@@ -3054,6 +3054,52 @@ def los_verdict_drawn():
 
 
 @case
+def los_verdict_range():
+    # Issue 12 §5: a line cut by the red contour line's range limit (BRO.1.1.contour.range,
+    # example A) marks where it steps out of reach. tests/rules/boards/contour_a.scn: the red
+    # line runs between columns C and D; nobody at A2 or E2 stands next to it.
+    # - $low A2 to $far E2: the line along row 2 (B2 C2 D2 E2) crosses the red line into D2,
+    #   3 squares from A2, so it reaches 3 squares (tests/rules/los.hon); E2 is 4 away, the
+    #   first square out of reach, entered across the side D2/E2: blocked at D2/E2, by the rule
+    #   that finds the line out of reach there (past_reach.distance, citing the contour range
+    #   clauses of both books).
+    # - $far E2 to $low A2: the other way the line crosses into C2, 2 squares from E2; B2 is 3
+    #   away, entered across B2/C2: blocked at B2/C2.
+    # - $low to $near (D1, 3 squares away, the square just past the line): clear, nothing cut.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
+    rule = ("by rule past_reach.distance (BRO.1.1.contour.range, HH.contour.range)")
+    for x, y, at in (("$low", "$far", "D2/E2"), ("$far", "$low", "B2/C2")):
+        verdict = f"line of sight {x} to {y}: blocked, {rule} at {at}"
+        p = run(["--board", board, "los", x, y])
+        check(p.returncode == 0 and lines(p.stdout)[-1] == verdict,
+              f"los {x} {y}: the verdict says where the line leaves its reach", p)
+        p = run(["--board", board, "draw", x, y])
+        check(lines(p.stdout)[-1] == verdict, f"draw {x} {y} ends with the verdict", p)
+    p = run(["--board", board, "los", "$low", "$near"])
+    check(p.returncode == 0 and "clear" in lines(p.stdout)[:2] and " at " not in
+          lines(p.stdout)[-1], "the square just past the red line is seen, no place marked", p)
+    # The SVG (a title: the board from (32, 48), 48-pixel squares): D2/E2 is the vertical side
+    # x = 32 + 4 * 48 = 224 from y = 48 + 48 = 96 to 144, drawn over in red; the line along
+    # row 2 (y = 48 + 48 + 24 = 120) is solid from A2's centre x = 56 to that side, dashed red
+    # from there to E2's centre x = 224 + 24 = 248.
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "range.svg")
+        p = run(["--board", board, "svg", out, "$low", "$far"])
+        svg_ok(out, p)
+        with open(out) as f:
+            svg = f.read()
+        check(svg_caption(svg) == f"line of sight $low to $far: blocked, {rule} at D2/E2",
+              "the caption says the verdict and the side", p)
+        check('<line x1="224" y1="96" x2="224" y2="144" stroke="#d01010"' in svg,
+              "the side where the line leaves its reach is drawn over in red", p)
+        check('<line x1="56" y1="120" x2="224" y2="120" stroke-width="2"/>' in svg and
+              '<line x1="224" y1="120" x2="248" y2="120" stroke-width="2" '
+              'stroke-dasharray="6 4" stroke="#d01010"/>' in svg,
+              "the line is solid within reach, dashed red past it", p)
+        check(">blocked past D2/E2<" in svg, "the legend names the part past reach", p)
+
+
+@case
 def terrain_colours_from_rules():
     # Issue 12 §5: a terrain's colour is declared in the rules (rules/core.hon: `terrain woods
     # "Woods" colour "#7fb069"`, `side_feature hedge "Hedge" colour "#27ae60"`), so woods look
