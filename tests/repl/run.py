@@ -1144,6 +1144,21 @@ def png_pixels(data):
     return w, h, rows
 
 
+def browser_shot(browser, d, svg, png, w, h):
+    """The rows of pixels of Chromium's w x h screenshot of svg (written to png)."""
+    shot = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--disable-quic", "--no-first-run",
+                           "--disable-background-networking",
+                           "--disable-component-update", "--disable-sync",
+                           "--user-data-dir=" + os.path.join(d, "profile"),
+                           "--screenshot=" + png, f"--window-size={w},{h}", svg],
+                          capture_output=True, text=True, timeout=240)
+    check(os.path.exists(png), "Chromium took the screenshot", shot)
+    got_w, got_h, rows = png_pixels(open(png, "rb").read())
+    check((got_w, got_h) == (w, h), f"the screenshot is {w} x {h} (got {got_w} x {got_h})", shot)
+    return rows
+
+
 @case
 def svg_in_a_browser():
     # board.md §5: the SVG as a browser shows it (headless Chromium; skipped, exit 77, when
@@ -1167,22 +1182,39 @@ def svg_in_a_browser():
         check(p.returncode == 0, "the picture is written", p)
         text = open(svg).read()
         check('width="360" height="252"' in text, "the picture is 360 x 252", p)
-        shot = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                               "--disable-quic", "--no-first-run",
-                               "--disable-background-networking",
-                               "--disable-component-update", "--disable-sync",
-                               "--user-data-dir=" + os.path.join(d, "profile"),
-                               "--screenshot=" + png, "--window-size=360,252", svg],
-                              capture_output=True, text=True, timeout=240)
-        check(os.path.exists(png), "Chromium took the screenshot", shot)
-        w, h, rows = png_pixels(open(png, "rb").read())
-        check((w, h) == (360, 252), f"the screenshot is 360 x 252 (got {w} x {h})", shot)
+        rows = browser_shot(browser, d, svg, png, 360, 252)
         want = {(99, 213): (0xe8, 0xe2, 0xc8), (161, 213): (0x9c, 0xc4, 0x8a),
                 (132, 52): (0x9c, 0xc4, 0x8a), (42, 58): (0xd8, 0xe4, 0xf4)}
         for (x, y), rgb in want.items():
             got = rows[y][x]
             p.stdout = f"pixel ({x}, {y}) is {got}, wanted {rgb}"
             check(all(abs(a - b) <= 4 for a, b in zip(got, rgb)), p.stdout, p)
+        # The verdict's marks (issue 12 §5), on SIGHT_SCN's line $a A2 to $b E2, blocked at C2
+        # (los_verdict_drawn): 48-pixel squares from (32, 48), so C2 spans x 128-176, y 96-144,
+        # and its red (#d01010) outline is a 3-pixel stroke on the rectangle from (130, 98),
+        # 44 x 44: its left and right edges cover x 128.5-131.5 and 172.5-175.5, its top and
+        # bottom y 96.5-99.5 and 140.5-143.5. The line runs along y = 120 (2 pixels wide), so
+        # the edges are checked away from it, at y = 108 and x = 140; 12 pixels inside the
+        # outline the square shows its own colour, not red. Past C2 the line is dashed red
+        # ("6 4" from x = 176): its first dash covers x 176-182 on rows 119 and 120.
+        svg2, png2 = os.path.join(d, "sight.svg"), os.path.join(d, "sight.png")
+        board = os.path.join(d, "sight.scn")
+        with open(board, "w") as f:
+            f.write(SIGHT_SCN)
+        p = run(["--board", board, "svg", svg2, "$a", "$b"])
+        check(p.returncode == 0, "the picture of the line is written", p)
+        size = re.search(r'<svg [^>]*width="(\d+)" height="(\d+)"', open(svg2).read())
+        check(size is not None, "the picture says its size", p)
+        rows = browser_shot(browser, d, svg2, png2, int(size[1]), int(size[2]))
+        red = (0xd0, 0x10, 0x10)
+        for x, y in ((130, 108), (174, 108), (140, 98), (140, 142), (179, 119), (179, 120)):
+            got = rows[y][x]
+            p.stdout = f"pixel ({x}, {y}) is {got}, wanted the outline's red {red}"
+            check(all(abs(a - b) <= 24 for a, b in zip(got, red)), p.stdout, p)
+        for x, y in ((143, 108), (160, 132)):
+            got = rows[y][x]
+            p.stdout = f"pixel ({x}, {y}) inside C2 is {got}: red"
+            check(not all(abs(a - b) <= 60 for a, b in zip(got, red)), p.stdout, p)
 
 
 @case
