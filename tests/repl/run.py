@@ -12,6 +12,7 @@ Only `bundled_rules_load` (to see that they load), `play_train_station` (the REA
 `diff_bundled`, `diff_search_geometry` and `why_not_bundled` use the bundled rules.
 """
 import contextlib
+import glob
 import json
 import os
 import re
@@ -3129,6 +3130,86 @@ def los_verdict_range():
               'stroke-dasharray="6 4" stroke="#d01010"/>' in svg,
               "the line is solid within reach, dashed red past it", p)
         check(">blocked past D2/E2<" in svg, "the legend names the part past reach", p)
+
+
+def glyph_meanings(text):
+    """What each character of a text picture (board.md §5) stands for where it stands, read
+    from its keys: {char: {meaning, ...}}, blanks left out. Squares are 4 characters (trace
+    mark, terrain symbol, elevation, unit key) after a 1-character vertical side; side rows
+    are a corner and 4 characters of horizontal side per square."""
+    out = text.split("\n")
+    keys = {"unit": {}, "terrain": {}, "side": {}, "item": {}}
+    for l in out:
+        if l.startswith("units: ") or (l.startswith("       ") and len(l) > 8 and l[8] == " "):
+            keys["unit"][l[7]] = l[9:].split(" ")[0]
+        for title, kind in (("terrain:", "terrain"), ("sides:", "side"),
+                            ("interspaces:", "item")):
+            if l.startswith(title):
+                for entry in l[len(title):].split("  "):
+                    if entry.strip():
+                        keys[kind][entry[0]] = entry[2:]
+    def meaning(kind, c, fixed):
+        if c == " ":
+            return None
+        if c in fixed:
+            return fixed[c]
+        known = keys.get(kind, {})
+        return f"{kind} {known[c]}" if c in known else f"{kind} not in a key"
+    frame = {"+": "frame", "-": "frame", "|": "frame", "#": "several features"}
+    elevation = {c: "elevation" for c in "123456789^_"}
+    ncols = (len(out[0].rstrip()) - 1) // 5    # " %-4s" a column after 4 blanks
+    grid = [out[1]]                               # side rows and square rows alternate
+    for i in range(2, len(out) - 1, 2):
+        if not re.match(r"^ *\d+ ", out[i]):
+            break
+        grid += out[i:i + 2]
+    seen = {}
+    for l in grid:
+        row = l[:4].strip().isdigit()
+        for x in range(ncols + 1):
+            cells = l[4 + 5 * x:9 + 5 * x].ljust(5)
+            if row:
+                got = [meaning("side", cells[0], frame)]
+                if x < ncols:
+                    got += [meaning("mark", cells[1], {"@": "a line's end", "*": "on the line"}),
+                            meaning("terrain", cells[2], {}),
+                            meaning("elev", cells[3], elevation),
+                            meaning("unit", cells[4], {"&": "several units"})]
+            else:
+                got = [meaning("item", cells[0], dict(frame, x="a corner touch"))]
+                if x < ncols:
+                    got += [meaning("side", c, frame) for c in cells[1:]]
+            for c, m in zip(cells, got):
+                if m:
+                    seen.setdefault(c, set()).add(m)
+    return seen
+
+
+@case
+def draw_glyphs_unambiguous():
+    # Issue 12 §5: in the terminal picture no character means two things. Every bundled board
+    # (several with red contour sides, walls, wire and mines, all with units) is drawn with a
+    # line between its first two units, and each character read where it stands: a unit key
+    # must not also be a side's symbol beside it, a terrain symbol, an elevation digit or a
+    # frame character, and so on for every pair. (Before, on beach_seawall.scn, hedgehog
+    # sides showed g, grass's symbol, and mines m, the embankment's.)
+    boards = sorted(glob.glob(os.path.join(ROOT, "examples", "boards", "*.scn")))
+    kinds = set()
+    for board in boards:
+        p = run(["--board", board, "draw"])
+        check(p.returncode == 0, f"{board} is drawn", p)
+        names = [l[9:].split(" ")[0] for l in lines(p.stdout)
+                 if l.startswith("units: ") or l.startswith("       ")]
+        if len(names) >= 2:
+            p = run(["--board", board, "draw", "$" + names[0], "$" + names[1]])
+            check(p.returncode == 0, f"{board}: a line is drawn", p)
+        for c, ms in glyph_meanings(p.stdout).items():
+            check(len(ms) == 1 and "not in a key" not in next(iter(ms)),
+                  f"{board}: {c!r} means one thing, which a key says, not {sorted(ms)}", p)
+            kinds |= {m.split(" ")[0] for m in ms}
+    check(len(boards) >= 5 and {"unit", "terrain", "side", "item", "frame", "elevation"} <= kinds,
+          f"{len(boards)} boards; units, terrain, sides, interspace items, the frame and "
+          f"elevations were all read ({sorted(kinds)})", p)
 
 
 @case
