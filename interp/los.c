@@ -360,8 +360,12 @@ static void read_decision(hon_vm *vm, const trace_log *t, view_verdict *v, strbu
             sb_printf(c, ", the default of %s (no rule gave it)", p->queries[t->e[call].id].name);
             return;
         }
-        if (agree == 0)
+        if (agree == 0) {
+            /* a yes-or-no call its default answered (no rule below): it may still say where */
+            if (call > 0 && t->e[call].no_rule)
+                place_of_call(vm, &t->e[call], &v->at_kind, &v->at);
             break;
+        }
         rule = first;
         if (call > 0)
             place_of_call(vm, &t->e[call], &v->at_kind, &v->at);
@@ -371,12 +375,14 @@ static void read_decision(hon_vm *vm, const trace_log *t, view_verdict *v, strbu
         for (size_t j = rule + 1; j < rend && next == SIZE_MAX; j = subtree_end(t, j))
             if (answered(p, &t->e[j], want))
                 next = j;
-        for (size_t j = rule + 1; j < rend && next == SIZE_MAX; j = subtree_end(t, j)) {
-            const trace_ent *e = &t->e[j];
-            if (e->kind == TR_CALL && e->done && !e->no_rule &&
-                p->types[e->result.type].kind == RT_BOOL && e->result.u.i)
-                next = j;
-        }
+        /* (one a rule answered first; else one its default answered, for its place alone) */
+        for (int by_default = 0; by_default < 2 && next == SIZE_MAX; by_default++)
+            for (size_t j = rule + 1; j < rend && next == SIZE_MAX; j = subtree_end(t, j)) {
+                const trace_ent *e = &t->e[j];
+                if (e->kind == TR_CALL && e->done && e->no_rule == (by_default == 1) &&
+                    p->types[e->result.type].kind == RT_BOOL && e->result.u.i)
+                    next = j;
+            }
         if (next == SIZE_MAX)
             break;
         want = t->e[next].result;

@@ -632,7 +632,9 @@ static void svg_legend(const picture *p, legend *lg)
         legend_row(lg, "line:");
         legend_entry(lg, 'l', LINE_COLOUR, 0, "line", 0);
         legend_entry(lg, 'd', PAST_COLOUR, 0, op->past ? op->past : "past it", 0);
-        legend_entry(lg, 'r', PAST_COLOUR, 0, "where decided", 0);
+        /* the mark as the picture draws it: a square's outline, or a side drawn over */
+        legend_entry(lg, op->decided_at == DRAW_AT_SIDE ? 's' : 'r', PAST_COLOUR, 0,
+                     "where decided", 0);
     }
     bool any = false;
     for (size_t i = 0; i < p->n_units; i++) {

@@ -3093,14 +3093,15 @@ def los_verdict_range():
     # line runs between columns C and D; nobody at A2 or E2 stands next to it.
     # - $low A2 to $far E2: the line along row 2 (B2 C2 D2 E2) crosses the red line into D2,
     #   3 squares from A2, so it reaches 3 squares (tests/rules/los.hon); E2 is 4 away, the
-    #   first square out of reach, entered across the side D2/E2: blocked at D2/E2, by the rule
-    #   that finds the line out of reach there (past_reach.distance, citing the contour range
-    #   clauses of both books).
+    #   first square out of reach, entered across the side D2/E2: blocked at D2/E2, by the
+    #   range rule sight_along.range_limit (its guard's past_reach, answered by its default,
+    #   says where; no rule of its own answers it, so the deciding rule stays the range rule).
     # - $far E2 to $low A2: the other way the line crosses into C2, 2 squares from E2; B2 is 3
     #   away, entered across B2/C2: blocked at B2/C2.
     # - $low to $near (D1, 3 squares away, the square just past the line): clear, nothing cut.
     board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
-    rule = ("by rule past_reach.distance (BRO.1.1.contour.range, HH.contour.range)")
+    rule = ("by rule sight_along.range_limit (BRO.1.1.contour.range, HH.contour.range, "
+            "HH.hill.examples)")
     for x, y, at in (("$low", "$far", "D2/E2"), ("$far", "$low", "B2/C2")):
         verdict = f"line of sight {x} to {y}: blocked, {rule} at {at}"
         p = run(["--board", board, "los", x, y])
@@ -3130,6 +3131,11 @@ def los_verdict_range():
               'stroke-dasharray="6 4" stroke="#d01010"/>' in svg,
               "the line is solid within reach, dashed red past it", p)
         check(">blocked past D2/E2<" in svg, "the legend names the part past reach", p)
+        # the legend's "where decided" sample is drawn as the mark is: a side, so a thick red
+        # line (stroke 5, as the legend's side features), not the outlined square of C2's case
+        legend = svg[svg.index(">blocked past D2/E2<"):svg.index(">where decided<")]
+        check('stroke-width="5" stroke="#d01010"/>' in legend and "<rect" not in legend,
+              "the legend shows a side's mark for a side", p)
 
 
 def glyph_meanings(text):
