@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "lsp.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -680,6 +681,19 @@ static json_object *inventory_row(const char *path, const char *id)
     return loc;
 }
 
+/* Takes `path` (NULL: none) as the server's rules inventory; one that cannot be read is
+ * said on standard error (the protocol leaves it alone), and kept: it may appear later. */
+static void set_inventory(server *srv, const char *path)
+{
+    free(srv->inventory);
+    srv->inventory = path ? strdup(path) : NULL;
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (path && !f)
+        cli_error("cannot read the inventory '%s': %s", path, strerror(errno));
+    if (f)
+        fclose(f);
+}
+
 /* definition: of a citation ID, its row in the rules inventory when the server knows one that
  * lists it, else its `source` declaration (the start of its line); else of the declaration
  * named there. */
@@ -1034,10 +1048,8 @@ static int handle(server *srv, json_object *msg)
     if (strcmp(method, "initialize") == 0) {
         json_object *opts = get_object(params, "initializationOptions");
         const char *inv = opts ? get_string(opts, "inventory") : NULL;
-        if (inv) {
-            free(srv->inventory);
-            srv->inventory = strdup(inv);
-        }
+        if (inv)
+            set_inventory(srv, inv);
         srv->initialized = true;
         reply(srv, id, capabilities());
         return -1;
@@ -1094,7 +1106,8 @@ static bool blank(const char *p, const char *end)
 
 int lsp_run(cli_session *s, const char *inventory, FILE *in, FILE *out)
 {
-    server srv = { .s = s, .out = out, .inventory = inventory ? strdup(inventory) : NULL };
+    server srv = { .s = s, .out = out };
+    set_inventory(&srv, inventory);
     s->on_diag = on_diag;
     s->on_diag_ud = &srv;
     int rc = -1;

@@ -129,6 +129,7 @@ class Server:
         self.p.stdin.close()
         rest = self.p.stdout.read()
         rc = self.p.wait(timeout=60)
+        self.err = self.p.stderr.read().decode(errors="replace")
         self.p.stderr.close()
         self.p.stdout.close()
         return rc, rest
@@ -431,7 +432,8 @@ def citations_inventory():
     its 8th line (LSP line 7), after a row whose ID only starts like it and a prose line that
     names it, neither of which is its row. Its ID starts at character 2 (after "| "). An ID the
     inventory does not list (BRO.1.2.embankment, cited in movement.hon) still goes to its
-    `source` declaration in rules/sources.hon. `lsp --inventory` without a file is a usage
+    `source` declaration in rules/sources.hon, as does every ID when the inventory named
+    cannot be read (which standard error says). `lsp --inventory` without a file is a usage
     error (exit 2)."""
     cite_id, other = "BRO.1.2.difficult-terrain", "BRO.1.2.embankment"
     path = os.path.join(SRC, "rules", "movement.hon")
@@ -471,6 +473,19 @@ def citations_inventory():
                   f"an ID the inventory does not list: {loc}, want {sources}:{oline}")
             rc, _ = s.finish()
             check(rc == 0, f"status {rc}")
+        # an inventory that cannot be read: said on standard error, and the ID goes to its
+        # source declaration as without one
+        s = Server(["--inventory", os.path.join(tmp, "missing.md")])
+        s.initialize()
+        s.open(uri, text)
+        s.diagnostics(uri)
+        loc = s.at("textDocument/definition", uri, line, ch + len('cite "BRO'))["result"]
+        sline, _ = find(stext, f'source "{cite_id}" = "')
+        check(loc and loc["uri"] == uri_of(sources) and loc["range"]["start"]["line"] == sline,
+              f"no inventory to read: {loc}, want {sources}:{sline}")
+        rc, _ = s.finish()
+        check(rc == 0 and "cannot read the inventory" in s.err and "missing.md" in s.err,
+              f"the unreadable inventory is said: {s.err!r}")
     p = subprocess.run([HON, "lsp", "--inventory"], capture_output=True, text=True,
                        stdin=subprocess.DEVNULL, timeout=60)
     check(p.returncode == 2 and "--inventory" in p.stderr, f"lsp --inventory alone: {p}")
