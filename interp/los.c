@@ -286,21 +286,33 @@ static size_t subtree_end(const trace_log *t, size_t i)
     return j;
 }
 
-/* Whether entry e is a call a rule answered (not its default) whose result is want. */
+/* Whether entry e is a call a rule answered (not its default) whose result is want, of its
+ * type (a `false` is no `blocked`, though both are member 0). */
 static bool answered(const res_program *p, const trace_ent *e, val want)
 {
-    return e->kind == TR_CALL && e->done && !e->no_rule && val_equal(p, e->result, want, NULL);
+    return e->kind == TR_CALL && e->done && !e->no_rule && e->result.type == want.type &&
+           val_equal(p, e->result, want, NULL);
 }
 
-/* The place a call below the top one names: its one square argument (kind 1), or the side
- * between its two adjacent square arguments (kind 2); false when it names none. */
+/* The place a call below the top one names: its one square_side argument (kind 2: a rule
+ * saying where a line is cut, such as past its reach), else its one square argument (kind 1),
+ * or the side between its two adjacent square arguments (kind 2); false when it names none. */
 static bool place_of_call(const hon_vm *vm, const trace_ent *e, int *kind, int *at)
 {
     const res_program *p = vm->pg->res;
-    int sq[2], n = 0;
-    for (uint32_t i = 0; i < e->nargs; i++)
-        if (p->types[e->args[i].type].kind == RT_SQUARE && n < 2)
+    int sq[2], n = 0, sides = 0;
+    int64_t side_arg = -1;
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        res_tkind k = p->types[e->args[i].type].kind;
+        if (k == RT_SQUARE && n < 2)
             sq[n++] = scene_square(vm->sc, e->args[i].u.i);
+        else if (k == RT_SIDE && sides++ == 0)
+            side_arg = e->args[i].u.i;
+    }
+    if (sides == 1 && side_arg >= 0 && side_arg < geo_side_count(vm->sc->g)) {
+        *kind = 2, *at = (int)side_arg;
+        return true;
+    }
     if (n == 1 && sq[0] >= 0) {
         *kind = 1, *at = sq[0];
         return true;
@@ -348,8 +360,12 @@ static void read_decision(hon_vm *vm, const trace_log *t, view_verdict *v, strbu
             sb_printf(c, ", the default of %s (no rule gave it)", p->queries[t->e[call].id].name);
             return;
         }
-        if (agree == 0)
+        if (agree == 0) {
+            /* a yes-or-no call its default answered (no rule below): it may still say where */
+            if (call > 0 && t->e[call].no_rule)
+                place_of_call(vm, &t->e[call], &v->at_kind, &v->at);
             break;
+        }
         rule = first;
         if (call > 0)
             place_of_call(vm, &t->e[call], &v->at_kind, &v->at);
@@ -359,12 +375,14 @@ static void read_decision(hon_vm *vm, const trace_log *t, view_verdict *v, strbu
         for (size_t j = rule + 1; j < rend && next == SIZE_MAX; j = subtree_end(t, j))
             if (answered(p, &t->e[j], want))
                 next = j;
-        for (size_t j = rule + 1; j < rend && next == SIZE_MAX; j = subtree_end(t, j)) {
-            const trace_ent *e = &t->e[j];
-            if (e->kind == TR_CALL && e->done && !e->no_rule &&
-                p->types[e->result.type].kind == RT_BOOL && e->result.u.i)
-                next = j;
-        }
+        /* (one a rule answered first; else one its default answered, for its place alone) */
+        for (int by_default = 0; by_default < 2 && next == SIZE_MAX; by_default++)
+            for (size_t j = rule + 1; j < rend && next == SIZE_MAX; j = subtree_end(t, j)) {
+                const trace_ent *e = &t->e[j];
+                if (e->kind == TR_CALL && e->done && e->no_rule == (by_default == 1) &&
+                    p->types[e->result.type].kind == RT_BOOL && e->result.u.i)
+                    next = j;
+            }
         if (next == SIZE_MAX)
             break;
         want = t->e[next].result;

@@ -14,9 +14,10 @@
  * Reports nothing: false, with *out empty, when the rules ask no line of sight between those
  * places or the question fails; then the line is drawn without a verdict. The rule that
  * decided is the deepest that fired giving the answer on the trace's chain of calls that gave
- * it (or, below a rule whose guard asked a yes-or-no query, the one that answered yes); its
- * place is the square (one square argument) or the side (two adjacent squares) of the deepest
- * such call below the top one. */
+ * it (or, below a rule whose guard asked a yes-or-no query, the one that answered yes; a
+ * query its default answered yes gives only its place, its rule staying the one); its
+ * place is the side (one square_side argument), else the square (one square argument) or the
+ * side (two adjacent squares) of the deepest such call below the top one. */
 bool los_verdict_of(hon_vm *vm, const char *from, const char *to, view_verdict *out);
 /* Frees what v holds and empties it; accepts NULL. */
 void los_verdict_free(view_verdict *v);

@@ -265,6 +265,10 @@ int cli_limit(cli_session *s, const char *name, const char *value);
  * them, by section; with an inventory, only its IDs, and those not declared, cited or tested.
  * JSON per s->json. Returns 0, or 1 after an error (an unreadable file or directory). */
 int cli_coverage(cli_session *s, const char *inventory, const char *const *test_dirs, size_t n);
+/* Whether `line` (NUL-terminated) is a row of a rules inventory's tables, `| ID | ...` with an
+ * ID that starts with a capital and holds a '.' (as in the project's rules inventory): the
+ * length of the ID, which starts at line + 2; 0 when it is no such row. coverage.c, lsp.c. */
+size_t cli_inventory_row(const char *line);
 
 /* Turns JSON diagnostics on or off: the session's answers (s->json, s may be NULL) and every
  * diagnostic and cli_error after it, as one JSON object a line on stderr (repl.md §4). */

@@ -181,8 +181,18 @@ static bool scan_dir(id_set *s, const char *dir, int depth)
     return ok;
 }
 
-/* Adds the IDs of an inventory's table rows (`| ID | ...`, ID starting with a capital and
- * holding a '.'). Returns false after reporting an I/O error or a file with no such row. */
+size_t cli_inventory_row(const char *line)
+{
+    if (strncmp(line, "| ", 2) != 0 || line[2] < 'A' || line[2] > 'Z')
+        return 0;
+    size_t n = 0;
+    while (id_char((unsigned char)line[2 + n]))
+        n++;
+    return strncmp(line + 2 + n, " |", 2) == 0 && memchr(line + 2, '.', n) ? n : 0;
+}
+
+/* Adds the IDs of an inventory's table rows (cli_inventory_row). Returns false after reporting
+ * an I/O error or a file with no such row. */
 static bool read_inventory(id_set *s, const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -193,12 +203,8 @@ static bool read_inventory(id_set *s, const char *path)
     char line[4096];
     size_t found = 0;
     while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "| ", 2) != 0 || line[2] < 'A' || line[2] > 'Z')
-            continue;
-        size_t n = 0;
-        while (id_char((unsigned char)line[2 + n]))
-            n++;
-        if (strncmp(line + 2 + n, " |", 2) != 0 || !memchr(line + 2, '.', n))
+        size_t n = cli_inventory_row(line);
+        if (n == 0)
             continue;
         id_row *r = add(s, line + 2, n);
         if (r) {

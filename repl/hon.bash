@@ -83,6 +83,11 @@ _hon()
                 --tests) _filedir -d ;;
                 *) COMPREPLY=($(compgen -W "--inventory --tests" -- "$cur")) ;;
             esac ;;
+        lsp)
+            case $prev in
+                --inventory) _filedir md ;;
+                *) COMPREPLY=($(compgen -W "--inventory" -- "$cur")) ;;
+            esac ;;
         snapshot)
             if ((cword == i + 1)); then
                 COMPREPLY=($(compgen -W "record check" -- "$cur"))

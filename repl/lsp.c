@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "lsp.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ typedef struct doc {
 typedef struct server {
     cli_session *s;
     FILE *out;
+    char *inventory; /* the rules inventory's path (lsp_run, initializationOptions), or NULL */
     doc *docs;
     bool initialized, shutdown;
     /* while a document is checked: it, and its diagnostics gathered (on_diag) */
@@ -653,11 +655,56 @@ static json_object *location(const server *srv, const hon_decl *d)
     return loc;
 }
 
-/* definition: of a citation ID, its `source` declaration (the start of its line); else of the
- * declaration named there. */
+/* The place of citation ID `id` in the rules inventory at `path`: the ID in its table row
+ * (cli_inventory_row), or NULL when the file cannot be read or lists no such ID. */
+static json_object *inventory_row(const char *path, const char *id)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *line = NULL;
+    size_t cap = 0, k = strlen(id);
+    unsigned no = 0;
+    json_object *loc = NULL;
+    while (!loc && getline(&line, &cap, f) >= 0) {
+        no++;
+        if (cli_inventory_row(line) == k && strncmp(line + 2, id, k) == 0) {
+            char *uri = uri_of_path(path);
+            loc = json_object_new_object();
+            json_object_object_add(loc, "uri", json_object_new_string(uri ? uri : path));
+            json_object_object_add(loc, "range", range_of(NULL, 0, no, 3, no, 2 + (unsigned)k));
+            free(uri);
+        }
+    }
+    free(line);
+    fclose(f);
+    return loc;
+}
+
+/* Takes `path` (NULL: none) as the server's rules inventory; one that cannot be read is
+ * said on standard error (the protocol leaves it alone), and kept: it may appear later. */
+static void set_inventory(server *srv, const char *path)
+{
+    free(srv->inventory);
+    srv->inventory = path ? strdup(path) : NULL;
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (path && !f)
+        cli_error("cannot read the inventory '%s': %s", path, strerror(errno));
+    if (f)
+        fclose(f);
+}
+
+/* definition: of a citation ID, its row in the rules inventory when the server knows one that
+ * lists it, else its `source` declaration (the start of its line); else of the declaration
+ * named there. */
 static json_object *definition(const server *srv, const doc *d, size_t at)
 {
     char *id = cite_at(d->text, d->len, at);
+    json_object *row = id && srv->inventory ? inventory_row(srv->inventory, id) : NULL;
+    if (row) {
+        free(id);
+        return row;
+    }
     if (id) {
         source_of src = { .id = id };
         hon_each_citation(vm_of(srv, d), match_source, &src);
@@ -999,6 +1046,10 @@ static int handle(server *srv, json_object *msg)
     if (strcmp(method, "exit") == 0)
         return srv->shutdown ? 0 : 1;
     if (strcmp(method, "initialize") == 0) {
+        json_object *opts = get_object(params, "initializationOptions");
+        const char *inv = opts ? get_string(opts, "inventory") : NULL;
+        if (inv)
+            set_inventory(srv, inv);
         srv->initialized = true;
         reply(srv, id, capabilities());
         return -1;
@@ -1053,9 +1104,10 @@ static bool blank(const char *p, const char *end)
     return true;
 }
 
-int lsp_run(cli_session *s, FILE *in, FILE *out)
+int lsp_run(cli_session *s, const char *inventory, FILE *in, FILE *out)
 {
     server srv = { .s = s, .out = out };
+    set_inventory(&srv, inventory);
     s->on_diag = on_diag;
     s->on_diag_ud = &srv;
     int rc = -1;
@@ -1086,6 +1138,7 @@ int lsp_run(cli_session *s, FILE *in, FILE *out)
         srv.docs = d->next;
         doc_free(d);
     }
+    free(srv.inventory);
     s->on_diag = NULL;
     s->on_diag_ud = NULL;
     return rc < 0 ? 1 : rc;

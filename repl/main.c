@@ -66,10 +66,11 @@ static const char usage_text[] =
     "  lint [FILE|DIR...]      load FILEs and DIRs, report warnings W001-W007 about them\n"
     "                          (about every loaded file without one): exit 1 on any\n"
     "                          warning, 0 when there is none\n"
-    "  lsp                     serve the Language Server Protocol on stdin and stdout for\n"
+    "  lsp [--inventory FILE]  serve the Language Server Protocol on stdin and stdout for\n"
     "                          editors: diagnostics, hover, definition, completion,\n"
     "                          document symbols of .hon and .scn files (exit 0 after\n"
-    "                          shutdown and exit)\n"
+    "                          shutdown and exit); --inventory: definition on a citation\n"
+    "                          ID goes to its row in that rules inventory\n"
     "  test [TOPTION]... [FILE...]\n"
     "                          load FILEs and run their tests, or run every loaded test\n"
     "                          (-v: a line per test; --filter PATTERN: only the tests\n"
@@ -332,7 +333,7 @@ static const subcommand subcommands[] = {
     { "los", 2, 2 },   { "draw", 0, 2 },    { "svg", 1, 3 },       { "do", 1, -1 },
     { "move", 2, -1 }, { "diff", 1, -1 },   { "snapshot", 2, -1 }, { "reach", 1, 2 },
     { "help", 0, 1 },  { "version", 0, 0 }, { "coverage", 0, -1 }, { "lint", 0, -1 },
-    { "lsp", 0, 0 },   { "play", 1, 1 },    { "fmt", 1, -1 },
+    { "lsp", 0, 2 },   { "play", 1, 1 },    { "fmt", 1, -1 },
 };
 
 /* `hon help [COMMAND]`: the whole usage, or the lines of usage_text about one command (its
@@ -499,7 +500,10 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         for (int i = 0; i < n; i++)
             rc |= cli_check(s, args[i]);
     } else if (strcmp(name, "lsp") == 0) {
-        rc = lsp_run(s, stdin, stdout);
+        if (n > 0 && (n != 2 || strcmp(args[0], "--inventory") != 0))
+            return usage_error("lsp takes --inventory FILE, not '%s'%s", args[0],
+                               n == 1 && strcmp(args[0], "--inventory") == 0 ? " alone" : "");
+        rc = lsp_run(s, n == 2 ? args[1] : NULL, stdin, stdout);
     } else if (strcmp(name, "fmt") == 0) {
         rc = cli_fmt(s, (const char *const *)args, (size_t)n);
     } else if (strcmp(name, "lint") == 0) {

@@ -10,8 +10,10 @@
 
 #include "mem.h"
 
-/* Characters the text frame uses; assigned symbols avoid them. */
-static const char RESERVED[] = " +-|x#*@&";
+/* Characters the text picture gives a fixed meaning (the frame, the traced line's marks,
+ * several features or units, no terrain, elevations, a key beyond the last): assigned symbols
+ * and unit keys avoid them, so that no character means two things in one picture. */
+static const char RESERVED[] = " +-|x#*@&.?_^0123456789";
 
 static const char *const TERRAIN_PALETTE[] = {
     "#e8e2c8", "#9cc48a", "#c9a77c", "#8fb3d9", "#d9c27a", "#b7b7b7",
@@ -65,7 +67,7 @@ static void assign(const board *b, board_name_kind k, symtab *t)
                     c = u;
             }
             static const char FALLBACK[] =
-                "abcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%$=~^";
+                "abcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWXYZ%$=~!/<>()[]{};:,";
             for (const char *p = FALLBACK; *p && !c; p++)
                 if (!taken(t, *p))
                     c = *p;
@@ -177,23 +179,33 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
             p->item->used[f[j].id] = true;
     }
     assign(b, BOARD_TERRAIN, p->terr);
-    /* Unit keys: letters and digits in order, skipping the symbols the map shows. */
+    /* Unit keys: letters in order, then punctuation, skipping the symbols the map shows and the
+     * reserved characters (a digit would read as an elevation). */
     bool shown[256] = { false };
     for (int sq = 0; sq < n; sq++)
         shown[(unsigned char)terrain_char(p, sq)] = true;
-    static const char KEYS[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static const char KEYS[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                               "%$=~!/<>()[]{};:,";
     const char *k = KEYS;
     for (size_t i = 0; i < p->n_units; i++) {
-        while (*k && shown[(unsigned char)*k])
+        while (*k && (shown[(unsigned char)*k] || strchr(RESERVED, *k)))
             k++;
         p->keys[i] = *k ? *k++ : '?';
     }
-    /* a side's or a corner's symbol stands next to a unit key: never the same character */
+    /* Every character means one thing in a picture: a side's symbol is none the map shows nor
+     * a unit key (a key stands next to it), and an interspace item's none of those nor a
+     * side's. */
+    for (int c = 0; c < 256; c++)
+        if (shown[c])
+            p->side->taken[c] = p->item->taken[c] = true;
     for (size_t i = 0; i < p->n_units; i++) {
         p->side->taken[(unsigned char)p->keys[i]] = true;
         p->item->taken[(unsigned char)p->keys[i]] = true;
     }
     assign(b, BOARD_SIDE_FEATURE, p->side);
+    for (int id = 0; id < BOARD_MAX_ID; id++)
+        if (p->side->used[id])
+            p->item->taken[(unsigned char)p->side->sym[id]] = true;
     assign(b, BOARD_INTERSPACE_ITEM, p->item);
     const geo_trace *tr = p->o->trace;
     if (tr && tr->n > 0) {
@@ -241,13 +253,15 @@ static int unit_index(const picture *p, int unit)
 
 /* ---- text ---- */
 
+/* An elevation's character: blank for 0, the digit, '^' above 9, '_' below 0 (not '+' nor
+ * '-', which the frame draws). */
 static char elev_char(int e)
 {
     if (e == 0)
         return ' ';
     if (e < 0)
-        return '-';
-    return e > 9 ? '+' : (char)('0' + e);
+        return '_';
+    return e > 9 ? '^' : (char)('0' + e);
 }
 
 static char unit_char(const picture *p, int sq)
@@ -619,7 +633,9 @@ static void svg_legend(const picture *p, legend *lg)
         legend_row(lg, "line:");
         legend_entry(lg, 'l', LINE_COLOUR, 0, "line", 0);
         legend_entry(lg, 'd', PAST_COLOUR, 0, op->past ? op->past : "past it", 0);
-        legend_entry(lg, 'r', PAST_COLOUR, 0, "where decided", 0);
+        /* the mark as the picture draws it: a square's outline, or a side drawn over */
+        legend_entry(lg, op->decided_at == DRAW_AT_SIDE ? 's' : 'r', PAST_COLOUR, 0,
+                     "where decided", 0);
     }
     bool any = false;
     for (size_t i = 0; i < p->n_units; i++) {

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *in = fmemopen((void *)data, size, "rb");
     if (!in)
         return 0;
-    lsp_run(&S, in, sink);
+    lsp_run(&S, NULL, in, sink);
     fclose(in);
     return 0;
 }

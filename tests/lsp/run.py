@@ -47,9 +47,9 @@ class Server:
     """A running `hon lsp`: send() writes a framed message, request() waits for its answer,
     keeping the notifications (publishDiagnostics) that come before it."""
 
-    def __init__(self):
-        self.p = subprocess.Popen([HON, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE)
+    def __init__(self, args=()):
+        self.p = subprocess.Popen([HON, "lsp", *args], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.next_id = 1
         self.notes = []
 
@@ -101,8 +101,11 @@ class Server:
                     return n["params"]["diagnostics"]
             self.notes.append(self.read())
 
-    def initialize(self):
-        r = self.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    def initialize(self, options=None):
+        params = {"processId": None, "rootUri": None, "capabilities": {}}
+        if options is not None:
+            params["initializationOptions"] = options
+        r = self.request("initialize", params)
         self.send("initialized", {})
         return r
 
@@ -126,6 +129,7 @@ class Server:
         self.p.stdin.close()
         rest = self.p.stdout.read()
         rc = self.p.wait(timeout=60)
+        self.err = self.p.stderr.read().decode(errors="replace")
         self.p.stderr.close()
         self.p.stdout.close()
         return rc, rest
@@ -417,6 +421,74 @@ def citations():
     check(h is None or cite_id not in h["contents"]["value"], f"hover on `cite`: {h}")
     rc, _ = s.finish()
     check(rc == 0, f"status {rc}")
+
+
+@case
+def citations_inventory():
+    """Issue 12 §6: with a rules inventory (`hon lsp --inventory FILE`, or the client's
+    initializationOptions {"inventory": PATH}, which replaces the flag), definition on a
+    citation ID goes to the ID in its row of the inventory. The inventory here is written by the
+    test: a heading, a table whose rows are `| ID | kind | clause |`; the ID we ask about is on
+    its 8th line (LSP line 7), after a row whose ID only starts like it and a prose line that
+    names it, neither of which is its row. Its ID starts at character 2 (after "| "). An ID the
+    inventory does not list (BRO.1.2.embankment, cited in movement.hon) still goes to its
+    `source` declaration in rules/sources.hon, as does every ID when the inventory named
+    cannot be read (which standard error says). `lsp --inventory` without a file is a usage
+    error (exit 2)."""
+    cite_id, other = "BRO.1.2.difficult-terrain", "BRO.1.2.embankment"
+    path = os.path.join(SRC, "rules", "movement.hon")
+    text = open(path, encoding="utf-8").read()
+    sources = os.path.join(SRC, "rules", "sources.hon")
+    stext = open(sources, encoding="utf-8").read()
+    oline, _ = find(stext, f'source "{other}" = "')
+    check(f'cite "{other}"' in text, f"movement.hon cites {other}")
+    rows = ["# Rules inventory", "",
+            f"Prose naming {cite_id} is not a row.", "",
+            "| ID | kind | clause |", "|---|---|---|",
+            f"| {cite_id}-x | pass | another clause whose ID starts the same |",
+            f"| {cite_id} | pass | the clause |"]
+    with tempfile.TemporaryDirectory() as tmp:
+        inv = os.path.join(tmp, "inventory.md")
+        with open(inv, "w") as f:
+            f.write("\n".join(rows) + "\n")
+        empty = os.path.join(tmp, "empty.md")
+        open(empty, "w").close()
+        want = {"uri": uri_of(inv), "range": {"start": {"line": 7, "character": 2},
+                                              "end": {"line": 7, "character": 2 + len(cite_id)}}}
+        line, ch = find(text, f'cite "{cite_id}"')
+        oline_m, och = find(text, f'cite "{other}"')
+        uri = uri_of(path)
+        # the flag; the initializationOptions naming the inventory over a flag naming an empty one
+        for args, options in ((["--inventory", inv], None),
+                              (["--inventory", empty], {"inventory": inv})):
+            s = Server(args)
+            s.initialize(options)
+            s.open(uri, text)
+            s.diagnostics(uri)
+            loc = s.at("textDocument/definition", uri, line, ch + len('cite "BRO'))["result"]
+            check(loc == want, f"{args} {options}: the ID's row: {loc}, want {want}")
+            loc = s.at("textDocument/definition", uri, oline_m, och + len('cite "BRO'))["result"]
+            check(loc and loc["uri"] == uri_of(sources) and
+                  loc["range"]["start"]["line"] == oline,
+                  f"an ID the inventory does not list: {loc}, want {sources}:{oline}")
+            rc, _ = s.finish()
+            check(rc == 0, f"status {rc}")
+        # an inventory that cannot be read: said on standard error, and the ID goes to its
+        # source declaration as without one
+        s = Server(["--inventory", os.path.join(tmp, "missing.md")])
+        s.initialize()
+        s.open(uri, text)
+        s.diagnostics(uri)
+        loc = s.at("textDocument/definition", uri, line, ch + len('cite "BRO'))["result"]
+        sline, _ = find(stext, f'source "{cite_id}" = "')
+        check(loc and loc["uri"] == uri_of(sources) and loc["range"]["start"]["line"] == sline,
+              f"no inventory to read: {loc}, want {sources}:{sline}")
+        rc, _ = s.finish()
+        check(rc == 0 and "cannot read the inventory" in s.err and "missing.md" in s.err,
+              f"the unreadable inventory is said: {s.err!r}")
+    p = subprocess.run([HON, "lsp", "--inventory"], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL, timeout=60)
+    check(p.returncode == 2 and "--inventory" in p.stderr, f"lsp --inventory alone: {p}")
 
 
 @case

@@ -12,6 +12,7 @@ Only `bundled_rules_load` (to see that they load), `play_train_station` (the REA
 `diff_bundled`, `diff_search_geometry` and `why_not_bundled` use the bundled rules.
 """
 import contextlib
+import glob
 import json
 import os
 import re
@@ -1144,6 +1145,21 @@ def png_pixels(data):
     return w, h, rows
 
 
+def browser_shot(browser, d, svg, png, w, h):
+    """The rows of pixels of Chromium's w x h screenshot of svg (written to png)."""
+    shot = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--disable-quic", "--no-first-run",
+                           "--disable-background-networking",
+                           "--disable-component-update", "--disable-sync",
+                           "--user-data-dir=" + os.path.join(d, "profile"),
+                           "--screenshot=" + png, f"--window-size={w},{h}", svg],
+                          capture_output=True, text=True, timeout=240)
+    check(os.path.exists(png), "Chromium took the screenshot", shot)
+    got_w, got_h, rows = png_pixels(open(png, "rb").read())
+    check((got_w, got_h) == (w, h), f"the screenshot is {w} x {h} (got {got_w} x {got_h})", shot)
+    return rows
+
+
 @case
 def svg_in_a_browser():
     # board.md §5: the SVG as a browser shows it (headless Chromium; skipped, exit 77, when
@@ -1167,22 +1183,39 @@ def svg_in_a_browser():
         check(p.returncode == 0, "the picture is written", p)
         text = open(svg).read()
         check('width="360" height="252"' in text, "the picture is 360 x 252", p)
-        shot = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                               "--disable-quic", "--no-first-run",
-                               "--disable-background-networking",
-                               "--disable-component-update", "--disable-sync",
-                               "--user-data-dir=" + os.path.join(d, "profile"),
-                               "--screenshot=" + png, "--window-size=360,252", svg],
-                              capture_output=True, text=True, timeout=240)
-        check(os.path.exists(png), "Chromium took the screenshot", shot)
-        w, h, rows = png_pixels(open(png, "rb").read())
-        check((w, h) == (360, 252), f"the screenshot is 360 x 252 (got {w} x {h})", shot)
+        rows = browser_shot(browser, d, svg, png, 360, 252)
         want = {(99, 213): (0xe8, 0xe2, 0xc8), (161, 213): (0x9c, 0xc4, 0x8a),
                 (132, 52): (0x9c, 0xc4, 0x8a), (42, 58): (0xd8, 0xe4, 0xf4)}
         for (x, y), rgb in want.items():
             got = rows[y][x]
             p.stdout = f"pixel ({x}, {y}) is {got}, wanted {rgb}"
             check(all(abs(a - b) <= 4 for a, b in zip(got, rgb)), p.stdout, p)
+        # The verdict's marks (issue 12 §5), on SIGHT_SCN's line $a A2 to $b E2, blocked at C2
+        # (los_verdict_drawn): 48-pixel squares from (32, 48), so C2 spans x 128-176, y 96-144,
+        # and its red (#d01010) outline is a 3-pixel stroke on the rectangle from (130, 98),
+        # 44 x 44: its left and right edges cover x 128.5-131.5 and 172.5-175.5, its top and
+        # bottom y 96.5-99.5 and 140.5-143.5. The line runs along y = 120 (2 pixels wide), so
+        # the edges are checked away from it, at y = 108 and x = 140; 12 pixels inside the
+        # outline the square shows its own colour, not red. Past C2 the line is dashed red
+        # ("6 4" from x = 176): its first dash covers x 176-182 on rows 119 and 120.
+        svg2, png2 = os.path.join(d, "sight.svg"), os.path.join(d, "sight.png")
+        board = os.path.join(d, "sight.scn")
+        with open(board, "w") as f:
+            f.write(SIGHT_SCN)
+        p = run(["--board", board, "svg", svg2, "$a", "$b"])
+        check(p.returncode == 0, "the picture of the line is written", p)
+        size = re.search(r'<svg [^>]*width="(\d+)" height="(\d+)"', open(svg2).read())
+        check(size is not None, "the picture says its size", p)
+        rows = browser_shot(browser, d, svg2, png2, int(size[1]), int(size[2]))
+        red = (0xd0, 0x10, 0x10)
+        for x, y in ((130, 108), (174, 108), (140, 98), (140, 142), (179, 119), (179, 120)):
+            got = rows[y][x]
+            p.stdout = f"pixel ({x}, {y}) is {got}, wanted the outline's red {red}"
+            check(all(abs(a - b) <= 24 for a, b in zip(got, red)), p.stdout, p)
+        for x, y in ((143, 108), (160, 132)):
+            got = rows[y][x]
+            p.stdout = f"pixel ({x}, {y}) inside C2 is {got}: red"
+            check(not all(abs(a - b) <= 60 for a, b in zip(got, red)), p.stdout, p)
 
 
 @case
@@ -3116,6 +3149,138 @@ def los_verdict_drawn():
             svg = f.read()
         check(svg_caption(svg) == want[("$a", "A1")][1] and "dasharray" not in svg
               and ">line:<" not in svg, "a clear line is drawn whole", p)
+
+
+@case
+def los_verdict_range():
+    # Issue 12 §5: a line cut by the red contour line's range limit (BRO.1.1.contour.range,
+    # example A) marks where it steps out of reach. tests/rules/boards/contour_a.scn: the red
+    # line runs between columns C and D; nobody at A2 or E2 stands next to it.
+    # - $low A2 to $far E2: the line along row 2 (B2 C2 D2 E2) crosses the red line into D2,
+    #   3 squares from A2, so it reaches 3 squares (tests/rules/los.hon); E2 is 4 away, the
+    #   first square out of reach, entered across the side D2/E2: blocked at D2/E2, by the
+    #   range rule sight_along.range_limit (its guard's past_reach, answered by its default,
+    #   says where; no rule of its own answers it, so the deciding rule stays the range rule).
+    # - $far E2 to $low A2: the other way the line crosses into C2, 2 squares from E2; B2 is 3
+    #   away, entered across B2/C2: blocked at B2/C2.
+    # - $low to $near (D1, 3 squares away, the square just past the line): clear, nothing cut.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
+    rule = ("by rule sight_along.range_limit (BRO.1.1.contour.range, HH.contour.range, "
+            "HH.hill.examples)")
+    for x, y, at in (("$low", "$far", "D2/E2"), ("$far", "$low", "B2/C2")):
+        verdict = f"line of sight {x} to {y}: blocked, {rule} at {at}"
+        p = run(["--board", board, "los", x, y])
+        check(p.returncode == 0 and lines(p.stdout)[-1] == verdict,
+              f"los {x} {y}: the verdict says where the line leaves its reach", p)
+        p = run(["--board", board, "draw", x, y])
+        check(lines(p.stdout)[-1] == verdict, f"draw {x} {y} ends with the verdict", p)
+    p = run(["--board", board, "los", "$low", "$near"])
+    check(p.returncode == 0 and "clear" in lines(p.stdout)[:2] and " at " not in
+          lines(p.stdout)[-1], "the square just past the red line is seen, no place marked", p)
+    # The SVG (a title: the board from (32, 48), 48-pixel squares): D2/E2 is the vertical side
+    # x = 32 + 4 * 48 = 224 from y = 48 + 48 = 96 to 144, drawn over in red; the line along
+    # row 2 (y = 48 + 48 + 24 = 120) is solid from A2's centre x = 56 to that side, dashed red
+    # from there to E2's centre x = 224 + 24 = 248.
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "range.svg")
+        p = run(["--board", board, "svg", out, "$low", "$far"])
+        svg_ok(out, p)
+        with open(out) as f:
+            svg = f.read()
+        check(svg_caption(svg) == f"line of sight $low to $far: blocked, {rule} at D2/E2",
+              "the caption says the verdict and the side", p)
+        check('<line x1="224" y1="96" x2="224" y2="144" stroke="#d01010"' in svg,
+              "the side where the line leaves its reach is drawn over in red", p)
+        check('<line x1="56" y1="120" x2="224" y2="120" stroke-width="2"/>' in svg and
+              '<line x1="224" y1="120" x2="248" y2="120" stroke-width="2" '
+              'stroke-dasharray="6 4" stroke="#d01010"/>' in svg,
+              "the line is solid within reach, dashed red past it", p)
+        check(">blocked past D2/E2<" in svg, "the legend names the part past reach", p)
+        # the legend's "where decided" sample is drawn as the mark is: a side, so a thick red
+        # line (stroke 5, as the legend's side features), not the outlined square of C2's case
+        legend = svg[svg.index(">blocked past D2/E2<"):svg.index(">where decided<")]
+        check('stroke-width="5" stroke="#d01010"/>' in legend and "<rect" not in legend,
+              "the legend shows a side's mark for a side", p)
+
+
+def glyph_meanings(text):
+    """What each character of a text picture (board.md §5) stands for where it stands, read
+    from its keys: {char: {meaning, ...}}, blanks left out. Squares are 4 characters (trace
+    mark, terrain symbol, elevation, unit key) after a 1-character vertical side; side rows
+    are a corner and 4 characters of horizontal side per square."""
+    out = text.split("\n")
+    keys = {"unit": {}, "terrain": {}, "side": {}, "item": {}}
+    for l in out:
+        if l.startswith("units: ") or (l.startswith("       ") and len(l) > 8 and l[8] == " "):
+            keys["unit"][l[7]] = l[9:].split(" ")[0]
+        for title, kind in (("terrain:", "terrain"), ("sides:", "side"),
+                            ("interspaces:", "item")):
+            if l.startswith(title):
+                for entry in l[len(title):].split("  "):
+                    if entry.strip():
+                        keys[kind][entry[0]] = entry[2:]
+    def meaning(kind, c, fixed):
+        if c == " ":
+            return None
+        if c in fixed:
+            return fixed[c]
+        known = keys.get(kind, {})
+        return f"{kind} {known[c]}" if c in known else f"{kind} not in a key"
+    frame = {"+": "frame", "-": "frame", "|": "frame", "#": "several features"}
+    elevation = {c: "elevation" for c in "123456789^_"}
+    ncols = (len(out[0].rstrip()) - 1) // 5    # " %-4s" a column after 4 blanks
+    grid = [out[1]]                               # side rows and square rows alternate
+    for i in range(2, len(out) - 1, 2):
+        if not re.match(r"^ *\d+ ", out[i]):
+            break
+        grid += out[i:i + 2]
+    seen = {}
+    for l in grid:
+        row = l[:4].strip().isdigit()
+        for x in range(ncols + 1):
+            cells = l[4 + 5 * x:9 + 5 * x].ljust(5)
+            if row:
+                got = [meaning("side", cells[0], frame)]
+                if x < ncols:
+                    got += [meaning("mark", cells[1], {"@": "a line's end", "*": "on the line"}),
+                            meaning("terrain", cells[2], {}),
+                            meaning("elev", cells[3], elevation),
+                            meaning("unit", cells[4], {"&": "several units"})]
+            else:
+                got = [meaning("item", cells[0], dict(frame, x="a corner touch"))]
+                if x < ncols:
+                    got += [meaning("side", c, frame) for c in cells[1:]]
+            for c, m in zip(cells, got):
+                if m:
+                    seen.setdefault(c, set()).add(m)
+    return seen
+
+
+@case
+def draw_glyphs_unambiguous():
+    # Issue 12 §5: in the terminal picture no character means two things. Every bundled board
+    # (several with red contour sides, walls, wire and mines, all with units) is drawn with a
+    # line between its first two units, and each character read where it stands: a unit key
+    # must not also be a side's symbol beside it, a terrain symbol, an elevation digit or a
+    # frame character, and so on for every pair. (Before, on beach_seawall.scn, hedgehog
+    # sides showed g, grass's symbol, and mines m, the embankment's.)
+    boards = sorted(glob.glob(os.path.join(ROOT, "examples", "boards", "*.scn")))
+    kinds = set()
+    for board in boards:
+        p = run(["--board", board, "draw"])
+        check(p.returncode == 0, f"{board} is drawn", p)
+        names = [l[9:].split(" ")[0] for l in lines(p.stdout)
+                 if l.startswith("units: ") or l.startswith("       ")]
+        if len(names) >= 2:
+            p = run(["--board", board, "draw", "$" + names[0], "$" + names[1]])
+            check(p.returncode == 0, f"{board}: a line is drawn", p)
+        for c, ms in glyph_meanings(p.stdout).items():
+            check(len(ms) == 1 and "not in a key" not in next(iter(ms)),
+                  f"{board}: {c!r} means one thing, which a key says, not {sorted(ms)}", p)
+            kinds |= {m.split(" ")[0] for m in ms}
+    check(len(boards) >= 5 and {"unit", "terrain", "side", "item", "frame", "elevation"} <= kinds,
+          f"{len(boards)} boards; units, terrain, sides, interspace items, the frame and "
+          f"elevations were all read ({sorted(kinds)})", p)
 
 
 @case
