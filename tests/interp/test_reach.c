@@ -643,6 +643,28 @@ START_TEST(trains_take_no_movement_action)
 }
 END_TEST
 
+/* A wreck is a destroyed vehicle (HH.transport.destroyed redeploys troops next to the destroyed
+ * vehicle's wreck; RR.crunch.light turns a destroyed one to its wreck side): only a forced move
+ * shifts one, so reach refuses it as the Movement Action does, naming the same rule, and a step to
+ * the open square beside it is refused with the board unchanged. */
+START_TEST(wrecks_take_no_movement_action)
+{
+    tvm *t = bundled("../../tests/rules/boards/wreck_field.scn");
+    listing *l = new_listing();
+    hon_refusal r;
+    ck_assert_int_eq(reach(t, "$hulk", l), HON_ERR_RUNTIME);
+    ck_assert_int_eq(t->d[0].code, 228);
+    ck_assert(hon_last_refusal(t->vm, &r));
+    ck_assert_str_eq(r.rule, "takes_movement_action.wreck");
+    tvm_clear(t);
+    agree(t, "$hulk", 5, 3);
+    agree(t, "$jeep", 5, 3); /* it drives round the wreck, never into it */
+    ck_ev(t, "squares_of($hulk)", "[B2, A2]");
+    free(l);
+    tvm_free(t);
+}
+END_TEST
+
 /* ---- units aboard -------------------------------------------------------------------------
  * A unit aboard starts from its carrier's front square (the square_of the Movement Action
  * starts from) and its first step gets it out. Worked out from the books before the program was
@@ -760,6 +782,7 @@ int main(void)
     tcase_add_test(tc, village_halftrack_turns);
     tcase_add_test(tc, errors);
     tcase_add_test(tc, trains_take_no_movement_action);
+    tcase_add_test(tc, wrecks_take_no_movement_action);
     tcase_add_test(tc, every_bundled_board);
     tcase_add_test(tc, test_boards_agree);
     tcase_add_test(tc, aboard_landing_craft);
