@@ -224,6 +224,18 @@ START_TEST(test_boards_agree)
                           "unit fled = rifle_squad allies at E2 with routed\n");
     agree(t, "$fled", 7, 3);
     tvm_free(t);
+    /* A Routed squad on a bundled board whose objectives are primary (E2) and secondary (B2,
+     * I2): it keeps away from both kinds (objective_square). From D3 (2 squares from the
+     * grenadiers on C1 and from Kraiss on F2, 4 from the Pak on H1), C3 is no nearer any of them
+     * (2, 3, 5) but touches B2: not listed; D4 (3, 2, 4) touches no objective: listed. */
+    t = bundled_with("little_river.scn", "unit fled = rifle_squad allies at D3 with routed\n");
+    agree(t, "$fled", 10, 8);
+    listing *l = new_listing();
+    ck_assert_int_eq(reach(t, "$fled", l), HON_OK);
+    ck_assert(!listed(l, "C3"));
+    ck_assert(listed(l, "D4"));
+    free(l);
+    tvm_free(t);
 }
 END_TEST
 
