@@ -677,6 +677,34 @@ START_TEST(wrecks_take_no_movement_action)
 }
 END_TEST
 
+/* boards/urban_corner.scn: a shed D1-D3, walled all round, its only ways in or out the white
+ * arrows on D2's west and east sides; a Ranger with Urban Fighter (Movement 4, made up) on B1.
+ * BRO.3.1.urban-fighter lets it through such an opening once and only once per Movement Action.
+ * West of the shed: A1, A2, B2, C1, C2 one square each, A3, B3, C3 two. Into the shed through the
+ * west arrow, straight from C2 or diagonally from C1 (round D1 is a wall) or from C2 to D1 or D3
+ * (round C1 or C3 the wall): D1, D2, D3 two squares each. Out on the east side needs the second
+ * arrow, and the shed spans the board from edge to edge: no square of columns E and F. */
+START_TEST(urban_fighter_once_per_move)
+{
+    tvm *t = tvm_new(NULL);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/rules"), HON_OK);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/expansions"), HON_OK);
+    static const char ranger[] = "module bloody_omaha;\n"
+                                 "counter ab_ranger \"test: Urban Fighter\" : infantry {\n"
+                                 "  side allies size 1 movement 4 abilities { urban_fighter } }\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "ranger.hon", ranger, strlen(ranger)), HON_OK);
+    ck_assert_int_eq(hon_load_board(t->vm, HON_SOURCE_ROOT "/tests/rules/boards/urban_corner.scn"),
+                     HON_OK);
+    static const want w[] = { { "A1", 1 }, { "A2", 1 }, { "B2", 1 }, { "C1", 1 },
+                              { "C2", 1 }, { "A3", 2 }, { "B3", 2 }, { "C3", 2 },
+                              { "D1", 2 }, { "D2", 2 }, { "D3", 2 } };
+    EXPECT_REACH(t, "$ranger", w);
+    agree(t, "$ranger", 6, 3);
+    ck_ev(t, "marker_count($ranger, urban_fighter_used)", "0");
+    tvm_free(t);
+}
+END_TEST
+
 /* ---- units aboard -------------------------------------------------------------------------
  * A unit aboard starts from its carrier's front square (the square_of the Movement Action
  * starts from) and its first step gets it out. Worked out from the books before the program was
@@ -795,6 +823,7 @@ int main(void)
     tcase_add_test(tc, errors);
     tcase_add_test(tc, trains_take_no_movement_action);
     tcase_add_test(tc, wrecks_take_no_movement_action);
+    tcase_add_test(tc, urban_fighter_once_per_move);
     tcase_add_test(tc, every_bundled_board);
     tcase_add_test(tc, test_boards_agree);
     tcase_add_test(tc, aboard_landing_craft);
