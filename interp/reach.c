@@ -6,8 +6,9 @@
  * rear_square, where its rear goes), so a listed path given to `move` is accepted, a square not
  * listed cannot be reached, and a unit the Movement Action refuses is refused alike (E228,
  * refusal.h). Each question is asked with the unit standing where the move would have brought
- * it, as the procedure asks it; the unit is put back where it stood. Over session.h, view.h
- * (the picture) and vm.h.
+ * it, carrying the markers the steps before gave it (step_marks, such as an Urban Fighter's used
+ * opening), as the procedure asks it; the unit is put back where it stood, with the markers it
+ * had. Over session.h, view.h (the picture) and vm.h.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,19 +21,24 @@
 #include "vm.h"
 
 #define WHERE   "<reach>"
-#define NO_PREV 8             /* the direction index of a search state with no step before it */
-#define NO_REAR 8             /* the direction index of the rear of a counter on one square */
-#define NDIR    9             /* the 8 directions and none */
-#define NSTATE  (NDIR * NDIR) /* states per square: the direction it was entered from, its rear's */
+#define NO_PREV 8 /* the direction index of a search state with no step before it */
+#define NO_REAR 8 /* the direction index of the rear of a counter on one square */
+#define NDIR    9 /* the 8 directions and none */
+#define NMARKS  2 /* the distinct markers step_marks may give along the paths of one search */
+#define NMASK   (1 << NMARKS)
+/* states per square: the direction it was entered from, its rear's, the markers given so far */
+#define NSTATE (NDIR * NDIR * NMASK)
 
 /* The queries the search asks, as the Movement Action asks them; rear is -1 when the rules
- * declare no rear_square (a counter on two squares then keeps its facing). */
+ * declare no rear_square (a counter on two squares then keeps its facing), marks -1 when they
+ * declare no step_marks (no step gives a marker). */
 typedef struct reach_queries {
-    int32_t allowed, cost, may_end, rear;
+    int32_t allowed, cost, may_end, rear, marks;
 } reach_queries;
 
-/* A finished search: per state ((square * NDIR + the direction back to the square before it) *
- * NDIR + the direction to the rear square), the least squares spent to stand there and the state
+/* A finished search: per state (((square * NDIR + the direction back to the square before it) *
+ * NDIR + the direction to the rear square) * NMASK + the set of the markers step_marks gave on
+ * the way, bit i for mark[i]), the least squares spent to stand there and the state
  * before; per square, the state the listing gives (-1: the square cannot be reached, or the move
  * may not end there). */
 typedef struct reach_map {
@@ -40,6 +46,9 @@ typedef struct reach_map {
     int32_t carrier; /* the landing craft or vehicle the unit starts aboard, or -1 */
     int start, start_rear, nsq;
     int start2; /* aboard a carrier on two squares, its other square (a second start), or -1 */
+    uint32_t mark[NMARKS]; /* the marker ids step_marks gave so far, in the order first seen */
+    uint32_t had[NMARKS];  /* how many of each the unit carried before the search */
+    int nmark;
     int64_t *spent;
     int32_t *parent;
     int32_t *best;
@@ -97,6 +106,15 @@ static bool find_queries(hon_vm *vm, reach_queries *rq)
         if (q->nparams != 3 || q->params[0].type != T_UNIT || q->params[1].type != T_SQUARE ||
             q->params[2].type != T_SQUARE || t->kind != RT_LIST || t->arg != T_SQUARE)
             rq->rear = -1;
+    }
+    rq->marks = model_find_query(p, "step_marks");
+    if (rq->marks >= 0) {
+        const res_query *q = &p->queries[rq->marks];
+        const res_type *t = &p->types[q->result];
+        if (q->nparams != 3 || q->params[0].type != T_UNIT || q->params[1].type != T_SQUARE ||
+            q->params[2].type != T_SQUARE || t->kind != RT_LIST ||
+            p->types[t->arg].kind != RT_ENUM || p->types[t->arg].arg != E_MARKER)
+            rq->marks = -1;
     }
     return rq->may_end >= 0;
 }
@@ -174,19 +192,78 @@ static int state_square(int32_t s)
 
 static int state_prev(const geo_grid *g, int32_t s)
 {
-    int d = (s / NDIR) % NDIR;
+    int d = (s / (NDIR * NMASK)) % NDIR;
     return d == NO_PREV ? s / NSTATE : geo_neighbour(g, s / NSTATE, (geo_dir)d);
 }
 
 static int state_rear(const geo_grid *g, int32_t s)
 {
-    int d = s % NDIR;
+    int d = (s / NMASK) % NDIR;
     return d == NO_REAR ? -1 : geo_neighbour(g, s / NSTATE, (geo_dir)d);
 }
 
-static int32_t state_of(int sq, int prev_dir, int rear_dir)
+/* The markers step_marks gave on the way to state s: bit i for mark[i]. */
+static int state_marks(int32_t s)
 {
-    return ((int32_t)sq * NDIR + prev_dir) * NDIR + rear_dir;
+    return s % NMASK;
+}
+
+static int32_t state_of(int sq, int prev_dir, int rear_dir, int marks)
+{
+    return (((int32_t)sq * NDIR + prev_dir) * NDIR + rear_dir) * NMASK + marks;
+}
+
+/* Sets the unit's count of each marker step_marks gave so far: at least one where state s has
+ * it, what it had before the search elsewhere (the whole search leaves it as it found it). */
+static void carry_marks(hon_vm *vm, const reach_map *m, int32_t s)
+{
+    unit *un = unit_get(vm->sc->units, m->unit);
+    for (int i = 0; un && i < m->nmark; i++)
+        un->markers[m->mark[i]] = state_marks(s) & (1 << i) && m->had[i] == 0 ? 1 : m->had[i];
+}
+
+/* The set of state marks after a step from a state with `marks` whose step_marks answer is the
+ * list v: each marker's bit, a marker not seen before taking the next free one. -1 (reported,
+ * E401) when more than NMARKS distinct markers come up in one search. */
+static int add_marks(hon_vm *vm, reach_map *m, const val *v, int marks)
+{
+    for (size_t k = 0; v->u.list && k < v->u.list->len; k++) {
+        uint32_t id = (uint32_t)v->u.list->items[k].u.i;
+        int i = 0;
+        while (i < m->nmark && m->mark[i] != id)
+            i++;
+        if (i == m->nmark) {
+            if (m->nmark == NMARKS) {
+                session_report(vm, E_NO_SUCH_QUERY, WHERE,
+                               "step_marks gives more than %d different markers along the "
+                               "paths of one unit: `reach` carries at most %d",
+                               NMARKS, NMARKS);
+                return -1;
+            }
+            m->mark[i] = id;
+            m->had[i] = unit_marker_count(vm->sc->units, m->unit, id);
+            m->nmark++;
+        }
+        marks |= 1 << i;
+    }
+    return marks;
+}
+
+/* step_marks(u, from, dest) on args, the unit standing on `from`: the markers it names added to
+ * *marks (add_marks). HON_ERR_RUNTIME (reported) on an error, HON_ERR_NOT_FOUND (reported) when
+ * the search would carry too many markers. */
+static hon_status ask_marks(hon_vm *vm, reach_map *m, int32_t q, const val *args, int *marks)
+{
+    hon_status st = session_begin(vm, NULL, false);
+    if (st != HON_OK)
+        return st;
+    val v;
+    if (!vm_call(&vm->x, false, (uint32_t)q, args, 3, &v))
+        st = session_error(vm, false);
+    else if ((*marks = add_marks(vm, m, &v, *marks)) < 0)
+        st = HON_ERR_NOT_FOUND;
+    state_end(&vm->x);
+    return st;
 }
 
 /* Stands the unit where state s has brought it (the board as the procedure asks its questions
@@ -199,6 +276,7 @@ static hon_status stand(hon_vm *vm, const reach_map *m, int32_t s)
     geo_status st = m->carrier >= 0 && m->parent[s] < 0
                         ? board_restore_embarked(b, m->unit, m->carrier)
                         : board_place_unit(b, m->unit, state_square(s), state_rear(vm->sc->g, s));
+    carry_marks(vm, m, s);
     return st == GEO_OK ? HON_OK : HON_ERR_MEMORY;
 }
 
@@ -268,10 +346,10 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
         m->spent[i] = -1;
     size_t head = 0, tail = 0, len = 0; /* a ring of the states to search from */
     int32_t s0 = state_of(m->start, NO_PREV,
-                          m->start_rear < 0 ? NO_REAR : dir_to(g, m->start, m->start_rear));
+                          m->start_rear < 0 ? NO_REAR : dir_to(g, m->start, m->start_rear), 0);
     /* aboard a carrier on two squares, the unit may get out next to either (movement.hon's
      * move_start): one start state per square */
-    int32_t seeds[2] = { s0, m->start2 >= 0 ? state_of(m->start2, NO_PREV, NO_REAR) : -1 };
+    int32_t seeds[2] = { s0, m->start2 >= 0 ? state_of(m->start2, NO_PREV, NO_REAR, 0) : -1 };
     for (int i = 0; i < 2 && st == HON_OK && seeds[i] >= 0; i++) {
         m->spent[seeds[i]] = 0;
         m->parent[seeds[i]] = -1;
@@ -312,12 +390,16 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
                 if (rq->rear >= 0 && (st = ask_rear(vm, rq->rear, c, &rear)) != HON_OK)
                     break;
                 if (rq->rear < 0) /* no rule says: it keeps its facing */
-                    rear = geo_neighbour(g, dest, (geo_dir)(s % NDIR));
+                    rear = geo_neighbour(g, dest, (geo_dir)((s / NMASK) % NDIR));
                 if (rear < 0 || geo_side_between(g, dest, rear) < 0)
                     continue; /* no rear, or one not beside the front: no place to stand */
             }
-            int32_t t =
-                state_of(dest, dir_to(g, dest, from), rear < 0 ? NO_REAR : dir_to(g, dest, rear));
+            int marks = state_marks(s);
+            /* the markers the step gives, asked before it is taken */
+            if (rq->marks >= 0 && (st = ask_marks(vm, m, rq->marks, c, &marks)) != HON_OK)
+                break;
+            int32_t t = state_of(dest, dir_to(g, dest, from),
+                                 rear < 0 ? NO_REAR : dir_to(g, dest, rear), marks);
             int64_t now = m->spent[s] + cost;
             if (m->spent[t] >= 0 && m->spent[t] <= now)
                 continue;
@@ -383,6 +465,7 @@ static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
     m->nsq = geo_square_count(vm->sc->g);
     play_pos was = play_pos_of(b, u);
     st = search(vm, &rq, m);
+    carry_marks(vm, m, 0); /* the markers it carried before (state 0 has none given) */
     /* where it stood: aboard, or at its place among the units of its squares */
     board *put = scene_board(vm->sc);
     if ((was.in >= 0

@@ -226,6 +226,18 @@ START_TEST(test_boards_agree)
                           "unit fled = rifle_squad allies at E2 with routed\n");
     agree(t, "$fled", 7, 3);
     tvm_free(t);
+    /* A Routed squad on a bundled board whose objectives are primary (E2) and secondary (B2,
+     * I2): it keeps away from both kinds (objective_square). From D3 (2 squares from the
+     * grenadiers on C1 and from Kraiss on F2, 4 from the Pak on H1), C3 is no nearer any of them
+     * (2, 3, 5) but touches B2: not listed; D4 (3, 2, 4) touches no objective: listed. */
+    t = bundled_with("little_river.scn", "unit fled = rifle_squad allies at D3 with routed\n");
+    agree(t, "$fled", 10, 8);
+    listing *l = new_listing();
+    ck_assert_int_eq(reach(t, "$fled", l), HON_OK);
+    ck_assert(!listed(l, "C3"));
+    ck_assert(listed(l, "D4"));
+    free(l);
+    tvm_free(t);
 }
 END_TEST
 
@@ -645,6 +657,56 @@ START_TEST(trains_take_no_movement_action)
 }
 END_TEST
 
+/* A wreck is a destroyed vehicle (HH.transport.destroyed redeploys troops next to the destroyed
+ * vehicle's wreck; RR.crunch.light turns a destroyed one to its wreck side): only a forced move
+ * shifts one, so reach refuses it as the Movement Action does, naming the same rule, and a step to
+ * the open square beside it is refused with the board unchanged. */
+START_TEST(wrecks_take_no_movement_action)
+{
+    tvm *t = bundled("../../tests/rules/boards/wreck_field.scn");
+    listing *l = new_listing();
+    hon_refusal r;
+    ck_assert_int_eq(reach(t, "$hulk", l), HON_ERR_RUNTIME);
+    ck_assert_int_eq(t->d[0].code, 228);
+    ck_assert(hon_last_refusal(t->vm, &r));
+    ck_assert_str_eq(r.rule, "takes_movement_action.wreck");
+    tvm_clear(t);
+    agree(t, "$hulk", 5, 3);
+    agree(t, "$jeep", 5, 3); /* it drives round the wreck, never into it */
+    ck_ev(t, "squares_of($hulk)", "[B2, A2]");
+    free(l);
+    tvm_free(t);
+}
+END_TEST
+
+/* boards/urban_corner.scn: a shed D1-D3, walled all round, its only ways in or out the white
+ * arrows on D2's west and east sides; a Ranger with Urban Fighter (Movement 4, made up) on B1.
+ * BRO.3.1.urban-fighter lets it through such an opening once and only once per Movement Action.
+ * West of the shed: A1, A2, B2, C1, C2 one square each, A3, B3, C3 two. Into the shed through the
+ * west arrow, straight from C2 or diagonally from C1 (round D1 is a wall) or from C2 to D1 or D3
+ * (round C1 or C3 the wall): D1, D2, D3 two squares each. Out on the east side needs the second
+ * arrow, and the shed spans the board from edge to edge: no square of columns E and F. */
+START_TEST(urban_fighter_once_per_move)
+{
+    tvm *t = tvm_new(NULL);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/rules"), HON_OK);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/expansions"), HON_OK);
+    static const char ranger[] = "module bloody_omaha;\n"
+                                 "counter ab_ranger \"test: Urban Fighter\" : infantry {\n"
+                                 "  side allies size 1 movement 4 abilities { urban_fighter } }\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "ranger.hon", ranger, strlen(ranger)), HON_OK);
+    ck_assert_int_eq(hon_load_board(t->vm, HON_SOURCE_ROOT "/tests/rules/boards/urban_corner.scn"),
+                     HON_OK);
+    static const want w[] = { { "A1", 1 }, { "A2", 1 }, { "B2", 1 }, { "C1", 1 },
+                              { "C2", 1 }, { "A3", 2 }, { "B3", 2 }, { "C3", 2 },
+                              { "D1", 2 }, { "D2", 2 }, { "D3", 2 } };
+    EXPECT_REACH(t, "$ranger", w);
+    agree(t, "$ranger", 6, 3);
+    ck_ev(t, "marker_count($ranger, urban_fighter_used)", "0");
+    tvm_free(t);
+}
+END_TEST
+
 /* ---- units aboard -------------------------------------------------------------------------
  * A unit aboard starts from its carrier's front square (the square_of the Movement Action
  * starts from) and its first step gets it out. Worked out from the books before the program was
@@ -788,6 +850,8 @@ int main(void)
     tcase_add_test(tc, village_halftrack_turns);
     tcase_add_test(tc, errors);
     tcase_add_test(tc, trains_take_no_movement_action);
+    tcase_add_test(tc, wrecks_take_no_movement_action);
+    tcase_add_test(tc, urban_fighter_once_per_move);
     tcase_add_test(tc, every_bundled_board);
     tcase_add_test(tc, test_boards_agree);
     tcase_add_test(tc, aboard_landing_craft);
