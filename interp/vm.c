@@ -2,7 +2,8 @@
  *
  * execute() is the one dispatch loop: each opcode body once behind VM_CASE / VM_NEXT (a switch
  * or computed goto: HON_THREADED_DISPATCH, config.h). Fn calls push frames in the loop; query
- * calls go through call_query, which runs each active rule's chunk and combines the answers.
+ * calls go through call_query, which runs each active rule's chunk and combines the answers,
+ * or untraced the query's combined chunk (combine.h: its rules and small fns in one frame).
  * Table reads are lookup.c's. Whatever can fail saves the pc and leaves through the one
  * `error:` exit (E2xx). No longjmp. The board built-ins are builtin.c's; what only a
  * procedure runs goes to its driver (proc.c) through vm_ctx.driver. */
@@ -74,7 +75,9 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
     if (nb != argi)
         for (uint32_t i = 0; i < nargs; i++)
             st[nb + i] = st[argi + i];
-    for (uint32_t i = nargs; i < ch->nlocals; i++)
+    /* a combined chunk (combine.h) zeroes only its accumulator: its rules and the fns copied
+     * into it set each of their locals before they read it, as every chunk does */
+    for (uint32_t i = ch->kind == CHUNK_QUERY ? ch->nlocals - 2 : nargs; i < ch->nlocals; i++)
         st[nb + i] = (val){ 0 };
     if (x->nframes < x->frames_cap)
         x->frames[x->nframes++] = (vm_frame){ ch, ch->code, nb };
@@ -120,6 +123,74 @@ static __attribute__((noinline)) int equal_charged(vm_ctx *x, val a, val b, bool
         return 2;
     }
     return 0;
+}
+
+/* E206 for a call of fn `fn` (as declared: the edition's version is named) at the limit. */
+static __attribute__((noinline)) void fail_depth(vm_ctx *x, uint32_t fn)
+{
+    if (fn < x->nfn_of)
+        fn = (uint32_t)x->fn_of[fn];
+    state_fail(x, E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
+               x->p->fns[fn].name);
+}
+
+/* RULE_ACC's work in a query's combined chunk (combine.h): folds the answer v of a rule into
+ * the accumulator acc[0] (acc[1]: whether a rule fed it; for `permission`, whether one forbade)
+ * by the chunk's mode, as call_query does. 1 when v decides the query (*out set), 0 when the
+ * rules go on, -1 after E205. Out of line, for the dispatch loop's registers. */
+static __attribute__((noinline)) int rule_acc(vm_ctx *x, const chunk *ch, val *acc, val v, val *out)
+{
+    switch (ch->combine) {
+    case AST_COMBINE_SUM:
+        if (__builtin_add_overflow(acc[0].u.i, v.u.i, &acc[0].u.i)) {
+            x->nframes--; /* the driver's error: at the call, as call_query reports it */
+            state_fail(x, E_ARITH, "integer overflow adding up the rules of query %s",
+                       x->p->queries[ch->id].name);
+            x->nframes++;
+            return -1;
+        }
+        return 0;
+    case AST_COMBINE_MIN:
+        if (!acc[1].u.i || v.u.i < acc[0].u.i)
+            acc[0] = v;
+        acc[1].u.i = 1;
+        return 0;
+    case AST_COMBINE_MAX:
+        if (!acc[1].u.i || v.u.i > acc[0].u.i)
+            acc[0] = v;
+        acc[1].u.i = 1;
+        return 0;
+    case AST_COMBINE_ALL:
+    case AST_COMBINE_ANY:
+        if (!v.u.i == (ch->combine == AST_COMBINE_ALL))
+            break;
+        return 0;
+    case AST_COMBINE_PERMISSION:
+        if (v.u.i) /* an explicit permit is an exception that decides */
+            break;
+        acc[1].u.i = 1;
+        return 0;
+    default: break; /* first */
+    }
+    *out = v;
+    return 1;
+}
+
+/* The combined answer once the last rule ran (RULE_ACC_LAST, RULE_END): *answered false when
+ * no rule fed the accumulator (the driver then answers as after the rules one by one). */
+static bool rule_end(vm_ctx *x, const chunk *ch, const val *acc, val *out, bool *answered)
+{
+    const res_query *qq = &x->p->queries[ch->id];
+    *answered = true;
+    if (ch->combine == AST_COMBINE_SUM)
+        *out = (val){ .type = qq->result, .u.i = acc[0].u.i };
+    else if (ch->combine == AST_COMBINE_PERMISSION && acc[1].u.i)
+        *out = (val){ .type = T_VERDICT, .u.i = 0 };
+    else if ((ch->combine == AST_COMBINE_MIN || ch->combine == AST_COMBINE_MAX) && acc[1].u.i)
+        *out = acc[0];
+    else
+        *answered = false;
+    return true;
 }
 
 static bool execute(vm_ctx *x, val *out, bool *answered)
@@ -839,6 +910,57 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         *answered = false;
         return true;
     }
+    /* A query's combined chunk (combine.h): each rule's exits, one step each as RETURN's and
+     * NO_ANSWER's, and the combined answer at the end. */
+    VM_CASE(RULE_NEXT)
+    {
+        sp = base + ch->nlocals;
+        VM_NEXT();
+    }
+    VM_CASE(RULE_ACC)
+    VM_CASE(RULE_ACC_LAST)
+    {
+        bool last = pc[-1] == OP_RULE_ACC_LAST;
+        val *acc = base + ch->nlocals - 2;
+        int how = rule_acc(x, ch, acc, POP(), out);
+        if (how < 0)
+            goto error;
+        if (how > 0) {
+            *answered = true;
+            return true;
+        }
+        if (last)
+            return rule_end(x, ch, acc, out, answered);
+        sp = base + ch->nlocals;
+        pc++; /* the RULE_NEXT of the rule's guard */
+        VM_NEXT();
+    }
+    VM_CASE(RULE_END)
+    {
+        return rule_end(x, ch, base + ch->nlocals - 2, out, answered);
+    }
+    /* A small fn's code copied at its call (combine.h): the arguments into its locals, the
+     * depth and the steps of CALL_FN and RETURN, without the frame. */
+    VM_CASE(INLINE_ENTER)
+    {
+        uint32_t argc = OPB, to = OPC;
+        SKIP(3);
+        if (x->depth >= x->max_depth) {
+            SAVE_PC();
+            fail_depth(x, pc[-3]);
+            goto error;
+        }
+        x->depth++;
+        sp -= argc;
+        for (uint32_t i = 0; i < argc; i++)
+            base[to + i] = sp[i];
+        VM_NEXT();
+    }
+    VM_CASE(INLINE_LEAVE)
+    {
+        x->depth--;
+        VM_NEXT();
+    }
     VM_CASE(GUARD_SIDES)
     {
         x->steps_left++; /* a traced run takes the steps of an untraced one */
@@ -1017,7 +1139,7 @@ budget:
         return false;
 over_budget:
     return state_fail(x, E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s" VM_BUDGET_HINT,
-                      x->budget, ch->name);
+                      x->budget, chunk_name_at(ch, (size_t)(pc - ch->code)));
 error:
     return false;
 
@@ -1095,6 +1217,17 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     val acc = { .type = qq->result };
     bool have = false, forbidden = false, fired = false;
     uint32_t by = UINT32_MAX, first_forbid = UINT32_MAX;
+    /* Untraced, when no one asks which rule decided: the rules in one chunk (combine.h) */
+    const chunk *cc = x->tracing || decider ? NULL : prog_combined(x->pg, x->edition, q);
+    if (cc) {
+        bool answered;
+        if (!run_chunk(x, cc, argi, nargs, &acc, &answered))
+            goto fail;
+        have = answered;
+        if (!have)
+            acc = (val){ .type = qq->result };
+        goto combined;
+    }
     if (qq->mode == AST_COMBINE_SUM) {
         if (x->pg->defaults[q] && !run_default(x, q, argi, nargs, &acc))
             goto fail;
@@ -1167,6 +1300,7 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     }
     if (x->tracing && !fired && node < x->trace.len)
         x->trace.e[node].no_rule = true;
+combined:
     if (!have) {
         switch (qq->mode) {
         case AST_COMBINE_ALL: acc = (val){ .type = T_BOOL, .u.i = 1 }; break;
