@@ -134,6 +134,24 @@ static __attribute__((noinline)) void fail_depth(vm_ctx *x, uint32_t fn)
                x->p->fns[fn].name);
 }
 
+/* A call of tabled query q (memo.h) answered from its table, as call_query would answer it
+ * (the steps its rules took charged), without entering the driver: false when the driver
+ * must run (traced, at the depth limit, not tabled, no answer yet, too few steps or depth). */
+static __attribute__((noinline)) bool tabled_answer(vm_ctx *x, uint32_t q, const val *args,
+                                                    val *out)
+{
+    if (x->tracing || x->depth >= x->max_depth)
+        return false;
+    memo_answer *slot = memo_slot(&x->memo, x->pg, x->fn_of, x->nfn_of, q, args);
+    const uint64_t steps0 = state_steps(x);
+    if (!slot || slot->v.type == T_NONE || slot->steps >= steps0 ||
+        x->depth + memo_depth(&x->memo, q) > x->max_depth)
+        return false;
+    state_set_steps(x, steps0 - slot->steps);
+    *out = slot->v;
+    return true;
+}
+
 /* RULE_ACC's work in a query's combined chunk (combine.h): folds the answer v of a rule into
  * the accumulator acc[0] (acc[1]: whether a rule fed it; for `permission`, whether one forbade)
  * by the chunk's mode, as call_query does. 1 when v decides the query (*out set), 0 when the
@@ -877,9 +895,14 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     {
         uint32_t q = OPA, argc = OPB;
         SKIP(2);
+        val r;
+        if (memo_may_table(&x->memo, q) && tabled_answer(x, q, sp - argc, &r)) {
+            sp -= argc;
+            PUSH(r);
+            VM_NEXT();
+        }
         SAVE_PC();
         size_t top = (size_t)(sp - x->stack), argi = top - argc;
-        val r;
         x->sp = top;
         if (!call_query(x, q, argi, argc, &r, NULL))
             goto error;
