@@ -54,17 +54,7 @@ static const char *const PROGRAM =
 /* The answer to e untraced (the combined chunks): its text, or "E2xx". */
 static const char *untraced(tvm *t, const char *e)
 {
-    hon_answer *a = NULL;
-    tvm_clear(t);
-    hon_status st = hon_eval_as(t->vm, e, "<test>", 0, &a);
-    if (st == HON_OK)
-        snprintf(t->last, sizeof t->last, "%s", hon_answer_text(a));
-    else if (t->ndiags)
-        snprintf(t->last, sizeof t->last, "E%03d", t->d[0].code);
-    else
-        snprintf(t->last, sizeof t->last, "status %s", hon_status_text(st));
-    hon_answer_free(a);
-    return t->last;
+    return ev_as(t, e, false);
 }
 
 /* e answers `want` both traced (rules one by one) and untraced (combined). */
