@@ -62,6 +62,7 @@ void chunk_free(chunk *c)
         mem_free(c->strs[i]);
     mem_free(c->strs);
     mem_free(c->conj);
+    mem_free(c->parts);
     mem_free(c);
 }
 
@@ -128,6 +129,15 @@ bool chunk_add_conj(chunk *c, chunk_conj conj)
 const char *chunk_conj_text(const chunk *c, uint32_t s)
 {
     return s < c->nstrs ? c->strs[s] : NULL;
+}
+
+const char *chunk_name_at(const chunk *c, size_t pc)
+{
+    const char *name = c->name;
+    for (size_t i = 0; i < c->nparts && c->parts[i].pc <= pc; i++)
+        if (c->parts[i].name < c->nstrs)
+            name = c->strs[c->parts[i].name];
+    return name;
 }
 
 ast_loc chunk_loc(const chunk *c, size_t pc)

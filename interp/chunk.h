@@ -39,7 +39,8 @@ typedef enum chunk_kind {
     CHUNK_RULE,
     CHUNK_FN,
     CHUNK_DEFAULT,
-    CHUNK_EXPR
+    CHUNK_EXPR,
+    CHUNK_QUERY /* a query's rules in one chunk (combine.h): id is the query */
 } chunk_kind;
 
 /* One top-level operand of a rule's guard (`when a and b and ...`, each side of every `and`
@@ -66,6 +67,13 @@ typedef struct chunk_line {
     ast_loc loc;
 } chunk_line;
 
+/* Where the code of one rule (or the default) starts in a query's combined chunk, and the name
+ * of the chunk it was copied from (an index in strs): what E207 names (chunk_name_at). */
+typedef struct chunk_part {
+    uint32_t pc;
+    uint32_t name;
+} chunk_part;
+
 typedef struct chunk {
     char *name; /* owned: "rule q.r", "fn f", "default of q", "<repl>" */
     chunk_kind kind;
@@ -84,6 +92,9 @@ typedef struct chunk {
     uint32_t max_stack; /* deepest operand stack above the locals */
     chunk_conj *conj;   /* an explained rule chunk: its guard's operands, in order */
     size_t nconj, conj_cap;
+    chunk_part *parts; /* a combined chunk (CHUNK_QUERY): its rules' code, sorted by pc */
+    size_t nparts, parts_cap;
+    uint32_t combine; /* a combined chunk: the query's mode (AST_COMBINE_*), RULE_ACC's way */
 } chunk;
 
 /* A new empty chunk (copies name); NULL on OOM. */
@@ -102,6 +113,9 @@ bool chunk_add_conj(chunk *c, chunk_conj conj);
 /* The text of guard operand k's string s (chunk_conj.text, .left, .right), or NULL for
  * UINT32_MAX or an index out of range. */
 const char *chunk_conj_text(const chunk *c, uint32_t s);
+/* The name of the chunk whose code runs at code word pc: the name of c, or for a combined
+ * chunk the name of the rule (or default) that code was copied from. Borrowed from c. */
+const char *chunk_name_at(const chunk *c, size_t pc);
 /* The source span of the instruction holding code word pc. */
 ast_loc chunk_loc(const chunk *c, size_t pc);
 

@@ -178,6 +178,23 @@ OP(GUARD_FAILED,       0,                CONJ, _, _, _,
    "a rule whose `when` failed at guard operand a: record it, return without answer (only in "
    "an explained chunk)")
 
+OP_GROUP("a query's rules in one chunk (its *combined* chunk, run untraced: vm.md §5a)")
+OP(RULE_NEXT,          0,                _, _, _, _,
+   "a rule did not fire: on to the next rule (NO_ANSWER's step)")
+OP(RULE_ACC,           -1,               _, _, _, _,
+   "v -> combine a rule's answer into the accumulator (the last two locals) by the query's mode "
+   "(RETURN's step); return it when it decides, else skip the RULE_NEXT after it")
+OP(RULE_ACC_LAST,      -1,               _, _, _, _,
+   "v -> the last rule's answer: as RULE_ACC, then return the combined answer")
+OP(RULE_END,           0,                _, _, _, _,
+   "the last rule did not fire: return the combined answer, or no answer when none fired")
+
+OP(INLINE_ENTER,       -(int)(b),        FN, COUNT, LOCAL, _,
+   "b args -> locals c... of this frame: fn a's code follows inline, its locals moved past the "
+   "caller's (CALL_FN's step and depth; E206 too deep)")
+OP(INLINE_LEAVE,       0,                _, _, _, _,
+   "the end of an inlined fn's code: its value stays on the stack (RETURN's step and depth)")
+
 OP_GROUP("lists built in a loop: `[x in L: cond]`")
 OP(LIST_PUSH,          -1,               LOCAL, _, _, _,
    "x -> append x to the list in local a (a filter's or map's own list, grown by doubling in the "

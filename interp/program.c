@@ -2,8 +2,11 @@
  * when first traced (see program.h). */
 #include "program.h"
 
+#include "combine.h"
 #include "compile.h"
 #include "mem.h"
+
+chunk prog_no_combined;
 #include "resolve.h"
 
 void prog_free(prog *pg)
@@ -19,6 +22,9 @@ void prog_free(prog *pg)
         }
         if (pg->source)
             comp_source_free(pg->source);
+        for (size_t i = 0; pg->combined && i < (p->neditions + 1) * p->nqueries; i++)
+            if (pg->combined[i] != &prog_no_combined)
+                chunk_free(pg->combined[i]);
         for (size_t i = 0; pg->fns && i < p->nfns; i++)
             chunk_free(pg->fns[i]);
         for (size_t i = 0; pg->defaults && i < p->nqueries; i++)
@@ -41,6 +47,7 @@ void prog_free(prog *pg)
     mem_free(pg->choices);
     mem_free(pg->rules);
     mem_free(pg->explained);
+    mem_free(pg->combined);
     mem_free(pg->source);
     mem_free(pg->fns);
     mem_free(pg->defaults);
@@ -63,8 +70,9 @@ static bool compile_all(prog *pg, diag_list *d)
     pg->defaults = mem_calloc(p->nqueries + 1, sizeof *pg->defaults);
     pg->expects = mem_calloc(p->ntests + 1, sizeof *pg->expects);
     pg->choices = mem_calloc(p->ntests + 1, sizeof *pg->choices);
+    pg->combined = mem_calloc((p->neditions + 1) * p->nqueries + 1, sizeof *pg->combined);
     if (!pg->rules || !pg->explained || !pg->source || !pg->fns || !pg->defaults || !pg->expects ||
-        !pg->choices)
+        !pg->choices || !pg->combined)
         return false;
     *pg->source = (comp_source){ (const ast_file *const *)pg->files, pg->nfiles, NULL, NULL };
     for (size_t i = 0; i < p->nrules; i++)
@@ -168,6 +176,21 @@ const chunk *prog_explained(const prog *pg, uint32_t r)
     }
     pg->explained[r] = ch ? ch : pg->rules[r];
     return pg->explained[r];
+}
+
+const chunk *prog_combine(const prog *pg, int32_t ed, uint32_t q)
+{
+    const res_program *p = pg->res;
+    if (q >= p->nqueries)
+        return NULL;
+    size_t e = ed >= 0 && (size_t)ed < p->neditions ? (size_t)ed + 1 : 0;
+    chunk **slot = &pg->combined[e * p->nqueries + q];
+    if (!*slot) {
+        chunk *ch = comb_query(p, pg->rules, pg->fns, e ? ed : -1, pg->defaults[q], q,
+                               model_rules_of(p, e ? ed : -1, q));
+        *slot = ch ? ch : &prog_no_combined;
+    }
+    return *slot == &prog_no_combined ? NULL : *slot;
 }
 
 const ast_file *prog_file(const prog *pg, uint32_t file_id)

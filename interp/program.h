@@ -27,10 +27,13 @@ typedef struct prog {
     res_program *res;
     ast_file **files; /* owned, in load order */
     size_t nfiles;
-    chunk **rules;         /* one per res->rules */
-    chunk **explained;     /* one per res->rules, run instead while tracing (prog_explained):
+    chunk **rules;       /* one per res->rules */
+    chunk **explained;   /* one per res->rules, run instead while tracing (prog_explained):
                               NULL until the rule first runs traced */
-    comp_source *source;   /* the files' text, for prog_explained to quote guards */
+    comp_source *source; /* the files' text, for prog_explained to quote guards */
+    /* per edition (index edition + 1; 0: the top-level rules) and query, its combined chunk
+     * (prog_combined): NULL until first asked for, prog_no_combined when there is none */
+    chunk **combined;
     chunk **fns;           /* one per res->fns */
     chunk **defaults;      /* one per res->queries; NULL when the query has no default */
     prog_expect **expects; /* per test, one per expect */
@@ -49,6 +52,23 @@ void prog_free(prog *p);
  * rule has no guard, or when memory runs out (the trace then says less; the answer is the
  * same). Borrowed from pg. */
 const chunk *prog_explained(const prog *pg, uint32_t r);
+
+/* The combined chunk of query q under edition ed (-1: the top-level rules; combine.h), built
+ * on the first call (prog_combine) and kept in pg->combined (a cache, as prog_explained's); NULL when the
+ * query's rules cannot be combined. Borrowed from pg. */
+const chunk *prog_combine(const prog *pg, int32_t ed, uint32_t q);
+/* What pg->combined holds for a query whose rules cannot be combined. */
+extern chunk prog_no_combined;
+/* prog_combine, the cached answer inline (the query driver asks it on every call). */
+static inline const chunk *prog_combined(const prog *pg, int32_t ed, uint32_t q)
+{
+    const res_program *p = pg->res;
+    size_t e = ed >= 0 && (size_t)ed < p->neditions ? (size_t)ed + 1 : 0;
+    const chunk *ch = q < p->nqueries ? pg->combined[e * p->nqueries + q] : NULL;
+    if (!ch)
+        return prog_combine(pg, ed, q);
+    return ch == &prog_no_combined ? NULL : ch;
+}
 
 /* The name of the file a node comes from (its ast_file path), or "?". */
 const char *prog_file_path(const prog *p, uint32_t file_id);

@@ -2,10 +2,11 @@
  *
  * execute() is the one dispatch loop: each opcode body once behind VM_CASE / VM_NEXT (a switch
  * or computed goto: HON_THREADED_DISPATCH, config.h). Fn calls push frames in the loop; query
- * calls go through call_query, which runs each active rule's chunk and combines the answers.
- * Whatever can fail saves the pc and leaves through the one `error:` exit (E2xx). No longjmp.
- * The board built-ins are builtin.c's; what only a procedure runs goes to its driver (proc.c)
- * through vm_ctx.driver. */
+ * calls go through call_query, which runs each active rule's chunk and combines the answers,
+ * or untraced the query's combined chunk (combine.h: its rules and small fns in one frame).
+ * Table reads are lookup.c's. Whatever can fail saves the pc and leaves through the one
+ * `error:` exit (E2xx). No longjmp. The board built-ins are builtin.c's; what only a
+ * procedure runs goes to its driver (proc.c) through vm_ctx.driver. */
 #include "vm.h"
 
 #include <inttypes.h>
@@ -14,69 +15,11 @@
 
 #include "builtin.h"
 #include "config.h"
+#include "lookup.h"
 #include "mem.h"
 
 #define VM_MAX_STACK ((size_t)1 << 24) /* values; beyond this: E209 */
 #define VM_MAX_DICE  1000              /* largest N in `roll N d6` */
-
-/* ---- errors ---- */
-
-/* Writes "(k1, k2)" for a table's key values. */
-static void keys_text(const res_program *p, const res_table *t, const int64_t *keys, strbuf *b)
-{
-    const val_env env = { p, NULL };
-    sb_putc(b, '(');
-    for (uint32_t i = 0; i < t->nkeys; i++) {
-        if (i)
-            sb_puts(b, ", ");
-        val_print(&env, (val){ .type = t->keys[i].type, .u.i = keys[i] }, b);
-    }
-    sb_putc(b, ')');
-}
-
-static void cites_text(const ast_vec *cites, strbuf *b)
-{
-    for (uint32_t i = 0; i < cites->len; i++) {
-        const ast_node *c = cites->items[i];
-        sb_puts(b, i ? "; " : "");
-        sb_puts(b, model_cite_id(c) ? model_cite_id(c) : "?");
-        if (model_cite_source(c))
-            sb_printf(b, " (%s)", model_cite_source(c));
-    }
-}
-
-/* E201: a `?` cell was read. Names the table, the row's keys, the column and the citation. */
-static bool fail_absent(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col)
-{
-    const res_program *p = x->p;
-    if (!x->err.code) {
-        x->err.cell_table = table;
-        x->err.cell_row = row;
-    }
-    if (table >= p->ntables || row >= p->tables[table].nrows)
-        return state_fail(x, E_NOT_GIVEN_CELL,
-                          "a table cell that the source does not give was read");
-    const res_table *t = &p->tables[table];
-    const res_row *r = &t->rows[row];
-    strbuf b = { 0 };
-    int64_t keys[64];
-    for (uint32_t i = 0; i < t->nkeys && i < 64; i++)
-        keys[i] = r->keys[i].v;
-    sb_printf(&b, "table `%s`, row ", t->name);
-    keys_text(p, t, keys, &b);
-    if (!t->single && col < t->ncols)
-        sb_printf(&b, ", column `%s`", t->cols[col].name);
-    sb_puts(&b, ": not given in the source");
-    const ast_vec *cites = r->node && r->node->cites.len ? &r->node->cites : &t->decl->cites;
-    if (cites->len) {
-        sb_puts(&b, " [");
-        cites_text(cites, &b);
-        sb_puts(&b, "]");
-    }
-    state_fail(x, E_NOT_GIVEN_CELL, "%s", sb_str(&b));
-    sb_free(&b);
-    return false;
-}
 
 /* ---- stack and frames ---- */
 
@@ -106,116 +49,6 @@ static bool push_frame(vm_ctx *x, const chunk *ch, size_t base)
     return true;
 }
 
-/* ---- tables ---- */
-
-static bool table_cell(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col, val *out);
-
-/* Finds the row for keys; E202 when there is none. */
-static bool table_row(vm_ctx *x, const res_table *t, const val *keys, uint32_t *row)
-{
-    const res_program *p = x->p;
-    if (t->dense) {
-        size_t idx = 0;
-        bool ok = true;
-        for (uint32_t k = 0; k < t->nkeys; k++) {
-            size_t len = p->enums[p->types[t->keys[k].type].arg].len;
-            if (keys[k].u.i < 0 || (size_t)keys[k].u.i >= len)
-                ok = false;
-            else
-                idx = idx * len + (size_t)keys[k].u.i;
-        }
-        if (ok && idx < t->ndense && t->dense[idx] >= 0) {
-            *row = (uint32_t)t->dense[idx];
-            return true;
-        }
-    } else {
-        int64_t best_key = 0;
-        int64_t best = -1;
-        for (size_t r = 0; r < t->nrows; r++) {
-            const res_const *rk = t->rows[r].keys;
-            bool match = true;
-            for (uint32_t k = 0; k < t->nkeys && match; k++) {
-                if ((int32_t)k == t->floor_key)
-                    match = rk[k].v <= keys[k].u.i;
-                else
-                    match = rk[k].v == keys[k].u.i;
-            }
-            if (!match)
-                continue;
-            if (t->floor_key < 0) {
-                *row = (uint32_t)r;
-                return true;
-            }
-            if (best < 0 || rk[t->floor_key].v >= best_key) {
-                best = (int64_t)r;
-                best_key = rk[t->floor_key].v;
-            }
-        }
-        if (best >= 0) {
-            *row = (uint32_t)best;
-            return true;
-        }
-    }
-    strbuf b = { 0 };
-    int64_t kv[64];
-    for (uint32_t i = 0; i < t->nkeys && i < 64; i++)
-        kv[i] = keys[i].u.i;
-    sb_printf(&b, "table `%s` has no row for ", t->name);
-    keys_text(p, t, kv, &b);
-    if (t->floor_key >= 0)
-        sb_printf(&b, " (`%s` is a floor key: the smallest row is above it)",
-                  t->keys[t->floor_key].name);
-    state_fail(x, E_NO_ROW, "%s", sb_str(&b));
-    sb_free(&b);
-    return false;
-}
-
-/* Reads column col (UINT32_MAX: the whole lookup) of the row for keys into *out. When
- * tracing, the lookup is recorded (table, keys, row, column, value). */
-static bool table_get(vm_ctx *x, uint32_t table, const val *keys, uint32_t col, val *out)
-{
-    const res_program *p = x->p;
-    if (table < x->ntable_of)
-        table = (uint32_t)x->table_of[table]; /* the edition's version */
-    const res_table *t = &p->tables[table];
-    uint32_t row;
-    if (!table_row(x, t, keys, &row))
-        return false;
-    if (x->tracing) {
-        bool ok = table_cell(x, table, row, col, out);
-        if (ok)
-            trace_lookup(&x->trace, &x->arena, table, keys, t->nkeys, row, col, *out);
-        return ok;
-    }
-    return table_cell(x, table, row, col, out);
-}
-
-/* Reads column col (UINT32_MAX: the whole row) of row `row` of table `table` into *out. */
-static bool table_cell(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col, val *out)
-{
-    const res_program *p = x->p;
-    const res_table *t = &p->tables[table];
-    const res_row *r = &t->rows[row];
-    if (col == UINT32_MAX && !t->single) {
-        val *f = state_alloc(x, t->ncols * sizeof *f);
-        if (!f)
-            return false;
-        for (uint32_t c = 0; c < t->ncols; c++)
-            f[c] = r->cells[c].given ? (val){ .type = t->cols[c].type, .u.i = r->cells[c].v }
-                                     : val_absent(t->cols[c].type, table, row, c);
-        *out = (val){ .type = t->result, .u.rec = f };
-        return true;
-    }
-    if (col == UINT32_MAX)
-        col = 0;
-    if (col >= t->ncols)
-        return state_fail(x, E_INTERNAL, "bad table column");
-    if (!r->cells[col].given)
-        return fail_absent(x, table, row, col);
-    *out = (val){ .type = t->cols[col].type, .u.i = r->cells[col].v };
-    return true;
-}
-
 /* ---- the dispatch loop ---- */
 
 static bool execute(vm_ctx *x, val *out, bool *answered);
@@ -242,7 +75,9 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
     if (nb != argi)
         for (uint32_t i = 0; i < nargs; i++)
             st[nb + i] = st[argi + i];
-    for (uint32_t i = nargs; i < ch->nlocals; i++)
+    /* a combined chunk (combine.h) zeroes only its accumulator: its rules and the fns copied
+     * into it set each of their locals before they read it, as every chunk does */
+    for (uint32_t i = ch->kind == CHUNK_QUERY ? ch->nlocals - 2 : nargs; i < ch->nlocals; i++)
         st[nb + i] = (val){ 0 };
     if (x->nframes < x->frames_cap)
         x->frames[x->nframes++] = (vm_frame){ ch, ch->code, nb };
@@ -284,10 +119,96 @@ static __attribute__((noinline)) int equal_charged(vm_ctx *x, val a, val b, bool
     if (absent.flags & VAL_ABSENT) {
         uint32_t t, r, c;
         val_absent_where(absent, &t, &r, &c);
-        fail_absent(x, t, r, c);
+        lookup_fail_absent(x, t, r, c);
         return 2;
     }
     return 0;
+}
+
+/* E206 for a call of fn `fn` (as declared: the edition's version is named) at the limit. */
+static __attribute__((noinline)) void fail_depth(vm_ctx *x, uint32_t fn)
+{
+    if (fn < x->nfn_of)
+        fn = (uint32_t)x->fn_of[fn];
+    state_fail(x, E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
+               x->p->fns[fn].name);
+}
+
+/* A call of tabled query q (memo.h) answered from its table, as call_query would answer it
+ * (the steps its rules took charged), without entering the driver: false when the driver
+ * must run (traced, at the depth limit, not tabled, no answer yet, too few steps or depth). */
+static __attribute__((noinline)) bool tabled_answer(vm_ctx *x, uint32_t q, const val *args,
+                                                    val *out)
+{
+    if (x->tracing || x->depth >= x->max_depth)
+        return false;
+    memo_answer *slot = memo_slot(&x->memo, x->pg, x->fn_of, x->nfn_of, q, args);
+    const uint64_t steps0 = state_steps(x);
+    if (!slot || slot->v.type == T_NONE || slot->steps >= steps0 ||
+        x->depth + memo_depth(&x->memo, q) > x->max_depth)
+        return false;
+    state_set_steps(x, steps0 - slot->steps);
+    *out = slot->v;
+    return true;
+}
+
+/* RULE_ACC's work in a query's combined chunk (combine.h): folds the answer v of a rule into
+ * the accumulator acc[0] (acc[1]: whether a rule fed it; for `permission`, whether one forbade)
+ * by the chunk's mode, as call_query does. 1 when v decides the query (*out set), 0 when the
+ * rules go on, -1 after E205. Out of line, for the dispatch loop's registers. */
+static __attribute__((noinline)) int rule_acc(vm_ctx *x, const chunk *ch, val *acc, val v, val *out)
+{
+    switch (ch->combine) {
+    case AST_COMBINE_SUM:
+        if (__builtin_add_overflow(acc[0].u.i, v.u.i, &acc[0].u.i)) {
+            x->nframes--; /* the driver's error: at the call, as call_query reports it */
+            state_fail(x, E_ARITH, "integer overflow adding up the rules of query %s",
+                       x->p->queries[ch->id].name);
+            x->nframes++;
+            return -1;
+        }
+        return 0;
+    case AST_COMBINE_MIN:
+        if (!acc[1].u.i || v.u.i < acc[0].u.i)
+            acc[0] = v;
+        acc[1].u.i = 1;
+        return 0;
+    case AST_COMBINE_MAX:
+        if (!acc[1].u.i || v.u.i > acc[0].u.i)
+            acc[0] = v;
+        acc[1].u.i = 1;
+        return 0;
+    case AST_COMBINE_ALL:
+    case AST_COMBINE_ANY:
+        if (!v.u.i == (ch->combine == AST_COMBINE_ALL))
+            break;
+        return 0;
+    case AST_COMBINE_PERMISSION:
+        if (v.u.i) /* an explicit permit is an exception that decides */
+            break;
+        acc[1].u.i = 1;
+        return 0;
+    default: break; /* first */
+    }
+    *out = v;
+    return 1;
+}
+
+/* The combined answer once the last rule ran (RULE_ACC_LAST, RULE_END): *answered false when
+ * no rule fed the accumulator (the driver then answers as after the rules one by one). */
+static bool rule_end(vm_ctx *x, const chunk *ch, const val *acc, val *out, bool *answered)
+{
+    const res_query *qq = &x->p->queries[ch->id];
+    *answered = true;
+    if (ch->combine == AST_COMBINE_SUM)
+        *out = (val){ .type = qq->result, .u.i = acc[0].u.i };
+    else if (ch->combine == AST_COMBINE_PERMISSION && acc[1].u.i)
+        *out = (val){ .type = T_VERDICT, .u.i = 0 };
+    else if ((ch->combine == AST_COMBINE_MIN || ch->combine == AST_COMBINE_MAX) && acc[1].u.i)
+        *out = acc[0];
+    else
+        *answered = false;
+    return true;
 }
 
 static bool execute(vm_ctx *x, val *out, bool *answered)
@@ -723,7 +644,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
             uint32_t t, r, c;
             val_absent_where(v, &t, &r, &c);
             SAVE_PC();
-            fail_absent(x, t, r, c);
+            lookup_fail_absent(x, t, r, c);
             goto error;
         }
         TOP = v;
@@ -737,7 +658,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
             uint32_t t, r, c;
             val_absent_where(v, &t, &r, &c);
             SAVE_PC();
-            fail_absent(x, t, r, c);
+            lookup_fail_absent(x, t, r, c);
             goto error;
         }
         PUSH(v);
@@ -758,7 +679,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
         SKIP(3);
         SAVE_PC();
         val v;
-        if (!table_get(x, t, sp - n, col, &v))
+        if (!lookup_table(x, t, sp - n, col, &v))
             goto error;
         sp -= n;
         PUSH(v);
@@ -974,9 +895,14 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     {
         uint32_t q = OPA, argc = OPB;
         SKIP(2);
+        val r;
+        if (memo_may_table(&x->memo, q) && tabled_answer(x, q, sp - argc, &r)) {
+            sp -= argc;
+            PUSH(r);
+            VM_NEXT();
+        }
         SAVE_PC();
         size_t top = (size_t)(sp - x->stack), argi = top - argc;
-        val r;
         x->sp = top;
         if (!call_query(x, q, argi, argc, &r, NULL))
             goto error;
@@ -1006,6 +932,57 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     {
         *answered = false;
         return true;
+    }
+    /* A query's combined chunk (combine.h): each rule's exits, one step each as RETURN's and
+     * NO_ANSWER's, and the combined answer at the end. */
+    VM_CASE(RULE_NEXT)
+    {
+        sp = base + ch->nlocals;
+        VM_NEXT();
+    }
+    VM_CASE(RULE_ACC)
+    VM_CASE(RULE_ACC_LAST)
+    {
+        bool last = pc[-1] == OP_RULE_ACC_LAST;
+        val *acc = base + ch->nlocals - 2;
+        int how = rule_acc(x, ch, acc, POP(), out);
+        if (how < 0)
+            goto error;
+        if (how > 0) {
+            *answered = true;
+            return true;
+        }
+        if (last)
+            return rule_end(x, ch, acc, out, answered);
+        sp = base + ch->nlocals;
+        pc++; /* the RULE_NEXT of the rule's guard */
+        VM_NEXT();
+    }
+    VM_CASE(RULE_END)
+    {
+        return rule_end(x, ch, base + ch->nlocals - 2, out, answered);
+    }
+    /* A small fn's code copied at its call (combine.h): the arguments into its locals, the
+     * depth and the steps of CALL_FN and RETURN, without the frame. */
+    VM_CASE(INLINE_ENTER)
+    {
+        uint32_t argc = OPB, to = OPC;
+        SKIP(3);
+        if (x->depth >= x->max_depth) {
+            SAVE_PC();
+            fail_depth(x, pc[-3]);
+            goto error;
+        }
+        x->depth++;
+        sp -= argc;
+        for (uint32_t i = 0; i < argc; i++)
+            base[to + i] = sp[i];
+        VM_NEXT();
+    }
+    VM_CASE(INLINE_LEAVE)
+    {
+        x->depth--;
+        VM_NEXT();
     }
     VM_CASE(GUARD_SIDES)
     {
@@ -1185,7 +1162,7 @@ budget:
         return false;
 over_budget:
     return state_fail(x, E_BUDGET, "step budget exhausted (%" PRIu64 " steps) in %s" VM_BUDGET_HINT,
-                      x->budget, ch->name);
+                      x->budget, chunk_name_at(ch, (size_t)(pc - ch->code)));
 error:
     return false;
 
@@ -1263,6 +1240,17 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     val acc = { .type = qq->result };
     bool have = false, forbidden = false, fired = false;
     uint32_t by = UINT32_MAX, first_forbid = UINT32_MAX;
+    /* Untraced, when no one asks which rule decided: the rules in one chunk (combine.h) */
+    const chunk *cc = x->tracing || decider ? NULL : prog_combined(x->pg, x->edition, q);
+    if (cc) {
+        bool answered;
+        if (!run_chunk(x, cc, argi, nargs, &acc, &answered))
+            goto fail;
+        have = answered;
+        if (!have)
+            acc = (val){ .type = qq->result };
+        goto combined;
+    }
     if (qq->mode == AST_COMBINE_SUM) {
         if (x->pg->defaults[q] && !run_default(x, q, argi, nargs, &acc))
             goto fail;
@@ -1335,6 +1323,7 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     }
     if (x->tracing && !fired && node < x->trace.len)
         x->trace.e[node].no_rule = true;
+combined:
     if (!have) {
         switch (qq->mode) {
         case AST_COMBINE_ALL: acc = (val){ .type = T_BOOL, .u.i = 1 }; break;

@@ -78,12 +78,14 @@ static inline void tvm_free(tvm *t)
     free(t);
 }
 
-/* Evaluates e: the answer's text, or "E201" (the code of the first diagnostic) on error. */
-static inline const char *ev(tvm *t, const char *e)
+/* Evaluates e, traced (hon_eval) or not (hon_eval_as with no form of the trace: vm.md §5a):
+ * the answer's text, or "E201" (the code of the first diagnostic) on error. */
+static inline const char *ev_as(tvm *t, const char *e, bool traced)
 {
     hon_answer *a = NULL;
     tvm_clear(t);
-    hon_status st = hon_eval(t->vm, e, "<test>", &a);
+    hon_status st =
+        traced ? hon_eval(t->vm, e, "<test>", &a) : hon_eval_as(t->vm, e, "<test>", 0, &a);
     if (st == HON_OK)
         snprintf(t->last, sizeof t->last, "%s", hon_answer_text(a));
     else if (t->ndiags)
@@ -92,6 +94,12 @@ static inline const char *ev(tvm *t, const char *e)
         snprintf(t->last, sizeof t->last, "status %s", hon_status_text(st));
     hon_answer_free(a);
     return t->last;
+}
+
+/* ev_as, traced: what hon_eval answers. */
+static inline const char *ev(tvm *t, const char *e)
+{
+    return ev_as(t, e, true);
 }
 
 /* What `part` gives of the answer to e (must succeed): its trace, brief trace, reasons... */

@@ -1,0 +1,242 @@
+/* combine.c — a query's rules copied into one chunk, the combination inline (see combine.h).
+ *
+ * A rule chunk comes out of the compiler (compile.c rule_chunk) as its lets, its guard (every
+ * false operand jumping to one NO_ANSWER), its answer and one RETURN, then that NO_ANSWER: the
+ * RETURN is its last or next-to-last word. A query default's is its value then RETURN. Each
+ * part is copied word for word (no instruction changes length, so its jumps stay right), its
+ * locals past the parameters moved to a range of their own, its constants added to the new
+ * chunk's, its spans shifted; then its RETURN and NO_ANSWER are replaced in place. */
+#include "combine.h"
+
+#include <stdio.h>
+
+#include "mem.h"
+
+/* Whether op may run inside a combined chunk: not what reports its chunk to the procedure
+ * driver (dice lines, effects and the rest), names a board unit by a string of its chunk, or
+ * belongs to explained chunks and events. */
+static bool op_combines(uint32_t op)
+{
+    switch (op) {
+    case OP_UNIT_NAMED:
+    case OP_ROLL:
+    case OP_ROLL_N:
+    case OP_EFFECT:
+    case OP_RAISE:
+    case OP_CHOOSE:
+    case OP_NOTE:
+    case OP_FAIL:
+    case OP_REQUIRE:
+    case OP_DONE:
+    case OP_GUARD_SIDES:
+    case OP_GUARD_FAILED:
+    case OP_RULE_NEXT:
+    case OP_RULE_ACC:
+    case OP_RULE_ACC_LAST:
+    case OP_RULE_END: return false;
+    default: return op < OP__COUNT;
+    }
+}
+
+/* Checks part ch: its instructions all combine, one RETURN at the end or just before a final
+ * NO_ANSWER, which is the only one. *ret: the RETURN's offset; *guarded: a NO_ANSWER follows. */
+static bool part_shape(const chunk *ch, uint32_t nparams, size_t *ret, bool *guarded)
+{
+    if (!ch || ch->nparams != nparams || ch->nlocals < nparams || ch->len == 0)
+        return false;
+    size_t nret = 0, nno = 0;
+    *ret = SIZE_MAX;
+    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        uint32_t op = ch->code[pc];
+        if (op == OP_RETURN) {
+            nret++;
+            *ret = pc;
+        } else if (op == OP_NO_ANSWER) {
+            nno++;
+            if (pc != ch->len - 1)
+                return false;
+        } else if (!op_combines(op)) {
+            return false;
+        }
+    }
+    *guarded = nno == 1;
+    return nret == 1 && nno <= 1 && *ret == ch->len - 1 - (nno ? 1 : 0);
+}
+
+/* Inlining (vm.md §5a): a fn whose code is at most INLINE_MAX_WORDS words is copied at its
+ * calls, inside fns so copied down to INLINE_MAX_DEPTH levels, never into itself. */
+#define INLINE_MAX_WORDS 48
+#define INLINE_MAX_DEPTH 4
+
+/* What the copying of one combined chunk needs: the chunk being built, the fns' chunks and
+ * the edition whose versions are called, the locals given out so far, the names of the
+ * chunks being copied (the outermost first, for the parts), and the stack the inlined code
+ * may need above the deepest part's. */
+typedef struct emitter {
+    chunk *out;
+    const res_program *p;
+    chunk *const *fns;
+    int32_t ed;
+    uint32_t next_local;
+    uint32_t extra_stack;
+    const chunk *chain[INLINE_MAX_DEPTH + 1];
+    uint32_t depth;
+} emitter;
+
+/* How part ch's exits are rewritten: a rule's by the query's mode, or an inlined fn's. */
+typedef enum exits {
+    EXIT_FIRST,     /* combine first: RETURN stays; NO_ANSWER goes on to the next rule */
+    EXIT_ACC,       /* RETURN combines (RULE_ACC), NO_ANSWER goes on */
+    EXIT_FIRST_END, /* the last rule under `first`: both stay */
+    EXIT_ACC_END,   /* the last rule otherwise: RULE_ACC_LAST, RULE_END */
+    EXIT_INLINE     /* an inlined fn: RETURN is INLINE_LEAVE */
+} exits;
+
+/* The chunk of the fn a CALL_FN calls under the edition, when it may be inlined there. */
+static const chunk *inlinable(const emitter *e, uint32_t fn, uint32_t argc)
+{
+    if (!e->fns || fn >= e->p->nfns || e->depth >= INLINE_MAX_DEPTH)
+        return NULL;
+    const chunk *callee = e->fns[res_fn_of(e->p, e->ed, fn)];
+    size_t ret;
+    bool guarded;
+    if (!callee || callee->len > INLINE_MAX_WORDS || callee->nparams != argc ||
+        !part_shape(callee, argc, &ret, &guarded) || guarded)
+        return NULL;
+    for (uint32_t i = 0; i <= e->depth; i++)
+        if (e->chain[i] == callee)
+            return NULL;
+    return callee;
+}
+
+/* Starts a part of the name of chunk ch at the end of the code (chunk_name_at). */
+static bool name_part(chunk *out, const chunk *ch)
+{
+    int32_t name = chunk_str(out, ch->name);
+    if (name < 0 || !MEM_GROW(out->parts, out->nparts, out->parts_cap))
+        return false;
+    if (out->nparts && out->parts[out->nparts - 1].pc == out->len)
+        out->nparts--; /* nothing ran under the part before */
+    out->parts[out->nparts++] = (chunk_part){ (uint32_t)out->len, (uint32_t)name };
+    return true;
+}
+
+/* Copies chunk ch to the end of e->out, its local slot s at map(s): s itself below `keep`
+ * (a rule's parameters), else s - keep + shift; constants added; every instruction under its
+ * span; its exits rewritten as `how` says; its small fn calls inlined; its jumps linked again
+ * (the copy's instructions may differ in length). False on OOM. */
+static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shift, exits how)
+{
+    chunk *out = e->out;
+    uint32_t *at = mem_calloc(ch->len + 1, sizeof *at); /* old offset -> new */
+    if (!at)
+        return false;
+    e->chain[e->depth] = ch;
+    bool ok = name_part(out, ch);
+    for (size_t pc = 0; ok && pc < ch->len;) {
+        uint32_t op = ch->code[pc];
+        const uint32_t *w = &ch->code[pc + 1];
+        at[pc] = (uint32_t)out->len;
+        ok = chunk_mark(out, chunk_loc(ch, pc));
+        const chunk *callee = op == OP_CALL_FN ? inlinable(e, w[0], w[1]) : NULL;
+        if (ok && callee) {
+            uint32_t base = e->next_local;
+            e->next_local += callee->nlocals;
+            e->extra_stack += callee->max_stack;
+            ok = chunk_emit(out, OP_INLINE_ENTER) && chunk_emit(out, w[0]) &&
+                 chunk_emit(out, w[1]) && chunk_emit(out, base);
+            e->depth++;
+            ok = ok && emit_chunk(e, callee, 0, base, EXIT_INLINE);
+            e->depth--;
+            ok = ok && name_part(out, ch);
+            pc += 1 + op_operands[op];
+            continue;
+        }
+        if (op == OP_RETURN || op == OP_NO_ANSWER) {
+            static const uint32_t ret[] = { OP_RETURN, OP_RULE_ACC, OP_RETURN, OP_RULE_ACC_LAST,
+                                            OP_INLINE_LEAVE };
+            static const uint32_t no[] = { OP_RULE_NEXT, OP_RULE_NEXT, OP_NO_ANSWER, OP_RULE_END,
+                                           OP_NO_ANSWER };
+            ok = chunk_emit(out, op == OP_RETURN ? ret[how] : no[how]);
+            pc++;
+            continue;
+        }
+        ok = chunk_emit(out, op);
+        for (uint32_t i = 0; ok && i < op_operands[op]; i++) {
+            uint32_t v = w[i];
+            if (op_kinds[op][i] == OPK_LOCAL) {
+                v = v < keep ? v : v - keep + shift;
+            } else if (op_kinds[op][i] == OPK_CONST) {
+                int32_t k = v < ch->nk ? chunk_const(out, ch->k[v]) : -1;
+                ok = k >= 0;
+                v = (uint32_t)k;
+            }
+            ok = ok && chunk_emit(out, v);
+        }
+        pc += 1 + op_operands[op];
+    }
+    at[ch->len] = (uint32_t)out->len;
+    /* the jumps, relative to the end of their instruction: to the same instruction as before */
+    for (size_t pc = 0; ok && pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        uint32_t op = ch->code[pc], n = op_operands[op];
+        if (!n || (op_kinds[op][n - 1] != OPK_JUMP && op_kinds[op][n - 1] != OPK_EXIT))
+            continue;
+        int64_t target = (int64_t)(pc + 1 + n) + (int32_t)ch->code[pc + n];
+        if (target < 0 || target > (int64_t)ch->len) {
+            ok = false;
+            break;
+        }
+        out->code[at[pc] + n] = (uint32_t)(int32_t)((int64_t)at[target] - (at[pc] + 1 + n));
+    }
+    mem_free(at);
+    return ok;
+}
+
+chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, int32_t ed,
+                  const chunk *dflt, uint32_t q, const res_ruleset *rs)
+{
+    if (q >= p->nqueries || p->queries[q].is_event || !rs || rs->len == 0)
+        return NULL;
+    const res_query *qq = &p->queries[q];
+    const uint32_t np = qq->nparams;
+    const bool first = qq->mode == AST_COMBINE_FIRST;
+    const bool with_default = qq->mode == AST_COMBINE_SUM && dflt;
+    const size_t nparts = rs->len + (with_default ? 1 : 0);
+    char name[300];
+    snprintf(name, sizeof name, "rules of %s", qq->name);
+    emitter e = {
+        .out = chunk_new(name, CHUNK_QUERY, q), .p = p, .fns = fns, .ed = ed, .next_local = np
+    };
+    chunk *out = e.out;
+    if (!out)
+        return NULL;
+    out->nparams = np;
+    out->combine = (uint32_t)qq->mode;
+    uint32_t max_stack = 0;
+    for (size_t i = 0; i < nparts; i++) {
+        const chunk *ch =
+            with_default ? (i == 0 ? dflt : rules[rs->rules[i - 1]]) : rules[rs->rules[i]];
+        const bool last = i + 1 == nparts;
+        size_t ret;
+        bool guarded;
+        if (!part_shape(ch, np, &ret, &guarded) || ch->nlocals - np > UINT32_MAX / 4 - e.next_local)
+            goto fail;
+        uint32_t shift = e.next_local;
+        e.next_local += ch->nlocals - np;
+        exits how =
+            last ? (first ? EXIT_FIRST_END : EXIT_ACC_END) : (first ? EXIT_FIRST : EXIT_ACC);
+        if (!emit_chunk(&e, ch, np, shift, how))
+            goto fail;
+        /* RULE_ACC skips the rule's no-answer exit: a rule without a guard gets one */
+        if (!guarded && !first && !last && !chunk_emit(out, OP_RULE_NEXT))
+            goto fail;
+        if (ch->max_stack > max_stack)
+            max_stack = ch->max_stack;
+    }
+    out->nlocals = e.next_local + 2; /* the accumulator, and whether a rule fed it */
+    out->max_stack = max_stack + e.extra_stack;
+    return out;
+fail:
+    chunk_free(out);
+    return NULL;
+}

@@ -1,0 +1,158 @@
+/* test_combined.c — Check tests of a query's combined chunk and of small fns inlined into it
+ * (vm.md §5a): an untraced evaluation (hon_eval_as with no form of the trace wanted) runs them,
+ * a traced one (hon_eval) runs the rules one by one. For every combination mode the two must
+ * give the answer language.md §3.5 gives (worked out below from the program, not from a run),
+ * take the same steps, and fail with the same errors, E206 and E207 naming the fn or the rule.
+ */
+#include "interp_test.h"
+
+/* One query per mode (language.md §3.5), each with a rule that always fires and rules whose
+ * guards depend on x; small fns (twice, pos, pos_twice) that the combined chunks inline.
+ *   total(x), sum from the default 10: always 1, +2 when x > 0, +4 when x > 5.
+ *   least(x), min, no default: x when x > 0, 2 when x > 2; nothing fires for x <= 0 (E203).
+ *   most(x), max, default 0: twice(x) when pos(x), 3 when x > 1.
+ *   every(x), all: x < 10 when x > 0, x != 7 always.
+ *   some(x), any: x == 3 when x > 0, x == -1 when x < 0.
+ *   may(x), permission: forbid when x > 0, permit when x == 3.
+ *   pick(x), first, default 9: 1 when x == 1, pos_twice(x) when x > 1. */
+static const char *const PROGRAM =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "fn twice(n: int) -> int = n + n;\n"
+    "fn pos(n: int) -> bool = n > 0;\n"
+    "fn pos_twice(n: int) -> int = if pos(n) then twice(n) else 0;\n"
+    "query total(x: int) -> int combine sum default 10;\n"
+    "rule total.one cite \"T.1\" answer 1;\n"
+    "rule total.two cite \"T.1\" when x > 0 answer 2;\n"
+    "rule total.four cite \"T.1\" when x > 5 answer 4;\n"
+    "query least(x: int) -> int combine min;\n"
+    "rule least.x cite \"T.1\" when x > 0 answer x;\n"
+    "rule least.two cite \"T.1\" when x > 2 answer 2;\n"
+    "query most(x: int) -> int combine max default 0;\n"
+    "rule most.twice cite \"T.1\" when pos(x) answer twice(x);\n"
+    "rule most.three cite \"T.1\" when x > 1 answer 3;\n"
+    "query every(x: int) -> bool combine all;\n"
+    "rule every.small cite \"T.1\" when x > 0 answer x < 10;\n"
+    "rule every.not7 cite \"T.1\" answer x != 7;\n"
+    "query some(x: int) -> bool combine any;\n"
+    "rule some.three cite \"T.1\" when x > 0 answer x == 3;\n"
+    "rule some.minus cite \"T.1\" when x < 0 answer x == -1;\n"
+    "query may(x: int) -> verdict combine permission;\n"
+    "rule may.no cite \"T.1\" when x > 0 answer forbid;\n"
+    "rule may.yes cite \"T.1\" when x == 3 answer permit;\n"
+    "query pick(x: int) -> int combine first default 9;\n"
+    "rule pick.one cite \"T.1\" when x == 1 answer 1;\n"
+    "rule pick.more cite \"T.1\" when x > 1 answer pos_twice(x);\n"
+    "fn spin(n: int) -> int = if n == 0 then 0 else spin(n - 1) + 1;\n"
+    "query deep(n: int) -> int combine first;\n"
+    "rule deep.calls cite \"T.1\" answer twice(spin(n));\n"
+    "query slow(n: int) -> int combine sum;\n"
+    "rule slow.quick cite \"T.1\" answer 1;\n"
+    "rule slow.loop cite \"T.1\" answer count(a in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]:\n"
+    "  count(b in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]: count(c in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]:\n"
+    "    a + b + c > n) > 0) > 0);\n";
+
+/* The answer to e untraced (the combined chunks): its text, or "E2xx". */
+static const char *untraced(tvm *t, const char *e)
+{
+    return ev_as(t, e, false);
+}
+
+/* e answers `want` both traced (rules one by one) and untraced (combined). */
+static void both(tvm *t, const char *e, const char *want)
+{
+    ck_assert_msg(strcmp(ev(t, e), want) == 0, "traced %s: %s, expected %s", e, t->last, want);
+    ck_assert_msg(strcmp(untraced(t, e), want) == 0, "untraced %s: %s, expected %s", e, t->last,
+                  want);
+}
+
+START_TEST(every_mode_answers_as_its_rules_one_by_one)
+{
+    tvm *t = tvm_new(PROGRAM);
+    both(t, "total(0)", "11"); /* 10 + 1 */
+    both(t, "total(3)", "13"); /* 10 + 1 + 2 */
+    both(t, "total(9)", "17"); /* 10 + 1 + 2 + 4 */
+    both(t, "least(1)", "1");  /* only least.x */
+    both(t, "least(5)", "2");  /* min(5, 2) */
+    both(t, "least(0)", "E203");
+    both(t, "most(0)", "0");       /* nothing fires: the default */
+    both(t, "most(1)", "2");       /* twice(1) */
+    both(t, "most(4)", "8");       /* max(8, 3) */
+    both(t, "every(0)", "true");   /* only not7: 0 != 7 */
+    both(t, "every(7)", "false");  /* small: true, then not7: false */
+    both(t, "every(12)", "false"); /* small decides: 12 < 10 is false */
+    both(t, "some(3)", "true");    /* three decides */
+    both(t, "some(-1)", "true");   /* minus decides */
+    both(t, "some(4)", "false");   /* three fires false, minus does not fire */
+    both(t, "may(0)", "permit");   /* no rule fires */
+    both(t, "may(1)", "forbid");   /* no forbids, yes does not fire */
+    both(t, "may(3)", "permit");   /* yes is an exception that decides */
+    both(t, "pick(1)", "1");
+    both(t, "pick(5)", "10"); /* pos_twice(5) = twice(5) */
+    both(t, "pick(0)", "9");  /* the default */
+    tvm_free(t);
+}
+END_TEST
+
+/* The fewest steps e needs, untraced or traced (a bisection over the budget). */
+static unsigned long fewest_steps(const char *e, bool traced)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = tvm_new_cfg(PROGRAM, mid, 0);
+        hon_answer *a = NULL;
+        hon_status st =
+            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+START_TEST(the_combined_chunks_take_the_rules_steps)
+{
+    /* Every rule's exit and every inlined call is one instruction for one (vm.md §5a), so
+     * the budget an evaluation needs is the same either way. */
+    const char *const calls[] = { "total(9) + least(5) + most(4)",
+                                  "every(7) and not some(4) and may(3) == permit",
+                                  "pick(5) + pick(0)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        ck_assert_uint_eq(fewest_steps(calls[i], false), fewest_steps(calls[i], true));
+}
+END_TEST
+
+START_TEST(limits_name_the_fn_or_the_rule)
+{
+    /* deep(n): spin recurses n deep, under twice, inlined in deep.calls. With a depth limit
+     * of 20, deep(10) fits (deep, spin's 11 frames) and deep(30) does not: E206 either way. */
+    tvm *t = tvm_new_cfg(PROGRAM, 0, 20);
+    both(t, "deep(10)", "20");
+    both(t, "deep(30)", "E206");
+    ck_assert_ptr_nonnull(strstr(t->log, "calling fn spin"));
+    tvm_free(t);
+    /* slow(n): its loop rule runs 10 x 10 x 10 iterations of several steps, beyond a budget
+     * of 2,000 steps: E207 names the rule whose code ran, traced or not. */
+    t = tvm_new_cfg(PROGRAM, 2000, 0);
+    ck_ev(t, "slow(100)", "E207");
+    ck_assert_ptr_nonnull(strstr(t->log, "in rule slow.loop"));
+    ck_assert_str_eq(untraced(t, "slow(100)"), "E207");
+    ck_assert_ptr_nonnull(strstr(t->log, "in rule slow.loop"));
+    tvm_free(t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("combined");
+    TCase *tc = tcase_create("combined");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, every_mode_answers_as_its_rules_one_by_one);
+    tcase_add_test(tc, the_combined_chunks_take_the_rules_steps);
+    tcase_add_test(tc, limits_name_the_fn_or_the_rule);
+    suite_add_tcase(s, tc);
+    return check_run(s);
+}
