@@ -71,9 +71,11 @@ void cli_set_json(cli_session *s, bool on)
 
 /* Prints one diagnostic as a JSON object on one line of stderr (repl.md §4): severity, code
  * ("E012", or null), path (or null), line and column (0 when it has none), the bare message and
- * the rendered text (or null). */
+ * the rendered text (or null); with called_from (not NULL), the script or prompt line whose
+ * evaluation raised it: {"path", "line", "text"} (caller_of). */
 static void put_json_diag(const char *severity, int code, const char *path, unsigned line,
-                          unsigned col, const char *message, const char *rendered)
+                          unsigned col, const char *message, const char *rendered,
+                          const char *called_from, unsigned called_line, const char *called_text)
 {
     fprintf(stderr, "{\"diagnostic\": {\"severity\": \"%s\", \"code\": ", severity);
     if (code) /* W001 is 1001 (hon.h) */
@@ -92,6 +94,13 @@ static void put_json_diag(const char *severity, int code, const char *path, unsi
         put_json_string(rendered, stderr);
     else
         fputs("null", stderr);
+    if (called_from) {
+        fprintf(stderr, ", \"called_from\": {\"path\": ");
+        put_json_string(called_from, stderr);
+        fprintf(stderr, ", \"line\": %u, \"text\": ", called_line);
+        put_json_string(called_text ? called_text : "", stderr);
+        fputc('}', stderr);
+    }
     fputs("}}\n", stderr);
 }
 
@@ -117,7 +126,7 @@ static void vreport(bool error, const char *fmt, va_list ap)
         char msg[1024];
         vsnprintf(msg, sizeof msg, fmt, ap);
         put_json_diag(error ? "error" : "warning", 0, error && script_line ? script_where : NULL,
-                      error ? script_line : 0, 0, msg, NULL);
+                      error ? script_line : 0, 0, msg, NULL, NULL, 0, NULL);
         return;
     }
     if (error)
@@ -222,6 +231,34 @@ static bool on_handed_text(const hon_diag *d)
     return text_where && strcmp(d->path, text_where) == 0;
 }
 
+/* The line whose evaluation raised run-time error d (E2xx, errors.md) at a place of its own, in
+ * a rule or a declaration rather than in the text the line handed over: the script's name and
+ * line, or the prompt's name and 1 (a line typed at a terminal is line 1 of <repl>), and its
+ * text in *text (borrowed, NULL when unknown). NULL when d has no such caller. */
+static const char *caller_of(const hon_diag *d, unsigned *line, const char **text)
+{
+    if (d->severity != HON_ERROR || d->code < 200 || d->code >= 300 || d->line == 0 || !d->path ||
+        on_handed_text(d) || (!script_line && !text_where))
+        return NULL;
+    *line = script_line ? script_line : 1;
+    *text = script_text;
+    return script_line ? script_where : text_where;
+}
+
+/* Writes the note naming the line whose evaluation raised d (caller_of), when there is one:
+ * `  = note: called from <stdin>:2: move $rifle1 @B6`. */
+static void put_caller_note(const hon_diag *d, FILE *out)
+{
+    unsigned line;
+    const char *text, *where = caller_of(d, &line, &text);
+    if (!where)
+        return;
+    fprintf(out, "  = note: called from %s:%u", where, line);
+    if (text)
+        fprintf(out, ": %s", text + strspn(text, " \t"));
+    fputc('\n', out);
+}
+
 /* Renders diagnostic d as text to out: the library's rendering, with a script's line named
  * when the line was handed over alone (the library counts it as line 1), and the column and
  * quoted text those of the whole line run (script_text) when it is known. */
@@ -249,12 +286,14 @@ static void render_diag(const hon_diag *d, FILE *out)
         fprintf(out, "%s\n", d->message);
     } else if (d->rendered && d->rendered[0]) {
         put_block(d->rendered, out);
+        put_caller_note(d, out);
     } else {
         unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
         fprintf(out, "%s:%u:%u: %s", d->path ? d->path : "?", d->line, d->col, severity_name[si]);
         if (d->code) /* W001 is 1001 (hon.h) */
             fprintf(out, "[%c%03d]", d->code > 1000 ? 'W' : 'E', d->code % 1000);
         fprintf(out, ": %s\n", d->message ? d->message : "");
+        put_caller_note(d, out);
     }
 }
 
@@ -290,9 +329,11 @@ static void on_diag(void *ud, const hon_diag *d)
             text = NULL;
         }
     }
+    unsigned called_line = 0;
+    const char *called_text = NULL, *called_from = caller_of(d, &called_line, &called_text);
     put_json_diag(severity_name[si], d->code, here ? script_where : d->path,
                   here ? script_line : d->line, d->col + (shift > 0 ? (unsigned)shift : 0u),
-                  d->message, text);
+                  d->message, text, called_from, called_line, called_text);
     free(text);
 }
 

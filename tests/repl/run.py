@@ -832,6 +832,52 @@ def script_lines_and_status():
 
 
 @case
+def error_names_the_calling_line():
+    # repl.md §2: a run-time error (E2xx) raised at a place of its own (inside a rule, a fn, a
+    # declaration typed earlier) gets a note naming the line whose evaluation raised it. `boom`
+    # declared on line 1 divides 10 by its argument, so boom(0) on line 3 fails in boom's body
+    # (the declaration is `<repl-1>`, its `10 / n` at column 26) and the note names line 3.
+    script = "fn boom(n: int) -> int = 10 / n;\n1\nboom(0)\n"
+    p = run(["--no-rules"], stdin=script)
+    check(p.returncode == 1 and "<repl-1>:1:26: error[E205]: division by zero" in p.stderr,
+          "the error is where the division is", p)
+    check("  = note: called from <stdin>:3: boom(0)\n" in p.stderr, "the note names line 3", p)
+    # an error in the typed text itself names its line already: no note
+    p = run(["--no-rules"], stdin="1\n10 / 0\n")
+    check("<stdin>:2:1: error[E205]" in p.stderr and "called from" not in p.stderr,
+          "no note when the error is in the line itself", p)
+    # a rule's error: fixtures/base.hon's twice(n) is n * 2; a query of our own whose rule
+    # divides by its argument fails in the rule, on the line of the script that asked
+    p = run(["--no-rules", "--load", fx("base.hon")],
+            stdin="query q(n: int) -> int combine first default 0;\n"
+                  "rule q.div cite \"FIX.base\" answer twice(6) / n;\n\nq(0)\n")
+    check("  = note: called from <stdin>:4: q(0)" in p.stderr, "a rule's error names line 4", p)
+    # under --json the diagnostic carries the line as "called_from", the rendered text the note
+    p = run(["--no-rules", "--json"], stdin=script)
+    d = json.loads(p.stderr.splitlines()[-1])["diagnostic"]
+    check(d["code"] == "E205" and d["path"] == "<repl-1>" and
+          d["called_from"] == {"path": "<stdin>", "line": 3, "text": "boom(0)"} and
+          "called from <stdin>:3" in d["rendered"], "the JSON form of the note", p)
+    # hon play names its script file and line (the script echoes each line it runs)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "boom.play")
+        with open(path, "w") as f:
+            f.write("# a play script\n" + script)
+        p = run(["--no-rules", "play", path])
+        check(f"  = note: called from {path}:4: boom(0)" in p.stderr,
+              "hon play names the script's line 4", p)
+    # at a terminal, the prompt's line
+    with Terminal.session(["--no-rules"]) as t:
+        if t is None:
+            return
+        t.send(b"fn boom(n: int) -> int = 10 / n;\r")
+        check(t.read_until(b"hon> ", 10), "boom is declared", t)
+        t.send(b"boom(0)\r")
+        check(t.read_until(b"hon> ", 10) and "called from <repl>:1: boom(0)" in t.stdout,
+              "at the prompt the note names the typed line", t)
+
+
+@case
 def error_columns_in_the_line():
     # repl.md §2: an error in the text after a command word (`why not`, `odds`, `do`) names the
     # column in the line as typed and quotes that line, caret under the column. Counted by
