@@ -220,10 +220,10 @@ static bool put_on_script_text(const char *rest, size_t gutter, unsigned line, F
 }
 
 /* Whether diagnostic d is about the text the line being run handed over (the library counts
- * it as line 1 of a source named as the script, its alias, or the typed line's name). */
+ * its lines from 1 in a source named as the script, its alias, or the typed line's name). */
 static bool on_handed_text(const hon_diag *d)
 {
-    if (!d->path || d->line != 1)
+    if (!d->path || d->line == 0)
         return false;
     if (script_line)
         return strcmp(d->path, script_where) == 0 ||
@@ -259,26 +259,36 @@ static void put_caller_note(const hon_diag *d, FILE *out)
     fputc('\n', out);
 }
 
+/* The line diagnostic d names: in the text the line handed over (on_handed_text), the
+ * script's line it stands on (an entry over several lines counts from the script's line where
+ * it started); else its own. */
+static unsigned shown_line(const hon_diag *d)
+{
+    return script_line && on_handed_text(d) ? script_line + d->line - 1 : d->line;
+}
+
 /* Renders diagnostic d as text to out: the library's rendering, with a script's line named
- * when the line was handed over alone (the library counts it as line 1), and the column and
- * quoted text those of the whole line run (script_text) when it is known. */
+ * when the text was handed over alone (the library counts its lines from 1), and for its first
+ * line the column and quoted text those of the whole line run (script_text) when it is known. */
 static void render_diag(const hon_diag *d, FILE *out)
 {
-    size_t skip = d->path ? strlen(d->path) + 3 : 0; /* "PATH:1:" */
-    if (on_handed_text(d) && d->rendered && strncmp(d->rendered, d->path, skip - 3) == 0 &&
-        strncmp(d->rendered + skip - 3, ":1:", 3) == 0) {
+    char head[64], gutter[16];
+    int hn = d->path ? snprintf(head, sizeof head, ":%u:", d->line) : 0;
+    int gn = snprintf(gutter, sizeof gutter, "%5u |", d->line);
+    size_t plen = d->path ? strlen(d->path) : 0;
+    if (on_handed_text(d) && d->rendered && strncmp(d->rendered, d->path, plen) == 0 && hn > 0 &&
+        (size_t)hn < sizeof head && strncmp(d->rendered + plen, head, (size_t)hn) == 0) {
         /* name the script's line instead, keeping the rest (column, message, quoted line,
          * caret) */
-        const char *rest = d->rendered + skip, *nl = strchr(rest, '\n');
-        static const char gutter1[] = "    1 |"; /* base/diag.c's gutter for line 1 */
-        unsigned line = script_line ? script_line : 1;
+        const char *rest = d->rendered + plen + hn, *nl = strchr(rest, '\n');
+        unsigned line = shown_line(d);
         fprintf(out, "%s:%u:", script_line ? script_where : d->path, line);
-        if (line <= 99999 && put_on_script_text(rest, sizeof gutter1 - 1, line, out))
+        if (d->line == 1 && line <= 99999 && put_on_script_text(rest, (size_t)gn, line, out))
             return;
-        if (nl && line <= 99999 && strncmp(nl + 1, gutter1, sizeof gutter1 - 1) == 0) {
+        if (nl && line <= 99999 && strncmp(nl + 1, gutter, (size_t)gn) == 0) {
             fwrite(rest, 1, (size_t)(nl + 1 - rest), out);
             fprintf(out, "%5u |", line);
-            rest = nl + sizeof gutter1;
+            rest = nl + 1 + gn;
         }
         put_block(rest, out);
     } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message) {
@@ -317,7 +327,7 @@ static void on_diag(void *ud, const hon_diag *d)
     /* the same place the text names: a script's line handed over alone, or an error with no
        position of its own that happened on it */
     bool here = script_line && (d->line == 0 || on_handed_text(d));
-    long shift = on_handed_text(d) ? handed_shift(d->rendered, 7) : -1; /* "    1 |" */
+    long shift = on_handed_text(d) && d->line == 1 ? handed_shift(d->rendered, 7) : -1;
     unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
     char *text = NULL;
     size_t len = 0;
@@ -332,8 +342,9 @@ static void on_diag(void *ud, const hon_diag *d)
     unsigned called_line = 0;
     const char *called_text = NULL, *called_from = caller_of(d, &called_line, &called_text);
     put_json_diag(severity_name[si], d->code, here ? script_where : d->path,
-                  here ? script_line : d->line, d->col + (shift > 0 ? (unsigned)shift : 0u),
-                  d->message, text, called_from, called_line, called_text);
+                  here ? (d->line ? shown_line(d) : script_line) : d->line,
+                  d->col + (shift > 0 ? (unsigned)shift : 0u), d->message, text, called_from,
+                  called_line, called_text);
     free(text);
 }
 

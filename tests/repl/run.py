@@ -807,16 +807,18 @@ def load_same_file_twice():
 
 @case
 def script_lines_and_status():
-    # repl.md §2: piped input is a script named <stdin>. The example: line 2 `1 +` is
-    # cut short after column 3, so the error is at 2:4 and the quoted line is numbered 2; lines
-    # 1 and 3 answer 3; the script exits 1 because a line failed.
-    p = run(["--no-rules"], stdin="1 + 2\n1 +\n3\n")
+    # repl.md §2: piped input is a script named <stdin>. Line 2 `(1 +)` is cut short: the `)`
+    # at column 5 comes where an expression should, so the error is at 2:5 and the quoted
+    # line is numbered 2; lines 1 and 3 answer 3; the script exits 1 because a line failed.
+    # (The issue's own `1 +` now goes on to line 3, repl.md §2 "Entries over several lines":
+    # multi_line_entries; its brackets closed, `(1 +)` is whole.)
+    p = run(["--no-rules"], stdin="1 + 2\n(1 +)\n3\n")
     check(p.returncode == 1 and p.stdout == "3\n3\n", "every line answered, exit 1", p)
-    check(p.stderr.startswith("<stdin>:2:4: error[E010]:") and "\n    2 | 1 +\n" in p.stderr
+    check(p.stderr.startswith("<stdin>:2:5: error[E010]:") and "\n    2 | (1 +)\n" in p.stderr
           and "<repl>" not in p.stderr, "the error names line 2 of the script", p)
     # --bail: the failing line 2 ends the script, so line 3 is never answered.
-    p = run(["--no-rules", "--bail"], stdin="1 + 2\n1 +\n3\n")
-    check(p.returncode == 1 and p.stdout == "3\n" and "<stdin>:2:4:" in p.stderr,
+    p = run(["--no-rules", "--bail"], stdin="1 + 2\n(1 +)\n3\n")
+    check(p.returncode == 1 and p.stdout == "3\n" and "<stdin>:2:5:" in p.stderr,
           "--bail stops at the first failing line", p)
     # A script with no failing line exits 0, --bail or not; comments and blank lines count
     # as lines, so the error of the 4th line says 4.
@@ -875,6 +877,67 @@ def error_names_the_calling_line():
         t.send(b"boom(0)\r")
         check(t.read_until(b"hon> ", 10) and "called from <repl>:1: boom(0)" in t.stdout,
               "at the prompt the note names the typed line", t)
+
+
+@case
+def multi_line_entries():
+    # repl.md §2 "Entries over several lines": an entry cut short at the end of its line (an
+    # open bracket, a trailing operator or `=`, a declaration with no `;` or `}` yet) goes on
+    # with the next line. Worked by hand: twice(4) = 2 * 4 = 8; `1 +` then `3` is 4;
+    # (1 +\n 2) * 3 = 9; the test block's `1 + 1 == 2` holds, so 1 passed.
+    script = ("fn twice(x: int) -> int =\n"      # 1: `=` at the end: goes on
+              "  2 * x;  # a comment after\n"    # 2: the declaration ends
+              "twice(4)\n"                       # 3: 8
+              "1 +\n"                            # 4: a trailing operator
+              "3\n"                              # 5: 1 + 3 = 4
+              "(1 +\n"                           # 6: an open bracket
+              " 2) * 3\n"                        # 7: 9
+              "test \"t\" {\n"                   # 8: a command word that starts a block
+              "  expect 1 + 1 == 2;\n"           # 9
+              "}\n"                              # 10
+              "test\n")                          # 11: the command: 1 passed
+    p = run(["--no-rules"], stdin=script)
+    check(p.returncode == 0 and lines(p.stdout) == ["8", "4", "9", "1 passed, 0 failed"]
+          and p.stderr == "", "the entries over several lines are answered", p)
+    # an error on an entry's second line names the script's line it stands on: the entry
+    # starts on line 2, `nosuch` is on line 3 at column 2
+    p = run(["--no-rules"], stdin="1\n(1 +\n nosuch)\n")
+    check(p.returncode == 1 and "<stdin>:3:2: error[E100]: unknown name `nosuch`" in p.stderr
+          and "\n    3 |  nosuch)\n" in p.stderr, "the error names line 3", p)
+    # a declaration's second line too (the rule's `cite` on line 3 names no source)
+    p = run(["--no-rules"], stdin="query q(n: int) -> int combine first default 0;\n"
+                                  "rule q.a\n  cite \"NOPE\"\n  answer 1;\n")
+    check("<stdin>:3:8: error[E170]" in p.stderr, "a declaration's error names line 3", p)
+    # a command line never goes on: `why not 1 +` fails on line 1, line 2 answers 2
+    p = run(["--no-rules"], stdin="why not 1 +\n2\n")
+    check(p.returncode == 1 and lines(p.stdout) == ["2"] and "<stdin>:1:12:" in p.stderr,
+          "a command is one line", p)
+    # a bundled rule pasted as written in its file loads (under a new name: the bundled one is
+    # already declared); it is then one of the rules `rules` lists
+    text = open(os.path.join(ROOT, "rules", "movement.hon")).read()
+    m = re.search(r"^rule step_allowed\.adjacent\n(?:  .*\n)+", text, re.M)
+    check(m is not None and m.group(0).count("\n") >= 3, "a multi-line bundled rule", p)
+    pasted = m.group(0).replace("step_allowed.adjacent", "step_allowed.adjacent_pasted", 1)
+    p = run([], stdin=pasted + "rules adjacent_pasted\n")
+    check(p.returncode == 0 and p.stderr == "" and "step_allowed.adjacent_pasted" in p.stdout,
+          "the pasted rule loads", p)
+    # at a terminal: the continuation prompt, then ^C drops the unfinished entry
+    with Terminal.session(["--no-rules"]) as t:
+        if t is None:
+            return
+        t.send(b"fn twice(x: int) -> int =\r")
+        check(t.read_until(b"...> ", 10), "the continuation prompt", t)
+        t.send(b"  2 * x;\r")
+        check(t.read_until(b"hon> ", 10), "the declaration is whole", t)
+        t.send(b"twice(21)\r")
+        check(t.read_until(b"42", 10), "and declared", t)
+        t.send(b"(100 +\r")
+        check(t.read_until(b"...> ", 10), "an open bracket goes on", t)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10), "^C drops the entry", t)
+        t.send(b"7 * 6)\r")  # were the entry kept, this would close it: 100 + 42 = 142
+        check(t.read_until(b"hon> ", 10) and "error[E010]" in t.stdout and "142" not in t.stdout,
+              "the dropped entry is gone", t)
 
 
 @case
