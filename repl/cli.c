@@ -613,6 +613,8 @@ int cli_load(cli_session *s, const char *path)
 {
     char *bundled = cli_bundled(path); /* `load examples/play/x.hon`, as `board` */
     int rc = load_with(s, hon_load_file, "cannot load", bundled ? bundled : path);
+    if (rc && !bundled)
+        cli_note_near_file(s, path);
     free(bundled);
     return rc;
 }
@@ -832,8 +834,16 @@ int cli_show(cli_session *s, const char *name, bool disassemble)
         disassemble ? hon_disassemble(s->vm, name, stdout) : hon_show(s->vm, name, stdout);
     fflush(stdout);
     if (st == HON_ERR_NOT_FOUND && s->diags == before) {
-        cli_error("no %s named '%s'",
-                  disassemble ? "rule, query or fn" : "rule, query, table or fn", name);
+        static const hon_complete_kind kinds[] = { HON_COMPLETE_RULE, HON_COMPLETE_QUERY,
+                                                   HON_COMPLETE_FN, HON_COMPLETE_TABLE };
+        char *near = NULL;
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !near; i++)
+            if (!disassemble || kinds[i] != HON_COMPLETE_TABLE)
+                near = cli_suggest(s, kinds[i], NULL, name);
+        cli_error("no %s named '%s'%s%s%s",
+                  disassemble ? "rule, query or fn" : "rule, query, table or fn", name,
+                  near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
+        free(near);
         return 1;
     }
     if (st != HON_OK)
@@ -865,7 +875,10 @@ int cli_edition(cli_session *s, const char *name)
         size_t before = s->diags;
         hon_status st = hon_set_edition(s->vm, name);
         if (st == HON_ERR_NOT_FOUND && s->diags == before) {
-            cli_error("no edition named '%s'", name);
+            char *near = cli_suggest(s, HON_COMPLETE_EDITION, NULL, name);
+            cli_error("no edition named '%s'%s%s%s", name, near ? " (did you mean `" : "",
+                      near ? near : "", near ? "`?)" : "");
+            free(near);
             return 1;
         }
         if (st != HON_OK)
@@ -897,6 +910,13 @@ static void print_variant(void *ud, const char *variant, const char *reading, co
     putchar('\n');
 }
 
+/* hon_complete's callback when only its status matters. */
+static void no_name(void *ud, const char *name)
+{
+    (void)ud;
+    (void)name;
+}
+
 int cli_variant(cli_session *s, const char *name, const char *reading)
 {
     struct variant_ctx c = { name, 0 };
@@ -904,7 +924,18 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
         size_t before = s->diags;
         hon_status st = hon_set_variant(s->vm, name, reading);
         if (st == HON_ERR_NOT_FOUND && s->diags == before) {
-            cli_error("no variant '%s' with a reading '%s'", name, reading);
+            /* which of the two is unknown, and the name near it */
+            bool known =
+                hon_complete(s->vm, HON_COMPLETE_READING, name, NULL, no_name, NULL) == HON_OK;
+            char *near = known ? cli_suggest(s, HON_COMPLETE_READING, name, reading)
+                               : cli_suggest(s, HON_COMPLETE_VARIANT, NULL, name);
+            if (known)
+                cli_error("variant '%s' has no reading '%s'%s%s%s", name, reading,
+                          near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
+            else
+                cli_error("no variant named '%s'%s%s%s", name, near ? " (did you mean `" : "",
+                          near ? near : "", near ? "`?)" : "");
+            free(near);
             return 1;
         }
         if (st != HON_OK)
@@ -914,7 +945,10 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
     hon_each_variant(s->vm, print_variant, &c);
     fflush(stdout);
     if (name && c.n == 0) {
-        cli_error("no variant named '%s'", name);
+        char *near = cli_suggest(s, HON_COMPLETE_VARIANT, NULL, name);
+        cli_error("no variant named '%s'%s%s%s", name, near ? " (did you mean `" : "",
+                  near ? near : "", near ? "`?)" : "");
+        free(near);
         return 1;
     }
     if (c.n == 0)
@@ -938,6 +972,8 @@ int cli_board(cli_session *s, const char *path)
     /* `--board examples/boards/x.scn` names a bundled board from anywhere, as from this tree */
     char *bundled = cli_bundled(path);
     int rc = load_with(s, hon_load_board, "cannot load the board", bundled ? bundled : path);
+    if (rc && !bundled)
+        cli_note_near_file(s, path);
     free(bundled);
     return rc;
 }

@@ -540,8 +540,14 @@ int main(int argc, char **argv)
             if (strcmp(subcommands[i].name, name) == 0)
                 sub = &subcommands[i];
         if (!sub) {
+            const char *names[sizeof subcommands / sizeof subcommands[0]];
+            char hint[128];
+            for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+                names[i] = subcommands[i].name;
             cli_opts_free(&o);
-            return usage_error("unknown command '%s'", name);
+            return usage_error(
+                "unknown command '%s'%s", name,
+                cli_did_you_mean(name, names, sizeof names / sizeof names[0], hint, sizeof hint));
         }
         nargs = argc - first - 1;
         bool want_help = false;

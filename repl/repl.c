@@ -1057,6 +1057,23 @@ static int run_command(repl *r, const command *c, char *args, size_t errors)
     return rc || r->s->errors > errors;
 }
 
+/* After a line that failed as an expression: when its first word (wlen bytes) is near a
+ * command word (a slip: `drwa`), says which (`hon: note: did you mean the command `draw`?`). */
+static void command_hint(const char *line, size_t wlen)
+{
+    const char *names[sizeof commands / sizeof commands[0]];
+    char word[64], hint[128];
+    if (wlen >= sizeof word)
+        return;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+    snprintf(word, sizeof word, "%.*s", (int)wlen, line);
+    if (cli_did_you_mean(word, names, sizeof names / sizeof names[0], hint, sizeof hint)[0]) {
+        fflush(stdout);
+        fprintf(stderr, "hon: note: `%s` is no command%s\n", word, hint);
+    }
+}
+
 /* Runs one line: a comment, a declaration, a command or an expression. Returns 0, or 1 when it failed (a
  * command's non-zero status, or an error reported while it ran). */
 static int run_line(repl *r, char *line)
@@ -1093,6 +1110,9 @@ static int run_line(repl *r, char *line)
         return 1;
     }
     rc = cli_answer(r->s, line, r->where, CLI_EVAL);
+    if (rc && wlen && (!line[wlen] || isspace((unsigned char)line[wlen])) &&
+        !starts_declaration(line))
+        command_hint(line, wlen);
     if (rc && starts_declaration(line)) {
         fflush(stdout);
         fputs("hon: note: a declaration typed here is loaded when it ends with ';' or '}'\n",

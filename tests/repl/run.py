@@ -265,6 +265,54 @@ def did_you_mean():
 
 
 @case
+def did_you_mean_everywhere():
+    # repl.md §2: every name the program looks up itself gets the nearest one when it is a slip
+    # (near.h's measure, as did_you_mean): each misspelling below is 1 or 2 edits from the name
+    # it should be, and the fixtures declare nothing nearer.
+    p = run(["tset"])  # `test` is 2 edits away (a swap)
+    check(p.returncode == 2 and "unknown command 'tset' (did you mean `test`?)" in p.stderr,
+          "a CLI subcommand", p)
+    # fixtures/variants.hon: variants woods_cover (readings light_cover, heavy_cover),
+    # woods_sight, ...; terrain open, woods; counter rifle. editions.hon: fixture_base.
+    script = "\n".join([
+        "drwa",                            # 1: the command draw (a swap)
+        "edition fixture_bsae",            # 2: fixture_base
+        "variant woods_cover heavy_cvoer",  # 3: a reading of woods_cover
+        "variant woods_covr heavy_cover",   # 4: the variant woods_cover (1 deletion)
+        "show cover_fo",                   # 5: the query cover_of
+        "load variants.hon.bak",           # 6: no such file; variants.hon is 4 away: no hint
+        "load varaints.hon",               # 7: variants.hon
+        "board boards/rigde.scn",          # 8: boards/ridge.scn
+    ]) + "\n"
+    p = run(["--no-rules", "--load", "variants.hon", "--load", "base.hon", "--load",
+             "editions.hon"], stdin=script,
+            cwd=FIXTURES)
+    for want in ("hon: note: `drwa` is no command (did you mean `draw`?)",
+                 "<stdin>:2: error: no edition named 'fixture_bsae' (did you mean "
+                 "`fixture_base`?)",
+                 "<stdin>:3: error: variant 'woods_cover' has no reading 'heavy_cvoer' (did you "
+                 "mean `heavy_cover`?)",
+                 "<stdin>:4: error: no variant named 'woods_covr' (did you mean `woods_cover`?)",
+                 "<stdin>:5: error: no rule, query, table or fn named 'cover_fo' (did you mean "
+                 "`cover_of`?)",
+                 "hon: note: no file 'varaints.hon' (did you mean `variants.hon`?)",
+                 "hon: note: no file 'boards/rigde.scn' (did you mean `boards/ridge.scn`?)"):
+        check(want in p.stderr, f"the hint: {want}", p)
+    check("no file 'variants.hon.bak'" not in p.stderr, "no hint when nothing is near", p)
+    # a scenario's unknown terrain (E303): `wodos` is 2 from `woods`, `opne` 2 from `open`
+    with tempfile.TemporaryDirectory() as d:
+        scn = os.path.join(d, "slip.scn")
+        with open(scn, "w") as f:
+            f.write("size 2 x 1\nlegend . = opne\nlegend w = wodos\nmap\n  1 . w\n"
+                    "unit a = rilfe allies at A1\n")
+        p = run(["--no-rules", "--load", fx("variants.hon"), "check", scn])
+        for want in ("error[E303]: unknown terrain 'opne' (did you mean `open`?)",
+                     "error[E303]: unknown terrain 'wodos' (did you mean `woods`?)",
+                     "error[E303]: unknown counter 'rilfe' (did you mean `rifle`?)"):
+            check(p.returncode == 1 and want in p.stderr, f"the scenario's hint: {want}", p)
+
+
+@case
 def load_errors():
     # A bad --load file is an error in the input: exit 1, the diagnostic, nothing evaluated.
     p = run(["--no-rules", "--load", fx("broken.hon"), "eval", "1"])
