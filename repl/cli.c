@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -665,6 +666,81 @@ static bool has_suffix(const char *text, const char *suffix)
     return n >= k && strcmp(text + n - k, suffix) == 0;
 }
 
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files of directory dir whose names end with suffix (not hidden), as new paths "DIR/NAME"
+ * in name order, *n of them (an array and strings the caller frees); NULL with *n == 0 when
+ * there is none or the directory cannot be read. */
+static char **dir_files(const char *dir, const char *suffix, size_t *n)
+{
+    char **out = NULL;
+    size_t cap = 0;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || !has_suffix(e->d_name, suffix))
+            continue;
+        if (*n == cap) {
+            char **more = realloc(out, (cap = cap ? 2 * cap : 16) * sizeof *out);
+            if (!more)
+                break;
+            out = more;
+        }
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        if ((out[*n] = malloc(len)) != NULL)
+            snprintf(out[(*n)++], len, "%s%s%s", dir,
+                     dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+    }
+    closedir(d);
+    if (*n)
+        qsort(out, *n, sizeof *out, by_path);
+    return out;
+}
+
+static void files_free(char **files, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+}
+
+int cli_check_all(cli_session *s, const char *const *paths, size_t n)
+{
+    int rc = 0;
+    bool given_rules = false;
+    /* the rules first (files and directories, kept so the scenarios are checked against
+       them), then the scenarios */
+    for (size_t i = 0; i < n; i++) {
+        if (is_dir(paths[i])) {
+            size_t before = s->diags;
+            hon_status st = hon_load_dir(s->vm, paths[i]);
+            if (st != HON_OK)
+                rc |= cli_failed(s, before, st, "cannot check", paths[i]);
+            given_rules = true;
+        } else if (!has_suffix(paths[i], ".scn")) {
+            rc |= given_rules || n > 1 ? cli_load(s, paths[i]) : cli_check(s, paths[i]);
+            given_rules = true;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (is_dir(paths[i])) {
+            size_t k;
+            char **scn = dir_files(paths[i], ".scn", &k);
+            for (size_t j = 0; j < k; j++)
+                rc |= cli_check(s, scn[j]);
+            files_free(scn, k);
+        } else if (has_suffix(paths[i], ".scn")) {
+            rc |= cli_check(s, paths[i]);
+        }
+    }
+    return rc;
+}
+
 int cli_check(cli_session *s, const char *path)
 {
     size_t before = s->diags, errors = s->errors;
@@ -740,7 +816,7 @@ static void on_test_result(void *ud, const hon_test_result *r)
 
 int cli_test(cli_session *s, const char *const *args, size_t nargs)
 {
-    size_t passed = 0, failed_n = 0, n = 0;
+    size_t passed = 0, failed_n = 0, n = 0, dir_names = 0; /* the files of directories given */
     int rc = 0;
     test_report rep = { false, s->json, 0 };
     const char *filter = NULL;
@@ -767,6 +843,33 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
             paths[n++] = args[i];
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
+        if (is_dir(paths[i])) { /* its files, loaded together unless the program holds them */
+            size_t k, held = 0;
+            char **files = dir_files(paths[i], ".hon", &k);
+            size_t at = n + dir_names; /* where its files' names go */
+            char **more = realloc(names, (at + k + 1) * sizeof *names);
+            if (more)
+                names = more;
+            for (size_t j = 0; more && j < k; j++)
+                held += (names[at + j] = loaded_name(s, files[j])) != NULL;
+            if (more && held < k) {
+                size_t before = s->diags;
+                hon_status st = hon_load_dir(s->vm, paths[i]);
+                rc = st == HON_OK ? 0 : cli_failed(s, before, st, "cannot load", paths[i]);
+                for (size_t j = 0; j < k; j++)
+                    if (!names[at + j])
+                        names[at + j] = dup_str(files[j]);
+            }
+            if (!more)
+                cli_error("out of memory");
+            rc |= !more;
+            dir_names += more ? k : 0;
+            if (more && k == 0)
+                warn("no .hon file in '%s'", paths[i]);
+            files_free(files, k);
+            names[i] = NULL;
+            continue;
+        }
         names[i] = loaded_name(s, paths[i]);
         if (!names[i]) {
             rc = cli_load(s, paths[i]);
@@ -778,14 +881,16 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
     }
     if (rc == 0 && rep.json)
         fputs("{\"tests\": [", stdout);
-    /* every loaded test (n == 0), else one run per file */
-    for (size_t i = 0; rc == 0 && i < (n ? n : 1); i++) {
+    /* every loaded test (n == 0), else one run per file (a directory's after the files) */
+    for (size_t i = 0; rc == 0 && i < (n ? n + dir_names : 1); i++) {
         size_t p = 0, f = 0;
+        if (n && !names[i])
+            continue; /* a directory: its files come after */
         hon_status st =
             hon_run_tests_each(s->vm, n ? names[i] : NULL, filter, on_test_result, &rep, &p, &f);
         if (st == HON_ERR_MEMORY)
             cli_error("out of memory while running the tests");
-        if (n && p + f == 0)
+        if (n && i < n && p + f == 0)
             warn(filter ? "no test of '%s' has '%s' in its title" : "no test is declared in '%s'%s",
                  paths[i], filter ? filter : "");
         passed += p;
@@ -797,7 +902,11 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         printf("%s], \"passed\": %zu, \"failed\": %zu}\n", rep.shown ? "\n" : "", passed, failed_n);
     else if (rc == 0)
         printf("%zu passed, %zu failed\n", passed, failed_n);
-    for (size_t i = 0; i < n; i++)
+    if (rc == 0 && n == 0 && passed + failed_n == 0 && !filter) {
+        cli_error("no test is loaded (give test files or directories, or load some)");
+        rc = 1;
+    }
+    for (size_t i = 0; i < n + dir_names; i++)
         free(names[i]);
     free(names);
     free(paths);

@@ -123,6 +123,11 @@ int cli_load(cli_session *s, const char *path);
  * `board` would build it (the session's board untouched), any other file is checked as rules.
  * Returns 0, or 1 on any error. */
 int cli_check(cli_session *s, const char *path);
+/* `hon check PATH...`: the rule files and directories (every *.hon of a directory, as one
+ * program) are loaded into s, so that the scenarios given with them (`.scn` files, and every
+ * *.scn of a directory given) are checked against them; a single rule file alone is checked
+ * without being kept (cli_check). Returns 0, or 1 when anything failed. */
+int cli_check_all(cli_session *s, const char *const *paths, size_t n);
 /* `lint [FILE|DIR...]`: loads the FILEs and DIRs (a file the program holds is loaded again;
  * the session keeps them, as `load` would), printing `loaded PATH` for each when say_loaded
  * (the REPL, where the game restarts), then reports hon_lint's warnings about them, or about

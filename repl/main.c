@@ -58,7 +58,8 @@ static const char usage_text[] =
     "  reach UNIT [OUT]        the squares a unit can reach in one Movement Action, with\n"
     "                          the cost and a path to each, and the board drawn with them\n"
     "                          (OUT: the picture as SVG)\n"
-    "  check FILE...           report FILEs' diagnostics against the loaded rules\n"
+    "  check PATH...           report the diagnostics of rule files, directories and\n"
+    "                          scenarios (checked against the rules given with them)\n"
     "  fmt [--check] [--diff] FILE|DIR...\n"
     "                          lay out .hon files (a DIR: those under it) in the canonical\n"
     "                          layout, in place; --check: only list the files that would\n"
@@ -70,7 +71,7 @@ static const char usage_text[] =
     "                          editors: diagnostics, hover, definition, completion,\n"
     "                          document symbols of .hon and .scn files (exit 0 after\n"
     "                          shutdown and exit)\n"
-    "  test [TOPTION]... [FILE...]\n"
+    "  test [TOPTION]... [FILE|DIR...]\n"
     "                          load FILEs and run their tests, or run every loaded test\n"
     "                          (-v: a line per test; --filter PATTERN: only the tests\n"
     "                          whose title has PATTERN; --json: one JSON object)\n"
@@ -496,8 +497,7 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     } else if (strcmp(name, "coverage") == 0) {
         rc = run_coverage(s, args, n);
     } else if (strcmp(name, "check") == 0) {
-        for (int i = 0; i < n; i++)
-            rc |= cli_check(s, args[i]);
+        rc = cli_check_all(s, (const char *const *)args, (size_t)n);
     } else if (strcmp(name, "lsp") == 0) {
         rc = lsp_run(s, stdin, stdout);
     } else if (strcmp(name, "fmt") == 0) {

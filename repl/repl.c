@@ -999,6 +999,16 @@ static bool is_declaration(const char *line)
     return starts_declaration(line) && !entry_unfinished(line, ENTRY_DECLARATION);
 }
 
+/* Whether text starts a declaration that names what it declares: a declaration word followed
+ * by a name (`face wreck`, `rule q.a`, `source "X"`), not a call of a function of that name
+ * (`face($engine)`). */
+static bool names_declaration(const char *text)
+{
+    size_t w = strspn(text, "abcdefghijklmnopqrstuvwxyz_"), gap = strspn(text + w, " \t");
+    return starts_declaration(text) && gap > 0 &&
+           (isalpha((unsigned char)text[w + gap]) || text[w + gap] == '_' || text[w + gap] == '"');
+}
+
 /* The command whose word starts line (trimmed, after any leading ':'), its length in *wlen;
  * NULL when the first word is no command word. */
 static const command *command_of(const char *line, size_t *wlen)
@@ -1029,7 +1039,7 @@ static bool entry_goes_on(const char *text)
     const command *c = command_of(text + colon + strspn(text + colon, " \t"), &wlen);
     if (c || colon)
         return c && starts_declaration(text + colon) && entry_unfinished(text, ENTRY_BRACKETS);
-    return entry_unfinished(text, starts_declaration(text) ? ENTRY_DECLARATION : ENTRY_EXPR);
+    return entry_unfinished(text, names_declaration(text) ? ENTRY_DECLARATION : ENTRY_EXPR);
 }
 
 /* Runs command c with args (a procedure's `choosing` answers taken off them); errors: the count
@@ -1113,7 +1123,7 @@ static int run_line(repl *r, char *line)
     if (rc && wlen && (!line[wlen] || isspace((unsigned char)line[wlen])) &&
         !starts_declaration(line))
         command_hint(line, wlen);
-    if (rc && starts_declaration(line)) {
+    if (rc && names_declaration(line)) {
         fflush(stdout);
         fputs("hon: note: a declaration typed here is loaded when it ends with ';' or '}'\n",
               stderr);

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -262,6 +263,37 @@ def did_you_mean():
     # says how a square is written.
     p = run(["--no-rules", "--load", fx("base.hon"), "eval", "C5"])
     check("unknown name `C5` (a square is written `@C5`)" in p.stderr, "C5 without its @", p)
+
+
+@case
+def check_and_test_directories():
+    # repl.md §1: `check` and `test` take directories as `lint` and `fmt` do, and `check`
+    # checks a scenario against the rules given with it. fixtures/variants.hon declares the
+    # terrain open and woods and the counter rifle that boards/ridge.scn places; base.hon has
+    # one passing test, t.hon below one more (thrice(2) = 3 * 2 = 6): 2 passed.
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(fx("variants.hon"), d)
+        shutil.copy(fx("boards/ridge.scn"), d)
+        p = run(["--no-rules", "check", fx("variants.hon"), fx("boards/ridge.scn")])
+        check(p.returncode == 0 and p.stderr == "", "a scenario checked with its rules", p)
+        p = run(["--no-rules", "check", d])
+        check(p.returncode == 0 and p.stderr == "", "a directory of rules and a scenario", p)
+        with open(os.path.join(d, "slip.scn"), "w") as f:  # `wodos` is declared nowhere
+            f.write("size 1 x 1\nlegend . = wodos\nmap\n  1 .\n")
+        p = run(["--no-rules", "check", d])
+        check(p.returncode == 1 and "slip.scn:2:12: error[E303]: unknown terrain 'wodos'"
+              in p.stderr, "the directory's bad scenario is found", p)
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(fx("base.hon"), d)
+        os.mkdir(os.path.join(d, "more"))
+        with open(os.path.join(d, "more", "t.hon"), "w") as f:
+            f.write('fn thrice(n: int) -> int = 3 * n;\ntest "thrice" { expect thrice(2) == 6; }\n')
+        p = run(["--no-rules", "test", "-v", d, os.path.join(d, "more")])
+        check(p.returncode == 0 and summary(p) == (2, 0) and
+              "ok   thrice" in p.stdout, "the tests of two directories", p)
+    # `hon test` with nothing loaded says so and fails (a CI job that runs no test is broken)
+    p = run(["--no-rules", "test"])
+    check(p.returncode == 1 and "no test is loaded" in p.stderr, "no test at all", p)
 
 
 @case
@@ -956,6 +988,11 @@ def multi_line_entries():
     p = run(["--no-rules"], stdin="query q(n: int) -> int combine first default 0;\n"
                                   "rule q.a\n  cite \"NOPE\"\n  answer 1;\n")
     check("<stdin>:3:8: error[E170]" in p.stderr, "a declaration's error names line 3", p)
+    # a call of a function named like a declaration word (`face`, the built-in) is no
+    # declaration: whatever it answers, line 2 is a line of its own and answers 2
+    p = run(["--no-rules"], stdin="face(1)\n2\n")
+    check(lines(p.stdout)[-1:] == ["2"] and "<stdin>:2" not in p.stderr,
+          "face(1) does not swallow line 2", p)
     # a command line never goes on: `why not 1 +` fails on line 1, line 2 answers 2
     p = run(["--no-rules"], stdin="why not 1 +\n2\n")
     check(p.returncode == 1 and lines(p.stdout) == ["2"] and "<stdin>:1:12:" in p.stderr,
