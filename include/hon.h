@@ -532,6 +532,12 @@ typedef enum hon_complete_kind {
 hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *within,
                         const char *prefix, void (*fn)(void *ud, const char *name), void *ud);
 
+/* "Did you mean": the name of names[0..n) nearest `want` that is close enough to be a slip of
+ * the keyboard (base/near.h's measure: 1 edit for up to 3 letters, else 2 or a fifth of the
+ * length), or NULL (also for a NULL want or names, or want itself among them). Borrowed from
+ * names; ties go to the first. */
+const char *hon_nearest(const char *want, const char *const *names, size_t n);
+
 /* ---- declarations (hon lsp: hover, definition, symbols) ---- */
 
 /* What a declaration of the loaded program is (hon_each_decl). */

@@ -18,6 +18,7 @@
 #include "disasm.h"
 #include "hash.h"
 #include "mem.h"
+#include "near.h"
 #include "session.h"
 
 /* ---- citations ---- */
@@ -660,4 +661,15 @@ size_t hon_each_decl(const hon_vm *vm, void (*fn)(void *ud, const hon_decl *d), 
             give_decl(&w, HON_DECL_COUNTER, p->counters[c].name, NULL, loc_of(p->counters[c].decl),
                       p->counters[c].decl, NULL, NULL);
     return w.n;
+}
+
+const char *hon_nearest(const char *want, const char *const *names, size_t n)
+{
+    if (!want || !names)
+        return NULL;
+    near_search ns;
+    near_begin(&ns, want);
+    for (size_t i = 0; i < n; i++)
+        near_offer(&ns, names[i]);
+    return near_result(&ns);
 }

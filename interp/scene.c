@@ -41,6 +41,37 @@ static int resolve_name(void *ud, board_name_kind k, const char *name)
     return id >= 0 && id < BOARD_MAX_ID ? (int)id : -1;
 }
 
+/* scn_resolver.near: the declared name of kind k nearest `name` (near.h), or NULL. */
+static const char *near_name(void *ud, board_name_kind k, const char *name)
+{
+    const bind *b = ud;
+    const res_program *p = b->p;
+    const res_enum *e = NULL;
+    near_search n;
+    near_begin(&n, name);
+    switch (k) {
+    case BOARD_TERRAIN: e = &p->enums[E_TERRAIN]; break;
+    case BOARD_SQUARE_FEATURE: e = &p->enums[E_SQUARE_FEATURE]; break;
+    case BOARD_SIDE_FEATURE: e = &p->enums[E_SIDE_FEATURE]; break;
+    case BOARD_INTERSPACE_ITEM: e = &p->enums[E_INTERSPACE_ITEM]; break;
+    case BOARD_MARKER: e = &p->enums[E_MARKER]; break;
+    case BOARD_ARMY: e = &p->enums[E_SIDE]; break;
+    case BOARD_FACE: e = &p->enums[E_FACE]; break;
+    case BOARD_COUNTER:
+        for (size_t i = 0; i < p->ncounters; i++)
+            near_offer(&n, p->counters[i].name);
+        break;
+    case BOARD_VALUE_NAME:
+        for (size_t i = 0; i < p->nslots; i++)
+            near_offer(&n, p->slots[i].name);
+        break;
+    default: break;
+    }
+    for (size_t i = 0; e && i < e->len; i++)
+        near_offer(&n, e->members[i].name);
+    return near_result(&n);
+}
+
 static int counter_size(void *ud, int counter)
 {
     const bind *b = ud;
@@ -80,9 +111,11 @@ scene *scene_load(const res_program *p, const unit_pool *units, const char *text
         return NULL;
     }
     s->first_unit = (int32_t)s->units->len;
-    scn_resolver r = {
-        .resolve = resolve_name, .counter_size = counter_size, .new_unit = new_unit, .ud = &b
-    };
+    scn_resolver r = { .resolve = resolve_name,
+                       .counter_size = counter_size,
+                       .new_unit = new_unit,
+                       .near = near_name,
+                       .ud = &b };
     s->scn = scn_load(text, len, &r, errs);
     if (!s->scn) {
         scene_free(s);

@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -71,9 +72,11 @@ void cli_set_json(cli_session *s, bool on)
 
 /* Prints one diagnostic as a JSON object on one line of stderr (repl.md §4): severity, code
  * ("E012", or null), path (or null), line and column (0 when it has none), the bare message and
- * the rendered text (or null). */
+ * the rendered text (or null); with called_from (not NULL), the script or prompt line whose
+ * evaluation raised it: {"path", "line", "text"} (caller_of). */
 static void put_json_diag(const char *severity, int code, const char *path, unsigned line,
-                          unsigned col, const char *message, const char *rendered)
+                          unsigned col, const char *message, const char *rendered,
+                          const char *called_from, unsigned called_line, const char *called_text)
 {
     fprintf(stderr, "{\"diagnostic\": {\"severity\": \"%s\", \"code\": ", severity);
     if (code) /* W001 is 1001 (hon.h) */
@@ -92,6 +95,13 @@ static void put_json_diag(const char *severity, int code, const char *path, unsi
         put_json_string(rendered, stderr);
     else
         fputs("null", stderr);
+    if (called_from) {
+        fprintf(stderr, ", \"called_from\": {\"path\": ");
+        put_json_string(called_from, stderr);
+        fprintf(stderr, ", \"line\": %u, \"text\": ", called_line);
+        put_json_string(called_text ? called_text : "", stderr);
+        fputc('}', stderr);
+    }
     fputs("}}\n", stderr);
 }
 
@@ -117,7 +127,7 @@ static void vreport(bool error, const char *fmt, va_list ap)
         char msg[1024];
         vsnprintf(msg, sizeof msg, fmt, ap);
         put_json_diag(error ? "error" : "warning", 0, error && script_line ? script_where : NULL,
-                      error ? script_line : 0, 0, msg, NULL);
+                      error ? script_line : 0, 0, msg, NULL, NULL, 0, NULL);
         return;
     }
     if (error)
@@ -211,10 +221,10 @@ static bool put_on_script_text(const char *rest, size_t gutter, unsigned line, F
 }
 
 /* Whether diagnostic d is about the text the line being run handed over (the library counts
- * it as line 1 of a source named as the script, its alias, or the typed line's name). */
+ * its lines from 1 in a source named as the script, its alias, or the typed line's name). */
 static bool on_handed_text(const hon_diag *d)
 {
-    if (!d->path || d->line != 1)
+    if (!d->path || d->line == 0)
         return false;
     if (script_line)
         return strcmp(d->path, script_where) == 0 ||
@@ -222,26 +232,64 @@ static bool on_handed_text(const hon_diag *d)
     return text_where && strcmp(d->path, text_where) == 0;
 }
 
+/* The line whose evaluation raised run-time error d (E2xx, errors.md) at a place of its own, in
+ * a rule or a declaration rather than in the text the line handed over: the script's name and
+ * line, or the prompt's name and 1 (a line typed at a terminal is line 1 of <repl>), and its
+ * text in *text (borrowed, NULL when unknown). NULL when d has no such caller. */
+static const char *caller_of(const hon_diag *d, unsigned *line, const char **text)
+{
+    if (d->severity != HON_ERROR || d->code < 200 || d->code >= 300 || d->line == 0 || !d->path ||
+        on_handed_text(d) || (!script_line && !text_where))
+        return NULL;
+    *line = script_line ? script_line : 1;
+    *text = script_text;
+    return script_line ? script_where : text_where;
+}
+
+/* Writes the note naming the line whose evaluation raised d (caller_of), when there is one:
+ * `  = note: called from <stdin>:2: move $rifle1 @B6`. */
+static void put_caller_note(const hon_diag *d, FILE *out)
+{
+    unsigned line;
+    const char *text, *where = caller_of(d, &line, &text);
+    if (!where)
+        return;
+    fprintf(out, "  = note: called from %s:%u", where, line);
+    if (text)
+        fprintf(out, ": %s", text + strspn(text, " \t"));
+    fputc('\n', out);
+}
+
+/* The line diagnostic d names: in the text the line handed over (on_handed_text), the
+ * script's line it stands on (an entry over several lines counts from the script's line where
+ * it started); else its own. */
+static unsigned shown_line(const hon_diag *d)
+{
+    return script_line && on_handed_text(d) ? script_line + d->line - 1 : d->line;
+}
+
 /* Renders diagnostic d as text to out: the library's rendering, with a script's line named
- * when the line was handed over alone (the library counts it as line 1), and the column and
- * quoted text those of the whole line run (script_text) when it is known. */
+ * when the text was handed over alone (the library counts its lines from 1), and for its first
+ * line the column and quoted text those of the whole line run (script_text) when it is known. */
 static void render_diag(const hon_diag *d, FILE *out)
 {
-    size_t skip = d->path ? strlen(d->path) + 3 : 0; /* "PATH:1:" */
-    if (on_handed_text(d) && d->rendered && strncmp(d->rendered, d->path, skip - 3) == 0 &&
-        strncmp(d->rendered + skip - 3, ":1:", 3) == 0) {
+    char head[64], gutter[16];
+    int hn = d->path ? snprintf(head, sizeof head, ":%u:", d->line) : 0;
+    int gn = snprintf(gutter, sizeof gutter, "%5u |", d->line);
+    size_t plen = d->path ? strlen(d->path) : 0;
+    if (on_handed_text(d) && d->rendered && strncmp(d->rendered, d->path, plen) == 0 && hn > 0 &&
+        (size_t)hn < sizeof head && strncmp(d->rendered + plen, head, (size_t)hn) == 0) {
         /* name the script's line instead, keeping the rest (column, message, quoted line,
          * caret) */
-        const char *rest = d->rendered + skip, *nl = strchr(rest, '\n');
-        static const char gutter1[] = "    1 |"; /* base/diag.c's gutter for line 1 */
-        unsigned line = script_line ? script_line : 1;
+        const char *rest = d->rendered + plen + hn, *nl = strchr(rest, '\n');
+        unsigned line = shown_line(d);
         fprintf(out, "%s:%u:", script_line ? script_where : d->path, line);
-        if (line <= 99999 && put_on_script_text(rest, sizeof gutter1 - 1, line, out))
+        if (d->line == 1 && line <= 99999 && put_on_script_text(rest, (size_t)gn, line, out))
             return;
-        if (nl && line <= 99999 && strncmp(nl + 1, gutter1, sizeof gutter1 - 1) == 0) {
+        if (nl && line <= 99999 && strncmp(nl + 1, gutter, (size_t)gn) == 0) {
             fwrite(rest, 1, (size_t)(nl + 1 - rest), out);
             fprintf(out, "%5u |", line);
-            rest = nl + sizeof gutter1;
+            rest = nl + 1 + gn;
         }
         put_block(rest, out);
     } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message) {
@@ -249,12 +297,14 @@ static void render_diag(const hon_diag *d, FILE *out)
         fprintf(out, "%s\n", d->message);
     } else if (d->rendered && d->rendered[0]) {
         put_block(d->rendered, out);
+        put_caller_note(d, out);
     } else {
         unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
         fprintf(out, "%s:%u:%u: %s", d->path ? d->path : "?", d->line, d->col, severity_name[si]);
         if (d->code) /* W001 is 1001 (hon.h) */
             fprintf(out, "[%c%03d]", d->code > 1000 ? 'W' : 'E', d->code % 1000);
         fprintf(out, ": %s\n", d->message ? d->message : "");
+        put_caller_note(d, out);
     }
 }
 
@@ -278,7 +328,7 @@ static void on_diag(void *ud, const hon_diag *d)
     /* the same place the text names: a script's line handed over alone, or an error with no
        position of its own that happened on it */
     bool here = script_line && (d->line == 0 || on_handed_text(d));
-    long shift = on_handed_text(d) ? handed_shift(d->rendered, 7) : -1; /* "    1 |" */
+    long shift = on_handed_text(d) && d->line == 1 ? handed_shift(d->rendered, 7) : -1;
     unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
     char *text = NULL;
     size_t len = 0;
@@ -290,9 +340,12 @@ static void on_diag(void *ud, const hon_diag *d)
             text = NULL;
         }
     }
+    unsigned called_line = 0;
+    const char *called_text = NULL, *called_from = caller_of(d, &called_line, &called_text);
     put_json_diag(severity_name[si], d->code, here ? script_where : d->path,
-                  here ? script_line : d->line, d->col + (shift > 0 ? (unsigned)shift : 0u),
-                  d->message, text);
+                  here ? (d->line ? shown_line(d) : script_line) : d->line,
+                  d->col + (shift > 0 ? (unsigned)shift : 0u), d->message, text, called_from,
+                  called_line, called_text);
     free(text);
 }
 
@@ -561,6 +614,8 @@ int cli_load(cli_session *s, const char *path)
 {
     char *bundled = cli_bundled(path); /* `load examples/play/x.hon`, as `board` */
     int rc = load_with(s, hon_load_file, "cannot load", bundled ? bundled : path);
+    if (rc && !bundled)
+        cli_note_near_file(s, path);
     free(bundled);
     return rc;
 }
@@ -609,6 +664,81 @@ static bool has_suffix(const char *text, const char *suffix)
 {
     size_t n = strlen(text), k = strlen(suffix);
     return n >= k && strcmp(text + n - k, suffix) == 0;
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files of directory dir whose names end with suffix (not hidden), as new paths "DIR/NAME"
+ * in name order, *n of them (an array and strings the caller frees); NULL with *n == 0 when
+ * there is none or the directory cannot be read. */
+static char **dir_files(const char *dir, const char *suffix, size_t *n)
+{
+    char **out = NULL;
+    size_t cap = 0;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || !has_suffix(e->d_name, suffix))
+            continue;
+        if (*n == cap) {
+            char **more = realloc(out, (cap = cap ? 2 * cap : 16) * sizeof *out);
+            if (!more)
+                break;
+            out = more;
+        }
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        if ((out[*n] = malloc(len)) != NULL)
+            snprintf(out[(*n)++], len, "%s%s%s", dir,
+                     dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+    }
+    closedir(d);
+    if (*n)
+        qsort(out, *n, sizeof *out, by_path);
+    return out;
+}
+
+static void files_free(char **files, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+}
+
+int cli_check_all(cli_session *s, const char *const *paths, size_t n)
+{
+    int rc = 0;
+    bool given_rules = false;
+    /* the rules first (files and directories, kept so the scenarios are checked against
+       them), then the scenarios */
+    for (size_t i = 0; i < n; i++) {
+        if (is_dir(paths[i])) {
+            size_t before = s->diags;
+            hon_status st = hon_load_dir(s->vm, paths[i]);
+            if (st != HON_OK)
+                rc |= cli_failed(s, before, st, "cannot check", paths[i]);
+            given_rules = true;
+        } else if (!has_suffix(paths[i], ".scn")) {
+            rc |= given_rules || n > 1 ? cli_load(s, paths[i]) : cli_check(s, paths[i]);
+            given_rules = true;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (is_dir(paths[i])) {
+            size_t k;
+            char **scn = dir_files(paths[i], ".scn", &k);
+            for (size_t j = 0; j < k; j++)
+                rc |= cli_check(s, scn[j]);
+            files_free(scn, k);
+        } else if (has_suffix(paths[i], ".scn")) {
+            rc |= cli_check(s, paths[i]);
+        }
+    }
+    return rc;
 }
 
 int cli_check(cli_session *s, const char *path)
@@ -686,7 +816,7 @@ static void on_test_result(void *ud, const hon_test_result *r)
 
 int cli_test(cli_session *s, const char *const *args, size_t nargs)
 {
-    size_t passed = 0, failed_n = 0, n = 0;
+    size_t passed = 0, failed_n = 0, n = 0, dir_names = 0; /* the files of directories given */
     int rc = 0;
     test_report rep = { false, s->json, 0 };
     const char *filter = NULL;
@@ -713,6 +843,33 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
             paths[n++] = args[i];
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
+        if (is_dir(paths[i])) { /* its files, loaded together unless the program holds them */
+            size_t k, held = 0;
+            char **files = dir_files(paths[i], ".hon", &k);
+            size_t at = n + dir_names; /* where its files' names go */
+            char **more = realloc(names, (at + k + 1) * sizeof *names);
+            if (more)
+                names = more;
+            for (size_t j = 0; more && j < k; j++)
+                held += (names[at + j] = loaded_name(s, files[j])) != NULL;
+            if (more && held < k) {
+                size_t before = s->diags;
+                hon_status st = hon_load_dir(s->vm, paths[i]);
+                rc = st == HON_OK ? 0 : cli_failed(s, before, st, "cannot load", paths[i]);
+                for (size_t j = 0; j < k; j++)
+                    if (!names[at + j])
+                        names[at + j] = dup_str(files[j]);
+            }
+            if (!more)
+                cli_error("out of memory");
+            rc |= !more;
+            dir_names += more ? k : 0;
+            if (more && k == 0)
+                warn("no .hon file in '%s'", paths[i]);
+            files_free(files, k);
+            names[i] = NULL;
+            continue;
+        }
         names[i] = loaded_name(s, paths[i]);
         if (!names[i]) {
             rc = cli_load(s, paths[i]);
@@ -724,14 +881,16 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
     }
     if (rc == 0 && rep.json)
         fputs("{\"tests\": [", stdout);
-    /* every loaded test (n == 0), else one run per file */
-    for (size_t i = 0; rc == 0 && i < (n ? n : 1); i++) {
+    /* every loaded test (n == 0), else one run per file (a directory's after the files) */
+    for (size_t i = 0; rc == 0 && i < (n ? n + dir_names : 1); i++) {
         size_t p = 0, f = 0;
+        if (n && !names[i])
+            continue; /* a directory: its files come after */
         hon_status st =
             hon_run_tests_each(s->vm, n ? names[i] : NULL, filter, on_test_result, &rep, &p, &f);
         if (st == HON_ERR_MEMORY)
             cli_error("out of memory while running the tests");
-        if (n && p + f == 0)
+        if (n && i < n && p + f == 0)
             warn(filter ? "no test of '%s' has '%s' in its title" : "no test is declared in '%s'%s",
                  paths[i], filter ? filter : "");
         passed += p;
@@ -743,7 +902,11 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         printf("%s], \"passed\": %zu, \"failed\": %zu}\n", rep.shown ? "\n" : "", passed, failed_n);
     else if (rc == 0)
         printf("%zu passed, %zu failed\n", passed, failed_n);
-    for (size_t i = 0; i < n; i++)
+    if (rc == 0 && n == 0 && passed + failed_n == 0 && !filter) {
+        cli_error("no test is loaded (give test files or directories, or load some)");
+        rc = 1;
+    }
+    for (size_t i = 0; i < n + dir_names; i++)
         free(names[i]);
     free(names);
     free(paths);
@@ -780,8 +943,16 @@ int cli_show(cli_session *s, const char *name, bool disassemble)
         disassemble ? hon_disassemble(s->vm, name, stdout) : hon_show(s->vm, name, stdout);
     fflush(stdout);
     if (st == HON_ERR_NOT_FOUND && s->diags == before) {
-        cli_error("no %s named '%s'",
-                  disassemble ? "rule, query or fn" : "rule, query, table or fn", name);
+        static const hon_complete_kind kinds[] = { HON_COMPLETE_RULE, HON_COMPLETE_QUERY,
+                                                   HON_COMPLETE_FN, HON_COMPLETE_TABLE };
+        char *near = NULL;
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !near; i++)
+            if (!disassemble || kinds[i] != HON_COMPLETE_TABLE)
+                near = cli_suggest(s, kinds[i], NULL, name);
+        cli_error("no %s named '%s'%s%s%s",
+                  disassemble ? "rule, query or fn" : "rule, query, table or fn", name,
+                  near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
+        free(near);
         return 1;
     }
     if (st != HON_OK)
@@ -813,7 +984,10 @@ int cli_edition(cli_session *s, const char *name)
         size_t before = s->diags;
         hon_status st = hon_set_edition(s->vm, name);
         if (st == HON_ERR_NOT_FOUND && s->diags == before) {
-            cli_error("no edition named '%s'", name);
+            char *near = cli_suggest(s, HON_COMPLETE_EDITION, NULL, name);
+            cli_error("no edition named '%s'%s%s%s", name, near ? " (did you mean `" : "",
+                      near ? near : "", near ? "`?)" : "");
+            free(near);
             return 1;
         }
         if (st != HON_OK)
@@ -845,6 +1019,13 @@ static void print_variant(void *ud, const char *variant, const char *reading, co
     putchar('\n');
 }
 
+/* hon_complete's callback when only its status matters. */
+static void no_name(void *ud, const char *name)
+{
+    (void)ud;
+    (void)name;
+}
+
 int cli_variant(cli_session *s, const char *name, const char *reading)
 {
     struct variant_ctx c = { name, 0 };
@@ -852,7 +1033,18 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
         size_t before = s->diags;
         hon_status st = hon_set_variant(s->vm, name, reading);
         if (st == HON_ERR_NOT_FOUND && s->diags == before) {
-            cli_error("no variant '%s' with a reading '%s'", name, reading);
+            /* which of the two is unknown, and the name near it */
+            bool known =
+                hon_complete(s->vm, HON_COMPLETE_READING, name, NULL, no_name, NULL) == HON_OK;
+            char *near = known ? cli_suggest(s, HON_COMPLETE_READING, name, reading)
+                               : cli_suggest(s, HON_COMPLETE_VARIANT, NULL, name);
+            if (known)
+                cli_error("variant '%s' has no reading '%s'%s%s%s", name, reading,
+                          near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
+            else
+                cli_error("no variant named '%s'%s%s%s", name, near ? " (did you mean `" : "",
+                          near ? near : "", near ? "`?)" : "");
+            free(near);
             return 1;
         }
         if (st != HON_OK)
@@ -862,7 +1054,10 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
     hon_each_variant(s->vm, print_variant, &c);
     fflush(stdout);
     if (name && c.n == 0) {
-        cli_error("no variant named '%s'", name);
+        char *near = cli_suggest(s, HON_COMPLETE_VARIANT, NULL, name);
+        cli_error("no variant named '%s'%s%s%s", name, near ? " (did you mean `" : "",
+                  near ? near : "", near ? "`?)" : "");
+        free(near);
         return 1;
     }
     if (c.n == 0)
@@ -886,6 +1081,8 @@ int cli_board(cli_session *s, const char *path)
     /* `--board examples/boards/x.scn` names a bundled board from anywhere, as from this tree */
     char *bundled = cli_bundled(path);
     int rc = load_with(s, hon_load_board, "cannot load the board", bundled ? bundled : path);
+    if (rc && !bundled)
+        cli_note_near_file(s, path);
     free(bundled);
     return rc;
 }

@@ -123,6 +123,11 @@ int cli_load(cli_session *s, const char *path);
  * `board` would build it (the session's board untouched), any other file is checked as rules.
  * Returns 0, or 1 on any error. */
 int cli_check(cli_session *s, const char *path);
+/* `hon check PATH...`: the rule files and directories (every *.hon of a directory, as one
+ * program) are loaded into s, so that the scenarios given with them (`.scn` files, and every
+ * *.scn of a directory given) are checked against them; a single rule file alone is checked
+ * without being kept (cli_check). Returns 0, or 1 when anything failed. */
+int cli_check_all(cli_session *s, const char *const *paths, size_t n);
 /* `lint [FILE|DIR...]`: loads the FILEs and DIRs (a file the program holds is loaded again;
  * the session keeps them, as `load` would), printing `loaded PATH` for each when say_loaded
  * (the REPL, where the game restarts), then reports hon_lint's warnings about them, or about
@@ -146,6 +151,21 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs);
 /* Lists the rules of the active edition matching word (NULL or "" for all) with their
  * citations, and a count. Returns 0 (an empty list is not an error). */
 int cli_rules(cli_session *s, const char *word);
+/* "Did you mean" for an unknown name: the name of kind `kind` (of variant `within`, for
+ * readings; hon_complete) nearest want (hon_nearest), as a new string the caller frees, or
+ * NULL. */
+char *cli_suggest(cli_session *s, hon_complete_kind kind, const char *within, const char *want);
+/* The same among names[0..n) (NULL-terminated when n is SIZE_MAX): " (did you mean `X`?)"
+ * written into buf (cap bytes), or "" when nothing is near. Returns buf. */
+const char *cli_did_you_mean(const char *want, const char *const *names, size_t n, char *buf,
+                             size_t cap);
+/* The hint for a file that cannot be read because it does not exist: " (did you mean
+ * `DIR/NAME`?)" for the entry of its directory nearest its name, written into buf, or "". */
+const char *cli_near_file(const char *path, char *buf, size_t cap);
+/* After a file could not be read: when `path` does not exist and a name in its directory is
+ * near, says so on stderr (`hon: note: no file 'P' (did you mean `Q`?)`; not under JSON). */
+void cli_note_near_file(const cli_session *s, const char *path);
+
 /* Prints the source of a rule, query, table or fn (`show`) or its bytecode (`dis`). 0 or 1. */
 int cli_show(cli_session *s, const char *name, bool disassemble);
 /* Lists the editions, marking the active one; with a name, switches to it. Returns 0 or 1. */

@@ -58,7 +58,8 @@ static const char usage_text[] =
     "  reach UNIT [OUT]        the squares a unit can reach in one Movement Action, with\n"
     "                          the cost and a path to each, and the board drawn with them\n"
     "                          (OUT: the picture as SVG)\n"
-    "  check FILE...           report FILEs' diagnostics against the loaded rules\n"
+    "  check PATH...           report the diagnostics of rule files, directories and\n"
+    "                          scenarios (checked against the rules given with them)\n"
     "  fmt [--check] [--diff] FILE|DIR...\n"
     "                          lay out .hon files (a DIR: those under it) in the canonical\n"
     "                          layout, in place; --check: only list the files that would\n"
@@ -71,7 +72,7 @@ static const char usage_text[] =
     "                          document symbols of .hon and .scn files (exit 0 after\n"
     "                          shutdown and exit); --inventory: definition on a citation\n"
     "                          ID goes to its row in that rules inventory\n"
-    "  test [TOPTION]... [FILE...]\n"
+    "  test [TOPTION]... [FILE|DIR...]\n"
     "                          load FILEs and run their tests, or run every loaded test\n"
     "                          (-v: a line per test; --filter PATTERN: only the tests\n"
     "                          whose title has PATTERN; --json: one JSON object)\n"
@@ -497,8 +498,7 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     } else if (strcmp(name, "coverage") == 0) {
         rc = run_coverage(s, args, n);
     } else if (strcmp(name, "check") == 0) {
-        for (int i = 0; i < n; i++)
-            rc |= cli_check(s, args[i]);
+        rc = cli_check_all(s, (const char *const *)args, (size_t)n);
     } else if (strcmp(name, "lsp") == 0) {
         if (n > 0 && (n != 2 || strcmp(args[0], "--inventory") != 0))
             return usage_error("lsp takes --inventory FILE, not '%s'%s", args[0],
@@ -544,8 +544,14 @@ int main(int argc, char **argv)
             if (strcmp(subcommands[i].name, name) == 0)
                 sub = &subcommands[i];
         if (!sub) {
+            const char *names[sizeof subcommands / sizeof subcommands[0]];
+            char hint[128];
+            for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+                names[i] = subcommands[i].name;
             cli_opts_free(&o);
-            return usage_error("unknown command '%s'", name);
+            return usage_error(
+                "unknown command '%s'%s", name,
+                cli_did_you_mean(name, names, sizeof names / sizeof names[0], hint, sizeof hint));
         }
         nargs = argc - first - 1;
         bool want_help = false;

@@ -1,9 +1,9 @@
 /* repl.c — the interactive loop of `hon`: reads lines (libedit with history in ~/.hon_history on
  * a terminal; plain lines and no prompt otherwise, so input can be piped), and runs each as a
  * command (`load`, `why`, `rules`..., with or without a leading ':') or as an expression.
- * A command word counts only as the first word of a line. Errors never end the session. Tab
- * completes by context, from hon_complete and the file system. The commands are cli.c's; their
- * contract is docs/spec/repl.md.
+ * A command word counts only as the first word of a line; an entry cut short at the end of a
+ * line goes on with the next (entry.h). Errors never end the session. Tab completes by context
+ * (complete.c). The commands are cli.c's; their contract is docs/spec/repl.md.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "complete.h"
+#include "entry.h"
 #include "progress.h"
 
 /* Set by SIGINT while a terminal session runs, so that ^C abandons the line being typed instead
@@ -49,6 +51,8 @@ typedef struct reader {
     size_t acap;
     unsigned lines; /* lines read so far from input that is not a terminal (answers too) */
     bool bad_line;  /* the last line read was refused (a NUL byte in it) */
+    bool pending;   /* an entry goes on (entry.h): a terminal shows the continuation prompt */
+    bool abandoned; /* ^C at the continuation prompt: the entry so far is dropped */
     struct sigaction old_int;
 } reader;
 
@@ -58,6 +62,15 @@ static char *prompt(EditLine *el)
 {
     (void)el;
     return prompt_text;
+}
+
+static char more_prompt_text[] = "...> ";
+
+/* The prompt of a line that goes on with an entry (entry.h). */
+static char *more_prompt(EditLine *el)
+{
+    (void)el;
+    return more_prompt_text;
 }
 
 static char answer_prompt_text[] = "answer> ";
@@ -101,8 +114,6 @@ static char *reader_ask(void *ud, const char *why)
     r->acap = n + 1;
     return b;
 }
-
-static unsigned char complete(EditLine *el, int ch);
 
 /* Starts a reader of the script `in` named `name`; on a terminal (stdin and stdout), with line
  * editing, history and tab completion by context (candidates): commands, names of s's program
@@ -148,7 +159,8 @@ static void reader_open(reader *r, cli_session *s, FILE *in, const char *name)
     el_set(r->el, EL_HIST, history, r->hist);
     el_set(r->el, EL_CLIENTDATA, s);
     /* The wide form keeps our static strings; the narrow one leaks its converted copies. */
-    el_wset(r->el, EL_ADDFN, L"hon-complete", L"complete a command, a name or a file", complete);
+    el_wset(r->el, EL_ADDFN, L"hon-complete", L"complete a command, a name or a file",
+            repl_complete);
     el_set(r->el, EL_BIND, "^I", "hon-complete", NULL);
     el_source(r->el, NULL); /* ~/.editrc, if any */
 
@@ -221,11 +233,17 @@ static char *reader_next(reader *r)
         int count = 0;
         const char *line;
         interrupted = 0;
+        el_set(r->el, EL_PROMPT, r->pending ? more_prompt : prompt);
         line = el_gets(r->el, &count);
+        el_set(r->el, EL_PROMPT, prompt);
         if (!line || count <= 0) {
             if (interrupted || (count < 0 && errno == EINTR)) {
                 el_reset(r->el);
                 fputc('\n', stdout);
+                if (r->pending) { /* ^C drops the unfinished entry, not only this line */
+                    r->abandoned = true;
+                    return keep(r, "", 0);
+                }
                 continue;
             }
             fputc('\n', stdout); /* end the prompt line at ^D */
@@ -771,20 +789,6 @@ static int take_choosing(char *args, const char **answers, int max)
     return n ? n : -1;
 }
 
-/* What a command's argument is, for Tab completion. */
-typedef enum arg_kind {
-    A_UNSET,   /* no kind given: the last kind given repeats */
-    A_EXPR,    /* an expression: queries, fns, tables, built-in functions */
-    A_NAME,    /* a declaration to show: queries, rules, fns, tables */
-    A_FILE,    /* a path on the file system */
-    A_PLACE,   /* a unit of the board (`$name` or `name`) or a square (`@C4` or `C4`) */
-    A_EDITION, /* an edition */
-    A_VARIANT, /* a variant */
-    A_READING, /* a reading of the variant named by the argument before */
-    A_EVENT,   /* an event */
-    A_NONE     /* nothing to complete */
-} arg_kind;
-
 typedef struct command {
     const char *name;
     int (*run)(repl *r, char *args);
@@ -938,107 +942,12 @@ static int cmd_help(repl *r, char *args)
     return 0;
 }
 
-/* ---- completion -------------------------------------------------------------------------- */
-
-/* The names that complete the word being typed. */
-typedef struct names {
-    const char *prefix;
-    size_t len;   /* of prefix */
-    char **items; /* owned copies */
-    size_t n, cap;
-} names;
-
-static void add_name(names *c, const char *name)
-{
-    if (!name || strncmp(name, c->prefix, c->len) != 0)
-        return;
-    for (size_t i = 0; i < c->n; i++)
-        if (strcmp(c->items[i], name) == 0)
-            return;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 32;
-        char **items = realloc(c->items, cap * sizeof *items);
-        if (!items)
-            return;
-        c->items = items;
-        c->cap = cap;
-    }
-    if ((c->items[c->n] = strdup(name)) != NULL)
-        c->n++;
-}
-
-/* hon_complete's callback. */
-static void add_completion(void *ud, const char *name)
-{
-    add_name(ud, name);
-}
-
-/* Adds the names of `kind` (of variant `within`, for readings) that complete c's word. */
-static void add_kind(names *c, cli_session *s, hon_complete_kind kind, const char *within)
-{
-    hon_complete(s->vm, kind, within, c->prefix, add_completion, c);
-}
-
-/* Adds the file names that complete c's word, a path as typed: the entries of its directory
- * that start with its last part (hidden ones only when that part starts with '.'), each
- * directory with a '/' after. */
-static void add_files(names *c)
-{
-    const char *slash = strrchr(c->prefix, '/');
-    size_t dl = slash ? (size_t)(slash - c->prefix) + 1 : 0;
-    const char *base = c->prefix + dl;
-    char dir[1024], full[2048];
-    struct dirent *e;
-    if (dl >= sizeof dir)
-        return;
-    memcpy(dir, c->prefix, dl);
-    dir[dl] = '\0';
-    DIR *d = opendir(dl ? dir : ".");
-    if (!d)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        struct stat st;
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-            (e->d_name[0] == '.' && base[0] != '.') || strncmp(e->d_name, base, strlen(base)) != 0)
-            continue;
-        int n = snprintf(full, sizeof full, "%s%s", dir, e->d_name);
-        if (n < 0 || (size_t)n + 2 > sizeof full)
-            continue;
-        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
-            strcat(full, "/");
-        add_name(c, full);
-    }
-    closedir(d);
-}
-
-/* The line before the cursor, in words: the command (the first word, without a leading ':')
- * and the second word (each cut to cap bytes), and how many whole words come before the one
- * being typed (the result). */
-static size_t words_before(const LineInfo *li, char *cmd, char *second, size_t cap)
-{
-    const char *p = li->buffer;
-    size_t n = 0;
-    cmd[0] = second[0] = '\0';
-    while (p < li->cursor && (isspace((unsigned char)*p) || *p == ':'))
-        p++;
-    for (;;) {
-        const char *w = p;
-        while (p < li->cursor && !isspace((unsigned char)*p))
-            p++;
-        if (p == li->cursor)
-            return n;
-        if (n < 2)
-            snprintf(n ? second : cmd, cap, "%.*s", (int)(p - w), w);
-        n++;
-        while (p < li->cursor && isspace((unsigned char)*p))
-            p++;
-    }
-}
+/* ---- what completion (complete.c) asks of the command table ------------------------ */
 
 /* The kind of argument number `n` (from 1) of command `cmd` (commands[]), A_EXPR for a line
  * that starts with no command. The sub-commands of `why` and `odds` take their own kinds:
  * `why do` an event, `why los` places. */
-static arg_kind arg_of(const char *cmd, const char *second, size_t n)
+arg_kind repl_arg_of(const char *cmd, const char *second, size_t n)
 {
     bool sub = strcmp(cmd, "why") == 0 || strcmp(cmd, "odds") == 0;
     if (sub && n >= 2 && strcmp(second, "do") == 0)
@@ -1057,125 +966,10 @@ static arg_kind arg_of(const char *cmd, const char *second, size_t n)
     return A_EXPR;
 }
 
-static int by_text(const void *a, const void *b)
+void repl_each_command(void (*f)(void *ud, const char *name), void *ud)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Adds to c the candidates for the word before the cursor (its start in *start), by where it
- * stands: after `$` a unit, after `@` a square; the first word of a line, a command or what
- * starts an expression; an argument of a command, by its kind (commands[].args: file names
- * from the file system, places, editions, variants and readings, events, declarations);
- * elsewhere what an expression names: queries, fns, tables, built-in functions. c->prefix must
- * hold the word (buf, of cap bytes). False when the word is too long. */
-static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, size_t cap)
-{
-    char cmd[128], second[128]; /* words_before writes at most cap bytes into each */
-    size_t n = words_before(li, cmd, second, sizeof second);
-    arg_kind kind = n == 0 ? A_EXPR : arg_of(cmd, second, n);
-    bool files = kind == A_FILE;
-    const char *start = li->cursor;
-    while (start > li->buffer &&
-           (files ? !isspace((unsigned char)start[-1])
-                  : (isalnum((unsigned char)start[-1]) || start[-1] == '_' || start[-1] == '.')))
-        start--;
-    if ((size_t)(li->cursor - start) >= cap)
-        return false;
-    memcpy(buf, start, (size_t)(li->cursor - start));
-    buf[li->cursor - start] = '\0';
-    c->prefix = buf;
-    c->len = strlen(buf);
-    char before = start > li->buffer ? start[-1] : ' ';
-    if (kind == A_VARIANT && before == '=') { /* variant NAME=READING */
-        const char *eq = start - 1, *w = eq;
-        while (w > li->buffer && !isspace((unsigned char)w[-1]))
-            w--;
-        snprintf(second, sizeof second, "%.*s", (int)(eq - w), w);
-        kind = A_READING;
-    }
-    if (!files && before == '$') {
-        add_kind(c, s, HON_COMPLETE_UNIT, NULL);
-        return true;
-    }
-    if (!files && before == '@') {
-        add_kind(c, s, HON_COMPLETE_SQUARE, NULL);
-        return true;
-    }
-    switch (kind) {
-    case A_FILE:
-        add_files(c);
-        qsort(c->items, c->n, sizeof *c->items, by_text); /* readdir's order is no order */
-        break;
-    case A_PLACE:
-        add_kind(c, s, HON_COMPLETE_UNIT, NULL);
-        add_kind(c, s, HON_COMPLETE_SQUARE, NULL);
-        break;
-    case A_EDITION: add_kind(c, s, HON_COMPLETE_EDITION, NULL); break;
-    case A_VARIANT: add_kind(c, s, HON_COMPLETE_VARIANT, NULL); break;
-    case A_READING: add_kind(c, s, HON_COMPLETE_READING, second); break;
-    case A_EVENT: add_kind(c, s, HON_COMPLETE_EVENT, NULL); break;
-    case A_NONE: break;
-    case A_UNSET:
-    case A_NAME:
-    case A_EXPR:
-        if (kind == A_NAME)
-            add_kind(c, s, HON_COMPLETE_RULE, NULL);
-        if (n == 0)
-            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-                add_name(c, commands[i].name);
-        add_kind(c, s, HON_COMPLETE_QUERY, NULL);
-        add_kind(c, s, HON_COMPLETE_FN, NULL);
-        add_kind(c, s, HON_COMPLETE_TABLE, NULL);
-        if (kind == A_EXPR)
-            add_kind(c, s, HON_COMPLETE_BUILTIN, NULL);
-        break;
-    }
-    return true;
-}
-
-/* Tab: completes the word before the cursor from the candidates of its place (candidates).
- * Several candidates: the common prefix is inserted, or the candidates are listed when there
- * is none to add. */
-static unsigned char complete(EditLine *el, int ch)
-{
-    const LineInfo *li = el_line(el);
-    cli_session *s = NULL;
-    names c = { 0 };
-    unsigned char rc = CC_ERROR;
-    char buf[1024];
-
-    (void)ch;
-    if (el_get(el, EL_CLIENTDATA, &s) != 0 || !s || !candidates(li, s, &c, buf, sizeof buf))
-        return CC_ERROR;
-    if (c.n == 1) {
-        el_insertstr(el, c.items[0] + c.len);
-        rc = CC_REFRESH;
-    } else if (c.n > 1) {
-        size_t common = strlen(c.items[0]);
-        for (size_t i = 1; i < c.n; i++) {
-            size_t k = 0;
-            while (k < common && c.items[i][k] == c.items[0][k])
-                k++;
-            common = k;
-        }
-        if (common > c.len) {
-            char *ins = strndup(c.items[0] + c.len, common - c.len);
-            if (ins)
-                el_insertstr(el, ins);
-            free(ins);
-            rc = CC_REFRESH;
-        } else {
-            fputc('\n', stdout);
-            for (size_t i = 0; i < c.n; i++)
-                printf("%s%s", c.items[i], i + 1 < c.n ? "  " : "\n");
-            fflush(stdout);
-            rc = CC_REDISPLAY;
-        }
-    }
-    for (size_t i = 0; i < c.n; i++)
-        free(c.items[i]);
-    free(c.items);
-    return rc;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        f(ud, commands[i].name);
 }
 
 /* Whether line's first word starts a declaration of the rules language (language.md's
@@ -1199,11 +993,53 @@ static bool starts_declaration(const char *line)
 }
 
 /* Whether line (trimmed) is a declaration: it starts as one and ends as one does, with ';' or
- * '}' (so the commands `edition NAME`, `variant NAME READING` and `test` stay commands). */
+ * '}' before any comment (so the commands `edition NAME`, `variant NAME READING` and `test` stay commands). */
 static bool is_declaration(const char *line)
 {
-    size_t n = strlen(line);
-    return n > 0 && (line[n - 1] == ';' || line[n - 1] == '}') && starts_declaration(line);
+    return starts_declaration(line) && !entry_unfinished(line, ENTRY_DECLARATION);
+}
+
+/* Whether text starts a declaration that names what it declares: a declaration word followed
+ * by a name (`face wreck`, `rule q.a`, `source "X"`), not a call of a function of that name
+ * (`face($engine)`). */
+static bool names_declaration(const char *text)
+{
+    size_t w = strspn(text, "abcdefghijklmnopqrstuvwxyz_"), gap = strspn(text + w, " \t");
+    return starts_declaration(text) && gap > 0 &&
+           (isalpha((unsigned char)text[w + gap]) || text[w + gap] == '_' || text[w + gap] == '"');
+}
+
+/* The command whose word starts line (trimmed, after any leading ':'), its length in *wlen;
+ * NULL when the first word is no command word. */
+static const command *command_of(const char *line, size_t *wlen)
+{
+    size_t n = 0;
+    while (isalpha((unsigned char)line[n]))
+        n++;
+    *wlen = n;
+    if (line[n] != '\0' && !isspace((unsigned char)line[n]))
+        return NULL;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strlen(commands[i].name) == n && strncmp(commands[i].name, line, n) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* How an entry starting with `line` may go on over further lines (entry.h): a command goes on
+ * only while a bracket is open (a `test "T" {` block), and only when its word also starts a
+ * declaration (`test`, `edition`, `variant`); a declaration until its `;` or `}`; an
+ * expression while it is visibly cut short. False: the line is whole as it is. */
+static bool entry_goes_on(const char *text)
+{
+    size_t wlen;
+    text += strspn(text, " \t");
+    if (!*text || *text == '#')
+        return false;
+    bool colon = *text == ':';
+    const command *c = command_of(text + colon + strspn(text + colon, " \t"), &wlen);
+    if (c || colon)
+        return c && starts_declaration(text + colon) && entry_unfinished(text, ENTRY_BRACKETS);
+    return entry_unfinished(text, names_declaration(text) ? ENTRY_DECLARATION : ENTRY_EXPR);
 }
 
 /* Runs command c with args (a procedure's `choosing` answers taken off them); errors: the count
@@ -1231,6 +1067,23 @@ static int run_command(repl *r, const command *c, char *args, size_t errors)
     return rc || r->s->errors > errors;
 }
 
+/* After a line that failed as an expression: when its first word (wlen bytes) is near a
+ * command word (a slip: `drwa`), says which (`hon: note: did you mean the command `draw`?`). */
+static void command_hint(const char *line, size_t wlen)
+{
+    const char *names[sizeof commands / sizeof commands[0]];
+    char word[64], hint[128];
+    if (wlen >= sizeof word)
+        return;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+    snprintf(word, sizeof word, "%.*s", (int)wlen, line);
+    if (cli_did_you_mean(word, names, sizeof names / sizeof names[0], hint, sizeof hint)[0]) {
+        fflush(stdout);
+        fprintf(stderr, "hon: note: `%s` is no command%s\n", word, hint);
+    }
+}
+
 /* Runs one line: a comment, a declaration, a command or an expression. Returns 0, or 1 when it failed (a
  * command's non-zero status, or an error reported while it ran). */
 static int run_line(repl *r, char *line)
@@ -1255,25 +1108,22 @@ static int run_line(repl *r, char *line)
         while (isspace((unsigned char)*line))
             line++;
     }
-    while (isalpha((unsigned char)line[wlen]))
-        wlen++;
-    if (line[wlen] == '\0' || isspace((unsigned char)line[wlen])) {
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-            const command *c = &commands[i];
-            if (strlen(c->name) == wlen && strncmp(c->name, line, wlen) == 0) {
-                char *args = line + wlen;
-                while (isspace((unsigned char)*args))
-                    args++;
-                return run_command(r, c, args, errors);
-            }
-        }
+    const command *c = command_of(line, &wlen);
+    if (c) {
+        char *args = line + wlen;
+        while (isspace((unsigned char)*args))
+            args++;
+        return run_command(r, c, args, errors);
     }
     if (colon) {
         cli_error("unknown command ':%.*s' (type 'help')", (int)(wlen ? wlen : strlen(line)), line);
         return 1;
     }
     rc = cli_answer(r->s, line, r->where, CLI_EVAL);
-    if (rc && starts_declaration(line)) {
+    if (rc && wlen && (!line[wlen] || isspace((unsigned char)line[wlen])) &&
+        !starts_declaration(line))
+        command_hint(line, wlen);
+    if (rc && names_declaration(line)) {
         fflush(stdout);
         fputs("hon: note: a declaration typed here is loaded when it ends with ';' or '}'\n",
               stderr);
@@ -1310,49 +1160,107 @@ static bool overridden(const play_opts *play, const char *line, unsigned lineno)
     return what != NULL;
 }
 
-/* Runs the lines of rd (a script when rd is no terminal) until `quit`, `exit` or the end.
- * When wrapped (a terminal whose streams progress.h wraps), each line that runs long shows a
- * progress line, watched through *watched. Returns the status of repl_run. */
+/* Runs one entry of rd (one line, or the lines of an entry that went on, joined by '\n';
+ * edited in place) that started on line `start` of a script: its diagnostics name that line and
+ * quote its first line. Returns 1 when it failed. */
+static int run_entry(cli_session *s, reader *rd, repl *r, char *entry, unsigned start, bool wrapped,
+                     progress **watched)
+{
+    /* as written (run_line edits it): diagnostics quote it whole */
+    char *text = strndup(entry, strcspn(entry, "\n"));
+    if (!rd->el)
+        cli_set_script_line(rd->name, start);
+    cli_set_script_text(r->where, text);
+    hon_interrupt_clear(); /* a ^C typed at the prompt is not for this line */
+    progress pg;
+    progress_start(&pg, !wrapped || s->json); /* on a terminal, text answers */
+    *watched = &pg;
+    int failed = run_line(r, entry);
+    fflush(stdout);
+    *watched = NULL;
+    progress_stop(&pg);
+    cli_set_script_text(NULL, NULL);
+    free(text);
+    return failed;
+}
+
+/* Adds line to the entry being gathered (*entry, *len bytes; a '\n' between lines). False on
+ * OOM. */
+static bool add_to_entry(char **entry, size_t *len, const char *line)
+{
+    size_t n = strlen(line);
+    char *e = realloc(*entry, *len + n + 2);
+    if (!e)
+        return false;
+    if (*len)
+        e[(*len)++] = '\n';
+    memcpy(e + *len, line, n + 1);
+    *entry = e;
+    *len += n;
+    return true;
+}
+
+/* Runs the lines of rd (a script when rd is no terminal) until `quit`, `exit` or the end; an
+ * entry that goes on (entry_goes_on) gathers the lines after it until it is whole (or the
+ * input ends, or ^C drops it on a terminal). When wrapped (a terminal whose streams progress.h
+ * wraps), each entry that runs long shows a progress line, watched through *watched. Returns
+ * the status of repl_run. */
 static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play, bool wrapped,
                      progress **watched)
 {
-    char *line, *text = NULL;
+    char *line, *entry = NULL;
+    size_t len = 0;
+    unsigned start = 0;
     int status = 0;
+    bool bad = false;
     s->ask = reader_ask;
     s->ask_ud = rd;
-    while (!r->quit && (line = reader_next(rd)) != NULL) {
-        if (play) {
+    while (!r->quit) {
+        line = reader_next(rd);
+        if (rd->abandoned) { /* ^C at the continuation prompt */
+            rd->abandoned = rd->pending = false;
+            len = 0;
+            continue;
+        }
+        if (!line && !rd->pending)
+            break;
+        if (line && !rd->pending) {
             const char *t = line + strspn(line, " \t");
-            if (!*t || (t[0] == '#' && t[1] != '#'))
+            if (play && (!*t || (t[0] == '#' && t[1] != '#')))
                 continue;
-            if (t[0] == '#') { /* `## ...`: the script's narration, printed */
+            if (play && t[0] == '#') { /* `## ...`: the script's narration, printed */
                 printf("%s\n", t);
                 continue;
             }
-            if (overridden(play, t, rd->lines))
+            if (play && overridden(play, t, rd->lines))
                 continue;
-            printf("%u> %s\n", rd->lines, t);
+            start = rd->lines;
+            bad = false;
+            len = 0;
         }
-        free(text);
-        text = strdup(line); /* as written (run_line edits it): diagnostics quote it whole */
-        cli_set_script_text(r->where, text);
-        hon_interrupt_clear(); /* a ^C typed at the prompt is not for this line */
-        progress pg;
-        progress_start(&pg, !wrapped || s->json); /* on a terminal, text answers */
-        *watched = &pg;
-        int failed = run_line(r, line);
-        fflush(stdout);
-        *watched = NULL;
-        progress_stop(&pg);
-        if ((failed || rd->bad_line) && !rd->el) {
+        if (line) {
+            if (play)
+                printf("%u> %s\n", rd->lines, line + (rd->pending ? 0 : strspn(line, " \t")));
+            bad = bad || rd->bad_line;
+            if (!add_to_entry(&entry, &len, line))
+                break;
+            rd->pending = entry_goes_on(entry);
+            if (rd->pending)
+                continue;
+        }
+        rd->pending = false; /* whole, or cut short by the end of the input */
+        int failed = run_entry(s, rd, r, entry, start, wrapped, watched);
+        len = 0;
+        if ((failed || bad) && !rd->el) {
             status = 1;
             if (s->bail)
                 break;
         }
+        if (!line)
+            break;
     }
     cli_set_script_line(NULL, 0);
-    cli_set_script_text(NULL, NULL);
-    free(text);
+    free(entry);
     s->ask = NULL;
     s->ask_ud = NULL;
     s->script = false;

@@ -27,6 +27,9 @@ typedef struct scn_resolver {
     /* Creates the unit instance `name` of `counter` for `army` and returns its unit-pool id
      * (0..BOARD_MAX_UNITS-1), or -1 to refuse. NULL: units get ids 0, 1, 2... in file order. */
     int (*new_unit)(void *ud, const char *name, int counter, int army);
+    /* The declared name of id space `kind` nearest `name` (a slip of the keyboard: base/near.h),
+     * for the E303 of an unknown one, or NULL; borrowed. NULL: no suggestion. */
+    const char *(*near)(void *ud, board_name_kind kind, const char *name);
     void *ud;
 } scn_resolver;
 

@@ -222,7 +222,9 @@ int text_resolve(loader *l, int line, board_name_kind k, const tok *t)
     }
     int id = l->r && l->r->resolve ? l->r->resolve(l->r->ud, k, buf) : -1;
     if (id < 0 || id >= BOARD_MAX_ID) {
-        text_tok_error(l, E_SCN_UNKNOWN_NAME, line, t, "unknown %s '%s'", KIND_TEXT[k], buf);
+        const char *near = l->r && l->r->near ? l->r->near(l->r->ud, k, buf) : NULL;
+        text_tok_error(l, E_SCN_UNKNOWN_NAME, line, t, "unknown %s '%s'%s%s%s", KIND_TEXT[k], buf,
+                       near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
         return -1;
     }
     if (l->b && !board_name(l->b, k, id)) {

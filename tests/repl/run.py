@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -263,6 +264,85 @@ def did_you_mean():
     # says how a square is written.
     p = run(["--no-rules", "--load", fx("base.hon"), "eval", "C5"])
     check("unknown name `C5` (a square is written `@C5`)" in p.stderr, "C5 without its @", p)
+
+
+@case
+def check_and_test_directories():
+    # repl.md §1: `check` and `test` take directories as `lint` and `fmt` do, and `check`
+    # checks a scenario against the rules given with it. fixtures/variants.hon declares the
+    # terrain open and woods and the counter rifle that boards/ridge.scn places; base.hon has
+    # one passing test, t.hon below one more (thrice(2) = 3 * 2 = 6): 2 passed.
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(fx("variants.hon"), d)
+        shutil.copy(fx("boards/ridge.scn"), d)
+        p = run(["--no-rules", "check", fx("variants.hon"), fx("boards/ridge.scn")])
+        check(p.returncode == 0 and p.stderr == "", "a scenario checked with its rules", p)
+        p = run(["--no-rules", "check", d])
+        check(p.returncode == 0 and p.stderr == "", "a directory of rules and a scenario", p)
+        with open(os.path.join(d, "slip.scn"), "w") as f:  # `wodos` is declared nowhere
+            f.write("size 1 x 1\nlegend . = wodos\nmap\n  1 .\n")
+        p = run(["--no-rules", "check", d])
+        check(p.returncode == 1 and "slip.scn:2:12: error[E303]: unknown terrain 'wodos'"
+              in p.stderr, "the directory's bad scenario is found", p)
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(fx("base.hon"), d)
+        os.mkdir(os.path.join(d, "more"))
+        with open(os.path.join(d, "more", "t.hon"), "w") as f:
+            f.write('fn thrice(n: int) -> int = 3 * n;\ntest "thrice" { expect thrice(2) == 6; }\n')
+        p = run(["--no-rules", "test", "-v", d, os.path.join(d, "more")])
+        check(p.returncode == 0 and summary(p) == (2, 0) and
+              "ok   thrice" in p.stdout, "the tests of two directories", p)
+    # `hon test` with nothing loaded says so and fails (a CI job that runs no test is broken)
+    p = run(["--no-rules", "test"])
+    check(p.returncode == 1 and "no test is loaded" in p.stderr, "no test at all", p)
+
+
+@case
+def did_you_mean_everywhere():
+    # repl.md §2: every name the program looks up itself gets the nearest one when it is a slip
+    # (near.h's measure, as did_you_mean): each misspelling below is 1 or 2 edits from the name
+    # it should be, and the fixtures declare nothing nearer.
+    p = run(["tset"])  # `test` is 2 edits away (a swap)
+    check(p.returncode == 2 and "unknown command 'tset' (did you mean `test`?)" in p.stderr,
+          "a CLI subcommand", p)
+    # fixtures/variants.hon: variants woods_cover (readings light_cover, heavy_cover),
+    # woods_sight, ...; terrain open, woods; counter rifle. editions.hon: fixture_base.
+    script = "\n".join([
+        "drwa",                            # 1: the command draw (a swap)
+        "edition fixture_bsae",            # 2: fixture_base
+        "variant woods_cover heavy_cvoer",  # 3: a reading of woods_cover
+        "variant woods_covr heavy_cover",   # 4: the variant woods_cover (1 deletion)
+        "show cover_fo",                   # 5: the query cover_of
+        "load variants.hon.bak",           # 6: no such file; variants.hon is 4 away: no hint
+        "load varaints.hon",               # 7: variants.hon
+        "board boards/rigde.scn",          # 8: boards/ridge.scn
+    ]) + "\n"
+    p = run(["--no-rules", "--load", "variants.hon", "--load", "base.hon", "--load",
+             "editions.hon"], stdin=script,
+            cwd=FIXTURES)
+    for want in ("hon: note: `drwa` is no command (did you mean `draw`?)",
+                 "<stdin>:2: error: no edition named 'fixture_bsae' (did you mean "
+                 "`fixture_base`?)",
+                 "<stdin>:3: error: variant 'woods_cover' has no reading 'heavy_cvoer' (did you "
+                 "mean `heavy_cover`?)",
+                 "<stdin>:4: error: no variant named 'woods_covr' (did you mean `woods_cover`?)",
+                 "<stdin>:5: error: no rule, query, table or fn named 'cover_fo' (did you mean "
+                 "`cover_of`?)",
+                 "hon: note: no file 'varaints.hon' (did you mean `variants.hon`?)",
+                 "hon: note: no file 'boards/rigde.scn' (did you mean `boards/ridge.scn`?)"):
+        check(want in p.stderr, f"the hint: {want}", p)
+    check("no file 'variants.hon.bak'" not in p.stderr, "no hint when nothing is near", p)
+    # a scenario's unknown terrain (E303): `wodos` is 2 from `woods`, `opne` 2 from `open`
+    with tempfile.TemporaryDirectory() as d:
+        scn = os.path.join(d, "slip.scn")
+        with open(scn, "w") as f:
+            f.write("size 2 x 1\nlegend . = opne\nlegend w = wodos\nmap\n  1 . w\n"
+                    "unit a = rilfe allies at A1\n")
+        p = run(["--no-rules", "--load", fx("variants.hon"), "check", scn])
+        for want in ("error[E303]: unknown terrain 'opne' (did you mean `open`?)",
+                     "error[E303]: unknown terrain 'wodos' (did you mean `woods`?)",
+                     "error[E303]: unknown counter 'rilfe' (did you mean `rifle`?)"):
+            check(p.returncode == 1 and want in p.stderr, f"the scenario's hint: {want}", p)
 
 
 @case
@@ -778,8 +858,11 @@ def unreadable_files():
     p = run(["--no-rules", "--load", folder, "eval", "1"])
     check(p.returncode == 1 and f"hon: error[E005]: cannot read '{folder}': Is a directory"
           in p.stderr, "a directory given as a file", p)
+    # `check` takes a directory as its *.hon files (repl.md §1, check_and_test_directories):
+    # the fixtures directory holds broken.hon, whose line 4 is cut short on purpose
     p = run(["--no-rules", "check", folder])
-    check(p.returncode == 1 and "Is a directory" in p.stderr, "check of a directory", p)
+    check(p.returncode == 1 and "Is a directory" not in p.stderr and
+          "broken.hon:4:18: error[E010]" in p.stderr, "check of a directory", p)
     p = run(["--no-rules"], stdin=f"load {missing}\nboard {folder}\n")
     check(f"<stdin>:1: error[E005]: cannot read '{missing}': No such file or directory" in p.stderr
           and f"<stdin>:2: error[E398]: cannot read '{folder}': Is a directory" in p.stderr,
@@ -808,16 +891,18 @@ def load_same_file_twice():
 
 @case
 def script_lines_and_status():
-    # repl.md §2: piped input is a script named <stdin>. The example: line 2 `1 +` is
-    # cut short after column 3, so the error is at 2:4 and the quoted line is numbered 2; lines
-    # 1 and 3 answer 3; the script exits 1 because a line failed.
-    p = run(["--no-rules"], stdin="1 + 2\n1 +\n3\n")
+    # repl.md §2: piped input is a script named <stdin>. Line 2 `(1 +)` is cut short: the `)`
+    # at column 5 comes where an expression should, so the error is at 2:5 and the quoted
+    # line is numbered 2; lines 1 and 3 answer 3; the script exits 1 because a line failed.
+    # (The issue's own `1 +` now goes on to line 3, repl.md §2 "Entries over several lines":
+    # multi_line_entries; its brackets closed, `(1 +)` is whole.)
+    p = run(["--no-rules"], stdin="1 + 2\n(1 +)\n3\n")
     check(p.returncode == 1 and p.stdout == "3\n3\n", "every line answered, exit 1", p)
-    check(p.stderr.startswith("<stdin>:2:4: error[E010]:") and "\n    2 | 1 +\n" in p.stderr
+    check(p.stderr.startswith("<stdin>:2:5: error[E010]:") and "\n    2 | (1 +)\n" in p.stderr
           and "<repl>" not in p.stderr, "the error names line 2 of the script", p)
     # --bail: the failing line 2 ends the script, so line 3 is never answered.
-    p = run(["--no-rules", "--bail"], stdin="1 + 2\n1 +\n3\n")
-    check(p.returncode == 1 and p.stdout == "3\n" and "<stdin>:2:4:" in p.stderr,
+    p = run(["--no-rules", "--bail"], stdin="1 + 2\n(1 +)\n3\n")
+    check(p.returncode == 1 and p.stdout == "3\n" and "<stdin>:2:5:" in p.stderr,
           "--bail stops at the first failing line", p)
     # A script with no failing line exits 0, --bail or not; comments and blank lines count
     # as lines, so the error of the 4th line says 4.
@@ -830,6 +915,118 @@ def script_lines_and_status():
     p = run(["--no-rules"], stdin="1\nload /no/such/file.hon\n")
     check(p.returncode == 1 and "<stdin>:2: error[E005]: cannot read '/no/such/file.hon'"
           in p.stderr, "a load error names the line that asked", p)
+
+
+@case
+def error_names_the_calling_line():
+    # repl.md §2: a run-time error (E2xx) raised at a place of its own (inside a rule, a fn, a
+    # declaration typed earlier) gets a note naming the line whose evaluation raised it. `boom`
+    # declared on line 1 divides 10 by its argument, so boom(0) on line 3 fails in boom's body
+    # (the declaration is `<repl-1>`, its `10 / n` at column 26) and the note names line 3.
+    script = "fn boom(n: int) -> int = 10 / n;\n1\nboom(0)\n"
+    p = run(["--no-rules"], stdin=script)
+    check(p.returncode == 1 and "<repl-1>:1:26: error[E205]: division by zero" in p.stderr,
+          "the error is where the division is", p)
+    check("  = note: called from <stdin>:3: boom(0)\n" in p.stderr, "the note names line 3", p)
+    # an error in the typed text itself names its line already: no note
+    p = run(["--no-rules"], stdin="1\n10 / 0\n")
+    check("<stdin>:2:1: error[E205]" in p.stderr and "called from" not in p.stderr,
+          "no note when the error is in the line itself", p)
+    # a rule's error: fixtures/base.hon's twice(n) is n * 2; a query of our own whose rule
+    # divides by its argument fails in the rule, on the line of the script that asked
+    p = run(["--no-rules", "--load", fx("base.hon")],
+            stdin="query q(n: int) -> int combine first default 0;\n"
+                  "rule q.div cite \"FIX.base\" answer twice(6) / n;\n\nq(0)\n")
+    check("  = note: called from <stdin>:4: q(0)" in p.stderr, "a rule's error names line 4", p)
+    # under --json the diagnostic carries the line as "called_from", the rendered text the note
+    p = run(["--no-rules", "--json"], stdin=script)
+    d = json.loads(p.stderr.splitlines()[-1])["diagnostic"]
+    check(d["code"] == "E205" and d["path"] == "<repl-1>" and
+          d["called_from"] == {"path": "<stdin>", "line": 3, "text": "boom(0)"} and
+          "called from <stdin>:3" in d["rendered"], "the JSON form of the note", p)
+    # hon play names its script file and line (the script echoes each line it runs)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "boom.play")
+        with open(path, "w") as f:
+            f.write("# a play script\n" + script)
+        p = run(["--no-rules", "play", path])
+        check(f"  = note: called from {path}:4: boom(0)" in p.stderr,
+              "hon play names the script's line 4", p)
+    # at a terminal, the prompt's line
+    with Terminal.session(["--no-rules"]) as t:
+        if t is None:
+            return
+        t.send(b"fn boom(n: int) -> int = 10 / n;\r")
+        check(t.read_until(b"hon> ", 10), "boom is declared", t)
+        t.send(b"boom(0)\r")
+        check(t.read_until(b"hon> ", 10) and "called from <repl>:1: boom(0)" in t.stdout,
+              "at the prompt the note names the typed line", t)
+
+
+@case
+def multi_line_entries():
+    # repl.md §2 "Entries over several lines": an entry cut short at the end of its line (an
+    # open bracket, a trailing operator or `=`, a declaration with no `;` or `}` yet) goes on
+    # with the next line. Worked by hand: twice(4) = 2 * 4 = 8; `1 +` then `3` is 4;
+    # (1 +\n 2) * 3 = 9; the test block's `1 + 1 == 2` holds, so 1 passed.
+    script = ("fn twice(x: int) -> int =\n"      # 1: `=` at the end: goes on
+              "  2 * x;  # a comment after\n"    # 2: the declaration ends
+              "twice(4)\n"                       # 3: 8
+              "1 +\n"                            # 4: a trailing operator
+              "3\n"                              # 5: 1 + 3 = 4
+              "(1 +\n"                           # 6: an open bracket
+              " 2) * 3\n"                        # 7: 9
+              "test \"t\" {\n"                   # 8: a command word that starts a block
+              "  expect 1 + 1 == 2;\n"           # 9
+              "}\n"                              # 10
+              "test\n")                          # 11: the command: 1 passed
+    p = run(["--no-rules"], stdin=script)
+    check(p.returncode == 0 and lines(p.stdout) == ["8", "4", "9", "1 passed, 0 failed"]
+          and p.stderr == "", "the entries over several lines are answered", p)
+    # an error on an entry's second line names the script's line it stands on: the entry
+    # starts on line 2, `nosuch` is on line 3 at column 2
+    p = run(["--no-rules"], stdin="1\n(1 +\n nosuch)\n")
+    check(p.returncode == 1 and "<stdin>:3:2: error[E100]: unknown name `nosuch`" in p.stderr
+          and "\n    3 |  nosuch)\n" in p.stderr, "the error names line 3", p)
+    # a declaration's second line too (the rule's `cite` on line 3 names no source)
+    p = run(["--no-rules"], stdin="query q(n: int) -> int combine first default 0;\n"
+                                  "rule q.a\n  cite \"NOPE\"\n  answer 1;\n")
+    check("<stdin>:3:8: error[E170]" in p.stderr, "a declaration's error names line 3", p)
+    # a call of a function named like a declaration word (`face`, the built-in) is no
+    # declaration: whatever it answers, line 2 is a line of its own and answers 2
+    p = run(["--no-rules"], stdin="face(1)\n2\n")
+    check(lines(p.stdout)[-1:] == ["2"] and "<stdin>:2" not in p.stderr,
+          "face(1) does not swallow line 2", p)
+    # a command line never goes on: `why not 1 +` fails on line 1, line 2 answers 2
+    p = run(["--no-rules"], stdin="why not 1 +\n2\n")
+    check(p.returncode == 1 and lines(p.stdout) == ["2"] and "<stdin>:1:12:" in p.stderr,
+          "a command is one line", p)
+    # a bundled rule pasted as written in its file loads (under a new name: the bundled one is
+    # already declared); it is then one of the rules `rules` lists
+    text = open(os.path.join(ROOT, "rules", "movement.hon")).read()
+    m = re.search(r"^rule step_allowed\.adjacent\n(?:  .*\n)+", text, re.M)
+    check(m is not None and m.group(0).count("\n") >= 3, "a multi-line bundled rule", p)
+    pasted = m.group(0).replace("step_allowed.adjacent", "step_allowed.adjacent_pasted", 1)
+    p = run([], stdin=pasted + "rules adjacent_pasted\n")
+    check(p.returncode == 0 and p.stderr == "" and "step_allowed.adjacent_pasted" in p.stdout,
+          "the pasted rule loads", p)
+    # at a terminal: the continuation prompt, then ^C drops the unfinished entry
+    with Terminal.session(["--no-rules"]) as t:
+        if t is None:
+            return
+        t.send(b"fn twice(x: int) -> int =\r")
+        check(t.read_until(b"...> ", 10), "the continuation prompt", t)
+        t.send(b"  2 * x;\r")
+        check(t.read_until(b"hon> ", 10), "the declaration is whole", t)
+        t.send(b"twice(21)\r")
+        check(t.read_until(b"42", 10), "and declared", t)
+        t.send(b"(100 +\r")
+        check(t.read_until(b"...> ", 10), "an open bracket goes on", t)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10), "^C drops the entry", t)
+        t.send(b"7 * 6)\r")  # were the entry kept, this would close it: 100 + 42 = 142
+        check(t.read_until(b"hon> ", 10) and "error[E010]" in t.stdout and "142" not in t.stdout,
+              "the dropped entry is gone", t)
 
 
 @case

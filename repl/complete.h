@@ -1,0 +1,37 @@
+/* complete.h — Tab completion in the REPL (docs/spec/repl.md §2, the table of what a word
+ * completes to): the candidates of the word before the cursor by where it stands, from
+ * hon_complete, the file system and repl.c's command table. complete.c implements it; repl.c
+ * binds it to Tab in libedit.
+ */
+#ifndef HON_REPL_COMPLETE_H
+#define HON_REPL_COMPLETE_H
+
+#include <histedit.h>
+#include <stddef.h>
+
+/* What a command's argument is, for Tab completion. */
+typedef enum arg_kind {
+    A_UNSET,   /* no kind given: the last kind given repeats */
+    A_EXPR,    /* an expression: queries, fns, tables, built-in functions */
+    A_NAME,    /* a declaration to show: queries, rules, fns, tables */
+    A_FILE,    /* a path on the file system */
+    A_PLACE,   /* a unit of the board (`$name` or `name`) or a square (`@C4` or `C4`) */
+    A_EDITION, /* an edition */
+    A_VARIANT, /* a variant */
+    A_READING, /* a reading of the variant named by the argument before */
+    A_EVENT,   /* an event */
+    A_NONE     /* nothing to complete */
+} arg_kind;
+
+/* The kind of argument number n (from 1) of command cmd (the first word of the line, without
+ * its ':'; second: the second word), A_EXPR for a line that starts with no command (repl.c). */
+arg_kind repl_arg_of(const char *cmd, const char *second, size_t n);
+/* Calls f(ud, word) for each command word of the REPL (repl.c). */
+void repl_each_command(void (*f)(void *ud, const char *name), void *ud);
+
+/* libedit's function for Tab (EL_ADDFN; its client data, EL_CLIENTDATA, is the cli_session):
+ * completes the word before the cursor. One candidate is inserted; several insert their common
+ * prefix, or are listed when there is none to add. Returns a libedit CC_ code. */
+unsigned char repl_complete(EditLine *el, int ch);
+
+#endif

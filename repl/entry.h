@@ -1,0 +1,28 @@
+/* entry.h — when a line typed at the REPL (or read from a script) is not yet a whole entry: the
+ * REPL's multi-line input (docs/spec/repl.md §2, "Entries over several lines"). repl.c reads
+ * lines into one entry until entry_unfinished says it is whole, then runs the entry. Pure text
+ * scanning: no knowledge of the program loaded.
+ */
+#ifndef HON_REPL_ENTRY_H
+#define HON_REPL_ENTRY_H
+
+#include <stdbool.h>
+
+/* What an entry may go on for: an expression (open brackets, a trailing operator or keyword),
+ * a declaration (those, or no `;` or `}` at its end yet), or a command line that may start a
+ * block (`test "T" {`: open brackets only). */
+typedef enum entry_kind {
+    ENTRY_EXPR,
+    ENTRY_DECLARATION,
+    ENTRY_BRACKETS
+} entry_kind;
+
+/* Whether `text` (the lines of an entry so far, joined by '\n'; borrowed), an entry of `kind`,
+ * must go on with the next line: a bracket ( [ { opened in it is still open; (not for
+ * ENTRY_BRACKETS) its last word is an operator, `=`, `,` or a keyword that needs something
+ * after it (`and`, `or`, `not`, `if`, `then`, `else`, `in`, `->`, `=>`...); (ENTRY_DECLARATION)
+ * it does not end with `;` or `}`. Comments (`#` to the end of a line) and string literals are
+ * skipped. A text closing more brackets than it opened is whole (the parser reports it). */
+bool entry_unfinished(const char *text, entry_kind kind);
+
+#endif
