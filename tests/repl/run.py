@@ -2103,6 +2103,40 @@ def why_not_move():
 
 
 @case
+def start_aboard_refused():
+    # A scenario's `unit x = ... in y` asks the rules whether y can carry x (may_start_aboard,
+    # rules/transport.hon): Harbor & Hills' Transport rule lets a vehicle with the Transport
+    # ability carry infantry (HH.transport.capacity), and only a landing craft takes vehicles
+    # (BRO.2.landing-craft.capacity). So a rifle squad cannot ride a jeep or a Sherman (neither
+    # has Transport), a Sherman cannot ride a half-track (Transport, but a vehicle is no infantry):
+    # each board is refused (E318, the caret on `in CARRIER`) naming the rule. The rifle squad in
+    # the half-track (Transport 4, a squad counts 2) loads.
+    head = "size 4 x 2\nlegend . = open\nmap\n  1 . . . .\n  2 . . . .\n"
+    cases = [
+        ("unit car = jeep allies at A1\nunit x = rifle_squad allies in car\n", "x", "car"),
+        ("unit tank = example_sherman allies at A1 B1\nunit x = rifle_squad allies in tank\n",
+         "x", "tank"),
+        ("unit ht = halftrack allies at A1 B1\nunit x = example_sherman allies in ht\n", "x", "ht"),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for units, who, car in cases:
+            path = os.path.join(tmp, "aboard.scn")
+            with open(path, "w") as f:
+                f.write(head + units)
+            p = run(["--board", path, "eval", "1"])
+            check(p.returncode != 0 and f"aboard.scn:7:" in p.stderr and "error[E318]" in p.stderr
+                  and f"'{who}' cannot start aboard '{car}': may_start_aboard.carried forbids it"
+                  in p.stderr and "HH.transport.capacity" in p.stderr,
+                  f"{who} in {car}: refused, naming the rule and its citation", p)
+            check(f"^~~~" in p.stderr and f" in {car}" in p.stderr, "the caret under `in CARRIER`", p)
+        path = os.path.join(tmp, "aboard.scn")
+        with open(path, "w") as f:
+            f.write(head + "unit ht = halftrack allies at A1 B1\nunit x = rifle_squad allies in ht\n")
+        p = run(["--board", path, "eval", "carrier($x) == $ht"])
+        check(p.returncode == 0 and lines(p.stdout) == ["true"], "a squad in a half-track loads", p)
+
+
+@case
 def reach_jeep():
     # examples/boards/hill_contour.scn: the jeep (A9, a light vehicle) is hemmed in by the stream
     # (impassable to light vehicles, BRO.1.2.stream): A10 and B10 (one square each), C10 (two)
