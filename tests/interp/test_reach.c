@@ -267,6 +267,35 @@ START_TEST(through_the_area)
 }
 END_TEST
 
+/* tests/rules/boards/train_halt.scn (its engines declared here as tests/rules/movement.hon does):
+ * what `reach` lists and what `move` does agree for every unit beside the two trains, a halted
+ * one (engine E2, wagon D2) and one running at speed 3 (engine E4, wagon D4), and the jeep's
+ * listing holds the halted wagon D2 (RR l.34: a vehicle enters a wagon of a stopped train) but
+ * neither engine E2 (a vehicle enters only a wagon) nor the running wagon D4. */
+START_TEST(taking_the_train)
+{
+    static const char engines[] =
+        "counter mv_halted_engine \"test\" : train_engine { side axis size 1 speed 0 }\n"
+        "counter mv_running_engine \"test\" : train_engine { side axis size 1 speed 3 }\n";
+    tvm *t = tvm_new(NULL);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/rules"), HON_OK);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/expansions"), HON_OK);
+    ck_assert_int_eq(hon_load_source(t->vm, "engines.hon", engines, strlen(engines)), HON_OK);
+    ck_assert_int_eq(hon_load_board(t->vm, HON_SOURCE_ROOT "/tests/rules/boards/train_halt.scn"),
+                     HON_OK);
+    listing *l = new_listing();
+    ck_assert_msg(reach(t, "$jeep", l) == HON_OK, "%s", t->log);
+    ck_assert_int_ge(spent_on(l, "D2"), 1);
+    ck_assert_int_eq(spent_on(l, "E2"), -1);
+    ck_assert_int_eq(spent_on(l, "D4"), -1);
+    free(l);
+    static const char *const who[] = { "$rifle", "$gren", "$jeep", "$engine", "$wagon" };
+    for (size_t i = 0; i < sizeof who / sizeof *who; i++)
+        agree(t, who[i], 8, 5);
+    tvm_free(t);
+}
+END_TEST
+
 /* A square a listing must hold, and the squares of the Movement Value spent to get there. */
 typedef struct want {
     const char *sq;
@@ -803,6 +832,7 @@ int main(void)
     tcase_add_test(tc, every_bundled_board);
     tcase_add_test(tc, test_boards_agree);
     tcase_add_test(tc, through_the_area);
+    tcase_add_test(tc, taking_the_train);
     tcase_add_test(tc, aboard_landing_craft);
     tcase_add_test(tc, aboard_transport);
     tcase_add_test(tc, aboard_transport_rear);
