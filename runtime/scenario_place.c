@@ -601,11 +601,12 @@ out:
 /* An interspace item's value is the number of the counter it stands for (a mine counter: `mine=2`,
  * what `mine_counter 2` says it is): the rules read the sum of the numbers on a square's four
  * corners (item_value_near) and split it into its powers of two, so a number must be one of
- * them, 1 to BOARD_MAX_NUMBER / 2 (`mine=3` would read as counters 1 and 2). E315 otherwise. */
+ * them, 1 to BOARD_MAX_NUMBER / 2 (`mine=3` would read as counters 1 and 2). A bare item (`mine`,
+ * value 0) names no counter and adds nothing to the sum. E315 otherwise. */
 static bool counter_number(loader *l, int line, const item *it)
 {
     long v = it->value;
-    if (v >= 1 && v < BOARD_MAX_NUMBER && (v & (v - 1)) == 0)
+    if (v == 0 || (v >= 1 && v < BOARD_MAX_NUMBER && (v & (v - 1)) == 0))
         return true;
     text_tok_error(l, E_SCN_RANGE, line, &l->toks[it->tok],
                    "%s=%ld: an interspace item's value numbers a counter, a power of two (1, 2, 4, "
@@ -619,6 +620,8 @@ static bool counter_number(loader *l, int line, const item *it)
  * meeting one of the squares around interspace `is` (or `is` itself) holds it already. */
 static bool number_apart(loader *l, int line, const item *it, int is)
 {
+    if (it->value == 0) /* a bare item: no number to tell apart */
+        return true;
     const geo_grid *g = board_grid(l->b);
     int around[4];
     geo_interspace_squares(g, is, around);
