@@ -640,8 +640,9 @@ bool hon_last_refusal(const hon_vm *vm, hon_refusal *out);
 /* The squares the board unit `unit` ("$rifle1" or "rifle1") can reach in one Movement Action,
  * with the squares of its Movement Value each costs and a path to it (the cheapest found): a
  * search over the board asking, for every step it tries, the queries the Movement Action asks
- * (takes_movement_action once, when declared, then step_allowed, step_cost, may_end_move, and
- * rear_square for a counter on two squares: rules/movement.hon), on the board as it stands
+ * (takes_movement_action once, when declared, then step_allowed, step_cost, may_end_move,
+ * rear_square for a counter on two squares, and far_steps for the squares not next to the unit
+ * a step may reach: rules/movement.hon), on the board as it stands
  * (the unit put where the steps before would have brought it, then back), so each path
  * listed, given to hon_move, is accepted (unless a rule changes the board on the way: a mine, a
  * haystack), and a square not listed is refused. Text: a heading line, then one

@@ -3,7 +3,8 @@
  * it out): a search over the board's geometry in C, every decision asked of the rules'
  * queries that the procedure movement_action asks (rules/movement.hon: takes_movement_action
  * first, then step_allowed, step_cost, may_end_move, and for a counter on two squares
- * rear_square, where its rear goes), so a listed path given to `move` is accepted, a square not
+ * rear_square, where its rear goes; far_steps, the squares not next to the unit one step may
+ * reach: out from under a higher position), so a listed path given to `move` is accepted, a square not
  * listed cannot be reached, and a unit the Movement Action refuses is refused alike (E228,
  * refusal.h). Each question is asked with the unit standing where the move would have brought
  * it, carrying the markers the steps before gave it (step_marks, such as an Urban Fighter's used
@@ -20,25 +21,30 @@
 #include "view.h"
 #include "vm.h"
 
-#define WHERE   "<reach>"
-#define NO_PREV 8 /* the direction index of a search state with no step before it */
-#define NO_REAR 8 /* the direction index of the rear of a counter on one square */
-#define NDIR    9 /* the 8 directions and none */
-#define NMARKS  2 /* the distinct markers step_marks may give along the paths of one search */
-#define NMASK   (1 << NMARKS)
-/* states per square: the direction it was entered from, its rear's, the markers given so far */
-#define NSTATE (NDIR * NDIR * NMASK)
+#define WHERE    "<reach>"
+#define NO_PREV  8  /* the direction index of a search state with no step before it */
+#define FAR_PREV 9  /* ... of one reached by a step from a square not next to it (far_steps) */
+#define NO_REAR  8  /* the direction index of the rear of a counter on one square */
+#define NDIR     9  /* the 8 directions and none */
+#define NPREV    10 /* the 8 directions, none, and far */
+#define NMARKS   2  /* the distinct markers step_marks may give along the paths of one search */
+#define NMASK    (1 << NMARKS)
+/* states per square: the way it was entered, its rear's direction, the markers given so far */
+#define NSTATE  (NPREV * NDIR * NMASK)
+#define FAR_MAX 64 /* the squares of far_steps tried from one state, at most */
 
 /* The queries the search asks, as the Movement Action asks them; rear is -1 when the rules
  * declare no rear_square (a counter on two squares then keeps its facing), marks -1 when they
- * declare no step_marks (no step gives a marker). */
+ * declare no step_marks (no step gives a marker), far -1 when they declare no far_steps (every
+ * step goes to one of the eight squares around). */
 typedef struct reach_queries {
-    int32_t allowed, cost, may_end, rear, marks;
+    int32_t allowed, cost, may_end, rear, marks, far;
 } reach_queries;
 
-/* A finished search: per state (((square * NDIR + the direction back to the square before it) *
- * NDIR + the direction to the rear square) * NMASK + the set of the markers step_marks gave on
- * the way, bit i for mark[i]), the least squares spent to stand there and the state
+/* A finished search: per state (((square * NPREV + the direction back to the square before it,
+ * or NO_PREV, or FAR_PREV: the square of the state before, parent) * NDIR + the direction to the
+ * rear square) * NMASK + the set of the markers step_marks gave on the way, bit i for mark[i]),
+ * the least squares spent to stand there and the state
  * before; per square, the state the listing gives (-1: the square cannot be reached, or the move
  * may not end there). */
 typedef struct reach_map {
@@ -116,6 +122,14 @@ static bool find_queries(hon_vm *vm, reach_queries *rq)
             p->types[t->arg].kind != RT_ENUM || p->types[t->arg].arg != E_MARKER)
             rq->marks = -1;
     }
+    rq->far = model_find_query(p, "far_steps");
+    if (rq->far >= 0) {
+        const res_query *q = &p->queries[rq->far];
+        const res_type *t = &p->types[q->result];
+        if (q->nparams != 3 || q->params[0].type != T_UNIT || q->params[1].type != T_SQUARE ||
+            q->params[2].type != T_SQUARE || t->kind != RT_LIST || t->arg != T_SQUARE)
+            rq->far = -1;
+    }
     return rq->may_end >= 0;
 }
 
@@ -178,6 +192,25 @@ static hon_status ask_rear(hon_vm *vm, int32_t q, const val *args, int *rear)
     return st;
 }
 
+/* The squares far_steps answers (query q on the 3 args), at most cap of them, into out; their
+ * number into *n. HON_ERR_RUNTIME (reported) on an error. */
+static hon_status ask_squares(hon_vm *vm, int32_t q, const val *args, int *out, size_t cap,
+                              size_t *n)
+{
+    *n = 0;
+    hon_status st = session_begin(vm, NULL, false);
+    if (st != HON_OK)
+        return st;
+    val v;
+    if (vm_call(&vm->x, false, (uint32_t)q, args, 3, &v)) {
+        for (size_t i = 0; v.u.list && i < v.u.list->len && *n < cap; i++)
+            out[(*n)++] = scene_square(vm->sc, v.u.list->items[i].u.i);
+    } else
+        st = session_error(vm, false);
+    state_end(&vm->x);
+    return st;
+}
+
 static val square_val(const scene *sc, int sq)
 {
     return (val){ .type = T_SQUARE, .u.i = scene_square_value(sc, sq) };
@@ -190,9 +223,11 @@ static int state_square(int32_t s)
     return s / NSTATE;
 }
 
-static int state_prev(const geo_grid *g, int32_t s)
+static int state_prev(const geo_grid *g, const reach_map *m, int32_t s)
 {
-    int d = (s / (NDIR * NMASK)) % NDIR;
+    int d = (s / (NDIR * NMASK)) % NPREV;
+    if (d == FAR_PREV)
+        return state_square(m->parent[s]);
     return d == NO_PREV ? s / NSTATE : geo_neighbour(g, s / NSTATE, (geo_dir)d);
 }
 
@@ -210,7 +245,7 @@ static int state_marks(int32_t s)
 
 static int32_t state_of(int sq, int prev_dir, int rear_dir, int marks)
 {
-    return (((int32_t)sq * NDIR + prev_dir) * NDIR + rear_dir) * NMASK + marks;
+    return (((int32_t)sq * NPREV + prev_dir) * NDIR + rear_dir) * NMASK + marks;
 }
 
 /* Sets the unit's count of each marker step_marks gave so far: at least one where state s has
@@ -315,7 +350,7 @@ static hon_status pick_end(hon_vm *vm, const reach_queries *rq, reach_map *m, va
         while (m->parent[root] >= 0)
             root = m->parent[root];
         val e[4] = { who, square_val(sc, state_square(root)),
-                     square_val(sc, state_prev(sc->g, pick)), square_val(sc, sq) };
+                     square_val(sc, state_prev(sc->g, m, pick)), square_val(sc, sq) };
         int64_t ok = 0;
         st = ask(vm, rq->may_end, e, 4, &ok);
         if (st != HON_OK)
@@ -363,11 +398,21 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
         head = (head + 1) % (ns + 1);
         len--;
         queued[s] = false;
-        int from = state_square(s), prev = state_prev(g, s);
+        int from = state_square(s), prev = state_prev(g, m, s);
         st = stand(vm, m, s);
-        for (int d = 0; d < 8 && st == HON_OK; d++) {
-            int dest = geo_neighbour(g, from, (geo_dir)d);
-            if (dest < 0)
+        /* the eight squares around, then those far_steps names (out from under a bridge) */
+        int dests[8 + FAR_MAX];
+        size_t nd = 0, nfar = 0;
+        for (int d = 0; d < 8; d++)
+            dests[nd++] = geo_neighbour(g, from, (geo_dir)d);
+        if (st == HON_OK && rq->far >= 0) {
+            val f[3] = { who, square_val(sc, prev), square_val(sc, from) };
+            st = ask_squares(vm, rq->far, f, dests + nd, FAR_MAX, &nfar);
+            nd += nfar;
+        }
+        for (size_t k = 0; k < nd && st == HON_OK; k++) {
+            int dest = dests[k];
+            if (dest < 0 || dest == from)
                 continue;
             val a[5] = { who,
                          square_val(sc, prev),
@@ -398,7 +443,8 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
             /* the markers the step gives, asked before it is taken */
             if (rq->marks >= 0 && (st = ask_marks(vm, m, rq->marks, c, &marks)) != HON_OK)
                 break;
-            int32_t t = state_of(dest, dir_to(g, dest, from),
+            int back = dir_to(g, dest, from); /* NO_PREV: a far step */
+            int32_t t = state_of(dest, back == NO_PREV ? FAR_PREV : back,
                                  rear < 0 ? NO_REAR : dir_to(g, dest, rear), marks);
             int64_t now = m->spent[s] + cost;
             if (m->spent[t] >= 0 && m->spent[t] <= now)

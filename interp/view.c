@@ -12,6 +12,7 @@
 
 #include "draw.h"
 #include "mem.h"
+#include "refusal.h"
 
 /* Reports a scenario's E3xx errors like the compiler's diagnostics (the text is quoted). */
 static void report_scn(hon_vm *vm, const char *path, const char *text, size_t len,
@@ -28,6 +29,91 @@ static void report_scn(hon_vm *vm, const char *path, const char *text, size_t le
     }
     session_emit(vm, &dl);
     session_forget_source(vm, id);
+}
+
+/* The column (from 1) of the word `in` on line `line` (from 1) of text[0..len), and in *n the
+ * length up to the end of the carrier's name after it; 1 and the line's length when not found. */
+static uint32_t in_column(const char *text, size_t len, int line, uint32_t *n)
+{
+    size_t at = 0;
+    for (int l = 1; l < line && at < len; at++)
+        if (text[at] == '\n')
+            l++;
+    size_t end = at;
+    while (end < len && text[end] != '\n')
+        end++;
+    *n = (uint32_t)(end - at);
+    for (size_t k = at + 1; k + 3 < end; k++)
+        if (text[k - 1] == ' ' && text[k] == 'i' && text[k + 1] == 'n' && text[k + 2] == ' ') {
+            size_t e = k + 3;
+            while (e < end && text[e] == ' ')
+                e++;
+            while (e < end && text[e] != ' ' && text[e] != '\t' && text[e] != '\r')
+                e++;
+            *n = (uint32_t)(e - k);
+            return (uint32_t)(k - at + 1);
+        }
+    return 1;
+}
+
+/* Asks the rules, for each unit the scenario sets up aboard another (`unit x = ... in y`),
+ * whether it may start there: the verdict query may_start_aboard(u: unit, carrier: unit)
+ * (rules/transport.hon: a Transport counter within its capacity, a train's own rules), when
+ * the rules declare it, on board sc. Each forbid is an E318 at the unit's line (the caret on
+ * `in CARRIER`) naming the rule that forbids and its citations; HON_ERR_COMPILE then, a rule's
+ * error HON_ERR_RUNTIME (reported), HON_OK when every unit may start where it is. */
+static hon_status check_aboard(hon_vm *vm, const scene *sc, const char *path, const char *text,
+                               size_t len)
+{
+    const res_program *p = vm->pg->res;
+    int32_t q = model_find_query(p, "may_start_aboard");
+    if (q < 0 || p->queries[q].nparams != 2 || p->queries[q].params[0].type != T_UNIT ||
+        p->queries[q].params[1].type != T_UNIT || p->queries[q].result != T_VERDICT)
+        return HON_OK;
+    bool oom = false;
+    int32_t ed = session_edition(vm);
+    int32_t *readings = session_readings(vm, ed, NULL, &oom);
+    if (oom)
+        return HON_ERR_MEMORY;
+    state_setup setup = session_setup_with(vm, sc, ed, readings);
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    uint32_t id = UINT32_MAX;
+    hon_status st = HON_OK;
+    for (size_t i = 0; i < sc->scn->n_units && st != HON_ERR_RUNTIME; i++) {
+        const scn_unit *u = &sc->scn->units[i];
+        if (u->in < 0)
+            continue;
+        const scn_unit *c = &sc->scn->units[u->in];
+        val args[2] = { { .type = T_UNIT, .u.i = u->id }, { .type = T_UNIT, .u.i = c->id } }, v;
+        uint32_t rule = UINT32_MAX;
+        if (session_begin(vm, &setup, false) != HON_OK) {
+            st = HON_ERR_MEMORY;
+            break;
+        }
+        bool ok = vm_ask(&vm->x, (uint32_t)q, args, 2, &v, &rule);
+        if (!ok)
+            st = session_error(vm, false);
+        state_end(&vm->x);
+        if (!ok || v.u.i)
+            continue;
+        if (id == UINT32_MAX)
+            id = diag_sources_add(&vm->sources, path, text, len);
+        strbuf cites = { 0 };
+        refusal_cites(p, rule, &cites);
+        uint32_t n, col = in_column(text, len, u->line, &n);
+        ast_loc loc = { id == UINT32_MAX ? 0 : id, (uint32_t)u->line, col, (uint32_t)u->line,
+                        col + (n ? n : 1) - 1 };
+        diag_report(&dl, E_SCN_ABOARD, DIAG_ERROR, loc,
+                    "'%s' cannot start aboard '%s': %s forbids it (%s)", u->name, c->name,
+                    rule < p->nrules ? p->rules[rule].name : "may_start_aboard",
+                    cites.len ? sb_str(&cites) : "no citation");
+        sb_free(&cites);
+        st = HON_ERR_COMPILE;
+    }
+    session_emit(vm, &dl);
+    mem_free(readings);
+    return st;
 }
 
 hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path, const char *text,
@@ -52,6 +138,9 @@ hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path,
             oom |= errs.items[i].code == E_SCN_MEMORY;
         report_scn(vm, path, text, len, &errs);
         st = oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
+    } else if ((st = check_aboard(vm, *out, path, text, len)) != HON_OK) {
+        scene_free(*out);
+        *out = NULL;
     }
     scn_errors_free(&errs);
     mem_free(owned);

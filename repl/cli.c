@@ -1114,14 +1114,52 @@ int cli_draw(cli_session *s, const char *from, const char *to)
     return 0;
 }
 
+/* Whether a picture can be written at `path` before anything is printed (`reach $u DIR` would
+ * otherwise list every square, then fail): an existing file must be writable, a new one needs a
+ * writable directory (the part of path before its last '/', else "."). Says why (errno's text)
+ * and returns false otherwise. */
+static bool writable_place(const char *path)
+{
+    if (access(path, F_OK) == 0) {
+        if (access(path, W_OK) == 0)
+            return true;
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        return false;
+    }
+    if (errno != ENOENT) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        return false;
+    }
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (access(dir, W_OK) != 0) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 /* Whether the file at `path` may be replaced by a picture: it does not exist, it is no
  * regular file (a device such as /dev/stdout, written in place), it is empty, or it holds an
  * SVG already (after white space and a byte-order mark its text begins "<" and names "<svg"
  * within its first 4 KiB). Otherwise says why and returns false: a mistyped `$name` or a
- * rules file given as the picture's name is never overwritten. */
+ * rules file given as the picture's name is never overwritten. A directory, or a place it
+ * cannot write (writable_place), is refused first. */
 static bool may_replace_with_svg(const char *path)
 {
     struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("cannot write '%s': %s", path, strerror(EISDIR));
+        return false;
+    }
+    if (!writable_place(path))
+        return false;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
         return true;
     char head[4097];
@@ -1331,6 +1369,59 @@ int cli_move(cli_session *s, const char *unit, const char *const *squares, size_
     }
     put_answer(s, a);
     hon_answer_free(a);
+    return 0;
+}
+
+/* One member `"name": "text"` of cli_why_move's JSON object, a comma before all but the first. */
+static void put_json_member(const char *name, const char *text, bool first)
+{
+    printf("%s\"%s\": ", first ? "" : ", ", name);
+    put_json_string(text, stdout);
+}
+
+int cli_why_move(cli_session *s, const char *unit, const char *const *squares, size_t n)
+{
+    hon_answer *a = NULL;
+    size_t before = s->diags;
+    if (!hon_board_path(s->vm))
+        return no_board();
+    hon_status st = hon_move(s->vm, unit, squares, n, &a);
+    hon_answer_free(a);
+    a = NULL;
+    if (st == HON_OK) { /* legal: take it back, the question asked only why not */
+        st = hon_undo(s->vm, &a);
+        hon_answer_free(a);
+        if (st != HON_OK)
+            return cli_failed(s, before, st, "cannot take back the move of", unit);
+        if (s->json)
+            printf("{\"refused\": false}\n");
+        else
+            printf("no rule forbids this move: it is legal (nothing changed)\n");
+        fflush(stdout);
+        return 0;
+    }
+    hon_refusal r;
+    if (!hon_last_refusal(s->vm, &r)) /* an error, not a refusal: reported already */
+        return cli_failed(s, before, st, "cannot move", unit);
+    if (s->json) {
+        printf("{\"refused\": true, ");
+        put_json_member("what", r.what, true);
+        put_json_member("call", r.call, false);
+        put_json_member("rule", r.rule, false);
+        put_json_member("cites", r.cites, false);
+        put_json_member("condition", r.condition, false);
+        put_json_member("inside", r.inside, false);
+        printf("}\n");
+    } else {
+        printf("refused: %s: %s = forbid\n", r.what[0] ? r.what : "the move", r.call);
+        printf("  forbidden by %s (%s)\n", r.rule, r.cites);
+        if (r.condition[0])
+            printf("  since %s\n", r.condition);
+        if (r.inside[0])
+            printf("  by way of %s\n", r.inside);
+        printf("nothing changed; 'why not %s' lists every rule it checked\n", r.call);
+    }
+    fflush(stdout);
     return 0;
 }
 

@@ -211,6 +211,14 @@ int cli_do(cli_session *s, const char *call, const char *where, bool odds);
 int cli_why_do(cli_session *s, const char *call, const char *where, cli_mode mode);
 /* `move UNIT SQ...`: walks the board unit along the squares; prints the effects. 0 or 1. */
 int cli_move(cli_session *s, const char *unit, const char *const *squares, size_t n);
+/* `why not move UNIT SQ...` (and `why move ...`): tries the Movement Action as cli_move does and
+ * says why it is refused: the query asked with its values, the forbidding rule with its
+ * citations, the guard that held with the values it compared, the rules inside that led to it
+ * (hon_refusal); the refusal's diagnostic (E228) goes to stderr as for `move`. A legal move is
+ * taken back (hon_undo) and said to be legal. The board is unchanged either way. With s->json,
+ * one object {"refused": bool, "what", "call", "rule", "cites", "condition", "inside"}. 0 when
+ * answered; 1 on another error (an unknown unit, a square off the board). */
+int cli_why_move(cli_session *s, const char *unit, const char *const *squares, size_t n);
 /* `reach UNIT [OUT]`: the squares the board unit can reach in one Movement Action (hon_reach:
  * the listing, or its JSON), then the board drawn with them marked (not with --json); with
  * OUT, that picture as SVG written to the file OUT instead, as cli_svg writes (whole, never

@@ -45,6 +45,10 @@ static const char usage_text[] =
     "  why --not EXPR          print the answer and every rule checked: for each rule that\n"
     "                          did not fire, the condition that was false and the values it\n"
     "                          compared; for each that fired, the condition that held\n"
+    "  why [--not] move UNIT SQUARE...\n"
+    "                          why a Movement Action is refused: the rule that forbids a\n"
+    "                          step, its citation, the condition and its values (a legal\n"
+    "                          move is said to be legal); nothing changes\n"
     "  odds EXPR               print the exact distribution of the expression's results\n"
     "  do EVENT(ARGS)          run a procedure on the board: one line per effect (choices\n"
     "                          are read from standard input); 'odds do EVENT(ARGS)' prints\n"
@@ -413,6 +417,15 @@ static int run_why(cli_session *s, char **args, int n)
             return 2;
         }
         return cli_los(s, args[skip + 1], args[skip + 2], mode);
+    }
+    if (strcmp(what, "move") == 0) { /* why a Movement Action is refused */
+        if (n < 3 + skip) {
+            fprintf(stderr, "hon: 'why move' takes a unit and squares: UNIT SQUARE...\n"
+                            "Try 'hon --help' for more information.\n");
+            return 2;
+        }
+        return cli_why_move(s, args[skip + 1], (const char *const *)(args + skip + 2),
+                            (size_t)(n - skip - 2));
     }
     bool is_do = strcmp(what, "do") == 0;
     if (is_do && n == 1 + skip) {

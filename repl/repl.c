@@ -349,6 +349,16 @@ static int cmd_why(repl *r, char *args)
         return cmd_los_mode(r, rest, mode);
     if ((rest = after_word(args, "do")) && rest[0])
         return cli_why_do(r->s, rest, r->where, mode);
+    if ((rest = after_word(args, "move"))) { /* why a Movement Action is refused */
+        char *w[64];
+        int n = split_words(rest, w, 64);
+        if (n < 2 || n > 64) {
+            cli_error("usage: why %smove $UNIT SQUARE... (e.g. why not move $jeep @C4 @C5)",
+                      how[mode]);
+            return 1;
+        }
+        return cli_why_move(r->s, w[0], (const char *const *)(w + 1), (size_t)n - 1);
+    }
     if (after_word(args, "do")) {
         cli_error("usage: why %sdo EVENT(ARGS)", how[mode]);
         return 1;
@@ -736,14 +746,15 @@ static int cmd_choose(repl *r, char *args)
 }
 
 /* Whether command `name` with args runs a procedure that may ask choices: do, move, next,
- * why [full|not] do. */
+ * why [full|not] do, why [not] move. */
 static bool asks_choices(const char *name, char *args)
 {
     if (strcmp(name, "why") == 0) {
         char *rest = after_word(args, "full");
         if (!rest || !rest[0])
             rest = after_word(args, "not");
-        return after_word(rest && rest[0] ? rest : args, "do") != NULL;
+        rest = rest && rest[0] ? rest : args;
+        return after_word(rest, "do") != NULL || after_word(rest, "move") != NULL;
     }
     return strcmp(name, "do") == 0 || strcmp(name, "move") == 0 || strcmp(name, "next") == 0;
 }
@@ -812,6 +823,11 @@ static const command commands[] = {
       cmd_why,
       "why [full|not] do EVENT(ARGS)",
       "run a procedure, then the events and rules",
+      { A_EXPR } },
+    { "why",
+      cmd_why,
+      "why [not] move $UNIT SQUARE...",
+      "why a move is refused: the rule, its citation, the values",
       { A_EXPR } },
     { "odds",
       cmd_odds,

@@ -148,6 +148,7 @@ static int find_element(const loader *l, const tok *t)
 typedef struct item {
     int id;
     long value;
+    int tok; /* the index of its name's token on the line */
 } item;
 
 static const char *const NO_STOP[] = { NULL };
@@ -173,7 +174,7 @@ static bool parse_items(loader *l, int line, int *i, board_name_kind k, item *ou
             text_tok_error(l, E_SCN_SYNTAX, line, t, "too many items on one line");
             return false;
         }
-        item it = { -1, dflt };
+        item it = { -1, dflt, *i };
         it.id = text_resolve(l, line, k, t);
         (*i)++;
         if (*i < l->ntok && text_tok_is(&l->toks[*i], "=")) {
@@ -597,6 +598,57 @@ out:
 }
 
 /* interspace SQ[:CORNER]... ITEMS   |   square SQUARES ITEMS */
+/* An interspace item's value is the number of the counter it stands for (a mine counter: `mine=2`,
+ * what `mine_counter 2` says it is): the rules read the sum of the numbers on a square's four
+ * corners (item_value_near) and split it into its powers of two, so a number must be one of
+ * them, 1 to BOARD_MAX_NUMBER / 2 (`mine=3` would read as counters 1 and 2). A bare item (`mine`,
+ * value 0) names no counter and adds nothing to the sum. E315 otherwise. */
+static bool counter_number(loader *l, int line, const item *it)
+{
+    long v = it->value;
+    if (v == 0 || (v >= 1 && v < BOARD_MAX_NUMBER && (v & (v - 1)) == 0))
+        return true;
+    text_tok_error(l, E_SCN_RANGE, line, &l->toks[it->tok],
+                   "%s=%ld: an interspace item's value numbers a counter, a power of two (1, 2, 4, "
+                   "... %d), so the sum around a square tells its counters apart",
+                   board_name(l->b, BOARD_INTERSPACE_ITEM, it->id), v, BOARD_MAX_NUMBER / 2);
+    return false;
+}
+
+/* The same counter number (of the same item) twice on the corners of one square would add up
+ * to another number (two `mine=2` by square B2 read as counter 4): E310 when an interspace
+ * meeting one of the squares around interspace `is` (or `is` itself) holds it already. */
+static bool number_apart(loader *l, int line, const item *it, int is)
+{
+    if (it->value == 0) /* a bare item: no number to tell apart */
+        return true;
+    const geo_grid *g = board_grid(l->b);
+    int around[4];
+    geo_interspace_squares(g, is, around);
+    for (int a = 0; a < 4; a++) {
+        if (around[a] < 0)
+            continue;
+        for (int c = GEO_NE; c <= GEO_NW; c += 2) {
+            board_feature fs[64];
+            int corner = geo_interspace_of(g, around[a], (geo_dir)c);
+            size_t n = board_features(l->b, BOARD_AT_INTERSPACE, corner, fs, 64);
+            for (size_t k = 0; k < n && k < 64; k++) {
+                if (fs[k].id != it->id || fs[k].value != (int)it->value)
+                    continue;
+                char sq[16];
+                geo_format_square(g, around[a], sq, sizeof sq);
+                text_tok_error(l, E_SCN_DUPLICATE, line, &l->toks[it->tok],
+                               "%s=%ld is already on a corner of square %s: two counters of one "
+                               "number by a square add up to another (give each its own power of "
+                               "two)",
+                               board_name(l->b, BOARD_INTERSPACE_ITEM, it->id), it->value, sq);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 static void do_place(loader *l, const line_ref *lr, bool interspace)
 {
     int line = lr->no, i = 1;
@@ -655,8 +707,13 @@ static void do_place(loader *l, const line_ref *lr, bool interspace)
                        "'facing' applies to sides and elements only");
         goto out;
     }
+    for (int j = 0; interspace && j < nitems; j++)
+        if (!counter_number(l, line, &items[j]))
+            goto out;
     for (size_t k = 0; k < at.n; k++)
         for (int j = 0; j < nitems; j++) {
+            if (interspace && !number_apart(l, line, &items[j], at.v[k]))
+                goto out;
             board_feature f = { .id = items[j].id, .value = (int)items[j].value, .facing = -1 };
             if (board_put(l->b, interspace ? BOARD_AT_INTERSPACE : BOARD_AT_SQUARE, at.v[k], f) ==
                 GEO_ENOMEM) {
@@ -683,6 +740,13 @@ static void do_mine_counter(loader *l, const line_ref *lr)
     }
     if (!text_int(l, line, &l->toks[1], 1, BOARD_MAX_NUMBER - 1, &n))
         return;
+    if ((n & (n - 1)) != 0) { /* what `interspace SQ mine=N` may name: counter_number */
+        text_tok_error(l, E_SCN_RANGE, line, &l->toks[1],
+                       "mine counter %ld: a counter's number is a power of two (1, 2, 4, ... %d), "
+                       "so the sum around a square tells its counters apart",
+                       n, BOARD_MAX_NUMBER / 2);
+        return;
+    }
     if (board_features(l->b, BOARD_AT_NUMBERED, (int)n, NULL, 0) > 0) {
         text_tok_error(l, E_SCN_DUPLICATE, line, &l->toks[1], "mine counter %ld declared twice", n);
         return;

@@ -32,7 +32,7 @@ static const char *const RULES = "kind infantry; kind vehicle;\nside allies; sid
  * hill1 = B2..D3 (value 2, facing N); C1 D1 are the element woods@C1; the open squares are
  * all connected (A1..A4, B1, B4..E4, E2, E3): the element open@A1. Contour lines on every
  * side between two elevations; a wall on D1/D2 facing D2 (south of D1); mines on C3's NW
- * corner (3) and on its SE corner (2); a rail on D4. Units: r1 (rifle, allies) at A1, r2
+ * corner (1) and on its SE corner (2); a rail on D4. Units: r1 (rifle, allies) at A1, r2
  * (rifle, axis army) at E4, tank (sherman) front B4 rear C4, pass (rifle) embarked in tank
  * with a suppressed marker. */
 static const char *const BOARD =
@@ -41,7 +41,7 @@ static const char *const BOARD =
     "  1 . . w w x\n  2 . m h h .\n  3 . h h h .\n  4 . . . . .\n"
     "elevation\n  1 0 0 0 0 0\n  2 0 1 1 1 0\n  3 0 1 2 1 0\n"
     "  4 0 0 0 0 0\nelement hill1 = B2..D3 value 2 facing N\n"
-    "side steps contour\nside D1/D2 wall facing S\ninterspace C3 mine=3\ninterspace C3:SE mine=2\n"
+    "side steps contour\nside D1/D2 wall facing S\ninterspace C3 mine=1\ninterspace C3:SE mine=2\n"
     "square D4 rail\nunit r1 = rifle allies at A1\n"
     "unit r2 = rifle axis at E4\nunit tank = sherman allies at B4 C4\n"
     "unit pass = rifle allies in tank with suppressed\n";
@@ -210,11 +210,11 @@ START_TEST(sides_and_interspaces)
     /* A1's sides N, E, S, W: two are on the board's edge */
     ck_ev(t, "sides_of(@A1)", "[A1:N, A1/B1, A1/A2, A1:W]");
     ck_ev(t, "side_squares(side_between(@B2, @C2))", "[B2, C2]");
-    /* mines: C3's NW corner holds 3, its SE corner 2; B2's SE corner is C3's NW */
+    /* mines: C3's NW corner holds 1, its SE corner 2; B2's SE corner is C3's NW */
     ck_ev(t, "items_near(@C3)", "[mine, mine]");
-    ck_ev(t, "item_value_near(@C3, mine)", "5");
+    ck_ev(t, "item_value_near(@C3, mine)", "3");
     ck_ev(t, "items_near(@B2)", "[mine]");
-    ck_ev(t, "item_value_near(@B2, mine)", "3");
+    ck_ev(t, "item_value_near(@B2, mine)", "1");
     ck_ev(t, "item_value_near(@A1, mine)", "0");
     tvm_free(t);
 }

@@ -222,6 +222,7 @@ END_TEST
 START_TEST(test_boards_agree)
 {
     agree_all("../../tests/rules/boards/moves_under_bridge.scn", 6, 4);
+    agree_all("../../tests/rules/boards/moves_through_bridge.scn", 8, 4);
     tvm *t = bundled_with("../../tests/rules/boards/moves_routed.scn",
                           "unit fled = rifle_squad allies at E2 with routed\n");
     agree(t, "$fled", 7, 3);
@@ -237,6 +238,74 @@ START_TEST(test_boards_agree)
     ck_assert(!listed(l, "C3"));
     ck_assert(listed(l, "D4"));
     free(l);
+    tvm_free(t);
+}
+END_TEST
+
+/* The spent squares the listing gives sq, -1 when it is not listed. */
+static int spent_on(const listing *l, const char *sq)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->sq[i], sq) == 0)
+            return l->spent[i];
+    return -1;
+}
+
+/* tests/rules/boards/moves_through_bridge.scn: the viaduct's one area is D2 E2, its arrow squares
+ * C2 and F2 (F2 not next to D2). RR l.56: a unit under a higher position comes out from any
+ * square marked by an arrow of its area; l.54-55: units move through these positions, and only
+ * one ENDING its move under one goes off the board. waiter, under D2, comes out on C2 or F2 for
+ * one square each, and from there walks on: G2 (F2 then G2) for two, never D3 or D1 for one
+ * (no arrows). walker (B2, Movement Value 5) goes in at C2 (1), under (2), out at F2 (3), on to
+ * G2 (4), where going round over the top (C1 D1 E1 F2) takes four squares to F2 and five to G2. */
+START_TEST(through_the_area)
+{
+    tvm *t = tvm_new(NULL);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/rules"), HON_OK);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/expansions"), HON_OK);
+    ck_assert_int_eq(
+        hon_load_board(t->vm, HON_SOURCE_ROOT "/tests/rules/boards/moves_through_bridge.scn"),
+        HON_OK);
+    listing *l = new_listing();
+    ck_assert_msg(reach(t, "$waiter", l) == HON_OK, "%s", t->log);
+    ck_assert_int_eq(spent_on(l, "C2"), 1);
+    ck_assert_int_eq(spent_on(l, "F2"), 1);
+    ck_assert_int_eq(spent_on(l, "G2"), 2);
+    ck_assert_int_eq(spent_on(l, "D3"), 2); /* by C2: not straight out from under D2 */
+    ck_assert_int_eq(spent_on(l, "D1"), 2);
+    ck_assert_msg(reach(t, "$walker", l) == HON_OK, "%s", t->log);
+    ck_assert_int_eq(spent_on(l, "F2"), 3);
+    ck_assert_int_eq(spent_on(l, "G2"), 4);
+    free(l);
+    tvm_free(t);
+}
+END_TEST
+
+/* tests/rules/boards/train_halt.scn (its engines declared here as tests/rules/movement.hon does):
+ * what `reach` lists and what `move` does agree for every unit beside the two trains, a halted
+ * one (engine E2, wagon D2) and one running at speed 3 (engine E4, wagon D4), and the jeep's
+ * listing holds the halted wagon D2 (RR l.34: a vehicle enters a wagon of a stopped train) but
+ * neither engine E2 (a vehicle enters only a wagon) nor the running wagon D4. */
+START_TEST(taking_the_train)
+{
+    static const char engines[] =
+        "counter mv_halted_engine \"test\" : train_engine { side axis size 1 speed 0 }\n"
+        "counter mv_running_engine \"test\" : train_engine { side axis size 1 speed 3 }\n";
+    tvm *t = tvm_new(NULL);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/rules"), HON_OK);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/expansions"), HON_OK);
+    ck_assert_int_eq(hon_load_source(t->vm, "engines.hon", engines, strlen(engines)), HON_OK);
+    ck_assert_int_eq(hon_load_board(t->vm, HON_SOURCE_ROOT "/tests/rules/boards/train_halt.scn"),
+                     HON_OK);
+    listing *l = new_listing();
+    ck_assert_msg(reach(t, "$jeep", l) == HON_OK, "%s", t->log);
+    ck_assert_int_ge(spent_on(l, "D2"), 1);
+    ck_assert_int_eq(spent_on(l, "E2"), -1);
+    ck_assert_int_eq(spent_on(l, "D4"), -1);
+    free(l);
+    static const char *const who[] = { "$rifle", "$gren", "$jeep", "$engine", "$wagon" };
+    for (size_t i = 0; i < sizeof who / sizeof *who; i++)
+        agree(t, who[i], 8, 5);
     tvm_free(t);
 }
 END_TEST
@@ -854,6 +923,8 @@ int main(void)
     tcase_add_test(tc, urban_fighter_once_per_move);
     tcase_add_test(tc, every_bundled_board);
     tcase_add_test(tc, test_boards_agree);
+    tcase_add_test(tc, through_the_area);
+    tcase_add_test(tc, taking_the_train);
     tcase_add_test(tc, aboard_landing_craft);
     tcase_add_test(tc, aboard_transport);
     tcase_add_test(tc, aboard_transport_rear);

@@ -2338,6 +2338,73 @@ def move_jeep_bunker():
 
 
 @case
+def why_not_move():
+    # `why not move` (and `why move`) answers for a Movement Action: the move is tried, the
+    # refusal explained (the query with its values, the rule, its citation, the condition) and
+    # nothing changes. examples/boards/beach_seawall.scn: rifle1 (D7) to C6, across the barbed
+    # wire to C5 (a Difficult Passage for infantry, BRO.1.3.barbed-wire, which ends the move:
+    # PRESUMED.difficult_passage_stops), then on to C4: refused by step_allowed.after_a_stop.
+    board = os.path.join(ROOT, "examples", "boards", "beach_seawall.scn")
+    p = run(["--board", board], stdin="why not move $rifle1 @C6 @C5 @C4\nsquare_of($rifle1)\n"
+            "why move $rifle1 @C6 @C5\nsquare_of($rifle1)\nwhy not move $rifle1\n1 + 1\n")
+    out = lines(p.stdout)
+    check("error[E010]" not in p.stderr, "why not takes a move (no parse error)", p)
+    check(out[0] == "refused: a step of the Movement Action: "
+          "step_allowed($rifle1, C6, C5, C4, 2) = forbid", "the step refused, with its values", p)
+    check(out[1] == "  forbidden by step_allowed.after_a_stop (BRO.1.4.trench.stop, "
+          "BRO.1.4.trench.passage, PRESUMED.difficult_passage_stops, PRESUMED.zoc_stops)",
+          "the rule and its citations", p)
+    check(any(l.startswith("  by way of ") and "difficult_passage.barbed_wire" in l for l in out),
+          "the wire rule it rests on", p)
+    check("D7" in out, "the board is unchanged: rifle1 on D7", p)
+    # a legal move is said to be legal and taken back
+    check("no rule forbids this move: it is legal (nothing changed)" in out
+          and out.count("D7") == 2, "a legal move: said so, rifle1 still on D7", p)
+    check("usage: why not move $UNIT SQUARE..." in p.stderr and out[-1] == "2",
+          "a move with no square: its usage, and the session goes on", p)
+    # from the command line, and as JSON
+    p = run(["--json", "--board", board, "why", "--not", "move", "rifle1", "C6", "C5", "C4"])
+    j = parse_json(p.stdout, p)
+    check(p.returncode == 0 and j["refused"] and j["rule"] == "step_allowed.after_a_stop"
+          and j["call"] == "step_allowed($rifle1, C6, C5, C4, 2)",
+          "hon --json why --not move: the refusal as an object", p)
+
+
+@case
+def start_aboard_refused():
+    # A scenario's `unit x = ... in y` asks the rules whether y can carry x (may_start_aboard,
+    # rules/transport.hon): Harbor & Hills' Transport rule lets a vehicle with the Transport
+    # ability carry infantry (HH.transport.capacity), and only a landing craft takes vehicles
+    # (BRO.2.landing-craft.capacity). So a rifle squad cannot ride a jeep or a Sherman (neither
+    # has Transport), a Sherman cannot ride a half-track (Transport, but a vehicle is no infantry):
+    # each board is refused (E318, the caret on `in CARRIER`) naming the rule. The rifle squad in
+    # the half-track (Transport 4, a squad counts 2) loads.
+    head = "size 4 x 2\nlegend . = open\nmap\n  1 . . . .\n  2 . . . .\n"
+    cases = [
+        ("unit car = jeep allies at A1\nunit x = rifle_squad allies in car\n", "x", "car"),
+        ("unit tank = example_sherman allies at A1 B1\nunit x = rifle_squad allies in tank\n",
+         "x", "tank"),
+        ("unit ht = halftrack allies at A1 B1\nunit x = example_sherman allies in ht\n", "x", "ht"),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for units, who, car in cases:
+            path = os.path.join(tmp, "aboard.scn")
+            with open(path, "w") as f:
+                f.write(head + units)
+            p = run(["--board", path, "eval", "1"])
+            check(p.returncode != 0 and f"aboard.scn:7:" in p.stderr and "error[E318]" in p.stderr
+                  and f"'{who}' cannot start aboard '{car}': may_start_aboard.carried forbids it"
+                  in p.stderr and "HH.transport.capacity" in p.stderr,
+                  f"{who} in {car}: refused, naming the rule and its citation", p)
+            check(f"^~~~" in p.stderr and f" in {car}" in p.stderr, "the caret under `in CARRIER`", p)
+        path = os.path.join(tmp, "aboard.scn")
+        with open(path, "w") as f:
+            f.write(head + "unit ht = halftrack allies at A1 B1\nunit x = rifle_squad allies in ht\n")
+        p = run(["--board", path, "eval", "carrier($x) == $ht"])
+        check(p.returncode == 0 and lines(p.stdout) == ["true"], "a squad in a half-track loads", p)
+
+
+@case
 def reach_jeep():
     # examples/boards/hill_contour.scn: the jeep (A9, a light vehicle) is hemmed in by the stream
     # (impassable to light vehicles, BRO.1.2.stream): A10 and B10 (one square each), C10 (two)
@@ -3557,6 +3624,13 @@ def pictures_never_clobber():
             p = run(["--board", board, "reach", "jeep", out])
             check(p.returncode == 0 and f"wrote {out}" in p.stdout, "reach replaces it too", p)
             svg_ok(out, p)
+        # a directory, or a place that cannot be written (no such directory), is refused before
+        # reach lists anything (the review found the whole listing printed, then the error)
+        for bad in (tmp, os.path.join(tmp, "no-such-dir", "r.svg")):
+            for cmd in (["reach", "jeep", bad], ["svg", bad]):
+                p = run(["--board", board] + cmd)
+                check(p.returncode == 1 and f"cannot write '{bad}'" in p.stderr
+                      and p.stdout == "", f"{cmd[0]} {bad}: refused before any output", p)
         # reach writes whole or not at all, as svg does: a full disk says so
         if os.path.exists("/dev/full"):
             p = run(["--board", board, "reach", "jeep", "/dev/full"])
