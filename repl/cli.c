@@ -1222,20 +1222,6 @@ int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode)
     return s->json ? 0 : cli_draw(s, x, y);
 }
 
-bool cli_parse_seed(const char *text, uint64_t *out)
-{
-    unsigned long long v;
-    char *end;
-    if (!text || text[0] < '0' || text[0] > '9')
-        return false;
-    errno = 0;
-    v = strtoull(text, &end, 10);
-    if (errno || *end || v > UINT64_MAX)
-        return false;
-    *out = (uint64_t)v;
-    return true;
-}
-
 /* The caps by name, in the order `limit` prints them. */
 static const struct {
     const char *name;
@@ -1255,27 +1241,6 @@ bool cli_cap_named(const char *name, hon_cap *which)
             return true;
         }
     return false;
-}
-
-bool cli_parse_cap(hon_cap which, const char *text, uint64_t *out)
-{
-    char digits[32];
-    size_t n = text ? strlen(text) : 0;
-    unsigned shift = 0;
-    if (which == HON_CAP_MEMORY && n > 1 && strchr("KkMmGg", text[n - 1])) {
-        char u = (char)toupper((unsigned char)text[n - 1]);
-        shift = u == 'K' ? 10 : u == 'M' ? 20 : 30;
-        n--;
-    }
-    if (n == 0 || n >= sizeof digits)
-        return false;
-    memcpy(digits, text, n);
-    digits[n] = '\0';
-    uint64_t v;
-    if (!cli_parse_seed(digits, &v) || v > (UINT64_MAX >> shift))
-        return false;
-    *out = v << shift;
-    return true;
 }
 
 /* Prints cap `i` of cap_names as `limit NAME VALUE` (memory in M when it is whole MiB). */
