@@ -166,6 +166,7 @@ static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, 
     case A_VARIANT: add_kind(c, s, HON_COMPLETE_VARIANT, NULL); break;
     case A_READING: add_kind(c, s, HON_COMPLETE_READING, second); break;
     case A_EVENT: add_kind(c, s, HON_COMPLETE_EVENT, NULL); break;
+    case A_HELP: repl_each_command(add_completion, c); break;
     case A_NONE: break;
     case A_UNSET:
     case A_NAME:

@@ -298,6 +298,49 @@ def check_and_test_directories():
 
 
 @case
+def help_topics():
+    # repl.md §2: `help COMMAND` prints that command's forms (the lines `help` lists for it)
+    # and a longer account; `:help` is `help`; an unknown word is an error naming the nearest
+    # command (drwa: two letters swapped from draw), or, for a query or fn of the program, the
+    # hint to show it; the script then exits 1. `help` alone lists every command.
+    p = run(["--no-rules", "--load", fx("base.hon")], stdin="help\n")
+    listing = p.stdout.splitlines()
+    words = []
+    for l in listing:
+        m = re.match(r"^  (\S+)", l)
+        if m and m.group(1) not in words:
+            words.append(m.group(1))
+    check(p.returncode == 0 and {"why", "odds", "los", "help", "quit"} <= set(words),
+          "help lists the commands", p)
+    for topic in ("los", "why", "odds"):
+        p = run(["--no-rules"], stdin="help %s\n" % topic)
+        forms = [l for l in listing if l.startswith("  %s " % topic)]
+        out = p.stdout.splitlines()
+        check(p.returncode == 0 and out[:len(forms)] == forms and len(out) > len(forms),
+              "help %s: its %d form(s) as help lists them, then more lines" % (topic, len(forms)),
+              p)
+        q = run(["--no-rules"], stdin=":help %s\n" % topic)
+        check(q.stdout == p.stdout, ":help %s is help %s" % (topic, topic), q)
+    # the four forms of why are all there
+    p = run(["--no-rules"], stdin="help why\n")
+    check(sum(l.startswith("  why ") for l in p.stdout.splitlines()) == 4,
+          "help why: why, why not, why do, why move", p)
+    check("verdict" in run(["--no-rules"], stdin="help los\n").stdout,
+          "help los says what los answers (the verdict)", p)
+    # every command listed has its account
+    for w in words:
+        p = run(["--no-rules"], stdin="help %s\n" % w)
+        check(p.returncode == 0 and len(lines(p.stdout)) >= 2, "help %s answers" % w, p)
+    p = run(["--no-rules"], stdin="help drwa\n")
+    check(p.returncode == 1 and "no command named 'drwa' (did you mean `draw`?)" in p.stderr,
+          "help drwa: did you mean draw", p)
+    p = run(["--no-rules", "--load", fx("base.hon")], stdin="help twice\nhelp bonus\n")
+    check(p.returncode == 1 and "`twice` is a fn of the rules (show twice prints it)" in p.stderr
+          and "`bonus` is a query of the rules (show bonus prints it)" in p.stderr,
+          "help NAME of a fn or query: the hint to show it", p)
+
+
+@case
 def did_you_mean_everywhere():
     # repl.md §2: every name the program looks up itself gets the nearest one when it is a slip
     # (near.h's measure, as did_you_mean): each misspelling below is 1 or 2 edits from the name
