@@ -1259,6 +1259,70 @@ def completion_on_a_terminal():
             t.close()
 
 
+@case
+def completion_by_context():
+    # repl.md §2, Tab inside an expression completes what fits where the word stands; driven
+    # through a pseudo-terminal with fixtures/variants.hon and the ridge board (units a, b, c),
+    # then fixtures/why.hon (record shot). Worked out from the fixtures:
+    # - `cover_of(woods) == he`: the left side is a `cover` (cover_of's result), whose members
+    #   are no_cover, light and heavy: heavy;
+    # - `why variant woods_cover == h`: the readings of woods_cover: heavy_cover (and the
+    #   built-ins has and has_feature, whose types are not looked at: listed);
+    # - `cover_of(w`: cover_of's parameter is a terrain (open, woods): woods;
+    # - `terrain.wo`: the members of the enum terrain: woods;
+    # - `why $a.sid`: a unit has kind, side, size and its values: side;
+    # - `shot{...}.to`: the fields of record shot: to_row;
+    # - `1 + d`: an int is wanted: the queries double and drills (int), with the built-ins
+    #   starting with d, but neither a command nor cover_of (a cover);
+    # - `1+qu`: mid-expression, not the command quit (nothing completes: the line is unchanged);
+    # - `help lin`: a command word: lint.
+    def tab(t, typed, want, what):
+        t.send(typed + b"\t")
+        check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}: {what}", t)
+        t.send(b"\x15")
+        t.read_until(b"hon> ", 5)
+
+    with tempfile.TemporaryDirectory() as home:
+        t = Terminal.start(["--no-rules", "--load", "variants.hon",
+                            "--board", "boards/ridge.scn"], home, cwd=FIXTURES)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
+            tab(t, b"cover_of(woods) == he", b"== heavy", "a member of the left side's enum")
+            tab(t, b"why variant woods_cover == h", b"heavy_cover  has", "the variant's readings")
+            tab(t, b"cover_of(w", b"cover_of(woods", "the parameter's enum")
+            tab(t, b"terrain.wo", b"terrain.woods", "an enum's member")
+            tab(t, b"why $a.sid", b"$a.side", "a unit's field")
+            t.send(b"1 + d\t")
+            check(t.read_until(b"hon> 1 + d", 10), "Tab after 1 + d lists names", t)
+            listed = set(t.seen.decode(errors="replace").split())
+            check({"double", "drills"} <= listed and not {"do", "draw", "dis", "diff"} & listed,
+                  "after 1 +: the int queries, no command", t)
+            t.send(b"\x15")
+            t.read_until(b"hon> ", 5)
+            t.send(b"1+qu\t")
+            t.read_until(b"@@", 2)
+            check(b"quit" not in t.seen, "1+qu: no command mid-expression", t)
+            t.send(b"\x15")
+            t.read_until(b"hon> ", 5)
+            tab(t, b"help lin", b"help lint", "help's topic is a command word")
+            t.send(b"6 * 7\r")
+            check(t.read_until(b"42", 10), "the session goes on", t)
+        finally:
+            t.close()
+    with tempfile.TemporaryDirectory() as home:
+        t = Terminal.start(["--no-rules", "--load", "why.hon"], home, cwd=FIXTURES)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
+            tab(t, b"shot{from_row: 1, to_row: 2, shooter_infantry: true, target_infantry: false}.to",
+                b"}.to_row", "a record's field")
+        finally:
+            t.close()
+
+
 # exponential on purpose: fib(n) makes about 1.6^n calls
 FIB = b"fn fib(n: int) -> int = if n < 2 then n else fib(n - 1) + fib(n - 2);"
 
