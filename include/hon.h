@@ -521,7 +521,12 @@ typedef enum hon_complete_kind {
     HON_COMPLETE_READING, /* the readings of one variant (hon_complete's `within`) */
     HON_COMPLETE_FILE,    /* the loaded rule files (hon_each_file's paths) */
     HON_COMPLETE_BUILTIN, /* the built-in functions ("square_of"), in the order of their list */
-    HON_COMPLETE_KEYWORD  /* the keywords of the language ("query", "rule"), in name order */
+    HON_COMPLETE_KEYWORD, /* the keywords of the language ("query", "rule"), in name order */
+    HON_COMPLETE_MEMBER,  /* the members of the enum named `within` (a declared or built-in
+                             enum, or a variant: its readings), in declaration order */
+    HON_COMPLETE_FIELD    /* what may follow `.` on a value of the type named `within`, as
+                             hon_type_of names it: a record's fields (a table row's columns),
+                             or for "unit" kind, side, size and the declared `value`s */
 } hon_complete_kind;
 
 /* Calls fn with each name of kind `kind` that starts with `prefix` (NULL or "": every name),
@@ -531,6 +536,13 @@ typedef enum hon_complete_kind {
  * diagnostic, for a NULL vm or fn, an unknown kind or an unknown variant. */
 hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *within,
                         const char *prefix, void (*fn)(void *ud, const char *name), void *ud);
+
+/* The type of expression `expr` (text as typed at the prompt), found by compiling it against
+ * the loaded program without running it: its kind in *kind, its name (as hon_query_info names
+ * types: "int", "terrain", "unit", a record's name) in buf, of cap bytes. No diagnostic is
+ * reported and nothing is kept. HON_ERR_COMPILE when it does not compile; HON_ERR_NOT_FOUND
+ * for a NULL vm, expr, kind or buf. Cheap enough for each Tab: a parse and a type check. */
+hon_status hon_type_of(hon_vm *vm, const char *expr, hon_type_kind *kind, char *buf, size_t cap);
 
 /* "Did you mean": the name of names[0..n) nearest `want` that is close enough to be a slip of
  * the keyboard (base/near.h's measure: 1 edit for up to 3 letters, else 2 or a fifth of the

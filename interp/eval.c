@@ -1,6 +1,6 @@
 /* eval.c — evaluating (hon.h: hon_eval, hon_odds, hon_query_info_of, hon_each_member,
  * hon_lookup_query, hon_call_query, hon_call_query_text, hon_ask_query, hon_unit_id,
- * hon_unit_set_value, hon_each_counter, hon_member_id), over eval.h. Typed text is
+ * hon_unit_set_value, hon_each_counter, hon_member_id, hon_type_of), over eval.h. Typed text is
  * compiled, run under the session's setup and answered with its value and trace (eval_answer);
  * calls from C skip the text: a handle names a query once, each call checks its arguments.
  */
@@ -204,6 +204,28 @@ hon_status hon_query_info_of(hon_vm *vm, const char *name, hon_query_info *out)
     out->result_type = type_name(p, result, vm->info_types[16], sizeof vm->info_types[16]);
     out->result_kind = type_kind(p, result);
     return HON_OK;
+}
+
+hon_status hon_type_of(hon_vm *vm, const char *expr, hon_type_kind *kind, char *buf, size_t cap)
+{
+    if (!vm || !expr || !kind || !buf || !cap)
+        return HON_ERR_NOT_FOUND;
+    size_t len = strlen(expr);
+    uint32_t id = diag_sources_add(&vm->sources, "<type>", expr, len);
+    if (id == UINT32_MAX)
+        return HON_ERR_MEMORY;
+    chunk *ch = NULL;
+    ast_file *f = NULL;
+    uint32_t type = T_ERROR;
+    hon_status st = session_compile_at(vm, expr, len, id, 1, false, true, &ch, &f, &type);
+    if (st == HON_OK) {
+        *kind = type_kind(vm->pg->res, type);
+        type_name(vm->pg->res, type, buf, cap);
+    }
+    chunk_free(ch);
+    ast_file_free(f);
+    session_forget_source(vm, id);
+    return st;
 }
 
 size_t hon_each_member(const hon_vm *vm, const char *enum_name,

@@ -491,6 +491,28 @@ static void offer_rules(const hon_vm *vm, const offers *o)
     }
 }
 
+/* What may follow `.` on a value of the type named `within`: a unit's kind, side, size and
+ * declared values, or a record's fields (a table row's columns). */
+static hon_status offer_fields(const res_program *p, const char *within, const offers *o)
+{
+    if (!within)
+        return HON_ERR_NOT_FOUND;
+    if (strcmp(within, "unit") == 0) {
+        offer(o, "kind");
+        offer(o, "side");
+        offer(o, "size");
+        for (size_t s = 0; s < p->nslots; s++)
+            offer(o, p->slots[s].name);
+        return HON_OK;
+    }
+    for (size_t r = 0; r < p->nrecords; r++)
+        if (strcmp(p->records[r].name, within) == 0) {
+            OFFER_NAMES(o, p->records[r].fields, p->records[r].nfields);
+            return HON_OK;
+        }
+    return HON_ERR_NOT_FOUND;
+}
+
 hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *within,
                         const char *prefix, void (*fn)(void *ud, const char *name), void *ud)
 {
@@ -529,6 +551,15 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
         for (size_t k = 0; lexer_keyword(k); k++)
             offer(&o, lexer_keyword(k));
         break;
+    case HON_COMPLETE_MEMBER:
+        for (v = 0; within && (size_t)v < p->nenums; v++)
+            if (strcmp(p->enums[v].name, within) == 0)
+                break;
+        if (!within || (size_t)v == p->nenums)
+            return HON_ERR_NOT_FOUND;
+        OFFER_NAMES(&o, p->enums[v].members, p->enums[v].len);
+        break;
+    case HON_COMPLETE_FIELD: return offer_fields(p, within, &o);
     default: return HON_ERR_NOT_FOUND;
     }
     return HON_OK;

@@ -29,8 +29,10 @@ typedef struct lint {
     bool *scope; /* per diagnostics source: its warnings are reported */
     uint32_t nscope;
     bool *fn_used, *table_used, *enum_used, *marker_used, *variant_read;
-    bool *rule_reported; /* per rule: W004 said already */
-    bool in_test;        /* walking a test: what it names is not read by the rules */
+    bool *rule_reported;  /* per rule: W004 said already (or, if shadowed_by, to be said) */
+    int32_t *shadowed_by; /* owned, per rule: the rule before it that always answers, or -1 */
+    char **held_at;       /* owned, per rule: an input its guard holds on (owned text), or NULL */
+    bool in_test;         /* walking a test: what it names is not read by the rules */
 } lint;
 
 /* A folded constant: known, and its value (a bool as 0/1). */
@@ -165,26 +167,91 @@ static void mark_reads(lint *l)
     }
 }
 
+/* The comment of line text[0..n), if any: from its first `#` outside a string to the line's end
+ * (*len its length); NULL when the line has none. */
+static const char *line_comment(const char *text, size_t n, size_t *len)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < n; i++) {
+        if (in_string && text[i] == '\\')
+            i++;
+        else if (text[i] == '"')
+            in_string = !in_string;
+        else if (!in_string && text[i] == '#') {
+            *len = n - i;
+            return text + i;
+        }
+    }
+    return NULL;
+}
+
+/* Whether a comment is the entry-point pragma: `#`, blanks, then `lint: entry` as a word (a
+ * reason may follow: `# lint: entry: the points of each army, asked in the REPL`). */
+static bool is_entry_pragma(const char *c, size_t n)
+{
+    static const char word[] = "lint: entry";
+    size_t i = 1, k = sizeof word - 1;
+    while (i < n && (c[i] == ' ' || c[i] == '\t'))
+        i++;
+    return n - i >= k && memcmp(c + i, word, k) == 0 &&
+           (n - i == k || !(c[i + k] == '_' || (c[i + k] >= 'a' && c[i + k] <= 'z')));
+}
+
+/* Whether the declaration at loc is an entry point (docs/spec/errors.md, W001): the pragma
+ * `# lint: entry` ends its line, or is one of the comment-only lines directly above it. An
+ * entry point is a value the rules give their users to ask (the REPL, tests, a program over
+ * hon.h), so nothing reading it is no finding. Reads the source text the diagnostics quote. */
+static bool is_entry(const lint *l, ast_loc loc)
+{
+    const diag_sources *ds = &l->vm->sources;
+    if (loc.file >= ds->len || !ds->files[loc.file].text || loc.line == 0)
+        return false;
+    const char *text = ds->files[loc.file].text;
+    size_t len = ds->files[loc.file].len;
+    /* the start of each line up to the declaration's, kept for the walk upwards */
+    size_t starts[64], nstarts = 0, at = 0;
+    for (uint32_t line = 1; line <= loc.line && at <= len; line++) {
+        if (line + 64 > loc.line)
+            starts[nstarts++] = at;
+        const char *nl = memchr(text + at, '\n', len - at);
+        at = nl ? (size_t)(nl - text) + 1 : len + 1;
+    }
+    for (size_t i = nstarts; i-- > 0;) {
+        size_t a = starts[i];
+        const char *nl = memchr(text + a, '\n', len - a);
+        size_t n = (nl ? (size_t)(nl - text) : len) - a, clen = 0;
+        const char *c = line_comment(text + a, n, &clen);
+        if (c && is_entry_pragma(c, clen))
+            return true;
+        bool comment_only = c && (size_t)(c - (text + a)) == strspn(text + a, " \t");
+        if (i + 1 < nstarts && !comment_only)
+            return false; /* a line of code or a blank line ends the comment block above */
+    }
+    return false;
+}
+
 static void report_unused(lint *l)
 {
     const res_program *p = l->p;
     for (size_t f = 0; f < p->nfns; f++)
-        if (p->fns[f].version_of < 0 && !l->fn_used[f])
+        if (p->fns[f].version_of < 0 && !l->fn_used[f] && !is_entry(l, p->fns[f].decl->loc))
             warn(l, E_LINT_UNUSED, p->fns[f].decl->loc,
                  "fn `%s` is never called by a rule, a fn or a query's default", p->fns[f].name);
     for (size_t t = 0; t < p->ntables; t++)
-        if (p->tables[t].version_of < 0 && !l->table_used[t])
+        if (p->tables[t].version_of < 0 && !l->table_used[t] &&
+            !is_entry(l, p->tables[t].decl->loc))
             warn(l, E_LINT_UNUSED, p->tables[t].decl->loc,
                  "table `%s` is never read by a rule, a fn or a query's default",
                  p->tables[t].name);
     for (size_t e = 0; e < p->nenums; e++)
-        if (p->enums[e].decl && p->enums[e].variant < 0 && !l->enum_used[e])
+        if (p->enums[e].decl && p->enums[e].variant < 0 && !l->enum_used[e] &&
+            !is_entry(l, p->enums[e].decl->loc))
             warn(l, E_LINT_UNUSED, p->enums[e].decl->loc,
                  "enum `%s`: no rule, fn, table, record or query uses its values",
                  p->enums[e].name);
     const res_enum *m = &p->enums[E_MARKER];
     for (size_t i = 0; i < m->len; i++)
-        if (!l->marker_used[i])
+        if (!l->marker_used[i] && !is_entry(l, m->members[i].loc))
             warn(l, E_LINT_UNUSED, m->members[i].loc,
                  "marker `%s` is never named by a rule, a fn, a query's default or a table",
                  m->members[i].name);
@@ -326,13 +393,31 @@ static void check_shadowed(lint *l, int32_t ed)
             uint32_t r = rs->rules[j];
             if (l->rule_reported[r])
                 continue;
-            l->rule_reported[r] = true;
-            diag *d = warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
-                           "rule `%s` never fires: `%s` comes before it in rule order and "
-                           "always answers",
-                           p->rules[r].name, p->rules[rs->rules[k]].name);
-            rule_here(d, p, rs->rules[k]);
+            l->rule_reported[r] = true; /* said by report_shadowed, once the inputs are tried */
+            l->shadowed_by[r] = (int32_t)rs->rules[k];
         }
+    }
+}
+
+/* W004 for the rules check_shadowed found, each with an input its guard holds on (where the
+ * rule before it answers first) when the enumeration found one. */
+static void report_shadowed(lint *l)
+{
+    const res_program *p = l->p;
+    for (uint32_t r = 0; r < p->nrules; r++) {
+        if (l->shadowed_by[r] < 0)
+            continue;
+        const char *by = p->rules[l->shadowed_by[r]].name;
+        diag *d = l->held_at[r]
+                      ? warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
+                             "rule `%s` never fires: `%s` comes before it in rule order and always "
+                             "answers (on %s, where it holds, `%s` answers first)",
+                             p->rules[r].name, by, l->held_at[r], by)
+                      : warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
+                             "rule `%s` never fires: `%s` comes before it in rule order and always "
+                             "answers",
+                             p->rules[r].name, by);
+        rule_here(d, p, (uint32_t)l->shadowed_by[r]);
     }
 }
 
@@ -361,6 +446,10 @@ typedef struct lint_query {
     bool exact;       /* every input tried: no int parameter, no call out of its rules */
     lint_pair *pairs; /* rs->len * rs->len: rules i < j at [i * len + j] */
     bool *held, *decided;
+    char **held_at;    /* per rule: the first input its guard held on (owned text), or NULL */
+    uint32_t *held_by; /* per rule: the rule that answered first on that input (its index) */
+    char *first_input; /* owned: the text of the first input tried */
+    uint64_t ninputs;  /* inputs tried */
     bool gap_said, cell_said;
     val args[LINT_MAX_PARAMS];
     int32_t *readings;
@@ -484,7 +573,9 @@ static bool plan_query(lint *l, uint32_t q, const res_ruleset *rs, lint_query *l
     lq->pairs = mem_calloc(rs->len * rs->len + 1, sizeof *lq->pairs);
     lq->held = mem_calloc(rs->len + 1, sizeof *lq->held);
     lq->decided = mem_calloc(rs->len + 1, sizeof *lq->decided);
-    return lq->pairs && lq->held && lq->decided;
+    lq->held_at = mem_calloc(rs->len + 1, sizeof *lq->held_at);
+    lq->held_by = mem_calloc(rs->len + 1, sizeof *lq->held_by);
+    return lq->pairs && lq->held && lq->decided && lq->held_at && lq->held_by;
 }
 
 static void free_query(lint_query *lq)
@@ -496,6 +587,11 @@ static void free_query(lint_query *lq)
     mem_free(lq->pairs);
     mem_free(lq->held);
     mem_free(lq->decided);
+    for (size_t i = 0; lq->held_at && i < lq->rs->len; i++)
+        mem_free(lq->held_at[i]);
+    mem_free(lq->held_at);
+    mem_free(lq->held_by);
+    mem_free(lq->first_input);
 }
 
 /* Writes the input: `q(a, b)`, then ` with V = R` for each variant reading tried. */
@@ -603,6 +699,31 @@ static void report_pairs(lint *l, const lint_query *lq)
         }
 }
 
+/* Keeps, for W004's examples, the text of the first input tried and, per rule, of the first
+ * input its guard held on with the rule that answered first there. */
+static void note_inputs(const lint *l, lint_query *lq, const bool *answered)
+{
+    size_t first = lq->rs->len;
+    for (size_t i = 0; i < lq->rs->len && first == lq->rs->len; i++)
+        if (answered[i])
+            first = i;
+    bool want = !lq->first_input;
+    for (size_t i = first; i < lq->rs->len; i++)
+        want |= answered[i] && !lq->held_at[i];
+    if (!want)
+        return;
+    strbuf b = { 0 };
+    input_text(l, lq, &b);
+    if (!lq->first_input)
+        lq->first_input = mem_strdup(sb_str(&b));
+    for (size_t i = first; i < lq->rs->len; i++)
+        if (answered[i] && !lq->held_at[i]) {
+            lq->held_at[i] = mem_strdup(sb_str(&b));
+            lq->held_by[i] = (uint32_t)first;
+        }
+    sb_free(&b);
+}
+
 /* Runs every rule of the set on the current input (args, readings) and checks W005-W007. */
 static void try_input(lint *l, lint_query *lq, val *ans, bool *answered)
 {
@@ -630,6 +751,8 @@ static void try_input(lint *l, lint_query *lq, val *ans, bool *answered)
         lq->held[i] |= answered[i];
         any |= answered[i];
     }
+    lq->ninputs++;
+    note_inputs(l, lq, answered);
     for (size_t j = 0; j < lq->rs->len; j++)
         for (size_t i = 0; i < j; i++)
             note_pair(l, lq, i, j, answered, ans);
@@ -661,11 +784,32 @@ static void report_never(lint *l, const lint_query *lq)
         if (lq->decided[i] || l->rule_reported[r])
             continue;
         l->rule_reported[r] = true;
-        warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
-             lq->held[i] ? "rule `%s` never fires: on every input where it holds, a rule before "
-                           "it answers first"
-                         : "rule `%s` never fires: its guard holds on no input",
-             p->rules[r].name);
+        if (lq->held_at[i]) {
+            uint32_t by = lq->rs->rules[lq->held_by[i]];
+            diag *d = warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
+                           "rule `%s` never fires: on every input where it holds, a rule before "
+                           "it answers first (on %s, `%s`)",
+                           p->rules[r].name, lq->held_at[i], p->rules[by].name);
+            rule_here(d, p, by);
+        } else {
+            warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
+                 "rule `%s` never fires: its guard holds on none of the %llu inputs of `%s` (%s "
+                 "is one)",
+                 p->rules[r].name, (unsigned long long)lq->ninputs, p->queries[lq->q].name,
+                 lq->first_input ? lq->first_input : "?");
+        }
+    }
+}
+
+/* Keeps, for report_shadowed, the inputs the guards of query lq's rules held on. */
+static void keep_examples(lint *l, lint_query *lq)
+{
+    for (size_t i = 0; i < lq->rs->len; i++) {
+        uint32_t r = lq->rs->rules[i];
+        if (lq->held_at[i] && !l->held_at[r]) {
+            l->held_at[r] = lq->held_at[i];
+            lq->held_at[i] = NULL;
+        }
     }
 }
 
@@ -701,6 +845,7 @@ static void enumerate_query(lint *l, uint32_t q, int32_t *readings)
         }
         report_never(l, &lq);
         report_pairs(l, &lq);
+        keep_examples(l, &lq);
         for (size_t i = lq.nparams; i < lq.ndims; i++)
             readings[lq.dims[i].variant] = saved[i];
     }
@@ -739,8 +884,12 @@ static bool lint_open(lint *l, hon_vm *vm, const char *const *paths, size_t n)
     size_t total = 0;
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
         total += lens[i];
-    if (!(l->flags = mem_calloc(total + 1, sizeof *l->flags)))
+    if (!(l->flags = mem_calloc(total + 1, sizeof *l->flags)) ||
+        !(l->shadowed_by = mem_calloc(p->nrules + 1, sizeof *l->shadowed_by)) ||
+        !(l->held_at = mem_calloc(p->nrules + 1, sizeof *l->held_at)))
         return false;
+    for (size_t r = 0; r < p->nrules; r++)
+        l->shadowed_by[r] = -1;
     total = 0;
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
         *arrays[i] = l->flags + total;
@@ -756,6 +905,10 @@ static void lint_close(lint *l)
 {
     diag_list_clear(&l->dl);
     mem_free(l->flags);
+    for (size_t r = 0; l->held_at && r < l->p->nrules; r++)
+        mem_free(l->held_at[r]);
+    mem_free(l->held_at);
+    mem_free(l->shadowed_by);
 }
 
 hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t *warnings)
@@ -781,6 +934,7 @@ hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t 
             check_shadowed(&l, (int32_t)e);
         for (uint32_t q = 0; q < l.p->nqueries; q++)
             enumerate_query(&l, q, readings);
+        report_shadowed(&l);
         if (warnings)
             *warnings = l.dl.len;
         session_emit(vm, &l.dl);

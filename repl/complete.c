@@ -109,6 +109,204 @@ static size_t words_before(const LineInfo *li, char *cmd, char *second, size_t c
     }
 }
 
+/* ---- completion inside an expression ------------------------------------------------- */
+
+/* The start of the operand that ends at `end` in the line [buf, end), scanned backwards: a
+ * name, `$unit`, `@C4` or a number, with its calls, indexes and record literals (balanced
+ * `(...)`, `[...]`, `{...}`) and `.field`s. `end` itself when none ends there. */
+static const char *operand_start(const char *buf, const char *end)
+{
+    const char *p = end;
+    for (;;) {
+        if (p > buf && (p[-1] == ')' || p[-1] == ']' || p[-1] == '}')) {
+            char close = p[-1], open = close == ')' ? '(' : close == ']' ? '[' : '{';
+            int depth = 0;
+            const char *q = p;
+            while (q > buf) {
+                q--;
+                if (*q == close)
+                    depth++;
+                else if (*q == open && --depth == 0)
+                    break;
+            }
+            if (depth != 0)
+                return p;
+            p = q;
+            continue;
+        }
+        const char *q = p;
+        while (q > buf && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+            q--;
+        if (q > buf && (q[-1] == '$' || q[-1] == '@'))
+            q--;
+        if (q == p)
+            return p;
+        p = q;
+        if (p > buf && p[-1] == '.')
+            p--;
+        else
+            return p;
+    }
+}
+
+/* The type of the text [a, b) as hon_type_of gives it, in buf; false when it has none. */
+static bool type_of_text(cli_session *s, const char *a, const char *b, hon_type_kind *kind,
+                         char *buf, size_t cap)
+{
+    char text[512];
+    if (a >= b || (size_t)(b - a) >= sizeof text)
+        return false;
+    memcpy(text, a, (size_t)(b - a));
+    text[b - a] = '\0';
+    return hon_type_of(s->vm, text, kind, buf, cap) == HON_OK;
+}
+
+/* Adds to c the names after `.` in word [start, cursor) whose part before its last `.` is
+ * the enum or the operand ending there: an enum's members (`terrain.`), a unit's values
+ * (`$rifle1.`), a record's fields (`solitaire_air[clear].`, `numbered_order(2).`). c->prefix
+ * becomes the part after the `.` (copied to buf, the word's). False when the word has no `.`. */
+static bool after_dot(const LineInfo *li, cli_session *s, names *c, const char *start, char *buf)
+{
+    const char *dot = NULL;
+    for (const char *p = start; p < li->cursor; p++)
+        if (*p == '.')
+            dot = p;
+    if (!dot)
+        return false;
+    c->len = (size_t)(li->cursor - dot - 1);
+    memmove(buf, dot + 1, c->len); /* buf holds the word: its part after the dot, ended */
+    buf[c->len] = '\0';
+    c->prefix = buf;
+    const char *from = operand_start(li->buffer, dot);
+    char base[512], type[128];
+    hon_type_kind kind;
+    if ((size_t)(dot - from) >= sizeof base)
+        return true;
+    memcpy(base, from, (size_t)(dot - from));
+    base[dot - from] = '\0';
+    if (hon_complete(s->vm, HON_COMPLETE_MEMBER, base, c->prefix, add_completion, c) == HON_OK)
+        return true;
+    if (type_of_text(s, from, dot, &kind, type, sizeof type) &&
+        (kind == HON_T_UNIT || kind == HON_T_RECORD))
+        hon_complete(s->vm, HON_COMPLETE_FIELD, type, c->prefix, add_completion, c);
+    return true;
+}
+
+/* Which queries and fns (and enum members) fit where the word stands. */
+typedef struct fit {
+    names *c;
+    cli_session *s;
+    const char *type; /* the type wanted, as hon_type_of names it */
+} fit;
+
+/* hon_complete's callback: a query or fn whose result is of the type wanted. */
+static void add_fitting(void *ud, const char *name)
+{
+    fit *f = ud;
+    hon_query_info qi;
+    if (hon_query_info_of(f->s->vm, name, &qi) == HON_OK && qi.result_type &&
+        strcmp(qi.result_type, f->type) == 0)
+        add_name(f->c, name);
+}
+
+/* The word before `end` (after blanks), in w (cap bytes): an operator, a keyword or a bracket;
+ * its start in *at. Empty when the line holds nothing before end. */
+static void token_before(const char *buf, const char *end, char *w, size_t cap, const char **at)
+{
+    const char *p = end;
+    while (p > buf && isspace((unsigned char)p[-1]))
+        p--;
+    const char *q = p;
+    if (q > buf && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+        while (q > buf && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+            q--;
+    else if (q > buf && q - 1 > buf && strchr("=!<>", q[-2]) && q[-1] == '=')
+        q -= 2;
+    else if (q > buf)
+        q--;
+    snprintf(w, cap, "%.*s", (int)(p - q), q);
+    *at = q;
+}
+
+/* The type an expression wants at the word [start, cursor) from what stands before it, in
+ * type (cap bytes): after `==`/`!=` the left operand's; after an arithmetic or ordering
+ * operator int; after and, or, not bool; as an argument of a query or fn `name(..., ` the
+ * parameter's. False when it is not known. */
+static bool wanted_type(const LineInfo *li, cli_session *s, const char *start, char *type,
+                        size_t cap)
+{
+    char tok[16];
+    const char *at;
+    hon_type_kind kind;
+    token_before(li->buffer, start, tok, sizeof tok, &at);
+    if (strcmp(tok, "==") == 0 || strcmp(tok, "!=") == 0) {
+        const char *end = at;
+        while (end > li->buffer && isspace((unsigned char)end[-1]))
+            end--;
+        const char *from = operand_start(li->buffer, end), *w = from;
+        while (w > li->buffer && isspace((unsigned char)w[-1]))
+            w--;
+        if (w - li->buffer >= 7 && strncmp(w - 7, "variant", 7) == 0 &&
+            (w - 7 == li->buffer || !isalnum((unsigned char)w[-8])))
+            from = w - 7; /* `variant NAME`: the reading of a variant */
+        return type_of_text(s, from, end, &kind, type, cap);
+    }
+    static const char *const ints[] = { "+", "-", "*", "/", "%", "<", ">", "<=", ">=" };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (strcmp(tok, ints[i]) == 0)
+            return snprintf(type, cap, "int") > 0;
+    if (strcmp(tok, "and") == 0 || strcmp(tok, "or") == 0 || strcmp(tok, "not") == 0)
+        return snprintf(type, cap, "bool") > 0;
+    if (strcmp(tok, "(") != 0 && strcmp(tok, ",") != 0)
+        return false;
+    /* an argument: count the commas back to the call's `(` at this depth */
+    size_t arg = 0;
+    int depth = 0;
+    const char *p = start;
+    while (p > li->buffer) {
+        p--;
+        if (*p == ')' || *p == ']')
+            depth++;
+        else if ((*p == '(' || *p == '[') && depth-- == 0)
+            break;
+        else if (*p == ',' && depth == 0)
+            arg++;
+    }
+    if (*p != '(')
+        return false;
+    const char *name = p;
+    while (name > li->buffer && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+        name--;
+    char call[128];
+    hon_query_info qi;
+    if (name == p || (size_t)(p - name) >= sizeof call)
+        return false;
+    snprintf(call, sizeof call, "%.*s", (int)(p - name), name);
+    if (hon_query_info_of(s->vm, call, &qi) != HON_OK || arg >= qi.nparams || arg >= 16)
+        return false;
+    return snprintf(type, cap, "%s", qi.param_types[arg]) > 0;
+}
+
+/* Adds the names an expression may hold at the word [start, cursor): when the type it wants
+ * is known (wanted_type), the members of that enum and the queries and fns of that type, with
+ * the tables and built-in functions (whose types are not looked at); otherwise every query,
+ * fn, table and built-in function. */
+static void add_expression(const LineInfo *li, cli_session *s, names *c, const char *start)
+{
+    char type[128];
+    if (wanted_type(li, s, start, type, sizeof type)) {
+        fit f = { c, s, type };
+        hon_complete(s->vm, HON_COMPLETE_MEMBER, type, c->prefix, add_completion, c);
+        hon_complete(s->vm, HON_COMPLETE_QUERY, NULL, c->prefix, add_fitting, &f);
+        hon_complete(s->vm, HON_COMPLETE_FN, NULL, c->prefix, add_fitting, &f);
+    } else {
+        add_kind(c, s, HON_COMPLETE_QUERY, NULL);
+        add_kind(c, s, HON_COMPLETE_FN, NULL);
+    }
+    add_kind(c, s, HON_COMPLETE_TABLE, NULL);
+    add_kind(c, s, HON_COMPLETE_BUILTIN, NULL);
+}
+
 static int by_text(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -145,6 +343,8 @@ static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, 
         snprintf(second, sizeof second, "%.*s", (int)(eq - w), w);
         kind = A_READING;
     }
+    if (!files && kind != A_NAME && after_dot(li, s, c, start, buf))
+        return true;
     if (!files && before == '$') {
         add_kind(c, s, HON_COMPLETE_UNIT, NULL);
         return true;
@@ -166,19 +366,20 @@ static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, 
     case A_VARIANT: add_kind(c, s, HON_COMPLETE_VARIANT, NULL); break;
     case A_READING: add_kind(c, s, HON_COMPLETE_READING, second); break;
     case A_EVENT: add_kind(c, s, HON_COMPLETE_EVENT, NULL); break;
+    case A_HELP: repl_each_command(add_completion, c); break;
     case A_NONE: break;
-    case A_UNSET:
     case A_NAME:
-    case A_EXPR:
-        if (kind == A_NAME)
-            add_kind(c, s, HON_COMPLETE_RULE, NULL);
-        if (n == 0)
-            repl_each_command(add_completion, c);
+        add_kind(c, s, HON_COMPLETE_RULE, NULL);
         add_kind(c, s, HON_COMPLETE_QUERY, NULL);
         add_kind(c, s, HON_COMPLETE_FN, NULL);
         add_kind(c, s, HON_COMPLETE_TABLE, NULL);
-        if (kind == A_EXPR)
-            add_kind(c, s, HON_COMPLETE_BUILTIN, NULL);
+        break;
+    case A_UNSET:
+    case A_EXPR:
+        /* command words only where a command may stand: the line's first word */
+        if (n == 0 && start == li->buffer + strspn(li->buffer, " \t:"))
+            repl_each_command(add_completion, c);
+        add_expression(li, s, c, start);
         break;
     }
     return true;

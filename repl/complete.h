@@ -20,6 +20,7 @@ typedef enum arg_kind {
     A_VARIANT, /* a variant */
     A_READING, /* a reading of the variant named by the argument before */
     A_EVENT,   /* an event */
+    A_HELP,    /* a command word (help's topic) */
     A_NONE     /* nothing to complete */
 } arg_kind;
 
@@ -28,6 +29,10 @@ typedef enum arg_kind {
 arg_kind repl_arg_of(const char *cmd, const char *second, size_t n);
 /* Calls f(ud, word) for each command word of the REPL (repl.c). */
 void repl_each_command(void (*f)(void *ud, const char *name), void *ud);
+
+/* The longer account of command `word` that `help WORD` prints after its synopses (help.c):
+ * lines ending in a newline, static; NULL for a word that is no command. */
+const char *repl_help_text(const char *word);
 
 /* libedit's function for Tab (EL_ADDFN; its client data, EL_CLIENTDATA, is the cli_session):
  * completes the word before the cursor. One candidate is inserted; several insert their common

@@ -941,20 +941,50 @@ static const command commands[] = {
       "snapshot record FILE [SETTING] | check FILE",
       "record every answer, or list what changed since",
       { A_NONE, A_FILE, A_EDITION, A_NONE } },
-    { "help", cmd_help, "help", "this list", { A_NONE } },
+    { "help", cmd_help, "help [COMMAND]", "this list, or one command's help", { A_HELP, A_NONE } },
     { "quit", cmd_quit, "quit", "leave (also: exit, end of input)", { A_NONE } },
     { "exit", cmd_quit, NULL, NULL, { A_NONE } },
 };
 
+/* `help`: the commands, one line each; `help WORD` (a command word, with or without its ':'):
+ * that command's forms and its longer account (help.c), or, for no such command, an error with
+ * the nearest command word, and a hint when WORD names a query or fn of the program. */
 static int cmd_help(repl *r, char *args)
 {
-    (void)r;
-    (void)args;
-    printf("Type an expression or a query call to see its answer, e.g. 1 + 2.\n"
-           "Commands (the first word of a line, with or without a leading ':'):\n");
+    char *topic = args;
+    while (*topic == ' ' || *topic == '\t' || *topic == ':')
+        topic++;
+    size_t k = strcspn(topic, " \t");
+    if (k == 0) {
+        printf("Type an expression or a query call to see its answer, e.g. 1 + 2.\n"
+               "Commands (the first word of a line, with or without a leading ':'; help COMMAND\n"
+               "says more of one):\n");
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (commands[i].synopsis)
+                printf("  %-26s %s\n", commands[i].synopsis, commands[i].what);
+        return 0;
+    }
+    topic[k] = '\0';
+    const char *text = repl_help_text(topic);
+    if (!text) {
+        const char *names[sizeof commands / sizeof commands[0]];
+        char near[160];
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            names[i] = commands[i].name;
+        hon_query_info qi;
+        if (hon_query_info_of(r->s->vm, topic, &qi) == HON_OK)
+            cli_error("no command named '%s': `%s` is a %s of the rules (show %s prints it)", topic,
+                      topic, qi.is_fn ? "fn" : "query", topic);
+        else
+            cli_error(
+                "no command named '%s'%s", topic,
+                cli_did_you_mean(topic, names, sizeof names / sizeof names[0], near, sizeof near));
+        return 1;
+    }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (commands[i].synopsis)
+        if (strcmp(commands[i].name, topic) == 0 && commands[i].synopsis)
             printf("  %-26s %s\n", commands[i].synopsis, commands[i].what);
+    fputs(text, stdout);
     return 0;
 }
 

@@ -323,6 +323,33 @@ START_TEST(completion_by_kind)
     ck_assert_str_eq(complete(t, HON_COMPLETE_READING, "vis", "n"), "night ");
     ck_assert_str_eq(complete(t, HON_COMPLETE_READING, "nope", ""), "NOT_FOUND");
     ck_assert_str_eq(complete(t, HON_COMPLETE_READING, NULL, ""), "NOT_FOUND");
+    /* an enum's members (a variant's readings too); a unit's fields: kind, side, size, then
+     * the declared values (none here); an unknown enum or type is not found */
+    ck_assert_str_eq(complete(t, HON_COMPLETE_MEMBER, "terrain", "w"), "woods ");
+    ck_assert_str_eq(complete(t, HON_COMPLETE_MEMBER, "vis", ""), "day night ");
+    ck_assert_str_eq(complete(t, HON_COMPLETE_MEMBER, "nope", ""), "NOT_FOUND");
+    ck_assert_str_eq(complete(t, HON_COMPLETE_FIELD, "unit", "s"), "side size ");
+    ck_assert_str_eq(complete(t, HON_COMPLETE_FIELD, "unit", ""), "kind side size ");
+    ck_assert_str_eq(complete(t, HON_COMPLETE_FIELD, "nope", ""), "NOT_FOUND");
+    /* the type of typed text, compiled and not run (so no board is read), with no diagnostic:
+     * $a a unit, twice's result an int, line_of_sight's a verdict, terrain(sq) the enum
+     * terrain; `1 +` does not compile */
+    char type[64];
+    hon_type_kind kind;
+    tvm_clear(t);
+    ck_assert_int_eq(hon_type_of(t->vm, "$a", &kind, type, sizeof type), HON_OK);
+    ck_assert(kind == HON_T_UNIT);
+    ck_assert_str_eq(type, "unit");
+    ck_assert_int_eq(hon_type_of(t->vm, "twice(2)", &kind, type, sizeof type), HON_OK);
+    ck_assert(kind == HON_T_INT);
+    ck_assert_int_eq(hon_type_of(t->vm, "line_of_sight($a, $b)", &kind, type, sizeof type), HON_OK);
+    ck_assert_str_eq(type, "verdict");
+    ck_assert_int_eq(hon_type_of(t->vm, "terrain(@A1)", &kind, type, sizeof type), HON_OK);
+    ck_assert(kind == HON_T_ENUM);
+    ck_assert_str_eq(type, "terrain");
+    ck_assert_int_eq(hon_type_of(t->vm, "1 +", &kind, type, sizeof type), HON_ERR_COMPILE);
+    ck_assert_int_eq(hon_type_of(NULL, "1", &kind, type, sizeof type), HON_ERR_NOT_FOUND);
+    ck_assert_uint_eq(t->ndiags, 0);
     /* an unknown kind; no callback */
     ck_assert_str_eq(complete(t, (hon_complete_kind)99, NULL, ""), "NOT_FOUND");
     ck_assert_int_eq(hon_complete(t->vm, HON_COMPLETE_UNIT, NULL, "", NULL, NULL),

@@ -298,6 +298,49 @@ def check_and_test_directories():
 
 
 @case
+def help_topics():
+    # repl.md §2: `help COMMAND` prints that command's forms (the lines `help` lists for it)
+    # and a longer account; `:help` is `help`; an unknown word is an error naming the nearest
+    # command (drwa: two letters swapped from draw), or, for a query or fn of the program, the
+    # hint to show it; the script then exits 1. `help` alone lists every command.
+    p = run(["--no-rules", "--load", fx("base.hon")], stdin="help\n")
+    listing = p.stdout.splitlines()
+    words = []
+    for l in listing:
+        m = re.match(r"^  (\S+)", l)
+        if m and m.group(1) not in words:
+            words.append(m.group(1))
+    check(p.returncode == 0 and {"why", "odds", "los", "help", "quit"} <= set(words),
+          "help lists the commands", p)
+    for topic in ("los", "why", "odds"):
+        p = run(["--no-rules"], stdin="help %s\n" % topic)
+        forms = [l for l in listing if l.startswith("  %s " % topic)]
+        out = p.stdout.splitlines()
+        check(p.returncode == 0 and out[:len(forms)] == forms and len(out) > len(forms),
+              "help %s: its %d form(s) as help lists them, then more lines" % (topic, len(forms)),
+              p)
+        q = run(["--no-rules"], stdin=":help %s\n" % topic)
+        check(q.stdout == p.stdout, ":help %s is help %s" % (topic, topic), q)
+    # the four forms of why are all there
+    p = run(["--no-rules"], stdin="help why\n")
+    check(sum(l.startswith("  why ") for l in p.stdout.splitlines()) == 4,
+          "help why: why, why not, why do, why move", p)
+    check("verdict" in run(["--no-rules"], stdin="help los\n").stdout,
+          "help los says what los answers (the verdict)", p)
+    # every command listed has its account
+    for w in words:
+        p = run(["--no-rules"], stdin="help %s\n" % w)
+        check(p.returncode == 0 and len(lines(p.stdout)) >= 2, "help %s answers" % w, p)
+    p = run(["--no-rules"], stdin="help drwa\n")
+    check(p.returncode == 1 and "no command named 'drwa' (did you mean `draw`?)" in p.stderr,
+          "help drwa: did you mean draw", p)
+    p = run(["--no-rules", "--load", fx("base.hon")], stdin="help twice\nhelp bonus\n")
+    check(p.returncode == 1 and "`twice` is a fn of the rules (show twice prints it)" in p.stderr
+          and "`bonus` is a query of the rules (show bonus prints it)" in p.stderr,
+          "help NAME of a fn or query: the hint to show it", p)
+
+
+@case
 def did_you_mean_everywhere():
     # repl.md §2: every name the program looks up itself gets the nearest one when it is a slip
     # (near.h's measure, as did_you_mean): each misspelling below is 1 or 2 edits from the name
@@ -1212,6 +1255,70 @@ def completion_on_a_terminal():
             # the session is whole after all that: a line still answers
             t.send(b"6 * 7\r")
             check(t.read_until(b"42", 10), "the session goes on", t)
+        finally:
+            t.close()
+
+
+@case
+def completion_by_context():
+    # repl.md §2, Tab inside an expression completes what fits where the word stands; driven
+    # through a pseudo-terminal with fixtures/variants.hon and the ridge board (units a, b, c),
+    # then fixtures/why.hon (record shot). Worked out from the fixtures:
+    # - `cover_of(woods) == he`: the left side is a `cover` (cover_of's result), whose members
+    #   are no_cover, light and heavy: heavy;
+    # - `why variant woods_cover == h`: the readings of woods_cover: heavy_cover (and the
+    #   built-ins has and has_feature, whose types are not looked at: listed);
+    # - `cover_of(w`: cover_of's parameter is a terrain (open, woods): woods;
+    # - `terrain.wo`: the members of the enum terrain: woods;
+    # - `why $a.sid`: a unit has kind, side, size and its values: side;
+    # - `shot{...}.to`: the fields of record shot: to_row;
+    # - `1 + d`: an int is wanted: the queries double and drills (int), with the built-ins
+    #   starting with d, but neither a command nor cover_of (a cover);
+    # - `1+qu`: mid-expression, not the command quit (nothing completes: the line is unchanged);
+    # - `help lin`: a command word: lint.
+    def tab(t, typed, want, what):
+        t.send(typed + b"\t")
+        check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}: {what}", t)
+        t.send(b"\x15")
+        t.read_until(b"hon> ", 5)
+
+    with tempfile.TemporaryDirectory() as home:
+        t = Terminal.start(["--no-rules", "--load", "variants.hon",
+                            "--board", "boards/ridge.scn"], home, cwd=FIXTURES)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
+            tab(t, b"cover_of(woods) == he", b"== heavy", "a member of the left side's enum")
+            tab(t, b"why variant woods_cover == h", b"heavy_cover  has", "the variant's readings")
+            tab(t, b"cover_of(w", b"cover_of(woods", "the parameter's enum")
+            tab(t, b"terrain.wo", b"terrain.woods", "an enum's member")
+            tab(t, b"why $a.sid", b"$a.side", "a unit's field")
+            t.send(b"1 + d\t")
+            check(t.read_until(b"hon> 1 + d", 10), "Tab after 1 + d lists names", t)
+            listed = set(t.seen.decode(errors="replace").split())
+            check({"double", "drills"} <= listed and not {"do", "draw", "dis", "diff"} & listed,
+                  "after 1 +: the int queries, no command", t)
+            t.send(b"\x15")
+            t.read_until(b"hon> ", 5)
+            t.send(b"1+qu\t")
+            t.read_until(b"@@", 2)
+            check(b"quit" not in t.seen, "1+qu: no command mid-expression", t)
+            t.send(b"\x15")
+            t.read_until(b"hon> ", 5)
+            tab(t, b"help lin", b"help lint", "help's topic is a command word")
+            t.send(b"6 * 7\r")
+            check(t.read_until(b"42", 10), "the session goes on", t)
+        finally:
+            t.close()
+    with tempfile.TemporaryDirectory() as home:
+        t = Terminal.start(["--no-rules", "--load", "why.hon"], home, cwd=FIXTURES)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
+            tab(t, b"shot{from_row: 1, to_row: 2, shooter_infantry: true, target_infantry: false}.to",
+                b"}.to_row", "a record's field")
         finally:
             t.close()
 
