@@ -59,10 +59,12 @@ typedef struct cli_session {
     size_t errors; /* of which errors */
     /* playing (language.md §6): choices and step mode ask the person a line of text. `ask`
      * reads one (the REPL's line editor); NULL: a line of standard input. It returns the line
-     * without its newline (borrowed until the next call), or NULL at the end of the input. */
+     * without its newline (borrowed until the next call), or NULL at the end of the input, or
+     * NULL with `cancelled` set when the person pressed ^C instead of answering. */
     char *(*ask)(void *ud, const char *prompt);
     void *ask_ud;
-    char *answer; /* the default ask's buffer */
+    bool cancelled; /* the last ask was cancelled by ^C: the procedure is abandoned */
+    char *answer;   /* the default ask's buffer */
     size_t answer_cap;
     bool stepping;         /* step mode: pause before each effect */
     bool bundled_rules;    /* the bundled rule directories were loaded (so the bundled boards,
@@ -94,11 +96,12 @@ typedef struct cli_session {
  * again; in a script (s->script) so is a line shaped as an answer (a number, `$x`, `@x`, a
  * square), while any other line abandons the choice (-1, E225) and is handed back to the
  * reader (s->unread) to run as a line of its own. At the end of the input the first option is
- * taken. */
+ * taken; ^C at the question (s->cancelled) abandons the procedure (-1, E225: it is undone). */
 int cli_choose(void *ud, const char *question, const char *side, const char *const *options,
                size_t n);
 /* Step mode (hon_config.on_effect, answer.c): when s->stepping, shows the effect about to be
- * applied and waits for Enter; false ('q') abandons the procedure, which is then undone. */
+ * applied and waits for Enter; false ('q', or ^C at the pause) abandons the procedure, which is
+ * then undone. */
 bool cli_step(void *ud, const char *line);
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */

@@ -82,7 +82,8 @@ static char *answer_prompt(EditLine *el)
 }
 
 /* cli_session.ask: a line answering a choice or a step, read while a command runs (so into
- * its own buffer: the command's line stays valid). No prompt when the input is piped. */
+ * its own buffer: the command's line stays valid). No prompt when the input is piped. On a
+ * terminal, ^C at the prompt answers NULL with r->s->cancelled set. */
 static char *reader_ask(void *ud, const char *why)
 {
     reader *r = ud;
@@ -97,11 +98,19 @@ static char *reader_ask(void *ud, const char *why)
         return r->abuf;
     }
     int count = 0;
+    interrupted = 0;
     el_set(r->el, EL_PROMPT, answer_prompt);
     const char *line = el_gets(r->el, &count);
     el_set(r->el, EL_PROMPT, prompt);
-    if (!line || count <= 0)
+    if (!line || count <= 0) {
+        if (interrupted || (count < 0 && errno == EINTR)) { /* ^C: no answer, the line ends */
+            el_reset(r->el);
+            fputc('\n', stdout);
+            r->s->cancelled = true;
+            hon_interrupt_clear(); /* the chooser abandons the procedure: E225, not E231 */
+        }
         return NULL;
+    }
     size_t n = (size_t)count;
     if (line[n - 1] == '\n')
         n--;

@@ -2236,6 +2236,60 @@ def play_script_choices():
 
 
 @case
+def interrupt_at_a_question():
+    # repl.md §2a: ^C at the `answer>` prompt (a choice asked while `do` runs, or step mode's
+    # pause) answers nothing: the procedure is abandoned (E225) and undone, and the session
+    # goes on as it was. Driven through a pseudo-terminal on play.scn ($a on A1, $b on C1):
+    # relocate($a) asks "Where to?" between the free squares of row 1, B1 and D1 (C1 holds
+    # $b). Before ^C, `do suppress($a)` gives $a one Suppressed marker (FIX.suppress); so after
+    # it $a is still on A1 with that one marker, and `undo` takes back that suppress (the
+    # abandoned procedure left nothing to undo). Were the first option taken at ^C (as at the
+    # end of piped input), $a would be on B1.
+    with Terminal.session(PLAY + ["--board", fx("boards/play.scn")]) as t:
+        if t is None:
+            return
+        t.send(b"do suppress($a)\r")
+        check(t.read_until(b"hon> ", 10) and "give $a suppressed" in t.stdout, "suppressed", t)
+        t.send(b"do relocate($a)\r")
+        check(t.read_until(b"answer> ", 10) and "Where to?" in t.stdout, "the choice is asked", t)
+        # as a person would, after the prompt is up: libedit prints it before it starts to
+        # read, and a ^C in between reaches no read (the main prompt's ^C is alike)
+        time.sleep(0.5)
+        t.send(b"\x03")  # ^C
+        check(t.read_until(b"hon> ", 10) and "error[E225]" in t.stdout
+              and "the procedure was undone" in t.stdout and "option" not in t.stdout,
+              "^C at the choice abandons the procedure, no option taken", t)
+        for line, want in ((b"square_of($a)", "A1"), (b"marker_count($a, suppressed)", "1")):
+            t.send(line + b"\r")
+            check(t.read_until(b"hon> ", 10) and want in t.stdout.split("\r\n"),
+                  f"{line!r} is {want} after the ^C", t)
+        # step mode: ^C at the pause before `give $a suppressed` abandons that procedure too
+        t.send(b"step on\r")
+        check(t.read_until(b"hon> ", 10), "step on", t)
+        t.send(b"do suppress($a)\r")
+        check(t.read_until(b"answer> ", 10) and "next: give $a suppressed" in t.stdout,
+              "step mode pauses before the effect", t)
+        time.sleep(0.5)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10) and "error[E225]" in t.stdout,
+              "^C at the pause abandons the procedure", t)
+        t.send(b"step off\r")
+        check(t.read_until(b"hon> ", 10), "step off", t)
+        t.send(b"marker_count($a, suppressed)\r")
+        check(t.read_until(b"hon> ", 10) and "1" in t.stdout.split("\r\n"),
+              "still one marker: the stepped effect was not applied", t)
+        # the session goes on: undo takes back the first suppress, and a choice still answers
+        t.send(b"undo\r")
+        check(t.read_until(b"hon> ", 10) and "undone: do suppress($a)" in t.stdout,
+              "undo takes back the suppress before the ^C", t)
+        t.send(b"do relocate($a)\r")
+        check(t.read_until(b"answer> ", 10), "asked again", t)
+        t.send(b"2\r")
+        check(t.read_until(b"hon> ", 10) and "move $a to D1" in t.stdout,
+              "answer 2 takes D1", t)
+
+
+@case
 def play_undo_dice():
     # shoot rolls one die (FIX.shoot); undo puts the dice back as they were before it, so the
     # same shot after an undo rolls the same face, and a third one (after no undo) goes on.
