@@ -92,13 +92,18 @@ def main():
 
         # The installed hon never uses the build tree, though it exists: its data directory is
         # the configured one, and with $HON_DATADIR the staged one.
+        # --version says it is installed, under the configured prefix, not in a build tree.
         configured = os.path.join(CFG["prefix"], CFG["datadir"], "hon")
         p = run([hon, "--version"])
-        check(p.returncode == 0 and p.stdout.splitlines()[1:] == [f"data: {configured}"],
-              "the installed hon --version names the configured data directory", p.shown)
+        check(p.returncode == 0 and p.stdout.splitlines()[1:] ==
+              [f"installed under {CFG['prefix']}", f"data: {configured}",
+               f"rules: {configured}/rules {configured}/expansions"],
+              "the installed hon --version names the prefix and the configured data directory",
+              p.shown)
         env = {"HON_DATADIR": data}
         p = run([hon, "version"], env=env)
-        check(p.returncode == 0 and p.stdout.splitlines()[1:] == [f"data: {data}"],
+        check(p.returncode == 0 and p.stdout.splitlines()[2:] ==
+              [f"data: {data} (from $HON_DATADIR)", f"rules: {data}/rules {data}/expansions"],
               "with $HON_DATADIR, hon version names it", p.shown)
 
         # The README's commands: `--board examples/boards/...` from a directory holding no

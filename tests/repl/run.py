@@ -107,13 +107,28 @@ def help_and_version():
     for word in ("eval", "why", "odds", "check", "test", "rules", "show", "dis",
                  "--edition", "--variant", "--json", "--seed", "--rules", "--no-rules", "--load"):
         check(word in p.stdout, f"--help must mention {word}", p)
-    # --version: 'hon X.Y.Z', then the data directory in use; this hon runs from its build
-    # tree, so that is the source tree it was built from (FIXTURES is its tests/repl/fixtures).
+    # --version (repl.md §1): 'hon X.Y.Z'; where it runs from: this hon (HON, build/repl/hon)
+    # lies in its build tree, two directories up; the data directory in use, the source tree
+    # it was built from (FIXTURES is its tests/repl/fixtures); and the rule directories a
+    # session would load: the data directory's rules/ and expansions/ by default, the --rules
+    # given before --version, $HON_RULES (said), none under --no-rules.
     p = run(["--version"])
     source = os.path.realpath(os.path.join(FIXTURES, "..", "..", ".."))
-    m = re.fullmatch(r"hon \d+\.\d+\.\d+\ndata: (.*)\n", p.stdout)
-    check(p.returncode == 0 and m and os.path.realpath(m.group(1)) == source,
-          "--version prints 'hon X.Y.Z' and 'data: SOURCE TREE'", p)
+    build = os.path.realpath(os.path.dirname(os.path.dirname(HON)))
+    m = re.fullmatch(r"hon \d+\.\d+\.\d+\nrunning from the build tree (.*)\ndata: (.*)\n"
+                     r"rules: (.*) (.*)\n", p.stdout)
+    check(p.returncode == 0 and m and os.path.realpath(m.group(1)) == build
+          and os.path.realpath(m.group(2)) == source
+          and [os.path.realpath(d) for d in m.group(3, 4)] ==
+          [os.path.join(source, "rules"), os.path.join(source, "expansions")],
+          "--version: 'hon X.Y.Z', the build tree, 'data: SOURCE TREE', its rules", p)
+    p = run(["--rules", "/r1", "--rules", "/r2", "--version"], env={"HON_DATADIR": "/d"})
+    check(p.stdout.splitlines()[2:] == ["data: /d (from $HON_DATADIR)", "rules: /r1 /r2"],
+          "--version names $HON_DATADIR and the --rules given", p)
+    p = run(["--version"], env={"HON_RULES": "/a:/b"})
+    check(p.stdout.splitlines()[3:] == ["rules: /a:/b (from $HON_RULES)"], "$HON_RULES", p)
+    p = run(["--no-rules", "version"])
+    check(p.stdout.splitlines()[3:] == ["rules: none (--no-rules)"], "--no-rules version", p)
     # The subcommands say the same: `hon help` is --help, `hon version` is --version, and
     # `hon help move` prints only move's entry (its line and the indented ones continuing it).
     usage = p_help = run(["--help"]).stdout
