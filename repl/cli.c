@@ -836,7 +836,10 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
             rep.json = true;
         else if (strcmp(args[i], "--filter") == 0 && i + 1 < nargs)
             filter = args[++i];
-        else if (args[i][0] == '-' && args[i][1]) {
+        else if (strcmp(args[i], "--filter") == 0) {
+            cli_error("test --filter needs a PATTERN (a part of the titles of the tests to run)");
+            rc = 1;
+        } else if (args[i][0] == '-' && args[i][1]) {
             cli_error("test takes -v, --filter PATTERN, --json and files, not '%s'", args[i]);
             rc = 1;
         } else
@@ -904,6 +907,9 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         printf("%zu passed, %zu failed\n", passed, failed_n);
     if (rc == 0 && n == 0 && passed + failed_n == 0 && !filter) {
         cli_error("no test is loaded (give test files or directories, or load some)");
+        rc = 1;
+    } else if (rc == 0 && filter && passed + failed_n == 0) { /* a typo must not pass CI */
+        cli_error("no test has '%s' in its title: none ran", filter);
         rc = 1;
     }
     for (size_t i = 0; i < n + dir_names; i++)

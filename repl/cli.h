@@ -149,7 +149,8 @@ int cli_fmt(cli_session *s, const char *const *args, size_t n);
  * title contains PATTERN with --filter. Prints the failures and one closing "N passed, N
  * failed" line; -v: a line per test (ok or FAIL, title, where); --json (or s->json): one JSON
  * object {"tests": [{title, path, line, passed, failures}...], "passed", "failed"}. Returns 0
- * when all pass, 1 on a failure, a load error or a bad option. */
+ * when all pass, 1 on a failure, a load error, a bad option, no test at all, or a PATTERN that
+ * no test's title contains (none ran: an error, never a pass). */
 int cli_test(cli_session *s, const char *const *args, size_t nargs);
 /* Lists the rules of the active edition matching word (NULL or "" for all) with their
  * citations, and a count. Returns 0 (an empty list is not an error). */

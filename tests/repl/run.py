@@ -255,6 +255,24 @@ def test_options():
           and j["tests"][1]["line"] == 2, "--json: one object with every test", p)
     p = run(["--no-rules", "test", "-x"])
     check(p.returncode == 1 and "not '-x'" in p.stderr, "an unknown option of test", p)
+    # A --filter that no title contains runs nothing: an error (exit 1, saying so), never a
+    # pass, so that a misspelt pattern cannot turn a CI job green. "zzzz" is in neither title
+    # ("fixture: bonus adds the answers", "fixture: deliberately false"); with the files
+    # named, with a directory holding them, and with none (every loaded test: base.hon's).
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in both[1:]:
+            shutil.copy(f, tmp)
+        for args in (["test", "--filter", "zzzz"] + both[1:], ["test", "--filter", "zzzz", tmp],
+                     ["--load", fx("base.hon"), "test", "--filter", "zzzz"]):
+            p = run(["--no-rules"] + args)
+            check(p.returncode == 1 and "no test has 'zzzz' in its title: none ran" in p.stderr,
+                  "--filter matching nothing fails", p)
+    # a filter that matches only the failing test: exit 1 (a test failed), no 'none ran'
+    p = run(["--no-rules", "test", "--filter", "deliberately"] + both[1:])
+    check(p.returncode == 1 and lines(p.stdout)[-1] == "0 passed, 1 failed"
+          and "none ran" not in p.stderr, "--filter on a failing test fails as the test", p)
+    p = run(["--no-rules", "test", both[1], "--filter"])
+    check(p.returncode == 1 and "--filter needs a PATTERN" in p.stderr, "--filter alone", p)
     # The REPL's `test` takes the same options.
     p = run(["--no-rules", "--load", fx("base.hon")], stdin="test -v --filter bonus\n")
     check(p.returncode == 0 and lines(p.stdout)[0].startswith("ok   fixture: bonus") and
