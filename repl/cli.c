@@ -1120,77 +1120,12 @@ int cli_draw(cli_session *s, const char *from, const char *to)
     return 0;
 }
 
-/* Whether a picture can be written at `path` before anything is printed (`reach $u DIR` would
- * otherwise list every square, then fail): an existing file must be writable, a new one needs a
- * writable directory (the part of path before its last '/', else "."). Says why (errno's text)
- * and returns false otherwise. */
-static bool writable_place(const char *path)
-{
-    if (access(path, F_OK) == 0) {
-        if (access(path, W_OK) == 0)
-            return true;
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        return false;
-    }
-    if (errno != ENOENT) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        return false;
-    }
-    const char *slash = strrchr(path, '/');
-    char dir[PATH_MAX];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (access(dir, W_OK) != 0) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        return false;
-    }
-    return true;
-}
-
-/* Whether the file at `path` may be replaced by a picture: it does not exist, it is no
- * regular file (a device such as /dev/stdout, written in place), it is empty, or it holds an
- * SVG already (after white space and a byte-order mark its text begins "<" and names "<svg"
- * within its first 4 KiB). Otherwise says why and returns false: a mistyped `$name` or a
- * rules file given as the picture's name is never overwritten. A directory, or a place it
- * cannot write (writable_place), is refused first. */
-static bool may_replace_with_svg(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cli_error("cannot write '%s': %s", path, strerror(EISDIR));
-        return false;
-    }
-    if (!writable_place(path))
-        return false;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
-        return true;
-    char head[4097];
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
-    if (f)
-        fclose(f);
-    head[n] = '\0';
-    const char *t = head;
-    if (strncmp(t, "\xef\xbb\xbf", 3) == 0)
-        t += 3;
-    while (*t == ' ' || *t == '\t' || *t == '\r' || *t == '\n')
-        t++;
-    if (t[0] == '<' && memchr(head, '\0', n) == NULL && strstr(t, "<svg"))
-        return true;
-    cli_error("refusing to replace '%s': it exists and is not an SVG picture", path);
-    return false;
-}
-
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
 {
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
-    if (!may_replace_with_svg(path))
+    if (!cli_may_replace_with_svg(path))
         return 1;
     int err = 0;
     hon_status st = hon_board_svg_file(s->vm, path, from, to, &err);
@@ -1414,7 +1349,7 @@ int cli_reach(cli_session *s, const char *unit, const char *svg_path)
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
-    if (svg_path && !may_replace_with_svg(svg_path))
+    if (svg_path && !cli_may_replace_with_svg(svg_path))
         return 1;
     hon_status st = hon_reach(s->vm, unit, &a);
     if (st != HON_OK || !a) {

@@ -197,6 +197,11 @@ int cli_place(cli_session *s, const char *word);
  * replace an existing regular file that is neither empty nor an SVG (repl.md §1). Returns 0
  * or 1. */
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to);
+/* Whether the file at `path` may be replaced by a picture (svgfile.c): it does not exist (and its
+ * directory is writable), it is no regular file (a device such as /dev/stdout), it is empty, or
+ * it already holds an SVG. Otherwise says why (cli_error) and returns false: a directory, a
+ * place that cannot be written, or a file that is no SVG (a rules file given by mistake). */
+bool cli_may_replace_with_svg(const char *path);
 /* `los X Y`: the line of sight from X to Y (units `$a` or squares `@C4`/`C4`: hon_place_of),
  * asked by hon_los — line_of_sight(X, Y) with each place as its parameter wants it, or
  * line_of_sight_squares(X, Y, false) — printing the answer's note (which query answered, when
