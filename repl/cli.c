@@ -42,8 +42,7 @@ void cli_set_script_text(const char *where, const char *text)
     script_text = text;
 }
 
-/* Writes text as a JSON string (quoted, escaped). */
-static void put_json_string(const char *text, FILE *out)
+void cli_put_json_string(const char *text, FILE *out)
 {
     fputc('"', out);
     for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
@@ -85,21 +84,21 @@ static void put_json_diag(const char *severity, int code, const char *path, unsi
         fputs("null", stderr);
     fputs(", \"path\": ", stderr);
     if (path)
-        put_json_string(path, stderr);
+        cli_put_json_string(path, stderr);
     else
         fputs("null", stderr);
     fprintf(stderr, ", \"line\": %u, \"column\": %u, \"message\": ", line, col);
-    put_json_string(message ? message : "", stderr);
+    cli_put_json_string(message ? message : "", stderr);
     fputs(", \"rendered\": ", stderr);
     if (rendered)
-        put_json_string(rendered, stderr);
+        cli_put_json_string(rendered, stderr);
     else
         fputs("null", stderr);
     if (called_from) {
         fprintf(stderr, ", \"called_from\": {\"path\": ");
-        put_json_string(called_from, stderr);
+        cli_put_json_string(called_from, stderr);
         fprintf(stderr, ", \"line\": %u, \"text\": ", called_line);
-        put_json_string(called_text ? called_text : "", stderr);
+        cli_put_json_string(called_text ? called_text : "", stderr);
         fputc('}', stderr);
     }
     fputs("}}\n", stderr);
@@ -119,19 +118,20 @@ static void error_prefix(int code, FILE *out)
 }
 
 /* Reports a message with no position on stderr: as a JSON object under --json, else as a line
- * `hon: error: …` (the script's line while a script runs) or `hon: warning: …`. */
-static void vreport(bool error, const char *fmt, va_list ap)
+ * `hon: error: …` (the script's line while a script runs) or `hon: warning: …`; an error's code
+ * (412 for E412) is given when not 0. */
+static void vreport(bool error, int code, const char *fmt, va_list ap)
 {
     fflush(stdout);
     if (json_errors) {
         char msg[1024];
         vsnprintf(msg, sizeof msg, fmt, ap);
-        put_json_diag(error ? "error" : "warning", 0, error && script_line ? script_where : NULL,
+        put_json_diag(error ? "error" : "warning", code, error && script_line ? script_where : NULL,
                       error ? script_line : 0, 0, msg, NULL, NULL, 0, NULL);
         return;
     }
     if (error)
-        error_prefix(0, stderr);
+        error_prefix(code, stderr);
     else
         fputs("hon: warning: ", stderr);
     vfprintf(stderr, fmt, ap);
@@ -142,7 +142,15 @@ void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(true, fmt, ap);
+    vreport(true, 0, fmt, ap);
+    va_end(ap);
+}
+
+void cli_error_code(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(true, code, fmt, ap);
     va_end(ap);
 }
 
@@ -151,7 +159,7 @@ static void warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(false, fmt, ap);
+    vreport(false, 0, fmt, ap);
     va_end(ap);
 }
 
@@ -789,9 +797,9 @@ static void on_test_result(void *ud, const hon_test_result *r)
     if (rep->json) {
         fputs(rep->shown++ ? ",\n  " : "\n  ", stdout);
         fputs("{\"title\": ", stdout);
-        put_json_string(r->title, stdout);
+        cli_put_json_string(r->title, stdout);
         fputs(", \"path\": ", stdout);
-        put_json_string(r->path, stdout);
+        cli_put_json_string(r->path, stdout);
         printf(", \"line\": %u, \"passed\": %s, \"failures\": [", r->line,
                r->passed ? "true" : "false");
         /* one string per failure line */
@@ -802,7 +810,7 @@ static void on_test_result(void *ud, const hon_test_result *r)
             char *one = strndup(line, len);
             if (k)
                 fputs(", ", stdout);
-            put_json_string(one ? one : "", stdout);
+            cli_put_json_string(one ? one : "", stdout);
             free(one);
             line += len + (nl != NULL);
         }
@@ -991,8 +999,8 @@ int cli_edition(cli_session *s, const char *name)
         hon_status st = hon_set_edition(s->vm, name);
         if (st == HON_ERR_NOT_FOUND && s->diags == before) {
             char *near = cli_suggest(s, HON_COMPLETE_EDITION, NULL, name);
-            cli_error("no edition named '%s'%s%s%s", name, near ? " (did you mean `" : "",
-                      near ? near : "", near ? "`?)" : "");
+            cli_error_code(CLI_E_SETTING_EDITION, "no edition named '%s'%s%s%s", name,
+                           near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
             free(near);
             return 1;
         }
@@ -1045,11 +1053,12 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
             char *near = known ? cli_suggest(s, HON_COMPLETE_READING, name, reading)
                                : cli_suggest(s, HON_COMPLETE_VARIANT, NULL, name);
             if (known)
-                cli_error("variant '%s' has no reading '%s'%s%s%s", name, reading,
-                          near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
+                cli_error_code(CLI_E_SETTING_READING, "variant '%s' has no reading '%s'%s%s%s",
+                               name, reading, near ? " (did you mean `" : "", near ? near : "",
+                               near ? "`?)" : "");
             else
-                cli_error("no variant named '%s'%s%s%s", name, near ? " (did you mean `" : "",
-                          near ? near : "", near ? "`?)" : "");
+                cli_error_code(CLI_E_SETTING_VARIANT, "no variant named '%s'%s%s%s", name,
+                               near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
             free(near);
             return 1;
         }
@@ -1282,7 +1291,7 @@ int cli_move(cli_session *s, const char *unit, const char *const *squares, size_
 static void put_json_member(const char *name, const char *text, bool first)
 {
     printf("%s\"%s\": ", first ? "" : ", ", name);
-    put_json_string(text, stdout);
+    cli_put_json_string(text, stdout);
 }
 
 int cli_why_move(cli_session *s, const char *unit, const char *const *squares, size_t n)

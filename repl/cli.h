@@ -137,12 +137,14 @@ int cli_check_all(cli_session *s, const char *const *paths, size_t n);
  * every loaded file when none is given. Returns 0 when there is none, 1 on warnings or when a
  * load failed. */
 int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded);
-/* `fmt [--check] [--diff] FILE|DIR...` (repl/fmt.c, docs/spec/format.md): lays out the .hon
- * files (a directory: every *.hon file under it) in the canonical layout, rewriting each
- * changed one in place and printing its path; --check only prints the paths, --diff a unified
- * diff instead. A file that does not parse is reported and left as it is. Returns 0, 1 when a
- * file could not be read, parsed or written or (--check, --diff) some file would change, 2 for
- * a usage error. */
+/* `fmt [--check] [--diff] [--json] FILE|DIR...` (repl/fmt.c, docs/spec/format.md): lays out
+ * the .hon files (a directory: every *.hon file under it) in the canonical layout, rewriting
+ * each changed one in place and printing its path; --check only prints the paths, --diff a
+ * unified diff instead; --json (or s->json) prints one object instead, {"files": [{"path",
+ * "changed", "written" (not with --check or --diff), "diff" (--diff)} or {"path", "failed":
+ * true}...], "changed": N, "failed": N}. A file that does not parse is reported and left as
+ * it is. Returns 0, 1 when a file could not be read, parsed or written or (--check, --diff)
+ * some file would change, 2 for a usage error. */
 int cli_fmt(cli_session *s, const char *const *args, size_t n);
 /* `test [-v] [--filter PATTERN] [--json] [FILE...]`: runs the tests of the FILEs (loading those
  * the program does not hold yet), or every loaded test when none is given; only those whose
@@ -310,8 +312,26 @@ size_t cli_inventory_row(const char *line);
 /* Turns JSON diagnostics on or off: the session's answers (s->json, s may be NULL) and every
  * diagnostic and cli_error after it, as one JSON object a line on stderr (repl.md §4). */
 void cli_set_json(cli_session *s, bool on);
+/* Writes text (UTF-8, NUL-terminated) to out as a JSON string: quoted, with '"', '\\' and the
+ * control characters escaped. */
+void cli_put_json_string(const char *text, FILE *out);
 
+/* Reports an error with no source position on stderr (printf's fmt): `hon: error: MESSAGE`
+ * (`SCRIPT:LINE: error: …` while a script runs), or under JSON one object with a null code. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error with a code from docs/spec/errors.md (412 for E412): `hon: error[E412]: …`, and
+ * the code in the JSON object. For the program's own checks of what the library answers with a
+ * bare status and no diagnostic (an unknown edition named by --edition). */
+void cli_error_code(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The codes the program reports itself (errors.md): E005, a rule file that cannot be read
+ * (`fmt`); E41x, a setting naming an unknown edition, variant or reading (--edition, --variant
+ * and the REPL's `edition` and `variant` are settings given one at a time). */
+enum {
+    CLI_E_CANNOT_READ = 5,
+    CLI_E_SETTING_EDITION = 412,
+    CLI_E_SETTING_VARIANT = 413,
+    CLI_E_SETTING_READING = 414,
+};
 
 /* Shared by the command files (cli.c, compare.c). A failed API call: when it reported no
  * diagnostic itself (s->diags still diags_before), says "WHAT 'ARG': STATUS" with cli_error.

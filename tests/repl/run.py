@@ -354,11 +354,12 @@ def did_you_mean_everywhere():
              "editions.hon"], stdin=script,
             cwd=FIXTURES)
     for want in ("hon: note: `drwa` is no command (did you mean `draw`?)",
-                 "<stdin>:2: error: no edition named 'fixture_bsae' (did you mean "
+                 "<stdin>:2: error[E412]: no edition named 'fixture_bsae' (did you mean "
                  "`fixture_base`?)",
-                 "<stdin>:3: error: variant 'woods_cover' has no reading 'heavy_cvoer' (did you "
-                 "mean `heavy_cover`?)",
-                 "<stdin>:4: error: no variant named 'woods_covr' (did you mean `woods_cover`?)",
+                 "<stdin>:3: error[E414]: variant 'woods_cover' has no reading 'heavy_cvoer' "
+                 "(did you mean `heavy_cover`?)",
+                 "<stdin>:4: error[E413]: no variant named 'woods_covr' (did you mean "
+                 "`woods_cover`?)",
                  "<stdin>:5: error: no rule, query, table or fn named 'cover_fo' (did you mean "
                  "`cover_of`?)",
                  "hon: note: no file 'varaints.hon' (did you mean `variants.hon`?)",
@@ -704,6 +705,49 @@ def json_diagnostics():
     first, rest = p.stderr.split("\n", 1)
     check(json.loads(first)["diagnostic"]["code"] == "E100" and "error[E100]" in rest
           and not rest.lstrip().startswith("{"), "json on / off switches diagnostics too", p)
+    # A setting naming what the rules do not declare carries its code (errors.md: E412 an
+    # edition, E413 a variant, E414 a reading), from the command line as in the REPL.
+    # variants.hon declares the variant woods_cover (readings heavy_cover...) and no edition.
+    v = ["--no-rules", "--load", fx("variants.hon"), "--json"]
+    for opts, code in ((["--edition", "nope"], "E412"), (["--variant", "nope=x"], "E413"),
+                       (["--variant", "woods_cover=nope"], "E414")):
+        p = run(v + opts + ["eval", "1"])
+        d = diags(p)
+        check(p.returncode == 1 and len(d) == 1 and d[0]["code"] == code,
+              f"{' '.join(opts)}: {code} in the JSON", p)
+    p = run(v, stdin="edition nope\n")
+    check(diags(p)[0]["code"] == "E412", "the REPL's `edition nope`: E412", p)
+    # fmt answers in JSON too: one object on stdout listing each file, whether it would
+    # change, and the totals; its diagnostics as JSON on stderr. The file's rule has three
+    # spaces after `rule`, where the canonical layout (format.md) has one: it would change.
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "spaced.hon")
+        with open(bad, "w") as f:
+            f.write("query q(n: int) -> int combine first default 0;\n"
+                    "rule   q.a cite \"X\" answer 1;\n")
+        for args in (["--json", "fmt", "--check", bad], ["fmt", "--check", "--json", bad]):
+            p = run(args)
+            j = parse_json(p.stdout, p)
+            check(p.returncode == 1 and j == {"files": [{"path": bad, "changed": True}],
+                                              "changed": 1, "failed": 0} and p.stderr == "",
+                  "fmt --check as JSON", p)
+        p = run(["--json", "fmt", "--diff", bad])
+        j = parse_json(p.stdout, p)
+        check(p.returncode == 1 and "-rule   q.a" in j["files"][0]["diff"]
+              and "+rule q.a" in j["files"][0]["diff"], "fmt --diff: the diff in the JSON", p)
+        p = run(["--json", "fmt", bad])
+        j = parse_json(p.stdout, p)
+        check(p.returncode == 0 and j["files"] == [{"path": bad, "changed": True,
+                                                    "written": True}]
+              and open(bad).read().startswith("query q(n: int) -> int combine first default 0;\n"
+                                              "rule q.a"), "fmt rewrites, said in JSON", p)
+        p = run(["--json", "fmt", "--check", bad, os.path.join(tmp, "none.hon")])
+        j, d = parse_json(p.stdout, p), diags(p)
+        check(p.returncode == 1 and j["files"] == [{"path": bad, "changed": False},
+                                                   {"path": os.path.join(tmp, "none.hon"),
+                                                    "failed": True}]
+              and j["failed"] == 1 and len(d) == 1 and d[0]["code"] == "E005",
+              "a file fmt cannot read: failed in the object, E005 on stderr", p)
 
 
 @case
