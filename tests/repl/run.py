@@ -1562,7 +1562,7 @@ def spec_examples():
 
 
 DOC_MARK = re.compile(r"^\s*<!-- doc-test: (.*?) -->\s*$")
-DOC_KINDS = ("file", "run", "repl", "fmt", "skip")
+DOC_KINDS = ("file", "run", "repl", "fmt", "quote", "skip")
 
 
 def doc_blocks(doc):
@@ -1608,9 +1608,11 @@ def doc_mismatch(want, got):
 
 
 def doc_session(page, text, d, bindir):
-    """A `run` block: each `$ COMMAND` line (a trailing `\` joins the next line) runs in d,
-    `$ hon ARGS` directly, any other line with bash (`hon` on its PATH); the lines after it are
-    its output, standard output then standard error, and `(exit status N)` its status."""
+    """A `run` block: each `$ COMMAND` line (a trailing `\` joins the next line) runs in d with
+    bash (`hon` on its PATH), as a reader would paste it into a shell: its quoting is the
+    shell's (an unquoted `$west` would be the shell's variable, empty, not the unit); the lines
+    after it are its output, standard output then standard error, and `(exit status N)` its
+    status. A sanitizer report or a death by signal fails the page, as run() does."""
     cmds, joining = [], False
     for l in text.splitlines():
         if joining:
@@ -1625,15 +1627,16 @@ def doc_session(page, text, d, bindir):
         status = 0
         if want and want[-1].startswith("(exit status "):
             status = int(want.pop()[len("(exit status "):-1])
-        if line.startswith("hon "):
-            p = run(shlex.split(line)[1:], cwd=d)
-        else:
-            e = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
-            e.pop("HON_RULES", None)
-            e.pop("HON_DATADIR", None)
-            p = subprocess.run(["bash", "-c", line], capture_output=True, text=True, env=e,
-                               timeout=120, cwd=d)
-            p.args_shown = line
+        e = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
+        e.pop("HON_RULES", None)
+        e.pop("HON_DATADIR", None)
+        p = subprocess.run(["bash", "-c", line], capture_output=True, text=True, env=e,
+                           timeout=120, cwd=d)
+        p.args_shown = line
+        if p.returncode < 0 or p.returncode > 128 or re.search(r"Sanitizer|runtime error:",
+                                                                p.stderr):
+            raise Failure(f"{page}: {line}: crashed or sanitizer report (status "
+                          f"{p.returncode})\n{p.stderr}")
         got = "".join(l.rstrip() + "\n" for l in lines(p.stdout) + lines(p.stderr))
         check(p.returncode == status and re.fullmatch(doc_pattern(want), got, re.S) is not None,
               f"{page}: {line} answers as documented" + doc_mismatch(want, got), p)
@@ -1661,14 +1664,17 @@ def doc_repl(page, args, text, d):
 def walk_through(page, least_runs=0):
     """Runs the examples of a page (a path from the top of the tree), each fenced block as its
     `doc-test` marker says: `file NAME` writes the block to NAME in a scratch directory, `run`
-    and `repl ARGS` run sessions there (doc_session, doc_repl), `skip REASON` leaves a block
-    that is no example (a grammar, a figure, the shape of an output). The scratch directory
+    and `repl ARGS` run sessions there (doc_session, doc_repl), `fmt` checks that the block is
+    .hon text laid out as `hon fmt` lays it out (so it parses), `quote FILE` that it stands,
+    line for line, in FILE (a path from the top of the tree: the bundled file it is taken
+    from) and is laid out so too, `skip REASON` leaves a block that is no example (a grammar,
+    a figure, the shape of an output, a fragment with parts left out). The scratch directory
     holds links to the tree's examples/, rules/, expansions/ and tests/, so the pages' paths
     work. A block without a marker, or with another kind, fails the page."""
     doc = open(os.path.join(ROOT, page), encoding="utf-8").read()
     blocks = doc_blocks(doc)
     bad = [f"{page}:{line}" for line, mark, _ in blocks
-           if not mark or mark[0] not in DOC_KINDS or (mark[0] in ("file", "skip")
+           if not mark or mark[0] not in DOC_KINDS or (mark[0] in ("file", "quote", "skip")
                                                        and len(mark) < 2)]
     check(not bad, "every example has a doc-test marker with what it needs: " + " ".join(bad),
           run(["eval", "1"]))
@@ -1690,7 +1696,11 @@ def walk_through(page, least_runs=0):
                 doc_session(f"{page}:{line}", text, d, bindir)
             elif mark[0] == "repl":
                 doc_repl(f"{page}:{line}", mark[1:], text, d)
-            elif mark[0] == "fmt":
+            elif mark[0] in ("fmt", "quote"):
+                if mark[0] == "quote":
+                    source = open(os.path.join(ROOT, mark[1]), encoding="utf-8").read()
+                    check(text in source, f"{page}:{line}: the block stands in {mark[1]} as "
+                          "written", run(["eval", "1"]))
                 path = os.path.join(d, ".fmt-example.hon")
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(text)
