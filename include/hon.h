@@ -863,6 +863,15 @@ const char *hon_version(void);
 const char *hon_data_dir(void);
 /* The source tree this hon was built from. Static. */
 const char *hon_source_dir(void);
+/* The build tree this hon was built in (meson's build directory). Static. */
+const char *hon_build_dir(void);
+/* The installation prefix hon was configured with (meson's `prefix`, e.g. "/usr/local"), under
+ * which hon_data_dir lies unless $HON_DATADIR moves it. Static. */
+const char *hon_install_prefix(void);
+/* Whether the running executable lies inside hon_build_dir() (through Linux's /proc/self/exe,
+ * compared by device and inode; false without it): then hon_bundle_dir is the source tree,
+ * unless $HON_DATADIR is set. Asks the file system at each call. */
+bool hon_runs_from_build_tree(void);
 /* The data directory this program uses: $HON_DATADIR when set and not empty; else the source
  * tree when the running executable lies inside the build tree hon was built in (the `hon` and
  * the tests of a build run on that tree's rules, never on an installed copy); else

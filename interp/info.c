@@ -1,8 +1,9 @@
 /* info.c — what a hon_vm tells about itself, changing nothing (hon.h): its rules listed, shown
  * and disassembled (hon_list_rules, hon_show, hon_disassemble), its citation IDs
  * (hon_each_citation), its names for completion (hon_complete) and its declarations with their
- * places (hon_each_decl), the build (hon_version, hon_data_dir, hon_source_dir, which of the two
- * a program uses: hon_bundle_dir, and its bundled boards: hon_each_bundled_board).
+ * places (hon_each_decl), the build (hon_version, hon_data_dir, hon_source_dir, hon_build_dir,
+ * hon_install_prefix; which of the two data directories a program uses: hon_bundle_dir, and
+ * why: hon_runs_from_build_tree; its bundled boards: hon_each_bundled_board).
  * The directories come from config.h (meson.build).
  */
 #include <ctype.h>
@@ -119,10 +120,20 @@ const char *hon_source_dir(void)
     return HON_SOURCE_ROOT;
 }
 
+const char *hon_build_dir(void)
+{
+    return HON_BUILD_ROOT;
+}
+
+const char *hon_install_prefix(void)
+{
+    return HON_PREFIX;
+}
+
 /* Whether the running program's file lies inside the build tree hon was built in (Linux's
  * /proc/self/exe; elsewhere never): whether a directory above it is that tree, compared by
  * device and inode, so that a symbolic link on the way to either does not matter. */
-static bool run_from_build_tree(void)
+bool hon_runs_from_build_tree(void)
 {
     char dir[PATH_MAX];
     struct stat root, st;
@@ -143,7 +154,7 @@ const char *hon_bundle_dir(void)
     const char *env = getenv("HON_DATADIR");
     if (env && env[0])
         return env;
-    return run_from_build_tree() ? HON_SOURCE_ROOT : HON_DATADIR;
+    return hon_runs_from_build_tree() ? HON_SOURCE_ROOT : HON_DATADIR;
 }
 
 size_t hon_each_bundled_board(void (*fn)(void *ud, const char *path), void *ud)

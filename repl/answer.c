@@ -13,11 +13,13 @@
 
 #include "cli.h"
 
-/* One line from the person: the session's reader, else standard input. */
+/* One line from the person: the session's reader, else standard input. NULL at the end of the
+ * input, or with s->cancelled set when the reader saw ^C. */
 static char *ask_line(cli_session *s, const char *prompt)
 {
     ssize_t n;
     fflush(stdout);
+    s->cancelled = false;
     if (s->ask)
         return s->ask(s->ask_ud, prompt);
     n = getline(&s->answer, &s->answer_cap, stdin);
@@ -109,6 +111,10 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
     }
     for (;;) {
         char *line = ask_line(s, "choice> ");
+        if (!line && s->cancelled) {
+            printf("(^C: no answer; the procedure is abandoned)\n");
+            return -1;
+        }
         if (!line) {
             printf("(end of input: the first option, %s, is taken)\n", options[0]);
             return 0;
@@ -142,5 +148,9 @@ bool cli_step(void *ud, const char *line)
         return true;
     printf("next: %s\n", line);
     char *a = ask_line(s, "[Enter: apply, q: abandon] ");
+    if (!a && s->cancelled) {
+        printf("(^C: the procedure is abandoned)\n");
+        return false;
+    }
     return !(a && (a[0] == 'q' || a[0] == 'Q'));
 }

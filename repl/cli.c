@@ -42,8 +42,7 @@ void cli_set_script_text(const char *where, const char *text)
     script_text = text;
 }
 
-/* Writes text as a JSON string (quoted, escaped). */
-static void put_json_string(const char *text, FILE *out)
+void cli_put_json_string(const char *text, FILE *out)
 {
     fputc('"', out);
     for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
@@ -85,21 +84,21 @@ static void put_json_diag(const char *severity, int code, const char *path, unsi
         fputs("null", stderr);
     fputs(", \"path\": ", stderr);
     if (path)
-        put_json_string(path, stderr);
+        cli_put_json_string(path, stderr);
     else
         fputs("null", stderr);
     fprintf(stderr, ", \"line\": %u, \"column\": %u, \"message\": ", line, col);
-    put_json_string(message ? message : "", stderr);
+    cli_put_json_string(message ? message : "", stderr);
     fputs(", \"rendered\": ", stderr);
     if (rendered)
-        put_json_string(rendered, stderr);
+        cli_put_json_string(rendered, stderr);
     else
         fputs("null", stderr);
     if (called_from) {
         fprintf(stderr, ", \"called_from\": {\"path\": ");
-        put_json_string(called_from, stderr);
+        cli_put_json_string(called_from, stderr);
         fprintf(stderr, ", \"line\": %u, \"text\": ", called_line);
-        put_json_string(called_text ? called_text : "", stderr);
+        cli_put_json_string(called_text ? called_text : "", stderr);
         fputc('}', stderr);
     }
     fputs("}}\n", stderr);
@@ -119,19 +118,20 @@ static void error_prefix(int code, FILE *out)
 }
 
 /* Reports a message with no position on stderr: as a JSON object under --json, else as a line
- * `hon: error: …` (the script's line while a script runs) or `hon: warning: …`. */
-static void vreport(bool error, const char *fmt, va_list ap)
+ * `hon: error: …` (the script's line while a script runs) or `hon: warning: …`; an error's code
+ * (412 for E412) is given when not 0. */
+static void vreport(bool error, int code, const char *fmt, va_list ap)
 {
     fflush(stdout);
     if (json_errors) {
         char msg[1024];
         vsnprintf(msg, sizeof msg, fmt, ap);
-        put_json_diag(error ? "error" : "warning", 0, error && script_line ? script_where : NULL,
+        put_json_diag(error ? "error" : "warning", code, error && script_line ? script_where : NULL,
                       error ? script_line : 0, 0, msg, NULL, NULL, 0, NULL);
         return;
     }
     if (error)
-        error_prefix(0, stderr);
+        error_prefix(code, stderr);
     else
         fputs("hon: warning: ", stderr);
     vfprintf(stderr, fmt, ap);
@@ -142,7 +142,15 @@ void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(true, fmt, ap);
+    vreport(true, 0, fmt, ap);
+    va_end(ap);
+}
+
+void cli_error_code(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(true, code, fmt, ap);
     va_end(ap);
 }
 
@@ -151,7 +159,7 @@ static void warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(false, fmt, ap);
+    vreport(false, 0, fmt, ap);
     va_end(ap);
 }
 
@@ -789,9 +797,9 @@ static void on_test_result(void *ud, const hon_test_result *r)
     if (rep->json) {
         fputs(rep->shown++ ? ",\n  " : "\n  ", stdout);
         fputs("{\"title\": ", stdout);
-        put_json_string(r->title, stdout);
+        cli_put_json_string(r->title, stdout);
         fputs(", \"path\": ", stdout);
-        put_json_string(r->path, stdout);
+        cli_put_json_string(r->path, stdout);
         printf(", \"line\": %u, \"passed\": %s, \"failures\": [", r->line,
                r->passed ? "true" : "false");
         /* one string per failure line */
@@ -802,7 +810,7 @@ static void on_test_result(void *ud, const hon_test_result *r)
             char *one = strndup(line, len);
             if (k)
                 fputs(", ", stdout);
-            put_json_string(one ? one : "", stdout);
+            cli_put_json_string(one ? one : "", stdout);
             free(one);
             line += len + (nl != NULL);
         }
@@ -836,7 +844,10 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
             rep.json = true;
         else if (strcmp(args[i], "--filter") == 0 && i + 1 < nargs)
             filter = args[++i];
-        else if (args[i][0] == '-' && args[i][1]) {
+        else if (strcmp(args[i], "--filter") == 0) {
+            cli_error("test --filter needs a PATTERN (a part of the titles of the tests to run)");
+            rc = 1;
+        } else if (args[i][0] == '-' && args[i][1]) {
             cli_error("test takes -v, --filter PATTERN, --json and files, not '%s'", args[i]);
             rc = 1;
         } else
@@ -904,6 +915,9 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         printf("%zu passed, %zu failed\n", passed, failed_n);
     if (rc == 0 && n == 0 && passed + failed_n == 0 && !filter) {
         cli_error("no test is loaded (give test files or directories, or load some)");
+        rc = 1;
+    } else if (rc == 0 && filter && passed + failed_n == 0) { /* a typo must not pass CI */
+        cli_error("no test has '%s' in its title: none ran", filter);
         rc = 1;
     }
     for (size_t i = 0; i < n + dir_names; i++)
@@ -985,8 +999,8 @@ int cli_edition(cli_session *s, const char *name)
         hon_status st = hon_set_edition(s->vm, name);
         if (st == HON_ERR_NOT_FOUND && s->diags == before) {
             char *near = cli_suggest(s, HON_COMPLETE_EDITION, NULL, name);
-            cli_error("no edition named '%s'%s%s%s", name, near ? " (did you mean `" : "",
-                      near ? near : "", near ? "`?)" : "");
+            cli_error_code(CLI_E_SETTING_EDITION, "no edition named '%s'%s%s%s", name,
+                           near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
             free(near);
             return 1;
         }
@@ -1039,11 +1053,12 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
             char *near = known ? cli_suggest(s, HON_COMPLETE_READING, name, reading)
                                : cli_suggest(s, HON_COMPLETE_VARIANT, NULL, name);
             if (known)
-                cli_error("variant '%s' has no reading '%s'%s%s%s", name, reading,
-                          near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
+                cli_error_code(CLI_E_SETTING_READING, "variant '%s' has no reading '%s'%s%s%s",
+                               name, reading, near ? " (did you mean `" : "", near ? near : "",
+                               near ? "`?)" : "");
             else
-                cli_error("no variant named '%s'%s%s%s", name, near ? " (did you mean `" : "",
-                          near ? near : "", near ? "`?)" : "");
+                cli_error_code(CLI_E_SETTING_VARIANT, "no variant named '%s'%s%s%s", name,
+                               near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
             free(near);
             return 1;
         }
@@ -1114,77 +1129,12 @@ int cli_draw(cli_session *s, const char *from, const char *to)
     return 0;
 }
 
-/* Whether a picture can be written at `path` before anything is printed (`reach $u DIR` would
- * otherwise list every square, then fail): an existing file must be writable, a new one needs a
- * writable directory (the part of path before its last '/', else "."). Says why (errno's text)
- * and returns false otherwise. */
-static bool writable_place(const char *path)
-{
-    if (access(path, F_OK) == 0) {
-        if (access(path, W_OK) == 0)
-            return true;
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        return false;
-    }
-    if (errno != ENOENT) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        return false;
-    }
-    const char *slash = strrchr(path, '/');
-    char dir[PATH_MAX];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (access(dir, W_OK) != 0) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
-        return false;
-    }
-    return true;
-}
-
-/* Whether the file at `path` may be replaced by a picture: it does not exist, it is no
- * regular file (a device such as /dev/stdout, written in place), it is empty, or it holds an
- * SVG already (after white space and a byte-order mark its text begins "<" and names "<svg"
- * within its first 4 KiB). Otherwise says why and returns false: a mistyped `$name` or a
- * rules file given as the picture's name is never overwritten. A directory, or a place it
- * cannot write (writable_place), is refused first. */
-static bool may_replace_with_svg(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cli_error("cannot write '%s': %s", path, strerror(EISDIR));
-        return false;
-    }
-    if (!writable_place(path))
-        return false;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
-        return true;
-    char head[4097];
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
-    if (f)
-        fclose(f);
-    head[n] = '\0';
-    const char *t = head;
-    if (strncmp(t, "\xef\xbb\xbf", 3) == 0)
-        t += 3;
-    while (*t == ' ' || *t == '\t' || *t == '\r' || *t == '\n')
-        t++;
-    if (t[0] == '<' && memchr(head, '\0', n) == NULL && strstr(t, "<svg"))
-        return true;
-    cli_error("refusing to replace '%s': it exists and is not an SVG picture", path);
-    return false;
-}
-
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
 {
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
-    if (!may_replace_with_svg(path))
+    if (!cli_may_replace_with_svg(path))
         return 1;
     int err = 0;
     hon_status st = hon_board_svg_file(s->vm, path, from, to, &err);
@@ -1341,7 +1291,7 @@ int cli_move(cli_session *s, const char *unit, const char *const *squares, size_
 static void put_json_member(const char *name, const char *text, bool first)
 {
     printf("%s\"%s\": ", first ? "" : ", ", name);
-    put_json_string(text, stdout);
+    cli_put_json_string(text, stdout);
 }
 
 int cli_why_move(cli_session *s, const char *unit, const char *const *squares, size_t n)
@@ -1408,7 +1358,7 @@ int cli_reach(cli_session *s, const char *unit, const char *svg_path)
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
-    if (svg_path && !may_replace_with_svg(svg_path))
+    if (svg_path && !cli_may_replace_with_svg(svg_path))
         return 1;
     hon_status st = hon_reach(s->vm, unit, &a);
     if (st != HON_OK || !a) {

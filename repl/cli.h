@@ -59,10 +59,12 @@ typedef struct cli_session {
     size_t errors; /* of which errors */
     /* playing (language.md §6): choices and step mode ask the person a line of text. `ask`
      * reads one (the REPL's line editor); NULL: a line of standard input. It returns the line
-     * without its newline (borrowed until the next call), or NULL at the end of the input. */
+     * without its newline (borrowed until the next call), or NULL at the end of the input, or
+     * NULL with `cancelled` set when the person pressed ^C instead of answering. */
     char *(*ask)(void *ud, const char *prompt);
     void *ask_ud;
-    char *answer; /* the default ask's buffer */
+    bool cancelled; /* the last ask was cancelled by ^C: the procedure is abandoned */
+    char *answer;   /* the default ask's buffer */
     size_t answer_cap;
     bool stepping;         /* step mode: pause before each effect */
     bool bundled_rules;    /* the bundled rule directories were loaded (so the bundled boards,
@@ -94,11 +96,12 @@ typedef struct cli_session {
  * again; in a script (s->script) so is a line shaped as an answer (a number, `$x`, `@x`, a
  * square), while any other line abandons the choice (-1, E225) and is handed back to the
  * reader (s->unread) to run as a line of its own. At the end of the input the first option is
- * taken. */
+ * taken; ^C at the question (s->cancelled) abandons the procedure (-1, E225: it is undone). */
 int cli_choose(void *ud, const char *question, const char *side, const char *const *options,
                size_t n);
 /* Step mode (hon_config.on_effect, answer.c): when s->stepping, shows the effect about to be
- * applied and waits for Enter; false ('q') abandons the procedure, which is then undone. */
+ * applied and waits for Enter; false ('q', or ^C at the pause) abandons the procedure, which is
+ * then undone. */
 bool cli_step(void *ud, const char *line);
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
@@ -134,19 +137,22 @@ int cli_check_all(cli_session *s, const char *const *paths, size_t n);
  * every loaded file when none is given. Returns 0 when there is none, 1 on warnings or when a
  * load failed. */
 int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded);
-/* `fmt [--check] [--diff] FILE|DIR...` (repl/fmt.c, docs/spec/format.md): lays out the .hon
- * files (a directory: every *.hon file under it) in the canonical layout, rewriting each
- * changed one in place and printing its path; --check only prints the paths, --diff a unified
- * diff instead. A file that does not parse is reported and left as it is. Returns 0, 1 when a
- * file could not be read, parsed or written or (--check, --diff) some file would change, 2 for
- * a usage error. */
+/* `fmt [--check] [--diff] [--json] FILE|DIR...` (repl/fmt.c, docs/spec/format.md): lays out
+ * the .hon files (a directory: every *.hon file under it) in the canonical layout, rewriting
+ * each changed one in place and printing its path; --check only prints the paths, --diff a
+ * unified diff instead; --json (or s->json) prints one object instead, {"files": [{"path",
+ * "changed", "written" (not with --check or --diff), "diff" (--diff)} or {"path", "failed":
+ * true}...], "changed": N, "failed": N}. A file that does not parse is reported and left as
+ * it is. Returns 0, 1 when a file could not be read, parsed or written or (--check, --diff)
+ * some file would change, 2 for a usage error. */
 int cli_fmt(cli_session *s, const char *const *args, size_t n);
 /* `test [-v] [--filter PATTERN] [--json] [FILE...]`: runs the tests of the FILEs (loading those
  * the program does not hold yet), or every loaded test when none is given; only those whose
  * title contains PATTERN with --filter. Prints the failures and one closing "N passed, N
  * failed" line; -v: a line per test (ok or FAIL, title, where); --json (or s->json): one JSON
  * object {"tests": [{title, path, line, passed, failures}...], "passed", "failed"}. Returns 0
- * when all pass, 1 on a failure, a load error or a bad option. */
+ * when all pass, 1 on a failure, a load error, a bad option, no test at all, or a PATTERN that
+ * no test's title contains (none ran: an error, never a pass). */
 int cli_test(cli_session *s, const char *const *args, size_t nargs);
 /* Lists the rules of the active edition matching word (NULL or "" for all) with their
  * citations, and a count. Returns 0 (an empty list is not an error). */
@@ -193,6 +199,11 @@ int cli_place(cli_session *s, const char *word);
  * replace an existing regular file that is neither empty nor an SVG (repl.md §1). Returns 0
  * or 1. */
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to);
+/* Whether the file at `path` may be replaced by a picture (svgfile.c): it does not exist (and its
+ * directory is writable), it is no regular file (a device such as /dev/stdout), it is empty, or
+ * it already holds an SVG. Otherwise says why (cli_error) and returns false: a directory, a
+ * place that cannot be written, or a file that is no SVG (a rules file given by mistake). */
+bool cli_may_replace_with_svg(const char *path);
 /* `los X Y`: the line of sight from X to Y (units `$a` or squares `@C4`/`C4`: hon_place_of),
  * asked by hon_los — line_of_sight(X, Y) with each place as its parameter wants it, or
  * line_of_sight_squares(X, Y, false) — printing the answer's note (which query answered, when
@@ -301,8 +312,26 @@ size_t cli_inventory_row(const char *line);
 /* Turns JSON diagnostics on or off: the session's answers (s->json, s may be NULL) and every
  * diagnostic and cli_error after it, as one JSON object a line on stderr (repl.md §4). */
 void cli_set_json(cli_session *s, bool on);
+/* Writes text (UTF-8, NUL-terminated) to out as a JSON string: quoted, with '"', '\\' and the
+ * control characters escaped. */
+void cli_put_json_string(const char *text, FILE *out);
 
+/* Reports an error with no source position on stderr (printf's fmt): `hon: error: MESSAGE`
+ * (`SCRIPT:LINE: error: …` while a script runs), or under JSON one object with a null code. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error with a code from docs/spec/errors.md (412 for E412): `hon: error[E412]: …`, and
+ * the code in the JSON object. For the program's own checks of what the library answers with a
+ * bare status and no diagnostic (an unknown edition named by --edition). */
+void cli_error_code(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The codes the program reports itself (errors.md): E005, a rule file that cannot be read
+ * (`fmt`); E41x, a setting naming an unknown edition, variant or reading (--edition, --variant
+ * and the REPL's `edition` and `variant` are settings given one at a time). */
+enum {
+    CLI_E_CANNOT_READ = 5,
+    CLI_E_SETTING_EDITION = 412,
+    CLI_E_SETTING_VARIANT = 413,
+    CLI_E_SETTING_READING = 414,
+};
 
 /* Shared by the command files (cli.c, compare.c). A failed API call: when it reported no
  * diagnostic itself (s->diags still diags_before), says "WHAT 'ARG': STATUS" with cli_error.

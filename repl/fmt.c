@@ -1,12 +1,13 @@
-/* fmt.c — `hon fmt [--check] [--diff] FILE|DIR...` (cli.h: cli_fmt; docs/spec/format.md,
- * repl.md): lays out .hon files through hon_format, rewriting each changed one in place
- * atomically (a temporary file in its directory, renamed over it), or only listing (--check)
- * or showing as a unified diff (--diff) what would change. Directories are walked for *.hon
+/* fmt.c — `hon fmt [--check] [--diff] [--json] FILE|DIR...` (cli.h: cli_fmt;
+ * docs/spec/format.md, repl.md): lays out .hon files through hon_format, rewriting each changed
+ * one in place atomically (a temporary file in its directory, renamed over it), or only listing
+ * (--check) or showing as a unified diff (--diff) what would change; under --json (or the
+ * global one) all that as one JSON object. Directories are walked for *.hon
  * files, in name order; a file named that is not a .hon file (a .scn scenario) is refused. A
  * file that does not parse, or whose layout would be too long (fmt.h), is reported and left
  * untouched.
  */
-#define _XOPEN_SOURCE 700
+#define _XOPEN_SOURCE 700 /* open_memstream, mkstemp */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -22,8 +23,9 @@ enum {
 };
 
 typedef struct fmt_opts {
-    bool check, diff;
-    size_t changed;
+    bool check, diff, json;
+    size_t changed, failed;
+    size_t shown; /* files listed so far in the JSON object */
     int rc;
 } fmt_opts;
 
@@ -89,17 +91,18 @@ static bool same_line(const char *a, const size_t *as, size_t i, const char *b, 
     return la == lb && memcmp(a + as[i], b + bs[j], la) == 0;
 }
 
-static void put_line(char mark, const char *t, const size_t *st, size_t i)
+static void put_line(FILE *out, char mark, const char *t, const size_t *st, size_t i)
 {
     size_t len = st[i + 1] - st[i];
-    printf("%c%.*s", mark, (int)len, t + st[i]);
+    fprintf(out, "%c%.*s", mark, (int)len, t + st[i]);
     if (!len || t[st[i + 1] - 1] != '\n')
-        printf("\n\\ No newline at end of file\n");
+        fprintf(out, "\n\\ No newline at end of file\n");
 }
 
-/* Prints the unified diff of a (the file) and b (its layout): an LCS over their lines, in
- * hunks with CONTEXT lines around each change. Returns false on OOM. */
-static bool print_diff(const char *path, const char *a, size_t an, const char *b, size_t bn)
+/* Prints to out the unified diff of a (the file) and b (its layout): an LCS over their lines,
+ * in hunks with CONTEXT lines around each change. Returns false on OOM. */
+static bool print_diff(FILE *out, const char *path, const char *a, size_t an, const char *b,
+                       size_t bn)
 {
     size_t m, n;
     size_t *as = line_starts(a, an, &m), *bs = line_starts(b, bn, &n);
@@ -124,7 +127,7 @@ static bool print_diff(const char *path, const char *a, size_t an, const char *b
             op[nop++] = 2, j++;
     }
     if (ok)
-        printf("--- %s\n+++ %s\n", path, path);
+        fprintf(out, "--- %s\n+++ %s\n", path, path);
     /* walk the ops, a hunk from CONTEXT before a change to CONTEXT after the last one near */
     for (size_t k = 0, i = 0, j = 0; ok && k < nop;) {
         if (op[k] == 0) {
@@ -146,15 +149,15 @@ static bool print_diff(const char *path, const char *a, size_t an, const char *b
             acount += op[q] != 2;
             bcount += op[q] != 1;
         }
-        printf("@@ -%zu,%zu +%zu,%zu @@\n", acount ? ai + 1 : ai, acount, bcount ? bj + 1 : bj,
-               bcount);
+        fprintf(out, "@@ -%zu,%zu +%zu,%zu @@\n", acount ? ai + 1 : ai, acount,
+                bcount ? bj + 1 : bj, bcount);
         for (size_t q = hs; q < end; q++) {
             if (op[q] == 0)
-                put_line(' ', a, as, ai++), bj++;
+                put_line(out, ' ', a, as, ai++), bj++;
             else if (op[q] == 1)
-                put_line('-', a, as, ai++);
+                put_line(out, '-', a, as, ai++);
             else
-                put_line('+', b, bs, bj++);
+                put_line(out, '+', b, bs, bj++);
         }
         k = end, i = ai, j = bj;
     }
@@ -196,13 +199,55 @@ static bool write_over(const char *path, const char *text, size_t len)
     return ok;
 }
 
+/* Under --json: the entry of one file in the object's "files" list (repl.md, fmt), `diff` its
+ * unified diff or NULL. */
+static void put_json_file(fmt_opts *o, const char *path, bool failed, bool changed, bool written,
+                          const char *diff)
+{
+    printf("%s{\"path\": ", o->shown++ ? ", " : "");
+    cli_put_json_string(path, stdout);
+    if (failed) {
+        printf(", \"failed\": true}");
+        return;
+    }
+    printf(", \"changed\": %s", changed ? "true" : "false");
+    if (!o->check && !o->diff)
+        printf(", \"written\": %s", written ? "true" : "false");
+    if (diff) {
+        printf(", \"diff\": ");
+        cli_put_json_string(diff, stdout);
+    }
+    putchar('}');
+}
+
+/* The unified diff of text and laid as a new string (print_diff's text); NULL on OOM. */
+static char *diff_text(const char *path, const char *text, size_t len, const char *laid,
+                       size_t out_len)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f)
+        return NULL;
+    bool ok = print_diff(f, path, text, len, laid, out_len);
+    if (fclose(f) != 0 || !ok) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
 {
     size_t len = 0, out_len = 0;
-    char *text = slurp(path, &len), *laid = NULL;
+    char *text = slurp(path, &len), *laid = NULL, *diff = NULL;
+    bool changed = false, written = false;
     if (!text) {
-        cli_error("cannot read '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_CANNOT_READ, "cannot read '%s': %s", path, strerror(errno));
         o->rc = 1;
+        o->failed++;
+        if (o->json)
+            put_json_file(o, path, true, false, false, NULL);
         return;
     }
     hon_status st = hon_format(s->vm, path, text, len, &laid, &out_len);
@@ -210,22 +255,35 @@ static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
         if (st == HON_ERR_MEMORY)
             cli_error("out of memory");
         o->rc = 1;
+        o->failed++;
     } else if (out_len != len || memcmp(text, laid, len) != 0) {
         o->changed++;
-        if (o->diff) {
-            if (!print_diff(path, text, len, laid, out_len)) {
+        changed = true;
+        if (o->diff && o->json) {
+            if (!(diff = diff_text(path, text, len, laid, out_len))) {
+                cli_error("out of memory");
+                o->rc = 1;
+            }
+        } else if (o->diff) {
+            if (!print_diff(stdout, path, text, len, laid, out_len)) {
                 cli_error("out of memory");
                 o->rc = 1;
             }
         } else if (o->check) {
-            printf("%s\n", path);
+            if (!o->json)
+                printf("%s\n", path);
         } else if (!write_over(path, laid, out_len)) {
             cli_error("cannot write '%s': %s", path, strerror(errno));
             o->rc = 1;
         } else {
-            printf("%s\n", path);
+            written = true;
+            if (!o->json)
+                printf("%s\n", path);
         }
     }
+    if (o->json)
+        put_json_file(o, path, st != HON_OK, changed, written, diff);
+    free(diff);
     hon_text_free(laid);
     free(text);
 }
@@ -248,6 +306,9 @@ static void fmt_path(cli_session *s, const char *path, fmt_opts *o, bool named)
         } else if (named) { /* a scenario would be parsed, and refused, as rules */
             cli_error("'%s' is not a .hon rule file: hon fmt lays out rule files only", path);
             o->rc = 1;
+            o->failed++;
+            if (o->json)
+                put_json_file(o, path, true, false, false, NULL);
         }
         return;
     }
@@ -255,6 +316,9 @@ static void fmt_path(cli_session *s, const char *path, fmt_opts *o, bool named)
     if (!d) {
         cli_error("cannot open directory '%s': %s", path, strerror(errno));
         o->rc = 1;
+        o->failed++;
+        if (o->json)
+            put_json_file(o, path, true, false, false, NULL);
         return;
     }
     char **names = NULL;
@@ -285,16 +349,18 @@ static void fmt_path(cli_session *s, const char *path, fmt_opts *o, bool named)
 
 int cli_fmt(cli_session *s, const char *const *args, size_t n)
 {
-    fmt_opts o = { 0 };
+    fmt_opts o = { .json = s->json };
     size_t paths = 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(args[i], "--check") == 0)
             o.check = true;
         else if (strcmp(args[i], "--diff") == 0)
             o.diff = true;
+        else if (strcmp(args[i], "--json") == 0)
+            o.json = true;
         else if (args[i][0] == '-' && args[i][1]) {
             fprintf(stderr,
-                    "hon: fmt takes --check, --diff and files or directories, not '%s'\n"
+                    "hon: fmt takes --check, --diff, --json and files or directories, not '%s'\n"
                     "Try 'hon --help' for more information.\n",
                     args[i]);
             return 2;
@@ -306,9 +372,13 @@ int cli_fmt(cli_session *s, const char *const *args, size_t n)
                         "Try 'hon --help' for more information.\n");
         return 2;
     }
+    if (o.json)
+        printf("{\"files\": [");
     for (size_t i = 0; i < n; i++)
-        if (strcmp(args[i], "--check") != 0 && strcmp(args[i], "--diff") != 0)
+        if (args[i][0] != '-' || !args[i][1])
             fmt_path(s, args[i], &o, true);
+    if (o.json)
+        printf("], \"changed\": %zu, \"failed\": %zu}\n", o.changed, o.failed);
     fflush(stdout);
     if ((o.check || o.diff) && o.changed)
         return 1;

@@ -73,7 +73,7 @@ _hon()
             fi ;;
         fmt)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--check --diff" -- "$cur"))
+                COMPREPLY=($(compgen -W "--check --diff --json" -- "$cur"))
             else
                 _filedir '@(hon)'
             fi ;;

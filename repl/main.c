@@ -64,10 +64,11 @@ static const char usage_text[] =
     "                          (OUT: the picture as SVG)\n"
     "  check PATH...           report the diagnostics of rule files, directories and\n"
     "                          scenarios (checked against the rules given with them)\n"
-    "  fmt [--check] [--diff] FILE|DIR...\n"
+    "  fmt [--check] [--diff] [--json] FILE|DIR...\n"
     "                          lay out .hon files (a DIR: those under it) in the canonical\n"
     "                          layout, in place; --check: only list the files that would\n"
-    "                          change, --diff: print the changes; both exit 1 if any would\n"
+    "                          change, --diff: print the changes; both exit 1 if any would;\n"
+    "                          --json: one JSON object\n"
     "  lint [FILE|DIR...]      load FILEs and DIRs, report warnings W001-W007 about them\n"
     "                          (about every loaded file without one): exit 1 on any\n"
     "                          warning, 0 when there is none\n"
@@ -107,7 +108,7 @@ static const char usage_text[] =
     "                          only FILE's IDs (its '| ID |' rows), listing those not\n"
     "                          declared, not cited and not tested\n"
     "  help [COMMAND]          print this help, or the lines about a command\n"
-    "  version                 print the version and the data directory in use\n\n"
+    "  version                 print the version, where hon runs from, its data and rules\n\n"
     "Question options (diff, snapshot record):\n"
     "  --board FILE            ask every question the board allows too (repeatable)\n"
     "  --questions FILE        ask FILE's questions, one a line (repeatable)\n"
@@ -145,7 +146,8 @@ static const char usage_text[] =
     "  --bail                  a script (input that is not a terminal) stops at its\n"
     "                          first failing line\n"
     "  -h, --help              print this help and exit\n"
-    "  -V, --version           print the version and the data directory in use, and exit\n\n"
+    "  -V, --version           print the version, where hon runs from, its data and rules,\n"
+    "                          and exit\n\n"
     "Rule directories: --rules DIR, else $HON_RULES (colon-separated), else the bundled\n"
     "rules/ and expansions/.\n"
     "Exit status: 0 success; 1 an error in the input or the rules, or a failed test (a\n"
@@ -166,10 +168,32 @@ static int usage_error(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-/* `hon --version`: the version, then the data directory in use (hon_bundle_dir). */
-static void print_version(void)
+/* `hon --version` (repl.md §1): the version; where this hon runs from, its build tree (whose
+ * source tree it then reads) or the install prefix; the data directory in use (hon_bundle_dir,
+ * said when $HON_DATADIR chose it); and the rule directories a session would load, as o (the
+ * options before --version) and $HON_RULES choose them (cli_session_open's order). */
+static void print_version(const cli_opts *o)
 {
-    printf("hon %s\ndata: %s\n", hon_version(), hon_bundle_dir());
+    const char *data = hon_bundle_dir(), *env_data = getenv("HON_DATADIR");
+    const char *env_rules = getenv("HON_RULES");
+    bool from_env = env_data && env_data[0];
+    printf("hon %s\n", hon_version());
+    if (hon_runs_from_build_tree())
+        printf("running from the build tree %s\n", hon_build_dir());
+    else
+        printf("installed under %s\n", hon_install_prefix());
+    printf("data: %s%s\n", data, from_env ? " (from $HON_DATADIR)" : "");
+    fputs("rules:", stdout);
+    if (o->no_rules)
+        fputs(" none (--no-rules)", stdout);
+    else if (o->n_rule_dirs)
+        for (size_t i = 0; i < o->n_rule_dirs; i++)
+            printf(" %s", o->rule_dirs[i]);
+    else if (env_rules && env_rules[0])
+        printf(" %s (from $HON_RULES)", env_rules);
+    else
+        printf(" %s/rules %s/expansions", data, data);
+    putchar('\n');
 }
 
 static const struct option longopts[] = {
@@ -263,7 +287,7 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
     while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'h': fputs(usage_text, stdout); return 0;
-        case 'V': print_version(); return 0;
+        case 'V': print_version(o); return 0;
         case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
         case '?': return usage_error("unknown option '%s'", argv[optind - 1]);
         default:
@@ -313,7 +337,7 @@ static int take_trailing_options(cli_opts *o, char **args, int *n, bool *help)
             continue;
         }
         if (opt->val == 'V') {
-            print_version();
+            print_version(o);
             return 0;
         }
         int rc = apply_option(o, opt->val, val);
@@ -596,10 +620,11 @@ int main(int argc, char **argv)
     if (sub && strcmp(sub->name, "fmt") == 0 && !o.n_rule_dirs)
         o.no_rules = true;
     if (sub && (strcmp(sub->name, "help") == 0 || strcmp(sub->name, "version") == 0)) {
+        if (strcmp(sub->name, "version") == 0)
+            print_version(&o);
         cli_opts_free(&o);
         if (strcmp(sub->name, "help") == 0)
             return help(nargs ? argv[first + 1] : NULL);
-        print_version();
         return 0;
     }
     cli_question_opts qo = { 0 };

@@ -9,12 +9,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <histedit.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "cli.h"
 #include "complete.h"
@@ -32,6 +35,52 @@ static void on_sigint(int sig)
     (void)sig;
     interrupted = 1;
     hon_interrupt();
+}
+
+/* libedit's reading of one character (EL_GETCFN), in place of its own: the same bytes to wide
+ * characters (an invalid byte is dropped, as libedit does), but the wait is poll() in slices of
+ * a tenth of a second, and a ^C that came before the wait (libedit prints the prompt, then
+ * reads: a SIGINT in between would find no read to interrupt, and be lost until a key) ends the
+ * read as one during it does: -1 with errno EINTR. 1 with *wc set, 0 at the end of the input,
+ * -1 on an error. */
+static int read_char(EditLine *el, wchar_t *wc)
+{
+    FILE *in = NULL;
+    char buf[MB_LEN_MAX];
+    size_t n = 0;
+    if (el_get(el, EL_GETFP, 0, &in) != 0 || !in)
+        return -1;
+    int fd = fileno(in);
+    for (;;) {
+        if (interrupted) {
+            errno = EINTR;
+            return -1;
+        }
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        int ready = poll(&pfd, 1, 100);
+        if (ready < 0 && errno != EINTR)
+            return -1;
+        if (ready <= 0)
+            continue; /* a tenth of a second, or a signal: look at `interrupted` again */
+        ssize_t got = read(fd, buf + n, 1);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (got <= 0)
+            return got == 0 ? 0 : -1;
+        n++;
+        mbstate_t st;
+        memset(&st, 0, sizeof st);
+        size_t k = mbrtowc(wc, buf, n, &st);
+        if (k == (size_t)-2 && n < sizeof buf)
+            continue; /* a character cut short: its next byte */
+        if (k == (size_t)-1 || k == (size_t)-2) {
+            n = 0; /* invalid: dropped */
+            continue;
+        }
+        if (k == 0)
+            *wc = L'\0';
+        return 1;
+    }
 }
 
 /* What errors call input that is not a terminal (a script). */
@@ -82,7 +131,8 @@ static char *answer_prompt(EditLine *el)
 }
 
 /* cli_session.ask: a line answering a choice or a step, read while a command runs (so into
- * its own buffer: the command's line stays valid). No prompt when the input is piped. */
+ * its own buffer: the command's line stays valid). No prompt when the input is piped. On a
+ * terminal, ^C at the prompt answers NULL with r->s->cancelled set. */
 static char *reader_ask(void *ud, const char *why)
 {
     reader *r = ud;
@@ -97,11 +147,19 @@ static char *reader_ask(void *ud, const char *why)
         return r->abuf;
     }
     int count = 0;
+    interrupted = 0;
     el_set(r->el, EL_PROMPT, answer_prompt);
     const char *line = el_gets(r->el, &count);
     el_set(r->el, EL_PROMPT, prompt);
-    if (!line || count <= 0)
+    if (!line || count <= 0) {
+        if (interrupted || (count < 0 && errno == EINTR)) { /* ^C: no answer, the line ends */
+            el_reset(r->el);
+            fputc('\n', stdout);
+            r->s->cancelled = true;
+            hon_interrupt_clear(); /* the chooser abandons the procedure: E225, not E231 */
+        }
         return NULL;
+    }
     size_t n = (size_t)count;
     if (line[n - 1] == '\n')
         n--;
@@ -155,6 +213,7 @@ static void reader_open(reader *r, cli_session *s, FILE *in, const char *name)
     }
     el_set(r->el, EL_EDITOR, "emacs");
     el_set(r->el, EL_SIGNAL, 1);
+    el_wset(r->el, EL_GETCFN, read_char);
     el_set(r->el, EL_PROMPT, prompt);
     el_set(r->el, EL_HIST, history, r->hist);
     el_set(r->el, EL_CLIENTDATA, s);

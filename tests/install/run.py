@@ -12,7 +12,8 @@ configured, so the installed hon is told its data directory with $HON_DATADIR
 PKG_CONFIG_SYSROOT_DIR prefixing its -I and -L paths.
 
 The expected answers are not written here: the installed hon and the C program must answer
-exactly as the build tree's hon does on the same board, which the other suites test.
+exactly as the build tree's hon does on the same board, which the other suites test. The
+installed libhon.a and libhon.so must define hon.h's functions and no other global symbol.
 """
 import argparse
 import os
@@ -92,14 +93,37 @@ def main():
 
         # The installed hon never uses the build tree, though it exists: its data directory is
         # the configured one, and with $HON_DATADIR the staged one.
+        # --version says it is installed, under the configured prefix, not in a build tree.
         configured = os.path.join(CFG["prefix"], CFG["datadir"], "hon")
         p = run([hon, "--version"])
-        check(p.returncode == 0 and p.stdout.splitlines()[1:] == [f"data: {configured}"],
-              "the installed hon --version names the configured data directory", p.shown)
+        check(p.returncode == 0 and p.stdout.splitlines()[1:] ==
+              [f"installed under {CFG['prefix']}", f"data: {configured}",
+               f"rules: {configured}/rules {configured}/expansions"],
+              "the installed hon --version names the prefix and the configured data directory",
+              p.shown)
         env = {"HON_DATADIR": data}
         p = run([hon, "version"], env=env)
-        check(p.returncode == 0 and p.stdout.splitlines()[1:] == [f"data: {data}"],
+        check(p.returncode == 0 and p.stdout.splitlines()[2:] ==
+              [f"data: {data} (from $HON_DATADIR)", f"rules: {data}/rules {data}/expansions"],
               "with $HON_DATADIR, hon version names it", p.shown)
+
+        # The libraries define hon.h's functions and nothing else: every other global symbol of
+        # the four layers (scene_free, val_equal, yyparse...) is local to libhon, so that it
+        # cannot clash with a name of the program linking it. The functions are read from
+        # hon.h's prototypes (a name `hon_x` followed at once by `(`).
+        header = open(os.path.join(staged(destdir, CFG["includedir"]), "hon.h")).read()
+        declared = set(re.findall(r"\b(hon_\w+)\(", header))
+        check(len(declared) > 50, "hon.h's functions were read", "")
+        for lib, nm in (("libhon.a", ["nm", "-g", "--defined-only"]),
+                        ("libhon.so", ["nm", "-D", "--defined-only"])):
+            p = run(nm + [os.path.join(libdir, lib)])
+            exported = {l.split()[-1].split("@")[0] for l in p.stdout.splitlines()
+                        if len(l.split()) == 3}
+            check(p.returncode == 0 and exported == declared,
+                  f"{lib} defines exactly hon.h's functions: "
+                  f"{len(exported - declared)} others, e.g. {sorted(exported - declared)[:8]}; "
+                  f"{len(declared - exported)} missing, e.g. {sorted(declared - exported)[:8]}",
+                  p.shown[:2000])
 
         # The README's commands: `--board examples/boards/...` from a directory holding no
         # examples/ (the board is found in the data directory), answering as the build tree's

@@ -107,13 +107,28 @@ def help_and_version():
     for word in ("eval", "why", "odds", "check", "test", "rules", "show", "dis",
                  "--edition", "--variant", "--json", "--seed", "--rules", "--no-rules", "--load"):
         check(word in p.stdout, f"--help must mention {word}", p)
-    # --version: 'hon X.Y.Z', then the data directory in use; this hon runs from its build
-    # tree, so that is the source tree it was built from (FIXTURES is its tests/repl/fixtures).
+    # --version (repl.md §1): 'hon X.Y.Z'; where it runs from: this hon (HON, build/repl/hon)
+    # lies in its build tree, two directories up; the data directory in use, the source tree
+    # it was built from (FIXTURES is its tests/repl/fixtures); and the rule directories a
+    # session would load: the data directory's rules/ and expansions/ by default, the --rules
+    # given before --version, $HON_RULES (said), none under --no-rules.
     p = run(["--version"])
     source = os.path.realpath(os.path.join(FIXTURES, "..", "..", ".."))
-    m = re.fullmatch(r"hon \d+\.\d+\.\d+\ndata: (.*)\n", p.stdout)
-    check(p.returncode == 0 and m and os.path.realpath(m.group(1)) == source,
-          "--version prints 'hon X.Y.Z' and 'data: SOURCE TREE'", p)
+    build = os.path.realpath(os.path.dirname(os.path.dirname(HON)))
+    m = re.fullmatch(r"hon \d+\.\d+\.\d+\nrunning from the build tree (.*)\ndata: (.*)\n"
+                     r"rules: (.*) (.*)\n", p.stdout)
+    check(p.returncode == 0 and m and os.path.realpath(m.group(1)) == build
+          and os.path.realpath(m.group(2)) == source
+          and [os.path.realpath(d) for d in m.group(3, 4)] ==
+          [os.path.join(source, "rules"), os.path.join(source, "expansions")],
+          "--version: 'hon X.Y.Z', the build tree, 'data: SOURCE TREE', its rules", p)
+    p = run(["--rules", "/r1", "--rules", "/r2", "--version"], env={"HON_DATADIR": "/d"})
+    check(p.stdout.splitlines()[2:] == ["data: /d (from $HON_DATADIR)", "rules: /r1 /r2"],
+          "--version names $HON_DATADIR and the --rules given", p)
+    p = run(["--version"], env={"HON_RULES": "/a:/b"})
+    check(p.stdout.splitlines()[3:] == ["rules: /a:/b (from $HON_RULES)"], "$HON_RULES", p)
+    p = run(["--no-rules", "version"])
+    check(p.stdout.splitlines()[3:] == ["rules: none (--no-rules)"], "--no-rules version", p)
     # The subcommands say the same: `hon help` is --help, `hon version` is --version, and
     # `hon help move` prints only move's entry (its line and the indented ones continuing it).
     usage = p_help = run(["--help"]).stdout
@@ -240,6 +255,24 @@ def test_options():
           and j["tests"][1]["line"] == 2, "--json: one object with every test", p)
     p = run(["--no-rules", "test", "-x"])
     check(p.returncode == 1 and "not '-x'" in p.stderr, "an unknown option of test", p)
+    # A --filter that no title contains runs nothing: an error (exit 1, saying so), never a
+    # pass, so that a misspelt pattern cannot turn a CI job green. "zzzz" is in neither title
+    # ("fixture: bonus adds the answers", "fixture: deliberately false"); with the files
+    # named, with a directory holding them, and with none (every loaded test: base.hon's).
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in both[1:]:
+            shutil.copy(f, tmp)
+        for args in (["test", "--filter", "zzzz"] + both[1:], ["test", "--filter", "zzzz", tmp],
+                     ["--load", fx("base.hon"), "test", "--filter", "zzzz"]):
+            p = run(["--no-rules"] + args)
+            check(p.returncode == 1 and "no test has 'zzzz' in its title: none ran" in p.stderr,
+                  "--filter matching nothing fails", p)
+    # a filter that matches only the failing test: exit 1 (a test failed), no 'none ran'
+    p = run(["--no-rules", "test", "--filter", "deliberately"] + both[1:])
+    check(p.returncode == 1 and lines(p.stdout)[-1] == "0 passed, 1 failed"
+          and "none ran" not in p.stderr, "--filter on a failing test fails as the test", p)
+    p = run(["--no-rules", "test", both[1], "--filter"])
+    check(p.returncode == 1 and "--filter needs a PATTERN" in p.stderr, "--filter alone", p)
     # The REPL's `test` takes the same options.
     p = run(["--no-rules", "--load", fx("base.hon")], stdin="test -v --filter bonus\n")
     check(p.returncode == 0 and lines(p.stdout)[0].startswith("ok   fixture: bonus") and
@@ -364,11 +397,12 @@ def did_you_mean_everywhere():
              "editions.hon"], stdin=script,
             cwd=FIXTURES)
     for want in ("hon: note: `drwa` is no command (did you mean `draw`?)",
-                 "<stdin>:2: error: no edition named 'fixture_bsae' (did you mean "
+                 "<stdin>:2: error[E412]: no edition named 'fixture_bsae' (did you mean "
                  "`fixture_base`?)",
-                 "<stdin>:3: error: variant 'woods_cover' has no reading 'heavy_cvoer' (did you "
-                 "mean `heavy_cover`?)",
-                 "<stdin>:4: error: no variant named 'woods_covr' (did you mean `woods_cover`?)",
+                 "<stdin>:3: error[E414]: variant 'woods_cover' has no reading 'heavy_cvoer' "
+                 "(did you mean `heavy_cover`?)",
+                 "<stdin>:4: error[E413]: no variant named 'woods_covr' (did you mean "
+                 "`woods_cover`?)",
                  "<stdin>:5: error: no rule, query, table or fn named 'cover_fo' (did you mean "
                  "`cover_of`?)",
                  "hon: note: no file 'varaints.hon' (did you mean `variants.hon`?)",
@@ -714,6 +748,49 @@ def json_diagnostics():
     first, rest = p.stderr.split("\n", 1)
     check(json.loads(first)["diagnostic"]["code"] == "E100" and "error[E100]" in rest
           and not rest.lstrip().startswith("{"), "json on / off switches diagnostics too", p)
+    # A setting naming what the rules do not declare carries its code (errors.md: E412 an
+    # edition, E413 a variant, E414 a reading), from the command line as in the REPL.
+    # variants.hon declares the variant woods_cover (readings heavy_cover...) and no edition.
+    v = ["--no-rules", "--load", fx("variants.hon"), "--json"]
+    for opts, code in ((["--edition", "nope"], "E412"), (["--variant", "nope=x"], "E413"),
+                       (["--variant", "woods_cover=nope"], "E414")):
+        p = run(v + opts + ["eval", "1"])
+        d = diags(p)
+        check(p.returncode == 1 and len(d) == 1 and d[0]["code"] == code,
+              f"{' '.join(opts)}: {code} in the JSON", p)
+    p = run(v, stdin="edition nope\n")
+    check(diags(p)[0]["code"] == "E412", "the REPL's `edition nope`: E412", p)
+    # fmt answers in JSON too: one object on stdout listing each file, whether it would
+    # change, and the totals; its diagnostics as JSON on stderr. The file's rule has three
+    # spaces after `rule`, where the canonical layout (format.md) has one: it would change.
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "spaced.hon")
+        with open(bad, "w") as f:
+            f.write("query q(n: int) -> int combine first default 0;\n"
+                    "rule   q.a cite \"X\" answer 1;\n")
+        for args in (["--json", "fmt", "--check", bad], ["fmt", "--check", "--json", bad]):
+            p = run(args)
+            j = parse_json(p.stdout, p)
+            check(p.returncode == 1 and j == {"files": [{"path": bad, "changed": True}],
+                                              "changed": 1, "failed": 0} and p.stderr == "",
+                  "fmt --check as JSON", p)
+        p = run(["--json", "fmt", "--diff", bad])
+        j = parse_json(p.stdout, p)
+        check(p.returncode == 1 and "-rule   q.a" in j["files"][0]["diff"]
+              and "+rule q.a" in j["files"][0]["diff"], "fmt --diff: the diff in the JSON", p)
+        p = run(["--json", "fmt", bad])
+        j = parse_json(p.stdout, p)
+        check(p.returncode == 0 and j["files"] == [{"path": bad, "changed": True,
+                                                    "written": True}]
+              and open(bad).read().startswith("query q(n: int) -> int combine first default 0;\n"
+                                              "rule q.a"), "fmt rewrites, said in JSON", p)
+        p = run(["--json", "fmt", "--check", bad, os.path.join(tmp, "none.hon")])
+        j, d = parse_json(p.stdout, p), diags(p)
+        check(p.returncode == 1 and j["files"] == [{"path": bad, "changed": False},
+                                                   {"path": os.path.join(tmp, "none.hon"),
+                                                    "failed": True}]
+              and j["failed"] == 1 and len(d) == 1 and d[0]["code"] == "E005",
+              "a file fmt cannot read: failed in the object, E005 on stderr", p)
 
 
 @case
@@ -1592,7 +1669,7 @@ def spec_examples():
 
 
 DOC_MARK = re.compile(r"^\s*<!-- doc-test: (.*?) -->\s*$")
-DOC_KINDS = ("file", "run", "repl", "fmt", "skip")
+DOC_KINDS = ("file", "run", "repl", "fmt", "quote", "skip")
 
 
 def doc_blocks(doc):
@@ -1638,9 +1715,11 @@ def doc_mismatch(want, got):
 
 
 def doc_session(page, text, d, bindir):
-    """A `run` block: each `$ COMMAND` line (a trailing `\` joins the next line) runs in d,
-    `$ hon ARGS` directly, any other line with bash (`hon` on its PATH); the lines after it are
-    its output, standard output then standard error, and `(exit status N)` its status."""
+    """A `run` block: each `$ COMMAND` line (a trailing `\` joins the next line) runs in d with
+    bash (`hon` on its PATH), as a reader would paste it into a shell: its quoting is the
+    shell's (an unquoted `$west` would be the shell's variable, empty, not the unit); the lines
+    after it are its output, standard output then standard error, and `(exit status N)` its
+    status. A sanitizer report or a death by signal fails the page, as run() does."""
     cmds, joining = [], False
     for l in text.splitlines():
         if joining:
@@ -1655,15 +1734,16 @@ def doc_session(page, text, d, bindir):
         status = 0
         if want and want[-1].startswith("(exit status "):
             status = int(want.pop()[len("(exit status "):-1])
-        if line.startswith("hon "):
-            p = run(shlex.split(line)[1:], cwd=d)
-        else:
-            e = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
-            e.pop("HON_RULES", None)
-            e.pop("HON_DATADIR", None)
-            p = subprocess.run(["bash", "-c", line], capture_output=True, text=True, env=e,
-                               timeout=120, cwd=d)
-            p.args_shown = line
+        e = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
+        e.pop("HON_RULES", None)
+        e.pop("HON_DATADIR", None)
+        p = subprocess.run(["bash", "-c", line], capture_output=True, text=True, env=e,
+                           timeout=120, cwd=d)
+        p.args_shown = line
+        if p.returncode < 0 or p.returncode > 128 or re.search(r"Sanitizer|runtime error:",
+                                                                p.stderr):
+            raise Failure(f"{page}: {line}: crashed or sanitizer report (status "
+                          f"{p.returncode})\n{p.stderr}")
         got = "".join(l.rstrip() + "\n" for l in lines(p.stdout) + lines(p.stderr))
         check(p.returncode == status and re.fullmatch(doc_pattern(want), got, re.S) is not None,
               f"{page}: {line} answers as documented" + doc_mismatch(want, got), p)
@@ -1691,14 +1771,17 @@ def doc_repl(page, args, text, d):
 def walk_through(page, least_runs=0):
     """Runs the examples of a page (a path from the top of the tree), each fenced block as its
     `doc-test` marker says: `file NAME` writes the block to NAME in a scratch directory, `run`
-    and `repl ARGS` run sessions there (doc_session, doc_repl), `skip REASON` leaves a block
-    that is no example (a grammar, a figure, the shape of an output). The scratch directory
+    and `repl ARGS` run sessions there (doc_session, doc_repl), `fmt` checks that the block is
+    .hon text laid out as `hon fmt` lays it out (so it parses), `quote FILE` that it stands,
+    line for line, in FILE (a path from the top of the tree: the bundled file it is taken
+    from) and is laid out so too, `skip REASON` leaves a block that is no example (a grammar,
+    a figure, the shape of an output, a fragment with parts left out). The scratch directory
     holds links to the tree's examples/, rules/, expansions/ and tests/, so the pages' paths
     work. A block without a marker, or with another kind, fails the page."""
     doc = open(os.path.join(ROOT, page), encoding="utf-8").read()
     blocks = doc_blocks(doc)
     bad = [f"{page}:{line}" for line, mark, _ in blocks
-           if not mark or mark[0] not in DOC_KINDS or (mark[0] in ("file", "skip")
+           if not mark or mark[0] not in DOC_KINDS or (mark[0] in ("file", "quote", "skip")
                                                        and len(mark) < 2)]
     check(not bad, "every example has a doc-test marker with what it needs: " + " ".join(bad),
           run(["eval", "1"]))
@@ -1720,7 +1803,11 @@ def walk_through(page, least_runs=0):
                 doc_session(f"{page}:{line}", text, d, bindir)
             elif mark[0] == "repl":
                 doc_repl(f"{page}:{line}", mark[1:], text, d)
-            elif mark[0] == "fmt":
+            elif mark[0] in ("fmt", "quote"):
+                if mark[0] == "quote":
+                    source = open(os.path.join(ROOT, mark[1]), encoding="utf-8").read()
+                    check(text in source, f"{page}:{line}: the block stands in {mark[1]} as "
+                          "written", run(["eval", "1"]))
                 path = os.path.join(d, ".fmt-example.hon")
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(text)
@@ -2342,6 +2429,56 @@ def play_script_choices():
           "draw $nosuch names the unit (did you mean); a place alone is a usage error", p)
     p = run(PLAY + ["--board", fx("boards/play.scn"), "draw", "$bb"])
     check(p.returncode == 1 and "(did you mean `$b`?)" in p.stderr, "hon draw $bb too", p)
+
+
+@case
+def interrupt_at_a_question():
+    # repl.md §2a: ^C at the `answer>` prompt (a choice asked while `do` runs, or step mode's
+    # pause) answers nothing: the procedure is abandoned (E225) and undone, and the session
+    # goes on as it was. Driven through a pseudo-terminal on play.scn ($a on A1, $b on C1):
+    # relocate($a) asks "Where to?" between the free squares of row 1, B1 and D1 (C1 holds
+    # $b). Before ^C, `do suppress($a)` gives $a one Suppressed marker (FIX.suppress); so after
+    # it $a is still on A1 with that one marker, and `undo` takes back that suppress (the
+    # abandoned procedure left nothing to undo). Were the first option taken at ^C (as at the
+    # end of piped input), $a would be on B1.
+    with Terminal.session(PLAY + ["--board", fx("boards/play.scn")]) as t:
+        if t is None:
+            return
+        t.send(b"do suppress($a)\r")
+        check(t.read_until(b"hon> ", 10) and "give $a suppressed" in t.stdout, "suppressed", t)
+        t.send(b"do relocate($a)\r")
+        check(t.read_until(b"answer> ", 10) and "Where to?" in t.stdout, "the choice is asked", t)
+        t.send(b"\x03")  # ^C, at once: one before the read begins counts too (read_char)
+        check(t.read_until(b"hon> ", 10) and "error[E225]" in t.stdout
+              and "the procedure was undone" in t.stdout and "option" not in t.stdout,
+              "^C at the choice abandons the procedure, no option taken", t)
+        for line, want in ((b"square_of($a)", "A1"), (b"marker_count($a, suppressed)", "1")):
+            t.send(line + b"\r")
+            check(t.read_until(b"hon> ", 10) and want in t.stdout.split("\r\n"),
+                  f"{line!r} is {want} after the ^C", t)
+        # step mode: ^C at the pause before `give $a suppressed` abandons that procedure too
+        t.send(b"step on\r")
+        check(t.read_until(b"hon> ", 10), "step on", t)
+        t.send(b"do suppress($a)\r")
+        check(t.read_until(b"answer> ", 10) and "next: give $a suppressed" in t.stdout,
+              "step mode pauses before the effect", t)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10) and "error[E225]" in t.stdout,
+              "^C at the pause abandons the procedure", t)
+        t.send(b"step off\r")
+        check(t.read_until(b"hon> ", 10), "step off", t)
+        t.send(b"marker_count($a, suppressed)\r")
+        check(t.read_until(b"hon> ", 10) and "1" in t.stdout.split("\r\n"),
+              "still one marker: the stepped effect was not applied", t)
+        # the session goes on: undo takes back the first suppress, and a choice still answers
+        t.send(b"undo\r")
+        check(t.read_until(b"hon> ", 10) and "undone: do suppress($a)" in t.stdout,
+              "undo takes back the suppress before the ^C", t)
+        t.send(b"do relocate($a)\r")
+        check(t.read_until(b"answer> ", 10), "asked again", t)
+        t.send(b"2\r")
+        check(t.read_until(b"hon> ", 10) and "move $a to D1" in t.stdout,
+              "answer 2 takes D1", t)
 
 
 @case
