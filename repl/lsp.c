@@ -370,6 +370,10 @@ static void check_doc(server *srv, doc *d)
     if (st == HON_OK) {
         hon_vm_free(d->vm);
         d->vm = vm;
+        hon_vm_free(d->test_vm); /* a test's board was loaded over the program before */
+        d->test_vm = NULL;
+        free(d->test_board);
+        d->test_board = NULL;
     } else {
         hon_vm_free(vm);
     }
