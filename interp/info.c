@@ -1,10 +1,12 @@
 /* info.c — what a hon_vm tells about itself, changing nothing (hon.h): its rules listed, shown
  * and disassembled (hon_list_rules, hon_show, hon_disassemble), its citation IDs
- * (hon_each_citation), its names for completion (hon_complete), its declarations with their
- * places (hon_each_decl) and what a name written in a file stands for as the resolver read it
- * (hon_ref_at), the build (hon_version, hon_data_dir, hon_source_dir, which of the two a program
- * uses: hon_bundle_dir, and its bundled boards: hon_each_bundled_board).
+ * (hon_each_citation), its names for completion (hon_complete) and its declarations with their
+ * places (hon_each_decl), the build (hon_version, hon_data_dir, hon_source_dir, which of the two
+ * a program uses: hon_bundle_dir, and its bundled boards: hon_each_bundled_board).
  * The directories come from config.h (meson.build).
+ *
+ * Also what a name written in a loaded file stands for, as the resolver read it (hon_ref_at),
+ * and a scenario text's directives (hon_each_scenario_symbol): what `hon lsp` shows.
  */
 #include <ctype.h>
 #include <limits.h>
