@@ -565,8 +565,13 @@ typedef enum hon_decl_kind {
     HON_DECL_RECORD,
     HON_DECL_VARIANT,
     HON_DECL_EDITION,
-    HON_DECL_VALUE,  /* a `value` slot of units */
-    HON_DECL_COUNTER /* a `counter` (a kind of unit) */
+    HON_DECL_VALUE,   /* a `value` slot of units */
+    HON_DECL_COUNTER, /* a `counter` (a kind of unit) */
+    /* given by hon_ref_at only: */
+    HON_DECL_FIELD, /* a field of a record, within it (the built-in record `step`'s, and a
+                       unit's kind, side and size, within "unit", have no place) */
+    HON_DECL_LOCAL  /* a parameter, within its query or fn; a let or loop variable, within
+                       the rule, fn, query or "test" that binds it */
 } hon_decl_kind;
 
 /* One declaration, its strings borrowed for the duration of the callback. */
@@ -579,7 +584,9 @@ typedef struct hon_decl {
     unsigned end_line, end_col;
     const char *doc;       /* its doc string (an edition's title), or NULL */
     const char *cites;     /* its citations as hon_rule_info gives them, or NULL when none */
-    const char *signature; /* a query's, event's or fn's "(u: unit, sq: square) -> int"; NULL */
+    const char *signature; /* a query's, event's or fn's "(u: unit, sq: square) -> int" (a
+                              rule's: its query's); NULL */
+    const char *type;      /* a field's, local's or value's type ("square", "list<unit>"); NULL */
 } hon_decl;
 
 /* Calls fn for each declaration of the loaded program that a rule file writes (built-in names
@@ -588,6 +595,48 @@ typedef struct hon_decl {
  * members, records, variants, editions, values, counters; in declaration order within a kind.
  * Returns how many there were (0 for a NULL vm or fn). */
 size_t hon_each_decl(const hon_vm *vm, void (*fn)(void *ud, const hon_decl *d), void *ud);
+
+/* What the name written at line `line`, byte column `col` (from 1) of the loaded rule file
+ * `path` (hon_each_file's spelling) stands for, as the resolver read it when the program was
+ * built: the query, event or fn a call names, the member of the enum the type checker chose
+ * (`german_victory` of whichever enum the context wants), the field of the record type of the
+ * value before a dot (`s.from`), the table indexed, the variant read, the counter named, the
+ * value slot of `u.value`, or the parameter, let or loop variable a local name is bound by (its
+ * place the binding's name; a rule's parameter is its query's). HON_OK with fn called once
+ * (the decl's strings borrowed for the call; a built-in field has no path, line 0);
+ * HON_ERR_NOT_FOUND when no name the resolver read is written there (a declaration's own name,
+ * a type, a keyword, a literal, a comment, a file not loaded, a built-in function): the caller
+ * may look the word up by name (hon_each_decl). Only the program's own text answers: the
+ * places are those of the files as loaded. */
+hon_status hon_ref_at(const hon_vm *vm, const char *path, unsigned line, unsigned col,
+                      void (*fn)(void *ud, const hon_decl *d), void *ud);
+
+/* One directive of a scenario file (`.scn`, docs/spec/board.md §4) as hon_each_scenario_symbol
+ * gives it, its strings borrowed for the duration of the callback. */
+typedef struct hon_scn_symbol {
+    const char *directive; /* its keyword: "scenario", "cite", "topology", "size", "legend" (one
+                              entry of it), "map", "elevation", "element", "side", "interspace",
+                              "square", "mine_counter", "unit" or "colour" */
+    const char *name;      /* a unit's or element's name; the title; the cited ID; a legend
+                              entry as written ("g = grass"); "map", "elevation"; a setting with
+                              its keyword ("size 10 x 8"); else the line after its keyword
+                              ("C2/C3 contour") */
+    const char *detail;    /* a unit's or element's line after its `=` ("rifle_squad allies at
+                              B2"); a cite's "example A"; else NULL */
+    unsigned line, col, end_col;  /* the name's span on its line, from 1, columns in bytes, end
+                                    inclusive (a string's with its quotes) */
+    unsigned last_line, last_col; /* where the directive ends: its line's last field, the last
+                                     row of a map or elevation grid */
+} hon_scn_symbol;
+
+/* Calls fn with each directive of the scenario text[0..len) in file order: the board's settings
+ * (title, citations, topology, size, colours), its terrain (each legend entry, the map and
+ * elevation grids, each element), its features (side, interspace, square and mine_counter
+ * lines) and its units. The lines are read as hon_load_board_source reads them, but no name is
+ * resolved and nothing is checked: a scenario with errors has its directives listed too (a line
+ * that is none is left out). Returns how many (0 for a NULL text or fn, or out of memory). */
+size_t hon_each_scenario_symbol(const char *text, size_t len,
+                                void (*fn)(void *ud, const hon_scn_symbol *s), void *ud);
 
 /* ---- playing: events, procedures, the clock (docs/spec/language.md §6) ----
  * A procedure raises an event and runs its rules and the events they raise, changing the

@@ -5,6 +5,9 @@
  * hon_install_prefix; which of the two data directories a program uses: hon_bundle_dir, and
  * why: hon_runs_from_build_tree; its bundled boards: hon_each_bundled_board).
  * The directories come from config.h (meson.build).
+ *
+ * Also what a name written in a loaded file stands for, as the resolver read it (hon_ref_at),
+ * and a scenario text's directives (hon_each_scenario_symbol): what `hon lsp` shows.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -20,6 +23,7 @@
 #include "hash.h"
 #include "mem.h"
 #include "near.h"
+#include "scenario.h"
 #include "session.h"
 
 /* ---- citations ---- */
@@ -581,20 +585,24 @@ hon_status hon_complete(const hon_vm *vm, hon_complete_kind kind, const char *wi
 
 /* ---- declarations (hon_each_decl) ---- */
 
-/* Where the declarations go, and how many went. */
+/* Where the declarations go, and how many went; `placeless`: a name with no place is given
+ * too (hon_ref_at: a field of a built-in record), with no path and line 0. */
 typedef struct decl_walk {
     const prog *pg;
     void (*fn)(void *ud, const hon_decl *d);
     void *ud;
     size_t n;
+    bool placeless;
 } decl_walk;
 
 /* Hands one declaration at loc to the walk's fn, with the doc and citations of node decl
- * (NULL: none) and a signature (NULL: none). A name with no place (line 0) is left out. */
+ * (NULL: none), a signature and a type (NULL: none). A name with no place (line 0) is left
+ * out unless the walk is placeless. */
 static void give_decl(decl_walk *w, hon_decl_kind kind, const char *name, const char *within,
-                      ast_loc loc, const ast_node *decl, const char *doc, const char *sig)
+                      ast_loc loc, const ast_node *decl, const char *doc, const char *sig,
+                      const char *type)
 {
-    if (!name || !loc.line)
+    if (!name || (!loc.line && !w->placeless))
         return;
     strbuf cites = { 0 };
     if (decl && decl->cites.len)
@@ -602,7 +610,7 @@ static void give_decl(decl_walk *w, hon_decl_kind kind, const char *name, const 
     hon_decl d = { .kind = kind,
                    .name = name,
                    .within = within,
-                   .path = prog_file_path(w->pg, loc.file),
+                   .path = loc.line ? prog_file_path(w->pg, loc.file) : NULL,
                    .line = loc.line,
                    .col = loc.col,
                    .end_line = loc.end_line ? loc.end_line : loc.line,
@@ -611,7 +619,8 @@ static void give_decl(decl_walk *w, hon_decl_kind kind, const char *name, const 
                           : decl ? decl->doc
                                  : NULL,
                    .cites = decl && decl->cites.len ? sb_str(&cites) : NULL,
-                   .signature = sig };
+                   .signature = sig,
+                   .type = type };
     w->fn(w->ud, &d);
     w->n++;
     sb_free(&cites);
@@ -637,72 +646,479 @@ static void signature_of(const res_program *p, const res_field *params, uint32_t
         sb_printf(b, " -> %s", type_name(p, *result, ty, sizeof ty));
 }
 
-/* The queries, events and their rules, and the fns. */
-static void give_callables(decl_walk *w, const res_program *p)
+/* The signature of query (or event) q into b. */
+static void query_signature(const res_program *p, uint32_t q, strbuf *b)
 {
-    for (size_t q = 0; q < p->nqueries; q++) {
-        const res_query *rq = &p->queries[q];
-        strbuf sig = { 0 };
-        signature_of(p, rq->params, rq->nparams, rq->is_event ? NULL : &rq->result, &sig);
-        give_decl(w, rq->is_event ? HON_DECL_EVENT : HON_DECL_QUERY, rq->name, NULL,
-                  loc_of(rq->decl), rq->decl, NULL, sb_str(&sig));
-        sb_free(&sig);
-    }
-    for (size_t r = 0; r < p->nrules; r++) {
-        const res_rule *rr = &p->rules[r];
-        if (!rr->revision)
-            give_decl(w, HON_DECL_RULE, rr->name, p->queries[rr->query].name, loc_of(rr->decl),
-                      rr->decl, NULL, NULL);
-    }
-    for (size_t f = 0; f < p->nfns; f++) {
-        const res_fn *rf = &p->fns[f];
-        if (rf->version_of >= 0)
-            continue;
-        strbuf sig = { 0 };
-        signature_of(p, rf->params, rf->nparams, &rf->result, &sig);
-        give_decl(w, HON_DECL_FN, rf->name, NULL, loc_of(rf->decl), rf->decl, NULL, sb_str(&sig));
-        sb_free(&sig);
-    }
+    const res_query *rq = &p->queries[q];
+    signature_of(p, rq->params, rq->nparams, rq->is_event ? NULL : &rq->result, b);
+}
+
+static void give_query(decl_walk *w, const res_program *p, uint32_t q)
+{
+    const res_query *rq = &p->queries[q];
+    strbuf sig = { 0 };
+    query_signature(p, q, &sig);
+    give_decl(w, rq->is_event ? HON_DECL_EVENT : HON_DECL_QUERY, rq->name, NULL, loc_of(rq->decl),
+              rq->decl, NULL, sb_str(&sig), NULL);
+    sb_free(&sig);
+}
+
+/* Rule r, with its query's signature. */
+static void give_rule(decl_walk *w, const res_program *p, uint32_t r)
+{
+    const res_rule *rr = &p->rules[r];
+    strbuf sig = { 0 };
+    query_signature(p, rr->query, &sig);
+    give_decl(w, HON_DECL_RULE, rr->name, p->queries[rr->query].name, loc_of(rr->decl), rr->decl,
+              NULL, sb_str(&sig), NULL);
+    sb_free(&sig);
+}
+
+static void give_fn(decl_walk *w, const res_program *p, uint32_t f)
+{
+    const res_fn *rf = &p->fns[f];
+    strbuf sig = { 0 };
+    signature_of(p, rf->params, rf->nparams, &rf->result, &sig);
+    give_decl(w, HON_DECL_FN, rf->name, NULL, loc_of(rf->decl), rf->decl, NULL, sb_str(&sig), NULL);
+    sb_free(&sig);
+}
+
+static void give_member(decl_walk *w, const res_program *p, uint32_t e, uint32_t m)
+{
+    const res_enum *en = &p->enums[e];
+    give_decl(w, HON_DECL_MEMBER, en->members[m].name, en->name, en->members[m].loc, NULL,
+              en->members[m].doc, NULL, NULL);
+}
+
+/* Enum e as declared (nothing for a built-in enum, or the readings of a variant). */
+static void give_enum(decl_walk *w, const res_program *p, uint32_t e)
+{
+    const res_enum *en = &p->enums[e];
+    if (en->decl && en->variant < 0)
+        give_decl(w, HON_DECL_ENUM, en->name, NULL, loc_of(en->decl), en->decl, en->doc, NULL,
+                  NULL);
+}
+
+static void give_variant(decl_walk *w, const res_program *p, uint32_t v)
+{
+    give_decl(w, HON_DECL_VARIANT, p->variants[v].name, NULL, loc_of(p->variants[v].decl),
+              p->variants[v].decl, p->variants[v].doc, NULL, NULL);
+}
+
+static void give_table(decl_walk *w, const res_program *p, uint32_t t)
+{
+    give_decl(w, HON_DECL_TABLE, p->tables[t].name, NULL, loc_of(p->tables[t].decl),
+              p->tables[t].decl, NULL, NULL, NULL);
+}
+
+static void give_slot(decl_walk *w, const res_program *p, uint32_t s)
+{
+    if (p->slots[s].decl)
+        give_decl(w, HON_DECL_VALUE, p->slots[s].name, NULL, loc_of(p->slots[s].decl),
+                  p->slots[s].decl, p->slots[s].doc, NULL, "int");
+}
+
+static void give_counter(decl_walk *w, const res_program *p, uint32_t c)
+{
+    if (p->counters[c].decl)
+        give_decl(w, HON_DECL_COUNTER, p->counters[c].name, NULL, loc_of(p->counters[c].decl),
+                  p->counters[c].decl, NULL, NULL, NULL);
 }
 
 size_t hon_each_decl(const hon_vm *vm, void (*fn)(void *ud, const hon_decl *d), void *ud)
 {
     if (!vm || !fn)
         return 0;
-    decl_walk w = { vm->pg, fn, ud, 0 };
+    decl_walk w = { vm->pg, fn, ud, 0, false };
     const res_program *p = vm->pg->res;
-    give_callables(&w, p);
-    for (size_t t = 0; t < p->ntables; t++)
+    for (uint32_t q = 0; q < p->nqueries; q++)
+        give_query(&w, p, q);
+    for (uint32_t r = 0; r < p->nrules; r++)
+        if (!p->rules[r].revision)
+            give_rule(&w, p, r);
+    for (uint32_t f = 0; f < p->nfns; f++)
+        if (p->fns[f].version_of < 0)
+            give_fn(&w, p, f);
+    for (uint32_t t = 0; t < p->ntables; t++)
         if (p->tables[t].version_of < 0)
-            give_decl(&w, HON_DECL_TABLE, p->tables[t].name, NULL, loc_of(p->tables[t].decl),
-                      p->tables[t].decl, NULL, NULL);
-    for (size_t e = 0; e < p->nenums; e++) {
-        const res_enum *en = &p->enums[e];
-        if (en->decl && en->variant < 0)
-            give_decl(&w, HON_DECL_ENUM, en->name, NULL, loc_of(en->decl), en->decl, en->doc, NULL);
-        for (size_t m = 0; m < en->len; m++)
-            give_decl(&w, HON_DECL_MEMBER, en->members[m].name, en->name, en->members[m].loc, NULL,
-                      en->members[m].doc, NULL);
+            give_table(&w, p, t);
+    for (uint32_t e = 0; e < p->nenums; e++) {
+        give_enum(&w, p, e);
+        for (uint32_t m = 0; m < p->enums[e].len; m++)
+            give_member(&w, p, e, m);
     }
     for (size_t r = 0; r < p->nrecords; r++)
         if (p->records[r].decl && p->records[r].table < 0)
             give_decl(&w, HON_DECL_RECORD, p->records[r].name, NULL, loc_of(p->records[r].decl),
-                      p->records[r].decl, NULL, NULL);
-    for (size_t v = 0; v < p->nvariants; v++)
-        give_decl(&w, HON_DECL_VARIANT, p->variants[v].name, NULL, loc_of(p->variants[v].decl),
-                  p->variants[v].decl, p->variants[v].doc, NULL);
+                      p->records[r].decl, NULL, NULL, NULL);
+    for (uint32_t v = 0; v < p->nvariants; v++)
+        give_variant(&w, p, v);
     for (size_t e = 0; e < p->neditions; e++)
         give_decl(&w, HON_DECL_EDITION, p->editions[e].name, NULL, loc_of(p->editions[e].decl),
-                  p->editions[e].decl, p->editions[e].title, NULL);
-    for (size_t s = 0; s < p->nslots; s++)
-        if (p->slots[s].decl)
-            give_decl(&w, HON_DECL_VALUE, p->slots[s].name, NULL, loc_of(p->slots[s].decl),
-                      p->slots[s].decl, p->slots[s].doc, NULL);
-    for (size_t c = 0; c < p->ncounters; c++)
-        if (p->counters[c].decl)
-            give_decl(&w, HON_DECL_COUNTER, p->counters[c].name, NULL, loc_of(p->counters[c].decl),
-                      p->counters[c].decl, NULL, NULL);
+                  p->editions[e].decl, p->editions[e].title, NULL, NULL);
+    for (uint32_t s = 0; s < p->nslots; s++)
+        give_slot(&w, p, s);
+    for (uint32_t c = 0; c < p->ncounters; c++)
+        give_counter(&w, p, c);
     return w.n;
+}
+
+/* ---- scenario directives (hon_each_scenario_symbol) ---- */
+
+typedef struct scn_walk {
+    void (*fn)(void *ud, const hon_scn_symbol *s);
+    void *ud;
+} scn_walk;
+
+static void give_scn_symbol(void *ud, const scn_symbol *s)
+{
+    const scn_walk *w = ud;
+    hon_scn_symbol h = { .directive = s->directive,
+                         .name = s->name,
+                         .detail = s->detail,
+                         .line = (unsigned)s->line,
+                         .col = (unsigned)s->col,
+                         .end_col = (unsigned)s->end_col,
+                         .last_line = (unsigned)s->last_line,
+                         .last_col = (unsigned)s->last_col };
+    w->fn(w->ud, &h);
+}
+
+size_t hon_each_scenario_symbol(const char *text, size_t len,
+                                void (*fn)(void *ud, const hon_scn_symbol *s), void *ud)
+{
+    if (!text || !fn)
+        return 0;
+    scn_walk w = { fn, ud };
+    return scn_outline(text, len, give_scn_symbol, &w);
+}
+
+/* ---- references (hon_ref_at) ---- */
+
+/* The search for the name written at a place of one file: the innermost node naming something
+ * there, its parent, and the root of the body it is in (a rule, fn, query, revision, or one
+ * item of a test: the nodes whose locals are numbered from 0). */
+typedef struct ref_find {
+    const ast_file *file;
+    unsigned line, col;
+    const ast_node *hit, *parent, *body;
+} ref_find;
+
+/* Whether (line, col) lies in the span line:c0 .. end_line:c1 (inclusive). */
+static bool place_in(unsigned line, unsigned col, unsigned l0, unsigned c0, unsigned l1,
+                     unsigned c1)
+{
+    return l0 && (line > l0 || (line == l0 && col >= c0)) &&
+           (line < l1 || (line == l1 && col <= c1));
+}
+
+/* The byte offset of line:col in f's text (its end when past it). */
+static size_t offset_of(const ast_file *f, unsigned line, unsigned col)
+{
+    size_t i = 0;
+    for (unsigned l = 1; l < line && i < f->text_len; i++)
+        if (f->text[i] == '\n')
+            l++;
+    return i + col - 1 <= f->text_len ? i + col - 1 : f->text_len;
+}
+
+static bool ident_char(char c)
+{
+    return c == '_' || isalnum((unsigned char)c);
+}
+
+/* The column where `name` is first written as a whole word in n's span, at or after its start
+ * (a call's callee, a raised event, a `variant NAME`, a let's or loop's bound name), when that is
+ * on n's first line; 0 when it is not. */
+static unsigned name_col(const ast_file *f, const ast_node *n, const char *name)
+{
+    size_t k = name ? strlen(name) : 0, at = offset_of(f, n->loc.line, n->loc.col);
+    for (size_t i = at; k && i + k <= f->text_len && f->text[i] != '\n'; i++)
+        if (strncmp(f->text + i, name, k) == 0 && (i == 0 || !ident_char(f->text[i - 1])) &&
+            !ident_char(i + k < f->text_len ? f->text[i + k] : ' '))
+            return n->loc.col + (unsigned)(i - at);
+    return 0;
+}
+
+/* Whether the place is on the name node n stands for: a name or field init is its whole span;
+ * a field `a.name` ends with its name; a call, record value or raise names its callee first. */
+static bool on_name(const ref_find *r, const ast_node *n)
+{
+    unsigned k = n->name ? (unsigned)strlen(n->name) : 0, c0;
+    switch (n->kind) {
+    case AST_NAME:
+    case AST_FIELD_INIT:
+        return place_in(r->line, r->col, n->loc.line, n->loc.col,
+                        n->loc.end_line ? n->loc.end_line : n->loc.line,
+                        n->loc.end_col ? n->loc.end_col : n->loc.col + k - 1);
+    case AST_FIELD:
+        return k && n->loc.end_col >= k &&
+               place_in(r->line, r->col, n->loc.end_line, n->loc.end_col - k + 1, n->loc.end_line,
+                        n->loc.end_col);
+    case AST_CALL:
+    case AST_RECORD:
+    case AST_VARIANT_REF: break;
+    case AST_STMT:
+        if (n->op != AST_ST_RAISE)
+            return false;
+        break;
+    default: return false;
+    }
+    c0 = name_col(r->file, n, n->name);
+    return c0 && place_in(r->line, r->col, n->loc.line, c0, n->loc.line, c0 + k - 1);
+}
+
+static void ref_walk(ref_find *r, const ast_node *n, const ast_node *parent, const ast_node *body);
+
+static void ref_walk_vec(ref_find *r, const ast_vec *v, const ast_node *parent,
+                         const ast_node *body)
+{
+    for (uint32_t i = 0; i < v->len; i++)
+        ref_walk(r, v->items[i], parent, body);
+}
+
+/* Visits n and everything below it, parents first: the last node found naming something at the
+ * place is the innermost (siblings do not overlap). */
+static void ref_walk(ref_find *r, const ast_node *n, const ast_node *parent, const ast_node *body)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case AST_RULE:
+    case AST_FN:
+    case AST_QUERY:
+    case AST_REVISE:
+    case AST_EXPECT:
+    case AST_TEST_DO:
+    case AST_TEST_MOVE:
+    case AST_TEST_CHOICES: body = n; break;
+    default: break;
+    }
+    if (on_name(r, n)) {
+        r->hit = n;
+        r->parent = parent;
+        r->body = body;
+    }
+    ref_walk(r, n->a, n, body);
+    ref_walk(r, n->b, n, body);
+    ref_walk(r, n->c, n, body);
+    ref_walk_vec(r, &n->list, n, body);
+    ref_walk_vec(r, &n->list2, n, body);
+    ref_walk_vec(r, &n->params, n, body);
+}
+
+/* A binding of local slot `slot` below n (a let, an aggregate's or a `for`'s loop variable, a
+ * `choose`), or NULL. */
+static const ast_node *binding_of(const ast_node *n, int32_t slot)
+{
+    if (!n)
+        return NULL;
+    if ((n->kind == AST_LET || n->kind == AST_AGG || n->kind == AST_STMT) && n->an.slot == slot &&
+        n->name)
+        return n;
+    const ast_node *kids[3] = { n->a, n->b, n->c };
+    for (int i = 0; i < 3; i++) {
+        const ast_node *b = binding_of(kids[i], slot);
+        if (b)
+            return b;
+    }
+    const ast_vec *vecs[3] = { &n->list, &n->list2, &n->params };
+    for (int v = 0; v < 3; v++)
+        for (uint32_t i = 0; i < vecs[v]->len; i++) {
+            const ast_node *b = binding_of(vecs[v]->items[i], slot);
+            if (b)
+                return b;
+        }
+    return NULL;
+}
+
+/* The parameters a body's locals start with: a rule's (or a rule revision's) query's, a fn's
+ * (or a fn revision's), a query's own (its default); none for a test's items. *owner: the
+ * name of the body ("test" for a test's); *declarer: the query's or fn's, which declares the
+ * parameters. */
+static const res_field *body_params(const res_program *p, const ast_node *body, uint32_t *n,
+                                    const char **owner, const char **declarer)
+{
+    int32_t q = -1, f = -1;
+    *n = 0;
+    *owner = body && body->name ? body->name : NULL;
+    if (!body)
+        return NULL;
+    if (body->kind == AST_RULE || (body->kind == AST_REVISE && body->op == AST_REV_RULE))
+        q = model_find_query(p, body->ref);
+    else if (body->kind == AST_QUERY)
+        q = model_find_query(p, body->name);
+    else if (body->kind == AST_FN || (body->kind == AST_REVISE && body->op == AST_REV_FN))
+        f = model_find_fn(p, body->name);
+    if (q < 0 && body->kind != AST_QUERY && (body->kind == AST_RULE || body->kind == AST_REVISE))
+        q = model_find_event(p, body->ref);
+    if (q < 0 && body->kind == AST_QUERY)
+        q = model_find_event(p, body->name);
+    if (q >= 0) {
+        *n = p->queries[q].nparams;
+        *declarer = p->queries[q].name;
+        return p->queries[q].params;
+    }
+    if (f >= 0) {
+        *n = p->fns[f].nparams;
+        *declarer = p->fns[f].name;
+        return p->fns[f].params;
+    }
+    if (body->kind == AST_EXPECT || body->kind == AST_TEST_DO || body->kind == AST_TEST_MOVE ||
+        body->kind == AST_TEST_CHOICES)
+        *owner = "test";
+    return NULL;
+}
+
+/* Local name n (a parameter, let or loop variable) of the body found: its binding. */
+static void give_local(decl_walk *w, const res_program *p, const ref_find *r, const ast_node *n)
+{
+    char ty[128];
+    uint32_t np;
+    const char *owner, *declarer = NULL;
+    const res_field *params = body_params(p, r->body, &np, &owner, &declarer);
+    ast_loc at = { 0 };
+    if (params && n->an.slot >= 0 && (uint32_t)n->an.slot < np) {
+        at = params[n->an.slot].loc;
+        owner = declarer;
+    } else {
+        const ast_node *b = binding_of(r->body, n->an.slot);
+        unsigned c = b ? name_col(r->file, b, b->name) : 0;
+        if (b && c) {
+            at = b->loc;
+            at.col = c;
+            at.end_line = b->loc.line;
+            at.end_col = c + (unsigned)strlen(b->name) - 1;
+        }
+    }
+    give_decl(w, HON_DECL_LOCAL, n->name, owner, at, NULL, NULL, NULL,
+              type_name(p, n->an.type, ty, sizeof ty));
+}
+
+/* Field `i` of the record whose type is `type`. */
+static bool give_field(decl_walk *w, const res_program *p, uint32_t type, uint32_t i)
+{
+    if (type >= p->ntypes || p->types[type].kind != RT_RECORD)
+        return false;
+    const res_record *rec = &p->records[p->types[type].arg];
+    if (i >= rec->nfields)
+        return false;
+    char ty[128];
+    give_decl(w, HON_DECL_FIELD, rec->fields[i].name, rec->name, rec->fields[i].loc, NULL, NULL,
+              NULL, type_name(p, rec->fields[i].type, ty, sizeof ty));
+    return true;
+}
+
+/* A member named by n, of the enum its type says. */
+static bool give_typed_member(decl_walk *w, const res_program *p, const ast_node *n)
+{
+    uint32_t t = n->an.type;
+    if (t >= p->ntypes || p->types[t].kind != RT_ENUM)
+        return false;
+    uint32_t e = p->types[t].arg;
+    if (e >= p->nenums || n->an.sym >= p->enums[e].len)
+        return false;
+    give_member(w, p, e, n->an.sym);
+    return true;
+}
+
+/* What node r->hit names, handed to the walk; false when nothing the walk can give. */
+static bool give_ref(decl_walk *w, const res_program *p, const ref_find *r)
+{
+    const ast_node *n = r->hit, *up = r->parent;
+    uint32_t sym = n->an.sym;
+    switch (n->an.sym_kind) {
+    case SYM_LOCAL: give_local(w, p, r, n); return true;
+    case SYM_MEMBER: return give_typed_member(w, p, n);
+    case SYM_COUNTER:
+        for (uint32_t c = 0; c < p->ncounters; c++)
+            if (p->counters[c].unit >= 0 && (uint32_t)p->counters[c].unit == sym) {
+                give_counter(w, p, c);
+                return w->n > 0;
+            }
+        return false;
+    case SYM_ENUM_TYPE:
+        if (sym < p->nenums && p->enums[sym].variant >= 0)
+            give_variant(w, p, (uint32_t)p->enums[sym].variant);
+        else if (sym < p->nenums)
+            give_enum(w, p, sym);
+        return w->n > 0;
+    case SYM_FN:
+        if (sym < p->nfns)
+            give_fn(w, p, p->fns[sym].version_of >= 0 ? (uint32_t)p->fns[sym].version_of : sym);
+        return w->n > 0;
+    case SYM_QUERY:
+    case SYM_EVENT:
+        if (sym < p->nqueries)
+            give_query(w, p, sym);
+        return w->n > 0;
+    case SYM_FIELD:
+        if (n->kind == AST_FIELD && n->a)
+            return give_field(w, p, n->a->an.type, sym);
+        if (n->kind == AST_FIELD_INIT && up)
+            return give_field(w, p, up->an.type, sym);
+        return false;
+    case SYM_UNIT_VALUE:
+        if (sym < p->nslots)
+            give_slot(w, p, sym);
+        return w->n > 0;
+    case SYM_UNIT_KIND:
+    case SYM_UNIT_SIDE:
+    case SYM_UNIT_SIZE: {
+        bool kind = n->an.sym_kind == SYM_UNIT_KIND, side = n->an.sym_kind == SYM_UNIT_SIDE;
+        give_decl(w, HON_DECL_FIELD, n->name, "unit", (ast_loc){ 0 }, NULL, NULL, NULL,
+                  kind   ? "kind"
+                  : side ? "side"
+                         : "int");
+        return true;
+    }
+    case SYM_VARIANT:
+        if (sym < p->nvariants)
+            give_variant(w, p, sym);
+        return w->n > 0;
+    default: break;
+    }
+    if (n->kind == AST_NAME && up && up->kind == AST_INDEX && up->a == n &&
+        up->an.sym_kind == SYM_TABLE && up->an.sym < p->ntables) {
+        uint32_t t = up->an.sym;
+        give_table(w, p, p->tables[t].version_of >= 0 ? (uint32_t)p->tables[t].version_of : t);
+        return w->n > 0;
+    }
+    if (n->kind == AST_STMT && n->op == AST_ST_RAISE) {
+        int32_t q = model_find_event(p, n->name);
+        if (q >= 0)
+            give_query(w, p, (uint32_t)q);
+        return w->n > 0;
+    }
+    if (n->kind == AST_RECORD) {
+        for (uint32_t i = 0; i < p->nrecords; i++)
+            if (p->records[i].decl && p->records[i].type == n->an.type) {
+                give_decl(w, HON_DECL_RECORD, p->records[i].name, NULL, loc_of(p->records[i].decl),
+                          p->records[i].decl, NULL, NULL, NULL);
+                return true;
+            }
+    }
+    return false;
+}
+
+hon_status hon_ref_at(const hon_vm *vm, const char *path, unsigned line, unsigned col,
+                      void (*fn)(void *ud, const hon_decl *d), void *ud)
+{
+    if (!vm || !path || !fn)
+        return HON_ERR_NOT_FOUND;
+    const ast_file *f = NULL;
+    for (size_t i = 0; i < vm->pg->nfiles && !f; i++)
+        if (vm->pg->files[i]->path && strcmp(vm->pg->files[i]->path, path) == 0)
+            f = vm->pg->files[i];
+    if (!f)
+        return HON_ERR_NOT_FOUND;
+    ref_find r = { .file = f, .line = line, .col = col };
+    for (uint32_t i = 0; i < f->decls.len; i++)
+        ref_walk(&r, f->decls.items[i], NULL, NULL);
+    if (!r.hit)
+        return HON_ERR_NOT_FOUND;
+    decl_walk w = { vm->pg, fn, ud, 0, true };
+    return give_ref(&w, vm->pg->res, &r) && w.n ? HON_OK : HON_ERR_NOT_FOUND;
 }
 
 const char *hon_nearest(const char *want, const char *const *names, size_t n)

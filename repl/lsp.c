@@ -35,6 +35,11 @@ typedef struct doc {
     char *text;
     size_t len;
     hon_vm *vm;
+    bool fresh; /* vm was built from text as it is now: its tree's places are the text's */
+    /* the board of the test the cursor was last in (`board "FILE"`, completion after `$` and
+     * `@`): its path as found, and a copy of the document's program with it loaded; NULL: none */
+    char *test_board;
+    hon_vm *test_vm;
     struct doc *next;
 } doc;
 
@@ -275,6 +280,8 @@ static void doc_free(doc *d)
     if (!d)
         return;
     hon_vm_free(d->vm);
+    hon_vm_free(d->test_vm);
+    free(d->test_board);
     free(d->uri);
     free(d->name);
     free(d->text);
@@ -341,8 +348,8 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* Checks d over a copy of the session's rules (a scenario, `.scn`, as the board of that copy;
  * any other file as a rule file, replacing the loaded file it stands for, then linted: the
- * warnings of `hon lint` about it), keeps the program when it builds, and publishes what was
- * reported. */
+ * warnings of `hon lint` about it, with the session's board loaded again over it), keeps the
+ * program when it builds, and publishes what was reported. */
 static void check_doc(server *srv, doc *d)
 {
     srv->checking = d;
@@ -354,9 +361,19 @@ static void check_doc(server *srv, doc *d)
                                : hon_load_source(vm, d->name, d->text, d->len);
     if (st == HON_OK && !scenario)
         hon_lint(vm, (const char *const *)&d->name, 1, NULL);
+    /* a copy has no board: the session's (--board, initializationOptions) is loaded over the
+     * rules as edited, for `$` and `@`; one the edit breaks is reported with the document's */
+    const char *board = hon_board_path(srv->s->vm);
+    if (st == HON_OK && !scenario && board)
+        hon_load_board(vm, board);
+    d->fresh = st == HON_OK;
     if (st == HON_OK) {
         hon_vm_free(d->vm);
         d->vm = vm;
+        hon_vm_free(d->test_vm); /* a test's board was loaded over the program before */
+        d->test_vm = NULL;
+        free(d->test_board);
+        d->test_board = NULL;
     } else {
         hon_vm_free(vm);
     }
@@ -440,6 +457,7 @@ static void match_decl(void *ud, const hon_decl *d)
     f->d.doc = dup_or_null(d->doc);
     f->d.cites = dup_or_null(d->cites);
     f->d.signature = dup_or_null(d->signature);
+    f->d.type = dup_or_null(d->type);
 }
 
 static void found_free(found *f)
@@ -450,6 +468,7 @@ static void found_free(found *f)
     free((char *)f->d.doc);
     free((char *)f->d.cites);
     free((char *)f->d.signature);
+    free((char *)f->d.type);
 }
 
 /* The program a document's names are looked up in: its own when it built, else the session's. */
@@ -458,10 +477,43 @@ static const hon_vm *vm_of(const server *srv, const doc *d)
     return d && d->vm ? d->vm : srv->s->vm;
 }
 
-/* Finds the declaration named at byte `at` of d: a rule's `query.rule` there, else the bare
- * name. False when nothing is declared with that name. */
+/* hon_ref_at's answer, its strings copied. */
+static void take_ref(void *ud, const hon_decl *d)
+{
+    found *f = ud;
+    f->want = d->name;
+    f->rules = d->kind == HON_DECL_RULE;
+    f->hit = false;
+    match_decl(f, d);
+}
+
+/* Finds the declaration named at byte `at` of d: when d's program was built from its text as
+ * it is, what the resolver read there (hon_ref_at: the member of the enum the context wants,
+ * the field of the record before the dot, a local's binding); else, or where the resolver read
+ * no name (a declaration's own name, a type), by name: a rule's `query.rule` there, else the
+ * bare name. False when nothing is declared with that name. */
 static bool decl_at(const server *srv, const doc *d, size_t at, found *f)
 {
+    if (d->fresh && d->vm) {
+        size_t b = at;
+        unsigned line = 1;
+        while (b > 0 && d->text[b - 1] != '\n')
+            b--;
+        for (size_t i = 0; i < b; i++)
+            line += d->text[i] == '\n';
+        *f = (found){ 0 };
+        if (hon_ref_at(d->vm, d->name, line, (unsigned)(at - b) + 1, take_ref, f) == HON_OK &&
+            f->hit) {
+            f->want = NULL;
+            return true;
+        }
+        /* the cursor just after a name (as editors put it): the name's last character */
+        if (at > b && name_char(d->text[at - 1]) && (at == d->len || !name_char(d->text[at])) &&
+            hon_ref_at(d->vm, d->name, line, (unsigned)(at - b), take_ref, f) == HON_OK && f->hit) {
+            f->want = NULL;
+            return true;
+        }
+    }
     for (int dotted = 1; dotted >= 0; dotted--) {
         char *w = word_at(d->text, d->len, at, dotted);
         *f = (found){ .want = w, .rules = dotted };
@@ -480,6 +532,7 @@ static const char *const kind_names[] = {
     [HON_DECL_FN] = "fn",           [HON_DECL_TABLE] = "table",   [HON_DECL_ENUM] = "enum",
     [HON_DECL_MEMBER] = "member",   [HON_DECL_RECORD] = "record", [HON_DECL_VARIANT] = "variant",
     [HON_DECL_EDITION] = "edition", [HON_DECL_VALUE] = "value",   [HON_DECL_COUNTER] = "counter",
+    [HON_DECL_FIELD] = "field",     [HON_DECL_LOCAL] = "local",
 };
 
 /* ---- citation IDs ---- */
@@ -604,6 +657,96 @@ static json_object *hover_cite(const server *srv, const doc *d, const char *id)
     return h;
 }
 
+/* The text of the file at path (new string): the open document's when it is open, else the
+ * file read from disk; NULL when it cannot be read. */
+static char *text_of(const server *srv, const char *path)
+{
+    for (const doc *o = srv->docs; o; o = o->next)
+        if (strcmp(o->name, path) == 0)
+            return strdup(o->text);
+    FILE *f = fopen(path, "r");
+    char *text = NULL;
+    size_t n = 0;
+    if (f) {
+        FILE *m = open_memstream(&text, &n);
+        char buf[4096];
+        size_t k;
+        while (m && (k = fread(buf, 1, sizeof buf, f)) > 0)
+            fwrite(buf, 1, k, m);
+        if (m)
+            fclose(m);
+        fclose(f);
+    }
+    return text;
+}
+
+/* The `#` comment lines right above line `line` (from 1) of the file at path, without their
+ * `#` and the space after it, written to out as one paragraph: the doc of a declaration the
+ * language gives no doc string (a fn, a table, a record...). A line of dashes (a section's
+ * banner) or a blank line ends them. Nothing when there are none. */
+static void comment_above(const server *srv, const char *path, unsigned line, FILE *out)
+{
+    char *text = path && line > 1 ? text_of(srv, path) : NULL;
+    if (!text)
+        return;
+    size_t len = strlen(text), decl = line_start(text, len, line - 1), first = decl;
+    while (first > 0) { /* first: the start of the line above, while it is a comment */
+        size_t b = first - 1;
+        while (b > 0 && text[b - 1] != '\n')
+            b--;
+        size_t q = b;
+        while (text[q] == ' ' || text[q] == '\t')
+            q++;
+        if (text[q] != '#' || strncmp(text + q + 1, "---", 3) == 0 ||
+            strncmp(text + q + 1, " ---", 4) == 0)
+            break;
+        first = b;
+    }
+    if (first < decl)
+        fputc('\n', out);
+    for (size_t q = first; q < decl;) {
+        size_t end = q;
+        while (end < decl && text[end] != '\n')
+            end++;
+        while (text[q] == ' ' || text[q] == '\t')
+            q++;
+        q += text[q + 1] == ' ' ? 2 : 1; /* the # and a space after it */
+        fprintf(out, "%.*s%s", (int)(end - q), text + q, end + 1 < decl ? " " : "\n");
+        q = end + 1;
+    }
+    free(text);
+}
+
+/* The enum (or variant, for a reading) called `name`: one of hon_each_decl's. */
+typedef struct enum_of {
+    const char *name;
+    FILE *out;
+    bool done;
+} enum_of;
+
+static void write_enum(void *ud, const hon_decl *d)
+{
+    enum_of *e = ud;
+    if (e->done || (d->kind != HON_DECL_ENUM && d->kind != HON_DECL_VARIANT) ||
+        strcmp(d->name, e->name) != 0)
+        return;
+    e->done = true;
+    fprintf(e->out, "\n---\n\n```hon\n%s %s\n```\n", kind_names[d->kind], d->name);
+    if (d->doc)
+        fprintf(e->out, "\n%s\n", d->doc);
+    fprintf(e->out, "\n%s:%u\n", d->path, d->line);
+}
+
+/* Below a member's hover, its enum: its kind, name, doc and place (a built-in enum, such as
+ * terrain or marker, has none: its name alone). */
+static void hover_enum(const server *srv, const doc *d, const char *name, FILE *out)
+{
+    enum_of e = { name, out, false };
+    hon_each_decl(vm_of(srv, d), write_enum, &e);
+    if (!e.done)
+        fprintf(out, "\n---\n\na member of the built-in enum `%s`\n", name);
+}
+
 /* hover: on a citation ID, hover_cite; else the declaration's kind, name and signature, its
  * doc, its citations and its place. */
 static json_object *hover(const server *srv, const doc *d, size_t at)
@@ -621,14 +764,31 @@ static json_object *hover(const server *srv, const doc *d, size_t at)
     size_t n = 0;
     FILE *m = open_memstream(&text, &n);
     if (m) {
-        fprintf(m, "```hon\n%s %s%s\n```\n",
-                f.d.kind == HON_DECL_MEMBER ? f.d.within : kind_names[f.d.kind], f.d.name,
-                f.d.signature ? f.d.signature : "");
+        if (f.d.kind == HON_DECL_FIELD || f.d.kind == HON_DECL_LOCAL || f.d.kind == HON_DECL_VALUE)
+            fprintf(m, "```hon\n%s%s: %s\n```\n", f.d.kind == HON_DECL_VALUE ? "value " : "",
+                    f.d.name, f.d.type ? f.d.type : "?");
+        else
+            fprintf(m, "```hon\n%s %s%s\n```\n",
+                    f.d.kind == HON_DECL_MEMBER ? f.d.within : kind_names[f.d.kind], f.d.name,
+                    f.d.signature && f.d.kind != HON_DECL_RULE ? f.d.signature : "");
+        if (f.d.kind == HON_DECL_FIELD)
+            fprintf(m, "\na field of %s record `%s`\n", f.d.path ? "the" : "the built-in",
+                    f.d.within);
+        else if (f.d.kind == HON_DECL_LOCAL)
+            fprintf(m, "\na name bound in `%s`\n", f.d.within ? f.d.within : "?");
+        else if (f.d.kind == HON_DECL_RULE)
+            fprintf(m, "\na rule of `query %s%s`\n", f.d.within,
+                    f.d.signature ? f.d.signature : "");
         if (f.d.doc)
             fprintf(m, "\n%s\n", f.d.doc);
+        else if (f.d.kind != HON_DECL_LOCAL && f.d.kind != HON_DECL_MEMBER)
+            comment_above(srv, f.d.path, f.d.line, m);
         if (f.d.cites)
             fprintf(m, "\ncites: %s\n", f.d.cites);
-        fprintf(m, "\n%s:%u\n", f.d.path, f.d.line);
+        if (f.d.path)
+            fprintf(m, "\n%s:%u\n", f.d.path, f.d.line);
+        if (f.d.kind == HON_DECL_MEMBER)
+            hover_enum(srv, d, f.d.within, m);
         fclose(m);
     }
     json_object *h = markdown(text);
@@ -694,6 +854,19 @@ static void set_inventory(server *srv, const char *path)
         fclose(f);
 }
 
+/* Loads the scenario at `path` as the session's board (initializationOptions.board, as
+ * --board: a relative path from the server's working directory or the bundled boards), which
+ * the documents checked after it are loaded over; a board that does not load is said on
+ * standard error with its diagnostics (the protocol leaves it alone), and the board the
+ * session had (--board, or none) stays. */
+static void set_board(server *srv, const char *path)
+{
+    void (*keep)(void *, const hon_diag *) = srv->s->on_diag;
+    srv->s->on_diag = NULL; /* printed as the command line prints them: standard error */
+    cli_board(srv->s, path);
+    srv->s->on_diag = keep;
+}
+
 /* definition: of a citation ID, its row in the rules inventory when the server knows one that
  * lists it, else its `source` declaration (the start of its line); else of the declaration
  * named there. */
@@ -718,7 +891,7 @@ static json_object *definition(const server *srv, const doc *d, size_t at)
     found f;
     if (!decl_at(srv, d, at, &f))
         return NULL;
-    json_object *loc = location(srv, &f.d);
+    json_object *loc = f.d.path ? location(srv, &f.d) : NULL; /* a built-in has no place */
     found_free(&f);
     return loc;
 }
@@ -728,11 +901,13 @@ static const int completion_kinds[] = {
     [HON_DECL_QUERY] = 3,    [HON_DECL_EVENT] = 23,  [HON_DECL_RULE] = 2,    [HON_DECL_FN] = 3,
     [HON_DECL_TABLE] = 22,   [HON_DECL_ENUM] = 13,   [HON_DECL_MEMBER] = 20, [HON_DECL_RECORD] = 22,
     [HON_DECL_VARIANT] = 21, [HON_DECL_EDITION] = 9, [HON_DECL_VALUE] = 10,  [HON_DECL_COUNTER] = 7,
+    [HON_DECL_FIELD] = 5,    [HON_DECL_LOCAL] = 6,
 };
 static const int symbol_kinds[] = {
     [HON_DECL_QUERY] = 12,   [HON_DECL_EVENT] = 24,  [HON_DECL_RULE] = 6,    [HON_DECL_FN] = 12,
     [HON_DECL_TABLE] = 23,   [HON_DECL_ENUM] = 10,   [HON_DECL_MEMBER] = 22, [HON_DECL_RECORD] = 23,
     [HON_DECL_VARIANT] = 14, [HON_DECL_EDITION] = 2, [HON_DECL_VALUE] = 7,   [HON_DECL_COUNTER] = 5,
+    [HON_DECL_FIELD] = 8,    [HON_DECL_LOCAL] = 13,
 };
 
 /* The completion items gathered, before they are ranked and capped: each name that starts with
@@ -877,10 +1052,94 @@ static json_object *completion_list(offers *o)
     return list;
 }
 
+/* The board named by the test the byte `at` of text is in (`test "..." board "FILE" {`: a new
+ * string, FILE as written), or NULL when it is in none or its test names no board. Read from
+ * the text, not the program: while `$` or `@` is typed the document seldom builds. A test starts
+ * with `test` at the start of a line and its settings run to its `{`; any other line starting at
+ * column 0 (a declaration, the test's closing `}`) ends the search. */
+static char *test_board_at(const char *text, size_t at)
+{
+    size_t b = at;
+    for (;;) {
+        while (b > 0 && text[b - 1] != '\n')
+            b--;
+        if (strncmp(text + b, "test", 4) == 0 && !name_char(text[b + 4]))
+            break;
+        if (text[b] != ' ' && text[b] != '\t' && text[b] != '\r' && text[b] != '\n' &&
+            text[b] != '#' && text[b] != '\0')
+            return NULL;
+        if (b == 0)
+            return NULL;
+        b--;
+    }
+    const char *brace = memchr(text + b, '{', at - b);
+    if (!brace)
+        return NULL; /* the cursor is in the test's settings, not its body */
+    for (const char *p = text + b; p + 5 < brace; p++) {
+        if (*p == '"' || *p == '#') { /* a string (the title) or a comment: not a setting */
+            const char *end = strchr(p + 1, *p == '"' ? '"' : '\n');
+            if (!end || end >= brace)
+                return NULL;
+            p = end;
+            continue;
+        }
+        if (strncmp(p, "board", 5) != 0 || name_char(p[5]) || name_char(p[-1]))
+            continue;
+        const char *q = p + 5;
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+            q++;
+        const char *end =
+            *q == '"' && q < brace ? memchr(q + 1, '"', (size_t)(brace - q - 1)) : NULL;
+        return end ? strndup(q + 1, (size_t)(end - q - 1)) : NULL;
+    }
+    return NULL;
+}
+
+/* The program whose board `$` and `@` complete from at byte `at` of d: in a test that names a
+ * board, a copy of d's program with that board loaded (the path taken from d's directory, as a
+ * test's is; kept in d until the cursor is in a test naming another); else d's own (the
+ * session's --board or initializationOptions board, if any). */
+static const hon_vm *board_vm(const server *srv, doc *d, size_t at)
+{
+    char *written = test_board_at(d->text, at);
+    char *path = NULL;
+    if (written && written[0] == '/') {
+        path = written;
+        written = NULL;
+    } else if (written) {
+        char *file = path_of_uri(d->uri);
+        char *slash = file ? strrchr(file, '/') : NULL;
+        size_t dir = slash ? (size_t)(slash - file) + 1 : 0;
+        path = malloc(dir + strlen(written) + 1);
+        if (path) {
+            memcpy(path, file, dir);
+            strcpy(path + dir, written);
+        }
+        free(file);
+    }
+    free(written);
+    if (!path)
+        return vm_of(srv, d);
+    if (!d->test_board || strcmp(d->test_board, path) != 0) {
+        hon_vm_free(d->test_vm);
+        free(d->test_board);
+        d->test_board = path;
+        d->test_vm = hon_vm_copy(vm_of(srv, d)); /* its diagnostics are dropped: no checking */
+        if (d->test_vm && hon_load_board(d->test_vm, path) != HON_OK) {
+            hon_vm_free(d->test_vm);
+            d->test_vm = NULL;
+        }
+    } else {
+        free(path);
+    }
+    return d->test_vm ? d->test_vm : vm_of(srv, d);
+}
+
 /* completion: the names starting with the word typed before the cursor — after `$` the
- * board's units, after `@` its squares; else the names declared, the built-in functions and
+ * board's units, after `@` its squares (board_vm: the test's board, else the session's; a
+ * square's letters in either case); else the names declared, the built-in functions and
  * the keywords —, ranked by kind and capped (completion_list). */
-static json_object *completion(const server *srv, const doc *d, size_t at)
+static json_object *completion(const server *srv, doc *d, size_t at)
 {
     size_t b = at, s;
     while (b > 0 && name_char(d->text[b - 1]))
@@ -890,12 +1149,15 @@ static json_object *completion(const server *srv, const doc *d, size_t at)
     char *prefix = strndup(d->text + b, at - b);
     offers o = { .prefix = prefix ? prefix : "",
                  .keywords_first = s == 0 || d->text[s - 1] == '\n' };
-    const hon_vm *vm = vm_of(srv, d);
     char mark = b > 0 ? d->text[b - 1] : '\0';
     if (mark == '$' || mark == '@') {
-        hon_complete(vm, mark == '$' ? HON_COMPLETE_UNIT : HON_COMPLETE_SQUARE, NULL, o.prefix,
-                     mark == '$' ? offer_unit : offer_square, &o);
+        if (mark == '@' && prefix)
+            for (char *p = prefix; *p; p++)
+                *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+        hon_complete(board_vm(srv, d, at), mark == '$' ? HON_COMPLETE_UNIT : HON_COMPLETE_SQUARE,
+                     NULL, o.prefix, mark == '$' ? offer_unit : offer_square, &o);
     } else {
+        const hon_vm *vm = vm_of(srv, d);
         hon_each_decl(vm, offer_decl, &o);
         hon_complete(vm, HON_COMPLETE_BUILTIN, NULL, o.prefix, offer_builtin, &o);
         hon_complete(vm, HON_COMPLETE_KEYWORD, NULL, o.prefix, offer_keyword, &o);
@@ -926,10 +1188,60 @@ static void add_symbol(void *ud, const hon_decl *d)
     json_object_array_add(s->list, sym);
 }
 
+/* LSP's SymbolKind of a scenario's directive: its title a String, a citation a Key, the
+ * topology and size Properties, a legend entry an EnumMember, the map and elevation grids
+ * Arrays, an element an Object, a side, interspace, square or mine_counter line a Field, a
+ * unit a Variable, a colour a Constant. */
+static int scn_symbol_kind(const char *directive)
+{
+    static const struct {
+        const char *directive;
+        int kind;
+    } kinds[] = { { "scenario", 15 },  { "cite", 20 },    { "topology", 7 },
+                  { "size", 7 },       { "legend", 22 },  { "map", 18 },
+                  { "elevation", 18 }, { "element", 19 }, { "side", 8 },
+                  { "interspace", 8 }, { "square", 8 },   { "mine_counter", 8 },
+                  { "unit", 13 },      { "colour", 14 } };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (strcmp(kinds[i].directive, directive) == 0)
+            return kinds[i].kind;
+    return 8;
+}
+
+/* One directive of a scenario document: its range the directive (from its line's start to
+ * its last field, a grid's last row), its selectionRange its name; the detail says which
+ * directive it is, with a unit's or element's line after its `=`. */
+static void add_scn_symbol(void *ud, const hon_scn_symbol *h)
+{
+    symbols *s = ud;
+    json_object *sym = json_object_new_object();
+    json_object_object_add(sym, "name", json_object_new_string(h->name));
+    json_object_object_add(sym, "kind", json_object_new_int(scn_symbol_kind(h->directive)));
+    char *detail = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&detail, &n);
+    if (m) {
+        fprintf(m, "%s%s%s", h->directive, h->detail ? " " : "", h->detail ? h->detail : "");
+        fclose(m);
+    }
+    json_object_object_add(sym, "detail", json_object_new_string(detail ? detail : h->directive));
+    free(detail);
+    json_object_object_add(sym, "range",
+                           range_of(s->d->text, s->d->len, h->line, 1, h->last_line, h->last_col));
+    json_object_object_add(sym, "selectionRange",
+                           range_of(s->d->text, s->d->len, h->line, h->col, h->line, h->end_col));
+    json_object_array_add(s->list, sym);
+}
+
+/* documentSymbol: a scenario's directives (hon_each_scenario_symbol: read from its text as it
+ * is, whether or not it builds), a rule file's declarations (of the program it last built). */
 static json_object *document_symbols(const server *srv, const doc *d)
 {
     symbols s = { d, json_object_new_array() };
-    hon_each_decl(vm_of(srv, d), add_symbol, &s);
+    if (ends_with(d->name, ".scn"))
+        hon_each_scenario_symbol(d->text, d->len, add_scn_symbol, &s);
+    else
+        hon_each_decl(vm_of(srv, d), add_symbol, &s);
     return s.list;
 }
 
@@ -1048,8 +1360,11 @@ static int handle(server *srv, json_object *msg)
     if (strcmp(method, "initialize") == 0) {
         json_object *opts = get_object(params, "initializationOptions");
         const char *inv = opts ? get_string(opts, "inventory") : NULL;
+        const char *board = opts ? get_string(opts, "board") : NULL;
         if (inv)
             set_inventory(srv, inv);
+        if (board)
+            set_board(srv, board);
         srv->initialized = true;
         reply(srv, id, capabilities());
         return -1;

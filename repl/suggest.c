@@ -87,7 +87,8 @@ const char *cli_near_file(const char *path, char *buf, size_t cap)
         if (e->d_name[0] != '.')
             collect(&l, e->d_name);
     closedir(d);
-    qsort(l.items, l.n, sizeof *l.items, by_text); /* readdir's order is no order: ties */
+    if (l.n) /* an empty directory: no list at all, and qsort takes no NULL */
+        qsort(l.items, l.n, sizeof *l.items, by_text); /* readdir's order is no order: ties */
     const char *near = hon_nearest(path + dl, (const char *const *)l.items, l.n);
     if (near && snprintf(buf, cap, " (did you mean `%s%s`?)", dir, near) >= (int)cap)
         buf[0] = '\0';

@@ -101,4 +101,28 @@ int scn_unit_find(const scenario *s, const char *name);
  * out (the unit is then not found by name). */
 bool scn_unit_index(scenario *s, int i);
 
+/* One directive of a scenario's outline (scn_outline), its strings borrowed for the call. */
+typedef struct scn_symbol {
+    const char *directive;   /* its keyword: "scenario", "cite", "topology", "size", "legend" (one
+                              entry of it), "map", "elevation", "element", "side", "interspace",
+                              "square", "mine_counter", "unit" or "colour" */
+    const char *name;        /* a unit's or element's name; the title; the cited ID; a legend
+                              entry's text ("g = grass"); "map", "elevation"; a setting with its
+                              keyword ("size 10 x 8"); else the line after its keyword
+                              ("C2/C3 contour") */
+    const char *detail;      /* a unit's or element's line after its `=`; a cite's "example A";
+                              else NULL */
+    int line, col, end_col;  /* the name's span on its line (bytes from 1, end inclusive) */
+    int last_line, last_col; /* where the directive ends: its line's last field, a map's or
+                                elevation's last row */
+} scn_symbol;
+
+/* Calls fn with each directive of the scenario text[0..len), in file order, read as scn_load's
+ * first pass reads the lines (comments dropped, legend entries continued on the lines after
+ * `legend`, map and elevation rows belonging to their block); no name is resolved and nothing
+ * is checked, so a file with errors has an outline too (a line that is no directive is left
+ * out). Returns how many; 0 for a NULL text or fn, or when memory runs out. */
+size_t scn_outline(const char *text, size_t len, void (*fn)(void *ud, const scn_symbol *s),
+                   void *ud);
+
 #endif

@@ -17,6 +17,8 @@
 static const char rules[] = "source \"F.1\" = \"Fuzz 1\";\n"
                             "enum level { low, high }\n"
                             "fn twice(x: int) -> int = 2 * x;\n"
+                            "record pt { x: int, l: level }\n"
+                            "fn px(p: pt) -> int = if p.l == high then p.x else twice(p.x);\n"
                             "table cost(l: level) -> int { low => 1; high => 2; }\n"
                             "query q(x: int) -> int combine first doc \"a query\" default 0;\n"
                             "rule q.r cite \"F.1\" doc \"a rule\" answer twice(x) + cost[low];\n";

@@ -1,6 +1,8 @@
 /* test_api.c — Check tests of the embedding API (include/hon.h over interp/session.h): all-or-nothing
  * loading, reloads, files and directories, edition and variant choices across reloads,
- * `hon test` output, show / disassemble / list, and that every JSON answer parses.
+ * `hon test` output, show / disassemble / list, what a name written in a file stands for
+ * (hon_ref_at), a scenario's directives (hon_each_scenario_symbol), and that every JSON answer
+ * parses.
  */
 #include <sys/stat.h>
 #include <unistd.h>
@@ -560,6 +562,86 @@ START_TEST(sources_stay_bounded)
 }
 END_TEST
 
+/* hon_ref_at's answer, kept: "KIND NAME within WITHIN : TYPE @LINE:COL" */
+static void keep_ref(void *ud, const hon_decl *d)
+{
+    snprintf(ud, 160, "%d %s within %s : %s @%u:%u", (int)d->kind, d->name,
+             d->within ? d->within : "-", d->type ? d->type : "-", d->line, d->col);
+}
+
+/* The column (from 1) of the nth (from 0) occurrence of needle in line `line` of src. */
+static unsigned col_of(const char *src, unsigned line, const char *needle, int nth)
+{
+    const char *p = src;
+    for (unsigned l = 1; l < line; l++)
+        p = strchr(p, '\n') + 1;
+    const char *at = strstr(p, needle);
+    while (nth-- > 0)
+        at = strstr(at + 1, needle);
+    return (unsigned)(at - p) + 1;
+}
+
+START_TEST(references)
+{
+    /* `same` is a member of a and of b; in f, `e == same` compares with e, a b: b's `same` (line
+     * 2), not a's (line 1). `p.x`: p is f's parameter of record type pt, so x is pt's field
+     * (line 3). `p` itself is the parameter, bound in f's parameter list (line 4). The keyword
+     * `fn` names nothing the resolver read. */
+    const char *src = "enum a { same, other }\n"
+                      "enum b { same, third }\n"
+                      "record pt { x: int, y: int }\n"
+                      "fn f(p: pt, e: b) -> bool = p.x > 0 and e == same;\n";
+    tvm *t = tvm_new(src);
+    char got[160], want[160];
+    ck_assert_int_eq(hon_ref_at(t->vm, "t.hon", 4, col_of(src, 4, "same", 0), keep_ref, got),
+                     HON_OK);
+    snprintf(want, sizeof want, "%d same within b : - @2:%u", (int)HON_DECL_MEMBER,
+             col_of(src, 2, "same", 0));
+    ck_assert_str_eq(got, want);
+    ck_assert_int_eq(hon_ref_at(t->vm, "t.hon", 4, col_of(src, 4, "p.x", 0) + 2, keep_ref, got),
+                     HON_OK);
+    snprintf(want, sizeof want, "%d x within pt : int @3:%u", (int)HON_DECL_FIELD,
+             col_of(src, 3, "x:", 0));
+    ck_assert_str_eq(got, want);
+    ck_assert_int_eq(hon_ref_at(t->vm, "t.hon", 4, col_of(src, 4, "p.x", 0), keep_ref, got),
+                     HON_OK);
+    snprintf(want, sizeof want, "%d p within f : pt @4:%u", (int)HON_DECL_LOCAL,
+             col_of(src, 4, "p:", 0));
+    ck_assert_str_eq(got, want);
+    ck_assert_int_eq(hon_ref_at(t->vm, "t.hon", 4, 1, keep_ref, got), HON_ERR_NOT_FOUND);
+    ck_assert_int_eq(hon_ref_at(t->vm, "other.hon", 4, 30, keep_ref, got), HON_ERR_NOT_FOUND);
+    ck_assert_int_eq(hon_ref_at(NULL, "t.hon", 4, 30, keep_ref, got), HON_ERR_NOT_FOUND);
+    tvm_free(t);
+}
+END_TEST
+
+static void keep_symbol(void *ud, const hon_scn_symbol *s)
+{
+    char *buf = ud;
+    size_t n = strlen(buf);
+    snprintf(buf + n, 512 - n, "%s:%s(%s)@%u:%u-%u;", s->directive, s->name,
+             s->detail ? s->detail : "", s->line, s->col, s->last_line);
+}
+
+START_TEST(scenario_symbols)
+{
+    /* Read as board.md §4 writes the directives, nothing resolved: the counter `nosuch` is no
+     * error here. The legend's two entries, the map running to its last row (line 5). */
+    const char *scn = "size 2 x 2   # a comment\n"
+                      "legend . = open  h = hill + mound\n"
+                      "map\n"
+                      "  1 . h\n"
+                      "  2 . .\n"
+                      "unit r = nosuch allies at A1\n";
+    char buf[512] = "";
+    ck_assert_uint_eq(hon_each_scenario_symbol(scn, strlen(scn), keep_symbol, buf), 5);
+    ck_assert_str_eq(buf, "size:size 2 x 2()@1:1-1;legend:. = open()@2:8-2;"
+                          "legend:h = hill + mound()@2:18-2;map:map()@3:1-5;"
+                          "unit:r(nosuch allies at A1)@6:6-6;");
+    ck_assert_uint_eq(hon_each_scenario_symbol(NULL, 0, keep_symbol, buf), 0);
+}
+END_TEST
+
 START_TEST(null_safety)
 {
     ck_assert_int_eq(hon_load_source(NULL, "x", "", 0), HON_ERR_NOT_FOUND);
@@ -595,6 +677,8 @@ int main(void)
     tcase_add_test(tc, enumerations);
     tcase_add_test(tc, json_is_valid);
     tcase_add_test(tc, null_safety);
+    tcase_add_test(tc, references);
+    tcase_add_test(tc, scenario_symbols);
     tcase_add_test(tc, sources_stay_bounded);
     suite_add_tcase(s, tc);
     return check_run(s);

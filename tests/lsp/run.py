@@ -11,6 +11,7 @@ answers. Positions are LSP's: lines from 0, characters counted in UTF-16 code un
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -264,7 +265,8 @@ def completion_ranked():
 def broken_file():
     """A new rule file, edited three times: a missing `;` (E012, at the end of the line that
     lacks it), then an unknown name after characters outside ASCII (E100 over the name, its
-    characters counted in UTF-16), then a file that builds, whose query is then known."""
+    characters counted in UTF-16), then a file that builds, whose query is then known, and
+    whose rule's parameter goes to the query's parameter list."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "draft.hon")
         uri = uri_of(path)
@@ -293,8 +295,12 @@ def broken_file():
         third = "query q(x: int) -> int combine first;\n" + line2 + "\n"
         s.change(uri, third, 3)
         check(s.diagnostics(uri) == [], "the fixed file still has diagnostics")
+        # x in the rule is the query's parameter: its definition is where the query names it,
+        # `query q(x` (line 0, after the 8 characters of "query q(")
         loc = s.at("textDocument/definition", uri, 1, line2.index("x + 1"))["result"]
-        check(loc is None, f"x is a parameter, not a declaration: {loc}")
+        check(loc and loc["range"] == {"start": {"line": 0, "character": 8},
+                                       "end": {"line": 0, "character": 9}},
+              f"x is bound by the query's parameter list: {loc}")
         loc = s.at("textDocument/definition", uri, 1, len("rule q"))["result"]
         check(loc and loc["uri"] == uri and loc["range"]["start"] == {"line": 1, "character": 5},
               f"the rule q.r is declared at its name: {loc}")
@@ -519,6 +525,252 @@ def lint_warnings():
         check(s.diagnostics(uri) == [], "a clean document has diagnostics")
         rc, _ = s.finish()
         check(rc == 0, f"status {rc}")
+
+
+def scenario_units(path, prefix=""):
+    """The unit names a scenario file declares (its `unit NAME = ...` lines, board.md §4)
+    that start with prefix, read from the file."""
+    names = []
+    for ln in open(path, encoding="utf-8"):
+        f = ln.split("#")[0].split()
+        if len(f) > 2 and f[0] == "unit" and f[2] == "=" and f[1].startswith(prefix):
+            names.append(f[1])
+    return names
+
+
+def labels_at(s, uri, text, needle, offset, nth=0):
+    line, ch = find(text, needle, nth)
+    r = s.at("textDocument/completion", uri, line, ch + offset)["result"]
+    return sorted(i["label"] for i in r["items"])
+
+
+@case
+def completion_boards():
+    """Completion after `$` offers the board's units, after `@` its squares (language.md §5.2:
+    `$rifle1`, `@C4` or `@c4`). Without any board there are none. A board named in the
+    client's initializationOptions ({"board": PATH}, as --board) is the documents' board:
+    examples/boards/little_river.scn, `size 10 x 8`, so `@c` gives column C's eight squares
+    C1..C8, and `$scouts` its units whose names start so (read from its `unit` lines). A board
+    that cannot be loaded is said on standard error and the server goes on without it. In a
+    test that names its board (`board "FILE"`, relative to the test's file), `$` completes that
+    board's units: tests/rules/abilities.hon's Engineer test plays on
+    examples/boards/beach_seawall.scn and its Urban Fighter test on boards/rest_abilities.scn,
+    the server having no board of its own."""
+    river = os.path.join(SRC, "examples", "boards", "little_river.scn")
+    with tempfile.TemporaryDirectory() as tmp:
+        uri = uri_of(os.path.join(tmp, "draft.hon"))
+        text = "fn f() -> bool = $scouts_west == $scouts_west;\nfn g() -> square = @c1;\n"
+        s = Server()
+        s.initialize()
+        s.open(uri, text)
+        s.diagnostics(uri)
+        check(labels_at(s, uri, text, "$scouts", 1) == [], "units without a board")
+        s.finish()
+
+        want = sorted(scenario_units(river, "scouts"))
+        check(len(want) == 3, f"little_river.scn's scouts: {want}")
+        s = Server()
+        s.initialize({"board": river})
+        s.open(uri, text)
+        d = s.diagnostics(uri)
+        check(all(x["severity"] != 1 for x in d), f"the draft has errors over the board: {d}")
+        got = labels_at(s, uri, text, "$scouts", len("$scouts"))
+        check(got == want, f"after $scouts: {got}, want {want}")
+        got = labels_at(s, uri, text, "@c1", len("@c"))
+        check(got == [f"C{r}" for r in range(1, 9)], f"after @c: {got}")
+        rc, _ = s.finish()
+        check(rc == 0, f"status {rc}")
+
+        s = Server()
+        s.initialize({"board": os.path.join(tmp, "missing.scn")})
+        s.open(uri, text)
+        s.diagnostics(uri)
+        check(labels_at(s, uri, text, "$scouts", 1) == [], "units of a board that did not load")
+        rc, _ = s.finish()
+        check(rc == 0 and "missing.scn" in s.err, f"the missing board is said: {s.err!r}")
+
+    path = os.path.join(SRC, "tests", "rules", "abilities.hon")
+    text = open(path, encoding="utf-8").read()
+    uri = uri_of(path)
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    s.diagnostics(uri)
+    beach = os.path.join(SRC, "examples", "boards", "beach_seawall.scn")
+    want = sorted(scenario_units(beach, "rif"))
+    check(len(want) == 3, f"beach_seawall.scn's riflemen: {want}")
+    got = labels_at(s, uri, text, "engineer_removes_wire_at($rifle2", len("engineer_removes_wire_at($rif"))
+    check(got == want, f"in the Engineer test, after $rif: {got}, want {want}")
+    rest = os.path.join(SRC, "tests", "rules", "boards", "rest_abilities.scn")
+    want = sorted(scenario_units(rest, "uf"))
+    check(len(want) >= 3, f"rest_abilities.scn's uf units: {want}")
+    got = labels_at(s, uri, text, "urban_fighter_may_pass($uf_in", len("urban_fighter_may_pass($uf"))
+    check(got == want, f"in the Urban Fighter test, after $uf: {got}, want {want}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
+def hover_at(s, uri, text, needle, offset, nth=0):
+    line, ch = find(text, needle, nth)
+    h = s.at("textDocument/hover", uri, line, ch + offset)["result"]
+    return h["contents"]["value"] if h else None
+
+
+def definition_at(s, uri, text, needle, offset, nth=0):
+    line, ch = find(text, needle, nth)
+    return s.at("textDocument/definition", uri, line, ch + offset)["result"]
+
+
+def at_name(path, decl_needle, name, nth=0):
+    """The LSP location of the word `name` (its first whole-word occurrence) inside the text
+    `decl_needle` of the file at path."""
+    text = open(path, encoding="utf-8").read()
+    line, ch = find(text, decl_needle, nth)
+    ch += re.search(r"\b%s\b" % re.escape(name), decl_needle).start()
+    return {"uri": uri_of(path), "range": {"start": {"line": line, "character": ch},
+                                           "end": {"line": line, "character": ch + len(name)}}}
+
+
+@case
+def typed_references():
+    """Hover and definition follow what the resolver read, not the bare word. In
+    rules/line_of_sight.hon, `s.from` in rule sight_along.range_limit: `s` is the query
+    sight_along's parameter, of the record type shot (`query sight_along(s: shot)`), so `from`
+    is the field from of record shot (`from: square` in `record shot {`), and `s` goes to the
+    query's parameter; `st.side`, st a step of line(...), is a field of the built-in record
+    step, a square_side (language.md §5.3), which has no place to go to. In
+    expansions/bloody_omaha_scenarios.hon, german_victory is a member of two enums,
+    omaha1_level and river_level (both declared there): in river_level_holds (`l ==
+    german_victory`, l a river_level) it is river_level's, in rule omaha1_victory.german (`answer
+    german_victory`, the query giving an omaha1_level) omaha1_level's; the hover names the enum.
+    A rule's hover gives its query's signature as the query declares it, its doc and its
+    citations; a fn's, the comment lines written right above it (the language has no doc string
+    for a fn)."""
+    los = os.path.join(SRC, "rules", "line_of_sight.hon")
+    text = open(los, encoding="utf-8").read()
+    uri = uri_of(los)
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "line_of_sight.hon has diagnostics")
+    use = "when distance(s.from, s.to) > reach"
+    check(use in text, f"line_of_sight.hon still has `{use}`")
+    field = at_name(los, "  from: square,", "from")
+    value = hover_at(s, uri, text, use, len("when distance(s.fr"))
+    check(value and "from: square" in value and "`shot`" in value, f"hover on s.from: {value!r}")
+    loc = definition_at(s, uri, text, use, len("when distance(s.fr"))
+    check(loc == field, f"s.from's definition: {loc}, want {field}")
+    param = at_name(los, "query sight_along(s: shot)", "s")
+    value = hover_at(s, uri, text, use, len("when distance("))
+    check(value and "s: shot" in value, f"hover on s: {value!r}")
+    loc = definition_at(s, uri, text, use, len("when distance("))
+    check(loc == param, f"s's definition: {loc}, want {param}")
+    side = "past_reach(s, st.side"
+    value = hover_at(s, uri, text, side, len("past_reach(s, st.si"))
+    check(value and "side: square_side" in value and "`step`" in value,
+          f"hover on st.side: {value!r}")
+    loc = definition_at(s, uri, text, side, len("past_reach(s, st.si"))
+    check(loc is None, f"a built-in field has no place: {loc}")
+
+    rule = "rule sight_along.terrain_between"
+    check(rule in text, f"line_of_sight.hon still has {rule}")
+    value = hover_at(s, uri, text, rule, len("rule sight_al"))
+    cites = [ln.split('"')[1] for ln in text[text.index(rule):].split("\n\n")[0].split("\n")
+             if ln.strip().startswith("cite ")]
+    check(value and "sight_along(s: shot) -> sight" in value and
+          "The terrain of every square the line passes" in value and
+          all(c in value for c in cites) and len(cites) == 2,
+          f"hover on the rule: {value!r}, its cites {cites}")
+    fn = "fn sees_from_sourced_squares(u: unit) -> bool"
+    comment = "# Which squares a unit sees from is sourced for one-square units"
+    check(comment + " and for embarked ones" in text and
+          text.index(fn) - text.index(comment) < 200, "the fn's comment moved")
+    value = hover_at(s, uri, text, "sees_from_sourced_squares(", 3, nth=1)
+    check(value and "(u: unit) -> bool" in value and comment[2:] in value,
+          f"hover on a fn's call: {value!r}")
+    s.finish()
+
+    bo = os.path.join(SRC, "expansions", "bloody_omaha_scenarios.hon")
+    text = open(bo, encoding="utf-8").read()
+    uri = uri_of(bo)
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    d = s.diagnostics(uri)
+    check(all(x["severity"] != 1 for x in d), f"bloody_omaha_scenarios.hon has errors: {d}")
+    river = at_name(bo, "minor_american, american_victory, major_american, minor_german, "
+                        "german_victory", "german_victory")
+    omaha = at_name(bo, "enum omaha1_level { german_victory", "german_victory")
+    for needle, want, enum in (("else if l == german_victory", river, "river_level"),
+                               ("answer german_victory", omaha, "omaha1_level")):
+        at = needle.index("german_victory") + 3
+        loc = definition_at(s, uri, text, needle, at)
+        check(loc == want, f"{needle}: definition {loc}, want {want}")
+        value = hover_at(s, uri, text, needle, at)
+        check(value and f"{enum} german_victory" in value and f"enum {enum}" in value,
+              f"{needle}: hover {value!r}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
+@case
+def scenario_symbols():
+    """documentSymbol on a scenario (.scn) lists its directives (board.md §4), read from its
+    text: examples/boards/little_river.scn has its title, three cites, its size, eight legend
+    entries on two lines, a map, an element farmhouse, a square line, six units and seven
+    colour lines (counted here from its lines). Each unit is a Variable (13) named as its line
+    names it, with the rest of the line as its detail; the map's range runs from `map` to its
+    last row. A scenario that no longer loads (a unit of an unknown counter: E303) keeps its
+    outline."""
+    path = os.path.join(SRC, "examples", "boards", "little_river.scn")
+    text = open(path, encoding="utf-8").read()
+    lines = text.split("\n")
+    code = [ln.split("#")[0].split() for ln in lines]
+    count = lambda kw: sum(1 for f in code if f and f[0] == kw)
+    units = scenario_units(path)
+    check(len(units) == 6 and count("cite") == 3 and count("colour") == 7, "the board changed")
+    uri = uri_of(path)
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "little_river.scn has diagnostics")
+    syms = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})["result"]
+    by = {}
+    for x in syms:
+        by.setdefault(x["detail"].split()[0], []).append(x)
+    check([x["name"] for x in by.get("unit", [])] == units, f"units: {by.get('unit')}")
+    check(all(x["kind"] == 13 for x in by["unit"]), f"unit kinds: {by['unit']}")
+    kraiss = [x for x in by["unit"] if x["name"] == "kraiss"][0]
+    kline = next(i for i, ln in enumerate(lines) if ln.startswith("unit kraiss"))
+    check(kraiss["detail"] == "unit officer axis at F2 with kraiss" and
+          kraiss["selectionRange"]["start"] == {"line": kline, "character": 5},
+          f"kraiss: {kraiss}")
+    legend = [x["name"] for x in by.get("legend", [])]
+    check(len(legend) == 8 and "g = grass" in legend and "p = grass + primary_objective" in legend,
+          f"legend: {legend}")
+    check([x["name"] for x in by.get("element", [])] == ["farmhouse"], f"{by.get('element')}")
+    check([x["name"] for x in by.get("size", [])] == ["size 10 x 8"], f"{by.get('size')}")
+    check(len(by.get("cite", [])) == 3 and len(by.get("colour", [])) == 7 and
+          len(by.get("square", [])) == 1, f"cites, colours, squares: {sorted(by)}")
+    mline = lines.index("map")
+    last = mline
+    while lines[last + 1].strip()[:1].isdigit() or lines[last + 1].strip().startswith("A "):
+        last += 1
+    m = by.get("map", [{}])[0]
+    check(m.get("range", {}).get("start", {}).get("line") == mline and
+          m["range"]["end"]["line"] == last, f"the map: {m}, want lines {mline}..{last}")
+    title = [x for x in syms if x["kind"] == 15]
+    check(len(title) == 1 and title[0]["name"] == "Little River of No Return (example board)",
+          f"the title: {title}")
+
+    broken = text.replace("= officer axis", "= no_such_counter axis")
+    s.change(uri, broken, 2)
+    d = s.diagnostics(uri)
+    check(any(x["code"] == "E303" for x in d), f"the broken board: {d}")
+    syms = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})["result"]
+    check([x["name"] for x in syms if x["kind"] == 13] == units, f"after the error: {syms}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
 
 
 if CASE not in CASES:
