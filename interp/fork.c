@@ -23,7 +23,7 @@ static bool fork_room(void **a, size_t *cap, size_t n, size_t sz)
     return true;
 }
 
-bool vm_fork_save(vm_ctx *x, size_t sp, size_t ndice, bool many)
+bool fork_save(vm_ctx *x, size_t sp, size_t ndice, bool many)
 {
     if (x->fork_resumed) {
         x->fork_resumed = false;
@@ -56,7 +56,7 @@ bool vm_fork_save(vm_ctx *x, size_t sp, size_t ndice, bool many)
     return true;
 }
 
-bool vm_fork_load(vm_ctx *x, const vm_fork *fk)
+bool fork_load(vm_ctx *x, const vm_fork *fk)
 {
     if (fk->sp > x->stack_cap)
         return state_fail(x, E_INTERNAL, "no room to resume a fork");
@@ -75,7 +75,7 @@ bool vm_fork_load(vm_ctx *x, const vm_fork *fk)
     return true;
 }
 
-void vm_fork_free(vm_fork *fk)
+void fork_free(vm_fork *fk)
 {
     if (!fk)
         return;

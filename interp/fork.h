@@ -13,13 +13,13 @@
  * sets it), the stack [0, sp) and the length of each list a slot holds saved into x->fork, and
  * x->err.code VM_SUSPENDED (E209 instead when the copy cannot be made); false when this is the
  * roll vm_resume runs again (x->fork_resumed, cleared): it rolls. */
-bool vm_fork_save(vm_ctx *x, size_t sp, size_t ndice, bool many);
+bool fork_save(vm_ctx *x, size_t sp, size_t ndice, bool many);
 /* Puts back the frames, the stack (x's must have room for fk->sp values) and the lists'
  * lengths fk saved, and x->depth, and marks the roll to run (x->fork_resumed); gives back the
  * step the stopped roll's dispatch took. False (E209) when the frames cannot grow. */
-bool vm_fork_load(vm_ctx *x, const vm_fork *fk);
+bool fork_load(vm_ctx *x, const vm_fork *fk);
 
 /* Frees what fk owns (the struct is the caller's); accepts a zeroed one. */
-void vm_fork_free(vm_fork *fk);
+void fork_free(vm_fork *fk);
 
 #endif

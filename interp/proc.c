@@ -899,7 +899,7 @@ void proc_free(proc_game *gm)
 
 /* Puts back what fork `from` saved and the rest of a run may have changed: the board (the
  * effects since), the arena (the values made since), the queue and the output. */
-static bool fork_restore(vm_ctx *x, proc_game *gm, const proc_fork *from)
+static bool restore_fork(vm_ctx *x, proc_game *gm, const proc_fork *from)
 {
     play_revert(&gm->g, from->play_mark);
     arena_rewind(&x->arena, from->arena);
@@ -921,9 +921,9 @@ static bool fork_restore(vm_ctx *x, proc_game *gm, const proc_fork *from)
     return true;
 }
 
-/* After a run stopped at a roll: keeps in gm->fork what fork_restore puts back; false (E209,
+/* After a run stopped at a roll: keeps in gm->fork what restore_fork puts back; false (E209,
  * in place of VM_SUSPENDED) when memory runs out. */
-static bool fork_keep(vm_ctx *x, proc_game *gm)
+static bool keep_fork(vm_ctx *x, proc_game *gm)
 {
     proc_fork *fk = gm->fork;
     fk->qlen = 0;
@@ -958,7 +958,7 @@ static bool as_procedure(vm_ctx *x, proc_game *gm, bool (*body)(vm_ctx *, void *
     bool ok;
     size_t mark;
     if (from) {
-        ok = fork_restore(x, gm, from);
+        ok = restore_fork(x, gm, from);
         mark = gm->g.len;
     } else {
         mark = gm->g.len;
@@ -970,7 +970,7 @@ static bool as_procedure(vm_ctx *x, proc_game *gm, bool (*body)(vm_ctx *, void *
     }
     ok = ok && body(x, ud);
     if (!ok && x->err.code == VM_SUSPENDED && gm->fork)
-        fork_keep(x, gm); /* stopped at a roll: the effects stay */
+        keep_fork(x, gm); /* stopped at a roll: the effects stay */
     x->driver = NULL;
     x->driver_state = NULL;
     x->game = clock;
@@ -1040,7 +1040,7 @@ void proc_fork_free(proc_fork *fk)
 {
     if (!fk)
         return;
-    vm_fork_free(&fk->vm);
+    fork_free(&fk->vm);
     mem_free(fk->levels);
     mem_free(fk->queue);
     *fk = (proc_fork){ 0 };

@@ -39,7 +39,7 @@ typedef struct vm_frame {
 /* The VM's part of a procedure stopped at a roll (odds by forking, vm.md §11): its frames and
  * its stack as they stood at the ROLL or ROLL_N (the frames' pcs at it), and the length of every
  * list a stack slot holds (a loop's list grows in place: LIST_PUSH), so vm_resume can run the
- * roll again, as often as wanted, each time from that state. Arrays owned (vm_fork_free). */
+ * roll again, as often as wanted, each time from that state. Arrays owned (fork_free). */
 typedef struct vm_fork {
     vm_frame *frames;
     size_t nframes, frames_cap;

@@ -213,7 +213,7 @@ static bool rule_end(vm_ctx *x, const chunk *ch, const val *acc, val *out, bool 
 }
 
 /* resume (else NULL): the frames are vm_resume's, the top one stopped at a roll
- * (vm_fork_save), which is run again: entry is the procedure's frame 0, pc the roll's opcode,
+ * (fork_save), which is run again: entry is the procedure's frame 0, pc the roll's opcode,
  * sp resume's saved top */
 static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
 {
@@ -815,7 +815,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
     {
         if (x->fork && entry == 0 && x->driver) {
             f->pc = pc - 1; /* the roll's opcode: vm_resume runs it again */
-            if (vm_fork_save(x, (size_t)(sp - x->stack), 1, false))
+            if (fork_save(x, (size_t)(sp - x->stack), 1, false))
                 goto error;
         }
         if (x->dice_on) {
@@ -842,7 +842,7 @@ static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
         }
         if (x->fork && entry == 0 && x->driver && n > 0) {
             f->pc = pc - 1; /* the roll's opcode: vm_resume runs it again */
-            if (vm_fork_save(x, (size_t)(sp - x->stack), (size_t)n, true))
+            if (fork_save(x, (size_t)(sp - x->stack), (size_t)n, true))
                 goto error;
         }
         SKIP(1);
@@ -1445,7 +1445,7 @@ bool vm_resume(vm_ctx *x, const vm_fork *fk, val *out, bool *answered)
     /* the deepest frame needs its room above the saved top, as when it was pushed */
     const vm_frame *top = &fk->frames[fk->nframes - 1];
     size_t need = top->base + top->ch->nlocals + top->ch->max_stack + 1;
-    if ((need > x->stack_cap && !ensure_stack(x, need)) || !vm_fork_load(x, fk))
+    if ((need > x->stack_cap && !ensure_stack(x, need)) || !fork_load(x, fk))
         return false;
     *answered = false;
     bool ok = execute(x, out, answered, fk);
