@@ -77,6 +77,41 @@ void arena_reset(arena *a)
     a->total = 0;
 }
 
+arena_mark arena_mark_of(const arena *a)
+{
+    arena_mark m = { a->head, NULL, 0, a->total };
+    if (a->head) {
+        m.next = a->head->next;
+        m.used = a->head->used;
+    }
+    return m;
+}
+
+/* The blocks newer than the mark are the chain in front of its head (each new block went in
+ * front, a large one right behind the head of its time), and the large blocks put right behind
+ * the mark's head itself, which sit between it and the block that followed it then. */
+void arena_rewind(arena *a, arena_mark m)
+{
+    arena_block *b = a->head;
+    while (b && b != m.head) {
+        arena_block *next = b->next;
+        mem_free(b);
+        b = next;
+    }
+    a->head = b;
+    if (b) {
+        arena_block *c = b->next;
+        while (c && c != m.next) {
+            arena_block *next = c->next;
+            mem_free(c);
+            c = next;
+        }
+        b->next = m.next;
+        b->used = m.used;
+    }
+    a->total = m.total;
+}
+
 void arena_free(arena *a)
 {
     free_chain(a->head);

@@ -24,6 +24,21 @@ typedef struct arena {
 void *arena_alloc(arena *a, size_t n);
 /* Forgets everything handed out, keeping one block for reuse. */
 void arena_reset(arena *a);
+/* A point in an arena's history (arena_mark), to go back to (arena_rewind). */
+typedef struct arena_mark {
+    arena_block *head; /* the block being filled then (NULL: the arena was empty) */
+    arena_block *next; /* the block behind it then */
+    size_t used;       /* bytes of head used then */
+    size_t total;
+} arena_mark;
+
+/* Where arena a stands now. */
+arena_mark arena_mark_of(const arena *a);
+/* Forgets what was handed out since mark m was taken (its blocks are freed), keeping everything
+ * handed out before it; m must have been taken on a since its last reset and no later rewind
+ * may have gone back before m. What odds by forking use to run each continuation of a roll
+ * from the same values (interp/odds.c). */
+void arena_rewind(arena *a, arena_mark m);
 /* Frees every block; the arena is empty (and reusable) after. The struct is the caller's. */
 void arena_free(arena *a);
 

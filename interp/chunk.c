@@ -156,3 +156,62 @@ ast_loc chunk_loc(const chunk *c, size_t pc)
         loc = c->lines[lo - 1].loc;
     return loc;
 }
+
+/* Whether op ends its chunk's run here (nothing after it runs in this frame). */
+static bool op_ends(uint32_t op)
+{
+    return op == OP_RETURN || op == OP_NO_ANSWER || op == OP_DONE || op == OP_FAIL ||
+           op == OP_EMPTY_AGG || op == OP_RULE_ACC_LAST || op == OP_RULE_END || op == OP_JUMP;
+}
+
+bool chunk_slot_live(const chunk *c, size_t pc, uint32_t slot)
+{
+    size_t n = c->len;
+    for (size_t i = 0; i < n; i += 1u + op_operands[c->code[i] < OP__COUNT ? c->code[i] : 0])
+        if (c->code[i] >= OP__COUNT || c->code[i] == OP_RULE_ACC ||
+            c->code[i] == OP_RULE_ACC_LAST || c->code[i] == OP_RULE_END)
+            return true;
+    /* a search forward over the instructions, each visited once */
+    unsigned char *seen = mem_calloc(n ? n : 1, 1);
+    const size_t room = 2 * n + 2; /* each instruction, visited once, adds two at most */
+    size_t *todo = mem_malloc(room * sizeof *todo);
+    if (!seen || !todo) {
+        mem_free(seen);
+        mem_free(todo);
+        return true;
+    }
+    size_t ntodo = 0;
+    bool live = false;
+    if (pc < n)
+        todo[ntodo++] = pc;
+    while (ntodo && !live) {
+        size_t i = todo[--ntodo];
+        if (i >= n || seen[i])
+            continue;
+        seen[i] = 1;
+        uint32_t op = c->code[i];
+        size_t k = op_operands[op], end = i + 1 + k;
+        bool kills = false;
+        for (size_t j = 0; j < k && end <= n; j++) {
+            uint8_t kind = op_kinds[op][j];
+            if (kind == OPK_LOCAL && c->code[i + 1 + j] == slot) {
+                if (op == OP_SET_LOCAL)
+                    kills = true;
+                else
+                    live = true;
+            }
+            if (kind == OPK_JUMP || kind == OPK_EXIT) {
+                int64_t to = (int64_t)end + (int32_t)c->code[i + 1 + j];
+                if (to >= 0 && (size_t)to < n)
+                    todo[ntodo++] = (size_t)to;
+            }
+        }
+        if (!kills && !op_ends(op) && end < n)
+            todo[ntodo++] = end;
+        if (ntodo + 2 > room) /* cannot happen (see room); a read, to be safe */
+            live = true;
+    }
+    mem_free(seen);
+    mem_free(todo);
+    return live;
+}

@@ -170,33 +170,6 @@ hon_status hon_why_do(hon_vm *vm, const char *call, const char *where, hon_answe
 
 /* ---- odds of a procedure ---- */
 
-typedef struct odds_play {
-    hon_vm *vm;
-    const chunk *ch;
-    state_setup setup;
-} odds_play;
-
-/* One path of hon_odds_do: the procedure with these dice, its outcome read, then undone. */
-static bool odds_path(void *ud, dice_src *dice, uint64_t budget, uint64_t *used, strbuf *outcome)
-{
-    odds_play *o = ud;
-    hon_vm *vm = o->vm;
-    play *g = &vm->game.g;
-    state_setup s = o->setup;
-    s.budget = budget;
-    state_begin(&vm->x, &s, dice, false);
-    size_t mark = g->len;
-    bool ok = proc_run(&vm->x, &vm->game, o->ch);
-    *used = vm->x.budget - state_steps(&vm->x);
-    if (ok) {
-        const val_env env = { vm->pg->res, vm->sc };
-        outcome_text(&env, g, mark, outcome);
-        play_revert(g, mark);
-    }
-    state_end(&vm->x);
-    return ok;
-}
-
 /* The distribution of the outcomes of procedure ch (hon_odds_do). */
 static hon_status odds_run_all(hon_vm *vm, const chunk *ch, uint32_t type, void *ud,
                                hon_answer **out)
@@ -206,7 +179,6 @@ static hon_status odds_run_all(hon_vm *vm, const chunk *ch, uint32_t type, void 
     const state_setup *s = session_setup(vm);
     if (!s)
         return HON_ERR_MEMORY;
-    odds_play o = { vm, ch, *s };
     hon_status st = HON_OK;
     proc_game *g = &vm->game;
     strbuf text = { 0 }, json = { 0 };
@@ -215,8 +187,9 @@ static hon_status odds_run_all(hon_vm *vm, const chunk *ch, uint32_t type, void 
     g->first_choice = g->bare = true;
     g->stepper = NULL;
     g->choices_made = 0;
-    if (!odds_enumerate_runs(&vm->x, ch, odds_path, &o, vm->cfg.step_budget, "odds of a procedure",
-                             &text, &json)) {
+    state_setup one = *s;
+    one.budget = vm->cfg.step_budget;
+    if (!odds_enumerate_procedure(&vm->x, g, &one, ch, "odds of a procedure", &text, &json)) {
         st = session_error(vm, false);
     } else if (out) {
         if (g->choices_made)

@@ -2,8 +2,10 @@
  * the dice of one `roll N d6` as multisets (runtime/dice.c hands them out non-decreasing;
  * interp/vm.c sorts them in play too), each weighted by its orderings N!/(c1!...c6!).
  * Probabilities are kept as numerators over the fixed denominator 6^DICE_SCRIPT_MAX in
- * 128-bit integers, so sums are exact; they are reduced only for printing. One odometer loop
- * (enumerate) serves both an expression's values and a procedure's outcomes (outcome.c).
+ * 128-bit integers, so sums are exact; they are reduced only for printing. One odometer
+ * (next_path) serves both an expression's values (enumerate: each path run whole) and a
+ * procedure's outcomes (outcome.c), run from forks at its rolls and merged where their states
+ * are equal (explore; vm.md §11).
  */
 #include "odds.h"
 
@@ -13,6 +15,7 @@
 
 #include "hash.h"
 #include "outcome.h"
+#include "proc.h"
 #include "vm.h"
 
 typedef unsigned __int128 u128;
@@ -28,6 +31,7 @@ typedef struct outcome {
     char *json; /* owned */
     bool numeric;
     int64_t key; /* sort key for ints, bools, members and verdicts */
+    size_t id;   /* a procedure's outcomes: the order they came in, from 0 */
     u128 num;    /* probability * 6^DICE_SCRIPT_MAX */
     size_t paths;
     UT_hash_handle hh;
@@ -153,12 +157,12 @@ static u128 path_weight(const dice_src *d)
 /* The odometer: drop the trailing sixes of the faces the run asked, advance the last face and
  * keep the faces before it (dice_d6 extends the script from there). False when every path was
  * run. */
-static bool next_path(dice_src *d)
+static bool next_path(dice_src *d, size_t floor)
 {
     size_t len = d->asked;
-    while (len > 0 && d->script[len - 1] == 6)
+    while (len > floor && d->script[len - 1] == 6)
         len--;
-    if (len == 0)
+    if (len == floor)
         return false;
     d->script[len - 1]++;
     d->script_len = len;
@@ -276,7 +280,7 @@ static bool enumerate(vm_ctx *x, const chunk *ch, uint64_t budget, path_fn path,
         /* Refuse as soon as the paths are known to pass the cap (`roll 40 d6`: at once). */
         if ((u128)*paths + paths_ahead(&dice) > ODDS_MAX_PATHS)
             return limit(x, ch, E_ODDS, msg);
-        if (!next_path(&dice))
+        if (!next_path(&dice, 0))
             return true;
     }
 }
@@ -405,66 +409,492 @@ bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t t
 
 /* ---- a procedure's outcomes ---- */
 
-/* Adds one path's outcome text to the table; false on OOM. */
-static bool record_text(outcome **table, const char *text, u128 weight)
+/* The outcome of text in the table, added (with no weight yet) when new; NULL on OOM. */
+static outcome *outcome_of(outcome **table, const char *text)
 {
     outcome *o;
     HASH_FIND_STR(*table, text, o);
-    if (o) {
-        o->num += weight;
-        o->paths++;
-        return true;
-    }
+    if (o)
+        return o;
     o = mem_calloc(1, sizeof *o);
     strbuf j = { 0 };
     sb_json_str(&j, text);
     if (!o || j.oom) {
         mem_free(o);
         sb_free(&j);
-        return false;
+        return NULL;
     }
     o->text = mem_strdup(text);
     o->json = sb_take(&j);
-    o->num = weight;
-    o->paths = 1;
-    return insert_outcome(table, o);
+    o->id = HASH_COUNT(*table);
+    return insert_outcome(table, o) ? o : NULL;
 }
 
-typedef struct text_path {
+/* ---- a procedure's outcomes, by forking at its rolls ---- */
+
+/* What the continuations of a state gave, per outcome: their weight as if the state were
+ * reached with certainty and no die rolled before it (a numerator over 6^DICE_SCRIPT_MAX), and
+ * how many paths. */
+typedef struct merge_part {
+    size_t out; /* outcome id */
+    u128 q;
+    size_t paths;
+} merge_part;
+
+/* A state a procedure stopped in at a roll, explored: its key (node_key) and what came of it. */
+typedef struct merge_entry {
+    char *key; /* owned, klen bytes */
+    size_t klen;
+    merge_part *parts; /* owned */
+    size_t nparts;
+    size_t kmax;   /* the most dice a path rolled after it */
+    uint64_t smax; /* the most steps a path took after it */
+    UT_hash_handle hh;
+} merge_entry;
+
+/* A procedure stopped at a roll: the fork, the dice its path asked before it (the positions of
+ * the script it may not change) and the steps its path took. Node 0 is the procedure's start.
+ * A node being explored collects what its continuations give (q, paths by outcome id; the ids
+ * touched listed), to be kept under its key. */
+typedef struct fork_node {
+    proc_fork f;
+    size_t prefix;
+    uint64_t steps;
+    strbuf key;
+    bool collect;
+    u128 *q;
+    size_t *paths, *touched;
+    size_t cap, ntouched, kmax;
+    uint64_t smax;
+} fork_node;
+
+typedef struct forks {
+    vm_ctx *x;
+    proc_game *gm;
     const chunk *ch;
-    odds_run run;
-    void *ud;
+    val_env env;
+    dice_src dice;
+    fork_node nodes[DICE_SCRIPT_MAX + 2]; /* each fork is after one die more at least */
+    size_t root_mark;                     /* the effect log's length at the start */
+    arena_mark root_arena;
+    uint64_t per_path, total, total_left;
+    outcome *table;
+    outcome **byid; /* the table's outcomes by id */
+    size_t nbyid;
+    merge_entry *merged;
+    size_t paths, runs, merges;
     strbuf out;
-} text_path;
+} forks;
 
-static bool run_text(vm_ctx *x, void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
-                     outcome **table)
+/* The orderings of the rolls whose dice are at script positions [from, to) (a fork is always
+ * at a roll's first die, so no roll straddles one): the product of their multinomials. */
+static u128 rolls_weight(const dice_src *d, size_t from, size_t to)
 {
-    text_path *tp = ud;
-    sb_free(&tp->out);
-    tp->out.limit = ODDS_VALUE_MAX;
-    if (!tp->run(tp->ud, dice, budget, used, &tp->out))
-        return false;
-    if (tp->out.truncated) {
-        tp->out.truncated = false;
-        tp->out.limit = 0;
-        sb_puts(&tp->out, "...");
+    u128 w = 1;
+    for (size_t s = from; s < to;) {
+        size_t e = s + 1;
+        while (e < to && d->roll_end[e] == d->roll_end[s])
+            e++;
+        unsigned seen = 0;
+        for (size_t i = s; i < e;) {
+            size_t r = i;
+            while (r < e && d->script[r] == d->script[i])
+                r++;
+            for (unsigned j = 1; j <= (unsigned)(r - i); j++)
+                w = w * (seen + j) / j;
+            seen += (unsigned)(r - i);
+            i = r;
+        }
+        s = e;
     }
-    return path_recorded(x, tp->ch, dice,
-                         !dice->overflow && !tp->out.oom &&
-                             record_text(table, sb_str(&tp->out), path_weight(dice)));
+    return w;
 }
 
-bool odds_enumerate_runs(vm_ctx *x, const chunk *ch, odds_run run, void *ud, uint64_t budget,
-                         const char *what, strbuf *text, strbuf *json)
+/* Credits outcome o with the paths that go on from a point at script position at, reached by
+ * the current dice [0, at): their weight q as if from certainty at that point (see
+ * merge_part), npaths paths, at most kdice dice and ssteps steps after it, the path having
+ * taken steps until then. The table gets q scaled by the dice before; each node 1..depth that
+ * collects gets it scaled by the dice between it and the point. False on OOM. */
+static bool credit(forks *c, size_t depth, outcome *o, size_t at, u128 q, size_t npaths,
+                   size_t kdice, uint64_t steps, uint64_t ssteps)
 {
-    outcome *table = NULL;
-    size_t paths = 0;
-    text_path tp = { ch, run, ud, { 0 } };
-    bool ok = enumerate(x, ch, budget, run_text, &tp, &table, &paths);
-    sb_free(&tp.out);
+    o->num += rolls_weight(&c->dice, 0, at) * (q / pow6((unsigned)at));
+    o->paths += npaths;
+    c->paths += npaths;
+    for (size_t a = 1; a <= depth; a++) {
+        fork_node *n = &c->nodes[a];
+        if (!n->collect)
+            continue;
+        if (o->id >= n->cap) {
+            size_t cap = n->cap ? n->cap : 16;
+            while (cap <= o->id)
+                cap *= 2;
+            u128 *nq = mem_realloc(n->q, cap * sizeof *nq);
+            if (nq)
+                n->q = nq;
+            size_t *np = mem_realloc(n->paths, cap * sizeof *np);
+            if (np)
+                n->paths = np;
+            size_t *nt = mem_realloc(n->touched, cap * sizeof *nt);
+            if (nt)
+                n->touched = nt;
+            if (!nq || !np || !nt)
+                return false;
+            memset(n->q + n->cap, 0, (cap - n->cap) * sizeof *nq);
+            memset(n->paths + n->cap, 0, (cap - n->cap) * sizeof *np);
+            n->cap = cap;
+        }
+        if (!n->paths[o->id])
+            n->touched[n->ntouched++] = o->id;
+        n->q[o->id] +=
+            rolls_weight(&c->dice, n->prefix, at) * (q / pow6((unsigned)(at - n->prefix)));
+        n->paths[o->id] += npaths;
+        if (at - n->prefix + kdice > n->kmax)
+            n->kmax = at - n->prefix + kdice;
+        if (steps - n->steps + ssteps > n->smax)
+            n->smax = steps - n->steps + ssteps;
+    }
+    return true;
+}
+
+/* Runs node d's continuation for the faces of c->dice from its prefix on: from the start (d ==
+ * 0; the board and the arena put back first) or from its fork. */
+static bool run_from(forks *c, size_t d, uint64_t *used)
+{
+    vm_ctx *x = c->x;
+    fork_node *n = &c->nodes[d];
+    uint64_t left = c->per_path - n->steps;
+    if (left > c->total_left)
+        left = c->total_left;
+    state_reset_steps(x, left);
+    dice_rewind_to(&c->dice, n->prefix);
+    bool ok;
+    if (d == 0) {
+        play_revert(&c->gm->g, c->root_mark);
+        arena_rewind(&x->arena, c->root_arena);
+        x->line_list = NULL;
+        ok = proc_run_fork(x, c->gm, c->ch, &c->nodes[1].f);
+    } else {
+        ok = proc_resume(x, c->gm, &n->f, &c->nodes[d + 1].f);
+    }
+    *used = left - state_steps(x);
+    c->total_left -= *used < c->total_left ? *used : c->total_left;
+    return ok;
+}
+
+/* The outcome of the path that just ended (the records since the start), credited. */
+static bool leaf_reached(forks *c, size_t d, uint64_t steps)
+{
+    sb_free(&c->out);
+    c->out.limit = ODDS_VALUE_MAX;
+    outcome_text(&c->env, &c->gm->g, c->root_mark, &c->out);
+    if (c->out.truncated) {
+        c->out.truncated = false;
+        c->out.limit = 0;
+        sb_puts(&c->out, "...");
+    }
+    outcome *o = c->out.oom ? NULL : outcome_of(&c->table, sb_str(&c->out));
+    if (o && o->id >= c->nbyid) {
+        outcome **b = mem_realloc(c->byid, (o->id + 1) * 2 * sizeof *b);
+        if (!b)
+            return false;
+        c->byid = b;
+        c->nbyid = (o->id + 1) * 2;
+    }
+    if (o)
+        c->byid[o->id] = o;
+    return o && credit(c, d, o, c->dice.asked, pow6(DICE_SCRIPT_MAX), 1, 0, steps, 0);
+}
+
+/* ---- the key of a state (what decides everything a procedure does from a roll on) ---- */
+
+#define KEY_MAX   (256u << 10) /* bytes: a larger state is not merged */
+#define KEY_DEPTH 64           /* nesting of the values in it: a deeper one is not merged */
+
+static void key_bytes(strbuf *k, const void *p, size_t n)
+{
+    if (k->len + n > KEY_MAX)
+        k->truncated = true;
+    else
+        sb_putn(k, p, n);
+}
+
+#define KEY(k, v) key_bytes((k), &(v), sizeof(v))
+
+/* Value v, whole: its type, flags and payload, a list's length and items, a record's fields. */
+static void key_val(strbuf *k, const res_program *p, val v, unsigned depth)
+{
+    if (depth > KEY_DEPTH || k->truncated) {
+        k->truncated = true;
+        return;
+    }
+    KEY(k, v.type);
+    KEY(k, v.flags);
+    const res_tkind kind =
+        v.type < p->ntypes && !(v.flags & VAL_ABSENT) ? p->types[v.type].kind : RT_NONE;
+    if (kind == RT_LIST) {
+        size_t n = v.u.list ? v.u.list->len : 0;
+        KEY(k, n);
+        for (size_t i = 0; i < n && !k->truncated; i++)
+            key_val(k, p, v.u.list->items[i], depth + 1);
+    } else if (kind == RT_RECORD) {
+        const res_record *r = &p->records[p->types[v.type].arg];
+        for (size_t i = 0; i < r->nfields && !k->truncated; i++)
+            key_val(k, p, v.u.rec[i], depth + 1);
+    } else {
+        KEY(k, v.u.i);
+    }
+}
+
+/* The key of the state node n stopped in: everything the rest of the procedure reads — where
+ * the driver and the VM stand (levels, frames and their pcs), the values on the stack but the
+ * locals no way forward reads (chunk_slot_live: a roll's faces kept in a `let` that is done
+ * with), the raised events waiting, and the board: every record since the start (what changed,
+ * in order, from what) and the outcome so far (to what). Two states with equal keys go on
+ * alike, whatever dice led to them. False when it is too large to keep. */
+static bool node_key(forks *c, fork_node *n)
+{
+    const res_program *p = c->x->p;
+    strbuf *k = &n->key;
+    sb_free(k);
+    const proc_fork *f = &n->f;
+    const vm_fork *v = &f->vm;
+    KEY(k, f->nlevels);
+    for (size_t i = 0; i < f->nlevels; i++) {
+        const proc_level *l = &f->levels[i];
+        uint64_t w[4] = { l->kind, l->in_vm, l->index, l->from };
+        KEY(k, w);
+    }
+    uint64_t head[6] = { v->nframes, v->sp, v->x_sp, v->depth, v->ndice, v->many };
+    KEY(k, head);
+    for (size_t i = 0; i < v->nframes; i++) {
+        KEY(k, v->frames[i].ch);
+        KEY(k, v->frames[i].pc);
+        KEY(k, v->frames[i].base);
+    }
+    for (size_t j = 0; j < v->sp && !k->truncated; j++) {
+        bool live = true;
+        for (size_t i = v->nframes; i-- > 0;) { /* the innermost frame whose local it is */
+            const vm_frame *fr = &v->frames[i];
+            if (j >= fr->base && j < fr->base + fr->ch->nlocals) {
+                live = chunk_slot_live(fr->ch, (size_t)(fr->pc - fr->ch->code),
+                                       (uint32_t)(j - fr->base));
+                break;
+            }
+        }
+        KEY(k, live);
+        if (live)
+            key_val(k, p, v->stack[j], 0);
+    }
+    KEY(k, f->qlen);
+    for (size_t i = 0; i < f->qlen && !k->truncated; i++) {
+        const proc_event *e = &f->queue[i];
+        uint64_t w[5] = { e->event, e->nargs, e->at.file, e->at.line, e->at.col };
+        KEY(k, w);
+        for (uint32_t a = 0; a < e->nargs; a++)
+            key_val(k, p, e->args[a], 0);
+    }
+    const play *g = &c->gm->g;
+    for (size_t i = c->root_mark; i < g->len && !k->truncated; i++) {
+        const play_rec *r = &g->log[i];
+        int64_t w[11] = { r->kind,          r->target,         r->what,        r->before,
+                          r->after,         r->phase_before,   r->phase_after, r->had,
+                          r->feature_value, r->feature_facing, r->feature_pos };
+        int64_t pos[6] = { r->pos.present, r->pos.sq0,  r->pos.sq1,
+                           r->pos.pos0,    r->pos.pos1, r->pos.in };
+        KEY(k, w);
+        KEY(k, pos);
+    }
+    strbuf o = { .limit = KEY_MAX };
+    outcome_text(&c->env, g, c->root_mark, &o);
+    if (o.truncated || o.oom)
+        k->truncated = true;
+    else
+        key_bytes(k, sb_str(&o), o.len + 1);
+    sb_free(&o);
+    return !k->truncated && !k->oom;
+}
+
+/* Node d + 1 was explored (collecting): keeps what came of it under its key. */
+static bool keep_merged(forks *c, fork_node *n)
+{
+    merge_entry *e = mem_calloc(1, sizeof *e);
+    if (!e)
+        return false;
+    e->parts = mem_malloc((n->ntouched ? n->ntouched : 1) * sizeof *e->parts);
+    e->key = mem_malloc(n->key.len ? n->key.len : 1);
+    if (!e->parts || !e->key) {
+        mem_free(e->parts);
+        mem_free(e->key);
+        mem_free(e);
+        return false;
+    }
+    memcpy(e->key, n->key.s, n->key.len);
+    e->klen = n->key.len;
+    for (size_t i = 0; i < n->ntouched; i++) {
+        size_t id = n->touched[i];
+        e->parts[e->nparts++] = (merge_part){ id, n->q[id], n->paths[id] };
+        n->q[id] = 0;
+        n->paths[id] = 0;
+    }
+    n->ntouched = 0;
+    e->kmax = n->kmax;
+    e->smax = n->smax;
+    HASH_ADD_KEYPTR(hh, c->merged, e->key, e->klen, e);
+    if (HON_HASH_ADDED(e))
+        return true;
+    mem_free(e->parts);
+    mem_free(e->key);
+    mem_free(e);
+    return false;
+}
+
+static void free_merged(forks *c)
+{
+    merge_entry *e, *tmp;
+    HASH_ITER(hh, c->merged, e, tmp)
+    {
+        HASH_DEL(c->merged, e);
+        mem_free(e->parts);
+        mem_free(e->key);
+        mem_free(e);
+    }
+}
+
+static bool explore(forks *c, size_t d);
+
+/* The run of node d stopped at a roll: node d + 1, after `asked` dice and `steps` steps. A
+ * state explored before with the same key (and room left on this path for the dice and the
+ * steps its paths took) is not explored again: its outcomes are credited, scaled; else it is
+ * explored, and kept. */
+static bool node_reached(forks *c, size_t d, size_t asked, uint64_t steps)
+{
+    fork_node *n = &c->nodes[d + 1];
+    n->prefix = asked;
+    n->steps = steps;
+    n->collect = false;
+    bool keyed = node_key(c, n);
+    merge_entry *e = NULL;
+    if (keyed)
+        HASH_FIND(hh, c->merged, n->key.s, n->key.len, e);
+    if (e && asked + e->kmax <= DICE_SCRIPT_MAX && steps + e->smax <= c->per_path) {
+        c->merges++;
+        for (size_t i = 0; i < e->nparts; i++)
+            if (!credit(c, d, c->byid[e->parts[i].out], asked, e->parts[i].q, e->parts[i].paths,
+                        e->kmax, steps, e->smax))
+                return limit(c->x, c->ch, E_MEMORY,
+                             "out of memory while enumerating dice outcomes");
+        return true;
+    }
+    n->collect = keyed && !e;
+    n->ntouched = 0;
+    n->kmax = 0;
+    n->smax = 0;
+    if (!explore(c, d + 1))
+        return false;
+    if (n->collect && !keep_merged(c, n))
+        return limit(c->x, c->ch, E_MEMORY, "out of memory while enumerating dice outcomes");
+    n->collect = false;
+    return true;
+}
+
+/* Every continuation of node d, depth first: the odometer of §7 over the dice after its prefix,
+ * each face sequence run from the node's fork, until it ends (a path: its outcome credited) or
+ * stops at the next roll of the procedure's own (node d + 1: node_reached). Each prefix
+ * thus runs once, and each state once. */
+static bool explore(forks *c, size_t d)
+{
+    vm_ctx *x = c->x;
+    const size_t prefix = c->nodes[d].prefix;
+    char msg[160];
+    snprintf(msg, sizeof msg, "more than %d dice outcomes to enumerate", ODDS_MAX_PATHS);
+    c->dice.script_len = prefix;
+    for (;;) {
+        if (state_interrupted())
+            return limit(x, c->ch, E_INTERRUPTED, "interrupted");
+        if (++c->runs > ODDS_MAX_PATHS)
+            return limit(x, c->ch, E_ODDS, msg);
+        uint64_t used;
+        bool ok = run_from(c, d, &used);
+        if (!ok && x->err.code != VM_SUSPENDED) {
+            if (x->err.code == E_BUDGET && c->total_left == 0)
+                snprintf(x->err.msg, sizeof x->err.msg,
+                         "step budget exhausted: enumerating the "
+                         "dice outcomes took more than %llu steps in all" VM_BUDGET_HINT,
+                         (unsigned long long)c->total);
+            return false;
+        }
+        if (!path_recorded(x, c->ch, &c->dice, true))
+            return false; /* more dice than can be enumerated */
+        size_t asked = c->dice.asked;
+        if (ok) {
+            if (!path_recorded(x, c->ch, &c->dice, leaf_reached(c, d, c->nodes[d].steps + used)))
+                return false;
+        } else {
+            if (d + 2 >= sizeof c->nodes / sizeof *c->nodes) {
+                snprintf(msg, sizeof msg,
+                         "an outcome rolls more than %d dice: too many to enumerate",
+                         DICE_SCRIPT_MAX);
+                return limit(x, c->ch, E_ODDS, msg);
+            }
+            x->err.code = E_NONE;
+            if (!node_reached(c, d, asked, c->nodes[d].steps + used))
+                return false;
+            c->dice.asked = asked; /* the dice this node's run asked, for the odometer */
+        }
+        if (HASH_COUNT(c->table) > ODDS_MAX_OUTCOMES) {
+            snprintf(msg, sizeof msg, "more than %d different outcomes: too many to list",
+                     ODDS_MAX_OUTCOMES);
+            return limit(x, c->ch, E_ODDS, msg);
+        }
+        /* Refuse as soon as the runs are known to pass the cap (`roll 40 d6`: at once): each
+         * face not yet tried at a position the script holds is one run at least. */
+        if ((u128)c->runs + paths_ahead(&c->dice) > ODDS_MAX_PATHS)
+            return limit(x, c->ch, E_ODDS, msg);
+        if (!next_path(&c->dice, prefix))
+            return true;
+    }
+}
+
+bool odds_enumerate_procedure(vm_ctx *x, proc_game *gm, const state_setup *s, const chunk *ch,
+                              const char *what, strbuf *text, strbuf *json)
+{
+    forks *c = mem_calloc(1, sizeof *c);
+    if (!c)
+        return limit(x, ch, E_MEMORY, "out of memory while enumerating dice outcomes");
+    c->x = x;
+    c->gm = gm;
+    c->ch = ch;
+    c->env = (val_env){ s->pg->res, s->sc };
+    c->per_path = s->budget ? s->budget : VM_DEFAULT_BUDGET;
+    c->total = c->per_path > UINT64_MAX / ODDS_BUDGET_FACTOR ? UINT64_MAX
+                                                             : c->per_path * ODDS_BUDGET_FACTOR;
+    c->total_left = c->total;
+    dice_seed(&c->dice, 1);
+    dice_script(&c->dice);
+    state_setup one = *s;
+    one.budget = c->per_path;
+    state_begin(x, &one, &c->dice, false);
+    c->root_mark = gm->g.len;
+    c->root_arena = arena_mark_of(&x->arena);
+    bool ok = explore(c, 0);
+    play_revert(&gm->g, c->root_mark);
     if (ok)
-        ok = print_outcomes(x, table, paths, true, what ? what : "odds of a procedure", text, json);
-    free_outcomes(&table);
+        ok = print_outcomes(x, c->table, c->paths, true, what ? what : "odds of a procedure", text,
+                            json);
+    state_end(x);
+    for (size_t i = 0; i < sizeof c->nodes / sizeof *c->nodes; i++) {
+        fork_node *n = &c->nodes[i];
+        proc_fork_free(&n->f);
+        sb_free(&n->key);
+        mem_free(n->q);
+        mem_free(n->paths);
+        mem_free(n->touched);
+    }
+    free_merged(c);
+    mem_free(c->byid);
+    sb_free(&c->out);
+    free_outcomes(&c->table);
+    mem_free(c);
     return ok;
 }

@@ -11,6 +11,7 @@
 #ifndef HON_ODDS_H
 #define HON_ODDS_H
 
+#include "proc.h"
 #include "state.h"
 
 #define ODDS_MAX_PATHS 1000000 /* runs (multisets counted once) before giving up with E210 */
@@ -18,9 +19,10 @@
  * and printed as a line, so this bounds the memory and the output (issue 13: 29 dice and a long
  * list made 278,256 outcomes, 4.6 GB). */
 #define ODDS_MAX_OUTCOMES 10000
-/* All paths together: this many times one step budget (2e9 steps, some 7 s, by default). A
- * path replays the whole procedure: EX.RR.derail-2's train move (12 dice, 213,444 paths of
- * about 6,700 steps) takes 1.43e9 steps. */
+/* All paths together: this many times one step budget (2e9 steps, some 7 s, by default),
+ * counting the steps actually run. An expression's path runs whole; a procedure's runs from
+ * forks at its rolls: EX.RR.derail-2's train move (12 dice, 213,444 paths of about 6,700 steps,
+ * 1.43e9 steps if each were run whole) takes 427,658 steps. */
 #define ODDS_BUDGET_FACTOR 200
 
 /* Enumerates ch (a no-argument chunk whose result has type `type`) under s (its budget is one
@@ -33,17 +35,17 @@
 bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type, strbuf *text,
                     strbuf *json);
 
-/* One path of a procedure's enumeration (odds_enumerate_runs): runs it with dice (scripted),
- * at most `budget` steps, and writes the outcome's text into *outcome (outcome.h: empty is a
- * text too); sets *used to the steps it took. False with the vm's x->err set on an error. The
- * run must leave no trace behind (it undoes its effects). */
-typedef bool (*odds_run)(void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
-                         strbuf *outcome);
-/* Enumerates every face sequence of run's dice like odds_enumerate, grouping the paths by
- * their outcome text: appends "OUTCOME: n/d (p%)" lines (sorted by text, no final newline;
- * the items every outcome has first, once: outcome_common) to text and a JSON object (type
- * `what`) to json. The same limits (E207, E209, E210), the enumeration's own at chunk ch. */
-bool odds_enumerate_runs(vm_ctx *x, const chunk *ch, odds_run run, void *ud, uint64_t budget,
-                         const char *what, strbuf *text, strbuf *json);
+/* Enumerates every face sequence of the dice procedure ch (a chunk made by comp_procedure) rolls
+ * on gm, under s (its budget is one path's), grouping the paths by their outcome (outcome.h:
+ * the net change of their effects): appends "OUTCOME: n/d (p%)" lines (sorted by text, no final
+ * newline; the items every outcome has first, once: outcome_common) to text and a JSON object
+ * (type `what`) to json. gm plays bare (no lines, the first option of every choice: the
+ * caller's settings); its board is as before after. By forking (vm.md §11): the procedure
+ * runs up to its first roll of its own once, and each of the roll's outcomes goes on from there
+ * (proc_resume), and so on at each roll, so each prefix of a path runs once. The same results
+ * and limits as odds_enumerate (E207 per path and over ODDS_BUDGET_FACTOR budgets, E209,
+ * E210), the enumeration's own errors at chunk ch. Calls state_begin and state_end itself. */
+bool odds_enumerate_procedure(vm_ctx *x, proc_game *gm, const state_setup *s, const chunk *ch,
+                              const char *what, strbuf *text, strbuf *json);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fork.h"
 #include "mem.h"
 #include "refusal.h"
 
@@ -754,28 +755,55 @@ static const vm_driver driver = { effect, raise_event, choose, note, dice, refus
 
 /* ---- the event driver (language.md §6.2) ---- */
 
-static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs);
+/* Odds by forking: a roll of the procedure's own frames stopped it (VM_SUSPENDED, vm_fork).
+ * Each function of the driver it stopped in adds, as it returns, where it was (level l, the
+ * innermost first) to the fork being made, which then tells proc_resume how to go on. Returns
+ * false (the run stopped); E209 when the level cannot be kept. */
+static bool suspended_at(vm_ctx *x, proc_level l)
+{
+    proc_fork *fk = game_of(x)->fork;
+    if (x->err.code != VM_SUSPENDED || !fk)
+        return false;
+    if (!MEM_GROW(fk->levels, fk->nlevels, fk->levels_cap)) {
+        x->err.code = E_NONE;
+        return state_fail(x, E_MEMORY, "out of memory (forking at a roll)");
+    }
+    fk->levels[fk->nlevels++] = l;
+    return false;
+}
 
-/* Runs the events queued from index `from` on, depth first, then forgets them. */
-static bool run_queue(vm_ctx *x, size_t from)
+static bool run_event_at(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs,
+                         const proc_fork *rf, size_t k);
+
+/* Runs the events queued from index `from` on, depth first, then forgets them. rf (else NULL):
+ * goes on from the fork rf, whose level k is this run of the queue (proc_resume). */
+static bool run_queue_at(vm_ctx *x, size_t from, const proc_fork *rf, size_t k)
 {
     proc_game *gm = game_of(x);
     ast_loc outer = gm->raised_at;
-    for (size_t i = from; i < gm->qlen; i++) {
+    for (size_t i = rf ? rf->levels[k].index : from; i < gm->qlen; i++) {
         proc_event ev = gm->queue[i];
         gm->raised_at = ev.at;
-        bool ok = run_event(x, ev.event, ev.args, ev.nargs);
+        bool ok = run_event_at(x, ev.event, ev.args, ev.nargs, rf, rf ? k - 1 : 0);
+        rf = NULL;
         gm->raised_at = outer;
         if (!ok)
-            return false;
+            return suspended_at(x, (proc_level){ .kind = PROC_AT_QUEUE, .index = i, .from = from });
     }
     gm->qlen = from;
     return true;
 }
 
+static bool run_queue(vm_ctx *x, size_t from)
+{
+    return run_queue_at(x, from, NULL, 0);
+}
+
 /* Runs the rules of event e with its nargs arguments, in order, each rule's raises right
- * after its block; E222 past the depth limit. */
-static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
+ * after its block; E222 past the depth limit. rf (else NULL): goes on from the fork rf, whose
+ * level k is this event (proc_resume; never traced). */
+static bool run_event_at(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs,
+                         const proc_fork *rf, size_t k)
 {
     const res_program *p = x->p;
     proc_game *gm = game_of(x);
@@ -803,8 +831,8 @@ static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
     if (x->tracing)
         node = trace_open(&x->trace, &x->arena, TR_EVENT, e, args, nargs);
     const res_ruleset *rs = model_rules_of(p, x->edition, e);
-    for (size_t i = 0; i < rs->len; i++) {
-        size_t mark = gm->qlen;
+    for (size_t i = rf ? rf->levels[k].index : 0; i < rs->len; i++) {
+        size_t mark = rf ? rf->levels[k].from : gm->qlen;
         size_t tmark = x->trace.len, rn = SIZE_MAX;
         size_t out0 = gm->out.len, lines0 = gm->lines;
         const chunk *ch = x->rules[rs->rules[i]];
@@ -813,16 +841,24 @@ static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
             rn = trace_open_rule(&x->trace, ch);
         }
         val v;
-        bool answered;
-        bool ok = vm_run(x, ch, args, nargs, &v, &answered);
+        bool answered = false, ok = true;
+        /* resumed: in the rule's chunk (at its roll), or in the events its block raised */
+        const proc_fork *in = rf && !rf->levels[k].in_vm ? rf : NULL;
+        if (rf && !in)
+            ok = vm_resume(x, &rf->vm, &v, &answered);
+        else if (!rf)
+            ok = vm_run(x, ch, args, nargs, &v, &answered);
+        rf = NULL;
         if (ok && x->tracing && !answered)
             trace_unfired(&x->trace, rn, tmark);
         else if (ok && x->tracing)
             trace_output(&x->trace, &x->arena, rn, gm->out.s ? gm->out.s + out0 : NULL,
                          gm->out.len - out0, (uint32_t)(gm->lines - lines0));
         fired |= ok && answered;
-        if (!ok || !run_queue(x, mark))
+        if (!ok || !run_queue_at(x, mark, in, in ? k - 1 : 0)) {
+            suspended_at(x, (proc_level){ PROC_AT_EVENT, !ok, i, mark });
             goto fail;
+        }
         if (x->tracing && answered)
             trace_close(&x->trace, rn, (val){ .type = T_NONE });
     }
@@ -835,6 +871,11 @@ static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
 fail:
     x->depth--;
     return false;
+}
+
+static bool run_event(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs)
+{
+    return run_event_at(x, e, args, nargs, NULL, 0);
 }
 
 /* ---- procedures ---- */
@@ -856,25 +897,85 @@ void proc_free(proc_game *gm)
     *gm = (proc_game){ .g = { .turn = 1, .phase = -1 } };
 }
 
-/* Runs body as one procedure on gm: its output emptied first; all or nothing. */
-static bool as_procedure(vm_ctx *x, proc_game *gm, bool (*body)(vm_ctx *, void *), void *ud)
+/* Puts back what fork `from` saved and the rest of a run may have changed: the board (the
+ * effects since), the arena (the values made since), the queue and the output. */
+static bool restore_fork(vm_ctx *x, proc_game *gm, const proc_fork *from)
+{
+    play_revert(&gm->g, from->play_mark);
+    arena_rewind(&x->arena, from->arena);
+    x->line_list = from->line_list; /* a line traced since was in the arena */
+    x->line_a = from->line_a;
+    x->line_b = from->line_b;
+    x->err.code = E_NONE;
+    gm->qlen = 0;
+    for (size_t i = 0; i < from->qlen; i++)
+        if (!MEM_GROW(gm->queue, gm->qlen, gm->qcap))
+            return state_fail(x, E_MEMORY, "out of memory (event queue)");
+        else
+            gm->queue[gm->qlen++] = from->queue[i];
+    if (gm->out.len > from->out_len) {
+        gm->out.len = from->out_len;
+        gm->out.s[from->out_len] = '\0';
+    }
+    gm->lines = from->lines;
+    return true;
+}
+
+/* After a run stopped at a roll: keeps in gm->fork what restore_fork puts back; false (E209,
+ * in place of VM_SUSPENDED) when memory runs out. */
+static bool keep_fork(vm_ctx *x, proc_game *gm)
+{
+    proc_fork *fk = gm->fork;
+    fk->qlen = 0;
+    for (size_t i = 0; i < gm->qlen; i++)
+        if (!MEM_GROW(fk->queue, fk->qlen, fk->qcap)) {
+            x->err.code = E_NONE;
+            return state_fail(x, E_MEMORY, "out of memory (forking at a roll)");
+        } else {
+            fk->queue[fk->qlen++] = gm->queue[i];
+        }
+    fk->out_len = gm->out.len;
+    fk->lines = gm->lines;
+    fk->play_mark = gm->g.len;
+    fk->arena = arena_mark_of(&x->arena);
+    fk->line_list = x->line_list;
+    fk->line_a = x->line_a;
+    fk->line_b = x->line_b;
+    return true;
+}
+
+/* Runs body as one procedure on gm: its output emptied first; all or nothing. from (else
+ * NULL): goes on from that fork, the output and the queue as they were there. A run stopped
+ * at a roll (VM_SUSPENDED, gm->fork) keeps its effects and fills gm->fork. */
+static bool as_procedure(vm_ctx *x, proc_game *gm, bool (*body)(vm_ctx *, void *), void *ud,
+                         const proc_fork *from)
 {
     const play *clock = x->game;
-    size_t mark = gm->g.len;
     x->game = &gm->g;
     x->driver = &driver;
     x->driver_state = gm;
-    gm->qlen = 0;
     gm->raised_at = (ast_loc){ 0 };
-    sb_free(&gm->out);
-    sb_free(&gm->rolls);
-    gm->lines = 0;
-    bool ok = body(x, ud);
+    bool ok;
+    size_t mark;
+    if (from) {
+        ok = restore_fork(x, gm, from);
+        mark = gm->g.len;
+    } else {
+        mark = gm->g.len;
+        ok = true;
+        gm->qlen = 0;
+        sb_free(&gm->out);
+        sb_free(&gm->rolls);
+        gm->lines = 0;
+    }
+    ok = ok && body(x, ud);
+    if (!ok && x->err.code == VM_SUSPENDED && gm->fork)
+        keep_fork(x, gm); /* stopped at a roll: the effects stay */
     x->driver = NULL;
     x->driver_state = NULL;
     x->game = clock;
     gm->qlen = 0;
-    if (!ok)
+    if (!ok && x->err.code != VM_SUSPENDED)
         play_revert(&gm->g, mark);
     return ok;
 }
@@ -882,12 +983,67 @@ static bool as_procedure(vm_ctx *x, proc_game *gm, bool (*body)(vm_ctx *, void *
 static bool chunk_body(vm_ctx *x, void *ud)
 {
     val v;
-    return vm_eval(x, ud, &v) && run_queue(x, 0);
+    if (!vm_eval(x, ud, &v))
+        return suspended_at(x, (proc_level){ .kind = PROC_AT_BODY, .in_vm = true });
+    return run_queue(x, 0);
+}
+
+/* Goes on from fork ud (proc_resume): the outermost level first. */
+static bool resume_body(vm_ctx *x, void *ud)
+{
+    const proc_fork *rf = ud;
+    size_t k = rf->nlevels - 1;
+    x->sp = 0;
+    x->nframes = 0;
+    x->depth = 0;
+    if (rf->levels[k].kind == PROC_AT_QUEUE)
+        return run_queue_at(x, rf->levels[k].from, rf, k);
+    val v;
+    bool answered;
+    if (!vm_resume(x, &rf->vm, &v, &answered))
+        return suspended_at(x, (proc_level){ .kind = PROC_AT_BODY, .in_vm = true });
+    return run_queue(x, 0);
 }
 
 bool proc_run(vm_ctx *x, proc_game *gm, const chunk *ch)
 {
-    return as_procedure(x, gm, chunk_body, (void *)ch);
+    return as_procedure(x, gm, chunk_body, (void *)ch, NULL);
+}
+
+/* Runs f (a procedure's start: ch; else from a fork: from) forking into `at`. */
+static bool forking(vm_ctx *x, proc_game *gm, const chunk *ch, const proc_fork *from, proc_fork *at)
+{
+    if (x->tracing)
+        return state_fail(x, E_INTERNAL, "a traced procedure cannot fork");
+    at->nlevels = 0;
+    gm->fork = at;
+    x->fork = &at->vm;
+    x->fork_resumed = false;
+    bool ok = from ? from->nlevels > 0 && as_procedure(x, gm, resume_body, (void *)from, from)
+                   : as_procedure(x, gm, chunk_body, (void *)ch, NULL);
+    x->fork = NULL;
+    gm->fork = NULL;
+    return ok;
+}
+
+bool proc_run_fork(vm_ctx *x, proc_game *gm, const chunk *ch, proc_fork *at)
+{
+    return forking(x, gm, ch, NULL, at);
+}
+
+bool proc_resume(vm_ctx *x, proc_game *gm, const proc_fork *from, proc_fork *at)
+{
+    return forking(x, gm, NULL, from, at);
+}
+
+void proc_fork_free(proc_fork *fk)
+{
+    if (!fk)
+        return;
+    fork_free(&fk->vm);
+    mem_free(fk->levels);
+    mem_free(fk->queue);
+    *fk = (proc_fork){ 0 };
 }
 
 typedef struct walk {
@@ -947,7 +1103,8 @@ bool proc_walk(vm_ctx *x, proc_game *gm, int32_t who, const int64_t *squares, si
                size_t *done)
 {
     walk w = { who, squares, n, 0 };
-    bool ok = as_procedure(x, gm, x->p->moments[RES_ON_WALK] >= 0 ? action_body : walk_body, &w);
+    bool ok =
+        as_procedure(x, gm, x->p->moments[RES_ON_WALK] >= 0 ? action_body : walk_body, &w, NULL);
     if (done)
         *done = w.done;
     return ok;
@@ -983,5 +1140,5 @@ static bool next_body(vm_ctx *x, void *ud)
 
 bool proc_next(vm_ctx *x, proc_game *gm)
 {
-    return as_procedure(x, gm, next_body, NULL);
+    return as_procedure(x, gm, next_body, NULL, NULL);
 }

@@ -27,6 +27,34 @@ typedef bool (*proc_stepper)(void *ud, const char *line);
 
 #define PROC_CHOOSER_TRIES 3 /* an illegal answer is refused, then asked again */
 
+/* Odds by forking (vm.md §11): where in the procedure driver a run stopped at a roll. */
+typedef enum proc_level_kind {
+    PROC_AT_BODY,  /* in the procedure's own chunk */
+    PROC_AT_QUEUE, /* in a run of the queue: at its event `index`, the run started at `from` */
+    PROC_AT_EVENT, /* in an event: at its rule `index`, started when the queue had `from` */
+} proc_level_kind;
+
+typedef struct proc_level {
+    proc_level_kind kind;
+    bool in_vm; /* in the chunk (the rule's: vm_fork), not in the events the rule raised */
+    size_t index, from;
+} proc_level;
+
+/* A procedure stopped at a roll of its own (not one inside a query's rules): all it takes to
+ * go on from there, any number of times (proc_resume). Arrays owned (proc_fork_free). */
+typedef struct proc_fork {
+    vm_fork vm;
+    proc_level *levels; /* the innermost first */
+    size_t nlevels, levels_cap;
+    struct proc_event *queue; /* the raised events (their arguments in the arena) */
+    size_t qlen, qcap;
+    size_t out_len, lines; /* the output's */
+    size_t play_mark;      /* the effect log's length */
+    arena_mark arena;      /* the values made until then */
+    vlist *line_list;      /* vm_ctx's line cache then */
+    int line_a, line_b;
+} proc_fork;
+
 /* A game as procedures play it: the game itself (board, clock, effect log, history), who
  * chooses, and the running procedure's queue and output. */
 typedef struct proc_game {
@@ -50,6 +78,7 @@ typedef struct proc_game {
     size_t lines;      /* effect lines written */
     ast_loc raised_at; /* where the running event was raised (zero: from C, as a walk's
                                steps are), so a cascade too deep (E222) is reported there */
+    proc_fork *fork;   /* while forking: where a run stopped at a roll is kept */
 } proc_game;
 
 /* Starts a new game on scene sc (borrowed, may be NULL; play_init) with no chooser, stepper or
@@ -66,6 +95,20 @@ void proc_free(proc_game *gm);
 /* Procedure ch (a chunk made by comp_procedure, or any chunk that raises events): the chunk,
  * then every event it raised, each rule's raises right after its block, depth first. */
 bool proc_run(vm_ctx *x, proc_game *gm, const chunk *ch);
+/* Odds by forking: proc_run_fork runs procedure ch as proc_run does, but a roll of the
+ * procedure's own frames (an event rule's block, the procedure's chunk, the fns they call; a
+ * roll inside a query's rules rolls as usual) stops it: false with x->err.code VM_SUSPENDED and
+ * *at holding where, the effects so far kept. proc_resume goes on from fork `from` (made on gm
+ * by either, in the same evaluation; `at` is another fork): it puts the board, the arena, the
+ * queue and the output back as they were at the roll, first undoing the effects since (the
+ * effect log must not be cut below from's length meanwhile), rolls it (the dice source decides
+ * the faces) and runs on, to the end (true, the effects kept), to the next such roll (false,
+ * VM_SUSPENDED, *at), or to an error (false, the effects since `from` undone). Never traced. */
+bool proc_run_fork(vm_ctx *x, proc_game *gm, const chunk *ch, proc_fork *at);
+bool proc_resume(vm_ctx *x, proc_game *gm, const proc_fork *from, proc_fork *at);
+/* Frees what fk owns (the struct is the caller's); accepts a zeroed one. */
+void proc_fork_free(proc_fork *fk);
+
 /* A walk (the REPL's `move`) of unit `who` along the n squares (values). When the rules declare
  * an event `on walk` (their Movement Action), it is raised with the unit and the squares, and
  * the rules check and take each step (a `require` refuses an illegal one: E228, all undone).

@@ -52,6 +52,13 @@ void state_set_steps(vm_ctx *x, uint64_t n)
     x->steps_reserve = n - x->steps_left;
 }
 
+void state_reset_steps(vm_ctx *x, uint64_t n)
+{
+    count_steps(x);
+    state_set_steps(x, n);
+    x->steps_counted = n;
+}
+
 bool state_refill(vm_ctx *x, uint64_t need)
 {
     uint64_t left = state_steps(x);

@@ -32,6 +32,30 @@ typedef struct vm_frame {
     size_t base;        /* stack index of local 0 */
 } vm_frame;
 
+/* Not an error: x->err.code when an evaluation stopped at a roll to be forked (vm_fork). Only
+ * odds.c, which asked for it, sees it; it is never reported. */
+#define VM_SUSPENDED (-1)
+
+/* The VM's part of a procedure stopped at a roll (odds by forking, vm.md §11): its frames and
+ * its stack as they stood at the ROLL or ROLL_N (the frames' pcs at it), and the length of every
+ * list a stack slot holds (a loop's list grows in place: LIST_PUSH), so vm_resume can run the
+ * roll again, as often as wanted, each time from that state. Arrays owned (fork_free). */
+typedef struct vm_fork {
+    vm_frame *frames;
+    size_t nframes, frames_cap;
+    val *stack;
+    size_t sp, stack_cap; /* the live stack: [0, sp) */
+    size_t x_sp;          /* vm_ctx.sp then */
+    unsigned depth;       /* vm_ctx.depth then */
+    struct vm_fork_len {
+        vlist *list;
+        size_t len;
+    } * lens;
+    size_t nlens, lens_cap;
+    size_t ndice; /* the dice of the roll (1 for a lone die) */
+    bool many;    /* a `roll N d6` (else one die) */
+} vm_fork;
+
 typedef struct vm_error {
     int code; /* E_* of diag.h (201 for E201); E_NONE: none */
     ast_loc loc;
@@ -134,6 +158,12 @@ struct vm_ctx {
      * them after); NULL otherwise, and then EFFECT, RAISE and CHOOSE are errors */
     const vm_driver *driver;
     void *driver_state;
+    /* odds by forking: while set (and a driver), a ROLL or ROLL_N of the procedure's own frames
+     * (the chunk the driver runs, and the fns it calls: not inside a query's rules) does not
+     * roll: it saves the VM into *fork and stops the evaluation with VM_SUSPENDED (vm_resume
+     * runs it from there; fork_resumed: the next such roll is the one resumed, and rolls) */
+    vm_fork *fork;
+    bool fork_resumed;
     /* a test's `dice [..]`: faces handed out in order, E223 past the last (dice_on) */
     const uint8_t *dice_faces;
     size_t dice_len, dice_pos;
@@ -164,6 +194,9 @@ static inline uint64_t state_steps(const vm_ctx *x)
 }
 /* Sets the steps left to n, the first block of them in steps_left. */
 void state_set_steps(vm_ctx *x, uint64_t n);
+/* Within an evaluation: counts the steps run so far (hon_steps_run), then leaves n steps (odds
+ * by forking give each continuation of a roll the steps its path has left). */
+void state_reset_steps(vm_ctx *x, uint64_t n);
 /* At a block boundary (steps_left ran down to 0 or is below `need`): moves enough of the
  * reserve into steps_left for `need` more steps and a block, counts the steps run, and looks
  * at the interrupt flag. False with E231 when interrupted, or with nothing recorded when the

@@ -15,6 +15,7 @@
 
 #include "builtin.h"
 #include "config.h"
+#include "fork.h"
 #include "lookup.h"
 #include "mem.h"
 
@@ -51,7 +52,7 @@ static bool push_frame(vm_ctx *x, const chunk *ch, size_t base)
 
 /* ---- the dispatch loop ---- */
 
-static bool execute(vm_ctx *x, val *out, bool *answered);
+static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume);
 static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
                        uint32_t *decider);
 
@@ -84,7 +85,7 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
     else if (!push_frame(x, ch, nb))
         return false;
     *answered = false;
-    bool ok = execute(x, out, answered);
+    bool ok = execute(x, out, answered, NULL);
     x->nframes = frames;
     x->depth = depth;
     x->sp = sp0;
@@ -211,16 +212,19 @@ static bool rule_end(vm_ctx *x, const chunk *ch, const val *acc, val *out, bool 
     return true;
 }
 
-static bool execute(vm_ctx *x, val *out, bool *answered)
+/* resume (else NULL): the frames are vm_resume's, the top one stopped at a roll
+ * (fork_save), which is run again: entry is the procedure's frame 0, pc the roll's opcode,
+ * sp resume's saved top */
+static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
 {
     const res_program *p = x->p;
-    const size_t entry = x->nframes - 1;
-    vm_frame *f = &x->frames[entry];
+    const size_t entry = resume ? 0 : x->nframes - 1;
+    vm_frame *f = &x->frames[x->nframes - 1];
     const chunk *ch = f->ch;
     const val *K = ch->k;
-    const uint32_t *pc = ch->code;
+    const uint32_t *pc = resume ? f->pc : ch->code;
     val *base = x->stack + f->base;
-    val *sp = base + ch->nlocals;
+    val *sp = resume ? x->stack + resume->sp : base + ch->nlocals;
 
 /* operand decoding and stack access */
 #define OPA       (pc[0])
@@ -809,6 +813,11 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
 
     VM_CASE(ROLL)
     {
+        if (x->fork && entry == 0 && x->driver) {
+            f->pc = pc - 1; /* the roll's opcode: vm_resume runs it again */
+            if (fork_save(x, (size_t)(sp - x->stack), 1, false))
+                goto error;
+        }
         if (x->dice_on) {
             if (x->dice_pos >= x->dice_len)
                 RAISE(E_DICE_OUT, "the test's dice ran out: it gives %zu face%s", x->dice_len,
@@ -827,10 +836,17 @@ static bool execute(vm_ctx *x, val *out, bool *answered)
     {
         int64_t n = TOP.u.i;
         uint32_t t = OPA;
+        if (n < 0 || n > VM_MAX_DICE) {
+            SKIP(1);
+            RAISE(E_DICE, "cannot roll %" PRId64 " dice (0 to %d)", n, VM_MAX_DICE);
+        }
+        if (x->fork && entry == 0 && x->driver && n > 0) {
+            f->pc = pc - 1; /* the roll's opcode: vm_resume runs it again */
+            if (fork_save(x, (size_t)(sp - x->stack), (size_t)n, true))
+                goto error;
+        }
         SKIP(1);
         SAVE_PC();
-        if (n < 0 || n > VM_MAX_DICE)
-            RAISE(E_DICE, "cannot roll %" PRId64 " dice (0 to %d)", n, VM_MAX_DICE);
         CHARGE(n);
         vlist *l = state_alloc(x, sizeof *l + (size_t)n * sizeof(val));
         if (!l)
@@ -1418,6 +1434,25 @@ bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *ou
         return false;
     bool ok = run_chunk(x, ch, argi, nargs, out, answered);
     x->sp = argi;
+    return ok;
+}
+
+bool vm_resume(vm_ctx *x, const vm_fork *fk, val *out, bool *answered)
+{
+    const unsigned depth = x->depth;
+    if (!fk->nframes)
+        return state_fail(x, E_INTERNAL, "nothing to resume");
+    /* the deepest frame needs its room above the saved top, as when it was pushed */
+    const vm_frame *top = &fk->frames[fk->nframes - 1];
+    size_t need = top->base + top->ch->nlocals + top->ch->max_stack + 1;
+    if ((need > x->stack_cap && !ensure_stack(x, need)) || !fork_load(x, fk))
+        return false;
+    *answered = false;
+    bool ok = execute(x, out, answered, fk);
+    x->fork_resumed = false;
+    x->nframes = 0;
+    x->depth = depth;
+    x->sp = fk->frames[0].base;
     return ok;
 }
 

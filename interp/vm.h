@@ -20,6 +20,14 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
  * *answered telling whether it reached an answer (then *out holds it; a rule whose `when` was
  * false did not), or false with x->err set. */
 bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out, bool *answered);
+/* Runs again, from the roll it stopped at, the procedure chunk or event rule fk saved
+ * (fork_suspends: x->fork was set and a roll of its own frames stopped it with VM_SUSPENDED),
+ * as vm_run would have gone on: the roll rolls this time (the dice source decides its faces),
+ * and the chunk runs to its end (true, *answered and *out as vm_run's), or to its next roll
+ * saved in x->fork (false, VM_SUSPENDED), or fails (false, x->err). Lists the saved stack holds
+ * get back the length they had; the caller puts back everything else the rest of the run may
+ * have changed (the arena, the board: odds.c). fk is only read, and may be resumed again. */
+bool vm_resume(vm_ctx *x, const vm_fork *fk, val *out, bool *answered);
 /* Asks query q on nargs arguments (copied above the running frames, as vm_run) while others
  * may run: true with *out set and *decider the rule whose answer decided it (the permit that
  * made an exception, the first forbid, the first answer of `first`, `any` or `all`; UINT32_MAX

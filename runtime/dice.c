@@ -24,7 +24,12 @@ void dice_script(dice_src *d)
 
 void dice_rewind(dice_src *d)
 {
-    d->asked = 0;
+    dice_rewind_to(d, 0);
+}
+
+void dice_rewind_to(dice_src *d, size_t pos)
+{
+    d->asked = pos;
     d->overflow = false;
     d->roll_start = d->roll_until = 0;
 }

@@ -37,6 +37,10 @@ void dice_script(dice_src *d);
 /* Scripted mode: restarts handing out faces from the first scripted one; clears asked. */
 void dice_rewind(dice_src *d);
 
+/* Scripted mode: goes on handing out faces from position pos of the script, as after pos dice
+ * (odds by forking resume a procedure after the dice of its path so far); clears overflow. */
+void dice_rewind_to(dice_src *d, size_t pos);
+
 /* One six-sided die: 1..6. Seeded: uniform, without modulo bias. Scripted: the next face of
  * the script; past its end the script is extended with the lowest face the die may show (the
  * first face of an odometer digit): 1, or for a die after the first of a roll the face of the

@@ -119,6 +119,43 @@ START_TEST(arena_blocks)
 }
 END_TEST
 
+START_TEST(arena_rewinds)
+{
+    /* a rewind keeps what came before the mark, intact, and gives back what came after: the
+     * small requests of the current block, new blocks in front, and large blocks put behind
+     * the mark's own block */
+    arena a = { 0 };
+    char *keep = arena_alloc(&a, 100);
+    memset(keep, 'k', 100);
+    arena_mark m = arena_mark_of(&a);
+    size_t total = a.total;
+    for (int round = 0; round < 3; round++) {
+        ck_assert_ptr_nonnull(arena_alloc(&a, 100000)); /* a large block behind the head */
+        for (int i = 0; i < 100; i++)                   /* several new 16 KiB blocks in front */
+            ck_assert_ptr_nonnull(arena_alloc(&a, 1000));
+        ck_assert_ptr_nonnull(arena_alloc(&a, 100000)); /* a large block behind a new head */
+        arena_rewind(&a, m);
+        ck_assert_uint_eq(a.total, total);
+        for (int i = 0; i < 100; i++)
+            ck_assert_int_eq(keep[i], 'k');
+        /* the next request comes right after the kept one, from the same block */
+        char *next = arena_alloc(&a, 16);
+        ck_assert_ptr_eq(next, keep + 112);
+        arena_rewind(&a, m);
+    }
+    /* a mark of an empty arena: a rewind to it frees everything */
+    arena b = { 0 };
+    arena_mark empty = arena_mark_of(&b);
+    ck_assert_ptr_nonnull(arena_alloc(&b, 100000));
+    ck_assert_ptr_nonnull(arena_alloc(&b, 10));
+    arena_rewind(&b, empty);
+    ck_assert_ptr_null(b.head);
+    ck_assert_uint_eq(b.total, 0);
+    arena_free(&a);
+    arena_free(&b);
+}
+END_TEST
+
 START_TEST(arena_limit)
 {
     /* a limit of 64 bytes: requests are rounded up to the alignment (at most 16 on x86-64),
@@ -286,6 +323,7 @@ int main(void)
     tcase_add_test(tc, mem_funnel);
     tcase_add_test(tc, mem_cap_counts_and_refuses);
     tcase_add_test(tc, arena_blocks);
+    tcase_add_test(tc, arena_rewinds);
     tcase_add_test(tc, arena_limit);
     tcase_add_test(tc, arena_oom);
     tcase_add_test(tc, strbuf_appends);

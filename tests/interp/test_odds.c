@@ -4,6 +4,7 @@
  * and the ascending faces of `roll N d6` in play. Each expected distribution is worked out by
  * counting outcomes in the comment.
  */
+#include "config.h"
 #include "interp_test.h"
 
 static const char *odds(tvm *t, const char *e)
@@ -280,6 +281,89 @@ START_TEST(twelve_dice_procedure)
 }
 END_TEST
 
+/* Two rolls of 10 dice: 20 dice. Suppressed per success on 4-6, at most 2; Shaken per 5 or 6. */
+static const char *const VOLLEY10 =
+    "kind infantry;\nside allies;\nterrain open;\nmarker suppressed; marker shaken;\n"
+    "counter rifle: infantry { side allies }\nevent volley(u: unit);\n"
+    "rule volley.r cite \"T.volley\" do {\n  let a = roll 10 d6;\n"
+    "  let s = min(count(x in a: x >= 4), 2);\n  give u suppressed s;\n"
+    "  let b = roll 10 d6;\n  let k = count(x in b: x >= 5);\n  give u shaken k;\n};\n"
+    "source \"T.volley\";\n";
+
+START_TEST(twenty_dice_procedure)
+{
+    /* vm.md §11: after the first roll the procedure's state is its board (0, 1 or 2 Suppressed:
+     * the faces in `a` and the count `s` are read no more), so the second roll's 3,003
+     * multisets (C(15, 5)) are run from 3 states, not from 3,003: some 12,000 runs stand for
+     * 3,003^2 = 9,018,009 paths (more than the 1,000,000 the odometer could run: E210), within
+     * the default budget. */
+    tvm *t = tvm_new(VOLLEY10);
+    static const char board[] =
+        "size 1 x 1\nlegend . = open\nmap\n  1 .\nunit r = rifle allies at A1\n";
+    ck_assert_int_eq(hon_load_board_source(t->vm, "v.scn", board, strlen(board)), HON_OK);
+    hon_answer *a = NULL;
+    ck_assert_int_eq(hon_odds_do(t->vm, "volley($r)", "<test>", &a), HON_OK);
+    const char *txt = hon_answer_text(a);
+    /* S ~ binomial(10, 1/2), K ~ binomial(10, 1/3), independent.
+     * no change: P(S = 0) P(K = 0) = 1/1024 * 1024/59049 = 1/59049.
+     * 2 Suppressed, 10 Shaken: P(S >= 2) / 3^10 = (1 - 11/1024) / 59049 = 1013/60466176.
+     * 1 Suppressed, no Shaken: 10/1024 * 1024/59049 = 10/59049. */
+    ck_assert_ptr_nonnull(strstr(txt, "no change: 1/59049 (0.00%)"));
+    ck_assert_ptr_nonnull(
+        strstr(txt, "give $r suppressed 2; give $r shaken 10: 1013/60466176 (0.00%)"));
+    ck_assert_ptr_nonnull(strstr(txt, "give $r suppressed: 10/59049 (0.02%)"));
+    /* 3 x 11 outcomes */
+    size_t lines = 1;
+    for (const char *c = txt; *c; c++)
+        lines += *c == '\n';
+    ck_assert_uint_eq(lines, 33);
+    ck_assert_int_eq(json_paths(hon_answer_json(a)), 9018009);
+    hon_answer_free(a);
+    tvm_free(t);
+}
+END_TEST
+
+/* The steps hon_odds_do runs for EX.RR.derail-2 on its board (tests/events/
+ * rail_building.scn), against one played path of it. */
+START_TEST(derailment_steps)
+{
+    tvm *t = tvm_new(NULL);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/rules"), HON_OK);
+    ck_assert_int_eq(hon_load_dir(t->vm, HON_SOURCE_ROOT "/expansions"), HON_OK);
+    ck_assert_int_eq(hon_load_file(t->vm, HON_SOURCE_ROOT "/tests/events/rails_roads_trains.hon"),
+                     HON_OK);
+    ck_assert_int_eq(
+        hon_load_board(t->vm, HON_SOURCE_ROOT "/tests/events/boards/rail_building.scn"), HON_OK);
+    const char *train = "train_moves($engine, [$wagon1, $wagon2], 6)";
+    hon_answer *a = NULL;
+    /* one path, played with the seeded dice, then undone */
+    uint64_t s0 = hon_steps_run();
+    ck_assert_int_eq(hon_do(t->vm, train, "<test>", &a), HON_OK);
+    uint64_t path = hon_steps_run() - s0;
+    hon_answer_free(a);
+    ck_assert_int_eq(hon_undo(t->vm, &a), HON_OK);
+    hon_answer_free(a);
+    ck_assert_uint_gt(path, 1000); /* the train's move: thousands of steps */
+    s0 = hon_steps_run();
+    ck_assert_int_eq(hon_odds_do(t->vm, train, "<test>", &a), HON_OK);
+    uint64_t odds = hon_steps_run() - s0;
+    /* the fractions of tests/events/meson.build (derail-2-procedure-four-or-more) */
+    ck_assert_ptr_nonnull(strstr(hon_answer_text(a), "\nnothing more: 21/2048 (1.03%)\n"));
+    ck_assert_ptr_nonnull(
+        strstr(hon_answer_text(a), "flip $wagon1 to wreck; flip $wagon2 to wreck: 1197/2048"));
+    ck_assert_int_eq(json_paths(hon_answer_json(a)), 213444);
+    hon_answer_free(a);
+    /* Re-running each of the 462^2 = 213,444 paths costs 213,444 paths' steps. Forking runs the
+     * move once, each of the 462 multisets of the wagon dice once from the wagon roll, and,
+     * since after it the state is the board (0, 1 or 2 wagons wrecked: the faces and their
+     * count are read no more), the 462 multisets of the building dice from 3 states: 1 + 462 +
+     * 3 * 462 = 1,849 runs, none longer than a whole path. A path's steps vary a little with
+     * its dice (the one played above is one of them): twice it is room enough. */
+    ck_assert_uint_lt(odds, 2 * 1849 * path);
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("odds");
@@ -299,6 +383,8 @@ int main(void)
     tcase_add_test(tc, roll_is_sorted);
     tcase_add_test(tc, twelve_dice);
     tcase_add_test(tc, twelve_dice_procedure);
+    tcase_add_test(tc, twenty_dice_procedure);
+    tcase_add_test(tc, derailment_steps);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
