@@ -188,6 +188,29 @@ START_TEST(answers_say_their_setting)
                      "speed(4) = 10   [first]\n"
                      "  rule speed.fast: 10   (module errata, edition errata)   (B.1; ERR.1)\n");
     hon_answer_free(a);
+    /* the JSON's setting follows every change, though a session renders it once for all the
+     * answers under one setting (session.c's setting_memo): errata with its own reading of
+     * rows, then with rows set back to highest, then no edition again (the first setting) */
+    const char *const settings[][2] = {
+        { "errata", "{\"edition\": \"errata\", \"readings\": {\"rows\": \"cumulative\"}, " },
+        { "rows", "{\"edition\": \"errata\", \"readings\": {\"rows\": \"highest\"}, " },
+        { "", "{\"edition\": null, \"readings\": {\"rows\": \"highest\"}, " },
+    };
+    for (size_t i = 0; i < 3; i++) {
+        if (strcmp(settings[i][0], "rows") == 0)
+            ck_assert_int_eq(hon_set_variant(t->vm, "rows", "highest"), HON_OK);
+        else if (!*settings[i][0])
+            ck_assert_int_eq(hon_set_variant(t->vm, "rows", NULL), HON_OK);
+        for (int twice = 0; twice < 2; twice++) {
+            if (!*settings[i][0])
+                ck_assert_int_eq(hon_set_edition(t->vm, NULL), HON_OK);
+            ck_assert_int_eq(hon_eval(t->vm, "speed(3)", "<test>", &a), HON_OK);
+            ck_assert_msg(strncmp(hon_answer_json(a), settings[i][1], strlen(settings[i][1])) == 0,
+                          "%s: %s", settings[i][0], hon_answer_json(a));
+            hon_answer_free(a);
+        }
+    }
+    ck_assert_int_eq(hon_set_edition(t->vm, "errata"), HON_OK);
     /* a revised cell in a lookup: its edition and its revision's citation */
     ck_assert_int_eq(hon_eval(t->vm, "bonus[rain].b", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_trace(a), "under edition errata; rows = cumulative\n"
