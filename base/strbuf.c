@@ -96,21 +96,22 @@ void sb_json_str(strbuf *b, const char *s)
         return;
     }
     sb_putc(b, '"');
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+    const unsigned char *run = (const unsigned char *)s; /* characters copied as they are */
+    for (const unsigned char *c = run;; c++) {
+        if (*c >= 0x20 && *c != '"' && *c != '\\')
+            continue;
+        sb_putn(b, (const char *)run, (size_t)(c - run));
+        run = c + 1;
         switch (*c) {
+        case '\0': sb_putc(b, '"'); return;
         case '"': sb_puts(b, "\\\""); break;
         case '\\': sb_puts(b, "\\\\"); break;
         case '\n': sb_puts(b, "\\n"); break;
         case '\r': sb_puts(b, "\\r"); break;
         case '\t': sb_puts(b, "\\t"); break;
-        default:
-            if (*c < 0x20)
-                sb_printf(b, "\\u%04x", *c);
-            else
-                sb_putc(b, (char)*c);
+        default: sb_printf(b, "\\u%04x", *c);
         }
     }
-    sb_putc(b, '"');
 }
 
 const char *sb_str(strbuf *b)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "program.h"
 #include "session.h"
 #include "view.h"
 
@@ -14,6 +15,8 @@
  * again with the edition's (view_rebind), and its game restarts, as after a reload. */
 static void edition_board(hon_vm *vm)
 {
+    /* the edition's combined chunks now, not at its first answer (vm.md §5a) */
+    prog_combine_edition(vm->pg, session_edition(vm));
     if (vm->sc && vm->sc->counters != res_units_of(vm->pg->res, session_edition(vm))) {
         view_rebind(vm);
         session_new_game(vm);

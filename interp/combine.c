@@ -8,7 +8,7 @@
  * chunk's, its spans shifted; then its RETURN and NO_ANSWER are replaced in place. */
 #include "combine.h"
 
-#include <stdio.h>
+#include <string.h>
 
 #include "mem.h"
 
@@ -109,10 +109,10 @@ static const chunk *inlinable(const emitter *e, uint32_t fn, uint32_t argc)
     return callee;
 }
 
-/* Starts a part of the name of chunk ch at the end of the code (chunk_name_at). */
-static bool name_part(chunk *out, const chunk *ch)
+/* Starts a part of the name at index `name` of out's strings at the end of the code
+ * (chunk_name_at). */
+static bool name_part(chunk *out, int32_t name)
 {
-    int32_t name = chunk_str(out, ch->name);
     if (name < 0 || !MEM_GROW(out->parts, out->nparts, out->parts_cap))
         return false;
     if (out->nparts && out->parts[out->nparts - 1].pc == out->len)
@@ -121,6 +121,33 @@ static bool name_part(chunk *out, const chunk *ch)
     return true;
 }
 
+/* Makes room in out for `words` more code words and one more span. False on OOM. */
+static inline bool room(chunk *out, size_t words)
+{
+    return (out->len + words <= out->cap ||
+            mem_grow_((void **)&out->code, &out->cap, out->len + words, sizeof *out->code)) &&
+           (out->nlines < out->lines_cap ||
+            mem_grow_((void **)&out->lines, &out->lines_cap, out->nlines + 1, sizeof *out->lines));
+}
+
+/* chunk_mark where room() made room for the span. */
+static inline void mark(chunk *out, const ast_loc *loc)
+{
+    if (out->nlines) {
+        chunk_line *last = &out->lines[out->nlines - 1];
+        if (memcmp(&last->loc, loc, sizeof *loc) == 0)
+            return;
+        if (last->pc == out->len) { /* nothing emitted under the previous span */
+            last->loc = *loc;
+            return;
+        }
+    }
+    out->lines[out->nlines++] = (chunk_line){ (uint32_t)out->len, *loc };
+}
+
+/* The old-to-new offsets of a part: on the stack for a small part (every inlined fn). */
+#define AT_ON_STACK 128
+
 /* Copies chunk ch to the end of e->out, its local slot s at map(s): s itself below `keep`
  * (a rule's parameters), else s - keep + shift; constants added; every instruction under its
  * span; its exits rewritten as `how` says; its small fn calls inlined; its jumps linked again
@@ -128,27 +155,38 @@ static bool name_part(chunk *out, const chunk *ch)
 static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shift, exits how)
 {
     chunk *out = e->out;
-    uint32_t *at = mem_calloc(ch->len + 1, sizeof *at); /* old offset -> new */
-    if (!at)
+    uint32_t small[AT_ON_STACK];
+    uint32_t *at = ch->len < AT_ON_STACK ? small : mem_malloc((ch->len + 1) * sizeof *at);
+    if (!at) /* old offset -> new */
         return false;
+    memset(at, 0, (ch->len + 1) * sizeof *at);
     e->chain[e->depth] = ch;
-    bool ok = name_part(out, ch);
+    const int32_t name = chunk_str(out, ch->name);
+    bool ok = name_part(out, name);
+    size_t span = 0; /* ch's span at pc: the last one starting at or before it (chunk_loc) */
+    static const ast_loc none;
     for (size_t pc = 0; ok && pc < ch->len;) {
         uint32_t op = ch->code[pc];
         const uint32_t *w = &ch->code[pc + 1];
         at[pc] = (uint32_t)out->len;
-        ok = chunk_mark(out, chunk_loc(ch, pc));
+        while (span < ch->nlines && ch->lines[span].pc <= pc)
+            span++;
+        /* the longest copy of an instruction: INLINE_ENTER's four words for CALL_FN's three */
+        if (!(ok = room(out, 2 + op_operands[op])))
+            break;
+        mark(out, span ? &ch->lines[span - 1].loc : &none);
         const chunk *callee = op == OP_CALL_FN ? inlinable(e, w[0], w[1]) : NULL;
-        if (ok && callee) {
+        if (callee) {
             uint32_t base = e->next_local;
             e->next_local += callee->nlocals;
             e->extra_stack += callee->max_stack;
-            ok = chunk_emit(out, OP_INLINE_ENTER) && chunk_emit(out, w[0]) &&
-                 chunk_emit(out, w[1]) && chunk_emit(out, base);
+            uint32_t *to = &out->code[out->len];
+            to[0] = OP_INLINE_ENTER, to[1] = w[0], to[2] = w[1], to[3] = base;
+            out->len += 4;
             e->depth++;
-            ok = ok && emit_chunk(e, callee, 0, base, EXIT_INLINE);
+            ok = emit_chunk(e, callee, 0, base, EXIT_INLINE);
             e->depth--;
-            ok = ok && name_part(out, ch);
+            ok = ok && name_part(out, name);
             pc += 1 + op_operands[op];
             continue;
         }
@@ -157,11 +195,12 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
                                             OP_INLINE_LEAVE };
             static const uint32_t no[] = { OP_RULE_NEXT, OP_RULE_NEXT, OP_NO_ANSWER, OP_RULE_END,
                                            OP_NO_ANSWER };
-            ok = chunk_emit(out, op == OP_RETURN ? ret[how] : no[how]);
+            out->code[out->len++] = op == OP_RETURN ? ret[how] : no[how];
             pc++;
             continue;
         }
-        ok = chunk_emit(out, op);
+        uint32_t *to = &out->code[out->len];
+        *to++ = op;
         for (uint32_t i = 0; ok && i < op_operands[op]; i++) {
             uint32_t v = w[i];
             if (op_kinds[op][i] == OPK_LOCAL) {
@@ -171,8 +210,9 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
                 ok = k >= 0;
                 v = (uint32_t)k;
             }
-            ok = ok && chunk_emit(out, v);
+            *to++ = v;
         }
+        out->len += 1 + op_operands[op];
         pc += 1 + op_operands[op];
     }
     at[ch->len] = (uint32_t)out->len;
@@ -188,7 +228,8 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
         }
         out->code[at[pc] + n] = (uint32_t)(int32_t)((int64_t)at[target] - (at[pc] + 1 + n));
     }
-    mem_free(at);
+    if (at != small)
+        mem_free(at);
     return ok;
 }
 
@@ -202,8 +243,19 @@ chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, 
     const bool first = qq->mode == AST_COMBINE_FIRST;
     const bool with_default = qq->mode == AST_COMBINE_SUM && dflt;
     const size_t nparts = rs->len + (with_default ? 1 : 0);
-    char name[300];
-    snprintf(name, sizeof name, "rules of %s", qq->name);
+    /* every part's shape first: a query that cannot be combined costs no copying */
+    for (size_t i = 0; i < nparts; i++) {
+        const chunk *ch =
+            with_default ? (i == 0 ? dflt : rules[rs->rules[i - 1]]) : rules[rs->rules[i]];
+        size_t ret;
+        bool guarded;
+        if (!part_shape(ch, np, &ret, &guarded))
+            return NULL;
+    }
+    char name[300] = "rules of "; /* the query's name, cut to fit */
+    const size_t pre = strlen(name), n = qq->name ? strnlen(qq->name, sizeof name - 1 - pre) : 0;
+    memcpy(name + pre, qq->name ? qq->name : "", n);
+    name[pre + n] = '\0';
     emitter e = {
         .out = chunk_new(name, CHUNK_QUERY, q), .p = p, .fns = fns, .ed = ed, .next_local = np
     };
@@ -212,14 +264,25 @@ chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, 
         return NULL;
     out->nparams = np;
     out->combine = (uint32_t)qq->mode;
+    size_t words = 0, spans = 0; /* the parts' sizes: most of the copy's, inlining aside */
+    for (size_t i = 0; i < nparts; i++) {
+        const chunk *ch =
+            with_default ? (i == 0 ? dflt : rules[rs->rules[i - 1]]) : rules[rs->rules[i]];
+        words += ch->len + 1;
+        spans += ch->nlines + 1;
+    }
+    if (!mem_grow_((void **)&out->code, &out->cap, words, sizeof *out->code) ||
+        !mem_grow_((void **)&out->lines, &out->lines_cap, spans, sizeof *out->lines) ||
+        !mem_grow_((void **)&out->parts, &out->parts_cap, nparts + 1, sizeof *out->parts))
+        goto fail;
     uint32_t max_stack = 0;
     for (size_t i = 0; i < nparts; i++) {
         const chunk *ch =
             with_default ? (i == 0 ? dflt : rules[rs->rules[i - 1]]) : rules[rs->rules[i]];
         const bool last = i + 1 == nparts;
-        size_t ret;
-        bool guarded;
-        if (!part_shape(ch, np, &ret, &guarded) || ch->nlocals - np > UINT32_MAX / 4 - e.next_local)
+        /* in its shape (checked above): a guarded part ends with its NO_ANSWER */
+        const bool guarded = ch->code[ch->len - 1] == OP_NO_ANSWER;
+        if (ch->nlocals - np > UINT32_MAX / 4 - e.next_local)
             goto fail;
         uint32_t shift = e.next_local;
         e.next_local += ch->nlocals - np;

@@ -209,6 +209,7 @@ static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, b
         keep_sources(vm, extra, nextra, replaces);
         vm->prog_gen++;
         vm->choice_gen++;
+        prog_combine_edition(vm->pg, session_edition(vm)); /* not at the first answer */
         view_rebind(vm);
         session_new_game(vm);
     } else {

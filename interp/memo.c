@@ -27,6 +27,8 @@ static void drop_tables(memo *m)
     mem_free(m->tabled);
     mem_free(m->qdepth);
     mem_free(m->fndepth);
+    mem_free(m->dom1);
+    m->dom1 = NULL;
     m->answers = NULL;
     m->tabled = NULL;
     m->qdepth = m->fndepth = NULL;
@@ -71,7 +73,8 @@ bool memo_key(memo *m, const prog *pg, int32_t ed, const int32_t *readings)
     m->qdepth = mem_calloc(p->nqueries + 1, sizeof *m->qdepth);
     m->fndepth = mem_calloc(p->nfns + 1, sizeof *m->fndepth);
     m->answers = mem_calloc(p->nqueries + 1, sizeof *m->answers);
-    if (!m->tabled || !m->qdepth || !m->fndepth || !m->answers) {
+    m->dom1 = mem_calloc(p->nqueries + 1, sizeof *m->dom1);
+    if (!m->tabled || !m->qdepth || !m->fndepth || !m->answers || !m->dom1) {
         drop_tables(m);
         return false;
     }
@@ -231,6 +234,8 @@ static bool query_tabled(walk *w, uint32_t q)
         ok = w->m->answers[q] != NULL;
     }
     w->m->tabled[q] = ok ? MEMO_TABLED : MEMO_NOT_TABLED;
+    if (ok && qq->nparams == 1)
+        w->m->dom1[q] = (uint32_t)tuples;
     return ok;
 }
 
@@ -254,9 +259,4 @@ memo_answer *memo_slot(memo *m, const prog *pg, const int32_t *fn_of, size_t nfn
         at = at * (size_t)n + (size_t)args[i].u.i;
     }
     return &m->answers[q][at];
-}
-
-uint32_t memo_depth(const memo *m, uint32_t q)
-{
-    return m->qdepth[q];
 }

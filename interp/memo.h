@@ -42,6 +42,8 @@ typedef struct memo {
     uint32_t *fndepth; /* per fn (the edition's version): likewise */
     size_t nq, nfn;
     memo_answer **answers; /* per query: NULL, or one slot per argument tuple */
+    uint32_t *dom1;        /* per query: the size of its one parameter's domain when it is
+                              tabled and has one parameter (memo_slot_quick), else 0 */
 } memo;
 
 /* Keys m to program pg (borrowed), edition ed and the readings of every variant (readings:
@@ -59,6 +61,16 @@ bool memo_key(memo *m, const prog *pg, int32_t ed, const int32_t *readings);
 memo_answer *memo_slot(memo *m, const prog *pg, const int32_t *fn_of, size_t nfn_of, uint32_t q,
                        const val *args);
 
+/* memo_slot, the slot of a tabled query of one parameter (terrain_traits...) found inline:
+ * the query driver and the dispatch loop ask it on every call of a tabled query. */
+static inline memo_answer *memo_slot_quick(memo *m, const prog *pg, const int32_t *fn_of,
+                                           size_t nfn_of, uint32_t q, const val *args)
+{
+    if (q < m->nq && m->dom1[q] && m->serial == pg->serial)
+        return (uint64_t)args[0].u.i < m->dom1[q] ? &m->answers[q][args[0].u.i] : NULL;
+    return memo_slot(m, pg, fn_of, nfn_of, q, args);
+}
+
 /* Whether query q may have a table under m: false when it is known not to be tabled (or m
  * holds no tables). The query driver tests it inline before calling memo_slot, so that a call
  * of a query that is not tabled costs one load and a compare (the simplified benchmark's
@@ -70,7 +82,10 @@ static inline bool memo_may_table(const memo *m, uint32_t q)
 
 /* The depth of the deepest chain of nested calls, q's own included, that asking tabled query q
  * can make (q's slot came from memo_slot under the same key). */
-uint32_t memo_depth(const memo *m, uint32_t q);
+static inline uint32_t memo_depth(const memo *m, uint32_t q)
+{
+    return m->qdepth[q];
+}
 
 /* Frees the tables; the struct is zeroed (accepts NULL and a zeroed memo). */
 void memo_free(memo *m);

@@ -193,6 +193,12 @@ const chunk *prog_combine(const prog *pg, int32_t ed, uint32_t q)
     return *slot == &prog_no_combined ? NULL : *slot;
 }
 
+void prog_combine_edition(const prog *pg, int32_t ed)
+{
+    for (uint32_t q = 0; pg && q < pg->res->nqueries; q++)
+        prog_combine(pg, ed, q);
+}
+
 const ast_file *prog_file(const prog *pg, uint32_t file_id)
 {
     for (size_t i = 0; pg && i < pg->nfiles; i++)

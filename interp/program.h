@@ -2,8 +2,9 @@
  * query default and test expectation, and the explained chunk a rule runs while traced.
  *
  * prog_build runs resolver (dsl/resolve.c) and compiler (compile.c) over every loaded file;
- * a prog is immutable once built (except that REPL expressions may intern new types, and that
- * a rule's explained chunk is compiled on its first traced run) and is what the VM (vm.c)
+ * a prog is immutable once built (except that REPL expressions may intern new types, that a
+ * rule's explained chunk is compiled on its first traced run, and a query's combined chunks
+ * when first asked for or by prog_combine_edition) and is what the VM (vm.c)
  * evaluates against. load.c swaps whole progs on reload: all or nothing.
  */
 #ifndef HON_PROGRAM_H
@@ -32,7 +33,8 @@ typedef struct prog {
                               NULL until the rule first runs traced */
     comp_source *source; /* the files' text, for prog_explained to quote guards */
     /* per edition (index edition + 1; 0: the top-level rules) and query, its combined chunk
-     * (prog_combined): NULL until first asked for, prog_no_combined when there is none */
+     * (prog_combined): NULL until built (prog_combine_edition, or the first call),
+     * prog_no_combined when there is none */
     chunk **combined;
     chunk **fns;           /* one per res->fns */
     chunk **defaults;      /* one per res->queries; NULL when the query has no default */
@@ -54,9 +56,16 @@ void prog_free(prog *p);
 const chunk *prog_explained(const prog *pg, uint32_t r);
 
 /* The combined chunk of query q under edition ed (-1: the top-level rules; combine.h), built
- * on the first call (prog_combine) and kept in pg->combined (a cache, as prog_explained's); NULL when the
- * query's rules cannot be combined. Borrowed from pg. */
+ * on the first call unless prog_combine_edition built it, and kept in pg->combined (a cache,
+ * as prog_explained's); NULL when the query's rules cannot be combined. Borrowed from pg. */
 const chunk *prog_combine(const prog *pg, int32_t ed, uint32_t q);
+/* Builds the combined chunk of every query under edition ed (-1: the top-level rules) that is
+ * not built yet, as prog_combine does on a first call. A session does it for its edition when
+ * it loads a program and when it chooses an edition (load.c, choice.c), so that no answer
+ * pays for building them (bench.md §11); about 3.5 M instructions for the bundled rules'
+ * default edition. A query whose chunk memory ran out for runs its rules one by one, as after
+ * a first prog_combine that ran out. */
+void prog_combine_edition(const prog *pg, int32_t ed);
 /* What pg->combined holds for a query whose rules cannot be combined. */
 extern chunk prog_no_combined;
 /* prog_combine, the cached answer inline (the query driver asks it on every call). */

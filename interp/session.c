@@ -228,11 +228,36 @@ const char *session_source_text(const hon_vm *vm, uint32_t file, size_t *len)
 
 /* ---- the vm ---- */
 
+/* The JSON members "edition" and "readings" that session_answer last rendered, and what for:
+ * the program (its serial: never reused), the edition and every variant's reading (its
+ * default's where none is given). Every answer carries them, and most answers of a session
+ * share them: rendering them again, some 100 strings for the bundled rules, was most of what
+ * answering `1` cost (bench.md §11). */
+typedef struct setting_memo {
+    uint64_t serial;
+    int32_t ed;
+    uint32_t *readings; /* one per variant */
+    size_t nreadings;
+    char *json; /* NULL: nothing kept */
+} setting_memo;
+
+static void setting_forget(setting_memo *m)
+{
+    mem_free(m->readings);
+    mem_free(m->json);
+    *m = (setting_memo){ 0 };
+}
+
 hon_vm *hon_vm_new(const hon_config *cfg)
 {
     hon_vm *vm = mem_calloc(1, sizeof *vm);
     if (!vm)
         return NULL;
+    vm->setting = mem_calloc(1, sizeof *vm->setting);
+    if (!vm->setting) {
+        mem_free(vm);
+        return NULL;
+    }
     if (cfg)
         vm->cfg = *cfg;
     session_cap_begin(vm);
@@ -275,6 +300,9 @@ void hon_vm_free(hon_vm *vm)
     mem_free(vm->readings);
     hon_query_handle_free(vm->los_query);
     hon_query_handle_free(vm->los_squares);
+    if (vm->setting)
+        setting_forget(vm->setting);
+    mem_free(vm->setting);
     diag_sources_free(&vm->sources);
     mem_free(vm);
 }
@@ -541,12 +569,16 @@ static bool reading_changed(const res_program *p, const int32_t *readings, size_
     return readings && readings[v] >= 0 && (uint32_t)readings[v] != p->variants[v].dflt;
 }
 
+/* The reading of variant v under `readings` (its default when NULL or none is given). */
+static uint32_t reading_of(const res_program *p, const int32_t *readings, size_t v)
+{
+    return readings && readings[v] >= 0 ? (uint32_t)readings[v] : p->variants[v].dflt;
+}
+
 /* The name of the reading of variant v under `readings` (its default when NULL). */
 static const char *reading_name(const res_program *p, const int32_t *readings, size_t v)
 {
-    const res_variant *var = &p->variants[v];
-    uint32_t m = readings && readings[v] >= 0 ? (uint32_t)readings[v] : var->dflt;
-    return p->enums[var->enum_id].members[m].name;
+    return p->enums[p->variants[v].enum_id].members[reading_of(p, readings, v)].name;
 }
 
 void session_setting_text(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b)
@@ -617,6 +649,38 @@ static void setting_json(const hon_vm *vm, int32_t ed, const int32_t *readings, 
     sb_puts(b, "}, ");
 }
 
+/* setting_json, from vm->setting when it was last rendered for the same program, edition and
+ * readings; kept there for the next answers otherwise (when memory allows). */
+static void setting_json_kept(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b)
+{
+    const res_program *p = vm->pg->res;
+    setting_memo *m = vm->setting;
+    bool same =
+        m->json && m->serial == vm->pg->serial && m->ed == ed && m->nreadings == p->nvariants;
+    for (size_t v = 0; same && v < p->nvariants; v++)
+        same = m->readings[v] == reading_of(p, readings, v);
+    if (same) {
+        sb_puts(b, m->json);
+        return;
+    }
+    const size_t from = b->len;
+    setting_json(vm, ed, readings, b);
+    setting_forget(m);
+    if (b->oom || b->truncated || !b->s)
+        return;
+    m->readings = mem_malloc((p->nvariants ? p->nvariants : 1) * sizeof *m->readings);
+    m->json = mem_strndup(b->s + from, b->len - from);
+    if (!m->readings || !m->json) {
+        setting_forget(m);
+        return;
+    }
+    for (size_t v = 0; v < p->nvariants; v++)
+        m->readings[v] = reading_of(p, readings, v);
+    m->nreadings = p->nvariants;
+    m->serial = vm->pg->serial;
+    m->ed = ed;
+}
+
 hon_answer *session_answer(const hon_vm *vm, int32_t ed, const int32_t *readings, char *text,
                            char *json, char *trace)
 {
@@ -625,7 +689,7 @@ hon_answer *session_answer(const hon_vm *vm, int32_t ed, const int32_t *readings
     if (a && text && json && trace && json[0] == '{') {
         session_setting_text(vm, ed, readings, &setting);
         sb_putc(&j, '{');
-        setting_json(vm, ed, readings, &j);
+        setting_json_kept(vm, ed, readings, &j);
         sb_puts(&j, json + 1);
     }
     char *sj = sb_take(&j), *st = sb_take(&setting);

@@ -72,6 +72,9 @@ struct hon_vm {
     /* the queries a line of sight asks (los.c): handles looked up by name once (NULL until
      * then, or while the rules declare no such query) */
     hon_query_handle *los_query, *los_squares;
+    /* the setting's JSON that session_answer last rendered, kept for the next answers
+     * (session.c); allocated with the vm, so that an answer from a const vm can fill it */
+    struct setting_memo *setting;
     /* the game played on the board (language.md §6): the clock, the effect log and its
      * history for `undo`; restarted whenever the rules or the board are (re)loaded */
     proc_game game;

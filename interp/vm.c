@@ -143,7 +143,7 @@ static __attribute__((noinline)) bool tabled_answer(vm_ctx *x, uint32_t q, const
 {
     if (x->tracing || x->depth >= x->max_depth)
         return false;
-    memo_answer *slot = memo_slot(&x->memo, x->pg, x->fn_of, x->nfn_of, q, args);
+    memo_answer *slot = memo_slot_quick(&x->memo, x->pg, x->fn_of, x->nfn_of, q, args);
     const uint64_t steps0 = state_steps(x);
     if (!slot || slot->v.type == T_NONE || slot->steps >= steps0 ||
         x->depth + memo_depth(&x->memo, q) > x->max_depth)
@@ -1240,7 +1240,7 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
     memo_answer *slot = NULL;
     const uint64_t steps0 = state_steps(x);
     if (!x->tracing && !decider && memo_may_table(&x->memo, q)) {
-        slot = memo_slot(&x->memo, x->pg, x->fn_of, x->nfn_of, q, x->stack + argi);
+        slot = memo_slot_quick(&x->memo, x->pg, x->fn_of, x->nfn_of, q, x->stack + argi);
         if (slot && slot->v.type != T_NONE && slot->steps < steps0 &&
             x->depth + memo_depth(&x->memo, q) <= x->max_depth) {
             state_set_steps(x, steps0 - slot->steps);

@@ -511,8 +511,8 @@ static bool runs_build(const board *b, side_runs *r, int id)
     r->nruns = 0;
     r->start[0] = 0;
     for (int s = 0; s < n; s++) {
-        if (r->run_of[s] >= 0 || !board_side_has(b, s, id, NULL))
-            continue;
+        if (b->head[BOARD_AT_SIDE][s] < 0 || r->run_of[s] >= 0 || !board_side_has(b, s, id, NULL))
+            continue; /* most sides carry nothing */
         r->run_of[s] = r->nruns;
         r->sides[found++] = s;
         for (int q = r->start[r->nruns]; q < found; q++) {

@@ -355,16 +355,29 @@ size_t geo_sides_meeting(const geo_grid *g, int side, int out[6])
         return n;
     }
     /* b is south of a (horizontal side) or east of it (vertical); the ends lie a quarter turn
-     * either way, where a2 and b2 continue a and b */
-    int d = geo_side_horizontal(g, side) ? GEO_S : GEO_E;
-    for (int turn = 2; turn <= 6; turn += 4) {
-        geo_dir e = (geo_dir)((d + turn) % GEO_NDIRS);
-        int a2 = geo_neighbour(g, a, e), b2 = geo_neighbour(g, b, e);
-        if (a2 >= 0 && b2 >= 0) {
-            out[n++] = geo_side_between(g, a, a2);
-            out[n++] = geo_side_between(g, b, b2);
-            out[n++] = geo_side_between(g, a2, b2);
+     * either way (west then east of a horizontal side, south then north of a vertical one),
+     * where a2 and b2 continue a and b: a's side toward a2, b's toward b2, then the side
+     * between a2 and b2, by the numbering of geo_side_of */
+    const int w = g->w, v = vbase(g);
+    const int x = b % w, y = b / w;
+    if (geo_side_horizontal(g, side)) { /* a = (x, y - 1), b = (x, y) */
+        for (int dx = -1; dx <= 1; dx += 2) {
+            if (x + dx < 0 || x + dx >= w)
+                continue;
+            const int east = dx > 0 ? 1 : 0;
+            out[n++] = v + (y - 1) * (w + 1) + x + east;
+            out[n++] = v + y * (w + 1) + x + east;
+            out[n++] = y * w + x + dx;
         }
+        return n;
+    }
+    for (int dy = 1; dy >= -1; dy -= 2) { /* a = (x - 1, y), b = (x, y) */
+        if (y + dy < 0 || y + dy >= g->h)
+            continue;
+        const int south = dy > 0 ? 1 : 0;
+        out[n++] = (y + south) * w + x - 1;
+        out[n++] = (y + south) * w + x;
+        out[n++] = v + (y + dy) * (w + 1) + x;
     }
     return n;
 }

@@ -220,6 +220,13 @@ START_TEST(strbuf_json_and_limits)
     /* quotes and backslashes escaped, \n and \t by name, other control bytes as \u00XX */
     ck_assert_str_eq(sb_str(&b), "\"a\\\"b\\\\c\\n\\t\\u0001\" null");
     sb_free(&b);
+    /* runs of plain characters are copied whole (sb_json_str): an empty string, escapes at
+     * both ends, \r, and bytes of UTF-8 (0x80 and up) passed through as they are */
+    sb_json_str(&b, "");
+    sb_json_str(&b, "\"mid\\");
+    sb_json_str(&b, "\rcaf\xc3\xa9");
+    ck_assert_str_eq(sb_str(&b), "\"\"\"\\\"mid\\\\\"\"\\rcaf\xc3\xa9\"");
+    sb_free(&b);
     /* a limit refuses what would pass it and every later append, and says so */
     strbuf l = { .limit = 8 };
     sb_puts(&l, "12345");

@@ -5,6 +5,8 @@
  * take the same steps, and fail with the same errors, E206 and E207 naming the fn or the rule.
  */
 #include "interp_test.h"
+#include "program.h"
+#include "session.h"
 
 /* One query per mode (language.md §3.5), each with a rule that always fires and rules whose
  * guards depend on x; small fns (twice, pos, pos_twice) that the combined chunks inline.
@@ -145,6 +147,53 @@ START_TEST(limits_name_the_fn_or_the_rule)
 }
 END_TEST
 
+/* Whether every query of the session's program that has rules has its combined chunk under
+ * edition ed (-1: the top-level rules) already built: the slot prog_combined reads is filled. */
+static bool all_built(const hon_vm *vm, int32_t ed)
+{
+    const prog *pg = vm->pg;
+    const res_program *p = pg->res;
+    size_t e = ed >= 0 ? (size_t)ed + 1 : 0;
+    for (uint32_t q = 0; q < p->nqueries; q++)
+        if (model_rules_of(p, ed, q)->len && !pg->combined[e * p->nqueries + q])
+            return false;
+    return true;
+}
+
+START_TEST(the_chunks_are_built_before_the_first_answer)
+{
+    /* An answer does not pay for building its query's combined chunk (bench.md §11): the
+     * load builds them for the default edition, here none (PROGRAM declares no edition, so the
+     * top-level rules, -1). Every query of PROGRAM has rules, all of which combine (no dice,
+     * no procedure, no $unit), so each slot holds a chunk, not prog_no_combined. */
+    tvm *t = tvm_new(PROGRAM);
+    const prog *pg = t->vm->pg;
+    ck_assert_int_eq(pg->res->default_edition, -1);
+    ck_assert(all_built(t->vm, -1));
+    for (uint32_t q = 0; q < pg->res->nqueries; q++)
+        ck_assert_ptr_ne(pg->combined[q], &prog_no_combined);
+    tvm_free(t);
+    /* An edition chosen by the session (not the default: `default edition plain`) has its chunks built when it is chosen, also before any answer; the one
+     * rule it replaces answers under it, combined. */
+    const char *const editions = "source \"T.1\" = \"this test's rules\";\n"
+                                 "query q(x: int) -> int combine sum default 1;\n"
+                                 "rule q.a cite \"T.1\" answer x;\n"
+                                 "edition plain { }\n"
+                                 "edition other { replace rule q.a cite \"T.1\" answer x + x; }\n"
+                                 "default edition plain;\n";
+    t = tvm_new(editions);
+    const res_program *p = t->vm->pg->res;
+    int32_t plain = model_find_edition(p, "plain"), other = model_find_edition(p, "other");
+    ck_assert_int_eq(p->default_edition, plain);
+    ck_assert(all_built(t->vm, plain));
+    ck_assert(!all_built(t->vm, other));
+    ck_assert_int_eq(hon_set_edition(t->vm, "other"), HON_OK);
+    ck_assert(all_built(t->vm, other));
+    ck_assert_str_eq(untraced(t, "q(3)"), "7"); /* the default 1, then 3 + 3 */
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -153,6 +202,7 @@ int main(void)
     tcase_add_test(tc, every_mode_answers_as_its_rules_one_by_one);
     tcase_add_test(tc, the_combined_chunks_take_the_rules_steps);
     tcase_add_test(tc, limits_name_the_fn_or_the_rule);
+    tcase_add_test(tc, the_chunks_are_built_before_the_first_answer);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

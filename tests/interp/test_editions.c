@@ -158,6 +158,41 @@ START_TEST(conflicts_settled)
 }
 END_TEST
 
+/* pick(k) and pair(k, b) are pure, over an enum of three and over it and a bool (3 and 6
+ * tuples of arguments): the tables of answers keep them (memo.c; pick's, of one parameter, read
+ * inline: memo_slot_quick). Both read variant `way`: asked again after the reading changes,
+ * they answer under the new reading, not from the table kept for the old one.
+ *   pick(k) = 1, 2, 3 for k1, k2, k3, times 10 under `high`; pair(k, b) = pick(k) + 100 if b. */
+START_TEST(tabled_answers_follow_the_setting)
+{
+    tvm *t = tvm_new("source \"T.1\" = \"this test's rules\";\n"
+                     "enum sort { k1, k2, k3 }\n"
+                     "variant way { reading low default; reading high; }\n"
+                     "query pick(k: sort) -> int combine first;\n"
+                     "rule pick.r cite \"T.1\"\n"
+                     "  answer (if k == k1 then 1 else if k == k2 then 2 else 3)\n"
+                     "         * (if variant way == high then 10 else 1);\n"
+                     "query pair(k: sort, b: bool) -> int combine first;\n"
+                     "rule pair.r cite \"T.1\" answer pick(k) + (if b then 100 else 0);\n");
+    for (int twice = 0; twice < 2; twice++) { /* the second time from the tables */
+        ck_assert_str_eq(ev_as(t, "pick(k1)", false), "1");
+        ck_assert_str_eq(ev_as(t, "pick(k3)", false), "3");
+        ck_assert_str_eq(ev_as(t, "pair(k2, true)", false), "102");
+    }
+    ck_assert_int_eq(hon_set_variant(t->vm, "way", "high"), HON_OK);
+    for (int twice = 0; twice < 2; twice++) {
+        ck_assert_str_eq(ev_as(t, "pick(k1)", false), "10");
+        ck_assert_str_eq(ev_as(t, "pick(k3)", false), "30");
+        ck_assert_str_eq(ev_as(t, "pair(k2, true)", false), "120");
+        ck_assert_str_eq(ev_as(t, "pair(k3, false)", false), "30");
+    }
+    ck_assert_int_eq(hon_set_variant(t->vm, "way", NULL), HON_OK);
+    ck_assert_str_eq(ev_as(t, "pick(k3)", false), "3");
+    ck_assert_str_eq(ev_as(t, "pair(k3, false)", false), "3");
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(answers_say_their_setting)
 {
     tvm *t = three_files();
@@ -188,6 +223,29 @@ START_TEST(answers_say_their_setting)
                      "speed(4) = 10   [first]\n"
                      "  rule speed.fast: 10   (module errata, edition errata)   (B.1; ERR.1)\n");
     hon_answer_free(a);
+    /* the JSON's setting follows every change, though a session renders it once for all the
+     * answers under one setting (session.c's setting_memo): errata with its own reading of
+     * rows, then with rows set back to highest, then no edition again (the first setting) */
+    const char *const settings[][2] = {
+        { "errata", "{\"edition\": \"errata\", \"readings\": {\"rows\": \"cumulative\"}, " },
+        { "rows", "{\"edition\": \"errata\", \"readings\": {\"rows\": \"highest\"}, " },
+        { "", "{\"edition\": null, \"readings\": {\"rows\": \"highest\"}, " },
+    };
+    for (size_t i = 0; i < 3; i++) {
+        if (strcmp(settings[i][0], "rows") == 0)
+            ck_assert_int_eq(hon_set_variant(t->vm, "rows", "highest"), HON_OK);
+        else if (!*settings[i][0])
+            ck_assert_int_eq(hon_set_variant(t->vm, "rows", NULL), HON_OK);
+        for (int twice = 0; twice < 2; twice++) {
+            if (!*settings[i][0])
+                ck_assert_int_eq(hon_set_edition(t->vm, NULL), HON_OK);
+            ck_assert_int_eq(hon_eval(t->vm, "speed(3)", "<test>", &a), HON_OK);
+            ck_assert_msg(strncmp(hon_answer_json(a), settings[i][1], strlen(settings[i][1])) == 0,
+                          "%s: %s", settings[i][0], hon_answer_json(a));
+            hon_answer_free(a);
+        }
+    }
+    ck_assert_int_eq(hon_set_edition(t->vm, "errata"), HON_OK);
     /* a revised cell in a lookup: its edition and its revision's citation */
     ck_assert_int_eq(hon_eval(t->vm, "bonus[rain].b", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_trace(a), "under edition errata; rows = cumulative\n"
@@ -310,6 +368,7 @@ static Suite *suite(void)
     tcase_add_test(tc, each_revision_under_its_edition);
     tcase_add_test(tc, conflicts_settled);
     tcase_add_test(tc, answers_say_their_setting);
+    tcase_add_test(tc, tabled_answers_follow_the_setting);
     tcase_add_test(tc, expect_under);
     tcase_add_test(tc, a_board_takes_the_edition_s_counters);
     tcase_add_test(tc, listings_and_show);

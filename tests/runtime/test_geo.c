@@ -336,6 +336,33 @@ START_TEST(sides_meeting)
     ck_assert_uint_eq(geo_sides_meeting(&hex, geo_side_of(&hex, c3, GEO_N), out), 4);
     ck_assert_uint_eq(geo_sides_meeting(&hex, geo_side_of(&hex, c3, GEO_SW), out), 4);
     ck_assert_uint_eq(geo_sides_meeting(&hex, geo_side_of(&hex, 0, GEO_N), out), 0);
+    /* squares, every side of boards 1x1 to 9x9 (and a few numbers that are no side): as the
+     * header says, with a and b the side's squares (b south or east of a), at each end in
+     * turn the squares a2 and b2 one step along the side from a and b, when both are on the
+     * board, give a's side toward a2, b's toward b2, and the side between a2 and b2 */
+    for (int w = 1; w <= 9; w++)
+        for (int h = 1; h <= 9; h++) {
+            geo_grid sg = { w, h, GEO_SQUARE };
+            for (int s = -2; s < geo_side_count(&sg) + 2; s++) {
+                int want[6], a, b;
+                size_t n = 0;
+                if (geo_side_squares(&sg, s, &a, &b) && a >= 0 && b >= 0) {
+                    const geo_dir ends[2][2] = { { GEO_W, GEO_E }, { GEO_S, GEO_N } };
+                    for (int k = 0; k < 2; k++) {
+                        geo_dir e = ends[geo_side_horizontal(&sg, s) ? 0 : 1][k];
+                        int a2 = geo_neighbour(&sg, a, e), b2 = geo_neighbour(&sg, b, e);
+                        if (a2 < 0 || b2 < 0)
+                            continue;
+                        want[n++] = geo_side_between(&sg, a, a2);
+                        want[n++] = geo_side_between(&sg, b, b2);
+                        want[n++] = geo_side_between(&sg, a2, b2);
+                    }
+                }
+                ck_assert_uint_eq(geo_sides_meeting(&sg, s, out), n);
+                for (size_t i = 0; i < n; i++)
+                    ck_assert_int_eq(out[i], want[i]);
+            }
+        }
 }
 END_TEST
 
