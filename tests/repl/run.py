@@ -1361,13 +1361,18 @@ def browser_shot(browser, d, svg, png, w, h):
 def svg_in_a_browser():
     # board.md §5: the SVG as a browser shows it (headless Chromium; skipped, exit 77, when
     # it is not installed). The ridge fixture (a title, so 5 x 3 squares of 48 pixels from
-    # (32, 48); C1 woods, a on A1) gives a 360 x 252 picture whose legend starts 6 pixels
-    # under the board's 12-pixel margin, y = 48 + 3 * 48 + 12 + 6 = 210: the rows are
-    # `terrain:` (open at x = 96, woods at 96 + 22 + 7 * 4 + 12 = 158; swatches 16 x 14 from
-    # y = 211) and `units:`. What must show, away from edges
-    # and text: the open swatch in the first terrain colour #e8e2c8, the woods swatch and the
-    # woods square C1 (from (128, 48)) in the second, #9cc48a, and a's counter (inset 6
-    # pixels in A1: from (38, 54)) in the pale blue #d8e4f4.
+    # (32, 48); C1 woods, a (allies) on A1, b and c (axis) on E1 and E3) gives a 360 x 270
+    # picture whose legend starts 6 pixels under the board's 12-pixel margin, y = 48 + 3 * 48
+    # + 12 + 6 = 210, in rows of 18 with entries from x = 32 + 88 = 120: `terrain:` (open, the
+    # symbol A1 shows first, at x = 120, then woods at 120 + 22 + 7 * 4 + 12 = 182; swatches
+    # 16 x 14 from y = 211), `armies:` (y = 228: allies at 120, axis at 120 + 22 + 7 * 6 + 12 =
+    # 196; counter swatches from y = 229) and `units:`. What must show, away from edges and
+    # text: the open swatch in the first terrain colour #e8e2c8, the woods swatch and the
+    # woods square C1 (from (128, 48)) in the second, #9cc48a; a's counter (the band of A1
+    # between its rows of labels, 4 pixels from its sides and 12 + 2 from its top: from
+    # (36, 62), 40 x 20) and the allies swatch in the first army colour, a pale blue #d8e4f4,
+    # b's counter (from (224 + 4, 62)) and the axis swatch in the second, a pale red #ecc8bc
+    # (issue 12: the two sides distinct, and named).
     import shutil
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if not browser:
@@ -1379,10 +1384,13 @@ def svg_in_a_browser():
                  "svg", svg])
         check(p.returncode == 0, "the picture is written", p)
         text = open(svg).read()
-        check('width="360" height="252"' in text, "the picture is 360 x 252", p)
-        rows = browser_shot(browser, d, svg, png, 360, 252)
-        want = {(99, 213): (0xe8, 0xe2, 0xc8), (161, 213): (0x9c, 0xc4, 0x8a),
-                (132, 52): (0x9c, 0xc4, 0x8a), (42, 58): (0xd8, 0xe4, 0xf4)}
+        check('width="360" height="270"' in text, "the picture is 360 x 270", p)
+        check(">allies</text>" in text and ">axis</text>" in text, "the armies are named", p)
+        rows = browser_shot(browser, d, svg, png, 360, 270)
+        blue, red = (0xd8, 0xe4, 0xf4), (0xec, 0xc8, 0xbc)
+        want = {(123, 213): (0xe8, 0xe2, 0xc8), (184, 223): (0x9c, 0xc4, 0x8a),
+                (132, 52): (0x9c, 0xc4, 0x8a), (40, 66): blue, (232, 66): red,
+                (126, 236): blue, (202, 236): red}
         for (x, y), rgb in want.items():
             got = rows[y][x]
             p.stdout = f"pixel ({x}, {y}) is {got}, wanted {rgb}"
@@ -1413,6 +1421,22 @@ def svg_in_a_browser():
             got = rows[y][x]
             p.stdout = f"pixel ({x}, {y}) inside C2 is {got}: red"
             check(not all(abs(a - b) <= 60 for a, b in zip(got, red)), p.stdout, p)
+        # Issue 12: the line runs under the units' names. It leaves a's square A2 (from (32, 96))
+        # along y = 120 (rows 119-121); a's name "a" (type 10) is centred at x = 56 in its
+        # counter's band (y 110-130), baseline 110 + (20 - 10) / 2 + 8 = 123, its letter
+        # across rows 118-123, so on rows 119-121 from x = 53 to 59 a pixel is the letter or its
+        # white halo: none is the line's magenta (#e000c0), as every one was with the line
+        # drawn over the name. The line shows over the counter right of it (x = 66 and 72,
+        # inside the counter, where neither the letter nor its halo reaches).
+        magenta = (0xe0, 0x00, 0xc0)
+        near = lambda got: all(abs(a - b) <= 60 for a, b in zip(got, magenta))
+        over = [(x, y) for x in range(53, 60) for y in (119, 120, 121) if near(rows[y][x])]
+        p.stdout = f"the line's magenta over a's name at {over}"
+        check(not over, p.stdout, p)
+        for x in (66, 72):
+            got = rows[120][x]
+            p.stdout = f"pixel ({x}, 120) on the line is {got}, wanted its magenta"
+            check(near(got), p.stdout, p)
 
 
 @case
@@ -3407,12 +3431,14 @@ def los_verdict_drawn():
             svg = f.read()
         check('<line x1="176" y1="192" x2="176" y2="240" stroke="#d01010"' in svg,
               "the deciding side is drawn over in red", p)
-        # a clear line: the caption, no dashed part, no line row in the legend
+        # a clear line: the caption, no dashed part; the legend's line row (issue 12: every
+        # glyph in the legend) names the line and its dots, but no part past a place
         p = run(["--board", board, "svg", out, "$a", "A1"])
         with open(out) as f:
             svg = f.read()
         check(svg_caption(svg) == want[("$a", "A1")][1] and "dasharray" not in svg
-              and ">line:<" not in svg, "a clear line is drawn whole", p)
+              and ">line:<" in svg and ">line A2 to A1<" in svg and ">square crossed<" in svg
+              and ">where decided<" not in svg, "a clear line is drawn whole", p)
 
 
 @case
