@@ -480,6 +480,13 @@ static bool shown_build(const hon_vm *vm, shown *w)
 hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
                      const char *marks, const char *marks_key, const view_verdict *verdict)
 {
+    return view_draw_in(vm, out, from, to, svg, marks, marks_key, verdict, NULL);
+}
+
+hon_status view_draw_in(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
+                        const char *marks, const char *marks_key, const view_verdict *verdict,
+                        const view_window *win)
+{
     if (!vm || !out)
         return HON_ERR_NOT_FOUND;
     if (!vm->sc) {
@@ -492,6 +499,13 @@ hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bo
                        .title = s->title,
                        .marks = marks,
                        .marks_key = marks_key };
+    if (win && win->centre) {
+        o.centre = endpoint(vm, win->centre);
+        if (o.centre < 0)
+            return HON_ERR_NOT_FOUND;
+        o.centred = true;
+    }
+    o.columns = win ? win->columns : 0;
     geo_trace tr = { 0 };
     if (from && to) {
         int a = endpoint(vm, from), b = a >= 0 ? endpoint(vm, to) : -1;

@@ -334,6 +334,45 @@ static void print_key(const picture *p, const symtab *t, board_name_kind k, cons
         fputc('\n', out);
 }
 
+/* The column letters of column x ("AD" for 29). */
+static void column_name(int x, char *buf, size_t size)
+{
+    geo_format_xy(x, 0, buf, size);
+    buf[strlen(buf) - 1] = '\0';
+}
+
+/* The line under a window of columns x0..x1 of the board: which columns it shows and which it
+ * leaves out, and why: "(columns J-S of A-AD, around the line; A-I and T-AD left out)", with
+ * "around C4" for a centre square and "to fit 80 characters" when only the width decided. */
+static void window_line(const geo_grid *g, int x0, int x1, const char *why, int columns, FILE *out)
+{
+    char a[16], z[16], last[16], cut[40];
+    column_name(x0, a, sizeof a);
+    column_name(x1, z, sizeof z);
+    column_name(g->w - 1, last, sizeof last);
+    fprintf(out, "(columns %s-%s of A-%s, ", a, z, last);
+    if (why && strncmp(why, "around", 6) == 0)
+        fputs(why, out);
+    else if (why)
+        fprintf(out, "around %s", why);
+    else
+        fprintf(out, "to fit %d characters", columns);
+    fputs(";", out);
+    for (int side = 0; side < 2; side++) {
+        int from = side ? x1 + 1 : 0, to = side ? g->w - 1 : x0 - 1;
+        if (from > to)
+            continue;
+        column_name(from, a, sizeof a);
+        column_name(to, z, sizeof z);
+        if (from == to)
+            snprintf(cut, sizeof cut, "%s", a);
+        else
+            snprintf(cut, sizeof cut, "%s-%s", a, z);
+        fprintf(out, "%s %s", side && x0 > 0 ? " and" : "", cut);
+    }
+    fputs(" left out)\n", out);
+}
+
 geo_status draw_text(const board *b, const draw_options *o, FILE *out)
 {
     picture p;
@@ -343,8 +382,11 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
     const geo_grid *g = p.g;
     int w = g->w, h = g->h, vb = w * (h + 1);
     char seg[8], name[16];
-    /* a wide board with a traced line shows the columns around it (a window) */
+    /* a wide board shows a window of its columns: around the traced line, around the centre
+     * square, and no wider than the caller's columns */
     int x0 = 0, x1 = w - 1;
+    const char *why = NULL;
+    char around[16];
     const geo_trace *tr = p.o->trace;
     if (w > DRAW_TEXT_COLUMNS && tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0) {
         int fx = tr->from % w, tx = tr->to % w;
@@ -352,6 +394,36 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         x1 = (fx > tx ? fx : tx) + DRAW_WINDOW_MARGIN;
         x0 = x0 < 0 ? 0 : x0;
         x1 = x1 >= w ? w - 1 : x1;
+        why = "around the line";
+    }
+    /* 4 characters of row number, 5 a square, 1 for the right frame */
+    int fit = p.o->columns > 0 ? (p.o->columns - 5) / 5 : w;
+    fit = fit < 1 ? 1 : fit;
+    bool centred = p.o->centred && p.o->centre >= 0 && p.o->centre < geo_square_count(g);
+    if (centred || x1 - x0 + 1 > fit) {
+        /* the centre square's column; else, for a line too long to show whole, the column
+         * where its verdict was decided, else its middle; else column A */
+        int mid = centred ? p.o->centre % w : why ? (x0 + x1) / 2 : (fit - 1) / 2;
+        int sx0, sy0, sx1, sy1;
+        if (!centred && why && p.o->decided_at == DRAW_AT_SQUARE && p.o->decided >= 0 &&
+            p.o->decided < geo_square_count(g)) {
+            mid = p.o->decided % w;
+            why = "around where the line's verdict was decided";
+        } else if (!centred && why && p.o->decided_at == DRAW_AT_SIDE &&
+                   geo_side_ends(g, p.o->decided, &sx0, &sy0, &sx1, &sy1)) {
+            mid = sx0 < w ? sx0 : w - 1;
+            why = "around where the line's verdict was decided";
+        } else if (!centred && why) {
+            why = "around the middle of the line";
+        }
+        int span = fit < w ? fit : w;
+        x0 = mid - (span - 1) / 2;
+        x0 = x0 < 0 ? 0 : x0 + span > w ? w - span : x0;
+        x1 = x0 + span - 1;
+        if (centred) {
+            geo_format_square(g, p.o->centre, around, sizeof around);
+            why = around;
+        }
     }
     /* column letters above the terrain symbols */
     fputs("    ", out);
@@ -387,14 +459,8 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         }
         fputc('\n', out);
     }
-    if (x0 > 0 || x1 < w - 1) {
-        char first[16], last[16];
-        geo_format_xy(x0, 0, first, sizeof first);
-        geo_format_xy(x1, 0, last, sizeof last);
-        geo_format_xy(w - 1, 0, name, sizeof name);
-        first[strlen(first) - 1] = last[strlen(last) - 1] = name[strlen(name) - 1] = '\0';
-        fprintf(out, "(columns %s-%s of A-%s, around the line)\n", first, last, name);
-    }
+    if (x0 > 0 || x1 < w - 1)
+        window_line(g, x0, x1, why, p.o->columns, out);
     /* keys */
     for (size_t i = 0; i < p.n_units; i++) {
         int u = p.units[i], s0, s1;

@@ -84,6 +84,13 @@ typedef struct draw_options {
     draw_at decided_at;
     int decided;
     const char *past;
+    /* Text: the most characters a line of the grid may take (0: no limit). A board wider than
+     * that shows the columns that fit (around the centre below, else around the traced line,
+     * else from column A) and a line after the grid says which are left out. */
+    int columns;
+    /* Text: when centred, the window of columns is centred on square `centre`'s column. */
+    bool centred;
+    int centre;
     /* SVG: pixels per square (0 = 48). */
     int cell;
     /* SVG: a title shown above the board, or NULL. */

@@ -47,6 +47,7 @@ def run(args, stdin=None, env=None, cwd=None):
     e = dict(os.environ)
     e.pop("HON_RULES", None)
     e.pop("HON_DATADIR", None)
+    e.pop("COLUMNS", None)  # draw fits it (board.md §5): a case that wants it says so
     e.update(env or {})
     p = subprocess.run([HON] + args, input=stdin if stdin is not None else "",
                        capture_output=True, text=True, env=e, timeout=120, cwd=cwd)
@@ -589,8 +590,10 @@ def board_command_line():
     check("line: A1 to E1" in p.stdout, "hon los draws the line", p)
     p = run(BOARD_RULES + ["--board", ridge, "draw", "A1", "C3"])
     check(p.returncode == 0 and "line: A1 to C3, 3 squares" in p.stdout, "hon draw X Y", p)
+    # draw X alone (issue 12): the board around X; the ridge's 5 columns fit, so all of it
     p = run(BOARD_RULES + ["--board", ridge, "draw", "A1"])
-    check(p.returncode == 2, "draw with one end is a usage error", p)
+    check(p.returncode == 0 and "  1 |" in p.stdout and "line:" not in p.stdout
+          and "(columns" not in p.stdout, "hon draw X draws the board around X", p)
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.svg")
         p = run(BOARD_RULES + ["--board", ridge, "svg", out])
@@ -2249,12 +2252,14 @@ def play_script_choices():
     check(out[k + 6:k + 11] == ["choose (allies): Where to?", "  1) D1",
                                 "(one option: D1, taken)", "move $b to D1   (FIX.relocate)",
                                 "D1"], "a one-option choice is not asked: it is taken, said", p)
-    # draw with one end that names no unit: the unit error, with the board's nearest name
-    p = play_session(["draw $bb", "draw $zzzz", "draw C1"])
+    # draw with one place that names no unit: the unit error, with the board's nearest name;
+    # a place alone draws the board around it (issue 12), three places are a usage error
+    p = play_session(["draw $bb", "draw $zzzz", "draw C1", "draw A1 B1 C1"])
     check("<stdin>:2: error[E213]: the board has no unit `$bb` (did you mean `$b`?)" in p.stderr
           and "<stdin>:3: error[E213]: the board has no unit `$zzzz`\n" in p.stderr and
-          "<stdin>:4: error: usage: draw [X Y]" in p.stderr,
-          "draw $nosuch names the unit (did you mean); a place alone is a usage error", p)
+          "<stdin>:4:" not in p.stderr and "  1 |" in p.stdout and
+          "<stdin>:5: error: usage: draw [X [Y]]" in p.stderr,
+          "draw $nosuch names the unit (did you mean); a place alone draws around it", p)
     p = run(PLAY + ["--board", fx("boards/play.scn"), "draw", "$bb"])
     check(p.returncode == 1 and "(did you mean `$b`?)" in p.stderr, "hon draw $bb too", p)
 
@@ -3360,6 +3365,70 @@ def svg_caption(svg):
     part = svg.split('<g id="verdict"')
     return " ".join(re.findall(r"<text [^>]*>([^<]*)</text>", part[1].split("</g>")[0])) \
         if len(part) > 1 else ""
+
+
+WIDE_SCN = """scenario "Wide"
+size 30 x 3
+legend . = open  W = woods
+map
+  1 ..............................
+  2 .........W....................
+  3 ..............................
+unit a = rifle_squad allies at B2
+unit b = rifle_squad axis at AB2
+"""
+
+
+@case
+def draw_window():
+    # Issue 12 (board.md §5, Windows): a 30-column board (A-AD) drawn as text fits COLUMNS, or
+    # the terminal's width, and says which columns it leaves out. (80 - 5) / 5 = 15 columns
+    # fit 80 characters (4 for the row number, 5 a square, 1 for the frame): A-O from the left
+    # edge; `draw $b` centres them on b's column AB (27), 15 columns from 20 would pass AD, so
+    # they are P-AD; `draw M2` on M (12): 12 - 7 = 5, F-T. Without COLUMNS and not on a
+    # terminal (a pipe), the whole board: 4 + 30 * 5 + 1 = 155 characters a line.
+    import fcntl, struct, termios
+    with tempfile.TemporaryDirectory() as d:
+        board = os.path.join(d, "wide.scn")
+        with open(board, "w") as f:
+            f.write(WIDE_SCN)
+        p = run(["--board", board], stdin="draw\ndraw $b\ndraw M2\n", env={"COLUMNS": "80"})
+        grids = [l for l in lines(p.stdout) if l.startswith("    +")]
+        check(p.returncode == 0 and grids and max(len(l) for l in grids) == 80,
+              "every line of the grids is 80 characters", p)
+        for note in ("(columns A-O of A-AD, to fit 80 characters; P-AD left out)",
+                     "(columns P-AD of A-AD, around AB2; A-O left out)",
+                     "(columns F-T of A-AD, around M2; A-E and U-AD left out)"):
+            check(note in p.stdout, f"the window is said: {note}", p)
+        p = run(["--board", board, "draw"])
+        check(p.returncode == 0 and "(columns" not in p.stdout and
+              len(lines(p.stdout)[1]) == 155, "a pipe without COLUMNS gets the whole board", p)
+        # on a terminal 60 wide: (60 - 5) / 5 = 11 columns, A-K
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
+        e = dict(os.environ)
+        e.pop("COLUMNS", None)
+        e.pop("HON_RULES", None)
+        proc = subprocess.Popen([HON, "--board", board, "draw"], stdin=subprocess.DEVNULL,
+                                stdout=slave, stderr=slave, env=e)
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        proc.wait(timeout=60)
+        os.close(master)
+        text = out.decode(errors="replace").replace("\r\n", "\n")
+        p.args_shown, p.stdout, p.stderr, p.returncode = "hon --board wide.scn draw (a pty)", \
+            text, "", proc.returncode
+        check(proc.returncode == 0 and
+              "(columns A-K of A-AD, to fit 60 characters; L-AD left out)" in text,
+              "on a terminal the picture fits its width", p)
 
 
 @case

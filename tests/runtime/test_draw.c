@@ -470,12 +470,45 @@ START_TEST(wide_board_window)
     ck_assert_msg(strncmp(out, "     J    K    L    M    N    O    P    Q    R    S   \n", 55) == 0,
                   "%s", out);
     ck_assert_msg(second_line_length(out) == 55, "%s", out);
-    ck_assert_msg(strstr(out, "(columns J-S of A-AD, around the line)\n"), "%s", out);
+    ck_assert_msg(strstr(out, "(columns J-S of A-AD, around the line; A-I and T-AD left out)\n"),
+                  "%s", out);
     free(out);
-    /* without a line the whole board is drawn: 4 + 30 * 5 + 1 = 155 characters */
+    /* without a line or a width the whole board is drawn: 4 + 30 * 5 + 1 = 155 characters */
     out = capture_text(b, NULL, &st);
     ck_assert_msg(second_line_length(out) == 155, "%s", out);
     ck_assert(strstr(out, "(columns") == NULL);
+    free(out);
+    /* issue 12: in 80 characters (COLUMNS) fit (80 - 5) / 5 = 15 columns, A to O, and the
+     * lines are 4 + 15 * 5 + 1 = 80 long */
+    o = (draw_options){ .columns = 80 };
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strncmp(out, "     A    B    C", 16) == 0 && second_line_length(out) == 80, "%s",
+                  out);
+    ck_assert_msg(strstr(out, "(columns A-O of A-AD, to fit 80 characters; P-AD left out)\n"), "%s",
+                  out);
+    free(out);
+    /* centred on AB1 (x 27): 15 columns from 27 - 7 = 20 would pass AD (29), so they end at
+     * the edge: P (15) to AD */
+    o = (draw_options){ .columns = 80, .centred = true, .centre = geo_parse_square(g, "AB1") };
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strstr(out, "(columns P-AD of A-AD, around AB1; A-O left out)\n"), "%s", out);
+    ck_assert(second_line_length(out) == 80);
+    free(out);
+    /* the line's window J-S (10 columns) in 40 characters: (40 - 5) / 5 = 7 columns around
+     * its middle, (9 + 18) / 2 = 13 (N): K to Q; with its verdict decided on O1 (14): L to R */
+    o = (draw_options){ .trace = &t, .columns = 40 };
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strstr(out, "(columns K-Q of A-AD, around the middle of the line; A-J and "
+                              "R-AD left out)\n"),
+                  "%s", out);
+    free(out);
+    o.decided_at = DRAW_AT_SQUARE;
+    o.decided = geo_parse_square(g, "O1");
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strstr(out, "(columns L-R of A-AD, around where the line's verdict was "
+                              "decided; A-K and S-AD left out)\n"),
+                  "%s", out);
+    ck_assert(second_line_length(out) == 40);
     free(out);
     geo_trace_free(&t);
     board_free(b);
