@@ -388,10 +388,12 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
     const char *why = NULL;
     char around[16];
     const geo_trace *tr = p.o->trace;
-    if (w > DRAW_TEXT_COLUMNS && tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0) {
-        int fx = tr->from % w, tx = tr->to % w;
-        x0 = (fx < tx ? fx : tx) - DRAW_WINDOW_MARGIN;
-        x1 = (fx > tx ? fx : tx) + DRAW_WINDOW_MARGIN;
+    bool line = tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0;
+    int lx0 = line ? (tr->from % w < tr->to % w ? tr->from % w : tr->to % w) : 0;
+    int lx1 = line ? (tr->from % w > tr->to % w ? tr->from % w : tr->to % w) : 0;
+    if (w > DRAW_TEXT_COLUMNS && line) {
+        x0 = lx0 - DRAW_WINDOW_MARGIN;
+        x1 = lx1 + DRAW_WINDOW_MARGIN;
         x0 = x0 < 0 ? 0 : x0;
         x1 = x1 >= w ? w - 1 : x1;
         why = "around the line";
@@ -401,19 +403,22 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
     fit = fit < 1 ? 1 : fit;
     bool centred = p.o->centred && p.o->centre >= 0 && p.o->centre < geo_square_count(g);
     if (centred || x1 - x0 + 1 > fit) {
-        /* the centre square's column; else, for a line too long to show whole, the column
-         * where its verdict was decided, else its middle; else column A */
-        int mid = centred ? p.o->centre % w : why ? (x0 + x1) / 2 : (fit - 1) / 2;
+        /* the centre square's column; else a line's middle when it fits whole, else the
+         * column where its verdict was decided, else its middle; else column A */
+        int mid = centred ? p.o->centre % w : line ? (lx0 + lx1) / 2 : (fit - 1) / 2;
         int sx0, sy0, sx1, sy1;
-        if (!centred && why && p.o->decided_at == DRAW_AT_SQUARE && p.o->decided >= 0 &&
-            p.o->decided < geo_square_count(g)) {
+        bool whole = line && lx1 - lx0 + 1 <= fit;
+        if (!centred && line && whole) {
+            why = "around the line";
+        } else if (!centred && line && p.o->decided_at == DRAW_AT_SQUARE && p.o->decided >= 0 &&
+                   p.o->decided < geo_square_count(g)) {
             mid = p.o->decided % w;
             why = "around where the line's verdict was decided";
-        } else if (!centred && why && p.o->decided_at == DRAW_AT_SIDE &&
+        } else if (!centred && line && p.o->decided_at == DRAW_AT_SIDE &&
                    geo_side_ends(g, p.o->decided, &sx0, &sy0, &sx1, &sy1)) {
             mid = sx0 < w ? sx0 : w - 1;
             why = "around where the line's verdict was decided";
-        } else if (!centred && why) {
+        } else if (!centred && line) {
             why = "around the middle of the line";
         }
         int span = fit < w ? fit : w;

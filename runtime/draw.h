@@ -85,8 +85,9 @@ typedef struct draw_options {
     int decided;
     const char *past;
     /* Text: the most characters a line of the grid may take (0: no limit). A board wider than
-     * that shows the columns that fit (around the centre below, else around the traced line,
-     * else from column A) and a line after the grid says which are left out. */
+     * that shows the columns that fit (around the centre below, else around the traced line:
+     * its middle when it fits, else where its verdict was decided; else from column A) and a
+     * line after the grid says which are left out. */
     int columns;
     /* Text: when centred, the window of columns is centred on square `centre`'s column. */
     bool centred;

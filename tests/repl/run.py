@@ -3403,6 +3403,13 @@ def draw_window():
         p = run(["--board", board, "draw"])
         check(p.returncode == 0 and "(columns" not in p.stdout and
               len(lines(p.stdout)[1]) == 155, "a pipe without COLUMNS gets the whole board", p)
+        # a line on a board of 14 columns (A-N) in 50 characters: (50 - 5) / 5 = 9 columns;
+        # rifle1 (F9, column 5) to mg (I2, 8) fits, centred on (5 + 8) / 2 = 6: C (2) to K (10)
+        village = os.path.join(ROOT, "examples", "boards", "village_rail.scn")
+        p = run(["--board", village, "draw", "$rifle1", "$mg"], env={"COLUMNS": "50"})
+        check(p.returncode == 0 and
+              "(columns C-K of A-N, around the line; A-B and L-N left out)" in p.stdout,
+              "a line that fits is shown whole", p)
         # on a terminal 60 wide: (60 - 5) / 5 = 11 columns, A-K
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))

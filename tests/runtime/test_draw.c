@@ -494,22 +494,36 @@ START_TEST(wide_board_window)
     ck_assert_msg(strstr(out, "(columns P-AD of A-AD, around AB1; A-O left out)\n"), "%s", out);
     ck_assert(second_line_length(out) == 80);
     free(out);
-    /* the line's window J-S (10 columns) in 40 characters: (40 - 5) / 5 = 7 columns around
-     * its middle, (9 + 18) / 2 = 13 (N): K to Q; with its verdict decided on O1 (14): L to R */
-    o = (draw_options){ .trace = &t, .columns = 40 };
+    /* the line's window J-S (10 columns) in 40 characters: (40 - 5) / 5 = 7 columns; the
+     * line itself (M-P, 4 columns) fits, so they are centred on its middle, (12 + 15) / 2 =
+     * 13 (N): K to Q, even with its verdict decided elsewhere */
+    o = (draw_options){ .trace = &t,
+                        .columns = 40,
+                        .decided_at = DRAW_AT_SQUARE,
+                        .decided = geo_parse_square(g, "S1") };
     out = capture_text(b, &o, &st);
-    ck_assert_msg(strstr(out, "(columns K-Q of A-AD, around the middle of the line; A-J and "
-                              "R-AD left out)\n"),
+    ck_assert_msg(strstr(out, "(columns K-Q of A-AD, around the line; A-J and R-AD left out)\n"),
+                  "%s", out);
+    free(out);
+    /* a line C1 to AA2 (2 to 26) does not fit 7 columns: around its middle, 14 (O): L to R;
+     * with its verdict decided on H1 (7): E to K */
+    geo_trace long_line;
+    geo_trace_line(g, geo_parse_square(g, "C1"), geo_parse_square(g, "AA2"), &long_line);
+    o = (draw_options){ .trace = &long_line, .columns = 40 };
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strstr(out, "(columns L-R of A-AD, around the middle of the line; A-K and "
+                              "S-AD left out)\n"),
                   "%s", out);
     free(out);
     o.decided_at = DRAW_AT_SQUARE;
-    o.decided = geo_parse_square(g, "O1");
+    o.decided = geo_parse_square(g, "H1");
     out = capture_text(b, &o, &st);
-    ck_assert_msg(strstr(out, "(columns L-R of A-AD, around where the line's verdict was "
-                              "decided; A-K and S-AD left out)\n"),
+    ck_assert_msg(strstr(out, "(columns E-K of A-AD, around where the line's verdict was "
+                              "decided; A-D and L-AD left out)\n"),
                   "%s", out);
     ck_assert(second_line_length(out) == 40);
     free(out);
+    geo_trace_free(&long_line);
     geo_trace_free(&t);
     board_free(b);
 }
