@@ -691,7 +691,8 @@ static void legend_row(legend *lg, const char *title)
  * `id` with its "+N", 'f' a square feature's label as the board shows it (the name follows only
  * when the label cuts it), 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a
  * counter of colour col, 'l' a thin line of colour col, 'd' the same dashed, 'o' a small dot
- * of colour col, 'c' a circle of colour col, 'r' a square outlined in col. */
+ * of colour col, 'c' a circle of colour col, 'r' a square outlined in col, 'm' the dark red
+ * "[ ] ( )" of a unit's markers and face, 'M' the same in italics (an element's). */
 static void legend_entry(legend *lg, char kind, const char *col, char sym, const char *name, int id)
 {
     char idname[16];
@@ -702,7 +703,7 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
     size_t len = strlen(name) < 40 ? strlen(name) : 40;
     /* a feature's sample is its label (6 characters); its name follows when longer */
     size_t cut = kind == 'f' ? (len < 6 ? len : 6) : 0;
-    int sample = kind == 'f' ? 6 * (int)cut + 4 : 22;
+    int sample = kind == 'f' ? 6 * (int)cut + 4 : kind == 'm' || kind == 'M' ? 40 : 22;
     if (kind == 'f' && len <= 6)
         len = 0;
     int w = sample + 7 * (int)len + (kind == 'f' && len ? 14 : 0) + 12;
@@ -741,6 +742,10 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
                     "fill=\"#3a2a1a\">%s%d</text>\n",
                     x, y + 1, x, y + 1, id > 0 ? "#4a2a0a" : "#0a2a6a", a > 60 ? 60 : a, x + 8,
                     y + 12, id > 0 ? "+" : "", id);
+        } else if (kind == 'm' || kind == 'M') {
+            fprintf(out,
+                    "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8b0000\"%s>[ ] ( )</text>\n",
+                    x, y + 12, kind == 'M' ? " font-style=\"italic\"" : "");
         } else if (kind == 'f') {
             fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"" FEATURE_COLOUR "\">", x,
                     y + 12);
@@ -891,6 +896,25 @@ static void svg_legend(const picture *p, legend *lg)
                          "where decided", 0);
         }
     }
+    /* the markers and faces the units and elements show, when any does */
+    bool unit_states = false, element_states = false;
+    for (size_t i = 0; i < p->n_units; i++) {
+        int u = p->units[i], s0, s1;
+        if (board_unit_embarked_in(b, u) < 0 && board_unit_squares(b, u, &s0, &s1) &&
+            (given(op->unit_markers, op->n_unit_markers, u) ||
+             given(op->unit_faces, op->n_unit_faces, u)))
+            unit_states = true;
+    }
+    for (int e = 0; e < board_element_count(b); e++)
+        if (given(op->element_faces, op->n_element_faces, e) ||
+            given(op->element_markers, op->n_element_markers, e))
+            element_states = true;
+    if (unit_states || element_states)
+        legend_row(lg, "markers:");
+    if (unit_states)
+        legend_entry(lg, 'm', NULL, 0, "a unit's markers (face)", 0);
+    if (element_states)
+        legend_entry(lg, 'M', NULL, 0, "an element's markers (face)", 0);
     /* armies, then units: the counters shown */
     bool army[BOARD_MAX_ID] = { false };
     for (size_t i = 0; i < p->n_units; i++) {

@@ -174,8 +174,8 @@ START_TEST(svg_picture)
     ck_assert(strstr(out, "<rect x=\"120\" y=\"265\" width=\"16\" height=\"14\" rx=\"3\" "
                           "stroke=\"#111111\" fill=\"#d8e4f4\"/>"));
     ck_assert(strstr(out, "<text x=\"142\" y=\"276\" font-size=\"12\">rifle</text>"));
-    /* no army is named (the caller gave none) */
-    ck_assert(strstr(out, "armies:") == NULL);
+    /* no army is named (the caller gave none), and no unit or element shows markers */
+    ck_assert(strstr(out, "armies:") == NULL && strstr(out, "markers:") == NULL);
     free(out);
     /* titles are escaped */
     out = NULL;
@@ -300,6 +300,15 @@ START_TEST(markers_and_faces)
                           "font-style=\"italic\">burnt</text>") != NULL);
     /* unit 7 (empty string, no face) gets no such line */
     ck_assert(strstr(svg, "[]") == NULL && strstr(svg, "()") == NULL);
+    /* the legend says what the dark red brackets are (issue 12: every glyph in the legend):
+     * a unit's in upright type, an element's in italics */
+    const char *row = strstr(svg, ">markers:</text>");
+    ck_assert_ptr_nonnull(row);
+    const char *unit_entry = strstr(row, "fill=\"#8b0000\">[ ] ( )</text>");
+    const char *elem_entry = strstr(row, "fill=\"#8b0000\" font-style=\"italic\">[ ] ( )</text>");
+    ck_assert(unit_entry && elem_entry && unit_entry < elem_entry);
+    ck_assert(strstr(row, ">a unit&apos;s markers (face)</text>") &&
+              strstr(row, ">an element&apos;s markers (face)</text>"));
     free(svg);
     board_free(b);
 }
