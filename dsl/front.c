@@ -326,10 +326,10 @@ ast_node *front_vocab_colour(front_ctx *ctx, ast_loc loc, ast_op cat, const char
                       "unexpected identifier '%.40s': only `colour \"COLOUR\"` may follow a "
                       "vocabulary name's text",
                       word ? word : "");
-    if (cat != AST_VOCAB_TERRAIN && cat != AST_VOCAB_SIDE_FEATURE)
+    if (cat != AST_VOCAB_TERRAIN && cat != AST_VOCAB_SIDE_FEATURE && cat != AST_VOCAB_SIDE)
         return reject(ctx, E_VOCAB_TYPE, colour_loc,
-                      "only terrain and side_feature names take a colour (pictures fill squares "
-                      "and draw sides in it)");
+                      "only terrain, side_feature and side names take a colour (pictures fill "
+                      "squares, draw sides and fill an army's counters in it)");
     size_t n = colour ? strlen(colour) : 0, hex = 0, alpha = 0;
     for (size_t i = 1; i < n; i++)
         hex += isxdigit((unsigned char)colour[i]) != 0;

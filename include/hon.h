@@ -357,6 +357,13 @@ const char *hon_board_path(const hon_vm *vm);
  * they ask none). HON_ERR_NOT_FOUND (with a diagnostic) for no board or an unknown unit or
  * square; HON_ERR_IO when writing fails. */
 hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const char *line_to);
+/* hon_draw_board in a window of the board's columns (board.md §5): centred on the column of
+ * `centre` (a unit or square as line_from; NULL: none), and with no line of the grid wider
+ * than `columns` characters (0 or less: no limit); a line under the grid names the columns
+ * shown and those left out. The SVG is never windowed. Errors as hon_draw_board (an unknown
+ * centre as an unknown end). */
+hon_status hon_draw_board_window(hon_vm *vm, FILE *out, const char *line_from, const char *line_to,
+                                 const char *centre, int columns);
 /* The same picture as a standalone SVG document: the verdict as a caption, the deciding square
  * or side marked in red and the line dashed red past it. */
 hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to);

@@ -444,22 +444,30 @@ void los_verdict_free(view_verdict *v)
     *v = (view_verdict){ 0 };
 }
 
-/* view_draw of the board, with the line's verdict when the rules ask one between its ends. */
-static hon_status los_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg)
+/* view_draw_in of the board, with the line's verdict when the rules ask one between its ends. */
+static hon_status los_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
+                           const view_window *win)
 {
     view_verdict v = { 0 };
     bool said = vm && vm->sc && from && to && los_verdict_of(vm, from, to, &v);
-    hon_status st = view_draw(vm, out, from, to, svg, NULL, NULL, said ? &v : NULL);
+    hon_status st = view_draw_in(vm, out, from, to, svg, NULL, NULL, said ? &v : NULL, win);
     los_verdict_free(&v);
     return st;
 }
 
 hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
 {
-    return los_draw(vm, out, line_from, line_to, false);
+    return los_draw(vm, out, line_from, line_to, false, NULL);
+}
+
+hon_status hon_draw_board_window(hon_vm *vm, FILE *out, const char *line_from, const char *line_to,
+                                 const char *centre, int columns)
+{
+    view_window win = { centre, columns < 0 ? 0 : columns };
+    return los_draw(vm, out, line_from, line_to, false, &win);
 }
 
 hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
 {
-    return los_draw(vm, out, line_from, line_to, true);
+    return los_draw(vm, out, line_from, line_to, true, NULL);
 }

@@ -340,10 +340,11 @@ static int endpoint(hon_vm *vm, const char *spec)
  * its face, by element id its face, NULL where there is nothing or the face is the default
  * (RES_FACE_NONE). The strings and arrays are new (shown_free); false on OOM. */
 typedef struct shown {
-    /* by terrain and side-feature id: the scenario's `colour` line, else the rules' `colour`,
-     * else NULL (draw.h's palette); borrowed strings */
-    const char **terrain_colours, **side_colours;
-    size_t n_terrain_colours, n_side_colours;
+    /* by terrain, side-feature and army (side) id: the scenario's `colour` line, else the
+     * rules' `colour`, else NULL (draw.h's palette); borrowed strings */
+    const char **terrain_colours, **side_colours, **army_colours;
+    size_t n_terrain_colours, n_side_colours, n_army_colours;
+    int *armies;                /* nunits: the side each unit fights for (-1: none) */
     char **markers;             /* nunits, owned strings */
     const char **unit_faces;    /* nunits, borrowed names */
     const char **element_faces; /* nelements, borrowed names */
@@ -363,6 +364,8 @@ static void shown_free(shown *w)
     mem_free(w->element_faces);
     mem_free(w->terrain_colours);
     mem_free(w->side_colours);
+    mem_free(w->army_colours);
+    mem_free(w->armies);
     memset(w, 0, sizeof *w);
 }
 
@@ -426,12 +429,16 @@ static bool shown_build(const hon_vm *vm, shown *w)
                                     &w->n_terrain_colours);
     w->side_colours = colours_of(&p->enums[E_SIDE_FEATURE], s->side_colours, s->n_side_colours,
                                  &w->n_side_colours);
+    w->army_colours =
+        colours_of(&p->enums[E_SIDE], s->army_colours, s->n_army_colours, &w->n_army_colours);
+    w->armies = mem_calloc(w->nunits ? w->nunits : 1, sizeof *w->armies);
     if (!w->markers || !w->unit_faces || !w->element_faces || !w->element_markers ||
-        !w->terrain_colours || !w->side_colours) {
+        !w->terrain_colours || !w->side_colours || !w->army_colours || !w->armies) {
         shown_free(w);
         return false;
     }
     for (size_t u = 0; u < w->nunits; u++) {
+        w->armies[u] = sc->units->units[u].side;
         if (u < sc->nunit_faces)
             w->unit_faces[u] = face_name(p, sc->unit_faces[u]);
         size_t len = 0;
@@ -473,6 +480,13 @@ static bool shown_build(const hon_vm *vm, shown *w)
 hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
                      const char *marks, const char *marks_key, const view_verdict *verdict)
 {
+    return view_draw_in(vm, out, from, to, svg, marks, marks_key, verdict, NULL);
+}
+
+hon_status view_draw_in(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
+                        const char *marks, const char *marks_key, const view_verdict *verdict,
+                        const view_window *win)
+{
     if (!vm || !out)
         return HON_ERR_NOT_FOUND;
     if (!vm->sc) {
@@ -483,10 +497,15 @@ hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bo
     draw_options o = { .symbols = s->symbols,
                        .symbol_terrain = s->symbol_terrain,
                        .title = s->title,
-                       .unit_colours = (const char *const *)s->unit_colours,
-                       .n_unit_colours = s->n_unit_colours,
                        .marks = marks,
                        .marks_key = marks_key };
+    if (win && win->centre) {
+        o.centre = endpoint(vm, win->centre);
+        if (o.centre < 0)
+            return HON_ERR_NOT_FOUND;
+        o.centred = true;
+    }
+    o.columns = win ? win->columns : 0;
     geo_trace tr = { 0 };
     if (from && to) {
         int a = endpoint(vm, from), b = a >= 0 ? endpoint(vm, to) : -1;
@@ -513,6 +532,10 @@ hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bo
     o.n_terrain_colours = w.n_terrain_colours;
     o.side_colours = w.side_colours;
     o.n_side_colours = w.n_side_colours;
+    o.unit_armies = w.armies;
+    o.n_unit_armies = w.nunits;
+    o.army_colours = w.army_colours;
+    o.n_army_colours = w.n_army_colours;
     o.unit_markers = (const char *const *)w.markers;
     o.n_unit_markers = w.nunits;
     o.unit_faces = w.unit_faces;

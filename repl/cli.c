@@ -1117,12 +1117,12 @@ int cli_place(cli_session *s, const char *word)
     return hon_place_of(s->vm, word, &v) == HON_OK ? 0 : 1;
 }
 
-int cli_draw(cli_session *s, const char *from, const char *to)
+int cli_draw(cli_session *s, const char *from, const char *to, const char *centre)
 {
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
-    hon_status st = hon_draw_board(s->vm, stdout, from, to);
+    hon_status st = hon_draw_board_window(s->vm, stdout, from, to, centre, cli_draw_columns());
     fflush(stdout);
     if (st != HON_OK)
         return cli_failed(s, before, st, "cannot draw the board", hon_board_path(s->vm));
@@ -1169,7 +1169,7 @@ int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode)
         printf("note: %s\n", hon_answer_note(ans));
     put_answer_as(s, ans, mode);
     hon_answer_free(ans);
-    return s->json ? 0 : cli_draw(s, x, y);
+    return s->json ? 0 : cli_draw(s, x, y, NULL);
 }
 
 /* The caps by name, in the order `limit` prints them. */

@@ -188,8 +188,14 @@ char *cli_bundled(const char *path);
  * from any directory). Returns 0 or 1. */
 int cli_board(cli_session *s, const char *path);
 /* Draws the board as text, with the line from `from` to `to` traced when both are given
- * (`$unit`, `@C4` or `C4`). Returns 0 or 1. */
-int cli_draw(cli_session *s, const char *from, const char *to);
+ * (`$unit`, `@C4` or `C4`), centred on place `centre` when it is not NULL, and no wider than
+ * cli_draw_columns() (a wider board shows the columns that fit and says which are left out;
+ * board.md §5). Returns 0 or 1. */
+int cli_draw(cli_session *s, const char *from, const char *to, const char *centre);
+/* The characters a terminal picture may take a line: $COLUMNS when it is a positive number,
+ * else the terminal's width when standard output is one, else 0 (no limit: a script's or a
+ * pipe's picture is the whole board). */
+int cli_draw_columns(void);
 /* Whether `word` names a place of the board ($unit, @C4 or C4, as los and draw read them):
  * 0 when it does, else 1 after reporting why (no board; an unknown unit, with the board's
  * nearest name; a square off the board; a word that is neither). */

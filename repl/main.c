@@ -87,7 +87,8 @@ static const char usage_text[] =
     "  los X Y                 line_of_sight(X, Y) on the board, and the line drawn\n"
     "                          (X, Y: $unit, @C4 or C4); needs --board; 'why los X Y'\n"
     "                          adds the trace\n"
-    "  draw [X Y]              draw the board (with the line from X to Y)\n"
+    "  draw [X [Y]]            draw the board (around X; with the line from X to Y), as wide\n"
+    "                          as COLUMNS or the terminal\n"
     "  svg OUT [X Y]           write the board as an SVG picture to OUT\n"
     "  diff [QOPTION]... A B   ask the same questions under settings A and B (EDITION or\n"
     "                          EDITION,NAME=READING,...; '--variant NAME=READING' after a\n"
@@ -555,7 +556,11 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         bool svg = name[0] == 's';
         int k = svg ? 1 : 0;
         const char *from = n - k == 2 ? args[k] : NULL, *to = n - k == 2 ? args[k + 1] : NULL;
-        rc = svg ? cli_svg(s, args[0], from, to) : cli_draw(s, from, to);
+        const char *centre = !svg && n == 1 ? args[0] : NULL;
+        if (centre && cli_place(s, centre) != 0)
+            rc = 1; /* not a place: say why (an unknown unit's nearest name) */
+        else
+            rc = svg ? cli_svg(s, args[0], from, to) : cli_draw(s, from, to, centre);
     } else {
         rc = cli_show(s, args[0], strcmp(name, "dis") == 0);
     }
@@ -607,10 +612,9 @@ int main(int argc, char **argv)
                                                 : "'%s' takes fewer arguments",
                                name);
         }
-        /* draw [X Y], svg OUT [X Y]: a line needs both of its ends (checked once the board is
-         * loaded: an end that names nothing is reported as such) */
-        half_line =
-            (strcmp(name, "draw") == 0 && nargs == 1) || (strcmp(name, "svg") == 0 && nargs == 2);
+        /* svg OUT [X Y]: a line needs both of its ends (checked once the board is loaded: an
+         * end that names nothing is reported as such); draw X alone is the board around X */
+        half_line = strcmp(name, "svg") == 0 && nargs == 2;
     }
     if (o.no_rules && o.n_rule_dirs) {
         cli_opts_free(&o);

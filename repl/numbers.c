@@ -1,12 +1,15 @@
 /* numbers.c — the numbers typed on the command line and at the prompt: a seed (`--seed N`,
  * `seed N`) and a cap's value (`--budget N`, `limit NAME VALUE`, memory with a K, M or G
- * suffix), read whole and range-checked (cli.h). Only include/hon.h is used.
+ * suffix), read whole and range-checked (cli.h); and the width a terminal picture must fit
+ * (COLUMNS, or the terminal's). Only include/hon.h is used.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -43,4 +46,20 @@ bool cli_parse_cap(hon_cap which, const char *text, uint64_t *out)
         return false;
     *out = v << shift;
     return true;
+}
+
+int cli_draw_columns(void)
+{
+    const char *text = getenv("COLUMNS");
+    if (text && *text >= '0' && *text <= '9') {
+        char *end;
+        errno = 0;
+        long v = strtol(text, &end, 10);
+        if (*end == '\0' && errno == 0 && v > 0 && v <= 100000)
+            return (int)v;
+    }
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    return 0;
 }

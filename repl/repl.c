@@ -458,15 +458,16 @@ static int cmd_board(repl *r, char *args)
 
 static int cmd_draw(repl *r, char *args)
 {
-    char *w[2];
-    int n = split_words(args, w, 2);
+    char *w[3];
+    int n = split_words(args, w, 3);
     if (n == 1 && cli_place(r->s, w[0]) != 0)
         return 1; /* not a place: say why (an unknown unit's nearest name), not the usage */
-    if (n != 0 && n != 2) {
-        cli_error("usage: draw [X Y] (a line from X to Y: $unit, @C4 or C4)");
+    if (n > 2) {
+        cli_error("usage: draw [X [Y]] (X alone: the board around X; X Y: the line from X to Y; "
+                  "each $unit, @C4 or C4)");
         return 1;
     }
-    return cli_draw(r->s, n ? w[0] : NULL, n ? w[1] : NULL);
+    return cli_draw(r->s, n == 2 ? w[0] : NULL, n == 2 ? w[1] : NULL, n == 1 ? w[0] : NULL);
 }
 
 static int cmd_svg(repl *r, char *args)
@@ -933,8 +934,8 @@ static const command commands[] = {
       { A_FILE, A_NONE } },
     { "draw",
       cmd_draw,
-      "draw [X Y]",
-      "draw the board, with the line from X to Y",
+      "draw [X [Y]]",
+      "draw the board (around X; with the line from X to Y)",
       { A_PLACE, A_PLACE, A_NONE } },
     { "svg",
       cmd_svg,

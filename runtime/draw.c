@@ -6,6 +6,7 @@
  */
 #include "draw.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem.h"
@@ -22,11 +23,17 @@ static const char *const TERRAIN_PALETTE[] = {
 static const char *const SIDE_PALETTE[] = {
     "#c0392b", "#6d4c2f", "#2c3e50", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#27ae60",
 };
-static const char *const ARMY_PALETTE[] = { "#d8e4f4", "#f0d0c8", "#e4ecc8", "#f4e8c0" };
+/* counters by army id: pale blue, pale red, pale green, pale yellow */
+static const char *const ARMY_PALETTE[] = { "#d8e4f4", "#ecc8bc", "#e4ecc8", "#f4e8c0" };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 /* SVG: the traced line, and the part of it past the place that decided its verdict */
 #define LINE_COLOUR "#e000c0"
 #define PAST_COLOUR "#d01010"
+/* SVG: square features' labels, and the fill of a square without terrain */
+#define FEATURE_COLOUR    "#7a4a00"
+#define NO_TERRAIN_COLOUR "#f7f4ea"
+/* SVG: where a legend row's entries start, right of its title (the longest, "elevation:") */
+#define LEGEND_INDENT 88
 /* A board wider than this many columns (4 + 5 * 24 = 124 characters a line) drawn as text
  * with a traced line shows the columns of the line and this many more on each side. */
 #define DRAW_TEXT_COLUMNS  24
@@ -327,6 +334,45 @@ static void print_key(const picture *p, const symtab *t, board_name_kind k, cons
         fputc('\n', out);
 }
 
+/* The column letters of column x ("AD" for 29). */
+static void column_name(int x, char *buf, size_t size)
+{
+    geo_format_xy(x, 0, buf, size);
+    buf[strlen(buf) - 1] = '\0';
+}
+
+/* The line under a window of columns x0..x1 of the board: which columns it shows and which it
+ * leaves out, and why: "(columns J-S of A-AD, around the line; A-I and T-AD left out)", with
+ * "around C4" for a centre square and "to fit 80 characters" when only the width decided. */
+static void window_line(const geo_grid *g, int x0, int x1, const char *why, int columns, FILE *out)
+{
+    char a[16], z[16], last[16], cut[40];
+    column_name(x0, a, sizeof a);
+    column_name(x1, z, sizeof z);
+    column_name(g->w - 1, last, sizeof last);
+    fprintf(out, "(columns %s-%s of A-%s, ", a, z, last);
+    if (why && strncmp(why, "around", 6) == 0)
+        fputs(why, out);
+    else if (why)
+        fprintf(out, "around %s", why);
+    else
+        fprintf(out, "to fit %d characters", columns);
+    fputs(";", out);
+    for (int side = 0; side < 2; side++) {
+        int from = side ? x1 + 1 : 0, to = side ? g->w - 1 : x0 - 1;
+        if (from > to)
+            continue;
+        column_name(from, a, sizeof a);
+        column_name(to, z, sizeof z);
+        if (from == to)
+            snprintf(cut, sizeof cut, "%s", a);
+        else
+            snprintf(cut, sizeof cut, "%s-%s", a, z);
+        fprintf(out, "%s %s", side && x0 > 0 ? " and" : "", cut);
+    }
+    fputs(" left out)\n", out);
+}
+
 geo_status draw_text(const board *b, const draw_options *o, FILE *out)
 {
     picture p;
@@ -336,15 +382,53 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
     const geo_grid *g = p.g;
     int w = g->w, h = g->h, vb = w * (h + 1);
     char seg[8], name[16];
-    /* a wide board with a traced line shows the columns around it (a window) */
+    /* a wide board shows a window of its columns: around the traced line, around the centre
+     * square, and no wider than the caller's columns */
     int x0 = 0, x1 = w - 1;
+    const char *why = NULL;
+    char around[16];
     const geo_trace *tr = p.o->trace;
-    if (w > DRAW_TEXT_COLUMNS && tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0) {
-        int fx = tr->from % w, tx = tr->to % w;
-        x0 = (fx < tx ? fx : tx) - DRAW_WINDOW_MARGIN;
-        x1 = (fx > tx ? fx : tx) + DRAW_WINDOW_MARGIN;
+    bool line = tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0;
+    int lx0 = line ? (tr->from % w < tr->to % w ? tr->from % w : tr->to % w) : 0;
+    int lx1 = line ? (tr->from % w > tr->to % w ? tr->from % w : tr->to % w) : 0;
+    if (w > DRAW_TEXT_COLUMNS && line) {
+        x0 = lx0 - DRAW_WINDOW_MARGIN;
+        x1 = lx1 + DRAW_WINDOW_MARGIN;
         x0 = x0 < 0 ? 0 : x0;
         x1 = x1 >= w ? w - 1 : x1;
+        why = "around the line";
+    }
+    /* 4 characters of row number, 5 a square, 1 for the right frame */
+    int fit = p.o->columns > 0 ? (p.o->columns - 5) / 5 : w;
+    fit = fit < 1 ? 1 : fit;
+    bool centred = p.o->centred && p.o->centre >= 0 && p.o->centre < geo_square_count(g);
+    if (centred || x1 - x0 + 1 > fit) {
+        /* the centre square's column; else a line's middle when it fits whole, else the
+         * column where its verdict was decided, else its middle; else column A */
+        int mid = centred ? p.o->centre % w : line ? (lx0 + lx1) / 2 : (fit - 1) / 2;
+        int sx0, sy0, sx1, sy1;
+        bool whole = line && lx1 - lx0 + 1 <= fit;
+        if (!centred && line && whole) {
+            why = "around the line";
+        } else if (!centred && line && p.o->decided_at == DRAW_AT_SQUARE && p.o->decided >= 0 &&
+                   p.o->decided < geo_square_count(g)) {
+            mid = p.o->decided % w;
+            why = "around where the line's verdict was decided";
+        } else if (!centred && line && p.o->decided_at == DRAW_AT_SIDE &&
+                   geo_side_ends(g, p.o->decided, &sx0, &sy0, &sx1, &sy1)) {
+            mid = sx0 < w ? sx0 : w - 1;
+            why = "around where the line's verdict was decided";
+        } else if (!centred && line) {
+            why = "around the middle of the line";
+        }
+        int span = fit < w ? fit : w;
+        x0 = mid - (span - 1) / 2;
+        x0 = x0 < 0 ? 0 : x0 + span > w ? w - span : x0;
+        x1 = x0 + span - 1;
+        if (centred) {
+            geo_format_square(g, p.o->centre, around, sizeof around);
+            why = around;
+        }
     }
     /* column letters above the terrain symbols */
     fputs("    ", out);
@@ -380,14 +464,8 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         }
         fputc('\n', out);
     }
-    if (x0 > 0 || x1 < w - 1) {
-        char first[16], last[16];
-        geo_format_xy(x0, 0, first, sizeof first);
-        geo_format_xy(x1, 0, last, sizeof last);
-        geo_format_xy(w - 1, 0, name, sizeof name);
-        first[strlen(first) - 1] = last[strlen(last) - 1] = name[strlen(name) - 1] = '\0';
-        fprintf(out, "(columns %s-%s of A-%s, around the line)\n", first, last, name);
-    }
+    if (x0 > 0 || x1 < w - 1)
+        window_line(g, x0, x1, why, p.o->columns, out);
     /* keys */
     for (size_t i = 0; i < p.n_units; i++) {
         int u = p.units[i], s0, s1;
@@ -517,6 +595,76 @@ static const char *colour(const char *const *given, size_t n, int id, const char
     return palette[(size_t)(id < 0 ? 0 : id) % np];
 }
 
+/* The army unit u fights for (draw_options.unit_armies), or -1. */
+static int army_of(const draw_options *op, int u)
+{
+    return op->unit_armies && u >= 0 && (size_t)u < op->n_unit_armies ? op->unit_armies[u] : -1;
+}
+
+/* The colour of an army's counters: the caller's, else the palette's by army id. */
+static const char *army_colour(const draw_options *op, int army)
+{
+    return colour(op->army_colours, op->n_army_colours, army, ARMY_PALETTE, NELEM(ARMY_PALETTE));
+}
+
+/* The colour of unit u's counter: its own (unit_colours), else its army's, else a pale blue. */
+static const char *unit_colour(const draw_options *op, int u)
+{
+    if (op->unit_colours && u >= 0 && (size_t)u < op->n_unit_colours && op->unit_colours[u])
+        return op->unit_colours[u];
+    int a = army_of(op, u);
+    return a >= 0 ? army_colour(op, a) : ARMY_PALETTE[0];
+}
+
+/* Writes a square feature's label as the picture shows it: the first 6 characters of its
+ * name, or "#id". */
+static void feature_label(const board *b, int id, FILE *out)
+{
+    const char *name = board_name(b, BOARD_SQUARE_FEATURE, id);
+    if (name)
+        xml_text(out, name, 6);
+    else
+        fprintf(out, "#%d", id);
+}
+
+/* Where a unit's counter stands in the SVG (pixels). */
+typedef struct counter {
+    int x, y, w, h;
+} counter;
+
+/* The counter of unit u, on a picture of c-pixel squares with fs-pixel labels from (L, T):
+ * the band between a square's top row of labels (elevation, element face) and its bottom row
+ * (terrain symbol, features), fs + 2 pixels from either, c/12 from the sides, across both
+ * squares of a 2-square unit, shifted 4 pixels for each unit before it on its square. False
+ * for a unit that is embarked or not on the board. */
+static bool counter_box(const picture *p, int c, int fs, int L, int T, int u, counter *k)
+{
+    const geo_grid *g = p->g;
+    int s0, s1;
+    if (board_unit_embarked_in(p->b, u) >= 0 || !board_unit_squares(p->b, u, &s0, &s1))
+        return false;
+    int ax = s0 % g->w, ay = s0 / g->w, bx = ax, by = ay;
+    if (s1 >= 0) {
+        bx = s1 % g->w;
+        by = s1 / g->w;
+    }
+    int minx = ax < bx ? ax : bx, miny = ay < by ? ay : by;
+    int wsq = (ax > bx ? ax - bx : bx - ax) + 1, hsq = (ay > by ? ay - by : by - ay) + 1;
+    int at[8], stack = 0;
+    size_t n = board_units_at(p->b, s0, at, 8);
+    for (size_t j = 0; j < n && j < 8; j++)
+        if (at[j] == u)
+            stack = (int)j;
+    int side = c / 12, pad = fs + 2;
+    if (c - 2 * pad < c / 3)
+        side = pad = c / 7; /* squares too small for a band: the counter fills the square */
+    k->x = L + minx * c + side + stack * 4;
+    k->y = T + miny * c + pad + stack * 4;
+    k->w = wsq * c - 2 * side;
+    k->h = hsq * c - 2 * pad;
+    return true;
+}
+
 /* The legend under the board: rows of 18 pixels, an entry (a sample, then a name in 12-pixel
  * type, about 7 pixels a character) going to the next row when it would pass `right`. With
  * out NULL it only measures: y ends below the last row. */
@@ -535,13 +683,16 @@ static void legend_row(legend *lg, const char *title)
         fprintf(lg->out,
                 "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\">%s</text>\n", lg->x,
                 lg->y + 12, title);
-    lg->x += 7 * (int)strlen(title) + 8;
+    lg->x += LEGEND_INDENT;
 }
 
-/* One entry: a sample of shape `kind` ('t' a square of terrain colour `col` with symbol sym,
- * 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a counter of colour col, 'l' a
- * thin line of colour col, 'd' the same dashed, 'r' a square outlined in col), then `name`
- * (NULL: "#id"). */
+/* One entry: a sample of shape `kind`, then `name` (NULL: "#id"). Samples: 't' a square of
+ * terrain colour `col` with symbol sym (none for 0 or '.'), 'e' a square shaded as elevation
+ * `id` with its "+N", 'f' a square feature's label as the board shows it (the name follows only
+ * when the label cuts it), 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a
+ * counter of colour col, 'l' a thin line of colour col, 'd' the same dashed, 'o' a small dot
+ * of colour col, 'c' a circle of colour col, 'r' a square outlined in col, 'm' the dark red
+ * "[ ] ( )" of a unit's markers and face, 'M' the same in italics (an element's). */
 static void legend_entry(legend *lg, char kind, const char *col, char sym, const char *name, int id)
 {
     char idname[16];
@@ -549,11 +700,16 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
         snprintf(idname, sizeof idname, "#%d", id);
         name = idname;
     }
-    size_t len = strlen(name) < 24 ? strlen(name) : 24;
-    int w = 22 + 7 * (int)len + 12;
-    if (lg->x + w > lg->right && lg->x > lg->x0 + 80) {
+    size_t len = strlen(name) < 40 ? strlen(name) : 40;
+    /* a feature's sample is its label (6 characters); its name follows when longer */
+    size_t cut = kind == 'f' ? (len < 6 ? len : 6) : 0;
+    int sample = kind == 'f' ? 6 * (int)cut + 4 : kind == 'm' || kind == 'M' ? 40 : 22;
+    if (kind == 'f' && len <= 6)
+        len = 0;
+    int w = sample + 7 * (int)len + (kind == 'f' && len ? 14 : 0) + 12;
+    if (lg->x + w > lg->right && lg->x > lg->x0 + LEGEND_INDENT) {
         lg->y += 18;
-        lg->x = lg->x0 + 80;
+        lg->x = lg->x0 + LEGEND_INDENT;
     }
     FILE *out = lg->out;
     if (out) {
@@ -572,6 +728,29 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
                     x + 1, y + 2, col);
         } else if (kind == 'i') {
             fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"#202020\"/>\n", x + 8, y + 8);
+        } else if (kind == 'o' || kind == 'c') {
+            fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%s\" %s=\"%s\"%s/>\n", x + 8, y + 8,
+                    kind == 'o' ? "3" : "6", kind == 'o' ? "fill" : "stroke", col,
+                    kind == 'c' ? " fill=\"none\" stroke-width=\"2\"" : "");
+        } else if (kind == 'e') {
+            int a = (id > 0 ? id : -id) * 12;
+            fprintf(out,
+                    "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\" stroke=\"#8a8a8a\" "
+                    "fill=\"#ffffff\"/>\n<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\" "
+                    "fill=\"%s\" fill-opacity=\"0.%02d\"/>\n"
+                    "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" "
+                    "fill=\"#3a2a1a\">%s%d</text>\n",
+                    x, y + 1, x, y + 1, id > 0 ? "#4a2a0a" : "#0a2a6a", a > 60 ? 60 : a, x + 8,
+                    y + 12, id > 0 ? "+" : "", id);
+        } else if (kind == 'm' || kind == 'M') {
+            fprintf(out,
+                    "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8b0000\"%s>[ ] ( )</text>\n",
+                    x, y + 12, kind == 'M' ? " font-style=\"italic\"" : "");
+        } else if (kind == 'f') {
+            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"" FEATURE_COLOUR "\">", x,
+                    y + 12);
+            xml_text(out, name, cut);
+            fputs("</text>\n", out);
         } else {
             fprintf(out,
                     "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\"%s stroke=\"%s\" "
@@ -580,7 +759,7 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
             xml_text(out, col, 64);
             fputs("\"/>\n", out);
         }
-        if (sym && strchr("tiu", kind)) {
+        if (sym && sym != '.' && strchr("tiu", kind)) {
             char sy[2] = { sym, 0 };
             fprintf(out,
                     "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"%s\">",
@@ -588,56 +767,172 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
             xml_text(out, sy, 1);
             fputs("</text>\n", out);
         }
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", x + 22, y + 12);
-        xml_text(out, name, len);
-        fputs("</text>\n", out);
+        if (len > 0) {
+            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s", x + sample, y + 12,
+                    kind == 'f' ? "= " : "");
+            xml_text(out, name, len);
+            fputs("</text>\n", out);
+        }
     }
     lg->x += w;
 }
 
-/* Lays out (lg->out NULL) or writes the legend of what picture p shows: the terrain types, side
- * features and interspace items with their colours and symbols, and the units' counters. */
+static int compare_ints(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Lays out (lg->out NULL) or writes the legend of what picture p shows, each glyph and colour
+ * of the board with what it stands for: the terrain under each map symbol (its colour, the
+ * symbol, the terrain's name and the features the symbol adds), the elevations (their shading
+ * and "+N"), the square features' labels, the side features' lines, the interspace items'
+ * dots, the traced line's parts, the armies' colours and the units' counters. */
 static void svg_legend(const picture *p, legend *lg)
 {
     const draw_options *op = p->o;
     const board *b = p->b;
+    const geo_grid *g = p->g;
+    int n = geo_square_count(g);
     if (lg->out)
         fputs("<g id=\"legend\">\n", lg->out);
+    /* terrain: one entry a symbol the map shows, in the order the squares first show it */
+    bool seen[256] = { false }, any = false;
+    for (int sq = 0; sq < n; sq++) {
+        unsigned char ch = (unsigned char)terrain_char(p, sq);
+        if (seen[ch] || ch == ' ')
+            continue;
+        seen[ch] = true;
+        if (!any)
+            legend_row(lg, "terrain:");
+        any = true;
+        int t = board_terrain(b, sq);
+        const char *tn = t >= 0 ? board_name(b, BOARD_TERRAIN, t) : "no terrain";
+        char name[96];
+        int at = snprintf(name, sizeof name, "%s", tn ? tn : "?");
+        board_feature f[4];
+        size_t nf = op->symbols ? board_features(b, BOARD_AT_SQUARE, sq, f, 4) : 0;
+        for (size_t j = 0; j < nf && j < 4 && at > 0 && (size_t)at < sizeof name; j++) {
+            const char *fname = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
+            at += snprintf(name + at, sizeof name - (size_t)at, " + %s", fname ? fname : "?");
+        }
+        legend_entry(lg, 't',
+                     t >= 0 ? colour(op->terrain_colours, op->n_terrain_colours, t, TERRAIN_PALETTE,
+                                     NELEM(TERRAIN_PALETTE))
+                            : NO_TERRAIN_COLOUR,
+                     (char)ch, name, 0);
+    }
+    /* elevation: each level the board has, lowest first */
+    int levels[32], nl = 0;
+    for (int sq = 0; sq < n && nl < 32; sq++) {
+        int e = board_elevation(b, sq), j = 0;
+        while (j < nl && levels[j] != e)
+            j++;
+        if (e != 0 && j == nl)
+            levels[nl++] = e;
+    }
+    qsort(levels, (size_t)nl, sizeof *levels, compare_ints);
+    for (int j = 0; j < nl; j++) {
+        char name[32];
+        snprintf(name, sizeof name, "level %d", levels[j]);
+        if (j == 0)
+            legend_row(lg, "elevation:");
+        legend_entry(lg, 'e', NULL, 0, name, levels[j]);
+    }
+    /* square features, by their labels */
+    bool used[BOARD_MAX_ID] = { false };
+    for (int sq = 0; sq < n; sq++) {
+        board_feature f[4];
+        size_t nf = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
+        for (size_t j = 0; j < nf && j < 4; j++)
+            used[f[j].id] = true;
+    }
+    any = false;
+    for (int id = 0; id < BOARD_MAX_ID; id++) {
+        if (!used[id])
+            continue;
+        if (!any)
+            legend_row(lg, "features:");
+        any = true;
+        legend_entry(lg, 'f', NULL, 0, board_name(b, BOARD_SQUARE_FEATURE, id), id);
+    }
     const struct {
         const symtab *t;
         board_name_kind k;
         char kind;
         const char *title;
-    } rows[] = { { p->terr, BOARD_TERRAIN, 't', "terrain:" },
-                 { p->side, BOARD_SIDE_FEATURE, 's', "sides:" },
+    } rows[] = { { p->side, BOARD_SIDE_FEATURE, 's', "sides:" },
                  { p->item, BOARD_INTERSPACE_ITEM, 'i', "corners:" } };
     for (size_t r = 0; r < NELEM(rows); r++) {
-        bool any = false;
+        any = false;
         for (int id = 0; id < BOARD_MAX_ID; id++) {
             if (!rows[r].t->used[id])
                 continue;
             if (!any)
                 legend_row(lg, rows[r].title);
             any = true;
-            const char *col = rows[r].kind == 't'
-                                  ? colour(op->terrain_colours, op->n_terrain_colours, id,
-                                           TERRAIN_PALETTE, NELEM(TERRAIN_PALETTE))
-                              : rows[r].kind == 's' ? colour(op->side_colours, op->n_side_colours,
-                                                             id, SIDE_PALETTE, NELEM(SIDE_PALETTE))
-                                                    : NULL;
+            const char *col = rows[r].kind == 's' ? colour(op->side_colours, op->n_side_colours, id,
+                                                           SIDE_PALETTE, NELEM(SIDE_PALETTE))
+                                                  : NULL;
             legend_entry(lg, rows[r].kind, col, rows[r].t->sym[id], board_name(b, rows[r].k, id),
                          id);
         }
     }
-    if (op->trace && op->trace->n > 0 && op->decided_at != DRAW_AT_NONE) {
+    const geo_trace *tr = op->trace;
+    if (tr && tr->n > 0) {
+        char a[16], z[16], name[48];
+        geo_format_square(g, tr->from, a, sizeof a);
+        geo_format_square(g, tr->to, z, sizeof z);
+        snprintf(name, sizeof name, "line %s to %s", a, z);
         legend_row(lg, "line:");
-        legend_entry(lg, 'l', LINE_COLOUR, 0, "line", 0);
-        legend_entry(lg, 'd', PAST_COLOUR, 0, op->past ? op->past : "past it", 0);
-        /* the mark as the picture draws it: a square's outline, or a side drawn over */
-        legend_entry(lg, op->decided_at == DRAW_AT_SIDE ? 's' : 'r', PAST_COLOUR, 0,
-                     "where decided", 0);
+        legend_entry(lg, 'l', LINE_COLOUR, 0, name, 0);
+        legend_entry(lg, 'o', LINE_COLOUR, 0, "square crossed", 0);
+        if (tr->corners > 0)
+            legend_entry(lg, 'c', LINE_COLOUR, 0, "corner touch", 0);
+        if (op->decided_at != DRAW_AT_NONE) {
+            legend_entry(lg, 'd', PAST_COLOUR, 0, op->past ? op->past : "past it", 0);
+            /* the mark as the picture draws it: a square's outline, or a side drawn over */
+            legend_entry(lg, op->decided_at == DRAW_AT_SIDE ? 's' : 'r', PAST_COLOUR, 0,
+                         "where decided", 0);
+        }
     }
-    bool any = false;
+    /* the markers and faces the units and elements show, when any does */
+    bool unit_states = false, element_states = false;
+    for (size_t i = 0; i < p->n_units; i++) {
+        int u = p->units[i], s0, s1;
+        if (board_unit_embarked_in(b, u) < 0 && board_unit_squares(b, u, &s0, &s1) &&
+            (given(op->unit_markers, op->n_unit_markers, u) ||
+             given(op->unit_faces, op->n_unit_faces, u)))
+            unit_states = true;
+    }
+    for (int e = 0; e < board_element_count(b); e++)
+        if (given(op->element_faces, op->n_element_faces, e) ||
+            given(op->element_markers, op->n_element_markers, e))
+            element_states = true;
+    if (unit_states || element_states)
+        legend_row(lg, "markers:");
+    if (unit_states)
+        legend_entry(lg, 'm', NULL, 0, "a unit's markers (face)", 0);
+    if (element_states)
+        legend_entry(lg, 'M', NULL, 0, "an element's markers (face)", 0);
+    /* armies, then units: the counters shown */
+    bool army[BOARD_MAX_ID] = { false };
+    for (size_t i = 0; i < p->n_units; i++) {
+        int a = army_of(op, p->units[i]), s0, s1;
+        if (a >= 0 && a < BOARD_MAX_ID && board_unit_embarked_in(b, p->units[i]) < 0 &&
+            board_unit_squares(b, p->units[i], &s0, &s1))
+            army[a] = true;
+    }
+    any = false;
+    for (int a = 0; a < BOARD_MAX_ID; a++) {
+        if (!army[a])
+            continue;
+        if (!any)
+            legend_row(lg, "armies:");
+        any = true;
+        legend_entry(lg, 'u', army_colour(op, a), 0, board_name(b, BOARD_ARMY, a), a);
+    }
+    any = false;
     for (size_t i = 0; i < p->n_units; i++) {
         int u = p->units[i], s0, s1;
         if (board_unit_embarked_in(b, u) >= 0 || !board_unit_squares(b, u, &s0, &s1))
@@ -645,15 +940,13 @@ static void svg_legend(const picture *p, legend *lg)
         if (!any)
             legend_row(lg, "units:");
         any = true;
-        legend_entry(lg, 'u', colour(op->unit_colours, op->n_unit_colours, u, ARMY_PALETTE, 1), 0,
-                     board_unit_label(b, u), u);
+        legend_entry(lg, 'u', unit_colour(op, u), 0, board_unit_label(b, u), u);
     }
     if (lg->x > lg->x0)
         lg->y += 18;
     if (lg->out)
         fputs("</g>\n", lg->out);
 }
-
 /* Where caption_lines writes: the left edge and the baseline of the first line. */
 typedef struct caption {
     FILE *out;
@@ -789,7 +1082,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         int x = sq % g->w, y = sq / g->w, t = board_terrain(b, sq), e = board_elevation(b, sq);
         const char *fill = t >= 0 ? colour(op->terrain_colours, op->n_terrain_colours, t,
                                            TERRAIN_PALETTE, NELEM(TERRAIN_PALETTE))
-                                  : "#f7f4ea";
+                                  : NO_TERRAIN_COLOUR;
         fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"", L + x * c,
                 T + y * c, c, c);
         xml_text(out, fill, 64);
@@ -855,164 +1148,32 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         xml_text(out, sym, 1);
         fputs("</text>\n", out);
     }
-    /* units */
-    fputs("<g id=\"units\">\n", out);
-    for (size_t i = 0; i < p.n_units; i++) {
-        int u = p.units[i], s0, s1;
-        if (board_unit_embarked_in(b, u) >= 0 || !board_unit_squares(b, u, &s0, &s1))
-            continue;
-        int ax = s0 % g->w, ay = s0 / g->w, bx = ax, by = ay;
-        if (s1 >= 0) {
-            bx = s1 % g->w;
-            by = s1 / g->w;
-        }
-        int minx = ax < bx ? ax : bx, miny = ay < by ? ay : by;
-        int wsq = (ax > bx ? ax - bx : bx - ax) + 1, hsq = (ay > by ? ay - by : by - ay) + 1;
-        int at[8];
-        size_t n = board_units_at(b, s0, at, 8);
-        int stack = 0;
-        for (size_t j = 0; j < n && j < 8; j++)
-            if (at[j] == u)
-                stack = (int)j;
-        int inset = c / 7, sh = stack * 4;
-        int rx = L + minx * c + inset + sh, ry = T + miny * c + inset + sh;
-        int rw = wsq * c - 2 * inset, rh = hsq * c - 2 * inset;
-        const char *label = board_unit_label(b, u);
-        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"", rx, ry,
-                rw, rh);
-        xml_text(out, colour(op->unit_colours, op->n_unit_colours, u, ARMY_PALETTE, 1), 64);
-        fputs("\" stroke=\"#111111\" stroke-width=\"1.5\"/>\n", out);
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">",
-                rx + rw / 2, ry + rh / 2 + fs / 3, fs * 3 / 4 + 1);
-        size_t maxc = (size_t)(rw / (fs * 3 / 8 + 1));
-        if (label)
-            xml_text(out, label, maxc ? maxc : 1);
-        else
-            fprintf(out, "#%d", u);
-        fputs("</text>\n", out);
-        /* markers and face in small type under the label */
-        const char *m = given(op->unit_markers, op->n_unit_markers, u);
-        const char *fc = given(op->unit_faces, op->n_unit_faces, u);
-        if (m || fc) {
-            int small = fs * 3 / 5 + 1;
-            /* the whole line in characters of about small/2 pixels: two squares wide, centred
-             * on the counter (longer lists are cut) */
-            size_t room = (size_t)(2 * c / (small / 2)), used = 0;
-            fprintf(
-                out,
-                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#8b0000\">",
-                rx + rw / 2, ry + rh / 2 + fs / 3 + small + 1, small);
-            if (m) {
-                size_t k = strlen(m) < room - 2 ? strlen(m) : room - 2;
-                fputc('[', out);
-                xml_text(out, m, k);
-                fputc(']', out);
-                used = k + 2;
-            }
-            if (fc && used + 3 < room) {
-                fputs(m ? " (" : "(", out);
-                xml_text(out, fc, room - used - 3);
-                fputc(')', out);
-            }
-            fputs("</text>\n", out);
-        }
-        size_t carried = p.aboard[u];
-        if (carried > 0)
-            fprintf(out,
-                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">+%zu "
-                    "aboard</text>\n",
-                    rx + rw / 2, ry + rh - 3, fs * 3 / 5 + 1, carried);
-    }
-    fputs("</g>\n", out);
-    /* the labels, over the counters and haloed in white so that none is hidden: elevation
-     * and terrain symbol of each square, its features, the elements' faces and markers */
-    fputs("<g id=\"labels\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n", out);
-    for (int sq = 0; sq < geo_square_count(g); sq++) {
-        int x = sq % g->w, y = sq / g->w, e = board_elevation(b, sq);
-        if (e != 0)
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#3a2a1a\">%s%d</text>\n",
-                    L + x * c + 3, T + y * c + fs, fs, e > 0 ? "+" : "", e);
-        char sym = terrain_char(&p, sq);
-        if (sym != ' ' && sym != '.') {
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\">",
-                    L + x * c + 3, T + y * c + c - 4, fs);
-            char s[2] = { sym, 0 };
-            xml_text(out, s, 1);
-            fputs("</text>\n", out);
-        }
-    }
-    /* square features: small labels in the bottom-right corner */
-    for (int sq = 0; sq < geo_square_count(g); sq++) {
-        board_feature f[4];
-        size_t n = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
-        for (size_t j = 0; j < n && j < 4; j++) {
-            const char *fname = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
-            fprintf(
-                out,
-                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" fill=\"#7a4a00\">",
-                L + (sq % g->w) * c + c - 3,
-                T + (sq / g->w) * c + c - 4 - (fs * 3 / 4 + 1) * (int)j, fs * 3 / 4 + 1);
-            if (fname)
-                xml_text(out, fname, 6);
-            else
-                fprintf(out, "#%d", f[j].id);
-            fputs("</text>\n", out);
-        }
-    }
-    /* element faces, markers and values: a label at the top of the element's first square */
-    for (int e = 0; e < board_element_count(b); e++) {
-        const char *face = given(op->element_faces, op->n_element_faces, e);
-        const char *mk = given(op->element_markers, op->n_element_markers, e);
-        char label[256];
-        const char *fc = face;
-        if (mk) {
-            snprintf(label, sizeof label, face ? "[%s] (%s)" : "[%s]", mk, face);
-            fc = label;
-        }
-        int sq = 0, n = geo_square_count(g);
-        while (fc && sq < n && board_element_at(b, sq) != e)
-            sq++;
-        if (!fc || sq >= n)
-            continue;
-        fprintf(out,
-                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
-                "fill=\"#8b0000\" font-style=\"italic\">",
-                L + (sq % g->w) * c + c / 2, T + (sq / g->w) * c + fs * 3 / 4 + 1, fs * 3 / 4 + 1);
-        xml_text(out, fc, (size_t)(c / (fs * 3 / 8 + 1)));
-        fputs("</text>\n", out);
-    }
-    fputs("</g>\n", out);
-    /* the marked squares, then what they mean */
+    /* the marked squares, tinted under the counters (their characters are labels, below) */
     if (op->marks) {
         fputs("<g id=\"marks\" fill=\"#ffd000\" stroke=\"#b07000\">\n", out);
         for (int q = 0; q < geo_square_count(g); q++) {
             if (op->marks[q] == ' ')
                 continue;
-            int x = L + (q % g->w) * c, y = T + (q / g->w) * c;
             fprintf(out,
                     "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill-opacity=\"0.35\" "
                     "stroke-width=\"2\"/>\n",
-                    x + 2, y + 2, c - 4, c - 4);
-            fprintf(out,
-                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#603000\" "
-                    "stroke=\"none\">%c</text>\n",
-                    x + c - fs, y + c - 4, fs,
-                    op->marks[q] == '<' || op->marks[q] == '&' ? '?' : op->marks[q]);
+                    L + (q % g->w) * c + 2, T + (q / g->w) * c + 2, c - 4, c - 4);
         }
         fputs("</g>\n", out);
     }
-    if (op->marks_key) {
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", L, T + g->h * c + 12 + 16);
-        xml_text(out, op->marks_key, 200);
-        fputs("</text>\n", out);
+    /* units: the counters, in the band between a square's top and bottom rows of labels */
+    fputs("<g id=\"units\">\n", out);
+    for (size_t i = 0; i < p.n_units; i++) {
+        counter k;
+        if (!counter_box(&p, c, fs, L, T, p.units[i], &k))
+            continue;
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"", k.x,
+                k.y, k.w, k.h);
+        xml_text(out, unit_colour(op, p.units[i]), 64);
+        fputs("\" stroke=\"#111111\" stroke-width=\"1.5\"/>\n", out);
     }
-    if (verdict) {
-        caption at = { out, L, T + g->h * c + 12 + 16 + (op->marks_key ? 24 : 0) };
-        fputs("<g id=\"verdict\" font-size=\"12\" font-weight=\"bold\">\n", out);
-        caption_lines(op->verdict, cols, &at);
-        fputs("</g>\n", out);
-    }
-    /* the traced line */
+    fputs("</g>\n", out);
+    /* the traced line, over the counters and under every label */
     const geo_trace *tr = op->trace;
     if (tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0 && tr->from < geo_square_count(g) &&
         tr->to < geo_square_count(g)) {
@@ -1045,6 +1206,128 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
             fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"none\" stroke-width=\"2\"/>\n",
                     L + X * c, T + Y * c);
         }
+        fputs("</g>\n", out);
+    }
+    /* every label last, haloed in white, so that neither a counter nor the line hides one:
+     * each square's elevation (top left) and terrain symbol (bottom left), its features
+     * (bottom right), an element's face and markers (top right), a mark's character (top
+     * right), then each counter's name and its markers, face and passengers */
+    fputs("<g id=\"labels\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n", out);
+    for (int sq = 0; sq < geo_square_count(g); sq++) {
+        int x = sq % g->w, y = sq / g->w, e = board_elevation(b, sq);
+        if (e != 0)
+            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#3a2a1a\">%s%d</text>\n",
+                    L + x * c + 3, T + y * c + fs, fs, e > 0 ? "+" : "", e);
+        char sym = terrain_char(&p, sq);
+        if (sym != ' ' && sym != '.') {
+            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\">",
+                    L + x * c + 3, T + y * c + c - 4, fs);
+            char s[2] = { sym, 0 };
+            xml_text(out, s, 1);
+            fputs("</text>\n", out);
+        }
+        board_feature f[4];
+        size_t n = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
+        for (size_t j = 0; j < n && j < 4; j++) {
+            fprintf(out,
+                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" "
+                    "fill=\"" FEATURE_COLOUR "\">",
+                    L + x * c + c - 3, T + y * c + c - 4 - (fs * 3 / 4 + 1) * (int)j,
+                    fs * 3 / 4 + 1);
+            feature_label(b, f[j].id, out);
+            fputs("</text>\n", out);
+        }
+        if (op->marks && op->marks[sq] != ' ')
+            fprintf(out,
+                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" "
+                    "fill=\"#603000\">%c</text>\n",
+                    L + x * c + c - 3, T + y * c + fs, fs,
+                    op->marks[sq] == '<' || op->marks[sq] == '&' ? '?' : op->marks[sq]);
+    }
+    /* element faces, markers and values: along the top of the element's first square and the
+     * squares of the element right of it in its row, right of the elevation's "+N" (fs + 6
+     * pixels from the left edge) when the square has one */
+    for (int e = 0; e < board_element_count(b); e++) {
+        const char *face = given(op->element_faces, op->n_element_faces, e);
+        const char *mk = given(op->element_markers, op->n_element_markers, e);
+        char label[256];
+        const char *fc = face;
+        if (mk) {
+            snprintf(label, sizeof label, face ? "[%s] (%s)" : "[%s]", mk, face);
+            fc = label;
+        }
+        int sq = 0, n = geo_square_count(g);
+        while (fc && sq < n && board_element_at(b, sq) != e)
+            sq++;
+        if (!fc || sq >= n)
+            continue;
+        int run = 1, left = board_elevation(b, sq) != 0 ? fs + 6 : 3;
+        while (sq % g->w + run < g->w && board_element_at(b, sq + run) == e)
+            run++;
+        fprintf(out,
+                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#8b0000\" "
+                "font-style=\"italic\">",
+                L + (sq % g->w) * c + left, T + (sq / g->w) * c + fs * 3 / 4 + 1, fs * 3 / 4 + 1);
+        xml_text(out, fc, (size_t)((run * c - left - 3) / (fs * 3 / 8 + 1)));
+        fputs("</text>\n", out);
+    }
+    for (size_t i = 0; i < p.n_units; i++) {
+        int u = p.units[i];
+        counter k;
+        if (!counter_box(&p, c, fs, L, T, u, &k))
+            continue;
+        const char *label = board_unit_label(b, u);
+        const char *m = given(op->unit_markers, op->n_unit_markers, u);
+        const char *fc = given(op->unit_faces, op->n_unit_faces, u);
+        size_t carried = p.aboard[u];
+        int big = fs * 3 / 4 + 1, small = fs * 3 / 5 + 1;
+        bool second = m || fc || carried > 0;
+        /* the name and, under it, the small line, centred in the counter together */
+        int top = k.y + (k.h - big - (second ? small + 1 : 0)) / 2;
+        int base = top + big - 2;
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">",
+                k.x + k.w / 2, base, big);
+        size_t maxc = (size_t)(k.w / (fs * 3 / 8 + 1));
+        if (label)
+            xml_text(out, label, maxc ? maxc : 1);
+        else
+            fprintf(out, "#%d", u);
+        fputs("</text>\n", out);
+        if (!second)
+            continue;
+        /* markers, face and passengers in small type: the whole line in characters of about
+         * small/2 pixels, two squares wide, centred on the counter (longer lists are cut) */
+        size_t room = (size_t)(2 * c / (small / 2)), used = 0;
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"%s\">",
+                k.x + k.w / 2, base + small + 1, small, m || fc ? "#8b0000" : "#111111");
+        if (m) {
+            size_t n = strlen(m) < room - 2 ? strlen(m) : room - 2;
+            fputc('[', out);
+            xml_text(out, m, n);
+            fputc(']', out);
+            used = n + 2;
+        }
+        if (fc && used + 3 < room) {
+            fputs(m ? " (" : "(", out);
+            size_t n = strlen(fc) < room - used - 3 ? strlen(fc) : room - used - 3;
+            xml_text(out, fc, n);
+            fputc(')', out);
+            used += n + 3;
+        }
+        if (carried > 0)
+            fprintf(out, "%s+%zu aboard", used ? " " : "", carried);
+        fputs("</text>\n", out);
+    }
+    fputs("</g>\n", out);
+    if (op->marks_key) {
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", L, T + g->h * c + 12 + 16);
+        xml_text(out, op->marks_key, 200);
+        fputs("</text>\n", out);
+    }
+    if (verdict) {
+        caption at = { out, L, T + g->h * c + 12 + 16 + (op->marks_key ? 24 : 0) };
+        fputs("<g id=\"verdict\" font-size=\"12\" font-weight=\"bold\">\n", out);
+        caption_lines(op->verdict, cols, &at);
         fputs("</g>\n", out);
     }
     svg_legend(&p, &lg);

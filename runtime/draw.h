@@ -40,9 +40,18 @@ typedef struct draw_options {
     size_t n_terrain_colours;
     const char *const *side_colours;
     size_t n_side_colours;
-    /* SVG counter colours by unit id (e.g. by army), same rules; default a pale blue. */
+    /* SVG counter colours by unit id, same rules; a unit without one takes its army's colour
+     * (below), else a pale blue. */
     const char *const *unit_colours;
     size_t n_unit_colours;
+    /* Armies: by unit id the army (the rules' side) a unit fights for (-1 or beyond n: none),
+     * and by army id its counters' colour (a NULL array, an id beyond n or a NULL entry takes a
+     * fixed palette by army id, so two armies never share one). The SVG legend names each army
+     * shown with its colour (board_name BOARD_ARMY). Borrowed. */
+    const int *unit_armies;
+    size_t n_unit_armies;
+    const char *const *army_colours;
+    size_t n_army_colours;
     /* What units and terrain elements show besides their names, written by the caller from
      * the rules (C knows no marker or face name). By unit id: its markers as one string (e.g.
      * "suppressed, pinned x2"), and the face it shows when not the default (e.g. "wreck"); by
@@ -75,6 +84,14 @@ typedef struct draw_options {
     draw_at decided_at;
     int decided;
     const char *past;
+    /* Text: the most characters a line of the grid may take (0: no limit). A board wider than
+     * that shows the columns that fit (around the centre below, else around the traced line:
+     * its middle when it fits, else where its verdict was decided; else from column A) and a
+     * line after the grid says which are left out. */
+    int columns;
+    /* Text: when centred, the window of columns is centred on square `centre`'s column. */
+    bool centred;
+    int centre;
     /* SVG: pixels per square (0 = 48). */
     int cell;
     /* SVG: a title shown above the board, or NULL. */

@@ -425,7 +425,7 @@ static void do_colour(loader *l, const line_ref *lr)
     else if (k == 1)
         text_set_colour(l, &l->s->side_colours, &l->s->n_side_colours, id, c);
     else
-        text_set_colour(l, &l->army_colours, &l->n_army_colours, id, c);
+        text_set_colour(l, &l->s->army_colours, &l->s->n_army_colours, id, c);
 }
 
 /* Starts a map or elevation block. */
@@ -586,9 +586,6 @@ static void loader_free(loader *l)
     for (size_t i = 0; i < l->n_en; i++)
         mem_free(l->enames[i].name);
     mem_free(l->enames);
-    for (size_t i = 0; i < l->n_army_colours; i++)
-        mem_free(l->army_colours[i]);
-    mem_free(l->army_colours);
 }
 
 scenario *scn_load(const char *text, size_t len, const scn_resolver *r, scn_errors *errs)
@@ -668,9 +665,10 @@ void scn_free(scenario *s)
         mem_free(s->units[i].markers);
     }
     mem_free(s->units);
-    char **lists[3] = { s->terrain_colours, s->side_colours, s->unit_colours };
-    size_t ns[3] = { s->n_terrain_colours, s->n_side_colours, s->n_unit_colours };
-    for (int k = 0; k < 3; k++) {
+    char **lists[4] = { s->terrain_colours, s->side_colours, s->unit_colours, s->army_colours };
+    size_t ns[4] = { s->n_terrain_colours, s->n_side_colours, s->n_unit_colours,
+                     s->n_army_colours };
+    for (int k = 0; k < 4; k++) {
         for (size_t i = 0; i < ns[k]; i++)
             mem_free(lists[k][i]);
         mem_free(lists[k]);

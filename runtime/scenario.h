@@ -86,6 +86,10 @@ typedef struct scenario {
     size_t n_side_colours;
     char **unit_colours;
     size_t n_unit_colours;
+    /* The same by army id (`colour army` lines): the colour of each army's counters, which
+     * unit_colours repeats for each unit of the army. */
+    char **army_colours;
+    size_t n_army_colours;
 } scenario;
 
 /* Parses and validates a scenario from text[0..len) (need not be NUL-terminated). Every

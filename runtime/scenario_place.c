@@ -1007,9 +1007,9 @@ void place_board(loader *l)
     /* Counter colours follow their army's colour. */
     for (size_t i = 0; i < l->s->n_units && !l->oom; i++) {
         const scn_unit *u = &l->s->units[i];
-        if (u->army < 0 || (size_t)u->army >= l->n_army_colours || !l->army_colours[u->army])
+        if (u->army < 0 || (size_t)u->army >= l->s->n_army_colours || !l->s->army_colours[u->army])
             continue;
-        const char *c = l->army_colours[u->army];
+        const char *c = l->s->army_colours[u->army];
         tok t = { T_STR, c, (int)strlen(c), 0 };
         text_set_colour(l, &l->s->unit_colours, &l->s->n_unit_colours, u->id, &t);
     }

@@ -104,9 +104,7 @@ typedef struct loader {
     size_t n_def, cap_def;
     ename *enames;
     size_t n_en, cap_en;
-    bool *explicit_sq;   /* w*h: square in an explicit element */
-    char **army_colours; /* by army id, from `colour army` lines */
-    size_t n_army_colours;
+    bool *explicit_sq; /* w*h: square in an explicit element */
     /* scratch tokens */
     tok toks[MAX_TOKS];
     int ntok;

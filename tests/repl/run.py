@@ -47,6 +47,7 @@ def run(args, stdin=None, env=None, cwd=None):
     e = dict(os.environ)
     e.pop("HON_RULES", None)
     e.pop("HON_DATADIR", None)
+    e.pop("COLUMNS", None)  # draw fits it (board.md §5): a case that wants it says so
     e.update(env or {})
     p = subprocess.run([HON] + args, input=stdin if stdin is not None else "",
                        capture_output=True, text=True, env=e, timeout=120, cwd=cwd)
@@ -666,8 +667,10 @@ def board_command_line():
     check("line: A1 to E1" in p.stdout, "hon los draws the line", p)
     p = run(BOARD_RULES + ["--board", ridge, "draw", "A1", "C3"])
     check(p.returncode == 0 and "line: A1 to C3, 3 squares" in p.stdout, "hon draw X Y", p)
+    # draw X alone (issue 12): the board around X; the ridge's 5 columns fit, so all of it
     p = run(BOARD_RULES + ["--board", ridge, "draw", "A1"])
-    check(p.returncode == 2, "draw with one end is a usage error", p)
+    check(p.returncode == 0 and "  1 |" in p.stdout and "line:" not in p.stdout
+          and "(columns" not in p.stdout, "hon draw X draws the board around X", p)
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.svg")
         p = run(BOARD_RULES + ["--board", ridge, "svg", out])
@@ -1545,13 +1548,18 @@ def browser_shot(browser, d, svg, png, w, h):
 def svg_in_a_browser():
     # board.md §5: the SVG as a browser shows it (headless Chromium; skipped, exit 77, when
     # it is not installed). The ridge fixture (a title, so 5 x 3 squares of 48 pixels from
-    # (32, 48); C1 woods, a on A1) gives a 360 x 252 picture whose legend starts 6 pixels
-    # under the board's 12-pixel margin, y = 48 + 3 * 48 + 12 + 6 = 210: the rows are
-    # `terrain:` (open at x = 96, woods at 96 + 22 + 7 * 4 + 12 = 158; swatches 16 x 14 from
-    # y = 211) and `units:`. What must show, away from edges
-    # and text: the open swatch in the first terrain colour #e8e2c8, the woods swatch and the
-    # woods square C1 (from (128, 48)) in the second, #9cc48a, and a's counter (inset 6
-    # pixels in A1: from (38, 54)) in the pale blue #d8e4f4.
+    # (32, 48); C1 woods, a (allies) on A1, b and c (axis) on E1 and E3) gives a 360 x 270
+    # picture whose legend starts 6 pixels under the board's 12-pixel margin, y = 48 + 3 * 48
+    # + 12 + 6 = 210, in rows of 18 with entries from x = 32 + 88 = 120: `terrain:` (open, the
+    # symbol A1 shows first, at x = 120, then woods at 120 + 22 + 7 * 4 + 12 = 182; swatches
+    # 16 x 14 from y = 211), `armies:` (y = 228: allies at 120, axis at 120 + 22 + 7 * 6 + 12 =
+    # 196; counter swatches from y = 229) and `units:`. What must show, away from edges and
+    # text: the open swatch in the first terrain colour #e8e2c8, the woods swatch and the
+    # woods square C1 (from (128, 48)) in the second, #9cc48a; a's counter (the band of A1
+    # between its rows of labels, 4 pixels from its sides and 12 + 2 from its top: from
+    # (36, 62), 40 x 20) and the allies swatch in the first army colour, a pale blue #d8e4f4,
+    # b's counter (from (224 + 4, 62)) and the axis swatch in the second, a pale red #ecc8bc
+    # (issue 12: the two sides distinct, and named).
     import shutil
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if not browser:
@@ -1563,10 +1571,13 @@ def svg_in_a_browser():
                  "svg", svg])
         check(p.returncode == 0, "the picture is written", p)
         text = open(svg).read()
-        check('width="360" height="252"' in text, "the picture is 360 x 252", p)
-        rows = browser_shot(browser, d, svg, png, 360, 252)
-        want = {(99, 213): (0xe8, 0xe2, 0xc8), (161, 213): (0x9c, 0xc4, 0x8a),
-                (132, 52): (0x9c, 0xc4, 0x8a), (42, 58): (0xd8, 0xe4, 0xf4)}
+        check('width="360" height="270"' in text, "the picture is 360 x 270", p)
+        check(">allies</text>" in text and ">axis</text>" in text, "the armies are named", p)
+        rows = browser_shot(browser, d, svg, png, 360, 270)
+        blue, red = (0xd8, 0xe4, 0xf4), (0xec, 0xc8, 0xbc)
+        want = {(123, 213): (0xe8, 0xe2, 0xc8), (184, 223): (0x9c, 0xc4, 0x8a),
+                (132, 52): (0x9c, 0xc4, 0x8a), (40, 66): blue, (232, 66): red,
+                (126, 236): blue, (202, 236): red}
         for (x, y), rgb in want.items():
             got = rows[y][x]
             p.stdout = f"pixel ({x}, {y}) is {got}, wanted {rgb}"
@@ -1597,6 +1608,22 @@ def svg_in_a_browser():
             got = rows[y][x]
             p.stdout = f"pixel ({x}, {y}) inside C2 is {got}: red"
             check(not all(abs(a - b) <= 60 for a, b in zip(got, red)), p.stdout, p)
+        # Issue 12: the line runs under the units' names. It leaves a's square A2 (from (32, 96))
+        # along y = 120 (rows 119-121); a's name "a" (type 10) is centred at x = 56 in its
+        # counter's band (y 110-130), baseline 110 + (20 - 10) / 2 + 8 = 123, its letter
+        # across rows 118-123, so on rows 119-121 from x = 53 to 59 a pixel is the letter or its
+        # white halo: none is the line's magenta (#e000c0), as every one was with the line
+        # drawn over the name. The line shows over the counter right of it (x = 66 and 72,
+        # inside the counter, where neither the letter nor its halo reaches).
+        magenta = (0xe0, 0x00, 0xc0)
+        near = lambda got: all(abs(a - b) <= 60 for a, b in zip(got, magenta))
+        over = [(x, y) for x in range(53, 60) for y in (119, 120, 121) if near(rows[y][x])]
+        p.stdout = f"the line's magenta over a's name at {over}"
+        check(not over, p.stdout, p)
+        for x in (66, 72):
+            got = rows[120][x]
+            p.stdout = f"pixel ({x}, 120) on the line is {got}, wanted its magenta"
+            check(near(got), p.stdout, p)
 
 
 @case
@@ -2421,12 +2448,14 @@ def play_script_choices():
     check(out[k + 6:k + 11] == ["choose (allies): Where to?", "  1) D1",
                                 "(one option: D1, taken)", "move $b to D1   (FIX.relocate)",
                                 "D1"], "a one-option choice is not asked: it is taken, said", p)
-    # draw with one end that names no unit: the unit error, with the board's nearest name
-    p = play_session(["draw $bb", "draw $zzzz", "draw C1"])
+    # draw with one place that names no unit: the unit error, with the board's nearest name;
+    # a place alone draws the board around it (issue 12), three places are a usage error
+    p = play_session(["draw $bb", "draw $zzzz", "draw C1", "draw A1 B1 C1"])
     check("<stdin>:2: error[E213]: the board has no unit `$bb` (did you mean `$b`?)" in p.stderr
           and "<stdin>:3: error[E213]: the board has no unit `$zzzz`\n" in p.stderr and
-          "<stdin>:4: error: usage: draw [X Y]" in p.stderr,
-          "draw $nosuch names the unit (did you mean); a place alone is a usage error", p)
+          "<stdin>:4:" not in p.stderr and "  1 |" in p.stdout and
+          "<stdin>:5: error: usage: draw [X [Y]]" in p.stderr,
+          "draw $nosuch names the unit (did you mean); a place alone draws around it", p)
     p = run(PLAY + ["--board", fx("boards/play.scn"), "draw", "$bb"])
     check(p.returncode == 1 and "(did you mean `$b`?)" in p.stderr, "hon draw $bb too", p)
 
@@ -3584,6 +3613,77 @@ def svg_caption(svg):
         if len(part) > 1 else ""
 
 
+WIDE_SCN = """scenario "Wide"
+size 30 x 3
+legend . = open  W = woods
+map
+  1 ..............................
+  2 .........W....................
+  3 ..............................
+unit a = rifle_squad allies at B2
+unit b = rifle_squad axis at AB2
+"""
+
+
+@case
+def draw_window():
+    # Issue 12 (board.md §5, Windows): a 30-column board (A-AD) drawn as text fits COLUMNS, or
+    # the terminal's width, and says which columns it leaves out. (80 - 5) / 5 = 15 columns
+    # fit 80 characters (4 for the row number, 5 a square, 1 for the frame): A-O from the left
+    # edge; `draw $b` centres them on b's column AB (27), 15 columns from 20 would pass AD, so
+    # they are P-AD; `draw M2` on M (12): 12 - 7 = 5, F-T. Without COLUMNS and not on a
+    # terminal (a pipe), the whole board: 4 + 30 * 5 + 1 = 155 characters a line.
+    import fcntl, struct, termios
+    with tempfile.TemporaryDirectory() as d:
+        board = os.path.join(d, "wide.scn")
+        with open(board, "w") as f:
+            f.write(WIDE_SCN)
+        p = run(["--board", board], stdin="draw\ndraw $b\ndraw M2\n", env={"COLUMNS": "80"})
+        grids = [l for l in lines(p.stdout) if l.startswith("    +")]
+        check(p.returncode == 0 and grids and max(len(l) for l in grids) == 80,
+              "every line of the grids is 80 characters", p)
+        for note in ("(columns A-O of A-AD, to fit 80 characters; P-AD left out)",
+                     "(columns P-AD of A-AD, around AB2; A-O left out)",
+                     "(columns F-T of A-AD, around M2; A-E and U-AD left out)"):
+            check(note in p.stdout, f"the window is said: {note}", p)
+        p = run(["--board", board, "draw"])
+        check(p.returncode == 0 and "(columns" not in p.stdout and
+              len(lines(p.stdout)[1]) == 155, "a pipe without COLUMNS gets the whole board", p)
+        # a line on a board of 14 columns (A-N) in 50 characters: (50 - 5) / 5 = 9 columns;
+        # rifle1 (F9, column 5) to mg (I2, 8) fits, centred on (5 + 8) / 2 = 6: C (2) to K (10)
+        village = os.path.join(ROOT, "examples", "boards", "village_rail.scn")
+        p = run(["--board", village, "draw", "$rifle1", "$mg"], env={"COLUMNS": "50"})
+        check(p.returncode == 0 and
+              "(columns C-K of A-N, around the line; A-B and L-N left out)" in p.stdout,
+              "a line that fits is shown whole", p)
+        # on a terminal 60 wide: (60 - 5) / 5 = 11 columns, A-K
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
+        e = dict(os.environ)
+        e.pop("COLUMNS", None)
+        e.pop("HON_RULES", None)
+        proc = subprocess.Popen([HON, "--board", board, "draw"], stdin=subprocess.DEVNULL,
+                                stdout=slave, stderr=slave, env=e)
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        proc.wait(timeout=60)
+        os.close(master)
+        text = out.decode(errors="replace").replace("\r\n", "\n")
+        p.args_shown, p.stdout, p.stderr, p.returncode = "hon --board wide.scn draw (a pty)", \
+            text, "", proc.returncode
+        check(proc.returncode == 0 and
+              "(columns A-K of A-AD, to fit 60 characters; L-AD left out)" in text,
+              "on a terminal the picture fits its width", p)
+
+
 @case
 def los_verdict_drawn():
     # Issue 12 §5: a picture of a line says its line of sight's verdict, the rule that decided
@@ -3653,12 +3753,14 @@ def los_verdict_drawn():
             svg = f.read()
         check('<line x1="176" y1="192" x2="176" y2="240" stroke="#d01010"' in svg,
               "the deciding side is drawn over in red", p)
-        # a clear line: the caption, no dashed part, no line row in the legend
+        # a clear line: the caption, no dashed part; the legend's line row (issue 12: every
+        # glyph in the legend) names the line and its dots, but no part past a place
         p = run(["--board", board, "svg", out, "$a", "A1"])
         with open(out) as f:
             svg = f.read()
         check(svg_caption(svg) == want[("$a", "A1")][1] and "dasharray" not in svg
-              and ">line:<" not in svg, "a clear line is drawn whole", p)
+              and ">line:<" in svg and ">line A2 to A1<" in svg and ">square crossed<" in svg
+              and ">where decided<" not in svg, "a clear line is drawn whole", p)
 
 
 @case

@@ -115,32 +115,67 @@ START_TEST(svg_picture)
         strstr(out, "<circle cx=\"80\" cy=\"72\" r=\"7\" fill=\"none\" stroke-width=\"2\"/>"));
     /* the mine at C2's NW corner (2,1) = (128, 72) */
     ck_assert(strstr(out, "<circle cx=\"128\" cy=\"72\""));
-    ck_assert(strstr(out, ">rifle</text>"));
+    /* the counter of rifle on C1 = (2, 0): the band between the rows of labels, 48/12 = 4
+     * pixels from the sides and 12 + 2 = 14 from the top and bottom: x = 32 + 96 + 4 = 132,
+     * y = 24 + 14 = 38, 40 x 20; its name (type 12*3/4 + 1 = 10) centred in it, x = 152,
+     * top 38 + (20 - 10) / 2 = 43, baseline 43 + 10 - 2 = 51 */
+    ck_assert(strstr(out, "<rect x=\"132\" y=\"38\" width=\"40\" height=\"20\" rx=\"4\" "
+                          "fill=\"#d8e4f4\""));
+    ck_assert(strstr(out, "<text x=\"152\" y=\"51\" font-size=\"10\" "
+                          "text-anchor=\"middle\">rifle</text>"));
+    /* z-order (issue 12): counters, then the line over them, then every label over both, the
+     * unit's name and the elevation's "+1" included, in white halos */
+    const char *units = strstr(out, "<g id=\"units\">"), *line = strstr(out, "<g id=\"line\"");
+    const char *labels = strstr(out, "<g id=\"labels\" stroke=\"#ffffff\" stroke-width=\"3\" "
+                                     "paint-order=\"stroke\">");
+    ck_assert(units && line && labels && units < line && line < labels);
+    ck_assert(strstr(labels, ">rifle</text>") && strstr(labels, ">+1</text>"));
+    ck_assert(strstr(units, "</g>") < line && strstr(line, "</g>") < labels);
     /* the legend: the board is 188 pixels wide, so the picture takes the least width, 360;
-     * its rows start 6 pixels under the board (24 + 2 * 48 + 12 + 6 = 138) and are 18 high.
-     * terrain: woods, the caller's colour and symbol W, after the title's 8 characters
-     * (32 + 7 * 8 + 8 = 96); sides: the wall (first side colour) at 32 + 7 * 6 + 8 = 82, then
-     * the wire (second) after the wall's 22 + 7 * 4 + 12 = 62 pixels; corners: the mine's dot
-     * at 32 + 7 * 8 + 8 = 96; units: the rifle's counter at 82, in the default pale blue;
-     * 4 rows end at 138 + 4 * 18 = 210, and 6 pixels more make the height */
-    ck_assert(strstr(out, "width=\"360\" height=\"216\""));
+     * its rows start 6 pixels under the board (24 + 2 * 48 + 12 + 6 = 138), 18 high, each
+     * titled at x = 32 with its entries from 32 + 88 = 120, an entry 22 + 7 * (letters) + 12
+     * pixels wide, going to the next row past x = 352.
+     * terrain (y 138): each symbol shown, in square order: W woods (A1) in the caller's colour,
+     * then '.' for the squares without terrain, at 120 + 22 + 35 + 12 = 189, no symbol drawn;
+     * elevation (156): level 1 shaded 0.12 with "+1"; sides (174): the wall (first side
+     * colour), the wire (second) at 120 + 62 = 182; corners (192): the mine's dot;
+     * line (210): "line A2 to B1" (125 pixels, to 245), then "square crossed" (132) would end
+     * at 377, so it goes to the next row (228) and "corner touch" (118, to 370) to the one
+     * after (246); units (264): rifle's counter in the default pale blue. 8 rows end at
+     * 138 + 8 * 18 = 282, and 6 pixels more make the height. */
+    ck_assert_msg(strstr(out, "width=\"360\" height=\"288\""), "%s", out);
     ck_assert(strstr(out, "<text x=\"32\" y=\"150\" font-size=\"12\" "
                           "font-weight=\"bold\">terrain:</text>"));
-    ck_assert(strstr(out, "<rect x=\"96\" y=\"139\" width=\"16\" height=\"14\" "
+    ck_assert(strstr(out, "<rect x=\"120\" y=\"139\" width=\"16\" height=\"14\" "
                           "stroke=\"#8a8a8a\" fill=\"#112233\"/>"));
-    ck_assert(strstr(out, "<text x=\"118\" y=\"150\" font-size=\"12\">woods</text>"));
-    ck_assert(strstr(out, "<line x1=\"82\" y1=\"164\" x2=\"98\" y2=\"164\" stroke-width=\"5\" "
+    ck_assert(strstr(out, "<text x=\"142\" y=\"150\" font-size=\"12\">woods</text>"));
+    ck_assert(strstr(out, "<rect x=\"189\" y=\"139\" width=\"16\" height=\"14\" "
+                          "stroke=\"#8a8a8a\" fill=\"#f7f4ea\"/>"));
+    ck_assert(strstr(out, "<text x=\"211\" y=\"150\" font-size=\"12\">no terrain</text>"));
+    ck_assert(strstr(out, "<text x=\"32\" y=\"168\" font-size=\"12\" "
+                          "font-weight=\"bold\">elevation:</text>"));
+    ck_assert(strstr(out, "fill=\"#4a2a0a\" fill-opacity=\"0.12\"/>\n<text x=\"128\" y=\"168\" "
+                          "font-size=\"10\" text-anchor=\"middle\" fill=\"#3a2a1a\">+1</text>"));
+    ck_assert(strstr(out, "<text x=\"142\" y=\"168\" font-size=\"12\">level 1</text>"));
+    ck_assert(strstr(out, "<line x1=\"120\" y1=\"182\" x2=\"136\" y2=\"182\" stroke-width=\"5\" "
                           "stroke=\"#c0392b\"/>"));
-    ck_assert(strstr(out, "<line x1=\"144\" y1=\"164\" x2=\"160\" y2=\"164\" stroke-width=\"5\" "
+    ck_assert(strstr(out, "<line x1=\"182\" y1=\"182\" x2=\"198\" y2=\"182\" stroke-width=\"5\" "
                           "stroke=\"#6d4c2f\"/>"));
-    ck_assert(strstr(out, "<circle cx=\"104\" cy=\"182\" r=\"7\" fill=\"#202020\"/>"));
-    ck_assert(strstr(out, "<text x=\"118\" y=\"186\" font-size=\"12\">mine</text>"));
-    ck_assert(strstr(out, "<rect x=\"82\" y=\"193\" width=\"16\" height=\"14\" rx=\"3\" "
+    ck_assert(strstr(out, "<circle cx=\"128\" cy=\"200\" r=\"7\" fill=\"#202020\"/>"));
+    ck_assert(strstr(out, "<text x=\"142\" y=\"204\" font-size=\"12\">mine</text>"));
+    ck_assert(strstr(out, "<text x=\"32\" y=\"222\" font-size=\"12\" "
+                          "font-weight=\"bold\">line:</text>"));
+    ck_assert(strstr(out, "<text x=\"142\" y=\"222\" font-size=\"12\">line A2 to B1</text>"));
+    ck_assert(strstr(out, "<circle cx=\"128\" cy=\"236\" r=\"3\" fill=\"#e000c0\"/>"));
+    ck_assert(strstr(out, "<text x=\"142\" y=\"240\" font-size=\"12\">square crossed</text>"));
+    ck_assert(strstr(out, "<circle cx=\"128\" cy=\"254\" r=\"6\" stroke=\"#e000c0\" "
+                          "fill=\"none\" stroke-width=\"2\"/>"));
+    ck_assert(strstr(out, "<text x=\"142\" y=\"258\" font-size=\"12\">corner touch</text>"));
+    ck_assert(strstr(out, "<rect x=\"120\" y=\"265\" width=\"16\" height=\"14\" rx=\"3\" "
                           "stroke=\"#111111\" fill=\"#d8e4f4\"/>"));
-    ck_assert(strstr(out, "<text x=\"104\" y=\"204\" font-size=\"12\">rifle</text>"));
-    /* the labels come after the counters (drawn over them) */
-    ck_assert(strstr(out, "<g id=\"labels\"") > strstr(out, "<g id=\"units\">"));
-    ck_assert(strstr(strstr(out, "<g id=\"labels\""), ">+1</text>"));
+    ck_assert(strstr(out, "<text x=\"142\" y=\"276\" font-size=\"12\">rifle</text>"));
+    /* no army is named (the caller gave none), and no unit or element shows markers */
+    ck_assert(strstr(out, "armies:") == NULL && strstr(out, "markers:") == NULL);
     free(out);
     /* titles are escaped */
     out = NULL;
@@ -243,25 +278,148 @@ START_TEST(markers_and_faces)
     out = capture_text(b, NULL, &st);
     ck_assert(strstr(out, "units: a rifle C1\n       b mg A2\nterrain:  W woods\nsides:") != NULL);
     free(out);
-    /* SVG: unit 5 on C1 = square (2, 0) is a counter at (32 + 96 + 6, 24 + 6) = (134, 30), 36
-     * pixels wide (inset 48/7 = 6); its label at y = 30 + 18 + 12/3 = 52; the line under it in
-     * type 12*3/5 + 1 = 8 at y = 52 + 8 + 1 = 61, centred at x = 134 + 18 = 152. The element
-     * face on woods1's first square A1 (0, 0): centred at x = 32 + 24 = 56, y = 24 + 10, type
-     * 12*3/4 + 1 = 10. */
+    /* SVG: unit 5 on C1 = square (2, 0) is a counter at (32 + 96 + 4, 24 + 14) = (132, 38),
+     * 40 x 20 (svg_picture); its name (type 10) and the line under it (type 12*3/5 + 1 = 8,
+     * one pixel below) are centred in it together: top 38 + (20 - 10 - 9) / 2 = 38, the
+     * name's baseline 38 + 10 - 2 = 46, the line's 46 + 8 + 1 = 55, both at x = 132 + 20 =
+     * 152. The element face on woods1's first square A1 (0, 0), which has no elevation: at
+     * its top left, x = 32 + 3 = 35, y = 24 + 10, type 12*3/4 + 1 = 10 (at most (48 - 6) / 5
+     * = 8 characters: woods1 has no other square in row 1). */
     markers[5] = "suppressed";
     char *svg = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&svg, &len);
     ck_assert_int_eq(draw_svg(b, &o, f), GEO_OK);
     fclose(f);
-    ck_assert_msg(strstr(svg, "<text x=\"152\" y=\"61\" font-size=\"8\" text-anchor=\"middle\" "
+    ck_assert_msg(strstr(svg, "<text x=\"152\" y=\"55\" font-size=\"8\" text-anchor=\"middle\" "
                               "fill=\"#8b0000\">[suppressed] (wreck)</text>") != NULL,
                   "%s", svg);
-    ck_assert(strstr(svg, "<text x=\"56\" y=\"34\" font-size=\"10\" text-anchor=\"middle\" "
-                          "fill=\"#8b0000\" font-style=\"italic\">burnt</text>") != NULL);
+    ck_assert(strstr(svg, "<text x=\"152\" y=\"46\" font-size=\"10\" "
+                          "text-anchor=\"middle\">rifle</text>") != NULL);
+    ck_assert(strstr(svg, "<text x=\"35\" y=\"34\" font-size=\"10\" fill=\"#8b0000\" "
+                          "font-style=\"italic\">burnt</text>") != NULL);
     /* unit 7 (empty string, no face) gets no such line */
     ck_assert(strstr(svg, "[]") == NULL && strstr(svg, "()") == NULL);
+    /* the legend says what the dark red brackets are (issue 12: every glyph in the legend):
+     * a unit's in upright type, an element's in italics */
+    const char *row = strstr(svg, ">markers:</text>");
+    ck_assert_ptr_nonnull(row);
+    const char *unit_entry = strstr(row, "fill=\"#8b0000\">[ ] ( )</text>");
+    const char *elem_entry = strstr(row, "fill=\"#8b0000\" font-style=\"italic\">[ ] ( )</text>");
+    ck_assert(unit_entry && elem_entry && unit_entry < elem_entry);
+    ck_assert(strstr(row, ">a unit&apos;s markers (face)</text>") &&
+              strstr(row, ">an element&apos;s markers (face)</text>"));
     free(svg);
+    board_free(b);
+}
+END_TEST
+
+static char *capture_svg(const board *b, const draw_options *o)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    ck_assert_int_eq(draw_svg(b, o, f), GEO_OK);
+    fclose(f);
+    return out;
+}
+
+/* Issue 12: the two armies' counters in two colours, each army named in the legend. Unit 0
+ * (allies, army 0) on A1, unit 1 (axis, army 1) on B1, unit 2 (allies) on C1. Without the
+ * caller's colours the palette gives army 0 a pale blue (#d8e4f4) and army 1 a pale red
+ * (#ecc8bc); with army 1's colour given, its counters take it. */
+START_TEST(armies_in_the_legend)
+{
+    board *b = board_new(GEO_SQUARE, 3, 1);
+    const geo_grid *g = board_grid(b);
+    board_set_name(b, BOARD_ARMY, 0, "allies", 0);
+    board_set_name(b, BOARD_ARMY, 1, "axis", 0);
+    const char *labels[3] = { "rifle", "grenadiers", "mg" };
+    for (int u = 0; u < 3; u++) {
+        board_place_unit(b, u, u, -1);
+        board_set_unit_label(b, u, labels[u]);
+    }
+    int armies[3] = { 0, 1, 0 };
+    draw_options o = { .unit_armies = armies, .n_unit_armies = 3 };
+    char *out = capture_svg(b, &o);
+    /* the counters: A1's at x = 32 + 4, B1's at 80 + 4, C1's at 128 + 4, y = 24 + 14 */
+    ck_assert(strstr(out, "<rect x=\"36\" y=\"38\" width=\"40\" height=\"20\" rx=\"4\" "
+                          "fill=\"#d8e4f4\""));
+    ck_assert(strstr(out, "<rect x=\"84\" y=\"38\" width=\"40\" height=\"20\" rx=\"4\" "
+                          "fill=\"#ecc8bc\""));
+    ck_assert(strstr(out, "<rect x=\"132\" y=\"38\" width=\"40\" height=\"20\" rx=\"4\" "
+                          "fill=\"#d8e4f4\""));
+    /* the legend's armies row, before the units row: allies then axis, each with a counter
+     * of its colour in front of its name */
+    const char *row = strstr(out, ">armies:</text>"), *units = strstr(out, ">units:</text>");
+    ck_assert(row && units && row < units);
+    const char *allies = strstr(row, ">allies</text>"), *axis = strstr(row, ">axis</text>");
+    ck_assert(allies && axis && allies < axis && axis < units);
+    ck_assert(strstr(row, "fill=\"#d8e4f4\"/>") < allies);
+    const char *red = strstr(row, "fill=\"#ecc8bc\"/>");
+    ck_assert(red && allies < red && red < axis);
+    free(out);
+    const char *colours[2] = { NULL, "#a02020" };
+    o.army_colours = colours;
+    o.n_army_colours = 2;
+    out = capture_svg(b, &o);
+    ck_assert(strstr(out, "<rect x=\"84\" y=\"38\" width=\"40\" height=\"20\" rx=\"4\" "
+                          "fill=\"#a02020\""));
+    ck_assert(strstr(out, "<rect x=\"36\" y=\"38\" width=\"40\" height=\"20\" rx=\"4\" "
+                          "fill=\"#d8e4f4\""));
+    ck_assert(strstr(strstr(out, ">armies:</text>"), "fill=\"#a02020\"/>"));
+    free(out);
+    (void)g;
+    board_free(b);
+}
+END_TEST
+
+/* Issue 12: every glyph the board shows is in the legend. A 4 x 1 board as a scenario writes
+ * it: A1 `m` = hill + mound at level 1, B1 `h` = hill at level 2, C1 `.` = open at level -1,
+ * D1 `h` with the square feature primary_objective (its own line, not the symbol's: the
+ * legend names a symbol by the first square showing it). The terrain row lists the symbols in square
+ * order with what each stands for ('.' with no symbol drawn, as the squares show none), the
+ * elevation row each level lowest first with its "+N" as the squares show it, the features
+ * row each square feature by its label (the name's first 6 letters), with the name when the
+ * label cuts it. */
+START_TEST(legend_names_every_glyph)
+{
+    board *b = board_new(GEO_SQUARE, 4, 1);
+    board_set_name(b, BOARD_TERRAIN, 0, "hill", 0);
+    board_set_name(b, BOARD_TERRAIN, 1, "open", 0);
+    board_set_name(b, BOARD_SQUARE_FEATURE, 0, "mound", 0);
+    board_set_name(b, BOARD_SQUARE_FEATURE, 1, "primary_objective", 0);
+    int hill = board_element_new(b, 0, "hill1"), open = board_element_new(b, 1, "open1");
+    board_element_add(b, hill, 0);
+    board_element_add(b, hill, 1);
+    board_element_add(b, open, 2);
+    board_element_add(b, hill, 3);
+    board_set_elevation(b, 0, 1);
+    board_set_elevation(b, 1, 2);
+    board_set_elevation(b, 2, -1);
+    board_put(b, BOARD_AT_SQUARE, 0, (board_feature){ 0, 1, -1 });
+    board_put(b, BOARD_AT_SQUARE, 3, (board_feature){ 1, 1, -1 });
+    const int was[4] = { 0, 0, 1, 0 };
+    draw_options o = { .symbols = "mh.h", .symbol_terrain = was };
+    char *out = capture_svg(b, &o);
+    const char *terrain = strstr(out, ">terrain:</text>"),
+               *elev = strstr(out, ">elevation:</text>"), *feat = strstr(out, ">features:</text>");
+    ck_assert(terrain && elev && feat && terrain < elev && elev < feat);
+    const char *m = strstr(terrain, ">hill + mound</text>"), *h = strstr(terrain, ">hill</text>"),
+               *dot = strstr(terrain, ">open</text>");
+    ck_assert_msg(m && h && dot && m < h && h < dot && dot < elev, "%s", out);
+    ck_assert(strstr(terrain, ">m</text>") < m && strstr(terrain, ">h</text>") < h);
+    ck_assert(strstr(terrain, ">.</text>") == NULL);
+    const char *lo = strstr(elev, ">-1</text>"), *one = strstr(elev, ">+1</text>"),
+               *two = strstr(elev, ">+2</text>");
+    ck_assert(lo && one && two && lo < one && one < two && two < feat);
+    ck_assert(strstr(elev, ">level -1</text>") && strstr(elev, ">level 2</text>"));
+    ck_assert(strstr(feat, "fill=\"#7a4a00\">mound</text>"));
+    ck_assert(strstr(feat, "fill=\"#7a4a00\">primar</text>"));
+    ck_assert(strstr(feat, ">= primary_objective</text>"));
+    /* the squares show the same labels */
+    ck_assert(strstr(out, "fill=\"#7a4a00\">primar</text>") < feat);
+    free(out);
     board_free(b);
 }
 END_TEST
@@ -321,13 +479,60 @@ START_TEST(wide_board_window)
     ck_assert_msg(strncmp(out, "     J    K    L    M    N    O    P    Q    R    S   \n", 55) == 0,
                   "%s", out);
     ck_assert_msg(second_line_length(out) == 55, "%s", out);
-    ck_assert_msg(strstr(out, "(columns J-S of A-AD, around the line)\n"), "%s", out);
+    ck_assert_msg(strstr(out, "(columns J-S of A-AD, around the line; A-I and T-AD left out)\n"),
+                  "%s", out);
     free(out);
-    /* without a line the whole board is drawn: 4 + 30 * 5 + 1 = 155 characters */
+    /* without a line or a width the whole board is drawn: 4 + 30 * 5 + 1 = 155 characters */
     out = capture_text(b, NULL, &st);
     ck_assert_msg(second_line_length(out) == 155, "%s", out);
     ck_assert(strstr(out, "(columns") == NULL);
     free(out);
+    /* issue 12: in 80 characters (COLUMNS) fit (80 - 5) / 5 = 15 columns, A to O, and the
+     * lines are 4 + 15 * 5 + 1 = 80 long */
+    o = (draw_options){ .columns = 80 };
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strncmp(out, "     A    B    C", 16) == 0 && second_line_length(out) == 80, "%s",
+                  out);
+    ck_assert_msg(strstr(out, "(columns A-O of A-AD, to fit 80 characters; P-AD left out)\n"), "%s",
+                  out);
+    free(out);
+    /* centred on AB1 (x 27): 15 columns from 27 - 7 = 20 would pass AD (29), so they end at
+     * the edge: P (15) to AD */
+    o = (draw_options){ .columns = 80, .centred = true, .centre = geo_parse_square(g, "AB1") };
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strstr(out, "(columns P-AD of A-AD, around AB1; A-O left out)\n"), "%s", out);
+    ck_assert(second_line_length(out) == 80);
+    free(out);
+    /* the line's window J-S (10 columns) in 40 characters: (40 - 5) / 5 = 7 columns; the
+     * line itself (M-P, 4 columns) fits, so they are centred on its middle, (12 + 15) / 2 =
+     * 13 (N): K to Q, even with its verdict decided elsewhere */
+    o = (draw_options){ .trace = &t,
+                        .columns = 40,
+                        .decided_at = DRAW_AT_SQUARE,
+                        .decided = geo_parse_square(g, "S1") };
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strstr(out, "(columns K-Q of A-AD, around the line; A-J and R-AD left out)\n"),
+                  "%s", out);
+    free(out);
+    /* a line C1 to AA2 (2 to 26) does not fit 7 columns: around its middle, 14 (O): L to R;
+     * with its verdict decided on H1 (7): E to K */
+    geo_trace long_line;
+    geo_trace_line(g, geo_parse_square(g, "C1"), geo_parse_square(g, "AA2"), &long_line);
+    o = (draw_options){ .trace = &long_line, .columns = 40 };
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strstr(out, "(columns L-R of A-AD, around the middle of the line; A-K and "
+                              "S-AD left out)\n"),
+                  "%s", out);
+    free(out);
+    o.decided_at = DRAW_AT_SQUARE;
+    o.decided = geo_parse_square(g, "H1");
+    out = capture_text(b, &o, &st);
+    ck_assert_msg(strstr(out, "(columns E-K of A-AD, around where the line's verdict was "
+                              "decided; A-D and L-AD left out)\n"),
+                  "%s", out);
+    ck_assert(second_line_length(out) == 40);
+    free(out);
+    geo_trace_free(&long_line);
     geo_trace_free(&t);
     board_free(b);
 }
@@ -377,6 +582,8 @@ int main(void)
     TCase *tc = tcase_create("draw");
     tcase_add_test(tc, text_picture);
     tcase_add_test(tc, svg_picture);
+    tcase_add_test(tc, armies_in_the_legend);
+    tcase_add_test(tc, legend_names_every_glyph);
     tcase_add_test(tc, markers_and_faces);
     tcase_add_test(tc, passengers_and_sparse_ids);
     tcase_add_test(tc, hex_not_drawn);

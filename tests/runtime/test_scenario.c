@@ -185,8 +185,9 @@ START_TEST(example_beach)
     ck_assert_int_eq(s->units[r2].markers[0], id_of(n, BOARD_MARKER, "suppressed"));
     ck_assert_int_eq(s->units[scn_unit_find(s, "mg42")].army, id_of(n, BOARD_ARMY, "axis"));
     ck_assert_uint_eq(s->n_units, 9);
-    /* colours for pictures */
-    ck_assert_str_eq(s->terrain_colours[id_of(n, BOARD_TERRAIN, "water")], "#86b6dc");
+    /* no colours of its own: the example boards take the rules' colours, the same on every
+     * board (issue 12; colour_lines tests the lines) */
+    ck_assert_uint_eq(s->n_terrain_colours + s->n_side_colours + s->n_army_colours, 0);
     scn_free(s);
     scn_names_free(n);
 }
@@ -346,6 +347,30 @@ static scenario *load_text(const char *text, scn_names *n)
     scn_errors_free(&errs);
     return s;
 }
+
+/* `colour` lines (board.md §4): by terrain, side-feature and army id, as written; an army's
+ * colour is also each of its units' (unit_colours), and kept by army for the legend. */
+START_TEST(colour_lines)
+{
+    const char *text = "size 2 x 1\nlegend . = open\nmap\n1 ..\n"
+                       "unit a = rifle_squad allies at A1\nunit b = rifle_squad axis at B1\n"
+                       "colour terrain open \"#e0e0e0\"\ncolour side wall \"#101010\"\n"
+                       "colour army axis \"#ff8080\"\n";
+    scn_names *n = declared();
+    scenario *s = load_text(text, n);
+    int open = id_of(n, BOARD_TERRAIN, "open"), wall = id_of(n, BOARD_SIDE_FEATURE, "wall");
+    int axis = id_of(n, BOARD_ARMY, "axis"), allies = id_of(n, BOARD_ARMY, "allies");
+    ck_assert_str_eq(s->terrain_colours[open], "#e0e0e0");
+    ck_assert_str_eq(s->side_colours[wall], "#101010");
+    ck_assert_uint_gt(s->n_army_colours, (size_t)axis);
+    ck_assert_str_eq(s->army_colours[axis], "#ff8080");
+    ck_assert(allies >= (int)s->n_army_colours || s->army_colours[allies] == NULL);
+    ck_assert_uint_gt(s->n_unit_colours, (size_t)s->units[1].id);
+    ck_assert_str_eq(s->unit_colours[s->units[1].id], "#ff8080");
+    scn_free(s);
+    scn_names_free(n);
+}
+END_TEST
 
 /* A unit declared `off` is in the unit pool with its markers but not on the board; one placed
  * after it still stands where its line says. */
@@ -657,6 +682,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, example_beach);
     tcase_add_test(tc, unit_off_the_board);
+    tcase_add_test(tc, colour_lines);
     tcase_add_test(tc, example_hill);
     tcase_add_test(tc, example_trench);
     tcase_add_test(tc, example_village);
