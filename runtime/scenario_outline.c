@@ -110,7 +110,9 @@ static void give_string(outline *o, const char *directive, const line_ref *lr)
     if (l->ntok == 4 && l->toks[3].k == T_STR)
         snprintf(o->detail, sizeof o->detail, "example %.*s", l->toks[3].len, l->toks[3].s);
     tok quoted = { T_STR, s->s - 1, s->len + 2, s->col }; /* the span with its quotes */
-    int end = last->col + last->len - 1 + (last->k == T_STR);
+    /* a string token's col is its opening quote's, its len the text's: the closing quote is
+     * at col + len + 1 */
+    int end = last->col + last->len - 1 + 2 * (last->k == T_STR);
     give(o, directive, lr->no, &quoted, &quoted, lr->no, end);
 }
 

@@ -762,6 +762,12 @@ def scenario_symbols():
     m = by.get("map", [{}])[0]
     check(m.get("range", {}).get("start", {}).get("line") == mline and
           m["range"]["end"]["line"] == last, f"the map: {m}, want lines {mline}..{last}")
+    # LSP: a symbol's selectionRange lies inside its range (a `cite "ID"` line's range ends on
+    # its closing quote, as its selectionRange, the quoted ID, does).
+    pos = lambda p: (p["line"], p["character"])
+    outside = [x for x in syms if pos(x["selectionRange"]["start"]) < pos(x["range"]["start"]) or
+               pos(x["selectionRange"]["end"]) > pos(x["range"]["end"])]
+    check(outside == [], f"selectionRange outside range: {outside}")
     title = [x for x in syms if x["kind"] == 15]
     check(len(title) == 1 and title[0]["name"] == "Little River of No Return (example board)",
           f"the title: {title}")
