@@ -771,6 +771,13 @@ int cli_check(cli_session *s, const char *path)
 int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded)
 {
     size_t before = s->diags, warnings = 0;
+    for (size_t i = 0; i < n; i++)
+        if (paths[i][0] == '-' && paths[i][1]) {
+            cli_error("lint takes files and directories, not '%s'\n"
+                      "Try 'hon --help' for more information.",
+                      paths[i]);
+            return 2; /* a usage error (repl.md §1, Exit status) */
+        }
     for (size_t i = 0; i < n; i++) {
         hon_status st =
             is_dir(paths[i]) ? hon_load_dir(s->vm, paths[i]) : hon_load_file(s->vm, paths[i]);
@@ -782,7 +789,9 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
     hon_status st = hon_lint(s->vm, paths, n, &warnings);
     if (st != HON_OK)
         return cli_failed(s, before, st, "cannot lint", n ? paths[0] : "the rules");
-    return warnings != 0;
+    /* any warning fails: lint's own (W001-W007) and those loading the files gave (a drifted
+     * citation, E172) */
+    return warnings != 0 || s->diags != before;
 }
 
 /* How `test` reports: each result (verbose), failures only, or one JSON object. */
@@ -845,11 +854,14 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         else if (strcmp(args[i], "--filter") == 0 && i + 1 < nargs)
             filter = args[++i];
         else if (strcmp(args[i], "--filter") == 0) {
-            cli_error("test --filter needs a PATTERN (a part of the titles of the tests to run)");
-            rc = 1;
+            cli_error("test --filter needs a PATTERN (a part of the titles of the tests to run)\n"
+                      "Try 'hon --help' for more information.");
+            rc = 2; /* a usage error (repl.md §1, Exit status) */
         } else if (args[i][0] == '-' && args[i][1]) {
-            cli_error("test takes -v, --filter PATTERN, --json and files, not '%s'", args[i]);
-            rc = 1;
+            cli_error("test takes -v, --filter PATTERN, --json and files, not '%s'\n"
+                      "Try 'hon --help' for more information.",
+                      args[i]);
+            rc = 2;
         } else
             paths[n++] = args[i];
     }
@@ -925,7 +937,7 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
     free(names);
     free(paths);
     fflush(stdout);
-    return rc || failed_n > 0;
+    return rc ? rc : failed_n > 0; /* rc 2: a usage error */
 }
 
 static void print_rule(void *ud, const hon_rule_info *r)

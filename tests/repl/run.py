@@ -255,7 +255,8 @@ def test_options():
           and len(j["tests"][1]["failures"]) == 1 and "expected 3" in j["tests"][1]["failures"][0]
           and j["tests"][1]["line"] == 2, "--json: one object with every test", p)
     p = run(["--no-rules", "test", "-x"])
-    check(p.returncode == 1 and "not '-x'" in p.stderr, "an unknown option of test", p)
+    # An unknown option is a usage error: 2 (repl.md §1, Exit status).
+    check(p.returncode == 2 and "not '-x'" in p.stderr, "an unknown option of test", p)
     # A --filter that no title contains runs nothing: an error (exit 1, saying so), never a
     # pass, so that a misspelt pattern cannot turn a CI job green. "zzzz" is in neither title
     # ("fixture: bonus adds the answers", "fixture: deliberately false"); with the files
@@ -273,7 +274,7 @@ def test_options():
     check(p.returncode == 1 and lines(p.stdout)[-1] == "0 passed, 1 failed"
           and "none ran" not in p.stderr, "--filter on a failing test fails as the test", p)
     p = run(["--no-rules", "test", both[1], "--filter"])
-    check(p.returncode == 1 and "--filter needs a PATTERN" in p.stderr, "--filter alone", p)
+    check(p.returncode == 2 and "--filter needs a PATTERN" in p.stderr, "--filter alone", p)
     # The REPL's `test` takes the same options.
     p = run(["--no-rules", "--load", fx("base.hon")], stdin="test -v --filter bonus\n")
     check(p.returncode == 0 and lines(p.stdout)[0].startswith("ok   fixture: bonus") and
@@ -4069,6 +4070,33 @@ def lint_in_the_repl():
         p = run([], stdin=f"lint {f}\nunused_here()\n")
         check(p.stdout.startswith(f"loaded {f}\n") and "W001" in p.stdout + p.stderr
               and "7\n" in p.stdout, "lint at the prompt says it loaded the file, which stays", p)
+
+
+@case
+def lint_exit_status():
+    # repl.md §1, Exit status: lint exits 1 on any warning, 2 on a usage error. A cite that
+    # writes its own source text other than the declared one is the warning E172 (errors.md),
+    # met while lint loads the file: a warning, so exit 1 (it was 0: only W001-W007 counted).
+    # A clean file gives 0. An option lint does not have is a usage error (it was read as a
+    # file name: E005, exit 1).
+    with tempfile.TemporaryDirectory() as tmp:
+        drift = os.path.join(tmp, "drift.hon")
+        with open(drift, "w") as out:
+            out.write('source "M.1" = "My book, one";\n'
+                      'query q(x: int) -> int combine sum;\n'
+                      'rule q.a cite "M.1" source "My book, two" answer x;\n')
+        p = run(["--no-rules", "lint", drift])
+        check(p.returncode == 1 and "E172" in p.stderr, "a drifted citation fails lint", p)
+        clean = os.path.join(tmp, "clean.hon")
+        with open(clean, "w") as out:
+            out.write('source "M.1" = "My book, one";\n'
+                      'query q(x: int) -> int combine sum;\n'
+                      'rule q.a cite "M.1" answer x;\n')
+        p = run(["--no-rules", "lint", clean])
+        check(p.returncode == 0 and p.stdout == "" and p.stderr == "", "a clean file", p)
+        p = run(["--no-rules", "lint", "--bogus", clean])
+        check(p.returncode == 2 and "not '--bogus'" in p.stderr and "E005" not in p.stderr,
+              "an unknown option of lint", p)
 
 
 def main():
