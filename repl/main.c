@@ -366,6 +366,16 @@ static const subcommand subcommands[] = {
     { "lsp", 0, 2 },   { "play", 1, 1 },    { "fmt", 1, -1 },
 };
 
+/* " (did you mean `NAME`?)" naming the subcommand nearest to name (cli_did_you_mean), written
+ * in buf (cap bytes), or "" when none is near. */
+static const char *command_hint(const char *name, char *buf, size_t cap)
+{
+    const char *names[sizeof subcommands / sizeof subcommands[0]];
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        names[i] = subcommands[i].name;
+    return cli_did_you_mean(name, names, sizeof names / sizeof names[0], buf, cap);
+}
+
 /* `hon help [COMMAND]`: the whole usage, or the lines of usage_text about one command (its
  * lines and the indented lines that continue them). Returns the exit status. */
 static int help(const char *topic)
@@ -390,7 +400,10 @@ static int help(const char *topic)
         printf("  %.*s", (int)(end - p), p);
         found = true;
     }
-    return found ? 0 : usage_error("no command named '%s'", topic);
+    char hint[160];
+    return found ? 0
+                 : usage_error("no command named '%s'%s", topic,
+                               command_hint(topic, hint, sizeof hint));
 }
 
 /* Returns a new string: the arguments joined by spaces (`hon why f(a, b)` unquoted). */
@@ -586,14 +599,10 @@ int main(int argc, char **argv)
             if (strcmp(subcommands[i].name, name) == 0)
                 sub = &subcommands[i];
         if (!sub) {
-            const char *names[sizeof subcommands / sizeof subcommands[0]];
-            char hint[128];
-            for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-                names[i] = subcommands[i].name;
+            char hint[160];
             cli_opts_free(&o);
-            return usage_error(
-                "unknown command '%s'%s", name,
-                cli_did_you_mean(name, names, sizeof names / sizeof names[0], hint, sizeof hint));
+            return usage_error("unknown command '%s'%s", name,
+                               command_hint(name, hint, sizeof hint));
         }
         nargs = argc - first - 1;
         bool want_help = false;

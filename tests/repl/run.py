@@ -383,6 +383,9 @@ def did_you_mean_everywhere():
     p = run(["tset"])  # `test` is 2 edits away (a swap)
     check(p.returncode == 2 and "unknown command 'tset' (did you mean `test`?)" in p.stderr,
           "a CLI subcommand", p)
+    p = run(["help", "lnt"])  # `lint` is 1 edit away (a dropped letter)
+    check(p.returncode == 2 and "no command named 'lnt' (did you mean `lint`?)" in p.stderr,
+          "hon help's topic", p)
     # fixtures/variants.hon: variants woods_cover (readings light_cover, heavy_cover),
     # woods_sight, ...; terrain open, woods; counter rifle. editions.hon: fixture_base.
     script = "\n".join([
