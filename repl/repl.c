@@ -579,6 +579,10 @@ static int cmd_load(repl *r, char *args)
     }
     if (cli_load(r->s, args) != 0) {
         fprintf(stderr, "hon: nothing from '%s' was loaded; the session is unchanged\n", args);
+        size_t len = strlen(args);
+        if (len > 4 && strcmp(args + len - 4, ".scn") == 0) /* a scenario read as rules */
+            fprintf(stderr, "hon: '%s' looks like a scenario: `board %s` loads a board\n", args,
+                    args);
         return 1;
     }
     printf("loaded %s\n", args);

@@ -433,6 +433,12 @@ def load_errors():
     p = run(["--no-rules", "--load", fx("broken.hon"), "eval", "1"])
     check(p.returncode == 1 and "broken.hon:4:18" in p.stderr, "bad --load exits 1", p)
     check(p.stdout == "", "nothing is evaluated after a failed load", p)
+    # A scenario given to the REPL's `load` (which reads rules) fails as rules, and the message
+    # says `board` loads it (repl.md §2); the session goes on (the next line answers).
+    scn = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    p = run([], stdin=f"load {scn}\n1 + 1\n")
+    check(p.returncode == 1 and f"`board {scn}` loads a board" in p.stderr and p.stdout == "2\n",
+          "load of a .scn names board", p)
 
 
 @case
