@@ -541,7 +541,7 @@ static bool plan_query(lint *l, uint32_t q, const res_ruleset *rs, lint_query *l
     int32_t variants[LINT_MAX_PARAMS];
     bool out = false;
     *lq = (lint_query){ .q = q, .rs = rs, .nparams = qy->nparams, .exact = true };
-    if (qy->is_event || rs->len == 0 || qy->nparams > LINT_MAX_PARAMS)
+    if (qy->is_event || qy->nparams > LINT_MAX_PARAMS)
         return false;
     for (size_t i = 0; i < rs->len; i++) {
         collect_ints(p->rules[rs->rules[i]].decl, ints, &nints);
