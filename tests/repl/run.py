@@ -2560,6 +2560,28 @@ def turn_omaha1_why():
 
 
 @case
+def scenario_end_in_play():
+    # examples/boards/omaha_part1.scn plays Bloody Omaha Part 1 (scenario_played=1), whose game
+    # ends at the end of turn 7 (BRO.scn.omaha1.end). Twenty-five `next`s from the set-up: the
+    # 22nd ends turn 7's Supply Phase (set-up, then 3 phases a turn: 1 + 7 * 3 = 22), says the
+    # game is over and gives the outcome, German victory, as no Seawall section fell
+    # (BRO.scn.omaha1.victory); the clock goes no further: the three `next`s after it are
+    # refused, and `turn()` still answers 8, the turn the clock stands at.
+    board = os.path.join(ROOT, "examples", "boards", "omaha_part1.scn")
+    p = run(["--board", board], stdin="next\n" * 25 + "turn()\n")
+    out = p.stdout
+    check("clock: turn 7, supply phase" in out, "turn 7 is played to its Supply Phase", p)
+    check(re.search(r"note: the game is over: the scenario ends with this phase .*"
+                    r"BRO\.scn\.omaha1\.end", out) is not None,
+          "the end of turn 7 says the game is over, citing the scenario's end", p)
+    check("note: outcome: German victory" in out, "and gives the outcome", p)
+    check("clock: turn 9" not in out, "the clock never reaches turn 9", p)
+    check(p.stderr.count("error[E219]: the game is over") == 3,
+          "each `next` after the end is refused", p)
+    check(out.rstrip().endswith("8"), "the clock stands where the game ended", p)
+
+
+@case
 def move_refused():
     # examples/boards/beach_seawall.scn: rifle1 (D7) to C6, across the barbed wire to C5 (a
     # Difficult Passage for infantry, BRO.1.3.barbed-wire, which ends the move:
