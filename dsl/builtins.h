@@ -213,6 +213,9 @@ BUILTIN_BOARD(TEMPLATE_SQUARES, "template_squares", builtin_template_squares, SQ
 BUILTIN_BOARD(UNITS_ON, "units_on", builtin_units_on, SQUARES, NONE, NONE, UNITS, "l",
     "the units placed on the squares of l (a 2-square unit once), in pool order; embarked "
     "units are not placed")
+BUILTIN_BOARD(SAME_COUNTER, "same_counter", builtin_same_counter, UNIT, UNIT, NONE, BOOL, "a, b",
+    "whether units a and b are copies of one counter, the same name printed on both (a "
+    "scenario's two `a_mortar` units; a counter and its copies)")
 
 /* the game clock, and lists (compiled to instructions) */
 BUILTIN_OP(TURN, "turn", TURN, NONE, NONE, NONE, INT, "",

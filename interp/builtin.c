@@ -805,6 +805,16 @@ BODY(builtin_units_on)
     return list_of(x, ids, k, T_UNIT, out);
 }
 
+/* Counter identity, not a rule: two units are of one counter when the pool copied both from the
+ * same `counter` declaration (its name, unit.counter). */
+BODY(builtin_same_counter)
+{
+    const unit *a = unit_get(x->units, (int32_t)args[0].u.i);
+    const unit *b = unit_get(x->units, (int32_t)args[1].u.i);
+    out->u.i = a && b && a->counter && b->counter && strcmp(a->counter, b->counter) == 0;
+    return true;
+}
+
 BODY(builtin_squares_within)
 {
     return squares_within(x, at.a, args[1].u.i, out);
