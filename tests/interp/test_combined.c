@@ -95,13 +95,14 @@ START_TEST(every_mode_answers_as_its_rules_one_by_one)
 }
 END_TEST
 
-/* The fewest steps e needs, untraced or traced (a bisection over the budget). */
-static unsigned long fewest_steps(const char *e, bool traced)
+/* The fewest steps e needs under program src, untraced or traced (a bisection over the
+ * budget). */
+static unsigned long fewest_steps_of(const char *src, const char *e, bool traced)
 {
     unsigned long lo = 1, hi = 1 << 16;
     while (lo + 1 < hi) {
         unsigned long mid = (lo + hi) / 2;
-        tvm *v = tvm_new_cfg(PROGRAM, mid, 0);
+        tvm *v = tvm_new_cfg(src, mid, 0);
         hon_answer *a = NULL;
         hon_status st =
             traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
@@ -113,6 +114,11 @@ static unsigned long fewest_steps(const char *e, bool traced)
             lo = mid;
     }
     return hi;
+}
+
+static unsigned long fewest_steps(const char *e, bool traced)
+{
+    return fewest_steps_of(PROGRAM, e, traced);
 }
 
 START_TEST(the_combined_chunks_take_the_rules_steps)
@@ -194,6 +200,60 @@ START_TEST(the_chunks_are_built_before_the_first_answer)
 }
 END_TEST
 
+/* Queries asked from a combined chunk or an expression, untraced, run as frames of the
+ * dispatch loop (vm.md §5a), their exits popping them: the answers, steps and errors of the
+ * driver, whatever ends the chunk (a `first` rule's RETURN, the last rule's no answer, the
+ * default then, a query with no rule answered by its default alone).
+ *   down(n), first, default 0: down(n - 1) + 1 when n > 0, so down(n) = n, n + 1 calls deep.
+ *   lone(x), first, no rule: its default x + 100.
+ *   low(x), min, default 50: x when x > 5.
+ *   outer(x), sum: down(x) + lone(x) + low(x); outer(3) = 3 + 103 + 50 = 156,
+ *   outer(7) = 7 + 107 + 7 = 121. */
+static const char *const QUERIES =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "query down(n: int) -> int combine first default 0;\n"
+    "rule down.more cite \"T.1\" when n > 0 answer down(n - 1) + 1;\n"
+    "query lone(x: int) -> int combine first default x + 100;\n"
+    "query low(x: int) -> int combine min default 50;\n"
+    "rule low.big cite \"T.1\" when x > 5 answer x;\n"
+    "query least(x: int) -> int combine min;\n"
+    "rule least.x cite \"T.1\" when x > 0 answer x;\n"
+    "query outer(x: int) -> int combine sum;\n"
+    "rule outer.calls cite \"T.1\" answer down(x) + lone(x) + low(x);\n";
+
+START_TEST(queries_run_as_frames_of_the_loop)
+{
+    tvm *t = tvm_new(QUERIES);
+    /* each twice in one evaluation: the second call of a query runs as a frame of the loop
+     * (the first decides whether the query is tabled, in the driver) */
+    both(t, "outer(3) + outer(3)", "312");
+    both(t, "outer(7) + outer(7)", "242");
+    both(t, "lone(1) + lone(2)", "203");
+    /* E203 at the second call, the one run as a frame: the call's column, either way */
+    ck_assert_str_eq(untraced(t, "least(1) + least(0)"), "E203");
+    ck_assert_ptr_nonnull(strstr(t->log, ":1:12: error[E203]"));
+    tvm_clear(t);
+    ck_ev(t, "least(1) + least(0)", "E203");
+    ck_assert_ptr_nonnull(strstr(t->log, ":1:12: error[E203]"));
+    tvm_free(t);
+    const char *const calls[] = { "outer(3) + outer(7)", "down(6) + lone(1) + low(9)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        ck_assert_uint_eq(fewest_steps_of(QUERIES, calls[i], false),
+                          fewest_steps_of(QUERIES, calls[i], true));
+    /* the depth: down(n) is n + 1 nested calls, beside the expression's frame */
+    t = tvm_new_cfg(QUERIES, 0, 20);
+    both(t, "down(10)", "10");
+    both(t, "down(40)", "E206");
+    ck_assert_ptr_nonnull(strstr(t->log, "asking query down"));
+    tvm_free(t);
+    /* No C recursion per query call untraced: 200,000 nested calls (a limit raised to let
+     * them) answer, where a C frame per call would have run out of the thread's stack. */
+    t = tvm_new_cfg(QUERIES, 0, 300000);
+    ck_assert_str_eq(untraced(t, "down(200000)"), "200000");
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -203,6 +263,7 @@ int main(void)
     tcase_add_test(tc, the_combined_chunks_take_the_rules_steps);
     tcase_add_test(tc, limits_name_the_fn_or_the_rule);
     tcase_add_test(tc, the_chunks_are_built_before_the_first_answer);
+    tcase_add_test(tc, queries_run_as_frames_of_the_loop);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
