@@ -849,6 +849,20 @@ static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
         SKIP(2);
         val r;
         if (memo_may_table(&x->memo, q)) {
+            /* the slot of a tabled query of one parameter (memo_slot_quick), its steps taken
+             * from this block when it holds them (the total left is what state_set_steps
+             * would leave); tabled_answer for the rest */
+            const memo *m = &x->memo;
+            if (m->dom1[q] && (uint64_t)sp[-1].u.i < m->dom1[q] && m->serial == x->pg->serial &&
+                !x->tracing) {
+                const memo_answer *slot = &m->answers[q][sp[-1].u.i];
+                if (slot->v.type != T_NONE && slot->steps < x->steps_left &&
+                    x->depth + m->qdepth[q] <= x->max_depth) {
+                    x->steps_left -= slot->steps;
+                    sp[-1] = slot->v;
+                    VM_NEXT();
+                }
+            }
             if (answer_tabled(x, q, sp - argc, &r)) {
                 sp -= argc;
                 PUSH(r);
