@@ -139,7 +139,14 @@ static __attribute__((noinline)) void fail_depth(vm_ctx *x, uint32_t fn)
 /* resume (else NULL): the frames are vm_resume's, the top one stopped at a roll
  * (fork_save), which is run again: entry is the procedure's frame 0, pc the roll's opcode,
  * sp resume's saved top */
-static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
+/* GCC merges the identical tails of the opcode bodies (cross-jumping): each would then jump to
+ * one shared copy of VM_NEXT, a jump more per instruction; keep a copy in every body. */
+#if defined(__GNUC__) && !defined(__clang__) && HON_THREADED_DISPATCH
+#define VM_NO_CROSSJUMPING __attribute__((optimize("no-crossjumping")))
+#else
+#define VM_NO_CROSSJUMPING
+#endif
+static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
 {
     const res_program *p = x->p;
     const size_t entry = resume ? 0 : x->nframes - 1;
