@@ -18,6 +18,15 @@ bool answer_tabled(vm_ctx *x, uint32_t q, const val *args, val *out)
     return true;
 }
 
+bool answer_decides(const res_program *p, uint32_t mode, val v)
+{
+    if (v.type >= p->ntypes || p->types[v.type].kind != RT_ENUM)
+        return false;
+    if (mode == AST_COMBINE_MIN)
+        return v.u.i == 0;
+    return mode == AST_COMBINE_MAX && v.u.i == (int64_t)p->enums[p->types[v.type].arg].len - 1;
+}
+
 int answer_fold(vm_ctx *x, const chunk *ch, val *acc, val v, val *out)
 {
     switch (ch->combine) {
@@ -31,12 +40,11 @@ int answer_fold(vm_ctx *x, const chunk *ch, val *acc, val v, val *out)
         }
         return 0;
     case AST_COMBINE_MIN:
-        if (!acc[1].u.i || v.u.i < acc[0].u.i)
-            acc[0] = v;
-        acc[1].u.i = 1;
-        return 0;
     case AST_COMBINE_MAX:
-        if (!acc[1].u.i || v.u.i > acc[0].u.i)
+        if (answer_decides(x->p, ch->combine, v)) /* no later rule can better it */
+            break;
+        if (!acc[1].u.i ||
+            (ch->combine == AST_COMBINE_MIN ? v.u.i < acc[0].u.i : v.u.i > acc[0].u.i))
             acc[0] = v;
         acc[1].u.i = 1;
         return 0;

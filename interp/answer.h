@@ -1,7 +1,8 @@
 /* answer.h — how the VM makes a query call's answer outside its rules' code (vm.md §4, §5,
  * §5a): from the query's table of answers (memo.h), by folding its rules' answers by the
  * query's mode (language.md §3.5), or from its default. The dispatch loop (vm.c) calls these
- * out of line, so that its registers stay its own.
+ * out of line, so that its registers stay its own; call_query folds its rules' answers by the
+ * same answer_decides.
  */
 #ifndef HON_ANSWER_H
 #define HON_ANSWER_H
@@ -16,6 +17,11 @@
  * true with *out set; false when the driver must run (traced, at the depth limit, not tabled,
  * no answer yet, too few steps or depth left). */
 bool answer_tabled(vm_ctx *x, uint32_t q, const val *args, val *out);
+
+/* Whether v, a firing rule's answer to a query of mode `mode` (AST_COMBINE_*), decides it:
+ * `min` at the least member of an enum and `max` at the greatest, which no later rule can
+ * better (language.md §3.5); the other modes are decided elsewhere. */
+bool answer_decides(const res_program *p, uint32_t mode, val v);
 
 /* RULE_ACC's work in a query's combined chunk ch (combine.h): folds the answer v of a rule
  * into the accumulator acc[0] (acc[1]: whether a rule fed it; for `permission`, whether one

@@ -1331,14 +1331,14 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
             }
             break;
         case AST_COMBINE_MIN:
-            if (!have || v.u.i < acc.u.i)
-                acc = v;
-            have = true;
-            break;
         case AST_COMBINE_MAX:
-            if (!have || v.u.i > acc.u.i)
+            if (!have || (qq->mode == AST_COMBINE_MIN ? v.u.i < acc.u.i : v.u.i > acc.u.i))
                 acc = v;
             have = true;
+            if (answer_decides(p, qq->mode, v)) { /* the enum's least (greatest) member */
+                by = r;
+                goto done;
+            }
             break;
         case AST_COMBINE_ALL:
         case AST_COMBINE_ANY:

@@ -254,6 +254,42 @@ START_TEST(queries_run_as_frames_of_the_loop)
 }
 END_TEST
 
+/* min and max over an enum are decided by the enum's least and greatest member (language.md
+ * §3.5): no later rule can better it, so none runs, and a later rule's error cannot happen.
+ *   worst(x), min over level {low, mid, high}: low when x > 0, then a rule dividing by x - 1.
+ *   best(x), max: high when x > 0, then the same division.
+ *   least_int(x), min over int: 0 when x > 0, then the division: an int has no least value,
+ *   so every rule runs (E205 at x = 1). */
+static const char *const BOUNDS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum level { low, mid, high }\n"
+    "query worst(x: int) -> level combine min default high;\n"
+    "rule worst.low cite \"T.1\" when x > 0 answer low;\n"
+    "rule worst.divides cite \"T.1\" when 10 / (x - 1) > 0 answer mid;\n"
+    "query best(x: int) -> level combine max default low;\n"
+    "rule best.high cite \"T.1\" when x > 0 answer high;\n"
+    "rule best.divides cite \"T.1\" when 10 / (x - 1) > 0 answer mid;\n"
+    "query least_int(x: int) -> int combine min default 5;\n"
+    "rule least_int.zero cite \"T.1\" when x > 0 answer 0;\n"
+    "rule least_int.divides cite \"T.1\" when 10 / (x - 1) > 0 answer 1;\n";
+
+START_TEST(min_and_max_stop_at_the_enums_bound)
+{
+    tvm *t = tvm_new(BOUNDS);
+    both(t, "worst(1)", "low");  /* decided by low: the division by 0 never runs */
+    both(t, "best(1)", "high");  /* decided by high */
+    both(t, "worst(3)", "low");  /* low decides; 10 / 2 > 0 would have said mid */
+    both(t, "worst(0)", "high"); /* low does not fire; 10 / -1 = -10 is not > 0: the default */
+    both(t, "best(2)", "high");
+    both(t, "least_int(1)", "E205"); /* an int: every rule runs */
+    both(t, "least_int(2)", "0");    /* min(0, 1) */
+    tvm_free(t);
+    /* the steps of the rules that ran, the same either way */
+    ck_assert_uint_eq(fewest_steps_of(BOUNDS, "worst(1) == best(1)", false),
+                      fewest_steps_of(BOUNDS, "worst(1) == best(1)", true));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -264,6 +300,7 @@ int main(void)
     tcase_add_test(tc, limits_name_the_fn_or_the_rule);
     tcase_add_test(tc, the_chunks_are_built_before_the_first_answer);
     tcase_add_test(tc, queries_run_as_frames_of_the_loop);
+    tcase_add_test(tc, min_and_max_stop_at_the_enums_bound);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
