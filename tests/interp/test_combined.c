@@ -255,7 +255,8 @@ START_TEST(queries_run_as_frames_of_the_loop)
 END_TEST
 
 /* min and max over an enum are decided by the enum's least and greatest member (language.md
- * §3.5): no later rule can better it, so none runs, and a later rule's error cannot happen.
+ * §3.5, §4): no later rule (or item of an aggregate) can better it, so none runs, and a later
+ * rule's error cannot happen.
  *   worst(x), min over level {low, mid, high}: low when x > 0, then a rule dividing by x - 1.
  *   best(x), max: high when x > 0, then the same division.
  *   least_int(x), min over int: 0 when x > 0, then the division: an int has no least value,
@@ -283,6 +284,12 @@ START_TEST(min_and_max_stop_at_the_enums_bound)
     both(t, "best(2)", "high");
     both(t, "least_int(1)", "E205"); /* an int: every rule runs */
     both(t, "least_int(2)", "0");    /* min(0, 1) */
+    /* the aggregates alike (language.md §4): low at k = 1 decides the min, high the max, so
+     * the division by k = 0 never runs; over ints every item is taken */
+    both(t, "min(k in [1, 0]: if 10 / k > 0 then worst(k) else high)", "low");
+    both(t, "max(k in [1, 0]: if 10 / k > 0 then best(k) else low)", "high");
+    both(t, "min(k in [3, 1, 0]: if 10 / k > 4 then worst(k) else high)", "low"); /* 3: high */
+    both(t, "min(k in [1, 0]: 10 / k)", "E205");
     tvm_free(t);
     /* the steps of the rules that ran, the same either way */
     ck_assert_uint_eq(fewest_steps_of(BOUNDS, "worst(1) == best(1)", false),
