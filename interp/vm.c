@@ -20,36 +20,7 @@
 #include "lookup.h"
 #include "mem.h"
 
-#define VM_MAX_STACK ((size_t)1 << 24) /* values; beyond this: E209 */
-#define VM_MAX_DICE  1000              /* largest N in `roll N d6` */
-
-/* ---- stack and frames ---- */
-
-static bool ensure_stack(vm_ctx *x, size_t need)
-{
-    if (need <= x->stack_cap)
-        return true;
-    if (need > VM_MAX_STACK)
-        return state_fail(x, E_MEMORY, "the evaluation needs more than %zu stack slots",
-                          VM_MAX_STACK);
-    size_t cap = x->stack_cap ? x->stack_cap : 256;
-    while (cap < need)
-        cap *= 2;
-    val *s = mem_realloc(x->stack, cap * sizeof *s);
-    if (!s)
-        return state_fail(x, E_MEMORY, "out of memory (VM stack)");
-    x->stack = s;
-    x->stack_cap = cap;
-    return true;
-}
-
-static bool push_frame(vm_ctx *x, const chunk *ch, size_t base)
-{
-    if (!MEM_GROW(x->frames, x->nframes, x->frames_cap))
-        return state_fail(x, E_MEMORY, "out of memory (VM frames)");
-    x->frames[x->nframes++] = (vm_frame){ ch, ch->code, base };
-    return true;
-}
+#define VM_MAX_DICE 1000 /* largest N in `roll N d6` */
 
 /* ---- the dispatch loop ---- */
 
@@ -71,7 +42,7 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
         return state_fail(x, E_INTERNAL, "missing chunk");
     size_t nb = argi + nargs == sp0 ? argi : sp0;
     if (nb + ch->nlocals + ch->max_stack + 1 > x->stack_cap &&
-        !ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
+        !state_ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
         return false;
     val *st = x->stack;
     if (nb != argi)
@@ -83,7 +54,7 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
         st[nb + i] = (val){ 0 };
     if (x->nframes < x->frames_cap)
         x->frames[x->nframes++] = (vm_frame){ ch, ch->code, nb };
-    else if (!push_frame(x, ch, nb))
+    else if (!state_push_frame(x, ch, nb))
         return false;
     *answered = false;
     bool ok = execute(x, out, answered, NULL);
@@ -453,7 +424,23 @@ static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, cons
         if (p->types[s.type].kind == RT_SET) {
             found = v.u.i >= 0 && v.u.i < 64 && (s.u.bits >> v.u.i & 1);
         } else {
-            for (size_t i = 0; s.u.list && i < s.u.list->len && !found; i++)
+            /* a scalar against the items, inline: one step per item compared, as DEEP_EQUAL
+             * charges it; an item that is a `?` cell goes the deep way (E201) */
+            size_t i = 0, n = s.u.list ? s.u.list->len : 0;
+            res_tkind k = p->types[v.type].kind;
+            if (k != RT_LIST && k != RT_RECORD && !(v.flags & VAL_ABSENT)) {
+                const val *it = n ? s.u.list->items : NULL;
+                while (i < n && !(it[i].flags & VAL_ABSENT) && it[i].u.i != v.u.i)
+                    i++;
+                if (i == n || !(it[i].flags & VAL_ABSENT)) {
+                    found = i < n;
+                    CHARGE(found ? i + 1 : n);
+                    TOP = BOOLV(found);
+                    VM_NEXT();
+                }
+                i = 0;
+            }
+            for (; i < n && !found; i++)
                 DEEP_EQUAL(v, s.u.list->items[i], found);
         }
         TOP = BOOLV(found);
@@ -836,13 +823,13 @@ static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, cons
         size_t nb = (size_t)(sp - x->stack) - argc;
         /* the room there is already, inline (as run_chunk): a call per fn call otherwise */
         if (nb + callee->nlocals + callee->max_stack + 1 > x->stack_cap &&
-            !ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
+            !state_ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
             goto error;
         for (uint32_t i = argc; i < callee->nlocals; i++)
             x->stack[nb + i] = (val){ 0 };
         if (x->nframes < x->frames_cap)
             x->frames[x->nframes++] = (vm_frame){ callee, callee->code, nb };
-        else if (!push_frame(x, callee, nb))
+        else if (!state_push_frame(x, callee, nb))
             goto error;
         x->depth++;
         RELOAD();
@@ -885,7 +872,7 @@ static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, cons
                 SAVE_PC();
                 size_t nb = (size_t)(sp - x->stack) - argc;
                 if (nb + cc->nlocals + cc->max_stack + 1 > x->stack_cap &&
-                    !ensure_stack(x, nb + cc->nlocals + cc->max_stack + 1))
+                    !state_ensure_stack(x, nb + cc->nlocals + cc->max_stack + 1))
                     goto error;
                 /* as run_chunk: a combined chunk zeroes its accumulator, a default its locals */
                 for (uint32_t i = cc->kind == CHUNK_QUERY ? cc->nlocals - 2 : argc; i < cc->nlocals;
@@ -893,7 +880,7 @@ static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, cons
                     x->stack[nb + i] = (val){ 0 };
                 if (x->nframes < x->frames_cap)
                     x->frames[x->nframes++] = (vm_frame){ cc, cc->code, nb };
-                else if (!push_frame(x, cc, nb))
+                else if (!state_push_frame(x, cc, nb))
                     goto error;
                 x->depth++;
                 RELOAD();
@@ -986,7 +973,7 @@ query_end : {
         const chunk *dc = x->pg->defaults[q];
         size_t nb = f->base;
         if (nb + dc->nlocals + dc->max_stack + 1 > x->stack_cap &&
-            !ensure_stack(x, nb + dc->nlocals + dc->max_stack + 1))
+            !state_ensure_stack(x, nb + dc->nlocals + dc->max_stack + 1))
             goto error;
         for (uint32_t i = dc->nparams; i < dc->nlocals; i++)
             x->stack[nb + i] = (val){ 0 };
@@ -1429,7 +1416,7 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     x->sp = 0;
     x->nframes = 0;
     x->depth = 0;
-    if (!ensure_stack(x, nargs + 1))
+    if (!state_ensure_stack(x, nargs + 1))
         return false;
     memcpy(x->stack, args, nargs * sizeof *args);
     x->sp = nargs;
@@ -1448,7 +1435,7 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
 static bool push_args(vm_ctx *x, const val *args, uint32_t nargs, size_t *argi)
 {
     *argi = x->sp;
-    if (!ensure_stack(x, *argi + nargs + 1))
+    if (!state_ensure_stack(x, *argi + nargs + 1))
         return false;
     memcpy(x->stack + *argi, args, nargs * sizeof *args);
     x->sp = *argi + nargs;
@@ -1475,7 +1462,7 @@ bool vm_resume(vm_ctx *x, const vm_fork *fk, val *out, bool *answered)
     /* the deepest frame needs its room above the saved top, as when it was pushed */
     const vm_frame *top = &fk->frames[fk->nframes - 1];
     size_t need = top->base + top->ch->nlocals + top->ch->max_stack + 1;
-    if ((need > x->stack_cap && !ensure_stack(x, need)) || !fork_load(x, fk))
+    if ((need > x->stack_cap && !state_ensure_stack(x, need)) || !fork_load(x, fk))
         return false;
     *answered = false;
     bool ok = execute(x, out, answered, fk);
