@@ -845,7 +845,7 @@ static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, cons
         if (memo_may_table(&x->memo, q)) {
             /* the slot of a tabled query of one parameter (memo_slot_quick), its steps taken
              * from this block when it holds them (the total left is what state_set_steps
-             * would leave); tabled_answer for the rest */
+             * would leave); answer_tabled for the rest */
             const memo *m = &x->memo;
             if (m->dom1[q] && (uint64_t)sp[-1].u.i < m->dom1[q] && m->serial == x->pg->serial &&
                 !x->tracing) {
