@@ -467,12 +467,24 @@ static void aggregate(comp *c, const ast_node *n)
         EMIT1(c, n->loc, OP_SET_LOCAL, acc);
         EMIT0(c, n->loc, OP_TRUE);
         EMIT1(c, n->loc, OP_SET_LOCAL, has);
+        /* over an enum, the first member decides a min and the last a max (language.md §4):
+         * the loop stops there */
+        size_t bound = SIZE_MAX;
+        const res_type *et = &p->types[n->b->an.type];
+        if (et->kind == RT_ENUM && et->arg < p->nenums && p->enums[et->arg].len) {
+            EMIT1(c, n->loc, OP_GET_LOCAL, acc);
+            int64_t m = n->op == AST_AGG_MIN ? 0 : (int64_t)p->enums[et->arg].len - 1;
+            emit_const(c, n->loc, (val){ .type = n->b->an.type, .u.i = m });
+            bound = EMIT1(c, n->loc, OP_JUMP_IF_EQ, 0);
+        }
         patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
         patch(c, loop);
         EMIT1(c, n->loc, OP_GET_LOCAL, has);
         size_t ok = EMIT1(c, n->loc, OP_JUMP_IF_TRUE, 0);
         EMIT0(c, n->loc, OP_EMPTY_AGG);
         patch(c, ok);
+        if (bound != SIZE_MAX)
+            patch(c, bound);
         EMIT1(c, n->loc, OP_GET_LOCAL, acc);
         break;
     }

@@ -146,6 +146,42 @@ static bool mark_follows(fired *x, const fired *y)
     return ok;
 }
 
+/* Whether the rule of fired line l ("q.rule = ANSWER", len bytes) is one of un's "q.rule". */
+static bool rule_in(const lines *un, const char *l, size_t len)
+{
+    const char *eq = memchr(l, '=', len);
+    size_t n = eq && eq > l ? (size_t)(eq - 1 - l) : len;
+    for (size_t i = 0; i < un->n; i++)
+        if (un->len[i] == n && memcmp(un->at[i], l, n) == 0)
+            return true;
+    return false;
+}
+
+/* Marks in x (unreached[], per line of x->set) the rules that fired in x where the other
+ * answer's `min`/`max` call, decided at an enum's bound, never reached them (un: the other's
+ * hon_answer.unreached), and every rule that fired inside one of those: none would have
+ * differed before that decision. */
+static void mark_unreached(const fired *x, const lines *un, bool *unreached)
+{
+    unsigned long cut = 0; /* the depth of the rule being skipped, 0: none */
+    for (size_t i = 0; un->n && i < x->tree.n; i++) {
+        const char *l = x->tree.at[i], *t = memchr(l, ' ', x->tree.len[i]);
+        if (!t)
+            continue;
+        unsigned long d = strtoul(l, NULL, 10);
+        size_t tl = x->tree.len[i] - (size_t)(t + 1 - l);
+        if (cut && d <= cut)
+            cut = 0;
+        if (!cut && rule_in(un, t + 1, tl))
+            cut = d;
+        if (cut) {
+            size_t j = find_line(&x->set, t + 1, tl);
+            if (j != SIZE_MAX)
+                unreached[j] = true;
+        }
+    }
+}
+
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -167,8 +203,18 @@ static bool has_name(char *const *names, size_t n, const char *name)
 char *diff_rules_that_differ(const hon_answer *a, const hon_answer *b)
 {
     fired f[2];
+    lines un[2] = { 0 };
     bool ok = fired_of(a, &f[0]) & fired_of(b, &f[1]);
     ok = ok && mark_follows(&f[0], &f[1]) && mark_follows(&f[1], &f[0]);
+    ok = ok && lines_of(a && a->unreached ? a->unreached : "", &un[0]) &&
+         lines_of(b && b->unreached ? b->unreached : "", &un[1]);
+    bool *skip[2] = { ok ? mem_calloc(f[0].set.n + 1, 1) : NULL,
+                      ok ? mem_calloc(f[1].set.n + 1, 1) : NULL };
+    ok = ok && skip[0] && skip[1];
+    if (ok) {
+        mark_unreached(&f[0], &un[1], skip[0]);
+        mark_unreached(&f[1], &un[0], skip[1]);
+    }
     size_t n = 0, nf = 0, cap = f[0].set.n + f[1].set.n + 1;
     char **names = ok ? mem_calloc(cap, sizeof *names) : NULL;
     char **follow = ok ? mem_calloc(cap, sizeof *follow) : NULL;
@@ -179,7 +225,7 @@ char *diff_rules_that_differ(const hon_answer *a, const hon_answer *b)
             size_t len = f[x].set.len[i];
             if (f[x].follows[i])
                 ok = (follow[nf++] = rule_name(l, len)) != NULL;
-            if (ok && find_line(&f[1 - x].set, l, len) == SIZE_MAX)
+            if (ok && !skip[x][i] && find_line(&f[1 - x].set, l, len) == SIZE_MAX)
                 ok = (names[n++] = rule_name(l, len)) != NULL;
         }
     strbuf out = { 0 };
@@ -202,6 +248,10 @@ char *diff_rules_that_differ(const hon_answer *a, const hon_answer *b)
     mem_free(follow);
     fired_free(&f[0]);
     fired_free(&f[1]);
+    lines_free(&un[0]);
+    lines_free(&un[1]);
+    mem_free(skip[0]);
+    mem_free(skip[1]);
     if (!ok)
         sb_fail(&out);
     return out.len || out.oom ? sb_take(&out) : mem_strdup("");

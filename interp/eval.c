@@ -13,6 +13,26 @@
 #include "odds.h"
 #include "vm.h"
 
+/* The rules that a call of a `min` or `max` query in log t never reached, the call being
+ * decided before them by an enum's bound (language.md §3.5), under edition ed: "q.rule", one a
+ * line. diff.c does not name a rule that one answer fired and the other never reached (nor
+ * what ran inside it): it would have run on both sides before that decision. */
+static void unreached_rules(const res_program *p, const trace_log *t, int32_t ed, strbuf *out)
+{
+    for (size_t i = 0; i < t->len; i++) {
+        const trace_ent *c = &t->e[i];
+        if (c->kind != TR_CALL || (p->queries[c->id].mode != AST_COMBINE_MIN &&
+                                   p->queries[c->id].mode != AST_COMBINE_MAX))
+            continue;
+        const res_ruleset *rs = model_rules_of(p, ed, c->id);
+        size_t checked = 0;
+        for (size_t j = i + 1; j < t->len && t->e[j].depth > c->depth; j++)
+            checked += t->e[j].kind == TR_RULE && t->e[j].depth == c->depth + 1;
+        for (size_t k = checked; k < rs->len; k++) /* the rules run in order: the rest */
+            sb_printf(out, "%s\n", p->rules[rs->rules[k]].name);
+    }
+}
+
 /* The answer made from the trace of vm->x and the beginning of its JSON object (json: the
  * value's members, or the error's), text being the answer's text, with the renderings of the
  * trace that `want` (HON_WANT_* of hon.h) asks for; the others stay empty (the complete trace
@@ -21,7 +41,7 @@ static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, unsigne
 {
     const val_env env = { vm->pg->res, vm->x.sc };
     const trace_log *log = &vm->x.trace;
-    strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 };
+    strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 }, unreached = { 0 };
     char *reasons = NULL, *refusal = NULL;
     bool oom = (want & HON_WANT_WHY_NOT) && !session_reasons(vm, &reasons, &refusal);
     sb_puts(json, ", \"text\": ");
@@ -42,6 +62,7 @@ static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, unsigne
     if (want & HON_WANT_FIRED) {
         trace_fired(&env, log, false, &fired);
         trace_fired(&env, log, true, &tree);
+        unreached_rules(vm->pg->res, log, vm->x.edition, &unreached);
     }
     hon_answer *a = session_answer(vm, vm->x.edition, vm->x.readings, sb_take(text), sb_take(json),
                                    sb_take(&trace));
@@ -53,13 +74,14 @@ static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, unsigne
         mem_free(refusal);
     }
     if (a && (oom || !(a->why = sb_take(&brief)) || !(a->fired = sb_take(&fired)) ||
-              !(a->fired_tree = sb_take(&tree)))) {
+              !(a->fired_tree = sb_take(&tree)) || !(a->unreached = sb_take(&unreached)))) {
         hon_answer_free(a);
         a = NULL;
     }
     sb_free(&brief);
     sb_free(&fired);
     sb_free(&tree);
+    sb_free(&unreached);
     return a;
 }
 

@@ -768,5 +768,6 @@ void hon_answer_free(hon_answer *a)
     mem_free(a->setting);
     mem_free(a->fired);
     mem_free(a->fired_tree);
+    mem_free(a->unreached);
     mem_free(a);
 }

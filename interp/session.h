@@ -94,6 +94,8 @@ struct hon_answer {
     char *fired;      /* the rules that fired (hon_answer_fired), or NULL: not traced */
     char *fired_tree; /* the same in the trace's order, each after its depth (trace_fired's
                          tree: diff.c finds which rules differ first), or NULL */
+    char *unreached;  /* the rules a `min`/`max` call decided at an enum's bound never reached,
+                        "q.rule" a line (eval.c): diff.c names none of them, or NULL */
 };
 
 /* ---- diagnostics ---- */

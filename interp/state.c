@@ -163,3 +163,31 @@ void *state_alloc(vm_ctx *x, size_t n)
                    (size_t)VM_ARENA_LIMIT);
     return p;
 }
+
+#define VM_MAX_STACK ((size_t)1 << 24) /* values; beyond this: E209 */
+
+bool state_ensure_stack(vm_ctx *x, size_t need)
+{
+    if (need <= x->stack_cap)
+        return true;
+    if (need > VM_MAX_STACK)
+        return state_fail(x, E_MEMORY, "the evaluation needs more than %zu stack slots",
+                          VM_MAX_STACK);
+    size_t cap = x->stack_cap ? x->stack_cap : 256;
+    while (cap < need)
+        cap *= 2;
+    val *s = mem_realloc(x->stack, cap * sizeof *s);
+    if (!s)
+        return state_fail(x, E_MEMORY, "out of memory (VM stack)");
+    x->stack = s;
+    x->stack_cap = cap;
+    return true;
+}
+
+bool state_push_frame(vm_ctx *x, const chunk *ch, size_t base)
+{
+    if (!MEM_GROW(x->frames, x->nframes, x->frames_cap))
+        return state_fail(x, E_MEMORY, "out of memory (VM frames)");
+    x->frames[x->nframes++] = (vm_frame){ ch, ch->code, base };
+    return true;
+}

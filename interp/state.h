@@ -186,6 +186,12 @@ ast_loc state_where(const vm_ctx *x);
 bool state_fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* n bytes of the evaluation's arena; E209 (false) when it is exhausted. */
 void *state_alloc(vm_ctx *x, size_t n);
+/* Room for `need` values on x's stack (x->stack may move: pointers into it go stale); false
+ * with E209 beyond 2^24 values or when memory runs out. */
+bool state_ensure_stack(vm_ctx *x, size_t need);
+/* Pushes a frame running chunk ch (borrowed) from its start, its local 0 at stack index base,
+ * growing x->frames when full; false with E209 when memory runs out. */
+bool state_push_frame(vm_ctx *x, const chunk *ch, size_t base);
 
 /* The steps the evaluation has left (of x->budget). */
 static inline uint64_t state_steps(const vm_ctx *x)

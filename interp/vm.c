@@ -1,10 +1,10 @@
 /* vm.c — the dispatch loop and the query driver (see vm.h).
  *
  * execute() is the one dispatch loop: each opcode body once behind VM_CASE / VM_NEXT (a switch
- * or computed goto: HON_THREADED_DISPATCH, config.h). Fn calls push frames in the loop; query
- * calls go through call_query, which runs each active rule's chunk and combines the answers,
- * or untraced the query's combined chunk (combine.h: its rules and small fns in one frame).
- * Table reads are lookup.c's. Whatever can fail saves the pc and leaves through the one
+ * or computed goto: HON_THREADED_DISPATCH, config.h). Fn calls push frames in the loop, and so
+ * do untraced query calls (the query's combined chunk, combine.h, or its default alone); the
+ * others go through call_query, which runs each active rule's chunk and combines the answers.
+ * Answers from tables and folded by the mode are answer.c's; table reads lookup.c's. Whatever can fail saves the pc and leaves through the one
  * `error:` exit (E2xx). No longjmp. The board built-ins are builtin.c's; what only a
  * procedure runs goes to its driver (proc.c) through vm_ctx.driver. */
 #include "vm.h"
@@ -13,42 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "answer.h"
 #include "builtin.h"
 #include "config.h"
 #include "fork.h"
 #include "lookup.h"
 #include "mem.h"
 
-#define VM_MAX_STACK ((size_t)1 << 24) /* values; beyond this: E209 */
-#define VM_MAX_DICE  1000              /* largest N in `roll N d6` */
-
-/* ---- stack and frames ---- */
-
-static bool ensure_stack(vm_ctx *x, size_t need)
-{
-    if (need <= x->stack_cap)
-        return true;
-    if (need > VM_MAX_STACK)
-        return state_fail(x, E_MEMORY, "the evaluation needs more than %zu stack slots",
-                          VM_MAX_STACK);
-    size_t cap = x->stack_cap ? x->stack_cap : 256;
-    while (cap < need)
-        cap *= 2;
-    val *s = mem_realloc(x->stack, cap * sizeof *s);
-    if (!s)
-        return state_fail(x, E_MEMORY, "out of memory (VM stack)");
-    x->stack = s;
-    x->stack_cap = cap;
-    return true;
-}
-
-static bool push_frame(vm_ctx *x, const chunk *ch, size_t base)
-{
-    if (!MEM_GROW(x->frames, x->nframes, x->frames_cap))
-        return state_fail(x, E_MEMORY, "out of memory (VM frames)");
-    x->frames[x->nframes++] = (vm_frame){ ch, ch->code, base };
-    return true;
-}
+#define VM_MAX_DICE 1000 /* largest N in `roll N d6` */
 
 /* ---- the dispatch loop ---- */
 
@@ -70,7 +42,7 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
         return state_fail(x, E_INTERNAL, "missing chunk");
     size_t nb = argi + nargs == sp0 ? argi : sp0;
     if (nb + ch->nlocals + ch->max_stack + 1 > x->stack_cap &&
-        !ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
+        !state_ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
         return false;
     val *st = x->stack;
     if (nb != argi)
@@ -82,7 +54,7 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
         st[nb + i] = (val){ 0 };
     if (x->nframes < x->frames_cap)
         x->frames[x->nframes++] = (vm_frame){ ch, ch->code, nb };
-    else if (!push_frame(x, ch, nb))
+    else if (!state_push_frame(x, ch, nb))
         return false;
     *answered = false;
     bool ok = execute(x, out, answered, NULL);
@@ -135,87 +107,17 @@ static __attribute__((noinline)) void fail_depth(vm_ctx *x, uint32_t fn)
                x->p->fns[fn].name);
 }
 
-/* A call of tabled query q (memo.h) answered from its table, as call_query would answer it
- * (the steps its rules took charged), without entering the driver: false when the driver
- * must run (traced, at the depth limit, not tabled, no answer yet, too few steps or depth). */
-static __attribute__((noinline)) bool tabled_answer(vm_ctx *x, uint32_t q, const val *args,
-                                                    val *out)
-{
-    if (x->tracing || x->depth >= x->max_depth)
-        return false;
-    memo_answer *slot = memo_slot_quick(&x->memo, x->pg, x->fn_of, x->nfn_of, q, args);
-    const uint64_t steps0 = state_steps(x);
-    if (!slot || slot->v.type == T_NONE || slot->steps >= steps0 ||
-        x->depth + memo_depth(&x->memo, q) > x->max_depth)
-        return false;
-    state_set_steps(x, steps0 - slot->steps);
-    *out = slot->v;
-    return true;
-}
-
-/* RULE_ACC's work in a query's combined chunk (combine.h): folds the answer v of a rule into
- * the accumulator acc[0] (acc[1]: whether a rule fed it; for `permission`, whether one forbade)
- * by the chunk's mode, as call_query does. 1 when v decides the query (*out set), 0 when the
- * rules go on, -1 after E205. Out of line, for the dispatch loop's registers. */
-static __attribute__((noinline)) int rule_acc(vm_ctx *x, const chunk *ch, val *acc, val v, val *out)
-{
-    switch (ch->combine) {
-    case AST_COMBINE_SUM:
-        if (__builtin_add_overflow(acc[0].u.i, v.u.i, &acc[0].u.i)) {
-            x->nframes--; /* the driver's error: at the call, as call_query reports it */
-            state_fail(x, E_ARITH, "integer overflow adding up the rules of query %s",
-                       x->p->queries[ch->id].name);
-            x->nframes++;
-            return -1;
-        }
-        return 0;
-    case AST_COMBINE_MIN:
-        if (!acc[1].u.i || v.u.i < acc[0].u.i)
-            acc[0] = v;
-        acc[1].u.i = 1;
-        return 0;
-    case AST_COMBINE_MAX:
-        if (!acc[1].u.i || v.u.i > acc[0].u.i)
-            acc[0] = v;
-        acc[1].u.i = 1;
-        return 0;
-    case AST_COMBINE_ALL:
-    case AST_COMBINE_ANY:
-        if (!v.u.i == (ch->combine == AST_COMBINE_ALL))
-            break;
-        return 0;
-    case AST_COMBINE_PERMISSION:
-        if (v.u.i) /* an explicit permit is an exception that decides */
-            break;
-        acc[1].u.i = 1;
-        return 0;
-    default: break; /* first */
-    }
-    *out = v;
-    return 1;
-}
-
-/* The combined answer once the last rule ran (RULE_ACC_LAST, RULE_END): *answered false when
- * no rule fed the accumulator (the driver then answers as after the rules one by one). */
-static bool rule_end(vm_ctx *x, const chunk *ch, const val *acc, val *out, bool *answered)
-{
-    const res_query *qq = &x->p->queries[ch->id];
-    *answered = true;
-    if (ch->combine == AST_COMBINE_SUM)
-        *out = (val){ .type = qq->result, .u.i = acc[0].u.i };
-    else if (ch->combine == AST_COMBINE_PERMISSION && acc[1].u.i)
-        *out = (val){ .type = T_VERDICT, .u.i = 0 };
-    else if ((ch->combine == AST_COMBINE_MIN || ch->combine == AST_COMBINE_MAX) && acc[1].u.i)
-        *out = acc[0];
-    else
-        *answered = false;
-    return true;
-}
-
 /* resume (else NULL): the frames are vm_resume's, the top one stopped at a roll
  * (fork_save), which is run again: entry is the procedure's frame 0, pc the roll's opcode,
  * sp resume's saved top */
-static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
+/* GCC merges the identical tails of the opcode bodies (cross-jumping): each would then jump to
+ * one shared copy of VM_NEXT, a jump more per instruction; keep a copy in every body. */
+#if defined(__GNUC__) && !defined(__clang__) && HON_THREADED_DISPATCH
+#define VM_NO_CROSSJUMPING __attribute__((optimize("no-crossjumping")))
+#else
+#define VM_NO_CROSSJUMPING
+#endif
+static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
 {
     const res_program *p = x->p;
     const size_t entry = resume ? 0 : x->nframes - 1;
@@ -242,6 +144,18 @@ static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
         ch = f->ch;                     \
         K = ch->k;                      \
         base = x->stack + f->base;      \
+    } while (0)
+/* leaves the running frame (a fn's, or a query's run by CALL_QUERY in this loop), giving its
+ * depth back; the caller's code goes on with v pushed */
+#define LEAVE_FRAME(v)       \
+    do {                     \
+        size_t b_ = f->base; \
+        x->nframes--;        \
+        x->depth--;          \
+        RELOAD();            \
+        pc = f->pc;          \
+        sp = x->stack + b_;  \
+        PUSH(v);             \
     } while (0)
 #define RAISE(...)                  \
     do {                            \
@@ -510,7 +424,23 @@ static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
         if (p->types[s.type].kind == RT_SET) {
             found = v.u.i >= 0 && v.u.i < 64 && (s.u.bits >> v.u.i & 1);
         } else {
-            for (size_t i = 0; s.u.list && i < s.u.list->len && !found; i++)
+            /* a scalar against the items, inline: one step per item compared, as DEEP_EQUAL
+             * charges it; an item that is a `?` cell goes the deep way (E201) */
+            size_t i = 0, n = s.u.list ? s.u.list->len : 0;
+            res_tkind k = p->types[v.type].kind;
+            if (k != RT_LIST && k != RT_RECORD && !(v.flags & VAL_ABSENT)) {
+                const val *it = n ? s.u.list->items : NULL;
+                while (i < n && !(it[i].flags & VAL_ABSENT) && it[i].u.i != v.u.i)
+                    i++;
+                if (i == n || !(it[i].flags & VAL_ABSENT)) {
+                    found = i < n;
+                    CHARGE(found ? i + 1 : n);
+                    TOP = BOOLV(found);
+                    VM_NEXT();
+                }
+                i = 0;
+            }
+            for (; i < n && !found; i++)
                 DEEP_EQUAL(v, s.u.list->items[i], found);
         }
         TOP = BOOLV(found);
@@ -893,13 +823,13 @@ static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
         size_t nb = (size_t)(sp - x->stack) - argc;
         /* the room there is already, inline (as run_chunk): a call per fn call otherwise */
         if (nb + callee->nlocals + callee->max_stack + 1 > x->stack_cap &&
-            !ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
+            !state_ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
             goto error;
         for (uint32_t i = argc; i < callee->nlocals; i++)
             x->stack[nb + i] = (val){ 0 };
         if (x->nframes < x->frames_cap)
             x->frames[x->nframes++] = (vm_frame){ callee, callee->code, nb };
-        else if (!push_frame(x, callee, nb))
+        else if (!state_push_frame(x, callee, nb))
             goto error;
         x->depth++;
         RELOAD();
@@ -912,10 +842,52 @@ static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
         uint32_t q = OPA, argc = OPB;
         SKIP(2);
         val r;
-        if (memo_may_table(&x->memo, q) && tabled_answer(x, q, sp - argc, &r)) {
-            sp -= argc;
-            PUSH(r);
-            VM_NEXT();
+        if (memo_may_table(&x->memo, q)) {
+            /* the slot of a tabled query of one parameter (memo_slot_quick), its steps taken
+             * from this block when it holds them (the total left is what state_set_steps
+             * would leave); answer_tabled for the rest */
+            const memo *m = &x->memo;
+            if (m->dom1[q] && (uint64_t)sp[-1].u.i < m->dom1[q] && m->serial == x->pg->serial &&
+                !x->tracing) {
+                const memo_answer *slot = &m->answers[q][sp[-1].u.i];
+                if (slot->v.type != T_NONE && slot->steps < x->steps_left &&
+                    x->depth + m->qdepth[q] <= x->max_depth) {
+                    x->steps_left -= slot->steps;
+                    sp[-1] = slot->v;
+                    VM_NEXT();
+                }
+            }
+            if (answer_tabled(x, q, sp - argc, &r)) {
+                sp -= argc;
+                PUSH(r);
+                VM_NEXT();
+            }
+        } else if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+            /* untraced, not tabled: the query's combined chunk as a frame of this loop, as
+             * CALL_FN pushes one (vm.md §5a); its exits below pop it (QUERY_LEAVE) */
+            const chunk *cc = prog_combined(x->pg, x->edition, q);
+            if (!cc)
+                cc = answer_default_alone(x, q);
+            if (cc) {
+                SAVE_PC();
+                size_t nb = (size_t)(sp - x->stack) - argc;
+                if (nb + cc->nlocals + cc->max_stack + 1 > x->stack_cap &&
+                    !state_ensure_stack(x, nb + cc->nlocals + cc->max_stack + 1))
+                    goto error;
+                /* as run_chunk: a combined chunk zeroes its accumulator, a default its locals */
+                for (uint32_t i = cc->kind == CHUNK_QUERY ? cc->nlocals - 2 : argc; i < cc->nlocals;
+                     i++)
+                    x->stack[nb + i] = (val){ 0 };
+                if (x->nframes < x->frames_cap)
+                    x->frames[x->nframes++] = (vm_frame){ cc, cc->code, nb };
+                else if (!state_push_frame(x, cc, nb))
+                    goto error;
+                x->depth++;
+                RELOAD();
+                pc = ch->code;
+                sp = base + ch->nlocals;
+                VM_NEXT();
+            }
         }
         SAVE_PC();
         size_t top = (size_t)(sp - x->stack), argi = top - argc;
@@ -935,17 +907,13 @@ static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
             *answered = true;
             return true;
         }
-        size_t b = f->base;
-        x->nframes--;
-        x->depth--;
-        RELOAD();
-        pc = f->pc;
-        sp = x->stack + b;
-        PUSH(r);
+        LEAVE_FRAME(r);
         VM_NEXT();
     }
     VM_CASE(NO_ANSWER)
     {
+        if (x->nframes - 1 != entry) /* the last rule of a `first` query's combined chunk */
+            goto query_end;
         *answered = false;
         return true;
     }
@@ -960,24 +928,72 @@ static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
     VM_CASE(RULE_ACC_LAST)
     {
         bool last = pc[-1] == OP_RULE_ACC_LAST;
-        val *acc = base + ch->nlocals - 2;
-        int how = rule_acc(x, ch, acc, POP(), out);
+        val *acc = base + ch->nlocals - 2, v;
+        int how = answer_fold(x, ch, acc, POP(), &v);
         if (how < 0)
             goto error;
-        if (how > 0) {
-            *answered = true;
-            return true;
-        }
+        if (how > 0)
+            goto query_answered;
         if (last)
-            return rule_end(x, ch, acc, out, answered);
+            goto query_end;
         sp = base + ch->nlocals;
         pc++; /* the RULE_NEXT of the rule's guard */
         VM_NEXT();
+    query_answered:
+        /* the combined chunk answered v: to the driver that ran it, or to the CALL_QUERY of
+         * this loop that pushed its frame */
+        if (x->nframes - 1 == entry) {
+            *out = v;
+            *answered = true;
+            return true;
+        }
+        LEAVE_FRAME(v);
+        VM_NEXT();
     }
     VM_CASE(RULE_END)
-    {
-        return rule_end(x, ch, base + ch->nlocals - 2, out, answered);
+query_end : {
+    val v;
+    bool ans;
+    answer_end(x, ch, base + ch->nlocals - 2, &v, &ans);
+    if (x->nframes - 1 == entry) {
+        if (ans)
+            *out = v;
+        *answered = ans;
+        return true;
     }
+    if (ans) {
+        LEAVE_FRAME(v);
+        VM_NEXT();
+    }
+    /* no rule fed it: what call_query answers then (a constant, or the default's chunk
+         * run in this frame, on the same arguments), or E203 at the call */
+    uint32_t q = ch->id;
+    int how = answer_unanswered(x, q, &v);
+    if (how == 2) {
+        const chunk *dc = x->pg->defaults[q];
+        size_t nb = f->base;
+        if (nb + dc->nlocals + dc->max_stack + 1 > x->stack_cap &&
+            !state_ensure_stack(x, nb + dc->nlocals + dc->max_stack + 1))
+            goto error;
+        for (uint32_t i = dc->nparams; i < dc->nlocals; i++)
+            x->stack[nb + i] = (val){ 0 };
+        f->ch = dc;
+        RELOAD();
+        pc = ch->code;
+        sp = base + ch->nlocals;
+        VM_NEXT();
+    }
+    if (how == 0) {
+        x->nframes--;
+        x->depth--;
+        RELOAD();
+        pc = f->pc;
+        RAISE(E_NO_ANSWER, "no rule of query %s answered, and it has no default",
+              p->queries[q].name);
+    }
+    LEAVE_FRAME(v);
+    VM_NEXT();
+}
     /* A small fn's code copied at its call (combine.h): the arguments into its locals, the
      * depth and the steps of CALL_FN and RETURN, without the frame. */
     VM_CASE(INLINE_ENTER)
@@ -1192,6 +1208,7 @@ error:
 #undef TOP
 #undef SAVE_PC
 #undef RELOAD
+#undef LEAVE_FRAME
 #undef RAISE
 #undef CHARGE
 #undef BOOLV
@@ -1301,14 +1318,14 @@ static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *
             }
             break;
         case AST_COMBINE_MIN:
-            if (!have || v.u.i < acc.u.i)
-                acc = v;
-            have = true;
-            break;
         case AST_COMBINE_MAX:
-            if (!have || v.u.i > acc.u.i)
+            if (!have || (qq->mode == AST_COMBINE_MIN ? v.u.i < acc.u.i : v.u.i > acc.u.i))
                 acc = v;
             have = true;
+            if (answer_decides(p, qq->mode, v)) { /* the enum's least (greatest) member */
+                by = r;
+                goto done;
+            }
             break;
         case AST_COMBINE_ALL:
         case AST_COMBINE_ANY:
@@ -1399,7 +1416,7 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     x->sp = 0;
     x->nframes = 0;
     x->depth = 0;
-    if (!ensure_stack(x, nargs + 1))
+    if (!state_ensure_stack(x, nargs + 1))
         return false;
     memcpy(x->stack, args, nargs * sizeof *args);
     x->sp = nargs;
@@ -1418,7 +1435,7 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
 static bool push_args(vm_ctx *x, const val *args, uint32_t nargs, size_t *argi)
 {
     *argi = x->sp;
-    if (!ensure_stack(x, *argi + nargs + 1))
+    if (!state_ensure_stack(x, *argi + nargs + 1))
         return false;
     memcpy(x->stack + *argi, args, nargs * sizeof *args);
     x->sp = *argi + nargs;
@@ -1445,7 +1462,7 @@ bool vm_resume(vm_ctx *x, const vm_fork *fk, val *out, bool *answered)
     /* the deepest frame needs its room above the saved top, as when it was pushed */
     const vm_frame *top = &fk->frames[fk->nframes - 1];
     size_t need = top->base + top->ch->nlocals + top->ch->max_stack + 1;
-    if ((need > x->stack_cap && !ensure_stack(x, need)) || !fork_load(x, fk))
+    if ((need > x->stack_cap && !state_ensure_stack(x, need)) || !fork_load(x, fk))
         return false;
     *answered = false;
     bool ok = execute(x, out, answered, fk);

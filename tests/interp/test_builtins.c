@@ -70,12 +70,19 @@ END_TEST
 START_TEST(combine_enum_trace)
 {
     tvm *t = tvm_new(SIGHT);
-    /* the trace shows members: worst(2) fires haze (obscured) and wall (blocked) */
+    /* the trace shows members: worst(2) fires haze (obscured) and wall (blocked); blocked,
+     * the enum's first member, decides a min (language.md §3.5), so late is not checked */
     hon_answer *a = NULL;
     ck_assert_int_eq(hon_eval(t->vm, "worst(2)", "<test>", &a), HON_OK);
     ck_assert_str_eq(hon_answer_why(a), "worst(2) = blocked   [min]\n"
                                         "  rule worst.haze: obscured   (W.1)\n"
-                                        "  rule worst.wall: blocked   (W.2)\n"
+                                        "  rule worst.wall: blocked   (W.2)\n");
+    hon_answer_free(a);
+    /* worst(1): haze fires (obscured), which decides nothing; wall and late are checked */
+    ck_assert_int_eq(hon_eval(t->vm, "worst(1)", "<test>", &a), HON_OK);
+    ck_assert_str_eq(hon_answer_why(a), "worst(1) = obscured   [min]\n"
+                                        "  rule worst.haze: obscured   (W.1)\n"
+                                        "  rule worst.wall: did not fire   (W.2)\n"
                                         "  rule worst.late: did not fire   (W.3)\n");
     hon_answer_free(a);
     tvm_free(t);

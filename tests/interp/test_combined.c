@@ -95,13 +95,14 @@ START_TEST(every_mode_answers_as_its_rules_one_by_one)
 }
 END_TEST
 
-/* The fewest steps e needs, untraced or traced (a bisection over the budget). */
-static unsigned long fewest_steps(const char *e, bool traced)
+/* The fewest steps e needs under program src, untraced or traced (a bisection over the
+ * budget). */
+static unsigned long fewest_steps_of(const char *src, const char *e, bool traced)
 {
     unsigned long lo = 1, hi = 1 << 16;
     while (lo + 1 < hi) {
         unsigned long mid = (lo + hi) / 2;
-        tvm *v = tvm_new_cfg(PROGRAM, mid, 0);
+        tvm *v = tvm_new_cfg(src, mid, 0);
         hon_answer *a = NULL;
         hon_status st =
             traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
@@ -113,6 +114,11 @@ static unsigned long fewest_steps(const char *e, bool traced)
             lo = mid;
     }
     return hi;
+}
+
+static unsigned long fewest_steps(const char *e, bool traced)
+{
+    return fewest_steps_of(PROGRAM, e, traced);
 }
 
 START_TEST(the_combined_chunks_take_the_rules_steps)
@@ -194,6 +200,103 @@ START_TEST(the_chunks_are_built_before_the_first_answer)
 }
 END_TEST
 
+/* Queries asked from a combined chunk or an expression, untraced, run as frames of the
+ * dispatch loop (vm.md §5a), their exits popping them: the answers, steps and errors of the
+ * driver, whatever ends the chunk (a `first` rule's RETURN, the last rule's no answer, the
+ * default then, a query with no rule answered by its default alone).
+ *   down(n), first, default 0: down(n - 1) + 1 when n > 0, so down(n) = n, n + 1 calls deep.
+ *   lone(x), first, no rule: its default x + 100.
+ *   low(x), min, default 50: x when x > 5.
+ *   outer(x), sum: down(x) + lone(x) + low(x); outer(3) = 3 + 103 + 50 = 156,
+ *   outer(7) = 7 + 107 + 7 = 121. */
+static const char *const QUERIES =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "query down(n: int) -> int combine first default 0;\n"
+    "rule down.more cite \"T.1\" when n > 0 answer down(n - 1) + 1;\n"
+    "query lone(x: int) -> int combine first default x + 100;\n"
+    "query low(x: int) -> int combine min default 50;\n"
+    "rule low.big cite \"T.1\" when x > 5 answer x;\n"
+    "query least(x: int) -> int combine min;\n"
+    "rule least.x cite \"T.1\" when x > 0 answer x;\n"
+    "query outer(x: int) -> int combine sum;\n"
+    "rule outer.calls cite \"T.1\" answer down(x) + lone(x) + low(x);\n";
+
+START_TEST(queries_run_as_frames_of_the_loop)
+{
+    tvm *t = tvm_new(QUERIES);
+    /* each twice in one evaluation: the second call of a query runs as a frame of the loop
+     * (the first decides whether the query is tabled, in the driver) */
+    both(t, "outer(3) + outer(3)", "312");
+    both(t, "outer(7) + outer(7)", "242");
+    both(t, "lone(1) + lone(2)", "203");
+    /* E203 at the second call, the one run as a frame: the call's column, either way */
+    ck_assert_str_eq(untraced(t, "least(1) + least(0)"), "E203");
+    ck_assert_ptr_nonnull(strstr(t->log, ":1:12: error[E203]"));
+    tvm_clear(t);
+    ck_ev(t, "least(1) + least(0)", "E203");
+    ck_assert_ptr_nonnull(strstr(t->log, ":1:12: error[E203]"));
+    tvm_free(t);
+    const char *const calls[] = { "outer(3) + outer(7)", "down(6) + lone(1) + low(9)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        ck_assert_uint_eq(fewest_steps_of(QUERIES, calls[i], false),
+                          fewest_steps_of(QUERIES, calls[i], true));
+    /* the depth: down(n) is n + 1 nested calls, beside the expression's frame */
+    t = tvm_new_cfg(QUERIES, 0, 20);
+    both(t, "down(10)", "10");
+    both(t, "down(40)", "E206");
+    ck_assert_ptr_nonnull(strstr(t->log, "asking query down"));
+    tvm_free(t);
+    /* No C recursion per query call untraced: 200,000 nested calls (a limit raised to let
+     * them) answer, where a C frame per call would have run out of the thread's stack. */
+    t = tvm_new_cfg(QUERIES, 0, 300000);
+    ck_assert_str_eq(untraced(t, "down(200000)"), "200000");
+    tvm_free(t);
+}
+END_TEST
+
+/* min and max over an enum are decided by the enum's least and greatest member (language.md
+ * §3.5, §4): no later rule (or item of an aggregate) can better it, so none runs, and a later
+ * rule's error cannot happen.
+ *   worst(x), min over level {low, mid, high}: low when x > 0, then a rule dividing by x - 1.
+ *   best(x), max: high when x > 0, then the same division.
+ *   least_int(x), min over int: 0 when x > 0, then the division: an int has no least value,
+ *   so every rule runs (E205 at x = 1). */
+static const char *const BOUNDS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum level { low, mid, high }\n"
+    "query worst(x: int) -> level combine min default high;\n"
+    "rule worst.low cite \"T.1\" when x > 0 answer low;\n"
+    "rule worst.divides cite \"T.1\" when 10 / (x - 1) > 0 answer mid;\n"
+    "query best(x: int) -> level combine max default low;\n"
+    "rule best.high cite \"T.1\" when x > 0 answer high;\n"
+    "rule best.divides cite \"T.1\" when 10 / (x - 1) > 0 answer mid;\n"
+    "query least_int(x: int) -> int combine min default 5;\n"
+    "rule least_int.zero cite \"T.1\" when x > 0 answer 0;\n"
+    "rule least_int.divides cite \"T.1\" when 10 / (x - 1) > 0 answer 1;\n";
+
+START_TEST(min_and_max_stop_at_the_enums_bound)
+{
+    tvm *t = tvm_new(BOUNDS);
+    both(t, "worst(1)", "low");  /* decided by low: the division by 0 never runs */
+    both(t, "best(1)", "high");  /* decided by high */
+    both(t, "worst(3)", "low");  /* low decides; 10 / 2 > 0 would have said mid */
+    both(t, "worst(0)", "high"); /* low does not fire; 10 / -1 = -10 is not > 0: the default */
+    both(t, "best(2)", "high");
+    both(t, "least_int(1)", "E205"); /* an int: every rule runs */
+    both(t, "least_int(2)", "0");    /* min(0, 1) */
+    /* the aggregates alike (language.md §4): low at k = 1 decides the min, high the max, so
+     * the division by k = 0 never runs; over ints every item is taken */
+    both(t, "min(k in [1, 0]: if 10 / k > 0 then worst(k) else high)", "low");
+    both(t, "max(k in [1, 0]: if 10 / k > 0 then best(k) else low)", "high");
+    both(t, "min(k in [3, 1, 0]: if 10 / k > 4 then worst(k) else high)", "low"); /* 3: high */
+    both(t, "min(k in [1, 0]: 10 / k)", "E205");
+    tvm_free(t);
+    /* the steps of the rules that ran, the same either way */
+    ck_assert_uint_eq(fewest_steps_of(BOUNDS, "worst(1) == best(1)", false),
+                      fewest_steps_of(BOUNDS, "worst(1) == best(1)", true));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -203,6 +306,8 @@ int main(void)
     tcase_add_test(tc, the_combined_chunks_take_the_rules_steps);
     tcase_add_test(tc, limits_name_the_fn_or_the_rule);
     tcase_add_test(tc, the_chunks_are_built_before_the_first_answer);
+    tcase_add_test(tc, queries_run_as_frames_of_the_loop);
+    tcase_add_test(tc, min_and_max_stop_at_the_enums_bound);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

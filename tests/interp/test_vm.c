@@ -566,6 +566,11 @@ START_TEST(huge_values_are_bounded)
     tvm_free(t);
     t = tvm_new_cfg(NULL, 1500, 0);
     ck_ev(t, "len(roll 1000 d6) + len(roll 1000 d6)", "E207");
+    /* `in` a list charges a step per item compared too: 7 is no die's face, so all 1,000 are
+     * compared (2,000 steps with the roll: over 1,500), all 400 of a shorter roll (800) */
+    ck_ev(t, "let a = roll 1000 d6; 7 in a", "E207");
+    ck_ev(t, "let a = roll 400 d6; 7 in a", "false");
+    ck_ev(t, "let a = roll 1000 d6; nth(a, 1) in a", "true"); /* found at the first item */
     tvm_free(t);
 }
 END_TEST
