@@ -106,7 +106,7 @@ hon_answer *eval_error_answer(hon_vm *vm, unsigned want)
 static hon_status answer(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, hon_answer **out)
 {
     unsigned want = *(const unsigned *)ud;
-    hon_status st = session_begin(vm, NULL, eval_traces(want));
+    hon_status st = eval_begin(vm, want);
     if (st != HON_OK)
         return st;
     val v;
@@ -152,6 +152,16 @@ hon_status hon_eval_as(hon_vm *vm, const char *expr, const char *where, unsigned
 bool eval_traces(unsigned want)
 {
     return (want & HON_WANT_ALL) != 0;
+}
+
+hon_status eval_begin(hon_vm *vm, unsigned want)
+{
+    hon_status st = session_begin(vm, NULL, eval_traces(want));
+    /* the complete trace, the reasons and the JSON word the guards (trace_reason) */
+    if (st == HON_OK)
+        state_trace_guards(&vm->x,
+                           (want & (HON_WANT_TRACE | HON_WANT_WHY_NOT | HON_WANT_JSON)) != 0);
+    return st;
 }
 
 hon_status hon_odds(hon_vm *vm, const char *expr, const char *where, hon_answer **out)

@@ -255,7 +255,7 @@ hon_status hon_los_as(hon_vm *vm, hon_value from, hon_value to, unsigned want, h
     asking k;
     if (!end_of(vm, from, &a) || !end_of(vm, to, &b) || !decide(vm, &a, &b, &k, true))
         return HON_ERR_NOT_FOUND;
-    hon_status st = session_begin(vm, NULL, eval_traces(want));
+    hon_status st = eval_begin(vm, want);
     if (st != HON_OK)
         return st;
     val v;
