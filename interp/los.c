@@ -416,7 +416,7 @@ bool los_verdict_of(hon_vm *vm, const char *from, const char *to, view_verdict *
     bool ok = vm_call(&vm->x, false, k.id, k.args, k.nargs, &v) && vm->x.trace.len > 0 &&
               vm->x.trace.e[0].kind == TR_CALL;
     if (ok) {
-        const val_env env = { vm->pg->res, vm->x.sc };
+        const val_env env = { vm->pg->res, vm->x.sc, NULL };
         strbuf c = { 0 }, word = { 0 };
         val_print(&env, v, &word);
         sb_printf(&c, "line of sight %s to %s: %s", a.name, b.name, word.s ? word.s : "?");

@@ -541,7 +541,71 @@ static res_tkind kind_of(const res_program *p, val v)
 /* Writes v at most about `width` characters long: a record, list or set whose text is longer
  * shows its first items that fit, then `…` (`shot{from: B6, to: D2, …}`, `[$a, $b, …]`); the
  * items themselves are cut the same way down to SHORT_DEPTH levels. Other values print whole. */
+/* The values a brief rendering printed last, by identity: the value's own bits (a record or
+ * list by its address: values are not changed once made, and a rendering reads the log of one
+ * evaluation whose arena stays put), its width and its nesting level. A rendering asks for
+ * the same values again and again (the shot of every step of a line, the same square in
+ * many calls), and cutting a record short prints it whole first. */
+#define MEMO_SLOTS 64
+typedef struct trace_memo {
+    struct {
+        val v;
+        size_t width;
+        int level;
+        char *text; /* owned; NULL: the slot is free */
+        size_t len;
+    } e[MEMO_SLOTS];
+} trace_memo;
+
+static void memo_free(trace_memo *m)
+{
+    for (size_t i = 0; m && i < MEMO_SLOTS; i++)
+        mem_free(m->e[i].text);
+}
+
+static size_t memo_slot(val v, size_t width, int level)
+{
+    uint64_t h = (uint64_t)v.u.i * 0x9e3779b97f4a7c15u ^ ((uint64_t)v.type << 32 | v.flags);
+    h ^= (uint64_t)width * 31 + (uint64_t)level;
+    h *= 0xff51afd7ed558ccdu;
+    return (size_t)(h >> 58) % MEMO_SLOTS;
+}
+
+static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width, int level);
+
+/* put_short_whole, through env->memo when there is one. */
 static void put_short(const val_env *env, val v, strbuf *out, size_t width, int level)
+{
+    trace_memo *m = env->memo;
+    if (!m) {
+        put_short_whole(env, v, out, width, level);
+        return;
+    }
+    size_t i = memo_slot(v, width, level);
+    if (m->e[i].text && m->e[i].v.type == v.type && m->e[i].v.flags == v.flags &&
+        m->e[i].v.u.i == v.u.i && m->e[i].width == width && m->e[i].level == level) {
+        sb_putn(out, m->e[i].text, m->e[i].len);
+        return;
+    }
+    size_t from = out->len;
+    bool truncated = out->truncated;
+    put_short_whole(env, v, out, width, level);
+    if (out->oom || out->truncated != truncated)
+        return; /* not all of it was written */
+    char *text = mem_malloc(out->len - from + 1);
+    if (!text)
+        return; /* not kept: the next rendering prints it again */
+    memcpy(text, out->s + from, out->len - from);
+    text[out->len - from] = '\0';
+    mem_free(m->e[i].text);
+    m->e[i].v = v;
+    m->e[i].width = width;
+    m->e[i].level = level;
+    m->e[i].text = text;
+    m->e[i].len = out->len - from;
+}
+
+static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width, int level)
 {
     const res_program *p = env->p;
     res_tkind k = kind_of(p, v);
@@ -970,13 +1034,17 @@ static void brief_log(const val_env *env, const trace_log *t, bool why_not, strb
         sb_puts(out, "(no query was asked and no table was read)\n");
         return;
     }
-    brief br = { env, t, out, NULL, NULL, why_not, UINT32_MAX };
+    trace_memo *memo = mem_calloc(1, sizeof *memo);
+    const val_env menv = { env->p, env->sc, memo };
+    brief br = { &menv, t, out, NULL, NULL, why_not, UINT32_MAX };
     if (!index_tree(&br))
         sb_fail(out);
     else
         brief_children(&br, SIZE_MAX, 0, true);
     mem_free(br.end);
     mem_free(br.hash);
+    memo_free(memo);
+    mem_free(memo);
     if (t->truncated)
         sb_printf(out, "(trace truncated after %d entries)\n", TRACE_MAX_ENTRIES);
 }
@@ -996,13 +1064,17 @@ void trace_why_not_at(const val_env *env, const trace_log *t, size_t i, uint32_t
 {
     if (i >= t->len || (t->e[i].kind != TR_CALL && t->e[i].kind != TR_EVENT))
         return;
-    brief br = { env, t, out, NULL, NULL, true, levels };
+    trace_memo *memo = mem_calloc(1, sizeof *memo);
+    const val_env menv = { env->p, env->sc, memo };
+    brief br = { &menv, t, out, NULL, NULL, true, levels };
     if (!index_tree(&br))
         out->oom = true;
     else
         brief_entry(&br, i, 1, 0, true);
     mem_free(br.end);
     mem_free(br.hash);
+    memo_free(memo);
+    mem_free(memo);
 }
 
 /* ---- the rules that fired ---- */
