@@ -820,17 +820,27 @@ static bool index_lines(comp_source *s, size_t i)
         }
     }
     const ast_file *f = s->files[i];
-    size_t n = 1;
-    for (const char *p = f->text, *end = f->text + f->text_len;
-         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-        n++;
-    size_t *at = mem_malloc(n * sizeof *at);
+    /* one pass with memchr (a byte-by-byte pass cost a traced answer about a million
+     * instructions: the first JSON trace indexes every file its rules come from) */
+    size_t n = 1, cap = f->text_len / 32 + 16;
+    size_t *at = mem_malloc(cap * sizeof *at);
     if (!at)
         return false;
     at[0] = 0;
-    for (size_t k = 0, l = 1; k < f->text_len; k++)
-        if (f->text[k] == '\n')
-            at[l++] = k + 1;
+    for (const char *p = f->text, *end = f->text + f->text_len;
+         (p = memchr(p, '\n', (size_t)(end - p))) != NULL;) {
+        p++;
+        if (n == cap) {
+            size_t *more = mem_realloc(at, 2 * cap * sizeof *at);
+            if (!more) {
+                mem_free(at);
+                return false;
+            }
+            at = more;
+            cap *= 2;
+        }
+        at[n++] = (size_t)(p - f->text);
+    }
     s->lines[i] = at;
     s->nlines[i] = n;
     return true;

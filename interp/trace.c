@@ -184,12 +184,15 @@ static void put_cite(const ast_node *c, strbuf *out)
 {
     const char *source = model_cite_source(c);
     sb_puts(out, model_cite_id(c) ? model_cite_id(c) : "?");
-    if (source)
-        sb_printf(out, ": %s", source);
-    if (model_cite_example(c))
-        sb_printf(out,
-                  source && trace_source_ends_with_example(source) ? " \"%s\"" : ", example \"%s\"",
-                  model_cite_example(c));
+    if (source) {
+        sb_puts(out, ": ");
+        sb_puts(out, source);
+    }
+    if (model_cite_example(c)) {
+        sb_puts(out, source && trace_source_ends_with_example(source) ? " \"" : ", example \"");
+        sb_puts(out, model_cite_example(c));
+        sb_putc(out, '"');
+    }
 }
 
 static void cites_text(const ast_vec *cites, strbuf *out)
@@ -254,7 +257,9 @@ static void table_text(const val_env *env, const trace_ent *e, bool brief, strbu
 {
     const res_program *p = env->p;
     const res_table *t = &p->tables[e->id];
-    sb_printf(out, "table %s[", t->name);
+    sb_puts(out, "table ");
+    sb_puts(out, t->name);
+    sb_putc(out, '[');
     for (uint32_t k = 0; k < e->nargs; k++) {
         if (k)
             sb_puts(out, ", ");
@@ -371,7 +376,9 @@ static void rule_line(const val_env *env, const trace_ent *e, bool brief, guard_
 {
     const res_program *p = env->p;
     const res_rule *r = &p->rules[e->id];
-    sb_printf(out, "rule %s: ", r->name);
+    sb_puts(out, "rule ");
+    sb_puts(out, r->name);
+    sb_puts(out, ": ");
     if (e->unfired)
         sb_puts(out, "did not fire");
     else if (p->queries[r->query].is_event)
@@ -403,7 +410,9 @@ static void output_lines(const trace_ent *e, uint32_t depth, strbuf *out)
 /* `event name(args)`; values cut short when `brief`. */
 static void event_head(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
 {
-    sb_printf(out, "event %s(", env->p->queries[e->id].name);
+    sb_puts(out, "event ");
+    sb_puts(out, env->p->queries[e->id].name);
+    sb_putc(out, '(');
     for (uint32_t a = 0; a < e->nargs; a++) {
         if (a)
             sb_puts(out, ", ");
@@ -415,7 +424,8 @@ static void event_head(const val_env *env, const trace_ent *e, bool brief, strbu
 /* `query(args) = result` of a call entry (no newline); values cut short when `brief`. */
 static void call_text(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
 {
-    sb_printf(out, "%s(", env->p->queries[e->id].name);
+    sb_puts(out, env->p->queries[e->id].name);
+    sb_putc(out, '(');
     for (uint32_t a = 0; a < e->nargs; a++) {
         if (a)
             sb_puts(out, ", ");
@@ -432,7 +442,9 @@ static void call_text(const val_env *env, const trace_ent *e, bool brief, strbuf
 static void call_head(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
 {
     call_text(env, e, brief, out);
-    sb_printf(out, "   [%s]", mode_name(env->p->queries[e->id].mode));
+    sb_puts(out, "   [");
+    sb_puts(out, mode_name(env->p->queries[e->id].mode));
+    sb_putc(out, ']');
 }
 
 /* The index after entry i's descendants. */
@@ -636,9 +648,10 @@ static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width
     else
         nitems = 64;
     strbuf b = { 0 };
-    if (k == RT_RECORD)
-        sb_printf(&b, "%s{", p->records[t->arg].name);
-    else
+    if (k == RT_RECORD) {
+        sb_puts(&b, p->records[t->arg].name);
+        sb_putc(&b, '{');
+    } else
         sb_putc(&b, k == RT_LIST ? '[' : '{');
     const char close = k == RT_LIST ? ']' : '}';
     size_t have = chars(sb_str(&b), b.len), shown = 0;
@@ -653,8 +666,10 @@ static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width
                     e < p->nenums && i < p->enums[e].len ? p->enums[e].members[i].name : "?");
         } else {
             val it = k == RT_LIST ? v.u.list->items[i] : v.u.rec[i];
-            if (k == RT_RECORD)
-                sb_printf(&item, "%s: ", p->records[t->arg].fields[i].name);
+            if (k == RT_RECORD) {
+                sb_puts(&item, p->records[t->arg].fields[i].name);
+                sb_puts(&item, ": ");
+            }
             if (level < SHORT_DEPTH)
                 put_short(env, it, &item, width, level + 1);
             else
@@ -1100,7 +1115,8 @@ void trace_fired(const val_env *env, const trace_log *t, bool tree, strbuf *out)
         strbuf line = { 0 };
         if (tree)
             sb_printf(&line, "%" PRIu32 " ", e->depth);
-        sb_printf(&line, "%s = ", p->rules[e->id].name);
+        sb_puts(&line, p->rules[e->id].name);
+        sb_puts(&line, " = ");
         put_arg(env, e->result, &line, true);
         if (!(lines[n++] = sb_take(&line)))
             sb_fail(out);
