@@ -144,7 +144,108 @@ static const char *mode_name(ast_op m)
 #define TRACE_VALUE_MAX 4096 /* bytes of one printed value in a trace */
 
 /* Prints one value of the trace, cut (text: "...", JSON: null) past TRACE_VALUE_MAX. */
-static void put_val(const val_env *env, val v, strbuf *out, bool json)
+/* What a rendering printed last, by identity: a value by its own bits (a record or list by
+ * its address: values are not changed once made, and a rendering reads the log of one
+ * evaluation whose arena stays put), its width and its form (a put_short level, or
+ * MEMO_WHOLE, MEMO_JSON); and per rule, its JSON citations and provenance. A rendering asks
+ * for the same values again and again (the shot of every step of a line, the same square in
+ * many calls; cutting a record short prints it whole first), and for the same rules. */
+#define MEMO_SLOTS 64
+enum {
+    MEMO_WHOLE = -1,
+    MEMO_JSON = -2
+};
+typedef struct trace_memo {
+    struct {
+        val v;
+        size_t width;
+        int level;
+        char *text; /* owned; NULL: the slot is free */
+        size_t len;
+    } e[MEMO_SLOTS];
+    char **rule_json; /* per rule id (nrules of them, or NULL): owned, NULL until rendered */
+    size_t *rule_json_len;
+    size_t nrules;
+} trace_memo;
+
+static void memo_free(trace_memo *m)
+{
+    for (size_t i = 0; m && i < MEMO_SLOTS; i++)
+        mem_free(m->e[i].text);
+    for (size_t r = 0; m && m->rule_json && r < m->nrules; r++)
+        mem_free(m->rule_json[r]);
+    if (m) {
+        mem_free(m->rule_json);
+        mem_free(m->rule_json_len);
+    }
+    mem_free(m);
+}
+
+/* A new memo for one rendering under env (*menv: env with it); NULL when memory ran out (the
+ * rendering then goes without: *menv is env). */
+static trace_memo *memo_new(const val_env *env, val_env *menv)
+{
+    trace_memo *m = mem_calloc(1, sizeof *m);
+    *menv = (val_env){ env->p, env->sc, m };
+    return m;
+}
+
+static size_t memo_slot(val v, size_t width, int level)
+{
+    uint64_t h = (uint64_t)v.u.i * 0x9e3779b97f4a7c15u ^ ((uint64_t)v.type << 32 | v.flags);
+    h ^= (uint64_t)width * 31 + (uint64_t)(int64_t)level;
+    h *= 0xff51afd7ed558ccdu;
+    return (size_t)(h >> 58) % MEMO_SLOTS;
+}
+
+/* Appends what the memo keeps for (v, width, level) to out: true, or false when it has none. */
+static bool memo_put(const trace_memo *m, val v, size_t width, int level, strbuf *out)
+{
+    size_t i = memo_slot(v, width, level);
+    if (!m->e[i].text || m->e[i].v.type != v.type || m->e[i].v.flags != v.flags ||
+        m->e[i].v.u.i != v.u.i || m->e[i].width != width || m->e[i].level != level)
+        return false;
+    sb_putn(out, m->e[i].text, m->e[i].len);
+    return true;
+}
+
+/* Keeps what out got from `from` on as the text of (v, width, level), unless the writing was
+ * cut short (out->truncated became set: `truncated` is what it was before) or memory ran out. */
+static void memo_keep(trace_memo *m, val v, size_t width, int level, const strbuf *out, size_t from,
+                      bool truncated)
+{
+    if (out->oom || out->truncated != truncated)
+        return; /* not all of it was written */
+    char *text = mem_malloc(out->len - from + 1);
+    if (!text)
+        return; /* not kept: the next rendering prints it again */
+    memcpy(text, out->s + from, out->len - from);
+    text[out->len - from] = '\0';
+    size_t i = memo_slot(v, width, level);
+    mem_free(m->e[i].text);
+    m->e[i].v = v;
+    m->e[i].width = width;
+    m->e[i].level = level;
+    m->e[i].text = text;
+    m->e[i].len = out->len - from;
+}
+
+static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width, int level);
+
+/* put_short_whole, through env->memo when there is one. */
+static void put_short(const val_env *env, val v, strbuf *out, size_t width, int level)
+{
+    trace_memo *m = env->memo;
+    if (m && memo_put(m, v, width, level, out))
+        return;
+    size_t from = out->len;
+    bool truncated = out->truncated;
+    put_short_whole(env, v, out, width, level);
+    if (m)
+        memo_keep(m, v, width, level, out, from, truncated);
+}
+
+static void put_val_whole(const val_env *env, val v, strbuf *out, bool json)
 {
     bool cut;
     char *t = val_text(env, v, json, TRACE_VALUE_MAX, &cut);
@@ -159,6 +260,20 @@ static void put_val(const val_env *env, val v, strbuf *out, bool json)
     if (!json && cut)
         sb_puts(out, "...");
     mem_free(t);
+}
+
+/* put_val_whole, through env->memo when there is one. */
+static void put_val(const val_env *env, val v, strbuf *out, bool json)
+{
+    trace_memo *m = env->memo;
+    int form = json ? MEMO_JSON : MEMO_WHOLE;
+    if (m && memo_put(m, v, 0, form, out))
+        return;
+    size_t from = out->len;
+    bool truncated = out->truncated;
+    put_val_whole(env, v, out, json);
+    if (m)
+        memo_keep(m, v, 0, form, out, from, truncated);
 }
 
 bool trace_source_ends_with_example(const char *s)
@@ -553,70 +668,6 @@ static res_tkind kind_of(const res_program *p, val v)
 /* Writes v at most about `width` characters long: a record, list or set whose text is longer
  * shows its first items that fit, then `…` (`shot{from: B6, to: D2, …}`, `[$a, $b, …]`); the
  * items themselves are cut the same way down to SHORT_DEPTH levels. Other values print whole. */
-/* The values a brief rendering printed last, by identity: the value's own bits (a record or
- * list by its address: values are not changed once made, and a rendering reads the log of one
- * evaluation whose arena stays put), its width and its nesting level. A rendering asks for
- * the same values again and again (the shot of every step of a line, the same square in
- * many calls), and cutting a record short prints it whole first. */
-#define MEMO_SLOTS 64
-typedef struct trace_memo {
-    struct {
-        val v;
-        size_t width;
-        int level;
-        char *text; /* owned; NULL: the slot is free */
-        size_t len;
-    } e[MEMO_SLOTS];
-} trace_memo;
-
-static void memo_free(trace_memo *m)
-{
-    for (size_t i = 0; m && i < MEMO_SLOTS; i++)
-        mem_free(m->e[i].text);
-}
-
-static size_t memo_slot(val v, size_t width, int level)
-{
-    uint64_t h = (uint64_t)v.u.i * 0x9e3779b97f4a7c15u ^ ((uint64_t)v.type << 32 | v.flags);
-    h ^= (uint64_t)width * 31 + (uint64_t)level;
-    h *= 0xff51afd7ed558ccdu;
-    return (size_t)(h >> 58) % MEMO_SLOTS;
-}
-
-static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width, int level);
-
-/* put_short_whole, through env->memo when there is one. */
-static void put_short(const val_env *env, val v, strbuf *out, size_t width, int level)
-{
-    trace_memo *m = env->memo;
-    if (!m) {
-        put_short_whole(env, v, out, width, level);
-        return;
-    }
-    size_t i = memo_slot(v, width, level);
-    if (m->e[i].text && m->e[i].v.type == v.type && m->e[i].v.flags == v.flags &&
-        m->e[i].v.u.i == v.u.i && m->e[i].width == width && m->e[i].level == level) {
-        sb_putn(out, m->e[i].text, m->e[i].len);
-        return;
-    }
-    size_t from = out->len;
-    bool truncated = out->truncated;
-    put_short_whole(env, v, out, width, level);
-    if (out->oom || out->truncated != truncated)
-        return; /* not all of it was written */
-    char *text = mem_malloc(out->len - from + 1);
-    if (!text)
-        return; /* not kept: the next rendering prints it again */
-    memcpy(text, out->s + from, out->len - from);
-    text[out->len - from] = '\0';
-    mem_free(m->e[i].text);
-    m->e[i].v = v;
-    m->e[i].width = width;
-    m->e[i].level = level;
-    m->e[i].text = text;
-    m->e[i].len = out->len - from;
-}
-
 static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width, int level)
 {
     const res_program *p = env->p;
@@ -1049,8 +1100,8 @@ static void brief_log(const val_env *env, const trace_log *t, bool why_not, strb
         sb_puts(out, "(no query was asked and no table was read)\n");
         return;
     }
-    trace_memo *memo = mem_calloc(1, sizeof *memo);
-    const val_env menv = { env->p, env->sc, memo };
+    val_env menv;
+    trace_memo *memo = memo_new(env, &menv);
     brief br = { &menv, t, out, NULL, NULL, why_not, UINT32_MAX };
     if (!index_tree(&br))
         sb_fail(out);
@@ -1059,7 +1110,6 @@ static void brief_log(const val_env *env, const trace_log *t, bool why_not, strb
     mem_free(br.end);
     mem_free(br.hash);
     memo_free(memo);
-    mem_free(memo);
     if (t->truncated)
         sb_printf(out, "(trace truncated after %d entries)\n", TRACE_MAX_ENTRIES);
 }
@@ -1079,8 +1129,8 @@ void trace_why_not_at(const val_env *env, const trace_log *t, size_t i, uint32_t
 {
     if (i >= t->len || (t->e[i].kind != TR_CALL && t->e[i].kind != TR_EVENT))
         return;
-    trace_memo *memo = mem_calloc(1, sizeof *memo);
-    const val_env menv = { env->p, env->sc, memo };
+    val_env menv;
+    trace_memo *memo = memo_new(env, &menv);
     brief br = { &menv, t, out, NULL, NULL, true, levels };
     if (!index_tree(&br))
         out->oom = true;
@@ -1089,7 +1139,6 @@ void trace_why_not_at(const val_env *env, const trace_log *t, size_t i, uint32_t
     mem_free(br.end);
     mem_free(br.hash);
     memo_free(memo);
-    mem_free(memo);
 }
 
 /* ---- the rules that fired ---- */
@@ -1184,6 +1233,35 @@ static void json_lookup(const val_env *env, const trace_ent *e, strbuf *out)
     sb_putc(out, '}');
 }
 
+/* `, "cites": [...], "module": M, "edition": E` of rule r, through env->memo when there is
+ * one (a rule checked on every step of a line is written once). */
+static void rule_cites_json(const val_env *env, uint32_t r, strbuf *out)
+{
+    const res_program *p = env->p;
+    trace_memo *m = env->memo;
+    if (m && !m->rule_json && p->nrules) {
+        m->rule_json = mem_calloc(p->nrules, sizeof *m->rule_json);
+        m->rule_json_len = mem_calloc(p->nrules, sizeof *m->rule_json_len);
+        m->nrules = m->rule_json && m->rule_json_len ? p->nrules : 0;
+    }
+    if (m && r < m->nrules && m->rule_json[r]) {
+        sb_putn(out, m->rule_json[r], m->rule_json_len[r]);
+        return;
+    }
+    size_t from = out->len;
+    bool truncated = out->truncated;
+    sb_puts(out, ", \"cites\": ");
+    json_cites(&p->rules[r].decl->cites, out);
+    provenance_json(p, p->rules[r].module, p->rules[r].edition, out);
+    if (!m || r >= m->nrules || out->oom || out->truncated != truncated)
+        return;
+    if ((m->rule_json[r] = mem_malloc(out->len - from + 1)) != NULL) {
+        memcpy(m->rule_json[r], out->s + from, out->len - from);
+        m->rule_json[r][out->len - from] = '\0';
+        m->rule_json_len[r] = out->len - from;
+    }
+}
+
 /* Writes the calls and lookups at depth `depth` from i on (the children of one entry); returns
  * the index after them. */
 static size_t json_calls(const val_env *env, const trace_log *t, size_t i, uint32_t depth,
@@ -1271,9 +1349,7 @@ static size_t json_call(const val_env *env, const trace_log *t, size_t i, strbuf
             sb_puts(out, "null");
         else
             put_val(env, r->result, out, true);
-        sb_puts(out, ", \"cites\": ");
-        json_cites(&rule->decl->cites, out);
-        provenance_json(p, rule->module, rule->edition, out);
+        rule_cites_json(env, r->id, out);
         trace_reason_json(env, r, out);
         sb_puts(out, ", \"calls\": ");
         i = json_calls(env, t, i + 1, d + 2, out);
@@ -1342,9 +1418,7 @@ static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbu
         sb_puts(out, r->unfired ? ", \"fired\": false" : ", \"fired\": true");
         sb_printf(out, ", \"effects\": %" PRIu32 ", \"lines\": ", r->effects);
         json_lines(r, out);
-        sb_puts(out, ", \"cites\": ");
-        json_cites(&rule->decl->cites, out);
-        provenance_json(p, rule->module, rule->edition, out);
+        rule_cites_json(env, r->id, out);
         trace_reason_json(env, r, out);
         sb_puts(out, ", \"calls\": ");
         i = json_calls(env, t, i + 1, d + 2, out);
@@ -1356,5 +1430,8 @@ static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbu
 
 void trace_json(const val_env *env, const trace_log *t, strbuf *out)
 {
-    json_calls(env, t, 0, 0, out);
+    val_env menv;
+    trace_memo *memo = memo_new(env, &menv);
+    json_calls(&menv, t, 0, 0, out);
+    memo_free(memo);
 }
