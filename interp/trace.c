@@ -804,17 +804,44 @@ static uint64_t hash_val(const res_program *p, val v, uint64_t h, uint32_t *work
     }
 }
 
-/* The fields of one entry that make it what it is (not its depth, not its children). */
-static uint64_t hash_entry(const res_program *p, const trace_ent *e)
+/* The hashes of the records and lists an index_tree has hashed, by address (a value is not
+ * changed once made): the same shot is an argument of every step of a line. */
+#define HASH_SLOTS 64
+typedef struct hash_memo {
+    struct {
+        uint32_t type;
+        uint64_t bits; /* the value's address; 0: the slot is free */
+        uint64_t h;
+    } e[HASH_SLOTS];
+} hash_memo;
+
+/* A hash of v on its own (at most 256 values visited), through m for a record or a list. */
+static uint64_t hash_one(const res_program *p, val v, hash_memo *m)
 {
     uint32_t work = 256;
+    res_tkind k = v.flags & VAL_ABSENT ? RT_NONE : kind_of(p, v);
+    if ((k != RT_RECORD && k != RT_LIST) || !v.u.bits)
+        return hash_val(p, v, 0, &work);
+    size_t i = (size_t)((v.u.bits >> 4) * 0x9e3779b97f4a7c15u >> 58) % HASH_SLOTS;
+    if (m->e[i].bits == v.u.bits && m->e[i].type == v.type)
+        return m->e[i].h;
+    uint64_t h = hash_val(p, v, 0, &work);
+    m->e[i].type = v.type;
+    m->e[i].bits = v.u.bits;
+    m->e[i].h = h;
+    return h;
+}
+
+/* The fields of one entry that make it what it is (not its depth, not its children). */
+static uint64_t hash_entry(const res_program *p, const trace_ent *e, hash_memo *m)
+{
     uint64_t h =
         mix(mix(e->kind, e->id), (uint64_t)e->unfired << 2 | (uint64_t)e->no_rule << 1 | e->done);
     h = mix(mix(h, e->row), e->col);
     for (uint32_t a = 0; a < e->nargs; a++)
-        h = hash_val(p, e->args[a], h, &work);
+        h = mix(h, hash_one(p, e->args[a], m));
     if (e->done)
-        h = hash_val(p, e->result, h, &work);
+        h = mix(h, hash_one(p, e->result, m));
     h = mix(h, e->effects);
     for (uint32_t k = 0; k < e->out_len && k < 64; k++)
         h = mix(h, (unsigned char)e->out[k]);
@@ -902,8 +929,9 @@ static bool index_tree(brief *br)
     while (sp)
         br->end[stack[--sp]] = n;
     mem_free(stack);
+    hash_memo hm = { 0 };
     for (size_t i = n; i-- > 0;) { /* children before their parent */
-        uint64_t h = hash_entry(br->env->p, &t->e[i]);
+        uint64_t h = hash_entry(br->env->p, &t->e[i], &hm);
         for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
             h = mix(h, br->hash[j]);
         br->hash[i] = h;
