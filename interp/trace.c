@@ -219,7 +219,8 @@ static void memo_keep(trace_memo *m, val v, size_t width, int level, const strbu
     char *text = mem_malloc(out->len - from + 1);
     if (!text)
         return; /* not kept: the next rendering prints it again */
-    memcpy(text, out->s + from, out->len - from);
+    if (out->len > from)
+        memcpy(text, out->s + from, out->len - from);
     text[out->len - from] = '\0';
     size_t i = memo_slot(v, width, level);
     mem_free(m->e[i].text);
@@ -1283,7 +1284,7 @@ static void rule_cites_json(const val_env *env, uint32_t r, strbuf *out)
     provenance_json(p, p->rules[r].module, p->rules[r].edition, out);
     if (!m || r >= m->nrules || out->oom || out->truncated != truncated)
         return;
-    if ((m->rule_json[r] = mem_malloc(out->len - from + 1)) != NULL) {
+    if (out->len > from && (m->rule_json[r] = mem_malloc(out->len - from + 1)) != NULL) {
         memcpy(m->rule_json[r], out->s + from, out->len - from);
         m->rule_json[r][out->len - from] = '\0';
         m->rule_json_len[r] = out->len - from;
