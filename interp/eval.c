@@ -39,7 +39,7 @@ static void unreached_rules(const res_program *p, const trace_log *t, int32_t ed
  * its setting line, the JSON's "trace" null). Takes text and json. */
 static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, unsigned want)
 {
-    const val_env env = { vm->pg->res, vm->x.sc };
+    const val_env env = { vm->pg->res, vm->x.sc, NULL };
     const trace_log *log = &vm->x.trace;
     strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 }, unreached = { 0 };
     char *reasons = NULL, *refusal = NULL;
@@ -88,7 +88,7 @@ static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, unsigne
 hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, unsigned want)
 {
     const res_program *p = vm->pg->res;
-    const val_env env = { p, vm->x.sc };
+    const val_env env = { p, vm->x.sc, NULL };
     strbuf text = { 0 }, json = { 0 };
     char tname[160];
     bool cut_text, cut_json;
@@ -128,7 +128,7 @@ hon_answer *eval_error_answer(hon_vm *vm, unsigned want)
 static hon_status answer(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, hon_answer **out)
 {
     unsigned want = *(const unsigned *)ud;
-    hon_status st = session_begin(vm, NULL, eval_traces(want));
+    hon_status st = eval_begin(vm, want);
     if (st != HON_OK)
         return st;
     val v;
@@ -174,6 +174,16 @@ hon_status hon_eval_as(hon_vm *vm, const char *expr, const char *where, unsigned
 bool eval_traces(unsigned want)
 {
     return (want & HON_WANT_ALL) != 0;
+}
+
+hon_status eval_begin(hon_vm *vm, unsigned want)
+{
+    hon_status st = session_begin(vm, NULL, eval_traces(want));
+    /* the complete trace, the reasons and the JSON word the guards (trace_reason) */
+    if (st == HON_OK)
+        state_trace_guards(&vm->x,
+                           (want & (HON_WANT_TRACE | HON_WANT_WHY_NOT | HON_WANT_JSON)) != 0);
+    return st;
 }
 
 hon_status hon_odds(hon_vm *vm, const char *expr, const char *where, hon_answer **out)
@@ -430,7 +440,7 @@ hon_status hon_call_query_text(hon_vm *vm, hon_query_handle *h, const hon_value 
 
 bool eval_value_text(const hon_vm *vm, val v, char *buf, size_t cap)
 {
-    const val_env env = { vm->pg->res, vm->x.sc };
+    const val_env env = { vm->pg->res, vm->x.sc, NULL };
     bool cut;
     char *t = val_text(&env, v, false, cap, &cut);
     if (!t)

@@ -19,6 +19,11 @@
 hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, unsigned want);
 /* Whether an answer asked with `want` (HON_WANT_*) needs its evaluation traced. */
 bool eval_traces(unsigned want);
+/* session_begin for an answer asked with `want`: traced when eval_traces(want), and the rules
+ * run their explained chunks (state_trace_guards) only for the forms that word a guard (the
+ * complete trace, the reasons, the JSON): `why` and the rules that fired do not compile them.
+ * HON_OK, or session_begin's error. */
+hon_status eval_begin(hon_vm *vm, unsigned want);
 /* The answer to an evaluation on vm->x that stopped with an error (vm->x.err), traced: its
  * text "error E215: MESSAGE", its JSON {"value": null, "error": 215, "text", "trace"}, the
  * traces as far as it went (those `want` asks for, as eval_answer's). Call before state_end. A

@@ -255,7 +255,7 @@ hon_status hon_los_as(hon_vm *vm, hon_value from, hon_value to, unsigned want, h
     asking k;
     if (!end_of(vm, from, &a) || !end_of(vm, to, &b) || !decide(vm, &a, &b, &k, true))
         return HON_ERR_NOT_FOUND;
-    hon_status st = session_begin(vm, NULL, eval_traces(want));
+    hon_status st = eval_begin(vm, want);
     if (st != HON_OK)
         return st;
     val v;
@@ -416,7 +416,7 @@ bool los_verdict_of(hon_vm *vm, const char *from, const char *to, view_verdict *
     bool ok = vm_call(&vm->x, false, k.id, k.args, k.nargs, &v) && vm->x.trace.len > 0 &&
               vm->x.trace.e[0].kind == TR_CALL;
     if (ok) {
-        const val_env env = { vm->pg->res, vm->x.sc };
+        const val_env env = { vm->pg->res, vm->x.sc, NULL };
         strbuf c = { 0 }, word = { 0 };
         val_print(&env, v, &word);
         sb_printf(&c, "line of sight %s to %s: %s", a.name, b.name, word.s ? word.s : "?");

@@ -380,7 +380,7 @@ static bool run_value(vm_ctx *x, void *ud, dice_src *dice, uint64_t budget, uint
     state_setup s = *vp->setup;
     s.budget = budget;
     state_begin(x, &s, dice, false);
-    const val_env env = { s.pg->res, s.sc };
+    const val_env env = { s.pg->res, s.sc, NULL };
     val v;
     bool ok = vm_eval(x, vp->ch, &v);
     *used = x->budget - state_steps(x);
@@ -865,7 +865,7 @@ bool odds_enumerate_procedure(vm_ctx *x, proc_game *gm, const state_setup *s, co
     c->x = x;
     c->gm = gm;
     c->ch = ch;
-    c->env = (val_env){ s->pg->res, s->sc };
+    c->env = (val_env){ s->pg->res, s->sc, NULL };
     c->per_path = s->budget ? s->budget : VM_DEFAULT_BUDGET;
     c->total = c->per_path > UINT64_MAX / ODDS_BUDGET_FACTOR ? UINT64_MAX
                                                              : c->per_path * ODDS_BUDGET_FACTOR;

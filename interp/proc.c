@@ -38,7 +38,7 @@ static void cite_of(const res_program *p, const chunk *ch, strbuf *b)
 
 static void put_val(vm_ctx *x, val v, strbuf *b)
 {
-    const val_env env = { x->p, x->sc };
+    const val_env env = { x->p, x->sc, NULL };
     val_print(&env, v, b);
 }
 

@@ -48,7 +48,7 @@ static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b, 
         if (t->e[i].depth == d + 1 && t->e[i].kind == TR_RULE && t->e[i].id == rule)
             at = i;
     if (at < t->len) {
-        const val_env env = { p, x->sc };
+        const val_env env = { p, x->sc, NULL };
         strbuf why = { 0 };
         trace_reason(&env, &t->e[at], true, true, &why);
         const char *w = sb_str(&why);
@@ -117,7 +117,7 @@ bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t r
                   const char *what)
 {
     const res_program *p = x->p;
-    const val_env env = { p, x->sc };
+    const val_env env = { p, x->sc, NULL };
     val *copy = n ? state_alloc(x, n * sizeof *copy) : NULL;
     if (n && !copy)
         return false;

@@ -114,6 +114,11 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->refusal.set = false;
 }
 
+void state_trace_guards(vm_ctx *x, bool guards)
+{
+    x->rules = x->tracing && guards ? x->pg->explained : x->pg->rules;
+}
+
 void state_end(vm_ctx *x)
 {
     count_steps(x);

@@ -140,7 +140,8 @@ struct vm_ctx {
     bool tracing;
     /* the chunk each rule runs: pg->rules, or while tracing pg->explained (whose guards say
      * which of their operands was false and what they compared: trace.h; NULL until the
-     * rule's first traced run, when prog_explained compiles it) */
+     * rule's first traced run, when prog_explained compiles it); a trace none of whose
+     * renderings words a guard runs pg->rules (state_trace_guards) */
     chunk *const *rules;
     vm_error err;
     /* the last line(a, b) traced in this evaluation (board squares a, b) and its list, in the
@@ -173,6 +174,13 @@ struct vm_ctx {
 /* Starts an evaluation under s (borrowed until state_end), drawing dice from dice. tracing:
  * record the trace. A zeroed vm_ctx is ready for its first evaluation. */
 void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing);
+/* After state_begin with tracing: whether the rules run their explained chunks, which record
+ * what each guard found (the default), or their plain ones (guards false: the trace then has
+ * every call, rule, answer and lookup, and no rule entry says which operand was false or
+ * what it compared; the brief trace and the rules that fired do not need that, and an
+ * explained chunk costs its compilation on its first traced run). Answers and steps are the
+ * same either way (vm.md §6a). */
+void state_trace_guards(vm_ctx *x, bool guards);
 /* Releases the evaluation's values (the trace is invalid after). */
 void state_end(vm_ctx *x);
 /* Releases x's memory (the struct itself is the caller's); accepts a zeroed one. */

@@ -144,7 +144,109 @@ static const char *mode_name(ast_op m)
 #define TRACE_VALUE_MAX 4096 /* bytes of one printed value in a trace */
 
 /* Prints one value of the trace, cut (text: "...", JSON: null) past TRACE_VALUE_MAX. */
-static void put_val(const val_env *env, val v, strbuf *out, bool json)
+/* What a rendering printed last, by identity: a value by its own bits (a record or list by
+ * its address: values are not changed once made, and a rendering reads the log of one
+ * evaluation whose arena stays put), its width and its form (a put_short level, or
+ * MEMO_WHOLE, MEMO_JSON); and per rule, its JSON citations and provenance. A rendering asks
+ * for the same values again and again (the shot of every step of a line, the same square in
+ * many calls; cutting a record short prints it whole first), and for the same rules. */
+#define MEMO_SLOTS 64
+enum {
+    MEMO_WHOLE = -1,
+    MEMO_JSON = -2
+};
+typedef struct trace_memo {
+    struct {
+        val v;
+        size_t width;
+        int level;
+        char *text; /* owned; NULL: the slot is free */
+        size_t len;
+    } e[MEMO_SLOTS];
+    char **rule_json; /* per rule id (nrules of them, or NULL): owned, NULL until rendered */
+    size_t *rule_json_len;
+    size_t nrules;
+} trace_memo;
+
+static void memo_free(trace_memo *m)
+{
+    for (size_t i = 0; m && i < MEMO_SLOTS; i++)
+        mem_free(m->e[i].text);
+    for (size_t r = 0; m && m->rule_json && r < m->nrules; r++)
+        mem_free(m->rule_json[r]);
+    if (m) {
+        mem_free(m->rule_json);
+        mem_free(m->rule_json_len);
+    }
+    mem_free(m);
+}
+
+/* A new memo for one rendering under env (*menv: env with it); NULL when memory ran out (the
+ * rendering then goes without: *menv is env). */
+static trace_memo *memo_new(const val_env *env, val_env *menv)
+{
+    trace_memo *m = mem_calloc(1, sizeof *m);
+    *menv = (val_env){ env->p, env->sc, m };
+    return m;
+}
+
+static size_t memo_slot(val v, size_t width, int level)
+{
+    uint64_t h = (uint64_t)v.u.i * 0x9e3779b97f4a7c15u ^ ((uint64_t)v.type << 32 | v.flags);
+    h ^= (uint64_t)width * 31 + (uint64_t)(int64_t)level;
+    h *= 0xff51afd7ed558ccdu;
+    return (size_t)(h >> 58) % MEMO_SLOTS;
+}
+
+/* Appends what the memo keeps for (v, width, level) to out: true, or false when it has none. */
+static bool memo_put(const trace_memo *m, val v, size_t width, int level, strbuf *out)
+{
+    size_t i = memo_slot(v, width, level);
+    if (!m->e[i].text || m->e[i].v.type != v.type || m->e[i].v.flags != v.flags ||
+        m->e[i].v.u.i != v.u.i || m->e[i].width != width || m->e[i].level != level)
+        return false;
+    sb_putn(out, m->e[i].text, m->e[i].len);
+    return true;
+}
+
+/* Keeps what out got from `from` on as the text of (v, width, level), unless the writing was
+ * cut short (out->truncated became set: `truncated` is what it was before) or memory ran out. */
+static void memo_keep(trace_memo *m, val v, size_t width, int level, const strbuf *out, size_t from,
+                      bool truncated)
+{
+    if (out->oom || out->truncated != truncated)
+        return; /* not all of it was written */
+    char *text = mem_malloc(out->len - from + 1);
+    if (!text)
+        return; /* not kept: the next rendering prints it again */
+    if (out->len > from)
+        memcpy(text, out->s + from, out->len - from);
+    text[out->len - from] = '\0';
+    size_t i = memo_slot(v, width, level);
+    mem_free(m->e[i].text);
+    m->e[i].v = v;
+    m->e[i].width = width;
+    m->e[i].level = level;
+    m->e[i].text = text;
+    m->e[i].len = out->len - from;
+}
+
+static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width, int level);
+
+/* put_short_whole, through env->memo when there is one. */
+static void put_short(const val_env *env, val v, strbuf *out, size_t width, int level)
+{
+    trace_memo *m = env->memo;
+    if (m && memo_put(m, v, width, level, out))
+        return;
+    size_t from = out->len;
+    bool truncated = out->truncated;
+    put_short_whole(env, v, out, width, level);
+    if (m)
+        memo_keep(m, v, width, level, out, from, truncated);
+}
+
+static void put_val_whole(const val_env *env, val v, strbuf *out, bool json)
 {
     bool cut;
     char *t = val_text(env, v, json, TRACE_VALUE_MAX, &cut);
@@ -159,6 +261,20 @@ static void put_val(const val_env *env, val v, strbuf *out, bool json)
     if (!json && cut)
         sb_puts(out, "...");
     mem_free(t);
+}
+
+/* put_val_whole, through env->memo when there is one. */
+static void put_val(const val_env *env, val v, strbuf *out, bool json)
+{
+    trace_memo *m = env->memo;
+    int form = json ? MEMO_JSON : MEMO_WHOLE;
+    if (m && memo_put(m, v, 0, form, out))
+        return;
+    size_t from = out->len;
+    bool truncated = out->truncated;
+    put_val_whole(env, v, out, json);
+    if (m)
+        memo_keep(m, v, 0, form, out, from, truncated);
 }
 
 bool trace_source_ends_with_example(const char *s)
@@ -184,12 +300,15 @@ static void put_cite(const ast_node *c, strbuf *out)
 {
     const char *source = model_cite_source(c);
     sb_puts(out, model_cite_id(c) ? model_cite_id(c) : "?");
-    if (source)
-        sb_printf(out, ": %s", source);
-    if (model_cite_example(c))
-        sb_printf(out,
-                  source && trace_source_ends_with_example(source) ? " \"%s\"" : ", example \"%s\"",
-                  model_cite_example(c));
+    if (source) {
+        sb_puts(out, ": ");
+        sb_puts(out, source);
+    }
+    if (model_cite_example(c)) {
+        sb_puts(out, source && trace_source_ends_with_example(source) ? " \"" : ", example \"");
+        sb_puts(out, model_cite_example(c));
+        sb_putc(out, '"');
+    }
 }
 
 static void cites_text(const ast_vec *cites, strbuf *out)
@@ -254,7 +373,9 @@ static void table_text(const val_env *env, const trace_ent *e, bool brief, strbu
 {
     const res_program *p = env->p;
     const res_table *t = &p->tables[e->id];
-    sb_printf(out, "table %s[", t->name);
+    sb_puts(out, "table ");
+    sb_puts(out, t->name);
+    sb_putc(out, '[');
     for (uint32_t k = 0; k < e->nargs; k++) {
         if (k)
             sb_puts(out, ", ");
@@ -371,7 +492,9 @@ static void rule_line(const val_env *env, const trace_ent *e, bool brief, guard_
 {
     const res_program *p = env->p;
     const res_rule *r = &p->rules[e->id];
-    sb_printf(out, "rule %s: ", r->name);
+    sb_puts(out, "rule ");
+    sb_puts(out, r->name);
+    sb_puts(out, ": ");
     if (e->unfired)
         sb_puts(out, "did not fire");
     else if (p->queries[r->query].is_event)
@@ -403,7 +526,9 @@ static void output_lines(const trace_ent *e, uint32_t depth, strbuf *out)
 /* `event name(args)`; values cut short when `brief`. */
 static void event_head(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
 {
-    sb_printf(out, "event %s(", env->p->queries[e->id].name);
+    sb_puts(out, "event ");
+    sb_puts(out, env->p->queries[e->id].name);
+    sb_putc(out, '(');
     for (uint32_t a = 0; a < e->nargs; a++) {
         if (a)
             sb_puts(out, ", ");
@@ -415,7 +540,8 @@ static void event_head(const val_env *env, const trace_ent *e, bool brief, strbu
 /* `query(args) = result` of a call entry (no newline); values cut short when `brief`. */
 static void call_text(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
 {
-    sb_printf(out, "%s(", env->p->queries[e->id].name);
+    sb_puts(out, env->p->queries[e->id].name);
+    sb_putc(out, '(');
     for (uint32_t a = 0; a < e->nargs; a++) {
         if (a)
             sb_puts(out, ", ");
@@ -432,7 +558,9 @@ static void call_text(const val_env *env, const trace_ent *e, bool brief, strbuf
 static void call_head(const val_env *env, const trace_ent *e, bool brief, strbuf *out)
 {
     call_text(env, e, brief, out);
-    sb_printf(out, "   [%s]", mode_name(env->p->queries[e->id].mode));
+    sb_puts(out, "   [");
+    sb_puts(out, mode_name(env->p->queries[e->id].mode));
+    sb_putc(out, ']');
 }
 
 /* The index after entry i's descendants. */
@@ -541,7 +669,7 @@ static res_tkind kind_of(const res_program *p, val v)
 /* Writes v at most about `width` characters long: a record, list or set whose text is longer
  * shows its first items that fit, then `…` (`shot{from: B6, to: D2, …}`, `[$a, $b, …]`); the
  * items themselves are cut the same way down to SHORT_DEPTH levels. Other values print whole. */
-static void put_short(const val_env *env, val v, strbuf *out, size_t width, int level)
+static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width, int level)
 {
     const res_program *p = env->p;
     res_tkind k = kind_of(p, v);
@@ -572,9 +700,10 @@ static void put_short(const val_env *env, val v, strbuf *out, size_t width, int 
     else
         nitems = 64;
     strbuf b = { 0 };
-    if (k == RT_RECORD)
-        sb_printf(&b, "%s{", p->records[t->arg].name);
-    else
+    if (k == RT_RECORD) {
+        sb_puts(&b, p->records[t->arg].name);
+        sb_putc(&b, '{');
+    } else
         sb_putc(&b, k == RT_LIST ? '[' : '{');
     const char close = k == RT_LIST ? ']' : '}';
     size_t have = chars(sb_str(&b), b.len), shown = 0;
@@ -589,8 +718,10 @@ static void put_short(const val_env *env, val v, strbuf *out, size_t width, int 
                     e < p->nenums && i < p->enums[e].len ? p->enums[e].members[i].name : "?");
         } else {
             val it = k == RT_LIST ? v.u.list->items[i] : v.u.rec[i];
-            if (k == RT_RECORD)
-                sb_printf(&item, "%s: ", p->records[t->arg].fields[i].name);
+            if (k == RT_RECORD) {
+                sb_puts(&item, p->records[t->arg].fields[i].name);
+                sb_puts(&item, ": ");
+            }
             if (level < SHORT_DEPTH)
                 put_short(env, it, &item, width, level + 1);
             else
@@ -674,17 +805,44 @@ static uint64_t hash_val(const res_program *p, val v, uint64_t h, uint32_t *work
     }
 }
 
-/* The fields of one entry that make it what it is (not its depth, not its children). */
-static uint64_t hash_entry(const res_program *p, const trace_ent *e)
+/* The hashes of the records and lists an index_tree has hashed, by address (a value is not
+ * changed once made): the same shot is an argument of every step of a line. */
+#define HASH_SLOTS 64
+typedef struct hash_memo {
+    struct {
+        uint32_t type;
+        uint64_t bits; /* the value's address; 0: the slot is free */
+        uint64_t h;
+    } e[HASH_SLOTS];
+} hash_memo;
+
+/* A hash of v on its own (at most 256 values visited), through m for a record or a list. */
+static uint64_t hash_one(const res_program *p, val v, hash_memo *m)
 {
     uint32_t work = 256;
+    res_tkind k = v.flags & VAL_ABSENT ? RT_NONE : kind_of(p, v);
+    if ((k != RT_RECORD && k != RT_LIST) || !v.u.bits)
+        return hash_val(p, v, 0, &work);
+    size_t i = (size_t)((v.u.bits >> 4) * 0x9e3779b97f4a7c15u >> 58) % HASH_SLOTS;
+    if (m->e[i].bits == v.u.bits && m->e[i].type == v.type)
+        return m->e[i].h;
+    uint64_t h = hash_val(p, v, 0, &work);
+    m->e[i].type = v.type;
+    m->e[i].bits = v.u.bits;
+    m->e[i].h = h;
+    return h;
+}
+
+/* The fields of one entry that make it what it is (not its depth, not its children). */
+static uint64_t hash_entry(const res_program *p, const trace_ent *e, hash_memo *m)
+{
     uint64_t h =
         mix(mix(e->kind, e->id), (uint64_t)e->unfired << 2 | (uint64_t)e->no_rule << 1 | e->done);
     h = mix(mix(h, e->row), e->col);
     for (uint32_t a = 0; a < e->nargs; a++)
-        h = hash_val(p, e->args[a], h, &work);
+        h = mix(h, hash_one(p, e->args[a], m));
     if (e->done)
-        h = hash_val(p, e->result, h, &work);
+        h = mix(h, hash_one(p, e->result, m));
     h = mix(h, e->effects);
     for (uint32_t k = 0; k < e->out_len && k < 64; k++)
         h = mix(h, (unsigned char)e->out[k]);
@@ -772,8 +930,9 @@ static bool index_tree(brief *br)
     while (sp)
         br->end[stack[--sp]] = n;
     mem_free(stack);
+    hash_memo hm = { 0 };
     for (size_t i = n; i-- > 0;) { /* children before their parent */
-        uint64_t h = hash_entry(br->env->p, &t->e[i]);
+        uint64_t h = hash_entry(br->env->p, &t->e[i], &hm);
         for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
             h = mix(h, br->hash[j]);
         br->hash[i] = h;
@@ -970,13 +1129,16 @@ static void brief_log(const val_env *env, const trace_log *t, bool why_not, strb
         sb_puts(out, "(no query was asked and no table was read)\n");
         return;
     }
-    brief br = { env, t, out, NULL, NULL, why_not, UINT32_MAX };
+    val_env menv;
+    trace_memo *memo = memo_new(env, &menv);
+    brief br = { &menv, t, out, NULL, NULL, why_not, UINT32_MAX };
     if (!index_tree(&br))
         sb_fail(out);
     else
         brief_children(&br, SIZE_MAX, 0, true);
     mem_free(br.end);
     mem_free(br.hash);
+    memo_free(memo);
     if (t->truncated)
         sb_printf(out, "(trace truncated after %d entries)\n", TRACE_MAX_ENTRIES);
 }
@@ -996,13 +1158,16 @@ void trace_why_not_at(const val_env *env, const trace_log *t, size_t i, uint32_t
 {
     if (i >= t->len || (t->e[i].kind != TR_CALL && t->e[i].kind != TR_EVENT))
         return;
-    brief br = { env, t, out, NULL, NULL, true, levels };
+    val_env menv;
+    trace_memo *memo = memo_new(env, &menv);
+    brief br = { &menv, t, out, NULL, NULL, true, levels };
     if (!index_tree(&br))
         out->oom = true;
     else
         brief_entry(&br, i, 1, 0, true);
     mem_free(br.end);
     mem_free(br.hash);
+    memo_free(memo);
 }
 
 /* ---- the rules that fired ---- */
@@ -1028,7 +1193,8 @@ void trace_fired(const val_env *env, const trace_log *t, bool tree, strbuf *out)
         strbuf line = { 0 };
         if (tree)
             sb_printf(&line, "%" PRIu32 " ", e->depth);
-        sb_printf(&line, "%s = ", p->rules[e->id].name);
+        sb_puts(&line, p->rules[e->id].name);
+        sb_puts(&line, " = ");
         put_arg(env, e->result, &line, true);
         if (!(lines[n++] = sb_take(&line)))
             sb_fail(out);
@@ -1094,6 +1260,35 @@ static void json_lookup(const val_env *env, const trace_ent *e, strbuf *out)
     row_provenance(env->p, t, e->row, &module, &edition);
     provenance_json(env->p, module, edition, out);
     sb_putc(out, '}');
+}
+
+/* `, "cites": [...], "module": M, "edition": E` of rule r, through env->memo when there is
+ * one (a rule checked on every step of a line is written once). */
+static void rule_cites_json(const val_env *env, uint32_t r, strbuf *out)
+{
+    const res_program *p = env->p;
+    trace_memo *m = env->memo;
+    if (m && !m->rule_json && p->nrules) {
+        m->rule_json = mem_calloc(p->nrules, sizeof *m->rule_json);
+        m->rule_json_len = mem_calloc(p->nrules, sizeof *m->rule_json_len);
+        m->nrules = m->rule_json && m->rule_json_len ? p->nrules : 0;
+    }
+    if (m && r < m->nrules && m->rule_json[r]) {
+        sb_putn(out, m->rule_json[r], m->rule_json_len[r]);
+        return;
+    }
+    size_t from = out->len;
+    bool truncated = out->truncated;
+    sb_puts(out, ", \"cites\": ");
+    json_cites(&p->rules[r].decl->cites, out);
+    provenance_json(p, p->rules[r].module, p->rules[r].edition, out);
+    if (!m || r >= m->nrules || out->oom || out->truncated != truncated)
+        return;
+    if (out->len > from && (m->rule_json[r] = mem_malloc(out->len - from + 1)) != NULL) {
+        memcpy(m->rule_json[r], out->s + from, out->len - from);
+        m->rule_json[r][out->len - from] = '\0';
+        m->rule_json_len[r] = out->len - from;
+    }
 }
 
 /* Writes the calls and lookups at depth `depth` from i on (the children of one entry); returns
@@ -1183,9 +1378,7 @@ static size_t json_call(const val_env *env, const trace_log *t, size_t i, strbuf
             sb_puts(out, "null");
         else
             put_val(env, r->result, out, true);
-        sb_puts(out, ", \"cites\": ");
-        json_cites(&rule->decl->cites, out);
-        provenance_json(p, rule->module, rule->edition, out);
+        rule_cites_json(env, r->id, out);
         trace_reason_json(env, r, out);
         sb_puts(out, ", \"calls\": ");
         i = json_calls(env, t, i + 1, d + 2, out);
@@ -1254,9 +1447,7 @@ static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbu
         sb_puts(out, r->unfired ? ", \"fired\": false" : ", \"fired\": true");
         sb_printf(out, ", \"effects\": %" PRIu32 ", \"lines\": ", r->effects);
         json_lines(r, out);
-        sb_puts(out, ", \"cites\": ");
-        json_cites(&rule->decl->cites, out);
-        provenance_json(p, rule->module, rule->edition, out);
+        rule_cites_json(env, r->id, out);
         trace_reason_json(env, r, out);
         sb_puts(out, ", \"calls\": ");
         i = json_calls(env, t, i + 1, d + 2, out);
@@ -1268,5 +1459,8 @@ static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbu
 
 void trace_json(const val_env *env, const trace_log *t, strbuf *out)
 {
-    json_calls(env, t, 0, 0, out);
+    val_env menv;
+    trace_memo *memo = memo_new(env, &menv);
+    json_calls(&menv, t, 0, 0, out);
+    memo_free(memo);
 }

@@ -7,9 +7,11 @@
  *
  * The query driver (vm.c) and the event driver (proc.c) append entries in pre-order with a
  * depth; a rule that did not fire stays as one entry marked unfired, and everything its guard
- * and lets asked is rolled back. While tracing, rules run their explained chunks (chunk.h
+ * and lets asked is rolled back. While tracing for a form that words guards (the complete
+ * trace, the reasons, the JSON: state_trace_guards), rules run their explained chunks (chunk.h
  * chunk_conj, compile.c), whose GUARD_SIDES and GUARD_FAILED instructions record into the
- * rule's entry. trace.c renders the log as indented text, complete (`why full`), brief (`why`:
+ * rule's entry. A rendering keeps a memo of the values, hashes and rule citations it has
+ * written (trace.c trace_memo): a line's shot and rules recur on each of its steps. trace.c renders the log as indented text, complete (`why full`), brief (`why`:
  * repl.md §2b) or as the reasons of what did not fire (`why not`: repl.md §2c), and as JSON;
  * trace_why.c records and words the guards. Values are borrowed from the evaluation's arena:
  * render before the arena is reset.

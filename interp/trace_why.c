@@ -60,7 +60,9 @@ static void sides_text(const val_env *env, const trace_ent *e, uint32_t k, bool 
     for (int s = 0; s < 2; s++) {
         if (!names[s])
             continue;
-        sb_printf(out, "%s%s = ", sep, names[s]);
+        sb_puts(out, sep);
+        sb_puts(out, names[s]);
+        sb_puts(out, " = ");
         trace_value(env, vals[s], brief ? TRACE_BRIEF : TRACE_WHOLE, out);
         sep = ", ";
     }
@@ -93,7 +95,8 @@ void trace_reason(const val_env *env, const trace_ent *e, bool brief, bool since
         const char *text = chunk_conj_text(ch, ch->conj[k].text);
         if (ch->conj[k].unless || !text)
             continue;
-        sb_printf(out, "%s%s", sep, text);
+        sb_puts(out, sep);
+        sb_puts(out, text);
         sides_text(env, e, k, brief, out);
         sep = " and ";
     }
@@ -117,7 +120,8 @@ static void operand_json(const val_env *env, const trace_ent *e, uint32_t k, str
         for (int s = 0; s < 2; s++) {
             if (!chunk_conj_text(ch, names[s]))
                 continue;
-            sb_printf(out, "%s{\"text\": ", sep);
+            sb_puts(out, sep);
+            sb_puts(out, "{\"text\": ");
             sb_json_str(out, chunk_conj_text(ch, names[s]));
             sb_puts(out, ", \"value\": ");
             trace_value(env, vals[s], TRACE_JSON, out);

@@ -67,6 +67,21 @@ static void put_name(strbuf *out, const char *s, bool json)
         sb_puts(out, s);
 }
 
+/* Appends n in decimal (as "%" PRId64 prints it, without printf: traces print many). */
+static void put_int(strbuf *out, int64_t n)
+{
+    char buf[24];
+    size_t at = sizeof buf;
+    uint64_t u = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
+    do {
+        buf[--at] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (n < 0)
+        buf[--at] = '-';
+    sb_putn(out, buf + at, sizeof buf - at);
+}
+
 static void print(const val_env *env, val v, strbuf *out, bool json)
 {
     const res_program *p = env->p;
@@ -78,7 +93,7 @@ static void print(const val_env *env, val v, strbuf *out, bool json)
     }
     const res_type *t = ty(p, v.type);
     switch (t->kind) {
-    case RT_INT: sb_printf(out, "%" PRId64, v.u.i); break;
+    case RT_INT: put_int(out, v.u.i); break;
     case RT_BOOL: sb_puts(out, v.u.i ? "true" : "false"); break;
     case RT_VERDICT:
         if (json)
@@ -134,10 +149,9 @@ static void print(const val_env *env, val v, strbuf *out, bool json)
         break;
     case RT_RECORD: {
         const res_record *r = &p->records[t->arg];
-        if (json)
-            sb_putc(out, '{');
-        else
-            sb_printf(out, "%s{", r->name);
+        if (!json)
+            sb_puts(out, r->name);
+        sb_putc(out, '{');
         for (size_t i = 0; i < r->nfields; i++) {
             if (i)
                 sb_puts(out, ", ");
@@ -145,7 +159,8 @@ static void print(const val_env *env, val v, strbuf *out, bool json)
                 sb_json_str(out, r->fields[i].name);
                 sb_puts(out, ": ");
             } else {
-                sb_printf(out, "%s: ", r->fields[i].name);
+                sb_puts(out, r->fields[i].name);
+                sb_puts(out, ": ");
             }
             print(env, v.u.rec[i], out, json);
         }

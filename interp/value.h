@@ -53,6 +53,9 @@ struct scene;
 typedef struct val_env {
     const res_program *p;
     const struct scene *sc; /* NULL: no board */
+    /* trace.c's memo of the values a brief rendering has cut short (each value of a trace is
+     * printed once however often it appears); NULL (the default): none */
+    struct trace_memo *memo;
 } val_env;
 
 /* Writes v as the language prints it: 7, true, clear, {map_a, map_b}, [1, 2],

@@ -533,6 +533,38 @@ START_TEST(eval_as_renders_what_is_asked)
 }
 END_TEST
 
+/* What a guard found (which operand was false, what a comparison compared) is worded only by
+ * the complete trace, the reasons and the JSON, so only those run the rules' explained chunks
+ * (vm.md §6a), which are compiled on a rule's first such run: `why` alone (the brief form, as
+ * the hon program asks it) and the rules that fired leave them uncompiled, and say what a
+ * full answer says. q(4) + q(-3) runs both rules of q: q(4) fires q.pos (5); q(-3) checks
+ * q.pos (-3 > 0 is false) and fires q.neg (3). */
+START_TEST(brief_trace_compiles_no_guard)
+{
+    tvm *t = tvm_new("query q(x: int) -> int combine first default 0;\n"
+                     "rule q.pos cite \"P.1\" when x > 0 answer x + 1;\n"
+                     "rule q.neg cite \"P.2\" when x < 0 answer 0 - x;\n"
+                     "source \"P.1\";\nsource \"P.2\";\n");
+    const prog *pg = t->vm->pg;
+    hon_answer *why = NULL, *fired = NULL, *all = NULL;
+    ck_assert_int_eq(hon_eval_as(t->vm, "q(4) + q(-3)", "<test>", HON_WANT_WHY, &why), HON_OK);
+    ck_assert_int_eq(hon_eval_as(t->vm, "q(4) + q(-3)", "<test>", HON_WANT_FIRED, &fired), HON_OK);
+    for (size_t r = 0; r < pg->res->nrules; r++)
+        ck_assert_msg(pg->explained[r] == NULL, "rule %zu's explained chunk compiled", r);
+    ck_assert_int_eq(hon_eval(t->vm, "q(4) + q(-3)", "<test>", &all), HON_OK);
+    /* q(4) + q(-3) = 5 + 3: both rules ran traced, so both are compiled now */
+    ck_assert_str_eq(hon_answer_text(all), "8");
+    for (size_t r = 0; r < pg->res->nrules; r++)
+        ck_assert_ptr_nonnull(pg->explained[r]);
+    ck_assert_str_eq(hon_answer_why(why), hon_answer_why(all));
+    ck_assert_str_eq(hon_answer_fired(fired), hon_answer_fired(all));
+    hon_answer_free(why);
+    hon_answer_free(fired);
+    hon_answer_free(all);
+    tvm_free(t);
+}
+END_TEST
+
 /* A session asked ever new texts keeps bounded memory: once a call has returned, its answer is
  * rendered whole and its diagnostics handed on, so neither a typed expression's text nor a
  * rejected board's text is needed again (the fuzz targets share one session across hundreds of
@@ -665,6 +697,7 @@ int main(void)
     TCase *tc = tcase_create("api");
     tcase_add_test(tc, load_error_keeps_program);
     tcase_add_test(tc, eval_as_renders_what_is_asked);
+    tcase_add_test(tc, brief_trace_compiles_no_guard);
     tcase_add_test(tc, load_dirs_as_in_turn);
     tcase_add_test(tc, reload_keeps_choices);
     tcase_add_test(tc, reload_same_path);
