@@ -26,9 +26,13 @@ static const char *const SIDE_PALETTE[] = {
 /* counters by army id: pale blue, pale red, pale green, pale yellow */
 static const char *const ARMY_PALETTE[] = { "#d8e4f4", "#ecc8bc", "#e4ecc8", "#f4e8c0" };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-/* SVG: the traced line, and the part of it past the place that decided its verdict */
-#define LINE_COLOUR "#e000c0"
-#define PAST_COLOUR "#d01010"
+/* SVG: the traced line, the part of it past the place that decided its verdict, and the mark
+ * on that place. Each is far (CIE76 colour difference 30 or more) from the others and from every
+ * colour the bundled rules give terrain, side features and armies, and from the palettes above:
+ * the mark on a side must not read as a red contour line (test legend_colours_apart). */
+#define LINE_COLOUR    "#e000c0"
+#define PAST_COLOUR    "#ff0000"
+#define DECIDED_COLOUR "#0000ff"
 /* SVG: square features' labels, and the fill of a square without terrain */
 #define FEATURE_COLOUR    "#7a4a00"
 #define NO_TERRAIN_COLOUR "#f7f4ea"
@@ -721,6 +725,16 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
                     kind == 'd' ? " stroke-dasharray=\"4 3\"" : "");
             xml_text(out, col, 64);
             fputs("\"/>\n", out);
+        } else if (kind == 'b') {
+            fprintf(out,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"5\" "
+                    "stroke=\"#8a8a8a\"/>\n",
+                    x, y + 8, x + 16, y + 8);
+            for (int side = -1; side <= 1; side += 2)
+                fprintf(out,
+                        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
+                        "stroke=\"%s\"/>\n",
+                        x, y + 8 + 6 * side, x + 16, y + 8 + 6 * side, col);
         } else if (kind == 'r') {
             fprintf(out,
                     "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\" fill=\"none\" "
@@ -891,8 +905,8 @@ static void svg_legend(const picture *p, legend *lg)
             legend_entry(lg, 'c', LINE_COLOUR, 0, "corner touch", 0);
         if (op->decided_at != DRAW_AT_NONE) {
             legend_entry(lg, 'd', PAST_COLOUR, 0, op->past ? op->past : "past it", 0);
-            /* the mark as the picture draws it: a square's outline, or a side drawn over */
-            legend_entry(lg, op->decided_at == DRAW_AT_SIDE ? 's' : 'r', PAST_COLOUR, 0,
+            /* the mark as the picture draws it: a square's outline, or a side between two lines */
+            legend_entry(lg, op->decided_at == DRAW_AT_SIDE ? 'b' : 'r', DECIDED_COLOUR, 0,
                          "where decided", 0);
         }
     }
@@ -1007,20 +1021,31 @@ static double split_at(const geo_grid *g, const draw_options *op, double ax, dou
     return t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
-/* The deciding square outlined, or the deciding side drawn over, in red. */
-static void decided_mark(const geo_grid *g, const draw_options *op, int c, int L, int T, FILE *out)
+/* The deciding square outlined, or the deciding side framed by two lines along it (clear of
+ * the side's own features, so that they stay visible), in DECIDED_COLOUR. */
+static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
 {
+    const geo_grid *g = p->g;
+    const draw_options *op = p->o;
     int x0, y0, x1, y1;
     if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g))
         fprintf(out,
                 "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-                "stroke=\"" PAST_COLOUR "\" stroke-width=\"3\"/>\n",
+                "stroke=\"" DECIDED_COLOUR "\" stroke-width=\"3\"/>\n",
                 L + (op->decided % g->w) * c + 2, T + (op->decided / g->w) * c + 2, c - 4, c - 4);
-    else if (op->decided_at == DRAW_AT_SIDE && geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1))
-        fprintf(out,
-                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" PAST_COLOUR "\" "
-                "stroke-width=\"7\" stroke-opacity=\"0.6\"/>\n",
-                L + x0 * c, T + y0 * c, L + x1 * c, T + y1 * c);
+    else if (op->decided_at == DRAW_AT_SIDE && geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1)) {
+        /* the side's features are 5-pixel lines 6 pixels apart around it (draw_svg's sides) */
+        size_t n = board_features(p->b, BOARD_AT_SIDE, op->decided, NULL, 0);
+        int off = 3 * (n > 1 ? (int)(n > 8 ? 8 : n) - 1 : 0) + 6;
+        bool horiz = geo_side_horizontal(g, op->decided);
+        for (int side = -1; side <= 1; side += 2) {
+            int dx = horiz ? 0 : side * off, dy = horiz ? side * off : 0;
+            fprintf(out,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" DECIDED_COLOUR
+                    "\" stroke-width=\"3\"/>\n",
+                    L + x0 * c + dx, T + y0 * c + dy, L + x1 * c + dx, T + y1 * c + dy);
+        }
+    }
 }
 
 geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
@@ -1190,7 +1215,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
                     "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
                     "stroke-dasharray=\"6 4\" stroke=\"" PAST_COLOUR "\"/>\n",
                     mx, my, bx, by);
-        decided_mark(g, op, c, L, T, out);
+        decided_mark(&p, c, L, T, out);
         for (size_t i = 0; i < tr->n; i++) {
             int q = tr->squares[i];
             if (q < 0 || q >= geo_square_count(g))

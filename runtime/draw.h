@@ -78,9 +78,9 @@ typedef struct draw_options {
     const char *verdict;
     /* Where the verdict was decided on the traced line: a board square (DRAW_AT_SQUARE) or a
      * square side (DRAW_AT_SIDE), index `decided`; DRAW_AT_NONE (zero) for none. SVG: the place
-     * is outlined in red, and the line past it (past the point where the line leaves that
-     * square or crosses that side) is drawn dashed red, named `past` in the legend ("blocked
-     * past C1"; NULL: "past it"). */
+     * is marked in blue (a square outlined, a side between two blue lines), and the line past
+     * it (past the point where the line leaves that square or crosses that side) is drawn
+     * dashed red, named `past` in the legend ("blocked past C1"; NULL: "past it"). */
     draw_at decided_at;
     int decided;
     const char *past;
