@@ -516,11 +516,29 @@ hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const ch
 hon_status hon_draw_board_window(hon_vm *vm, FILE *out, const char *line_from, const char *line_to,
                                  const char *centre, int columns)
 {
-    view_window win = { centre, columns < 0 ? 0 : columns };
+    view_window win = { centre, columns < 0 ? 0 : columns, NULL };
     return los_draw(vm, out, line_from, line_to, false, &win);
 }
 
 hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
 {
     return los_draw(vm, out, line_from, line_to, true, NULL);
+}
+
+hon_status hon_board_svg_window(hon_vm *vm, FILE *out, const char *line_from, const char *line_to,
+                                const char *window)
+{
+    if (!window)
+        return los_draw(vm, out, line_from, line_to, true, NULL);
+    /* "P..Q": two corners; else one place, the centre */
+    char a[96], z[96];
+    const char *dots = strstr(window, "..");
+    view_window win = { window, 0, NULL };
+    if (dots) {
+        snprintf(a, sizeof a, "%.*s", (int)(dots - window < 95 ? dots - window : 95), window);
+        snprintf(z, sizeof z, "%s", dots + 2);
+        win.centre = a;
+        win.corner = z;
+    }
+    return los_draw(vm, out, line_from, line_to, true, &win);
 }

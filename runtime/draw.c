@@ -99,6 +99,8 @@ geo_status draw_picture_init(picture *p, const board *b, const draw_options *o)
     p->o = o ? o : &none;
     if (p->g->topo != GEO_SQUARE)
         return GEO_ETOPO;
+    p->x1 = p->g->w - 1;
+    p->y1 = p->g->h - 1;
     int n = geo_square_count(p->g), ns = geo_side_count(p->g), ni = geo_interspace_count(p->g);
     p->terr = mem_malloc(sizeof *p->terr);
     p->side = mem_malloc(sizeof *p->side);

@@ -29,6 +29,10 @@ typedef struct picture {
     size_t *aboard;
     char *mark;  /* w*h: ' ', '*' on the traced line, '@' at its ends */
     bool *touch; /* interspaces: a corner touch of the traced line */
+    /* SVG: the part of the board shown, columns x0..x1 and rows y0..y1 (draw_picture_init:
+     * the whole board), and the pixels a square grew by for stacked feature labels */
+    int x0, y0, x1, y1;
+    int extra;
 } picture;
 
 /* Builds picture p of board b drawn with options o (NULL: none): every used terrain, side

@@ -98,7 +98,8 @@ typedef struct counter {
 
 /* The counter of unit u, on a picture of c-pixel squares with fs-pixel labels from (L, T):
  * the band between a square's top row of labels (elevation, element face) and its bottom row
- * (terrain symbol, features), fs + 2 pixels from either, c/12 from the sides, across both
+ * (terrain symbol, features; p->extra pixels more where the squares grew for stacked feature
+ * labels), fs + 2 pixels from either, c/12 from the sides, across both
  * squares of a 2-square unit, shifted 4 pixels for each unit before it on its square. False
  * for a unit that is embarked or not on the board. */
 static bool counter_box(const picture *p, int c, int fs, int L, int T, int u, counter *k)
@@ -125,7 +126,7 @@ static bool counter_box(const picture *p, int c, int fs, int L, int T, int u, co
     k->x = L + minx * c + side + stack * 4;
     k->y = T + miny * c + pad + stack * 4;
     k->w = wsq * c - 2 * side;
-    k->h = hsq * c - 2 * pad;
+    k->h = hsq * c - 2 * pad - p->extra;
     return true;
 }
 
@@ -251,6 +252,56 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
     lg->x += w;
 }
 
+/* Whether square sq is in the part of the board the SVG shows. */
+static bool shown_square(const picture *p, int sq)
+{
+    int x = sq % p->g->w, y = sq / p->g->w;
+    return sq >= 0 && sq < geo_square_count(p->g) && x >= p->x0 && x <= p->x1 && y >= p->y0 &&
+           y <= p->y1;
+}
+
+/* Whether the side or interspace with grid ends (x0, y0)-(x1, y1) (a corner: both the same)
+ * lies on the part of the board shown, its edges included. */
+static bool shown_grid(const picture *p, int x0, int y0, int x1, int y1)
+{
+    return x0 >= p->x0 && x1 <= p->x1 + 1 && y0 >= p->y0 && y1 <= p->y1 + 1 && x1 >= p->x0 &&
+           x0 <= p->x1 + 1 && y1 >= p->y0 && y0 <= p->y1 + 1;
+}
+
+/* Whether side s is on the part of the board shown. */
+static bool shown_side(const picture *p, int s)
+{
+    int x0, y0, x1, y1;
+    return geo_side_ends(p->g, s, &x0, &y0, &x1, &y1) &&
+           shown_grid(p, x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1, x0 < x1 ? x1 : x0,
+                      y0 < y1 ? y1 : y0);
+}
+
+/* Whether unit u stands on a square shown (either of a 2-square unit's). */
+static bool shown_unit(const picture *p, int u)
+{
+    int s0, s1;
+    return board_unit_embarked_in(p->b, u) < 0 && board_unit_squares(p->b, u, &s0, &s1) &&
+           (shown_square(p, s0) || (s1 >= 0 && shown_square(p, s1)));
+}
+
+/* The ids of the side features (sides true) or interspace items on the part shown, marked in
+ * here (BOARD_MAX_ID entries). */
+static void shown_features(const picture *p, bool sides, bool *here)
+{
+    board_feature f[16];
+    int count = sides ? geo_side_count(p->g) : geo_interspace_count(p->g);
+    for (int i = 0; i < count; i++) {
+        int X, Y;
+        if (sides ? !shown_side(p, i)
+                  : !geo_interspace_xy(p->g, i, &X, &Y) || !shown_grid(p, X, Y, X, Y))
+            continue;
+        size_t k = board_features(p->b, sides ? BOARD_AT_SIDE : BOARD_AT_INTERSPACE, i, f, 16);
+        for (size_t j = 0; j < k && j < 16; j++)
+            here[f[j].id] = true;
+    }
+}
+
 static int compare_ints(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -274,7 +325,7 @@ static void svg_legend(const picture *p, legend *lg)
     bool seen[256] = { false }, any = false;
     for (int sq = 0; sq < n; sq++) {
         unsigned char ch = (unsigned char)draw_terrain_char(p, sq);
-        if (seen[ch] || ch == ' ')
+        if (seen[ch] || ch == ' ' || !shown_square(p, sq))
             continue;
         seen[ch] = true;
         if (!any)
@@ -299,6 +350,8 @@ static void svg_legend(const picture *p, legend *lg)
     /* elevation: each level the board has, lowest first */
     int levels[32], nl = 0;
     for (int sq = 0; sq < n && nl < 32; sq++) {
+        if (!shown_square(p, sq))
+            continue;
         int e = board_elevation(b, sq), j = 0;
         while (j < nl && levels[j] != e)
             j++;
@@ -316,6 +369,8 @@ static void svg_legend(const picture *p, legend *lg)
     /* square features, by their labels */
     bool used[BOARD_MAX_ID] = { false };
     for (int sq = 0; sq < n; sq++) {
+        if (!shown_square(p, sq))
+            continue;
         board_feature f[4];
         size_t nf = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
         for (size_t j = 0; j < nf && j < 4; j++)
@@ -338,9 +393,11 @@ static void svg_legend(const picture *p, legend *lg)
     } rows[] = { { p->side, BOARD_SIDE_FEATURE, 's', "sides:" },
                  { p->item, BOARD_INTERSPACE_ITEM, 'i', "corners:" } };
     for (size_t r = 0; r < NELEM(rows); r++) {
+        bool here[BOARD_MAX_ID] = { false };
+        shown_features(p, r == 0, here);
         any = false;
         for (int id = 0; id < BOARD_MAX_ID; id++) {
-            if (!rows[r].t->used[id])
+            if (!rows[r].t->used[id] || !here[id])
                 continue;
             if (!any)
                 legend_row(lg, rows[r].title);
@@ -365,24 +422,28 @@ static void svg_legend(const picture *p, legend *lg)
             legend_entry(lg, 'c', LINE_COLOUR, 0, "corner touch", 0);
         if (op->decided_at != DRAW_AT_NONE) {
             legend_entry(lg, 'd', PAST_COLOUR, 0, op->past ? op->past : "past it", 0);
-            /* the mark as the picture draws it: a square's outline, or a side between two lines */
-            legend_entry(lg, op->decided_at == DRAW_AT_SIDE ? 'b' : 'r', DECIDED_COLOUR, 0,
-                         "where decided", 0);
+            /* the mark as the picture draws it, when its place is shown: a square's outline, or
+             * a side between two lines */
+            if (op->decided_at == DRAW_AT_SIDE ? shown_side(p, op->decided)
+                                               : shown_square(p, op->decided))
+                legend_entry(lg, op->decided_at == DRAW_AT_SIDE ? 'b' : 'r', DECIDED_COLOUR, 0,
+                             "where decided", 0);
         }
     }
     /* the markers and faces the units and elements show, when any does */
     bool unit_states = false, element_states = false;
     for (size_t i = 0; i < p->n_units; i++) {
-        int u = p->units[i], s0, s1;
-        if (board_unit_embarked_in(b, u) < 0 && board_unit_squares(b, u, &s0, &s1) &&
-            (draw_given(op->unit_markers, op->n_unit_markers, u) ||
-             draw_given(op->unit_faces, op->n_unit_faces, u)))
+        int u = p->units[i];
+        if (shown_unit(p, u) && (draw_given(op->unit_markers, op->n_unit_markers, u) ||
+                                 draw_given(op->unit_faces, op->n_unit_faces, u)))
             unit_states = true;
     }
-    for (int e = 0; e < board_element_count(b); e++)
-        if (draw_given(op->element_faces, op->n_element_faces, e) ||
-            draw_given(op->element_markers, op->n_element_markers, e))
+    for (int sq = 0; sq < n; sq++) {
+        int e = shown_square(p, sq) ? board_element_at(b, sq) : -1;
+        if (e >= 0 && (draw_given(op->element_faces, op->n_element_faces, e) ||
+                       draw_given(op->element_markers, op->n_element_markers, e)))
             element_states = true;
+    }
     if (unit_states || element_states)
         legend_row(lg, "markers:");
     if (unit_states)
@@ -392,9 +453,8 @@ static void svg_legend(const picture *p, legend *lg)
     /* armies, then units: the counters shown */
     bool army[BOARD_MAX_ID] = { false };
     for (size_t i = 0; i < p->n_units; i++) {
-        int a = army_of(op, p->units[i]), s0, s1;
-        if (a >= 0 && a < BOARD_MAX_ID && board_unit_embarked_in(b, p->units[i]) < 0 &&
-            board_unit_squares(b, p->units[i], &s0, &s1))
+        int a = army_of(op, p->units[i]);
+        if (a >= 0 && a < BOARD_MAX_ID && shown_unit(p, p->units[i]))
             army[a] = true;
     }
     any = false;
@@ -408,8 +468,8 @@ static void svg_legend(const picture *p, legend *lg)
     }
     any = false;
     for (size_t i = 0; i < p->n_units; i++) {
-        int u = p->units[i], s0, s1;
-        if (board_unit_embarked_in(b, u) >= 0 || !board_unit_squares(b, u, &s0, &s1))
+        int u = p->units[i];
+        if (!shown_unit(p, u))
             continue;
         if (!any)
             legend_row(lg, "units:");
@@ -508,6 +568,64 @@ static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
     }
 }
 
+/* Sets the part of the board the SVG shows (draw_options.window, centred and around) in p:
+ * columns x0..x1 and rows y0..y1. */
+static void svg_window(picture *p)
+{
+    const geo_grid *g = p->g;
+    const draw_options *op = p->o;
+    int n = geo_square_count(g);
+    p->x0 = p->y0 = 0;
+    p->x1 = g->w - 1;
+    p->y1 = g->h - 1;
+    if (op->window && op->corner[0] >= 0 && op->corner[0] < n && op->corner[1] >= 0 &&
+        op->corner[1] < n) {
+        int ax = op->corner[0] % g->w, ay = op->corner[0] / g->w;
+        int bx = op->corner[1] % g->w, by = op->corner[1] / g->w;
+        p->x0 = ax < bx ? ax : bx;
+        p->x1 = ax < bx ? bx : ax;
+        p->y0 = ay < by ? ay : by;
+        p->y1 = ay < by ? by : ay;
+    } else if (op->centred && op->centre >= 0 && op->centre < n) {
+        int r = op->around > 0 ? op->around : DRAW_SVG_AROUND;
+        int cx = op->centre % g->w, cy = op->centre / g->w;
+        p->x0 = cx - r < 0 ? 0 : cx - r;
+        p->y0 = cy - r < 0 ? 0 : cy - r;
+        p->x1 = cx + r >= g->w ? g->w - 1 : cx + r;
+        p->y1 = cy + r >= g->h ? g->h - 1 : cy + r;
+    }
+}
+
+/* The line under a part of the board: "(squares C2-H6 of A1-L20, around E4)" (around the
+ * centre square, when centred), into buf. */
+static void window_caption(const picture *p, char *buf, size_t cap)
+{
+    const geo_grid *g = p->g;
+    char a[16], z[16], last[16], centre[16] = "";
+    geo_format_xy(p->x0, p->y0, a, sizeof a);
+    geo_format_xy(p->x1, p->y1, z, sizeof z);
+    geo_format_xy(g->w - 1, g->h - 1, last, sizeof last);
+    if (!p->o->window && p->o->centred)
+        geo_format_square(g, p->o->centre, centre, sizeof centre);
+    snprintf(buf, cap, "(squares %s-%s of A1-%s%s%s)", a, z, last, centre[0] ? ", around " : "",
+             centre);
+}
+
+/* How many square features the most crowded square shown holds (at most 4, as many as its
+ * labels show). */
+static int most_features(const picture *p)
+{
+    int most = 0;
+    for (int sq = 0; sq < geo_square_count(p->g); sq++) {
+        if (!shown_square(p, sq))
+            continue;
+        size_t n = board_features(p->b, BOARD_AT_SQUARE, sq, NULL, 0);
+        if ((int)n > most)
+            most = n > 4 ? 4 : (int)n;
+    }
+    return most;
+}
+
 geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
 {
     picture p;
@@ -521,21 +639,36 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         c = 16;
     if (c > 400)
         c = 400;
-    int L = 32, T = op->title ? 48 : 24;
-    int W = L + g->w * c + 12;
+    /* labels are sized for the square asked; a square holding several features' labels, which
+     * stack up from its bottom edge, grows by a row for each beyond the first, so that none
+     * reaches into the counters' band */
+    int fs = c / 4 < 9 ? 9 : c / 4;
+    svg_window(&p);
+    int most = most_features(&p);
+    p.extra = most > 1 ? (most - 1) * (fs * 3 / 4 + 1) : 0;
+    c += p.extra;
+    bool part = p.x0 > 0 || p.y0 > 0 || p.x1 < g->w - 1 || p.y1 < g->h - 1;
+    int cols_shown = p.x1 - p.x0 + 1, rows_shown = p.y1 - p.y0 + 1;
+    /* the margins (ML, MT), and (L, T) where square A1 would stand: the part shown starts at
+     * the margins */
+    int ML = 32, MT = op->title ? 48 : 24;
+    int L = ML - p.x0 * c, T = MT - p.y0 * c, bottom = MT + rows_shown * c;
+    int W = ML + cols_shown * c + 12;
     if (W < 360)
         W = 360; /* room for the legend's rows */
-    /* room for the marks' caption and the verdict's lines (12-pixel type, about 7 pixels a
-     * character) */
+    /* room for the window's line, the marks' caption and the verdict's lines (12-pixel type,
+     * about 7 pixels a character) */
     bool verdict = op->verdict && op->trace && op->trace->n > 0;
-    int cols = (W - L - 8) / 7;
-    int K =
-        (op->marks_key ? 24 : 0) + (verdict ? 16 * caption_lines(op->verdict, cols, NULL) + 8 : 0);
-    legend lg = { NULL, L, L, T + g->h * c + 12 + K + 6, W - 8 };
+    int cols = (W - ML - 8) / 7;
+    char window[96];
+    window_caption(&p, window, sizeof window);
+    int K0 = part ? 24 : 0;
+    int K = K0 + (op->marks_key ? 24 : 0) +
+            (verdict ? 16 * caption_lines(op->verdict, cols, NULL) + 8 : 0);
+    legend lg = { NULL, ML, ML, bottom + 12 + K + 6, W - 8 };
     svg_legend(&p, &lg);
     int H = lg.y + 6;
-    lg = (legend){ out, L, L, T + g->h * c + 12 + K + 6, W - 8 };
-    int fs = c / 4 < 9 ? 9 : c / 4;
+    lg = (legend){ out, ML, ML, bottom + 12 + K + 6, W - 8 };
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d "
@@ -546,24 +679,32 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         fputs("<title>", out);
         xml_text(out, op->title, 200);
         fputs("</title>\n", out);
-        fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"16\" font-weight=\"bold\">", L);
+        fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"16\" font-weight=\"bold\">", ML);
         xml_text(out, op->title, 200);
         fputs("</text>\n", out);
     }
     char name[16];
     /* coordinates */
-    for (int x = 0; x < g->w; x++) {
+    for (int x = p.x0; x <= p.x1; x++) {
         geo_format_xy(x, 0, name, sizeof name);
         name[strlen(name) - 1] = '\0';
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
-                L + x * c + c / 2, T - 6, name);
+                L + x * c + c / 2, MT - 6, name);
     }
-    for (int y = 0; y < g->h; y++)
+    for (int y = p.y0; y <= p.y1; y++)
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">%d</text>\n",
-                L - 6, T + y * c + c / 2 + 4, y + 1);
+                ML - 6, T + y * c + c / 2 + 4, y + 1);
+    /* a part of the board: what stands across its edges (counters, the line) is cut there */
+    if (part)
+        fprintf(out,
+                "<clipPath id=\"part\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+                "</clipPath>\n<g clip-path=\"url(#part)\">\n",
+                ML, MT, cols_shown * c, rows_shown * c);
     /* squares: terrain, elevation */
     fputs("<g id=\"squares\" stroke=\"#8a8a8a\" stroke-width=\"0.5\">\n", out);
     for (int sq = 0; sq < geo_square_count(g); sq++) {
+        if (!shown_square(&p, sq))
+            continue;
         int x = sq % g->w, y = sq / g->w, t = board_terrain(b, sq), e = board_elevation(b, sq);
         const char *fill = t >= 0 ? colour(op->terrain_colours, op->n_terrain_colours, t,
                                            TERRAIN_PALETTE, NELEM(TERRAIN_PALETTE))
@@ -591,7 +732,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         if (n > 8)
             n = 8;
         int x0, y0, x1, y1;
-        if (n == 0 || !geo_side_ends(g, s, &x0, &y0, &x1, &y1))
+        if (n == 0 || !shown_side(&p, s) || !geo_side_ends(g, s, &x0, &y0, &x1, &y1))
             continue;
         bool horiz = geo_side_horizontal(g, s);
         for (size_t j = 0; j < n; j++) {
@@ -623,7 +764,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         if (n == 0)
             continue;
         int X, Y;
-        geo_interspace_xy(g, is, &X, &Y);
+        if (!geo_interspace_xy(g, is, &X, &Y) || !shown_grid(&p, X, Y, X, Y))
+            continue;
         fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"#202020\"/>\n", L + X * c,
                 T + Y * c, c / 7 + 2);
         char sym[2] = { p.item->sym[f[0].id], 0 };
@@ -637,7 +779,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     if (op->marks) {
         fputs("<g id=\"marks\" fill=\"#ffd000\" stroke=\"#b07000\">\n", out);
         for (int q = 0; q < geo_square_count(g); q++) {
-            if (op->marks[q] == ' ')
+            if (op->marks[q] == ' ' || !shown_square(&p, q))
                 continue;
             fprintf(out,
                     "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill-opacity=\"0.35\" "
@@ -650,7 +792,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     fputs("<g id=\"units\">\n", out);
     for (size_t i = 0; i < p.n_units; i++) {
         counter k;
-        if (!counter_box(&p, c, fs, L, T, p.units[i], &k))
+        if (!shown_unit(&p, p.units[i]) || !counter_box(&p, c, fs, L, T, p.units[i], &k))
             continue;
         fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"", k.x,
                 k.y, k.w, k.h);
@@ -678,7 +820,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         decided_mark(&p, c, L, T, out);
         for (size_t i = 0; i < tr->n; i++) {
             int q = tr->squares[i];
-            if (q < 0 || q >= geo_square_count(g))
+            if (!shown_square(&p, q))
                 continue;
             fprintf(out,
                     "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill-opacity=\"0.7\" stroke=\"none\"/>\n",
@@ -699,6 +841,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
      * right), then each counter's name and its markers, face and passengers */
     fputs("<g id=\"labels\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n", out);
     for (int sq = 0; sq < geo_square_count(g); sq++) {
+        if (!shown_square(&p, sq))
+            continue;
         int x = sq % g->w, y = sq / g->w, e = board_elevation(b, sq);
         if (e != 0)
             fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#3a2a1a\">%s%d</text>\n",
@@ -729,9 +873,9 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
                     L + x * c + c - 3, T + y * c + fs, fs,
                     op->marks[sq] == '<' || op->marks[sq] == '&' ? '?' : op->marks[sq]);
     }
-    /* element faces, markers and values: along the top of the element's first square and the
-     * squares of the element right of it in its row, right of the elevation's "+N" (fs + 6
-     * pixels from the left edge) when the square has one */
+    /* element faces, markers and values: along the top of the element's first square shown and
+     * the squares of the element shown right of it in its row, right of the elevation's "+N"
+     * (fs + 6 pixels from the left edge) when the square has one */
     for (int e = 0; e < board_element_count(b); e++) {
         const char *face = draw_given(op->element_faces, op->n_element_faces, e);
         const char *mk = draw_given(op->element_markers, op->n_element_markers, e);
@@ -742,12 +886,12 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
             fc = label;
         }
         int sq = 0, n = geo_square_count(g);
-        while (fc && sq < n && board_element_at(b, sq) != e)
+        while (fc && sq < n && (board_element_at(b, sq) != e || !shown_square(&p, sq)))
             sq++;
         if (!fc || sq >= n)
             continue;
         int run = 1, left = board_elevation(b, sq) != 0 ? fs + 6 : 3;
-        while (sq % g->w + run < g->w && board_element_at(b, sq + run) == e)
+        while (sq % g->w + run <= p.x1 && board_element_at(b, sq + run) == e)
             run++;
         fprintf(out,
                 "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#8b0000\" "
@@ -759,7 +903,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     for (size_t i = 0; i < p.n_units; i++) {
         int u = p.units[i];
         counter k;
-        if (!counter_box(&p, c, fs, L, T, u, &k))
+        if (!shown_unit(&p, u) || !counter_box(&p, c, fs, L, T, u, &k))
             continue;
         const char *label = board_unit_label(b, u);
         const char *m = draw_given(op->unit_markers, op->n_unit_markers, u);
@@ -804,13 +948,19 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         fputs("</text>\n", out);
     }
     fputs("</g>\n", out);
+    if (part) {
+        fputs("</g>\n", out); /* the part's clip */
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", ML, bottom + 12 + 16);
+        xml_text(out, window, sizeof window);
+        fputs("</text>\n", out);
+    }
     if (op->marks_key) {
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", L, T + g->h * c + 12 + 16);
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", ML, bottom + 12 + 16 + K0);
         xml_text(out, op->marks_key, 200);
         fputs("</text>\n", out);
     }
     if (verdict) {
-        caption at = { out, L, T + g->h * c + 12 + 16 + (op->marks_key ? 24 : 0) };
+        caption at = { out, ML, bottom + 12 + 16 + K0 + (op->marks_key ? 24 : 0) };
         fputs("<g id=\"verdict\" font-size=\"12\" font-weight=\"bold\">\n", out);
         caption_lines(op->verdict, cols, &at);
         fputs("</g>\n", out);

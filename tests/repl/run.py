@@ -3882,6 +3882,94 @@ def verdict_cites_what_decided():
               f"the hill-contour line's verdict ({edition or 'bloody_omaha'})", p)
 
 
+
+CROWD_SCN = """scenario "Crowded squares"
+size 4 x 2
+legend . = open  h = hill
+map
+    A B C D
+  1 . h h .
+  2 . h h .
+elevation
+    A B C D
+  1 0 1 1 0
+  2 0 1 1 0
+side steps contour
+square B1 mound
+square B1 summit
+square B1 ford
+square B1 rail
+square C2 rail
+square C2 ford
+unit a = rifle_squad allies at B1
+unit b = rifle_squad axis at C2
+unit c = rifle_squad axis at D1
+"""
+
+
+@case
+def svg_window_and_crowded_squares():
+    # Issue 12: the SVG draws a part of a large board (board.md §5, SVG windows; repl.md §1
+    # `svg OUT [X Y] [WINDOW]`), and a square holding many features keeps their labels clear
+    # of its counter.
+    # tests/rules/boards/contour_two_hills.scn: 12 x 6, a title (the board from (32, 48)),
+    # 48-pixel squares; low A2, far J2, low2 A3, below F3, corner E4, diag G6.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_two_hills.scn")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "part.svg")
+        # corners C2..F4: columns C-F and rows 2-4, 4 x 3 squares, clipped to 192 x 144 pixels
+        # from (32, 48); of the units only corner (E4) and below (F3) stand there
+        p = run(["--board", board, "svg", out, "C2..F4"])
+        svg_ok(out, p)
+        svg = open(out).read()
+        check('<clipPath id="part"><rect x="32" y="48" width="192" height="144"/>' in svg,
+              "the part C2-F4 is 4 x 3 squares", p)
+        check(">(squares C2-F4 of A1-L6)<" in svg, "the line under it names the squares", p)
+        heads = re.findall(r'text-anchor="middle">([A-L])</text>', svg)
+        check(heads == ["C", "D", "E", "F"], f"the column letters C-F (got {heads})", p)
+        units = [n for r, n, _ in legend_entries(svg) if r == "units:"]
+        check(units == ["below", "corner"], f"the legend names the units shown ({units})", p)
+        # a place alone: 5 squares each way around it, cut at the board's edges: below (F3,
+        # column 6 of 12, row 3 of 6) gives columns A-K and rows 1-6
+        p = run(["--board", board, "svg", out, "$below"])
+        check(">(squares A1-K6 of A1-L6, around F3)<" in open(out).read(),
+              "a window around a unit", p)
+        # a line and a window: the line low A2 to far J2 is blocked at C2/D2 (los_verdict
+        # cases), left of E1-K3: the line is drawn, its verdict said, no mark in the legend
+        p = run(["--board", board, "svg", out, "$low", "$far", "E1..K3"])
+        svg = open(out).read()
+        check(svg_caption(svg).endswith(" at C2/D2") and ">(squares E1-K3 of A1-L6)<" in svg
+              and ">where decided<" not in svg, "a line in a window", p)
+        # a corner off the board: an error, nothing written
+        gone = os.path.join(tmp, "gone.svg")
+        p = run(["--board", board, "svg", gone, "C2..Z9"])
+        check(p.returncode == 1 and "E217" in p.stderr and not os.path.exists(gone),
+              "a corner off the board", p)
+        # the REPL's svg takes the same window
+        p = run(["--board", board], stdin=f"svg {out} D1..E2\n")
+        check(p.returncode == 0 and ">(squares D1-E2 of A1-L6)<" in open(out).read(),
+              "svg FILE WINDOW in the REPL", p)
+        # Crowded squares (CROWD_SCN, a title): B1 holds four square features. Labels are
+        # 12 * 3 / 4 + 1 = 10 pixels; the squares grow by a label row for each feature beyond the
+        # first, 48 + 3 * 10 = 78 pixels. B1 spans x 110-188, y 48-126; a's counter keeps its
+        # band's top, 12 + 2 below the square's top (y = 62), 78 / 12 = 6 from its sides, and
+        # ends 14 + 30 above its bottom: height 78 - 28 - 30 = 20, bottom at 82. The feature
+        # labels stack up from 4 above the square's bottom, baselines 122, 112, 102, 92: the
+        # highest (rail, 10-pixel type) reaches up to 82 at most, not into the counter. With
+        # 48-pixel squares they stacked from 92 to 62, over the counter's band (62-82).
+        crowd = os.path.join(tmp, "crowd.scn")
+        with open(crowd, "w") as f:
+            f.write(CROWD_SCN)
+        p = run(["--board", crowd, "svg", out])
+        svg = open(out).read()
+        check('<rect x="110" y="48" width="78" height="78"' in svg, "the squares grew to 78", p)
+        check('<rect x="116" y="62" width="66" height="20" rx="4"' in svg,
+              "a's counter in its band", p)
+        base = sorted(int(y) for y in re.findall(
+            r'<text x="185" y="(\d+)" font-size="10" text-anchor="end"', svg))
+        check(base == [92, 102, 112, 122] and base[0] - 10 >= 62 + 20,
+              f"the four labels stack below the counter (baselines {base})", p)
+
 def delta_e(a, b):
     """The CIE76 colour difference of two "#rrggbb" colours (sRGB, D65): the distance of
     their CIELAB coordinates. About 2 is the smallest difference the eye notices; two reds
