@@ -360,8 +360,8 @@ hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const ch
 /* hon_draw_board in a window of the board's columns (board.md §5): centred on the column of
  * `centre` (a unit or square as line_from; NULL: none), and with no line of the grid wider
  * than `columns` characters (0 or less: no limit); a line under the grid names the columns
- * shown and those left out. The SVG is never windowed. Errors as hon_draw_board (an unknown
- * centre as an unknown end). */
+ * shown and those left out (the SVG's window is hon_board_svg_window's). Errors as
+ * hon_draw_board (an unknown centre as an unknown end). */
 hon_status hon_draw_board_window(hon_vm *vm, FILE *out, const char *line_from, const char *line_to,
                                  const char *centre, int columns);
 /* The same picture as a standalone SVG document: the verdict as a caption, the deciding square
