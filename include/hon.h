@@ -360,13 +360,20 @@ hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const ch
 /* hon_draw_board in a window of the board's columns (board.md §5): centred on the column of
  * `centre` (a unit or square as line_from; NULL: none), and with no line of the grid wider
  * than `columns` characters (0 or less: no limit); a line under the grid names the columns
- * shown and those left out. The SVG is never windowed. Errors as hon_draw_board (an unknown
- * centre as an unknown end). */
+ * shown and those left out (the SVG's window is hon_board_svg_window's). Errors as
+ * hon_draw_board (an unknown centre as an unknown end). */
 hon_status hon_draw_board_window(hon_vm *vm, FILE *out, const char *line_from, const char *line_to,
                                  const char *centre, int columns);
 /* The same picture as a standalone SVG document: the verdict as a caption, the deciding square
- * or side marked in red and the line dashed red past it. */
+ * or side marked in blue and the line dashed red past it. */
 hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to);
+/* hon_board_svg of a part of the board (board.md §5, SVG windows): `window` is a place (a unit
+ * or square as line_from): the squares within 5 columns and rows of it; or two places joined
+ * by "..", the corners of a rectangle of squares ("C2..H6", "$a..$b"); NULL: the whole board.
+ * What stands on the part is drawn, cut at its edges, with a legend of that alone and a line
+ * naming the squares shown. Errors as hon_board_svg (a window's place as an unknown end). */
+hon_status hon_board_svg_window(hon_vm *vm, FILE *out, const char *line_from, const char *line_to,
+                                const char *window);
 
 /* The unit id of a scenario unit (`$rifle1` or `rifle1`) or of a counter (`sherman`), or -1. */
 int32_t hon_unit_id(const hon_vm *vm, const char *name);
@@ -893,6 +900,9 @@ hon_status hon_write_file(const char *path, hon_status (*write)(FILE *f, void *u
  * all; *err as there). */
 hon_status hon_board_svg_file(hon_vm *vm, const char *path, const char *line_from,
                               const char *line_to, int *err);
+/* hon_board_svg_window's picture written to the file at `path` as hon_board_svg_file. */
+hon_status hon_board_svg_file_window(hon_vm *vm, const char *path, const char *line_from,
+                                     const char *line_to, const char *window, int *err);
 
 /* ---- interrupting ---- */
 

@@ -323,6 +323,47 @@ static bool place_of_call(const hon_vm *vm, const trace_ent *e, int *kind, int *
     return side >= 0;
 }
 
+/* How many rules below the deciding one a caption names at most (rested_on, down). */
+#define LOS_CHAIN_MAX 8
+
+/* The rule that answered the call at entry `call`: the one rule below it that fired giving the
+ * call's answer; SIZE_MAX when its default answered or several rules gave it. */
+static size_t answering_rule(const res_program *p, const trace_log *t, size_t call)
+{
+    size_t found = SIZE_MAX, stop = subtree_end(t, call);
+    for (size_t j = call + 1; j < stop; j = subtree_end(t, j)) {
+        const trace_ent *e = &t->e[j];
+        if (e->kind != TR_RULE || !e->done || e->unfired ||
+            !val_equal(p, e->result, t->e[call].result, NULL))
+            continue;
+        if (found != SIZE_MAX)
+            return SIZE_MAX;
+        found = j;
+    }
+    return found;
+}
+
+/* What the rule that fired at entry `rule` rested on: the one rule that answered the calls its
+ * guard and answer made (terrain_sight.obstacle asks terrain_traits(woods), which
+ * terrain_traits.woods answers), as an entry; SIZE_MAX when no call of it was answered by a rule
+ * (only defaults, or no call), or its calls were answered by different rules (none of them
+ * alone decided). */
+static size_t rested_on(const res_program *p, const trace_log *t, size_t rule)
+{
+    size_t found = SIZE_MAX, stop = subtree_end(t, rule);
+    for (size_t j = rule + 1; j < stop; j = subtree_end(t, j)) {
+        const trace_ent *e = &t->e[j];
+        if (e->kind != TR_CALL || !e->done || e->no_rule)
+            continue;
+        size_t r = answering_rule(p, t, j);
+        if (r == SIZE_MAX || (found != SIZE_MAX && t->e[found].id != t->e[r].id))
+            return SIZE_MAX;
+        if (found == SIZE_MAX)
+            found = r;
+    }
+    return found;
+}
+
 /* Writes the place of v (a square "C1", a side "C1/D1") into buf. */
 static void place_text(const scene *sc, const view_verdict *v, char *buf, size_t cap)
 {
@@ -388,9 +429,21 @@ static void read_decision(hon_vm *vm, const trace_log *t, view_verdict *v, strbu
         want = t->e[next].result;
         call = next;
     }
+    /* the rule that decided, then down what its guard and answer rested on to the rule whose
+     * answer decided (a terrain's traits): each named, the last one's citations given */
     sb_printf(c, ", by rule %s", p->rules[t->e[rule].id].name);
+    size_t cited = rule;
+    for (int depth = 0; depth < LOS_CHAIN_MAX; depth++) {
+        size_t under = rested_on(p, t, cited);
+        if (under == SIZE_MAX)
+            break;
+        sb_printf(c, " through %s", p->rules[t->e[under].id].name);
+        cited = under;
+    }
     strbuf cites = { 0 };
-    refusal_cites(p, t->e[rule].id, &cites);
+    refusal_cites(p, t->e[cited].id, &cites);
+    if (!cites.len)
+        refusal_cites(p, t->e[rule].id, &cites);
     if (cites.len)
         sb_printf(c, " (%s)", cites.s);
     sb_free(&cites);
@@ -463,11 +516,29 @@ hon_status hon_draw_board(hon_vm *vm, FILE *out, const char *line_from, const ch
 hon_status hon_draw_board_window(hon_vm *vm, FILE *out, const char *line_from, const char *line_to,
                                  const char *centre, int columns)
 {
-    view_window win = { centre, columns < 0 ? 0 : columns };
+    view_window win = { centre, columns < 0 ? 0 : columns, NULL };
     return los_draw(vm, out, line_from, line_to, false, &win);
 }
 
 hon_status hon_board_svg(hon_vm *vm, FILE *out, const char *line_from, const char *line_to)
 {
     return los_draw(vm, out, line_from, line_to, true, NULL);
+}
+
+hon_status hon_board_svg_window(hon_vm *vm, FILE *out, const char *line_from, const char *line_to,
+                                const char *window)
+{
+    if (!window)
+        return los_draw(vm, out, line_from, line_to, true, NULL);
+    /* "P..Q": two corners; else one place, the centre */
+    char a[96], z[96];
+    const char *dots = strstr(window, "..");
+    view_window win = { window, 0, NULL };
+    if (dots) {
+        snprintf(a, sizeof a, "%.*s", (int)(dots - window < 95 ? dots - window : 95), window);
+        snprintf(z, sizeof z, "%s", dots + 2);
+        win.centre = a;
+        win.corner = z;
+    }
+    return los_draw(vm, out, line_from, line_to, true, &win);
 }

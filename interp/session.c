@@ -354,19 +354,25 @@ hon_status hon_write_file(const char *path, hon_status (*write)(FILE *f, void *u
 /* The picture of hon_board_svg_file, for hon_write_file. */
 typedef struct svg_job {
     hon_vm *vm;
-    const char *from, *to;
+    const char *from, *to, *window;
 } svg_job;
 
 static hon_status write_svg(FILE *f, void *ud)
 {
     svg_job *j = ud;
-    return hon_board_svg(j->vm, f, j->from, j->to);
+    return hon_board_svg_window(j->vm, f, j->from, j->to, j->window);
 }
 
 hon_status hon_board_svg_file(hon_vm *vm, const char *path, const char *line_from,
                               const char *line_to, int *err)
 {
-    svg_job j = { vm, line_from, line_to };
+    return hon_board_svg_file_window(vm, path, line_from, line_to, NULL, err);
+}
+
+hon_status hon_board_svg_file_window(hon_vm *vm, const char *path, const char *line_from,
+                                     const char *line_to, const char *window, int *err)
+{
+    svg_job j = { vm, line_from, line_to, window };
     return hon_write_file(path, write_svg, &j, err);
 }
 

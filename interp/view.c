@@ -504,6 +504,14 @@ hon_status view_draw_in(hon_vm *vm, FILE *out, const char *from, const char *to,
         if (o.centre < 0)
             return HON_ERR_NOT_FOUND;
         o.centred = true;
+        if (win->corner) {
+            o.corner[0] = o.centre;
+            o.corner[1] = endpoint(vm, win->corner);
+            if (o.corner[1] < 0)
+                return HON_ERR_NOT_FOUND;
+            o.window = true;
+            o.centred = false;
+        }
     }
     o.columns = win ? win->columns : 0;
     geo_trace tr = { 0 };

@@ -43,12 +43,14 @@ hon_status view_place(hon_vm *vm, const char *word, const char *where, hon_value
 hon_status view_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
                      const char *marks, const char *marks_key, const view_verdict *verdict);
 
-/* The text picture's window on a wide board (draw.h): centred on the column of `centre` (a
- * unit or square as view_place reads it, borrowed; NULL: none), and no wider than `columns`
- * characters (0: no limit). */
+/* The window of a picture (draw.h). Text: centred on the column of `centre` (a unit or square
+ * as view_place reads it, borrowed; NULL: none), and no wider than `columns` characters (0: no
+ * limit). SVG: the squares around `centre` (draw.h's DRAW_SVG_AROUND each way), or with
+ * `corner` (a place as centre, borrowed) the rectangle of squares from centre to corner. */
 typedef struct view_window {
     const char *centre;
     int columns;
+    const char *corner;
 } view_window;
 
 /* view_draw with the text picture in window `win` (NULL: the whole board, as view_draw). An

@@ -1141,7 +1141,7 @@ int cli_draw(cli_session *s, const char *from, const char *to, const char *centr
     return 0;
 }
 
-int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
+int cli_svg(cli_session *s, const char *path, const char *from, const char *to, const char *window)
 {
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
@@ -1149,7 +1149,7 @@ int cli_svg(cli_session *s, const char *path, const char *from, const char *to)
     if (!cli_may_replace_with_svg(path))
         return 1;
     int err = 0;
-    hon_status st = hon_board_svg_file(s->vm, path, from, to, &err);
+    hon_status st = hon_board_svg_file_window(s->vm, path, from, to, window, &err);
     if (st == HON_ERR_IO && err) {
         cli_error("cannot write '%s': %s", path, strerror(err));
         return 1;

@@ -200,11 +200,12 @@ int cli_draw_columns(void);
  * 0 when it does, else 1 after reporting why (no board; an unknown unit, with the board's
  * nearest name; a square off the board; a word that is neither). */
 int cli_place(cli_session *s, const char *word);
-/* Writes the board as an SVG file (with a traced line when from and to are given), whole or
- * not at all (hon_board_svg_file); prints "wrote PATH". Refuses, with the file unchanged, to
+/* Writes the board as an SVG file (with a traced line when from and to are given; the part of
+ * the board `window` names, NULL: all of it, as hon_board_svg_window reads it), whole or not at
+ * all (hon_board_svg_file_window); prints "wrote PATH". Refuses, with the file unchanged, to
  * replace an existing regular file that is neither empty nor an SVG (repl.md §1). Returns 0
  * or 1. */
-int cli_svg(cli_session *s, const char *path, const char *from, const char *to);
+int cli_svg(cli_session *s, const char *path, const char *from, const char *to, const char *window);
 /* Whether the file at `path` may be replaced by a picture (svgfile.c): it does not exist (and its
  * directory is writable), it is no regular file (a device such as /dev/stdout), it is empty, or
  * it already holds an SVG. Otherwise says why (cli_error) and returns false: a directory, a

@@ -60,7 +60,8 @@ static const help_topic topics[] = {
       "line traced between them. Example: draw $rifle1 @C4\n" },
     { "svg",
       "Writes the board as an SVG picture to FILE (never over a file that is not an SVG); with\n"
-      "X and Y, the line between them and the verdict. Example: svg board.svg $a $b\n" },
+      "X and Y, the line between them and the verdict; with WINDOW, the part of the board around\n"
+      "a place, or between two corners. Examples: svg board.svg $a $b, svg part.svg C2..H6\n" },
     { "los",
       "Line of sight between X and Y (units or squares): the verdict (clear, obscured or\n"
       "blocked) and the rule that decided, then the line drawn. `why los X Y` traces the query.\n"

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lsp_int.h"
+
 /* JSON-RPC's and LSP's error codes. */
 enum {
     RPC_PARSE_ERROR = -32700,
@@ -24,35 +26,7 @@ enum {
     LSP_NOT_INITIALIZED = -32002
 };
 
-#define MAX_MESSAGE     ((size_t)64 << 20) /* bytes of one message's body */
-#define MAX_COMPLETIONS 100                /* items of one completion answer */
-
-/* An open document: its URI, the name it is loaded under (the spelling of the loaded file it
- * stands for, or its path), its text, and the program it last built into (NULL: none yet). */
-typedef struct doc {
-    char *uri;
-    char *name;
-    char *text;
-    size_t len;
-    hon_vm *vm;
-    bool fresh; /* vm was built from text as it is now: its tree's places are the text's */
-    /* the board of the test the cursor was last in (`board "FILE"`, completion after `$` and
-     * `@`): its path as found, and a copy of the document's program with it loaded; NULL: none */
-    char *test_board;
-    hon_vm *test_vm;
-    struct doc *next;
-} doc;
-
-typedef struct server {
-    cli_session *s;
-    FILE *out;
-    char *inventory; /* the rules inventory's path (lsp_run, initializationOptions), or NULL */
-    doc *docs;
-    bool initialized, shutdown;
-    /* while a document is checked: it, and its diagnostics gathered (on_diag) */
-    doc *checking;
-    json_object *diags;
-} server;
+#define MAX_MESSAGE ((size_t)64 << 20) /* bytes of one message's body */
 
 /* ---- positions ---- */
 
@@ -129,7 +103,7 @@ static int hex(char c)
 }
 
 /* The path of a file: URI, percent-decoded (new string); any other URI as it is. */
-static char *path_of_uri(const char *uri)
+char *lsp_path_of_uri(const char *uri)
 {
     const char *p = strncmp(uri, "file://", 7) == 0 ? uri + 7 : uri;
     char *out = malloc(strlen(p) + 1), *o = out;
@@ -188,7 +162,7 @@ static void match_file(void *ud, const char *path)
  * that is the same file, so that the document replaces it; else its path. */
 static char *doc_name(const server *srv, const char *uri)
 {
-    char *path = path_of_uri(uri);
+    char *path = lsp_path_of_uri(uri);
     char *real = path ? realpath(path, NULL) : NULL;
     same_file f = { real, NULL };
     if (real)
@@ -414,7 +388,8 @@ static bool doc_position(const server *srv, json_object *params, doc **d, size_t
     return true;
 }
 
-static bool name_char(char c)
+/* Whether c may be part of a name (lsp_int.h). */
+bool lsp_name_char(char c)
 {
     return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
 }
@@ -424,9 +399,9 @@ static bool name_char(char c)
 static char *word_at(const char *text, size_t len, size_t at, bool dotted)
 {
     size_t b = at, e = at;
-    while (b > 0 && (name_char(text[b - 1]) || (dotted && text[b - 1] == '.')))
+    while (b > 0 && (lsp_name_char(text[b - 1]) || (dotted && text[b - 1] == '.')))
         b--;
-    while (e < len && (name_char(text[e]) || (dotted && text[e] == '.')))
+    while (e < len && (lsp_name_char(text[e]) || (dotted && text[e] == '.')))
         e++;
     return e > b ? strndup(text + b, e - b) : NULL;
 }
@@ -472,7 +447,7 @@ static void found_free(found *f)
 }
 
 /* The program a document's names are looked up in: its own when it built, else the session's. */
-static const hon_vm *vm_of(const server *srv, const doc *d)
+const hon_vm *lsp_vm_of(const server *srv, const doc *d)
 {
     return d && d->vm ? d->vm : srv->s->vm;
 }
@@ -508,7 +483,8 @@ static bool decl_at(const server *srv, const doc *d, size_t at, found *f)
             return true;
         }
         /* the cursor just after a name (as editors put it): the name's last character */
-        if (at > b && name_char(d->text[at - 1]) && (at == d->len || !name_char(d->text[at])) &&
+        if (at > b && lsp_name_char(d->text[at - 1]) &&
+            (at == d->len || !lsp_name_char(d->text[at])) &&
             hon_ref_at(d->vm, d->name, line, (unsigned)(at - b), take_ref, f) == HON_OK && f->hit) {
             f->want = NULL;
             return true;
@@ -518,7 +494,7 @@ static bool decl_at(const server *srv, const doc *d, size_t at, found *f)
         char *w = word_at(d->text, d->len, at, dotted);
         *f = (found){ .want = w, .rules = dotted };
         if (w && (!dotted || strchr(w, '.')))
-            hon_each_decl(vm_of(srv, d), match_decl, f);
+            hon_each_decl(lsp_vm_of(srv, d), match_decl, f);
         free(w);
         f->want = NULL;
         if (f->hit)
@@ -557,7 +533,7 @@ static char *cite_at(const char *text, size_t len, size_t at)
                 size_t e = open, b;
                 while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t'))
                     e--;
-                for (b = e; b > 0 && name_char(text[b - 1]); b--)
+                for (b = e; b > 0 && lsp_name_char(text[b - 1]); b--)
                     ;
                 bool keyword = (e - b == 4 && strncmp(text + b, "cite", 4) == 0) ||
                                (e - b == 6 && strncmp(text + b, "source", 6) == 0);
@@ -629,7 +605,7 @@ static json_object *markdown(const char *text)
  * of the active edition that cite it (at most MAX_CITING listed, with how many in all). */
 static json_object *hover_cite(const server *srv, const doc *d, const char *id)
 {
-    const hon_vm *vm = vm_of(srv, d);
+    const hon_vm *vm = lsp_vm_of(srv, d);
     source_of src = { .id = id };
     hon_each_citation(vm, match_source, &src);
     char *text = NULL;
@@ -742,7 +718,7 @@ static void write_enum(void *ud, const hon_decl *d)
 static void hover_enum(const server *srv, const doc *d, const char *name, FILE *out)
 {
     enum_of e = { name, out, false };
-    hon_each_decl(vm_of(srv, d), write_enum, &e);
+    hon_each_decl(lsp_vm_of(srv, d), write_enum, &e);
     if (!e.done)
         fprintf(out, "\n---\n\na member of the built-in enum `%s`\n", name);
 }
@@ -880,7 +856,7 @@ static json_object *definition(const server *srv, const doc *d, size_t at)
     }
     if (id) {
         source_of src = { .id = id };
-        hon_each_citation(vm_of(srv, d), match_source, &src);
+        hon_each_citation(lsp_vm_of(srv, d), match_source, &src);
         hon_decl decl = { .path = src.path, .line = src.line, .col = 1, .end_line = src.line };
         json_object *loc = src.path ? location(srv, &decl) : NULL;
         free(src.text);
@@ -896,275 +872,13 @@ static json_object *definition(const server *srv, const doc *d, size_t at)
     return loc;
 }
 
-/* LSP's CompletionItemKind and SymbolKind of each kind of declaration. */
-static const int completion_kinds[] = {
-    [HON_DECL_QUERY] = 3,    [HON_DECL_EVENT] = 23,  [HON_DECL_RULE] = 2,    [HON_DECL_FN] = 3,
-    [HON_DECL_TABLE] = 22,   [HON_DECL_ENUM] = 13,   [HON_DECL_MEMBER] = 20, [HON_DECL_RECORD] = 22,
-    [HON_DECL_VARIANT] = 21, [HON_DECL_EDITION] = 9, [HON_DECL_VALUE] = 10,  [HON_DECL_COUNTER] = 7,
-    [HON_DECL_FIELD] = 5,    [HON_DECL_LOCAL] = 6,
-};
+/* LSP's SymbolKind of each kind of declaration. */
 static const int symbol_kinds[] = {
     [HON_DECL_QUERY] = 12,   [HON_DECL_EVENT] = 24,  [HON_DECL_RULE] = 6,    [HON_DECL_FN] = 12,
     [HON_DECL_TABLE] = 23,   [HON_DECL_ENUM] = 10,   [HON_DECL_MEMBER] = 22, [HON_DECL_RECORD] = 23,
     [HON_DECL_VARIANT] = 14, [HON_DECL_EDITION] = 2, [HON_DECL_VALUE] = 7,   [HON_DECL_COUNTER] = 5,
     [HON_DECL_FIELD] = 8,    [HON_DECL_LOCAL] = 13,
 };
-
-/* The completion items gathered, before they are ranked and capped: each name that starts with
- * the prefix, with its CompletionItemKind, detail and rank (0 first). `keywords_first`: the word
- * starts its line, where a declaration or a clause begins with a keyword. */
-typedef struct offer_item {
-    char *name, *detail;
-    int kind, rank;
-} offer_item;
-
-typedef struct offers {
-    const char *prefix;
-    bool keywords_first;
-    offer_item *items;
-    size_t n, cap;
-    bool oom;
-} offers;
-
-static void offer(offers *o, const char *name, int kind, int rank, const char *detail)
-{
-    if (o->oom || strncmp(name, o->prefix, strlen(o->prefix)) != 0)
-        return;
-    if (o->n == o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 64;
-        offer_item *items = realloc(o->items, cap * sizeof *items);
-        if (!items) {
-            o->oom = true;
-            return;
-        }
-        o->items = items;
-        o->cap = cap;
-    }
-    offer_item *it = &o->items[o->n];
-    *it = (offer_item){ strdup(name), detail ? strdup(detail) : NULL, kind, rank };
-    if (!it->name || (detail && !it->detail)) {
-        free(it->name);
-        free(it->detail);
-        o->oom = true;
-        return;
-    }
-    o->n++;
-}
-
-/* The rank of a declaration's kind where an expression is typed: what is called or read
- * (queries, fns, values, counters, tables) first, then enum members (unit kinds, terrain,
- * markers...), then the other declarations. */
-static int decl_rank(hon_decl_kind kind)
-{
-    switch (kind) {
-    case HON_DECL_QUERY:
-    case HON_DECL_FN:
-    case HON_DECL_VALUE:
-    case HON_DECL_COUNTER:
-    case HON_DECL_TABLE: return 1;
-    case HON_DECL_MEMBER: return 2;
-    default: return 3;
-    }
-}
-
-static void offer_decl(void *ud, const hon_decl *d)
-{
-    if (d->kind != HON_DECL_RULE) /* a rule is never named in an expression */
-        offer(ud, d->name, completion_kinds[d->kind], decl_rank(d->kind),
-              d->signature ? d->signature : d->within);
-}
-
-static void offer_keyword(void *ud, const char *name)
-{
-    offers *o = ud;
-    offer(o, name, 14, o->keywords_first ? 0 : 5, "keyword");
-}
-
-static void offer_builtin(void *ud, const char *name)
-{
-    offer(ud, name, 3, 4, "built-in");
-}
-
-static void offer_unit(void *ud, const char *name)
-{
-    offer(ud, name, 6, 0, "unit");
-}
-
-static void offer_square(void *ud, const char *name)
-{
-    offer(ud, name, 21, 0, "square");
-}
-
-static int by_name_then_rank(const void *a, const void *b)
-{
-    const offer_item *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : x->rank - y->rank;
-}
-
-static int by_rank_then_name(const void *a, const void *b)
-{
-    const offer_item *x = a, *y = b;
-    return x->rank != y->rank ? x->rank - y->rank : strcmp(x->name, y->name);
-}
-
-/* The CompletionList of o's items: each name once (at its best rank), ranked, at most
- * MAX_COMPLETIONS of them (isIncomplete when more matched, so that the editor asks again as
- * the word grows); sortText keeps the rank's order in the editor's list. */
-static json_object *completion_list(offers *o)
-{
-    size_t n = 0;
-    if (o->n) {
-        qsort(o->items, o->n, sizeof *o->items, by_name_then_rank);
-        for (size_t i = 0; i < o->n; i++) {
-            if (n && strcmp(o->items[n - 1].name, o->items[i].name) == 0) {
-                free(o->items[i].name);
-                free(o->items[i].detail);
-            } else {
-                o->items[n++] = o->items[i];
-            }
-        }
-        qsort(o->items, n, sizeof *o->items, by_rank_then_name);
-    }
-    json_object *list = json_object_new_object(), *items = json_object_new_array();
-    json_object_object_add(list, "isIncomplete", json_object_new_boolean(n > MAX_COMPLETIONS));
-    for (size_t i = 0; i < n; i++) {
-        offer_item *it = &o->items[i];
-        if (i < MAX_COMPLETIONS) {
-            json_object *item = json_object_new_object();
-            char *sort = malloc(strlen(it->name) + 2);
-            json_object_object_add(item, "label", json_object_new_string(it->name));
-            json_object_object_add(item, "kind", json_object_new_int(it->kind));
-            if (it->detail)
-                json_object_object_add(item, "detail", json_object_new_string(it->detail));
-            if (sort) {
-                sprintf(sort, "%d%s", it->rank, it->name);
-                json_object_object_add(item, "sortText", json_object_new_string(sort));
-                free(sort);
-            }
-            json_object_array_add(items, item);
-        }
-        free(it->name);
-        free(it->detail);
-    }
-    json_object_object_add(list, "items", items);
-    free(o->items);
-    return list;
-}
-
-/* The board named by the test the byte `at` of text is in (`test "..." board "FILE" {`: a new
- * string, FILE as written), or NULL when it is in none or its test names no board. Read from
- * the text, not the program: while `$` or `@` is typed the document seldom builds. A test starts
- * with `test` at the start of a line and its settings run to its `{`; any other line starting at
- * column 0 (a declaration, the test's closing `}`) ends the search. */
-static char *test_board_at(const char *text, size_t at)
-{
-    size_t b = at;
-    for (;;) {
-        while (b > 0 && text[b - 1] != '\n')
-            b--;
-        if (strncmp(text + b, "test", 4) == 0 && !name_char(text[b + 4]))
-            break;
-        if (text[b] != ' ' && text[b] != '\t' && text[b] != '\r' && text[b] != '\n' &&
-            text[b] != '#' && text[b] != '\0')
-            return NULL;
-        if (b == 0)
-            return NULL;
-        b--;
-    }
-    const char *brace = memchr(text + b, '{', at - b);
-    if (!brace)
-        return NULL; /* the cursor is in the test's settings, not its body */
-    for (const char *p = text + b; p + 5 < brace; p++) {
-        if (*p == '"' || *p == '#') { /* a string (the title) or a comment: not a setting */
-            const char *end = strchr(p + 1, *p == '"' ? '"' : '\n');
-            if (!end || end >= brace)
-                return NULL;
-            p = end;
-            continue;
-        }
-        if (strncmp(p, "board", 5) != 0 || name_char(p[5]) || name_char(p[-1]))
-            continue;
-        const char *q = p + 5;
-        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
-            q++;
-        const char *end =
-            *q == '"' && q < brace ? memchr(q + 1, '"', (size_t)(brace - q - 1)) : NULL;
-        return end ? strndup(q + 1, (size_t)(end - q - 1)) : NULL;
-    }
-    return NULL;
-}
-
-/* The program whose board `$` and `@` complete from at byte `at` of d: in a test that names a
- * board, a copy of d's program with that board loaded (the path taken from d's directory, as a
- * test's is; kept in d until the cursor is in a test naming another); else d's own (the
- * session's --board or initializationOptions board, if any). */
-static const hon_vm *board_vm(const server *srv, doc *d, size_t at)
-{
-    char *written = test_board_at(d->text, at);
-    char *path = NULL;
-    if (written && written[0] == '/') {
-        path = written;
-        written = NULL;
-    } else if (written) {
-        char *file = path_of_uri(d->uri);
-        char *slash = file ? strrchr(file, '/') : NULL;
-        size_t dir = slash ? (size_t)(slash - file) + 1 : 0;
-        path = malloc(dir + strlen(written) + 1);
-        if (path) {
-            memcpy(path, file, dir);
-            strcpy(path + dir, written);
-        }
-        free(file);
-    }
-    free(written);
-    if (!path)
-        return vm_of(srv, d);
-    if (!d->test_board || strcmp(d->test_board, path) != 0) {
-        hon_vm_free(d->test_vm);
-        free(d->test_board);
-        d->test_board = path;
-        d->test_vm = hon_vm_copy(vm_of(srv, d)); /* its diagnostics are dropped: no checking */
-        if (d->test_vm && hon_load_board(d->test_vm, path) != HON_OK) {
-            hon_vm_free(d->test_vm);
-            d->test_vm = NULL;
-        }
-    } else {
-        free(path);
-    }
-    return d->test_vm ? d->test_vm : vm_of(srv, d);
-}
-
-/* completion: the names starting with the word typed before the cursor — after `$` the
- * board's units, after `@` its squares (board_vm: the test's board, else the session's; a
- * square's letters in either case); else the names declared, the built-in functions and
- * the keywords —, ranked by kind and capped (completion_list). */
-static json_object *completion(const server *srv, doc *d, size_t at)
-{
-    size_t b = at, s;
-    while (b > 0 && name_char(d->text[b - 1]))
-        b--;
-    for (s = b; s > 0 && (d->text[s - 1] == ' ' || d->text[s - 1] == '\t'); s--)
-        ;
-    char *prefix = strndup(d->text + b, at - b);
-    offers o = { .prefix = prefix ? prefix : "",
-                 .keywords_first = s == 0 || d->text[s - 1] == '\n' };
-    char mark = b > 0 ? d->text[b - 1] : '\0';
-    if (mark == '$' || mark == '@') {
-        if (mark == '@' && prefix)
-            for (char *p = prefix; *p; p++)
-                *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
-        hon_complete(board_vm(srv, d, at), mark == '$' ? HON_COMPLETE_UNIT : HON_COMPLETE_SQUARE,
-                     NULL, o.prefix, mark == '$' ? offer_unit : offer_square, &o);
-    } else {
-        const hon_vm *vm = vm_of(srv, d);
-        hon_each_decl(vm, offer_decl, &o);
-        hon_complete(vm, HON_COMPLETE_BUILTIN, NULL, o.prefix, offer_builtin, &o);
-        hon_complete(vm, HON_COMPLETE_KEYWORD, NULL, o.prefix, offer_keyword, &o);
-    }
-    free(prefix);
-    return completion_list(&o);
-}
 
 /* The document symbols gathered: the declarations of one file. */
 typedef struct symbols {
@@ -1241,7 +955,7 @@ static json_object *document_symbols(const server *srv, const doc *d)
     if (ends_with(d->name, ".scn"))
         hon_each_scenario_symbol(d->text, d->len, add_scn_symbol, &s);
     else
-        hon_each_decl(vm_of(srv, d), add_symbol, &s);
+        hon_each_decl(lsp_vm_of(srv, d), add_symbol, &s);
     return s.list;
 }
 
@@ -1403,7 +1117,7 @@ static int handle(server *srv, json_object *msg)
         else if (method[13] == 'd')
             reply(srv, id, definition(srv, d, at));
         else
-            reply(srv, id, completion(srv, d, at));
+            reply(srv, id, lsp_completion(srv, d, at));
     } else if (request) {
         reply_error(srv, id, RPC_METHOD_NOT_FOUND, "method not found");
     } /* other notifications ($/cancelRequest, initialized...) need nothing */

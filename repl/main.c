@@ -89,7 +89,8 @@ static const char usage_text[] =
     "                          adds the trace\n"
     "  draw [X [Y]]            draw the board (around X; with the line from X to Y), as wide\n"
     "                          as COLUMNS or the terminal\n"
-    "  svg OUT [X Y]           write the board as an SVG picture to OUT\n"
+    "  svg OUT [X Y] [WINDOW]  write the board as an SVG picture to OUT (WINDOW: the part\n"
+    "                          around a place, or between corners C2..H6)\n"
     "  diff [QOPTION]... A B   ask the same questions under settings A and B (EDITION or\n"
     "                          EDITION,NAME=READING,...; '--variant NAME=READING' after a\n"
     "                          setting adds to it) and list the answers that differ, with\n"
@@ -360,7 +361,7 @@ typedef struct subcommand {
 static const subcommand subcommands[] = {
     { "eval", 1, -1 }, { "why", 1, -1 },    { "odds", 1, -1 },     { "check", 1, -1 },
     { "test", 0, -1 }, { "rules", 0, 1 },   { "show", 1, 1 },      { "dis", 1, 1 },
-    { "los", 2, 2 },   { "draw", 0, 2 },    { "svg", 1, 3 },       { "do", 1, -1 },
+    { "los", 2, 2 },   { "draw", 0, 2 },    { "svg", 1, 4 },       { "do", 1, -1 },
     { "move", 2, -1 }, { "diff", 1, -1 },   { "snapshot", 2, -1 }, { "reach", 1, 2 },
     { "help", 0, 1 },  { "version", 0, 0 }, { "coverage", 0, -1 }, { "lint", 0, -1 },
     { "lsp", 0, 2 },   { "play", 1, 1 },    { "fmt", 1, -1 },
@@ -568,12 +569,15 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     } else if (strcmp(name, "draw") == 0 || strcmp(name, "svg") == 0) {
         bool svg = name[0] == 's';
         int k = svg ? 1 : 0;
-        const char *from = n - k == 2 ? args[k] : NULL, *to = n - k == 2 ? args[k + 1] : NULL;
+        /* draw [X [Y]]; svg OUT [X Y] [WINDOW]: one word after OUT is a window, two a line */
+        bool line = n - k >= 2;
+        const char *from = line ? args[k] : NULL, *to = line ? args[k + 1] : NULL;
         const char *centre = !svg && n == 1 ? args[0] : NULL;
+        const char *window = svg && n == 2 ? args[1] : svg && n == 4 ? args[3] : NULL;
         if (centre && cli_place(s, centre) != 0)
             rc = 1; /* not a place: say why (an unknown unit's nearest name) */
         else
-            rc = svg ? cli_svg(s, args[0], from, to) : cli_draw(s, from, to, centre);
+            rc = svg ? cli_svg(s, args[0], from, to, window) : cli_draw(s, from, to, centre);
     } else {
         rc = cli_show(s, args[0], strcmp(name, "dis") == 0);
     }
@@ -586,7 +590,6 @@ int main(int argc, char **argv)
     cli_session s;
     const subcommand *sub = NULL;
     int first = argc, rc, nargs = 0;
-    bool half_line = false;
 
     rc = parse_options(argc, argv, &o, &first);
     if (rc >= 0) {
@@ -621,9 +624,6 @@ int main(int argc, char **argv)
                                                 : "'%s' takes fewer arguments",
                                name);
         }
-        /* svg OUT [X Y]: a line needs both of its ends (checked once the board is loaded: an
-         * end that names nothing is reported as such); draw X alone is the board around X */
-        half_line = strcmp(name, "svg") == 0 && nargs == 2;
     }
     if (o.no_rules && o.n_rule_dirs) {
         cli_opts_free(&o);
@@ -663,18 +663,13 @@ int main(int argc, char **argv)
         rc = cli_session_open(&s, &o);
     else
         memset(&s, 0, sizeof s);
-    if (rc == 0 && half_line)
-        rc = cli_place(&s, argv[first + nargs]) != 0
-                 ? 1
-                 : usage_error("'%s' draws a line between two squares or units: give both",
-                               sub->name);
     if (rc == 0 && sub && strcmp(sub->name, "diff") == 0)
         rc = cli_diff(&s, &qo);
     else if (rc == 0 && sub && strcmp(sub->name, "snapshot") == 0)
         rc = record ? cli_snapshot_record(&s, args[1], &qo) : cli_snapshot_check(&s, args[1]);
     else if (rc == 0 && sub && strcmp(sub->name, "play") == 0)
         rc = run_play(&s, &o, args[0]);
-    else if (rc == 0 && !half_line)
+    else if (rc == 0)
         rc = sub ? run_subcommand(&s, sub->name, args, nargs) : repl_run(&s);
     cli_session_close(&s);
     cli_question_opts_free(&qo);

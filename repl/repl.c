@@ -470,17 +470,21 @@ static int cmd_draw(repl *r, char *args)
     return cli_draw(r->s, n == 2 ? w[0] : NULL, n == 2 ? w[1] : NULL, n == 1 ? w[0] : NULL);
 }
 
+/* `svg FILE [X Y] [WINDOW]`: a window alone after FILE, a line, or both. */
 static int cmd_svg(repl *r, char *args)
 {
-    char *w[3];
-    int n = split_words(args, w, 3);
-    if (n == 2 && cli_place(r->s, w[1]) != 0)
-        return 1;
-    if (n != 1 && n != 3) {
-        cli_error("usage: svg FILE [X Y]");
+    char *w[4];
+    int n = split_words(args, w, 4);
+    if (n < 1 || n > 4) {
+        cli_error("usage: svg FILE [X Y] [WINDOW] (WINDOW: a place to centre on, or corners "
+                  "C2..H6)");
         return 1;
     }
-    return cli_svg(r->s, w[0], n == 3 ? w[1] : NULL, n == 3 ? w[2] : NULL);
+    bool line = n >= 3;
+    return cli_svg(r->s, w[0], line ? w[1] : NULL, line ? w[2] : NULL,
+                   n == 2   ? w[1]
+                   : n == 4 ? w[3]
+                            : NULL);
 }
 
 /* `odds do EVENT(args)`: the distribution of a procedure's outcomes. */
@@ -943,9 +947,9 @@ static const command commands[] = {
       { A_PLACE, A_PLACE, A_NONE } },
     { "svg",
       cmd_svg,
-      "svg FILE [X Y]",
-      "write the board as an SVG picture",
-      { A_FILE, A_PLACE, A_PLACE, A_NONE } },
+      "svg FILE [X Y] [WINDOW]",
+      "write the board as an SVG picture (WINDOW: around a place, or corners C2..H6)",
+      { A_FILE, A_PLACE, A_PLACE, A_PLACE } },
     { "los",
       cmd_los,
       "los X Y",

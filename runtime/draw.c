@@ -1,4 +1,5 @@
-/* runtime/draw.c — text and SVG pictures of a board (draw.h).
+/* runtime/draw.c — the text picture of a board (draw.h), and what both pictures share
+ * (draw_pic.h): symbols, unit keys and the traced line's marks. The SVG is draw_svg.c's.
  *
  * Reads the board only through board.h and geo.h. Symbols for ids without one are assigned
  * per picture (first free letter of the name), so two features never share a symbol in one
@@ -9,44 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "draw_pic.h"
 #include "mem.h"
 
 /* Characters the text picture gives a fixed meaning (the frame, the traced line's marks,
  * several features or units, no terrain, elevations, a key beyond the last): assigned symbols
  * and unit keys avoid them, so that no character means two things in one picture. */
 static const char RESERVED[] = " +-|x#*@&.?_^0123456789";
-
-static const char *const TERRAIN_PALETTE[] = {
-    "#e8e2c8", "#9cc48a", "#c9a77c", "#8fb3d9", "#d9c27a", "#b7b7b7",
-    "#c3d99a", "#e0b4a4", "#a8c8c0", "#d4c4e0", "#f0d8a8", "#9fb0a0",
-};
-static const char *const SIDE_PALETTE[] = {
-    "#c0392b", "#6d4c2f", "#2c3e50", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#27ae60",
-};
-/* counters by army id: pale blue, pale red, pale green, pale yellow */
-static const char *const ARMY_PALETTE[] = { "#d8e4f4", "#ecc8bc", "#e4ecc8", "#f4e8c0" };
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-/* SVG: the traced line, and the part of it past the place that decided its verdict */
-#define LINE_COLOUR "#e000c0"
-#define PAST_COLOUR "#d01010"
-/* SVG: square features' labels, and the fill of a square without terrain */
-#define FEATURE_COLOUR    "#7a4a00"
-#define NO_TERRAIN_COLOUR "#f7f4ea"
-/* SVG: where a legend row's entries start, right of its title (the longest, "elevation:") */
-#define LEGEND_INDENT 88
 /* A board wider than this many columns (4 + 5 * 24 = 124 characters a line) drawn as text
  * with a traced line shows the columns of the line and this many more on each side. */
 #define DRAW_TEXT_COLUMNS  24
 #define DRAW_WINDOW_MARGIN 3
 
 /* ---- symbols ---- */
-
-/* Symbols of the ids of one kind used in a picture. */
-typedef struct symtab {
-    char sym[BOARD_MAX_ID];
-    bool used[BOARD_MAX_ID];
-    bool taken[256]; /* symbols already given in this table */
-} symtab;
 
 static bool taken(const symtab *t, char c)
 {
@@ -87,25 +63,10 @@ static void assign(const board *b, board_name_kind k, symtab *t)
     }
 }
 
-typedef struct picture {
-    const board *b;
-    const geo_grid *g;
-    const draw_options *o;
-    symtab *terr, *side, *item;
-    int *units; /* unit ids on the board, ascending */
-    size_t n_units;
-    char *keys; /* n_units: the text key of each unit */
-    /* By unit id (up to the last of units): how many units are embarked directly in it,
-     * counted in one pass so that drawing U units stays linear (board_units_in is a scan). */
-    size_t *aboard;
-    char *mark;  /* w*h: ' ', '*' on the traced line, '@' at its ends */
-    bool *touch; /* interspaces: a corner touch of the traced line */
-} picture;
-
 /* The character of square sq's terrain: the map symbol as written while the square still has
  * the terrain it was written for (symbol_terrain), else the symbol of its terrain now, blank
  * when a written map's square is in no element any more ('.' without a written map). */
-static char terrain_char(const picture *p, int sq)
+char draw_terrain_char(const picture *p, int sq)
 {
     int t = board_terrain(p->b, sq);
     if (p->o->symbols && (!p->o->symbol_terrain || p->o->symbol_terrain[sq] == t)) {
@@ -117,7 +78,7 @@ static char terrain_char(const picture *p, int sq)
     return p->o->symbols ? ' ' : '.';
 }
 
-static void picture_free(picture *p)
+void draw_picture_free(picture *p)
 {
     mem_free(p->terr);
     mem_free(p->side);
@@ -129,7 +90,7 @@ static void picture_free(picture *p)
     mem_free(p->touch);
 }
 
-static geo_status picture_init(picture *p, const board *b, const draw_options *o)
+geo_status draw_picture_init(picture *p, const board *b, const draw_options *o)
 {
     static const draw_options none = { 0 };
     memset(p, 0, sizeof *p);
@@ -138,6 +99,8 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
     p->o = o ? o : &none;
     if (p->g->topo != GEO_SQUARE)
         return GEO_ETOPO;
+    p->x1 = p->g->w - 1;
+    p->y1 = p->g->h - 1;
     int n = geo_square_count(p->g), ns = geo_side_count(p->g), ni = geo_interspace_count(p->g);
     p->terr = mem_malloc(sizeof *p->terr);
     p->side = mem_malloc(sizeof *p->side);
@@ -148,14 +111,14 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
     p->units = mem_malloc((p->n_units ? p->n_units : 1) * sizeof *p->units);
     p->keys = mem_malloc(p->n_units ? p->n_units : 1);
     if (!p->terr || !p->side || !p->item || !p->mark || !p->touch || !p->units || !p->keys) {
-        picture_free(p);
+        draw_picture_free(p);
         return GEO_ENOMEM;
     }
     board_units(b, p->units, p->n_units);
     size_t ids = p->n_units ? (size_t)p->units[p->n_units - 1] + 1 : 1;
     p->aboard = mem_malloc(ids * sizeof *p->aboard);
     if (!p->aboard) {
-        picture_free(p);
+        draw_picture_free(p);
         return GEO_ENOMEM;
     }
     memset(p->aboard, 0, ids * sizeof *p->aboard);
@@ -190,7 +153,7 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
      * reserved characters (a digit would read as an elevation). */
     bool shown[256] = { false };
     for (int sq = 0; sq < n; sq++)
-        shown[(unsigned char)terrain_char(p, sq)] = true;
+        shown[(unsigned char)draw_terrain_char(p, sq)] = true;
     static const char KEYS[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                "%$=~!/<>()[]{};:,";
     const char *k = KEYS;
@@ -236,7 +199,7 @@ static geo_status picture_init(picture *p, const board *b, const draw_options *o
 }
 
 /* The caller's string for id in a[0..n), or NULL when there is none or it is empty. */
-static const char *given(const char *const *a, size_t n, int id)
+const char *draw_given(const char *const *a, size_t n, int id)
 {
     if (!a || id < 0 || (size_t)id >= n || !a[id] || !a[id][0])
         return NULL;
@@ -376,7 +339,7 @@ static void window_line(const geo_grid *g, int x0, int x1, const char *why, int 
 geo_status draw_text(const board *b, const draw_options *o, FILE *out)
 {
     picture p;
-    geo_status st = picture_init(&p, b, o);
+    geo_status st = draw_picture_init(&p, b, o);
     if (st != GEO_OK)
         return st;
     const geo_grid *g = p.g;
@@ -457,7 +420,7 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
             if (X <= x1) {
                 int sq = Y * w + X;
                 fputc(p.mark[sq], out);
-                fputc(terrain_char(&p, sq), out);
+                fputc(draw_terrain_char(&p, sq), out);
                 fputc(elev_char(board_elevation(b, sq)), out);
                 fputc(unit_char(&p, sq), out);
             }
@@ -490,8 +453,8 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
                 fprintf(out, " %s", name);
             }
         }
-        const char *m = given(p.o->unit_markers, p.o->n_unit_markers, u);
-        const char *fc = given(p.o->unit_faces, p.o->n_unit_faces, u);
+        const char *m = draw_given(p.o->unit_markers, p.o->n_unit_markers, u);
+        const char *fc = draw_given(p.o->unit_faces, p.o->n_unit_faces, u);
         if (m)
             fprintf(out, "  [%s]", m);
         if (fc)
@@ -506,7 +469,7 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         bool seen[256] = { false };
         int n = geo_square_count(g);
         for (int sq = 0; sq < n; sq++) {
-            unsigned char c = (unsigned char)terrain_char(&p, sq);
+            unsigned char c = (unsigned char)draw_terrain_char(&p, sq);
             if (seen[c] || c == ' ')
                 continue;
             seen[c] = true;
@@ -532,8 +495,8 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
     /* elements carrying markers or values, or showing a face other than the default */
     bool any_face = false;
     for (int e = 0; e < board_element_count(b); e++) {
-        const char *fc = given(p.o->element_faces, p.o->n_element_faces, e);
-        const char *mk = given(p.o->element_markers, p.o->n_element_markers, e);
+        const char *fc = draw_given(p.o->element_faces, p.o->n_element_faces, e);
+        const char *mk = draw_given(p.o->element_markers, p.o->n_element_markers, e);
         if (!fc && !mk)
             continue;
         if (!any_face)
@@ -564,774 +527,6 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         fprintf(out, "%s\n", p.o->verdict);
     if (p.o->marks_key)
         fprintf(out, "%s\n", p.o->marks_key);
-    picture_free(&p);
-    return ferror(out) ? GEO_EIO : GEO_OK;
-}
-
-/* ---- SVG ---- */
-
-static void xml_text(FILE *out, const char *s, size_t max)
-{
-    size_t n = 0;
-    for (; s && *s && n < max; s++, n++) {
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&apos;", out); break;
-        default:
-            if ((unsigned char)*s >= 0x20)
-                fputc(*s, out);
-        }
-    }
-}
-
-static const char *colour(const char *const *given, size_t n, int id, const char *const *palette,
-                          size_t np)
-{
-    if (given && id >= 0 && (size_t)id < n && given[id])
-        return given[id];
-    return palette[(size_t)(id < 0 ? 0 : id) % np];
-}
-
-/* The army unit u fights for (draw_options.unit_armies), or -1. */
-static int army_of(const draw_options *op, int u)
-{
-    return op->unit_armies && u >= 0 && (size_t)u < op->n_unit_armies ? op->unit_armies[u] : -1;
-}
-
-/* The colour of an army's counters: the caller's, else the palette's by army id. */
-static const char *army_colour(const draw_options *op, int army)
-{
-    return colour(op->army_colours, op->n_army_colours, army, ARMY_PALETTE, NELEM(ARMY_PALETTE));
-}
-
-/* The colour of unit u's counter: its own (unit_colours), else its army's, else a pale blue. */
-static const char *unit_colour(const draw_options *op, int u)
-{
-    if (op->unit_colours && u >= 0 && (size_t)u < op->n_unit_colours && op->unit_colours[u])
-        return op->unit_colours[u];
-    int a = army_of(op, u);
-    return a >= 0 ? army_colour(op, a) : ARMY_PALETTE[0];
-}
-
-/* Writes a square feature's label as the picture shows it: the first 6 characters of its
- * name, or "#id". */
-static void feature_label(const board *b, int id, FILE *out)
-{
-    const char *name = board_name(b, BOARD_SQUARE_FEATURE, id);
-    if (name)
-        xml_text(out, name, 6);
-    else
-        fprintf(out, "#%d", id);
-}
-
-/* Where a unit's counter stands in the SVG (pixels). */
-typedef struct counter {
-    int x, y, w, h;
-} counter;
-
-/* The counter of unit u, on a picture of c-pixel squares with fs-pixel labels from (L, T):
- * the band between a square's top row of labels (elevation, element face) and its bottom row
- * (terrain symbol, features), fs + 2 pixels from either, c/12 from the sides, across both
- * squares of a 2-square unit, shifted 4 pixels for each unit before it on its square. False
- * for a unit that is embarked or not on the board. */
-static bool counter_box(const picture *p, int c, int fs, int L, int T, int u, counter *k)
-{
-    const geo_grid *g = p->g;
-    int s0, s1;
-    if (board_unit_embarked_in(p->b, u) >= 0 || !board_unit_squares(p->b, u, &s0, &s1))
-        return false;
-    int ax = s0 % g->w, ay = s0 / g->w, bx = ax, by = ay;
-    if (s1 >= 0) {
-        bx = s1 % g->w;
-        by = s1 / g->w;
-    }
-    int minx = ax < bx ? ax : bx, miny = ay < by ? ay : by;
-    int wsq = (ax > bx ? ax - bx : bx - ax) + 1, hsq = (ay > by ? ay - by : by - ay) + 1;
-    int at[8], stack = 0;
-    size_t n = board_units_at(p->b, s0, at, 8);
-    for (size_t j = 0; j < n && j < 8; j++)
-        if (at[j] == u)
-            stack = (int)j;
-    int side = c / 12, pad = fs + 2;
-    if (c - 2 * pad < c / 3)
-        side = pad = c / 7; /* squares too small for a band: the counter fills the square */
-    k->x = L + minx * c + side + stack * 4;
-    k->y = T + miny * c + pad + stack * 4;
-    k->w = wsq * c - 2 * side;
-    k->h = hsq * c - 2 * pad;
-    return true;
-}
-
-/* The legend under the board: rows of 18 pixels, an entry (a sample, then a name in 12-pixel
- * type, about 7 pixels a character) going to the next row when it would pass `right`. With
- * out NULL it only measures: y ends below the last row. */
-typedef struct legend {
-    FILE *out;
-    int x0, x, y, right;
-} legend;
-
-/* Starts a row titled `title` ("terrain:"). */
-static void legend_row(legend *lg, const char *title)
-{
-    if (lg->x > lg->x0)
-        lg->y += 18;
-    lg->x = lg->x0;
-    if (lg->out)
-        fprintf(lg->out,
-                "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\">%s</text>\n", lg->x,
-                lg->y + 12, title);
-    lg->x += LEGEND_INDENT;
-}
-
-/* One entry: a sample of shape `kind`, then `name` (NULL: "#id"). Samples: 't' a square of
- * terrain colour `col` with symbol sym (none for 0 or '.'), 'e' a square shaded as elevation
- * `id` with its "+N", 'f' a square feature's label as the board shows it (the name follows only
- * when the label cuts it), 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a
- * counter of colour col, 'l' a thin line of colour col, 'd' the same dashed, 'o' a small dot
- * of colour col, 'c' a circle of colour col, 'r' a square outlined in col, 'm' the dark red
- * "[ ] ( )" of a unit's markers and face, 'M' the same in italics (an element's). */
-static void legend_entry(legend *lg, char kind, const char *col, char sym, const char *name, int id)
-{
-    char idname[16];
-    if (!name) {
-        snprintf(idname, sizeof idname, "#%d", id);
-        name = idname;
-    }
-    size_t len = strlen(name) < 40 ? strlen(name) : 40;
-    /* a feature's sample is its label (6 characters); its name follows when longer */
-    size_t cut = kind == 'f' ? (len < 6 ? len : 6) : 0;
-    int sample = kind == 'f' ? 6 * (int)cut + 4 : kind == 'm' || kind == 'M' ? 40 : 22;
-    if (kind == 'f' && len <= 6)
-        len = 0;
-    int w = sample + 7 * (int)len + (kind == 'f' && len ? 14 : 0) + 12;
-    if (lg->x + w > lg->right && lg->x > lg->x0 + LEGEND_INDENT) {
-        lg->y += 18;
-        lg->x = lg->x0 + LEGEND_INDENT;
-    }
-    FILE *out = lg->out;
-    if (out) {
-        int x = lg->x, y = lg->y;
-        if (kind == 's' || kind == 'l' || kind == 'd') {
-            fprintf(out,
-                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"%s\"%s stroke=\"",
-                    x, y + 8, x + 16, y + 8, kind == 's' ? "5" : "2",
-                    kind == 'd' ? " stroke-dasharray=\"4 3\"" : "");
-            xml_text(out, col, 64);
-            fputs("\"/>\n", out);
-        } else if (kind == 'r') {
-            fprintf(out,
-                    "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\" fill=\"none\" "
-                    "stroke-width=\"3\" stroke=\"%s\"/>\n",
-                    x + 1, y + 2, col);
-        } else if (kind == 'i') {
-            fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"#202020\"/>\n", x + 8, y + 8);
-        } else if (kind == 'o' || kind == 'c') {
-            fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%s\" %s=\"%s\"%s/>\n", x + 8, y + 8,
-                    kind == 'o' ? "3" : "6", kind == 'o' ? "fill" : "stroke", col,
-                    kind == 'c' ? " fill=\"none\" stroke-width=\"2\"" : "");
-        } else if (kind == 'e') {
-            int a = (id > 0 ? id : -id) * 12;
-            fprintf(out,
-                    "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\" stroke=\"#8a8a8a\" "
-                    "fill=\"#ffffff\"/>\n<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\" "
-                    "fill=\"%s\" fill-opacity=\"0.%02d\"/>\n"
-                    "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" "
-                    "fill=\"#3a2a1a\">%s%d</text>\n",
-                    x, y + 1, x, y + 1, id > 0 ? "#4a2a0a" : "#0a2a6a", a > 60 ? 60 : a, x + 8,
-                    y + 12, id > 0 ? "+" : "", id);
-        } else if (kind == 'm' || kind == 'M') {
-            fprintf(out,
-                    "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8b0000\"%s>[ ] ( )</text>\n",
-                    x, y + 12, kind == 'M' ? " font-style=\"italic\"" : "");
-        } else if (kind == 'f') {
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"" FEATURE_COLOUR "\">", x,
-                    y + 12);
-            xml_text(out, name, cut);
-            fputs("</text>\n", out);
-        } else {
-            fprintf(out,
-                    "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\"%s stroke=\"%s\" "
-                    "fill=\"",
-                    x, y + 1, kind == 'u' ? " rx=\"3\"" : "", kind == 'u' ? "#111111" : "#8a8a8a");
-            xml_text(out, col, 64);
-            fputs("\"/>\n", out);
-        }
-        if (sym && sym != '.' && strchr("tiu", kind)) {
-            char sy[2] = { sym, 0 };
-            fprintf(out,
-                    "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"%s\">",
-                    x + 8, y + 12, kind == 'i' ? "#ffffff" : "#333333");
-            xml_text(out, sy, 1);
-            fputs("</text>\n", out);
-        }
-        if (len > 0) {
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s", x + sample, y + 12,
-                    kind == 'f' ? "= " : "");
-            xml_text(out, name, len);
-            fputs("</text>\n", out);
-        }
-    }
-    lg->x += w;
-}
-
-static int compare_ints(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-/* Lays out (lg->out NULL) or writes the legend of what picture p shows, each glyph and colour
- * of the board with what it stands for: the terrain under each map symbol (its colour, the
- * symbol, the terrain's name and the features the symbol adds), the elevations (their shading
- * and "+N"), the square features' labels, the side features' lines, the interspace items'
- * dots, the traced line's parts, the armies' colours and the units' counters. */
-static void svg_legend(const picture *p, legend *lg)
-{
-    const draw_options *op = p->o;
-    const board *b = p->b;
-    const geo_grid *g = p->g;
-    int n = geo_square_count(g);
-    if (lg->out)
-        fputs("<g id=\"legend\">\n", lg->out);
-    /* terrain: one entry a symbol the map shows, in the order the squares first show it */
-    bool seen[256] = { false }, any = false;
-    for (int sq = 0; sq < n; sq++) {
-        unsigned char ch = (unsigned char)terrain_char(p, sq);
-        if (seen[ch] || ch == ' ')
-            continue;
-        seen[ch] = true;
-        if (!any)
-            legend_row(lg, "terrain:");
-        any = true;
-        int t = board_terrain(b, sq);
-        const char *tn = t >= 0 ? board_name(b, BOARD_TERRAIN, t) : "no terrain";
-        char name[96];
-        int at = snprintf(name, sizeof name, "%s", tn ? tn : "?");
-        board_feature f[4];
-        size_t nf = op->symbols ? board_features(b, BOARD_AT_SQUARE, sq, f, 4) : 0;
-        for (size_t j = 0; j < nf && j < 4 && at > 0 && (size_t)at < sizeof name; j++) {
-            const char *fname = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
-            at += snprintf(name + at, sizeof name - (size_t)at, " + %s", fname ? fname : "?");
-        }
-        legend_entry(lg, 't',
-                     t >= 0 ? colour(op->terrain_colours, op->n_terrain_colours, t, TERRAIN_PALETTE,
-                                     NELEM(TERRAIN_PALETTE))
-                            : NO_TERRAIN_COLOUR,
-                     (char)ch, name, 0);
-    }
-    /* elevation: each level the board has, lowest first */
-    int levels[32], nl = 0;
-    for (int sq = 0; sq < n && nl < 32; sq++) {
-        int e = board_elevation(b, sq), j = 0;
-        while (j < nl && levels[j] != e)
-            j++;
-        if (e != 0 && j == nl)
-            levels[nl++] = e;
-    }
-    qsort(levels, (size_t)nl, sizeof *levels, compare_ints);
-    for (int j = 0; j < nl; j++) {
-        char name[32];
-        snprintf(name, sizeof name, "level %d", levels[j]);
-        if (j == 0)
-            legend_row(lg, "elevation:");
-        legend_entry(lg, 'e', NULL, 0, name, levels[j]);
-    }
-    /* square features, by their labels */
-    bool used[BOARD_MAX_ID] = { false };
-    for (int sq = 0; sq < n; sq++) {
-        board_feature f[4];
-        size_t nf = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
-        for (size_t j = 0; j < nf && j < 4; j++)
-            used[f[j].id] = true;
-    }
-    any = false;
-    for (int id = 0; id < BOARD_MAX_ID; id++) {
-        if (!used[id])
-            continue;
-        if (!any)
-            legend_row(lg, "features:");
-        any = true;
-        legend_entry(lg, 'f', NULL, 0, board_name(b, BOARD_SQUARE_FEATURE, id), id);
-    }
-    const struct {
-        const symtab *t;
-        board_name_kind k;
-        char kind;
-        const char *title;
-    } rows[] = { { p->side, BOARD_SIDE_FEATURE, 's', "sides:" },
-                 { p->item, BOARD_INTERSPACE_ITEM, 'i', "corners:" } };
-    for (size_t r = 0; r < NELEM(rows); r++) {
-        any = false;
-        for (int id = 0; id < BOARD_MAX_ID; id++) {
-            if (!rows[r].t->used[id])
-                continue;
-            if (!any)
-                legend_row(lg, rows[r].title);
-            any = true;
-            const char *col = rows[r].kind == 's' ? colour(op->side_colours, op->n_side_colours, id,
-                                                           SIDE_PALETTE, NELEM(SIDE_PALETTE))
-                                                  : NULL;
-            legend_entry(lg, rows[r].kind, col, rows[r].t->sym[id], board_name(b, rows[r].k, id),
-                         id);
-        }
-    }
-    const geo_trace *tr = op->trace;
-    if (tr && tr->n > 0) {
-        char a[16], z[16], name[48];
-        geo_format_square(g, tr->from, a, sizeof a);
-        geo_format_square(g, tr->to, z, sizeof z);
-        snprintf(name, sizeof name, "line %s to %s", a, z);
-        legend_row(lg, "line:");
-        legend_entry(lg, 'l', LINE_COLOUR, 0, name, 0);
-        legend_entry(lg, 'o', LINE_COLOUR, 0, "square crossed", 0);
-        if (tr->corners > 0)
-            legend_entry(lg, 'c', LINE_COLOUR, 0, "corner touch", 0);
-        if (op->decided_at != DRAW_AT_NONE) {
-            legend_entry(lg, 'd', PAST_COLOUR, 0, op->past ? op->past : "past it", 0);
-            /* the mark as the picture draws it: a square's outline, or a side drawn over */
-            legend_entry(lg, op->decided_at == DRAW_AT_SIDE ? 's' : 'r', PAST_COLOUR, 0,
-                         "where decided", 0);
-        }
-    }
-    /* the markers and faces the units and elements show, when any does */
-    bool unit_states = false, element_states = false;
-    for (size_t i = 0; i < p->n_units; i++) {
-        int u = p->units[i], s0, s1;
-        if (board_unit_embarked_in(b, u) < 0 && board_unit_squares(b, u, &s0, &s1) &&
-            (given(op->unit_markers, op->n_unit_markers, u) ||
-             given(op->unit_faces, op->n_unit_faces, u)))
-            unit_states = true;
-    }
-    for (int e = 0; e < board_element_count(b); e++)
-        if (given(op->element_faces, op->n_element_faces, e) ||
-            given(op->element_markers, op->n_element_markers, e))
-            element_states = true;
-    if (unit_states || element_states)
-        legend_row(lg, "markers:");
-    if (unit_states)
-        legend_entry(lg, 'm', NULL, 0, "a unit's markers (face)", 0);
-    if (element_states)
-        legend_entry(lg, 'M', NULL, 0, "an element's markers (face)", 0);
-    /* armies, then units: the counters shown */
-    bool army[BOARD_MAX_ID] = { false };
-    for (size_t i = 0; i < p->n_units; i++) {
-        int a = army_of(op, p->units[i]), s0, s1;
-        if (a >= 0 && a < BOARD_MAX_ID && board_unit_embarked_in(b, p->units[i]) < 0 &&
-            board_unit_squares(b, p->units[i], &s0, &s1))
-            army[a] = true;
-    }
-    any = false;
-    for (int a = 0; a < BOARD_MAX_ID; a++) {
-        if (!army[a])
-            continue;
-        if (!any)
-            legend_row(lg, "armies:");
-        any = true;
-        legend_entry(lg, 'u', army_colour(op, a), 0, board_name(b, BOARD_ARMY, a), a);
-    }
-    any = false;
-    for (size_t i = 0; i < p->n_units; i++) {
-        int u = p->units[i], s0, s1;
-        if (board_unit_embarked_in(b, u) >= 0 || !board_unit_squares(b, u, &s0, &s1))
-            continue;
-        if (!any)
-            legend_row(lg, "units:");
-        any = true;
-        legend_entry(lg, 'u', unit_colour(op, u), 0, board_unit_label(b, u), u);
-    }
-    if (lg->x > lg->x0)
-        lg->y += 18;
-    if (lg->out)
-        fputs("</g>\n", lg->out);
-}
-/* Where caption_lines writes: the left edge and the baseline of the first line. */
-typedef struct caption {
-    FILE *out;
-    int x, y;
-} caption;
-
-/* Breaks text into lines of at most cols characters at spaces (a longer word is cut) and,
- * when at is not NULL, writes each as an SVG <text> 16 pixels under the one before. Returns
- * how many lines it takes. */
-static int caption_lines(const char *text, int cols, caption *at)
-{
-    int n = 0;
-    size_t len = strlen(text);
-    if (cols < 10)
-        cols = 10;
-    for (size_t i = 0; i < len; n++) {
-        size_t take = len - i;
-        if (take > (size_t)cols) {
-            take = (size_t)cols;
-            while (take > 0 && text[i + take] != ' ')
-                take--;
-            if (take == 0)
-                take = (size_t)cols;
-        }
-        if (at) {
-            fprintf(at->out, "<text x=\"%d\" y=\"%d\">", at->x, at->y + 16 * n);
-            xml_text(at->out, text + i, take);
-            fputs("</text>\n", at->out);
-        }
-        i += take;
-        while (i < len && text[i] == ' ')
-            i++;
-    }
-    return n;
-}
-
-/* Where along the line from (ax, ay) to (bx, by) (square units, centres) the part past the
- * deciding place begins, from 0 to 1: where the line leaves the deciding square or crosses the
- * deciding side; 1 (no such part) when nothing was decided at a place. */
-static double split_at(const geo_grid *g, const draw_options *op, double ax, double ay, double bx,
-                       double by)
-{
-    double dx = bx - ax, dy = by - ay, t = 1.0;
-    if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g)) {
-        double X = op->decided % g->w, Y = op->decided / g->w;
-        double tx = dx > 0 ? (X + 1 - ax) / dx : dx < 0 ? (X - ax) / dx : 1.0;
-        double ty = dy > 0 ? (Y + 1 - ay) / dy : dy < 0 ? (Y - ay) / dy : 1.0;
-        t = tx < ty ? tx : ty;
-    } else if (op->decided_at == DRAW_AT_SIDE) {
-        int x0, y0, x1, y1;
-        if (!geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1))
-            return 1.0;
-        if (x0 == x1 && dx != 0)
-            t = (x0 - ax) / dx;
-        else if (y0 == y1 && dy != 0)
-            t = (y0 - ay) / dy;
-    }
-    return t < 0 ? 0 : t > 1 ? 1 : t;
-}
-
-/* The deciding square outlined, or the deciding side drawn over, in red. */
-static void decided_mark(const geo_grid *g, const draw_options *op, int c, int L, int T, FILE *out)
-{
-    int x0, y0, x1, y1;
-    if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g))
-        fprintf(out,
-                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-                "stroke=\"" PAST_COLOUR "\" stroke-width=\"3\"/>\n",
-                L + (op->decided % g->w) * c + 2, T + (op->decided / g->w) * c + 2, c - 4, c - 4);
-    else if (op->decided_at == DRAW_AT_SIDE && geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1))
-        fprintf(out,
-                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" PAST_COLOUR "\" "
-                "stroke-width=\"7\" stroke-opacity=\"0.6\"/>\n",
-                L + x0 * c, T + y0 * c, L + x1 * c, T + y1 * c);
-}
-
-geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
-{
-    picture p;
-    geo_status st = picture_init(&p, b, o);
-    if (st != GEO_OK)
-        return st;
-    const geo_grid *g = p.g;
-    const draw_options *op = p.o;
-    int c = op->cell > 0 ? op->cell : 48;
-    if (c < 16)
-        c = 16;
-    if (c > 400)
-        c = 400;
-    int L = 32, T = op->title ? 48 : 24;
-    int W = L + g->w * c + 12;
-    if (W < 360)
-        W = 360; /* room for the legend's rows */
-    /* room for the marks' caption and the verdict's lines (12-pixel type, about 7 pixels a
-     * character) */
-    bool verdict = op->verdict && op->trace && op->trace->n > 0;
-    int cols = (W - L - 8) / 7;
-    int K =
-        (op->marks_key ? 24 : 0) + (verdict ? 16 * caption_lines(op->verdict, cols, NULL) + 8 : 0);
-    legend lg = { NULL, L, L, T + g->h * c + 12 + K + 6, W - 8 };
-    svg_legend(&p, &lg);
-    int H = lg.y + 6;
-    lg = (legend){ out, L, L, T + g->h * c + 12 + K + 6, W - 8 };
-    int fs = c / 4 < 9 ? 9 : c / 4;
-    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d "
-            "%d\" font-family=\"sans-serif\">\n",
-            W, H, W, H);
-    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, H);
-    if (op->title) {
-        fputs("<title>", out);
-        xml_text(out, op->title, 200);
-        fputs("</title>\n", out);
-        fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"16\" font-weight=\"bold\">", L);
-        xml_text(out, op->title, 200);
-        fputs("</text>\n", out);
-    }
-    char name[16];
-    /* coordinates */
-    for (int x = 0; x < g->w; x++) {
-        geo_format_xy(x, 0, name, sizeof name);
-        name[strlen(name) - 1] = '\0';
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
-                L + x * c + c / 2, T - 6, name);
-    }
-    for (int y = 0; y < g->h; y++)
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">%d</text>\n",
-                L - 6, T + y * c + c / 2 + 4, y + 1);
-    /* squares: terrain, elevation */
-    fputs("<g id=\"squares\" stroke=\"#8a8a8a\" stroke-width=\"0.5\">\n", out);
-    for (int sq = 0; sq < geo_square_count(g); sq++) {
-        int x = sq % g->w, y = sq / g->w, t = board_terrain(b, sq), e = board_elevation(b, sq);
-        const char *fill = t >= 0 ? colour(op->terrain_colours, op->n_terrain_colours, t,
-                                           TERRAIN_PALETTE, NELEM(TERRAIN_PALETTE))
-                                  : NO_TERRAIN_COLOUR;
-        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"", L + x * c,
-                T + y * c, c, c);
-        xml_text(out, fill, 64);
-        fputs("\"/>\n", out);
-        if (e != 0) {
-            int a = (e > 0 ? e : -e) * 12;
-            if (a > 60)
-                a = 60;
-            fprintf(out,
-                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
-                    "fill-opacity=\"0.%02d\" stroke=\"none\"/>\n",
-                    L + x * c, T + y * c, c, c, e > 0 ? "#4a2a0a" : "#0a2a6a", a);
-        }
-    }
-    fputs("</g>\n", out);
-    /* side features */
-    fputs("<g id=\"sides\" stroke-linecap=\"round\">\n", out);
-    for (int s = 0; s < geo_side_count(g); s++) {
-        board_feature f[8];
-        size_t n = board_features(b, BOARD_AT_SIDE, s, f, 8);
-        if (n > 8)
-            n = 8;
-        int x0, y0, x1, y1;
-        if (n == 0 || !geo_side_ends(g, s, &x0, &y0, &x1, &y1))
-            continue;
-        bool horiz = geo_side_horizontal(g, s);
-        for (size_t j = 0; j < n; j++) {
-            int off = (int)j * 6 - ((int)n - 1) * 3;
-            int dx = horiz ? 0 : off, dy = horiz ? off : 0;
-            const char *col = colour(op->side_colours, op->n_side_colours, f[j].id, SIDE_PALETTE,
-                                     NELEM(SIDE_PALETTE));
-            fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"", L + x0 * c + dx,
-                    T + y0 * c + dy, L + x1 * c + dx, T + y1 * c + dy);
-            xml_text(out, col, 64);
-            fputs("\" stroke-width=\"5\"/>\n", out);
-            if (f[j].facing >= 0) {
-                int mx = L + (x0 + x1) * c / 2 + dx, my = T + (y0 + y1) * c / 2 + dy;
-                int fx = f[j].facing % g->w, fy = f[j].facing / g->w;
-                int cx = L + fx * c + c / 2, cy = T + fy * c + c / 2;
-                int tx = mx + (cx - mx) / 4, ty = my + (cy - my) / 4;
-                fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"", mx, my, tx,
-                        ty);
-                xml_text(out, col, 64);
-                fputs("\" stroke-width=\"3\"/>\n", out);
-            }
-        }
-    }
-    fputs("</g>\n", out);
-    /* interspace items */
-    for (int is = 0; is < geo_interspace_count(g); is++) {
-        board_feature f[4];
-        size_t n = board_features(b, BOARD_AT_INTERSPACE, is, f, 4);
-        if (n == 0)
-            continue;
-        int X, Y;
-        geo_interspace_xy(g, is, &X, &Y);
-        fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"#202020\"/>\n", L + X * c,
-                T + Y * c, c / 7 + 2);
-        char sym[2] = { p.item->sym[f[0].id], 0 };
-        fprintf(out,
-                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#ffffff\">",
-                L + X * c, T + Y * c + fs / 3, fs * 3 / 4 + 1);
-        xml_text(out, sym, 1);
-        fputs("</text>\n", out);
-    }
-    /* the marked squares, tinted under the counters (their characters are labels, below) */
-    if (op->marks) {
-        fputs("<g id=\"marks\" fill=\"#ffd000\" stroke=\"#b07000\">\n", out);
-        for (int q = 0; q < geo_square_count(g); q++) {
-            if (op->marks[q] == ' ')
-                continue;
-            fprintf(out,
-                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill-opacity=\"0.35\" "
-                    "stroke-width=\"2\"/>\n",
-                    L + (q % g->w) * c + 2, T + (q / g->w) * c + 2, c - 4, c - 4);
-        }
-        fputs("</g>\n", out);
-    }
-    /* units: the counters, in the band between a square's top and bottom rows of labels */
-    fputs("<g id=\"units\">\n", out);
-    for (size_t i = 0; i < p.n_units; i++) {
-        counter k;
-        if (!counter_box(&p, c, fs, L, T, p.units[i], &k))
-            continue;
-        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"", k.x,
-                k.y, k.w, k.h);
-        xml_text(out, unit_colour(op, p.units[i]), 64);
-        fputs("\" stroke=\"#111111\" stroke-width=\"1.5\"/>\n", out);
-    }
-    fputs("</g>\n", out);
-    /* the traced line, over the counters and under every label */
-    const geo_trace *tr = op->trace;
-    if (tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0 && tr->from < geo_square_count(g) &&
-        tr->to < geo_square_count(g)) {
-        fputs("<g id=\"line\" stroke=\"" LINE_COLOUR "\" fill=\"" LINE_COLOUR "\">\n", out);
-        int fx = tr->from % g->w, fy = tr->from / g->w, tx = tr->to % g->w, ty = tr->to / g->w;
-        int ax = L + fx * c + c / 2, ay = T + fy * c + c / 2, bx = L + tx * c + c / 2,
-            by = T + ty * c + c / 2;
-        double t = split_at(g, op, fx + 0.5, fy + 0.5, tx + 0.5, ty + 0.5);
-        int mx = ax + (int)((bx - ax) * t), my = ay + (int)((by - ay) * t);
-        fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>\n", ax, ay,
-                mx, my);
-        if (t < 1.0)
-            fprintf(out,
-                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
-                    "stroke-dasharray=\"6 4\" stroke=\"" PAST_COLOUR "\"/>\n",
-                    mx, my, bx, by);
-        decided_mark(g, op, c, L, T, out);
-        for (size_t i = 0; i < tr->n; i++) {
-            int q = tr->squares[i];
-            if (q < 0 || q >= geo_square_count(g))
-                continue;
-            fprintf(out,
-                    "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill-opacity=\"0.7\" stroke=\"none\"/>\n",
-                    L + (q % g->w) * c + c / 2, T + (q / g->w) * c + c / 2);
-        }
-        for (size_t i = 0; i + 1 < tr->n; i++) {
-            int X, Y;
-            if (tr->cross[i].corner < 0 || !geo_interspace_xy(g, tr->cross[i].corner, &X, &Y))
-                continue;
-            fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"none\" stroke-width=\"2\"/>\n",
-                    L + X * c, T + Y * c);
-        }
-        fputs("</g>\n", out);
-    }
-    /* every label last, haloed in white, so that neither a counter nor the line hides one:
-     * each square's elevation (top left) and terrain symbol (bottom left), its features
-     * (bottom right), an element's face and markers (top right), a mark's character (top
-     * right), then each counter's name and its markers, face and passengers */
-    fputs("<g id=\"labels\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n", out);
-    for (int sq = 0; sq < geo_square_count(g); sq++) {
-        int x = sq % g->w, y = sq / g->w, e = board_elevation(b, sq);
-        if (e != 0)
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#3a2a1a\">%s%d</text>\n",
-                    L + x * c + 3, T + y * c + fs, fs, e > 0 ? "+" : "", e);
-        char sym = terrain_char(&p, sq);
-        if (sym != ' ' && sym != '.') {
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\">",
-                    L + x * c + 3, T + y * c + c - 4, fs);
-            char s[2] = { sym, 0 };
-            xml_text(out, s, 1);
-            fputs("</text>\n", out);
-        }
-        board_feature f[4];
-        size_t n = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
-        for (size_t j = 0; j < n && j < 4; j++) {
-            fprintf(out,
-                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" "
-                    "fill=\"" FEATURE_COLOUR "\">",
-                    L + x * c + c - 3, T + y * c + c - 4 - (fs * 3 / 4 + 1) * (int)j,
-                    fs * 3 / 4 + 1);
-            feature_label(b, f[j].id, out);
-            fputs("</text>\n", out);
-        }
-        if (op->marks && op->marks[sq] != ' ')
-            fprintf(out,
-                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" "
-                    "fill=\"#603000\">%c</text>\n",
-                    L + x * c + c - 3, T + y * c + fs, fs,
-                    op->marks[sq] == '<' || op->marks[sq] == '&' ? '?' : op->marks[sq]);
-    }
-    /* element faces, markers and values: along the top of the element's first square and the
-     * squares of the element right of it in its row, right of the elevation's "+N" (fs + 6
-     * pixels from the left edge) when the square has one */
-    for (int e = 0; e < board_element_count(b); e++) {
-        const char *face = given(op->element_faces, op->n_element_faces, e);
-        const char *mk = given(op->element_markers, op->n_element_markers, e);
-        char label[256];
-        const char *fc = face;
-        if (mk) {
-            snprintf(label, sizeof label, face ? "[%s] (%s)" : "[%s]", mk, face);
-            fc = label;
-        }
-        int sq = 0, n = geo_square_count(g);
-        while (fc && sq < n && board_element_at(b, sq) != e)
-            sq++;
-        if (!fc || sq >= n)
-            continue;
-        int run = 1, left = board_elevation(b, sq) != 0 ? fs + 6 : 3;
-        while (sq % g->w + run < g->w && board_element_at(b, sq + run) == e)
-            run++;
-        fprintf(out,
-                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#8b0000\" "
-                "font-style=\"italic\">",
-                L + (sq % g->w) * c + left, T + (sq / g->w) * c + fs * 3 / 4 + 1, fs * 3 / 4 + 1);
-        xml_text(out, fc, (size_t)((run * c - left - 3) / (fs * 3 / 8 + 1)));
-        fputs("</text>\n", out);
-    }
-    for (size_t i = 0; i < p.n_units; i++) {
-        int u = p.units[i];
-        counter k;
-        if (!counter_box(&p, c, fs, L, T, u, &k))
-            continue;
-        const char *label = board_unit_label(b, u);
-        const char *m = given(op->unit_markers, op->n_unit_markers, u);
-        const char *fc = given(op->unit_faces, op->n_unit_faces, u);
-        size_t carried = p.aboard[u];
-        int big = fs * 3 / 4 + 1, small = fs * 3 / 5 + 1;
-        bool second = m || fc || carried > 0;
-        /* the name and, under it, the small line, centred in the counter together */
-        int top = k.y + (k.h - big - (second ? small + 1 : 0)) / 2;
-        int base = top + big - 2;
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">",
-                k.x + k.w / 2, base, big);
-        size_t maxc = (size_t)(k.w / (fs * 3 / 8 + 1));
-        if (label)
-            xml_text(out, label, maxc ? maxc : 1);
-        else
-            fprintf(out, "#%d", u);
-        fputs("</text>\n", out);
-        if (!second)
-            continue;
-        /* markers, face and passengers in small type: the whole line in characters of about
-         * small/2 pixels, two squares wide, centred on the counter (longer lists are cut) */
-        size_t room = (size_t)(2 * c / (small / 2)), used = 0;
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"%s\">",
-                k.x + k.w / 2, base + small + 1, small, m || fc ? "#8b0000" : "#111111");
-        if (m) {
-            size_t n = strlen(m) < room - 2 ? strlen(m) : room - 2;
-            fputc('[', out);
-            xml_text(out, m, n);
-            fputc(']', out);
-            used = n + 2;
-        }
-        if (fc && used + 3 < room) {
-            fputs(m ? " (" : "(", out);
-            size_t n = strlen(fc) < room - used - 3 ? strlen(fc) : room - used - 3;
-            xml_text(out, fc, n);
-            fputc(')', out);
-            used += n + 3;
-        }
-        if (carried > 0)
-            fprintf(out, "%s+%zu aboard", used ? " " : "", carried);
-        fputs("</text>\n", out);
-    }
-    fputs("</g>\n", out);
-    if (op->marks_key) {
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", L, T + g->h * c + 12 + 16);
-        xml_text(out, op->marks_key, 200);
-        fputs("</text>\n", out);
-    }
-    if (verdict) {
-        caption at = { out, L, T + g->h * c + 12 + 16 + (op->marks_key ? 24 : 0) };
-        fputs("<g id=\"verdict\" font-size=\"12\" font-weight=\"bold\">\n", out);
-        caption_lines(op->verdict, cols, &at);
-        fputs("</g>\n", out);
-    }
-    svg_legend(&p, &lg);
-    fputs("</svg>\n", out);
-    picture_free(&p);
+    draw_picture_free(&p);
     return ferror(out) ? GEO_EIO : GEO_OK;
 }

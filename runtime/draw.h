@@ -23,6 +23,10 @@ typedef enum draw_at {
     DRAW_AT_SIDE
 } draw_at;
 
+/* SVG: the squares each way around a centre square a picture shows by default
+ * (draw_options.around). */
+#define DRAW_SVG_AROUND 5
+
 typedef struct draw_options {
     /* w*h map symbols, one per square (scenario.symbols), or NULL to use the symbol of each
      * square's terrain (board_symbol), '.' where there is none. */
@@ -78,9 +82,9 @@ typedef struct draw_options {
     const char *verdict;
     /* Where the verdict was decided on the traced line: a board square (DRAW_AT_SQUARE) or a
      * square side (DRAW_AT_SIDE), index `decided`; DRAW_AT_NONE (zero) for none. SVG: the place
-     * is outlined in red, and the line past it (past the point where the line leaves that
-     * square or crosses that side) is drawn dashed red, named `past` in the legend ("blocked
-     * past C1"; NULL: "past it"). */
+     * is marked in blue (a square outlined, a side between two blue lines), and the line past
+     * it (past the point where the line leaves that square or crosses that side) is drawn
+     * dashed red, named `past` in the legend ("blocked past C1"; NULL: "past it"). */
     draw_at decided_at;
     int decided;
     const char *past;
@@ -92,7 +96,20 @@ typedef struct draw_options {
     /* Text: when centred, the window of columns is centred on square `centre`'s column. */
     bool centred;
     int centre;
-    /* SVG: pixels per square (0 = 48). */
+    /* SVG: the part of the board drawn. With `window`, the rectangle of squares whose opposite
+     * corners are squares corner[0] and corner[1]; else, when `centred`, the squares within
+     * `around` columns and rows of square `centre` (0: DRAW_SVG_AROUND), cut at the board's
+     * edges; else the whole board. A part shows what stands on its squares and on the sides
+     * and corners around them (a counter or the line across its edge is cut there), a legend
+     * of that alone, and a line under it naming the squares shown ("(squares C1-M11 of A1-AD30,
+     * around H6)"). */
+    bool window;
+    int corner[2];
+    int around;
+    /* SVG: pixels per square (0 = 48); a board whose squares hold several square features
+     * draws them taller and wider by a label row for each feature beyond the first (on the
+     * most crowded square shown, up to 4), so that the labels stacked from a square's bottom
+     * edge stay clear of the counters. */
     int cell;
     /* SVG: a title shown above the board, or NULL. */
     const char *title;

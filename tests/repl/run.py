@@ -1594,12 +1594,12 @@ def svg_in_a_browser():
             check(all(abs(a - b) <= 4 for a, b in zip(got, rgb)), p.stdout, p)
         # The verdict's marks (issue 12 §5), on SIGHT_SCN's line $a A2 to $b E2, blocked at C2
         # (los_verdict_drawn): 48-pixel squares from (32, 48), so C2 spans x 128-176, y 96-144,
-        # and its red (#d01010) outline is a 3-pixel stroke on the rectangle from (130, 98),
+        # and its blue (#0000ff) outline is a 3-pixel stroke on the rectangle from (130, 98),
         # 44 x 44: its left and right edges cover x 128.5-131.5 and 172.5-175.5, its top and
         # bottom y 96.5-99.5 and 140.5-143.5. The line runs along y = 120 (2 pixels wide), so
         # the edges are checked away from it, at y = 108 and x = 140; 12 pixels inside the
-        # outline the square shows its own colour, not red. Past C2 the line is dashed red
-        # ("6 4" from x = 176): its first dash covers x 176-182 on rows 119 and 120.
+        # outline the square shows its own colour, not blue. Past C2 the line is dashed red
+        # (#ff0000, "6 4" from x = 176): its first dash covers x 176-182 on rows 119 and 120.
         svg2, png2 = os.path.join(d, "sight.svg"), os.path.join(d, "sight.png")
         board = os.path.join(d, "sight.scn")
         with open(board, "w") as f:
@@ -1609,15 +1609,16 @@ def svg_in_a_browser():
         size = re.search(r'<svg [^>]*width="(\d+)" height="(\d+)"', open(svg2).read())
         check(size is not None, "the picture says its size", p)
         rows = browser_shot(browser, d, svg2, png2, int(size[1]), int(size[2]))
-        red = (0xd0, 0x10, 0x10)
-        for x, y in ((130, 108), (174, 108), (140, 98), (140, 142), (179, 119), (179, 120)):
+        blue, red = (0x00, 0x00, 0xff), (0xff, 0x00, 0x00)
+        for (x, y), rgb in (((130, 108), blue), ((174, 108), blue), ((140, 98), blue),
+                            ((140, 142), blue), ((179, 119), red), ((179, 120), red)):
             got = rows[y][x]
-            p.stdout = f"pixel ({x}, {y}) is {got}, wanted the outline's red {red}"
-            check(all(abs(a - b) <= 24 for a, b in zip(got, red)), p.stdout, p)
+            p.stdout = f"pixel ({x}, {y}) is {got}, wanted the mark's {rgb}"
+            check(all(abs(a - b) <= 24 for a, b in zip(got, rgb)), p.stdout, p)
         for x, y in ((143, 108), (160, 132)):
             got = rows[y][x]
-            p.stdout = f"pixel ({x}, {y}) inside C2 is {got}: red"
-            check(not all(abs(a - b) <= 60 for a, b in zip(got, red)), p.stdout, p)
+            p.stdout = f"pixel ({x}, {y}) inside C2 is {got}: blue"
+            check(not all(abs(a - b) <= 60 for a, b in zip(got, blue)), p.stdout, p)
         # Issue 12: the line runs under the units' names. It leaves a's square A2 (from (32, 96))
         # along y = 120 (rows 119-121); a's name "a" (type 10) is centred at x = 56 in its
         # counter's band (y 110-130), baseline 110 + (20 - 10) / 2 + 8 = 123, its letter
@@ -3721,10 +3722,12 @@ def los_verdict_drawn():
     # Issue 12 §5: a picture of a line says its line of sight's verdict, the rule that decided
     # it (with its citation IDs) and where. Bundled rules, each line along one row, so the
     # squares between the ends are B, C and D of that row:
-    # - $a A2 to $b E2: C2 is a building, which blocks sight (PRESUMED.building_tile in
-    #   terrain.hon, rule terrain_sight.blocks): blocked at C2.
+    # - $a A2 to $b E2: C2 is a building, which blocks sight: rule terrain_sight.blocks fires on
+    #   a square with the blocks_sight trait, which the building has by terrain_traits.building
+    #   (PRESUMED.building_tile, terrain.hon): blocked at C2, cited by the building's rule.
     # - $e A3 to $c E3: C3 is woods, an Obstacle (PRESUMED.woods_tile); an Obstacle square
-    #   between the ends obscures the line under obstacle_sight's default (terrain_sight.obstacle).
+    #   between the ends obscures the line under obstacle_sight's default (terrain_sight.obstacle,
+    #   through terrain_traits.woods: verdict_cites_what_decided).
     # - $f A1 to $d E1: the infantry $g stands on C1 and both ends are infantry, so $g blocks
     #   the line (BRO.1.1.contour.infantry, rule screens.infantry): blocked at C1.
     # - $h A4 to $i E4 crosses the hedge on side C4/D4, presumed an Obstacle to the lines
@@ -3738,9 +3741,10 @@ def los_verdict_drawn():
             f.write(SIGHT_SCN)
         want = {
             ("$a", "$b"): ("blocked", "line of sight $a to $b: blocked, by rule terrain_sight.blocks"
-                                      " (PRESUMED.building_tile) at C2"),
+                                      " through terrain_traits.building (PRESUMED.building_tile)"
+                                      " at C2"),
             ("$e", "$c"): ("obscured", "line of sight $e to $c: obscured, by rule "
-                                       "terrain_sight.obstacle ("),
+                                       "terrain_sight.obstacle through terrain_traits.woods ("),
             ("$f", "$d"): ("blocked", "line of sight $f to $d: blocked, by rule screens.infantry "
                                       "(BRO.1.1.contour.infantry, HH.contour.infantry) at C1"),
             ("$h", "$i"): ("obscured", "line of sight $h to $i: obscured, by rule side_sight.hedge"
@@ -3761,7 +3765,7 @@ def los_verdict_drawn():
         p = run(["--board", board, "draw"])
         check("line of sight" not in p.stdout, "no line, no verdict", p)
         # The SVG (a title: the board from (32, 48), 48-pixel squares): the caption, C2 outlined
-        # in red from (32 + 2 * 48 + 2, 48 + 48 + 2) = (130, 98), and the line along row 2
+        # in blue from (32 + 2 * 48 + 2, 48 + 48 + 2) = (130, 98), and the line along row 2
         # (y = 48 + 48 + 24 = 120) solid from A2's centre x = 56 to where it leaves C2,
         # x = 32 + 3 * 48 = 176, dashed red from there to E2's centre x = 248.
         out = os.path.join(tmp, "ab.svg")
@@ -3770,21 +3774,22 @@ def los_verdict_drawn():
         with open(out) as f:
             svg = f.read()
         check(svg_caption(svg) == want[("$a", "$b")][1], "the caption (wrapped) says the verdict", p)
-        check('<rect x="130" y="98" width="44" height="44" fill="none" stroke="#d01010"' in svg,
-              "the deciding square is outlined in red", p)
+        check('<rect x="130" y="98" width="44" height="44" fill="none" stroke="#0000ff"' in svg,
+              "the deciding square is outlined in blue", p)
         check('<line x1="56" y1="120" x2="176" y2="120" stroke-width="2"/>' in svg and
               '<line x1="176" y1="120" x2="248" y2="120" stroke-width="2" '
-              'stroke-dasharray="6 4" stroke="#d01010"/>' in svg,
+              'stroke-dasharray="6 4" stroke="#ff0000"/>' in svg,
               "the line is solid up to C2's far side, dashed red past it", p)
         check(">blocked past C2<" in svg and ">where decided<" in svg,
               "the legend names the two parts of the line and the mark", p)
         # the hedge: the side C4/D4 (x = 32 + 3 * 48 = 176, from y = 48 + 3 * 48 = 192 to 240)
-        # is drawn over in red
+        # stands between two blue lines 6 pixels either side of it (one feature on the side)
         p = run(["--board", board, "svg", out, "$h", "$i"])
         with open(out) as f:
             svg = f.read()
-        check('<line x1="176" y1="192" x2="176" y2="240" stroke="#d01010"' in svg,
-              "the deciding side is drawn over in red", p)
+        check('<line x1="170" y1="192" x2="170" y2="240" stroke="#0000ff"' in svg and
+              '<line x1="182" y1="192" x2="182" y2="240" stroke="#0000ff"' in svg,
+              "the deciding side is framed in blue", p)
         # a clear line: the caption, no dashed part; the legend's line row (issue 12: every
         # glyph in the legend) names the line and its dots, but no part past a place
         p = run(["--board", board, "svg", out, "$a", "A1"])
@@ -3809,8 +3814,8 @@ def los_verdict_range():
     #   away, entered across B2/C2: blocked at B2/C2.
     # - $low to $near (D1, 3 squares away, the square just past the line): clear, nothing cut.
     board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
-    rule = ("by rule sight_along.range_limit (BRO.1.1.contour.range, HH.contour.range, "
-            "HH.hill.examples)")
+    rule = ("by rule sight_along.range_limit through range_limit_along.contour_line "
+            "(BRO.1.1.contour.range, HH.hill.between-hills, ERR.contour-adjacent)")
     for x, y, at in (("$low", "$far", "D2/E2"), ("$far", "$low", "B2/C2")):
         verdict = f"line of sight {x} to {y}: blocked, {rule} at {at}"
         p = run(["--board", board, "los", x, y])
@@ -3822,9 +3827,10 @@ def los_verdict_range():
     check(p.returncode == 0 and "clear" in lines(p.stdout)[:2] and " at " not in
           lines(p.stdout)[-1], "the square just past the red line is seen, no place marked", p)
     # The SVG (a title: the board from (32, 48), 48-pixel squares): D2/E2 is the vertical side
-    # x = 32 + 4 * 48 = 224 from y = 48 + 48 = 96 to 144, drawn over in red; the line along
-    # row 2 (y = 48 + 48 + 24 = 120) is solid from A2's centre x = 56 to that side, dashed red
-    # from there to E2's centre x = 224 + 24 = 248.
+    # x = 32 + 4 * 48 = 224 from y = 48 + 48 = 96 to 144 (no feature on it), framed by blue
+    # lines 6 pixels either side, x = 218 and 230; the line along row 2 (y = 48 + 48 + 24 =
+    # 120) is solid from A2's centre x = 56 to that side, dashed red from there to E2's centre
+    # x = 224 + 24 = 248.
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "range.svg")
         p = run(["--board", board, "svg", out, "$low", "$far"])
@@ -3833,19 +3839,271 @@ def los_verdict_range():
             svg = f.read()
         check(svg_caption(svg) == f"line of sight $low to $far: blocked, {rule} at D2/E2",
               "the caption says the verdict and the side", p)
-        check('<line x1="224" y1="96" x2="224" y2="144" stroke="#d01010"' in svg,
-              "the side where the line leaves its reach is drawn over in red", p)
+        check('<line x1="218" y1="96" x2="218" y2="144" stroke="#0000ff"' in svg and
+              '<line x1="230" y1="96" x2="230" y2="144" stroke="#0000ff"' in svg,
+              "the side where the line leaves its reach is framed in blue", p)
         check('<line x1="56" y1="120" x2="224" y2="120" stroke-width="2"/>' in svg and
               '<line x1="224" y1="120" x2="248" y2="120" stroke-width="2" '
-              'stroke-dasharray="6 4" stroke="#d01010"/>' in svg,
+              'stroke-dasharray="6 4" stroke="#ff0000"/>' in svg,
               "the line is solid within reach, dashed red past it", p)
         check(">blocked past D2/E2<" in svg, "the legend names the part past reach", p)
-        # the legend's "where decided" sample is drawn as the mark is: a side, so a thick red
-        # line (stroke 5, as the legend's side features), not the outlined square of C2's case
+        # the legend's "where decided" sample is drawn as the mark is: a side (a grey line as
+        # thick as the legend's side features) between two blue lines, not the outlined
+        # square of C2's case
         legend = svg[svg.index(">blocked past D2/E2<"):svg.index(">where decided<")]
-        check('stroke-width="5" stroke="#d01010"/>' in legend and "<rect" not in legend,
+        check(legend.count('stroke-width="2" stroke="#0000ff"/>') == 2 and
+              'stroke-width="5" stroke="#8a8a8a"/>' in legend and "<rect" not in legend,
               "the legend shows a side's mark for a side", p)
 
+
+
+@case
+def verdict_cites_what_decided():
+    # Issue 12 (F): the verdict under a picture of a line names the rule that decided and cites
+    # the rule whose answer decided, down to the terrain rule, not the deciding rule's own
+    # citations.
+    # - A woods line (SIGHT_SCN, $e A3 to $c E3 across the woods square C3): none of our books
+    #   says what woods do; rules/terrain.hon presumes them an Obstacle (terrain_traits.woods,
+    #   PRESUMED.woods_tile), and rules/line_of_sight.hon's terrain_sight.obstacle obscures a line
+    #   through an Obstacle square. terrain_sight.obstacle cites BRO.1.3.czech-hedgehog and
+    #   BRO.1.4.trench.traits, the two books' places that print the Obstacle icon: neither says
+    #   anything of woods, so they must not be the caption's citations; PRESUMED.woods_tile is.
+    # - A hill-contour line (tests/rules/boards/contour_a.scn, $low A2 to $far E2 across the red
+    #   line between C and D onto the hill): BRO 1.1's contour example A, the reach ends one
+    #   square past the red line (D2, 3 squares), and the range rule sight_along.range_limit
+    #   blocks the line past it at D2/E2. The reach of 3 is range_limit_along.contour_line's
+    #   answer, the rule for the red line, citing BRO.1.1.contour.range, HH.hill.between-hills and
+    #   ERR.contour-adjacent; under the harbor_hills edition it is that rule as Harbor & Hills
+    #   words it (expansions/harbor_hills.hon: HH.contour.range, HH.hill.between-hills,
+    #   HH.hill.examples, ERR.contour-adjacent).
+    with tempfile.TemporaryDirectory() as tmp:
+        board = os.path.join(tmp, "sight.scn")
+        with open(board, "w") as f:
+            f.write(SIGHT_SCN)
+        woods = ("line of sight $e to $c: obscured, by rule terrain_sight.obstacle through "
+                 "terrain_traits.woods (PRESUMED.woods_tile) at C3")
+        p = run(["--board", board, "los", "$e", "$c"])
+        check(p.returncode == 0 and lines(p.stdout)[-1] == woods, "the woods line's verdict", p)
+        check("czech-hedgehog" not in p.stdout and "trench" not in p.stdout,
+              "the Obstacle icon's citations are not the woods line's", p)
+        out = os.path.join(tmp, "woods.svg")
+        p = run(["--board", board, "svg", out, "$e", "$c"])
+        svg_ok(out, p)
+        with open(out) as f:
+            check(svg_caption(f.read()) == woods, "the woods line's caption", p)
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
+    for edition, cites in ((None, "BRO.1.1.contour.range, HH.hill.between-hills, "
+                                  "ERR.contour-adjacent"),
+                           ("harbor_hills", "HH.contour.range, HH.hill.between-hills, "
+                                            "HH.hill.examples, ERR.contour-adjacent")):
+        hill = ("line of sight $low to $far: blocked, by rule sight_along.range_limit through "
+                f"range_limit_along.contour_line ({cites}) at D2/E2")
+        ed = ["--edition", edition] if edition else []
+        p = run(ed + ["--board", board, "los", "$low", "$far"])
+        check(p.returncode == 0 and lines(p.stdout)[-1] == hill,
+              f"the hill-contour line's verdict ({edition or 'bloody_omaha'})", p)
+
+
+
+CROWD_SCN = """scenario "Crowded squares"
+size 4 x 2
+legend . = open  h = hill
+map
+    A B C D
+  1 . h h .
+  2 . h h .
+elevation
+    A B C D
+  1 0 1 1 0
+  2 0 1 1 0
+side steps contour
+square B1 mound
+square B1 summit
+square B1 ford
+square B1 rail
+square C2 rail
+square C2 ford
+unit a = rifle_squad allies at B1
+unit b = rifle_squad axis at C2
+unit c = rifle_squad axis at D1
+"""
+
+
+@case
+def svg_window_and_crowded_squares():
+    # Issue 12: the SVG draws a part of a large board (board.md §5, SVG windows; repl.md §1
+    # `svg OUT [X Y] [WINDOW]`), and a square holding many features keeps their labels clear
+    # of its counter.
+    # tests/rules/boards/contour_two_hills.scn: 12 x 6, a title (the board from (32, 48)),
+    # 48-pixel squares; low A2, far J2, low2 A3, below F3, corner E4, diag G6.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_two_hills.scn")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "part.svg")
+        # corners C2..F4: columns C-F and rows 2-4, 4 x 3 squares, clipped to 192 x 144 pixels
+        # from (32, 48); of the units only corner (E4) and below (F3) stand there
+        p = run(["--board", board, "svg", out, "C2..F4"])
+        svg_ok(out, p)
+        svg = open(out).read()
+        check('<clipPath id="part"><rect x="32" y="48" width="192" height="144"/>' in svg,
+              "the part C2-F4 is 4 x 3 squares", p)
+        check(">(squares C2-F4 of A1-L6)<" in svg, "the line under it names the squares", p)
+        heads = re.findall(r'text-anchor="middle">([A-L])</text>', svg)
+        check(heads == ["C", "D", "E", "F"], f"the column letters C-F (got {heads})", p)
+        units = [n for r, n, _ in legend_entries(svg) if r == "units:"]
+        check(units == ["below", "corner"], f"the legend names the units shown ({units})", p)
+        # a place alone: 5 squares each way around it, cut at the board's edges: below (F3,
+        # column 6 of 12, row 3 of 6) gives columns A-K and rows 1-6
+        p = run(["--board", board, "svg", out, "$below"])
+        check(">(squares A1-K6 of A1-L6, around F3)<" in open(out).read(),
+              "a window around a unit", p)
+        # a line and a window: the line low A2 to far J2 is blocked at C2/D2 (los_verdict
+        # cases), left of E1-K3: the line is drawn, its verdict said, no mark in the legend
+        p = run(["--board", board, "svg", out, "$low", "$far", "E1..K3"])
+        svg = open(out).read()
+        check(svg_caption(svg).endswith(" at C2/D2") and ">(squares E1-K3 of A1-L6)<" in svg
+              and ">where decided<" not in svg, "a line in a window", p)
+        # a corner off the board: an error, nothing written
+        gone = os.path.join(tmp, "gone.svg")
+        p = run(["--board", board, "svg", gone, "C2..Z9"])
+        check(p.returncode == 1 and "E217" in p.stderr and not os.path.exists(gone),
+              "a corner off the board", p)
+        # the REPL's svg takes the same window
+        p = run(["--board", board], stdin=f"svg {out} D1..E2\n")
+        check(p.returncode == 0 and ">(squares D1-E2 of A1-L6)<" in open(out).read(),
+              "svg FILE WINDOW in the REPL", p)
+        # Crowded squares (CROWD_SCN, a title): B1 holds four square features. Labels are
+        # 12 * 3 / 4 + 1 = 10 pixels; the squares grow by a label row for each feature beyond the
+        # first, 48 + 3 * 10 = 78 pixels. B1 spans x 110-188, y 48-126; a's counter keeps its
+        # band's top, 12 + 2 below the square's top (y = 62), 78 / 12 = 6 from its sides, and
+        # ends 14 + 30 above its bottom: height 78 - 28 - 30 = 20, bottom at 82. The feature
+        # labels stack up from 4 above the square's bottom, baselines 122, 112, 102, 92: the
+        # highest (rail, 10-pixel type) reaches up to 82 at most, not into the counter. With
+        # 48-pixel squares they stacked from 92 to 62, over the counter's band (62-82).
+        crowd = os.path.join(tmp, "crowd.scn")
+        with open(crowd, "w") as f:
+            f.write(CROWD_SCN)
+        p = run(["--board", crowd, "svg", out])
+        svg = open(out).read()
+        check('<rect x="110" y="48" width="78" height="78"' in svg, "the squares grew to 78", p)
+        check('<rect x="116" y="62" width="66" height="20" rx="4"' in svg,
+              "a's counter in its band", p)
+        base = sorted(int(y) for y in re.findall(
+            r'<text x="185" y="(\d+)" font-size="10" text-anchor="end"', svg))
+        check(base == [92, 102, 112, 122] and base[0] - 10 >= 62 + 20,
+              f"the four labels stack below the counter (baselines {base})", p)
+
+def delta_e(a, b):
+    """The CIE76 colour difference of two "#rrggbb" colours (sRGB, D65): the distance of
+    their CIELAB coordinates. About 2 is the smallest difference the eye notices; two reds
+    20 apart (#d01010 and #c0392b) read as the same red on a board."""
+    def lab(h):
+        c = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b_ = [((v + 0.055) / 1.055) ** 2.4 if v > 0.04045 else v / 12.92 for v in c]
+        xyz = ((r * 0.4124 + g * 0.3576 + b_ * 0.1805) / 0.95047,
+               r * 0.2126 + g * 0.7152 + b_ * 0.0722,
+               (r * 0.0193 + g * 0.1192 + b_ * 0.9505) / 1.08883)
+        f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz]
+        return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+    return sum((x - y) ** 2 for x, y in zip(lab(a), lab(b))) ** 0.5
+
+
+def legend_entries(svg):
+    """The SVG legend's entries, [(row title, name, [colour of each sample shape])], read from
+    <g id="legend">: a bold text starts a row, the shapes (rect, line, circle: the fill, else
+    the stroke) before a 12-pixel text are that entry's sample."""
+    part = svg.split('<g id="legend">')[1].split("</g>")[0]
+    out, row, shapes = [], None, []
+    for m in re.finditer(r'<(rect|line|circle|text)([^>]*)>(?:([^<]*)</text>)?', part):
+        kind, attrs, content = m.groups()
+        if kind == "text" and 'font-weight="bold"' in attrs:
+            row, shapes = content, []
+        elif kind == "text" and 'font-size="12"' in attrs:
+            out.append((row, content, shapes))
+            shapes = []
+        elif kind != "text":
+            fill = re.search(r'fill="([^"]*)"', attrs)
+            stroke = re.search(r'stroke="([^"]*)"', attrs)
+            shapes.append(fill[1] if fill and fill[1] != "none" else stroke[1] if stroke else "")
+    return out
+
+
+@case
+def legend_colours_apart():
+    # Issue 12 (F): the legend lists every glyph once, and the glyphs a traced line adds (the
+    # line, the part past where its verdict was decided, the mark on that place) each have a
+    # colour of their own, far from every other colour the picture shows: before, the mark on
+    # a side was #d01010 over a contour line's #c0392b, two reds 20 apart (delta_e).
+    # The board shows every terrain and every side feature the bundled rules declare (row 1 a
+    # terrain a square; row 2 a side feature on each side between its squares), both armies,
+    # and two lines along rows 3 and 4 from A to E: a building on C3 decides the first at a
+    # square (an outlined square), a hedge on C4/D4 the second at a side (a side between two
+    # lines). Apart means a CIE76 difference of 30 or more, a clearly different hue.
+    names = {"terrain": [], "side_feature": []}
+    for top in ("rules", "expansions"):
+        for path in sorted(glob.glob(os.path.join(ROOT, top, "*.hon"))):
+            with open(path) as f:
+                for m in re.finditer(r"^(terrain|side_feature) +(\w+)", f.read(), re.M):
+                    if m[2] not in names[m[1]]:
+                        names[m[1]].append(m[2])
+    terrain, sides = names["terrain"], names["side_feature"]
+    if not (len(terrain) >= 10 and len(sides) >= 10 and "contour" in sides):
+        raise Failure(f"the bundled rules' terrain and side features not found: {terrain}, {sides}")
+    w = max(len(terrain), len(sides) + 1, 5)
+    syms = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    cols = [chr(ord("A") + i) if i < 26 else "A" + chr(ord("A") + i - 26) for i in range(w)]
+    scn = ['scenario "Every glyph"', f"size {w} x 4",
+           "legend " + "  ".join(f"{syms[i]} = {t}" for i, t in enumerate(terrain)),
+           "map", "    " + " ".join(cols)]
+    plain = syms[terrain.index("open")]
+    row1 = [syms[i] if i < len(terrain) else plain for i in range(w)]
+    row3 = [plain] * w
+    row3[2] = syms[terrain.index("building")]
+    for y, row in enumerate((row1, [plain] * w, row3, [plain] * w), 1):
+        scn.append(f"  {y} " + " ".join(row))
+    scn += [f"side {cols[i]}2/{cols[i + 1]}2 {f}" for i, f in enumerate(sides)]
+    scn += ["side C4/D4 hedge",
+            "unit a = rifle_squad allies at A3", "unit b = rifle_squad axis at E3",
+            "unit c = rifle_squad allies at A4", "unit d = rifle_squad axis at E4"]
+    with tempfile.TemporaryDirectory() as tmp:
+        board, out = os.path.join(tmp, "every.scn"), os.path.join(tmp, "every.svg")
+        with open(board, "w") as f:
+            f.write("\n".join(scn) + "\n")
+        for x, y, where in (("$a", "$b", "C3"), ("$c", "$d", "C4/D4")):
+            p = run(["--board", board, "svg", out, x, y])
+            svg_ok(out, p)
+            with open(out) as f:
+                svg = f.read()
+            check(svg_caption(svg).endswith(f" at {where}"), f"the line {x} {y} decided at {where}", p)
+            entries = legend_entries(svg)
+            seen = [(row, name) for row, name, _ in entries]
+            twice = sorted({e for e in seen if seen.count(e) > 1})
+            p.stdout = f"listed twice: {twice}"
+            check(not twice, "each glyph is listed once", p)
+            listed = {row: [n for r, n, _ in entries if r == row] for row, _ in seen}
+            check(all(t in " ".join(listed.get("terrain:", [])) for t in terrain) and
+                  all(s in listed.get("sides:", []) for s in sides),
+                  "every terrain and side feature is in the legend", p)
+            line = {name: set(c for c in shapes if c.startswith("#") and c != "#8a8a8a")
+                    for row, name, shapes in entries if row == "line:"}
+            past = [n for n in line if n.endswith(f" past {where}")]
+            whole = [n for n in line if n.startswith("line ")]
+            check(len(past) == 1 and len(whole) == 1 and
+                  {"where decided", "square crossed"} <= set(line) and
+                  all(len(c) == 1 for c in line.values()),
+                  f"the line's row names its parts, each in one colour ({line})", p)
+            mine = {"line": line[whole[0]].pop(), "past": line[past[0]].pop(),
+                    "mark": line["where decided"].pop()}
+            check(line["square crossed"] == {mine["line"]},
+                  "the line's dots are in the line's colour", p)
+            others = {(row, name, c) for row, name, shapes in entries if row != "line:"
+                      for c in shapes if c.startswith("#") and c != "#8a8a8a"}
+            close = [(k, c, round(delta_e(c, mine[k]), 1)) for k in mine for c in mine.values()
+                     if c != mine[k] and delta_e(c, mine[k]) < 30]
+            close += [(k, row, name, c, round(delta_e(c, mine[k]), 1)) for k in mine
+                      for row, name, c in others if delta_e(c, mine[k]) < 30]
+            close += [(k, j) for k in mine for j in mine if k < j and mine[k] == mine[j]]
+            p.stdout = f"too close to the line's glyphs {mine}: {close}"
+            check(not close, "the line's glyphs are apart from each other and every colour", p)
 
 def glyph_meanings(text):
     """What each character of a text picture (board.md §5) stands for where it stands, read
