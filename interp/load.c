@@ -2,7 +2,8 @@
  * hon_each_file, hon_vm_copy), over session.h. All or nothing: every load re-resolves and
  * recompiles every kept source plus the new ones into a fresh prog (rebuild), swapped in only
  * without error; then the board is rebuilt (view.c) and the game restarts. Each source is parsed
- * once: the build resolves a copy of its tree (ast_clone), which shares the tree's strings.
+ * once: the build resolves a copy of its tree (ast_clone_all), which shares the tree's strings
+ * and text.
  */
 /* realpath() (the identity of a loaded file) is XSI: glibc declares it with _XOPEN_SOURCE. */
 #define _XOPEN_SOURCE 700
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "mem.h"
 #include "session.h"
 #include "view.h"
@@ -56,38 +58,30 @@ static hon_status read_source(hon_vm *vm, const char *path, session_source *out)
     return HON_OK;
 }
 
-/* Gives every node under n (a copy made by ast_clone) its own citations: the resolver writes
- * into a cite (its source's title), so a copy must not share them with the parsed tree. */
-static bool own_cites(ast_file *f, ast_node *n)
-{
-    if (!n)
-        return true;
-    ast_vec shared = n->cites; /* the parsed tree's, items and all */
-    n->cites = (ast_vec){ 0 };
-    for (uint32_t i = 0; i < shared.len; i++) {
-        ast_node *c = ast_clone(f, shared.items[i]);
-        if (!c || !ast_vec_push(f, &n->cites, c))
-            return false;
-    }
-    const ast_vec *vecs[] = { &n->list, &n->list2, &n->params };
-    for (size_t v = 0; v < sizeof vecs / sizeof *vecs; v++)
-        for (uint32_t i = 0; i < vecs[v]->len; i++)
-            if (!own_cites(f, vecs[v]->items[i]))
-                return false;
-    return own_cites(f, n->a) && own_cites(f, n->b) && own_cites(f, n->c);
-}
-
-/* A copy of the parsed tree of src for one build to resolve (new; NULL on OOM). */
+/* A copy of the parsed tree of src for one build to resolve (new; NULL on OOM): its nodes and
+ * citations are its own (ast_clone_all: the resolver writes into both), its strings, path and
+ * text the parsed tree's (the program is freed before its sources, rebuild_as). */
 static ast_file *copy_tree(const session_source *src)
 {
     const ast_file *from = src->parsed;
-    ast_file *f = ast_file_new(from->path, from->text, from->text_len, from->file_id);
+    ast_file *f = ast_file_new(NULL, NULL, 0, from->file_id);
+    if (!f)
+        return NULL;
+    f->path = from->path;
+    f->text = from->text;
+    f->text_len = from->text_len;
+    f->decls = (ast_vec){ 0 };
+    if (from->decls.len) {
+        f->decls.items = arena_alloc(f->arena, (size_t)from->decls.len * sizeof *f->decls.items);
+        f->decls.cap = f->decls.items ? from->decls.len : 0;
+    }
     for (uint32_t i = 0; f && i < from->decls.len; i++) {
-        ast_node *d = ast_clone(f, from->decls.items[i]);
-        if (!d || !own_cites(f, d) || !ast_vec_push(f, &f->decls, d)) {
+        ast_node *d = f->decls.items ? ast_clone_all(f, from->decls.items[i]) : NULL;
+        if (!d) {
             ast_file_free(f);
-            f = NULL;
+            return NULL;
         }
+        f->decls.items[f->decls.len++] = d;
     }
     return f;
 }
