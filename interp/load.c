@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "arena.h"
+#include "ast_image.h"
+#include "cache.h"
 #include "mem.h"
 #include "session.h"
 #include "view.h"
@@ -20,6 +22,7 @@
 static void source_free(session_source *s)
 {
     ast_file_free(s->parsed);
+    mem_free(s->image);
     mem_free(s->path);
     mem_free(s->text);
     mem_free(s->real);
@@ -86,17 +89,34 @@ static ast_file *copy_tree(const session_source *src)
     return f;
 }
 
-/* Parses the sources of list not parsed yet (keeping each tree in its source) and returns a
- * new array of copies of the n trees (the caller gives it to prog_build); NULL on OOM or when a
- * source does not parse. Parse errors go to dl. */
+/* The tree of src for one build to resolve (new; NULL on OOM): read from its image when the
+ * parse cache had one (the first time, cache_parse_file reads it), else a copy of the tree
+ * parsed once and kept in the source. Only files go through the cache: a text given as such
+ * (hon_load_source: an editor's unsaved buffer, a test's program) is parsed, so that the
+ * language server's every keystroke does not leave an image behind. Parse errors go to dl. */
+static ast_file *tree_of(session_source *s, diag_list *dl)
+{
+    if (s->image)
+        return ast_image_read(s->image, s->image_len, s->key, s->path, s->text, s->len, s->file_id);
+    if (!s->parsed && !s->real)
+        s->parsed = front_parse_file(s->path, s->text, s->len, s->file_id, dl);
+    if (!s->parsed) {
+        ast_file *f = cache_parse_file(s->path, s->text, s->len, s->file_id, dl, &s->image,
+                                       &s->image_len, &s->key);
+        if (s->image)
+            return f; /* read from the image: the build's own */
+        s->parsed = f;
+    }
+    return s->parsed ? copy_tree(s) : NULL;
+}
+
+/* The trees of the n sources of list (tree_of) in a new array that the caller gives to
+ * prog_build; NULL on OOM or when a source does not parse. Parse errors go to dl. */
 static ast_file **parse_all(session_source **list, size_t n, diag_list *dl)
 {
     ast_file **files = mem_calloc(n ? n : 1, sizeof *files);
     for (size_t i = 0; files && i < n; i++) {
-        if (!list[i]->parsed)
-            list[i]->parsed =
-                front_parse_file(list[i]->path, list[i]->text, list[i]->len, list[i]->file_id, dl);
-        files[i] = list[i]->parsed ? copy_tree(list[i]) : NULL;
+        files[i] = tree_of(list[i], dl);
         if (!files[i]) {
             for (size_t k = 0; k < i; k++)
                 ast_file_free(files[k]);
