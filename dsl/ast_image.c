@@ -246,10 +246,12 @@ static void get_vec(reader *r, ast_vec *v, unsigned depth)
  * get_node, which recurses, so that get_node's frame stays small. */
 static __attribute__((noinline)) ast_node *get_fields(reader *r, uint32_t head)
 {
+    /* how many of the five strings are there: the bits set in five bits */
+    static const uint8_t ones[32] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                      1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5 };
     uint32_t kind = (head & 0xFF) - 1, op = (head >> H_OP_SHIFT) & 0xFF;
-    size_t words = 4 + (head & H_IVAL ? 2 : 0) + (head & H_PARENS ? 1 : 0);
-    for (int i = 0; i < 5; i++)
-        words += (head >> (H_STRING + i)) & 1;
+    size_t words = 4u + ones[(head >> H_STRING) & 0x1F] + (head & H_IVAL ? 2u : 0u) +
+                   (head & H_PARENS ? 1u : 0u);
     if (kind >= (uint32_t)AST_KIND_COUNT || op > (uint32_t)LAST_OP || (head & H_UNUSED) ||
         r->nwords - r->at < words)
         return NULL;
@@ -261,20 +263,26 @@ static __attribute__((noinline)) ast_node *get_fields(reader *r, uint32_t head)
     n->op = (ast_op)op;
     n->an.slot = -1;
     uint32_t x[4 + 5 + 2 + 1]; /* the words counted above, all there */
-    memcpy(x, r->words + 4 * r->at, 4 * words);
+    memcpy(x, r->words + 4 * r->at, sizeof x < 4 * words ? sizeof x : 4 * words);
     r->at += words;
     n->loc = (ast_loc){ head & H_NOWHERE ? 0 : r->f->file_id, x[0], x[1], x[2], x[3] };
-    size_t k = 4;
-    const char **strs[5] = { &n->name, &n->name2, &n->ref, &n->title, &n->doc };
-    for (int i = 0; i < 5; i++)
-        if (head & 1u << (H_STRING + i))
-            *strs[i] = string_at(r, x[k++]);
+    const uint32_t *q = x + 4;
+    if (head & 1u << H_STRING)
+        n->name = string_at(r, *q++);
+    if (head & 1u << (H_STRING + 1))
+        n->name2 = string_at(r, *q++);
+    if (head & 1u << (H_STRING + 2))
+        n->ref = string_at(r, *q++);
+    if (head & 1u << (H_STRING + 3))
+        n->title = string_at(r, *q++);
+    if (head & 1u << (H_STRING + 4))
+        n->doc = string_at(r, *q++);
     if (head & H_IVAL) {
-        n->ival = (int64_t)((uint64_t)x[k] | (uint64_t)x[k + 1] << 32);
-        k += 2;
+        n->ival = (int64_t)((uint64_t)q[0] | (uint64_t)q[1] << 32);
+        q += 2;
     }
     if (head & H_PARENS)
-        n->parens = x[k];
+        n->parens = *q;
     return r->bad ? NULL : n;
 }
 
