@@ -8,14 +8,21 @@
  * that cannot be made or written leaves images unwritten; HON_NO_CACHE set (non-empty)
  * turns it off. Only a parse with no diagnostic at all is kept, so a file read back reports
  * what its parse would have: nothing. Images are written whole or not at all (file_write_whole:
- * a scratch file renamed), so sessions that share the directory never see half an image. */
+ * a scratch file renamed), so sessions that share the directory never see half an image.
+ *
+ * An image read is touched (its time set to now) when its time is over a day old; whenever an
+ * image is written, images untouched for PRUNE_DAYS days, and scratch files a day old (a
+ * writer that died), are removed: the texts of files since edited leave no images for ever. */
 #include "cache.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "ast_image.h"
 #include "file.h"
@@ -23,6 +30,9 @@
 #include "front_id.h"
 #include "mem.h"
 #include "strbuf.h"
+
+#define DAY        (24 * 60 * 60)
+#define PRUNE_DAYS 30
 
 /* the largest image read: an image is a few times the size of its text (FRONT_MAX_SOURCE) */
 #define MAX_IMAGE ((size_t)16 * FRONT_MAX_SOURCE)
@@ -67,6 +77,52 @@ uint64_t cache_key(const char *text, size_t len)
     return ast_image_hash(text ? text : "", text ? len : 0, HON_FRONT_ID);
 }
 
+/* Whether name is an image's ("KEY.ast", KEY 16 hex digits) or, scratch set, a scratch file
+ * of one being written ("KEY.ast.XXXXXX"). */
+static bool image_name(const char *name, bool *scratch)
+{
+    for (int i = 0; i < 16; i++)
+        if (!strchr("0123456789abcdef", name[i]) || !name[i])
+            return false;
+    if (strncmp(name + 16, ".ast", 4) != 0)
+        return false;
+    *scratch = name[20] != '\0';
+    return !*scratch || name[20] == '.';
+}
+
+/* Removes the images of dir untouched for PRUNE_DAYS days and the scratch files a day old. */
+static void prune(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    strbuf path = { 0 };
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        bool scratch;
+        struct stat st;
+        if (!image_name(e->d_name, &scratch))
+            continue;
+        path.len = 0;
+        sb_printf(&path, "%s/%s", dir, e->d_name);
+        if (path.oom || lstat(sb_str(&path), &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (now - st.st_mtime > (scratch ? DAY : (time_t)PRUNE_DAYS * DAY))
+            (void)remove(sb_str(&path));
+    }
+    sb_free(&path);
+    closedir(d);
+}
+
+/* Sets the time of the image at path to now when it is over a day old: an image in use is
+ * never pruned. */
+static void touch(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && time(NULL) - st.st_mtime > DAY)
+        (void)utimensat(AT_FDCWD, path, NULL, 0);
+}
+
 static int write_image(FILE *f, void *ud)
 {
     const strbuf *img = ud;
@@ -80,8 +136,9 @@ static void keep_image(const ast_file *f, uint64_t k)
     char *path = dir ? image_path(dir, k) : NULL;
     strbuf img = { 0 };
     int status;
-    if (path && ast_image_write(f, k, &img) && img.len)
-        (void)file_write_whole(path, write_image, &img, &status);
+    if (path && ast_image_write(f, k, &img) && img.len &&
+        file_write_whole(path, write_image, &img, &status) == 0)
+        prune(dir);
     sb_free(&img);
     mem_free(path);
     mem_free(dir);
@@ -104,6 +161,7 @@ ast_file *cache_parse_file(const char *path, const char *text, size_t len, uint3
     if (f) {
         *image_out = image;
         *image_len = ilen;
+        touch(ipath);
     } else {
         mem_free(image);
     }

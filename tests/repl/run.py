@@ -1001,13 +1001,41 @@ def startup_cache():
         check(answers(env) == want, "the same answers from damaged images", last[0])
         check({n: os.path.getsize(os.path.join(images, n)) for n in listing()} == sizes,
               "damaged images rewritten whole", last[0])
+        # an image read is touched when over a day old (so one in use is never pruned): of the
+        # images set 40 days back, eval 1 reads the rules files' (nfiles) and touches them; the
+        # two test files' stay as old
+        day = 24 * 60 * 60
+        now = time.time()
+        for n in listing():
+            os.utime(os.path.join(images, n), (now - 40 * day, now - 40 * day))
+        p = run(["eval", "1"], env=env)
+        fresh_ones = [n for n in listing() if now - 60 < os.path.getmtime(os.path.join(images, n))]
+        check(p.returncode == 0 and len(fresh_ones) == nfiles and len(listing()) == nfiles + 2,
+              "the images read are touched, the others not", p)
+        # writing an image prunes the images untouched for 30 days and scratch files a day
+        # old (a writer that died); another file, or a younger image, stays
+        aged = {"0000000000000000.ast": 60, "1111111111111111.ast": 10,
+                "2222222222222222.ast.x1y2z3": 2, "notes.txt": 60}
+        for n, days in aged.items():
+            path = os.path.join(images, n)
+            with open(path, "w") as f:
+                f.write("old")
+            os.utime(path, (now - days * day, now - days * day))
         # a changed file is parsed again: its new text answers, never the old image
         core = os.path.join(rules, "core.hon")
         with open(core, "a") as f:
             f.write("\nfn cache_probe() -> int = 41;\n")
         p = run(["eval", "cache_probe()"], env=env)
         check(p.returncode == 0 and lines(p.stdout) == ["41"], "the new declaration answers", p)
-        check(len(listing()) == nfiles + 3, "the changed text has an image of its own", p)
+        left = set(listing())
+        check("0000000000000000.ast" not in left and "2222222222222222.ast.x1y2z3" not in left
+              and "1111111111111111.ast" in left and "notes.txt" in left,
+              "the image of 60 days and the scratch file of 2 are pruned, nothing else", p)
+        for n in ("1111111111111111.ast", "notes.txt"):
+            os.remove(os.path.join(images, n))
+        # the rules files' nfiles images (the old text of core.hon's among them), the new
+        # text's; the two test files' images, left 40 days old above, are pruned too
+        check(len(listing()) == nfiles + 1, "the changed text has an image of its own", p)
         with open(core) as f:
             text = f.read()
         with open(core, "w") as f:
