@@ -10,14 +10,16 @@
  * what its parse would have: nothing. Images are written whole or not at all (file_write_whole:
  * a scratch file renamed), so sessions that share the directory never see half an image.
  *
- * An image read is touched (its time set to now) when its time is over a day old; whenever an
- * image is written, images untouched for PRUNE_DAYS days, and scratch files a day old (a
- * writer that died), are removed: the texts of files since edited leave no images for ever. */
+ * An image read is touched (its time set to now) when its time is over a day old; when a
+ * process first writes an image, images untouched for PRUNE_DAYS days, and scratch files a day
+ * old (a writer that died), are removed: the texts of files since edited leave no images for
+ * ever. */
 #include "cache.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,9 +92,16 @@ static bool image_name(const char *name, bool *scratch)
     return !*scratch || name[20] == '.';
 }
 
-/* Removes the images of dir untouched for PRUNE_DAYS days and the scratch files a day old. */
+/* whether this process has pruned the directory: once is enough (a load writing many images
+ * would scan it once per image) */
+static atomic_bool pruned;
+
+/* Removes the images of dir untouched for PRUNE_DAYS days and the scratch files a day old, the
+ * first time it is called in the process. */
 static void prune(const char *dir)
 {
+    if (atomic_exchange(&pruned, true))
+        return;
     DIR *d = opendir(dir);
     if (!d)
         return;
