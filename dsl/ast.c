@@ -100,19 +100,30 @@ ast_loc ast_loc_span(ast_loc a, ast_loc b)
 
 /* ---------------------------------------------------------------- copies and comparisons */
 
-static bool clone_vec(ast_file *f, ast_vec *v)
+static ast_node *clone_node(ast_file *f, const ast_node *n, bool cites);
+
+/* Replaces *v by a copy of its items (cloned), in an array of exactly their number. */
+static bool clone_vec(ast_file *f, ast_vec *v, bool cites)
 {
     ast_vec from = *v;
     *v = (ast_vec){ 0 };
+    if (!from.len)
+        return true;
+    v->items = arena_alloc(f->arena, (size_t)from.len * sizeof *v->items);
+    if (!v->items)
+        return false;
+    v->cap = from.len;
     for (uint32_t i = 0; i < from.len; i++) {
-        ast_node *c = ast_clone(f, from.items[i]);
-        if ((!c && from.items[i]) || !ast_vec_push(f, v, c))
+        ast_node *c = clone_node(f, from.items[i], cites);
+        if (!c && from.items[i])
             return false;
+        v->items[v->len++] = c;
     }
     return true;
 }
 
-ast_node *ast_clone(ast_file *f, const ast_node *n)
+/* cites: the citations are copied too (else shared with n). */
+static ast_node *clone_node(ast_file *f, const ast_node *n, bool cites)
 {
     if (!n)
         return NULL;
@@ -123,11 +134,22 @@ ast_node *ast_clone(ast_file *f, const ast_node *n)
     c->an = (ast_annot){ .slot = -1 };
     ast_node **kids[] = { &c->a, &c->b, &c->c };
     for (size_t i = 0; i < sizeof kids / sizeof *kids; i++)
-        if (*kids[i] && !(*kids[i] = ast_clone(f, *kids[i])))
+        if (*kids[i] && !(*kids[i] = clone_node(f, *kids[i], cites)))
             return NULL;
-    if (!clone_vec(f, &c->list) || !clone_vec(f, &c->list2) || !clone_vec(f, &c->params))
+    if (!clone_vec(f, &c->list, cites) || !clone_vec(f, &c->list2, cites) ||
+        !clone_vec(f, &c->params, cites) || (cites && !clone_vec(f, &c->cites, cites)))
         return NULL;
-    return c; /* the citations are shared: they are not resolved per copy */
+    return c;
+}
+
+ast_node *ast_clone(ast_file *f, const ast_node *n)
+{
+    return clone_node(f, n, false); /* the citations are shared: not resolved per copy */
+}
+
+ast_node *ast_clone_all(ast_file *f, const ast_node *n)
+{
+    return clone_node(f, n, true);
 }
 
 static bool same_str(const char *a, const char *b)

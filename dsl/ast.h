@@ -286,6 +286,9 @@ bool ast_vec_push(ast_file *f, ast_vec *v, ast_node *n);
  * are cleared, so the copy can be resolved on its own (an edition's revised rule). NULL when
  * memory runs out. */
 ast_node *ast_clone(ast_file *f, const ast_node *n);
+/* As ast_clone, but the citations below n are copied too, not shared: the copy a build
+ * resolves (the resolver writes a cite's title into it), interp/load.c. */
+ast_node *ast_clone_all(ast_file *f, const ast_node *n);
 /* Whether a and b are the same text as far as running them goes: the same kinds, operators,
  * names, numbers, strings and children, whatever their places, documentation, citations and
  * annotations (a revision that changes nothing, E145). Either may be NULL. */

@@ -2,7 +2,8 @@
  * hon_each_file, hon_vm_copy), over session.h. All or nothing: every load re-resolves and
  * recompiles every kept source plus the new ones into a fresh prog (rebuild), swapped in only
  * without error; then the board is rebuilt (view.c) and the game restarts. Each source is parsed
- * once: the build resolves a copy of its tree (ast_clone), which shares the tree's strings.
+ * once: the build resolves a copy of its tree (ast_clone_all), which shares the tree's strings
+ * and text.
  */
 /* realpath() (the identity of a loaded file) is XSI: glibc declares it with _XOPEN_SOURCE. */
 #define _XOPEN_SOURCE 700
@@ -11,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
+#include "ast_image.h"
+#include "cache.h"
 #include "mem.h"
 #include "session.h"
 #include "view.h"
@@ -18,6 +22,7 @@
 static void source_free(session_source *s)
 {
     ast_file_free(s->parsed);
+    mem_free(s->image);
     mem_free(s->path);
     mem_free(s->text);
     mem_free(s->real);
@@ -56,53 +61,62 @@ static hon_status read_source(hon_vm *vm, const char *path, session_source *out)
     return HON_OK;
 }
 
-/* Gives every node under n (a copy made by ast_clone) its own citations: the resolver writes
- * into a cite (its source's title), so a copy must not share them with the parsed tree. */
-static bool own_cites(ast_file *f, ast_node *n)
-{
-    if (!n)
-        return true;
-    ast_vec shared = n->cites; /* the parsed tree's, items and all */
-    n->cites = (ast_vec){ 0 };
-    for (uint32_t i = 0; i < shared.len; i++) {
-        ast_node *c = ast_clone(f, shared.items[i]);
-        if (!c || !ast_vec_push(f, &n->cites, c))
-            return false;
-    }
-    const ast_vec *vecs[] = { &n->list, &n->list2, &n->params };
-    for (size_t v = 0; v < sizeof vecs / sizeof *vecs; v++)
-        for (uint32_t i = 0; i < vecs[v]->len; i++)
-            if (!own_cites(f, vecs[v]->items[i]))
-                return false;
-    return own_cites(f, n->a) && own_cites(f, n->b) && own_cites(f, n->c);
-}
-
-/* A copy of the parsed tree of src for one build to resolve (new; NULL on OOM). */
+/* A copy of the parsed tree of src for one build to resolve (new; NULL on OOM): its nodes and
+ * citations are its own (ast_clone_all: the resolver writes into both), its strings, path and
+ * text the parsed tree's (the program is freed before its sources, rebuild_as). */
 static ast_file *copy_tree(const session_source *src)
 {
     const ast_file *from = src->parsed;
-    ast_file *f = ast_file_new(from->path, from->text, from->text_len, from->file_id);
+    ast_file *f = ast_file_new(NULL, NULL, 0, from->file_id);
+    if (!f)
+        return NULL;
+    f->path = from->path;
+    f->text = from->text;
+    f->text_len = from->text_len;
+    f->decls = (ast_vec){ 0 };
+    if (from->decls.len) {
+        f->decls.items = arena_alloc(f->arena, (size_t)from->decls.len * sizeof *f->decls.items);
+        f->decls.cap = f->decls.items ? from->decls.len : 0;
+    }
     for (uint32_t i = 0; f && i < from->decls.len; i++) {
-        ast_node *d = ast_clone(f, from->decls.items[i]);
-        if (!d || !own_cites(f, d) || !ast_vec_push(f, &f->decls, d)) {
+        ast_node *d = f->decls.items ? ast_clone_all(f, from->decls.items[i]) : NULL;
+        if (!d) {
             ast_file_free(f);
-            f = NULL;
+            return NULL;
         }
+        f->decls.items[f->decls.len++] = d;
     }
     return f;
 }
 
-/* Parses the sources of list not parsed yet (keeping each tree in its source) and returns a
- * new array of copies of the n trees (the caller gives it to prog_build); NULL on OOM or when a
- * source does not parse. Parse errors go to dl. */
+/* The tree of src for one build to resolve (new; NULL on OOM): read from its image when the
+ * parse cache had one (the first time, cache_parse_file reads it), else a copy of the tree
+ * parsed once and kept in the source. Only files go through the cache: a text given as such
+ * (hon_load_source: an editor's unsaved buffer, a test's program) is parsed, so that the
+ * language server's every keystroke does not leave an image behind. Parse errors go to dl. */
+static ast_file *tree_of(session_source *s, diag_list *dl)
+{
+    if (s->image)
+        return ast_image_read(s->image, s->image_len, s->key, s->path, s->text, s->len, s->file_id);
+    if (!s->parsed && !s->real)
+        s->parsed = front_parse_file(s->path, s->text, s->len, s->file_id, dl);
+    if (!s->parsed) {
+        ast_file *f = cache_parse_file(s->path, s->text, s->len, s->file_id, dl, &s->image,
+                                       &s->image_len, &s->key);
+        if (s->image)
+            return f; /* read from the image: the build's own */
+        s->parsed = f;
+    }
+    return s->parsed ? copy_tree(s) : NULL;
+}
+
+/* The trees of the n sources of list (tree_of) in a new array that the caller gives to
+ * prog_build; NULL on OOM or when a source does not parse. Parse errors go to dl. */
 static ast_file **parse_all(session_source **list, size_t n, diag_list *dl)
 {
     ast_file **files = mem_calloc(n ? n : 1, sizeof *files);
     for (size_t i = 0; files && i < n; i++) {
-        if (!list[i]->parsed)
-            list[i]->parsed =
-                front_parse_file(list[i]->path, list[i]->text, list[i]->len, list[i]->file_id, dl);
-        files[i] = list[i]->parsed ? copy_tree(list[i]) : NULL;
+        files[i] = tree_of(list[i], dl);
         if (!files[i]) {
             for (size_t k = 0; k < i; k++)
                 ast_file_free(files[k]);

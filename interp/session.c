@@ -281,6 +281,7 @@ void hon_vm_free(hon_vm *vm)
     prog_free(vm->pg); /* before the parsed trees its copies share strings with */
     for (size_t i = 0; i < vm->nsrcs; i++) {
         ast_file_free(vm->srcs[i].parsed);
+        mem_free(vm->srcs[i].image);
         mem_free(vm->srcs[i].path);
         mem_free(vm->srcs[i].text);
         mem_free(vm->srcs[i].real);

@@ -25,7 +25,12 @@ typedef struct session_source {
                            name the same file; NULL for a text source or if unknown */
     ast_file *parsed; /* the tree as parsed, never resolved (load.c): parsed once, copied for
                          each build; its strings are shared by the copies, so it lives as long
-                         as the program built from it. NULL until the first build parses it */
+                         as the program built from it. NULL until the first build parses it,
+                         and when the tree came from the parse cache (image) */
+    char *image;      /* the parse cache's image of the text (cache.h), when the first build
+                         read the tree from it: each build reads its own tree from it */
+    size_t image_len;
+    uint64_t key; /* the image's key (cache_key of the text) */
 } session_source;
 
 /* A variant's chosen reading, by name (it survives reloads while both names exist). */

@@ -9,7 +9,8 @@ expected value below is worked out from them and from docs/spec/language.md, in 
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
 `play_landing_craft_undo`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
-`diff_bundled`, `diff_search_geometry` and `why_not_bundled` use the bundled rules.
+`diff_bundled`, `diff_search_geometry`, `why_not_bundled` and `startup_cache` (a copy) use
+the bundled rules.
 """
 import contextlib
 import glob
@@ -941,6 +942,118 @@ def los_bundled_rules():
           "los of two squares with the bundled rules", p)
     p = run(["--board", board, "los", "@ZZ99", "$mg"])
     check(p.returncode == 1 and "square ZZ99 is off the board" in p.stderr, "ZZ99: off the board", p)
+
+
+@case
+def startup_cache():
+    # bench.md §9: hon keeps the parse of each rules file in $XDG_CACHE_HOME/hon, one image per
+    # text, and reads it back when the text has not changed. The answers must not depend on it:
+    # a sample of the suite's questions (two rule test files, a line of sight on a bundled
+    # board, a why --not with its citations) gives the same output with the cache off
+    # (HON_NO_CACHE), filling it, read from it, and from damaged images.
+    with tempfile.TemporaryDirectory() as tmp:
+        rules, exps = os.path.join(tmp, "rules"), os.path.join(tmp, "expansions")
+        shutil.copytree(os.path.join(ROOT, "rules"), rules)
+        shutil.copytree(os.path.join(ROOT, "expansions"), exps)
+        cache = os.path.join(tmp, "cache")
+        images = os.path.join(cache, "hon")
+        env = {"HON_RULES": rules + ":" + exps, "XDG_CACHE_HOME": cache}
+        off = dict(env, HON_NO_CACHE="1")
+        board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+        sample = [["test", os.path.join(ROOT, "tests", "rules", "los.hon")],
+                  ["test", os.path.join(ROOT, "tests", "rules", "aviation.hon")],
+                  ["--board", board, "los", "@A1", "@L10"],
+                  ["why", "--not", "speed_penalty(numbered_order(2), numbered_order(3), 0)"]]
+
+        last = []
+
+        def answers(e):
+            ps = [run(a, env=e) for a in sample]
+            last[:] = ps[-1:]
+            return [(p.returncode, p.stdout, p.stderr) for p in ps]
+
+        def listing():
+            return sorted(os.listdir(images)) if os.path.isdir(images) else []
+
+        want = answers(off)
+        check(listing() == [], "HON_NO_CACHE: no image written", last[0])
+        check(answers(env) == want, "the same answers while the cache fills", last[0])
+        nfiles = len(glob.glob(os.path.join(rules, "*.hon")) + glob.glob(os.path.join(exps, "*.hon")))
+        kept = listing()
+        # one image per file loaded: the rules files and the two test files
+        check(len(kept) == nfiles + 2 and
+              all(re.fullmatch(r"[0-9a-f]{16}\.ast", n) for n in kept),
+              f"one image per file loaded ({nfiles} + 2)", last[0])
+        sizes = {n: os.path.getsize(os.path.join(images, n)) for n in kept}
+        check(answers(env) == want, "the same answers read from the cache", last[0])
+        # damaged images (cut in half, or one byte changed in the middle) are passed over, and
+        # the parse that replaces them is kept again, whole
+        for i, n in enumerate(kept):
+            path = os.path.join(images, n)
+            with open(path, "rb") as f:
+                data = bytearray(f.read())
+            if i % 2:
+                data = data[:len(data) // 2]
+            else:
+                data[len(data) // 2] ^= 0x40
+            with open(path, "wb") as f:
+                f.write(data)
+        check(answers(env) == want, "the same answers from damaged images", last[0])
+        check({n: os.path.getsize(os.path.join(images, n)) for n in listing()} == sizes,
+              "damaged images rewritten whole", last[0])
+        # an image read is touched when over a day old (so one in use is never pruned): of the
+        # images set 40 days back, eval 1 reads the rules files' (nfiles) and touches them; the
+        # two test files' stay as old
+        day = 24 * 60 * 60
+        now = time.time()
+        for n in listing():
+            os.utime(os.path.join(images, n), (now - 40 * day, now - 40 * day))
+        p = run(["eval", "1"], env=env)
+        fresh_ones = [n for n in listing() if now - 60 < os.path.getmtime(os.path.join(images, n))]
+        check(p.returncode == 0 and len(fresh_ones) == nfiles and len(listing()) == nfiles + 2,
+              "the images read are touched, the others not", p)
+        # writing an image prunes the images untouched for 30 days and scratch files a day
+        # old (a writer that died); another file, or a younger image, stays
+        aged = {"0000000000000000.ast": 60, "1111111111111111.ast": 10,
+                "2222222222222222.ast.x1y2z3": 2, "notes.txt": 60}
+        for n, days in aged.items():
+            path = os.path.join(images, n)
+            with open(path, "w") as f:
+                f.write("old")
+            os.utime(path, (now - days * day, now - days * day))
+        # a changed file is parsed again: its new text answers, never the old image
+        core = os.path.join(rules, "core.hon")
+        with open(core, "a") as f:
+            f.write("\nfn cache_probe() -> int = 41;\n")
+        p = run(["eval", "cache_probe()"], env=env)
+        check(p.returncode == 0 and lines(p.stdout) == ["41"], "the new declaration answers", p)
+        left = set(listing())
+        check("0000000000000000.ast" not in left and "2222222222222222.ast.x1y2z3" not in left
+              and "1111111111111111.ast" in left and "notes.txt" in left,
+              "the image of 60 days and the scratch file of 2 are pruned, nothing else", p)
+        for n in ("1111111111111111.ast", "notes.txt"):
+            os.remove(os.path.join(images, n))
+        # the rules files' nfiles images (the old text of core.hon's among them), the new
+        # text's; the two test files' images, left 40 days old above, are pruned too
+        check(len(listing()) == nfiles + 1, "the changed text has an image of its own", p)
+        with open(core) as f:
+            text = f.read()
+        with open(core, "w") as f:
+            f.write(text.replace("= 41;", "= 42;"))
+        p = run(["eval", "cache_probe()"], env=env)
+        check(p.returncode == 0 and lines(p.stdout) == ["42"], "the edited value, not the old", p)
+        # a text given as such (a declaration typed at the REPL, loaded as a small source of
+        # its own, repl.md §2) is parsed, never kept: fn seven() answers 7, no image appears
+        fresh = os.path.join(tmp, "fresh")
+        p = run(["--no-rules"], stdin="fn seven() -> int = 7;\nseven()\n",
+                env=dict(env, XDG_CACHE_HOME=fresh))
+        check(p.returncode == 0 and lines(p.stdout) == ["7"] and
+              not glob.glob(os.path.join(fresh, "hon", "*")), "a typed declaration: no image", p)
+        # a cache that cannot be written (XDG_CACHE_HOME names a file): the answers stand
+        blocked = dict(env, XDG_CACHE_HOME=core)
+        p = run(["eval", "cache_probe()"], env=blocked)
+        check(p.returncode == 0 and lines(p.stdout) == ["42"] and p.stderr == "",
+              "an unwritable cache is silent", p)
 
 
 @case

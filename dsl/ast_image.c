@@ -1,0 +1,369 @@
+/* ast_image.c — a parsed file's tree as bytes and back: what the start-up cache keeps of a
+ * parse (interp/cache.c), so that a file whose text did not change is not parsed again.
+ *
+ * The layout (native byte order and sizes: an image is read only by the build that wrote it,
+ * the key says which, ast_image.h):
+ *
+ *   header  "HONAST\0\1", key (u64), sum (u64: ast_image_hash of the body), body_len (u32),
+ *           strings_len (u32), ndecls (u32), text_len (u32)
+ *   body    strings: every string of the tree, NUL-terminated, end to end (strings_len bytes,
+ *           a multiple of 4), then the declarations, each a node:
+ *   node    u32 words: a head word, then what it says is there. The head: bits 0-7 the kind
+ *           + 1 (a head of 0 is no node), bits 8-15 the op, bit 16 set for a loc in file 0
+ *           with no position (else the loc is in the file itself), bits 17-21 which of name,
+ *           name2, ref, title, doc are there, bit 22 an ival (not 0), bit 23 parens (not 0),
+ *           bits 24-26 which of the children a, b, c are there, bits 27-30 which of list,
+ *           list2, params, cites are not empty. Then the loc's line, col, end_line, end_col;
+ *           each string there (its offset in the strings); the ival (low, high); the parens;
+ *           each child there (a node); each vector there (its length, then its nodes).
+ *
+ * Reading checks everything it reads (the header, the sum, every kind, offset, length and the
+ * depth), so a damaged or foreign image is refused, never followed. Annotations are not kept:
+ * a read tree is as the parser made it. */
+#include "ast_image.h"
+
+#include <string.h>
+
+#include "arena.h"
+#include "mem.h"
+
+#define MAGIC      "HONAST\0\1"
+#define HEADER_LEN 40
+/* the head's fields (see the layout above) */
+#define H_OP_SHIFT 8
+#define H_NOWHERE  (1u << 16)
+#define H_STRING   17 /* + 0..4: name, name2, ref, title, doc */
+#define H_IVAL     (1u << 22)
+#define H_PARENS   (1u << 23)
+#define H_CHILD    24 /* + 0..2: a, b, c */
+#define H_VEC      27 /* + 0..3: list, list2, params, cites */
+#define H_UNUSED   (1u << 31)
+/* the last operator of ast_op; an image naming a later one is refused (then parsed again) */
+#define LAST_OP AST_REV_COUNTER
+
+uint64_t ast_image_hash(const void *p, size_t n, uint64_t seed)
+{
+    const unsigned char *s = p;
+    uint64_t h = seed ^ (0x9E3779B97F4A7C15u * (n + 1));
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    if (i < n)
+        memcpy(&w, s + i, n - i);
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
+    h ^= h >> 29;
+    return h;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+typedef struct writer {
+    strbuf strings;
+    uint32_t *words; /* the nodes' words, n of them (room for cap) */
+    size_t n, cap;
+    uint32_t file_id;
+    bool bad; /* memory ran out, or something the layout cannot hold */
+} writer;
+
+static void put_word(writer *w, uint32_t x)
+{
+    if (w->n == w->cap && !w->bad) {
+        size_t cap = w->cap ? 2 * w->cap : 4096;
+        uint32_t *words = cap < SIZE_MAX / 8 ? mem_realloc(w->words, cap * sizeof *words) : NULL;
+        if (!words)
+            w->bad = true;
+        else {
+            w->words = words;
+            w->cap = cap;
+        }
+    }
+    if (w->n < w->cap)
+        w->words[w->n++] = x;
+}
+
+/* A string (not NULL): its offset in the strings, where it is appended. */
+static void put_string(writer *w, const char *s)
+{
+    size_t off = w->strings.len;
+    if (off >= UINT32_MAX) {
+        w->bad = true;
+        return;
+    }
+    put_word(w, (uint32_t)off);
+    sb_putn(&w->strings, s, strlen(s) + 1);
+}
+
+static void put_node(writer *w, const ast_node *n);
+
+static void put_vec(writer *w, const ast_vec *v)
+{
+    put_word(w, v->len);
+    for (uint32_t i = 0; i < v->len; i++)
+        put_node(w, v->items[i]);
+}
+
+static void put_node(writer *w, const ast_node *n)
+{
+    if (!n) {
+        put_word(w, 0);
+        return;
+    }
+    const char *strs[5] = { n->name, n->name2, n->ref, n->title, n->doc };
+    const ast_node *kids[3] = { n->a, n->b, n->c };
+    const ast_vec *vecs[4] = { &n->list, &n->list2, &n->params, &n->cites };
+    uint32_t head = ((uint32_t)n->kind + 1) | (uint32_t)n->op << H_OP_SHIFT;
+    if ((uint32_t)n->kind >= 255 || (uint32_t)n->op > 255)
+        w->bad = true;
+    if (n->loc.file != w->file_id) {
+        if (n->loc.file == 0 && n->loc.line == 0)
+            head |= H_NOWHERE;
+        else
+            w->bad = true; /* the parser never places a node in another file */
+    }
+    for (int i = 0; i < 5; i++)
+        head |= strs[i] ? 1u << (H_STRING + i) : 0;
+    head |= n->ival ? H_IVAL : 0;
+    head |= n->parens ? H_PARENS : 0;
+    for (int i = 0; i < 3; i++)
+        head |= kids[i] ? 1u << (H_CHILD + i) : 0;
+    for (int i = 0; i < 4; i++)
+        head |= vecs[i]->len ? 1u << (H_VEC + i) : 0;
+    put_word(w, head);
+    put_word(w, n->loc.line);
+    put_word(w, n->loc.col);
+    put_word(w, n->loc.end_line);
+    put_word(w, n->loc.end_col);
+    for (int i = 0; i < 5; i++)
+        if (strs[i])
+            put_string(w, strs[i]);
+    if (n->ival) {
+        uint64_t iv = (uint64_t)n->ival;
+        put_word(w, (uint32_t)iv);
+        put_word(w, (uint32_t)(iv >> 32));
+    }
+    if (n->parens)
+        put_word(w, n->parens);
+    for (int i = 0; i < 3; i++)
+        if (kids[i])
+            put_node(w, kids[i]);
+    for (int i = 0; i < 4; i++)
+        if (vecs[i]->len)
+            put_vec(w, vecs[i]);
+}
+
+bool ast_image_write(const ast_file *f, uint64_t key, strbuf *out)
+{
+    writer w = { .file_id = f->file_id };
+    for (uint32_t i = 0; i < f->decls.len; i++)
+        put_node(&w, f->decls.items[i]);
+    while (w.strings.len % 4)
+        sb_putc(&w.strings, '\0');
+    size_t words_len = w.n * sizeof *w.words;
+    bool ok = !w.bad && !w.strings.oom && f->text_len <= UINT32_MAX &&
+              w.strings.len + words_len <= UINT32_MAX;
+    if (ok) {
+        uint32_t body_len = (uint32_t)(w.strings.len + words_len);
+        uint32_t nums[4] = { body_len, (uint32_t)w.strings.len, f->decls.len,
+                             (uint32_t)f->text_len };
+        uint64_t sum = ast_image_hash(w.strings.s ? w.strings.s : "", w.strings.len, key);
+        sum = ast_image_hash(w.words ? (const void *)w.words : "", words_len, sum);
+        sb_putn(out, MAGIC, 8);
+        sb_putn(out, (const char *)&key, 8);
+        sb_putn(out, (const char *)&sum, 8);
+        sb_putn(out, (const char *)nums, sizeof nums);
+        if (w.strings.len)
+            sb_putn(out, w.strings.s, w.strings.len);
+        if (words_len)
+            sb_putn(out, (const char *)w.words, words_len);
+        ok = !out->oom;
+    }
+    sb_free(&w.strings);
+    mem_free(w.words);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+typedef struct reader {
+    ast_file *f;
+    const unsigned char *words;
+    size_t nwords, at;
+    const char *strings; /* the file's copy, in its arena */
+    uint32_t strings_len;
+    bool bad;
+} reader;
+
+static uint32_t get_word(reader *r)
+{
+    if (r->at >= r->nwords) {
+        r->bad = true;
+        return 0;
+    }
+    uint32_t x;
+    memcpy(&x, r->words + 4 * r->at++, sizeof x);
+    return x;
+}
+
+/* The string at offset x of the strings (checked: inside them; they end in a NUL). */
+static const char *string_at(reader *r, uint32_t x)
+{
+    if (x >= r->strings_len) {
+        r->bad = true;
+        return NULL;
+    }
+    return r->strings + x;
+}
+
+static ast_node *get_node(reader *r, unsigned depth);
+
+/* Reads a vector's length and items into v (an array of exactly that many; not empty). */
+static void get_vec(reader *r, ast_vec *v, unsigned depth)
+{
+    uint32_t len = get_word(r);
+    if (r->bad)
+        return;
+    if (!len || len > r->nwords - r->at) { /* every item takes a word at least */
+        r->bad = true;
+        return;
+    }
+    v->items = arena_alloc(r->f->arena, (size_t)len * sizeof *v->items);
+    if (!v->items) {
+        r->bad = true;
+        return;
+    }
+    v->cap = len;
+    for (uint32_t i = 0; i < len && !r->bad; i++)
+        v->items[v->len++] = get_node(r, depth + 1);
+}
+
+/* A new node of the head's kind and op with the fields that come before its children (the
+ * loc, the strings, the ival, the parens); NULL when they are out of bounds. Kept apart from
+ * get_node, which recurses, so that get_node's frame stays small. */
+static __attribute__((noinline)) ast_node *get_fields(reader *r, uint32_t head)
+{
+    /* how many of the five strings are there: the bits set in five bits */
+    static const uint8_t ones[32] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                      1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5 };
+    uint32_t kind = (head & 0xFF) - 1, op = (head >> H_OP_SHIFT) & 0xFF;
+    size_t words = 4u + ones[(head >> H_STRING) & 0x1F] + (head & H_IVAL ? 2u : 0u) +
+                   (head & H_PARENS ? 1u : 0u);
+    if (kind >= (uint32_t)AST_KIND_COUNT || op > (uint32_t)LAST_OP || (head & H_UNUSED) ||
+        r->nwords - r->at < words)
+        return NULL;
+    ast_node *n = arena_alloc(r->f->arena, sizeof *n);
+    if (!n)
+        return NULL;
+    memset(n, 0, sizeof *n);
+    n->kind = (ast_kind)kind;
+    n->op = (ast_op)op;
+    n->an.slot = -1;
+    uint32_t x[4 + 5 + 2 + 1]; /* the words counted above, all there */
+    memcpy(x, r->words + 4 * r->at, sizeof x < 4 * words ? sizeof x : 4 * words);
+    r->at += words;
+    n->loc = (ast_loc){ head & H_NOWHERE ? 0 : r->f->file_id, x[0], x[1], x[2], x[3] };
+    const uint32_t *q = x + 4;
+    if (head & 1u << H_STRING)
+        n->name = string_at(r, *q++);
+    if (head & 1u << (H_STRING + 1))
+        n->name2 = string_at(r, *q++);
+    if (head & 1u << (H_STRING + 2))
+        n->ref = string_at(r, *q++);
+    if (head & 1u << (H_STRING + 3))
+        n->title = string_at(r, *q++);
+    if (head & 1u << (H_STRING + 4))
+        n->doc = string_at(r, *q++);
+    if (head & H_IVAL) {
+        n->ival = (int64_t)((uint64_t)q[0] | (uint64_t)q[1] << 32);
+        q += 2;
+    }
+    if (head & H_PARENS)
+        n->parens = *q;
+    return r->bad ? NULL : n;
+}
+
+static ast_node *get_node(reader *r, unsigned depth)
+{
+    uint32_t head = get_word(r);
+    if (r->bad || !head)
+        return NULL;
+    ast_node *n = depth > AST_IMAGE_MAX_DEPTH ? NULL : get_fields(r, head);
+    if (!n) {
+        r->bad = true;
+        return NULL;
+    }
+    for (int i = 0; i < 3 && !r->bad; i++)
+        if (head & 1u << (H_CHILD + i)) {
+            ast_node *c = get_node(r, depth + 1);
+            if (!c) /* said to be there */
+                r->bad = true;
+            *(i == 0 ? &n->a : i == 1 ? &n->b : &n->c) = c;
+        }
+    for (int i = 0; i < 4 && !r->bad; i++)
+        if (head & 1u << (H_VEC + i))
+            get_vec(r,
+                    i == 0   ? &n->list
+                    : i == 1 ? &n->list2
+                    : i == 2 ? &n->params
+                             : &n->cites,
+                    depth);
+    return r->bad ? NULL : n;
+}
+
+ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char *path,
+                         const char *text, size_t text_len, uint32_t file_id)
+{
+    const unsigned char *p = image;
+    if (!p || len < HEADER_LEN || memcmp(p, MAGIC, 8) != 0)
+        return NULL;
+    uint64_t k, sum;
+    uint32_t nums[4];
+    memcpy(&k, p + 8, 8);
+    memcpy(&sum, p + 16, 8);
+    memcpy(nums, p + 24, sizeof nums);
+    uint32_t body_len = nums[0], strings_len = nums[1], ndecls = nums[2];
+    if (k != key || body_len != len - HEADER_LEN || strings_len > body_len || strings_len % 4 ||
+        (body_len - strings_len) % 4 || nums[3] != text_len)
+        return NULL;
+    const unsigned char *body = p + HEADER_LEN;
+    uint64_t got = ast_image_hash(body, strings_len, key);
+    got = ast_image_hash(body + strings_len, body_len - strings_len, got);
+    if (got != sum || (strings_len && body[strings_len - 1] != '\0'))
+        return NULL;
+    ast_file *f = ast_file_new(path, text, text_len, file_id);
+    if (!f)
+        return NULL;
+    reader r = { .f = f,
+                 .words = body + strings_len,
+                 .nwords = (body_len - strings_len) / 4,
+                 .strings_len = strings_len };
+    char *strings = strings_len ? arena_alloc(f->arena, strings_len) : NULL;
+    if (strings_len && !strings)
+        r.bad = true;
+    else if (strings_len)
+        memcpy(strings, body, strings_len);
+    r.strings = strings;
+    if (!r.bad && ndecls > r.nwords)
+        r.bad = true;
+    if (!r.bad && ndecls) {
+        f->decls.items = arena_alloc(f->arena, (size_t)ndecls * sizeof *f->decls.items);
+        f->decls.cap = f->decls.items ? ndecls : 0;
+        r.bad = !f->decls.items;
+    }
+    for (uint32_t i = 0; i < ndecls && !r.bad; i++) {
+        ast_node *d = get_node(&r, 0);
+        if (!d) /* a file's declarations are never NULL */
+            r.bad = true;
+        else
+            f->decls.items[f->decls.len++] = d;
+    }
+    if (r.bad || r.at != r.nwords) {
+        ast_file_free(f);
+        return NULL;
+    }
+    return f;
+}

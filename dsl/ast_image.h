@@ -1,0 +1,35 @@
+/* ast_image.h — a parsed file's tree as bytes and back (ast_image.c says the layout): the
+ * start-up cache (interp/cache.c) keeps the parse of each rules file, so that a file whose
+ * text did not change is read back instead of parsed again (docs/spec/bench.md §9). */
+#ifndef HON_AST_IMAGE_H
+#define HON_AST_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "strbuf.h"
+
+/* An image whose tree is deeper than this is refused: deeper than any tree the parser keeps
+ * (front.h: FRONT_MAX_DEPTH levels plus FRONT_MAX_CHAIN left operands; test_ast_image checks
+ * it), so a read never recurses deeper. */
+#define AST_IMAGE_MAX_DEPTH 20000
+
+/* A 64-bit hash of the n bytes at p, mixed with seed: the sum that finds a damaged image and
+ * the key of a text (not for adversaries: a damaged image is also checked as it is read). */
+uint64_t ast_image_hash(const void *p, size_t n, uint64_t seed);
+
+/* Appends the image of f to out, under key (what the reader must be given to accept it).
+ * False, with out's content unspecified, when memory runs out or f holds what an image cannot
+ * (a node placed in another file). Reads f only. */
+bool ast_image_write(const ast_file *f, uint64_t key, strbuf *out);
+
+/* The tree of an image of len bytes, as a new ast_file (path, text and file_id as
+ * front_parse_file gives them; free with ast_file_free), or NULL when the image is not one
+ * ast_image_write made under key for a text of text_len bytes, is damaged (its sum, any kind,
+ * offset, length or depth out of bounds), or memory runs out. Never reads outside the image. */
+ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char *path,
+                         const char *text, size_t text_len, uint32_t file_id);
+
+#endif

@@ -1,0 +1,338 @@
+/* test_ast_image.c — the image of a parsed tree (dsl/ast_image.h), what the start-up cache
+ * keeps of a parse (docs/spec/bench.md §9): read back, every bundled file's tree is the tree
+ * the parser made, field by field; an image that is cut short, has any bit flipped, carries
+ * another key or is damaged behind a recomputed sum is refused or read without a fault; and a
+ * read that runs out of memory at any allocation gives NULL and leaks nothing.
+ *
+ * Expected values: an image holds every field the parser sets (ast_image.c), so the tree read
+ * back must equal the parsed one in all of them, annotations excepted (the parser leaves them
+ * zero, slot -1). Deterministic (fixed seeds).
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast_image.h"
+#include "check_run.h"
+#include "config.h"
+#include "file.h"
+#include "front.h"
+#include "mem.h"
+
+#define KEY 0x1234567890abcdefULL
+
+static bool same_string(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_tree(const ast_node *a, const ast_node *b);
+
+static bool same_vec(const ast_vec *a, const ast_vec *b)
+{
+    if (a->len != b->len)
+        return false;
+    for (uint32_t i = 0; i < a->len; i++)
+        if (!same_tree(a->items[i], b->items[i]))
+            return false;
+    return true;
+}
+
+/* Every field the parser sets, the locations and citations included (ast_same leaves those). */
+static bool same_tree(const ast_node *a, const ast_node *b)
+{
+    if (!a || !b)
+        return a == b;
+    return a->kind == b->kind && a->op == b->op && a->loc.file == b->loc.file &&
+           a->loc.line == b->loc.line && a->loc.col == b->loc.col &&
+           a->loc.end_line == b->loc.end_line && a->loc.end_col == b->loc.end_col &&
+           same_string(a->name, b->name) && same_string(a->name2, b->name2) &&
+           same_string(a->ref, b->ref) && same_string(a->title, b->title) &&
+           same_string(a->doc, b->doc) && a->ival == b->ival && a->parens == b->parens &&
+           b->an.slot == -1 && b->an.type == 0 && b->an.sym == 0 && b->an.sym_kind == 0 &&
+           same_tree(a->a, b->a) && same_tree(a->b, b->b) && same_tree(a->c, b->c) &&
+           same_vec(&a->list, &b->list) && same_vec(&a->list2, &b->list2) &&
+           same_vec(&a->params, &b->params) && same_vec(&a->cites, &b->cites);
+}
+
+/* The parse of a file (no diagnostic expected: the bundled rules parse cleanly). */
+static ast_file *parse_path(const char *path, char **text, size_t *len, uint32_t file_id)
+{
+    ck_assert_int_eq(file_read(path, (size_t)FRONT_MAX_SOURCE, text, len), 0);
+    diag_sources src = { 0 };
+    diag_list dl;
+    diag_list_init(&dl, &src);
+    ast_file *f = front_parse_file(path, *text, *len, file_id, &dl);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(dl.len, 0);
+    diag_list_clear(&dl);
+    diag_sources_free(&src);
+    return f;
+}
+
+static void round_trip_dir(const char *dir, int *files)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".hon") != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *text;
+        size_t len;
+        ast_file *f = parse_path(path, &text, &len, 3);
+        strbuf img = { 0 };
+        ck_assert(ast_image_write(f, KEY, &img));
+        /* read back under another file id: every position moves to it */
+        ast_file *g = ast_image_read(img.s, img.len, KEY, path, text, len, 3);
+        ck_assert_msg(g != NULL, "%s: its image is refused", path);
+        ck_assert_uint_eq(g->decls.len, f->decls.len);
+        ck_assert_uint_eq(g->text_len, len);
+        ck_assert(memcmp(g->text, text, len) == 0);
+        for (uint32_t i = 0; i < f->decls.len; i++)
+            ck_assert_msg(same_tree(f->decls.items[i], g->decls.items[i]),
+                          "%s: declaration %u differs once read back", path, i);
+        ast_file_free(g);
+        g = ast_image_read(img.s, img.len, KEY, path, text, len, 7);
+        ck_assert_ptr_nonnull(g);
+        ck_assert_uint_eq(g->decls.items[0]->loc.file, 7);
+        ast_file_free(g);
+        sb_free(&img);
+        ast_file_free(f);
+        mem_free(text);
+        ++*files;
+    }
+    closedir(d);
+}
+
+START_TEST(bundled_files_read_back)
+{
+    ck_assert_int_ge(AST_IMAGE_MAX_DEPTH, FRONT_MAX_DEPTH + FRONT_MAX_CHAIN + 1);
+    int files = 0;
+    round_trip_dir(HON_SOURCE_ROOT "/rules", &files);
+    round_trip_dir(HON_SOURCE_ROOT "/expansions", &files);
+    ck_assert_int_gt(files, 20); /* rules/ and expansions/ hold some 35 files */
+}
+END_TEST
+
+/* The deepest trees the parser keeps (front.h): a chain of FRONT_MAX_CHAIN operators and
+ * FRONT_MAX_DEPTH - 8 levels of parentheses (the declaration's own levels take a few) read
+ * back whole, the reader's recursion no deeper than the copy a build makes anyway. */
+START_TEST(deepest_trees_read_back)
+{
+    strbuf t = { 0 };
+    sb_puts(&t, "fn chain() -> int = 1");
+    for (int i = 0; i < FRONT_MAX_CHAIN; i++)
+        sb_puts(&t, " + 1");
+    sb_puts(&t, ";\nfn nest() -> int = ");
+    for (int i = 0; i < FRONT_MAX_DEPTH - 8; i++)
+        sb_puts(&t, "(");
+    sb_puts(&t, "1");
+    for (int i = 0; i < FRONT_MAX_DEPTH - 8; i++)
+        sb_puts(&t, ")");
+    sb_puts(&t, ";\n");
+    diag_sources src = { 0 };
+    diag_list dl;
+    diag_list_init(&dl, &src);
+    ast_file *f = front_parse_file("deep.hon", t.s, t.len, 0, &dl);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(dl.len, 0);
+    ck_assert_uint_eq(f->decls.len, 2);
+    strbuf img = { 0 };
+    ck_assert(ast_image_write(f, KEY, &img));
+    ast_file *g = ast_image_read(img.s, img.len, KEY, "deep.hon", t.s, t.len, 0);
+    ck_assert_ptr_nonnull(g);
+    for (uint32_t i = 0; i < f->decls.len; i++)
+        ck_assert(same_tree(f->decls.items[i], g->decls.items[i]));
+    ast_file_free(g);
+    ast_file_free(f);
+    sb_free(&img);
+    sb_free(&t);
+    diag_list_clear(&dl);
+    diag_sources_free(&src);
+}
+END_TEST
+
+/* The image every damage test starts from: a small file of most kinds of declaration (a
+ * source, a marker, an enum, a variant, tables with a `?` cell, queries, rules with
+ * citations, a fn), the clean program of the lint tests. */
+#define SAMPLE HON_SOURCE_ROOT "/tests/golden/lint/clean.hon"
+
+static void sample_image(strbuf *img, char **text, size_t *len)
+{
+    ast_file *f = parse_path(SAMPLE, text, len, 0);
+    ck_assert_uint_gt(f->decls.len, 10);
+    ck_assert(ast_image_write(f, KEY, img));
+    ast_file *g = ast_image_read(img->s, img->len, KEY, "s.hon", *text, *len, 0);
+    ck_assert_ptr_nonnull(g);
+    for (uint32_t i = 0; i < f->decls.len; i++)
+        ck_assert(same_tree(f->decls.items[i], g->decls.items[i]));
+    ast_file_free(g);
+    ast_file_free(f);
+}
+
+START_TEST(cut_short_or_foreign)
+{
+    strbuf img = { 0 };
+    char *text;
+    size_t len;
+    sample_image(&img, &text, &len);
+    for (size_t n = 0; n < img.len; n++) /* every shorter image, the empty one included */
+        ck_assert_ptr_null(ast_image_read(img.s, n, KEY, "s.hon", text, len, 0));
+    ck_assert_ptr_null(ast_image_read(img.s, img.len, KEY + 1, "s.hon", text, len, 0));
+    ck_assert_ptr_null(ast_image_read(img.s, img.len, KEY, "s.hon", text, len - 1, 0));
+    ck_assert_ptr_null(ast_image_read(NULL, 0, KEY, "s.hon", text, len, 0));
+    /* a longer one: a byte left over after the last declaration */
+    char *longer = mem_malloc(img.len + 1);
+    memcpy(longer, img.s, img.len);
+    longer[img.len] = 0;
+    ck_assert_ptr_null(ast_image_read(longer, img.len + 1, KEY, "s.hon", text, len, 0));
+    mem_free(longer);
+    sb_free(&img);
+    mem_free(text);
+}
+END_TEST
+
+START_TEST(every_bit_flipped)
+{
+    strbuf img = { 0 };
+    char *text;
+    size_t len;
+    sample_image(&img, &text, &len);
+    /* Whatever the bit, the header's checks or the sum refuse the image. */
+    for (size_t i = 0; i < img.len; i++)
+        for (int bit = 0; bit < 8; bit++) {
+            img.s[i] ^= (char)(1 << bit);
+            ast_file *g = ast_image_read(img.s, img.len, KEY, "s.hon", text, len, 0);
+            ck_assert_msg(g == NULL, "byte %zu bit %d flipped: the image is still read", i, bit);
+            img.s[i] ^= (char)(1 << bit);
+        }
+    sb_free(&img);
+    mem_free(text);
+}
+END_TEST
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ULL;
+}
+
+/* Recomputes the sum of a damaged image (header: magic 8, key 8, sum 8, then body_len and
+ * strings_len), as ast_image.c computes it: what damage the sum cannot see must still be
+ * refused or read safely. */
+static void reseal(char *img, size_t len)
+{
+    uint32_t strings_len;
+    memcpy(&strings_len, img + 28, 4);
+    if (strings_len > len - 40)
+        return;
+    uint64_t sum = ast_image_hash(img + 40, strings_len, KEY);
+    sum = ast_image_hash(img + 40 + strings_len, len - 40 - strings_len, sum);
+    memcpy(img + 16, &sum, 8);
+}
+
+START_TEST(damage_behind_a_good_sum)
+{
+    strbuf img = { 0 };
+    char *text;
+    size_t len;
+    sample_image(&img, &text, &len);
+    char *copy = mem_malloc(img.len);
+    uint64_t seed = 0x5eed;
+    const uint32_t words[] = { 0,
+                               1,
+                               2,
+                               0xFFFFFFFFu,
+                               0x7FFFFFFFu,
+                               40,
+                               1000,
+                               (uint32_t)AST_KIND_COUNT,
+                               (uint32_t)AST_KIND_COUNT + 1 };
+    for (int round = 0; round < 20000; round++) {
+        memcpy(copy, img.s, img.len);
+        int hits = 1 + (int)(rng_next(&seed) % 3);
+        for (int h = 0; h < hits; h++) {
+            size_t at = 24 + 4 * (rng_next(&seed) % ((img.len - 24) / 4)); /* lengths and body */
+            uint32_t w = words[rng_next(&seed) % (sizeof words / sizeof *words)];
+            if (rng_next(&seed) % 2)
+                w = (uint32_t)rng_next(&seed);
+            memcpy(copy + at, &w, 4);
+        }
+        reseal(copy, img.len);
+        ast_file *g = ast_image_read(copy, img.len, KEY, "s.hon", text, len, 0);
+        if (g) { /* read: then it is a tree whose every string ends inside its block */
+            for (uint32_t i = 0; i < g->decls.len; i++)
+                ck_assert_ptr_nonnull(g->decls.items[i]);
+            ast_file_free(g);
+        }
+    }
+    mem_free(copy);
+    sb_free(&img);
+    mem_free(text);
+}
+END_TEST
+
+START_TEST(memory_runs_out)
+{
+    strbuf img = { 0 };
+    char *text;
+    size_t len;
+    sample_image(&img, &text, &len);
+    bool whole = false;
+    for (long n = 0; n < 10000 && !whole; n++) {
+        mem_fail_after(n);
+        ast_file *g = ast_image_read(img.s, img.len, KEY, "s.hon", text, len, 0);
+        mem_fail_reset();
+        whole = g != NULL;
+        ast_file_free(g);
+    }
+    /* the writer too: refused or whole, and the whole one reads back */
+    diag_sources src = { 0 };
+    diag_list dl;
+    diag_list_init(&dl, &src);
+    ast_file *f = front_parse_file("s.hon", text, len, 0, &dl);
+    bool written = false;
+    for (long n = 0; n < 10000 && !written; n++) {
+        strbuf out = { 0 };
+        mem_fail_after(n);
+        written = ast_image_write(f, KEY, &out);
+        mem_fail_reset();
+        if (written) {
+            ast_file *g = ast_image_read(out.s, out.len, KEY, "s.hon", text, len, 0);
+            ck_assert_ptr_nonnull(g);
+            ast_file_free(g);
+        }
+        sb_free(&out);
+    }
+    ck_assert(written);
+    ast_file_free(f);
+    diag_list_clear(&dl);
+    diag_sources_free(&src);
+    ck_assert(whole); /* with memory enough, the image is read */
+    sb_free(&img);
+    mem_free(text);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("ast_image");
+    TCase *tc = tcase_create("image");
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, bundled_files_read_back);
+    tcase_add_test(tc, deepest_trees_read_back);
+    tcase_add_test(tc, cut_short_or_foreign);
+    tcase_add_test(tc, every_bit_flipped);
+    tcase_add_test(tc, damage_behind_a_good_sum);
+    tcase_add_test(tc, memory_runs_out);
+    suite_add_tcase(s, tc);
+    return check_run(s);
+}
