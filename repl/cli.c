@@ -717,6 +717,24 @@ static void files_free(char **files, size_t n)
     free(files);
 }
 
+/* A directory given to a command that reads its files (`check`, `lint`) but holding none it
+ * reads: no `.hon` file (nor `.scn` when scn) directly in it; those of its subdirectories are
+ * not read. Says so as an error naming the command (cmd) and returns true; false when there is
+ * a file. Checking nothing must not pass silently (the fresh review of issue 12). */
+static bool dir_reads_nothing(const char *dir, const char *cmd, bool scn)
+{
+    size_t hon_n = 0, scn_n = 0;
+    files_free(dir_files(dir, ".hon", &hon_n), hon_n);
+    if (scn)
+        files_free(dir_files(dir, ".scn", &scn_n), scn_n);
+    if (hon_n + scn_n)
+        return false;
+    cli_error("%s: no .hon%s file in '%s' (the files of its subdirectories are not read: name "
+              "those directories)",
+              cmd, scn ? " or .scn" : "", dir);
+    return true;
+}
+
 int cli_check_all(cli_session *s, const char *const *paths, size_t n)
 {
     int rc = 0;
@@ -726,6 +744,10 @@ int cli_check_all(cli_session *s, const char *const *paths, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (is_dir(paths[i])) {
             size_t before = s->diags;
+            if (dir_reads_nothing(paths[i], "check", true)) {
+                rc = 1;
+                continue;
+            }
             hon_status st = hon_load_dir(s->vm, paths[i]);
             if (st != HON_OK)
                 rc |= cli_failed(s, before, st, "cannot check", paths[i]);
@@ -778,6 +800,9 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
                       paths[i]);
             return 2; /* a usage error (repl.md §1, Exit status) */
         }
+    for (size_t i = 0; i < n; i++)
+        if (is_dir(paths[i]) && dir_reads_nothing(paths[i], "lint", false))
+            return 1;
     for (size_t i = 0; i < n; i++) {
         hon_status st =
             is_dir(paths[i]) ? hon_load_dir(s->vm, paths[i]) : hon_load_file(s->vm, paths[i]);
@@ -927,6 +952,9 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         printf("%zu passed, %zu failed\n", passed, failed_n);
     if (rc == 0 && n == 0 && passed + failed_n == 0 && !filter) {
         cli_error("no test is loaded (give test files or directories, or load some)");
+        rc = 1;
+    } else if (rc == 0 && passed + failed_n == 0 && !filter) { /* files named, none declares one */
+        cli_error("no test ran: the files given declare none");
         rc = 1;
     } else if (rc == 0 && filter && passed + failed_n == 0) { /* a typo must not pass CI */
         cli_error("no test has '%s' in its title: none ran", filter);

@@ -330,6 +330,40 @@ def check_and_test_directories():
     # `hon test` with nothing loaded says so and fails (a CI job that runs no test is broken)
     p = run(["--no-rules", "test"])
     check(p.returncode == 1 and "no test is loaded" in p.stderr, "no test at all", p)
+    # The same when files or directories are named but none of them declares a test (repl.md
+    # §1: `test` fails when no test runs): an empty file, an empty directory, either with
+    # --json; each still prints its (empty) total first.
+    with tempfile.TemporaryDirectory() as d:
+        empty = os.path.join(d, "empty.hon")
+        open(empty, "w").close()
+        os.mkdir(os.path.join(d, "none"))
+        for args in (["test", empty], ["test", os.path.join(d, "none")],
+                     ["--json", "test", empty], ["test", "--json", os.path.join(d, "none")]):
+            p = run(["--no-rules"] + args)
+            check(p.returncode == 1 and "no test ran: the files given declare none" in
+                  (p.stdout + p.stderr), "no test in the files named: exit 1", p)
+            if "--json" in args:
+                first = p.stdout.splitlines()[0]
+                check(parse_json(first, p) == {"tests": [], "passed": 0, "failed": 0},
+                      "--json: the empty total", p)
+            else:
+                check(summary(p) == (0, 0), "the empty total", p)
+    # `check` and `lint` read a directory's own files, not its subdirectories' (repl.md §1):
+    # a directory with no file they read checks nothing, and says so with exit 1 rather than
+    # passing silently. `top` holds base.hon only in top/sub; `bare` holds nothing.
+    with tempfile.TemporaryDirectory() as d:
+        top, bare = os.path.join(d, "top"), os.path.join(d, "bare")
+        os.makedirs(os.path.join(top, "sub"))
+        os.mkdir(bare)
+        shutil.copy(fx("base.hon"), os.path.join(top, "sub"))
+        for cmd, kinds in (("check", ".hon or .scn"), ("lint", ".hon")):
+            for where in (top, bare):
+                p = run(["--no-rules", cmd, where])
+                check(p.returncode == 1 and f"{cmd}: no {kinds} file in '{where}' (the files of "
+                      "its subdirectories are not read" in p.stderr,
+                      f"{cmd} of a directory with nothing to read fails", p)
+        p = run(["--no-rules", "check", os.path.join(top, "sub")])
+        check(p.returncode == 0 and p.stderr == "", "its subdirectory, named, is checked", p)
 
 
 @case
