@@ -9,7 +9,8 @@ expected value below is worked out from them and from docs/spec/language.md, in 
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
 `play_landing_craft_undo`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
-`diff_bundled`, `diff_search_geometry` and `why_not_bundled` use the bundled rules.
+`diff_bundled`, `diff_search_geometry`, `why_not_bundled` and `man_page_examples` (the
+man pages' examples) use the bundled rules.
 """
 import contextlib
 import glob
@@ -1885,6 +1886,65 @@ def walk_through(page, least_runs=0):
                 p = run(["fmt", "--check", path])
                 check(p.returncode == 0 and not p.stdout and not p.stderr,
                       f"{page}:{line}: the example is laid out as hon fmt lays it out", p)
+
+
+def roff_text(line):
+    """A line of a man page's no-fill block as man shows it: the escapes the pages use (\\-
+    a minus, \\e a backslash, \\(aq an apostrophe, \\& nothing) replaced."""
+    for esc, plain in (("\\-", "-"), ("\\(aq", "'"), ("\\&", ""), ("\\e", "\\")):
+        line = line.replace(esc, plain)
+    return line
+
+
+@case
+def man_page_examples():
+    # hon(1)'s EXAMPLES, as a reader would paste them: each line of the section's no-fill
+    # block (.nf to .fi) runs in turn with bash in one empty scratch directory (`hon` on its
+    # PATH; no links to the tree: an example must work from anywhere, its paths being the data
+    # directory's), standard input empty (the REPL example reads no line and ends). A `#` line
+    # says what the next does; a trailing `# exit status N` gives the status the EXIT STATUS
+    # section promises for it, else 0. Each must end with its status, print something on
+    # standard output unless it is the REPL, and nothing on standard error.
+    page = open(os.path.join(ROOT, "docs", "man", "hon.1"), encoding="utf-8").read()
+    m = re.search(r"^\.SH EXAMPLES\n.*?^\.nf\n(.*?)^\.fi$", page, re.S | re.M)
+    check(m is not None, "hon(1) has an EXAMPLES block", run(["eval", "1"]))
+    cmds = [roff_text(l) for l in m.group(1).splitlines() if l.strip() and
+            not l.startswith("#")]
+    check(len(cmds) >= 5 and all(c.startswith(("hon ", "echo ")) for c in cmds),
+          "the examples are hon commands: " + repr(cmds), run(["eval", "1"]))
+    with tempfile.TemporaryDirectory() as d:
+        bindir = os.path.join(d, ".bin")
+        os.mkdir(bindir)
+        with open(os.path.join(bindir, "hon"), "w") as f:
+            f.write(f'#!/bin/sh\nexec {shlex.quote(HON)} "$@"\n')
+        os.chmod(os.path.join(bindir, "hon"), 0o755)
+        e = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
+        e.pop("HON_RULES", None)
+        e.pop("HON_DATADIR", None)
+        e.pop("COLUMNS", None)
+        for line in cmds:
+            want = re.search(r"# exit status (\d+)", line)
+            p = subprocess.run(["bash", "-c", line], stdin=subprocess.DEVNULL,
+                               capture_output=True, text=True, env=e, timeout=120, cwd=d)
+            p.args_shown = line
+            repl = line.split("#")[0].split()[-1].endswith(".scn")  # hon --board FILE: the REPL
+            check(p.returncode == (int(want.group(1)) if want else 0) and p.stderr == "" and
+                  (p.stdout.strip() != "" or repl or line.startswith("echo ")),
+                  "hon(1) EXAMPLES: the example runs as the page says", p)
+        # hon(5)'s two no-fill blocks: the play script (set-up ended, a numbered order each,
+        # then the sergeant activated, steadying as the answer `true` asks, fires, and the
+        # shot is undone) plays through without an error; the EXAMPLE's house rule, with its
+        # own test, passes under `hon test house.hon` as the page says.
+        page = open(os.path.join(ROOT, "docs", "man", "hon.5"), encoding="utf-8").read()
+        blocks = re.findall(r"^\.nf\n(.*?)^\.fi$", page, re.S | re.M)
+        check(len(blocks) == 2, "hon(5) has its play script and its EXAMPLE", run(["eval", "1"]))
+        for name, block, args in (("x.play", blocks[0], ["play", "x.play"]),
+                                  ("house.hon", blocks[1], ["test", "house.hon"])):
+            with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+                f.write("".join(roff_text(l) + "\n" for l in block.splitlines()))
+            p = run(args, cwd=d)
+            check(p.returncode == 0 and p.stderr == "", "hon(5): %s runs" % name, p)
+        check(summary(p) == (1, 0), "hon(5) EXAMPLE: its test passes", p)
 
 
 @case
