@@ -460,6 +460,38 @@ def did_you_mean_everywhere():
                      "error[E303]: unknown terrain 'wodos' (did you mean `woods`?)",
                      "error[E303]: unknown counter 'rilfe' (did you mean `rifle`?)"):
             check(p.returncode == 1 and want in p.stderr, f"the scenario's hint: {want}", p)
+    # The resolver's names that are no globals (the fresh review of issue 12): a parameter, in
+    # a fn body and in a rule's guard; a member of one named enum; a record's field, in a
+    # record literal (whose misspelt field is then not also reported missing, E116) and after
+    # a dot; a unit's declared value. Each slip is 1 edit (amout: a dropped letter; moral) or
+    # 2 (rnage, azrue, rihgt, rigth, vs_ligth: two letters swapped) from the name it stands
+    # for, and nothing in the file (nor the --no-rules built-ins) is nearer.
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "slips.hon")
+        with open(path, "w") as f:
+            f.write('enum tint { crimson, azure }\n'                                   # 1
+                    'record pair { left: int, right: int }\n'                         # 2
+                    'query far(range: int) -> bool combine first default false;\n'    # 3
+                    'source "FIX.far" = "Fixture";\n'                                 # 4
+                    'rule far.beyond cite "FIX.far" when rnage > 3 answer true;\n'    # 5
+                    'fn f(amount: int) -> int = amout + 1;\n'                         # 6
+                    'fn g() -> tint = tint.azrue;\n'                                  # 7
+                    'fn h() -> pair = pair{left: 1, rihgt: 2};\n'                     # 8
+                    'fn k() -> int = pair{left: 1, right: 2}.rigth;\n'                # 9
+                    'value morale;\n'                                                 # 10
+                    'fn m(u: unit) -> int = u.moral;\n')                              # 11
+        p = run(["--no-rules", "check", path])
+        for want in (":5:37: error[E100]: unknown name `rnage` (did you mean `range`?)",
+                     ":6:28: error[E100]: unknown name `amout` (did you mean `amount`?)",
+                     ":7:18: error[E100]: tint has no member `azrue` (did you mean `azure`?)",
+                     ":8:32: error[E102]: record pair has no field `rihgt` (did you mean "
+                     "`right`?)",
+                     ":9:17: error[E102]: record pair has no field `rigth` (did you mean "
+                     "`right`?)",
+                     "a unit has no value `moral` (units have kind, side, size and the "
+                     "declared `value`s) (did you mean `morale`?)"):
+            check(p.returncode == 1 and want in p.stderr, f"the resolver's hint: {want}", p)
+        check("needs field" not in p.stderr, "a misspelt field is not also missing (E116)", p)
 
 
 @case
