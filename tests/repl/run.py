@@ -1710,6 +1710,24 @@ def nul_byte_line():
     p = run(["--no-rules"], stdin="\0 1 + 1\n2 + 2\n3 + \0 3\n")
     check(p.returncode == 1 and lines(p.stdout) == ["4"], "lines with a NUL are not answered (each a failed line: exit 1)", p)
     check(p.stderr.count("NUL byte") == 2, "each such line is an error", p)
+    # A line of bytes no token starts with (0xFF 0xFE: no UTF-8 at all) is one E001 for the
+    # run, and only that: the end of the line right after them is not a second error (E010
+    # "unexpected end of file" was, the fresh review of issue 12); the next line answers 4.
+    # The same in a file: the E001 of the euro sign ending a fn body is its only error.
+    b = subprocess.run([HON, "--no-rules"], input=b"\xff\xfe\n2 + 2\n", capture_output=True)
+    p = subprocess.CompletedProcess(b.args, b.returncode, b.stdout.decode("utf-8", "replace"),
+                                    b.stderr.decode("utf-8", "replace"))
+    p.args_shown = "printf '\\xff\\xfe\\n2 + 2\\n' | hon --no-rules"
+    check(p.returncode == 1 and lines(p.stdout) == ["4"] and p.stderr.count("error[") == 1 and
+          "<stdin>:1:1: error[E001]: unexpected non-ASCII character (byte 0xFF)" in p.stderr,
+          "a line of bad bytes: one E001", p)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "euro.hon")
+        with open(path, "wb") as f:
+            f.write(b"fn f() -> int = 1 + \xe2\x82\xac\n")
+        p = run(["--no-rules", "check", path])
+        check(p.returncode == 1 and p.stderr.count("error[") == 1 and ":1:21: error[E001]" in
+              p.stderr, "a file ending in bad bytes: one E001", p)
 
 
 @case
