@@ -800,9 +800,17 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
                       paths[i]);
             return 2; /* a usage error (repl.md §1, Exit status) */
         }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         if (is_dir(paths[i]) && dir_reads_nothing(paths[i], "lint", false))
             return 1;
+        if (has_suffix(paths[i], ".scn") || has_suffix(paths[i], ".play")) { /* not rules */
+            cli_error("'%s' is a %s, not a rule file: hon lint reads rule files (%s)", paths[i],
+                      has_suffix(paths[i], ".scn") ? "scenario" : "play script",
+                      has_suffix(paths[i], ".scn") ? "`hon check` checks a scenario"
+                                                   : "`hon play` runs a play script");
+            return 1;
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         hon_status st =
             is_dir(paths[i]) ? hon_load_dir(s->vm, paths[i]) : hon_load_file(s->vm, paths[i]);

@@ -4247,6 +4247,13 @@ def lint_exit_status():
                       'rule q.a cite "M.1" answer x;\n')
         p = run(["--no-rules", "lint", clean])
         check(p.returncode == 0 and p.stdout == "" and p.stderr == "", "a clean file", p)
+        # A scenario (or play script) named to lint is refused, saying which command reads it
+        # (it was parsed as rules: E010 at `scenario`), as fmt refuses one; exit 1.
+        scn = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+        p = run(["--no-rules", "lint", clean, scn])
+        check(p.returncode == 1 and f"'{scn}' is a scenario, not a rule file: hon lint reads "
+              "rule files (`hon check` checks a scenario)" in p.stderr and "E010" not in
+              p.stderr, "lint of a scenario", p)
         p = run(["--no-rules", "lint", "--bogus", clean])
         check(p.returncode == 2 and "not '--bogus'" in p.stderr and "E005" not in p.stderr,
               "an unknown option of lint", p)
