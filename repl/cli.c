@@ -118,31 +118,53 @@ static void error_prefix(int code, FILE *out)
 }
 
 /* Reports a message with no position on stderr: as a JSON object under --json, else as a line
- * `hon: error: …` (the script's line while a script runs) or `hon: warning: …`; an error's code
- * (412 for E412) is given when not 0. */
-static void vreport(bool error, int code, const char *fmt, va_list ap)
+ * `hon: error: …` (the script's line while a script runs), `hon: warning: …` or `hon: note: …`
+ * (severity "error", "warning" or "note"); an error's code (412 for E412) is given when not 0.
+ * The JSON object's rendered text is the line the text form prints. */
+static void vreport(const char *severity, int code, const char *fmt, va_list ap)
 {
-    fflush(stdout);
-    if (json_errors) {
-        char msg[1024];
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        put_json_diag(error ? "error" : "warning", code, error && script_line ? script_where : NULL,
-                      error ? script_line : 0, 0, msg, NULL, NULL, 0, NULL);
-        return;
-    }
-    if (error)
-        error_prefix(code, stderr);
+    bool error = strcmp(severity, "error") == 0;
+    char msg[1024], text[1400];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (error && script_line)
+        snprintf(text, sizeof text, "%s:%u: error", script_where, script_line);
     else
-        fputs("hon: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+        snprintf(text, sizeof text, "hon: %s", severity);
+    if (error && code)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "[E%03d]", code);
+    snprintf(text + strlen(text), sizeof text - strlen(text), ": %s\n", msg);
+    fflush(stdout);
+    if (json_errors)
+        put_json_diag(severity, code, error && script_line ? script_where : NULL,
+                      error ? script_line : 0, 0, msg, text, NULL, 0, NULL);
+    else
+        fputs(text, stderr);
+}
+
+void cli_usage_error(const char *message)
+{
+    char text[1200];
+    snprintf(text, sizeof text, "hon: %s\nTry 'hon --help' for more information.\n", message);
+    fflush(stdout);
+    if (json_errors)
+        put_json_diag("error", 0, NULL, 0, 0, message, text, NULL, 0, NULL);
+    else
+        fputs(text, stderr);
+}
+
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("note", 0, fmt, ap);
+    va_end(ap);
 }
 
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(true, 0, fmt, ap);
+    vreport("error", 0, fmt, ap);
     va_end(ap);
 }
 
@@ -150,7 +172,7 @@ void cli_error_code(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(true, code, fmt, ap);
+    vreport("error", code, fmt, ap);
     va_end(ap);
 }
 
@@ -159,7 +181,7 @@ static void warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(false, 0, fmt, ap);
+    vreport("warning", 0, fmt, ap);
     va_end(ap);
 }
 

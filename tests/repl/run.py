@@ -418,6 +418,13 @@ def did_you_mean_everywhere():
     p = run(["tset"])  # `test` is 2 edits away (a swap)
     check(p.returncode == 2 and "unknown command 'tset' (did you mean `test`?)" in p.stderr,
           "a CLI subcommand", p)
+    # a global option: `--jsn` is 1 from `--json`; `--chek` is 2 or more from every global
+    # option but 1 from the command `check`; `--zzzz` is near nothing
+    for opt, hint in (("--jsn", " (did you mean `--json`?)"),
+                      ("--chek", " (did you mean the command `check`?)"), ("--zzzz", "")):
+        p = run([opt])
+        check(p.returncode == 2 and f"hon: unknown option '{opt}'{hint}\n" in p.stderr,
+              "an option's hint: " + opt, p)
     p = run(["help", "lnt"])  # `lint` is 1 edit away (a dropped letter)
     check(p.returncode == 2 and "no command named 'lnt' (did you mean `lint`?)" in p.stderr,
           "hon help's topic", p)
@@ -840,6 +847,25 @@ def json_diagnostics():
               f"{' '.join(opts)}: {code} in the JSON", p)
     p = run(v, stdin="edition nope\n")
     check(diags(p)[0]["code"] == "E412", "the REPL's `edition nope`: E412", p)
+    # Everything on stderr is JSON under --json (the fresh review of issue 12): usage errors
+    # (exit 2) wherever --json stands, their rendered text the two lines of the text form; the
+    # REPL's notes (severity note); an error with no position and no code renders the line the
+    # text form prints, naming the script's line (undo with nothing done: line 3 below).
+    for args in (["--json", "nosuchcmd"], ["--chek", "--json"], ["eval", "--json"],
+                 ["--json", "test", "-x"]):
+        p = run(["--no-rules"] + args)
+        d = diags(p)
+        check(p.returncode == 2 and len(d) == 1 and d[0]["severity"] == "error" and
+              d[0]["rendered"].endswith("Try 'hon --help' for more information.\n"),
+              "a usage error as JSON: " + " ".join(args), p)
+    p = run(["--no-rules"], stdin="json on\nload /nonexistent/x.hon\nundo\ndrwa\n")
+    d = diags(p)  # every line of stderr parses
+    notes = [x["message"] for x in d if x["severity"] == "note"]
+    check("nothing from '/nonexistent/x.hon' was loaded; the session is unchanged" in notes and
+          "`drwa` is no command (did you mean `draw`?)" in notes, "the REPL's notes as JSON", p)
+    undo = [x for x in d if x["message"] == "nothing to undo"]
+    check(len(undo) == 1 and undo[0]["rendered"] == "<stdin>:3: error: nothing to undo\n",
+          "an error with no position renders its text line", p)
     # fmt answers in JSON too: one object on stdout listing each file, whether it would
     # change, and the totals; its diagnostics as JSON on stderr. The file's rule has three
     # spaces after `rule`, where the canonical layout (format.md) has one: it would change.
