@@ -824,6 +824,32 @@ def completion_after_a_dot():
     check(rc == 0, f"status {rc}")
 
 
+@case
+def field_definition():
+    """Definition on a field's own name in a record declaration is that field, not another
+    declaration of the same name (the fresh review of issue 12: `vs_infantry` of `record
+    mine_counter` in rules/mines.hon went to a `value vs_infantry` of rules/events.hon); hover
+    there names the field, its type as declared (int) and its record."""
+    path = os.path.join(SRC, "rules", "mines.hon")
+    text = open(path, encoding="utf-8").read()
+    uri = uri_of(path)
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "the bundled file has diagnostics")
+    line, ch = find(text, "vs_infantry: int")
+    check(find(text, "record mine_counter {")[0] == line, "the field is on the record's line")
+    loc = s.at("textDocument/definition", uri, line, ch + 3)["result"]
+    check(loc == {"uri": uri, "range": {"start": {"line": line, "character": ch},
+                                        "end": {"line": line, "character": ch + 11}}},
+          f"the field's definition: {loc}")
+    value = s.at("textDocument/hover", uri, line, ch + 3)["result"]["contents"]["value"]
+    check("vs_infantry: int" in value and "record `mine_counter`" in value and
+          "value vs_infantry" not in value, f"hover on the field: {value!r}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
 if CASE not in CASES:
     fail(f"no case named {CASE}")
 CASES[CASE]()
