@@ -739,10 +739,8 @@ static void files_free(char **files, size_t n)
     free(files);
 }
 
-/* A directory given to a command that reads its files (`check`, `lint`) but holding none it
- * reads: no `.hon` file (nor `.scn` when scn) directly in it; those of its subdirectories are
- * not read. Says so as an error naming the command (cmd) and returns true; false when there is
- * a file. Checking nothing must not pass silently (the fresh review of issue 12). */
+/* Whether directory dir holds no `.hon` file (nor `.scn` when scn) of its own for `cmd` (check,
+ * lint: subdirectories are not read); says so as an error (checking nothing must not pass). */
 static bool dir_reads_nothing(const char *dir, const char *cmd, bool scn)
 {
     size_t hon_n = 0, scn_n = 0;
