@@ -739,14 +739,14 @@ static void files_free(char **files, size_t n)
     free(files);
 }
 
-/* Whether directory dir holds no `.hon` file (nor `.scn` when scn) of its own for `cmd` (check,
- * lint: subdirectories are not read); says so as an error (checking nothing must not pass). */
+/* True, said as an error: dir has no .hon (nor .scn, scn) file of its own for cmd to read. */
 static bool dir_reads_nothing(const char *dir, const char *cmd, bool scn)
 {
-    size_t hon_n = 0, scn_n = 0;
-    files_free(dir_files(dir, ".hon", &hon_n), hon_n);
-    if (scn)
-        files_free(dir_files(dir, ".scn", &scn_n), scn_n);
+    size_t hon_n = 0, scn_n = 0; /* each set by dir_files before files_free reads it */
+    char **hon = dir_files(dir, ".hon", &hon_n),
+         **scns = scn ? dir_files(dir, ".scn", &scn_n) : NULL;
+    files_free(hon, hon_n);
+    files_free(scns, scn_n);
     if (hon_n + scn_n)
         return false;
     cli_error("%s: no .hon%s file in '%s' (the files of its subdirectories are not read: name "
@@ -823,11 +823,11 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
     for (size_t i = 0; i < n; i++) {
         if (is_dir(paths[i]) && dir_reads_nothing(paths[i], "lint", false))
             return 1;
-        if (has_suffix(paths[i], ".scn") || has_suffix(paths[i], ".play")) { /* not rules */
-            cli_error("'%s' is a %s, not a rule file: hon lint reads rule files (%s)", paths[i],
-                      has_suffix(paths[i], ".scn") ? "scenario" : "play script",
-                      has_suffix(paths[i], ".scn") ? "`hon check` checks a scenario"
-                                                   : "`hon play` runs a play script");
+        bool scn = has_suffix(paths[i], ".scn");
+        if (scn || has_suffix(paths[i], ".play")) { /* not rules */
+            cli_error("'%s' is a %s, not a rule file: hon lint reads rule files (`hon %s` %s)",
+                      paths[i], scn ? "scenario" : "play script", scn ? "check" : "play",
+                      scn ? "checks a scenario" : "runs a play script");
             return 1;
         }
     }
