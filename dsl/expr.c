@@ -4,26 +4,41 @@
  * It reads the declarations and signatures of passes 1-2 and the locals of the body being
  * resolved (scope.c); calls of built-ins are checked by builtin.c. expr_fold folds constant
  * expressions: table keys and cells, counter items. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "near.h"
 #include "resolve_int.h"
 
-/* A "did you mean" for an unknown name: " (did you mean `X`?)" naming the global whose kind is
- * in `kinds` (bits 1u << gkind) — and, with members, the enum member — nearest to name
- * (near.h), written into buf; "" when none is close enough, and "" without searching when the
- * error it goes with will not be kept (past DIAG_LIST_MAX): the search scans every name, so
- * doing it for every one of N errors would make a file of N unknown names cost N². */
+/* Names that are no globals, offered to did_you_mean besides them: `n` elements of `stride`
+ * bytes from `base`, each holding its name (a const char *) at `offset` — the locals in scope,
+ * one enum's members, one record's fields. Borrowed. */
+typedef struct name_list {
+    const void *base;
+    size_t n, stride, offset;
+} name_list;
+#define NAME_LIST(arr, count, type) \
+    ((name_list){ (arr), (count), sizeof(type), offsetof(type, name) })
+
+/* A "did you mean" for an unknown name: " (did you mean `X`?)" naming the nearest (near.h) of
+ * the names in `more` (NULL: none; offered first, so they win a tie), the globals whose kind
+ * is in `kinds` (bits 1u << gkind) and, with members, every enum member, written into buf; ""
+ * when none is close enough, and "" without searching when the error it goes with will not be
+ * kept (past DIAG_LIST_MAX): the search scans every name, so doing it for every one of N errors
+ * would make a file of N unknown names cost N². */
 static const char *did_you_mean(const rctx *c, const char *name, unsigned kinds, bool members,
-                                char *buf, size_t cap)
+                                const name_list *more, char *buf, size_t cap)
 {
     const res_program *p = c->p;
     if (!diag_list_keeps(c->d))
         return "";
     near_search s;
     near_begin(&s, name);
-    for (const name_ent *g = p->names->globals; g; g = g->hh.next)
+    for (size_t i = 0; more && i < more->n; i++)
+        near_offer(
+            &s, *(const char *const *)((const char *)more->base + i * more->stride + more->offset));
+    for (const name_ent *g = kinds ? p->names->globals : NULL; g; g = g->hh.next)
         if (kinds & (1u << g->kind))
             near_offer(&s, g->key);
     for (const member_ent *m = members ? p->names->members : NULL; m; m = m->hh.next)
@@ -180,7 +195,8 @@ static uint32_t name_expr(rctx *c, ast_node *n, uint32_t want)
     res_err(c, E_UNKNOWN_NAME, n->loc, "unknown name `%s`%s", n->name ? n->name : "?",
             looks_like_square(n->name)
                 ? hint
-                : did_you_mean(c, n->name, ANY_GLOBAL, true, hint, sizeof hint));
+                : did_you_mean(c, n->name, ANY_GLOBAL, true,
+                               &NAME_LIST(c->locals, c->nlocals, local), hint, sizeof hint));
     return T_ERROR;
 }
 
@@ -206,7 +222,11 @@ static uint32_t field_expr(rctx *c, ast_node *n)
         n->a->an.sym_kind = SYM_ENUM_TYPE;
         n->a->an.sym = (uint32_t)e;
         if (m < 0) {
-            res_err(c, E_UNKNOWN_NAME, n->loc, "%s has no member `%s`", p->enums[e].name, n->name);
+            char hint[160];
+            res_err(c, E_UNKNOWN_NAME, n->loc, "%s has no member `%s`%s", p->enums[e].name, n->name,
+                    did_you_mean(c, n->name, 0, false,
+                                 &NAME_LIST(p->enums[e].members, p->enums[e].len, res_member), hint,
+                                 sizeof hint));
             return T_ERROR;
         }
         annotate_member(n, p, (uint32_t)e, (uint32_t)m);
@@ -234,9 +254,13 @@ static uint32_t field_expr(rctx *c, ast_node *n)
             n->an.sym = (uint32_t)s->id;
             return T_INT;
         }
+        char hint[160];
         res_err(c, E_NO_FIELD, n->loc,
-                "a unit has no value `%s` (units have kind, side, size and the declared `value`s)",
-                n->name);
+                "a unit has no value `%s` (units have kind, side, size and the declared "
+                "`value`s)%s",
+                n->name,
+                did_you_mean(c, n->name, 0, false, &NAME_LIST(p->slots, p->nslots, res_slot), hint,
+                             sizeof hint));
         return T_ERROR;
     }
     case RT_RECORD: {
@@ -247,8 +271,11 @@ static uint32_t field_expr(rctx *c, ast_node *n)
                 n->an.sym = (uint32_t)i;
                 return r->fields[i].type;
             }
-        res_err(c, E_NO_FIELD, n->loc, "%s %s has no field `%s`",
-                r->table >= 0 ? "a row of table" : "record", r->name, n->name);
+        char hint[160];
+        res_err(c, E_NO_FIELD, n->loc, "%s %s has no field `%s`%s",
+                r->table >= 0 ? "a row of table" : "record", r->name, n->name,
+                did_you_mean(c, n->name, 0, false, &NAME_LIST(r->fields, r->nfields, res_field),
+                             hint, sizeof hint));
         return T_ERROR;
     }
     default:
@@ -291,7 +318,7 @@ static uint32_t call_expr(rctx *c, ast_node *n)
             char hint[160];
             res_err(c, E_UNKNOWN_NAME, n->loc, "unknown function or query `%s`%s",
                     n->name ? n->name : "?",
-                    did_you_mean(c, n->name, CALLABLE, false, hint, sizeof hint));
+                    did_you_mean(c, n->name, CALLABLE, false, NULL, hint, sizeof hint));
         }
         for (uint32_t i = 0; i < n->list.len; i++)
             expr_infer(c, n->list.items[i], T_NONE);
@@ -319,7 +346,7 @@ static uint32_t index_expr(rctx *c, ast_node *n)
         else if (base && base->kind == AST_NAME && !scope_find_local(c, base->name)) {
             char hint[160];
             res_err(c, E_UNKNOWN_NAME, base->loc, "unknown table `%s`%s", base->name,
-                    did_you_mean(c, base->name, 1u << G_TABLE, false, hint, sizeof hint));
+                    did_you_mean(c, base->name, 1u << G_TABLE, false, NULL, hint, sizeof hint));
         } else
             res_err(c, E_NOT_VALUE, base ? base->loc : n->loc, "only tables can be indexed");
         for (uint32_t i = 0; i < n->list.len; i++)
@@ -495,7 +522,7 @@ static uint32_t record_expr(rctx *c, ast_node *n)
         return T_ERROR;
     }
     const res_record *r = &p->records[g->id];
-    uint64_t seen = 0;
+    uint64_t seen = 0, slipped = 0; /* the fields given; those a misspelt one stood for */
     bool many = r->nfields > 64;
     for (uint32_t i = 0; i < n->list.len; i++) {
         ast_node *fi = n->list.items[i];
@@ -504,8 +531,19 @@ static uint32_t record_expr(rctx *c, ast_node *n)
             if (fi->name && strcmp(r->fields[j].name, fi->name) == 0)
                 f = (int32_t)j;
         if (f < 0) {
-            res_err(c, E_NO_FIELD, fi->loc, "record %s has no field `%s`", r->name,
-                    fi->name ? fi->name : "?");
+            char hint[160];
+            const char *near =
+                did_you_mean(c, fi->name, 0, false, &NAME_LIST(r->fields, r->nfields, res_field),
+                             hint, sizeof hint);
+            res_err(c, E_NO_FIELD, fi->loc, "record %s has no field `%s`%s", r->name,
+                    fi->name ? fi->name : "?", near);
+            /* the field it is a slip for is not reported missing as well (E116) */
+            for (size_t j = 0; *near && !many && j < r->nfields; j++) {
+                char want[160];
+                snprintf(want, sizeof want, " (did you mean `%s`?)", r->fields[j].name);
+                if (strcmp(near, want) == 0)
+                    slipped |= 1ULL << j;
+            }
             if (fi->a)
                 expr_infer(c, fi->a, T_NONE);
             continue;
@@ -520,7 +558,7 @@ static uint32_t record_expr(rctx *c, ast_node *n)
             expr_check(c, fi->a, r->fields[f].type);
     }
     for (size_t j = 0; j < r->nfields && !many; j++)
-        if (!(seen >> j & 1))
+        if (!((seen | slipped) >> j & 1))
             res_err(c, E_RECORD_FIELDS, n->loc, "record %s needs field `%s`", r->name,
                     r->fields[j].name);
     if (many)
@@ -629,7 +667,7 @@ static uint32_t infer_inner(rctx *c, ast_node *n, uint32_t want)
         if (!g || g->kind != G_VARIANT) {
             char hint[160];
             res_err(c, E_UNKNOWN_NAME, n->loc, "unknown variant `%s`%s", n->name ? n->name : "?",
-                    did_you_mean(c, n->name, 1u << G_VARIANT, false, hint, sizeof hint));
+                    did_you_mean(c, n->name, 1u << G_VARIANT, false, NULL, hint, sizeof hint));
             return T_ERROR;
         }
         n->an.sym_kind = SYM_VARIANT;

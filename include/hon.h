@@ -612,13 +612,14 @@ size_t hon_each_decl(const hon_vm *vm, void (*fn)(void *ud, const hon_decl *d), 
 
 /* What the name written at line `line`, byte column `col` (from 1) of the loaded rule file
  * `path` (hon_each_file's spelling) stands for, as the resolver read it when the program was
- * built: the query, event or fn a call names, the member of the enum the type checker chose
+ * built: a record field's own name in its `record` declaration (that field), the query, event or
+ * fn a call names, the member of the enum the type checker chose
  * (`german_victory` of whichever enum the context wants), the field of the record type of the
  * value before a dot (`s.from`), the table indexed, the variant read, the counter named, the
  * value slot of `u.value`, or the parameter, let or loop variable a local name is bound by (its
  * place the binding's name; a rule's parameter is its query's). HON_OK with fn called once
  * (the decl's strings borrowed for the call; a built-in field has no path, line 0);
- * HON_ERR_NOT_FOUND when no name the resolver read is written there (a declaration's own name,
+ * HON_ERR_NOT_FOUND when no name the resolver read is written there (another declaration's name,
  * a type, a keyword, a literal, a comment, a file not loaded, a built-in function): the caller
  * may look the word up by name (hon_each_decl). Only the program's own text answers: the
  * places are those of the files as loaded. */

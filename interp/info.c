@@ -1115,9 +1115,18 @@ hon_status hon_ref_at(const hon_vm *vm, const char *path, unsigned line, unsigne
     ref_find r = { .file = f, .line = line, .col = col };
     for (uint32_t i = 0; i < f->decls.len; i++)
         ref_walk(&r, f->decls.items[i], NULL, NULL);
+    decl_walk w = { vm->pg, fn, ud, 0, true };
+    const res_program *p = vm->pg->res;
+    for (uint32_t k = 0; !r.hit && p && k < p->nrecords; k++) /* a field's own name: itself */
+        for (uint32_t i = 0; i < p->records[k].nfields; i++) {
+            ast_loc l = p->records[k].fields[i].loc;
+            const char *in = l.line == line ? prog_file_path(vm->pg, l.file) : NULL;
+            if (in && strcmp(in, path) == 0 && col >= l.col &&
+                col <= (l.end_col ? l.end_col : l.col))
+                return give_field(&w, p, p->records[k].type, i) ? HON_OK : HON_ERR_NOT_FOUND;
+        }
     if (!r.hit)
         return HON_ERR_NOT_FOUND;
-    decl_walk w = { vm->pg, fn, ud, 0, true };
     return give_ref(&w, vm->pg->res, &r) && w.n ? HON_OK : HON_ERR_NOT_FOUND;
 }
 

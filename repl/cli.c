@@ -118,31 +118,53 @@ static void error_prefix(int code, FILE *out)
 }
 
 /* Reports a message with no position on stderr: as a JSON object under --json, else as a line
- * `hon: error: …` (the script's line while a script runs) or `hon: warning: …`; an error's code
- * (412 for E412) is given when not 0. */
-static void vreport(bool error, int code, const char *fmt, va_list ap)
+ * `hon: error: …` (the script's line while a script runs), `hon: warning: …` or `hon: note: …`
+ * (severity "error", "warning" or "note"); an error's code (412 for E412) is given when not 0.
+ * The JSON object's rendered text is the line the text form prints. */
+static void vreport(const char *severity, int code, const char *fmt, va_list ap)
 {
-    fflush(stdout);
-    if (json_errors) {
-        char msg[1024];
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        put_json_diag(error ? "error" : "warning", code, error && script_line ? script_where : NULL,
-                      error ? script_line : 0, 0, msg, NULL, NULL, 0, NULL);
-        return;
-    }
-    if (error)
-        error_prefix(code, stderr);
+    bool error = strcmp(severity, "error") == 0;
+    char msg[1024], text[1400];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (error && script_line)
+        snprintf(text, sizeof text, "%s:%u: error", script_where, script_line);
     else
-        fputs("hon: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+        snprintf(text, sizeof text, "hon: %s", severity);
+    if (error && code)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "[E%03d]", code);
+    snprintf(text + strlen(text), sizeof text - strlen(text), ": %s\n", msg);
+    fflush(stdout);
+    if (json_errors)
+        put_json_diag(severity, code, error && script_line ? script_where : NULL,
+                      error ? script_line : 0, 0, msg, text, NULL, 0, NULL);
+    else
+        fputs(text, stderr);
+}
+
+void cli_usage_error(const char *message)
+{
+    char text[1200];
+    snprintf(text, sizeof text, "hon: %s\nTry 'hon --help' for more information.\n", message);
+    fflush(stdout);
+    if (json_errors)
+        put_json_diag("error", 0, NULL, 0, 0, message, text, NULL, 0, NULL);
+    else
+        fputs(text, stderr);
+}
+
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("note", 0, fmt, ap);
+    va_end(ap);
 }
 
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(true, 0, fmt, ap);
+    vreport("error", 0, fmt, ap);
     va_end(ap);
 }
 
@@ -150,7 +172,7 @@ void cli_error_code(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(true, code, fmt, ap);
+    vreport("error", code, fmt, ap);
     va_end(ap);
 }
 
@@ -159,7 +181,7 @@ static void warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(false, 0, fmt, ap);
+    vreport("warning", 0, fmt, ap);
     va_end(ap);
 }
 
@@ -717,6 +739,22 @@ static void files_free(char **files, size_t n)
     free(files);
 }
 
+/* True, said as an error: dir has no .hon (nor .scn, scn) file of its own for cmd to read. */
+static bool dir_reads_nothing(const char *dir, const char *cmd, bool scn)
+{
+    size_t hon_n = 0, scn_n = 0; /* each set by dir_files before files_free reads it */
+    char **hon = dir_files(dir, ".hon", &hon_n),
+         **scns = scn ? dir_files(dir, ".scn", &scn_n) : NULL;
+    files_free(hon, hon_n);
+    files_free(scns, scn_n);
+    if (hon_n + scn_n)
+        return false;
+    cli_error("%s: no .hon%s file in '%s' (the files of its subdirectories are not read: name "
+              "those directories)",
+              cmd, scn ? " or .scn" : "", dir);
+    return true;
+}
+
 int cli_check_all(cli_session *s, const char *const *paths, size_t n)
 {
     int rc = 0;
@@ -726,6 +764,10 @@ int cli_check_all(cli_session *s, const char *const *paths, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (is_dir(paths[i])) {
             size_t before = s->diags;
+            if (dir_reads_nothing(paths[i], "check", true)) {
+                rc = 1;
+                continue;
+            }
             hon_status st = hon_load_dir(s->vm, paths[i]);
             if (st != HON_OK)
                 rc |= cli_failed(s, before, st, "cannot check", paths[i]);
@@ -778,6 +820,17 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
                       paths[i]);
             return 2; /* a usage error (repl.md §1, Exit status) */
         }
+    for (size_t i = 0; i < n; i++) {
+        if (is_dir(paths[i]) && dir_reads_nothing(paths[i], "lint", false))
+            return 1;
+        bool scn = has_suffix(paths[i], ".scn");
+        if (scn || has_suffix(paths[i], ".play")) { /* not rules */
+            cli_error("'%s' is a %s, not a rule file: hon lint reads rule files (`hon %s` %s)",
+                      paths[i], scn ? "scenario" : "play script", scn ? "check" : "play",
+                      scn ? "checks a scenario" : "runs a play script");
+            return 1;
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         hon_status st =
             is_dir(paths[i]) ? hon_load_dir(s->vm, paths[i]) : hon_load_file(s->vm, paths[i]);
@@ -927,6 +980,9 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         printf("%zu passed, %zu failed\n", passed, failed_n);
     if (rc == 0 && n == 0 && passed + failed_n == 0 && !filter) {
         cli_error("no test is loaded (give test files or directories, or load some)");
+        rc = 1;
+    } else if (rc == 0 && passed + failed_n == 0 && !filter) { /* files named, none declares one */
+        cli_error("no test ran: the files given declare none");
         rc = 1;
     } else if (rc == 0 && filter && passed + failed_n == 0) { /* a typo must not pass CI */
         cli_error("no test has '%s' in its title: none ran", filter);

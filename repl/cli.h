@@ -169,7 +169,7 @@ const char *cli_did_you_mean(const char *want, const char *const *names, size_t 
  * `DIR/NAME`?)" for the entry of its directory nearest its name, written into buf, or "". */
 const char *cli_near_file(const char *path, char *buf, size_t cap);
 /* After a file could not be read: when `path` does not exist and a name in its directory is
- * near, says so on stderr (`hon: note: no file 'P' (did you mean `Q`?)`; not under JSON). */
+ * near, says so on stderr (`hon: note: no file 'P' (did you mean `Q`?)`; under JSON a note object). */
 void cli_note_near_file(const cli_session *s, const char *path);
 
 /* Prints the source of a rule, query, table or fn (`show`) or its bytecode (`dis`). 0 or 1. */
@@ -326,6 +326,13 @@ void cli_put_json_string(const char *text, FILE *out);
 /* Reports an error with no source position on stderr (printf's fmt): `hon: error: MESSAGE`
  * (`SCRIPT:LINE: error: …` while a script runs), or under JSON one object with a null code. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Reports a usage error (exit status 2 is the caller's to return): `hon: MESSAGE` and the line
+ * `Try 'hon --help' for more information.` on stderr, or under --json one JSON diagnostic
+ * (severity error, code null) whose rendered text is those two lines. */
+void cli_usage_error(const char *message);
+/* Reports a note with no position (printf's fmt): `hon: note: MESSAGE` on stderr, or under JSON
+ * one object of severity "note". */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_error with a code from docs/spec/errors.md (412 for E412): `hon: error[E412]: …`, and
  * the code in the JSON object. For the program's own checks of what the library answers with a
  * bare status and no diagnostic (an unknown edition named by --edition). */

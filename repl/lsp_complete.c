@@ -30,6 +30,7 @@ typedef struct offer_item {
 
 typedef struct offers {
     const char *prefix;
+    const char *query; /* after `QUERY.`: only that query's rules, by their own names */
     bool keywords_first;
     offer_item *items;
     size_t n, cap;
@@ -79,7 +80,12 @@ static int decl_rank(hon_decl_kind kind)
 
 static void offer_decl(void *ud, const hon_decl *d)
 {
-    if (d->kind != HON_DECL_RULE) /* a rule is never named in an expression */
+    const offers *o = ud;
+    size_t k = o->query ? strlen(o->query) : 0;
+    if (o->query) { /* `QUERY.`: its rules, as `show` and `replace rule` name them */
+        if (d->kind == HON_DECL_RULE && strncmp(d->name, o->query, k) == 0 && d->name[k] == '.')
+            offer(ud, d->name + k + 1, completion_kinds[d->kind], 0, d->cites);
+    } else if (d->kind != HON_DECL_RULE) /* a rule is never named in an expression */
         offer(ud, d->name, completion_kinds[d->kind], decl_rank(d->kind),
               d->signature ? d->signature : d->within);
 }
@@ -93,6 +99,11 @@ static void offer_keyword(void *ud, const char *name)
 static void offer_builtin(void *ud, const char *name)
 {
     offer(ud, name, 3, 4, "built-in");
+}
+
+static void offer_member(void *ud, const char *name)
+{
+    offer(ud, name, completion_kinds[HON_DECL_MEMBER], 0, "member");
 }
 
 static void offer_unit(void *ud, const char *name)
@@ -247,8 +258,10 @@ static const hon_vm *board_vm(const server *srv, doc *d, size_t at)
 
 /* completion (lsp_int.h): the names starting with the word typed before the cursor — after `$` the
  * board's units, after `@` its squares (board_vm: the test's board, else the session's; a
- * square's letters in either case); else the names declared, the built-in functions and
- * the keywords —, ranked by kind and capped (completion_list). */
+ * square's letters in either case); after `NAME.` the rules of the query NAME (their own
+ * names, as the REPL's `show NAME.<Tab>` gives them) and the members of the enum NAME; else
+ * the names declared, the built-in functions and the keywords —, ranked by kind and capped
+ * (completion_list). */
 json_object *lsp_completion(const server *srv, doc *d, size_t at)
 {
     size_t b = at, s;
@@ -266,6 +279,19 @@ json_object *lsp_completion(const server *srv, doc *d, size_t at)
                 *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
         hon_complete(board_vm(srv, d, at), mark == '$' ? HON_COMPLETE_UNIT : HON_COMPLETE_SQUARE,
                      NULL, o.prefix, mark == '$' ? offer_unit : offer_square, &o);
+    } else if (mark == '.' && b >= 2 && lsp_name_char(d->text[b - 2])) {
+        /* after `NAME.`: the rules of the query NAME, or the members of the enum NAME */
+        size_t q = b - 1;
+        while (q > 0 && lsp_name_char(d->text[q - 1]))
+            q--;
+        char *name = strndup(d->text + q, b - 1 - q);
+        const hon_vm *vm = lsp_vm_of(srv, d);
+        o.query = name;
+        if (name) {
+            hon_each_decl(vm, offer_decl, &o);
+            hon_complete(vm, HON_COMPLETE_MEMBER, name, o.prefix, offer_member, &o);
+        }
+        free(name);
     } else {
         const hon_vm *vm = lsp_vm_of(srv, d);
         hon_each_decl(vm, offer_decl, &o);

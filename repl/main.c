@@ -157,16 +157,17 @@ static const char usage_text[] =
     "2 a usage error. diff and snapshot check: 0 nothing differs, 1 something does,\n"
     "2 an error.\n";
 
-/* Reports a usage error and returns the usage exit status. */
+/* Reports a usage error (as JSON under --json: cli_usage_error) and returns the usage exit
+ * status. */
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
+    char msg[1024];
     va_list ap;
-    fputs("hon: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputs("\nTry 'hon --help' for more information.\n", stderr);
+    cli_usage_error(msg);
     return EXIT_USAGE;
 }
 
@@ -270,6 +271,36 @@ static int apply_option(cli_opts *o, int c, char *arg)
     return -1;
 }
 
+static const char *command_hint(const char *name, char *buf, size_t cap);
+
+/* A "did you mean" for an unknown option `arg` (`--chek`): the nearest global option (as
+ * `--NAME`), else, for a slip of a command word written as an option, that command (" (did you
+ * mean the command `check`?)"); "" when none is near. Writes into buf. */
+static const char *option_hint(const char *arg, char *buf, size_t cap)
+{
+    enum {
+        N = sizeof longopts / sizeof longopts[0] - 1
+    };
+    char spelt[N][24];
+    const char *names[N];
+    for (size_t i = 0; i < N; i++) {
+        snprintf(spelt[i], sizeof spelt[i], "--%s", longopts[i].name);
+        names[i] = spelt[i];
+    }
+    const char *eq = strchr(arg, '=');
+    char word[128];
+    snprintf(word, sizeof word, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+    if (cli_did_you_mean(word, names, N, buf, cap)[0] || word[0] != '-')
+        return buf;
+    const char *bare = word + (word[1] == '-' ? 2 : 1);
+    char cmd[160];
+    if (command_hint(bare, cmd, sizeof cmd)[0]) { /* " (did you mean `check`?)" */
+        const char *tick = strchr(cmd, '`');
+        snprintf(buf, cap, " (did you mean the command %s", tick ? tick : "");
+    }
+    return buf;
+}
+
 /* Parses the global options before the command into o; *optind_out is the index of the first
  * non-option. Returns -1 to go on, or an exit status (0 for --help/--version, 2 for a usage
  * error). */
@@ -291,7 +322,11 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
         case 'h': fputs(usage_text, stdout); return 0;
         case 'V': print_version(o); return 0;
         case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
-        case '?': return usage_error("unknown option '%s'", argv[optind - 1]);
+        case '?': {
+            char hint[160];
+            return usage_error("unknown option '%s'%s", argv[optind - 1],
+                               option_hint(argv[optind - 1], hint, sizeof hint));
+        }
         default:
             if ((rc = apply_option(o, c, optarg)) >= 0)
                 return rc;
@@ -591,6 +626,9 @@ int main(int argc, char **argv)
     const subcommand *sub = NULL;
     int first = argc, rc, nargs = 0;
 
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--json") == 0) /* usage errors too are JSON, wherever it stands */
+            cli_set_json(NULL, true);
     rc = parse_options(argc, argv, &o, &first);
     if (rc >= 0) {
         cli_opts_free(&o);

@@ -582,11 +582,10 @@ static int cmd_load(repl *r, char *args)
         args++;
     }
     if (cli_load(r->s, args) != 0) {
-        fprintf(stderr, "hon: nothing from '%s' was loaded; the session is unchanged\n", args);
+        cli_note("nothing from '%s' was loaded; the session is unchanged", args);
         size_t len = strlen(args);
         if (len > 4 && strcmp(args + len - 4, ".scn") == 0) /* a scenario read as rules */
-            fprintf(stderr, "hon: '%s' looks like a scenario: `board %s` loads a board\n", args,
-                    args);
+            cli_note("'%s' looks like a scenario: `board %s` loads a board", args, args);
         return 1;
     }
     printf("loaded %s\n", args);
@@ -1193,8 +1192,7 @@ static void command_hint(const char *line, size_t wlen)
         names[i] = commands[i].name;
     snprintf(word, sizeof word, "%.*s", (int)wlen, line);
     if (cli_did_you_mean(word, names, sizeof names / sizeof names[0], hint, sizeof hint)[0]) {
-        fflush(stdout);
-        fprintf(stderr, "hon: note: `%s` is no command%s\n", word, hint);
+        cli_note("`%s` is no command%s", word, hint);
     }
 }
 
@@ -1238,9 +1236,7 @@ static int run_line(repl *r, char *line)
         !starts_declaration(line))
         command_hint(line, wlen);
     if (rc && names_declaration(line)) {
-        fflush(stdout);
-        fputs("hon: note: a declaration typed here is loaded when it ends with ';' or '}'\n",
-              stderr);
+        cli_note("a declaration typed here is loaded when it ends with ';' or '}'");
     }
     return rc || r->s->errors > errors;
 }

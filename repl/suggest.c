@@ -100,10 +100,8 @@ void cli_note_near_file(const cli_session *s, const char *path)
 {
     struct stat st;
     char hint[1100];
-    if (s->json || s->on_diag || stat(path, &st) == 0 || errno != ENOENT)
+    if (s->on_diag || stat(path, &st) == 0 || errno != ENOENT)
         return;
-    if (cli_near_file(path, hint, sizeof hint)[0]) {
-        fflush(stdout);
-        fprintf(stderr, "hon: note: no file '%s'%s\n", path, hint);
-    }
+    if (cli_near_file(path, hint, sizeof hint)[0])
+        cli_note("no file '%s'%s", path, hint);
 }

@@ -32,6 +32,9 @@ typedef struct front_ctx {
     bool unclosed_reported;     /* E011 was reported: the parser's own EOF error is redundant */
     bool string_cut;            /* an unterminated string (E002) took the rest of its line;
                                  syntax errors until the next ';' or '}' are its cascade */
+    bool bad_last;              /* the last thing scanned was bytes no token starts with (E001):
+                                 the parser's error at the end of file after them is their
+                                 cascade (the line was nothing but them, say) */
     uint32_t bad_line, bad_col; /* where a builder last rejected a construct (0: never) */
 
     /* scanner position (next byte) and the last two tokens, for E012's caret */

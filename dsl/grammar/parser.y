@@ -1076,7 +1076,7 @@ static void describe_expected(yysymbol_kind_t *exp, int n, char *buf, size_t cap
 /* Reports one syntax error: E013 for a stray '?', E012 for a ';' missing at the end of a line
  * (or before a declaration or the end of the file), E010 otherwise (with a hint for chained
  * comparisons). An end of file inside an unclosed '{' was already reported by the scanner
- * (E011). */
+ * (E011), as was one right after bytes no token starts with (E001). */
 static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, front_ctx *ctx)
 {
     (void)scanner;
@@ -1086,8 +1086,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, front
     ast_loc loc = *yypcontext_location(yyctx);
     if (t == YYSYMBOL_YYEMPTY)          /* bison always has a lookahead here; be safe */
         t = YYSYMBOL_YYUNDEF;
-    if (t == SYM(TOK_END) && ctx->unclosed_reported)
-        return 0;
+    if (t == SYM(TOK_END) && (ctx->unclosed_reported || ctx->bad_last))
+        return 0; /* E011, or the E001 of the bytes just before the end, said it */
     if (ctx->string_cut)                /* a cascade of the E002 just reported */
         return 0;
     if (t == SYM('?')) {

@@ -11,6 +11,9 @@ languages they colour (TAP output):
    name x);
 4. every TextMate pattern compiles as a regular expression (Python's syntax agrees with
    Oniguruma's on what these use).
+5. the extension is declarative (package.json names no `main` script: it ships no language
+   client), and what hon(1)'s FILES and docs/editors.md say of it agrees: neither may claim a
+   client that runs `hon lsp` (the fresh review of issue 12 found hon(1) did).
 
 Usage: check.py SOURCE_ROOT. Exit status 0 when every check passes.
 """
@@ -122,6 +125,15 @@ ok(len(words) > 20, f"board.md's scenario grammar was read ({len(words)} words)"
 same_words(tm_words(scn_tm), words, "scn.tmLanguage.json's words are board.md's grammar's")
 same_words(vim_words(read("editors", "vim", "syntax", "scn.vim")), words,
            "syntax/scn.vim's words are board.md's grammar's")
+
+ok("main" not in pkg and "activationEvents" not in pkg,
+   "package.json is declarative: no main script, no activation (no language client)")
+man_files = read("docs", "man", "hon.1").split(".SH FILES", 1)[-1].split(".SH ", 1)[0]
+man_files = re.sub(r"\s+", " ", re.sub(r"^\.\S+ ?", "", man_files, flags=re.M))
+ok("ships no language client" in man_files and "language client runs" not in man_files,
+   "hon(1) FILES says the VS Code extension ships no language client")
+ok("ships none" in re.sub(r"\s+", " ", read("docs", "editors.md")),
+   "docs/editors.md says the VS Code extension ships no client")
 
 for name, grammar in (("hon", hon_tm), ("scn", scn_tm)):
     bad = []

@@ -783,6 +783,74 @@ def scenario_symbols():
     check(rc == 0, f"status {rc}")
 
 
+@case
+def completion_after_a_dot():
+    """After `NAME.` completion offers what may follow: the rules of the query NAME, by their own
+    names (as the REPL's `show NAME.<Tab>` and `replace rule NAME.RULE` name them), or the
+    members of the enum NAME, filtered by what is typed after the dot (the fresh review of
+    issue 12: it offered 100 unrelated names, marked incomplete). The rules of speed_penalty
+    and range_limit_along are read from the rule files' `rule QUERY.NAME` lines; the enum weather
+    of expansions/battle_for_normandy.hon has the members ... cloudy, clear: `cl` keeps those."""
+    def rules_of(query):
+        found = set()
+        for sub in ("rules", "expansions"):
+            for f in sorted(os.listdir(os.path.join(SRC, sub))):
+                if f.endswith(".hon"):
+                    for l in open(os.path.join(SRC, sub, f), encoding="utf-8"):
+                        m = re.match(r"^\s*rule " + query + r"\.(\w+)", l)
+                        if m:
+                            found.add(m.group(1))
+        return found
+    s = Server()
+    s.initialize()
+    uri = "file:///tmp/completion_after_a_dot.hon"
+    for n, (text, want) in enumerate((
+            ("fn z() -> int = speed_penalty.", rules_of("speed_penalty")),
+            ("fn z() -> int = speed_penalty.no", {r for r in rules_of("speed_penalty")
+                                                  if r.startswith("no")}),
+            ("edition e {\n  replace rule range_limit_along.", rules_of("range_limit_along")),
+            ("fn w() -> bool = weather.cl", {"cloudy", "clear"}))):
+        if n == 0:
+            s.open(uri, text)
+        else:
+            s.change(uri, text, n + 1)
+        s.diagnostics(uri)
+        lines_ = text.split("\n")
+        r = s.at("textDocument/completion", uri, len(lines_) - 1, len(lines_[-1]))["result"]
+        labels = {i["label"] for i in r["items"]}
+        check(want, f"the rule files name rules: {want}")
+        check(labels == want and r["isIncomplete"] is False,
+              f"after {text!r}: {sorted(labels)}, want {sorted(want)}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
+@case
+def field_definition():
+    """Definition on a field's own name in a record declaration is that field, not another
+    declaration of the same name (the fresh review of issue 12: `vs_infantry` of `record
+    mine_counter` in rules/mines.hon went to a `value vs_infantry` of rules/events.hon); hover
+    there names the field, its type as declared (int) and its record."""
+    path = os.path.join(SRC, "rules", "mines.hon")
+    text = open(path, encoding="utf-8").read()
+    uri = uri_of(path)
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "the bundled file has diagnostics")
+    line, ch = find(text, "vs_infantry: int")
+    check(find(text, "record mine_counter {")[0] == line, "the field is on the record's line")
+    loc = s.at("textDocument/definition", uri, line, ch + 3)["result"]
+    check(loc == {"uri": uri, "range": {"start": {"line": line, "character": ch},
+                                        "end": {"line": line, "character": ch + 11}}},
+          f"the field's definition: {loc}")
+    value = s.at("textDocument/hover", uri, line, ch + 3)["result"]["contents"]["value"]
+    check("vs_infantry: int" in value and "record `mine_counter`" in value and
+          "value vs_infantry" not in value, f"hover on the field: {value!r}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
 if CASE not in CASES:
     fail(f"no case named {CASE}")
 CASES[CASE]()

@@ -9,8 +9,8 @@ expected value below is worked out from them and from docs/spec/language.md, in 
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
 `play_landing_craft_undo`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
-`diff_bundled`, `diff_search_geometry`, `why_not_bundled` and `startup_cache` (a copy) use
-the bundled rules.
+`diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a copy) and
+`man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
 import glob
@@ -331,6 +331,40 @@ def check_and_test_directories():
     # `hon test` with nothing loaded says so and fails (a CI job that runs no test is broken)
     p = run(["--no-rules", "test"])
     check(p.returncode == 1 and "no test is loaded" in p.stderr, "no test at all", p)
+    # The same when files or directories are named but none of them declares a test (repl.md
+    # §1: `test` fails when no test runs): an empty file, an empty directory, either with
+    # --json; each still prints its (empty) total first.
+    with tempfile.TemporaryDirectory() as d:
+        empty = os.path.join(d, "empty.hon")
+        open(empty, "w").close()
+        os.mkdir(os.path.join(d, "none"))
+        for args in (["test", empty], ["test", os.path.join(d, "none")],
+                     ["--json", "test", empty], ["test", "--json", os.path.join(d, "none")]):
+            p = run(["--no-rules"] + args)
+            check(p.returncode == 1 and "no test ran: the files given declare none" in
+                  (p.stdout + p.stderr), "no test in the files named: exit 1", p)
+            if "--json" in args:
+                first = p.stdout.splitlines()[0]
+                check(parse_json(first, p) == {"tests": [], "passed": 0, "failed": 0},
+                      "--json: the empty total", p)
+            else:
+                check(summary(p) == (0, 0), "the empty total", p)
+    # `check` and `lint` read a directory's own files, not its subdirectories' (repl.md §1):
+    # a directory with no file they read checks nothing, and says so with exit 1 rather than
+    # passing silently. `top` holds base.hon only in top/sub; `bare` holds nothing.
+    with tempfile.TemporaryDirectory() as d:
+        top, bare = os.path.join(d, "top"), os.path.join(d, "bare")
+        os.makedirs(os.path.join(top, "sub"))
+        os.mkdir(bare)
+        shutil.copy(fx("base.hon"), os.path.join(top, "sub"))
+        for cmd, kinds in (("check", ".hon or .scn"), ("lint", ".hon")):
+            for where in (top, bare):
+                p = run(["--no-rules", cmd, where])
+                check(p.returncode == 1 and f"{cmd}: no {kinds} file in '{where}' (the files of "
+                      "its subdirectories are not read" in p.stderr,
+                      f"{cmd} of a directory with nothing to read fails", p)
+        p = run(["--no-rules", "check", os.path.join(top, "sub")])
+        check(p.returncode == 0 and p.stderr == "", "its subdirectory, named, is checked", p)
 
 
 @case
@@ -384,6 +418,13 @@ def did_you_mean_everywhere():
     p = run(["tset"])  # `test` is 2 edits away (a swap)
     check(p.returncode == 2 and "unknown command 'tset' (did you mean `test`?)" in p.stderr,
           "a CLI subcommand", p)
+    # a global option: `--jsn` is 1 from `--json`; `--chek` is 2 or more from every global
+    # option but 1 from the command `check`; `--zzzz` is near nothing
+    for opt, hint in (("--jsn", " (did you mean `--json`?)"),
+                      ("--chek", " (did you mean the command `check`?)"), ("--zzzz", "")):
+        p = run([opt])
+        check(p.returncode == 2 and f"hon: unknown option '{opt}'{hint}\n" in p.stderr,
+              "an option's hint: " + opt, p)
     p = run(["help", "lnt"])  # `lint` is 1 edit away (a dropped letter)
     check(p.returncode == 2 and "no command named 'lnt' (did you mean `lint`?)" in p.stderr,
           "hon help's topic", p)
@@ -426,6 +467,38 @@ def did_you_mean_everywhere():
                      "error[E303]: unknown terrain 'wodos' (did you mean `woods`?)",
                      "error[E303]: unknown counter 'rilfe' (did you mean `rifle`?)"):
             check(p.returncode == 1 and want in p.stderr, f"the scenario's hint: {want}", p)
+    # The resolver's names that are no globals (the fresh review of issue 12): a parameter, in
+    # a fn body and in a rule's guard; a member of one named enum; a record's field, in a
+    # record literal (whose misspelt field is then not also reported missing, E116) and after
+    # a dot; a unit's declared value. Each slip is 1 edit (amout: a dropped letter; moral) or
+    # 2 (rnage, azrue, rihgt, rigth, vs_ligth: two letters swapped) from the name it stands
+    # for, and nothing in the file (nor the --no-rules built-ins) is nearer.
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "slips.hon")
+        with open(path, "w") as f:
+            f.write('enum tint { crimson, azure }\n'                                   # 1
+                    'record pair { left: int, right: int }\n'                         # 2
+                    'query far(range: int) -> bool combine first default false;\n'    # 3
+                    'source "FIX.far" = "Fixture";\n'                                 # 4
+                    'rule far.beyond cite "FIX.far" when rnage > 3 answer true;\n'    # 5
+                    'fn f(amount: int) -> int = amout + 1;\n'                         # 6
+                    'fn g() -> tint = tint.azrue;\n'                                  # 7
+                    'fn h() -> pair = pair{left: 1, rihgt: 2};\n'                     # 8
+                    'fn k() -> int = pair{left: 1, right: 2}.rigth;\n'                # 9
+                    'value morale;\n'                                                 # 10
+                    'fn m(u: unit) -> int = u.moral;\n')                              # 11
+        p = run(["--no-rules", "check", path])
+        for want in (":5:37: error[E100]: unknown name `rnage` (did you mean `range`?)",
+                     ":6:28: error[E100]: unknown name `amout` (did you mean `amount`?)",
+                     ":7:18: error[E100]: tint has no member `azrue` (did you mean `azure`?)",
+                     ":8:32: error[E102]: record pair has no field `rihgt` (did you mean "
+                     "`right`?)",
+                     ":9:17: error[E102]: record pair has no field `rigth` (did you mean "
+                     "`right`?)",
+                     "a unit has no value `moral` (units have kind, side, size and the "
+                     "declared `value`s) (did you mean `morale`?)"):
+            check(p.returncode == 1 and want in p.stderr, f"the resolver's hint: {want}", p)
+        check("needs field" not in p.stderr, "a misspelt field is not also missing (E116)", p)
 
 
 @case
@@ -774,6 +847,25 @@ def json_diagnostics():
               f"{' '.join(opts)}: {code} in the JSON", p)
     p = run(v, stdin="edition nope\n")
     check(diags(p)[0]["code"] == "E412", "the REPL's `edition nope`: E412", p)
+    # Everything on stderr is JSON under --json (the fresh review of issue 12): usage errors
+    # (exit 2) wherever --json stands, their rendered text the two lines of the text form; the
+    # REPL's notes (severity note); an error with no position and no code renders the line the
+    # text form prints, naming the script's line (undo with nothing done: line 3 below).
+    for args in (["--json", "nosuchcmd"], ["--chek", "--json"], ["eval", "--json"],
+                 ["--json", "test", "-x"]):
+        p = run(["--no-rules"] + args)
+        d = diags(p)
+        check(p.returncode == 2 and len(d) == 1 and d[0]["severity"] == "error" and
+              d[0]["rendered"].endswith("Try 'hon --help' for more information.\n"),
+              "a usage error as JSON: " + " ".join(args), p)
+    p = run(["--no-rules"], stdin="json on\nload /nonexistent/x.hon\nundo\ndrwa\n")
+    d = diags(p)  # every line of stderr parses
+    notes = [x["message"] for x in d if x["severity"] == "note"]
+    check("nothing from '/nonexistent/x.hon' was loaded; the session is unchanged" in notes and
+          "`drwa` is no command (did you mean `draw`?)" in notes, "the REPL's notes as JSON", p)
+    undo = [x for x in d if x["message"] == "nothing to undo"]
+    check(len(undo) == 1 and undo[0]["rendered"] == "<stdin>:3: error: nothing to undo\n",
+          "an error with no position renders its text line", p)
     # fmt answers in JSON too: one object on stdout listing each file, whether it would
     # change, and the totals; its diagnostics as JSON on stderr. The file's rule has three
     # spaces after `rule`, where the canonical layout (format.md) has one: it would change.
@@ -1757,6 +1849,24 @@ def nul_byte_line():
     p = run(["--no-rules"], stdin="\0 1 + 1\n2 + 2\n3 + \0 3\n")
     check(p.returncode == 1 and lines(p.stdout) == ["4"], "lines with a NUL are not answered (each a failed line: exit 1)", p)
     check(p.stderr.count("NUL byte") == 2, "each such line is an error", p)
+    # A line of bytes no token starts with (0xFF 0xFE: no UTF-8 at all) is one E001 for the
+    # run, and only that: the end of the line right after them is not a second error (E010
+    # "unexpected end of file" was, the fresh review of issue 12); the next line answers 4.
+    # The same in a file: the E001 of the euro sign ending a fn body is its only error.
+    b = subprocess.run([HON, "--no-rules"], input=b"\xff\xfe\n2 + 2\n", capture_output=True)
+    p = subprocess.CompletedProcess(b.args, b.returncode, b.stdout.decode("utf-8", "replace"),
+                                    b.stderr.decode("utf-8", "replace"))
+    p.args_shown = "printf '\\xff\\xfe\\n2 + 2\\n' | hon --no-rules"
+    check(p.returncode == 1 and lines(p.stdout) == ["4"] and p.stderr.count("error[") == 1 and
+          "<stdin>:1:1: error[E001]: unexpected non-ASCII character (byte 0xFF)" in p.stderr,
+          "a line of bad bytes: one E001", p)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "euro.hon")
+        with open(path, "wb") as f:
+            f.write(b"fn f() -> int = 1 + \xe2\x82\xac\n")
+        p = run(["--no-rules", "check", path])
+        check(p.returncode == 1 and p.stderr.count("error[") == 1 and ":1:21: error[E001]" in
+              p.stderr, "a file ending in bad bytes: one E001", p)
 
 
 @case
@@ -1965,6 +2075,65 @@ def walk_through(page, least_runs=0):
                 p = run(["fmt", "--check", path])
                 check(p.returncode == 0 and not p.stdout and not p.stderr,
                       f"{page}:{line}: the example is laid out as hon fmt lays it out", p)
+
+
+def roff_text(line):
+    """A line of a man page's no-fill block as man shows it: the escapes the pages use (\\-
+    a minus, \\e a backslash, \\(aq an apostrophe, \\& nothing) replaced."""
+    for esc, plain in (("\\-", "-"), ("\\(aq", "'"), ("\\&", ""), ("\\e", "\\")):
+        line = line.replace(esc, plain)
+    return line
+
+
+@case
+def man_page_examples():
+    # hon(1)'s EXAMPLES, as a reader would paste them: each line of the section's no-fill
+    # block (.nf to .fi) runs in turn with bash in one empty scratch directory (`hon` on its
+    # PATH; no links to the tree: an example must work from anywhere, its paths being the data
+    # directory's), standard input empty (the REPL example reads no line and ends). A `#` line
+    # says what the next does; a trailing `# exit status N` gives the status the EXIT STATUS
+    # section promises for it, else 0. Each must end with its status, print something on
+    # standard output unless it is the REPL, and nothing on standard error.
+    page = open(os.path.join(ROOT, "docs", "man", "hon.1"), encoding="utf-8").read()
+    m = re.search(r"^\.SH EXAMPLES\n.*?^\.nf\n(.*?)^\.fi$", page, re.S | re.M)
+    check(m is not None, "hon(1) has an EXAMPLES block", run(["eval", "1"]))
+    cmds = [roff_text(l) for l in m.group(1).splitlines() if l.strip() and
+            not l.startswith("#")]
+    check(len(cmds) >= 5 and all(c.startswith(("hon ", "echo ")) for c in cmds),
+          "the examples are hon commands: " + repr(cmds), run(["eval", "1"]))
+    with tempfile.TemporaryDirectory() as d:
+        bindir = os.path.join(d, ".bin")
+        os.mkdir(bindir)
+        with open(os.path.join(bindir, "hon"), "w") as f:
+            f.write(f'#!/bin/sh\nexec {shlex.quote(HON)} "$@"\n')
+        os.chmod(os.path.join(bindir, "hon"), 0o755)
+        e = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
+        e.pop("HON_RULES", None)
+        e.pop("HON_DATADIR", None)
+        e.pop("COLUMNS", None)
+        for line in cmds:
+            want = re.search(r"# exit status (\d+)", line)
+            p = subprocess.run(["bash", "-c", line], stdin=subprocess.DEVNULL,
+                               capture_output=True, text=True, env=e, timeout=120, cwd=d)
+            p.args_shown = line
+            repl = line.split("#")[0].split()[-1].endswith(".scn")  # hon --board FILE: the REPL
+            check(p.returncode == (int(want.group(1)) if want else 0) and p.stderr == "" and
+                  (p.stdout.strip() != "" or repl or line.startswith("echo ")),
+                  "hon(1) EXAMPLES: the example runs as the page says", p)
+        # hon(5)'s two no-fill blocks: the play script (set-up ended, a numbered order each,
+        # then the sergeant activated, steadying as the answer `true` asks, fires, and the
+        # shot is undone) plays through without an error; the EXAMPLE's house rule, with its
+        # own test, passes under `hon test house.hon` as the page says.
+        page = open(os.path.join(ROOT, "docs", "man", "hon.5"), encoding="utf-8").read()
+        blocks = re.findall(r"^\.nf\n(.*?)^\.fi$", page, re.S | re.M)
+        check(len(blocks) == 2, "hon(5) has its play script and its EXAMPLE", run(["eval", "1"]))
+        for name, block, args in (("x.play", blocks[0], ["play", "x.play"]),
+                                  ("house.hon", blocks[1], ["test", "house.hon"])):
+            with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+                f.write("".join(roff_text(l) + "\n" for l in block.splitlines()))
+            p = run(args, cwd=d)
+            check(p.returncode == 0 and p.stderr == "", "hon(5): %s runs" % name, p)
+        check(summary(p) == (1, 0), "hon(5) EXAMPLE: its test passes", p)
 
 
 @case
@@ -4496,6 +4665,13 @@ def lint_exit_status():
                       'rule q.a cite "M.1" answer x;\n')
         p = run(["--no-rules", "lint", clean])
         check(p.returncode == 0 and p.stdout == "" and p.stderr == "", "a clean file", p)
+        # A scenario (or play script) named to lint is refused, saying which command reads it
+        # (it was parsed as rules: E010 at `scenario`), as fmt refuses one; exit 1.
+        scn = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+        p = run(["--no-rules", "lint", clean, scn])
+        check(p.returncode == 1 and f"'{scn}' is a scenario, not a rule file: hon lint reads "
+              "rule files (`hon check` checks a scenario)" in p.stderr and "E010" not in
+              p.stderr, "lint of a scenario", p)
         p = run(["--no-rules", "lint", "--bogus", clean])
         check(p.returncode == 2 and "not '--bogus'" in p.stderr and "E005" not in p.stderr,
               "an unknown option of lint", p)
