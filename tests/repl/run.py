@@ -2645,10 +2645,11 @@ def play_script_omaha():
           b[24][2].startswith("move $rifle1 to D5   (") and
           "give $rifle1 activated   (PRESUMED.one_action)" in b[24], "who moved", p)
     hits = {n: shot_follows_roll(b[n], *PLAY_SHOTS[n], p) for n in PLAY_SHOTS}
-    # line 29 undoes the shot of line 27 and its roll: line 30 rolls the same die again (8
-    # changes: the 7 of the shot and its Hit, and the note that the MG team fired last, which
-    # Opportunity Fire may answer: last_fired, PRESUMED.opportunity_fire)
-    check(b[29] == ["29> undo", "undone: do fire_action($mg42, $rifle1, true, []) (8 changes)"]
+    # line 29 undoes the shot of line 27 and its roll: line 30 rolls the same die again (9
+    # changes: the 7 of the shot and its Hit, the destroyed marker the Destroyed rifles take
+    # (order_allowed.destroyed, PRESUMED.order_reveal), and the note that the MG team fired last,
+    # which Opportunity Fire may answer: last_fired, PRESUMED.opportunity_fire)
+    check(b[29] == ["29> undo", "undone: do fire_action($mg42, $rifle1, true, []) (9 changes)"]
           if hits[27] else b[29][1].startswith("undone: do fire_action($mg42, $rifle1"),
           "undo reverts the shot", p)
     roll = lambda n: [l for l in b[n] if l.startswith("roll d6: ")]
