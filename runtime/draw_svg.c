@@ -91,6 +91,52 @@ static void feature_label(const board *b, int id, FILE *out)
         fprintf(out, "#%d", id);
 }
 
+/* How many bytes the first n characters of UTF-8 text s take (all of s when it is shorter). */
+static size_t utf8_prefix(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (; s[i] && n > 0; n--)
+        for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+            ;
+    return i;
+}
+
+/* How many characters UTF-8 text s holds. */
+static size_t utf8_length(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+/* Writes a counter's name line: its unit key in bold (the text picture's key, which the legend's
+ * units row lists with the full name and square), a space, then the name (label, or "#id" for a
+ * unit without one) in what is left of maxc characters: whole when it fits, else its first
+ * characters and an ellipsis, so that two names alike at first (company_alpha, company_bravo)
+ * never read the same; the key alone when there is no room for a name (issue 12). */
+static void counter_name(FILE *out, char key, const char *label, int u, size_t maxc)
+{
+    char idname[16], k[2] = { key, 0 };
+    if (!label) {
+        snprintf(idname, sizeof idname, "#%d", u);
+        label = idname;
+    }
+    fputs("<tspan font-weight=\"bold\">", out);
+    xml_text(out, k, 1);
+    fputs("</tspan>", out);
+    size_t room = maxc > 2 ? maxc - 2 : 0, len = utf8_length(label);
+    if (room == 0 || (len > room && room < 2))
+        return;
+    fputc(' ', out);
+    if (len <= room) {
+        xml_text(out, label, strlen(label));
+        return;
+    }
+    xml_text(out, label, utf8_prefix(label, room - 1));
+    fputs("\xe2\x80\xa6", out); /* U+2026 HORIZONTAL ELLIPSIS */
+}
+
 /* Where a unit's counter stands in the SVG (pixels). */
 typedef struct counter {
     int x, y, w, h;
@@ -474,7 +520,23 @@ static void svg_legend(const picture *p, legend *lg)
         if (!any)
             legend_row(lg, "units:");
         any = true;
-        legend_entry(lg, 'u', unit_colour(op, u), 0, board_unit_label(b, u), u);
+        /* as the text picture's key reads: the counter's key on its swatch, the full name and
+         * the squares it stands on */
+        char name[96], sq[16];
+        const char *label = board_unit_label(b, u);
+        int s0, s1,
+            at = label ? snprintf(name, sizeof name, "%s", label)
+                       : snprintf(name, sizeof name, "#%d", u);
+        at = at < (int)sizeof name ? at : (int)sizeof name - 1;
+        if (board_unit_squares(b, u, &s0, &s1)) {
+            geo_format_square(g, s0, sq, sizeof sq);
+            at += snprintf(name + at, sizeof name - (size_t)at, " %s", sq);
+            if (s1 >= 0 && at < (int)sizeof name) {
+                geo_format_square(g, s1, sq, sizeof sq);
+                snprintf(name + at, sizeof name - (size_t)at, " %s", sq);
+            }
+        }
+        legend_entry(lg, 'u', unit_colour(op, u), p->keys[i], name, u);
     }
     if (lg->x > lg->x0)
         lg->y += 18;
@@ -916,11 +978,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         int base = top + big - 2;
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">",
                 k.x + k.w / 2, base, big);
-        size_t maxc = (size_t)(k.w / (fs * 3 / 8 + 1));
-        if (label)
-            xml_text(out, label, maxc ? maxc : 1);
-        else
-            fprintf(out, "#%d", u);
+        counter_name(out, p.keys[i], label, u, (size_t)(k.w / (fs * 3 / 8 + 1)));
         fputs("</text>\n", out);
         if (!second)
             continue;

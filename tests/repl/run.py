@@ -4063,7 +4063,9 @@ def svg_window_and_crowded_squares():
         heads = re.findall(r'text-anchor="middle">([A-L])</text>', svg)
         check(heads == ["C", "D", "E", "F"], f"the column letters C-F (got {heads})", p)
         units = [n for r, n, _ in legend_entries(svg) if r == "units:"]
-        check(units == ["below", "corner"], f"the legend names the units shown ({units})", p)
+        # (each with its square, as the text key reads: issue 12)
+        check(units == ["below F3", "corner E4"], f"the legend names the units shown ({units})",
+              p)
         # a place alone: 5 squares each way around it, cut at the board's edges: below (F3,
         # column 6 of 12, row 3 of 6) gives columns A-K and rows 1-6
         p = run(["--board", board, "svg", out, "$below"])
