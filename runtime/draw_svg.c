@@ -1,6 +1,6 @@
 /* runtime/draw_svg.c — the SVG picture of a board (draw.h: draw_svg): layers of squares, sides,
  * corner items, marks, counters, the traced line with its verdict's marks, then every label,
- * the captions and a legend of every glyph (docs/spec/board.md §5). Over draw_pic.h's picture,
+ * the line's dots on counters' squares over them, the captions and a legend of every glyph (docs/spec/board.md §5). Over draw_pic.h's picture,
  * shared with the text picture. Output is a pure function of the board and the options.
  */
 #include <stdlib.h>
@@ -329,6 +329,52 @@ static bool shown_unit(const picture *p, int u)
     int s0, s1;
     return board_unit_embarked_in(p->b, u) < 0 && board_unit_squares(p->b, u, &s0, &s1) &&
            (shown_square(p, s0) || (s1 >= 0 && shown_square(p, s1)));
+}
+
+/* The dot of square q, crossed by the traced line, when a counter stands on q (false, nothing
+ * written, otherwise): the counters on q (their boxes, within q) hide its centre under their
+ * names, so the dot stands where a ray from q's centre along the line (from `from` toward `to`;
+ * the other way for q = `to`, so that an end's dot stays on the line) leaves them; at q's
+ * centre when both ends are q.
+ * With out NULL it only says whether q holds a counter shown. */
+static bool crossed_dot(const picture *p, int c, int fs, int L, int T, int q, FILE *out)
+{
+    const geo_grid *g = p->g;
+    const geo_trace *tr = p->o->trace;
+    int at[8], qx = L + (q % g->w) * c, qy = T + (q / g->w) * c;
+    size_t n = board_units_at(p->b, q, at, 8);
+    double x0 = qx + c, y0 = qy + c, x1 = qx, y1 = qy;
+    bool any = false;
+    for (size_t j = 0; j < n && j < 8; j++) {
+        counter k;
+        if (!shown_unit(p, at[j]) || !counter_box(p, c, fs, L, T, at[j], &k))
+            continue;
+        any = true;
+        x0 = k.x < x0 ? k.x : x0;
+        y0 = k.y < y0 ? k.y : y0;
+        x1 = k.x + k.w > x1 ? k.x + k.w : x1;
+        y1 = k.y + k.h > y1 ? k.y + k.h : y1;
+    }
+    if (!any || !out)
+        return any;
+    /* the boxes' union within q, and the ray from q's centre toward the other end */
+    x0 = x0 < qx ? qx : x0;
+    y0 = y0 < qy ? qy : y0;
+    x1 = x1 > qx + c ? qx + c : x1;
+    y1 = y1 > qy + c ? qy + c : y1;
+    int a = q == tr->to ? tr->to : tr->from, z = q == tr->to ? tr->from : tr->to;
+    double cx = qx + c / 2, cy = qy + c / 2;
+    double dx = (double)(z % g->w - a % g->w), dy = (double)(z / g->w - a / g->w);
+    double t = 0;
+    if (dx != 0 || dy != 0) {
+        double tx = dx > 0 ? (x1 - cx) / dx : dx < 0 ? (x0 - cx) / dx : 1e9;
+        double ty = dy > 0 ? (y1 - cy) / dy : dy < 0 ? (y0 - cy) / dy : 1e9;
+        t = tx < ty ? tx : ty;
+        t = t < 0 ? 0 : t;
+    }
+    fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill-opacity=\"0.7\" stroke=\"none\"/>\n",
+            (int)(cx + dx * t + 0.5), (int)(cy + dy * t + 0.5));
+    return true;
 }
 
 /* The ids of the side features (sides true) or interspace items on the part shown, marked in
@@ -882,8 +928,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         decided_mark(&p, c, L, T, out);
         for (size_t i = 0; i < tr->n; i++) {
             int q = tr->squares[i];
-            if (!shown_square(&p, q))
-                continue;
+            if (!shown_square(&p, q) || crossed_dot(&p, c, fs, L, T, q, NULL))
+                continue; /* a counter's square: its dot goes over the labels (below) */
             fprintf(out,
                     "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill-opacity=\"0.7\" stroke=\"none\"/>\n",
                     L + (q % g->w) * c + c / 2, T + (q / g->w) * c + c / 2);
@@ -1006,6 +1052,16 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         fputs("</text>\n", out);
     }
     fputs("</g>\n", out);
+    /* the dots of the traced line's squares that hold a counter, over its name (issue 12: the
+     * name's halo hid them), on the line at the counter's edge (crossed_dot) */
+    if (tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0 && tr->from < geo_square_count(g) &&
+        tr->to < geo_square_count(g)) {
+        fputs("<g id=\"crossed\" fill=\"" LINE_COLOUR "\">\n", out);
+        for (size_t i = 0; i < tr->n; i++)
+            if (shown_square(&p, tr->squares[i]))
+                crossed_dot(&p, c, fs, L, T, tr->squares[i], out);
+        fputs("</g>\n", out);
+    }
     if (part) {
         fputs("</g>\n", out); /* the part's clip */
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", ML, bottom + 12 + 16);

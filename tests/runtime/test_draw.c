@@ -476,6 +476,39 @@ START_TEST(counters_told_apart)
 }
 END_TEST
 
+/* Issue 12: the dot of a square the line crosses is never hidden under a counter's name. On
+ * tiny(), the line A1 -> C1 crosses A1, B1 and C1; rifle's counter on C1 spans x 132-172,
+ * y 38-58 (svg_picture), its name centred on C1's centre (152, 48), whose white halo hid the
+ * dot there. A1's and B1's dots stay at their centres (56, 48) and (104, 48) in the line's
+ * group; C1's, the line's end, goes over the labels, on the line where it leaves the counter
+ * toward the other end A1: left from (152, 48) to the counter's left edge, (132, 48). */
+START_TEST(crossed_dot_over_counter)
+{
+    board *b = tiny();
+    const geo_grid *g = board_grid(b);
+    geo_trace t;
+    ck_assert_int_eq(geo_trace_line(g, geo_parse_square(g, "A1"), geo_parse_square(g, "C1"), &t),
+                     GEO_OK);
+    draw_options o = { .trace = &t };
+    char *out = capture_svg(b, &o);
+    const char *line = strstr(out, "<g id=\"line\""), *labels = strstr(out, "<g id=\"labels\"");
+    ck_assert(line && labels && line < labels);
+    const char *dot = "r=\"3\" fill-opacity=\"0.7\" stroke=\"none\"/>";
+    char a1[96], b1[96], c1[96], centre[96];
+    snprintf(a1, sizeof a1, "<circle cx=\"56\" cy=\"48\" %s", dot);
+    snprintf(b1, sizeof b1, "<circle cx=\"104\" cy=\"48\" %s", dot);
+    snprintf(c1, sizeof c1, "<circle cx=\"132\" cy=\"48\" %s", dot);
+    snprintf(centre, sizeof centre, "<circle cx=\"152\" cy=\"48\" %s", dot);
+    const char *pa = strstr(line, a1), *pb = strstr(line, b1), *pc = strstr(out, c1);
+    ck_assert(pa && pb && pa < labels && pb < labels);
+    ck_assert(pc && pc > strstr(labels, "> rifle</text>"));
+    ck_assert(strstr(out, centre) == NULL);
+    free(out);
+    geo_trace_free(&t);
+    board_free(b);
+}
+END_TEST
+
 START_TEST(hex_not_drawn)
 {
     board *b = board_new(GEO_HEX, 3, 3);
@@ -639,6 +672,7 @@ int main(void)
     tcase_add_test(tc, markers_and_faces);
     tcase_add_test(tc, passengers_and_sparse_ids);
     tcase_add_test(tc, counters_told_apart);
+    tcase_add_test(tc, crossed_dot_over_counter);
     tcase_add_test(tc, hex_not_drawn);
     tcase_add_test(tc, keys_and_sides_differ);
     tcase_add_test(tc, wide_board_window);
