@@ -1,7 +1,8 @@
 /* runtime/draw_svg.c — the SVG picture of a board (draw.h: draw_svg): layers of squares, sides,
  * corner items, marks, counters, the traced line with its verdict's marks, then every label,
- * the line's dots on counters' squares over them, the captions and a legend of every glyph (docs/spec/board.md §5). Over draw_pic.h's picture,
- * shared with the text picture. Output is a pure function of the board and the options.
+ * the line's dots on counters' squares over them, the captions and a legend of every glyph
+ * (docs/spec/board.md §5). Over draw_pic.h's picture, shared with the text picture. Output is
+ * a pure function of the board and the options.
  */
 #include <stdlib.h>
 #include <string.h>
