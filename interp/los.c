@@ -497,10 +497,21 @@ void los_verdict_free(view_verdict *v)
     *v = (view_verdict){ 0 };
 }
 
-/* view_draw_in of the board, with the line's verdict when the rules ask one between its ends. */
+/* view_draw_in of the board, with the line's verdict when the rules ask one between its ends.
+ * The ends are read first, once: a word that names no place is reported here and nothing is
+ * drawn (los_verdict_of and view_draw_in would each report it again: issue 12, `svg OUT $ob $b`
+ * said E213 twice). */
 static hon_status los_draw(hon_vm *vm, FILE *out, const char *from, const char *to, bool svg,
                            const view_window *win)
 {
+    hon_value place;
+    if (vm && vm->sc && from && to) {
+        hon_status st = view_place(vm, from, "<draw>", &place);
+        if (st == HON_OK)
+            st = view_place(vm, to, "<draw>", &place);
+        if (st != HON_OK)
+            return st;
+    }
     view_verdict v = { 0 };
     bool said = vm && vm->sc && from && to && los_verdict_of(vm, from, to, &v);
     hon_status st = view_draw_in(vm, out, from, to, svg, NULL, NULL, said ? &v : NULL, win);

@@ -1,7 +1,8 @@
 /* runtime/draw_svg.c — the SVG picture of a board (draw.h: draw_svg): layers of squares, sides,
  * corner items, marks, counters, the traced line with its verdict's marks, then every label,
- * the captions and a legend of every glyph (docs/spec/board.md §5). Over draw_pic.h's picture,
- * shared with the text picture. Output is a pure function of the board and the options.
+ * the line's dots on counters' squares over them, the captions and a legend of every glyph
+ * (docs/spec/board.md §5). Over draw_pic.h's picture, shared with the text picture. Output is
+ * a pure function of the board and the options.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,52 @@ static void feature_label(const board *b, int id, FILE *out)
         xml_text(out, name, 6);
     else
         fprintf(out, "#%d", id);
+}
+
+/* How many bytes the first n characters of UTF-8 text s take (all of s when it is shorter). */
+static size_t utf8_prefix(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (; s[i] && n > 0; n--)
+        for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+            ;
+    return i;
+}
+
+/* How many characters UTF-8 text s holds. */
+static size_t utf8_length(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+/* Writes a counter's name line: its unit key in bold (the text picture's key, which the legend's
+ * units row lists with the full name and square), a space, then the name (label, or "#id" for a
+ * unit without one) in what is left of maxc characters: whole when it fits, else its first
+ * characters and an ellipsis, so that two names alike at first (company_alpha, company_bravo)
+ * never read the same; the key alone when there is no room for a name (issue 12). */
+static void counter_name(FILE *out, char key, const char *label, int u, size_t maxc)
+{
+    char idname[16], k[2] = { key, 0 };
+    if (!label) {
+        snprintf(idname, sizeof idname, "#%d", u);
+        label = idname;
+    }
+    fputs("<tspan font-weight=\"bold\">", out);
+    xml_text(out, k, 1);
+    fputs("</tspan>", out);
+    size_t room = maxc > 2 ? maxc - 2 : 0, len = utf8_length(label);
+    if (room == 0 || (len > room && room < 2))
+        return;
+    fputc(' ', out);
+    if (len <= room) {
+        xml_text(out, label, strlen(label));
+        return;
+    }
+    xml_text(out, label, utf8_prefix(label, room - 1));
+    fputs("\xe2\x80\xa6", out); /* U+2026 HORIZONTAL ELLIPSIS */
 }
 
 /* Where a unit's counter stands in the SVG (pixels). */
@@ -285,6 +332,52 @@ static bool shown_unit(const picture *p, int u)
            (shown_square(p, s0) || (s1 >= 0 && shown_square(p, s1)));
 }
 
+/* The dot of square q, crossed by the traced line, when a counter stands on q (false, nothing
+ * written, otherwise): the counters on q (their boxes, within q) hide its centre under their
+ * names, so the dot stands where a ray from q's centre along the line (from `from` toward `to`;
+ * the other way for q = `to`, so that an end's dot stays on the line) leaves them; at q's
+ * centre when both ends are q.
+ * With out NULL it only says whether q holds a counter shown. */
+static bool crossed_dot(const picture *p, int c, int fs, int L, int T, int q, FILE *out)
+{
+    const geo_grid *g = p->g;
+    const geo_trace *tr = p->o->trace;
+    int at[8], qx = L + (q % g->w) * c, qy = T + (q / g->w) * c;
+    size_t n = board_units_at(p->b, q, at, 8);
+    double x0 = qx + c, y0 = qy + c, x1 = qx, y1 = qy;
+    bool any = false;
+    for (size_t j = 0; j < n && j < 8; j++) {
+        counter k;
+        if (!shown_unit(p, at[j]) || !counter_box(p, c, fs, L, T, at[j], &k))
+            continue;
+        any = true;
+        x0 = k.x < x0 ? k.x : x0;
+        y0 = k.y < y0 ? k.y : y0;
+        x1 = k.x + k.w > x1 ? k.x + k.w : x1;
+        y1 = k.y + k.h > y1 ? k.y + k.h : y1;
+    }
+    if (!any || !out)
+        return any;
+    /* the boxes' union within q, and the ray from q's centre toward the other end */
+    x0 = x0 < qx ? qx : x0;
+    y0 = y0 < qy ? qy : y0;
+    x1 = x1 > qx + c ? qx + c : x1;
+    y1 = y1 > qy + c ? qy + c : y1;
+    int a = q == tr->to ? tr->to : tr->from, z = q == tr->to ? tr->from : tr->to;
+    double cx = qx + c / 2, cy = qy + c / 2;
+    double dx = (double)(z % g->w - a % g->w), dy = (double)(z / g->w - a / g->w);
+    double t = 0;
+    if (dx != 0 || dy != 0) {
+        double tx = dx > 0 ? (x1 - cx) / dx : dx < 0 ? (x0 - cx) / dx : 1e9;
+        double ty = dy > 0 ? (y1 - cy) / dy : dy < 0 ? (y0 - cy) / dy : 1e9;
+        t = tx < ty ? tx : ty;
+        t = t < 0 ? 0 : t;
+    }
+    fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill-opacity=\"0.7\" stroke=\"none\"/>\n",
+            (int)(cx + dx * t + 0.5), (int)(cy + dy * t + 0.5));
+    return true;
+}
+
 /* The ids of the side features (sides true) or interspace items on the part shown, marked in
  * here (BOARD_MAX_ID entries). */
 static void shown_features(const picture *p, bool sides, bool *here)
@@ -474,7 +567,23 @@ static void svg_legend(const picture *p, legend *lg)
         if (!any)
             legend_row(lg, "units:");
         any = true;
-        legend_entry(lg, 'u', unit_colour(op, u), 0, board_unit_label(b, u), u);
+        /* as the text picture's key reads: the counter's key on its swatch, the full name and
+         * the squares it stands on */
+        char name[96], sq[16];
+        const char *label = board_unit_label(b, u);
+        int s0, s1,
+            at = label ? snprintf(name, sizeof name, "%s", label)
+                       : snprintf(name, sizeof name, "#%d", u);
+        at = at < (int)sizeof name ? at : (int)sizeof name - 1;
+        if (board_unit_squares(b, u, &s0, &s1)) {
+            geo_format_square(g, s0, sq, sizeof sq);
+            at += snprintf(name + at, sizeof name - (size_t)at, " %s", sq);
+            if (s1 >= 0 && at < (int)sizeof name) {
+                geo_format_square(g, s1, sq, sizeof sq);
+                snprintf(name + at, sizeof name - (size_t)at, " %s", sq);
+            }
+        }
+        legend_entry(lg, 'u', unit_colour(op, u), p->keys[i], name, u);
     }
     if (lg->x > lg->x0)
         lg->y += 18;
@@ -820,8 +929,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         decided_mark(&p, c, L, T, out);
         for (size_t i = 0; i < tr->n; i++) {
             int q = tr->squares[i];
-            if (!shown_square(&p, q))
-                continue;
+            if (!shown_square(&p, q) || crossed_dot(&p, c, fs, L, T, q, NULL))
+                continue; /* a counter's square: its dot goes over the labels (below) */
             fprintf(out,
                     "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill-opacity=\"0.7\" stroke=\"none\"/>\n",
                     L + (q % g->w) * c + c / 2, T + (q / g->w) * c + c / 2);
@@ -916,11 +1025,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         int base = top + big - 2;
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">",
                 k.x + k.w / 2, base, big);
-        size_t maxc = (size_t)(k.w / (fs * 3 / 8 + 1));
-        if (label)
-            xml_text(out, label, maxc ? maxc : 1);
-        else
-            fprintf(out, "#%d", u);
+        counter_name(out, p.keys[i], label, u, (size_t)(k.w / (fs * 3 / 8 + 1)));
         fputs("</text>\n", out);
         if (!second)
             continue;
@@ -948,6 +1053,16 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         fputs("</text>\n", out);
     }
     fputs("</g>\n", out);
+    /* the dots of the traced line's squares that hold a counter, over its name (issue 12: the
+     * name's halo hid them), on the line at the counter's edge (crossed_dot) */
+    if (tr && tr->n > 0 && tr->from >= 0 && tr->to >= 0 && tr->from < geo_square_count(g) &&
+        tr->to < geo_square_count(g)) {
+        fputs("<g id=\"crossed\" fill=\"" LINE_COLOUR "\">\n", out);
+        for (size_t i = 0; i < tr->n; i++)
+            if (shown_square(&p, tr->squares[i]))
+                crossed_dot(&p, c, fs, L, T, tr->squares[i], out);
+        fputs("</g>\n", out);
+    }
     if (part) {
         fputs("</g>\n", out); /* the part's clip */
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", ML, bottom + 12 + 16);

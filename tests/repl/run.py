@@ -4233,7 +4233,9 @@ def svg_window_and_crowded_squares():
         heads = re.findall(r'text-anchor="middle">([A-L])</text>', svg)
         check(heads == ["C", "D", "E", "F"], f"the column letters C-F (got {heads})", p)
         units = [n for r, n, _ in legend_entries(svg) if r == "units:"]
-        check(units == ["below", "corner"], f"the legend names the units shown ({units})", p)
+        # (each with its square, as the text key reads: issue 12)
+        check(units == ["below F3", "corner E4"], f"the legend names the units shown ({units})",
+              p)
         # a place alone: 5 squares each way around it, cut at the board's edges: below (F3,
         # column 6 of 12, row 3 of 6) gives columns A-K and rows 1-6
         p = run(["--board", board, "svg", out, "$below"])
@@ -4676,6 +4678,28 @@ def lint_exit_status():
         p = run(["--no-rules", "lint", "--bogus", clean])
         check(p.returncode == 2 and "not '--bogus'" in p.stderr and "E005" not in p.stderr,
               "an unknown option of lint", p)
+
+
+@case
+def unknown_place_said_once():
+    # Issue 12: a line's end that names no place is one error, said once, by every command that
+    # draws a line (repl.md: `draw`, `svg`; an unknown unit names the board's nearest one). The
+    # ridge fixture has units a, b and c and no `zed`, so each command below names exactly one
+    # unknown unit: one E213, and nothing drawn or written (exit 1). Before, `svg OUT $zed $b`
+    # and `draw $zed $b` reported it twice (once for the verdict, once for the picture).
+    ridge = fx("boards/ridge.scn")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "z.svg")
+        for args in (["svg", out, "$zed", "$b"], ["svg", out, "$b", "$zed"],
+                     ["svg", out, "$zed", "$b", "C2"], ["draw", "$zed", "$b"]):
+            p = run(BOARD_RULES + ["--board", ridge] + args)
+            check(p.returncode == 1 and p.stderr.count("error[E213]") == 1
+                  and "the board has no unit `$zed`" in p.stderr and not os.path.exists(out),
+                  f"{' '.join(args[:1] + args[2:])}: E213 once", p)
+        script = f"board {ridge}\nsvg {out} $zed $b\ndraw $b $zed\n"
+        p = run(BOARD_RULES, stdin=script)
+        check(p.returncode == 1 and p.stderr.count("error[E213]") == 2
+              and not os.path.exists(out), "the REPL's svg and draw: E213 once each", p)
 
 
 def main():

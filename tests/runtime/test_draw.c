@@ -118,18 +118,20 @@ START_TEST(svg_picture)
     /* the counter of rifle on C1 = (2, 0): the band between the rows of labels, 48/12 = 4
      * pixels from the sides and 12 + 2 = 14 from the top and bottom: x = 32 + 96 + 4 = 132,
      * y = 24 + 14 = 38, 40 x 20; its name (type 12*3/4 + 1 = 10) centred in it, x = 152,
-     * top 38 + (20 - 10) / 2 = 43, baseline 43 + 10 - 2 = 51 */
+     * top 38 + (20 - 10) / 2 = 43, baseline 43 + 10 - 2 = 51; the name follows the unit's
+     * key, a in bold (text_picture's key), and fits whole: 40 / 5 = 8 characters, less 2 for
+     * the key and its space, hold the 5 of rifle */
     ck_assert(strstr(out, "<rect x=\"132\" y=\"38\" width=\"40\" height=\"20\" rx=\"4\" "
                           "fill=\"#d8e4f4\""));
-    ck_assert(strstr(out, "<text x=\"152\" y=\"51\" font-size=\"10\" "
-                          "text-anchor=\"middle\">rifle</text>"));
+    ck_assert(strstr(out, "<text x=\"152\" y=\"51\" font-size=\"10\" text-anchor=\"middle\">"
+                          "<tspan font-weight=\"bold\">a</tspan> rifle</text>"));
     /* z-order (issue 12): counters, then the line over them, then every label over both, the
      * unit's name and the elevation's "+1" included, in white halos */
     const char *units = strstr(out, "<g id=\"units\">"), *line = strstr(out, "<g id=\"line\"");
     const char *labels = strstr(out, "<g id=\"labels\" stroke=\"#ffffff\" stroke-width=\"3\" "
                                      "paint-order=\"stroke\">");
     ck_assert(units && line && labels && units < line && line < labels);
-    ck_assert(strstr(labels, ">rifle</text>") && strstr(labels, ">+1</text>"));
+    ck_assert(strstr(labels, "> rifle</text>") && strstr(labels, ">+1</text>"));
     ck_assert(strstr(units, "</g>") < line && strstr(line, "</g>") < labels);
     /* the legend: the board is 188 pixels wide, so the picture takes the least width, 360;
      * its rows start 6 pixels under the board (24 + 2 * 48 + 12 + 6 = 138), 18 high, each
@@ -141,7 +143,8 @@ START_TEST(svg_picture)
      * colour), the wire (second) at 120 + 62 = 182; corners (192): the mine's dot;
      * line (210): "line A2 to B1" (125 pixels, to 245), then "square crossed" (132) would end
      * at 377, so it goes to the next row (228) and "corner touch" (118, to 370) to the one
-     * after (246); units (264): rifle's counter in the default pale blue. 8 rows end at
+     * after (246); units (264): rifle's counter in the default pale blue with its key a,
+     * named with its square as the text key reads ("rifle C1"). 8 rows end at
      * 138 + 8 * 18 = 282, and 6 pixels more make the height. */
     ck_assert_msg(strstr(out, "width=\"360\" height=\"288\""), "%s", out);
     ck_assert(strstr(out, "<text x=\"32\" y=\"150\" font-size=\"12\" "
@@ -173,7 +176,9 @@ START_TEST(svg_picture)
     ck_assert(strstr(out, "<text x=\"142\" y=\"258\" font-size=\"12\">corner touch</text>"));
     ck_assert(strstr(out, "<rect x=\"120\" y=\"265\" width=\"16\" height=\"14\" rx=\"3\" "
                           "stroke=\"#111111\" fill=\"#d8e4f4\"/>"));
-    ck_assert(strstr(out, "<text x=\"142\" y=\"276\" font-size=\"12\">rifle</text>"));
+    ck_assert(strstr(out, "<text x=\"128\" y=\"276\" font-size=\"11\" text-anchor=\"middle\" "
+                          "fill=\"#333333\">a</text>"));
+    ck_assert(strstr(out, "<text x=\"142\" y=\"276\" font-size=\"12\">rifle C1</text>"));
     /* no army is named (the caller gave none), and no unit or element shows markers */
     ck_assert(strstr(out, "armies:") == NULL && strstr(out, "markers:") == NULL);
     free(out);
@@ -294,8 +299,8 @@ START_TEST(markers_and_faces)
     ck_assert_msg(strstr(svg, "<text x=\"152\" y=\"55\" font-size=\"8\" text-anchor=\"middle\" "
                               "fill=\"#8b0000\">[suppressed] (wreck)</text>") != NULL,
                   "%s", svg);
-    ck_assert(strstr(svg, "<text x=\"152\" y=\"46\" font-size=\"10\" "
-                          "text-anchor=\"middle\">rifle</text>") != NULL);
+    ck_assert(strstr(svg, "<text x=\"152\" y=\"46\" font-size=\"10\" text-anchor=\"middle\">"
+                          "<tspan font-weight=\"bold\">a</tspan> rifle</text>") != NULL);
     ck_assert(strstr(svg, "<text x=\"35\" y=\"34\" font-size=\"10\" fill=\"#8b0000\" "
                           "font-style=\"italic\">burnt</text>") != NULL);
     /* unit 7 (empty string, no face) gets no such line */
@@ -420,6 +425,86 @@ START_TEST(legend_names_every_glyph)
     /* the squares show the same labels */
     ck_assert(strstr(out, "fill=\"#7a4a00\">primar</text>") < feat);
     free(out);
+    board_free(b);
+}
+END_TEST
+
+/* Issue 12: every counter is told from every other. Two units whose names agree in their first
+ * 8 letters, company_alpha (id 0) on A1 and company_bravo (id 1) on D2 of a 4 x 2 board, once
+ * read "company_" alike with a legend of names alone. Each counter (40 pixels wide, 5 a
+ * character of type 10: 8 characters) now shows its key in bold (the text picture's: a and b,
+ * the unit ids in order, the map showing only '.'), a space, and what is left, 6 characters:
+ * the name's first 5 and an ellipsis (UTF-8 e2 80 a6). The legend's units row lists each key
+ * on its counter swatch with the full name and its square, as the text key does. A name that
+ * fits (unit 2, "x" on B2) is shown whole, without an ellipsis. */
+START_TEST(counters_told_apart)
+{
+    board *b = board_new(GEO_SQUARE, 4, 2);
+    const geo_grid *g = board_grid(b);
+    board_place_unit(b, 0, geo_parse_square(g, "A1"), -1);
+    board_set_unit_label(b, 0, "company_alpha");
+    board_place_unit(b, 1, geo_parse_square(g, "D2"), -1);
+    board_set_unit_label(b, 1, "company_bravo");
+    board_place_unit(b, 2, geo_parse_square(g, "B2"), -1);
+    board_set_unit_label(b, 2, "x");
+    geo_status st;
+    char *text = capture_text(b, NULL, &st);
+    ck_assert_msg(strstr(text, "units: a company_alpha A1\n       b company_bravo D2\n"
+                               "       c x B2\n"),
+                  "%s", text);
+    free(text);
+    char *out = capture_svg(b, NULL);
+    const char *labels = strstr(out, "<g id=\"labels\"");
+    ck_assert_ptr_nonnull(labels);
+    const char *a =
+        strstr(labels, "><tspan font-weight=\"bold\">a</tspan> compa\xe2\x80\xa6</text>");
+    const char *bb =
+        strstr(labels, "><tspan font-weight=\"bold\">b</tspan> compa\xe2\x80\xa6</text>");
+    ck_assert_msg(a && bb, "%s", out);
+    ck_assert(strstr(labels, "><tspan font-weight=\"bold\">c</tspan> x</text>"));
+    ck_assert(strstr(out, ">company_</text>") == NULL);
+    const char *row = strstr(out, ">units:</text>");
+    ck_assert_ptr_nonnull(row);
+    const char *ka = strstr(row, "fill=\"#333333\">a</text>"),
+               *na = strstr(row, ">company_alpha A1</text>"),
+               *kb = strstr(row, "fill=\"#333333\">b</text>"),
+               *nb = strstr(row, ">company_bravo D2</text>");
+    ck_assert_msg(ka && na && kb && nb && ka < na && na < kb && kb < nb, "%s", row);
+    ck_assert(strstr(row, ">x B2</text>"));
+    free(out);
+    board_free(b);
+}
+END_TEST
+
+/* Issue 12: the dot of a square the line crosses is never hidden under a counter's name. On
+ * tiny(), the line A1 -> C1 crosses A1, B1 and C1; rifle's counter on C1 spans x 132-172,
+ * y 38-58 (svg_picture), its name centred on C1's centre (152, 48), whose white halo hid the
+ * dot there. A1's and B1's dots stay at their centres (56, 48) and (104, 48) in the line's
+ * group; C1's, the line's end, goes over the labels, on the line where it leaves the counter
+ * toward the other end A1: left from (152, 48) to the counter's left edge, (132, 48). */
+START_TEST(crossed_dot_over_counter)
+{
+    board *b = tiny();
+    const geo_grid *g = board_grid(b);
+    geo_trace t;
+    ck_assert_int_eq(geo_trace_line(g, geo_parse_square(g, "A1"), geo_parse_square(g, "C1"), &t),
+                     GEO_OK);
+    draw_options o = { .trace = &t };
+    char *out = capture_svg(b, &o);
+    const char *line = strstr(out, "<g id=\"line\""), *labels = strstr(out, "<g id=\"labels\"");
+    ck_assert(line && labels && line < labels);
+    const char *dot = "r=\"3\" fill-opacity=\"0.7\" stroke=\"none\"/>";
+    char a1[96], b1[96], c1[96], centre[96];
+    snprintf(a1, sizeof a1, "<circle cx=\"56\" cy=\"48\" %s", dot);
+    snprintf(b1, sizeof b1, "<circle cx=\"104\" cy=\"48\" %s", dot);
+    snprintf(c1, sizeof c1, "<circle cx=\"132\" cy=\"48\" %s", dot);
+    snprintf(centre, sizeof centre, "<circle cx=\"152\" cy=\"48\" %s", dot);
+    const char *pa = strstr(line, a1), *pb = strstr(line, b1), *pc = strstr(out, c1);
+    ck_assert(pa && pb && pa < labels && pb < labels);
+    ck_assert(pc && pc > strstr(labels, "> rifle</text>"));
+    ck_assert(strstr(out, centre) == NULL);
+    free(out);
+    geo_trace_free(&t);
     board_free(b);
 }
 END_TEST
@@ -586,6 +671,8 @@ int main(void)
     tcase_add_test(tc, legend_names_every_glyph);
     tcase_add_test(tc, markers_and_faces);
     tcase_add_test(tc, passengers_and_sparse_ids);
+    tcase_add_test(tc, counters_told_apart);
+    tcase_add_test(tc, crossed_dot_over_counter);
     tcase_add_test(tc, hex_not_drawn);
     tcase_add_test(tc, keys_and_sides_differ);
     tcase_add_test(tc, wide_board_window);
