@@ -47,9 +47,17 @@ static bool sb_reserve(strbuf *b, size_t more)
     return true;
 }
 
+/* Whether n more bytes (and the NUL) fit without growing, nothing was refused and there is no
+ * limit to check: the common case of an append, decided without calling sb_reserve. len <= cap
+ * always holds (both 0 before the first append), so the subtraction cannot wrap. */
+static inline bool sb_room(const strbuf *b, size_t n)
+{
+    return b->cap - b->len > n && !b->oom && !b->truncated && !b->limit;
+}
+
 void sb_putn(strbuf *b, const char *s, size_t n)
 {
-    if (!sb_reserve(b, n))
+    if (!sb_room(b, n) && !sb_reserve(b, n))
         return;
     memcpy(b->s + b->len, s, n);
     b->len += n;
@@ -58,7 +66,10 @@ void sb_putn(strbuf *b, const char *s, size_t n)
 
 void sb_putc(strbuf *b, char c)
 {
-    sb_putn(b, &c, 1);
+    if (!sb_room(b, 1) && !sb_reserve(b, 1))
+        return;
+    b->s[b->len++] = c;
+    b->s[b->len] = '\0';
 }
 void sb_puts(strbuf *b, const char *s)
 {

@@ -232,10 +232,32 @@ static void memo_keep(trace_memo *m, val v, size_t width, int level, const strbu
 }
 
 static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width, int level);
+static res_tkind kind_of(const res_program *p, val v);
 
-/* put_short_whole, through env->memo when there is one. */
+/* A value that is not a list, a record or a set, as put_short_whole writes it (whole, or `...`
+ * alone when its text is longer than TRACE_VALUE_MAX bytes, which a limited buffer refuses
+ * whole), printed into out in place: its text is one append of a name or a number, cheaper
+ * to write again than to copy into a buffer of its own and keep in the memo. */
+static void put_scalar(const val_env *env, val v, strbuf *out)
+{
+    size_t from = out->len;
+    val_print(env, v, out);
+    if (!out->oom && out->len - from > TRACE_VALUE_MAX) {
+        out->len = from;
+        out->s[from] = '\0';
+        sb_puts(out, "...");
+    }
+}
+
+/* put_short_whole, through env->memo when there is one; a value neither a list, a record nor
+ * a set, in place (put_scalar). */
 static void put_short(const val_env *env, val v, strbuf *out, size_t width, int level)
 {
+    res_tkind k = kind_of(env->p, v);
+    if (k != RT_LIST && k != RT_RECORD && k != RT_SET) {
+        put_scalar(env, v, out);
+        return;
+    }
     trace_memo *m = env->memo;
     if (m && memo_put(m, v, width, level, out))
         return;

@@ -233,8 +233,28 @@ START_TEST(strbuf_json_and_limits)
     sb_puts(&l, "6789");
     ck_assert(l.truncated);
     sb_puts(&l, "!");
+    sb_putc(&l, '!'); /* refused too, though the buffer has room (its capacity is 64) */
+    sb_putn(&l, "!", 1);
     ck_assert_str_eq(sb_str(&l), "12345");
     sb_free(&l);
+    /* a byte at a time up to the limit: the 8 fit, the 9th is refused */
+    strbuf c = { .limit = 8 };
+    for (int i = 0; i < 9; i++)
+        sb_putc(&c, (char)('a' + i));
+    ck_assert(c.truncated);
+    ck_assert_str_eq(sb_str(&c), "abcdefgh");
+    sb_free(&c);
+    /* a buffer marked failed keeps its capacity, yet takes nothing more (sb_fail) */
+    strbuf f = { 0 };
+    sb_puts(&f, "kept");
+    sb_fail(&f);
+    sb_putc(&f, 'x');
+    sb_putn(&f, "yz", 2);
+    sb_puts(&f, "w");
+    ck_assert(f.oom);
+    ck_assert_uint_eq(f.len, 0);
+    ck_assert_str_eq(sb_str(&f), "");
+    ck_assert_ptr_null(sb_take(&f)); /* and frees the text */
     /* out of memory: the text is lost, sb_str gives "" and sb_take NULL */
     strbuf o = { 0 };
     mem_fail_after(0);
