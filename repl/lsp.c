@@ -970,6 +970,7 @@ static json_object *capabilities(void)
     json_object_object_add(caps, "documentSymbolProvider", json_object_new_boolean(1));
     json_object_array_add(trig, json_object_new_string("$"));
     json_object_array_add(trig, json_object_new_string("@"));
+    json_object_array_add(trig, json_object_new_string(".")); /* after NAME.: its rules, members */
     json_object_object_add(comp, "triggerCharacters", trig);
     json_object_object_add(caps, "completionProvider", comp);
     json_object_object_add(info, "name", json_object_new_string("hon"));

@@ -790,7 +790,9 @@ def completion_after_a_dot():
     members of the enum NAME, filtered by what is typed after the dot (the fresh review of
     issue 12: it offered 100 unrelated names, marked incomplete). The rules of speed_penalty
     and range_limit_along are read from the rule files' `rule QUERY.NAME` lines; the enum weather
-    of expansions/battle_for_normandy.hon has the members ... cloudy, clear: `cl` keeps those."""
+    of expansions/battle_for_normandy.hon has the members ... cloudy, clear: `cl` keeps those.
+    So that an editor asks for it as the dot is typed, `.` is one of the completion trigger
+    characters `initialize` lists, with `$` and `@` (lsp.md; the third review of issue 12)."""
     def rules_of(query):
         found = set()
         for sub in ("rules", "expansions"):
@@ -802,7 +804,9 @@ def completion_after_a_dot():
                             found.add(m.group(1))
         return found
     s = Server()
-    s.initialize()
+    caps = s.initialize()["result"]["capabilities"]
+    trig = caps["completionProvider"].get("triggerCharacters", [])
+    check(sorted(trig) == sorted(["$", "@", "."]), f"trigger characters: {trig}")
     uri = "file:///tmp/completion_after_a_dot.hon"
     for n, (text, want) in enumerate((
             ("fn z() -> int = speed_penalty.", rules_of("speed_penalty")),
