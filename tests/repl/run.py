@@ -4504,6 +4504,27 @@ def terrain_colours_from_rules():
         check(p.returncode != 0 and p.stderr.count("error[E017]") == 2
               and "bad.hon:2:19: error[E017]" in p.stderr and "bad.hon:3:26: error[E017]" in p.stderr,
               "E017 for a kind's colour and for a colour of five digits, none for the others", p)
+        # a scenario's colour line takes the same forms (board.md §1, colour): "nonsense" is
+        # letters but no SVG colour name, "#12" too few digits, "#12345g" no hex digit; each is
+        # E301 at its string, `hon check` fails and no picture fills with it. "olive" (an SVG
+        # name) and "#123456" pass. The language's colours: "olivee" is no name either (E017).
+        for colour, good in (("nonsense", False), ("#12", False), ("#12345g", False),
+                             ("olive", True), ("#123456", True)):
+            board = os.path.join(tmp, "col.scn")
+            with open(board, "w") as f:
+                f.write('scenario "Col"\nsize 1 x 1\nlegend W = woods\nmap\n    A\n  1 W\n'
+                        'colour terrain woods "%s"\n' % colour)
+            p = run(["check", board])
+            if good:
+                check(p.returncode == 0 and "error" not in p.stderr, f"{colour} is a colour", p)
+            else:
+                check(p.returncode != 0 and "col.scn:7:22: error[E301]" in p.stderr
+                      and "SVG colour name" in p.stderr, f"{colour} is no colour", p)
+        with open(bad, "w") as f:
+            f.write('terrain mud "Mud" colour "olivee";\n')
+        p = run(["--no-rules", "--load", bad, "eval", "1"])
+        check(p.returncode != 0 and "bad.hon:1:26: error[E017]" in p.stderr,
+              "E017 for a colour name SVG does not know", p)
 
 
 @case
