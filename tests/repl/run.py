@@ -4691,8 +4691,24 @@ def lint_exit_status():
         scn = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
         p = run(["--no-rules", "lint", clean, scn])
         check(p.returncode == 1 and f"'{scn}' is a scenario, not a rule file: hon lint reads "
-              "rule files (`hon check` checks a scenario)" in p.stderr and "E010" not in
+              "rule files (`hon check` checks a scenario" in p.stderr and "E010" not in
               p.stderr, "lint of a scenario", p)
+        # The same refusal, with the same hint, wherever a command reads rule files (the third
+        # review of issue 12: each gave a bare E010 at `scenario` or `load`): --load and test
+        # take rule files only, check rule files and scenarios but no play script; exit 1.
+        play = os.path.join(ROOT, "examples", "play", "omaha_turn.play")
+        for args, what, hint in (
+                (["--load", scn, "eval", "1"], f"'{scn}' is a scenario, not a rule file: --load",
+                 "`hon check` checks a scenario, `--board FILE` makes it the board"),
+                (["test", scn], f"'{scn}' is a scenario, not a rule file: hon test",
+                 "`hon check` checks a scenario"),
+                (["--load", play, "eval", "1"], f"'{play}' is a play script, not a rule file",
+                 "`hon play` runs a play script"),
+                (["check", play], f"'{play}' is a play script, not a rule file: hon check reads "
+                 "rule files and scenarios", "`hon play` runs a play script")):
+            p = run(args)
+            check(p.returncode == 1 and what in p.stderr and hint in p.stderr
+                  and "E010" not in p.stderr, f"{args}: refused, naming the right command", p)
         p = run(["--no-rules", "lint", "--bogus", clean])
         check(p.returncode == 2 and "not '--bogus'" in p.stderr and "E005" not in p.stderr,
               "an unknown option of lint", p)
