@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "colour.h"
 #include "geo.h"
 #include "grammar/build.h"
 #include "lexer.h"
@@ -330,17 +331,15 @@ ast_node *front_vocab_colour(front_ctx *ctx, ast_loc loc, ast_op cat, const char
         return reject(ctx, E_VOCAB_TYPE, colour_loc,
                       "only terrain, side_feature and side names take a colour (pictures fill "
                       "squares, draw sides and fill an army's counters in it)");
-    size_t n = colour ? strlen(colour) : 0, hex = 0, alpha = 0;
-    for (size_t i = 1; i < n; i++)
-        hex += isxdigit((unsigned char)colour[i]) != 0;
-    for (size_t i = 0; i < n; i++)
-        alpha += isalpha((unsigned char)colour[i]) != 0;
-    bool ok = (n == 7 && colour[0] == '#' && hex == 6) || (n > 0 && n <= 32 && alpha == n);
-    if (!ok)
+    size_t n = colour ? strlen(colour) : 0;
+    if (!colour_valid(colour, n)) {
+        const char *near = colour_near(colour, n);
         return reject(
             ctx, E_VOCAB_TYPE, colour_loc,
-            "a colour is \"#rrggbb\" or a colour name of letters (\"olive\"), not \"%.40s\"",
-            colour ? colour : "");
+            "a colour is \"#rrggbb\" or an SVG colour name (\"olive\"), not \"%.40s\"%s%s%s",
+            colour ? colour : "", near ? " (did you mean `" : "", near ? near : "",
+            near ? "`?)" : "");
+    }
     ast_node *node = front_vocab(ctx, loc, cat, name, false, doc);
     if (node)
         node->name2 = colour;

@@ -558,7 +558,7 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     if (load_rule_dirs(s, o) != 0)
         return 1;
     for (size_t i = 0; i < o->n_loads; i++)
-        if (cli_load(s, o->loads[i]) != 0)
+        if (cli_not_rules(o->loads[i], "--load", false) || cli_load(s, o->loads[i]) != 0)
             return 1;
     if (o->edition && cli_edition(s, o->edition) != 0)
         return 1;
@@ -772,6 +772,8 @@ int cli_check_all(cli_session *s, const char *const *paths, size_t n)
             if (st != HON_OK)
                 rc |= cli_failed(s, before, st, "cannot check", paths[i]);
             given_rules = true;
+        } else if (cli_not_rules(paths[i], "hon check", true)) {
+            rc = 1;
         } else if (!has_suffix(paths[i], ".scn")) {
             rc |= given_rules || n > 1 ? cli_load(s, paths[i]) : cli_check(s, paths[i]);
             given_rules = true;
@@ -823,13 +825,8 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
     for (size_t i = 0; i < n; i++) {
         if (is_dir(paths[i]) && dir_reads_nothing(paths[i], "lint", false))
             return 1;
-        bool scn = has_suffix(paths[i], ".scn");
-        if (scn || has_suffix(paths[i], ".play")) { /* not rules */
-            cli_error("'%s' is a %s, not a rule file: hon lint reads rule files (`hon %s` %s)",
-                      paths[i], scn ? "scenario" : "play script", scn ? "check" : "play",
-                      scn ? "checks a scenario" : "runs a play script");
+        if (cli_not_rules(paths[i], "hon lint", false))
             return 1;
-        }
     }
     for (size_t i = 0; i < n; i++) {
         hon_status st =
@@ -915,7 +912,9 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
                       "Try 'hon --help' for more information.",
                       args[i]);
             rc = 2;
-        } else
+        } else if (cli_not_rules(args[i], "hon test", false))
+            rc = 1;
+        else
             paths[n++] = args[i];
     }
     for (size_t i = 0; i < n && rc == 0; i++) {

@@ -723,6 +723,18 @@ static void hover_enum(const server *srv, const doc *d, const char *name, FILE *
         fprintf(out, "\n---\n\na member of the built-in enum `%s`\n", name);
 }
 
+/* Whether a place (line, column) read from a program in the file at `path` (NULL: a built-in)
+ * may point into another text than the open document of that name holds: true when that
+ * document's last build is older than its text (its text did not build; the places are those
+ * of the text that last built, or of the file on disk). lsp.md, Documents. */
+static bool stale_place(const server *srv, const char *path)
+{
+    for (const doc *o = srv->docs; path && o; o = o->next)
+        if (strcmp(o->name, path) == 0)
+            return !o->fresh;
+    return false;
+}
+
 /* hover: on a citation ID, hover_cite; else the declaration's kind, name and signature, its
  * doc, its citations and its place. */
 static json_object *hover(const server *srv, const doc *d, size_t at)
@@ -736,6 +748,10 @@ static json_object *hover(const server *srv, const doc *d, size_t at)
     found f;
     if (!decl_at(srv, d, at, &f))
         return NULL;
+    if (stale_place(srv, f.d.path)) { /* its place, doc and signature may be an older text's */
+        found_free(&f);
+        return NULL;
+    }
     char *text = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&text, &n);
@@ -858,7 +874,7 @@ static json_object *definition(const server *srv, const doc *d, size_t at)
         source_of src = { .id = id };
         hon_each_citation(lsp_vm_of(srv, d), match_source, &src);
         hon_decl decl = { .path = src.path, .line = src.line, .col = 1, .end_line = src.line };
-        json_object *loc = src.path ? location(srv, &decl) : NULL;
+        json_object *loc = src.path && !stale_place(srv, src.path) ? location(srv, &decl) : NULL;
         free(src.text);
         free(src.path);
         free(id);
@@ -867,7 +883,8 @@ static json_object *definition(const server *srv, const doc *d, size_t at)
     found f;
     if (!decl_at(srv, d, at, &f))
         return NULL;
-    json_object *loc = f.d.path ? location(srv, &f.d) : NULL; /* a built-in has no place */
+    /* a built-in has no place; one in a document whose text did not build, no sure one */
+    json_object *loc = f.d.path && !stale_place(srv, f.d.path) ? location(srv, &f.d) : NULL;
     found_free(&f);
     return loc;
 }
@@ -970,6 +987,7 @@ static json_object *capabilities(void)
     json_object_object_add(caps, "documentSymbolProvider", json_object_new_boolean(1));
     json_object_array_add(trig, json_object_new_string("$"));
     json_object_array_add(trig, json_object_new_string("@"));
+    json_object_array_add(trig, json_object_new_string(".")); /* after NAME.: its rules, members */
     json_object_object_add(comp, "triggerCharacters", trig);
     json_object_object_add(caps, "completionProvider", comp);
     json_object_object_add(info, "name", json_object_new_string("hon"));

@@ -1,5 +1,6 @@
 /* suggest.c — "did you mean" for the names the `hon` program looks up itself (cli.h): editions,
- * variants and readings, declarations to show, command words, files. The measure is the
+ * variants and readings, declarations to show, command words, files; and which command reads
+ * a scenario or play script given to one that reads rules (cli_not_rules). The measure is the
  * library's (hon_nearest); the candidates come from hon_complete or the file system.
  */
 #include <dirent.h>
@@ -104,4 +105,17 @@ void cli_note_near_file(const cli_session *s, const char *path)
         return;
     if (cli_near_file(path, hint, sizeof hint)[0])
         cli_note("no file '%s'%s", path, hint);
+}
+
+bool cli_not_rules(const char *path, const char *what, bool scenarios_too)
+{
+    size_t n = strlen(path);
+    bool scn = !scenarios_too && n > 4 && strcmp(path + n - 4, ".scn") == 0;
+    if (!scn && !(n > 5 && strcmp(path + n - 5, ".play") == 0))
+        return false;
+    cli_error("'%s' is a %s, not a rule file: %s reads rule files%s (%s)", path,
+              scn ? "scenario" : "play script", what, scenarios_too ? " and scenarios" : "",
+              scn ? "`hon check` checks a scenario, `--board FILE` makes it the board"
+                  : "`hon play` runs a play script");
+    return true;
 }

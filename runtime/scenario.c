@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "colour.h"
 #include "hash.h"
 #include "mem.h"
 #include "scenario_text.h"
@@ -409,12 +410,13 @@ static void do_colour(loader *l, const line_ref *lr)
         return;
     }
     const tok *c = &l->toks[3];
-    bool ok = c->len > 0 && c->len <= 32;
-    for (int i = 0; i < c->len; i++)
-        ok = ok && (text_is_word(c->s[i]) || c->s[i] == '#');
-    if (!ok) {
-        text_tok_error(l, E_SCN_SYNTAX, lr->no, c,
-                       "a colour is a name or #rrggbb (letters, digits, '#')");
+    if (c->len <= 0 || !colour_valid(c->s, (size_t)c->len)) {
+        const char *near = colour_near(c->s, c->len > 0 ? (size_t)c->len : 0);
+        text_tok_error(
+            l, E_SCN_SYNTAX, lr->no, c,
+            "a colour is \"#rrggbb\" or an SVG colour name (\"olive\"), not \"%.*s\"%s%s%s",
+            c->len > 40 ? 40 : c->len, c->s, near ? " (did you mean `" : "", near ? near : "",
+            near ? "`?)" : "");
         return;
     }
     int id = text_resolve(l, lr->no, BK[k], &l->toks[2]);

@@ -311,6 +311,48 @@ def broken_file():
 
 
 @case
+def stale_places():
+    """While a document's text does not build, the places its last build knows are those of an
+    older text: definition and hover answer nothing (null) for a declaration in it, rather than
+    a place in the old text (the third review of issue 12: after three comment lines were
+    added above, definition of a() pointed at line 0, now a comment). A declaration in another
+    file keeps its place: movement_value is declared in rules/recruitment.hon.
+    Once the text builds again, a() is found where it now stands (line 3)."""
+    s = Server()
+    s.initialize()
+    uri = "file:///tmp/stale_places.hon"
+    first = "fn a() -> int = 1;\nfn b() -> int = a() + 1;\n"
+    s.open(uri, first)
+    d = s.diagnostics(uri)
+    check(all(x["severity"] != 1 for x in d), f"the first text builds: {d}")
+    loc = s.at("textDocument/definition", uri, 1, first.split("\n")[1].index("a()"))["result"]
+    check(loc and loc["range"]["start"] == {"line": 0, "character": 3}, f"built: {loc}")
+    broken = ("# new\n# lines\n# here\nfn a() -> int = 1;\nfn b() -> int = a() + zz;\n"
+              "fn c(u: unit) -> int = movement_value(u);\n")
+    s.change(uri, broken, 2)
+    d = s.diagnostics(uri)
+    check(len(d) == 1 and d[0]["code"] == "E100", f"zz is unknown: {d}")
+    col = broken.split("\n")[4].index("a()")
+    for method in ("textDocument/definition", "textDocument/hover"):
+        r = s.at(method, uri, 4, col)
+        check("error" not in r and r["result"] is None, f"{method} on a() while broken: {r}")
+    other = os.path.join(SRC, "rules", "recruitment.hon")
+    want, _ = find(open(other, encoding="utf-8").read(), "query movement_value(")
+    loc = s.at("textDocument/definition", uri, 5, broken.split("\n")[5].index("movement_v"))
+    loc = loc["result"]
+    check(loc and loc["uri"] == uri_of(other) and loc["range"]["start"]["line"] == want,
+          f"movement_value in recruitment.hon while broken: {loc}, want line {want}")
+    fixed = broken.replace("zz", "2")
+    s.change(uri, fixed, 3)
+    d = s.diagnostics(uri)
+    check(all(x["severity"] != 1 for x in d), f"the fixed text builds: {d}")
+    loc = s.at("textDocument/definition", uri, 4, col)["result"]
+    check(loc and loc["range"]["start"] == {"line": 3, "character": 3}, f"fixed: {loc}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
+@case
 def protocol_errors():
     """JSON-RPC's answers to what is not a good request: malformed JSON is a ParseError
     (-32700) with a null id, a value that is no request an InvalidRequest (-32600), a request
@@ -790,7 +832,9 @@ def completion_after_a_dot():
     members of the enum NAME, filtered by what is typed after the dot (the fresh review of
     issue 12: it offered 100 unrelated names, marked incomplete). The rules of speed_penalty
     and range_limit_along are read from the rule files' `rule QUERY.NAME` lines; the enum weather
-    of expansions/battle_for_normandy.hon has the members ... cloudy, clear: `cl` keeps those."""
+    of expansions/battle_for_normandy.hon has the members ... cloudy, clear: `cl` keeps those.
+    So that an editor asks for it as the dot is typed, `.` is one of the completion trigger
+    characters `initialize` lists, with `$` and `@` (lsp.md; the third review of issue 12)."""
     def rules_of(query):
         found = set()
         for sub in ("rules", "expansions"):
@@ -802,7 +846,9 @@ def completion_after_a_dot():
                             found.add(m.group(1))
         return found
     s = Server()
-    s.initialize()
+    caps = s.initialize()["result"]["capabilities"]
+    trig = caps["completionProvider"].get("triggerCharacters", [])
+    check(sorted(trig) == sorted(["$", "@", "."]), f"trigger characters: {trig}")
     uri = "file:///tmp/completion_after_a_dot.hon"
     for n, (text, want) in enumerate((
             ("fn z() -> int = speed_penalty.", rules_of("speed_penalty")),

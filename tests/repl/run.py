@@ -4507,6 +4507,27 @@ def terrain_colours_from_rules():
         check(p.returncode != 0 and p.stderr.count("error[E017]") == 2
               and "bad.hon:2:19: error[E017]" in p.stderr and "bad.hon:3:26: error[E017]" in p.stderr,
               "E017 for a kind's colour and for a colour of five digits, none for the others", p)
+        # a scenario's colour line takes the same forms (board.md §1, colour): "nonsense" is
+        # letters but no SVG colour name, "#12" too few digits, "#12345g" no hex digit; each is
+        # E301 at its string, `hon check` fails and no picture fills with it. "olive" (an SVG
+        # name) and "#123456" pass. The language's colours: "olivee" is no name either (E017).
+        for colour, good in (("nonsense", False), ("#12", False), ("#12345g", False),
+                             ("olive", True), ("#123456", True)):
+            board = os.path.join(tmp, "col.scn")
+            with open(board, "w") as f:
+                f.write('scenario "Col"\nsize 1 x 1\nlegend W = woods\nmap\n    A\n  1 W\n'
+                        'colour terrain woods "%s"\n' % colour)
+            p = run(["check", board])
+            if good:
+                check(p.returncode == 0 and "error" not in p.stderr, f"{colour} is a colour", p)
+            else:
+                check(p.returncode != 0 and "col.scn:7:22: error[E301]" in p.stderr
+                      and "SVG colour name" in p.stderr, f"{colour} is no colour", p)
+        with open(bad, "w") as f:
+            f.write('terrain mud "Mud" colour "olivee";\n')
+        p = run(["--no-rules", "--load", bad, "eval", "1"])
+        check(p.returncode != 0 and "bad.hon:1:26: error[E017]" in p.stderr,
+              "E017 for a colour name SVG does not know", p)
 
 
 @case
@@ -4673,8 +4694,24 @@ def lint_exit_status():
         scn = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
         p = run(["--no-rules", "lint", clean, scn])
         check(p.returncode == 1 and f"'{scn}' is a scenario, not a rule file: hon lint reads "
-              "rule files (`hon check` checks a scenario)" in p.stderr and "E010" not in
+              "rule files (`hon check` checks a scenario" in p.stderr and "E010" not in
               p.stderr, "lint of a scenario", p)
+        # The same refusal, with the same hint, wherever a command reads rule files (the third
+        # review of issue 12: each gave a bare E010 at `scenario` or `load`): --load and test
+        # take rule files only, check rule files and scenarios but no play script; exit 1.
+        play = os.path.join(ROOT, "examples", "play", "omaha_turn.play")
+        for args, what, hint in (
+                (["--load", scn, "eval", "1"], f"'{scn}' is a scenario, not a rule file: --load",
+                 "`hon check` checks a scenario, `--board FILE` makes it the board"),
+                (["test", scn], f"'{scn}' is a scenario, not a rule file: hon test",
+                 "`hon check` checks a scenario"),
+                (["--load", play, "eval", "1"], f"'{play}' is a play script, not a rule file",
+                 "`hon play` runs a play script"),
+                (["check", play], f"'{play}' is a play script, not a rule file: hon check reads "
+                 "rule files and scenarios", "`hon play` runs a play script")):
+            p = run(args)
+            check(p.returncode == 1 and what in p.stderr and hint in p.stderr
+                  and "E010" not in p.stderr, f"{args}: refused, naming the right command", p)
         p = run(["--no-rules", "lint", "--bogus", clean])
         check(p.returncode == 2 and "not '--bogus'" in p.stderr and "E005" not in p.stderr,
               "an unknown option of lint", p)
