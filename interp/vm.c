@@ -1437,7 +1437,8 @@ static bool push_args(vm_ctx *x, const val *args, uint32_t nargs, size_t *argi)
     *argi = x->sp;
     if (!state_ensure_stack(x, *argi + nargs + 1))
         return false;
-    memcpy(x->stack + *argi, args, nargs * sizeof *args);
+    if (nargs) /* args may be NULL when there are none: memcpy's arguments must not be */
+        memcpy(x->stack + *argi, args, nargs * sizeof *args);
     x->sp = *argi + nargs;
     return true;
 }
