@@ -1,6 +1,7 @@
 /* cli.h — the `hon` program's session: the options main.c parsed, the interpreter with the
  * bundled rules loaded, and the commands the REPL (repl.c) and the subcommands (main.c) share.
- * cli.c implements them on top of include/hon.h only; the program uses nothing else of hon.
+ * cli.c implements them (report.c their reporting) on top of include/hon.h only; the program
+ * uses nothing else of hon.
  * Every command prints its result to stdout and its errors to stderr, and returns 0 on success,
  * 1 on an error in the input or the rules (the exit codes of docs/spec/repl.md).
  */
@@ -309,8 +310,6 @@ bool cli_parse_cap(hon_cap which, const char *text, uint64_t *out);
  * prints it; with NAME alone, prints it; with neither, prints every cap, each as
  * `limit NAME VALUE`. Returns 0, or 1 after an error message (no such cap, a bad value). */
 int cli_limit(cli_session *s, const char *name, const char *value);
-/* Prints a formatted error line "hon: error: ..." to stderr ("WHERE:LINE: error: ..." while a
- * script runs, see cli_set_script_line). */
 /* `coverage [--inventory FILE] [--tests DIR]...` (repl.md §1, coverage.c): the citation IDs the
  * loaded rules declare, how many are cited, and (with test directories) named by a file under
  * them, by section; with an inventory, only its IDs, and those not declared, cited or tested.
@@ -321,6 +320,13 @@ int cli_coverage(cli_session *s, const char *inventory, const char *const *test_
  * length of the ID, which starts at line + 2; 0 when it is no such row. coverage.c, lsp.c. */
 size_t cli_inventory_row(const char *line);
 
+/* Reporting (report.c). */
+
+/* The library's diagnostic callback (hon_config.on_diag; ud: the cli_session): counts d in
+ * s->diags (and s->errors), then hands it to s->on_diag when set, else prints it on stderr, as
+ * text or, under JSON, as one object a line (repl.md §4), naming the script's true line and
+ * column when d is about text a script line handed over (cli_set_script_line/_text/_alias). */
+void cli_on_diag(void *ud, const hon_diag *d);
 /* Turns JSON diagnostics on or off: the session's answers (s->json, s may be NULL) and every
  * diagnostic and cli_error after it, as one JSON object a line on stderr (repl.md §4). */
 void cli_set_json(cli_session *s, bool on);
@@ -338,6 +344,14 @@ void cli_usage_error(const char *message);
 /* Reports a note with no position (printf's fmt): `hon: note: MESSAGE` on stderr, or under JSON
  * one object of severity "note". */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Reports a warning with no position (printf's fmt): `hon: warning: MESSAGE` on stderr, or
+ * under JSON one object of severity "warning". */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The library's text for status st (hon_status_text), or "error" when it has none; static. */
+const char *cli_status_text(hon_status st);
+/* Writes text (NUL-terminated; NULL writes nothing) to out, with a newline added unless it
+ * already ends with one. */
+void cli_put_block(const char *text, FILE *out);
 /* cli_error with a code from docs/spec/errors.md (412 for E412): `hon: error[E412]: …`, and
  * the code in the JSON object. For the program's own checks of what the library answers with a
  * bare status and no diagnostic (an unknown edition named by --edition). */
@@ -383,6 +397,10 @@ void cli_set_script_line(const char *where, unsigned line);
  * after `why not`, `odds`...) then names the column in the whole line and quotes it, caret
  * moved under it, in text and in JSON. */
 void cli_set_script_text(const char *where, const char *text);
+/* Names the source a declaration typed on the line being run is loaded under (cli_declare:
+ * `<repl-N>`, borrowed until the next call; NULL: none), so that its diagnostics are counted as
+ * the line's own (cli_set_script_line). */
+void cli_set_script_alias(const char *name);
 
 /* Runs one line typed at the REPL (modified in place): a comment, a command (`load`, `why`...,
  * with or without a leading ':'; repl.md) or an expression, printing as the REPL prints.
