@@ -448,6 +448,7 @@ typedef struct lint_query {
     bool *held, *decided;
     char **held_at;    /* per rule: the first input its guard held on (owned text), or NULL */
     uint32_t *held_by; /* per rule: the rule that answered first on that input (its index) */
+    bool *by_cell;     /* per rule: held_by stopped the query there on a `?` cell (E201) */
     char *first_input; /* owned: the text of the first input tried */
     uint64_t ninputs;  /* inputs tried */
     bool gap_said, cell_said;
@@ -575,7 +576,8 @@ static bool plan_query(lint *l, uint32_t q, const res_ruleset *rs, lint_query *l
     lq->decided = mem_calloc(rs->len + 1, sizeof *lq->decided);
     lq->held_at = mem_calloc(rs->len + 1, sizeof *lq->held_at);
     lq->held_by = mem_calloc(rs->len + 1, sizeof *lq->held_by);
-    return lq->pairs && lq->held && lq->decided && lq->held_at && lq->held_by;
+    lq->by_cell = mem_calloc(rs->len + 1, sizeof *lq->by_cell);
+    return lq->pairs && lq->held && lq->decided && lq->held_at && lq->held_by && lq->by_cell;
 }
 
 static void free_query(lint_query *lq)
@@ -591,6 +593,7 @@ static void free_query(lint_query *lq)
         mem_free(lq->held_at[i]);
     mem_free(lq->held_at);
     mem_free(lq->held_by);
+    mem_free(lq->by_cell);
     mem_free(lq->first_input);
 }
 
@@ -700,8 +703,9 @@ static void report_pairs(lint *l, const lint_query *lq)
 }
 
 /* Keeps, for W004's examples, the text of the first input tried and, per rule, of the first
- * input its guard held on with the rule that answered first there. */
-static void note_inputs(const lint *l, lint_query *lq, const bool *answered)
+ * input its guard held on with the rule that answered first there (ans: whether that rule
+ * stopped on a `?` cell instead, try_input). */
+static void note_inputs(const lint *l, lint_query *lq, const bool *answered, const val *ans)
 {
     size_t first = lq->rs->len;
     for (size_t i = 0; i < lq->rs->len && first == lq->rs->len; i++)
@@ -720,11 +724,15 @@ static void note_inputs(const lint *l, lint_query *lq, const bool *answered)
         if (answered[i] && !lq->held_at[i]) {
             lq->held_at[i] = mem_strdup(sb_str(&b));
             lq->held_by[i] = (uint32_t)first;
+            lq->by_cell[i] = (ans[first].flags & VAL_ABSENT) != 0;
         }
     sb_free(&b);
 }
 
-/* Runs every rule of the set on the current input (args, readings) and checks W005-W007. */
+/* Runs every rule of the set on the current input (args, readings) and checks W005-W007. A
+ * rule that reads a `?` cell (E201, W007) counts as holding there with an absent answer: asked,
+ * the query stops at it on this input, so the input is still tried and the rules after it are
+ * run as on any other (W004 stays exact). Any other error leaves the input out. */
 static void try_input(lint *l, lint_query *lq, val *ans, bool *answered)
 {
     const res_program *p = l->p;
@@ -736,15 +744,20 @@ static void try_input(lint *l, lint_query *lq, val *ans, bool *answered)
         return;
     }
     bool any = false;
+    const vm_error clean = vm->x.err;
     for (size_t i = 0; i < lq->rs->len; i++) {
         uint32_t r = lq->rs->rules[i];
         if (!vm_run(&vm->x, l->pg->rules[r], lq->args, (uint32_t)lq->nparams, &ans[i],
                     &answered[i])) {
-            if (vm->x.err.code == E_NOT_GIVEN_CELL)
-                absent_read(l, lq, &vm->x.err);
-            lq->exact = false; /* an input the rules cannot answer without a board */
-            state_end(&vm->x);
-            return;
+            if (vm->x.err.code != E_NOT_GIVEN_CELL) {
+                lq->exact = false; /* an input the rules cannot answer without a board */
+                state_end(&vm->x);
+                return;
+            }
+            absent_read(l, lq, &vm->x.err);
+            ans[i] = val_absent(0, vm->x.err.cell_table, vm->x.err.cell_row, 0);
+            answered[i] = true;
+            vm->x.err = clean; /* the run left no frame behind (vm_run): the next one starts */
         }
         if (answered[i] && !any)
             lq->decided[i] = true;
@@ -752,7 +765,7 @@ static void try_input(lint *l, lint_query *lq, val *ans, bool *answered)
         any |= answered[i];
     }
     lq->ninputs++;
-    note_inputs(l, lq, answered);
+    note_inputs(l, lq, answered, ans);
     for (size_t j = 0; j < lq->rs->len; j++)
         for (size_t i = 0; i < j; i++)
             note_pair(l, lq, i, j, answered, ans);
@@ -784,7 +797,15 @@ static void report_never(lint *l, const lint_query *lq)
         if (lq->decided[i] || l->rule_reported[r])
             continue;
         l->rule_reported[r] = true;
-        if (lq->held_at[i]) {
+        if (lq->held_at[i] && lq->by_cell[i]) {
+            uint32_t by = lq->rs->rules[lq->held_by[i]];
+            diag *d = warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
+                           "rule `%s` never fires: on every input where it holds, a rule before "
+                           "it answers first or stops the query on a `?` cell (on %s, `%s` "
+                           "reads one)",
+                           p->rules[r].name, lq->held_at[i], p->rules[by].name);
+            rule_here(d, p, by);
+        } else if (lq->held_at[i]) {
             uint32_t by = lq->rs->rules[lq->held_by[i]];
             diag *d = warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
                            "rule `%s` never fires: on every input where it holds, a rule before "
