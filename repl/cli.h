@@ -402,6 +402,16 @@ void cli_set_script_text(const char *where, const char *text);
  * the line's own (cli_set_script_line). */
 void cli_set_script_alias(const char *name);
 
+/* The type (as hon_type_of names it: "pos", "unit", "list<square>") of the local `name` as the
+ * text before byte `at` of `text` binds it (locals.c): the nearest `let name = E;`, `for name in
+ * E` or `name in E:` of the declaration holding `at` (the lines from the last one starting in
+ * column 0; a REPL line is one), E's type read from a record value `R{...}`, a call's result or
+ * hon_type_of; else a parameter of that declaration (a fn, query or event), or of a rule's
+ * query. For completion after `name.` where the text does not build. Written into type (cap
+ * bytes); false when none is found. */
+bool cli_local_type(hon_vm *vm, const char *text, size_t at, const char *name, char *type,
+                    size_t cap);
+
 /* Runs one line typed at the REPL (modified in place): a comment, a command (`load`, `why`...,
  * with or without a leading ':'; repl.md) or an expression, printing as the REPL prints.
  * Returns false when the line asks to leave (`quit`, `exit`), else true (errors included). */

@@ -161,6 +161,17 @@ static bool type_of_text(cli_session *s, const char *a, const char *b, hon_type_
     return hon_type_of(s->vm, text, kind, buf, cap) == HON_OK;
 }
 
+/* Whether text is a bare name (letters, digits, '_'; not starting with a digit). */
+static bool is_name(const char *text)
+{
+    if (!*text || isdigit((unsigned char)*text))
+        return false;
+    for (; *text; text++)
+        if (!isalnum((unsigned char)*text) && *text != '_')
+            return false;
+    return true;
+}
+
 /* Adds to c the names after `.` in word [start, cursor) whose part before its last `.` is
  * the enum or the operand ending there: an enum's members (`terrain.`), a unit's values
  * (`$rifle1.`), a record's fields (`solitaire_air[clear].`, `numbered_order(2).`). c->prefix
@@ -188,6 +199,9 @@ static bool after_dot(const LineInfo *li, cli_session *s, names *c, const char *
         return true;
     if (type_of_text(s, from, dot, &kind, type, sizeof type) &&
         (kind == HON_T_UNIT || kind == HON_T_RECORD))
+        hon_complete(s->vm, HON_COMPLETE_FIELD, type, c->prefix, add_completion, c);
+    else if (is_name(base) && /* a local of what the line declares or binds: `m.` */
+             cli_local_type(s->vm, li->buffer, (size_t)(dot - li->buffer), base, type, sizeof type))
         hon_complete(s->vm, HON_COMPLETE_FIELD, type, c->prefix, add_completion, c);
     return true;
 }

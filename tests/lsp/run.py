@@ -897,6 +897,47 @@ def field_definition():
     check(rc == 0, f"status {rc}")
 
 
+@case
+def field_completion_of_locals():
+    """After `m.` where m is a local of a record type, completion offers the record's fields,
+    filtered by what follows the dot (issue 12: it offered nothing). The text being typed does
+    not build, so m's type is read from the declaration as written (lsp.md): a fn's parameter
+    (`m: mine_counter`), a rule's parameter, its query's (aircraft_visibility(o: air_order)), a
+    let bound to a fn's result (numbered_order -> air_order), a let bound to a record value, and
+    a comprehension's variable over a list of records. The fields are read from the rule files'
+    one-line `record NAME { field: type, ... }` declarations (rules/mines.hon, aviation.hon)."""
+    def fields_of(record):
+        for f in ("mines.hon", "aviation.hon"):
+            for l in open(os.path.join(SRC, "rules", f), encoding="utf-8"):
+                m = re.match(r"^record " + record + r" \{ (.*) \}$", l.strip())
+                if m:
+                    return {x.split(":")[0].strip() for x in m.group(1).split(",")}
+        return set()
+    mine, order = fields_of("mine_counter"), fields_of("air_order")
+    check(len(mine) == 4 and len(order) == 2, f"the records' fields: {mine} {order}")
+    s = Server()
+    s.initialize()
+    uri = "file:///tmp/field_completion_of_locals.hon"
+    for n, (text, want) in enumerate((
+            ("fn f(m: mine_counter) -> int = m.vs_", {x for x in mine if x.startswith("vs_")}),
+            ('rule aircraft_visibility.x\n  cite "X.1"\n  when o.', order),
+            ("fn g() -> int =\n  let o = numbered_order(2);\n  o.nu", {"number"}),
+            ("fn h() -> int =\n  let m = mine_counter{type: anti_tank, vs_infantry: 0, "
+             "vs_light: 0, vs_heavy: 1};\n  m.", mine),
+            ("fn k() -> int = count(x in [numbered_order(1)]: x.st", {"state"}))):
+        if n == 0:
+            s.open(uri, text)
+        else:
+            s.change(uri, text, n + 1)
+        s.diagnostics(uri)
+        lines_ = text.split("\n")
+        r = s.at("textDocument/completion", uri, len(lines_) - 1, len(lines_[-1]))["result"]
+        labels = {i["label"] for i in r["items"]}
+        check(want and labels == want, f"after {text!r}: {sorted(labels)}, want {sorted(want)}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
 if CASE not in CASES:
     fail(f"no case named {CASE}")
 CASES[CASE]()

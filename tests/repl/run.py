@@ -1570,7 +1570,8 @@ def completion_by_context():
     # - `1 + d`: an int is wanted: the queries double and drills (int), with the built-ins
     #   starting with d, but neither a command nor cover_of (a cover);
     # - `1+qu`: mid-expression, not the command quit (nothing completes: the line is unchanged);
-    # - `help lin`: a command word: lint.
+    # - `help lin`: a command word: lint;
+    # - with fixtures/why.hon, `m.` after a local of record type shot: its fields (below).
     def tab(t, typed, want, what):
         t.send(typed + b"\t")
         check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}: {what}", t)
@@ -1614,6 +1615,19 @@ def completion_by_context():
             check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
             tab(t, b"shot{from_row: 1, to_row: 2, shooter_infantry: true, target_infantry: false}.to",
                 b"}.to_row", "a record's field")
+            # a local of record type shot (issue 12: nothing was offered after `m.`): the
+            # parameter of a fn typed at the prompt, a rule's parameter (sight's s: shot), a
+            # let bound to a record value, and a comprehension's variable over shots. shot's
+            # fields starting with to, sh, fr and ta: to_row, shooter_infantry, from_row,
+            # target_infantry, each alone.
+            tab(t, b"fn far(m: shot) -> int = m.to", b"m.to_row", "a fn parameter's field")
+            tab(t, b'rule sight.x cite "FIX.rows" answer s.fr', b"s.from_row",
+                "a rule's parameter is its query's")
+            tab(t, b"let m = shot{from_row: 1, to_row: 2, shooter_infantry: true, "
+                b"target_infantry: false}; m.sh", b"m.shooter_infantry", "a let's field")
+            tab(t, b"count(x in [shot{from_row: 1, to_row: 2, shooter_infantry: true, "
+                b"target_infantry: false}]: x.ta", b"x.target_infantry",
+                "a comprehension variable's field")
         finally:
             t.close()
 
