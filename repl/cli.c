@@ -262,8 +262,80 @@ static int load_with(cli_session *s, hon_status (*load)(hon_vm *, const char *),
     return st == HON_OK ? 0 : cli_failed(s, before, st, what, path);
 }
 
+static char **dir_files(const char *dir, const char *suffix, size_t *n);
+static void files_free(char **files, size_t n);
+static char *loaded_name(cli_session *s, const char *path);
+static bool has_suffix(const char *text, const char *suffix);
+
+int cli_twin_of_bundled(cli_session *s, const char *path)
+{
+    if (!s->bundled_rules || !path)
+        return 0;
+    char *held = loaded_name(s, path);
+    if (held) { /* the bundled file itself (the build tree's hon), however spelt */
+        free(held);
+        return 0;
+    }
+    /* DIR is rules/ or expansions/ (as given, or the directory a file of it is in) */
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    bool dir = is_dir(path);
+    size_t end = n;
+    if (!dir) {
+        while (end > 0 && path[end - 1] != '/')
+            end--;
+        if (end == 0 || !has_suffix(path, ".hon"))
+            return 0;
+        end--; /* the '/' before the file's name */
+    }
+    size_t start = end;
+    while (start > 0 && path[start - 1] != '/')
+        start--;
+    size_t len = end - start;
+    const char *sub = path + start;
+    if (!((len == 5 && strncmp(sub, "rules", 5) == 0) ||
+          (len == 10 && strncmp(sub, "expansions", 10) == 0)))
+        return 0;
+    char *twin = NULL;
+    if (dir) { /* its first .hon file stands for the directory */
+        size_t k;
+        char **files = dir_files(path, ".hon", &k);
+        const char *base = k ? strrchr(files[0], '/') : NULL;
+        char rel[PATH_MAX];
+        if (base && snprintf(rel, sizeof rel, "%.*s%s", (int)len, sub, base) < (int)sizeof rel)
+            twin = join_path(hon_bundle_dir(), rel);
+        files_free(files, k);
+    } else {
+        twin = join_path(hon_bundle_dir(), sub);
+    }
+    char *twin_held = twin ? loaded_name(s, twin) : NULL;
+    if (!twin_held) {
+        free(twin);
+        return 0;
+    }
+    /* the checkout the copy is in: the directory above rules/ (empty: the current one) */
+    int root = start > 0 ? (int)(start - 1) : 0;
+    char *shown = dir ? dup_str(twin_held) : NULL; /* a directory: the twin's directory */
+    char *slash = shown ? strrchr(shown, '/') : NULL;
+    if (slash)
+        *slash = '\0';
+    cli_error("'%s' is a copy of the bundled %s %s, which this hon has loaded: read beside it, "
+              "each of its declarations would be a duplicate (E110). To use a checkout's rules "
+              "instead of the bundled ones, name its directories: hon --rules %.*s%srules "
+              "--rules %.*s%sexpansions ...",
+              path, dir ? "directory" : "file", shown ? shown : twin_held, root, path,
+              root ? "/" : "", root, path, root ? "/" : "");
+    free(shown);
+    free(twin_held);
+    free(twin);
+    return 1;
+}
+
 int cli_load(cli_session *s, const char *path)
 {
+    if (cli_twin_of_bundled(s, path))
+        return 1;
     char *bundled = cli_bundled(path); /* `load examples/play/x.hon`, as `board` */
     int rc = load_with(s, hon_load_file, "cannot load", bundled ? bundled : path);
     if (rc && !bundled)
@@ -283,6 +355,13 @@ int cli_declare(cli_session *s, const char *text)
     if (st != HON_OK)
         s->declarations--; /* nothing was kept: the next declaration may take the name */
     return st == HON_OK ? 0 : cli_failed(s, before, st, "cannot declare", text);
+}
+
+/* Whether text ends with suffix. */
+static bool has_suffix(const char *text, const char *suffix)
+{
+    size_t n = strlen(text), k = strlen(suffix);
+    return n >= k && strcmp(text + n - k, suffix) == 0;
 }
 
 /* Looking for a loaded file: its canonical path, and the name the program holds it under. */
@@ -309,13 +388,6 @@ static char *loaded_name(cli_session *s, const char *path)
         hon_each_file(s->vm, match_file, &f);
     free((char *)f.real);
     return f.name;
-}
-
-/* Whether text ends with suffix. */
-static bool has_suffix(const char *text, const char *suffix)
-{
-    size_t n = strlen(text), k = strlen(suffix);
-    return n >= k && strcmp(text + n - k, suffix) == 0;
 }
 
 static int by_path(const void *a, const void *b)
@@ -386,7 +458,7 @@ int cli_check_all(cli_session *s, const char *const *paths, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (is_dir(paths[i])) {
             size_t before = s->diags;
-            if (dir_reads_nothing(paths[i], "check", true)) {
+            if (dir_reads_nothing(paths[i], "check", true) || cli_twin_of_bundled(s, paths[i])) {
                 rc = 1;
                 continue;
             }
@@ -421,6 +493,8 @@ int cli_check(cli_session *s, const char *path)
     char *held = loaded_name(s, path);
     hon_status st;
 
+    if (!held && cli_twin_of_bundled(s, path))
+        return 1;
     /* A file the program already holds (a bundled one) was checked when this session loaded
      * it, without error; checking it again beside itself would report every declaration as a
      * duplicate. */
@@ -447,7 +521,7 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
     for (size_t i = 0; i < n; i++) {
         if (is_dir(paths[i]) && dir_reads_nothing(paths[i], "lint", false))
             return 1;
-        if (cli_not_rules(paths[i], "hon lint", false))
+        if (cli_not_rules(paths[i], "hon lint", false) || cli_twin_of_bundled(s, paths[i]))
             return 1;
     }
     for (size_t i = 0; i < n; i++) {
@@ -540,6 +614,10 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
             paths[n++] = args[i];
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
+        if (is_dir(paths[i]) && cli_twin_of_bundled(s, paths[i])) {
+            rc = 1;
+            break;
+        }
         if (is_dir(paths[i])) { /* its files, loaded together unless the program holds them */
             size_t k, held = 0;
             char **files = dir_files(paths[i], ".hon", &k);

@@ -120,6 +120,13 @@ void cli_session_close(cli_session *s);
  * brief trace (CLI_WHY), answer and complete trace (CLI_WHY_FULL) or distribution (CLI_ODDS),
  * as text or JSON per s->json. Returns 0 or 1. */
 int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mode);
+/* Whether path, a .hon file of a directory named rules/ or expansions/ (or such a directory),
+ * is a copy of a bundled file this session has loaded from the data directory (the same
+ * relative name there: a source checkout's, named to an installed hon), not that file itself.
+ * Read beside its twin every declaration would be E110, so it is refused: an error naming the
+ * twin and the options that use the checkout's rules instead (--rules ROOT/rules --rules
+ * ROOT/expansions), and 1. Else 0, nothing said. Used by load, check, lint and test. */
+int cli_twin_of_bundled(cli_session *s, const char *path);
 /* Loads a .hon file, all or nothing (the program is unchanged on error); a relative path that
  * names no file here is looked for in the data directory (cli_bundled). Returns 0 or 1. */
 int cli_load(cli_session *s, const char *path);

@@ -303,6 +303,43 @@ def did_you_mean():
 
 
 @case
+def checkout_copy_of_the_bundled_rules():
+    # The fresh review of issue 12: an installed hon (its data directory holding its own copy of
+    # rules/ and expansions/) asked to check, lint, test or load a source checkout's
+    # rules/terrain.hon read it beside its installed twin, and every declaration was an E110
+    # duplicate (200 of them). Such a copy is refused at once with one error naming the twin
+    # and the options that use the checkout's rules instead; with those, it checks clean. The
+    # installed hon is played by HON_DATADIR pointing at a copy of this tree's rules and
+    # expansions; the build tree's own hon reads the tree's files, which are the bundled ones.
+    with tempfile.TemporaryDirectory() as data:
+        for sub in ("rules", "expansions"):
+            shutil.copytree(os.path.join(ROOT, sub), os.path.join(data, sub))
+        env = {"HON_DATADIR": data}
+        twin = os.path.join(data, "rules", "terrain.hon")
+        for args, what in ((["check", "rules/terrain.hon"], "file"),
+                           (["lint", "rules/terrain.hon"], "file"),
+                           (["test", "rules/terrain.hon"], "file"),
+                           (["check", "rules"], "directory"),
+                           (["test", "expansions"], "directory")):
+            p = run(args, env=env, cwd=ROOT)
+            named = twin if what == "file" else os.path.join(data, args[1])
+            check(p.returncode == 1 and "E110" in p.stderr and "error[E110]" not in p.stderr and
+                  f"a copy of the bundled {what} {named}" in p.stderr and
+                  "hon --rules rules --rules expansions" in p.stderr and
+                  len(p.stderr.splitlines()) == 1,
+                  f"hon {' '.join(args)}: one error naming the twin and --rules", p)
+        p = run([], stdin="load rules/terrain.hon\n", env=env, cwd=ROOT)
+        check(p.returncode == 1 and "a copy of the bundled file" in p.stderr and
+              "error[E110]" not in p.stderr, "the REPL's load: refused the same way", p)
+        p = run(["--rules", "rules", "--rules", "expansions", "check", "rules/terrain.hon"],
+                env=env, cwd=ROOT)
+        check(p.returncode == 0 and p.stderr == "", "with the checkout's --rules: clean", p)
+    # the build tree's hon: rules/terrain.hon is the bundled file itself, checked clean
+    p = run(["check", "rules/terrain.hon"], cwd=ROOT)
+    check(p.returncode == 0 and p.stderr == "", "the bundled file itself checks clean", p)
+
+
+@case
 def check_and_test_directories():
     # repl.md §1: `check` and `test` take directories as `lint` and `fmt` do, and `check`
     # checks a scenario against the rules given with it. fixtures/variants.hon declares the
