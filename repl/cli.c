@@ -302,9 +302,11 @@ int cli_twin_of_bundled(cli_session *s, const char *path)
         size_t k;
         char **files = dir_files(path, ".hon", &k);
         const char *base = k ? strrchr(files[0], '/') : NULL;
-        char rel[PATH_MAX];
-        if (base && snprintf(rel, sizeof rel, "%.*s%s", (int)len, sub, base) < (int)sizeof rel)
+        char rel[PATH_MAX], *itself = k ? loaded_name(s, files[0]) : NULL;
+        if (!itself && base &&
+            snprintf(rel, sizeof rel, "%.*s%s", (int)len, sub, base) < (int)sizeof rel)
             twin = join_path(hon_bundle_dir(), rel);
+        free(itself); /* the bundled directory itself: no twin */
         files_free(files, k);
     } else {
         twin = join_path(hon_bundle_dir(), sub);

@@ -334,9 +334,11 @@ def checkout_copy_of_the_bundled_rules():
         p = run(["--rules", "rules", "--rules", "expansions", "check", "rules/terrain.hon"],
                 env=env, cwd=ROOT)
         check(p.returncode == 0 and p.stderr == "", "with the checkout's --rules: clean", p)
-    # the build tree's hon: rules/terrain.hon is the bundled file itself, checked clean
-    p = run(["check", "rules/terrain.hon"], cwd=ROOT)
-    check(p.returncode == 0 and p.stderr == "", "the bundled file itself checks clean", p)
+    # the build tree's hon: rules/terrain.hon and rules/ are the bundled ones themselves
+    for args in (["check", "rules/terrain.hon"], ["check", "rules", "expansions"]):
+        p = run(args, cwd=ROOT)
+        check(p.returncode == 0 and p.stderr == "", f"hon {' '.join(args)}: the bundled "
+              "files themselves check clean", p)
 
 
 @case
