@@ -221,11 +221,12 @@ static bool is_entry(const lint *l, ast_loc loc)
         const char *nl = memchr(text + a, '\n', len - a);
         size_t n = (nl ? (size_t)(nl - text) : len) - a, clen = 0;
         const char *c = line_comment(text + a, n, &clen);
-        if (c && is_entry_pragma(c, clen))
-            return true;
         bool comment_only = c && (size_t)(c - (text + a)) == strspn(text + a, " \t");
         if (i + 1 < nstarts && !comment_only)
-            return false; /* a line of code or a blank line ends the comment block above */
+            return false; /* a line of code (its trailing pragma is its own declaration's) or a
+                             blank line ends the comment block above */
+        if (c && is_entry_pragma(c, clen))
+            return true;
     }
     return false;
 }
