@@ -436,6 +436,8 @@ typedef struct lint_dim {
 typedef struct lint_pair {
     char *example; /* NULL: they never disagreed */
     bool first_only, second_only;
+    uint8_t forbidder; /* in a permission query's example, the rule that forbade: 1 the first,
+                          2 the second (0: neither) */
 } lint_pair;
 
 /* What the rules of one query were found to do over its inputs. */
@@ -447,11 +449,13 @@ typedef struct lint_query {
     bool exact;       /* every input tried: no int parameter, no call out of its rules */
     lint_pair *pairs; /* rs->len * rs->len: rules i < j at [i * len + j] */
     bool *held, *decided;
-    char **held_at;    /* per rule: the first input its guard held on (owned text), or NULL */
-    uint32_t *held_by; /* per rule: the rule that answered first on that input (its index) */
-    bool *by_cell;     /* per rule: held_by stopped the query there on a `?` cell (E201) */
-    char *first_input; /* owned: the text of the first input tried */
-    uint64_t ninputs;  /* inputs tried */
+    char **held_at;       /* per rule: the first input its guard held on (owned text), or NULL */
+    uint32_t *held_by;    /* per rule: the rule that answered first on that input (its index) */
+    bool *by_cell;        /* per rule: held_by stopped the query there on a `?` cell (E201) */
+    bool *forbade;        /* per rule of a permission query: it answered forbid on some input */
+    bool *forbid_decides; /* ... on some input where no rule permitted (the forbid counted) */
+    char *first_input;    /* owned: the text of the first input tried */
+    uint64_t ninputs;     /* inputs tried */
     bool gap_said, cell_said;
     val args[LINT_MAX_PARAMS];
     int32_t *readings;
@@ -578,7 +582,10 @@ static bool plan_query(lint *l, uint32_t q, const res_ruleset *rs, lint_query *l
     lq->held_at = mem_calloc(rs->len + 1, sizeof *lq->held_at);
     lq->held_by = mem_calloc(rs->len + 1, sizeof *lq->held_by);
     lq->by_cell = mem_calloc(rs->len + 1, sizeof *lq->by_cell);
-    return lq->pairs && lq->held && lq->decided && lq->held_at && lq->held_by && lq->by_cell;
+    lq->forbade = mem_calloc(rs->len + 1, sizeof *lq->forbade);
+    lq->forbid_decides = mem_calloc(rs->len + 1, sizeof *lq->forbid_decides);
+    return lq->pairs && lq->held && lq->decided && lq->held_at && lq->held_by && lq->by_cell &&
+           lq->forbade && lq->forbid_decides;
 }
 
 static void free_query(lint_query *lq)
@@ -595,6 +602,8 @@ static void free_query(lint_query *lq)
     mem_free(lq->held_at);
     mem_free(lq->held_by);
     mem_free(lq->by_cell);
+    mem_free(lq->forbade);
+    mem_free(lq->forbid_decides);
     mem_free(lq->first_input);
 }
 
@@ -676,7 +685,23 @@ static void note_pair(lint *l, lint_query *lq, size_t i, size_t j, const bool *a
     value_text(l, ans[j], &b);
     sb_putc(&b, ')');
     pr->example = mem_strdup(sb_str(&b));
+    if (mode == AST_COMBINE_PERMISSION) /* a verdict: 0 forbid, 1 permit (value.h) */
+        pr->forbidder = ans[i].u.i == 0 ? 1 : ans[j].u.i == 0 ? 2 : 0;
     sb_free(&b);
+}
+
+/* Records, in a permission query, which rules forbade on the current input and whether their
+ * forbid counted there: no rule permitted (a permit overrides every forbid). */
+static void note_forbids(lint_query *lq, const bool *answered, const val *ans)
+{
+    bool permitted = false;
+    for (size_t i = 0; i < lq->rs->len; i++)
+        permitted |= answered[i] && !(ans[i].flags & VAL_ABSENT) && ans[i].u.i != 0;
+    for (size_t i = 0; i < lq->rs->len; i++)
+        if (answered[i] && !(ans[i].flags & VAL_ABSENT) && ans[i].u.i == 0) {
+            lq->forbade[i] = true;
+            lq->forbid_decides[i] |= !permitted;
+        }
 }
 
 /* W005 for each pair that disagreed somewhere while each also holds where the other does not:
@@ -688,9 +713,27 @@ static void report_pairs(lint *l, const lint_query *lq)
     const res_program *p = l->p;
     size_t n = lq->rs->len;
     bool first = p->queries[lq->q].mode == AST_COMBINE_FIRST;
+    bool permission = p->queries[lq->q].mode == AST_COMBINE_PERMISSION;
+    bool *said = mem_calloc(n + 1, sizeof *said); /* a forbid said to change nothing */
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {
             const lint_pair *pr = &lq->pairs[i * n + j];
+            size_t f = pr->forbidder == 1 ? i : j, other = f == i ? j : i;
+            if (pr->example && permission && pr->forbidder && lq->exact && said && lq->forbade[f] &&
+                !lq->forbid_decides[f] && !said[f]) {
+                /* a forbid that a permit overrides wherever it holds: dead, whatever the
+                   order (every input was tried) */
+                said[f] = true;
+                uint32_t fr = lq->rs->rules[f], o = lq->rs->rules[other];
+                diag *d = warn(l, E_LINT_OVERLAP, p->rules[fr].decl->loc,
+                               "rules `%s` and `%s` both hold on %s: wherever `%s` forbids, a "
+                               "permit holds too and overrides it, so `%s` never changes the "
+                               "answer",
+                               p->rules[lq->rs->rules[i]].name, p->rules[lq->rs->rules[j]].name,
+                               pr->example, p->rules[fr].name, p->rules[fr].name);
+                rule_here(d, p, o);
+                continue;
+            }
             if (!pr->example || !pr->first_only || !pr->second_only)
                 continue;
             uint32_t a = lq->rs->rules[i], c = lq->rs->rules[j];
@@ -701,6 +744,7 @@ static void report_pairs(lint *l, const lint_query *lq)
                            first ? "only their order decides" : "the permit overrides the forbid");
             rule_here(d, p, a);
         }
+    mem_free(said);
 }
 
 /* Keeps, for W004's examples, the text of the first input tried and, per rule, of the first
@@ -770,6 +814,8 @@ static void try_input(lint *l, lint_query *lq, val *ans, bool *answered)
     for (size_t j = 0; j < lq->rs->len; j++)
         for (size_t i = 0; i < j; i++)
             note_pair(l, lq, i, j, answered, ans);
+    if (qy->mode == AST_COMBINE_PERMISSION)
+        note_forbids(lq, answered, ans);
     bool needs_default =
         qy->mode == AST_COMBINE_FIRST || qy->mode == AST_COMBINE_MIN || qy->mode == AST_COMBINE_MAX;
     /* a query whose doc names E203 says which inputs it leaves unanswered */
