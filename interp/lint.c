@@ -979,6 +979,17 @@ static void lint_close(lint *l)
     mem_free(l->shadowed_by);
 }
 
+/* Whether the edition (-1: none) uses the module declaring query q: one of a book the edition
+ * leaves out has none of its rules there, so its inputs no rule answers are no gap (W006) and
+ * its rules are not the edition's to check. */
+static bool edition_asks(const res_program *p, int32_t ed, uint32_t q)
+{
+    if (ed < 0 || (size_t)ed >= p->neditions || !p->editions[ed].uses)
+        return true;
+    int32_t m = res_module_of(p, p->queries[q].decl->loc.file);
+    return m < 0 || (size_t)m >= p->nmodules || p->editions[ed].uses[m];
+}
+
 hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t *warnings)
 {
     lint l;
@@ -1001,7 +1012,8 @@ hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t 
         for (size_t e = 0; e < l.p->neditions; e++)
             check_shadowed(&l, (int32_t)e);
         for (uint32_t q = 0; q < l.p->nqueries; q++)
-            enumerate_query(&l, q, readings);
+            if (edition_asks(l.p, session_edition(vm), q))
+                enumerate_query(&l, q, readings);
         report_shadowed(&l);
         if (warnings)
             *warnings = l.dl.len;
