@@ -1594,6 +1594,40 @@ def completion_on_a_terminal():
 
 
 @case
+def completion_after_why_words():
+    # The fresh review of issue 12 (defect 7): after `why not`, `why full` and `why move`,
+    # Tab offered query names where a unit or an event stands. `why [not|full] los` and `why
+    # [not] move` take places, `why [not|full] do` an event, as `los`, `move` and `do` do; `limit`
+    # takes a cap's name and `json` on or off. With the bundled rules and
+    # examples/boards/hill_contour.scn (units rifle1 and rifle2, the only names starting with
+    # `ri`; the events train_moves and train_move_ends, the only events starting with `train_m`,
+    # whose common part is train_move), each line below must gain what follows it.
+    def tab(t, typed, want):
+        t.send(typed + b"\t")
+        check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}", t)
+        t.send(b"\x15")
+        t.read_until(b"hon> ", 5)
+
+    with tempfile.TemporaryDirectory() as home:
+        t = Terminal.start(["--board", "examples/boards/hill_contour.scn"], home, cwd=ROOT)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> ", 20), "the prompt shows on a terminal", t)
+            for line in (b"why not los ri", b"why full los ri", b"why move ri",
+                         b"why not move ri"):
+                tab(t, line, line + b"fle")
+            tab(t, b"why not do train_m", b"why not do train_move")
+            tab(t, b"why full do train_m", b"why full do train_move")
+            tab(t, b"limit de", b"limit depth")
+            tab(t, b"json of", b"json off")
+            t.send(b"6 * 7\r")
+            check(t.read_until(b"42", 10), "the session goes on", t)
+        finally:
+            t.close()
+
+
+@case
 def completion_by_context():
     # repl.md §2, Tab inside an expression completes what fits where the word stands; driven
     # through a pseudo-terminal with fixtures/variants.hon and the ridge board (units a, b, c),
