@@ -198,6 +198,7 @@ void cli_session_close(cli_session *s)
         return;
     hon_vm_free(s->vm);
     free(s->answer);
+    cli_forget_declared();
     memset(s, 0, sizeof *s);
 }
 
@@ -297,6 +298,16 @@ int cli_twin_of_bundled(cli_session *s, const char *path)
     if (!((len == 5 && strncmp(sub, "rules", 5) == 0) ||
           (len == 10 && strncmp(sub, "expansions", 10) == 0)))
         return 0;
+    /* the directory above holds both rules/ and expansions/, as a checkout and the data
+       directory do (tests/rules/ is no copy of rules/: tests/ has no expansions/) */
+    char above[PATH_MAX];
+    snprintf(above, sizeof above, "%.*s%s", (int)start, path, start ? "" : ".");
+    char *r = join_path(above, "rules"), *x = join_path(above, "expansions");
+    bool checkout = r && x && is_dir(r) && is_dir(x);
+    free(r);
+    free(x);
+    if (!checkout)
+        return 0;
     char *twin = NULL;
     if (dir) { /* its first .hon file stands for the directory */
         size_t k;
@@ -356,6 +367,8 @@ int cli_declare(cli_session *s, const char *text)
     cli_set_script_alias(NULL);
     if (st != HON_OK)
         s->declarations--; /* nothing was kept: the next declaration may take the name */
+    else
+        cli_script_declared(name); /* its run-time errors name the script's line */
     return st == HON_OK ? 0 : cli_failed(s, before, st, "cannot declare", text);
 }
 

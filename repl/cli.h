@@ -408,6 +408,12 @@ void cli_set_script_text(const char *where, const char *text);
  * `<repl-N>`, borrowed until the next call; NULL: none), so that its diagnostics are counted as
  * the line's own (cli_set_script_line). */
 void cli_set_script_alias(const char *name);
+/* Records that the declaration `name` (`<repl-N>`, copied) was loaded from the script line
+ * being run (cli_set_script_line; none: nothing recorded), so that diagnostics in its text
+ * later, such as a run-time error of a fn it declares, name that script and line, counted from
+ * the line it starts on. cli_forget_declared frees the records (cli_session_close). */
+void cli_script_declared(const char *name);
+void cli_forget_declared(void);
 
 /* The type (as hon_type_of names it: "pos", "unit", "list<square>") of the local `name` as the
  * text before byte `at` of `text` binds it (locals.c): the nearest `let name = E;`, `for name in

@@ -24,6 +24,52 @@ void cli_set_script_alias(const char *name)
     script_alias = name;
 }
 
+/* The declarations a script loaded (cli_script_declared): the name each is loaded under, and
+ * the script and line its text starts on, so that a run-time error in it later names that
+ * place rather than `<repl-N>`. */
+typedef struct declared {
+    char *name;
+    const char *where; /* borrowed: the script's name outlives the script (cli_set_script_line) */
+    unsigned line;
+} declared;
+static declared *decls;
+static size_t ndecls, decls_cap;
+
+void cli_script_declared(const char *name)
+{
+    if (!script_line || !name)
+        return;
+    if (ndecls == decls_cap) {
+        size_t cap = decls_cap ? 2 * decls_cap : 8;
+        declared *more = realloc(decls, cap * sizeof *more);
+        if (!more)
+            return; /* the error will name `<repl-N>`, as at a terminal */
+        decls = more;
+        decls_cap = cap;
+    }
+    char *copy = strdup(name);
+    if (copy)
+        decls[ndecls++] = (declared){ copy, script_where, script_line };
+}
+
+void cli_forget_declared(void)
+{
+    for (size_t i = 0; i < ndecls; i++)
+        free(decls[i].name);
+    free(decls);
+    decls = NULL;
+    ndecls = decls_cap = 0;
+}
+
+/* The script declaration diagnostic d's source is, or NULL. */
+static const declared *declared_of(const hon_diag *d)
+{
+    for (size_t i = 0; d->path && d->line && i < ndecls; i++)
+        if (strcmp(decls[i].name, d->path) == 0)
+            return &decls[i];
+    return NULL;
+}
+
 /* The whole line being run (cli_set_script_text), or NULL; the name its snippets go under. */
 static const char *script_text, *text_where;
 
@@ -291,6 +337,9 @@ static void put_caller_note(const hon_diag *d, FILE *out)
  * it started); else its own. */
 static unsigned shown_line(const hon_diag *d)
 {
+    const declared *dc = on_handed_text(d) ? NULL : declared_of(d);
+    if (dc)
+        return dc->line + d->line - 1;
     return script_line && on_handed_text(d) ? script_line + d->line - 1 : d->line;
 }
 
@@ -303,14 +352,15 @@ static void render_diag(const hon_diag *d, FILE *out)
     int hn = d->path ? snprintf(head, sizeof head, ":%u:", d->line) : 0;
     int gn = snprintf(gutter, sizeof gutter, "%5u |", d->line);
     size_t plen = d->path ? strlen(d->path) : 0;
-    if (on_handed_text(d) && d->rendered && strncmp(d->rendered, d->path, plen) == 0 && hn > 0 &&
-        (size_t)hn < sizeof head && strncmp(d->rendered + plen, head, (size_t)hn) == 0) {
+    const declared *dc = on_handed_text(d) ? NULL : declared_of(d);
+    if ((on_handed_text(d) || dc) && d->rendered && strncmp(d->rendered, d->path, plen) == 0 &&
+        hn > 0 && (size_t)hn < sizeof head && strncmp(d->rendered + plen, head, (size_t)hn) == 0) {
         /* name the script's line instead, keeping the rest (column, message, quoted line,
-         * caret) */
+         * caret); a declaration the script loaded earlier: its own script and line */
         const char *rest = d->rendered + plen + hn, *nl = strchr(rest, '\n');
         unsigned line = shown_line(d);
-        fprintf(out, "%s:%u:", script_line ? script_where : d->path, line);
-        if (d->line == 1 && line <= 99999 && put_on_script_text(rest, (size_t)gn, line, out))
+        fprintf(out, "%s:%u:", dc ? dc->where : script_line ? script_where : d->path, line);
+        if (!dc && d->line == 1 && line <= 99999 && put_on_script_text(rest, (size_t)gn, line, out))
             return;
         if (nl && line <= 99999 && strncmp(nl + 1, gutter, (size_t)gn) == 0) {
             fwrite(rest, 1, (size_t)(nl + 1 - rest), out);
@@ -318,6 +368,8 @@ static void render_diag(const hon_diag *d, FILE *out)
             rest = nl + 1 + gn;
         }
         cli_put_block(rest, out);
+        if (dc)
+            put_caller_note(d, out);
     } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message) {
         error_prefix(d->code, out); /* no position of its own: the script's line is where */
         fprintf(out, "%s\n", d->message);
@@ -354,6 +406,7 @@ void cli_on_diag(void *ud, const hon_diag *d)
     /* the same place the text names: a script's line handed over alone, or an error with no
        position of its own that happened on it */
     bool here = script_line && (d->line == 0 || on_handed_text(d));
+    const declared *dc = here ? NULL : declared_of(d);
     long shift = on_handed_text(d) && d->line == 1 ? handed_shift(d->rendered, 7) : -1;
     unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
     char *text = NULL;
@@ -368,8 +421,13 @@ void cli_on_diag(void *ud, const hon_diag *d)
     }
     unsigned called_line = 0;
     const char *called_text = NULL, *called_from = caller_of(d, &called_line, &called_text);
-    put_json_diag(severity_name[si], d->code, here ? script_where : d->path,
-                  here ? (d->line ? shown_line(d) : script_line) : d->line,
+    put_json_diag(severity_name[si], d->code,
+                  here ? script_where
+                  : dc ? dc->where
+                       : d->path,
+                  here ? (d->line ? shown_line(d) : script_line)
+                  : dc ? shown_line(d)
+                       : d->line,
                   d->col + (shift > 0 ? (unsigned)shift : 0u), d->message, text, called_from,
                   called_line, called_text);
     free(text);

@@ -334,6 +334,10 @@ def checkout_copy_of_the_bundled_rules():
         p = run(["--rules", "rules", "--rules", "expansions", "check", "rules/terrain.hon"],
                 env=env, cwd=ROOT)
         check(p.returncode == 0 and p.stderr == "", "with the checkout's --rules: clean", p)
+        # tests/rules/mines.hon shares a name with rules/mines.hon but is no copy of it (tests/
+        # holds no expansions/, as a checkout or the data directory does): it loads
+        p = run(["check", "tests/rules/mines.hon"], env=env, cwd=ROOT)
+        check("a copy of the bundled" not in p.stderr, "tests/rules/mines.hon is not refused", p)
     # the build tree's hon: rules/terrain.hon and rules/ are the bundled ones themselves
     for args in (["check", "rules/terrain.hon"], ["check", "rules", "expansions"]):
         p = run(args, cwd=ROOT)
@@ -1299,10 +1303,13 @@ def error_names_the_calling_line():
     # repl.md §2: a run-time error (E2xx) raised at a place of its own (inside a rule, a fn, a
     # declaration typed earlier) gets a note naming the line whose evaluation raised it. `boom`
     # declared on line 1 divides 10 by its argument, so boom(0) on line 3 fails in boom's body
-    # (the declaration is `<repl-1>`, its `10 / n` at column 26) and the note names line 3.
+    # (its `10 / n` at column 26 of the script's line 1: a declaration read from a script keeps
+    # the script's name and lines, the fresh review of issue 12, defect 8; only one typed at a
+    # terminal is `<repl-N>`) and the note names line 3.
     script = "fn boom(n: int) -> int = 10 / n;\n1\nboom(0)\n"
     p = run(["--no-rules"], stdin=script)
-    check(p.returncode == 1 and "<repl-1>:1:26: error[E205]: division by zero" in p.stderr,
+    check(p.returncode == 1 and "<stdin>:1:26: error[E205]: division by zero" in p.stderr and
+          "    1 | fn boom" in p.stderr and "<repl-" not in p.stderr,
           "the error is where the division is", p)
     check("  = note: called from <stdin>:3: boom(0)\n" in p.stderr, "the note names line 3", p)
     # an error in the typed text itself names its line already: no note
@@ -1318,7 +1325,8 @@ def error_names_the_calling_line():
     # under --json the diagnostic carries the line as "called_from", the rendered text the note
     p = run(["--no-rules", "--json"], stdin=script)
     d = json.loads(p.stderr.splitlines()[-1])["diagnostic"]
-    check(d["code"] == "E205" and d["path"] == "<repl-1>" and
+    check(d["code"] == "E205" and d["path"] == "<stdin>" and d["line"] == 1 and
+          d["column"] == 26 and
           d["called_from"] == {"path": "<stdin>", "line": 3, "text": "boom(0)"} and
           "called from <stdin>:3" in d["rendered"], "the JSON form of the note", p)
     # hon play names its script file and line (the script echoes each line it runs)
@@ -1327,8 +1335,16 @@ def error_names_the_calling_line():
         with open(path, "w") as f:
             f.write("# a play script\n" + script)
         p = run(["--no-rules", "play", path])
-        check(f"  = note: called from {path}:4: boom(0)" in p.stderr,
-              "hon play names the script's line 4", p)
+        check(f"  = note: called from {path}:4: boom(0)" in p.stderr and
+              f"{path}:2:26: error[E205]" in p.stderr,
+              "hon play names the script's line 4, the division on its line 2", p)
+        # a declaration over two lines of the script: its second line is the script's line 3
+        with open(path, "w") as f:
+            f.write("# a play script\nfn boom(n: int) -> int =\n  10 / n;\nboom(0)\n")
+        p = run(["--no-rules", "play", path])
+        check(f"{path}:3:3: error[E205]" in p.stderr and "    3 |   10 / n;" in p.stderr and
+              f"called from {path}:4: boom(0)" in p.stderr,
+              "the division on the script's line 3, column 3", p)
     # at a terminal, the prompt's line
     with Terminal.session(["--no-rules"]) as t:
         if t is None:
