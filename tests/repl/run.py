@@ -451,6 +451,17 @@ def help_topics():
     check(p.returncode == 1 and "`twice` is a fn of the rules (show twice prints it)" in p.stderr
           and "`bonus` is a query of the rules (show bonus prints it)" in p.stderr,
           "help NAME of a fn or query: the hint to show it", p)
+    # the hon program's commands the REPL lacks (the fresh review of issue 12: `help fmt` said
+    # only "no command named 'fmt'"): the hint to run them in the shell
+    for w in ("fmt", "coverage", "version", "lsp", "play", "check", "eval"):
+        p = run(["--no-rules"], stdin="help %s\n" % w)
+        check(p.returncode == 1 and "`%s` is a command of the hon program; run `hon %s ...` in "
+              "the shell" % (w, w) in p.stderr, "help %s: a command of the program" % w, p)
+    # hon(1)'s lsp entry: one tag line (`.TP` tags only the line after it), FILE in it
+    man = open(os.path.join(ROOT, "docs", "man", "hon.1"), encoding="utf-8").read().split("\n")
+    tag = [man[i + 1] for i in range(len(man) - 1) if man[i] == ".TP" and "lsp" in man[i + 1]]
+    if not (len(tag) == 1 and "FILE" in tag[0] and "]" in tag[0]):
+        raise Failure(f"hon(1): the lsp entry's tag holds [--inventory FILE]: {tag}")
 
 
 @case
