@@ -102,6 +102,16 @@ def golden(tmp):
           "a file that does not parse is refused and untouched", p.stderr)
     p = hon("fmt", "--frobnicate", bad)
     check(p.returncode == 2, "an unknown option is a usage error", p.stderr)
+    # a symbolic link is written through: the link stays, the file it names is laid out (the
+    # fresh review of issue 12: the link was replaced by a regular file, the file left as it was)
+    real, link = os.path.join(tmp, "real.hon"), os.path.join(tmp, "link.hon")
+    with open(real, "w") as f:
+        f.write("fn  f() -> int = 1;\n")
+    os.symlink("real.hon", link)
+    p = hon("fmt", link)
+    check(p.returncode == 0 and os.path.islink(link) and os.readlink(link) == "real.hon" and
+          read(real) == "fn f() -> int = 1;\n", "fmt LINK lays out the file it names, link kept",
+          p.stdout + p.stderr)
 
 
 # The .hon files of the tree that must not parse (fixtures of error reporting): fmt refuses

@@ -4682,6 +4682,16 @@ def pictures_never_clobber():
             p = run(["--board", board, "reach", "jeep", out])
             check(p.returncode == 0 and f"wrote {out}" in p.stdout, "reach replaces it too", p)
             svg_ok(out, p)
+        # a symbolic link to an SVG is written through: the link stays a link, the file it names
+        # gets the picture (the fresh review of issue 12: the link became a regular file)
+        link = os.path.join(tmp, "link.svg")
+        os.symlink("pic.svg", link)
+        p = run(["--board", board, "svg", link])
+        check(p.returncode == 0 and os.path.islink(link) and os.readlink(link) == "pic.svg",
+              "svg LINK keeps the link", p)
+        svg_ok(pic, p)
+        check(not any(n.startswith("link.svg.") or n.startswith("pic.svg.")
+                      for n in os.listdir(tmp)), "no scratch file is left", p)
         # a directory, or a place that cannot be written (no such directory), is refused before
         # reach lists anything (the review found the whole listing printed, then the error)
         for bad in (tmp, os.path.join(tmp, "no-such-dir", "r.svg")):
