@@ -3453,6 +3453,22 @@ def diff_bad_input():
     p = run(diff_args("--search", "--seconds", "1", "--query", "cover_of", "plain", "strict"))
     check(p.returncode == 2 and "error[E442]" in p.stderr and "board search cannot ask" in
           p.stderr, "--query the search cannot ask", p)
+    # "did you mean" in diff's settings, --query and --rule (the fresh review of issue 12): each
+    # slip is 1 or 2 edits from a name of diff.hon (editions plain, strict; variant woods_sight,
+    # readings blocks, hinders; query cover_of; rule cover_of.woods), nothing nearer
+    for args, want in (
+            (["plain", "strcit"], "error[E412]: no edition named 'strcit' (did you mean "
+             "`strict`?)"),
+            (["plain", "plain,wood_sight=blocks"], "error[E413]: no variant named 'wood_sight' "
+             "(did you mean `woods_sight`?)"),
+            (["plain", "plain,woods_sight=blocsk"], "error[E414]: variant woods_sight has no "
+             "reading 'blocsk' (did you mean `blocks`?)"),
+            (["--query", "cover_off", "plain", "strict"], "error[E442]: no query named "
+             "'cover_off' (did you mean `cover_of`?)"),
+            (["--rule", "cover_of.wodos", "plain", "strict"], "error[E441]: no rule named "
+             "'cover_of.wodos' (did you mean `cover_of.woods`?)")):
+        p = run(diff_args(*args))
+        check(p.returncode == 2 and want in p.stderr, f"diff's hint: {want}", p)
     # options that would be ignored are refused: the search's without --search, --json with it,
     # --query and --rule for a snapshot
     for args in (["--witness", "w.scn", "a", "b"], ["--seed", "1", "a", "b"],
