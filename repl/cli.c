@@ -614,6 +614,8 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
             rep.json = true;
         else if (strcmp(args[i], "--filter") == 0 && i + 1 < nargs)
             filter = args[++i];
+        else if (strncmp(args[i], "--filter=", 9) == 0 && args[i][9]) /* as --NAME=VALUE */
+            filter = args[i] + 9;
         else if (strcmp(args[i], "--filter") == 0) {
             cli_error("test --filter needs a PATTERN (a part of the titles of the tests to run)\n"
                       "Try 'hon --help' for more information.");

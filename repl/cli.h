@@ -351,6 +351,10 @@ void cli_usage_error(const char *message);
 /* Reports a note with no position (printf's fmt): `hon: note: MESSAGE` on stderr, or under JSON
  * one object of severity "note". */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error_code about the file at `path`, which the JSON object names as its path (the text
+ * form is cli_error_code's): a file that cannot be read (E005). */
+void cli_error_file(int code, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Reports a warning with no position (printf's fmt): `hon: warning: MESSAGE` on stderr, or
  * under JSON one object of severity "warning". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

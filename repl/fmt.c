@@ -250,7 +250,7 @@ static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
     char *text = slurp(path, &len), *laid = NULL, *diff = NULL;
     bool changed = false, written = false;
     if (!text) {
-        cli_error_code(CLI_E_CANNOT_READ, "cannot read '%s': %s", path, strerror(errno));
+        cli_error_file(CLI_E_CANNOT_READ, path, "cannot read '%s': %s", path, strerror(errno));
         o->rc = 1;
         o->failed++;
         if (o->json)

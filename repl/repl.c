@@ -448,8 +448,7 @@ static int cmd_board(repl *r, char *args)
         return 1;
     args = unquote(args);
     if (cli_board(r->s, args) != 0) {
-        fprintf(stderr, "hon: the board from '%s' was not loaded; the session is unchanged\n",
-                args);
+        cli_note("the board from '%s' was not loaded; the session is unchanged", args);
         return 1;
     }
     printf("board %s\n", args);

@@ -164,7 +164,18 @@ static void error_prefix(int code, FILE *out)
  * `hon: error: …` (the script's line while a script runs), `hon: warning: …` or `hon: note: …`
  * (severity "error", "warning" or "note"); an error's code (412 for E412) is given when not 0.
  * The JSON object's rendered text is the line the text form prints. */
+static void vreport_at(const char *severity, int code, const char *path, const char *fmt,
+                       va_list ap);
+
 static void vreport(const char *severity, int code, const char *fmt, va_list ap)
+{
+    vreport_at(severity, code, NULL, fmt, ap);
+}
+
+/* vreport, the JSON object's path `path` (a file the message is about, not NULL) when no
+ * script line is named. */
+static void vreport_at(const char *severity, int code, const char *path, const char *fmt,
+                       va_list ap)
 {
     bool error = strcmp(severity, "error") == 0;
     char msg[1024], text[1400];
@@ -178,7 +189,7 @@ static void vreport(const char *severity, int code, const char *fmt, va_list ap)
     snprintf(text + strlen(text), sizeof text - strlen(text), ": %s\n", msg);
     fflush(stdout);
     if (json_errors)
-        put_json_diag(severity, code, error && script_line ? script_where : NULL,
+        put_json_diag(severity, code, error && script_line ? script_where : path,
                       error ? script_line : 0, 0, msg, text, NULL, 0, NULL);
     else
         fputs(text, stderr);
@@ -216,6 +227,14 @@ void cli_error_code(int code, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     vreport("error", code, fmt, ap);
+    va_end(ap);
+}
+
+void cli_error_file(int code, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport_at("error", code, path, fmt, ap);
     va_end(ap);
 }
 

@@ -246,9 +246,10 @@ def test_options():
           out[1].startswith("FAIL fixture: deliberately false") and "expected 3" in out[2] and
           out[3] == "1 passed, 1 failed", "-v: a line per test, then the failure, then the total", p)
     # --filter keeps the tests whose title contains the pattern: only base.hon's has "bonus".
-    p = run(["--no-rules", "test", "--filter", "bonus"] + both[1:])
-    check(p.returncode == 0 and lines(p.stdout)[-1] == "1 passed, 0 failed",
-          "--filter runs only the matching tests", p)
+    for filt in (["--filter", "bonus"], ["--filter=bonus"]):  # --NAME=VALUE as elsewhere
+        p = run(["--no-rules", "test"] + filt + both[1:])
+        check(p.returncode == 0 and lines(p.stdout)[-1] == "1 passed, 0 failed",
+              "%s runs only the matching tests" % " ".join(filt), p)
     p = run(["--no-rules", "test", "--json"] + both[1:])
     j = json.loads(p.stdout)
     check(p.returncode == 1 and j["passed"] == 1 and j["failed"] == 1 and
@@ -912,9 +913,13 @@ def json_diagnostics():
         check(p.returncode == 2 and len(d) == 1 and d[0]["severity"] == "error" and
               d[0]["rendered"].endswith("Try 'hon --help' for more information.\n"),
               "a usage error as JSON: " + " ".join(args), p)
-    p = run(["--no-rules"], stdin="json on\nload /nonexistent/x.hon\nundo\ndrwa\n")
+    # (`board` too: the fresh review of issue 12 found its note as a plain line in the stream)
+    p = run(["--no-rules"], stdin="json on\nload /nonexistent/x.hon\nundo\ndrwa\n"
+                                  "board /nonexistent/b.scn\n")
     d = diags(p)  # every line of stderr parses
     notes = [x["message"] for x in d if x["severity"] == "note"]
+    check("the board from '/nonexistent/b.scn' was not loaded; the session is unchanged" in notes,
+          "board's note as JSON", p)
     check("nothing from '/nonexistent/x.hon' was loaded; the session is unchanged" in notes and
           "`drwa` is no command (did you mean `draw`?)" in notes, "the REPL's notes as JSON", p)
     undo = [x for x in d if x["message"] == "nothing to undo"]
@@ -949,8 +954,10 @@ def json_diagnostics():
         check(p.returncode == 1 and j["files"] == [{"path": bad, "changed": False},
                                                    {"path": os.path.join(tmp, "none.hon"),
                                                     "failed": True}]
-              and j["failed"] == 1 and len(d) == 1 and d[0]["code"] == "E005",
-              "a file fmt cannot read: failed in the object, E005 on stderr", p)
+              and j["failed"] == 1 and len(d) == 1 and d[0]["code"] == "E005"
+              and d[0]["path"] == os.path.join(tmp, "none.hon"),
+              "a file fmt cannot read: failed in the object, E005 on stderr naming its path "
+              "(as check's E005 does; the fresh review of issue 12 found null)", p)
 
 
 @case
