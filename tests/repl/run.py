@@ -146,6 +146,18 @@ def help_and_version():
     p = run(["help", "no_such_command"])
     check(p.returncode == 2 and "no command named 'no_such_command'" in p.stderr,
           "help on an unknown command is a usage error", p)
+    # diff and snapshot: their entries, then their question options (hon(1) sends readers to
+    # `hon help diff` for them), and for diff the search's options; `CMD --help` is the same
+    # (the fresh review of issue 12: help diff printed two entries, `diff --help` was a usage
+    # error). The blocks are those of --help, as printed there.
+    question = usage[usage.index("Question options"):usage.index("diff --search [SOPTION]")]
+    search = usage[usage.index("diff --search [SOPTION]"):usage.index("\n\nOptions") + 1]
+    for cmd, blocks in (("diff", question + search), ("snapshot", question)):
+        p = run(["help", cmd])
+        check(p.returncode == 0 and p.stdout.startswith("  " + cmd) and
+              p.stdout.endswith(blocks), f"hon help {cmd}: its entries and options", p)
+        q = run([cmd, "--help"])
+        check(q.returncode == 0 and q.stdout == p.stdout, f"hon {cmd} --help is hon help {cmd}", q)
 
 
 @case
