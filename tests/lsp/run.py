@@ -938,6 +938,30 @@ def field_completion_of_locals():
     check(rc == 0, f"status {rc}")
 
 
+@case
+def citation_outside_the_edition():
+    """Hover on a citation ID lists the rules that cite it outside the active edition too,
+    marked (the fresh review of issue 12: an expansion's rule, its module not in all_books,
+    was answered "cited by: no rule" while the rule under the cursor cites it). The draft
+    declares its own module, which no bundled edition uses, a source and a rule citing it."""
+    text = ('module draft_module;\n'
+            'source "DRAFT.1" = "Draft book 1";\n'
+            'query draft_q(n: int) -> int combine first default 0;\n'
+            'rule draft_q.one cite "DRAFT.1" answer 1;\n')
+    uri = "file:///tmp/citation_outside_the_edition.hon"
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "the draft builds")
+    line, ch = find(text, 'cite "DRAFT.1"')
+    value = s.at("textDocument/hover", uri, line, ch + len('cite "DR'))["result"]
+    value = value["contents"]["value"]
+    check("`draft_q.one`" in value and "not in edition all_books" in value and
+          "no rule" not in value, f"hover on the ID: {value!r}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
 if CASE not in CASES:
     fail(f"no case named {CASE}")
 CASES[CASE]()
