@@ -268,36 +268,40 @@ static void files_free(char **files, size_t n);
 static char *loaded_name(cli_session *s, const char *path);
 static bool has_suffix(const char *text, const char *suffix);
 
-int cli_twin_of_bundled(cli_session *s, const char *path)
+/* The twin of path (cli_twin_of_bundled): the name the program holds the bundled file under
+ * (new string), or NULL when path is no copy of one. *dir: path is a directory; *start: where
+ * its rules/ or expansions/ component starts in path. */
+static char *twin_of(cli_session *s, const char *path, bool *dir, size_t *start_at)
 {
     if (!s->bundled_rules || !path)
-        return 0;
+        return NULL;
     char *held = loaded_name(s, path);
     if (held) { /* the bundled file itself (the build tree's hon), however spelt */
         free(held);
-        return 0;
+        return NULL;
     }
     /* DIR is rules/ or expansions/ (as given, or the directory a file of it is in) */
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/')
         n--;
-    bool dir = is_dir(path);
+    *dir = is_dir(path);
     size_t end = n;
-    if (!dir) {
+    if (!*dir) {
         while (end > 0 && path[end - 1] != '/')
             end--;
         if (end == 0 || !has_suffix(path, ".hon"))
-            return 0;
+            return NULL;
         end--; /* the '/' before the file's name */
     }
     size_t start = end;
     while (start > 0 && path[start - 1] != '/')
         start--;
+    *start_at = start;
     size_t len = end - start;
     const char *sub = path + start;
     if (!((len == 5 && strncmp(sub, "rules", 5) == 0) ||
           (len == 10 && strncmp(sub, "expansions", 10) == 0)))
-        return 0;
+        return NULL;
     /* the directory above holds both rules/ and expansions/, as a checkout and the data
        directory do (tests/rules/ is no copy of rules/: tests/ has no expansions/) */
     char above[PATH_MAX];
@@ -307,9 +311,9 @@ int cli_twin_of_bundled(cli_session *s, const char *path)
     free(r);
     free(x);
     if (!checkout)
-        return 0;
+        return NULL;
     char *twin = NULL;
-    if (dir) { /* its first .hon file stands for the directory */
+    if (*dir) { /* its first .hon file stands for the directory */
         size_t k;
         char **files = dir_files(path, ".hon", &k);
         const char *base = k ? strrchr(files[0], '/') : NULL;
@@ -323,10 +327,29 @@ int cli_twin_of_bundled(cli_session *s, const char *path)
         twin = join_path(hon_bundle_dir(), sub);
     }
     char *twin_held = twin ? loaded_name(s, twin) : NULL;
-    if (!twin_held) {
+    free(twin);
+    return twin_held;
+}
+
+char *cli_bundled_twin(cli_session *s, const char *path)
+{
+    bool dir = false;
+    size_t start = 0;
+    char *twin = twin_of(s, path, &dir, &start);
+    if (twin && dir) {
         free(twin);
-        return 0;
+        return NULL;
     }
+    return twin;
+}
+
+int cli_twin_of_bundled(cli_session *s, const char *path)
+{
+    bool dir = false;
+    size_t start = 0;
+    char *twin_held = twin_of(s, path, &dir, &start);
+    if (!twin_held)
+        return 0;
     /* the checkout the copy is in: the directory above rules/ (empty: the current one) */
     int root = start > 0 ? (int)(start - 1) : 0;
     char *shown = dir ? dup_str(twin_held) : NULL; /* a directory: the twin's directory */
@@ -341,7 +364,6 @@ int cli_twin_of_bundled(cli_session *s, const char *path)
               root ? "/" : "", root, path, root ? "/" : "");
     free(shown);
     free(twin_held);
-    free(twin);
     return 1;
 }
 

@@ -127,6 +127,10 @@ int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mod
  * twin and the options that use the checkout's rules instead (--rules ROOT/rules --rules
  * ROOT/expansions), and 1. Else 0, nothing said. Used by load, check, lint and test. */
 int cli_twin_of_bundled(cli_session *s, const char *path);
+/* For a .hon file that is such a copy (cli_twin_of_bundled), the name the program holds its
+ * bundled twin under (new string), so that `hon lsp` checks the copy in its place; NULL for
+ * any other path (nothing said). */
+char *cli_bundled_twin(cli_session *s, const char *path);
 /* Loads a .hon file, all or nothing (the program is unchanged on error); a relative path that
  * names no file here is looked for in the data directory (cli_bundled). Returns 0 or 1. */
 int cli_load(cli_session *s, const char *path);

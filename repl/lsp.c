@@ -159,7 +159,8 @@ static void match_file(void *ud, const char *path)
 }
 
 /* The name document uri is loaded under (new string): the spelling of the loaded rule file
- * that is the same file, so that the document replaces it; else its path. */
+ * that is the same file, or whose copy it is (a source checkout's rules/x.hon beside an
+ * installed hon's: cli_bundled_twin), so that the document replaces it; else its path. */
 static char *doc_name(const server *srv, const char *uri)
 {
     char *path = lsp_path_of_uri(uri);
@@ -168,6 +169,8 @@ static char *doc_name(const server *srv, const char *uri)
     if (real)
         hon_each_file(srv->s->vm, match_file, &f);
     free(real);
+    if (!f.found && path) /* a checkout's copy of a bundled file: in the installed one's place */
+        f.found = cli_bundled_twin(srv->s, path);
     if (f.found) {
         free(path);
         return f.found;

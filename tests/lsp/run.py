@@ -12,6 +12,7 @@ answers. Positions are LSP's: lines from 0, characters counted in UTF-16 code un
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -960,6 +961,35 @@ def citation_outside_the_edition():
           "no rule" not in value, f"hover on the ID: {value!r}")
     rc, _ = s.finish()
     check(rc == 0, f"status {rc}")
+
+
+@case
+def checkout_copy_in_place():
+    """An installed `hon lsp` (its data directory's rules loaded, played here by HON_DATADIR
+    pointing at a copy of this tree's rules and expansions) opening a source checkout's
+    rules/terrain.hon checks it in the place of its installed twin, as it does a loaded file
+    itself: no E110 for each declaration (the fresh review of issue 12, defect 1)."""
+    path = os.path.join(SRC, "rules", "terrain.hon")
+    text = open(path, encoding="utf-8").read()
+    with tempfile.TemporaryDirectory() as data:
+        for sub in ("rules", "expansions"):
+            shutil.copytree(os.path.join(SRC, sub), os.path.join(data, sub))
+        old = os.environ.get("HON_DATADIR")
+        os.environ["HON_DATADIR"] = data
+        try:
+            s = Server()
+        finally:
+            if old is None:
+                del os.environ["HON_DATADIR"]
+            else:
+                os.environ["HON_DATADIR"] = old
+        s.initialize()
+        uri = uri_of(path)
+        s.open(uri, text)
+        d = s.diagnostics(uri)
+        check(d == [], f"the checkout's copy checks clean in its twin's place: {d[:3]}")
+        rc, _ = s.finish()
+        check(rc == 0, f"status {rc}")
 
 
 if CASE not in CASES:
