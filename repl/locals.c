@@ -214,9 +214,9 @@ static bool local_type(hon_vm *vm, const ltok *t, size_t n, const char *name, ch
 bool cli_local_type(hon_vm *vm, const char *text, size_t at, const char *name, char *type,
                     size_t cap)
 {
-    size_t n, from = decl_start(text, at);
     if (!vm || !text || !name || !*name)
         return false;
+    size_t n, from = decl_start(text, at);
     ltok *t = malloc(MAX_TOKS * sizeof *t);
     if (!t)
         return false;
