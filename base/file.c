@@ -2,6 +2,9 @@
  * limit checked before each piece is kept, so a huge file costs at most max bytes of memory;
  * and the whole-or-nothing writer: a scratch file renamed into place.
  */
+/* realpath() and lstat() (a symbolic link is written through) are XSI: glibc declares them with
+ * _XOPEN_SOURCE. */
+#define _XOPEN_SOURCE 700
 #include "file.h"
 
 #include <errno.h>
@@ -70,9 +73,25 @@ const char *file_error(int err)
     return err == EFBIG ? "file too large" : strerror(err);
 }
 
+static int write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status);
+
 int file_write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status)
 {
     *status = 0;
+    /* a symbolic link is written through: the scratch file goes beside the file it names,
+       renamed over that file, so the link stays a link (as `gofmt -w` and `clang-format -i`) */
+    struct stat lst;
+    char *real = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;
+    if (real)
+        path = real;
+    int rc = write_whole(path, write, ud, status);
+    free(real); /* realpath's, from the C library's allocator */
+    return rc;
+}
+
+/* file_write_whole once a link is resolved. */
+static int write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status)
+{
     struct stat st;
     bool direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
     size_t n = strlen(path) + sizeof ".XXXXXX";

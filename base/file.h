@@ -29,7 +29,8 @@ const char *file_error(int err);
  * beside it ("PATH.XXXXXX", with a new file's usual mode), which is renamed over `path` only
  * when write returned 0 and every byte reached the file; otherwise the scratch file is removed
  * and `path` is as it was. A path that exists and is no regular file (/dev/stdout, /dev/full,
- * a FIFO) is written directly. *status gets write's return (0 when it was not called). Returns
+ * a FIFO) is written directly; a symbolic link is written through (the scratch file beside the
+ * file it names, renamed over that file: the link stays). *status gets write's return (0 when it was not called). Returns
  * 0, or the errno value of the I/O failure (ENOMEM when the scratch name cannot be made). */
 int file_write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status);
 

@@ -53,6 +53,10 @@ void near_offer(near_search *s, const char *candidate)
     size_t nw = s->want_len, nc = strlen(candidate);
     if ((nw > nc ? nw - nc : nc - nw) > s->limit || strcmp(candidate, s->want) == 0)
         return;
+    /* a name of one or two letters is one substitution from any other of its length: such a
+     * "slip" says nothing (`x` is no slip for `A`); a letter dropped or doubled still is */
+    if (nw <= 2 && nc == nw)
+        return;
     size_t k = near_distance(s->want, candidate);
     if (k <= s->limit && k < s->best) {
         s->best = k;

@@ -22,7 +22,8 @@ typedef struct near_search {
  * longer than 128 bytes (too long to be a slip worth correcting). */
 size_t near_distance(const char *a, const char *b);
 /* Starts a search for names near `want` (borrowed until near_result). A name of up to 3 bytes
- * may be 1 edit away, a longer one 2, or a fifth of its length when that is more. */
+ * may be 1 edit away, a longer one 2, or a fifth of its length when that is more; a name of 1
+ * or 2 bytes is never suggested one of its own length (a substitution there is no slip). */
 void near_begin(near_search *s, const char *want);
 /* Offers a candidate (borrowed; NULL and want itself are ignored). Ties go to the first. */
 void near_offer(near_search *s, const char *candidate);

@@ -238,8 +238,7 @@ static void spacing(const toks *ts, uint8_t *sp)
             s = p->kind == K_CLOSE || (p->kind == K_WORD && !p->kw) ? 0
                 : p->kind == K_WORD                                 ? t->gap
                                                                     : 1;
-        else if (t->kind == K_OPEN && p->kind == K_WORD && !p->kw)
-            s = t->gap;
+        /* a '{' after a name (`R{f: 1}`, `enum e {`) is settled in lay_lines (opens_body) */
         sp[i] = (uint8_t)s;
         pp = p;
         p = t;
@@ -257,6 +256,10 @@ typedef struct level {
     bool block, items, table;
     bool ends;        /* a declaration's or statement's '{': its '}' ends the statement */
     bool per_line;    /* a counter's items: each line is one */
+    bool counter;     /* a counter's or a `revise counter`'s items (`abilities { ... }`) */
+    bool body;        /* a '{' opening a body (opens_body), not a value */
+    size_t sfirst;    /* 1 + the first token of the statement in progress (0: none), at any
+                         level: what opens_body asks, inline blocks included */
     size_t line;      /* the line of its opener */
     bool compr;       /* `[x in xs: ...]`, `any(x in xs: ...)`: continued under what follows ':' */
     int inner, close; /* the indentation of a line inside, of a line starting with its closer */
@@ -293,7 +296,7 @@ typedef struct line {
 
 typedef struct layout {
     const toks *ts;
-    const uint8_t *sp;
+    uint8_t *sp; /* spacing's; lay_lines settles a '{' after a name (opens_body) */
     level *lev;
     size_t nlev, lev_cap;
     pending_if *ifs;
@@ -399,6 +402,49 @@ static brace brace_kind(const tok *first, const tok *before)
     return BRACE_EXPR;
 }
 
+/* The code token before token k (comments skipped), or NULL. */
+static const tok *code_before(const toks *ts, size_t k)
+{
+    while (k-- > 0)
+        if (ts->t[k].kind != K_COMMENT)
+            return &ts->t[k];
+    return NULL;
+}
+
+/* Whether t is keyword w. */
+static bool is_kw(const tok *t, const char *w)
+{
+    return t->kw && is(t, w);
+}
+
+/* Whether the '{' at code token k opens a body rather than a value (a set `{a, b}` or a
+ * record `R{f: 1}`), from the statement it stands in at the innermost level (sfirst) and the
+ * token before it: a block after `do`, `then` or `else`; the items of a declaration whose head
+ * holds no expression (`enum`, `record`, `variant`, `table`, `edition`, `test`, `counter`,
+ * `revise counter`); a `for`'s block, the first '{' after an operand at the `for`'s level (its
+ * collection holds no record at its top, parser.y); a counter's list (`abilities { ... }`). */
+static bool opens_body(const layout *L, size_t k)
+{
+    static const char *const heads[] = { "enum",    "record", "variant", "table",
+                                         "edition", "test",   "counter", NULL };
+    static const char *const blocks[] = { "do", "then", "else", NULL };
+    const tok *t = L->ts->t, *before = code_before(L->ts, k);
+    const tok *before2 = before ? code_before(L->ts, (size_t)(before - t)) : NULL;
+    const level *lv = &L->lev[L->nlev - 1];
+    if (before && before->kw && is_any(before, blocks))
+        return true;
+    if (lv->counter)
+        return true;
+    if (lv->ch == '(' || lv->ch == '[' || !lv->sfirst)
+        return false;
+    const tok *first = &t[lv->sfirst - 1];
+    if (first->kw && is_any(first, heads))
+        return true;
+    if (is_kw(first, "revise"))
+        return before2 && is_kw(before2, "counter");
+    return is_kw(first, "for") && before && ends_operand(before, before2);
+}
+
 static bool push_level(layout *L, level lv)
 {
     if (!MEM_GROW(L->lev, L->nlev, L->lev_cap)) {
@@ -415,6 +461,10 @@ static void take(layout *L, size_t i, int col, int indent, size_t last, size_t l
 {
     const tok *t = &L->ts->t[i];
     level *lv = top(L);
+    if (!lv->sfirst && !is(t, ";") && t->kind != K_CLOSE)
+        lv->sfirst = i + 1;
+    else if (is(t, ";"))
+        lv->sfirst = 0;
     if (lv->block && !lv->started && !is(t, ";") && t->kind != K_CLOSE) {
         lv->started = true;
         lv->first = i;
@@ -468,10 +518,17 @@ static void take(layout *L, size_t i, int col, int indent, size_t last, size_t l
         in.ends = kind != BRACE_EXPR;
         in.table = first && is(first, "table");
         in.per_line = kind == BRACE_DECL && is(first, "counter");
+        in.body = t->s[0] == '{' && opens_body(L, i);
+        const tok *b1 = code_before(L->ts, i);
+        const tok *before2 = b1 ? code_before(L->ts, (size_t)(b1 - L->ts->t)) : NULL;
+        in.counter = in.body && ((lv->sfirst && is_kw(&L->ts->t[lv->sfirst - 1], "counter")) ||
+                                 (before2 && is_kw(before2, "counter")));
         push_level(L, in);
     } else if (t->kind == K_CLOSE && L->nlev > 1) {
-        bool ends = lv->ends;
+        bool ends = lv->ends, body = lv->body;
         L->nlev--;
+        if (body) /* a body's '}' ends its statement: what follows starts another */
+            top(L)->sfirst = 0;
         while (L->nifs && L->ifs[L->nifs - 1].depth > L->nlev)
             L->nifs--;
         if (ends && top(L)->block)
@@ -654,6 +711,13 @@ static size_t align_decls(const layout *L, line *lines, size_t n, size_t i)
     return j;
 }
 
+/* Whether code token k is a '{' straight after a name (not a keyword). */
+static bool after_name(const toks *ts, size_t k)
+{
+    const tok *t = &ts->t[k], *p = k > 0 ? &ts->t[k - 1] : NULL;
+    return t->kind == K_OPEN && t->s[0] == '{' && p && p->kind == K_WORD && !p->kw;
+}
+
 /* Splits the tokens into lines and lays out each line's code. */
 static line *lay_lines(layout *L, size_t *nlines)
 {
@@ -702,6 +766,8 @@ static line *lay_lines(layout *L, size_t *nlines)
             ln->of_decl = decl_line;
         int col = ln->indent;
         for (size_t k = ln->a; k < ln->b; k++) {
+            if (k > ln->a && after_name(ts, k)) /* `R{f: 1}`, `enum e {` (format.md §2) */
+                L->sp[k] = opens_body(L, k) ? 1 : 0;
             col += k > ln->a ? L->sp[k] : 0;
             take(L, k, col, ln->indent, ln->b - 1, n);
             col += (int)ts->t[k].n;

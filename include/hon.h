@@ -890,7 +890,8 @@ hon_status hon_set_cap(hon_vm *vm, hon_cap which, uint64_t value);
 uint64_t hon_cap_value(const hon_vm *vm, hon_cap which);
 
 /* Writes the file at `path` whole or not at all (a scratch file beside it renamed into place;
- * a path that exists and is no regular file, such as /dev/stdout, is written directly):
+ * a path that exists and is no regular file, such as /dev/stdout, is written directly; a
+ * symbolic link is written through, the link kept):
  * write(f, ud) writes the contents, and `path` is replaced only when it returned HON_OK and
  * every byte reached the disk. Returns write's status when it failed; else HON_ERR_IO when the
  * file could not be written, *err (when not NULL) getting the errno value (0 otherwise); else

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "near.h"
 #include "program.h"
 #include "session.h"
 #include "view.h"
@@ -156,6 +157,26 @@ hon_status hon_apply_setting(hon_vm *vm, const char *setting, const char *where)
     return choice_apply_setting_at(vm, setting, id, 1, 1);
 }
 
+/* The edition (kind 'e'), variant ('v') or reading of variant `var` ('r') named nearest
+ * `want`, close enough to be a slip (near.h), or NULL: "did you mean" in a setting's errors. */
+static const char *nearest(const res_program *p, char kind, int32_t var, const char *want)
+{
+    near_search s;
+    near_begin(&s, want);
+    if (kind == 'e')
+        for (size_t e = 0; e < p->neditions; e++)
+            near_offer(&s, p->editions[e].name);
+    else if (kind == 'v')
+        for (size_t v = 0; v < p->nvariants; v++)
+            near_offer(&s, p->variants[v].name);
+    else
+        for (size_t m = 0; m < p->enums[p->variants[var].enum_id].len; m++)
+            near_offer(&s, p->enums[p->variants[var].enum_id].members[m].name);
+    return near_result(&s);
+}
+
+#define HINT(h) (h) ? " (did you mean `" : "", (h) ? (h) : "", (h) ? "`?)" : ""
+
 hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t file, uint32_t line,
                                    uint32_t col)
 {
@@ -167,7 +188,9 @@ hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t fil
     bool ok = true;
     snprintf(name, sizeof name, "%.*s", (int)ed.len, setting);
     if (ed.len && model_find_edition(p, name) < 0) {
-        session_report_at(vm, E_SETTING_EDITION, part_loc(pos, ed), "no edition named '%s'", name);
+        const char *h = nearest(p, 'e', -1, name);
+        session_report_at(vm, E_SETTING_EDITION, part_loc(pos, ed), "no edition named '%s'%s%s%s",
+                          name, HINT(h));
         ok = false;
     }
     /* every NAME=READING is checked before anything changes */
@@ -185,11 +208,12 @@ hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t fil
                               "a setting is EDITION,NAME=READING,...: '%.*s' is not NAME=READING",
                               (int)item.len, setting + item.at);
         else if (var < 0)
-            session_report_at(vm, E_SETTING_VARIANT, part_loc(pos, v), "no variant named '%s'",
-                              name);
+            session_report_at(vm, E_SETTING_VARIANT, part_loc(pos, v),
+                              "no variant named '%s'%s%s%s", name, HINT(nearest(p, 'v', -1, name)));
         else if (model_find_member(&p->enums[p->variants[var].enum_id], reading) < 0)
             session_report_at(vm, E_SETTING_READING, part_loc(pos, r),
-                              "variant %s has no reading '%s'", name, reading);
+                              "variant %s has no reading '%s'%s%s%s", name, reading,
+                              HINT(nearest(p, 'r', var, reading)));
         else
             continue;
         ok = false;
@@ -213,3 +237,5 @@ hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t fil
     }
     return st;
 }
+
+#undef HINT

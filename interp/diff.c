@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "near.h"
 
 #define DIFF_LCS_CELLS 4000000 /* past this many cells, two traces are not aligned */
 
@@ -272,9 +273,17 @@ hon_status hon_check_rule_name(hon_vm *vm, const char *name, const char *where)
     size_t n = strlen(name);
     uint32_t id = diag_sources_add(&vm->sources, where ? where : "<rule>", name, n);
     ast_loc at = { id == UINT32_MAX ? 0 : id, 1, 1, 1, n ? (uint32_t)n : 1 };
+    near_search s; /* "did you mean" the rule nearest a slip */
+    near_begin(&s, name);
+    for (size_t r = 0; !like && r < p->nrules; r++)
+        near_offer(&s, p->rules[r].name);
+    const char *h = like ? NULL : near_result(&s);
     if (like)
         session_report_at(vm, E_NO_SUCH_RULE, at,
                           "no rule named '%s' (a rule is named QUERY.RULE: %s?)", name, like);
+    else if (h)
+        session_report_at(vm, E_NO_SUCH_RULE, at, "no rule named '%s' (did you mean `%s`?)", name,
+                          h);
     else
         session_report_at(vm, E_NO_SUCH_RULE, at, "no rule named '%s'", name);
     return HON_ERR_NOT_FOUND;
@@ -300,8 +309,17 @@ hon_status hon_check_query_name(hon_vm *vm, const char *name, bool board_only, c
                           "query '%s' has no parameter that is a thing of the board: a board "
                           "search cannot ask it (plain diff can)",
                           name);
-    else
-        session_report_at(vm, E_NO_SUCH_QUERY_NAME, at, "no query named '%s'", name);
+    else {
+        const res_program *p = vm->pg->res;
+        near_search s; /* "did you mean" the query nearest a slip */
+        near_begin(&s, name);
+        for (size_t q = 0; q < p->nqueries; q++)
+            if (!p->queries[q].is_event)
+                near_offer(&s, p->queries[q].name);
+        const char *h = near_result(&s);
+        session_report_at(vm, E_NO_SUCH_QUERY_NAME, at, "no query named '%s'%s%s%s", name,
+                          h ? " (did you mean `" : "", h ? h : "", h ? "`?)" : "");
+    }
     return HON_ERR_NOT_FOUND;
 }
 

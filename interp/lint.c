@@ -221,11 +221,12 @@ static bool is_entry(const lint *l, ast_loc loc)
         const char *nl = memchr(text + a, '\n', len - a);
         size_t n = (nl ? (size_t)(nl - text) : len) - a, clen = 0;
         const char *c = line_comment(text + a, n, &clen);
-        if (c && is_entry_pragma(c, clen))
-            return true;
         bool comment_only = c && (size_t)(c - (text + a)) == strspn(text + a, " \t");
         if (i + 1 < nstarts && !comment_only)
-            return false; /* a line of code or a blank line ends the comment block above */
+            return false; /* a line of code (its trailing pragma is its own declaration's) or a
+                             blank line ends the comment block above */
+        if (c && is_entry_pragma(c, clen))
+            return true;
     }
     return false;
 }
@@ -435,6 +436,8 @@ typedef struct lint_dim {
 typedef struct lint_pair {
     char *example; /* NULL: they never disagreed */
     bool first_only, second_only;
+    uint8_t forbidder; /* in a permission query's example, the rule that forbade: 1 the first,
+                          2 the second (0: neither) */
 } lint_pair;
 
 /* What the rules of one query were found to do over its inputs. */
@@ -446,10 +449,13 @@ typedef struct lint_query {
     bool exact;       /* every input tried: no int parameter, no call out of its rules */
     lint_pair *pairs; /* rs->len * rs->len: rules i < j at [i * len + j] */
     bool *held, *decided;
-    char **held_at;    /* per rule: the first input its guard held on (owned text), or NULL */
-    uint32_t *held_by; /* per rule: the rule that answered first on that input (its index) */
-    char *first_input; /* owned: the text of the first input tried */
-    uint64_t ninputs;  /* inputs tried */
+    char **held_at;       /* per rule: the first input its guard held on (owned text), or NULL */
+    uint32_t *held_by;    /* per rule: the rule that answered first on that input (its index) */
+    bool *by_cell;        /* per rule: held_by stopped the query there on a `?` cell (E201) */
+    bool *forbade;        /* per rule of a permission query: it answered forbid on some input */
+    bool *forbid_decides; /* ... on some input where no rule permitted (the forbid counted) */
+    char *first_input;    /* owned: the text of the first input tried */
+    uint64_t ninputs;     /* inputs tried */
     bool gap_said, cell_said;
     val args[LINT_MAX_PARAMS];
     int32_t *readings;
@@ -575,7 +581,11 @@ static bool plan_query(lint *l, uint32_t q, const res_ruleset *rs, lint_query *l
     lq->decided = mem_calloc(rs->len + 1, sizeof *lq->decided);
     lq->held_at = mem_calloc(rs->len + 1, sizeof *lq->held_at);
     lq->held_by = mem_calloc(rs->len + 1, sizeof *lq->held_by);
-    return lq->pairs && lq->held && lq->decided && lq->held_at && lq->held_by;
+    lq->by_cell = mem_calloc(rs->len + 1, sizeof *lq->by_cell);
+    lq->forbade = mem_calloc(rs->len + 1, sizeof *lq->forbade);
+    lq->forbid_decides = mem_calloc(rs->len + 1, sizeof *lq->forbid_decides);
+    return lq->pairs && lq->held && lq->decided && lq->held_at && lq->held_by && lq->by_cell &&
+           lq->forbade && lq->forbid_decides;
 }
 
 static void free_query(lint_query *lq)
@@ -591,6 +601,9 @@ static void free_query(lint_query *lq)
         mem_free(lq->held_at[i]);
     mem_free(lq->held_at);
     mem_free(lq->held_by);
+    mem_free(lq->by_cell);
+    mem_free(lq->forbade);
+    mem_free(lq->forbid_decides);
     mem_free(lq->first_input);
 }
 
@@ -672,7 +685,23 @@ static void note_pair(lint *l, lint_query *lq, size_t i, size_t j, const bool *a
     value_text(l, ans[j], &b);
     sb_putc(&b, ')');
     pr->example = mem_strdup(sb_str(&b));
+    if (mode == AST_COMBINE_PERMISSION) /* a verdict: 0 forbid, 1 permit (value.h) */
+        pr->forbidder = ans[i].u.i == 0 ? 1 : ans[j].u.i == 0 ? 2 : 0;
     sb_free(&b);
+}
+
+/* Records, in a permission query, which rules forbade on the current input and whether their
+ * forbid counted there: no rule permitted (a permit overrides every forbid). */
+static void note_forbids(lint_query *lq, const bool *answered, const val *ans)
+{
+    bool permitted = false;
+    for (size_t i = 0; i < lq->rs->len; i++)
+        permitted |= answered[i] && !(ans[i].flags & VAL_ABSENT) && ans[i].u.i != 0;
+    for (size_t i = 0; i < lq->rs->len; i++)
+        if (answered[i] && !(ans[i].flags & VAL_ABSENT) && ans[i].u.i == 0) {
+            lq->forbade[i] = true;
+            lq->forbid_decides[i] |= !permitted;
+        }
 }
 
 /* W005 for each pair that disagreed somewhere while each also holds where the other does not:
@@ -684,9 +713,27 @@ static void report_pairs(lint *l, const lint_query *lq)
     const res_program *p = l->p;
     size_t n = lq->rs->len;
     bool first = p->queries[lq->q].mode == AST_COMBINE_FIRST;
+    bool permission = p->queries[lq->q].mode == AST_COMBINE_PERMISSION;
+    bool *said = mem_calloc(n + 1, sizeof *said); /* a forbid said to change nothing */
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {
             const lint_pair *pr = &lq->pairs[i * n + j];
+            size_t f = pr->forbidder == 1 ? i : j, other = f == i ? j : i;
+            if (pr->example && permission && pr->forbidder && lq->exact && said && lq->forbade[f] &&
+                !lq->forbid_decides[f] && !said[f]) {
+                /* a forbid that a permit overrides wherever it holds: dead, whatever the
+                   order (every input was tried) */
+                said[f] = true;
+                uint32_t fr = lq->rs->rules[f], o = lq->rs->rules[other];
+                diag *d = warn(l, E_LINT_OVERLAP, p->rules[fr].decl->loc,
+                               "rules `%s` and `%s` both hold on %s: wherever `%s` forbids, a "
+                               "permit holds too and overrides it, so `%s` never changes the "
+                               "answer",
+                               p->rules[lq->rs->rules[i]].name, p->rules[lq->rs->rules[j]].name,
+                               pr->example, p->rules[fr].name, p->rules[fr].name);
+                rule_here(d, p, o);
+                continue;
+            }
             if (!pr->example || !pr->first_only || !pr->second_only)
                 continue;
             uint32_t a = lq->rs->rules[i], c = lq->rs->rules[j];
@@ -697,11 +744,13 @@ static void report_pairs(lint *l, const lint_query *lq)
                            first ? "only their order decides" : "the permit overrides the forbid");
             rule_here(d, p, a);
         }
+    mem_free(said);
 }
 
 /* Keeps, for W004's examples, the text of the first input tried and, per rule, of the first
- * input its guard held on with the rule that answered first there. */
-static void note_inputs(const lint *l, lint_query *lq, const bool *answered)
+ * input its guard held on with the rule that answered first there (ans: whether that rule
+ * stopped on a `?` cell instead, try_input). */
+static void note_inputs(const lint *l, lint_query *lq, const bool *answered, const val *ans)
 {
     size_t first = lq->rs->len;
     for (size_t i = 0; i < lq->rs->len && first == lq->rs->len; i++)
@@ -720,11 +769,15 @@ static void note_inputs(const lint *l, lint_query *lq, const bool *answered)
         if (answered[i] && !lq->held_at[i]) {
             lq->held_at[i] = mem_strdup(sb_str(&b));
             lq->held_by[i] = (uint32_t)first;
+            lq->by_cell[i] = (ans[first].flags & VAL_ABSENT) != 0;
         }
     sb_free(&b);
 }
 
-/* Runs every rule of the set on the current input (args, readings) and checks W005-W007. */
+/* Runs every rule of the set on the current input (args, readings) and checks W005-W007. A
+ * rule that reads a `?` cell (E201, W007) counts as holding there with an absent answer: asked,
+ * the query stops at it on this input, so the input is still tried and the rules after it are
+ * run as on any other (W004 stays exact). Any other error leaves the input out. */
 static void try_input(lint *l, lint_query *lq, val *ans, bool *answered)
 {
     const res_program *p = l->p;
@@ -736,15 +789,20 @@ static void try_input(lint *l, lint_query *lq, val *ans, bool *answered)
         return;
     }
     bool any = false;
+    const vm_error clean = vm->x.err;
     for (size_t i = 0; i < lq->rs->len; i++) {
         uint32_t r = lq->rs->rules[i];
         if (!vm_run(&vm->x, l->pg->rules[r], lq->args, (uint32_t)lq->nparams, &ans[i],
                     &answered[i])) {
-            if (vm->x.err.code == E_NOT_GIVEN_CELL)
-                absent_read(l, lq, &vm->x.err);
-            lq->exact = false; /* an input the rules cannot answer without a board */
-            state_end(&vm->x);
-            return;
+            if (vm->x.err.code != E_NOT_GIVEN_CELL) {
+                lq->exact = false; /* an input the rules cannot answer without a board */
+                state_end(&vm->x);
+                return;
+            }
+            absent_read(l, lq, &vm->x.err);
+            ans[i] = val_absent(0, vm->x.err.cell_table, vm->x.err.cell_row, 0);
+            answered[i] = true;
+            vm->x.err = clean; /* the run left no frame behind (vm_run): the next one starts */
         }
         if (answered[i] && !any)
             lq->decided[i] = true;
@@ -752,10 +810,12 @@ static void try_input(lint *l, lint_query *lq, val *ans, bool *answered)
         any |= answered[i];
     }
     lq->ninputs++;
-    note_inputs(l, lq, answered);
+    note_inputs(l, lq, answered, ans);
     for (size_t j = 0; j < lq->rs->len; j++)
         for (size_t i = 0; i < j; i++)
             note_pair(l, lq, i, j, answered, ans);
+    if (qy->mode == AST_COMBINE_PERMISSION)
+        note_forbids(lq, answered, ans);
     bool needs_default =
         qy->mode == AST_COMBINE_FIRST || qy->mode == AST_COMBINE_MIN || qy->mode == AST_COMBINE_MAX;
     /* a query whose doc names E203 says which inputs it leaves unanswered */
@@ -784,7 +844,15 @@ static void report_never(lint *l, const lint_query *lq)
         if (lq->decided[i] || l->rule_reported[r])
             continue;
         l->rule_reported[r] = true;
-        if (lq->held_at[i]) {
+        if (lq->held_at[i] && lq->by_cell[i]) {
+            uint32_t by = lq->rs->rules[lq->held_by[i]];
+            diag *d = warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
+                           "rule `%s` never fires: on every input where it holds, a rule before "
+                           "it answers first or stops the query on a `?` cell (on %s, `%s` "
+                           "reads one)",
+                           p->rules[r].name, lq->held_at[i], p->rules[by].name);
+            rule_here(d, p, by);
+        } else if (lq->held_at[i]) {
             uint32_t by = lq->rs->rules[lq->held_by[i]];
             diag *d = warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
                            "rule `%s` never fires: on every input where it holds, a rule before "
@@ -911,6 +979,17 @@ static void lint_close(lint *l)
     mem_free(l->shadowed_by);
 }
 
+/* Whether the edition (-1: none) uses the module declaring query q: one of a book the edition
+ * leaves out has none of its rules there, so its inputs no rule answers are no gap (W006) and
+ * its rules are not the edition's to check. */
+static bool edition_asks(const res_program *p, int32_t ed, uint32_t q)
+{
+    if (ed < 0 || (size_t)ed >= p->neditions || !p->editions[ed].uses)
+        return true;
+    int32_t m = res_module_of(p, p->queries[q].decl->loc.file);
+    return m < 0 || (size_t)m >= p->nmodules || p->editions[ed].uses[m];
+}
+
 hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t *warnings)
 {
     lint l;
@@ -933,7 +1012,8 @@ hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t 
         for (size_t e = 0; e < l.p->neditions; e++)
             check_shadowed(&l, (int32_t)e);
         for (uint32_t q = 0; q < l.p->nqueries; q++)
-            enumerate_query(&l, q, readings);
+            if (edition_asks(l.p, session_edition(vm), q))
+                enumerate_query(&l, q, readings);
         report_shadowed(&l);
         if (warnings)
             *warnings = l.dl.len;

@@ -1,6 +1,7 @@
 /* cli.c — the commands of the `hon` program, shared by the REPL (repl.c) and the subcommands
  * (main.c): opening a session (finding and loading the rule directories), answering expressions,
- * loading, checking and testing files, listing rules, editions and variants.
+ * loading, checking and testing files, listing rules, editions and variants. How they report
+ * (diagnostics, errors, a script's true line) is report.c's.
  * Only include/hon.h is used. Output contract (text forms, exit codes): docs/spec/repl.md.
  * This is program code, not library code: it allocates with malloc/free (the mem_realloc funnel
  * is internal to the library) and frees everything in cli_session_close.
@@ -13,391 +14,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* The line of a script being run (cli_set_script_line): where and which line, 0 for none. */
-static const char *script_where;
-static unsigned script_line;
-/* The name of a declaration being loaded from that line (cli_declare), or NULL. */
-static const char *script_alias;
-
-/* The whole line being run (cli_set_script_text), or NULL; the name its snippets go under. */
-static const char *script_text, *text_where;
-
-void cli_set_script_line(const char *where, unsigned line)
-{
-    script_where = where;
-    script_line = where ? line : 0;
-}
-
-void cli_set_script_text(const char *where, const char *text)
-{
-    text_where = text ? where : NULL;
-    script_text = text;
-}
-
-void cli_put_json_string(const char *text, FILE *out)
-{
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(out, "\\%c", *c);
-        else if (*c == '\n')
-            fputs("\\n", out);
-        else if (*c < 0x20)
-            fprintf(out, "\\u%04x", *c);
-        else
-            fputc(*c, out);
-    }
-    fputc('"', out);
-}
-
-/* Whether diagnostics and errors go to stderr as JSON objects (--json, `json on`): the
- * session's json flag, mirrored here for the errors that have no session at hand. */
-static bool json_errors;
-
-void cli_set_json(cli_session *s, bool on)
-{
-    if (s)
-        s->json = on;
-    json_errors = on;
-}
-
-/* Prints one diagnostic as a JSON object on one line of stderr (repl.md §4): severity, code
- * ("E012", or null), path (or null), line and column (0 when it has none), the bare message and
- * the rendered text (or null); with called_from (not NULL), the script or prompt line whose
- * evaluation raised it: {"path", "line", "text"} (caller_of). */
-static void put_json_diag(const char *severity, int code, const char *path, unsigned line,
-                          unsigned col, const char *message, const char *rendered,
-                          const char *called_from, unsigned called_line, const char *called_text)
-{
-    fprintf(stderr, "{\"diagnostic\": {\"severity\": \"%s\", \"code\": ", severity);
-    if (code) /* W001 is 1001 (hon.h) */
-        fprintf(stderr, "\"%c%03d\"", code > 1000 ? 'W' : 'E', code % 1000);
-    else
-        fputs("null", stderr);
-    fputs(", \"path\": ", stderr);
-    if (path)
-        cli_put_json_string(path, stderr);
-    else
-        fputs("null", stderr);
-    fprintf(stderr, ", \"line\": %u, \"column\": %u, \"message\": ", line, col);
-    cli_put_json_string(message ? message : "", stderr);
-    fputs(", \"rendered\": ", stderr);
-    if (rendered)
-        cli_put_json_string(rendered, stderr);
-    else
-        fputs("null", stderr);
-    if (called_from) {
-        fprintf(stderr, ", \"called_from\": {\"path\": ");
-        cli_put_json_string(called_from, stderr);
-        fprintf(stderr, ", \"line\": %u, \"text\": ", called_line);
-        cli_put_json_string(called_text ? called_text : "", stderr);
-        fputc('}', stderr);
-    }
-    fputs("}}\n", stderr);
-}
-
-/* Starts an error line on out: `WHERE:LINE: error` while a script runs, else `hon: error`;
- * code (12 for E012) is added when non-zero. */
-static void error_prefix(int code, FILE *out)
-{
-    if (script_line)
-        fprintf(out, "%s:%u: error", script_where, script_line);
-    else
-        fputs("hon: error", out);
-    if (code)
-        fprintf(out, "[E%03d]", code);
-    fputs(": ", out);
-}
-
-/* Reports a message with no position on stderr: as a JSON object under --json, else as a line
- * `hon: error: …` (the script's line while a script runs), `hon: warning: …` or `hon: note: …`
- * (severity "error", "warning" or "note"); an error's code (412 for E412) is given when not 0.
- * The JSON object's rendered text is the line the text form prints. */
-static void vreport(const char *severity, int code, const char *fmt, va_list ap)
-{
-    bool error = strcmp(severity, "error") == 0;
-    char msg[1024], text[1400];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    if (error && script_line)
-        snprintf(text, sizeof text, "%s:%u: error", script_where, script_line);
-    else
-        snprintf(text, sizeof text, "hon: %s", severity);
-    if (error && code)
-        snprintf(text + strlen(text), sizeof text - strlen(text), "[E%03d]", code);
-    snprintf(text + strlen(text), sizeof text - strlen(text), ": %s\n", msg);
-    fflush(stdout);
-    if (json_errors)
-        put_json_diag(severity, code, error && script_line ? script_where : NULL,
-                      error ? script_line : 0, 0, msg, text, NULL, 0, NULL);
-    else
-        fputs(text, stderr);
-}
-
-void cli_usage_error(const char *message)
-{
-    char text[1200];
-    snprintf(text, sizeof text, "hon: %s\nTry 'hon --help' for more information.\n", message);
-    fflush(stdout);
-    if (json_errors)
-        put_json_diag("error", 0, NULL, 0, 0, message, text, NULL, 0, NULL);
-    else
-        fputs(text, stderr);
-}
-
-void cli_note(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vreport("note", 0, fmt, ap);
-    va_end(ap);
-}
-
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vreport("error", 0, fmt, ap);
-    va_end(ap);
-}
-
-void cli_error_code(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vreport("error", code, fmt, ap);
-    va_end(ap);
-}
-
-static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void warn(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vreport("warning", 0, fmt, ap);
-    va_end(ap);
-}
-
-static const char *status_text(hon_status st)
-{
-    const char *t = hon_status_text(st);
-    return t ? t : "error";
-}
-
-/* Prints text followed by a newline unless it already ends with one; NULL prints nothing. */
-static void put_block(const char *text, FILE *out)
-{
-    size_t n;
-    if (!text)
-        return;
-    n = strlen(text);
-    fwrite(text, 1, n, out);
-    if (n == 0 || text[n - 1] != '\n')
-        fputc('\n', out);
-}
-
-static const char *const severity_name[] = { "error", "warning", "note" };
-
-/* Where the text a line handed over (an expression, `do`'s call) starts in the whole line
- * script_text, from a diagnostic's rendering (its line 1 quoted after a gutter of width
- * `gutter`): the last place that quoted text stands in the line, since the handed text ends the
- * line and the command words come before it (`why not not x`). -1 when it is not there. */
-static long handed_shift(const char *rendered, size_t gutter)
-{
-    const char *nl = rendered && script_text ? strchr(rendered, '\n') : NULL;
-    if (!nl || strlen(nl + 1) < gutter + 1)
-        return -1;
-    const char *quoted = nl + 1 + gutter + 1, *qend = strchr(quoted, '\n');
-    size_t k = qend ? (size_t)(qend - quoted) : 0, n = strlen(script_text);
-    if (!k || k > n)
-        return -1;
-    for (size_t i = n - k + 1; i-- > 0;)
-        if (memcmp(script_text + i, quoted, k) == 0)
-            return (long)i;
-    return -1;
-}
-
-/* Renders the rest of a diagnostic on the text a line handed over (rest: "COL: ...", then the
- * quoted text and its caret line, each after a gutter of width `gutter`) as on the whole line
- * script_text, line `line`: the column counted in the line, the line quoted, the caret moved
- * under it. False (nothing written) when the quoted text is not found in the line. */
-static bool put_on_script_text(const char *rest, size_t gutter, unsigned line, FILE *out)
-{
-    char *end;
-    unsigned long col = strtoul(rest, &end, 10);
-    const char *nl = strchr(rest, '\n');
-    long shift = handed_shift(rest, gutter);
-    if (shift < 0 || end == rest || *end != ':')
-        return false;
-    const char *qend = strchr(nl + 1 + gutter + 1, '\n');
-    fprintf(out, "%lu", col + (unsigned long)shift);
-    fwrite(end, 1, (size_t)(nl + 1 - end), out);
-    fprintf(out, "%5u | %s\n", line, script_text);
-    const char *caret = qend + 1; /* "      |" then the caret under the quoted text */
-    size_t bar = strspn(caret, " ") + 1;
-    if (strlen(caret) < bar || caret[bar - 1] != '|')
-        return true;
-    fwrite(caret, 1, bar, out);
-    fprintf(out, "%*s", (int)shift, "");
-    put_block(caret + bar, out);
-    return true;
-}
-
-/* Whether diagnostic d is about the text the line being run handed over (the library counts
- * its lines from 1 in a source named as the script, its alias, or the typed line's name). */
-static bool on_handed_text(const hon_diag *d)
-{
-    if (!d->path || d->line == 0)
-        return false;
-    if (script_line)
-        return strcmp(d->path, script_where) == 0 ||
-               (script_alias && strcmp(d->path, script_alias) == 0);
-    return text_where && strcmp(d->path, text_where) == 0;
-}
-
-/* The line whose evaluation raised run-time error d (E2xx, errors.md) at a place of its own, in
- * a rule or a declaration rather than in the text the line handed over: the script's name and
- * line, or the prompt's name and 1 (a line typed at a terminal is line 1 of <repl>), and its
- * text in *text (borrowed, NULL when unknown). NULL when d has no such caller. */
-static const char *caller_of(const hon_diag *d, unsigned *line, const char **text)
-{
-    if (d->severity != HON_ERROR || d->code < 200 || d->code >= 300 || d->line == 0 || !d->path ||
-        on_handed_text(d) || (!script_line && !text_where))
-        return NULL;
-    *line = script_line ? script_line : 1;
-    *text = script_text;
-    return script_line ? script_where : text_where;
-}
-
-/* Writes the note naming the line whose evaluation raised d (caller_of), when there is one:
- * `  = note: called from <stdin>:2: move $rifle1 @B6`. */
-static void put_caller_note(const hon_diag *d, FILE *out)
-{
-    unsigned line;
-    const char *text, *where = caller_of(d, &line, &text);
-    if (!where)
-        return;
-    fprintf(out, "  = note: called from %s:%u", where, line);
-    if (text)
-        fprintf(out, ": %s", text + strspn(text, " \t"));
-    fputc('\n', out);
-}
-
-/* The line diagnostic d names: in the text the line handed over (on_handed_text), the
- * script's line it stands on (an entry over several lines counts from the script's line where
- * it started); else its own. */
-static unsigned shown_line(const hon_diag *d)
-{
-    return script_line && on_handed_text(d) ? script_line + d->line - 1 : d->line;
-}
-
-/* Renders diagnostic d as text to out: the library's rendering, with a script's line named
- * when the text was handed over alone (the library counts its lines from 1), and for its first
- * line the column and quoted text those of the whole line run (script_text) when it is known. */
-static void render_diag(const hon_diag *d, FILE *out)
-{
-    char head[64], gutter[16];
-    int hn = d->path ? snprintf(head, sizeof head, ":%u:", d->line) : 0;
-    int gn = snprintf(gutter, sizeof gutter, "%5u |", d->line);
-    size_t plen = d->path ? strlen(d->path) : 0;
-    if (on_handed_text(d) && d->rendered && strncmp(d->rendered, d->path, plen) == 0 && hn > 0 &&
-        (size_t)hn < sizeof head && strncmp(d->rendered + plen, head, (size_t)hn) == 0) {
-        /* name the script's line instead, keeping the rest (column, message, quoted line,
-         * caret) */
-        const char *rest = d->rendered + plen + hn, *nl = strchr(rest, '\n');
-        unsigned line = shown_line(d);
-        fprintf(out, "%s:%u:", script_line ? script_where : d->path, line);
-        if (d->line == 1 && line <= 99999 && put_on_script_text(rest, (size_t)gn, line, out))
-            return;
-        if (nl && line <= 99999 && strncmp(nl + 1, gutter, (size_t)gn) == 0) {
-            fwrite(rest, 1, (size_t)(nl + 1 - rest), out);
-            fprintf(out, "%5u |", line);
-            rest = nl + 1 + gn;
-        }
-        put_block(rest, out);
-    } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message) {
-        error_prefix(d->code, out); /* no position of its own: the script's line is where */
-        fprintf(out, "%s\n", d->message);
-    } else if (d->rendered && d->rendered[0]) {
-        put_block(d->rendered, out);
-        put_caller_note(d, out);
-    } else {
-        unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
-        fprintf(out, "%s:%u:%u: %s", d->path ? d->path : "?", d->line, d->col, severity_name[si]);
-        if (d->code) /* W001 is 1001 (hon.h) */
-            fprintf(out, "[%c%03d]", d->code > 1000 ? 'W' : 'E', d->code % 1000);
-        fprintf(out, ": %s\n", d->message ? d->message : "");
-        put_caller_note(d, out);
-    }
-}
-
-/* The diagnostic callback: renders to stderr (as text, or as JSON under --json), counts.
- * Stdout is flushed first so that answers and diagnostics keep their order on a terminal. */
-static void on_diag(void *ud, const hon_diag *d)
-{
-    cli_session *s = ud;
-    s->diags++;
-    if (d->severity == HON_ERROR)
-        s->errors++;
-    if (s->on_diag) {
-        s->on_diag(s->on_diag_ud, d);
-        return;
-    }
-    fflush(stdout);
-    if (!s->json) {
-        render_diag(d, stderr);
-        return;
-    }
-    /* the same place the text names: a script's line handed over alone, or an error with no
-       position of its own that happened on it */
-    bool here = script_line && (d->line == 0 || on_handed_text(d));
-    long shift = on_handed_text(d) && d->line == 1 ? handed_shift(d->rendered, 7) : -1;
-    unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    if (m) {
-        render_diag(d, m);
-        if (fclose(m) != 0) {
-            free(text);
-            text = NULL;
-        }
-    }
-    unsigned called_line = 0;
-    const char *called_text = NULL, *called_from = caller_of(d, &called_line, &called_text);
-    put_json_diag(severity_name[si], d->code, here ? script_where : d->path,
-                  here ? (d->line ? shown_line(d) : script_line) : d->line,
-                  d->col + (shift > 0 ? (unsigned)shift : 0u), d->message, text, called_from,
-                  called_line, called_text);
-    free(text);
-}
-
-int cli_failed(const cli_session *s, size_t diags_before, hon_status st, const char *what,
-               const char *arg)
-{
-    if (s->diags == diags_before)
-        cli_error("%s '%s': %s", what, arg, status_text(st));
-    return 1;
-}
-
-hon_status cli_write_whole(const char *path, hon_status (*write)(FILE *f, void *ud), void *ud,
-                           bool *io)
-{
-    int err = 0;
-    hon_status r = hon_write_file(path, write, ud, &err);
-    if (r == HON_ERR_IO && err) {
-        *io = true;
-        cli_error("cannot write '%s': %s", path, strerror(err));
-    }
-    return r;
-}
 
 static char *dup_str(const char *a)
 {
@@ -518,8 +140,8 @@ static int load_rule_dirs(cli_session *s, const cli_opts *o)
             cli_error("out of memory");
             rc = 1;
         } else if (!is_dir(rules)) {
-            warn("no bundled rules found in %s (set HON_DATADIR to the installed share/hon)",
-                 rules);
+            cli_warn("no bundled rules found in %s (set HON_DATADIR to the installed share/hon)",
+                     rules);
         } else {
             rc = load_bundled(s, rules, exps);
         }
@@ -535,7 +157,7 @@ int cli_session_open(cli_session *s, const cli_opts *o)
 
     memset(s, 0, sizeof *s);
     memset(&cfg, 0, sizeof cfg);
-    cfg.on_diag = on_diag;
+    cfg.on_diag = cli_on_diag;
     cfg.userdata = s;
     cfg.seed = o->seed_set ? o->seed : 0;
     cfg.step_budget = o->step_budget;
@@ -576,6 +198,7 @@ void cli_session_close(cli_session *s)
         return;
     hon_vm_free(s->vm);
     free(s->answer);
+    cli_forget_declared();
     memset(s, 0, sizeof *s);
 }
 
@@ -605,11 +228,11 @@ static unsigned want_of(const cli_session *s, cli_mode mode)
 static void put_answer_as(cli_session *s, const hon_answer *a, cli_mode mode)
 {
     if (s->json) {
-        put_block(hon_answer_json(a), stdout);
+        cli_put_block(hon_answer_json(a), stdout);
     } else {
-        put_block(hon_answer_text(a), stdout);
+        cli_put_block(hon_answer_text(a), stdout);
         if (trace_of(a, mode))
-            put_block(trace_of(a, mode), stdout);
+            cli_put_block(trace_of(a, mode), stdout);
         else if (!hon_answer_default_setting(a))
             printf("(under %s)\n", hon_answer_setting(a));
     }
@@ -640,8 +263,114 @@ static int load_with(cli_session *s, hon_status (*load)(hon_vm *, const char *),
     return st == HON_OK ? 0 : cli_failed(s, before, st, what, path);
 }
 
+static char **dir_files(const char *dir, const char *suffix, size_t *n);
+static void files_free(char **files, size_t n);
+static char *loaded_name(cli_session *s, const char *path);
+static bool has_suffix(const char *text, const char *suffix);
+
+/* The twin of path (cli_twin_of_bundled): the name the program holds the bundled file under
+ * (new string), or NULL when path is no copy of one. *dir: path is a directory; *start: where
+ * its rules/ or expansions/ component starts in path. */
+static char *twin_of(cli_session *s, const char *path, bool *dir, size_t *start_at)
+{
+    if (!s->bundled_rules || !path)
+        return NULL;
+    char *held = loaded_name(s, path);
+    if (held) { /* the bundled file itself (the build tree's hon), however spelt */
+        free(held);
+        return NULL;
+    }
+    /* DIR is rules/ or expansions/ (as given, or the directory a file of it is in) */
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    *dir = is_dir(path);
+    size_t end = n;
+    if (!*dir) {
+        while (end > 0 && path[end - 1] != '/')
+            end--;
+        if (end == 0 || !has_suffix(path, ".hon"))
+            return NULL;
+        end--; /* the '/' before the file's name */
+    }
+    size_t start = end;
+    while (start > 0 && path[start - 1] != '/')
+        start--;
+    *start_at = start;
+    size_t len = end - start;
+    const char *sub = path + start;
+    if (!((len == 5 && strncmp(sub, "rules", 5) == 0) ||
+          (len == 10 && strncmp(sub, "expansions", 10) == 0)))
+        return NULL;
+    /* the directory above holds both rules/ and expansions/, as a checkout and the data
+       directory do (tests/rules/ is no copy of rules/: tests/ has no expansions/) */
+    char above[PATH_MAX];
+    snprintf(above, sizeof above, "%.*s%s", (int)start, path, start ? "" : ".");
+    char *r = join_path(above, "rules"), *x = join_path(above, "expansions");
+    bool checkout = r && x && is_dir(r) && is_dir(x);
+    free(r);
+    free(x);
+    if (!checkout)
+        return NULL;
+    char *twin = NULL;
+    if (*dir) { /* its first .hon file stands for the directory */
+        size_t k;
+        char **files = dir_files(path, ".hon", &k);
+        const char *base = k ? strrchr(files[0], '/') : NULL;
+        char rel[PATH_MAX], *itself = k ? loaded_name(s, files[0]) : NULL;
+        if (!itself && base &&
+            snprintf(rel, sizeof rel, "%.*s%s", (int)len, sub, base) < (int)sizeof rel)
+            twin = join_path(hon_bundle_dir(), rel);
+        free(itself); /* the bundled directory itself: no twin */
+        files_free(files, k);
+    } else {
+        twin = join_path(hon_bundle_dir(), sub);
+    }
+    char *twin_held = twin ? loaded_name(s, twin) : NULL;
+    free(twin);
+    return twin_held;
+}
+
+char *cli_bundled_twin(cli_session *s, const char *path)
+{
+    bool dir = false;
+    size_t start = 0;
+    char *twin = twin_of(s, path, &dir, &start);
+    if (twin && dir) {
+        free(twin);
+        return NULL;
+    }
+    return twin;
+}
+
+int cli_twin_of_bundled(cli_session *s, const char *path)
+{
+    bool dir = false;
+    size_t start = 0;
+    char *twin_held = twin_of(s, path, &dir, &start);
+    if (!twin_held)
+        return 0;
+    /* the checkout the copy is in: the directory above rules/ (empty: the current one) */
+    int root = start > 0 ? (int)(start - 1) : 0;
+    char *shown = dir ? dup_str(twin_held) : NULL; /* a directory: the twin's directory */
+    char *slash = shown ? strrchr(shown, '/') : NULL;
+    if (slash)
+        *slash = '\0';
+    cli_error("'%s' is a copy of the bundled %s %s, which this hon has loaded: read beside it, "
+              "each of its declarations would be a duplicate (E110). To use a checkout's rules "
+              "instead of the bundled ones, name its directories: hon --rules %.*s%srules "
+              "--rules %.*s%sexpansions ...",
+              path, dir ? "directory" : "file", shown ? shown : twin_held, root, path,
+              root ? "/" : "", root, path, root ? "/" : "");
+    free(shown);
+    free(twin_held);
+    return 1;
+}
+
 int cli_load(cli_session *s, const char *path)
 {
+    if (cli_twin_of_bundled(s, path))
+        return 1;
     char *bundled = cli_bundled(path); /* `load examples/play/x.hon`, as `board` */
     int rc = load_with(s, hon_load_file, "cannot load", bundled ? bundled : path);
     if (rc && !bundled)
@@ -655,12 +384,21 @@ int cli_declare(cli_session *s, const char *text)
     char name[32];
     size_t before = s->diags;
     snprintf(name, sizeof name, "<repl-%u>", ++s->declarations);
-    script_alias = name;
+    cli_set_script_alias(name);
     hon_status st = hon_load_source(s->vm, name, text, strlen(text));
-    script_alias = NULL;
+    cli_set_script_alias(NULL);
     if (st != HON_OK)
         s->declarations--; /* nothing was kept: the next declaration may take the name */
+    else
+        cli_script_declared(name); /* its run-time errors name the script's line */
     return st == HON_OK ? 0 : cli_failed(s, before, st, "cannot declare", text);
+}
+
+/* Whether text ends with suffix. */
+static bool has_suffix(const char *text, const char *suffix)
+{
+    size_t n = strlen(text), k = strlen(suffix);
+    return n >= k && strcmp(text + n - k, suffix) == 0;
 }
 
 /* Looking for a loaded file: its canonical path, and the name the program holds it under. */
@@ -687,13 +425,6 @@ static char *loaded_name(cli_session *s, const char *path)
         hon_each_file(s->vm, match_file, &f);
     free((char *)f.real);
     return f.name;
-}
-
-/* Whether text ends with suffix. */
-static bool has_suffix(const char *text, const char *suffix)
-{
-    size_t n = strlen(text), k = strlen(suffix);
-    return n >= k && strcmp(text + n - k, suffix) == 0;
 }
 
 static int by_path(const void *a, const void *b)
@@ -764,7 +495,7 @@ int cli_check_all(cli_session *s, const char *const *paths, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (is_dir(paths[i])) {
             size_t before = s->diags;
-            if (dir_reads_nothing(paths[i], "check", true)) {
+            if (dir_reads_nothing(paths[i], "check", true) || cli_twin_of_bundled(s, paths[i])) {
                 rc = 1;
                 continue;
             }
@@ -799,6 +530,8 @@ int cli_check(cli_session *s, const char *path)
     char *held = loaded_name(s, path);
     hon_status st;
 
+    if (!held && cli_twin_of_bundled(s, path))
+        return 1;
     /* A file the program already holds (a bundled one) was checked when this session loaded
      * it, without error; checking it again beside itself would report every declaration as a
      * duplicate. */
@@ -825,7 +558,7 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
     for (size_t i = 0; i < n; i++) {
         if (is_dir(paths[i]) && dir_reads_nothing(paths[i], "lint", false))
             return 1;
-        if (cli_not_rules(paths[i], "hon lint", false))
+        if (cli_not_rules(paths[i], "hon lint", false) || cli_twin_of_bundled(s, paths[i]))
             return 1;
     }
     for (size_t i = 0; i < n; i++) {
@@ -903,6 +636,8 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
             rep.json = true;
         else if (strcmp(args[i], "--filter") == 0 && i + 1 < nargs)
             filter = args[++i];
+        else if (strncmp(args[i], "--filter=", 9) == 0 && args[i][9]) /* as --NAME=VALUE */
+            filter = args[i] + 9;
         else if (strcmp(args[i], "--filter") == 0) {
             cli_error("test --filter needs a PATTERN (a part of the titles of the tests to run)\n"
                       "Try 'hon --help' for more information.");
@@ -918,6 +653,10 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
             paths[n++] = args[i];
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
+        if (is_dir(paths[i]) && cli_twin_of_bundled(s, paths[i])) {
+            rc = 1;
+            break;
+        }
         if (is_dir(paths[i])) { /* its files, loaded together unless the program holds them */
             size_t k, held = 0;
             char **files = dir_files(paths[i], ".hon", &k);
@@ -940,7 +679,7 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
             rc |= !more;
             dir_names += more ? k : 0;
             if (more && k == 0)
-                warn("no .hon file in '%s'", paths[i]);
+                cli_warn("no .hon file in '%s'", paths[i]);
             files_free(files, k);
             names[i] = NULL;
             continue;
@@ -966,8 +705,9 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         if (st == HON_ERR_MEMORY)
             cli_error("out of memory while running the tests");
         if (n && i < n && p + f == 0)
-            warn(filter ? "no test of '%s' has '%s' in its title" : "no test is declared in '%s'%s",
-                 paths[i], filter ? filter : "");
+            cli_warn(filter ? "no test of '%s' has '%s' in its title"
+                            : "no test is declared in '%s'%s",
+                     paths[i], filter ? filter : "");
         passed += p;
         failed_n += f;
         if (st != HON_OK && st != HON_ERR_RUNTIME)
@@ -1299,7 +1039,7 @@ int cli_limit(cli_session *s, const char *name, const char *value)
 /* Prints a procedure's answer (text or JSON). */
 static void put_answer(cli_session *s, hon_answer *a)
 {
-    put_block(s->json ? hon_answer_json(a) : hon_answer_text(a), stdout);
+    cli_put_block(s->json ? hon_answer_json(a) : hon_answer_text(a), stdout);
     fflush(stdout);
 }
 
@@ -1327,11 +1067,11 @@ int cli_why_do(cli_session *s, const char *call, const char *where, cli_mode mod
         return cli_failed(s, before, st, "cannot do", call);
     }
     if (s->json) {
-        put_block(hon_answer_json(a), stdout);
+        cli_put_block(hon_answer_json(a), stdout);
     } else {
-        put_block(trace_of(a, mode), stdout);
+        cli_put_block(trace_of(a, mode), stdout);
         printf("effects:\n");
-        put_block(hon_answer_text(a), stdout);
+        cli_put_block(hon_answer_text(a), stdout);
     }
     fflush(stdout);
     hon_answer_free(a);
@@ -1477,7 +1217,7 @@ int cli_undo(cli_session *s)
     }
     if (st != HON_OK || !a) {
         hon_answer_free(a);
-        cli_error("undo: %s", status_text(st));
+        cli_error("undo: %s", cli_status_text(st));
         return 1;
     }
     put_answer(s, a);

@@ -1,6 +1,7 @@
 /* cli.h — the `hon` program's session: the options main.c parsed, the interpreter with the
  * bundled rules loaded, and the commands the REPL (repl.c) and the subcommands (main.c) share.
- * cli.c implements them on top of include/hon.h only; the program uses nothing else of hon.
+ * cli.c implements them (report.c their reporting) on top of include/hon.h only; the program
+ * uses nothing else of hon.
  * Every command prints its result to stdout and its errors to stderr, and returns 0 on success,
  * 1 on an error in the input or the rules (the exit codes of docs/spec/repl.md).
  */
@@ -119,6 +120,17 @@ void cli_session_close(cli_session *s);
  * brief trace (CLI_WHY), answer and complete trace (CLI_WHY_FULL) or distribution (CLI_ODDS),
  * as text or JSON per s->json. Returns 0 or 1. */
 int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mode);
+/* Whether path, a .hon file of a directory named rules/ or expansions/ (or such a directory),
+ * is a copy of a bundled file this session has loaded from the data directory (the same
+ * relative name there: a source checkout's, named to an installed hon), not that file itself.
+ * Read beside its twin every declaration would be E110, so it is refused: an error naming the
+ * twin and the options that use the checkout's rules instead (--rules ROOT/rules --rules
+ * ROOT/expansions), and 1. Else 0, nothing said. Used by load, check, lint and test. */
+int cli_twin_of_bundled(cli_session *s, const char *path);
+/* For a .hon file that is such a copy (cli_twin_of_bundled), the name the program holds its
+ * bundled twin under (new string), so that `hon lsp` checks the copy in its place; NULL for
+ * any other path (nothing said). */
+char *cli_bundled_twin(cli_session *s, const char *path);
 /* Loads a .hon file, all or nothing (the program is unchanged on error); a relative path that
  * names no file here is looked for in the data directory (cli_bundled). Returns 0 or 1. */
 int cli_load(cli_session *s, const char *path);
@@ -309,8 +321,6 @@ bool cli_parse_cap(hon_cap which, const char *text, uint64_t *out);
  * prints it; with NAME alone, prints it; with neither, prints every cap, each as
  * `limit NAME VALUE`. Returns 0, or 1 after an error message (no such cap, a bad value). */
 int cli_limit(cli_session *s, const char *name, const char *value);
-/* Prints a formatted error line "hon: error: ..." to stderr ("WHERE:LINE: error: ..." while a
- * script runs, see cli_set_script_line). */
 /* `coverage [--inventory FILE] [--tests DIR]...` (repl.md §1, coverage.c): the citation IDs the
  * loaded rules declare, how many are cited, and (with test directories) named by a file under
  * them, by section; with an inventory, only its IDs, and those not declared, cited or tested.
@@ -321,6 +331,13 @@ int cli_coverage(cli_session *s, const char *inventory, const char *const *test_
  * length of the ID, which starts at line + 2; 0 when it is no such row. coverage.c, lsp.c. */
 size_t cli_inventory_row(const char *line);
 
+/* Reporting (report.c). */
+
+/* The library's diagnostic callback (hon_config.on_diag; ud: the cli_session): counts d in
+ * s->diags (and s->errors), then hands it to s->on_diag when set, else prints it on stderr, as
+ * text or, under JSON, as one object a line (repl.md §4), naming the script's true line and
+ * column when d is about text a script line handed over (cli_set_script_line/_text/_alias). */
+void cli_on_diag(void *ud, const hon_diag *d);
 /* Turns JSON diagnostics on or off: the session's answers (s->json, s may be NULL) and every
  * diagnostic and cli_error after it, as one JSON object a line on stderr (repl.md §4). */
 void cli_set_json(cli_session *s, bool on);
@@ -338,6 +355,18 @@ void cli_usage_error(const char *message);
 /* Reports a note with no position (printf's fmt): `hon: note: MESSAGE` on stderr, or under JSON
  * one object of severity "note". */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error_code about the file at `path`, which the JSON object names as its path (the text
+ * form is cli_error_code's): a file that cannot be read (E005). */
+void cli_error_file(int code, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Reports a warning with no position (printf's fmt): `hon: warning: MESSAGE` on stderr, or
+ * under JSON one object of severity "warning". */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The library's text for status st (hon_status_text), or "error" when it has none; static. */
+const char *cli_status_text(hon_status st);
+/* Writes text (NUL-terminated; NULL writes nothing) to out, with a newline added unless it
+ * already ends with one. */
+void cli_put_block(const char *text, FILE *out);
 /* cli_error with a code from docs/spec/errors.md (412 for E412): `hon: error[E412]: …`, and
  * the code in the JSON object. For the program's own checks of what the library answers with a
  * bare status and no diagnostic (an unknown edition named by --edition). */
@@ -383,6 +412,26 @@ void cli_set_script_line(const char *where, unsigned line);
  * after `why not`, `odds`...) then names the column in the whole line and quotes it, caret
  * moved under it, in text and in JSON. */
 void cli_set_script_text(const char *where, const char *text);
+/* Names the source a declaration typed on the line being run is loaded under (cli_declare:
+ * `<repl-N>`, borrowed until the next call; NULL: none), so that its diagnostics are counted as
+ * the line's own (cli_set_script_line). */
+void cli_set_script_alias(const char *name);
+/* Records that the declaration `name` (`<repl-N>`, copied) was loaded from the script line
+ * being run (cli_set_script_line; none: nothing recorded), so that diagnostics in its text
+ * later, such as a run-time error of a fn it declares, name that script and line, counted from
+ * the line it starts on. cli_forget_declared frees the records (cli_session_close). */
+void cli_script_declared(const char *name);
+void cli_forget_declared(void);
+
+/* The type (as hon_type_of names it: "pos", "unit", "list<square>") of the local `name` as the
+ * text before byte `at` of `text` binds it (locals.c): the nearest `let name = E;`, `for name in
+ * E` or `name in E:` of the declaration holding `at` (the lines from the last one starting in
+ * column 0; a REPL line is one), E's type read from a record value `R{...}`, a call's result or
+ * hon_type_of; else a parameter of that declaration (a fn, query or event), or of a rule's
+ * query. For completion after `name.` where the text does not build. Written into type (cap
+ * bytes); false when none is found. */
+bool cli_local_type(hon_vm *vm, const char *text, size_t at, const char *name, char *type,
+                    size_t cap);
 
 /* Runs one line typed at the REPL (modified in place): a comment, a command (`load`, `why`...,
  * with or without a leading ':'; repl.md) or an expression, printing as the REPL prints.

@@ -85,14 +85,14 @@ static void add_files(names *c)
     closedir(d);
 }
 
-/* The line before the cursor, in words: the command (the first word, without a leading ':')
- * and the second word (each cut to cap bytes), and how many whole words come before the one
- * being typed (the result). */
-static size_t words_before(const LineInfo *li, char *cmd, char *second, size_t cap)
+/* The line before the cursor, in words: the command (the first word, without a leading ':'),
+ * the second and the third word (each cut to cap bytes), and how many whole words come before
+ * the one being typed (the result). */
+static size_t words_before(const LineInfo *li, char *cmd, char *second, char *third, size_t cap)
 {
     const char *p = li->buffer;
     size_t n = 0;
-    cmd[0] = second[0] = '\0';
+    cmd[0] = second[0] = third[0] = '\0';
     while (p < li->cursor && (isspace((unsigned char)*p) || *p == ':'))
         p++;
     for (;;) {
@@ -101,8 +101,8 @@ static size_t words_before(const LineInfo *li, char *cmd, char *second, size_t c
             p++;
         if (p == li->cursor)
             return n;
-        if (n < 2)
-            snprintf(n ? second : cmd, cap, "%.*s", (int)(p - w), w);
+        if (n < 3)
+            snprintf(n == 0 ? cmd : n == 1 ? second : third, cap, "%.*s", (int)(p - w), w);
         n++;
         while (p < li->cursor && isspace((unsigned char)*p))
             p++;
@@ -161,6 +161,17 @@ static bool type_of_text(cli_session *s, const char *a, const char *b, hon_type_
     return hon_type_of(s->vm, text, kind, buf, cap) == HON_OK;
 }
 
+/* Whether text is a bare name (letters, digits, '_'; not starting with a digit). */
+static bool is_name(const char *text)
+{
+    if (!*text || isdigit((unsigned char)*text))
+        return false;
+    for (; *text; text++)
+        if (!isalnum((unsigned char)*text) && *text != '_')
+            return false;
+    return true;
+}
+
 /* Adds to c the names after `.` in word [start, cursor) whose part before its last `.` is
  * the enum or the operand ending there: an enum's members (`terrain.`), a unit's values
  * (`$rifle1.`), a record's fields (`solitaire_air[clear].`, `numbered_order(2).`). c->prefix
@@ -188,6 +199,9 @@ static bool after_dot(const LineInfo *li, cli_session *s, names *c, const char *
         return true;
     if (type_of_text(s, from, dot, &kind, type, sizeof type) &&
         (kind == HON_T_UNIT || kind == HON_T_RECORD))
+        hon_complete(s->vm, HON_COMPLETE_FIELD, type, c->prefix, add_completion, c);
+    else if (is_name(base) && /* a local of what the line declares or binds: `m.` */
+             cli_local_type(s->vm, li->buffer, (size_t)(dot - li->buffer), base, type, sizeof type))
         hon_complete(s->vm, HON_COMPLETE_FIELD, type, c->prefix, add_completion, c);
     return true;
 }
@@ -320,9 +334,16 @@ static int by_text(const void *a, const void *b)
  * hold the word (buf, of cap bytes). False when the word is too long. */
 static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, size_t cap)
 {
-    char cmd[128], second[128]; /* words_before writes at most cap bytes into each */
-    size_t n = words_before(li, cmd, second, sizeof second);
-    arg_kind kind = n == 0 ? A_EXPR : repl_arg_of(cmd, second, n);
+    char cmd[128], second[128], third[128]; /* words_before writes at most cap bytes into each */
+    size_t n = words_before(li, cmd, second, third, sizeof second);
+    bool why = strcmp(cmd, "why") == 0;
+    if (why && n >= 2 && (strcmp(second, "not") == 0 || strcmp(second, "full") == 0)) {
+        memcpy(second, third, sizeof second); /* `why not los`, `why full do`: as `why los` */
+        n--;
+    }
+    arg_kind kind = n == 0                                     ? A_EXPR
+                    : why && n >= 2 && !strcmp(second, "move") ? repl_arg_of("move", "", n - 1)
+                                                               : repl_arg_of(cmd, second, n);
     bool files = kind == A_FILE;
     const char *start = li->cursor;
     while (start > li->buffer &&
@@ -367,7 +388,17 @@ static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, 
     case A_READING: add_kind(c, s, HON_COMPLETE_READING, second); break;
     case A_EVENT: add_kind(c, s, HON_COMPLETE_EVENT, NULL); break;
     case A_HELP: repl_each_command(add_completion, c); break;
-    case A_NONE: break;
+    case A_NONE: /* the words of a setting */
+        if (n == 1 && strcmp(cmd, "limit") == 0)
+            for (const char *const *w =
+                     (const char *const[]){ "steps", "depth", "list", "memory", NULL };
+                 *w; w++)
+                add_name(c, *w);
+        if (n == 1 && strcmp(cmd, "json") == 0) {
+            add_name(c, "on");
+            add_name(c, "off");
+        }
+        break;
     case A_NAME:
         add_kind(c, s, HON_COMPLETE_RULE, NULL);
         add_kind(c, s, HON_COMPLETE_QUERY, NULL);

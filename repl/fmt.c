@@ -169,14 +169,20 @@ static bool print_diff(FILE *out, const char *path, const char *a, size_t an, co
 }
 
 /* Writes text over path atomically: a temporary file beside it, with its mode, renamed over
- * it. Returns false (errno set) when it could not. */
+ * it; a symbolic link is written through (beside and over the file it names: the link stays,
+ * as with `gofmt -w`). Returns false (errno set) when it could not. */
 static bool write_over(const char *path, const char *text, size_t len)
 {
+    struct stat sb;
+    char *real = lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) ? realpath(path, NULL) : NULL;
+    if (real)
+        path = real;
     size_t pl = strlen(path);
     char *tmp = malloc(pl + 16);
-    struct stat sb;
-    if (!tmp)
+    if (!tmp) {
+        free(real);
         return false;
+    }
     snprintf(tmp, pl + 16, "%s.fmt-XXXXXX", path);
     int fd = mkstemp(tmp);
     bool ok = fd >= 0;
@@ -195,6 +201,7 @@ static bool write_over(const char *path, const char *text, size_t len)
     if (!ok && fd >= 0)
         unlink(tmp);
     free(tmp);
+    free(real);
     errno = err;
     return ok;
 }
@@ -243,7 +250,7 @@ static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
     char *text = slurp(path, &len), *laid = NULL, *diff = NULL;
     bool changed = false, written = false;
     if (!text) {
-        cli_error_code(CLI_E_CANNOT_READ, "cannot read '%s': %s", path, strerror(errno));
+        cli_error_file(CLI_E_CANNOT_READ, path, "cannot read '%s': %s", path, strerror(errno));
         o->rc = 1;
         o->failed++;
         if (o->json)

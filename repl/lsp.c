@@ -159,7 +159,8 @@ static void match_file(void *ud, const char *path)
 }
 
 /* The name document uri is loaded under (new string): the spelling of the loaded rule file
- * that is the same file, so that the document replaces it; else its path. */
+ * that is the same file, or whose copy it is (a source checkout's rules/x.hon beside an
+ * installed hon's: cli_bundled_twin), so that the document replaces it; else its path. */
 static char *doc_name(const server *srv, const char *uri)
 {
     char *path = lsp_path_of_uri(uri);
@@ -168,6 +169,8 @@ static char *doc_name(const server *srv, const char *uri)
     if (real)
         hon_each_file(srv->s->vm, match_file, &f);
     free(real);
+    if (!f.found && path) /* a checkout's copy of a bundled file: in the installed one's place */
+        f.found = cli_bundled_twin(srv->s, path);
     if (f.found) {
         free(path);
         return f.found;
@@ -573,11 +576,15 @@ static bool cites_id(const char *cites, const char *id)
 
 #define MAX_CITING 40 /* rules a hover on a citation lists */
 
-/* The rules that cite an ID, written to a hover's Markdown as they are listed. */
+/* The rules that cite an ID, written to a hover's Markdown as they are listed: the active
+ * edition's (names kept in `seen`), then those it leaves out (their module not used). */
 typedef struct citing {
     const char *id;
     FILE *out;
     size_t n;
+    const char *edition; /* the active edition's name, or NULL */
+    char **seen;
+    size_t nseen, cap;
 } citing;
 
 static void add_citing(void *ud, const hon_rule_info *r)
@@ -585,8 +592,32 @@ static void add_citing(void *ud, const hon_rule_info *r)
     citing *c = ud;
     if (!r->cites || !cites_id(r->cites, c->id))
         return;
+    if (c->nseen == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 16;
+        char **more = realloc(c->seen, cap * sizeof *more);
+        if (more) {
+            c->seen = more;
+            c->cap = cap;
+        }
+    }
+    if (c->nseen < c->cap && (c->seen[c->nseen] = strdup(r->name)) != NULL)
+        c->nseen++;
     if (c->n++ < MAX_CITING)
         fprintf(c->out, "- `%s` %s:%u\n", r->name, r->path, r->line);
+}
+
+/* A rule the active edition leaves out that cites the ID (hon_each_decl): listed, marked. */
+static void add_citing_outside(void *ud, const hon_decl *d)
+{
+    citing *c = ud;
+    if (d->kind != HON_DECL_RULE || !d->cites || !cites_id(d->cites, c->id))
+        return;
+    for (size_t i = 0; i < c->nseen; i++)
+        if (strcmp(c->seen[i], d->name) == 0)
+            return;
+    if (c->n++ < MAX_CITING)
+        fprintf(c->out, "- `%s` %s:%u (not in edition %s: its module is not used)\n", d->name,
+                d->path ? d->path : "?", d->line, c->edition ? c->edition : "?");
 }
 
 /* A hover's answer: Markdown text (borrowed; NULL: no answer). */
@@ -602,7 +633,8 @@ static json_object *markdown(const char *text)
 }
 
 /* hover on a citation ID: the ID, its source text and where that is declared, then the rules
- * of the active edition that cite it (at most MAX_CITING listed, with how many in all). */
+ * that cite it, the active edition's and then those it leaves out, marked (at most MAX_CITING
+ * listed, with how many in all). */
 static json_object *hover_cite(const server *srv, const doc *d, const char *id)
 {
     const hon_vm *vm = lsp_vm_of(srv, d);
@@ -617,9 +649,13 @@ static json_object *hover_cite(const server *srv, const doc *d, const char *id)
             fprintf(m, "\n%s\n\n%s:%u\n", src.text ? src.text : "", src.path, src.line);
         else
             fprintf(m, "\nno `source` declares this ID\n");
-        citing c = { id, m, 0 };
+        citing c = { .id = id, .out = m, .edition = hon_edition(vm) };
         fprintf(m, "\ncited by:\n\n");
         hon_list_rules(vm, id, add_citing, &c);
+        hon_each_decl(vm, add_citing_outside, &c);
+        for (size_t i = 0; i < c.nseen; i++)
+            free(c.seen[i]);
+        free(c.seen);
         if (c.n > MAX_CITING)
             fprintf(m, "- and %zu more\n", c.n - MAX_CITING);
         if (c.n == 0)

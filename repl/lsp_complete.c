@@ -106,6 +106,11 @@ static void offer_member(void *ud, const char *name)
     offer(ud, name, completion_kinds[HON_DECL_MEMBER], 0, "member");
 }
 
+static void offer_field(void *ud, const char *name)
+{
+    offer(ud, name, completion_kinds[HON_DECL_FIELD], 0, "field");
+}
+
 static void offer_unit(void *ud, const char *name)
 {
     offer(ud, name, 6, 0, "unit");
@@ -259,7 +264,8 @@ static const hon_vm *board_vm(const server *srv, doc *d, size_t at)
 /* completion (lsp_int.h): the names starting with the word typed before the cursor — after `$` the
  * board's units, after `@` its squares (board_vm: the test's board, else the session's; a
  * square's letters in either case); after `NAME.` the rules of the query NAME (their own
- * names, as the REPL's `show NAME.<Tab>` gives them) and the members of the enum NAME; else
+ * names, as the REPL's `show NAME.<Tab>` gives them), the members of the enum NAME, and the
+ * fields of a local NAME of a record type or a unit (cli_local_type, from the text); else
  * the names declared, the built-in functions and the keywords —, ranked by kind and capped
  * (completion_list). */
 json_object *lsp_completion(const server *srv, doc *d, size_t at)
@@ -285,11 +291,15 @@ json_object *lsp_completion(const server *srv, doc *d, size_t at)
         while (q > 0 && lsp_name_char(d->text[q - 1]))
             q--;
         char *name = strndup(d->text + q, b - 1 - q);
-        const hon_vm *vm = lsp_vm_of(srv, d);
+        hon_vm *vm = d->vm ? d->vm : srv->s->vm; /* lsp_vm_of's, which hon_type_of may use */
+        char type[256];
         o.query = name;
         if (name) {
             hon_each_decl(vm, offer_decl, &o);
             hon_complete(vm, HON_COMPLETE_MEMBER, name, o.prefix, offer_member, &o);
+            /* a record-typed (or unit) local: its fields, read from the text as typed */
+            if (cli_local_type(vm, d->text, b - 1, name, type, sizeof type))
+                hon_complete(vm, HON_COMPLETE_FIELD, type, o.prefix, offer_field, &o);
         }
         free(name);
     } else {

@@ -413,7 +413,8 @@ static const char *command_hint(const char *name, char *buf, size_t cap)
 }
 
 /* `hon help [COMMAND]`: the whole usage, or the lines of usage_text about one command (its
- * lines and the indented lines that continue them). Returns the exit status. */
+ * lines and the indented lines that continue them; for diff and snapshot, then their question
+ * options, and for diff its search's options). Returns the exit status. */
 static int help(const char *topic)
 {
     size_t k = topic ? strlen(topic) : 0;
@@ -436,6 +437,14 @@ static int help(const char *topic)
         printf("  %.*s", (int)(end - p), p);
         found = true;
     }
+    /* diff and snapshot: their question options, and diff its search's, which the usage lists
+       in blocks of their own */
+    bool diff = strcmp(topic, "diff") == 0, snapshot = strcmp(topic, "snapshot") == 0;
+    const char *q = found && (diff || snapshot) ? strstr(usage_text, "\nQuestion options") : NULL;
+    const char *search = q ? strstr(q, "\ndiff --search [SOPTION]") : NULL;
+    const char *end = search ? strstr(search, "\n\n") : NULL;
+    if (q && search && end)
+        printf("%.*s\n", (int)((diff ? end : search) - q), q);
     char hint[160];
     return found ? 0
                  : usage_error("no command named '%s'%s", topic,
@@ -647,7 +656,12 @@ int main(int argc, char **argv)
         }
         nargs = argc - first - 1;
         bool want_help = false;
-        if (strcmp(name, "diff") != 0 && strcmp(name, "snapshot") != 0 &&
+        /* diff and snapshot read their own options (compare.c), but not --help */
+        for (int i = first + 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+            if ((strcmp(name, "diff") == 0 || strcmp(name, "snapshot") == 0) &&
+                strcmp(argv[i], "--help") == 0)
+                want_help = true;
+        if (!want_help && strcmp(name, "diff") != 0 && strcmp(name, "snapshot") != 0 &&
             (rc = take_trailing_options(&o, argv + first + 1, &nargs, &want_help)) >= 0) {
             cli_opts_free(&o);
             return rc;

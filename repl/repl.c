@@ -448,8 +448,7 @@ static int cmd_board(repl *r, char *args)
         return 1;
     args = unquote(args);
     if (cli_board(r->s, args) != 0) {
-        fprintf(stderr, "hon: the board from '%s' was not loaded; the session is unchanged\n",
-                args);
+        cli_note("the board from '%s' was not loaded; the session is unchanged", args);
         return 1;
     }
     printf("board %s\n", args);
@@ -1038,8 +1037,18 @@ static int cmd_help(repl *r, char *args)
         char near[160];
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
             names[i] = commands[i].name;
+        /* the hon program's subcommands the REPL has no command for (main.c's list) */
+        static const char *const program_only[] = { "eval", "check", "version", "coverage",
+                                                    "lsp",  "play",  "fmt",     NULL };
         hon_query_info qi;
-        if (hon_query_info_of(r->s->vm, topic, &qi) == HON_OK)
+        bool program = false;
+        for (const char *const *w = program_only; *w && !program; w++)
+            program = strcmp(*w, topic) == 0;
+        if (program)
+            cli_error("no command named '%s' in the REPL: `%s` is a command of the hon program; "
+                      "run `hon %s ...` in the shell (`hon help %s` says more)",
+                      topic, topic, topic, topic);
+        else if (hon_query_info_of(r->s->vm, topic, &qi) == HON_OK)
             cli_error("no command named '%s': `%s` is a %s of the rules (show %s prints it)", topic,
                       topic, qi.is_fn ? "fn" : "query", topic);
         else

@@ -311,6 +311,17 @@ START_TEST(near_suggests)
     near_offer(&s, "zzz"); /* 1 insertion */
     near_offer(&s, "z");   /* 1 deletion: a tie, the first offered stays */
     ck_assert_str_eq(near_result(&s), "zzz");
+    /* one or two letters: a substitution is no slip (the fresh review of issue 12: `x` was
+     * answered "did you mean `A`?"); a letter dropped or added still is */
+    near_begin(&s, "x");
+    near_offer(&s, "A");
+    near_offer(&s, "y");
+    ck_assert_ptr_null(near_result(&s));
+    near_begin(&s, "ab");
+    near_offer(&s, "ax");
+    ck_assert_ptr_null(near_result(&s));
+    near_offer(&s, "abc");
+    ck_assert_str_eq(near_result(&s), "abc");
     near_begin(&s, "defence");
     near_offer(&s, "defensive_bonus"); /* 8 longer: passed over */
     near_offer(&s, "defense");         /* 1 substitution */

@@ -12,6 +12,7 @@ answers. Positions are LSP's: lines from 0, characters counted in UTF-16 code un
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -895,6 +896,100 @@ def field_definition():
           "value vs_infantry" not in value, f"hover on the field: {value!r}")
     rc, _ = s.finish()
     check(rc == 0, f"status {rc}")
+
+
+@case
+def field_completion_of_locals():
+    """After `m.` where m is a local of a record type, completion offers the record's fields,
+    filtered by what follows the dot (issue 12: it offered nothing). The text being typed does
+    not build, so m's type is read from the declaration as written (lsp.md): a fn's parameter
+    (`m: mine_counter`), a rule's parameter, its query's (aircraft_visibility(o: air_order)), a
+    let bound to a fn's result (numbered_order -> air_order), a let bound to a record value, and
+    a comprehension's variable over a list of records. The fields are read from the rule files'
+    one-line `record NAME { field: type, ... }` declarations (rules/mines.hon, aviation.hon)."""
+    def fields_of(record):
+        for f in ("mines.hon", "aviation.hon"):
+            for l in open(os.path.join(SRC, "rules", f), encoding="utf-8"):
+                m = re.match(r"^record " + record + r" \{ (.*) \}$", l.strip())
+                if m:
+                    return {x.split(":")[0].strip() for x in m.group(1).split(",")}
+        return set()
+    mine, order = fields_of("mine_counter"), fields_of("air_order")
+    check(len(mine) == 4 and len(order) == 2, f"the records' fields: {mine} {order}")
+    s = Server()
+    s.initialize()
+    uri = "file:///tmp/field_completion_of_locals.hon"
+    for n, (text, want) in enumerate((
+            ("fn f(m: mine_counter) -> int = m.vs_", {x for x in mine if x.startswith("vs_")}),
+            ('rule aircraft_visibility.x\n  cite "X.1"\n  when o.', order),
+            ("fn g() -> int =\n  let o = numbered_order(2);\n  o.nu", {"number"}),
+            ("fn h() -> int =\n  let m = mine_counter{type: anti_tank, vs_infantry: 0, "
+             "vs_light: 0, vs_heavy: 1};\n  m.", mine),
+            ("fn k() -> int = count(x in [numbered_order(1)]: x.st", {"state"}))):
+        if n == 0:
+            s.open(uri, text)
+        else:
+            s.change(uri, text, n + 1)
+        s.diagnostics(uri)
+        lines_ = text.split("\n")
+        r = s.at("textDocument/completion", uri, len(lines_) - 1, len(lines_[-1]))["result"]
+        labels = {i["label"] for i in r["items"]}
+        check(want and labels == want, f"after {text!r}: {sorted(labels)}, want {sorted(want)}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
+@case
+def citation_outside_the_edition():
+    """Hover on a citation ID lists the rules that cite it outside the active edition too,
+    marked (the fresh review of issue 12: an expansion's rule, its module not in all_books,
+    was answered "cited by: no rule" while the rule under the cursor cites it). The draft
+    declares its own module, which no bundled edition uses, a source and a rule citing it."""
+    text = ('module draft_module;\n'
+            'source "DRAFT.1" = "Draft book 1";\n'
+            'query draft_q(n: int) -> int combine first default 0;\n'
+            'rule draft_q.one cite "DRAFT.1" answer 1;\n')
+    uri = "file:///tmp/citation_outside_the_edition.hon"
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    check(s.diagnostics(uri) == [], "the draft builds")
+    line, ch = find(text, 'cite "DRAFT.1"')
+    value = s.at("textDocument/hover", uri, line, ch + len('cite "DR'))["result"]
+    value = value["contents"]["value"]
+    check("`draft_q.one`" in value and "not in edition all_books" in value and
+          "no rule" not in value, f"hover on the ID: {value!r}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
+@case
+def checkout_copy_in_place():
+    """An installed `hon lsp` (its data directory's rules loaded, played here by HON_DATADIR
+    pointing at a copy of this tree's rules and expansions) opening a source checkout's
+    rules/terrain.hon checks it in the place of its installed twin, as it does a loaded file
+    itself: no E110 for each declaration (the fresh review of issue 12, defect 1)."""
+    path = os.path.join(SRC, "rules", "terrain.hon")
+    text = open(path, encoding="utf-8").read()
+    with tempfile.TemporaryDirectory() as data:
+        for sub in ("rules", "expansions"):
+            shutil.copytree(os.path.join(SRC, sub), os.path.join(data, sub))
+        old = os.environ.get("HON_DATADIR")
+        os.environ["HON_DATADIR"] = data
+        try:
+            s = Server()
+        finally:
+            if old is None:
+                del os.environ["HON_DATADIR"]
+            else:
+                os.environ["HON_DATADIR"] = old
+        s.initialize()
+        uri = uri_of(path)
+        s.open(uri, text)
+        d = s.diagnostics(uri)
+        check(d == [], f"the checkout's copy checks clean in its twin's place: {d[:3]}")
+        rc, _ = s.finish()
+        check(rc == 0, f"status {rc}")
 
 
 if CASE not in CASES:

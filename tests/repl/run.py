@@ -146,6 +146,18 @@ def help_and_version():
     p = run(["help", "no_such_command"])
     check(p.returncode == 2 and "no command named 'no_such_command'" in p.stderr,
           "help on an unknown command is a usage error", p)
+    # diff and snapshot: their entries, then their question options (hon(1) sends readers to
+    # `hon help diff` for them), and for diff the search's options; `CMD --help` is the same
+    # (the fresh review of issue 12: help diff printed two entries, `diff --help` was a usage
+    # error). The blocks are those of --help, as printed there.
+    question = usage[usage.index("Question options"):usage.index("diff --search [SOPTION]")]
+    search = usage[usage.index("diff --search [SOPTION]"):usage.index("\n\nOptions") + 1]
+    for cmd, blocks in (("diff", question + search), ("snapshot", question)):
+        p = run(["help", cmd])
+        check(p.returncode == 0 and p.stdout.startswith("  " + cmd) and
+              p.stdout.endswith(blocks), f"hon help {cmd}: its entries and options", p)
+        q = run([cmd, "--help"])
+        check(q.returncode == 0 and q.stdout == p.stdout, f"hon {cmd} --help is hon help {cmd}", q)
 
 
 @case
@@ -246,9 +258,10 @@ def test_options():
           out[1].startswith("FAIL fixture: deliberately false") and "expected 3" in out[2] and
           out[3] == "1 passed, 1 failed", "-v: a line per test, then the failure, then the total", p)
     # --filter keeps the tests whose title contains the pattern: only base.hon's has "bonus".
-    p = run(["--no-rules", "test", "--filter", "bonus"] + both[1:])
-    check(p.returncode == 0 and lines(p.stdout)[-1] == "1 passed, 0 failed",
-          "--filter runs only the matching tests", p)
+    for filt in (["--filter", "bonus"], ["--filter=bonus"]):  # --NAME=VALUE as elsewhere
+        p = run(["--no-rules", "test"] + filt + both[1:])
+        check(p.returncode == 0 and lines(p.stdout)[-1] == "1 passed, 0 failed",
+              "%s runs only the matching tests" % " ".join(filt), p)
     p = run(["--no-rules", "test", "--json"] + both[1:])
     j = json.loads(p.stdout)
     check(p.returncode == 1 and j["passed"] == 1 and j["failed"] == 1 and
@@ -300,6 +313,49 @@ def did_you_mean():
     # says how a square is written.
     p = run(["--no-rules", "--load", fx("base.hon"), "eval", "C5"])
     check("unknown name `C5` (a square is written `@C5`)" in p.stderr, "C5 without its @", p)
+
+
+@case
+def checkout_copy_of_the_bundled_rules():
+    # The fresh review of issue 12: an installed hon (its data directory holding its own copy of
+    # rules/ and expansions/) asked to check, lint, test or load a source checkout's
+    # rules/terrain.hon read it beside its installed twin, and every declaration was an E110
+    # duplicate (200 of them). Such a copy is refused at once with one error naming the twin
+    # and the options that use the checkout's rules instead; with those, it checks clean. The
+    # installed hon is played by HON_DATADIR pointing at a copy of this tree's rules and
+    # expansions; the build tree's own hon reads the tree's files, which are the bundled ones.
+    with tempfile.TemporaryDirectory() as data:
+        for sub in ("rules", "expansions"):
+            shutil.copytree(os.path.join(ROOT, sub), os.path.join(data, sub))
+        env = {"HON_DATADIR": data}
+        twin = os.path.join(data, "rules", "terrain.hon")
+        for args, what in ((["check", "rules/terrain.hon"], "file"),
+                           (["lint", "rules/terrain.hon"], "file"),
+                           (["test", "rules/terrain.hon"], "file"),
+                           (["check", "rules"], "directory"),
+                           (["test", "expansions"], "directory")):
+            p = run(args, env=env, cwd=ROOT)
+            named = twin if what == "file" else os.path.join(data, args[1])
+            check(p.returncode == 1 and "E110" in p.stderr and "error[E110]" not in p.stderr and
+                  f"a copy of the bundled {what} {named}" in p.stderr and
+                  "hon --rules rules --rules expansions" in p.stderr and
+                  len(p.stderr.splitlines()) == 1,
+                  f"hon {' '.join(args)}: one error naming the twin and --rules", p)
+        p = run([], stdin="load rules/terrain.hon\n", env=env, cwd=ROOT)
+        check(p.returncode == 1 and "a copy of the bundled file" in p.stderr and
+              "error[E110]" not in p.stderr, "the REPL's load: refused the same way", p)
+        p = run(["--rules", "rules", "--rules", "expansions", "check", "rules/terrain.hon"],
+                env=env, cwd=ROOT)
+        check(p.returncode == 0 and p.stderr == "", "with the checkout's --rules: clean", p)
+        # tests/rules/mines.hon shares a name with rules/mines.hon but is no copy of it (tests/
+        # holds no expansions/, as a checkout or the data directory does): it loads
+        p = run(["check", "tests/rules/mines.hon"], env=env, cwd=ROOT)
+        check("a copy of the bundled" not in p.stderr, "tests/rules/mines.hon is not refused", p)
+    # the build tree's hon: rules/terrain.hon and rules/ are the bundled ones themselves
+    for args in (["check", "rules/terrain.hon"], ["check", "rules", "expansions"]):
+        p = run(args, cwd=ROOT)
+        check(p.returncode == 0 and p.stderr == "", f"hon {' '.join(args)}: the bundled "
+              "files themselves check clean", p)
 
 
 @case
@@ -408,6 +464,17 @@ def help_topics():
     check(p.returncode == 1 and "`twice` is a fn of the rules (show twice prints it)" in p.stderr
           and "`bonus` is a query of the rules (show bonus prints it)" in p.stderr,
           "help NAME of a fn or query: the hint to show it", p)
+    # the hon program's commands the REPL lacks (the fresh review of issue 12: `help fmt` said
+    # only "no command named 'fmt'"): the hint to run them in the shell
+    for w in ("fmt", "coverage", "version", "lsp", "play", "check", "eval"):
+        p = run(["--no-rules"], stdin="help %s\n" % w)
+        check(p.returncode == 1 and "`%s` is a command of the hon program; run `hon %s ...` in "
+              "the shell" % (w, w) in p.stderr, "help %s: a command of the program" % w, p)
+    # hon(1)'s lsp entry: one tag line (`.TP` tags only the line after it), FILE in it
+    man = open(os.path.join(ROOT, "docs", "man", "hon.1"), encoding="utf-8").read().split("\n")
+    tag = [man[i + 1] for i in range(len(man) - 1) if man[i] == ".TP" and "lsp" in man[i + 1]]
+    if not (len(tag) == 1 and "FILE" in tag[0] and "]" in tag[0]):
+        raise Failure(f"hon(1): the lsp entry's tag holds [--inventory FILE]: {tag}")
 
 
 @case
@@ -858,9 +925,13 @@ def json_diagnostics():
         check(p.returncode == 2 and len(d) == 1 and d[0]["severity"] == "error" and
               d[0]["rendered"].endswith("Try 'hon --help' for more information.\n"),
               "a usage error as JSON: " + " ".join(args), p)
-    p = run(["--no-rules"], stdin="json on\nload /nonexistent/x.hon\nundo\ndrwa\n")
+    # (`board` too: the fresh review of issue 12 found its note as a plain line in the stream)
+    p = run(["--no-rules"], stdin="json on\nload /nonexistent/x.hon\nundo\ndrwa\n"
+                                  "board /nonexistent/b.scn\n")
     d = diags(p)  # every line of stderr parses
     notes = [x["message"] for x in d if x["severity"] == "note"]
+    check("the board from '/nonexistent/b.scn' was not loaded; the session is unchanged" in notes,
+          "board's note as JSON", p)
     check("nothing from '/nonexistent/x.hon' was loaded; the session is unchanged" in notes and
           "`drwa` is no command (did you mean `draw`?)" in notes, "the REPL's notes as JSON", p)
     undo = [x for x in d if x["message"] == "nothing to undo"]
@@ -895,8 +966,10 @@ def json_diagnostics():
         check(p.returncode == 1 and j["files"] == [{"path": bad, "changed": False},
                                                    {"path": os.path.join(tmp, "none.hon"),
                                                     "failed": True}]
-              and j["failed"] == 1 and len(d) == 1 and d[0]["code"] == "E005",
-              "a file fmt cannot read: failed in the object, E005 on stderr", p)
+              and j["failed"] == 1 and len(d) == 1 and d[0]["code"] == "E005"
+              and d[0]["path"] == os.path.join(tmp, "none.hon"),
+              "a file fmt cannot read: failed in the object, E005 on stderr naming its path "
+              "(as check's E005 does; the fresh review of issue 12 found null)", p)
 
 
 @case
@@ -1260,10 +1333,13 @@ def error_names_the_calling_line():
     # repl.md §2: a run-time error (E2xx) raised at a place of its own (inside a rule, a fn, a
     # declaration typed earlier) gets a note naming the line whose evaluation raised it. `boom`
     # declared on line 1 divides 10 by its argument, so boom(0) on line 3 fails in boom's body
-    # (the declaration is `<repl-1>`, its `10 / n` at column 26) and the note names line 3.
+    # (its `10 / n` at column 26 of the script's line 1: a declaration read from a script keeps
+    # the script's name and lines, the fresh review of issue 12, defect 8; only one typed at a
+    # terminal is `<repl-N>`) and the note names line 3.
     script = "fn boom(n: int) -> int = 10 / n;\n1\nboom(0)\n"
     p = run(["--no-rules"], stdin=script)
-    check(p.returncode == 1 and "<repl-1>:1:26: error[E205]: division by zero" in p.stderr,
+    check(p.returncode == 1 and "<stdin>:1:26: error[E205]: division by zero" in p.stderr and
+          "    1 | fn boom" in p.stderr and "<repl-" not in p.stderr,
           "the error is where the division is", p)
     check("  = note: called from <stdin>:3: boom(0)\n" in p.stderr, "the note names line 3", p)
     # an error in the typed text itself names its line already: no note
@@ -1279,7 +1355,8 @@ def error_names_the_calling_line():
     # under --json the diagnostic carries the line as "called_from", the rendered text the note
     p = run(["--no-rules", "--json"], stdin=script)
     d = json.loads(p.stderr.splitlines()[-1])["diagnostic"]
-    check(d["code"] == "E205" and d["path"] == "<repl-1>" and
+    check(d["code"] == "E205" and d["path"] == "<stdin>" and d["line"] == 1 and
+          d["column"] == 26 and
           d["called_from"] == {"path": "<stdin>", "line": 3, "text": "boom(0)"} and
           "called from <stdin>:3" in d["rendered"], "the JSON form of the note", p)
     # hon play names its script file and line (the script echoes each line it runs)
@@ -1288,8 +1365,16 @@ def error_names_the_calling_line():
         with open(path, "w") as f:
             f.write("# a play script\n" + script)
         p = run(["--no-rules", "play", path])
-        check(f"  = note: called from {path}:4: boom(0)" in p.stderr,
-              "hon play names the script's line 4", p)
+        check(f"  = note: called from {path}:4: boom(0)" in p.stderr and
+              f"{path}:2:26: error[E205]" in p.stderr,
+              "hon play names the script's line 4, the division on its line 2", p)
+        # a declaration over two lines of the script: its second line is the script's line 3
+        with open(path, "w") as f:
+            f.write("# a play script\nfn boom(n: int) -> int =\n  10 / n;\nboom(0)\n")
+        p = run(["--no-rules", "play", path])
+        check(f"{path}:3:3: error[E205]" in p.stderr and "    3 |   10 / n;" in p.stderr and
+              f"called from {path}:4: boom(0)" in p.stderr,
+              "the division on the script's line 3, column 3", p)
     # at a terminal, the prompt's line
     with Terminal.session(["--no-rules"]) as t:
         if t is None:
@@ -1555,6 +1640,40 @@ def completion_on_a_terminal():
 
 
 @case
+def completion_after_why_words():
+    # The fresh review of issue 12 (defect 7): after `why not`, `why full` and `why move`,
+    # Tab offered query names where a unit or an event stands. `why [not|full] los` and `why
+    # [not] move` take places, `why [not|full] do` an event, as `los`, `move` and `do` do; `limit`
+    # takes a cap's name and `json` on or off. With the bundled rules and
+    # examples/boards/hill_contour.scn (units rifle1 and rifle2, the only names starting with
+    # `ri`; the events train_moves and train_move_ends, the only events starting with `train_m`,
+    # whose common part is train_move), each line below must gain what follows it.
+    def tab(t, typed, want):
+        t.send(typed + b"\t")
+        check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}", t)
+        t.send(b"\x15")
+        t.read_until(b"hon> ", 5)
+
+    with tempfile.TemporaryDirectory() as home:
+        t = Terminal.start(["--board", "examples/boards/hill_contour.scn"], home, cwd=ROOT)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> ", 20), "the prompt shows on a terminal", t)
+            for line in (b"why not los ri", b"why full los ri", b"why move ri",
+                         b"why not move ri"):
+                tab(t, line, line + b"fle")
+            tab(t, b"why not do train_m", b"why not do train_move")
+            tab(t, b"why full do train_m", b"why full do train_move")
+            tab(t, b"limit de", b"limit depth")
+            tab(t, b"json of", b"json off")
+            t.send(b"6 * 7\r")
+            check(t.read_until(b"42", 10), "the session goes on", t)
+        finally:
+            t.close()
+
+
+@case
 def completion_by_context():
     # repl.md §2, Tab inside an expression completes what fits where the word stands; driven
     # through a pseudo-terminal with fixtures/variants.hon and the ridge board (units a, b, c),
@@ -1570,7 +1689,8 @@ def completion_by_context():
     # - `1 + d`: an int is wanted: the queries double and drills (int), with the built-ins
     #   starting with d, but neither a command nor cover_of (a cover);
     # - `1+qu`: mid-expression, not the command quit (nothing completes: the line is unchanged);
-    # - `help lin`: a command word: lint.
+    # - `help lin`: a command word: lint;
+    # - with fixtures/why.hon, `m.` after a local of record type shot: its fields (below).
     def tab(t, typed, want, what):
         t.send(typed + b"\t")
         check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}: {what}", t)
@@ -1614,6 +1734,19 @@ def completion_by_context():
             check(t.read_until(b"hon> "), "the prompt shows on a terminal", t)
             tab(t, b"shot{from_row: 1, to_row: 2, shooter_infantry: true, target_infantry: false}.to",
                 b"}.to_row", "a record's field")
+            # a local of record type shot (issue 12: nothing was offered after `m.`): the
+            # parameter of a fn typed at the prompt, a rule's parameter (sight's s: shot), a
+            # let bound to a record value, and a comprehension's variable over shots. shot's
+            # fields starting with to, sh, fr and ta: to_row, shooter_infantry, from_row,
+            # target_infantry, each alone.
+            tab(t, b"fn far(m: shot) -> int = m.to", b"m.to_row", "a fn parameter's field")
+            tab(t, b'rule sight.x cite "FIX.rows" answer s.fr', b"s.from_row",
+                "a rule's parameter is its query's")
+            tab(t, b"let m = shot{from_row: 1, to_row: 2, shooter_infantry: true, "
+                b"target_infantry: false}; m.sh", b"m.shooter_infantry", "a let's field")
+            tab(t, b"count(x in [shot{from_row: 1, to_row: 2, shooter_infantry: true, "
+                b"target_infantry: false}]: x.ta", b"x.target_infantry",
+                "a comprehension variable's field")
         finally:
             t.close()
 
@@ -3339,6 +3472,22 @@ def diff_bad_input():
     p = run(diff_args("--search", "--seconds", "1", "--query", "cover_of", "plain", "strict"))
     check(p.returncode == 2 and "error[E442]" in p.stderr and "board search cannot ask" in
           p.stderr, "--query the search cannot ask", p)
+    # "did you mean" in diff's settings, --query and --rule (the fresh review of issue 12): each
+    # slip is 1 or 2 edits from a name of diff.hon (editions plain, strict; variant woods_sight,
+    # readings blocks, hinders; query cover_of; rule cover_of.woods), nothing nearer
+    for args, want in (
+            (["plain", "strcit"], "error[E412]: no edition named 'strcit' (did you mean "
+             "`strict`?)"),
+            (["plain", "plain,wood_sight=blocks"], "error[E413]: no variant named 'wood_sight' "
+             "(did you mean `woods_sight`?)"),
+            (["plain", "plain,woods_sight=blocsk"], "error[E414]: variant woods_sight has no "
+             "reading 'blocsk' (did you mean `blocks`?)"),
+            (["--query", "cover_off", "plain", "strict"], "error[E442]: no query named "
+             "'cover_off' (did you mean `cover_of`?)"),
+            (["--rule", "cover_of.wodos", "plain", "strict"], "error[E441]: no rule named "
+             "'cover_of.wodos' (did you mean `cover_of.woods`?)")):
+        p = run(diff_args(*args))
+        check(p.returncode == 2 and want in p.stderr, f"diff's hint: {want}", p)
     # options that would be ignored are refused: the search's without --search, --json with it,
     # --query and --rule for a snapshot
     for args in (["--witness", "w.scn", "a", "b"], ["--seed", "1", "a", "b"],
@@ -4568,6 +4717,16 @@ def pictures_never_clobber():
             p = run(["--board", board, "reach", "jeep", out])
             check(p.returncode == 0 and f"wrote {out}" in p.stdout, "reach replaces it too", p)
             svg_ok(out, p)
+        # a symbolic link to an SVG is written through: the link stays a link, the file it names
+        # gets the picture (the fresh review of issue 12: the link became a regular file)
+        link = os.path.join(tmp, "link.svg")
+        os.symlink("pic.svg", link)
+        p = run(["--board", board, "svg", link])
+        check(p.returncode == 0 and os.path.islink(link) and os.readlink(link) == "pic.svg",
+              "svg LINK keeps the link", p)
+        svg_ok(pic, p)
+        check(not any(n.startswith("link.svg.") or n.startswith("pic.svg.")
+                      for n in os.listdir(tmp)), "no scratch file is left", p)
         # a directory, or a place that cannot be written (no such directory), is refused before
         # reach lists anything (the review found the whole listing printed, then the error)
         for bad in (tmp, os.path.join(tmp, "no-such-dir", "r.svg")):

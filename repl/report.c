@@ -1,0 +1,473 @@
+/* report.c — how the `hon` program reports: diagnostics from the library (as text, naming the
+ * true line and column of a script or a typed line when the text was handed over alone, or as
+ * one JSON object a line under --json), and the program's own errors, warnings and notes.
+ * Split from cli.c (the commands), which hands its diagnostics here (cli_on_diag) and names the
+ * script line being run (cli_set_script_line, cli_set_script_text, cli_set_script_alias).
+ * Only include/hon.h is used. Text and JSON forms: docs/spec/repl.md §4, docs/spec/errors.md.
+ */
+#define _XOPEN_SOURCE 700 /* open_memstream */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The line of a script being run (cli_set_script_line): where and which line, 0 for none. */
+static const char *script_where;
+static unsigned script_line;
+/* The name of a declaration being loaded from that line (cli_declare), or NULL. */
+static const char *script_alias;
+
+void cli_set_script_alias(const char *name)
+{
+    script_alias = name;
+}
+
+/* The declarations a script loaded (cli_script_declared): the name each is loaded under, and
+ * the script and line its text starts on, so that a run-time error in it later names that
+ * place rather than `<repl-N>`. */
+typedef struct declared {
+    char *name;
+    const char *where; /* borrowed: the script's name outlives the script (cli_set_script_line) */
+    unsigned line;
+} declared;
+static declared *decls;
+static size_t ndecls, decls_cap;
+
+void cli_script_declared(const char *name)
+{
+    if (!script_line || !name)
+        return;
+    if (ndecls == decls_cap) {
+        size_t cap = decls_cap ? 2 * decls_cap : 8;
+        declared *more = realloc(decls, cap * sizeof *more);
+        if (!more)
+            return; /* the error will name `<repl-N>`, as at a terminal */
+        decls = more;
+        decls_cap = cap;
+    }
+    char *copy = strdup(name);
+    if (copy)
+        decls[ndecls++] = (declared){ copy, script_where, script_line };
+}
+
+void cli_forget_declared(void)
+{
+    for (size_t i = 0; i < ndecls; i++)
+        free(decls[i].name);
+    free(decls);
+    decls = NULL;
+    ndecls = decls_cap = 0;
+}
+
+/* The script declaration diagnostic d's source is, or NULL. */
+static const declared *declared_of(const hon_diag *d)
+{
+    for (size_t i = 0; d->path && d->line && i < ndecls; i++)
+        if (strcmp(decls[i].name, d->path) == 0)
+            return &decls[i];
+    return NULL;
+}
+
+/* The whole line being run (cli_set_script_text), or NULL; the name its snippets go under. */
+static const char *script_text, *text_where;
+
+void cli_set_script_line(const char *where, unsigned line)
+{
+    script_where = where;
+    script_line = where ? line : 0;
+}
+
+void cli_set_script_text(const char *where, const char *text)
+{
+    text_where = text ? where : NULL;
+    script_text = text;
+}
+
+void cli_put_json_string(const char *text, FILE *out)
+{
+    fputc('"', out);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(out, "\\%c", *c);
+        else if (*c == '\n')
+            fputs("\\n", out);
+        else if (*c < 0x20)
+            fprintf(out, "\\u%04x", *c);
+        else
+            fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+/* Whether diagnostics and errors go to stderr as JSON objects (--json, `json on`): the
+ * session's json flag, mirrored here for the errors that have no session at hand. */
+static bool json_errors;
+
+void cli_set_json(cli_session *s, bool on)
+{
+    if (s)
+        s->json = on;
+    json_errors = on;
+}
+
+/* Prints one diagnostic as a JSON object on one line of stderr (repl.md §4): severity, code
+ * ("E012", or null), path (or null), line and column (0 when it has none), the bare message and
+ * the rendered text (or null); with called_from (not NULL), the script or prompt line whose
+ * evaluation raised it: {"path", "line", "text"} (caller_of). */
+static void put_json_diag(const char *severity, int code, const char *path, unsigned line,
+                          unsigned col, const char *message, const char *rendered,
+                          const char *called_from, unsigned called_line, const char *called_text)
+{
+    fprintf(stderr, "{\"diagnostic\": {\"severity\": \"%s\", \"code\": ", severity);
+    if (code) /* W001 is 1001 (hon.h) */
+        fprintf(stderr, "\"%c%03d\"", code > 1000 ? 'W' : 'E', code % 1000);
+    else
+        fputs("null", stderr);
+    fputs(", \"path\": ", stderr);
+    if (path)
+        cli_put_json_string(path, stderr);
+    else
+        fputs("null", stderr);
+    fprintf(stderr, ", \"line\": %u, \"column\": %u, \"message\": ", line, col);
+    cli_put_json_string(message ? message : "", stderr);
+    fputs(", \"rendered\": ", stderr);
+    if (rendered)
+        cli_put_json_string(rendered, stderr);
+    else
+        fputs("null", stderr);
+    if (called_from) {
+        fprintf(stderr, ", \"called_from\": {\"path\": ");
+        cli_put_json_string(called_from, stderr);
+        fprintf(stderr, ", \"line\": %u, \"text\": ", called_line);
+        cli_put_json_string(called_text ? called_text : "", stderr);
+        fputc('}', stderr);
+    }
+    fputs("}}\n", stderr);
+}
+
+/* Starts an error line on out: `WHERE:LINE: error` while a script runs, else `hon: error`;
+ * code (12 for E012) is added when non-zero. */
+static void error_prefix(int code, FILE *out)
+{
+    if (script_line)
+        fprintf(out, "%s:%u: error", script_where, script_line);
+    else
+        fputs("hon: error", out);
+    if (code)
+        fprintf(out, "[E%03d]", code);
+    fputs(": ", out);
+}
+
+/* Reports a message with no position on stderr: as a JSON object under --json, else as a line
+ * `hon: error: …` (the script's line while a script runs), `hon: warning: …` or `hon: note: …`
+ * (severity "error", "warning" or "note"); an error's code (412 for E412) is given when not 0.
+ * The JSON object's rendered text is the line the text form prints. */
+static void vreport_at(const char *severity, int code, const char *path, const char *fmt,
+                       va_list ap);
+
+static void vreport(const char *severity, int code, const char *fmt, va_list ap)
+{
+    vreport_at(severity, code, NULL, fmt, ap);
+}
+
+/* vreport, the JSON object's path `path` (a file the message is about, not NULL) when no
+ * script line is named. */
+static void vreport_at(const char *severity, int code, const char *path, const char *fmt,
+                       va_list ap)
+{
+    bool error = strcmp(severity, "error") == 0;
+    char msg[1024], text[1400];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (error && script_line)
+        snprintf(text, sizeof text, "%s:%u: error", script_where, script_line);
+    else
+        snprintf(text, sizeof text, "hon: %s", severity);
+    if (error && code)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "[E%03d]", code);
+    snprintf(text + strlen(text), sizeof text - strlen(text), ": %s\n", msg);
+    fflush(stdout);
+    if (json_errors)
+        put_json_diag(severity, code, error && script_line ? script_where : path,
+                      error ? script_line : 0, 0, msg, text, NULL, 0, NULL);
+    else
+        fputs(text, stderr);
+}
+
+void cli_usage_error(const char *message)
+{
+    char text[1200];
+    snprintf(text, sizeof text, "hon: %s\nTry 'hon --help' for more information.\n", message);
+    fflush(stdout);
+    if (json_errors)
+        put_json_diag("error", 0, NULL, 0, 0, message, text, NULL, 0, NULL);
+    else
+        fputs(text, stderr);
+}
+
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("note", 0, fmt, ap);
+    va_end(ap);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("error", 0, fmt, ap);
+    va_end(ap);
+}
+
+void cli_error_code(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("error", code, fmt, ap);
+    va_end(ap);
+}
+
+void cli_error_file(int code, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport_at("error", code, path, fmt, ap);
+    va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("warning", 0, fmt, ap);
+    va_end(ap);
+}
+
+const char *cli_status_text(hon_status st)
+{
+    const char *t = hon_status_text(st);
+    return t ? t : "error";
+}
+
+/* Prints text followed by a newline unless it already ends with one; NULL prints nothing. */
+void cli_put_block(const char *text, FILE *out)
+{
+    size_t n;
+    if (!text)
+        return;
+    n = strlen(text);
+    fwrite(text, 1, n, out);
+    if (n == 0 || text[n - 1] != '\n')
+        fputc('\n', out);
+}
+
+static const char *const severity_name[] = { "error", "warning", "note" };
+
+/* Where the text a line handed over (an expression, `do`'s call) starts in the whole line
+ * script_text, from a diagnostic's rendering (its line 1 quoted after a gutter of width
+ * `gutter`): the last place that quoted text stands in the line, since the handed text ends the
+ * line and the command words come before it (`why not not x`). -1 when it is not there. */
+static long handed_shift(const char *rendered, size_t gutter)
+{
+    const char *nl = rendered && script_text ? strchr(rendered, '\n') : NULL;
+    if (!nl || strlen(nl + 1) < gutter + 1)
+        return -1;
+    const char *quoted = nl + 1 + gutter + 1, *qend = strchr(quoted, '\n');
+    size_t k = qend ? (size_t)(qend - quoted) : 0, n = strlen(script_text);
+    if (!k || k > n)
+        return -1;
+    for (size_t i = n - k + 1; i-- > 0;)
+        if (memcmp(script_text + i, quoted, k) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* Renders the rest of a diagnostic on the text a line handed over (rest: "COL: ...", then the
+ * quoted text and its caret line, each after a gutter of width `gutter`) as on the whole line
+ * script_text, line `line`: the column counted in the line, the line quoted, the caret moved
+ * under it. False (nothing written) when the quoted text is not found in the line. */
+static bool put_on_script_text(const char *rest, size_t gutter, unsigned line, FILE *out)
+{
+    char *end;
+    unsigned long col = strtoul(rest, &end, 10);
+    const char *nl = strchr(rest, '\n');
+    long shift = handed_shift(rest, gutter);
+    if (shift < 0 || end == rest || *end != ':')
+        return false;
+    const char *qend = strchr(nl + 1 + gutter + 1, '\n');
+    fprintf(out, "%lu", col + (unsigned long)shift);
+    fwrite(end, 1, (size_t)(nl + 1 - end), out);
+    fprintf(out, "%5u | %s\n", line, script_text);
+    const char *caret = qend + 1; /* "      |" then the caret under the quoted text */
+    size_t bar = strspn(caret, " ") + 1;
+    if (strlen(caret) < bar || caret[bar - 1] != '|')
+        return true;
+    fwrite(caret, 1, bar, out);
+    fprintf(out, "%*s", (int)shift, "");
+    cli_put_block(caret + bar, out);
+    return true;
+}
+
+/* Whether diagnostic d is about the text the line being run handed over (the library counts
+ * its lines from 1 in a source named as the script, its alias, or the typed line's name). */
+static bool on_handed_text(const hon_diag *d)
+{
+    if (!d->path || d->line == 0)
+        return false;
+    if (script_line)
+        return strcmp(d->path, script_where) == 0 ||
+               (script_alias && strcmp(d->path, script_alias) == 0);
+    return text_where && strcmp(d->path, text_where) == 0;
+}
+
+/* The line whose evaluation raised run-time error d (E2xx, errors.md) at a place of its own, in
+ * a rule or a declaration rather than in the text the line handed over: the script's name and
+ * line, or the prompt's name and 1 (a line typed at a terminal is line 1 of <repl>), and its
+ * text in *text (borrowed, NULL when unknown). NULL when d has no such caller. */
+static const char *caller_of(const hon_diag *d, unsigned *line, const char **text)
+{
+    if (d->severity != HON_ERROR || d->code < 200 || d->code >= 300 || d->line == 0 || !d->path ||
+        on_handed_text(d) || (!script_line && !text_where))
+        return NULL;
+    *line = script_line ? script_line : 1;
+    *text = script_text;
+    return script_line ? script_where : text_where;
+}
+
+/* Writes the note naming the line whose evaluation raised d (caller_of), when there is one:
+ * `  = note: called from <stdin>:2: move $rifle1 @B6`. */
+static void put_caller_note(const hon_diag *d, FILE *out)
+{
+    unsigned line;
+    const char *text, *where = caller_of(d, &line, &text);
+    if (!where)
+        return;
+    fprintf(out, "  = note: called from %s:%u", where, line);
+    if (text)
+        fprintf(out, ": %s", text + strspn(text, " \t"));
+    fputc('\n', out);
+}
+
+/* The line diagnostic d names: in the text the line handed over (on_handed_text), the
+ * script's line it stands on (an entry over several lines counts from the script's line where
+ * it started); else its own. */
+static unsigned shown_line(const hon_diag *d)
+{
+    const declared *dc = on_handed_text(d) ? NULL : declared_of(d);
+    if (dc)
+        return dc->line + d->line - 1;
+    return script_line && on_handed_text(d) ? script_line + d->line - 1 : d->line;
+}
+
+/* Renders diagnostic d as text to out: the library's rendering, with a script's line named
+ * when the text was handed over alone (the library counts its lines from 1), and for its first
+ * line the column and quoted text those of the whole line run (script_text) when it is known. */
+static void render_diag(const hon_diag *d, FILE *out)
+{
+    char head[64], gutter[16];
+    int hn = d->path ? snprintf(head, sizeof head, ":%u:", d->line) : 0;
+    int gn = snprintf(gutter, sizeof gutter, "%5u |", d->line);
+    size_t plen = d->path ? strlen(d->path) : 0;
+    const declared *dc = on_handed_text(d) ? NULL : declared_of(d);
+    if ((on_handed_text(d) || dc) && d->rendered && strncmp(d->rendered, d->path, plen) == 0 &&
+        hn > 0 && (size_t)hn < sizeof head && strncmp(d->rendered + plen, head, (size_t)hn) == 0) {
+        /* name the script's line instead, keeping the rest (column, message, quoted line,
+         * caret); a declaration the script loaded earlier: its own script and line */
+        const char *rest = d->rendered + plen + hn, *nl = strchr(rest, '\n');
+        unsigned line = shown_line(d);
+        fprintf(out, "%s:%u:", dc ? dc->where : script_line ? script_where : d->path, line);
+        if (!dc && d->line == 1 && line <= 99999 && put_on_script_text(rest, (size_t)gn, line, out))
+            return;
+        if (nl && line <= 99999 && strncmp(nl + 1, gutter, (size_t)gn) == 0) {
+            fwrite(rest, 1, (size_t)(nl + 1 - rest), out);
+            fprintf(out, "%5u |", line);
+            rest = nl + 1 + gn;
+        }
+        cli_put_block(rest, out);
+        if (dc)
+            put_caller_note(d, out);
+    } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message) {
+        error_prefix(d->code, out); /* no position of its own: the script's line is where */
+        fprintf(out, "%s\n", d->message);
+    } else if (d->rendered && d->rendered[0]) {
+        cli_put_block(d->rendered, out);
+        put_caller_note(d, out);
+    } else {
+        unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
+        fprintf(out, "%s:%u:%u: %s", d->path ? d->path : "?", d->line, d->col, severity_name[si]);
+        if (d->code) /* W001 is 1001 (hon.h) */
+            fprintf(out, "[%c%03d]", d->code > 1000 ? 'W' : 'E', d->code % 1000);
+        fprintf(out, ": %s\n", d->message ? d->message : "");
+        put_caller_note(d, out);
+    }
+}
+
+/* The diagnostic callback: renders to stderr (as text, or as JSON under --json), counts.
+ * Stdout is flushed first so that answers and diagnostics keep their order on a terminal. */
+void cli_on_diag(void *ud, const hon_diag *d)
+{
+    cli_session *s = ud;
+    s->diags++;
+    if (d->severity == HON_ERROR)
+        s->errors++;
+    if (s->on_diag) {
+        s->on_diag(s->on_diag_ud, d);
+        return;
+    }
+    fflush(stdout);
+    if (!s->json) {
+        render_diag(d, stderr);
+        return;
+    }
+    /* the same place the text names: a script's line handed over alone, or an error with no
+       position of its own that happened on it */
+    bool here = script_line && (d->line == 0 || on_handed_text(d));
+    const declared *dc = here ? NULL : declared_of(d);
+    long shift = on_handed_text(d) && d->line == 1 ? handed_shift(d->rendered, 7) : -1;
+    unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+        render_diag(d, m);
+        if (fclose(m) != 0) {
+            free(text);
+            text = NULL;
+        }
+    }
+    unsigned called_line = 0;
+    const char *called_text = NULL, *called_from = caller_of(d, &called_line, &called_text);
+    put_json_diag(severity_name[si], d->code,
+                  here ? script_where
+                  : dc ? dc->where
+                       : d->path,
+                  here ? (d->line ? shown_line(d) : script_line)
+                  : dc ? shown_line(d)
+                       : d->line,
+                  d->col + (shift > 0 ? (unsigned)shift : 0u), d->message, text, called_from,
+                  called_line, called_text);
+    free(text);
+}
+
+int cli_failed(const cli_session *s, size_t diags_before, hon_status st, const char *what,
+               const char *arg)
+{
+    if (s->diags == diags_before)
+        cli_error("%s '%s': %s", what, arg, cli_status_text(st));
+    return 1;
+}
+
+hon_status cli_write_whole(const char *path, hon_status (*write)(FILE *f, void *ud), void *ud,
+                           bool *io)
+{
+    int err = 0;
+    hon_status r = hon_write_file(path, write, ud, &err);
+    if (r == HON_ERR_IO && err) {
+        *io = true;
+        cli_error("cannot write '%s': %s", path, strerror(err));
+    }
+    return r;
+}
