@@ -748,7 +748,7 @@ int main(int argc, char **argv)
         rc = run_play(&s, &o, args[0]);
     else if (rc == 0)
         rc = sub ? run_subcommand(&s, sub->name, args, nargs) : repl_run(&s);
-    cli_session_close(&s);
+    cli_session_exit(&s);
     cli_question_opts_free(&qo);
     cli_opts_free(&o);
     return rc;
