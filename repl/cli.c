@@ -579,26 +579,6 @@ void cli_session_close(cli_session *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The interpreter cli_session_exit leaves to the exit (still reachable, for leak checkers). */
-static hon_vm *volatile kept_at_exit; /* volatile: a store never read is not elided */
-
-void cli_session_exit(cli_session *s)
-{
-    const char *env = getenv("HON_FREE_AT_EXIT");
-#if defined(__SANITIZE_ADDRESS__)
-    bool free_all = true;
-#else
-    bool free_all = env && env[0];
-#endif
-    if (!s || free_all) {
-        cli_session_close(s);
-        return;
-    }
-    kept_at_exit = s->vm;
-    free(s->answer);
-    memset(s, 0, sizeof *s);
-}
-
 /* The trace mode asks for (CLI_WHY: brief; CLI_WHY_FULL: complete; CLI_WHY_NOT: the
  * reasons), or NULL. */
 static const char *trace_of(const hon_answer *a, cli_mode mode)

@@ -114,14 +114,6 @@ void cli_opts_free(cli_opts *o);
 int cli_session_open(cli_session *s, const cli_opts *o);
 /* Frees everything s holds; accepts a session whose open failed. */
 void cli_session_close(cli_session *s);
-/* Ends s as the process is about to exit: the program's answer to freeing it (bench.md §9).
- * Freeing the loaded program, block by block, costs about 3.9 M instructions (8 % of
- * `hon eval 1`) to hand back memory the exit hands back anyway, so s's interpreter is kept,
- * reachable from a static pointer (a leak checker lists it as still reachable, not lost), and
- * the rest of s is cleared. Under ASan (whose leak checker must see every free path run) and
- * when $HON_FREE_AT_EXIT is set and not empty, it is cli_session_close. Call it only right
- * before returning from main. */
-void cli_session_exit(cli_session *s);
 
 /* Evaluates expr (typed at `where`, e.g. "<repl>") and prints its answer (CLI_EVAL), answer and
  * brief trace (CLI_WHY), answer and complete trace (CLI_WHY_FULL) or distribution (CLI_ODDS),
