@@ -1,5 +1,5 @@
-/* file.c — the whole-file reader of file.h: stdio in 8 KiB pieces into a strbuf, with the size
- * limit checked before each piece is kept, so a huge file costs at most max bytes of memory;
+/* file.c — the whole-file reader of file.h: read(2) into a buffer of the size fstat gives,
+ * never more than max + 1 bytes, so a huge file costs at most that much memory;
  * and the whole-or-nothing writer: a scratch file renamed into place.
  */
 /* realpath() and lstat() (a symbolic link is written through) are XSI: glibc declares them with
@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,53 +18,67 @@
 #include <unistd.h>
 
 #include "mem.h"
-#include "strbuf.h"
 
 int file_read(const char *path, size_t max, char **text, size_t *len)
 {
     *text = NULL;
     *len = 0;
-    /* Opened without blocking, so that a FIFO with no writer is refused, not waited on. */
+    if (max > SIZE_MAX / 2)
+        max = SIZE_MAX / 2; /* so that max + 1 and the room grown never overflow */
+    /* Opened without blocking, so that a FIFO with no writer is refused, not waited on; on the
+     * regular file that alone is read on, O_NONBLOCK changes nothing. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return errno ? errno : EIO;
     struct stat st;
-    int refused = fstat(fd, &st) != 0    ? (errno ? errno : EIO)
-                  : S_ISDIR(st.st_mode)  ? EISDIR
-                  : !S_ISREG(st.st_mode) ? FILE_NOT_REGULAR
-                                         : 0;
-    int flags = refused ? 0 : fcntl(fd, F_GETFL);
-    FILE *f = NULL;
-    if (!refused &&
-        (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "rb"))))
-        refused = errno ? errno : EIO;
-    if (refused) {
-        close(fd);
-        return refused;
-    }
-    strbuf b = { 0 };
-    char buf[8192];
-    size_t n;
-    int err = 0;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        if (b.len + n > max) {
-            err = EFBIG;
-            break;
-        }
-        sb_putn(&b, buf, n);
-    }
-    if (!err && ferror(f))
-        err = errno ? errno : EIO;
-    fclose(f);
-    if (!err && b.oom)
+    int err = fstat(fd, &st) != 0    ? (errno ? errno : EIO)
+              : S_ISDIR(st.st_mode)  ? EISDIR
+              : !S_ISREG(st.st_mode) ? FILE_NOT_REGULAR
+                                     : 0;
+    /* Room for the size fstat gives (capped at max + 1, so a huge file costs at most that),
+     * grown if the file grew since; read with read(2) straight into it: one read and one
+     * more to see the end, where stdio took three fcntl, a second fstat and 8 KiB copies. */
+    size_t cap = err ? 0 : (uint64_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+    size_t n = 0;
+    char *buf = err ? NULL : mem_malloc(cap + 1);
+    if (!err && !buf)
         err = ENOMEM;
+    while (!err) {
+        if (n == cap) {
+            size_t more = cap < max + 1 - cap ? cap : max + 1 - cap;
+            char *grown = more ? mem_realloc(buf, cap + more + 1) : NULL;
+            if (!more) {
+                err = EFBIG;
+                break;
+            }
+            if (!grown) {
+                err = ENOMEM;
+                break;
+            }
+            buf = grown;
+            cap += more;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            err = errno ? errno : EIO;
+        else if (got == 0)
+            break;
+        else
+            n += (size_t)got;
+    }
+    close(fd);
+    if (!err && n > max)
+        err = EFBIG;
     if (err) {
-        sb_free(&b);
+        mem_free(buf);
         return err;
     }
-    *len = b.len;
-    *text = sb_take(&b);
-    return *text ? 0 : ENOMEM;
+    buf[n] = '\0';
+    *len = n;
+    *text = buf;
+    return 0;
 }
 
 const char *file_error(int err)

@@ -64,8 +64,11 @@ bool builtin_declare(rctx *c)
 
 int32_t builtin_find(const char *name)
 {
+    /* Asked of every call the resolver checks (most of them calls of the rules' own queries
+     * and fns): the first bytes compared in line, strcmp only for a name that begins alike
+     * (bench.md §9: 2.4 M instructions of start-up went to strcmp here). */
     for (size_t i = 0; name && i < RES_BI_COUNT; i++)
-        if (strcmp(name, builtins[i].name) == 0)
+        if (name[0] == builtins[i].name[0] && strcmp(name, builtins[i].name) == 0)
             return (int32_t)i;
     return -1;
 }

@@ -287,6 +287,19 @@ START_TEST(file_reader)
     ck_assert_int_eq(file_read(path, 4, &text, &len), EFBIG);
     ck_assert_ptr_null(text);
     ck_assert_str_eq(file_error(EFBIG), "file too large");
+    ck_assert_int_eq(file_read(path, 5, &text, &len), 0); /* exactly the limit: read */
+    ck_assert_uint_eq(len, 5);
+    mem_free(text);
+    /* A regular file that is longer than fstat says (a /proc file says 0 bytes): the room
+     * taken from the size grows until the end is read; "Name:" is the file's first line
+     * (proc(5)). */
+    ck_assert_int_eq(file_read("/proc/self/status", 1 << 20, &text, &len), 0);
+    ck_assert_uint_gt(len, 5);
+    ck_assert_mem_eq(text, "Name:", 5);
+    ck_assert_int_eq(text[len], '\0');
+    mem_free(text);
+    ck_assert_int_eq(file_read("/proc/self/status", 3, &text, &len), EFBIG);
+    ck_assert_ptr_null(text);
     ck_assert_int_eq(file_read(dir, 100, &text, &len), EISDIR);
     snprintf(path, sizeof path, "%s/missing.hon", dir);
     ck_assert_int_eq(file_read(path, 100, &text, &len), ENOENT);

@@ -1301,6 +1301,36 @@ def load_same_file_twice():
 
 
 @case
+def load_dir_file_same_file():
+    # A directory's files are the files a later `load` names, however spelled: the canonical
+    # path of a file listed from a directory is the directory's canonical path and its name
+    # (load.c read_source, one lstat), unless the entry is a symbolic link, which is followed
+    # (realpath). Each reload below replaces the file in place: no E110 duplicate, and
+    # bonus(6) stays base.hon's 10 + 1 = 11. The rules directory is named through a link
+    # to it (`via`); `rules/link.hon` is a link to a file of another directory (`other`).
+    with tempfile.TemporaryDirectory() as tmp:
+        real = os.path.join(tmp, "rules")
+        other = os.path.join(tmp, "other")
+        os.mkdir(real)
+        os.mkdir(other)
+        with open(fx("base.hon")) as f:
+            base = f.read()
+        with open(os.path.join(real, "base.hon"), "w") as f:
+            f.write(base)
+        with open(os.path.join(other, "more.hon"), "w") as f:
+            f.write("fn more(n: int) -> int = n + 2;\n")
+        os.symlink(os.path.join(other, "more.hon"), os.path.join(real, "link.hon"))
+        via = os.path.join(tmp, "via")
+        os.symlink(real, via)
+        again = os.path.join(real, "..", "rules", "base.hon")
+        target = os.path.join(other, "more.hon")
+        p = run(["--rules", via], stdin=f"load {again}\nload {target}\nbonus(6)\nmore(1)\n")
+        check(p.returncode == 0 and lines(p.stdout) == [f"loaded {again}", f"loaded {target}",
+                                                        "11", "3"], "reloaded in place", p)
+        check("E110" not in p.stderr and "error" not in p.stderr, "no duplicate declarations", p)
+
+
+@case
 def script_lines_and_status():
     # repl.md §2: piped input is a script named <stdin>. Line 2 `(1 +)` is cut short: the `)`
     # at column 5 comes where an expression should, so the error is at 2:5 and the quoted
