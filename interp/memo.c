@@ -1,6 +1,6 @@
 /* memo.c — tables of the answers of pure queries over small finite domains (see memo.h): which
  * queries qualify, found by reading their bytecode once per key, and the tables themselves.
- * Whether a chunk is pure follows the opcode list of opcodes.h (pure_op below); vm.c's query
+ * Whether a chunk is pure follows the opcode list of opcodes.h (pure_op below); calls.c's query
  * driver fills and reads the slots, state.c sets the key.
  */
 #include "memo.h"

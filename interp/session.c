@@ -19,7 +19,7 @@
 #define MAX_SOURCE_BYTES   ((size_t)64 << 20)
 #define DEFAULT_MAX_MEMORY ((size_t)1 << 30) /* hon_config.max_memory's default: 1 GiB */
 #define MIN_MAX_MEMORY     ((size_t)1 << 20) /* a smaller cap could not even load the rules */
-#define MAX_MAX_DEPTH      1000u /* each level of calls takes C stack (vm.c's call_query) */
+#define MAX_MAX_DEPTH      1000u /* each level of calls takes C stack (calls.c's vm_call_query) */
 
 /* The message of E230, into buf. */
 static void cap_message(char *buf, size_t n)
