@@ -433,6 +433,9 @@ state_setup session_setup_with(const hon_vm *vm, const scene *sc, int32_t ed,
                           .max_list = vm->cfg.max_list };
 }
 
+/* The numbers given to the sessions' own setups (state_setup.setting), across the process. */
+static uint64_t setting_numbers;
+
 const state_setup *session_setup(hon_vm *vm)
 {
     if (!vm->setup_ok || vm->setup_gen != vm->choice_gen) {
@@ -441,6 +444,8 @@ const state_setup *session_setup(hon_vm *vm)
         mem_free(vm->readings);
         vm->readings = session_readings(vm, ed, NULL, &oom);
         vm->setup = session_setup_with(vm, vm->sc, ed, vm->readings);
+        /* a new number each time: its program, edition or readings may have changed */
+        vm->setup.setting = __atomic_add_fetch(&setting_numbers, 1, __ATOMIC_RELAXED);
         vm->setup_ok = !oom;
         vm->setup_gen = vm->choice_gen;
     }
