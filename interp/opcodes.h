@@ -192,6 +192,10 @@ OP(RULE_END,           0,                _, _, _, _,
 OP(INLINE_ENTER,       -(int)(b),        FN, COUNT, LOCAL, _,
    "b args -> locals c... of this frame: fn a's code follows inline, its locals moved past the "
    "caller's (CALL_FN's step and depth; E206 too deep)")
+OP(INLINE_FORWARD,     0,                FN, COUNT, _, _,
+   "fn a's code follows inline, reading its b arguments where the caller keeps them (its "
+   "locals, constants): INLINE_ENTER without the copies, charging the b steps of the reads it "
+   "stands for")
 OP(INLINE_LEAVE,       0,                _, _, _, _,
    "the end of an inlined fn's code: its value stays on the stack (RETURN's step and depth)")
 

@@ -952,6 +952,20 @@ query_end : {
             base[to + i] = sp[i];
         VM_NEXT();
     }
+    /* The same, the arguments forwarded (combine.c): no copies; their reads' steps. */
+    VM_CASE(INLINE_FORWARD)
+    {
+        uint32_t argc = OPB;
+        SKIP(2);
+        CHARGE(argc);
+        if (x->depth >= x->max_depth) {
+            SAVE_PC();
+            fail_depth(x, pc[-2]);
+            goto error;
+        }
+        x->depth++;
+        VM_NEXT();
+    }
     VM_CASE(INLINE_LEAVE)
     {
         x->depth--;

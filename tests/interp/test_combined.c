@@ -153,6 +153,60 @@ START_TEST(limits_name_the_fn_or_the_rule)
 }
 END_TEST
 
+/* How many instructions op the combined chunk of query `name` (top-level rules) holds. */
+static int count_op(const hon_vm *vm, const char *name, uint32_t op)
+{
+    const prog *pg = vm->pg;
+    const res_program *p = pg->res;
+    int n = 0;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        const chunk *ch = pg->combined[q];
+        if (strcmp(p->queries[q].name, name) != 0 || !ch || ch == &prog_no_combined)
+            continue;
+        for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]])
+            n += ch->code[pc] == op;
+    }
+    return n;
+}
+
+/* A small fn inlined where each argument is one plain read (a local of the caller, a constant,
+ * an int) reads them there, INLINE_FORWARD for INLINE_ENTER (combine.c, vm.md §5a); the others
+ * are copied into the fn's locals as before: an argument computed (`x + 1`), or pushed on two
+ * paths (an `if`: a jump lands on the second argument's read), or a parameter the fn reads other
+ * than as a value or a record's field (`spread`'s loop over its list). Each answer worked out:
+ *   close(x) for x = 4: add(x, 3) = 7 > 4 fires; sum2(pt{a: x, b: 2}) = 6; add(if x > 5 then x
+ *     else 0, 1) = 1; add(x + 1, x) = 9; spread([x, 3]) = 4 + 3 = 7: 6 + 1 + 9 + 7 = 23.
+ *   close(9): add(9, 3) = 12 > 4; sum2 = 11; add(9, 1) = 10; add(10, 9) = 19; spread = 12: 52.
+ *   close(0): add(0, 3) = 3, not > 4: no rule, the default 5.
+ * And the steps the untraced (combined) run needs are the traced run's. */
+START_TEST(inlined_fns_read_their_arguments_in_place)
+{
+    const char *const src =
+        "source \"T.1\" = \"this test's rules\";\n"
+        "record pt { a: int, b: int }\n"
+        "fn add(m: int, n: int) -> int = m + n;\n"
+        "fn sum2(p: pt) -> int = p.a + p.b;\n"
+        "fn spread(l: list<int>) -> int = sum(v in l: v);\n"
+        "query close(x: int) -> int combine first default 5;\n"
+        "rule close.r cite \"T.1\" when add(x, 3) > 4\n"
+        "  answer (let q = pt{a: x, b: 2}; sum2(q)) + add(if x > 5 then x else 0, 1)\n"
+        "         + add(x + 1, x) + spread([x, 3]);\n";
+    tvm *t = tvm_new(src);
+    /* forwarded: add(x, 3) and sum2(q); copied: the `if`, x + 1 and spread */
+    ck_assert_int_eq(count_op(t->vm, "close", OP_INLINE_FORWARD), 2);
+    ck_assert_int_eq(count_op(t->vm, "close", OP_INLINE_ENTER), 3);
+    both(t, "close(4)", "23");
+    both(t, "close(9)", "52");
+    both(t, "close(0)", "5");
+    tvm_free(t);
+    for (int x = 0; x < 10; x += 4) {
+        char e[32];
+        snprintf(e, sizeof e, "close(%d)", x);
+        ck_assert_uint_eq(fewest_steps_of(src, e, false), fewest_steps_of(src, e, true));
+    }
+}
+END_TEST
+
 /* Whether every query of the session's program that has rules has its combined chunk under
  * edition ed (-1: the top-level rules) already built: the slot prog_combined reads is filled. */
 static bool all_built(const hon_vm *vm, int32_t ed)
@@ -308,6 +362,7 @@ int main(void)
     tcase_add_test(tc, the_chunks_are_built_before_the_first_answer);
     tcase_add_test(tc, queries_run_as_frames_of_the_loop);
     tcase_add_test(tc, min_and_max_stop_at_the_enums_bound);
+    tcase_add_test(tc, inlined_fns_read_their_arguments_in_place);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
