@@ -7,8 +7,8 @@
  * locals past the parameters moved to a range of their own, its constants added to the new
  * chunk's, its spans shifted; then its RETURN and NO_ANSWER are replaced in place. A small fn
  * called with plain reads for arguments is copied reading them where they are (forwarding,
- * below): the reads before its call are taken back, so the jumps are linked again by an
- * old-to-new offset map. */
+ * below): the reads before its call are taken back, and so is the constant of a `side_has`
+ * (SIDE_HAS_K); the jumps are linked again by an old-to-new offset map. */
 #include "combine.h"
 
 #include <string.h>
@@ -183,6 +183,15 @@ static bool params_forward(const chunk *callee, uint32_t argc, const fwd_arg *ar
     return true;
 }
 
+/* Takes back what out holds from offset l on (the code and its spans): the instructions just
+ * copied there are to be replaced. */
+static void take_back(chunk *out, uint32_t l)
+{
+    out->len = l;
+    while (out->nlines && out->lines[out->nlines - 1].pc > l)
+        out->nlines--;
+}
+
 /* Appends offset pc to the last plain copies (n of them, at most FWD_MAX_ARGS kept); their
  * new count. */
 static uint32_t push_plain(size_t *plain, uint32_t n, size_t pc)
@@ -275,9 +284,7 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
                 uint32_t l = at[first];
                 for (uint32_t i = 0; i < argc; i++)
                     at[plain[nplain - argc + i]] = l;
-                out->len = l;
-                while (out->nlines && out->lines[out->nlines - 1].pc > l)
-                    out->nlines--;
+                take_back(out, l);
                 at[pc] = l;
                 mark(out, span ? &ch->lines[span - 1].loc : &none);
                 uint32_t *to = &out->code[out->len];
@@ -308,6 +315,19 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             out->code[out->len++] = op == OP_RETURN ? ret[how] : no[how];
             pc++;
             nplain = 0;
+            continue;
+        }
+        if (op == OP_SIDE_HAS && nplain && !tgt[pc] &&
+            out->code[at[plain[nplain - 1]]] == OP_CONST) {
+            /* `CONST f; SIDE_HAS` (a feature the rule names): one SIDE_HAS_K, f its operand */
+            uint32_t l = at[plain[nplain - 1]], k = out->code[l + 1];
+            take_back(out, l);
+            at[pc] = l;
+            mark(out, span ? &ch->lines[span - 1].loc : &none);
+            out->code[out->len++] = OP_SIDE_HAS_K;
+            out->code[out->len++] = k;
+            nplain = 0;
+            pc++;
             continue;
         }
         if (fwd && (op == OP_GET_LOCAL || op == OP_GET_LOCAL_FIELD) && w[0] < nfwd) {

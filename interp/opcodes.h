@@ -150,6 +150,9 @@ OP(SIDE_BETWEEN,       -1,               _, _, _, _,
    "E216)")
 OP(SIDE_HAS,           -1,               _, _, _, _,
    "s f -> whether side feature f is on side s: `side_has` as one instruction (E217)")
+OP(SIDE_HAS_K,         0,                CONST, _, _, _,
+   "s -> whether side feature k[a] is on side s: `CONST f; SIDE_HAS` in a combined chunk "
+   "(combine.c), charging the CONST's step (E217)")
 OP(TERRAIN,            0,                _, _, _, _,
    "sq -> the terrain of sq: `terrain` as one instruction (E215, E217)")
 OP(IN_ELEMENT,         0,                _, _, _, _,

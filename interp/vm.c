@@ -690,6 +690,23 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         }
         VM_NEXT();
     }
+    VM_CASE(SIDE_HAS_K)
+    {
+        /* the CONST it stands for charged here: one step more, taken in the fast path while
+         * the block holds it, else by CHARGE on the slow path (rare: keep it short) */
+        int64_t s = TOP.u.i;
+        if (x->steps_left > 1 && x->sc && s >= 0 && s < geo_side_count(x->sc->g)) {
+            x->steps_left--;
+            TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)K[OPA].u.i, NULL));
+            SKIP(1);
+            VM_NEXT();
+        }
+        PUSH(K[OPA]);
+        SKIP(1);
+        CHARGE(1);
+        BOARD_SLOW(RES_BI_SIDE_HAS, 2, T_BOOL);
+        VM_NEXT();
+    }
     VM_CASE(TERRAIN)
     {
         int sq, t;

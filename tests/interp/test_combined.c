@@ -207,6 +207,66 @@ START_TEST(inlined_fns_read_their_arguments_in_place)
 }
 END_TEST
 
+/* The rules and board of a_named_side_feature_is_one_instruction: four open squares in a
+ * row, a wall on A1/B1 and on C1/D1. */
+static const char *const WALLS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; side_feature wall;\n"
+    "query walled(a: square, b: square) -> bool combine first default false;\n"
+    "rule walled.w cite \"T.1\" when side_has(side_between(a, b), wall) answer true;\n"
+    "query walls(a: square, b: square) -> int combine first;\n"
+    "rule walls.c cite \"T.1\"\n"
+    "  answer count(s in line(a, b): not s.corner and side_has(s.side, wall));\n";
+static const char *const WALL_BOARD = "size 4 x 1\nlegend . = open\nmap\n  1 . . . .\n"
+                                      "side A1/B1 wall\nside C1/D1 wall\n";
+
+/* The fewest steps e needs on WALLS and WALL_BOARD, untraced or traced (fewest_steps_of with
+ * the board loaded). */
+static unsigned long fewest_wall_steps(const char *e, bool traced)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = tvm_new_cfg(WALLS, mid, 0);
+        ck_assert_int_eq(hon_load_board_source(v->vm, "w.scn", WALL_BOARD, strlen(WALL_BOARD)),
+                         HON_OK);
+        hon_answer *a = NULL;
+        hon_status st =
+            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* `side_has(sd, wall)`, a feature the rule names, is one SIDE_HAS_K in a combined chunk, the
+ * constant its operand (combine.c; the plain chunk keeps CONST and SIDE_HAS), charged the two
+ * steps: the answers and the steps needed are the traced run's. Worked out on WALL_BOARD:
+ * walled(@A1, @B1) is true (the wall on A1/B1), walled(@B1, @C1) false (the default); the
+ * line A1 -> D1 crosses A1/B1, B1/C1 and C1/D1, two of them walled: walls = 2; B1 -> C1
+ * crosses only B1/C1: 0. */
+START_TEST(a_named_side_feature_is_one_instruction)
+{
+    tvm *t = tvm_new(WALLS);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "w.scn", WALL_BOARD, strlen(WALL_BOARD)), HON_OK);
+    ck_assert_int_eq(count_op(t->vm, "walled", OP_SIDE_HAS_K), 1);
+    ck_assert_int_eq(count_op(t->vm, "walls", OP_SIDE_HAS_K), 1);
+    ck_assert_int_eq(count_op(t->vm, "walls", OP_SIDE_HAS), 0);
+    both(t, "walled(@A1, @B1)", "true");
+    both(t, "walled(@B1, @C1)", "false");
+    both(t, "walls(@A1, @D1)", "2");
+    both(t, "walls(@B1, @C1)", "0");
+    tvm_free(t);
+    const char *const calls[] = { "walled(@A1, @B1)", "walls(@A1, @D1)" };
+    for (size_t i = 0; i < 2; i++)
+        ck_assert_uint_eq(fewest_wall_steps(calls[i], false), fewest_wall_steps(calls[i], true));
+}
+END_TEST
+
 /* Whether every query of the session's program that has rules has its combined chunk under
  * edition ed (-1: the top-level rules) already built: the slot prog_combined reads is filled. */
 static bool all_built(const hon_vm *vm, int32_t ed)
@@ -363,6 +423,7 @@ int main(void)
     tcase_add_test(tc, queries_run_as_frames_of_the_loop);
     tcase_add_test(tc, min_and_max_stop_at_the_enums_bound);
     tcase_add_test(tc, inlined_fns_read_their_arguments_in_place);
+    tcase_add_test(tc, a_named_side_feature_is_one_instruction);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
