@@ -32,7 +32,7 @@ int answer_fold(vm_ctx *x, const chunk *ch, val *acc, val v, val *out)
     switch (ch->combine) {
     case AST_COMBINE_SUM:
         if (__builtin_add_overflow(acc[0].u.i, v.u.i, &acc[0].u.i)) {
-            x->nframes--; /* the driver's error: at the call, as call_query reports it */
+            x->nframes--; /* the driver's error: at the call, as vm_call_query reports it */
             state_fail(x, E_ARITH, "integer overflow adding up the rules of query %s",
                        x->p->queries[ch->id].name);
             x->nframes++;

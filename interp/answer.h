@@ -1,7 +1,7 @@
 /* answer.h — how the VM makes a query call's answer outside its rules' code (vm.md §4, §5,
  * §5a): from the query's table of answers (memo.h), by folding its rules' answers by the
  * query's mode (language.md §3.5), or from its default. The dispatch loop (vm.c) calls these
- * out of line, so that its registers stay its own; call_query folds its rules' answers by the
+ * out of line, so that its registers stay its own; vm_call_query folds its rules' answers by the
  * same answer_decides.
  */
 #ifndef HON_ANSWER_H
@@ -13,7 +13,7 @@
 #include "state.h"
 
 /* A call of tabled query q (memo.h) with the arguments args (q's arity, borrowed) answered
- * from its table, as call_query would answer it (the steps its rules took charged to x):
+ * from its table, as vm_call_query would answer it (the steps its rules took charged to x):
  * true with *out set; false when the driver must run (traced, at the depth limit, not tabled,
  * no answer yet, too few steps or depth left). */
 bool answer_tabled(vm_ctx *x, uint32_t q, const val *args, val *out);
@@ -25,7 +25,7 @@ bool answer_decides(const res_program *p, uint32_t mode, val v);
 
 /* RULE_ACC's work in a query's combined chunk ch (combine.h): folds the answer v of a rule
  * into the accumulator acc[0] (acc[1]: whether a rule fed it; for `permission`, whether one
- * forbade) by the chunk's mode, as call_query does. 1 when v decides the query (*out set), 0
+ * forbade) by the chunk's mode, as vm_call_query does. 1 when v decides the query (*out set), 0
  * when the rules go on, -1 after E205 (reported at the call: the frame below ch's). */
 int answer_fold(vm_ctx *x, const chunk *ch, val *acc, val v, val *out);
 
@@ -35,13 +35,13 @@ int answer_fold(vm_ctx *x, const chunk *ch, val *acc, val v, val *out);
 void answer_end(const vm_ctx *x, const chunk *ch, const val *acc, val *out, bool *answered);
 
 /* What a call of query q answers when no rule fed its combined chunk's accumulator, as
- * call_query answers it: 1 with *v the constant of the mode (all: true, any: false,
+ * vm_call_query answers it: 1 with *v the constant of the mode (all: true, any: false,
  * permission: permit), 2 when the default's chunk is to run, 0 when there is none (E203). */
 int answer_unanswered(const vm_ctx *x, uint32_t q, val *v);
 
 /* The chunk that answers a call of query q by itself when q has no rule under x's edition: its
  * default's (borrowed from the program), when the mode answers with the default then (first,
- * min, max, sum: all, any and permission answer a constant); else NULL (call_query answers). */
+ * min, max, sum: all, any and permission answer a constant); else NULL (vm_call_query answers). */
 const chunk *answer_default_alone(const vm_ctx *x, uint32_t q);
 
 #endif

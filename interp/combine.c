@@ -5,7 +5,10 @@
  * RETURN is its last or next-to-last word. A query default's is its value then RETURN. Each
  * part is copied word for word (no instruction changes length, so its jumps stay right), its
  * locals past the parameters moved to a range of their own, its constants added to the new
- * chunk's, its spans shifted; then its RETURN and NO_ANSWER are replaced in place. */
+ * chunk's, its spans shifted; then its RETURN and NO_ANSWER are replaced in place. A small fn
+ * called with plain reads for arguments is copied reading them where they are (forwarding,
+ * below): the reads before its call are taken back, and so is the constant of a `side_has`
+ * (SIDE_HAS_K); the jumps are linked again by an old-to-new offset map. */
 #include "combine.h"
 
 #include <string.h>
@@ -81,7 +84,22 @@ typedef struct emitter {
     uint32_t extra_stack;
     const chunk *chain[INLINE_MAX_DEPTH + 1];
     uint32_t depth;
+    /* the part being copied is an inlined fn whose arguments are read where the caller keeps
+     * them (forwarding, below): its parameter i as fwd[i], nfwd of them; else NULL */
+    const struct fwd_arg *fwd;
+    uint32_t nfwd;
 } emitter;
+
+/* Forwarding (vm.md §5a): a small fn inlined at a call whose arguments are each one plain read,
+ * a local of the caller (GET_LOCAL), a constant (CONST) or an int (INT), reads them there: the
+ * reads are not copied to the stack and from it into the fn's locals, but the fn's own reads of
+ * its parameters become the caller's reads (the caller's locals do not change while the fn's
+ * code runs: it writes its own locals only, and no chunk writes its parameters). The call is
+ * one INLINE_FORWARD, which charges the steps of the reads it replaces. */
+#define FWD_MAX_ARGS 8
+typedef struct fwd_arg {
+    uint32_t op, operand; /* as emitted: GET_LOCAL, CONST or INT and its operand */
+} fwd_arg;
 
 /* How part ch's exits are rewritten: a rule's by the query's mode, or an inlined fn's. */
 typedef enum exits {
@@ -145,6 +163,60 @@ static inline void mark(chunk *out, const ast_loc *loc)
     out->lines[out->nlines++] = (chunk_line){ (uint32_t)out->len, *loc };
 }
 
+/* Whether callee's code reads each of its first argc locals (its parameters) only as
+ * GET_LOCAL, or as GET_LOCAL_FIELD when args gives it a local: then its reads can be
+ * forwarded. */
+static bool params_forward(const chunk *callee, uint32_t argc, const fwd_arg *args)
+{
+    for (size_t pc = 0; pc < callee->len; pc += 1 + op_operands[callee->code[pc]]) {
+        uint32_t op = callee->code[pc];
+        for (uint32_t i = 0; i < op_operands[op]; i++) {
+            uint32_t v = callee->code[pc + 1 + i];
+            if (op_kinds[op][i] != OPK_LOCAL || v >= argc)
+                continue;
+            if (op == OP_GET_LOCAL ||
+                (op == OP_GET_LOCAL_FIELD && i == 0 && args[v].op == OP_GET_LOCAL))
+                continue;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Takes back what out holds from offset l on (the code and its spans): the instructions just
+ * copied there are to be replaced. */
+static void take_back(chunk *out, uint32_t l)
+{
+    out->len = l;
+    while (out->nlines && out->lines[out->nlines - 1].pc > l)
+        out->nlines--;
+}
+
+/* Appends offset pc to the last plain copies (n of them, at most FWD_MAX_ARGS kept); their
+ * new count. */
+static uint32_t push_plain(size_t *plain, uint32_t n, size_t pc)
+{
+    if (n == FWD_MAX_ARGS) {
+        memmove(plain, plain + 1, (FWD_MAX_ARGS - 1) * sizeof *plain);
+        n--;
+    }
+    plain[n] = pc;
+    return n + 1;
+}
+
+/* Marks in tgt (ch->len + 1 entries, zeroed) every offset of ch a jump lands on. */
+static void jump_targets(const chunk *ch, uint8_t *tgt)
+{
+    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        uint32_t op = ch->code[pc], n = op_operands[op];
+        if (!n || (op_kinds[op][n - 1] != OPK_JUMP && op_kinds[op][n - 1] != OPK_EXIT))
+            continue;
+        int64_t target = (int64_t)(pc + 1 + n) + (int32_t)ch->code[pc + n];
+        if (target >= 0 && target <= (int64_t)ch->len)
+            tgt[target] = 1;
+    }
+}
+
 /* The old-to-new offsets of a part: on the stack for a small part (every inlined fn). */
 #define AT_ON_STACK 128
 
@@ -156,10 +228,24 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
 {
     chunk *out = e->out;
     uint32_t small[AT_ON_STACK];
+    uint8_t small_tgt[AT_ON_STACK];
     uint32_t *at = ch->len < AT_ON_STACK ? small : mem_malloc((ch->len + 1) * sizeof *at);
-    if (!at) /* old offset -> new */
+    uint8_t *tgt = ch->len < AT_ON_STACK ? small_tgt : mem_malloc(ch->len + 1);
+    if (!at || !tgt) { /* old offset -> new; the offsets jumps land on */
+        if (at != small)
+            mem_free(at);
+        if (tgt != small_tgt)
+            mem_free(tgt);
         return false;
+    }
     memset(at, 0, (ch->len + 1) * sizeof *at);
+    memset(tgt, 0, ch->len + 1);
+    jump_targets(ch, tgt);
+    const fwd_arg *fwd = e->fwd; /* this part's own (the nested parts set theirs) */
+    const uint32_t nfwd = e->nfwd;
+    /* the offsets of the last plain copies in a row (for forwarding), the latest last */
+    size_t plain[FWD_MAX_ARGS];
+    uint32_t nplain = 0;
     e->chain[e->depth] = ch;
     const int32_t name = chunk_str(out, ch->name);
     bool ok = name_part(out, name);
@@ -177,17 +263,48 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
         mark(out, span ? &ch->lines[span - 1].loc : &none);
         const chunk *callee = op == OP_CALL_FN ? inlinable(e, w[0], w[1]) : NULL;
         if (callee) {
+            const uint32_t argc = w[1];
+            fwd_arg args[FWD_MAX_ARGS];
+            /* forwarded when the argc copies just before are plain reads, in a row that no
+             * jump enters past its first (nor lands on the call) */
+            bool forward = argc > 0 && argc <= nplain && !tgt[pc];
+            for (uint32_t i = 0; forward && i < argc; i++) {
+                size_t from = plain[nplain - argc + i];
+                uint32_t o = out->code[at[from]];
+                forward =
+                    (o == OP_GET_LOCAL || o == OP_CONST || o == OP_INT) && (i == 0 || !tgt[from]);
+                args[i] = (fwd_arg){ o, out->code[at[from] + 1] };
+            }
+            forward = forward && params_forward(callee, argc, args);
             uint32_t base = e->next_local;
             e->next_local += callee->nlocals;
             e->extra_stack += callee->max_stack;
-            uint32_t *to = &out->code[out->len];
-            to[0] = OP_INLINE_ENTER, to[1] = w[0], to[2] = w[1], to[3] = base;
-            out->len += 4;
+            if (forward) { /* the reads taken back: the call stands at the first one */
+                size_t first = plain[nplain - argc];
+                uint32_t l = at[first];
+                for (uint32_t i = 0; i < argc; i++)
+                    at[plain[nplain - argc + i]] = l;
+                take_back(out, l);
+                at[pc] = l;
+                mark(out, span ? &ch->lines[span - 1].loc : &none);
+                uint32_t *to = &out->code[out->len];
+                to[0] = OP_INLINE_FORWARD, to[1] = w[0], to[2] = argc;
+                out->len += 3;
+            } else {
+                uint32_t *to = &out->code[out->len];
+                to[0] = OP_INLINE_ENTER, to[1] = w[0], to[2] = argc, to[3] = base;
+                out->len += 4;
+            }
             e->depth++;
+            e->fwd = forward ? args : NULL;
+            e->nfwd = forward ? argc : 0;
             ok = emit_chunk(e, callee, 0, base, EXIT_INLINE);
+            e->fwd = fwd;
+            e->nfwd = nfwd;
             e->depth--;
             ok = ok && name_part(out, name);
             pc += 1 + op_operands[op];
+            nplain = 0;
             continue;
         }
         if (op == OP_RETURN || op == OP_NO_ANSWER) {
@@ -197,6 +314,32 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
                                            OP_NO_ANSWER };
             out->code[out->len++] = op == OP_RETURN ? ret[how] : no[how];
             pc++;
+            nplain = 0;
+            continue;
+        }
+        if (op == OP_SIDE_HAS && nplain && !tgt[pc] &&
+            out->code[at[plain[nplain - 1]]] == OP_CONST) {
+            /* `CONST f; SIDE_HAS` (a feature the rule names): one SIDE_HAS_K, f its operand */
+            uint32_t l = at[plain[nplain - 1]], k = out->code[l + 1];
+            take_back(out, l);
+            at[pc] = l;
+            mark(out, span ? &ch->lines[span - 1].loc : &none);
+            out->code[out->len++] = OP_SIDE_HAS_K;
+            out->code[out->len++] = k;
+            nplain = 0;
+            pc++;
+            continue;
+        }
+        if (fwd && (op == OP_GET_LOCAL || op == OP_GET_LOCAL_FIELD) && w[0] < nfwd) {
+            /* a parameter of this inlined fn, read where its caller keeps it */
+            uint32_t *to = &out->code[out->len];
+            to[0] = op == OP_GET_LOCAL ? fwd[w[0]].op : OP_GET_LOCAL_FIELD;
+            to[1] = fwd[w[0]].operand;
+            if (op == OP_GET_LOCAL_FIELD)
+                to[2] = w[1];
+            out->len += 1 + op_operands[op];
+            nplain = push_plain(plain, nplain, pc);
+            pc += 1 + op_operands[op];
             continue;
         }
         uint32_t *to = &out->code[out->len];
@@ -213,6 +356,7 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             *to++ = v;
         }
         out->len += 1 + op_operands[op];
+        nplain = push_plain(plain, nplain, pc);
         pc += 1 + op_operands[op];
     }
     at[ch->len] = (uint32_t)out->len;
@@ -230,6 +374,8 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
     }
     if (at != small)
         mem_free(at);
+    if (tgt != small_tgt)
+        mem_free(tgt);
     return ok;
 }
 

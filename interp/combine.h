@@ -1,6 +1,6 @@
 /* combine.h — a query's rules in one chunk, the combination done inline (vm.md §5a).
  *
- * The query driver (vm.c call_query) runs a query's active rules one by one, each in a frame of
+ * The query driver (calls.c vm_call_query) runs a query's active rules one by one, each in a frame of
  * its own, and combines their answers in C. Untraced, when no one asks which rule decided, it
  * runs instead the query's *combined* chunk: the code of every rule, in order, copied into one
  * chunk (each rule's lets and hidden slots in locals of their own, the parameters shared), with

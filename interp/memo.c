@@ -1,6 +1,6 @@
 /* memo.c — tables of the answers of pure queries over small finite domains (see memo.h): which
  * queries qualify, found by reading their bytecode once per key, and the tables themselves.
- * Whether a chunk is pure follows the opcode list of opcodes.h (pure_op below); vm.c's query
+ * Whether a chunk is pure follows the opcode list of opcodes.h (pure_op below); calls.c's query
  * driver fills and reads the slots, state.c sets the key.
  */
 #include "memo.h"
@@ -49,17 +49,22 @@ static int32_t reading_of(const res_program *p, const int32_t *readings, size_t 
     return readings ? readings[v] : (int32_t)p->variants[v].dflt;
 }
 
-bool memo_key(memo *m, const prog *pg, int32_t ed, const int32_t *readings)
+bool memo_key(memo *m, const prog *pg, int32_t ed, const int32_t *readings, uint64_t setting)
 {
+    if (setting && m->setting == setting && m->serial == pg->serial && m->tabled)
+        return true;
     const res_program *p = pg->res;
     bool same = m->serial == pg->serial && m->edition == ed && m->nreadings == p->nvariants &&
                 m->tabled && m->nq == p->nqueries && m->nfn == p->nfns;
     for (size_t v = 0; same && v < p->nvariants; v++)
         same = m->readings[v] == reading_of(p, readings, v);
-    if (same)
+    if (same) {
+        m->setting = setting;
         return true;
+    }
     drop_tables(m);
     m->serial = 0;
+    m->setting = 0;
     if (m->nreadings != p->nvariants) {
         mem_free(m->readings);
         m->readings = p->nvariants ? mem_malloc(p->nvariants * sizeof *m->readings) : NULL;
@@ -82,6 +87,7 @@ bool memo_key(memo *m, const prog *pg, int32_t ed, const int32_t *readings)
     m->nfn = p->nfns;
     m->serial = pg->serial;
     m->edition = ed;
+    m->setting = setting;
     return true;
 }
 

@@ -34,6 +34,7 @@ enum {
 /* The tables of one vm_ctx. A zeroed memo is empty and valid. */
 typedef struct memo {
     uint64_t serial;   /* prog.serial of the program the tables are for (0: none) */
+    uint64_t setting;  /* the state_setup.setting the key was last set from (0: none) */
     int32_t edition;   /* the edition they are for */
     int32_t *readings; /* owned: the reading of each variant they are for */
     size_t nreadings;
@@ -48,9 +49,12 @@ typedef struct memo {
 
 /* Keys m to program pg (borrowed), edition ed and the readings of every variant (readings:
  * borrowed, one per variant of pg->res, or NULL for every default): when any differs from
- * the tables' key the tables are dropped. false when memory runs out (m is then empty, and
+ * the tables' key the tables are dropped. setting: the number naming that edition and those
+ * readings (state_setup.setting), or 0: when it is the one the key was last set from, and the
+ * program the same, the key is taken as it stands without comparing every reading (one
+ * comparison per evaluation: bench.md §8). false when memory runs out (m is then empty, and
  * memo_slot answers NULL until a key is set again). */
-bool memo_key(memo *m, const prog *pg, int32_t ed, const int32_t *readings);
+bool memo_key(memo *m, const prog *pg, int32_t ed, const int32_t *readings, uint64_t setting);
 
 /* The slot of query q's answer to the arguments args (borrowed, q's arity), under the key last
  * set: NULL when q is not tabled (an argument not finite, its domain over 4,096 tuples, an

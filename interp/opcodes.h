@@ -150,6 +150,9 @@ OP(SIDE_BETWEEN,       -1,               _, _, _, _,
    "E216)")
 OP(SIDE_HAS,           -1,               _, _, _, _,
    "s f -> whether side feature f is on side s: `side_has` as one instruction (E217)")
+OP(SIDE_HAS_K,         0,                CONST, _, _, _,
+   "s -> whether side feature k[a] is on side s: `CONST f; SIDE_HAS` in a combined chunk "
+   "(combine.c), charging the CONST's step (E217)")
 OP(TERRAIN,            0,                _, _, _, _,
    "sq -> the terrain of sq: `terrain` as one instruction (E215, E217)")
 OP(IN_ELEMENT,         0,                _, _, _, _,
@@ -192,6 +195,10 @@ OP(RULE_END,           0,                _, _, _, _,
 OP(INLINE_ENTER,       -(int)(b),        FN, COUNT, LOCAL, _,
    "b args -> locals c... of this frame: fn a's code follows inline, its locals moved past the "
    "caller's (CALL_FN's step and depth; E206 too deep)")
+OP(INLINE_FORWARD,     0,                FN, COUNT, _, _,
+   "fn a's code follows inline, reading its b arguments where the caller keeps them (its "
+   "locals, constants): INLINE_ENTER without the copies, charging the b steps of the reads it "
+   "stands for")
 OP(INLINE_LEAVE,       0,                _, _, _, _,
    "the end of an inlined fn's code: its value stays on the stack (RETURN's step and depth)")
 

@@ -19,7 +19,7 @@
 #define MAX_SOURCE_BYTES   ((size_t)64 << 20)
 #define DEFAULT_MAX_MEMORY ((size_t)1 << 30) /* hon_config.max_memory's default: 1 GiB */
 #define MIN_MAX_MEMORY     ((size_t)1 << 20) /* a smaller cap could not even load the rules */
-#define MAX_MAX_DEPTH      1000u /* each level of calls takes C stack (vm.c's call_query) */
+#define MAX_MAX_DEPTH      1000u /* each level of calls takes C stack (calls.c's vm_call_query) */
 
 /* The message of E230, into buf. */
 static void cap_message(char *buf, size_t n)
@@ -433,6 +433,9 @@ state_setup session_setup_with(const hon_vm *vm, const scene *sc, int32_t ed,
                           .max_list = vm->cfg.max_list };
 }
 
+/* The numbers given to the sessions' own setups (state_setup.setting), across the process. */
+static uint64_t setting_numbers;
+
 const state_setup *session_setup(hon_vm *vm)
 {
     if (!vm->setup_ok || vm->setup_gen != vm->choice_gen) {
@@ -441,6 +444,8 @@ const state_setup *session_setup(hon_vm *vm)
         mem_free(vm->readings);
         vm->readings = session_readings(vm, ed, NULL, &oom);
         vm->setup = session_setup_with(vm, vm->sc, ed, vm->readings);
+        /* a new number each time: its program, edition or readings may have changed */
+        vm->setup.setting = __atomic_add_fetch(&setting_numbers, 1, __ATOMIC_RELAXED);
         vm->setup_ok = !oom;
         vm->setup_gen = vm->choice_gen;
     }

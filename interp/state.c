@@ -95,7 +95,8 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->table_of = e ? e->table_of : NULL;
     x->ntable_of = e && e->table_of ? e->ntable_of : 0;
     x->readings = s->readings;
-    memo_key(&x->memo, s->pg, s->edition, s->readings); /* on failure nothing is tabled */
+    memo_key(&x->memo, s->pg, s->edition, s->readings,
+             s->setting); /* on failure nothing is tabled */
     x->dice = dice;
     x->budget = s->budget ? s->budget : VM_DEFAULT_BUDGET;
     state_set_steps(x, x->budget);

@@ -111,6 +111,10 @@ typedef struct state_setup {
     uint64_t budget;    /* VM steps */
     unsigned max_depth; /* nested query and fn calls */
     size_t max_list;    /* items of a list built at run time */
+    /* a number naming pg, edition and readings together, never given to another setting in
+     * the process (session_setup's own setup has one), or 0 when none does: the tables' key
+     * (memo_key) is then checked by comparing it alone */
+    uint64_t setting;
 } state_setup;
 
 struct vm_ctx {

@@ -1,12 +1,13 @@
-/* vm.c — the dispatch loop and the query driver (see vm.h).
+/* vm.c — the dispatch loop (see vm.h, frame.h).
  *
- * execute() is the one dispatch loop: each opcode body once behind VM_CASE / VM_NEXT (a switch
- * or computed goto: HON_THREADED_DISPATCH, config.h). Fn calls push frames in the loop, and so
- * do untraced query calls (the query's combined chunk, combine.h, or its default alone); the
- * others go through call_query, which runs each active rule's chunk and combines the answers.
- * Answers from tables and folded by the mode are answer.c's; table reads lookup.c's. Whatever can fail saves the pc and leaves through the one
- * `error:` exit (E2xx). No longjmp. The board built-ins are builtin.c's; what only a
- * procedure runs goes to its driver (proc.c) through vm_ctx.driver. */
+ * vm_execute() is the one dispatch loop: each opcode body once behind VM_CASE / VM_NEXT (a
+ * switch or computed goto: HON_THREADED_DISPATCH, config.h). Fn calls push frames in the loop
+ * (vm_enter_frame, frame.h), and so do untraced query calls (the query's combined chunk,
+ * combine.h, or its default alone); the others go through the query driver (vm_call_query,
+ * calls.c), which runs each active rule's chunk and combines the answers. Answers from tables
+ * and folded by the mode are answer.c's; table reads lookup.c's. Whatever can fail saves the
+ * pc and leaves through the one `error:` exit (E2xx). No longjmp. The board built-ins are
+ * builtin.c's; what only a procedure runs goes to its driver (proc.c) through vm_ctx.driver. */
 #include "vm.h"
 
 #include <inttypes.h>
@@ -17,52 +18,13 @@
 #include "builtin.h"
 #include "config.h"
 #include "fork.h"
+#include "frame.h"
 #include "lookup.h"
 #include "mem.h"
 
 #define VM_MAX_DICE 1000 /* largest N in `roll N d6` */
 
 /* ---- the dispatch loop ---- */
-
-static bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume);
-static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
-                       uint32_t *decider);
-
-/* Runs ch as a new frame whose nargs arguments are x->stack[argi...]. When they are the top of
- * the stack (x->sp == argi + nargs: a query's rules, a call from C) the frame is built on them
- * in place, as CALL_FN does: no chunk ever writes its parameter slots, so one query's rules
- * can run one after the other on the same arguments. Otherwise they are copied above x->sp. */
-static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, val *out,
-                      bool *answered)
-{
-    const size_t sp0 = x->sp;
-    const size_t frames = x->nframes;
-    const unsigned depth = x->depth;
-    if (!ch)
-        return state_fail(x, E_INTERNAL, "missing chunk");
-    size_t nb = argi + nargs == sp0 ? argi : sp0;
-    if (nb + ch->nlocals + ch->max_stack + 1 > x->stack_cap &&
-        !state_ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
-        return false;
-    val *st = x->stack;
-    if (nb != argi)
-        for (uint32_t i = 0; i < nargs; i++)
-            st[nb + i] = st[argi + i];
-    /* a combined chunk (combine.h) zeroes only its accumulator: its rules and the fns copied
-     * into it set each of their locals before they read it, as every chunk does */
-    for (uint32_t i = ch->kind == CHUNK_QUERY ? ch->nlocals - 2 : nargs; i < ch->nlocals; i++)
-        st[nb + i] = (val){ 0 };
-    if (x->nframes < x->frames_cap)
-        x->frames[x->nframes++] = (vm_frame){ ch, ch->code, nb };
-    else if (!state_push_frame(x, ch, nb))
-        return false;
-    *answered = false;
-    bool ok = execute(x, out, answered, NULL);
-    x->nframes = frames;
-    x->depth = depth;
-    x->sp = sp0;
-    return ok;
-}
 
 static bool checked_div(int64_t a, int64_t b, int64_t *q, int64_t *r)
 {
@@ -107,9 +69,6 @@ static __attribute__((noinline)) void fail_depth(vm_ctx *x, uint32_t fn)
                x->p->fns[fn].name);
 }
 
-/* resume (else NULL): the frames are vm_resume's, the top one stopped at a roll
- * (fork_save), which is run again: entry is the procedure's frame 0, pc the roll's opcode,
- * sp resume's saved top */
 /* GCC merges the identical tails of the opcode bodies (cross-jumping): each would then jump to
  * one shared copy of VM_NEXT, a jump more per instruction; keep a copy in every body. */
 #if defined(__GNUC__) && !defined(__clang__) && HON_THREADED_DISPATCH
@@ -117,7 +76,7 @@ static __attribute__((noinline)) void fail_depth(vm_ctx *x, uint32_t fn)
 #else
 #define VM_NO_CROSSJUMPING
 #endif
-static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
+VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm_fork *resume)
 {
     const res_program *p = x->p;
     const size_t entry = resume ? 0 : x->nframes - 1;
@@ -144,6 +103,17 @@ static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, cons
         ch = f->ch;                     \
         K = ch->k;                      \
         base = x->stack + f->base;      \
+    } while (0)
+/* enters a frame of callee on the argc arguments at the top of the stack (frame.h), one call
+ * deeper; leaves through error: with E209 when memory runs out (save the pc first) */
+#define ENTER_FRAME(callee, argc, zero_from)                                             \
+    do {                                                                                 \
+        if (!vm_enter_frame(x, (callee), (size_t)(sp - x->stack) - (argc), (zero_from))) \
+            goto error;                                                                  \
+        x->depth++;                                                                      \
+        RELOAD();                                                                        \
+        pc = ch->code;                                                                   \
+        sp = base + ch->nlocals;                                                         \
     } while (0)
 /* leaves the running frame (a fn's, or a query's run by CALL_QUERY in this loop), giving its
  * depth back; the caller's code goes on with v pushed */
@@ -720,6 +690,23 @@ static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, cons
         }
         VM_NEXT();
     }
+    VM_CASE(SIDE_HAS_K)
+    {
+        /* the CONST it stands for charged here: one step more, taken in the fast path while
+         * the block holds it, else by CHARGE on the slow path (rare: keep it short) */
+        int64_t s = TOP.u.i;
+        if (x->steps_left > 1 && x->sc && s >= 0 && s < geo_side_count(x->sc->g)) {
+            x->steps_left--;
+            TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)K[OPA].u.i, NULL));
+            SKIP(1);
+            VM_NEXT();
+        }
+        PUSH(K[OPA]);
+        SKIP(1);
+        CHARGE(1);
+        BOARD_SLOW(RES_BI_SIDE_HAS, 2, T_BOOL);
+        VM_NEXT();
+    }
     VM_CASE(TERRAIN)
     {
         int sq, t;
@@ -820,21 +807,7 @@ static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, cons
         if (x->depth >= x->max_depth)
             RAISE(E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
                   p->fns[fn].name);
-        size_t nb = (size_t)(sp - x->stack) - argc;
-        /* the room there is already, inline (as run_chunk): a call per fn call otherwise */
-        if (nb + callee->nlocals + callee->max_stack + 1 > x->stack_cap &&
-            !state_ensure_stack(x, nb + callee->nlocals + callee->max_stack + 1))
-            goto error;
-        for (uint32_t i = argc; i < callee->nlocals; i++)
-            x->stack[nb + i] = (val){ 0 };
-        if (x->nframes < x->frames_cap)
-            x->frames[x->nframes++] = (vm_frame){ callee, callee->code, nb };
-        else if (!state_push_frame(x, callee, nb))
-            goto error;
-        x->depth++;
-        RELOAD();
-        pc = ch->code;
-        sp = base + ch->nlocals;
+        ENTER_FRAME(callee, argc, argc);
         VM_NEXT();
     }
     VM_CASE(CALL_QUERY)
@@ -870,29 +843,14 @@ static VM_NO_CROSSJUMPING bool execute(vm_ctx *x, val *out, bool *answered, cons
                 cc = answer_default_alone(x, q);
             if (cc) {
                 SAVE_PC();
-                size_t nb = (size_t)(sp - x->stack) - argc;
-                if (nb + cc->nlocals + cc->max_stack + 1 > x->stack_cap &&
-                    !state_ensure_stack(x, nb + cc->nlocals + cc->max_stack + 1))
-                    goto error;
-                /* as run_chunk: a combined chunk zeroes its accumulator, a default its locals */
-                for (uint32_t i = cc->kind == CHUNK_QUERY ? cc->nlocals - 2 : argc; i < cc->nlocals;
-                     i++)
-                    x->stack[nb + i] = (val){ 0 };
-                if (x->nframes < x->frames_cap)
-                    x->frames[x->nframes++] = (vm_frame){ cc, cc->code, nb };
-                else if (!state_push_frame(x, cc, nb))
-                    goto error;
-                x->depth++;
-                RELOAD();
-                pc = ch->code;
-                sp = base + ch->nlocals;
+                ENTER_FRAME(cc, argc, vm_zero_from(cc, argc));
                 VM_NEXT();
             }
         }
         SAVE_PC();
         size_t top = (size_t)(sp - x->stack), argi = top - argc;
         x->sp = top;
-        if (!call_query(x, q, argi, argc, &r, NULL))
+        if (!vm_call_query(x, q, argi, argc, &r, NULL))
             goto error;
         RELOAD();
         sp = x->stack + argi;
@@ -1009,6 +967,20 @@ query_end : {
         sp -= argc;
         for (uint32_t i = 0; i < argc; i++)
             base[to + i] = sp[i];
+        VM_NEXT();
+    }
+    /* The same, the arguments forwarded (combine.c): no copies; their reads' steps. */
+    VM_CASE(INLINE_FORWARD)
+    {
+        uint32_t argc = OPB;
+        SKIP(2);
+        CHARGE(argc);
+        if (x->depth >= x->max_depth) {
+            SAVE_PC();
+            fail_depth(x, pc[-2]);
+            goto error;
+        }
+        x->depth++;
         VM_NEXT();
     }
     VM_CASE(INLINE_LEAVE)
@@ -1151,7 +1123,7 @@ query_end : {
         size_t top = (size_t)(sp - x->stack), argi = top - argc;
         val r;
         x->sp = top;
-        if (!call_query(x, q, argi, argc, &r, &rule))
+        if (!vm_call_query(x, q, argi, argc, &r, &rule))
             goto error;
         RELOAD();
         if (!r.u.i) {
@@ -1208,6 +1180,7 @@ error:
 #undef TOP
 #undef SAVE_PC
 #undef RELOAD
+#undef ENTER_FRAME
 #undef LEAVE_FRAME
 #undef RAISE
 #undef CHARGE
@@ -1224,264 +1197,4 @@ error:
 #undef VM_LOOP_BEGIN
 #undef VM_LOOP_END
 #undef VM_DISPATCH
-}
-
-/* ---- the query driver ---- */
-
-static bool run_default(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
-{
-    size_t node = SIZE_MAX;
-    if (x->tracing)
-        node = trace_open(&x->trace, &x->arena, TR_DEFAULT, q, NULL, 0);
-    bool answered;
-    if (!run_chunk(x, x->pg->defaults[q], argi, nargs, out, &answered))
-        return false;
-    if (x->tracing)
-        trace_close(&x->trace, node, *out);
-    return true;
-}
-
-/* Asks query q with the nargs arguments stored at x->stack[argi...]: runs its active rules in
- * order and combines their answers by the query's mode (language.md §3.5). */
-static bool call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
-                       uint32_t *decider)
-{
-    const res_program *p = x->p;
-    const res_query *qq = &p->queries[q];
-    if (x->depth >= x->max_depth)
-        return state_fail(x, E_DEPTH, "call depth limit (%u) reached asking query %s", x->max_depth,
-                          qq->name);
-    /* A pure query over a small finite domain answers from its table (memo.h), charged the
-     * steps its rules took, unless the call is traced, the caller wants the deciding rule, or
-     * the steps or the depth left would not have sufficed: those run the rules. */
-    memo_answer *slot = NULL;
-    const uint64_t steps0 = state_steps(x);
-    if (!x->tracing && !decider && memo_may_table(&x->memo, q)) {
-        slot = memo_slot_quick(&x->memo, x->pg, x->fn_of, x->nfn_of, q, x->stack + argi);
-        if (slot && slot->v.type != T_NONE && slot->steps < steps0 &&
-            x->depth + memo_depth(&x->memo, q) <= x->max_depth) {
-            state_set_steps(x, steps0 - slot->steps);
-            *out = slot->v;
-            return true;
-        }
-    }
-    x->depth++;
-    size_t node = SIZE_MAX;
-    if (x->tracing)
-        node = trace_open(&x->trace, &x->arena, TR_CALL, q, x->stack + argi, nargs);
-    const res_ruleset *rs = model_rules_of(p, x->edition, q);
-    val acc = { .type = qq->result };
-    bool have = false, forbidden = false, fired = false;
-    uint32_t by = UINT32_MAX, first_forbid = UINT32_MAX;
-    /* Untraced, when no one asks which rule decided: the rules in one chunk (combine.h) */
-    const chunk *cc = x->tracing || decider ? NULL : prog_combined(x->pg, x->edition, q);
-    if (cc) {
-        bool answered;
-        if (!run_chunk(x, cc, argi, nargs, &acc, &answered))
-            goto fail;
-        have = answered;
-        if (!have)
-            acc = (val){ .type = qq->result };
-        goto combined;
-    }
-    if (qq->mode == AST_COMBINE_SUM) {
-        if (x->pg->defaults[q] && !run_default(x, q, argi, nargs, &acc))
-            goto fail;
-        have = true;
-    }
-    for (size_t i = 0; i < rs->len; i++) {
-        uint32_t r = rs->rules[i];
-        size_t mark = x->trace.len, rn = SIZE_MAX;
-        const chunk *ch = x->rules[r];
-        if (x->tracing) { /* the explained chunk, compiled on its first traced run */
-            ch = ch ? ch : prog_explained(x->pg, r);
-            rn = trace_open_rule(&x->trace, ch);
-        }
-        val v;
-        bool answered;
-        if (!run_chunk(x, ch, argi, nargs, &v, &answered))
-            goto fail;
-        if (!answered) {
-            if (x->tracing)
-                trace_unfired(&x->trace, rn, mark);
-            continue;
-        }
-        fired = true;
-        if (x->tracing)
-            trace_close(&x->trace, rn, v);
-        switch (qq->mode) {
-        case AST_COMBINE_SUM:
-            if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i)) {
-                state_fail(x, E_ARITH, "integer overflow adding up the rules of query %s",
-                           qq->name);
-                goto fail;
-            }
-            break;
-        case AST_COMBINE_MIN:
-        case AST_COMBINE_MAX:
-            if (!have || (qq->mode == AST_COMBINE_MIN ? v.u.i < acc.u.i : v.u.i > acc.u.i))
-                acc = v;
-            have = true;
-            if (answer_decides(p, qq->mode, v)) { /* the enum's least (greatest) member */
-                by = r;
-                goto done;
-            }
-            break;
-        case AST_COMBINE_ALL:
-        case AST_COMBINE_ANY:
-            if (!v.u.i == (qq->mode == AST_COMBINE_ALL)) {
-                acc = v;
-                have = true;
-                by = r;
-                goto done;
-            }
-            break;
-        case AST_COMBINE_PERMISSION:
-            if (v.u.i) { /* an explicit permit is an exception that decides */
-                acc = v;
-                have = true;
-                by = r;
-                goto done;
-            }
-            if (!forbidden)
-                first_forbid = r;
-            forbidden = true;
-            break;
-        default: /* first */
-            acc = v;
-            have = true;
-            by = r;
-            goto done;
-        }
-    }
-    if (x->tracing && !fired && node < x->trace.len)
-        x->trace.e[node].no_rule = true;
-combined:
-    if (!have) {
-        switch (qq->mode) {
-        case AST_COMBINE_ALL: acc = (val){ .type = T_BOOL, .u.i = 1 }; break;
-        case AST_COMBINE_ANY: acc = (val){ .type = T_BOOL, .u.i = 0 }; break;
-        case AST_COMBINE_PERMISSION:
-            acc = (val){ .type = T_VERDICT, .u.i = forbidden ? 0 : 1 };
-            by = first_forbid;
-            break;
-        default:
-            if (!x->pg->defaults[q]) {
-                state_fail(x, E_NO_ANSWER, "no rule of query %s answered, and it has no default",
-                           qq->name);
-                goto fail;
-            }
-            if (!run_default(x, q, argi, nargs, &acc))
-                goto fail;
-        }
-    }
-done:
-    if (x->tracing)
-        trace_close(&x->trace, node, acc);
-    x->depth--;
-    if (slot)
-        *slot = (memo_answer){ acc, steps0 - state_steps(x) };
-    *out = acc;
-    if (decider)
-        *decider = by;
-    return true;
-fail:
-    x->depth--;
-    return false;
-}
-
-/* ---- evaluations ---- */
-
-bool vm_eval(vm_ctx *x, const chunk *ch, val *out)
-{
-    bool answered;
-    x->err.code = E_NONE;
-    if (state_interrupted()) /* a loop of evaluations stops at its next one */
-        return state_fail_interrupted(x);
-    x->sp = 0;
-    x->nframes = 0;
-    x->depth = 0;
-    if (!run_chunk(x, ch, 0, 0, out, &answered))
-        return false;
-    if (!answered)
-        return state_fail(x, E_INTERNAL, "the expression gave no value");
-    return true;
-}
-
-bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs, val *out)
-{
-    x->err.code = E_NONE;
-    if (state_interrupted()) /* a loop of evaluations stops at its next one */
-        return state_fail_interrupted(x);
-    x->sp = 0;
-    x->nframes = 0;
-    x->depth = 0;
-    if (!state_ensure_stack(x, nargs + 1))
-        return false;
-    memcpy(x->stack, args, nargs * sizeof *args);
-    x->sp = nargs;
-    if (!is_fn)
-        return call_query(x, q, 0, nargs, out, NULL);
-    bool answered;
-    if (q < x->nfn_of)
-        q = (uint32_t)x->fn_of[q];
-    if (!run_chunk(x, x->pg->fns[q], 0, nargs, out, &answered))
-        return false;
-    return answered || state_fail(x, E_INTERNAL, "the function gave no value");
-}
-
-/* Copies the nargs arguments to the top of the stack (above the running frames): their index
- * into *argi, x->sp past them; false (E209) when the stack cannot grow. */
-static bool push_args(vm_ctx *x, const val *args, uint32_t nargs, size_t *argi)
-{
-    *argi = x->sp;
-    if (!state_ensure_stack(x, *argi + nargs + 1))
-        return false;
-    if (nargs) /* args may be NULL when there are none: memcpy's arguments must not be */
-        memcpy(x->stack + *argi, args, nargs * sizeof *args);
-    x->sp = *argi + nargs;
-    return true;
-}
-
-bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out, bool *answered)
-{
-    size_t argi;
-    if (state_interrupted())
-        return state_fail_interrupted(x);
-    if (!push_args(x, args, nargs, &argi))
-        return false;
-    bool ok = run_chunk(x, ch, argi, nargs, out, answered);
-    x->sp = argi;
-    return ok;
-}
-
-bool vm_resume(vm_ctx *x, const vm_fork *fk, val *out, bool *answered)
-{
-    const unsigned depth = x->depth;
-    if (!fk->nframes)
-        return state_fail(x, E_INTERNAL, "nothing to resume");
-    /* the deepest frame needs its room above the saved top, as when it was pushed */
-    const vm_frame *top = &fk->frames[fk->nframes - 1];
-    size_t need = top->base + top->ch->nlocals + top->ch->max_stack + 1;
-    if ((need > x->stack_cap && !state_ensure_stack(x, need)) || !fork_load(x, fk))
-        return false;
-    *answered = false;
-    bool ok = execute(x, out, answered, fk);
-    x->fork_resumed = false;
-    x->nframes = 0;
-    x->depth = depth;
-    x->sp = fk->frames[0].base;
-    return ok;
-}
-
-bool vm_ask(vm_ctx *x, uint32_t q, const val *args, uint32_t nargs, val *out, uint32_t *decider)
-{
-    size_t argi;
-    if (state_interrupted())
-        return state_fail_interrupted(x);
-    if (!push_args(x, args, nargs, &argi))
-        return false;
-    bool ok = call_query(x, q, argi, nargs, out, decider);
-    x->sp = argi;
-    return ok;
 }

@@ -153,6 +153,120 @@ START_TEST(limits_name_the_fn_or_the_rule)
 }
 END_TEST
 
+/* How many instructions op the combined chunk of query `name` (top-level rules) holds. */
+static int count_op(const hon_vm *vm, const char *name, uint32_t op)
+{
+    const prog *pg = vm->pg;
+    const res_program *p = pg->res;
+    int n = 0;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        const chunk *ch = pg->combined[q];
+        if (strcmp(p->queries[q].name, name) != 0 || !ch || ch == &prog_no_combined)
+            continue;
+        for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]])
+            n += ch->code[pc] == op;
+    }
+    return n;
+}
+
+/* A small fn inlined where each argument is one plain read (a local of the caller, a constant,
+ * an int) reads them there, INLINE_FORWARD for INLINE_ENTER (combine.c, vm.md §5a); the others
+ * are copied into the fn's locals as before: an argument computed (`x + 1`), or pushed on two
+ * paths (an `if`: a jump lands on the second argument's read), or a parameter the fn reads other
+ * than as a value or a record's field (`spread`'s loop over its list). Each answer worked out:
+ *   close(x) for x = 4: add(x, 3) = 7 > 4 fires; sum2(pt{a: x, b: 2}) = 6; add(if x > 5 then x
+ *     else 0, 1) = 1; add(x + 1, x) = 9; spread([x, 3]) = 4 + 3 = 7: 6 + 1 + 9 + 7 = 23.
+ *   close(9): add(9, 3) = 12 > 4; sum2 = 11; add(9, 1) = 10; add(10, 9) = 19; spread = 12: 52.
+ *   close(0): add(0, 3) = 3, not > 4: no rule, the default 5.
+ * And the steps the untraced (combined) run needs are the traced run's. */
+START_TEST(inlined_fns_read_their_arguments_in_place)
+{
+    const char *const src =
+        "source \"T.1\" = \"this test's rules\";\n"
+        "record pt { a: int, b: int }\n"
+        "fn add(m: int, n: int) -> int = m + n;\n"
+        "fn sum2(p: pt) -> int = p.a + p.b;\n"
+        "fn spread(l: list<int>) -> int = sum(v in l: v);\n"
+        "query close(x: int) -> int combine first default 5;\n"
+        "rule close.r cite \"T.1\" when add(x, 3) > 4\n"
+        "  answer (let q = pt{a: x, b: 2}; sum2(q)) + add(if x > 5 then x else 0, 1)\n"
+        "         + add(x + 1, x) + spread([x, 3]);\n";
+    tvm *t = tvm_new(src);
+    /* forwarded: add(x, 3) and sum2(q); copied: the `if`, x + 1 and spread */
+    ck_assert_int_eq(count_op(t->vm, "close", OP_INLINE_FORWARD), 2);
+    ck_assert_int_eq(count_op(t->vm, "close", OP_INLINE_ENTER), 3);
+    both(t, "close(4)", "23");
+    both(t, "close(9)", "52");
+    both(t, "close(0)", "5");
+    tvm_free(t);
+    for (int x = 0; x < 10; x += 4) {
+        char e[32];
+        snprintf(e, sizeof e, "close(%d)", x);
+        ck_assert_uint_eq(fewest_steps_of(src, e, false), fewest_steps_of(src, e, true));
+    }
+}
+END_TEST
+
+/* The rules and board of a_named_side_feature_is_one_instruction: four open squares in a
+ * row, a wall on A1/B1 and on C1/D1. */
+static const char *const WALLS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; side_feature wall;\n"
+    "query walled(a: square, b: square) -> bool combine first default false;\n"
+    "rule walled.w cite \"T.1\" when side_has(side_between(a, b), wall) answer true;\n"
+    "query walls(a: square, b: square) -> int combine first;\n"
+    "rule walls.c cite \"T.1\"\n"
+    "  answer count(s in line(a, b): not s.corner and side_has(s.side, wall));\n";
+static const char *const WALL_BOARD = "size 4 x 1\nlegend . = open\nmap\n  1 . . . .\n"
+                                      "side A1/B1 wall\nside C1/D1 wall\n";
+
+/* The fewest steps e needs on WALLS and WALL_BOARD, untraced or traced (fewest_steps_of with
+ * the board loaded). */
+static unsigned long fewest_wall_steps(const char *e, bool traced)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = tvm_new_cfg(WALLS, mid, 0);
+        ck_assert_int_eq(hon_load_board_source(v->vm, "w.scn", WALL_BOARD, strlen(WALL_BOARD)),
+                         HON_OK);
+        hon_answer *a = NULL;
+        hon_status st =
+            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* `side_has(sd, wall)`, a feature the rule names, is one SIDE_HAS_K in a combined chunk, the
+ * constant its operand (combine.c; the plain chunk keeps CONST and SIDE_HAS), charged the two
+ * steps: the answers and the steps needed are the traced run's. Worked out on WALL_BOARD:
+ * walled(@A1, @B1) is true (the wall on A1/B1), walled(@B1, @C1) false (the default); the
+ * line A1 -> D1 crosses A1/B1, B1/C1 and C1/D1, two of them walled: walls = 2; B1 -> C1
+ * crosses only B1/C1: 0. */
+START_TEST(a_named_side_feature_is_one_instruction)
+{
+    tvm *t = tvm_new(WALLS);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "w.scn", WALL_BOARD, strlen(WALL_BOARD)), HON_OK);
+    ck_assert_int_eq(count_op(t->vm, "walled", OP_SIDE_HAS_K), 1);
+    ck_assert_int_eq(count_op(t->vm, "walls", OP_SIDE_HAS_K), 1);
+    ck_assert_int_eq(count_op(t->vm, "walls", OP_SIDE_HAS), 0);
+    both(t, "walled(@A1, @B1)", "true");
+    both(t, "walled(@B1, @C1)", "false");
+    both(t, "walls(@A1, @D1)", "2");
+    both(t, "walls(@B1, @C1)", "0");
+    tvm_free(t);
+    const char *const calls[] = { "walled(@A1, @B1)", "walls(@A1, @D1)" };
+    for (size_t i = 0; i < 2; i++)
+        ck_assert_uint_eq(fewest_wall_steps(calls[i], false), fewest_wall_steps(calls[i], true));
+}
+END_TEST
+
 /* Whether every query of the session's program that has rules has its combined chunk under
  * edition ed (-1: the top-level rules) already built: the slot prog_combined reads is filled. */
 static bool all_built(const hon_vm *vm, int32_t ed)
@@ -308,6 +422,8 @@ int main(void)
     tcase_add_test(tc, the_chunks_are_built_before_the_first_answer);
     tcase_add_test(tc, queries_run_as_frames_of_the_loop);
     tcase_add_test(tc, min_and_max_stop_at_the_enums_bound);
+    tcase_add_test(tc, inlined_fns_read_their_arguments_in_place);
+    tcase_add_test(tc, a_named_side_feature_is_one_instruction);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

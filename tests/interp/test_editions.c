@@ -9,6 +9,7 @@
  * expected value is worked out beside its assertion.
  */
 #include "interp_test.h"
+#include "session.h"
 
 /* The base module: speed(x) is 10 for x > 2 (fast) else 1 (slow); bonus[rain].b is not given;
  * cap() is 5 and cap_plus() calls it; a rifle has defense 3. */
@@ -193,6 +194,54 @@ START_TEST(tabled_answers_follow_the_setting)
 }
 END_TEST
 
+/* The tables' key is checked by one number (bench.md §8): the session's own setup names its
+ * program, edition and readings with a number given to no other setting (state_setup.setting),
+ * and the tables remember the number they were last keyed from (memo.setting). An evaluation
+ * under the same setup keeps the tables without comparing every reading; a changed reading
+ * makes a new setup with a new number, and the tables follow it (pick(k1): 1 under `low`, 10
+ * under `high`, as in tabled_answers_follow_the_setting); a setup without a number (0, a test
+ * block's or a diff's) compares every reading, as before. */
+START_TEST(the_tables_key_is_one_number)
+{
+    tvm *t = tvm_new("source \"T.1\" = \"this test's rules\";\n"
+                     "enum sort { k1, k2, k3 }\n"
+                     "variant way { reading low default; reading high; }\n"
+                     "query pick(k: sort) -> int combine first;\n"
+                     "rule pick.r cite \"T.1\"\n"
+                     "  answer (if k == k1 then 1 else if k == k2 then 2 else 3)\n"
+                     "         * (if variant way == high then 10 else 1);\n");
+    memo *m = &t->vm->x.memo;
+    ck_assert_str_eq(ev_as(t, "pick(k1)", false), "1");
+    const state_setup *s = session_setup(t->vm);
+    const uint64_t low = s->setting;
+    ck_assert(low != 0);
+    ck_assert(m->setting == low);
+    const uint8_t *tabled = m->tabled;
+    ck_assert_str_eq(ev_as(t, "pick(k1)", false), "1");
+    ck_assert(m->tabled == tabled); /* kept: the same number */
+    ck_assert_int_eq(hon_set_variant(t->vm, "way", "high"), HON_OK);
+    ck_assert_str_eq(ev_as(t, "pick(k1)", false), "10");
+    s = session_setup(t->vm);
+    ck_assert(s->setting != 0 && s->setting != low);
+    ck_assert(m->setting == s->setting);
+    const int32_t ed = s->edition;
+    /* the number alone decides: asked with it, the readings are not compared (NULL: every
+     * default, which differs from `high`) */
+    tabled = m->tabled;
+    ck_assert(memo_key(m, t->vm->pg, ed, NULL, s->setting));
+    ck_assert(m->tabled == tabled && m->setting == s->setting);
+    /* without a number every reading is compared: `low` differs, the tables are dropped and
+     * keyed again, to no number */
+    ck_assert(memo_key(m, t->vm->pg, ed, NULL, 0));
+    ck_assert(m->setting == 0 && m->nreadings == 1 && m->readings[0] == 0);
+    /* the session's own setup again: compared in full once (the tables hold `low`), then
+     * keyed to its number; it answers under `high` */
+    ck_assert_str_eq(ev_as(t, "pick(k1)", false), "10");
+    ck_assert(m->setting == s->setting && m->readings[0] == 1);
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(answers_say_their_setting)
 {
     tvm *t = three_files();
@@ -295,10 +344,9 @@ END_TEST
 START_TEST(a_board_takes_the_edition_s_counters)
 {
     tvm *t = three_files();
-    const char *board = "size 2 x 1\nlegend . = open\nmap\n  1 . .\nunit r = rifle allies at A1\n";
+    const char *scn = "size 2 x 1\nlegend . = open\nmap\n  1 . .\nunit r = rifle allies at A1\n";
     ck_assert_int_eq(hon_set_edition(t->vm, "base_game"), HON_OK);
-    ck_assert_msg(hon_load_board_source(t->vm, "b.scn", board, strlen(board)) == HON_OK, "%s",
-                  t->log);
+    ck_assert_msg(hon_load_board_source(t->vm, "b.scn", scn, strlen(scn)) == HON_OK, "%s", t->log);
     ck_ev(t, "$r.defense", "3");
     /* errata revises the rifle: the board is loaded again with its counters */
     ck_under(t, "errata", "$r.defense", "4");
@@ -369,6 +417,7 @@ static Suite *suite(void)
     tcase_add_test(tc, conflicts_settled);
     tcase_add_test(tc, answers_say_their_setting);
     tcase_add_test(tc, tabled_answers_follow_the_setting);
+    tcase_add_test(tc, the_tables_key_is_one_number);
     tcase_add_test(tc, expect_under);
     tcase_add_test(tc, a_board_takes_the_edition_s_counters);
     tcase_add_test(tc, listings_and_show);

@@ -1,0 +1,300 @@
+/* calls.c — the call and return machinery around the dispatch loop (see vm.h, frame.h): a
+ * chunk run as a new frame from C (run_chunk), the query driver (vm_call_query: a query's
+ * active rules run one by one, or its combined chunk, and their answers combined by the
+ * query's mode, language.md §3.5), and the evaluations' entry points (vm_eval, vm_call,
+ * vm_run, vm_resume, vm_ask). The loop itself is vm.c's; the frame a call pushes is built by
+ * vm_enter_frame, the one place that does it. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "answer.h"
+#include "fork.h"
+#include "frame.h"
+#include "vm.h"
+
+/* ---- a chunk run from C ---- */
+
+/* Runs ch as a new frame whose nargs arguments are x->stack[argi...]. When they are the top of
+ * the stack (x->sp == argi + nargs: a query's rules, a call from C) the frame is built on them
+ * in place, as CALL_FN does: no chunk ever writes its parameter slots, so one query's rules
+ * can run one after the other on the same arguments. Otherwise they are copied above x->sp. */
+static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, val *out,
+                      bool *answered)
+{
+    const size_t sp0 = x->sp;
+    const size_t frames = x->nframes;
+    const unsigned depth = x->depth;
+    if (!ch)
+        return state_fail(x, E_INTERNAL, "missing chunk");
+    size_t nb = argi + nargs == sp0 ? argi : sp0;
+    if (!vm_enter_frame(x, ch, nb, vm_zero_from(ch, nargs)))
+        return false;
+    /* copied after: the frame's zeroed locals start past its arguments, and the arguments
+     * lie below sp0 */
+    if (nb != argi)
+        for (uint32_t i = 0; i < nargs; i++)
+            x->stack[nb + i] = x->stack[argi + i];
+    *answered = false;
+    bool ok = vm_execute(x, out, answered, NULL);
+    x->nframes = frames;
+    x->depth = depth;
+    x->sp = sp0;
+    return ok;
+}
+
+/* ---- the query driver ---- */
+
+static bool run_default(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
+{
+    size_t node = SIZE_MAX;
+    if (x->tracing)
+        node = trace_open(&x->trace, &x->arena, TR_DEFAULT, q, NULL, 0);
+    bool answered;
+    if (!run_chunk(x, x->pg->defaults[q], argi, nargs, out, &answered))
+        return false;
+    if (x->tracing)
+        trace_close(&x->trace, node, *out);
+    return true;
+}
+
+bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out, uint32_t *decider)
+{
+    const res_program *p = x->p;
+    const res_query *qq = &p->queries[q];
+    if (x->depth >= x->max_depth)
+        return state_fail(x, E_DEPTH, "call depth limit (%u) reached asking query %s", x->max_depth,
+                          qq->name);
+    /* A pure query over a small finite domain answers from its table (memo.h), charged the
+     * steps its rules took, unless the call is traced, the caller wants the deciding rule, or
+     * the steps or the depth left would not have sufficed: those run the rules. */
+    memo_answer *slot = NULL;
+    const uint64_t steps0 = state_steps(x);
+    if (!x->tracing && !decider && memo_may_table(&x->memo, q)) {
+        slot = memo_slot_quick(&x->memo, x->pg, x->fn_of, x->nfn_of, q, x->stack + argi);
+        if (slot && slot->v.type != T_NONE && slot->steps < steps0 &&
+            x->depth + memo_depth(&x->memo, q) <= x->max_depth) {
+            state_set_steps(x, steps0 - slot->steps);
+            *out = slot->v;
+            return true;
+        }
+    }
+    x->depth++;
+    size_t node = SIZE_MAX;
+    if (x->tracing)
+        node = trace_open(&x->trace, &x->arena, TR_CALL, q, x->stack + argi, nargs);
+    const res_ruleset *rs = model_rules_of(p, x->edition, q);
+    val acc = { .type = qq->result };
+    bool have = false, forbidden = false, fired = false;
+    uint32_t by = UINT32_MAX, first_forbid = UINT32_MAX;
+    /* Untraced, when no one asks which rule decided: the rules in one chunk (combine.h) */
+    const chunk *cc = x->tracing || decider ? NULL : prog_combined(x->pg, x->edition, q);
+    if (cc) {
+        bool answered;
+        if (!run_chunk(x, cc, argi, nargs, &acc, &answered))
+            goto fail;
+        have = answered;
+        if (!have)
+            acc = (val){ .type = qq->result };
+        goto combined;
+    }
+    if (qq->mode == AST_COMBINE_SUM) {
+        if (x->pg->defaults[q] && !run_default(x, q, argi, nargs, &acc))
+            goto fail;
+        have = true;
+    }
+    for (size_t i = 0; i < rs->len; i++) {
+        uint32_t r = rs->rules[i];
+        size_t mark = x->trace.len, rn = SIZE_MAX;
+        const chunk *ch = x->rules[r];
+        if (x->tracing) { /* the explained chunk, compiled on its first traced run */
+            ch = ch ? ch : prog_explained(x->pg, r);
+            rn = trace_open_rule(&x->trace, ch);
+        }
+        val v;
+        bool answered;
+        if (!run_chunk(x, ch, argi, nargs, &v, &answered))
+            goto fail;
+        if (!answered) {
+            if (x->tracing)
+                trace_unfired(&x->trace, rn, mark);
+            continue;
+        }
+        fired = true;
+        if (x->tracing)
+            trace_close(&x->trace, rn, v);
+        switch (qq->mode) {
+        case AST_COMBINE_SUM:
+            if (__builtin_add_overflow(acc.u.i, v.u.i, &acc.u.i)) {
+                state_fail(x, E_ARITH, "integer overflow adding up the rules of query %s",
+                           qq->name);
+                goto fail;
+            }
+            break;
+        case AST_COMBINE_MIN:
+        case AST_COMBINE_MAX:
+            if (!have || (qq->mode == AST_COMBINE_MIN ? v.u.i < acc.u.i : v.u.i > acc.u.i))
+                acc = v;
+            have = true;
+            if (answer_decides(p, qq->mode, v)) { /* the enum's least (greatest) member */
+                by = r;
+                goto done;
+            }
+            break;
+        case AST_COMBINE_ALL:
+        case AST_COMBINE_ANY:
+            if (!v.u.i == (qq->mode == AST_COMBINE_ALL)) {
+                acc = v;
+                have = true;
+                by = r;
+                goto done;
+            }
+            break;
+        case AST_COMBINE_PERMISSION:
+            if (v.u.i) { /* an explicit permit is an exception that decides */
+                acc = v;
+                have = true;
+                by = r;
+                goto done;
+            }
+            if (!forbidden)
+                first_forbid = r;
+            forbidden = true;
+            break;
+        default: /* first */
+            acc = v;
+            have = true;
+            by = r;
+            goto done;
+        }
+    }
+    if (x->tracing && !fired && node < x->trace.len)
+        x->trace.e[node].no_rule = true;
+combined:
+    if (!have) {
+        switch (qq->mode) {
+        case AST_COMBINE_ALL: acc = (val){ .type = T_BOOL, .u.i = 1 }; break;
+        case AST_COMBINE_ANY: acc = (val){ .type = T_BOOL, .u.i = 0 }; break;
+        case AST_COMBINE_PERMISSION:
+            acc = (val){ .type = T_VERDICT, .u.i = forbidden ? 0 : 1 };
+            by = first_forbid;
+            break;
+        default:
+            if (!x->pg->defaults[q]) {
+                state_fail(x, E_NO_ANSWER, "no rule of query %s answered, and it has no default",
+                           qq->name);
+                goto fail;
+            }
+            if (!run_default(x, q, argi, nargs, &acc))
+                goto fail;
+        }
+    }
+done:
+    if (x->tracing)
+        trace_close(&x->trace, node, acc);
+    x->depth--;
+    if (slot)
+        *slot = (memo_answer){ acc, steps0 - state_steps(x) };
+    *out = acc;
+    if (decider)
+        *decider = by;
+    return true;
+fail:
+    x->depth--;
+    return false;
+}
+
+/* ---- evaluations ---- */
+
+bool vm_eval(vm_ctx *x, const chunk *ch, val *out)
+{
+    bool answered;
+    x->err.code = E_NONE;
+    if (state_interrupted()) /* a loop of evaluations stops at its next one */
+        return state_fail_interrupted(x);
+    x->sp = 0;
+    x->nframes = 0;
+    x->depth = 0;
+    if (!run_chunk(x, ch, 0, 0, out, &answered))
+        return false;
+    if (!answered)
+        return state_fail(x, E_INTERNAL, "the expression gave no value");
+    return true;
+}
+
+bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs, val *out)
+{
+    x->err.code = E_NONE;
+    if (state_interrupted()) /* a loop of evaluations stops at its next one */
+        return state_fail_interrupted(x);
+    x->sp = 0;
+    x->nframes = 0;
+    x->depth = 0;
+    if (!state_ensure_stack(x, nargs + 1))
+        return false;
+    memcpy(x->stack, args, nargs * sizeof *args);
+    x->sp = nargs;
+    if (!is_fn)
+        return vm_call_query(x, q, 0, nargs, out, NULL);
+    bool answered;
+    if (q < x->nfn_of)
+        q = (uint32_t)x->fn_of[q];
+    if (!run_chunk(x, x->pg->fns[q], 0, nargs, out, &answered))
+        return false;
+    return answered || state_fail(x, E_INTERNAL, "the function gave no value");
+}
+
+/* Copies the nargs arguments to the top of the stack (above the running frames): their index
+ * into *argi, x->sp past them; false (E209) when the stack cannot grow. */
+static bool push_args(vm_ctx *x, const val *args, uint32_t nargs, size_t *argi)
+{
+    *argi = x->sp;
+    if (!state_ensure_stack(x, *argi + nargs + 1))
+        return false;
+    if (nargs) /* args may be NULL when there are none: memcpy's arguments must not be */
+        memcpy(x->stack + *argi, args, nargs * sizeof *args);
+    x->sp = *argi + nargs;
+    return true;
+}
+
+bool vm_run(vm_ctx *x, const chunk *ch, const val *args, uint32_t nargs, val *out, bool *answered)
+{
+    size_t argi;
+    if (state_interrupted())
+        return state_fail_interrupted(x);
+    if (!push_args(x, args, nargs, &argi))
+        return false;
+    bool ok = run_chunk(x, ch, argi, nargs, out, answered);
+    x->sp = argi;
+    return ok;
+}
+
+bool vm_resume(vm_ctx *x, const vm_fork *fk, val *out, bool *answered)
+{
+    const unsigned depth = x->depth;
+    if (!fk->nframes)
+        return state_fail(x, E_INTERNAL, "nothing to resume");
+    /* the deepest frame needs its room above the saved top, as when it was pushed */
+    const vm_frame *top = &fk->frames[fk->nframes - 1];
+    size_t need = top->base + top->ch->nlocals + top->ch->max_stack + 1;
+    if ((need > x->stack_cap && !state_ensure_stack(x, need)) || !fork_load(x, fk))
+        return false;
+    *answered = false;
+    bool ok = vm_execute(x, out, answered, fk);
+    x->fork_resumed = false;
+    x->nframes = 0;
+    x->depth = depth;
+    x->sp = fk->frames[0].base;
+    return ok;
+}
+
+bool vm_ask(vm_ctx *x, uint32_t q, const val *args, uint32_t nargs, val *out, uint32_t *decider)
+{
+    size_t argi;
+    if (state_interrupted())
+        return state_fail_interrupted(x);
+    if (!push_args(x, args, nargs, &argi))
+        return false;
+    bool ok = vm_call_query(x, q, argi, nargs, out, decider);
+    x->sp = argi;
+    return ok;
+}
