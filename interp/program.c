@@ -74,7 +74,7 @@ static bool compile_all(prog *pg, diag_list *d)
     if (!pg->rules || !pg->explained || !pg->source || !pg->fns || !pg->defaults || !pg->expects ||
         !pg->choices || !pg->combined)
         return false;
-    *pg->source = (comp_source){ (const ast_file *const *)pg->files, pg->nfiles, NULL, NULL };
+    *pg->source = (comp_source){ (const ast_file *const *)pg->files, pg->nfiles, NULL };
     for (size_t i = 0; i < p->nrules; i++)
         if (p->rules[i].edition >= -1 && !(pg->rules[i] = comp_rule(p, (uint32_t)i, d)))
             return false;

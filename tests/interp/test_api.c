@@ -565,6 +565,42 @@ START_TEST(brief_trace_compiles_no_guard)
 }
 END_TEST
 
+/* A guard is quoted from its file through an index of where the file's lines start, made only
+ * as far as the quotes need (bench.md §11: indexing whole files was 137 K of a JSON trace). The
+ * rule is on line 2 of a file of 3,002 lines, so at most its two lines are indexed; the last
+ * rule's guard runs over the file's last two lines (no newline after them), which must still
+ * be quoted whole, its line break one space. */
+START_TEST(guard_quotes_index_only_the_lines_they_need)
+{
+    static char text[60000];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "query q(x: int) -> int combine first default 0;\n"
+                                "rule q.pos cite \"P.1\" when x > 0 answer x + 1;\n");
+    for (int i = 0; i < 3000; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "# filler %d\n", i);
+    snprintf(text + n, sizeof text - n,
+             "source \"P.1\";\nquery r(x: int) -> int combine first default 0;\n"
+             "rule r.big cite \"P.1\" when x >\n    7 answer x;");
+    tvm *t = tvm_new(text);
+    const prog *pg = t->vm->pg;
+    hon_answer *a = NULL;
+    ck_assert_int_eq(hon_eval(t->vm, "q(4)", "<test>", &a), HON_OK);
+    ck_assert_ptr_nonnull(strstr(hon_answer_json(a), "{\"text\": \"x > 0\", \"unless\": false, "
+                                                     "\"passed\": true"));
+    size_t indexed = 0;
+    for (size_t i = 0; pg->source->lines && i < pg->source->nfiles; i++)
+        indexed += pg->source->lines[i].n;
+    ck_assert_uint_ge(indexed, 2);
+    ck_assert_uint_le(indexed, 2);
+    hon_answer_free(a);
+    ck_assert_int_eq(hon_eval(t->vm, "r(3)", "<test>", &a), HON_OK);
+    ck_assert_ptr_nonnull(strstr(hon_answer_json(a), "{\"text\": \"x > 7\", \"unless\": false, "
+                                                     "\"passed\": false"));
+    hon_answer_free(a);
+    tvm_free(t);
+}
+END_TEST
+
 /* A session asked ever new texts keeps bounded memory: once a call has returned, its answer is
  * rendered whole and its diagnostics handed on, so neither a typed expression's text nor a
  * rejected board's text is needed again (the fuzz targets share one session across hundreds of
@@ -698,6 +734,7 @@ int main(void)
     tcase_add_test(tc, load_error_keeps_program);
     tcase_add_test(tc, eval_as_renders_what_is_asked);
     tcase_add_test(tc, brief_trace_compiles_no_guard);
+    tcase_add_test(tc, guard_quotes_index_only_the_lines_they_need);
     tcase_add_test(tc, load_dirs_as_in_turn);
     tcase_add_test(tc, reload_keeps_choices);
     tcase_add_test(tc, reload_same_path);
