@@ -66,6 +66,15 @@ void chunk_free(chunk *c)
     mem_free(c);
 }
 
+bool chunk_reserve(chunk *c, size_t words, size_t spans, size_t consts, size_t strs, size_t conj)
+{
+    return mem_grow_((void **)&c->code, &c->cap, words, sizeof *c->code) &&
+           mem_grow_((void **)&c->lines, &c->lines_cap, spans, sizeof *c->lines) &&
+           mem_grow_((void **)&c->k, &c->kcap, consts, sizeof *c->k) &&
+           mem_grow_((void **)&c->strs, &c->strs_cap, strs, sizeof *c->strs) &&
+           mem_grow_((void **)&c->conj, &c->conj_cap, conj, sizeof *c->conj);
+}
+
 bool chunk_emit(chunk *c, uint32_t word)
 {
     if (c->len >= UINT32_MAX / 2 || !MEM_GROW(c->code, c->len, c->cap))

@@ -1039,7 +1039,8 @@ static void explained_operand(comp *c, comp_source *s, const ast_node *n, uint32
 
 /* A rule's chunk: its lets, its guard (explained when src is given: comp_rule_explained),
  * then its answer or its block. */
-static chunk *rule_chunk(const res_program *p, uint32_t rule, comp_source *src, diag_list *diags)
+static chunk *rule_chunk(const res_program *p, uint32_t rule, const chunk *plain, comp_source *src,
+                         diag_list *diags)
 {
     comp c;
     const res_rule *r = &p->rules[rule];
@@ -1049,16 +1050,22 @@ static chunk *rule_chunk(const res_program *p, uint32_t rule, comp_source *src, 
     snprintf(name, sizeof name, "rule %s", r->name);
     if (!begin(&c, p, diags, name, CHUNK_RULE, rule, q->nparams, r->nlocals))
         return NULL;
-    for (uint32_t i = 0; i < d->list.len; i++) {
-        const ast_node *l = d->list.items[i];
-        expr(&c, l->a);
-        EMIT1(&c, l->loc, OP_SET_LOCAL, (uint32_t)l->an.slot);
-    }
     nodes ops = { 0 };
     jumps *fails = NULL; /* per guard operand (explained), or one list */
     size_t nfails = 0;
     if (d->a && src && !guard_operands(d->a, &ops))
         fail(&c, d->a->loc, "out of memory");
+    /* an explained chunk is its plain one and, per guard operand, a GUARD_SIDES, a
+     * GUARD_FAILED, a jump and their spans, and up to three quotes */
+    if (plain && src && !c.failed &&
+        !chunk_reserve(c.ch, plain->len + 8 * ops.len + 8, plain->nlines + 4 * ops.len + 4,
+                       plain->nk + 4, plain->nstrs + 3 * ops.len, ops.len))
+        fail(&c, d->loc, "out of memory");
+    for (uint32_t i = 0; i < d->list.len; i++) {
+        const ast_node *l = d->list.items[i];
+        expr(&c, l->a);
+        EMIT1(&c, l->loc, OP_SET_LOCAL, (uint32_t)l->an.slot);
+    }
     if (d->a) {
         nfails = src ? ops.len : 1;
         fails = mem_calloc(nfails ? nfails : 1, sizeof *fails);
@@ -1094,12 +1101,13 @@ static chunk *rule_chunk(const res_program *p, uint32_t rule, comp_source *src, 
 
 chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
 {
-    return rule_chunk(p, rule, NULL, diags);
+    return rule_chunk(p, rule, NULL, NULL, diags);
 }
 
-chunk *comp_rule_explained(const res_program *p, uint32_t rule, comp_source *src, diag_list *diags)
+chunk *comp_rule_explained(const res_program *p, uint32_t rule, const chunk *plain,
+                           comp_source *src, diag_list *diags)
 {
-    return rule_chunk(p, rule, src, diags);
+    return rule_chunk(p, rule, plain, src, diags);
 }
 
 /* A chunk that evaluates body and returns its value (fallback: the span of the return when

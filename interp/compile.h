@@ -39,8 +39,11 @@ chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags);
  * it traces: the same code, but each operand k of the guard's `and`s jumps when false to its
  * own GUARD_FAILED k, and a comparison operand records its two sides (GUARD_SIDES) before it
  * compares them; chunk.conj describes each operand, quoted from src (vm.md §6a). The jumps
- * taken, the values computed and the steps charged are the plain chunk's. */
-chunk *comp_rule_explained(const res_program *p, uint32_t rule, comp_source *src, diag_list *diags);
+ * taken, the values computed and the steps charged are the plain chunk's. `plain` (borrowed,
+ * or NULL) is the rule's comp_rule chunk: its sizes size the new chunk's arrays ahead
+ * (chunk_reserve). */
+chunk *comp_rule_explained(const res_program *p, uint32_t rule, const chunk *plain,
+                           comp_source *src, diag_list *diags);
 chunk *comp_fn(const res_program *p, uint32_t fn, diag_list *diags);
 /* The default expression of query q (which must have one). */
 chunk *comp_default(const res_program *p, uint32_t q, diag_list *diags);

@@ -171,7 +171,7 @@ const chunk *prog_explained(const prog *pg, uint32_t r)
     if (pg->rules[r] && pg->res->rules[r].decl->a) {
         diag_list dl; /* the rule compiled once already: only memory can fail here */
         diag_list_init(&dl, NULL);
-        ch = comp_rule_explained(pg->res, r, pg->source, &dl);
+        ch = comp_rule_explained(pg->res, r, pg->rules[r], pg->source, &dl);
         diag_list_clear(&dl);
     }
     pg->explained[r] = ch ? ch : pg->rules[r];
