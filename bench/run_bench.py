@@ -450,11 +450,20 @@ ANSWER_BOARD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 ANSWER_CALL = "line_of_sight($rifle1, $pak)"
 
 
+# glibc gives the top of the heap back to the system when a free leaves enough of it unused
+# (sbrk, at a trim threshold that moves with the largest block freed): whether the frees at
+# exit trim or not depends on where the last blocks happen to sit, and trimming cost one answer
+# about 18,000 instructions that the others did not pay, which moved the ratios of the answer
+# line by a sixth (bench.md §11). The answer's runs are measured with trimming off.
+NO_TRIM = {"GLIBC_TUNABLES": "glibc.malloc.trim_threshold=4294967295"}
+
+
 def cli_instructions(opts, args, tag):
-    """Instructions (callgrind Ir) of one run of the hon program with args."""
+    """Instructions (callgrind Ir) of one run of the hon program with args (heap trimming off:
+    NO_TRIM)."""
     path = os.path.join(opts.workdir, f"callgrind.out.answer.{tag}")
     _, err, _ = run([opts.valgrind, "--tool=callgrind", f"--callgrind-out-file={path}",
-                     opts.hon_cli] + args)
+                     opts.hon_cli] + args, env=NO_TRIM)
     m = re.search(r"refs:\s*([\d,]+)", err)
     if not m:
         raise Failure(f"hon {' '.join(args)}: no instruction count from callgrind")

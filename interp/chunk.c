@@ -72,6 +72,15 @@ void chunk_free(chunk *c)
 #define CHUNK_FIRST_WORDS 32
 #define CHUNK_FIRST_LINES 8
 
+bool chunk_reserve(chunk *c, size_t words, size_t spans, size_t consts, size_t strs, size_t conj)
+{
+    return mem_grow_((void **)&c->code, &c->cap, words, sizeof *c->code) &&
+           mem_grow_((void **)&c->lines, &c->lines_cap, spans, sizeof *c->lines) &&
+           mem_grow_((void **)&c->k, &c->kcap, consts, sizeof *c->k) &&
+           mem_grow_((void **)&c->strs, &c->strs_cap, strs, sizeof *c->strs) &&
+           mem_grow_((void **)&c->conj, &c->conj_cap, conj, sizeof *c->conj);
+}
+
 bool chunk_emit(chunk *c, uint32_t word)
 {
     if (!c->cap && !mem_grow_((void **)&c->code, &c->cap, CHUNK_FIRST_WORDS, sizeof *c->code))

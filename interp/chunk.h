@@ -100,6 +100,12 @@ typedef struct chunk {
 /* A new empty chunk (copies name); NULL on OOM. */
 chunk *chunk_new(const char *name, chunk_kind kind, uint32_t id);
 void chunk_free(chunk *c);
+/* Makes room in c, before anything is added, for at least `words` code words, `spans` spans,
+ * `consts` constants, `strs` strings and `conj` guard operands, so that a chunk whose size is
+ * known ahead (a rule's explained chunk, from its plain one) grows its arrays once, not from
+ * 4 by doubling (each step a realloc: most of compiling an explained chunk, bench.md §11);
+ * false on OOM (c stays usable). */
+bool chunk_reserve(chunk *c, size_t words, size_t spans, size_t consts, size_t strs, size_t conj);
 /* Appends a code word; false on OOM. */
 bool chunk_emit(chunk *c, uint32_t word);
 /* Records that code from the current end on comes from loc; false on OOM. */

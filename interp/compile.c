@@ -820,63 +820,64 @@ static chunk *finish(comp *c)
 
 /* ---- the explained guard of a rule (chunk_conj) ---- */
 
-/* Makes the index of where each line of file i of s starts; false on OOM. */
-static bool index_lines(comp_source *s, size_t i)
+/* Indexes the starts of the lines of file i of s up to line `line` (from 1), or to the end
+ * of the file when it has fewer; false on OOM. One memchr per line, from where the last call
+ * stopped: a byte-by-byte pass over each whole file cost a traced answer about a million
+ * instructions, and a pass over each whole file with memchr 137 K for the JSON trace of
+ * bench.md §11, whose rules mostly sit near the top of their files. */
+static bool index_lines(comp_source *s, size_t i, uint32_t line)
 {
-    if (!s->lines) {
-        s->lines = mem_calloc(s->nfiles, sizeof *s->lines);
-        s->nlines = mem_calloc(s->nfiles, sizeof *s->nlines);
-        if (!s->lines || !s->nlines) {
-            comp_source_free(s);
-            return false;
-        }
-    }
-    const ast_file *f = s->files[i];
-    /* one pass with memchr (a byte-by-byte pass cost a traced answer about a million
-     * instructions: the first JSON trace indexes every file its rules come from) */
-    size_t n = 1, cap = f->text_len / 32 + 16;
-    size_t *at = mem_malloc(cap * sizeof *at);
-    if (!at)
+    if (!s->lines && !(s->lines = mem_calloc(s->nfiles, sizeof *s->lines)))
         return false;
-    at[0] = 0;
-    for (const char *p = f->text, *end = f->text + f->text_len;
-         (p = memchr(p, '\n', (size_t)(end - p))) != NULL;) {
-        p++;
-        if (n == cap) {
-            size_t *more = mem_realloc(at, 2 * cap * sizeof *at);
-            if (!more) {
-                mem_free(at);
-                return false;
-            }
-            at = more;
-            cap *= 2;
-        }
-        at[n++] = (size_t)(p - f->text);
+    comp_lines *l = &s->lines[i];
+    const ast_file *f = s->files[i];
+    if (!l->at) {
+        l->cap = 64;
+        if (!(l->at = mem_malloc(l->cap * sizeof *l->at)))
+            return false;
+        l->at[0] = 0;
+        l->n = 1;
+        l->scanned = 0;
     }
-    s->lines[i] = at;
-    s->nlines[i] = n;
+    const char *end = f->text + f->text_len;
+    while (l->n < line && l->scanned < f->text_len) {
+        const char *p = memchr(f->text + l->scanned, '\n', (size_t)(end - f->text) - l->scanned);
+        if (!p) {
+            l->scanned = f->text_len;
+            break;
+        }
+        if (l->n == l->cap) {
+            size_t *more = mem_realloc(l->at, 2 * l->cap * sizeof *l->at);
+            if (!more)
+                return false;
+            l->at = more;
+            l->cap *= 2;
+        }
+        l->scanned = (size_t)(p + 1 - f->text);
+        l->at[l->n++] = l->scanned;
+    }
     return true;
 }
 
 void comp_source_free(comp_source *s)
 {
     for (size_t i = 0; s->lines && i < s->nfiles; i++)
-        mem_free(s->lines[i]);
+        mem_free(s->lines[i].at);
     mem_free(s->lines);
-    mem_free(s->nlines);
     s->lines = NULL;
-    s->nlines = NULL;
 }
 
 /* The offset of column col of line `line` (both from 1) in the text of file i of s, or
  * SIZE_MAX. */
 static size_t text_at(comp_source *s, size_t i, uint32_t line, uint32_t col)
 {
-    if ((!s->lines || !s->lines[i]) && !index_lines(s, i))
+    if (!line || !col)
         return SIZE_MAX;
-    if (!line || line > s->nlines[i] || !col)
+    if ((!s->lines || s->lines[i].n < line) && !index_lines(s, i, line))
         return SIZE_MAX;
-    size_t at = s->lines[i][line - 1] + col - 1;
+    if (line > s->lines[i].n)
+        return SIZE_MAX;
+    size_t at = s->lines[i].at[line - 1] + col - 1;
     return at < s->files[i]->text_len ? at : SIZE_MAX;
 }
 
@@ -1038,7 +1039,8 @@ static void explained_operand(comp *c, comp_source *s, const ast_node *n, uint32
 
 /* A rule's chunk: its lets, its guard (explained when src is given: comp_rule_explained),
  * then its answer or its block. */
-static chunk *rule_chunk(const res_program *p, uint32_t rule, comp_source *src, diag_list *diags)
+static chunk *rule_chunk(const res_program *p, uint32_t rule, const chunk *plain, comp_source *src,
+                         diag_list *diags)
 {
     comp c;
     const res_rule *r = &p->rules[rule];
@@ -1048,16 +1050,22 @@ static chunk *rule_chunk(const res_program *p, uint32_t rule, comp_source *src, 
     snprintf(name, sizeof name, "rule %s", r->name);
     if (!begin(&c, p, diags, name, CHUNK_RULE, rule, q->nparams, r->nlocals))
         return NULL;
-    for (uint32_t i = 0; i < d->list.len; i++) {
-        const ast_node *l = d->list.items[i];
-        expr(&c, l->a);
-        EMIT1(&c, l->loc, OP_SET_LOCAL, (uint32_t)l->an.slot);
-    }
     nodes ops = { 0 };
     jumps *fails = NULL; /* per guard operand (explained), or one list */
     size_t nfails = 0;
     if (d->a && src && !guard_operands(d->a, &ops))
         fail(&c, d->a->loc, "out of memory");
+    /* an explained chunk is its plain one and, per guard operand, a GUARD_SIDES, a
+     * GUARD_FAILED, a jump and their spans, and up to three quotes */
+    if (plain && src && !c.failed &&
+        !chunk_reserve(c.ch, plain->len + 8 * ops.len + 8, plain->nlines + 4 * ops.len + 4,
+                       plain->nk + 4, plain->nstrs + 3 * ops.len, ops.len))
+        fail(&c, d->loc, "out of memory");
+    for (uint32_t i = 0; i < d->list.len; i++) {
+        const ast_node *l = d->list.items[i];
+        expr(&c, l->a);
+        EMIT1(&c, l->loc, OP_SET_LOCAL, (uint32_t)l->an.slot);
+    }
     if (d->a) {
         nfails = src ? ops.len : 1;
         fails = mem_calloc(nfails ? nfails : 1, sizeof *fails);
@@ -1093,12 +1101,13 @@ static chunk *rule_chunk(const res_program *p, uint32_t rule, comp_source *src, 
 
 chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags)
 {
-    return rule_chunk(p, rule, NULL, diags);
+    return rule_chunk(p, rule, NULL, NULL, diags);
 }
 
-chunk *comp_rule_explained(const res_program *p, uint32_t rule, comp_source *src, diag_list *diags)
+chunk *comp_rule_explained(const res_program *p, uint32_t rule, const chunk *plain,
+                           comp_source *src, diag_list *diags)
 {
-    return rule_chunk(p, rule, src, diags);
+    return rule_chunk(p, rule, plain, src, diags);
 }
 
 /* A chunk that evaluates body and returns its value (fallback: the span of the return when

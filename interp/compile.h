@@ -11,14 +11,23 @@
 #include "diag.h"
 #include "model.h"
 
+/* Where each line of one file starts, indexed as far as a quote has needed (compile.c
+ * text_at): at[k] is the offset of line k + 1; `scanned` is the offset the search for the
+ * next line's start goes on from. */
+typedef struct comp_lines {
+    size_t *at;
+    size_t n, cap;
+    size_t scanned;
+} comp_lines;
+
 /* The text of the loaded files (borrowed), for comp_rule_explained to quote a guard's
- * operands as written, with the index of where each line of a file starts, made on the first
- * quote from that file (comp_source_free releases it; a zeroed index is empty). */
+ * operands as written, with an index of where the lines of each file start, made as far as
+ * the quotes from that file have needed (a rule near the top of a long file does not index the
+ * rest of it); comp_source_free releases it; a zeroed index is empty. */
 typedef struct comp_source {
     const ast_file *const *files;
     size_t nfiles;
-    size_t **lines; /* per file of `files`: the offset where each of its lines starts, or NULL */
-    size_t *nlines;
+    comp_lines *lines; /* per file of `files`, or NULL before the first quote */
 } comp_source;
 /* Frees the index of s (not the files); s stays usable. */
 void comp_source_free(comp_source *s);
@@ -30,8 +39,11 @@ chunk *comp_rule(const res_program *p, uint32_t rule, diag_list *diags);
  * it traces: the same code, but each operand k of the guard's `and`s jumps when false to its
  * own GUARD_FAILED k, and a comparison operand records its two sides (GUARD_SIDES) before it
  * compares them; chunk.conj describes each operand, quoted from src (vm.md §6a). The jumps
- * taken, the values computed and the steps charged are the plain chunk's. */
-chunk *comp_rule_explained(const res_program *p, uint32_t rule, comp_source *src, diag_list *diags);
+ * taken, the values computed and the steps charged are the plain chunk's. `plain` (borrowed,
+ * or NULL) is the rule's comp_rule chunk: its sizes size the new chunk's arrays ahead
+ * (chunk_reserve). */
+chunk *comp_rule_explained(const res_program *p, uint32_t rule, const chunk *plain,
+                           comp_source *src, diag_list *diags);
 chunk *comp_fn(const res_program *p, uint32_t fn, diag_list *diags);
 /* The default expression of query q (which must have one). */
 chunk *comp_default(const res_program *p, uint32_t q, diag_list *diags);

@@ -74,7 +74,7 @@ static bool compile_all(prog *pg, diag_list *d)
     if (!pg->rules || !pg->explained || !pg->source || !pg->fns || !pg->defaults || !pg->expects ||
         !pg->choices || !pg->combined)
         return false;
-    *pg->source = (comp_source){ (const ast_file *const *)pg->files, pg->nfiles, NULL, NULL };
+    *pg->source = (comp_source){ (const ast_file *const *)pg->files, pg->nfiles, NULL };
     for (size_t i = 0; i < p->nrules; i++)
         if (p->rules[i].edition >= -1 && !(pg->rules[i] = comp_rule(p, (uint32_t)i, d)))
             return false;
@@ -171,7 +171,7 @@ const chunk *prog_explained(const prog *pg, uint32_t r)
     if (pg->rules[r] && pg->res->rules[r].decl->a) {
         diag_list dl; /* the rule compiled once already: only memory can fail here */
         diag_list_init(&dl, NULL);
-        ch = comp_rule_explained(pg->res, r, pg->source, &dl);
+        ch = comp_rule_explained(pg->res, r, pg->rules[r], pg->source, &dl);
         diag_list_clear(&dl);
     }
     pg->explained[r] = ch ? ch : pg->rules[r];

@@ -166,17 +166,20 @@ typedef struct trace_memo {
     char **rule_json; /* per rule id (nrules of them, or NULL): owned, NULL until rendered */
     size_t *rule_json_len;
     size_t nrules;
+    uint32_t *kept; /* the rules whose rule_json is set: memo_free frees them, not every rule */
+    size_t nkept, kept_cap;
 } trace_memo;
 
 static void memo_free(trace_memo *m)
 {
     for (size_t i = 0; m && i < MEMO_SLOTS; i++)
         mem_free(m->e[i].text);
-    for (size_t r = 0; m && m->rule_json && r < m->nrules; r++)
-        mem_free(m->rule_json[r]);
+    for (size_t k = 0; m && k < m->nkept; k++)
+        mem_free(m->rule_json[m->kept[k]]);
     if (m) {
         mem_free(m->rule_json);
         mem_free(m->rule_json_len);
+        mem_free(m->kept);
     }
     mem_free(m);
 }
@@ -954,7 +957,13 @@ static bool index_tree(brief *br)
     mem_free(stack);
     hash_memo hm = { 0 };
     for (size_t i = n; i-- > 0;) { /* children before their parent */
-        uint64_t h = hash_entry(br->env->p, &t->e[i], &hm);
+        const trace_ent *e = &t->e[i];
+        /* a rule that did not fire (most entries) is a leaf: same_subtree compares it whole */
+        if (e->kind == TR_RULE && e->unfired) {
+            br->hash[i] = mix(mix(TR_RULE, e->id), 0x5u);
+            continue;
+        }
+        uint64_t h = hash_entry(br->env->p, e, &hm);
         for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
             h = mix(h, br->hash[j]);
         br->hash[i] = h;
@@ -1306,10 +1315,12 @@ static void rule_cites_json(const val_env *env, uint32_t r, strbuf *out)
     provenance_json(p, p->rules[r].module, p->rules[r].edition, out);
     if (!m || r >= m->nrules || out->oom || out->truncated != truncated)
         return;
-    if (out->len > from && (m->rule_json[r] = mem_malloc(out->len - from + 1)) != NULL) {
+    if (out->len > from && MEM_GROW(m->kept, m->nkept, m->kept_cap) &&
+        (m->rule_json[r] = mem_malloc(out->len - from + 1)) != NULL) {
         memcpy(m->rule_json[r], out->s + from, out->len - from);
         m->rule_json[r][out->len - from] = '\0';
         m->rule_json_len[r] = out->len - from;
+        m->kept[m->nkept++] = r;
     }
 }
 

@@ -211,6 +211,70 @@ START_TEST(strbuf_appends)
 }
 END_TEST
 
+/* JSON escaping by the rules of RFC 8259 §7, one byte at a time: the reference that
+ * sb_json_str, which looks at eight bytes at a time, must agree with. */
+static void json_reference(char *out, const unsigned char *s)
+{
+    *out++ = '"';
+    for (; *s; s++) {
+        const char *esc = *s == '"'    ? "\\\""
+                          : *s == '\\' ? "\\\\"
+                          : *s == '\n' ? "\\n"
+                          : *s == '\r' ? "\\r"
+                          : *s == '\t' ? "\\t"
+                                       : NULL;
+        if (esc) {
+            out += sprintf(out, "%s", esc);
+        } else if (*s < 0x20) {
+            out += sprintf(out, "\\u%04x", *s);
+        } else {
+            *out++ = (char)*s;
+        }
+    }
+    *out++ = '"';
+    *out = '\0';
+}
+
+/* Every byte (1 to 255) at every place of strings of up to 24 characters, alone and with a
+ * second one 9 places on (so that both fall in one eight-byte word, in two, and in the bytes
+ * after the last whole word), and strings drawn at random from quotes, backslashes, control
+ * bytes, bytes from 0x80 up and letters: sb_json_str writes what the reference writes. */
+START_TEST(strbuf_json_every_byte_everywhere)
+{
+    unsigned char in[64];
+    char want[512];
+    strbuf b = { 0 };
+    for (size_t len = 1; len <= 24; len++)
+        for (size_t at = 0; at < len; at++)
+            for (int c = 1; c < 256; c++) {
+                memset(in, 'a', len);
+                in[len] = '\0';
+                in[at] = (unsigned char)c;
+                if (at + 9 < len)
+                    in[at + 9] = (unsigned char)(c == 1 ? 255 : c - 1);
+                json_reference(want, in);
+                b.len = 0;
+                sb_json_str(&b, (const char *)in);
+                ck_assert_str_eq(sb_str(&b), want);
+            }
+    const unsigned char pool[] = "\"\\\n\r\t\x01\x1f\x20\x7f\x80\xc3\xa9\xffxyzAB09 ";
+    uint64_t r = 12345;
+    for (int i = 0; i < 5000; i++) {
+        size_t len = (size_t)(i % 41);
+        for (size_t k = 0; k < len; k++) {
+            r = r * 6364136223846793005u + 1442695040888963407u;
+            in[k] = pool[(r >> 33) % (sizeof pool - 1)];
+        }
+        in[len] = '\0';
+        json_reference(want, in);
+        b.len = 0;
+        sb_json_str(&b, (const char *)in);
+        ck_assert_str_eq(sb_str(&b), want);
+    }
+    sb_free(&b);
+}
+END_TEST
+
 START_TEST(strbuf_json_and_limits)
 {
     strbuf b = { 0 };
@@ -379,6 +443,7 @@ int main(void)
     tcase_add_test(tc, arena_oom);
     tcase_add_test(tc, strbuf_appends);
     tcase_add_test(tc, strbuf_json_and_limits);
+    tcase_add_test(tc, strbuf_json_every_byte_everywhere);
     tcase_add_test(tc, file_reader);
     tcase_add_test(tc, near_suggests);
     tcase_add_test(tc, diag_cap_keeps);

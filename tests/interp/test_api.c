@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "interp_test.h"
+#include "mem.h"
 #include "session.h"
 
 /* ---- a minimal JSON checker (RFC 8259 grammar, no semantics) ---- */
@@ -565,6 +567,94 @@ START_TEST(brief_trace_compiles_no_guard)
 }
 END_TEST
 
+/* A guard is quoted from its file through an index of where the file's lines start, made only
+ * as far as the quotes need (bench.md §11: indexing whole files was 137 K of a JSON trace). The
+ * rule is on line 2 of a file of 3,002 lines, so at most its two lines are indexed; the last
+ * rule's guard runs over the file's last two lines (no newline after them), which must still
+ * be quoted whole, its line break one space. */
+START_TEST(guard_quotes_index_only_the_lines_they_need)
+{
+    static char text[60000];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "query q(x: int) -> int combine first default 0;\n"
+                                "rule q.pos cite \"P.1\" when x > 0 answer x + 1;\n");
+    for (int i = 0; i < 3000; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "# filler %d\n", i);
+    snprintf(text + n, sizeof text - n,
+             "source \"P.1\";\nquery r(x: int) -> int combine first default 0;\n"
+             "rule r.big cite \"P.1\" when x >\n    7 answer x;");
+    tvm *t = tvm_new(text);
+    const prog *pg = t->vm->pg;
+    hon_answer *a = NULL;
+    ck_assert_int_eq(hon_eval(t->vm, "q(4)", "<test>", &a), HON_OK);
+    ck_assert_ptr_nonnull(strstr(hon_answer_json(a), "{\"text\": \"x > 0\", \"unless\": false, "
+                                                     "\"passed\": true"));
+    size_t indexed = 0;
+    for (size_t i = 0; pg->source->lines && i < pg->source->nfiles; i++)
+        indexed += pg->source->lines[i].n;
+    ck_assert_uint_ge(indexed, 2);
+    ck_assert_uint_le(indexed, 2);
+    hon_answer_free(a);
+    ck_assert_int_eq(hon_eval(t->vm, "r(3)", "<test>", &a), HON_OK);
+    ck_assert_ptr_nonnull(strstr(hon_answer_json(a), "{\"text\": \"x > 7\", \"unless\": false, "
+                                                     "\"passed\": false"));
+    hon_answer_free(a);
+    tvm_free(t);
+}
+END_TEST
+
+/* How many allocations compiling rule r's explained chunk takes: the least N for which
+ * failing every allocation after the first N still compiles it (each failing attempt must
+ * give NULL and leak nothing: the suite runs under ASan). */
+static long explained_allocations(const prog *pg, uint32_t r)
+{
+    for (long n = 0; n < 10000; n++) {
+        diag_list dl;
+        diag_list_init(&dl, NULL);
+        mem_fail_after(n);
+        chunk *ch = comp_rule_explained(pg->res, r, pg->rules[r], pg->source, &dl);
+        mem_fail_reset();
+        diag_list_clear(&dl);
+        if (ch) {
+            ck_assert_uint_eq(ch->nconj, 3);
+            chunk_free(ch);
+            return n;
+        }
+    }
+    return -1;
+}
+
+/* A rule's explained chunk is its plain chunk plus a few words per guard operand, so its
+ * arrays are sized from the plain chunk's before anything is emitted (chunk_reserve): how
+ * many allocations it takes depends on its guard, not on the length of its code. Rules a and
+ * b have the same guard; b has sixty lets more (240 code words and 60 spans: growing the
+ * code and span arrays from 4 by doubling took six and four more reallocs, most of compiling
+ * the explained chunks of bench.md §11's JSON answer). */
+START_TEST(explained_chunk_sized_from_the_plain_one)
+{
+    static char text[8192];
+    size_t n =
+        (size_t)snprintf(text, sizeof text,
+                         "query q(x: int) -> int combine first default 0;\n"
+                         "rule q.a cite \"P.1\" when x > 0 and x < 100 and x != 5 answer x;\n"
+                         "rule q.b cite \"P.1\"\n");
+    for (int i = 0; i < 60; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "  let y%d = x;\n", i);
+    snprintf(text + n, sizeof text - n,
+             "  when x > 0 and x < 100 and x != 5 answer x;\nsource \"P.1\";\n");
+    tvm *t = tvm_new(text);
+    const prog *pg = t->vm->pg;
+    ck_assert_uint_eq(pg->res->nrules, 2);
+    ck_assert_uint_ge(pg->rules[1]->len, pg->rules[0]->len + 200);
+    /* the quotes' line index, made by the file's first quote, is not counted */
+    ck_assert_int_ge(explained_allocations(pg, 1), 1);
+    long a = explained_allocations(pg, 0), b = explained_allocations(pg, 1);
+    ck_assert_int_ge(a, 1);
+    ck_assert_int_eq(a, b);
+    tvm_free(t);
+}
+END_TEST
+
 /* A session asked ever new texts keeps bounded memory: once a call has returned, its answer is
  * rendered whole and its diagnostics handed on, so neither a typed expression's text nor a
  * rejected board's text is needed again (the fuzz targets share one session across hundreds of
@@ -698,6 +788,8 @@ int main(void)
     tcase_add_test(tc, load_error_keeps_program);
     tcase_add_test(tc, eval_as_renders_what_is_asked);
     tcase_add_test(tc, brief_trace_compiles_no_guard);
+    tcase_add_test(tc, guard_quotes_index_only_the_lines_they_need);
+    tcase_add_test(tc, explained_chunk_sized_from_the_plain_one);
     tcase_add_test(tc, load_dirs_as_in_turn);
     tcase_add_test(tc, reload_keeps_choices);
     tcase_add_test(tc, reload_same_path);
