@@ -2,7 +2,7 @@
  * (`why full`), as brief text (`why`: only what fired, repeated calls counted, long values cut),
  * as the reasons of what did not fire (`why not`: the brief renderer showing every rule), as
  * JSON, and as the list of the rules that fired (hon_answer_fired). The entries come from
- * vm.c's query driver and proc.c's event driver; what a rule's guard found is recorded and
+ * calls.c's query driver and proc.c's event driver; what a rule's guard found is recorded and
  * worded by trace_why.c; eval.c and game.c render them before the arena is reset. Tests:
  * test_why.c, test_vm.c, test_board.c.
  */
