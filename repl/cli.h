@@ -102,7 +102,9 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
                size_t n);
 /* Step mode (hon_config.on_effect, answer.c): when s->stepping, shows the effect about to be
  * applied and waits for Enter; false ('q', or ^C at the pause) abandons the procedure, which is
- * then undone. */
+ * then undone. In a script (s->script) the next line answers only when it is blank (apply) or
+ * `q`; any other line is an error, abandons the procedure and is handed back to the reader
+ * (s->unread) to run as a line of its own. */
 bool cli_step(void *ud, const char *line);
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */

@@ -2621,6 +2621,32 @@ def play_next_and_step():
 
 
 @case
+def play_step_pause_reads_no_command():
+    # repl.md §2a, step mode in a script: the pause takes the next line only when it is a pause's
+    # answer (an empty line applies, `q` abandons). rev10d defect 5: a command after `do` was read
+    # as the keystroke, neither echoed nor run, and the script exited 0. Now the command is no
+    # answer: the procedure is abandoned (undone, E225), an error says so, and the line runs as
+    # a line of its own (here: the count, 0, since the marker was never given).
+    p = play_session(["step on", "do suppress($a)", "marker_count($a, suppressed)"])
+    check(p.returncode == 1, "the script exits 1", p)
+    out = lines(p.stdout)
+    check("next: give $a suppressed   (FIX.suppress)" in out and out[-1] == "0",
+          "the pause showed the effect; the next line ran on its own, the effect undone", p)
+    check("the next line, 'marker_count($a, suppressed)', is none" in p.stderr and
+          "error[E225]: the procedure was abandoned" in p.stderr,
+          "the error names the line the pause did not take, and the abandoned procedure", p)
+    # hon play: the script file's line is echoed and run too
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "step.play")
+        with open(path, "w") as f:
+            f.write(f"board {fx('boards/play.scn')}\nstep on\ndo suppress($a)\n"
+                    "marker_count($a, suppressed)\n")
+        p = run(PLAY + ["play", path])
+        check(p.returncode == 1 and "4> marker_count($a, suppressed)" in p.stdout and
+              lines(p.stdout)[-1] == "0", "hon play echoes and runs line 4", p)
+
+
+@case
 def play_command_line():
     board = ["--board", fx("boards/play.scn")]
     p = run(PLAY + board + ["do", "suppress($a)"])
