@@ -3038,8 +3038,8 @@ def scenario_end_in_play():
     # ends at the end of turn 7 (BRO.scn.omaha1.end). Twenty-five `next`s from the set-up: the
     # 22nd ends turn 7's Supply Phase (set-up, then 3 phases a turn: 1 + 7 * 3 = 22), says the
     # game is over and gives the outcome, German victory, as no Seawall section fell
-    # (BRO.scn.omaha1.victory); the clock goes no further: the three `next`s after it are
-    # refused, and `turn()` still answers 8, the turn the clock stands at.
+    # (BRO.scn.omaha1.victory); the clock goes no further: it stays at turn 7's Supply Phase (the
+    # scenario has no turn 8), the three `next`s after it are refused, and `turn()` answers 7.
     board = os.path.join(ROOT, "examples", "boards", "omaha_part1.scn")
     p = run(["--board", board], stdin="next\n" * 25 + "turn()\n")
     out = p.stdout
@@ -3048,10 +3048,10 @@ def scenario_end_in_play():
                     r"BRO\.scn\.omaha1\.end", out) is not None,
           "the end of turn 7 says the game is over, citing the scenario's end", p)
     check("note: outcome: German victory" in out, "and gives the outcome", p)
-    check("clock: turn 9" not in out, "the clock never reaches turn 9", p)
+    check("clock: turn 8" not in out, "the clock never reaches turn 8", p)
     check(p.stderr.count("error[E219]: the game is over") == 3,
           "each `next` after the end is refused", p)
-    check(out.rstrip().endswith("8"), "the clock stands where the game ended", p)
+    check(out.rstrip().endswith("7"), "the clock stands where the game ended", p)
 
 
 @case
