@@ -4217,7 +4217,9 @@ def los_verdict_drawn():
     #   between the ends obscures the line under obstacle_sight's default (terrain_sight.obstacle,
     #   through terrain_traits.woods: verdict_cites_what_decided).
     # - $f A1 to $d E1: the infantry $g stands on C1 and both ends are infantry, so $g blocks
-    #   the line (BRO.1.1.contour.infantry, rule screens.infantry): blocked at C1.
+    #   the line (presumed on ground with no red line, PRESUMED.infantry_screen, rule
+    #   screens.infantry_flat; the books state it across one, BRO.1.1.contour.infantry): blocked
+    #   at C1.
     # - $h A4 to $i E4 crosses the hedge on side C4/D4, presumed an Obstacle to the lines
     #   crossing it (PRESUMED.hedge_sides, side_sight.hedge): obscured at that side.
     # - $a A2 to A1 (which holds $f): adjacent, nothing between, clear: the two rules of
@@ -4233,8 +4235,8 @@ def los_verdict_drawn():
                                       " at C2"),
             ("$e", "$c"): ("obscured", "line of sight $e to $c: obscured, by rule "
                                        "terrain_sight.obstacle through terrain_traits.woods ("),
-            ("$f", "$d"): ("blocked", "line of sight $f to $d: blocked, by rule screens.infantry "
-                                      "(BRO.1.1.contour.infantry, HH.contour.infantry) at C1"),
+            ("$f", "$d"): ("blocked", "line of sight $f to $d: blocked, by rule "
+                                      "screens.infantry_flat (PRESUMED.infantry_screen) at C1"),
             ("$h", "$i"): ("obscured", "line of sight $h to $i: obscured, by rule side_sight.hedge"
                                        " (PRESUMED.hedge_sides) at C4/D4"),
             ("$a", "A1"): ("clear", "line of sight $a to A1: clear, by rules "
