@@ -514,7 +514,7 @@ def did_you_mean_everywhere():
                  "<stdin>:2: error[E412]: no edition named 'fixture_bsae' (did you mean "
                  "`fixture_base`?)",
                  "<stdin>:3: error[E414]: variant 'woods_cover' has no reading 'heavy_cvoer' "
-                 "(did you mean `heavy_cover`?)",
+                 "(did you mean `heavy_cover`?); its readings: light_cover, heavy_cover",
                  "<stdin>:4: error[E413]: no variant named 'woods_covr' (did you mean "
                  "`woods_cover`?)",
                  "<stdin>:5: error: no rule, query, table or fn named 'cover_fo' (did you mean "
@@ -3498,7 +3498,7 @@ def diff_bad_input():
     # and column) and exit 2; nothing is asked.
     for setting, want in (("nope", "<command-line>:1:1: error[E412]: no edition named 'nope'"),
                           ("plain,woods_sight=maybe", "<command-line>:1:19: error[E414]: variant "
-                           "woods_sight has no reading 'maybe'"),
+                           "woods_sight has no reading 'maybe'; its readings: blocks, hinders"),
                           ("plain,wood_sight=blocks", "<command-line>:1:7: error[E413]: no "
                            "variant named 'wood_sight'"),
                           ("plain,woods_sight", "<command-line>:1:7: error[E411]")):
