@@ -371,7 +371,7 @@ int cli_load(cli_session *s, const char *path)
 {
     if (cli_twin_of_bundled(s, path))
         return 1;
-    char *bundled = cli_bundled(path); /* `load examples/play/x.hon`, as `board` */
+    char *bundled = cli_found(s, path); /* `load examples/play/x.hon`, as `board` */
     int rc = load_with(s, hon_load_file, "cannot load", bundled ? bundled : path);
     if (rc && !bundled)
         cli_note_near_file(s, path);
@@ -923,10 +923,24 @@ char *cli_bundled(const char *path)
     return NULL;
 }
 
+char *cli_found(cli_session *s, const char *path)
+{
+    if (path[0] == '/' || access(path, F_OK) == 0)
+        return NULL;
+    if (s->script_dir) {
+        char *beside = join_path(s->script_dir, path);
+        if (beside && access(beside, F_OK) == 0)
+            return beside;
+        free(beside);
+    }
+    return cli_bundled(path);
+}
+
 int cli_board(cli_session *s, const char *path)
 {
-    /* `--board examples/boards/x.scn` names a bundled board from anywhere, as from this tree */
-    char *bundled = cli_bundled(path);
+    /* `--board examples/boards/x.scn` names a bundled board from anywhere, as from this tree;
+     * a play script's own board is found beside it */
+    char *bundled = cli_found(s, path);
     int rc = load_with(s, hon_load_board, "cannot load the board", bundled ? bundled : path);
     if (rc && !bundled)
         cli_note_near_file(s, path);

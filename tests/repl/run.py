@@ -2647,6 +2647,30 @@ def play_step_pause_reads_no_command():
 
 
 @case
+def play_paths_beside_the_script():
+    # repl.md §2d: a play script's relative `load` and `board` paths that name no file in the
+    # current directory are looked for beside the script (then in the data directory), so a
+    # user's script with its own board and rules runs from anywhere (rev10d 11, last point).
+    with tempfile.TemporaryDirectory() as d:
+        game = os.path.join(d, "game")
+        os.mkdir(game)
+        shutil.copy(fx("play.hon"), os.path.join(game, "rules.hon"))
+        shutil.copy(fx("boards/play.scn"), os.path.join(game, "field.scn"))
+        script = os.path.join(game, "s.play")
+        with open(script, "w") as f:
+            f.write("load rules.hon\nboard field.scn\ndo suppress($a)\n")
+        p = run(["--no-rules", "play", script], cwd=d)
+        check(p.returncode == 0 and "give $a suppressed   (FIX.suppress)" in p.stdout,
+              "the script's rules and board load from its own directory", p)
+        # a file of that name in the current directory still comes first
+        with open(os.path.join(d, "field.scn"), "w") as f:
+            f.write("scenario \"elsewhere\"\nsize 1 x 1\nlegend . = open\nmap\n    A\n  1 .\n")
+        p = run(["--no-rules", "play", script], cwd=d)
+        check(p.returncode == 1 and "board field.scn" in p.stdout and "$a" in p.stderr,
+              "the current directory's field.scn, which has no $a", p)
+
+
+@case
 def play_command_line():
     board = ["--board", fx("boards/play.scn")]
     p = run(PLAY + board + ["do", "suppress($a)"])
