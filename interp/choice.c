@@ -177,6 +177,24 @@ static const char *nearest(const res_program *p, char kind, int32_t var, const c
 
 #define HINT(h) (h) ? " (did you mean `" : "", (h) ? (h) : "", (h) ? "`?)" : ""
 
+/* Writes the readings of variant var into buf (size n), ", " between them, cut short with "..."
+ * when they do not fit; returns buf. */
+static const char *readings_of(const res_program *p, int32_t var, char *buf, size_t n)
+{
+    const res_enum *e = &p->enums[p->variants[var].enum_id];
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t m = 0; m < e->len && at < n; m++) {
+        int w = snprintf(buf + at, n - at, "%s%s", m ? ", " : "", e->members[m].name);
+        if (w < 0 || (size_t)w >= n - at) {
+            snprintf(buf + (n > 4 ? n - 4 : 0), n > 4 ? 4 : n, "...");
+            break;
+        }
+        at += (size_t)w;
+    }
+    return buf;
+}
+
 hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t file, uint32_t line,
                                    uint32_t col)
 {
@@ -210,11 +228,13 @@ hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t fil
         else if (var < 0)
             session_report_at(vm, E_SETTING_VARIANT, part_loc(pos, v),
                               "no variant named '%s'%s%s%s", name, HINT(nearest(p, 'v', -1, name)));
-        else if (model_find_member(&p->enums[p->variants[var].enum_id], reading) < 0)
+        else if (model_find_member(&p->enums[p->variants[var].enum_id], reading) < 0) {
+            char all[512];
             session_report_at(vm, E_SETTING_READING, part_loc(pos, r),
-                              "variant %s has no reading '%s'%s%s%s", name, reading,
-                              HINT(nearest(p, 'r', var, reading)));
-        else
+                              "variant %s has no reading '%s'%s%s%s; its readings: %s", name,
+                              reading, HINT(nearest(p, 'r', var, reading)),
+                              readings_of(p, var, all, sizeof all));
+        } else
             continue;
         ok = false;
     }

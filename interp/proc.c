@@ -1110,6 +1110,24 @@ bool proc_walk(vm_ctx *x, proc_game *gm, int32_t who, const int64_t *squares, si
     return ok;
 }
 
+/* Whether the clock stops as the phase that just ended leaves it (*stops): the rules' query
+ * `clock_stops() -> bool` (language.md §6.5) when they declare one so, else false. False with
+ * x->err set when the query fails. */
+static bool clock_stops(vm_ctx *x, bool *stops)
+{
+    const res_program *p = x->p;
+    int32_t q = model_find_query(p, "clock_stops");
+    *stops = false;
+    if (q < 0 || p->queries[q].is_event || p->queries[q].nparams != 0 ||
+        p->queries[q].result != T_BOOL)
+        return true;
+    val v;
+    if (!vm_ask(x, (uint32_t)q, NULL, 0, &v, NULL))
+        return false;
+    *stops = v.u.i != 0;
+    return true;
+}
+
 static bool next_body(vm_ctx *x, void *ud)
 {
     (void)ud;
@@ -1125,6 +1143,11 @@ static bool next_body(vm_ctx *x, void *ud)
     int32_t e = p->moments[RES_ON_PHASE_END];
     if (e >= 0 && !run_event(x, (uint32_t)e, &old, 1))
         return false;
+    bool stops;
+    if (!clock_stops(x, &stops))
+        return false;
+    if (stops)
+        return true; /* the game is over: the clock stays at the phase that ended it */
     int64_t turn = g->turn;
     if (!effect(x, NULL, FX_CLOCK, NULL, 0, 0))
         return false;

@@ -119,9 +119,11 @@ void proc_fork_free(proc_fork *fk);
  * how many steps the bare walk took (n for the rules' walk). */
 bool proc_walk(vm_ctx *x, proc_game *gm, int32_t who, const int64_t *squares, size_t n,
                size_t *done);
-/* The clock's `next`: raises `on phase_end` for the current phase, moves to the next phase (an
- * effect; after the last one, turn + 1 and `on turn_start`), raises `on phase_start`. E226 when
- * no phase is declared. */
+/* The clock's `next`: raises `on phase_end` for the current phase, then, unless the rules'
+ * query `clock_stops()` (a bool query with no parameter, when declared) answers true — the game
+ * is over, the clock stays at the phase that ended it — moves to the next phase (an effect;
+ * after the last one, turn + 1 and `on turn_start`) and raises `on phase_start`. E226 when no
+ * phase is declared. */
 bool proc_next(vm_ctx *x, proc_game *gm);
 
 #endif

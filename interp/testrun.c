@@ -253,15 +253,19 @@ static void game_end(hon_vm *vm, test_run *r)
     vm->x.dice_faces = NULL;
 }
 
-/* `advance to P`: the clock moves on (`next`, at most a turn's phases) until phase P. */
+/* `advance to P`: the clock moves on (`next`, at most a turn's phases) until phase P, or until
+ * a `next` leaves it where it was (the rules stopped it: clock_stops, the game is over). */
 static bool advance(vm_ctx *x, proc_game *g, const res_program *p, int32_t phase)
 {
     size_t nphases = p->enums[E_PHASE].len;
-    for (size_t k = 0; k < nphases; k++)
+    for (size_t k = 0; k < nphases; k++) {
+        int64_t turn = g->g.turn;
+        int32_t was = g->g.phase;
         if (!proc_next(x, g))
             return false;
-        else if (g->g.phase == phase)
+        if (g->g.phase == phase || (g->g.turn == turn && g->g.phase == was))
             break;
+    }
     return true;
 }
 

@@ -152,5 +152,23 @@ bool cli_step(void *ud, const char *line)
         printf("(^C: the procedure is abandoned)\n");
         return false;
     }
+    if (a && s->script) { /* a script's line answers the pause only when it is blank or q */
+        char *t = a;
+        while (isspace((unsigned char)*t))
+            t++;
+        size_t len = strlen(t);
+        while (len && isspace((unsigned char)t[len - 1]))
+            len--;
+        if (len > 0 && !(len == 1 && (t[0] == 'q' || t[0] == 'Q'))) {
+            s->unread = true;
+            fflush(stdout);
+            cli_error("step mode's pause has no answer: the next line, '%.*s', is none (an empty "
+                      "line applies the effect, 'q' abandons the procedure); the procedure is "
+                      "abandoned and the line runs as a line of its own",
+                      (int)len, t);
+            return false;
+        }
+        return len == 0;
+    }
     return !(a && (a[0] == 'q' || a[0] == 'Q'));
 }

@@ -371,7 +371,7 @@ int cli_load(cli_session *s, const char *path)
 {
     if (cli_twin_of_bundled(s, path))
         return 1;
-    char *bundled = cli_bundled(path); /* `load examples/play/x.hon`, as `board` */
+    char *bundled = cli_found(s, path); /* `load examples/play/x.hon`, as `board` */
     int rc = load_with(s, hon_load_file, "cannot load", bundled ? bundled : path);
     if (rc && !bundled)
         cli_note_near_file(s, path);
@@ -840,6 +840,28 @@ static void print_variant(void *ud, const char *variant, const char *reading, co
     putchar('\n');
 }
 
+/* hon_complete's callback that lists the names in a buffer (struct name_list), ", " between
+ * them, cut short with "..." when they do not fit. */
+struct name_list {
+    char buf[512];
+    size_t len;
+};
+
+static void list_name(void *ud, const char *name)
+{
+    struct name_list *l = ud;
+    size_t room = sizeof l->buf - l->len;
+    if (room < 4)
+        return;
+    int w = snprintf(l->buf + l->len, room, "%s%s", l->len ? ", " : "", name);
+    if (w < 0 || (size_t)w >= room) {
+        snprintf(l->buf + sizeof l->buf - 4, 4, "...");
+        l->len = sizeof l->buf;
+        return;
+    }
+    l->len += (size_t)w;
+}
+
 /* hon_complete's callback when only its status matters. */
 static void no_name(void *ud, const char *name)
 {
@@ -859,11 +881,14 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
                 hon_complete(s->vm, HON_COMPLETE_READING, name, NULL, no_name, NULL) == HON_OK;
             char *near = known ? cli_suggest(s, HON_COMPLETE_READING, name, reading)
                                : cli_suggest(s, HON_COMPLETE_VARIANT, NULL, name);
-            if (known)
-                cli_error_code(CLI_E_SETTING_READING, "variant '%s' has no reading '%s'%s%s%s",
-                               name, reading, near ? " (did you mean `" : "", near ? near : "",
-                               near ? "`?)" : "");
-            else
+            if (known) {
+                struct name_list all = { { 0 }, 0 };
+                hon_complete(s->vm, HON_COMPLETE_READING, name, NULL, list_name, &all);
+                cli_error_code(CLI_E_SETTING_READING,
+                               "variant '%s' has no reading '%s'%s%s%s; its readings: %s", name,
+                               reading, near ? " (did you mean `" : "", near ? near : "",
+                               near ? "`?)" : "", all.buf);
+            } else
                 cli_error_code(CLI_E_SETTING_VARIANT, "no variant named '%s'%s%s%s", name,
                                near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
             free(near);
@@ -898,10 +923,24 @@ char *cli_bundled(const char *path)
     return NULL;
 }
 
+char *cli_found(cli_session *s, const char *path)
+{
+    if (path[0] == '/' || access(path, F_OK) == 0)
+        return NULL;
+    if (s->script_dir) {
+        char *beside = join_path(s->script_dir, path);
+        if (beside && access(beside, F_OK) == 0)
+            return beside;
+        free(beside);
+    }
+    return cli_bundled(path);
+}
+
 int cli_board(cli_session *s, const char *path)
 {
-    /* `--board examples/boards/x.scn` names a bundled board from anywhere, as from this tree */
-    char *bundled = cli_bundled(path);
+    /* `--board examples/boards/x.scn` names a bundled board from anywhere, as from this tree;
+     * a play script's own board is found beside it */
+    char *bundled = cli_found(s, path);
     int rc = load_with(s, hon_load_board, "cannot load the board", bundled ? bundled : path);
     if (rc && !bundled)
         cli_note_near_file(s, path);

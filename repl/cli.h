@@ -81,6 +81,10 @@ typedef struct cli_session {
      * and `unread` asks the reader to hand that line out again as a line of its own. */
     bool script;
     bool unread;
+    /* `hon play`: the directory of the script running (owned; NULL otherwise), where a relative
+     * `load` or `board` path that names no file in the current directory is looked for before
+     * the data directory (cli_found). */
+    char *script_dir;
     bool echo_choices; /* print the answer taken (`hon play`, and `choosing` answers) */
     /* `do ... choosing A,B`: the answers given with the running command, taken in order before
      * any line is read (borrowed from the command's line); answers_used counts those taken. */
@@ -102,7 +106,9 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
                size_t n);
 /* Step mode (hon_config.on_effect, answer.c): when s->stepping, shows the effect about to be
  * applied and waits for Enter; false ('q', or ^C at the pause) abandons the procedure, which is
- * then undone. */
+ * then undone. In a script (s->script) the next line answers only when it is blank (apply) or
+ * `q`; any other line is an error, abandons the procedure and is handed back to the reader
+ * (s->unread) to run as a line of its own. */
 bool cli_step(void *ud, const char *line);
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
@@ -132,7 +138,8 @@ int cli_twin_of_bundled(cli_session *s, const char *path);
  * any other path (nothing said). */
 char *cli_bundled_twin(cli_session *s, const char *path);
 /* Loads a .hon file, all or nothing (the program is unchanged on error); a relative path that
- * names no file here is looked for in the data directory (cli_bundled). Returns 0 or 1. */
+ * names no file here is looked for beside the running play script, then in the data directory
+ * (cli_found). Returns 0 or 1. */
 int cli_load(cli_session *s, const char *path);
 /* Checks a file against the loaded program without keeping it: a scenario (`.scn`) is built as
  * `board` would build it (the session's board untouched), any other file is checked as rules.
@@ -200,6 +207,10 @@ int cli_variant(cli_session *s, const char *name, const char *reading);
  * (hon_bundle_dir(): `examples/boards/x.scn`): that file's path (new, the caller frees it);
  * else NULL (use path as given). */
 char *cli_bundled(const char *path);
+/* As cli_bundled, but in `hon play` (s->script_dir set) the script's directory is tried first:
+ * a relative path naming no file here names the file beside the script when there is one, else
+ * the data directory's (new string, the caller frees it); NULL: use path as given. */
+char *cli_found(cli_session *s, const char *path);
 /* Loads a scenario file as the board, all or nothing. A relative path that names no file here
  * is looked for in hon_bundle_dir() too (`examples/boards/x.scn` works with an installed hon
  * from any directory). Returns 0 or 1. */

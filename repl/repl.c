@@ -1420,8 +1420,12 @@ int repl_play(cli_session *s, const char *path, bool board_set, bool seed_set)
     play_opts play = { board_set, seed_set };
     reader_open(&rd, s, in, path);
     s->echo_choices = true;
+    const char *slash = strrchr(path, '/'); /* its `load` and `board` files may lie beside it */
+    s->script_dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : NULL;
     progress *watched = NULL; /* a play script shows no progress line */
     int status = run_lines(s, &rd, &r, &play, false, &watched);
+    free(s->script_dir);
+    s->script_dir = NULL;
     s->echo_choices = false;
     reader_close(&rd);
     if (ferror(in)) {

@@ -514,7 +514,7 @@ def did_you_mean_everywhere():
                  "<stdin>:2: error[E412]: no edition named 'fixture_bsae' (did you mean "
                  "`fixture_base`?)",
                  "<stdin>:3: error[E414]: variant 'woods_cover' has no reading 'heavy_cvoer' "
-                 "(did you mean `heavy_cover`?)",
+                 "(did you mean `heavy_cover`?); its readings: light_cover, heavy_cover",
                  "<stdin>:4: error[E413]: no variant named 'woods_covr' (did you mean "
                  "`woods_cover`?)",
                  "<stdin>:5: error: no rule, query, table or fn named 'cover_fo' (did you mean "
@@ -2621,6 +2621,56 @@ def play_next_and_step():
 
 
 @case
+def play_step_pause_reads_no_command():
+    # repl.md §2a, step mode in a script: the pause takes the next line only when it is a pause's
+    # answer (an empty line applies, `q` abandons). rev10d defect 5: a command after `do` was read
+    # as the keystroke, neither echoed nor run, and the script exited 0. Now the command is no
+    # answer: the procedure is abandoned (undone, E225), an error says so, and the line runs as
+    # a line of its own (here: the count, 0, since the marker was never given).
+    p = play_session(["step on", "do suppress($a)", "marker_count($a, suppressed)"])
+    check(p.returncode == 1, "the script exits 1", p)
+    out = lines(p.stdout)
+    check("next: give $a suppressed   (FIX.suppress)" in out and out[-1] == "0",
+          "the pause showed the effect; the next line ran on its own, the effect undone", p)
+    check("the next line, 'marker_count($a, suppressed)', is none" in p.stderr and
+          "error[E225]: the procedure was abandoned" in p.stderr,
+          "the error names the line the pause did not take, and the abandoned procedure", p)
+    # hon play: the script file's line is echoed and run too
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "step.play")
+        with open(path, "w") as f:
+            f.write(f"board {fx('boards/play.scn')}\nstep on\ndo suppress($a)\n"
+                    "marker_count($a, suppressed)\n")
+        p = run(PLAY + ["play", path])
+        check(p.returncode == 1 and "4> marker_count($a, suppressed)" in p.stdout and
+              lines(p.stdout)[-1] == "0", "hon play echoes and runs line 4", p)
+
+
+@case
+def play_paths_beside_the_script():
+    # repl.md §2d: a play script's relative `load` and `board` paths that name no file in the
+    # current directory are looked for beside the script (then in the data directory), so a
+    # user's script with its own board and rules runs from anywhere (rev10d 11, last point).
+    with tempfile.TemporaryDirectory() as d:
+        game = os.path.join(d, "game")
+        os.mkdir(game)
+        shutil.copy(fx("play.hon"), os.path.join(game, "rules.hon"))
+        shutil.copy(fx("boards/play.scn"), os.path.join(game, "field.scn"))
+        script = os.path.join(game, "s.play")
+        with open(script, "w") as f:
+            f.write("load rules.hon\nboard field.scn\ndo suppress($a)\n")
+        p = run(["--no-rules", "play", script], cwd=d)
+        check(p.returncode == 0 and "give $a suppressed   (FIX.suppress)" in p.stdout,
+              "the script's rules and board load from its own directory", p)
+        # a file of that name in the current directory still comes first
+        with open(os.path.join(d, "field.scn"), "w") as f:
+            f.write("scenario \"elsewhere\"\nsize 1 x 1\nlegend . = open\nmap\n    A\n  1 .\n")
+        p = run(["--no-rules", "play", script], cwd=d)
+        check(p.returncode == 1 and "board field.scn" in p.stdout and "$a" in p.stderr,
+              "the current directory's field.scn, which has no $a", p)
+
+
+@case
 def play_command_line():
     board = ["--board", fx("boards/play.scn")]
     p = run(PLAY + board + ["do", "suppress($a)"])
@@ -3012,8 +3062,8 @@ def scenario_end_in_play():
     # ends at the end of turn 7 (BRO.scn.omaha1.end). Twenty-five `next`s from the set-up: the
     # 22nd ends turn 7's Supply Phase (set-up, then 3 phases a turn: 1 + 7 * 3 = 22), says the
     # game is over and gives the outcome, German victory, as no Seawall section fell
-    # (BRO.scn.omaha1.victory); the clock goes no further: the three `next`s after it are
-    # refused, and `turn()` still answers 8, the turn the clock stands at.
+    # (BRO.scn.omaha1.victory); the clock goes no further: it stays at turn 7's Supply Phase (the
+    # scenario has no turn 8), the three `next`s after it are refused, and `turn()` answers 7.
     board = os.path.join(ROOT, "examples", "boards", "omaha_part1.scn")
     p = run(["--board", board], stdin="next\n" * 25 + "turn()\n")
     out = p.stdout
@@ -3022,10 +3072,10 @@ def scenario_end_in_play():
                     r"BRO\.scn\.omaha1\.end", out) is not None,
           "the end of turn 7 says the game is over, citing the scenario's end", p)
     check("note: outcome: German victory" in out, "and gives the outcome", p)
-    check("clock: turn 9" not in out, "the clock never reaches turn 9", p)
+    check("clock: turn 8" not in out, "the clock never reaches turn 8", p)
     check(p.stderr.count("error[E219]: the game is over") == 3,
           "each `next` after the end is refused", p)
-    check(out.rstrip().endswith("8"), "the clock stands where the game ended", p)
+    check(out.rstrip().endswith("7"), "the clock stands where the game ended", p)
 
 
 @case
@@ -3472,7 +3522,7 @@ def diff_bad_input():
     # and column) and exit 2; nothing is asked.
     for setting, want in (("nope", "<command-line>:1:1: error[E412]: no edition named 'nope'"),
                           ("plain,woods_sight=maybe", "<command-line>:1:19: error[E414]: variant "
-                           "woods_sight has no reading 'maybe'"),
+                           "woods_sight has no reading 'maybe'; its readings: blocks, hinders"),
                           ("plain,wood_sight=blocks", "<command-line>:1:7: error[E413]: no "
                            "variant named 'wood_sight'"),
                           ("plain,woods_sight", "<command-line>:1:7: error[E411]")):
@@ -4191,7 +4241,9 @@ def los_verdict_drawn():
     #   between the ends obscures the line under obstacle_sight's default (terrain_sight.obstacle,
     #   through terrain_traits.woods: verdict_cites_what_decided).
     # - $f A1 to $d E1: the infantry $g stands on C1 and both ends are infantry, so $g blocks
-    #   the line (BRO.1.1.contour.infantry, rule screens.infantry): blocked at C1.
+    #   the line (presumed on ground with no red line, PRESUMED.infantry_screen, rule
+    #   screens.infantry_flat; the books state it across one, BRO.1.1.contour.infantry): blocked
+    #   at C1.
     # - $h A4 to $i E4 crosses the hedge on side C4/D4, presumed an Obstacle to the lines
     #   crossing it (PRESUMED.hedge_sides, side_sight.hedge): obscured at that side.
     # - $a A2 to A1 (which holds $f): adjacent, nothing between, clear: the two rules of
@@ -4207,8 +4259,8 @@ def los_verdict_drawn():
                                       " at C2"),
             ("$e", "$c"): ("obscured", "line of sight $e to $c: obscured, by rule "
                                        "terrain_sight.obstacle through terrain_traits.woods ("),
-            ("$f", "$d"): ("blocked", "line of sight $f to $d: blocked, by rule screens.infantry "
-                                      "(BRO.1.1.contour.infantry, HH.contour.infantry) at C1"),
+            ("$f", "$d"): ("blocked", "line of sight $f to $d: blocked, by rule "
+                                      "screens.infantry_flat (PRESUMED.infantry_screen) at C1"),
             ("$h", "$i"): ("obscured", "line of sight $h to $i: obscured, by rule side_sight.hedge"
                                        " (PRESUMED.hedge_sides) at C4/D4"),
             ("$a", "A1"): ("clear", "line of sight $a to A1: clear, by rules "
