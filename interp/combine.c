@@ -36,7 +36,8 @@ static bool op_combines(uint32_t op)
     case OP_RULE_NEXT:
     case OP_RULE_ACC:
     case OP_RULE_ACC_LAST:
-    case OP_RULE_END: return false;
+    case OP_RULE_END:
+    case OP_RULE_ELSE: return false;
     default: return op < OP__COUNT;
     }
 }
@@ -107,7 +108,9 @@ typedef enum exits {
     EXIT_ACC,       /* RETURN combines (RULE_ACC), NO_ANSWER goes on */
     EXIT_FIRST_END, /* the last rule under `first`: both stay */
     EXIT_ACC_END,   /* the last rule otherwise: RULE_ACC_LAST, RULE_END */
-    EXIT_INLINE     /* an inlined fn: RETURN is INLINE_LEAVE */
+    EXIT_INLINE,    /* an inlined fn: RETURN is INLINE_LEAVE */
+    EXIT_ACC_ELSE   /* the last rule of `min`, `max`, the default after it: RULE_ACC_LAST,
+                     * RULE_ELSE (on into the default when no rule fed the accumulator) */
 } exits;
 
 /* The chunk of the fn a CALL_FN calls under the edition, when it may be inlined there. */
@@ -308,10 +311,10 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             continue;
         }
         if (op == OP_RETURN || op == OP_NO_ANSWER) {
-            static const uint32_t ret[] = { OP_RETURN, OP_RULE_ACC, OP_RETURN, OP_RULE_ACC_LAST,
-                                            OP_INLINE_LEAVE };
-            static const uint32_t no[] = { OP_RULE_NEXT, OP_RULE_NEXT, OP_NO_ANSWER, OP_RULE_END,
-                                           OP_NO_ANSWER };
+            static const uint32_t ret[] = { OP_RETURN,        OP_RULE_ACC,     OP_RETURN,
+                                            OP_RULE_ACC_LAST, OP_INLINE_LEAVE, OP_RULE_ACC_LAST };
+            static const uint32_t no[] = { OP_RULE_NEXT, OP_RULE_NEXT, OP_NO_ANSWER,
+                                           OP_RULE_END,  OP_NO_ANSWER, OP_RULE_ELSE };
             out->code[out->len++] = op == OP_RETURN ? ret[how] : no[how];
             pc++;
             nplain = 0;
@@ -379,25 +382,39 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
     return ok;
 }
 
+/* Part i of a combined chunk: a `sum` query's default first (with_default), else the rules in
+ * order, then the default of a `first`, `min` or `max` query (tail). */
+static const chunk *part_of(chunk *const *rules, const chunk *dflt, const res_ruleset *rs,
+                            bool with_default, bool tail, size_t i)
+{
+    if (with_default)
+        return i == 0 ? dflt : rules[rs->rules[i - 1]];
+    return tail && i == rs->len ? dflt : rules[rs->rules[i]];
+}
+
 chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, int32_t ed,
                   const chunk *dflt, uint32_t q, const res_ruleset *rs)
 {
-    if (q >= p->nqueries || p->queries[q].is_event || !rs || rs->len == 0)
+    if (q >= p->nqueries || p->queries[q].is_event || !rs)
         return NULL;
     const res_query *qq = &p->queries[q];
     const uint32_t np = qq->nparams;
     const bool first = qq->mode == AST_COMBINE_FIRST;
     const bool with_default = qq->mode == AST_COMBINE_SUM && dflt;
-    const size_t nparts = rs->len + (with_default ? 1 : 0);
+    /* the default of `first`, `min` and `max`, which answers when no rule does, copied after
+     * the rules (its RETURN kept): no frame is switched to it then */
+    size_t ret;
+    bool dguarded;
+    const bool tail = dflt && !with_default &&
+                      (first || qq->mode == AST_COMBINE_MIN || qq->mode == AST_COMBINE_MAX) &&
+                      part_shape(dflt, np, &ret, &dguarded) && !dguarded;
+    if (rs->len == 0 && !with_default && !tail)
+        return NULL;
+    const size_t nparts = rs->len + (with_default || tail ? 1 : 0);
     /* every part's shape first: a query that cannot be combined costs no copying */
-    for (size_t i = 0; i < nparts; i++) {
-        const chunk *ch =
-            with_default ? (i == 0 ? dflt : rules[rs->rules[i - 1]]) : rules[rs->rules[i]];
-        size_t ret;
-        bool guarded;
-        if (!part_shape(ch, np, &ret, &guarded))
+    for (size_t i = 0; i < nparts; i++)
+        if (!part_shape(part_of(rules, dflt, rs, with_default, tail, i), np, &ret, &dguarded))
             return NULL;
-    }
     char name[300] = "rules of "; /* the query's name, cut to fit */
     const size_t pre = strlen(name), n = qq->name ? strnlen(qq->name, sizeof name - 1 - pre) : 0;
     memcpy(name + pre, qq->name ? qq->name : "", n);
@@ -412,8 +429,7 @@ chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, 
     out->combine = (uint32_t)qq->mode;
     size_t words = 0, spans = 0; /* the parts' sizes: most of the copy's, inlining aside */
     for (size_t i = 0; i < nparts; i++) {
-        const chunk *ch =
-            with_default ? (i == 0 ? dflt : rules[rs->rules[i - 1]]) : rules[rs->rules[i]];
+        const chunk *ch = part_of(rules, dflt, rs, with_default, tail, i);
         words += ch->len + 1;
         spans += ch->nlines + 1;
     }
@@ -423,8 +439,7 @@ chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, 
         goto fail;
     uint32_t max_stack = 0;
     for (size_t i = 0; i < nparts; i++) {
-        const chunk *ch =
-            with_default ? (i == 0 ? dflt : rules[rs->rules[i - 1]]) : rules[rs->rules[i]];
+        const chunk *ch = part_of(rules, dflt, rs, with_default, tail, i);
         const bool last = i + 1 == nparts;
         /* in its shape (checked above): a guarded part ends with its NO_ANSWER */
         const bool guarded = ch->code[ch->len - 1] == OP_NO_ANSWER;
@@ -434,10 +449,14 @@ chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, 
         e.next_local += ch->nlocals - np;
         exits how =
             last ? (first ? EXIT_FIRST_END : EXIT_ACC_END) : (first ? EXIT_FIRST : EXIT_ACC);
+        if (tail && last)
+            how = EXIT_FIRST_END; /* the default: its RETURN answers */
+        else if (tail && i + 2 == nparts && !first)
+            how = EXIT_ACC_ELSE;
         if (!emit_chunk(&e, ch, np, shift, how))
             goto fail;
         /* RULE_ACC skips the rule's no-answer exit: a rule without a guard gets one */
-        if (!guarded && !first && !last && !chunk_emit(out, OP_RULE_NEXT))
+        if (!guarded && how == EXIT_ACC && !chunk_emit(out, OP_RULE_NEXT))
             goto fail;
         if (ch->max_stack > max_stack)
             max_stack = ch->max_stack;

@@ -191,6 +191,9 @@ OP(RULE_ACC_LAST,      -1,               _, _, _, _,
    "v -> the last rule's answer: as RULE_ACC, then return the combined answer")
 OP(RULE_END,           0,                _, _, _, _,
    "the last rule did not fire: return the combined answer, or no answer when none fired")
+OP(RULE_ELSE,          0,                _, _, _, _,
+   "the last rule did not fire, the query's default copied after it (`first`, `min`, `max`): "
+   "return the combined answer when a rule fed it, else go on into the default (RULE_END's step)")
 
 OP(INLINE_ENTER,       -(int)(b),        FN, COUNT, LOCAL, _,
    "b args -> locals c... of this frame: fn a's code follows inline, its locals moved past the "

@@ -908,6 +908,15 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         LEAVE_FRAME(v);
         VM_NEXT();
     }
+    /* The last rule's no-answer exit when the default's code follows (combine.c): the
+     * combined answer when a rule fed the accumulator, else on into the default. */
+    VM_CASE(RULE_ELSE)
+    {
+        if (base[ch->nlocals - 1].u.i)
+            goto query_end;
+        sp = base + ch->nlocals;
+        VM_NEXT();
+    }
     VM_CASE(RULE_END)
 query_end : {
     val v;
