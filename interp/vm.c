@@ -807,7 +807,10 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         if (x->depth >= x->max_depth)
             RAISE(E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
                   p->fns[fn].name);
-        ENTER_FRAME(callee, argc, argc);
+        /* the fn's locals past its arguments are not zeroed: its code sets each before it
+         * reads it, as a combined chunk's copies rely on (vm.md §4); while the odds fork they
+         * are, as the driver's frames are, since forked states are compared slot by slot */
+        ENTER_FRAME(callee, argc, x->fork ? argc : callee->nlocals);
         VM_NEXT();
     }
     VM_CASE(CALL_QUERY)
