@@ -220,6 +220,19 @@ static void jump_targets(const chunk *ch, uint8_t *tgt)
     }
 }
 
+/* Whether an inlined copy of callee ends at its INLINE_LEAVE alone: no jump of its code
+ * lands past its RETURN (on the caller's next instruction, which may then be fused). */
+static bool ends_at_leave(const chunk *callee)
+{
+    for (size_t pc = 0; pc < callee->len; pc += 1 + op_operands[callee->code[pc]]) {
+        uint32_t op = callee->code[pc], n = op_operands[op];
+        if (n && (op_kinds[op][n - 1] == OPK_JUMP || op_kinds[op][n - 1] == OPK_EXIT) &&
+            (int64_t)(pc + 1 + n) + (int32_t)callee->code[pc + n] >= (int64_t)callee->len)
+            return false;
+    }
+    return true;
+}
+
 /* The old-to-new offsets of a part: on the stack for a small part (every inlined fn). */
 #define AT_ON_STACK 128
 
@@ -249,6 +262,7 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
     /* the offsets of the last plain copies in a row (for forwarding), the latest last */
     size_t plain[FWD_MAX_ARGS];
     uint32_t nplain = 0;
+    size_t after_call = SIZE_MAX; /* the offset of ch just after an inlined call */
     e->chain[e->depth] = ch;
     const int32_t name = chunk_str(out, ch->name);
     bool ok = name_part(out, name);
@@ -308,6 +322,7 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             ok = ok && name_part(out, name);
             pc += 1 + op_operands[op];
             nplain = 0;
+            after_call = ends_at_leave(callee) ? pc : SIZE_MAX;
             continue;
         }
         if (op == OP_RETURN || op == OP_NO_ANSWER) {
@@ -331,6 +346,33 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             out->code[out->len++] = k;
             nplain = 0;
             pc++;
+            continue;
+        }
+        if (op == OP_JUMP_IF_FALSE && !tgt[pc] && pc == after_call && out->len &&
+            out->code[out->len - 1] == OP_INLINE_LEAVE) {
+            /* an inlined fn's value tested at once: `INLINE_LEAVE; JUMP_IF_FALSE` in one,
+             * its opcode in the fn's part, its jump in this one (the leave's own step first,
+             * then the test's: E207 names the part either's step ran out in) */
+            out->code[out->len - 1] = OP_LEAVE_JUMP_IF_FALSE;
+            at[pc] = (uint32_t)out->len - 1; /* the jump word at[pc] + 1, linked below */
+            out->code[out->len++] = 0;
+            nplain = 0;
+            pc += 2;
+            continue;
+        }
+        if (op == OP_JUMP_IF_FALSE && !tgt[pc] && nplain &&
+            out->code[at[plain[nplain - 1]]] == OP_GET_LOCAL_FIELD &&
+            at[plain[nplain - 1]] + 3 == out->len) {
+            /* a record's field tested at once: `GET_LOCAL_FIELD a b; JUMP_IF_FALSE` in one,
+             * under the read's span (its E201) */
+            uint32_t g = at[plain[nplain - 1]];
+            while (out->nlines && out->lines[out->nlines - 1].pc > g)
+                out->nlines--; /* the test's span: the fused instruction is the read's */
+            out->code[g] = OP_JUMP_IF_FIELD_FALSE;
+            out->code[out->len++] = 0; /* the jump word g + 3 = at[pc] + 1, linked below */
+            at[pc] = g + 2;
+            nplain = 0;
+            pc += 2;
             continue;
         }
         if (fwd && (op == OP_GET_LOCAL || op == OP_GET_LOCAL_FIELD) && w[0] < nfwd) {

@@ -1000,6 +1000,35 @@ query_end : {
         x->depth--;
         VM_NEXT();
     }
+    /* Two instructions in one in a combined chunk (combine.c): the first's work, then the
+     * second's step charged (E207 names the chunk part the pc is in: the test's), then its
+     * test. */
+    VM_CASE(LEAVE_JUMP_IF_FALSE)
+    {
+        x->depth--;
+        CHARGE(1);
+        if (!POP().u.i)
+            pc += (int32_t)OPA;
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(JUMP_IF_FIELD_FALSE)
+    {
+        val v = base[OPA].u.rec[OPB];
+        if (v.flags & VAL_ABSENT) {
+            SKIP(2); /* the error at the field's read, as GET_LOCAL_FIELD's */
+            uint32_t t, r, c;
+            val_absent_where(v, &t, &r, &c);
+            SAVE_PC();
+            lookup_fail_absent(x, t, r, c);
+            goto error;
+        }
+        CHARGE(1);
+        if (!v.u.i)
+            pc += (int32_t)OPC;
+        SKIP(3);
+        VM_NEXT();
+    }
     VM_CASE(GUARD_SIDES)
     {
         x->steps_left++; /* a traced run takes the steps of an untraced one */

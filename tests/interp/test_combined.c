@@ -414,6 +414,46 @@ START_TEST(the_default_runs_in_the_combined_chunk)
 }
 END_TEST
 
+/* A value tested as soon as it is made is one instruction in a combined chunk (combine.c):
+ * an inlined fn's end and the test of its value (LEAVE_JUMP_IF_FALSE: `when pos(x)`), a
+ * local record's field and its test (JUMP_IF_FIELD_FALSE: `if r.lit`), each taking the two
+ * steps of the pair. Answers worked out from FUSED: seen(clear, 1): pos(1), r = (true, 1),
+ * r.lit: 1 + 1 = 2; seen(fog, 1): r.lit false: 7; seen(clear, 0): pos(0) fails, the default
+ * 0; seen(rain, 1): r.lit is a `?` cell: E201 at `r.lit` (line 6, column 65: `rule seen.lit cite "T.1" when pos(x) answer (let r = sky[w]; if ` is 64 characters), either way;
+ * seen(rain, 0): the guard fails before the read: 0. The budget each needs is the same
+ * traced and untraced. */
+static const char *const FUSED = "source \"T.1\" = \"this test's rules\";\n"
+                                 "enum weather { clear, rain, fog }\n"
+                                 "table sky(w: weather) -> (lit: bool, n: int) { clear => true, 1; "
+                                 "rain => ?, 2; fog => false, 3; }\n"
+                                 "fn pos(n: int) -> bool = n > 0;\n"
+                                 "query seen(w: weather, x: int) -> int combine first default 0;\n"
+                                 "rule seen.lit cite \"T.1\" when pos(x) answer (let r = sky[w]; "
+                                 "if r.lit then r.n + x else 7);\n";
+
+START_TEST(a_value_tested_at_once_is_one_instruction)
+{
+    tvm *t = tvm_new(FUSED);
+    ck_assert_int_eq(count_op(t->vm, "seen", OP_LEAVE_JUMP_IF_FALSE), 1);
+    ck_assert_int_eq(count_op(t->vm, "seen", OP_JUMP_IF_FIELD_FALSE), 1);
+    ck_assert_int_eq(count_op(t->vm, "seen", OP_INLINE_LEAVE), 0);
+    both(t, "seen(clear, 1)", "2");
+    both(t, "seen(fog, 1)", "7");
+    both(t, "seen(clear, 0)", "0");
+    both(t, "seen(rain, 0)", "0");
+    ck_assert_str_eq(untraced(t, "seen(rain, 1)"), "E201");
+    ck_assert_ptr_nonnull(strstr(t->log, ":6:65: error[E201]"));
+    tvm_clear(t);
+    ck_ev(t, "seen(rain, 1)", "E201");
+    ck_assert_ptr_nonnull(strstr(t->log, ":6:65: error[E201]"));
+    tvm_free(t);
+    const char *const calls[] = { "seen(clear, 1) + seen(fog, 1)", "seen(clear, 0)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        ck_assert_uint_eq(fewest_steps_of(FUSED, calls[i], false),
+                          fewest_steps_of(FUSED, calls[i], true));
+}
+END_TEST
+
 /* min and max over an enum are decided by the enum's least and greatest member (language.md
  * §3.5, §4): no later rule (or item of an aggregate) can better it, so none runs, and a later
  * rule's error cannot happen.
@@ -469,6 +509,7 @@ int main(void)
     tcase_add_test(tc, queries_run_as_frames_of_the_loop);
     tcase_add_test(tc, min_and_max_stop_at_the_enums_bound);
     tcase_add_test(tc, the_default_runs_in_the_combined_chunk);
+    tcase_add_test(tc, a_value_tested_at_once_is_one_instruction);
     tcase_add_test(tc, inlined_fns_read_their_arguments_in_place);
     tcase_add_test(tc, a_named_side_feature_is_one_instruction);
     suite_add_tcase(s, tc);
