@@ -985,8 +985,8 @@ query_end : {
     VM_CASE(INLINE_FORWARD)
     {
         uint32_t argc = OPB;
+        CHARGE(argc); /* the pc still on the operands: the caller's part, whose reads these are */
         SKIP(2);
-        CHARGE(argc);
         if (x->depth >= x->max_depth) {
             SAVE_PC();
             fail_depth(x, pc[-2]);

@@ -431,6 +431,16 @@ static const char *const FUSED = "source \"T.1\" = \"this test's rules\";\n"
                                  "rule seen.lit cite \"T.1\" when pos(x) answer (let r = sky[w]; "
                                  "if r.lit then r.n + x else 7);\n";
 
+/* The `in ...` of the E207 message in t's log, copied into buf (n bytes); "" when none. */
+static const char *budget_where(const tvm *t, char *buf, size_t n)
+{
+    const char *in = strstr(t->log, "exhausted");
+    in = in ? strstr(in, " in ") : NULL;
+    size_t len = in ? strcspn(in, "\n(") : 0;
+    snprintf(buf, n, "%.*s", (int)len, in ? in : "");
+    return buf;
+}
+
 START_TEST(a_value_tested_at_once_is_one_instruction)
 {
     tvm *t = tvm_new(FUSED);
@@ -448,9 +458,24 @@ START_TEST(a_value_tested_at_once_is_one_instruction)
     ck_assert_ptr_nonnull(strstr(t->log, ":6:65: error[E201]"));
     tvm_free(t);
     const char *const calls[] = { "seen(clear, 1) + seen(fog, 1)", "seen(clear, 0)" };
-    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
-        ck_assert_uint_eq(fewest_steps_of(FUSED, calls[i], false),
-                          fewest_steps_of(FUSED, calls[i], true));
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+        unsigned long need = fewest_steps_of(FUSED, calls[i], false);
+        ck_assert_uint_eq(need, fewest_steps_of(FUSED, calls[i], true));
+        /* every budget short of it: E207 names the same chunk part either way (the rule, or
+         * the fn pos), the steps being charged at the same points */
+        for (unsigned long b = 1; b < need; b++) {
+            char traced[200], plain[200];
+            t = tvm_new_cfg(FUSED, b, 0);
+            ck_assert_str_eq(untraced(t, calls[i]), "E207");
+            budget_where(t, plain, sizeof plain);
+            tvm_clear(t);
+            ck_ev(t, calls[i], "E207");
+            budget_where(t, traced, sizeof traced);
+            ck_assert_msg(strcmp(plain, traced) == 0 && plain[0], "budget %lu: %s / %s", b, plain,
+                          traced);
+            tvm_free(t);
+        }
+    }
 }
 END_TEST
 
