@@ -189,7 +189,8 @@ bool chunk_slot_live(const chunk *c, size_t pc, uint32_t slot)
     size_t n = c->len;
     for (size_t i = 0; i < n; i += 1u + op_operands[c->code[i] < OP__COUNT ? c->code[i] : 0])
         if (c->code[i] >= OP__COUNT || c->code[i] == OP_RULE_ACC ||
-            c->code[i] == OP_RULE_ACC_LAST || c->code[i] == OP_RULE_END)
+            c->code[i] == OP_RULE_ACC_LAST || c->code[i] == OP_RULE_END ||
+            c->code[i] == OP_RULE_ELSE)
             return true;
     /* a search forward over the instructions, each visited once */
     unsigned char *seen = mem_calloc(n ? n : 1, 1);

@@ -125,7 +125,7 @@ const char *chunk_name_at(const chunk *c, size_t pc);
 /* Whether local slot `slot` of chunk c may still be read when c goes on at code offset pc: some
  * way forward from pc (following every jump either way) reads it before a SET_LOCAL writes it.
  * Conservative: every LOCAL operand but SET_LOCAL's counts as a read, and every slot counts as
- * read in a chunk that reads its locals otherwise (RULE_ACC, RULE_ACC_LAST, RULE_END: a
+ * read in a chunk that reads its locals otherwise (RULE_ACC, RULE_ACC_LAST, RULE_END, RULE_ELSE: a
  * query's accumulator). Odds merge states that differ only in slots no one reads (odds.c). */
 bool chunk_slot_live(const chunk *c, size_t pc, uint32_t slot);
 /* The source span of the instruction holding code word pc. */

@@ -36,7 +36,8 @@ static bool op_combines(uint32_t op)
     case OP_RULE_NEXT:
     case OP_RULE_ACC:
     case OP_RULE_ACC_LAST:
-    case OP_RULE_END: return false;
+    case OP_RULE_END:
+    case OP_RULE_ELSE: return false;
     default: return op < OP__COUNT;
     }
 }
@@ -107,7 +108,9 @@ typedef enum exits {
     EXIT_ACC,       /* RETURN combines (RULE_ACC), NO_ANSWER goes on */
     EXIT_FIRST_END, /* the last rule under `first`: both stay */
     EXIT_ACC_END,   /* the last rule otherwise: RULE_ACC_LAST, RULE_END */
-    EXIT_INLINE     /* an inlined fn: RETURN is INLINE_LEAVE */
+    EXIT_INLINE,    /* an inlined fn: RETURN is INLINE_LEAVE */
+    EXIT_ACC_ELSE   /* the last rule of `min`, `max`, the default after it: RULE_ACC_LAST,
+                     * RULE_ELSE (on into the default when no rule fed the accumulator) */
 } exits;
 
 /* The chunk of the fn a CALL_FN calls under the edition, when it may be inlined there. */
@@ -217,6 +220,19 @@ static void jump_targets(const chunk *ch, uint8_t *tgt)
     }
 }
 
+/* Whether an inlined copy of callee ends at its INLINE_LEAVE alone: no jump of its code
+ * lands past its RETURN (on the caller's next instruction, which may then be fused). */
+static bool ends_at_leave(const chunk *callee)
+{
+    for (size_t pc = 0; pc < callee->len; pc += 1 + op_operands[callee->code[pc]]) {
+        uint32_t op = callee->code[pc], n = op_operands[op];
+        if (n && (op_kinds[op][n - 1] == OPK_JUMP || op_kinds[op][n - 1] == OPK_EXIT) &&
+            (int64_t)(pc + 1 + n) + (int32_t)callee->code[pc + n] >= (int64_t)callee->len)
+            return false;
+    }
+    return true;
+}
+
 /* The old-to-new offsets of a part: on the stack for a small part (every inlined fn). */
 #define AT_ON_STACK 128
 
@@ -246,6 +262,7 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
     /* the offsets of the last plain copies in a row (for forwarding), the latest last */
     size_t plain[FWD_MAX_ARGS];
     uint32_t nplain = 0;
+    size_t after_call = SIZE_MAX; /* the offset of ch just after an inlined call */
     e->chain[e->depth] = ch;
     const int32_t name = chunk_str(out, ch->name);
     bool ok = name_part(out, name);
@@ -305,13 +322,14 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             ok = ok && name_part(out, name);
             pc += 1 + op_operands[op];
             nplain = 0;
+            after_call = ends_at_leave(callee) ? pc : SIZE_MAX;
             continue;
         }
         if (op == OP_RETURN || op == OP_NO_ANSWER) {
-            static const uint32_t ret[] = { OP_RETURN, OP_RULE_ACC, OP_RETURN, OP_RULE_ACC_LAST,
-                                            OP_INLINE_LEAVE };
-            static const uint32_t no[] = { OP_RULE_NEXT, OP_RULE_NEXT, OP_NO_ANSWER, OP_RULE_END,
-                                           OP_NO_ANSWER };
+            static const uint32_t ret[] = { OP_RETURN,        OP_RULE_ACC,     OP_RETURN,
+                                            OP_RULE_ACC_LAST, OP_INLINE_LEAVE, OP_RULE_ACC_LAST };
+            static const uint32_t no[] = { OP_RULE_NEXT, OP_RULE_NEXT, OP_NO_ANSWER,
+                                           OP_RULE_END,  OP_NO_ANSWER, OP_RULE_ELSE };
             out->code[out->len++] = op == OP_RETURN ? ret[how] : no[how];
             pc++;
             nplain = 0;
@@ -328,6 +346,33 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             out->code[out->len++] = k;
             nplain = 0;
             pc++;
+            continue;
+        }
+        if (op == OP_JUMP_IF_FALSE && !tgt[pc] && pc == after_call && out->len &&
+            out->code[out->len - 1] == OP_INLINE_LEAVE) {
+            /* an inlined fn's value tested at once: `INLINE_LEAVE; JUMP_IF_FALSE` in one,
+             * its opcode in the fn's part, its jump in this one (the leave's own step first,
+             * then the test's: E207 names the part either's step ran out in) */
+            out->code[out->len - 1] = OP_LEAVE_JUMP_IF_FALSE;
+            at[pc] = (uint32_t)out->len - 1; /* the jump word at[pc] + 1, linked below */
+            out->code[out->len++] = 0;
+            nplain = 0;
+            pc += 2;
+            continue;
+        }
+        if (op == OP_JUMP_IF_FALSE && !tgt[pc] && nplain &&
+            out->code[at[plain[nplain - 1]]] == OP_GET_LOCAL_FIELD &&
+            at[plain[nplain - 1]] + 3 == out->len) {
+            /* a record's field tested at once: `GET_LOCAL_FIELD a b; JUMP_IF_FALSE` in one,
+             * under the read's span (its E201) */
+            uint32_t g = at[plain[nplain - 1]];
+            while (out->nlines && out->lines[out->nlines - 1].pc > g)
+                out->nlines--; /* the test's span: the fused instruction is the read's */
+            out->code[g] = OP_JUMP_IF_FIELD_FALSE;
+            out->code[out->len++] = 0; /* the jump word g + 3 = at[pc] + 1, linked below */
+            at[pc] = g + 2;
+            nplain = 0;
+            pc += 2;
             continue;
         }
         if (fwd && (op == OP_GET_LOCAL || op == OP_GET_LOCAL_FIELD) && w[0] < nfwd) {
@@ -379,25 +424,39 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
     return ok;
 }
 
+/* Part i of a combined chunk: a `sum` query's default first (with_default), else the rules in
+ * order, then the default of a `first`, `min` or `max` query (tail). */
+static const chunk *part_of(chunk *const *rules, const chunk *dflt, const res_ruleset *rs,
+                            bool with_default, bool tail, size_t i)
+{
+    if (with_default)
+        return i == 0 ? dflt : rules[rs->rules[i - 1]];
+    return tail && i == rs->len ? dflt : rules[rs->rules[i]];
+}
+
 chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, int32_t ed,
                   const chunk *dflt, uint32_t q, const res_ruleset *rs)
 {
-    if (q >= p->nqueries || p->queries[q].is_event || !rs || rs->len == 0)
+    if (q >= p->nqueries || p->queries[q].is_event || !rs)
         return NULL;
     const res_query *qq = &p->queries[q];
     const uint32_t np = qq->nparams;
     const bool first = qq->mode == AST_COMBINE_FIRST;
     const bool with_default = qq->mode == AST_COMBINE_SUM && dflt;
-    const size_t nparts = rs->len + (with_default ? 1 : 0);
+    /* the default of `first`, `min` and `max`, which answers when no rule does, copied after
+     * the rules (its RETURN kept): no frame is switched to it then */
+    size_t ret;
+    bool dguarded;
+    const bool tail = dflt && !with_default &&
+                      (first || qq->mode == AST_COMBINE_MIN || qq->mode == AST_COMBINE_MAX) &&
+                      part_shape(dflt, np, &ret, &dguarded) && !dguarded;
+    if (rs->len == 0 && !with_default && !tail)
+        return NULL;
+    const size_t nparts = rs->len + (with_default || tail ? 1 : 0);
     /* every part's shape first: a query that cannot be combined costs no copying */
-    for (size_t i = 0; i < nparts; i++) {
-        const chunk *ch =
-            with_default ? (i == 0 ? dflt : rules[rs->rules[i - 1]]) : rules[rs->rules[i]];
-        size_t ret;
-        bool guarded;
-        if (!part_shape(ch, np, &ret, &guarded))
+    for (size_t i = 0; i < nparts; i++)
+        if (!part_shape(part_of(rules, dflt, rs, with_default, tail, i), np, &ret, &dguarded))
             return NULL;
-    }
     char name[300] = "rules of "; /* the query's name, cut to fit */
     const size_t pre = strlen(name), n = qq->name ? strnlen(qq->name, sizeof name - 1 - pre) : 0;
     memcpy(name + pre, qq->name ? qq->name : "", n);
@@ -412,8 +471,7 @@ chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, 
     out->combine = (uint32_t)qq->mode;
     size_t words = 0, spans = 0; /* the parts' sizes: most of the copy's, inlining aside */
     for (size_t i = 0; i < nparts; i++) {
-        const chunk *ch =
-            with_default ? (i == 0 ? dflt : rules[rs->rules[i - 1]]) : rules[rs->rules[i]];
+        const chunk *ch = part_of(rules, dflt, rs, with_default, tail, i);
         words += ch->len + 1;
         spans += ch->nlines + 1;
     }
@@ -423,8 +481,7 @@ chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, 
         goto fail;
     uint32_t max_stack = 0;
     for (size_t i = 0; i < nparts; i++) {
-        const chunk *ch =
-            with_default ? (i == 0 ? dflt : rules[rs->rules[i - 1]]) : rules[rs->rules[i]];
+        const chunk *ch = part_of(rules, dflt, rs, with_default, tail, i);
         const bool last = i + 1 == nparts;
         /* in its shape (checked above): a guarded part ends with its NO_ANSWER */
         const bool guarded = ch->code[ch->len - 1] == OP_NO_ANSWER;
@@ -434,10 +491,14 @@ chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, 
         e.next_local += ch->nlocals - np;
         exits how =
             last ? (first ? EXIT_FIRST_END : EXIT_ACC_END) : (first ? EXIT_FIRST : EXIT_ACC);
+        if (tail && last)
+            how = EXIT_FIRST_END; /* the default: its RETURN answers */
+        else if (tail && i + 2 == nparts && !first)
+            how = EXIT_ACC_ELSE;
         if (!emit_chunk(&e, ch, np, shift, how))
             goto fail;
         /* RULE_ACC skips the rule's no-answer exit: a rule without a guard gets one */
-        if (!guarded && !first && !last && !chunk_emit(out, OP_RULE_NEXT))
+        if (!guarded && how == EXIT_ACC && !chunk_emit(out, OP_RULE_NEXT))
             goto fail;
         if (ch->max_stack > max_stack)
             max_stack = ch->max_stack;

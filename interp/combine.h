@@ -18,10 +18,12 @@
 
 /* The combined chunk of query q over the rule set rs (the rule ids' chunks in `rules`, the
  * query's default chunk or NULL), new and owned by the caller; NULL when the query cannot be
- * combined (an event, no rule, a rule that runs a procedure's instruction, rolls dice or names
- * a board unit, a chunk not in the compiler's shape) or memory ran out: the driver then runs
- * the rules one by one. A `sum` query's default is copied first (the driver starts from it);
- * the others' default stays the driver's, after the chunk answered nothing. */
+ * combined (an event, no rule and no default to run alone, a rule that runs a procedure's
+ * instruction, rolls dice or names a board unit, a chunk not in the compiler's shape) or memory
+ * ran out: the driver then runs the rules one by one. A `sum` query's default is copied first
+ * (the driver starts from it); a `first`, `min` or `max` query's last (RULE_ELSE or RULE_NEXT
+ * goes on into it when no rule answered); an `all`, `any` or `permission` query's never runs
+ * (its mode's constant answers when no rule does). */
 chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, int32_t ed,
                   const chunk *dflt, uint32_t q, const res_ruleset *rs);
 

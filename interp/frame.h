@@ -12,8 +12,9 @@
 
 /* Pushes a frame running chunk ch (borrowed) from its start, its local 0 at stack index nb,
  * where the caller has put its arguments; makes room for its locals and its stack (x->stack
- * may move: pointers into it go stale) and zeroes its locals from `zero_from` on (a fn, a
- * default: its nargs; a combined query chunk: its accumulator alone, combine.h). The depth is
+ * may move: pointers into it go stale) and zeroes its locals from `zero_from` on (a default, a
+ * fn while the odds fork: its nargs; another fn's: none, its nlocals; a combined query chunk:
+ * its accumulator alone, combine.h). The depth is
  * the caller's to count. true, or false with E209 when memory runs out. Inline: CALL_FN and
  * CALL_QUERY push their frames with it inside the dispatch loop, where a call would cost more
  * than the work (the room there is, a free frame slot, are the common case). */

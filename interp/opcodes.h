@@ -191,6 +191,9 @@ OP(RULE_ACC_LAST,      -1,               _, _, _, _,
    "v -> the last rule's answer: as RULE_ACC, then return the combined answer")
 OP(RULE_END,           0,                _, _, _, _,
    "the last rule did not fire: return the combined answer, or no answer when none fired")
+OP(RULE_ELSE,          0,                _, _, _, _,
+   "the last rule did not fire, the query's default copied after it (`first`, `min`, `max`): "
+   "return the combined answer when a rule fed it, else go on into the default (RULE_END's step)")
 
 OP(INLINE_ENTER,       -(int)(b),        FN, COUNT, LOCAL, _,
    "b args -> locals c... of this frame: fn a's code follows inline, its locals moved past the "
@@ -201,6 +204,12 @@ OP(INLINE_FORWARD,     0,                FN, COUNT, _, _,
    "stands for")
 OP(INLINE_LEAVE,       0,                _, _, _, _,
    "the end of an inlined fn's code: its value stays on the stack (RETURN's step and depth)")
+OP(LEAVE_JUMP_IF_FALSE, -1,               JUMP, _, _, _,
+   "b -> `INLINE_LEAVE; JUMP_IF_FALSE a` in one (combine.c): the inlined fn's end, then its "
+   "value tested; their two steps")
+OP(JUMP_IF_FIELD_FALSE, 0,                LOCAL, FIELD, JUMP, _,
+   "if field b of the record in local a is false, pc += c: `GET_LOCAL_FIELD a b; "
+   "JUMP_IF_FALSE c` in one (combine.c), their two steps (E201)")
 
 OP_GROUP("lists built in a loop: `[x in L: cond]`")
 OP(LIST_PUSH,          -1,               LOCAL, _, _, _,

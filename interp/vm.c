@@ -807,7 +807,10 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         if (x->depth >= x->max_depth)
             RAISE(E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
                   p->fns[fn].name);
-        ENTER_FRAME(callee, argc, argc);
+        /* the fn's locals past its arguments are not zeroed: its code sets each before it
+         * reads it, as a combined chunk's copies rely on (vm.md §4); while the odds fork they
+         * are, as the driver's frames are, since forked states are compared slot by slot */
+        ENTER_FRAME(callee, argc, x->fork ? argc : callee->nlocals);
         VM_NEXT();
     }
     VM_CASE(CALL_QUERY)
@@ -908,6 +911,15 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         LEAVE_FRAME(v);
         VM_NEXT();
     }
+    /* The last rule's no-answer exit when the default's code follows (combine.c): the
+     * combined answer when a rule fed the accumulator, else on into the default. */
+    VM_CASE(RULE_ELSE)
+    {
+        if (base[ch->nlocals - 1].u.i)
+            goto query_end;
+        sp = base + ch->nlocals;
+        VM_NEXT();
+    }
     VM_CASE(RULE_END)
 query_end : {
     val v;
@@ -973,8 +985,8 @@ query_end : {
     VM_CASE(INLINE_FORWARD)
     {
         uint32_t argc = OPB;
+        CHARGE(argc); /* the pc still on the operands: the caller's part, whose reads these are */
         SKIP(2);
-        CHARGE(argc);
         if (x->depth >= x->max_depth) {
             SAVE_PC();
             fail_depth(x, pc[-2]);
@@ -986,6 +998,35 @@ query_end : {
     VM_CASE(INLINE_LEAVE)
     {
         x->depth--;
+        VM_NEXT();
+    }
+    /* Two instructions in one in a combined chunk (combine.c): the first's work, then the
+     * second's step charged (E207 names the chunk part the pc is in: the test's), then its
+     * test. */
+    VM_CASE(LEAVE_JUMP_IF_FALSE)
+    {
+        x->depth--;
+        CHARGE(1);
+        if (!POP().u.i)
+            pc += (int32_t)OPA;
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(JUMP_IF_FIELD_FALSE)
+    {
+        val v = base[OPA].u.rec[OPB];
+        if (v.flags & VAL_ABSENT) {
+            SKIP(2); /* the error at the field's read, as GET_LOCAL_FIELD's */
+            uint32_t t, r, c;
+            val_absent_where(v, &t, &r, &c);
+            SAVE_PC();
+            lookup_fail_absent(x, t, r, c);
+            goto error;
+        }
+        CHARGE(1);
+        if (!v.u.i)
+            pc += (int32_t)OPC;
+        SKIP(3);
         VM_NEXT();
     }
     VM_CASE(GUARD_SIDES)

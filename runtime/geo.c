@@ -256,13 +256,6 @@ static int vbase(const geo_grid *g)
     return g->w * (g->h + 1);
 }
 
-int geo_side_count(const geo_grid *g)
-{
-    if (g->topo == GEO_HEX)
-        return 3 * (g->w + 2) * (g->h + 2);
-    return g->w * (g->h + 1) + (g->w + 1) * g->h;
-}
-
 static int hex_side_raw(const geo_grid *g, int x, int y, int k)
 {
     return 3 * ((y + 1) * (g->w + 2) + (x + 1)) + k;

@@ -368,6 +368,117 @@ START_TEST(queries_run_as_frames_of_the_loop)
 }
 END_TEST
 
+/* The default of a `first`, `min` or `max` query is copied into its combined chunk after the
+ * rules (combine.c, vm.md §5a): the last rule's no-answer exit goes on into it (RULE_NEXT
+ * under `first`; RULE_ELSE under `min` and `max`, which answers instead when a rule fed the
+ * accumulator), where the frame used to switch to the default's own chunk (RULE_END); a query
+ * with no rule is combined as its default alone. Answers worked out from QUERIES (above):
+ * low(3) = 50 (low.big needs x > 5: the default), low(9) = 9, lone(4) = 4 + 100 = 104,
+ * down(2) = down(1) + 1 = down(0) + 2 = 0 + 2 (the default at n = 0). SLOW_DEFAULT's
+ * crawl(n) fires for n < 0 only; its default counts 10 x 10 x 10 sums, beyond a budget of
+ * 2,000 steps: E207 names the default, traced or not. */
+static const char *const SLOW_DEFAULT =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "query crawl(n: int) -> int combine first default count(a in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]:\n"
+    "  count(b in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]: count(c in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]:\n"
+    "    a + b + c > n) > 0) > 0);\n"
+    "rule crawl.neg cite \"T.1\" when n < 0 answer 0;\n";
+
+START_TEST(the_default_runs_in_the_combined_chunk)
+{
+    tvm *t = tvm_new(QUERIES);
+    ck_assert_int_eq(count_op(t->vm, "low", OP_RULE_ELSE), 1);
+    ck_assert_int_eq(count_op(t->vm, "low", OP_RULE_END), 0);
+    ck_assert_int_eq(count_op(t->vm, "down", OP_NO_ANSWER), 0);
+    ck_assert_int_eq(count_op(t->vm, "down", OP_RETURN), 2);    /* the rule's, the default's */
+    ck_assert_int_eq(count_op(t->vm, "lone", OP_RETURN), 1);    /* its default alone */
+    ck_assert_int_eq(count_op(t->vm, "least", OP_RULE_END), 1); /* no default: as before */
+    both(t, "low(3)", "50");
+    both(t, "low(9)", "9");
+    both(t, "lone(4)", "104");
+    both(t, "down(2)", "2");
+    both(t, "low(3) + low(9) + lone(4) + down(2)", "165");
+    tvm_free(t);
+    const char *const calls[] = { "low(3) + low(3)", "lone(4) + lone(4)", "down(2) + low(9)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        ck_assert_uint_eq(fewest_steps_of(QUERIES, calls[i], false),
+                          fewest_steps_of(QUERIES, calls[i], true));
+    t = tvm_new_cfg(SLOW_DEFAULT, 2000, 0);
+    both(t, "crawl(-1)", "0");
+    ck_ev(t, "crawl(100)", "E207");
+    ck_assert_ptr_nonnull(strstr(t->log, "in default of crawl"));
+    tvm_clear(t);
+    ck_assert_str_eq(untraced(t, "crawl(100)"), "E207");
+    ck_assert_ptr_nonnull(strstr(t->log, "in default of crawl"));
+    tvm_free(t);
+}
+END_TEST
+
+/* A value tested as soon as it is made is one instruction in a combined chunk (combine.c):
+ * an inlined fn's end and the test of its value (LEAVE_JUMP_IF_FALSE: `when pos(x)`), a
+ * local record's field and its test (JUMP_IF_FIELD_FALSE: `if r.lit`), each taking the two
+ * steps of the pair. Answers worked out from FUSED: seen(clear, 1): pos(1), r = (true, 1),
+ * r.lit: 1 + 1 = 2; seen(fog, 1): r.lit false: 7; seen(clear, 0): pos(0) fails, the default
+ * 0; seen(rain, 1): r.lit is a `?` cell: E201 at `r.lit` (line 6, column 65: `rule seen.lit cite "T.1" when pos(x) answer (let r = sky[w]; if ` is 64 characters), either way;
+ * seen(rain, 0): the guard fails before the read: 0. The budget each needs is the same
+ * traced and untraced. */
+static const char *const FUSED = "source \"T.1\" = \"this test's rules\";\n"
+                                 "enum weather { clear, rain, fog }\n"
+                                 "table sky(w: weather) -> (lit: bool, n: int) { clear => true, 1; "
+                                 "rain => ?, 2; fog => false, 3; }\n"
+                                 "fn pos(n: int) -> bool = n > 0;\n"
+                                 "query seen(w: weather, x: int) -> int combine first default 0;\n"
+                                 "rule seen.lit cite \"T.1\" when pos(x) answer (let r = sky[w]; "
+                                 "if r.lit then r.n + x else 7);\n";
+
+/* The `in ...` of the E207 message in t's log, copied into buf (n bytes); "" when none. */
+static const char *budget_where(const tvm *t, char *buf, size_t n)
+{
+    const char *in = strstr(t->log, "exhausted");
+    in = in ? strstr(in, " in ") : NULL;
+    size_t len = in ? strcspn(in, "\n(") : 0;
+    snprintf(buf, n, "%.*s", (int)len, in ? in : "");
+    return buf;
+}
+
+START_TEST(a_value_tested_at_once_is_one_instruction)
+{
+    tvm *t = tvm_new(FUSED);
+    ck_assert_int_eq(count_op(t->vm, "seen", OP_LEAVE_JUMP_IF_FALSE), 1);
+    ck_assert_int_eq(count_op(t->vm, "seen", OP_JUMP_IF_FIELD_FALSE), 1);
+    ck_assert_int_eq(count_op(t->vm, "seen", OP_INLINE_LEAVE), 0);
+    both(t, "seen(clear, 1)", "2");
+    both(t, "seen(fog, 1)", "7");
+    both(t, "seen(clear, 0)", "0");
+    both(t, "seen(rain, 0)", "0");
+    ck_assert_str_eq(untraced(t, "seen(rain, 1)"), "E201");
+    ck_assert_ptr_nonnull(strstr(t->log, ":6:65: error[E201]"));
+    tvm_clear(t);
+    ck_ev(t, "seen(rain, 1)", "E201");
+    ck_assert_ptr_nonnull(strstr(t->log, ":6:65: error[E201]"));
+    tvm_free(t);
+    const char *const calls[] = { "seen(clear, 1) + seen(fog, 1)", "seen(clear, 0)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+        unsigned long need = fewest_steps_of(FUSED, calls[i], false);
+        ck_assert_uint_eq(need, fewest_steps_of(FUSED, calls[i], true));
+        /* every budget short of it: E207 names the same chunk part either way (the rule, or
+         * the fn pos), the steps being charged at the same points */
+        for (unsigned long b = 1; b < need; b++) {
+            char traced[200], plain[200];
+            t = tvm_new_cfg(FUSED, b, 0);
+            ck_assert_str_eq(untraced(t, calls[i]), "E207");
+            budget_where(t, plain, sizeof plain);
+            tvm_clear(t);
+            ck_ev(t, calls[i], "E207");
+            budget_where(t, traced, sizeof traced);
+            ck_assert_msg(strcmp(plain, traced) == 0 && plain[0], "budget %lu: %s / %s", b, plain,
+                          traced);
+            tvm_free(t);
+        }
+    }
+}
+END_TEST
+
 /* min and max over an enum are decided by the enum's least and greatest member (language.md
  * §3.5, §4): no later rule (or item of an aggregate) can better it, so none runs, and a later
  * rule's error cannot happen.
@@ -422,6 +533,8 @@ int main(void)
     tcase_add_test(tc, the_chunks_are_built_before_the_first_answer);
     tcase_add_test(tc, queries_run_as_frames_of_the_loop);
     tcase_add_test(tc, min_and_max_stop_at_the_enums_bound);
+    tcase_add_test(tc, the_default_runs_in_the_combined_chunk);
+    tcase_add_test(tc, a_value_tested_at_once_is_one_instruction);
     tcase_add_test(tc, inlined_fns_read_their_arguments_in_place);
     tcase_add_test(tc, a_named_side_feature_is_one_instruction);
     suite_add_tcase(s, tc);
