@@ -11,8 +11,9 @@
  * trace, the reasons, the JSON: state_trace_guards), rules run their explained chunks (chunk.h
  * chunk_conj, compile.c), whose GUARD_SIDES and GUARD_FAILED instructions record into the
  * rule's entry. A rendering keeps a memo of the values, hashes and rule citations it has
- * written (trace.c trace_memo): a line's shot and rules recur on each of its steps. trace.c renders the log as indented text, complete (`why full`), brief (`why`:
- * repl.md §2b) or as the reasons of what did not fire (`why not`: repl.md §2c), and as JSON;
+ * written (trace_render.h trace_memo): a line's shot and rules recur on each of its steps.
+ * trace.c renders the log as indented text, complete (`why full`), brief (`why`: repl.md §2b)
+ * or as the reasons of what did not fire (`why not`: repl.md §2c); trace_json.c as JSON;
  * trace_why.c records and words the guards. Values are borrowed from the evaluation's arena:
  * render before the arena is reset.
  */
