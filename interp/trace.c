@@ -107,6 +107,61 @@ void trace_unfired(trace_log *t, size_t i, size_t mark)
     t->e[i].unfired = true;
 }
 
+void trace_enter(trace_log *t)
+{
+    t->depth++;
+}
+
+/* Puts a new entry (kind k, id, chunk ch, at `depth`) at index mark, before what its part
+ * asked: its index, or SIZE_MAX past the cap or on OOM (what the part asked is dropped then). */
+static size_t insert_part(trace_log *t, size_t mark, trace_kind k, uint32_t id, const chunk *ch,
+                          uint32_t depth)
+{
+    if (mark > t->len)
+        mark = t->len;
+    if (t->len >= TRACE_MAX_ENTRIES || !MEM_GROW(t->e, t->len, t->cap)) {
+        t->truncated = true;
+        t->len = mark; /* not what it asked without the entry above it */
+        return SIZE_MAX;
+    }
+    memmove(&t->e[mark + 1], &t->e[mark], (t->len - mark) * sizeof *t->e);
+    t->len++;
+    t->e[mark] =
+        (trace_ent){ .kind = k, .depth = depth, .id = id, .why = ch, .failed = UINT32_MAX };
+    return mark;
+}
+
+void trace_leave_fired(trace_log *t, size_t mark, trace_kind k, uint32_t id, const chunk *ch,
+                       val result)
+{
+    if (t->depth)
+        t->depth--;
+    size_t i = insert_part(t, mark, k, id, ch, t->depth);
+    if (i != SIZE_MAX) {
+        t->e[i].result = result;
+        t->e[i].done = true;
+    }
+}
+
+void trace_leave_failed(trace_log *t, size_t mark, uint32_t depth, trace_kind k, uint32_t id,
+                        const chunk *ch)
+{
+    insert_part(t, mark, k, id, ch, depth);
+}
+
+void trace_leave_unfired(trace_log *t, size_t mark, const chunk *ch)
+{
+    if (t->depth)
+        t->depth--;
+    if (mark < t->len)
+        t->len = mark;
+    trace_ent *e = new_entry(t, TR_RULE, ch ? ch->id : 0);
+    if (e) {
+        e->why = ch;
+        e->unfired = true;
+    }
+}
+
 void trace_output(trace_log *t, val_arena *a, size_t i, const char *lines, size_t n,
                   uint32_t effects)
 {
