@@ -399,8 +399,10 @@ void trace_row_provenance(const res_program *p, const res_table *t, uint32_t row
 
 static void indent(strbuf *out, uint32_t depth)
 {
-    for (uint32_t i = 0; i < depth; i++)
-        sb_puts(out, "  ");
+    static const char spaces[] = "                                "; /* 16 levels */
+    for (; depth > 16; depth -= 16)
+        sb_putn(out, spaces, 32);
+    sb_putn(out, spaces, 2 * (size_t)depth);
 }
 
 /* The row node of a lookup entry, or NULL. */
@@ -920,7 +922,31 @@ typedef struct brief {
     uint64_t *hash; /* per entry: a hash of its subtree */
     bool why_not;   /* trace_why_not: every rule at every depth, with its guard; no lookups */
     uint32_t last;  /* the deepest level written */
+    struct checked_memo *checked; /* checked_rules' texts, or NULL */
 } brief;
+
+/* The last `checked a, b, c` checked_rules wrote for a call of each query (a slot per query id
+ * modulo CHECKED_SLOTS), with the rules it names: a line's calls that no rule answered (each
+ * square's terrain_sight) check the same rules, and writing their names is an append each. */
+#define CHECKED_SLOTS 16
+typedef struct checked_memo {
+    struct {
+        uint32_t q;
+        uint32_t *rules; /* owned: the rule ids named, in order */
+        size_t nrules;
+        char *text; /* owned; NULL: the slot is free */
+        size_t len;
+    } e[CHECKED_SLOTS];
+} checked_memo;
+
+static void checked_memo_free(checked_memo *m)
+{
+    for (size_t i = 0; m && i < CHECKED_SLOTS; i++) {
+        mem_free(m->e[i].rules);
+        mem_free(m->e[i].text);
+    }
+    mem_free(m);
+}
 
 /* Whether rule entries a and b found the same in their guards (why_not's repeats). */
 static bool same_guard(const res_program *p, const trace_ent *a, const trace_ent *b)
@@ -1068,11 +1094,65 @@ static void put_count(strbuf *out, size_t count)
         sb_printf(out, "   " TIMES "%zu", count);
 }
 
-/* The short names of the rules checked below call i, `a, b, c`, or NULL when none. */
+/* Whether the rules below entry i are, in order, those slot `slot` of br->checked names. */
+static bool checked_same(const brief *br, size_t i, size_t slot)
+{
+    const trace_log *t = br->t;
+    const uint32_t *rules = br->checked->e[slot].rules;
+    size_t k = 0, n = br->checked->e[slot].nrules;
+    for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
+        if (t->e[j].kind == TR_RULE && (k >= n || rules[k++] != t->e[j].id))
+            return false;
+    return k == n;
+}
+
+/* Keeps what out got from `from` on as the checked text of slot `slot` for the call at entry i
+ * (query q), unless the writing was cut short or memory ran out. */
+static void checked_keep(const brief *br, size_t i, size_t slot, uint32_t q, const strbuf *out,
+                         size_t from, bool truncated)
+{
+    checked_memo *m = br->checked;
+    if (out->oom || out->truncated != truncated)
+        return;
+    size_t n = 0;
+    for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
+        n += br->t->e[j].kind == TR_RULE;
+    uint32_t *rules = mem_malloc((n ? n : 1) * sizeof *rules);
+    char *text = mem_malloc(out->len - from + 1);
+    if (!rules || !text) {
+        mem_free(rules);
+        mem_free(text);
+        return;
+    }
+    n = 0;
+    for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
+        if (br->t->e[j].kind == TR_RULE)
+            rules[n++] = br->t->e[j].id;
+    memcpy(text, out->s + from, out->len - from);
+    text[out->len - from] = '\0';
+    mem_free(m->e[slot].rules);
+    mem_free(m->e[slot].text);
+    m->e[slot].q = q;
+    m->e[slot].rules = rules;
+    m->e[slot].nrules = n;
+    m->e[slot].text = text;
+    m->e[slot].len = out->len - from;
+}
+
+/* The short names of the rules checked below call i, `checked a, b, c`, or `no rule to
+ * check`; through br->checked when there is one. */
 static void checked_rules(const brief *br, size_t i, strbuf *out)
 {
     const trace_log *t = br->t;
-    bool first = true;
+    const uint32_t q = t->e[i].id;
+    const size_t slot = q % CHECKED_SLOTS;
+    checked_memo *m = br->checked;
+    if (m && m->e[slot].text && m->e[slot].q == q && checked_same(br, i, slot)) {
+        sb_putn(out, m->e[slot].text, m->e[slot].len);
+        return;
+    }
+    size_t from = out->len;
+    bool truncated = out->truncated, first = true;
     for (size_t j = i + 1; j < br->end[i]; j = br->end[j]) {
         if (t->e[j].kind != TR_RULE)
             continue;
@@ -1082,6 +1162,8 @@ static void checked_rules(const brief *br, size_t i, strbuf *out)
     }
     if (first)
         sb_puts(out, "no rule to check");
+    if (m)
+        checked_keep(br, i, slot, q, out, from, truncated);
 }
 
 /* A call (or event) below the top that no rule answered, on one line. */
@@ -1180,13 +1262,16 @@ static void brief_log(const val_env *env, const trace_log *t, bool why_not, strb
     }
     val_env menv;
     trace_memo *memo = trace_memo_new(env, &menv);
-    brief br = { &menv, t, out, NULL, NULL, why_not, UINT32_MAX };
+    brief br = {
+        &menv, t, out, NULL, NULL, why_not, UINT32_MAX, mem_calloc(1, sizeof(checked_memo))
+    };
     if (!index_tree(&br))
         sb_fail(out);
     else
         brief_children(&br, SIZE_MAX, 0, true);
     mem_free(br.end);
     mem_free(br.hash);
+    checked_memo_free(br.checked);
     trace_memo_free(memo);
     if (t->truncated)
         sb_printf(out, "(trace truncated after %d entries)\n", TRACE_MAX_ENTRIES);
@@ -1209,13 +1294,14 @@ void trace_why_not_at(const val_env *env, const trace_log *t, size_t i, uint32_t
         return;
     val_env menv;
     trace_memo *memo = trace_memo_new(env, &menv);
-    brief br = { &menv, t, out, NULL, NULL, true, levels };
+    brief br = { &menv, t, out, NULL, NULL, true, levels, mem_calloc(1, sizeof(checked_memo)) };
     if (!index_tree(&br))
         out->oom = true;
     else
         brief_entry(&br, i, 1, 0, true);
     mem_free(br.end);
     mem_free(br.hash);
+    checked_memo_free(br.checked);
     trace_memo_free(memo);
 }
 
