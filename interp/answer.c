@@ -98,3 +98,61 @@ const chunk *answer_default_alone(const vm_ctx *x, uint32_t q)
         return NULL;
     return dc;
 }
+
+/* ---- a combined chunk run traced ---- */
+
+/* Starts x->tcomb's next part: the default, or the next rule; its entry is made when it ends. */
+static void trace_next_part(vm_ctx *x)
+{
+    vm_traced_rules *t = &x->tcomb;
+    t->mark = x->trace.len;
+    t->depth = x->trace.depth;
+    t->is_default = t->default_next;
+    t->default_next = false;
+    t->rule = t->is_default || t->next >= t->rs->len ? 0 : t->rs->rules[t->next++];
+    trace_enter(&x->trace);
+    t->open = true;
+}
+
+void answer_trace_begin(vm_ctx *x, uint32_t q, const res_ruleset *rs)
+{
+    x->tcomb = (vm_traced_rules){
+        .rs = rs,
+        .q = q,
+        .default_next = x->p->queries[q].mode == AST_COMBINE_SUM && x->pg->defaults[q],
+    };
+    trace_next_part(x);
+}
+
+void answer_trace_rule(vm_ctx *x, bool fired, val v, bool more)
+{
+    vm_traced_rules *t = &x->tcomb;
+    if (!t->rs || !t->open)
+        return;
+    if (t->is_default)
+        trace_leave_fired(&x->trace, t->mark, TR_DEFAULT, t->q, NULL, v);
+    else if (fired)
+        trace_leave_fired(&x->trace, t->mark, TR_RULE, t->rule, x->rules[t->rule], v);
+    else
+        trace_leave_unfired(&x->trace, t->mark, x->rules[t->rule]);
+    t->fired |= fired && !t->is_default;
+    t->open = false;
+    if (more)
+        trace_next_part(x);
+}
+
+bool answer_trace_end(vm_ctx *x, bool ok, bool answered, val v)
+{
+    vm_traced_rules *t = &x->tcomb;
+    if (!ok && t->rs && t->open) { /* an error in the part running: its entry stays open */
+        trace_leave_failed(&x->trace, t->mark, t->depth, t->is_default ? TR_DEFAULT : TR_RULE,
+                           t->is_default ? t->q : t->rule,
+                           t->is_default ? NULL : x->rules[t->rule]);
+        t->open = false;
+    }
+    if (ok && t->rs && t->open) {
+        const bool first = x->p->queries[t->q].mode == AST_COMBINE_FIRST;
+        answer_trace_rule(x, answered && first, v, false);
+    }
+    return t->fired;
+}

@@ -44,4 +44,18 @@ int answer_unanswered(const vm_ctx *x, uint32_t q, val *v);
  * min, max, sum: all, any and permission answer a constant); else NULL (vm_call_query answers). */
 const chunk *answer_default_alone(const vm_ctx *x, uint32_t q);
 
+/* A traced evaluation that runs the rules' plain chunks (state_trace_guards false) runs a
+ * query's combined chunk too (vm.md §6), and records in x->trace the same entries as running
+ * the rules one by one: before the chunk runs, answer_trace_begin opens the entry of its first
+ * part (the default's under `sum`, else the first rule's, of rs: q's rules under the edition,
+ * borrowed); each rule's exit that goes on or decides (RULE_NEXT, RULE_ACC, RULE_ACC_LAST)
+ * calls answer_trace_rule, which closes the part's entry (fired: with v, the rule's own answer;
+ * else unfired, what its guard asked dropped) and, when `more`, opens the next part's; after
+ * the chunk returned (answered: it gave the answer v), answer_trace_end closes the part still
+ * open (under `first`, its RETURN fired it; else it did not fire; when the chunk failed, !ok,
+ * its entry stays open as an error leaves a rule run alone) and says whether a rule fired. The caller keeps x->tcomb around the run (a rule's calls run chunks of their own). */
+void answer_trace_begin(vm_ctx *x, uint32_t q, const res_ruleset *rs);
+void answer_trace_rule(vm_ctx *x, bool fired, val v, bool more);
+bool answer_trace_end(vm_ctx *x, bool ok, bool answered, val v);
+
 #endif

@@ -29,6 +29,7 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
     size_t nb = argi + nargs == sp0 ? argi : sp0;
     if (!vm_enter_frame(x, ch, nb, vm_zero_from(ch, nargs)))
         return false;
+    x->chunk_runs++;
     /* copied after: the frame's zeroed locals start past its arguments, and the arguments
      * lie below sp0 */
     if (nb != argi)
@@ -86,12 +87,23 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
     val acc = { .type = qq->result };
     bool have = false, forbidden = false, fired = false;
     uint32_t by = UINT32_MAX, first_forbid = UINT32_MAX;
-    /* Untraced, when no one asks which rule decided: the rules in one chunk (combine.h) */
-    const chunk *cc = x->tracing || decider ? NULL : prog_combined(x->pg, x->edition, q);
+    /* When no one asks which rule decided: the rules in one chunk (combine.h), untraced or
+     * traced with the plain chunks, whose exits then record each rule (answer_trace_begin) */
+    const bool plain = !x->tracing || x->rules == (chunk *const *)x->pg->rules;
+    const chunk *cc = decider || !plain ? NULL : prog_combined(x->pg, x->edition, q);
     if (cc) {
         bool answered;
-        if (!run_chunk(x, cc, argi, nargs, &acc, &answered))
+        if (x->tracing) {
+            vm_traced_rules outer = x->tcomb;
+            answer_trace_begin(x, q, rs);
+            bool ok = run_chunk(x, cc, argi, nargs, &acc, &answered);
+            fired = answer_trace_end(x, ok, answered, acc);
+            x->tcomb = outer;
+            if (!ok)
+                goto fail;
+        } else if (!run_chunk(x, cc, argi, nargs, &acc, &answered)) {
             goto fail;
+        }
         have = answered;
         if (!have)
             acc = (val){ .type = qq->result };
@@ -167,9 +179,9 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
             goto done;
         }
     }
+combined:
     if (x->tracing && !fired && node < x->trace.len)
         x->trace.e[node].no_rule = true;
-combined:
     if (!have) {
         switch (qq->mode) {
         case AST_COMBINE_ALL: acc = (val){ .type = T_BOOL, .u.i = 1 }; break;

@@ -176,13 +176,18 @@ bool eval_traces(unsigned want)
     return (want & HON_WANT_ALL) != 0;
 }
 
+/* Whether a form `want` asks words the guards (trace_reason): the complete trace, the reasons
+ * and the JSON do; the others trace with the plain chunks (vm.md §6a). */
+static bool words_guards(unsigned want)
+{
+    return (want & (HON_WANT_TRACE | HON_WANT_WHY_NOT | HON_WANT_JSON)) != 0;
+}
+
 hon_status eval_begin(hon_vm *vm, unsigned want)
 {
     hon_status st = session_begin(vm, NULL, eval_traces(want));
-    /* the complete trace, the reasons and the JSON word the guards (trace_reason) */
     if (st == HON_OK)
-        state_trace_guards(&vm->x,
-                           (want & (HON_WANT_TRACE | HON_WANT_WHY_NOT | HON_WANT_JSON)) != 0);
+        state_trace_guards(&vm->x, words_guards(want));
     return st;
 }
 
@@ -459,6 +464,7 @@ hon_status eval_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
     hon_status st = call_begin(vm, h, args, n, argv, true);
     if (st != HON_OK)
         return st;
+    state_trace_guards(&vm->x, words_guards(want)); /* hon diff's traces word none */
     val v;
     bool ok = vm_call(&vm->x, h->is_fn, h->id, argv, (uint32_t)n, &v);
     hon_answer *a = NULL;

@@ -117,6 +117,21 @@ typedef struct state_setup {
     uint64_t setting;
 } state_setup;
 
+/* The rules of a query whose combined chunk runs traced (answer.h answer_trace_begin): the
+ * query, its rules under the edition (borrowed), the next to run, whether the default comes
+ * first (`sum`), and the part running (open: its rule, or the default) with the log's length
+ * before it (mark: its entry is made when it ends, trace_leave_fired); fired: a rule (not the
+ * default) fired. */
+typedef struct vm_traced_rules {
+    const res_ruleset *rs;
+    uint32_t q;
+    size_t next;
+    uint32_t rule; /* the rule of the part running */
+    size_t mark;
+    uint32_t depth; /* the log's depth when the part started */
+    bool default_next, open, fired, is_default;
+} vm_traced_rules;
+
 struct vm_ctx {
     const prog *pg;
     const res_program *p;
@@ -156,6 +171,12 @@ struct vm_ctx {
      * the same program, edition and readings (memo.h; state_begin keys them) */
     memo memo;
     vm_refusal refusal; /* the last require that refused */
+    /* while a traced evaluation with the plain chunks runs a query's combined chunk
+     * (answer_trace_begin): what its exits record (answer_trace_rule); rs NULL otherwise */
+    vm_traced_rules tcomb;
+    /* chunks run from C, each in a dispatch loop of its own (calls.c run_chunk): a query's
+     * rules run one by one cost one each (tests/interp/test_why.c counts them) */
+    uint64_t chunk_runs;
     /* the game whose clock turn() and phase() read (NULL: turn 1, the first phase); the
      * caller sets it, state_begin leaves it */
     const play *game;

@@ -1,10 +1,11 @@
 /* trace.c — the evaluation trace (see trace.h): recording, and rendering as complete text
  * (`why full`), as brief text (`why`: only what fired, repeated calls counted, long values cut),
- * as the reasons of what did not fire (`why not`: the brief renderer showing every rule), as
- * JSON, and as the list of the rules that fired (hon_answer_fired). The entries come from
- * calls.c's query driver and proc.c's event driver; what a rule's guard found is recorded and
- * worded by trace_why.c; eval.c and game.c render them before the arena is reset. Tests:
- * test_why.c, test_vm.c, test_board.c.
+ * as the reasons of what did not fire (`why not`: the brief renderer showing every rule) and as
+ * the list of the rules that fired (hon_answer_fired); the memo every rendering writes through
+ * (trace_render.h), which trace_json.c's JSON rendering shares. The entries come from calls.c's
+ * query driver and proc.c's event driver; what a rule's guard found is recorded and worded by
+ * trace_why.c; eval.c and game.c render them before the arena is reset. Tests: test_why.c,
+ * test_vm.c, test_board.c.
  */
 #include "trace.h"
 
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "trace_render.h"
 
 void trace_reset(trace_log *t)
 {
@@ -105,6 +107,61 @@ void trace_unfired(trace_log *t, size_t i, size_t mark)
     t->e[i].unfired = true;
 }
 
+void trace_enter(trace_log *t)
+{
+    t->depth++;
+}
+
+/* Puts a new entry (kind k, id, chunk ch, at `depth`) at index mark, before what its part
+ * asked: its index, or SIZE_MAX past the cap or on OOM (what the part asked is dropped then). */
+static size_t insert_part(trace_log *t, size_t mark, trace_kind k, uint32_t id, const chunk *ch,
+                          uint32_t depth)
+{
+    if (mark > t->len)
+        mark = t->len;
+    if (t->len >= TRACE_MAX_ENTRIES || !MEM_GROW(t->e, t->len, t->cap)) {
+        t->truncated = true;
+        t->len = mark; /* not what it asked without the entry above it */
+        return SIZE_MAX;
+    }
+    memmove(&t->e[mark + 1], &t->e[mark], (t->len - mark) * sizeof *t->e);
+    t->len++;
+    t->e[mark] =
+        (trace_ent){ .kind = k, .depth = depth, .id = id, .why = ch, .failed = UINT32_MAX };
+    return mark;
+}
+
+void trace_leave_fired(trace_log *t, size_t mark, trace_kind k, uint32_t id, const chunk *ch,
+                       val result)
+{
+    if (t->depth)
+        t->depth--;
+    size_t i = insert_part(t, mark, k, id, ch, t->depth);
+    if (i != SIZE_MAX) {
+        t->e[i].result = result;
+        t->e[i].done = true;
+    }
+}
+
+void trace_leave_failed(trace_log *t, size_t mark, uint32_t depth, trace_kind k, uint32_t id,
+                        const chunk *ch)
+{
+    insert_part(t, mark, k, id, ch, depth);
+}
+
+void trace_leave_unfired(trace_log *t, size_t mark, const chunk *ch)
+{
+    if (t->depth)
+        t->depth--;
+    if (mark < t->len)
+        t->len = mark;
+    trace_ent *e = new_entry(t, TR_RULE, ch ? ch->id : 0);
+    if (e) {
+        e->why = ch;
+        e->unfired = true;
+    }
+}
+
 void trace_output(trace_log *t, val_arena *a, size_t i, const char *lines, size_t n,
                   uint32_t effects)
 {
@@ -136,41 +193,12 @@ void trace_lookup(trace_log *t, val_arena *a, uint32_t table, const val *keys, u
 }
 
 /* The name of the query's mode; `first` for an event, which has none. */
-static const char *mode_name(ast_op m)
+const char *trace_mode_name(ast_op m)
 {
     return ast_combine_name(m) ? ast_combine_name(m) : "first";
 }
 
-#define TRACE_VALUE_MAX 4096 /* bytes of one printed value in a trace */
-
-/* Prints one value of the trace, cut (text: "...", JSON: null) past TRACE_VALUE_MAX. */
-/* What a rendering printed last, by identity: a value by its own bits (a record or list by
- * its address: values are not changed once made, and a rendering reads the log of one
- * evaluation whose arena stays put), its width and its form (a put_short level, or
- * MEMO_WHOLE, MEMO_JSON); and per rule, its JSON citations and provenance. A rendering asks
- * for the same values again and again (the shot of every step of a line, the same square in
- * many calls; cutting a record short prints it whole first), and for the same rules. */
-#define MEMO_SLOTS 64
-enum {
-    MEMO_WHOLE = -1,
-    MEMO_JSON = -2
-};
-typedef struct trace_memo {
-    struct {
-        val v;
-        size_t width;
-        int level;
-        char *text; /* owned; NULL: the slot is free */
-        size_t len;
-    } e[MEMO_SLOTS];
-    char **rule_json; /* per rule id (nrules of them, or NULL): owned, NULL until rendered */
-    size_t *rule_json_len;
-    size_t nrules;
-    uint32_t *kept; /* the rules whose rule_json is set: memo_free frees them, not every rule */
-    size_t nkept, kept_cap;
-} trace_memo;
-
-static void memo_free(trace_memo *m)
+void trace_memo_free(trace_memo *m)
 {
     for (size_t i = 0; m && i < MEMO_SLOTS; i++)
         mem_free(m->e[i].text);
@@ -186,7 +214,7 @@ static void memo_free(trace_memo *m)
 
 /* A new memo for one rendering under env (*menv: env with it); NULL when memory ran out (the
  * rendering then goes without: *menv is env). */
-static trace_memo *memo_new(const val_env *env, val_env *menv)
+trace_memo *trace_memo_new(const val_env *env, val_env *menv)
 {
     trace_memo *m = mem_calloc(1, sizeof *m);
     *menv = (val_env){ env->p, env->sc, m };
@@ -289,7 +317,7 @@ static void put_val_whole(const val_env *env, val v, strbuf *out, bool json)
 }
 
 /* put_val_whole, through env->memo when there is one. */
-static void put_val(const val_env *env, val v, strbuf *out, bool json)
+void trace_put_val(const val_env *env, val v, strbuf *out, bool json)
 {
     trace_memo *m = env->memo;
     int form = json ? MEMO_JSON : MEMO_WHOLE;
@@ -360,19 +388,9 @@ static void provenance_text(const res_program *p, int32_t module, int32_t editio
                   e ? "edition " : "", e ? e : "");
 }
 
-/* `, "module": M, "edition": E` (null when unnamed, or as declared). */
-static void provenance_json(const res_program *p, int32_t module, int32_t edition, strbuf *out)
-{
-    sb_puts(out, ", \"module\": ");
-    sb_json_str(out, res_module_name(p, module));
-    sb_puts(out, ", \"edition\": ");
-    sb_json_str(out,
-                edition >= 0 && (size_t)edition < p->neditions ? p->editions[edition].name : NULL);
-}
-
 /* The module and edition of the revision of row `row` of table t, or (0, -1) as declared. */
-static void row_provenance(const res_program *p, const res_table *t, uint32_t row, int32_t *module,
-                           int32_t *edition)
+void trace_row_provenance(const res_program *p, const res_table *t, uint32_t row, int32_t *module,
+                          int32_t *edition)
 {
     const res_row *r = row < t->nrows ? &t->rows[row] : NULL;
     *module = r && r->revision ? res_module_of(p, r->revision->loc.file) : 0;
@@ -381,12 +399,14 @@ static void row_provenance(const res_program *p, const res_table *t, uint32_t ro
 
 static void indent(strbuf *out, uint32_t depth)
 {
-    for (uint32_t i = 0; i < depth; i++)
-        sb_puts(out, "  ");
+    static const char spaces[] = "                                "; /* 16 levels */
+    for (; depth > 16; depth -= 16)
+        sb_putn(out, spaces, 32);
+    sb_putn(out, spaces, 2 * (size_t)depth);
 }
 
 /* The row node of a lookup entry, or NULL. */
-static const ast_node *row_node(const res_table *t, const trace_ent *e)
+const ast_node *trace_row_node(const res_table *t, const trace_ent *e)
 {
     return e->row < t->nrows ? t->rows[e->row].node : NULL;
 }
@@ -412,10 +432,10 @@ static void table_text(const val_env *env, const trace_ent *e, bool brief, strbu
     sb_puts(out, " = ");
     put_arg(env, e->result, out, brief);
     int32_t module, edition;
-    row_provenance(p, t, e->row, &module, &edition);
+    trace_row_provenance(p, t, e->row, &module, &edition);
     provenance_text(p, module, edition, out);
     const ast_vec *tc = &t->decl->cites;
-    const ast_node *rn = row_node(t, e);
+    const ast_node *rn = trace_row_node(t, e);
     const ast_vec *rc = rn ? &rn->cites : NULL;
     const ast_node *rev = e->row < t->nrows ? t->rows[e->row].revision : NULL;
     const ast_vec *vc = rev ? &rev->cites : NULL;
@@ -584,7 +604,7 @@ static void call_head(const val_env *env, const trace_ent *e, bool brief, strbuf
 {
     call_text(env, e, brief, out);
     sb_puts(out, "   [");
-    sb_puts(out, mode_name(env->p->queries[e->id].mode));
+    sb_puts(out, trace_mode_name(env->p->queries[e->id].mode));
     sb_putc(out, ']');
 }
 
@@ -641,7 +661,7 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
         }
         case TR_DEFAULT: {
             sb_puts(out, "default: ");
-            put_val(env, e->result, out, false);
+            trace_put_val(env, e->result, out, false);
             /* the default of a first/min/max query answers when no rule fired */
             const res_query *q = &p->queries[e->id];
             if (q->mode != AST_COMBINE_SUM) {
@@ -750,7 +770,7 @@ static void put_short_whole(const val_env *env, val v, strbuf *out, size_t width
             if (level < SHORT_DEPTH)
                 put_short(env, it, &item, width, level + 1);
             else
-                put_val(env, it, &item, false);
+                trace_put_val(env, it, &item, false);
         }
         bool last = true; /* is this the last item? */
         for (size_t j = i + 1; j < nitems && last; j++)
@@ -783,13 +803,13 @@ static void put_arg(const val_env *env, val v, strbuf *out, bool brief)
     if (brief)
         put_short(env, v, out, TRACE_BRIEF_WIDTH, 0);
     else
-        put_val(env, v, out, false);
+        trace_put_val(env, v, out, false);
 }
 
 void trace_value(const val_env *env, val v, trace_form form, strbuf *out)
 {
     if (form == TRACE_JSON)
-        put_val(env, v, out, true);
+        trace_put_val(env, v, out, true);
     else
         put_arg(env, v, out, form == TRACE_BRIEF);
 }
@@ -902,7 +922,31 @@ typedef struct brief {
     uint64_t *hash; /* per entry: a hash of its subtree */
     bool why_not;   /* trace_why_not: every rule at every depth, with its guard; no lookups */
     uint32_t last;  /* the deepest level written */
+    struct checked_memo *checked; /* checked_rules' texts, or NULL */
 } brief;
+
+/* The last `checked a, b, c` checked_rules wrote for a call of each query (a slot per query id
+ * modulo CHECKED_SLOTS), with the rules it names: a line's calls that no rule answered (each
+ * square's terrain_sight) check the same rules, and writing their names is an append each. */
+#define CHECKED_SLOTS 16
+typedef struct checked_memo {
+    struct {
+        uint32_t q;
+        uint32_t *rules; /* owned: the rule ids named, in order */
+        size_t nrules;
+        char *text; /* owned; NULL: the slot is free */
+        size_t len;
+    } e[CHECKED_SLOTS];
+} checked_memo;
+
+static void checked_memo_free(checked_memo *m)
+{
+    for (size_t i = 0; m && i < CHECKED_SLOTS; i++) {
+        mem_free(m->e[i].rules);
+        mem_free(m->e[i].text);
+    }
+    mem_free(m);
+}
 
 /* Whether rule entries a and b found the same in their guards (why_not's repeats). */
 static bool same_guard(const res_program *p, const trace_ent *a, const trace_ent *b)
@@ -1050,11 +1094,65 @@ static void put_count(strbuf *out, size_t count)
         sb_printf(out, "   " TIMES "%zu", count);
 }
 
-/* The short names of the rules checked below call i, `a, b, c`, or NULL when none. */
+/* Whether the rules below entry i are, in order, those slot `slot` of br->checked names. */
+static bool checked_same(const brief *br, size_t i, size_t slot)
+{
+    const trace_log *t = br->t;
+    const uint32_t *rules = br->checked->e[slot].rules;
+    size_t k = 0, n = br->checked->e[slot].nrules;
+    for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
+        if (t->e[j].kind == TR_RULE && (k >= n || rules[k++] != t->e[j].id))
+            return false;
+    return k == n;
+}
+
+/* Keeps what out got from `from` on as the checked text of slot `slot` for the call at entry i
+ * (query q), unless the writing was cut short or memory ran out. */
+static void checked_keep(const brief *br, size_t i, size_t slot, uint32_t q, const strbuf *out,
+                         size_t from, bool truncated)
+{
+    checked_memo *m = br->checked;
+    if (out->oom || out->truncated != truncated)
+        return;
+    size_t n = 0;
+    for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
+        n += br->t->e[j].kind == TR_RULE;
+    uint32_t *rules = mem_malloc((n ? n : 1) * sizeof *rules);
+    char *text = mem_malloc(out->len - from + 1);
+    if (!rules || !text) {
+        mem_free(rules);
+        mem_free(text);
+        return;
+    }
+    n = 0;
+    for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
+        if (br->t->e[j].kind == TR_RULE)
+            rules[n++] = br->t->e[j].id;
+    memcpy(text, out->s + from, out->len - from);
+    text[out->len - from] = '\0';
+    mem_free(m->e[slot].rules);
+    mem_free(m->e[slot].text);
+    m->e[slot].q = q;
+    m->e[slot].rules = rules;
+    m->e[slot].nrules = n;
+    m->e[slot].text = text;
+    m->e[slot].len = out->len - from;
+}
+
+/* The short names of the rules checked below call i, `checked a, b, c`, or `no rule to
+ * check`; through br->checked when there is one. */
 static void checked_rules(const brief *br, size_t i, strbuf *out)
 {
     const trace_log *t = br->t;
-    bool first = true;
+    const uint32_t q = t->e[i].id;
+    const size_t slot = q % CHECKED_SLOTS;
+    checked_memo *m = br->checked;
+    if (m && m->e[slot].text && m->e[slot].q == q && checked_same(br, i, slot)) {
+        sb_putn(out, m->e[slot].text, m->e[slot].len);
+        return;
+    }
+    size_t from = out->len;
+    bool truncated = out->truncated, first = true;
     for (size_t j = i + 1; j < br->end[i]; j = br->end[j]) {
         if (t->e[j].kind != TR_RULE)
             continue;
@@ -1064,6 +1162,8 @@ static void checked_rules(const brief *br, size_t i, strbuf *out)
     }
     if (first)
         sb_puts(out, "no rule to check");
+    if (m)
+        checked_keep(br, i, slot, q, out, from, truncated);
 }
 
 /* A call (or event) below the top that no rule answered, on one line. */
@@ -1161,15 +1261,18 @@ static void brief_log(const val_env *env, const trace_log *t, bool why_not, strb
         return;
     }
     val_env menv;
-    trace_memo *memo = memo_new(env, &menv);
-    brief br = { &menv, t, out, NULL, NULL, why_not, UINT32_MAX };
+    trace_memo *memo = trace_memo_new(env, &menv);
+    brief br = {
+        &menv, t, out, NULL, NULL, why_not, UINT32_MAX, mem_calloc(1, sizeof(checked_memo))
+    };
     if (!index_tree(&br))
         sb_fail(out);
     else
         brief_children(&br, SIZE_MAX, 0, true);
     mem_free(br.end);
     mem_free(br.hash);
-    memo_free(memo);
+    checked_memo_free(br.checked);
+    trace_memo_free(memo);
     if (t->truncated)
         sb_printf(out, "(trace truncated after %d entries)\n", TRACE_MAX_ENTRIES);
 }
@@ -1190,15 +1293,16 @@ void trace_why_not_at(const val_env *env, const trace_log *t, size_t i, uint32_t
     if (i >= t->len || (t->e[i].kind != TR_CALL && t->e[i].kind != TR_EVENT))
         return;
     val_env menv;
-    trace_memo *memo = memo_new(env, &menv);
-    brief br = { &menv, t, out, NULL, NULL, true, levels };
+    trace_memo *memo = trace_memo_new(env, &menv);
+    brief br = { &menv, t, out, NULL, NULL, true, levels, mem_calloc(1, sizeof(checked_memo)) };
     if (!index_tree(&br))
         out->oom = true;
     else
         brief_entry(&br, i, 1, 0, true);
     mem_free(br.end);
     mem_free(br.hash);
-    memo_free(memo);
+    checked_memo_free(br.checked);
+    trace_memo_free(memo);
 }
 
 /* ---- the rules that fired ---- */
@@ -1241,259 +1345,4 @@ void trace_fired(const val_env *env, const trace_log *t, bool tree, strbuf *out)
     for (size_t i = 0; i < n; i++)
         mem_free(lines[i]);
     mem_free(lines);
-}
-
-/* ---- JSON ---- */
-
-static size_t json_call(const val_env *env, const trace_log *t, size_t i, strbuf *out);
-static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbuf *out);
-
-static void json_cites(const ast_vec *cites, strbuf *out)
-{
-    sb_putc(out, '[');
-    for (uint32_t i = 0; cites && i < cites->len; i++) {
-        const ast_node *c = cites->items[i];
-        sb_puts(out, i ? ", {\"id\": " : "{\"id\": ");
-        sb_json_str(out, model_cite_id(c));
-        sb_puts(out, ", \"source\": ");
-        sb_json_str(out, model_cite_source(c));
-        sb_puts(out, ", \"example\": ");
-        sb_json_str(out, model_cite_example(c));
-        sb_putc(out, '}');
-    }
-    sb_putc(out, ']');
-}
-
-static void json_lookup(const val_env *env, const trace_ent *e, strbuf *out)
-{
-    const res_table *t = &env->p->tables[e->id];
-    sb_puts(out, "{\"table\": ");
-    sb_json_str(out, t->name);
-    sb_puts(out, ", \"keys\": [");
-    for (uint32_t k = 0; k < e->nargs; k++) {
-        if (k)
-            sb_puts(out, ", ");
-        put_val(env, e->args[k], out, true);
-    }
-    sb_puts(out, "], \"column\": ");
-    sb_json_str(out, !t->single && e->col < t->ncols ? t->cols[e->col].name : NULL);
-    sb_puts(out, ", \"value\": ");
-    put_val(env, e->result, out, true);
-    sb_puts(out, ", \"cites\": ");
-    json_cites(&t->decl->cites, out);
-    sb_puts(out, ", \"row_cites\": ");
-    const ast_node *rn = row_node(t, e);
-    json_cites(rn ? &rn->cites : NULL, out);
-    const ast_node *rev = e->row < t->nrows ? t->rows[e->row].revision : NULL;
-    sb_puts(out, ", \"revised_cites\": ");
-    json_cites(rev ? &rev->cites : NULL, out);
-    int32_t module, edition;
-    row_provenance(env->p, t, e->row, &module, &edition);
-    provenance_json(env->p, module, edition, out);
-    sb_putc(out, '}');
-}
-
-/* `, "cites": [...], "module": M, "edition": E` of rule r, through env->memo when there is
- * one (a rule checked on every step of a line is written once). */
-static void rule_cites_json(const val_env *env, uint32_t r, strbuf *out)
-{
-    const res_program *p = env->p;
-    trace_memo *m = env->memo;
-    if (m && !m->rule_json && p->nrules) {
-        m->rule_json = mem_calloc(p->nrules, sizeof *m->rule_json);
-        m->rule_json_len = mem_calloc(p->nrules, sizeof *m->rule_json_len);
-        m->nrules = m->rule_json && m->rule_json_len ? p->nrules : 0;
-    }
-    if (m && r < m->nrules && m->rule_json[r]) {
-        sb_putn(out, m->rule_json[r], m->rule_json_len[r]);
-        return;
-    }
-    size_t from = out->len;
-    bool truncated = out->truncated;
-    sb_puts(out, ", \"cites\": ");
-    json_cites(&p->rules[r].decl->cites, out);
-    provenance_json(p, p->rules[r].module, p->rules[r].edition, out);
-    if (!m || r >= m->nrules || out->oom || out->truncated != truncated)
-        return;
-    if (out->len > from && MEM_GROW(m->kept, m->nkept, m->kept_cap) &&
-        (m->rule_json[r] = mem_malloc(out->len - from + 1)) != NULL) {
-        memcpy(m->rule_json[r], out->s + from, out->len - from);
-        m->rule_json[r][out->len - from] = '\0';
-        m->rule_json_len[r] = out->len - from;
-        m->kept[m->nkept++] = r;
-    }
-}
-
-/* Writes the calls and lookups at depth `depth` from i on (the children of one entry); returns
- * the index after them. */
-static size_t json_calls(const val_env *env, const trace_log *t, size_t i, uint32_t depth,
-                         strbuf *out)
-{
-    bool first = true;
-    sb_putc(out, '[');
-    while (i < t->len && t->e[i].depth >= depth) {
-        if (t->e[i].depth == depth && t->e[i].kind == TR_CALL) {
-            if (!first)
-                sb_puts(out, ", ");
-            first = false;
-            i = json_call(env, t, i, out);
-        } else if (t->e[i].depth == depth && t->e[i].kind == TR_EVENT) {
-            if (!first)
-                sb_puts(out, ", ");
-            first = false;
-            i = json_event(env, t, i, out);
-        } else if (t->e[i].depth == depth && t->e[i].kind == TR_TABLE) {
-            if (!first)
-                sb_puts(out, ", ");
-            first = false;
-            json_lookup(env, &t->e[i], out);
-            i++;
-        } else {
-            i++; /* not expected: skip */
-        }
-    }
-    sb_putc(out, ']');
-    return i;
-}
-
-static size_t json_call(const val_env *env, const trace_log *t, size_t i, strbuf *out)
-{
-    const res_program *p = env->p;
-    const trace_ent *e = &t->e[i];
-    const res_query *q = &p->queries[e->id];
-    uint32_t d = e->depth;
-    sb_puts(out, "{\"query\": ");
-    sb_json_str(out, q->name);
-    sb_puts(out, ", \"mode\": ");
-    sb_json_str(out, mode_name(q->mode));
-    sb_puts(out, ", \"args\": [");
-    for (uint32_t a = 0; a < e->nargs; a++) {
-        if (a)
-            sb_puts(out, ", ");
-        put_val(env, e->args[a], out, true);
-    }
-    sb_puts(out, "], \"result\": ");
-    if (e->done)
-        put_val(env, e->result, out, true);
-    else
-        sb_puts(out, "null");
-    sb_puts(out, e->no_rule ? ", \"no_rule_fired\": true" : ", \"no_rule_fired\": false");
-    sb_puts(out, ", \"rules\": [");
-    i++;
-    bool first = true;
-    const trace_ent *dflt = NULL;
-    size_t dflt_at = 0;
-    while (i < t->len && t->e[i].depth > d) {
-        const trace_ent *r = &t->e[i];
-        if (r->depth != d + 1) {
-            i++;
-            continue;
-        }
-        if (r->kind == TR_DEFAULT) {
-            dflt = r;
-            dflt_at = i;
-            i++;
-            while (i < t->len && t->e[i].depth > d + 1)
-                i++;
-            continue;
-        }
-        if (r->kind != TR_RULE) {
-            i++;
-            continue;
-        }
-        const res_rule *rule = &p->rules[r->id];
-        sb_puts(out, first ? "{\"rule\": " : ", {\"rule\": ");
-        first = false;
-        sb_json_str(out, rule->name);
-        sb_puts(out, r->unfired ? ", \"fired\": false" : ", \"fired\": true");
-        sb_puts(out, ", \"answer\": ");
-        if (r->unfired)
-            sb_puts(out, "null");
-        else
-            put_val(env, r->result, out, true);
-        rule_cites_json(env, r->id, out);
-        trace_reason_json(env, r, out);
-        sb_puts(out, ", \"calls\": ");
-        i = json_calls(env, t, i + 1, d + 2, out);
-        sb_putc(out, '}');
-    }
-    sb_putc(out, ']');
-    if (dflt) {
-        sb_puts(out, ", \"default\": {\"answer\": ");
-        put_val(env, dflt->result, out, true);
-        sb_puts(out, ", \"calls\": ");
-        json_calls(env, t, dflt_at + 1, d + 2, out);
-        sb_putc(out, '}');
-    }
-    sb_putc(out, '}');
-    return i;
-}
-
-/* The lines an event's rule wrote, as a JSON array of strings. */
-static void json_lines(const trace_ent *e, strbuf *out)
-{
-    const char *l = e->out, *end = e->out ? e->out + e->out_len : NULL;
-    bool first = true;
-    sb_putc(out, '[');
-    while (l && l < end) {
-        const char *nl = memchr(l, '\n', (size_t)(end - l));
-        size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
-        char *one = mem_strndup(l, n);
-        if (!one)
-            sb_fail(out);
-        sb_puts(out, first ? "" : ", ");
-        sb_json_str(out, one ? one : "");
-        mem_free(one);
-        first = false;
-        l += n + 1;
-    }
-    sb_putc(out, ']');
-}
-
-static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbuf *out)
-{
-    const res_program *p = env->p;
-    const trace_ent *e = &t->e[i];
-    uint32_t d = e->depth;
-    sb_puts(out, "{\"event\": ");
-    sb_json_str(out, p->queries[e->id].name);
-    sb_puts(out, ", \"args\": [");
-    for (uint32_t a = 0; a < e->nargs; a++) {
-        if (a)
-            sb_puts(out, ", ");
-        put_val(env, e->args[a], out, true);
-    }
-    sb_puts(out, e->no_rule ? "], \"no_rule_fired\": true" : "], \"no_rule_fired\": false");
-    sb_puts(out, ", \"rules\": [");
-    bool first = true;
-    i++;
-    while (i < t->len && t->e[i].depth > d) {
-        const trace_ent *r = &t->e[i];
-        if (r->depth != d + 1 || r->kind != TR_RULE) {
-            i++;
-            continue;
-        }
-        const res_rule *rule = &p->rules[r->id];
-        sb_puts(out, first ? "{\"rule\": " : ", {\"rule\": ");
-        first = false;
-        sb_json_str(out, rule->name);
-        sb_puts(out, r->unfired ? ", \"fired\": false" : ", \"fired\": true");
-        sb_printf(out, ", \"effects\": %" PRIu32 ", \"lines\": ", r->effects);
-        json_lines(r, out);
-        rule_cites_json(env, r->id, out);
-        trace_reason_json(env, r, out);
-        sb_puts(out, ", \"calls\": ");
-        i = json_calls(env, t, i + 1, d + 2, out);
-        sb_putc(out, '}');
-    }
-    sb_puts(out, "]}");
-    return i;
-}
-
-void trace_json(const val_env *env, const trace_log *t, strbuf *out)
-{
-    val_env menv;
-    trace_memo *memo = memo_new(env, &menv);
-    json_calls(&menv, t, 0, 0, out);
-    memo_free(memo);
 }

@@ -11,8 +11,9 @@
  * trace, the reasons, the JSON: state_trace_guards), rules run their explained chunks (chunk.h
  * chunk_conj, compile.c), whose GUARD_SIDES and GUARD_FAILED instructions record into the
  * rule's entry. A rendering keeps a memo of the values, hashes and rule citations it has
- * written (trace.c trace_memo): a line's shot and rules recur on each of its steps. trace.c renders the log as indented text, complete (`why full`), brief (`why`:
- * repl.md §2b) or as the reasons of what did not fire (`why not`: repl.md §2c), and as JSON;
+ * written (trace_render.h trace_memo): a line's shot and rules recur on each of its steps.
+ * trace.c renders the log as indented text, complete (`why full`), brief (`why`: repl.md §2b)
+ * or as the reasons of what did not fire (`why not`: repl.md §2c); trace_json.c as JSON;
  * trace_why.c records and words the guards. Values are borrowed from the evaluation's arena:
  * render before the arena is reset.
  */
@@ -101,6 +102,22 @@ void trace_drop(trace_log *t, size_t mark);
 /* A rule opened at entry i (SIZE_MAX: not recorded; mark: the log length before it) did not
  * fire: keeps its entry marked unfired, drops what it asked, and comes back. */
 void trace_unfired(trace_log *t, size_t i, size_t mark);
+/* A part of a combined chunk run traced (a rule, or a `sum` query's default: answer.h) has its
+ * entry made when it ends, so that a rule that did not fire costs one entry and no frame:
+ * trace_enter goes one level deeper for what the part asks (the log's length before it is its
+ * mark). trace_leave_fired comes back and puts the part's entry before what it asked, at mark:
+ * kind TR_RULE (id: ch's rule, why: ch) or TR_DEFAULT (id: the query, ch NULL), answering
+ * result, as trace_open and trace_close record it; past the cap (or on OOM) what the part asked
+ * is dropped too. trace_leave_unfired comes back, drops what the rule asked and records it as
+ * trace_unfired does. trace_leave_failed, when the part failed (an error), puts its entry at
+ * mark, at `depth` (the log's depth before trace_enter), as trace_open left it (no result),
+ * and leaves the log's depth as the error left it, as the rules one by one leave the log. */
+void trace_enter(trace_log *t);
+void trace_leave_fired(trace_log *t, size_t mark, trace_kind k, uint32_t id, const chunk *ch,
+                       val result);
+void trace_leave_unfired(trace_log *t, size_t mark, const chunk *ch);
+void trace_leave_failed(trace_log *t, size_t mark, uint32_t depth, trace_kind k, uint32_t id,
+                        const chunk *ch);
 /* Entry i (SIZE_MAX: ignored), an event's rule that fired, wrote the n bytes of lines (one
  * per effect or note, each ending in '\n'; copied into the arena), `effects` of them effects. */
 void trace_output(trace_log *t, val_arena *a, size_t i, const char *lines, size_t n,

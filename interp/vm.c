@@ -882,6 +882,8 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
      * NO_ANSWER's, and the combined answer at the end. */
     VM_CASE(RULE_NEXT)
     {
+        if (x->tracing) /* a combined chunk run traced: the rule did not fire */
+            answer_trace_rule(x, false, (val){ 0 }, true);
         sp = base + ch->nlocals;
         VM_NEXT();
     }
@@ -889,8 +891,10 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     VM_CASE(RULE_ACC_LAST)
     {
         bool last = pc[-1] == OP_RULE_ACC_LAST;
-        val *acc = base + ch->nlocals - 2, v;
-        int how = answer_fold(x, ch, acc, POP(), &v);
+        val *acc = base + ch->nlocals - 2, v, r = POP();
+        int how = answer_fold(x, ch, acc, r, &v);
+        if (x->tracing) /* a combined chunk run traced: the rule fired */
+            answer_trace_rule(x, true, r, how == 0 && !last);
         if (how < 0)
             goto error;
         if (how > 0)

@@ -5,7 +5,9 @@
  *
  * Every expected text is worked out in a comment from the little programs below.
  */
+#include "eval.h"
 #include "interp_test.h"
+#include "session.h"
 
 /* The brief trace of evaluating e (must succeed). */
 static const char *why_brief(tvm *t, const char *e)
@@ -118,6 +120,92 @@ START_TEST(brief_permission)
                                              "  rule may.neg: did not fire   (P.1)\n"
                                              "  rule may.except: did not fire   (P.2)\n"
                                              "  no rule forbids: permit (checked neg, except)\n");
+    tvm_free(t);
+}
+END_TEST
+
+/* The brief trace alone (HON_WANT_WHY, what `hon why` asks: no guard worded, so the plain
+ * chunks run), and in *runs how many chunks were run from C meanwhile (vm_ctx.chunk_runs). */
+static const char *why_alone(tvm *t, const char *e, uint64_t *runs)
+{
+    hon_answer *a = NULL;
+    tvm_clear(t);
+    const uint64_t before = t->vm->x.chunk_runs;
+    hon_status st = hon_eval_as(t->vm, e, "<test>", HON_WANT_WHY, &a);
+    ck_assert_msg(st == HON_OK, "eval of %s failed: %s", e, t->log);
+    *runs = t->vm->x.chunk_runs - before;
+    snprintf(t->last, sizeof t->last, "%s", hon_answer_why(a));
+    hon_answer_free(a);
+    return t->last;
+}
+
+/* Asked for the brief trace alone, each call runs its query's combined chunk (vm.md §6), its
+ * rules' exits recording what running them one by one records: the brief text is the same as
+ * the one rendered from the complete trace (whose guards are worded, so its rules run one by
+ * one), for every mode, for rules that fire and do not, a default, a nested call no rule
+ * answered, and repeats. */
+START_TEST(brief_alone_runs_combined_chunks)
+{
+    tvm *t = tvm_new(NESTED);
+    uint64_t runs;
+    /* outer(2) (the text brief_shows_what_fired works out): the expression's chunk; outer's
+     * combined chunk (rules a, b, never); inner(2)'s; inner(0)'s twice, each with its default
+     * (pos does not fire); lo(2)'s (small, big): 1 + 1 + 1 + 2 * 2 + 1 = 8 chunks run from C.
+     * Rule by rule it was 1 + 3 + 1 + 2 * 2 + 2 = 11. */
+    static const char *const exprs[] = { "outer(2)", "inner(0)", "lo(7)", "inner(3) + inner(3)",
+                                         "outer(0) + lo(200)" };
+    char alone[4096];
+    snprintf(alone, sizeof alone, "%s", why_alone(t, "outer(2)", &runs));
+    ck_assert_uint_eq(runs, 8);
+    for (size_t i = 0; i < sizeof exprs / sizeof *exprs; i++) {
+        snprintf(alone, sizeof alone, "%s", why_alone(t, exprs[i], &runs));
+        ck_assert_str_eq(alone, why_brief(t, exprs[i]));
+    }
+    tvm_free(t);
+    /* permission (a forbid that goes on, a permit that decides, none: permit), any, all, and
+     * sum with a default (run first, in the same chunk) */
+    t = tvm_new("query may(x: int) -> verdict combine permission;\n"
+                "rule may.neg cite \"P.1\" when x < 0 answer forbid;\n"
+                "rule may.except cite \"P.2\" when x == -7 answer permit;\n"
+                "query ok(x: int) -> bool combine any;\n"
+                "rule ok.asks cite \"K.1\" answer may(x) == permit;\n"
+                "rule ok.big cite \"K.2\" when x > 9 answer true;\n"
+                "query each(x: int) -> bool combine all;\n"
+                "rule each.pos cite \"E.1\" when x < 0 answer false;\n"
+                "rule each.ok cite \"E.2\" answer ok(x);\n"
+                "query total(x: int) -> int combine sum default 1;\n"
+                "rule total.a cite \"T.1\" when x > 0 answer x;\n"
+                "rule total.b cite \"T.2\" when x > 5 answer if each(x) then 10 else 20;\n"
+                "source \"P.1\"; source \"P.2\"; source \"K.1\"; source \"K.2\";\n"
+                "source \"E.1\"; source \"E.2\"; source \"T.1\"; source \"T.2\";\n");
+    /* an error: the traces as far as the evaluation went (hon_ask_query, what hon diff shows)
+     * are the same too. bad(4): bad.a is checked after bad.no (4 > 100 false), and asks
+     * div(4) = 10 / 1 and div(3) = 10 / 0, which fails inside rule div.by: bad(4), bad.a,
+     * div(3) and div.by stay open */
+    tvm *e = tvm_new("query div(x: int) -> int combine first default 0;\n"
+                     "rule div.by cite \"D.1\" when x > 0 answer 10 / (x - 3);\n"
+                     "query bad(x: int) -> int combine sum default 1;\n"
+                     "rule bad.no cite \"B.1\" when x > 100 answer 1;\n"
+                     "rule bad.a cite \"B.2\" when x > 1 answer div(x) + div(x - 1);\n"
+                     "source \"D.1\"; source \"B.1\"; source \"B.2\";\n");
+    hon_query_handle *h = hon_lookup_query(e->vm, "bad");
+    const hon_value four = { HON_V_INT, 4 };
+    hon_answer *brief = NULL, *full = NULL;
+    ck_assert_int_eq(eval_ask_query(e->vm, h, &four, 1, HON_WANT_WHY, &brief), HON_ERR_RUNTIME);
+    ck_assert_int_eq(eval_ask_query(e->vm, h, &four, 1, HON_WANT_WHY | HON_WANT_TRACE, &full),
+                     HON_ERR_RUNTIME);
+    ck_assert_ptr_nonnull(strstr(hon_answer_why(full), "div(3)"));
+    ck_assert_str_eq(hon_answer_why(brief), hon_answer_why(full));
+    hon_answer_free(brief);
+    hon_answer_free(full);
+    hon_query_handle_free(h);
+    tvm_free(e);
+    static const char *const more[] = { "ok(1)",    "ok(-7)",   "ok(-2)",    "may(1)",   "each(3)",
+                                        "each(-1)", "total(3)", "total(12)", "total(-1)" };
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++) {
+        snprintf(alone, sizeof alone, "%s", why_alone(t, more[i], &runs));
+        ck_assert_str_eq(alone, why_brief(t, more[i]));
+    }
     tvm_free(t);
 }
 END_TEST
@@ -320,6 +408,7 @@ int main(void)
     tcase_add_test(tc, brief_shows_what_fired);
     tcase_add_test(tc, brief_top_level_explains_defaults);
     tcase_add_test(tc, brief_permission);
+    tcase_add_test(tc, brief_alone_runs_combined_chunks);
     tcase_add_test(tc, brief_cuts_long_values);
     tcase_add_test(tc, why_do_events);
     tcase_add_test(tc, why_do_json_and_errors);
