@@ -107,7 +107,8 @@ static void trace_next_part(vm_ctx *x)
     vm_traced_rules *t = &x->tcomb;
     t->mark = x->trace.len;
     t->depth = x->trace.depth;
-    t->is_default = t->default_next;
+    /* a sum's default runs first; a `first`, `min` or `max` query's after its last rule */
+    t->is_default = t->default_next || t->next >= t->rs->len;
     t->default_next = false;
     t->rule = t->is_default || t->next >= t->rs->len ? 0 : t->rs->rules[t->next++];
     trace_enter(&x->trace);

@@ -921,6 +921,8 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     {
         if (base[ch->nlocals - 1].u.i)
             goto query_end;
+        if (x->tracing) /* traced: the last rule did not fire, and the default's part begins */
+            answer_trace_rule(x, false, (val){ 0 }, true);
         sp = base + ch->nlocals;
         VM_NEXT();
     }
