@@ -4120,6 +4120,20 @@ unit b = rifle_squad axis at AB2
 """
 
 
+def wrapped_line(out, start):
+    """The first line of draw's output starting with `start`, joined by spaces with the lines
+    under it that are indented (wrapped to COLUMNS, board.md §5); None if there is none."""
+    ls = out.splitlines()
+    for i, l in enumerate(ls):
+        if l.startswith(start):
+            for more in ls[i + 1:]:
+                if not more.startswith("  "):
+                    break
+                l += " " + more.strip()
+            return l
+    return None
+
+
 @case
 def draw_window():
     # Issue 12 (board.md §5, Windows): a 30-column board (A-AD) drawn as text fits COLUMNS, or
@@ -4148,8 +4162,8 @@ def draw_window():
         # rifle1 (F9, column 5) to mg (I2, 8) fits, centred on (5 + 8) / 2 = 6: C (2) to K (10)
         village = os.path.join(ROOT, "examples", "boards", "village_rail.scn")
         p = run(["--board", village, "draw", "$rifle1", "$mg"], env={"COLUMNS": "50"})
-        check(p.returncode == 0 and
-              "(columns C-K of A-N, around the line; A-B and L-N left out)" in p.stdout,
+        check(p.returncode == 0 and wrapped_line(p.stdout, "(columns") ==
+              "(columns C-K of A-N, around the line; A-B and L-N left out)",
               "a line that fits is shown whole", p)
         # on a terminal 60 wide: (60 - 5) / 5 = 11 columns, A-K
         master, slave = os.openpty()
@@ -4177,6 +4191,22 @@ def draw_window():
         check(proc.returncode == 0 and
               "(columns A-K of A-AD, to fit 60 characters; L-AD left out)" in text,
               "on a terminal the picture fits its width", p)
+        # The lines under the grid fit too (the fresh review of issue 12: the window's line
+        # and the verdict were 81 and 121 characters under a 60-column grid). With COLUMNS=60
+        # and the line from a (B2) to b (AB2), obscured by J2's woods: no line over 60
+        # characters, and the window's line and the verdict, each joined with the lines
+        # indented under it, read as they do with the whole board (no COLUMNS, nothing wrapped).
+        p = run(["--board", board, "draw", "$a", "$b"], env={"COLUMNS": "60"})
+        whole = run(["--board", board, "draw", "$a", "$b"])
+        verdict = [l for l in whole.stdout.splitlines() if l.startswith("line of sight $a")]
+        check(p.returncode == 0 and whole.returncode == 0 and len(verdict) == 1 and
+              len(verdict[0]) > 60 and "at J2" in verdict[0],
+              "the verdict, unwrapped without COLUMNS, is longer than 60 characters", whole)
+        check(max(len(l) for l in p.stdout.splitlines()) <= 60,
+              "with COLUMNS=60 no line is wider than 60 characters", p)
+        check(wrapped_line(p.stdout, "line of sight $a") == verdict[0] and
+              wrapped_line(p.stdout, "(columns") == wrapped_line(whole.stdout, "(columns") or
+              "(columns" not in whole.stdout, "the wrapped lines read as the whole ones", p)
 
 
 @case

@@ -590,30 +590,34 @@ START_TEST(wide_board_window)
     free(out);
     /* the line's window J-S (10 columns) in 40 characters: (40 - 5) / 5 = 7 columns; the
      * line itself (M-P, 4 columns) fits, so they are centred on its middle, (12 + 15) / 2 =
-     * 13 (N): K to Q, even with its verdict decided elsewhere */
+     * 13 (N): K to Q, even with its verdict decided elsewhere. The line under the grid is
+     * wrapped to the 40 characters too (board.md §5), between words: "(columns K-Q of A-AD,
+     * around the line;" is 38, one more word would make 42; the rest is indented by two. */
     o = (draw_options){ .trace = &t,
                         .columns = 40,
                         .decided_at = DRAW_AT_SQUARE,
                         .decided = geo_parse_square(g, "S1") };
     out = capture_text(b, &o, &st);
-    ck_assert_msg(strstr(out, "(columns K-Q of A-AD, around the line; A-J and R-AD left out)\n"),
+    ck_assert_msg(strstr(out, "(columns K-Q of A-AD, around the line;\n  A-J and R-AD left out)\n"),
                   "%s", out);
     free(out);
     /* a line C1 to AA2 (2 to 26) does not fit 7 columns: around its middle, 14 (O): L to R;
-     * with its verdict decided on H1 (7): E to K */
+     * with its verdict decided on H1 (7): E to K. Wrapped at 40: "(columns L-R of A-AD, around
+     * the middle" is 39, "(columns E-K of A-AD, around where the" 38, and its next line
+     * "  line's verdict was decided; A-D and" 37 (with " L-AD" 42). */
     geo_trace long_line;
     geo_trace_line(g, geo_parse_square(g, "C1"), geo_parse_square(g, "AA2"), &long_line);
     o = (draw_options){ .trace = &long_line, .columns = 40 };
     out = capture_text(b, &o, &st);
-    ck_assert_msg(strstr(out, "(columns L-R of A-AD, around the middle of the line; A-K and "
+    ck_assert_msg(strstr(out, "(columns L-R of A-AD, around the middle\n  of the line; A-K and "
                               "S-AD left out)\n"),
                   "%s", out);
     free(out);
     o.decided_at = DRAW_AT_SQUARE;
     o.decided = geo_parse_square(g, "H1");
     out = capture_text(b, &o, &st);
-    ck_assert_msg(strstr(out, "(columns E-K of A-AD, around where the line's verdict was "
-                              "decided; A-D and L-AD left out)\n"),
+    ck_assert_msg(strstr(out, "(columns E-K of A-AD, around where the\n  line's verdict was "
+                              "decided; A-D and\n  L-AD left out)\n"),
                   "%s", out);
     ck_assert(second_line_length(out) == 40);
     free(out);
