@@ -677,6 +677,56 @@ static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
     }
 }
 
+/* The part of the traced line past its deciding place (dashed, PAST_COLOUR), drawn over the
+ * labels: it is short (a square or two) and the picture's point, so a square's label or a
+ * counter's name must not hide it (the fresh review of issue 12: on hill_contour.scn `$rifle2`
+ * to `$pak` it was all under I4's `mound` and pak's name). It stops at the edge of the target's
+ * counter, whose name stays readable. The deciding mark stays under the labels, which it would
+ * strike through. */
+static void past_part(const picture *p, int c, int fs, int L, int T, FILE *out)
+{
+    const geo_grid *g = p->g;
+    const geo_trace *tr = p->o->trace;
+    int fx = tr->from % g->w, fy = tr->from / g->w, tx = tr->to % g->w, ty = tr->to / g->w;
+    double ax = L + fx * c + c / 2, ay = T + fy * c + c / 2, bx = L + tx * c + c / 2,
+           by = T + ty * c + c / 2;
+    double t = split_at(g, p->o, fx + 0.5, fy + 0.5, tx + 0.5, ty + 0.5);
+    int mx = (int)ax + (int)((bx - ax) * t), my = (int)ay + (int)((by - ay) * t);
+    fputs("<g id=\"past\">\n", out);
+    if (t < 1.0) {
+        /* where the segment from (mx, my) to (bx, by) enters a counter on the target's square */
+        double enter = 1.0, dx = bx - mx, dy = by - my;
+        for (size_t i = 0; i < p->n_units; i++) {
+            counter k;
+            if (!shown_unit(p, p->units[i]) || !counter_box(p, c, fs, L, T, p->units[i], &k) ||
+                bx < k.x || bx > k.x + k.w || by < k.y || by > k.y + k.h)
+                continue;
+            double lo = 0.0, hi = 1.0;
+            const double o[2] = { mx, my }, d[2] = { dx, dy }, a[2] = { k.x, k.y },
+                         z[2] = { k.x + k.w, k.y + k.h };
+            for (int j = 0; j < 2; j++) {
+                if (d[j] == 0)
+                    continue;
+                double t0 = (a[j] - o[j]) / d[j], t1 = (z[j] - o[j]) / d[j];
+                if (t0 > t1) {
+                    double sw = t0;
+                    t0 = t1;
+                    t1 = sw;
+                }
+                lo = t0 > lo ? t0 : lo;
+                hi = t1 < hi ? t1 : hi;
+            }
+            if (lo <= hi && lo < enter)
+                enter = lo;
+        }
+        fprintf(out,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
+                "stroke-dasharray=\"6 4\" stroke=\"" PAST_COLOUR "\"/>\n",
+                mx, my, mx + (int)(dx * enter), my + (int)(dy * enter));
+    }
+    fputs("</g>\n", out);
+}
+
 /* Sets the part of the board the SVG shows (draw_options.window, centred and around) in p:
  * columns x0..x1 and rows y0..y1. */
 static void svg_window(picture *p)
@@ -921,12 +971,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         int mx = ax + (int)((bx - ax) * t), my = ay + (int)((by - ay) * t);
         fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>\n", ax, ay,
                 mx, my);
-        if (t < 1.0)
-            fprintf(out,
-                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
-                    "stroke-dasharray=\"6 4\" stroke=\"" PAST_COLOUR "\"/>\n",
-                    mx, my, bx, by);
         decided_mark(&p, c, L, T, out);
+        /* the part past the deciding place goes over the labels (past_part, below) */
         for (size_t i = 0; i < tr->n; i++) {
             int q = tr->squares[i];
             if (!shown_square(&p, q) || crossed_dot(&p, c, fs, L, T, q, NULL))
@@ -1062,6 +1108,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
             if (shown_square(&p, tr->squares[i]))
                 crossed_dot(&p, c, fs, L, T, tr->squares[i], out);
         fputs("</g>\n", out);
+        past_part(&p, c, fs, L, T, out);
     }
     if (part) {
         fputs("</g>\n", out); /* the part's clip */
