@@ -292,7 +292,12 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
         if (len > 0) {
             fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s", x + sample, y + 12,
                     kind == 'f' ? "= " : "");
-            xml_text(out, name, len);
+            if (strlen(name) > len) { /* cut: said with an ellipsis */
+                xml_text(out, name, utf8_prefix(name, len - 1));
+                fputs("\xe2\x80\xa6", out);
+            } else {
+                xml_text(out, name, len);
+            }
             fputs("</text>\n", out);
         }
     }
@@ -1075,27 +1080,29 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         fputs("</text>\n", out);
         if (!second)
             continue;
-        /* markers, face and passengers in small type: the whole line in characters of about
-         * small/2 pixels, two squares wide, centred on the counter (longer lists are cut) */
-        size_t room = (size_t)(2 * c / (small / 2)), used = 0;
+        /* markers, face and passengers in small type, centred on the counter and short of
+         * the counters beside it (the counter, its margins and theirs, c/12 each: k.w + c/3
+         * pixels), in characters of about 0.55 em (20 / (11 * small) a pixel); a longer line
+         * is cut and ends with an ellipsis (the fresh review of issue 12: big_river.scn's
+         * `[order_allowance, group_b]` ran over the next square's counter). The legend's
+         * units row names every unit; `hon draw` lists the markers whole. */
+        size_t room = (size_t)((k.w + 4 * (c / 12)) * 20 / (11 * small));
+        char line[512];
+        int at = 0;
+        if (m)
+            at += snprintf(line + at, sizeof line - (size_t)at, "[%s]", m);
+        if (fc && at >= 0 && (size_t)at < sizeof line)
+            at += snprintf(line + at, sizeof line - (size_t)at, "%s(%s)", m ? " " : "", fc);
+        if (carried > 0 && at >= 0 && (size_t)at < sizeof line)
+            snprintf(line + at, sizeof line - (size_t)at, "%s+%zu aboard", at ? " " : "", carried);
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"%s\">",
                 k.x + k.w / 2, base + small + 1, small, m || fc ? "#8b0000" : "#111111");
-        if (m) {
-            size_t n = strlen(m) < room - 2 ? strlen(m) : room - 2;
-            fputc('[', out);
-            xml_text(out, m, n);
-            fputc(']', out);
-            used = n + 2;
+        if (utf8_length(line) <= room) {
+            xml_text(out, line, strlen(line));
+        } else if (room > 1) {
+            xml_text(out, line, utf8_prefix(line, room - 1));
+            fputs("\xe2\x80\xa6", out);
         }
-        if (fc && used + 3 < room) {
-            fputs(m ? " (" : "(", out);
-            size_t n = strlen(fc) < room - used - 3 ? strlen(fc) : room - used - 3;
-            xml_text(out, fc, n);
-            fputc(')', out);
-            used += n + 3;
-        }
-        if (carried > 0)
-            fprintf(out, "%s+%zu aboard", used ? " " : "", carried);
         fputs("</text>\n", out);
     }
     fputs("</g>\n", out);

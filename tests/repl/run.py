@@ -4482,6 +4482,37 @@ unit c = rifle_squad axis at D1
 
 
 @case
+def svg_labels_short_of_the_next_counter():
+    # The fresh review of issue 12 (defect 8), on the bundled big_river.scn: the marker line
+    # `[order_allowance, group_b]` of group_b_de (J3) ran over the counter on K3, and the
+    # legend cut composite terrain names mid-word with nothing to say so. board.md §5: a
+    # counter's small line (type 8) is cut short of the counters beside it, the counter's width
+    # and the four margins of c/12 around it, at 0.55 em a character (88 / 20 = 4.4 pixels):
+    # here squares of 58 (the first square's rect), counters of 50, so (50 + 4 * 4) * 20 / 88
+    # = 15 characters; the 26 of J3's list show as 14 and an ellipsis. A legend entry is cut at
+    # 40 characters, the last an ellipsis: "grass + axis_deployment + scenario_played" (41).
+    board = os.path.join(ROOT, "examples", "boards", "big_river.scn")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "br.svg")
+        p = run(["--board", board, "svg", out])
+        svg_ok(out, p)
+        svg = open(out).read()
+        c = int(re.search(r'<rect x="\d+" y="\d+" width="(\d+)" height="\d+" fill="#',
+                          svg.split('<g id="squares"')[1])[1])
+        w = int(re.search(r'<rect x="\d+" y="\d+" width="(\d+)" height="\d+" rx="4"', svg)[1])
+        room = (w + 4 * (c // 12)) * 20 // 88
+        small = re.findall(r'<text [^>]*font-size="8"[^>]*>([^<]*)</text>', svg)
+        check((c, w, room) == (58, 50, 15) and small, "squares of 58, counters of 50: 15 characters", p)
+        check(all(len(t) <= room for t in small), f"every marker line fits {room} characters: {small}", p)
+        check("[order_allowan\u2026" in small and "[order_allowance, group_b]" not in svg,
+              "J3's list is cut, with an ellipsis", p)
+        legend = svg.split('<g id="legend">')[1]
+        names = re.findall(r'<text [^>]*font-size="12">([^<]*)</text>', legend)
+        check("grass + axis_deployment + scenario_play\u2026" in names and
+              all(len(n) <= 40 for n in names), "legend entries: 40 characters, cut with an ellipsis", p)
+
+
+@case
 def svg_window_and_crowded_squares():
     # Issue 12: the SVG draws a part of a large board (board.md §5, SVG windows; repl.md §1
     # `svg OUT [X Y] [WINDOW]`), and a square holding many features keeps their labels clear
