@@ -686,8 +686,8 @@ static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
  * labels: it is short (a square or two) and the picture's point, so a square's label or a
  * counter's name must not hide it (the fresh review of issue 12: on hill_contour.scn `$rifle2`
  * to `$pak` it was all under I4's `mound` and pak's name). It stops at the edge of the target's
- * counter, whose name stays readable. The deciding mark stays under the labels, which it would
- * strike through. */
+ * counter, whose name stays readable (the whole part, to the target's centre, is drawn under
+ * the labels too). The deciding mark stays under the labels, which it would strike through. */
 static void past_part(const picture *p, int c, int fs, int L, int T, FILE *out)
 {
     const geo_grid *g = p->g;
@@ -976,8 +976,14 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         int mx = ax + (int)((bx - ax) * t), my = ay + (int)((by - ay) * t);
         fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>\n", ax, ay,
                 mx, my);
+        /* the part past the deciding place, to the target's centre over its counter; its part
+         * short of the counter again over the labels (past_part, below) */
+        if (t < 1.0)
+            fprintf(out,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
+                    "stroke-dasharray=\"6 4\" stroke=\"" PAST_COLOUR "\"/>\n",
+                    mx, my, bx, by);
         decided_mark(&p, c, L, T, out);
-        /* the part past the deciding place goes over the labels (past_part, below) */
         for (size_t i = 0; i < tr->n; i++) {
             int q = tr->squares[i];
             if (!shown_square(&p, q) || crossed_dot(&p, c, fs, L, T, q, NULL))
@@ -1076,7 +1082,9 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         int base = top + big - 2;
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">",
                 k.x + k.w / 2, base, big);
-        counter_name(out, p.keys[i], label, u, (size_t)(k.w / (fs * 3 / 8 + 1)));
+        /* characters of about 0.55 em, so that the name stays inside its counter (the fresh
+         * review of issue 12: 5 pixels a character let `c group_b…` stick out of it) */
+        counter_name(out, p.keys[i], label, u, (size_t)(k.w * 20 / (11 * big)));
         fputs("</text>\n", out);
         if (!second)
             continue;

@@ -4314,10 +4314,11 @@ def los_verdict_drawn():
         # The SVG (a title: the board from (32, 48), 48-pixel squares): the caption, C2 outlined
         # in blue from (32 + 2 * 48 + 2, 48 + 48 + 2) = (130, 98), and the line along row 2
         # (y = 48 + 48 + 24 = 120) solid from A2's centre x = 56 to where it leaves C2,
-        # x = 32 + 3 * 48 = 176, dashed red from there to the left edge of b's counter on E2,
-        # x = 32 + 4 * 48 + 48 / 12 = 228 (not its centre, 248: the name stays readable), drawn
-        # after the labels (the fresh review of issue 12: a square's label and the target's
-        # name hid the whole dashed part of hill_contour.scn's README line).
+        # x = 32 + 3 * 48 = 176, dashed red from there to E2's centre x = 248 over b's counter
+        # and under the labels, and once more over the labels to the left edge of b's counter,
+        # x = 32 + 4 * 48 + 48 / 12 = 228 (not its centre: the name stays readable; the fresh
+        # review of issue 12: a square's label and the target's name hid the whole dashed part
+        # of hill_contour.scn's README line).
         out = os.path.join(tmp, "ab.svg")
         p = run(["--board", board, "svg", out, "$a", "$b"])
         svg_ok(out, p)
@@ -4328,10 +4329,13 @@ def los_verdict_drawn():
               "the deciding square is outlined in blue", p)
         dashed = ('<line x1="176" y1="120" x2="228" y2="120" stroke-width="2" '
                   'stroke-dasharray="6 4" stroke="#ff0000"/>')
+        under = ('<line x1="176" y1="120" x2="248" y2="120" stroke-width="2" '
+                 'stroke-dasharray="6 4" stroke="#ff0000"/>')
         check('<line x1="56" y1="120" x2="176" y2="120" stroke-width="2"/>' in svg and
-              dashed in svg, "the line is solid up to C2's far side, dashed red past it", p)
-        check(svg.index(dashed) > svg.index('<g id="labels"'), "the dashed part is over the labels",
-              p)
+              under in svg and dashed in svg,
+              "the line is solid up to C2's far side, dashed red past it", p)
+        check(svg.index(under) < svg.index('<g id="labels"') < svg.index(dashed),
+              "the dashed part is under the labels, and up to b's counter over them", p)
         check(">blocked past C2<" in svg and ">where decided<" in svg,
               "the legend names the two parts of the line and the mark", p)
         # the hedge: the side C4/D4 (x = 32 + 3 * 48 = 176, from y = 48 + 3 * 48 = 192 to 240)

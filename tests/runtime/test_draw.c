@@ -434,10 +434,11 @@ END_TEST
 
 /* Issue 12: every counter is told from every other. Two units whose names agree in their first
  * 8 letters, company_alpha (id 0) on A1 and company_bravo (id 1) on D2 of a 4 x 2 board, once
- * read "company_" alike with a legend of names alone. Each counter (40 pixels wide, 5 a
- * character of type 10: 8 characters) now shows its key in bold (the text picture's: a and b,
- * the unit ids in order, the map showing only '.'), a space, and what is left, 6 characters:
- * the name's first 5 and an ellipsis (UTF-8 e2 80 a6). The legend's units row lists each key
+ * read "company_" alike with a legend of names alone. Each counter (40 pixels wide, 0.55 em a
+ * character of type 10, 5.5 pixels: 40 * 20 / 110 = 7 characters, so that the name stays in
+ * its counter) now shows its key in bold (the text picture's: a and b, the unit ids in order,
+ * the map showing only '.'), a space, and what is left, 5 characters: the name's first 4 and
+ * an ellipsis (UTF-8 e2 80 a6). The legend's units row lists each key
  * on its counter swatch with the full name and its square, as the text key does. A name that
  * fits (unit 2, "x" on B2) is shown whole, without an ellipsis. */
 START_TEST(counters_told_apart)
@@ -460,9 +461,9 @@ START_TEST(counters_told_apart)
     const char *labels = strstr(out, "<g id=\"labels\"");
     ck_assert_ptr_nonnull(labels);
     const char *a =
-        strstr(labels, "><tspan font-weight=\"bold\">a</tspan> compa\xe2\x80\xa6</text>");
+        strstr(labels, "><tspan font-weight=\"bold\">a</tspan> comp\xe2\x80\xa6</text>");
     const char *bb =
-        strstr(labels, "><tspan font-weight=\"bold\">b</tspan> compa\xe2\x80\xa6</text>");
+        strstr(labels, "><tspan font-weight=\"bold\">b</tspan> comp\xe2\x80\xa6</text>");
     ck_assert_msg(a && bb, "%s", out);
     ck_assert(strstr(labels, "><tspan font-weight=\"bold\">c</tspan> x</text>"));
     ck_assert(strstr(out, ">company_</text>") == NULL);
