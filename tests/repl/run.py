@@ -2012,6 +2012,23 @@ def svg_in_a_browser():
             got = rows[120][x]
             p.stdout = f"pixel ({x}, 120) on the line is {got}, wanted its magenta"
             check(near(got), p.stdout, p)
+        # The README's picture (the fresh review of issue 12, defect 7): on hill_contour.scn
+        # under harbor_hills, $rifle2 (J7) to $pak (I4) is blocked at the side I4/I5, and the
+        # part past it runs from (448, 240) to the pak's counter edge (444, 226) under I4's
+        # `mound` label and, before, into the pak's name: 14.6 pixels, dashed 6 and 4, so some
+        # 10 pixels of red line 2 wide. At least 10 pixels in the box x 436-455, y 205-242 must
+        # be red (#ff0000: red over 200, green and blue under 80); the picture as it was showed
+        # 4 (the label's white halo and the name over the rest).
+        svg3, png3 = os.path.join(d, "hc.svg"), os.path.join(d, "hc.png")
+        p = run(["--board", os.path.join(ROOT, "examples", "boards", "hill_contour.scn"),
+                 "--edition", "harbor_hills", "svg", svg3, "$rifle2", "$pak"])
+        check(p.returncode == 0, "the README's picture is written", p)
+        size = re.search(r'<svg [^>]*width="(\d+)" height="(\d+)"', open(svg3).read())
+        rows = browser_shot(browser, d, svg3, png3, int(size[1]), int(size[2]))
+        red = [(x, y) for y in range(205, 243) for x in range(436, 456)
+               if rows[y][x][0] > 200 and rows[y][x][1] < 80 and rows[y][x][2] < 80]
+        p.stdout = f"{len(red)} red pixels on the part past I4/I5: {red}"
+        check(len(red) >= 10, p.stdout, p)
 
 
 @case
