@@ -134,6 +134,8 @@ DIAG_CODE(SCN_MEMORY,         399, "out of memory")
 DIAG_CODE(NO_SUCH_QUERY,      401, "no query or fn of that name, or not one the request can ask")
 DIAG_CODE(BAD_REQUEST,        402, "a request's arguments do not fit: their number or types")
 DIAG_CODE(NO_PLACE,           403, "a word that names neither a unit nor a square of the board")
+DIAG_CODE(COMMAND_USAGE,      404, "a command's words do not fit its usage")
+DIAG_CODE(COMMAND_NOT_NOW,    405, "a command the session cannot do now")
 
 /* E41x-E49x: settings, question files, snapshots and rule names (interp/choice.c, questions.c,
  * snapshot.c, diff.c) */

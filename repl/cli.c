@@ -951,7 +951,8 @@ int cli_board(cli_session *s, const char *path)
 /* Says there is no board and how to get one; returns 1. */
 static int no_board(void)
 {
-    cli_error("no board is loaded (use 'board FILE' in the REPL, or --board FILE)");
+    cli_error_code(CLI_E_NO_BOARD,
+                   "no board is loaded (use 'board FILE' in the REPL, or --board FILE)");
     return 1;
 }
 
@@ -1251,7 +1252,7 @@ int cli_undo(cli_session *s)
     hon_answer *a = NULL;
     hon_status st = hon_undo(s->vm, &a);
     if (st == HON_ERR_NOT_FOUND) {
-        cli_error("nothing to undo");
+        cli_error_code(CLI_E_NOT_NOW, "nothing to undo");
         return 1;
     }
     if (st != HON_OK || !a) {

@@ -356,9 +356,20 @@ void cli_set_json(cli_session *s, bool on);
  * control characters escaped. */
 void cli_put_json_string(const char *text, FILE *out);
 
-/* Reports an error with no source position on stderr (printf's fmt): `hon: error: MESSAGE`
- * (`SCRIPT:LINE: error: …` while a script runs), or under JSON one object with a null code. */
+/* Reports an error with no source position on stderr (printf's fmt): `hon: error: MESSAGE`,
+ * or under JSON one object with a null code. While a line is run (a script's, `hon play`'s or
+ * one typed: cli_set_script_text), the error is placed in it as a diagnostic is (errors.md):
+ * `SCRIPT:LINE:COL: error: …`, the line quoted, a caret under the command's word (under the
+ * words after it for a usage error, E404). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error_code whose caret, on the line being run, is under `word` (its last place in the
+ * line; when it is not there, cli_error's place). */
+void cli_error_at(int code, const char *word, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* cli_error_code whose caret, on the line being run, is at byte column `col` (from 1) for `len`
+ * bytes (0: 1). */
+void cli_error_col(int code, size_t col, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Reports a usage error (exit status 2 is the caller's to return): `hon: MESSAGE` and the line
  * `Try 'hon --help' for more information.` on stderr, or under --json one JSON diagnostic
  * (severity error, code null) whose rendered text is those two lines. */
@@ -383,10 +394,17 @@ void cli_put_block(const char *text, FILE *out);
  * bare status and no diagnostic (an unknown edition named by --edition). */
 void cli_error_code(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The codes the program reports itself (errors.md): E005, a rule file that cannot be read
- * (`fmt`); E41x, a setting naming an unknown edition, variant or reading (--edition, --variant
- * and the REPL's `edition` and `variant` are settings given one at a time). */
+ * (`fmt`); E001, a line with a NUL byte; E212, a command that needs a board with none loaded;
+ * E404, a command's words that do not fit its usage; E405, a command the session cannot do now
+ * (nothing to undo, no choice waiting, answers that are not the choices asked); E41x, a setting
+ * naming an unknown edition, variant or reading (--edition, --variant and the REPL's `edition`
+ * and `variant` are settings given one at a time). */
 enum {
+    CLI_E_CHARACTER = 1,
     CLI_E_CANNOT_READ = 5,
+    CLI_E_NO_BOARD = 212,
+    CLI_E_USAGE = 404,
+    CLI_E_NOT_NOW = 405,
     CLI_E_SETTING_EDITION = 412,
     CLI_E_SETTING_VARIANT = 413,
     CLI_E_SETTING_READING = 414,

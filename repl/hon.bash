@@ -1,9 +1,49 @@
 # hon.bash — bash completion for the `hon` program, installed by meson.build as
 # share/bash-completion/completions/hon: its subcommands, its global options, the subcommand
-# options of test, fmt and diff, and file names where an option or command takes a file
-# (.hon rules, .scn boards, .play scripts, directories for --rules). The lists follow repl/main.c's usage
+# options of test, fmt and diff, file names where an option or command takes a file
+# (.hon rules, .scn boards, .play scripts, directories for --rules; hidden ones only when the
+# word starts with '.'), and the editions and variants of the rules the command line names
+# (after --edition and --variant, and as diff's settings), asked of hon itself through the
+# REPL's `edition` and `variant` listings. The lists follow repl/main.c's usage
 # (docs/spec/repl.md); tests/install/run.py checks that every command and option named there
 # is offered here.
+
+# The rules options given so far (--rules DIR, --load FILE, --no-rules), for asking hon the
+# names those rules declare.
+_hon_rules_options()
+{
+    local i
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            --rules | --load) printf '%s\n' "${words[i]}" "${words[i + 1]}"; ((i++)) ;;
+            --no-rules) printf '%s\n' --no-rules ;;
+        esac
+    done
+}
+
+# Names from one of the REPL's listings (repl.md §2): `edition` prints `* name (extends ...)
+# — title` lines, `variant` prints `name = reading  — description` lines.
+_hon_names()
+{
+    local opts
+    mapfile -t opts < <(_hon_rules_options)
+    printf '%s\n' "$1" | "${words[0]}" "${opts[@]}" 2>/dev/null |
+        sed -n 's/^[* ] \([A-Za-z_][A-Za-z0-9_]*\).*/\1/p; s/^\([A-Za-z_][A-Za-z0-9_]*\) = .*/\1/p'
+}
+
+# Files (with _filedir's pattern, if any) and directories, hidden ones only when the word
+# starts with '.' (a checkout's .git and .ci hold no rules).
+_hon_files()
+{
+    _filedir "$@"
+    if [[ $cur != .* && $cur != */.* ]]; then
+        local i kept=()
+        for i in "${COMPREPLY[@]}"; do
+            [[ ${i##*/} == .* ]] || kept+=("$i")
+        done
+        COMPREPLY=("${kept[@]}")
+    fi
+}
 
 _hon()
 {
@@ -17,19 +57,28 @@ _hon()
 
     case $prev in
         --rules)
-            _filedir -d
+            _hon_files -d
             return ;;
         --load)
-            _filedir hon
+            _hon_files hon
             return ;;
         --board | --witness)
-            _filedir scn
+            _hon_files scn
             return ;;
         --questions)
-            _filedir
+            _hon_files
             return ;;
-        --edition | --variant | --seed | --max-steps | --budget | --max-depth | --max-list | \
-            --max-memory | --filter | --cap | --ints | --traces | --width | --rule | --query | \
+        --edition)
+            COMPREPLY=($(compgen -W "$(_hon_names edition)" -- "$cur"))
+            return ;;
+        --variant)
+            if [[ $cur != *=* ]]; then
+                COMPREPLY=($(compgen -S = -W "$(_hon_names variant)" -- "$cur"))
+                compopt -o nospace 2>/dev/null
+            fi
+            return ;;
+        --seed | --max-steps | --budget | --max-depth | --max-list | --max-memory | \
+            --filter | --cap | --ints | --traces | --width | --rule | --query | \
             --max-size | --seconds)
             return ;;
     esac
@@ -59,42 +108,46 @@ _hon()
             if [[ $cur == -* && $cmd == test ]]; then
                 COMPREPLY=($(compgen -W "-v --verbose --filter --json" -- "$cur"))
             else
-                _filedir '@(hon|scn)'
+                _hon_files '@(hon|scn)'
             fi ;;
         svg | reach)
-            _filedir svg ;;
+            _hon_files svg ;;
         lint)
-            _filedir '@(hon)' ;;
+            _hon_files '@(hon)' ;;
         play)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--board --seed --bail" -- "$cur"))
             else
-                _filedir play
+                _hon_files play
             fi ;;
         fmt)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--check --diff --json" -- "$cur"))
             else
-                _filedir '@(hon)'
+                _hon_files '@(hon)'
             fi ;;
         coverage)
             case $prev in
-                --inventory) _filedir md ;;
-                --tests) _filedir -d ;;
+                --inventory) _hon_files md ;;
+                --tests) _hon_files -d ;;
                 *) COMPREPLY=($(compgen -W "--inventory --tests" -- "$cur")) ;;
             esac ;;
         lsp)
             case $prev in
-                --inventory) _filedir md ;;
+                --inventory) _hon_files md ;;
                 *) COMPREPLY=($(compgen -W "--inventory" -- "$cur")) ;;
             esac ;;
         snapshot)
             if ((cword == i + 1)); then
                 COMPREPLY=($(compgen -W "record check" -- "$cur"))
             else
-                _filedir
+                _hon_files
             fi ;;
         diff)
+            if [[ $cur != -* ]]; then
+                COMPREPLY=($(compgen -W "$(_hon_names edition)" -- "$cur"))
+                return
+            fi
             COMPREPLY=($(compgen -W "--variants --search --board --questions
                 --no-bundled-boards --no-tests --no-finite --cap --ints --traces --width --json
                 --rule --query --max-size --seconds --seed --witness" -- "$cur")) ;;

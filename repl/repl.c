@@ -280,7 +280,10 @@ static char *reader_next(reader *r)
         if (memchr(r->buf, '\0', (size_t)n)) {
             /* the text would end at the NUL: say so rather than answer a cut line (or, with
              * a NUL first, nothing at all) */
-            cli_error("the input line contains a NUL byte; it is ignored");
+            cli_set_script_text(r->name, r->buf); /* the text before the NUL */
+            cli_error_col(CLI_E_CHARACTER, strlen(r->buf) + 1, 1,
+                          "the input line contains a NUL byte; it is ignored");
+            cli_set_script_text(NULL, NULL);
             r->buf[0] = '\0';
             return r->buf;
         }
@@ -357,7 +360,7 @@ static int need(const char *args, const char *usage)
 {
     if (args[0])
         return 1;
-    cli_error("usage: %s", usage);
+    cli_error_code(CLI_E_USAGE, "usage: %s", usage);
     return 0;
 }
 
@@ -365,11 +368,11 @@ static int cmd_los_mode(repl *r, char *args, cli_mode mode)
 {
     char *w[2];
     if (split_words(args, w, 2) != 2) {
-        cli_error("usage: %slos X Y (X and Y: $unit, @C4 or C4)", mode == CLI_WHY ? "why "
-                                                                  : mode == CLI_WHY_FULL
-                                                                      ? "why full "
-                                                                  : mode == CLI_WHY_NOT ? "why not "
-                                                                                        : "");
+        cli_error_code(CLI_E_USAGE, "usage: %slos X Y (X and Y: $unit, @C4 or C4)",
+                       mode == CLI_WHY        ? "why "
+                       : mode == CLI_WHY_FULL ? "why full "
+                       : mode == CLI_WHY_NOT  ? "why not "
+                                              : "");
         return 1;
     }
     return cli_los(r->s, w[0], w[1], mode);
@@ -412,14 +415,15 @@ static int cmd_why(repl *r, char *args)
         char *w[64];
         int n = split_words(rest, w, 64);
         if (n < 2 || n > 64) {
-            cli_error("usage: why %smove $UNIT SQUARE... (e.g. why not move $jeep @C4 @C5)",
-                      how[mode]);
+            cli_error_code(CLI_E_USAGE,
+                           "usage: why %smove $UNIT SQUARE... (e.g. why not move $jeep @C4 @C5)",
+                           how[mode]);
             return 1;
         }
         return cli_why_move(r->s, w[0], (const char *const *)(w + 1), (size_t)n - 1);
     }
     if (after_word(args, "do")) {
-        cli_error("usage: why %sdo EVENT(ARGS)", how[mode]);
+        cli_error_code(CLI_E_USAGE, "usage: why %sdo EVENT(ARGS)", how[mode]);
         return 1;
     }
     return need(args, "why [full|not] EXPR") ? cli_answer(r->s, args, r->where, mode) : 1;
@@ -462,8 +466,10 @@ static int cmd_draw(repl *r, char *args)
     if (n == 1 && cli_place(r->s, w[0]) != 0)
         return 1; /* not a place: say why (an unknown unit's nearest name), not the usage */
     if (n > 2) {
-        cli_error("usage: draw [X [Y]] (X alone: the board around X; X Y: the line from X to Y; "
-                  "each $unit, @C4 or C4)");
+        cli_error_code(
+            CLI_E_USAGE,
+            "usage: draw [X [Y]] (X alone: the board around X; X Y: the line from X to Y; "
+            "each $unit, @C4 or C4)");
         return 1;
     }
     return cli_draw(r->s, n == 2 ? w[0] : NULL, n == 2 ? w[1] : NULL, n == 1 ? w[0] : NULL);
@@ -475,8 +481,9 @@ static int cmd_svg(repl *r, char *args)
     char *w[4];
     int n = split_words(args, w, 4);
     if (n < 1 || n > 4) {
-        cli_error("usage: svg FILE [X Y] [WINDOW] (WINDOW: a place to centre on, or corners "
-                  "C2..H6)");
+        cli_error_code(CLI_E_USAGE,
+                       "usage: svg FILE [X Y] [WINDOW] (WINDOW: a place to centre on, or corners "
+                       "C2..H6)");
         return 1;
     }
     bool line = n >= 3;
@@ -513,7 +520,8 @@ static int cmd_move(repl *r, char *args)
     char *w[64];
     int n = split_words(args, w, 64);
     if (n < 2 || n > 64) {
-        cli_error("usage: move $UNIT SQUARE... (e.g. move $jeep @C4 @C5; at most 63 squares)");
+        cli_error_code(CLI_E_USAGE,
+                       "usage: move $UNIT SQUARE... (e.g. move $jeep @C4 @C5; at most 63 squares)");
         return 1;
     }
     return cli_move(r->s, w[0], (const char *const *)(w + 1), (size_t)n - 1);
@@ -524,7 +532,7 @@ static int cmd_reach(repl *r, char *args)
     char *w[3];
     int n = split_words(args, w, 3);
     if (n < 1 || n > 2) {
-        cli_error("usage: reach $UNIT [FILE.svg] (e.g. reach $rifle1)");
+        cli_error_code(CLI_E_USAGE, "usage: reach $UNIT [FILE.svg] (e.g. reach $rifle1)");
         return 1;
     }
     return cli_reach(r->s, w[0], n > 1 ? w[1] : NULL);
@@ -533,7 +541,7 @@ static int cmd_reach(repl *r, char *args)
 static int cmd_next(repl *r, char *args)
 {
     if (args[0]) {
-        cli_error("usage: next");
+        cli_error_code(CLI_E_USAGE, "usage: next");
         return 1;
     }
     return cli_next(r->s);
@@ -542,7 +550,7 @@ static int cmd_next(repl *r, char *args)
 static int cmd_undo(repl *r, char *args)
 {
     if (args[0]) {
-        cli_error("usage: undo");
+        cli_error_code(CLI_E_USAGE, "usage: undo");
         return 1;
     }
     return cli_undo(r->s);
@@ -563,7 +571,7 @@ static int cmd_step(repl *r, char *args)
     } else if (n == 1 && strcmp(w[0], "off") == 0) {
         r->s->stepping = false;
     } else if (n != 0) {
-        cli_error("usage: step [on|off]");
+        cli_error_code(CLI_E_USAGE, "usage: step [on|off]");
         return 1;
     }
     printf("step %s\n", r->s->stepping ? "on" : "off");
@@ -596,7 +604,7 @@ static int cmd_rules(repl *r, char *args)
     char *w[1];
     int n = split_words(args, w, 1);
     if (n > 1) {
-        cli_error("usage: rules [WORD]");
+        cli_error_code(CLI_E_USAGE, "usage: rules [WORD]");
         return 1;
     }
     return cli_rules(r->s, n ? w[0] : NULL);
@@ -606,7 +614,7 @@ static int one_name(char *args, const char *usage, char **name)
 {
     char *w[1];
     if (split_words(args, w, 1) != 1) {
-        cli_error("usage: %s", usage);
+        cli_error_code(CLI_E_USAGE, "usage: %s", usage);
         return 0;
     }
     *name = w[0];
@@ -630,7 +638,7 @@ static int cmd_edition(repl *r, char *args)
     char *w[1];
     int n = split_words(args, w, 1);
     if (n > 1) {
-        cli_error("usage: edition [NAME]");
+        cli_error_code(CLI_E_USAGE, "usage: edition [NAME]");
         return 1;
     }
     if (n == 0)
@@ -652,7 +660,7 @@ static int cmd_variant(repl *r, char *args)
         n = w[0][0] && w[1][0] ? 2 : 3;
     }
     if (n > 2) {
-        cli_error("usage: variant [NAME [READING]]");
+        cli_error_code(CLI_E_USAGE, "usage: variant [NAME [READING]]");
         return 1;
     }
     if (n < 2)
@@ -671,7 +679,7 @@ static int words_to(repl *r, char *args, const char *usage,
     char *w[32];
     int n = split_words(args, w, 32);
     if (n > 32) {
-        cli_error("usage: %s (at most 32 words)", usage);
+        cli_error_code(CLI_E_USAGE, "usage: %s (at most 32 words)", usage);
         return 1;
     }
     return fn(r->s, (const char *const *)w, (size_t)n);
@@ -698,7 +706,7 @@ static int cmd_seed(repl *r, char *args)
     char *w[1];
     uint64_t seed;
     if (split_words(args, w, 1) != 1 || !cli_parse_seed(w[0], &seed)) {
-        cli_error("usage: seed N (a non-negative integer)");
+        cli_error_code(CLI_E_USAGE, "usage: seed N (a non-negative integer)");
         return 1;
     }
     hon_set_seed(r->s->vm, seed);
@@ -710,7 +718,7 @@ static int cmd_limit(repl *r, char *args)
     char *w[3];
     int n = split_words(args, w, 3);
     if (n > 2) {
-        cli_error("usage: limit [steps|depth|list|memory [N]]");
+        cli_error_code(CLI_E_USAGE, "usage: limit [steps|depth|list|memory [N]]");
         return 1;
     }
     return cli_limit(r->s, n > 0 ? w[0] : NULL, n > 1 ? w[1] : NULL);
@@ -722,7 +730,7 @@ static int cmd_budget(repl *r, char *args)
     char *w[2];
     int n = split_words(args, w, 2);
     if (n > 1) {
-        cli_error("usage: budget [N]");
+        cli_error_code(CLI_E_USAGE, "usage: budget [N]");
         return 1;
     }
     return cli_limit(r->s, "steps", n > 0 ? w[0] : NULL);
@@ -737,7 +745,7 @@ static int cmd_json(repl *r, char *args)
     } else if (n == 1 && strcmp(w[0], "off") == 0) {
         cli_set_json(r->s, false);
     } else if (n != 0) {
-        cli_error("usage: json [on|off]");
+        cli_error_code(CLI_E_USAGE, "usage: json [on|off]");
         return 1;
     }
     printf("json %s\n", r->s->json ? "on" : "off");
@@ -752,7 +760,7 @@ static bool question_words(repl *r, char *args, int skip, size_t want, cli_quest
     char *w[64], err[256];
     int n = split_words(args, w, 64);
     if (n > 64) {
-        cli_error("too many words (at most 64)");
+        cli_error_code(CLI_E_USAGE, "too many words (at most 64)");
         return false;
     }
     cli_opts g = { .json = r->s->json, .board = hon_board_path(r->s->vm) }; /* one more board */
@@ -781,7 +789,8 @@ static int cmd_snapshot(repl *r, char *args)
     cli_question_opts o = { 0 };
     int rc = 2;
     if (n < 2 || strcmp(w[0], "record") != 0)
-        cli_error("usage: snapshot record FILE [QOPTION]... [SETTING] | snapshot check FILE");
+        cli_error_code(CLI_E_USAGE,
+                       "usage: snapshot record FILE [QOPTION]... [SETTING] | snapshot check FILE");
     else if (question_words(r, args, 2, 1, &o)) {
         const char *ed = hon_edition(r->s->vm); /* no setting: the active edition */
         cli_opts g = { .edition = ed };
@@ -805,9 +814,11 @@ static int cmd_choose(repl *r, char *args)
 {
     (void)r;
     (void)args;
-    cli_error("no choice is waiting for an answer: 'choose N' answers a choice that the line "
-              "before it asked (or give the answers with the command: 'do EVENT(ARGS) choosing "
-              "N,...')");
+    cli_error_code(
+        CLI_E_NOT_NOW,
+        "no choice is waiting for an answer: 'choose N' answers a choice that the line "
+        "before it asked (or give the answers with the command: 'do EVENT(ARGS) choosing "
+        "N,...')");
     return 1;
 }
 
@@ -856,13 +867,14 @@ static int take_choosing(char *args, const char **answers, int max)
     int n = 0;
     for (char *w = strtok(list, ", \t"); w; w = strtok(NULL, ", \t")) {
         if (n == max) {
-            cli_error("'choosing' takes at most %d answers", max);
+            cli_error_at(CLI_E_USAGE, "choosing", "'choosing' takes at most %d answers", max);
             return -1;
         }
         answers[n++] = w;
     }
     if (n == 0)
-        cli_error("'choosing' needs the answers, in the order the choices come: choosing 2,1");
+        cli_error_at(CLI_E_USAGE, "choosing",
+                     "'choosing' needs the answers, in the order the choices come: choosing 2,1");
     return n ? n : -1;
 }
 
@@ -1180,8 +1192,9 @@ static int run_command(repl *r, const command *c, char *args, size_t errors)
     fflush(stdout);
     if (rc == 0 && r->s->answers_used < r->s->nanswers) {
         hon_undo(r->s->vm, NULL);
-        cli_error("'choosing' gave %d answers, the procedure asked %zu choices: it was undone", n,
-                  r->s->answers_used);
+        cli_error_at(CLI_E_NOT_NOW, "choosing",
+                     "'choosing' gave %d answers, the procedure asked %zu choices: it was undone",
+                     n, r->s->answers_used);
         rc = 1;
     }
     r->s->answers = NULL;

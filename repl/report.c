@@ -101,6 +101,11 @@ void cli_put_json_string(const char *text, FILE *out)
     fputc('"', out);
 }
 
+/* Where the next error of a command points in the line being run (cli_error_at,
+ * cli_error_col): a word of it, or a 1-based column and length; none: error_span's default. */
+static const char *error_word;
+static size_t error_col, error_len;
+
 /* Whether diagnostics and errors go to stderr as JSON objects (--json, `json on`): the
  * session's json flag, mirrored here for the errors that have no session at hand. */
 static bool json_errors;
@@ -172,6 +177,96 @@ static void vreport(const char *severity, int code, const char *fmt, va_list ap)
     vreport_at(severity, code, NULL, fmt, ap);
 }
 
+/* The first word of the line being run (script_text): its offset in *at, its length. */
+static size_t first_word(size_t *at)
+{
+    size_t i = strspn(script_text, " \t");
+    i += script_text[i] == ':';
+    *at = i;
+    return strcspn(script_text + i, " \t");
+}
+
+/* The last place of text[0..k) in the line being run (script_text), from 0; -1 if none. */
+static long place_in_line(const char *text, size_t k)
+{
+    size_t tl = strlen(script_text);
+    for (size_t i = tl + 1; k && k <= tl && i-- > 0;)
+        if (i + k <= tl && memcmp(script_text + i, text, k) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* The place an error of a command points at in the line being run (script_text), 1-based
+ * column and length in bytes: `col` when given (not 0); else `word`'s last place in the line;
+ * else the last word the message quotes ('@Z99', a file name, `$bb`) that the line holds; else
+ * when on_args (a usage error, E404, or the library's error about what a command was given:
+ * `square ZZ99 is off the board`) the words after the command's; else the command's word. */
+static void error_span(bool on_args, const char *word, size_t col, size_t len, const char *msg,
+                       size_t *c, size_t *n)
+{
+    size_t at, wl = first_word(&at), tl = strlen(script_text);
+    *c = at + 1;
+    *n = wl ? wl : 1;
+    if (col) {
+        *c = col;
+        *n = len ? len : 1;
+        return;
+    }
+    long i = word ? place_in_line(word, strlen(word)) : -1;
+    if (i >= 0) {
+        *c = (size_t)i + 1;
+        *n = strlen(word);
+        return;
+    }
+    /* the last quoted word ('...' or `...`) the line holds: a reading after its variant */
+    const char *last = NULL;
+    for (const char *q = msg ? strpbrk(msg, "'`") : NULL, *e; q && (e = strchr(q + 1, *q));
+         q = strpbrk(e + 1, "'`")) {
+        if ((i = place_in_line(q + 1, (size_t)(e - q - 1))) >= 0) {
+            last = q;
+            *c = (size_t)i + 1;
+            *n = (size_t)(e - q - 1);
+        }
+    }
+    if (last)
+        return;
+    if (on_args) {
+        size_t from = at + wl + strspn(script_text + at + wl, " \t"), to = tl;
+        while (to > from && (script_text[to - 1] == ' ' || script_text[to - 1] == '\t'))
+            to--;
+        if (to > from) {
+            *c = from + 1;
+            *n = to - from;
+        }
+    }
+}
+
+/* The text of an error of a command on the line being run (script_text; a script's line, or
+ * line 1 of the typed line's name): `WHERE:LINE:COL: error[CODE]: MESSAGE`, the line quoted
+ * and a caret under the place error_span gives (on_args: its), as the library renders a
+ * diagnostic (errors.md). Returns the line and column in *line and *at. */
+static void error_on_line(int code, bool on_args, const char *word, size_t col, size_t len,
+                          const char *msg, char *text, size_t size, unsigned *line, size_t *at)
+{
+    size_t c, n;
+    error_span(on_args, word, col, len, msg, &c, &n);
+    *line = script_line ? script_line : 1;
+    *at = c;
+    int k =
+        snprintf(text, size, "%s:%u:%zu: error", script_line ? script_where : text_where, *line, c);
+    if (code && k > 0 && (size_t)k < size)
+        k += snprintf(text + k, size - (size_t)k, "[E%03d]", code);
+    if (k > 0 && (size_t)k < size)
+        k += snprintf(text + k, size - (size_t)k, ": %s\n%5u | %s\n      | %*s^", msg, *line,
+                      script_text, (int)(c - 1), "");
+    for (size_t i = 1; i < n && k > 0 && (size_t)k + 2 < size; i++)
+        text[k++] = '~';
+    if (k > 0 && (size_t)k + 2 < size) {
+        text[k++] = '\n';
+        text[k] = '\0';
+    }
+}
+
 /* vreport, the JSON object's path `path` (a file the message is about, not NULL) when no
  * script line is named. */
 static void vreport_at(const char *severity, int code, const char *path, const char *fmt,
@@ -180,6 +275,23 @@ static void vreport_at(const char *severity, int code, const char *path, const c
     bool error = strcmp(severity, "error") == 0;
     char msg[1024], text[1400];
     vsnprintf(msg, sizeof msg, fmt, ap);
+    if (error && script_text && (script_line || text_where)) {
+        /* a command's error on the line being run: placed in it, as a diagnostic is */
+        char placed[2600];
+        unsigned line;
+        size_t col;
+        error_on_line(code, code == CLI_E_USAGE, error_word, error_col, error_len, msg, placed,
+                      sizeof placed, &line, &col);
+        error_word = NULL;
+        error_col = error_len = 0;
+        fflush(stdout);
+        if (json_errors)
+            put_json_diag(severity, code, script_line ? script_where : text_where, line,
+                          (unsigned)col, msg, placed, NULL, 0, NULL);
+        else
+            fputs(placed, stderr);
+        return;
+    }
     if (error && script_line)
         snprintf(text, sizeof text, "%s:%u: error", script_where, script_line);
     else
@@ -227,6 +339,27 @@ void cli_error_code(int code, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     vreport("error", code, fmt, ap);
+    va_end(ap);
+}
+
+void cli_error_at(int code, const char *word, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_word = word;
+    vreport("error", code, fmt, ap);
+    error_word = NULL;
+    va_end(ap);
+}
+
+void cli_error_col(int code, size_t col, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_col = col;
+    error_len = len;
+    vreport("error", code, fmt, ap);
+    error_col = error_len = 0;
     va_end(ap);
 }
 
@@ -389,6 +522,14 @@ static void render_diag(const hon_diag *d, FILE *out)
         cli_put_block(rest, out);
         if (dc)
             put_caller_note(d, out);
+    } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message &&
+               script_text) {
+        /* no position of its own: placed in the line being run, as the program's errors */
+        char placed[2600];
+        unsigned line;
+        size_t col;
+        error_on_line(d->code, true, NULL, 0, 0, d->message, placed, sizeof placed, &line, &col);
+        fputs(placed, out);
     } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message) {
         error_prefix(d->code, out); /* no position of its own: the script's line is where */
         fprintf(out, "%s\n", d->message);
@@ -403,6 +544,16 @@ static void render_diag(const hon_diag *d, FILE *out)
         fprintf(out, ": %s\n", d->message ? d->message : "");
         put_caller_note(d, out);
     }
+}
+
+/* The column render_diag places error d at when it has no position of its own and a line is
+ * being run (error_on_line); 0 when it is not placed. */
+static unsigned placed_col(const hon_diag *d)
+{
+    size_t c = 0, n;
+    if (script_text && d->severity == HON_ERROR && d->message)
+        error_span(true, NULL, 0, 0, d->message, &c, &n);
+    return (unsigned)c;
 }
 
 /* The diagnostic callback: renders to stderr (as text, or as JSON under --json), counts.
@@ -447,8 +598,9 @@ void cli_on_diag(void *ud, const hon_diag *d)
                   here ? (d->line ? shown_line(d) : script_line)
                   : dc ? shown_line(d)
                        : d->line,
-                  d->col + (shift > 0 ? (unsigned)shift : 0u), d->message, text, called_from,
-                  called_line, called_text);
+                  here && d->line == 0 ? placed_col(d)
+                                       : d->col + (shift > 0 ? (unsigned)shift : 0u),
+                  d->message, text, called_from, called_line, called_text);
     free(text);
 }
 

@@ -336,6 +336,175 @@ static void window_line(const geo_grid *g, int x0, int x1, const char *why, int 
     fputs(" left out)\n", out);
 }
 
+/* Writes one line of the keys (text[0..len), no newline) in lines of at most `columns`
+ * characters, broken at spaces: a continuation is indented past the line's label (`terrain:  `,
+ * `line: `), else two more than the line's own indentation. A word longer than the room is
+ * written whole. */
+static void wrap_line(const char *text, size_t len, int columns, FILE *out)
+{
+    size_t lead = 0, indent;
+    while (lead < len && text[lead] == ' ')
+        lead++;
+    size_t i = lead;
+    while (i < len && ((text[i] >= 'a' && text[i] <= 'z') || (i > lead && text[i] == ' ')))
+        i++;
+    if (i > lead && i < len && text[i] == ':' && i + 1 < len && text[i + 1] == ' ') {
+        for (i++; i < len && text[i] == ' '; i++)
+            ;
+        indent = i;
+    } else {
+        indent = lead + 2;
+    }
+    size_t room = (size_t)columns;
+    if (indent > room / 2)
+        indent = room / 2;
+    size_t at = 0, col = 0;
+    while (at < len) {
+        /* the longest piece from `at` that fits the room left, ending before a space */
+        size_t left = room > col ? room - col : 0, end = at, brk = 0;
+        while (end < len && end - at < left)
+            end++;
+        if (end == len) {
+            brk = len;
+        } else {
+            /* between two entries of a key (two spaces) if there is room, else between words;
+             * never in the first line's indentation or label */
+            size_t floor = at == 0 ? indent : at;
+            for (size_t k = end; k > floor + 1 && !brk; k--)
+                if (text[k] == ' ' && text[k - 1] == ' ')
+                    brk = k - 1;
+            for (size_t k = end; k > floor && !brk; k--)
+                if (text[k] == ' ')
+                    brk = k;
+            if (!brk) /* no space in the room: the whole word */
+                for (brk = end; brk < len && text[brk] != ' '; brk++)
+                    ;
+        }
+        size_t stop = brk;
+        while (stop > at && text[stop - 1] == ' ')
+            stop--;
+        fwrite(text + at, 1, stop - at, out);
+        fputc('\n', out);
+        for (at = brk; at < len && text[at] == ' '; at++)
+            ;
+        if (at < len) {
+            fprintf(out, "%*s", (int)indent, "");
+            col = indent;
+        }
+    }
+}
+
+/* The lines under the grid: the window's line, then the keys of units, terrain, elements,
+ * sides and interspace items, the traced line and its verdict (board.md §5). draw_text wraps
+ * them to the width the caller gives. */
+static void draw_keys(picture *p, const board *b, int x0, int x1, const char *why, FILE *out)
+{
+    const geo_grid *g = p->g;
+    int w = g->w;
+    const geo_trace *tr = p->o->trace;
+    char name[16];
+    if (x0 > 0 || x1 < w - 1)
+        window_line(g, x0, x1, why, p->o->columns, out);
+    /* keys */
+    for (size_t i = 0; i < p->n_units; i++) {
+        int u = p->units[i], s0, s1;
+        const char *label = board_unit_label(b, u);
+        fprintf(out, "%s %c ", i == 0 ? "units:" : "      ", p->keys[i]);
+        if (label)
+            fputs(label, out);
+        else
+            fprintf(out, "#%d", u);
+        int in = board_unit_embarked_in(b, u);
+        if (in >= 0) {
+            const char *tl = board_unit_label(b, in);
+            if (tl)
+                fprintf(out, " in %s", tl);
+            else
+                fprintf(out, " in #%d", in);
+        } else if (board_unit_squares(b, u, &s0, &s1)) {
+            geo_format_square(g, s0, name, sizeof name);
+            fprintf(out, " %s", name);
+            if (s1 >= 0) {
+                geo_format_square(g, s1, name, sizeof name);
+                fprintf(out, " %s", name);
+            }
+        }
+        const char *m = draw_given(p->o->unit_markers, p->o->n_unit_markers, u);
+        const char *fc = draw_given(p->o->unit_faces, p->o->n_unit_faces, u);
+        if (m)
+            fprintf(out, "  [%s]", m);
+        if (fc)
+            fprintf(out, "  (%s)", fc);
+        fputc('\n', out);
+    }
+    if (!p->o->symbols)
+        print_key(p, p->terr, BOARD_TERRAIN, "terrain", out);
+    else {
+        /* the symbols as written: list each terrain under the symbols that show it */
+        bool any = false;
+        bool seen[256] = { false };
+        int n = geo_square_count(g);
+        for (int sq = 0; sq < n; sq++) {
+            unsigned char c = (unsigned char)draw_terrain_char(p, sq);
+            if (seen[c] || c == ' ')
+                continue;
+            seen[c] = true;
+            int t = board_terrain(b, sq);
+            const char *tn = t >= 0 ? board_name(b, BOARD_TERRAIN, t) : NULL;
+            if (!any)
+                fputs("terrain:", out);
+            any = true;
+            board_feature f[4];
+            size_t nf = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
+            fprintf(out, "  %c %s", c, tn ? tn : "none");
+            for (size_t j = 0; j < nf && j < 4; j++) {
+                const char *fname = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
+                if (fname)
+                    fprintf(out, "+%s", fname);
+                else
+                    fprintf(out, "+#%d", f[j].id);
+            }
+        }
+        if (any)
+            fputc('\n', out);
+    }
+    /* elements carrying markers or values, or showing a face other than the default */
+    bool any_face = false;
+    for (int e = 0; e < board_element_count(b); e++) {
+        const char *fc = draw_given(p->o->element_faces, p->o->n_element_faces, e);
+        const char *mk = draw_given(p->o->element_markers, p->o->n_element_markers, e);
+        if (!fc && !mk)
+            continue;
+        if (!any_face)
+            fputs("elements:", out);
+        any_face = true;
+        const char *en = board_element_name(b, e);
+        if (en)
+            fprintf(out, "  %s", en);
+        else
+            fprintf(out, "  #%d", e);
+        if (mk)
+            fprintf(out, " [%s]", mk);
+        if (fc)
+            fprintf(out, " (%s)", fc);
+    }
+    if (any_face)
+        fputc('\n', out);
+    print_key(p, p->side, BOARD_SIDE_FEATURE, "sides", out);
+    print_key(p, p->item, BOARD_INTERSPACE_ITEM, "interspaces", out);
+    if (tr && tr->n > 0) {
+        char a[16], c[16];
+        geo_format_square(g, tr->from, a, sizeof a);
+        geo_format_square(g, tr->to, c, sizeof c);
+        fprintf(out, "line: %s to %s, %zu square%s (@ ends, * crossed), %zu corner touch%s (x)\n",
+                a, c, tr->n, tr->n == 1 ? "" : "s", tr->corners, tr->corners == 1 ? "" : "es");
+    }
+    if (tr && tr->n > 0 && p->o->verdict)
+        fprintf(out, "%s\n", p->o->verdict);
+    if (p->o->marks_key)
+        fprintf(out, "%s\n", p->o->marks_key);
+}
+
 geo_status draw_text(const board *b, const draw_options *o, FILE *out)
 {
     picture p;
@@ -427,106 +596,18 @@ geo_status draw_text(const board *b, const draw_options *o, FILE *out)
         }
         fputc('\n', out);
     }
-    if (x0 > 0 || x1 < w - 1)
-        window_line(g, x0, x1, why, p.o->columns, out);
-    /* keys */
-    for (size_t i = 0; i < p.n_units; i++) {
-        int u = p.units[i], s0, s1;
-        const char *label = board_unit_label(b, u);
-        fprintf(out, "%s %c ", i == 0 ? "units:" : "      ", p.keys[i]);
-        if (label)
-            fputs(label, out);
-        else
-            fprintf(out, "#%d", u);
-        int in = board_unit_embarked_in(b, u);
-        if (in >= 0) {
-            const char *tl = board_unit_label(b, in);
-            if (tl)
-                fprintf(out, " in %s", tl);
-            else
-                fprintf(out, " in #%d", in);
-        } else if (board_unit_squares(b, u, &s0, &s1)) {
-            geo_format_square(g, s0, name, sizeof name);
-            fprintf(out, " %s", name);
-            if (s1 >= 0) {
-                geo_format_square(g, s1, name, sizeof name);
-                fprintf(out, " %s", name);
-            }
+    char *keys = NULL;
+    size_t n_keys = 0;
+    FILE *k = p.o->columns > 0 ? open_memstream(&keys, &n_keys) : NULL;
+    draw_keys(&p, b, x0, x1, why, k ? k : out);
+    if (k && fclose(k) == 0) {
+        for (size_t at = 0, nl; at < n_keys; at = nl + 1) {
+            const char *e = memchr(keys + at, '\n', n_keys - at);
+            nl = e ? (size_t)(e - keys) : n_keys;
+            wrap_line(keys + at, nl - at, p.o->columns, out);
         }
-        const char *m = draw_given(p.o->unit_markers, p.o->n_unit_markers, u);
-        const char *fc = draw_given(p.o->unit_faces, p.o->n_unit_faces, u);
-        if (m)
-            fprintf(out, "  [%s]", m);
-        if (fc)
-            fprintf(out, "  (%s)", fc);
-        fputc('\n', out);
     }
-    if (!p.o->symbols)
-        print_key(&p, p.terr, BOARD_TERRAIN, "terrain", out);
-    else {
-        /* the symbols as written: list each terrain under the symbols that show it */
-        bool any = false;
-        bool seen[256] = { false };
-        int n = geo_square_count(g);
-        for (int sq = 0; sq < n; sq++) {
-            unsigned char c = (unsigned char)draw_terrain_char(&p, sq);
-            if (seen[c] || c == ' ')
-                continue;
-            seen[c] = true;
-            int t = board_terrain(b, sq);
-            const char *tn = t >= 0 ? board_name(b, BOARD_TERRAIN, t) : NULL;
-            if (!any)
-                fputs("terrain:", out);
-            any = true;
-            board_feature f[4];
-            size_t nf = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
-            fprintf(out, "  %c %s", c, tn ? tn : "none");
-            for (size_t j = 0; j < nf && j < 4; j++) {
-                const char *fname = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
-                if (fname)
-                    fprintf(out, "+%s", fname);
-                else
-                    fprintf(out, "+#%d", f[j].id);
-            }
-        }
-        if (any)
-            fputc('\n', out);
-    }
-    /* elements carrying markers or values, or showing a face other than the default */
-    bool any_face = false;
-    for (int e = 0; e < board_element_count(b); e++) {
-        const char *fc = draw_given(p.o->element_faces, p.o->n_element_faces, e);
-        const char *mk = draw_given(p.o->element_markers, p.o->n_element_markers, e);
-        if (!fc && !mk)
-            continue;
-        if (!any_face)
-            fputs("elements:", out);
-        any_face = true;
-        const char *en = board_element_name(b, e);
-        if (en)
-            fprintf(out, "  %s", en);
-        else
-            fprintf(out, "  #%d", e);
-        if (mk)
-            fprintf(out, " [%s]", mk);
-        if (fc)
-            fprintf(out, " (%s)", fc);
-    }
-    if (any_face)
-        fputc('\n', out);
-    print_key(&p, p.side, BOARD_SIDE_FEATURE, "sides", out);
-    print_key(&p, p.item, BOARD_INTERSPACE_ITEM, "interspaces", out);
-    if (tr && tr->n > 0) {
-        char a[16], c[16];
-        geo_format_square(g, tr->from, a, sizeof a);
-        geo_format_square(g, tr->to, c, sizeof c);
-        fprintf(out, "line: %s to %s, %zu square%s (@ ends, * crossed), %zu corner touch%s (x)\n",
-                a, c, tr->n, tr->n == 1 ? "" : "s", tr->corners, tr->corners == 1 ? "" : "es");
-    }
-    if (tr && tr->n > 0 && p.o->verdict)
-        fprintf(out, "%s\n", p.o->verdict);
-    if (p.o->marks_key)
-        fprintf(out, "%s\n", p.o->marks_key);
+    free(keys);
     draw_picture_free(&p);
     return ferror(out) ? GEO_EIO : GEO_OK;
 }

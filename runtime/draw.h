@@ -91,7 +91,8 @@ typedef struct draw_options {
     /* Text: the most characters a line of the grid may take (0: no limit). A board wider than
      * that shows the columns that fit (around the centre below, else around the traced line:
      * its middle when it fits, else where its verdict was decided; else from column A) and a
-     * line after the grid says which are left out. */
+     * line after the grid says which are left out. The lines under the grid are wrapped to
+     * it (board.md §5). */
     int columns;
     /* Text: when centred, the window of columns is centred on square `centre`'s column. */
     bool centred;

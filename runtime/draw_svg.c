@@ -292,7 +292,12 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
         if (len > 0) {
             fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s", x + sample, y + 12,
                     kind == 'f' ? "= " : "");
-            xml_text(out, name, len);
+            if (strlen(name) > len) { /* cut: said with an ellipsis */
+                xml_text(out, name, utf8_prefix(name, len - 1));
+                fputs("\xe2\x80\xa6", out);
+            } else {
+                xml_text(out, name, len);
+            }
             fputs("</text>\n", out);
         }
     }
@@ -677,6 +682,56 @@ static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
     }
 }
 
+/* The part of the traced line past its deciding place (dashed, PAST_COLOUR), drawn over the
+ * labels: it is short (a square or two) and the picture's point, so a square's label or a
+ * counter's name must not hide it (the fresh review of issue 12: on hill_contour.scn `$rifle2`
+ * to `$pak` it was all under I4's `mound` and pak's name). It stops at the edge of the target's
+ * counter, whose name stays readable (the whole part, to the target's centre, is drawn under
+ * the labels too). The deciding mark stays under the labels, which it would strike through. */
+static void past_part(const picture *p, int c, int fs, int L, int T, FILE *out)
+{
+    const geo_grid *g = p->g;
+    const geo_trace *tr = p->o->trace;
+    int fx = tr->from % g->w, fy = tr->from / g->w, tx = tr->to % g->w, ty = tr->to / g->w;
+    double ax = L + fx * c + c / 2, ay = T + fy * c + c / 2, bx = L + tx * c + c / 2,
+           by = T + ty * c + c / 2;
+    double t = split_at(g, p->o, fx + 0.5, fy + 0.5, tx + 0.5, ty + 0.5);
+    int mx = (int)ax + (int)((bx - ax) * t), my = (int)ay + (int)((by - ay) * t);
+    fputs("<g id=\"past\">\n", out);
+    if (t < 1.0) {
+        /* where the segment from (mx, my) to (bx, by) enters a counter on the target's square */
+        double enter = 1.0, dx = bx - mx, dy = by - my;
+        for (size_t i = 0; i < p->n_units; i++) {
+            counter k;
+            if (!shown_unit(p, p->units[i]) || !counter_box(p, c, fs, L, T, p->units[i], &k) ||
+                bx < k.x || bx > k.x + k.w || by < k.y || by > k.y + k.h)
+                continue;
+            double lo = 0.0, hi = 1.0;
+            const double o[2] = { mx, my }, d[2] = { dx, dy }, a[2] = { k.x, k.y },
+                         z[2] = { k.x + k.w, k.y + k.h };
+            for (int j = 0; j < 2; j++) {
+                if (d[j] == 0)
+                    continue;
+                double t0 = (a[j] - o[j]) / d[j], t1 = (z[j] - o[j]) / d[j];
+                if (t0 > t1) {
+                    double sw = t0;
+                    t0 = t1;
+                    t1 = sw;
+                }
+                lo = t0 > lo ? t0 : lo;
+                hi = t1 < hi ? t1 : hi;
+            }
+            if (lo <= hi && lo < enter)
+                enter = lo;
+        }
+        fprintf(out,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
+                "stroke-dasharray=\"6 4\" stroke=\"" PAST_COLOUR "\"/>\n",
+                mx, my, mx + (int)(dx * enter), my + (int)(dy * enter));
+    }
+    fputs("</g>\n", out);
+}
+
 /* Sets the part of the board the SVG shows (draw_options.window, centred and around) in p:
  * columns x0..x1 and rows y0..y1. */
 static void svg_window(picture *p)
@@ -921,6 +976,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         int mx = ax + (int)((bx - ax) * t), my = ay + (int)((by - ay) * t);
         fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>\n", ax, ay,
                 mx, my);
+        /* the part past the deciding place, to the target's centre over its counter; its part
+         * short of the counter again over the labels (past_part, below) */
         if (t < 1.0)
             fprintf(out,
                     "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
@@ -1025,31 +1082,35 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         int base = top + big - 2;
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">",
                 k.x + k.w / 2, base, big);
-        counter_name(out, p.keys[i], label, u, (size_t)(k.w / (fs * 3 / 8 + 1)));
+        /* characters of about 0.55 em, so that the name stays inside its counter (the fresh
+         * review of issue 12: 5 pixels a character let `c group_b…` stick out of it) */
+        counter_name(out, p.keys[i], label, u, (size_t)(k.w * 20 / (11 * big)));
         fputs("</text>\n", out);
         if (!second)
             continue;
-        /* markers, face and passengers in small type: the whole line in characters of about
-         * small/2 pixels, two squares wide, centred on the counter (longer lists are cut) */
-        size_t room = (size_t)(2 * c / (small / 2)), used = 0;
+        /* markers, face and passengers in small type, centred on the counter and short of
+         * the counters beside it (the counter, its margins and theirs, c/12 each: k.w + c/3
+         * pixels), in characters of about 0.55 em (20 / (11 * small) a pixel); a longer line
+         * is cut and ends with an ellipsis (the fresh review of issue 12: big_river.scn's
+         * `[order_allowance, group_b]` ran over the next square's counter). The legend's
+         * units row names every unit; `hon draw` lists the markers whole. */
+        size_t room = (size_t)((k.w + 4 * (c / 12)) * 20 / (11 * small));
+        char line[512];
+        int at = 0;
+        if (m)
+            at += snprintf(line + at, sizeof line - (size_t)at, "[%s]", m);
+        if (fc && at >= 0 && (size_t)at < sizeof line)
+            at += snprintf(line + at, sizeof line - (size_t)at, "%s(%s)", m ? " " : "", fc);
+        if (carried > 0 && at >= 0 && (size_t)at < sizeof line)
+            snprintf(line + at, sizeof line - (size_t)at, "%s+%zu aboard", at ? " " : "", carried);
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"%s\">",
                 k.x + k.w / 2, base + small + 1, small, m || fc ? "#8b0000" : "#111111");
-        if (m) {
-            size_t n = strlen(m) < room - 2 ? strlen(m) : room - 2;
-            fputc('[', out);
-            xml_text(out, m, n);
-            fputc(']', out);
-            used = n + 2;
+        if (utf8_length(line) <= room) {
+            xml_text(out, line, strlen(line));
+        } else if (room > 1) {
+            xml_text(out, line, utf8_prefix(line, room - 1));
+            fputs("\xe2\x80\xa6", out);
         }
-        if (fc && used + 3 < room) {
-            fputs(m ? " (" : "(", out);
-            size_t n = strlen(fc) < room - used - 3 ? strlen(fc) : room - used - 3;
-            xml_text(out, fc, n);
-            fputc(')', out);
-            used += n + 3;
-        }
-        if (carried > 0)
-            fprintf(out, "%s+%zu aboard", used ? " " : "", carried);
         fputs("</text>\n", out);
     }
     fputs("</g>\n", out);
@@ -1062,6 +1123,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
             if (shown_square(&p, tr->squares[i]))
                 crossed_dot(&p, c, fs, L, T, tr->squares[i], out);
         fputs("</g>\n", out);
+        past_part(&p, c, fs, L, T, out);
     }
     if (part) {
         fputs("</g>\n", out); /* the part's clip */

@@ -19,6 +19,7 @@ import argparse
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -180,6 +181,43 @@ def main():
             check(word.replace("-", "\\-") in man, f"hon.1 does not name {word}")
             check(re.search(r"(^|\s|\")" + re.escape(word) + r"(\s|$|\)|\")", bash, re.M),
                   f"the bash completion does not offer {word}")
+
+        # The installed completion run by bash (when bash-completion is installed) in a
+        # directory holding x.hon, a directory sub and a hidden directory .hid: a file word
+        # offers x.hon and sub, not .hid (a checkout's .git and .ci hold no rules), unless it
+        # starts with '.'; --edition offers the bundled editions (the installed hon asked,
+        # rules/editions.hon: bloody_omaha, harbor_hills, all_books... ; `har` only
+        # harbor_hills), --variant a variant's name with its '=' (stress_condition, BRO 1.1),
+        # and diff's settings the editions (issue 12, fresh review: nothing was offered).
+        lib = "/usr/share/bash-completion/bash_completion"
+        if os.path.exists(lib) and shutil.which("bash"):
+            work = os.path.join(tmp, "completion")
+            os.makedirs(os.path.join(work, ".hid"))
+            os.makedirs(os.path.join(work, "sub"))
+            open(os.path.join(work, "x.hon"), "w").close()
+            script = (f"source {lib}\nsource {shlex.quote(os.path.join(datadir, 'bash-completion', 'completions', 'hon'))}\n"
+                      "t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); "
+                      "COMP_LINE=\"$*\"; COMP_POINT=${#COMP_LINE}; COMPREPLY=(); _hon; "
+                      "printf '%s|' \"${COMPREPLY[@]}\"; echo; }\n")
+            asks = [["lint", ""], ["lint", "."], ["fmt", ""], ["--edition", ""],
+                    ["--edition", "har"], ["--variant", "stress_c"],
+                    ["diff", "bloody_omaha", "har"]]
+            script += "".join("t hon " + " ".join(shlex.quote(w) for w in a) + "\n" for a in asks)
+            p = run(["bash", "-c", script], env={"HON_DATADIR": data,
+                                                 "PATH": bindir + os.pathsep + os.environ["PATH"]},
+                    cwd=work)
+            got = [set(l.split("|")[:-1]) for l in p.stdout.splitlines()]
+            check(len(got) == len(asks), "bash ran the completion", p.shown)
+            if len(got) == len(asks):
+                check(got[0] == {"x.hon", "sub"} and got[2] == {"x.hon", "sub"},
+                      "a file word offers x.hon and sub, not the hidden .hid", p.shown)
+                check(".hid" in got[1], "a word starting with '.' offers .hid", p.shown)
+                check({"bloody_omaha", "harbor_hills", "all_books"} <= got[3],
+                      "--edition offers the bundled editions", p.shown)
+                check(got[4] == {"harbor_hills"} and got[6] == {"harbor_hills"},
+                      "--edition har and diff's setting har complete to harbor_hills", p.shown)
+                check(got[5] == {"stress_condition="}, "--variant offers a name and '='",
+                      p.shown)
 
 
 main()

@@ -511,13 +511,15 @@ def did_you_mean_everywhere():
              "editions.hon"], stdin=script,
             cwd=FIXTURES)
     for want in ("hon: note: `drwa` is no command (did you mean `draw`?)",
-                 "<stdin>:2: error[E412]: no edition named 'fixture_bsae' (did you mean "
+                 # each placed under the name it quotes (errors.md E4xx): column 9 after
+                 # `edition ` and `variant `, 21 after `variant woods_cover `, 6 after `show `
+                 "<stdin>:2:9: error[E412]: no edition named 'fixture_bsae' (did you mean "
                  "`fixture_base`?)",
-                 "<stdin>:3: error[E414]: variant 'woods_cover' has no reading 'heavy_cvoer' "
+                 "<stdin>:3:21: error[E414]: variant 'woods_cover' has no reading 'heavy_cvoer' "
                  "(did you mean `heavy_cover`?); its readings: light_cover, heavy_cover",
-                 "<stdin>:4: error[E413]: no variant named 'woods_covr' (did you mean "
+                 "<stdin>:4:9: error[E413]: no variant named 'woods_covr' (did you mean "
                  "`woods_cover`?)",
-                 "<stdin>:5: error: no rule, query, table or fn named 'cover_fo' (did you mean "
+                 "<stdin>:5:6: error: no rule, query, table or fn named 'cover_fo' (did you mean "
                  "`cover_of`?)",
                  "hon: note: no file 'varaints.hon' (did you mean `variants.hon`?)",
                  "hon: note: no file 'boards/rigde.scn' (did you mean `boards/ridge.scn`?)"):
@@ -896,7 +898,8 @@ def json_diagnostics():
     check(parse_json(p.stdout, p)["value"] == 2, "the answer of line 1 is still JSON on stdout", p)
     p = run(BOARD_RULES + ["--json", "los", "$a", "$b"])
     d = diags(p)
-    check(p.returncode == 1 and len(d) == 1 and d[0]["code"] is None
+    # (E212, as a board built-in without a board: errors.md; no line runs, so no place)
+    check(p.returncode == 1 and len(d) == 1 and d[0]["code"] == "E212" and d[0]["line"] == 0
           and "no board is loaded" in d[0]["message"], "an error with no position as JSON", p)
     p = run(["--no-rules"], stdin="json on\nx\njson off\nx\n")
     first, rest = p.stderr.split("\n", 1)
@@ -935,7 +938,9 @@ def json_diagnostics():
     check("nothing from '/nonexistent/x.hon' was loaded; the session is unchanged" in notes and
           "`drwa` is no command (did you mean `draw`?)" in notes, "the REPL's notes as JSON", p)
     undo = [x for x in d if x["message"] == "nothing to undo"]
-    check(len(undo) == 1 and undo[0]["rendered"] == "<stdin>:3: error: nothing to undo\n",
+    check(len(undo) == 1 and undo[0]["rendered"] ==
+          "<stdin>:3:1: error[E405]: nothing to undo\n    3 | undo\n      | ^~~~\n" and
+          undo[0]["line"] == 3 and undo[0]["column"] == 1,
           "an error with no position renders its text line", p)
     # fmt answers in JSON too: one object on stdout listing each file, whether it would
     # change, and the totals; its diagnostics as JSON on stderr. The file's rule has three
@@ -1088,7 +1093,9 @@ def los_between_squares():
           p.stderr.strip() == "hon: error[E217]: square ZZ99 is off the board (A1 to E3)",
           "ZZ99 is off the board", p)
     p = run(base, stdin="los $a F1\nlos A1 E1\n")
-    check("<stdin>:1: error[E217]: square F1 is off the board" in p.stderr and
+    # (the message quotes no word of the line: placed under the words `los` was given, from
+    # column 5)
+    check("<stdin>:1:5: error[E217]: square F1 is off the board" in p.stderr and
           "note: A1 holds $a, E1 holds $b: asking line_of_sight($a, $b)" in p.stdout,
           "in the REPL too, and the session goes on", p)
 
@@ -1275,8 +1282,9 @@ def unreadable_files():
     check(p.returncode == 1 and "Is a directory" not in p.stderr and
           "broken.hon:4:18: error[E010]" in p.stderr, "check of a directory", p)
     p = run(["--no-rules"], stdin=f"load {missing}\nboard {folder}\n")
-    check(f"<stdin>:1: error[E005]: cannot read '{missing}': No such file or directory" in p.stderr
-          and f"<stdin>:2: error[E398]: cannot read '{folder}': Is a directory" in p.stderr,
+    # placed under the file name: column 6 after `load `, 7 after `board `
+    check(f"<stdin>:1:6: error[E005]: cannot read '{missing}': No such file or directory" in p.stderr
+          and f"<stdin>:2:7: error[E398]: cannot read '{folder}': Is a directory" in p.stderr,
           "load and board in the REPL", p)
     check(":0:0:" not in p.stderr and ":0:0:" not in run(["--no-rules", "--load", missing,
                                                           "eval", "1"]).stderr,
@@ -1350,12 +1358,13 @@ def script_lines_and_status():
     p = run(["--no-rules", "--bail"], stdin="# a comment\n\n2 * 3\n")
     check(p.returncode == 0 and p.stdout == "6\n", "a clean script exits 0", p)
     p = run(["--no-rules"], stdin="# a comment\n\n2 * 3\nundo\n")
-    check(p.returncode == 1 and p.stderr.strip() == "<stdin>:4: error: nothing to undo",
+    check(p.returncode == 1 and p.stderr.strip() ==
+          "<stdin>:4:1: error[E405]: nothing to undo\n    4 | undo\n      | ^~~~",
           "a command's error names its line", p)
     # An error with no position of its own (a file that cannot be read) names the line too.
     p = run(["--no-rules"], stdin="1\nload /no/such/file.hon\n")
-    check(p.returncode == 1 and "<stdin>:2: error[E005]: cannot read '/no/such/file.hon'"
-          in p.stderr, "a load error names the line that asked", p)
+    check(p.returncode == 1 and "<stdin>:2:6: error[E005]: cannot read '/no/such/file.hon'"
+          in p.stderr, "a load error names the line that asked (under the file's name)", p)
 
 
 @case
@@ -2003,6 +2012,23 @@ def svg_in_a_browser():
             got = rows[120][x]
             p.stdout = f"pixel ({x}, 120) on the line is {got}, wanted its magenta"
             check(near(got), p.stdout, p)
+        # The README's picture (the fresh review of issue 12, defect 7): on hill_contour.scn
+        # under harbor_hills, $rifle2 (J7) to $pak (I4) is blocked at the side I4/I5, and the
+        # part past it runs from (448, 240) to the pak's counter edge (444, 226) under I4's
+        # `mound` label and, before, into the pak's name: 14.6 pixels, dashed 6 and 4, so some
+        # 10 pixels of red line 2 wide. At least 10 pixels in the box x 436-455, y 205-242 must
+        # be red (#ff0000: red over 200, green and blue under 80); the picture as it was showed
+        # 4 (the label's white halo and the name over the rest).
+        svg3, png3 = os.path.join(d, "hc.svg"), os.path.join(d, "hc.png")
+        p = run(["--board", os.path.join(ROOT, "examples", "boards", "hill_contour.scn"),
+                 "--edition", "harbor_hills", "svg", svg3, "$rifle2", "$pak"])
+        check(p.returncode == 0, "the README's picture is written", p)
+        size = re.search(r'<svg [^>]*width="(\d+)" height="(\d+)"', open(svg3).read())
+        rows = browser_shot(browser, d, svg3, png3, int(size[1]), int(size[2]))
+        red = [(x, y) for y in range(205, 243) for x in range(436, 456)
+               if rows[y][x][0] > 200 and rows[y][x][1] < 80 and rows[y][x][2] < 80]
+        p.stdout = f"{len(red)} red pixels on the part past I4/I5: {red}"
+        check(len(red) >= 10, p.stdout, p)
 
 
 @case
@@ -2538,7 +2564,7 @@ def play_do_and_undo():
     check(out[5] == "undone: do suppress($a) (2 changes)" and out[6:8] == ["1", "false"],
           "undo reverts the whole last procedure", p)
     check(out[8] == "undone: do suppress($a) (1 change)", "undo goes further back", p)
-    check("<stdin>:9: error: nothing to undo" in p.stderr,
+    check("<stdin>:9:1: error[E405]: nothing to undo" in p.stderr,
           "then there is nothing to undo (line 9 of the script: play_session puts `board` first)", p)
     check("error[E162]: unknown event `nothing`" in p.stderr, "do needs a declared event", p)
     check("error[E104]: expected unit, found int" in p.stderr, "arguments are type-checked", p)
@@ -2921,6 +2947,49 @@ def play_script_format():
 
 
 @case
+def play_command_errors_placed():
+    # The issue-10 review (defect 9): an error of a command in a play script had neither a
+    # column nor a code (`bad1.play:9: error: usage: move $UNIT SQUARE...`). Every one is now
+    # placed as a diagnostic is (errors.md E4xx): SCRIPT:LINE:COL, a code, the line quoted and
+    # a caret. Worked out from the script below (no rules, no board):
+    #   1 `## errors`: a title;   2 `move $df`: a move needs squares: E404 under the words after
+    #   `move`, `$df` (column 6, 3 bytes);   3 `seed abc`: E404 under `abc` (6, 3);
+    #   4 `next next`: E404 under the second `next` (6, 4);   5 `undo`: nothing to undo,
+    #   E405 under `undo` (1, 4);   6 `choose 3`: no choice waiting, E405 under `choose` (1, 6);
+    #   7 `do f() choosing`: no answers, E404 under `choosing` (8, 8);   8 `move $df @B2`: no
+    #   board, E212 under `move` (1, 4);   9 `seed 1 2`: (6, 3);   10: a NUL byte after `1 +`:
+    #   E001 at the NUL, column 4.
+    text = "## errors\nmove $df\nseed abc\nnext next\nundo\nchoose 3\ndo f() choosing\n" \
+           "move $df @B2\nseed 1 2\n1 +\0 2\n"
+    want = [(2, 6, 3, "E404"), (3, 6, 3, "E404"), (4, 6, 4, "E404"), (5, 1, 4, "E405"),
+            (6, 1, 6, "E405"), (7, 8, 8, "E404"), (8, 1, 4, "E212"), (9, 6, 3, "E404"),
+            (10, 4, 1, "E001")]
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "e.play")
+        with open(script, "w") as f:
+            f.write(text)
+        p = run(["--no-rules", "play", script])
+        check(p.returncode == 1, "failing lines: exit 1", p)
+        src = text.split("\n")
+        for line, col, n, code in want:
+            quoted = src[line - 1].split("\0")[0]
+            block = (f"{script}:{line}:{col}: error[{code}]: ")
+            caret = f"{line:5d} | {quoted}\n      | {' ' * (col - 1)}^{'~' * (n - 1)}\n"
+            check(block in p.stderr and caret in p.stderr,
+                  f"line {line}: {code} at column {col}, the line quoted, {n} bytes marked", p)
+        check(p.stderr.count(": error") == len(want), "one error a failing line", p)
+        p = run(["--no-rules", "--json", "play", script])
+        got = [json.loads(l)["diagnostic"] for l in p.stderr.splitlines() if l.startswith("{")]
+        check([(d["line"], d["column"], d["code"]) for d in got] ==
+              [(l, c, code) for l, c, _, code in want] and
+              all(d["path"] == script for d in got), "the JSON objects say the same", p)
+    # Typed on standard input, the same: `<stdin>:2:6: error[E404]` for `seed abc`
+    p = run(["--no-rules"], stdin="1\nseed abc\n")
+    check(p.returncode == 1 and "<stdin>:2:6: error[E404]: usage: seed N" in p.stderr and
+          "    2 | seed abc\n      |      ^~~\n" in p.stderr, "piped input: placed", p)
+
+
+@case
 def play_script_choices():
     # A piped script on play.scn ($a on A1, $b on C1): relocate offers the free squares of B1,
     # C1 and D1. Line 2's choice ([B1, D1]) is followed by an expression, no answer: the choice
@@ -2936,17 +3005,19 @@ def play_script_choices():
                       "square_of($b)"])
     out, err = lines(p.stdout), p.stderr
     check(p.returncode == 1, "the failing lines make the script exit 1", p)
-    check('<stdin>:2: error: "Where to?" has no answer: the next line, \'square_of($b)\', is '
+    check('<stdin>:2:1: error: "Where to?" has no answer: the next line, \'square_of($b)\', is '
           "none" in err and "error[E225]: the procedure was abandoned" in err,
           "the choice fails at its line, naming the line that is no answer", p)
     check(out[4:6] == ["C1", "A1"], "the line that was no answer ran; $a did not move", p)
-    check("<stdin>:5: error: 'choosing 9' answers no option of \"Where to?\"" in err,
+    # each placed in its line (errors.md E4xx): at the answer's quoted `choosing 9` or at
+    # `choosing` (column 17, after `do relocate($a) `), or at `choose` (column 1)
+    check("<stdin>:5:17: error: 'choosing 9' answers no option of \"Where to?\"" in err,
           "an answer of `choosing` that is no option fails the procedure", p)
-    check("<stdin>:6: error: 'choosing' gave 2 answers, the procedure asked 1 choices: it was "
+    check("<stdin>:6:17: error[E405]: 'choosing' gave 2 answers, the procedure asked 1 choices: it was "
           "undone" in err and "(choosing 1: B1)" in out, "answers left over undo it", p)
     k = out.index("(choosing 1: B1)")
     check(out[k + 2] == "A1", "so $a is on A1 again", p)
-    check("<stdin>:8: error: no choice is waiting for an answer" in err, "choose alone", p)
+    check("<stdin>:8:1: error[E405]: no choice is waiting for an answer" in err, "choose alone", p)
     check("(choosing 2: D1)" in out and "undone: do relocate($a) (1 change)" in out,
           "choosing answers in order, each said", p)
     k = out.index("undone: do relocate($a) (1 change)")
@@ -2958,10 +3029,11 @@ def play_script_choices():
     # draw with one place that names no unit: the unit error, with the board's nearest name;
     # a place alone draws the board around it (issue 12), three places are a usage error
     p = play_session(["draw $bb", "draw $zzzz", "draw C1", "draw A1 B1 C1"])
-    check("<stdin>:2: error[E213]: the board has no unit `$bb` (did you mean `$b`?)" in p.stderr
-          and "<stdin>:3: error[E213]: the board has no unit `$zzzz`\n" in p.stderr and
+    # (placed under the unit named, column 6 after `draw `; the usage error under its words)
+    check("<stdin>:2:6: error[E213]: the board has no unit `$bb` (did you mean `$b`?)" in p.stderr
+          and "<stdin>:3:6: error[E213]: the board has no unit `$zzzz`\n" in p.stderr and
           "<stdin>:4:" not in p.stderr and "  1 |" in p.stdout and
-          "<stdin>:5: error: usage: draw [X [Y]]" in p.stderr,
+          "<stdin>:5:6: error[E404]: usage: draw [X [Y]]" in p.stderr,
           "draw $nosuch names the unit (did you mean); a place alone draws around it", p)
     p = run(PLAY + ["--board", fx("boards/play.scn"), "draw", "$bb"])
     check(p.returncode == 1 and "(did you mean `$b`?)" in p.stderr, "hon draw $bb too", p)
@@ -3026,7 +3098,7 @@ def play_undo_dice():
     rolls = [l for l in lines(p.stdout) if l.startswith("roll d6: ")]
     check(len(rolls) == 3 and rolls[0] == rolls[1] == rolls[2],
           "each undo restores the dice: the same die comes up again", p)
-    check("<stdin>:7: error: nothing to undo" in p.stderr, "then nothing is left to undo", p)
+    check("<stdin>:7:1: error[E405]: nothing to undo" in p.stderr, "then nothing is left to undo", p)
 
 
 @case
@@ -4170,6 +4242,20 @@ unit b = rifle_squad axis at AB2
 """
 
 
+def wrapped_line(out, start):
+    """The first line of draw's output starting with `start`, joined by spaces with the lines
+    under it that are indented (wrapped to COLUMNS, board.md §5); None if there is none."""
+    ls = out.splitlines()
+    for i, l in enumerate(ls):
+        if l.startswith(start):
+            for more in ls[i + 1:]:
+                if not more.startswith("  "):
+                    break
+                l += " " + more.strip()
+            return l
+    return None
+
+
 @case
 def draw_window():
     # Issue 12 (board.md §5, Windows): a 30-column board (A-AD) drawn as text fits COLUMNS, or
@@ -4198,8 +4284,8 @@ def draw_window():
         # rifle1 (F9, column 5) to mg (I2, 8) fits, centred on (5 + 8) / 2 = 6: C (2) to K (10)
         village = os.path.join(ROOT, "examples", "boards", "village_rail.scn")
         p = run(["--board", village, "draw", "$rifle1", "$mg"], env={"COLUMNS": "50"})
-        check(p.returncode == 0 and
-              "(columns C-K of A-N, around the line; A-B and L-N left out)" in p.stdout,
+        check(p.returncode == 0 and wrapped_line(p.stdout, "(columns") ==
+              "(columns C-K of A-N, around the line; A-B and L-N left out)",
               "a line that fits is shown whole", p)
         # on a terminal 60 wide: (60 - 5) / 5 = 11 columns, A-K
         master, slave = os.openpty()
@@ -4227,6 +4313,22 @@ def draw_window():
         check(proc.returncode == 0 and
               "(columns A-K of A-AD, to fit 60 characters; L-AD left out)" in text,
               "on a terminal the picture fits its width", p)
+        # The lines under the grid fit too (the fresh review of issue 12: the window's line
+        # and the verdict were 81 and 121 characters under a 60-column grid). With COLUMNS=60
+        # and the line from a (B2) to b (AB2), obscured by J2's woods: no line over 60
+        # characters, and the window's line and the verdict, each joined with the lines
+        # indented under it, read as they do with the whole board (no COLUMNS, nothing wrapped).
+        p = run(["--board", board, "draw", "$a", "$b"], env={"COLUMNS": "60"})
+        whole = run(["--board", board, "draw", "$a", "$b"])
+        verdict = [l for l in whole.stdout.splitlines() if l.startswith("line of sight $a")]
+        check(p.returncode == 0 and whole.returncode == 0 and len(verdict) == 1 and
+              len(verdict[0]) > 60 and "at J2" in verdict[0],
+              "the verdict, unwrapped without COLUMNS, is longer than 60 characters", whole)
+        check(max(len(l) for l in p.stdout.splitlines()) <= 60,
+              "with COLUMNS=60 no line is wider than 60 characters", p)
+        check(wrapped_line(p.stdout, "line of sight $a") == verdict[0] and
+              wrapped_line(p.stdout, "(columns") == wrapped_line(whole.stdout, "(columns") or
+              "(columns" not in whole.stdout, "the wrapped lines read as the whole ones", p)
 
 
 @case
@@ -4281,7 +4383,11 @@ def los_verdict_drawn():
         # The SVG (a title: the board from (32, 48), 48-pixel squares): the caption, C2 outlined
         # in blue from (32 + 2 * 48 + 2, 48 + 48 + 2) = (130, 98), and the line along row 2
         # (y = 48 + 48 + 24 = 120) solid from A2's centre x = 56 to where it leaves C2,
-        # x = 32 + 3 * 48 = 176, dashed red from there to E2's centre x = 248.
+        # x = 32 + 3 * 48 = 176, dashed red from there to E2's centre x = 248 over b's counter
+        # and under the labels, and once more over the labels to the left edge of b's counter,
+        # x = 32 + 4 * 48 + 48 / 12 = 228 (not its centre: the name stays readable; the fresh
+        # review of issue 12: a square's label and the target's name hid the whole dashed part
+        # of hill_contour.scn's README line).
         out = os.path.join(tmp, "ab.svg")
         p = run(["--board", board, "svg", out, "$a", "$b"])
         svg_ok(out, p)
@@ -4290,10 +4396,15 @@ def los_verdict_drawn():
         check(svg_caption(svg) == want[("$a", "$b")][1], "the caption (wrapped) says the verdict", p)
         check('<rect x="130" y="98" width="44" height="44" fill="none" stroke="#0000ff"' in svg,
               "the deciding square is outlined in blue", p)
+        dashed = ('<line x1="176" y1="120" x2="228" y2="120" stroke-width="2" '
+                  'stroke-dasharray="6 4" stroke="#ff0000"/>')
+        under = ('<line x1="176" y1="120" x2="248" y2="120" stroke-width="2" '
+                 'stroke-dasharray="6 4" stroke="#ff0000"/>')
         check('<line x1="56" y1="120" x2="176" y2="120" stroke-width="2"/>' in svg and
-              '<line x1="176" y1="120" x2="248" y2="120" stroke-width="2" '
-              'stroke-dasharray="6 4" stroke="#ff0000"/>' in svg,
+              under in svg and dashed in svg,
               "the line is solid up to C2's far side, dashed red past it", p)
+        check(svg.index(under) < svg.index('<g id="labels"') < svg.index(dashed),
+              "the dashed part is under the labels, and up to b's counter over them", p)
         check(">blocked past C2<" in svg and ">where decided<" in svg,
               "the legend names the two parts of the line and the mark", p)
         # the hedge: the side C4/D4 (x = 32 + 3 * 48 = 176, from y = 48 + 3 * 48 = 192 to 240)
@@ -4441,6 +4552,37 @@ unit a = rifle_squad allies at B1
 unit b = rifle_squad axis at C2
 unit c = rifle_squad axis at D1
 """
+
+
+@case
+def svg_labels_short_of_the_next_counter():
+    # The fresh review of issue 12 (defect 8), on the bundled big_river.scn: the marker line
+    # `[order_allowance, group_b]` of group_b_de (J3) ran over the counter on K3, and the
+    # legend cut composite terrain names mid-word with nothing to say so. board.md §5: a
+    # counter's small line (type 8) is cut short of the counters beside it, the counter's width
+    # and the four margins of c/12 around it, at 0.55 em a character (88 / 20 = 4.4 pixels):
+    # here squares of 58 (the first square's rect), counters of 50, so (50 + 4 * 4) * 20 / 88
+    # = 15 characters; the 26 of J3's list show as 14 and an ellipsis. A legend entry is cut at
+    # 40 characters, the last an ellipsis: "grass + axis_deployment + scenario_played" (41).
+    board = os.path.join(ROOT, "examples", "boards", "big_river.scn")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "br.svg")
+        p = run(["--board", board, "svg", out])
+        svg_ok(out, p)
+        svg = open(out).read()
+        c = int(re.search(r'<rect x="\d+" y="\d+" width="(\d+)" height="\d+" fill="#',
+                          svg.split('<g id="squares"')[1])[1])
+        w = int(re.search(r'<rect x="\d+" y="\d+" width="(\d+)" height="\d+" rx="4"', svg)[1])
+        room = (w + 4 * (c // 12)) * 20 // 88
+        small = re.findall(r'<text [^>]*font-size="8"[^>]*>([^<]*)</text>', svg)
+        check((c, w, room) == (58, 50, 15) and small, "squares of 58, counters of 50: 15 characters", p)
+        check(all(len(t) <= room for t in small), f"every marker line fits {room} characters: {small}", p)
+        check("[order_allowan\u2026" in small and "[order_allowance, group_b]" not in svg,
+              "J3's list is cut, with an ellipsis", p)
+        legend = svg.split('<g id="legend">')[1]
+        names = re.findall(r'<text [^>]*font-size="12">([^<]*)</text>', legend)
+        check("grass + axis_deployment + scenario_play\u2026" in names and
+              all(len(n) <= 40 for n in names), "legend entries: 40 characters, cut with an ellipsis", p)
 
 
 @case

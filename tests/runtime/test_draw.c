@@ -289,7 +289,10 @@ START_TEST(markers_and_faces)
      * name's baseline 38 + 10 - 2 = 46, the line's 46 + 8 + 1 = 55, both at x = 132 + 20 =
      * 152. The element face on woods1's first square A1 (0, 0), which has no elevation: at
      * its top left, x = 32 + 3 = 35, y = 24 + 10, type 12*3/4 + 1 = 10 (at most (48 - 6) / 5
-     * = 8 characters: woods1 has no other square in row 1). */
+     * = 8 characters: woods1 has no other square in row 1). The small line stops short of the
+     * counters beside it, 40 + 48 / 3 = 56 pixels, characters of 0.55 em (4.4 pixels at 8):
+     * 56 * 20 / 88 = 12 characters, so "[suppressed] (wreck)" (20) shows 11 and an ellipsis
+     * (the fresh review of issue 12: marker lists ran over the next counter). */
     markers[5] = "suppressed";
     char *svg = NULL;
     size_t len = 0;
@@ -297,7 +300,7 @@ START_TEST(markers_and_faces)
     ck_assert_int_eq(draw_svg(b, &o, f), GEO_OK);
     fclose(f);
     ck_assert_msg(strstr(svg, "<text x=\"152\" y=\"55\" font-size=\"8\" text-anchor=\"middle\" "
-                              "fill=\"#8b0000\">[suppressed] (wreck)</text>") != NULL,
+                              "fill=\"#8b0000\">[suppressed\xe2\x80\xa6</text>") != NULL,
                   "%s", svg);
     ck_assert(strstr(svg, "<text x=\"152\" y=\"46\" font-size=\"10\" text-anchor=\"middle\">"
                           "<tspan font-weight=\"bold\">a</tspan> rifle</text>") != NULL);
@@ -431,10 +434,11 @@ END_TEST
 
 /* Issue 12: every counter is told from every other. Two units whose names agree in their first
  * 8 letters, company_alpha (id 0) on A1 and company_bravo (id 1) on D2 of a 4 x 2 board, once
- * read "company_" alike with a legend of names alone. Each counter (40 pixels wide, 5 a
- * character of type 10: 8 characters) now shows its key in bold (the text picture's: a and b,
- * the unit ids in order, the map showing only '.'), a space, and what is left, 6 characters:
- * the name's first 5 and an ellipsis (UTF-8 e2 80 a6). The legend's units row lists each key
+ * read "company_" alike with a legend of names alone. Each counter (40 pixels wide, 0.55 em a
+ * character of type 10, 5.5 pixels: 40 * 20 / 110 = 7 characters, so that the name stays in
+ * its counter) now shows its key in bold (the text picture's: a and b, the unit ids in order,
+ * the map showing only '.'), a space, and what is left, 5 characters: the name's first 4 and
+ * an ellipsis (UTF-8 e2 80 a6). The legend's units row lists each key
  * on its counter swatch with the full name and its square, as the text key does. A name that
  * fits (unit 2, "x" on B2) is shown whole, without an ellipsis. */
 START_TEST(counters_told_apart)
@@ -457,9 +461,9 @@ START_TEST(counters_told_apart)
     const char *labels = strstr(out, "<g id=\"labels\"");
     ck_assert_ptr_nonnull(labels);
     const char *a =
-        strstr(labels, "><tspan font-weight=\"bold\">a</tspan> compa\xe2\x80\xa6</text>");
+        strstr(labels, "><tspan font-weight=\"bold\">a</tspan> comp\xe2\x80\xa6</text>");
     const char *bb =
-        strstr(labels, "><tspan font-weight=\"bold\">b</tspan> compa\xe2\x80\xa6</text>");
+        strstr(labels, "><tspan font-weight=\"bold\">b</tspan> comp\xe2\x80\xa6</text>");
     ck_assert_msg(a && bb, "%s", out);
     ck_assert(strstr(labels, "><tspan font-weight=\"bold\">c</tspan> x</text>"));
     ck_assert(strstr(out, ">company_</text>") == NULL);
@@ -590,30 +594,34 @@ START_TEST(wide_board_window)
     free(out);
     /* the line's window J-S (10 columns) in 40 characters: (40 - 5) / 5 = 7 columns; the
      * line itself (M-P, 4 columns) fits, so they are centred on its middle, (12 + 15) / 2 =
-     * 13 (N): K to Q, even with its verdict decided elsewhere */
+     * 13 (N): K to Q, even with its verdict decided elsewhere. The line under the grid is
+     * wrapped to the 40 characters too (board.md §5), between words: "(columns K-Q of A-AD,
+     * around the line;" is 38, one more word would make 42; the rest is indented by two. */
     o = (draw_options){ .trace = &t,
                         .columns = 40,
                         .decided_at = DRAW_AT_SQUARE,
                         .decided = geo_parse_square(g, "S1") };
     out = capture_text(b, &o, &st);
-    ck_assert_msg(strstr(out, "(columns K-Q of A-AD, around the line; A-J and R-AD left out)\n"),
+    ck_assert_msg(strstr(out, "(columns K-Q of A-AD, around the line;\n  A-J and R-AD left out)\n"),
                   "%s", out);
     free(out);
     /* a line C1 to AA2 (2 to 26) does not fit 7 columns: around its middle, 14 (O): L to R;
-     * with its verdict decided on H1 (7): E to K */
+     * with its verdict decided on H1 (7): E to K. Wrapped at 40: "(columns L-R of A-AD, around
+     * the middle" is 39, "(columns E-K of A-AD, around where the" 38, and its next line
+     * "  line's verdict was decided; A-D and" 37 (with " L-AD" 42). */
     geo_trace long_line;
     geo_trace_line(g, geo_parse_square(g, "C1"), geo_parse_square(g, "AA2"), &long_line);
     o = (draw_options){ .trace = &long_line, .columns = 40 };
     out = capture_text(b, &o, &st);
-    ck_assert_msg(strstr(out, "(columns L-R of A-AD, around the middle of the line; A-K and "
+    ck_assert_msg(strstr(out, "(columns L-R of A-AD, around the middle\n  of the line; A-K and "
                               "S-AD left out)\n"),
                   "%s", out);
     free(out);
     o.decided_at = DRAW_AT_SQUARE;
     o.decided = geo_parse_square(g, "H1");
     out = capture_text(b, &o, &st);
-    ck_assert_msg(strstr(out, "(columns E-K of A-AD, around where the line's verdict was "
-                              "decided; A-D and L-AD left out)\n"),
+    ck_assert_msg(strstr(out, "(columns E-K of A-AD, around where the\n  line's verdict was "
+                              "decided; A-D and\n  L-AD left out)\n"),
                   "%s", out);
     ck_assert(second_line_length(out) == 40);
     free(out);
