@@ -1,5 +1,6 @@
-/* program.c — building and freeing a compiled program, and its explained rule chunks, compiled
- * when first traced (see program.h). */
+/* program.c — building and freeing a compiled program, its explained rule chunks, compiled
+ * when first traced, and, built lazily, each query's rule chunks on its first call (see
+ * program.h). */
 #include "program.h"
 
 #include "combine.h"
@@ -52,6 +53,9 @@ void prog_free(prog *pg)
     mem_free(pg->fns);
     mem_free(pg->defaults);
     mem_free(pg->expects);
+    mem_free(pg->ready);
+    mem_free(pg->by_query);
+    mem_free(pg->by_query_at);
     model_free(pg->res);
     for (size_t i = 0; i < pg->nfiles; i++)
         ast_file_free(pg->files[i]);
@@ -59,7 +63,42 @@ void prog_free(prog *pg)
     mem_free(pg);
 }
 
-/* Compiles everything; false after reporting (E199) when something could not be. */
+/* Compiles query q's rule chunks and default into pg; false after reporting (E199) when one
+ * could not be (those made are kept). */
+static bool compile_query(const prog *pg, uint32_t q, diag_list *d)
+{
+    const res_program *p = pg->res;
+    for (uint32_t i = pg->by_query_at[q]; i < pg->by_query_at[q + 1]; i++) {
+        uint32_t r = pg->by_query[i];
+        if (!pg->rules[r] && !(pg->rules[r] = comp_rule(p, r, d)))
+            return false;
+    }
+    return !p->queries[q].dflt || pg->defaults[q] || (pg->defaults[q] = comp_default(p, q, d));
+}
+
+/* The lazy program's index of the rules by query (prog.by_query); false on OOM. */
+static bool index_rules(prog *pg)
+{
+    const res_program *p = pg->res;
+    pg->ready = mem_calloc(p->nqueries + 1, 1);
+    pg->by_query_at = mem_calloc(p->nqueries + 2, sizeof *pg->by_query_at);
+    pg->by_query = mem_calloc(p->nrules + 1, sizeof *pg->by_query);
+    if (!pg->ready || !pg->by_query_at || !pg->by_query)
+        return false;
+    /* a counting sort: at[q + 2] counts query q's rules, then at[q + 1] is where they go */
+    for (size_t r = 0; r < p->nrules; r++)
+        if (p->rules[r].edition >= -1 && p->rules[r].query < p->nqueries)
+            pg->by_query_at[p->rules[r].query + 2]++;
+    for (size_t q = 0; q < p->nqueries; q++)
+        pg->by_query_at[q + 2] += pg->by_query_at[q + 1];
+    for (size_t r = 0; r < p->nrules; r++)
+        if (p->rules[r].edition >= -1 && p->rules[r].query < p->nqueries)
+            pg->by_query[pg->by_query_at[p->rules[r].query + 1]++] = (uint32_t)r;
+    return true;
+}
+
+/* Compiles everything (lazily: the fns and the tests' chunks); false after reporting (E199)
+ * when something could not be. */
 static bool compile_all(prog *pg, diag_list *d)
 {
     const res_program *p = pg->res;
@@ -75,14 +114,19 @@ static bool compile_all(prog *pg, diag_list *d)
         !pg->choices || !pg->combined)
         return false;
     *pg->source = (comp_source){ (const ast_file *const *)pg->files, pg->nfiles, NULL };
-    for (size_t i = 0; i < p->nrules; i++)
-        if (p->rules[i].edition >= -1 && !(pg->rules[i] = comp_rule(p, (uint32_t)i, d)))
+    if (pg->lazy) {
+        if (!index_rules(pg))
             return false;
+    } else {
+        for (size_t i = 0; i < p->nrules; i++)
+            if (p->rules[i].edition >= -1 && !(pg->rules[i] = comp_rule(p, (uint32_t)i, d)))
+                return false;
+        for (size_t i = 0; i < p->nqueries; i++)
+            if (p->queries[i].dflt && !(pg->defaults[i] = comp_default(p, (uint32_t)i, d)))
+                return false;
+    }
     for (size_t i = 0; i < p->nfns; i++)
         if (!(pg->fns[i] = comp_fn(p, (uint32_t)i, d)))
-            return false;
-    for (size_t i = 0; i < p->nqueries; i++)
-        if (p->queries[i].dflt && !(pg->defaults[i] = comp_default(p, (uint32_t)i, d)))
             return false;
     for (size_t t = 0; t < p->ntests; t++) {
         const res_test *rt = &p->tests[t];
@@ -131,7 +175,7 @@ static bool compile_all(prog *pg, diag_list *d)
     return true;
 }
 
-prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags)
+prog *prog_build(ast_file **files, size_t nfiles, bool lazy, diag_list *diags)
 {
     prog *pg = mem_calloc(1, sizeof *pg);
     if (!pg) {
@@ -145,6 +189,7 @@ prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags)
     pg->serial = ++builds;
     pg->files = files;
     pg->nfiles = nfiles;
+    pg->lazy = lazy;
     pg->res = res_resolve(files, nfiles, diags);
     if (!pg->res) {
         prog_free(pg);
@@ -161,9 +206,29 @@ prog *prog_build(ast_file **files, size_t nfiles, diag_list *diags)
     return pg;
 }
 
+bool prog_make_ready(const prog *pg, uint32_t q)
+{
+    if (!pg->lazy || q >= pg->res->nqueries || pg->ready[q])
+        return true;
+    diag_list dl; /* the program resolved: only memory can fail here */
+    diag_list_init(&dl, NULL);
+    bool ok = compile_query(pg, q, &dl);
+    diag_list_clear(&dl);
+    pg->ready[q] = ok;
+    return ok;
+}
+
+bool prog_ready_all(const prog *pg)
+{
+    for (uint32_t q = 0; q < pg->res->nqueries; q++)
+        if (!prog_ready(pg, q))
+            return false;
+    return true;
+}
+
 const chunk *prog_explained(const prog *pg, uint32_t r)
 {
-    if (r >= pg->res->nrules)
+    if (r >= pg->res->nrules || !prog_ready(pg, pg->res->rules[r].query))
         return NULL;
     if (pg->explained[r])
         return pg->explained[r];
@@ -185,6 +250,8 @@ const chunk *prog_combine(const prog *pg, int32_t ed, uint32_t q)
         return NULL;
     size_t e = ed >= 0 && (size_t)ed < p->neditions ? (size_t)ed + 1 : 0;
     chunk **slot = &pg->combined[e * p->nqueries + q];
+    if (!*slot && !prog_ready(pg, q))
+        return NULL; /* out of memory: asked again at the next call */
     if (!*slot) {
         chunk *ch = comb_query(p, pg->rules, pg->fns, e ? ed : -1, pg->defaults[q], q,
                                model_rules_of(p, e ? ed : -1, q));
@@ -195,7 +262,7 @@ const chunk *prog_combine(const prog *pg, int32_t ed, uint32_t q)
 
 void prog_combine_edition(const prog *pg, int32_t ed)
 {
-    for (uint32_t q = 0; pg && q < pg->res->nqueries; q++)
+    for (uint32_t q = 0; pg && !pg->lazy && q < pg->res->nqueries; q++)
         prog_combine(pg, ed, q);
 }
 

@@ -187,6 +187,14 @@ hon_status hon_set_cap(hon_vm *vm, hon_cap which, uint64_t value)
     return HON_OK;
 }
 
+hon_status hon_build_lazily(hon_vm *vm, bool lazily)
+{
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    vm->lazy = lazily;
+    return HON_OK;
+}
+
 uint64_t hon_cap_value(const hon_vm *vm, hon_cap which)
 {
     if (!vm)
@@ -264,7 +272,7 @@ hon_vm *hon_vm_new(const hon_config *cfg)
     dice_seed(&vm->dice, vm->cfg.seed);
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
-    vm->pg = prog_build(NULL, 0, &dl);
+    vm->pg = prog_build(NULL, 0, false, &dl);
     diag_list_clear(&dl);
     if (!vm->pg) {
         hon_vm_free(vm);
