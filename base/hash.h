@@ -2,8 +2,9 @@
  *
  * Hashes the keys with hon_hash_key (below), routes uthash's allocations through the
  * mem_realloc funnel (mem.h) and makes an out-of-memory during HASH_ADD non-fatal: the
- * element is simply not added and its hh.tbl is left NULL. Check with HON_HASH_ADDED(elt) right after every HASH_ADD*. A table owns its
- * entries and their keys; whoever frees the table frees them (HASH_ITER + HASH_DEL + free).
+ * element is simply not added and its hh.tbl is left NULL. Check with HON_HASH_ADDED(elt)
+ * right after every HASH_ADD*. A table owns its entries and their keys; whoever frees the
+ * table frees them (HASH_ITER + HASH_DEL + free).
  */
 #ifndef HON_HASH_H
 #define HON_HASH_H

@@ -240,6 +240,8 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     bool answered;
     if (q < x->nfn_of)
         q = (uint32_t)x->fn_of[q];
+    if (!prog_fn_ready(x->pg, q)) /* a lazy program's fn, compiled on its first call */
+        return state_fail(x, E_MEMORY, "out of memory compiling fn %s", x->p->fns[q].name);
     if (!run_chunk(x, x->pg->fns[q], 0, nargs, out, &answered))
         return false;
     return answered || state_fail(x, E_INTERNAL, "the function gave no value");

@@ -421,6 +421,8 @@ hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out)
         return HON_OK;
     }
     int32_t f = model_find_fn(p, name);
+    if (f >= 0 && !prog_fn_ready(pg, res_fn_of(p, session_edition(vm), (uint32_t)f)))
+        return HON_ERR_MEMORY;
     if (f >= 0) {
         disasm_chunk(p, pg->fns[res_fn_of(p, session_edition(vm), (uint32_t)f)], out);
         return HON_OK;

@@ -5,8 +5,9 @@
  * a prog is immutable once built (except that REPL expressions may intern new types, that a
  * rule's explained chunk is compiled on its first traced run, a query's combined chunks
  * when first asked for or by prog_combine_edition, and, in a program built lazily, a query's
- * rule chunks and default on its first call: prog_ready) and is what the VM (vm.c)
- * evaluates against. load.c swaps whole progs on reload: all or nothing.
+ * rule chunks, default and the fns they call on its first call: prog_ready, prog_fn_ready)
+ * and is what the VM (vm.c) evaluates against. load.c swaps whole progs on reload: all or
+ * nothing.
  */
 #ifndef HON_PROGRAM_H
 #define HON_PROGRAM_H
@@ -50,14 +51,20 @@ typedef struct prog {
     bool lazy;
     uint8_t *ready;
     uint32_t *by_query, *by_query_at;
+    /* Lazily, the fns too: fn_ready[f]: fn f's chunk and those of every fn it calls, at any
+     * depth, are compiled (prog_fn_ready); versions[versions_at[f] .. versions_at[f + 1]):
+     * the editions' versions of declared fn f (a call of f runs the edition's: fn_of). */
+    uint8_t *fn_ready;
+    uint32_t *versions, *versions_at;
 } prog;
 
 /* Resolves and compiles the files (in load order) into a new program. Takes ownership of the
  * files array and every file in it, in all cases (they are freed on failure). Errors go to
  * diags; returns NULL when there were any. `lazy`: the rules' chunks and the queries'
  * defaults are left for each query's first call (prog_ready) and prog_combine_edition does
- * nothing, for a session that answers once (`hon eval`: hon_build_lazily); the fns, the
- * tests' chunks and every diagnostic of the resolver are made at the build either way. The
+ * nothing, for a session that answers once (`hon eval`: hon_build_lazily); the fns too, each
+ * compiled when a chunk that calls it is (prog_fn_ready). The tests' chunks and every
+ * diagnostic of the resolver are made at the build either way. The
  * compiler's own errors are E199 only (memory, a size limit; resolve.h reports the rest):
  * lazily, a chunk that cannot be made is an E209 of the evaluation that needed it. */
 prog *prog_build(ast_file **files, size_t nfiles, bool lazy, diag_list *diags);
@@ -106,9 +113,22 @@ static inline bool prog_ready(const prog *pg, uint32_t q)
 {
     return !pg->lazy || pg->ready[q] || prog_make_ready(pg, q);
 }
-/* prog_ready for every query: what a reader of the whole program (focus.c, lint.c) asks
- * first. */
+/* prog_ready for every query and prog_fn_ready for every fn: what a reader of the whole
+ * program (focus.c, lint.c) asks first. */
 bool prog_ready_all(const prog *pg);
+/* Lazily: compiles fn f (any fn id, a version too), every version of every fn its chunk
+ * calls, and theirs, at any depth, when they are not yet; what a call of a fn from C asks
+ * (vm_call). The chunks of the rules and defaults prog_ready compiles, and the tests' chunks,
+ * get theirs so, so that a CALL_FN never finds no chunk. True when they are there; false when
+ * memory ran out (what was compiled is kept; the next call tries the rest). */
+bool prog_make_fn_ready(const prog *pg, uint32_t f);
+static inline bool prog_fn_ready(const prog *pg, uint32_t f)
+{
+    return !pg->lazy || pg->fn_ready[f] || prog_make_fn_ready(pg, f);
+}
+/* prog_fn_ready for every fn chunk ch calls (a chunk compiled outside the program: a typed
+ * expression, session.c). */
+bool prog_calls_ready(const prog *pg, const chunk *ch);
 
 /* The name of the file a node comes from (its ast_file path), or "?". */
 const char *prog_file_path(const prog *p, uint32_t file_id);

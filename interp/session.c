@@ -523,6 +523,11 @@ hon_status session_compile_at(hon_vm *vm, const char *text, size_t len, uint32_t
     else if (!(*ch = procedure ? comp_procedure(vm->pg->res, e, nlocals, where, &dl)
                                : comp_expr(vm->pg->res, e, nlocals, where, &dl)))
         st = HON_ERR_MEMORY;
+    else if (!prog_calls_ready(vm->pg, *ch)) { /* a lazy program: the fns it calls */
+        chunk_free(*ch);
+        *ch = NULL;
+        st = HON_ERR_MEMORY;
+    }
     if (quiet)
         diag_list_clear(&dl);
     else

@@ -1,9 +1,10 @@
 /* test_lazy.c — Check tests of a program built lazily (hon_build_lazily; program.h prog_ready;
- * bench.md §9): the load compiles the fns and resolves everything, but no rule's chunk, no
- * query's default and no combined chunk; a query's first call compiles its rules and default,
- * then its combined chunk. Whatever is asked, the answers, the traces, the errors and the
- * load's diagnostics are those of the same program built eagerly; memory running out at a
- * first call is an E209 of that evaluation, and the next call compiles what is left.
+ * bench.md §9): the load resolves everything, but compiles no fn, no rule's chunk, no query's
+ * default and no combined chunk; a query's first call compiles its rules and default, the fns
+ * they call (at any depth), then its combined chunk. Whatever is asked, the answers, the
+ * traces, the errors and the load's diagnostics are those of the same program built eagerly;
+ * memory running out at a first call is an E209 of that evaluation, and the next call
+ * compiles what is left.
  */
 #include "interp_test.h"
 #include "mem.h"
@@ -78,10 +79,9 @@ START_TEST(a_lazy_load_compiles_no_rule)
     tvm *t = session_of(PROGRAM, true);
     const prog *pg = t->vm->pg;
     ck_assert(pg->lazy);
-    /* the fns at the load (the combined chunks inline them: combine.c) */
+    /* no fn, rule, default nor combined chunk */
     for (size_t f = 0; f < pg->res->nfns; f++)
-        ck_assert_ptr_nonnull(pg->fns[f]);
-    /* no rule, default nor combined chunk */
+        ck_assert_ptr_null(pg->fns[f]);
     for (size_t r = 0; r < pg->res->nrules; r++)
         ck_assert_ptr_null(pg->rules[r]);
     for (size_t q = 0; q < pg->res->nqueries; q++) {
@@ -95,6 +95,20 @@ START_TEST(a_lazy_load_compiles_no_rule)
     ck_assert_str_eq(ev_as(t, "outer(4)", false), "21");
     ck_assert(compiled(t, "outer") && compiled(t, "pick") && compiled(t, "total"));
     ck_assert(!compiled(t, "alone") && !compiled(t, "least") && !compiled(t, "some"));
+    /* pick.more calls twice, and so does double's replacement of it: twice's chunk is made
+     * with pick's rules */
+    int32_t twice = model_find_fn(pg->res, "twice");
+    ck_assert_int_ge(twice, 0);
+    ck_assert_ptr_nonnull(pg->fns[twice]);
+    ck_assert(pg->fn_ready[twice]);
+    /* a fn called from C is compiled on that call (hon_eval of a fn alone goes through the
+     * typed expression's chunk, whose calls are made ready before it runs) */
+    tvm *f = session_of("fn one() -> int = 1;\nfn two() -> int = one() + one();\n", true);
+    ck_assert_ptr_null(f->vm->pg->fns[0]);
+    ck_assert_str_eq(ev_as(f, "two()", false), "2");
+    ck_assert_ptr_nonnull(f->vm->pg->fns[0]);
+    ck_assert_ptr_nonnull(f->vm->pg->fns[1]);
+    tvm_free(f);
     /* a query's rules under every edition at once: pick.more and double's replacement */
     uint32_t pick = query_id(t, "pick");
     for (uint32_t i = pg->by_query_at[pick]; i < pg->by_query_at[pick + 1]; i++)
