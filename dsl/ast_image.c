@@ -334,9 +334,11 @@ ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char
     got = ast_image_hash(body + strings_len, body_len - strings_len, got);
     if (got != sum || (strings_len && body[strings_len - 1] != '\0'))
         return NULL;
-    ast_file *f = ast_file_new(path, text, text_len, file_id);
+    ast_file *f = ast_file_new(path, NULL, 0, file_id);
     if (!f)
         return NULL;
+    f->text = text; /* borrowed, not copied (bench.md §9) */
+    f->text_len = text_len;
     reader r = { .f = f,
                  .words = body + strings_len,
                  .nwords = (body_len - strings_len) / 4,

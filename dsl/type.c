@@ -169,6 +169,17 @@ res_field *type_params_of(rctx *c, const ast_vec *v)
 void type_signature(rctx *c, ast_node *d)
 {
     res_program *p = c->p;
+    /* only the kinds below have a signature: a rule's name ("query.rule", most declarations)
+     * is no global, and is not looked up (bench.md §9) */
+    switch (d->kind) {
+    case AST_RECORD_DECL:
+    case AST_FN:
+    case AST_QUERY:
+    case AST_TABLE:
+    case AST_EVENT:
+    case AST_VARIANT: break;
+    default: return;
+    }
     name_ent *g = model_find_name(p->names->globals, d->name);
     switch (d->kind) {
     case AST_RECORD_DECL:

@@ -886,6 +886,17 @@ typedef enum hon_cap {
  * for a NULL vm, an unknown cap or a value out of range (depth above 1,000; memory below
  * 1 MiB). */
 hon_status hon_set_cap(hon_vm *vm, hon_cap which, uint64_t value);
+/* Whether the programs vm builds from now on (each load) compile lazily: each query's rules
+ * and default, the fns they call, and its combined chunk, when it is first asked, not all
+ * when the rules load (docs/spec/bench.md §9). For a program that answers once and exits
+ * (`hon eval`, `hon los` ...): loading the bundled rules then costs some 13 M instructions
+ * less, where a session
+ * that answers many times (the REPL, an editor's language server) would pay them in its first
+ * answers instead. Answers, traces and the diagnostics of a load are the same either way
+ * (the compiler reports nothing the resolver does not, but memory running out: lazily, that
+ * is an E209 of the answer that needed the chunk). Off by default; hon_vm_copy copies it.
+ * HON_ERR_NOT_FOUND for a NULL vm. */
+hon_status hon_build_lazily(hon_vm *vm, bool lazily);
 /* The cap in force (its default when unset); 0 for a NULL vm or an unknown cap. */
 uint64_t hon_cap_value(const hon_vm *vm, hon_cap which);
 

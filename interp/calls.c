@@ -65,6 +65,8 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
     if (x->depth >= x->max_depth)
         return state_fail(x, E_DEPTH, "call depth limit (%u) reached asking query %s", x->max_depth,
                           qq->name);
+    if (!prog_ready(x->pg, q)) /* a lazy program's rules, compiled on the first call */
+        return state_fail(x, E_MEMORY, "out of memory compiling the rules of query %s", qq->name);
     /* A pure query over a small finite domain answers from its table (memo.h), charged the
      * steps its rules took, unless the call is traced, the caller wants the deciding rule, or
      * the steps or the depth left would not have sufficed: those run the rules. */
@@ -250,6 +252,8 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     bool answered;
     if (q < x->nfn_of)
         q = (uint32_t)x->fn_of[q];
+    if (!prog_fn_ready(x->pg, q)) /* a lazy program's fn, compiled on its first call */
+        return state_fail(x, E_MEMORY, "out of memory compiling fn %s", x->p->fns[q].name);
     if (!run_chunk(x, x->pg->fns[q], 0, nargs, out, &answered))
         return false;
     return answered || state_fail(x, E_INTERNAL, "the function gave no value");

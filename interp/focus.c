@@ -314,6 +314,8 @@ hon_status focus_build(focus *f, hon_vm *a, hon_vm *b, const char *const *rules,
     memset(f, 0, sizeof *f);
     if (!a || !b)
         return HON_ERR_NOT_FOUND;
+    if (!prog_ready_all(a->pg)) /* a lazy program's rules: every chunk is read below */
+        return HON_ERR_MEMORY;
     const prog *pg = a->pg;
     const res_program *p = pg->res;
     *f = (focus){

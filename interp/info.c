@@ -414,11 +414,15 @@ hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out)
     const prog *pg = vm->pg;
     const res_program *p = pg->res;
     int32_t r = find_rule(vm, name);
+    if (r >= 0 && !prog_ready(pg, p->rules[r].query)) /* a lazy program's */
+        return HON_ERR_MEMORY;
     if (r >= 0 && pg->rules[r]) {
         disasm_chunk(p, pg->rules[r], out);
         return HON_OK;
     }
     int32_t f = model_find_fn(p, name);
+    if (f >= 0 && !prog_fn_ready(pg, res_fn_of(p, session_edition(vm), (uint32_t)f)))
+        return HON_ERR_MEMORY;
     if (f >= 0) {
         disasm_chunk(p, pg->fns[res_fn_of(p, session_edition(vm), (uint32_t)f)], out);
         return HON_OK;
@@ -428,6 +432,8 @@ hon_status hon_disassemble(const hon_vm *vm, const char *name, FILE *out)
         q = model_find_event(p, name); /* an event lists its rules like a query */
     if (q < 0)
         return HON_ERR_NOT_FOUND;
+    if (!prog_ready(pg, (uint32_t)q))
+        return HON_ERR_MEMORY;
     const res_ruleset *rs = model_rules_of(p, session_edition(vm), (uint32_t)q);
     fprintf(out, "%s %s: %zu rule%s\n", p->queries[q].is_event ? "event" : "query", name, rs->len,
             rs->len == 1 ? "" : "s");

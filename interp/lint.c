@@ -1001,7 +1001,7 @@ hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t 
         return HON_ERR_NOT_FOUND;
     session_cap_begin(vm);
     int32_t *readings = NULL;
-    if (!lint_open(&l, vm, paths, npaths) ||
+    if (!lint_open(&l, vm, paths, npaths) || !prog_ready_all(vm->pg) || /* rules run alone */
         (!(readings = session_readings(vm, session_edition(vm), NULL, &oom)) && oom)) {
         st = HON_ERR_MEMORY;
     } else {

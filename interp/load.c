@@ -220,7 +220,7 @@ static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, b
             ast_file_free(files[i]);
         mem_free(files);
     } else if (st == HON_OK) {
-        pg = prog_build(files, n, &dl); /* takes the files */
+        pg = prog_build(files, n, vm->lazy, &dl); /* takes the files */
         if (!pg)
             st = HON_ERR_COMPILE;
     }
@@ -429,6 +429,8 @@ hon_vm *hon_vm_copy(const hon_vm *vm)
     if (!vm)
         return NULL;
     hon_vm *c = hon_vm_new(&vm->cfg);
+    if (c)
+        c->lazy = vm->lazy;
     session_source *srcs = c ? mem_calloc(vm->nsrcs ? vm->nsrcs : 1, sizeof *srcs) : NULL;
     hon_status st = srcs ? HON_OK : HON_ERR_MEMORY;
     for (size_t i = 0; st == HON_OK && i < vm->nsrcs; i++) {

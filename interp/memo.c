@@ -188,8 +188,8 @@ static uint32_t fn_depth(walk *w, uint32_t fn)
 static uint32_t query_depth(walk *w, uint32_t q)
 {
     const prog *pg = w->pg;
-    if (q >= w->m->nq || pg->res->queries[q].is_event)
-        return D_IMPURE;
+    if (q >= w->m->nq || pg->res->queries[q].is_event || !prog_ready(pg, q))
+        return D_IMPURE; /* (not ready: memory ran out compiling a lazy program's rules) */
     if (w->m->qdepth[q])
         return settle(w, &w->m->qdepth[q], NULL, 0);
     const res_ruleset *rs = model_rules_of(pg->res, w->m->edition, q);

@@ -823,6 +823,9 @@ static bool run_event_at(vm_ctx *x, uint32_t e, const val *args, uint32_t nargs,
         }
         return false;
     }
+    if (!prog_ready(x->pg, e)) /* a lazy program's rules, compiled on the first raise */
+        return state_fail(x, E_MEMORY, "out of memory compiling the rules of event %s",
+                          p->queries[e].name);
     x->depth++;
     /* Traced (`why do`): the event, then each rule checked, with the lines its block wrote;
      * the events a rule's block raised run inside its entry, so they nest under it. */

@@ -187,6 +187,14 @@ hon_status hon_set_cap(hon_vm *vm, hon_cap which, uint64_t value)
     return HON_OK;
 }
 
+hon_status hon_build_lazily(hon_vm *vm, bool lazily)
+{
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    vm->lazy = lazily;
+    return HON_OK;
+}
+
 uint64_t hon_cap_value(const hon_vm *vm, hon_cap which)
 {
     if (!vm)
@@ -264,7 +272,7 @@ hon_vm *hon_vm_new(const hon_config *cfg)
     dice_seed(&vm->dice, vm->cfg.seed);
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
-    vm->pg = prog_build(NULL, 0, &dl);
+    vm->pg = prog_build(NULL, 0, false, &dl);
     diag_list_clear(&dl);
     if (!vm->pg) {
         hon_vm_free(vm);
@@ -515,6 +523,11 @@ hon_status session_compile_at(hon_vm *vm, const char *text, size_t len, uint32_t
     else if (!(*ch = procedure ? comp_procedure(vm->pg->res, e, nlocals, where, &dl)
                                : comp_expr(vm->pg->res, e, nlocals, where, &dl)))
         st = HON_ERR_MEMORY;
+    else if (!prog_calls_ready(vm->pg, *ch)) { /* a lazy program: the fns it calls */
+        chunk_free(*ch);
+        *ch = NULL;
+        st = HON_ERR_MEMORY;
+    }
     if (quiet)
         diag_list_clear(&dl);
     else

@@ -52,6 +52,7 @@ struct hon_vm {
     session_source *srcs; /* the loaded rule files, in load order (load.c) */
     size_t nsrcs, srcs_cap;
     prog *pg;      /* never NULL once created */
+    bool lazy;     /* hon_build_lazily: the programs it builds are lazy (prog_build) */
     char *edition; /* chosen edition, or NULL for the program's default */
     session_choice *choices;
     size_t nchoices, choices_cap;

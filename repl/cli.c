@@ -172,6 +172,8 @@ int cli_session_open(cli_session *s, const cli_opts *o)
         cli_error("out of memory");
         return 1;
     }
+    if (o->lazy) /* before the rules load: a one-shot command compiles what it asks */
+        hon_build_lazily(s->vm, true);
     /* set before the rules load, so that the memory cap covers loading them */
     if (o->max_memory && hon_set_cap(s->vm, HON_CAP_MEMORY, o->max_memory) != HON_OK) {
         cli_error("--max-memory: at least 1M");

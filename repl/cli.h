@@ -33,6 +33,8 @@ typedef struct cli_opts {
     bool no_rules;       /* --no-rules: load no directory at all */
     bool json;           /* --json: answers print as JSON objects */
     bool bail;           /* --bail: a script stops at its first failing line */
+    bool lazy;           /* a command that answers once: the rules compile lazily
+                            (hon_build_lazily), not the REPL, lsp or play */
     bool seed_set;       /* --seed N was given */
     uint64_t seed;
     uint64_t step_budget; /* the session's caps (hon_config's); 0: the defaults. Set by */

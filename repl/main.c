@@ -778,6 +778,10 @@ int main(int argc, char **argv)
         cli_error("out of memory");
         rc = 1;
     }
+    /* A command answers once and exits: it compiles only the rules it asks (bench.md §9). The
+     * REPL, the language server and play answer many times: they compile all at load, so
+     * that no answer pays for it. */
+    o.lazy = sub && strcmp(sub->name, "lsp") != 0 && strcmp(sub->name, "play") != 0;
     if (rc < 0)
         rc = cli_session_open(&s, &o);
     else

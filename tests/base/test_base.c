@@ -17,9 +17,58 @@
 #include "check_run.h"
 #include "diag.h"
 #include "file.h"
+#include "hash.h"
 #include "mem.h"
 #include "near.h"
 #include "strbuf.h"
+
+/* An entry of hash_spreads's table. */
+typedef struct hkey {
+    char name[32];
+    UT_hash_handle hh;
+} hkey;
+
+START_TEST(hash_spreads)
+{
+    /* The tables' hash (hon_hash_key, hash.h) on names like the resolver's: 20,000 keys of
+     * every length from 1 to 20 bytes, sharing long prefixes ("q123.r4"), each found again,
+     * and spread well enough that uthash never gave up growing its buckets (it stops, setting
+     * noexpand, when a growth leaves most entries in overfull buckets: a hash that ignored
+     * some bytes would), its fullest bucket holding at most 16 (uthash aims for 10 each). */
+    enum {
+        N = 20000
+    };
+    hkey *keys = calloc(N, sizeof *keys), *table = NULL;
+    ck_assert_ptr_nonnull(keys);
+    for (int i = 0; i < N; i++) {
+        if (i % 3 == 0)
+            snprintf(keys[i].name, sizeof keys[i].name, "q%d.r%d", i / 7, i % 7);
+        else if (i % 3 == 1)
+            snprintf(keys[i].name, sizeof keys[i].name, "%.*s%d", 1 + i % 12, "abcdefghijkl", i);
+        else
+            snprintf(keys[i].name, sizeof keys[i].name, "x%d", i);
+        HASH_ADD_STR(table, name, &keys[i]);
+        ck_assert(HON_HASH_ADDED(&keys[i]));
+    }
+    ck_assert_uint_eq(HASH_COUNT(table), N);
+    for (int i = 0; i < N; i++) {
+        hkey *found = NULL;
+        HASH_FIND_STR(table, keys[i].name, found);
+        ck_assert_ptr_eq(found, &keys[i]);
+    }
+    hkey *none = NULL;
+    HASH_FIND_STR(table, "q0.r7", none); /* i / 7 == 0 only for r0..r6 */
+    ck_assert_ptr_null(none);
+    ck_assert_uint_eq(table->hh.tbl->noexpand, 0);
+    unsigned fullest = 0;
+    for (unsigned b = 0; b < table->hh.tbl->num_buckets; b++)
+        if (table->hh.tbl->buckets[b].count > fullest)
+            fullest = table->hh.tbl->buckets[b].count;
+    ck_assert_uint_le(fullest, 16);
+    HASH_CLEAR(hh, table);
+    free(keys);
+}
+END_TEST
 
 START_TEST(mem_funnel)
 {
@@ -436,6 +485,7 @@ int main(void)
     Suite *s = suite_create("base");
     TCase *tc = tcase_create("base");
     tcase_add_test(tc, mem_funnel);
+    tcase_add_test(tc, hash_spreads);
     tcase_add_test(tc, mem_cap_counts_and_refuses);
     tcase_add_test(tc, arena_blocks);
     tcase_add_test(tc, arena_rewinds);

@@ -1117,6 +1117,39 @@ def los_bundled_rules():
 
 
 @case
+def lazy_and_eager_alike():
+    # bench.md §9: a command that answers once (`hon eval`, `hon los`...) compiles only the
+    # rules it asks, when it first asks them; the REPL compiles them all at load. The same
+    # questions, each the first of its session, give the same output, status and errors both
+    # ways: a line of sight and its trace, the reasons of why not, the odds of a procedure
+    # (events' rules), a listing, a reach, a rule test file, an error of evaluation and one of
+    # resolving (the typed line is named <command-line> in one, <stdin> in the other).
+    hill = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    rail = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
+    penalty = "speed_penalty(numbered_order(2), numbered_order(3), 0)"
+    pairs = [(["--board", hill], ["los", "@A1", "@L10"], "los @A1 @L10"),
+             (["--board", hill], ["why", "los", "@A1", "@L10"], "why los @A1 @L10"),
+             ([], ["why", "--not", penalty], "why not " + penalty),
+             (["--board", hill], ["why", "--not", "can_enter($jeep, @B9)"],
+              "why not can_enter($jeep, @B9)"),
+             (["--seed", "7", "--board", rail], ["odds", "do", TRAIN], "odds do " + TRAIN),
+             ([], ["dis", "line_of_sight"], "dis line_of_sight"),
+             (["--board", hill], ["reach", "$jeep"], "reach $jeep"),
+             ([], ["test", os.path.join(ROOT, "tests", "rules", "los.hon")],
+              "test " + os.path.join(ROOT, "tests", "rules", "los.hon")),
+             ([], ["eval", "1 / 0"], "1 / 0"),
+             ([], ["eval", "speed_penalty(numbered_order(2))"], "speed_penalty(numbered_order(2))")]
+    for opts, argv, line in pairs:
+        once = run(opts + argv)
+        typed = run(opts, stdin=line + "\n")
+        same = (once.returncode == typed.returncode and once.stdout == typed.stdout and
+                once.stderr.replace("<command-line>", "<stdin>") == typed.stderr)
+        check(same and (once.stdout or once.stderr),
+              f"`{' '.join(argv)}` answers as the REPL's `{line}`\n--- REPL:\n"
+              f"{typed.stdout}{typed.stderr}", once)
+
+
+@case
 def startup_cache():
     # bench.md §9: hon keeps the parse of each rules file in $XDG_CACHE_HOME/hon, one image per
     # text, and reads it back when the text has not changed. The answers must not depend on it:
