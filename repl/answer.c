@@ -92,7 +92,18 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
            side && side[0] ? ")" : "", question);
     for (size_t i = 0; i < n; i++)
         printf("  %zu) %s\n", i + 1, options[i]);
-    if (n == 1) {
+    if (n == 1) { /* not asked; a `choosing` answer waiting is spent on it, and must name it */
+        if (s->answers_used < s->nanswers) {
+            const char *a = s->answers[s->answers_used++];
+            if (option_of(a, options, n) < 0) {
+                fflush(stdout);
+                cli_error("'choosing %s' answers no option of \"%s\": its one option is %s", a,
+                          question, options[0]);
+                return -1;
+            }
+            printf("(one option: %s, taken; 'choosing %s' answers it)\n", options[0], a);
+            return 0;
+        }
         printf("(one option: %s, taken)\n", options[0]);
         return 0;
     }

@@ -1177,8 +1177,9 @@ static bool entry_goes_on(const char *text)
 }
 
 /* Runs command c with args (a procedure's `choosing` answers taken off them); errors: the count
- * of errors before the line. Returns 0, or 1 when it failed. Answers left unused undo the
- * procedure that ran: the script and the rules disagree about the choices. */
+ * of errors before the line. Returns 0, or 1 when it failed. Answers left unused (the rules did
+ * not ask that choice, e.g. a question that depends on the dice) are said in a note naming
+ * them; what the procedure did stands: undoing it would break every later line of a script. */
 static int run_command(repl *r, const command *c, char *args, size_t errors)
 {
     const char *answers[64];
@@ -1191,11 +1192,13 @@ static int run_command(repl *r, const command *c, char *args, size_t errors)
     int rc = c->run(r, args);
     fflush(stdout);
     if (rc == 0 && r->s->answers_used < r->s->nanswers) {
-        hon_undo(r->s->vm, NULL);
-        cli_error_at(CLI_E_NOT_NOW, "choosing",
-                     "'choosing' gave %d answers, the procedure asked %zu choices: it was undone",
-                     n, r->s->answers_used);
-        rc = 1;
+        char unused[256] = "";
+        for (size_t i = r->s->answers_used; i < r->s->nanswers; i++)
+            snprintf(unused + strlen(unused), sizeof unused - strlen(unused), "%s%s",
+                     i > r->s->answers_used ? ", " : "", answers[i]);
+        cli_note("'choosing' gave %d answers, the procedure asked %zu choices: %s not used; what "
+                 "it did stands",
+                 n, r->s->answers_used, unused);
     }
     r->s->answers = NULL;
     r->s->nanswers = r->s->answers_used = 0;
