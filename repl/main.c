@@ -652,11 +652,18 @@ static void heap_prefer_huge_pages(void)
     if (mallopt(M_TOP_PAD, (int)HEAP_PAD) != 1)
         return;
     char *lo = sbrk(0);
-    /* More than the heap has free at its top and less than malloc's mmap threshold (128 KiB),
-     * so the heap grows now, by the pad; freed at once, the pad stays (trimming keeps it). */
-    void *volatile grow = malloc((size_t)120 << 10); /* volatile: not elided with free */
-    char *hi = sbrk(0);
-    free(grow);
+    /* Blocks below malloc's mmap threshold (128 KiB) until the heap grows, by the pad: the
+     * first may fit in what the heap has free at its top (before main, a statically linked
+     * C library has already grown it by the default pad, 128 KiB), the second cannot. Freed
+     * at once, the pad stays (trimming keeps it). volatile: not elided with the frees. */
+    void *volatile grow[4] = { 0 };
+    char *hi = lo;
+    for (int i = 0; i < 4 && hi == lo; i++) {
+        grow[i] = malloc((size_t)120 << 10);
+        hi = sbrk(0);
+    }
+    for (int i = 0; i < 4; i++)
+        free(grow[i]);
     if (lo == (char *)-1 || hi == (char *)-1 || hi <= lo)
         return;
     uintptr_t from = ((uintptr_t)lo + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
