@@ -16,8 +16,9 @@
  * it), so a read never recurses deeper. */
 #define AST_IMAGE_MAX_DEPTH 20000
 
-/* A 64-bit hash of the n bytes at p, mixed with seed: the sum that finds a damaged image and
- * the key of a text (not for adversaries: a damaged image is also checked as it is read). */
+/* XXH64 of the n bytes at p with seed (xxHash's 64-bit hash, bytes read in native order,
+ * the reference's on little-endian machines): the sum that finds a damaged image and the key
+ * of a text (not for adversaries: a damaged image is also checked as it is read). */
 uint64_t ast_image_hash(const void *p, size_t n, uint64_t seed);
 
 /* Appends the image of f to out, under key (what the reader must be given to accept it).

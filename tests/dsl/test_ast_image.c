@@ -198,6 +198,33 @@ START_TEST(cut_short_or_foreign)
 }
 END_TEST
 
+/* The sum and the texts' keys are XXH64 (ast_image.c): its value for texts of every path
+ * through it (empty; one byte; under 32 bytes; one stripe, three words, a half word and three
+ * bytes; three stripes and three bytes), seed 0. Expected values from the reference
+ * implementation, `printf '%s' TEXT | xxhsum -H64` (Debian's xxhash 0.8.1), not from hon. */
+START_TEST(sum_is_xxh64)
+{
+    static const struct {
+        const char *text;
+        uint64_t want;
+    } cases[] = {
+        { "", 0xef46db3751d8e999u },
+        { "a", 0xd24ec4f1a98c6e5bu },
+        { "abc", 0x44bc2cf5ad770999u },
+        { "hon keeps each parse of a rules file; its sum is XXH64, seed 0.", 0x5b159ef8d4e5f9a5u },
+        { "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+          "0123456789abcdefXYZ",
+          0x6f666b4ff4bea8dcu },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t got = ast_image_hash(cases[i].text, strlen(cases[i].text), 0);
+        ck_assert_msg(got == cases[i].want, "XXH64 of %zu bytes: %016llx, not %016llx",
+                      strlen(cases[i].text), (unsigned long long)got,
+                      (unsigned long long)cases[i].want);
+    }
+}
+END_TEST
+
 START_TEST(every_bit_flipped)
 {
     strbuf img = { 0 };
@@ -330,6 +357,7 @@ int main(void)
     tcase_add_test(tc, bundled_files_read_back);
     tcase_add_test(tc, deepest_trees_read_back);
     tcase_add_test(tc, cut_short_or_foreign);
+    tcase_add_test(tc, sum_is_xxh64);
     tcase_add_test(tc, every_bit_flipped);
     tcase_add_test(tc, damage_behind_a_good_sum);
     tcase_add_test(tc, memory_runs_out);
