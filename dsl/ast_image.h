@@ -27,8 +27,9 @@ uint64_t ast_image_hash(const void *p, size_t n, uint64_t seed);
 bool ast_image_write(const ast_file *f, uint64_t key, strbuf *out);
 
 /* The tree of an image of len bytes, as a new ast_file (path and file_id as front_parse_file
- * gives them, path copied; text borrowed, not copied: it must outlive the tree, as a session's
- * source outlives the programs built from it; free with ast_file_free), or NULL when the image
+ * gives them, path copied; text and the image's strings borrowed, not copied: the text and the
+ * image, unchanged, must outlive the tree, as a session's source, which holds both, outlives
+ * the programs built from it; free with ast_file_free), or NULL when the image
  * is not one ast_image_write made under key for a text of text_len bytes, is damaged (its sum, any kind,
  * offset, length or depth out of bounds), or memory runs out. Never reads outside the image. */
 ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char *path,

@@ -13,7 +13,8 @@
  * read back from the cache when an image of this text from this build is there and sound,
  * else parsed, and then kept in the cache when the parse reported nothing. NULL only on OOM.
  * When the tree was read from an image, *image gets the image (new, the caller's: free with
- * mem_free; ast_image_read gives the same tree again from it under *key), else NULL. The
+ * mem_free, and not before the tree, whose strings it holds; ast_image_read gives the same
+ * tree again from it under *key), else NULL. The
  * cache is off when the environment sets HON_NO_CACHE. */
 ast_file *cache_parse_file(const char *path, const char *text, size_t len, uint32_t file_id,
                            diag_list *diags, char **image, size_t *image_len, uint64_t *key);

@@ -1,8 +1,9 @@
 /* test_ast_image.c — the image of a parsed tree (dsl/ast_image.h), what the start-up cache
  * keeps of a parse (docs/spec/bench.md §9): read back, every bundled file's tree is the tree
- * the parser made, field by field; an image that is cut short, has any bit flipped, carries
- * another key or is damaged behind a recomputed sum is refused or read without a fault; and a
- * read that runs out of memory at any allocation gives NULL and leaks nothing.
+ * the parser made, field by field, its strings the image's own (borrowed); an image that is
+ * cut short, has any bit flipped, carries another key or is damaged behind a recomputed sum
+ * is refused or read without a fault; the sum is XXH64; and a read that runs out of memory
+ * at any allocation gives NULL and leaks nothing.
  *
  * Expected values: an image holds every field the parser sets (ast_image.c), so the tree read
  * back must equal the parsed one in all of them, annotations excepted (the parser leaves them
@@ -58,6 +59,28 @@ static bool same_tree(const ast_node *a, const ast_node *b)
            same_vec(&a->params, &b->params) && same_vec(&a->cites, &b->cites);
 }
 
+/* How many strings of the tree at n lie outside [lo, hi); *count gets how many there are. A
+ * tree read from an image borrows the image's strings (ast_image.h), so none may lie outside. */
+static size_t strings_outside(const ast_node *n, const char *lo, const char *hi, size_t *count)
+{
+    if (!n)
+        return 0;
+    size_t out = 0;
+    const char *s[] = { n->name, n->name2, n->ref, n->title, n->doc };
+    for (size_t i = 0; i < sizeof s / sizeof *s; i++)
+        if (s[i]) {
+            ++*count;
+            out += !(s[i] >= lo && s[i] < hi);
+        }
+    out += strings_outside(n->a, lo, hi, count) + strings_outside(n->b, lo, hi, count) +
+           strings_outside(n->c, lo, hi, count);
+    const ast_vec *v[] = { &n->list, &n->list2, &n->params, &n->cites };
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        for (uint32_t j = 0; j < v[i]->len; j++)
+            out += strings_outside(v[i]->items[j], lo, hi, count);
+    return out;
+}
+
 /* The parse of a file (no diagnostic expected: the bundled rules parse cleanly). */
 static ast_file *parse_path(const char *path, char **text, size_t *len, uint32_t file_id)
 {
@@ -97,6 +120,12 @@ static void round_trip_dir(const char *dir, int *files)
         for (uint32_t i = 0; i < f->decls.len; i++)
             ck_assert_msg(same_tree(f->decls.items[i], g->decls.items[i]),
                           "%s: declaration %u differs once read back", path, i);
+        /* its strings are the image's, not copies (ast_image.h: the image outlives the tree) */
+        size_t strings = 0, outside = 0;
+        for (uint32_t i = 0; i < g->decls.len; i++)
+            outside += strings_outside(g->decls.items[i], img.s, img.s + img.len, &strings);
+        ck_assert_msg(strings > 0 && outside == 0, "%s: %zu of the %zu strings are not the image's",
+                      path, outside, strings);
         ast_file_free(g);
         g = ast_image_read(img.s, img.len, KEY, path, text, len, 7);
         ck_assert_ptr_nonnull(g);
