@@ -361,6 +361,14 @@ static void binary(comp *c, const ast_node *n)
     mem_free(spine);
 }
 
+/* The loop instruction over a collection of type t (the resolver's: a list, or a set, which an
+ * enum's members are too): FOR_NEXT_SET for a set, FOR_NEXT for a list, so that neither asks the
+ * collection's type at every step. */
+static op_code for_next_op(const comp *c, uint32_t t)
+{
+    return t < c->p->ntypes && c->p->types[t].kind == RT_SET ? OP_FOR_NEXT_SET : OP_FOR_NEXT;
+}
+
 /* sum/count/all/any/min/max over a list, a set, or every member of an enum:
  *     <collection>; SET_LOCAL coll; INT 0; SET_LOCAL idx
  * top: FOR_NEXT coll idx var done
@@ -407,7 +415,7 @@ static void aggregate(comp *c, const ast_node *n)
     }
     int d = c->depth;
     size_t top = c->ch->len;
-    size_t loop = emit(c, n->loc, OP_FOR_NEXT, coll, idx, var, 0);
+    size_t loop = emit(c, n->loc, for_next_op(c, coll_n->an.type), coll, idx, var, 0);
     switch (n->op) {
     case AST_AGG_SUM:
         EMIT1(c, n->loc, OP_GET_LOCAL, acc);
@@ -772,7 +780,8 @@ static void stmt(comp *c, const ast_node *s)
         EMIT1(c, s->loc, OP_INT, 0);
         EMIT1(c, s->loc, OP_SET_LOCAL, idx);
         size_t top = c->ch->len;
-        size_t loop = emit(c, s->loc, OP_FOR_NEXT, coll, idx, (uint32_t)s->an.slot, 0);
+        size_t loop =
+            emit(c, s->loc, for_next_op(c, s->a->an.type), coll, idx, (uint32_t)s->an.slot, 0);
         block(c, s->b);
         patch_to(c, EMIT1(c, s->loc, OP_JUMP, 0), top);
         patch(c, loop);

@@ -111,8 +111,11 @@ OP(JUMP_IF_GT,         -2,               JUMP, _, _, _,
 OP(JUMP_IF_GE,         -2,               JUMP, _, _, _,
    "x y -> if x >= y, pc += a: `GE; JUMP_IF_TRUE` (or `LT; JUMP_IF_FALSE`) in one, two steps")
 OP(FOR_NEXT,           0,                LOCAL, LOCAL, LOCAL, EXIT,
-   "local a: list/set, local b: position; next item into local c and advance b, or else pc += d "
-   "(loop done)")
+   "local a: a list, local b: position; next item into local c and advance b, or else pc += d "
+   "(loop done); the compiler picks it for a collection typed a list")
+OP(FOR_NEXT_SET,       0,                LOCAL, LOCAL, LOCAL, EXIT,
+   "FOR_NEXT over a set (or an enum's members): local b the next member to look at; the next "
+   "member present into local c, or else pc += d")
 OP(EMPTY_AGG,          0,                _, _, _, _, "E208: min/max over an empty collection")
 
 OP_GROUP("building and reading values")

@@ -474,26 +474,33 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     JUMP_IF_CMP(JUMP_IF_LE, <=)
     JUMP_IF_CMP(JUMP_IF_GT, >)
     JUMP_IF_CMP(JUMP_IF_GE, >=)
+    /* The loops: the compiler knows whether the collection is a list or a set (for_next_op,
+     * compile.c), so neither asks its type. One step each, the last (done) too. */
     VM_CASE(FOR_NEXT)
     {
-        const val *coll = &base[OPA];
+        const vlist *l = base[OPA].u.list;
         val *idx = &base[OPB];
-        bool more = false;
-        if (p->types[coll->type].kind == RT_SET) {
-            for (int64_t m = idx->u.i; m < 64 && !more; m++)
-                if (coll->u.bits >> m & 1) {
-                    base[OPC] = (val){ .type = p->types[coll->type].arg, .u.i = m };
-                    idx->u.i = m + 1;
-                    more = true;
-                }
-        } else if (coll->u.list && idx->u.i >= 0 && (size_t)idx->u.i < coll->u.list->len) {
-            base[OPC] = coll->u.list->items[idx->u.i];
-            idx->u.i++;
-            more = true;
+        if (l && (uint64_t)idx->u.i < l->len) {
+            base[OPC] = l->items[idx->u.i++];
+            SKIP(4);
+            VM_NEXT();
         }
-        if (!more)
-            pc += (int32_t)OPD;
-        SKIP(4);
+        pc += 4 + (int32_t)OPD;
+        VM_NEXT();
+    }
+    VM_CASE(FOR_NEXT_SET)
+    {
+        const val *coll = &base[OPA];
+        int64_t m = base[OPB].u.i;
+        uint64_t rest = m >= 0 && m < 64 ? coll->u.bits >> m : 0;
+        if (rest) {
+            m += __builtin_ctzll(rest); /* the next member present */
+            base[OPC] = (val){ .type = p->types[coll->type].arg, .u.i = m };
+            base[OPB].u.i = m + 1;
+            SKIP(4);
+            VM_NEXT();
+        }
+        pc += 4 + (int32_t)OPD;
         VM_NEXT();
     }
     VM_CASE(EMPTY_AGG)
