@@ -102,6 +102,11 @@ OP(JUMP_IF_EQ,         -2,               JUMP, _, _, _,
    "comparison; E201 as EQ)")
 OP(JUMP_IF_NE,         -2,               JUMP, _, _, _,
    "x y -> if x != y, pc += a: `NE; JUMP_IF_TRUE` (or `EQ; JUMP_IF_FALSE`) in one, two steps")
+OP(JUMP_IF_EQ_S,       -2,               JUMP, _, _, _,
+   "JUMP_IF_EQ where the compiler knows both sides are scalars (no list, no record): compared "
+   "by their number, the type not asked; two steps (E201 as EQ)")
+OP(JUMP_IF_NE_S,       -2,               JUMP, _, _, _,
+   "JUMP_IF_NE likewise, on scalars")
 OP(JUMP_IF_LT,         -2,               JUMP, _, _, _,
    "x y -> if x < y, pc += a: `LT; JUMP_IF_TRUE` (or `GE; JUMP_IF_FALSE`) in one, two steps")
 OP(JUMP_IF_LE,         -2,               JUMP, _, _, _,

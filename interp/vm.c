@@ -189,6 +189,26 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         SKIP(1);                \
         VM_NEXT();              \
     }
+/* x y -> pc += the operand when (x == y) == `on_eq`, x and y scalars (the compiler says so:
+ * typed_jump, compile.c), compared by their number without asking their type; a `?` cell goes
+ * the deep way (E201), as JUMP_IF_EQ's. */
+#define JUMP_IF_SCALAR(NAME, on_eq)                               \
+    VM_CASE(NAME)                                                 \
+    {                                                             \
+        bool eq_;                                                 \
+        sp -= 2;                                                  \
+        if (!((sp[0].flags | sp[1].flags) & VAL_ABSENT)) {        \
+            CHARGE(2); /* the one value compared, and the jump */ \
+            eq_ = sp[0].u.i == sp[1].u.i;                         \
+        } else {                                                  \
+            DEEP_EQUAL(sp[0], sp[1], eq_);                        \
+            CHARGE(1);                                            \
+        }                                                         \
+        if (eq_ == (on_eq))                                       \
+            pc += (int32_t)OPA;                                   \
+        SKIP(1);                                                  \
+        VM_NEXT();                                                \
+    }
 /* A board built-in of its own instruction on its n arguments, through BOARD's runner: pushes
  * the answer (of type ty) in their place, or leaves with its error. */
 #define BOARD_SLOW(id, n, ty)                            \
@@ -470,6 +490,8 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         SKIP(1);
         VM_NEXT();
     }
+    JUMP_IF_SCALAR(JUMP_IF_EQ_S, true)
+    JUMP_IF_SCALAR(JUMP_IF_NE_S, false)
     JUMP_IF_CMP(JUMP_IF_LT, <)
     JUMP_IF_CMP(JUMP_IF_LE, <=)
     JUMP_IF_CMP(JUMP_IF_GT, >)
@@ -1245,6 +1267,7 @@ error:
 #undef DEEP_EQUAL
 #undef BOARD_SLOW
 #undef JUMP_IF_CMP
+#undef JUMP_IF_SCALAR
 #undef DEBUG_OP
 #undef VM_CASE
 #undef VM_NEXT
