@@ -747,6 +747,15 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
             BOARD_SLOW(RES_BI_TERRAIN, 1, type);
         VM_NEXT();
     }
+    VM_CASE(SQUARE_OF)
+    {
+        int64_t sq;
+        if (builtin_fast_square_of(x, TOP, &sq))
+            TOP = (val){ .type = T_SQUARE, .u.i = sq };
+        else
+            BOARD_SLOW(RES_BI_SQUARE_OF, 1, T_SQUARE);
+        VM_NEXT();
+    }
     VM_CASE(IN_ELEMENT)
     {
         int sq;
