@@ -1,9 +1,9 @@
 /* builtin.h — the built-ins of the language that read the board (language.md §5.3): one entry
  * point, called by the VM's BOARD instruction (vm.c), and the fast paths of the lookups the
- * compiler gives instructions of their own (SIDE_BETWEEN, SIDE_HAS, TERRAIN, IN_ELEMENT: vm.md
- * §4a), which must answer as builtin.c's bodies do. Geometry and storage only; the rules that
- * give them meaning are .hon. builtin.c implements them on the scene (scene.h), one C body per
- * BUILTIN_BOARD entry of their list, dsl/builtins.h.
+ * compiler gives instructions of their own (SIDE_BETWEEN, SIDE_HAS, TERRAIN, IN_ELEMENT,
+ * SQUARE_OF: vm.md §4a), which must answer as builtin.c's bodies do. Geometry and storage only;
+ * the rules that give them meaning are .hon. builtin.c implements them on the scene (scene.h),
+ * one C body per BUILTIN_BOARD entry of their list, dsl/builtins.h.
  */
 #ifndef HON_BUILTIN_H
 #define HON_BUILTIN_H
@@ -56,6 +56,21 @@ static inline bool builtin_fast_side_between(const vm_ctx *x, val a, val b, int 
     if (dx + dy != 1)
         return false;
     *side = builtin_side_xy(g, (int)ax, (int)ay, (int)bx, (int)by);
+    return true;
+}
+
+/* square_of(u) as a square value into *sqv, as builtin_square_of answers it (the front square,
+ * the transport's for an embarked unit), when x has a board and unit u is on it; false
+ * otherwise, and builtin_board reports the error. */
+static inline bool builtin_fast_square_of(const vm_ctx *x, val u, int64_t *sqv)
+{
+    if (!x->sc || (uint64_t)u.u.i >= BOARD_MAX_UNITS)
+        return false;
+    int s0, s1;
+    if (!board_unit_squares(x->sc->b, (int)u.u.i, &s0, &s1))
+        return false;
+    int w = x->sc->g->w;
+    *sqv = RES_SQUARE(s0 % w, s0 / w);
     return true;
 }
 

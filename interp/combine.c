@@ -69,7 +69,7 @@ static bool part_shape(const chunk *ch, uint32_t nparams, size_t *ret, bool *gua
 
 /* Inlining (vm.md §5a): a fn whose code is at most INLINE_MAX_WORDS words is copied at its
  * calls, inside fns so copied down to INLINE_MAX_DEPTH levels, never into itself. */
-#define INLINE_MAX_WORDS 48
+#define INLINE_MAX_WORDS 160
 #define INLINE_MAX_DEPTH 4
 
 /* What the copying of one combined chunk needs: the chunk being built, the fns' chunks and

@@ -163,6 +163,37 @@ static op_code compare_jump(ast_op op, bool when)
 /* Every operand of the left spine of `op` operators at n (`a or b or ... or z`), leftmost
  * first, jumps to `to` when it is `when`: a loop, so a chain of FRONT_MAX_CHAIN operators
  * (front.h) costs no recursion. A node that is not such an operator is one operand. */
+/* Whether the resolver's type t is a scalar: a value held in one number (an int, a bool, a
+ * verdict, a unit, a square, a side, an element, an enum member, a set's bits), which `==`
+ * compares without looking deeper; no list or record. */
+static bool scalar_type(const comp *c, uint32_t t)
+{
+    if (t >= c->p->ntypes)
+        return false;
+    switch (c->p->types[t].kind) {
+    case RT_INT:
+    case RT_BOOL:
+    case RT_VERDICT:
+    case RT_UNIT:
+    case RT_SQUARE:
+    case RT_SIDE:
+    case RT_ELEMENT:
+    case RT_ENUM:
+    case RT_SET: return true;
+    default: return false;
+    }
+}
+
+/* The compare-and-branch instruction cj for operands of types ta and tb: JUMP_IF_EQ and
+ * JUMP_IF_NE become their scalar forms when both sides are scalars, which never ask the
+ * values' type at run time. */
+static op_code typed_jump(const comp *c, op_code cj, uint32_t ta, uint32_t tb)
+{
+    if ((cj == OP_JUMP_IF_EQ || cj == OP_JUMP_IF_NE) && scalar_type(c, ta) && scalar_type(c, tb))
+        return cj == OP_JUMP_IF_EQ ? OP_JUMP_IF_EQ_S : OP_JUMP_IF_NE_S;
+    return cj;
+}
+
 static void branch_each(comp *c, const ast_node *n, ast_op op, bool when, jumps *to)
 {
     const ast_node **spine = NULL;
@@ -208,6 +239,7 @@ static void branch(comp *c, const ast_node *n, bool when, jumps *to)
     if (cj != OP__COUNT) { /* a comparison: its operands, then one compare-and-branch */
         expr(c, n->a);
         expr(c, n->b);
+        cj = typed_jump(c, cj, n->a->an.type, n->b->an.type);
         jumps_add(c, to, EMIT1(c, n->loc, cj, 0), n->loc);
         return;
     }
@@ -276,6 +308,7 @@ static op_code board_lookup_op(uint32_t bi)
     case RES_BI_SIDE_HAS: return OP_SIDE_HAS;
     case RES_BI_TERRAIN: return OP_TERRAIN;
     case RES_BI_IN_ELEMENT: return OP_IN_ELEMENT;
+    case RES_BI_SQUARE_OF: return OP_SQUARE_OF;
     default: return OP__COUNT;
     }
 }
@@ -361,6 +394,14 @@ static void binary(comp *c, const ast_node *n)
     mem_free(spine);
 }
 
+/* The loop instruction over a collection of type t (the resolver's: a list, or a set, which an
+ * enum's members are too): FOR_NEXT_SET for a set, FOR_NEXT for a list, so that neither asks the
+ * collection's type at every step. */
+static op_code for_next_op(const comp *c, uint32_t t)
+{
+    return t < c->p->ntypes && c->p->types[t].kind == RT_SET ? OP_FOR_NEXT_SET : OP_FOR_NEXT;
+}
+
 /* sum/count/all/any/min/max over a list, a set, or every member of an enum:
  *     <collection>; SET_LOCAL coll; INT 0; SET_LOCAL idx
  * top: FOR_NEXT coll idx var done
@@ -407,7 +448,7 @@ static void aggregate(comp *c, const ast_node *n)
     }
     int d = c->depth;
     size_t top = c->ch->len;
-    size_t loop = emit(c, n->loc, OP_FOR_NEXT, coll, idx, var, 0);
+    size_t loop = emit(c, n->loc, for_next_op(c, coll_n->an.type), coll, idx, var, 0);
     switch (n->op) {
     case AST_AGG_SUM:
         EMIT1(c, n->loc, OP_GET_LOCAL, acc);
@@ -475,7 +516,7 @@ static void aggregate(comp *c, const ast_node *n)
             EMIT1(c, n->loc, OP_GET_LOCAL, acc);
             int64_t m = n->op == AST_AGG_MIN ? 0 : (int64_t)p->enums[et->arg].len - 1;
             emit_const(c, n->loc, (val){ .type = n->b->an.type, .u.i = m });
-            bound = EMIT1(c, n->loc, OP_JUMP_IF_EQ, 0);
+            bound = EMIT1(c, n->loc, OP_JUMP_IF_EQ_S, 0); /* two members of the enum */
         }
         patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
         patch(c, loop);
@@ -772,7 +813,8 @@ static void stmt(comp *c, const ast_node *s)
         EMIT1(c, s->loc, OP_INT, 0);
         EMIT1(c, s->loc, OP_SET_LOCAL, idx);
         size_t top = c->ch->len;
-        size_t loop = emit(c, s->loc, OP_FOR_NEXT, coll, idx, (uint32_t)s->an.slot, 0);
+        size_t loop =
+            emit(c, s->loc, for_next_op(c, s->a->an.type), coll, idx, (uint32_t)s->an.slot, 0);
         block(c, s->b);
         patch_to(c, EMIT1(c, s->loc, OP_JUMP, 0), top);
         patch(c, loop);

@@ -102,6 +102,11 @@ OP(JUMP_IF_EQ,         -2,               JUMP, _, _, _,
    "comparison; E201 as EQ)")
 OP(JUMP_IF_NE,         -2,               JUMP, _, _, _,
    "x y -> if x != y, pc += a: `NE; JUMP_IF_TRUE` (or `EQ; JUMP_IF_FALSE`) in one, two steps")
+OP(JUMP_IF_EQ_S,       -2,               JUMP, _, _, _,
+   "JUMP_IF_EQ where the compiler knows both sides are scalars (no list, no record): compared "
+   "by their number, the type not asked; two steps (E201 as EQ)")
+OP(JUMP_IF_NE_S,       -2,               JUMP, _, _, _,
+   "JUMP_IF_NE likewise, on scalars")
 OP(JUMP_IF_LT,         -2,               JUMP, _, _, _,
    "x y -> if x < y, pc += a: `LT; JUMP_IF_TRUE` (or `GE; JUMP_IF_FALSE`) in one, two steps")
 OP(JUMP_IF_LE,         -2,               JUMP, _, _, _,
@@ -111,8 +116,11 @@ OP(JUMP_IF_GT,         -2,               JUMP, _, _, _,
 OP(JUMP_IF_GE,         -2,               JUMP, _, _, _,
    "x y -> if x >= y, pc += a: `GE; JUMP_IF_TRUE` (or `LT; JUMP_IF_FALSE`) in one, two steps")
 OP(FOR_NEXT,           0,                LOCAL, LOCAL, LOCAL, EXIT,
-   "local a: list/set, local b: position; next item into local c and advance b, or else pc += d "
-   "(loop done)")
+   "local a: a list, local b: position; next item into local c and advance b, or else pc += d "
+   "(loop done); the compiler picks it for a collection typed a list")
+OP(FOR_NEXT_SET,       0,                LOCAL, LOCAL, LOCAL, EXIT,
+   "FOR_NEXT over a set (or an enum's members): local b the next member to look at; the next "
+   "member present into local c, or else pc += d")
 OP(EMPTY_AGG,          0,                _, _, _, _, "E208: min/max over an empty collection")
 
 OP_GROUP("building and reading values")
@@ -155,6 +163,8 @@ OP(SIDE_HAS_K,         0,                CONST, _, _, _,
    "(combine.c), charging the CONST's step (E217)")
 OP(TERRAIN,            0,                _, _, _, _,
    "sq -> the terrain of sq: `terrain` as one instruction (E215, E217)")
+OP(SQUARE_OF,          0,                _, _, _, _,
+   "u -> the unit's square: `square_of` as one instruction (E217)")
 OP(IN_ELEMENT,         0,                _, _, _, _,
    "sq -> whether sq is in a terrain element: `in_element` as one instruction (E217)")
 

@@ -189,6 +189,26 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         SKIP(1);                \
         VM_NEXT();              \
     }
+/* x y -> pc += the operand when (x == y) == `on_eq`, x and y scalars (the compiler says so:
+ * typed_jump, compile.c), compared by their number without asking their type; a `?` cell goes
+ * the deep way (E201), as JUMP_IF_EQ's. */
+#define JUMP_IF_SCALAR(NAME, on_eq)                               \
+    VM_CASE(NAME)                                                 \
+    {                                                             \
+        bool eq_;                                                 \
+        sp -= 2;                                                  \
+        if (!((sp[0].flags | sp[1].flags) & VAL_ABSENT)) {        \
+            CHARGE(2); /* the one value compared, and the jump */ \
+            eq_ = sp[0].u.i == sp[1].u.i;                         \
+        } else {                                                  \
+            DEEP_EQUAL(sp[0], sp[1], eq_);                        \
+            CHARGE(1);                                            \
+        }                                                         \
+        if (eq_ == (on_eq))                                       \
+            pc += (int32_t)OPA;                                   \
+        SKIP(1);                                                  \
+        VM_NEXT();                                                \
+    }
 /* A board built-in of its own instruction on its n arguments, through BOARD's runner: pushes
  * the answer (of type ty) in their place, or leaves with its error. */
 #define BOARD_SLOW(id, n, ty)                            \
@@ -470,30 +490,39 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         SKIP(1);
         VM_NEXT();
     }
+    JUMP_IF_SCALAR(JUMP_IF_EQ_S, true)
+    JUMP_IF_SCALAR(JUMP_IF_NE_S, false)
     JUMP_IF_CMP(JUMP_IF_LT, <)
     JUMP_IF_CMP(JUMP_IF_LE, <=)
     JUMP_IF_CMP(JUMP_IF_GT, >)
     JUMP_IF_CMP(JUMP_IF_GE, >=)
+    /* The loops: the compiler knows whether the collection is a list or a set (for_next_op,
+     * compile.c), so neither asks its type. One step each, the last (done) too. */
     VM_CASE(FOR_NEXT)
     {
-        const val *coll = &base[OPA];
+        const vlist *l = base[OPA].u.list;
         val *idx = &base[OPB];
-        bool more = false;
-        if (p->types[coll->type].kind == RT_SET) {
-            for (int64_t m = idx->u.i; m < 64 && !more; m++)
-                if (coll->u.bits >> m & 1) {
-                    base[OPC] = (val){ .type = p->types[coll->type].arg, .u.i = m };
-                    idx->u.i = m + 1;
-                    more = true;
-                }
-        } else if (coll->u.list && idx->u.i >= 0 && (size_t)idx->u.i < coll->u.list->len) {
-            base[OPC] = coll->u.list->items[idx->u.i];
-            idx->u.i++;
-            more = true;
+        if (l && (uint64_t)idx->u.i < l->len) {
+            base[OPC] = l->items[idx->u.i++];
+            SKIP(4);
+            VM_NEXT();
         }
-        if (!more)
-            pc += (int32_t)OPD;
-        SKIP(4);
+        pc += 4 + (int32_t)OPD;
+        VM_NEXT();
+    }
+    VM_CASE(FOR_NEXT_SET)
+    {
+        const val *coll = &base[OPA];
+        int64_t m = base[OPB].u.i;
+        uint64_t rest = m >= 0 && m < 64 ? coll->u.bits >> m : 0;
+        if (rest) {
+            m += __builtin_ctzll(rest); /* the next member present */
+            base[OPC] = (val){ .type = p->types[coll->type].arg, .u.i = m };
+            base[OPB].u.i = m + 1;
+            SKIP(4);
+            VM_NEXT();
+        }
+        pc += 4 + (int32_t)OPD;
         VM_NEXT();
     }
     VM_CASE(EMPTY_AGG)
@@ -716,6 +745,15 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
             TOP = (val){ .type = type, .u.i = t };
         else
             BOARD_SLOW(RES_BI_TERRAIN, 1, type);
+        VM_NEXT();
+    }
+    VM_CASE(SQUARE_OF)
+    {
+        int64_t sq;
+        if (builtin_fast_square_of(x, TOP, &sq))
+            TOP = (val){ .type = T_SQUARE, .u.i = sq };
+        else
+            BOARD_SLOW(RES_BI_SQUARE_OF, 1, T_SQUARE);
         VM_NEXT();
     }
     VM_CASE(IN_ELEMENT)
@@ -1238,6 +1276,7 @@ error:
 #undef DEEP_EQUAL
 #undef BOARD_SLOW
 #undef JUMP_IF_CMP
+#undef JUMP_IF_SCALAR
 #undef DEBUG_OP
 #undef VM_CASE
 #undef VM_NEXT

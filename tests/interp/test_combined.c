@@ -207,6 +207,46 @@ START_TEST(inlined_fns_read_their_arguments_in_place)
 }
 END_TEST
 
+/* The length of fn `name`'s chunk in words (compiled by then: after a call that reaches it). */
+static size_t fn_words(const hon_vm *vm, const char *name)
+{
+    const prog *pg = vm->pg;
+    for (uint32_t i = 0; i < pg->res->nfns; i++)
+        if (strcmp(pg->res->fns[i].name, name) == 0 && pg->fns[i])
+            return pg->fns[i]->len;
+    return 0;
+}
+
+/* Fns of up to 160 words are copied into the combined chunk (INLINE_MAX_WORDS, combine.c,
+ * vm.md §5a); a longer one keeps its frame. `mid` is twelve terms of `n * k` (six words each:
+ * the read, the int, MUL, ADD), between 48 and 160 words; `big` is thirty, over 160: the test
+ * checks both lengths before it relies on them. Each answer worked out: mid(n) = n * (1 + 2 +
+ * ... + 12) = 78n; big(n) = n * (1 + ... + 30) = 465n. For x = 2: 156 + 930 = 1086. */
+START_TEST(fns_up_to_160_words_are_copied_in)
+{
+    char src[2048] = "source \"T.1\" = \"this test's rules\";\nfn mid(n: int) -> int = 0";
+    for (int k = 1; k <= 12; k++)
+        snprintf(src + strlen(src), sizeof src - strlen(src), " + n * %d", k);
+    snprintf(src + strlen(src), sizeof src - strlen(src), ";\nfn big(n: int) -> int = 0");
+    for (int k = 1; k <= 30; k++)
+        snprintf(src + strlen(src), sizeof src - strlen(src), " + n * %d", k);
+    snprintf(src + strlen(src), sizeof src - strlen(src),
+             ";\nquery both(x: int) -> int combine first;\n"
+             "rule both.r cite \"T.1\" answer mid(x) + big(x);\n");
+    tvm *t = tvm_new(src);
+    both(t, "both(2)", "1086");
+    size_t mid = fn_words(t->vm, "mid"), big = fn_words(t->vm, "big");
+    ck_assert_msg(mid > 48 && mid <= 160, "mid is %zu words", mid);
+    ck_assert_msg(big > 160, "big is %zu words", big);
+    /* mid copied in (its argument one plain read: forwarded), big called */
+    ck_assert_int_eq(count_op(t->vm, "both", OP_INLINE_FORWARD), 1);
+    ck_assert_int_eq(count_op(t->vm, "both", OP_CALL_FN), 1);
+    tvm_free(t);
+    ck_assert_uint_eq(fewest_steps_of(src, "both(2)", false),
+                      fewest_steps_of(src, "both(2)", true));
+}
+END_TEST
+
 /* The rules and board of a_named_side_feature_is_one_instruction: four open squares in a
  * row, a wall on A1/B1 and on C1/D1. */
 static const char *const WALLS =
@@ -537,6 +577,7 @@ int main(void)
     tcase_add_test(tc, a_value_tested_at_once_is_one_instruction);
     tcase_add_test(tc, inlined_fns_read_their_arguments_in_place);
     tcase_add_test(tc, a_named_side_feature_is_one_instruction);
+    tcase_add_test(tc, fns_up_to_160_words_are_copied_in);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
