@@ -190,8 +190,8 @@ static void legend_row(legend *lg, const char *title)
 
 /* One entry: a sample of shape `kind`, then `name` (NULL: "#id"). Samples: 't' a square of
  * terrain colour `col` with symbol sym (none for 0 or '.'), 'e' a square shaded as elevation
- * `id` with its "+N", 'f' a square feature's label as the board shows it (the name follows only
- * when the label cuts it), 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a
+ * `id` with its "+N", 'f' a square's bottom right corner with a square feature's label as the
+ * board shows it (the name follows only when the label cuts it), 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a
  * counter of colour col, 'l' a thin line of colour col, 'd' the same dashed, 'o' a small dot
  * of colour col, 'c' a circle of colour col, 'r' a square outlined in col, 'm' the dark red
  * "[ ] ( )" of a unit's markers and face, 'M' the same in italics (an element's). */
@@ -205,7 +205,7 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
     size_t len = strlen(name) < 40 ? strlen(name) : 40;
     /* a feature's sample is its label (6 characters); its name follows when longer */
     size_t cut = kind == 'f' ? (len < 6 ? len : 6) : 0;
-    int sample = kind == 'f' ? 6 * (int)cut + 4 : kind == 'm' || kind == 'M' ? 40 : 22;
+    int sample = kind == 'f' ? 6 * (int)cut + 12 : kind == 'm' || kind == 'M' ? 40 : 22;
     if (kind == 'f' && len <= 6)
         len = 0;
     int w = sample + 7 * (int)len + (kind == 'f' && len ? 14 : 0) + 12;
@@ -259,8 +259,14 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
                     "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8b0000\"%s>[ ] ( )</text>\n",
                     x, y + 12, kind == 'M' ? " font-style=\"italic\"" : "");
         } else if (kind == 'f') {
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"" FEATURE_COLOUR "\">", x,
-                    y + 12);
+            /* the bottom right corner of a square, with the label as the squares write it */
+            fprintf(out,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"14\" stroke=\"#8a8a8a\" "
+                    "fill=\"" NO_TERRAIN_COLOUR "\"/>\n"
+                    "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\" "
+                    "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" "
+                    "fill=\"" FEATURE_COLOUR "\">",
+                    x, y + 1, 6 * (int)cut + 6, x + 6 * (int)cut + 3, y + 12);
             xml_text(out, name, cut);
             fputs("</text>\n", out);
         } else {

@@ -397,8 +397,9 @@ END_TEST
  * legend names a symbol by the first square showing it). The terrain row lists the symbols in square
  * order with what each stands for ('.' with no symbol drawn, as the squares show none), the
  * elevation row each level lowest first with its "+N" as the squares show it, the features
- * row each square feature by its label (the name's first 6 letters), with the name when the
- * label cuts it. */
+ * row each square feature by its label (the name's first 6 letters) on a swatch, a square's
+ * corner edged in grey as the squares are (issue 12 §5: a sample of how it is drawn, not a
+ * coloured word alone), with the name when the label cuts it. */
 START_TEST(legend_names_every_glyph)
 {
     board *b = board_new(GEO_SQUARE, 4, 1);
@@ -434,6 +435,9 @@ START_TEST(legend_names_every_glyph)
     ck_assert(strstr(feat, "fill=\"#7a4a00\">mound</text>"));
     ck_assert(strstr(feat, "fill=\"#7a4a00\">primar</text>"));
     ck_assert(strstr(feat, ">= primary_objective</text>"));
+    const char *swatch = strstr(feat, "<rect"), *mound = strstr(feat, ">mound</text>");
+    ck_assert_msg(swatch && swatch < mound && strstr(swatch, "stroke=\"#8a8a8a\"") < mound, "%s",
+                  feat);
     /* the squares show the same labels */
     ck_assert(strstr(out, "fill=\"#7a4a00\">primar</text>") < feat);
     free(out);
