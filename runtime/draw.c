@@ -468,6 +468,15 @@ static void draw_keys(picture *p, const board *b, int x0, int x1, const char *wh
         if (any)
             fputc('\n', out);
     }
+    /* what the character after a terrain symbol says, when a square shown has a level other
+     * than 0 (the fresh review of issue 12: nothing said the `1` of `h1` was a level) */
+    bool raised = false;
+    for (int sq = 0; sq < geo_square_count(g) && !raised; sq++)
+        raised = sq % w >= x0 && sq % w <= x1 && board_elevation(b, sq) != 0;
+    if (raised)
+        fputs("elevation:  the digit after a terrain symbol: the square's level (^ above 9, _ "
+              "below 0)\n",
+              out);
     /* elements carrying markers or values, or showing a face other than the default */
     bool any_face = false;
     for (int e = 0; e < board_element_count(b); e++) {

@@ -1,6 +1,7 @@
 /* runtime/draw_svg.c — the SVG picture of a board (draw.h: draw_svg): layers of squares, sides,
- * corner items, marks, counters, the traced line with its verdict's marks, then every label,
- * the line's dots on counters' squares over them, the captions and a legend of every glyph
+ * corner items, marks, counters, the traced line with its verdict's marks, then every label
+ * (the squares' giving way to the line and the counters), the line's dots on counters' squares
+ * and the part past its deciding place over them, the captions and a legend of every glyph
  * (docs/spec/board.md §5). Over draw_pic.h's picture, shared with the text picture. Output is
  * a pure function of the board and the options.
  */
@@ -79,17 +80,6 @@ static const char *unit_colour(const draw_options *op, int u)
         return op->unit_colours[u];
     int a = army_of(op, u);
     return a >= 0 ? army_colour(op, a) : ARMY_PALETTE[0];
-}
-
-/* Writes a square feature's label as the picture shows it: the first 6 characters of its
- * name, or "#id". */
-static void feature_label(const board *b, int id, FILE *out)
-{
-    const char *name = board_name(b, BOARD_SQUARE_FEATURE, id);
-    if (name)
-        xml_text(out, name, 6);
-    else
-        fprintf(out, "#%d", id);
 }
 
 /* How many bytes the first n characters of UTF-8 text s take (all of s when it is shorter). */
@@ -200,8 +190,8 @@ static void legend_row(legend *lg, const char *title)
 
 /* One entry: a sample of shape `kind`, then `name` (NULL: "#id"). Samples: 't' a square of
  * terrain colour `col` with symbol sym (none for 0 or '.'), 'e' a square shaded as elevation
- * `id` with its "+N", 'f' a square feature's label as the board shows it (the name follows only
- * when the label cuts it), 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a
+ * `id` with its "+N", 'f' a square's bottom right corner with a square feature's label as the
+ * board shows it (the name follows only when the label cuts it), 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a
  * counter of colour col, 'l' a thin line of colour col, 'd' the same dashed, 'o' a small dot
  * of colour col, 'c' a circle of colour col, 'r' a square outlined in col, 'm' the dark red
  * "[ ] ( )" of a unit's markers and face, 'M' the same in italics (an element's). */
@@ -215,7 +205,7 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
     size_t len = strlen(name) < 40 ? strlen(name) : 40;
     /* a feature's sample is its label (6 characters); its name follows when longer */
     size_t cut = kind == 'f' ? (len < 6 ? len : 6) : 0;
-    int sample = kind == 'f' ? 6 * (int)cut + 4 : kind == 'm' || kind == 'M' ? 40 : 22;
+    int sample = kind == 'f' ? 6 * (int)cut + 12 : kind == 'm' || kind == 'M' ? 40 : 22;
     if (kind == 'f' && len <= 6)
         len = 0;
     int w = sample + 7 * (int)len + (kind == 'f' && len ? 14 : 0) + 12;
@@ -269,8 +259,14 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
                     "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8b0000\"%s>[ ] ( )</text>\n",
                     x, y + 12, kind == 'M' ? " font-style=\"italic\"" : "");
         } else if (kind == 'f') {
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"" FEATURE_COLOUR "\">", x,
-                    y + 12);
+            /* the bottom right corner of a square, with the label as the squares write it */
+            fprintf(out,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"14\" stroke=\"#8a8a8a\" "
+                    "fill=\"" NO_TERRAIN_COLOUR "\"/>\n"
+                    "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\" "
+                    "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" "
+                    "fill=\"" FEATURE_COLOUR "\">",
+                    x, y + 1, 6 * (int)cut + 6, x + 6 * (int)cut + 3, y + 12);
             xml_text(out, name, cut);
             fputs("</text>\n", out);
         } else {
@@ -655,6 +651,14 @@ static double split_at(const geo_grid *g, const draw_options *op, double ax, dou
     return t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
+/* How far from the deciding side its two bars run (pixels): clear of the side's features,
+ * 5-pixel lines 6 pixels apart around it (draw_svg's sides). */
+static int decided_offset(const picture *p)
+{
+    size_t n = board_features(p->b, BOARD_AT_SIDE, p->o->decided, NULL, 0);
+    return 3 * (n > 1 ? (int)(n > 8 ? 8 : n) - 1 : 0) + 6;
+}
+
 /* The deciding square outlined, or the deciding side framed by two lines along it (clear of
  * the side's own features, so that they stay visible), in DECIDED_COLOUR. */
 static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
@@ -668,9 +672,7 @@ static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
                 "stroke=\"" DECIDED_COLOUR "\" stroke-width=\"3\"/>\n",
                 L + (op->decided % g->w) * c + 2, T + (op->decided / g->w) * c + 2, c - 4, c - 4);
     else if (op->decided_at == DRAW_AT_SIDE && geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1)) {
-        /* the side's features are 5-pixel lines 6 pixels apart around it (draw_svg's sides) */
-        size_t n = board_features(p->b, BOARD_AT_SIDE, op->decided, NULL, 0);
-        int off = 3 * (n > 1 ? (int)(n > 8 ? 8 : n) - 1 : 0) + 6;
+        int off = decided_offset(p);
         bool horiz = geo_side_horizontal(g, op->decided);
         for (int side = -1; side <= 1; side += 2) {
             int dx = horiz ? 0 : side * off, dy = horiz ? side * off : 0;
@@ -687,7 +689,8 @@ static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
  * counter's name must not hide it (the fresh review of issue 12: on hill_contour.scn `$rifle2`
  * to `$pak` it was all under I4's `mound` and pak's name). It stops at the edge of the target's
  * counter, whose name stays readable (the whole part, to the target's centre, is drawn under
- * the labels too). The deciding mark stays under the labels, which it would strike through. */
+ * the labels too), 3 pixels wide on a white halo of 5, so that it reads over a contour's red
+ * and the deciding mark; the squares' labels give way to it (square_labels). */
 static void past_part(const picture *p, int c, int fs, int L, int T, FILE *out)
 {
     const geo_grid *g = p->g;
@@ -724,12 +727,282 @@ static void past_part(const picture *p, int c, int fs, int L, int T, FILE *out)
             if (lo <= hi && lo < enter)
                 enter = lo;
         }
+        /* on a white halo, so that it reads over a contour's red and the deciding bars */
+        int ex = mx + (int)(dx * enter), ey = my + (int)(dy * enter);
         fprintf(out,
-                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"5\" "
+                "stroke=\"#ffffff\"/>\n"
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"3\" "
                 "stroke-dasharray=\"6 4\" stroke=\"" PAST_COLOUR "\"/>\n",
-                mx, my, mx + (int)(dx * enter), my + (int)(dy * enter));
+                mx, my, ex, ey, mx, my, ex, ey);
     }
     fputs("</g>\n", out);
+}
+
+/* ---- labels that give way to the traced line ---- */
+
+/* A stroke of the traced line's picture that the squares' labels keep clear of (the fresh
+ * review of issue 12: on hill_contour.scn `$rifle2` to `$pak`, I4's `mound` hid the part past
+ * the deciding side and the blue bars ran through it and I5's `+1`): the segment from (x0, y0)
+ * to (x1, y1), a point for a dot or a circle, and r, the pixels it covers either side. */
+typedef struct stroke {
+    double x0, y0, x1, y1, r;
+} stroke;
+
+/* The traced line's points in pixels: a, the centre of its `from` square; b, of its `to`
+ * square; m, where the part past its deciding place begins (b when there is none). False when
+ * the picture has no line. */
+static bool line_points(const picture *p, int c, int L, int T, double pt[6])
+{
+    const geo_grid *g = p->g;
+    const geo_trace *tr = p->o->trace;
+    if (!tr || tr->n == 0 || tr->from < 0 || tr->to < 0 || tr->from >= geo_square_count(g) ||
+        tr->to >= geo_square_count(g))
+        return false;
+    int fx = tr->from % g->w, fy = tr->from / g->w, tx = tr->to % g->w, ty = tr->to / g->w;
+    double t = split_at(g, p->o, fx + 0.5, fy + 0.5, tx + 0.5, ty + 0.5);
+    pt[0] = L + fx * c + c / 2;
+    pt[1] = T + fy * c + c / 2;
+    pt[2] = L + tx * c + c / 2;
+    pt[3] = T + ty * c + c / 2;
+    pt[4] = pt[0] + (int)((pt[2] - pt[0]) * t);
+    pt[5] = pt[1] + (int)((pt[3] - pt[1]) * t);
+    return true;
+}
+
+/* Writes into s (room for 2 * trace.n + 8) the strokes the line's picture draws: its solid
+ * part (2 pixels wide), the part past its deciding place (3, on a white halo of 5), the
+ * deciding square's outline or the deciding side's two bars (3), its squares' dots (radius 3)
+ * and its corner touches' circles (radius 7, 2 wide). Returns how many. */
+static size_t line_strokes(const picture *p, int c, int L, int T, stroke *s)
+{
+    const geo_grid *g = p->g;
+    const draw_options *op = p->o;
+    const geo_trace *tr = op->trace;
+    double pt[6];
+    size_t n = 0;
+    if (!line_points(p, c, L, T, pt))
+        return 0;
+    s[n++] = (stroke){ pt[0], pt[1], pt[4], pt[5], 1 };
+    if (pt[4] != pt[2] || pt[5] != pt[3])
+        s[n++] = (stroke){ pt[4], pt[5], pt[2], pt[3], 2.5 };
+    int x0, y0, x1, y1;
+    if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g)) {
+        double X = L + (op->decided % g->w) * c + 2, Y = T + (op->decided / g->w) * c + 2,
+               w = c - 4;
+        s[n++] = (stroke){ X, Y, X + w, Y, 1.5 };
+        s[n++] = (stroke){ X, Y + w, X + w, Y + w, 1.5 };
+        s[n++] = (stroke){ X, Y, X, Y + w, 1.5 };
+        s[n++] = (stroke){ X + w, Y, X + w, Y + w, 1.5 };
+    } else if (op->decided_at == DRAW_AT_SIDE &&
+               geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1)) {
+        int off = decided_offset(p);
+        bool horiz = geo_side_horizontal(g, op->decided);
+        for (int side = -1; side <= 1; side += 2) {
+            int dx = horiz ? 0 : side * off, dy = horiz ? side * off : 0;
+            s[n++] =
+                (stroke){ L + x0 * c + dx, T + y0 * c + dy, L + x1 * c + dx, T + y1 * c + dy, 1.5 };
+        }
+    }
+    for (size_t i = 0; i < tr->n; i++) {
+        int q = tr->squares[i];
+        double X = L + (q % g->w) * c + c / 2, Y = T + (q / g->w) * c + c / 2;
+        s[n++] = (stroke){ X, Y, X, Y, 3 };
+    }
+    for (size_t i = 0; i + 1 < tr->n; i++) {
+        int X, Y;
+        if (tr->cross[i].corner >= 0 && geo_interspace_xy(g, tr->cross[i].corner, &X, &Y))
+            s[n++] = (stroke){ L + X * c, T + Y * c, L + X * c, T + Y * c, 8 };
+    }
+    return n;
+}
+
+/* A box of pixels: from (x0, y0) to (x1, y1). */
+typedef struct box {
+    double x0, y0, x1, y1;
+} box;
+
+/* Whether stroke k comes into box b: the segment, widened by k.r, meets it (the segment
+ * clipped to b grown by k.r, Liang-Barsky). */
+static bool stroke_meets(const stroke *k, box b)
+{
+    double lo = 0, hi = 1, o[2] = { k->x0, k->y0 }, d[2] = { k->x1 - k->x0, k->y1 - k->y0 };
+    double a[2] = { b.x0 - k->r, b.y0 - k->r }, z[2] = { b.x1 + k->r, b.y1 + k->r };
+    for (int j = 0; j < 2; j++) {
+        if (d[j] == 0) {
+            if (o[j] < a[j] || o[j] > z[j])
+                return false;
+            continue;
+        }
+        double t0 = (a[j] - o[j]) / d[j], t1 = (z[j] - o[j]) / d[j];
+        if (t0 > t1) {
+            double sw = t0;
+            t0 = t1;
+            t1 = sw;
+        }
+        lo = t0 > lo ? t0 : lo;
+        hi = t1 < hi ? t1 : hi;
+    }
+    return lo <= hi;
+}
+
+/* A label of a square: its text (at most 6 bytes of a name, like the text picture's), type
+ * size, colour, and the place it is written in when nothing is in the way (label_at). */
+typedef struct sqlabel {
+    char text[16];
+    int size;
+    const char *fill;
+    int slot;
+} sqlabel;
+
+/* Where a square's label slot is, for a square at (qx, qy) of c pixels with fs-pixel labels:
+ * slot 0 the top left corner, 1 the top right, then 2 + 2j and 3 + 2j the left and right ends
+ * of the j-th row up from the bottom (rows fs * 3 / 4 + 3 pixels apart). x is the start of a
+ * label of size-pixel type (its end for a right slot, *end true) and y its baseline: size
+ * pixels down in the top row, so that a small label's descenders stay above the counters. */
+static void label_at(int qx, int qy, int c, int fs, int size, int slot, int *x, int *y, bool *end)
+{
+    *end = slot % 2 == 1;
+    *x = *end ? qx + c - 3 : qx + 3;
+    *y = slot < 2 ? qy + size : qy + c - 4 - (fs * 3 / 4 + 3) * ((slot - 2) / 2);
+}
+
+/* The pixels label l covers at (x, y) (end: x is its right end), with its white halo (1.5
+ * pixels) when halo is true: about 0.56 em a character, 0.9 for m, w, M and W, 0.7 for other
+ * capitals and 0.3 for narrow letters (sans-serif); from 0.75 em above the baseline to 0.22 em
+ * below it when a letter reaches under the line (g, j, p, q, y, a comma), else 0.05 em. */
+static box label_box(const sqlabel *l, int x, int y, bool end, bool halo)
+{
+    double below = strpbrk(l->text, "gjpqy,;_") ? 0.22 : 0.05;
+    double w = 0;
+    for (const char *s = l->text; *s; s++)
+        w += strchr("mwMW", *s)             ? 0.9
+             : *s >= 'A' && *s <= 'Z'       ? 0.7
+             : strchr("ijlftrI.,:;'|!", *s) ? 0.3
+                                            : 0.56;
+    w *= l->size;
+    box b = { end ? x - w : x, y - 0.75 * l->size, end ? x : x + w, y + below * l->size };
+    double h = halo ? 1.5 : 0;
+    return (box){ b.x0 - h, b.y0 - h, b.x1 + h, b.y1 + h };
+}
+
+static bool boxes_meet(box a, box b)
+{
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/* Whether any of the n strokes s comes into box b. */
+static bool crossed(const stroke *s, size_t n, box b)
+{
+    for (size_t i = 0; i < n; i++)
+        if (stroke_meets(&s[i], b))
+            return true;
+    return false;
+}
+
+/* Whether any of the n boxes k meets box b. */
+static bool covered(const box *k, size_t n, box b)
+{
+    for (size_t i = 0; i < n; i++)
+        if (boxes_meet(k[i], b))
+            return true;
+    return false;
+}
+
+/* Writes the labels of square sq (its elevation, mark, terrain symbol and features, in their
+ * corners: board.md §5), each where the line's strokes s[0..n) and the counters on the square
+ * leave it clear: in its own place when they do, else in the first free place of the square
+ * they leave clear and where it meets no label already placed (the other end of its row, then the top corners, then the bottom
+ * rows), else not at all (the legend still names every terrain, feature and level shown).
+ * rows: the bottom rows of labels the squares have room for; top_free: whether the square's
+ * top row is free for a label that moves (no element's face or markers are written there). */
+static void square_labels(const picture *p, int c, int fs, int L, int T, int sq, const stroke *s,
+                          size_t n, int rows, bool top_free, FILE *out)
+{
+    const board *b = p->b;
+    const draw_options *op = p->o;
+    const geo_grid *g = p->g;
+    sqlabel lab[7];
+    size_t nl = 0;
+    int e = board_elevation(b, sq);
+    if (e != 0) {
+        lab[nl] = (sqlabel){ "", fs, "#3a2a1a", 0 };
+        snprintf(lab[nl++].text, sizeof lab[0].text, "%s%d", e > 0 ? "+" : "", e);
+    }
+    char sym = draw_terrain_char(p, sq);
+    if (sym != ' ' && sym != '.')
+        lab[nl++] = (sqlabel){ { sym, 0 }, fs, "#555555", 2 };
+    board_feature f[4];
+    size_t nf = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
+    for (size_t j = 0; j < nf && j < 4; j++) {
+        const char *name = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
+        lab[nl] = (sqlabel){ "", fs * 3 / 4 + 1, FEATURE_COLOUR, 3 + 2 * (int)j };
+        if (name)
+            snprintf(lab[nl].text, sizeof lab[0].text, "%.6s", name);
+        else
+            snprintf(lab[nl].text, sizeof lab[0].text, "#%d", f[j].id);
+        nl++;
+    }
+    if (op->marks && op->marks[sq] != ' ') {
+        char m = op->marks[sq] == '<' || op->marks[sq] == '&' ? '?' : op->marks[sq];
+        lab[nl++] = (sqlabel){ { m, 0 }, fs, "#603000", 1 };
+    }
+    /* the counters standing on sq: a 2-square unit's covers the row of labels between its
+     * squares, a unit stacked on another reaches 4 pixels further down for each under it */
+    box under[8];
+    int units[8];
+    size_t nu = board_units_at(b, sq, units, 8), nc = 0;
+    for (size_t j = 0; j < nu && j < 8; j++) {
+        counter k;
+        if (shown_unit(p, units[j]) && counter_box(p, c, fs, L, T, units[j], &k))
+            under[nc++] = (box){ k.x, k.y, k.x + k.w, k.y + k.h };
+    }
+    int qx = L + (sq % g->w) * c, qy = T + (sq / g->w) * c, slots = 2 + 2 * rows;
+    int at[7];
+    bool used[2 + 2 * 4] = { false };
+    box placed[7];
+    size_t np = 0;
+    int x, y;
+    bool end;
+    /* first every label that nothing crosses in its own place, then the others */
+    for (size_t i = 0; i < nl; i++) {
+        label_at(qx, qy, c, fs, lab[i].size, lab[i].slot, &x, &y, &end);
+        box bx = label_box(&lab[i], x, y, end, true);
+        at[i] = crossed(s, n, bx) || covered(under, nc, label_box(&lab[i], x, y, end, false))
+                    ? -1
+                    : lab[i].slot;
+        if (at[i] >= 0) {
+            used[at[i]] = true;
+            placed[np++] = bx;
+        }
+    }
+    for (size_t i = 0; i < nl; i++) {
+        for (int k = -1; at[i] < 0 && k < slots; k++) {
+            int slot = k < 0 ? lab[i].slot ^ 1 : k;
+            if (slot >= slots || used[slot] || (slot < 2 && !top_free))
+                continue;
+            label_at(qx, qy, c, fs, lab[i].size, slot, &x, &y, &end);
+            box bx = label_box(&lab[i], x, y, end, true);
+            bool clear =
+                !crossed(s, n, bx) && !covered(under, nc, label_box(&lab[i], x, y, end, false));
+            for (size_t j = 0; clear && j < np; j++)
+                clear = !boxes_meet(bx, placed[j]);
+            if (clear) {
+                at[i] = slot;
+                used[slot] = true;
+                placed[np++] = bx;
+            }
+        }
+    }
+    for (size_t i = 0; i < nl; i++) {
+        if (at[i] < 0)
+            continue;
+        label_at(qx, qy, c, fs, lab[i].size, at[i], &x, &y, &end);
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s fill=\"%s\">", x, y, lab[i].size,
+                end ? " text-anchor=\"end\"" : "", lab[i].fill);
+        xml_text(out, lab[i].text, strlen(lab[i].text));
+        fputs("</text>\n", out);
+    }
 }
 
 /* Sets the part of the board the SVG shows (draw_options.window, centred and around) in p:
@@ -809,7 +1082,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     int fs = c / 4 < 9 ? 9 : c / 4;
     svg_window(&p);
     int most = most_features(&p);
-    p.extra = most > 1 ? (most - 1) * (fs * 3 / 4 + 1) : 0;
+    p.extra = most > 1 ? (most - 1) * (fs * 3 / 4 + 3) : 0;
     c += p.extra;
     bool part = p.x0 > 0 || p.y0 > 0 || p.x1 < g->w - 1 || p.y1 < g->h - 1;
     int cols_shown = p.x1 - p.x0 + 1, rows_shown = p.y1 - p.y0 + 1;
@@ -817,6 +1090,17 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
      * the margins */
     int ML = 32, MT = op->title ? 48 : 24;
     int L = ML - p.x0 * c, T = MT - p.y0 * c, bottom = MT + rows_shown * c;
+    /* what the traced line draws, for the squares' labels to give way to */
+    size_t n_strokes = 0;
+    stroke *strokes = NULL;
+    if (op->trace && op->trace->n > 0) {
+        strokes = malloc((2 * op->trace->n + 8) * sizeof *strokes);
+        if (!strokes) {
+            draw_picture_free(&p);
+            return GEO_ENOMEM;
+        }
+        n_strokes = line_strokes(&p, c, L, T, strokes);
+    }
     int W = ML + cols_shown * c + 12;
     if (W < 360)
         W = 360; /* room for the legend's rows */
@@ -1003,41 +1287,17 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     }
     /* every label last, haloed in white, so that neither a counter nor the line hides one:
      * each square's elevation (top left) and terrain symbol (bottom left), its features
-     * (bottom right), an element's face and markers (top right), a mark's character (top
-     * right), then each counter's name and its markers, face and passengers */
+     * (bottom right), a mark's character (top right), each moved out of the way of the line
+     * and the counters (square_labels); an element's face and markers (along the top), then
+     * each counter's name and its markers, face and passengers */
     fputs("<g id=\"labels\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n", out);
     for (int sq = 0; sq < geo_square_count(g); sq++) {
         if (!shown_square(&p, sq))
             continue;
-        int x = sq % g->w, y = sq / g->w, e = board_elevation(b, sq);
-        if (e != 0)
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#3a2a1a\">%s%d</text>\n",
-                    L + x * c + 3, T + y * c + fs, fs, e > 0 ? "+" : "", e);
-        char sym = draw_terrain_char(&p, sq);
-        if (sym != ' ' && sym != '.') {
-            fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\">",
-                    L + x * c + 3, T + y * c + c - 4, fs);
-            char s[2] = { sym, 0 };
-            xml_text(out, s, 1);
-            fputs("</text>\n", out);
-        }
-        board_feature f[4];
-        size_t n = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
-        for (size_t j = 0; j < n && j < 4; j++) {
-            fprintf(out,
-                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" "
-                    "fill=\"" FEATURE_COLOUR "\">",
-                    L + x * c + c - 3, T + y * c + c - 4 - (fs * 3 / 4 + 1) * (int)j,
-                    fs * 3 / 4 + 1);
-            feature_label(b, f[j].id, out);
-            fputs("</text>\n", out);
-        }
-        if (op->marks && op->marks[sq] != ' ')
-            fprintf(out,
-                    "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" "
-                    "fill=\"#603000\">%c</text>\n",
-                    L + x * c + c - 3, T + y * c + fs, fs,
-                    op->marks[sq] == '<' || op->marks[sq] == '&' ? '?' : op->marks[sq]);
+        int e = board_element_at(b, sq);
+        bool top_free = e < 0 || (!draw_given(op->element_faces, op->n_element_faces, e) &&
+                                  !draw_given(op->element_markers, op->n_element_markers, e));
+        square_labels(&p, c, fs, L, T, sq, strokes, n_strokes, most > 1 ? most : 1, top_free, out);
     }
     /* element faces, markers and values: along the top of the element's first square shown and
      * the squares of the element shown right of it in its row, right of the elevation's "+N"
@@ -1144,6 +1404,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     }
     svg_legend(&p, &lg);
     fputs("</svg>\n", out);
+    free(strokes);
     draw_picture_free(&p);
     return ferror(out) ? GEO_EIO : GEO_OK;
 }

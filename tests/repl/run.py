@@ -2062,6 +2062,124 @@ def svg_in_a_browser():
                if rows[y][x][0] > 200 and rows[y][x][1] < 80 and rows[y][x][2] < 80]
         p.stdout = f"{len(red)} red pixels on the part past I4/I5: {red}"
         check(len(red) >= 10, p.stdout, p)
+        # The fresh review of issue 12 (rev12c, 1) on the same picture: I4's `m` and `mound` and
+        # I5's `+1` lay on the blue bars that mark the side I4/I5, and `mound` on the line. The
+        # squares' labels give way to what the line draws (board.md §5). I4 spans x 416-464,
+        # y 192-240 (the board from (32, 48), column I the 9th, row 4 the 4th); the side I4/I5
+        # has no feature, so its bars run 6 pixels either side of it, y = 234 and 246, from
+        # x 416 to 464, 3 pixels wide. The line runs from J7's centre (488, 360) to I4's (440,
+        # 216), at x = 440 + (y - 216) / 3: 446 on row 234, 450 on row 246. Away from it (more
+        # than 4 pixels) every pixel of both bars from x 418 to 462 is their blue; before, the
+        # white halos and letters of `m mound` (row 234, x 418-461) and `+1` (row 246, x 418-431)
+        # broke them.
+        blue = (0x00, 0x00, 0xff)
+        for y, at in ((234, 446), (246, 450)):
+            off = [x for x in range(418, 463)
+                   if abs(x - at) > 4 and not all(abs(a - b) <= 24 for a, b in zip(rows[y][x], blue))]
+            p.stdout = f"row {y}: the bar is not blue at x {off}"
+            check(not off, p.stdout, p)
+        # The part past the side, from (448, 240) to the pak's counter (its bottom edge at
+        # y = 48 + 3 * 48 + 14 + 20 = 226, x = 443.3), is 14.8 pixels long: dashed 6 and 4, 10.8
+        # pixels of it red, 3 wide on a white halo, some 32 pixels; at least 24 must be red
+        # (the 2-pixel line under `mound` showed 20).
+        red = [(x, y) for y in range(226, 243) for x in range(436, 456)
+               if rows[y][x][0] > 200 and rows[y][x][1] < 80 and rows[y][x][2] < 80]
+        p.stdout = f"{len(red)} red pixels past I4/I5 below the counter: {red}"
+        check(len(red) >= 24, p.stdout, p)
+        # I4's bottom row is crossed by the bar, its top left holds its `+1`: its terrain symbol
+        # `m` moves to its top right (12-pixel type, right end 3 pixels in, x = 461, baseline
+        # 192 + 12 = 204), clear of the line, which ends at I4's centre. Its feature label
+        # `mound` finds no other free corner and is left out; the legend names it, and `m`
+        # says `hill + mound` there. I5's `+1` (its top row crossed by the bar, its bottom
+        # right by the corner touch's circle at (464, 288)) is left out; its shading stays.
+        text = open(svg3).read()
+        check('<text x="461" y="204" font-size="12" text-anchor="end" fill="#555555">m</text>'
+              in text, "I4's m moves to its top right", p)
+        check('<text x="461" y="236" font-size="10" text-anchor="end" fill="#7a4a00">mound'
+              not in text and 'hill + mound' in text, "I4's mound gives way", p)
+
+
+# A page that writes, once Chromium has laid it out, the boxes of every label of each SVG in
+# it (getBBox: the text's em box, user units, which are the pictures' pixels) and of each
+# counter, as JSON into <pre id="boxes">.
+BOXES_SCRIPT = """<pre id="boxes"></pre><script>
+var out = [];
+document.querySelectorAll('svg').forEach(function (svg) {
+  var box = function (e) { var b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  var labels = [], counters = [];
+  svg.querySelectorAll('g#labels text').forEach(function (t) {
+    labels.push(box(t).concat([t.getAttribute('text-anchor') || '', t.getAttribute('x'),
+                               t.textContent]));
+  });
+  svg.querySelectorAll('g#units rect').forEach(function (r) { counters.push(box(r)); });
+  out.push({labels: labels, counters: counters});
+});
+document.getElementById('boxes').textContent = JSON.stringify(out);
+</script>"""
+
+
+def overlap(a, b):
+    """How far boxes a and b ([x0, y0, x1, y1, ...]) overlap: the smaller of the overlaps of
+    their spans across and down (0 or less: apart)."""
+    return min(min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1]))
+
+
+@case
+def svg_labels_apart():
+    # Issue 12 §5, labels never under counters, nor on one another (the fresh review: two
+    # feature labels of big_river's A1 touched; found here: on omaha_part1, beach_seawall,
+    # omaha_part2 and omaha_turn, a 2-square counter ran over the row of labels between its
+    # squares, `~` and `barge` under `a barge1`). Every example board's picture, and the
+    # README's line on hill_contour, laid out by headless Chromium (skipped, exit 77, without
+    # it): no two labels' em boxes overlap, except the two lines of one counter (centred on
+    # the same x); no square's label (start or end anchored) overlaps a counter by more than
+    # 1.5 pixels (an em box runs 2 to 3 pixels past the letters of digits and small letters:
+    # a `+1` over a counter's top edge, 2 pixels under its baseline, does not touch it).
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not browser:
+        print("skip: no chromium")
+        sys.exit(77)
+    boards = sorted(glob.glob(os.path.join(ROOT, "examples", "boards", "*.scn")))
+    with tempfile.TemporaryDirectory() as d:
+        pictures = []
+        for i, board in enumerate(boards + [boards[0]]):
+            out = os.path.join(d, f"{i}.svg")
+            args = ["--board", board, "svg", out]
+            if i == len(boards):
+                board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+                args = ["--edition", "harbor_hills", "--board", board, "svg", out, "$rifle2",
+                        "$pak"]
+            p = run(args)
+            svg_ok(out, p)
+            pictures.append((os.path.basename(board), open(out).read().split("?>", 1)[1]))
+        page = os.path.join(d, "boxes.html")
+        with open(page, "w") as f:
+            f.write("<html><body>" + "".join(svg for _, svg in pictures) + BOXES_SCRIPT +
+                    "</body></html>")
+        shot = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                               "--no-first-run", "--disable-background-networking",
+                               "--user-data-dir=" + os.path.join(d, "profile"), "--dump-dom",
+                               "file://" + page], capture_output=True, text=True, timeout=240)
+        shot.args_shown = "chromium --headless --dump-dom boxes.html (every picture's labels)"
+        m = re.search(r'<pre id="boxes">([^<]*)</pre>', shot.stdout)
+        shot.stdout = shot.stdout[-2000:]
+        check(m is not None, "Chromium wrote the boxes", shot)
+        found = json.loads(m[1].replace("&quot;", '"').replace("&lt;", "<")
+                           .replace("&gt;", ">").replace("&amp;", "&"))
+        check(len(found) == len(pictures), "a set of boxes for each picture", shot)
+        for (name, _), got in zip(pictures, found):
+            labels, bad = got["labels"], []
+            for i, a in enumerate(labels):
+                for b in labels[i + 1:]:
+                    if a[4] == b[4] == "middle" and a[5] == b[5]:
+                        continue  # one counter's name and its small line
+                    if overlap(a, b) > 0:
+                        bad.append((a[6], b[6], round(overlap(a, b), 1)))
+                if a[4] != "middle":
+                    bad += [(a[6], "a counter", round(overlap(a, k), 1))
+                            for k in got["counters"] if overlap(a, k) > 1.5]
+            shot.stdout = f"{name}: labels that overlap {bad}"
+            check(not bad, shot.stdout, shot)
 
 
 @case
@@ -4439,8 +4557,11 @@ def los_verdict_drawn():
         check(svg_caption(svg) == want[("$a", "$b")][1], "the caption (wrapped) says the verdict", p)
         check('<rect x="130" y="98" width="44" height="44" fill="none" stroke="#0000ff"' in svg,
               "the deciding square is outlined in blue", p)
-        dashed = ('<line x1="176" y1="120" x2="228" y2="120" stroke-width="2" '
-                  'stroke-dasharray="6 4" stroke="#ff0000"/>')
+        # over the labels, up to b's counter: 3 pixels wide on a white halo of 5, so that it
+        # reads over a red contour and the blue mark (the fresh review of issue 12)
+        dashed = ('<line x1="176" y1="120" x2="228" y2="120" stroke-width="5" '
+                  'stroke="#ffffff"/>\n<line x1="176" y1="120" x2="228" y2="120" '
+                  'stroke-width="3" stroke-dasharray="6 4" stroke="#ff0000"/>')
         under = ('<line x1="176" y1="120" x2="248" y2="120" stroke-width="2" '
                  'stroke-dasharray="6 4" stroke="#ff0000"/>')
         check('<line x1="56" y1="120" x2="176" y2="120" stroke-width="2"/>' in svg and
@@ -4604,8 +4725,9 @@ def svg_labels_short_of_the_next_counter():
     # legend cut composite terrain names mid-word with nothing to say so. board.md §5: a
     # counter's small line (type 8) is cut short of the counters beside it, the counter's width
     # and the four margins of c/12 around it, at 0.55 em a character (88 / 20 = 4.4 pixels):
-    # here squares of 58 (the first square's rect), counters of 50, so (50 + 4 * 4) * 20 / 88
-    # = 15 characters; the 26 of J3's list show as 14 and an ellipsis. A legend entry is cut at
+    # here squares of 60 (the first square's rect: 48 and a row of 10-pixel labels 2 apart for
+    # the second feature of A1, board.md §5 crowded squares), counters of 60 - 2 * 5 = 50, so
+    # (50 + 4 * 5) * 20 / 88 = 15 characters; the 26 of J3's list show as 14 and an ellipsis. A legend entry is cut at
     # 40 characters, the last an ellipsis: "grass + axis_deployment + scenario_played" (41).
     board = os.path.join(ROOT, "examples", "boards", "big_river.scn")
     with tempfile.TemporaryDirectory() as d:
@@ -4618,7 +4740,7 @@ def svg_labels_short_of_the_next_counter():
         w = int(re.search(r'<rect x="\d+" y="\d+" width="(\d+)" height="\d+" rx="4"', svg)[1])
         room = (w + 4 * (c // 12)) * 20 // 88
         small = re.findall(r'<text [^>]*font-size="8"[^>]*>([^<]*)</text>', svg)
-        check((c, w, room) == (58, 50, 15) and small, "squares of 58, counters of 50: 15 characters", p)
+        check((c, w, room) == (60, 50, 15) and small, "squares of 60, counters of 50: 15 characters", p)
         check(all(len(t) <= room for t in small), f"every marker line fits {room} characters: {small}", p)
         check("[order_allowan\u2026" in small and "[order_allowance, group_b]" not in svg,
               "J3's list is cut, with an ellipsis", p)
@@ -4673,11 +4795,13 @@ def svg_window_and_crowded_squares():
         check(p.returncode == 0 and ">(squares D1-E2 of A1-L6)<" in open(out).read(),
               "svg FILE WINDOW in the REPL", p)
         # Crowded squares (CROWD_SCN, a title): B1 holds four square features. Labels are
-        # 12 * 3 / 4 + 1 = 10 pixels; the squares grow by a label row for each feature beyond the
-        # first, 48 + 3 * 10 = 78 pixels. B1 spans x 110-188, y 48-126; a's counter keeps its
-        # band's top, 12 + 2 below the square's top (y = 62), 78 / 12 = 6 from its sides, and
-        # ends 14 + 30 above its bottom: height 78 - 28 - 30 = 20, bottom at 82. The feature
-        # labels stack up from 4 above the square's bottom, baselines 122, 112, 102, 92: the
+        # 12 * 3 / 4 + 1 = 10 pixels in rows 2 apart (so that one's descenders and the next's
+        # capitals, with their halos, do not meet: the fresh review of issue 12 saw big_river's
+        # A1 labels touch at 10 apart); the squares grow by a label row for each feature beyond
+        # the first, 48 + 3 * 12 = 84 pixels. B1 spans x 116-200, y 48-132; a's counter keeps
+        # its band's top, 12 + 2 below the square's top (y = 62), 84 / 12 = 7 from its sides,
+        # and ends 14 + 36 above its bottom: height 84 - 28 - 36 = 20, bottom at 82. The feature
+        # labels stack up from 4 above the square's bottom, baselines 128, 116, 104, 92: the
         # highest (rail, 10-pixel type) reaches up to 82 at most, not into the counter. With
         # 48-pixel squares they stacked from 92 to 62, over the counter's band (62-82).
         crowd = os.path.join(tmp, "crowd.scn")
@@ -4685,12 +4809,12 @@ def svg_window_and_crowded_squares():
             f.write(CROWD_SCN)
         p = run(["--board", crowd, "svg", out])
         svg = open(out).read()
-        check('<rect x="110" y="48" width="78" height="78"' in svg, "the squares grew to 78", p)
-        check('<rect x="116" y="62" width="66" height="20" rx="4"' in svg,
+        check('<rect x="116" y="48" width="84" height="84"' in svg, "the squares grew to 84", p)
+        check('<rect x="123" y="62" width="70" height="20" rx="4"' in svg,
               "a's counter in its band", p)
         base = sorted(int(y) for y in re.findall(
-            r'<text x="185" y="(\d+)" font-size="10" text-anchor="end"', svg))
-        check(base == [92, 102, 112, 122] and base[0] - 10 >= 62 + 20,
+            r'<text x="197" y="(\d+)" font-size="10" text-anchor="end"', svg))
+        check(base == [92, 104, 116, 128] and base[0] - 10 >= 62 + 20,
               f"the four labels stack below the counter (baselines {base})", p)
 
 def delta_e(a, b):

@@ -36,6 +36,11 @@ static board *tiny(void)
     return b;
 }
 
+/* The text picture's line under the terrain key when a square has a level other than 0, as
+ * board.md §5 gives it: tiny()'s B2 stands at level 1. */
+#define ELEVATION_KEY \
+    "elevation:  the digit after a terrain symbol: the square's level (^ above 9, _ below 0)\n"
+
 static char *capture_text(const board *b, const draw_options *o, geo_status *st)
 {
     char *out = NULL;
@@ -63,11 +68,13 @@ START_TEST(text_picture)
      * (blank, or the feature's symbol); horizontal sides take 4 characters; corners show '+' on
      * the frame, 'x' where the line touches, the item's symbol for an interspace item. Symbols
      * without one of their own take the first free letter of the name: wall 'w', then wire
-     * 'i' (w is taken), mine 'm'. The unit key 'a' is the first letter the map does not show. */
+     * 'i' (w is taken), mine 'm'. The unit key 'a' is the first letter the map does not show.
+     * B2 stands at level 1, so a line after the terrain key says what that `1` is (the fresh
+     * review of issue 12: nothing did). */
     const char *want = "     A    B    C   \n    +----+----+----+\n"
                        "  1 | W  w@.    . a|\n    +    xiiiim    +\n"
                        "  2 |@.    .1   .  |\n    +----+----+----+\n"
-                       "units: a rifle C1\nterrain:  W woods\n"
+                       "units: a rifle C1\nterrain:  W woods\n" ELEVATION_KEY
                        "sides:  w wall  i wire\ninterspaces:  m mine\n"
                        "line: A2 to B1, 2 squares (@ ends, * crossed), 1 corner touch (x)\n";
     ck_assert_str_eq(out, want);
@@ -265,8 +272,9 @@ START_TEST(markers_and_faces)
      * markers in brackets, two spaces then the face in parentheses; unit 7 has an empty marker
      * string and no face (beyond n_unit_faces): its line is unchanged. Elements showing a
      * face get a line of their own after the terrain key: name, then the face. */
-    const char *keys = "units: a rifle C1  [suppressed, pinned x2]  (wreck)\n       b mg A2\n"
-                       "terrain:  W woods\nelements:  woods1 (burnt)\nsides:  w wall  i wire\n";
+    const char *keys =
+        "units: a rifle C1  [suppressed, pinned x2]  (wreck)\n       b mg A2\n"
+        "terrain:  W woods\n" ELEVATION_KEY "elements:  woods1 (burnt)\nsides:  w wall  i wire\n";
     ck_assert_msg(strstr(out, keys) != NULL, "%s", out);
     /* an element's markers and values, given as one string, come in brackets before its face */
     const char *emark[1] = { "destruction x2, structure_points=4" };
@@ -281,7 +289,8 @@ START_TEST(markers_and_faces)
     /* without the names, the picture is the plain one: no "elements:" line, no brackets */
     free(out);
     out = capture_text(b, NULL, &st);
-    ck_assert(strstr(out, "units: a rifle C1\n       b mg A2\nterrain:  W woods\nsides:") != NULL);
+    ck_assert(strstr(out, "units: a rifle C1\n       b mg A2\nterrain:  W woods\n" ELEVATION_KEY
+                          "sides:") != NULL);
     free(out);
     /* SVG: unit 5 on C1 = square (2, 0) is a counter at (32 + 96 + 4, 24 + 14) = (132, 38),
      * 40 x 20 (svg_picture); its name (type 10) and the line under it (type 12*3/5 + 1 = 8,
@@ -388,8 +397,9 @@ END_TEST
  * legend names a symbol by the first square showing it). The terrain row lists the symbols in square
  * order with what each stands for ('.' with no symbol drawn, as the squares show none), the
  * elevation row each level lowest first with its "+N" as the squares show it, the features
- * row each square feature by its label (the name's first 6 letters), with the name when the
- * label cuts it. */
+ * row each square feature by its label (the name's first 6 letters) on a swatch, a square's
+ * corner edged in grey as the squares are (issue 12 §5: a sample of how it is drawn, not a
+ * coloured word alone), with the name when the label cuts it. */
 START_TEST(legend_names_every_glyph)
 {
     board *b = board_new(GEO_SQUARE, 4, 1);
@@ -425,6 +435,9 @@ START_TEST(legend_names_every_glyph)
     ck_assert(strstr(feat, "fill=\"#7a4a00\">mound</text>"));
     ck_assert(strstr(feat, "fill=\"#7a4a00\">primar</text>"));
     ck_assert(strstr(feat, ">= primary_objective</text>"));
+    const char *swatch = strstr(feat, "<rect"), *mound = strstr(feat, ">mound</text>");
+    ck_assert_msg(swatch && swatch < mound && strstr(swatch, "stroke=\"#8a8a8a\"") < mound, "%s",
+                  feat);
     /* the squares show the same labels */
     ck_assert(strstr(out, "fill=\"#7a4a00\">primar</text>") < feat);
     free(out);
