@@ -384,7 +384,7 @@ int cli_load(cli_session *s, const char *path)
 int cli_declare(cli_session *s, const char *text)
 {
     char name[32];
-    size_t before = s->diags;
+    size_t before = s->diags, redeclared = s->redeclared;
     snprintf(name, sizeof name, "<repl-%u>", ++s->declarations);
     cli_set_script_alias(name);
     hon_status st = hon_load_source(s->vm, name, text, strlen(text));
@@ -392,7 +392,10 @@ int cli_declare(cli_session *s, const char *text)
     if (st != HON_OK)
         s->declarations--; /* nothing was kept: the next declaration may take the name */
     else
-        cli_script_declared(name); /* its run-time errors name the script's line */
+        cli_script_declared(name);  /* its run-time errors name the script's line */
+    if (s->redeclared > redeclared) /* E110: no declaration is replaced while hon runs */
+        cli_note("a declaration cannot be replaced while hon runs: declare the new one under "
+                 "another name, or change the file it came from and start hon again");
     return st == HON_OK ? 0 : cli_failed(s, before, st, "cannot declare", text);
 }
 

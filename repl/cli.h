@@ -74,6 +74,7 @@ typedef struct cli_session {
                            written in their vocabulary, are diff's and snapshot's too) */
     bool bail;             /* --bail: a script stops at its first failing line */
     unsigned declarations; /* declarations typed at the REPL and kept (cli_declare) */
+    size_t redeclared;     /* E110 errors (a name declared again) received so far */
     /* when set, every diagnostic (counted as always) goes to it instead of being printed:
        `hon lsp` (lsp.c) collects them. Set after cli_session_open. */
     void (*on_diag)(void *ud, const hon_diag *d);

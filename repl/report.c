@@ -6,6 +6,7 @@
  * Only include/hon.h is used. Text and JSON forms: docs/spec/repl.md §4, docs/spec/errors.md.
  */
 #define _XOPEN_SOURCE 700 /* open_memstream */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -399,6 +400,8 @@ void cli_put_block(const char *text, FILE *out)
 
 static const char *const severity_name[] = { "error", "warning", "note" };
 
+static void put_block_declared(const char *text, FILE *out);
+
 /* Where the text a line handed over (an expression, `do`'s call) starts in the whole line
  * script_text, from a diagnostic's rendering (its line 1 quoted after a gutter of width
  * `gutter`): the last place that quoted text stands in the line, since the handed text ends the
@@ -440,7 +443,7 @@ static bool put_on_script_text(const char *rest, size_t gutter, unsigned line, F
         return true;
     fwrite(caret, 1, bar, out);
     fprintf(out, "%*s", (int)shift, "");
-    cli_put_block(caret + bar, out);
+    put_block_declared(caret + bar, out);
     return true;
 }
 
@@ -484,6 +487,49 @@ static void put_caller_note(const hon_diag *d, FILE *out)
     fputc('\n', out);
 }
 
+/* Writes text (the rest of a diagnostic's rendering) as cli_put_block does, with each block
+ * that names a declaration a script loaded (cli_script_declared; a note such as E110's "first
+ * declared here" names `<repl-N>:LINE:COL`) naming that script's name and true line instead, and
+ * its quoted line numbered so. */
+static void put_block_declared(const char *text, FILE *out)
+{
+    if (!text)
+        return;
+    unsigned renumber = 0, from = 0; /* a block renamed: its quoted line's number, old and new */
+    for (const char *l = text; *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
+        const declared *dc = NULL;
+        size_t plen = 0;
+        for (size_t i = 0; i < ndecls && !dc; i++) {
+            plen = strlen(decls[i].name);
+            if (strncmp(l, decls[i].name, plen) == 0 && l[plen] == ':' &&
+                isdigit((unsigned char)l[plen + 1]))
+                dc = &decls[i];
+        }
+        char *end;
+        unsigned long line = dc ? strtoul(l + plen + 1, &end, 10) : 0;
+        char gutter[16];
+        int gn = renumber ? snprintf(gutter, sizeof gutter, "%5u |", from) : 0;
+        if (dc && line && *end == ':' && dc->line + line - 1 <= 99999) {
+            renumber = dc->line + (unsigned)line - 1;
+            from = (unsigned)line;
+            fprintf(out, "%s:%u", dc->where, renumber);
+            fwrite(end, 1, n - (size_t)(end - l), out);
+        } else if (renumber && gn > 0 && strncmp(l, gutter, (size_t)gn) == 0) {
+            fprintf(out, "%5u |", renumber);
+            fwrite(l + gn, 1, n - (size_t)gn, out);
+            renumber = 0;
+        } else {
+            fwrite(l, 1, n, out);
+        }
+        l += n;
+    }
+    size_t len = strlen(text);
+    if (len == 0 || text[len - 1] != '\n')
+        fputc('\n', out);
+}
+
 /* The line diagnostic d names: in the text the line handed over (on_handed_text), the
  * script's line it stands on (an entry over several lines counts from the script's line where
  * it started); else its own. */
@@ -519,7 +565,7 @@ static void render_diag(const hon_diag *d, FILE *out)
             fprintf(out, "%5u |", line);
             rest = nl + 1 + gn;
         }
-        cli_put_block(rest, out);
+        put_block_declared(rest, out);
         if (dc)
             put_caller_note(d, out);
     } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message &&
@@ -534,7 +580,7 @@ static void render_diag(const hon_diag *d, FILE *out)
         error_prefix(d->code, out); /* no position of its own: the script's line is where */
         fprintf(out, "%s\n", d->message);
     } else if (d->rendered && d->rendered[0]) {
-        cli_put_block(d->rendered, out);
+        put_block_declared(d->rendered, out);
         put_caller_note(d, out);
     } else {
         unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
@@ -564,6 +610,8 @@ void cli_on_diag(void *ud, const hon_diag *d)
     s->diags++;
     if (d->severity == HON_ERROR)
         s->errors++;
+    if (d->code == 110)
+        s->redeclared++;
     if (s->on_diag) {
         s->on_diag(s->on_diag_ud, d);
         return;

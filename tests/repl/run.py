@@ -1576,6 +1576,14 @@ def declarations_at_the_prompt():
     check(lines(p.stdout) == ["8", "12", "101", "11", "8"], "declarations add to the program", p)
     check("<stdin>:8:4: error[E110]: name `double` is already declared" in p.stderr,
           "a refused declaration names its line", p)
+    # its note names where `double` was first declared: the script's line 1, column 4 (after
+    # `fn `), quoted as line 1, not the name the declaration is loaded under (`<repl-1>`); and a
+    # note says that no declaration is replaced while hon runs (rev12c defect 3)
+    check("<stdin>:1:4: note: `double` was first declared here\n"
+          "    1 | fn double(x: int) -> int = 2 * x;\n" in p.stderr and "<repl-" not in p.stderr,
+          "the note names the script's line 1", p)
+    check("note: a declaration cannot be replaced while hon runs" in p.stderr,
+          "a note says a declaration is not replaced", p)
     check("<stdin>:10:1: error[E010]" in p.stderr and "ends with ';' or '}'" in p.stderr,
           "a declaration without its ';' gets a hint", p)
     check(p.returncode == 1, "the two refused lines make the script exit 1", p)
