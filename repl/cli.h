@@ -75,6 +75,7 @@ typedef struct cli_session {
     bool bail;             /* --bail: a script stops at its first failing line */
     unsigned declarations; /* declarations typed at the REPL and kept (cli_declare) */
     size_t redeclared;     /* E110 errors (a name declared again) received so far */
+    size_t syntax_errors;  /* syntax errors (E001-E099) received so far */
     /* when set, every diagnostic (counted as always) goes to it instead of being printed:
        `hon lsp` (lsp.c) collects them. Set after cli_session_open. */
     void (*on_diag)(void *ud, const hon_diag *d);
@@ -418,6 +419,18 @@ enum {
  * Returns 1, the command's exit status. */
 int cli_failed(const cli_session *s, size_t diags_before, hon_status st, const char *what,
                const char *arg);
+
+/* A declaration cut short by the end of a script (no `;` or `}` ended it; entry: its lines
+ * joined by '\n', from line `start` of script `where`, its snippets named `name`): reports
+ * E012 "incomplete input", naming the lines it took and pointing where a `;` most likely
+ * belongs (entry_semicolon_line; repl.md §2 "Entries over several lines"). */
+void cli_declaration_cut_short(const char *where, const char *name, const char *entry,
+                               unsigned start);
+
+/* After a declaration of several lines (entry, from line `start`) failed with a syntax error:
+ * when its text was whole before its last line, a note naming the lines it took and asking
+ * whether a `;` is missing there. */
+void cli_declaration_swallowed(const char *entry, unsigned start);
 
 /* Writes the file at `path` whole or not at all (hon_write_file: a temporary file renamed into
  * place). An I/O failure is reported here ("cannot write 'PATH': why", *io set); write's own

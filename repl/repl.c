@@ -1383,8 +1383,20 @@ static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play,
             if (rd->pending)
                 continue;
         }
-        rd->pending = false; /* whole, or cut short by the end of the input */
-        int failed = run_entry(s, rd, r, entry, start, wrapped, watched);
+        /* whole, or cut short by the end of the input */
+        bool cut_short = rd->pending && !line && !rd->el;
+        rd->pending = false;
+        const char *first = entry + strspn(entry, " \t");
+        bool declaration = names_declaration(first + (*first == ':'));
+        size_t syntax_before = s->syntax_errors;
+        int failed = 1;
+        if (cut_short && declaration)
+            cli_declaration_cut_short(rd->name, r->where, entry, start);
+        else
+            failed = run_entry(s, rd, r, entry, start, wrapped, watched);
+        if (failed && !cut_short && declaration && !rd->el && s->syntax_errors > syntax_before &&
+            strchr(entry, '\n'))
+            cli_declaration_swallowed(entry, start);
         len = 0;
         if ((failed || bad) && !rd->el) {
             status = 1;

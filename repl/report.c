@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "entry.h"
 
 /* The line of a script being run (cli_set_script_line): where and which line, 0 for none. */
 static const char *script_where;
@@ -612,6 +613,8 @@ void cli_on_diag(void *ud, const hon_diag *d)
         s->errors++;
     if (d->code == 110)
         s->redeclared++;
+    if (d->severity == HON_ERROR && d->code > 0 && d->code < 100)
+        s->syntax_errors++;
     if (s->on_diag) {
         s->on_diag(s->on_diag_ud, d);
         return;
@@ -670,4 +673,45 @@ hon_status cli_write_whole(const char *path, hon_status (*write)(FILE *f, void *
         cli_error("cannot write '%s': %s", path, strerror(err));
     }
     return r;
+}
+
+/* A declaration cut short by the end of the input (no `;` or `}` ended it), its lines from
+ * `start` of script `where` (named `name` for its snippets): the error E012, like sqlite3's
+ * "incomplete input", saying which lines it took and pointing where a `;` most likely belongs
+ * (semicolon_line). Nothing of it is loaded. */
+void cli_declaration_cut_short(const char *where, const char *name, const char *entry,
+                               unsigned start)
+{
+    const char *text;
+    size_t n;
+    unsigned lines, k = entry_semicolon_line(entry, &text, &n, &lines);
+    char *quoted = strndup(text, n);
+    cli_set_script_line(where, start + k - 1);
+    cli_set_script_text(name, quoted ? quoted : "");
+    if (lines == 1)
+        cli_error_col(12, entry_code_end(text, n) + 1, 1,
+                      "incomplete input: the declaration has no ';' or '}' at its end (a "
+                      "declaration typed here is loaded when it ends with ';' or '}')");
+    else
+        cli_error_col(12, entry_code_end(text, n) + 1, 1,
+                      "incomplete input: the declaration begun on line %u has no ';' or '}' at "
+                      "its end, so it took lines %u-%u, to the end of the input, and none of "
+                      "them ran; a ';' belongs at the end of line %u",
+                      start, start, start + lines - 1, start + k - 1);
+    cli_set_script_text(NULL, NULL);
+    free(quoted);
+}
+
+/* After a declaration of several lines (an entry from line `start`) failed with a syntax error:
+ * when its text was whole as an expression before its last line, a note saying which lines it
+ * took and where a `;` may be missing (a declaration goes on until a `;` or `}`). */
+void cli_declaration_swallowed(const char *entry, unsigned start)
+{
+    const char *text;
+    size_t n;
+    unsigned lines, k = entry_semicolon_line(entry, &text, &n, &lines);
+    if (k < lines)
+        cli_note("the declaration begun on line %u took lines %u-%u, up to the first ';' or '}': "
+                 "is a ';' missing at the end of line %u?",
+                 start, start, start + lines - 1, start + k - 1);
 }

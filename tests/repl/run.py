@@ -1487,6 +1487,24 @@ def multi_line_entries():
     p = run(["--no-rules"], stdin="query q(n: int) -> int combine first default 0;\n"
                                   "rule q.a\n  cite \"NOPE\"\n  answer 1;\n")
     check("<stdin>:3:8: error[E170]" in p.stderr, "a declaration's error names line 3", p)
+    # a declaration with no ';' takes every line after it up to the end of the input (rev12c
+    # defect 4): one error, E012 "incomplete input", names the lines it took (2-4) and points
+    # where the ';' belongs: line 2 is whole by itself (`2 * x` wants nothing more), so just
+    # after its last character, column 32 (`fn twice(x: int) -> int = 2 * x` is 31 long); none
+    # of lines 3 and 4 ran, so only line 1 answers
+    p = run(["--no-rules"], stdin="1\nfn twice(x: int) -> int = 2 * x\ntwice(4)\n1 + 1\n")
+    check(p.returncode == 1 and lines(p.stdout) == ["1"] and
+          "<stdin>:2:32: error[E012]: incomplete input: the declaration begun on line 2 has no "
+          "';' or '}' at its end, so it took lines 2-4, to the end of the input, and none of them "
+          "ran; a ';' belongs at the end of line 2\n    2 | fn twice(x: int) -> int = 2 * x\n"
+          "      |" + " " * 32 + "^\n" in p.stderr, "the swallowed lines are named", p)
+    # the same with a later ';' ending it: the parser's own E012 (at 2:32), then a note naming
+    # the lines the declaration took (2-4, up to the ';' of line 4)
+    p = run(["--no-rules"], stdin="1\nfn twice(x: int) -> int = 2 * x\ntwice(4)\n1 + 1;\n5\n")
+    check(p.returncode == 1 and lines(p.stdout) == ["1", "5"] and "<stdin>:2:32: error[E012]"
+          in p.stderr and "note: the declaration begun on line 2 took lines 2-4, up to the first "
+          "';' or '}': is a ';' missing at the end of line 2?" in p.stderr,
+          "a note names the lines taken", p)
     # a call of a function named like a declaration word (`face`, the built-in) is no
     # declaration: whatever it answers, line 2 is a line of its own and answers 2
     p = run(["--no-rules"], stdin="face(1)\n2\n")
@@ -1584,8 +1602,10 @@ def declarations_at_the_prompt():
           "the note names the script's line 1", p)
     check("note: a declaration cannot be replaced while hon runs" in p.stderr,
           "a note says a declaration is not replaced", p)
-    check("<stdin>:10:1: error[E010]" in p.stderr and "ends with ';' or '}'" in p.stderr,
-          "a declaration without its ';' gets a hint", p)
+    # line 10 has no ';' and the input ends: "incomplete input" (E012), the caret just after its
+    # last character, the `2` at column 30 (rev12c defect 4)
+    check("<stdin>:10:31: error[E012]: incomplete input" in p.stderr and
+          "ends with ';' or '}'" in p.stderr, "a declaration without its ';' gets a hint", p)
     check(p.returncode == 1, "the two refused lines make the script exit 1", p)
     # `edition NAME` and `test` stay commands: they do not end with ';'.
     p = run(["--no-rules", "--load", fx("base.hon")], stdin="test\n")
