@@ -1740,6 +1740,49 @@ def completion_on_a_terminal():
 
 
 @case
+def completion_of_file_names():
+    # rev12c defect 2: Tab after a command that takes a file offers what that command takes
+    # (repl.md §2): `board` scenarios (.scn), `load`, `test` and `lint` rule files (.hon), `svg`
+    # and `reach` pictures (.svg), and directories always; `load` and `board` also the files of
+    # the data directory, where they look for a relative path that names no file here (repl.md
+    # §1; from the build tree, the data directory is the source tree). In a scratch directory
+    # holding one.hon, only.scn, other.svg, notes.txt, q.hon and the directory q_boards/:
+    # - `board o`: only.scn is the only scenario (one.hon, other.svg are no scenario): it;
+    # - `load o`: one.hon; `svg o`: other.svg; `lint o`: one.hon;
+    # - `board q`: q.hon is no scenario, the directory q_boards/ is offered: it (the data
+    #   directory, the source tree here, has nothing starting with q);
+    # - `board examples/boards/hill_c`: no examples/ here, the data directory's
+    #   examples/boards/hill_contour.scn is the only board starting so.
+    # Before, each of these offered every entry (their common prefix added nothing) and the
+    # data directory's were not offered at all.
+    def tab(t, typed, want):
+        t.send(typed + b"\t")
+        check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}", t)
+        t.send(b"\x15")
+        t.read_until(b"hon> ", 5)
+
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as here:
+        for name in ("one.hon", "only.scn", "other.svg", "notes.txt", "q.hon"):
+            open(os.path.join(here, name), "w").close()
+        os.mkdir(os.path.join(here, "q_boards"))
+        t = Terminal.start(["--no-rules"], home, cwd=here)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> ", 20), "the prompt shows on a terminal", t)
+            tab(t, b"board o", b"board only.scn")
+            tab(t, b"load o", b"load one.hon")
+            tab(t, b"svg o", b"svg other.svg")
+            tab(t, b"lint o", b"lint one.hon")
+            tab(t, b"board q", b"board q_boards/")
+            tab(t, b"board examples/boards/hill_c", b"board examples/boards/hill_contour.scn")
+            t.send(b"6 * 7\r")
+            check(t.read_until(b"42", 10), "the session goes on", t)
+        finally:
+            t.close()
+
+
+@case
 def completion_after_why_words():
     # The fresh review of issue 12 (defect 7): after `why not`, `why full` and `why move`,
     # Tab offered query names where a unit or an event stands. `why [not|full] los` and `why
