@@ -41,6 +41,34 @@ typedef struct fold_val {
     int64_t v;
 } fold_val;
 
+/* Whether diagnostic a comes after b in file and line order: by file (in the order the files
+ * were loaded), line and column; one with no place (line 0: E009's "the rest are not shown")
+ * after every placed one. */
+static bool placed_after(const diag *a, const diag *b)
+{
+    if ((a->loc.line == 0) != (b->loc.line == 0))
+        return a->loc.line == 0;
+    if (a->loc.file != b->loc.file)
+        return a->loc.file > b->loc.file;
+    if (a->loc.line != b->loc.line)
+        return a->loc.line > b->loc.line;
+    return a->loc.col > b->loc.col;
+}
+
+/* Puts the warnings of dl in file and line order (placed_after), as compilers and linters
+ * print theirs and editors' lists of places expect; those at one place keep the order they
+ * were found in (a stable insertion sort: a list holds at most DIAG_LIST_MAX). */
+static void sort_by_place(diag_list *dl)
+{
+    for (size_t i = 1; i < dl->len; i++) {
+        diag d = dl->items[i];
+        size_t j = i;
+        for (; j > 0 && placed_after(&dl->items[j - 1], &d); j--)
+            dl->items[j] = dl->items[j - 1];
+        dl->items[j] = d;
+    }
+}
+
 static bool in_scope(const lint *l, ast_loc loc)
 {
     return loc.file < l->nscope && l->scope[loc.file];
@@ -1017,6 +1045,7 @@ hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t 
         report_shadowed(&l);
         if (warnings)
             *warnings = l.dl.len;
+        sort_by_place(&l.dl);
         session_emit(vm, &l.dl);
     }
     mem_free(readings);
