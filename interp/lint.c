@@ -889,8 +889,8 @@ static void report_never(lint *l, const lint_query *lq)
             rule_here(d, p, by);
         } else {
             warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
-                 "rule `%s` never fires: its guard holds on none of the %llu inputs of `%s` (%s "
-                 "is one)",
+                 "rule `%s` never fires: its guard holds on none of the %llu inputs of `%s` (%s, "
+                 "for one, does not satisfy it)",
                  p->rules[r].name, (unsigned long long)lq->ninputs, p->queries[lq->q].name,
                  lq->first_input ? lq->first_input : "?");
         }
