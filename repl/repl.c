@@ -748,7 +748,8 @@ static int cmd_json(repl *r, char *args)
         cli_error_code(CLI_E_USAGE, "usage: json [on|off]");
         return 1;
     }
-    printf("json %s\n", r->s->json ? "on" : "off");
+    /* the state in the form now in effect: a script's stdout under `json on` is JSON Lines */
+    printf(r->s->json ? "{\"json\": true}\n" : "json off\n");
     return 0;
 }
 

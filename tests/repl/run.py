@@ -664,6 +664,31 @@ def json_output():
     out = lines(p.stdout)
     check(len(out) == 4 and parse_json(out[1], p).get("value") == 4 and out[3] == "6",
           "the REPL's json on/off", p)
+    # after `json on`, every line of stdout is JSON, `json on`'s own answer too (rev12c 9):
+    # {"json": true}; `json off` answers as text
+    check(parse_json(out[0], p) == {"json": True} and out[2] == "json off",
+          "json on answers in JSON", p)
+    # --json --version and --json help: one JSON object each (rev12c 9). The version is
+    # hon_version's, the same as the text's first line `hon VERSION`; help's text is the usage
+    p = run(["--version"])
+    version = p.stdout.split()[1]
+    p = run(["--json", "--version"])
+    obj = parse_json(p.stdout, p)
+    check(obj.get("version") == version and obj.get("rules_from") == "bundled" and
+          obj.get("data_exists") is True, "--json --version", p)
+    p = run(["help", "los", "--json"])
+    obj = parse_json(p.stdout, p)
+    check(obj.get("topic") == "los" and obj.get("text", "").startswith("  los X Y"),
+          "--json help los", p)
+    p = run(["--json", "--help"])
+    obj = parse_json(p.stdout, p)
+    check(obj.get("topic") is None and obj.get("text", "").startswith("usage: hon "), "--json --help", p)
+    # a data directory that does not exist is said in --version (rev12c 9)
+    p = run(["--version"], env={"HON_DATADIR": "/nonexistent/hon-data"})
+    check("data: /nonexistent/hon-data (from $HON_DATADIR) (no such directory" in p.stdout,
+          "--version says the data directory is missing", p)
+    p = run(["--json", "version"], env={"HON_DATADIR": "/nonexistent/hon-data"})
+    check(parse_json(p.stdout, p).get("data_exists") is False, "data_exists false", p)
 
 
 @case
