@@ -729,7 +729,9 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         cli_error("no test ran: the files given declare none");
         rc = 1;
     } else if (rc == 0 && filter && passed + failed_n == 0) { /* a typo must not pass CI */
-        cli_error("no test has '%s' in its title: none ran", filter);
+        cli_error("no test has '%s' in its title: none ran (the pattern is a plain part of a "
+                  "title: no wildcards, case counts)",
+                  filter);
         rc = 1;
     }
     for (size_t i = 0; i < n + dir_names; i++)

@@ -283,6 +283,11 @@ def test_options():
             p = run(["--no-rules"] + args)
             check(p.returncode == 1 and "no test has 'zzzz' in its title: none ran" in p.stderr,
                   "--filter matching nothing fails", p)
+    # the pattern is a plain substring, and the error says so (rev12c 9): `fix*` is a part of
+    # no title (both titles start "fixture:", neither holds a '*')
+    p = run(["--no-rules", "test", "--filter", "fix*"] + both[1:])
+    check(p.returncode == 1 and "none ran (the pattern is a plain part of a title: no "
+          "wildcards, case counts)" in p.stderr, "--filter says it takes no wildcards", p)
     # a filter that matches only the failing test: exit 1 (a test failed), no 'none ran'
     p = run(["--no-rules", "test", "--filter", "deliberately"] + both[1:])
     check(p.returncode == 1 and lines(p.stdout)[-1] == "0 passed, 1 failed"
