@@ -280,9 +280,7 @@ static void print_version(const cli_opts *o)
     else
         printf("installed under %s\n", hon_install_prefix());
     printf("data: %s%s%s\n", data, from_env ? " (from $HON_DATADIR)" : "",
-           data_there ? ""
-                      : " (no such directory: the bundled rules and boards are missing; "
-                        "set $HON_DATADIR to where they are)");
+           data_there ? "" : " (no such directory: the bundled rules and boards cannot be read)");
     fputs("rules:", stdout);
     if (o->no_rules)
         fputs(" none (--no-rules)", stdout);
