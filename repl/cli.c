@@ -753,12 +753,69 @@ static void print_rule(void *ud, const hon_rule_info *r)
     putchar('\n');
 }
 
+/* The words of the rules' names (hon_list_rules' callback): each name whole, each part between
+ * its dots, each word between underscores, as new strings (`may_discard.swimmer_in_water`:
+ * it, may_discard, swimmer_in_water, may, discard, swimmer, in, water). */
+typedef struct name_words {
+    char **w;
+    size_t n, cap;
+} name_words;
+
+/* Makes room in nw for more words; false on OOM. */
+static bool grow_words(name_words *nw)
+{
+    size_t cap = nw->cap ? 2 * nw->cap : 256;
+    char **more = realloc(nw->w, cap * sizeof *more);
+    if (!more)
+        return false;
+    nw->w = more;
+    nw->cap = cap;
+    return true;
+}
+
+static void add_word(name_words *nw, const char *w, size_t len)
+{
+    if (len == 0 || (nw->n == nw->cap && !grow_words(nw)))
+        return;
+    char *copy = strndup(w, len);
+    if (copy)
+        nw->w[nw->n++] = copy;
+}
+
+static void collect_rule_words(void *ud, const hon_rule_info *r)
+{
+    name_words *nw = ud;
+    if (!r->name)
+        return;
+    add_word(nw, r->name, strlen(r->name));
+    for (const char *p = r->name; *p;) {
+        size_t part = strcspn(p, ".");
+        if (memchr(p, '_', part))
+            add_word(nw, p, part);
+        for (const char *q = p, *end = p + part; q < end;) {
+            size_t w = strcspn(q, "_.");
+            add_word(nw, q, w);
+            q += w;
+            q += q < end; /* the '_' */
+        }
+        p += part + (p[part] == '.');
+    }
+}
+
 int cli_rules(cli_session *s, const char *word)
 {
     size_t n = hon_list_rules(s->vm, word, print_rule, NULL);
-    if (n == 0 && word && word[0])
-        printf("no rule matches '%s'\n", word);
-    else
+    if (n == 0 && word && word[0]) {
+        /* did you mean: the nearest word of the rules' names (`swimer`: swimmer) */
+        name_words nw = { 0 };
+        hon_list_rules(s->vm, NULL, collect_rule_words, &nw);
+        const char *near = hon_nearest(word, (const char *const *)nw.w, nw.n);
+        printf("no rule matches '%s'%s%s%s\n", word, near ? " (did you mean `" : "",
+               near ? near : "", near ? "`?)" : "");
+        for (size_t i = 0; i < nw.n; i++)
+            free(nw.w[i]);
+        free(nw.w);
+    } else
         printf("%zu rule%s\n", n, n == 1 ? "" : "s");
     fflush(stdout);
     return 0;

@@ -490,6 +490,14 @@ def did_you_mean_everywhere():
     # repl.md §2: every name the program looks up itself gets the nearest one when it is a slip
     # (near.h's measure, as did_you_mean): each misspelling below is 1 or 2 edits from the name
     # it should be, and the fixtures declare nothing nearer.
+    # `rules WORD` that matches no rule (rev12c 9): the nearest word of the rules' names.
+    # base.hon's rules are bonus.big and bonus.base: `bonsu` is 2 edits (a swap) from bonus,
+    # `bigg` 1 from big (and 3 from base), and `zzzz` near no word (still exit 0: an empty list)
+    for word, hint in (("bonsu", " (did you mean `bonus`?)"), ("bigg", " (did you mean `big`?)"),
+                       ("zzzz", "")):
+        p = run(["--no-rules", "--load", fx("base.hon"), "rules", word])
+        check(p.returncode == 0 and p.stdout == f"no rule matches '{word}'{hint}\n",
+              f"rules {word}", p)
     p = run(["tset"])  # `test` is 2 edits away (a swap)
     check(p.returncode == 2 and "unknown command 'tset' (did you mean `test`?)" in p.stderr,
           "a CLI subcommand", p)
