@@ -36,6 +36,13 @@ static board *tiny(void)
     return b;
 }
 
+/* The elevation's key of tiny(), after the terrain's (board.md §5): B2, with no terrain ('.'),
+ * is the one square at a level other than 0, level 1, so its pair is `.1` (rev12c 9: the
+ * digit was not explained). */
+#define ELEVATION_KEY                                                                        \
+    "elevation: the character after a terrain symbol is the square's level (.1: level 1; ^ " \
+    "above 9, _ below 0)\n"
+
 static char *capture_text(const board *b, const draw_options *o, geo_status *st)
 {
     char *out = NULL;
@@ -67,7 +74,7 @@ START_TEST(text_picture)
     const char *want = "     A    B    C   \n    +----+----+----+\n"
                        "  1 | W  w@.    . a|\n    +    xiiiim    +\n"
                        "  2 |@.    .1   .  |\n    +----+----+----+\n"
-                       "units: a rifle C1\nterrain:  W woods\n"
+                       "units: a rifle C1\nterrain:  W woods\n" ELEVATION_KEY
                        "sides:  w wall  i wire\ninterspaces:  m mine\n"
                        "line: A2 to B1, 2 squares (@ ends, * crossed), 1 corner touch (x)\n";
     ck_assert_str_eq(out, want);
@@ -265,8 +272,9 @@ START_TEST(markers_and_faces)
      * markers in brackets, two spaces then the face in parentheses; unit 7 has an empty marker
      * string and no face (beyond n_unit_faces): its line is unchanged. Elements showing a
      * face get a line of their own after the terrain key: name, then the face. */
-    const char *keys = "units: a rifle C1  [suppressed, pinned x2]  (wreck)\n       b mg A2\n"
-                       "terrain:  W woods\nelements:  woods1 (burnt)\nsides:  w wall  i wire\n";
+    const char *keys =
+        "units: a rifle C1  [suppressed, pinned x2]  (wreck)\n       b mg A2\n"
+        "terrain:  W woods\n" ELEVATION_KEY "elements:  woods1 (burnt)\nsides:  w wall  i wire\n";
     ck_assert_msg(strstr(out, keys) != NULL, "%s", out);
     /* an element's markers and values, given as one string, come in brackets before its face */
     const char *emark[1] = { "destruction x2, structure_points=4" };
@@ -281,7 +289,8 @@ START_TEST(markers_and_faces)
     /* without the names, the picture is the plain one: no "elements:" line, no brackets */
     free(out);
     out = capture_text(b, NULL, &st);
-    ck_assert(strstr(out, "units: a rifle C1\n       b mg A2\nterrain:  W woods\nsides:") != NULL);
+    ck_assert(strstr(out, "units: a rifle C1\n       b mg A2\nterrain:  W woods\n" ELEVATION_KEY
+                          "sides:") != NULL);
     free(out);
     /* SVG: unit 5 on C1 = square (2, 0) is a counter at (32 + 96 + 4, 24 + 14) = (132, 38),
      * 40 x 20 (svg_picture); its name (type 10) and the line under it (type 12*3/5 + 1 = 8,
