@@ -271,7 +271,7 @@ static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
     hon_status st = hon_format(s->vm, path, text, len, &laid, &out_len);
     if (st != HON_OK) {
         if (st == HON_ERR_MEMORY)
-            cli_error("out of memory");
+            cli_error_code(CLI_E_MEMORY, "out of memory");
         o->rc = 1;
         o->failed++;
     } else if (out_len != len || memcmp(text, laid, len) != 0) {
@@ -279,19 +279,19 @@ static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
         changed = true;
         if (o->diff && o->json) {
             if (!(diff = diff_text(path, text, len, laid, out_len))) {
-                cli_error("out of memory");
+                cli_error_code(CLI_E_MEMORY, "out of memory");
                 o->rc = 1;
             }
         } else if (o->diff) {
             if (!print_diff(stdout, path, text, len, laid, out_len)) {
-                cli_error("out of memory");
+                cli_error_code(CLI_E_MEMORY, "out of memory");
                 o->rc = 1;
             }
         } else if (o->check) {
             if (!o->json)
                 printf("%s\n", path);
         } else if (!write_over(path, laid, out_len)) {
-            cli_error("cannot write '%s': %s", path, strerror(errno));
+            cli_error_code(CLI_E_WRITE, "cannot write '%s': %s", path, strerror(errno));
             o->rc = 1;
         } else {
             written = true;
@@ -327,7 +327,7 @@ static void fmt_stdin(cli_session *s, fmt_opts *o)
     char *diff = NULL;
     if (st != HON_OK) {
         if (st == HON_ERR_MEMORY)
-            cli_error("out of memory");
+            cli_error_code(CLI_E_MEMORY, "out of memory");
         o->rc = 1;
         o->failed++;
     } else if (changed) {
@@ -365,7 +365,8 @@ static void fmt_path(cli_session *s, const char *path, fmt_opts *o, bool named)
         if (hon) {
             fmt_file(s, path, o);
         } else if (named) { /* a scenario would be parsed, and refused, as rules */
-            cli_error("'%s' is not a .hon rule file: hon fmt lays out rule files only", path);
+            cli_error_code(CLI_E_FILE_KIND,
+                           "'%s' is not a .hon rule file: hon fmt lays out rule files only", path);
             o->rc = 1;
             o->failed++;
             if (o->json)
@@ -375,7 +376,7 @@ static void fmt_path(cli_session *s, const char *path, fmt_opts *o, bool named)
     }
     DIR *d = opendir(path);
     if (!d) {
-        cli_error("cannot open directory '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_READ, "cannot open directory '%s': %s", path, strerror(errno));
         o->rc = 1;
         o->failed++;
         if (o->json)

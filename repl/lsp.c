@@ -877,7 +877,7 @@ static void set_inventory(server *srv, const char *path)
     srv->inventory = path ? strdup(path) : NULL;
     FILE *f = path ? fopen(path, "r") : NULL;
     if (path && !f)
-        cli_error("cannot read the inventory '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_READ, "cannot read the inventory '%s': %s", path, strerror(errno));
     if (f)
         fclose(f);
 }

@@ -410,7 +410,7 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
     o->loads = calloc(max, sizeof *o->loads);
     o->variants = calloc(max, sizeof *o->variants);
     if (!o->rule_dirs || !o->loads || !o->variants) {
-        cli_error("out of memory");
+        cli_error_code(CLI_E_MEMORY, "out of memory");
         return 1;
     }
     opterr = 0;
@@ -642,7 +642,7 @@ static int run_why(cli_session *s, char **args, int n)
     }
     char *text = join_args(args + skip + is_do, n - skip - is_do);
     if (!text) {
-        cli_error("out of memory");
+        cli_error_code(CLI_E_MEMORY, "out of memory");
         return 1;
     }
     int rc = is_do ? cli_why_do(s, text, "<command-line>", mode)
@@ -698,7 +698,7 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         }
         char *call = join_args(args + odds, n - odds);
         if (!call) {
-            cli_error("out of memory");
+            cli_error_code(CLI_E_MEMORY, "out of memory");
             return 1;
         }
         rc = cli_do(s, call, "<command-line>", odds);
@@ -710,7 +710,7 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     } else if (strcmp(name, "odds") == 0) {
         char *expr = join_args(args, n);
         if (!expr) {
-            cli_error("out of memory");
+            cli_error_code(CLI_E_MEMORY, "out of memory");
             return 1;
         }
         rc = cli_answer(s, expr, "<command-line>", CLI_ODDS);
@@ -895,7 +895,7 @@ int main(int argc, char **argv)
         rc = usage_error("snapshot takes 'record FILE [QOPTION]... [SETTING]' or 'check FILE'");
     if (record && rc < 0 && !qo.nsettings &&
         !(qo.settings[qo.nsettings++] = cli_global_setting(&o))) {
-        cli_error("out of memory");
+        cli_error_code(CLI_E_MEMORY, "out of memory");
         rc = 1;
     }
     /* A command answers once and exits: it compiles only the rules it asks (bench.md §9). The

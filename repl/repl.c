@@ -766,7 +766,7 @@ static bool question_words(repl *r, char *args, int skip, size_t want, cli_quest
     }
     cli_opts g = { .json = r->s->json, .board = hon_board_path(r->s->vm) }; /* one more board */
     if (!cli_parse_question_opts(w + skip, n - skip, want, &g, o, err, sizeof err)) {
-        cli_error("%s", err);
+        cli_error_code(CLI_E_USAGE, "%s", err);
         return false;
     }
     return true;
@@ -1058,15 +1058,18 @@ static int cmd_help(repl *r, char *args)
         for (const char *const *w = program_only; *w && !program; w++)
             program = strcmp(*w, topic) == 0;
         if (program)
-            cli_error("no command named '%s' in the REPL: `%s` is a command of the hon program; "
-                      "run `hon %s ...` in the shell (`hon help %s` says more)",
-                      topic, topic, topic, topic);
+            cli_error_code(
+                CLI_E_USAGE,
+                "no command named '%s' in the REPL: `%s` is a command of the hon program; "
+                "run `hon %s ...` in the shell (`hon help %s` says more)",
+                topic, topic, topic, topic);
         else if (hon_query_info_of(r->s->vm, topic, &qi) == HON_OK)
-            cli_error("no command named '%s': `%s` is a %s of the rules (show %s prints it)", topic,
-                      topic, qi.is_fn ? "fn" : "query", topic);
+            cli_error_code(CLI_E_USAGE,
+                           "no command named '%s': `%s` is a %s of the rules (show %s prints it)",
+                           topic, topic, qi.is_fn ? "fn" : "query", topic);
         else
-            cli_error(
-                "no command named '%s'%s", topic,
+            cli_error_code(
+                CLI_E_USAGE, "no command named '%s'%s", topic,
                 cli_did_you_mean(topic, names, sizeof names / sizeof names[0], near, sizeof near));
         return 1;
     }
@@ -1254,7 +1257,8 @@ static int run_line(repl *r, char *line)
         return run_command(r, c, args, errors);
     }
     if (colon) {
-        cli_error("unknown command ':%.*s' (type 'help')", (int)(wlen ? wlen : strlen(line)), line);
+        cli_error_code(CLI_E_USAGE, "unknown command ':%.*s' (type 'help')",
+                       (int)(wlen ? wlen : strlen(line)), line);
         return 1;
     }
     rc = cli_answer(r->s, line, r->where, CLI_EVAL);
@@ -1441,7 +1445,7 @@ int repl_play(cli_session *s, const char *path, bool board_set, bool seed_set)
 {
     FILE *in = fopen(path, "r");
     if (!in) {
-        cli_error("cannot read the play script '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_READ, "cannot read the play script '%s': %s", path, strerror(errno));
         return 1;
     }
     reader rd;
@@ -1458,7 +1462,7 @@ int repl_play(cli_session *s, const char *path, bool board_set, bool seed_set)
     s->echo_choices = false;
     reader_close(&rd);
     if (ferror(in)) {
-        cli_error("cannot read the play script '%s'", path);
+        cli_error_code(CLI_E_READ, "cannot read the play script '%s'", path);
         status = 1;
     }
     fclose(in);

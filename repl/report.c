@@ -328,14 +328,6 @@ void cli_note(const char *fmt, ...)
     va_end(ap);
 }
 
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vreport("error", 0, fmt, ap);
-    va_end(ap);
-}
-
 void cli_error_code(int code, const char *fmt, ...)
 {
     va_list ap;
@@ -659,7 +651,10 @@ int cli_failed(const cli_session *s, size_t diags_before, hon_status st, const c
                const char *arg)
 {
     if (s->diags == diags_before)
-        cli_error("%s '%s': %s", what, arg, cli_status_text(st));
+        cli_error_code(st == HON_ERR_MEMORY ? CLI_E_MEMORY
+                       : st == HON_ERR_IO   ? CLI_E_READ
+                                            : CLI_E_REFUSED,
+                       "%s '%s': %s", what, arg, cli_status_text(st));
     return 1;
 }
 
@@ -670,7 +665,7 @@ hon_status cli_write_whole(const char *path, hon_status (*write)(FILE *f, void *
     hon_status r = hon_write_file(path, write, ud, &err);
     if (r == HON_ERR_IO && err) {
         *io = true;
-        cli_error("cannot write '%s': %s", path, strerror(err));
+        cli_error_code(CLI_E_WRITE, "cannot write '%s': %s", path, strerror(err));
     }
     return r;
 }

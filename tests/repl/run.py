@@ -486,6 +486,44 @@ def help_topics():
 
 
 @case
+def errors_have_codes():
+    # Every error the program reports has a code (errors.md E4xx: E401, E404-E410, E413), so a
+    # reader of a script's errors can tell them apart; before, about 70 of them read `error:`
+    # alone. Each line below fails, and each its own way (the code after each, from errors.md):
+    with tempfile.TemporaryDirectory() as d:
+        scn, empty = os.path.join(d, "x.scn"), os.path.join(d, "empty")
+        open(scn, "w").close()
+        os.mkdir(empty)
+        script = "\n".join([
+            "show nosuch_name",          # 1: no rule, query, table or fn: E401
+            "undo",                      # 2: nothing to undo: E405
+            "limit zz 3",                # 3: no cap named zz: E404
+            "help zzzqqq",               # 4: no command named: E404
+            ":zzzqqq",                   # 5: unknown command: E404
+            "lint " + empty,             # 6: a directory with no .hon file: E409
+            "test --filter zzzz",        # 7: no title has zzzz: none ran, E410
+            "variant nosuch_variant",    # 8: no variant named: E413
+        ]) + "\n"
+        p = run(["--no-rules", "--load", fx("base.hon")], stdin=script)
+        errors = [l for l in p.stderr.splitlines() if ": error" in l]
+        check(len(errors) == 8 and all(": error[E" in l for l in errors),
+              "every error has a code", p)
+        for line, code in ((1, "E401"), (2, "E405"), (3, "E404"), (4, "E404"), (5, "E404"),
+                           (6, "E409"), (7, "E410"), (8, "E413")):
+            check(f"<stdin>:{line}:" in p.stderr and
+                  any(l.startswith(f"<stdin>:{line}:") and f"error[{code}]" in l for l in errors),
+                  f"line {line}: {code}", p)
+        # and on the command line: a rules directory that is not there (E407), a file fmt does
+        # not lay out (E409), an inventory that cannot be read (E407)
+        for args, code in ((["--rules", os.path.join(d, "none"), "eval", "1"], "E407"),
+                           (["fmt", scn], "E409"),
+                           (["--no-rules", "coverage", "--inventory", os.path.join(d, "no.md")],
+                            "E407")):
+            p = run(args)
+            check(p.returncode != 0 and f"hon: error[{code}]: " in p.stderr, f"{code}", p)
+
+
+@case
 def did_you_mean_everywhere():
     # repl.md §2: every name the program looks up itself gets the nearest one when it is a slip
     # (near.h's measure, as did_you_mean): each misspelling below is 1 or 2 edits from the name
@@ -535,7 +573,7 @@ def did_you_mean_everywhere():
                  "(did you mean `heavy_cover`?); its readings: light_cover, heavy_cover",
                  "<stdin>:4:9: error[E413]: no variant named 'woods_covr' (did you mean "
                  "`woods_cover`?)",
-                 "<stdin>:5:6: error: no rule, query, table or fn named 'cover_fo' (did you mean "
+                 "<stdin>:5:6: error[E401]: no rule, query, table or fn named 'cover_fo' (did you mean "
                  "`cover_of`?)",
                  "hon: note: no file 'varaints.hon' (did you mean `variants.hon`?)",
                  "hon: note: no file 'boards/rigde.scn' (did you mean `boards/ridge.scn`?)"):
@@ -3154,13 +3192,13 @@ def play_script_choices():
                       "do relocate($b) choosing D1", "square_of($b)"])
     out, err = lines(p.stdout), p.stderr
     check(p.returncode == 1, "the failing lines make the script exit 1", p)
-    check('<stdin>:2:1: error: "Where to?" has no answer: the next line, \'square_of($b)\', is '
+    check('<stdin>:2:1: error[E405]: "Where to?" has no answer: the next line, \'square_of($b)\', is '
           "none" in err and "error[E225]: the procedure was abandoned" in err,
           "the choice fails at its line, naming the line that is no answer", p)
     check(out[4:6] == ["C1", "A1"], "the line that was no answer ran; $a did not move", p)
     # each placed in its line (errors.md E4xx): at the answer's quoted `choosing 9` or at
     # `choosing` (column 17, after `do relocate($a) `), or at `choose` (column 1)
-    check("<stdin>:5:17: error: 'choosing 9' answers no option of \"Where to?\"" in err,
+    check("<stdin>:5:17: error[E405]: 'choosing 9' answers no option of \"Where to?\"" in err,
           "an answer of `choosing` that is no option fails the procedure", p)
     check("hon: note: 'choosing' gave 2 answers, the procedure asked 1 choices: 1 not used; "
           "what it did stands" in err and "(choosing 1: B1)" in out,
@@ -3177,7 +3215,7 @@ def play_script_choices():
     check(out[k + 6:k + 11] == ["choose (allies): Where to?", "  1) D1",
                                 "(one option: D1, taken)", "move $b to D1   (FIX.relocate)",
                                 "D1"], "a one-option choice is not asked: it is taken, said", p)
-    check("<stdin>:18:17: error: 'choosing 2' answers no option of \"Where to?\": its one option "
+    check("<stdin>:18:17: error[E405]: 'choosing 2' answers no option of \"Where to?\": its one option "
           "is D1" in err, "an answer to a one-option choice must name that option", p)
     check("(one option: D1, taken; 'choosing D1' answers it)" in out and out[-1] == "D1"
           and "<stdin>:19:" not in err, "an answer naming it is spent on it", p)
