@@ -123,7 +123,11 @@ unsigned entry_semicolon_line(const char *entry, const char **text, size_t *n, u
         char *prefix = strndup(entry, (size_t)(l - entry) + *n);
         bool whole = prefix && !entry_unfinished(prefix, ENTRY_EXPR);
         free(prefix);
-        if ((whole && entry_code_end(l, *n) > 0) || !nl) {
+        /* the next line starts at the margin, as a new entry does (a declaration's own
+           clauses are indented: `  when ...`, `  answer ...`) */
+        bool margin = nl && nl[1] && !isspace((unsigned char)nl[1]) && nl[1] != '#' &&
+                      nl[1] != '}' && nl[1] != ')' && nl[1] != ']';
+        if ((whole && margin && entry_code_end(l, *n) > 0) || !nl) {
             k = i;
             break;
         }

@@ -32,8 +32,9 @@ size_t entry_code_end(const char *line, size_t n);
 
 /* For an entry of several lines (joined by '\n'; borrowed) that starts a declaration: the line
  * (from 1) after which its text was first whole as an expression (no bracket open, no operator
- * or keyword left wanting more: entry_unfinished), where a `;` most likely belongs; the entry's
- * last line when no earlier one is. That line's text (borrowed from entry) and length go in
+ * or keyword left wanting more: entry_unfinished) and the next line starts at the margin, as a
+ * new entry does (a declaration's clauses are indented), where a `;` most likely belongs; the
+ * entry's last line when no earlier one is. That line's text (borrowed from entry) and length go in
  * *text and *n, the entry's count of lines in *lines. */
 unsigned entry_semicolon_line(const char *entry, const char **text, size_t *n, unsigned *lines);
 

@@ -691,7 +691,7 @@ void cli_declaration_cut_short(const char *where, const char *name, const char *
         cli_error_col(12, entry_code_end(text, n) + 1, 1,
                       "incomplete input: the declaration begun on line %u has no ';' or '}' at "
                       "its end, so it took lines %u-%u, to the end of the input, and none of "
-                      "them ran; a ';' belongs at the end of line %u",
+                      "them ran; a ';' is likely missing at the end of line %u",
                       start, start, start + lines - 1, start + k - 1);
     cli_set_script_text(NULL, NULL);
     free(quoted);

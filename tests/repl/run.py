@@ -1568,14 +1568,15 @@ def multi_line_entries():
     check("<stdin>:3:8: error[E170]" in p.stderr, "a declaration's error names line 3", p)
     # a declaration with no ';' takes every line after it up to the end of the input (rev12c
     # defect 4): one error, E012 "incomplete input", names the lines it took (2-4) and points
-    # where the ';' belongs: line 2 is whole by itself (`2 * x` wants nothing more), so just
-    # after its last character, column 32 (`fn twice(x: int) -> int = 2 * x` is 31 long); none
-    # of lines 3 and 4 ran, so only line 1 answers
+    # where the ';' belongs: line 2 is whole by itself (`2 * x` wants nothing more) and line 3
+    # starts at the margin as a new entry does, so just after line 2's last character, column
+    # 32 (`fn twice(x: int) -> int = 2 * x` is 31 long); none of lines 3 and 4 ran, so only
+    # line 1 answers
     p = run(["--no-rules"], stdin="1\nfn twice(x: int) -> int = 2 * x\ntwice(4)\n1 + 1\n")
     check(p.returncode == 1 and lines(p.stdout) == ["1"] and
           "<stdin>:2:32: error[E012]: incomplete input: the declaration begun on line 2 has no "
           "';' or '}' at its end, so it took lines 2-4, to the end of the input, and none of them "
-          "ran; a ';' belongs at the end of line 2\n    2 | fn twice(x: int) -> int = 2 * x\n"
+          "ran; a ';' is likely missing at the end of line 2\n    2 | fn twice(x: int) -> int = 2 * x\n"
           "      |" + " " * 32 + "^\n" in p.stderr, "the swallowed lines are named", p)
     # the same with a later ';' ending it: the parser's own E012 (at 2:32), then a note naming
     # the lines the declaration took (2-4, up to the ';' of line 4)
@@ -1584,6 +1585,12 @@ def multi_line_entries():
           in p.stderr and "note: the declaration begun on line 2 took lines 2-4, up to the first "
           "';' or '}': is a ';' missing at the end of line 2?" in p.stderr,
           "a note names the lines taken", p)
+    # a rule over several lines, its clauses indented, with a syntax error in a clause: the
+    # parser's error, and no note (no line before its last is followed by one at the margin)
+    p = run(["--no-rules"], stdin="query q(n: int) -> int combine first default 0;\n"
+                                  "rule q.a\n  cite \"X\"\n  answer 1 +;\n")
+    check(p.returncode == 1 and "<stdin>:4:" in p.stderr and "took lines" not in p.stderr,
+          "no note for an indented declaration", p)
     # a call of a function named like a declaration word (`face`, the built-in) is no
     # declaration: whatever it answers, line 2 is a line of its own and answers 2
     p = run(["--no-rules"], stdin="face(1)\n2\n")
