@@ -749,7 +749,7 @@ static int cmd_json(repl *r, char *args)
         return 1;
     }
     /* the state in the form now in effect: a script's stdout under `json on` is JSON Lines */
-    printf(r->s->json ? "{\"json\": true}\n" : "json off\n");
+    fputs(r->s->json ? "{\"json\": true}\n" : "json off\n", stdout);
     return 0;
 }
 
