@@ -136,6 +136,12 @@ DIAG_CODE(BAD_REQUEST,        402, "a request's arguments do not fit: their numb
 DIAG_CODE(NO_PLACE,           403, "a word that names neither a unit nor a square of the board")
 DIAG_CODE(COMMAND_USAGE,      404, "a command's words do not fit its usage")
 DIAG_CODE(COMMAND_NOT_NOW,    405, "a command the session cannot do now")
+/* the `hon` program's own (repl/cli.h's CLI_E_*: it sees include/hon.h alone) */
+DIAG_CODE(PROGRAM_MEMORY,     406, "the hon program ran out of memory")
+DIAG_CODE(PROGRAM_READ,       407, "a file or directory other than rules, a board or a question file cannot be read")
+DIAG_CODE(PROGRAM_WRITE,      408, "a file cannot be written, or is not replaced")
+DIAG_CODE(FILE_KIND,          409, "a file or directory of the wrong kind for the command")
+DIAG_CODE(NOTHING_TO_RUN,     410, "nothing to run: no test, no citation ID")
 
 /* E41x-E49x: settings, question files, snapshots and rule names (interp/choice.c, questions.c,
  * snapshot.c, diff.c) */
@@ -150,6 +156,7 @@ DIAG_CODE(SNAPSHOT_LINE,      432, "a snapshot line that is not QUESTION = ANSWE
 DIAG_CODE(NO_SUCH_RULE,       441, "a rule name that names no rule (diff --rule)")
 DIAG_CODE(NO_SUCH_QUERY_NAME, 442, "a query name that names no query, or none a board search can ask (--query)")
 DIAG_CODE(QUESTION_READ,      498, "a question or snapshot file cannot be read")
+DIAG_CODE(REQUEST_REFUSED,    499, "a request refused without a diagnostic of its own")
 
 /* W0xx: the warnings of `hon lint` (interp/lint.c), numbered from DIAG_LINT_BASE: W001 is 1001.
  * A program that has them loads and runs; they say what its author likely did not mean. */

@@ -41,6 +41,34 @@ typedef struct fold_val {
     int64_t v;
 } fold_val;
 
+/* Whether diagnostic a comes after b in file and line order: by file (in the order the files
+ * were loaded), line and column; one with no place (line 0: E009's "the rest are not shown")
+ * after every placed one. */
+static bool placed_after(const diag *a, const diag *b)
+{
+    if ((a->loc.line == 0) != (b->loc.line == 0))
+        return a->loc.line == 0;
+    if (a->loc.file != b->loc.file)
+        return a->loc.file > b->loc.file;
+    if (a->loc.line != b->loc.line)
+        return a->loc.line > b->loc.line;
+    return a->loc.col > b->loc.col;
+}
+
+/* Puts the warnings of dl in file and line order (placed_after), as compilers and linters
+ * print theirs and editors' lists of places expect; those at one place keep the order they
+ * were found in (a stable insertion sort: a list holds at most DIAG_LIST_MAX). */
+static void sort_by_place(diag_list *dl)
+{
+    for (size_t i = 1; i < dl->len; i++) {
+        diag d = dl->items[i];
+        size_t j = i;
+        for (; j > 0 && placed_after(&dl->items[j - 1], &d); j--)
+            dl->items[j] = dl->items[j - 1];
+        dl->items[j] = d;
+    }
+}
+
 static bool in_scope(const lint *l, ast_loc loc)
 {
     return loc.file < l->nscope && l->scope[loc.file];
@@ -505,16 +533,28 @@ static bool calls_out(const ast_node *n, int32_t *variants, size_t *nv)
     return out;
 }
 
+/* Adds int v to dim (of capacity cap) unless it holds it already. */
+static void add_int(lint_dim *dim, size_t cap, int64_t v)
+{
+    for (size_t k = 0; k < dim->n; k++)
+        if (dim->vals[k].u.i == v)
+            return;
+    if (dim->n < cap)
+        dim->vals[dim->n++] = (val){ .type = T_INT, .u.i = v };
+}
+
 /* Fills dim with the values of type t worth trying: every member of an enum, both bools, the
- * ints the rules write and their neighbours. False when t has no such domain. */
-static bool dim_of(lint *l, uint32_t t, const int64_t *ints, size_t nints, lint_dim *dim)
+ * ints the rules write and their neighbours, and 0; with sums, also each written int plus and
+ * minus each other one (a guard `n / 10 == 5` holds on 50..59, beyond the neighbours of 10, 5
+ * and 55: 55 - 5 and 55 + 5 find them). False when t has no such domain. */
+static bool dim_of(lint *l, uint32_t t, const int64_t *ints, size_t nints, bool sums, lint_dim *dim)
 {
     const res_program *p = l->p;
     const res_type *ty = &p->types[t];
     size_t n = ty->kind == RT_BOOL                          ? 2
                : ty->kind == RT_ENUM && ty->arg < p->nenums ? p->enums[ty->arg].len
-               : ty->kind == RT_INT                         ? 3 * nints + 1
-                                                            : 0;
+               : ty->kind == RT_INT ? 3 * nints + 1 + (sums ? 2 * nints * nints : 0)
+                                    : 0;
     if (n == 0)
         return false;
     dim->vals = mem_calloc(n, sizeof *dim->vals);
@@ -524,16 +564,51 @@ static bool dim_of(lint *l, uint32_t t, const int64_t *ints, size_t nints, lint_
     dim->n = 0;
     for (size_t i = 0; ty->kind != RT_INT && i < n; i++)
         dim->vals[dim->n++] = (val){ .type = t, .u.i = (int64_t)i };
-    for (size_t i = 0; ty->kind == RT_INT && i < n; i++) {
+    for (size_t i = 0; ty->kind == RT_INT && i < 3 * nints + 1; i++) {
         int64_t c = i == 0 ? 0 : ints[(i - 1) / 3], d = (int64_t)((i - 1) % 3) - 1;
-        int64_t v = i == 0 ? 0 : (c > INT64_MIN && c < INT64_MAX ? c + d : c);
-        bool seen = false;
-        for (size_t k = 0; k < dim->n; k++)
-            seen |= dim->vals[k].u.i == v;
-        if (!seen)
-            dim->vals[dim->n++] = (val){ .type = T_INT, .u.i = v };
+        add_int(dim, n, i == 0 ? 0 : (c > INT64_MIN && c < INT64_MAX ? c + d : c));
     }
+    for (size_t i = 0; ty->kind == RT_INT && sums && i < nints; i++)
+        for (size_t k = 0; k < nints; k++) {
+            int64_t v;
+            if (k == i)
+                continue;
+            if (!__builtin_add_overflow(ints[i], ints[k], &v))
+                add_int(dim, n, v);
+            if (!__builtin_sub_overflow(ints[i], ints[k], &v))
+                add_int(dim, n, v);
+        }
     return true;
+}
+
+/* Fills lq->dims (lq->ndims of them) for query qy: its parameters' values (dim_of, with the
+ * ints' sums when `sums`), then the readings of the nv variants its rules read (as many as
+ * there is room for). Returns 0, 1 when the inputs are more than LINT_MAX_INPUTS, -1 when a
+ * parameter has no finite domain (or on OOM). */
+static int plan_dims(lint *l, const res_query *qy, const int64_t *ints, size_t nints,
+                     const int32_t *variants, size_t nv, bool sums, lint_query *lq)
+{
+    const res_program *p = l->p;
+    uint64_t total = 1;
+    for (uint32_t i = 0; i < qy->nparams; i++) {
+        if (p->types[qy->params[i].type].kind == RT_INT)
+            lq->exact = false;
+        if (!dim_of(l, qy->params[i].type, ints, nints, sums, &lq->dims[lq->ndims]))
+            return -1;
+        total *= lq->dims[lq->ndims++].n;
+        if (total > LINT_MAX_INPUTS)
+            return 1;
+    }
+    for (size_t v = 0; v < nv && lq->ndims < LINT_MAX_PARAMS; v++) {
+        uint32_t e = p->variants[variants[v]].enum_id;
+        if (!dim_of(l, p->enums[e].type, NULL, 0, false, &lq->dims[lq->ndims]))
+            return -1;
+        lq->dims[lq->ndims].variant = variants[v];
+        total *= lq->dims[lq->ndims++].n;
+        if (total > LINT_MAX_INPUTS)
+            return 1;
+    }
+    return 0;
 }
 
 /* Sets up the dimensions of query q under ruleset rs; false when its inputs are not finite or
@@ -554,27 +629,17 @@ static bool plan_query(lint *l, uint32_t q, const res_ruleset *rs, lint_query *l
         out |= calls_out(p->rules[rs->rules[i]].decl, variants, &nv);
     }
     lq->exact = !out;
-    uint64_t total = 1;
-    for (uint32_t i = 0; i < qy->nparams; i++) {
-        if (p->types[qy->params[i].type].kind == RT_INT)
-            lq->exact = false;
-        if (!dim_of(l, qy->params[i].type, ints, nints, &lq->dims[lq->ndims]))
-            return false;
-        total *= lq->dims[lq->ndims++].n;
-        if (total > LINT_MAX_INPUTS)
-            return false;
+    /* the ints' sums and differences too, while the inputs stay within LINT_MAX_INPUTS */
+    int fit = plan_dims(l, qy, ints, nints, variants, nv, true, lq);
+    if (fit > 0) {
+        for (size_t i = 0; i < lq->ndims; i++)
+            mem_free(lq->dims[i].vals);
+        lq->ndims = 0;
+        fit = plan_dims(l, qy, ints, nints, variants, nv, false, lq);
     }
-    size_t v = 0;
-    for (; v < nv && lq->ndims < LINT_MAX_PARAMS; v++) {
-        uint32_t e = p->variants[variants[v]].enum_id;
-        if (!dim_of(l, p->enums[e].type, NULL, 0, &lq->dims[lq->ndims]))
-            return false;
-        lq->dims[lq->ndims].variant = variants[v];
-        total *= lq->dims[lq->ndims++].n;
-        if (total > LINT_MAX_INPUTS)
-            return false;
-    }
-    if (v < nv)
+    if (fit != 0)
+        return false;
+    if (nv > LINT_MAX_PARAMS - qy->nparams)
         lq->exact = false; /* the variants past the cap keep their readings: not every input */
     lq->pairs = mem_calloc(rs->len * rs->len + 1, sizeof *lq->pairs);
     lq->held = mem_calloc(rs->len + 1, sizeof *lq->held);
@@ -861,8 +926,8 @@ static void report_never(lint *l, const lint_query *lq)
             rule_here(d, p, by);
         } else {
             warn(l, E_LINT_NEVER_FIRES, p->rules[r].decl->loc,
-                 "rule `%s` never fires: its guard holds on none of the %llu inputs of `%s` (%s "
-                 "is one)",
+                 "rule `%s` never fires: its guard holds on none of the %llu inputs of `%s` (%s, "
+                 "for one, does not satisfy it)",
                  p->rules[r].name, (unsigned long long)lq->ninputs, p->queries[lq->q].name,
                  lq->first_input ? lq->first_input : "?");
         }
@@ -1017,6 +1082,7 @@ hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t 
         report_shadowed(&l);
         if (warnings)
             *warnings = l.dl.len;
+        sort_by_place(&l.dl);
         session_emit(vm, &l.dl);
     }
     mem_free(readings);

@@ -97,8 +97,9 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
             const char *a = s->answers[s->answers_used++];
             if (option_of(a, options, n) < 0) {
                 fflush(stdout);
-                cli_error("'choosing %s' answers no option of \"%s\": its one option is %s", a,
-                          question, options[0]);
+                cli_error_code(CLI_E_NOT_NOW,
+                               "'choosing %s' answers no option of \"%s\": its one option is %s", a,
+                               question, options[0]);
                 return -1;
             }
             printf("(one option: %s, taken; 'choosing %s' answers it)\n", options[0], a);
@@ -112,9 +113,11 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
         int k = option_of(a, options, n);
         if (k < 0) {
             fflush(stdout);
-            cli_error("'choosing %s' answers no option of \"%s\": a number from 1 to %zu, or an "
-                      "option as listed",
-                      a, question, n);
+            cli_error_code(
+                CLI_E_NOT_NOW,
+                "'choosing %s' answers no option of \"%s\": a number from 1 to %zu, or an "
+                "option as listed",
+                a, question, n);
             return -1;
         }
         printf("(choosing %s: %s)\n", a, options[k]);
@@ -141,10 +144,11 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
         if (s->script && !answer_shaped(a, choose_word)) {
             s->unread = true;
             fflush(stdout);
-            cli_error("\"%s\" has no answer: the next line, '%s', is none (a number from 1 to "
-                      "%zu, an option as listed, or 'choose N'; or 'choosing N' after the "
-                      "command); it runs as a line of its own",
-                      question, a, n);
+            cli_error_code(CLI_E_NOT_NOW,
+                           "\"%s\" has no answer: the next line, '%s', is none (a number from 1 to "
+                           "%zu, an option as listed, or 'choose N'; or 'choosing N' after the "
+                           "command); it runs as a line of its own",
+                           question, a, n);
             return -1;
         }
         printf("illegal choice '%s': answer a number from 1 to %zu, or an option as listed\n", a,
@@ -173,10 +177,12 @@ bool cli_step(void *ud, const char *line)
         if (len > 0 && !(len == 1 && (t[0] == 'q' || t[0] == 'Q'))) {
             s->unread = true;
             fflush(stdout);
-            cli_error("step mode's pause has no answer: the next line, '%.*s', is none (an empty "
-                      "line applies the effect, 'q' abandons the procedure); the procedure is "
-                      "abandoned and the line runs as a line of its own",
-                      (int)len, t);
+            cli_error_code(
+                CLI_E_NOT_NOW,
+                "step mode's pause has no answer: the next line, '%.*s', is none (an empty "
+                "line applies the effect, 'q' abandons the procedure); the procedure is "
+                "abandoned and the line runs as a line of its own",
+                (int)len, t);
             return false;
         }
         return len == 0;

@@ -71,12 +71,12 @@ static int load_dir(cli_session *s, const char *dir, bool required)
     size_t before = s->diags;
 
     if (!d) {
-        cli_error("out of memory");
+        cli_error_code(CLI_E_MEMORY, "out of memory");
         return 1;
     }
     if (!is_dir(d)) {
         if (required) {
-            cli_error("rules directory '%s' not found", dir);
+            cli_error_code(CLI_E_READ, "rules directory '%s' not found", dir);
             rc = 1;
         }
     } else {
@@ -125,7 +125,7 @@ static int load_rule_dirs(cli_session *s, const cli_opts *o)
         char *copy = dup_str(env);
         char *save = NULL;
         if (!copy) {
-            cli_error("out of memory");
+            cli_error_code(CLI_E_MEMORY, "out of memory");
             return 1;
         }
         for (char *dir = strtok_r(copy, ":", &save); dir && rc == 0;
@@ -137,7 +137,7 @@ static int load_rule_dirs(cli_session *s, const cli_opts *o)
         const char *root = hon_bundle_dir();
         char *rules = join_path(root, "rules"), *exps = join_path(root, "expansions");
         if (!rules || !exps) {
-            cli_error("out of memory");
+            cli_error_code(CLI_E_MEMORY, "out of memory");
             rc = 1;
         } else if (!is_dir(rules)) {
             cli_warn("no bundled rules found in %s (set HON_DATADIR to the installed share/hon)",
@@ -169,14 +169,14 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     s->bail = o->bail;
     s->vm = hon_vm_new(&cfg);
     if (!s->vm) {
-        cli_error("out of memory");
+        cli_error_code(CLI_E_MEMORY, "out of memory");
         return 1;
     }
     if (o->lazy) /* before the rules load: a one-shot command compiles what it asks */
         hon_build_lazily(s->vm, true);
     /* set before the rules load, so that the memory cap covers loading them */
     if (o->max_memory && hon_set_cap(s->vm, HON_CAP_MEMORY, o->max_memory) != HON_OK) {
-        cli_error("--max-memory: at least 1M");
+        cli_error_code(CLI_E_USAGE, "--max-memory: at least 1M");
         return 1;
     }
     if (load_rule_dirs(s, o) != 0)
@@ -358,12 +358,14 @@ int cli_twin_of_bundled(cli_session *s, const char *path)
     char *slash = shown ? strrchr(shown, '/') : NULL;
     if (slash)
         *slash = '\0';
-    cli_error("'%s' is a copy of the bundled %s %s, which this hon has loaded: read beside it, "
-              "each of its declarations would be a duplicate (E110). To use a checkout's rules "
-              "instead of the bundled ones, name its directories: hon --rules %.*s%srules "
-              "--rules %.*s%sexpansions ...",
-              path, dir ? "directory" : "file", shown ? shown : twin_held, root, path,
-              root ? "/" : "", root, path, root ? "/" : "");
+    cli_error_code(
+        CLI_E_FILE_KIND,
+        "'%s' is a copy of the bundled %s %s, which this hon has loaded: read beside it, "
+        "each of its declarations would be a duplicate (E110). To use a checkout's rules "
+        "instead of the bundled ones, name its directories: hon --rules %.*s%srules "
+        "--rules %.*s%sexpansions ...",
+        path, dir ? "directory" : "file", shown ? shown : twin_held, root, path, root ? "/" : "",
+        root, path, root ? "/" : "");
     free(shown);
     free(twin_held);
     return 1;
@@ -384,7 +386,7 @@ int cli_load(cli_session *s, const char *path)
 int cli_declare(cli_session *s, const char *text)
 {
     char name[32];
-    size_t before = s->diags;
+    size_t before = s->diags, redeclared = s->redeclared;
     snprintf(name, sizeof name, "<repl-%u>", ++s->declarations);
     cli_set_script_alias(name);
     hon_status st = hon_load_source(s->vm, name, text, strlen(text));
@@ -392,7 +394,10 @@ int cli_declare(cli_session *s, const char *text)
     if (st != HON_OK)
         s->declarations--; /* nothing was kept: the next declaration may take the name */
     else
-        cli_script_declared(name); /* its run-time errors name the script's line */
+        cli_script_declared(name);  /* its run-time errors name the script's line */
+    if (s->redeclared > redeclared) /* E110: no declaration is replaced while hon runs */
+        cli_note("a declaration cannot be replaced while hon runs: declare the new one under "
+                 "another name, or change the file it came from and start hon again");
     return st == HON_OK ? 0 : cli_failed(s, before, st, "cannot declare", text);
 }
 
@@ -482,9 +487,10 @@ static bool dir_reads_nothing(const char *dir, const char *cmd, bool scn)
     files_free(scns, scn_n);
     if (hon_n + scn_n)
         return false;
-    cli_error("%s: no .hon%s file in '%s' (the files of its subdirectories are not read: name "
-              "those directories)",
-              cmd, scn ? " or .scn" : "", dir);
+    cli_error_code(CLI_E_FILE_KIND,
+                   "%s: no .hon%s file in '%s' (the files of its subdirectories are not read: name "
+                   "those directories)",
+                   cmd, scn ? " or .scn" : "", dir);
     return true;
 }
 
@@ -552,9 +558,10 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
     size_t before = s->diags, warnings = 0;
     for (size_t i = 0; i < n; i++)
         if (paths[i][0] == '-' && paths[i][1]) {
-            cli_error("lint takes files and directories, not '%s'\n"
-                      "Try 'hon --help' for more information.",
-                      paths[i]);
+            cli_error_code(CLI_E_USAGE,
+                           "lint takes files and directories, not '%s'\n"
+                           "Try 'hon --help' for more information.",
+                           paths[i]);
             return 2; /* a usage error (repl.md §1, Exit status) */
         }
     for (size_t i = 0; i < n; i++) {
@@ -628,7 +635,7 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
     if (!paths || !names) {
         free(paths);
         free(names);
-        cli_error("out of memory");
+        cli_error_code(CLI_E_MEMORY, "out of memory");
         return 1;
     }
     for (size_t i = 0; i < nargs && rc == 0; i++) {
@@ -641,13 +648,16 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         else if (strncmp(args[i], "--filter=", 9) == 0 && args[i][9]) /* as --NAME=VALUE */
             filter = args[i] + 9;
         else if (strcmp(args[i], "--filter") == 0) {
-            cli_error("test --filter needs a PATTERN (a part of the titles of the tests to run)\n"
-                      "Try 'hon --help' for more information.");
+            cli_error_code(
+                CLI_E_USAGE,
+                "test --filter needs a PATTERN (a part of the titles of the tests to run)\n"
+                "Try 'hon --help' for more information.");
             rc = 2; /* a usage error (repl.md §1, Exit status) */
         } else if (args[i][0] == '-' && args[i][1]) {
-            cli_error("test takes -v, --filter PATTERN, --json and files, not '%s'\n"
-                      "Try 'hon --help' for more information.",
-                      args[i]);
+            cli_error_code(CLI_E_USAGE,
+                           "test takes -v, --filter PATTERN, --json and files, not '%s'\n"
+                           "Try 'hon --help' for more information.",
+                           args[i]);
             rc = 2;
         } else if (cli_not_rules(args[i], "hon test", false))
             rc = 1;
@@ -677,7 +687,7 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
                         names[at + j] = dup_str(files[j]);
             }
             if (!more)
-                cli_error("out of memory");
+                cli_error_code(CLI_E_MEMORY, "out of memory");
             rc |= !more;
             dir_names += more ? k : 0;
             if (more && k == 0)
@@ -690,7 +700,7 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         if (!names[i]) {
             rc = cli_load(s, paths[i]);
             if (rc == 0 && !(names[i] = dup_str(paths[i]))) {
-                cli_error("out of memory");
+                cli_error_code(CLI_E_MEMORY, "out of memory");
                 rc = 1;
             }
         }
@@ -705,7 +715,7 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
         hon_status st =
             hon_run_tests_each(s->vm, n ? names[i] : NULL, filter, on_test_result, &rep, &p, &f);
         if (st == HON_ERR_MEMORY)
-            cli_error("out of memory while running the tests");
+            cli_error_code(CLI_E_MEMORY, "out of memory while running the tests");
         if (n && i < n && p + f == 0)
             cli_warn(filter ? "no test of '%s' has '%s' in its title"
                             : "no test is declared in '%s'%s",
@@ -720,13 +730,17 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
     else if (rc == 0)
         printf("%zu passed, %zu failed\n", passed, failed_n);
     if (rc == 0 && n == 0 && passed + failed_n == 0 && !filter) {
-        cli_error("no test is loaded (give test files or directories, or load some)");
+        cli_error_code(CLI_E_NOTHING,
+                       "no test is loaded (give test files or directories, or load some)");
         rc = 1;
     } else if (rc == 0 && passed + failed_n == 0 && !filter) { /* files named, none declares one */
-        cli_error("no test ran: the files given declare none");
+        cli_error_code(CLI_E_NOTHING, "no test ran: the files given declare none");
         rc = 1;
     } else if (rc == 0 && filter && passed + failed_n == 0) { /* a typo must not pass CI */
-        cli_error("no test has '%s' in its title: none ran", filter);
+        cli_error_code(CLI_E_NOTHING,
+                       "no test has '%s' in its title: none ran (the pattern is a plain part of a "
+                       "title: no wildcards, case counts)",
+                       filter);
         rc = 1;
     }
     for (size_t i = 0; i < n + dir_names; i++)
@@ -748,12 +762,69 @@ static void print_rule(void *ud, const hon_rule_info *r)
     putchar('\n');
 }
 
+/* The words of the rules' names (hon_list_rules' callback): each name whole, each part between
+ * its dots, each word between underscores, as new strings (`may_discard.swimmer_in_water`:
+ * it, may_discard, swimmer_in_water, may, discard, swimmer, in, water). */
+typedef struct name_words {
+    char **w;
+    size_t n, cap;
+} name_words;
+
+/* Makes room in nw for more words; false on OOM. */
+static bool grow_words(name_words *nw)
+{
+    size_t cap = nw->cap ? 2 * nw->cap : 256;
+    char **more = realloc(nw->w, cap * sizeof *more);
+    if (!more)
+        return false;
+    nw->w = more;
+    nw->cap = cap;
+    return true;
+}
+
+static void add_word(name_words *nw, const char *w, size_t len)
+{
+    if (len == 0 || (nw->n == nw->cap && !grow_words(nw)))
+        return;
+    char *copy = strndup(w, len);
+    if (copy)
+        nw->w[nw->n++] = copy;
+}
+
+static void collect_rule_words(void *ud, const hon_rule_info *r)
+{
+    name_words *nw = ud;
+    if (!r->name)
+        return;
+    add_word(nw, r->name, strlen(r->name));
+    for (const char *p = r->name; *p;) {
+        size_t part = strcspn(p, ".");
+        if (memchr(p, '_', part))
+            add_word(nw, p, part);
+        for (const char *q = p, *end = p + part; q < end;) {
+            size_t w = strcspn(q, "_.");
+            add_word(nw, q, w);
+            q += w;
+            q += q < end; /* the '_' */
+        }
+        p += part + (p[part] == '.');
+    }
+}
+
 int cli_rules(cli_session *s, const char *word)
 {
     size_t n = hon_list_rules(s->vm, word, print_rule, NULL);
-    if (n == 0 && word && word[0])
-        printf("no rule matches '%s'\n", word);
-    else
+    if (n == 0 && word && word[0]) {
+        /* did you mean: the nearest word of the rules' names (`swimer`: swimmer) */
+        name_words nw = { 0 };
+        hon_list_rules(s->vm, NULL, collect_rule_words, &nw);
+        const char *near = hon_nearest(word, (const char *const *)nw.w, nw.n);
+        printf("no rule matches '%s'%s%s%s\n", word, near ? " (did you mean `" : "",
+               near ? near : "", near ? "`?)" : "");
+        for (size_t i = 0; i < nw.n; i++)
+            free(nw.w[i]);
+        free(nw.w);
+    } else
         printf("%zu rule%s\n", n, n == 1 ? "" : "s");
     fflush(stdout);
     return 0;
@@ -772,9 +843,9 @@ int cli_show(cli_session *s, const char *name, bool disassemble)
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !near; i++)
             if (!disassemble || kinds[i] != HON_COMPLETE_TABLE)
                 near = cli_suggest(s, kinds[i], NULL, name);
-        cli_error("no %s named '%s'%s%s%s",
-                  disassemble ? "rule, query or fn" : "rule, query, table or fn", name,
-                  near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
+        cli_error_code(CLI_E_NO_SUCH, "no %s named '%s'%s%s%s",
+                       disassemble ? "rule, query or fn" : "rule, query, table or fn", name,
+                       near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
         free(near);
         return 1;
     }
@@ -904,8 +975,8 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
     fflush(stdout);
     if (name && c.n == 0) {
         char *near = cli_suggest(s, HON_COMPLETE_VARIANT, NULL, name);
-        cli_error("no variant named '%s'%s%s%s", name, near ? " (did you mean `" : "",
-                  near ? near : "", near ? "`?)" : "");
+        cli_error_code(CLI_E_SETTING_VARIANT, "no variant named '%s'%s%s%s", name,
+                       near ? " (did you mean `" : "", near ? near : "", near ? "`?)" : "");
         free(near);
         return 1;
     }
@@ -988,7 +1059,7 @@ int cli_svg(cli_session *s, const char *path, const char *from, const char *to, 
     int err = 0;
     hon_status st = hon_board_svg_file_window(s->vm, path, from, to, window, &err);
     if (st == HON_ERR_IO && err) {
-        cli_error("cannot write '%s': %s", path, strerror(err));
+        cli_error_code(CLI_E_WRITE, "cannot write '%s': %s", path, strerror(err));
         return 1;
     }
     if (st != HON_OK)
@@ -1058,7 +1129,7 @@ int cli_limit(cli_session *s, const char *name, const char *value)
     size_t n = sizeof cap_names / sizeof cap_names[0], at = 0;
     if (name) {
         if (!cli_cap_named(name, &which)) {
-            cli_error("no cap named '%s' (steps, depth, list, memory)", name);
+            cli_error_code(CLI_E_USAGE, "no cap named '%s' (steps, depth, list, memory)", name);
             return 1;
         }
         while (cap_names[at].cap != which)
@@ -1066,11 +1137,12 @@ int cli_limit(cli_session *s, const char *name, const char *value)
     }
     uint64_t v;
     if (value && (!cli_parse_cap(which, value, &v) || hon_set_cap(s->vm, which, v) != HON_OK)) {
-        cli_error("limit %s takes %s, not '%s'", name,
-                  which == HON_CAP_MEMORY  ? "0 or a size of at least 1M (K, M, G: binary units)"
-                  : which == HON_CAP_DEPTH ? "a number from 0 to 1000"
-                                           : "a non-negative integer",
-                  value);
+        cli_error_code(CLI_E_USAGE, "limit %s takes %s, not '%s'", name,
+                       which == HON_CAP_MEMORY
+                           ? "0 or a size of at least 1M (K, M, G: binary units)"
+                       : which == HON_CAP_DEPTH ? "a number from 0 to 1000"
+                                                : "a non-negative integer",
+                       value);
         return 1;
     }
     for (size_t i = name ? at : 0; i < (name ? at + 1 : n); i++)
@@ -1259,7 +1331,7 @@ int cli_undo(cli_session *s)
     }
     if (st != HON_OK || !a) {
         hon_answer_free(a);
-        cli_error("undo: %s", cli_status_text(st));
+        cli_error_code(CLI_E_NOT_NOW, "undo: %s", cli_status_text(st));
         return 1;
     }
     put_answer(s, a);

@@ -74,6 +74,8 @@ typedef struct cli_session {
                            written in their vocabulary, are diff's and snapshot's too) */
     bool bail;             /* --bail: a script stops at its first failing line */
     unsigned declarations; /* declarations typed at the REPL and kept (cli_declare) */
+    size_t redeclared;     /* E110 errors (a name declared again) received so far */
+    size_t syntax_errors;  /* syntax errors (E001-E099) received so far */
     /* when set, every diagnostic (counted as always) goes to it instead of being printed:
        `hon lsp` (lsp.c) collects them. Set after cli_session_open. */
     void (*on_diag)(void *ud, const hon_diag *d);
@@ -238,7 +240,7 @@ int cli_place(cli_session *s, const char *word);
 int cli_svg(cli_session *s, const char *path, const char *from, const char *to, const char *window);
 /* Whether the file at `path` may be replaced by a picture (svgfile.c): it does not exist (and its
  * directory is writable), it is no regular file (a device such as /dev/stdout), it is empty, or
- * it already holds an SVG. Otherwise says why (cli_error) and returns false: a directory, a
+ * it already holds an SVG. Otherwise says why (cli_error_code, E408) and returns false: a directory, a
  * place that cannot be written, or a file that is no SVG (a rules file given by mistake). */
 bool cli_may_replace_with_svg(const char *path);
 /* `los X Y`: the line of sight from X to Y (units `$a` or squares `@C4`/`C4`: hon_place_of),
@@ -352,20 +354,14 @@ size_t cli_inventory_row(const char *line);
  * column when d is about text a script line handed over (cli_set_script_line/_text/_alias). */
 void cli_on_diag(void *ud, const hon_diag *d);
 /* Turns JSON diagnostics on or off: the session's answers (s->json, s may be NULL) and every
- * diagnostic and cli_error after it, as one JSON object a line on stderr (repl.md §4). */
+ * diagnostic and cli_error_code after it, as one JSON object a line on stderr (repl.md §4). */
 void cli_set_json(cli_session *s, bool on);
 /* Writes text (UTF-8, NUL-terminated) to out as a JSON string: quoted, with '"', '\\' and the
  * control characters escaped. */
 void cli_put_json_string(const char *text, FILE *out);
 
-/* Reports an error with no source position on stderr (printf's fmt): `hon: error: MESSAGE`,
- * or under JSON one object with a null code. While a line is run (a script's, `hon play`'s or
- * one typed: cli_set_script_text), the error is placed in it as a diagnostic is (errors.md):
- * `SCRIPT:LINE:COL: error: …`, the line quoted, a caret under the command's word (under the
- * words after it for a usage error, E404). */
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_error_code whose caret, on the line being run, is under `word` (its last place in the
- * line; when it is not there, cli_error's place). */
+ * line; when it is not there, cli_error_code's place). */
 void cli_error_at(int code, const char *word, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* cli_error_code whose caret, on the line being run, is at byte column `col` (from 1) for `len`
@@ -391,16 +387,20 @@ const char *cli_status_text(hon_status st);
 /* Writes text (NUL-terminated; NULL writes nothing) to out, with a newline added unless it
  * already ends with one. */
 void cli_put_block(const char *text, FILE *out);
-/* cli_error with a code from docs/spec/errors.md (412 for E412): `hon: error[E412]: …`, and
- * the code in the JSON object. For the program's own checks of what the library answers with a
- * bare status and no diagnostic (an unknown edition named by --edition). */
+/* Reports an error with no source position on stderr (printf's fmt), with its code from
+ * docs/spec/errors.md (412 for E412; every error the program reports has one):
+ * `hon: error[E412]: MESSAGE`, or under JSON one object with that code. While a line is run (a
+ * script's, `hon play`'s or one typed: cli_set_script_text), the error is placed in it as a
+ * diagnostic is (errors.md): `SCRIPT:LINE:COL: error[E404]: …`, the line quoted, a caret under
+ * the command's word (under the words after it for a usage error, E404). */
 void cli_error_code(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The codes the program reports itself (errors.md): E005, a rule file that cannot be read
  * (`fmt`); E001, a line with a NUL byte; E212, a command that needs a board with none loaded;
  * E404, a command's words that do not fit its usage; E405, a command the session cannot do now
  * (nothing to undo, no choice waiting, answers that are not the choices asked); E41x, a setting
  * naming an unknown edition, variant or reading (--edition, --variant and the REPL's `edition`
- * and `variant` are settings given one at a time). */
+ * and `variant` are settings given one at a time); E401, E406-E410 and E499, below: every error
+ * the program reports has a code. */
 enum {
     CLI_E_CHARACTER = 1,
     CLI_E_CANNOT_READ = 5,
@@ -410,13 +410,33 @@ enum {
     CLI_E_SETTING_EDITION = 412,
     CLI_E_SETTING_VARIANT = 413,
     CLI_E_SETTING_READING = 414,
+    CLI_E_NO_SUCH = 401,   /* no rule, query, fn or table of that name (`show`, `dis`) */
+    CLI_E_MEMORY = 406,    /* the program ran out of memory */
+    CLI_E_READ = 407,      /* a file or directory of another kind than rules cannot be read */
+    CLI_E_WRITE = 408,     /* a file cannot be written, or would not be replaced */
+    CLI_E_FILE_KIND = 409, /* a file or directory of the wrong kind for the command */
+    CLI_E_NOTHING = 410,   /* nothing to run: no test, no citation ID */
+    CLI_E_REFUSED = 499,   /* the library refused a request without a diagnostic of its own */
 };
 
 /* Shared by the command files (cli.c, compare.c). A failed API call: when it reported no
- * diagnostic itself (s->diags still diags_before), says "WHAT 'ARG': STATUS" with cli_error.
- * Returns 1, the command's exit status. */
+ * diagnostic itself (s->diags still diags_before), says "WHAT 'ARG': STATUS" with
+ * cli_error_code (E406 out of memory, E407 a read that failed, else E499). Returns 1, the
+ * command's exit status. */
 int cli_failed(const cli_session *s, size_t diags_before, hon_status st, const char *what,
                const char *arg);
+
+/* A declaration cut short by the end of a script (no `;` or `}` ended it; entry: its lines
+ * joined by '\n', from line `start` of script `where`, its snippets named `name`): reports
+ * E012 "incomplete input", naming the lines it took and pointing where a `;` most likely
+ * belongs (entry_semicolon_line; repl.md §2 "Entries over several lines"). */
+void cli_declaration_cut_short(const char *where, const char *name, const char *entry,
+                               unsigned start);
+
+/* After a declaration of several lines (entry, from line `start`) failed with a syntax error:
+ * when its text was whole before its last line, a note naming the lines it took and asking
+ * whether a `;` is missing there. */
+void cli_declaration_swallowed(const char *entry, unsigned start);
 
 /* Writes the file at `path` whole or not at all (hon_write_file: a temporary file renamed into
  * place). An I/O failure is reported here ("cannot write 'PATH': why", *io set); write's own

@@ -53,36 +53,67 @@ static void add_kind(names *c, cli_session *s, hon_complete_kind kind, const cha
     hon_complete(s->vm, kind, within, c->prefix, add_completion, c);
 }
 
-/* Adds the file names that complete c's word, a path as typed: the entries of its directory
- * that start with its last part (hidden ones only when that part starts with '.'), each
- * directory with a '/' after. */
-static void add_files(names *c)
+/* Adds to c the entries of directory `dir` (opened as `root`/`dir` when root is not NULL;
+ * `dir` is the typed path's directory part, "" or ending in '/') that start with `base`
+ * (hidden ones only when base starts with '.'), as the typed path `dir` + name: each
+ * directory with a '/' after, a file only when its name ends with `suffix` (NULL: any). */
+static void add_dir_entries(names *c, const char *root, const char *dir, const char *base,
+                            const char *suffix)
 {
-    const char *slash = strrchr(c->prefix, '/');
-    size_t dl = slash ? (size_t)(slash - c->prefix) + 1 : 0;
-    const char *base = c->prefix + dl;
-    char dir[1024], full[2048];
+    char where[2048], full[3072];
     struct dirent *e;
-    if (dl >= sizeof dir)
+    int wn = snprintf(where, sizeof where, "%s%s%s", root ? root : "", root ? "/" : "",
+                      dir[0] ? dir
+                      : root ? ""
+                             : ".");
+    if (wn < 0 || (size_t)wn >= sizeof where)
         return;
-    memcpy(dir, c->prefix, dl);
-    dir[dl] = '\0';
-    DIR *d = opendir(dl ? dir : ".");
+    DIR *d = opendir(where);
     if (!d)
         return;
     while ((e = readdir(d)) != NULL) {
         struct stat st;
+        size_t len = strlen(e->d_name), sl = suffix ? strlen(suffix) : 0;
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
             (e->d_name[0] == '.' && base[0] != '.') || strncmp(e->d_name, base, strlen(base)) != 0)
             continue;
-        int n = snprintf(full, sizeof full, "%s%s", dir, e->d_name);
+        int n = snprintf(full, sizeof full, "%s%s%s", where, where[wn - 1] == '/' ? "" : "/",
+                         e->d_name);
         if (n < 0 || (size_t)n + 2 > sizeof full)
             continue;
-        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
-            strcat(full, "/");
-        add_name(c, full);
+        bool is_dir = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
+        if (!is_dir && suffix && (len < sl || strcmp(e->d_name + len - sl, suffix) != 0))
+            continue;
+        n = snprintf(full, sizeof full, "%s%s%s", dir, e->d_name, is_dir ? "/" : "");
+        if (n > 0 && (size_t)n < sizeof full)
+            add_name(c, full);
     }
     closedir(d);
+}
+
+/* Adds the file names that complete c's word, a path as typed, for an argument of `kind`
+ * (A_FILE, A_RULES, A_SCENARIO, A_HON or A_PICTURE): the entries of its directory that start
+ * with its last part, each directory with a '/' after, the files only of the kind's ending
+ * (.hon, .scn, .svg; any for A_FILE). For `load` and `board` (A_RULES, A_SCENARIO), a relative
+ * path is also completed in the data directory (hon_bundle_dir), where those commands look for
+ * a file that is not here (repl.md §1). */
+static void add_files(names *c, arg_kind kind)
+{
+    const char *slash = strrchr(c->prefix, '/');
+    size_t dl = slash ? (size_t)(slash - c->prefix) + 1 : 0;
+    char dir[1024];
+    if (dl >= sizeof dir)
+        return;
+    memcpy(dir, c->prefix, dl);
+    dir[dl] = '\0';
+    const char *suffix = kind == A_RULES || kind == A_HON ? ".hon"
+                         : kind == A_SCENARIO             ? ".scn"
+                         : kind == A_PICTURE              ? ".svg"
+                                                          : NULL;
+    add_dir_entries(c, NULL, dir, c->prefix + dl, suffix);
+    const char *data = hon_bundle_dir();
+    if ((kind == A_RULES || kind == A_SCENARIO) && c->prefix[0] != '/' && data && data[0])
+        add_dir_entries(c, data, dir, c->prefix + dl, suffix);
 }
 
 /* The line before the cursor, in words: the command (the first word, without a leading ':'),
@@ -344,7 +375,8 @@ static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, 
     arg_kind kind = n == 0                                     ? A_EXPR
                     : why && n >= 2 && !strcmp(second, "move") ? repl_arg_of("move", "", n - 1)
                                                                : repl_arg_of(cmd, second, n);
-    bool files = kind == A_FILE;
+    bool files = kind == A_FILE || kind == A_RULES || kind == A_SCENARIO || kind == A_HON ||
+                 kind == A_PICTURE;
     const char *start = li->cursor;
     while (start > li->buffer &&
            (files ? !isspace((unsigned char)start[-1])
@@ -376,7 +408,11 @@ static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, 
     }
     switch (kind) {
     case A_FILE:
-        add_files(c);
+    case A_RULES:
+    case A_SCENARIO:
+    case A_HON:
+    case A_PICTURE:
+        add_files(c, kind);
         qsort(c->items, c->n, sizeof *c->items, by_text); /* readdir's order is no order */
         break;
     case A_PLACE:

@@ -11,17 +11,21 @@
 
 /* What a command's argument is, for Tab completion. */
 typedef enum arg_kind {
-    A_UNSET,   /* no kind given: the last kind given repeats */
-    A_EXPR,    /* an expression: queries, fns, tables, built-in functions */
-    A_NAME,    /* a declaration to show: queries, rules, fns, tables */
-    A_FILE,    /* a path on the file system */
-    A_PLACE,   /* a unit of the board (`$name` or `name`) or a square (`@C4` or `C4`) */
-    A_EDITION, /* an edition */
-    A_VARIANT, /* a variant */
-    A_READING, /* a reading of the variant named by the argument before */
-    A_EVENT,   /* an event */
-    A_HELP,    /* a command word (help's topic) */
-    A_NONE     /* nothing to complete */
+    A_UNSET,    /* no kind given: the last kind given repeats */
+    A_EXPR,     /* an expression: queries, fns, tables, built-in functions */
+    A_NAME,     /* a declaration to show: queries, rules, fns, tables */
+    A_FILE,     /* a path on the file system, any file */
+    A_RULES,    /* a .hon rule file to load: here, or in the data directory (cli_found) */
+    A_SCENARIO, /* a .scn scenario to load as the board: here, or in the data directory */
+    A_HON,      /* a .hon rule file (or a directory of them) here */
+    A_PICTURE,  /* an .svg picture to write */
+    A_PLACE,    /* a unit of the board (`$name` or `name`) or a square (`@C4` or `C4`) */
+    A_EDITION,  /* an edition */
+    A_VARIANT,  /* a variant */
+    A_READING,  /* a reading of the variant named by the argument before */
+    A_EVENT,    /* an event */
+    A_HELP,     /* a command word (help's topic) */
+    A_NONE      /* nothing to complete */
 } arg_kind;
 
 /* The kind of argument number n (from 1) of command cmd (the first word of the line, without

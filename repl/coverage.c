@@ -133,7 +133,7 @@ static bool scan_file(id_set *s, const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        cli_error("cannot read '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_READ, "cannot read '%s': %s", path, strerror(errno));
         return false;
     }
     char *buf = malloc(MAX_TEST_FILE);
@@ -142,7 +142,7 @@ static bool scan_file(id_set *s, const char *path)
     if (!buf)
         s->oom = true;
     else if (!ok)
-        cli_error("cannot read '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_READ, "cannot read '%s': %s", path, strerror(errno));
     else
         scan_text(s, buf, n);
     free(buf);
@@ -155,7 +155,7 @@ static bool scan_dir(id_set *s, const char *dir, int depth)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        cli_error("cannot read the directory '%s': %s", dir, strerror(errno));
+        cli_error_code(CLI_E_READ, "cannot read the directory '%s': %s", dir, strerror(errno));
         return false;
     }
     bool ok = true;
@@ -197,7 +197,7 @@ static bool read_inventory(id_set *s, const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        cli_error("cannot read '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_READ, "cannot read '%s': %s", path, strerror(errno));
         return false;
     }
     char line[4096];
@@ -215,9 +215,9 @@ static bool read_inventory(id_set *s, const char *path)
     bool ok = !ferror(f);
     fclose(f);
     if (!ok)
-        cli_error("cannot read '%s'", path);
+        cli_error_code(CLI_E_READ, "cannot read '%s'", path);
     else if (!found && !s->oom)
-        cli_error("'%s' has no inventory rows (`| ID | ...` lines)", path);
+        cli_error_code(CLI_E_FILE_KIND, "'%s' has no inventory rows (`| ID | ...` lines)", path);
     return ok && found;
 }
 
@@ -350,14 +350,14 @@ int cli_coverage(cli_session *s, const char *inventory, const char *const *test_
     if (inventory && !read_inventory(&ids, inventory))
         rc = 1;
     if (rc == 0 && hon_each_citation(s->vm, on_citation, &ids) == 0 && !ids.len) {
-        cli_error("the loaded rules declare no citation IDs");
+        cli_error_code(CLI_E_NOTHING, "the loaded rules declare no citation IDs");
         rc = 1;
     }
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (!scan_dir(&ids, test_dirs[i], 0))
             rc = 1;
     if (rc == 0 && ids.oom) {
-        cli_error("out of memory");
+        cli_error_code(CLI_E_MEMORY, "out of memory");
         rc = 1;
     }
     if (rc == 0 && inventory) {

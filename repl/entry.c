@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The words after which an expression or a declaration cannot end (language.md's operators and
@@ -83,4 +84,54 @@ bool entry_unfinished(const char *text, entry_kind kind)
     if (ends_with_operator(text, last) || ends_with_keyword(text, last))
         return true;
     return kind == ENTRY_DECLARATION && text[last - 1] != ';' && text[last - 1] != '}';
+}
+
+/* The end of line `line` (of length n) before any `#` comment and the blanks before it, as a
+ * 0-based byte offset: where a `;` ending the line would go. Strings are skipped. */
+size_t entry_code_end(const char *line, size_t n)
+{
+    size_t end = n;
+    bool in_string = false;
+    for (size_t i = 0; i < n; i++) {
+        if (line[i] == '"' && (!in_string || line[i - 1] != '\\'))
+            in_string = !in_string;
+        else if (line[i] == '#' && !in_string) {
+            end = i;
+            break;
+        }
+    }
+    while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r'))
+        end--;
+    return end;
+}
+
+/* For an entry of several lines (joined by '\n') that starts a declaration: the line (from 1)
+ * after which its text was first whole as an expression is (no bracket open, no operator or
+ * keyword left wanting more: entry_unfinished), where a `;` most likely belongs; the entry's
+ * last line when no earlier one is. Its text and length in *text, *n; the lines in *lines. */
+unsigned entry_semicolon_line(const char *entry, const char **text, size_t *n, unsigned *lines)
+{
+    unsigned k = 0;
+    *lines = 1;
+    for (const char *c = entry; (c = strchr(c, '\n')) != NULL; c++)
+        (*lines)++;
+    const char *l = entry;
+    for (unsigned i = 1; i <= *lines; i++) {
+        const char *nl = strchr(l, '\n');
+        *text = l;
+        *n = nl ? (size_t)(nl - l) : strlen(l);
+        char *prefix = strndup(entry, (size_t)(l - entry) + *n);
+        bool whole = prefix && !entry_unfinished(prefix, ENTRY_EXPR);
+        free(prefix);
+        /* the next line starts at the margin, as a new entry does (a declaration's own
+           clauses are indented: `  when ...`, `  answer ...`) */
+        bool margin = nl && nl[1] && !isspace((unsigned char)nl[1]) && nl[1] != '#' &&
+                      nl[1] != '}' && nl[1] != ')' && nl[1] != ']';
+        if ((whole && margin && entry_code_end(l, *n) > 0) || !nl) {
+            k = i;
+            break;
+        }
+        l = nl + 1;
+    }
+    return k;
 }

@@ -29,20 +29,19 @@ typedef struct fmt_opts {
     int rc;
 } fmt_opts;
 
-/* Reads a whole file into a new string (*len bytes); NULL with errno set when it cannot. */
-static char *slurp(const char *path, size_t *len)
+/* Reads stream f to its end into a new string (*len bytes), closing f unless it is stdin; NULL
+ * with errno set when it cannot. */
+static char *slurp_stream(FILE *f, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
     char *s = NULL;
     size_t cap = 0, n = 0, got;
-    if (!f)
-        return NULL;
     do {
         if (n + 4096 + 1 > cap) {
             char *g = realloc(s, cap = (n + 4096 + 1) * 2);
             if (!g) {
                 free(s);
-                fclose(f);
+                if (f != stdin)
+                    fclose(f);
                 errno = ENOMEM;
                 return NULL;
             }
@@ -52,7 +51,8 @@ static char *slurp(const char *path, size_t *len)
         n += got;
     } while (got > 0);
     int bad = ferror(f);
-    fclose(f);
+    if (f != stdin)
+        fclose(f);
     if (bad) {
         free(s);
         errno = EIO;
@@ -61,6 +61,13 @@ static char *slurp(const char *path, size_t *len)
     s[n] = '\0';
     *len = n;
     return s;
+}
+
+/* Reads a whole file into a new string (*len bytes); NULL with errno set when it cannot. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    return f ? slurp_stream(f, len) : NULL;
 }
 
 /* The lines of text (n bytes): starts[i] is where line i starts; starts[count] == n. */
@@ -207,9 +214,9 @@ static bool write_over(const char *path, const char *text, size_t len)
 }
 
 /* Under --json: the entry of one file in the object's "files" list (repl.md, fmt), `diff` its
- * unified diff or NULL. */
+ * unified diff or NULL; `text` (`fmt -`), the laid out text in place of "written", or NULL. */
 static void put_json_file(fmt_opts *o, const char *path, bool failed, bool changed, bool written,
-                          const char *diff)
+                          const char *diff, const char *text)
 {
     printf("%s{\"path\": ", o->shown++ ? ", " : "");
     cli_put_json_string(path, stdout);
@@ -218,8 +225,12 @@ static void put_json_file(fmt_opts *o, const char *path, bool failed, bool chang
         return;
     }
     printf(", \"changed\": %s", changed ? "true" : "false");
-    if (!o->check && !o->diff)
+    if (text) {
+        printf(", \"text\": ");
+        cli_put_json_string(text, stdout);
+    } else if (!o->check && !o->diff) {
         printf(", \"written\": %s", written ? "true" : "false");
+    }
     if (diff) {
         printf(", \"diff\": ");
         cli_put_json_string(diff, stdout);
@@ -254,13 +265,13 @@ static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
         o->rc = 1;
         o->failed++;
         if (o->json)
-            put_json_file(o, path, true, false, false, NULL);
+            put_json_file(o, path, true, false, false, NULL, NULL);
         return;
     }
     hon_status st = hon_format(s->vm, path, text, len, &laid, &out_len);
     if (st != HON_OK) {
         if (st == HON_ERR_MEMORY)
-            cli_error("out of memory");
+            cli_error_code(CLI_E_MEMORY, "out of memory");
         o->rc = 1;
         o->failed++;
     } else if (out_len != len || memcmp(text, laid, len) != 0) {
@@ -268,19 +279,19 @@ static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
         changed = true;
         if (o->diff && o->json) {
             if (!(diff = diff_text(path, text, len, laid, out_len))) {
-                cli_error("out of memory");
+                cli_error_code(CLI_E_MEMORY, "out of memory");
                 o->rc = 1;
             }
         } else if (o->diff) {
             if (!print_diff(stdout, path, text, len, laid, out_len)) {
-                cli_error("out of memory");
+                cli_error_code(CLI_E_MEMORY, "out of memory");
                 o->rc = 1;
             }
         } else if (o->check) {
             if (!o->json)
                 printf("%s\n", path);
         } else if (!write_over(path, laid, out_len)) {
-            cli_error("cannot write '%s': %s", path, strerror(errno));
+            cli_error_code(CLI_E_WRITE, "cannot write '%s': %s", path, strerror(errno));
             o->rc = 1;
         } else {
             written = true;
@@ -289,7 +300,50 @@ static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
         }
     }
     if (o->json)
-        put_json_file(o, path, st != HON_OK, changed, written, diff);
+        put_json_file(o, path, st != HON_OK, changed, written, diff, NULL);
+    free(diff);
+    hon_text_free(laid);
+    free(text);
+}
+
+/* `hon fmt -`: the text of standard input laid out (its diagnostics naming `<stdin>`), as a
+ * filter for editors: the laid out text on stdout, changed or not; --check: `<stdin>` listed
+ * when it would change; --diff: the diff; --json: the object's entry, with the text as
+ * "text". A text that does not parse gets its errors and nothing on stdout (exit 1), so that
+ * a filter never replaces a buffer with half a file. */
+static void fmt_stdin(cli_session *s, fmt_opts *o)
+{
+    static const char name[] = "<stdin>";
+    size_t len = 0, out_len = 0;
+    char *text = slurp_stream(stdin, &len), *laid = NULL;
+    if (!text) {
+        cli_error_code(CLI_E_CANNOT_READ, "cannot read the standard input: %s", strerror(errno));
+        o->rc = 1;
+        o->failed++;
+        return;
+    }
+    hon_status st = hon_format(s->vm, name, text, len, &laid, &out_len);
+    bool changed = st == HON_OK && (out_len != len || memcmp(text, laid, len) != 0);
+    char *diff = NULL;
+    if (st != HON_OK) {
+        if (st == HON_ERR_MEMORY)
+            cli_error_code(CLI_E_MEMORY, "out of memory");
+        o->rc = 1;
+        o->failed++;
+    } else if (changed) {
+        o->changed++;
+    }
+    if (st == HON_OK && changed && o->diff && o->json)
+        diff = diff_text(name, text, len, laid, out_len);
+    else if (st == HON_OK && changed && o->diff)
+        print_diff(stdout, name, text, len, laid, out_len);
+    else if (st == HON_OK && changed && o->check && !o->json)
+        printf("%s\n", name);
+    else if (st == HON_OK && !o->check && !o->diff && !o->json)
+        fwrite(laid, 1, out_len, stdout);
+    if (o->json)
+        put_json_file(o, name, st != HON_OK, changed, false, diff,
+                      st == HON_OK && !o->check && !o->diff ? laid : NULL);
     free(diff);
     hon_text_free(laid);
     free(text);
@@ -311,21 +365,22 @@ static void fmt_path(cli_session *s, const char *path, fmt_opts *o, bool named)
         if (hon) {
             fmt_file(s, path, o);
         } else if (named) { /* a scenario would be parsed, and refused, as rules */
-            cli_error("'%s' is not a .hon rule file: hon fmt lays out rule files only", path);
+            cli_error_code(CLI_E_FILE_KIND,
+                           "'%s' is not a .hon rule file: hon fmt lays out rule files only", path);
             o->rc = 1;
             o->failed++;
             if (o->json)
-                put_json_file(o, path, true, false, false, NULL);
+                put_json_file(o, path, true, false, false, NULL, NULL);
         }
         return;
     }
     DIR *d = opendir(path);
     if (!d) {
-        cli_error("cannot open directory '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_READ, "cannot open directory '%s': %s", path, strerror(errno));
         o->rc = 1;
         o->failed++;
         if (o->json)
-            put_json_file(o, path, true, false, false, NULL);
+            put_json_file(o, path, true, false, false, NULL, NULL);
         return;
     }
     char **names = NULL;
@@ -382,7 +437,9 @@ int cli_fmt(cli_session *s, const char *const *args, size_t n)
     if (o.json)
         printf("{\"files\": [");
     for (size_t i = 0; i < n; i++)
-        if (args[i][0] != '-' || !args[i][1])
+        if (strcmp(args[i], "-") == 0)
+            fmt_stdin(s, &o);
+        else if (args[i][0] != '-' || !args[i][1])
             fmt_path(s, args[i], &o, true);
     if (o.json)
         printf("], \"changed\": %zu, \"failed\": %zu}\n", o.changed, o.failed);

@@ -82,7 +82,8 @@ static const help_topic topics[] = {
       "Example: variant woods_cover heavy_cover\n" },
     { "test",
       "Runs the tests of the loaded program, or of FILEs (loaded first): `-v` lists each test,\n"
-      "`--filter PATTERN` keeps those whose name contains it, `--json` answers as JSON.\n"
+      "`--filter PATTERN` keeps those whose name contains it (a plain substring: no wildcards),\n"
+      "`--json` answers as JSON.\n"
       "Example: test -v --filter hedge\n" },
     { "lint",
       "Warnings W001-W007 about the loaded rules, or about FILEs and DIRs (loaded first):\n"

@@ -3,8 +3,9 @@
 # options of test, fmt and diff, file names where an option or command takes a file
 # (.hon rules, .scn boards, .play scripts, directories for --rules; hidden ones only when the
 # word starts with '.'), and the editions and variants of the rules the command line names
-# (after --edition and --variant, and as diff's settings), asked of hon itself through the
-# REPL's `edition` and `variant` listings. The lists follow repl/main.c's usage
+# (after --edition and --variant, and as diff's settings) and a variant's readings (after
+# `--variant NAME=`), asked of hon itself through the REPL's `edition` and `variant` listings
+# (the readings: through the error E414, which lists them). The lists follow repl/main.c's usage
 # (docs/spec/repl.md); tests/install/run.py checks that every command and option named there
 # is offered here.
 
@@ -31,6 +32,16 @@ _hon_names()
         sed -n 's/^[* ] \([A-Za-z_][A-Za-z0-9_]*\).*/\1/p; s/^\([A-Za-z_][A-Za-z0-9_]*\) = .*/\1/p'
 }
 
+# The readings of variant $1, from the error a reading it does not have gets (E414 lists them:
+# `...; its readings: a, b`).
+_hon_readings()
+{
+    local opts
+    mapfile -t opts < <(_hon_rules_options)
+    printf 'variant %s -\n' "$1" | "${words[0]}" "${opts[@]}" 2>&1 >/dev/null |
+        sed -n 's/.*; its readings: //p' | head -n 1 | tr -d ',' | tr ' ' '\n'
+}
+
 # Files (with _filedir's pattern, if any) and directories, hidden ones only when the word
 # starts with '.' (a checkout's .git and .ci hold no rules).
 _hon_files()
@@ -54,6 +65,17 @@ _hon()
         diff snapshot coverage lint lsp fmt help version"
     local options="--rules --no-rules --load --board --edition --variant --seed --max-steps
         --budget --max-depth --max-list --max-memory --json --bail --help --version"
+
+    # --variant NAME=READING: the readings of NAME, whether bash split the word at its '='
+    # (COMP_WORDBREAKS holds '=': `--variant`, NAME, `=`, READING) or not
+    if [[ $prev == = && $cword -ge 3 && ${words[cword - 3]} == --variant ]]; then
+        COMPREPLY=($(compgen -W "$(_hon_readings "${words[cword - 2]}")" -- "$cur"))
+        return
+    fi
+    if [[ $prev == --variant && $cur == *=* ]]; then
+        COMPREPLY=($(compgen -P "${cur%%=*}=" -W "$(_hon_readings "${cur%%=*}")" -- "${cur#*=}"))
+        return
+    fi
 
     case $prev in
         --rules)

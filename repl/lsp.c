@@ -1,6 +1,6 @@
 /* lsp.c — `hon lsp` (lsp.h, docs/spec/lsp.md): reads JSON-RPC messages framed by
  * Content-Length headers, parses them with json-c, and answers initialize, shutdown, hover,
- * definition, completion and documentSymbol; each open document is checked over a copy of the
+ * definition, completion, documentSymbol and formatting; each open document is checked over a copy of the
  * session's rules (hon_vm_copy, then hon_load_source or hon_load_board_source) and its
  * diagnostics published. Positions: hon's lines and byte columns from 1, LSP's lines from 0 and
  * UTF-16 characters. Program code: malloc/free, like cli.c.
@@ -877,7 +877,7 @@ static void set_inventory(server *srv, const char *path)
     srv->inventory = path ? strdup(path) : NULL;
     FILE *f = path ? fopen(path, "r") : NULL;
     if (path && !f)
-        cli_error("cannot read the inventory '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_READ, "cannot read the inventory '%s': %s", path, strerror(errno));
     if (f)
         fclose(f);
 }
@@ -1012,6 +1012,37 @@ static json_object *document_symbols(const server *srv, const doc *d)
     return s.list;
 }
 
+/* The answer to textDocument/formatting (lsp.md): d's text laid out as `hon fmt` lays out a
+ * file (hon_format; the client's tab and space options do not apply: the layout is hon's), as
+ * one TextEdit replacing the whole text, or no edit when it is laid out already; NULL (JSON
+ * null: nothing to do) when the text does not parse, its diagnostics saying why. */
+static json_object *formatting(const server *srv, const doc *d)
+{
+    char *laid = NULL;
+    size_t n = 0;
+    if (hon_format(srv->s->vm, d->name, d->text, d->len, &laid, &n) != HON_OK)
+        return NULL;
+    json_object *edits = json_object_new_array();
+    if (n != d->len || memcmp(laid, d->text, n) != 0) {
+        unsigned last = 0;
+        size_t from = 0;
+        for (size_t i = 0; i < d->len; i++)
+            if (d->text[i] == '\n') {
+                last++;
+                from = i + 1;
+            }
+        json_object *edit = json_object_new_object(), *range = json_object_new_object();
+        json_object_object_add(range, "start", position(0, 0));
+        json_object_object_add(range, "end",
+                               position(last, utf16_col(d->text, d->len, last, d->len - from)));
+        json_object_object_add(edit, "range", range);
+        json_object_object_add(edit, "newText", json_object_new_string_len(laid, (int)n));
+        json_object_array_add(edits, edit);
+    }
+    hon_text_free(laid);
+    return edits;
+}
+
 static json_object *capabilities(void)
 {
     json_object *caps = json_object_new_object(), *trig = json_object_new_array();
@@ -1021,6 +1052,7 @@ static json_object *capabilities(void)
     json_object_object_add(caps, "hoverProvider", json_object_new_boolean(1));
     json_object_object_add(caps, "definitionProvider", json_object_new_boolean(1));
     json_object_object_add(caps, "documentSymbolProvider", json_object_new_boolean(1));
+    json_object_object_add(caps, "documentFormattingProvider", json_object_new_boolean(1));
     json_object_array_add(trig, json_object_new_string("$"));
     json_object_array_add(trig, json_object_new_string("@"));
     json_object_array_add(trig, json_object_new_string(".")); /* after NAME.: its rules, members */
@@ -1151,14 +1183,17 @@ static int handle(server *srv, json_object *msg)
         did_change(srv, params);
     } else if (strcmp(method, "textDocument/didClose") == 0) {
         did_close(srv, params);
-    } else if (strcmp(method, "textDocument/documentSymbol") == 0) {
+    } else if (strcmp(method, "textDocument/documentSymbol") == 0 ||
+               strcmp(method, "textDocument/formatting") == 0) {
         json_object *td = get_object(params, "textDocument");
         const char *uri = td ? get_string(td, "uri") : NULL;
         doc *d = uri ? find_doc(srv, uri) : NULL;
-        if (d)
-            reply(srv, id, document_symbols(srv, d));
-        else
+        if (!d)
             reply_error(srv, id, RPC_INVALID_PARAMS, "no such open document");
+        else if (method[13] == 'f')
+            reply(srv, id, formatting(srv, d));
+        else
+            reply(srv, id, document_symbols(srv, d));
     } else if (strcmp(method, "textDocument/hover") == 0 ||
                strcmp(method, "textDocument/definition") == 0 ||
                strcmp(method, "textDocument/completion") == 0) {

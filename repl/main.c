@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -74,19 +75,22 @@ static const char usage_text[] =
     "                          lay out .hon files (a DIR: those under it) in the canonical\n"
     "                          layout, in place; --check: only list the files that would\n"
     "                          change, --diff: print the changes; both exit 1 if any would;\n"
-    "                          --json: one JSON object\n"
+    "                          --json: one JSON object; '-': standard input laid out on\n"
+    "                          standard output\n"
     "  lint [FILE|DIR...]      load FILEs and DIRs, report warnings W001-W007 about them\n"
     "                          (about every loaded file without one): exit 1 on any\n"
     "                          warning, 0 when there is none\n"
     "  lsp [--inventory FILE]  serve the Language Server Protocol on stdin and stdout for\n"
     "                          editors: diagnostics, hover, definition, completion,\n"
-    "                          document symbols of .hon and .scn files (exit 0 after\n"
-    "                          shutdown and exit); --inventory: definition on a citation\n"
-    "                          ID goes to its row in that rules inventory\n"
+    "                          document symbols of .hon and .scn files, formatting of\n"
+    "                          .hon files (exit 0 after shutdown and exit); --inventory:\n"
+    "                          definition on a citation ID goes to its row in that rules\n"
+    "                          inventory\n"
     "  test [TOPTION]... [FILE|DIR...]\n"
     "                          load FILEs and run their tests, or run every loaded test\n"
     "                          (-v: a line per test; --filter PATTERN: only the tests\n"
-    "                          whose title has PATTERN; --json: one JSON object)\n"
+    "                          whose title has PATTERN, a plain substring: no wildcards;\n"
+    "                          --json: one JSON object)\n"
     "  rules [WORD]            list the rules (whose name, doc or citation has WORD)\n"
     "  show NAME               print the source of a rule, query, table or fn\n"
     "  dis NAME                print the bytecode of a rule, query or fn\n"
@@ -177,6 +181,86 @@ static int usage_error(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+/* Whether --json stands anywhere on the command line (main): `--version` and `help` answer as
+ * a JSON object. */
+static bool json_output;
+
+/* Prints on stdout a JSON array of the words of `list` separated by `sep`, skipping empty ones. */
+static void put_json_words(const char *list, char sep)
+{
+    putchar('[');
+    bool first = true;
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, (char[]){ sep, '\0' });
+        if (n) {
+            char *w = strndup(p, n);
+            if (w) {
+                fputs(first ? "" : ", ", stdout);
+                cli_put_json_string(w, stdout);
+                first = false;
+            }
+            free(w);
+        }
+        p += n + (p[n] != '\0');
+    }
+    putchar(']');
+}
+
+/* `hon --json --version`: print_version's facts as one JSON object on a line (repl.md §1):
+ * version, build_tree or install_prefix (the other null), data, data_from_env, data_exists,
+ * rules (the directories a session would load) and rules_from ("options", "$HON_RULES",
+ * "bundled" or "none"). */
+static void print_version_json(const cli_opts *o, const char *data, bool data_from_env,
+                               bool data_there)
+{
+    const char *env_rules = getenv("HON_RULES");
+    bool build = hon_runs_from_build_tree();
+    fputs("{\"version\": ", stdout);
+    cli_put_json_string(hon_version(), stdout);
+    fputs(", \"build_tree\": ", stdout);
+    if (build)
+        cli_put_json_string(hon_build_dir(), stdout);
+    else
+        fputs("null", stdout);
+    fputs(", \"install_prefix\": ", stdout);
+    if (!build)
+        cli_put_json_string(hon_install_prefix(), stdout);
+    else
+        fputs("null", stdout);
+    fputs(", \"data\": ", stdout);
+    cli_put_json_string(data, stdout);
+    printf(", \"data_from_env\": %s, \"data_exists\": %s, \"rules\": ",
+           data_from_env ? "true" : "false", data_there ? "true" : "false");
+    const char *from = "bundled";
+    if (o->no_rules) {
+        fputs("[]", stdout);
+        from = "none";
+    } else if (o->n_rule_dirs) {
+        putchar('[');
+        for (size_t i = 0; i < o->n_rule_dirs; i++) {
+            fputs(i ? ", " : "", stdout);
+            cli_put_json_string(o->rule_dirs[i], stdout);
+        }
+        putchar(']');
+        from = "options";
+    } else if (env_rules && env_rules[0]) {
+        put_json_words(env_rules, ':');
+        from = "$HON_RULES";
+    } else {
+        char dir[4096];
+        putchar('[');
+        snprintf(dir, sizeof dir, "%s/rules", data);
+        cli_put_json_string(dir, stdout);
+        fputs(", ", stdout);
+        snprintf(dir, sizeof dir, "%s/expansions", data);
+        cli_put_json_string(dir, stdout);
+        putchar(']');
+    }
+    printf(", \"rules_from\": \"%s\"}\n", from);
+}
+
+static int help(const char *topic);
+
 /* `hon --version` (repl.md §1): the version; where this hon runs from, its build tree (whose
  * source tree it then reads) or the install prefix; the data directory in use (hon_bundle_dir,
  * said when $HON_DATADIR chose it); and the rule directories a session would load, as o (the
@@ -186,12 +270,19 @@ static void print_version(const cli_opts *o)
     const char *data = hon_bundle_dir(), *env_data = getenv("HON_DATADIR");
     const char *env_rules = getenv("HON_RULES");
     bool from_env = env_data && env_data[0];
+    struct stat st;
+    bool data_there = stat(data, &st) == 0 && S_ISDIR(st.st_mode);
+    if (json_output) {
+        print_version_json(o, data, from_env, data_there);
+        return;
+    }
     printf("hon %s\n", hon_version());
     if (hon_runs_from_build_tree())
         printf("running from the build tree %s\n", hon_build_dir());
     else
         printf("installed under %s\n", hon_install_prefix());
-    printf("data: %s%s\n", data, from_env ? " (from $HON_DATADIR)" : "");
+    printf("data: %s%s%s\n", data, from_env ? " (from $HON_DATADIR)" : "",
+           data_there ? "" : " (no such directory: the bundled rules and boards cannot be read)");
     fputs("rules:", stdout);
     if (o->no_rules)
         fputs(" none (--no-rules)", stdout);
@@ -319,13 +410,13 @@ static int parse_options(int argc, char **argv, cli_opts *o, int *optind_out)
     o->loads = calloc(max, sizeof *o->loads);
     o->variants = calloc(max, sizeof *o->variants);
     if (!o->rule_dirs || !o->loads || !o->variants) {
-        cli_error("out of memory");
+        cli_error_code(CLI_E_MEMORY, "out of memory");
         return 1;
     }
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
         switch (c) {
-        case 'h': fputs(usage_text, stdout); return 0;
+        case 'h': return help(NULL);
         case 'V': print_version(o); return 0;
         case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
         case '?': {
@@ -418,16 +509,16 @@ static const char *command_hint(const char *name, char *buf, size_t cap)
     return cli_did_you_mean(name, names, sizeof names / sizeof names[0], buf, cap);
 }
 
-/* `hon help [COMMAND]`: the whole usage, or the lines of usage_text about one command (its
+/* `hon help [COMMAND]` as text, written to out: the whole usage, or the lines of usage_text about one command (its
  * lines and the indented lines that continue them; for diff and snapshot, then their question
  * options, and for diff its search's options). Returns the exit status. */
-static int help(const char *topic)
+static int help_to(FILE *out, const char *topic)
 {
     size_t k = topic ? strlen(topic) : 0;
     const char *p = usage_text;
     bool found = false;
     if (!topic) {
-        fputs(usage_text, stdout);
+        fputs(usage_text, out);
         return 0;
     }
     while ((p = strstr(p, "\n  ")) != NULL) {
@@ -440,7 +531,7 @@ static int help(const char *topic)
             if (strncmp(end, "        ", 8) != 0)
                 break;
         }
-        printf("  %.*s", (int)(end - p), p);
+        fprintf(out, "  %.*s", (int)(end - p), p);
         found = true;
     }
     /* diff and snapshot: their question options, and diff its search's, which the usage lists
@@ -450,11 +541,38 @@ static int help(const char *topic)
     const char *search = q ? strstr(q, "\ndiff --search [SOPTION]") : NULL;
     const char *end = search ? strstr(search, "\n\n") : NULL;
     if (q && search && end)
-        printf("%.*s\n", (int)((diff ? end : search) - q), q);
+        fprintf(out, "%.*s\n", (int)((diff ? end : search) - q), q);
     char hint[160];
     return found ? 0
                  : usage_error("no command named '%s'%s", topic,
                                command_hint(topic, hint, sizeof hint));
+}
+
+/* `hon help [COMMAND]` (help_to); under --json, its text as one JSON object on a line:
+ * {"topic": COMMAND or null, "text": "..."} (a topic that is no command: the usage error). */
+static int help(const char *topic)
+{
+    if (!json_output)
+        return help_to(stdout, topic);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return help_to(stdout, topic);
+    int rc = help_to(m, topic);
+    fclose(m);
+    if (rc == 0) {
+        fputs("{\"topic\": ", stdout);
+        if (topic)
+            cli_put_json_string(topic, stdout);
+        else
+            fputs("null", stdout);
+        fputs(", \"text\": ", stdout);
+        cli_put_json_string(text ? text : "", stdout);
+        fputs("}\n", stdout);
+    }
+    free(text);
+    return rc;
 }
 
 /* Returns a new string: the arguments joined by spaces (`hon why f(a, b)` unquoted). */
@@ -524,7 +642,7 @@ static int run_why(cli_session *s, char **args, int n)
     }
     char *text = join_args(args + skip + is_do, n - skip - is_do);
     if (!text) {
-        cli_error("out of memory");
+        cli_error_code(CLI_E_MEMORY, "out of memory");
         return 1;
     }
     int rc = is_do ? cli_why_do(s, text, "<command-line>", mode)
@@ -580,7 +698,7 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         }
         char *call = join_args(args + odds, n - odds);
         if (!call) {
-            cli_error("out of memory");
+            cli_error_code(CLI_E_MEMORY, "out of memory");
             return 1;
         }
         rc = cli_do(s, call, "<command-line>", odds);
@@ -592,7 +710,7 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     } else if (strcmp(name, "odds") == 0) {
         char *expr = join_args(args, n);
         if (!expr) {
-            cli_error("out of memory");
+            cli_error_code(CLI_E_MEMORY, "out of memory");
             return 1;
         }
         rc = cli_answer(s, expr, "<command-line>", CLI_ODDS);
@@ -710,8 +828,10 @@ int main(int argc, char **argv)
     int first = argc, rc, nargs = 0;
 
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-        if (strcmp(argv[i], "--json") == 0) /* usage errors too are JSON, wherever it stands */
+        if (strcmp(argv[i], "--json") == 0) { /* usage errors too are JSON, wherever it stands */
             cli_set_json(NULL, true);
+            json_output = true; /* and --version, help */
+        }
     rc = parse_options(argc, argv, &o, &first);
     if (rc >= 0) {
         cli_opts_free(&o);
@@ -782,7 +902,7 @@ int main(int argc, char **argv)
         rc = usage_error("snapshot takes 'record FILE [QOPTION]... [SETTING]' or 'check FILE'");
     if (record && rc < 0 && !qo.nsettings &&
         !(qo.settings[qo.nsettings++] = cli_global_setting(&o))) {
-        cli_error("out of memory");
+        cli_error_code(CLI_E_MEMORY, "out of memory");
         rc = 1;
     }
     /* A command answers once and exits: it compiles only the rules it asks (bench.md §9). The

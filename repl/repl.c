@@ -748,7 +748,8 @@ static int cmd_json(repl *r, char *args)
         cli_error_code(CLI_E_USAGE, "usage: json [on|off]");
         return 1;
     }
-    printf("json %s\n", r->s->json ? "on" : "off");
+    /* the state in the form now in effect: a script's stdout under `json on` is JSON Lines */
+    fputs(r->s->json ? "{\"json\": true}\n" : "json off\n", stdout);
     return 0;
 }
 
@@ -765,7 +766,7 @@ static bool question_words(repl *r, char *args, int skip, size_t want, cli_quest
     }
     cli_opts g = { .json = r->s->json, .board = hon_board_path(r->s->vm) }; /* one more board */
     if (!cli_parse_question_opts(w + skip, n - skip, want, &g, o, err, sizeof err)) {
-        cli_error("%s", err);
+        cli_error_code(CLI_E_USAGE, "%s", err);
         return false;
     }
     return true;
@@ -926,7 +927,7 @@ static const command commands[] = {
       cmd_reach,
       "reach $UNIT [FILE]",
       "the squares a unit can reach in one move, drawn (FILE: as SVG)",
-      { A_PLACE, A_FILE, A_NONE } },
+      { A_PLACE, A_PICTURE, A_NONE } },
     { "next", cmd_next, "next", "the next phase of the turn (raising its events)", { A_NONE } },
     { "undo",
       cmd_undo,
@@ -944,12 +945,12 @@ static const command commands[] = {
       "step [on|off]",
       "pause before each effect (Enter applies, q abandons)",
       { A_NONE } },
-    { "load", cmd_load, "load FILE", "load a .hon file (all or nothing)", { A_FILE, A_NONE } },
+    { "load", cmd_load, "load FILE", "load a .hon file (all or nothing)", { A_RULES, A_NONE } },
     { "board",
       cmd_board,
       "board FILE",
       "load a scenario as the board (all or nothing)",
-      { A_FILE, A_NONE } },
+      { A_SCENARIO, A_NONE } },
     { "draw",
       cmd_draw,
       "draw [X [Y]]",
@@ -959,7 +960,7 @@ static const command commands[] = {
       cmd_svg,
       "svg FILE [X Y] [WINDOW]",
       "write the board as an SVG picture (WINDOW: around a place, or corners C2..H6)",
-      { A_FILE, A_PLACE, A_PLACE, A_PLACE } },
+      { A_PICTURE, A_PLACE, A_PLACE, A_PLACE } },
     { "los",
       cmd_los,
       "los X Y",
@@ -990,12 +991,12 @@ static const command commands[] = {
       cmd_test,
       "test [-v] [--filter PATTERN] [--json] [FILE...]",
       "run the tests (of FILEs, loading them if needed)",
-      { A_FILE } },
+      { A_HON } },
     { "lint",
       cmd_lint,
       "lint [FILE|DIR...]",
       "warnings W001-W007 about the rules (of FILEs, loading them)",
-      { A_FILE } },
+      { A_HON } },
     { "seed", cmd_seed, "seed N", "reseed the dice", { A_NONE } },
     { "json", cmd_json, "json [on|off]", "print answers as JSON", { A_NONE } },
     { "limit",
@@ -1057,15 +1058,18 @@ static int cmd_help(repl *r, char *args)
         for (const char *const *w = program_only; *w && !program; w++)
             program = strcmp(*w, topic) == 0;
         if (program)
-            cli_error("no command named '%s' in the REPL: `%s` is a command of the hon program; "
-                      "run `hon %s ...` in the shell (`hon help %s` says more)",
-                      topic, topic, topic, topic);
+            cli_error_code(
+                CLI_E_USAGE,
+                "no command named '%s' in the REPL: `%s` is a command of the hon program; "
+                "run `hon %s ...` in the shell (`hon help %s` says more)",
+                topic, topic, topic, topic);
         else if (hon_query_info_of(r->s->vm, topic, &qi) == HON_OK)
-            cli_error("no command named '%s': `%s` is a %s of the rules (show %s prints it)", topic,
-                      topic, qi.is_fn ? "fn" : "query", topic);
+            cli_error_code(CLI_E_USAGE,
+                           "no command named '%s': `%s` is a %s of the rules (show %s prints it)",
+                           topic, topic, qi.is_fn ? "fn" : "query", topic);
         else
-            cli_error(
-                "no command named '%s'%s", topic,
+            cli_error_code(
+                CLI_E_USAGE, "no command named '%s'%s", topic,
                 cli_did_you_mean(topic, names, sizeof names / sizeof names[0], near, sizeof near));
         return 1;
     }
@@ -1253,7 +1257,8 @@ static int run_line(repl *r, char *line)
         return run_command(r, c, args, errors);
     }
     if (colon) {
-        cli_error("unknown command ':%.*s' (type 'help')", (int)(wlen ? wlen : strlen(line)), line);
+        cli_error_code(CLI_E_USAGE, "unknown command ':%.*s' (type 'help')",
+                       (int)(wlen ? wlen : strlen(line)), line);
         return 1;
     }
     rc = cli_answer(r->s, line, r->where, CLI_EVAL);
@@ -1383,8 +1388,20 @@ static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play,
             if (rd->pending)
                 continue;
         }
-        rd->pending = false; /* whole, or cut short by the end of the input */
-        int failed = run_entry(s, rd, r, entry, start, wrapped, watched);
+        /* whole, or cut short by the end of the input */
+        bool cut_short = rd->pending && !line && !rd->el;
+        rd->pending = false;
+        const char *first = entry + strspn(entry, " \t");
+        bool declaration = names_declaration(first + (*first == ':'));
+        size_t syntax_before = s->syntax_errors;
+        int failed = 1;
+        if (cut_short && declaration)
+            cli_declaration_cut_short(rd->name, r->where, entry, start);
+        else
+            failed = run_entry(s, rd, r, entry, start, wrapped, watched);
+        if (failed && !cut_short && declaration && !rd->el && s->syntax_errors > syntax_before &&
+            strchr(entry, '\n'))
+            cli_declaration_swallowed(entry, start);
         len = 0;
         if ((failed || bad) && !rd->el) {
             status = 1;
@@ -1428,7 +1445,7 @@ int repl_play(cli_session *s, const char *path, bool board_set, bool seed_set)
 {
     FILE *in = fopen(path, "r");
     if (!in) {
-        cli_error("cannot read the play script '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_READ, "cannot read the play script '%s': %s", path, strerror(errno));
         return 1;
     }
     reader rd;
@@ -1445,7 +1462,7 @@ int repl_play(cli_session *s, const char *path, bool board_set, bool seed_set)
     s->echo_choices = false;
     reader_close(&rd);
     if (ferror(in)) {
-        cli_error("cannot read the play script '%s'", path);
+        cli_error_code(CLI_E_READ, "cannot read the play script '%s'", path);
         status = 1;
     }
     fclose(in);

@@ -6,12 +6,14 @@
  * Only include/hon.h is used. Text and JSON forms: docs/spec/repl.md §4, docs/spec/errors.md.
  */
 #define _XOPEN_SOURCE 700 /* open_memstream */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "entry.h"
 
 /* The line of a script being run (cli_set_script_line): where and which line, 0 for none. */
 static const char *script_where;
@@ -326,14 +328,6 @@ void cli_note(const char *fmt, ...)
     va_end(ap);
 }
 
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vreport("error", 0, fmt, ap);
-    va_end(ap);
-}
-
 void cli_error_code(int code, const char *fmt, ...)
 {
     va_list ap;
@@ -399,6 +393,8 @@ void cli_put_block(const char *text, FILE *out)
 
 static const char *const severity_name[] = { "error", "warning", "note" };
 
+static void put_block_declared(const char *text, FILE *out);
+
 /* Where the text a line handed over (an expression, `do`'s call) starts in the whole line
  * script_text, from a diagnostic's rendering (its line 1 quoted after a gutter of width
  * `gutter`): the last place that quoted text stands in the line, since the handed text ends the
@@ -440,7 +436,7 @@ static bool put_on_script_text(const char *rest, size_t gutter, unsigned line, F
         return true;
     fwrite(caret, 1, bar, out);
     fprintf(out, "%*s", (int)shift, "");
-    cli_put_block(caret + bar, out);
+    put_block_declared(caret + bar, out);
     return true;
 }
 
@@ -484,6 +480,49 @@ static void put_caller_note(const hon_diag *d, FILE *out)
     fputc('\n', out);
 }
 
+/* Writes text (the rest of a diagnostic's rendering) as cli_put_block does, with each block
+ * that names a declaration a script loaded (cli_script_declared; a note such as E110's "first
+ * declared here" names `<repl-N>:LINE:COL`) naming that script's name and true line instead, and
+ * its quoted line numbered so. */
+static void put_block_declared(const char *text, FILE *out)
+{
+    if (!text)
+        return;
+    unsigned renumber = 0, from = 0; /* a block renamed: its quoted line's number, old and new */
+    for (const char *l = text; *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
+        const declared *dc = NULL;
+        size_t plen = 0;
+        for (size_t i = 0; i < ndecls && !dc; i++) {
+            plen = strlen(decls[i].name);
+            if (strncmp(l, decls[i].name, plen) == 0 && l[plen] == ':' &&
+                isdigit((unsigned char)l[plen + 1]))
+                dc = &decls[i];
+        }
+        char *end;
+        unsigned long line = dc ? strtoul(l + plen + 1, &end, 10) : 0;
+        char gutter[16];
+        int gn = renumber ? snprintf(gutter, sizeof gutter, "%5u |", from) : 0;
+        if (dc && line && *end == ':' && dc->line + line - 1 <= 99999) {
+            renumber = dc->line + (unsigned)line - 1;
+            from = (unsigned)line;
+            fprintf(out, "%s:%u", dc->where, renumber);
+            fwrite(end, 1, n - (size_t)(end - l), out);
+        } else if (renumber && gn > 0 && strncmp(l, gutter, (size_t)gn) == 0) {
+            fprintf(out, "%5u |", renumber);
+            fwrite(l + gn, 1, n - (size_t)gn, out);
+            renumber = 0;
+        } else {
+            fwrite(l, 1, n, out);
+        }
+        l += n;
+    }
+    size_t len = strlen(text);
+    if (len == 0 || text[len - 1] != '\n')
+        fputc('\n', out);
+}
+
 /* The line diagnostic d names: in the text the line handed over (on_handed_text), the
  * script's line it stands on (an entry over several lines counts from the script's line where
  * it started); else its own. */
@@ -519,7 +558,7 @@ static void render_diag(const hon_diag *d, FILE *out)
             fprintf(out, "%5u |", line);
             rest = nl + 1 + gn;
         }
-        cli_put_block(rest, out);
+        put_block_declared(rest, out);
         if (dc)
             put_caller_note(d, out);
     } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message &&
@@ -534,7 +573,7 @@ static void render_diag(const hon_diag *d, FILE *out)
         error_prefix(d->code, out); /* no position of its own: the script's line is where */
         fprintf(out, "%s\n", d->message);
     } else if (d->rendered && d->rendered[0]) {
-        cli_put_block(d->rendered, out);
+        put_block_declared(d->rendered, out);
         put_caller_note(d, out);
     } else {
         unsigned si = (unsigned)d->severity <= HON_NOTE ? (unsigned)d->severity : 0;
@@ -564,6 +603,10 @@ void cli_on_diag(void *ud, const hon_diag *d)
     s->diags++;
     if (d->severity == HON_ERROR)
         s->errors++;
+    if (d->code == 110)
+        s->redeclared++;
+    if (d->severity == HON_ERROR && d->code > 0 && d->code < 100)
+        s->syntax_errors++;
     if (s->on_diag) {
         s->on_diag(s->on_diag_ud, d);
         return;
@@ -608,7 +651,10 @@ int cli_failed(const cli_session *s, size_t diags_before, hon_status st, const c
                const char *arg)
 {
     if (s->diags == diags_before)
-        cli_error("%s '%s': %s", what, arg, cli_status_text(st));
+        cli_error_code(st == HON_ERR_MEMORY ? CLI_E_MEMORY
+                       : st == HON_ERR_IO   ? CLI_E_READ
+                                            : CLI_E_REFUSED,
+                       "%s '%s': %s", what, arg, cli_status_text(st));
     return 1;
 }
 
@@ -619,7 +665,48 @@ hon_status cli_write_whole(const char *path, hon_status (*write)(FILE *f, void *
     hon_status r = hon_write_file(path, write, ud, &err);
     if (r == HON_ERR_IO && err) {
         *io = true;
-        cli_error("cannot write '%s': %s", path, strerror(err));
+        cli_error_code(CLI_E_WRITE, "cannot write '%s': %s", path, strerror(err));
     }
     return r;
+}
+
+/* A declaration cut short by the end of the input (no `;` or `}` ended it), its lines from
+ * `start` of script `where` (named `name` for its snippets): the error E012, like sqlite3's
+ * "incomplete input", saying which lines it took and pointing where a `;` most likely belongs
+ * (semicolon_line). Nothing of it is loaded. */
+void cli_declaration_cut_short(const char *where, const char *name, const char *entry,
+                               unsigned start)
+{
+    const char *text;
+    size_t n;
+    unsigned lines, k = entry_semicolon_line(entry, &text, &n, &lines);
+    char *quoted = strndup(text, n);
+    cli_set_script_line(where, start + k - 1);
+    cli_set_script_text(name, quoted ? quoted : "");
+    if (lines == 1)
+        cli_error_col(12, entry_code_end(text, n) + 1, 1,
+                      "incomplete input: the declaration has no ';' or '}' at its end (a "
+                      "declaration typed here is loaded when it ends with ';' or '}')");
+    else
+        cli_error_col(12, entry_code_end(text, n) + 1, 1,
+                      "incomplete input: the declaration begun on line %u has no ';' or '}' at "
+                      "its end, so it took lines %u-%u, to the end of the input, and none of "
+                      "them ran; a ';' is likely missing at the end of line %u",
+                      start, start, start + lines - 1, start + k - 1);
+    cli_set_script_text(NULL, NULL);
+    free(quoted);
+}
+
+/* After a declaration of several lines (an entry from line `start`) failed with a syntax error:
+ * when its text was whole as an expression before its last line, a note saying which lines it
+ * took and where a `;` may be missing (a declaration goes on until a `;` or `}`). */
+void cli_declaration_swallowed(const char *entry, unsigned start)
+{
+    const char *text;
+    size_t n;
+    unsigned lines, k = entry_semicolon_line(entry, &text, &n, &lines);
+    if (k < lines)
+        cli_note("the declaration begun on line %u took lines %u-%u, up to the first ';' or '}': "
+                 "is a ';' missing at the end of line %u?",
+                 start, start, start + lines - 1, start + k - 1);
 }

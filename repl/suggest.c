@@ -113,9 +113,10 @@ bool cli_not_rules(const char *path, const char *what, bool scenarios_too)
     bool scn = !scenarios_too && n > 4 && strcmp(path + n - 4, ".scn") == 0;
     if (!scn && !(n > 5 && strcmp(path + n - 5, ".play") == 0))
         return false;
-    cli_error("'%s' is a %s, not a rule file: %s reads rule files%s (%s)", path,
-              scn ? "scenario" : "play script", what, scenarios_too ? " and scenarios" : "",
-              scn ? "`hon check` checks a scenario, `--board FILE` makes it the board"
-                  : "`hon play` runs a play script");
+    cli_error_code(CLI_E_FILE_KIND, "'%s' is a %s, not a rule file: %s reads rule files%s (%s)",
+                   path, scn ? "scenario" : "play script", what,
+                   scenarios_too ? " and scenarios" : "",
+                   scn ? "`hon check` checks a scenario, `--board FILE` makes it the board"
+                       : "`hon play` runs a play script");
     return true;
 }

@@ -22,11 +22,11 @@ static bool writable_place(const char *path)
     if (access(path, F_OK) == 0) {
         if (access(path, W_OK) == 0)
             return true;
-        cli_error("cannot write '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_WRITE, "cannot write '%s': %s", path, strerror(errno));
         return false;
     }
     if (errno != ENOENT) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_WRITE, "cannot write '%s': %s", path, strerror(errno));
         return false;
     }
     const char *slash = strrchr(path, '/');
@@ -38,7 +38,7 @@ static bool writable_place(const char *path)
     else
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     if (access(dir, W_OK) != 0) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
+        cli_error_code(CLI_E_WRITE, "cannot write '%s': %s", path, strerror(errno));
         return false;
     }
     return true;
@@ -54,7 +54,7 @@ bool cli_may_replace_with_svg(const char *path)
 {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cli_error("cannot write '%s': %s", path, strerror(EISDIR));
+        cli_error_code(CLI_E_WRITE, "cannot write '%s': %s", path, strerror(EISDIR));
         return false;
     }
     if (!writable_place(path))
@@ -74,6 +74,7 @@ bool cli_may_replace_with_svg(const char *path)
         t++;
     if (t[0] == '<' && memchr(head, '\0', n) == NULL && strstr(t, "<svg"))
         return true;
-    cli_error("refusing to replace '%s': it exists and is not an SVG picture", path);
+    cli_error_code(CLI_E_WRITE, "refusing to replace '%s': it exists and is not an SVG picture",
+                   path);
     return false;
 }

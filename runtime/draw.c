@@ -394,8 +394,27 @@ static void wrap_line(const char *text, size_t len, int columns, FILE *out)
     }
 }
 
-/* The lines under the grid: the window's line, then the keys of units, terrain, elements,
- * sides and interspace items, the traced line and its verdict (board.md §5). draw_text wraps
+/* The elevation's key, when a square of the board has a level other than 0: what the
+ * character after a terrain symbol means, with the first such square's pair as the example
+ * (`elevation: the character after a terrain symbol is the square's level (h1: level 1; ^
+ * above 9, _ below 0)`). */
+static void elevation_key(const picture *p, const board *b, FILE *out)
+{
+    int n = geo_square_count(p->g);
+    for (int sq = 0; sq < n; sq++) {
+        int e = board_elevation(b, sq);
+        if (e == 0)
+            continue;
+        fprintf(out,
+                "elevation: the character after a terrain symbol is the square's level (%c%c: "
+                "level %d; ^ above 9, _ below 0)\n",
+                draw_terrain_char(p, sq), elev_char(e), e);
+        return;
+    }
+}
+
+/* The lines under the grid: the window's line, then the keys of units, terrain, elevation,
+ * elements, sides and interspace items, the traced line and its verdict (board.md §5). draw_text wraps
  * them to the width the caller gives. */
 static void draw_keys(picture *p, const board *b, int x0, int x1, const char *why, FILE *out)
 {
@@ -468,15 +487,7 @@ static void draw_keys(picture *p, const board *b, int x0, int x1, const char *wh
         if (any)
             fputc('\n', out);
     }
-    /* what the character after a terrain symbol says, when a square shown has a level other
-     * than 0 (the fresh review of issue 12: nothing said the `1` of `h1` was a level) */
-    bool raised = false;
-    for (int sq = 0; sq < geo_square_count(g) && !raised; sq++)
-        raised = sq % w >= x0 && sq % w <= x1 && board_elevation(b, sq) != 0;
-    if (raised)
-        fputs("elevation:  the digit after a terrain symbol: the square's level (^ above 9, _ "
-              "below 0)\n",
-              out);
+    elevation_key(p, b, out);
     /* elements carrying markers or values, or showing a face other than the default */
     bool any_face = false;
     for (int e = 0; e < board_element_count(b); e++) {

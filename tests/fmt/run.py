@@ -4,7 +4,8 @@
 Usage: run.py HON SOURCE_ROOT MODE, MODE one of
   golden     each golden/NAME.hon laid out equals golden/NAME.expected (written by hand from
              format.md's rules, the reasoning in the input's comments); --check and --diff
-             write nothing; a file that does not parse is refused and left as it is
+             write nothing; a file that does not parse is refused and left as it is; `fmt -`
+             lays out standard input onto standard output the same way
   bundled    `hon fmt --check` finds nothing to change in rules, expansions, examples,
              tests/rules, tests/events and tests/repl (but its fixture that must not parse)
   idempotent every .hon file of rules/, expansions/ and tests/: laid out once, it keeps its
@@ -17,6 +18,7 @@ Usage: run.py HON SOURCE_ROOT MODE, MODE one of
              scenario), and files whose layout would grow past 16 times their size
 Shares its file list with meson.build (tests/fmt).
 """
+import json
 import os
 import random
 import re
@@ -93,6 +95,14 @@ def golden(tmp):
               p.stdout)
         p = hon("fmt", "--check", work)
         check(p.returncode == 0 and p.stdout == "", f"{name}: the layout is not stable", p.stdout)
+        # `hon fmt -` (rev12c 5): the text of stdin laid out on stdout, the same layout, as an
+        # editor's filter; --check lists `<stdin>` when it would change
+        p = hon("fmt", "-", stdin=read(src))
+        check(p.returncode == 0 and p.stdout == want and p.stderr == "",
+              f"{name}: fmt - prints the layout", p.stdout + p.stderr)
+        p = hon("fmt", "--check", "-", stdin=read(src))
+        check(p.returncode == (1 if changes else 0) and
+              p.stdout == ("<stdin>\n" if changes else ""), f"{name}: fmt --check -", p.stdout)
     # a file that does not parse: its diagnostic, exit 1, the file as it was
     bad = os.path.join(tmp, "broken.hon")
     with open(bad, "w") as f:
@@ -100,6 +110,16 @@ def golden(tmp):
     p = hon("fmt", bad)
     check(p.returncode == 1 and "E0" in p.stderr and read(bad) == "fn  f( -> int = 1;\n",
           "a file that does not parse is refused and untouched", p.stderr)
+    # from stdin: its errors name <stdin>, nothing on stdout (a filter must not replace a buffer
+    # with half a file), exit 1
+    p = hon("fmt", "-", stdin="fn  f( -> int = 1;\n")
+    check(p.returncode == 1 and p.stdout == "" and "<stdin>:1:" in p.stderr and "E0" in p.stderr,
+          "fmt - of a text that does not parse prints nothing and exits 1", p.stderr)
+    # under --json, the object's entry for <stdin> holds the laid out text
+    p = hon("fmt", "--json", "-", stdin="fn  f() -> int = 1;\n")
+    check(p.returncode == 0 and p.stdout.strip() and json.loads(p.stdout) ==
+          {"files": [{"path": "<stdin>", "changed": True, "text": "fn f() -> int = 1;\n"}],
+           "changed": 1, "failed": 0}, "fmt --json -", p.stdout + p.stderr)
     p = hon("fmt", "--frobnicate", bad)
     check(p.returncode == 2, "an unknown option is a usage error", p.stderr)
     # a symbolic link is written through: the link stays, the file it names is laid out (the

@@ -95,10 +95,14 @@ def main():
         # The installed hon never uses the build tree, though it exists: its data directory is
         # the configured one, and with $HON_DATADIR the staged one.
         # --version says it is installed, under the configured prefix, not in a build tree.
+        # Staged (DESTDIR), the configured data directory is not there on this machine
+        # (normally): --version says so after it (rev12c 9).
         configured = os.path.join(CFG["prefix"], CFG["datadir"], "hon")
+        missing = "" if os.path.isdir(configured) else \
+            " (no such directory: the bundled rules and boards cannot be read)"
         p = run([hon, "--version"])
         check(p.returncode == 0 and p.stdout.splitlines()[1:] ==
-              [f"installed under {CFG['prefix']}", f"data: {configured}",
+              [f"installed under {CFG['prefix']}", f"data: {configured}{missing}",
                f"rules: {configured}/rules {configured}/expansions"],
               "the installed hon --version names the prefix and the configured data directory",
               p.shown)
@@ -189,6 +193,7 @@ def main():
         # rules/editions.hon: bloody_omaha, harbor_hills, all_books... ; `har` only
         # harbor_hills), --variant a variant's name with its '=' (stress_condition, BRO 1.1),
         # and diff's settings the editions (issue 12, fresh review: nothing was offered).
+        # After `--variant NAME=`, NAME's readings.
         lib = "/usr/share/bash-completion/bash_completion"
         if os.path.exists(lib) and shutil.which("bash"):
             work = os.path.join(tmp, "completion")
@@ -201,7 +206,9 @@ def main():
                       "printf '%s|' \"${COMPREPLY[@]}\"; echo; }\n")
             asks = [["lint", ""], ["lint", "."], ["fmt", ""], ["--edition", ""],
                     ["--edition", "har"], ["--variant", "stress_c"],
-                    ["diff", "bloody_omaha", "har"]]
+                    ["diff", "bloody_omaha", "har"],
+                    ["--variant", "derail_threshold", "=", ""],
+                    ["--variant", "derail_threshold", "=", "hi"]]
             script += "".join("t hon " + " ".join(shlex.quote(w) for w in a) + "\n" for a in asks)
             p = run(["bash", "-c", script], env={"HON_DATADIR": data,
                                                  "PATH": bindir + os.pathsep + os.environ["PATH"]},
@@ -217,6 +224,11 @@ def main():
                 check(got[4] == {"harbor_hills"} and got[6] == {"harbor_hills"},
                       "--edition har and diff's setting har complete to harbor_hills", p.shown)
                 check(got[5] == {"stress_condition="}, "--variant offers a name and '='",
+                      p.shown)
+                # after `--variant NAME=` (bash splits the word at '='), NAME's readings: the
+                # bundled derail_threshold's two (ERR.derail-threshold), `hi` only one (rev12c 9)
+                check(got[7] == {"four_or_more", "higher_than_four"} and
+                      got[8] == {"higher_than_four"}, "--variant NAME= offers its readings",
                       p.shown)
 
 

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 # The warnings the bundled rules give, each a finding reported to the lead (not a lint error):
 # (file, code, the name the message starts with). A new warning, or one of these gone with its
@@ -39,6 +40,27 @@ def case_cli(hon, root):
     # bad.hon holds every code once at least (its .expected file pins the texts)
     if r.returncode != 1 or codes != {"W00%d" % i for i in range(1, 8)}:
         return fail("lint of bad.hon: exit 1 with W001-W007", r)
+    # in file and line order (rev12c defect 8): compilers, linters and editors' lists of
+    # places read them so; the places bad.hon's warnings name never go back
+    places = [tuple(map(int, m.groups())) for m in
+              (re.match(r"^\S+?:(\d+):(\d+): warning", l) for l in r.stderr.splitlines()) if m]
+    if len(places) != 22 or places != sorted(places):
+        return fail("lint of bad.hon: its 22 warnings in line order", r)
+    # two files: the first file named (z.hon) first, though its name sorts last, each file in
+    # line order: z.hon's constant guard (W003, W004 at line 3) before its unused fn (W001,
+    # line 5), then a.hon's unused fn (W001, line 1)
+    with tempfile.TemporaryDirectory() as d:
+        z, a = os.path.join(d, "z.hon"), os.path.join(d, "a.hon")
+        with open(z, "w") as f:
+            f.write('source "Z.1";\nquery q() -> int combine first default 0;\n'
+                    'rule q.never cite "Z.1" when 1 > 2 answer 1;\n\n'
+                    'fn unused_z() -> int = 1;\n')
+        with open(a, "w") as f:
+            f.write("fn unused_a() -> int = 2;\n")
+        r2 = run(hon, root, ["--no-rules", "lint", z, a])
+        got = [(w[0], w[1]) for w in warnings_of(r2.stderr)]
+        if got != [(z, "W004"), (z, "W003"), (z, "W001"), (a, "W001")]:
+            return fail("lint of two files: file and line order", r2)
     r = run(hon, root, ["--no-rules", "lint", "tests/golden/lint/clean.hon"])
     if r.returncode != 0 or r.stderr or r.stdout:
         return fail("lint of clean.hon: exit 0, nothing written", r)

@@ -148,6 +148,43 @@ def find(text, needle, nth=0):
 
 
 @case
+def formatting():
+    """textDocument/formatting (rev12c 5): the capability is advertised; a document is laid out
+    as `hon fmt` lays out a file, as one edit replacing the whole text. The text and its layout
+    are tests/fmt/golden/messy.hon and messy.expected (written by hand from format.md's
+    rules): the edit's newText is messy.expected, its range from the start to the end of the
+    last line (after the final newline: line = the text's count of newlines, character 0).
+    A document laid out already gets no edit; one that does not parse, null (no change)."""
+    golden = os.path.join(SRC, "tests", "fmt", "golden")
+    messy = open(os.path.join(golden, "messy.hon"), encoding="utf-8").read()
+    want = open(os.path.join(golden, "messy.expected"), encoding="utf-8").read()
+    check(messy != want and messy.endswith("\n"), "messy.hon is not laid out")
+    with tempfile.TemporaryDirectory() as tmp:
+        s = Server()
+        caps = s.initialize()["result"]["capabilities"]
+        check(caps.get("documentFormattingProvider") is True, f"the capability: {caps}")
+        opts = {"tabSize": 4, "insertSpaces": True}
+        uri = uri_of(os.path.join(tmp, "messy.hon"))
+        s.open(uri, messy)
+        r = s.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": opts})
+        edits = r.get("result")
+        check(edits == [{"range": {"start": {"line": 0, "character": 0},
+                                   "end": {"line": messy.count("\n"), "character": 0}},
+                         "newText": want}], f"one edit, to messy.expected: {r}")
+        s.change(uri, want, 2)
+        r = s.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": opts})
+        check(r.get("result") == [] and "error" not in r, f"laid out already: no edit: {r}")
+        s.change(uri, "fn  f( -> int = 1;\n", 3)
+        r = s.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": opts})
+        check("result" in r and r["result"] is None, f"a text that does not parse: null: {r}")
+        r = s.request("textDocument/formatting",
+                      {"textDocument": {"uri": uri_of(os.path.join(tmp, "closed.hon"))}})
+        check(r.get("error", {}).get("code") == -32602, f"an unopened document: {r}")
+        rc, _ = s.finish()
+        check(rc == 0, f"status {rc}")
+
+
+@case
 def bundled_file():
     """rules/movement.hon opened as it is: it builds with the bundled rules (no diagnostics);
     its rule can_enter.impassable_to_vehicles cites BRO.1.2.difficult-terrain (the file says

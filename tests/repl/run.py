@@ -125,7 +125,10 @@ def help_and_version():
           [os.path.join(source, "rules"), os.path.join(source, "expansions")],
           "--version: 'hon X.Y.Z', the build tree, 'data: SOURCE TREE', its rules", p)
     p = run(["--rules", "/r1", "--rules", "/r2", "--version"], env={"HON_DATADIR": "/d"})
-    check(p.stdout.splitlines()[2:] == ["data: /d (from $HON_DATADIR)", "rules: /r1 /r2"],
+    # /d does not exist: said after it (rev12c 9)
+    check(p.stdout.splitlines()[2:] == ["data: /d (from $HON_DATADIR) (no such directory: the "
+                                        "bundled rules and boards cannot be read)",
+                                        "rules: /r1 /r2"],
           "--version names $HON_DATADIR and the --rules given", p)
     p = run(["--version"], env={"HON_RULES": "/a:/b"})
     check(p.stdout.splitlines()[3:] == ["rules: /a:/b (from $HON_RULES)"], "$HON_RULES", p)
@@ -283,6 +286,11 @@ def test_options():
             p = run(["--no-rules"] + args)
             check(p.returncode == 1 and "no test has 'zzzz' in its title: none ran" in p.stderr,
                   "--filter matching nothing fails", p)
+    # the pattern is a plain substring, and the error says so (rev12c 9): `fix*` is a part of
+    # no title (both titles start "fixture:", neither holds a '*')
+    p = run(["--no-rules", "test", "--filter", "fix*"] + both[1:])
+    check(p.returncode == 1 and "none ran (the pattern is a plain part of a title: no "
+          "wildcards, case counts)" in p.stderr, "--filter says it takes no wildcards", p)
     # a filter that matches only the failing test: exit 1 (a test failed), no 'none ran'
     p = run(["--no-rules", "test", "--filter", "deliberately"] + both[1:])
     check(p.returncode == 1 and lines(p.stdout)[-1] == "0 passed, 1 failed"
@@ -478,10 +486,56 @@ def help_topics():
 
 
 @case
+def errors_have_codes():
+    # Every error the program reports has a code (errors.md E4xx: E401, E404-E410, E413), so a
+    # reader of a script's errors can tell them apart; before, about 70 of them read `error:`
+    # alone. Each line below fails, and each its own way (the code after each, from errors.md):
+    with tempfile.TemporaryDirectory() as d:
+        scn, empty = os.path.join(d, "x.scn"), os.path.join(d, "empty")
+        open(scn, "w").close()
+        os.mkdir(empty)
+        script = "\n".join([
+            "show nosuch_name",          # 1: no rule, query, table or fn: E401
+            "undo",                      # 2: nothing to undo: E405
+            "limit zz 3",                # 3: no cap named zz: E404
+            "help zzzqqq",               # 4: no command named: E404
+            ":zzzqqq",                   # 5: unknown command: E404
+            "lint " + empty,             # 6: a directory with no .hon file: E409
+            "test --filter zzzz",        # 7: no title has zzzz: none ran, E410
+            "variant nosuch_variant",    # 8: no variant named: E413
+        ]) + "\n"
+        p = run(["--no-rules", "--load", fx("base.hon")], stdin=script)
+        errors = [l for l in p.stderr.splitlines() if ": error" in l]
+        check(len(errors) == 8 and all(": error[E" in l for l in errors),
+              "every error has a code", p)
+        for line, code in ((1, "E401"), (2, "E405"), (3, "E404"), (4, "E404"), (5, "E404"),
+                           (6, "E409"), (7, "E410"), (8, "E413")):
+            check(f"<stdin>:{line}:" in p.stderr and
+                  any(l.startswith(f"<stdin>:{line}:") and f"error[{code}]" in l for l in errors),
+                  f"line {line}: {code}", p)
+        # and on the command line: a rules directory that is not there (E407), a file fmt does
+        # not lay out (E409), an inventory that cannot be read (E407)
+        for args, code in ((["--rules", os.path.join(d, "none"), "eval", "1"], "E407"),
+                           (["fmt", scn], "E409"),
+                           (["--no-rules", "coverage", "--inventory", os.path.join(d, "no.md")],
+                            "E407")):
+            p = run(args)
+            check(p.returncode != 0 and f"hon: error[{code}]: " in p.stderr, f"{code}", p)
+
+
+@case
 def did_you_mean_everywhere():
     # repl.md §2: every name the program looks up itself gets the nearest one when it is a slip
     # (near.h's measure, as did_you_mean): each misspelling below is 1 or 2 edits from the name
     # it should be, and the fixtures declare nothing nearer.
+    # `rules WORD` that matches no rule (rev12c 9): the nearest word of the rules' names.
+    # base.hon's rules are bonus.big and bonus.base: `bonsu` is 2 edits (a swap) from bonus,
+    # `bigg` 1 from big (and 3 from base), and `zzzz` near no word (still exit 0: an empty list)
+    for word, hint in (("bonsu", " (did you mean `bonus`?)"), ("bigg", " (did you mean `big`?)"),
+                       ("zzzz", "")):
+        p = run(["--no-rules", "--load", fx("base.hon"), "rules", word])
+        check(p.returncode == 0 and p.stdout == f"no rule matches '{word}'{hint}\n",
+              f"rules {word}", p)
     p = run(["tset"])  # `test` is 2 edits away (a swap)
     check(p.returncode == 2 and "unknown command 'tset' (did you mean `test`?)" in p.stderr,
           "a CLI subcommand", p)
@@ -519,7 +573,7 @@ def did_you_mean_everywhere():
                  "(did you mean `heavy_cover`?); its readings: light_cover, heavy_cover",
                  "<stdin>:4:9: error[E413]: no variant named 'woods_covr' (did you mean "
                  "`woods_cover`?)",
-                 "<stdin>:5:6: error: no rule, query, table or fn named 'cover_fo' (did you mean "
+                 "<stdin>:5:6: error[E401]: no rule, query, table or fn named 'cover_fo' (did you mean "
                  "`cover_of`?)",
                  "hon: note: no file 'varaints.hon' (did you mean `variants.hon`?)",
                  "hon: note: no file 'boards/rigde.scn' (did you mean `boards/ridge.scn`?)"):
@@ -664,6 +718,31 @@ def json_output():
     out = lines(p.stdout)
     check(len(out) == 4 and parse_json(out[1], p).get("value") == 4 and out[3] == "6",
           "the REPL's json on/off", p)
+    # after `json on`, every line of stdout is JSON, `json on`'s own answer too (rev12c 9):
+    # {"json": true}; `json off` answers as text
+    check(parse_json(out[0], p) == {"json": True} and out[2] == "json off",
+          "json on answers in JSON", p)
+    # --json --version and --json help: one JSON object each (rev12c 9). The version is
+    # hon_version's, the same as the text's first line `hon VERSION`; help's text is the usage
+    p = run(["--version"])
+    version = p.stdout.split()[1]
+    p = run(["--json", "--version"])
+    obj = parse_json(p.stdout, p)
+    check(obj.get("version") == version and obj.get("rules_from") == "bundled" and
+          obj.get("data_exists") is True, "--json --version", p)
+    p = run(["help", "los", "--json"])
+    obj = parse_json(p.stdout, p)
+    check(obj.get("topic") == "los" and obj.get("text", "").startswith("  los X Y"),
+          "--json help los", p)
+    p = run(["--json", "--help"])
+    obj = parse_json(p.stdout, p)
+    check(obj.get("topic") is None and obj.get("text", "").startswith("usage: hon "), "--json --help", p)
+    # a data directory that does not exist is said in --version (rev12c 9)
+    p = run(["--version"], env={"HON_DATADIR": "/nonexistent/hon-data"})
+    check("data: /nonexistent/hon-data (from $HON_DATADIR) (no such directory" in p.stdout,
+          "--version says the data directory is missing", p)
+    p = run(["--json", "version"], env={"HON_DATADIR": "/nonexistent/hon-data"})
+    check(parse_json(p.stdout, p).get("data_exists") is False, "data_exists false", p)
 
 
 @case
@@ -1487,6 +1566,31 @@ def multi_line_entries():
     p = run(["--no-rules"], stdin="query q(n: int) -> int combine first default 0;\n"
                                   "rule q.a\n  cite \"NOPE\"\n  answer 1;\n")
     check("<stdin>:3:8: error[E170]" in p.stderr, "a declaration's error names line 3", p)
+    # a declaration with no ';' takes every line after it up to the end of the input (rev12c
+    # defect 4): one error, E012 "incomplete input", names the lines it took (2-4) and points
+    # where the ';' belongs: line 2 is whole by itself (`2 * x` wants nothing more) and line 3
+    # starts at the margin as a new entry does, so just after line 2's last character, column
+    # 32 (`fn twice(x: int) -> int = 2 * x` is 31 long); none of lines 3 and 4 ran, so only
+    # line 1 answers
+    p = run(["--no-rules"], stdin="1\nfn twice(x: int) -> int = 2 * x\ntwice(4)\n1 + 1\n")
+    check(p.returncode == 1 and lines(p.stdout) == ["1"] and
+          "<stdin>:2:32: error[E012]: incomplete input: the declaration begun on line 2 has no "
+          "';' or '}' at its end, so it took lines 2-4, to the end of the input, and none of them "
+          "ran; a ';' is likely missing at the end of line 2\n    2 | fn twice(x: int) -> int = 2 * x\n"
+          "      |" + " " * 32 + "^\n" in p.stderr, "the swallowed lines are named", p)
+    # the same with a later ';' ending it: the parser's own E012 (at 2:32), then a note naming
+    # the lines the declaration took (2-4, up to the ';' of line 4)
+    p = run(["--no-rules"], stdin="1\nfn twice(x: int) -> int = 2 * x\ntwice(4)\n1 + 1;\n5\n")
+    check(p.returncode == 1 and lines(p.stdout) == ["1", "5"] and "<stdin>:2:32: error[E012]"
+          in p.stderr and "note: the declaration begun on line 2 took lines 2-4, up to the first "
+          "';' or '}': is a ';' missing at the end of line 2?" in p.stderr,
+          "a note names the lines taken", p)
+    # a rule over several lines, its clauses indented, with a syntax error in a clause: the
+    # parser's error, and no note (no line before its last is followed by one at the margin)
+    p = run(["--no-rules"], stdin="query q(n: int) -> int combine first default 0;\n"
+                                  "rule q.a\n  cite \"X\"\n  answer 1 +;\n")
+    check(p.returncode == 1 and "<stdin>:4:" in p.stderr and "took lines" not in p.stderr,
+          "no note for an indented declaration", p)
     # a call of a function named like a declaration word (`face`, the built-in) is no
     # declaration: whatever it answers, line 2 is a line of its own and answers 2
     p = run(["--no-rules"], stdin="face(1)\n2\n")
@@ -1576,8 +1680,18 @@ def declarations_at_the_prompt():
     check(lines(p.stdout) == ["8", "12", "101", "11", "8"], "declarations add to the program", p)
     check("<stdin>:8:4: error[E110]: name `double` is already declared" in p.stderr,
           "a refused declaration names its line", p)
-    check("<stdin>:10:1: error[E010]" in p.stderr and "ends with ';' or '}'" in p.stderr,
-          "a declaration without its ';' gets a hint", p)
+    # its note names where `double` was first declared: the script's line 1, column 4 (after
+    # `fn `), quoted as line 1, not the name the declaration is loaded under (`<repl-1>`); and a
+    # note says that no declaration is replaced while hon runs (rev12c defect 3)
+    check("<stdin>:1:4: note: `double` was first declared here\n"
+          "    1 | fn double(x: int) -> int = 2 * x;\n" in p.stderr and "<repl-" not in p.stderr,
+          "the note names the script's line 1", p)
+    check("note: a declaration cannot be replaced while hon runs" in p.stderr,
+          "a note says a declaration is not replaced", p)
+    # line 10 has no ';' and the input ends: "incomplete input" (E012), the caret just after its
+    # last character, the `2` at column 30 (rev12c defect 4)
+    check("<stdin>:10:31: error[E012]: incomplete input" in p.stderr and
+          "ends with ';' or '}'" in p.stderr, "a declaration without its ';' gets a hint", p)
     check(p.returncode == 1, "the two refused lines make the script exit 1", p)
     # `edition NAME` and `test` stay commands: they do not end with ';'.
     p = run(["--no-rules", "--load", fx("base.hon")], stdin="test\n")
@@ -1705,6 +1819,49 @@ def completion_on_a_terminal():
                 t.send(b"\x15")  # Ctrl-U: the line is erased
                 t.read_until(b"hon> ", 5)
             # the session is whole after all that: a line still answers
+            t.send(b"6 * 7\r")
+            check(t.read_until(b"42", 10), "the session goes on", t)
+        finally:
+            t.close()
+
+
+@case
+def completion_of_file_names():
+    # rev12c defect 2: Tab after a command that takes a file offers what that command takes
+    # (repl.md §2): `board` scenarios (.scn), `load`, `test` and `lint` rule files (.hon), `svg`
+    # and `reach` pictures (.svg), and directories always; `load` and `board` also the files of
+    # the data directory, where they look for a relative path that names no file here (repl.md
+    # §1; from the build tree, the data directory is the source tree). In a scratch directory
+    # holding one.hon, only.scn, other.svg, notes.txt, q.hon and the directory q_boards/:
+    # - `board o`: only.scn is the only scenario (one.hon, other.svg are no scenario): it;
+    # - `load o`: one.hon; `svg o`: other.svg; `lint o`: one.hon;
+    # - `board q`: q.hon is no scenario, the directory q_boards/ is offered: it (the data
+    #   directory, the source tree here, has nothing starting with q);
+    # - `board examples/boards/hill_c`: no examples/ here, the data directory's
+    #   examples/boards/hill_contour.scn is the only board starting so.
+    # Before, each of these offered every entry (their common prefix added nothing) and the
+    # data directory's were not offered at all.
+    def tab(t, typed, want):
+        t.send(typed + b"\t")
+        check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}", t)
+        t.send(b"\x15")
+        t.read_until(b"hon> ", 5)
+
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as here:
+        for name in ("one.hon", "only.scn", "other.svg", "notes.txt", "q.hon"):
+            open(os.path.join(here, name), "w").close()
+        os.mkdir(os.path.join(here, "q_boards"))
+        t = Terminal.start(["--no-rules"], home, cwd=here)
+        if t is None:
+            return
+        try:
+            check(t.read_until(b"hon> ", 20), "the prompt shows on a terminal", t)
+            tab(t, b"board o", b"board only.scn")
+            tab(t, b"load o", b"load one.hon")
+            tab(t, b"svg o", b"svg other.svg")
+            tab(t, b"lint o", b"lint one.hon")
+            tab(t, b"board q", b"board q_boards/")
+            tab(t, b"board examples/boards/hill_c", b"board examples/boards/hill_contour.scn")
             t.send(b"6 * 7\r")
             check(t.read_until(b"42", 10), "the session goes on", t)
         finally:
@@ -3160,13 +3317,13 @@ def play_script_choices():
                       "do relocate($b) choosing D1", "square_of($b)"])
     out, err = lines(p.stdout), p.stderr
     check(p.returncode == 1, "the failing lines make the script exit 1", p)
-    check('<stdin>:2:1: error: "Where to?" has no answer: the next line, \'square_of($b)\', is '
+    check('<stdin>:2:1: error[E405]: "Where to?" has no answer: the next line, \'square_of($b)\', is '
           "none" in err and "error[E225]: the procedure was abandoned" in err,
           "the choice fails at its line, naming the line that is no answer", p)
     check(out[4:6] == ["C1", "A1"], "the line that was no answer ran; $a did not move", p)
     # each placed in its line (errors.md E4xx): at the answer's quoted `choosing 9` or at
     # `choosing` (column 17, after `do relocate($a) `), or at `choose` (column 1)
-    check("<stdin>:5:17: error: 'choosing 9' answers no option of \"Where to?\"" in err,
+    check("<stdin>:5:17: error[E405]: 'choosing 9' answers no option of \"Where to?\"" in err,
           "an answer of `choosing` that is no option fails the procedure", p)
     check("hon: note: 'choosing' gave 2 answers, the procedure asked 1 choices: 1 not used; "
           "what it did stands" in err and "(choosing 1: B1)" in out,
@@ -3183,7 +3340,7 @@ def play_script_choices():
     check(out[k + 6:k + 11] == ["choose (allies): Where to?", "  1) D1",
                                 "(one option: D1, taken)", "move $b to D1   (FIX.relocate)",
                                 "D1"], "a one-option choice is not asked: it is taken, said", p)
-    check("<stdin>:18:17: error: 'choosing 2' answers no option of \"Where to?\": its one option "
+    check("<stdin>:18:17: error[E405]: 'choosing 2' answers no option of \"Where to?\": its one option "
           "is D1" in err, "an answer to a one-option choice must name that option", p)
     check("(one option: D1, taken; 'choosing D1' answers it)" in out and out[-1] == "D1"
           and "<stdin>:19:" not in err, "an answer naming it is spent on it", p)

@@ -36,10 +36,12 @@ static board *tiny(void)
     return b;
 }
 
-/* The text picture's line under the terrain key when a square has a level other than 0, as
- * board.md §5 gives it: tiny()'s B2 stands at level 1. */
-#define ELEVATION_KEY \
-    "elevation:  the digit after a terrain symbol: the square's level (^ above 9, _ below 0)\n"
+/* The elevation's key of tiny(), after the terrain's (board.md §5): B2, with no terrain ('.'),
+ * is the one square at a level other than 0, level 1, so its pair is `.1` (rev12c 9: the
+ * digit was not explained). */
+#define ELEVATION_KEY                                                                        \
+    "elevation: the character after a terrain symbol is the square's level (.1: level 1; ^ " \
+    "above 9, _ below 0)\n"
 
 static char *capture_text(const board *b, const draw_options *o, geo_status *st)
 {
