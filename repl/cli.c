@@ -1237,6 +1237,9 @@ int cli_reach(cli_session *s, const char *unit, const char *svg_path)
 
 int cli_next(cli_session *s)
 {
+    /* the phases' events read the board: without one, say so before any rule does */
+    if (!hon_board_path(s->vm))
+        return no_board();
     hon_answer *a = NULL;
     size_t before = s->diags;
     hon_status st = hon_next(s->vm, &a);

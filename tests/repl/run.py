@@ -3023,6 +3023,36 @@ def play_command_errors_placed():
 
 
 @case
+def play_turn_and_next_usage():
+    # rev10e 9: `turn banana` and `turn 1 2 3` printed the clock; every other command that takes
+    # no words gives its usage (E404 under the words, as `next next`). `next` with no board
+    # stopped inside a rule file (squares_within() reads the board); like `move`, it now says no
+    # board is loaded (E212, under `next`) before any rule runs. Worked out from the script:
+    # line 1 `next`: E212 at (1, 4);  2 `turn banana`: E404 under `banana` (6, 6);
+    # 3 `turn 1 2 3`: E404 under `1 2 3` (6, 5);  4 `turn`: the clock, turn 1's set-up phase
+    # (the bundled rules' first phase, events.hon).
+    text = "next\nturn banana\nturn 1 2 3\nturn\n"
+    want = [(1, 1, 4, "E212"), (2, 6, 6, "E404"), (3, 6, 5, "E404")]
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "t.play")
+        with open(script, "w") as f:
+            f.write(text)
+        p = run(["play", script])
+        check(p.returncode == 1, "failing lines: exit 1", p)
+        src = text.split("\n")
+        for line, col, n, code in want:
+            block = f"{script}:{line}:{col}: error[{code}]: "
+            caret = f"{line:5d} | {src[line - 1]}\n      | {' ' * (col - 1)}^{'~' * (n - 1)}\n"
+            check(block in p.stderr and caret in p.stderr,
+                  f"line {line}: {code} at column {col}, {n} bytes marked", p)
+        check("error[E212]: no board is loaded" in p.stderr and ".hon:" not in p.stderr,
+              "next: no board, said by the command, not by a rule file", p)
+        check("usage: turn" in p.stderr, "turn's usage is given", p)
+        check(p.stderr.count(": error") == len(want), "one error a failing line", p)
+        check(lines(p.stdout)[-1] == "turn 1, setup phase", "a bare turn prints the clock", p)
+
+
+@case
 def play_script_choices():
     # A piped script on play.scn ($a on A1, $b on C1): relocate offers the free squares of B1,
     # C1 and D1. Line 2's choice ([B1, D1]) is followed by an expression, no answer: the choice
