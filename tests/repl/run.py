@@ -3224,6 +3224,46 @@ def scenario_end_in_play():
 
 
 @case
+def game_end_cites_its_own_clauses():
+    # rev10e 9: a landing's outcome note cited the four scenarios' victory clauses besides
+    # BRO.6.end, and an Omaha 1 end cited BRO.6.end; Omaha 2's entry move cited Part 1, Little
+    # River and chapter 6, not BRO.scn.omaha2.late-units; scenario_in_play() on a landing board was
+    # a bare E203. Each line now cites the game the board plays.
+    # 1. tests/events/boards/landing_game.scn (landing_played=300: 8 turns, BRO.6.turns): six
+    # `next`s reach turn 2's Supply Phase, where the defender's second group (late) must enter
+    # (BRO.6.defender-groups); 19 more end turn 8's Supply Phase (1 + 8 * 3 = 25 in all) with
+    # nothing held: the defender's (German) victory, told citing BRO.6.end alone; the 26th `next`
+    # is refused by the landing's own rule.
+    board = os.path.join(ROOT, "tests", "events", "boards", "landing_game.scn")
+    stdin = ("next\n" * 6 + "do landing_group_enters(300, $late, @D1)\n" + "next\n" * 20 +
+             "scenario_in_play()\n")
+    p = run(["--board", board], stdin=stdin)
+    out = lines(p.stdout)
+    check("note: outcome: German victory   (BRO.6.end)" in out,
+          "the landing's outcome cites BRO.6.end alone", p)
+    check(not any(l.startswith("note:") and "BRO.scn." in l for l in out),
+          "no landing note cites a scenario's clause", p)
+    check("(rule phase_ends.landing_over)" in p.stderr, "the next after the end: the landing's rule", p)
+    check("error[E201]: table `scenario_played_instead`, row (player_generated_landing)" in p.stderr
+          and "E203" not in p.stderr, "scenario_in_play() says the board plays a landing", p)
+    # 2. examples/boards/omaha_part1.scn to its end (as scenario_end_in_play): the outcome cites
+    # BRO.scn.omaha1.victory alone.
+    p = run(["--board", os.path.join(ROOT, "examples", "boards", "omaha_part1.scn")],
+            stdin="next\n" * 22)
+    check("note: outcome: German victory   (BRO.scn.omaha1.victory)" in lines(p.stdout),
+          "an Omaha 1 end cites its own victory clause", p)
+    check("BRO.6.end" not in p.stdout + p.stderr, "and nothing of chapter 6", p)
+    # 3. tests/events/boards/setup_entry_omaha2.scn: late (event marker on turn 3) enters by the
+    # blue arrow A1 in turn 3's Supply Phase (9 `next`s: set-up, then 3 phases a turn), without
+    # a token; the move cites Part 2's late-units clause.
+    board = os.path.join(ROOT, "tests", "events", "boards", "setup_entry_omaha2.scn")
+    p = run(["--board", board],
+            stdin="next\n" * 9 + "do enter_reinforcement(omaha2, $late, @A1)\n")
+    check(lines(p.stdout)[-1] == "move $late to A1   (BRO.scn.omaha2.late-units)",
+          "Omaha 2's entry cites BRO.scn.omaha2.late-units", p)
+
+
+@case
 def move_refused():
     # examples/boards/beach_seawall.scn: rifle1 (D7) to C6, across the barbed wire to C5 (a
     # Difficult Passage for infantry, BRO.1.3.barbed-wire, which ends the move:
