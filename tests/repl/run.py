@@ -3264,6 +3264,24 @@ def game_end_cites_its_own_clauses():
 
 
 @case
+def elite_commanders_at_zero():
+    # rev10e 9: examples/boards/big_river.scn as set up: no unit stands on an objective and
+    # Kraiss is free, so the outcome is a major German victory (BRO.scn.big-river.victory, read
+    # through BRO.scn.little-river.victory's levels) and no player has a point
+    # (PRESUMED.big-river-points: points for objectives held and Kraiss's capture only). The
+    # highest German score is then 0, shared by both German players: both are named, and a note
+    # says the names are a tie at no points, which the book does not foresee.
+    board = os.path.join(ROOT, "examples", "boards", "big_river.scn")
+    p = run(["--board", board], stdin="do scenario_outcome_said()\n")
+    out = lines(p.stdout)
+    check("note: elite commander: German group A   (BRO.scn.big-river.victory)" in out and
+          "note: elite commander: German group B   (BRO.scn.big-river.victory)" in out,
+          "both German players are named", p)
+    zero = "note: the elite commanders named scored 0 points"
+    check(sum(1 for l in out if l.startswith(zero)) == 1, "one note says they scored nothing", p)
+
+
+@case
 def move_refused():
     # examples/boards/beach_seawall.scn: rifle1 (D7) to C6, across the barbed wire to C5 (a
     # Difficult Passage for infantry, BRO.1.3.barbed-wire, which ends the move:
