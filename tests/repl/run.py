@@ -3175,6 +3175,29 @@ def play_undo_dice():
 
 
 @case
+def why_shows_the_seawall_breach():
+    # rev10e 9: examples/boards/omaha_part1.scn, the west Seawall section (B6 C6 D6) destroyed;
+    # the Sherman (a vehicle) may now cross its embankment from C7 to C6 only under the reading
+    # PRESUMED.seawall-breach (the scenario does not say a destroyed section lets vehicles over).
+    # `why` and `why not` showed only "impassable_side: did not fire", never that reading; now
+    # both reach embankment_breached.seawall and cite it. The answer is the same: permit.
+    board = os.path.join(ROOT, "examples", "boards", "omaha_part1.scn")
+    for form in ("why", "why not"):
+        p = run(["--board", board], stdin="do seawall_section_destroyed(element_at(@B6))\n"
+                 f"{form} can_cross($sherman, @C7, @C6)\n")
+        out = p.stdout
+        check(p.returncode == 0 and "can_cross($sherman, C7, C6) = permit" in out,
+              f"{form}: the Sherman crosses the breached section", p)
+        check(re.search(r"rule embankment_breached\.seawall: true\b.*PRESUMED\.seawall-breach", out)
+              is not None, f"{form}: the reading it rests on is shown, cited", p)
+    # The intact east section (I6 J6 K6) still stops it, and the breach is not named there.
+    p = run(["--board", board], stdin="do seawall_section_destroyed(element_at(@B6))\n"
+            "why can_cross($sherman, @J7, @J6)\n")
+    check("can_cross($sherman, J7, J6) = forbid" in p.stdout and
+          "breached_embankment: permit" not in p.stdout, "the intact section still bars it", p)
+
+
+@case
 def turn_omaha1_why():
     # examples/boards/omaha_part1.scn, the turn of tests/events/turn_omaha1.hon: the rifles land
     # from barge 5 onto I8 and walk to I7; the MG 42 nest (J3: Machine Gunner, Hawkeyed, long
