@@ -2658,6 +2658,30 @@ def play_choices_on_stdin():
 
 
 @case
+def play_roll_before_choice():
+    # rev10e 9: a procedure's lines were all printed after it ended, while its choices are asked
+    # as it runs, so a choice came before the roll that made it possible
+    # (landing_craft_recovery). fixtures/roll_choice.hon's dash($a) gives $a a Suppressed
+    # marker, rolls a die, and on 1 or more (any face) asks where $a goes among the free squares
+    # of row 1, B1 and D1 ($b stands on C1); the answer 2 takes D1. The lines come in the order
+    # they happened, each once: the marker, the roll, the question, then the move.
+    p = run(PLAY + ["--load", fx("roll_choice.hon")],
+            stdin=f"board {fx('boards/play.scn')}\ndo dash($a)\n2\nsquare_of($a)\n")
+    out = lines(p.stdout)
+    check(p.returncode == 0, "the session runs without an error", p)
+    roll = [i for i, l in enumerate(out) if re.match(r"roll d6: [1-6]   \(FIX\.dash\)$", l)]
+    ask = [i for i, l in enumerate(out) if l == "choose (allies): Where to?"]
+    check(len(roll) == 1 and len(ask) == 1, "one roll line, one question", p)
+    check(roll and ask and out[roll[0] - 1] == "give $a suppressed   (FIX.dash)" and
+          roll[0] < ask[0], "the marker, then the roll, before the question", p)
+    check(out[-2:] == ["move $a to D1   (FIX.dash)", "D1"], "the move after the answer", p)
+    # --json: the answer holds every line, none printed before it
+    p = run(PLAY + ["--load", fx("roll_choice.hon"), "--json"],
+            stdin=f"board {fx('boards/play.scn')}\ndo dash($a)\n2\n")
+    check(not any(l.startswith("roll d6") for l in lines(p.stdout)), "json: no loose line", p)
+
+
+@case
 def play_next_and_step():
     p = play_session([
         "turn", "do suppress($a)", "next", "next", "turn", "undo", "turn",
