@@ -85,6 +85,12 @@ typedef struct hon_config {
     /* Called with each effect's line before the effect is applied (a step mode); returning
      * false abandons the procedure (E225; its effects are undone). NULL: never called. */
     bool (*on_effect)(void *userdata, const char *line);
+    /* Called as a procedure is about to ask the chooser, with the lines (effects, notes, rolls;
+     * each ending in a newline) it wrote since it began or since the last call: what led to
+     * the question, for the player to see before answering (the roll before the choice it
+     * made possible). The procedure's answer still holds every line. Not called when there is
+     * no new line, nor for a choice the chooser is not asked. NULL: never called. */
+    void (*before_choice)(void *userdata, const char *lines);
 } hon_config;
 
 /* Creates an interpreter with no rules loaded. cfg may be NULL for defaults. NULL on OOM. */

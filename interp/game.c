@@ -75,6 +75,7 @@ static hon_status finish_play(hon_vm *vm, bool ok, size_t mark, uint64_t dice, c
     state_end(&vm->x);
     sb_free(&vm->game.out);
     vm->game.lines = 0;
+    vm->game.shown = 0;
     return st;
 }
 
@@ -204,6 +205,7 @@ static hon_status odds_run_all(hon_vm *vm, const chunk *ch, uint32_t type, void 
     g->stepper = saved_step;
     sb_free(&g->out);
     g->lines = 0;
+    g->shown = 0;
     sb_free(&text);
     sb_free(&json);
     return st;

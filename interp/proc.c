@@ -688,6 +688,10 @@ static bool chosen(vm_ctx *x, const val *opts, char **texts, size_t n, const cha
 {
     proc_game *gm = game_of(x);
     int idx = -2;
+    if (gm->before_choice && gm->out.len > gm->shown) { /* what led here, before the question */
+        gm->before_choice(gm->ud, sb_str(&gm->out) + gm->shown);
+        gm->shown = gm->out.len;
+    }
     strbuf qq = { 0 };
     sb_puts(&qq, question);
     for (int tries = 0; tries < PROC_CHOOSER_TRIES; tries++) {
@@ -970,6 +974,7 @@ static bool as_procedure(vm_ctx *x, proc_game *gm, bool (*body)(vm_ctx *, void *
         sb_free(&gm->out);
         sb_free(&gm->rolls);
         gm->lines = 0;
+        gm->shown = 0;
     }
     ok = ok && body(x, ud);
     if (!ok && x->err.code == VM_SUSPENDED && gm->fork)

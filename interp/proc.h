@@ -24,6 +24,8 @@ typedef int (*proc_chooser)(void *ud, const char *question, const char *side,
                             const char *const *options, size_t n);
 /* Called with each effect's line before it is applied; false abandons the procedure. */
 typedef bool (*proc_stepper)(void *ud, const char *line);
+/* Called before the chooser is asked with the procedure's lines not yet given to it. */
+typedef void (*proc_lines_hook)(void *ud, const char *lines);
 
 #define PROC_CHOOSER_TRIES 3 /* an illegal answer is refused, then asked again */
 
@@ -66,7 +68,8 @@ typedef struct proc_game {
     bool script_on; /* a script was given (running out of it is E221) */
     proc_chooser chooser;
     proc_stepper stepper;
-    void *ud;            /* for chooser and stepper */
+    proc_lines_hook before_choice;
+    void *ud;            /* for chooser, stepper and before_choice */
     bool first_choice;   /* odds: every choice takes the first legal option */
     bool bare;           /* odds: effect lines without their citations, no notes, no dice */
     size_t choices_made; /* choices made since the caller last zeroed it (odds' note) */
@@ -76,6 +79,7 @@ typedef struct proc_game {
     strbuf out;        /* its lines: one per effect, note and roll */
     strbuf rolls;      /* its dice as JSON objects joined by ", " (none when bare) */
     size_t lines;      /* effect lines written */
+    size_t shown;      /* bytes of out given to before_choice */
     ast_loc raised_at; /* where the running event was raised (zero: from C, as a walk's
                                steps are), so a cascade too deep (E222) is reported there */
     proc_fork *fork;   /* while forking: where a run stopped at a roll is kept */

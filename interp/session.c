@@ -572,11 +572,18 @@ static int on_choose(void *ud, const char *question, const char *side, const cha
     return vm->cfg.chooser(vm->cfg.userdata, question, side, options, n);
 }
 
+static void on_before_choice(void *ud, const char *lines)
+{
+    const hon_vm *vm = ud;
+    vm->cfg.before_choice(vm->cfg.userdata, lines);
+}
+
 void session_game_start(hon_vm *vm, proc_game *gm, scene *sc)
 {
     proc_init(gm, sc, (int32_t)vm->pg->res->enums[E_PHASE].len);
     gm->chooser = vm->cfg.chooser ? on_choose : NULL;
     gm->stepper = vm->cfg.on_effect ? on_step : NULL;
+    gm->before_choice = vm->cfg.before_choice ? on_before_choice : NULL;
     gm->ud = vm;
 }
 

@@ -199,6 +199,7 @@ static bool game_begin(hon_vm *vm, test_run *r)
     session_game_start(vm, g, r->sc);
     g->chooser = NULL; /* a test never asks a person: its script, else the first */
     g->stepper = NULL;
+    g->before_choice = NULL;
     vm->x.game = &g->g;
     vm->x.dice_on = t->has_dice;
     vm->x.dice_faces = t->dice;

@@ -156,6 +156,16 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
     }
 }
 
+void cli_before_choice(void *ud, const char *lines)
+{
+    cli_session *s = ud;
+    if (!s->live_lines || s->json)
+        return;
+    fputs(lines, stdout);
+    for (const char *l = lines; (l = strchr(l, '\n')) != NULL; l++)
+        s->lines_shown++;
+}
+
 bool cli_step(void *ud, const char *line)
 {
     cli_session *s = ud;

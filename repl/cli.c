@@ -165,6 +165,7 @@ int cli_session_open(cli_session *s, const cli_opts *o)
     cfg.max_list = (size_t)o->max_list;
     cfg.chooser = cli_choose;
     cfg.on_effect = cli_step;
+    cfg.before_choice = cli_before_choice;
     cli_set_json(s, o->json);
     s->bail = o->bail;
     s->vm = hon_vm_new(&cfg);
@@ -1150,20 +1151,38 @@ int cli_limit(cli_session *s, const char *name, const char *value)
     return 0;
 }
 
-/* Prints a procedure's answer (text or JSON). */
+/* A do, move or next begins (live: its lines before a choice are printed then,
+ * cli_before_choice) or ends. */
+static void live_lines(cli_session *s, bool live)
+{
+    s->live_lines = live;
+    s->lines_shown = 0;
+}
+
+/* Prints a procedure's answer (text or JSON); the text without its first s->lines_shown lines,
+ * printed already before a choice. Ends the live lines. */
 static void put_answer(cli_session *s, hon_answer *a)
 {
-    cli_put_block(s->json ? hon_answer_json(a) : hon_answer_text(a), stdout);
+    const char *text = s->json ? hon_answer_json(a) : hon_answer_text(a);
+    for (size_t i = 0; !s->json && text && i < s->lines_shown; i++) {
+        const char *nl = strchr(text, '\n');
+        text = nl ? nl + 1 : text + strlen(text);
+    }
+    if (text && text[0])
+        cli_put_block(text, stdout);
     fflush(stdout);
+    live_lines(s, false);
 }
 
 int cli_do(cli_session *s, const char *call, const char *where, bool odds)
 {
     hon_answer *a = NULL;
     size_t before = s->diags;
+    live_lines(s, !odds);
     hon_status st = odds ? hon_odds_do(s->vm, call, where, &a) : hon_do(s->vm, call, where, &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
+        live_lines(s, false);
         return cli_failed(s, before, st, odds ? "cannot enumerate" : "cannot do", call);
     }
     put_answer(s, a);
@@ -1198,9 +1217,11 @@ int cli_move(cli_session *s, const char *unit, const char *const *squares, size_
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
+    live_lines(s, true);
     hon_status st = hon_move(s->vm, unit, squares, n, &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
+        live_lines(s, false);
         return cli_failed(s, before, st, "cannot move", unit);
     }
     put_answer(s, a);
@@ -1309,11 +1330,16 @@ int cli_reach(cli_session *s, const char *unit, const char *svg_path)
 
 int cli_next(cli_session *s)
 {
+    /* the phases' events read the board: without one, say so before any rule does */
+    if (!hon_board_path(s->vm))
+        return no_board();
     hon_answer *a = NULL;
     size_t before = s->diags;
+    live_lines(s, true);
     hon_status st = hon_next(s->vm, &a);
     if (st != HON_OK || !a) {
         hon_answer_free(a);
+        live_lines(s, false);
         return cli_failed(s, before, st, "cannot go on to the next phase", "next");
     }
     put_answer(s, a);

@@ -70,6 +70,9 @@ typedef struct cli_session {
     char *answer;   /* the default ask's buffer */
     size_t answer_cap;
     bool stepping;         /* step mode: pause before each effect */
+    bool live_lines;       /* a do, move or next runs: its lines before a choice are printed
+                              then (cli_before_choice) */
+    size_t lines_shown;    /* how many were, left out when its answer is printed */
     bool bundled_rules;    /* the bundled rule directories were loaded (so the bundled boards,
                            written in their vocabulary, are diff's and snapshot's too) */
     bool bail;             /* --bail: a script stops at its first failing line */
@@ -114,6 +117,11 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
  * `q`; any other line is an error, abandons the procedure and is handed back to the reader
  * (s->unread) to run as a line of its own. */
 bool cli_step(void *ud, const char *line);
+/* hon_config.before_choice (answer.c): while a do, move or next runs (s->live_lines; not with
+ * --json), prints the procedure's lines that led to the question about to be asked (a roll
+ * before the choice it made possible) and counts them in s->lines_shown, so that the answer
+ * printed after leaves them out. */
+void cli_before_choice(void *ud, const char *lines);
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
 void cli_opts_free(cli_opts *o);

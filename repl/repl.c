@@ -558,7 +558,10 @@ static int cmd_undo(repl *r, char *args)
 
 static int cmd_turn(repl *r, char *args)
 {
-    (void)args;
+    if (args[0]) {
+        cli_error_code(CLI_E_USAGE, "usage: turn");
+        return 1;
+    }
     return cli_turn(r->s);
 }
 

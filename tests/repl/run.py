@@ -2933,6 +2933,30 @@ def play_choices_on_stdin():
 
 
 @case
+def play_roll_before_choice():
+    # rev10e 9: a procedure's lines were all printed after it ended, while its choices are asked
+    # as it runs, so a choice came before the roll that made it possible
+    # (landing_craft_recovery). fixtures/roll_choice.hon's dash($a) gives $a a Suppressed
+    # marker, rolls a die, and on 1 or more (any face) asks where $a goes among the free squares
+    # of row 1, B1 and D1 ($b stands on C1); the answer 2 takes D1. The lines come in the order
+    # they happened, each once: the marker, the roll, the question, then the move.
+    p = run(PLAY + ["--load", fx("roll_choice.hon")],
+            stdin=f"board {fx('boards/play.scn')}\ndo dash($a)\n2\nsquare_of($a)\n")
+    out = lines(p.stdout)
+    check(p.returncode == 0, "the session runs without an error", p)
+    roll = [i for i, l in enumerate(out) if re.match(r"roll d6: [1-6]   \(FIX\.dash\)$", l)]
+    ask = [i for i, l in enumerate(out) if l == "choose (allies): Where to?"]
+    check(len(roll) == 1 and len(ask) == 1, "one roll line, one question", p)
+    check(roll and ask and out[roll[0] - 1] == "give $a suppressed   (FIX.dash)" and
+          roll[0] < ask[0], "the marker, then the roll, before the question", p)
+    check(out[-2:] == ["move $a to D1   (FIX.dash)", "D1"], "the move after the answer", p)
+    # --json: the answer holds every line, none printed before it
+    p = run(PLAY + ["--load", fx("roll_choice.hon"), "--json"],
+            stdin=f"board {fx('boards/play.scn')}\ndo dash($a)\n2\n")
+    check(not any(l.startswith("roll d6") for l in lines(p.stdout)), "json: no loose line", p)
+
+
+@case
 def play_next_and_step():
     p = play_session([
         "turn", "do suppress($a)", "next", "next", "turn", "undo", "turn",
@@ -3298,6 +3322,36 @@ def play_command_errors_placed():
 
 
 @case
+def play_turn_and_next_usage():
+    # rev10e 9: `turn banana` and `turn 1 2 3` printed the clock; every other command that takes
+    # no words gives its usage (E404 under the words, as `next next`). `next` with no board
+    # stopped inside a rule file (squares_within() reads the board); like `move`, it now says no
+    # board is loaded (E212, under `next`) before any rule runs. Worked out from the script:
+    # line 1 `next`: E212 at (1, 4);  2 `turn banana`: E404 under `banana` (6, 6);
+    # 3 `turn 1 2 3`: E404 under `1 2 3` (6, 5);  4 `turn`: the clock, turn 1's set-up phase
+    # (the bundled rules' first phase, events.hon).
+    text = "next\nturn banana\nturn 1 2 3\nturn\n"
+    want = [(1, 1, 4, "E212"), (2, 6, 6, "E404"), (3, 6, 5, "E404")]
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "t.play")
+        with open(script, "w") as f:
+            f.write(text)
+        p = run(["play", script])
+        check(p.returncode == 1, "failing lines: exit 1", p)
+        src = text.split("\n")
+        for line, col, n, code in want:
+            block = f"{script}:{line}:{col}: error[{code}]: "
+            caret = f"{line:5d} | {src[line - 1]}\n      | {' ' * (col - 1)}^{'~' * (n - 1)}\n"
+            check(block in p.stderr and caret in p.stderr,
+                  f"line {line}: {code} at column {col}, {n} bytes marked", p)
+        check("error[E212]: no board is loaded" in p.stderr and ".hon:" not in p.stderr,
+              "next: no board, said by the command, not by a rule file", p)
+        check("usage: turn" in p.stderr, "turn's usage is given", p)
+        check(p.stderr.count(": error") == len(want), "one error a failing line", p)
+        check(lines(p.stdout)[-1] == "turn 1, setup phase", "a bare turn prints the clock", p)
+
+
+@case
 def play_script_choices():
     # A piped script on play.scn ($a on A1, $b on C1): relocate offers the free squares of B1,
     # C1 and D1. Line 2's choice ([B1, D1]) is followed by an expression, no answer: the choice
@@ -3420,6 +3474,29 @@ def play_undo_dice():
 
 
 @case
+def why_shows_the_seawall_breach():
+    # rev10e 9: examples/boards/omaha_part1.scn, the west Seawall section (B6 C6 D6) destroyed;
+    # the Sherman (a vehicle) may now cross its embankment from C7 to C6 only under the reading
+    # PRESUMED.seawall-breach (the scenario does not say a destroyed section lets vehicles over).
+    # `why` and `why not` showed only "impassable_side: did not fire", never that reading; now
+    # both reach embankment_breached.seawall and cite it. The answer is the same: permit.
+    board = os.path.join(ROOT, "examples", "boards", "omaha_part1.scn")
+    for form in ("why", "why not"):
+        p = run(["--board", board], stdin="do seawall_section_destroyed(element_at(@B6))\n"
+                 f"{form} can_cross($sherman, @C7, @C6)\n")
+        out = p.stdout
+        check(p.returncode == 0 and "can_cross($sherman, C7, C6) = permit" in out,
+              f"{form}: the Sherman crosses the breached section", p)
+        check(re.search(r"rule embankment_breached\.seawall: true\b.*PRESUMED\.seawall-breach", out)
+              is not None, f"{form}: the reading it rests on is shown, cited", p)
+    # The intact east section (I6 J6 K6) still stops it, and the breach is not named there.
+    p = run(["--board", board], stdin="do seawall_section_destroyed(element_at(@B6))\n"
+            "why can_cross($sherman, @J7, @J6)\n")
+    check("can_cross($sherman, J7, J6) = forbid" in p.stdout and
+          "breached_embankment: permit" not in p.stdout, "the intact section still bars it", p)
+
+
+@case
 def turn_omaha1_why():
     # examples/boards/omaha_part1.scn, the turn of tests/events/turn_omaha1.hon: the rifles land
     # from barge 5 onto I8 and walk to I7; the MG 42 nest (J3: Machine Gunner, Hawkeyed, long
@@ -3466,6 +3543,64 @@ def scenario_end_in_play():
     check(p.stderr.count("error[E219]: the game is over") == 3,
           "each `next` after the end is refused", p)
     check(out.rstrip().endswith("7"), "the clock stands where the game ended", p)
+
+
+@case
+def game_end_cites_its_own_clauses():
+    # rev10e 9: a landing's outcome note cited the four scenarios' victory clauses besides
+    # BRO.6.end, and an Omaha 1 end cited BRO.6.end; Omaha 2's entry move cited Part 1, Little
+    # River and chapter 6, not BRO.scn.omaha2.late-units; scenario_in_play() on a landing board was
+    # a bare E203. Each line now cites the game the board plays.
+    # 1. tests/events/boards/landing_game.scn (landing_played=300: 8 turns, BRO.6.turns): six
+    # `next`s reach turn 2's Supply Phase, where the defender's second group (late) must enter
+    # (BRO.6.defender-groups); 19 more end turn 8's Supply Phase (1 + 8 * 3 = 25 in all) with
+    # nothing held: the defender's (German) victory, told citing BRO.6.end alone; the 26th `next`
+    # is refused by the landing's own rule.
+    board = os.path.join(ROOT, "tests", "events", "boards", "landing_game.scn")
+    stdin = ("next\n" * 6 + "do landing_group_enters(300, $late, @D1)\n" + "next\n" * 20 +
+             "scenario_in_play()\n")
+    p = run(["--board", board], stdin=stdin)
+    out = lines(p.stdout)
+    check("note: outcome: German victory   (BRO.6.end)" in out,
+          "the landing's outcome cites BRO.6.end alone", p)
+    check(not any(l.startswith("note:") and "BRO.scn." in l for l in out),
+          "no landing note cites a scenario's clause", p)
+    check("(rule phase_ends.landing_over)" in p.stderr, "the next after the end: the landing's rule", p)
+    check("error[E201]: table `scenario_played_instead`, row (player_generated_landing)" in p.stderr
+          and "E203" not in p.stderr, "scenario_in_play() says the board plays a landing", p)
+    # 2. examples/boards/omaha_part1.scn to its end (as scenario_end_in_play): the outcome cites
+    # BRO.scn.omaha1.victory alone.
+    p = run(["--board", os.path.join(ROOT, "examples", "boards", "omaha_part1.scn")],
+            stdin="next\n" * 22)
+    check("note: outcome: German victory   (BRO.scn.omaha1.victory)" in lines(p.stdout),
+          "an Omaha 1 end cites its own victory clause", p)
+    check("BRO.6.end" not in p.stdout + p.stderr, "and nothing of chapter 6", p)
+    # 3. tests/events/boards/setup_entry_omaha2.scn: late (event marker on turn 3) enters by the
+    # blue arrow A1 in turn 3's Supply Phase (9 `next`s: set-up, then 3 phases a turn), without
+    # a token; the move cites Part 2's late-units clause.
+    board = os.path.join(ROOT, "tests", "events", "boards", "setup_entry_omaha2.scn")
+    p = run(["--board", board],
+            stdin="next\n" * 9 + "do enter_reinforcement(omaha2, $late, @A1)\n")
+    check(lines(p.stdout)[-1] == "move $late to A1   (BRO.scn.omaha2.late-units)",
+          "Omaha 2's entry cites BRO.scn.omaha2.late-units", p)
+
+
+@case
+def elite_commanders_at_zero():
+    # rev10e 9: examples/boards/big_river.scn as set up: no unit stands on an objective and
+    # Kraiss is free, so the outcome is a major German victory (BRO.scn.big-river.victory, read
+    # through BRO.scn.little-river.victory's levels) and no player has a point
+    # (PRESUMED.big-river-points: points for objectives held and Kraiss's capture only). The
+    # highest German score is then 0, shared by both German players: both are named, and a note
+    # says the names are a tie at no points, which the book does not foresee.
+    board = os.path.join(ROOT, "examples", "boards", "big_river.scn")
+    p = run(["--board", board], stdin="do scenario_outcome_said()\n")
+    out = lines(p.stdout)
+    check("note: elite commander: German group A   (BRO.scn.big-river.victory)" in out and
+          "note: elite commander: German group B   (BRO.scn.big-river.victory)" in out,
+          "both German players are named", p)
+    zero = "note: the elite commanders named scored 0 points"
+    check(sum(1 for l in out if l.startswith(zero)) == 1, "one note says they scored nothing", p)
 
 
 @case
