@@ -3194,6 +3194,23 @@ def scenario_end_in_play():
 
 
 @case
+def suppressed_discard_cited():
+    # tests/events/boards/stress_far.scn (counters from tests/events/bloody_omaha.hon) under the
+    # bloody_omaha edition, which has no Gazette #6: four `next`s from the set-up end turn 1's
+    # Supply Phase. `far`, out of the Stress's range, discards its Suppressed marker; no clause of
+    # Bloody Omaha says the markers go then, so the step cites the presumed base-game fact
+    # (PRESUMED.suppressed_discard), never Gazette #6's encouragement (GZ6.encourage.timing).
+    board = os.path.join(ROOT, "tests", "events", "boards", "stress_far.scn")
+    rules = os.path.join(ROOT, "tests", "events", "bloody_omaha.hon")
+    p = run(["--edition", "bloody_omaha", "--load", rules, "--board", board],
+            stdin="next\n" * 4)
+    check(p.returncode == 0, "the turn is played", p)
+    check(re.search(r"take \$far suppressed   \(PRESUMED\.suppressed_discard", p.stdout)
+          is not None, "the discard cites the presumed fact", p)
+    check("GZ6" not in p.stdout, "nothing cites Gazette #6", p)
+
+
+@case
 def move_refused():
     # examples/boards/beach_seawall.scn: rifle1 (D7) to C6, across the barbed wire to C5 (a
     # Difficult Passage for infantry, BRO.1.3.barbed-wire, which ends the move:
