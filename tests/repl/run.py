@@ -4083,9 +4083,11 @@ def diff_variants():
     # long_range: line_of_sight.far only speaks past 20 squares, no board up to 5 x 5 has that
     check(out[4] == "long_range=seen: never changes an answer (no question asked can read it; "
           "no board up to 5 x 5 shows one in 0.5 s)", "searched, never changes", p)
-    # drill: read only by drills(list<unit>), which is not asked
+    # drill: read only by drills(list<unit>), which is not asked, and by the procedure
+    # drill_done, which diff does not play: the line says play may differ
     check(out[5] == "drill=twice: never changes an answer (no question asked can read it; no "
-          "board query reads it)", "read by no question asked", p)
+          "board query reads it; but procedures read it, and diff plays none: play may differ)",
+          "read by no question asked, but by a procedure", p)
     check(out[6] == "2 of 5 readings change an answer", "the count", p)
     # Against another setting: woods_sight=hinders as the setting, its other reading (blocks)
     # is the one compared; the same seed gives the same lines.
