@@ -1166,6 +1166,23 @@ static void checked_rules(const brief *br, size_t i, strbuf *out)
         checked_keep(br, i, slot, q, out, from, truncated);
 }
 
+/* Whether the default of call i (answered by no rule) asked something that a rule answered:
+ * a default that sums other queries (fire_defensive_bonus over defensive_bonus) holds terms the
+ * reader must see, so the call is not folded to one line. Rules that fired while a guard of an
+ * unfired rule was checked do not count: only the default's own subtree is looked at. */
+static bool default_has_fired(const brief *br, size_t i)
+{
+    const trace_log *t = br->t;
+    for (size_t j = i + 1; j < br->end[i]; j = br->end[j]) {
+        if (t->e[j].kind != TR_DEFAULT)
+            continue;
+        for (size_t k = j + 1; k < br->end[j]; k++)
+            if (t->e[k].kind == TR_RULE && !t->e[k].unfired)
+                return true;
+    }
+    return false;
+}
+
 /* A call (or event) below the top that no rule answered, on one line. */
 static void brief_unanswered(const brief *br, size_t i, size_t count)
 {
@@ -1195,7 +1212,8 @@ static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level,
     case TR_CALL:
     case TR_EVENT: {
         top = top || br->why_not;
-        if (!top && e->no_rule && e->done) {
+        const bool unfolded = !top && e->no_rule && e->done && default_has_fired(br, i);
+        if (!top && e->no_rule && e->done && !unfolded) {
             brief_unanswered(br, i, count);
             return;
         }
@@ -1207,7 +1225,7 @@ static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level,
         put_count(out, count);
         sb_putc(out, '\n');
         brief_children(br, i, level + 1, top);
-        if (top && e->done && e->no_rule && level + 1 <= br->last)
+        if ((top || unfolded) && e->done && e->no_rule && level + 1 <= br->last)
             no_rule_text(env, br->t, i, br->end[i], level + 1, out);
         return;
     }

@@ -4,7 +4,8 @@
  * reading — only the questions that can read the variant (focus.h), the others being sure to
  * agree — and, when none differs and a board query reads the variant, a short search for a
  * witness board (search.h). One line per reading: how many questions differ and one of them,
- * or the witness, or that the reading never changes an answer. docs/spec/repl.md §5.
+ * or the witness, or that the reading never changes an answer (and whether a procedure reads
+ * it: diff plays none, so play may still differ). docs/spec/repl.md §5.
  */
 #include <stdio.h>
 #include <string.h>
@@ -101,7 +102,7 @@ static hon_status ask_all(qs_set *s, const focus *f, reading_run *rr)
 /* Writes the line of reading `reading` of variant `var`: the questions that differ (and the
  * first), else the witness of the search, else that it never changes an answer. */
 static void put_line(strbuf *out, const char *var, const char *reading, const reading_run *rr,
-                     const search_found *found, const hon_search_options *so)
+                     const search_found *found, const hon_search_options *so, bool played)
 {
     sb_printf(out, "%s=%s: ", var, reading);
     if (rr->differ) {
@@ -125,10 +126,24 @@ static void put_line(strbuf *out, const char *var, const char *reading, const re
     if (found->found)
         sb_puts(out, ")\n");
     else if (found->none_can)
-        sb_puts(out, "; no board query reads it)\n");
+        sb_puts(out, "; no board query reads it");
     else
-        sb_printf(out, "; no board up to %u x %u shows one in %g s)\n", so->max_size, so->max_size,
+        sb_printf(out, "; no board up to %u x %u shows one in %g s", so->max_size, so->max_size,
                   so->seconds);
+    if (!found->found)
+        sb_puts(out, played ? "; but procedures read it, and diff plays none: play may differ)\n"
+                            : ")\n");
+}
+
+/* Whether a procedure (an event's rule, run by `do` or `play`) can act otherwise under the two
+ * settings of f: diff asks queries only, so a reading such a rule reads may change play though
+ * no question differs. */
+static bool procedures_read(const focus *f)
+{
+    for (uint32_t q = 0; q < f->p->nqueries; q++)
+        if (f->p->queries[q].is_event && focus_query(f, q))
+            return true;
+    return false;
 }
 
 /* Compares, for variant v and its reading m, the setting in a with the setting and that
@@ -151,12 +166,13 @@ static hon_status one_reading(qs_set *s, const char *setting, uint32_t v, uint32
     reading_run rr = { 0 };
     if (st == HON_OK)
         st = ask_all(s, &f, &rr);
+    const bool played = st == HON_OK && procedures_read(&f);
     focus_free(&f);
     search_found found = { 0 };
     if (st == HON_OK && !rr.differ)
         st = search_quiet(a, b, so, &found);
     if (st == HON_OK)
-        put_line(out, var, reading, &rr, &found, so);
+        put_line(out, var, reading, &rr, &found, so, played);
     *changes = rr.differ || found.found;
     search_found_free(&found);
     sb_free(&rr.example);

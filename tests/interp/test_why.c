@@ -97,6 +97,40 @@ START_TEST(brief_top_level_explains_defaults)
 }
 END_TEST
 
+/* A sum whose default asks another query: fire(n) adds to its default, base(n), what its own rule
+ * gives; base(n) is the sum of its rules (default 0). */
+static const char *const SUMMED =
+    "query base(n: int) -> int combine sum default 0;\n"
+    "rule base.cover cite \"B.1\" when n > 0 answer 1;\n"
+    "rule base.gear cite \"B.2\" when n > 5 answer 2;\n"
+    "query fire(n: int) -> int combine sum default base(n);\n"
+    "rule fire.extra cite \"F.1\" when n > 9 answer 1;\n"
+    "query shot(n: int) -> int combine sum;\n"
+    "rule shot.roll cite \"S.1\" answer 4 + fire(n);\n"
+    "source \"B.1\"; source \"B.2\"; source \"F.1\"; source \"S.1\";\n";
+
+START_TEST(brief_unfolds_a_default_that_holds_terms)
+{
+    tvm *t = tvm_new(SUMMED);
+    /* shot(3) = 4 + fire(3); fire.extra does not fire (3 > 9 is false), so fire(3) is its
+     * default base(3) = 1 (base.cover: 3 > 0; base.gear: 3 > 5 is false). The bonus of 1 is a
+     * term of the shot: below the top, fire(3) is not folded to "no rule fired" but shows its
+     * default and the rule that gave it, then says the default alone answered. */
+    ck_ev(t, "shot(3)", "5");
+    ck_assert_str_eq(why_brief(t, "shot(3)"),
+                     "shot(3) = 5   [sum]\n  rule shot.roll: 5   (S.1)\n"
+                     "    fire(3) = 1   [sum]\n      default: 1\n"
+                     "        base(3) = 1   [sum]\n          default: 0\n"
+                     "          rule base.cover: 1   (B.1)\n"
+                     "      no rule fired: the default alone (checked extra)\n");
+    /* shot(0): base(0) = 0 (no rule of base fires), fire(0) = 0: nothing to show below the
+     * default, and fire(0) stays one line */
+    ck_assert_str_eq(why_brief(t, "shot(0)"), "shot(0) = 4   [sum]\n  rule shot.roll: 4   (S.1)\n"
+                                              "    fire(0) = 0   (no rule fired: checked extra)\n");
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(brief_permission)
 {
     /* may(x) forbids negative x unless x == -7; ok(x) asks may(x) inside its rule.
@@ -409,6 +443,7 @@ int main(void)
     tcase_add_test(tc, brief_shows_what_fired);
     tcase_add_test(tc, brief_top_level_explains_defaults);
     tcase_add_test(tc, brief_permission);
+    tcase_add_test(tc, brief_unfolds_a_default_that_holds_terms);
     tcase_add_test(tc, brief_alone_runs_combined_chunks);
     tcase_add_test(tc, brief_cuts_long_values);
     tcase_add_test(tc, why_do_events);

@@ -3603,6 +3603,22 @@ def elite_commanders_at_zero():
     check(sum(1 for l in out if l.startswith(zero)) == 1, "one note says they scored nothing", p)
 
 
+def suppressed_discard_cited():
+    # tests/events/boards/stress_far.scn (counters from tests/events/bloody_omaha.hon) under the
+    # bloody_omaha edition, which has no Gazette #6: four `next`s from the set-up end turn 1's
+    # Supply Phase. `far`, out of the Stress's range, discards its Suppressed marker; no clause of
+    # Bloody Omaha says the markers go then, so the step cites the presumed base-game fact
+    # (PRESUMED.suppressed_discard), never Gazette #6's encouragement (GZ6.encourage.timing).
+    board = os.path.join(ROOT, "tests", "events", "boards", "stress_far.scn")
+    rules = os.path.join(ROOT, "tests", "events", "bloody_omaha.hon")
+    p = run(["--edition", "bloody_omaha", "--load", rules, "--board", board],
+            stdin="next\n" * 4)
+    check(p.returncode == 0, "the turn is played", p)
+    check(re.search(r"take \$far suppressed   \(PRESUMED\.suppressed_discard", p.stdout)
+          is not None, "the discard cites the presumed fact", p)
+    check("GZ6" not in p.stdout, "nothing cites Gazette #6", p)
+
+
 @case
 def move_refused():
     # examples/boards/beach_seawall.scn: rifle1 (D7) to C6, across the barbed wire to C5 (a
@@ -4476,9 +4492,11 @@ def diff_variants():
     # long_range: line_of_sight.far only speaks past 20 squares, no board up to 5 x 5 has that
     check(out[4] == "long_range=seen: never changes an answer (no question asked can read it; "
           "no board up to 5 x 5 shows one in 0.5 s)", "searched, never changes", p)
-    # drill: read only by drills(list<unit>), which is not asked
+    # drill: read only by drills(list<unit>), which is not asked, and by the procedure
+    # drill_done, which diff does not play: the line says play may differ
     check(out[5] == "drill=twice: never changes an answer (no question asked can read it; no "
-          "board query reads it)", "read by no question asked", p)
+          "board query reads it; but procedures read it, and diff plays none: play may differ)",
+          "read by no question asked, but by a procedure", p)
     check(out[6] == "2 of 5 readings change an answer", "the count", p)
     # Against another setting: woods_sight=hinders as the setting, its other reading (blocks)
     # is the one compared; the same seed gives the same lines.
