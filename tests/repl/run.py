@@ -3603,6 +3603,7 @@ def elite_commanders_at_zero():
     check(sum(1 for l in out if l.startswith(zero)) == 1, "one note says they scored nothing", p)
 
 
+@case
 def suppressed_discard_cited():
     # tests/events/boards/stress_far.scn (counters from tests/events/bloody_omaha.hon) under the
     # bloody_omaha edition, which has no Gazette #6: four `next`s from the set-up end turn 1's
