@@ -684,6 +684,32 @@ static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
     }
 }
 
+/* Whether the segment from o to o + d (pixels) meets the box with corners a and z (a below z on
+ * both axes), clipped Liang-Barsky style; *enter is then the fraction of the segment, 0 to 1,
+ * where it first comes into the box. */
+static bool segment_enters(const double o[2], const double d[2], const double a[2],
+                           const double z[2], double *enter)
+{
+    double lo = 0, hi = 1;
+    for (int j = 0; j < 2; j++) {
+        if (d[j] == 0) {
+            if (o[j] < a[j] || o[j] > z[j])
+                return false;
+            continue;
+        }
+        double t0 = (a[j] - o[j]) / d[j], t1 = (z[j] - o[j]) / d[j];
+        if (t0 > t1) {
+            double sw = t0;
+            t0 = t1;
+            t1 = sw;
+        }
+        lo = t0 > lo ? t0 : lo;
+        hi = t1 < hi ? t1 : hi;
+    }
+    *enter = lo;
+    return lo <= hi;
+}
+
 /* The part of the traced line past its deciding place (dashed, PAST_COLOUR), drawn over the
  * labels: it is short (a square or two) and the picture's point, so a square's label or a
  * counter's name must not hide it (the fresh review of issue 12: on hill_contour.scn `$rifle2`
@@ -709,22 +735,10 @@ static void past_part(const picture *p, int c, int fs, int L, int T, FILE *out)
             if (!shown_unit(p, p->units[i]) || !counter_box(p, c, fs, L, T, p->units[i], &k) ||
                 bx < k.x || bx > k.x + k.w || by < k.y || by > k.y + k.h)
                 continue;
-            double lo = 0.0, hi = 1.0;
             const double o[2] = { mx, my }, d[2] = { dx, dy }, a[2] = { k.x, k.y },
                          z[2] = { k.x + k.w, k.y + k.h };
-            for (int j = 0; j < 2; j++) {
-                if (d[j] == 0)
-                    continue;
-                double t0 = (a[j] - o[j]) / d[j], t1 = (z[j] - o[j]) / d[j];
-                if (t0 > t1) {
-                    double sw = t0;
-                    t0 = t1;
-                    t1 = sw;
-                }
-                lo = t0 > lo ? t0 : lo;
-                hi = t1 < hi ? t1 : hi;
-            }
-            if (lo <= hi && lo < enter)
+            double lo;
+            if (segment_enters(o, d, a, z, &lo) && lo < enter)
                 enter = lo;
         }
         /* on a white halo, so that it reads over a contour's red and the deciding bars */
@@ -826,24 +840,10 @@ typedef struct box {
  * clipped to b grown by k.r, Liang-Barsky). */
 static bool stroke_meets(const stroke *k, box b)
 {
-    double lo = 0, hi = 1, o[2] = { k->x0, k->y0 }, d[2] = { k->x1 - k->x0, k->y1 - k->y0 };
-    double a[2] = { b.x0 - k->r, b.y0 - k->r }, z[2] = { b.x1 + k->r, b.y1 + k->r };
-    for (int j = 0; j < 2; j++) {
-        if (d[j] == 0) {
-            if (o[j] < a[j] || o[j] > z[j])
-                return false;
-            continue;
-        }
-        double t0 = (a[j] - o[j]) / d[j], t1 = (z[j] - o[j]) / d[j];
-        if (t0 > t1) {
-            double sw = t0;
-            t0 = t1;
-            t1 = sw;
-        }
-        lo = t0 > lo ? t0 : lo;
-        hi = t1 < hi ? t1 : hi;
-    }
-    return lo <= hi;
+    const double o[2] = { k->x0, k->y0 }, d[2] = { k->x1 - k->x0, k->y1 - k->y0 };
+    const double a[2] = { b.x0 - k->r, b.y0 - k->r }, z[2] = { b.x1 + k->r, b.y1 + k->r };
+    double lo;
+    return segment_enters(o, d, a, z, &lo);
 }
 
 /* A label of a square: its text (at most 6 bytes of a name, like the text picture's), type
