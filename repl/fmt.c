@@ -309,8 +309,9 @@ static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
 /* `hon fmt -`: the text of standard input laid out (its diagnostics naming `<stdin>`), as a
  * filter for editors: the laid out text on stdout, changed or not; --check: `<stdin>` listed
  * when it would change; --diff: the diff; --json: the object's entry, with the text as
- * "text". A text that does not parse gets its errors and nothing on stdout (exit 1), so that
- * a filter never replaces a buffer with half a file. */
+ * "text". A text that does not parse gets its errors on stderr and, in the plain filter form,
+ * the text itself back unchanged on stdout (exit 1): a filter never replaces a buffer with half
+ * a file, nor with nothing (rev12d 2: Vim's `:%!hon fmt - 2>/dev/null` keeps the buffer). */
 static void fmt_stdin(cli_session *s, fmt_opts *o)
 {
     static const char name[] = "<stdin>";
@@ -341,6 +342,8 @@ static void fmt_stdin(cli_session *s, fmt_opts *o)
         printf("%s\n", name);
     else if (st == HON_OK && !o->check && !o->diff && !o->json)
         fwrite(laid, 1, out_len, stdout);
+    else if (st == HON_ERR_COMPILE && !o->check && !o->diff && !o->json)
+        fwrite(text, 1, len, stdout); /* the input back, as it came */
     if (o->json)
         put_json_file(o, name, st != HON_OK, changed, false, diff,
                       st == HON_OK && !o->check && !o->diff ? laid : NULL);

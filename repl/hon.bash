@@ -67,7 +67,13 @@ _hon()
         --budget --max-depth --max-list --max-memory --json --bail --help --version"
 
     # --variant NAME=READING: the readings of NAME, whether bash split the word at its '='
-    # (COMP_WORDBREAKS holds '=': `--variant`, NAME, `=`, READING) or not
+    # (COMP_WORDBREAKS holds '=': `--variant`, NAME, `=`, READING) or not. With the cursor
+    # right after the '=', bash's words end at the `=` itself (no empty word after it), and
+    # _init_completion gives prev=NAME, cur="" (rev12d 3).
+    if [[ ${words[cword]} == = && $cword -ge 2 && ${words[cword - 2]} == --variant ]]; then
+        COMPREPLY=($(compgen -W "$(_hon_readings "$prev")" -- ""))
+        return
+    fi
     if [[ $prev == = && $cword -ge 3 && ${words[cword - 3]} == --variant ]]; then
         COMPREPLY=($(compgen -W "$(_hon_readings "${words[cword - 2]}")" -- "$cur"))
         return

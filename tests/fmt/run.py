@@ -110,11 +110,15 @@ def golden(tmp):
     p = hon("fmt", bad)
     check(p.returncode == 1 and "E0" in p.stderr and read(bad) == "fn  f( -> int = 1;\n",
           "a file that does not parse is refused and untouched", p.stderr)
-    # from stdin: its errors name <stdin>, nothing on stdout (a filter must not replace a buffer
-    # with half a file), exit 1
+    # from stdin: its errors name <stdin> on stderr, exit 1, and stdout gets the text back as it
+    # came: a filter must not replace a buffer with half a file, nor with nothing (rev12d 2:
+    # Vim's `:%!hon fmt - 2>/dev/null` emptied the buffer)
     p = hon("fmt", "-", stdin="fn  f( -> int = 1;\n")
-    check(p.returncode == 1 and p.stdout == "" and "<stdin>:1:" in p.stderr and "E0" in p.stderr,
-          "fmt - of a text that does not parse prints nothing and exits 1", p.stderr)
+    check(p.returncode == 1 and p.stdout == "fn  f( -> int = 1;\n" and "<stdin>:1:" in p.stderr
+          and "E0" in p.stderr, "fmt - of a text that does not parse gives it back, exit 1",
+          p.stderr)
+    p = hon("fmt", "--check", "-", stdin="fn  f( -> int = 1;\n")
+    check(p.returncode == 1 and p.stdout == "", "fmt --check - of it prints no path", p.stderr)
     # under --json, the object's entry for <stdin> holds the laid out text
     p = hon("fmt", "--json", "-", stdin="fn  f() -> int = 1;\n")
     check(p.returncode == 0 and p.stdout.strip() and json.loads(p.stdout) ==

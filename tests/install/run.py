@@ -203,13 +203,21 @@ def main():
             script = (f"source {lib}\nsource {shlex.quote(os.path.join(datadir, 'bash-completion', 'completions', 'hon'))}\n"
                       "t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); "
                       "COMP_LINE=\"$*\"; COMP_POINT=${#COMP_LINE}; COMPREPLY=(); _hon; "
-                      "printf '%s|' \"${COMPREPLY[@]}\"; echo; }\n")
+                      "printf '%s|' \"${COMPREPLY[@]}\"; echo; }\n"
+                      # the line as typed, then the words bash makes of it (at a '=' it splits)
+                      "tl() { COMP_LINE=\"$1\"; COMP_POINT=${#COMP_LINE}; shift; "
+                      "COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); "
+                      "_hon; printf '%s|' \"${COMPREPLY[@]}\"; echo; }\n")
             asks = [["lint", ""], ["lint", "."], ["fmt", ""], ["--edition", ""],
                     ["--edition", "har"], ["--variant", "stress_c"],
                     ["diff", "bloody_omaha", "har"],
                     ["--variant", "derail_threshold", "=", ""],
                     ["--variant", "derail_threshold", "=", "hi"]]
             script += "".join("t hon " + " ".join(shlex.quote(w) for w in a) + "\n" for a in asks)
+            # what interactive bash 5.2 hands over for `hon --variant derail_threshold=<Tab>`:
+            # the words end at the '=' itself, no empty word after it (rev12d 3)
+            script += "tl 'hon --variant derail_threshold=' hon --variant derail_threshold =\n"
+            asks.append(["(as typed) --variant derail_threshold="])
             p = run(["bash", "-c", script], env={"HON_DATADIR": data,
                                                  "PATH": bindir + os.pathsep + os.environ["PATH"]},
                     cwd=work)
@@ -230,6 +238,8 @@ def main():
                 check(got[7] == {"four_or_more", "higher_than_four"} and
                       got[8] == {"higher_than_four"}, "--variant NAME= offers its readings",
                       p.shown)
+                check(got[9] == {"four_or_more", "higher_than_four"},
+                      "--variant NAME= with the cursor on the '=' offers them too", p.shown)
 
 
 main()
