@@ -659,19 +659,34 @@ static int decided_offset(const picture *p)
     return 3 * (n > 1 ? (int)(n > 8 ? 8 : n) - 1 : 0) + 6;
 }
 
-/* The deciding square outlined, or the deciding side framed by two lines along it (clear of
- * the side's own features, so that they stay visible), in DECIDED_COLOUR. */
+/* The deciding square outlined in DECIDED_COLOUR, when the picture has a line decided at a
+ * square: on its grid lines, so that the outline crosses none of the labels in its corners (the
+ * last review of issue 12 found I4's `+1 m mound` all left out under an outline drawn 2 pixels
+ * inside), and drawn before the side features, so that a wall or a contour on one of its sides
+ * stays visible over it. */
+static void decided_square(const picture *p, int c, int L, int T, FILE *out)
+{
+    const geo_grid *g = p->g;
+    const draw_options *op = p->o;
+    const geo_trace *tr = op->trace;
+    if (!tr || tr->n == 0 || tr->from < 0 || tr->to < 0 || tr->from >= geo_square_count(g) ||
+        tr->to >= geo_square_count(g))
+        return;
+    if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g))
+        fprintf(out,
+                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                "stroke=\"" DECIDED_COLOUR "\" stroke-width=\"3\"/>\n",
+                L + (op->decided % g->w) * c, T + (op->decided / g->w) * c, c, c);
+}
+
+/* The deciding side framed by two lines along it (clear of the side's own features, so that
+ * they stay visible), in DECIDED_COLOUR (the deciding square's outline: decided_square). */
 static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
 {
     const geo_grid *g = p->g;
     const draw_options *op = p->o;
     int x0, y0, x1, y1;
-    if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g))
-        fprintf(out,
-                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-                "stroke=\"" DECIDED_COLOUR "\" stroke-width=\"3\"/>\n",
-                L + (op->decided % g->w) * c + 2, T + (op->decided / g->w) * c + 2, c - 4, c - 4);
-    else if (op->decided_at == DRAW_AT_SIDE && geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1)) {
+    if (op->decided_at == DRAW_AT_SIDE && geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1)) {
         int off = decided_offset(p);
         bool horiz = geo_side_horizontal(g, op->decided);
         for (int side = -1; side <= 1; side += 2) {
@@ -802,12 +817,14 @@ static size_t line_strokes(const picture *p, int c, int L, int T, stroke *s)
         s[n++] = (stroke){ pt[4], pt[5], pt[2], pt[3], 2.5 };
     int x0, y0, x1, y1;
     if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g)) {
-        double X = L + (op->decided % g->w) * c + 2, Y = T + (op->decided / g->w) * c + 2,
-               w = c - 4;
-        s[n++] = (stroke){ X, Y, X + w, Y, 1.5 };
-        s[n++] = (stroke){ X, Y + w, X + w, Y + w, 1.5 };
-        s[n++] = (stroke){ X, Y, X, Y + w, 1.5 };
-        s[n++] = (stroke){ X + w, Y, X + w, Y + w, 1.5 };
+        /* on the grid line, 1.5 pixels either side of it: a label 3 pixels in from its
+         * square's edge, with its halo of 1.5, only touches it (hence 1.4), so that neither the
+         * square's own labels nor its neighbours' give way to it */
+        double X = L + (op->decided % g->w) * c, Y = T + (op->decided / g->w) * c, w = c;
+        s[n++] = (stroke){ X, Y, X + w, Y, 1.4 };
+        s[n++] = (stroke){ X, Y + w, X + w, Y + w, 1.4 };
+        s[n++] = (stroke){ X, Y, X, Y + w, 1.4 };
+        s[n++] = (stroke){ X + w, Y, X + w, Y + w, 1.4 };
     } else if (op->decided_at == DRAW_AT_SIDE &&
                geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1)) {
         int off = decided_offset(p);
@@ -1172,6 +1189,8 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         }
     }
     fputs("</g>\n", out);
+    /* the deciding square's outline, under the side features */
+    decided_square(&p, c, L, T, out);
     /* side features */
     fputs("<g id=\"sides\" stroke-linecap=\"round\">\n", out);
     for (int s = 0; s < geo_side_count(g); s++) {

@@ -2161,9 +2161,9 @@ def svg_in_a_browser():
             check(all(abs(a - b) <= 4 for a, b in zip(got, rgb)), p.stdout, p)
         # The verdict's marks (issue 12 §5), on SIGHT_SCN's line $a A2 to $b E2, blocked at C2
         # (los_verdict_drawn): 48-pixel squares from (32, 48), so C2 spans x 128-176, y 96-144,
-        # and its blue (#0000ff) outline is a 3-pixel stroke on the rectangle from (130, 98),
-        # 44 x 44: its left and right edges cover x 128.5-131.5 and 172.5-175.5, its top and
-        # bottom y 96.5-99.5 and 140.5-143.5. The line runs along y = 120 (2 pixels wide), so
+        # and its blue (#0000ff) outline is a 3-pixel stroke on its grid lines, the rectangle
+        # from (128, 96), 48 x 48: its left and right edges cover x 126.5-129.5 and
+        # 174.5-177.5, its top and bottom y 94.5-97.5 and 142.5-145.5. The line runs along y = 120 (2 pixels wide), so
         # the edges are checked away from it, at y = 108 and x = 140; 12 pixels inside the
         # outline the square shows its own colour, not blue. Past C2 the line is dashed red
         # (#ff0000, "6 4" from x = 176): its first dash covers x 176-182 on rows 119 and 120.
@@ -2177,8 +2177,8 @@ def svg_in_a_browser():
         check(size is not None, "the picture says its size", p)
         rows = browser_shot(browser, d, svg2, png2, int(size[1]), int(size[2]))
         blue, red = (0x00, 0x00, 0xff), (0xff, 0x00, 0x00)
-        for (x, y), rgb in (((130, 108), blue), ((174, 108), blue), ((140, 98), blue),
-                            ((140, 142), blue), ((179, 119), red), ((179, 120), red)):
+        for (x, y), rgb in (((128, 108), blue), ((176, 108), blue), ((140, 96), blue),
+                            ((140, 144), blue), ((179, 119), red), ((179, 120), red)):
             got = rows[y][x]
             p.stdout = f"pixel ({x}, {y}) is {got}, wanted the mark's {rgb}"
             check(all(abs(a - b) <= 24 for a, b in zip(got, rgb)), p.stdout, p)
@@ -2298,14 +2298,29 @@ def svg_labels_apart():
         sys.exit(77)
     boards = sorted(glob.glob(os.path.join(ROOT, "examples", "boards", "*.scn")))
     with tempfile.TemporaryDirectory() as d:
+        # The last review of issue 12 (rev12d, 1): the square a line's caption names as
+        # deciding its verdict lost every label, its blue outline (then 2 pixels inside the
+        # square, 3 wide) crossing all its corners. Three lines decided at a square, each drawn
+        # with a title, so from (32, 48) in 48-pixel squares (no square of these boards holds
+        # more than one feature): on hill_contour.scn $sherman to $obs, blocked by the mound at
+        # I4 (x 416-464, y 192-240; a hill with a mound, terrain symbol `m`), $mg to $pak,
+        # obscured by the woods at F3 (x 272-320, y 144-192; `W`), and on village_rail.scn $mg
+        # to $stug, blocked by the building at I3 (x 416-464, y 144-192; `B`). Each keeps its
+        # terrain symbol, and I4 its feature `mound`, inside the square (the label's em box
+        # centre), as the pictures without a line show them.
+        hc = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+        vr = os.path.join(ROOT, "examples", "boards", "village_rail.scn")
+        lines_decided = [(hc, "$sherman", "$obs", "I4", (416, 192), {"m", "mound"}),
+                         (hc, "$mg", "$pak", "F3", (272, 144), {"W"}),
+                         (vr, "$mg", "$stug", "I3", (416, 144), {"B"})]
+        runs = [(b, ["--board", b]) for b in boards]
+        runs.append((hc, ["--edition", "harbor_hills", "--board", hc, "LINE", "$rifle2", "$pak"]))
+        runs += [(b, ["--board", b, "LINE", a, t]) for b, a, t, _, _, _ in lines_decided]
         pictures = []
-        for i, board in enumerate(boards + [boards[0]]):
+        for i, (board, args) in enumerate(runs):
             out = os.path.join(d, f"{i}.svg")
-            args = ["--board", board, "svg", out]
-            if i == len(boards):
-                board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
-                args = ["--edition", "harbor_hills", "--board", board, "svg", out, "$rifle2",
-                        "$pak"]
+            args = args[:args.index("LINE")] + ["svg", out] + args[args.index("LINE") + 1:] \
+                if "LINE" in args else args + ["svg", out]
             p = run(args)
             svg_ok(out, p)
             pictures.append((os.path.basename(board), open(out).read().split("?>", 1)[1]))
@@ -2337,6 +2352,11 @@ def svg_labels_apart():
                             for k in got["counters"] if overlap(a, k) > 1.5]
             shot.stdout = f"{name}: labels that overlap {bad}"
             check(not bad, shot.stdout, shot)
+        for (_, a, t, sq, (x0, y0), want), got in zip(lines_decided, found[-len(lines_decided):]):
+            inside = {b[6] for b in got["labels"] if b[4] != "middle" and
+                      x0 < (b[0] + b[2]) / 2 < x0 + 48 and y0 < (b[1] + b[3]) / 2 < y0 + 48}
+            shot.stdout = f"{a} to {t}: the deciding square {sq} shows {sorted(inside)}"
+            check(want <= inside, shot.stdout, shot)
 
 
 @case
@@ -4853,7 +4873,7 @@ def los_verdict_drawn():
         p = run(["--board", board, "draw"])
         check("line of sight" not in p.stdout, "no line, no verdict", p)
         # The SVG (a title: the board from (32, 48), 48-pixel squares): the caption, C2 outlined
-        # in blue from (32 + 2 * 48 + 2, 48 + 48 + 2) = (130, 98), and the line along row 2
+        # in blue on its grid lines, from (32 + 2 * 48, 48 + 48) = (128, 96), and the line along row 2
         # (y = 48 + 48 + 24 = 120) solid from A2's centre x = 56 to where it leaves C2,
         # x = 32 + 3 * 48 = 176, dashed red from there to E2's centre x = 248 over b's counter
         # and under the labels, and once more over the labels to the left edge of b's counter,
@@ -4866,7 +4886,7 @@ def los_verdict_drawn():
         with open(out) as f:
             svg = f.read()
         check(svg_caption(svg) == want[("$a", "$b")][1], "the caption (wrapped) says the verdict", p)
-        check('<rect x="130" y="98" width="44" height="44" fill="none" stroke="#0000ff"' in svg,
+        check('<rect x="128" y="96" width="48" height="48" fill="none" stroke="#0000ff"' in svg,
               "the deciding square is outlined in blue", p)
         # over the labels, up to b's counter: 3 pixels wide on a white halo of 5, so that it
         # reads over a red contour and the blue mark (the fresh review of issue 12)
