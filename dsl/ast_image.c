@@ -24,6 +24,9 @@
 
 #include <string.h>
 
+#define XXH_INLINE_ALL /* xxHash header-only (libxxhash-dev): no library to link */
+#include <xxhash.h>
+
 #include "arena.h"
 #include "mem.h"
 
@@ -41,79 +44,9 @@
 /* the last operator of ast_op; an image naming a later one is refused (then parsed again) */
 #define LAST_OP AST_REV_COUNTER
 
-/* XXH64 (Yann Collet's xxHash, 64-bit): four independent lanes over 32-byte stripes, each
- * step a multiply, an add, a rotation and a multiply, one-to-one in its lane for a given word
- * and in the word for a given lane; then the lanes merged, the rest of the bytes, and a final
- * avalanche. About 0.85 instructions a byte here, where the one-lane mix it replaced took
- * 1.4 and waited on each multiply in turn (bench.md §9, session 12). */
-#define XXH_P1 0x9E3779B185EBCA87u
-#define XXH_P2 0xC2B2AE3D27D4EB4Fu
-#define XXH_P3 0x165667B19E3779F9u
-#define XXH_P4 0x85EBCA77C2B2AE63u
-#define XXH_P5 0x27D4EB2F165667C5u
-
-static inline uint64_t rotl64(uint64_t x, unsigned r)
-{
-    return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t read64(const unsigned char *s)
-{
-    uint64_t w;
-    memcpy(&w, s, 8);
-    return w; /* native order: an image is read only by the build that wrote it */
-}
-
-static inline uint64_t xxh_round(uint64_t acc, uint64_t w)
-{
-    acc += w * XXH_P2;
-    return rotl64(acc, 31) * XXH_P1;
-}
-
-static inline uint64_t xxh_merge(uint64_t h, uint64_t lane)
-{
-    h ^= xxh_round(0, lane);
-    return h * XXH_P1 + XXH_P4;
-}
-
 uint64_t ast_image_hash(const void *p, size_t n, uint64_t seed)
 {
-    const unsigned char *s = p, *end = s + n;
-    uint64_t h;
-    if (n >= 32) {
-        uint64_t v1 = seed + XXH_P1 + XXH_P2, v2 = seed + XXH_P2, v3 = seed, v4 = seed - XXH_P1;
-        const unsigned char *last = end - 32;
-        do {
-            v1 = xxh_round(v1, read64(s));
-            v2 = xxh_round(v2, read64(s + 8));
-            v3 = xxh_round(v3, read64(s + 16));
-            v4 = xxh_round(v4, read64(s + 24));
-            s += 32;
-        } while (s <= last);
-        h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
-        h = xxh_merge(h, v1);
-        h = xxh_merge(h, v2);
-        h = xxh_merge(h, v3);
-        h = xxh_merge(h, v4);
-    } else {
-        h = seed + XXH_P5;
-    }
-    h += (uint64_t)n;
-    for (; end - s >= 8; s += 8)
-        h = rotl64(h ^ xxh_round(0, read64(s)), 27) * XXH_P1 + XXH_P4;
-    if (end - s >= 4) {
-        uint32_t w;
-        memcpy(&w, s, 4);
-        h = rotl64(h ^ (uint64_t)w * XXH_P1, 23) * XXH_P2 + XXH_P3;
-        s += 4;
-    }
-    for (; s < end; s++)
-        h = rotl64(h ^ *s * XXH_P5, 11) * XXH_P1;
-    h ^= h >> 33;
-    h *= XXH_P2;
-    h ^= h >> 29;
-    h *= XXH_P3;
-    return h ^ (h >> 32);
+    return XXH64(p, n, seed); /* xxHash's own, inlined (XXH_INLINE_ALL): bench.md §9 */
 }
 
 /* ---------------------------------------------------------------- writing */
@@ -402,7 +335,7 @@ ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char
     /* The tree's strings are the image's, borrowed as the text is (checked above: they end
      * in a NUL, and string_at keeps every offset inside them): copying them into the arena
      * was 0.34 M instructions at each start (bench.md §9). */
-    r.strings = strings_len ? body : NULL;
+    r.strings = strings_len ? (const char *)body : NULL;
     if (!r.bad && ndecls > r.nwords)
         r.bad = true;
     if (!r.bad && ndecls) {
