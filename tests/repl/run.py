@@ -1825,6 +1825,15 @@ def completion_on_a_terminal():
             t.close()
 
 
+def tab(t, typed, want):
+    """On terminal t, types `typed` and Tab: the line must then show `want`; the line is then
+    cleared (Ctrl-U) and the next prompt awaited."""
+    t.send(typed + b"\t")
+    check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}", t)
+    t.send(b"\x15")
+    t.read_until(b"hon> ", 5)
+
+
 @case
 def completion_of_file_names():
     # rev12c defect 2: Tab after a command that takes a file offers what that command takes
@@ -1841,12 +1850,6 @@ def completion_of_file_names():
     #   examples/boards/hill_contour.scn is the only board starting so.
     # Before, each of these offered every entry (their common prefix added nothing) and the
     # data directory's were not offered at all.
-    def tab(t, typed, want):
-        t.send(typed + b"\t")
-        check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}", t)
-        t.send(b"\x15")
-        t.read_until(b"hon> ", 5)
-
     with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as here:
         for name in ("one.hon", "only.scn", "other.svg", "notes.txt", "q.hon"):
             open(os.path.join(here, name), "w").close()
@@ -1877,12 +1880,6 @@ def completion_after_why_words():
     # examples/boards/hill_contour.scn (units rifle1 and rifle2, the only names starting with
     # `ri`; the events train_moves and train_move_ends, the only events starting with `train_m`,
     # whose common part is train_move), each line below must gain what follows it.
-    def tab(t, typed, want):
-        t.send(typed + b"\t")
-        check(t.read_until(want, 10), f"Tab after {typed!r} gives {want!r}", t)
-        t.send(b"\x15")
-        t.read_until(b"hon> ", 5)
-
     with tempfile.TemporaryDirectory() as home:
         t = Terminal.start(["--board", "examples/boards/hill_contour.scn"], home, cwd=ROOT)
         if t is None:
