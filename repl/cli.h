@@ -199,7 +199,8 @@ const char *cli_did_you_mean(const char *want, const char *const *names, size_t 
 /* Whether path (borrowed) is a scenario (.scn; unless scenarios_too) or a play script (.play)
  * given to `what` ("hon lint", "--load"), which reads rule files (and scenarios, when
  * scenarios_too); if so, says so as an error naming the command that reads it (`hon check`,
- * `--board`, `hon play`) instead of letting it be parsed as rules into a bare E010. */
+ * `--board`, or `board` when `what` is a REPL command such as "load", `hon play`) instead of
+ * letting it be parsed as rules into a bare E010. */
 bool cli_not_rules(const char *path, const char *what, bool scenarios_too);
 /* The hint for a file that cannot be read because it does not exist: " (did you mean
  * `DIR/NAME`?)" for the entry of its directory nearest its name, written into buf, or "". */

@@ -591,11 +591,11 @@ static int cmd_load(repl *r, char *args)
         args[n - 1] = '\0';
         args++;
     }
+    /* A scenario or play script is refused before it is read, as `--load` refuses it (E409). */
+    if (cli_not_rules(args, "load", false))
+        return 1;
     if (cli_load(r->s, args) != 0) {
         cli_note("nothing from '%s' was loaded; the session is unchanged", args);
-        size_t len = strlen(args);
-        if (len > 4 && strcmp(args + len - 4, ".scn") == 0) /* a scenario read as rules */
-            cli_note("'%s' looks like a scenario: `board %s` loads a board", args, args);
         return 1;
     }
     printf("loaded %s\n", args);

@@ -113,10 +113,14 @@ bool cli_not_rules(const char *path, const char *what, bool scenarios_too)
     bool scn = !scenarios_too && n > 4 && strcmp(path + n - 4, ".scn") == 0;
     if (!scn && !(n > 5 && strcmp(path + n - 5, ".play") == 0))
         return false;
+    /* At the prompt (`what` a REPL command: neither `hon CMD` nor an option) the board is made
+       by the command `board FILE`, on the command line by the option `--board FILE`. */
+    bool prompt = strncmp(what, "hon ", 4) != 0 && what[0] != '-';
     cli_error_code(CLI_E_FILE_KIND, "'%s' is a %s, not a rule file: %s reads rule files%s (%s)",
                    path, scn ? "scenario" : "play script", what,
                    scenarios_too ? " and scenarios" : "",
-                   scn ? "`hon check` checks a scenario, `--board FILE` makes it the board"
-                       : "`hon play` runs a play script");
+                   !scn     ? "`hon play` runs a play script"
+                   : prompt ? "`hon check` checks a scenario, `board FILE` makes it the board"
+                            : "`hon check` checks a scenario, `--board FILE` makes it the board");
     return true;
 }

@@ -630,12 +630,22 @@ def load_errors():
     p = run(["--no-rules", "--load", fx("broken.hon"), "eval", "1"])
     check(p.returncode == 1 and "broken.hon:4:18" in p.stderr, "bad --load exits 1", p)
     check(p.stdout == "", "nothing is evaluated after a failed load", p)
-    # A scenario given to the REPL's `load` (which reads rules) fails as rules, and the message
-    # says `board` loads it (repl.md §2); the session goes on (the next line answers).
+    # A scenario given to the REPL's `load` (which reads rules) is refused before it is read,
+    # as `--load` refuses it (lint_exit_status): the same code E409 and message, the hint naming
+    # the prompt's `board FILE` (repl.md §2); no E010 from parsing it as rules. A play script
+    # likewise, naming `hon play`. The session goes on with its program: base.hon's twice()
+    # still answers after each refusal, and the script exits 1.
     scn = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
-    p = run([], stdin=f"load {scn}\n1 + 1\n")
-    check(p.returncode == 1 and f"`board {scn}` loads a board" in p.stderr and p.stdout == "2\n",
-          "load of a .scn names board", p)
+    play = os.path.join(ROOT, "examples", "play", "omaha_turn.play")
+    p = run(["--no-rules", "--load", fx("base.hon")],
+            stdin=f"load {scn}\ntwice(1)\n:load {play}\ntwice(2)\n")
+    check(p.returncode == 1 and p.stdout == "2\n4\n", "the session goes on after each refusal", p)
+    check(f"error[E409]: '{scn}' is a scenario, not a rule file: load reads rule files "
+          "(`hon check` checks a scenario, `board FILE` makes it the board)" in p.stderr
+          and f"error[E409]: '{play}' is a play script, not a rule file: load reads rule files "
+          "(`hon play` runs a play script)" in p.stderr
+          and "E010" not in p.stderr and "nothing from" not in p.stderr,
+          "load of a .scn or .play is refused as --load refuses it", p)
 
 
 @case
