@@ -20,6 +20,7 @@ typedef struct names {
     size_t len;   /* of prefix */
     char **items; /* owned copies */
     size_t n, cap;
+    char quote; /* the quote ('"' or '\'') opening a path `load` or `board` reads, or 0 */
 } names;
 
 static void add_name(names *c, const char *name)
@@ -53,38 +54,35 @@ static void add_kind(names *c, cli_session *s, hon_complete_kind kind, const cha
     hon_complete(s->vm, kind, within, c->prefix, add_completion, c);
 }
 
-/* Adds to c the entries of directory `dir` (opened as `root`/`dir` when root is not NULL;
- * `dir` is the typed path's directory part, "" or ending in '/') that start with `base`
- * (hidden ones only when base starts with '.'), as the typed path `dir` + name: each
- * directory with a '/' after, a file only when its name ends with `suffix` (NULL: any). */
-static void add_dir_entries(names *c, const char *root, const char *dir, const char *base,
-                            const char *suffix)
+/* Adds to c the entries of the directory `open` (a path to open) that start with `base`
+ * (hidden ones only when base starts with '.'), as the typed path `typed` + name (`typed` is
+ * the typed path's directory part, "" or ending in '/'): each directory with a '/' after, a
+ * file only when its name ends with `suffix` (NULL: any). A name holding white space is left
+ * out unless `spaces` (the command reads its argument as the rest of the line). */
+static void add_dir_entries(names *c, const char *open, const char *typed, const char *base,
+                            const char *suffix, bool spaces)
 {
-    char where[2048], full[3072];
+    char full[3072];
     struct dirent *e;
-    int wn = snprintf(where, sizeof where, "%s%s%s", root ? root : "", root ? "/" : "",
-                      dir[0] ? dir
-                      : root ? ""
-                             : ".");
-    if (wn < 0 || (size_t)wn >= sizeof where)
-        return;
-    DIR *d = opendir(where);
+    size_t on = strlen(open);
+    DIR *d = on ? opendir(open) : NULL;
     if (!d)
         return;
     while ((e = readdir(d)) != NULL) {
         struct stat st;
         size_t len = strlen(e->d_name), sl = suffix ? strlen(suffix) : 0;
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-            (e->d_name[0] == '.' && base[0] != '.') || strncmp(e->d_name, base, strlen(base)) != 0)
+            (e->d_name[0] == '.' && base[0] != '.') ||
+            strncmp(e->d_name, base, strlen(base)) != 0 || (!spaces && strpbrk(e->d_name, " \t")))
             continue;
-        int n = snprintf(full, sizeof full, "%s%s%s", where, where[wn - 1] == '/' ? "" : "/",
-                         e->d_name);
+        int n =
+            snprintf(full, sizeof full, "%s%s%s", open, open[on - 1] == '/' ? "" : "/", e->d_name);
         if (n < 0 || (size_t)n + 2 > sizeof full)
             continue;
         bool is_dir = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
         if (!is_dir && suffix && (len < sl || strcmp(e->d_name + len - sl, suffix) != 0))
             continue;
-        n = snprintf(full, sizeof full, "%s%s%s", dir, e->d_name, is_dir ? "/" : "");
+        n = snprintf(full, sizeof full, "%s%s%s", typed, e->d_name, is_dir ? "/" : "");
         if (n > 0 && (size_t)n < sizeof full)
             add_name(c, full);
     }
@@ -94,14 +92,16 @@ static void add_dir_entries(names *c, const char *root, const char *dir, const c
 /* Adds the file names that complete c's word, a path as typed, for an argument of `kind`
  * (A_FILE, A_RULES, A_SCENARIO, A_HON or A_PICTURE): the entries of its directory that start
  * with its last part, each directory with a '/' after, the files only of the kind's ending
- * (.hon, .scn, .svg; any for A_FILE). For `load` and `board` (A_RULES, A_SCENARIO), a relative
- * path is also completed in the data directory (hon_bundle_dir), where those commands look for
- * a file that is not here (repl.md §1). */
+ * (.hon, .scn, .svg; any for A_FILE). A path starting `~/` is looked up in $HOME, as a shell
+ * does, and stays `~/...` on the line (the commands read it so: repl.c, with_home). For `load`
+ * and `board` (A_RULES, A_SCENARIO), a relative path is also completed in the data directory
+ * (hon_bundle_dir), where those commands look for a file that is not here (repl.md §1); they
+ * read the rest of the line as the path, so names with spaces are offered to them only. */
 static void add_files(names *c, arg_kind kind)
 {
     const char *slash = strrchr(c->prefix, '/');
     size_t dl = slash ? (size_t)(slash - c->prefix) + 1 : 0;
-    char dir[1024];
+    char dir[1024], open[2048];
     if (dl >= sizeof dir)
         return;
     memcpy(dir, c->prefix, dl);
@@ -110,10 +110,24 @@ static void add_files(names *c, arg_kind kind)
                          : kind == A_SCENARIO             ? ".scn"
                          : kind == A_PICTURE              ? ".svg"
                                                           : NULL;
-    add_dir_entries(c, NULL, dir, c->prefix + dl, suffix);
+    bool whole = kind == A_RULES || kind == A_SCENARIO;
+    const char *home = getenv("HOME");
+    int on;
+    if (strncmp(dir, "~/", 2) == 0) {
+        if (!home || !home[0])
+            return;
+        on = snprintf(open, sizeof open, "%s/%s", home, dir + 2);
+    } else {
+        on = snprintf(open, sizeof open, "%s", dir[0] ? dir : ".");
+    }
+    if (on > 0 && (size_t)on < sizeof open)
+        add_dir_entries(c, open, dir, c->prefix + dl, suffix, whole);
     const char *data = hon_bundle_dir();
-    if ((kind == A_RULES || kind == A_SCENARIO) && c->prefix[0] != '/' && data && data[0])
-        add_dir_entries(c, data, dir, c->prefix + dl, suffix);
+    if (whole && c->prefix[0] != '/' && c->prefix[0] != '~' && data && data[0]) {
+        on = snprintf(open, sizeof open, "%s/%s", data, dir);
+        if (on > 0 && (size_t)on < sizeof open)
+            add_dir_entries(c, open, dir, c->prefix + dl, suffix, whole);
+    }
 }
 
 /* The line before the cursor, in words: the command (the first word, without a leading ':'),
@@ -375,13 +389,29 @@ static bool candidates(const LineInfo *li, cli_session *s, names *c, char *buf, 
     arg_kind kind = n == 0                                     ? A_EXPR
                     : why && n >= 2 && !strcmp(second, "move") ? repl_arg_of("move", "", n - 1)
                                                                : repl_arg_of(cmd, second, n);
+    /* `load` and `board` read the rest of the line as one path, spaces and all, between
+       quotes or not (repl.md §2): their word is all that follows the command word. */
+    arg_kind first = n >= 1 ? repl_arg_of(cmd, second, 1) : A_EXPR;
+    bool whole = first == A_RULES || first == A_SCENARIO;
+    if (whole)
+        kind = first;
     bool files = kind == A_FILE || kind == A_RULES || kind == A_SCENARIO || kind == A_HON ||
                  kind == A_PICTURE;
     const char *start = li->cursor;
-    while (start > li->buffer &&
-           (files ? !isspace((unsigned char)start[-1])
-                  : (isalnum((unsigned char)start[-1]) || start[-1] == '_' || start[-1] == '.')))
-        start--;
+    if (whole) {
+        start = li->buffer + strspn(li->buffer, " \t:");
+        start += strcspn(start, " \t");
+        start += strspn(start, " \t");
+        if (start < li->cursor && (*start == '"' || *start == '\'')) {
+            c->quote = *start;
+            start++;
+        }
+    } else {
+        while (start > li->buffer && (files ? !isspace((unsigned char)start[-1])
+                                            : (isalnum((unsigned char)start[-1]) ||
+                                               start[-1] == '_' || start[-1] == '.')))
+            start--;
+    }
     if ((size_t)(li->cursor - start) >= cap)
         return false;
     memcpy(buf, start, (size_t)(li->cursor - start));
@@ -468,6 +498,9 @@ unsigned char repl_complete(EditLine *el, int ch)
         return CC_ERROR;
     if (c.n == 1) {
         el_insertstr(el, c.items[0] + c.len);
+        size_t k = strlen(c.items[0]);
+        if (c.quote && k && c.items[0][k - 1] != '/') /* a file: the quote is closed */
+            el_insertstr(el, c.quote == '"' ? "\"" : "'");
         rc = CC_REFRESH;
     } else if (c.n > 1) {
         size_t common = strlen(c.items[0]);

@@ -1864,6 +1864,12 @@ def completion_of_file_names():
         for name in ("one.hon", "only.scn", "other.svg", "notes.txt", "q.hon"):
             open(os.path.join(here, name), "w").close()
         os.mkdir(os.path.join(here, "q_boards"))
+        os.mkdir(os.path.join(here, "sp ace"))
+        with open(os.path.join(here, "sp ace", "my rules.hon"), "w") as f:
+            f.write("fn sp() -> int = 6;\n")
+        with open(os.path.join(home, "h.hon"), "w") as f:
+            f.write("fn h() -> int = 7;\n")
+        open(os.path.join(home, "hb.scn"), "w").close()
         t = Terminal.start(["--no-rules"], home, cwd=here)
         if t is None:
             return
@@ -1875,8 +1881,26 @@ def completion_of_file_names():
             tab(t, b"lint o", b"lint one.hon")
             tab(t, b"board q", b"board q_boards/")
             tab(t, b"board examples/boards/hill_c", b"board examples/boards/hill_contour.scn")
-            t.send(b"6 * 7\r")
-            check(t.read_until(b"42", 10), "the session goes on", t)
+            # The second review of issue 12 (defect 4): completion stopped at a space and knew
+            # no `~`. `load` and `board` read the rest of the line as one path, between quotes
+            # or not (repl.md §2), so that is what Tab completes: in the directory `sp ace/`
+            # holding `my rules.hon`, `load sp` gives `sp ace/`, `load sp ace/m` the file, and
+            # after an opening quote the file and its closing quote. `~/` is $HOME (the
+            # Terminal's scratch home, holding h.hon and hb.scn), kept as typed, as a shell
+            # does: `load ~/h` gives `~/h.hon` (hb.scn is no rule file), `board ~/h` `~/hb.scn`.
+            tab(t, b"load sp", b"load sp ace/")
+            tab(t, b"load sp ace/m", b"load sp ace/my rules.hon")
+            tab(t, b'load "sp ace/m', b'load "sp ace/my rules.hon"')
+            tab(t, b"load ~/h", b"load ~/h.hon")
+            tab(t, b"board ~/h", b"board ~/hb.scn")
+            # Completed, each is read: the session loads `sp ace/my rules.hon` and ~/h.hon.
+            t.send(b'load "sp ace/my rules.hon"\r')
+            check(t.read_until(b"loaded sp ace/my rules.hon", 10), "a quoted path is read", t)
+            t.send(b"load ~/h.hon\r")
+            check(t.read_until(b"loaded " + home.encode() + b"/h.hon", 10),
+                  "~/ is read as $HOME", t)
+            t.send(b"sp() * h()\r")
+            check(t.read_until(b"42", 10), "both files' fns answer: 6 * 7", t)
         finally:
             t.close()
 
