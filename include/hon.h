@@ -137,8 +137,8 @@ size_t hon_each_file(const hon_vm *vm, void (*fn)(void *ud, const char *path), v
 hon_status hon_lint(hon_vm *vm, const char *const *paths, size_t npaths, size_t *warnings);
 
 /* `hon fmt` (docs/spec/format.md): lays out the .hon text (len bytes; `name` is the path its
- * diagnostics show) in the canonical layout, keeping its tokens, comments and line breaks.
- * On HON_OK *out is a new NUL-terminated string of *out_len bytes (out_len may be NULL), freed
+ * diagnostics show) in the canonical layout, keeping its tokens, comments and line breaks,
+ * and its line ending: CR LF when more of its lines end so than in LF, else LF. On HON_OK *out is a new NUL-terminated string of *out_len bytes (out_len may be NULL), freed
  * with hon_text_free. Text with a syntax error is refused: the errors go to on_diag, *out is
  * NULL and the status HON_ERR_COMPILE (as for a layout that would not keep the tokens, which
  * would be a bug). HON_ERR_NOT_FOUND for a NULL argument, HON_ERR_MEMORY. Only parses: the

@@ -1,7 +1,8 @@
 /* format.c — `hon fmt` behind hon.h (hon_format, hon_text_free): the canonical layout of a .hon
  * text (dsl/fmt.c, docs/spec/format.md), refused for text that does not parse, and checked
  * before it is handed back: the laid-out text must hold the same tokens and comments as the
- * input and parse again, or it is refused too. Diagnostics go through session.h.
+ * input and parse again, or it is refused too. A text whose lines end in CR LF gets them back
+ * so. Diagnostics go through session.h.
  */
 #include "fmt.h"
 #include "front.h"
@@ -27,6 +28,39 @@ static bool parses(hon_vm *vm, const char *name, const char *text, size_t len, b
         diag_list_clear(&dl);
     diag_sources_trim(&vm->sources, before);
     return ok;
+}
+
+/* Whether the text's lines end in CR LF rather than LF: more of them end so (format.md §1,
+ * line endings; clang-format's DeriveLF rule: a tie, or a text with no line, is LF). */
+static bool crlf_text(const char *text, size_t len)
+{
+    size_t crlf = 0, lf = 0;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n')
+            *(i > 0 && text[i - 1] == '\r' ? &crlf : &lf) += 1;
+    return crlf > lf;
+}
+
+/* laid (n bytes, each line ending in LF, no CR: fmt_layout's) with CR LF ending each line, as
+ * a new string (*n updated; laid freed), or NULL when out of memory (laid freed too). */
+static char *with_crlf(char *laid, size_t *n)
+{
+    size_t lines = 0;
+    for (size_t i = 0; i < *n; i++)
+        lines += laid[i] == '\n';
+    char *out = mem_malloc(*n + lines + 1);
+    if (out) {
+        size_t k = 0;
+        for (size_t i = 0; i < *n; i++) {
+            if (laid[i] == '\n')
+                out[k++] = '\r';
+            out[k++] = laid[i];
+        }
+        out[k] = '\0';
+        *n = k;
+    }
+    mem_free(laid);
+    return out;
 }
 
 hon_status hon_format(hon_vm *vm, const char *name, const char *text, size_t len, char **out,
@@ -63,6 +97,9 @@ hon_status hon_format(hon_vm *vm, const char *name, const char *text, size_t len
                        name);
         return HON_ERR_COMPILE;
     }
+    /* The file's own line ending is kept (format.md §1): the layout is made with LF. */
+    if (crlf_text(text, len) && !(laid = with_crlf(laid, &n)))
+        return HON_ERR_MEMORY;
     *out = laid;
     if (out_len)
         *out_len = n;

@@ -55,6 +55,16 @@ def hon(*args, cwd=None, stdin=None):
                           cwd=cwd, input=stdin)
 
 
+def hon_bytes(*args, stdin=b""):
+    """hon as hon() does, its input and output as bytes: line endings as they are."""
+    return subprocess.run([HON, "--no-rules"] + list(args), capture_output=True, input=stdin)
+
+
+def crlf(text):
+    """text (a str with LF line ends) as bytes with CR LF line ends."""
+    return text.replace("\n", "\r\n").encode("utf-8", "surrogateescape")
+
+
 def read(path):
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         return f.read()
@@ -103,6 +113,32 @@ def golden(tmp):
         p = hon("fmt", "--check", "-", stdin=read(src))
         check(p.returncode == (1 if changes else 0) and
               p.stdout == ("<stdin>\n" if changes else ""), f"{name}: fmt --check -", p.stdout)
+        # The file's line endings are kept (format.md §1, line endings; the second review of
+        # issue 12, defect 5: CR LF came back LF, so a Windows file was all changed). The same
+        # golden input with CR LF ends: its layout is the .expected with CR LF ends, from
+        # stdin, --check (like for like: an input laid out already is unchanged) and in place.
+        src_crlf, want_crlf = crlf(read(src)), crlf(want)
+        p = hon_bytes("fmt", "-", stdin=src_crlf)
+        check(p.returncode == 0 and p.stdout == want_crlf,
+              f"{name}: fmt - of the CR LF text keeps CR LF", repr(p.stdout[:200]))
+        p = hon_bytes("fmt", "--check", "-", stdin=src_crlf)
+        check(p.returncode == (1 if changes else 0),
+              f"{name}: fmt --check - of the CR LF text compares like for like", repr(p.stdout))
+        with open(work, "wb") as f:
+            f.write(src_crlf)
+        p = hon_bytes("fmt", work)
+        with open(work, "rb") as f:
+            check(p.returncode == 0 and f.read() == want_crlf,
+                  f"{name}: fmt FILE writes the CR LF file with CR LF", repr(p.stderr))
+    # A text with both endings takes the one most of its lines have, as clang-format's DeriveLF:
+    # two LF lines against one CR LF line give LF throughout, and the other way round CR LF; a
+    # tie is LF.
+    for text, want in ((b"fn  f() -> int = 1;\r\n# a\n# b\n", b"fn f() -> int = 1;\n# a\n# b\n"),
+                       (b"fn  f() -> int = 1;\n# a\r\n# b\r\n",
+                        b"fn f() -> int = 1;\r\n# a\r\n# b\r\n"),
+                       (b"fn  f() -> int = 1;\r\n# a\n", b"fn f() -> int = 1;\n# a\n")):
+        p = hon_bytes("fmt", "-", stdin=text)
+        check(p.returncode == 0 and p.stdout == want, f"mixed endings {text!r}", repr(p.stdout))
     # a file that does not parse: its diagnostic, exit 1, the file as it was
     bad = os.path.join(tmp, "broken.hon")
     with open(bad, "w") as f:

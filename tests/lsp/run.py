@@ -174,7 +174,19 @@ def formatting():
         s.change(uri, want, 2)
         r = s.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": opts})
         check(r.get("result") == [] and "error" not in r, f"laid out already: no edit: {r}")
-        s.change(uri, "fn  f( -> int = 1;\n", 3)
+        # The document's CR LF line ends are kept (format.md §1; the second review of issue 12,
+        # defect 5: newText came back with LF): messy.hon with CR LF ends gets messy.expected
+        # with CR LF ends, and messy.expected with CR LF ends is laid out already: no edit.
+        messy_crlf, want_crlf = messy.replace("\n", "\r\n"), want.replace("\n", "\r\n")
+        s.change(uri, messy_crlf, 3)
+        r = s.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": opts})
+        check(r.get("result") == [{"range": {"start": {"line": 0, "character": 0},
+                                             "end": {"line": messy.count("\n"), "character": 0}},
+                                   "newText": want_crlf}], f"CR LF kept: {r}")
+        s.change(uri, want_crlf, 4)
+        r = s.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": opts})
+        check(r.get("result") == [] and "error" not in r, f"CR LF laid out already: {r}")
+        s.change(uri, "fn  f( -> int = 1;\n", 5)
         r = s.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": opts})
         check("result" in r and r["result"] is None, f"a text that does not parse: null: {r}")
         r = s.request("textDocument/formatting",
