@@ -392,9 +392,9 @@ int cli_declare(cli_session *s, const char *text)
     cli_set_script_alias(name);
     hon_status st = hon_load_source(s->vm, name, text, strlen(text));
     cli_set_script_alias(NULL);
-    if (st != HON_OK)
-        s->declarations--; /* nothing was kept: the next declaration may take the name */
-    else
+    /* A refused declaration keeps its number: its diagnostics named `<repl-N>`, so the next
+       one takes N + 1 and each name points at one text. */
+    if (st == HON_OK)
         cli_script_declared(name);  /* its run-time errors name the script's line */
     if (s->redeclared > redeclared) /* E110: no declaration is replaced while hon runs */
         cli_note("a declaration cannot be replaced while hon runs: declare the new one under "

@@ -76,7 +76,7 @@ typedef struct cli_session {
     bool bundled_rules;    /* the bundled rule directories were loaded (so the bundled boards,
                            written in their vocabulary, are diff's and snapshot's too) */
     bool bail;             /* --bail: a script stops at its first failing line */
-    unsigned declarations; /* declarations typed at the REPL and kept (cli_declare) */
+    unsigned declarations; /* declarations typed at the REPL, kept or refused (cli_declare) */
     size_t redeclared;     /* E110 errors (a name declared again) received so far */
     size_t syntax_errors;  /* syntax errors (E001-E099) received so far */
     /* when set, every diagnostic (counted as always) goes to it instead of being printed:

@@ -1706,6 +1706,22 @@ def declarations_at_the_prompt():
     # `edition NAME` and `test` stay commands: they do not end with ';'.
     p = run(["--no-rules", "--load", fx("base.hon")], stdin="test\n")
     check(p.returncode == 0 and summary(p) == (1, 0), "test is still the command", p)
+    # At a terminal a declaration is named `<repl-N>`, and each name names one text (the second
+    # review of issue 12: a refused declaration's name was taken again by the next one, so one
+    # name pointed at two texts). The first declaration is refused (E100: `nope` is no name) as
+    # `<repl-1>`; the second, kept, is `<repl-2>`; boom(0) divides by zero inside it, at
+    # column 26 (after `fn boom(n: int) -> int = `), so the error names `<repl-2>:1:26`.
+    with Terminal.session(["--no-rules"]) as t:
+        if t is None:
+            return
+        t.send(b"fn bad() -> int = nope;\r")
+        check(t.read_until(b"hon> ", 10) and "<repl-1>:1:19: error[E100]" in t.stdout,
+              "the refused declaration is <repl-1>", t)
+        t.send(b"fn boom(n: int) -> int = 10 / n;\r")
+        t.read_until(b"hon> ", 10)
+        t.send(b"boom(0)\r")
+        check(t.read_until(b"hon> ", 10) and "<repl-2>:1:26: error[E205]" in t.stdout
+              and "<repl-1>:1:26" not in t.stdout, "the next declaration is <repl-2>", t)
 
 
 class Terminal:
