@@ -926,15 +926,28 @@ static bool covered(const box *k, size_t n, box b)
     return false;
 }
 
-/* Writes the labels of square sq (its elevation, mark, terrain symbol and features, in their
+/* A square's label where square_labels put it (moved: not in its own place), for write_labels. */
+typedef struct put_label {
+    sqlabel l;
+    int sq, x, y;
+    bool end, moved;
+} put_label;
+
+typedef struct put_labels {
+    put_label *v;
+    size_t n, cap;
+} put_labels;
+
+/* Places the labels of square sq (its elevation, mark, terrain symbol and features, in their
  * corners: board.md §5), each where the line's strokes s[0..n) and the counters on the square
  * leave it clear: in its own place when they do, else in the first free place of the square
  * they leave clear and where it meets no label already placed (the other end of its row, then the top corners, then the bottom
  * rows), else not at all (the legend still names every terrain, feature and level shown).
  * rows: the bottom rows of labels the squares have room for; top_free: whether the square's
- * top row is free for a label that moves (no element's face or markers are written there). */
+ * top row is free for a label that moves (no element's face or markers are written there).
+ * Each label placed is added to pl (one that finds no memory is left out). */
 static void square_labels(const picture *p, int c, int fs, int L, int T, int sq, const stroke *s,
-                          size_t n, int rows, bool top_free, FILE *out)
+                          size_t n, int rows, bool top_free, put_labels *pl)
 {
     const board *b = p->b;
     const draw_options *op = p->o;
@@ -1014,10 +1027,51 @@ static void square_labels(const picture *p, int c, int fs, int L, int T, int sq,
     for (size_t i = 0; i < nl; i++) {
         if (at[i] < 0)
             continue;
+        if (pl->n == pl->cap) {
+            size_t cap = pl->cap ? 2 * pl->cap : 64;
+            put_label *v = realloc(pl->v, cap * sizeof *v);
+            if (!v)
+                return;
+            pl->v = v;
+            pl->cap = cap;
+        }
         label_at(qx, qy, c, fs, lab[i].size, at[i], &x, &y, &end);
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s fill=\"%s\">", x, y, lab[i].size,
-                end ? " text-anchor=\"end\"" : "", lab[i].fill);
-        xml_text(out, lab[i].text, strlen(lab[i].text));
+        pl->v[pl->n++] = (put_label){ lab[i], sq, x, y, end, at[i] != lab[i].slot };
+    }
+}
+
+/* The square of the distance in pixels between boxes a and b (0 when they meet). */
+static double apart2(box a, box b)
+{
+    double dx = a.x0 > b.x1 ? a.x0 - b.x1 : b.x0 > a.x1 ? b.x0 - a.x1 : 0;
+    double dy = a.y0 > b.y1 ? a.y0 - b.y1 : b.y0 > a.y1 ? b.y0 - a.y1 : 0;
+    return dx * dx + dy * dy;
+}
+
+/* Writes the squares' labels pl placed (c: a square's pixels), but for a moved label that
+ * would read as a neighbour's (board.md §5; the last review of issue 12 found E2's `h` moved
+ * beside F2's `h`, H4's `+1` beside I4's `m`): one that stands within a quarter of a square of
+ * another square's label and nearer to it than to every label of its own square is left out
+ * (the legend still names it). */
+static void write_labels(const put_labels *pl, int c, FILE *out)
+{
+    for (size_t i = 0; i < pl->n; i++) {
+        const put_label *a = &pl->v[i];
+        box ba = label_box(&a->l, a->x, a->y, a->end, false);
+        double own = 1e18, other = (c / 4.0) * (c / 4.0);
+        for (size_t j = 0; a->moved && j < pl->n; j++) {
+            const put_label *b = &pl->v[j];
+            double d = j == i ? 1e18 : apart2(ba, label_box(&b->l, b->x, b->y, b->end, false));
+            if (b->sq == a->sq && d < own)
+                own = d;
+            else if (b->sq != a->sq && d < other)
+                other = d;
+        }
+        if (a->moved && other < (c / 4.0) * (c / 4.0) && other < own)
+            continue;
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s fill=\"%s\">", a->x, a->y,
+                a->l.size, a->end ? " text-anchor=\"end\"" : "", a->l.fill);
+        xml_text(out, a->l.text, strlen(a->l.text));
         fputs("</text>\n", out);
     }
 }
@@ -1310,14 +1364,17 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
      * and the counters (square_labels); an element's face and markers (along the top), then
      * each counter's name and its markers, face and passengers */
     fputs("<g id=\"labels\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n", out);
+    put_labels pl = { 0 };
     for (int sq = 0; sq < geo_square_count(g); sq++) {
         if (!shown_square(&p, sq))
             continue;
         int e = board_element_at(b, sq);
         bool top_free = e < 0 || (!draw_given(op->element_faces, op->n_element_faces, e) &&
                                   !draw_given(op->element_markers, op->n_element_markers, e));
-        square_labels(&p, c, fs, L, T, sq, strokes, n_strokes, most > 1 ? most : 1, top_free, out);
+        square_labels(&p, c, fs, L, T, sq, strokes, n_strokes, most > 1 ? most : 1, top_free, &pl);
     }
+    write_labels(&pl, c, out);
+    free(pl.v);
     /* element faces, markers and values: along the top of the element's first square shown and
      * the squares of the element shown right of it in its row, right of the elevation's "+N"
      * (fs + 6 pixels from the left edge) when the square has one */

@@ -15,6 +15,7 @@ Only `bundled_rules_load` (to see that they load), `play_train_station` (the REA
 import contextlib
 import glob
 import json
+import math
 import os
 import re
 import shlex
@@ -2313,10 +2314,12 @@ document.querySelectorAll('svg').forEach(function (svg) {
   var labels = [], counters = [];
   svg.querySelectorAll('g#labels text').forEach(function (t) {
     labels.push(box(t).concat([t.getAttribute('text-anchor') || '', t.getAttribute('x'),
-                               t.textContent]));
+                               t.textContent, t.getAttribute('font-style') || '']));
   });
   svg.querySelectorAll('g#units rect').forEach(function (r) { counters.push(box(r)); });
-  out.push({labels: labels, counters: counters});
+  var a1 = svg.querySelector('g#squares rect');
+  out.push({labels: labels, counters: counters,
+            a1: [+a1.getAttribute('x'), +a1.getAttribute('y'), +a1.getAttribute('width')]});
 });
 document.getElementById('boxes').textContent = JSON.stringify(out);
 </script>"""
@@ -2398,6 +2401,45 @@ def svg_labels_apart():
                     bad += [(a[6], "a counter", round(overlap(a, k), 1))
                             for k in got["counters"] if overlap(a, k) > 1.5]
             shot.stdout = f"{name}: labels that overlap {bad}"
+            check(not bad, shot.stdout, shot)
+        # The last review of issue 12 (rev12d, "related"): a label moved out of the line's way
+        # may land beside a neighbour's and read as its (hill_contour, $mg to $pak: E2's `h`
+        # moved to E2's bottom right, beside F2's `h`, read "h h"; H4's `+1` beside I4's `m`,
+        # "+1 m mound"). board.md §5: a moved label within a quarter of a square of another
+        # square's label, and nearer to it than to every label of its own square, is left out.
+        # A label of a line's picture is moved when the board's picture without a line has the
+        # same text in the same square (the one its em box's centre lies in; squares from A1's
+        # rectangle) elsewhere. Each moved label's nearest label of another square (of the
+        # squares' labels: no counter's name, centred, nor an element's face, in italics) must
+        # be a quarter square away or farther, or farther than its own square's nearest.
+        def square_of(b, a1):
+            return (int(((b[0] + b[2]) / 2 - a1[0]) // a1[2]),
+                    int(((b[1] + b[3]) / 2 - a1[1]) // a1[2]))
+
+        def apart(a, b):
+            return math.hypot(max(0, a[0] - b[2], b[0] - a[2]), max(0, a[1] - b[3], b[1] - a[3]))
+
+        for (board, a, t, _, _, _), got in zip(lines_decided, found[-len(lines_decided):]):
+            plain = found[boards.index(board)]
+            ours = [b for b in got["labels"] if b[4] != "middle" and b[7] != "italic"]
+            before = {}
+            for b in plain["labels"]:
+                if b[4] != "middle" and b[7] != "italic":
+                    before.setdefault((b[6], square_of(b, plain["a1"])), []).append(b[:4])
+            bad = []
+            for b in ours:
+                sq = square_of(b, got["a1"])
+                homes = before.get((b[6], sq), [])
+                if not homes or any(max(abs(u - v) for u, v in zip(h, b[:4])) < 0.5
+                                    for h in homes):
+                    continue  # in its own place (or no such label without the line)
+                own = min((apart(b, o) for o in ours if o is not b and
+                           square_of(o, got["a1"]) == sq), default=math.inf)
+                near = min(((apart(b, o), o[6]) for o in ours
+                            if square_of(o, got["a1"]) != sq), default=(math.inf, ""))
+                if near[0] < got["a1"][2] / 4 and near[0] < own:
+                    bad.append((b[6], sq, near[1], round(near[0], 1)))
+            shot.stdout = f"{a} to {t}: moved labels beside a neighbour's: {bad}"
             check(not bad, shot.stdout, shot)
         for (_, a, t, sq, (x0, y0), want), got in zip(lines_decided, found[-len(lines_decided):]):
             inside = {b[6] for b in got["labels"] if b[4] != "middle" and
