@@ -17,6 +17,7 @@
 
 #define LINT_MAX_INPUTS 4096 /* inputs of one query enumerated at most (more: not examined) */
 #define LINT_MAX_INTS   8    /* int literals of a query's rules an int parameter is tried around */
+#define LINT_MAX_MODS   4    /* `X % M` compared with R in a query's rules, tried (M, R) pairs */
 #define LINT_MAX_PARAMS 16   /* parameters (and variants read) of a query examined */
 
 /* The run: the session, what is in scope, what the program reads, the warnings so far. */
@@ -509,6 +510,36 @@ static void collect_ints(const ast_node *n, int64_t *ints, size_t *nints)
             collect_ints(vecs[i]->items[k], ints, nints);
 }
 
+/* Adds to mods (pairs M, R; *nmods of them) each modulus compare written under n, `X % M OP R`
+ * or `R OP X % M` with M > 0 and R written ints (OP any compare), each pair once. */
+static void collect_mods(const ast_node *n, int64_t (*mods)[2], size_t *nmods)
+{
+    if (!n)
+        return;
+    if (n->kind == AST_BINARY && is_compare(n->op) && n->a && n->b) {
+        for (int side = 0; side < 2; side++) {
+            const ast_node *m = side ? n->b : n->a, *r = side ? n->a : n->b;
+            if (m->kind != AST_BINARY || m->op != AST_OP_MOD || !m->b || m->b->kind != AST_INT ||
+                m->b->ival <= 0 || r->kind != AST_INT)
+                continue;
+            bool seen = false;
+            for (size_t i = 0; i < *nmods; i++)
+                seen |= mods[i][0] == m->b->ival && mods[i][1] == r->ival;
+            if (!seen && *nmods < LINT_MAX_MODS) {
+                mods[*nmods][0] = m->b->ival;
+                mods[(*nmods)++][1] = r->ival;
+            }
+        }
+    }
+    const ast_node *kids[3] = { n->a, n->b, n->c };
+    const ast_vec *vecs[3] = { &n->list, &n->list2, &n->params };
+    for (int i = 0; i < 3; i++)
+        collect_mods(kids[i], mods, nmods);
+    for (int i = 0; i < 3; i++)
+        for (uint32_t k = 0; k < vecs[i]->len; k++)
+            collect_mods(vecs[i]->items[k], mods, nmods);
+}
+
 /* Whether n calls a fn or a query, or reads a variant, anywhere; *variants gets the variants
  * it reads (at most LINT_MAX_PARAMS, each once). */
 static bool calls_out(const ast_node *n, int32_t *variants, size_t *nv)
@@ -544,16 +575,18 @@ static void add_int(lint_dim *dim, size_t cap, int64_t v)
 }
 
 /* Fills dim with the values of type t worth trying: every member of an enum, both bools, the
- * ints the rules write and their neighbours, and 0; with sums, also each written int plus and
- * minus each other one (a guard `n / 10 == 5` holds on 50..59, beyond the neighbours of 10, 5
- * and 55: 55 - 5 and 55 + 5 find them). False when t has no such domain. */
-static bool dim_of(lint *l, uint32_t t, const int64_t *ints, size_t nints, bool sums, lint_dim *dim)
+ * ints the rules write and their neighbours, and 0, then the nextra values extra (those a
+ * modulus compare implies: plan_query); with sums, also each written int plus and minus each
+ * other one (a guard `n / 10 == 5` holds on 50..59, beyond the neighbours of 10, 5 and 55:
+ * 55 - 5 and 55 + 5 find them). False when t has no such domain. */
+static bool dim_of(lint *l, uint32_t t, const int64_t *ints, size_t nints, const int64_t *extra,
+                   size_t nextra, bool sums, lint_dim *dim)
 {
     const res_program *p = l->p;
     const res_type *ty = &p->types[t];
     size_t n = ty->kind == RT_BOOL                          ? 2
                : ty->kind == RT_ENUM && ty->arg < p->nenums ? p->enums[ty->arg].len
-               : ty->kind == RT_INT ? 3 * nints + 1 + (sums ? 2 * nints * nints : 0)
+               : ty->kind == RT_INT ? 3 * nints + 1 + nextra + (sums ? 2 * nints * nints : 0)
                                     : 0;
     if (n == 0)
         return false;
@@ -568,6 +601,8 @@ static bool dim_of(lint *l, uint32_t t, const int64_t *ints, size_t nints, bool 
         int64_t c = i == 0 ? 0 : ints[(i - 1) / 3], d = (int64_t)((i - 1) % 3) - 1;
         add_int(dim, n, i == 0 ? 0 : (c > INT64_MIN && c < INT64_MAX ? c + d : c));
     }
+    for (size_t i = 0; ty->kind == RT_INT && i < nextra; i++)
+        add_int(dim, n, extra[i]);
     for (size_t i = 0; ty->kind == RT_INT && sums && i < nints; i++)
         for (size_t k = 0; k < nints; k++) {
             int64_t v;
@@ -586,14 +621,15 @@ static bool dim_of(lint *l, uint32_t t, const int64_t *ints, size_t nints, bool 
  * there is room for). Returns 0, 1 when the inputs are more than LINT_MAX_INPUTS, -1 when a
  * parameter has no finite domain (or on OOM). */
 static int plan_dims(lint *l, const res_query *qy, const int64_t *ints, size_t nints,
-                     const int32_t *variants, size_t nv, bool sums, lint_query *lq)
+                     const int64_t *extra, size_t nextra, const int32_t *variants, size_t nv,
+                     bool sums, lint_query *lq)
 {
     const res_program *p = l->p;
     uint64_t total = 1;
     for (uint32_t i = 0; i < qy->nparams; i++) {
         if (p->types[qy->params[i].type].kind == RT_INT)
             lq->exact = false;
-        if (!dim_of(l, qy->params[i].type, ints, nints, sums, &lq->dims[lq->ndims]))
+        if (!dim_of(l, qy->params[i].type, ints, nints, extra, nextra, sums, &lq->dims[lq->ndims]))
             return -1;
         total *= lq->dims[lq->ndims++].n;
         if (total > LINT_MAX_INPUTS)
@@ -601,7 +637,7 @@ static int plan_dims(lint *l, const res_query *qy, const int64_t *ints, size_t n
     }
     for (size_t v = 0; v < nv && lq->ndims < LINT_MAX_PARAMS; v++) {
         uint32_t e = p->variants[variants[v]].enum_id;
-        if (!dim_of(l, p->enums[e].type, NULL, 0, false, &lq->dims[lq->ndims]))
+        if (!dim_of(l, p->enums[e].type, NULL, 0, NULL, 0, false, &lq->dims[lq->ndims]))
             return -1;
         lq->dims[lq->ndims].variant = variants[v];
         total *= lq->dims[lq->ndims++].n;
@@ -624,18 +660,34 @@ static bool plan_query(lint *l, uint32_t q, const res_ruleset *rs, lint_query *l
     *lq = (lint_query){ .q = q, .rs = rs, .nparams = qy->nparams, .exact = true };
     if (qy->is_event || qy->nparams > LINT_MAX_PARAMS)
         return false;
+    int64_t mods[LINT_MAX_MODS][2], extra[LINT_MAX_MODS * LINT_MAX_INTS * 2];
+    size_t nmods = 0, nextra = 0;
     for (size_t i = 0; i < rs->len; i++) {
         collect_ints(p->rules[rs->rules[i]].decl, ints, &nints);
+        collect_mods(p->rules[rs->rules[i]].decl, mods, &nmods);
         out |= calls_out(p->rules[rs->rules[i]].decl, variants, &nv);
     }
     lq->exact = !out;
+    /* `X % M OP R`: beside each written int c, the values on which X % M is R (% is floor
+       modulo, language.md: 0 <= R < M) nearest c from below and above (`n % 7 == 3` against
+       `n > 20`: 17 and 24, where both hold) */
+    for (size_t i = 0; i < nmods; i++)
+        for (size_t k = 0; k < nints; k++) {
+            int64_t m = mods[i][0], r = mods[i][1], c = ints[k], lo;
+            if (m > INT64_MAX / 4 || r < 0 || r >= m || c <= INT64_MIN + 2 * m ||
+                c >= INT64_MAX - 2 * m)
+                continue; /* no value gives that remainder, or too near the ends */
+            lo = c - (((c - r) % m) + m) % m;
+            extra[nextra++] = lo;
+            extra[nextra++] = lo + m;
+        }
     /* the ints' sums and differences too, while the inputs stay within LINT_MAX_INPUTS */
-    int fit = plan_dims(l, qy, ints, nints, variants, nv, true, lq);
+    int fit = plan_dims(l, qy, ints, nints, extra, nextra, variants, nv, true, lq);
     if (fit > 0) {
         for (size_t i = 0; i < lq->ndims; i++)
             mem_free(lq->dims[i].vals);
         lq->ndims = 0;
-        fit = plan_dims(l, qy, ints, nints, variants, nv, false, lq);
+        fit = plan_dims(l, qy, ints, nints, extra, nextra, variants, nv, false, lq);
     }
     if (fit != 0)
         return false;
