@@ -1,5 +1,6 @@
 /* complete.c — the REPL's Tab completion (complete.h): what the word before the cursor can
- * become, by where it stands on the line, and how libedit is told.
+ * become, by where it stands on the line, and how libedit is told; and the reading of a path
+ * typed `~/...` as $HOME's, which file names complete to (repl_with_home).
  */
 #include "complete.h"
 
@@ -93,7 +94,7 @@ static void add_dir_entries(names *c, const char *open, const char *typed, const
  * (A_FILE, A_RULES, A_SCENARIO, A_HON or A_PICTURE): the entries of its directory that start
  * with its last part, each directory with a '/' after, the files only of the kind's ending
  * (.hon, .scn, .svg; any for A_FILE). A path starting `~/` is looked up in $HOME, as a shell
- * does, and stays `~/...` on the line (the commands read it so: repl.c, with_home). For `load`
+ * does, and stays `~/...` on the line (the commands read it so: repl_with_home). For `load`
  * and `board` (A_RULES, A_SCENARIO), a relative path is also completed in the data directory
  * (hon_bundle_dir), where those commands look for a file that is not here (repl.md §1); they
  * read the rest of the line as the path, so names with spaces are offered to them only. */
@@ -528,4 +529,43 @@ unsigned char repl_complete(EditLine *el, int ch)
         free(c.items[i]);
     free(c.items);
     return rc;
+}
+
+/* ---- paths as typed: `~/` ------------------------------------------------------------ */
+
+/* Whether p, in args, starts a word `~/...`: at the start, after white space, or after a
+ * quote that opens a word. */
+static bool home_word(const char *args, const char *p)
+{
+    if (p[0] != '~' || p[1] != '/')
+        return false;
+    if (p > args && (p[-1] == '"' || p[-1] == '\''))
+        p--;
+    return p == args || isspace((unsigned char)p[-1]);
+}
+
+char *repl_with_home(const char *args)
+{
+    const char *home = getenv("HOME");
+    size_t hl = home ? strlen(home) : 0, k = 0;
+    if (!hl)
+        return NULL;
+    for (const char *p = args; *p; p++)
+        if (home_word(args, p))
+            k++;
+    if (!k)
+        return NULL;
+    char *out = malloc(strlen(args) + k * hl + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = args; *p; p++) {
+        if (home_word(args, p)) {
+            memcpy(o, home, hl);
+            o += hl;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+    return out;
 }

@@ -38,6 +38,12 @@ void repl_each_command(void (*f)(void *ud, const char *name), void *ud);
  * lines ending in a newline, static; NULL for a word that is no command. */
 const char *repl_help_text(const char *word);
 
+/* args, a file-taking command's arguments, with each word that starts `~/` (at the start, or
+ * after white space or an opening quote) read from $HOME, as a shell expands it and as Tab
+ * completes it (repl.md §2): a new string the caller frees, or NULL when no word starts so,
+ * HOME is not set or memory runs out (the arguments are then read as typed). */
+char *repl_with_home(const char *args);
+
 /* libedit's function for Tab (EL_ADDFN; its client data, EL_CLIENTDATA, is the cli_session):
  * completes the word before the cursor. One candidate is inserted; several insert their common
  * prefix, or are listed when there is none to add. Returns a libedit CC_ code. */

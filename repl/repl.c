@@ -1222,46 +1222,6 @@ static bool takes_files(const command *c)
     return false;
 }
 
-/* Whether p, in args, starts a word `~/...`: at the start, after white space, or after a
- * quote that opens a word. */
-static bool home_word(const char *args, const char *p)
-{
-    if (p[0] != '~' || p[1] != '/')
-        return false;
-    if (p > args && (p[-1] == '"' || p[-1] == '\''))
-        p--;
-    return p == args || isspace((unsigned char)p[-1]);
-}
-
-/* args, a file-taking command's arguments, with each word that starts `~/` (at the start, or
- * after white space or an opening quote) read from $HOME, as a shell expands it (repl.md §2):
- * a new string the caller frees, or NULL when no word starts so or HOME is not set. */
-static char *with_home(const char *args)
-{
-    const char *home = getenv("HOME");
-    size_t hl = home ? strlen(home) : 0, k = 0;
-    if (!hl)
-        return NULL;
-    for (const char *p = args; *p; p++)
-        if (home_word(args, p))
-            k++;
-    if (!k)
-        return NULL;
-    char *out = malloc(strlen(args) + k * hl + 1), *o = out;
-    if (!out)
-        return NULL;
-    for (const char *p = args; *p; p++) {
-        if (home_word(args, p)) {
-            memcpy(o, home, hl);
-            o += hl;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o = '\0';
-    return out;
-}
-
 /* After a line that failed as an expression: when its first word (wlen bytes) is near a
  * command word (a slip: `drwa`), says which (`hon: note: did you mean the command `draw`?`). */
 static void command_hint(const char *line, size_t wlen)
@@ -1307,7 +1267,7 @@ static int run_line(repl *r, char *line)
         char *args = line + wlen;
         while (isspace((unsigned char)*args))
             args++;
-        char *home = takes_files(c) ? with_home(args) : NULL;
+        char *home = takes_files(c) ? repl_with_home(args) : NULL;
         rc = run_command(r, c, home ? home : args, errors);
         free(home);
         return rc;
