@@ -334,7 +334,6 @@ void body_rule(rctx *c, ast_node *d, int32_t edition)
                 "a rule of query `%s` gives an answer, not effects: write `answer EXPR;`", d->ref);
     if (!PUSH(c, p->rules, p->nrules, p->rules_cap, d->loc))
         return;
-    const res_query *q = &p->queries[g->id];
     uint32_t id = (uint32_t)p->nrules++;
     res_rule *r = &p->rules[id];
     *r = (res_rule){ .name = d->name,
@@ -361,6 +360,17 @@ void body_rule(rctx *c, ast_node *d, int32_t edition)
     } else if (!model_find_name(p->names->rules, d->name)) {
         scope_add_name(c, &p->names->rules, d->name, G_OTHER, (int32_t)id, d->loc, "rule");
     }
+    if (c->defer)
+        p->rules[id].deferred = true;
+    else
+        body_rule_clauses(c, id);
+}
+
+void body_rule_clauses(rctx *c, uint32_t id)
+{
+    res_program *p = c->p;
+    ast_node *d = p->rules[id].decl;
+    const res_query *q = &p->queries[p->rules[id].query];
     scope_begin_body(c);
     for (uint32_t i = 0; i < q->nparams; i++)
         scope_push_local(c, q->params[i].name, q->params[i].type, d->loc);
@@ -425,6 +435,15 @@ void body_query(rctx *c, res_query *q)
         return;
     }
     q->dflt = d->b;
+    if (c->defer)
+        q->dflt_deferred = true;
+    else
+        body_default(c, q);
+}
+
+void body_default(rctx *c, res_query *q)
+{
+    ast_node *d = q->decl;
     scope_begin_body(c);
     for (uint32_t i = 0; i < q->nparams; i++)
         scope_push_local(c, q->params[i].name, q->params[i].type, d->loc);
@@ -434,6 +453,10 @@ void body_query(rctx *c, res_query *q)
 
 void body_fn(rctx *c, res_fn *f)
 {
+    if (c->defer) {
+        f->deferred = true;
+        return;
+    }
     scope_begin_body(c);
     for (uint32_t i = 0; i < f->nparams; i++)
         scope_push_local(c, f->params[i].name, f->params[i].type, f->decl->loc);

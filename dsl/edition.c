@@ -408,16 +408,6 @@ static void edition_build(rctx *c, int32_t ed)
 
 /* ---- pass 4: rule sets and versions ---- */
 
-static bool set_push(rctx *c, res_ruleset *s, uint32_t rule)
-{
-    if (!MEM_GROW(s->rules, s->len, s->cap)) {
-        res_oom(c, (ast_loc){ 0 });
-        return false;
-    }
-    s->rules[s->len++] = rule;
-    return true;
-}
-
 static int cmp_rule_order(const void *a, const void *b, const void *ctx)
 {
     const res_program *p = ctx;
@@ -439,12 +429,30 @@ static void set_sort(rctx *c, res_ruleset *s)
         res_oom(c, (ast_loc){ 0 });
 }
 
-static res_ruleset *sets_new(rctx *c)
+/* The rule sets of a view, one per query, from the n rules of list (rule ids; each set gets
+ * its query's rules in list order), then ordered (set_sort): the sets and their rules in one
+ * block (model.c frees it whole; a set's cap is its length), so that a view costs one
+ * allocation, not one per query (bench.md §9). NULL after reporting E199. */
+static res_ruleset *sets_of(rctx *c, const uint32_t *list, size_t n)
 {
-    size_t nq = c->p->nqueries;
-    res_ruleset *s = mem_calloc(nq ? nq : 1, sizeof *s);
-    if (!s)
+    const res_program *p = c->p;
+    size_t nq = p->nqueries ? p->nqueries : 1;
+    res_ruleset *s = mem_calloc(1, nq * sizeof *s + n * sizeof *list);
+    if (!s) {
         res_oom(c, (ast_loc){ 0 });
+        return NULL;
+    }
+    uint32_t *room = (uint32_t *)(void *)(s + nq);
+    for (size_t i = 0; i < n; i++)
+        s[p->rules[list[i]].query].cap++;
+    for (size_t q = 0, at = 0; q < nq; at += s[q].cap, q++)
+        s[q].rules = room + at;
+    for (size_t i = 0; i < n; i++) {
+        res_ruleset *set = &s[p->rules[list[i]].query];
+        set->rules[set->len++] = list[i];
+    }
+    for (size_t q = 0; q < p->nqueries; q++)
+        set_sort(c, &s[q]);
     return s;
 }
 
@@ -471,8 +479,14 @@ static void edition_derive(rctx *c, int32_t ed, size_t nfns)
 {
     res_program *p = c->p;
     res_edition *e = &p->editions[ed];
-    if (!e->uses || !(e->sets = sets_new(c)))
+    if (!e->uses)
         return;
+    size_t nrevs = HASH_COUNT(e->revs), n = 0;
+    uint32_t *list = mem_malloc((p->nrules + nrevs + 1) * sizeof *list);
+    if (!list) {
+        res_oom(c, e->decl->loc);
+        return;
+    }
     char key[512];
     for (size_t r = 0; r < p->nrules; r++) {
         const res_rule *rr = &p->rules[r];
@@ -486,17 +500,17 @@ static void edition_derive(rctx *c, int32_t ed, size_t nfns)
             x = edition_rev(e, key);
         }
         int64_t v = x ? x->version : (int64_t)r;
-        if (v >= 0 && !set_push(c, &e->sets[p->rules[v].query], (uint32_t)v))
-            return;
+        if (v >= 0)
+            list[n++] = (uint32_t)v;
     }
     for (const res_rev *x = e->revs; x; x = x->hh.next)
         if (x->kind == REV_RULE && x->version >= 0 &&
-            !top_level(p, model_find_rule(p, x->key + strlen("rule ")))) {
-            if (!set_push(c, &e->sets[p->rules[x->version].query], (uint32_t)x->version))
-                return;
-        }
-    for (size_t q = 0; q < p->nqueries; q++)
-        set_sort(c, &e->sets[q]);
+            !top_level(p, model_find_rule(p, x->key + strlen("rule "))))
+            list[n++] = (uint32_t)x->version;
+    e->sets = sets_of(c, list, n);
+    mem_free(list);
+    if (!e->sets)
+        return;
     if (p->nvariants) {
         e->variant_set = mem_malloc(p->nvariants * sizeof *e->variant_set);
         if (!e->variant_set) {
@@ -524,13 +538,19 @@ void edition_views(rctx *c, ast_file *const *files, size_t nfiles)
     res_program *p = c->p;
     c->files = files;
     c->nfiles = nfiles;
-    if (!(p->base = sets_new(c)))
+    uint32_t *list = mem_malloc((p->nrules + 1) * sizeof *list);
+    size_t n = 0;
+    if (!list) {
+        res_oom(c, (ast_loc){ 0 });
         return;
+    }
     for (size_t r = 0; r < p->nrules; r++)
         if (p->rules[r].edition == -1)
-            set_push(c, &p->base[p->rules[r].query], (uint32_t)r);
-    for (size_t q = 0; q < p->nqueries; q++)
-        set_sort(c, &p->base[q]);
+            list[n++] = (uint32_t)r;
+    p->base = sets_of(c, list, n);
+    mem_free(list);
+    if (!p->base)
+        return;
     if (!p->neditions)
         return;
     c->edition_state = mem_calloc(p->neditions, sizeof *c->edition_state);

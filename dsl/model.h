@@ -225,6 +225,7 @@ typedef struct res_fn {
     int32_t module;     /* the module of the file its text is in */
     int32_t edition;    /* the edition whose `revise fn` it is, -1 as declared */
     int32_t version_of; /* -1 as declared; else the declared fn it revises (res_edition.fn_of) */
+    bool deferred;      /* its body is not resolved yet (res_resolve_as: res_fn_ready does it) */
 } res_fn;
 
 typedef struct res_query {
@@ -236,6 +237,7 @@ typedef struct res_query {
     ast_op mode;    /* AST_COMBINE_* */
     ast_node *dflt; /* default expression, or NULL */
     uint32_t dflt_nlocals;
+    bool dflt_deferred; /* dflt is not resolved yet (res_resolve_as: res_default_ready does it) */
     /* An event (language.md §6) is kept with the queries, so that its rules get rule sets,
      * editions, listings and bytecode like theirs; it has no result and no mode. */
     bool is_event;
@@ -257,6 +259,8 @@ typedef struct res_rule {
      * rule as written (top level or in an edition) */
     const ast_node *revision;
     int32_t revises;
+    bool deferred; /* its lets, guard and answer or block are not resolved yet (res_resolve_as:
+                      res_rule_ready does it; nlocals is 0 until then) */
 } res_rule;
 
 typedef struct res_variant {

@@ -118,7 +118,12 @@ static res_program *program_new(rctx *c)
 
 res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags)
 {
-    rctx c = { .d = diags };
+    return res_resolve_as(files, nfiles, false, diags);
+}
+
+res_program *res_resolve_as(ast_file *const *files, size_t nfiles, bool defer, diag_list *diags)
+{
+    rctx c = { .d = diags, .defer = defer };
     size_t errors0 = diags->errors;
     res_program *p = program_new(&c);
     if (!p) {
@@ -213,6 +218,67 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
         return NULL;
     }
     return p;
+}
+
+/* ---- deferred bodies ---- */
+
+static void rule_later(rctx *c, uint32_t r)
+{
+    body_rule_clauses(c, r);
+}
+
+static void fn_later(rctx *c, uint32_t f)
+{
+    body_fn(c, &c->p->fns[f]);
+}
+
+static void default_later(rctx *c, uint32_t q)
+{
+    body_default(c, &c->p->queries[q]);
+}
+
+/* Resolves one deferred body (later(c, id)) in a context of its own; false when that
+ * reported anything or ran out of memory (what it annotated is annotated again next time). */
+static bool resolve_later(res_program *p, void (*later)(rctx *, uint32_t), uint32_t id)
+{
+    diag_list dl; /* a clean set (res_resolve_as): only memory can fail here */
+    diag_list_init(&dl, NULL);
+    rctx c = { .p = p, .d = &dl };
+    later(&c, id);
+    mem_free(c.locals);
+    bool ok = !c.oom && dl.len == 0;
+    diag_list_clear(&dl);
+    return ok;
+}
+
+bool res_rule_ready(res_program *p, uint32_t r)
+{
+    if (r >= p->nrules || !p->rules[r].deferred)
+        return true;
+    if (!resolve_later(p, rule_later, r))
+        return false;
+    p->rules[r].deferred = false;
+    return true;
+}
+
+bool res_fn_ready(res_program *p, uint32_t f)
+{
+    if (f >= p->nfns || !p->fns[f].deferred)
+        return true;
+    if (!resolve_later(p, fn_later, f))
+        return false;
+    p->fns[f].deferred = false;
+    return true;
+}
+
+bool res_default_ready(res_program *p, uint32_t q)
+{
+    if (q >= p->nqueries || !p->queries[q].dflt_deferred)
+        return true;
+    if (!resolve_later(p, default_later, q))
+        return false;
+    p->queries[q].dflt_deferred = false;
+    return true;
 }
 
 uint32_t res_expr(res_program *p, ast_node *expr, uint32_t want, diag_list *diags,

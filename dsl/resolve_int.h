@@ -33,6 +33,8 @@ typedef struct rctx {
     ast_file *const *files; /* pass 4: the files, whose arenas hold revised rules' copies */
     size_t nfiles;
     size_t declared_tables; /* pass 4: the tables declared, before the editions' versions */
+    bool defer;             /* pass 3: rules', fns' and defaults' bodies left for their first use
+                   (res_resolve_as; body_rule, body_fn, body_query mark them deferred) */
 } rctx;
 
 /* Grows arr by one slot (MEM_GROW); on OOM reports it at loc and is false. */
@@ -144,13 +146,17 @@ void builtin_event_body(rctx *c, ast_node *d);
 /* Pass 3 for a counter: kind, side, size, abilities, markers and values into its unit. */
 void body_counter(rctx *c, res_counter *rc);
 /* Pass 3 for a fn's body; for a query, its result against its combine mode (E113) and its
- * default (E114). */
+ * default (E114). With c->defer, the fn's body and the default's expression are only marked
+ * deferred (res_fn.deferred, res_query.dflt_deferred): body_default resolves the default. */
 void body_fn(rctx *c, res_fn *f);
 void body_query(rctx *c, res_query *q);
+void body_default(rctx *c, res_query *q);
 /* Creates the res_rule of AST_RULE d (edition: the declaring edition's id, -1 top level,
  * INT32_MAX for an edition that failed to declare) and resolves its clauses with the query's
- * parameters in scope. Stores the rule id in d->an.sym (UINT32_MAX when the query is unknown). */
+ * parameters in scope (body_rule_clauses: with c->defer, the rule is only marked deferred).
+ * Stores the rule id in d->an.sym (UINT32_MAX when the query is unknown). */
 void body_rule(rctx *c, ast_node *d, int32_t edition);
+void body_rule_clauses(rctx *c, uint32_t id);
 /* Checks the arguments of `EVENT(args)` (an AST_CALL or a `raise` statement's list) against
  * the event's parameters and annotates n; returns the event id or -1 after reporting. */
 int32_t body_raise_args(rctx *c, ast_node *n, ast_vec *args);

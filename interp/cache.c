@@ -13,7 +13,11 @@
  * An image read is touched (its time set to now) when its time is over a day old; when a
  * process first writes an image, images untouched for PRUNE_DAYS days, and scratch files a day
  * old (a writer that died), are removed: the texts of files since edited leave no images for
- * ever. */
+ * ever.
+ *
+ * Beside the images, the build records ("KEY.rec", cache.h): each says that one set of texts
+ * once loaded with no diagnostic, so that a session that answers once may resolve the bodies
+ * of its rules when they are reached (load.c). Touched and pruned as the images are. */
 #include "cache.h"
 
 #include <dirent.h>
@@ -31,6 +35,7 @@
 #include "front.h"
 #include "front_id.h"
 #include "mem.h"
+#include "resolve_id.h"
 #include "strbuf.h"
 
 #define DAY        (24 * 60 * 60)
@@ -79,14 +84,14 @@ uint64_t cache_key(const char *text, size_t len)
     return ast_image_hash(text ? text : "", text ? len : 0, HON_FRONT_ID);
 }
 
-/* Whether name is an image's ("KEY.ast", KEY 16 hex digits) or, scratch set, a scratch file
- * of one being written ("KEY.ast.XXXXXX"). */
+/* Whether name is an image's or a build record's ("KEY.ast", "KEY.rec", KEY 16 hex digits)
+ * or, scratch set, a scratch file of one being written ("KEY.ast.XXXXXX"). */
 static bool image_name(const char *name, bool *scratch)
 {
     for (int i = 0; i < 16; i++)
         if (!strchr("0123456789abcdef", name[i]) || !name[i])
             return false;
-    if (strncmp(name + 16, ".ast", 4) != 0)
+    if (strncmp(name + 16, ".ast", 4) != 0 && strncmp(name + 16, ".rec", 4) != 0)
         return false;
     *scratch = name[20] != '\0';
     return !*scratch || name[20] == '.';
@@ -186,4 +191,72 @@ ast_file *cache_parse_file(const char *path, const char *text, size_t len, uint3
     if (f && !full && diags->len == before && diags->errors == errors)
         keep_image(f, k);
     return f;
+}
+
+/* ---- build records ---- */
+
+/* A record: these 8 bytes, its key, and the XXH64 of those 16 bytes seeded with
+ * HON_RESOLVE_ID. Nothing else: the record's name and content are the whole of what it says. */
+static const char record_magic[8] = { 'h', 'o', 'n', 'r', 'e', 'c', '1', '\n' };
+#define RECORD_LEN 24
+
+/* The path of the build record of key k in dir (new string). */
+static char *record_path(const char *dir, uint64_t k)
+{
+    strbuf b = { 0 };
+    sb_printf(&b, "%s/%016llx.rec", dir, (unsigned long long)k);
+    return sb_take(&b);
+}
+
+/* The 24 bytes of the record of key k. */
+static void record_bytes(uint64_t k, unsigned char out[RECORD_LEN])
+{
+    memcpy(out, record_magic, 8);
+    memcpy(out + 8, &k, 8);
+    uint64_t sum = ast_image_hash(out, 16, HON_RESOLVE_ID);
+    memcpy(out + 16, &sum, 8);
+}
+
+uint64_t cache_record_key(const uint64_t *keys, size_t n)
+{
+    uint64_t k = ast_image_hash(&n, sizeof n, HON_RESOLVE_ID ^ HON_FRONT_ID);
+    for (size_t i = 0; i < n; i++)
+        k = ast_image_hash(&keys[i], sizeof keys[i], k);
+    return k;
+}
+
+bool cache_record_found(uint64_t k)
+{
+    char *dir = cache_dir(false);
+    char *path = dir ? record_path(dir, k) : NULL;
+    char *got = NULL;
+    size_t len = 0;
+    unsigned char want[RECORD_LEN];
+    record_bytes(k, want);
+    bool found = path && file_read(path, 4 * RECORD_LEN, &got, &len) == 0 && len == RECORD_LEN &&
+                 memcmp(got, want, RECORD_LEN) == 0;
+    if (found)
+        touch(path);
+    mem_free(got);
+    mem_free(path);
+    mem_free(dir);
+    return found;
+}
+
+static int write_record(FILE *f, void *ud)
+{
+    return fwrite(ud, 1, RECORD_LEN, f) == RECORD_LEN ? 0 : -1;
+}
+
+void cache_record_keep(uint64_t k)
+{
+    char *dir = cache_dir(true);
+    char *path = dir ? record_path(dir, k) : NULL;
+    unsigned char bytes[RECORD_LEN];
+    record_bytes(k, bytes);
+    int status;
+    if (path && file_write_whole(path, write_record, bytes, &status) == 0)
+        prune(dir);
+    mem_free(path);
+    mem_free(dir);
 }

@@ -3,6 +3,7 @@
 #ifndef HON_CACHE_H
 #define HON_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,5 +22,23 @@ ast_file *cache_parse_file(const char *path, const char *text, size_t len, uint3
 
 /* The key of a text's image: a hash of the text and of the build's parser (HON_FRONT_ID). */
 uint64_t cache_key(const char *text, size_t len);
+
+/* ---- build records (bench.md §9) ----
+ * A record under a key says: the set of texts that key was made from (cache_record_key) was
+ * once resolved whole, by this build's parser and resolver, with no diagnostic at all. It lets
+ * a session that answers once leave the bodies of rules, fns and defaults unresolved until they
+ * are used (load.c, res_resolve_as): their diagnostics are known to be none. Records live
+ * beside the images as "KEY.rec", 24 bytes, checked whole as read (anything else is no record),
+ * touched and pruned as images are; the cache off (HON_NO_CACHE), there are none. */
+
+/* The key of the record of the texts whose keys (cache_key, as cache_parse_file gave them) are
+ * keys[0 .. n), in load order: a hash of them, of n, of HON_FRONT_ID and of HON_RESOLVE_ID (the
+ * resolver's files and the record's code, dsl/meson.build). */
+uint64_t cache_record_key(const uint64_t *keys, size_t n);
+/* Whether the cache holds a sound record of key k (false when the cache is off, the record
+ * is missing, unreadable, or not exactly the one cache_record_keep writes). */
+bool cache_record_found(uint64_t k);
+/* Writes the record of key k, whole or not at all; any failure leaves the cache as it was. */
+void cache_record_keep(uint64_t k);
 
 #endif

@@ -3,7 +3,9 @@
  * recompiles every kept source plus the new ones into a fresh prog (rebuild), swapped in only
  * without error; then the board is rebuilt (view.c) and the game restarts. Each source is parsed
  * once: the build resolves a copy of its tree (ast_clone_all), which shares the tree's strings
- * and text.
+ * and text. A session that answers once (hon_build_lazily) and loads a set of files the cache
+ * has a build record of (cache.h: it built once with no diagnostic) resolves the bodies of its
+ * rules, fns and defaults only when they are first used (rebuild_as, res_resolve_as).
  */
 /* realpath() (the identity of a loaded file) is XSI: glibc declares it with _XOPEN_SOURCE. */
 #define _XOPEN_SOURCE 700
@@ -145,6 +147,25 @@ static ast_file **parse_all(session_source **list, size_t n, diag_list *dl)
     return files;
 }
 
+/* The key of the build record of the n sources of list (cache_record_key), into *key; false
+ * when there is none: a source is a text given as such (it never went through the cache, so
+ * it has no key), there is no source, or memory runs out. Call after parse_all. */
+static bool record_key(session_source *const *list, size_t n, uint64_t *key)
+{
+    uint64_t *keys = n ? mem_malloc(n * sizeof *keys) : NULL;
+    for (size_t i = 0; keys && i < n; i++) {
+        if (!list[i]->real) {
+            mem_free(keys);
+            return false;
+        }
+        keys[i] = list[i]->key;
+    }
+    if (keys)
+        *key = cache_record_key(keys, n);
+    mem_free(keys);
+    return keys != NULL;
+}
+
 /* Makes room for n sources in the vm; false on OOM (then nothing changed). */
 static bool room_for_sources(hon_vm *vm, size_t n)
 {
@@ -220,9 +241,18 @@ static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, b
             ast_file_free(files[i]);
         mem_free(files);
     } else if (st == HON_OK) {
-        pg = prog_build(files, n, vm->lazy, &dl); /* takes the files */
+        /* The build record (cache.h): a session that answers once, loading a set of files
+         * that once built with no diagnostic at all (none so far either: the parse's), leaves
+         * the bodies to their first use; a set never seen builds whole, and is recorded when
+         * that build reports nothing. */
+        uint64_t rk = 0;
+        bool recordable = vm->lazy && dl.len == 0 && record_key(list, n, &rk);
+        bool defer = recordable && cache_record_found(rk);
+        pg = prog_build(files, n, vm->lazy, defer, &dl); /* takes the files */
         if (!pg)
             st = HON_ERR_COMPILE;
+        else if (recordable && !defer && dl.len == 0)
+            cache_record_keep(rk);
     }
     if (st == HON_OK && keep && !room_for_sources(vm, n))
         st = HON_ERR_MEMORY;

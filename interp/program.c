@@ -117,7 +117,7 @@ static bool fns_ready(const prog *pg, const chunk *const *chunks, size_t n, int3
     diag_list_init(&dl, NULL);
     for (size_t k = 0; ok && k < w.ntodo; k++) { /* the list grows as the chunks are read */
         uint32_t f = w.todo[k];
-        if (!pg->fns[f] && !(pg->fns[f] = comp_fn(p, f, &dl)))
+        if (!pg->fns[f] && (!res_fn_ready(pg->res, f) || !(pg->fns[f] = comp_fn(p, f, &dl))))
             ok = false;
         else
             meet_calls(&w, pg->fns[f]);
@@ -148,10 +148,11 @@ static bool compile_query(const prog *pg, uint32_t q, diag_list *d)
     uint32_t from = pg->by_query_at[q], to = pg->by_query_at[q + 1];
     for (uint32_t i = from; i < to; i++) {
         uint32_t r = pg->by_query[i];
-        if (!pg->rules[r] && !(pg->rules[r] = comp_rule(p, r, d)))
+        if (!pg->rules[r] && (!res_rule_ready(pg->res, r) || !(pg->rules[r] = comp_rule(p, r, d))))
             return false;
     }
-    if (p->queries[q].dflt && !pg->defaults[q] && !(pg->defaults[q] = comp_default(p, q, d)))
+    if (p->queries[q].dflt && !pg->defaults[q] &&
+        (!res_default_ready(pg->res, q) || !(pg->defaults[q] = comp_default(p, q, d))))
         return false;
     for (uint32_t i = from; i < to; i++)
         if (!prog_calls_ready(pg, pg->rules[pg->by_query[i]]))
@@ -290,7 +291,7 @@ static bool compile_all(prog *pg, diag_list *d)
     return !pg->lazy || tests_ready(pg);
 }
 
-prog *prog_build(ast_file **files, size_t nfiles, bool lazy, diag_list *diags)
+prog *prog_build(ast_file **files, size_t nfiles, bool lazy, bool defer, diag_list *diags)
 {
     prog *pg = mem_calloc(1, sizeof *pg);
     if (!pg) {
@@ -305,7 +306,7 @@ prog *prog_build(ast_file **files, size_t nfiles, bool lazy, diag_list *diags)
     pg->files = files;
     pg->nfiles = nfiles;
     pg->lazy = lazy;
-    pg->res = res_resolve(files, nfiles, diags);
+    pg->res = res_resolve_as(files, nfiles, lazy && defer, diags);
     if (!pg->res) {
         prog_free(pg);
         return NULL;

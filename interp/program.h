@@ -63,11 +63,15 @@ typedef struct prog {
  * diags; returns NULL when there were any. `lazy`: the rules' chunks and the queries'
  * defaults are left for each query's first call (prog_ready) and prog_combine_edition does
  * nothing, for a session that answers once (`hon eval`: hon_build_lazily); the fns too, each
- * compiled when a chunk that calls it is (prog_fn_ready). The tests' chunks and every
+ * compiled when a chunk that calls it is (prog_fn_ready). `defer` (only with lazy): the
+ * bodies of the rules, fns and defaults are not even resolved until they are compiled
+ * (res_resolve_as; prog_ready and prog_fn_ready resolve them first), for a set of files that
+ * is known to build with no diagnostic (load.c's build record: the diagnostics those bodies
+ * would give are never reported). Otherwise the tests' chunks and every
  * diagnostic of the resolver are made at the build either way. The
  * compiler's own errors are E199 only (memory, a size limit; resolve.h reports the rest):
  * lazily, a chunk that cannot be made is an E209 of the evaluation that needed it. */
-prog *prog_build(ast_file **files, size_t nfiles, bool lazy, diag_list *diags);
+prog *prog_build(ast_file **files, size_t nfiles, bool lazy, bool defer, diag_list *diags);
 void prog_free(prog *p);
 
 /* The chunk rule r runs while tracing (vm.md §6a): its explained chunk (comp_rule_explained),

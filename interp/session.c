@@ -272,7 +272,7 @@ hon_vm *hon_vm_new(const hon_config *cfg)
     dice_seed(&vm->dice, vm->cfg.seed);
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
-    vm->pg = prog_build(NULL, 0, false, &dl);
+    vm->pg = prog_build(NULL, 0, false, false, &dl);
     diag_list_clear(&dl);
     if (!vm->pg) {
         hon_vm_free(vm);

@@ -1267,8 +1267,13 @@ def startup_cache():
             last[:] = ps[-1:]
             return [(p.returncode, p.stdout, p.stderr) for p in ps]
 
-        def listing():
-            return sorted(os.listdir(images)) if os.path.isdir(images) else []
+        def listing():  # everything but the build records
+            return sorted(n for n in os.listdir(images) if not n.endswith(".rec")) \
+                if os.path.isdir(images) else []
+
+        def records():
+            return sorted(n for n in os.listdir(images) if n.endswith(".rec")) \
+                if os.path.isdir(images) else []
 
         want = answers(off)
         check(listing() == [], "HON_NO_CACHE: no image written", last[0])
@@ -1280,6 +1285,16 @@ def startup_cache():
               all(re.fullmatch(r"[0-9a-f]{16}\.ast", n) for n in kept),
               f"one image per file loaded ({nfiles} + 2)", last[0])
         sizes = {n: os.path.getsize(os.path.join(images, n)) for n in kept}
+        # a build record per set of files loaded with no diagnostic (cache.h): at least the
+        # rules, the rules with los.hon, with aviation.hon (a test command may build other
+        # sets on its way); 24 bytes each
+        recs = records()
+        check(len(recs) >= 3 and all(re.fullmatch(r"[0-9a-f]{16}\.rec", n) and
+                                     os.path.getsize(os.path.join(images, n)) == 24
+                                     for n in recs),
+              "one build record per set of files", last[0])
+        rec_bytes = {n: open(os.path.join(images, n), "rb").read() for n in recs}
+        # read from the cache: the trees from the images, the bodies resolved when reached
         check(answers(env) == want, "the same answers read from the cache", last[0])
         # damaged images (cut in half, or one byte changed in the middle) are passed over, and
         # the parse that replaces them is kept again, whole
@@ -1293,9 +1308,21 @@ def startup_cache():
                 data[len(data) // 2] ^= 0x40
             with open(path, "wb") as f:
                 f.write(data)
+        # damaged records likewise (cut, one bit changed): each is no record, the set
+        # builds whole and is recorded again
+        for i, n in enumerate(recs):
+            data = bytearray(rec_bytes[n])
+            if i % 2:
+                data = data[:len(data) - 1]
+            else:
+                data[i] ^= 0x01
+            with open(os.path.join(images, n), "wb") as f:
+                f.write(data)
         check(answers(env) == want, "the same answers from damaged images", last[0])
         check({n: os.path.getsize(os.path.join(images, n)) for n in listing()} == sizes,
               "damaged images rewritten whole", last[0])
+        check({n: open(os.path.join(images, n), "rb").read() for n in records()} == rec_bytes,
+              "damaged records written again as they were", last[0])
         # an image read is touched when over a day old (so one in use is never pruned): of the
         # images set 40 days back, eval 1 reads the rules files' (nfiles) and touches them; the
         # two test files' stay as old
