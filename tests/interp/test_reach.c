@@ -218,13 +218,15 @@ END_TEST
 
 /* Boards of tests/rules/boards where what a move may do depends on how it got to a square:
  * under a bridge's area or over it (RR.area.enter: the square an end is stepped from), and a
- * Routed squad (GZ6.routed.effects: where the move began). */
+ * Routed squad (GZ6.routed.effects: where the move began; the Gazette's optional morale rules
+ * played, variant morale_rules, as the default edition does not). */
 START_TEST(test_boards_agree)
 {
     agree_all("../../tests/rules/boards/moves_under_bridge.scn", 6, 4);
     agree_all("../../tests/rules/boards/moves_through_bridge.scn", 8, 4);
     tvm *t = bundled_with("../../tests/rules/boards/moves_routed.scn",
                           "unit fled = rifle_squad allies at E2 with routed\n");
+    ck_assert_int_eq(hon_set_variant(t->vm, "morale_rules", "with_morale"), HON_OK);
     agree(t, "$fled", 7, 3);
     tvm_free(t);
     /* A Routed squad on a bundled board whose objectives are primary (E2) and secondary (B2,
@@ -232,6 +234,7 @@ START_TEST(test_boards_agree)
      * grenadiers on C1 and from Kraiss on F2, 4 from the Pak on H1), C3 is no nearer any of them
      * (2, 3, 5) but touches B2: not listed; D4 (3, 2, 4) touches no objective: listed. */
     t = bundled_with("little_river.scn", "unit fled = rifle_squad allies at D3 with routed\n");
+    ck_assert_int_eq(hon_set_variant(t->vm, "morale_rules", "with_morale"), HON_OK);
     agree(t, "$fled", 10, 8);
     listing *l = new_listing();
     ck_assert_int_eq(reach(t, "$fled", l), HON_OK);
