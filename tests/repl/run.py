@@ -8,7 +8,7 @@ The fixtures (tests/repl/fixtures/*.hon) are small programs written for these te
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
-`play_landing_craft_undo`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
+`play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
 `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a copy) and
 `man_page_examples` (the man pages' examples) use the bundled rules.
 """
@@ -3171,6 +3171,53 @@ def play_landing_craft_undo():
     check(answers[1] == answers[0], "odds do changed nothing", p)
     check(answers[2][0] == "[]" and answers[2][1] != "E8", "do: rifle3 landed", p)
     check(answers[3] == answers[0], "undo: rifle3 aboard lcvp1 again", p)
+
+
+@case
+def play_abandoned_procedure_rewinds_the_dice():
+    # A procedure abandoned at a question (here: a command line where its answer was due, E405
+    # then E225) is undone, and the dice with it: run again, it rolls the die it rolled before.
+    # Before, the abandoned roll stayed spent, so a player could abandon the landing-craft
+    # recovery (BRO.2.landing-craft.recover: one roll a Supply Phase) at its placement question
+    # and roll again for another face. On tests/events/boards/landing_craft_recover.scn (the
+    # counters of fixtures/landing_craft.hon) `craft` (printed 1-2) is destroyed; the clock goes
+    # to the Supply Phase. `seed 13` is one whose first die is a 1 or a 2 (checked below: the
+    # craft's placement is asked), so the recovery asks where its back goes; `turn` abandons it.
+    board = os.path.join(ROOT, "tests", "events", "boards", "landing_craft_recover.scn")
+    back = "choose (allies): Which sea square at the board's edge for its back?"
+    for how in ("REPL", "hon play"):
+        text = ("seed 13\ndo landing_craft_destroyed($craft)\nnext\nnext\nnext\n"
+                "do landing_craft_recovery(allies)\nturn\n"
+                "do landing_craft_recovery(allies)\nturn\n"
+                "do landing_craft_recovery(allies)\n1\nsquares_of($craft)\n")
+        args = ["--load", fx("landing_craft.hon"), "--board", board]
+        if how == "REPL":
+            p = run(args, stdin=text)
+        else:
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "recover.play")
+                with open(path, "w") as f:
+                    f.write(text)
+                p = run(args + ["play", path])
+        out = lines(p.stdout)
+        rolls = [l for l in out if l.startswith("roll d6: ")]
+        check(p.stderr.count("error[E225]: the procedure was abandoned at \"Which sea square") == 2,
+              f"{how}: the recovery was abandoned twice at its placement question", p)
+        check(len(rolls) == 3 and rolls[0] == rolls[1] == rolls[2] and out.count(back) == 3,
+              f"{how}: each attempt rolls the same die, and it brings the craft back", p)
+        # the third attempt is answered: its back on A3, the first square offered, its front on
+        # B3, the one free sea square beside A3 away from the edge (the board's header)
+        check(out[-1] == "[B3, A3]", f"{how}: the answered attempt puts the craft back", p)
+    # Another procedure: fixtures/roll_choice.hon's dash($a) rolls a die, then asks where $a
+    # goes. Abandoned twice, then answered: the same roll line each time.
+    p = run(PLAY + ["--load", fx("roll_choice.hon")],
+            stdin=f"board {fx('boards/play.scn')}\nseed 7\ndo dash($a)\nturn\ndo dash($a)\n"
+                  "turn\ndo dash($a)\n2\nsquare_of($a)\n")
+    out = lines(p.stdout)
+    rolls = [l for l in out if l.startswith("roll d6: ")]
+    check(p.stderr.count("error[E225]") == 2 and len(rolls) == 3 and len(set(rolls)) == 1,
+          "dash: abandoned twice, the same die each time", p)
+    check(out[-1] == "D1", "dash: the answered one moves $a", p)
 
 
 def numbered_blocks(out):
