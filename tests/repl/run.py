@@ -8,7 +8,8 @@ The fixtures (tests/repl/fixtures/*.hon) are small programs written for these te
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
-`play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
+`play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
+`barrage_refusals_name_the_reason`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
 `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a copy) and
 `man_page_examples` (the man pages' examples) use the bundled rules.
 """
@@ -3218,6 +3219,37 @@ def play_abandoned_procedure_rewinds_the_dice():
     check(p.stderr.count("error[E225]") == 2 and len(rolls) == 3 and len(set(rolls)) == 1,
           "dash: abandoned twice, the same die each time", p)
     check(out[-1] == "D1", "dash: the answered one moves $a", p)
+
+
+@case
+def barrage_refusals_name_the_reason():
+    # BRO.3.4.barrage-order on tests/events/boards/orders.scn (counters: fixtures/barrage.hon):
+    # the observer (Barrage Order) on C3, the mortar (a heavy weapon) beside it on D3, the
+    # gunner (no heavy weapon) on A3. Turn 2 (no barrage on turn 1). Each refusal names its own
+    # reason, not the one message of a weapon out of range or sight. rev10g: the mortar that
+    # has had its own activation (a special token, revealed first, then its Firing Action) was
+    # refused with "each weapon must be a friendly heavy weapon within 3 squares...".
+    board = os.path.join(ROOT, "tests", "events", "boards", "orders.scn")
+    args = ["--load", fx("barrage.hon"), "--board", board]
+    turn2 = "next\nnext\nnext\nnext\n"
+    p = run(args, stdin=turn2 + "do order_numbered($observer, 1)\ndo order_special($mortar)\n"
+            "next\ndo activate($mortar)\ndo action_taken($mortar, firing_taken)\n"
+            "do activate($observer)\ndo barrage($observer, [$mortar])\n"
+            "do barrage($observer, [$gunner])\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E219]" in l]
+    check(len(errs) == 2, "two refusals", p)
+    check(errs and "the weapon has already acted this turn (Activated)" in errs[0] and
+          "within 3 squares" not in errs[0], "the mortar: it already acted", p)
+    check(len(errs) > 1 and "must be a heavy weapon of the director's side" in errs[1],
+          "the gunner: no heavy weapon", p)
+    # one order a token, each weapon designated once
+    p = run(args, stdin=turn2 + "do order_numbered($observer, 1)\nnext\ndo activate($observer)\n"
+            "do barrage($observer, [$mortar, $mortar])\ndo barrage($observer, [$mortar])\n"
+            "do barrage($observer, [$mortar])\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E219]" in l]
+    check(len(errs) == 2 and "designates each heavy weapon once" in errs[0] and
+          "already gave its barrage order with this token" in errs[1],
+          "a weapon named twice; a second order with the same token", p)
 
 
 def numbered_blocks(out):
