@@ -9,7 +9,7 @@ expected value below is worked out from them and from docs/spec/language.md, in 
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
-`barrage_refusals_name_the_reason`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
+`barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
 `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a copy) and
 `man_page_examples` (the man pages' examples) use the bundled rules.
 """
@@ -3250,6 +3250,25 @@ def barrage_refusals_name_the_reason():
     check(len(errs) == 2 and "designates each heavy weapon once" in errs[0] and
           "already gave its barrage order with this token" in errs[1],
           "a weapon named twice; a second order with the same token", p)
+
+
+@case
+def ground_bonus_cites_no_aircraft_clause():
+    # defensive_bonus is the Defensive Bonus against fire from the ground; what counts against
+    # an aircraft's shot is air_defensive_bonus (rules/air_combat.hon). The Forward Position's
+    # ground rule cited the aircraft clause BRO.5.aircraft-fire.defense (rev10g 5): its sources
+    # are the tile's option (BRO.4.2.position) and the presumed bonus
+    # (PRESUMED.forward_position_cover); the aircraft clause is cited by the aircraft's own
+    # rule, air_terrain_bonus.forward_position. No rule of defensive_bonus cites an aircraft clause.
+    p = run(["rules", "defensive_bonus"])
+    own = [l for l in lines(p.stdout) if l.startswith("defensive_bonus.")]
+    check(p.returncode == 0 and len(own) >= 6, "the rules of defensive_bonus are listed", p)
+    check(not any("BRO.5.aircraft" in l for l in own), "none cites an aircraft clause", p)
+    fp = [l for l in own if l.startswith("defensive_bonus.forward_position ")]
+    check(len(fp) == 1 and "BRO.4.2.position" in fp[0] and
+          "PRESUMED.forward_position_cover" in fp[0], "the Forward Position's sources", p)
+    p = run(["rules", "air_terrain_bonus.forward_position"])
+    check("BRO.5.aircraft-fire.defense" in p.stdout, "the aircraft's rule cites the clause", p)
 
 
 def numbered_blocks(out):
