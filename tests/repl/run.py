@@ -3681,6 +3681,14 @@ def game_end_cites_its_own_clauses():
     check(not any(l.startswith("note:") and "BRO.scn." in l for l in out),
           "no landing note cites a scenario's clause", p)
     check("(rule phase_ends.landing_over)" in p.stderr, "the next after the end: the landing's rule", p)
+    # turn 8's Supply Phase ends the game: nothing is drawn, deployed or counted for a turn 9
+    # (rev10g 5; landing_supply_steps.last_turn), as it is at the end of turn 7's
+    ends = [i for i, l in enumerate(out) if l.startswith("clock: turn 8, supply phase")]
+    last = out[ends[-1]:] if ends else []
+    check("note: the game is over: the landing's last turn has ended   (BRO.6.end, BRO.6.turns)"
+          in last and not any("option tiles" in l or "new units" in l for l in last),
+          "the last Supply Phase announces nothing of a next turn", p)
+    check(any("option tiles" in l for l in out[:ends[-1]] if ends), "turn 7's does", p)
     check("error[E201]: table `scenario_played_instead`, row (player_generated_landing)" in p.stderr
           and "E203" not in p.stderr, "scenario_in_play() says the board plays a landing", p)
     # 2. examples/boards/omaha_part1.scn to its end (as scenario_end_in_play): the outcome cites
