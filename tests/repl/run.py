@@ -9,7 +9,8 @@ expected value below is worked out from them and from docs/spec/language.md, in 
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
 "Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
-`barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
+`barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
+`initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
 `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a copy) and
 `man_page_examples` (the man pages' examples) use the bundled rules.
 """
@@ -3269,6 +3270,27 @@ def ground_bonus_cites_no_aircraft_clause():
           "PRESUMED.forward_position_cover" in fp[0], "the Forward Position's sources", p)
     p = run(["rules", "air_terrain_bonus.forward_position"])
     check("BRO.5.aircraft-fire.defense" in p.stdout, "the aircraft's rule cites the clause", p)
+
+
+@case
+def initiative_holder_is_the_players_side():
+    # rev10g 5: on Big River (BRO.scn.big-river.setup: American group A has the initiative)
+    # initiative_player() named the player, American group A, while initiative_holder() named the
+    # American side from the scenarios' table, each on its own. Now the side is taken from the
+    # player (initiative_holder.player): `why` shows initiative_player under initiative_holder.
+    # On Omaha 1 no player holds it apart from his side: the scenarios' table answers.
+    board = os.path.join(ROOT, "examples", "boards", "big_river.scn")
+    p = run(["--board", board, "why", "initiative_holder()"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "[allies]", "Big River: the American side", p)
+    check(len(out) > 3 and out[2].startswith("  rule initiative_holder.player: [allies]") and
+          out[3].startswith("    initiative_player() = [american_group_a]"),
+          "taken from the player holding it, American group A", p)
+    p = run(["--board", os.path.join(ROOT, "examples", "boards", "omaha_part1.scn"), "why",
+             "initiative_holder()"])
+    out = lines(p.stdout)
+    check(out[0] == "[allies]" and "rule initiative_holder.player: did not fire" in p.stdout and
+          "rule initiative_holder.scenario: [allies]" in p.stdout, "Omaha 1: the side's", p)
 
 
 def numbered_blocks(out):
