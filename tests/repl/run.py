@@ -6,13 +6,13 @@ REPL behaviour of docs/spec/repl.md. One named case per meson test (tests/repl/m
 
 The fixtures (tests/repl/fixtures/*.hon) are small programs written for these tests; every
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
-Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
-"Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
+Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's "Trains"
+session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
-`initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
-`diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a copy) and
-`man_page_examples` (the man pages' examples) use the bundled rules.
+`initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
+`turn_omaha1_why`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
 import glob
@@ -3327,10 +3327,9 @@ def shot_follows_roll(block, target, combat, defense, p):
 
 # examples/play/omaha_turn.play on its board (examples/play/omaha_turn.scn) with its counters
 # (examples/play/omaha_turn.hon, made up): the MG team (Combat Value 3 against infantry) fires at
-# rifle1 (defense 7) on D5, sand; the grenadiers (3) at rifle2 (7) on E4, sand; the sergeant (3)
-# at the grenadiers (5) on F2, grass.
-PLAY_SHOTS = {27: ("$rifle1", 3, 7), 30: ("$rifle1", 3, 7), 34: ("$rifle2", 3, 7),
-              37: ("$grenad", 3, 5)}
+# rifle1 (defense 7) on D5, sand; the grenadiers move from F2 to G2, grass; the sergeant (3)
+# fires at them (5) there.
+PLAY_SHOTS = {27: ("$rifle1", 3, 7), 30: ("$rifle1", 3, 7), 37: ("$grenad", 3, 5)}
 
 
 @case
@@ -3375,13 +3374,20 @@ def play_script_omaha():
     # the Supply Phase: rifle2 had only a bluff, so it moves once (PRESUMED.supply_movement)
     check("give $rifle2 activated   (PRESUMED.supply_movement)" in b[41], "supply move", p)
     check(b[44] == ["44> turn", "turn 2, order phase"], "the turn ends: turn 2 begins", p)
+    # the grenadiers' move (line 34) up the bluff: their one action
+    check(b[34][:2] == ["34> move $grenad G2", "move $grenad to G2   (PRESUMED.step_by_step)"],
+          "the grenadiers move", p)
     # the same script with other dice: the command line's --seed takes the place of its `seed`
-    # line, and every shot that is taken follows its die the same way
-    p = run(["--seed", "5", "play", os.path.join(ROOT, "examples", "play", "omaha_turn.play")])
-    b = numbered_blocks(p.stdout)
-    check(b[12] == ["12> seed 2", "(skipped: --seed was given)"], "--seed replaces seed 2", p)
-    for n, shot in PLAY_SHOTS.items():
-        if n in b and any(l.startswith("roll d6: ") for l in b[n]):
+    # line, every shot follows its die the same way, and the script plays to its end (exit 0)
+    # whatever the dice: no unit acts after a shot at it. It used to exit 1 on the seeds (3, 4,
+    # 5, ...) where the grenadiers' shot destroyed rifle2 before its Supply Phase move.
+    for seed in ("3", "4", "5", "6", "8", "9", "12", "13"):
+        p = run(["--seed", seed, "play", os.path.join(ROOT, "examples", "play", "omaha_turn.play")])
+        b = numbered_blocks(p.stdout)
+        check(b[12] == ["12> seed 2", "(skipped: --seed was given)"], "--seed replaces seed 2", p)
+        check(p.returncode == 0 and p.stderr == "", f"--seed {seed}: it plays to its end", p)
+        check(b[44] == ["44> turn", "turn 2, order phase"], f"--seed {seed}: turn 2 begins", p)
+        for n, shot in PLAY_SHOTS.items():
             shot_follows_roll(b[n], *shot, p)
 
 
