@@ -663,7 +663,9 @@ size_t hon_each_scenario_symbol(const char *text, size_t len,
  * A procedure raises an event and runs its rules and the events they raise, changing the
  * board's units (markers, faces, values, positions) and terrain; each change is one line of
  * the answer's text, with the citation of the rule that made it. A procedure is all or
- * nothing: on an error (reported, E2xx) every change is undone. Procedures are kept in a
+ * nothing: on an error (reported, E2xx: refused, or abandoned at a question or a step's pause,
+ * E225) every change is undone and the seeded dice source is put back as the procedure found
+ * it, so the procedure run again rolls the same dice (no re-roll by abandoning). Procedures are kept in a
  * history that hon_undo reverts, the last first. Reloading the rules or the board restarts
  * the game (the board as its file gives it, turn 1, the first phase, no history). */
 

@@ -58,13 +58,18 @@ static hon_status begin_play(hon_vm *vm, bool tracing)
 }
 
 /* Ends a procedure that ran on the session's game from log length mark (ok: it succeeded):
- * kept in the history under `title` with the dice state it began with (dice), and answered (extra: a last line or NULL); or, when it
- * failed, reported as undone. Ends the evaluation. */
+ * kept in the history under `title` with the dice state it began with (dice), and answered
+ * (extra: a last line or NULL); or, when it failed (refused, abandoned at a question or at step
+ * mode's pause, out of steps), reported as undone: its effects were reverted by proc.c, and the
+ * dice source is put back to `dice` here, so the next procedure sees the rolls this one saw (an
+ * abandoned recovery roll, BRO.2.landing-craft.recover, cannot be rolled again for another
+ * face). Ends the evaluation. */
 static hon_status finish_play(hon_vm *vm, bool ok, size_t mark, uint64_t dice, const char *title,
                               const char *extra, hon_answer **out)
 {
     hon_status st = HON_OK;
     if (!ok) {
+        vm->dice.state = dice; /* nothing changed: neither the board nor the dice */
         st = session_error(vm, true);
     } else if (!play_commit(&vm->game.g, mark, title, dice)) {
         play_revert(&vm->game.g, mark); /* all or nothing, even when memory runs out */

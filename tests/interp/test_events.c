@@ -37,7 +37,7 @@ static const char *const RULES =
     "event st_spin(u: unit);\nevent st_roll(u: unit);\n"
     "event st_roll2(u: unit);\nevent st_choose(u: unit);\n"
     "event st_choose_empty(u: unit);\nevent st_order(u: unit);\n"
-    "event st_note(u: unit);\nevent st_roll_many(u: unit);\n"
+    "event st_note(u: unit);\nevent st_roll_many(u: unit);\nevent st_roll_choose(u: unit);\n"
     "event st_mix(t: unit, u: unit, v: unit, sq: square);\n"
     "rule st_give.r cite \"T.give\" do { give u suppressed n; };\n"
     "rule st_take.r cite \"T.take\" do { take u suppressed n; };\n"
@@ -69,6 +69,10 @@ static const char *const RULES =
     "rule st_roll.r cite \"T.roll\" do { if roll d6 >= 4 then { give u suppressed; } };\n"
     "rule st_roll2.r cite \"T.roll\" do { let d = roll 2 d6; give u suppressed sum(x in d: if x >= "
     "5 then 1 else 0); };\nrule st_choose.r cite \"T.choose\" do {\n"
+    "  let sq = choose(s in [@B1, @C1, @D1], by: u.side) \"Where does it go?\";\n  move u to sq;\n"
+    "};\n"
+    /* rolls, then asks: abandoned at the question, it must leave the dice as they were */
+    "rule st_roll_choose.r cite \"T.choose\" do {\n  let d = roll 3 d6;\n"
     "  let sq = choose(s in [@B1, @C1, @D1], by: u.side) \"Where does it go?\";\n  move u to sq;\n"
     "};\n"
     "rule st_choose_empty.r cite \"T.choose\" do { let x = choose(s in [q in [@A1]: false], by: "
@@ -565,6 +569,37 @@ START_TEST(choices)
 }
 END_TEST
 
+/* A procedure that rolls and then asks (st_roll_choose: roll 3 d6, then where to go), abandoned
+ * at its question (the chooser answers -1: E225) or refused there (three illegal answers: E221),
+ * changes nothing: not the board, and not the dice either. So, run again and answered, it rolls
+ * what the same procedure rolls on a fresh session with the same seed, where nothing was
+ * abandoned before it (a player cannot abandon the landing-craft recovery at its placement
+ * question to roll again: BRO.2.landing-craft.recover). */
+START_TEST(abandoned_procedure_rewinds_the_dice)
+{
+    char fresh[512], again[512];
+    tvm *t = chooser_vm();
+    the_script = (script){ .answers = { 0 }, .n = 1 };
+    snprintf(fresh, sizeof fresh, "%s", do_(t, "st_roll_choose($r1)"));
+    ck_assert_msg(strncmp(fresh, "roll 3 d6: [", 12) == 0 && strstr(fresh, "move $r1 to B1"), "%s",
+                  fresh);
+    tvm_free(t);
+
+    t = chooser_vm();
+    const char *before = snap(t, 0);
+    the_script = (script){ .answers = { -1 }, .n = 1 };
+    ck_assert_str_eq(do_(t, "st_roll_choose($r1)"), "E225");
+    ck_assert_int_eq(the_script.asked, 1); /* the die was rolled: the question came after it */
+    the_script = (script){ .answers = { 9, 9, 9 }, .n = 3 };
+    ck_assert_str_eq(do_(t, "st_roll_choose($r1)"), "E221");
+    ck_assert_str_eq(snap(t, 1), before);
+    the_script = (script){ .answers = { 0 }, .n = 1 };
+    snprintf(again, sizeof again, "%s", do_(t, "st_roll_choose($r1)"));
+    ck_assert_str_eq(again, fresh);
+    tvm_free(t);
+}
+END_TEST
+
 /* The note of a walk under rules that declare no Movement Action (no event `on walk`). */
 #define NO_WALK                                                                            \
     "note: the rules declare no event `on walk` (a Movement Action): the unit walked the " \
@@ -800,6 +835,7 @@ int main(void)
     tcase_add_test(tc, dice_are_shown);
     tcase_add_test(tc, order_of_events);
     tcase_add_test(tc, choices);
+    tcase_add_test(tc, abandoned_procedure_rewinds_the_dice);
     tcase_add_test(tc, walks);
     tcase_add_test(tc, clock);
     tcase_add_test(tc, procedure_odds);

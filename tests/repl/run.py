@@ -6,11 +6,13 @@ REPL behaviour of docs/spec/repl.md. One named case per meson test (tests/repl/m
 
 The fixtures (tests/repl/fixtures/*.hon) are small programs written for these tests; every
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
-Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's
-"Trains" session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
-`play_landing_craft_undo`, `play_script_omaha` (the bundled play script), `turn_omaha1_why`,
-`diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a copy) and
-`man_page_examples` (the man pages' examples) use the bundled rules.
+Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's "Trains"
+session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
+`play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
+`barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
+`initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
+`turn_omaha1_why`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
 import glob
@@ -3292,6 +3294,124 @@ def play_landing_craft_undo():
     check(answers[3] == answers[0], "undo: rifle3 aboard lcvp1 again", p)
 
 
+@case
+def play_abandoned_procedure_rewinds_the_dice():
+    # A procedure abandoned at a question (here: a command line where its answer was due, E405
+    # then E225) is undone, and the dice with it: run again, it rolls the die it rolled before.
+    # Before, the abandoned roll stayed spent, so a player could abandon the landing-craft
+    # recovery (BRO.2.landing-craft.recover: one roll a Supply Phase) at its placement question
+    # and roll again for another face. On tests/events/boards/landing_craft_recover.scn (the
+    # counters of fixtures/landing_craft.hon) `craft` (printed 1-2) is destroyed; the clock goes
+    # to the Supply Phase. `seed 13` is one whose first die is a 1 or a 2 (checked below: the
+    # craft's placement is asked), so the recovery asks where its back goes; `turn` abandons it.
+    board = os.path.join(ROOT, "tests", "events", "boards", "landing_craft_recover.scn")
+    back = "choose (allies): Which sea square at the board's edge for its back?"
+    for how in ("REPL", "hon play"):
+        text = ("seed 13\ndo landing_craft_destroyed($craft)\nnext\nnext\nnext\n"
+                "do landing_craft_recovery(allies)\nturn\n"
+                "do landing_craft_recovery(allies)\nturn\n"
+                "do landing_craft_recovery(allies)\n1\nsquares_of($craft)\n")
+        args = ["--load", fx("landing_craft.hon"), "--board", board]
+        if how == "REPL":
+            p = run(args, stdin=text)
+        else:
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "recover.play")
+                with open(path, "w") as f:
+                    f.write(text)
+                p = run(args + ["play", path])
+        out = lines(p.stdout)
+        rolls = [l for l in out if l.startswith("roll d6: ")]
+        check(p.stderr.count("error[E225]: the procedure was abandoned at \"Which sea square") == 2,
+              f"{how}: the recovery was abandoned twice at its placement question", p)
+        check(len(rolls) == 3 and rolls[0] == rolls[1] == rolls[2] and out.count(back) == 3,
+              f"{how}: each attempt rolls the same die, and it brings the craft back", p)
+        # the third attempt is answered: its back on A3, the first square offered, its front on
+        # B3, the one free sea square beside A3 away from the edge (the board's header)
+        check(out[-1] == "[B3, A3]", f"{how}: the answered attempt puts the craft back", p)
+    # Another procedure: fixtures/roll_choice.hon's dash($a) rolls a die, then asks where $a
+    # goes. Abandoned twice, then answered: the same roll line each time.
+    p = run(PLAY + ["--load", fx("roll_choice.hon")],
+            stdin=f"board {fx('boards/play.scn')}\nseed 7\ndo dash($a)\nturn\ndo dash($a)\n"
+                  "turn\ndo dash($a)\n2\nsquare_of($a)\n")
+    out = lines(p.stdout)
+    rolls = [l for l in out if l.startswith("roll d6: ")]
+    check(p.stderr.count("error[E225]") == 2 and len(rolls) == 3 and len(set(rolls)) == 1,
+          "dash: abandoned twice, the same die each time", p)
+    check(out[-1] == "D1", "dash: the answered one moves $a", p)
+
+
+@case
+def barrage_refusals_name_the_reason():
+    # BRO.3.4.barrage-order on tests/events/boards/orders.scn (counters: fixtures/barrage.hon):
+    # the observer (Barrage Order) on C3, the mortar (a heavy weapon) beside it on D3, the
+    # gunner (no heavy weapon) on A3. Turn 2 (no barrage on turn 1). Each refusal names its own
+    # reason, not the one message of a weapon out of range or sight. rev10g: the mortar that
+    # has had its own activation (a special token, revealed first, then its Firing Action) was
+    # refused with "each weapon must be a friendly heavy weapon within 3 squares...".
+    board = os.path.join(ROOT, "tests", "events", "boards", "orders.scn")
+    args = ["--load", fx("barrage.hon"), "--board", board]
+    turn2 = "next\nnext\nnext\nnext\n"
+    p = run(args, stdin=turn2 + "do order_numbered($observer, 1)\ndo order_special($mortar)\n"
+            "next\ndo activate($mortar)\ndo action_taken($mortar, firing_taken)\n"
+            "do activate($observer)\ndo barrage($observer, [$mortar])\n"
+            "do barrage($observer, [$gunner])\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E219]" in l]
+    check(len(errs) == 2, "two refusals", p)
+    check(errs and "the weapon has already acted this turn (Activated)" in errs[0] and
+          "within 3 squares" not in errs[0], "the mortar: it already acted", p)
+    check(len(errs) > 1 and "must be a heavy weapon of the director's side" in errs[1],
+          "the gunner: no heavy weapon", p)
+    # one order a token, each weapon designated once
+    p = run(args, stdin=turn2 + "do order_numbered($observer, 1)\nnext\ndo activate($observer)\n"
+            "do barrage($observer, [$mortar, $mortar])\ndo barrage($observer, [$mortar])\n"
+            "do barrage($observer, [$mortar])\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E219]" in l]
+    check(len(errs) == 2 and "designates each heavy weapon once" in errs[0] and
+          "already gave its barrage order with this token" in errs[1],
+          "a weapon named twice; a second order with the same token", p)
+
+
+@case
+def ground_bonus_cites_no_aircraft_clause():
+    # defensive_bonus is the Defensive Bonus against fire from the ground; what counts against
+    # an aircraft's shot is air_defensive_bonus (rules/air_combat.hon). The Forward Position's
+    # ground rule cited the aircraft clause BRO.5.aircraft-fire.defense (rev10g 5): its sources
+    # are the tile's option (BRO.4.2.position) and the presumed bonus
+    # (PRESUMED.forward_position_cover); the aircraft clause is cited by the aircraft's own
+    # rule, air_terrain_bonus.forward_position. No rule of defensive_bonus cites an aircraft clause.
+    p = run(["rules", "defensive_bonus"])
+    own = [l for l in lines(p.stdout) if l.startswith("defensive_bonus.")]
+    check(p.returncode == 0 and len(own) >= 6, "the rules of defensive_bonus are listed", p)
+    check(not any("BRO.5.aircraft" in l for l in own), "none cites an aircraft clause", p)
+    fp = [l for l in own if l.startswith("defensive_bonus.forward_position ")]
+    check(len(fp) == 1 and "BRO.4.2.position" in fp[0] and
+          "PRESUMED.forward_position_cover" in fp[0], "the Forward Position's sources", p)
+    p = run(["rules", "air_terrain_bonus.forward_position"])
+    check("BRO.5.aircraft-fire.defense" in p.stdout, "the aircraft's rule cites the clause", p)
+
+
+@case
+def initiative_holder_is_the_players_side():
+    # rev10g 5: on Big River (BRO.scn.big-river.setup: American group A has the initiative)
+    # initiative_player() named the player, American group A, while initiative_holder() named the
+    # American side from the scenarios' table, each on its own. Now the side is taken from the
+    # player (initiative_holder.player): `why` shows initiative_player under initiative_holder.
+    # On Omaha 1 no player holds it apart from his side: the scenarios' table answers.
+    board = os.path.join(ROOT, "examples", "boards", "big_river.scn")
+    p = run(["--board", board, "why", "initiative_holder()"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "[allies]", "Big River: the American side", p)
+    check(len(out) > 3 and out[2].startswith("  rule initiative_holder.player: [allies]") and
+          out[3].startswith("    initiative_player() = [american_group_a]"),
+          "taken from the player holding it, American group A", p)
+    p = run(["--board", os.path.join(ROOT, "examples", "boards", "omaha_part1.scn"), "why",
+             "initiative_holder()"])
+    out = lines(p.stdout)
+    check(out[0] == "[allies]" and "rule initiative_holder.player: did not fire" in p.stdout and
+          "rule initiative_holder.scenario: [allies]" in p.stdout, "Omaha 1: the side's", p)
+
+
 def numbered_blocks(out):
     """{line number: [the lines printed under it]} of a `hon play` transcript (`N> LINE`; a
     `##` line, the script's narration, belongs to no block)."""
@@ -3326,10 +3446,9 @@ def shot_follows_roll(block, target, combat, defense, p):
 
 # examples/play/omaha_turn.play on its board (examples/play/omaha_turn.scn) with its counters
 # (examples/play/omaha_turn.hon, made up): the MG team (Combat Value 3 against infantry) fires at
-# rifle1 (defense 7) on D5, sand; the grenadiers (3) at rifle2 (7) on E4, sand; the sergeant (3)
-# at the grenadiers (5) on F2, grass.
-PLAY_SHOTS = {27: ("$rifle1", 3, 7), 30: ("$rifle1", 3, 7), 34: ("$rifle2", 3, 7),
-              37: ("$grenad", 3, 5)}
+# rifle1 (defense 7) on D5, sand; the grenadiers move from F2 to G2, grass; the sergeant (3)
+# fires at them (5) there.
+PLAY_SHOTS = {27: ("$rifle1", 3, 7), 30: ("$rifle1", 3, 7), 37: ("$grenad", 3, 5)}
 
 
 @case
@@ -3374,13 +3493,20 @@ def play_script_omaha():
     # the Supply Phase: rifle2 had only a bluff, so it moves once (PRESUMED.supply_movement)
     check("give $rifle2 activated   (PRESUMED.supply_movement)" in b[41], "supply move", p)
     check(b[44] == ["44> turn", "turn 2, order phase"], "the turn ends: turn 2 begins", p)
+    # the grenadiers' move (line 34) up the bluff: their one action
+    check(b[34][:2] == ["34> move $grenad G2", "move $grenad to G2   (PRESUMED.step_by_step)"],
+          "the grenadiers move", p)
     # the same script with other dice: the command line's --seed takes the place of its `seed`
-    # line, and every shot that is taken follows its die the same way
-    p = run(["--seed", "5", "play", os.path.join(ROOT, "examples", "play", "omaha_turn.play")])
-    b = numbered_blocks(p.stdout)
-    check(b[12] == ["12> seed 2", "(skipped: --seed was given)"], "--seed replaces seed 2", p)
-    for n, shot in PLAY_SHOTS.items():
-        if n in b and any(l.startswith("roll d6: ") for l in b[n]):
+    # line, every shot follows its die the same way, and the script plays to its end (exit 0)
+    # whatever the dice: no unit acts after a shot at it. It used to exit 1 on the seeds (3, 4,
+    # 5, ...) where the grenadiers' shot destroyed rifle2 before its Supply Phase move.
+    for seed in ("3", "4", "5", "6", "8", "9", "12", "13"):
+        p = run(["--seed", seed, "play", os.path.join(ROOT, "examples", "play", "omaha_turn.play")])
+        b = numbered_blocks(p.stdout)
+        check(b[12] == ["12> seed 2", "(skipped: --seed was given)"], "--seed replaces seed 2", p)
+        check(p.returncode == 0 and p.stderr == "", f"--seed {seed}: it plays to its end", p)
+        check(b[44] == ["44> turn", "turn 2, order phase"], f"--seed {seed}: turn 2 begins", p)
+        for n, shot in PLAY_SHOTS.items():
             shot_follows_roll(b[n], *shot, p)
 
 
@@ -3702,6 +3828,14 @@ def game_end_cites_its_own_clauses():
     check(not any(l.startswith("note:") and "BRO.scn." in l for l in out),
           "no landing note cites a scenario's clause", p)
     check("(rule phase_ends.landing_over)" in p.stderr, "the next after the end: the landing's rule", p)
+    # turn 8's Supply Phase ends the game: nothing is drawn, deployed or counted for a turn 9
+    # (rev10g 5; landing_supply_steps.last_turn), as it is at the end of turn 7's
+    ends = [i for i, l in enumerate(out) if l.startswith("clock: turn 8, supply phase")]
+    last = out[ends[-1]:] if ends else []
+    check("note: the game is over: the landing's last turn has ended   (BRO.6.end, BRO.6.turns)"
+          in last and not any("option tiles" in l or "new units" in l for l in last),
+          "the last Supply Phase announces nothing of a next turn", p)
+    check(any("option tiles" in l for l in out[:ends[-1]] if ends), "turn 7's does", p)
     check("error[E201]: table `scenario_played_instead`, row (player_generated_landing)" in p.stderr
           and "E203" not in p.stderr, "scenario_in_play() says the board plays a landing", p)
     # 2. examples/boards/omaha_part1.scn to its end (as scenario_end_in_play): the outcome cites
