@@ -562,6 +562,68 @@ START_TEST(min_and_max_stop_at_the_enums_bound)
 }
 END_TEST
 
+/* A small `any`, `all` or `first` query (with a default) called in a combined chunk has its
+ * rules copied at the call (QUERY_ENTER, vm.md §5a), its combination inline: no frame; a query
+ * that may be tabled (every parameter a bool or an enum: flag) is called as before. Each answer
+ * worked out from the rules:
+ *   close(y): y == 3 when y > 0, y == -1 when y < 0; any, so false when neither is true.
+ *   fine(x): x < 10 when x > 0, then x != 7; all, so a false decides.
+ *   tag(x): 1 when x == 1, x + x when x > 1, else the default 9.
+ *   asks(x), sum: the number of y in x-1..x+1 with close(y); 100 when fine(x); tag(x) * 1000;
+ *   0 when flag(x > 5).
+ *   asks(3): close(3) alone, 1; fine: 3 < 10 and 3 != 7, 100; tag 6: 6101.
+ *   asks(0): close(-1) alone, 1; fine: only not7 fires, true, 100; tag: the default: 9101.
+ *   asks(7): none close; fine: 7 != 7 decides false; tag 14: 14000.
+ *   asks(12): none close; fine: 12 < 10 decides false; tag 24: 24000.
+ *   asks(1): none close (close(1): 1 == 3 false); fine 100; tag 1: 1100. */
+static const char *const INLINED =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "query close(y: int) -> bool combine any;\n"
+    "rule close.three cite \"T.1\" when y > 0 answer y == 3;\n"
+    "rule close.minus cite \"T.1\" when y < 0 answer y == -1;\n"
+    "query fine(x: int) -> bool combine all;\n"
+    "rule fine.small cite \"T.1\" when x > 0 answer x < 10;\n"
+    "rule fine.not7 cite \"T.1\" answer x != 7;\n"
+    "query tag(x: int) -> int combine first default 9;\n"
+    "rule tag.one cite \"T.1\" when x == 1 answer 1;\n"
+    "rule tag.more cite \"T.1\" when x > 1 answer x + x;\n"
+    "query flag(b: bool) -> bool combine any;\n"
+    "rule flag.b cite \"T.1\" answer b;\n"
+    "query asks(x: int) -> int combine sum;\n"
+    "rule asks.walk cite \"T.1\" answer count(y in [x - 1, x, x + 1]: close(y));\n"
+    "rule asks.fine cite \"T.1\" when fine(x) answer 100;\n"
+    "rule asks.tag cite \"T.1\" answer tag(x) * 1000;\n"
+    "rule asks.flag cite \"T.1\" when flag(x > 5) answer 0;\n";
+
+START_TEST(small_queries_are_copied_at_their_calls)
+{
+    tvm *t = tvm_new(INLINED);
+    both(t, "asks(3)", "6101");
+    /* close, fine and tag copied; flag (a bool parameter: it may be tabled) called */
+    ck_assert_int_eq(count_op(t->vm, "asks", OP_QUERY_ENTER), 3);
+    ck_assert_int_eq(count_op(t->vm, "asks", OP_CALL_QUERY), 1);
+    both(t, "asks(0)", "9101");
+    both(t, "asks(7)", "14000");
+    both(t, "asks(12)", "24000");
+    both(t, "asks(1)", "1100");
+    tvm_free(t);
+    /* the same steps as the rules one by one (each exit one instruction for one) */
+    const char *const calls[] = { "asks(3)", "asks(0)", "asks(7)", "asks(12) + asks(1)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        ck_assert_uint_eq(fewest_steps_of(INLINED, calls[i], false),
+                          fewest_steps_of(INLINED, calls[i], true));
+    /* the depth: asks takes 1, close a second one; with a limit of 1 the copy asks the driver,
+     * which says E206 as at a call */
+    t = tvm_new_cfg(INLINED, 0, 2);
+    both(t, "asks(3)", "6101");
+    tvm_free(t);
+    t = tvm_new_cfg(INLINED, 0, 1);
+    both(t, "asks(3)", "E206");
+    ck_assert_ptr_nonnull(strstr(t->log, "asking query close"));
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -578,6 +640,7 @@ int main(void)
     tcase_add_test(tc, inlined_fns_read_their_arguments_in_place);
     tcase_add_test(tc, a_named_side_feature_is_one_instruction);
     tcase_add_test(tc, fns_up_to_160_words_are_copied_in);
+    tcase_add_test(tc, small_queries_are_copied_at_their_calls);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
