@@ -295,24 +295,42 @@ static const res_ruleset *inlinable_query(const emitter *e, uint32_t q, uint32_t
     return words <= INLINE_MAX_WORDS ? rs : NULL;
 }
 
-/* Copies query q's rules rs (and a `first` query's default after them) at a call of it in
- * e->out: QUERY_ENTER, then each rule, its parameters in the locals QUERY_ENTER fills, its exits
- * QUERY_RULE (linked to the end of the copy) and QUERY_NEXT, the last rule's QUERY_NONE. Every
- * instruction for one of the frame's run (CALL_QUERY, the rules' code, each exit): the same
- * steps. False on OOM. */
-static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset *rs)
+/* Whether every part of query q's copy (its rules rs, a `first` query's default) reads its
+ * parameters only as params_forward allows, so that args can be read in their place. */
+static bool query_params_forward(const emitter *e, uint32_t q, const res_ruleset *rs,
+                                 const fwd_arg *args)
+{
+    const res_query *qq = &e->p->queries[q];
+    for (size_t i = 0; i < rs->len; i++)
+        if (!params_forward(e->pg->rules[rs->rules[i]], qq->nparams, args))
+            return false;
+    return qq->mode != AST_COMBINE_FIRST || params_forward(e->pg->defaults[q], qq->nparams, args);
+}
+
+/* Copies query q's rules rs (and a `first` query's default after them) at a call of it with
+ * argc arguments in e->out: QUERY_ENTER, then each rule, its parameters in the locals
+ * QUERY_ENTER fills, its exits QUERY_RULE (linked to the end of the copy) and QUERY_NEXT, the
+ * last rule's QUERY_NONE. Every instruction for one of the frame's run (CALL_QUERY, the rules'
+ * code, each exit): the same steps. args: the arguments forwarded (the QUERY_FORWARD at out
+ * offset fwd_at, whose jump this links past QUERY_ENTER, then reads them in place), or NULL.
+ * False on OOM. */
+static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset *rs,
+                       const fwd_arg *args, uint32_t fwd_at)
 {
     chunk *out = e->out;
     const res_query *qq = &e->p->queries[q];
     const chunk *dflt = qq->mode == AST_COMBINE_FIRST ? e->pg->defaults[q] : NULL;
     const size_t nparts = rs->len + (dflt ? 1 : 0);
-    const uint32_t at = (uint32_t)out->len, to = e->next_local;
+    const uint32_t at = (uint32_t)out->len, to = args ? 0 : e->next_local;
     uint32_t *w = &out->code[at]; /* room() made room for five words */
     w[0] = OP_QUERY_ENTER, w[1] = q, w[2] = argc, w[3] = to, w[4] = 0;
     out->len += 5;
-    e->next_local += argc;
+    if (args) /* QUERY_FORWARD at fwd_at: past the reads and QUERY_ENTER, into the copy */
+        out->code[fwd_at + 3] = (uint32_t)(out->len - (fwd_at + 4));
+    else
+        e->next_local += argc;
     const emitter saved = *e;
-    e->fwd = NULL, e->nfwd = 0, e->pbase = to;
+    e->fwd = args, e->nfwd = args ? argc : 0, e->pbase = to;
     e->qflags = qq->mode == AST_COMBINE_ANY ? QR_TRUE : qq->mode == AST_COMBINE_ALL ? 0 : QR_EXIT;
     e->qnone = qq->mode == AST_COMBINE_ALL; /* no rule decided: an `all` is true */
     const size_t fix0 = e->nqfix;
@@ -433,7 +451,37 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
         }
         const res_ruleset *qrs = op == OP_CALL_QUERY ? inlinable_query(e, w[0], w[1]) : NULL;
         if (qrs) {
-            ok = emit_query(e, w[0], w[1], qrs) && name_part(out, name);
+            /* forwarded as a fn's arguments are (above): QUERY_FORWARD put before the reads,
+             * which stay for the traced run, the copy's reads of its parameters the caller's */
+            const uint32_t argc = w[1];
+            fwd_arg args[FWD_MAX_ARGS];
+            bool forward = argc > 0 && argc <= nplain && !tgt[pc];
+            for (uint32_t i = 0; forward && i < argc; i++) {
+                size_t from = plain[nplain - argc + i];
+                uint32_t o = out->code[at[from]];
+                forward =
+                    (o == OP_GET_LOCAL || o == OP_CONST || o == OP_INT) && (i == 0 || !tgt[from]);
+                args[i] = (fwd_arg){ o, out->code[at[from] + 1] };
+            }
+            forward =
+                forward && query_params_forward(e, w[0], qrs, args) && (ok = room(out, 4 + 5));
+            uint32_t l = 0;
+            if (forward) {
+                l = at[plain[nplain - argc]];
+                memmove(&out->code[l + 4], &out->code[l], (out->len - l) * sizeof *out->code);
+                out->len += 4;
+                uint32_t *to = &out->code[l];
+                to[0] = OP_QUERY_FORWARD, to[1] = w[0], to[2] = argc, to[3] = 0;
+                for (uint32_t i = 1; i < argc; i++)
+                    at[plain[nplain - argc + i]] += 4;
+                at[pc] += 4;
+                for (size_t i = 0; i < out->nlines; i++)
+                    out->lines[i].pc += out->lines[i].pc > l ? 4 : 0;
+                for (size_t i = 0; i < out->nparts; i++)
+                    out->parts[i].pc += out->parts[i].pc > l ? 4 : 0;
+            }
+            ok = ok && emit_query(e, w[0], argc, qrs, forward ? args : NULL, l) &&
+                 name_part(out, name);
             pc += 1 + op_operands[op];
             nplain = 0;
             continue;

@@ -254,6 +254,11 @@ OP(QUERY_ENTER,        -(int)(b),        QUERY, COUNT, LOCAL, JUMP,
    "b args -> locals c... of this frame: query a's rules follow inline, one call deeper "
    "(CALL_QUERY's step); traced, in a fork of the odds or at the depth limit, query a is asked "
    "as CALL_QUERY asks it, its answer pushed, and pc += d past the rules (E203, E206)")
+OP(QUERY_FORWARD,      0,                QUERY, COUNT, JUMP, _,
+   "query a's rules follow inline past this pc + c, reading its b arguments where the caller "
+   "keeps them (QUERY_ENTER without the copies): charges the b steps of the reads that follow "
+   "it, one call deeper; traced, in a fork or at the depth limit, gives its step back and goes "
+   "on into those reads and a QUERY_ENTER that asks the query")
 OP(QUERY_RULE,         -1,               INT, JUMP, _, _,
    "v -> a rule's answer in an inlined query (RETURN's step): when flags a say it decides (1: "
    "v is true; 0: false; 4: always), v stays as the query's answer, one call up, pc += b; else "

@@ -1102,6 +1102,21 @@ query_end : {
         pc += past;
         VM_NEXT();
     }
+    /* The same, the arguments forwarded (combine.c): their reads' steps and no copies, past
+     * the reads and the QUERY_ENTER that the traced run takes instead. */
+    VM_CASE(QUERY_FORWARD)
+    {
+        if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+            CHARGE(OPB); /* the pc still on the operands: the caller's part */
+            x->depth++;
+            pc += (int32_t)OPC;
+            SKIP(3);
+            VM_NEXT();
+        }
+        x->steps_left++; /* the reads and QUERY_ENTER that follow take the call's steps */
+        SKIP(3);
+        VM_NEXT();
+    }
     VM_CASE(QUERY_RULE)
     {
         uint32_t how = OPA;

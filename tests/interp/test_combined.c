@@ -564,7 +564,9 @@ END_TEST
 
 /* A small `any`, `all` or `first` query (with a default) called in a combined chunk has its
  * rules copied at the call (QUERY_ENTER, vm.md §5a), its combination inline: no frame; a query
- * that may be tabled (every parameter a bool or an enum: flag) is called as before. Each answer
+ * that may be tabled (every parameter a bool or an enum: flag) is called as before. Where each
+ * argument is one plain read (close(y), tag(x); not fine(x + 0)) the copy reads it in place
+ * (QUERY_FORWARD, the reads kept after it for a traced run). Each answer
  * worked out from the rules:
  *   close(y): y == 3 when y > 0, y == -1 when y < 0; any, so false when neither is true.
  *   fine(x): x < 10 when x > 0, then x != 7; all, so a false decides.
@@ -576,6 +578,26 @@ END_TEST
  *   asks(7): none close; fine: 7 != 7 decides false; tag 14: 14000.
  *   asks(12): none close; fine: 12 < 10 decides false; tag 24: 24000.
  *   asks(1): none close (close(1): 1 == 3 false); fine 100; tag 1: 1100. */
+/* The fewest steps e needs under program src, traced for the brief form alone (the combined
+ * chunks run, traced: vm.md §5a). */
+static unsigned long fewest_brief_steps(const char *src, const char *e)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = tvm_new_cfg(src, mid, 0);
+        hon_answer *a = NULL;
+        hon_status st = hon_eval_as(v->vm, e, "<test>", HON_WANT_WHY, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
 static const char *const INLINED =
     "source \"T.1\" = \"this test's rules\";\n"
     "query close(y: int) -> bool combine any;\n"
@@ -591,7 +613,7 @@ static const char *const INLINED =
     "rule flag.b cite \"T.1\" answer b;\n"
     "query asks(x: int) -> int combine sum;\n"
     "rule asks.walk cite \"T.1\" answer count(y in [x - 1, x, x + 1]: close(y));\n"
-    "rule asks.fine cite \"T.1\" when fine(x) answer 100;\n"
+    "rule asks.fine cite \"T.1\" when fine(x + 0) answer 100;\n"
     "rule asks.tag cite \"T.1\" answer tag(x) * 1000;\n"
     "rule asks.flag cite \"T.1\" when flag(x > 5) answer 0;\n";
 
@@ -601,6 +623,7 @@ START_TEST(small_queries_are_copied_at_their_calls)
     both(t, "asks(3)", "6101");
     /* close, fine and tag copied; flag (a bool parameter: it may be tabled) called */
     ck_assert_int_eq(count_op(t->vm, "asks", OP_QUERY_ENTER), 3);
+    ck_assert_int_eq(count_op(t->vm, "asks", OP_QUERY_FORWARD), 2);
     ck_assert_int_eq(count_op(t->vm, "asks", OP_CALL_QUERY), 1);
     both(t, "asks(0)", "9101");
     both(t, "asks(7)", "14000");
@@ -609,9 +632,12 @@ START_TEST(small_queries_are_copied_at_their_calls)
     tvm_free(t);
     /* the same steps as the rules one by one (each exit one instruction for one) */
     const char *const calls[] = { "asks(3)", "asks(0)", "asks(7)", "asks(12) + asks(1)" };
-    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
-        ck_assert_uint_eq(fewest_steps_of(INLINED, calls[i], false),
-                          fewest_steps_of(INLINED, calls[i], true));
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+        unsigned long steps = fewest_steps_of(INLINED, calls[i], false);
+        ck_assert_uint_eq(steps, fewest_steps_of(INLINED, calls[i], true));
+        /* traced for the brief form, the combined chunk runs, each copy asking the driver */
+        ck_assert_uint_eq(steps, fewest_brief_steps(INLINED, calls[i]));
+    }
     /* the depth: asks takes 1, close a second one; with a limit of 1 the copy asks the driver,
      * which says E206 as at a call */
     t = tvm_new_cfg(INLINED, 0, 2);
