@@ -98,6 +98,10 @@ typedef struct emitter {
      * of the QUERY_RULE jumps to link to the end of its copy (a stack: nested copies) */
     const prog *pg;
     uint32_t qflags, qnone;
+    /* a `min` or `max` query's copy: its accumulator's local (and whether a rule fed it, the
+     * next one; UINT32_MAX: not such a copy), QA_MAX, the part being copied and the rules */
+    uint32_t qacc, qmax;
+    size_t qpart, qnrules;
     uint32_t *qfix;
     size_t nqfix, qfix_cap;
 } emitter;
@@ -263,9 +267,10 @@ static const res_ruleset *inlinable_query(const emitter *e, uint32_t q, uint32_t
     if (!e->pg || q >= p->nqueries || e->depth >= INLINE_MAX_DEPTH)
         return NULL;
     const res_query *qq = &p->queries[q];
+    const bool tail = qq->mode == AST_COMBINE_FIRST || qq->mode == AST_COMBINE_MIN ||
+                      qq->mode == AST_COMBINE_MAX; /* its default copied after the rules */
     if (qq->is_event || qq->nparams != argc ||
-        (qq->mode != AST_COMBINE_ANY && qq->mode != AST_COMBINE_ALL &&
-         qq->mode != AST_COMBINE_FIRST))
+        (qq->mode != AST_COMBINE_ANY && qq->mode != AST_COMBINE_ALL && !tail))
         return NULL;
     bool finite = true;
     for (uint32_t i = 0; finite && i < argc; i++) {
@@ -276,14 +281,13 @@ static const res_ruleset *inlinable_query(const emitter *e, uint32_t q, uint32_t
         return NULL;
     const res_ruleset *rs = model_rules_of(p, e->ed, q);
     const chunk *dflt = e->pg->defaults[q];
-    if (!rs || rs->len == 0 || rs->len > QUERY_MAX_RULES ||
-        (qq->mode == AST_COMBINE_FIRST && !dflt))
+    if (!rs || rs->len == 0 || rs->len > QUERY_MAX_RULES || (tail && !dflt))
         return NULL;
     size_t words = 0, ret;
     bool guarded;
     for (size_t i = 0; i <= rs->len; i++) {
         const chunk *ch = i < rs->len ? e->pg->rules[rs->rules[i]] : dflt;
-        if (i == rs->len && qq->mode != AST_COMBINE_FIRST)
+        if (i == rs->len && !tail)
             break;
         if (!part_shape(ch, argc, &ret, &guarded) || (i == rs->len && guarded))
             return NULL;
@@ -295,7 +299,7 @@ static const res_ruleset *inlinable_query(const emitter *e, uint32_t q, uint32_t
     return words <= INLINE_MAX_WORDS ? rs : NULL;
 }
 
-/* Whether every part of query q's copy (its rules rs, a `first` query's default) reads its
+/* Whether every part of query q's copy (its rules rs, the default of `first`, `min`, `max`) reads its
  * parameters only as params_forward allows, so that args can be read in their place. */
 static bool query_params_forward(const emitter *e, uint32_t q, const res_ruleset *rs,
                                  const fwd_arg *args)
@@ -304,7 +308,11 @@ static bool query_params_forward(const emitter *e, uint32_t q, const res_ruleset
     for (size_t i = 0; i < rs->len; i++)
         if (!params_forward(e->pg->rules[rs->rules[i]], qq->nparams, args))
             return false;
-    return qq->mode != AST_COMBINE_FIRST || params_forward(e->pg->defaults[q], qq->nparams, args);
+    const chunk *dflt = e->pg->defaults[q];
+    return !dflt ||
+           (qq->mode != AST_COMBINE_FIRST && qq->mode != AST_COMBINE_MIN &&
+            qq->mode != AST_COMBINE_MAX) ||
+           params_forward(dflt, qq->nparams, args);
 }
 
 /* Copies query q's rules rs (and a `first` query's default after them) at a call of it with
@@ -319,7 +327,8 @@ static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset 
 {
     chunk *out = e->out;
     const res_query *qq = &e->p->queries[q];
-    const chunk *dflt = qq->mode == AST_COMBINE_FIRST ? e->pg->defaults[q] : NULL;
+    const bool acc = qq->mode == AST_COMBINE_MIN || qq->mode == AST_COMBINE_MAX;
+    const chunk *dflt = acc || qq->mode == AST_COMBINE_FIRST ? e->pg->defaults[q] : NULL;
     const size_t nparts = rs->len + (dflt ? 1 : 0);
     const uint32_t at = (uint32_t)out->len, to = args ? 0 : e->next_local;
     uint32_t *w = &out->code[at]; /* room() made room for five words */
@@ -333,6 +342,10 @@ static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset 
     e->fwd = args, e->nfwd = args ? argc : 0, e->pbase = to;
     e->qflags = qq->mode == AST_COMBINE_ANY ? QR_TRUE : qq->mode == AST_COMBINE_ALL ? 0 : QR_EXIT;
     e->qnone = qq->mode == AST_COMBINE_ALL; /* no rule decided: an `all` is true */
+    e->qacc = acc ? e->next_local : UINT32_MAX;
+    e->qmax = qq->mode == AST_COMBINE_MAX ? QA_MAX : 0;
+    e->qnrules = rs->len;
+    e->next_local += acc ? 2 : 0;
     const size_t fix0 = e->nqfix;
     uint32_t stack = 0;
     e->depth++;
@@ -341,6 +354,7 @@ static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset 
         const chunk *ch = i < rs->len ? e->pg->rules[rs->rules[i]] : dflt;
         const uint32_t shift = e->next_local;
         e->next_local += ch->nlocals - argc;
+        e->qpart = i;
         ok = emit_chunk(e, ch, argc, shift, i + 1 == nparts ? EXIT_QUERY_LAST : EXIT_QUERY);
         stack = ch->max_stack > stack ? ch->max_stack : stack;
     }
@@ -351,7 +365,8 @@ static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset 
         out->code[e->qfix[i]] = (uint32_t)(int32_t)((int64_t)out->len - (e->qfix[i] + 1));
     e->nqfix = fix0;
     e->fwd = saved.fwd, e->nfwd = saved.nfwd, e->pbase = saved.pbase;
-    e->qflags = saved.qflags, e->qnone = saved.qnone;
+    e->qflags = saved.qflags, e->qnone = saved.qnone, e->qacc = saved.qacc, e->qmax = saved.qmax;
+    e->qpart = saved.qpart, e->qnrules = saved.qnrules;
     e->extra_stack += stack + argc;
     return ok;
 }
@@ -399,7 +414,7 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             span++;
         /* the longest copy of an instruction: QUERY_ENTER's five words for CALL_QUERY's
          * three */
-        if (!(ok = room(out, 3 + op_operands[op])))
+        if (!(ok = room(out, 4 + op_operands[op])))
             break;
         mark(out, span ? &ch->lines[span - 1].loc : &none);
         const chunk *callee = op == OP_CALL_FN ? inlinable(e, w[0], w[1]) : NULL;
@@ -483,6 +498,38 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             ok = ok && emit_query(e, w[0], argc, qrs, forward ? args : NULL, l) &&
                  name_part(out, name);
             pc += 1 + op_operands[op];
+            nplain = 0;
+            continue;
+        }
+        if ((op == OP_RETURN || op == OP_NO_ANSWER) && how >= EXIT_QUERY && e->qacc != UINT32_MAX &&
+            e->qpart < e->qnrules) {
+            /* a rule of a `min` or `max` query: the first one's answer starts the accumulator
+             * (its no-answer exit says none did), the last one's ends the copy or goes on into
+             * the default when none fed it (QUERY_ELSE) */
+            const bool first = e->qpart == 0, last = e->qpart + 1 == e->qnrules;
+            const uint32_t no = last && !first   ? OP_QUERY_ELSE
+                                : first && !last ? OP_QUERY_UNFED
+                                                 : OP_QUERY_NEXT;
+            if (op == OP_NO_ANSWER) {
+                out->code[out->len++] = no;
+                if (no != OP_QUERY_NEXT)
+                    out->code[out->len++] = e->qacc;
+            }
+            if ((ok = MEM_GROW(e->qfix, e->nqfix, e->qfix_cap)) && no == OP_QUERY_ELSE &&
+                op == OP_NO_ANSWER)
+                e->qfix[e->nqfix++] = (uint32_t)out->len; /* linked by emit_query */
+            if (ok && no == OP_QUERY_ELSE && op == OP_NO_ANSWER)
+                out->code[out->len++] = 0;
+            if (ok && op == OP_RETURN) {
+                const bool guarded = ch->code[ch->len - 1] == OP_NO_ANSWER;
+                out->code[out->len++] = OP_QUERY_ACC;
+                out->code[out->len++] = e->qmax | (first ? QA_FIRST : 0) | (last ? QA_LAST : 0) |
+                                        (guarded ? (1 + op_operands[no]) << QA_SKIP_SHIFT : 0);
+                out->code[out->len++] = e->qacc;
+                e->qfix[e->nqfix++] = (uint32_t)out->len; /* linked by emit_query */
+                out->code[out->len++] = 0;
+            }
+            pc++;
             nplain = 0;
             continue;
         }

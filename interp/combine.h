@@ -39,4 +39,14 @@ enum {
     QR_EXIT = 4
 };
 
+/* QUERY_ACC's flags: a `max` query's (else `min`), the first rule's answer (the accumulator
+ * empty), the last rule's (the copy ends), and, from bit QA_SKIP_SHIFT, the words of the rule's
+ * no-answer exit to skip when the copy goes on. */
+enum {
+    QA_MAX = 1,
+    QA_FIRST = 2,
+    QA_LAST = 4,
+    QA_SKIP_SHIFT = 4
+};
+
 #endif

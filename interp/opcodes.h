@@ -263,6 +263,18 @@ OP(QUERY_RULE,         -1,               INT, JUMP, _, _,
    "v -> a rule's answer in an inlined query (RETURN's step): when flags a say it decides (1: "
    "v is true; 0: false; 4: always), v stays as the query's answer, one call up, pc += b; else "
    "on to the next rule, past its no-answer exit (flag 2)")
+OP(QUERY_ACC,          -1,               INT, LOCAL, JUMP, _,
+   "v -> a rule's answer in an inlined `min` or `max` query (RULE_ACC's step), flags a "
+   "(QA_*, combine.h): when v is the enum's least (greatest) member it decides: v stays, one "
+   "call up, pc += c; else kept in local b when it is the first or better (b + 1: a rule fed "
+   "it); the last rule's leaves the kept answer so; else past its no-answer exit")
+OP(QUERY_UNFED,        0,                LOCAL, _, _, _,
+   "the first rule of an inlined `min` or `max` query did not fire: no answer kept in local a "
+   "yet (NO_ANSWER's step)")
+OP(QUERY_ELSE,         0,                LOCAL, JUMP, _, _,
+   "the last rule of an inlined `min` or `max` query did not fire: the answer kept in local a, "
+   "one call up, pc += b, when a rule fed it; else on into the default copied after "
+   "(RULE_ELSE's step)")
 OP(QUERY_NEXT,         0,                _, _, _, _,
    "a rule of an inlined query did not fire: on to the next one (NO_ANSWER's step)")
 OP(QUERY_NONE,         1,                INT, _, _, _,

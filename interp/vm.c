@@ -1130,6 +1130,43 @@ query_end : {
         SKIP(2 + (how & QR_GUARDED ? 1 : 0));
         VM_NEXT();
     }
+    VM_CASE(QUERY_ACC)
+    {
+        uint32_t how = OPA;
+        val *acc = &base[OPB], v = POP();
+        if (!answer_decides(p, how & QA_MAX ? AST_COMBINE_MAX : AST_COMBINE_MIN, v)) {
+            if ((how & QA_FIRST) || !acc[1].u.i ||
+                (how & QA_MAX ? v.u.i > acc[0].u.i : v.u.i < acc[0].u.i))
+                acc[0] = v;
+            acc[1].u.i = 1;
+            if (!(how & QA_LAST)) {
+                SKIP(3 + (how >> QA_SKIP_SHIFT));
+                VM_NEXT();
+            }
+            v = acc[0];
+        }
+        x->depth--;
+        PUSH(v);
+        pc += (int32_t)OPC;
+        SKIP(3);
+        VM_NEXT();
+    }
+    VM_CASE(QUERY_UNFED)
+    {
+        base[OPA + 1] = BOOLV(0);
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(QUERY_ELSE)
+    {
+        if (base[OPA + 1].u.i) {
+            x->depth--;
+            PUSH(base[OPA]);
+            pc += (int32_t)OPB;
+        }
+        SKIP(2);
+        VM_NEXT();
+    }
     VM_CASE(QUERY_NEXT)
     {
         VM_NEXT();

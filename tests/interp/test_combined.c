@@ -650,6 +650,52 @@ START_TEST(small_queries_are_copied_at_their_calls)
 }
 END_TEST
 
+/* A `min` or `max` query with a default is copied too (QUERY_ACC, QUERY_UNFED, QUERY_ELSE,
+ * vm.md §5a): the first rule's answer starts the kept answer, an enum's bound decides, the last
+ * rule's exit ends the copy with the kept answer or goes on into the default. Worked out:
+ *   grade(x), min over low < mid < high, default high: low when x < 0 (decides), mid when
+ *   x > 5, high when x is odd.  top(x), max, default 0: x when x > 2; 3 always.
+ *   rank(x) = (1, 2, 3 for grade low, mid, high) + 10 * top(x):
+ *   rank(-1): low decides at the first rule: 1; top 3: 31.
+ *   rank(7): mid, then high (odd): min mid, 2; top max(7, 3): 72.
+ *   rank(2): no rule of grade fires: the default high, 3; top 3: 33.
+ *   rank(3): only the last rule (odd): high, 3; top max(3, 3): 33.
+ *   rank(8): mid, the last rule does not fire: mid, 2; top 8: 82. */
+static const char *const ACCUMULATED =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum level { low, mid, high }\n"
+    "query grade(x: int) -> level combine min default high;\n"
+    "rule grade.neg cite \"T.1\" when x < 0 answer low;\n"
+    "rule grade.big cite \"T.1\" when x > 5 answer mid;\n"
+    "rule grade.odd cite \"T.1\" when x % 2 == 1 answer high;\n"
+    "query top(x: int) -> int combine max default 0;\n"
+    "rule top.x cite \"T.1\" when x > 2 answer x;\n"
+    "rule top.three cite \"T.1\" answer 3;\n"
+    "query rank(x: int) -> int combine sum;\n"
+    "rule rank.g cite \"T.1\" answer\n"
+    "  (if grade(x) == low then 1 else if grade(x) == mid then 2 else 3) + 10 * top(x);\n";
+
+START_TEST(min_and_max_queries_are_copied_too)
+{
+    tvm *t = tvm_new(ACCUMULATED);
+    both(t, "rank(-1)", "31");
+    /* grade twice (three rules each), top once (two): an accumulating exit per rule */
+    ck_assert_int_eq(count_op(t->vm, "rank", OP_QUERY_ACC), 8);
+    ck_assert_int_eq(count_op(t->vm, "rank", OP_CALL_QUERY), 0);
+    both(t, "rank(7)", "72");
+    both(t, "rank(2)", "33");
+    both(t, "rank(3)", "33");
+    both(t, "rank(8)", "82");
+    tvm_free(t);
+    const char *const calls[] = { "rank(-1)", "rank(7)", "rank(2) + rank(3)", "rank(8)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+        unsigned long steps = fewest_steps_of(ACCUMULATED, calls[i], false);
+        ck_assert_uint_eq(steps, fewest_steps_of(ACCUMULATED, calls[i], true));
+        ck_assert_uint_eq(steps, fewest_brief_steps(ACCUMULATED, calls[i]));
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -667,6 +713,7 @@ int main(void)
     tcase_add_test(tc, a_named_side_feature_is_one_instruction);
     tcase_add_test(tc, fns_up_to_160_words_are_copied_in);
     tcase_add_test(tc, small_queries_are_copied_at_their_calls);
+    tcase_add_test(tc, min_and_max_queries_are_copied_too);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
