@@ -281,7 +281,7 @@ static const res_ruleset *inlinable_query(const emitter *e, uint32_t q, uint32_t
         return NULL;
     const res_ruleset *rs = model_rules_of(p, e->ed, q);
     const chunk *dflt = e->pg->defaults[q];
-    if (!rs || rs->len == 0 || rs->len > QUERY_MAX_RULES || (tail && !dflt))
+    if (!rs || (rs->len == 0 && !tail) || rs->len > QUERY_MAX_RULES || (tail && !dflt))
         return NULL;
     size_t words = 0, ret;
     bool guarded;

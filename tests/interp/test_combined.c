@@ -577,7 +577,9 @@ END_TEST
  *   asks(0): close(-1) alone, 1; fine: only not7 fires, true, 100; tag: the default: 9101.
  *   asks(7): none close; fine: 7 != 7 decides false; tag 14: 14000.
  *   asks(12): none close; fine: 12 < 10 decides false; tag 24: 24000.
- *   asks(1): none close (close(1): 1 == 3 false); fine 100; tag 1: 1100. */
+ *   asks(1): none close (close(1): 1 == 3 false); fine 100; tag 1: 1100.
+ * A `first` query with no rule, its default alone (lone), is copied too: two(1) = lone(1) +
+ * lone(2) = 101 + 102 = 203. */
 /* The fewest steps e needs under program src, traced for the brief form alone (the combined
  * chunks run, traced: vm.md §5a). */
 static unsigned long fewest_brief_steps(const char *src, const char *e)
@@ -615,7 +617,10 @@ static const char *const INLINED =
     "rule asks.walk cite \"T.1\" answer count(y in [x - 1, x, x + 1]: close(y));\n"
     "rule asks.fine cite \"T.1\" when fine(x + 0) answer 100;\n"
     "rule asks.tag cite \"T.1\" answer tag(x) * 1000;\n"
-    "rule asks.flag cite \"T.1\" when flag(x > 5) answer 0;\n";
+    "rule asks.flag cite \"T.1\" when flag(x > 5) answer 0;\n"
+    "query lone(x: int) -> int combine first default x + 100;\n"
+    "query two(x: int) -> int combine sum;\n"
+    "rule two.r cite \"T.1\" answer lone(x) + lone(x + 1);\n";
 
 START_TEST(small_queries_are_copied_at_their_calls)
 {
@@ -629,9 +634,12 @@ START_TEST(small_queries_are_copied_at_their_calls)
     both(t, "asks(7)", "14000");
     both(t, "asks(12)", "24000");
     both(t, "asks(1)", "1100");
+    both(t, "two(1)", "203");
+    ck_assert_int_eq(count_op(t->vm, "two", OP_QUERY_ENTER), 2);
+    ck_assert_int_eq(count_op(t->vm, "two", OP_CALL_QUERY), 0);
     tvm_free(t);
     /* the same steps as the rules one by one (each exit one instruction for one) */
-    const char *const calls[] = { "asks(3)", "asks(0)", "asks(7)", "asks(12) + asks(1)" };
+    const char *const calls[] = { "asks(3)", "asks(0)", "asks(7)", "asks(12) + asks(1)", "two(1)" };
     for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
         unsigned long steps = fewest_steps_of(INLINED, calls[i], false);
         ck_assert_uint_eq(steps, fewest_steps_of(INLINED, calls[i], true));
