@@ -8,7 +8,9 @@
  * chunk's, its spans shifted; then its RETURN and NO_ANSWER are replaced in place. A small fn
  * called with plain reads for arguments is copied reading them where they are (forwarding,
  * below): the reads before its call are taken back, and so is the constant of a `side_has`
- * (SIDE_HAS_K); the jumps are linked again by an old-to-new offset map. */
+ * (SIDE_HAS_K); the jumps are linked again by an old-to-new offset map. A small query called
+ * there is copied too, its rules one after the other and its combination inline (query
+ * inlining, below). */
 #include "combine.h"
 
 #include <string.h>
@@ -253,10 +255,11 @@ static bool ends_at_leave(const chunk *callee)
 static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shift, exits how);
 
 /* Query inlining (vm.md §5a): the rules of a query called in a combined chunk are copied at the
- * call when its mode decides as soon as a rule answers (`any`, `all`, or `first` with a default
- * to copy after them), the copies are at most INLINE_MAX_WORDS words in all, and it can never
- * be tabled (a parameter that is not a bool or an enum: memo.c tables only queries whose
- * arguments all are, and their answers keep their table so). */
+ * call, the combination inline, when it combines by `any` or `all`, or by `first`, `min` or
+ * `max` with a default to copy after them (or alone, when no rule is active), its copies are at
+ * most QUERY_MAX_RULES rules and INLINE_MAX_WORDS words in all, and it can never be tabled (a
+ * parameter that is not a bool or an enum: memo.c tables only queries whose arguments all are,
+ * and their answers keep their table so). */
 #define QUERY_MAX_RULES 8
 
 /* The rules (under the edition) of the query q a CALL_QUERY with argc arguments calls, when
@@ -299,8 +302,8 @@ static const res_ruleset *inlinable_query(const emitter *e, uint32_t q, uint32_t
     return words <= INLINE_MAX_WORDS ? rs : NULL;
 }
 
-/* Whether every part of query q's copy (its rules rs, the default of `first`, `min`, `max`) reads its
- * parameters only as params_forward allows, so that args can be read in their place. */
+/* Whether every part of query q's copy (its rules rs, the default of `first`, `min` and `max`)
+ * reads its parameters only as params_forward allows, so that args can be read in their place. */
 static bool query_params_forward(const emitter *e, uint32_t q, const res_ruleset *rs,
                                  const fwd_arg *args)
 {
@@ -315,11 +318,12 @@ static bool query_params_forward(const emitter *e, uint32_t q, const res_ruleset
            params_forward(dflt, qq->nparams, args);
 }
 
-/* Copies query q's rules rs (and a `first` query's default after them) at a call of it with
- * argc arguments in e->out: QUERY_ENTER, then each rule, its parameters in the locals
- * QUERY_ENTER fills, its exits QUERY_RULE (linked to the end of the copy) and QUERY_NEXT, the
- * last rule's QUERY_NONE. Every instruction for one of the frame's run (CALL_QUERY, the rules'
- * code, each exit): the same steps. args: the arguments forwarded (the QUERY_FORWARD at out
+/* Copies query q's rules rs (and the default of `first`, `min` and `max` after them) at a call
+ * of it with argc arguments in e->out: QUERY_ENTER, then each rule, its parameters in the
+ * locals QUERY_ENTER fills, its exits QUERY_RULE (linked to the end of the copy) and QUERY_NEXT,
+ * the last rule's QUERY_NONE; under `min` and `max` QUERY_ACC, QUERY_UNFED and QUERY_ELSE, the
+ * answer kept in two locals of the copy. Every instruction for one of the frame's run
+ * (CALL_QUERY, the rules' code, each exit): the same steps. args: the arguments forwarded (the QUERY_FORWARD at out
  * offset fwd_at, whose jump this links past QUERY_ENTER, then reads them in place), or NULL.
  * False on OOM. */
 static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset *rs,
