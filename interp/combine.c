@@ -8,12 +8,15 @@
  * chunk's, its spans shifted; then its RETURN and NO_ANSWER are replaced in place. A small fn
  * called with plain reads for arguments is copied reading them where they are (forwarding,
  * below): the reads before its call are taken back, and so is the constant of a `side_has`
- * (SIDE_HAS_K); the jumps are linked again by an old-to-new offset map. */
+ * (SIDE_HAS_K); the jumps are linked again by an old-to-new offset map. A small query called
+ * there is copied too, its rules one after the other and its combination inline (query
+ * inlining, below). */
 #include "combine.h"
 
 #include <string.h>
 
 #include "mem.h"
+#include "program.h"
 
 /* Whether op may run inside a combined chunk: not what reports its chunk to the procedure
  * driver (dice lines, effects and the rest), names a board unit by a string of its chunk, or
@@ -89,6 +92,20 @@ typedef struct emitter {
      * them (forwarding, below): its parameter i as fwd[i], nfwd of them; else NULL */
     const struct fwd_arg *fwd;
     uint32_t nfwd;
+    /* a rule's parameter s (below its copy's `keep`) is local s + pbase: 0 for the query's
+     * own rules, the first local of a query's copy at its call (query inlining, below) */
+    uint32_t pbase;
+    /* query inlining: the program (NULL: no query is copied), the QUERY_RULE flags of the
+     * query being copied (QR_TRUE, QR_EXIT), the value QUERY_NONE pushes, and the offsets
+     * of the QUERY_RULE jumps to link to the end of its copy (a stack: nested copies) */
+    const prog *pg;
+    uint32_t qflags, qnone;
+    /* a `min` or `max` query's copy: its accumulator's local (and whether a rule fed it, the
+     * next one; UINT32_MAX: not such a copy), QA_MAX, the part being copied and the rules */
+    uint32_t qacc, qmax;
+    size_t qpart, qnrules;
+    uint32_t *qfix;
+    size_t nqfix, qfix_cap;
 } emitter;
 
 /* Forwarding (vm.md §5a): a small fn inlined at a call whose arguments are each one plain read,
@@ -109,8 +126,10 @@ typedef enum exits {
     EXIT_FIRST_END, /* the last rule under `first`: both stay */
     EXIT_ACC_END,   /* the last rule otherwise: RULE_ACC_LAST, RULE_END */
     EXIT_INLINE,    /* an inlined fn: RETURN is INLINE_LEAVE */
-    EXIT_ACC_ELSE   /* the last rule of `min`, `max`, the default after it: RULE_ACC_LAST,
+    EXIT_ACC_ELSE,  /* the last rule of `min`, `max`, the default after it: RULE_ACC_LAST,
                      * RULE_ELSE (on into the default when no rule fed the accumulator) */
+    EXIT_QUERY,     /* a rule of a query copied at its call: QUERY_RULE, QUERY_NEXT */
+    EXIT_QUERY_LAST /* its last rule (or default): QUERY_RULE that exits, QUERY_NONE */
 } exits;
 
 /* The chunk of the fn a CALL_FN calls under the edition, when it may be inlined there. */
@@ -233,6 +252,129 @@ static bool ends_at_leave(const chunk *callee)
     return true;
 }
 
+static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shift, exits how);
+
+/* Query inlining (vm.md §5a): the rules of a query called in a combined chunk are copied at the
+ * call, the combination inline, when it combines by `any` or `all`, or by `first`, `min` or
+ * `max` with a default to copy after them (or alone, when no rule is active), its copies are at
+ * most QUERY_MAX_RULES rules and INLINE_MAX_WORDS words in all, and it can never be tabled (a
+ * parameter that is not a bool or an enum: memo.c tables only queries whose arguments all are,
+ * and their answers keep their table so). */
+#define QUERY_MAX_RULES 8
+
+/* The rules (under the edition) of the query q a CALL_QUERY with argc arguments calls, when
+ * they may be copied there; else NULL. */
+static const res_ruleset *inlinable_query(const emitter *e, uint32_t q, uint32_t argc)
+{
+    const res_program *p = e->p;
+    if (!e->pg || q >= p->nqueries || e->depth >= INLINE_MAX_DEPTH)
+        return NULL;
+    const res_query *qq = &p->queries[q];
+    const bool tail = qq->mode == AST_COMBINE_FIRST || qq->mode == AST_COMBINE_MIN ||
+                      qq->mode == AST_COMBINE_MAX; /* its default copied after the rules */
+    if (qq->is_event || qq->nparams != argc ||
+        (qq->mode != AST_COMBINE_ANY && qq->mode != AST_COMBINE_ALL && !tail))
+        return NULL;
+    bool finite = true;
+    for (uint32_t i = 0; finite && i < argc; i++) {
+        res_tkind k = p->types[qq->params[i].type].kind;
+        finite = k == RT_BOOL || k == RT_ENUM;
+    }
+    if (finite || !prog_ready(e->pg, q))
+        return NULL;
+    const res_ruleset *rs = model_rules_of(p, e->ed, q);
+    const chunk *dflt = e->pg->defaults[q];
+    if (!rs || (rs->len == 0 && !tail) || rs->len > QUERY_MAX_RULES || (tail && !dflt))
+        return NULL;
+    size_t words = 0, ret;
+    bool guarded;
+    for (size_t i = 0; i <= rs->len; i++) {
+        const chunk *ch = i < rs->len ? e->pg->rules[rs->rules[i]] : dflt;
+        if (i == rs->len && !tail)
+            break;
+        if (!part_shape(ch, argc, &ret, &guarded) || (i == rs->len && guarded))
+            return NULL;
+        for (uint32_t d = 0; d <= e->depth; d++)
+            if (e->chain[d] == ch)
+                return NULL; /* never into itself */
+        words += ch->len;
+    }
+    return words <= INLINE_MAX_WORDS ? rs : NULL;
+}
+
+/* Whether every part of query q's copy (its rules rs, the default of `first`, `min` and `max`)
+ * reads its parameters only as params_forward allows, so that args can be read in their place. */
+static bool query_params_forward(const emitter *e, uint32_t q, const res_ruleset *rs,
+                                 const fwd_arg *args)
+{
+    const res_query *qq = &e->p->queries[q];
+    for (size_t i = 0; i < rs->len; i++)
+        if (!params_forward(e->pg->rules[rs->rules[i]], qq->nparams, args))
+            return false;
+    const chunk *dflt = e->pg->defaults[q];
+    return !dflt ||
+           (qq->mode != AST_COMBINE_FIRST && qq->mode != AST_COMBINE_MIN &&
+            qq->mode != AST_COMBINE_MAX) ||
+           params_forward(dflt, qq->nparams, args);
+}
+
+/* Copies query q's rules rs (and the default of `first`, `min` and `max` after them) at a call
+ * of it with argc arguments in e->out: QUERY_ENTER, then each rule, its parameters in the
+ * locals QUERY_ENTER fills, its exits QUERY_RULE (linked to the end of the copy) and QUERY_NEXT,
+ * the last rule's QUERY_NONE; under `min` and `max` QUERY_ACC, QUERY_UNFED and QUERY_ELSE, the
+ * answer kept in two locals of the copy. Every instruction for one of the frame's run
+ * (CALL_QUERY, the rules' code, each exit): the same steps. args: the arguments forwarded (the QUERY_FORWARD at out
+ * offset fwd_at, whose jump this links past QUERY_ENTER, then reads them in place), or NULL.
+ * False on OOM. */
+static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset *rs,
+                       const fwd_arg *args, uint32_t fwd_at)
+{
+    chunk *out = e->out;
+    const res_query *qq = &e->p->queries[q];
+    const bool acc = qq->mode == AST_COMBINE_MIN || qq->mode == AST_COMBINE_MAX;
+    const chunk *dflt = acc || qq->mode == AST_COMBINE_FIRST ? e->pg->defaults[q] : NULL;
+    const size_t nparts = rs->len + (dflt ? 1 : 0);
+    const uint32_t at = (uint32_t)out->len, to = args ? 0 : e->next_local;
+    uint32_t *w = &out->code[at]; /* room() made room for five words */
+    w[0] = OP_QUERY_ENTER, w[1] = q, w[2] = argc, w[3] = to, w[4] = 0;
+    out->len += 5;
+    if (args) /* QUERY_FORWARD at fwd_at: past the reads and QUERY_ENTER, into the copy */
+        out->code[fwd_at + 3] = (uint32_t)(out->len - (fwd_at + 4));
+    else
+        e->next_local += argc;
+    const emitter saved = *e;
+    e->fwd = args, e->nfwd = args ? argc : 0, e->pbase = to;
+    e->qflags = qq->mode == AST_COMBINE_ANY ? QR_TRUE : qq->mode == AST_COMBINE_ALL ? 0 : QR_EXIT;
+    e->qnone = qq->mode == AST_COMBINE_ALL; /* no rule decided: an `all` is true */
+    e->qacc = acc ? e->next_local : UINT32_MAX;
+    e->qmax = qq->mode == AST_COMBINE_MAX ? QA_MAX : 0;
+    e->qnrules = rs->len;
+    e->next_local += acc ? 2 : 0;
+    const size_t fix0 = e->nqfix;
+    uint32_t stack = 0;
+    e->depth++;
+    bool ok = true;
+    for (size_t i = 0; ok && i < nparts; i++) {
+        const chunk *ch = i < rs->len ? e->pg->rules[rs->rules[i]] : dflt;
+        const uint32_t shift = e->next_local;
+        e->next_local += ch->nlocals - argc;
+        e->qpart = i;
+        ok = emit_chunk(e, ch, argc, shift, i + 1 == nparts ? EXIT_QUERY_LAST : EXIT_QUERY);
+        stack = ch->max_stack > stack ? ch->max_stack : stack;
+    }
+    e->depth--;
+    w = &out->code[at];
+    w[4] = (uint32_t)(out->len - (at + 5)); /* traced and the rest: past the copy */
+    for (size_t i = fix0; i < e->nqfix; i++)
+        out->code[e->qfix[i]] = (uint32_t)(int32_t)((int64_t)out->len - (e->qfix[i] + 1));
+    e->nqfix = fix0;
+    e->fwd = saved.fwd, e->nfwd = saved.nfwd, e->pbase = saved.pbase;
+    e->qflags = saved.qflags, e->qnone = saved.qnone, e->qacc = saved.qacc, e->qmax = saved.qmax;
+    e->qpart = saved.qpart, e->qnrules = saved.qnrules;
+    e->extra_stack += stack + argc;
+    return ok;
+}
+
 /* The old-to-new offsets of a part: on the stack for a small part (every inlined fn). */
 #define AT_ON_STACK 128
 
@@ -274,8 +416,9 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
         at[pc] = (uint32_t)out->len;
         while (span < ch->nlines && ch->lines[span].pc <= pc)
             span++;
-        /* the longest copy of an instruction: INLINE_ENTER's four words for CALL_FN's three */
-        if (!(ok = room(out, 2 + op_operands[op])))
+        /* the longest copy of an instruction: QUERY_ENTER's five words for CALL_QUERY's
+         * three */
+        if (!(ok = room(out, 4 + op_operands[op])))
             break;
         mark(out, span ? &ch->lines[span - 1].loc : &none);
         const chunk *callee = op == OP_CALL_FN ? inlinable(e, w[0], w[1]) : NULL;
@@ -323,6 +466,93 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             pc += 1 + op_operands[op];
             nplain = 0;
             after_call = ends_at_leave(callee) ? pc : SIZE_MAX;
+            continue;
+        }
+        const res_ruleset *qrs = op == OP_CALL_QUERY ? inlinable_query(e, w[0], w[1]) : NULL;
+        if (qrs) {
+            /* forwarded as a fn's arguments are (above): QUERY_FORWARD put before the reads,
+             * which stay for the traced run, the copy's reads of its parameters the caller's */
+            const uint32_t argc = w[1];
+            fwd_arg args[FWD_MAX_ARGS];
+            bool forward = argc > 0 && argc <= nplain && !tgt[pc];
+            for (uint32_t i = 0; forward && i < argc; i++) {
+                size_t from = plain[nplain - argc + i];
+                uint32_t o = out->code[at[from]];
+                forward =
+                    (o == OP_GET_LOCAL || o == OP_CONST || o == OP_INT) && (i == 0 || !tgt[from]);
+                args[i] = (fwd_arg){ o, out->code[at[from] + 1] };
+            }
+            forward =
+                forward && query_params_forward(e, w[0], qrs, args) && (ok = room(out, 4 + 5));
+            uint32_t l = 0;
+            if (forward) {
+                l = at[plain[nplain - argc]];
+                memmove(&out->code[l + 4], &out->code[l], (out->len - l) * sizeof *out->code);
+                out->len += 4;
+                uint32_t *to = &out->code[l];
+                to[0] = OP_QUERY_FORWARD, to[1] = w[0], to[2] = argc, to[3] = 0;
+                for (uint32_t i = 1; i < argc; i++)
+                    at[plain[nplain - argc + i]] += 4;
+                at[pc] += 4;
+                for (size_t i = 0; i < out->nlines; i++)
+                    out->lines[i].pc += out->lines[i].pc > l ? 4 : 0;
+                for (size_t i = 0; i < out->nparts; i++)
+                    out->parts[i].pc += out->parts[i].pc > l ? 4 : 0;
+            }
+            ok = ok && emit_query(e, w[0], argc, qrs, forward ? args : NULL, l) &&
+                 name_part(out, name);
+            pc += 1 + op_operands[op];
+            nplain = 0;
+            continue;
+        }
+        if ((op == OP_RETURN || op == OP_NO_ANSWER) && how >= EXIT_QUERY && e->qacc != UINT32_MAX &&
+            e->qpart < e->qnrules) {
+            /* a rule of a `min` or `max` query: the first one's answer starts the accumulator
+             * (its no-answer exit says none did), the last one's ends the copy or goes on into
+             * the default when none fed it (QUERY_ELSE) */
+            const bool first = e->qpart == 0, last = e->qpart + 1 == e->qnrules;
+            const uint32_t no = last && !first   ? OP_QUERY_ELSE
+                                : first && !last ? OP_QUERY_UNFED
+                                                 : OP_QUERY_NEXT;
+            if (op == OP_NO_ANSWER) {
+                out->code[out->len++] = no;
+                if (no != OP_QUERY_NEXT)
+                    out->code[out->len++] = e->qacc;
+            }
+            if ((ok = MEM_GROW(e->qfix, e->nqfix, e->qfix_cap)) && no == OP_QUERY_ELSE &&
+                op == OP_NO_ANSWER)
+                e->qfix[e->nqfix++] = (uint32_t)out->len; /* linked by emit_query */
+            if (ok && no == OP_QUERY_ELSE && op == OP_NO_ANSWER)
+                out->code[out->len++] = 0;
+            if (ok && op == OP_RETURN) {
+                const bool guarded = ch->code[ch->len - 1] == OP_NO_ANSWER;
+                out->code[out->len++] = OP_QUERY_ACC;
+                out->code[out->len++] = e->qmax | (first ? QA_FIRST : 0) | (last ? QA_LAST : 0) |
+                                        (guarded ? (1 + op_operands[no]) << QA_SKIP_SHIFT : 0);
+                out->code[out->len++] = e->qacc;
+                e->qfix[e->nqfix++] = (uint32_t)out->len; /* linked by emit_query */
+                out->code[out->len++] = 0;
+            }
+            pc++;
+            nplain = 0;
+            continue;
+        }
+        if ((op == OP_RETURN || op == OP_NO_ANSWER) && how >= EXIT_QUERY) {
+            const bool last = how == EXIT_QUERY_LAST;
+            if (op == OP_NO_ANSWER) {
+                out->code[out->len++] = last ? OP_QUERY_NONE : OP_QUERY_NEXT;
+                if (last)
+                    out->code[out->len++] = e->qnone;
+            } else if ((ok = MEM_GROW(e->qfix, e->nqfix, e->qfix_cap))) {
+                const bool guarded = ch->code[ch->len - 1] == OP_NO_ANSWER;
+                out->code[out->len++] = OP_QUERY_RULE;
+                out->code[out->len++] =
+                    e->qflags | (last ? QR_EXIT : 0) | (guarded ? QR_GUARDED : 0);
+                e->qfix[e->nqfix++] = (uint32_t)out->len; /* linked by emit_query */
+                out->code[out->len++] = 0;
+            }
+            pc++;
+            nplain = 0;
             continue;
         }
         if (op == OP_RETURN || op == OP_NO_ANSWER) {
@@ -392,7 +622,7 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
         for (uint32_t i = 0; ok && i < op_operands[op]; i++) {
             uint32_t v = w[i];
             if (op_kinds[op][i] == OPK_LOCAL) {
-                v = v < keep ? v : v - keep + shift;
+                v = v < keep ? v + e->pbase : v - keep + shift;
             } else if (op_kinds[op][i] == OPK_CONST) {
                 int32_t k = v < ch->nk ? chunk_const(out, ch->k[v]) : -1;
                 ok = k >= 0;
@@ -434,8 +664,8 @@ static const chunk *part_of(chunk *const *rules, const chunk *dflt, const res_ru
     return tail && i == rs->len ? dflt : rules[rs->rules[i]];
 }
 
-chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, int32_t ed,
-                  const chunk *dflt, uint32_t q, const res_ruleset *rs)
+static chunk *combine(const prog *pg, const res_program *p, chunk *const *rules, chunk *const *fns,
+                      int32_t ed, const chunk *dflt, uint32_t q, const res_ruleset *rs)
 {
     if (q >= p->nqueries || p->queries[q].is_event || !rs)
         return NULL;
@@ -461,9 +691,12 @@ chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, 
     const size_t pre = strlen(name), n = qq->name ? strnlen(qq->name, sizeof name - 1 - pre) : 0;
     memcpy(name + pre, qq->name ? qq->name : "", n);
     name[pre + n] = '\0';
-    emitter e = {
-        .out = chunk_new(name, CHUNK_QUERY, q), .p = p, .fns = fns, .ed = ed, .next_local = np
-    };
+    emitter e = { .out = chunk_new(name, CHUNK_QUERY, q),
+                  .p = p,
+                  .fns = fns,
+                  .ed = ed,
+                  .next_local = np,
+                  .pg = pg };
     chunk *out = e.out;
     if (!out)
         return NULL;
@@ -505,8 +738,16 @@ chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, 
     }
     out->nlocals = e.next_local + 2; /* the accumulator, and whether a rule fed it */
     out->max_stack = max_stack + e.extra_stack;
+    mem_free(e.qfix);
     return out;
 fail:
+    mem_free(e.qfix);
     chunk_free(out);
     return NULL;
+}
+
+chunk *comb_query(const prog *pg, int32_t ed, uint32_t q, const res_ruleset *rs)
+{
+    const chunk *dflt = q < pg->res->nqueries ? pg->defaults[q] : NULL;
+    return combine(pg, pg->res, pg->rules, pg->fns, ed, dflt, q, rs);
 }

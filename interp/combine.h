@@ -16,15 +16,37 @@
 #include "chunk.h"
 #include "model.h"
 
-/* The combined chunk of query q over the rule set rs (the rule ids' chunks in `rules`, the
- * query's default chunk or NULL), new and owned by the caller; NULL when the query cannot be
- * combined (an event, no rule and no default to run alone, a rule that runs a procedure's
- * instruction, rolls dice or names a board unit, a chunk not in the compiler's shape) or memory
- * ran out: the driver then runs the rules one by one. A `sum` query's default is copied first
- * (the driver starts from it); a `first`, `min` or `max` query's last (RULE_ELSE or RULE_NEXT
- * goes on into it when no rule answered); an `all`, `any` or `permission` query's never runs
- * (its mode's constant answers when no rule does). */
-chunk *comb_query(const res_program *p, chunk *const *rules, chunk *const *fns, int32_t ed,
-                  const chunk *dflt, uint32_t q, const res_ruleset *rs);
+/* The combined chunk of query q of program pg over the rule set rs (the rules' chunks, the
+ * query's default and the fns' are pg's), new and owned by the caller; NULL when the query
+ * cannot be combined (an event, no rule and no default to run alone, a rule that runs a
+ * procedure's instruction, rolls dice or names a board unit, a chunk not in the compiler's
+ * shape) or memory ran out: the driver then runs the rules one by one. A `sum` query's default
+ * is copied first (the driver starts from it); a `first`, `min` or `max` query's last (RULE_ELSE
+ * or RULE_NEXT goes on into it when no rule answered); an `all`, `any` or `permission` query's
+ * never runs (its mode's constant answers when no rule does). Small fns its rules call (under
+ * edition ed: -1 the top-level rules) are copied at their calls, and so are the rules of small
+ * `any`, `all` and `first` queries they call (vm.md §5a); a query they call whose rules are not
+ * compiled yet (pg built lazily) is made ready (prog_ready) first. */
+struct prog;
+chunk *comb_query(const struct prog *pg, int32_t ed, uint32_t q, const res_ruleset *rs);
+
+/* QUERY_RULE's flags (opcodes.h): the answer that decides an `any` (QR_TRUE) or an `all` (0)
+ * query; the rule has a no-answer exit to skip when it does not decide (QR_GUARDED); every
+ * answer decides (QR_EXIT: a `first` query's rules, the last rule, the default). */
+enum {
+    QR_TRUE = 1,
+    QR_GUARDED = 2,
+    QR_EXIT = 4
+};
+
+/* QUERY_ACC's flags: a `max` query's (else `min`), the first rule's answer (the accumulator
+ * empty), the last rule's (the copy ends), and, from bit QA_SKIP_SHIFT, the words of the rule's
+ * no-answer exit to skip when the copy goes on. */
+enum {
+    QA_MAX = 1,
+    QA_FIRST = 2,
+    QA_LAST = 4,
+    QA_SKIP_SHIFT = 4
+};
 
 #endif

@@ -249,6 +249,38 @@ OP(TURN,               1,                _, _, _, _, "push the turn number (from
 OP(PHASE,              1,                _, _, _, _,
    "push the current phase; E226 when no phase is declared")
 
+OP_GROUP("a query's rules copied at its call in a combined chunk (vm.md §5a)")
+OP(QUERY_ENTER,        -(int)(b),        QUERY, COUNT, LOCAL, JUMP,
+   "b args -> locals c... of this frame: query a's rules follow inline, one call deeper "
+   "(CALL_QUERY's step); traced, in a fork of the odds or at the depth limit, query a is asked "
+   "as CALL_QUERY asks it, its answer pushed, and pc += d past the rules (E203, E206)")
+OP(QUERY_FORWARD,      0,                QUERY, COUNT, JUMP, _,
+   "query a's rules follow inline past this pc + c, reading its b arguments where the caller "
+   "keeps them (QUERY_ENTER without the copies): charges the b steps of the reads that follow "
+   "it, one call deeper; traced, in a fork or at the depth limit, gives its step back and goes "
+   "on into those reads and a QUERY_ENTER that asks the query")
+OP(QUERY_RULE,         -1,               INT, JUMP, _, _,
+   "v -> a rule's answer in an inlined query (RETURN's step): when flags a say it decides (1: "
+   "v is true; 0: false; 4: always), v stays as the query's answer, one call up, pc += b; else "
+   "on to the next rule, past its no-answer exit (flag 2)")
+OP(QUERY_ACC,          -1,               INT, LOCAL, JUMP, _,
+   "v -> a rule's answer in an inlined `min` or `max` query (RULE_ACC's step), flags a "
+   "(QA_*, combine.h): when v is the enum's least (greatest) member it decides: v stays, one "
+   "call up, pc += c; else kept in local b when it is the first or better (b + 1: a rule fed "
+   "it); the last rule's leaves the kept answer so; else past its no-answer exit")
+OP(QUERY_UNFED,        0,                LOCAL, _, _, _,
+   "the first rule of an inlined `min` or `max` query did not fire: no answer kept in local a "
+   "yet (NO_ANSWER's step)")
+OP(QUERY_ELSE,         0,                LOCAL, JUMP, _, _,
+   "the last rule of an inlined `min` or `max` query did not fire: the answer kept in local a, "
+   "one call up, pc += b, when a rule fed it; else on into the default copied after "
+   "(RULE_ELSE's step)")
+OP(QUERY_NEXT,         0,                _, _, _, _,
+   "a rule of an inlined query did not fire: on to the next one (NO_ANSWER's step)")
+OP(QUERY_NONE,         1,                INT, _, _, _,
+   "the last rule of an inlined `any` or `all` query did not fire: push the bool a (the mode's "
+   "answer when no rule decided), one call up (RULE_END's step)")
+
 /* clang-format on */
 
 #undef OP

@@ -372,8 +372,7 @@ const chunk *prog_combine(const prog *pg, int32_t ed, uint32_t q)
     if (!*slot && !prog_ready(pg, q))
         return NULL; /* out of memory: asked again at the next call */
     if (!*slot) {
-        chunk *ch = comb_query(p, pg->rules, pg->fns, e ? ed : -1, pg->defaults[q], q,
-                               model_rules_of(p, e ? ed : -1, q));
+        chunk *ch = comb_query(pg, e ? ed : -1, q, model_rules_of(p, e ? ed : -1, q));
         *slot = ch ? ch : &prog_no_combined;
     }
     return *slot == &prog_no_combined ? NULL : *slot;

@@ -16,6 +16,7 @@
 
 #include "answer.h"
 #include "builtin.h"
+#include "combine.h"
 #include "config.h"
 #include "fork.h"
 #include "frame.h"
@@ -1071,6 +1072,110 @@ query_end : {
         if (!v.u.i)
             pc += (int32_t)OPC;
         SKIP(3);
+        VM_NEXT();
+    }
+    /* A query's rules copied at its call (combine.c, vm.md §5a): its arguments into its
+     * locals and one call deeper, as CALL_QUERY's frame; traced (the driver records the call),
+     * in a fork of the odds or at the depth limit, the call CALL_QUERY makes, past the copy. */
+    VM_CASE(QUERY_ENTER)
+    {
+        uint32_t q = OPA, argc = OPB, to = OPC;
+        if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+            SKIP(4);
+            x->depth++;
+            sp -= argc;
+            for (uint32_t i = 0; i < argc; i++)
+                base[to + i] = sp[i];
+            VM_NEXT();
+        }
+        int32_t past = (int32_t)OPD;
+        SKIP(4);
+        SAVE_PC();
+        size_t top = (size_t)(sp - x->stack), argi = top - argc;
+        val r;
+        x->sp = top;
+        if (!vm_call_query(x, q, argi, argc, &r, NULL))
+            goto error;
+        RELOAD();
+        sp = x->stack + argi;
+        PUSH(r);
+        pc += past;
+        VM_NEXT();
+    }
+    /* The same, the arguments forwarded (combine.c): their reads' steps and no copies, past
+     * the reads and the QUERY_ENTER that the traced run takes instead. */
+    VM_CASE(QUERY_FORWARD)
+    {
+        if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+            CHARGE(OPB); /* the pc still on the operands: the caller's part */
+            x->depth++;
+            pc += (int32_t)OPC;
+            SKIP(3);
+            VM_NEXT();
+        }
+        x->steps_left++; /* the reads and QUERY_ENTER that follow take the call's steps */
+        SKIP(3);
+        VM_NEXT();
+    }
+    VM_CASE(QUERY_RULE)
+    {
+        uint32_t how = OPA;
+        if ((how & QR_EXIT) || (uint64_t)sp[-1].u.i == (how & QR_TRUE)) {
+            x->depth--; /* the answer stays on the stack */
+            pc += (int32_t)OPB;
+            SKIP(2);
+            VM_NEXT();
+        }
+        sp--;
+        SKIP(2 + (how & QR_GUARDED ? 1 : 0));
+        VM_NEXT();
+    }
+    VM_CASE(QUERY_ACC)
+    {
+        uint32_t how = OPA;
+        val *acc = &base[OPB], v = POP();
+        if (!answer_decides(p, how & QA_MAX ? AST_COMBINE_MAX : AST_COMBINE_MIN, v)) {
+            if ((how & QA_FIRST) || !acc[1].u.i ||
+                (how & QA_MAX ? v.u.i > acc[0].u.i : v.u.i < acc[0].u.i))
+                acc[0] = v;
+            acc[1].u.i = 1;
+            if (!(how & QA_LAST)) {
+                SKIP(3 + (how >> QA_SKIP_SHIFT));
+                VM_NEXT();
+            }
+            v = acc[0];
+        }
+        x->depth--;
+        PUSH(v);
+        pc += (int32_t)OPC;
+        SKIP(3);
+        VM_NEXT();
+    }
+    VM_CASE(QUERY_UNFED)
+    {
+        base[OPA + 1] = BOOLV(0);
+        SKIP(1);
+        VM_NEXT();
+    }
+    VM_CASE(QUERY_ELSE)
+    {
+        if (base[OPA + 1].u.i) {
+            x->depth--;
+            PUSH(base[OPA]);
+            pc += (int32_t)OPB;
+        }
+        SKIP(2);
+        VM_NEXT();
+    }
+    VM_CASE(QUERY_NEXT)
+    {
+        VM_NEXT();
+    }
+    VM_CASE(QUERY_NONE)
+    {
+        x->depth--;
+        PUSH(BOOLV(OPA));
+        SKIP(1);
         VM_NEXT();
     }
     VM_CASE(GUARD_SIDES)

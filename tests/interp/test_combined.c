@@ -562,6 +562,148 @@ START_TEST(min_and_max_stop_at_the_enums_bound)
 }
 END_TEST
 
+/* A small `any`, `all` or `first` query (with a default) called in a combined chunk has its
+ * rules copied at the call (QUERY_ENTER, vm.md §5a), its combination inline: no frame; a query
+ * that may be tabled (every parameter a bool or an enum: flag) is called as before. Where each
+ * argument is one plain read (close(y), tag(x); not fine(x + 0)) the copy reads it in place
+ * (QUERY_FORWARD, the reads kept after it for a traced run). Each answer
+ * worked out from the rules:
+ *   close(y): y == 3 when y > 0, y == -1 when y < 0; any, so false when neither is true.
+ *   fine(x): x < 10 when x > 0, then x != 7; all, so a false decides.
+ *   tag(x): 1 when x == 1, x + x when x > 1, else the default 9.
+ *   asks(x), sum: the number of y in x-1..x+1 with close(y); 100 when fine(x); tag(x) * 1000;
+ *   0 when flag(x > 5).
+ *   asks(3): close(3) alone, 1; fine: 3 < 10 and 3 != 7, 100; tag 6: 6101.
+ *   asks(0): close(-1) alone, 1; fine: only not7 fires, true, 100; tag: the default: 9101.
+ *   asks(7): none close; fine: 7 != 7 decides false; tag 14: 14000.
+ *   asks(12): none close; fine: 12 < 10 decides false; tag 24: 24000.
+ *   asks(1): none close (close(1): 1 == 3 false); fine 100; tag 1: 1100.
+ * A `first` query with no rule, its default alone (lone), is copied too: two(1) = lone(1) +
+ * lone(2) = 101 + 102 = 203. */
+/* The fewest steps e needs under program src, traced for the brief form alone (the combined
+ * chunks run, traced: vm.md §5a). */
+static unsigned long fewest_brief_steps(const char *src, const char *e)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = tvm_new_cfg(src, mid, 0);
+        hon_answer *a = NULL;
+        hon_status st = hon_eval_as(v->vm, e, "<test>", HON_WANT_WHY, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+static const char *const INLINED =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "query close(y: int) -> bool combine any;\n"
+    "rule close.three cite \"T.1\" when y > 0 answer y == 3;\n"
+    "rule close.minus cite \"T.1\" when y < 0 answer y == -1;\n"
+    "query fine(x: int) -> bool combine all;\n"
+    "rule fine.small cite \"T.1\" when x > 0 answer x < 10;\n"
+    "rule fine.not7 cite \"T.1\" answer x != 7;\n"
+    "query tag(x: int) -> int combine first default 9;\n"
+    "rule tag.one cite \"T.1\" when x == 1 answer 1;\n"
+    "rule tag.more cite \"T.1\" when x > 1 answer x + x;\n"
+    "query flag(b: bool) -> bool combine any;\n"
+    "rule flag.b cite \"T.1\" answer b;\n"
+    "query asks(x: int) -> int combine sum;\n"
+    "rule asks.walk cite \"T.1\" answer count(y in [x - 1, x, x + 1]: close(y));\n"
+    "rule asks.fine cite \"T.1\" when fine(x + 0) answer 100;\n"
+    "rule asks.tag cite \"T.1\" answer tag(x) * 1000;\n"
+    "rule asks.flag cite \"T.1\" when flag(x > 5) answer 0;\n"
+    "query lone(x: int) -> int combine first default x + 100;\n"
+    "query two(x: int) -> int combine sum;\n"
+    "rule two.r cite \"T.1\" answer lone(x) + lone(x + 1);\n";
+
+START_TEST(small_queries_are_copied_at_their_calls)
+{
+    tvm *t = tvm_new(INLINED);
+    both(t, "asks(3)", "6101");
+    /* close, fine and tag copied; flag (a bool parameter: it may be tabled) called */
+    ck_assert_int_eq(count_op(t->vm, "asks", OP_QUERY_ENTER), 3);
+    ck_assert_int_eq(count_op(t->vm, "asks", OP_QUERY_FORWARD), 2);
+    ck_assert_int_eq(count_op(t->vm, "asks", OP_CALL_QUERY), 1);
+    both(t, "asks(0)", "9101");
+    both(t, "asks(7)", "14000");
+    both(t, "asks(12)", "24000");
+    both(t, "asks(1)", "1100");
+    both(t, "two(1)", "203");
+    ck_assert_int_eq(count_op(t->vm, "two", OP_QUERY_ENTER), 2);
+    ck_assert_int_eq(count_op(t->vm, "two", OP_CALL_QUERY), 0);
+    tvm_free(t);
+    /* the same steps as the rules one by one (each exit one instruction for one) */
+    const char *const calls[] = { "asks(3)", "asks(0)", "asks(7)", "asks(12) + asks(1)", "two(1)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+        unsigned long steps = fewest_steps_of(INLINED, calls[i], false);
+        ck_assert_uint_eq(steps, fewest_steps_of(INLINED, calls[i], true));
+        /* traced for the brief form, the combined chunk runs, each copy asking the driver */
+        ck_assert_uint_eq(steps, fewest_brief_steps(INLINED, calls[i]));
+    }
+    /* the depth: asks takes 1, close a second one; with a limit of 1 the copy asks the driver,
+     * which says E206 as at a call */
+    t = tvm_new_cfg(INLINED, 0, 2);
+    both(t, "asks(3)", "6101");
+    tvm_free(t);
+    t = tvm_new_cfg(INLINED, 0, 1);
+    both(t, "asks(3)", "E206");
+    ck_assert_ptr_nonnull(strstr(t->log, "asking query close"));
+    tvm_free(t);
+}
+END_TEST
+
+/* A `min` or `max` query with a default is copied too (QUERY_ACC, QUERY_UNFED, QUERY_ELSE,
+ * vm.md §5a): the first rule's answer starts the kept answer, an enum's bound decides, the last
+ * rule's exit ends the copy with the kept answer or goes on into the default. Worked out:
+ *   grade(x), min over low < mid < high, default high: low when x < 0 (decides), mid when
+ *   x > 5, high when x is odd.  top(x), max, default 0: x when x > 2; 3 always.
+ *   rank(x) = (1, 2, 3 for grade low, mid, high) + 10 * top(x):
+ *   rank(-1): low decides at the first rule: 1; top 3: 31.
+ *   rank(7): mid, then high (odd): min mid, 2; top max(7, 3): 72.
+ *   rank(2): no rule of grade fires: the default high, 3; top 3: 33.
+ *   rank(3): only the last rule (odd): high, 3; top max(3, 3): 33.
+ *   rank(8): mid, the last rule does not fire: mid, 2; top 8: 82. */
+static const char *const ACCUMULATED =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum level { low, mid, high }\n"
+    "query grade(x: int) -> level combine min default high;\n"
+    "rule grade.neg cite \"T.1\" when x < 0 answer low;\n"
+    "rule grade.big cite \"T.1\" when x > 5 answer mid;\n"
+    "rule grade.odd cite \"T.1\" when x % 2 == 1 answer high;\n"
+    "query top(x: int) -> int combine max default 0;\n"
+    "rule top.x cite \"T.1\" when x > 2 answer x;\n"
+    "rule top.three cite \"T.1\" answer 3;\n"
+    "query rank(x: int) -> int combine sum;\n"
+    "rule rank.g cite \"T.1\" answer\n"
+    "  (if grade(x) == low then 1 else if grade(x) == mid then 2 else 3) + 10 * top(x);\n";
+
+START_TEST(min_and_max_queries_are_copied_too)
+{
+    tvm *t = tvm_new(ACCUMULATED);
+    both(t, "rank(-1)", "31");
+    /* grade twice (three rules each), top once (two): an accumulating exit per rule */
+    ck_assert_int_eq(count_op(t->vm, "rank", OP_QUERY_ACC), 8);
+    ck_assert_int_eq(count_op(t->vm, "rank", OP_CALL_QUERY), 0);
+    both(t, "rank(7)", "72");
+    both(t, "rank(2)", "33");
+    both(t, "rank(3)", "33");
+    both(t, "rank(8)", "82");
+    tvm_free(t);
+    const char *const calls[] = { "rank(-1)", "rank(7)", "rank(2) + rank(3)", "rank(8)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+        unsigned long steps = fewest_steps_of(ACCUMULATED, calls[i], false);
+        ck_assert_uint_eq(steps, fewest_steps_of(ACCUMULATED, calls[i], true));
+        ck_assert_uint_eq(steps, fewest_brief_steps(ACCUMULATED, calls[i]));
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -578,6 +720,8 @@ int main(void)
     tcase_add_test(tc, inlined_fns_read_their_arguments_in_place);
     tcase_add_test(tc, a_named_side_feature_is_one_instruction);
     tcase_add_test(tc, fns_up_to_160_words_are_copied_in);
+    tcase_add_test(tc, small_queries_are_copied_at_their_calls);
+    tcase_add_test(tc, min_and_max_queries_are_copied_too);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
