@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "mem.h"
-#include "program.h"
 
 /* Whether op may run inside a combined chunk: not what reports its chunk to the procedure
  * driver (dice lines, effects and the rest), names a board unit by a string of its chunk, or
@@ -95,10 +94,10 @@ typedef struct emitter {
     /* a rule's parameter s (below its copy's `keep`) is local s + pbase: 0 for the query's
      * own rules, the first local of a query's copy at its call (query inlining, below) */
     uint32_t pbase;
-    /* query inlining: the program (NULL: no query is copied), the QUERY_RULE flags of the
+    /* query inlining: the program's chunks (NULL: no query is copied), the QUERY_RULE flags of the
      * query being copied (QR_TRUE, QR_EXIT), the value QUERY_NONE pushes, and the offsets
      * of the QUERY_RULE jumps to link to the end of its copy (a stack: nested copies) */
-    const prog *pg;
+    const comb_source *src;
     uint32_t qflags, qnone;
     /* a `min` or `max` query's copy: its accumulator's local (and whether a rule fed it, the
      * next one; UINT32_MAX: not such a copy), QA_MAX, the part being copied and the rules */
@@ -267,7 +266,7 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
 static const res_ruleset *inlinable_query(const emitter *e, uint32_t q, uint32_t argc)
 {
     const res_program *p = e->p;
-    if (!e->pg || q >= p->nqueries || e->depth >= INLINE_MAX_DEPTH)
+    if (!e->src || q >= p->nqueries || e->depth >= INLINE_MAX_DEPTH)
         return NULL;
     const res_query *qq = &p->queries[q];
     const bool tail = qq->mode == AST_COMBINE_FIRST || qq->mode == AST_COMBINE_MIN ||
@@ -280,16 +279,16 @@ static const res_ruleset *inlinable_query(const emitter *e, uint32_t q, uint32_t
         res_tkind k = p->types[qq->params[i].type].kind;
         finite = k == RT_BOOL || k == RT_ENUM;
     }
-    if (finite || !prog_ready(e->pg, q))
+    if (finite || !e->src->ready(e->src->ctx, q))
         return NULL;
     const res_ruleset *rs = model_rules_of(p, e->ed, q);
-    const chunk *dflt = e->pg->defaults[q];
+    const chunk *dflt = e->src->defaults[q];
     if (!rs || (rs->len == 0 && !tail) || rs->len > QUERY_MAX_RULES || (tail && !dflt))
         return NULL;
     size_t words = 0, ret;
     bool guarded;
     for (size_t i = 0; i <= rs->len; i++) {
-        const chunk *ch = i < rs->len ? e->pg->rules[rs->rules[i]] : dflt;
+        const chunk *ch = i < rs->len ? e->src->rules[rs->rules[i]] : dflt;
         if (i == rs->len && !tail)
             break;
         if (!part_shape(ch, argc, &ret, &guarded) || (i == rs->len && guarded))
@@ -309,9 +308,9 @@ static bool query_params_forward(const emitter *e, uint32_t q, const res_ruleset
 {
     const res_query *qq = &e->p->queries[q];
     for (size_t i = 0; i < rs->len; i++)
-        if (!params_forward(e->pg->rules[rs->rules[i]], qq->nparams, args))
+        if (!params_forward(e->src->rules[rs->rules[i]], qq->nparams, args))
             return false;
-    const chunk *dflt = e->pg->defaults[q];
+    const chunk *dflt = e->src->defaults[q];
     return !dflt ||
            (qq->mode != AST_COMBINE_FIRST && qq->mode != AST_COMBINE_MIN &&
             qq->mode != AST_COMBINE_MAX) ||
@@ -323,16 +322,16 @@ static bool query_params_forward(const emitter *e, uint32_t q, const res_ruleset
  * locals QUERY_ENTER fills, its exits QUERY_RULE (linked to the end of the copy) and QUERY_NEXT,
  * the last rule's QUERY_NONE; under `min` and `max` QUERY_ACC, QUERY_UNFED and QUERY_ELSE, the
  * answer kept in two locals of the copy. Every instruction for one of the frame's run
- * (CALL_QUERY, the rules' code, each exit): the same steps. args: the arguments forwarded (the QUERY_FORWARD at out
- * offset fwd_at, whose jump this links past QUERY_ENTER, then reads them in place), or NULL.
- * False on OOM. */
+ * (CALL_QUERY, the rules' code, each exit): the same steps. args: the arguments forwarded
+ * (the QUERY_FORWARD at out offset fwd_at, whose jump this links past QUERY_ENTER, then
+ * reads them in place), or NULL. False on OOM. */
 static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset *rs,
                        const fwd_arg *args, uint32_t fwd_at)
 {
     chunk *out = e->out;
     const res_query *qq = &e->p->queries[q];
     const bool acc = qq->mode == AST_COMBINE_MIN || qq->mode == AST_COMBINE_MAX;
-    const chunk *dflt = acc || qq->mode == AST_COMBINE_FIRST ? e->pg->defaults[q] : NULL;
+    const chunk *dflt = acc || qq->mode == AST_COMBINE_FIRST ? e->src->defaults[q] : NULL;
     const size_t nparts = rs->len + (dflt ? 1 : 0);
     const uint32_t at = (uint32_t)out->len, to = args ? 0 : e->next_local;
     uint32_t *w = &out->code[at]; /* room() made room for five words */
@@ -355,7 +354,7 @@ static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset 
     e->depth++;
     bool ok = true;
     for (size_t i = 0; ok && i < nparts; i++) {
-        const chunk *ch = i < rs->len ? e->pg->rules[rs->rules[i]] : dflt;
+        const chunk *ch = i < rs->len ? e->src->rules[rs->rules[i]] : dflt;
         const uint32_t shift = e->next_local;
         e->next_local += ch->nlocals - argc;
         e->qpart = i;
@@ -664,8 +663,9 @@ static const chunk *part_of(chunk *const *rules, const chunk *dflt, const res_ru
     return tail && i == rs->len ? dflt : rules[rs->rules[i]];
 }
 
-static chunk *combine(const prog *pg, const res_program *p, chunk *const *rules, chunk *const *fns,
-                      int32_t ed, const chunk *dflt, uint32_t q, const res_ruleset *rs)
+static chunk *combine(const comb_source *src, const res_program *p, chunk *const *rules,
+                      chunk *const *fns, int32_t ed, const chunk *dflt, uint32_t q,
+                      const res_ruleset *rs)
 {
     if (q >= p->nqueries || p->queries[q].is_event || !rs)
         return NULL;
@@ -696,7 +696,7 @@ static chunk *combine(const prog *pg, const res_program *p, chunk *const *rules,
                   .fns = fns,
                   .ed = ed,
                   .next_local = np,
-                  .pg = pg };
+                  .src = src };
     chunk *out = e.out;
     if (!out)
         return NULL;
@@ -746,8 +746,8 @@ fail:
     return NULL;
 }
 
-chunk *comb_query(const prog *pg, int32_t ed, uint32_t q, const res_ruleset *rs)
+chunk *comb_query(const comb_source *src, int32_t ed, uint32_t q, const res_ruleset *rs)
 {
-    const chunk *dflt = q < pg->res->nqueries ? pg->defaults[q] : NULL;
-    return combine(pg, pg->res, pg->rules, pg->fns, ed, dflt, q, rs);
+    const chunk *dflt = q < src->res->nqueries ? src->defaults[q] : NULL;
+    return combine(src, src->res, src->rules, src->fns, ed, dflt, q, rs);
 }

@@ -16,6 +16,21 @@
 #include "chunk.h"
 #include "model.h"
 
+/* What combining reads of the program it builds for (program.c fills it in; kept apart from
+ * prog so that this file needs nothing of program.h): the resolved program; the chunk of each
+ * rule, fn and query default by index (NULL: none, or not compiled yet under a lazy build),
+ * arrays whose entries may be filled in while combining but which never move; and `ready`,
+ * which compiles query q's rules and default when they are not yet (ctx passed back; false:
+ * memory ran out, the query is then called, not copied). All borrowed for the call. */
+typedef struct comb_source {
+    const res_program *res;
+    chunk *const *rules;
+    chunk *const *fns;
+    chunk *const *defaults;
+    bool (*ready)(const void *ctx, uint32_t q);
+    const void *ctx;
+} comb_source;
+
 /* The combined chunk of query q of program pg over the rule set rs (the rules' chunks, the
  * query's default and the fns' are pg's), new and owned by the caller; NULL when the query
  * cannot be combined (an event, no rule and no default to run alone, a rule that runs a
@@ -26,9 +41,8 @@
  * never runs (its mode's constant answers when no rule does). Small fns its rules call (under
  * edition ed: -1 the top-level rules) are copied at their calls, and so are the rules of small
  * `any`, `all` and `first` queries they call (vm.md §5a); a query they call whose rules are not
- * compiled yet (pg built lazily) is made ready (prog_ready) first. */
-struct prog;
-chunk *comb_query(const struct prog *pg, int32_t ed, uint32_t q, const res_ruleset *rs);
+ * compiled yet (pg built lazily) is made ready first (src->ready). */
+chunk *comb_query(const comb_source *src, int32_t ed, uint32_t q, const res_ruleset *rs);
 
 /* QUERY_RULE's flags (opcodes.h): the answer that decides an `any` (QR_TRUE) or an `all` (0)
  * query; the rule has a no-answer exit to skip when it does not decide (QR_GUARDED); every

@@ -362,6 +362,12 @@ const chunk *prog_explained(const prog *pg, uint32_t r)
     return pg->explained[r];
 }
 
+/* comb_source's `ready`: prog_ready of the program in ctx. */
+static bool ready_for_combine(const void *ctx, uint32_t q)
+{
+    return prog_ready(ctx, q);
+}
+
 const chunk *prog_combine(const prog *pg, int32_t ed, uint32_t q)
 {
     const res_program *p = pg->res;
@@ -372,7 +378,13 @@ const chunk *prog_combine(const prog *pg, int32_t ed, uint32_t q)
     if (!*slot && !prog_ready(pg, q))
         return NULL; /* out of memory: asked again at the next call */
     if (!*slot) {
-        chunk *ch = comb_query(pg, e ? ed : -1, q, model_rules_of(p, e ? ed : -1, q));
+        const comb_source src = { .res = p,
+                                  .rules = pg->rules,
+                                  .fns = pg->fns,
+                                  .defaults = pg->defaults,
+                                  .ready = ready_for_combine,
+                                  .ctx = pg };
+        chunk *ch = comb_query(&src, e ? ed : -1, q, model_rules_of(p, e ? ed : -1, q));
         *slot = ch ? ch : &prog_no_combined;
     }
     return *slot == &prog_no_combined ? NULL : *slot;
