@@ -249,6 +249,10 @@ OP(TURN,               1,                _, _, _, _, "push the turn number (from
 OP(PHASE,              1,                _, _, _, _,
    "push the current phase; E226 when no phase is declared")
 
+OP_GROUP("board built-ins of their own, added since (answered inline as those of §4a)")
+OP(DISTANCE,           -1,               _, _, _, _,
+   "a b -> the distance between squares a and b: `distance` as one instruction (E217)")
+
 /* clang-format on */
 
 #undef OP

@@ -756,6 +756,17 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
             BOARD_SLOW(RES_BI_SQUARE_OF, 1, T_SQUARE);
         VM_NEXT();
     }
+    VM_CASE(DISTANCE)
+    {
+        int64_t d;
+        if (builtin_fast_distance(x, sp[-2], sp[-1], &d)) {
+            sp--;
+            TOP = INTV(d);
+        } else {
+            BOARD_SLOW(RES_BI_DISTANCE, 2, T_INT);
+        }
+        VM_NEXT();
+    }
     VM_CASE(IN_ELEMENT)
     {
         int sq;
