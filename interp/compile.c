@@ -194,6 +194,18 @@ static op_code typed_jump(const comp *c, op_code cj, uint32_t ta, uint32_t tb)
     return cj;
 }
 
+/* The instruction of operator op (binary_op's) on operands of types ta and tb: `in` over a set
+ * is IN_SET, `==` and `!=` between two scalars EQ_S and NE_S, which never ask the values' type
+ * at run time (the others as they are). */
+static op_code typed_op(const comp *c, op_code op, uint32_t ta, uint32_t tb)
+{
+    if (op == OP_IN && tb < c->p->ntypes && c->p->types[tb].kind == RT_SET)
+        return OP_IN_SET;
+    if ((op == OP_EQ || op == OP_NE) && scalar_type(c, ta) && scalar_type(c, tb))
+        return op == OP_EQ ? OP_EQ_S : OP_NE_S;
+    return op;
+}
+
 static void branch_each(comp *c, const ast_node *n, ast_op op, bool when, jumps *to)
 {
     const ast_node **spine = NULL;
@@ -372,7 +384,7 @@ static void binary_rest(comp *c, const ast_node *n)
     if (op == OP__COUNT)
         return;
     expr(c, n->b);
-    EMIT0(c, n->loc, op);
+    EMIT0(c, n->loc, typed_op(c, op, n->a->an.type, n->b->an.type));
 }
 
 /* `a + b + ... + z` is a left spine of operators: compiled in a loop, the leftmost operand

@@ -253,6 +253,13 @@ OP_GROUP("board built-ins of their own, added since (answered inline as those of
 OP(DISTANCE,           -1,               _, _, _, _,
    "a b -> the distance between squares a and b: `distance` as one instruction (E217)")
 
+OP_GROUP("operators whose operands' types the compiler knows (typed_op, compile.c)")
+OP(IN_SET,             -1,               _, _, _, _,
+   "x S -> whether member x is in set S: IN when S is a set (a bit test, no type asked)")
+OP(EQ_S,               -1,               _, _, _, _,
+   "x y -> x == y for two scalars, their numbers compared (EQ's step; a `?` cell: EQ's E201)")
+OP(NE_S,               -1,               _, _, _, _, "x y -> x != y likewise (NE's step and E201)")
+
 /* clang-format on */
 
 #undef OP

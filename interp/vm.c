@@ -383,6 +383,22 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         TOP = BOOLV(eq != ne);
         VM_NEXT();
     }
+    /* EQ and NE between two scalars (the compiler knows: typed_op, compile.c): their numbers
+     * compared, a `?` cell the deep way (E201) as EQ's */
+    VM_CASE(EQ_S)
+    VM_CASE(NE_S)
+    {
+        bool ne = pc[-1] == OP_NE_S, eq;
+        val b = POP();
+        if (!((TOP.flags | b.flags) & VAL_ABSENT)) {
+            CHARGE(1); /* the one value compared */
+            eq = TOP.u.i == b.u.i;
+        } else {
+            DEEP_EQUAL(TOP, b, eq);
+        }
+        TOP = BOOLV(eq != ne);
+        VM_NEXT();
+    }
     VM_CASE(LT)
     {
         int64_t b = POP().u.i;
@@ -434,6 +450,14 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
                 DEEP_EQUAL(v, s.u.list->items[i], found);
         }
         TOP = BOOLV(found);
+        VM_NEXT();
+    }
+
+    VM_CASE(IN_SET)
+    {
+        /* IN's set path, the compiler knowing S is a set (typed_op, compile.c) */
+        val s = POP();
+        TOP = BOOLV((uint64_t)TOP.u.i < 64 && (s.u.bits >> TOP.u.i & 1));
         VM_NEXT();
     }
 
