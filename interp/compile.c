@@ -74,11 +74,25 @@ static void patch_to(comp *c, size_t at, size_t target)
     c->ch->code[last] = (uint32_t)(int32_t)((int64_t)target - (int64_t)(last + 1));
 }
 
-/* Closes an aggregate's loop: jumps back to its FOR_NEXT at `top`, makes the loop's exit (the
- * FOR_NEXT at `loop`) land here, and leaves the accumulator in local `acc` on the stack. */
+/* The back edge of the loop whose FOR_NEXT (or FOR_NEXT_SET) is at `top`: FOR_BACK (or
+ * FOR_BACK_SET) on the same locals, jumping to the body after the FOR_NEXT when an item is left
+ * and going on when done, in place of `JUMP top` (one dispatch fewer a step, the same two
+ * steps). The jumps to `top` of a filter's skipped items still land on the FOR_NEXT. */
+static void back_edge(comp *c, ast_loc loc, size_t top)
+{
+    if (c->failed)
+        return;
+    const uint32_t *w = &c->ch->code[top];
+    const uint32_t coll = w[1], idx = w[2], var = w[3];
+    op_code op = w[0] == OP_FOR_NEXT_SET ? OP_FOR_BACK_SET : OP_FOR_BACK;
+    patch_to(c, emit(c, loc, op, coll, idx, var, 0), top + 5);
+}
+
+/* Closes an aggregate's loop: back to its FOR_NEXT at `top` (back_edge), makes the loop's exit
+ * (the FOR_NEXT at `loop`) land here, and leaves the accumulator in local `acc` on the stack. */
 static void loop_back(comp *c, ast_loc loc, size_t top, size_t loop, uint32_t acc)
 {
-    patch_to(c, EMIT1(c, loc, OP_JUMP, 0), top);
+    back_edge(c, loc, top);
     patch(c, loop);
     EMIT1(c, loc, OP_GET_LOCAL, acc);
 }
@@ -418,7 +432,7 @@ static op_code for_next_op(const comp *c, uint32_t t)
 /* sum/count/all/any/min/max over a list, a set, or every member of an enum:
  *     <collection>; SET_LOCAL coll; INT 0; SET_LOCAL idx
  * top: FOR_NEXT coll idx var done
- *     <body and accumulate>; JUMP top
+ * body: <body and accumulate>; FOR_BACK coll idx var body
  * done: <result> */
 static void aggregate(comp *c, const ast_node *n)
 {
@@ -500,7 +514,7 @@ static void aggregate(comp *c, const ast_node *n)
         bool all = n->op == AST_AGG_ALL;
         jumps decided = { 0 };
         branch(c, n->b, !all, &decided);
-        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
+        back_edge(c, n->loc, top);
         patch(c, loop);
         EMIT0(c, n->loc, all ? OP_TRUE : OP_FALSE);
         size_t end = EMIT1(c, n->loc, OP_JUMP, 0);
@@ -531,7 +545,7 @@ static void aggregate(comp *c, const ast_node *n)
             emit_const(c, n->loc, (val){ .type = n->b->an.type, .u.i = m });
             bound = EMIT1(c, n->loc, OP_JUMP_IF_EQ_S, 0); /* two members of the enum */
         }
-        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
+        back_edge(c, n->loc, top);
         patch(c, loop);
         EMIT1(c, n->loc, OP_GET_LOCAL, has);
         size_t ok = EMIT1(c, n->loc, OP_JUMP_IF_TRUE, 0);
@@ -829,7 +843,7 @@ static void stmt(comp *c, const ast_node *s)
         size_t loop =
             emit(c, s->loc, for_next_op(c, s->a->an.type), coll, idx, (uint32_t)s->an.slot, 0);
         block(c, s->b);
-        patch_to(c, EMIT1(c, s->loc, OP_JUMP, 0), top);
+        back_edge(c, s->loc, top);
         patch(c, loop);
         break;
     }

@@ -260,6 +260,13 @@ OP(EQ_S,               -1,               _, _, _, _,
    "x y -> x == y for two scalars, their numbers compared (EQ's step; a `?` cell: EQ's E201)")
 OP(NE_S,               -1,               _, _, _, _, "x y -> x != y likewise (NE's step and E201)")
 
+OP_GROUP("a loop's back edge")
+OP(FOR_BACK,           0,                LOCAL, LOCAL, LOCAL, JUMP,
+   "`JUMP` back to the loop's FOR_NEXT a b c, and that FOR_NEXT, in one: the next item of list "
+   "local a into local c and pc += d (the body), or on when done; their two steps")
+OP(FOR_BACK_SET,       0,                LOCAL, LOCAL, LOCAL, JUMP,
+   "the same for FOR_NEXT_SET's loop over a set")
+
 /* clang-format on */
 
 #undef OP

@@ -549,6 +549,37 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         pc += 4 + (int32_t)OPD;
         VM_NEXT();
     }
+    /* A loop's back edge (back_edge, compile.c): the JUMP's step charged, then FOR_NEXT's or
+     * FOR_NEXT_SET's work, jumping to the body when an item is left, going on when done. */
+    VM_CASE(FOR_BACK)
+    {
+        CHARGE(1);
+        const vlist *l = base[OPA].u.list;
+        val *idx = &base[OPB];
+        if (l && (uint64_t)idx->u.i < l->len) {
+            base[OPC] = l->items[idx->u.i++];
+            pc += 4 + (int32_t)OPD;
+            VM_NEXT();
+        }
+        SKIP(4);
+        VM_NEXT();
+    }
+    VM_CASE(FOR_BACK_SET)
+    {
+        CHARGE(1);
+        const val *coll = &base[OPA];
+        int64_t m = base[OPB].u.i;
+        uint64_t rest = m >= 0 && m < 64 ? coll->u.bits >> m : 0;
+        if (rest) {
+            m += __builtin_ctzll(rest); /* the next member present */
+            base[OPC] = (val){ .type = p->types[coll->type].arg, .u.i = m };
+            base[OPB].u.i = m + 1;
+            pc += 4 + (int32_t)OPD;
+            VM_NEXT();
+        }
+        SKIP(4);
+        VM_NEXT();
+    }
     VM_CASE(EMPTY_AGG)
     {
         RAISE(E_EMPTY, "min or max over an empty collection");
