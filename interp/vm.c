@@ -766,7 +766,7 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     VM_CASE(SIDE_HAS)
     {
         int64_t s = sp[-2].u.i;
-        if (x->sc && s >= 0 && s < geo_side_count(x->sc->g)) {
+        if (x->sc && (uint64_t)s < (uint64_t)geo_side_count(x->sc->g)) {
             sp--;
             TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)sp[0].u.i, NULL));
         } else {
@@ -779,7 +779,7 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         /* the CONST it stands for charged here: one step more, taken in the fast path while
          * the block holds it, else by CHARGE on the slow path (rare: keep it short) */
         int64_t s = TOP.u.i;
-        if (x->steps_left > 1 && x->sc && s >= 0 && s < geo_side_count(x->sc->g)) {
+        if (x->steps_left > 1 && x->sc && (uint64_t)s < (uint64_t)geo_side_count(x->sc->g)) {
             x->steps_left--;
             TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)K[OPA].u.i, NULL));
             SKIP(1);
