@@ -1,7 +1,7 @@
 /* builtin.h — the built-ins of the language that read the board (language.md §5.3): one entry
  * point, called by the VM's BOARD instruction (vm.c), and the fast paths of the lookups the
  * compiler gives instructions of their own (SIDE_BETWEEN, SIDE_HAS, TERRAIN, IN_ELEMENT,
- * SQUARE_OF: vm.md §4a), which must answer as builtin.c's bodies do. Geometry and storage only;
+ * SQUARE_OF, DISTANCE: vm.md §4a), which must answer as builtin.c's bodies do. Geometry and storage only;
  * the rules that give them meaning are .hon. builtin.c implements them on the scene (scene.h),
  * one C body per BUILTIN_BOARD entry of their list, dsl/builtins.h.
  */
@@ -56,6 +56,24 @@ static inline bool builtin_fast_side_between(const vm_ctx *x, val a, val b, int 
     if (dx + dy != 1)
         return false;
     *side = builtin_side_xy(g, (int)ax, (int)ay, (int)bx, (int)by);
+    return true;
+}
+
+/* distance(a, b) on square values, by arithmetic as geo_distance on a square board (the larger
+ * of the two offsets: a diagonal step is one square) into *d, when x has a square board and both
+ * squares are on it; false otherwise (a hex board, or an error builtin_board reports). */
+static inline bool builtin_fast_distance(const vm_ctx *x, val a, val b, int64_t *d)
+{
+    if (!x->sc || x->sc->g->topo != GEO_SQUARE)
+        return false;
+    const geo_grid *g = x->sc->g;
+    uint64_t ax = (uint64_t)RES_SQUARE_X(a.u.i), ay = (uint64_t)RES_SQUARE_Y(a.u.i);
+    uint64_t bx = (uint64_t)RES_SQUARE_X(b.u.i), by = (uint64_t)RES_SQUARE_Y(b.u.i);
+    if (ax >= (uint64_t)g->w || ay >= (uint64_t)g->h || bx >= (uint64_t)g->w ||
+        by >= (uint64_t)g->h)
+        return false;
+    uint64_t dx = ax > bx ? ax - bx : bx - ax, dy = ay > by ? ay - by : by - ay;
+    *d = (int64_t)(dx > dy ? dx : dy);
     return true;
 }
 

@@ -74,11 +74,25 @@ static void patch_to(comp *c, size_t at, size_t target)
     c->ch->code[last] = (uint32_t)(int32_t)((int64_t)target - (int64_t)(last + 1));
 }
 
-/* Closes an aggregate's loop: jumps back to its FOR_NEXT at `top`, makes the loop's exit (the
- * FOR_NEXT at `loop`) land here, and leaves the accumulator in local `acc` on the stack. */
+/* The back edge of the loop whose FOR_NEXT (or FOR_NEXT_SET) is at `top`: FOR_BACK (or
+ * FOR_BACK_SET) on the same locals, jumping to the body after the FOR_NEXT when an item is left
+ * and going on when done, in place of `JUMP top` (one dispatch fewer a step, the same two
+ * steps). The jumps to `top` of a filter's skipped items still land on the FOR_NEXT. */
+static void back_edge(comp *c, ast_loc loc, size_t top)
+{
+    if (c->failed)
+        return;
+    const uint32_t *w = &c->ch->code[top];
+    const uint32_t coll = w[1], idx = w[2], var = w[3];
+    op_code op = w[0] == OP_FOR_NEXT_SET ? OP_FOR_BACK_SET : OP_FOR_BACK;
+    patch_to(c, emit(c, loc, op, coll, idx, var, 0), top + 5);
+}
+
+/* Closes an aggregate's loop: back to its FOR_NEXT at `top` (back_edge), makes the loop's exit
+ * (the FOR_NEXT at `loop`) land here, and leaves the accumulator in local `acc` on the stack. */
 static void loop_back(comp *c, ast_loc loc, size_t top, size_t loop, uint32_t acc)
 {
-    patch_to(c, EMIT1(c, loc, OP_JUMP, 0), top);
+    back_edge(c, loc, top);
     patch(c, loop);
     EMIT1(c, loc, OP_GET_LOCAL, acc);
 }
@@ -192,6 +206,18 @@ static op_code typed_jump(const comp *c, op_code cj, uint32_t ta, uint32_t tb)
     if ((cj == OP_JUMP_IF_EQ || cj == OP_JUMP_IF_NE) && scalar_type(c, ta) && scalar_type(c, tb))
         return cj == OP_JUMP_IF_EQ ? OP_JUMP_IF_EQ_S : OP_JUMP_IF_NE_S;
     return cj;
+}
+
+/* The instruction of operator op (binary_op's) on operands of types ta and tb: `in` over a set
+ * is IN_SET, `==` and `!=` between two scalars EQ_S and NE_S, which never ask the values' type
+ * at run time (the others as they are). */
+static op_code typed_op(const comp *c, op_code op, uint32_t ta, uint32_t tb)
+{
+    if (op == OP_IN && tb < c->p->ntypes && c->p->types[tb].kind == RT_SET)
+        return OP_IN_SET;
+    if ((op == OP_EQ || op == OP_NE) && scalar_type(c, ta) && scalar_type(c, tb))
+        return op == OP_EQ ? OP_EQ_S : OP_NE_S;
+    return op;
 }
 
 static void branch_each(comp *c, const ast_node *n, ast_op op, bool when, jumps *to)
@@ -309,6 +335,7 @@ static op_code board_lookup_op(uint32_t bi)
     case RES_BI_TERRAIN: return OP_TERRAIN;
     case RES_BI_IN_ELEMENT: return OP_IN_ELEMENT;
     case RES_BI_SQUARE_OF: return OP_SQUARE_OF;
+    case RES_BI_DISTANCE: return OP_DISTANCE;
     default: return OP__COUNT;
     }
 }
@@ -371,7 +398,7 @@ static void binary_rest(comp *c, const ast_node *n)
     if (op == OP__COUNT)
         return;
     expr(c, n->b);
-    EMIT0(c, n->loc, op);
+    EMIT0(c, n->loc, typed_op(c, op, n->a->an.type, n->b->an.type));
 }
 
 /* `a + b + ... + z` is a left spine of operators: compiled in a loop, the leftmost operand
@@ -405,7 +432,7 @@ static op_code for_next_op(const comp *c, uint32_t t)
 /* sum/count/all/any/min/max over a list, a set, or every member of an enum:
  *     <collection>; SET_LOCAL coll; INT 0; SET_LOCAL idx
  * top: FOR_NEXT coll idx var done
- *     <body and accumulate>; JUMP top
+ * body: <body and accumulate>; FOR_BACK coll idx var body
  * done: <result> */
 static void aggregate(comp *c, const ast_node *n)
 {
@@ -487,7 +514,7 @@ static void aggregate(comp *c, const ast_node *n)
         bool all = n->op == AST_AGG_ALL;
         jumps decided = { 0 };
         branch(c, n->b, !all, &decided);
-        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
+        back_edge(c, n->loc, top);
         patch(c, loop);
         EMIT0(c, n->loc, all ? OP_TRUE : OP_FALSE);
         size_t end = EMIT1(c, n->loc, OP_JUMP, 0);
@@ -518,7 +545,7 @@ static void aggregate(comp *c, const ast_node *n)
             emit_const(c, n->loc, (val){ .type = n->b->an.type, .u.i = m });
             bound = EMIT1(c, n->loc, OP_JUMP_IF_EQ_S, 0); /* two members of the enum */
         }
-        patch_to(c, EMIT1(c, n->loc, OP_JUMP, 0), top);
+        back_edge(c, n->loc, top);
         patch(c, loop);
         EMIT1(c, n->loc, OP_GET_LOCAL, has);
         size_t ok = EMIT1(c, n->loc, OP_JUMP_IF_TRUE, 0);
@@ -816,7 +843,7 @@ static void stmt(comp *c, const ast_node *s)
         size_t loop =
             emit(c, s->loc, for_next_op(c, s->a->an.type), coll, idx, (uint32_t)s->an.slot, 0);
         block(c, s->b);
-        patch_to(c, EMIT1(c, s->loc, OP_JUMP, 0), top);
+        back_edge(c, s->loc, top);
         patch(c, loop);
         break;
     }

@@ -122,6 +122,7 @@ static bool pure_op(op_code op)
     case OP_TERRAIN:
     case OP_IN_ELEMENT:
     case OP_SQUARE_OF:
+    case OP_DISTANCE:
     case OP_ROLL:
     case OP_ROLL_N:
     case OP_EFFECT:

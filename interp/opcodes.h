@@ -281,6 +281,24 @@ OP(QUERY_NONE,         1,                INT, _, _, _,
    "the last rule of an inlined `any` or `all` query did not fire: push the bool a (the mode's "
    "answer when no rule decided), one call up (RULE_END's step)")
 
+OP_GROUP("board built-ins of their own, added since (answered inline as those of §4a)")
+OP(DISTANCE,           -1,               _, _, _, _,
+   "a b -> the distance between squares a and b: `distance` as one instruction (E217)")
+
+OP_GROUP("operators whose operands' types the compiler knows (typed_op, compile.c)")
+OP(IN_SET,             -1,               _, _, _, _,
+   "x S -> whether member x is in set S: IN when S is a set (a bit test, no type asked)")
+OP(EQ_S,               -1,               _, _, _, _,
+   "x y -> x == y for two scalars, their numbers compared (EQ's step; a `?` cell: EQ's E201)")
+OP(NE_S,               -1,               _, _, _, _, "x y -> x != y likewise (NE's step and E201)")
+
+OP_GROUP("a loop's back edge")
+OP(FOR_BACK,           0,                LOCAL, LOCAL, LOCAL, JUMP,
+   "`JUMP` back to the loop's FOR_NEXT a b c, and that FOR_NEXT, in one: the next item of list "
+   "local a into local c and pc += d (the body), or on when done; their two steps")
+OP(FOR_BACK_SET,       0,                LOCAL, LOCAL, LOCAL, JUMP,
+   "the same for FOR_NEXT_SET's loop over a set")
+
 /* clang-format on */
 
 #undef OP

@@ -384,6 +384,22 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         TOP = BOOLV(eq != ne);
         VM_NEXT();
     }
+    /* EQ and NE between two scalars (the compiler knows: typed_op, compile.c): their numbers
+     * compared, a `?` cell the deep way (E201) as EQ's */
+    VM_CASE(EQ_S)
+    VM_CASE(NE_S)
+    {
+        bool ne = pc[-1] == OP_NE_S, eq;
+        val b = POP();
+        if (!((TOP.flags | b.flags) & VAL_ABSENT)) {
+            CHARGE(1); /* the one value compared */
+            eq = TOP.u.i == b.u.i;
+        } else {
+            DEEP_EQUAL(TOP, b, eq);
+        }
+        TOP = BOOLV(eq != ne);
+        VM_NEXT();
+    }
     VM_CASE(LT)
     {
         int64_t b = POP().u.i;
@@ -435,6 +451,14 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
                 DEEP_EQUAL(v, s.u.list->items[i], found);
         }
         TOP = BOOLV(found);
+        VM_NEXT();
+    }
+
+    VM_CASE(IN_SET)
+    {
+        /* IN's set path, the compiler knowing S is a set (typed_op, compile.c) */
+        val s = POP();
+        TOP = BOOLV((uint64_t)TOP.u.i < 64 && (s.u.bits >> TOP.u.i & 1));
         VM_NEXT();
     }
 
@@ -524,6 +548,37 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
             VM_NEXT();
         }
         pc += 4 + (int32_t)OPD;
+        VM_NEXT();
+    }
+    /* A loop's back edge (back_edge, compile.c): the JUMP's step charged, then FOR_NEXT's or
+     * FOR_NEXT_SET's work, jumping to the body when an item is left, going on when done. */
+    VM_CASE(FOR_BACK)
+    {
+        CHARGE(1);
+        const vlist *l = base[OPA].u.list;
+        val *idx = &base[OPB];
+        if (l && (uint64_t)idx->u.i < l->len) {
+            base[OPC] = l->items[idx->u.i++];
+            pc += 4 + (int32_t)OPD;
+            VM_NEXT();
+        }
+        SKIP(4);
+        VM_NEXT();
+    }
+    VM_CASE(FOR_BACK_SET)
+    {
+        CHARGE(1);
+        const val *coll = &base[OPA];
+        int64_t m = base[OPB].u.i;
+        uint64_t rest = m >= 0 && m < 64 ? coll->u.bits >> m : 0;
+        if (rest) {
+            m += __builtin_ctzll(rest); /* the next member present */
+            base[OPC] = (val){ .type = p->types[coll->type].arg, .u.i = m };
+            base[OPB].u.i = m + 1;
+            pc += 4 + (int32_t)OPD;
+            VM_NEXT();
+        }
+        SKIP(4);
         VM_NEXT();
     }
     VM_CASE(EMPTY_AGG)
@@ -712,7 +767,7 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     VM_CASE(SIDE_HAS)
     {
         int64_t s = sp[-2].u.i;
-        if (x->sc && s >= 0 && s < geo_side_count(x->sc->g)) {
+        if (x->sc && (uint64_t)s < (uint64_t)geo_side_count(x->sc->g)) {
             sp--;
             TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)sp[0].u.i, NULL));
         } else {
@@ -725,7 +780,7 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         /* the CONST it stands for charged here: one step more, taken in the fast path while
          * the block holds it, else by CHARGE on the slow path (rare: keep it short) */
         int64_t s = TOP.u.i;
-        if (x->steps_left > 1 && x->sc && s >= 0 && s < geo_side_count(x->sc->g)) {
+        if (x->steps_left > 1 && x->sc && (uint64_t)s < (uint64_t)geo_side_count(x->sc->g)) {
             x->steps_left--;
             TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)K[OPA].u.i, NULL));
             SKIP(1);
@@ -755,6 +810,17 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
             TOP = (val){ .type = T_SQUARE, .u.i = sq };
         else
             BOARD_SLOW(RES_BI_SQUARE_OF, 1, T_SQUARE);
+        VM_NEXT();
+    }
+    VM_CASE(DISTANCE)
+    {
+        int64_t d;
+        if (builtin_fast_distance(x, sp[-2], sp[-1], &d)) {
+            sp--;
+            TOP = INTV(d);
+        } else {
+            BOARD_SLOW(RES_BI_DISTANCE, 2, T_INT);
+        }
         VM_NEXT();
     }
     VM_CASE(IN_ELEMENT)

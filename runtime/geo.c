@@ -527,7 +527,9 @@ bool geo_walk_next(geo_walk *w, geo_cross *c, int *sq)
         long l = (long)(2 * w->ix + 1) * w->ny, r = (long)(2 * w->iy + 1) * w->nx;
         cmp = (l > r) - (l < r);
     }
-    int p = w->y * g->w + w->x;
+    /* Every side below lies between two orthogonal neighbours on the board (the walk stays
+     * within the rectangle of its two ends): geo_square_side_xy, as geo_side_between answers. */
+    const int x0 = w->x, y0 = w->y;
     c->corner = -1;
     c->left = c->right = -1;
     c->sides[0] = c->sides[1] = c->sides[2] = c->sides[3] = -1;
@@ -535,12 +537,12 @@ bool geo_walk_next(geo_walk *w, geo_cross *c, int *sq)
         w->x += w->sx;
         w->ix++;
         *sq = w->y * g->w + w->x;
-        c->side = geo_side_between(g, p, *sq);
+        c->side = geo_square_side_xy(g, x0, y0, w->x, y0);
     } else if (cmp > 0) {
         w->y += w->sy;
         w->iy++;
         *sq = w->y * g->w + w->x;
-        c->side = geo_side_between(g, p, *sq);
+        c->side = geo_square_side_xy(g, x0, y0, x0, w->y);
     } else {
         /* Exactly through the corner shared by p and the diagonal square q. u is the square
          * reached by the horizontal move, v by the vertical one; u lies left of the line iff
@@ -560,10 +562,15 @@ bool geo_walk_next(geo_walk *w, geo_cross *c, int *sq)
         bool u_left = w->sx * w->sy > 0;
         c->left = u_left ? u : v;
         c->right = u_left ? v : u;
-        c->sides[0] = geo_side_between(g, p, c->left);
-        c->sides[1] = geo_side_between(g, p, c->right);
-        c->sides[2] = geo_side_between(g, c->left, q);
-        c->sides[3] = geo_side_between(g, c->right, q);
+        /* p to u and v to q cross a column line, p to v and u to q a row line */
+        int pu = geo_square_side_xy(g, x0, y0, w->x, y0),
+            pv = geo_square_side_xy(g, x0, y0, x0, w->y);
+        int uq = geo_square_side_xy(g, w->x, y0, w->x, w->y);
+        int vq = geo_square_side_xy(g, x0, w->y, w->x, w->y);
+        c->sides[0] = u_left ? pu : pv;
+        c->sides[1] = u_left ? pv : pu;
+        c->sides[2] = u_left ? uq : vq;
+        c->sides[3] = u_left ? vq : uq;
     }
     return true;
 }

@@ -110,6 +110,15 @@ static inline int geo_side_count(const geo_grid *g)
         return 3 * (g->w + 2) * (g->h + 2);
     return g->w * (g->h + 1) + (g->w + 1) * g->h;
 }
+/* The side between square (x0, y0) of square board g and its orthogonal neighbour (x1, y1), both
+ * on the board, by the numbering above: the lower of the two squares' shared row line, or the
+ * right-hand one's column line. Inline: the line walk (geo_walk_next) asks it at every step. */
+static inline int geo_square_side_xy(const geo_grid *g, int x0, int y0, int x1, int y1)
+{
+    if (x0 == x1)
+        return (y0 > y1 ? y0 : y1) * g->w + x0;
+    return g->w * (g->h + 1) + y0 * (g->w + 1) + (x0 > x1 ? x0 : x1);
+}
 /* The side between a and b, or -1 when they do not share one (diagonal squares, far apart,
  * off the board). BRO.1.3.placement: obstacles are only ever placed on such a side. */
 int geo_side_between(const geo_grid *g, int a, int b);

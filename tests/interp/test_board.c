@@ -225,6 +225,12 @@ START_TEST(distance_and_lines)
     tvm *t = board_vm();
     ck_ev(t, "distance(@A1, @C3)", "2");
     ck_ev(t, "distance(@A1, @E2)", "4");
+    /* the larger of the two offsets, either way round (E4 to A1: 4 columns, 3 rows) */
+    ck_ev(t, "distance(@E4, @A1)", "4");
+    ck_ev(t, "distance(@C3, @C3)", "0");
+    /* a square off the 5 x 4 board, either argument: E217 (DISTANCE's slow path) */
+    ck_ev(t, "distance(@A1, @F1)", "E217");
+    ck_ev(t, "distance(@A5, @A1)", "E217");
     ck_ev(t, "adjacent(@A1, @B2)", "true");
     ck_ev(t, "adjacent(@A1, @C1)", "false");
     ck_ev(t, "adjacent(@A1, @A1)", "false");

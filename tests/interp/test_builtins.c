@@ -157,6 +157,11 @@ START_TEST(direction_on_hexes)
     ck_ev(t, "direction(@A1, @A2)", "south");
     ck_ev(t, "direction(@B1, @A1)", "northwest");
     ck_ev(t, "direction(@A1, @C1)", "E218");
+    /* distance counts hexes, not the larger offset as on squares: B2 is south of B1, itself
+     * south-east of A1, and not a neighbour of A1 (two steps, where squares would say one);
+     * the DISTANCE instruction asks geo_distance here (vm.md §4a) */
+    ck_ev(t, "distance(@A1, @B2)", "2");
+    ck_ev(t, "distance(@A1, @B1)", "1");
     tvm_free(t);
 }
 END_TEST

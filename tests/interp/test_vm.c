@@ -140,6 +140,20 @@ START_TEST(tables)
 }
 END_TEST
 
+/* A comparison whose value is kept, and `in`, with the operands' types known to the compiler
+ * (EQ_S, NE_S, IN_SET between scalars and over sets; EQ, NE, IN over lists: vm.md §3): the
+ * answers the operators' definitions give (language.md §4), whichever instruction runs. */
+START_TEST(typed_comparisons_kept)
+{
+    tvm *t = tvm_new(tables_src);
+    ck_ev(t, "[storm == storm, storm != cloudy, 3 == 4, 3 != 3]", "[true, true, false, false]");
+    ck_ev(t, "let s = losses[10].cancels; [map_a in s, map_b in s]", "[true, false]");
+    ck_ev(t, "[map_b in losses[20].cancels, 2 in [1, 2], 5 in [1, 2]]", "[true, true, false]");
+    ck_ev(t, "[[1, 2] == [1, 2], [1] != [1, 2]]", "[true, true]");
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(table_errors)
 {
     tvm *t = tvm_new(tables_src);
@@ -616,6 +630,7 @@ int main(void)
     tcase_add_test(tc, empty_min_max);
     tcase_add_test(tc, tables);
     tcase_add_test(tc, table_errors);
+    tcase_add_test(tc, typed_comparisons_kept);
     tcase_add_test(tc, records_and_sets);
     tcase_add_test(tc, units);
     tcase_add_test(tc, combine_modes);

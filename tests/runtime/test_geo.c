@@ -515,7 +515,8 @@ END_TEST
 START_TEST(trace_symmetric_and_connected)
 {
     /* For every pair of squares of a 7x6 board: A->B is B->A reversed with left and right
-     * swapped; consecutive squares share the crossed side, or meet at the touched corner;
+     * swapped; consecutive squares share the crossed side, or meet at the touched corner
+     * (whose four sides are those between the squares around it);
      * the count is 1 + |dx| + |dy| - corners. */
     geo_grid g = { 7, 6, GEO_SQUARE };
     int n = 42;
@@ -553,6 +554,12 @@ START_TEST(trace_symmetric_and_connected)
                     /* left and right really are on those sides of the line */
                     ck_assert_int_eq(geo_side_of_line(&g, a, b, c->left), -1);
                     ck_assert_int_eq(geo_side_of_line(&g, a, b, c->right), 1);
+                    /* the four sides meeting at the corner, as geo_side_between gives them
+                     * (the walk works them out from coordinates) */
+                    ck_assert_int_eq(c->sides[0], geo_side_between(&g, p, c->left));
+                    ck_assert_int_eq(c->sides[1], geo_side_between(&g, p, c->right));
+                    ck_assert_int_eq(c->sides[2], geo_side_between(&g, c->left, q));
+                    ck_assert_int_eq(c->sides[3], geo_side_between(&g, c->right, q));
                 }
             }
             geo_trace_free(&f);
