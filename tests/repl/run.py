@@ -792,6 +792,33 @@ def editions_and_variants():
 
 
 @case
+def setting_names_edition_override():
+    # cli18: the setting line names every reading that differs from what the edition sets, not
+    # only those that differ from the variant's declared default. expansions/gazette6.hon
+    # declares morale_rules with `without_morale` as its default and the edition gazette6 sets
+    # `with_morale` (GZ6 morale rules played); editions.hon's default edition all_books sets
+    # `without_morale`.
+    q = "variant morale_rules == without_morale"
+    # gazette6 as it stands: its own reading differs from the declared default, so it is named.
+    p = run(["--edition", "gazette6", "eval", q])
+    check(p.returncode == 0 and
+          lines(p.stdout) == ["false", "(under edition gazette6; morale_rules = with_morale)"],
+          "gazette6 names the reading it sets", p)
+    # Overridden back to the declared default: the answer is no longer gazette6's own reading,
+    # so the line must say so (before, it read "(under edition gazette6)", as if the edition's
+    # reading had been used).
+    p = run(["--edition", "gazette6", "--variant", "morale_rules=without_morale", "eval", q])
+    check(p.returncode == 0 and
+          lines(p.stdout) == ["true", "(under edition gazette6; morale_rules = without_morale)"],
+          "a reading that overrides the edition's is named", p)
+    # The default edition with the reading it sets itself (also the declared default): nothing
+    # differs from the default setting, so there is no setting line.
+    p = run(["--variant", "morale_rules=without_morale", "eval", q])
+    check(p.returncode == 0 and lines(p.stdout) == ["true"],
+          "the default edition's own reading is not named", p)
+
+
+@case
 def test_exit_codes():
     # base.hon's test passes; failing.hon's cannot (1 + 1 == 3 is false).
     p = run(["--no-rules", "--load", fx("base.hon"), "test"])
