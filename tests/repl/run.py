@@ -649,6 +649,18 @@ def load_errors():
           "(`hon play` runs a play script)" in p.stderr
           and "E010" not in p.stderr and "nothing from" not in p.stderr,
           "load of a .scn or .play is refused as --load refuses it", p)
+    # The prompt's `lint` and `test` read rule files too and refuse a scenario the same way:
+    # the refusal names the command as typed at the prompt (`lint`, `test`, not `hon lint`,
+    # `hon test`) and hints the prompt's `board FILE`, not the option `--board FILE` (cli18).
+    # The session goes on (twice(3) = 6) and the script exits 1.
+    p = run(["--no-rules", "--load", fx("base.hon")],
+            stdin=f"lint {scn}\ntest {scn}\ntwice(3)\n")
+    check(p.returncode == 1 and p.stdout == "6\n", "the session goes on after lint and test", p)
+    for cmd in ("lint", "test"):
+        check(f"error[E409]: '{scn}' is a scenario, not a rule file: {cmd} reads rule files "
+              "(`hon check` checks a scenario, `board FILE` makes it the board)" in p.stderr
+              and "hon " + cmd not in p.stderr and "--board" not in p.stderr,
+              f"{cmd} at the prompt names itself and `board FILE`", p)
 
 
 @case
