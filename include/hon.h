@@ -218,13 +218,15 @@ const char *hon_answer_fired(const hon_answer *a);
 const char *hon_answer_note(const hon_answer *a);
 /* The edition and variant readings the answer was given under, as one line: "edition
  * harbor_hills; contour_adjacency = any_red_line" — the readings other than their variant's
- * declared default — or "no edition" when none was active (every module's rules, no
- * revision). The JSON has the same as "edition" and "readings" (every variant's), and the
- * traces start with "under SETTING" when it is not the program's default edition with every
- * reading at its default (docs/spec/language.md §3.8). Borrowed. */
+ * declared default or than the edition sets (`set variant`: a reading chosen over the
+ * edition's is named even when it is the declared default) — or "no edition" when none was
+ * active (every module's rules, no revision). The JSON has the same as "edition" and
+ * "readings" (every variant's), and the traces start with "under SETTING" when it is not the
+ * program's default edition with every reading at its default and as that edition sets it
+ * (docs/spec/language.md §3.8). Borrowed. */
 const char *hon_answer_setting(const hon_answer *a);
 /* Whether the answer was given under the program's default edition with every reading at its
- * default (the REPL then says nothing of the setting; else it prints "(under SETTING)" after
+ * default and as that edition sets it (the REPL then says nothing of the setting; else it prints "(under SETTING)" after
  * the answer). True for NULL. */
 bool hon_answer_default_setting(const hon_answer *a);
 void hon_answer_free(hon_answer *a);

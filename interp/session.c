@@ -595,16 +595,21 @@ void session_new_game(hon_vm *vm)
 
 /* ---- answers ---- */
 
-/* Whether variant v reads something else than its declared default under `readings`. */
-static bool reading_changed(const res_program *p, const int32_t *readings, size_t v)
-{
-    return readings && readings[v] >= 0 && (uint32_t)readings[v] != p->variants[v].dflt;
-}
-
 /* The reading of variant v under `readings` (its default when NULL or none is given). */
 static uint32_t reading_of(const res_program *p, const int32_t *readings, size_t v)
 {
     return readings && readings[v] >= 0 ? (uint32_t)readings[v] : p->variants[v].dflt;
+}
+
+/* Whether the setting names variant v: under `readings` it reads something else than its
+ * declared default, or than edition ed (-1: none) sets it to (`set variant`, its own or an
+ * ancestor's) — a reading chosen over the edition's is said even when it is the declared
+ * default. */
+static bool reading_changed(const res_program *p, int32_t ed, const int32_t *readings, size_t v)
+{
+    uint32_t r = reading_of(p, readings, v);
+    const int32_t *set = ed >= 0 && (size_t)ed < p->neditions ? p->editions[ed].variant_set : NULL;
+    return r != p->variants[v].dflt || (set && set[v] >= 0 && (uint32_t)set[v] != r);
 }
 
 /* The name of the reading of variant v under `readings` (its default when NULL). */
@@ -622,7 +627,7 @@ void session_setting_text(const hon_vm *vm, int32_t ed, const int32_t *readings,
         sb_puts(b, "no edition");
     bool first = true;
     for (size_t v = 0; v < p->nvariants; v++)
-        if (reading_changed(p, readings, v)) {
+        if (reading_changed(p, ed, readings, v)) {
             sb_printf(b, "%s%s = %s", first ? "; " : ", ", p->variants[v].name,
                       reading_name(p, readings, v));
             first = false;
@@ -634,7 +639,7 @@ static bool setting_is_plain(const res_program *p, int32_t ed, const int32_t *re
 {
     bool plain = ed == p->default_edition;
     for (size_t v = 0; plain && v < p->nvariants; v++)
-        plain = !reading_changed(p, readings, v);
+        plain = !reading_changed(p, ed, readings, v);
     return plain;
 }
 

@@ -211,10 +211,13 @@ void session_new_game(hon_vm *vm);
 hon_answer *session_answer(const hon_vm *vm, int32_t ed, const int32_t *readings, char *text,
                            char *json, char *trace);
 /* The setting ed/readings as text: "edition harbor_hills; contour_adjacency = any_red_line"
- * (the readings other than their variant's declared default), "no edition" without one. */
+ * (the readings other than their variant's declared default or than edition ed sets them
+ * to: an override of the edition's reading is named even when it is the declared default),
+ * "no edition" without one. */
 void session_setting_text(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b);
 /* The first line of a trace given under ed/readings: "under SETTING\n" when they are not the
- * program's default edition with every reading at its default; nothing when they are. */
+ * program's default edition with every reading at its default and as that edition sets it;
+ * nothing when they are. */
 void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b);
 /* The reasons of the running evaluation's trace (trace_why_not after session_trace_header) and
  * its refusal (trace_refusal's call as trace_why_not_at writes it, NULL when nothing was

@@ -554,7 +554,7 @@ int cli_check(cli_session *s, const char *path)
     return s->errors != errors;
 }
 
-int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded)
+int cli_lint(cli_session *s, const char *const *paths, size_t n, bool prompt)
 {
     size_t before = s->diags, warnings = 0;
     for (size_t i = 0; i < n; i++)
@@ -568,7 +568,8 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
     for (size_t i = 0; i < n; i++) {
         if (is_dir(paths[i]) && dir_reads_nothing(paths[i], "lint", false))
             return 1;
-        if (cli_not_rules(paths[i], "hon lint", false) || cli_twin_of_bundled(s, paths[i]))
+        if (cli_not_rules(paths[i], prompt ? "lint" : "hon lint", false) ||
+            cli_twin_of_bundled(s, paths[i]))
             return 1;
     }
     for (size_t i = 0; i < n; i++) {
@@ -576,7 +577,7 @@ int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded
             is_dir(paths[i]) ? hon_load_dir(s->vm, paths[i]) : hon_load_file(s->vm, paths[i]);
         if (st != HON_OK)
             return cli_failed(s, before, st, "cannot load", paths[i]);
-        if (say_loaded)
+        if (prompt)
             printf("loaded %s\n", paths[i]);
     }
     hon_status st = hon_lint(s->vm, paths, n, &warnings);
@@ -624,7 +625,7 @@ static void on_test_result(void *ud, const hon_test_result *r)
     fputs(r->failures, stdout);
 }
 
-int cli_test(cli_session *s, const char *const *args, size_t nargs)
+int cli_test(cli_session *s, const char *const *args, size_t nargs, bool prompt)
 {
     size_t passed = 0, failed_n = 0, n = 0, dir_names = 0; /* the files of directories given */
     int rc = 0;
@@ -660,7 +661,7 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs)
                            "Try 'hon --help' for more information.",
                            args[i]);
             rc = 2;
-        } else if (cli_not_rules(args[i], "hon test", false))
+        } else if (cli_not_rules(args[i], prompt ? "test" : "hon test", false))
             rc = 1;
         else
             paths[n++] = args[i];

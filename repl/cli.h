@@ -163,11 +163,13 @@ int cli_check(cli_session *s, const char *path);
  * without being kept (cli_check). Returns 0, or 1 when anything failed. */
 int cli_check_all(cli_session *s, const char *const *paths, size_t n);
 /* `lint [FILE|DIR...]`: loads the FILEs and DIRs (a file the program holds is loaded again;
- * the session keeps them, as `load` would), printing `loaded PATH` for each when say_loaded
- * (the REPL, where the game restarts), then reports hon_lint's warnings about them, or about
- * every loaded file when none is given. Returns 0 when there is none, 1 on warnings or when a
- * load failed. */
-int cli_lint(cli_session *s, const char *const *paths, size_t n, bool say_loaded);
+ * the session keeps them, as `load` would), printing `loaded PATH` for each when at the REPL
+ * prompt (`prompt`: there the game restarts), then reports hon_lint's warnings about them, or
+ * about every loaded file when none is given. A scenario or play script is refused first
+ * (cli_not_rules, E409), naming `lint` and `board FILE` at the prompt, `hon lint` and
+ * `--board FILE` otherwise. Returns 0 when there is none, 1 on warnings or when a load
+ * failed. */
+int cli_lint(cli_session *s, const char *const *paths, size_t n, bool prompt);
 /* `fmt [--check] [--diff] [--json] FILE|DIR...` (repl/fmt.c, docs/spec/format.md): lays out
  * the .hon files (a directory: every *.hon file under it) in the canonical layout, rewriting
  * each changed one in place and printing its path; --check only prints the paths, --diff a
@@ -181,10 +183,12 @@ int cli_fmt(cli_session *s, const char *const *args, size_t n);
  * the program does not hold yet), or every loaded test when none is given; only those whose
  * title contains PATTERN with --filter. Prints the failures and one closing "N passed, N
  * failed" line; -v: a line per test (ok or FAIL, title, where); --json (or s->json): one JSON
- * object {"tests": [{title, path, line, passed, failures}...], "passed", "failed"}. Returns 0
+ * object {"tests": [{title, path, line, passed, failures}...], "passed", "failed"}. A scenario
+ * or play script among the FILEs is refused (cli_not_rules, E409), naming `test` and `board
+ * FILE` when `prompt` (the REPL's command), `hon test` and `--board FILE` otherwise. Returns 0
  * when all pass, 1 on a failure, a load error, a bad option, no test at all, or a PATTERN that
  * no test's title contains (none ran: an error, never a pass). */
-int cli_test(cli_session *s, const char *const *args, size_t nargs);
+int cli_test(cli_session *s, const char *const *args, size_t nargs, bool prompt);
 /* Lists the rules of the active edition matching word (NULL or "" for all) with their
  * citations, and a count. Returns 0 (an empty list is not an error). */
 int cli_rules(cli_session *s, const char *word);

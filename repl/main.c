@@ -729,7 +729,7 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
     } else if (strcmp(name, "lint") == 0) {
         rc = cli_lint(s, (const char *const *)args, (size_t)n, false);
     } else if (strcmp(name, "test") == 0) {
-        rc = cli_test(s, (const char *const *)args, (size_t)n);
+        rc = cli_test(s, (const char *const *)args, (size_t)n, false);
     } else if (strcmp(name, "rules") == 0) {
         rc = cli_rules(s, n ? args[0] : NULL);
     } else if (strcmp(name, "los") == 0) {

@@ -688,12 +688,19 @@ static int words_to(repl *r, char *args, const char *usage,
     return fn(r->s, (const char *const *)w, (size_t)n);
 }
 
-static int cmd_test(repl *r, char *args)
+/* `test` at the prompt: a refusal names `test` and `board FILE` (cli_test). */
+static int test_at_prompt(cli_session *s, const char *const *args, size_t n)
 {
-    return words_to(r, args, "test [-v] [--filter PATTERN] [--json] [FILE...]", cli_test);
+    return cli_test(s, args, n, true);
 }
 
-/* `lint FILE` keeps what it loads, as `load` does (the game restarts), and says so. */
+static int cmd_test(repl *r, char *args)
+{
+    return words_to(r, args, "test [-v] [--filter PATTERN] [--json] [FILE...]", test_at_prompt);
+}
+
+/* `lint FILE` keeps what it loads, as `load` does (the game restarts), and says so; a refusal
+ * names `lint` and `board FILE` (cli_lint). */
 static int lint_loading(cli_session *s, const char *const *paths, size_t n)
 {
     return cli_lint(s, paths, n, true);

@@ -649,6 +649,18 @@ def load_errors():
           "(`hon play` runs a play script)" in p.stderr
           and "E010" not in p.stderr and "nothing from" not in p.stderr,
           "load of a .scn or .play is refused as --load refuses it", p)
+    # The prompt's `lint` and `test` read rule files too and refuse a scenario the same way:
+    # the refusal names the command as typed at the prompt (`lint`, `test`, not `hon lint`,
+    # `hon test`) and hints the prompt's `board FILE`, not the option `--board FILE` (cli18).
+    # The session goes on (twice(3) = 6) and the script exits 1.
+    p = run(["--no-rules", "--load", fx("base.hon")],
+            stdin=f"lint {scn}\ntest {scn}\ntwice(3)\n")
+    check(p.returncode == 1 and p.stdout == "6\n", "the session goes on after lint and test", p)
+    for cmd in ("lint", "test"):
+        check(f"error[E409]: '{scn}' is a scenario, not a rule file: {cmd} reads rule files "
+              "(`hon check` checks a scenario, `board FILE` makes it the board)" in p.stderr
+              and "hon " + cmd not in p.stderr and "--board" not in p.stderr,
+              f"{cmd} at the prompt names itself and `board FILE`", p)
 
 
 @case
@@ -789,6 +801,33 @@ def editions_and_variants():
     # A line starting with the word `variant` is the command: the expression is parenthesised.
     check(lines(out)[-2:] == ["true", "(under edition fixture_plus; fixture_mode = fancy)"],
           "variant NAME READING selects", p)
+
+
+@case
+def setting_names_edition_override():
+    # cli18: the setting line names every reading that differs from what the edition sets, not
+    # only those that differ from the variant's declared default. expansions/gazette6.hon
+    # declares morale_rules with `without_morale` as its default and the edition gazette6 sets
+    # `with_morale` (GZ6 morale rules played); editions.hon's default edition all_books sets
+    # `without_morale`.
+    q = "variant morale_rules == without_morale"
+    # gazette6 as it stands: its own reading differs from the declared default, so it is named.
+    p = run(["--edition", "gazette6", "eval", q])
+    check(p.returncode == 0 and
+          lines(p.stdout) == ["false", "(under edition gazette6; morale_rules = with_morale)"],
+          "gazette6 names the reading it sets", p)
+    # Overridden back to the declared default: the answer is no longer gazette6's own reading,
+    # so the line must say so (before, it read "(under edition gazette6)", as if the edition's
+    # reading had been used).
+    p = run(["--edition", "gazette6", "--variant", "morale_rules=without_morale", "eval", q])
+    check(p.returncode == 0 and
+          lines(p.stdout) == ["true", "(under edition gazette6; morale_rules = without_morale)"],
+          "a reading that overrides the edition's is named", p)
+    # The default edition with the reading it sets itself (also the declared default): nothing
+    # differs from the default setting, so there is no setting line.
+    p = run(["--variant", "morale_rules=without_morale", "eval", q])
+    check(p.returncode == 0 and lines(p.stdout) == ["true"],
+          "the default edition's own reading is not named", p)
 
 
 @case
