@@ -32,7 +32,9 @@ static void free_msg(char *m)
 
 /* ---------------------------------------------------------------- sources */
 
-uint32_t diag_sources_add(diag_sources *s, const char *path, const char *text, size_t len)
+/* Registers path and text (copied unless borrow) as a new entry. */
+static uint32_t sources_put(diag_sources *s, const char *path, const char *text, size_t len,
+                            bool borrow)
 {
     if (s->len == UINT32_MAX - 1)
         return UINT32_MAX;
@@ -46,27 +48,60 @@ uint32_t diag_sources_add(diag_sources *s, const char *path, const char *text, s
         s->files = files;
         s->cap = cap;
     }
+    if (!text)
+        len = 0;
     char *p = mem_strdup(path ? path : "");
-    char *t = mem_strndup(text ? text : "", text ? len : 0);
+    char *t = borrow && text ? (char *)text : mem_strndup(text ? text : "", len);
     if (!p || !t) {
         mem_free(p);
-        mem_free(t);
+        if (t != text)
+            mem_free(t);
         return UINT32_MAX;
     }
     s->files[s->len].path = p;
     s->files[s->len].text = t;
-    s->files[s->len].len = text ? len : 0;
+    s->files[s->len].len = len;
+    s->files[s->len].borrowed = t == text;
     s->files[s->len].seen_line = 0;
     s->files[s->len].seen_off = 0;
     return s->len++;
+}
+
+uint32_t diag_sources_add(diag_sources *s, const char *path, const char *text, size_t len)
+{
+    return sources_put(s, path, text, len, false);
+}
+
+uint32_t diag_sources_borrow(diag_sources *s, const char *path, const char *text, size_t len)
+{
+    return sources_put(s, path, text, len, true);
+}
+
+bool diag_sources_own(diag_sources *s, uint32_t id)
+{
+    if (!s || id >= s->len || !s->files[id].borrowed)
+        return true;
+    char *t = mem_strndup(s->files[id].text, s->files[id].len);
+    if (!t)
+        return false;
+    s->files[id].text = t;
+    s->files[id].borrowed = false;
+    return true;
+}
+
+/* Frees what entry i owns. */
+static void entry_free(diag_sources *s, uint32_t i)
+{
+    mem_free(s->files[i].path);
+    if (!s->files[i].borrowed)
+        mem_free(s->files[i].text);
 }
 
 void diag_sources_trim(diag_sources *s, uint32_t len)
 {
     while (s->len > len) {
         s->len--;
-        mem_free(s->files[s->len].path);
-        mem_free(s->files[s->len].text);
+        entry_free(s, s->len);
     }
 }
 
@@ -74,10 +109,8 @@ void diag_sources_free(diag_sources *s)
 {
     if (!s)
         return;
-    for (uint32_t i = 0; i < s->len; i++) {
-        mem_free(s->files[i].path);
-        mem_free(s->files[i].text);
-    }
+    for (uint32_t i = 0; i < s->len; i++)
+        entry_free(s, i);
     mem_free(s->files);
     s->files = NULL;
     s->len = s->cap = 0;

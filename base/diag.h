@@ -52,12 +52,15 @@ typedef struct diag {
     char *related_message; /* owned, or NULL */
 } diag;
 
-/* The files diagnostics may quote, indexed by src_loc.file. Owns copies of paths and texts. */
+/* The files diagnostics may quote, indexed by src_loc.file. Owns copies of the paths; owns a
+ * copy of each text, except a text registered with diag_sources_borrow, which the caller keeps
+ * alive (or hands over with diag_sources_own) for as long as the entry is there. */
 typedef struct diag_sources {
     struct {
         char *path;
         char *text;
         size_t len;
+        bool borrowed;      /* text is the caller's, not freed here (diag_sources_borrow) */
         uint32_t seen_line; /* a cache for quoting: line seen_line starts at seen_off */
         size_t seen_off;
     } * files;
@@ -82,6 +85,16 @@ void diag_sources_trim(diag_sources *s, uint32_t len);
 /* Registers a file (copying path and text) and returns its id for src_loc.file; UINT32_MAX on
  * OOM. Registering the same path again adds a new entry (a reloaded file is a new source). */
 uint32_t diag_sources_add(diag_sources *s, const char *path, const char *text, size_t len);
+/* As diag_sources_add, but the text is borrowed, not copied: the caller keeps text[0..len) alive
+ * and unchanged until the entry is trimmed or freed, or calls diag_sources_own before freeing
+ * it (a session's loaded file, whose text lives as long as the program built from it, and is
+ * only freed when a reload replaces it). The path is copied. UINT32_MAX on OOM. */
+uint32_t diag_sources_borrow(diag_sources *s, const char *path, const char *text, size_t len);
+/* Makes entry `id` own its text: a borrowed text is copied, so the caller may free its own
+ * (diagnostics naming the old text may outlive it: a reload). An entry that owns its text
+ * already, or an id out of range: true, nothing done. false on OOM (then the entry is still
+ * borrowed and the caller must keep its text). */
+bool diag_sources_own(diag_sources *s, uint32_t id);
 void diag_sources_free(diag_sources *s);
 
 void diag_list_init(diag_list *l, diag_sources *sources);

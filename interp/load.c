@@ -196,6 +196,18 @@ static void keep_sources(hon_vm *vm, session_source *extra, size_t nextra,
     }
 }
 
+/* Gives the diagnostics' entries of the sources that the extras replace (replaces[e] >= 0) their
+ * own copy of the text, which keep_sources is about to free: a diagnostic or a trace naming the
+ * old text may still be rendered after the reload. false on OOM (the entries copied so far
+ * keep their copies, which is harmless). */
+static bool own_replaced(hon_vm *vm, const ptrdiff_t *replaces, size_t nextra)
+{
+    for (size_t e = 0; e < nextra; e++)
+        if (replaces[e] >= 0 && !diag_sources_own(&vm->sources, vm->srcs[replaces[e]].file_id))
+            return false;
+    return true;
+}
+
 /* Builds a program from every loaded source plus `extra` (new sources, registered here). An
  * extra that is a file already loaded (same_source) replaces it in place (a reload); the others
  * come after, in order. keep: on success swap the program in and take ownership of the
@@ -218,8 +230,10 @@ static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, b
     for (size_t i = 0; st == HON_OK && i < vm->nsrcs; i++)
         list[i] = &vm->srcs[i];
     for (size_t e = 0; st == HON_OK && e < nextra; e++) {
+        /* borrowed: the text lives in the source as long as the entry does (own_replaced,
+         * and the trim below before the extras are freed) */
         extra[e].file_id =
-            diag_sources_add(&vm->sources, extra[e].path, extra[e].text, extra[e].len);
+            diag_sources_borrow(&vm->sources, extra[e].path, extra[e].text, extra[e].len);
         if (extra[e].file_id == UINT32_MAX)
             st = HON_ERR_MEMORY;
         replaces[e] = -1;
@@ -254,7 +268,7 @@ static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, b
         else if (recordable && !defer && dl.len == 0)
             cache_record_keep(rk);
     }
-    if (st == HON_OK && keep && !room_for_sources(vm, n))
+    if (st == HON_OK && keep && (!room_for_sources(vm, n) || !own_replaced(vm, replaces, nextra)))
         st = HON_ERR_MEMORY;
     if (quiet && st != HON_OK) {
         diag_list_clear(&dl);
@@ -277,10 +291,11 @@ static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, b
     } else {
         prog_free(pg); /* before the sources its trees share strings with */
         pg = NULL;
+        /* Its diagnostics are rendered: a failed or checked file's text is not kept (the
+         * entries go first: they borrow the extras' texts). */
+        diag_sources_trim(&vm->sources, sources_before);
         for (size_t e = 0; e < nextra; e++)
             source_free(&extra[e]);
-        /* Its diagnostics are rendered: a failed or checked file's text is not kept. */
-        diag_sources_trim(&vm->sources, sources_before);
     }
     prog_free(pg);
     mem_free(list);

@@ -250,6 +250,34 @@ START_TEST(sources_table)
 }
 END_TEST
 
+/* A borrowed text is the caller's: the entry points at it, trimming or freeing the table never
+ * frees it (a string literal here: freeing it would crash), and diag_sources_own gives the entry
+ * a copy, or on OOM leaves it borrowed and says so. */
+START_TEST(sources_borrowed)
+{
+    static const char text[] = "fn f() -> int = 1;\n";
+    diag_sources s = { 0 };
+    ck_assert_uint_eq(diag_sources_borrow(&s, "a.hon", text, sizeof text - 1), 0);
+    ck_assert_ptr_eq(s.files[0].text, text);
+    ck_assert_uint_eq(diag_sources_borrow(&s, "b.hon", text, sizeof text - 1), 1);
+    diag_sources_trim(&s, 1); /* drops b.hon's entry, not the text */
+    mem_fail_after(0);
+    ck_assert(!diag_sources_own(&s, 0));
+    mem_fail_reset();
+    ck_assert_ptr_eq(s.files[0].text, text); /* still borrowed */
+    ck_assert(diag_sources_own(&s, 0));
+    ck_assert_ptr_ne(s.files[0].text, text);
+    ck_assert_str_eq(s.files[0].text, text);
+    ck_assert(diag_sources_own(&s, 0)); /* owned already: nothing to do */
+    ck_assert(diag_sources_own(&s, 7)); /* no such entry: nothing to do */
+    mem_fail_after(0);
+    ck_assert_uint_eq(diag_sources_borrow(&s, "c.hon", text, 1), UINT32_MAX);
+    mem_fail_reset();
+    ck_assert_uint_eq(diag_sources_borrow(&s, "c.hon", text, sizeof text - 1), 1);
+    diag_sources_free(&s); /* frees entry 0's copy, not entry 1's borrowed text */
+}
+END_TEST
+
 START_TEST(out_of_memory)
 {
     fixture *f = fx_new("abc", 3);
@@ -296,6 +324,7 @@ int main(void)
     TCase *tl = tcase_create("list");
     tcase_add_test(tl, list_clear_and_reuse);
     tcase_add_test(tl, sources_table);
+    tcase_add_test(tl, sources_borrowed);
     tcase_add_test(tl, out_of_memory);
     suite_add_tcase(s, tl);
     return check_run(s);

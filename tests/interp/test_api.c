@@ -174,6 +174,38 @@ START_TEST(reload_same_path)
 }
 END_TEST
 
+/* A diagnostic about a file as it was before a reload still quotes the old text. The
+ * diagnostics' entry of a loaded file borrows the session's copy of its text (load.c,
+ * diag_sources_borrow); the reload frees that copy, so it must first give the entry its own
+ * (diag_sources_own). Left borrowed, the entry would quote freed memory: ASan reports the use
+ * after free, and without ASan the allocator's reuse of the freed block spoils the quote. */
+START_TEST(reload_then_old_diagnostic)
+{
+    tvm *t = tvm_new("fn old_name() -> int = 1;\n");
+    uint32_t old_id = t->vm->srcs[0].file_id;
+    const char *old_text = t->vm->srcs[0].text;
+    ck_assert_ptr_eq(t->vm->sources.files[old_id].text, old_text); /* borrowed, not copied */
+    const char *next = "fn new_name() -> int = 2;\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "t.hon", next, strlen(next)), HON_OK);
+    ck_assert_uint_ne(t->vm->srcs[0].file_id, old_id);             /* the new text is a new entry */
+    ck_assert_ptr_ne(t->vm->sources.files[old_id].text, old_text); /* its own copy now */
+    tvm_clear(t);
+    /* `old_name` is line 1, columns 4 to 11 of the old text */
+    ast_loc loc = { .file = old_id, .line = 1, .col = 4, .end_line = 1, .end_col = 11 };
+    session_report_at(t->vm, E_NONE, loc, "about the old text");
+    ck_assert_msg(strstr(t->log, "fn old_name() -> int = 1;") != NULL, "%s", t->log);
+    /* a failed reload frees its own text after trimming the entry that borrowed it, and the
+     * old entry still quotes */
+    const char *bad = "fn new_name() -> int = nope;\n";
+    ck_assert_int_eq(hon_load_source(t->vm, "t.hon", bad, strlen(bad)), HON_ERR_COMPILE);
+    tvm_clear(t);
+    session_report_at(t->vm, E_NONE, loc, "about the old text");
+    ck_assert_msg(strstr(t->log, "fn old_name() -> int = 1;") != NULL, "%s", t->log);
+    ck_ev(t, "new_name()", "2");
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(files_and_dirs)
 {
     char dir[] = "/tmp/hon_api_XXXXXX";
@@ -793,6 +825,7 @@ int main(void)
     tcase_add_test(tc, load_dirs_as_in_turn);
     tcase_add_test(tc, reload_keeps_choices);
     tcase_add_test(tc, reload_same_path);
+    tcase_add_test(tc, reload_then_old_diagnostic);
     tcase_add_test(tc, files_and_dirs);
     tcase_add_test(tc, runtime_error_position);
     tcase_add_test(tc, run_tests);
