@@ -39,23 +39,33 @@ static inline bool builtin_square_at(const vm_ctx *x, val v, int *sq)
     return true;
 }
 
+/* The columns and rows of squares a and b into *ax, *ay, *bx, *by (from 0) when x has a square
+ * board and both are on it; false otherwise (no board, a hex board, a square off it). */
+static inline bool builtin_square_pair(const vm_ctx *x, val a, val b, uint64_t *ax, uint64_t *ay,
+                                       uint64_t *bx, uint64_t *by)
+{
+    if (!x->sc || x->sc->g->topo != GEO_SQUARE)
+        return false;
+    const geo_grid *g = x->sc->g;
+    *ax = (uint64_t)RES_SQUARE_X(a.u.i), *ay = (uint64_t)RES_SQUARE_Y(a.u.i);
+    *bx = (uint64_t)RES_SQUARE_X(b.u.i), *by = (uint64_t)RES_SQUARE_Y(b.u.i);
+    return *ax < (uint64_t)g->w && *ay < (uint64_t)g->h && *bx < (uint64_t)g->w &&
+           *by < (uint64_t)g->h;
+}
+
 /* side_between(a, b) on square values, by arithmetic: the side into *side when there is a
  * square board and a and b are orthogonal neighbours on it; false for anything else (a hex
  * board, or an error builtin_board reports). */
 static inline bool builtin_fast_side_between(const vm_ctx *x, val a, val b, int *side)
 {
-    if (!x->sc || x->sc->g->topo != GEO_SQUARE)
+    uint64_t ax, ay, bx, by, dx, dy;
+    if (!builtin_square_pair(x, a, b, &ax, &ay, &bx, &by))
         return false;
-    const geo_grid *g = x->sc->g;
-    uint64_t ax = (uint64_t)RES_SQUARE_X(a.u.i), ay = (uint64_t)RES_SQUARE_Y(a.u.i);
-    uint64_t bx = (uint64_t)RES_SQUARE_X(b.u.i), by = (uint64_t)RES_SQUARE_Y(b.u.i);
-    if (ax >= (uint64_t)g->w || ay >= (uint64_t)g->h || bx >= (uint64_t)g->w ||
-        by >= (uint64_t)g->h)
-        return false;
-    uint64_t dx = ax > bx ? ax - bx : bx - ax, dy = ay > by ? ay - by : by - ay;
+    dx = ax > bx ? ax - bx : bx - ax;
+    dy = ay > by ? ay - by : by - ay;
     if (dx + dy != 1)
         return false;
-    *side = builtin_side_xy(g, (int)ax, (int)ay, (int)bx, (int)by);
+    *side = builtin_side_xy(x->sc->g, (int)ax, (int)ay, (int)bx, (int)by);
     return true;
 }
 
@@ -64,15 +74,11 @@ static inline bool builtin_fast_side_between(const vm_ctx *x, val a, val b, int 
  * squares are on it; false otherwise (a hex board, or an error builtin_board reports). */
 static inline bool builtin_fast_distance(const vm_ctx *x, val a, val b, int64_t *d)
 {
-    if (!x->sc || x->sc->g->topo != GEO_SQUARE)
+    uint64_t ax, ay, bx, by, dx, dy;
+    if (!builtin_square_pair(x, a, b, &ax, &ay, &bx, &by))
         return false;
-    const geo_grid *g = x->sc->g;
-    uint64_t ax = (uint64_t)RES_SQUARE_X(a.u.i), ay = (uint64_t)RES_SQUARE_Y(a.u.i);
-    uint64_t bx = (uint64_t)RES_SQUARE_X(b.u.i), by = (uint64_t)RES_SQUARE_Y(b.u.i);
-    if (ax >= (uint64_t)g->w || ay >= (uint64_t)g->h || bx >= (uint64_t)g->w ||
-        by >= (uint64_t)g->h)
-        return false;
-    uint64_t dx = ax > bx ? ax - bx : bx - ax, dy = ay > by ? ay - by : by - ay;
+    dx = ax > bx ? ax - bx : bx - ax;
+    dy = ay > by ? ay - by : by - ay;
     *d = (int64_t)(dx > dy ? dx : dy);
     return true;
 }

@@ -377,6 +377,25 @@ static bool emit_query(emitter *e, uint32_t q, uint32_t argc, const res_ruleset 
 /* The old-to-new offsets of a part: on the stack for a small part (every inlined fn). */
 #define AT_ON_STACK 128
 
+/* Whether the argc arguments of a call are the last argc plain copies (plain[], nplain of them,
+ * offsets into the chunk being copied; at: their offsets in out), in a row that no jump enters
+ * past its first (tgt); each one's instruction and operand as emitted into args (argc at most
+ * FWD_MAX_ARGS). */
+static bool plain_args(const chunk *out, const uint32_t *at, const uint8_t *tgt,
+                       const size_t *plain, uint32_t nplain, uint32_t argc, fwd_arg *args)
+{
+    if (argc == 0 || argc > nplain)
+        return false;
+    for (uint32_t i = 0; i < argc; i++) {
+        size_t from = plain[nplain - argc + i];
+        uint32_t o = out->code[at[from]];
+        if (!(o == OP_GET_LOCAL || o == OP_CONST || o == OP_INT) || (i > 0 && tgt[from]))
+            return false;
+        args[i] = (fwd_arg){ o, out->code[at[from] + 1] };
+    }
+    return true;
+}
+
 /* Copies chunk ch to the end of e->out, its local slot s at map(s): s itself below `keep`
  * (a rule's parameters), else s - keep + shift; constants added; every instruction under its
  * span; its exits rewritten as `how` says; its small fn calls inlined; its jumps linked again
@@ -426,14 +445,7 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             fwd_arg args[FWD_MAX_ARGS];
             /* forwarded when the argc copies just before are plain reads, in a row that no
              * jump enters past its first (nor lands on the call) */
-            bool forward = argc > 0 && argc <= nplain && !tgt[pc];
-            for (uint32_t i = 0; forward && i < argc; i++) {
-                size_t from = plain[nplain - argc + i];
-                uint32_t o = out->code[at[from]];
-                forward =
-                    (o == OP_GET_LOCAL || o == OP_CONST || o == OP_INT) && (i == 0 || !tgt[from]);
-                args[i] = (fwd_arg){ o, out->code[at[from] + 1] };
-            }
+            bool forward = !tgt[pc] && plain_args(out, at, tgt, plain, nplain, argc, args);
             forward = forward && params_forward(callee, argc, args);
             uint32_t base = e->next_local;
             e->next_local += callee->nlocals;
@@ -473,14 +485,7 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
              * which stay for the traced run, the copy's reads of its parameters the caller's */
             const uint32_t argc = w[1];
             fwd_arg args[FWD_MAX_ARGS];
-            bool forward = argc > 0 && argc <= nplain && !tgt[pc];
-            for (uint32_t i = 0; forward && i < argc; i++) {
-                size_t from = plain[nplain - argc + i];
-                uint32_t o = out->code[at[from]];
-                forward =
-                    (o == OP_GET_LOCAL || o == OP_CONST || o == OP_INT) && (i == 0 || !tgt[from]);
-                args[i] = (fwd_arg){ o, out->code[at[from] + 1] };
-            }
+            bool forward = !tgt[pc] && plain_args(out, at, tgt, plain, nplain, argc, args);
             forward =
                 forward && query_params_forward(e, w[0], qrs, args) && (ok = room(out, 4 + 5));
             uint32_t l = 0;

@@ -70,6 +70,21 @@ static __attribute__((noinline)) void fail_depth(vm_ctx *x, uint32_t fn)
                x->p->fns[fn].name);
 }
 
+/* A step of a loop over a set (FOR_NEXT_SET, FOR_BACK_SET): the next member of coll at or
+ * after the index in *idx into *item (a member of the set's enum) and *idx past it; false when
+ * none is left. */
+static inline bool next_member(const res_program *p, const val *coll, val *idx, val *item)
+{
+    int64_t m = idx->u.i;
+    uint64_t rest = m >= 0 && m < 64 ? coll->u.bits >> m : 0;
+    if (!rest)
+        return false;
+    m += __builtin_ctzll(rest); /* the next member present */
+    *item = (val){ .type = p->types[coll->type].arg, .u.i = m };
+    idx->u.i = m + 1;
+    return true;
+}
+
 /* GCC merges the identical tails of the opcode bodies (cross-jumping): each would then jump to
  * one shared copy of VM_NEXT, a jump more per instruction; keep a copy in every body. */
 #if defined(__GNUC__) && !defined(__clang__) && HON_THREADED_DISPATCH
@@ -537,13 +552,7 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     }
     VM_CASE(FOR_NEXT_SET)
     {
-        const val *coll = &base[OPA];
-        int64_t m = base[OPB].u.i;
-        uint64_t rest = m >= 0 && m < 64 ? coll->u.bits >> m : 0;
-        if (rest) {
-            m += __builtin_ctzll(rest); /* the next member present */
-            base[OPC] = (val){ .type = p->types[coll->type].arg, .u.i = m };
-            base[OPB].u.i = m + 1;
+        if (next_member(p, &base[OPA], &base[OPB], &base[OPC])) {
             SKIP(4);
             VM_NEXT();
         }
@@ -568,13 +577,7 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     VM_CASE(FOR_BACK_SET)
     {
         CHARGE(1);
-        const val *coll = &base[OPA];
-        int64_t m = base[OPB].u.i;
-        uint64_t rest = m >= 0 && m < 64 ? coll->u.bits >> m : 0;
-        if (rest) {
-            m += __builtin_ctzll(rest); /* the next member present */
-            base[OPC] = (val){ .type = p->types[coll->type].arg, .u.i = m };
-            base[OPB].u.i = m + 1;
+        if (next_member(p, &base[OPA], &base[OPB], &base[OPC])) {
             pc += 4 + (int32_t)OPD;
             VM_NEXT();
         }
