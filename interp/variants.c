@@ -81,6 +81,8 @@ static hon_status ask_all(qs_set *s, const focus *f, reading_run *rr)
                 st = HON_ERR_MEMORY;
                 break;
             }
+            if ((st = qs_interrupted(s)) != HON_OK) /* the answers may be E231s: no line */
+                break;
             rr->asked++;
             if (qs_same(&x, &y) || rr->differ++)
                 continue;

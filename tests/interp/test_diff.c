@@ -526,6 +526,56 @@ START_TEST(bundled_boards)
 }
 END_TEST
 
+START_TEST(variants_stop_at_an_interrupt)
+{
+    /* A ^C (hon_interrupt) while `diff --variants` runs stops it with E231 and prints no line
+     * for the reading it was at (repl.md §2: ^C stops a diff; §5: one line per reading, as
+     * soon as it is known). The interrupt comes here before the first question: every answer
+     * would be E231 under both settings, which agree, so a run that did not look would print
+     * `mood=stormy: never changes an answer` although cost(true) is 1 by default and 6 under
+     * stormy. Only the header is printed, and once the interrupt is cleared the same call
+     * finds the difference: cost over the two bools, 1 of 2 differs. */
+    tvm *t = tvm_new("variant mood \"M\" { reading calm default; reading stormy; }\n"
+                     "query cost(hasty: bool) -> int combine sum default 1;\n"
+                     "rule cost.mood cite \"T.m\" when hasty and variant mood == stormy answer 5;\n"
+                     "source \"T.m\";\n");
+    hon_vm *a = hon_vm_copy(t->vm), *b = hon_vm_copy(t->vm);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(hon_apply_setting(a, "", "<t>"), HON_OK);
+    ck_assert_int_eq(hon_apply_setting(b, "", "<t>"), HON_OK);
+    hon_question_set qs;
+    hon_question_defaults(&qs);
+    qs.bundled_boards = false;
+    hon_search_options so = { .seconds = 0.2, .max_size = 3 };
+    char *buf = NULL;
+    size_t len = 0, changing = 0;
+    FILE *f = open_memstream(&buf, &len);
+    hon_interrupt();
+    ck_assert_int_eq(hon_diff_variants(a, b, "", &qs, &so, f, &changing), HON_ERR_RUNTIME);
+    hon_interrupt_clear();
+    char *text = captured(f, &buf);
+    ck_assert_msg(strncmp(text, "variants under no edition: 1 variants, 1 other readings", 55) ==
+                          0 &&
+                      strchr(text, '\n') == text + strlen(text) - 1,
+                  "%s", text);
+    ck_assert_uint_eq(changing, 0);
+    ck_assert_msg(t->ndiags == 1 && t->d[0].code == 231, "%s", t->log);
+    free(text);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    ck_assert_int_eq(hon_diff_variants(a, b, "", &qs, &so, f, &changing), HON_OK);
+    text = captured(f, &buf);
+    ck_assert_msg(strstr(text, "\nmood=stormy: 1 of 2 questions differ, e.g. (no board): "
+                               "cost(true): 1 | 6\n1 of 1 readings change an answer\n"),
+                  "%s", text);
+    ck_assert_uint_eq(changing, 1);
+    free(text);
+    hon_vm_free(a);
+    hon_vm_free(b);
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("diff");
@@ -538,6 +588,7 @@ int main(void)
     tcase_add_test(tc, snapshot_round_trip);
     tcase_add_test(tc, bundled_boards);
     tcase_add_test(tc, rule_names_and_variants);
+    tcase_add_test(tc, variants_stop_at_an_interrupt);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
