@@ -380,6 +380,18 @@ bool focus_chunk(const focus *f, const chunk *ch)
     return f->every || calls_marked(&m, ch);
 }
 
+void focus_callers(const focus *f, bool *query, bool *fn)
+{
+    marks m = { f->pg, { f->ed[0], f->ed[1] }, NULL, NULL, NULL, fn, query };
+    close_up(&m);
+}
+
+bool focus_chunk_calls(const focus *f, const bool *query, const bool *fn, const chunk *ch)
+{
+    marks m = { f->pg, { f->ed[0], f->ed[1] }, NULL, NULL, NULL, (bool *)fn, (bool *)query };
+    return calls_marked(&m, ch);
+}
+
 bool focus_reads(const focus *f, int list, const char *name)
 {
     if (list < 0 || list >= FOCUS_LISTS || !f->reads[list])

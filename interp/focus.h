@@ -48,6 +48,12 @@ bool focus_query(const focus *f, uint32_t q);
  * another value under the other setting: it calls something that differs or a query that can.
  * NULL: false. */
 bool focus_chunk(const focus *f, const chunk *ch);
+/* Marks, in query[] (one per query of f->p, the seeds marked) and fn[] (one per fn, none
+ * marked), every query and fn that calls a seed, at any depth, in either setting's edition. */
+void focus_callers(const focus *f, bool *query, bool *fn);
+/* Whether chunk ch calls a query or fn marked in query[] and fn[] (as focus_callers leaves
+ * them). NULL: false. */
+bool focus_chunk_calls(const focus *f, const bool *query, const bool *fn, const chunk *ch);
 /* Whether the targeted rules read the member `name` of vocabulary list `list` (FOCUS_*). */
 bool focus_reads(const focus *f, int list, const char *name);
 

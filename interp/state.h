@@ -190,6 +190,11 @@ struct vm_ctx {
      * runs it from there; fork_resumed: the next such roll is the one resumed, and rolls) */
     vm_fork *fork;
     bool fork_resumed;
+    /* NULL, or a bitmap, one bit per variant id, where each VARIANT instruction run sets its
+     * variant's bit: the variants an evaluation read (variants.c: a question that never read
+     * a variant answers the same under its other readings). The caller sets and clears it;
+     * state_begin leaves it. A tabled answer (memo.h) reads nothing: its reads are not seen */
+    uint64_t *variants_read;
     /* a test's `dice [..]`: faces handed out in order, E223 past the last (dice_on) */
     const uint8_t *dice_faces;
     size_t dice_len, dice_pos;

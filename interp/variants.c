@@ -2,17 +2,23 @@
  * hon_diff_variants): for each variant of the rules and each reading other than the setting's,
  * the question set (questions.h) asked under the setting and under the setting with that
  * reading — only the questions that can read the variant (focus.h), the others being sure to
- * agree — and, when none differs and a board query reads the variant, a short search for a
+ * agree; of those, a question whose answer under the setting read no variant that it read
+ * (vm_ctx.variants_read, kept across readings) is sure to agree too, and is not asked again
+ * under the reading — and, when none differs and a board query reads the variant, a short
+ * search for a
  * witness board (search.h). One line per reading: how many questions differ and one of them,
  * or the witness, or that the reading never changes an answer (and whether a procedure reads
  * it: diff plays none, so play may still differ). docs/spec/repl.md §5.
  */
+#include "variants.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "focus.h"
 #include "mem.h"
 #include "search.h"
+#include "vm.h"
 
 #define VARIANTS_SECONDS 5  /* the default search budget of a reading */
 #define VARIANTS_SIZE    5  /* the default largest board of its search */
@@ -36,6 +42,171 @@ static void put_answer(strbuf *out, const char *text)
         sb_puts(out, "…");
 }
 
+/* ---- the variants a question read under the setting ---- */
+
+#define READS_UNKNOWN 0          /* not asked under the setting yet */
+#define READS_ANY     UINT16_MAX /* too many sets to keep: taken as reading every variant */
+
+/* What each question of the set read when asked under the setting (vm_ctx.variants_read):
+ * the setting stays, so what its answers read does too, and is kept across the readings. Each
+ * distinct set of variants is kept once; a question holds its number + 1 (READS_*). */
+typedef struct reads_memo {
+    size_t words;   /* uint64_t words of a set */
+    uint64_t *sets; /* nsets sets of `words` words */
+    uint64_t *now;  /* the set of the question being asked */
+    size_t nsets, cap;
+    uint32_t *hash;   /* open addressing over sets: its number + 1, 0 empty */
+    size_t hash_cap;  /* a power of two, over twice nsets */
+    uint16_t ***plan; /* per board, per query stat: per call of its plan (NULL: none yet) */
+    uint16_t **text;  /* per board: per written question (NULL: none yet) */
+    size_t nboards, nstats;
+    variants_work work;
+} reads_memo;
+
+static bool reads_init(reads_memo *m, const qs_set *s, size_t nvariants)
+{
+    *m = (reads_memo){ .words = nvariants / 64 + 1, .nboards = s->nboards, .nstats = s->nstats };
+    m->now = mem_calloc(m->words, sizeof *m->now);
+    m->plan = mem_calloc(s->nboards + 1, sizeof *m->plan);
+    m->text = mem_calloc(s->nboards + 1, sizeof *m->text);
+    return m->now && m->plan && m->text;
+}
+
+static void reads_free(reads_memo *m)
+{
+    for (size_t b = 0; b < m->nboards; b++) {
+        for (size_t k = 0; m->plan && m->plan[b] && k < m->nstats; k++)
+            mem_free(m->plan[b][k]);
+        mem_free(m->plan ? m->plan[b] : NULL);
+        mem_free(m->text ? m->text[b] : NULL);
+    }
+    mem_free(m->plan);
+    mem_free(m->text);
+    mem_free(m->sets);
+    mem_free(m->now);
+    mem_free(m->hash);
+}
+
+static uint64_t set_hash(const uint64_t *w, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ w[i]) * 0xff51afd7ed558ccdu;
+    return h ^ h >> 29;
+}
+
+/* The number + 1 of the set m->now (kept when new); READS_ANY past the numbers a slot holds,
+ * READS_UNKNOWN when memory ran out. */
+static uint16_t reads_intern(reads_memo *m)
+{
+    size_t bytes = m->words * sizeof *m->now;
+    if (m->hash_cap < 2 * (m->nsets + 1)) { /* grow and rehash */
+        size_t cap = m->hash_cap ? m->hash_cap * 2 : 64;
+        uint32_t *h = mem_calloc(cap, sizeof *h);
+        if (!h)
+            return READS_UNKNOWN;
+        for (size_t i = 0; i < m->nsets; i++) {
+            size_t at = set_hash(m->sets + i * m->words, m->words) & (cap - 1);
+            while (h[at])
+                at = (at + 1) & (cap - 1);
+            h[at] = (uint32_t)i + 1;
+        }
+        mem_free(m->hash);
+        m->hash = h;
+        m->hash_cap = cap;
+    }
+    size_t at = set_hash(m->now, m->words) & (m->hash_cap - 1);
+    for (; m->hash[at]; at = (at + 1) & (m->hash_cap - 1))
+        if (memcmp(m->sets + (m->hash[at] - 1) * m->words, m->now, bytes) == 0)
+            return (uint16_t)m->hash[at];
+    if (m->nsets + 1 >= READS_ANY)
+        return READS_ANY;
+    if (m->nsets == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        uint64_t *sets = mem_realloc(m->sets, cap * bytes);
+        if (!sets)
+            return READS_UNKNOWN;
+        m->sets = sets;
+        m->cap = cap;
+    }
+    memcpy(m->sets + m->nsets * m->words, m->now, bytes);
+    m->hash[at] = (uint32_t)++m->nsets;
+    return (uint16_t)m->nsets;
+}
+
+/* The slot of question q of board b (it: where qs_next left the iteration after giving q), or
+ * NULL on OOM. */
+static uint16_t *reads_slot(reads_memo *m, const qs_set *s, size_t b, const qs_q *q,
+                            const qs_iter *it)
+{
+    if (q->text) {
+        if (!m->text[b] && !(m->text[b] = mem_calloc(s->boards[b].ntexts + 1, sizeof **m->text)))
+            return NULL;
+        return &m->text[b][it->text - 1];
+    }
+    if (!m->plan[b] && !(m->plan[b] = mem_calloc(m->nstats + 1, sizeof **m->plan)))
+        return NULL;
+    uint16_t **k = &m->plan[b][q->plan->stat];
+    if (!*k && !(*k = mem_calloc((size_t)q->plan->asked + 1, sizeof **k)))
+        return NULL;
+    return &(*k)[it->k - 1];
+}
+
+/* Whether the set of slot value r holds variant v. */
+static bool reads_variant(const reads_memo *m, uint16_t r, uint32_t v)
+{
+    return r == READS_ANY || (m->sets[(r - 1) * m->words + v / 64] >> (v % 64) & 1);
+}
+
+/* Asks q under the setting (session 0), watching what it reads into *slot. False on OOM. */
+static bool ask_watched(qs_set *s, reads_memo *m, const qs_q *q, qs_ans *x, uint16_t *slot)
+{
+    vm_ctx *vx = &s->vm[0]->x;
+    memset(m->now, 0, m->words * sizeof *m->now);
+    vx->variants_read = m->now;
+    bool ok = qs_ask(s, 0, q, x, false);
+    vx->variants_read = NULL;
+    m->work.setting++;
+    if (ok && !state_interrupted()) /* an interrupted answer read less than it would have */
+        ok = (*slot = reads_intern(m)) != READS_UNKNOWN;
+    return ok;
+}
+
+/* The questions whose watched reads prove nothing under f: those that can call (at any depth,
+ * or be) a query that may answer from a table (memo.h: not an event, every parameter a bool or
+ * an enum) and can read what differs under f. A tabled answer reads nothing when it is given,
+ * so such a question may read the variant unseen: it is asked under both. */
+typedef struct hidden {
+    bool *query, *fn; /* per query, per fn: calls such a query */
+} hidden;
+
+static hon_status hidden_build(hidden *h, const focus *f)
+{
+    const res_program *p = f->p;
+    h->query = mem_calloc(p->nqueries + 1, sizeof *h->query);
+    h->fn = mem_calloc(p->nfns + 1, sizeof *h->fn);
+    if (!h->query || !h->fn)
+        return HON_ERR_MEMORY;
+    bool any = false;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        bool finite = !p->queries[q].is_event;
+        for (uint32_t i = 0; finite && i < p->queries[q].nparams; i++) {
+            res_tkind k = p->types[p->queries[q].params[i].type].kind;
+            finite = k == RT_BOOL || k == RT_ENUM;
+        }
+        any |= h->query[q] = finite && focus_query(f, q);
+    }
+    if (any)
+        focus_callers(f, h->query, h->fn);
+    return HON_OK;
+}
+
+static void hidden_free(hidden *h)
+{
+    mem_free(h->query);
+    mem_free(h->fn);
+}
+
 /* Why a query that cannot read the variant is not asked (qs_stat.skip; never printed). */
 static const char SKIP_CANNOT[] = "cannot differ";
 
@@ -54,18 +225,27 @@ static bool worth_entering(const qs_set *s, const focus *f, size_t b)
     return false;
 }
 
-/* Asks, on every board, the questions that can differ under focus f; counts into *rr. */
-static hon_status ask_all(qs_set *s, const focus *f, reading_run *rr)
+/* Asks, on every board, the questions that can differ under focus f, whose readings differ in
+ * variant v alone; counts into *rr. A question whose answer under the setting did not read v
+ * (m), and whose reads all show (h), is counted as agreeing without asking it under the
+ * reading. */
+static hon_status ask_all(qs_set *s, const focus *f, uint32_t v, const hidden *h, reads_memo *m,
+                          reading_run *rr)
 {
     const res_program *p = s->vm[0]->pg->res;
     const char **skip = mem_calloc(s->nstats + 1, sizeof *skip);
-    if (!skip)
+    bool *watched = mem_calloc(s->nstats + 1, sizeof *watched); /* per stat */
+    if (!skip || !watched) {
+        mem_free(skip);
+        mem_free(watched);
         return HON_ERR_MEMORY;
+    }
     for (size_t k = 0; k < s->nstats; k++) { /* the queries that cannot differ are left out */
         int32_t id = model_find_query(p, s->stats[k].query);
         skip[k] = s->stats[k].skip;
         if (!skip[k] && id >= 0 && !focus_query(f, (uint32_t)id))
             s->stats[k].skip = SKIP_CANNOT;
+        watched[k] = id >= 0 && !h->query[id];
     }
     hon_status st = HON_OK;
     for (size_t b = 0; st == HON_OK && b < s->nboards; b++) {
@@ -77,10 +257,27 @@ static hon_status ask_all(qs_set *s, const focus *f, reading_run *rr)
             qs_ans x, y;
             if (q.text && !focus_chunk(f, q.text->ch[0]))
                 continue;
-            if (!qs_ask(s, 0, &q, &x, false) || !qs_ask(s, 1, &q, &y, false)) {
+            bool have_x = false;
+            if (q.text ? !focus_chunk_calls(f, h->query, h->fn, q.text->ch[0]) : watched[q.stat]) {
+                uint16_t *slot = reads_slot(m, s, b, &q, &it);
+                if (!slot ||
+                    (*slot == READS_UNKNOWN && !(have_x = ask_watched(s, m, &q, &x, slot)))) {
+                    st = HON_ERR_MEMORY;
+                    break;
+                }
+                if ((st = qs_interrupted(s)) != HON_OK)
+                    break;
+                if (!reads_variant(m, *slot, v)) { /* the reading cannot change it */
+                    rr->asked++;
+                    continue;
+                }
+            }
+            if ((!have_x && !qs_ask(s, 0, &q, &x, false)) || !qs_ask(s, 1, &q, &y, false)) {
                 st = HON_ERR_MEMORY;
                 break;
             }
+            m->work.setting += !have_x;
+            m->work.reading++;
             if ((st = qs_interrupted(s)) != HON_OK) /* the answers may be E231s: no line */
                 break;
             rr->asked++;
@@ -98,6 +295,7 @@ static hon_status ask_all(qs_set *s, const focus *f, reading_run *rr)
     for (size_t k = 0; k < s->nstats; k++)
         s->stats[k].skip = skip[k];
     mem_free(skip);
+    mem_free(watched);
     return st;
 }
 
@@ -151,8 +349,8 @@ static bool procedures_read(const focus *f)
 /* Compares, for variant v and its reading m, the setting in a with the setting and that
  * reading in b; writes the line of the reading to out. *changes: whether it changed an
  * answer. */
-static hon_status one_reading(qs_set *s, const char *setting, uint32_t v, uint32_t m,
-                              const hon_search_options *so, strbuf *out, bool *changes)
+static hon_status one_reading(qs_set *s, reads_memo *rm, const char *setting, uint32_t v,
+                              uint32_t m, const hon_search_options *so, strbuf *out, bool *changes)
 {
     hon_vm *a = s->vm[0], *b = s->vm[1];
     const res_program *p = a->pg->res;
@@ -166,8 +364,12 @@ static hon_status one_reading(qs_set *s, const char *setting, uint32_t v, uint32
     if (st == HON_OK)
         st = focus_build(&f, a, b, NULL, 0);
     reading_run rr = { 0 };
+    hidden h = { 0 };
     if (st == HON_OK)
-        st = ask_all(s, &f, &rr);
+        st = hidden_build(&h, &f);
+    if (st == HON_OK)
+        st = ask_all(s, &f, v, &h, rm, &rr);
+    hidden_free(&h);
     const bool played = st == HON_OK && procedures_read(&f);
     focus_free(&f);
     search_found found = { 0 };
@@ -196,8 +398,17 @@ static hon_status flush(strbuf *text, FILE *out)
 hon_status hon_diff_variants(hon_vm *a, hon_vm *b, const char *setting, const hon_question_set *qs,
                              const hon_search_options *o, FILE *out, size_t *changing)
 {
+    return variants_compare(a, b, setting, qs, o, out, changing, NULL);
+}
+
+hon_status variants_compare(hon_vm *a, hon_vm *b, const char *setting, const hon_question_set *qs,
+                            const hon_search_options *o, FILE *out, size_t *changing,
+                            variants_work *work)
+{
     if (changing)
         *changing = 0;
+    if (work)
+        *work = (variants_work){ 0 };
     if (!a || !b || !setting || !out)
         return HON_ERR_NOT_FOUND;
     hon_search_options so = o ? *o : (hon_search_options){ 0 };
@@ -213,6 +424,9 @@ hon_status hon_diff_variants(hon_vm *a, hon_vm *b, const char *setting, const ho
     bool oom = false;
     int32_t *base = st == HON_OK ? session_readings(a, session_edition(a), NULL, &oom) : NULL;
     if (oom)
+        st = HON_ERR_MEMORY;
+    reads_memo rm;
+    if (!reads_init(&rm, &s, p->nvariants) && st == HON_OK)
         st = HON_ERR_MEMORY;
     size_t readings = 0, changed = 0;
     for (size_t v = 0; base && v < p->nvariants; v++)
@@ -232,7 +446,7 @@ hon_status hon_diff_variants(hon_vm *a, hon_vm *b, const char *setting, const ho
         for (uint32_t m = 0; st == HON_OK && m < p->enums[p->variants[v].enum_id].len; m++) {
             bool changes = false;
             if ((int32_t)m != base[v] &&
-                (st = one_reading(&s, setting, v, m, &so, &text, &changes)) == HON_OK)
+                (st = one_reading(&s, &rm, setting, v, m, &so, &text, &changes)) == HON_OK)
                 changed += changes;
             st = st == HON_OK ? flush(&text, out) : st; /* a line as soon as it is known */
         }
@@ -244,6 +458,9 @@ hon_status hon_diff_variants(hon_vm *a, hon_vm *b, const char *setting, const ho
     hon_drop_board(b);
     if (changing)
         *changing = changed;
+    if (work)
+        *work = rm.work;
+    reads_free(&rm);
     sb_free(&text);
     mem_free(base);
     qs_free(&s);

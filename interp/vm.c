@@ -898,6 +898,8 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     {
         uint32_t v = OPA;
         SKIP(1);
+        if (x->variants_read) /* variants.c watches which variants a question reads */
+            x->variants_read[v / 64] |= (uint64_t)1 << (v % 64);
         PUSH(
             ((val){ .type = p->enums[p->variants[v].enum_id].type,
                     .u.i = x->readings ? (int64_t)x->readings[v] : (int64_t)p->variants[v].dflt }));

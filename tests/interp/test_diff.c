@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "interp_test.h"
+#include "variants.h"
 
 /* Made-up rules (not the game's): a woods square strictly between two units blocks the line
  * between them, and when the variant vis reads `night` every line is blocked; crossing a
@@ -576,6 +577,88 @@ START_TEST(variants_stop_at_an_interrupt)
 }
 END_TEST
 
+START_TEST(variants_ask_what_a_reading_can_change)
+{
+    /* diff --variants asks a question under a reading only when its answer under the setting
+     * read the variant (variants.c; repl.md §5). cost(n) over the ints 0..6 (the default
+     * range): its one rule reads mood only after `n == 3` holds (`and` evaluates its right
+     * side only when needed: language.md), so under calm only cost(3) reads it. An int
+     * parameter keeps cost from answering from a table (memo.h), whose reads are not seen.
+     * Asked under the setting: the 7 calls, each once, watched (the first reading to come to a
+     * question compares the answer it watched); under the reading: cost(3) alone. The line is the one asking all 7 in both gives:
+     * cost(3) is 1 by default, 1 + 5 = 6 under stormy; the 6 others are 1 under both. */
+    tvm *t =
+        tvm_new("variant mood \"M\" { reading calm default; reading stormy; }\n"
+                "query cost(n: int) -> int combine sum default 1;\n"
+                "rule cost.mood cite \"T.m\" when n == 3 and variant mood == stormy answer 5;\n"
+                "source \"T.m\";\n");
+    hon_vm *a = hon_vm_copy(t->vm), *b = hon_vm_copy(t->vm);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(hon_apply_setting(a, "", "<t>"), HON_OK);
+    ck_assert_int_eq(hon_apply_setting(b, "", "<t>"), HON_OK);
+    hon_question_set qs;
+    hon_question_defaults(&qs);
+    qs.bundled_boards = false;
+    hon_search_options so = { .seconds = 0.2, .max_size = 3 };
+    char *buf = NULL;
+    size_t len = 0, changing = 0;
+    FILE *f = open_memstream(&buf, &len);
+    variants_work w;
+    ck_assert_int_eq(variants_compare(a, b, "", &qs, &so, f, &changing, &w), HON_OK);
+    char *text = captured(f, &buf);
+    ck_assert_msg(strstr(text, "\nmood=stormy: 1 of 7 questions differ, e.g. (no board): "
+                               "cost(3): 1 | 6\n1 of 1 readings change an answer\n"),
+                  "%s", text);
+    ck_assert_uint_eq(changing, 1);
+    ck_assert_uint_eq(w.setting, 7);
+    ck_assert_uint_eq(w.reading, 1);
+    free(text);
+    hon_vm_free(a);
+    hon_vm_free(b);
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(variants_behind_a_table)
+{
+    /* A query that answers from a table (memo.h: bonus, its one parameter a bool, pure) runs
+     * its rules once per setting; after that its answer reads nothing, so a question that
+     * calls it may read the variant unseen: diff --variants then asks every question that can
+     * read the variant under both (variants.c, hidden_build). Under calm bonus(true) is 0
+     * and cost(n) 1; under stormy bonus(true) is 5 and cost(n) is 1 + 5 = 6 for each n in
+     * 0..6. Questions: bonus over the 2 bools, then cost over the 7 ints: 9; bonus(true) and
+     * the 7 costs differ: 8, the first asked bonus(true). Were the tabled answer taken as
+     * reading nothing, the costs after the first would be counted as agreeing. */
+    tvm *t =
+        tvm_new("variant mood \"M\" { reading calm default; reading stormy; }\n"
+                "query bonus(hasty: bool) -> int combine sum default 0;\n"
+                "rule bonus.mood cite \"T.m\" when hasty and variant mood == stormy answer 5;\n"
+                "query cost(n: int) -> int combine sum default 1;\n"
+                "rule cost.bonus cite \"T.m\" when bonus(true) > 0 answer bonus(true);\n"
+                "source \"T.m\";\n");
+    hon_vm *a = hon_vm_copy(t->vm), *b = hon_vm_copy(t->vm);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(hon_apply_setting(a, "", "<t>"), HON_OK);
+    ck_assert_int_eq(hon_apply_setting(b, "", "<t>"), HON_OK);
+    hon_question_set qs;
+    hon_question_defaults(&qs);
+    qs.bundled_boards = false;
+    hon_search_options so = { .seconds = 0.2, .max_size = 3 };
+    char *buf = NULL;
+    size_t len = 0, changing = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_int_eq(hon_diff_variants(a, b, "", &qs, &so, f, &changing), HON_OK);
+    char *text = captured(f, &buf);
+    ck_assert_msg(strstr(text, "\nmood=stormy: 8 of 9 questions differ, e.g. (no board): "
+                               "bonus(true): 0 | 5\n"),
+                  "%s", text);
+    free(text);
+    hon_vm_free(a);
+    hon_vm_free(b);
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("diff");
@@ -589,6 +672,8 @@ int main(void)
     tcase_add_test(tc, bundled_boards);
     tcase_add_test(tc, rule_names_and_variants);
     tcase_add_test(tc, variants_stop_at_an_interrupt);
+    tcase_add_test(tc, variants_ask_what_a_reading_can_change);
+    tcase_add_test(tc, variants_behind_a_table);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
