@@ -24,10 +24,11 @@
 #include "mem.h"
 #include "view.h"
 
-#define SEARCH_MAX   12  /* the largest board side */
-#define SEARCH_UNITS 3   /* units on a board at most */
-#define SEARCH_SIDES 4   /* sides given a feature one by one */
-#define SEARCH_CAP   400 /* calls per query and board */
+#define SEARCH_MAX      12  /* the largest board side */
+#define SEARCH_UNITS    3   /* units on a board at most */
+#define SEARCH_SIDES    4   /* sides given a feature one by one */
+#define SEARCH_CAP      400 /* calls per query and board */
+#define SEARCH_PER_SIZE 8   /* boards of each size before the sizes at random */
 
 /* The names a board may use, from the rules (owned strings), and those the rules where the
  * settings part read (focus.h): a board takes them more often. */
@@ -88,11 +89,13 @@ typedef struct search {
     uint64_t rng;
     const hon_search_options *o;
     const char *label[2];
-    strbuf text;      /* the last board's scenario text */
-    focus fc;         /* where the settings can part */
-    size_t boards;    /* boards asked */
-    size_t questions; /* calls asked (in both sessions) */
-    double seconds;   /* the time spent looking */
+    strbuf text;       /* the last board's scenario text */
+    focus fc;          /* where the settings can part */
+    size_t boards;     /* boards asked */
+    size_t questions;  /* calls asked (in both sessions) */
+    double seconds;    /* the time spent looking */
+    size_t max_boards; /* boards made at most (0: as many as the time allows) */
+    bool swept;        /* max_boards were made, none showing a difference, within the time */
     /* the board where a difference was first found: its number, size, the calls asked by then */
     size_t found_at, found_after;
     int found_w, found_h;
@@ -819,6 +822,17 @@ static void size_of(search *r, size_t i, int max, int per, int *w, int *h)
         *w = 2;
 }
 
+size_t search_sweep(unsigned max_size)
+{
+    int max = max_size ? (int)max_size : 6, sizes = 0;
+    if (max > SEARCH_MAX)
+        max = SEARCH_MAX;
+    for (int area = 2; area <= max * max; area++) /* as size_of counts them */
+        for (int x = max; x >= 1; x--)
+            sizes += area % x == 0 && area / x <= max;
+    return (size_t)sizes * SEARCH_PER_SIZE;
+}
+
 /* A search's witness: its board and call (the query's stat and the arguments). */
 typedef struct witness {
     gboard g;
@@ -870,14 +884,18 @@ static bool look(search *r, size_t left, witness *wt, hon_status *st)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     qs_q q;
     bool hit = false;
-    for (size_t i = 0; left && *st == HON_OK && !hit && seconds_since(&t0) < budget; i++) {
+    size_t i = 0;
+    for (; left && *st == HON_OK && !hit && (!r->max_boards || i < r->max_boards) &&
+           seconds_since(&t0) < budget;
+         i++) {
         int w, h;
-        size_of(r, i, max, 8, &w, &h);
+        size_of(r, i, max, SEARCH_PER_SIZE, &w, &h);
         generate(r, &wt->g, w, h);
         if ((*st = enter(r, &wt->g)) == HON_OK)
             hit = first_difference(r, &q, st);
     }
     r->seconds = seconds_since(&t0);
+    r->swept = *st == HON_OK && !hit && r->max_boards && i >= r->max_boards;
     if (*st != HON_OK || !hit)
         return false;
     r->found_at = r->boards;
@@ -937,15 +955,18 @@ hon_status hon_diff_search(hon_vm *a, const char *label_a, hon_vm *b, const char
     return st;
 }
 
-hon_status search_quiet(hon_vm *a, hon_vm *b, const hon_search_options *o, search_found *res)
+hon_status search_quiet(hon_vm *a, hon_vm *b, const hon_search_options *o, size_t boards,
+                        search_found *res)
 {
     *res = (search_found){ 0 };
     search r;
     size_t left;
     hon_status st = start(&r, a, b, o, &left);
+    r.max_boards = boards;
     witness wt;
     res->found = st == HON_OK && look(&r, left, &wt, &st);
     res->none_can = st == HON_OK && !left;
+    res->swept = st == HON_OK && r.swept;
     res->boards = r.boards;
     res->questions = r.questions;
     res->seconds = r.seconds;

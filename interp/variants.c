@@ -20,7 +20,7 @@
 #include "search.h"
 #include "vm.h"
 
-#define VARIANTS_SECONDS 5  /* the default search budget of a reading */
+#define VARIANTS_SECONDS 5  /* the most a reading's search takes when no time is given */
 #define VARIANTS_SIZE    5  /* the default largest board of its search */
 #define VARIANTS_ANSWER  60 /* characters of an answer shown */
 
@@ -327,6 +327,9 @@ static void put_line(strbuf *out, const char *var, const char *reading, const re
         sb_puts(out, ")\n");
     else if (found->none_can)
         sb_puts(out, "; no board query reads it");
+    else if (found->swept)
+        sb_printf(out, "; none of the %zu boards up to %u x %u shows one", found->boards,
+                  so->max_size, so->max_size);
     else
         sb_printf(out, "; no board up to %u x %u shows one in %g s", so->max_size, so->max_size,
                   so->seconds);
@@ -350,7 +353,8 @@ static bool procedures_read(const focus *f)
  * reading in b; writes the line of the reading to out. *changes: whether it changed an
  * answer. */
 static hon_status one_reading(qs_set *s, reads_memo *rm, const char *setting, uint32_t v,
-                              uint32_t m, const hon_search_options *so, strbuf *out, bool *changes)
+                              uint32_t m, const hon_search_options *so, size_t boards, strbuf *out,
+                              bool *changes)
 {
     hon_vm *a = s->vm[0], *b = s->vm[1];
     const res_program *p = a->pg->res;
@@ -374,7 +378,7 @@ static hon_status one_reading(qs_set *s, reads_memo *rm, const char *setting, ui
     focus_free(&f);
     search_found found = { 0 };
     if (st == HON_OK && !rr.differ)
-        st = search_quiet(a, b, so, &found);
+        st = search_quiet(a, b, so, boards, &found);
     if (st == HON_OK)
         put_line(out, var, reading, &rr, &found, so, played);
     *changes = rr.differ || found.found;
@@ -412,8 +416,11 @@ hon_status variants_compare(hon_vm *a, hon_vm *b, const char *setting, const hon
     if (!a || !b || !setting || !out)
         return HON_ERR_NOT_FOUND;
     hon_search_options so = o ? *o : (hon_search_options){ 0 };
-    so.seconds = so.seconds > 0 ? so.seconds : VARIANTS_SECONDS;
     so.max_size = so.max_size ? so.max_size : VARIANTS_SIZE;
+    /* no time given: the sizes in order, the same boards on any machine, VARIANTS_SECONDS at
+     * most; a time given: boards until it runs out */
+    size_t boards = so.seconds > 0 ? 0 : search_sweep(so.max_size);
+    so.seconds = so.seconds > 0 ? so.seconds : VARIANTS_SECONDS;
     so.witness = NULL;
     so.rules = NULL;
     so.nrules = 0;
@@ -435,18 +442,22 @@ hon_status variants_compare(hon_vm *a, hon_vm *b, const char *setting, const hon
     strbuf text = { 0 };
     sb_printf(&text,
               "variants under %s: %zu variants, %zu other readings, each compared with the "
-              "setting's (answers: setting | reading); when no question differs, a search up to "
-              "%u x %u for %g s (seed %llu)\n",
+              "setting's (answers: setting | reading); when no question differs, a search ",
               *setting ? setting
               : ed     ? ed
                        : "no edition",
-              p->nvariants, readings, so.max_size, so.max_size, so.seconds,
-              (unsigned long long)so.seed);
+              p->nvariants, readings);
+    if (boards)
+        sb_printf(&text, "of %zu boards up to %u x %u (seed %llu, %g s at most)\n", boards,
+                  so.max_size, so.max_size, (unsigned long long)so.seed, so.seconds);
+    else
+        sb_printf(&text, "up to %u x %u for %g s (seed %llu)\n", so.max_size, so.max_size,
+                  so.seconds, (unsigned long long)so.seed);
     for (uint32_t v = 0; st == HON_OK && v < p->nvariants; v++)
         for (uint32_t m = 0; st == HON_OK && m < p->enums[p->variants[v].enum_id].len; m++) {
             bool changes = false;
             if ((int32_t)m != base[v] &&
-                (st = one_reading(&s, &rm, setting, v, m, &so, &text, &changes)) == HON_OK)
+                (st = one_reading(&s, &rm, setting, v, m, &so, boards, &text, &changes)) == HON_OK)
                 changed += changes;
             st = st == HON_OK ? flush(&text, out) : st; /* a line as soon as it is known */
         }

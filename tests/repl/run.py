@@ -4825,6 +4825,33 @@ def diff_variants():
 
 
 @case
+def diff_variants_sweep():
+    # repl.md §5: with no --seconds, each reading's search makes the boards of every size up to
+    # --max-size in order, the smallest area first, 8 of each: up to 5 x 5 every W x H but
+    # 1 x 1, 24 sizes, 192 boards, the same on any machine (5 s at most). The lines are those
+    # of diff_variants's --seconds 0.5 run but for long_range's, whose search now ends with the
+    # boards, not the clock: none of the 192 shows line_of_sight.far (it speaks past 20
+    # squares). woods_sight's witness comes from the first boards, which are the same.
+    p = run(["--no-rules", "--load", fx("variants.hon"), "diff", "--variants"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 1 and len(out) == 7 and
+          out[0].endswith("when no question differs, a search of 192 boards up to 5 x 5 "
+                          "(seed 0, 5 s at most)"), "the header says the boards", p)
+    check(out[4] == "long_range=seen: never changes an answer (no question asked can read it; "
+          "none of the 192 boards up to 5 x 5 shows one)", "the boards ran out, not the time", p)
+    q = run(["--no-rules", "--load", fx("variants.hon"), "diff", "--variants", "--seconds",
+             "0.5"])
+    other = q.stdout.splitlines()
+    check(len(other) == 7 and out[1:4] == other[1:4] and out[5:] == other[5:],
+          "the other lines as with a time given", q)
+    # --max-size 3: 3 x 3 sizes but 1 x 1, 8 each: 64 boards
+    p = run(["--no-rules", "--load", fx("variants.hon"), "diff", "--variants", "--max-size", "3"])
+    check("a search of 64 boards up to 3 x 3" in p.stdout and
+          "none of the 64 boards up to 3 x 3 shows one" in p.stdout, "fewer sizes, fewer boards",
+          p)
+
+
+@case
 def snapshot_record_check():
     with tempfile.TemporaryDirectory() as tmp:
         snap = os.path.join(tmp, "plain.snap")
