@@ -392,6 +392,36 @@ bool focus_chunk_calls(const focus *f, const bool *query, const bool *fn, const 
     return calls_marked(&m, ch);
 }
 
+void focus_unseen(const focus *f, bool *query, bool *fn)
+{
+    const res_program *p = f->p;
+    bool any = false;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        bool finite = !p->queries[q].is_event; /* as memo.c's query_tabled, or more */
+        for (uint32_t i = 0; finite && i < p->queries[q].nparams; i++) {
+            res_tkind k = p->types[p->queries[q].params[i].type].kind;
+            finite = k == RT_BOOL || k == RT_ENUM;
+        }
+        any |= query[q] = finite && (f->every || f->differs[q]);
+    }
+    if (any)
+        focus_callers(f, query, fn);
+}
+
+int32_t focus_one_variant(const focus *f)
+{
+    int32_t v = -1;
+    if (f->ed[0] != f->ed[1] || f->every || !f->variant)
+        return -1;
+    for (size_t k = 0; k < f->p->nvariants; k++)
+        if (f->variant[k]) {
+            if (v >= 0)
+                return -1;
+            v = (int32_t)k;
+        }
+    return v;
+}
+
 bool focus_reads(const focus *f, int list, const char *name)
 {
     if (list < 0 || list >= FOCUS_LISTS || !f->reads[list])

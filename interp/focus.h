@@ -54,6 +54,14 @@ void focus_callers(const focus *f, bool *query, bool *fn);
 /* Whether chunk ch calls a query or fn marked in query[] and fn[] (as focus_callers leaves
  * them). NULL: false. */
 bool focus_chunk_calls(const focus *f, const bool *query, const bool *fn, const chunk *ch);
+/* Marks, in query[] and fn[] (as focus_callers takes them, none marked), the queries and fns
+ * whose answers may read what differs unseen by vm_ctx.variants_read: those that can call, at
+ * any depth, or be, a query that can answer differently and may answer from its table
+ * (memo.h: not an event, every parameter a bool or an enum), whose rules then do not run. */
+void focus_unseen(const focus *f, bool *query, bool *fn);
+/* The variant whose reading alone differs between f's settings (the same edition, one
+ * variant's reading), or -1. */
+int32_t focus_one_variant(const focus *f);
 /* Whether the targeted rules read the member `name` of vocabulary list `list` (FOCUS_*). */
 bool focus_reads(const focus *f, int list, const char *name);
 

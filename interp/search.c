@@ -23,6 +23,7 @@
 #include "focus.h"
 #include "mem.h"
 #include "view.h"
+#include "vm.h"
 
 #define SEARCH_MAX      12  /* the largest board side */
 #define SEARCH_UNITS    3   /* units on a board at most */
@@ -89,11 +90,17 @@ typedef struct search {
     uint64_t rng;
     const hon_search_options *o;
     const char *label[2];
-    strbuf text;       /* the last board's scenario text */
-    focus fc;          /* where the settings can part */
-    size_t boards;     /* boards asked */
-    size_t questions;  /* calls asked (in both sessions) */
-    double seconds;    /* the time spent looking */
+    strbuf text;      /* the last board's scenario text */
+    focus fc;         /* where the settings can part */
+    size_t boards;    /* boards asked */
+    size_t questions; /* calls asked (in both sessions) */
+    double seconds;   /* the time spent looking */
+    /* when the settings differ in one variant's reading alone (focus_one_variant): that
+     * variant, and per query stat whether an answer under the first that did not read it
+     * (vm_ctx.variants_read) is sure to be the same under the second (not focus_unseen) */
+    int32_t variant;
+    bool *watched;
+    uint64_t *reads;
     size_t max_boards; /* boards made at most (0: as many as the time allows) */
     bool swept;        /* max_boards were made, none showing a difference, within the time */
     /* the board where a difference was first found: its number, size, the calls asked by then */
@@ -466,12 +473,27 @@ static bool counts(search *r, const qs_q *q, hon_status *st)
     return hit;
 }
 
-/* Whether q's answers differ (and the difference counts); *st: an error (then false). */
+/* Whether q's answers differ (and the difference counts); *st: an error (then false). When
+ * the answer under the first setting did not read the one variant that differs, and could
+ * not have read it unseen, it is not asked under the second: it is the same. */
 static bool differs(search *r, const qs_q *q, hon_status *st)
 {
     qs_ans x, y;
     r->questions++;
-    if (!qs_ask(&r->s, 0, q, &x, false) || !qs_ask(&r->s, 1, q, &y, false)) {
+    vm_ctx *vx = &r->s.vm[0]->x;
+    bool watch = r->watched && !q->text && r->watched[q->stat];
+    if (watch) {
+        int32_t v = r->variant;
+        memset(r->reads, 0, ((size_t)v / 64 + 1) * sizeof *r->reads);
+        vx->variants_read = r->reads;
+    }
+    bool ok = qs_ask(&r->s, 0, q, &x, false);
+    vx->variants_read = NULL;
+    if (ok && watch && !(r->reads[r->variant / 64] >> (r->variant % 64) & 1)) {
+        *st = qs_interrupted(&r->s);
+        return false;
+    }
+    if (!ok || !qs_ask(&r->s, 1, q, &y, false)) {
         *st = HON_ERR_MEMORY;
         return false;
     }
@@ -842,11 +864,35 @@ typedef struct witness {
     int steps; /* of the shrinking */
 } witness;
 
+/* When r's settings differ in one variant's reading alone: which query stats' answers under
+ * the first show whether they read it (search.watched). */
+static hon_status watch_variant(search *r)
+{
+    const res_program *p = r->s.vm[0]->pg->res;
+    r->variant = focus_one_variant(&r->fc);
+    if (r->variant < 0)
+        return HON_OK;
+    bool *unseen = mem_calloc(p->nqueries + 1, sizeof *unseen),
+         *unseen_fn = mem_calloc(p->nfns + 1, sizeof *unseen_fn);
+    r->watched = mem_calloc(r->s.nstats + 1, sizeof *r->watched);
+    r->reads = mem_calloc((size_t)r->variant / 64 + 1, sizeof *r->reads);
+    bool ok = unseen && unseen_fn && r->watched && r->reads;
+    if (ok)
+        focus_unseen(&r->fc, unseen, unseen_fn);
+    for (size_t k = 0; ok && k < r->s.nstats; k++) {
+        int32_t id = model_find_query(p, r->s.stats[k].query);
+        r->watched[k] = id >= 0 && !unseen[id];
+    }
+    mem_free(unseen);
+    mem_free(unseen_fn);
+    return ok ? HON_OK : HON_ERR_MEMORY;
+}
+
 /* Starts search r of sessions a and b under options o: the question set, the focus, the
  * vocabulary, the queries asked. *left: how many queries are asked. */
 static hon_status start(search *r, hon_vm *a, hon_vm *b, const hon_search_options *o, size_t *left)
 {
-    *r = (search){ .board = SIZE_MAX, .o = o, .rng = o->seed };
+    *r = (search){ .board = SIZE_MAX, .o = o, .rng = o->seed, .variant = -1 };
     hon_question_set qs = { .cap = SEARCH_CAP, .int_lo = 0, .int_hi = 6 };
     hon_vm *vms[2] = { a, b };
     hon_status st = qs_build(&r->s, vms, 2, &qs);
@@ -854,6 +900,8 @@ static hon_status start(search *r, hon_vm *a, hon_vm *b, const hon_search_option
         st = focus_build(&r->fc, a, b, o->rules, o->nrules);
     if (st == HON_OK)
         st = vocab_read(a, &r->fc, &r->vc);
+    if (st == HON_OK)
+        st = watch_variant(r);
     if (st == HON_ERR_NOT_FOUND)
         session_report(a, E_NONE, "<search>",
                        "the rules declare no terrain, army or 1-square counter to make boards of");
@@ -868,6 +916,8 @@ static void finish(search *r)
     sb_free(&r->text);
     vocab_free(&r->vc);
     focus_free(&r->fc);
+    mem_free(r->watched);
+    mem_free(r->reads);
     qs_free(&r->s);
 }
 

@@ -172,32 +172,20 @@ static bool ask_watched(qs_set *s, reads_memo *m, const qs_q *q, qs_ans *x, uint
     return ok;
 }
 
-/* The questions whose watched reads prove nothing under f: those that can call (at any depth,
- * or be) a query that may answer from a table (memo.h: not an event, every parameter a bool or
- * an enum) and can read what differs under f. A tabled answer reads nothing when it is given,
- * so such a question may read the variant unseen: it is asked under both. */
+/* The questions whose watched reads prove nothing under f (focus_unseen): a tabled answer reads
+ * nothing when it is given, so a question that can call a tabled query that can read the
+ * variant may read it unseen: it is asked under both. */
 typedef struct hidden {
     bool *query, *fn; /* per query, per fn: calls such a query */
 } hidden;
 
 static hon_status hidden_build(hidden *h, const focus *f)
 {
-    const res_program *p = f->p;
-    h->query = mem_calloc(p->nqueries + 1, sizeof *h->query);
-    h->fn = mem_calloc(p->nfns + 1, sizeof *h->fn);
+    h->query = mem_calloc(f->p->nqueries + 1, sizeof *h->query);
+    h->fn = mem_calloc(f->p->nfns + 1, sizeof *h->fn);
     if (!h->query || !h->fn)
         return HON_ERR_MEMORY;
-    bool any = false;
-    for (uint32_t q = 0; q < p->nqueries; q++) {
-        bool finite = !p->queries[q].is_event;
-        for (uint32_t i = 0; finite && i < p->queries[q].nparams; i++) {
-            res_tkind k = p->types[p->queries[q].params[i].type].kind;
-            finite = k == RT_BOOL || k == RT_ENUM;
-        }
-        any |= h->query[q] = finite && focus_query(f, q);
-    }
-    if (any)
-        focus_callers(f, h->query, h->fn);
+    focus_unseen(f, h->query, h->fn);
     return HON_OK;
 }
 
