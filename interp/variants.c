@@ -2,13 +2,13 @@
  * hon_diff_variants): for each variant of the rules and each reading other than the setting's,
  * the question set (questions.h) asked under the setting and under the setting with that
  * reading — only the questions that can read the variant (focus.h), the others being sure to
- * agree; of those, a question whose answer under the setting read no variant that it read
- * (vm_ctx.variants_read, kept across readings) is sure to agree too, and is not asked again
- * under the reading — and, when none differs and a board query reads the variant, a short
- * search for a
- * witness board (search.h). One line per reading: how many questions differ and one of them,
- * or the witness, or that the reading never changes an answer (and whether a procedure reads
- * it: diff plays none, so play may still differ). docs/spec/repl.md §5.
+ * agree; of those, one whose answer under the setting did not read the variant
+ * (vm_ctx.variants_read, noted once and kept across the readings) is sure to agree too and is
+ * not asked under the reading — and, when none differs and a board query reads the variant, a
+ * short search for a witness board (search.h). One line per reading: how many questions
+ * differ and one of them, or the witness, or that the reading never changes an answer (and
+ * whether a procedure reads it: diff plays none, so play may still differ). docs/spec/repl.md
+ * §5.
  */
 #include "variants.h"
 
