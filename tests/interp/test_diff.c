@@ -623,8 +623,8 @@ START_TEST(variants_behind_a_table)
 {
     /* A query that answers from a table (memo.h: bonus, its one parameter a bool, pure) runs
      * its rules once per setting; after that its answer reads nothing, so a question that
-     * calls it may read the variant unseen: diff --variants then asks every question that can
-     * read the variant under both (variants.c, hidden_build). Under calm bonus(true) is 0
+     * calls it may read the variant unseen: diff --variants asks each question that can call
+     * it under both settings (variants.c, hidden_build; focus_unseen). Under calm bonus(true) is 0
      * and cost(n) 1; under stormy bonus(true) is 5 and cost(n) is 1 + 5 = 6 for each n in
      * 0..6. Questions: bonus over the 2 bools, then cost over the 7 ints: 9; bonus(true) and
      * the 7 costs differ: 8, the first asked bonus(true). Were the tabled answer taken as
