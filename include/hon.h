@@ -864,7 +864,8 @@ hon_status hon_diff_search(hon_vm *a, const char *label_a, hon_vm *b, const char
  * to out (docs/spec/repl.md §5, `diff --variants`): how many questions of qs differ, with the
  * first one and both answers; else, when a board query can read the variant, the witness of a
  * short search (o: its seconds, 5 when 0; max_size, 5 when 0; seed; o->queries; no witness file
- * is written); else that the reading never changes an answer. Only the questions that can read
+ * is written), or that the search found no change; else (no board query reads it) that the
+ * reading never changes an answer. Only the questions that can read
  * the variant are asked (a call of a query, or a written question, that runs no rule or fn
  * reading it, at any depth, is sure to agree). *changing gets how many readings changed an
  * answer. Both vms' boards are dropped. Errors as hon_diff's. */

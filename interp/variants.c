@@ -6,8 +6,9 @@
  * (vm_ctx.variants_read, noted once and kept across the readings) is sure to agree too and is
  * not asked under the reading — and, when none differs and a board query reads the variant, a
  * short search for a witness board (search.h). One line per reading: how many questions
- * differ and one of them, or the witness, or that the reading never changes an answer (and
- * whether a procedure reads it: diff plays none, so play may still differ). docs/spec/repl.md
+ * differ and one of them, or the witness, or that the reading never changes an answer (no
+ * board query reads it) or that no change was found (a search made its boards and none showed
+ * one), and whether a procedure reads it: diff plays none, so play may still differ. docs/spec/repl.md
  * §5.
  */
 #include "variants.h"
@@ -288,7 +289,8 @@ static hon_status ask_all(qs_set *s, const focus *f, uint32_t v, const hidden *h
 }
 
 /* Writes the line of reading `reading` of variant `var`: the questions that differ (and the
- * first), else the witness of the search, else that it never changes an answer. */
+ * first), else the witness of the search, else that it never changes an answer (no board
+ * query reads it) or that the search found no change. */
 static void put_line(strbuf *out, const char *var, const char *reading, const reading_run *rr,
                      const search_found *found, const hon_search_options *so, bool played)
 {
@@ -304,8 +306,12 @@ static void put_line(strbuf *out, const char *var, const char *reading, const re
         sb_puts(out, " | ");
         put_answer(out, found->answer[1]);
         sb_puts(out, " (");
-    } else {
+    } else if (found->none_can) {
         sb_puts(out, "never changes an answer (");
+    } else {
+        /* a bounded search is evidence, not proof: a board it did not make may still show
+         * one (a marker it never places, a board larger than its bound) */
+        sb_puts(out, "no change found (");
     }
     if (rr->asked)
         sb_printf(out, "none of the %zu questions that can read it differs", rr->asked);
