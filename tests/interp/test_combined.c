@@ -704,6 +704,74 @@ START_TEST(min_and_max_queries_are_copied_too)
 }
 END_TEST
 
+/* Reads a combined chunk computes again and again are kept after their first run (KEPT and
+ * KEEP, reuse.c, vm.md §5b): an expression of pure instructions over the query's parameters,
+ * reached twice or more by the chunk's code or inside a loop. Its value is kept where it is
+ * first reached, so an error strikes there and nowhere before, and an empty loop reaches
+ * nothing; the steps charged and E207's place are those of the code as it was.
+ *   score(x), sum: big, 10 / (x - 1) when x > 5; all, 10 / (x - 1) plus how many y in 1..3
+ *   have y * 10 / (x - 1) > 4; none, how many k in [y in 1..3: y > x] equal 10 / (x - 3).
+ *   Kept: `10 / (x - 1)` (in big and all: two KEPT), `x - 1` inside all's loop (its other
+ *   occurrences lie inside the kept divisions), `10 / (x - 3)` inside none's loop: four.
+ *   score(6): big 10 / 5 = 2; all 2 + #{y: 2y > 4} = 2 + 1 = 3; none: no y > 6, 0: 5.
+ *   score(3): all 10 / 2 = 5 + #{y: 5y > 4} = 5 + 3 = 8; none: no y > 3, so 10 / 0 is never
+ *   reached: 0. 8.
+ *   score(2): all 10 + #{y: 10y > 4} = 13; none: k = 3, 10 / -1 = -10 != 3: 0. 13.
+ *   score(1): big's guard fails, so the first reach of 10 / (x - 1) is all's (line 4): E205
+ *   there, traced or not. */
+static const char *const KEPT_READS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "query score(x: int) -> int combine sum;\n"
+    "rule score.big cite \"T.1\" when x > 5 answer 10 / (x - 1);\n"
+    "rule score.all cite \"T.1\" answer 10 / (x - 1) + count(y in [1, 2, 3]: y * 10 / (x - 1) > "
+    "4);\n"
+    "rule score.none cite \"T.1\" answer count(k in [y in [1, 2, 3]: y > x]: 10 / (x - 3) == k);\n";
+
+START_TEST(reads_are_kept_after_their_first_run)
+{
+    tvm *t = tvm_new(KEPT_READS);
+    ck_assert_int_eq(count_op(t->vm, "score", OP_KEPT), 4);
+    ck_assert_int_eq(count_op(t->vm, "score", OP_KEEP), 4);
+    both(t, "score(6)", "5");
+    both(t, "score(3)", "8");
+    both(t, "score(2)", "13");
+    both(t, "score(6) + score(3) + score(2)", "26");
+    /* the error where the division is first reached: line 4, not big's line 3 */
+    ck_assert_str_eq(untraced(t, "score(1)"), "E205");
+    ck_assert_ptr_nonnull(strstr(t->log, "t.hon:4:"));
+    ck_assert_uint_eq(t->d[0].line, 4);
+    const unsigned col = t->d[0].col;
+    tvm_clear(t);
+    ck_ev(t, "score(1)", "E205");
+    ck_assert_uint_eq(t->d[0].line, 4);
+    ck_assert_uint_eq(t->d[0].col, col);
+    tvm_free(t);
+    const char *const calls[] = { "score(6)", "score(3) + score(2)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+        unsigned long need = fewest_steps_of(KEPT_READS, calls[i], false);
+        ck_assert_uint_eq(need, fewest_steps_of(KEPT_READS, calls[i], true));
+        ck_assert_uint_eq(need, fewest_brief_steps(KEPT_READS, calls[i]));
+        /* every budget short of it: E207 in the same rule, at the same place, either way (a
+         * kept value read runs its code again when the steps would run out on the way) */
+        for (unsigned long b = 1; b < need; b++) {
+            char traced[200], plain[200];
+            t = tvm_new_cfg(KEPT_READS, b, 0);
+            ck_assert_str_eq(untraced(t, calls[i]), "E207");
+            budget_where(t, plain, sizeof plain);
+            const unsigned line = t->d[0].line, at = t->d[0].col;
+            tvm_clear(t);
+            ck_ev(t, calls[i], "E207");
+            budget_where(t, traced, sizeof traced);
+            ck_assert_msg(strcmp(plain, traced) == 0 && plain[0], "budget %lu: %s / %s", b, plain,
+                          traced);
+            ck_assert_msg(line == t->d[0].line && at == t->d[0].col, "budget %lu: %u:%u / %u:%u", b,
+                          line, at, t->d[0].line, t->d[0].col);
+            tvm_free(t);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -722,6 +790,7 @@ int main(void)
     tcase_add_test(tc, fns_up_to_160_words_are_copied_in);
     tcase_add_test(tc, small_queries_are_copied_at_their_calls);
     tcase_add_test(tc, min_and_max_queries_are_copied_too);
+    tcase_add_test(tc, reads_are_kept_after_their_first_run);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

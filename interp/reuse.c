@@ -1,0 +1,393 @@
+/* reuse.c — reads a combined chunk computes again and again, kept after their first run
+ * (see reuse.h; vm.md §5b).
+ *
+ * A query's evaluation cannot change the board: effects, dice and choices only run in a
+ * procedure's chunks, which are never combined (combine.c op_combines), and a combined chunk
+ * never writes its parameters. So an expression made only of pure instructions over the
+ * parameters and constants (a *kept read*: `square_of(target)`, `terrain(square_of(target))`,
+ * `shooter.kind`) has the same value wherever the chunk's frame reaches it. This pass finds
+ * them in straight-line code (no jump landing inside, no part starting inside), keeps those
+ * worth it (reached twice or more by their code, or inside a loop), and brackets each of their
+ * occurrences:
+ *
+ *     KEPT slot steps skip     the value kept: push it, charge `steps`, jump past the KEEP
+ *     ...the expression...     (else, and always when tracing or short of steps: run on)
+ *     KEEP slot                keep the value just computed in local `slot`
+ *
+ * The slot is cleared when the frame starts (vm_zero_from), so the first reach runs the
+ * expression where it did: its errors and the steps it takes are the chunk's as before; a
+ * later reach charges the same steps, or, when the steps left would run out on the way, runs
+ * the expression as before so that E207 strikes at the same instruction.
+ */
+#include "reuse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+/* What a pure instruction takes from the stack and the steps it charges (its dispatch's and
+ * any it CHARGEs: vm.c); false for an instruction that is not pure or reads what may change
+ * while the frame runs (a local other than a parameter). `read`: it only pushes a read (a
+ * parameter, a constant), no work worth keeping alone. */
+static bool pure_op(const chunk *ch, const uint32_t *w, uint32_t *pops, uint32_t *steps, bool *read)
+{
+    *steps = 1;
+    *read = false;
+    switch (w[0]) {
+    case OP_GET_LOCAL:
+    case OP_GET_LOCAL_FIELD:
+        *pops = 0;
+        *read = true;
+        return w[1] < ch->nparams;
+    case OP_CONST:
+    case OP_INT:
+    case OP_TRUE:
+    case OP_FALSE:
+        *pops = 0;
+        *read = true;
+        return true;
+    case OP_SIDE_HAS_K:
+        *steps = 2;
+        *pops = 1;
+        return true; /* the constant's step too */
+    case OP_SQUARE_OF:
+    case OP_UNIT_KIND:
+    case OP_UNIT_SIDE:
+    case OP_UNIT_SIZE:
+    case OP_UNIT_VALUE:
+    case OP_TERRAIN:
+    case OP_IN_ELEMENT:
+    case OP_GET_FIELD:
+    case OP_LEN:
+    case OP_NOT:
+    case OP_NEG:
+    case OP_ABS: *pops = 1; return true;
+    case OP_DISTANCE:
+    case OP_SIDE_BETWEEN:
+    case OP_SIDE_HAS:
+    case OP_HAS_ABILITY:
+    case OP_HAS_MARKER:
+    case OP_ABILITY_VALUE:
+    case OP_MARKER_COUNT:
+    case OP_IN_SET:
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_MOD:
+    case OP_MIN:
+    case OP_MAX: *pops = 2; return true;
+    case OP_BOARD: *pops = w[2]; return true;
+    case OP_TABLE: *pops = w[2]; return true;
+    default: return false;
+    }
+}
+
+/* One occurrence of a pure expression: its code [start, end) of the chunk as it was, the
+ * steps its instructions charge, its group (equal code, one slot), whether it is kept. */
+typedef struct occ {
+    uint32_t start, end, steps, group, slot;
+    bool in_loop, decided, free, kept;
+} occ;
+
+/* Whether the code of occurrences a and b is the same, word for word. */
+static bool same_code(const chunk *ch, const occ *a, const occ *b)
+{
+    return a->end - a->start == b->end - b->start &&
+           memcmp(ch->code + a->start, ch->code + b->start,
+                  (a->end - a->start) * sizeof *ch->code) == 0;
+}
+
+/* The occurrences of ch's pure expressions of two instructions or more that do some work (not
+ * reads alone) into *out (n of them, owned by the caller); false on OOM. bar: where
+ * straight-line code is cut (a jump lands, a part starts). */
+static bool find_occurrences(const chunk *ch, const uint8_t *bar, occ **out, size_t *n)
+{
+    /* the values pushed by pure code since the last cut, each the start of its expression,
+     * its steps and whether it did work; what lies below them is unknown. Any other
+     * instruction empties it, so each value's code runs up to the next one's start, the top's
+     * up to pc: an instruction's operands are one expression with it. */
+    typedef struct entry {
+        uint32_t start, steps;
+        bool work;
+    } entry;
+    entry *st = NULL;
+    size_t depth = 0, cap = 0, cap_occ = 0;
+    *out = NULL;
+    *n = 0;
+    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        const uint32_t *w = &ch->code[pc];
+        uint32_t pops, steps;
+        bool read;
+        if (bar[pc])
+            depth = 0;
+        if (!pure_op(ch, w, &pops, &steps, &read) || pops > depth) {
+            depth = 0;
+            continue;
+        }
+        entry e = { (uint32_t)pc, steps, !read };
+        const size_t from = depth - pops;
+        for (size_t i = from; i < depth; i++) {
+            e.start = i == from ? st[i].start : e.start;
+            e.steps += st[i].steps;
+            e.work = e.work || st[i].work;
+        }
+        depth = from;
+        if (pops && e.work) {
+            if (!MEM_GROW(*out, *n, cap_occ))
+                goto oom;
+            (*out)[(*n)++] = (occ){ .start = e.start,
+                                    .end = (uint32_t)(pc + 1 + op_operands[w[0]]),
+                                    .steps = e.steps };
+        }
+        if (!MEM_GROW(st, depth, cap))
+            goto oom;
+        st[depth++] = e;
+    }
+    mem_free(st);
+    return true;
+oom:
+    mem_free(st);
+    mem_free(*out);
+    *out = NULL;
+    return false;
+}
+
+/* Marks in bar (ch->len + 1 entries, zeroed) where straight-line code is cut: where a jump
+ * lands, where a part starts; and in loop every offset between a backward jump's target and
+ * the jump (a loop's body and test). */
+static void cuts_and_loops(const chunk *ch, uint8_t *bar, uint8_t *loop)
+{
+    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        uint32_t op = ch->code[pc], n = op_operands[op];
+        if (!n || (op_kinds[op][n - 1] != OPK_JUMP && op_kinds[op][n - 1] != OPK_EXIT))
+            continue;
+        int64_t target = (int64_t)(pc + 1 + n) + (int32_t)ch->code[pc + n];
+        if (target < 0 || target > (int64_t)ch->len)
+            continue;
+        bar[target] = 1;
+        for (int64_t i = target; i <= (int64_t)pc; i++)
+            loop[i] = 1;
+    }
+    for (size_t i = 0; i < ch->nparts; i++)
+        if (ch->parts[i].pc <= ch->len)
+            bar[ch->parts[i].pc] = 1;
+}
+
+/* Which occurrences to keep: a group (equal code) whose occurrences not inside one kept
+ * already are two or more, or one inside a loop; the longest first, so that an expression is
+ * kept whole before its parts are looked at. Each kept group gets a slot (its `slot`, the
+ * same for its occurrences): *nslots of them. */
+static void choose(const chunk *ch, occ *o, size_t n, uint32_t *nslots)
+{
+    /* groups: the first occurrence of equal code names it */
+    for (size_t i = 0; i < n; i++) {
+        o[i].group = (uint32_t)i;
+        for (size_t j = 0; j < i; j++)
+            if (o[j].group == j && same_code(ch, &o[i], &o[j])) {
+                o[i].group = (uint32_t)j;
+                break;
+            }
+    }
+    *nslots = 0;
+    for (;;) {
+        size_t best = SIZE_MAX; /* the longest group not decided yet */
+        for (size_t i = 0; i < n; i++)
+            if (o[i].group == i && !o[i].decided &&
+                (best == SIZE_MAX || o[i].end - o[i].start > o[best].end - o[best].start))
+                best = i;
+        if (best == SIZE_MAX)
+            break;
+        o[best].decided = true;
+        size_t nfree = 0;
+        bool loops = false;
+        for (size_t i = 0; i < n; i++) {
+            if (o[i].group != best)
+                continue;
+            bool inside = false;
+            for (size_t j = 0; j < n && !inside; j++)
+                inside = o[j].kept && o[j].start <= o[i].start && o[i].end <= o[j].end;
+            o[i].free = !inside;
+            nfree += !inside;
+            loops = loops || (!inside && o[i].in_loop);
+        }
+        if (nfree < 2 && !loops)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            if (o[i].group == best && o[i].free) {
+                o[i].kept = true;
+                o[i].slot = *nslots;
+            }
+        ++*nslots;
+    }
+}
+
+/* Where the span or part that started at offset p of the code as it was starts now: on an
+ * instruction, at the KEEP ending there if any (running out of steps at the end of the kept
+ * expression's last instruction names the next one, the pc having moved on to it, and the
+ * KEEP now stands before it), else before the KEPTs starting there; on an operand, at the same
+ * place in its instruction. */
+static uint32_t span_at(uint32_t p, const uint8_t *start, const uint8_t *ends,
+                        const uint32_t *mapped, const uint32_t *newpc)
+{
+    if (start[p])
+        return mapped[p] - (ends[p] ? 2 : 0);
+    uint32_t q = p;
+    while (q && !start[q])
+        q--;
+    return newpc[q] + (p - q);
+}
+
+/* Orders kept occurrences by start, the outer (longer) first at a start. */
+static int by_start(const void *a, const void *b)
+{
+    const occ *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->end > y->end ? -1 : x->end < y->end;
+}
+
+/* Whether ch is in the shape this pass relies on: every jump lands on an instruction (or the
+ * end), every span and part starts in the code (on an instruction, or on an operand: a fused
+ * pair's second half, combine.c), and no instruction names a local from slot0 on (the
+ * accumulator is found from nlocals, not named; an inlined copy's first local may be past its
+ * last when it has none). start: n + 1 bytes, zeroed, filled with
+ * where instructions start. */
+static bool in_shape(const chunk *ch, uint32_t slot0, uint8_t *start)
+{
+    size_t pc = 0;
+    for (; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        if (ch->code[pc] >= OP__COUNT)
+            return false;
+        start[pc] = 1;
+        const uint32_t op = ch->code[pc];
+        for (uint32_t i = 0; i < op_operands[op]; i++) {
+            uint64_t v = ch->code[pc + 1 + i];
+            if (op_kinds[op][i] != OPK_LOCAL)
+                continue;
+            if (op == OP_INLINE_ENTER || op == OP_QUERY_ENTER) /* the first of b locals */
+                v = ch->code[pc + 2] ? v + ch->code[pc + 2] - 1 : 0;
+            if (v >= slot0)
+                return false;
+        }
+    }
+    if (pc != ch->len)
+        return false;
+    start[pc] = 1;
+    for (pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        uint32_t op = ch->code[pc], n = op_operands[op];
+        if (!n || (op_kinds[op][n - 1] != OPK_JUMP && op_kinds[op][n - 1] != OPK_EXIT))
+            continue;
+        int64_t target = (int64_t)(pc + 1 + n) + (int32_t)ch->code[pc + n];
+        if (target < 0 || target > (int64_t)ch->len || !start[target])
+            return false;
+    }
+    for (size_t i = 0; i < ch->nlines; i++)
+        if (ch->lines[i].pc > ch->len)
+            return false;
+    for (size_t i = 0; i < ch->nparts; i++)
+        if (ch->parts[i].pc > ch->len)
+            return false;
+    return true;
+}
+
+bool reuse_reads(chunk *ch)
+{
+    if (ch->kind != CHUNK_QUERY || ch->nlocals < ch->nparams + 2 || ch->len == 0 ||
+        ch->len > UINT32_MAX / 4 || ch->nkept)
+        return true;
+    const size_t n = ch->len;
+    const uint32_t slot0 = ch->nlocals - 2; /* the kept values' locals, then the accumulator */
+    uint8_t *bar = mem_calloc(3 * (n + 1), 1);
+    uint32_t *mapped = mem_calloc(2 * (n + 1), sizeof *mapped);
+    occ *o = NULL;
+    size_t no = 0;
+    if (!bar || !mapped)
+        goto oom;
+    uint8_t *loop = bar + n + 1, *start = loop + n + 1;
+    if (!in_shape(ch, slot0, start))
+        goto done;
+    cuts_and_loops(ch, bar, loop);
+    if (!find_occurrences(ch, bar, &o, &no))
+        goto oom;
+    for (size_t i = 0; i < no; i++)
+        o[i].in_loop = loop[o[i].start];
+    uint32_t ngroups = 0;
+    choose(ch, o, no, &ngroups);
+    size_t nk = 0;
+    for (size_t i = 0; i < no; i++)
+        if (o[i].kept)
+            o[nk++] = o[i];
+    if (nk == 0)
+        goto done;
+    qsort(o, nk, sizeof *o, by_start);
+    /* where each offset goes: mapped[o] after the KEEP ending there, before the KEPTs
+     * starting there (where a jump to o lands, and o's span and part begin); newpc[o] the
+     * instruction's own place */
+    uint32_t *newpc = mapped + n + 1;
+    uint8_t *ends = bar; /* reused: the cuts are no longer needed */
+    memset(ends, 0, n + 1);
+    for (size_t i = 0; i < nk; i++)
+        ends[o[i].end] = 1;
+    size_t words = 0, k = 0;
+    for (size_t pc = 0; pc <= n; pc += pc < n ? 1 + op_operands[ch->code[pc]] : 1) {
+        words += ends[pc] ? 2 : 0;
+        mapped[pc] = (uint32_t)words;
+        for (; k < nk && o[k].start == pc; k++)
+            words += 4;
+        newpc[pc] = (uint32_t)words;
+        words += pc < n ? 1 + op_operands[ch->code[pc]] : 0;
+    }
+    uint32_t *code = mem_calloc(words ? words : 1, sizeof *code);
+    if (!code)
+        goto oom;
+    size_t at = 0;
+    k = 0;
+    for (size_t pc = 0; pc <= n; pc += pc < n ? 1 + op_operands[ch->code[pc]] : 1) {
+        if (ends[pc]) {
+            for (size_t i = 0; i < nk; i++)
+                if (o[i].end == pc) {
+                    code[at++] = OP_KEEP;
+                    code[at++] = slot0 + o[i].slot;
+                    break;
+                }
+        }
+        for (; k < nk && o[k].start == pc; k++) {
+            code[at] = OP_KEPT;
+            code[at + 1] = slot0 + o[k].slot;
+            code[at + 2] = o[k].steps;
+            code[at + 3] = (uint32_t)(int32_t)((int64_t)mapped[o[k].end] - (int64_t)(at + 4));
+            at += 4;
+        }
+        if (pc == n)
+            break;
+        const uint32_t op = ch->code[pc], nops = op_operands[op];
+        memcpy(&code[at], &ch->code[pc], (1 + nops) * sizeof *code);
+        if (nops && (op_kinds[op][nops - 1] == OPK_JUMP || op_kinds[op][nops - 1] == OPK_EXIT)) {
+            int64_t target = (int64_t)(pc + 1 + nops) + (int32_t)ch->code[pc + nops];
+            code[at + nops] =
+                (uint32_t)(int32_t)((int64_t)mapped[target] - (int64_t)(at + 1 + nops));
+        }
+        at += 1 + nops;
+    }
+    for (size_t i = 0; i < ch->nlines; i++)
+        ch->lines[i].pc = span_at(ch->lines[i].pc, start, ends, mapped, newpc);
+    for (size_t i = 0; i < ch->nparts; i++)
+        ch->parts[i].pc = span_at(ch->parts[i].pc, start, ends, mapped, newpc);
+    mem_free(ch->code);
+    ch->code = code;
+    ch->len = ch->cap = words;
+    ch->nlocals += ngroups;
+    ch->nkept = ngroups;
+done:
+    mem_free(o);
+    mem_free(mapped);
+    mem_free(bar);
+    return true;
+oom:
+    mem_free(o);
+    mem_free(mapped);
+    mem_free(bar);
+    return false;
+}
