@@ -306,6 +306,9 @@ OP(KEPT,               1,                LOCAL, INT, JUMP, _,
    "that code's KEEP; else go on into the code (no step)")
 OP(KEEP,               0,                LOCAL, _, _, _,
    "v -> v, kept in local a too: the value of the code a KEPT stands before (no step)")
+OP(UNKEEP,             0,                LOCAL, COUNT, _, _,
+   "clear locals a .. a+b-1, the values kept of a copied query's or fn's parameters, which the "
+   "entry just before moved in anew (no step)")
 
 /* clang-format on */
 

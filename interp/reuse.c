@@ -26,20 +26,32 @@
 
 #include "mem.h"
 
+/* A local's writer (reuse_reads' `writer`): none, for the chunk's parameters and locals never
+ * written; more than one instruction (or any but a copy's entry); else the offset of the
+ * QUERY_ENTER or INLINE_ENTER that moves a copy's arguments into it. */
+#define NO_WRITER    UINT32_MAX
+#define MANY_WRITERS (UINT32_MAX - 1)
+
 /* What a pure instruction takes from the stack and the steps it charges (its dispatch's and
  * any it CHARGEs: vm.c); false for an instruction that is not pure or reads what may change
- * while the frame runs (a local other than a parameter). `read`: it only pushes a read (a
- * parameter, a constant), no work worth keeping alone. */
-static bool pure_op(const chunk *ch, const uint32_t *w, uint32_t *pops, uint32_t *steps, bool *read)
+ * while the frame runs (a local other than a parameter or a copy's parameter: writer). `read`:
+ * it only pushes a read (a parameter, a constant), no work worth keeping alone; `by`: the
+ * entry of the copy whose parameter it reads (NO_WRITER: none). */
+static bool pure_op(const chunk *ch, const uint32_t *writer, const uint32_t *w, uint32_t *pops,
+                    uint32_t *steps, bool *read, uint32_t *by)
 {
     *steps = 1;
     *read = false;
+    *by = NO_WRITER;
     switch (w[0]) {
     case OP_GET_LOCAL:
     case OP_GET_LOCAL_FIELD:
         *pops = 0;
         *read = true;
-        return w[1] < ch->nparams;
+        if (w[1] < ch->nparams)
+            return true;
+        *by = writer[w[1]];
+        return *by != NO_WRITER && *by != MANY_WRITERS;
     case OP_CONST:
     case OP_INT:
     case OP_TRUE:
@@ -87,7 +99,7 @@ static bool pure_op(const chunk *ch, const uint32_t *w, uint32_t *pops, uint32_t
 /* One occurrence of a pure expression: its code [start, end) of the chunk as it was, the
  * steps its instructions charge, its group (equal code, one slot), whether it is kept. */
 typedef struct occ {
-    uint32_t start, end, steps, group, slot;
+    uint32_t start, end, steps, group, slot, by;
     bool in_loop, decided, free, kept;
 } occ;
 
@@ -102,14 +114,15 @@ static bool same_code(const chunk *ch, const occ *a, const occ *b)
 /* The occurrences of ch's pure expressions of two instructions or more that do some work (not
  * reads alone) into *out (n of them, owned by the caller); false on OOM. bar: where
  * straight-line code is cut (a jump lands, a part starts). */
-static bool find_occurrences(const chunk *ch, const uint8_t *bar, occ **out, size_t *n)
+static bool find_occurrences(const chunk *ch, const uint8_t *bar, const uint32_t *writer, occ **out,
+                             size_t *n)
 {
     /* the values pushed by pure code since the last cut, each the start of its expression,
      * its steps and whether it did work; what lies below them is unknown. Any other
      * instruction empties it, so each value's code runs up to the next one's start, the top's
      * up to pc: an instruction's operands are one expression with it. */
     typedef struct entry {
-        uint32_t start, steps;
+        uint32_t start, steps, by;
         bool work;
     } entry;
     entry *st = NULL;
@@ -118,28 +131,36 @@ static bool find_occurrences(const chunk *ch, const uint8_t *bar, occ **out, siz
     *n = 0;
     for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
         const uint32_t *w = &ch->code[pc];
-        uint32_t pops, steps;
+        uint32_t pops, steps, by;
         bool read;
         if (bar[pc])
             depth = 0;
-        if (!pure_op(ch, w, &pops, &steps, &read) || pops > depth) {
+        if (!pure_op(ch, writer, w, &pops, &steps, &read, &by) || pops > depth) {
             depth = 0;
             continue;
         }
-        entry e = { (uint32_t)pc, steps, !read };
+        entry e = { (uint32_t)pc, steps, by, !read };
         const size_t from = depth - pops;
+        bool one_copy = true; /* the parameters of one copy at most: one entry clears it */
         for (size_t i = from; i < depth; i++) {
             e.start = i == from ? st[i].start : e.start;
             e.steps += st[i].steps;
             e.work = e.work || st[i].work;
+            one_copy = one_copy && (st[i].by == NO_WRITER || e.by == NO_WRITER || st[i].by == e.by);
+            e.by = e.by == NO_WRITER ? st[i].by : e.by;
         }
         depth = from;
+        if (!one_copy) {
+            depth = 0;
+            continue;
+        }
         if (pops && e.work) {
             if (!MEM_GROW(*out, *n, cap_occ))
                 goto oom;
             (*out)[(*n)++] = (occ){ .start = e.start,
                                     .end = (uint32_t)(pc + 1 + op_operands[w[0]]),
-                                    .steps = e.steps };
+                                    .steps = e.steps,
+                                    .by = e.by };
         }
         if (!MEM_GROW(st, depth, cap))
             goto oom;
@@ -173,6 +194,43 @@ static void cuts_and_loops(const chunk *ch, uint8_t *bar, uint8_t *loop)
     for (size_t i = 0; i < ch->nparts; i++)
         if (ch->parts[i].pc <= ch->len)
             bar[ch->parts[i].pc] = 1;
+}
+
+/* Fills writer (ch->nlocals entries) with each local's writer: a copy's parameter is written by
+ * its QUERY_ENTER or INLINE_ENTER alone (no chunk writes its parameters, and a copy's locals are
+ * its own: combine.c), so what is computed from it stays the same until that entry runs again,
+ * which then clears the kept values (UNKEEP after it). A local any other instruction names but
+ * to read it, or written by a copy's entry that a jump passes by into the copy, has many.
+ * tgt: n + 1 bytes, zeroed, for the jump targets. */
+static void find_writers(const chunk *ch, uint32_t *writer, uint8_t *tgt)
+{
+    for (uint32_t i = 0; i < ch->nlocals; i++)
+        writer[i] = NO_WRITER;
+    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        uint32_t op = ch->code[pc], n = op_operands[op];
+        if (n && (op_kinds[op][n - 1] == OPK_JUMP || op_kinds[op][n - 1] == OPK_EXIT))
+            tgt[(int64_t)(pc + 1 + n) + (int32_t)ch->code[pc + n]] = 1; /* in_shape checked */
+    }
+    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        const uint32_t op = ch->code[pc], *w = &ch->code[pc + 1];
+        const bool entry = op == OP_INLINE_ENTER || op == OP_QUERY_ENTER;
+        for (uint32_t i = 0; i < op_operands[op]; i++) {
+            if (op_kinds[op][i] != OPK_LOCAL || op == OP_GET_LOCAL || op == OP_GET_LOCAL_FIELD ||
+                op == OP_JUMP_IF_FIELD_FALSE)
+                continue;
+            if (entry) {
+                const bool passed = tgt[pc + 1 + op_operands[op]];
+                for (uint32_t l = w[i]; l < w[i] + w[1]; l++)
+                    writer[l] = writer[l] == NO_WRITER && !passed ? (uint32_t)pc : MANY_WRITERS;
+                continue;
+            }
+            /* written, or not read alone; a copied `min` or `max` query's kept answer and
+             * whether a rule fed it, the next local */
+            const bool pair = op == OP_QUERY_ACC || op == OP_QUERY_UNFED || op == OP_QUERY_ELSE;
+            for (uint32_t l = w[i]; l <= w[i] + pair && l < ch->nlocals; l++)
+                writer[l] = MANY_WRITERS;
+        }
+    }
 }
 
 /* Which occurrences to keep: a group (equal code) whose occurrences not inside one kept
@@ -212,7 +270,8 @@ static void choose(const chunk *ch, occ *o, size_t n, uint32_t *nslots)
             nfree += !inside;
             loops = loops || (!inside && o[i].in_loop);
         }
-        if (nfree < 2 && !loops)
+        /* a copy's parameters change at each entry of the copy, which a loop may repeat */
+        if (nfree < 2 && !(loops && o[best].by == NO_WRITER))
             continue;
         for (size_t i = 0; i < n; i++)
             if (o[i].group == best && o[i].free) {
@@ -224,19 +283,33 @@ static void choose(const chunk *ch, occ *o, size_t n, uint32_t *nslots)
 }
 
 /* Where the span or part that started at offset p of the code as it was starts now: on an
- * instruction, at the KEEP ending there if any (running out of steps at the end of the kept
- * expression's last instruction names the next one, the pc having moved on to it, and the
- * KEEP now stands before it), else before the KEPTs starting there; on an operand, at the same
- * place in its instruction. */
-static uint32_t span_at(uint32_t p, const uint8_t *start, const uint8_t *ends,
+ * instruction, at the KEEP ending there or the UNKEEP after the entry before it, if any
+ * (running out of steps at the end of the instruction before names the next one, the pc having
+ * moved on to it, and they now stand before it), else before the KEPTs starting there; on an
+ * operand, at the same place in its instruction. */
+static uint32_t span_at(uint32_t p, const uint8_t *start, const uint8_t *lead,
                         const uint32_t *mapped, const uint32_t *newpc)
 {
     if (start[p])
-        return mapped[p] - (ends[p] ? 2 : 0);
+        return mapped[p] - lead[p];
     uint32_t q = p;
     while (q && !start[q])
         q--;
     return newpc[q] + (p - q);
+}
+
+/* The slots a copy's entry (at offset `by`) clears: first .. first + count - 1. */
+typedef struct copy_clear {
+    uint32_t by, first, count;
+} copy_clear;
+
+/* Orders slots by the entry that clears them (NO_WRITER, none, last), then by number. */
+static int by_copy(const void *a, const void *b)
+{
+    const copy_clear *x = a, *y = b;
+    if (x->by != y->by)
+        return x->by < y->by ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
 }
 
 /* Orders kept occurrences by start, the outer (longer) first at a start. */
@@ -299,17 +372,21 @@ bool reuse_reads(chunk *ch)
         return true;
     const size_t n = ch->len;
     const uint32_t slot0 = ch->nlocals - 2; /* the kept values' locals, then the accumulator */
-    uint8_t *bar = mem_calloc(3 * (n + 1), 1);
-    uint32_t *mapped = mem_calloc(2 * (n + 1), sizeof *mapped);
+    uint8_t *bar = mem_calloc(4 * (n + 1), 1);
+    uint32_t *mapped = mem_calloc(2 * (n + 1) + ch->nlocals, sizeof *mapped);
     occ *o = NULL;
-    size_t no = 0;
+    size_t no = 0, nclr = 0;
+    copy_clear *clr = NULL;
+    uint32_t *renum = NULL, *code = NULL;
     if (!bar || !mapped)
         goto oom;
     uint8_t *loop = bar + n + 1, *start = loop + n + 1;
     if (!in_shape(ch, slot0, start))
         goto done;
+    uint32_t *writer = mapped + 2 * (n + 1);
+    find_writers(ch, writer, start + n + 1);
     cuts_and_loops(ch, bar, loop);
-    if (!find_occurrences(ch, bar, &o, &no))
+    if (!find_occurrences(ch, bar, writer, &o, &no))
         goto oom;
     for (size_t i = 0; i < no; i++)
         o[i].in_loop = loop[o[i].start];
@@ -321,37 +398,65 @@ bool reuse_reads(chunk *ch)
             o[nk++] = o[i];
     if (nk == 0)
         goto done;
-    qsort(o, nk, sizeof *o, by_start);
-    /* where each offset goes: mapped[o] after the KEEP ending there, before the KEPTs
-     * starting there (where a jump to o lands, and o's span and part begin); newpc[o] the
-     * instruction's own place */
-    uint32_t *newpc = mapped + n + 1;
-    uint8_t *ends = bar; /* reused: the cuts are no longer needed */
-    memset(ends, 0, n + 1);
+    /* the slots of one copy's parameters next to each other, in the order of the copies:
+     * its entry clears them at once (UNKEEP); the others' (the chunk's parameters) first */
+    clr = mem_calloc(ngroups, sizeof *clr);
+    renum = mem_calloc(ngroups, sizeof *renum); /* an old slot's new number */
+    if (!clr || !renum)
+        goto oom;
     for (size_t i = 0; i < nk; i++)
-        ends[o[i].end] = 1;
+        clr[o[i].slot] = (copy_clear){ o[i].by, o[i].slot, 1 }; /* (by, old slot) for now */
+    qsort(clr, ngroups, sizeof *clr, by_copy);
+    for (uint32_t i = 0; i < ngroups; i++)
+        renum[clr[i].first] = i;
+    for (size_t i = 0; i < nk; i++)
+        o[i].slot = renum[o[i].slot];
+    /* one UNKEEP a copy: its slots first .. first + count - 1 */
+    for (uint32_t i = 0; i < ngroups; i++) {
+        if (clr[i].by == NO_WRITER)
+            continue;
+        if (nclr && clr[nclr - 1].by == clr[i].by)
+            clr[nclr - 1].count++;
+        else
+            clr[nclr++] = (copy_clear){ clr[i].by, i, 1 };
+    }
+    qsort(o, nk, sizeof *o, by_start);
+    /* what stands before offset pc's instruction: the KEEP of an expression ending there (2
+     * words), or the UNKEEP of the copy's entry just before (3): lead[pc] words. Where each
+     * offset goes: mapped[pc] after them, before the KEPTs starting there (where a jump to pc
+     * lands); newpc[pc] the instruction's own place */
+    uint32_t *newpc = mapped + n + 1;
+    uint8_t *lead = bar; /* reused: the cuts are no longer needed */
+    memset(lead, 0, n + 1);
+    for (size_t i = 0; i < nk; i++)
+        lead[o[i].end] = 2;
+    for (size_t i = 0; i < nclr; i++)
+        lead[clr[i].by + 1 + op_operands[ch->code[clr[i].by]]] = 3;
     size_t words = 0, k = 0;
     for (size_t pc = 0; pc <= n; pc += pc < n ? 1 + op_operands[ch->code[pc]] : 1) {
-        words += ends[pc] ? 2 : 0;
+        words += lead[pc];
         mapped[pc] = (uint32_t)words;
         for (; k < nk && o[k].start == pc; k++)
             words += 4;
         newpc[pc] = (uint32_t)words;
         words += pc < n ? 1 + op_operands[ch->code[pc]] : 0;
     }
-    uint32_t *code = mem_calloc(words ? words : 1, sizeof *code);
+    code = mem_calloc(words ? words : 1, sizeof *code);
     if (!code)
         goto oom;
-    size_t at = 0;
+    size_t at = 0, cl = 0;
     k = 0;
     for (size_t pc = 0; pc <= n; pc += pc < n ? 1 + op_operands[ch->code[pc]] : 1) {
-        if (ends[pc]) {
-            for (size_t i = 0; i < nk; i++)
-                if (o[i].end == pc) {
-                    code[at++] = OP_KEEP;
-                    code[at++] = slot0 + o[i].slot;
-                    break;
-                }
+        for (size_t i = 0; lead[pc] == 2 && i < nk; i++)
+            if (o[i].end == pc) {
+                code[at++] = OP_KEEP;
+                code[at++] = slot0 + o[i].slot;
+                break;
+            }
+        if (lead[pc] == 3) { /* clr is in the order of the entries' offsets */
+            code[at++] = OP_UNKEEP;
+            code[at++] = slot0 + clr[cl].first;
+            code[at++] = clr[cl++].count;
         }
         for (; k < nk && o[k].start == pc; k++) {
             code[at] = OP_KEPT;
@@ -372,11 +477,12 @@ bool reuse_reads(chunk *ch)
         at += 1 + nops;
     }
     for (size_t i = 0; i < ch->nlines; i++)
-        ch->lines[i].pc = span_at(ch->lines[i].pc, start, ends, mapped, newpc);
+        ch->lines[i].pc = span_at(ch->lines[i].pc, start, lead, mapped, newpc);
     for (size_t i = 0; i < ch->nparts; i++)
-        ch->parts[i].pc = span_at(ch->parts[i].pc, start, ends, mapped, newpc);
+        ch->parts[i].pc = span_at(ch->parts[i].pc, start, lead, mapped, newpc);
     mem_free(ch->code);
     ch->code = code;
+    code = NULL;
     ch->len = ch->cap = words;
     ch->nlocals += ngroups;
     ch->nkept = ngroups;
@@ -384,10 +490,15 @@ done:
     mem_free(o);
     mem_free(mapped);
     mem_free(bar);
+    mem_free(clr);
+    mem_free(renum);
     return true;
 oom:
+    mem_free(code);
     mem_free(o);
     mem_free(mapped);
     mem_free(bar);
+    mem_free(clr);
+    mem_free(renum);
     return false;
 }

@@ -604,6 +604,13 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         SKIP(1);
         VM_DISPATCH();
     }
+    VM_CASE(UNKEEP)
+    {
+        for (uint32_t i = 0; i < OPB; i++)
+            base[OPA + i].type = T_NONE;
+        SKIP(2);
+        VM_DISPATCH();
+    }
     VM_CASE(EMPTY_AGG)
     {
         RAISE(E_EMPTY, "min or max over an empty collection");

@@ -704,6 +704,32 @@ START_TEST(min_and_max_queries_are_copied_too)
 }
 END_TEST
 
+/* e under program src needs the same steps untraced (the combined chunks), traced, and traced
+ * for the brief form; and with every budget short of it, E207 names the same rule or fn at the
+ * same line and column either way (a kept value read runs its code again when the steps would
+ * run out on the way, reuse.c). */
+static void same_steps_and_limits(const char *src, const char *e)
+{
+    unsigned long need = fewest_steps_of(src, e, false);
+    ck_assert_uint_eq(need, fewest_steps_of(src, e, true));
+    ck_assert_uint_eq(need, fewest_brief_steps(src, e));
+    for (unsigned long b = 1; b < need; b++) {
+        char traced[200], plain[200];
+        tvm *t = tvm_new_cfg(src, b, 0);
+        ck_assert_str_eq(untraced(t, e), "E207");
+        budget_where(t, plain, sizeof plain);
+        const unsigned line = t->d[0].line, at = t->d[0].col;
+        tvm_clear(t);
+        ck_ev(t, e, "E207");
+        budget_where(t, traced, sizeof traced);
+        ck_assert_msg(strcmp(plain, traced) == 0 && plain[0], "budget %lu: %s / %s", b, plain,
+                      traced);
+        ck_assert_msg(line == t->d[0].line && at == t->d[0].col, "budget %lu: %u:%u / %u:%u", b,
+                      line, at, t->d[0].line, t->d[0].col);
+        tvm_free(t);
+    }
+}
+
 /* Reads a combined chunk computes again and again are kept after their first run (KEPT and
  * KEEP, reuse.c, vm.md §5b): an expression of pure instructions over the query's parameters,
  * reached twice or more by the chunk's code or inside a loop. Its value is kept where it is
@@ -747,28 +773,40 @@ START_TEST(reads_are_kept_after_their_first_run)
     ck_assert_uint_eq(t->d[0].col, col);
     tvm_free(t);
     const char *const calls[] = { "score(6)", "score(3) + score(2)" };
-    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
-        unsigned long need = fewest_steps_of(KEPT_READS, calls[i], false);
-        ck_assert_uint_eq(need, fewest_steps_of(KEPT_READS, calls[i], true));
-        ck_assert_uint_eq(need, fewest_brief_steps(KEPT_READS, calls[i]));
-        /* every budget short of it: E207 in the same rule, at the same place, either way (a
-         * kept value read runs its code again when the steps would run out on the way) */
-        for (unsigned long b = 1; b < need; b++) {
-            char traced[200], plain[200];
-            t = tvm_new_cfg(KEPT_READS, b, 0);
-            ck_assert_str_eq(untraced(t, calls[i]), "E207");
-            budget_where(t, plain, sizeof plain);
-            const unsigned line = t->d[0].line, at = t->d[0].col;
-            tvm_clear(t);
-            ck_ev(t, calls[i], "E207");
-            budget_where(t, traced, sizeof traced);
-            ck_assert_msg(strcmp(plain, traced) == 0 && plain[0], "budget %lu: %s / %s", b, plain,
-                          traced);
-            ck_assert_msg(line == t->d[0].line && at == t->d[0].col, "budget %lu: %u:%u / %u:%u", b,
-                          line, at, t->d[0].line, t->d[0].col);
-            tvm_free(t);
-        }
-    }
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_limits(KEPT_READS, calls[i]);
+}
+END_TEST
+
+/* A query copied at its call whose arguments are moved into the copy's locals (QUERY_ENTER):
+ * what its rules compute from them is kept too, and cleared at each entry of the copy (UNKEEP,
+ * vm.md §5b), since a loop enters it again with other arguments. close_by(y), any: y * y < 80 when
+ * y * y > 50; true when y * y == 4 (y * y three times: three KEPT, one UNKEEP after the entry).
+ *   close_by over 1, 2, 3, 8, 9: 1 no rule; 4 true (b); 9 no rule; 64 < 80 true (a); 81 < 80 false
+ *   (a), and 81 != 4: false. So two trues, and walk(x) adds close_by(x):
+ *   walk(2): 4, true: 3. walk(0): 0, false: 2. walk(-8): 64, true: 3.
+ * A value kept from one entry and read at the next would answer from close_by(1) throughout: 0. */
+static const char *const COPY_KEPT =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "query close_by(y: int) -> bool combine any;\n"
+    "rule close_by.a cite \"T.1\" when y * y > 50 answer y * y < 80;\n"
+    "rule close_by.b cite \"T.1\" when y * y == 4 answer true;\n"
+    "query walk(x: int) -> int combine sum;\n"
+    "rule walk.count cite \"T.1\" answer count(k in [1, 2, 3, 8, 9, x]: close_by(k + 0));\n";
+
+START_TEST(reads_of_a_copys_parameters_are_kept_per_entry)
+{
+    tvm *t = tvm_new(COPY_KEPT);
+    ck_assert_int_eq(count_op(t->vm, "walk", OP_QUERY_ENTER), 1);
+    ck_assert_int_eq(count_op(t->vm, "walk", OP_KEPT), 3);
+    ck_assert_int_eq(count_op(t->vm, "walk", OP_UNKEEP), 1);
+    both(t, "walk(2)", "3");
+    both(t, "walk(0)", "2");
+    both(t, "walk(-8)", "3");
+    tvm_free(t);
+    const char *const calls[] = { "walk(2)", "walk(0) + walk(-8)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_limits(COPY_KEPT, calls[i]);
 }
 END_TEST
 
@@ -791,6 +829,7 @@ int main(void)
     tcase_add_test(tc, small_queries_are_copied_at_their_calls);
     tcase_add_test(tc, min_and_max_queries_are_copied_too);
     tcase_add_test(tc, reads_are_kept_after_their_first_run);
+    tcase_add_test(tc, reads_of_a_copys_parameters_are_kept_per_entry);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
