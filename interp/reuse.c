@@ -100,7 +100,8 @@ static bool pure_op(const chunk *ch, const uint32_t *writer, const uint32_t *w, 
  * steps its instructions charge, its group (equal code, one slot), whether it is kept. */
 typedef struct occ {
     uint32_t start, end, steps, group, slot, by;
-    bool in_loop, decided, free, kept;
+    uint32_t next, tail; /* the next of its group; a group's first: its last */
+    bool in_loop, free, kept;
 } occ;
 
 /* Whether the code of occurrences a and b is the same, word for word. */
@@ -175,111 +176,94 @@ oom:
     return false;
 }
 
-/* Marks in bar (ch->len + 1 entries, zeroed) where straight-line code is cut: where a jump
- * lands, where a part starts; and in loop every offset between a backward jump's target and
- * the jump (a loop's body and test). */
-static void cuts_and_loops(const chunk *ch, uint8_t *bar, uint8_t *loop)
+/* The hash of occurrence a's code (FNV-1a over its words). */
+static uint32_t code_hash(const chunk *ch, const occ *a)
 {
-    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
-        uint32_t op = ch->code[pc], n = op_operands[op];
-        if (!n || (op_kinds[op][n - 1] != OPK_JUMP && op_kinds[op][n - 1] != OPK_EXIT))
-            continue;
-        int64_t target = (int64_t)(pc + 1 + n) + (int32_t)ch->code[pc + n];
-        if (target < 0 || target > (int64_t)ch->len)
-            continue;
-        bar[target] = 1;
-        for (int64_t i = target; i <= (int64_t)pc; i++)
-            loop[i] = 1;
-    }
-    for (size_t i = 0; i < ch->nparts; i++)
-        if (ch->parts[i].pc <= ch->len)
-            bar[ch->parts[i].pc] = 1;
+    uint32_t h = 2166136261u;
+    for (uint32_t i = a->start; i < a->end; i++)
+        h = (h ^ ch->code[i]) * 16777619u;
+    return h;
 }
 
-/* Fills writer (ch->nlocals entries) with each local's writer: a copy's parameter is written by
- * its QUERY_ENTER or INLINE_ENTER alone (no chunk writes its parameters, and a copy's locals are
- * its own: combine.c), so what is computed from it stays the same until that entry runs again,
- * which then clears the kept values (UNKEEP after it). A local any other instruction names but
- * to read it, or written by a copy's entry that a jump passes by into the copy, has many.
- * tgt: n + 1 bytes, zeroed, for the jump targets. */
-static void find_writers(const chunk *ch, uint32_t *writer, uint8_t *tgt)
+/* A group's first occurrence and its code's length, to order the groups by. */
+typedef struct leader {
+    uint32_t len, first;
+} leader;
+
+/* Longest first; at equal lengths, the first in the code first. */
+static int by_length(const void *a, const void *b)
 {
-    for (uint32_t i = 0; i < ch->nlocals; i++)
-        writer[i] = NO_WRITER;
-    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
-        uint32_t op = ch->code[pc], n = op_operands[op];
-        if (n && (op_kinds[op][n - 1] == OPK_JUMP || op_kinds[op][n - 1] == OPK_EXIT))
-            tgt[(int64_t)(pc + 1 + n) + (int32_t)ch->code[pc + n]] = 1; /* in_shape checked */
-    }
-    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
-        const uint32_t op = ch->code[pc], *w = &ch->code[pc + 1];
-        const bool entry = op == OP_INLINE_ENTER || op == OP_QUERY_ENTER;
-        for (uint32_t i = 0; i < op_operands[op]; i++) {
-            if (op_kinds[op][i] != OPK_LOCAL || op == OP_GET_LOCAL || op == OP_GET_LOCAL_FIELD ||
-                op == OP_JUMP_IF_FIELD_FALSE)
-                continue;
-            if (entry) {
-                const bool passed = tgt[pc + 1 + op_operands[op]];
-                for (uint32_t l = w[i]; l < w[i] + w[1]; l++)
-                    writer[l] = writer[l] == NO_WRITER && !passed ? (uint32_t)pc : MANY_WRITERS;
-                continue;
-            }
-            /* written, or not read alone; a copied `min` or `max` query's kept answer and
-             * whether a rule fed it, the next local */
-            const bool pair = op == OP_QUERY_ACC || op == OP_QUERY_UNFED || op == OP_QUERY_ELSE;
-            for (uint32_t l = w[i]; l <= w[i] + pair && l < ch->nlocals; l++)
-                writer[l] = MANY_WRITERS;
-        }
-    }
+    const leader *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len > y->len ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
 }
 
 /* Which occurrences to keep: a group (equal code) whose occurrences not inside one kept
- * already are two or more, or one inside a loop; the longest first, so that an expression is
- * kept whole before its parts are looked at. Each kept group gets a slot (its `slot`, the
- * same for its occurrences): *nslots of them. */
-static void choose(const chunk *ch, occ *o, size_t n, uint32_t *nslots)
+ * already are two or more, or (over the chunk's parameters alone) one inside a loop; the
+ * longest first, so that an expression is kept whole before its parts are looked at. Each kept
+ * group gets a slot (its `slot`, the same for its occurrences): *nslots of them. Expressions
+ * nest or lie apart, so one that starts inside a kept one lies inside it (covered: n + 1 bytes
+ * of the code, zeroed). False on OOM. */
+static bool choose(const chunk *ch, occ *o, size_t n, uint8_t *covered, uint32_t *nslots)
 {
-    /* groups: the first occurrence of equal code names it */
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    uint32_t *tab = mem_malloc(cap * sizeof *tab);
+    leader *lead = mem_malloc((n ? n : 1) * sizeof *lead);
+    if (!tab || !lead) {
+        mem_free(tab);
+        mem_free(lead);
+        return false;
+    }
+    memset(tab, 0xff, cap * sizeof *tab);
+    /* groups: the first occurrence of equal code names it; each linked to the next of its
+     * group (`next`, UINT32_MAX: the last), the first keeping the last (`tail`) */
+    size_t nlead = 0;
     for (size_t i = 0; i < n; i++) {
-        o[i].group = (uint32_t)i;
-        for (size_t j = 0; j < i; j++)
-            if (o[j].group == j && same_code(ch, &o[i], &o[j])) {
-                o[i].group = (uint32_t)j;
+        o[i].next = UINT32_MAX;
+        for (size_t j = code_hash(ch, &o[i]) & (cap - 1);; j = (j + 1) & (cap - 1)) {
+            if (tab[j] == UINT32_MAX) {
+                tab[j] = (uint32_t)i;
+                o[i].group = o[i].tail = (uint32_t)i;
+                lead[nlead++] = (leader){ o[i].end - o[i].start, (uint32_t)i };
                 break;
             }
+            if (same_code(ch, &o[tab[j]], &o[i])) {
+                occ *g = &o[tab[j]];
+                o[i].group = tab[j];
+                o[g->tail].next = (uint32_t)i;
+                g->tail = (uint32_t)i;
+                break;
+            }
+        }
     }
+    mem_free(tab);
+    qsort(lead, nlead, sizeof *lead, by_length);
     *nslots = 0;
-    for (;;) {
-        size_t best = SIZE_MAX; /* the longest group not decided yet */
-        for (size_t i = 0; i < n; i++)
-            if (o[i].group == i && !o[i].decided &&
-                (best == SIZE_MAX || o[i].end - o[i].start > o[best].end - o[best].start))
-                best = i;
-        if (best == SIZE_MAX)
-            break;
-        o[best].decided = true;
+    for (size_t l = 0; l < nlead; l++) {
+        const uint32_t g = lead[l].first;
         size_t nfree = 0;
         bool loops = false;
-        for (size_t i = 0; i < n; i++) {
-            if (o[i].group != best)
-                continue;
-            bool inside = false;
-            for (size_t j = 0; j < n && !inside; j++)
-                inside = o[j].kept && o[j].start <= o[i].start && o[i].end <= o[j].end;
-            o[i].free = !inside;
-            nfree += !inside;
-            loops = loops || (!inside && o[i].in_loop);
+        for (uint32_t i = g; i != UINT32_MAX; i = o[i].next) {
+            o[i].free = !covered[o[i].start];
+            nfree += o[i].free;
+            loops = loops || (o[i].free && o[i].in_loop);
         }
         /* a copy's parameters change at each entry of the copy, which a loop may repeat */
-        if (nfree < 2 && !(loops && o[best].by == NO_WRITER))
+        if (nfree < 2 && !(loops && o[g].by == NO_WRITER))
             continue;
-        for (size_t i = 0; i < n; i++)
-            if (o[i].group == best && o[i].free) {
+        for (uint32_t i = g; i != UINT32_MAX; i = o[i].next)
+            if (o[i].free) {
                 o[i].kept = true;
                 o[i].slot = *nslots;
+                memset(covered + o[i].start, 1, o[i].end - o[i].start);
             }
         ++*nslots;
     }
+    mem_free(lead);
+    return true;
 }
 
 /* Where the span or part that started at offset p of the code as it was starts now: on an
@@ -321,47 +305,86 @@ static int by_start(const void *a, const void *b)
     return x->end > y->end ? -1 : x->end < y->end;
 }
 
-/* Whether ch is in the shape this pass relies on: every jump lands on an instruction (or the
- * end), every span and part starts in the code (on an instruction, or on an operand: a fused
- * pair's second half, combine.c), and no instruction names a local from slot0 on (the
- * accumulator is found from nlocals, not named; an inlined copy's first local may be past its
- * last when it has none). start: n + 1 bytes, zeroed, filled with
- * where instructions start. */
-static bool in_shape(const chunk *ch, uint32_t slot0, uint8_t *start)
+/* What one scan of a combined chunk finds (n: its length; arrays of n + 1 entries, zeroed, but
+ * writer's ch->nlocals, and entries' n): where instructions start (start), where jumps land
+ * (tgt), where straight-line code is cut (bar: a jump lands, a part starts), what lies in a
+ * loop (loop: between a backward jump's target and the jump), each local's writer (writer:
+ * NO_WRITER, MANY_WRITERS or a copy's entry, below) and the copies' entries (nentries). */
+typedef struct scan {
+    uint8_t *start, *tgt, *bar, *loop;
+    uint32_t *writer, *entries;
+    size_t nentries;
+} scan;
+
+/* Scans ch, filling sc; false when ch is not in the shape this pass relies on: every jump
+ * lands on an instruction (or the end), every span and part starts in the code (on an
+ * instruction, or on an operand: a fused pair's second half, combine.c), and no instruction
+ * names a local from slot0 on (the accumulator is found from nlocals, not named; an inlined
+ * copy's first local may be past its last when it has none).
+ * A copy's parameter is written by its QUERY_ENTER or INLINE_ENTER alone (no chunk writes its
+ * parameters, and a copy's locals are its own: combine.c), so what is computed from it stays
+ * the same until that entry runs again, which then clears the kept values (UNKEEP after it). A
+ * local any other instruction names but to read it, or written by a copy's entry that a jump
+ * passes by into the copy (QUERY_FORWARD's), has many writers. */
+static bool scan_chunk(const chunk *ch, uint32_t slot0, scan *sc)
 {
+    const size_t n = ch->len;
+    for (uint32_t i = 0; i < ch->nlocals; i++)
+        sc->writer[i] = NO_WRITER;
     size_t pc = 0;
-    for (; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
-        if (ch->code[pc] >= OP__COUNT)
-            return false;
-        start[pc] = 1;
+    for (; pc < n; pc += 1 + op_operands[ch->code[pc]]) {
         const uint32_t op = ch->code[pc];
-        for (uint32_t i = 0; i < op_operands[op]; i++) {
-            uint64_t v = ch->code[pc + 1 + i];
-            if (op_kinds[op][i] != OPK_LOCAL)
-                continue;
-            if (op == OP_INLINE_ENTER || op == OP_QUERY_ENTER) /* the first of b locals */
-                v = ch->code[pc + 2] ? v + ch->code[pc + 2] - 1 : 0;
-            if (v >= slot0)
+        if (op >= OP__COUNT)
+            return false;
+        const uint32_t nops = op_operands[op], *w = &ch->code[pc + 1];
+        sc->start[pc] = 1;
+        if (op == OP_INLINE_ENTER || op == OP_QUERY_ENTER) {
+            if (w[1] && (uint64_t)w[2] + w[1] > slot0) /* its b locals from c */
                 return false;
+            sc->entries[sc->nentries++] = (uint32_t)pc;
+        } else if (op != OP_GET_LOCAL && op != OP_GET_LOCAL_FIELD && op != OP_JUMP_IF_FIELD_FALSE) {
+            /* written, or not read alone; a copied `min` or `max` query's kept answer and
+             * whether a rule fed it, the next local */
+            const uint32_t pair = op == OP_QUERY_ACC || op == OP_QUERY_UNFED || op == OP_QUERY_ELSE;
+            for (uint32_t i = 0; i < nops; i++)
+                if (op_kinds[op][i] == OPK_LOCAL) {
+                    if (w[i] + pair >= slot0)
+                        return false;
+                    sc->writer[w[i]] = sc->writer[w[i] + pair] = MANY_WRITERS;
+                }
+        } else if (w[0] >= slot0) {
+            return false;
+        }
+        if (nops && (op_kinds[op][nops - 1] == OPK_JUMP || op_kinds[op][nops - 1] == OPK_EXIT)) {
+            int64_t target = (int64_t)(pc + 1 + nops) + (int32_t)w[nops - 1];
+            if (target < 0 || target > (int64_t)n)
+                return false;
+            sc->tgt[target] = 1;
+            if (target <= (int64_t)pc)
+                memset(sc->loop + target, 1, pc + 1 - (size_t)target);
         }
     }
-    if (pc != ch->len)
+    if (pc != n)
         return false;
-    start[pc] = 1;
-    for (pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
-        uint32_t op = ch->code[pc], n = op_operands[op];
-        if (!n || (op_kinds[op][n - 1] != OPK_JUMP && op_kinds[op][n - 1] != OPK_EXIT))
-            continue;
-        int64_t target = (int64_t)(pc + 1 + n) + (int32_t)ch->code[pc + n];
-        if (target < 0 || target > (int64_t)ch->len || !start[target])
+    sc->start[n] = 1;
+    for (size_t p = 0; p <= n; p++)
+        if (sc->tgt[p] && !sc->start[p])
             return false;
-    }
     for (size_t i = 0; i < ch->nlines; i++)
-        if (ch->lines[i].pc > ch->len)
+        if (ch->lines[i].pc > n)
             return false;
-    for (size_t i = 0; i < ch->nparts; i++)
-        if (ch->parts[i].pc > ch->len)
+    memcpy(sc->bar, sc->tgt, n + 1);
+    for (size_t i = 0; i < ch->nparts; i++) {
+        if (ch->parts[i].pc > n)
             return false;
+        sc->bar[ch->parts[i].pc] = 1;
+    }
+    for (size_t e = 0; e < sc->nentries; e++) {
+        const uint32_t at = sc->entries[e], *w = &ch->code[at + 1];
+        const bool passed = sc->tgt[at + 1 + op_operands[ch->code[at]]];
+        for (uint32_t l = w[2]; l < w[2] + w[1]; l++)
+            sc->writer[l] = sc->writer[l] == NO_WRITER && !passed ? at : MANY_WRITERS;
+    }
     return true;
 }
 
@@ -372,26 +395,35 @@ bool reuse_reads(chunk *ch)
         return true;
     const size_t n = ch->len;
     const uint32_t slot0 = ch->nlocals - 2; /* the kept values' locals, then the accumulator */
-    uint8_t *bar = mem_calloc(4 * (n + 1), 1);
-    uint32_t *mapped = mem_calloc(2 * (n + 1) + ch->nlocals, sizeof *mapped);
+    /* bytes: start, tgt, bar, loop; words: mapped, newpc, writer (nlocals), entries and then
+     * the slot kept at each end (n + 1) */
+    uint8_t *bytes = mem_calloc(4 * (n + 1), 1);
+    uint32_t *mapped = mem_calloc(3 * (n + 1) + ch->nlocals, sizeof *mapped);
     occ *o = NULL;
     size_t no = 0, nclr = 0;
     copy_clear *clr = NULL;
     uint32_t *renum = NULL, *code = NULL;
-    if (!bar || !mapped)
+    if (!bytes || !mapped)
         goto oom;
-    uint8_t *loop = bar + n + 1, *start = loop + n + 1;
-    if (!in_shape(ch, slot0, start))
+    scan sc = { .start = bytes,
+                .tgt = bytes + (n + 1),
+                .bar = bytes + 2 * (n + 1),
+                .loop = bytes + 3 * (n + 1),
+                .writer = mapped + 2 * (n + 1),
+                .entries = mapped + 2 * (n + 1) + ch->nlocals };
+    uint8_t *const start = sc.start, *const bar = sc.bar;
+    if (!scan_chunk(ch, slot0, &sc))
         goto done;
-    uint32_t *writer = mapped + 2 * (n + 1);
-    find_writers(ch, writer, start + n + 1);
-    cuts_and_loops(ch, bar, loop);
-    if (!find_occurrences(ch, bar, writer, &o, &no))
+    if (!find_occurrences(ch, bar, sc.writer, &o, &no))
         goto oom;
+    if (no == 0)
+        goto done;
     for (size_t i = 0; i < no; i++)
-        o[i].in_loop = loop[o[i].start];
+        o[i].in_loop = sc.loop[o[i].start];
     uint32_t ngroups = 0;
-    choose(ch, o, no, &ngroups);
+    memset(bar, 0, n + 1); /* the cuts are no longer needed: what kept code covers */
+    if (!choose(ch, o, no, bar, &ngroups))
+        goto oom;
     size_t nk = 0;
     for (size_t i = 0; i < no; i++)
         if (o[i].kept)
@@ -428,8 +460,11 @@ bool reuse_reads(chunk *ch)
     uint32_t *newpc = mapped + n + 1;
     uint8_t *lead = bar; /* reused: the cuts are no longer needed */
     memset(lead, 0, n + 1);
-    for (size_t i = 0; i < nk; i++)
+    uint32_t *keep_slot = sc.entries; /* reused: the slot kept at each end */
+    for (size_t i = 0; i < nk; i++) {
         lead[o[i].end] = 2;
+        keep_slot[o[i].end] = o[i].slot;
+    }
     for (size_t i = 0; i < nclr; i++)
         lead[clr[i].by + 1 + op_operands[ch->code[clr[i].by]]] = 3;
     size_t words = 0, k = 0;
@@ -447,12 +482,10 @@ bool reuse_reads(chunk *ch)
     size_t at = 0, cl = 0;
     k = 0;
     for (size_t pc = 0; pc <= n; pc += pc < n ? 1 + op_operands[ch->code[pc]] : 1) {
-        for (size_t i = 0; lead[pc] == 2 && i < nk; i++)
-            if (o[i].end == pc) {
-                code[at++] = OP_KEEP;
-                code[at++] = slot0 + o[i].slot;
-                break;
-            }
+        if (lead[pc] == 2) {
+            code[at++] = OP_KEEP;
+            code[at++] = slot0 + keep_slot[pc];
+        }
         if (lead[pc] == 3) { /* clr is in the order of the entries' offsets */
             code[at++] = OP_UNKEEP;
             code[at++] = slot0 + clr[cl].first;
@@ -489,7 +522,7 @@ bool reuse_reads(chunk *ch)
 done:
     mem_free(o);
     mem_free(mapped);
-    mem_free(bar);
+    mem_free(bytes);
     mem_free(clr);
     mem_free(renum);
     return true;
@@ -497,7 +530,7 @@ oom:
     mem_free(code);
     mem_free(o);
     mem_free(mapped);
-    mem_free(bar);
+    mem_free(bytes);
     mem_free(clr);
     mem_free(renum);
     return false;
