@@ -95,6 +95,8 @@ typedef struct chunk {
     chunk_part *parts; /* a combined chunk (CHUNK_QUERY): its rules' code, sorted by pc */
     size_t nparts, parts_cap;
     uint32_t combine; /* a combined chunk: the query's mode (AST_COMBINE_*), RULE_ACC's way */
+    uint32_t nkept;   /* a combined chunk: the locals of its kept reads (reuse.c), just before
+                       * the accumulator's two; its frame clears them with those */
 } chunk;
 
 /* A new empty chunk (copies name); NULL on OOM. */

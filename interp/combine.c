@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "reuse.h"
 
 /* Whether op may run inside a combined chunk: not what reports its chunk to the procedure
  * driver (dice lines, effects and the rest), names a board unit by a string of its chunk, or
@@ -743,6 +744,9 @@ static chunk *combine(const comb_source *src, const res_program *p, chunk *const
     }
     out->nlocals = e.next_local + 2; /* the accumulator, and whether a rule fed it */
     out->max_stack = max_stack + e.extra_stack;
+    /* the reads computed again and again kept after their first run (vm.md §5b); out of
+     * memory there, the chunk stays as it is, right but slower */
+    (void)reuse_reads(out);
     mem_free(e.qfix);
     return out;
 fail:

@@ -33,12 +33,13 @@ static inline bool vm_enter_frame(vm_ctx *x, const chunk *ch, size_t nb, uint32_
 }
 
 /* The locals a frame of ch zeroes when nargs arguments start it: a combined query chunk
- * (combine.h) only its accumulator, the last two (its rules and the fns copied into it set
+ * (combine.h) only its accumulator, the last two, and the locals of its kept reads before
+ * them (reuse.h: cleared means not computed yet; its rules and the fns copied into it set
  * each of their locals before they read it, as every chunk does); any other, all but its
  * arguments. */
 static inline uint32_t vm_zero_from(const chunk *ch, uint32_t nargs)
 {
-    return ch->kind == CHUNK_QUERY ? ch->nlocals - 2 : nargs;
+    return ch->kind == CHUNK_QUERY ? ch->nlocals - 2 - ch->nkept : nargs;
 }
 
 /* The dispatch loop (vm.c): runs the innermost frame of x (pushed by the caller) until it

@@ -299,6 +299,17 @@ OP(FOR_BACK,           0,                LOCAL, LOCAL, LOCAL, JUMP,
 OP(FOR_BACK_SET,       0,                LOCAL, LOCAL, LOCAL, JUMP,
    "the same for FOR_NEXT_SET's loop over a set")
 
+OP_GROUP("reads kept in a combined chunk (reuse.c, vm.md §5b)")
+OP(KEPT,               1,                LOCAL, INT, JUMP, _,
+   "when local a holds the value kept (and the run is untraced, and more than b steps are "
+   "left in the block): push it, charge the b steps of the code it stands for, pc += c past "
+   "that code's KEEP; else go on into the code (no step)")
+OP(KEEP,               0,                LOCAL, _, _, _,
+   "v -> v, kept in local a too: the value of the code a KEPT stands before (no step)")
+OP(UNKEEP,             0,                LOCAL, COUNT, _, _,
+   "clear locals a .. a+b-1, the values kept of a copied query's or fn's parameters, which the "
+   "entry just before moved in anew (no step)")
+
 /* clang-format on */
 
 #undef OP

@@ -584,6 +584,33 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         SKIP(4);
         VM_NEXT();
     }
+    /* A read kept in a combined chunk (reuse.c): its value once computed, the steps of its
+     * code charged; else (not yet, traced, or the steps would run out on the way: E207 then
+     * strikes in the code as before) on into the code, the instruction taking no step. */
+    VM_CASE(KEPT)
+    {
+        if (base[OPA].type != T_NONE && x->steps_left > OPB && !x->tracing) {
+            PUSH(base[OPA]);
+            x->steps_left -= OPB - 1; /* and the dispatch's one */
+            pc += 3 + (int32_t)OPC;
+            VM_NEXT();
+        }
+        SKIP(3);
+        VM_DISPATCH();
+    }
+    VM_CASE(KEEP)
+    {
+        base[OPA] = TOP;
+        SKIP(1);
+        VM_DISPATCH();
+    }
+    VM_CASE(UNKEEP)
+    {
+        for (uint32_t i = 0; i < OPB; i++)
+            base[OPA + i].type = T_NONE;
+        SKIP(2);
+        VM_DISPATCH();
+    }
     VM_CASE(EMPTY_AGG)
     {
         RAISE(E_EMPTY, "min or max over an empty collection");

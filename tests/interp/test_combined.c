@@ -704,6 +704,112 @@ START_TEST(min_and_max_queries_are_copied_too)
 }
 END_TEST
 
+/* e under program src needs the same steps untraced (the combined chunks), traced, and traced
+ * for the brief form; and with every budget short of it, E207 names the same rule or fn at the
+ * same line and column either way (a kept value read runs its code again when the steps would
+ * run out on the way, reuse.c). */
+static void same_steps_and_limits(const char *src, const char *e)
+{
+    unsigned long need = fewest_steps_of(src, e, false);
+    ck_assert_uint_eq(need, fewest_steps_of(src, e, true));
+    ck_assert_uint_eq(need, fewest_brief_steps(src, e));
+    for (unsigned long b = 1; b < need; b++) {
+        char traced[200], plain[200];
+        tvm *t = tvm_new_cfg(src, b, 0);
+        ck_assert_str_eq(untraced(t, e), "E207");
+        budget_where(t, plain, sizeof plain);
+        const unsigned line = t->d[0].line, at = t->d[0].col;
+        tvm_clear(t);
+        ck_ev(t, e, "E207");
+        budget_where(t, traced, sizeof traced);
+        ck_assert_msg(strcmp(plain, traced) == 0 && plain[0], "budget %lu: %s / %s", b, plain,
+                      traced);
+        ck_assert_msg(line == t->d[0].line && at == t->d[0].col, "budget %lu: %u:%u / %u:%u", b,
+                      line, at, t->d[0].line, t->d[0].col);
+        tvm_free(t);
+    }
+}
+
+/* Reads a combined chunk computes again and again are kept after their first run (KEPT and
+ * KEEP, reuse.c, vm.md §5b): an expression of pure instructions over the query's parameters,
+ * reached twice or more by the chunk's code or inside a loop. Its value is kept where it is
+ * first reached, so an error strikes there and nowhere before, and an empty loop reaches
+ * nothing; the steps charged and E207's place are those of the code as it was.
+ *   score(x), sum: big, 10 / (x - 1) when x > 5; all, 10 / (x - 1) plus how many y in 1..3
+ *   have y * 10 / (x - 1) > 4; none, how many k in [y in 1..3: y > x] equal 10 / (x - 3).
+ *   Kept: `10 / (x - 1)` (in big and all: two KEPT), `x - 1` inside all's loop (its other
+ *   occurrences lie inside the kept divisions), `10 / (x - 3)` inside none's loop: four.
+ *   score(6): big 10 / 5 = 2; all 2 + #{y: 2y > 4} = 2 + 1 = 3; none: no y > 6, 0: 5.
+ *   score(3): all 10 / 2 = 5 + #{y: 5y > 4} = 5 + 3 = 8; none: no y > 3, so 10 / 0 is never
+ *   reached: 0. 8.
+ *   score(2): all 10 + #{y: 10y > 4} = 13; none: k = 3, 10 / -1 = -10 != 3: 0. 13.
+ *   score(1): big's guard fails, so the first reach of 10 / (x - 1) is all's (line 4): E205
+ *   there, traced or not. */
+static const char *const KEPT_READS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "query score(x: int) -> int combine sum;\n"
+    "rule score.big cite \"T.1\" when x > 5 answer 10 / (x - 1);\n"
+    "rule score.all cite \"T.1\" answer 10 / (x - 1) + count(y in [1, 2, 3]: y * 10 / (x - 1) > "
+    "4);\n"
+    "rule score.none cite \"T.1\" answer count(k in [y in [1, 2, 3]: y > x]: 10 / (x - 3) == k);\n";
+
+START_TEST(reads_are_kept_after_their_first_run)
+{
+    tvm *t = tvm_new(KEPT_READS);
+    ck_assert_int_eq(count_op(t->vm, "score", OP_KEPT), 4);
+    ck_assert_int_eq(count_op(t->vm, "score", OP_KEEP), 4);
+    both(t, "score(6)", "5");
+    both(t, "score(3)", "8");
+    both(t, "score(2)", "13");
+    both(t, "score(6) + score(3) + score(2)", "26");
+    /* the error where the division is first reached: line 4, not big's line 3 */
+    ck_assert_str_eq(untraced(t, "score(1)"), "E205");
+    ck_assert_ptr_nonnull(strstr(t->log, "t.hon:4:"));
+    ck_assert_uint_eq(t->d[0].line, 4);
+    const unsigned col = t->d[0].col;
+    tvm_clear(t);
+    ck_ev(t, "score(1)", "E205");
+    ck_assert_uint_eq(t->d[0].line, 4);
+    ck_assert_uint_eq(t->d[0].col, col);
+    tvm_free(t);
+    const char *const calls[] = { "score(6)", "score(3) + score(2)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_limits(KEPT_READS, calls[i]);
+}
+END_TEST
+
+/* A query copied at its call whose arguments are moved into the copy's locals (QUERY_ENTER):
+ * what its rules compute from them is kept too, and cleared at each entry of the copy (UNKEEP,
+ * vm.md §5b), since a loop enters it again with other arguments. close_by(y), any: y * y < 80 when
+ * y * y > 50; true when y * y == 4 (y * y three times: three KEPT, one UNKEEP after the entry).
+ *   close_by over 1, 2, 3, 8, 9: 1 no rule; 4 true (b); 9 no rule; 64 < 80 true (a); 81 < 80 false
+ *   (a), and 81 != 4: false. So two trues, and walk(x) adds close_by(x):
+ *   walk(2): 4, true: 3. walk(0): 0, false: 2. walk(-8): 64, true: 3.
+ * A value kept from one entry and read at the next would answer from close_by(1) throughout: 0. */
+static const char *const COPY_KEPT =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "query close_by(y: int) -> bool combine any;\n"
+    "rule close_by.a cite \"T.1\" when y * y > 50 answer y * y < 80;\n"
+    "rule close_by.b cite \"T.1\" when y * y == 4 answer true;\n"
+    "query walk(x: int) -> int combine sum;\n"
+    "rule walk.count cite \"T.1\" answer count(k in [1, 2, 3, 8, 9, x]: close_by(k + 0));\n";
+
+START_TEST(reads_of_a_copys_parameters_are_kept_per_entry)
+{
+    tvm *t = tvm_new(COPY_KEPT);
+    ck_assert_int_eq(count_op(t->vm, "walk", OP_QUERY_ENTER), 1);
+    ck_assert_int_eq(count_op(t->vm, "walk", OP_KEPT), 3);
+    ck_assert_int_eq(count_op(t->vm, "walk", OP_UNKEEP), 1);
+    both(t, "walk(2)", "3");
+    both(t, "walk(0)", "2");
+    both(t, "walk(-8)", "3");
+    tvm_free(t);
+    const char *const calls[] = { "walk(2)", "walk(0) + walk(-8)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_limits(COPY_KEPT, calls[i]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -722,6 +828,8 @@ int main(void)
     tcase_add_test(tc, fns_up_to_160_words_are_copied_in);
     tcase_add_test(tc, small_queries_are_copied_at_their_calls);
     tcase_add_test(tc, min_and_max_queries_are_copied_too);
+    tcase_add_test(tc, reads_are_kept_after_their_first_run);
+    tcase_add_test(tc, reads_of_a_copys_parameters_are_kept_per_entry);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
