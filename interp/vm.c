@@ -769,10 +769,10 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     }
     VM_CASE(SIDE_HAS)
     {
-        int64_t s = sp[-2].u.i;
-        if (x->sc && (uint64_t)s < (uint64_t)geo_side_count(x->sc->g)) {
+        int has = x->sc ? board_side_test(x->sc->b, sp[-2].u.i, (int)sp[-1].u.i) : -1;
+        if (has >= 0) {
             sp--;
-            TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)sp[0].u.i, NULL));
+            TOP = BOOLV(has);
         } else {
             BOARD_SLOW(RES_BI_SIDE_HAS, 2, T_BOOL);
         }
@@ -782,10 +782,11 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     {
         /* the CONST it stands for charged here: one step more, taken in the fast path while
          * the block holds it, else by CHARGE on the slow path (rare: keep it short) */
-        int64_t s = TOP.u.i;
-        if (x->steps_left > 1 && x->sc && (uint64_t)s < (uint64_t)geo_side_count(x->sc->g)) {
+        int has =
+            x->steps_left > 1 && x->sc ? board_side_test(x->sc->b, TOP.u.i, (int)K[OPA].u.i) : -1;
+        if (has >= 0) {
             x->steps_left--;
-            TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)K[OPA].u.i, NULL));
+            TOP = BOOLV(has);
             SKIP(1);
             VM_NEXT();
         }

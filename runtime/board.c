@@ -2,8 +2,9 @@
  *
  * Per-square arrays for elevation and element membership; features on squares, sides and
  * interspaces and the units standing on squares are singly linked lists in one node pool
- * (most places hold nothing, so a head index per place costs 4 bytes). Square, side and
- * interspace indexes are those of geo.c.
+ * (most places hold nothing, so a head index per place costs 4 bytes). A side's features
+ * with ids below 64 are also kept as one bit each (board_view, read inline by board.h's
+ * board_side_has_id). Square, side and interspace indexes are those of geo.c.
  */
 #include "board.h"
 
@@ -49,6 +50,9 @@ typedef struct name_entry {
 } name_entry;
 
 struct board {
+    board_view view; /* first: board.h reads it inline (board_side_has_id) */
+    /* view.side_bits, writable: per side, a bit for each of its features below BOARD_SIDE_BITS */
+    uint64_t *side_bits;
     geo_grid g;
     int *elev;    /* w*h */
     int *elem_at; /* w*h, -1 */
@@ -111,7 +115,10 @@ board *board_new(geo_topology topo, int w, int h)
     b->runs = mem_calloc(1, sizeof *b->runs);
     if (b->runs)
         b->runs->id = -1;
-    bool ok = b->elev && b->elem_at && b->unit_head && b->runs;
+    b->side_bits = mem_calloc((size_t)b->n_place[BOARD_AT_SIDE] + 1, sizeof *b->side_bits);
+    b->view.side_bits = b->side_bits;
+    b->view.n_sides = b->n_place[BOARD_AT_SIDE];
+    bool ok = b->elev && b->elem_at && b->unit_head && b->runs && b->side_bits;
     for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++) {
         b->head[p] = new_ints((size_t)b->n_place[p], -1);
         ok = ok && b->head[p];
@@ -130,6 +137,7 @@ void board_free(board *b)
     mem_free(b->elev);
     mem_free(b->elem_at);
     mem_free(b->unit_head);
+    mem_free(b->side_bits);
     for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++)
         mem_free(b->head[p]);
     for (int i = 0; i < b->n_elems; i++)
@@ -436,15 +444,22 @@ geo_status board_put_at(board *b, board_place where, int index, board_feature f,
         b->nodes[i].f = f;
         return GEO_OK;
     }
-    return list_insert(b, head_of(b, where, index), f, pos) < 0 ? GEO_ENOMEM : GEO_OK;
+    if (list_insert(b, head_of(b, where, index), f, pos) < 0)
+        return GEO_ENOMEM;
+    if (where == BOARD_AT_SIDE && f.id < BOARD_SIDE_BITS)
+        b->side_bits[index] |= UINT64_C(1) << f.id;
+    return GEO_OK;
 }
 
 bool board_take(board *b, board_place where, int index, int id)
 {
     if (!place_ok(b, where, index))
         return false;
-    if (where == BOARD_AT_SIDE)
+    if (where == BOARD_AT_SIDE) {
         b->runs->id = -1;
+        if (id >= 0 && id < BOARD_SIDE_BITS)
+            b->side_bits[index] &= ~(UINT64_C(1) << id);
+    }
     return list_remove(b, head_of(b, where, index), id);
 }
 

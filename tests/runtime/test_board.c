@@ -1,6 +1,6 @@
 /* tests/runtime/test_board.c — Check tests of runtime/board.{c,h}: board bounds, elevation,
  * terrain elements (membership, corners, outline), features on squares, sides and interspaces
- * (set semantics, facing checks), runs of a side feature joined end to end, units on one or
+ * (set semantics, facing checks, the inline read of a side's features), runs of a side feature joined end to end, units on one or
  * two squares, embarking, display names.
  * Expected values are reasoned in the comments; geometry indexes come from geo.h.
  */
@@ -221,6 +221,47 @@ START_TEST(features)
 }
 END_TEST
 
+/* board_side_has_id, the inline read of a side's features, says what board_side_has says
+ * through puts and takes: ids 0 and 63 (the first and last kept as a bit), 64 and
+ * BOARD_MAX_ID - 1 (past the bits: the list is asked), a negative id (never there). */
+START_TEST(side_has_id)
+{
+    board *b = board_new(GEO_SQUARE, 3, 3);
+    int s = geo_side_between(board_grid(b), sq(b, "B2"), sq(b, "B3"));
+    int t = geo_side_between(board_grid(b), sq(b, "A1"), sq(b, "B1"));
+    const int ids[] = { 0, 63, 64, BOARD_MAX_ID - 1 };
+    for (int i = 0; i < 4; i++)
+        ck_assert(!board_side_has_id(b, s, ids[i]));
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){ ids[i], 0, -1 }), GEO_OK);
+    for (int i = 0; i < 4; i++) {
+        ck_assert(board_side_has_id(b, s, ids[i]));
+        ck_assert(!board_side_has_id(b, t, ids[i])); /* the other side holds nothing */
+    }
+    ck_assert(!board_side_has_id(b, s, 1));
+    ck_assert(!board_side_has_id(b, s, -1));
+    /* putting an id again keeps it there; taking it takes it from the bits too */
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){ 63, 5, -1 }), GEO_OK);
+    ck_assert(board_side_has_id(b, s, 63));
+    ck_assert(board_take(b, BOARD_AT_SIDE, s, 63));
+    ck_assert(board_take(b, BOARD_AT_SIDE, s, 64));
+    ck_assert(!board_side_has_id(b, s, 63));
+    ck_assert(!board_side_has_id(b, s, 64));
+    ck_assert(board_side_has_id(b, s, 0));
+    ck_assert(board_side_has_id(b, s, BOARD_MAX_ID - 1));
+    /* a take of what is not there, or of a place off the board, changes nothing */
+    ck_assert(!board_take(b, BOARD_AT_SIDE, s, 63));
+    ck_assert(!board_take(b, BOARD_AT_SIDE, -1, 0));
+    ck_assert(board_side_has_id(b, s, 0));
+    /* the features on squares and interspaces are not a side's */
+    ck_assert_int_eq(board_put(b, BOARD_AT_SQUARE, 0, (board_feature){ 7, 0, -1 }), GEO_OK);
+    ck_assert_int_eq(board_put(b, BOARD_AT_INTERSPACE, 0, (board_feature){ 8, 0, -1 }), GEO_OK);
+    ck_assert(!board_side_has_id(b, 0, 7));
+    ck_assert(!board_side_has_id(b, 0, 8));
+    board_free(b);
+}
+END_TEST
+
 /* The side between two named squares of b. */
 static int side(const board *b, const char *p, const char *q)
 {
@@ -383,6 +424,7 @@ int main(void)
     tcase_add_test(tc, features);
     tcase_add_test(tc, element_values_and_markers);
     tcase_add_test(tc, side_runs);
+    tcase_add_test(tc, side_has_id);
     tcase_add_test(tc, units);
     tcase_add_test(tc, names);
     suite_add_tcase(s, tc);
