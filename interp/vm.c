@@ -800,7 +800,7 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     {
         int sq, t;
         const uint32_t type = p->enums[E_TERRAIN].type;
-        if (builtin_square_at(x, TOP, &sq) && (t = board_terrain(x->sc->b, sq)) >= 0 &&
+        if (builtin_square_at(x, TOP, &sq) && (t = board_terrain_at_sq(x->sc->b, sq)) >= 0 &&
             (size_t)t < p->enums[E_TERRAIN].len)
             TOP = (val){ .type = type, .u.i = t };
         else
@@ -831,7 +831,7 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     {
         int sq;
         if (builtin_square_at(x, TOP, &sq))
-            TOP = BOOLV(board_element_at(x->sc->b, sq) >= 0);
+            TOP = BOOLV(board_element_at_sq(x->sc->b, sq) >= 0);
         else
             BOARD_SLOW(RES_BI_IN_ELEMENT, 1, T_BOOL);
         VM_NEXT();

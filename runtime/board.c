@@ -3,8 +3,8 @@
  * Per-square arrays for elevation and element membership; features on squares, sides and
  * interspaces and the units standing on squares are singly linked lists in one node pool
  * (most places hold nothing, so a head index per place costs 4 bytes). A side's features
- * with ids below 64 are also kept as one bit each (board_view, read inline by board.h's
- * board_side_has_id). Square, side and interspace indexes are those of geo.c.
+ * with ids below 64 are also kept as one bit each, and each square's terrain type beside its
+ * element (board_view, read inline by board.h's board_side_has_id and board_terrain_at_sq). Square, side and interspace indexes are those of geo.c.
  */
 #include "board.h"
 
@@ -54,8 +54,9 @@ struct board {
     /* view.side_bits, writable: per side, a bit for each of its features below BOARD_SIDE_BITS */
     uint64_t *side_bits;
     geo_grid g;
-    int *elev;    /* w*h */
-    int *elem_at; /* w*h, -1 */
+    int *elev;       /* w*h */
+    int *elem_at;    /* w*h, -1 */
+    int *terrain_at; /* w*h: the type of elem_at's element, -1 (view.terrain_at) */
     element *elems;
     int n_elems, cap_elems;
     int *head[BOARD_AT_ELEMENT_VALUE]; /* per square / side / interspace / number: first node */
@@ -111,6 +112,7 @@ board *board_new(geo_topology topo, int w, int h)
     b->n_place[BOARD_AT_NUMBERED] = BOARD_MAX_NUMBER;
     b->elev = new_ints(n, 0);
     b->elem_at = new_ints(n, -1);
+    b->terrain_at = new_ints(n, -1);
     b->unit_head = new_ints(n, -1);
     b->runs = mem_calloc(1, sizeof *b->runs);
     if (b->runs)
@@ -118,7 +120,9 @@ board *board_new(geo_topology topo, int w, int h)
     b->side_bits = mem_calloc((size_t)b->n_place[BOARD_AT_SIDE] + 1, sizeof *b->side_bits);
     b->view.side_bits = b->side_bits;
     b->view.n_sides = b->n_place[BOARD_AT_SIDE];
-    bool ok = b->elev && b->elem_at && b->unit_head && b->runs && b->side_bits;
+    b->view.elem_at = b->elem_at;
+    b->view.terrain_at = b->terrain_at;
+    bool ok = b->elev && b->elem_at && b->terrain_at && b->unit_head && b->runs && b->side_bits;
     for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++) {
         b->head[p] = new_ints((size_t)b->n_place[p], -1);
         ok = ok && b->head[p];
@@ -136,6 +140,7 @@ void board_free(board *b)
         return;
     mem_free(b->elev);
     mem_free(b->elem_at);
+    mem_free(b->terrain_at);
     mem_free(b->unit_head);
     mem_free(b->side_bits);
     for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++)
@@ -242,6 +247,7 @@ geo_status board_element_add(board *b, int elem, int sq)
     if (!sq_ok(b, sq) || (elem != -1 && !elem_ok(b, elem)))
         return GEO_ERANGE;
     b->elem_at[sq] = elem;
+    b->terrain_at[sq] = elem >= 0 ? b->elems[elem].type : -1;
     return GEO_OK;
 }
 
@@ -270,8 +276,7 @@ int board_element_at(const board *b, int sq)
 
 int board_terrain(const board *b, int sq)
 {
-    int e = board_element_at(b, sq);
-    return e >= 0 ? b->elems[e].type : -1;
+    return sq_ok(b, sq) ? b->terrain_at[sq] : -1;
 }
 
 int board_element_count(const board *b)

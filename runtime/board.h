@@ -152,7 +152,9 @@ typedef struct board_view {
     /* per side (geo.h's index): bit id set while side feature id (< BOARD_SIDE_BITS) is on it;
      * board_put and board_take keep it up to date. Owned by the board. */
     const uint64_t *side_bits;
-    int n_sides; /* geo_side_count of the board's grid */
+    int n_sides;           /* geo_side_count of the board's grid */
+    const int *elem_at;    /* per square: board_element_at, -1 for none */
+    const int *terrain_at; /* per square: board_terrain, the type of its element, -1 for none */
 } board_view;
 
 /* Whether side feature `id` is on `side`, as board_side_has(b, side, id, NULL), read inline
@@ -164,6 +166,17 @@ static inline bool board_side_has_id(const board *b, int side, int id)
     if ((unsigned)id < BOARD_SIDE_BITS)
         return (((const board_view *)(const void *)b)->side_bits[side] >> id) & 1;
     return board_side_has(b, side, id, NULL);
+}
+
+/* board_element_at and board_terrain read inline, for a square of the board (0 <= sq < w*h):
+ * the dispatch loop's IN_ELEMENT and TERRAIN ask them at every square a line crosses. */
+static inline int board_element_at_sq(const board *b, int sq)
+{
+    return ((const board_view *)(const void *)b)->elem_at[sq];
+}
+static inline int board_terrain_at_sq(const board *b, int sq)
+{
+    return ((const board_view *)(const void *)b)->terrain_at[sq];
 }
 
 /* board_side_has_id for any side number: 1 or 0, or -1 when side is not a side of the board

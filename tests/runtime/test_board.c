@@ -1,6 +1,6 @@
 /* tests/runtime/test_board.c — Check tests of runtime/board.{c,h}: board bounds, elevation,
  * terrain elements (membership, corners, outline), features on squares, sides and interspaces
- * (set semantics, facing checks, the inline read of a side's features), runs of a side feature joined end to end, units on one or
+ * (set semantics, facing checks, the inline reads of a side's features and a square's terrain), runs of a side feature joined end to end, units on one or
  * two squares, embarking, display names.
  * Expected values are reasoned in the comments; geometry indexes come from geo.h.
  */
@@ -221,6 +221,40 @@ START_TEST(features)
 }
 END_TEST
 
+/* board_element_at_sq and board_terrain_at_sq, the inline reads of a square's element and
+ * terrain, say what board_element_at and board_terrain say as squares join, move between and
+ * leave elements: a wood (type 3) and a building (type 9) on a 3x3 board. */
+START_TEST(element_at_sq)
+{
+    board *b = board_new(GEO_SQUARE, 3, 3);
+    int wood = board_element_new(b, 3, "wood"), house = board_element_new(b, 9, NULL);
+    int a = sq(b, "A1"), c = sq(b, "C3");
+    ck_assert_int_eq(board_element_at_sq(b, a), -1); /* a new board: no terrain anywhere */
+    ck_assert_int_eq(board_terrain_at_sq(b, a), -1);
+    ck_assert_int_eq(board_element_add(b, wood, a), GEO_OK);
+    ck_assert_int_eq(board_element_add(b, house, c), GEO_OK);
+    ck_assert_int_eq(board_element_at_sq(b, a), wood);
+    ck_assert_int_eq(board_terrain_at_sq(b, a), 3);
+    ck_assert_int_eq(board_terrain_at_sq(b, c), 9);
+    /* A1 moves from the wood into the building, then into no element */
+    ck_assert_int_eq(board_element_add(b, house, a), GEO_OK);
+    ck_assert_int_eq(board_element_at_sq(b, a), house);
+    ck_assert_int_eq(board_terrain_at_sq(b, a), 9);
+    ck_assert_int_eq(board_element_add(b, -1, a), GEO_OK);
+    ck_assert_int_eq(board_element_at_sq(b, a), -1);
+    ck_assert_int_eq(board_terrain_at_sq(b, a), -1);
+    ck_assert_int_eq(board_terrain(b, a), -1);
+    /* a bad element changes nothing */
+    ck_assert_int_eq(board_element_add(b, 7, c), GEO_ERANGE);
+    ck_assert_int_eq(board_terrain_at_sq(b, c), 9);
+    for (int q = 0; q < 9; q++) { /* the inline reads agree with the calls everywhere */
+        ck_assert_int_eq(board_element_at_sq(b, q), board_element_at(b, q));
+        ck_assert_int_eq(board_terrain_at_sq(b, q), board_terrain(b, q));
+    }
+    board_free(b);
+}
+END_TEST
+
 /* board_side_has_id, the inline read of a side's features, says what board_side_has says
  * through puts and takes: ids 0 and 63 (the first and last kept as a bit), 64 and
  * BOARD_MAX_ID - 1 (past the bits: the list is asked), a negative id (never there). */
@@ -425,6 +459,7 @@ int main(void)
     tcase_add_test(tc, element_values_and_markers);
     tcase_add_test(tc, side_runs);
     tcase_add_test(tc, side_has_id);
+    tcase_add_test(tc, element_at_sq);
     tcase_add_test(tc, units);
     tcase_add_test(tc, names);
     suite_add_tcase(s, tc);
