@@ -22,68 +22,11 @@
 #include "frame.h"
 #include "lookup.h"
 #include "mem.h"
+#include "vm_helpers.h"
 
 #define VM_MAX_DICE 1000 /* largest N in `roll N d6` */
 
 /* ---- the dispatch loop ---- */
-
-static bool checked_div(int64_t a, int64_t b, int64_t *q, int64_t *r)
-{
-    if (b == 0 || (a == INT64_MIN && b == -1))
-        return false;
-    int64_t qq = a / b, rr = a % b;
-    if (rr != 0 && ((rr < 0) != (b < 0))) {
-        qq -= 1;
-        rr += b;
-    }
-    *q = qq;
-    *r = rr;
-    return true;
-}
-
-/* *eq = whether a and b are deeply equal, the values visited charged to the step budget: 0,
- * or 1 when the budget runs out, or 2 after E201 when a `?` cell takes part. Out of line, so
- * that the dispatch loop keeps its registers. */
-static __attribute__((noinline)) int equal_charged(vm_ctx *x, val a, val b, bool *eq)
-{
-    val absent = { 0 };
-    uint64_t work = state_steps(x);
-    *eq = val_equal_bounded(x->p, a, b, &absent, &work);
-    if (work == 0)
-        return 1;
-    state_set_steps(x, work);
-    if (absent.flags & VAL_ABSENT) {
-        uint32_t t, r, c;
-        val_absent_where(absent, &t, &r, &c);
-        lookup_fail_absent(x, t, r, c);
-        return 2;
-    }
-    return 0;
-}
-
-/* E206 for a call of fn `fn` (as declared: the edition's version is named) at the limit. */
-static __attribute__((noinline)) void fail_depth(vm_ctx *x, uint32_t fn)
-{
-    if (fn < x->nfn_of)
-        fn = (uint32_t)x->fn_of[fn];
-    state_fail(x, E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
-               x->p->fns[fn].name);
-}
-
-/* A step of a loop over a set (FOR_NEXT_SET, FOR_BACK_SET): the next member of coll at or
- * after the index in *idx into *item (a member of the set's enum) and *idx past it; false when
- * none is left. */
-static inline bool next_member(const res_program *p, const val *coll, val *idx, val *item)
-{
-    int64_t m = idx->u.i;
-    uint64_t rest = m >= 0 && m < 64 ? coll->u.bits >> m : 0;
-    if (!rest)
-        return false;
-    m += __builtin_ctzll(rest); /* the next member present */
-    *item = (val){ .type = p->types[coll->type].arg, .u.i = m };
-    idx->u.i = m + 1;
-    return true;
-}
 
 /* GCC merges the identical tails of the opcode bodies (cross-jumping): each would then jump to
  * one shared copy of VM_NEXT, a jump more per instruction; keep a copy in every body. */
@@ -183,14 +126,14 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     }
 /* out = whether a and b are deeply equal, the values visited charged to the step budget;
  * leaves through over_budget when it runs out, and with E201 when a `?` cell takes part. */
-#define DEEP_EQUAL(a, b, out)                          \
-    do {                                               \
-        SAVE_PC();                                     \
-        int how_ = equal_charged(x, (a), (b), &(out)); \
-        if (how_ == 1)                                 \
-            goto over_budget;                          \
-        if (how_ == 2)                                 \
-            goto error;                                \
+#define DEEP_EQUAL(a, b, out)                             \
+    do {                                                  \
+        SAVE_PC();                                        \
+        int how_ = vm_equal_charged(x, (a), (b), &(out)); \
+        if (how_ == 1)                                    \
+            goto over_budget;                             \
+        if (how_ == 2)                                    \
+            goto error;                                   \
     } while (0)
 /* x y -> pc += the operand when x CMP y (ints, members by declaration order); one more step
  * for the jump the instruction stands for. */
@@ -1087,7 +1030,7 @@ query_end : {
         SKIP(3);
         if (x->depth >= x->max_depth) {
             SAVE_PC();
-            fail_depth(x, pc[-3]);
+            vm_fail_depth(x, pc[-3]);
             goto error;
         }
         x->depth++;
@@ -1104,7 +1047,7 @@ query_end : {
         SKIP(2);
         if (x->depth >= x->max_depth) {
             SAVE_PC();
-            fail_depth(x, pc[-2]);
+            vm_fail_depth(x, pc[-2]);
             goto error;
         }
         x->depth++;
