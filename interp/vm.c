@@ -101,6 +101,15 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         }                                                                        \
         x->steps_left -= (uint64_t)(n);                                          \
     } while (0)
+/* Whether the block holds n steps of the running instruction's and the next one's: then
+ * VM_NEXT_TAKING(n) takes them at once and dispatches (one test of the budget, not CHARGE's and
+ * VM_NEXT's); else the instruction charges as CHARGE(n) and VM_NEXT would (its slow path). */
+#define VM_HOLDS(n) ((uint64_t)(n) + 1 < x->steps_left)
+#define VM_NEXT_TAKING(n)                   \
+    do {                                    \
+        x->steps_left -= (uint64_t)(n) + 1; \
+        VM_DISPATCH();                      \
+    } while (0)
 #define BOOLV(b) ((val){ .type = T_BOOL, .u.i = (b) ? 1 : 0 })
 #define INTV(n)  ((val){ .type = T_INT, .u.i = (n) })
 /* x y -> x OP y on ints, E205 when the result does not fit (overflow: a __builtin_*_overflow). */
@@ -137,16 +146,20 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     } while (0)
 /* x y -> pc += the operand when x CMP y (ints, members by declaration order); one more step
  * for the jump the instruction stands for. */
-#define JUMP_IF_CMP(NAME, cmp)  \
-    VM_CASE(NAME)               \
-    {                           \
-        int64_t b_ = POP().u.i; \
-        int64_t a_ = POP().u.i; \
-        CHARGE(1);              \
-        if (a_ cmp b_)          \
-            pc += (int32_t)OPA; \
-        SKIP(1);                \
-        VM_NEXT();              \
+#define JUMP_IF_CMP(NAME, cmp)    \
+    VM_CASE(NAME)                 \
+    {                             \
+        int64_t b_ = POP().u.i;   \
+        int64_t a_ = POP().u.i;   \
+        bool fast_ = VM_HOLDS(1); \
+        if (!fast_)               \
+            CHARGE(1);            \
+        if (a_ cmp b_)            \
+            pc += (int32_t)OPA;   \
+        SKIP(1);                  \
+        if (fast_)                \
+            VM_NEXT_TAKING(1);    \
+        VM_NEXT();                \
     }
 /* x y -> pc += the operand when (x == y) == `on_eq`, x and y scalars (the compiler says so:
  * typed_jump, compile.c), compared by their number without asking their type; a `?` cell goes
@@ -157,8 +170,14 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         bool eq_;                                                 \
         sp -= 2;                                                  \
         if (!((sp[0].flags | sp[1].flags) & VAL_ABSENT)) {        \
-            CHARGE(2); /* the one value compared, and the jump */ \
             eq_ = sp[0].u.i == sp[1].u.i;                         \
+            if (VM_HOLDS(2)) {                                    \
+                if (eq_ == (on_eq))                               \
+                    pc += (int32_t)OPA;                           \
+                SKIP(1);                                          \
+                VM_NEXT_TAKING(2);                                \
+            }                                                     \
+            CHARGE(2); /* the one value compared, and the jump */ \
         } else {                                                  \
             DEEP_EQUAL(sp[0], sp[1], eq_);                        \
             CHARGE(1);                                            \
@@ -350,8 +369,12 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         bool ne = pc[-1] == OP_NE_S, eq;
         val b = POP();
         if (!((TOP.flags | b.flags) & VAL_ABSENT)) {
-            CHARGE(1); /* the one value compared */
             eq = TOP.u.i == b.u.i;
+            if (VM_HOLDS(1)) {
+                TOP = BOOLV(eq != ne);
+                VM_NEXT_TAKING(1);
+            }
+            CHARGE(1); /* the one value compared */
         } else {
             DEEP_EQUAL(TOP, b, eq);
         }
@@ -506,9 +529,14 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
      * FOR_NEXT_SET's work, jumping to the body when an item is left, going on when done. */
     VM_CASE(FOR_BACK)
     {
-        CHARGE(1);
         const vlist *l = base[OPA].u.list;
         val *idx = &base[OPB];
+        if (VM_HOLDS(1) && l && (uint64_t)idx->u.i < l->len) { /* the step back: one test */
+            base[OPC] = l->items[idx->u.i++];
+            pc += 4 + (int32_t)OPD;
+            VM_NEXT_TAKING(1);
+        }
+        CHARGE(1);
         if (l && (uint64_t)idx->u.i < l->len) {
             base[OPC] = l->items[idx->u.i++];
             pc += 4 + (int32_t)OPD;
@@ -725,13 +753,11 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     {
         /* the CONST it stands for charged here: one step more, taken in the fast path while
          * the block holds it, else by CHARGE on the slow path (rare: keep it short) */
-        int has =
-            x->steps_left > 1 && x->sc ? board_side_test(x->sc->b, TOP.u.i, (int)K[OPA].u.i) : -1;
+        int has = VM_HOLDS(1) && x->sc ? board_side_test(x->sc->b, TOP.u.i, (int)K[OPA].u.i) : -1;
         if (has >= 0) {
-            x->steps_left--;
             TOP = BOOLV(has);
             SKIP(1);
-            VM_NEXT();
+            VM_NEXT_TAKING(1);
         }
         PUSH(K[OPA]);
         SKIP(1);
@@ -1043,6 +1069,11 @@ query_end : {
     VM_CASE(INLINE_FORWARD)
     {
         uint32_t argc = OPB;
+        if (VM_HOLDS(argc) && x->depth < x->max_depth) {
+            x->depth++;
+            SKIP(2);
+            VM_NEXT_TAKING(argc);
+        }
         CHARGE(argc); /* the pc still on the operands: the caller's part, whose reads these are */
         SKIP(2);
         if (x->depth >= x->max_depth) {
@@ -1064,6 +1095,12 @@ query_end : {
     VM_CASE(LEAVE_JUMP_IF_FALSE)
     {
         x->depth--;
+        if (VM_HOLDS(1)) {
+            if (!POP().u.i)
+                pc += (int32_t)OPA;
+            SKIP(1);
+            VM_NEXT_TAKING(1);
+        }
         CHARGE(1);
         if (!POP().u.i)
             pc += (int32_t)OPA;
@@ -1080,6 +1117,12 @@ query_end : {
             SAVE_PC();
             lookup_fail_absent(x, t, r, c);
             goto error;
+        }
+        if (VM_HOLDS(1)) {
+            if (!v.u.i)
+                pc += (int32_t)OPC;
+            SKIP(3);
+            VM_NEXT_TAKING(1);
         }
         CHARGE(1);
         if (!v.u.i)
