@@ -570,9 +570,11 @@ size_t board_side_runs(const board *b, int id, const int *sides, size_t n, int *
         if (run < 0 || r->seen[run] == r->stamp)
             continue;
         r->seen[run] = r->stamp;
-        for (int k = r->start[run]; k < r->start[run + 1]; k++, total++)
-            if (total < cap)
-                out[total] = r->sides[k];
+        size_t len = (size_t)(r->start[run + 1] - r->start[run]); /* a whole contour: long */
+        if (total < cap)
+            memcpy(out + total, r->sides + r->start[run],
+                   (len < cap - total ? len : cap - total) * sizeof *out);
+        total += len;
     }
     return total;
 }

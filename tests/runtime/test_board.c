@@ -334,6 +334,12 @@ START_TEST(side_runs)
     ck_assert_uint_eq(board_side_runs(b, 1, several, 6, out, 8), 4);
     ck_assert_int_eq(out[0], a34);
     ck_assert_int_eq(out[1], b12);
+    /* a run cut by the cap: the first of b12's three sides fits, nothing is written past */
+    int small[3] = { -7, -7, -7 };
+    ck_assert_uint_eq(board_side_runs(b, 1, several, 6, small, 2), 4);
+    ck_assert_int_eq(small[0], a34);
+    ck_assert_int_eq(small[1], b12);
+    ck_assert_int_eq(small[2], -7);
     ck_assert_uint_eq(board_side_runs(b, 2, several, 6, out, 8), 0);
     ck_assert_uint_eq(board_side_runs(b, -1, several, 6, out, 8), 0);
     /* taking C1/C2 away splits the run (the kept runs are dropped with any side change) */
