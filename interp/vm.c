@@ -22,68 +22,11 @@
 #include "frame.h"
 #include "lookup.h"
 #include "mem.h"
+#include "vm_helpers.h"
 
 #define VM_MAX_DICE 1000 /* largest N in `roll N d6` */
 
 /* ---- the dispatch loop ---- */
-
-static bool checked_div(int64_t a, int64_t b, int64_t *q, int64_t *r)
-{
-    if (b == 0 || (a == INT64_MIN && b == -1))
-        return false;
-    int64_t qq = a / b, rr = a % b;
-    if (rr != 0 && ((rr < 0) != (b < 0))) {
-        qq -= 1;
-        rr += b;
-    }
-    *q = qq;
-    *r = rr;
-    return true;
-}
-
-/* *eq = whether a and b are deeply equal, the values visited charged to the step budget: 0,
- * or 1 when the budget runs out, or 2 after E201 when a `?` cell takes part. Out of line, so
- * that the dispatch loop keeps its registers. */
-static __attribute__((noinline)) int equal_charged(vm_ctx *x, val a, val b, bool *eq)
-{
-    val absent = { 0 };
-    uint64_t work = state_steps(x);
-    *eq = val_equal_bounded(x->p, a, b, &absent, &work);
-    if (work == 0)
-        return 1;
-    state_set_steps(x, work);
-    if (absent.flags & VAL_ABSENT) {
-        uint32_t t, r, c;
-        val_absent_where(absent, &t, &r, &c);
-        lookup_fail_absent(x, t, r, c);
-        return 2;
-    }
-    return 0;
-}
-
-/* E206 for a call of fn `fn` (as declared: the edition's version is named) at the limit. */
-static __attribute__((noinline)) void fail_depth(vm_ctx *x, uint32_t fn)
-{
-    if (fn < x->nfn_of)
-        fn = (uint32_t)x->fn_of[fn];
-    state_fail(x, E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
-               x->p->fns[fn].name);
-}
-
-/* A step of a loop over a set (FOR_NEXT_SET, FOR_BACK_SET): the next member of coll at or
- * after the index in *idx into *item (a member of the set's enum) and *idx past it; false when
- * none is left. */
-static inline bool next_member(const res_program *p, const val *coll, val *idx, val *item)
-{
-    int64_t m = idx->u.i;
-    uint64_t rest = m >= 0 && m < 64 ? coll->u.bits >> m : 0;
-    if (!rest)
-        return false;
-    m += __builtin_ctzll(rest); /* the next member present */
-    *item = (val){ .type = p->types[coll->type].arg, .u.i = m };
-    idx->u.i = m + 1;
-    return true;
-}
 
 /* GCC merges the identical tails of the opcode bodies (cross-jumping): each would then jump to
  * one shared copy of VM_NEXT, a jump more per instruction; keep a copy in every body. */
@@ -158,6 +101,15 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         }                                                                        \
         x->steps_left -= (uint64_t)(n);                                          \
     } while (0)
+/* Whether the block holds n steps of the running instruction's and the next one's: then
+ * VM_NEXT_TAKING(n) takes them at once and dispatches (one test of the budget, not CHARGE's and
+ * VM_NEXT's); else the instruction charges as CHARGE(n) and VM_NEXT would (its slow path). */
+#define VM_HOLDS(n) ((uint64_t)(n) + 1 < x->steps_left)
+#define VM_NEXT_TAKING(n)                   \
+    do {                                    \
+        x->steps_left -= (uint64_t)(n) + 1; \
+        VM_DISPATCH();                      \
+    } while (0)
 #define BOOLV(b) ((val){ .type = T_BOOL, .u.i = (b) ? 1 : 0 })
 #define INTV(n)  ((val){ .type = T_INT, .u.i = (n) })
 /* x y -> x OP y on ints, E205 when the result does not fit (overflow: a __builtin_*_overflow). */
@@ -183,27 +135,31 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     }
 /* out = whether a and b are deeply equal, the values visited charged to the step budget;
  * leaves through over_budget when it runs out, and with E201 when a `?` cell takes part. */
-#define DEEP_EQUAL(a, b, out)                          \
-    do {                                               \
-        SAVE_PC();                                     \
-        int how_ = equal_charged(x, (a), (b), &(out)); \
-        if (how_ == 1)                                 \
-            goto over_budget;                          \
-        if (how_ == 2)                                 \
-            goto error;                                \
+#define DEEP_EQUAL(a, b, out)                             \
+    do {                                                  \
+        SAVE_PC();                                        \
+        int how_ = vm_equal_charged(x, (a), (b), &(out)); \
+        if (how_ == 1)                                    \
+            goto over_budget;                             \
+        if (how_ == 2)                                    \
+            goto error;                                   \
     } while (0)
 /* x y -> pc += the operand when x CMP y (ints, members by declaration order); one more step
  * for the jump the instruction stands for. */
-#define JUMP_IF_CMP(NAME, cmp)  \
-    VM_CASE(NAME)               \
-    {                           \
-        int64_t b_ = POP().u.i; \
-        int64_t a_ = POP().u.i; \
-        CHARGE(1);              \
-        if (a_ cmp b_)          \
-            pc += (int32_t)OPA; \
-        SKIP(1);                \
-        VM_NEXT();              \
+#define JUMP_IF_CMP(NAME, cmp)    \
+    VM_CASE(NAME)                 \
+    {                             \
+        int64_t b_ = POP().u.i;   \
+        int64_t a_ = POP().u.i;   \
+        bool fast_ = VM_HOLDS(1); \
+        if (!fast_)               \
+            CHARGE(1);            \
+        if (a_ cmp b_)            \
+            pc += (int32_t)OPA;   \
+        SKIP(1);                  \
+        if (fast_)                \
+            VM_NEXT_TAKING(1);    \
+        VM_NEXT();                \
     }
 /* x y -> pc += the operand when (x == y) == `on_eq`, x and y scalars (the compiler says so:
  * typed_jump, compile.c), compared by their number without asking their type; a `?` cell goes
@@ -214,8 +170,14 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         bool eq_;                                                 \
         sp -= 2;                                                  \
         if (!((sp[0].flags | sp[1].flags) & VAL_ABSENT)) {        \
-            CHARGE(2); /* the one value compared, and the jump */ \
             eq_ = sp[0].u.i == sp[1].u.i;                         \
+            if (VM_HOLDS(2)) {                                    \
+                if (eq_ == (on_eq))                               \
+                    pc += (int32_t)OPA;                           \
+                SKIP(1);                                          \
+                VM_NEXT_TAKING(2);                                \
+            }                                                     \
+            CHARGE(2); /* the one value compared, and the jump */ \
         } else {                                                  \
             DEEP_EQUAL(sp[0], sp[1], eq_);                        \
             CHARGE(1);                                            \
@@ -407,8 +369,12 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
         bool ne = pc[-1] == OP_NE_S, eq;
         val b = POP();
         if (!((TOP.flags | b.flags) & VAL_ABSENT)) {
-            CHARGE(1); /* the one value compared */
             eq = TOP.u.i == b.u.i;
+            if (VM_HOLDS(1)) {
+                TOP = BOOLV(eq != ne);
+                VM_NEXT_TAKING(1);
+            }
+            CHARGE(1); /* the one value compared */
         } else {
             DEEP_EQUAL(TOP, b, eq);
         }
@@ -563,9 +529,14 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
      * FOR_NEXT_SET's work, jumping to the body when an item is left, going on when done. */
     VM_CASE(FOR_BACK)
     {
-        CHARGE(1);
         const vlist *l = base[OPA].u.list;
         val *idx = &base[OPB];
+        if (VM_HOLDS(1) && l && (uint64_t)idx->u.i < l->len) { /* the step back: one test */
+            base[OPC] = l->items[idx->u.i++];
+            pc += 4 + (int32_t)OPD;
+            VM_NEXT_TAKING(1);
+        }
+        CHARGE(1);
         if (l && (uint64_t)idx->u.i < l->len) {
             base[OPC] = l->items[idx->u.i++];
             pc += 4 + (int32_t)OPD;
@@ -796,10 +767,10 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     }
     VM_CASE(SIDE_HAS)
     {
-        int64_t s = sp[-2].u.i;
-        if (x->sc && (uint64_t)s < (uint64_t)geo_side_count(x->sc->g)) {
+        int has = x->sc ? board_side_test(x->sc->b, sp[-2].u.i, (int)sp[-1].u.i) : -1;
+        if (has >= 0) {
             sp--;
-            TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)sp[0].u.i, NULL));
+            TOP = BOOLV(has);
         } else {
             BOARD_SLOW(RES_BI_SIDE_HAS, 2, T_BOOL);
         }
@@ -809,12 +780,11 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     {
         /* the CONST it stands for charged here: one step more, taken in the fast path while
          * the block holds it, else by CHARGE on the slow path (rare: keep it short) */
-        int64_t s = TOP.u.i;
-        if (x->steps_left > 1 && x->sc && (uint64_t)s < (uint64_t)geo_side_count(x->sc->g)) {
-            x->steps_left--;
-            TOP = BOOLV(board_side_has(x->sc->b, (int)s, (int)K[OPA].u.i, NULL));
+        int has = VM_HOLDS(1) && x->sc ? board_side_test(x->sc->b, TOP.u.i, (int)K[OPA].u.i) : -1;
+        if (has >= 0) {
+            TOP = BOOLV(has);
             SKIP(1);
-            VM_NEXT();
+            VM_NEXT_TAKING(1);
         }
         PUSH(K[OPA]);
         SKIP(1);
@@ -826,7 +796,7 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     {
         int sq, t;
         const uint32_t type = p->enums[E_TERRAIN].type;
-        if (builtin_square_at(x, TOP, &sq) && (t = board_terrain(x->sc->b, sq)) >= 0 &&
+        if (builtin_square_at(x, TOP, &sq) && (t = board_terrain_at_sq(x->sc->b, sq)) >= 0 &&
             (size_t)t < p->enums[E_TERRAIN].len)
             TOP = (val){ .type = type, .u.i = t };
         else
@@ -857,7 +827,7 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
     {
         int sq;
         if (builtin_square_at(x, TOP, &sq))
-            TOP = BOOLV(board_element_at(x->sc->b, sq) >= 0);
+            TOP = BOOLV(board_element_at_sq(x->sc->b, sq) >= 0);
         else
             BOARD_SLOW(RES_BI_IN_ELEMENT, 1, T_BOOL);
         VM_NEXT();
@@ -1115,7 +1085,7 @@ query_end : {
         SKIP(3);
         if (x->depth >= x->max_depth) {
             SAVE_PC();
-            fail_depth(x, pc[-3]);
+            vm_fail_depth(x, pc[-3]);
             goto error;
         }
         x->depth++;
@@ -1128,11 +1098,16 @@ query_end : {
     VM_CASE(INLINE_FORWARD)
     {
         uint32_t argc = OPB;
+        if (VM_HOLDS(argc) && x->depth < x->max_depth) {
+            x->depth++;
+            SKIP(2);
+            VM_NEXT_TAKING(argc);
+        }
         CHARGE(argc); /* the pc still on the operands: the caller's part, whose reads these are */
         SKIP(2);
         if (x->depth >= x->max_depth) {
             SAVE_PC();
-            fail_depth(x, pc[-2]);
+            vm_fail_depth(x, pc[-2]);
             goto error;
         }
         x->depth++;
@@ -1149,6 +1124,12 @@ query_end : {
     VM_CASE(LEAVE_JUMP_IF_FALSE)
     {
         x->depth--;
+        if (VM_HOLDS(1)) {
+            if (!POP().u.i)
+                pc += (int32_t)OPA;
+            SKIP(1);
+            VM_NEXT_TAKING(1);
+        }
         CHARGE(1);
         if (!POP().u.i)
             pc += (int32_t)OPA;
@@ -1165,6 +1146,12 @@ query_end : {
             SAVE_PC();
             lookup_fail_absent(x, t, r, c);
             goto error;
+        }
+        if (VM_HOLDS(1)) {
+            if (!v.u.i)
+                pc += (int32_t)OPC;
+            SKIP(3);
+            VM_NEXT_TAKING(1);
         }
         CHARGE(1);
         if (!v.u.i)

@@ -2,8 +2,9 @@
  *
  * Per-square arrays for elevation and element membership; features on squares, sides and
  * interspaces and the units standing on squares are singly linked lists in one node pool
- * (most places hold nothing, so a head index per place costs 4 bytes). Square, side and
- * interspace indexes are those of geo.c.
+ * (most places hold nothing, so a head index per place costs 4 bytes). A side's features
+ * with ids below 64 are also kept as one bit each, and each square's terrain type beside its
+ * element (board_view, read inline by board.h's board_side_has_id and board_terrain_at_sq). Square, side and interspace indexes are those of geo.c.
  */
 #include "board.h"
 
@@ -49,9 +50,13 @@ typedef struct name_entry {
 } name_entry;
 
 struct board {
+    board_view view; /* first: board.h reads it inline (board_side_has_id) */
+    /* view.side_bits, writable: per side, a bit for each of its features below BOARD_SIDE_BITS */
+    uint64_t *side_bits;
     geo_grid g;
-    int *elev;    /* w*h */
-    int *elem_at; /* w*h, -1 */
+    int *elev;       /* w*h */
+    int *elem_at;    /* w*h, -1 */
+    int *terrain_at; /* w*h: the type of elem_at's element, -1 (view.terrain_at) */
     element *elems;
     int n_elems, cap_elems;
     int *head[BOARD_AT_ELEMENT_VALUE]; /* per square / side / interspace / number: first node */
@@ -107,11 +112,17 @@ board *board_new(geo_topology topo, int w, int h)
     b->n_place[BOARD_AT_NUMBERED] = BOARD_MAX_NUMBER;
     b->elev = new_ints(n, 0);
     b->elem_at = new_ints(n, -1);
+    b->terrain_at = new_ints(n, -1);
     b->unit_head = new_ints(n, -1);
     b->runs = mem_calloc(1, sizeof *b->runs);
     if (b->runs)
         b->runs->id = -1;
-    bool ok = b->elev && b->elem_at && b->unit_head && b->runs;
+    b->side_bits = mem_calloc((size_t)b->n_place[BOARD_AT_SIDE] + 1, sizeof *b->side_bits);
+    b->view.side_bits = b->side_bits;
+    b->view.n_sides = b->n_place[BOARD_AT_SIDE];
+    b->view.elem_at = b->elem_at;
+    b->view.terrain_at = b->terrain_at;
+    bool ok = b->elev && b->elem_at && b->terrain_at && b->unit_head && b->runs && b->side_bits;
     for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++) {
         b->head[p] = new_ints((size_t)b->n_place[p], -1);
         ok = ok && b->head[p];
@@ -129,7 +140,9 @@ void board_free(board *b)
         return;
     mem_free(b->elev);
     mem_free(b->elem_at);
+    mem_free(b->terrain_at);
     mem_free(b->unit_head);
+    mem_free(b->side_bits);
     for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++)
         mem_free(b->head[p]);
     for (int i = 0; i < b->n_elems; i++)
@@ -234,6 +247,7 @@ geo_status board_element_add(board *b, int elem, int sq)
     if (!sq_ok(b, sq) || (elem != -1 && !elem_ok(b, elem)))
         return GEO_ERANGE;
     b->elem_at[sq] = elem;
+    b->terrain_at[sq] = elem >= 0 ? b->elems[elem].type : -1;
     return GEO_OK;
 }
 
@@ -262,8 +276,7 @@ int board_element_at(const board *b, int sq)
 
 int board_terrain(const board *b, int sq)
 {
-    int e = board_element_at(b, sq);
-    return e >= 0 ? b->elems[e].type : -1;
+    return sq_ok(b, sq) ? b->terrain_at[sq] : -1;
 }
 
 int board_element_count(const board *b)
@@ -436,15 +449,22 @@ geo_status board_put_at(board *b, board_place where, int index, board_feature f,
         b->nodes[i].f = f;
         return GEO_OK;
     }
-    return list_insert(b, head_of(b, where, index), f, pos) < 0 ? GEO_ENOMEM : GEO_OK;
+    if (list_insert(b, head_of(b, where, index), f, pos) < 0)
+        return GEO_ENOMEM;
+    if (where == BOARD_AT_SIDE && f.id < BOARD_SIDE_BITS)
+        b->side_bits[index] |= UINT64_C(1) << f.id;
+    return GEO_OK;
 }
 
 bool board_take(board *b, board_place where, int index, int id)
 {
     if (!place_ok(b, where, index))
         return false;
-    if (where == BOARD_AT_SIDE)
+    if (where == BOARD_AT_SIDE) {
         b->runs->id = -1;
+        if (id >= 0 && id < BOARD_SIDE_BITS)
+            b->side_bits[index] &= ~(UINT64_C(1) << id);
+    }
     return list_remove(b, head_of(b, where, index), id);
 }
 
@@ -550,9 +570,11 @@ size_t board_side_runs(const board *b, int id, const int *sides, size_t n, int *
         if (run < 0 || r->seen[run] == r->stamp)
             continue;
         r->seen[run] = r->stamp;
-        for (int k = r->start[run]; k < r->start[run + 1]; k++, total++)
-            if (total < cap)
-                out[total] = r->sides[k];
+        size_t len = (size_t)(r->start[run + 1] - r->start[run]); /* a whole contour: long */
+        if (total < cap)
+            memcpy(out + total, r->sides + r->start[run],
+                   (len < cap - total ? len : cap - total) * sizeof *out);
+        total += len;
     }
     return total;
 }

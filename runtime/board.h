@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "geo.h"
 
@@ -141,6 +142,52 @@ bool board_has(const board *b, board_place where, int index, int id, board_featu
 size_t board_features(const board *b, board_place where, int index, board_feature *out, size_t cap);
 /* Shorthand for board_has(b, BOARD_AT_SIDE, side, id, out). */
 bool board_side_has(const board *b, int side, int id, board_feature *out);
+
+/* Side features whose presence the board also keeps as one bit per side: ids 0..63. */
+#define BOARD_SIDE_BITS 64
+
+/* What a board shows of itself to code that reads it inline (board_side_has_id): the first
+ * member of struct board, read-only. The struct's other fields stay private to board.c. */
+typedef struct board_view {
+    /* per side (geo.h's index): bit id set while side feature id (< BOARD_SIDE_BITS) is on it;
+     * board_put and board_take keep it up to date. Owned by the board. */
+    const uint64_t *side_bits;
+    int n_sides;           /* geo_side_count of the board's grid */
+    const int *elem_at;    /* per square: board_element_at, -1 for none */
+    const int *terrain_at; /* per square: board_terrain, the type of its element, -1 for none */
+} board_view;
+
+/* Whether side feature `id` is on `side`, as board_side_has(b, side, id, NULL), read inline
+ * for ids below BOARD_SIDE_BITS (one bit test: the dispatch loop's SIDE_HAS and SIDE_HAS_K ask
+ * it at every side a line crosses), through board_side_has above. side must be a side of the
+ * board (0 <= side < geo_side_count); any id is accepted (a negative one is never there). */
+static inline bool board_side_has_id(const board *b, int side, int id)
+{
+    if ((unsigned)id < BOARD_SIDE_BITS)
+        return (((const board_view *)(const void *)b)->side_bits[side] >> id) & 1;
+    return board_side_has(b, side, id, NULL);
+}
+
+/* board_element_at and board_terrain read inline, for a square of the board (0 <= sq < w*h):
+ * the dispatch loop's IN_ELEMENT and TERRAIN ask them at every square a line crosses. */
+static inline int board_element_at_sq(const board *b, int sq)
+{
+    return ((const board_view *)(const void *)b)->elem_at[sq];
+}
+static inline int board_terrain_at_sq(const board *b, int sq)
+{
+    return ((const board_view *)(const void *)b)->terrain_at[sq];
+}
+
+/* board_side_has_id for any side number: 1 or 0, or -1 when side is not a side of the board
+ * (the caller reports its own error). */
+static inline int board_side_test(const board *b, int64_t side, int id)
+{
+    const board_view *v = (const board_view *)(const void *)b;
+    if ((uint64_t)side >= (uint64_t)v->n_sides)
+        return -1;
+    return board_side_has_id(b, (int)side, id);
+}
 
 /* What board_side_runs returns when the runs could not be computed (out of memory). */
 #define BOARD_NOMEM ((size_t)-1)

@@ -102,8 +102,8 @@ int geo_direction(const geo_grid *g, int a, int b);
  * square (x, y). Hexes: 3 * ((y+1)*(w+2) + (x+1)) + k is the N (k 0), NE (1) or SE (2) side of
  * hex (x, y), for x in -1..w and y in -1..h (so border sides exist). */
 
-/* Number of side indexes (some hex indexes along the padding touch no hex). Inline: the
- * dispatch loop checks a side against it at every `side_has` (vm.c SIDE_HAS, SIDE_HAS_K). */
+/* Number of side indexes (some hex indexes along the padding touch no hex). Inline: the board
+ * built-ins check a side number against it (builtin.c). */
 static inline int geo_side_count(const geo_grid *g)
 {
     if (g->topo == GEO_HEX)

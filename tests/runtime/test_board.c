@@ -1,6 +1,6 @@
 /* tests/runtime/test_board.c — Check tests of runtime/board.{c,h}: board bounds, elevation,
  * terrain elements (membership, corners, outline), features on squares, sides and interspaces
- * (set semantics, facing checks), runs of a side feature joined end to end, units on one or
+ * (set semantics, facing checks, the inline reads of a side's features and a square's terrain), runs of a side feature joined end to end, units on one or
  * two squares, embarking, display names.
  * Expected values are reasoned in the comments; geometry indexes come from geo.h.
  */
@@ -221,6 +221,81 @@ START_TEST(features)
 }
 END_TEST
 
+/* board_element_at_sq and board_terrain_at_sq, the inline reads of a square's element and
+ * terrain, say what board_element_at and board_terrain say as squares join, move between and
+ * leave elements: a wood (type 3) and a building (type 9) on a 3x3 board. */
+START_TEST(element_at_sq)
+{
+    board *b = board_new(GEO_SQUARE, 3, 3);
+    int wood = board_element_new(b, 3, "wood"), house = board_element_new(b, 9, NULL);
+    int a = sq(b, "A1"), c = sq(b, "C3");
+    ck_assert_int_eq(board_element_at_sq(b, a), -1); /* a new board: no terrain anywhere */
+    ck_assert_int_eq(board_terrain_at_sq(b, a), -1);
+    ck_assert_int_eq(board_element_add(b, wood, a), GEO_OK);
+    ck_assert_int_eq(board_element_add(b, house, c), GEO_OK);
+    ck_assert_int_eq(board_element_at_sq(b, a), wood);
+    ck_assert_int_eq(board_terrain_at_sq(b, a), 3);
+    ck_assert_int_eq(board_terrain_at_sq(b, c), 9);
+    /* A1 moves from the wood into the building, then into no element */
+    ck_assert_int_eq(board_element_add(b, house, a), GEO_OK);
+    ck_assert_int_eq(board_element_at_sq(b, a), house);
+    ck_assert_int_eq(board_terrain_at_sq(b, a), 9);
+    ck_assert_int_eq(board_element_add(b, -1, a), GEO_OK);
+    ck_assert_int_eq(board_element_at_sq(b, a), -1);
+    ck_assert_int_eq(board_terrain_at_sq(b, a), -1);
+    ck_assert_int_eq(board_terrain(b, a), -1);
+    /* a bad element changes nothing */
+    ck_assert_int_eq(board_element_add(b, 7, c), GEO_ERANGE);
+    ck_assert_int_eq(board_terrain_at_sq(b, c), 9);
+    for (int q = 0; q < 9; q++) { /* the inline reads agree with the calls everywhere */
+        ck_assert_int_eq(board_element_at_sq(b, q), board_element_at(b, q));
+        ck_assert_int_eq(board_terrain_at_sq(b, q), board_terrain(b, q));
+    }
+    board_free(b);
+}
+END_TEST
+
+/* board_side_has_id, the inline read of a side's features, says what board_side_has says
+ * through puts and takes: ids 0 and 63 (the first and last kept as a bit), 64 and
+ * BOARD_MAX_ID - 1 (past the bits: the list is asked), a negative id (never there). */
+START_TEST(side_has_id)
+{
+    board *b = board_new(GEO_SQUARE, 3, 3);
+    int s = geo_side_between(board_grid(b), sq(b, "B2"), sq(b, "B3"));
+    int t = geo_side_between(board_grid(b), sq(b, "A1"), sq(b, "B1"));
+    const int ids[] = { 0, 63, 64, BOARD_MAX_ID - 1 };
+    for (int i = 0; i < 4; i++)
+        ck_assert(!board_side_has_id(b, s, ids[i]));
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){ ids[i], 0, -1 }), GEO_OK);
+    for (int i = 0; i < 4; i++) {
+        ck_assert(board_side_has_id(b, s, ids[i]));
+        ck_assert(!board_side_has_id(b, t, ids[i])); /* the other side holds nothing */
+    }
+    ck_assert(!board_side_has_id(b, s, 1));
+    ck_assert(!board_side_has_id(b, s, -1));
+    /* putting an id again keeps it there; taking it takes it from the bits too */
+    ck_assert_int_eq(board_put(b, BOARD_AT_SIDE, s, (board_feature){ 63, 5, -1 }), GEO_OK);
+    ck_assert(board_side_has_id(b, s, 63));
+    ck_assert(board_take(b, BOARD_AT_SIDE, s, 63));
+    ck_assert(board_take(b, BOARD_AT_SIDE, s, 64));
+    ck_assert(!board_side_has_id(b, s, 63));
+    ck_assert(!board_side_has_id(b, s, 64));
+    ck_assert(board_side_has_id(b, s, 0));
+    ck_assert(board_side_has_id(b, s, BOARD_MAX_ID - 1));
+    /* a take of what is not there, or of a place off the board, changes nothing */
+    ck_assert(!board_take(b, BOARD_AT_SIDE, s, 63));
+    ck_assert(!board_take(b, BOARD_AT_SIDE, -1, 0));
+    ck_assert(board_side_has_id(b, s, 0));
+    /* the features on squares and interspaces are not a side's */
+    ck_assert_int_eq(board_put(b, BOARD_AT_SQUARE, 0, (board_feature){ 7, 0, -1 }), GEO_OK);
+    ck_assert_int_eq(board_put(b, BOARD_AT_INTERSPACE, 0, (board_feature){ 8, 0, -1 }), GEO_OK);
+    ck_assert(!board_side_has_id(b, 0, 7));
+    ck_assert(!board_side_has_id(b, 0, 8));
+    board_free(b);
+}
+END_TEST
+
 /* The side between two named squares of b. */
 static int side(const board *b, const char *p, const char *q)
 {
@@ -259,6 +334,12 @@ START_TEST(side_runs)
     ck_assert_uint_eq(board_side_runs(b, 1, several, 6, out, 8), 4);
     ck_assert_int_eq(out[0], a34);
     ck_assert_int_eq(out[1], b12);
+    /* a run cut by the cap: the first of b12's three sides fits, nothing is written past */
+    int small[3] = { -7, -7, -7 };
+    ck_assert_uint_eq(board_side_runs(b, 1, several, 6, small, 2), 4);
+    ck_assert_int_eq(small[0], a34);
+    ck_assert_int_eq(small[1], b12);
+    ck_assert_int_eq(small[2], -7);
     ck_assert_uint_eq(board_side_runs(b, 2, several, 6, out, 8), 0);
     ck_assert_uint_eq(board_side_runs(b, -1, several, 6, out, 8), 0);
     /* taking C1/C2 away splits the run (the kept runs are dropped with any side change) */
@@ -383,6 +464,8 @@ int main(void)
     tcase_add_test(tc, features);
     tcase_add_test(tc, element_values_and_markers);
     tcase_add_test(tc, side_runs);
+    tcase_add_test(tc, side_has_id);
+    tcase_add_test(tc, element_at_sq);
     tcase_add_test(tc, units);
     tcase_add_test(tc, names);
     suite_add_tcase(s, tc);
