@@ -11,7 +11,7 @@ session on the bundled board examples/boards/rail_station.scn), `los_bundled_rul
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
-`turn_omaha1_why`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+`turn_omaha1_why`, `landing_row_gaps_named`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
 copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
@@ -1245,6 +1245,22 @@ def los_bundled_rules():
           "los of two squares with the bundled rules", p)
     p = run(["--board", board, "los", "@ZZ99", "$mg"])
     check(p.returncode == 1 and "square ZZ99 is off the board" in p.stderr, "ZZ99: off the board", p)
+
+
+@case
+def landing_row_gaps_named():
+    # BRO.6.table prints rows for 200-250, 300-350 and 400-450 army points (and, ERR.landing-
+    # table-truncated, nothing past the third). A size with no row is not given (E201), and the
+    # refusal says where it falls: 199 and 0 lie below the first row, not between two rows;
+    # 275 between the first two; 500 past the last; a negative size is no army at all
+    # (PRESUMED.points_not_negative).
+    for points, row in ((199, "below_first_row"), (0, "below_first_row"),
+                        (275, "between_printed_rows"), (500, "past_printed_rows"),
+                        (-5, "negative_army_points")):
+        p = run(["eval", f"landing_row_for({points})"])
+        check(p.returncode == 1 and "error[E201]" in p.stderr
+              and f"row ({row}): not given" in p.stderr,
+              f"landing_row_for({points}): E201 naming {row}", p)
 
 
 @case
