@@ -1245,6 +1245,15 @@ def los_bundled_rules():
           "los of two squares with the bundled rules", p)
     p = run(["--board", board, "los", "@ZZ99", "$mg"])
     check(p.returncode == 1 and "square ZZ99 is off the board" in p.stderr, "ZZ99: off the board", p)
+    # A unit in the unit pool (tests/rules/boards/los_pool.scn: late is `off`) stands on no
+    # square: `los` refuses it before asking the rules (E217, not from a rule file: repl.md `los X Y`), as a
+    # square off the board, whichever end it is.
+    pool = os.path.join(ROOT, "tests", "rules", "boards", "los_pool.scn")
+    for args in (["$late", "$r1"], ["$r1", "$late"]):
+        p = run(["--board", pool, "los"] + args)
+        check(p.returncode == 1 and "error[E217]: $late is not on the board" in p.stderr
+              and "line_of_sight.hon" not in p.stderr,
+              "los with a unit in the pool: E217 before any query", p)
 
 
 @case
