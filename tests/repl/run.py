@@ -11,7 +11,7 @@ session on the bundled board examples/boards/rail_station.scn), `los_bundled_rul
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
-`turn_omaha1_why`, `landing_row_gaps_named`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+`turn_omaha1_why`, `landing_row_gaps_named`, `scenario_played_checked`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
 copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
@@ -1270,6 +1270,36 @@ def landing_row_gaps_named():
         check(p.returncode == 1 and "error[E201]" in p.stderr
               and f"row ({row}): not given" in p.stderr,
               f"landing_row_for({points}): E201 naming {row}", p)
+
+
+@case
+def scenario_played_checked():
+    # board.md: scenario_played stands on one square, its value the number of one of the four
+    # Bloody Omaha scenarios (1 to 4, scenario_number). A 9, or a second square naming another
+    # scenario, is refused when the board loads: E319 at the `square` line, the caret under the
+    # square (line 9 below: the line with scenario_played=9; in the second board, line 10, the
+    # second square B1), naming the rule of may_mark_square; exit status 1. A board naming 1
+    # loads.
+    head = ("scenario \"marks\"\nsize 3 x 2\nlegend . = grass\nmap\n    A B C\n  1 . . .\n"
+            "  2 . . .\nunit r = rifle_squad allies at C2\n")
+    with tempfile.TemporaryDirectory() as d:
+        cases = (("nine.scn", head + "square A1 scenario_played=9\n", "nine.scn:9:8: error[E319]",
+                  "may_mark_square.scenario_number"),
+                 ("two.scn", head + "square A1 scenario_played=1\nsquare B1 scenario_played=2\n",
+                  "two.scn:10:8: error[E319]", "may_mark_square.one_scenario"))
+        for name, text, where, rule in cases:
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(text)
+            p = run(["--board", path, "eval", "1"])
+            check(p.returncode == 1 and where in p.stderr and rule in p.stderr
+                  and "the board may not mark square" in p.stderr,
+                  f"{name}: E319 at the line, naming {rule}", p)
+        path = os.path.join(d, "one.scn")
+        with open(path, "w") as f:
+            f.write(head + "square A1 scenario_played=1\n")
+        p = run(["--board", path, "eval", "scenario_in_play()"])
+        check(p.returncode == 0 and lines(p.stdout) == ["omaha1"], "one.scn loads, Omaha 1", p)
 
 
 @case
