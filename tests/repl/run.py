@@ -11,7 +11,7 @@ session on the bundled board examples/boards/rail_station.scn), `los_bundled_rul
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
-`turn_omaha1_why`, `landing_row_gaps_named`, `scenario_played_checked`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+`turn_omaha1_why`, `landing_row_gaps_named`, `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
 copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
@@ -1300,6 +1300,28 @@ def scenario_played_checked():
             f.write(head + "square A1 scenario_played=1\n")
         p = run(["--board", path, "eval", "scenario_in_play()"])
         check(p.returncode == 0 and lines(p.stdout) == ["omaha1"], "one.scn loads, Omaha 1", p)
+
+
+@case
+def hex_board_moves_refused():
+    # board.md: lines are traced on square boards only, and the bundled Movement Action checks
+    # each step along the line between two squares (rules/movement.hon). On a hex board `move` and
+    # `reach` are refused at the command (E218, saying a Movement Action needs a square board),
+    # not from a line of a rule file; the REPL goes on, and nothing moved.
+    text = ("scenario \"hexes\"\ntopology hex\nsize 4 x 3\nlegend . = open\nmap\n"
+            "  1 . . . .\n  2 . . . .\n  3 . . . .\nunit r = rifle_squad allies at B2\n")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "hex.scn")
+        with open(path, "w") as f:
+            f.write(text)
+        for cmd in (["move", "$r", "B1"], ["reach", "$r"]):
+            p = run(["--board", path] + cmd)
+            check(p.returncode == 1
+                  and "error[E218]: a Movement Action needs a square board" in p.stderr
+                  and "movement.hon" not in p.stderr, f"{cmd[0]} on a hex board: E218", p)
+        p = run(["--board", path], stdin="move $r @B1\nsquare_of($r)\n")
+        check("<stdin>:1:6: error[E218]" in p.stderr and lines(p.stdout) == ["B2"],
+              "the REPL places the refusal at the command and goes on", p)
 
 
 @case
