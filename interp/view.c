@@ -135,7 +135,7 @@ static uint32_t square_line(const char *text, size_t len, const char *name, uint
         if (end - k > 7 && memcmp(text + k, "square", 6) == 0 &&
             (text[k + 6] == ' ' || text[k + 6] == '\t')) {
             for (size_t w = k + 6; w < end && text[w] != '#';) {
-                while (w < end && (text[w] == ' ' || text[w] == '\t'))
+                while (w < end && (text[w] == ' ' || text[w] == '\t' || text[w] == '\r'))
                     w++;
                 size_t e = w;
                 while (e < end && text[e] != ' ' && text[e] != '\t' && text[e] != '\r')
