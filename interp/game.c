@@ -278,6 +278,14 @@ hon_status hon_move(hon_vm *vm, const char *unit_name, const char *const *square
         session_report(vm, E_BAD_REQUEST, "<move>", "a move needs the squares of its path");
         return HON_ERR_NOT_FOUND;
     }
+    /* the rules' Movement Action (an `on walk` event) checks its steps along traced lines,
+     * which hex boards do not have (board.md): say so at the command, not from a rule file */
+    if (vm->sc->g->topo == GEO_HEX && vm->pg->res->moments[RES_ON_WALK] >= 0) {
+        session_report(vm, E_TOPOLOGY, "<move>",
+                       "a Movement Action needs a square board: the rules check its steps along "
+                       "lines between squares, which a hex board does not have");
+        return HON_ERR_NOT_FOUND;
+    }
     int64_t *sqs = mem_calloc(n, sizeof *sqs);
     if (!sqs)
         return HON_ERR_MEMORY;

@@ -218,10 +218,11 @@ static bool decide(hon_vm *vm, const end *a, const end *b, asking *k, bool repor
                 holding);
         return false;
     }
-    /* a unit stands for its square: it must be on the board */
+    /* either end must be on the board, whether a unit stands for its square or is passed as
+     * itself: a line of sight runs between squares, and a unit in the unit pool has none */
     const end *ends[2] = { a, b };
     for (int i = 0; i < 2; i++)
-        if (p->types[k->q->params[i].type].kind == RT_SQUARE && ends[i]->sq < 0) {
+        if (ends[i]->sq < 0) {
             if (report)
                 session_report(vm, E_OFF_BOARD, WHERE, "%s is not on the board", ends[i]->name);
             return false;

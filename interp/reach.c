@@ -500,6 +500,14 @@ static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
     reach_queries rq;
     if (!find_queries(vm, &rq))
         return HON_ERR_NOT_FOUND;
+    /* the Movement Action's queries check steps along traced lines, which hex boards do not
+     * have (board.md): say so here rather than from inside the rules */
+    if (vm->sc->g->topo == GEO_HEX) {
+        session_report(vm, E_TOPOLOGY, WHERE,
+                       "a Movement Action needs a square board: the rules check its steps along "
+                       "lines between squares, which a hex board does not have");
+        return HON_ERR_NOT_FOUND;
+    }
     hon_status st = takes_movement_action(vm, u);
     if (st != HON_OK)
         return st;

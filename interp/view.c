@@ -116,6 +116,103 @@ static hon_status check_aboard(hon_vm *vm, const scene *sc, const char *path, co
     return st;
 }
 
+/* The line (from 1) of the last `square` directive of text[0..len) that names square `name`
+ * ("A1") as one of its own words, and in *col and *n the column and length of that word; 1 (the
+ * first line, the whole of it) when none does (a square marked by the legend). */
+static uint32_t square_line(const char *text, size_t len, const char *name, uint32_t *col,
+                            uint32_t *n)
+{
+    size_t nl = strlen(name);
+    uint32_t found = 0, line = 1;
+    *col = 1, *n = 1;
+    for (size_t at = 0; at < len; line++) {
+        size_t end = at;
+        while (end < len && text[end] != '\n')
+            end++;
+        size_t k = at;
+        while (k < end && (text[k] == ' ' || text[k] == '\t'))
+            k++;
+        if (end - k > 7 && memcmp(text + k, "square", 6) == 0 &&
+            (text[k + 6] == ' ' || text[k + 6] == '\t')) {
+            for (size_t w = k + 6; w < end && text[w] != '#';) {
+                while (w < end && (text[w] == ' ' || text[w] == '\t' || text[w] == '\r'))
+                    w++;
+                size_t e = w;
+                while (e < end && text[e] != ' ' && text[e] != '\t' && text[e] != '\r')
+                    e++;
+                if (e - w == nl && memcmp(text + w, name, nl) == 0)
+                    found = line, *col = (uint32_t)(w - at + 1), *n = (uint32_t)nl;
+                w = e;
+            }
+        }
+        at = end + 1;
+    }
+    if (!found)
+        *n = 1;
+    return found ? found : 1;
+}
+
+/* Asks the rules, for each square of board sc carrying a square feature, whether the board may
+ * mark it so: the verdict query may_mark_square(sq: square) (rules/terrain.hon; the rules that
+ * answer it check a feature's value or that it stands on one square only), when the rules
+ * declare it. Each forbid is an E319 at the last `square` line naming the square (the caret
+ * under it), or at the file's first line for a square the legend marks, naming the rule and its
+ * citations; HON_ERR_COMPILE then, a rule's error HON_ERR_RUNTIME (reported), HON_OK when every
+ * square may be marked as it is. */
+static hon_status check_marks(hon_vm *vm, const scene *sc, const char *path, const char *text,
+                              size_t len)
+{
+    const res_program *p = vm->pg->res;
+    int32_t q = model_find_query(p, "may_mark_square");
+    if (q < 0 || p->queries[q].nparams != 1 || p->queries[q].params[0].type != T_SQUARE ||
+        p->queries[q].result != T_VERDICT)
+        return HON_OK;
+    bool oom = false;
+    int32_t ed = session_edition(vm);
+    int32_t *readings = session_readings(vm, ed, NULL, &oom);
+    if (oom)
+        return HON_ERR_MEMORY;
+    state_setup setup = session_setup_with(vm, sc, ed, readings);
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    uint32_t id = UINT32_MAX;
+    hon_status st = HON_OK;
+    int nsq = geo_square_count(sc->g);
+    for (int sq = 0; sq < nsq && st != HON_ERR_RUNTIME; sq++) {
+        if (board_features(sc->b, BOARD_AT_SQUARE, sq, NULL, 0) == 0)
+            continue;
+        val args[1] = { { .type = T_SQUARE, .u.i = scene_square_value(sc, sq) } }, v;
+        uint32_t rule = UINT32_MAX;
+        if (session_begin(vm, &setup, false) != HON_OK) {
+            st = HON_ERR_MEMORY;
+            break;
+        }
+        bool ok = vm_ask(&vm->x, (uint32_t)q, args, 1, &v, &rule);
+        if (!ok)
+            st = session_error(vm, false);
+        state_end(&vm->x);
+        if (!ok || v.u.i)
+            continue;
+        if (id == UINT32_MAX)
+            id = diag_sources_add(&vm->sources, path, text, len);
+        char name[16];
+        scene_square_text(args[0].u.i, name, sizeof name);
+        strbuf cites = { 0 };
+        refusal_cites(p, rule, &cites);
+        uint32_t col, n, line = square_line(text, len, name, &col, &n);
+        ast_loc loc = { id == UINT32_MAX ? 0 : id, line, col, line, col + n - 1 };
+        diag_report(&dl, E_SCN_MARK, DIAG_ERROR, loc,
+                    "the board may not mark square %s so: %s forbids it (%s)", name,
+                    rule < p->nrules ? p->rules[rule].name : "may_mark_square",
+                    cites.len ? sb_str(&cites) : "no citation");
+        sb_free(&cites);
+        st = HON_ERR_COMPILE;
+    }
+    session_emit(vm, &dl);
+    mem_free(readings);
+    return st;
+}
+
 hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path, const char *text,
                            size_t len, scene **out)
 {
@@ -138,7 +235,8 @@ hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path,
             oom |= errs.items[i].code == E_SCN_MEMORY;
         report_scn(vm, path, text, len, &errs);
         st = oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
-    } else if ((st = check_aboard(vm, *out, path, text, len)) != HON_OK) {
+    } else if ((st = check_aboard(vm, *out, path, text, len)) != HON_OK ||
+               (st = check_marks(vm, *out, path, text, len)) != HON_OK) {
         scene_free(*out);
         *out = NULL;
     }

@@ -11,7 +11,7 @@ session on the bundled board examples/boards/rail_station.scn), `los_bundled_rul
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
-`turn_omaha1_why`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+`turn_omaha1_why`, `landing_row_gaps_named`, `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
 copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
@@ -1245,6 +1245,83 @@ def los_bundled_rules():
           "los of two squares with the bundled rules", p)
     p = run(["--board", board, "los", "@ZZ99", "$mg"])
     check(p.returncode == 1 and "square ZZ99 is off the board" in p.stderr, "ZZ99: off the board", p)
+    # A unit in the unit pool (tests/rules/boards/los_pool.scn: late is `off`) stands on no
+    # square: `los` refuses it before asking the rules (E217, not from a rule file: repl.md `los X Y`), as a
+    # square off the board, whichever end it is.
+    pool = os.path.join(ROOT, "tests", "rules", "boards", "los_pool.scn")
+    for args in (["$late", "$r1"], ["$r1", "$late"]):
+        p = run(["--board", pool, "los"] + args)
+        check(p.returncode == 1 and "error[E217]: $late is not on the board" in p.stderr
+              and "line_of_sight.hon" not in p.stderr,
+              "los with a unit in the pool: E217 before any query", p)
+
+
+@case
+def landing_row_gaps_named():
+    # BRO.6.table prints rows for 200-250, 300-350 and 400-450 army points (and, ERR.landing-
+    # table-truncated, nothing past the third). A size with no row is not given (E201), and the
+    # refusal says where it falls: 199 and 0 lie below the first row, not between two rows;
+    # 275 between the first two; 500 past the last; a negative size is no army at all
+    # (PRESUMED.points_not_negative).
+    for points, row in ((199, "below_first_row"), (0, "below_first_row"),
+                        (275, "between_printed_rows"), (500, "past_printed_rows"),
+                        (-5, "negative_army_points")):
+        p = run(["eval", f"landing_row_for({points})"])
+        check(p.returncode == 1 and "error[E201]" in p.stderr
+              and f"row ({row}): not given" in p.stderr,
+              f"landing_row_for({points}): E201 naming {row}", p)
+
+
+@case
+def scenario_played_checked():
+    # board.md: scenario_played stands on one square, its value the number of one of the four
+    # Bloody Omaha scenarios (1 to 4, scenario_number). A 9, or a second square naming another
+    # scenario, is refused when the board loads: E319 at the `square` line, the caret under the
+    # square (line 9 below: the line with scenario_played=9; in the second board, line 10, the
+    # second square B1), naming the rule of may_mark_square; exit status 1. A board naming 1
+    # loads.
+    head = ("scenario \"marks\"\nsize 3 x 2\nlegend . = grass\nmap\n    A B C\n  1 . . .\n"
+            "  2 . . .\nunit r = rifle_squad allies at C2\n")
+    with tempfile.TemporaryDirectory() as d:
+        cases = (("nine.scn", head + "square A1 scenario_played=9\n", "nine.scn:9:8: error[E319]",
+                  "may_mark_square.scenario_number"),
+                 ("two.scn", head + "square A1 scenario_played=1\nsquare B1 scenario_played=2\n",
+                  "two.scn:10:8: error[E319]", "may_mark_square.one_scenario"))
+        for name, text, where, rule in cases:
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(text)
+            p = run(["--board", path, "eval", "1"])
+            check(p.returncode == 1 and where in p.stderr and rule in p.stderr
+                  and "the board may not mark square" in p.stderr,
+                  f"{name}: E319 at the line, naming {rule}", p)
+        path = os.path.join(d, "one.scn")
+        with open(path, "w") as f:
+            f.write(head + "square A1 scenario_played=1\n")
+        p = run(["--board", path, "eval", "scenario_in_play()"])
+        check(p.returncode == 0 and lines(p.stdout) == ["omaha1"], "one.scn loads, Omaha 1", p)
+
+
+@case
+def hex_board_moves_refused():
+    # board.md: lines are traced on square boards only, and the bundled Movement Action checks
+    # each step along the line between two squares (rules/movement.hon). On a hex board `move` and
+    # `reach` are refused at the command (E218, saying a Movement Action needs a square board),
+    # not from a line of a rule file; the REPL goes on, and nothing moved.
+    text = ("scenario \"hexes\"\ntopology hex\nsize 4 x 3\nlegend . = open\nmap\n"
+            "  1 . . . .\n  2 . . . .\n  3 . . . .\nunit r = rifle_squad allies at B2\n")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "hex.scn")
+        with open(path, "w") as f:
+            f.write(text)
+        for cmd in (["move", "$r", "B1"], ["reach", "$r"]):
+            p = run(["--board", path] + cmd)
+            check(p.returncode == 1
+                  and "error[E218]: a Movement Action needs a square board" in p.stderr
+                  and "movement.hon" not in p.stderr, f"{cmd[0]} on a hex board: E218", p)
+        p = run(["--board", path], stdin="move $r @B1\nsquare_of($r)\n")
+        check("<stdin>:1:6: error[E218]" in p.stderr and lines(p.stdout) == ["B2"],
+              "the REPL places the refusal at the command and goes on", p)
 
 
 @case
