@@ -392,7 +392,7 @@ static int test_at_prompt(cli_session *s, const char *const *args, size_t n)
 
 static int cmd_test(repl *r, char *args)
 {
-    return words_to(r, args, "test [-v] [--filter PATTERN] [--json] [FILE...]", test_at_prompt);
+    return words_to(r, args, "test [-v] [--filter PATTERN] [--json] [FILE|DIR...]", test_at_prompt);
 }
 
 /* `lint FILE` keeps what it loads, as `load` does (the game restarts), and says so; a refusal
@@ -642,7 +642,7 @@ static const command commands[] = {
       { A_NONE } },
     { "choose",
       cmd_choose,
-      "choose N",
+      "choose X",
       "in a script, the answer to the choice the line before asked",
       { A_NONE } },
     { "turn", cmd_turn, "turn", "the turn and the phase", { A_NONE } },
@@ -695,8 +695,8 @@ static const command commands[] = {
       { A_VARIANT, A_READING, A_NONE } },
     { "test",
       cmd_test,
-      "test [-v] [--filter PATTERN] [--json] [FILE...]",
-      "run the tests (of FILEs, loading them if needed)",
+      "test [-v] [--filter PATTERN] [--json] [FILE|DIR...]",
+      "run the tests (of FILEs and DIRs, loading them if needed)",
       { A_HON } },
     { "lint",
       cmd_lint,
@@ -723,7 +723,7 @@ static const command commands[] = {
       { A_EDITION } },
     { "snapshot",
       cmd_snapshot,
-      "snapshot record FILE [SETTING] | check FILE",
+      "snapshot record FILE [QOPTION]... [SETTING] | check FILE",
       "record every answer, or list what changed since",
       { A_NONE, A_FILE, A_EDITION, A_NONE } },
     { "help", cmd_help, "help [COMMAND]", "this list, or one command's help", { A_HELP, A_NONE } },

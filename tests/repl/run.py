@@ -485,6 +485,15 @@ def help_topics():
           "help why: why, why not, why do, why move", p)
     check("verdict" in run(["--no-rules"], stdin="help los\n").stdout,
           "help los says what los answers (the verdict)", p)
+    # the forms `help` lists are those of repl.md's table of REPL commands (§2): a DIR for test
+    # (cli_test reads a directory's .hon files at the prompt as on the command line), the
+    # question options of snapshot record, and choose's answer, a number or an option as printed
+    spec = open(os.path.join(ROOT, "docs", "spec", "repl.md"), encoding="utf-8").read()
+    for form in ("test [-v] [--filter PATTERN] [--json] [FILE|DIR...]",
+                 "snapshot record FILE [QOPTION]... [SETTING]", "choose X"):
+        check(any(l.startswith("  " + form) for l in listing) and
+              "| `%s" % form.replace("|", "\\|") in spec,
+              "help lists '%s' as repl.md's table does" % form, p)
     # every command listed has its account
     for w in words:
         p = run(["--no-rules"], stdin="help %s\n" % w)
