@@ -254,6 +254,17 @@ static void game_end(hon_vm *vm, test_run *r)
     vm->x.dice_faces = NULL;
 }
 
+/* Ends a procedure of a test that began with dice_pos at pos: when it did not run (ran false:
+ * refused, abandoned, out of dice), the faces it took from the test's script are given back, as
+ * game.c's finish_play puts the seeded dice back (language.md §6, §6.7), so the next procedure
+ * rolls them. The script's choices it took stay spent. Returns ran. */
+static bool dice_given_back(vm_ctx *x, size_t pos, bool ran)
+{
+    if (!ran)
+        x->dice_pos = pos;
+    return ran;
+}
+
 /* `advance to P`: the clock moves on (`next`, at most a turn's phases) until phase P, or until
  * a `next` leaves it where it was (the rules stopped it: clock_stops, the game is over). */
 static bool advance(vm_ctx *x, proc_game *g, const res_program *p, int32_t phase)
@@ -262,7 +273,8 @@ static bool advance(vm_ctx *x, proc_game *g, const res_program *p, int32_t phase
     for (size_t k = 0; k < nphases; k++) {
         int64_t turn = g->g.turn;
         int32_t was = g->g.phase;
-        if (!proc_next(x, g))
+        size_t pos = x->dice_pos;
+        if (!dice_given_back(x, pos, proc_next(x, g)))
             return false;
         if (g->g.phase == phase || (g->g.turn == turn && g->g.phase == was))
             break;
@@ -300,12 +312,14 @@ static bool run_play_item(hon_vm *vm, test_run *r, size_t e, const prog_expect *
     vm_ctx *ctx = &vm->x;
     strbuf b = { 0 };
     bool pass = false, ran;
+    size_t dice_pos = ctx->dice_pos;
     session_begin(vm, &r->setup, false);
     switch (x->kind) {
     case AST_TEST_DO:
     case AST_TEST_MOVE:
         ran = x->kind == AST_TEST_DO ? proc_run(ctx, &r->game, pe->whole)
                                      : walk(ctx, &r->game, pe, &b);
+        dice_given_back(ctx, dice_pos, ran);
         if (b.len)
             break; /* out of memory */
         if (x->ival && ran)

@@ -554,15 +554,23 @@ int cli_check(cli_session *s, const char *path)
     return s->errors != errors;
 }
 
+/* Where a usage error of command `cmd` points for more: at the REPL prompt (`prompt`) to the
+ * prompt's `help CMD`, on the command line to `hon --help` (repl.md §1). A static string. */
+static const char *more_help(const char *cmd, bool prompt)
+{
+    if (!prompt)
+        return "Try 'hon --help' for more information.";
+    return strcmp(cmd, "lint") == 0 ? "Try 'help lint' for more information."
+                                    : "Try 'help test' for more information.";
+}
+
 int cli_lint(cli_session *s, const char *const *paths, size_t n, bool prompt)
 {
     size_t before = s->diags, warnings = 0;
     for (size_t i = 0; i < n; i++)
         if (paths[i][0] == '-' && paths[i][1]) {
-            cli_error_code(CLI_E_USAGE,
-                           "lint takes files and directories, not '%s'\n"
-                           "Try 'hon --help' for more information.",
-                           paths[i]);
+            cli_error_code(CLI_E_USAGE, "lint takes files and directories, not '%s'\n%s", paths[i],
+                           more_help("lint", prompt));
             return 2; /* a usage error (repl.md §1, Exit status) */
         }
     for (size_t i = 0; i < n; i++) {
@@ -652,14 +660,13 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs, bool prompt)
         else if (strcmp(args[i], "--filter") == 0) {
             cli_error_code(
                 CLI_E_USAGE,
-                "test --filter needs a PATTERN (a part of the titles of the tests to run)\n"
-                "Try 'hon --help' for more information.");
+                "test --filter needs a PATTERN (a part of the titles of the tests to run)\n%s",
+                more_help("test", prompt));
             rc = 2; /* a usage error (repl.md §1, Exit status) */
         } else if (args[i][0] == '-' && args[i][1]) {
             cli_error_code(CLI_E_USAGE,
-                           "test takes -v, --filter PATTERN, --json and files, not '%s'\n"
-                           "Try 'hon --help' for more information.",
-                           args[i]);
+                           "test takes -v, --filter PATTERN, --json and files, not '%s'\n%s",
+                           args[i], more_help("test", prompt));
             rc = 2;
         } else if (cli_not_rules(args[i], prompt ? "test" : "hon test", false))
             rc = 1;

@@ -167,8 +167,9 @@ int cli_check_all(cli_session *s, const char *const *paths, size_t n);
  * prompt (`prompt`: there the game restarts), then reports hon_lint's warnings about them, or
  * about every loaded file when none is given. A scenario or play script is refused first
  * (cli_not_rules, E409), naming `lint` and `board FILE` at the prompt, `hon lint` and
- * `--board FILE` otherwise. Returns 0 when there is none, 1 on warnings or when a load
- * failed. */
+ * `--board FILE` otherwise; an option is a usage error (2) pointing to `help lint` at the
+ * prompt, to `hon --help` otherwise. Returns 0 when there is none, 1 on warnings or when a
+ * load failed. */
 int cli_lint(cli_session *s, const char *const *paths, size_t n, bool prompt);
 /* `fmt [--check] [--diff] [--json] FILE|DIR...` (repl/fmt.c, docs/spec/format.md): lays out
  * the .hon files (a directory: every *.hon file under it) in the canonical layout, rewriting
@@ -186,8 +187,9 @@ int cli_fmt(cli_session *s, const char *const *args, size_t n);
  * object {"tests": [{title, path, line, passed, failures}...], "passed", "failed"}. A scenario
  * or play script among the FILEs is refused (cli_not_rules, E409), naming `test` and `board
  * FILE` when `prompt` (the REPL's command), `hon test` and `--board FILE` otherwise. Returns 0
- * when all pass, 1 on a failure, a load error, a bad option, no test at all, or a PATTERN that
- * no test's title contains (none ran: an error, never a pass). */
+ * when all pass, 1 on a failure, a load error, no test at all, or a PATTERN that no test's
+ * title contains (none ran: an error, never a pass), 2 on a usage error (an unknown option,
+ * --filter alone), which points to `help test` when `prompt`, to `hon --help` otherwise. */
 int cli_test(cli_session *s, const char *const *args, size_t nargs, bool prompt);
 /* Lists the rules of the active edition matching word (NULL or "" for all) with their
  * citations, and a count. Returns 0 (an empty list is not an error). */

@@ -42,8 +42,9 @@ static const help_topic topics[] = {
       "Reverts the last procedure (do, move or next): the board, its markers, the clock and the\n"
       "dice. Repeated, it walks further back.\n" },
     { "choose",
-      "In a script, the answer to the choice the line before asked (its options are numbered\n"
-      "from 1). Typed alone it is an error.\n" },
+      "In a script, the answer to the choice the line before asked: X is an option's number\n"
+      "(from 1) or the option as printed (`choose 2`, `choose C4`, `choose $rifle1`). Typed\n"
+      "alone it is an error.\n" },
     { "turn", "Prints the clock: the turn and the phase (`turn 2, supply phase`).\n" },
     { "step",
       "Step mode: before each effect of a procedure, the effect is shown and Enter applies it\n"
@@ -81,9 +82,9 @@ static const help_topic topics[] = {
       "READING` (or NAME=READING) selects a reading, kept across loads.\n"
       "Example: variant woods_cover heavy_cover\n" },
     { "test",
-      "Runs the tests of the loaded program, or of FILEs (loaded first): `-v` lists each test,\n"
-      "`--filter PATTERN` keeps those whose name contains it (a plain substring: no wildcards),\n"
-      "`--json` answers as JSON.\n"
+      "Runs the tests of the loaded program, or of FILEs and DIRs (loaded first; a DIR: its\n"
+      ".hon files, together): `-v` lists each test, `--filter PATTERN` keeps those whose name\n"
+      "contains it (a plain substring: no wildcards), `--json` answers as JSON.\n"
       "Example: test -v --filter hedge\n" },
     { "lint",
       "Warnings W001-W007 about the loaded rules, or about FILEs and DIRs (loaded first):\n"

@@ -2,9 +2,12 @@
  * corner items, marks, counters, the traced line with its verdict's marks, then every label
  * (the squares' giving way to the line and the counters), the line's dots on counters' squares
  * and the part past its deciding place over them, the captions and a legend of every glyph
- * (docs/spec/board.md §5). Over draw_pic.h's picture, shared with the text picture. Output is
- * a pure function of the board and the options.
+ * (docs/spec/board.md §5). Over draw_pic.h's picture, shared with the text picture; the traced
+ * line's verdict and the squares' labels are draw_svg_line.c's (draw_svg.h). Output is a
+ * pure function of the board and the options.
  */
+#include "draw_svg.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,22 +24,12 @@ static const char *const SIDE_PALETTE[] = {
 /* counters by army id: pale blue, pale red, pale green, pale yellow */
 static const char *const ARMY_PALETTE[] = { "#d8e4f4", "#ecc8bc", "#e4ecc8", "#f4e8c0" };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-/* SVG: the traced line, the part of it past the place that decided its verdict, and the mark
- * on that place. Each is far (CIE76 colour difference 30 or more) from the others and from every
- * colour the bundled rules give terrain, side features and armies, and from the palettes above:
- * the mark on a side must not read as a red contour line (test legend_colours_apart). */
-#define LINE_COLOUR    "#e000c0"
-#define PAST_COLOUR    "#ff0000"
-#define DECIDED_COLOUR "#0000ff"
-/* SVG: square features' labels, and the fill of a square without terrain */
-#define FEATURE_COLOUR    "#7a4a00"
-#define NO_TERRAIN_COLOUR "#f7f4ea"
 /* SVG: where a legend row's entries start, right of its title (the longest, "elevation:") */
 #define LEGEND_INDENT 88
 
 /* ---- SVG ---- */
 
-static void xml_text(FILE *out, const char *s, size_t max)
+void svg_xml_text(FILE *out, const char *s, size_t max)
 {
     size_t n = 0;
     for (; s && *s && n < max; s++, n++) {
@@ -114,24 +107,19 @@ static void counter_name(FILE *out, char key, const char *label, int u, size_t m
         label = idname;
     }
     fputs("<tspan font-weight=\"bold\">", out);
-    xml_text(out, k, 1);
+    svg_xml_text(out, k, 1);
     fputs("</tspan>", out);
     size_t room = maxc > 2 ? maxc - 2 : 0, len = utf8_length(label);
     if (room == 0 || (len > room && room < 2))
         return;
     fputc(' ', out);
     if (len <= room) {
-        xml_text(out, label, strlen(label));
+        svg_xml_text(out, label, strlen(label));
         return;
     }
-    xml_text(out, label, utf8_prefix(label, room - 1));
+    svg_xml_text(out, label, utf8_prefix(label, room - 1));
     fputs("\xe2\x80\xa6", out); /* U+2026 HORIZONTAL ELLIPSIS */
 }
-
-/* Where a unit's counter stands in the SVG (pixels). */
-typedef struct counter {
-    int x, y, w, h;
-} counter;
 
 /* The counter of unit u, on a picture of c-pixel squares with fs-pixel labels from (L, T):
  * the band between a square's top row of labels (elevation, element face) and its bottom row
@@ -139,7 +127,7 @@ typedef struct counter {
  * labels), fs + 2 pixels from either, c/12 from the sides, across both
  * squares of a 2-square unit, shifted 4 pixels for each unit before it on its square. False
  * for a unit that is embarked or not on the board. */
-static bool counter_box(const picture *p, int c, int fs, int L, int T, int u, counter *k)
+bool svg_counter_box(const picture *p, int c, int fs, int L, int T, int u, counter *k)
 {
     const geo_grid *g = p->g;
     int s0, s1;
@@ -221,7 +209,7 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
                     "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"%s\"%s stroke=\"",
                     x, y + 8, x + 16, y + 8, kind == 's' ? "5" : "2",
                     kind == 'd' ? " stroke-dasharray=\"4 3\"" : "");
-            xml_text(out, col, 64);
+            svg_xml_text(out, col, 64);
             fputs("\"/>\n", out);
         } else if (kind == 'b') {
             fprintf(out,
@@ -267,14 +255,14 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
                     "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" "
                     "fill=\"" FEATURE_COLOUR "\">",
                     x, y + 1, 6 * (int)cut + 6, x + 6 * (int)cut + 3, y + 12);
-            xml_text(out, name, cut);
+            svg_xml_text(out, name, cut);
             fputs("</text>\n", out);
         } else {
             fprintf(out,
                     "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\"%s stroke=\"%s\" "
                     "fill=\"",
                     x, y + 1, kind == 'u' ? " rx=\"3\"" : "", kind == 'u' ? "#111111" : "#8a8a8a");
-            xml_text(out, col, 64);
+            svg_xml_text(out, col, 64);
             fputs("\"/>\n", out);
         }
         if (sym && sym != '.' && strchr("tiu", kind)) {
@@ -282,17 +270,17 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
             fprintf(out,
                     "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"%s\">",
                     x + 8, y + 12, kind == 'i' ? "#ffffff" : "#333333");
-            xml_text(out, sy, 1);
+            svg_xml_text(out, sy, 1);
             fputs("</text>\n", out);
         }
         if (len > 0) {
             fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s", x + sample, y + 12,
                     kind == 'f' ? "= " : "");
             if (strlen(name) > len) { /* cut: said with an ellipsis */
-                xml_text(out, name, utf8_prefix(name, len - 1));
+                svg_xml_text(out, name, utf8_prefix(name, len - 1));
                 fputs("\xe2\x80\xa6", out);
             } else {
-                xml_text(out, name, len);
+                svg_xml_text(out, name, len);
             }
             fputs("</text>\n", out);
         }
@@ -326,7 +314,7 @@ static bool shown_side(const picture *p, int s)
 }
 
 /* Whether unit u stands on a square shown (either of a 2-square unit's). */
-static bool shown_unit(const picture *p, int u)
+bool svg_shown_unit(const picture *p, int u)
 {
     int s0, s1;
     return board_unit_embarked_in(p->b, u) < 0 && board_unit_squares(p->b, u, &s0, &s1) &&
@@ -349,7 +337,7 @@ static bool crossed_dot(const picture *p, int c, int fs, int L, int T, int q, FI
     bool any = false;
     for (size_t j = 0; j < n && j < 8; j++) {
         counter k;
-        if (!shown_unit(p, at[j]) || !counter_box(p, c, fs, L, T, at[j], &k))
+        if (!svg_shown_unit(p, at[j]) || !svg_counter_box(p, c, fs, L, T, at[j], &k))
             continue;
         any = true;
         x0 = k.x < x0 ? k.x : x0;
@@ -528,8 +516,8 @@ static void svg_legend(const picture *p, legend *lg)
     bool unit_states = false, element_states = false;
     for (size_t i = 0; i < p->n_units; i++) {
         int u = p->units[i];
-        if (shown_unit(p, u) && (draw_given(op->unit_markers, op->n_unit_markers, u) ||
-                                 draw_given(op->unit_faces, op->n_unit_faces, u)))
+        if (svg_shown_unit(p, u) && (draw_given(op->unit_markers, op->n_unit_markers, u) ||
+                                     draw_given(op->unit_faces, op->n_unit_faces, u)))
             unit_states = true;
     }
     for (int sq = 0; sq < n; sq++) {
@@ -548,7 +536,7 @@ static void svg_legend(const picture *p, legend *lg)
     bool army[BOARD_MAX_ID] = { false };
     for (size_t i = 0; i < p->n_units; i++) {
         int a = army_of(op, p->units[i]);
-        if (a >= 0 && a < BOARD_MAX_ID && shown_unit(p, p->units[i]))
+        if (a >= 0 && a < BOARD_MAX_ID && svg_shown_unit(p, p->units[i]))
             army[a] = true;
     }
     any = false;
@@ -563,7 +551,7 @@ static void svg_legend(const picture *p, legend *lg)
     any = false;
     for (size_t i = 0; i < p->n_units; i++) {
         int u = p->units[i];
-        if (!shown_unit(p, u))
+        if (!svg_shown_unit(p, u))
             continue;
         if (!any)
             legend_row(lg, "units:");
@@ -617,7 +605,7 @@ static int caption_lines(const char *text, int cols, caption *at)
         }
         if (at) {
             fprintf(at->out, "<text x=\"%d\" y=\"%d\">", at->x, at->y + 16 * n);
-            xml_text(at->out, text + i, take);
+            svg_xml_text(at->out, text + i, take);
             fputs("</text>\n", at->out);
         }
         i += take;
@@ -626,458 +614,6 @@ static int caption_lines(const char *text, int cols, caption *at)
     }
     return n;
 }
-
-/* Where along the line from (ax, ay) to (bx, by) (square units, centres) the part past the
- * deciding place begins, from 0 to 1: where the line leaves the deciding square or crosses the
- * deciding side; 1 (no such part) when nothing was decided at a place. */
-static double split_at(const geo_grid *g, const draw_options *op, double ax, double ay, double bx,
-                       double by)
-{
-    double dx = bx - ax, dy = by - ay, t = 1.0;
-    if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g)) {
-        double X = op->decided % g->w, Y = op->decided / g->w;
-        double tx = dx > 0 ? (X + 1 - ax) / dx : dx < 0 ? (X - ax) / dx : 1.0;
-        double ty = dy > 0 ? (Y + 1 - ay) / dy : dy < 0 ? (Y - ay) / dy : 1.0;
-        t = tx < ty ? tx : ty;
-    } else if (op->decided_at == DRAW_AT_SIDE) {
-        int x0, y0, x1, y1;
-        if (!geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1))
-            return 1.0;
-        if (x0 == x1 && dx != 0)
-            t = (x0 - ax) / dx;
-        else if (y0 == y1 && dy != 0)
-            t = (y0 - ay) / dy;
-    }
-    return t < 0 ? 0 : t > 1 ? 1 : t;
-}
-
-/* How far from the deciding side its two bars run (pixels): clear of the side's features,
- * 5-pixel lines 6 pixels apart around it (draw_svg's sides). */
-static int decided_offset(const picture *p)
-{
-    size_t n = board_features(p->b, BOARD_AT_SIDE, p->o->decided, NULL, 0);
-    return 3 * (n > 1 ? (int)(n > 8 ? 8 : n) - 1 : 0) + 6;
-}
-
-/* The deciding square outlined in DECIDED_COLOUR, when the picture has a line decided at a
- * square: on its grid lines, so that the outline crosses none of the labels in its corners (the
- * last review of issue 12 found I4's `+1 m mound` all left out under an outline drawn 2 pixels
- * inside), and drawn before the side features, so that a wall or a contour on one of its sides
- * stays visible over it. */
-static void decided_square(const picture *p, int c, int L, int T, FILE *out)
-{
-    const geo_grid *g = p->g;
-    const draw_options *op = p->o;
-    const geo_trace *tr = op->trace;
-    if (!tr || tr->n == 0 || tr->from < 0 || tr->to < 0 || tr->from >= geo_square_count(g) ||
-        tr->to >= geo_square_count(g))
-        return;
-    if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g))
-        fprintf(out,
-                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-                "stroke=\"" DECIDED_COLOUR "\" stroke-width=\"3\"/>\n",
-                L + (op->decided % g->w) * c, T + (op->decided / g->w) * c, c, c);
-}
-
-/* The deciding side framed by two lines along it (clear of the side's own features, so that
- * they stay visible), in DECIDED_COLOUR (the deciding square's outline: decided_square). */
-static void decided_mark(const picture *p, int c, int L, int T, FILE *out)
-{
-    const geo_grid *g = p->g;
-    const draw_options *op = p->o;
-    int x0, y0, x1, y1;
-    if (op->decided_at == DRAW_AT_SIDE && geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1)) {
-        int off = decided_offset(p);
-        bool horiz = geo_side_horizontal(g, op->decided);
-        for (int side = -1; side <= 1; side += 2) {
-            int dx = horiz ? 0 : side * off, dy = horiz ? side * off : 0;
-            fprintf(out,
-                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" DECIDED_COLOUR
-                    "\" stroke-width=\"3\"/>\n",
-                    L + x0 * c + dx, T + y0 * c + dy, L + x1 * c + dx, T + y1 * c + dy);
-        }
-    }
-}
-
-/* Whether the segment from o to o + d (pixels) meets the box with corners a and z (a below z on
- * both axes), clipped Liang-Barsky style; *enter is then the fraction of the segment, 0 to 1,
- * where it first comes into the box. */
-static bool segment_enters(const double o[2], const double d[2], const double a[2],
-                           const double z[2], double *enter)
-{
-    double lo = 0, hi = 1;
-    for (int j = 0; j < 2; j++) {
-        if (d[j] == 0) {
-            if (o[j] < a[j] || o[j] > z[j])
-                return false;
-            continue;
-        }
-        double t0 = (a[j] - o[j]) / d[j], t1 = (z[j] - o[j]) / d[j];
-        if (t0 > t1) {
-            double sw = t0;
-            t0 = t1;
-            t1 = sw;
-        }
-        lo = t0 > lo ? t0 : lo;
-        hi = t1 < hi ? t1 : hi;
-    }
-    *enter = lo;
-    return lo <= hi;
-}
-
-/* The part of the traced line past its deciding place (dashed, PAST_COLOUR), drawn over the
- * labels: it is short (a square or two) and the picture's point, so a square's label or a
- * counter's name must not hide it (the fresh review of issue 12: on hill_contour.scn `$rifle2`
- * to `$pak` it was all under I4's `mound` and pak's name). It stops at the edge of the target's
- * counter, whose name stays readable (the whole part, to the target's centre, is drawn under
- * the labels too), 3 pixels wide on a white halo of 5, so that it reads over a contour's red
- * and the deciding mark; the squares' labels give way to it (square_labels). */
-static void past_part(const picture *p, int c, int fs, int L, int T, FILE *out)
-{
-    const geo_grid *g = p->g;
-    const geo_trace *tr = p->o->trace;
-    int fx = tr->from % g->w, fy = tr->from / g->w, tx = tr->to % g->w, ty = tr->to / g->w;
-    double ax = L + fx * c + c / 2, ay = T + fy * c + c / 2, bx = L + tx * c + c / 2,
-           by = T + ty * c + c / 2;
-    double t = split_at(g, p->o, fx + 0.5, fy + 0.5, tx + 0.5, ty + 0.5);
-    int mx = (int)ax + (int)((bx - ax) * t), my = (int)ay + (int)((by - ay) * t);
-    fputs("<g id=\"past\">\n", out);
-    if (t < 1.0) {
-        /* where the segment from (mx, my) to (bx, by) enters a counter on the target's square */
-        double enter = 1.0, dx = bx - mx, dy = by - my;
-        for (size_t i = 0; i < p->n_units; i++) {
-            counter k;
-            if (!shown_unit(p, p->units[i]) || !counter_box(p, c, fs, L, T, p->units[i], &k) ||
-                bx < k.x || bx > k.x + k.w || by < k.y || by > k.y + k.h)
-                continue;
-            const double o[2] = { mx, my }, d[2] = { dx, dy }, a[2] = { k.x, k.y },
-                         z[2] = { k.x + k.w, k.y + k.h };
-            double lo;
-            if (segment_enters(o, d, a, z, &lo) && lo < enter)
-                enter = lo;
-        }
-        /* on a white halo, so that it reads over a contour's red and the deciding bars */
-        int ex = mx + (int)(dx * enter), ey = my + (int)(dy * enter);
-        fprintf(out,
-                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"5\" "
-                "stroke=\"#ffffff\"/>\n"
-                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"3\" "
-                "stroke-dasharray=\"6 4\" stroke=\"" PAST_COLOUR "\"/>\n",
-                mx, my, ex, ey, mx, my, ex, ey);
-    }
-    fputs("</g>\n", out);
-}
-
-/* ---- labels that give way to the traced line ---- */
-
-/* A stroke of the traced line's picture that the squares' labels keep clear of (the fresh
- * review of issue 12: on hill_contour.scn `$rifle2` to `$pak`, I4's `mound` hid the part past
- * the deciding side and the blue bars ran through it and I5's `+1`): the segment from (x0, y0)
- * to (x1, y1), a point for a dot or a circle, and r, the pixels it covers either side. */
-typedef struct stroke {
-    double x0, y0, x1, y1, r;
-} stroke;
-
-/* The traced line's points in pixels: a, the centre of its `from` square; b, of its `to`
- * square; m, where the part past its deciding place begins (b when there is none). False when
- * the picture has no line. */
-static bool line_points(const picture *p, int c, int L, int T, double pt[6])
-{
-    const geo_grid *g = p->g;
-    const geo_trace *tr = p->o->trace;
-    if (!tr || tr->n == 0 || tr->from < 0 || tr->to < 0 || tr->from >= geo_square_count(g) ||
-        tr->to >= geo_square_count(g))
-        return false;
-    int fx = tr->from % g->w, fy = tr->from / g->w, tx = tr->to % g->w, ty = tr->to / g->w;
-    double t = split_at(g, p->o, fx + 0.5, fy + 0.5, tx + 0.5, ty + 0.5);
-    pt[0] = L + fx * c + c / 2;
-    pt[1] = T + fy * c + c / 2;
-    pt[2] = L + tx * c + c / 2;
-    pt[3] = T + ty * c + c / 2;
-    pt[4] = pt[0] + (int)((pt[2] - pt[0]) * t);
-    pt[5] = pt[1] + (int)((pt[3] - pt[1]) * t);
-    return true;
-}
-
-/* Writes into s (room for 2 * trace.n + 8) the strokes the line's picture draws: its solid
- * part (2 pixels wide), the part past its deciding place (3, on a white halo of 5), the
- * deciding square's outline or the deciding side's two bars (3), its squares' dots (radius 3)
- * and its corner touches' circles (radius 7, 2 wide). Returns how many. */
-static size_t line_strokes(const picture *p, int c, int L, int T, stroke *s)
-{
-    const geo_grid *g = p->g;
-    const draw_options *op = p->o;
-    const geo_trace *tr = op->trace;
-    double pt[6];
-    size_t n = 0;
-    if (!line_points(p, c, L, T, pt))
-        return 0;
-    s[n++] = (stroke){ pt[0], pt[1], pt[4], pt[5], 1 };
-    if (pt[4] != pt[2] || pt[5] != pt[3])
-        s[n++] = (stroke){ pt[4], pt[5], pt[2], pt[3], 2.5 };
-    int x0, y0, x1, y1;
-    if (op->decided_at == DRAW_AT_SQUARE && op->decided >= 0 && op->decided < geo_square_count(g)) {
-        /* on the grid line, 1.5 pixels either side of it: a label 3 pixels in from its
-         * square's edge, with its halo of 1.5, only touches it (hence 1.4), so that neither the
-         * square's own labels nor its neighbours' give way to it */
-        double X = L + (op->decided % g->w) * c, Y = T + (op->decided / g->w) * c, w = c;
-        s[n++] = (stroke){ X, Y, X + w, Y, 1.4 };
-        s[n++] = (stroke){ X, Y + w, X + w, Y + w, 1.4 };
-        s[n++] = (stroke){ X, Y, X, Y + w, 1.4 };
-        s[n++] = (stroke){ X + w, Y, X + w, Y + w, 1.4 };
-    } else if (op->decided_at == DRAW_AT_SIDE &&
-               geo_side_ends(g, op->decided, &x0, &y0, &x1, &y1)) {
-        int off = decided_offset(p);
-        bool horiz = geo_side_horizontal(g, op->decided);
-        for (int side = -1; side <= 1; side += 2) {
-            int dx = horiz ? 0 : side * off, dy = horiz ? side * off : 0;
-            s[n++] =
-                (stroke){ L + x0 * c + dx, T + y0 * c + dy, L + x1 * c + dx, T + y1 * c + dy, 1.5 };
-        }
-    }
-    for (size_t i = 0; i < tr->n; i++) {
-        int q = tr->squares[i];
-        double X = L + (q % g->w) * c + c / 2, Y = T + (q / g->w) * c + c / 2;
-        s[n++] = (stroke){ X, Y, X, Y, 3 };
-    }
-    for (size_t i = 0; i + 1 < tr->n; i++) {
-        int X, Y;
-        if (tr->cross[i].corner >= 0 && geo_interspace_xy(g, tr->cross[i].corner, &X, &Y))
-            s[n++] = (stroke){ L + X * c, T + Y * c, L + X * c, T + Y * c, 8 };
-    }
-    return n;
-}
-
-/* A box of pixels: from (x0, y0) to (x1, y1). */
-typedef struct box {
-    double x0, y0, x1, y1;
-} box;
-
-/* Whether stroke k comes into box b: the segment, widened by k.r, meets it (the segment
- * clipped to b grown by k.r, Liang-Barsky). */
-static bool stroke_meets(const stroke *k, box b)
-{
-    const double o[2] = { k->x0, k->y0 }, d[2] = { k->x1 - k->x0, k->y1 - k->y0 };
-    const double a[2] = { b.x0 - k->r, b.y0 - k->r }, z[2] = { b.x1 + k->r, b.y1 + k->r };
-    double lo;
-    return segment_enters(o, d, a, z, &lo);
-}
-
-/* A label of a square: its text (at most 6 bytes of a name, like the text picture's), type
- * size, colour, and the place it is written in when nothing is in the way (label_at). */
-typedef struct sqlabel {
-    char text[16];
-    int size;
-    const char *fill;
-    int slot;
-} sqlabel;
-
-/* Where a square's label slot is, for a square at (qx, qy) of c pixels with fs-pixel labels:
- * slot 0 the top left corner, 1 the top right, then 2 + 2j and 3 + 2j the left and right ends
- * of the j-th row up from the bottom (rows fs * 3 / 4 + 3 pixels apart). x is the start of a
- * label of size-pixel type (its end for a right slot, *end true) and y its baseline: size
- * pixels down in the top row, so that a small label's descenders stay above the counters. */
-static void label_at(int qx, int qy, int c, int fs, int size, int slot, int *x, int *y, bool *end)
-{
-    *end = slot % 2 == 1;
-    *x = *end ? qx + c - 3 : qx + 3;
-    *y = slot < 2 ? qy + size : qy + c - 4 - (fs * 3 / 4 + 3) * ((slot - 2) / 2);
-}
-
-/* The pixels label l covers at (x, y) (end: x is its right end), with its white halo (1.5
- * pixels) when halo is true: about 0.56 em a character, 0.9 for m, w, M and W, 0.7 for other
- * capitals and 0.3 for narrow letters (sans-serif); from 0.75 em above the baseline to 0.22 em
- * below it when a letter reaches under the line (g, j, p, q, y, a comma), else 0.05 em. */
-static box label_box(const sqlabel *l, int x, int y, bool end, bool halo)
-{
-    double below = strpbrk(l->text, "gjpqy,;_") ? 0.22 : 0.05;
-    double w = 0;
-    for (const char *s = l->text; *s; s++)
-        w += strchr("mwMW", *s)             ? 0.9
-             : *s >= 'A' && *s <= 'Z'       ? 0.7
-             : strchr("ijlftrI.,:;'|!", *s) ? 0.3
-                                            : 0.56;
-    w *= l->size;
-    box b = { end ? x - w : x, y - 0.75 * l->size, end ? x : x + w, y + below * l->size };
-    double h = halo ? 1.5 : 0;
-    return (box){ b.x0 - h, b.y0 - h, b.x1 + h, b.y1 + h };
-}
-
-static bool boxes_meet(box a, box b)
-{
-    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
-}
-
-/* Whether any of the n strokes s comes into box b. */
-static bool crossed(const stroke *s, size_t n, box b)
-{
-    for (size_t i = 0; i < n; i++)
-        if (stroke_meets(&s[i], b))
-            return true;
-    return false;
-}
-
-/* Whether any of the n boxes k meets box b. */
-static bool covered(const box *k, size_t n, box b)
-{
-    for (size_t i = 0; i < n; i++)
-        if (boxes_meet(k[i], b))
-            return true;
-    return false;
-}
-
-/* A square's label where square_labels put it (moved: not in its own place), for write_labels. */
-typedef struct put_label {
-    sqlabel l;
-    int sq, x, y;
-    bool end, moved;
-} put_label;
-
-typedef struct put_labels {
-    put_label *v;
-    size_t n, cap;
-} put_labels;
-
-/* Places the labels of square sq (its elevation, mark, terrain symbol and features, in their
- * corners: board.md §5), each where the line's strokes s[0..n) and the counters on the square
- * leave it clear: in its own place when they do, else in the first free place of the square
- * they leave clear and where it meets no label already placed (the other end of its row, then the top corners, then the bottom
- * rows), else not at all (the legend still names every terrain, feature and level shown).
- * rows: the bottom rows of labels the squares have room for; top_free: whether the square's
- * top row is free for a label that moves (no element's face or markers are written there).
- * Each label placed is added to pl (one that finds no memory is left out). */
-static void square_labels(const picture *p, int c, int fs, int L, int T, int sq, const stroke *s,
-                          size_t n, int rows, bool top_free, put_labels *pl)
-{
-    const board *b = p->b;
-    const draw_options *op = p->o;
-    const geo_grid *g = p->g;
-    sqlabel lab[7];
-    size_t nl = 0;
-    int e = board_elevation(b, sq);
-    if (e != 0) {
-        lab[nl] = (sqlabel){ "", fs, "#3a2a1a", 0 };
-        snprintf(lab[nl++].text, sizeof lab[0].text, "%s%d", e > 0 ? "+" : "", e);
-    }
-    char sym = draw_terrain_char(p, sq);
-    if (sym != ' ' && sym != '.')
-        lab[nl++] = (sqlabel){ { sym, 0 }, fs, "#555555", 2 };
-    board_feature f[4];
-    size_t nf = board_features(b, BOARD_AT_SQUARE, sq, f, 4);
-    for (size_t j = 0; j < nf && j < 4; j++) {
-        const char *name = board_name(b, BOARD_SQUARE_FEATURE, f[j].id);
-        lab[nl] = (sqlabel){ "", fs * 3 / 4 + 1, FEATURE_COLOUR, 3 + 2 * (int)j };
-        if (name)
-            snprintf(lab[nl].text, sizeof lab[0].text, "%.6s", name);
-        else
-            snprintf(lab[nl].text, sizeof lab[0].text, "#%d", f[j].id);
-        nl++;
-    }
-    if (op->marks && op->marks[sq] != ' ') {
-        char m = op->marks[sq] == '<' || op->marks[sq] == '&' ? '?' : op->marks[sq];
-        lab[nl++] = (sqlabel){ { m, 0 }, fs, "#603000", 1 };
-    }
-    /* the counters standing on sq: a 2-square unit's covers the row of labels between its
-     * squares, a unit stacked on another reaches 4 pixels further down for each under it */
-    box under[8];
-    int units[8];
-    size_t nu = board_units_at(b, sq, units, 8), nc = 0;
-    for (size_t j = 0; j < nu && j < 8; j++) {
-        counter k;
-        if (shown_unit(p, units[j]) && counter_box(p, c, fs, L, T, units[j], &k))
-            under[nc++] = (box){ k.x, k.y, k.x + k.w, k.y + k.h };
-    }
-    int qx = L + (sq % g->w) * c, qy = T + (sq / g->w) * c, slots = 2 + 2 * rows;
-    int at[7];
-    bool used[2 + 2 * 4] = { false };
-    box placed[7];
-    size_t np = 0;
-    int x, y;
-    bool end;
-    /* first every label that nothing crosses in its own place, then the others */
-    for (size_t i = 0; i < nl; i++) {
-        label_at(qx, qy, c, fs, lab[i].size, lab[i].slot, &x, &y, &end);
-        box bx = label_box(&lab[i], x, y, end, true);
-        at[i] = crossed(s, n, bx) || covered(under, nc, label_box(&lab[i], x, y, end, false))
-                    ? -1
-                    : lab[i].slot;
-        if (at[i] >= 0) {
-            used[at[i]] = true;
-            placed[np++] = bx;
-        }
-    }
-    for (size_t i = 0; i < nl; i++) {
-        for (int k = -1; at[i] < 0 && k < slots; k++) {
-            int slot = k < 0 ? lab[i].slot ^ 1 : k;
-            if (slot >= slots || used[slot] || (slot < 2 && !top_free))
-                continue;
-            label_at(qx, qy, c, fs, lab[i].size, slot, &x, &y, &end);
-            box bx = label_box(&lab[i], x, y, end, true);
-            bool clear =
-                !crossed(s, n, bx) && !covered(under, nc, label_box(&lab[i], x, y, end, false));
-            for (size_t j = 0; clear && j < np; j++)
-                clear = !boxes_meet(bx, placed[j]);
-            if (clear) {
-                at[i] = slot;
-                used[slot] = true;
-                placed[np++] = bx;
-            }
-        }
-    }
-    for (size_t i = 0; i < nl; i++) {
-        if (at[i] < 0)
-            continue;
-        if (pl->n == pl->cap) {
-            size_t cap = pl->cap ? 2 * pl->cap : 64;
-            put_label *v = realloc(pl->v, cap * sizeof *v);
-            if (!v)
-                return;
-            pl->v = v;
-            pl->cap = cap;
-        }
-        label_at(qx, qy, c, fs, lab[i].size, at[i], &x, &y, &end);
-        pl->v[pl->n++] = (put_label){ lab[i], sq, x, y, end, at[i] != lab[i].slot };
-    }
-}
-
-/* The square of the distance in pixels between boxes a and b (0 when they meet). */
-static double apart2(box a, box b)
-{
-    double dx = a.x0 > b.x1 ? a.x0 - b.x1 : b.x0 > a.x1 ? b.x0 - a.x1 : 0;
-    double dy = a.y0 > b.y1 ? a.y0 - b.y1 : b.y0 > a.y1 ? b.y0 - a.y1 : 0;
-    return dx * dx + dy * dy;
-}
-
-/* Writes the squares' labels pl placed (c: a square's pixels), but for a moved label that
- * would read as a neighbour's (board.md §5; the last review of issue 12 found E2's `h` moved
- * beside F2's `h`, H4's `+1` beside I4's `m`): one that stands within a quarter of a square of
- * another square's label and nearer to it than to every label of its own square is left out
- * (the legend still names it). */
-static void write_labels(const put_labels *pl, int c, FILE *out)
-{
-    for (size_t i = 0; i < pl->n; i++) {
-        const put_label *a = &pl->v[i];
-        box ba = label_box(&a->l, a->x, a->y, a->end, false);
-        double own = 1e18, other = (c / 4.0) * (c / 4.0);
-        for (size_t j = 0; a->moved && j < pl->n; j++) {
-            const put_label *b = &pl->v[j];
-            double d = j == i ? 1e18 : apart2(ba, label_box(&b->l, b->x, b->y, b->end, false));
-            if (b->sq == a->sq && d < own)
-                own = d;
-            else if (b->sq != a->sq && d < other)
-                other = d;
-        }
-        if (a->moved && other < (c / 4.0) * (c / 4.0) && other < own)
-            continue;
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s fill=\"%s\">", a->x, a->y,
-                a->l.size, a->end ? " text-anchor=\"end\"" : "", a->l.fill);
-        xml_text(out, a->l.text, strlen(a->l.text));
-        fputs("</text>\n", out);
-    }
-}
-
-/* Sets the part of the board the SVG shows (draw_options.window, centred and around) in p:
- * columns x0..x1 and rows y0..y1. */
 static void svg_window(picture *p)
 {
     const geo_grid *g = p->g;
@@ -1170,7 +706,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
             draw_picture_free(&p);
             return GEO_ENOMEM;
         }
-        n_strokes = line_strokes(&p, c, L, T, strokes);
+        n_strokes = svg_line_strokes(&p, c, L, T, strokes);
     }
     int W = ML + cols_shown * c + 12;
     if (W < 360)
@@ -1196,10 +732,10 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, H);
     if (op->title) {
         fputs("<title>", out);
-        xml_text(out, op->title, 200);
+        svg_xml_text(out, op->title, 200);
         fputs("</title>\n", out);
         fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"16\" font-weight=\"bold\">", ML);
-        xml_text(out, op->title, 200);
+        svg_xml_text(out, op->title, 200);
         fputs("</text>\n", out);
     }
     char name[16];
@@ -1230,7 +766,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
                                   : NO_TERRAIN_COLOUR;
         fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"", L + x * c,
                 T + y * c, c, c);
-        xml_text(out, fill, 64);
+        svg_xml_text(out, fill, 64);
         fputs("\"/>\n", out);
         if (e != 0) {
             int a = (e > 0 ? e : -e) * 12;
@@ -1244,7 +780,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     }
     fputs("</g>\n", out);
     /* the deciding square's outline, under the side features */
-    decided_square(&p, c, L, T, out);
+    svg_decided_square(&p, c, L, T, out);
     /* side features */
     fputs("<g id=\"sides\" stroke-linecap=\"round\">\n", out);
     for (int s = 0; s < geo_side_count(g); s++) {
@@ -1263,7 +799,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
                                      NELEM(SIDE_PALETTE));
             fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"", L + x0 * c + dx,
                     T + y0 * c + dy, L + x1 * c + dx, T + y1 * c + dy);
-            xml_text(out, col, 64);
+            svg_xml_text(out, col, 64);
             fputs("\" stroke-width=\"5\"/>\n", out);
             if (f[j].facing >= 0) {
                 int mx = L + (x0 + x1) * c / 2 + dx, my = T + (y0 + y1) * c / 2 + dy;
@@ -1272,7 +808,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
                 int tx = mx + (cx - mx) / 4, ty = my + (cy - my) / 4;
                 fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"", mx, my, tx,
                         ty);
-                xml_text(out, col, 64);
+                svg_xml_text(out, col, 64);
                 fputs("\" stroke-width=\"3\"/>\n", out);
             }
         }
@@ -1293,7 +829,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         fprintf(out,
                 "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#ffffff\">",
                 L + X * c, T + Y * c + fs / 3, fs * 3 / 4 + 1);
-        xml_text(out, sym, 1);
+        svg_xml_text(out, sym, 1);
         fputs("</text>\n", out);
     }
     /* the marked squares, tinted under the counters (their characters are labels, below) */
@@ -1313,11 +849,11 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     fputs("<g id=\"units\">\n", out);
     for (size_t i = 0; i < p.n_units; i++) {
         counter k;
-        if (!shown_unit(&p, p.units[i]) || !counter_box(&p, c, fs, L, T, p.units[i], &k))
+        if (!svg_shown_unit(&p, p.units[i]) || !svg_counter_box(&p, c, fs, L, T, p.units[i], &k))
             continue;
         fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"", k.x,
                 k.y, k.w, k.h);
-        xml_text(out, unit_colour(op, p.units[i]), 64);
+        svg_xml_text(out, unit_colour(op, p.units[i]), 64);
         fputs("\" stroke=\"#111111\" stroke-width=\"1.5\"/>\n", out);
     }
     fputs("</g>\n", out);
@@ -1329,18 +865,18 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         int fx = tr->from % g->w, fy = tr->from / g->w, tx = tr->to % g->w, ty = tr->to / g->w;
         int ax = L + fx * c + c / 2, ay = T + fy * c + c / 2, bx = L + tx * c + c / 2,
             by = T + ty * c + c / 2;
-        double t = split_at(g, op, fx + 0.5, fy + 0.5, tx + 0.5, ty + 0.5);
+        double t = svg_split_at(g, op, fx + 0.5, fy + 0.5, tx + 0.5, ty + 0.5);
         int mx = ax + (int)((bx - ax) * t), my = ay + (int)((by - ay) * t);
         fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\"/>\n", ax, ay,
                 mx, my);
         /* the part past the deciding place, to the target's centre over its counter; its part
-         * short of the counter again over the labels (past_part, below) */
+         * short of the counter again over the labels (svg_past_part, below) */
         if (t < 1.0)
             fprintf(out,
                     "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
                     "stroke-dasharray=\"6 4\" stroke=\"" PAST_COLOUR "\"/>\n",
                     mx, my, bx, by);
-        decided_mark(&p, c, L, T, out);
+        svg_decided_mark(&p, c, L, T, out);
         for (size_t i = 0; i < tr->n; i++) {
             int q = tr->squares[i];
             if (!shown_square(&p, q) || crossed_dot(&p, c, fs, L, T, q, NULL))
@@ -1361,7 +897,7 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     /* every label last, haloed in white, so that neither a counter nor the line hides one:
      * each square's elevation (top left) and terrain symbol (bottom left), its features
      * (bottom right), a mark's character (top right), each moved out of the way of the line
-     * and the counters (square_labels); an element's face and markers (along the top), then
+     * and the counters (svg_square_labels); an element's face and markers (along the top), then
      * each counter's name and its markers, face and passengers */
     fputs("<g id=\"labels\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n", out);
     put_labels pl = { 0 };
@@ -1371,9 +907,10 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         int e = board_element_at(b, sq);
         bool top_free = e < 0 || (!draw_given(op->element_faces, op->n_element_faces, e) &&
                                   !draw_given(op->element_markers, op->n_element_markers, e));
-        square_labels(&p, c, fs, L, T, sq, strokes, n_strokes, most > 1 ? most : 1, top_free, &pl);
+        svg_square_labels(&p, c, fs, L, T, sq, strokes, n_strokes, most > 1 ? most : 1, top_free,
+                          &pl);
     }
-    write_labels(&pl, c, out);
+    svg_write_labels(&pl, c, out);
     free(pl.v);
     /* element faces, markers and values: along the top of the element's first square shown and
      * the squares of the element shown right of it in its row, right of the elevation's "+N"
@@ -1399,13 +936,13 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
                 "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#8b0000\" "
                 "font-style=\"italic\">",
                 L + (sq % g->w) * c + left, T + (sq / g->w) * c + fs * 3 / 4 + 1, fs * 3 / 4 + 1);
-        xml_text(out, fc, (size_t)((run * c - left - 3) / (fs * 3 / 8 + 1)));
+        svg_xml_text(out, fc, (size_t)((run * c - left - 3) / (fs * 3 / 8 + 1)));
         fputs("</text>\n", out);
     }
     for (size_t i = 0; i < p.n_units; i++) {
         int u = p.units[i];
         counter k;
-        if (!shown_unit(&p, u) || !counter_box(&p, c, fs, L, T, u, &k))
+        if (!svg_shown_unit(&p, u) || !svg_counter_box(&p, c, fs, L, T, u, &k))
             continue;
         const char *label = board_unit_label(b, u);
         const char *m = draw_given(op->unit_markers, op->n_unit_markers, u);
@@ -1442,9 +979,9 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"%s\">",
                 k.x + k.w / 2, base + small + 1, small, m || fc ? "#8b0000" : "#111111");
         if (utf8_length(line) <= room) {
-            xml_text(out, line, strlen(line));
+            svg_xml_text(out, line, strlen(line));
         } else if (room > 1) {
-            xml_text(out, line, utf8_prefix(line, room - 1));
+            svg_xml_text(out, line, utf8_prefix(line, room - 1));
             fputs("\xe2\x80\xa6", out);
         }
         fputs("</text>\n", out);
@@ -1459,17 +996,17 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
             if (shown_square(&p, tr->squares[i]))
                 crossed_dot(&p, c, fs, L, T, tr->squares[i], out);
         fputs("</g>\n", out);
-        past_part(&p, c, fs, L, T, out);
+        svg_past_part(&p, c, fs, L, T, out);
     }
     if (part) {
         fputs("</g>\n", out); /* the part's clip */
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", ML, bottom + 12 + 16);
-        xml_text(out, window, sizeof window);
+        svg_xml_text(out, window, sizeof window);
         fputs("</text>\n", out);
     }
     if (op->marks_key) {
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", ML, bottom + 12 + 16 + K0);
-        xml_text(out, op->marks_key, 200);
+        svg_xml_text(out, op->marks_key, 200);
         fputs("</text>\n", out);
     }
     if (verdict) {

@@ -773,6 +773,33 @@ START_TEST(tests_that_play)
 }
 END_TEST
 
+/* A test's scripted dice behave as the session's seeded ones (language.md §6.7): a `do` that
+ * fails gives back the faces it rolled. st_roll_choose rolls 3 dice, then asks where to go; the
+ * script's first answer, A3, is no option (E221), so the first `do` rolls 1, 1, 1 and fails.
+ * Given back, the second `do` rolls the same 1, 1, 1 (and goes to B1, open ground, the next answer:
+ * a choice stays spent, as a player's answer), which leaves the 6 for st_roll: a Suppressed
+ * marker (4 or more). Kept by the failed `do`, the second would roll 6 and run out (E223). */
+START_TEST(failed_do_gives_the_scripted_dice_back)
+{
+    static const char *const tests = "test \"given back\" dice [1, 1, 1, 6] choices [@A3, @B1] {\n"
+                                     "  do st_roll_choose($r1) fails E221;\n"
+                                     "  do st_roll_choose($r1);\n"
+                                     "  do st_roll($r1);\n"
+                                     "  expect square_of($r1) == @B1;\n"
+                                     "  expect marker_count($r1, suppressed) == 1;\n}\n";
+    tvm *t = play_vm();
+    ck_assert_int_eq(hon_load_source(t->vm, "given.hon", tests, strlen(tests)), HON_OK);
+    char *buf = NULL;
+    size_t len = 0, passed = 0, failed = 0;
+    FILE *out = open_memstream(&buf, &len);
+    hon_run_tests(t->vm, "given.hon", out, &passed, &failed);
+    fclose(out);
+    ck_assert_msg(passed == 1 && failed == 0, "%zu passed, %zu failed:\n%s", passed, failed, buf);
+    free(buf);
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(editions_and_event_rules)
 {
     /* an edition replaces an event's rule like a query's: under `double`, st_give gives twice
@@ -836,6 +863,7 @@ int main(void)
     tcase_add_test(tc, order_of_events);
     tcase_add_test(tc, choices);
     tcase_add_test(tc, abandoned_procedure_rewinds_the_dice);
+    tcase_add_test(tc, failed_do_gives_the_scripted_dice_back);
     tcase_add_test(tc, walks);
     tcase_add_test(tc, clock);
     tcase_add_test(tc, procedure_odds);

@@ -307,6 +307,27 @@ def test_options():
 
 
 @case
+def prompt_usage_errors_point_to_help():
+    # At the REPL prompt there is no `hon --help` to run: a usage error of a command typed there
+    # points to the prompt's own `help COMMAND` (repl.md §2), and on the command line, as
+    # before, to `hon --help`. Each line is a usage error of test or lint (an unknown option,
+    # --filter without its PATTERN); the session goes on, and `help test` / `help lint` there
+    # are topics (each prints its command's text).
+    bad = {"test --bogus": "help test", "test --filter": "help test", "lint --x": "help lint"}
+    p = run(["--no-rules"], stdin="".join(line + "\n" for line in bad) + "1 + 1\n")
+    check(p.returncode == 1 and "hon --help" not in p.stderr and lines(p.stdout) == ["2"],
+          "a usage error at the prompt never points to hon --help; the session goes on", p)
+    for line, topic in bad.items():
+        check(f"Try '{topic}' for more information." in p.stderr, f"{line} points to {topic}", p)
+        h = run(["--no-rules"], stdin=topic + "\n")
+        check(h.returncode == 0 and h.stdout.strip(), f"{topic} is a help topic", h)
+    for args in (["test", "--bogus"], ["test", "--filter"], ["lint", "--x"]):
+        p = run(["--no-rules"] + args)
+        check(p.returncode == 2 and "Try 'hon --help' for more information." in p.stderr
+              and "Try 'help" not in p.stderr, f"hon {' '.join(args)} points to hon --help", p)
+
+
+@case
 def did_you_mean():
     # An unknown name gets the declared name nearest to it when it is a slip of the keyboard
     # (near.h: 1 edit for up to 3 letters, else 2 or a fifth of the length): base.hon declares
@@ -464,6 +485,15 @@ def help_topics():
           "help why: why, why not, why do, why move", p)
     check("verdict" in run(["--no-rules"], stdin="help los\n").stdout,
           "help los says what los answers (the verdict)", p)
+    # the forms `help` lists are those of repl.md's table of REPL commands (§2): a DIR for test
+    # (cli_test reads a directory's .hon files at the prompt as on the command line), the
+    # question options of snapshot record, and choose's answer, a number or an option as printed
+    spec = open(os.path.join(ROOT, "docs", "spec", "repl.md"), encoding="utf-8").read()
+    for form in ("test [-v] [--filter PATTERN] [--json] [FILE|DIR...]",
+                 "snapshot record FILE [QOPTION]... [SETTING]", "choose X"):
+        check(any(l.startswith("  " + form) for l in listing) and
+              "| `%s" % form.replace("|", "\\|") in spec,
+              "help lists '%s' as repl.md's table does" % form, p)
     # every command listed has its account
     for w in words:
         p = run(["--no-rules"], stdin="help %s\n" % w)
