@@ -16,6 +16,12 @@
  *           list2, params, cites are not empty. Then the loc's line, col, end_line, end_col;
  *           each string there (its offset in the strings); the ival (low, high); the parens;
  *           each child there (a node); each vector there (its length, then its nodes).
+ *   body    A top-level rule or fn (bit 31 of its head set) keeps its body apart, after the
+ *           rest of it: the children and vectors that are not its body in their order, then
+ *           a word L, then L words: its head again and the children and vectors of its body
+ *           (a rule's a, b, c and list: its guard, answer, block and lets; a fn's b), so that
+ *           a reader can pass over a body without decoding it (ast_image_read_as, lazy) and
+ *           decode it when it is first resolved (ast_body_ready; bench.md §9).
  *
  * Reading checks everything it reads (the header, the sum, every kind, offset, length and the
  * depth), so a damaged or foreign image is refused, never followed. Annotations are not kept:
@@ -28,6 +34,7 @@
 #include <xxhash.h>
 
 #include "arena.h"
+#include "front.h"
 #include "mem.h"
 
 #define MAGIC      "HONAST\0\1"
@@ -38,9 +45,15 @@
 #define H_STRING   17 /* + 0..4: name, name2, ref, title, doc */
 #define H_IVAL     (1u << 22)
 #define H_PARENS   (1u << 23)
-#define H_CHILD    24 /* + 0..2: a, b, c */
-#define H_VEC      27 /* + 0..3: list, list2, params, cites */
-#define H_UNUSED   (1u << 31)
+#define H_CHILD    24         /* + 0..2: a, b, c */
+#define H_VEC      27         /* + 0..3: list, list2, params, cites */
+#define H_BODY     (1u << 31) /* a top-level rule or fn: its body kept apart */
+/* The seven places of a node's children and vectors: a, b, c, then list, list2, params, cites
+ * (bit i of a head at H_CHILD + i). Which of them are the body of a top-level declaration. */
+#define SLOT_COUNT  7
+#define BODY_RULE   (1u << 0 | 1u << 1 | 1u << 2 | 1u << 3) /* guard, answer, block, lets */
+#define BODY_FN     (1u << 1)                               /* its expression */
+#define SLOTS_OF(h) ((h) >> H_CHILD & 0x7Fu)                /* the places a head says are there */
 /* the last operator of ast_op; an image naming a later one is refused (then parsed again) */
 #define LAST_OP AST_REV_COUNTER
 
@@ -87,16 +100,35 @@ static void put_string(writer *w, const char *s)
     sb_putn(&w->strings, s, strlen(s) + 1);
 }
 
-static void put_node(writer *w, const ast_node *n);
+static void put_node(writer *w, const ast_node *n, bool top);
 
 static void put_vec(writer *w, const ast_vec *v)
 {
     put_word(w, v->len);
     for (uint32_t i = 0; i < v->len; i++)
-        put_node(w, v->items[i]);
+        put_node(w, v->items[i], false);
 }
 
-static void put_node(writer *w, const ast_node *n)
+/* The places of a declaration of kind k that are its body (kept apart at the top level). */
+static uint32_t body_slots(ast_kind k)
+{
+    return k == AST_RULE ? BODY_RULE : k == AST_FN ? BODY_FN : 0;
+}
+
+/* Writes the places of n in `which` that are there, in their order. */
+static void put_slots(writer *w, const ast_node *n, uint32_t which)
+{
+    const ast_node *kids[3] = { n->a, n->b, n->c };
+    const ast_vec *vecs[4] = { &n->list, &n->list2, &n->params, &n->cites };
+    for (int i = 0; i < 3; i++)
+        if (which & 1u << i && kids[i])
+            put_node(w, kids[i], false);
+    for (int i = 0; i < 4; i++)
+        if (which & 1u << (3 + i) && vecs[i]->len)
+            put_vec(w, vecs[i]);
+}
+
+static void put_node(writer *w, const ast_node *n, bool top)
 {
     if (!n) {
         put_word(w, 0);
@@ -122,6 +154,10 @@ static void put_node(writer *w, const ast_node *n)
         head |= kids[i] ? 1u << (H_CHILD + i) : 0;
     for (int i = 0; i < 4; i++)
         head |= vecs[i]->len ? 1u << (H_VEC + i) : 0;
+    uint32_t body = top ? body_slots(n->kind) : 0;
+    if (n->body) /* a tree read lazily is written once its bodies are decoded */
+        w->bad = true;
+    head |= body ? H_BODY : 0;
     put_word(w, head);
     put_word(w, n->loc.line);
     put_word(w, n->loc.col);
@@ -137,19 +173,24 @@ static void put_node(writer *w, const ast_node *n)
     }
     if (n->parens)
         put_word(w, n->parens);
-    for (int i = 0; i < 3; i++)
-        if (kids[i])
-            put_node(w, kids[i]);
-    for (int i = 0; i < 4; i++)
-        if (vecs[i]->len)
-            put_vec(w, vecs[i]);
+    put_slots(w, n, ~body);
+    if (body) {
+        size_t at = w->n; /* the length's word, filled below */
+        put_word(w, 0);
+        put_word(w, head);
+        put_slots(w, n, body);
+        if (w->n - at - 1 > UINT32_MAX)
+            w->bad = true;
+        else if (at < w->n)
+            w->words[at] = (uint32_t)(w->n - at - 1);
+    }
 }
 
 bool ast_image_write(const ast_file *f, uint64_t key, strbuf *out)
 {
     writer w = { .file_id = f->file_id };
     for (uint32_t i = 0; i < f->decls.len; i++)
-        put_node(&w, f->decls.items[i]);
+        put_node(&w, f->decls.items[i], true);
     while (w.strings.len % 4)
         sb_putc(&w.strings, '\0');
     size_t words_len = w.n * sizeof *w.words;
@@ -184,6 +225,7 @@ typedef struct reader {
     size_t nwords, at;
     const char *strings; /* the image's, borrowed */
     uint32_t strings_len;
+    bool lazy; /* the top-level bodies passed over, left for ast_body_ready */
     bool bad;
 } reader;
 
@@ -241,8 +283,8 @@ static __attribute__((noinline)) ast_node *get_fields(reader *r, uint32_t head)
     uint32_t kind = (head & 0xFF) - 1, op = (head >> H_OP_SHIFT) & 0xFF;
     size_t words = 4u + ones[(head >> H_STRING) & 0x1F] + (head & H_IVAL ? 2u : 0u) +
                    (head & H_PARENS ? 1u : 0u);
-    if (kind >= (uint32_t)AST_KIND_COUNT || op > (uint32_t)LAST_OP || (head & H_UNUSED) ||
-        r->nwords - r->at < words)
+    if (kind >= (uint32_t)AST_KIND_COUNT || op > (uint32_t)LAST_OP ||
+        ((head & H_BODY) && !body_slots((ast_kind)kind)) || r->nwords - r->at < words)
         return NULL;
     ast_node *n = arena_alloc(r->f->arena, sizeof *n);
     if (!n)
@@ -275,36 +317,78 @@ static __attribute__((noinline)) ast_node *get_fields(reader *r, uint32_t head)
     return r->bad ? NULL : n;
 }
 
-static ast_node *get_node(reader *r, unsigned depth)
+/* Reads into n the places in `which` (children and vectors) that the head says are there. */
+static void get_slots(reader *r, ast_node *n, uint32_t which, unsigned depth)
 {
-    uint32_t head = get_word(r);
-    if (r->bad || !head)
-        return NULL;
-    ast_node *n = depth > AST_IMAGE_MAX_DEPTH ? NULL : get_fields(r, head);
-    if (!n) {
-        r->bad = true;
-        return NULL;
-    }
     for (int i = 0; i < 3 && !r->bad; i++)
-        if (head & 1u << (H_CHILD + i)) {
+        if (which & 1u << i) {
             ast_node *c = get_node(r, depth + 1);
             if (!c) /* said to be there */
                 r->bad = true;
             *(i == 0 ? &n->a : i == 1 ? &n->b : &n->c) = c;
         }
     for (int i = 0; i < 4 && !r->bad; i++)
-        if (head & 1u << (H_VEC + i))
+        if (which & 1u << (3 + i))
             get_vec(r,
                     i == 0   ? &n->list
                     : i == 1 ? &n->list2
                     : i == 2 ? &n->params
                              : &n->cites,
                     depth);
+}
+
+/* Reads the body of top-level declaration n (kept apart: the layout), its length's word next:
+ * into n, or with r->lazy only its place (n->body), passed over. */
+static void get_body(reader *r, ast_node *n, uint32_t head)
+{
+    uint32_t len = get_word(r);
+    if (r->bad || !len || len > r->nwords - r->at) {
+        r->bad = true;
+        return;
+    }
+    size_t end = r->at + len;
+    if (r->lazy) {
+        if (r->at >= UINT32_MAX) {
+            r->bad = true;
+            return;
+        }
+        n->body = (uint32_t)r->at + 1;
+        r->at = end;
+        return;
+    }
+    if (get_word(r) != head) /* the head again */
+        r->bad = true;
+    else
+        get_slots(r, n, SLOTS_OF(head) & body_slots(n->kind), 0);
+    if (r->at != end)
+        r->bad = true;
+}
+
+static ast_node *get_node(reader *r, unsigned depth)
+{
+    uint32_t head = get_word(r);
+    if (r->bad || !head)
+        return NULL;
+    ast_node *n = depth > AST_IMAGE_MAX_DEPTH ? NULL : get_fields(r, head);
+    if (!n || ((head & H_BODY) && depth)) { /* only a declaration keeps its body apart */
+        r->bad = true;
+        return NULL;
+    }
+    uint32_t body = head & H_BODY ? body_slots(n->kind) : 0;
+    get_slots(r, n, SLOTS_OF(head) & ~body, depth);
+    if (body && !r->bad)
+        get_body(r, n, head);
     return r->bad ? NULL : n;
 }
 
 ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char *path,
                          const char *text, size_t text_len, uint32_t file_id)
+{
+    return ast_image_read_as(image, len, key, path, text, text_len, file_id, false);
+}
+
+ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const char *path,
+                            const char *text, size_t text_len, uint32_t file_id, bool lazy)
 {
     const unsigned char *p = image;
     if (!p || len < HEADER_LEN || memcmp(p, MAGIC, 8) != 0)
@@ -331,7 +415,8 @@ ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char
     reader r = { .f = f,
                  .words = body + strings_len,
                  .nwords = (body_len - strings_len) / 4,
-                 .strings_len = strings_len };
+                 .strings_len = strings_len,
+                 .lazy = lazy };
     /* The tree's strings are the image's, borrowed as the text is (checked above: they end
      * in a NUL, and string_at keeps every offset inside them): copying them into the arena
      * was 0.34 M instructions at each start (bench.md §9). */
@@ -354,5 +439,85 @@ ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char
         ast_file_free(f);
         return NULL;
     }
+    if (lazy) { /* what ast_body_ready decodes from */
+        f->image_words = r.words;
+        f->image_nwords = r.nwords;
+        f->image_strings = r.strings;
+        f->image_strings_len = r.strings_len;
+    }
     return f;
+}
+
+/* Empties the body places of declaration d (a rule's guard, answer, block and lets; a fn's
+ * expression), the rest of it kept. */
+static void clear_body(ast_node *d)
+{
+    if (d->kind == AST_RULE) {
+        d->a = d->c = NULL;
+        d->list = (ast_vec){ 0 };
+    }
+    d->b = NULL;
+}
+
+/* The body of declaration d of f (its index i) taken from the text parsed again: a body whose
+ * image passed the sum but not the reader's checks (damaged behind a recomputed sum). False
+ * when memory runs out or the parse differs (it cannot, for the text the image was made of). */
+static bool body_reparsed(ast_file *f, ast_node *d)
+{
+    uint32_t i = 0;
+    while (i < f->decls.len && f->decls.items[i] != d)
+        i++;
+    if (!f->reparsed) {
+        diag_list dl;
+        diag_list_init(&dl, NULL);
+        f->reparsed = front_parse_file(f->path, f->text, f->text_len, f->file_id, &dl);
+        bool clean = dl.len == 0;
+        diag_list_clear(&dl);
+        if (f->reparsed && (!clean || f->reparsed->decls.len != f->decls.len)) {
+            ast_file_free(f->reparsed);
+            f->reparsed = NULL;
+        }
+    }
+    const ast_node *g = f->reparsed && i < f->decls.len ? f->reparsed->decls.items[i] : NULL;
+    if (!g || g->kind != d->kind || g->loc.line != d->loc.line || g->loc.col != d->loc.col)
+        return false;
+    if (d->kind == AST_RULE) {
+        d->a = g->a;
+        d->c = g->c;
+        d->list = g->list;
+    }
+    d->b = g->b;
+    return true;
+}
+
+bool ast_body_ready(ast_file *f, ast_node *d)
+{
+    if (!d || !d->body)
+        return true;
+    if (!f || !f->image_words || d->body - 1 >= f->image_nwords || d->body < 2)
+        return false;
+    size_t at = d->body - 1;
+    uint32_t len;
+    memcpy(&len, f->image_words + 4 * (at - 1), sizeof len);
+    reader r = { .f = f,
+                 .words = f->image_words,
+                 .nwords = f->image_nwords,
+                 .at = at,
+                 .strings = f->image_strings,
+                 .strings_len = f->image_strings_len };
+    uint32_t slots = body_slots(d->kind);
+    size_t end = at + len;
+    uint32_t head = get_word(&r);
+    if (!slots || len > f->image_nwords - at || (head & 0xFF) != (uint32_t)d->kind + 1 ||
+        !(head & H_BODY))
+        r.bad = true;
+    if (!r.bad)
+        get_slots(&r, d, SLOTS_OF(head) & slots, 0);
+    if (r.bad || r.at != end) {
+        clear_body(d); /* what was read of it is left in the arena */
+        if (!body_reparsed(f, d))
+            return false;
+    }
+    d->body = 0;
+    return true;
 }
