@@ -289,12 +289,12 @@ static __attribute__((noinline)) ast_node *get_fields(reader *r, uint32_t head)
     ast_node *n = arena_alloc(r->f->arena, sizeof *n);
     if (!n)
         return NULL;
-    memset(n, 0, sizeof *n);
-    n->kind = (ast_kind)kind;
-    n->op = (ast_op)op;
-    n->an.slot = -1;
-    uint32_t x[4 + 5 + 2 + 1]; /* the words counted above, all there */
-    memcpy(x, r->words + 4 * r->at, sizeof x < 4 * words ? sizeof x : 4 * words);
+    *n = (ast_node){ .kind = (ast_kind)kind, .op = (ast_op)op, .an.slot = -1 };
+    uint32_t x[4 + 5 + 2 + 1];                     /* the words counted above, all there */
+    if (r->nwords - r->at >= sizeof x / sizeof *x) /* a copy of fixed size: a few moves */
+        memcpy(x, r->words + 4 * r->at, sizeof x);
+    else
+        memcpy(x, r->words + 4 * r->at, 4 * words);
     r->at += words;
     n->loc = (ast_loc){ head & H_NOWHERE ? 0 : r->f->file_id, x[0], x[1], x[2], x[3] };
     const uint32_t *q = x + 4;
@@ -320,21 +320,23 @@ static __attribute__((noinline)) ast_node *get_fields(reader *r, uint32_t head)
 /* Reads into n the places in `which` (children and vectors) that the head says are there. */
 static void get_slots(reader *r, ast_node *n, uint32_t which, unsigned depth)
 {
-    for (int i = 0; i < 3 && !r->bad; i++)
-        if (which & 1u << i) {
+    /* only the places there, in their order (most nodes have none, one or two) */
+    for (uint32_t m = which & 0x7Fu; m && !r->bad; m &= m - 1) {
+        int i = __builtin_ctz(m);
+        if (i < 3) {
             ast_node *c = get_node(r, depth + 1);
             if (!c) /* said to be there */
                 r->bad = true;
             *(i == 0 ? &n->a : i == 1 ? &n->b : &n->c) = c;
-        }
-    for (int i = 0; i < 4 && !r->bad; i++)
-        if (which & 1u << (3 + i))
+        } else {
             get_vec(r,
-                    i == 0   ? &n->list
-                    : i == 1 ? &n->list2
-                    : i == 2 ? &n->params
+                    i == 3   ? &n->list
+                    : i == 4 ? &n->list2
+                    : i == 5 ? &n->params
                              : &n->cites,
                     depth);
+        }
+    }
 }
 
 /* Reads the body of top-level declaration n (kept apart: the layout), its length's word next:
