@@ -129,7 +129,8 @@ void model_free(res_program *p)
         free_names(&p->names->editions);
         free_names(&p->names->rules);
         for (member_ent *m = p->names->members; m; m = m->hh.next)
-            mem_free(m->hits);
+            if (m->hits != &m->one)
+                mem_free(m->hits);
         HASH_CLEAR(hh, p->names->members);
         HASH_CLEAR(hh, p->names->types);
         arena_free(&p->names->entries);

@@ -40,8 +40,9 @@ typedef struct member_hit {
 
 typedef struct member_ent {
     const char *key;
-    member_hit *hits;
+    member_hit *hits; /* len of them: &one while there is one, else its own block (scope.c) */
     size_t len, cap;
+    member_hit one; /* most names are members of one enum: no block of their own */
     UT_hash_handle hh;
 } member_ent;
 

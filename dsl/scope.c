@@ -89,7 +89,19 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
             return -1;
         }
     }
-    if (!MEM_GROW(m->hits, m->len, m->cap)) {
+    if (m->len == 0) { /* the first: in the entry itself (the entry lives in an arena) */
+        m->hits = &m->one;
+        m->cap = 1;
+    } else if (m->hits == &m->one) {
+        member_hit *h = mem_malloc(4 * sizeof *h);
+        if (!h) {
+            res_oom(c, loc);
+            return -1;
+        }
+        h[0] = m->one;
+        m->hits = h;
+        m->cap = 4;
+    } else if (!MEM_GROW(m->hits, m->len, m->cap)) {
         res_oom(c, loc);
         return -1;
     }
