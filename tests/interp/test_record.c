@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "ast_image.h"
 #include "front.h"
 #include "interp_test.h"
 #include "mem.h"
@@ -632,6 +633,53 @@ START_TEST(a_revision_of_a_rule_held_lazily)
 }
 END_TEST
 
+START_TEST(a_forged_record_and_a_rule_of_the_wrong_kind)
+{
+    /* A query's rule with a `do` block (E_RULE_KIND when the set builds whole) in a tree read
+     * lazily from its image, built with the bodies deferred as a record forged for it would
+     * have it: nothing at load (the body, and so the kind, is not there), then the query's
+     * first call fails to make it ready (rule_later checks the kind once the body is decoded),
+     * never a fault and never a rule of the wrong kind compiled; the other query answers. */
+    const char *text = "source \"T.1\" = \"this test's rules\";\n"
+                       "query q(x: int) -> int combine first default 1;\n"
+                       "rule q.a cite \"T.1\" do { note \"n\"; };\n"
+                       "query r(x: int) -> int combine first default 2;\n";
+    size_t len = strlen(text);
+    diag_list dl;
+    diag_list_init(&dl, NULL);
+    ast_file *f = front_parse_file("t.hon", text, len, 0, &dl);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(dl.len, 0);
+    strbuf img = { 0 };
+    ck_assert(ast_image_write(f, 7, &img));
+    for (int defer = 1; defer >= 0; defer--) {
+        ast_file **files = mem_calloc(1, sizeof *files);
+        ck_assert_ptr_nonnull(files);
+        files[0] = ast_image_read_as(img.s, img.len, 7, "t.hon", text, len, 0, true);
+        ck_assert_ptr_nonnull(files[0]);
+        ck_assert_uint_ne(files[0]->decls.items[2]->body, 0);
+        prog *pg = prog_build(files, 1, true, defer, &dl);
+        if (!defer) { /* built whole: the error, as from the parsed text */
+            ck_assert_ptr_null(pg);
+            ck_assert_uint_gt(dl.errors, 0);
+            break;
+        }
+        ck_assert_ptr_nonnull(pg);
+        ck_assert_uint_eq(dl.len, 0);
+        int32_t q = model_find_query(pg->res, "q"), r = model_find_query(pg->res, "r");
+        ck_assert(q >= 0 && r >= 0);
+        ck_assert(!prog_ready(pg, (uint32_t)q));
+        ck_assert(!prog_ready(pg, (uint32_t)q));
+        ck_assert(pg->res->rules[0].deferred);
+        ck_assert(prog_ready(pg, (uint32_t)r));
+        prog_free(pg);
+    }
+    diag_list_clear(&dl);
+    sb_free(&img);
+    ast_file_free(f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("record");
@@ -648,6 +696,7 @@ int main(void)
     tcase_add_test(tc, a_body_never_reached_is_never_decoded);
     tcase_add_test(tc, a_body_reached_after_a_reload);
     tcase_add_test(tc, a_revision_of_a_rule_held_lazily);
+    tcase_add_test(tc, a_forged_record_and_a_rule_of_the_wrong_kind);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
