@@ -274,6 +274,10 @@ typedef struct ast_file {
      * from; NULL otherwise. */
     const unsigned char *image_words;
     size_t image_nwords;
+    size_t image_bodies_at;    /* the word where the bodies start */
+    uint64_t image_bodies_sum; /* their sum, checked at the first body decoded */
+    uint64_t image_key;
+    int image_bodies; /* 0: their sum not checked yet, 1: sound, 2: damaged (then parsed) */
     const char *image_strings;
     uint32_t image_strings_len;
     struct ast_file *reparsed; /* the text parsed again when a body was damaged (owned) */

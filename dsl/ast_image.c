@@ -7,7 +7,10 @@
  *   header  "HONAST\0\1", key (u64), sum (u64: ast_image_hash of the body), body_len (u32),
  *           strings_len (u32), ndecls (u32), text_len (u32)
  *   body    strings: every string of the tree, NUL-terminated, end to end (strings_len bytes,
- *           a multiple of 4), then the declarations, each a node:
+ *           a multiple of 4), then a word M, the bodies' sum (u64: ast_image_hash of the
+ *           bodies' words, seeded with the key), M words of declarations, each a node, then
+ *           the bodies' words (below). The header's sum covers the strings and the words
+ *           before the bodies.
  *   node    u32 words: a head word, then what it says is there. The head: bits 0-7 the kind
  *           + 1 (a head of 0 is no node), bits 8-15 the op, bit 16 set for a loc in file 0
  *           with no position (else the loc is in the file itself), bits 17-21 which of name,
@@ -16,12 +19,14 @@
  *           list2, params, cites are not empty. Then the loc's line, col, end_line, end_col;
  *           each string there (its offset in the strings); the ival (low, high); the parens;
  *           each child there (a node); each vector there (its length, then its nodes).
- *   body    A top-level rule or fn (bit 31 of its head set) keeps its body apart, after the
- *           rest of it: the children and vectors that are not its body in their order, then
- *           a word L, then L words: its head again and the children and vectors of its body
- *           (a rule's a, b, c and list: its guard, answer, block and lets; a fn's b), so that
- *           a reader can pass over a body without decoding it (ast_image_read_as, lazy) and
- *           decode it when it is first resolved (ast_body_ready; bench.md §9).
+ *   bodies  A top-level rule or fn (bit 31 of its head set) keeps its body apart: after the
+ *           children and vectors that are not its body, a word giving where its body starts
+ *           among the bodies (each starts where the last ended, in the declarations' order);
+ *           there, a word L, then L words: its head again and the children and vectors of its
+ *           body (a rule's a, b, c and list: its guard, answer, block and lets; a fn's b). A
+ *           reader can leave the bodies unread and unsummed (ast_image_read_as, lazy) and
+ *           check their sum and decode one when it is first resolved (ast_body_ready;
+ *           bench.md §9).
  *
  * Reading checks everything it reads (the header, the sum, every kind, offset, length and the
  * depth), so a damaged or foreign image is refused, never followed. Annotations are not kept:
@@ -68,6 +73,9 @@ typedef struct writer {
     strbuf strings;
     uint32_t *words; /* the nodes' words, n of them (room for cap) */
     size_t n, cap;
+    uint32_t *bwords; /* the bodies' words, bn of them (room for bcap): swapped with words
+                         while a body is written */
+    size_t bn, bcap;
     uint32_t file_id;
     bool bad; /* memory ran out, or something the layout cannot hold */
 } writer;
@@ -86,6 +94,19 @@ static void put_word(writer *w, uint32_t x)
     }
     if (w->n < w->cap)
         w->words[w->n++] = x;
+}
+
+/* Swaps the words being written: the declarations' and the bodies'. */
+static void swap_words(writer *w)
+{
+    uint32_t *words = w->words;
+    size_t n = w->n, cap = w->cap;
+    w->words = w->bwords;
+    w->n = w->bn;
+    w->cap = w->bcap;
+    w->bwords = words;
+    w->bn = n;
+    w->bcap = cap;
 }
 
 /* A string (not NULL): its offset in the strings, where it is appended. */
@@ -174,7 +195,11 @@ static void put_node(writer *w, const ast_node *n, bool top)
     if (n->parens)
         put_word(w, n->parens);
     put_slots(w, n, ~body);
-    if (body) {
+    if (body) { /* its place among the bodies, then the body there */
+        if (w->bn >= UINT32_MAX)
+            w->bad = true;
+        put_word(w, (uint32_t)w->bn);
+        swap_words(w);
         size_t at = w->n; /* the length's word, filled below */
         put_word(w, 0);
         put_word(w, head);
@@ -183,36 +208,44 @@ static void put_node(writer *w, const ast_node *n, bool top)
             w->bad = true;
         else if (at < w->n)
             w->words[at] = (uint32_t)(w->n - at - 1);
+        swap_words(w);
     }
 }
 
 bool ast_image_write(const ast_file *f, uint64_t key, strbuf *out)
 {
     writer w = { .file_id = f->file_id };
+    for (int i = 0; i < 3; i++) /* the declarations' length and the bodies' sum, set below */
+        put_word(&w, 0);
     for (uint32_t i = 0; i < f->decls.len; i++)
         put_node(&w, f->decls.items[i], true);
     while (w.strings.len % 4)
         sb_putc(&w.strings, '\0');
-    size_t words_len = w.n * sizeof *w.words;
-    bool ok = !w.bad && !w.strings.oom && f->text_len <= UINT32_MAX &&
-              w.strings.len + words_len <= UINT32_MAX;
+    size_t words_len = w.n * sizeof *w.words, bodies_len = w.bn * sizeof *w.bwords;
+    bool ok = !w.bad && !w.strings.oom && f->text_len <= UINT32_MAX && w.n >= 3 &&
+              w.n - 3 <= UINT32_MAX && w.strings.len + words_len + bodies_len <= UINT32_MAX;
     if (ok) {
-        uint32_t body_len = (uint32_t)(w.strings.len + words_len);
+        uint64_t bsum = ast_image_hash(w.bwords ? (const void *)w.bwords : "", bodies_len, key);
+        w.words[0] = (uint32_t)(w.n - 3);
+        memcpy(w.words + 1, &bsum, sizeof bsum);
+        uint32_t body_len = (uint32_t)(w.strings.len + words_len + bodies_len);
         uint32_t nums[4] = { body_len, (uint32_t)w.strings.len, f->decls.len,
                              (uint32_t)f->text_len };
         uint64_t sum = ast_image_hash(w.strings.s ? w.strings.s : "", w.strings.len, key);
-        sum = ast_image_hash(w.words ? (const void *)w.words : "", words_len, sum);
+        sum = ast_image_hash(w.words, words_len, sum);
         sb_putn(out, MAGIC, 8);
         sb_putn(out, (const char *)&key, 8);
         sb_putn(out, (const char *)&sum, 8);
         sb_putn(out, (const char *)nums, sizeof nums);
         if (w.strings.len)
             sb_putn(out, w.strings.s, w.strings.len);
-        if (words_len)
-            sb_putn(out, (const char *)w.words, words_len);
+        sb_putn(out, (const char *)w.words, words_len);
+        if (bodies_len)
+            sb_putn(out, (const char *)w.bwords, bodies_len);
         ok = !out->oom;
     }
     sb_free(&w.strings);
+    mem_free(w.bwords);
     mem_free(w.words);
     return ok;
 }
@@ -225,7 +258,9 @@ typedef struct reader {
     size_t nwords, at;
     const char *strings; /* the image's, borrowed */
     uint32_t strings_len;
-    bool lazy; /* the top-level bodies passed over, left for ast_body_ready */
+    size_t bodies_at, bodies_n; /* the bodies' words: where they start, how many */
+    size_t next_body;           /* where the next declaration's body must start among them */
+    bool lazy;                  /* the top-level bodies passed over, left for ast_body_ready */
     bool bad;
 } reader;
 
@@ -343,27 +378,35 @@ static void get_slots(reader *r, ast_node *n, uint32_t which, unsigned depth)
  * into n, or with r->lazy only its place (n->body), passed over. */
 static void get_body(reader *r, ast_node *n, uint32_t head)
 {
-    uint32_t len = get_word(r);
-    if (r->bad || !len || len > r->nwords - r->at) {
+    uint32_t off = get_word(r);
+    /* the bodies follow one another in the declarations' order, each where the last ended */
+    if (r->bad || off != r->next_body || off >= r->bodies_n) {
         r->bad = true;
         return;
     }
-    size_t end = r->at + len;
-    if (r->lazy) {
-        if (r->at >= UINT32_MAX) {
-            r->bad = true;
-            return;
-        }
-        n->body = (uint32_t)r->at + 1;
-        r->at = end;
+    size_t b = r->bodies_at + off; /* its length's word */
+    uint32_t len;
+    memcpy(&len, r->words + 4 * b, sizeof len);
+    if (!len || len > r->bodies_n - off - 1 || b + 2 > UINT32_MAX) {
+        r->bad = true;
         return;
     }
+    r->next_body = off + 1 + (size_t)len;
+    if (r->lazy) {
+        n->body = (uint32_t)b + 2; /* 1 + the word of its head again */
+        return;
+    }
+    size_t at = r->at, nwords = r->nwords;
+    r->at = b + 1;
+    r->nwords = b + 1 + len; /* its reading bounded by its own words */
     if (get_word(r) != head) /* the head again */
         r->bad = true;
     else
         get_slots(r, n, SLOTS_OF(head) & body_slots(n->kind), 0);
-    if (r->at != end)
+    if (r->at != r->nwords)
         r->bad = true;
+    r->at = at;
+    r->nwords = nwords;
 }
 
 static ast_node *get_node(reader *r, unsigned depth)
@@ -404,10 +447,24 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
     if (k != key || body_len != len - HEADER_LEN || strings_len > body_len || strings_len % 4 ||
         (body_len - strings_len) % 4 || nums[3] != text_len)
         return NULL;
-    const unsigned char *body = p + HEADER_LEN;
+    const unsigned char *body = p + HEADER_LEN, *words = body + strings_len;
+    size_t nw = (body_len - strings_len) / 4;
+    uint32_t ndecl_words;
+    uint64_t bsum;
+    if (nw < 3)
+        return NULL;
+    memcpy(&ndecl_words, words, sizeof ndecl_words);
+    memcpy(&bsum, words + 4, sizeof bsum);
+    if (ndecl_words > nw - 3)
+        return NULL;
+    /* The sum covers the strings and the declarations' words (the bodies' sum among them);
+     * the bodies' own sum is checked here when they are read, else at the first decoded. */
+    size_t bodies_at = 3 + (size_t)ndecl_words;
     uint64_t got = ast_image_hash(body, strings_len, key);
-    got = ast_image_hash(body + strings_len, body_len - strings_len, got);
+    got = ast_image_hash(words, 4 * bodies_at, got);
     if (got != sum || (strings_len && body[strings_len - 1] != '\0'))
+        return NULL;
+    if (!lazy && ast_image_hash(words + 4 * bodies_at, 4 * (nw - bodies_at), key) != bsum)
         return NULL;
     ast_file *f = ast_file_new(path, NULL, 0, file_id);
     if (!f)
@@ -415,8 +472,11 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
     f->text = text; /* borrowed, not copied (bench.md §9) */
     f->text_len = text_len;
     reader r = { .f = f,
-                 .words = body + strings_len,
-                 .nwords = (body_len - strings_len) / 4,
+                 .words = words,
+                 .nwords = bodies_at, /* the declarations' words; a body's are read apart */
+                 .at = 3,
+                 .bodies_at = bodies_at,
+                 .bodies_n = nw - bodies_at,
                  .strings_len = strings_len,
                  .lazy = lazy };
     /* The tree's strings are the image's, borrowed as the text is (checked above: they end
@@ -437,13 +497,16 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
         else
             f->decls.items[f->decls.len++] = d;
     }
-    if (r.bad || r.at != r.nwords) {
+    if (r.bad || r.at != r.nwords || r.next_body != r.bodies_n) {
         ast_file_free(f);
         return NULL;
     }
     if (lazy) { /* what ast_body_ready decodes from */
         f->image_words = r.words;
-        f->image_nwords = r.nwords;
+        f->image_nwords = nw;
+        f->image_bodies_at = bodies_at;
+        f->image_bodies_sum = bsum;
+        f->image_key = key;
         f->image_strings = r.strings;
         f->image_strings_len = r.strings_len;
     }
@@ -496,26 +559,29 @@ bool ast_body_ready(ast_file *f, ast_node *d)
 {
     if (!d || !d->body)
         return true;
-    if (!f || !f->image_words || d->body - 1 >= f->image_nwords || d->body < 2)
+    if (!f || !f->image_words || d->body - 1 >= f->image_nwords || d->body < f->image_bodies_at + 2)
         return false;
+    if (!f->image_bodies) { /* the bodies' sum, at the first body decoded */
+        size_t n = f->image_nwords - f->image_bodies_at;
+        uint64_t got = ast_image_hash(f->image_words + 4 * f->image_bodies_at, 4 * n, f->image_key);
+        f->image_bodies = got == f->image_bodies_sum ? 1 : 2;
+    }
     size_t at = d->body - 1;
     uint32_t len;
     memcpy(&len, f->image_words + 4 * (at - 1), sizeof len);
     reader r = { .f = f,
                  .words = f->image_words,
-                 .nwords = f->image_nwords,
+                 .nwords = at + len, /* bounded by the body's own words */
                  .at = at,
                  .strings = f->image_strings,
                  .strings_len = f->image_strings_len };
     uint32_t slots = body_slots(d->kind);
-    size_t end = at + len;
-    uint32_t head = get_word(&r);
-    if (!slots || len > f->image_nwords - at || (head & 0xFF) != (uint32_t)d->kind + 1 ||
-        !(head & H_BODY))
+    uint32_t head = f->image_bodies == 1 && len <= f->image_nwords - at ? get_word(&r) : 0;
+    if (!slots || (head & 0xFF) != (uint32_t)d->kind + 1 || !(head & H_BODY))
         r.bad = true;
     if (!r.bad)
         get_slots(&r, d, SLOTS_OF(head) & slots, 0);
-    if (r.bad || r.at != end) {
+    if (r.bad || r.at != r.nwords) {
         clear_body(d); /* what was read of it is left in the arena */
         if (!body_reparsed(f, d))
             return false;

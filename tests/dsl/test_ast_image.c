@@ -282,17 +282,26 @@ static uint64_t rng_next(uint64_t *s)
     return *s * 2685821657736338717ULL;
 }
 
-/* Recomputes the sum of a damaged image (header: magic 8, key 8, sum 8, then body_len and
- * strings_len), as ast_image.c computes it: what damage the sum cannot see must still be
- * refused or read safely. */
+/* Recomputes the sums of a damaged image as ast_image.c computes them (header: magic 8, key 8,
+ * sum 8, then body_len and strings_len; after the strings, the declarations' word count M and
+ * the bodies' sum, then M words, then the bodies): the bodies' sum over the bodies, the
+ * image's over the strings and the words before the bodies. What damage the sums cannot see
+ * must still be refused or read safely. */
 static void reseal(char *img, size_t len)
 {
-    uint32_t strings_len;
+    uint32_t strings_len, m;
     memcpy(&strings_len, img + 28, 4);
-    if (strings_len > len - 40)
+    if (strings_len > len - 40 || len - 40 - strings_len < 12)
         return;
+    char *words = img + 40 + strings_len;
+    size_t nw = (len - 40 - strings_len) / 4;
+    memcpy(&m, words, 4);
+    if (m > nw - 3)
+        return;
+    uint64_t bsum = ast_image_hash(words + 4 * (3 + (size_t)m), 4 * (nw - 3 - m), KEY);
+    memcpy(words + 4, &bsum, 8);
     uint64_t sum = ast_image_hash(img + 40, strings_len, KEY);
-    sum = ast_image_hash(img + 40 + strings_len, len - 40 - strings_len, sum);
+    sum = ast_image_hash(words, 4 * (3 + (size_t)m), sum);
     memcpy(img + 16, &sum, 8);
 }
 
@@ -558,6 +567,52 @@ START_TEST(damaged_body_and_its_length)
 }
 END_TEST
 
+/* Read lazily, the bodies' words are not summed until a body is first decoded: a bit flipped
+ * among them passes the read, and is found then by the bodies' own sum, the bodies taken from
+ * the text parsed again (so they are the parse), or, in a body's length, refused at the read;
+ * a bit flipped anywhere else is refused at the read, as read whole. Every byte of the sample, one bit of each (the bit moving along). */
+START_TEST(every_byte_flipped_read_lazily)
+{
+    strbuf img = { 0 };
+    char *text;
+    size_t len;
+    sample_image(&img, &text, &len);
+    char *text2;
+    size_t len2;
+    ast_file *f = parse_path(SAMPLE, &text2, &len2, 0);
+    uint32_t strings_len, m;
+    memcpy(&strings_len, img.s + 28, 4);
+    memcpy(&m, img.s + 40 + strings_len, 4);
+    size_t bodies = 40 + strings_len + 4 * (3 + (size_t)m); /* where the bodies' words start */
+    ck_assert_uint_lt(bodies, img.len);
+    size_t passed = 0;
+    for (size_t i = 0; i < img.len; i++) {
+        int bit = (int)(i % 8);
+        img.s[i] ^= (char)(1 << bit);
+        ck_assert_ptr_null(ast_image_read(img.s, img.len, KEY, "s.hon", text, len, 0));
+        ast_file *g = ast_image_read_as(img.s, img.len, KEY, "s.hon", text, len, 0, true);
+        /* before the bodies: refused; among them: read, or refused when the flip is in a
+         * body's length (the bodies no longer follow one another exactly) */
+        ck_assert_msg(!g || i >= bodies, "byte %zu bit %d: read", i, bit);
+        for (uint32_t k = 0; g && k < g->decls.len; k++) {
+            ck_assert(ast_body_ready(g, g->decls.items[k]));
+            ck_assert(same_tree(f->decls.items[k], g->decls.items[k]));
+        }
+        if (g) {
+            ck_assert_int_eq(g->image_bodies, 2); /* found damaged, then parsed */
+            passed++;
+        }
+        ast_file_free(g);
+        img.s[i] ^= (char)(1 << bit);
+    }
+    ck_assert_uint_gt(passed, 100);
+    ast_file_free(f);
+    mem_free(text2);
+    sb_free(&img);
+    mem_free(text);
+}
+END_TEST
+
 /* Memory running out at each allocation of decoding a body (or of parsing the text again for
  * a damaged one): false, the body still left, and decoded whole once memory is there. */
 START_TEST(memory_runs_out_decoding_a_body)
@@ -626,6 +681,7 @@ int main(void)
     tcase_add_test(tc, bodies_left_then_decoded);
     tcase_add_test(tc, damaged_body_and_its_length);
     tcase_add_test(tc, memory_runs_out_decoding_a_body);
+    tcase_add_test(tc, every_byte_flipped_read_lazily);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
