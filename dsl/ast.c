@@ -44,6 +44,7 @@ void ast_file_free(ast_file *f)
     if (f->arena)
         arena_free(f->arena);
     mem_free(f->arena);
+    ast_file_free(f->reparsed);
     mem_free(f);
 }
 
@@ -125,7 +126,7 @@ static bool clone_vec(ast_file *f, ast_vec *v, bool cites)
 /* cites: the citations are copied too (else shared with n). */
 static ast_node *clone_node(ast_file *f, const ast_node *n, bool cites)
 {
-    if (!n)
+    if (!n || n->body) /* a body left in its image belongs to n's file alone */
         return NULL;
     ast_node *c = arena_alloc(f->arena, sizeof *c);
     if (!c)

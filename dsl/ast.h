@@ -250,6 +250,9 @@ struct ast_node {
     ast_annot an;
     uint32_t parens; /* pairs of grouping parentheses written around this expression
                            (`((x))` is x with 2); only the depth bound (front.c) reads it */
+    uint32_t body;   /* a top-level rule's or fn's body not decoded yet: 1 + the word of its
+                           file's image where it starts (ast_image.h: ast_body_ready decodes
+                           it); 0 when it is there (always, in a tree the parser made) */
 };
 
 /* Locations set by the parser: a declaration's loc (and a param's, reading's, counter item's,
@@ -266,6 +269,18 @@ typedef struct ast_file {
     uint32_t file_id; /* index in the diagnostics source table */
     ast_vec decls;
     struct arena *arena;
+    /* A tree read from an image with its bodies left in it (ast_image_read_lazily): the
+     * image's node words and strings, borrowed as the text is, which ast_body_ready decodes
+     * from; NULL otherwise. */
+    const unsigned char *image_words;
+    size_t image_nwords;
+    size_t image_bodies_at;    /* the word where the bodies start */
+    uint64_t image_bodies_sum; /* their sum, checked at the first body decoded */
+    uint64_t image_key;
+    int image_bodies; /* 0: their sum not checked yet, 1: sound, 2: damaged (then parsed) */
+    const char *image_strings;
+    uint32_t image_strings_len;
+    struct ast_file *reparsed; /* the text parsed again when a body was damaged (owned) */
 } ast_file;
 
 /* Creates an empty file whose arena will own the tree; copies path and text. Returns NULL only
@@ -284,7 +299,7 @@ bool ast_vec_push(ast_file *f, ast_vec *v, ast_node *n);
 /* A deep copy of n (NULL: NULL) into f's arena: every node below it is new, the strings are
  * shared (they live as long as the files of one program do), and the resolver's annotations
  * are cleared, so the copy can be resolved on its own (an edition's revised rule). NULL when
- * memory runs out. */
+ * memory runs out, or when n's body is not decoded yet (n->body: ast_body_ready first). */
 ast_node *ast_clone(ast_file *f, const ast_node *n);
 /* As ast_clone, but the citations below n are copied too, not shared: the copy a build
  * resolves (the resolver writes a cite's title into it), interp/load.c. */

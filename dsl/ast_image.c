@@ -7,7 +7,10 @@
  *   header  "HONAST\0\1", key (u64), sum (u64: ast_image_hash of the body), body_len (u32),
  *           strings_len (u32), ndecls (u32), text_len (u32)
  *   body    strings: every string of the tree, NUL-terminated, end to end (strings_len bytes,
- *           a multiple of 4), then the declarations, each a node:
+ *           a multiple of 4), then a word M, the bodies' sum (u64: ast_image_hash of the
+ *           bodies' words, seeded with the key), M words of declarations, each a node, then
+ *           the bodies' words (below). The header's sum covers the strings and the words
+ *           before the bodies.
  *   node    u32 words: a head word, then what it says is there. The head: bits 0-7 the kind
  *           + 1 (a head of 0 is no node), bits 8-15 the op, bit 16 set for a loc in file 0
  *           with no position (else the loc is in the file itself), bits 17-21 which of name,
@@ -16,6 +19,14 @@
  *           list2, params, cites are not empty. Then the loc's line, col, end_line, end_col;
  *           each string there (its offset in the strings); the ival (low, high); the parens;
  *           each child there (a node); each vector there (its length, then its nodes).
+ *   bodies  A top-level rule or fn (bit 31 of its head set) keeps its body apart: after the
+ *           children and vectors that are not its body, a word giving where its body starts
+ *           among the bodies (each starts where the last ended, in the declarations' order);
+ *           there, a word L, then L words: its head again and the children and vectors of its
+ *           body (a rule's a, b, c and list: its guard, answer, block and lets; a fn's b). A
+ *           reader can leave the bodies unread and unsummed (ast_image_read_as, lazy) and
+ *           check their sum and decode one when it is first resolved (ast_body_ready;
+ *           bench.md §9).
  *
  * Reading checks everything it reads (the header, the sum, every kind, offset, length and the
  * depth), so a damaged or foreign image is refused, never followed. Annotations are not kept:
@@ -28,6 +39,7 @@
 #include <xxhash.h>
 
 #include "arena.h"
+#include "front.h"
 #include "mem.h"
 
 #define MAGIC      "HONAST\0\1"
@@ -38,9 +50,15 @@
 #define H_STRING   17 /* + 0..4: name, name2, ref, title, doc */
 #define H_IVAL     (1u << 22)
 #define H_PARENS   (1u << 23)
-#define H_CHILD    24 /* + 0..2: a, b, c */
-#define H_VEC      27 /* + 0..3: list, list2, params, cites */
-#define H_UNUSED   (1u << 31)
+#define H_CHILD    24         /* + 0..2: a, b, c */
+#define H_VEC      27         /* + 0..3: list, list2, params, cites */
+#define H_BODY     (1u << 31) /* a top-level rule or fn: its body kept apart */
+/* The seven places of a node's children and vectors: a, b, c, then list, list2, params, cites
+ * (bit i of a head at H_CHILD + i). Which of them are the body of a top-level declaration. */
+#define SLOT_COUNT  7
+#define BODY_RULE   (1u << 0 | 1u << 1 | 1u << 2 | 1u << 3) /* guard, answer, block, lets */
+#define BODY_FN     (1u << 1)                               /* its expression */
+#define SLOTS_OF(h) ((h) >> H_CHILD & 0x7Fu)                /* the places a head says are there */
 /* the last operator of ast_op; an image naming a later one is refused (then parsed again) */
 #define LAST_OP AST_REV_COUNTER
 
@@ -55,6 +73,9 @@ typedef struct writer {
     strbuf strings;
     uint32_t *words; /* the nodes' words, n of them (room for cap) */
     size_t n, cap;
+    uint32_t *bwords; /* the bodies' words, bn of them (room for bcap): swapped with words
+                         while a body is written */
+    size_t bn, bcap;
     uint32_t file_id;
     bool bad; /* memory ran out, or something the layout cannot hold */
 } writer;
@@ -75,6 +96,19 @@ static void put_word(writer *w, uint32_t x)
         w->words[w->n++] = x;
 }
 
+/* Swaps the words being written: the declarations' and the bodies'. */
+static void swap_words(writer *w)
+{
+    uint32_t *words = w->words;
+    size_t n = w->n, cap = w->cap;
+    w->words = w->bwords;
+    w->n = w->bn;
+    w->cap = w->bcap;
+    w->bwords = words;
+    w->bn = n;
+    w->bcap = cap;
+}
+
 /* A string (not NULL): its offset in the strings, where it is appended. */
 static void put_string(writer *w, const char *s)
 {
@@ -87,16 +121,35 @@ static void put_string(writer *w, const char *s)
     sb_putn(&w->strings, s, strlen(s) + 1);
 }
 
-static void put_node(writer *w, const ast_node *n);
+static void put_node(writer *w, const ast_node *n, bool top);
 
 static void put_vec(writer *w, const ast_vec *v)
 {
     put_word(w, v->len);
     for (uint32_t i = 0; i < v->len; i++)
-        put_node(w, v->items[i]);
+        put_node(w, v->items[i], false);
 }
 
-static void put_node(writer *w, const ast_node *n)
+/* The places of a declaration of kind k that are its body (kept apart at the top level). */
+static uint32_t body_slots(ast_kind k)
+{
+    return k == AST_RULE ? BODY_RULE : k == AST_FN ? BODY_FN : 0;
+}
+
+/* Writes the places of n in `which` that are there, in their order. */
+static void put_slots(writer *w, const ast_node *n, uint32_t which)
+{
+    const ast_node *kids[3] = { n->a, n->b, n->c };
+    const ast_vec *vecs[4] = { &n->list, &n->list2, &n->params, &n->cites };
+    for (int i = 0; i < 3; i++)
+        if (which & 1u << i && kids[i])
+            put_node(w, kids[i], false);
+    for (int i = 0; i < 4; i++)
+        if (which & 1u << (3 + i) && vecs[i]->len)
+            put_vec(w, vecs[i]);
+}
+
+static void put_node(writer *w, const ast_node *n, bool top)
 {
     if (!n) {
         put_word(w, 0);
@@ -122,6 +175,10 @@ static void put_node(writer *w, const ast_node *n)
         head |= kids[i] ? 1u << (H_CHILD + i) : 0;
     for (int i = 0; i < 4; i++)
         head |= vecs[i]->len ? 1u << (H_VEC + i) : 0;
+    uint32_t body = top ? body_slots(n->kind) : 0;
+    if (n->body) /* a tree read lazily is written once its bodies are decoded */
+        w->bad = true;
+    head |= body ? H_BODY : 0;
     put_word(w, head);
     put_word(w, n->loc.line);
     put_word(w, n->loc.col);
@@ -137,41 +194,58 @@ static void put_node(writer *w, const ast_node *n)
     }
     if (n->parens)
         put_word(w, n->parens);
-    for (int i = 0; i < 3; i++)
-        if (kids[i])
-            put_node(w, kids[i]);
-    for (int i = 0; i < 4; i++)
-        if (vecs[i]->len)
-            put_vec(w, vecs[i]);
+    put_slots(w, n, ~body);
+    if (body) { /* its place among the bodies, then the body there */
+        if (w->bn >= UINT32_MAX)
+            w->bad = true;
+        put_word(w, (uint32_t)w->bn);
+        swap_words(w);
+        size_t at = w->n; /* the length's word, filled below */
+        put_word(w, 0);
+        put_word(w, head);
+        put_slots(w, n, body);
+        if (w->n - at - 1 > UINT32_MAX)
+            w->bad = true;
+        else if (at < w->n)
+            w->words[at] = (uint32_t)(w->n - at - 1);
+        swap_words(w);
+    }
 }
 
 bool ast_image_write(const ast_file *f, uint64_t key, strbuf *out)
 {
     writer w = { .file_id = f->file_id };
+    for (int i = 0; i < 3; i++) /* the declarations' length and the bodies' sum, set below */
+        put_word(&w, 0);
     for (uint32_t i = 0; i < f->decls.len; i++)
-        put_node(&w, f->decls.items[i]);
+        put_node(&w, f->decls.items[i], true);
     while (w.strings.len % 4)
         sb_putc(&w.strings, '\0');
-    size_t words_len = w.n * sizeof *w.words;
-    bool ok = !w.bad && !w.strings.oom && f->text_len <= UINT32_MAX &&
-              w.strings.len + words_len <= UINT32_MAX;
+    size_t words_len = w.n * sizeof *w.words, bodies_len = w.bn * sizeof *w.bwords;
+    bool ok = !w.bad && !w.strings.oom && f->text_len <= UINT32_MAX && w.n >= 3 &&
+              w.n - 3 <= UINT32_MAX && w.strings.len + words_len + bodies_len <= UINT32_MAX;
     if (ok) {
-        uint32_t body_len = (uint32_t)(w.strings.len + words_len);
+        uint64_t bsum = ast_image_hash(w.bwords ? (const void *)w.bwords : "", bodies_len, key);
+        w.words[0] = (uint32_t)(w.n - 3);
+        memcpy(w.words + 1, &bsum, sizeof bsum);
+        uint32_t body_len = (uint32_t)(w.strings.len + words_len + bodies_len);
         uint32_t nums[4] = { body_len, (uint32_t)w.strings.len, f->decls.len,
                              (uint32_t)f->text_len };
         uint64_t sum = ast_image_hash(w.strings.s ? w.strings.s : "", w.strings.len, key);
-        sum = ast_image_hash(w.words ? (const void *)w.words : "", words_len, sum);
+        sum = ast_image_hash(w.words, words_len, sum);
         sb_putn(out, MAGIC, 8);
         sb_putn(out, (const char *)&key, 8);
         sb_putn(out, (const char *)&sum, 8);
         sb_putn(out, (const char *)nums, sizeof nums);
         if (w.strings.len)
             sb_putn(out, w.strings.s, w.strings.len);
-        if (words_len)
-            sb_putn(out, (const char *)w.words, words_len);
+        sb_putn(out, (const char *)w.words, words_len);
+        if (bodies_len)
+            sb_putn(out, (const char *)w.bwords, bodies_len);
         ok = !out->oom;
     }
     sb_free(&w.strings);
+    mem_free(w.bwords);
     mem_free(w.words);
     return ok;
 }
@@ -184,6 +258,9 @@ typedef struct reader {
     size_t nwords, at;
     const char *strings; /* the image's, borrowed */
     uint32_t strings_len;
+    size_t bodies_at, bodies_n; /* the bodies' words: where they start, how many */
+    size_t next_body;           /* where the next declaration's body must start among them */
+    bool lazy;                  /* the top-level bodies passed over, left for ast_body_ready */
     bool bad;
 } reader;
 
@@ -241,18 +318,18 @@ static __attribute__((noinline)) ast_node *get_fields(reader *r, uint32_t head)
     uint32_t kind = (head & 0xFF) - 1, op = (head >> H_OP_SHIFT) & 0xFF;
     size_t words = 4u + ones[(head >> H_STRING) & 0x1F] + (head & H_IVAL ? 2u : 0u) +
                    (head & H_PARENS ? 1u : 0u);
-    if (kind >= (uint32_t)AST_KIND_COUNT || op > (uint32_t)LAST_OP || (head & H_UNUSED) ||
-        r->nwords - r->at < words)
+    if (kind >= (uint32_t)AST_KIND_COUNT || op > (uint32_t)LAST_OP ||
+        ((head & H_BODY) && !body_slots((ast_kind)kind)) || r->nwords - r->at < words)
         return NULL;
     ast_node *n = arena_alloc(r->f->arena, sizeof *n);
     if (!n)
         return NULL;
-    memset(n, 0, sizeof *n);
-    n->kind = (ast_kind)kind;
-    n->op = (ast_op)op;
-    n->an.slot = -1;
-    uint32_t x[4 + 5 + 2 + 1]; /* the words counted above, all there */
-    memcpy(x, r->words + 4 * r->at, sizeof x < 4 * words ? sizeof x : 4 * words);
+    *n = (ast_node){ .kind = (ast_kind)kind, .op = (ast_op)op, .an.slot = -1 };
+    uint32_t x[4 + 5 + 2 + 1];                     /* the words counted above, all there */
+    if (r->nwords - r->at >= sizeof x / sizeof *x) /* a copy of fixed size: a few moves */
+        memcpy(x, r->words + 4 * r->at, sizeof x);
+    else
+        memcpy(x, r->words + 4 * r->at, 4 * words);
     r->at += words;
     n->loc = (ast_loc){ head & H_NOWHERE ? 0 : r->f->file_id, x[0], x[1], x[2], x[3] };
     const uint32_t *q = x + 4;
@@ -275,36 +352,88 @@ static __attribute__((noinline)) ast_node *get_fields(reader *r, uint32_t head)
     return r->bad ? NULL : n;
 }
 
+/* Reads into n the places in `which` (children and vectors) that the head says are there. */
+static void get_slots(reader *r, ast_node *n, uint32_t which, unsigned depth)
+{
+    /* only the places there, in their order (most nodes have none, one or two) */
+    for (uint32_t m = which & 0x7Fu; m && !r->bad; m &= m - 1) {
+        int i = __builtin_ctz(m);
+        if (i < 3) {
+            ast_node *c = get_node(r, depth + 1);
+            if (!c) /* said to be there */
+                r->bad = true;
+            *(i == 0 ? &n->a : i == 1 ? &n->b : &n->c) = c;
+        } else {
+            get_vec(r,
+                    i == 3   ? &n->list
+                    : i == 4 ? &n->list2
+                    : i == 5 ? &n->params
+                             : &n->cites,
+                    depth);
+        }
+    }
+}
+
+/* Reads the body of top-level declaration n (kept apart: the layout), its length's word next:
+ * into n, or with r->lazy only its place (n->body), passed over. */
+static void get_body(reader *r, ast_node *n, uint32_t head)
+{
+    uint32_t off = get_word(r);
+    /* the bodies follow one another in the declarations' order, each where the last ended */
+    if (r->bad || off != r->next_body || off >= r->bodies_n) {
+        r->bad = true;
+        return;
+    }
+    size_t b = r->bodies_at + off; /* its length's word */
+    uint32_t len;
+    memcpy(&len, r->words + 4 * b, sizeof len);
+    if (!len || len > r->bodies_n - off - 1 || b + 2 > UINT32_MAX) {
+        r->bad = true;
+        return;
+    }
+    r->next_body = off + 1 + (size_t)len;
+    if (r->lazy) {
+        n->body = (uint32_t)b + 2; /* 1 + the word of its head again */
+        return;
+    }
+    size_t at = r->at, nwords = r->nwords;
+    r->at = b + 1;
+    r->nwords = b + 1 + len; /* its reading bounded by its own words */
+    if (get_word(r) != head) /* the head again */
+        r->bad = true;
+    else
+        get_slots(r, n, SLOTS_OF(head) & body_slots(n->kind), 0);
+    if (r->at != r->nwords)
+        r->bad = true;
+    r->at = at;
+    r->nwords = nwords;
+}
+
 static ast_node *get_node(reader *r, unsigned depth)
 {
     uint32_t head = get_word(r);
     if (r->bad || !head)
         return NULL;
     ast_node *n = depth > AST_IMAGE_MAX_DEPTH ? NULL : get_fields(r, head);
-    if (!n) {
+    if (!n || ((head & H_BODY) && depth)) { /* only a declaration keeps its body apart */
         r->bad = true;
         return NULL;
     }
-    for (int i = 0; i < 3 && !r->bad; i++)
-        if (head & 1u << (H_CHILD + i)) {
-            ast_node *c = get_node(r, depth + 1);
-            if (!c) /* said to be there */
-                r->bad = true;
-            *(i == 0 ? &n->a : i == 1 ? &n->b : &n->c) = c;
-        }
-    for (int i = 0; i < 4 && !r->bad; i++)
-        if (head & 1u << (H_VEC + i))
-            get_vec(r,
-                    i == 0   ? &n->list
-                    : i == 1 ? &n->list2
-                    : i == 2 ? &n->params
-                             : &n->cites,
-                    depth);
+    uint32_t body = head & H_BODY ? body_slots(n->kind) : 0;
+    get_slots(r, n, SLOTS_OF(head) & ~body, depth);
+    if (body && !r->bad)
+        get_body(r, n, head);
     return r->bad ? NULL : n;
 }
 
 ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char *path,
                          const char *text, size_t text_len, uint32_t file_id)
+{
+    return ast_image_read_as(image, len, key, path, text, text_len, file_id, false);
+}
+
+ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const char *path,
+                            const char *text, size_t text_len, uint32_t file_id, bool lazy)
 {
     const unsigned char *p = image;
     if (!p || len < HEADER_LEN || memcmp(p, MAGIC, 8) != 0)
@@ -318,10 +447,24 @@ ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char
     if (k != key || body_len != len - HEADER_LEN || strings_len > body_len || strings_len % 4 ||
         (body_len - strings_len) % 4 || nums[3] != text_len)
         return NULL;
-    const unsigned char *body = p + HEADER_LEN;
+    const unsigned char *body = p + HEADER_LEN, *words = body + strings_len;
+    size_t nw = (body_len - strings_len) / 4;
+    uint32_t ndecl_words;
+    uint64_t bsum;
+    if (nw < 3)
+        return NULL;
+    memcpy(&ndecl_words, words, sizeof ndecl_words);
+    memcpy(&bsum, words + 4, sizeof bsum);
+    if (ndecl_words > nw - 3)
+        return NULL;
+    /* The sum covers the strings and the declarations' words (the bodies' sum among them);
+     * the bodies' own sum is checked here when they are read, else at the first decoded. */
+    size_t bodies_at = 3 + (size_t)ndecl_words;
     uint64_t got = ast_image_hash(body, strings_len, key);
-    got = ast_image_hash(body + strings_len, body_len - strings_len, got);
+    got = ast_image_hash(words, 4 * bodies_at, got);
     if (got != sum || (strings_len && body[strings_len - 1] != '\0'))
+        return NULL;
+    if (!lazy && ast_image_hash(words + 4 * bodies_at, 4 * (nw - bodies_at), key) != bsum)
         return NULL;
     ast_file *f = ast_file_new(path, NULL, 0, file_id);
     if (!f)
@@ -329,9 +472,13 @@ ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char
     f->text = text; /* borrowed, not copied (bench.md §9) */
     f->text_len = text_len;
     reader r = { .f = f,
-                 .words = body + strings_len,
-                 .nwords = (body_len - strings_len) / 4,
-                 .strings_len = strings_len };
+                 .words = words,
+                 .nwords = bodies_at, /* the declarations' words; a body's are read apart */
+                 .at = 3,
+                 .bodies_at = bodies_at,
+                 .bodies_n = nw - bodies_at,
+                 .strings_len = strings_len,
+                 .lazy = lazy };
     /* The tree's strings are the image's, borrowed as the text is (checked above: they end
      * in a NUL, and string_at keeps every offset inside them): copying them into the arena
      * was 0.34 M instructions at each start (bench.md §9). */
@@ -350,9 +497,95 @@ ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char
         else
             f->decls.items[f->decls.len++] = d;
     }
-    if (r.bad || r.at != r.nwords) {
+    if (r.bad || r.at != r.nwords || r.next_body != r.bodies_n) {
         ast_file_free(f);
         return NULL;
     }
+    if (lazy) { /* what ast_body_ready decodes from */
+        f->image_words = r.words;
+        f->image_nwords = nw;
+        f->image_bodies_at = bodies_at;
+        f->image_bodies_sum = bsum;
+        f->image_key = key;
+        f->image_strings = r.strings;
+        f->image_strings_len = r.strings_len;
+    }
     return f;
+}
+
+/* Empties the body places of declaration d (a rule's guard, answer, block and lets; a fn's
+ * expression), the rest of it kept. */
+static void clear_body(ast_node *d)
+{
+    if (d->kind == AST_RULE) {
+        d->a = d->c = NULL;
+        d->list = (ast_vec){ 0 };
+    }
+    d->b = NULL;
+}
+
+/* The body of declaration d of f (its index i) taken from the text parsed again: a body whose
+ * image passed the sum but not the reader's checks (damaged behind a recomputed sum). False
+ * when memory runs out or the parse differs (it cannot, for the text the image was made of). */
+static bool body_reparsed(ast_file *f, ast_node *d)
+{
+    uint32_t i = 0;
+    while (i < f->decls.len && f->decls.items[i] != d)
+        i++;
+    if (!f->reparsed) {
+        diag_list dl;
+        diag_list_init(&dl, NULL);
+        f->reparsed = front_parse_file(f->path, f->text, f->text_len, f->file_id, &dl);
+        bool clean = dl.len == 0;
+        diag_list_clear(&dl);
+        if (f->reparsed && (!clean || f->reparsed->decls.len != f->decls.len)) {
+            ast_file_free(f->reparsed);
+            f->reparsed = NULL;
+        }
+    }
+    const ast_node *g = f->reparsed && i < f->decls.len ? f->reparsed->decls.items[i] : NULL;
+    if (!g || g->kind != d->kind || g->loc.line != d->loc.line || g->loc.col != d->loc.col)
+        return false;
+    if (d->kind == AST_RULE) {
+        d->a = g->a;
+        d->c = g->c;
+        d->list = g->list;
+    }
+    d->b = g->b;
+    return true;
+}
+
+bool ast_body_ready(ast_file *f, ast_node *d)
+{
+    if (!d || !d->body)
+        return true;
+    if (!f || !f->image_words || d->body - 1 >= f->image_nwords || d->body < f->image_bodies_at + 2)
+        return false;
+    if (!f->image_bodies) { /* the bodies' sum, at the first body decoded */
+        size_t n = f->image_nwords - f->image_bodies_at;
+        uint64_t got = ast_image_hash(f->image_words + 4 * f->image_bodies_at, 4 * n, f->image_key);
+        f->image_bodies = got == f->image_bodies_sum ? 1 : 2;
+    }
+    size_t at = d->body - 1;
+    uint32_t len;
+    memcpy(&len, f->image_words + 4 * (at - 1), sizeof len);
+    reader r = { .f = f,
+                 .words = f->image_words,
+                 .nwords = at + len, /* bounded by the body's own words */
+                 .at = at,
+                 .strings = f->image_strings,
+                 .strings_len = f->image_strings_len };
+    uint32_t slots = body_slots(d->kind);
+    uint32_t head = f->image_bodies == 1 && len <= f->image_nwords - at ? get_word(&r) : 0;
+    if (!slots || (head & 0xFF) != (uint32_t)d->kind + 1 || !(head & H_BODY))
+        r.bad = true;
+    if (!r.bad)
+        get_slots(&r, d, SLOTS_OF(head) & slots, 0);
+    if (r.bad || r.at != r.nwords) {
+        clear_body(d); /* what was read of it is left in the arena */
+        if (!body_reparsed(f, d))
+            return false;
+    }
+    d->body = 0;
+    return true;
 }

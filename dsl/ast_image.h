@@ -35,4 +35,20 @@ bool ast_image_write(const ast_file *f, uint64_t key, strbuf *out);
 ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char *path,
                          const char *text, size_t text_len, uint32_t file_id);
 
+/* As ast_image_read, and with lazy the bodies of the top-level rules and fns (a rule's lets,
+ * guard, answer or block; a fn's expression) are left in the image, undecoded: each such
+ * declaration's `body` says where (ast.h), its body places are empty, and the file keeps the
+ * image's words (borrowed: the image must outlive the tree, as for ast_image_read). Whoever
+ * reads a body calls ast_body_ready first (the resolver does, dsl/resolve.c). The image's sum
+ * and every check but those of the bodies' own words are made here. */
+ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const char *path,
+                            const char *text, size_t text_len, uint32_t file_id, bool lazy);
+
+/* Decodes the body of declaration d of f left in the image (ast_image_read_as) into d, in f's
+ * arena, and clears d->body; true at once when d has no body left (d->body 0, d NULL). A body
+ * that fails the reader's checks (an image damaged behind a recomputed sum) is taken from f's
+ * text parsed again (kept in f->reparsed, once per file), so a damaged body is never seen. False
+ * only when memory runs out (d unchanged: its body still left; it can be asked again). */
+bool ast_body_ready(ast_file *f, ast_node *d);
+
 #endif

@@ -314,6 +314,19 @@ static void stmt(rctx *c, ast_node *s)
 
 /* ---- rules, query defaults, fns ---- */
 
+bool body_rule_kind(rctx *c, const ast_node *d, bool is_event)
+{
+    if (is_event && !d->c)
+        res_err(c, E_RULE_KIND, d->loc,
+                "a rule of event `%s` has effects, not an answer: write `do { ... };`", d->ref);
+    else if (!is_event && d->c)
+        res_err(c, E_RULE_KIND, d->loc,
+                "a rule of query `%s` gives an answer, not effects: write `answer EXPR;`", d->ref);
+    else
+        return true;
+    return false;
+}
+
 /* Creates the res_rule of an AST_RULE and resolves its clauses with the query's parameters in
  * scope. Stores the rule id in d->an.sym (UINT32_MAX when the query is unknown). */
 void body_rule(rctx *c, ast_node *d, int32_t edition)
@@ -326,12 +339,12 @@ void body_rule(rctx *c, ast_node *d, int32_t edition)
                 d->name ? d->name : "?", d->ref ? d->ref : "?");
         return;
     }
-    if (g->kind == G_EVENT && !d->c)
-        res_err(c, E_RULE_KIND, d->loc,
-                "a rule of event `%s` has effects, not an answer: write `do { ... };`", d->ref);
-    else if (g->kind == G_QUERY && d->c)
-        res_err(c, E_RULE_KIND, d->loc,
-                "a rule of query `%s` gives an answer, not effects: write `answer EXPR;`", d->ref);
+    /* A body still in its image (ast_image.h) is decoded here unless it is deferred, and its
+     * kind checked when it is resolved (rule_later, dsl/resolve.c). */
+    if (!c->defer && !res_body_ready(c, d))
+        return;
+    if (!d->body)
+        body_rule_kind(c, d, g->kind == G_EVENT);
     if (!PUSH(c, p->rules, p->nrules, p->rules_cap, d->loc))
         return;
     uint32_t id = (uint32_t)p->nrules++;
@@ -371,6 +384,8 @@ void body_rule_clauses(rctx *c, uint32_t id)
     res_program *p = c->p;
     ast_node *d = p->rules[id].decl;
     const res_query *q = &p->queries[p->rules[id].query];
+    if (!res_body_ready(c, d))
+        return;
     scope_begin_body(c);
     for (uint32_t i = 0; i < q->nparams; i++)
         scope_push_local(c, q->params[i].name, q->params[i].type, d->loc);
@@ -457,6 +472,8 @@ void body_fn(rctx *c, res_fn *f)
         f->deferred = true;
         return;
     }
+    if (!res_body_ready(c, f->decl))
+        return;
     scope_begin_body(c);
     for (uint32_t i = 0; i < f->nparams; i++)
         scope_push_local(c, f->params[i].name, f->params[i].type, f->decl->loc);

@@ -31,6 +31,14 @@ int32_t model_find_member(const res_enum *e, const char *name)
     return x ? (int32_t)x->m : -1;
 }
 
+void *model_names_entry(res_program *p, size_t n)
+{
+    void *e = arena_alloc(&p->names->entries, n);
+    if (e)
+        memset(e, 0, n);
+    return e;
+}
+
 /* ---- freeing ---- */
 
 void model_revs_free(res_rev **revs)
@@ -44,14 +52,10 @@ void model_revs_free(res_rev **revs)
     }
 }
 
+/* Empties a name table (its entries are the names' arena's). */
 static void free_names(name_ent **table)
 {
-    name_ent *e, *tmp;
-    HASH_ITER(hh, *table, e, tmp)
-    {
-        HASH_DEL(*table, e);
-        mem_free(e);
-    }
+    HASH_CLEAR(hh, *table);
 }
 
 /* A view's rule sets: one block with their rules (edition.c, sets_of). */
@@ -67,12 +71,7 @@ void model_free(res_program *p)
         return;
     for (size_t i = 0; i < p->nenums; i++) {
         mem_free(p->enums[i].members);
-        struct res_member_index *x, *tmp;
-        HASH_ITER(hh, p->enums[i].index, x, tmp)
-        {
-            HASH_DEL(p->enums[i].index, x);
-            mem_free(x);
-        }
+        HASH_CLEAR(hh, p->enums[i].index); /* its entries: the names' arena's */
     }
     for (size_t i = 0; i < p->nrecords; i++)
         mem_free(p->records[i].fields);
@@ -129,19 +128,12 @@ void model_free(res_program *p)
         free_names(&p->names->slots);
         free_names(&p->names->editions);
         free_names(&p->names->rules);
-        member_ent *m, *mt;
-        HASH_ITER(hh, p->names->members, m, mt)
-        {
-            HASH_DEL(p->names->members, m);
-            mem_free(m->hits);
-            mem_free(m);
-        }
-        type_ent *t, *tt;
-        HASH_ITER(hh, p->names->types, t, tt)
-        {
-            HASH_DEL(p->names->types, t);
-            mem_free(t);
-        }
+        for (member_ent *m = p->names->members; m; m = m->hh.next)
+            if (m->hits != &m->one)
+                mem_free(m->hits);
+        HASH_CLEAR(hh, p->names->members);
+        HASH_CLEAR(hh, p->names->types);
+        arena_free(&p->names->entries);
         mem_free(p->names);
     }
     mem_free(p);

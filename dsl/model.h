@@ -411,6 +411,10 @@ typedef struct res_program {
     int32_t moments[RES_MOMENT_COUNT]; /* the event raised at each moment, or -1 */
     unit_pool *units;                  /* owned: one unit per counter */
     struct res_names *names;           /* owned */
+    /* The files resolved (borrowed: they outlive the program), whose images hold the bodies
+     * a lazily read tree left undecoded (ast_image.h) until a deferred body is resolved. */
+    struct ast_file *const *files;
+    size_t nfiles;
 } res_program;
 
 /* Frees p and everything it owns (its arrays, name tables and unit pool; not the files' nodes,

@@ -9,6 +9,7 @@
  */
 #include <stdarg.h>
 
+#include "ast_image.h"
 #include "cite.h"
 #include "resolve_int.h"
 
@@ -25,6 +26,20 @@ void res_oom(rctx *c, ast_loc loc)
     if (!c->oom)
         res_err(c, E_LIMIT, loc, "out of memory while resolving");
     c->oom = true;
+}
+
+bool res_body_ready(rctx *c, ast_node *d)
+{
+    if (!d || !d->body)
+        return true;
+    ast_file *f = NULL;
+    for (size_t i = 0; i < c->nfiles && !f; i++)
+        if (c->files[i] && c->files[i]->file_id == d->loc.file)
+            f = c->files[i];
+    if (ast_body_ready(f, d))
+        return true;
+    res_oom(c, d->loc);
+    return false;
 }
 
 /* ---- the program ---- */
@@ -123,7 +138,7 @@ res_program *res_resolve(ast_file *const *files, size_t nfiles, diag_list *diags
 
 res_program *res_resolve_as(ast_file *const *files, size_t nfiles, bool defer, diag_list *diags)
 {
-    rctx c = { .d = diags, .defer = defer };
+    rctx c = { .d = diags, .defer = defer, .files = files, .nfiles = nfiles };
     size_t errors0 = diags->errors;
     res_program *p = program_new(&c);
     if (!p) {
@@ -131,6 +146,8 @@ res_program *res_resolve_as(ast_file *const *files, size_t nfiles, bool defer, d
         diag_report(diags, E_LIMIT, DIAG_ERROR, (ast_loc){ 0 }, "out of memory while resolving");
         return NULL;
     }
+    p->files = files;
+    p->nfiles = nfiles;
 #define EACH_DECL(body)                                                       \
     for (size_t fi = 0; fi < nfiles; fi++)                                    \
         for (uint32_t di = 0; files[fi] && di < files[fi]->decls.len; di++) { \
@@ -224,6 +241,14 @@ res_program *res_resolve_as(ast_file *const *files, size_t nfiles, bool defer, d
 
 static void rule_later(rctx *c, uint32_t r)
 {
+    /* A body left in its image was not there for body_rule's checks of its kind: made now
+     * (a clean set passes them; a forged record must not reach the compiler with a rule of
+     * the wrong kind). */
+    ast_node *d = c->p->rules[r].decl;
+    if (!res_body_ready(c, d))
+        return;
+    if (!body_rule_kind(c, d, c->p->queries[c->p->rules[r].query].is_event))
+        return;
     body_rule_clauses(c, r);
 }
 
@@ -243,7 +268,7 @@ static bool resolve_later(res_program *p, void (*later)(rctx *, uint32_t), uint3
 {
     diag_list dl; /* a clean set (res_resolve_as): only memory can fail here */
     diag_list_init(&dl, NULL);
-    rctx c = { .p = p, .d = &dl };
+    rctx c = { .p = p, .d = &dl, .files = p->files, .nfiles = p->nfiles };
     later(&c, id);
     mem_free(c.locals);
     bool ok = !c.oom && dl.len == 0;

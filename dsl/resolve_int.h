@@ -55,6 +55,13 @@ void res_err(rctx *c, int code, ast_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Reports E199 "out of memory while resolving" at loc, once per run, and sets c->oom. */
 void res_oom(rctx *c, ast_loc loc);
+/* Whether rule d's clauses suit its query (is_event: an event's rule has a `do` block, a
+ * query's an answer); E_RULE_KIND reported when not. d's body must be there (res_body_ready). */
+bool body_rule_kind(rctx *c, const ast_node *d, bool is_event);
+/* Decodes the body of top-level declaration d when its tree left it in its image
+ * (ast_body_ready, for the file of d among c->files); true when it is there, false (E199
+ * reported) when memory runs out. Called before any read of a rule's or fn's body. */
+bool res_body_ready(rctx *c, ast_node *d);
 
 /* ---- scope.c: pass 1, names and scopes ---- */
 

@@ -160,7 +160,7 @@ static void rule_item(rctx *c, int32_t ed, ast_node *it)
         rule_put(c, ed, it, -1);
         return;
     }
-    if (same_rule(p->rules[now].decl, it))
+    if (res_body_ready(c, p->rules[now].decl) && same_rule(p->rules[now].decl, it))
         unchanged(c, it->loc, "this replacement of rule `%s` runs the same as the rule it replaces",
                   it->name);
     p->rules[it->an.sym].seq = p->rules[now].seq;
@@ -193,6 +193,8 @@ static void revise_rule(rctx *c, int32_t ed, ast_node *it)
     if (now < 0)
         return;
     const ast_node *old = p->rules[now].decl;
+    if (!res_body_ready(c, p->rules[now].decl)) /* the copy below takes its body */
+        return;
     if (p->queries[p->rules[now].query].is_event && it->b) {
         res_err(c, E_RULE_KIND, it->b->loc,
                 "rule `%s` is a rule of event `%s`: it has effects, not an answer", it->name,
@@ -406,7 +408,7 @@ static void revise_fn(rctx *c, int32_t ed, ast_node *it)
     char *key = key_of("fn %s", p->fns[base].name);
     const res_rev *x = key ? edition_rev(e, key) : NULL;
     const res_fn *now = &p->fns[x ? x->version : base];
-    if (ast_same(now->decl->b, it->b))
+    if (res_body_ready(c, now->decl) && ast_same(now->decl->b, it->b))
         unchanged(c, it->loc, "fn `%s` already has this body in edition `%s`", it->name, e->name);
     res_rev *y = edition_rev_put(c, ed, key, key ? strlen(key) : 0, REV_FN, it);
     if (y) {

@@ -29,7 +29,7 @@ name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind
         }
         return NULL;
     }
-    name_ent *e = mem_calloc(1, sizeof *e);
+    name_ent *e = model_names_entry(c->p, sizeof *e);
     if (!e) {
         res_oom(c, loc);
         return NULL;
@@ -39,8 +39,7 @@ name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind
     e->id = id;
     e->loc = loc;
     HASH_ADD_KEYPTR(hh, *table, e->key, strlen(e->key), e);
-    if (!HON_HASH_ADDED(e)) {
-        mem_free(e);
+    if (!HON_HASH_ADDED(e)) { /* e stays in the arena, in no table */
         res_oom(c, loc);
         return NULL;
     }
@@ -64,7 +63,7 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
         res_oom(c, loc);
         return -1;
     }
-    struct res_member_index *x = mem_malloc(sizeof *x);
+    struct res_member_index *x = model_names_entry(c->p, sizeof *x);
     if (!x) {
         res_oom(c, loc);
         return -1;
@@ -73,13 +72,12 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
     x->m = (uint32_t)e->len;
     HASH_ADD_KEYPTR(hh, e->index, x->key, strlen(x->key), x);
     if (!HON_HASH_ADDED(x)) {
-        mem_free(x);
         res_oom(c, loc);
         return -1;
     }
     member_ent *m = model_find_member_ent(c->p, name);
     if (!m) {
-        m = mem_calloc(1, sizeof *m);
+        m = model_names_entry(c->p, sizeof *m);
         if (!m) {
             res_oom(c, loc);
             return -1;
@@ -87,12 +85,23 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
         m->key = name;
         HASH_ADD_KEYPTR(hh, c->p->names->members, m->key, strlen(m->key), m);
         if (!HON_HASH_ADDED(m)) {
-            mem_free(m);
             res_oom(c, loc);
             return -1;
         }
     }
-    if (!MEM_GROW(m->hits, m->len, m->cap)) {
+    if (m->len == 0) { /* the first: in the entry itself (the entry lives in an arena) */
+        m->hits = &m->one;
+        m->cap = 1;
+    } else if (m->hits == &m->one) {
+        member_hit *h = mem_malloc(4 * sizeof *h);
+        if (!h) {
+            res_oom(c, loc);
+            return -1;
+        }
+        h[0] = m->one;
+        m->hits = h;
+        m->cap = 4;
+    } else if (!MEM_GROW(m->hits, m->len, m->cap)) {
         res_oom(c, loc);
         return -1;
     }

@@ -21,16 +21,14 @@ uint32_t type_interned(res_program *p, res_tkind kind, uint32_t arg)
         return t->id;
     if (!MEM_GROW(p->types, p->ntypes, p->types_cap))
         return T_ERROR;
-    t = mem_malloc(sizeof *t);
+    t = model_names_entry(p, sizeof *t);
     if (!t)
         return T_ERROR;
     t->key = key;
     t->id = (uint32_t)p->ntypes;
     HASH_ADD(hh, p->names->types, key, sizeof key, t);
-    if (!HON_HASH_ADDED(t)) {
-        mem_free(t);
+    if (!HON_HASH_ADDED(t)) /* t stays in the arena, in no table */
         return T_ERROR;
-    }
     p->types[p->ntypes++] = (res_type){ kind, arg };
     return t->id;
 }

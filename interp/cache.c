@@ -159,7 +159,8 @@ static void keep_image(const ast_file *f, uint64_t k)
 }
 
 ast_file *cache_parse_file(const char *path, const char *text, size_t len, uint32_t file_id,
-                           diag_list *diags, char **image_out, size_t *image_len, uint64_t *key)
+                           diag_list *diags, char **image_out, size_t *image_len, uint64_t *key,
+                           bool lazy)
 {
     uint64_t k = cache_key(text, len);
     *image_out = NULL;
@@ -171,7 +172,7 @@ ast_file *cache_parse_file(const char *path, const char *text, size_t len, uint3
     size_t ilen = 0;
     ast_file *f = NULL;
     if (ipath && file_read(ipath, MAX_IMAGE, &image, &ilen) == 0)
-        f = ast_image_read(image, ilen, k, path, text, len, file_id);
+        f = ast_image_read_as(image, ilen, k, path, text, len, file_id, lazy);
     if (f) {
         *image_out = image;
         *image_len = ilen;

@@ -15,10 +15,12 @@
  * else parsed, and then kept in the cache when the parse reported nothing. NULL only on OOM.
  * When the tree was read from an image, *image gets the image (new, the caller's: free with
  * mem_free, and not before the tree, whose strings it holds; ast_image_read gives the same
- * tree again from it under *key), else NULL. The
+ * tree again from it under *key), else NULL. lazy: a tree read from an image leaves the
+ * bodies of its rules and fns there until they are resolved (ast_image_read_as). The
  * cache is off when the environment sets HON_NO_CACHE. */
 ast_file *cache_parse_file(const char *path, const char *text, size_t len, uint32_t file_id,
-                           diag_list *diags, char **image, size_t *image_len, uint64_t *key);
+                           diag_list *diags, char **image, size_t *image_len, uint64_t *key,
+                           bool lazy);
 
 /* The key of a text's image: a hash of the text and of the build's parser (HON_FRONT_ID). */
 uint64_t cache_key(const char *text, size_t len);

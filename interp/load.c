@@ -113,16 +113,19 @@ static ast_file *copy_tree(const session_source *src)
  * parse cache had one (the first time, cache_parse_file reads it), else a copy of the tree
  * parsed once and kept in the source. Only files go through the cache: a text given as such
  * (hon_load_source: an editor's unsaved buffer, a test's program) is parsed, so that the
- * language server's every keystroke does not leave an image behind. Parse errors go to dl. */
-static ast_file *tree_of(session_source *s, diag_list *dl)
+ * language server's every keystroke does not leave an image behind. lazy (a session that
+ * answers once): the bodies of the rules and fns read from an image stay there until the
+ * resolver reaches them (ast_image_read_as, bench.md §9). Parse errors go to dl. */
+static ast_file *tree_of(session_source *s, bool lazy, diag_list *dl)
 {
     if (s->image)
-        return ast_image_read(s->image, s->image_len, s->key, s->path, s->text, s->len, s->file_id);
+        return ast_image_read_as(s->image, s->image_len, s->key, s->path, s->text, s->len,
+                                 s->file_id, lazy);
     if (!s->parsed && !s->real)
         s->parsed = front_parse_file(s->path, s->text, s->len, s->file_id, dl);
     if (!s->parsed) {
         ast_file *f = cache_parse_file(s->path, s->text, s->len, s->file_id, dl, &s->image,
-                                       &s->image_len, &s->key);
+                                       &s->image_len, &s->key, lazy);
         if (s->image)
             return f; /* read from the image: the build's own */
         s->parsed = f;
@@ -132,11 +135,11 @@ static ast_file *tree_of(session_source *s, diag_list *dl)
 
 /* The trees of the n sources of list (tree_of) in a new array that the caller gives to
  * prog_build; NULL on OOM or when a source does not parse. Parse errors go to dl. */
-static ast_file **parse_all(session_source **list, size_t n, diag_list *dl)
+static ast_file **parse_all(session_source **list, size_t n, bool lazy, diag_list *dl)
 {
     ast_file **files = mem_calloc(n ? n : 1, sizeof *files);
     for (size_t i = 0; files && i < n; i++) {
-        files[i] = tree_of(list[i], dl);
+        files[i] = tree_of(list[i], lazy, dl);
         if (!files[i]) {
             for (size_t k = 0; k < i; k++)
                 ast_file_free(files[k]);
@@ -245,7 +248,7 @@ static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, b
         else
             list[n++] = &extra[e];
     }
-    ast_file **files = st == HON_OK ? parse_all(list, n, &dl) : NULL;
+    ast_file **files = st == HON_OK ? parse_all(list, n, vm->lazy, &dl) : NULL;
     if (st == HON_OK && !files)
         st = HON_ERR_MEMORY;
     prog *pg = NULL;

@@ -3,7 +3,8 @@
  * the parser made, field by field, its strings the image's own (borrowed); an image that is
  * cut short, has any bit flipped, carries another key or is damaged behind a recomputed sum
  * is refused or read without a fault; the sum is XXH64; and a read that runs out of memory
- * at any allocation gives NULL and leaks nothing.
+ * at any allocation gives NULL and leaks nothing. Read lazily, the rules' and fns' bodies are
+ * left in the image until decoded, then equal the parse; a damaged body is taken from the text.
  *
  * Expected values: an image holds every field the parser sets (ast_image.c), so the tree read
  * back must equal the parsed one in all of them, annotations excepted (the parser leaves them
@@ -281,17 +282,26 @@ static uint64_t rng_next(uint64_t *s)
     return *s * 2685821657736338717ULL;
 }
 
-/* Recomputes the sum of a damaged image (header: magic 8, key 8, sum 8, then body_len and
- * strings_len), as ast_image.c computes it: what damage the sum cannot see must still be
- * refused or read safely. */
+/* Recomputes the sums of a damaged image as ast_image.c computes them (header: magic 8, key 8,
+ * sum 8, then body_len and strings_len; after the strings, the declarations' word count M and
+ * the bodies' sum, then M words, then the bodies): the bodies' sum over the bodies, the
+ * image's over the strings and the words before the bodies. What damage the sums cannot see
+ * must still be refused or read safely. */
 static void reseal(char *img, size_t len)
 {
-    uint32_t strings_len;
+    uint32_t strings_len, m;
     memcpy(&strings_len, img + 28, 4);
-    if (strings_len > len - 40)
+    if (strings_len > len - 40 || len - 40 - strings_len < 12)
         return;
+    char *words = img + 40 + strings_len;
+    size_t nw = (len - 40 - strings_len) / 4;
+    memcpy(&m, words, 4);
+    if (m > nw - 3)
+        return;
+    uint64_t bsum = ast_image_hash(words + 4 * (3 + (size_t)m), 4 * (nw - 3 - m), KEY);
+    memcpy(words + 4, &bsum, 8);
     uint64_t sum = ast_image_hash(img + 40, strings_len, KEY);
-    sum = ast_image_hash(img + 40 + strings_len, len - 40 - strings_len, sum);
+    sum = ast_image_hash(words, 4 * (3 + (size_t)m), sum);
     memcpy(img + 16, &sum, 8);
 }
 
@@ -378,6 +388,284 @@ START_TEST(memory_runs_out)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- bodies left in the image */
+
+/* Whether d is a declaration whose body a lazy read leaves in the image (ast_image.h). */
+static bool keeps_body(const ast_node *d)
+{
+    return d->kind == AST_RULE || d->kind == AST_FN;
+}
+
+/* Whether declaration g, read lazily, is f's without its body: the body places empty, the
+ * rest (its names, citations, a fn's parameters and result) equal. */
+static bool same_but_body(const ast_node *f, const ast_node *g)
+{
+    ast_node x = *f;
+    if (f->kind == AST_RULE) {
+        x.a = x.c = NULL;
+        x.list = (ast_vec){ 0 };
+    }
+    x.b = NULL;
+    return same_tree(&x, g);
+}
+
+static void lazy_dir(const char *dir, int *bodies)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".hon") != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *text;
+        size_t len;
+        ast_file *f = parse_path(path, &text, &len, 3);
+        strbuf img = { 0 };
+        ck_assert(ast_image_write(f, KEY, &img));
+        ast_file *g = ast_image_read_as(img.s, img.len, KEY, path, text, len, 3, true);
+        ck_assert_msg(g != NULL, "%s: its image is refused", path);
+        ck_assert_uint_eq(g->decls.len, f->decls.len);
+        /* first every body left, then each decoded in turn, in reverse order (any order) */
+        for (uint32_t i = 0; i < f->decls.len; i++) {
+            const ast_node *want = f->decls.items[i], *got = g->decls.items[i];
+            if (!keeps_body(want)) {
+                ck_assert_msg(got->body == 0 && same_tree(want, got), "%s: decl %u", path, i);
+                continue;
+            }
+            ck_assert_msg(got->body != 0 && same_but_body(want, got), "%s: decl %u", path, i);
+            ck_assert(!got->b && (got->kind == AST_FN || (!got->a && !got->c && !got->list.len)));
+        }
+        for (uint32_t i = f->decls.len; i-- > 0;) {
+            ast_node *got = g->decls.items[i];
+            ck_assert(ast_body_ready(g, got));
+            ck_assert(ast_body_ready(g, got)); /* once decoded, nothing more to do */
+            ck_assert_msg(got->body == 0 && same_tree(f->decls.items[i], got),
+                          "%s: declaration %u differs once its body is decoded", path, i);
+            *bodies += keeps_body(got);
+        }
+        size_t strings = 0, outside = 0;
+        for (uint32_t i = 0; i < g->decls.len; i++)
+            outside += strings_outside(g->decls.items[i], img.s, img.s + img.len, &strings);
+        ck_assert_uint_eq(outside, 0);
+        ck_assert_ptr_null(g->reparsed); /* a sound image: the text never parsed again */
+        ast_file_free(g);
+        sb_free(&img);
+        ast_file_free(f);
+        mem_free(text);
+    }
+    closedir(d);
+}
+
+/* Read lazily (ast_image_read_as), every bundled rule's and fn's body is left in the image and
+ * the rest of the tree is read; each body decoded (ast_body_ready) is the parser's, field by
+ * field. Expected values: the parse of the same text. */
+START_TEST(bodies_left_then_decoded)
+{
+    int bodies = 0;
+    lazy_dir(HON_SOURCE_ROOT "/rules", &bodies);
+    lazy_dir(HON_SOURCE_ROOT "/expansions", &bodies);
+    ck_assert_int_gt(bodies, 500); /* the bundled rules hold some 900 rules and 280 fns */
+}
+END_TEST
+
+/* The word offset in an image of the body of g's declaration d (its head again; the body's
+ * length is the word before): 40 header bytes, the strings, then words (ast_image.c). */
+static size_t body_offset(const strbuf *img, const ast_node *d)
+{
+    uint32_t strings_len;
+    memcpy(&strings_len, img->s + 28, 4);
+    return 40 + strings_len + 4 * ((size_t)d->body - 1);
+}
+
+/* A body damaged behind a recomputed sum passes the read (its words are checked only when it
+ * is decoded); decoding it finds the damage and takes the body from the text parsed again, so
+ * what the resolver sees is the parse. Its length word damaged: the image is refused, or read
+ * with every body as the parse. Expected values: the parse of the sample's text. */
+START_TEST(damaged_body_and_its_length)
+{
+    strbuf img = { 0 };
+    char *text;
+    size_t len;
+    sample_image(&img, &text, &len);
+    char *text2;
+    size_t len2;
+    ast_file *f = parse_path(SAMPLE, &text2, &len2, 0);
+    ast_file *g = ast_image_read_as(img.s, img.len, KEY, "s.hon", text, len, 0, true);
+    ck_assert_ptr_nonnull(g);
+    size_t at[64];
+    uint32_t which[64], n = 0;
+    for (uint32_t i = 0; i < g->decls.len && n < 64; i++)
+        if (g->decls.items[i]->body) {
+            which[n] = i;
+            at[n++] = body_offset(&img, g->decls.items[i]);
+        }
+    ast_file_free(g);
+    ck_assert_uint_ge(n, 3);
+    char *copy = mem_malloc(img.len);
+    const uint32_t bad[] = { 0, 0xFFFFFFFFu, (uint32_t)AST_KIND_COUNT + 1, 1 };
+    for (uint32_t k = 0; k < n; k++)
+        for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+            /* its head again, then its first node's head (a child said to be there), damaged:
+             * values no head of theirs can be */
+            for (size_t word = 0; word < 2 - (bad[b] == 1); word++) {
+                memcpy(copy, img.s, img.len);
+                memcpy(copy + at[k] + 4 * word, &bad[b], 4);
+                reseal(copy, img.len);
+                g = ast_image_read_as(copy, img.len, KEY, "s.hon", text, len, 0, true);
+                ck_assert_ptr_nonnull(g);
+                ast_node *d = g->decls.items[which[k]];
+                ck_assert(ast_body_ready(g, d));
+                ck_assert_msg(same_tree(f->decls.items[which[k]], d),
+                              "declaration %u, word %zu of its body set to %x: not the parse",
+                              which[k], word, bad[b]);
+                ast_file_free(g);
+            }
+            /* its length */
+            uint32_t L;
+            memcpy(&L, img.s + at[k] - 4, 4);
+            const uint32_t lens[] = { 0, L - 1, L + 1, 0xFFFFFFFFu, bad[b] };
+            for (size_t j = 0; j < sizeof lens / sizeof *lens; j++) {
+                memcpy(copy, img.s, img.len);
+                memcpy(copy + at[k] - 4, &lens[j], 4);
+                reseal(copy, img.len);
+                g = ast_image_read_as(copy, img.len, KEY, "s.hon", text, len, 0, true);
+                for (uint32_t i = 0; g && i < g->decls.len; i++) {
+                    ck_assert(ast_body_ready(g, g->decls.items[i]));
+                    ck_assert(same_tree(f->decls.items[i], g->decls.items[i]));
+                }
+                ast_file_free(g);
+                /* read whole, the same image is refused or the parse */
+                g = ast_image_read(copy, img.len, KEY, "s.hon", text, len, 0);
+                for (uint32_t i = 0; g && i < g->decls.len; i++)
+                    ck_assert(same_tree(f->decls.items[i], g->decls.items[i]));
+                ast_file_free(g);
+            }
+        }
+    /* random damage behind a good sum, then every body decoded: never a fault */
+    uint64_t seed = 0xb0d1;
+    for (int round = 0; round < 5000; round++) {
+        memcpy(copy, img.s, img.len);
+        for (int h = 0; h < 2; h++) {
+            size_t w = 24 + 4 * (rng_next(&seed) % ((img.len - 24) / 4));
+            uint32_t x = (uint32_t)rng_next(&seed);
+            memcpy(copy + w, &x, 4);
+        }
+        reseal(copy, img.len);
+        g = ast_image_read_as(copy, img.len, KEY, "s.hon", text, len, 0, true);
+        for (uint32_t i = 0; g && i < g->decls.len; i++)
+            if (ast_body_ready(g, g->decls.items[i]))
+                ck_assert_uint_eq(g->decls.items[i]->body, 0);
+        ast_file_free(g);
+    }
+    mem_free(copy);
+    ast_file_free(f);
+    mem_free(text2);
+    sb_free(&img);
+    mem_free(text);
+}
+END_TEST
+
+/* Read lazily, the bodies' words are not summed until a body is first decoded: a bit flipped
+ * among them passes the read, and is found then by the bodies' own sum, the bodies taken from
+ * the text parsed again (so they are the parse), or, in a body's length, refused at the read;
+ * a bit flipped anywhere else is refused at the read, as read whole. Every byte of the sample, one bit of each (the bit moving along). */
+START_TEST(every_byte_flipped_read_lazily)
+{
+    strbuf img = { 0 };
+    char *text;
+    size_t len;
+    sample_image(&img, &text, &len);
+    char *text2;
+    size_t len2;
+    ast_file *f = parse_path(SAMPLE, &text2, &len2, 0);
+    uint32_t strings_len, m;
+    memcpy(&strings_len, img.s + 28, 4);
+    memcpy(&m, img.s + 40 + strings_len, 4);
+    size_t bodies = 40 + strings_len + 4 * (3 + (size_t)m); /* where the bodies' words start */
+    ck_assert_uint_lt(bodies, img.len);
+    size_t passed = 0;
+    for (size_t i = 0; i < img.len; i++) {
+        int bit = (int)(i % 8);
+        img.s[i] ^= (char)(1 << bit);
+        ck_assert_ptr_null(ast_image_read(img.s, img.len, KEY, "s.hon", text, len, 0));
+        ast_file *g = ast_image_read_as(img.s, img.len, KEY, "s.hon", text, len, 0, true);
+        /* before the bodies: refused; among them: read, or refused when the flip is in a
+         * body's length (the bodies no longer follow one another exactly) */
+        ck_assert_msg(!g || i >= bodies, "byte %zu bit %d: read", i, bit);
+        for (uint32_t k = 0; g && k < g->decls.len; k++) {
+            ck_assert(ast_body_ready(g, g->decls.items[k]));
+            ck_assert(same_tree(f->decls.items[k], g->decls.items[k]));
+        }
+        if (g) {
+            ck_assert_int_eq(g->image_bodies, 2); /* found damaged, then parsed */
+            passed++;
+        }
+        ast_file_free(g);
+        img.s[i] ^= (char)(1 << bit);
+    }
+    ck_assert_uint_gt(passed, 100);
+    ast_file_free(f);
+    mem_free(text2);
+    sb_free(&img);
+    mem_free(text);
+}
+END_TEST
+
+/* Memory running out at each allocation of decoding a body (or of parsing the text again for
+ * a damaged one): false, the body still left, and decoded whole once memory is there. */
+START_TEST(memory_runs_out_decoding_a_body)
+{
+    strbuf img = { 0 };
+    char *text;
+    size_t len;
+    sample_image(&img, &text, &len);
+    char *text2;
+    size_t len2;
+    ast_file *f = parse_path(SAMPLE, &text2, &len2, 0);
+    for (int damaged = 0; damaged < 2; damaged++) {
+        ast_file *g = ast_image_read_as(img.s, img.len, KEY, "s.hon", text, len, 0, true);
+        ck_assert_ptr_nonnull(g);
+        uint32_t i = 0;
+        while (i < g->decls.len && !g->decls.items[i]->body)
+            i++;
+        ck_assert_uint_lt(i, g->decls.len);
+        ast_file_free(g);
+        char *copy = mem_malloc(img.len);
+        memcpy(copy, img.s, img.len);
+        if (damaged) {
+            g = ast_image_read_as(img.s, img.len, KEY, "s.hon", text, len, 0, true);
+            uint32_t x = 0xFFFFFFFFu;
+            memcpy(copy + body_offset(&img, g->decls.items[i]) + 4, &x, 4);
+            ast_file_free(g);
+            reseal(copy, img.len);
+        }
+        bool whole = false;
+        for (long n = 0; n < 100000 && !whole; n++) {
+            g = ast_image_read_as(copy, img.len, KEY, "s.hon", text, len, 0, true);
+            ck_assert_ptr_nonnull(g);
+            ast_node *d = g->decls.items[i];
+            mem_fail_after(n);
+            whole = ast_body_ready(g, d);
+            mem_fail_reset();
+            if (!whole) {
+                ck_assert_uint_ne(d->body, 0);
+                ck_assert(ast_body_ready(g, d));
+            }
+            ck_assert(same_tree(f->decls.items[i], d));
+            ast_file_free(g);
+        }
+        ck_assert(whole);
+        mem_free(copy);
+    }
+    ast_file_free(f);
+    mem_free(text2);
+    sb_free(&img);
+    mem_free(text);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ast_image");
@@ -390,6 +678,10 @@ int main(void)
     tcase_add_test(tc, every_bit_flipped);
     tcase_add_test(tc, damage_behind_a_good_sum);
     tcase_add_test(tc, memory_runs_out);
+    tcase_add_test(tc, bodies_left_then_decoded);
+    tcase_add_test(tc, damaged_body_and_its_length);
+    tcase_add_test(tc, memory_runs_out_decoding_a_body);
+    tcase_add_test(tc, every_byte_flipped_read_lazily);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

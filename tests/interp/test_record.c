@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "ast_image.h"
 #include "front.h"
 #include "interp_test.h"
 #include "mem.h"
@@ -467,6 +468,218 @@ START_TEST(a_forged_record_never_faults)
 }
 END_TEST
 
+/* ---- bodies left in the images (ast_image.h: a lazy session's trees, bench.md §9) ---- */
+
+/* Whether top-level rule `name`'s body is still in its file's image, undecoded. */
+static bool rule_body_left(const tvm *t, const char *name)
+{
+    const ast_node *d = t->vm->pg->res->rules[rule_id(t, name)].decl;
+    ck_assert(d->body ? !d->a && !d->b && !d->c && !d->list.len : d->b || d->c);
+    return d->body != 0;
+}
+
+/* Whether fn `name`'s body is still in its file's image. */
+static bool fn_body_left(const tvm *t, const char *name)
+{
+    const res_program *p = t->vm->pg->res;
+    for (size_t f = 0; f < p->nfns; f++)
+        if (strcmp(p->fns[f].name, name) == 0 && p->fns[f].version_of < 0) {
+            const ast_node *d = p->fns[f].decl;
+            ck_assert(d->body ? !d->b : d->b != NULL);
+            return d->body != 0;
+        }
+    ck_abort_msg("no fn %s", name);
+    return false;
+}
+
+/* How many top-level rules and fns of the program have a body left in an image. */
+static size_t bodies_left(const tvm *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->vm->pg->nfiles; i++) {
+        const ast_file *f = t->vm->pg->files[i];
+        for (uint32_t k = 0; k < f->decls.len; k++)
+            n += f->decls.items[k]->body != 0;
+    }
+    return n;
+}
+
+START_TEST(a_body_never_reached_is_never_decoded)
+{
+    /* With the record and the image there, a lazy session reads the tree with the rules' and
+     * fns' bodies left in the image: a body is decoded when its rule or fn is resolved, so a
+     * body no answer reaches is never decoded. The one decoded at load: pick.more, which
+     * edition double replaces (the replacement is compared with it, revise.c same_rule). */
+    fresh_cache();
+    write_text(rules, PROGRAM);
+    tvm_free(session_of(rules, true)); /* parses, keeps the image, records the set */
+    tvm *t = session_of(rules, true);
+    ck_assert(rule_body_left(t, "outer.calls") && rule_body_left(t, "total.one") &&
+              rule_body_left(t, "total.two") && rule_body_left(t, "least.x") &&
+              rule_body_left(t, "alone.one") && fn_body_left(t, "twice"));
+    ck_assert(!rule_body_left(t, "pick.more"));
+    ck_assert_uint_eq(bodies_left(t), 6); /* 6 top-level rules and a fn, but pick.more */
+    /* outer(4) = 21 reaches outer.calls, pick.more, total.* and twice (PROGRAM's comment) */
+    ck_assert_str_eq(ev(t, "outer(4)"), "21");
+    ck_assert(!rule_body_left(t, "outer.calls") && !rule_body_left(t, "total.one") &&
+              !rule_body_left(t, "total.two") && !fn_body_left(t, "twice"));
+    ck_assert(rule_body_left(t, "least.x") && rule_body_left(t, "alone.one"));
+    ck_assert_uint_eq(bodies_left(t), 2);
+    ck_assert_str_eq(ev(t, "alone(7)"), "7");
+    ck_assert(!rule_body_left(t, "alone.one") && rule_body_left(t, "least.x"));
+    tvm_free(t);
+    /* the REPL's sessions (not lazy) read every body */
+    t = session_of(rules, false);
+    ck_assert_uint_eq(bodies_left(t), 0);
+    tvm_free(t);
+}
+END_TEST
+
+/* Removes the build records of this test's cache (the images stay). */
+static void remove_records(void)
+{
+    char path[400];
+    while (count_records(path, sizeof path) > 0)
+        ck_assert_int_eq(remove(path), 0);
+}
+
+START_TEST(a_body_reached_after_a_reload)
+{
+    fresh_cache();
+    write_text(rules, PROGRAM);
+    tvm_free(session_of(rules, true));
+    tvm *t = session_of(rules, true);
+    ck_assert_str_eq(ev(t, "outer(4)"), "21");
+    ck_assert_uint_eq(bodies_left(t), 2);
+    /* the same file loaded again: a new program from the image the session kept, every body
+     * left again (the set is the recorded one) and decoded when reached */
+    ck_assert_int_eq(hon_load_file(t->vm, rules), HON_OK);
+    ck_assert_uint_eq(bodies_left(t), 6);
+    ck_assert_str_eq(ev(t, "least(2)"), "2");
+    ck_assert_str_eq(ev(t, "alone(7)"), "7");
+    ck_assert_str_eq(ev(t, "outer(4)"), "21");
+    ck_assert_uint_eq(bodies_left(t), 0);
+    /* edited (alone.one answers x + 1) and loaded again: a text never seen, parsed, the set
+     * built whole and recorded; loaded once more, its image's bodies are left and reached */
+    char edited[4096];
+    replaced("when x > 5 answer x;", "when x > 5 answer x + 1;", edited, sizeof edited);
+    write_text(rules, edited);
+    ck_assert_int_eq(hon_load_file(t->vm, rules), HON_OK);
+    ck_assert_uint_eq(bodies_left(t), 0);
+    ck_assert_str_eq(ev(t, "alone(7)"), "8");
+    ck_assert_int_eq(hon_load_file(t->vm, rules), HON_OK);
+    ck_assert_uint_eq(bodies_left(t), 6);
+    ck_assert_str_eq(ev(t, "alone(7)"), "8");
+    ck_assert(!rule_body_left(t, "alone.one") && rule_body_left(t, "least.x"));
+    tvm_free(t);
+    /* the images there but no record: the bodies are read lazily and the set built whole,
+     * every body decoded by the resolver, the answers the same */
+    remove_records();
+    t = session_of(rules, true);
+    ck_assert_uint_eq(deferred(t), 0);
+    ck_assert_uint_eq(bodies_left(t), 0);
+    ck_assert_str_eq(ev(t, "alone(7)"), "8");
+    ck_assert_str_eq(ev(t, "outer(4)"), "21");
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(a_revision_of_a_rule_held_lazily)
+{
+    /* An edition revising top-level rules and a fn whose bodies are left in the image: a
+     * revision copies the rule (ast_clone) and compares its clauses, so the revised rules'
+     * bodies are decoded at load; the answers under the edition and without it are the eager
+     * build's. tuned: alone.one answers x + 100 (alone(7) = 107); least.x fires only when
+     * x > 3 (least(2) has no rule firing: a min with no default, an error, as eagerly);
+     * twice(n) is n * 3 (pick(4) = 12, outer(4) = 12 + 13 = 25). */
+    fresh_cache();
+    char text[4096];
+    snprintf(text, sizeof text, "%s%s", PROGRAM,
+             "edition tuned {\n"
+             "  revise rule alone.one cite \"T.1\" answer x + 100;\n"
+             "  revise rule least.x cite \"T.1\" when x > 3;\n"
+             "  revise fn twice(n: int) -> int = n * 3;\n"
+             "}\n");
+    write_text(rules, text);
+    tvm_free(session_of(rules, true));
+    ck_assert_int_eq(count_records(NULL, 0), 1);
+    tvm *t = session_of(rules, true);
+    ck_assert_uint_gt(deferred(t), 0);
+    ck_assert(!rule_body_left(t, "alone.one") && !rule_body_left(t, "least.x") &&
+              !fn_body_left(t, "twice") && rule_body_left(t, "total.one"));
+    tvm_free(t);
+    static const char *const asked[] = { "alone(7)", "least(2)", "least(5)",
+                                         "pick(4)",  "outer(4)", "twice(alone(3))" };
+    for (int ed = 0; ed < 2; ed++)
+        for (size_t i = 0; i < sizeof asked / sizeof asked[0]; i++) {
+            tvm *l = session_of(rules, true), *e = session_of(rules, false);
+            if (ed) {
+                ck_assert_int_eq(hon_set_edition(l->vm, "tuned"), HON_OK);
+                ck_assert_int_eq(hon_set_edition(e->vm, "tuned"), HON_OK);
+            }
+            char got[8192];
+            snprintf(got, sizeof got, "%s", ev(l, asked[i]));
+            ck_assert_msg(strcmp(got, ev(e, asked[i])) == 0, "%s: lazily %s, eagerly %s", asked[i],
+                          got, e->last);
+            ck_assert_str_eq(l->log, e->log);
+            tvm_free(l);
+            tvm_free(e);
+        }
+    t = session_of(rules, true);
+    ck_assert_int_eq(hon_set_edition(t->vm, "tuned"), HON_OK);
+    ck_assert_str_eq(ev(t, "alone(7)"), "107");
+    ck_assert_str_eq(ev(t, "outer(4)"), "25");
+    tvm_free(t);
+}
+END_TEST
+
+START_TEST(a_forged_record_and_a_rule_of_the_wrong_kind)
+{
+    /* A query's rule with a `do` block (E_RULE_KIND when the set builds whole) in a tree read
+     * lazily from its image, built with the bodies deferred as a record forged for it would
+     * have it: nothing at load (the body, and so the kind, is not there), then the query's
+     * first call fails to make it ready (rule_later checks the kind once the body is decoded),
+     * never a fault and never a rule of the wrong kind compiled; the other query answers. */
+    const char *text = "source \"T.1\" = \"this test's rules\";\n"
+                       "query q(x: int) -> int combine first default 1;\n"
+                       "rule q.a cite \"T.1\" do { note \"n\"; };\n"
+                       "query r(x: int) -> int combine first default 2;\n";
+    size_t len = strlen(text);
+    diag_list dl;
+    diag_list_init(&dl, NULL);
+    ast_file *f = front_parse_file("t.hon", text, len, 0, &dl);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(dl.len, 0);
+    strbuf img = { 0 };
+    ck_assert(ast_image_write(f, 7, &img));
+    for (int defer = 1; defer >= 0; defer--) {
+        ast_file **files = mem_calloc(1, sizeof *files);
+        ck_assert_ptr_nonnull(files);
+        files[0] = ast_image_read_as(img.s, img.len, 7, "t.hon", text, len, 0, true);
+        ck_assert_ptr_nonnull(files[0]);
+        ck_assert_uint_ne(files[0]->decls.items[2]->body, 0);
+        prog *pg = prog_build(files, 1, true, defer, &dl);
+        if (!defer) { /* built whole: the error, as from the parsed text */
+            ck_assert_ptr_null(pg);
+            ck_assert_uint_gt(dl.errors, 0);
+            break;
+        }
+        ck_assert_ptr_nonnull(pg);
+        ck_assert_uint_eq(dl.len, 0);
+        int32_t q = model_find_query(pg->res, "q"), r = model_find_query(pg->res, "r");
+        ck_assert(q >= 0 && r >= 0);
+        ck_assert(!prog_ready(pg, (uint32_t)q));
+        ck_assert(!prog_ready(pg, (uint32_t)q));
+        ck_assert(pg->res->rules[0].deferred);
+        ck_assert(prog_ready(pg, (uint32_t)r));
+        prog_free(pg);
+    }
+    diag_list_clear(&dl);
+    sb_free(&img);
+    ast_file_free(f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("record");
@@ -480,6 +693,10 @@ int main(void)
     tcase_add_test(tc, a_damaged_record_is_no_record);
     tcase_add_test(tc, memory_failing_deferred);
     tcase_add_test(tc, a_forged_record_never_faults);
+    tcase_add_test(tc, a_body_never_reached_is_never_decoded);
+    tcase_add_test(tc, a_body_reached_after_a_reload);
+    tcase_add_test(tc, a_revision_of_a_rule_held_lazily);
+    tcase_add_test(tc, a_forged_record_and_a_rule_of_the_wrong_kind);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
