@@ -39,7 +39,6 @@
 #include <xxhash.h>
 
 #include "arena.h"
-#include "front.h"
 #include "mem.h"
 
 #define MAGIC      "HONAST\0\1"
@@ -527,18 +526,14 @@ static void clear_body(ast_node *d)
 /* The body of declaration d of f (its index i) taken from the text parsed again: a body whose
  * image passed the sum but not the reader's checks (damaged behind a recomputed sum). False
  * when memory runs out or the parse differs (it cannot, for the text the image was made of). */
-static bool body_reparsed(ast_file *f, ast_node *d)
+static bool body_reparsed(ast_file *f, ast_node *d, ast_reparse_fn reparse)
 {
     uint32_t i = 0;
     while (i < f->decls.len && f->decls.items[i] != d)
         i++;
-    if (!f->reparsed) {
-        diag_list dl;
-        diag_list_init(&dl, NULL);
-        f->reparsed = front_parse_file(f->path, f->text, f->text_len, f->file_id, &dl);
-        bool clean = dl.len == 0;
-        diag_list_clear(&dl);
-        if (f->reparsed && (!clean || f->reparsed->decls.len != f->decls.len)) {
+    if (!f->reparsed && reparse) {
+        f->reparsed = reparse(f);
+        if (f->reparsed && f->reparsed->decls.len != f->decls.len) {
             ast_file_free(f->reparsed);
             f->reparsed = NULL;
         }
@@ -555,7 +550,7 @@ static bool body_reparsed(ast_file *f, ast_node *d)
     return true;
 }
 
-bool ast_body_ready(ast_file *f, ast_node *d)
+bool ast_body_ready(ast_file *f, ast_node *d, ast_reparse_fn reparse)
 {
     if (!d || !d->body)
         return true;
@@ -583,7 +578,7 @@ bool ast_body_ready(ast_file *f, ast_node *d)
         get_slots(&r, d, SLOTS_OF(head) & slots, 0);
     if (r.bad || r.at != r.nwords) {
         clear_body(d); /* what was read of it is left in the arena */
-        if (!body_reparsed(f, d))
+        if (!body_reparsed(f, d, reparse))
             return false;
     }
     d->body = 0;

@@ -47,8 +47,10 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
 /* Decodes the body of declaration d of f left in the image (ast_image_read_as) into d, in f's
  * arena, and clears d->body; true at once when d has no body left (d->body 0, d NULL). A body
  * that fails the reader's checks (an image damaged behind a recomputed sum) is taken from f's
- * text parsed again (kept in f->reparsed, once per file), so a damaged body is never seen. False
+ * text parsed again by `reparse` (front_reparse, dsl/front.h: passed in, the front end being
+ * above this file; kept in f->reparsed, once per file), so a damaged body is never seen. False
  * only when memory runs out (d unchanged: its body still left; it can be asked again). */
-bool ast_body_ready(ast_file *f, ast_node *d);
+typedef ast_file *(*ast_reparse_fn)(const ast_file *f);
+bool ast_body_ready(ast_file *f, ast_node *d, ast_reparse_fn reparse);
 
 #endif

@@ -1131,6 +1131,20 @@ ast_file *front_parse_file(const char *path, const char *text, size_t len, uint3
     return parse(path, text, len, file_id, 1, diags, TOK_START_FILE, NULL);
 }
 
+ast_file *front_reparse(const ast_file *f)
+{
+    diag_list dl;
+    diag_list_init(&dl, NULL);
+    ast_file *g = front_parse_file(f->path, f->text, f->text_len, f->file_id, &dl);
+    bool clean = dl.len == 0;
+    diag_list_clear(&dl);
+    if (g && !clean) {
+        ast_file_free(g);
+        g = NULL;
+    }
+    return g;
+}
+
 ast_file *front_parse_expr(const char *where, const char *text, size_t len, uint32_t file_id,
                            diag_list *diags, ast_node **expr)
 {

@@ -28,6 +28,12 @@
 ast_file *front_parse_file(const char *path, const char *text, size_t len, uint32_t file_id,
                            diag_list *diags);
 
+/* Parses f's text again (f->path, f->text, f->file_id), its diagnostics dropped: a new tree
+ * owned by the caller (ast_file_free), NULL when memory runs out or the text has any
+ * diagnostic. The fallback ast_body_ready is given for a body damaged in its image
+ * (ast_image.h); passed in, so that the image's reader stays below the front end. */
+ast_file *front_reparse(const ast_file *f);
+
 /* Parses one expression (a line typed at the REPL, `hon eval EXPR`). Returns a new ast_file
  * with no declarations whose arena owns the expression, and stores the expression in *expr
  * (NULL when it had a syntax error, reported in diags). NULL only on OOM. */

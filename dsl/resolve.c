@@ -11,6 +11,7 @@
 
 #include "ast_image.h"
 #include "cite.h"
+#include "front.h"
 #include "resolve_int.h"
 
 void res_err(rctx *c, int code, ast_loc loc, const char *fmt, ...)
@@ -36,7 +37,7 @@ bool res_body_ready(rctx *c, ast_node *d)
     for (size_t i = 0; i < c->nfiles && !f; i++)
         if (c->files[i] && c->files[i]->file_id == d->loc.file)
             f = c->files[i];
-    if (ast_body_ready(f, d))
+    if (ast_body_ready(f, d, front_reparse))
         return true;
     res_oom(c, d->loc);
     return false;

@@ -439,8 +439,8 @@ static void lazy_dir(const char *dir, int *bodies)
         }
         for (uint32_t i = f->decls.len; i-- > 0;) {
             ast_node *got = g->decls.items[i];
-            ck_assert(ast_body_ready(g, got));
-            ck_assert(ast_body_ready(g, got)); /* once decoded, nothing more to do */
+            ck_assert(ast_body_ready(g, got, front_reparse));
+            ck_assert(ast_body_ready(g, got, front_reparse)); /* once decoded, nothing more to do */
             ck_assert_msg(got->body == 0 && same_tree(f->decls.items[i], got),
                           "%s: declaration %u differs once its body is decoded", path, i);
             *bodies += keeps_body(got);
@@ -516,7 +516,7 @@ START_TEST(damaged_body_and_its_length)
                 g = ast_image_read_as(copy, img.len, KEY, "s.hon", text, len, 0, true);
                 ck_assert_ptr_nonnull(g);
                 ast_node *d = g->decls.items[which[k]];
-                ck_assert(ast_body_ready(g, d));
+                ck_assert(ast_body_ready(g, d, front_reparse));
                 ck_assert_msg(same_tree(f->decls.items[which[k]], d),
                               "declaration %u, word %zu of its body set to %x: not the parse",
                               which[k], word, bad[b]);
@@ -532,7 +532,7 @@ START_TEST(damaged_body_and_its_length)
                 reseal(copy, img.len);
                 g = ast_image_read_as(copy, img.len, KEY, "s.hon", text, len, 0, true);
                 for (uint32_t i = 0; g && i < g->decls.len; i++) {
-                    ck_assert(ast_body_ready(g, g->decls.items[i]));
+                    ck_assert(ast_body_ready(g, g->decls.items[i], front_reparse));
                     ck_assert(same_tree(f->decls.items[i], g->decls.items[i]));
                 }
                 ast_file_free(g);
@@ -555,7 +555,7 @@ START_TEST(damaged_body_and_its_length)
         reseal(copy, img.len);
         g = ast_image_read_as(copy, img.len, KEY, "s.hon", text, len, 0, true);
         for (uint32_t i = 0; g && i < g->decls.len; i++)
-            if (ast_body_ready(g, g->decls.items[i]))
+            if (ast_body_ready(g, g->decls.items[i], front_reparse))
                 ck_assert_uint_eq(g->decls.items[i]->body, 0);
         ast_file_free(g);
     }
@@ -595,7 +595,7 @@ START_TEST(every_byte_flipped_read_lazily)
          * body's length (the bodies no longer follow one another exactly) */
         ck_assert_msg(!g || i >= bodies, "byte %zu bit %d: read", i, bit);
         for (uint32_t k = 0; g && k < g->decls.len; k++) {
-            ck_assert(ast_body_ready(g, g->decls.items[k]));
+            ck_assert(ast_body_ready(g, g->decls.items[k], front_reparse));
             ck_assert(same_tree(f->decls.items[k], g->decls.items[k]));
         }
         if (g) {
@@ -647,11 +647,11 @@ START_TEST(memory_runs_out_decoding_a_body)
             ck_assert_ptr_nonnull(g);
             ast_node *d = g->decls.items[i];
             mem_fail_after(n);
-            whole = ast_body_ready(g, d);
+            whole = ast_body_ready(g, d, front_reparse);
             mem_fail_reset();
             if (!whole) {
                 ck_assert_uint_ne(d->body, 0);
-                ck_assert(ast_body_ready(g, d));
+                ck_assert(ast_body_ready(g, d, front_reparse));
             }
             ck_assert(same_tree(f->decls.items[i], d));
             ast_file_free(g);
