@@ -202,7 +202,7 @@ static bool line_steps(vm_ctx *x, int a, int b, val *out)
     geo_cross c;
     int sq;
     int64_t from = RES_SQUARE(ax, ay);
-    while (l->len < cap && geo_walk_next(&w, &c, &sq)) {
+    while (l->len < cap && geo_walk_step(&w, &c, &sq)) {
         val *f = rec + l->len * STEP_NFIELDS;
         int64_t to = sqv(g->w, sq);
         walk_line_record(g, f, from, to, &c, (int64_t)l->len + 1);
