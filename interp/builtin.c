@@ -202,15 +202,15 @@ static bool line_steps(vm_ctx *x, int a, int b, val *out)
     geo_cross c;
     int sq;
     int64_t from = RES_SQUARE(ax, ay);
-    while (l->len < cap && geo_walk_step(&w, &c, &sq)) {
-        val *f = rec + l->len * STEP_NFIELDS;
-        int64_t to = sqv(g->w, sq);
-        walk_line_record(g, f, from, to, &c, (int64_t)l->len + 1);
-        l->items[l->len] = (val){ .type = step_type, .u.rec = f };
-        l->len++;
+    size_t n = 0; /* the steps so far, in a register: l->len is set once, at the end */
+    for (val *f = rec; n < cap && geo_walk_step(&w, &c, &sq); f += STEP_NFIELDS) {
+        int64_t to = RES_SQUARE(w.x, w.y); /* the square sq reached */
+        walk_line_record(g, f, from, to, &c, (int64_t)++n);
+        l->items[n - 1] = (val){ .type = step_type, .u.rec = f };
         from = to;
     }
-    x->steps_made += l->len;
+    l->len = n;
+    x->steps_made += n;
     out->u.list = l;
     return true;
 }
