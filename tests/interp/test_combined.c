@@ -721,7 +721,10 @@ static const char *const WALKED =
     "terrain open; terrain hedge;\n"
     "query screened(a: square, b: square) -> bool combine any;\n"
     "rule screened.walk cite \"T.1\"\n"
-    "  when any(st in bresenham(a, b): terrain(st.square) == hedge) answer true;\n";
+    "  when any(st in bresenham(a, b): terrain(st.square) == hedge) answer true;\n"
+    "event stroll(a: square, b: square);\n"
+    "rule stroll.r cite \"T.1\" do {\n"
+    "  for st in bresenham(a, b) { if st.corner then { fail \"corner\"; } }\n};\n";
 static const char *const WALKED_BOARD = "size 6 x 3\nlegend . = open  h = hedge\nmap\n"
                                         "  1 . . . h . .\n  2 . . . . . .\n  3 . . . . . .\n";
 
@@ -761,6 +764,20 @@ START_TEST(a_bresenham_loop_walks_as_it_goes)
                      "[C2, E3]");
     ck_assert_str_eq(ev_as(t, "[st.from for st in bresenham(@A1, @F3)]", false),
                      "[A1, B1, C2, D2, E3]");
+    /* a procedure's `for` walks as it goes too: A1 -> F3 reaches its first corner at the 2nd
+     * step and fails there (two records made); A1 -> F1 has no corner and makes all five */
+    uint64_t before = t->vm->x.steps_made;
+    hon_answer *a = NULL;
+    t->log[0] = '\0';
+    ck_assert_int_ne(hon_do(t->vm, "stroll(@A1, @F3)", "<test>", &a), HON_OK);
+    hon_answer_free(a);
+    ck_assert_ptr_nonnull(strstr(t->log, "corner (rule stroll.r)"));
+    ck_assert_uint_eq(t->vm->x.steps_made - before, 2);
+    before = t->vm->x.steps_made;
+    a = NULL;
+    ck_assert_int_eq(hon_do(t->vm, "stroll(@A1, @F1)", "<test>", &a), HON_OK);
+    hon_answer_free(a);
+    ck_assert_uint_eq(t->vm->x.steps_made - before, 5);
     /* an empty walk: no step, no record */
     ck_assert_uint_eq(records_made(t, "count(st in bresenham(@B2, @B2): true)", false), 0);
     ck_assert_str_eq(t->last, "0");
