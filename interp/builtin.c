@@ -167,20 +167,6 @@ static inline int64_t sqv(int w, int sq)
     return RES_SQUARE(sq % w, sq / w);
 }
 
-/* One step of a traced line into the step record at f (STEP_NFIELDS values); squares are
- * square values. */
-static inline void put_step(val *f, int64_t from, int64_t to, int corner, int side, int64_t left,
-                            int64_t right, int64_t index)
-{
-    f[STEP_SQUARE] = (val){ .type = T_SQUARE, .u.i = to };
-    f[STEP_FROM] = (val){ .type = T_SQUARE, .u.i = from };
-    f[STEP_CORNER] = (val){ .type = T_BOOL, .u.i = corner };
-    f[STEP_SIDE] = (val){ .type = T_SIDE, .u.i = side };
-    f[STEP_LEFT] = (val){ .type = T_SQUARE, .u.i = left };
-    f[STEP_RIGHT] = (val){ .type = T_SQUARE, .u.i = right };
-    f[STEP_INDEX] = (val){ .type = T_INT, .u.i = index };
-}
-
 /* A list of `cap` steps (its length set to n later) whose records follow it in one block. */
 static vlist *new_steps(vm_ctx *x, size_t cap, val **records)
 {
@@ -214,18 +200,15 @@ static bool line_steps(vm_ctx *x, int a, int b, val *out)
     geo_cross c;
     int sq;
     int64_t from = RES_SQUARE(ax, ay);
-    while (l->len < cap && geo_walk_next(&w, &c, &sq)) {
-        val *f = rec + l->len * STEP_NFIELDS;
-        int64_t to = sqv(g->w, sq);
-        if (c.corner >= 0)
-            put_step(f, from, to, 1, c.sides[0], sqv(g->w, c.left), sqv(g->w, c.right),
-                     (int64_t)l->len + 1);
-        else
-            put_step(f, from, to, 0, c.side, to, to, (int64_t)l->len + 1);
-        l->items[l->len] = (val){ .type = step_type, .u.rec = f };
-        l->len++;
+    size_t n = 0; /* the steps so far, in a register: l->len is set once, at the end */
+    for (val *f = rec; n < cap && geo_walk_step(&w, &c, &sq); f += STEP_NFIELDS) {
+        int64_t to = RES_SQUARE(w.x, w.y); /* the square sq reached */
+        builtin_line_record(g, f, from, to, &c, (int64_t)++n);
+        l->items[n - 1] = (val){ .type = step_type, .u.rec = f };
         from = to;
     }
+    l->len = n;
+    x->steps_made += n;
     out->u.list = l;
     return true;
 }
@@ -261,25 +244,13 @@ static bool bresenham_steps(vm_ctx *x, int a, int b, val *out)
             ty += sy;
         }
         val *f = rec + l->len * STEP_NFIELDS;
-        int64_t from = RES_SQUARE(fx, fy), to = RES_SQUARE(tx, ty);
-        if (tx != fx && ty != fy) {
-            /* the squares beside the diagonal move: (tx, fy) and (fx, ty); (tx, fy) is on
-             * the right of the move when the cross product of the move with it is positive
-             * (rows grow downward) */
-            bool p_right = -(long)(ty - fy) * (tx - fx) > 0;
-            int lx = p_right ? fx : tx, ly = p_right ? ty : fy;
-            int64_t p = RES_SQUARE(tx, fy), q = RES_SQUARE(fx, ty);
-            put_step(f, from, to, 1, builtin_side_xy(g, fx, fy, lx, ly), p_right ? q : p,
-                     p_right ? p : q, (int64_t)l->len + 1);
-        } else {
-            put_step(f, from, to, 0, builtin_side_xy(g, fx, fy, tx, ty), to, to,
-                     (int64_t)l->len + 1);
-        }
+        builtin_bres_record(g, f, fx, fy, tx, ty, (int64_t)l->len + 1);
         l->items[l->len] = (val){ .type = step_type, .u.rec = f };
         l->len++;
         fx = tx;
         fy = ty;
     }
+    x->steps_made += l->len;
     out->u.list = l;
     return true;
 }

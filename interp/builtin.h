@@ -98,4 +98,50 @@ static inline bool builtin_fast_square_of(const vm_ctx *x, val u, int64_t *sqv)
     return true;
 }
 
+/* One step of a traced line into the step record at f (STEP_NFIELDS values); squares are
+ * square values; index counts from 1. */
+static inline void builtin_put_step(val *f, int64_t from, int64_t to, int corner, int side,
+                                    int64_t left, int64_t right, int64_t index)
+{
+    f[STEP_SQUARE] = (val){ .type = T_SQUARE, .u.i = to };
+    f[STEP_FROM] = (val){ .type = T_SQUARE, .u.i = from };
+    f[STEP_CORNER] = (val){ .type = T_BOOL, .u.i = corner };
+    f[STEP_SIDE] = (val){ .type = T_SIDE, .u.i = side };
+    f[STEP_LEFT] = (val){ .type = T_SQUARE, .u.i = left };
+    f[STEP_RIGHT] = (val){ .type = T_SQUARE, .u.i = right };
+    f[STEP_INDEX] = (val){ .type = T_INT, .u.i = index };
+}
+
+/* The record at f of step `index` (from 1) of the supercover line on board g (w columns) from
+ * square value `from` into square value `to` through crossing c (geo_walk_next): a corner
+ * touch gives its first side and the squares left and right of it. */
+static inline void builtin_line_record(const geo_grid *g, val *f, int64_t from, int64_t to,
+                                       const geo_cross *c, int64_t index)
+{
+    if (c->corner >= 0)
+        builtin_put_step(f, from, to, 1, c->sides[0], RES_SQUARE(c->left % g->w, c->left / g->w),
+                         RES_SQUARE(c->right % g->w, c->right / g->w), index);
+    else
+        builtin_put_step(f, from, to, 0, c->side, to, to, index);
+}
+
+/* The record at f of step `index` (from 1) of the Bresenham walk on board g, a move from
+ * (fx, fy) to (tx, ty). A diagonal move is a corner touch whose left and right are the two
+ * squares beside it: (tx, fy) is on the right of the move when the cross product of the move
+ * with it is positive (rows grow downward); its side is the one towards the left square. */
+static inline void builtin_bres_record(const geo_grid *g, val *f, int fx, int fy, int tx, int ty,
+                                       int64_t index)
+{
+    int64_t from = RES_SQUARE(fx, fy), to = RES_SQUARE(tx, ty);
+    if (tx != fx && ty != fy) {
+        bool p_right = -(long)(ty - fy) * (tx - fx) > 0;
+        int lx = p_right ? fx : tx, ly = p_right ? ty : fy;
+        int64_t p = RES_SQUARE(tx, fy), q = RES_SQUARE(fx, ty);
+        builtin_put_step(f, from, to, 1, builtin_side_xy(g, fx, fy, lx, ly), p_right ? q : p,
+                         p_right ? p : q, index);
+    } else {
+        builtin_put_step(f, from, to, 0, builtin_side_xy(g, fx, fy, tx, ty), to, to, index);
+    }
+}
+
 #endif

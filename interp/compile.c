@@ -84,7 +84,9 @@ static void back_edge(comp *c, ast_loc loc, size_t top)
         return;
     const uint32_t *w = &c->ch->code[top];
     const uint32_t coll = w[1], idx = w[2], var = w[3];
-    op_code op = w[0] == OP_FOR_NEXT_SET ? OP_FOR_BACK_SET : OP_FOR_BACK;
+    op_code op = w[0] == OP_FOR_NEXT_SET ? OP_FOR_BACK_SET
+                 : w[0] == OP_WALK_NEXT  ? OP_WALK_BACK
+                                         : OP_FOR_BACK;
     patch_to(c, emit(c, loc, op, coll, idx, var, 0), top + 5);
 }
 
@@ -429,6 +431,35 @@ static op_code for_next_op(const comp *c, uint32_t t)
     return t < c->p->ntypes && c->p->types[t].kind == RT_SET ? OP_FOR_NEXT_SET : OP_FOR_NEXT;
 }
 
+/* When the collection n of a loop is a call of `bresenham(a, b)`: its two arguments and
+ * WALK_START into the loop's locals coll and idx, and true; the loop then walks the squares as
+ * it goes (WALK_NEXT, walk.h), making each step's record when it is reached. False (nothing
+ * emitted) for any other collection, `line(a, b)` included (its list is kept: walk.h). */
+static bool walk_call(comp *c, const ast_node *n, uint32_t coll, uint32_t idx)
+{
+    if (n->kind != AST_CALL || n->an.sym_kind != SYM_BUILTIN || n->list.len != 2 ||
+        n->an.sym != RES_BI_BRESENHAM)
+        return false;
+    expr(c, n->list.items[0]);
+    expr(c, n->list.items[1]);
+    emit(c, n->loc, OP_WALK_START, n->an.sym, coll, idx, 0);
+    return true;
+}
+
+/* The start of a loop over collection n (its value already pushed unless walk is set) into
+ * locals coll and idx; returns the loop's instruction: WALK_NEXT after walk_call's WALK_START,
+ * else FOR_NEXT or FOR_NEXT_SET after `SET_LOCAL coll; INT 0; SET_LOCAL idx` at loc. */
+static op_code loop_start(comp *c, ast_loc loc, const ast_node *n, uint32_t coll, uint32_t idx,
+                          bool walk)
+{
+    if (walk)
+        return OP_WALK_NEXT;
+    EMIT1(c, loc, OP_SET_LOCAL, coll);
+    EMIT1(c, loc, OP_INT, 0);
+    EMIT1(c, loc, OP_SET_LOCAL, idx);
+    return for_next_op(c, n->an.type);
+}
+
 /* sum/count/all/any/min/max over a list, a set, or every member of an enum:
  *     <collection>; SET_LOCAL coll; INT 0; SET_LOCAL idx
  * top: FOR_NEXT coll idx var done
@@ -440,16 +471,15 @@ static void aggregate(comp *c, const ast_node *n)
     const ast_node *coll_n = n->a;
     uint32_t coll = hidden_local(c), idx = hidden_local(c);
     uint32_t var = n->an.slot < 0 ? hidden_local(c) : (uint32_t)n->an.slot;
+    bool walk = false;
     if (coll_n->an.sym_kind == SYM_ENUM_TYPE) {
         size_t len = coll_n->an.sym < p->nenums ? p->enums[coll_n->an.sym].len : 0;
         uint64_t bits = len >= 64 ? ~0ULL : (1ULL << len) - 1;
         emit_const(c, coll_n->loc, (val){ .type = coll_n->an.type, .u.bits = bits });
-    } else {
+    } else if (!(walk = walk_call(c, coll_n, coll, idx))) {
         expr(c, coll_n);
     }
-    EMIT1(c, n->loc, OP_SET_LOCAL, coll);
-    EMIT1(c, n->loc, OP_INT, 0);
-    EMIT1(c, n->loc, OP_SET_LOCAL, idx);
+    const op_code next = loop_start(c, n->loc, coll_n, coll, idx, walk);
     uint32_t acc = 0, has = 0;
     switch (n->op) {
     case AST_AGG_FILTER:
@@ -475,7 +505,7 @@ static void aggregate(comp *c, const ast_node *n)
     }
     int d = c->depth;
     size_t top = c->ch->len;
-    size_t loop = emit(c, n->loc, for_next_op(c, coll_n->an.type), coll, idx, var, 0);
+    size_t loop = emit(c, n->loc, next, coll, idx, var, 0);
     switch (n->op) {
     case AST_AGG_SUM:
         EMIT1(c, n->loc, OP_GET_LOCAL, acc);
@@ -835,13 +865,12 @@ static void stmt(comp *c, const ast_node *s)
     }
     case AST_ST_FOR: {
         uint32_t coll = hidden_local(c), idx = hidden_local(c);
-        collection(c, s->a);
-        EMIT1(c, s->loc, OP_SET_LOCAL, coll);
-        EMIT1(c, s->loc, OP_INT, 0);
-        EMIT1(c, s->loc, OP_SET_LOCAL, idx);
+        bool walk = walk_call(c, s->a, coll, idx);
+        if (!walk)
+            collection(c, s->a);
+        const op_code next = loop_start(c, s->loc, s->a, coll, idx, walk);
         size_t top = c->ch->len;
-        size_t loop =
-            emit(c, s->loc, for_next_op(c, s->a->an.type), coll, idx, (uint32_t)s->an.slot, 0);
+        size_t loop = emit(c, s->loc, next, coll, idx, (uint32_t)s->an.slot, 0);
         block(c, s->b);
         back_edge(c, s->loc, top);
         patch(c, loop);

@@ -117,6 +117,7 @@ static bool pure_op(op_code op)
     case OP_MARKER_COUNT:
     case OP_UNIT_NAMED:
     case OP_BOARD:
+    case OP_WALK_START:
     case OP_SIDE_BETWEEN:
     case OP_SIDE_HAS:
     case OP_TERRAIN:

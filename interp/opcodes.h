@@ -310,6 +310,18 @@ OP(UNKEEP,             0,                LOCAL, COUNT, _, _,
    "clear locals a .. a+b-1, the values kept of a copied query's or fn's parameters, which the "
    "entry just before moved in anew (no step)")
 
+OP_GROUP("a loop over a traced line, walked as it goes (walk.h; compile.c, walk_call)")
+OP(WALK_START,         -2,               BUILTIN, LOCAL, LOCAL, _,
+   "a b -> the walk of built-in a (`bresenham`) from square a to square b started in locals b "
+   "and c (its plan and where it stands): the four steps of the `BOARD`, `SET_LOCAL`, `INT 0`, "
+   "`SET_LOCAL` it stands for; the built-in's errors (E212, E217, E218)")
+OP(WALK_NEXT,          0,                LOCAL, LOCAL, LOCAL, EXIT,
+   "FOR_NEXT over a walk: the next step of the walk in locals a and b, its record made now "
+   "(in the evaluation's arena), into local c, or pc += d when the walk is at its end")
+OP(WALK_BACK,          0,                LOCAL, LOCAL, LOCAL, JUMP,
+   "FOR_BACK over a walk: the next step into local c and pc += d (the body), or on when done; "
+   "two steps")
+
 /* clang-format on */
 
 #undef OP

@@ -167,6 +167,9 @@ struct vm_ctx {
      * arena: the rules trace one shot's line many times (builtin.c); NULL when none */
     vlist *line_list;
     int line_a, line_b;
+    /* step records of traced lines made (a list's every step, a walk's each step reached),
+     * never reset: what the tests count (walk.h) */
+    uint64_t steps_made;
     /* the answers of pure queries over small finite domains, kept across evaluations under
      * the same program, edition and readings (memo.h; state_begin keys them) */
     memo memo;

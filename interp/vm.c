@@ -23,6 +23,7 @@
 #include "lookup.h"
 #include "mem.h"
 #include "vm_helpers.h"
+#include "walk.h"
 
 #define VM_MAX_DICE 1000 /* largest N in `roll N d6` */
 
@@ -581,6 +582,29 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
             base[OPA + i].type = T_NONE;
         SKIP(2);
         VM_DISPATCH();
+    }
+    /* A loop over a traced line, walked as it goes (walk.h): FOR_NEXT's and FOR_BACK's steps. */
+    VM_CASE(WALK_START)
+    {
+        CHARGE(3); /* the SET_LOCAL, INT and SET_LOCAL of the list's loop */
+        const uint32_t b = OPA, plan = OPB, at = OPC;
+        SKIP(3);
+        SAVE_PC();
+        if (!walk_start(x, b, sp - 2, &base[plan], &base[at]))
+            goto error;
+        sp -= 2;
+        VM_NEXT();
+    }
+    VM_CASE(WALK_NEXT)
+    {
+        pc += walk_next(x, &base[OPA], &base[OPB], &base[OPC]) ? 4 : 4 + (int32_t)OPD;
+        VM_NEXT();
+    }
+    VM_CASE(WALK_BACK)
+    {
+        CHARGE(1);
+        pc += walk_next(x, &base[OPA], &base[OPB], &base[OPC]) ? 4 + (int32_t)OPD : 4;
+        VM_NEXT();
     }
     VM_CASE(EMPTY_AGG)
     {

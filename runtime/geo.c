@@ -512,67 +512,7 @@ geo_status geo_walk_init(geo_walk *w, const geo_grid *g, int from, int to)
 
 bool geo_walk_next(geo_walk *w, geo_cross *c, int *sq)
 {
-    if (!w->g || (w->x == w->bx && w->y == w->by))
-        return false;
-    const geo_grid *g = w->g;
-    /* In doubled coordinates the line leaves the centre (2x+1, 2y+1) of the start square; its
-     * (ix+1)-th vertical grid line is met at t = (2ix+1) / (2nx) of the way, its (iy+1)-th
-     * horizontal one at t = (2iy+1) / (2ny). Compare the two fractions exactly. */
-    int cmp;
-    if (w->nx == 0)
-        cmp = 1;
-    else if (w->ny == 0)
-        cmp = -1;
-    else {
-        long l = (long)(2 * w->ix + 1) * w->ny, r = (long)(2 * w->iy + 1) * w->nx;
-        cmp = (l > r) - (l < r);
-    }
-    /* Every side below lies between two orthogonal neighbours on the board (the walk stays
-     * within the rectangle of its two ends): geo_square_side_xy, as geo_side_between answers. */
-    const int x0 = w->x, y0 = w->y;
-    c->corner = -1;
-    c->left = c->right = -1;
-    c->sides[0] = c->sides[1] = c->sides[2] = c->sides[3] = -1;
-    if (cmp < 0) {
-        w->x += w->sx;
-        w->ix++;
-        *sq = w->y * g->w + w->x;
-        c->side = geo_square_side_xy(g, x0, y0, w->x, y0);
-    } else if (cmp > 0) {
-        w->y += w->sy;
-        w->iy++;
-        *sq = w->y * g->w + w->x;
-        c->side = geo_square_side_xy(g, x0, y0, x0, w->y);
-    } else {
-        /* Exactly through the corner shared by p and the diagonal square q. u is the square
-         * reached by the horizontal move, v by the vertical one; u lies left of the line iff
-         * sx * sy > 0 (the cross product of the direction with u's offset from the corner is
-         * -sx*sy*(nx+ny)/2, negative = left). */
-        int u = w->y * g->w + w->x + w->sx;
-        int v = (w->y + w->sy) * g->w + w->x;
-        int X = w->x + (w->sx > 0), Y = w->y + (w->sy > 0);
-        w->x += w->sx;
-        w->y += w->sy;
-        w->ix++;
-        w->iy++;
-        int q = w->y * g->w + w->x;
-        *sq = q;
-        c->side = -1;
-        c->corner = Y * (g->w + 1) + X;
-        bool u_left = w->sx * w->sy > 0;
-        c->left = u_left ? u : v;
-        c->right = u_left ? v : u;
-        /* p to u and v to q cross a column line, p to v and u to q a row line */
-        int pu = geo_square_side_xy(g, x0, y0, w->x, y0),
-            pv = geo_square_side_xy(g, x0, y0, x0, w->y);
-        int uq = geo_square_side_xy(g, w->x, y0, w->x, w->y);
-        int vq = geo_square_side_xy(g, x0, w->y, w->x, w->y);
-        c->sides[0] = u_left ? pu : pv;
-        c->sides[1] = u_left ? pv : pu;
-        c->sides[2] = u_left ? uq : vq;
-        c->sides[3] = u_left ? vq : uq;
-    }
-    return true;
+    return geo_walk_step(w, c, sq);
 }
 
 geo_status geo_trace_line(const geo_grid *g, int from, int to, geo_trace *out)

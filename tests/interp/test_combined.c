@@ -810,6 +810,150 @@ START_TEST(reads_of_a_copys_parameters_are_kept_per_entry)
 }
 END_TEST
 
+/* A loop over `bresenham(a, b)` walks the squares as it goes (walk.h, vm.md §3): each step's
+ * record is made when the loop reaches it. The board, A1 top-left, row 1 north:
+ *        A  B  C  D  E  F
+ *   1    .  .  .  h  .  .        h hedge, . open
+ *   2    .  .  .  .  .  .
+ *   3    .  .  .  .  .  .
+ * Worked out by the walk of geo.h (err = dx - dy; a move steps x when 2 err >= -dy, y when
+ * 2 err <= dx):
+ *   A1 -> F1 (dx 5, dy 0): B1 C1 D1 E1 F1, five steps; D1, the third, is the hedge.
+ *   A1 -> F3 (dx 5, dy 2, err 3): B1 (err 1), C2 diagonal (err 4), D2 (err 2), E3 diagonal
+ *   (err 5), F3: no hedge; the corner steps are the 2nd and the 4th, into C2 and E3.
+ *   B2 -> B2: no step. */
+static const char *const WALKED =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; terrain hedge;\n"
+    "query screened(a: square, b: square) -> bool combine any;\n"
+    "rule screened.walk cite \"T.1\"\n"
+    "  when any(st in bresenham(a, b): terrain(st.square) == hedge) answer true;\n"
+    "event stroll(a: square, b: square);\n"
+    "rule stroll.r cite \"T.1\" do {\n"
+    "  for st in bresenham(a, b) { if st.corner then { fail \"corner\"; } }\n};\n";
+static const char *const WALKED_BOARD = "size 6 x 3\nlegend . = open  h = hedge\nmap\n"
+                                        "  1 . . . h . .\n  2 . . . . . .\n  3 . . . . . .\n";
+
+/* The step records e made (vm_ctx.steps_made), answered untraced or traced into t->last. */
+static uint64_t records_made(tvm *t, const char *e, bool traced)
+{
+    uint64_t before = t->vm->x.steps_made;
+    ev_as(t, e, traced);
+    return t->vm->x.steps_made - before;
+}
+
+START_TEST(a_bresenham_loop_walks_as_it_goes)
+{
+    tvm *t = tvm_new(WALKED);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "w.scn", WALKED_BOARD, strlen(WALKED_BOARD)),
+                     HON_OK);
+    ck_assert_int_eq(count_op(t->vm, "screened", OP_WALK_START), 1);
+    ck_assert_int_eq(count_op(t->vm, "screened", OP_BOARD), 0);
+    /* the hedge on D1 decides `any` at the third of the five steps: three records made, in
+     * the query's combined chunk, in its traced run, and in an expression */
+    for (int traced = 0; traced < 2; traced++) {
+        ck_assert_uint_eq(records_made(t, "screened(@A1, @F1)", traced), 3);
+        ck_assert_str_eq(t->last, "true");
+        ck_assert_uint_eq(records_made(t, "screened(@A1, @F3)", traced), 5); /* no hedge */
+        ck_assert_str_eq(t->last, "false");
+    }
+    ck_assert_uint_eq(records_made(t, "any(st in bresenham(@A1, @F1): st.square == @C1)", false),
+                      2);
+    ck_assert_str_eq(t->last, "true");
+    /* a bresenham list built whole (not a loop's collection) makes every record */
+    ck_assert_uint_eq(records_made(t, "len(bresenham(@A1, @F1))", false), 5);
+    ck_assert_str_eq(t->last, "5");
+    /* steps kept in a list after their loop stay valid: the corner steps of A1 -> F3 */
+    ck_assert_str_eq(ev_as(t, "[s.index for s in [st in bresenham(@A1, @F3): st.corner]]", false),
+                     "[2, 4]");
+    ck_assert_str_eq(ev_as(t, "[s.square for s in [st in bresenham(@A1, @F3): st.corner]]", false),
+                     "[C2, E3]");
+    ck_assert_str_eq(ev_as(t, "[st.from for st in bresenham(@A1, @F3)]", false),
+                     "[A1, B1, C2, D2, E3]");
+    /* a procedure's `for` walks as it goes too: A1 -> F3 reaches its first corner at the 2nd
+     * step and fails there (two records made); A1 -> F1 has no corner and makes all five */
+    uint64_t before = t->vm->x.steps_made;
+    hon_answer *a = NULL;
+    t->log[0] = '\0';
+    ck_assert_int_ne(hon_do(t->vm, "stroll(@A1, @F3)", "<test>", &a), HON_OK);
+    hon_answer_free(a);
+    ck_assert_ptr_nonnull(strstr(t->log, "corner (rule stroll.r)"));
+    ck_assert_uint_eq(t->vm->x.steps_made - before, 2);
+    before = t->vm->x.steps_made;
+    a = NULL;
+    ck_assert_int_eq(hon_do(t->vm, "stroll(@A1, @F1)", "<test>", &a), HON_OK);
+    hon_answer_free(a);
+    ck_assert_uint_eq(t->vm->x.steps_made - before, 5);
+    /* an empty walk: no step, no record */
+    ck_assert_uint_eq(records_made(t, "count(st in bresenham(@B2, @B2): true)", false), 0);
+    ck_assert_str_eq(t->last, "0");
+    ck_assert_str_eq(ev_as(t, "all(st in bresenham(@B2, @B2): false)", false), "true");
+    ck_assert_str_eq(ev_as(t, "screened(@B2, @B2)", false), "false");
+    /* the built-in's errors where the call is: a square off the board (E217) */
+    t->log[0] = '\0';
+    ck_assert_str_eq(ev_as(t, "any(st in bresenham(@A1, @A9): true)", false), "E217");
+    ck_assert_ptr_nonnull(strstr(t->log, "<test>:1:11: error[E217]"));
+    tvm_free(t);
+    /* on hexes (E218), with the caret on the call */
+    static const char *const HEX = "topology hex\nsize 3 x 2\nlegend . = open\n"
+                                   "map\n  1 . . .\n  2 . . .\n";
+    t = tvm_new(WALKED);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "h.scn", HEX, strlen(HEX)), HON_OK);
+    ck_assert_str_eq(ev_as(t, "any(st in bresenham(@A1, @B1): true)", false), "E218");
+    ck_assert_ptr_nonnull(strstr(t->log, "<test>:1:11: error[E218]"));
+    ck_assert_str_eq(ev_as(t, "screened(@A1, @B1)", true), "E218");
+    tvm_free(t);
+    /* no board (E212) */
+    t = tvm_new(WALKED);
+    ck_assert_str_eq(ev_as(t, "any(st in bresenham(@A1, @B1): true)", false), "E212");
+    tvm_free(t);
+}
+END_TEST
+
+/* The fewest steps e needs on WALKED and WALKED_BOARD (fewest_wall_steps' bisection). */
+static unsigned long fewest_walked_steps(const char *e, bool traced)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = tvm_new_cfg(WALKED, mid, 0);
+        ck_assert_int_eq(hon_load_board_source(v->vm, "w.scn", WALKED_BOARD, strlen(WALKED_BOARD)),
+                         HON_OK);
+        hon_answer *a = NULL;
+        hon_status st =
+            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+START_TEST(a_walk_takes_the_steps_of_the_lists_loop)
+{
+    /* WALK_START stands for BOARD, SET_LOCAL, INT 0 and SET_LOCAL and takes their four steps,
+     * WALK_NEXT and WALK_BACK those of FOR_NEXT and FOR_BACK: a walk needs what a loop over
+     * the same list kept in a `let` needs, less the let's SET_LOCAL and the GET_LOCAL that
+     * reads it (2), for a walk stopped early (A1 -> F1: the hedge third), a whole one
+     * (A1 -> F3) and an empty one */
+    const char *const ends[] = { "@A1, @F1", "@A1, @F3", "@B2, @B2" };
+    for (size_t i = 0; i < 3; i++) {
+        char walked[128], kept[160];
+        snprintf(walked, sizeof walked, "any(st in bresenham(%s): terrain(st.square) == hedge)",
+                 ends[i]);
+        snprintf(kept, sizeof kept,
+                 "(let l = bresenham(%s); any(st in l: terrain(st.square) == hedge))", ends[i]);
+        ck_assert_uint_eq(fewest_walked_steps(walked, false) + 2, fewest_walked_steps(kept, false));
+        ck_assert_uint_eq(fewest_walked_steps(walked, false), fewest_walked_steps(walked, true));
+    }
+    ck_assert_uint_eq(fewest_walked_steps("screened(@A1, @F3)", false),
+                      fewest_walked_steps("screened(@A1, @F3)", true));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -830,6 +974,8 @@ int main(void)
     tcase_add_test(tc, min_and_max_queries_are_copied_too);
     tcase_add_test(tc, reads_are_kept_after_their_first_run);
     tcase_add_test(tc, reads_of_a_copys_parameters_are_kept_per_entry);
+    tcase_add_test(tc, a_bresenham_loop_walks_as_it_goes);
+    tcase_add_test(tc, a_walk_takes_the_steps_of_the_lists_loop);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
