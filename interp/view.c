@@ -56,6 +56,26 @@ static uint32_t in_column(const char *text, size_t len, int line, uint32_t *n)
     return 1;
 }
 
+/* Asks verdict query q of args[0..n) in a session begun with setup (the board checks below):
+ * true when it forbids, *rule the rule that does. False when it permits, when its evaluation
+ * fails (*st the session's error, reported: HON_ERR_RUNTIME ends the caller's loop) or when no
+ * session can begin (*st HON_ERR_MEMORY, which ends it too). */
+static bool verdict_forbids(hon_vm *vm, const state_setup *setup, uint32_t q, const val *args,
+                            size_t n, uint32_t *rule, hon_status *st)
+{
+    val v;
+    *rule = UINT32_MAX;
+    if (session_begin(vm, setup, false) != HON_OK) {
+        *st = HON_ERR_MEMORY;
+        return false;
+    }
+    bool ok = vm_ask(&vm->x, q, args, n, &v, rule);
+    if (!ok)
+        *st = session_error(vm, false);
+    state_end(&vm->x);
+    return ok && !v.u.i;
+}
+
 /* Asks the rules, for each unit the scenario sets up aboard another (`unit x = ... in y`),
  * whether it may start there: the verdict query may_start_aboard(u: unit, carrier: unit)
  * (rules/transport.hon: a Transport counter within its capacity, a train's own rules), when
@@ -80,22 +100,14 @@ static hon_status check_aboard(hon_vm *vm, const scene *sc, const char *path, co
     diag_list_init(&dl, &vm->sources);
     uint32_t id = UINT32_MAX;
     hon_status st = HON_OK;
-    for (size_t i = 0; i < sc->scn->n_units && st != HON_ERR_RUNTIME; i++) {
+    for (size_t i = 0; i < sc->scn->n_units && st != HON_ERR_RUNTIME && st != HON_ERR_MEMORY; i++) {
         const scn_unit *u = &sc->scn->units[i];
         if (u->in < 0)
             continue;
         const scn_unit *c = &sc->scn->units[u->in];
-        val args[2] = { { .type = T_UNIT, .u.i = u->id }, { .type = T_UNIT, .u.i = c->id } }, v;
-        uint32_t rule = UINT32_MAX;
-        if (session_begin(vm, &setup, false) != HON_OK) {
-            st = HON_ERR_MEMORY;
-            break;
-        }
-        bool ok = vm_ask(&vm->x, (uint32_t)q, args, 2, &v, &rule);
-        if (!ok)
-            st = session_error(vm, false);
-        state_end(&vm->x);
-        if (!ok || v.u.i)
+        val args[2] = { { .type = T_UNIT, .u.i = u->id }, { .type = T_UNIT, .u.i = c->id } };
+        uint32_t rule;
+        if (!verdict_forbids(vm, &setup, (uint32_t)q, args, 2, &rule, &st))
             continue;
         if (id == UINT32_MAX)
             id = diag_sources_add(&vm->sources, path, text, len);
@@ -178,20 +190,12 @@ static hon_status check_marks(hon_vm *vm, const scene *sc, const char *path, con
     uint32_t id = UINT32_MAX;
     hon_status st = HON_OK;
     int nsq = geo_square_count(sc->g);
-    for (int sq = 0; sq < nsq && st != HON_ERR_RUNTIME; sq++) {
+    for (int sq = 0; sq < nsq && st != HON_ERR_RUNTIME && st != HON_ERR_MEMORY; sq++) {
         if (board_features(sc->b, BOARD_AT_SQUARE, sq, NULL, 0) == 0)
             continue;
-        val args[1] = { { .type = T_SQUARE, .u.i = scene_square_value(sc, sq) } }, v;
-        uint32_t rule = UINT32_MAX;
-        if (session_begin(vm, &setup, false) != HON_OK) {
-            st = HON_ERR_MEMORY;
-            break;
-        }
-        bool ok = vm_ask(&vm->x, (uint32_t)q, args, 1, &v, &rule);
-        if (!ok)
-            st = session_error(vm, false);
-        state_end(&vm->x);
-        if (!ok || v.u.i)
+        val args[1] = { { .type = T_SQUARE, .u.i = scene_square_value(sc, sq) } };
+        uint32_t rule;
+        if (!verdict_forbids(vm, &setup, (uint32_t)q, args, 1, &rule, &st))
             continue;
         if (id == UINT32_MAX)
             id = diag_sources_add(&vm->sources, path, text, len);
