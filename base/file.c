@@ -88,7 +88,8 @@ const char *file_error(int err)
     return err == EFBIG ? "file too large" : strerror(err);
 }
 
-static int write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status);
+static int write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status,
+                       bool replace);
 
 int file_write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status)
 {
@@ -99,16 +100,23 @@ int file_write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud
     char *real = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;
     if (real)
         path = real;
-    int rc = write_whole(path, write, ud, status);
+    int rc = write_whole(path, write, ud, status, false);
     free(real); /* realpath's, from the C library's allocator */
     return rc;
 }
 
-/* file_write_whole once a link is resolved. */
-static int write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status)
+int file_replace_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status)
+{
+    *status = 0;
+    return write_whole(path, write, ud, status, true);
+}
+
+/* file_write_whole once a link is resolved (replace: file_replace_whole, never direct). */
+static int write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status,
+                       bool replace)
 {
     struct stat st;
-    bool direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    bool direct = !replace && stat(path, &st) == 0 && !S_ISREG(st.st_mode);
     size_t n = strlen(path) + sizeof ".XXXXXX";
     char *tmp = direct ? NULL : mem_malloc(n);
     int fd = -1;

@@ -34,4 +34,10 @@ const char *file_error(int err);
  * 0, or the errno value of the I/O failure (ENOMEM when the scratch name cannot be made). */
 int file_write_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status);
 
+/* The same for a file hon owns (the parse cache's images and records): the scratch file is
+ * always renamed over the entry `path` itself, whatever it is — a symbolic link is replaced, not
+ * written through, and a FIFO or device is replaced, never opened (which could block or write
+ * elsewhere). An entry that cannot be replaced (a directory) is left, the error returned. */
+int file_replace_whole(const char *path, int (*write)(FILE *f, void *ud), void *ud, int *status);
+
 #endif

@@ -7,8 +7,9 @@
  * missing, damaged, or of another build is passed over and the file is parsed; a directory
  * that cannot be made or written leaves images unwritten; HON_NO_CACHE set (non-empty)
  * turns it off. Only a parse with no diagnostic at all is kept, so a file read back reports
- * what its parse would have: nothing. Images are written whole or not at all (file_write_whole:
- * a scratch file renamed), so sessions that share the directory never see half an image.
+ * what its parse would have: nothing. Images are written whole or not at all
+ * (file_replace_whole: a scratch file renamed over the entry, a link or FIFO there replaced,
+ * never followed), so sessions that share the directory never see half an image.
  *
  * An image read is touched (its time set to now) when its time is over a day old; when a
  * process first writes an image, images untouched for PRUNE_DAYS days, and scratch files a day
@@ -151,7 +152,7 @@ static void keep_image(const ast_file *f, uint64_t k)
     strbuf img = { 0 };
     int status;
     if (path && ast_image_write(f, k, &img) && img.len &&
-        file_write_whole(path, write_image, &img, &status) == 0)
+        file_replace_whole(path, write_image, &img, &status) == 0)
         prune(dir);
     sb_free(&img);
     mem_free(path);
@@ -256,7 +257,7 @@ void cache_record_keep(uint64_t k)
     unsigned char bytes[RECORD_LEN];
     record_bytes(k, bytes);
     int status;
-    if (path && file_write_whole(path, write_record, bytes, &status) == 0)
+    if (path && file_replace_whole(path, write_record, bytes, &status) == 0)
         prune(dir);
     mem_free(path);
     mem_free(dir);

@@ -22,6 +22,7 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -1385,6 +1386,45 @@ def lazy_and_eager_alike():
         check(same and (once.stdout or once.stderr),
               f"`{' '.join(argv)}` answers as the REPL's `{line}`\n--- REPL:\n"
               f"{typed.stdout}{typed.stderr}", once)
+
+
+@case
+def cache_entries_replaced_not_followed():
+    # The parse cache is hon's own (bench.md §9): an image refused on reading is written again
+    # by a scratch file renamed over its entry (base/file.h, file_replace_whole). An entry that
+    # is a FIFO must not be opened (opening it to write blocks until a reader comes: a hang),
+    # and a symbolic link must be replaced, not written through (it would overwrite the file
+    # it names). Fill the cache, make one image a FIFO and another a link to a file of ours:
+    # `hon eval 1` answers 1 in time, our file is untouched, both entries are images again.
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = os.path.join(tmp, "cache")
+        env = {"XDG_CACHE_HOME": cache}
+        p = run(["eval", "1"], env=env)
+        check(p.returncode == 0 and p.stdout == "1\n", "the cache fills", p)
+        images = sorted(glob.glob(os.path.join(cache, "hon", "*.ast")))
+        check(len(images) >= 2, "images written", p)
+        fifo, link = images[0], images[1]
+        victim = os.path.join(tmp, "victim")
+        with open(victim, "w") as f:
+            f.write("precious\n")
+        os.unlink(fifo)
+        os.mkfifo(fifo)
+        os.unlink(link)
+        os.symlink(victim, link)
+        e = dict(os.environ, **env)
+        e.pop("HON_RULES", None)
+        e.pop("HON_DATADIR", None)
+        try:
+            q = subprocess.run([HON, "eval", "1"], input="", capture_output=True, text=True,
+                               env=e, timeout=30)
+        except subprocess.TimeoutExpired:
+            raise Failure("hon eval 1 hung on a FIFO in the cache")
+        check(q.returncode == 0 and q.stdout == "1\n" and q.stderr == "",
+              "the same answer, nothing said", q)
+        with open(victim) as f:
+            check(f.read() == "precious\n", "the link's target untouched", q)
+        check(stat.S_ISREG(os.lstat(fifo).st_mode) and stat.S_ISREG(os.lstat(link).st_mode),
+              "both entries replaced by images", q)
 
 
 @case
