@@ -1,0 +1,384 @@
+/* vm_ops_calls.h — the dispatch loop's opcode bodies: calls, returns and combined chunks.
+ *
+ * Fn and query calls (a frame pushed in this loop, a tabled answer, or the query driver of
+ * calls.c), returns and no-answers, the exits of each rule of a query's combined chunk
+ * (combine.h) and the combined answer, the small fns and the queries copied at their call
+ * (INLINE_*, QUERY_*), and the guards of a traced run.
+ *
+ * Not a header: vm.c includes it inside vm_execute, in its place in the loop, and its
+ * bodies use vm_execute's locals and vm_dispatch.h's macros (VM_CASE, VM_NEXT, OPA...).
+ */
+VM_CASE(CALL_FN)
+{
+    uint32_t fn = OPA, argc = OPB;
+    SKIP(2);
+    SAVE_PC();
+    if (fn < x->nfn_of)
+        fn = (uint32_t)x->fn_of[fn]; /* the edition's version */
+    const chunk *callee = x->pg->fns[fn];
+    if (x->depth >= x->max_depth)
+        RAISE(E_DEPTH, "call depth limit (%u) reached calling fn %s", x->max_depth,
+              p->fns[fn].name);
+    /* the fn's locals past its arguments are not zeroed: its code sets each before it
+     * reads it, as a combined chunk's copies rely on (vm.md §4); while the odds fork they
+     * are, as the driver's frames are, since forked states are compared slot by slot */
+    ENTER_FRAME(callee, argc, x->fork ? argc : callee->nlocals);
+    VM_NEXT();
+}
+VM_CASE(CALL_QUERY)
+{
+    uint32_t q = OPA, argc = OPB;
+    SKIP(2);
+    val r;
+    if (memo_may_table(&x->memo, q)) {
+        /* the slot of a tabled query of one parameter (memo_slot_quick), its steps taken
+         * from this block when it holds them (the total left is what state_set_steps
+         * would leave); answer_tabled for the rest */
+        const memo *m = &x->memo;
+        if (m->dom1[q] && (uint64_t)sp[-1].u.i < m->dom1[q] && m->serial == x->pg->serial &&
+            !x->tracing) {
+            const memo_answer *slot = &m->answers[q][sp[-1].u.i];
+            if (slot->v.type != T_NONE && slot->steps < x->steps_left &&
+                x->depth + m->qdepth[q] <= x->max_depth) {
+                x->steps_left -= slot->steps;
+                sp[-1] = slot->v;
+                VM_NEXT();
+            }
+        }
+        if (answer_tabled(x, q, sp - argc, &r)) {
+            sp -= argc;
+            PUSH(r);
+            VM_NEXT();
+        }
+    } else if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+        /* untraced, not tabled: the query's combined chunk as a frame of this loop, as
+         * CALL_FN pushes one (vm.md §5a); its exits below pop it (QUERY_LEAVE) */
+        const chunk *cc = prog_combined(x->pg, x->edition, q);
+        if (!cc)
+            cc = answer_default_alone(x, q);
+        if (cc) {
+            SAVE_PC();
+            ENTER_FRAME(cc, argc, vm_zero_from(cc, argc));
+            VM_NEXT();
+        }
+    }
+    SAVE_PC();
+    size_t top = (size_t)(sp - x->stack), argi = top - argc;
+    x->sp = top;
+    if (!vm_call_query(x, q, argi, argc, &r, NULL))
+        goto error;
+    RELOAD();
+    sp = x->stack + argi;
+    PUSH(r);
+    VM_NEXT();
+}
+VM_CASE(RETURN)
+{
+    val r = POP();
+    if (x->nframes - 1 == entry) {
+        *out = r;
+        *answered = true;
+        return true;
+    }
+    LEAVE_FRAME(r);
+    VM_NEXT();
+}
+VM_CASE(NO_ANSWER)
+{
+    if (x->nframes - 1 != entry) /* the last rule of a `first` query's combined chunk */
+        goto query_end;
+    *answered = false;
+    return true;
+}
+/* A query's combined chunk (combine.h): each rule's exits, one step each as RETURN's and
+ * NO_ANSWER's, and the combined answer at the end. */
+VM_CASE(RULE_NEXT)
+{
+    if (x->tracing) /* a combined chunk run traced: the rule did not fire */
+        answer_trace_rule(x, false, (val){ 0 }, true);
+    sp = base + ch->nlocals;
+    VM_NEXT();
+}
+VM_CASE(RULE_ACC)
+VM_CASE(RULE_ACC_LAST)
+{
+    bool last = pc[-1] == OP_RULE_ACC_LAST;
+    val *acc = base + ch->nlocals - 2, v, r = POP();
+    int how = answer_fold(x, ch, acc, r, &v);
+    if (x->tracing) /* a combined chunk run traced: the rule fired */
+        answer_trace_rule(x, true, r, how == 0 && !last);
+    if (how < 0)
+        goto error;
+    if (how > 0)
+        goto query_answered;
+    if (last)
+        goto query_end;
+    sp = base + ch->nlocals;
+    pc++; /* the RULE_NEXT of the rule's guard */
+    VM_NEXT();
+query_answered:
+    /* the combined chunk answered v: to the driver that ran it, or to the CALL_QUERY of
+     * this loop that pushed its frame */
+    if (x->nframes - 1 == entry) {
+        *out = v;
+        *answered = true;
+        return true;
+    }
+    LEAVE_FRAME(v);
+    VM_NEXT();
+}
+/* The last rule's no-answer exit when the default's code follows (combine.c): the
+ * combined answer when a rule fed the accumulator, else on into the default. */
+VM_CASE(RULE_ELSE)
+{
+    if (base[ch->nlocals - 1].u.i)
+        goto query_end;
+    if (x->tracing) /* traced: the last rule did not fire, and the default's part begins */
+        answer_trace_rule(x, false, (val){ 0 }, true);
+    sp = base + ch->nlocals;
+    VM_NEXT();
+}
+VM_CASE(RULE_END)
+query_end:
+{
+    val v;
+    bool ans;
+    answer_end(x, ch, base + ch->nlocals - 2, &v, &ans);
+    if (x->nframes - 1 == entry) {
+        if (ans)
+            *out = v;
+        *answered = ans;
+        return true;
+    }
+    if (ans) {
+        LEAVE_FRAME(v);
+        VM_NEXT();
+    }
+    /* no rule fed it: what call_query answers then (a constant, or the default's chunk
+     * run in this frame, on the same arguments), or E203 at the call */
+    uint32_t q = ch->id;
+    int how = answer_unanswered(x, q, &v);
+    if (how == 2) {
+        const chunk *dc = x->pg->defaults[q];
+        size_t nb = f->base;
+        if (nb + dc->nlocals + dc->max_stack + 1 > x->stack_cap &&
+            !state_ensure_stack(x, nb + dc->nlocals + dc->max_stack + 1))
+            goto error;
+        for (uint32_t i = dc->nparams; i < dc->nlocals; i++)
+            x->stack[nb + i] = (val){ 0 };
+        f->ch = dc;
+        RELOAD();
+        pc = ch->code;
+        sp = base + ch->nlocals;
+        VM_NEXT();
+    }
+    if (how == 0) {
+        x->nframes--;
+        x->depth--;
+        RELOAD();
+        pc = f->pc;
+        RAISE(E_NO_ANSWER, "no rule of query %s answered, and it has no default",
+              p->queries[q].name);
+    }
+    LEAVE_FRAME(v);
+    VM_NEXT();
+}
+/* A small fn's code copied at its call (combine.h): the arguments into its locals, the
+ * depth and the steps of CALL_FN and RETURN, without the frame. */
+VM_CASE(INLINE_ENTER)
+{
+    uint32_t argc = OPB, to = OPC;
+    SKIP(3);
+    if (x->depth >= x->max_depth) {
+        SAVE_PC();
+        vm_fail_depth(x, pc[-3]);
+        goto error;
+    }
+    x->depth++;
+    sp -= argc;
+    for (uint32_t i = 0; i < argc; i++)
+        base[to + i] = sp[i];
+    VM_NEXT();
+}
+/* The same, the arguments forwarded (combine.c): no copies; their reads' steps. */
+VM_CASE(INLINE_FORWARD)
+{
+    uint32_t argc = OPB;
+    if (VM_HOLDS(argc) && x->depth < x->max_depth) {
+        x->depth++;
+        SKIP(2);
+        VM_NEXT_TAKING(argc);
+    }
+    CHARGE(argc); /* the pc still on the operands: the caller's part, whose reads these are */
+    SKIP(2);
+    if (x->depth >= x->max_depth) {
+        SAVE_PC();
+        vm_fail_depth(x, pc[-2]);
+        goto error;
+    }
+    x->depth++;
+    VM_NEXT();
+}
+VM_CASE(INLINE_LEAVE)
+{
+    x->depth--;
+    VM_NEXT();
+}
+/* Two instructions in one in a combined chunk (combine.c): the first's work, then the
+ * second's step charged (E207 names the chunk part the pc is in: the test's), then its
+ * test. */
+VM_CASE(LEAVE_JUMP_IF_FALSE)
+{
+    x->depth--;
+    if (VM_HOLDS(1)) {
+        if (!POP().u.i)
+            pc += (int32_t)OPA;
+        SKIP(1);
+        VM_NEXT_TAKING(1);
+    }
+    CHARGE(1);
+    if (!POP().u.i)
+        pc += (int32_t)OPA;
+    SKIP(1);
+    VM_NEXT();
+}
+VM_CASE(JUMP_IF_FIELD_FALSE)
+{
+    val v = base[OPA].u.rec[OPB];
+    if (v.flags & VAL_ABSENT) {
+        SKIP(2); /* the error at the field's read, as GET_LOCAL_FIELD's */
+        uint32_t t, r, c;
+        val_absent_where(v, &t, &r, &c);
+        SAVE_PC();
+        lookup_fail_absent(x, t, r, c);
+        goto error;
+    }
+    if (VM_HOLDS(1)) {
+        if (!v.u.i)
+            pc += (int32_t)OPC;
+        SKIP(3);
+        VM_NEXT_TAKING(1);
+    }
+    CHARGE(1);
+    if (!v.u.i)
+        pc += (int32_t)OPC;
+    SKIP(3);
+    VM_NEXT();
+}
+/* A query's rules copied at its call (combine.c, vm.md §5a): its arguments into its
+ * locals and one call deeper, as CALL_QUERY's frame; traced (the driver records the call),
+ * in a fork of the odds or at the depth limit, the call CALL_QUERY makes, past the copy. */
+VM_CASE(QUERY_ENTER)
+{
+    uint32_t q = OPA, argc = OPB, to = OPC;
+    if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+        SKIP(4);
+        x->depth++;
+        sp -= argc;
+        for (uint32_t i = 0; i < argc; i++)
+            base[to + i] = sp[i];
+        VM_NEXT();
+    }
+    int32_t past = (int32_t)OPD;
+    SKIP(4);
+    SAVE_PC();
+    size_t top = (size_t)(sp - x->stack), argi = top - argc;
+    val r;
+    x->sp = top;
+    if (!vm_call_query(x, q, argi, argc, &r, NULL))
+        goto error;
+    RELOAD();
+    sp = x->stack + argi;
+    PUSH(r);
+    pc += past;
+    VM_NEXT();
+}
+/* The same, the arguments forwarded (combine.c): their reads' steps and no copies, past
+ * the reads and the QUERY_ENTER that the traced run takes instead. */
+VM_CASE(QUERY_FORWARD)
+{
+    if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+        CHARGE(OPB); /* the pc still on the operands: the caller's part */
+        x->depth++;
+        pc += (int32_t)OPC;
+        SKIP(3);
+        VM_NEXT();
+    }
+    x->steps_left++; /* the reads and QUERY_ENTER that follow take the call's steps */
+    SKIP(3);
+    VM_NEXT();
+}
+VM_CASE(QUERY_RULE)
+{
+    uint32_t how = OPA;
+    if ((how & QR_EXIT) || (uint64_t)sp[-1].u.i == (how & QR_TRUE)) {
+        x->depth--; /* the answer stays on the stack */
+        pc += (int32_t)OPB;
+        SKIP(2);
+        VM_NEXT();
+    }
+    sp--;
+    SKIP(2 + (how & QR_GUARDED ? 1 : 0));
+    VM_NEXT();
+}
+VM_CASE(QUERY_ACC)
+{
+    uint32_t how = OPA;
+    val *acc = &base[OPB], v = POP();
+    if (!answer_decides(p, how & QA_MAX ? AST_COMBINE_MAX : AST_COMBINE_MIN, v)) {
+        if ((how & QA_FIRST) || !acc[1].u.i ||
+            (how & QA_MAX ? v.u.i > acc[0].u.i : v.u.i < acc[0].u.i))
+            acc[0] = v;
+        acc[1].u.i = 1;
+        if (!(how & QA_LAST)) {
+            SKIP(3 + (how >> QA_SKIP_SHIFT));
+            VM_NEXT();
+        }
+        v = acc[0];
+    }
+    x->depth--;
+    PUSH(v);
+    pc += (int32_t)OPC;
+    SKIP(3);
+    VM_NEXT();
+}
+VM_CASE(QUERY_UNFED)
+{
+    base[OPA + 1] = BOOLV(0);
+    SKIP(1);
+    VM_NEXT();
+}
+VM_CASE(QUERY_ELSE)
+{
+    if (base[OPA + 1].u.i) {
+        x->depth--;
+        PUSH(base[OPA]);
+        pc += (int32_t)OPB;
+    }
+    SKIP(2);
+    VM_NEXT();
+}
+VM_CASE(QUERY_NEXT)
+{
+    VM_NEXT();
+}
+VM_CASE(QUERY_NONE)
+{
+    x->depth--;
+    PUSH(BOOLV(OPA));
+    SKIP(1);
+    VM_NEXT();
+}
+VM_CASE(GUARD_SIDES)
+{
+    x->steps_left++; /* a traced run takes the steps of an untraced one */
+    trace_guard_sides(&x->trace, &x->arena, ch, OPA, sp[-2], sp[-1]);
+    SKIP(1);
+    VM_NEXT();
+}
+VM_CASE(GUARD_FAILED)
+{
+    trace_guard_failed(&x->trace, ch, OPA);
+    *answered = false;
+    return true;
+}
