@@ -557,6 +557,16 @@ static void aggregate(comp *c, const ast_node *n)
     case AST_AGG_MIN:
     case AST_AGG_MAX: {
         expr(c, n->b);
+        /* the step below in one instruction when it goes on to the next item (AGG_MIN,
+         * AGG_MAX: one dispatch for ten or twelve steps); the plain code after it runs the
+         * rest (the first item, the member that decides, a `?` cell, the budget's end) */
+        const res_type *et = &p->types[n->b->an.type];
+        const bool over_enum = et->kind == RT_ENUM && et->arg < p->nenums && p->enums[et->arg].len;
+        const int64_t m = !over_enum             ? -1
+                          : n->op == AST_AGG_MIN ? 0
+                                                 : (int64_t)p->enums[et->arg].len - 1;
+        size_t fused = emit(c, n->loc, n->op == AST_AGG_MIN ? OP_AGG_MIN : OP_AGG_MAX, acc, has,
+                            (uint32_t)(int32_t)m, 0);
         EMIT1(c, n->loc, OP_GET_LOCAL, has);
         size_t first = EMIT1(c, n->loc, OP_JUMP_IF_FALSE, 0);
         EMIT1(c, n->loc, OP_GET_LOCAL, acc);
@@ -568,13 +578,12 @@ static void aggregate(comp *c, const ast_node *n)
         /* over an enum, the first member decides a min and the last a max (language.md §4):
          * the loop stops there */
         size_t bound = SIZE_MAX;
-        const res_type *et = &p->types[n->b->an.type];
-        if (et->kind == RT_ENUM && et->arg < p->nenums && p->enums[et->arg].len) {
+        if (over_enum) {
             EMIT1(c, n->loc, OP_GET_LOCAL, acc);
-            int64_t m = n->op == AST_AGG_MIN ? 0 : (int64_t)p->enums[et->arg].len - 1;
             emit_const(c, n->loc, (val){ .type = n->b->an.type, .u.i = m });
             bound = EMIT1(c, n->loc, OP_JUMP_IF_EQ_S, 0); /* two members of the enum */
         }
+        patch(c, fused);
         back_edge(c, n->loc, top);
         patch(c, loop);
         EMIT1(c, n->loc, OP_GET_LOCAL, has);

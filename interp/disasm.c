@@ -40,6 +40,8 @@ static void operand(const res_program *p, const chunk *c, const uint8_t *kinds, 
         break;
     default: sb_printf(num, " %" PRIu32, v);
     }
+    if (note->len && (kinds[i] == OPK_INT || kinds[i] == OPK_JUMP || kinds[i] == OPK_EXIT))
+        sb_puts(note, ", "); /* an int and a jump (AGG_MIN, KEPT): "; 0, -> 0041" */
     switch ((op_kind)kinds[i]) {
     case OPK_CONST:
         if (v < c->nk)

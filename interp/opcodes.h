@@ -322,6 +322,15 @@ OP(WALK_BACK,          0,                LOCAL, LOCAL, LOCAL, JUMP,
    "FOR_BACK over a walk: the next step into local c and pc += d (the body), or on when done; "
    "two steps")
 
+OP_GROUP("a `min` or `max` aggregate's step in one instruction (compile.c, aggregate)")
+OP(AGG_MIN,            0,                LOCAL, LOCAL, INT, JUMP,
+   "v -> the item's value v folded into the least so far (local a; local b: whether it holds "
+   "one), then pc += d past the plain code that follows, charging that code's steps, when c is "
+   "-1 or the least is not member c (the one that decides); else, or short of steps, or v a "
+   "`?` cell, on into that code (no step)")
+OP(AGG_MAX,            0,                LOCAL, LOCAL, INT, JUMP,
+   "the same for the greatest so far")
+
 /* clang-format on */
 
 #undef OP

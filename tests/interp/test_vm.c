@@ -108,6 +108,65 @@ START_TEST(empty_min_max)
 }
 END_TEST
 
+/* The fewest step budget under which e answers on program src (untraced: hon_eval_as with no
+ * form of the trace; traced: hon_eval). */
+static unsigned long fewest_steps(const char *src, const char *e, bool traced)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = tvm_new_cfg(src, mid, 0);
+        hon_answer *a = NULL;
+        hon_status st =
+            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* A `min` or `max` aggregate's step is one AGG_MIN or AGG_MAX when the loop goes on, the plain
+ * code after it when a member decides (tests/golden/bytecode/aggregate_min.expected lists both):
+ * either way the steps are the plain code's. Worked out from that listing: two lists of one
+ * length run the same code up to the last item's JUMP_IF_EQ_S (the lists are built alike);
+ * there `blocked` decides and jumps to the final GET_LOCAL, while `obscured` goes on through
+ * the FOR_BACK that finds no item (2 steps), GET_LOCAL and JUMP_IF_TRUE (1 each) to that same
+ * GET_LOCAL: 4 steps more. The first item (local b still false) and a later one (the MIN
+ * taken) alike; traced (plain chunks, one by one) and untraced the same. */
+START_TEST(aggregate_steps_are_the_plain_codes)
+{
+    const char *src = "enum sight { blocked, obscured, clear }\n"
+                      "fn worst(l: list<sight>) -> sight = min(v in l: v);\n"
+                      "fn best(l: list<sight>) -> sight = max(v in l: v);\n";
+    const struct {
+        const char *on, *decided;
+    } pairs[] = {
+        { "worst([obscured])", "worst([blocked])" },
+        { "worst([clear, clear, obscured])", "worst([clear, clear, blocked])" },
+        { "best([obscured])", "best([clear])" },
+        { "best([blocked, obscured, obscured])", "best([blocked, obscured, clear])" },
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+        for (int traced = 0; traced < 2; traced++) {
+            unsigned long on = fewest_steps(src, pairs[i].on, traced),
+                          decided = fewest_steps(src, pairs[i].decided, traced);
+            ck_assert_msg(on == decided + 4, "%s: %lu steps, %s: %lu (traced %d)", pairs[i].on, on,
+                          pairs[i].decided, decided, traced);
+        }
+    /* and the answers: the least or greatest member, the decision where it is reached */
+    tvm *t = tvm_new(src);
+    ck_ev(t, "worst([clear, obscured, clear])", "obscured");
+    ck_ev(t, "worst([clear, blocked, obscured])", "blocked");
+    ck_ev(t, "best([blocked, obscured, blocked])", "obscured");
+    ck_ev(t, "best([obscured, clear, blocked])", "clear");
+    tvm_free(t);
+}
+END_TEST
+
 static const char *tables_src =
     "enum weather { storm, cloudy, clear }\nenum level { A, B, E }\nenum map { map_a, map_b }\n"
     "table air(w: weather) -> (interdiction: level, recon: int, support: int)\n"
@@ -628,6 +687,7 @@ int main(void)
     tcase_add_test(tc, short_circuit);
     tcase_add_test(tc, aggregates);
     tcase_add_test(tc, empty_min_max);
+    tcase_add_test(tc, aggregate_steps_are_the_plain_codes);
     tcase_add_test(tc, tables);
     tcase_add_test(tc, table_errors);
     tcase_add_test(tc, typed_comparisons_kept);
