@@ -1314,10 +1314,25 @@ def scenario_played_checked():
     head = ("scenario \"marks\"\nsize 3 x 2\nlegend . = grass\nmap\n    A B C\n  1 . . .\n"
             "  2 . . .\nunit r = rifle_squad allies at C2\n")
     with tempfile.TemporaryDirectory() as d:
+        # A bare scenario_played (value 0) names no scenario either: refused like the 9. So is a
+        # landing_played (expansions/bloody_omaha_landings.hon) whose army size the landing table
+        # prints no row for (100, below its first row 200-250; a bare one, 0), a second one, or
+        # one on a board that names a scenario too (BRO.6.define: a landing is a game of its own).
         cases = (("nine.scn", head + "square A1 scenario_played=9\n", "nine.scn:9:8: error[E319]",
                   "may_mark_square.scenario_number"),
                  ("two.scn", head + "square A1 scenario_played=1\nsquare B1 scenario_played=2\n",
-                  "two.scn:10:8: error[E319]", "may_mark_square.one_scenario"))
+                  "two.scn:10:8: error[E319]", "may_mark_square.one_scenario"),
+                 ("bare.scn", head + "square A1 scenario_played\n", "bare.scn:9:8: error[E319]",
+                  "may_mark_square.scenario_number"),
+                 ("small.scn", head + "square A1 landing_played=100\n",
+                  "small.scn:9:8: error[E319]", "may_mark_square.landing_size"),
+                 ("bare_landing.scn", head + "square A1 landing_played\n",
+                  "bare_landing.scn:9:8: error[E319]", "may_mark_square.landing_size"),
+                 ("two_landings.scn",
+                  head + "square A1 landing_played=300\nsquare B1 landing_played=300\n",
+                  "two_landings.scn:10:8: error[E319]", "may_mark_square.one_landing"),
+                 ("both.scn", head + "square A1 scenario_played=1\nsquare B1 landing_played=300\n",
+                  "both.scn:10:8: error[E319]", "may_mark_square.landing_or_scenario"))
         for name, text, where, rule in cases:
             path = os.path.join(d, name)
             with open(path, "w") as f:
@@ -1331,6 +1346,12 @@ def scenario_played_checked():
             f.write(head + "square A1 scenario_played=1\n")
         p = run(["--board", path, "eval", "scenario_in_play()"])
         check(p.returncode == 0 and lines(p.stdout) == ["omaha1"], "one.scn loads, Omaha 1", p)
+        # 300 points: the table's second row (300-350), a medium landing.
+        with open(path, "w") as f:
+            f.write(head + "square A1 landing_played=300\n")
+        p = run(["--board", path, "eval", "landing_game_row()"])
+        check(p.returncode == 0 and lines(p.stdout) == ["medium_landing"],
+              "a landing of 300 points loads, the medium row", p)
 
 
 @case
