@@ -72,6 +72,7 @@ DIAG_CODE(DIE,                165, "a die face in a test's dice that is not 1 to
 DIAG_CODE(UNKNOWN_CITE,       170, "a cite of an ID that no source declares")
 DIAG_CODE(DUP_SOURCE,         171, "a second source declaration of one ID")
 DIAG_CODE(DRIFT,              172, "(a warning) a cite whose source text is not the declared one")
+DIAG_CODE(BLOCK_CITE,         173, "a cite block naming an ID its rule does not cite")
 DIAG_CODE(LIMIT,              199, "out of memory, or a size limit, while resolving or compiling")
 
 /* E2xx: run time (interp/) */

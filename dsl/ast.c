@@ -460,6 +460,7 @@ static const char *op_name(ast_op op)
     case AST_ST_NOTE: return "note";
     case AST_ST_FAIL: return "fail";
     case AST_ST_REQUIRE: return "require";
+    case AST_ST_CITE: return "cite";
     default: return ast_combine_name(op) ? ast_combine_name(op) : "?";
     }
 }

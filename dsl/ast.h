@@ -218,6 +218,7 @@ typedef enum ast_op {
     AST_ST_NOTE,
     AST_ST_FAIL,
     AST_ST_REQUIRE, /* a: the query call, title: what is refused or NULL */
+    AST_ST_CITE,    /* cites: AST_CITEs naming some of the rule's own; b: the block they cite */
     /* what an AST_REVISE revises */
     AST_REV_RULE,
     AST_REV_TABLE,

@@ -136,6 +136,36 @@ int32_t body_raise_args(rctx *c, ast_node *n, ast_vec *args)
 
 static void stmt(rctx *c, ast_node *s);
 
+/* The cites of a cite block (`cite "ID" { ... }`): each names an ID of its rule's own cites,
+ * written alone (its source and example are the rule's cite's), else E173. Each takes the
+ * source text of the rule's cite (dsl/cite.c filled it), for the effect lines. */
+static void block_cites(rctx *c, ast_node *s)
+{
+    for (uint32_t i = 0; i < s->cites.len; i++) {
+        ast_node *k = s->cites.items[i];
+        if (!k || !k->name)
+            continue;
+        const ast_node *own = NULL;
+        for (uint32_t j = 0; c->rule && j < c->rule->cites.len && !own; j++)
+            if (c->rule->cites.items[j] && c->rule->cites.items[j]->name &&
+                strcmp(c->rule->cites.items[j]->name, k->name) == 0)
+                own = c->rule->cites.items[j];
+        if (!c->rule)
+            res_err(c, E_BLOCK_CITE, k->loc, "a cite block belongs in the `do` block of a rule");
+        else if (!own)
+            res_err(c, E_BLOCK_CITE, k->loc,
+                    "rule `%s` does not cite \"%s\": a cite block names some of its rule's own "
+                    "cites (add `cite \"%s\"` to the rule)",
+                    c->rule->name ? c->rule->name : "?", k->name, k->name);
+        else if (k->ref || k->doc)
+            res_err(c, E_BLOCK_CITE, k->loc,
+                    "a cite block names the ID alone: its source and example are the rule's "
+                    "cite's");
+        else
+            k->title = own->title;
+    }
+}
+
 /* A block: its lets and loop variables are visible until its end (their slots are not
  * reused, so a frame holds every slot of the rule). */
 static void block(rctx *c, ast_node *b)
@@ -296,6 +326,10 @@ static void stmt(rctx *c, ast_node *s)
         c->nlocals = mark;
         break;
     }
+    case AST_ST_CITE:
+        block_cites(c, s);
+        block(c, s->b);
+        break;
     case AST_ST_NOTE:
     case AST_ST_FAIL: break;
     case AST_ST_REQUIRE: {
@@ -397,10 +431,13 @@ void body_rule_clauses(rctx *c, uint32_t id)
     }
     if (d->a)
         expr_check(c, d->a, T_BOOL);
+    const ast_node *outer = c->rule;
+    c->rule = d;
     if (d->c)
         block(c, d->c);
     else if (d->b)
         expr_check(c, d->b, q->mode == AST_COMBINE_PERMISSION ? T_VERDICT : q->result);
+    c->rule = outer;
     p->rules[id].nlocals = c->next_slot;
 }
 

@@ -392,7 +392,7 @@ static brace brace_kind(const tok *first, const tok *before)
 {
     static const char *const decls[] = { "enum",    "record",  "variant", "table", "test",
                                          "edition", "counter", "revise",  NULL };
-    static const char *const stmts[] = { "if", "for", "else", NULL };
+    static const char *const stmts[] = { "if", "for", "else", "cite", NULL };
     if (before && is(before, "do"))
         return BRACE_STMT;
     if (first && first->kw && is_any(first, decls))

@@ -874,6 +874,14 @@ ast_node *front_for(front_ctx *ctx, ast_loc loc, const char *var, ast_node *coll
     return n;
 }
 
+ast_node *front_cite_stmt(front_ctx *ctx, ast_loc loc, ast_vec cites, ast_node *block)
+{
+    ast_node *n = front_stmt(ctx, loc, AST_ST_CITE, NULL, block, NULL);
+    if (n)
+        n->cites = cites;
+    return n;
+}
+
 ast_node *front_text_stmt(front_ctx *ctx, ast_loc loc, ast_op op, const char *text)
 {
     ast_node *n = front_stmt(ctx, loc, op, NULL, NULL, NULL);

@@ -35,6 +35,8 @@ typedef struct rctx {
     size_t declared_tables; /* pass 4: the tables declared, before the editions' versions */
     bool defer;             /* pass 3: rules', fns' and defaults' bodies left for their first use
                    (res_resolve_as; body_rule, body_fn, body_query mark them deferred) */
+    const ast_node *rule;   /* the rule whose clauses are being resolved, or NULL: what a cite
+                               block's IDs are checked against (E173) */
 } rctx;
 
 /* Grows arr by one slot (MEM_GROW); on OOM reports it at loc and is false. */

@@ -885,6 +885,9 @@ static void stmt(comp *c, const ast_node *s)
         patch(c, loop);
         break;
     }
+    case AST_ST_CITE: /* its IDs are read where a line is written (interp/proc.c) */
+        block(c, s->b);
+        break;
     case AST_ST_NOTE:
     case AST_ST_FAIL:
         EMIT1(c, s->loc, s->op == AST_ST_NOTE ? OP_NOTE : OP_FAIL,

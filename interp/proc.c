@@ -26,13 +26,66 @@ static proc_game *game_of(const vm_ctx *x)
 
 /* ---- effects ---- */
 
-/* The citations of the rule of chunk ch: "(A.1, B.2)", or "" for a procedure's own chunk. */
-static void cite_of(const res_program *p, const chunk *ch, strbuf *b)
+/* Whether span s holds position at (same file, at's start within s). */
+static bool span_holds(ast_loc s, ast_loc at)
 {
+    if (s.file != at.file || at.line < s.line || at.line > s.end_line)
+        return false;
+    return (at.line > s.line || at.col >= s.col) && (at.line < s.end_line || at.col <= s.end_col);
+}
+
+/* The innermost cite block (`cite "ID" { ... }`, an AST_ST_CITE) among the statements of
+ * block b that holds position at, or NULL. */
+static const ast_node *cite_block_at(const ast_node *b, ast_loc at)
+{
+    if (!b || b->kind != AST_BLOCK)
+        return NULL;
+    for (uint32_t i = 0; i < b->list.len; i++) {
+        const ast_node *s = b->list.items[i];
+        if (!s || !span_holds(s->loc, at))
+            continue;
+        switch (s->op) {
+        case AST_ST_CITE: {
+            const ast_node *in = cite_block_at(s->b, at);
+            return in ? in : s;
+        }
+        case AST_ST_FOR: return cite_block_at(s->b, at);
+        case AST_ST_IF: /* its then-block, else its else-block or else-if (an if statement) */
+            for (const ast_node *e = s; e; e = e->c) {
+                const ast_node *in = cite_block_at(e->b, at);
+                if (in || !e->c || e->c->kind == AST_BLOCK)
+                    return in ? in : cite_block_at(e->c, at);
+            }
+            return NULL;
+        default: return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* The citations of a line the running rule (chunk ch) writes now: those of the innermost cite
+ * block around the statement running (language.md §6.2), else all of the rule's; NULL for a
+ * procedure's own chunk. */
+static const ast_vec *line_cites(const vm_ctx *x, const chunk *ch)
+{
+    const res_program *p = x->p;
     if (!ch || ch->kind != CHUNK_RULE || ch->id >= p->nrules)
+        return NULL;
+    const ast_node *d = p->rules[ch->id].decl;
+    const ast_node *blk = d ? cite_block_at(d->c, state_where(x)) : NULL;
+    return blk ? &blk->cites : &d->cites;
+}
+
+/* The citations of that line: "   (A.1, B.2)", or nothing for a procedure's own chunk. */
+static void cite_of(const vm_ctx *x, const chunk *ch, strbuf *b)
+{
+    const ast_vec *cites = line_cites(x, ch);
+    if (!cites)
         return;
     sb_puts(b, "   (");
-    refusal_cites(p, ch->id, b);
+    for (uint32_t i = 0; i < cites->len; i++)
+        sb_printf(b, "%s%s", i ? ", " : "",
+                  model_cite_id(cites->items[i]) ? model_cite_id(cites->items[i]) : "?");
     sb_puts(b, ")");
 }
 
@@ -98,7 +151,7 @@ static bool announce(vm_ctx *x, const chunk *ch, strbuf *line)
 {
     proc_game *gm = game_of(x);
     if (!gm->bare)
-        cite_of(x->p, ch, line);
+        cite_of(x, ch, line);
     if (line->oom)
         return state_fail(x, E_MEMORY, "out of memory (effect line)");
     if (gm->stepper && !gm->stepper(gm->ud, sb_str(line)))
@@ -556,7 +609,7 @@ static bool raise_event(vm_ctx *x, uint32_t e, const val *args, uint32_t n)
 static void put_line(vm_ctx *x, const chunk *ch, strbuf *line)
 {
     proc_game *gm = game_of(x);
-    cite_of(x->p, ch, line);
+    cite_of(x, ch, line);
     sb_puts(&gm->out, sb_str(line));
     sb_putc(&gm->out, '\n');
     sb_free(line);
@@ -577,7 +630,6 @@ static void note(vm_ctx *x, const chunk *ch, const char *text)
  * null outside a loaded file; cites empty outside a rule). */
 static void roll_json(vm_ctx *x, const chunk *ch, const val *faces, size_t n)
 {
-    const res_program *p = x->p;
     strbuf *b = &game_of(x)->rolls;
     ast_loc at = state_where(x);
     const ast_file *f = at.line ? prog_file(x->pg, at.file) : NULL;
@@ -594,8 +646,8 @@ static void roll_json(vm_ctx *x, const chunk *ch, const val *faces, size_t n)
         sb_puts(b, "null, \"line\": null, \"col\": null");
     }
     sb_puts(b, ", \"cites\": [");
-    if (ch && ch->kind == CHUNK_RULE && ch->id < p->nrules) {
-        const ast_vec *cites = &p->rules[ch->id].decl->cites;
+    const ast_vec *cites = line_cites(x, ch);
+    if (cites) {
         for (uint32_t i = 0; i < cites->len; i++) {
             sb_puts(b, i ? ", " : "");
             sb_json_str(b, model_cite_id(cites->items[i]) ? model_cite_id(cites->items[i]) : "?");

@@ -164,6 +164,45 @@ static bool add_index(int **at, size_t *n, int i)
     return true;
 }
 
+/* on_diag while square features are tried (unmarkable): their refusals are not the user's. */
+static void drop_diag(void *userdata, const hon_diag *d)
+{
+    (void)userdata;
+    (void)d;
+}
+
+/* Leaves out of v the square features that no board may carry as the search writes them, bare
+ * (`+ NAME`, value 0): the rules refuse such a board when it loads (E319, may_mark_square: a
+ * bare scenario_played names no scenario). Each is tried alone on a board of one square of the
+ * first terrain, quietly; vm's board is dropped after (the search's sessions are copies, and
+ * each board it makes is loaded anew). HON_OK or HON_ERR_MEMORY. */
+static hon_status unmarkable(hon_vm *vm, vocab *v)
+{
+    void (*on_diag)(void *, const hon_diag *) = vm->cfg.on_diag;
+    vm->cfg.on_diag = drop_diag;
+    strbuf b = { 0 };
+    hon_status st = HON_OK;
+    size_t kept = 0;
+    for (size_t i = 0; i < v->n[V_SQUARE]; i++) {
+        b.len = 0;
+        sb_printf(&b, "size 1 x 1\nlegend a = %s + %s\nmap\n  1 a\n", v->names[V_TERRAIN][0],
+                  v->names[V_SQUARE][i]);
+        hon_status one =
+            b.oom ? HON_ERR_MEMORY : hon_load_board_source(vm, "<search>", sb_str(&b), b.len);
+        if (one == HON_ERR_MEMORY)
+            st = one;
+        if (one == HON_OK || st != HON_OK)
+            v->names[V_SQUARE][kept++] = v->names[V_SQUARE][i];
+        else
+            mem_free(v->names[V_SQUARE][i]);
+    }
+    v->n[V_SQUARE] = kept;
+    sb_free(&b);
+    hon_drop_board(vm);
+    vm->cfg.on_diag = on_diag;
+    return st;
+}
+
 /* Reads the vocabulary of vm's rules into v, and which of it the focus f reads. HON_OK;
  * HON_ERR_NOT_FOUND when there is nothing to make boards of, HON_ERR_MEMORY. */
 static hon_status vocab_read(hon_vm *vm, const focus *f, vocab *v)
@@ -178,6 +217,8 @@ static hon_status vocab_read(hon_vm *vm, const focus *f, vocab *v)
     }
     counter_pick c = { .v = v };
     hon_each_counter(vm, add_counter, &c);
+    if (ok && v->n[V_TERRAIN] && unmarkable(vm, v) != HON_OK)
+        ok = false;
     for (int k = 0; k < V_ARMY; k++)
         for (size_t i = 0; ok && i < v->n[k]; i++)
             if (focus_reads(f, k, v->names[k][i]))

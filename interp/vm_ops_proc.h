@@ -46,7 +46,7 @@ VM_CASE(CHOOSE)
 VM_CASE(NOTE)
 {
     uint32_t k = OPA;
-    SKIP(1);
+    SKIP(1), SAVE_PC(); /* its line cites the cite block around it (interp/proc.c) */
     if (x->driver)
         x->driver->note(x, ch, k < ch->nstrs ? ch->strs[k] : "");
     VM_NEXT();

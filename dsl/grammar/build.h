@@ -232,6 +232,9 @@ ast_node *front_choose(front_ctx *ctx, ast_loc loc, const char *name, const char
 ast_node *front_if_stmt(front_ctx *ctx, ast_loc loc, ast_node *cond, ast_node *then_block,
                         ast_node *else_part);
 ast_node *front_for(front_ctx *ctx, ast_loc loc, const char *var, ast_node *coll, ast_node *block);
+/* `cite "ID" ... { ... }` in a block: an AST_STMT of op AST_ST_CITE, cites the cites, b the
+ * block whose effects, notes and rolls cite those IDs instead of all of their rule's. */
+ast_node *front_cite_stmt(front_ctx *ctx, ast_loc loc, ast_vec cites, ast_node *block);
 /* `note "text";` and `fail "text";` */
 ast_node *front_text_stmt(front_ctx *ctx, ast_loc loc, ast_op op, const char *text);
 /* `[x in L: cond]`: head must read `NAME in LIST` (E014). */

@@ -514,6 +514,7 @@ stmt
                                         { $$ = front_choose(ctx, @2, $2, $6, $8, $12, $14); }
     | if_stmt
     | FOR IDENT IN cond block           { $$ = front_for(ctx, @$, $2, $4, $5); }
+    | cites block                       { $$ = front_cite_stmt(ctx, @$, $1, $2); }
     | NOTE text ';'                     { $$ = front_text_stmt(ctx, @$, AST_ST_NOTE, $2); }
     | FAIL text ';'                     { $$ = front_text_stmt(ctx, @$, AST_ST_FAIL, $2); }
     | REQUIRE IDENT '(' exprs_opt ')' text_opt ';'

@@ -1314,10 +1314,25 @@ def scenario_played_checked():
     head = ("scenario \"marks\"\nsize 3 x 2\nlegend . = grass\nmap\n    A B C\n  1 . . .\n"
             "  2 . . .\nunit r = rifle_squad allies at C2\n")
     with tempfile.TemporaryDirectory() as d:
+        # A bare scenario_played (value 0) names no scenario either: refused like the 9. So is a
+        # landing_played (expansions/bloody_omaha_landings.hon) whose army size the landing table
+        # prints no row for (100, below its first row 200-250; a bare one, 0), a second one, or
+        # one on a board that names a scenario too (BRO.6.define: a landing is a game of its own).
         cases = (("nine.scn", head + "square A1 scenario_played=9\n", "nine.scn:9:8: error[E319]",
                   "may_mark_square.scenario_number"),
                  ("two.scn", head + "square A1 scenario_played=1\nsquare B1 scenario_played=2\n",
-                  "two.scn:10:8: error[E319]", "may_mark_square.one_scenario"))
+                  "two.scn:10:8: error[E319]", "may_mark_square.one_scenario"),
+                 ("bare.scn", head + "square A1 scenario_played\n", "bare.scn:9:8: error[E319]",
+                  "may_mark_square.scenario_number"),
+                 ("small.scn", head + "square A1 landing_played=100\n",
+                  "small.scn:9:8: error[E319]", "may_mark_square.landing_size"),
+                 ("bare_landing.scn", head + "square A1 landing_played\n",
+                  "bare_landing.scn:9:8: error[E319]", "may_mark_square.landing_size"),
+                 ("two_landings.scn",
+                  head + "square A1 landing_played=300\nsquare B1 landing_played=300\n",
+                  "two_landings.scn:10:8: error[E319]", "may_mark_square.one_landing"),
+                 ("both.scn", head + "square A1 scenario_played=1\nsquare B1 landing_played=300\n",
+                  "both.scn:10:8: error[E319]", "may_mark_square.landing_or_scenario"))
         for name, text, where, rule in cases:
             path = os.path.join(d, name)
             with open(path, "w") as f:
@@ -1331,6 +1346,12 @@ def scenario_played_checked():
             f.write(head + "square A1 scenario_played=1\n")
         p = run(["--board", path, "eval", "scenario_in_play()"])
         check(p.returncode == 0 and lines(p.stdout) == ["omaha1"], "one.scn loads, Omaha 1", p)
+        # 300 points: the table's second row (300-350), a medium landing.
+        with open(path, "w") as f:
+            f.write(head + "square A1 landing_played=300\n")
+        p = run(["--board", path, "eval", "landing_game_row()"])
+        check(p.returncode == 0 and lines(p.stdout) == ["medium_landing"],
+              "a landing of 300 points loads, the medium row", p)
 
 
 @case
@@ -3376,6 +3397,42 @@ def play_command_line():
 
 
 @case
+def effect_lines_cite_what_applied():
+    # fixtures/block_cites.hon: hit.effects cites FIX.suppress, FIX.pin and FIX.hit; its give of
+    # suppressed stands in a cite block of FIX.suppress, its give of pinned and its first note in
+    # one of FIX.pin, its roll in FIX.pin's block inside FIX.suppress's (the innermost counts),
+    # its note "hit" in none. hit($a, 2) takes the `n >= 2` branch, hit($b, 1) does not.
+    p = run(["--no-rules", "--load", fx("block_cites.hon"), "--board", fx("boards/play.scn")],
+            stdin="do hit($a, 2)\nwhy full do hit($b, 1)\njson on\ndo hit($a, 1)\n")
+    check(p.returncode == 0 and p.stderr == "", "the session runs without an error", p)
+    out = lines(p.stdout)
+    roll = re.compile(r"^roll d6: [1-6]   \(FIX\.pin\)$")
+    check(out[:4] == ["give $a suppressed   (FIX.suppress)", "give $a pinned   (FIX.pin)",
+                      "note: pinned   (FIX.pin)", "note: hit   (FIX.suppress, FIX.pin, FIX.hit)"]
+          and roll.match(out[4]),
+          "each line cites its cite block's IDs; the line outside every block, all three", p)
+    arrows = [l.strip() for l in out if l.strip().startswith("→")]
+    check(arrows[:2] == ["→ give $b suppressed   (FIX.suppress)",
+                         "→ note: hit   (FIX.suppress, FIX.pin, FIX.hit)"]
+          and roll.match(arrows[2][2:]),
+          "why full shows the same lines under the rule", p)
+    j = parse_json(out[-1], p)
+    check([r["cites"] for r in j["rolls"]] == [["FIX.pin"]],
+          "a roll's JSON cites are its cite block's too", p)
+    # The bundled rules: Harbor & Hills' water rule (expansions/harbor_hills_events.hon) cites
+    # HH.swimmer, HH.water.destroyed and BRO.2.landing-craft.destroyed; a swimmer stepping into
+    # the water (tests/events/boards/water.scn: frogmen on A2, water on B2) takes its marker by
+    # HH.swimmer alone.
+    p = run(["--load", os.path.join(ROOT, "tests", "events", "harbor_hills_events.hon"),
+             "--board", os.path.join(ROOT, "tests", "events", "boards", "water.scn")],
+            stdin="move $frogmen @B2\n")
+    out = lines(p.stdout)
+    check("give $frogmen suppressed   (HH.swimmer)" in out
+          and "give $frogmen swimming   (HH.swimmer)" in out,
+          "the swimmer's markers cite HH.swimmer, not the water's other clauses", p)
+
+
+@case
 def play_why_do():
     # why do: the events that ran with the rules that fired, then `effects:` and the effect
     # lines. 1st suppress($a): suppress.give gives one marker, which raises
@@ -4284,8 +4341,8 @@ def play_train_station():
     check(faces == ["wreck", "none", "wreck"], "wreck after do, none after undo, wreck again", p)
     check(any(l.startswith(f"undone: do {TRAIN} (") for l in out), "undo names the procedure", p)
     check("choose (allies): Where does the unit under the train go?" in out
-          and "move $rifles to I2   (RR.crunch.infantry-heavy, RR.crunch.light, "
-              "ERR.crunch-derail)" in out, "the squad's owner is asked, and answered", p)
+          and "move $rifles to I2   (RR.crunch.infantry-heavy)" in out,
+          "the squad's owner is asked, and answered; the line cites the clause that pushed it", p)
     # each do shows its two rolls of 4 dice (speed 4), faces ascending, and with the same seed
     # the replay rolls the same dice
     rolls = [l.split("   (")[0] for l in out if l.startswith("roll 4 d6: [")]
