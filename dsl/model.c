@@ -104,6 +104,7 @@ void model_free(res_program *p)
     }
     mem_free(p->modules);
     mem_free(p->file_modules);
+    mem_free(p->module_by_file);
     for (size_t i = 0; i < p->ntests; i++) {
         mem_free(p->tests[i].variant_set);
         mem_free(p->tests[i].expects);
@@ -219,6 +220,8 @@ const res_ruleset *model_rules_of(const res_program *p, int32_t ed, uint32_t q)
 
 int32_t res_module_of(const res_program *p, uint32_t file)
 {
+    if (p && p->module_by_file)
+        return file < p->nmodule_by_file ? p->module_by_file[file] : 0;
     for (size_t i = 0; p && i < p->nfile_modules; i++)
         if (p->file_modules[i].file == file)
             return p->file_modules[i].module;

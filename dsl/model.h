@@ -405,6 +405,8 @@ typedef struct res_program {
     size_t nmodules, modules_cap;
     res_file_module *file_modules; /* the files that have a `module` line */
     size_t nfile_modules, file_modules_cap;
+    int32_t *module_by_file; /* the same by file id, nmodule_by_file of them (NULL: none made) */
+    size_t nmodule_by_file;
     int32_t base_module;     /* the module of the first file loaded: the game the others extend */
     res_ruleset *base;       /* per query: the top-level rules (no edition active) */
     int32_t default_edition; /* -1 when none */
