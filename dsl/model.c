@@ -25,10 +25,13 @@ member_ent *model_find_member_ent(const res_program *p, const char *name)
 
 int32_t model_find_member(const res_enum *e, const char *name)
 {
-    struct res_member_index *x = NULL;
-    if (name)
-        HASH_FIND_STR(e->index, name, x);
-    return x ? (int32_t)x->m : -1;
+    member_ent *m = NULL;
+    if (name && e->by_name)
+        HASH_FIND_STR(*e->by_name, name, m);
+    for (size_t i = 0; m && i < m->len; i++)
+        if (m->hits[i].e == e->id)
+            return (int32_t)m->hits[i].m;
+    return -1;
 }
 
 void *model_names_entry(res_program *p, size_t n)
@@ -69,10 +72,8 @@ void model_free(res_program *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->nenums; i++) {
+    for (size_t i = 0; i < p->nenums; i++)
         mem_free(p->enums[i].members);
-        HASH_CLEAR(hh, p->enums[i].index); /* its entries: the names' arena's */
-    }
     for (size_t i = 0; i < p->nrecords; i++)
         mem_free(p->records[i].fields);
     for (size_t i = 0; i < p->ntables; i++) {

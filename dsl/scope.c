@@ -51,7 +51,11 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
                          ast_loc loc)
 {
     res_enum *e = &c->p->enums[eid];
-    int32_t old = model_find_member(e, name);
+    member_ent *m = model_find_member_ent(c->p, name);
+    int32_t old = -1;
+    for (size_t i = 0; m && i < m->len && old < 0; i++)
+        if (m->hits[i].e == eid)
+            old = (int32_t)m->hits[i].m;
     if (old >= 0) {
         diag *dg = diag_report(c->d, eid < E_FIRST_FREE ? E_DUPLICATE : E_DUP_ITEM, DIAG_ERROR, loc,
                                "`%s` is already a member of %s", name, e->name);
@@ -63,19 +67,6 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
         res_oom(c, loc);
         return -1;
     }
-    struct res_member_index *x = model_names_entry(c->p, sizeof *x);
-    if (!x) {
-        res_oom(c, loc);
-        return -1;
-    }
-    x->key = name;
-    x->m = (uint32_t)e->len;
-    HASH_ADD_KEYPTR(hh, e->index, x->key, strlen(x->key), x);
-    if (!HON_HASH_ADDED(x)) {
-        res_oom(c, loc);
-        return -1;
-    }
-    member_ent *m = model_find_member_ent(c->p, name);
     if (!m) {
         m = model_names_entry(c->p, sizeof *m);
         if (!m) {
@@ -119,7 +110,12 @@ int32_t scope_new_enum(rctx *c, const char *name, const char *doc, ast_node *dec
         return -1;
     }
     uint32_t id = (uint32_t)p->nenums;
-    p->enums[id] = (res_enum){ .name = name, .doc = doc, .variant = -1, .decl = decl };
+    p->enums[id] = (res_enum){ .name = name,
+                               .doc = doc,
+                               .variant = -1,
+                               .decl = decl,
+                               .id = id,
+                               .by_name = &p->names->members };
     p->nenums++;
     p->enums[id].type = type_intern(c, RT_ENUM, id, decl ? decl->loc : (ast_loc){ 0 });
     return (int32_t)id;
