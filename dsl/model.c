@@ -5,6 +5,8 @@
  * (scope.c, body.c, builtin.c); type names and interning are in type.c. */
 #include "model_names.h"
 
+#include "cite.h"
+
 /* ---- name tables ---- */
 
 name_ent *model_find_name(name_ent *table, const char *name)
@@ -106,6 +108,7 @@ void model_free(res_program *p)
     mem_free(p->modules);
     mem_free(p->file_modules);
     mem_free(p->module_by_file);
+    mem_free(p->cites_later);
     for (size_t i = 0; i < p->ntests; i++) {
         mem_free(p->tests[i].variant_set);
         mem_free(p->tests[i].expects);
@@ -262,8 +265,14 @@ const char *model_cite_id(const ast_node *cite)
 {
     return cite->name;
 }
-const char *model_cite_source(const ast_node *cite)
+const char *model_cite_source(const res_program *p, const ast_node *cite)
 {
+    if (p && p->cites_later && !p->cites_later->done) {
+        diag_list dl;
+        diag_list_init(&dl, NULL);
+        p->cites_later->done = cite_resolve(p->files, p->nfiles, &dl);
+        diag_list_clear(&dl);
+    }
     return cite->title;
 }
 const char *model_cite_example(const ast_node *cite)

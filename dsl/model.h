@@ -421,7 +421,16 @@ typedef struct res_program {
      * a lazily read tree left undecoded (ast_image.h) until a deferred body is resolved. */
     struct ast_file *const *files;
     size_t nfiles;
+    /* Owned; not NULL when the citations are not resolved yet: a set resolved with its bodies
+     * deferred (res_resolve_as: its build record says it reported nothing) resolves them
+     * when a citation's source is first asked (model_cite_source), not at load. */
+    struct res_cites_later *cites_later;
 } res_program;
+
+/* Whether the deferred citations of a program have been resolved (model_cite_source). */
+typedef struct res_cites_later {
+    bool done;
+} res_cites_later;
 
 /* Frees p and everything it owns (its arrays, name tables and unit pool; not the files' nodes,
  * which it borrows). NULL is accepted. */
@@ -471,7 +480,10 @@ uint32_t type_interned(res_program *p, res_tkind kind, uint32_t arg);
 /* Citation fields of an AST_CITE node (in one place, so the parser's choice of fields is
  * read in one place). */
 const char *model_cite_id(const ast_node *cite);
-const char *model_cite_source(const ast_node *cite);
+/* The source text of cite, a cite of p's files (NULL: none): resolves p's citations first when
+ * they were deferred (cite.h, cite_resolve, with what it would report dropped: the set of
+ * a deferred build reported nothing; memory running out leaves them to the next call). */
+const char *model_cite_source(const res_program *p, const ast_node *cite);
 const char *model_cite_example(const ast_node *cite);
 
 #endif
