@@ -17,7 +17,12 @@ name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind
 {
     if (!name)
         return NULL;
-    name_ent *old = model_find_name(*table, name);
+    /* the name measured and hashed once for the look-up and the addition */
+    size_t len = strlen(name);
+    unsigned hv;
+    HASH_VALUE(name, len, hv);
+    name_ent *old = NULL;
+    HASH_FIND_BYHASHVALUE(hh, *table, name, len, hv, old);
     if (old) {
         if (old->loc.line == 0) /* built-ins are declared at line 0 */
             res_err(c, E_DUPLICATE, loc, "`%s` is a built-in name and cannot be declared", name);
@@ -38,7 +43,7 @@ name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind
     e->kind = kind;
     e->id = id;
     e->loc = loc;
-    HASH_ADD_KEYPTR(hh, *table, e->key, strlen(e->key), e);
+    HASH_ADD_KEYPTR_BYHASHVALUE(hh, *table, e->key, len, hv, e);
     if (!HON_HASH_ADDED(e)) { /* e stays in the arena, in no table */
         res_oom(c, loc);
         return NULL;
