@@ -76,23 +76,15 @@ void model_free(res_program *p)
         return;
     for (size_t i = 0; i < p->nenums; i++)
         mem_free(p->enums[i].members);
-    for (size_t i = 0; i < p->nrecords; i++)
-        mem_free(p->records[i].fields);
     for (size_t i = 0; i < p->ntables; i++) {
         res_table *t = &p->tables[i];
-        if (t->version_of < 0) { /* a version borrows the declared table's keys and columns */
+        if (t->version_of < 0) /* a version borrows the declared table's keys */
             mem_free(t->keys);
-            mem_free(t->cols);
-        }
         for (size_t r = 0; r < t->nrows; r++)
             mem_free(t->rows[r].keys);
         mem_free(t->rows);
         mem_free(t->dense);
     }
-    for (size_t i = 0; i < p->nfns; i++)
-        mem_free(p->fns[i].params);
-    for (size_t i = 0; i < p->nqueries; i++)
-        mem_free(p->queries[i].params);
     for (size_t i = 0; i < p->neditions; i++) {
         res_edition *e = &p->editions[i];
         sets_free(e->sets, p->nqueries);

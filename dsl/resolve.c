@@ -116,7 +116,7 @@ static res_program *program_new(rctx *c)
         return NULL;
     res_record *step = &p->records[R_STEP];
     *step = (res_record){ .name = "step", .table = -1 };
-    step->fields = mem_calloc(STEP_NFIELDS, sizeof *step->fields);
+    step->fields = model_names_entry(p, STEP_NFIELDS * sizeof *step->fields);
     if (!step->fields)
         return NULL;
     for (size_t i = 0; i < STEP_NFIELDS; i++)
