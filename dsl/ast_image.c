@@ -261,7 +261,7 @@ typedef struct reader {
     size_t next_body;           /* where the next declaration's body must start among them */
     bool lazy;                  /* the top-level bodies passed over, left for ast_body_ready */
     bool bad;
-    ast_node *pool;             /* nodes taken from the arena together, not used yet */
+    ast_node *pool; /* nodes taken from the arena together, not used yet */
     size_t pool_left;
 } reader;
 
@@ -313,7 +313,9 @@ static void get_vec(reader *r, ast_vec *v, unsigned depth)
  * some 35 instructions, 9,000 nodes at each start: bench.md §9), never more than the words
  * left can hold (every node takes five words at least: its head and its place), so that a
  * small body decoded alone does not leave a pool unused behind it. */
-enum { POOL_NODES = 16 };
+enum {
+    POOL_NODES = 16
+};
 static ast_node *new_node(reader *r)
 {
     if (!r->pool_left) {

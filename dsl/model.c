@@ -3,9 +3,8 @@
  *
  * The name tables behind the look-ups (model_names.h) are filled by the resolver's passes
  * (scope.c, body.c, builtin.c); type names and interning are in type.c. */
-#include "model_names.h"
-
 #include "cite.h"
+#include "model_names.h"
 
 /* ---- name tables ---- */
 

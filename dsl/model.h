@@ -137,10 +137,10 @@ typedef struct res_enum {
     const char *doc;
     res_member *members;
     size_t len, cap;
-    uint32_t type;                  /* its type id */
-    int32_t variant;                /* the variant whose readings these are, or -1 */
-    ast_node *decl;                 /* NULL for built-ins */
-    uint32_t id;                    /* its index in the program's enums */
+    uint32_t type;   /* its type id */
+    int32_t variant; /* the variant whose readings these are, or -1 */
+    ast_node *decl;  /* NULL for built-ins */
+    uint32_t id;     /* its index in the program's enums */
     /* the program's members by name (res_names.members: each name's hits, enum and index),
      * borrowed; model_find_member looks a member up there, not in a table of each enum's
      * own (137 tables made at each start: bench.md §9) */
