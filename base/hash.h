@@ -29,9 +29,19 @@ static inline unsigned hon_hash_key(const void *key, size_t n)
         h = (h ^ w) * 0xFF51AFD7ED558CCDu;
         h ^= h >> 32;
     }
+    /* the last 0 to 7 bytes, every one of them read, in two loads at most (a loop of a byte a
+     * step was some 30 instructions a key of the resolver's names: bench.md §9); n is mixed
+     * in above, so tails of different lengths differ */
+    size_t r = n - i;
     uint64_t w = 0;
-    for (size_t k = 0; i + k < n; k++)
-        w |= (uint64_t)s[i + k] << (8 * k);
+    if (r >= 4) {
+        uint32_t lo, hi; /* overlapping when r < 8 */
+        memcpy(&lo, s + i, 4);
+        memcpy(&hi, s + i + r - 4, 4);
+        w = (uint64_t)lo | (uint64_t)hi << 32;
+    } else if (r) {
+        w = (uint64_t)s[i] | (uint64_t)s[i + r / 2] << 8 | (uint64_t)s[i + r - 1] << 16;
+    }
     h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
     h ^= h >> 29;
     return (unsigned)(h ^ (h >> 32));

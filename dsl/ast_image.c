@@ -261,6 +261,8 @@ typedef struct reader {
     size_t next_body;           /* where the next declaration's body must start among them */
     bool lazy;                  /* the top-level bodies passed over, left for ast_body_ready */
     bool bad;
+    ast_node *pool; /* nodes taken from the arena together, not used yet */
+    size_t pool_left;
 } reader;
 
 static uint32_t get_word(reader *r)
@@ -306,6 +308,28 @@ static void get_vec(reader *r, ast_vec *v, unsigned depth)
         v->items[v->len++] = get_node(r, depth + 1);
 }
 
+/* Room for a node in the tree's arena (uninitialised; NULL when memory runs out), its head
+ * read: taken from nodes asked of the arena POOL_NODES at a time (one arena_alloc a node was
+ * some 35 instructions, 9,000 nodes at each start: bench.md §9), never more than the words
+ * left can hold (every node takes five words at least: its head and its place), so that a
+ * small body decoded alone does not leave a pool unused behind it. */
+enum {
+    POOL_NODES = 16
+};
+static ast_node *new_node(reader *r)
+{
+    if (!r->pool_left) {
+        size_t most = 1 + (r->nwords - r->at) / 5;
+        size_t k = most < POOL_NODES ? most : POOL_NODES;
+        r->pool = arena_alloc(r->f->arena, k * sizeof *r->pool);
+        if (!r->pool)
+            return NULL;
+        r->pool_left = k;
+    }
+    r->pool_left--;
+    return r->pool++;
+}
+
 /* A new node of the head's kind and op with the fields that come before its children (the
  * loc, the strings, the ival, the parens); NULL when they are out of bounds. Kept apart from
  * get_node, which recurses, so that get_node's frame stays small. */
@@ -320,7 +344,7 @@ static __attribute__((noinline)) ast_node *get_fields(reader *r, uint32_t head)
     if (kind >= (uint32_t)AST_KIND_COUNT || op > (uint32_t)LAST_OP ||
         ((head & H_BODY) && !body_slots((ast_kind)kind)) || r->nwords - r->at < words)
         return NULL;
-    ast_node *n = arena_alloc(r->f->arena, sizeof *n);
+    ast_node *n = new_node(r);
     if (!n)
         return NULL;
     *n = (ast_node){ .kind = (ast_kind)kind, .op = (ast_op)op, .an.slot = -1 };

@@ -1,7 +1,9 @@
 /* cite.h — the resolver's citation pass: each citation ID is declared once, with its
  * source text, and every cite takes that text from its declaration (language.md §3.6).
  *
- * res_resolve (resolve.c) calls cite_resolve once over the files it resolves; the pass reads
+ * res_resolve (resolve.c) calls cite_resolve once over the files it resolves (a build with its
+ * bodies deferred, whose set reported nothing, leaves that to the first reader of a cite's
+ * source: model_cite_source, model.h); the pass reads
  * only `source` declarations and the cites of rules, edition rules, tables and table rows.
  * Its codes are E170-E172 (docs/spec/errors.md). */
 #ifndef HON_CITE_H

@@ -473,9 +473,20 @@ static int32_t *identity(rctx *c, size_t n)
     return m;
 }
 
+/* The top-level rule that the revision x of an edition names by its key "rule NAME" (as
+ * edition_rev keys a rule; a key of 512 bytes or more was never looked up), else -1. */
+static int32_t revised_top_rule(const res_program *p, const res_rev *x)
+{
+    if (strncmp(x->key, "rule ", 5) != 0 || strlen(x->key) >= 512)
+        return -1;
+    int32_t r = model_find_rule(p, x->key + 5);
+    return top_level(p, r) ? r : -1;
+}
+
 /* Edition ed's rule sets (the rules of the modules it uses, at their versions, and the rules
- * its editions add), readings, fn versions; then its tables and counters (revise.c). */
-static void edition_derive(rctx *c, int32_t ed, size_t nfns)
+ * its editions add), readings, fn versions; then its tables and counters (revise.c).
+ * rev_of: p->nrules entries, all NULL, left so (scratch: each top-level rule's revision). */
+static void edition_derive(rctx *c, int32_t ed, size_t nfns, const res_rev **rev_of)
 {
     res_program *p = c->p;
     res_edition *e = &p->editions[ed];
@@ -487,21 +498,28 @@ static void edition_derive(rctx *c, int32_t ed, size_t nfns)
         res_oom(c, e->decl->loc);
         return;
     }
-    char key[512];
+    /* Each top-level rule's revision, found from the few revisions by their rules' names, not
+     * by looking every rule's name up among the revisions (about 10,000 look-ups a start:
+     * bench.md §9). A top-level rule is the one its name finds (model_find_rule): a second of
+     * that name is an error (E_DUPLICATE, body.c) and no program is kept. */
+    for (const res_rev *x = e->revs; x; x = x->hh.next) {
+        int32_t r = revised_top_rule(p, x);
+        if (r >= 0)
+            rev_of[r] = x;
+    }
     for (size_t r = 0; r < p->nrules; r++) {
         const res_rule *rr = &p->rules[r];
         if (rr->edition != -1 || !e->uses[rr->module])
             continue;
-        const res_rev *x = NULL;
-        size_t nl = e->revs ? strlen(rr->name) : 0;
-        if (e->revs && nl + 6 <= sizeof key) { /* "rule NAME", as edition_rev keys a rule */
-            memcpy(key, "rule ", 5);
-            memcpy(key + 5, rr->name, nl + 1);
-            x = edition_rev(e, key);
-        }
+        const res_rev *x = rev_of[r];
         int64_t v = x ? x->version : (int64_t)r;
         if (v >= 0)
             list[n++] = (uint32_t)v;
+    }
+    for (const res_rev *x = e->revs; x; x = x->hh.next) {
+        int32_t r = revised_top_rule(p, x);
+        if (r >= 0)
+            rev_of[r] = NULL;
     }
     for (const res_rev *x = e->revs; x; x = x->hh.next)
         if (x->kind == REV_RULE && x->version >= 0 &&
@@ -563,8 +581,12 @@ void edition_views(rctx *c, ast_file *const *files, size_t nfiles)
     c->declared_tables = p->ntables;
     for (size_t e = 0; e < p->neditions && !c->oom; e++)
         edition_build(c, (int32_t)e);
+    const res_rev **rev_of = mem_calloc(p->nrules ? p->nrules : 1, sizeof *rev_of);
+    if (!rev_of)
+        res_oom(c, (ast_loc){ 0 });
     for (size_t e = 0; e < p->neditions && !c->oom; e++)
-        edition_derive(c, (int32_t)e, nfns);
+        edition_derive(c, (int32_t)e, nfns, rev_of);
+    mem_free(rev_of);
     mem_free(c->edition_state);
     c->edition_state = NULL;
 }

@@ -3,6 +3,7 @@
  *
  * The name tables behind the look-ups (model_names.h) are filled by the resolver's passes
  * (scope.c, body.c, builtin.c); type names and interning are in type.c. */
+#include "cite.h"
 #include "model_names.h"
 
 /* ---- name tables ---- */
@@ -25,10 +26,13 @@ member_ent *model_find_member_ent(const res_program *p, const char *name)
 
 int32_t model_find_member(const res_enum *e, const char *name)
 {
-    struct res_member_index *x = NULL;
-    if (name)
-        HASH_FIND_STR(e->index, name, x);
-    return x ? (int32_t)x->m : -1;
+    member_ent *m = NULL;
+    if (name && e->by_name)
+        HASH_FIND_STR(*e->by_name, name, m);
+    for (size_t i = 0; m && i < m->len; i++)
+        if (m->hits[i].e == e->id)
+            return (int32_t)m->hits[i].m;
+    return -1;
 }
 
 void *model_names_entry(res_program *p, size_t n)
@@ -69,27 +73,17 @@ void model_free(res_program *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->nenums; i++) {
+    for (size_t i = 0; i < p->nenums; i++)
         mem_free(p->enums[i].members);
-        HASH_CLEAR(hh, p->enums[i].index); /* its entries: the names' arena's */
-    }
-    for (size_t i = 0; i < p->nrecords; i++)
-        mem_free(p->records[i].fields);
     for (size_t i = 0; i < p->ntables; i++) {
         res_table *t = &p->tables[i];
-        if (t->version_of < 0) { /* a version borrows the declared table's keys and columns */
+        if (t->version_of < 0) /* a version borrows the declared table's keys */
             mem_free(t->keys);
-            mem_free(t->cols);
-        }
         for (size_t r = 0; r < t->nrows; r++)
             mem_free(t->rows[r].keys);
         mem_free(t->rows);
         mem_free(t->dense);
     }
-    for (size_t i = 0; i < p->nfns; i++)
-        mem_free(p->fns[i].params);
-    for (size_t i = 0; i < p->nqueries; i++)
-        mem_free(p->queries[i].params);
     for (size_t i = 0; i < p->neditions; i++) {
         res_edition *e = &p->editions[i];
         sets_free(e->sets, p->nqueries);
@@ -104,6 +98,8 @@ void model_free(res_program *p)
     }
     mem_free(p->modules);
     mem_free(p->file_modules);
+    mem_free(p->module_by_file);
+    mem_free(p->cites_later);
     for (size_t i = 0; i < p->ntests; i++) {
         mem_free(p->tests[i].variant_set);
         mem_free(p->tests[i].expects);
@@ -219,6 +215,8 @@ const res_ruleset *model_rules_of(const res_program *p, int32_t ed, uint32_t q)
 
 int32_t res_module_of(const res_program *p, uint32_t file)
 {
+    if (p && p->module_by_file)
+        return file < p->nmodule_by_file ? p->module_by_file[file] : 0;
     for (size_t i = 0; p && i < p->nfile_modules; i++)
         if (p->file_modules[i].file == file)
             return p->file_modules[i].module;
@@ -258,8 +256,14 @@ const char *model_cite_id(const ast_node *cite)
 {
     return cite->name;
 }
-const char *model_cite_source(const ast_node *cite)
+const char *model_cite_source(const res_program *p, const ast_node *cite)
 {
+    if (p && p->cites_later && !p->cites_later->done) {
+        diag_list dl;
+        diag_list_init(&dl, NULL);
+        p->cites_later->done = cite_resolve(p->files, p->nfiles, &dl);
+        diag_list_clear(&dl);
+    }
     return cite->title;
 }
 const char *model_cite_example(const ast_node *cite)

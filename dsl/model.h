@@ -137,10 +137,14 @@ typedef struct res_enum {
     const char *doc;
     res_member *members;
     size_t len, cap;
-    uint32_t type;                  /* its type id */
-    int32_t variant;                /* the variant whose readings these are, or -1 */
-    ast_node *decl;                 /* NULL for built-ins */
-    struct res_member_index *index; /* owned: name -> member (uthash, resolve_int.h) */
+    uint32_t type;   /* its type id */
+    int32_t variant; /* the variant whose readings these are, or -1 */
+    ast_node *decl;  /* NULL for built-ins */
+    uint32_t id;     /* its index in the program's enums */
+    /* the program's members by name (res_names.members: each name's hits, enum and index),
+     * borrowed; model_find_member looks a member up there, not in a table of each enum's
+     * own (137 tables made at each start: bench.md §9) */
+    struct member_ent *const *by_name;
 } res_enum;
 
 typedef struct res_field {
@@ -405,6 +409,8 @@ typedef struct res_program {
     size_t nmodules, modules_cap;
     res_file_module *file_modules; /* the files that have a `module` line */
     size_t nfile_modules, file_modules_cap;
+    int32_t *module_by_file; /* the same by file id, nmodule_by_file of them (NULL: none made) */
+    size_t nmodule_by_file;
     int32_t base_module;     /* the module of the first file loaded: the game the others extend */
     res_ruleset *base;       /* per query: the top-level rules (no edition active) */
     int32_t default_edition; /* -1 when none */
@@ -415,7 +421,16 @@ typedef struct res_program {
      * a lazily read tree left undecoded (ast_image.h) until a deferred body is resolved. */
     struct ast_file *const *files;
     size_t nfiles;
+    /* Owned; not NULL when the citations are not resolved yet: a set resolved with its bodies
+     * deferred (res_resolve_as: its build record says it reported nothing) resolves them
+     * when a citation's source is first asked (model_cite_source), not at load. */
+    struct res_cites_later *cites_later;
 } res_program;
+
+/* Whether the deferred citations of a program have been resolved (model_cite_source). */
+typedef struct res_cites_later {
+    bool done;
+} res_cites_later;
 
 /* Frees p and everything it owns (its arrays, name tables and unit pool; not the files' nodes,
  * which it borrows). NULL is accepted. */
@@ -465,7 +480,10 @@ uint32_t type_interned(res_program *p, res_tkind kind, uint32_t arg);
 /* Citation fields of an AST_CITE node (in one place, so the parser's choice of fields is
  * read in one place). */
 const char *model_cite_id(const ast_node *cite);
-const char *model_cite_source(const ast_node *cite);
+/* The source text of cite, a cite of p's files (NULL: none): resolves p's citations first when
+ * they were deferred (cite.h, cite_resolve, with what it would report dropped: the set of
+ * a deferred build reported nothing; memory running out leaves them to the next call). */
+const char *model_cite_source(const res_program *p, const ast_node *cite);
 const char *model_cite_example(const ast_node *cite);
 
 #endif

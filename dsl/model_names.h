@@ -46,13 +46,6 @@ typedef struct member_ent {
     UT_hash_handle hh;
 } member_ent;
 
-/* name -> member index of one enum */
-struct res_member_index {
-    const char *key;
-    uint32_t m;
-    UT_hash_handle hh;
-};
-
 typedef struct type_ent {
     uint64_t key; /* kind << 32 | arg */
     uint32_t id;
@@ -91,8 +84,7 @@ struct res_names {
     name_ent *globals, *slots, *editions, *rules;
     member_ent *members;
     type_ent *types;
-    /* The entries of these tables and of the enums' indexes (name_ent, member_ent, struct
-     * res_member_index, type_ent; not a member_ent's hits), freed all at once by model_free:
+    /* The entries of these tables (name_ent, member_ent, type_ent; not a member_ent's hits), freed all at once by model_free:
      * one block each was some 300 instructions of `hon eval 1`'s 2,000-odd names (bench.md
      * §9). */
     arena entries;

@@ -116,7 +116,7 @@ static res_program *program_new(rctx *c)
         return NULL;
     res_record *step = &p->records[R_STEP];
     *step = (res_record){ .name = "step", .table = -1 };
-    step->fields = mem_calloc(STEP_NFIELDS, sizeof *step->fields);
+    step->fields = model_names_entry(p, STEP_NFIELDS * sizeof *step->fields);
     if (!step->fields)
         return NULL;
     for (size_t i = 0; i < STEP_NFIELDS; i++)
@@ -228,7 +228,11 @@ res_program *res_resolve_as(ast_file *const *files, size_t nfiles, bool defer, d
             p->rules[r].edition = -2;
     if (!c.oom)
         edition_views(&c, files, nfiles);
-    if (!c.oom && !cite_resolve(files, nfiles, diags))
+    /* A deferred build's citations wait for their first reader (model_cite_source): its set
+     * reported nothing when it was resolved whole, so neither would they (bench.md §9). */
+    if (!c.oom && c.defer && !(p->cites_later = mem_calloc(1, sizeof *p->cites_later)))
+        res_oom(&c, (ast_loc){ 0 });
+    if (!c.oom && !c.defer && !cite_resolve(files, nfiles, diags))
         c.oom = true;
     mem_free(c.locals);
     if (c.oom || diags->errors > errors0) {

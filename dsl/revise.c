@@ -391,10 +391,8 @@ static void revise_fn(rctx *c, int32_t ed, ast_node *it)
                 type_text(p, f0->result).s, type_text(p, result).s);
         ok = false;
     }
-    if (!ok || !PUSH(c, p->fns, p->nfns, p->fns_cap, it->loc)) {
-        mem_free(params);
-        return;
-    }
+    if (!ok || !PUSH(c, p->fns, p->nfns, p->fns_cap, it->loc))
+        return; /* params stay in the names' arena (type_params_of) */
     uint32_t id = (uint32_t)p->nfns++;
     p->fns[id] = (res_fn){ .name = p->fns[base].name,
                            .decl = it,

@@ -17,7 +17,12 @@ name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind
 {
     if (!name)
         return NULL;
-    name_ent *old = model_find_name(*table, name);
+    /* the name measured and hashed once for the look-up and the addition */
+    size_t len = strlen(name);
+    unsigned hv;
+    HASH_VALUE(name, len, hv);
+    name_ent *old = NULL;
+    HASH_FIND_BYHASHVALUE(hh, *table, name, len, hv, old);
     if (old) {
         if (old->loc.line == 0) /* built-ins are declared at line 0 */
             res_err(c, E_DUPLICATE, loc, "`%s` is a built-in name and cannot be declared", name);
@@ -38,7 +43,7 @@ name_ent *scope_add_name(rctx *c, name_ent **table, const char *name, gkind kind
     e->kind = kind;
     e->id = id;
     e->loc = loc;
-    HASH_ADD_KEYPTR(hh, *table, e->key, strlen(e->key), e);
+    HASH_ADD_KEYPTR_BYHASHVALUE(hh, *table, e->key, len, hv, e);
     if (!HON_HASH_ADDED(e)) { /* e stays in the arena, in no table */
         res_oom(c, loc);
         return NULL;
@@ -51,7 +56,11 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
                          ast_loc loc)
 {
     res_enum *e = &c->p->enums[eid];
-    int32_t old = model_find_member(e, name);
+    member_ent *m = model_find_member_ent(c->p, name);
+    int32_t old = -1;
+    for (size_t i = 0; m && i < m->len && old < 0; i++)
+        if (m->hits[i].e == eid)
+            old = (int32_t)m->hits[i].m;
     if (old >= 0) {
         diag *dg = diag_report(c->d, eid < E_FIRST_FREE ? E_DUPLICATE : E_DUP_ITEM, DIAG_ERROR, loc,
                                "`%s` is already a member of %s", name, e->name);
@@ -63,19 +72,6 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
         res_oom(c, loc);
         return -1;
     }
-    struct res_member_index *x = model_names_entry(c->p, sizeof *x);
-    if (!x) {
-        res_oom(c, loc);
-        return -1;
-    }
-    x->key = name;
-    x->m = (uint32_t)e->len;
-    HASH_ADD_KEYPTR(hh, e->index, x->key, strlen(x->key), x);
-    if (!HON_HASH_ADDED(x)) {
-        res_oom(c, loc);
-        return -1;
-    }
-    member_ent *m = model_find_member_ent(c->p, name);
     if (!m) {
         m = model_names_entry(c->p, sizeof *m);
         if (!m) {
@@ -119,7 +115,12 @@ int32_t scope_new_enum(rctx *c, const char *name, const char *doc, ast_node *dec
         return -1;
     }
     uint32_t id = (uint32_t)p->nenums;
-    p->enums[id] = (res_enum){ .name = name, .doc = doc, .variant = -1, .decl = decl };
+    p->enums[id] = (res_enum){ .name = name,
+                               .doc = doc,
+                               .variant = -1,
+                               .decl = decl,
+                               .id = id,
+                               .by_name = &p->names->members };
     p->nenums++;
     p->enums[id].type = type_intern(c, RT_ENUM, id, decl ? decl->loc : (ast_loc){ 0 });
     return (int32_t)id;
@@ -190,6 +191,19 @@ void scope_modules(rctx *c, ast_file *const *files, size_t nfiles)
                 continue;
             p->file_modules[p->nfile_modules++] = (res_file_module){ d->loc.file, m };
         }
+    }
+    /* The modules by file id, for res_module_of (a search of file_modules, some 140
+     * instructions a call, 1,300 calls at each start: bench.md §9); the first of a file's
+     * wins, as in the search.
+     * Without it (ids too far apart, memory short) res_module_of searches. */
+    size_t n = 0;
+    for (size_t i = 0; i < p->nfile_modules; i++)
+        if (p->file_modules[i].file >= n)
+            n = (size_t)p->file_modules[i].file + 1;
+    if (n && n <= 4096 && (p->module_by_file = mem_calloc(n, sizeof *p->module_by_file))) {
+        p->nmodule_by_file = n;
+        for (size_t i = p->nfile_modules; i-- > 0;)
+            p->module_by_file[p->file_modules[i].file] = p->file_modules[i].module;
     }
     p->base_module = nfiles && files[0] ? res_module_of(p, files[0]->file_id) : 0;
 }

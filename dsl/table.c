@@ -60,7 +60,7 @@ void table_signature(rctx *c, res_table *t, int32_t id)
         t->ncols = t->cols ? d->list2.len : 0;
     } else {
         t->single = true;
-        t->cols = mem_calloc(1, sizeof *t->cols);
+        t->cols = model_names_entry(c->p, sizeof *t->cols); /* as type_params_of's */
         if (!t->cols) {
             res_oom(c, d->loc);
             return;
@@ -82,7 +82,7 @@ void table_signature(rctx *c, res_table *t, int32_t id)
         return;
     res_record *r = &p->records[p->nrecords];
     *r = (res_record){ .name = t->name, .table = id, .decl = d };
-    r->fields = mem_calloc(t->ncols ? t->ncols : 1, sizeof *r->fields);
+    r->fields = model_names_entry(p, (t->ncols ? t->ncols : 1) * sizeof *r->fields);
     if (!r->fields) {
         res_oom(c, d->loc);
         return;

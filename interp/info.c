@@ -181,14 +181,14 @@ size_t hon_each_bundled_board(void (*fn)(void *ud, const char *path), void *ud)
 
 /* ---- rules: listing, showing, disassembling ---- */
 
-static void cites_of(const ast_vec *cites, strbuf *b)
+static void cites_of(const res_program *p, const ast_vec *cites, strbuf *b)
 {
     for (uint32_t i = 0; i < cites->len; i++) {
         const ast_node *c = cites->items[i];
         if (i)
             sb_puts(b, "; ");
         sb_puts(b, model_cite_id(c) ? model_cite_id(c) : "?");
-        const char *from = model_cite_source(c);
+        const char *from = model_cite_source(p, c);
         bool named = from && trace_source_ends_with_example(from); /* no 2nd "example" */
         if (from && model_cite_example(c) && named)
             sb_printf(b, " (%s %s)", from, model_cite_example(c));
@@ -231,7 +231,7 @@ size_t hon_list_rules(const hon_vm *vm, const char *word,
         for (size_t i = 0; i < rs->len; i++) {
             const res_rule *r = &p->rules[rs->rules[i]];
             strbuf cites = { 0 };
-            cites_of(&r->decl->cites, &cites);
+            cites_of(p, &r->decl->cites, &cites);
             if (contains_ci(r->name, word) || contains_ci(r->decl->doc, word) ||
                 contains_ci(sb_str(&cites), word)) {
                 hon_rule_info info = {
@@ -400,7 +400,7 @@ hon_status hon_show(const hon_vm *vm, const char *name, FILE *out)
         fprintf(out, "doc: %s\n", doc);
     if (decl->cites.len) {
         strbuf b = { 0 };
-        cites_of(&decl->cites, &b);
+        cites_of(p, &decl->cites, &b);
         fprintf(out, "cites: %s\n", sb_str(&b));
         sb_free(&b);
     }
@@ -612,7 +612,7 @@ static void give_decl(decl_walk *w, hon_decl_kind kind, const char *name, const 
         return;
     strbuf cites = { 0 };
     if (decl && decl->cites.len)
-        cites_of(&decl->cites, &cites);
+        cites_of(w->pg->res, &decl->cites, &cites);
     hon_decl d = { .kind = kind,
                    .name = name,
                    .within = within,

@@ -20,14 +20,14 @@ static void keys_text(const res_program *p, const res_table *t, const int64_t *k
     sb_putc(b, ')');
 }
 
-static void cites_text(const ast_vec *cites, strbuf *b)
+static void cites_text(const res_program *p, const ast_vec *cites, strbuf *b)
 {
     for (uint32_t i = 0; i < cites->len; i++) {
         const ast_node *c = cites->items[i];
         sb_puts(b, i ? "; " : "");
         sb_puts(b, model_cite_id(c) ? model_cite_id(c) : "?");
-        if (model_cite_source(c))
-            sb_printf(b, " (%s)", model_cite_source(c));
+        if (model_cite_source(p, c))
+            sb_printf(b, " (%s)", model_cite_source(p, c));
     }
 }
 
@@ -56,7 +56,7 @@ bool lookup_fail_absent(vm_ctx *x, uint32_t table, uint32_t row, uint32_t col)
     const ast_vec *cites = r->node && r->node->cites.len ? &r->node->cites : &t->decl->cites;
     if (cites->len) {
         sb_puts(&b, " [");
-        cites_text(cites, &b);
+        cites_text(p, cites, &b);
         sb_puts(&b, "]");
     }
     state_fail(x, E_NOT_GIVEN_CELL, "%s", sb_str(&b));

@@ -349,9 +349,9 @@ bool trace_source_ends_with_example(const char *s)
 }
 
 /* `ID: source, example "X"`, or `ID: source "X"` when the source already ends with "example". */
-static void put_cite(const ast_node *c, strbuf *out)
+static void put_cite(const res_program *p, const ast_node *c, strbuf *out)
 {
-    const char *source = model_cite_source(c);
+    const char *source = model_cite_source(p, c);
     sb_puts(out, model_cite_id(c) ? model_cite_id(c) : "?");
     if (source) {
         sb_puts(out, ": ");
@@ -364,11 +364,11 @@ static void put_cite(const ast_node *c, strbuf *out)
     }
 }
 
-static void cites_text(const ast_vec *cites, strbuf *out)
+static void cites_text(const res_program *p, const ast_vec *cites, strbuf *out)
 {
     for (uint32_t i = 0; i < cites->len; i++) {
         sb_puts(out, i ? "; " : "   (");
-        put_cite(cites->items[i], out);
+        put_cite(p, cites->items[i], out);
     }
     if (cites->len)
         sb_putc(out, ')');
@@ -443,15 +443,15 @@ static void table_text(const val_env *env, const trace_ent *e, bool brief, strbu
         sb_puts(out, "   (");
         for (uint32_t i = 0; i < tc->len; i++) {
             sb_puts(out, i ? "; " : "");
-            put_cite(tc->items[i], out);
+            put_cite(p, tc->items[i], out);
         }
         for (uint32_t i = 0; rc && i < rc->len; i++) {
             sb_puts(out, i ? "; " : tc->len ? "; row: " : "row: ");
-            put_cite(rc->items[i], out);
+            put_cite(p, rc->items[i], out);
         }
         for (uint32_t i = 0; vc && i < vc->len; i++) {
             sb_puts(out, i ? "; " : tc->len || (rc && rc->len) ? "; revised: " : "revised: ");
-            put_cite(vc->items[i], out);
+            put_cite(p, vc->items[i], out);
         }
         sb_putc(out, ')');
     }
@@ -549,7 +549,7 @@ static void rule_line(const val_env *env, const trace_ent *e, bool brief, guard_
     if (words != GUARD_SILENT)
         trace_reason(env, e, brief, words == GUARD_ALL, out);
     provenance_text(p, r->module, r->edition, out);
-    cites_text(&r->decl->cites, out);
+    cites_text(p, &r->decl->cites, out);
 }
 
 /* The lines an event's rule wrote, one per line at `depth`, after an arrow. */

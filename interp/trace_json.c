@@ -25,7 +25,7 @@ static void provenance_json(const res_program *p, int32_t module, int32_t editio
 static size_t json_call(const val_env *env, const trace_log *t, size_t i, strbuf *out);
 static size_t json_event(const val_env *env, const trace_log *t, size_t i, strbuf *out);
 
-static void json_cites(const ast_vec *cites, strbuf *out)
+static void json_cites(const res_program *p, const ast_vec *cites, strbuf *out)
 {
     sb_putc(out, '[');
     for (uint32_t i = 0; cites && i < cites->len; i++) {
@@ -33,7 +33,7 @@ static void json_cites(const ast_vec *cites, strbuf *out)
         sb_puts(out, i ? ", {\"id\": " : "{\"id\": ");
         sb_json_str(out, model_cite_id(c));
         sb_puts(out, ", \"source\": ");
-        sb_json_str(out, model_cite_source(c));
+        sb_json_str(out, model_cite_source(p, c));
         sb_puts(out, ", \"example\": ");
         sb_json_str(out, model_cite_example(c));
         sb_putc(out, '}');
@@ -57,13 +57,13 @@ static void json_lookup(const val_env *env, const trace_ent *e, strbuf *out)
     sb_puts(out, ", \"value\": ");
     trace_put_val(env, e->result, out, true);
     sb_puts(out, ", \"cites\": ");
-    json_cites(&t->decl->cites, out);
+    json_cites(env->p, &t->decl->cites, out);
     sb_puts(out, ", \"row_cites\": ");
     const ast_node *rn = trace_row_node(t, e);
-    json_cites(rn ? &rn->cites : NULL, out);
+    json_cites(env->p, rn ? &rn->cites : NULL, out);
     const ast_node *rev = e->row < t->nrows ? t->rows[e->row].revision : NULL;
     sb_puts(out, ", \"revised_cites\": ");
-    json_cites(rev ? &rev->cites : NULL, out);
+    json_cites(env->p, rev ? &rev->cites : NULL, out);
     int32_t module, edition;
     trace_row_provenance(env->p, t, e->row, &module, &edition);
     provenance_json(env->p, module, edition, out);
@@ -88,7 +88,7 @@ static void rule_cites_json(const val_env *env, uint32_t r, strbuf *out)
     size_t from = out->len;
     bool truncated = out->truncated;
     sb_puts(out, ", \"cites\": ");
-    json_cites(&p->rules[r].decl->cites, out);
+    json_cites(p, &p->rules[r].decl->cites, out);
     provenance_json(p, p->rules[r].module, p->rules[r].edition, out);
     if (!m || r >= m->nrules || out->oom || out->truncated != truncated)
         return;

@@ -468,6 +468,96 @@ START_TEST(a_forged_record_never_faults)
 }
 END_TEST
 
+/* ---- citations resolved when first read (model_cite_source; bench.md §9) ---- */
+
+/* The first cite of top-level rule `name`. */
+static const ast_node *first_cite(const tvm *t, const char *name)
+{
+    const ast_node *d = t->vm->pg->res->rules[rule_id(t, name)].decl;
+    ck_assert_uint_gt(d->cites.len, 0);
+    return d->cites.items[0];
+}
+
+START_TEST(citations_resolved_when_first_read)
+{
+    fresh_cache();
+    write_text(rules, PROGRAM);
+    tvm_free(session_of(rules, true)); /* records the set */
+    /* a deferred load leaves its citations unresolved: no cite has its source yet */
+    tvm *l = session_of(rules, true), *e = session_of(rules, false);
+    const res_program *p = l->vm->pg->res;
+    ck_assert_ptr_nonnull(p->cites_later);
+    ck_assert(!p->cites_later->done);
+    ck_assert_ptr_null(first_cite(l, "total.one")->title);
+    /* an eager load resolves them as it loads */
+    ck_assert_ptr_null(e->vm->pg->res->cites_later);
+    ck_assert_str_eq(first_cite(e, "total.one")->title, "this test's rules");
+    /* an answer that prints no citation leaves them so */
+    ck_assert_str_eq(ev_as(l, "total(3)", false), "13"); /* 10 + 1 + 2 (PROGRAM) */
+    ck_assert(!p->cites_later->done);
+    /* the first trace printed reads them: the same text as the eager session's, every cite
+     * resolved at once, as the eager pass does */
+    char got[8192];
+    snprintf(got, sizeof got, "%s", why(l, "outer(4)"));
+    ck_assert_ptr_nonnull(strstr(got, "T.1: this test's rules"));
+    ck_assert_str_eq(got, why(e, "outer(4)"));
+    ck_assert(p->cites_later->done);
+    ck_assert_str_eq(first_cite(l, "least.x")->title, "this test's rules");
+    /* and the JSON form the same as the eager session's */
+    snprintf(got, sizeof got, "%s", answer_part(l, "total(3)", hon_answer_json));
+    ck_assert_str_eq(got, answer_part(e, "total(3)", hon_answer_json));
+    tvm_free(l);
+    tvm_free(e);
+    /* a fresh deferred session whose first reader is the JSON trace */
+    l = session_of(rules, true);
+    e = session_of(rules, false);
+    snprintf(got, sizeof got, "%s", answer_part(l, "pick(4)", hon_answer_json));
+    ck_assert_ptr_nonnull(strstr(got, "this test's rules"));
+    ck_assert_str_eq(got, answer_part(e, "pick(4)", hon_answer_json));
+    tvm_free(l);
+    tvm_free(e);
+}
+END_TEST
+
+START_TEST(a_forged_record_and_an_unknown_citation)
+{
+    /* A record vouches for a set whose rule cites an ID no `source` declares (a record forged
+     * by hand): the deferred build reports nothing, and the cite's source, first asked, is
+     * what the cite itself wrote (as the whole pass leaves it after E170), never a fault; the
+     * whole build reports E170. */
+    const char *text = "source \"T.1\" = \"this test's rules\";\n"
+                       "query q(x: int) -> int combine first default 1;\n"
+                       "rule q.a cite \"T.9\" source \"its own words\" answer x;\n"
+                       "rule q.b cite \"T.1\" answer x + 1;\n";
+    diag_list dl;
+    diag_list_init(&dl, NULL);
+    ast_file **files = mem_calloc(1, sizeof *files);
+    ck_assert_ptr_nonnull(files);
+    files[0] = front_parse_file("t.hon", text, strlen(text), 0, &dl);
+    ck_assert_ptr_nonnull(files[0]);
+    ck_assert_uint_eq(dl.len, 0);
+    prog *pg = prog_build(files, 1, true, true, &dl);
+    ck_assert_ptr_nonnull(pg);
+    ck_assert_uint_eq(dl.len, 0);
+    const res_program *p = pg->res;
+    ck_assert_uint_eq(p->nrules, 2);
+    const ast_node *a = p->rules[0].decl->cites.items[0], *b = p->rules[1].decl->cites.items[0];
+    ck_assert_str_eq(model_cite_source(p, a), "its own words");
+    ck_assert_str_eq(model_cite_source(p, b), "this test's rules");
+    prog_free(pg);
+    diag_list_clear(&dl);
+    files = mem_calloc(1, sizeof *files);
+    ck_assert_ptr_nonnull(files);
+    files[0] = front_parse_file("t.hon", text, strlen(text), 0, &dl);
+    ck_assert_ptr_null(prog_build(files, 1, true, false, &dl));
+    bool e170 = false;
+    for (size_t i = 0; i < dl.len; i++)
+        e170 |= dl.items[i].code == E_UNKNOWN_CITE;
+    ck_assert(e170);
+    diag_list_clear(&dl);
+}
+END_TEST
+
 /* ---- bodies left in the images (ast_image.h: a lazy session's trees, bench.md §9) ---- */
 
 /* Whether top-level rule `name`'s body is still in its file's image, undecoded. */
@@ -693,6 +783,8 @@ int main(void)
     tcase_add_test(tc, a_damaged_record_is_no_record);
     tcase_add_test(tc, memory_failing_deferred);
     tcase_add_test(tc, a_forged_record_never_faults);
+    tcase_add_test(tc, citations_resolved_when_first_read);
+    tcase_add_test(tc, a_forged_record_and_an_unknown_citation);
     tcase_add_test(tc, a_body_never_reached_is_never_decoded);
     tcase_add_test(tc, a_body_reached_after_a_reload);
     tcase_add_test(tc, a_revision_of_a_rule_held_lazily);
