@@ -163,6 +163,8 @@ OP(SIDE_HAS_K,         0,                CONST, _, _, _,
    "(combine.c), charging the CONST's step (E217)")
 OP(TERRAIN,            0,                _, _, _, _,
    "sq -> the terrain of sq: `terrain` as one instruction (E215, E217)")
+OP(ELEVATION,          0,                _, _, _, _,
+   "sq -> the elevation of sq: `elevation` as one instruction (E217)")
 OP(SQUARE_OF,          0,                _, _, _, _,
    "u -> the unit's square: `square_of` as one instruction (E217)")
 OP(IN_ELEMENT,         0,                _, _, _, _,
