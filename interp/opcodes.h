@@ -324,6 +324,29 @@ OP(WALK_BACK,          0,                LOCAL, LOCAL, LOCAL, JUMP,
    "FOR_BACK over a walk: the next step into local c and pc += d (the body), or on when done; "
    "two steps")
 
+OP_GROUP("pairs in one: the first of two instructions that follow each other in a combined "
+         "chunk, the second kept after it (peephole.c, vm.md §5c)")
+OP(L_TERRAIN,          1,                LOCAL, _, _, _,
+   "`GET_LOCAL a; TERRAIN`: push the terrain of the square in local a, past the TERRAIN; their "
+   "two steps (else GET_LOCAL's work, and on into the TERRAIN)")
+OP(LF_TERRAIN,         1,                LOCAL, FIELD, _, _,
+   "`GET_LOCAL_FIELD a b; TERRAIN` likewise (else GET_LOCAL_FIELD's work and E201)")
+OP(LF_ELEVATION,       1,                LOCAL, FIELD, _, _,
+   "`GET_LOCAL_FIELD a b; ELEVATION` likewise")
+OP(L_IN_ELEMENT,       1,                LOCAL, _, _, _,
+   "`GET_LOCAL a; IN_ELEMENT` likewise")
+OP(LF_SIDE_HAS_K,      1,                LOCAL, FIELD, _, _,
+   "`GET_LOCAL_FIELD a b; SIDE_HAS_K k` likewise, k the next instruction's operand; their three "
+   "steps")
+OP(K_IN_SET,           1,                CONST, _, _, _,
+   "`CONST a; IN_SET`: x -> whether member x is in set K[a], past the IN_SET; their two steps "
+   "(else CONST's work)")
+OP(K_JUMP_IF_EQ_S,     1,                CONST, _, _, _,
+   "`CONST a; JUMP_IF_EQ_S j`: x -> pc += j past the jump when x == K[a], scalars; their four "
+   "steps (else CONST's work: a `?` cell goes on into the jump, E201)")
+OP(K_JUMP_IF_NE_S,     1,                CONST, _, _, _,
+   "`CONST a; JUMP_IF_NE_S j` likewise, when x != K[a]")
+
 /* clang-format on */
 
 #undef OP
