@@ -346,6 +346,18 @@ OP(K_JUMP_IF_EQ_S,     1,                CONST, _, _, _,
    "steps (else CONST's work: a `?` cell goes on into the jump, E201)")
 OP(K_JUMP_IF_NE_S,     1,                CONST, _, _, _,
    "`CONST a; JUMP_IF_NE_S j` likewise, when x != K[a]")
+OP(LF_LF,              1,                LOCAL, FIELD, _, _,
+   "`GET_LOCAL_FIELD a b; GET_LOCAL_FIELD c d`: both fields pushed, past the second; their two "
+   "steps (else the first's work and E201)")
+OP(NONE_JUMP,          1,                INT, _, _, _,
+   "`QUERY_NONE a; JUMP_IF_TRUE j` (or `JUMP_IF_FALSE j`): the copy left, pc += j past the jump "
+   "when a says so, nothing pushed; their two steps (else QUERY_NONE's work)")
+OP(JUMP_LEAVE,         0,                JUMP, _, _, _,
+   "`JUMP a` landing on an `INLINE_LEAVE`: the jump and the leave, past it; their two steps (else "
+   "the jump alone)")
+OP(JUMP_IF_FALSE_NEXT, -1,               JUMP, _, _, _,
+   "`JUMP_IF_FALSE a` landing on a `QUERY_NEXT` (no work, one step): when b is false, past it, "
+   "its step taken at once")
 
 /* clang-format on */
 

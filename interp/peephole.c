@@ -3,7 +3,9 @@
  * The pairs are those the profile of the benchmark's rules shows at every step of a line
  * (bench.md §8, sitting 15): a square read from a local or a local's field, then its terrain,
  * elevation, element or a side feature; a constant pushed, then a set membership or a
- * compare-and-branch against it. */
+ * compare-and-branch against it; two fields read; a copied `any` or `all` query's answer when
+ * no rule decided, tested at once; and the jumps to a rule's no-answer exit of a copied query
+ * (QUERY_NEXT) and to an inlined fn's end (INLINE_LEAVE). */
 #include "peephole.h"
 
 #include <stddef.h>
@@ -20,6 +22,19 @@ static const struct {
     { OP_CONST, OP_IN_SET, OP_K_IN_SET },
     { OP_CONST, OP_JUMP_IF_EQ_S, OP_K_JUMP_IF_EQ_S },
     { OP_CONST, OP_JUMP_IF_NE_S, OP_K_JUMP_IF_NE_S },
+    { OP_GET_LOCAL_FIELD, OP_GET_LOCAL_FIELD, OP_LF_LF },
+    { OP_QUERY_NONE, OP_JUMP_IF_TRUE, OP_NONE_JUMP },
+    { OP_QUERY_NONE, OP_JUMP_IF_FALSE, OP_NONE_JUMP },
+};
+
+/* `jump` landing on `target` runs as `pair`'s instruction (a jump and the instruction it
+ * lands on, which does no more than take its step and, for INLINE_LEAVE, give the call depth
+ * back). */
+static const struct {
+    uint16_t jump, target, pair;
+} landings[] = {
+    { OP_JUMP, OP_INLINE_LEAVE, OP_JUMP_LEAVE },
+    { OP_JUMP_IF_FALSE, OP_QUERY_NEXT, OP_JUMP_IF_FALSE_NEXT },
 };
 
 void peep_pairs(chunk *ch)
@@ -32,6 +47,14 @@ void peep_pairs(chunk *ch)
         for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
             if (pairs[i].first == op && pairs[i].second == ch->code[next]) {
                 ch->code[pc] = pairs[i].pair;
+                break;
+            }
+        /* a jump's one operand is its offset from the end of the instruction */
+        const int64_t to = op_operands[op] == 1 ? (int64_t)next + (int32_t)ch->code[pc + 1] : -1;
+        for (size_t i = 0; i < sizeof landings / sizeof landings[0]; i++)
+            if (landings[i].jump == op && to >= 0 && to < (int64_t)ch->len &&
+                landings[i].target == ch->code[to]) {
+                ch->code[pc] = landings[i].pair;
                 break;
             }
         pc = next;

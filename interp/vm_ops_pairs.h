@@ -83,3 +83,59 @@ VM_CASE(K_IN_SET)
 }
 K_JUMP_IF_SCALAR(K_JUMP_IF_EQ_S, true)
 K_JUMP_IF_SCALAR(K_JUMP_IF_NE_S, false)
+VM_CASE(LF_LF)
+{
+    /* the second's field read only once the first is no `?` cell (else the first fails) */
+    val a = base[OPA].u.rec[OPB];
+    if (VM_HOLDS(1) && !(a.flags & VAL_ABSENT)) {
+        val b = base[pc[3]].u.rec[pc[4]];
+        if (!(b.flags & VAL_ABSENT)) {
+            sp[0] = a;
+            sp[1] = b;
+            sp += 2;
+            SKIP(5);
+            VM_NEXT_TAKING(1);
+        }
+    }
+    GET_LOCAL_FIELD_WORK();
+}
+VM_CASE(NONE_JUMP)
+{
+    /* the mode's answer a is known here: the jump after it taken or not without the stack */
+    x->depth--;
+    if (VM_HOLDS(1)) {
+        if ((OPA != 0) == (pc[1] == OP_JUMP_IF_TRUE))
+            pc += (int32_t)pc[2];
+        SKIP(3);
+        VM_NEXT_TAKING(1);
+    }
+    PUSH(BOOLV(OPA));
+    SKIP(1);
+    VM_NEXT();
+}
+/* The jumps that land on an instruction doing no more than a step's worth: the pair is the
+ * jump and its target (peephole.c), the target's work done here and its step taken with the
+ * jump's next. */
+VM_CASE(JUMP_LEAVE)
+{
+    pc += 1 + (int32_t)OPA; /* on the INLINE_LEAVE */
+    if (VM_HOLDS(1)) {
+        x->depth--;
+        SKIP(1);
+        VM_NEXT_TAKING(1);
+    }
+    VM_NEXT();
+}
+VM_CASE(JUMP_IF_FALSE_NEXT)
+{
+    if (POP().u.i) {
+        SKIP(1);
+        VM_NEXT();
+    }
+    pc += 1 + (int32_t)OPA; /* on the QUERY_NEXT */
+    if (VM_HOLDS(1)) {
+        SKIP(1);
+        VM_NEXT_TAKING(1);
+    }
+    VM_NEXT();
+}
