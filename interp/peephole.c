@@ -44,19 +44,34 @@ void peep_pairs(chunk *ch)
         const size_t next = pc + 1 + op_operands[op];
         if (next >= ch->len)
             break;
-        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
-            if (pairs[i].first == op && pairs[i].second == ch->code[next]) {
-                ch->code[pc] = pairs[i].pair;
-                break;
-            }
-        /* a jump's one operand is its offset from the end of the instruction */
-        const int64_t to = op_operands[op] == 1 ? (int64_t)next + (int32_t)ch->code[pc + 1] : -1;
-        for (size_t i = 0; i < sizeof landings / sizeof landings[0]; i++)
-            if (landings[i].jump == op && to >= 0 && to < (int64_t)ch->len &&
-                landings[i].target == ch->code[to]) {
-                ch->code[pc] = landings[i].pair;
-                break;
-            }
+        /* the tables' first instructions alone are looked up: the pass runs on every combined
+         * chunk a session builds, at its first call (a one-answer command builds thousands
+         * of words of them) */
+        switch (op) {
+        case OP_GET_LOCAL:
+        case OP_GET_LOCAL_FIELD:
+        case OP_CONST:
+        case OP_QUERY_NONE:
+            for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+                if (pairs[i].first == op && pairs[i].second == ch->code[next]) {
+                    ch->code[pc] = pairs[i].pair;
+                    break;
+                }
+            break;
+        case OP_JUMP:
+        case OP_JUMP_IF_FALSE: {
+            /* its one operand: its offset from the end of the instruction */
+            const int64_t to = (int64_t)next + (int32_t)ch->code[pc + 1];
+            for (size_t i = 0; i < sizeof landings / sizeof landings[0]; i++)
+                if (landings[i].jump == op && to >= 0 && to < (int64_t)ch->len &&
+                    landings[i].target == ch->code[to]) {
+                    ch->code[pc] = landings[i].pair;
+                    break;
+                }
+            break;
+        }
+        default: break;
+        }
         pc = next;
     }
 }
