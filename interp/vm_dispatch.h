@@ -175,9 +175,11 @@
         sp -= (n);                                       \
         PUSH(r_);                                        \
     } while (0)
-/* GET_LOCAL_FIELD's whole body (the pc on its operands): field OPB of the record in local OPA
- * pushed, E201 when it is a `?` cell; also the slow path of the pairs that begin with it. */
-#define GET_LOCAL_FIELD_WORK()                   \
+/* GET_LOCAL_FIELD's work (the pc on its operands): field OPB of the record in local OPA pushed,
+ * past the operands, E201 when it is a `?` cell; also the slow path of the pairs that begin
+ * with it. VM_NEXT() follows it at each use, never inside it: in the switch loop VM_NEXT is a
+ * `break`, which inside the macro's do-while would leave the do-while, not the switch. */
+#define GET_LOCAL_FIELD_PUSH()                   \
     do {                                         \
         val v_ = base[OPA].u.rec[OPB];           \
         SKIP(2);                                 \
@@ -189,7 +191,6 @@
             goto error;                          \
         }                                        \
         PUSH(v_);                                \
-        VM_NEXT();                               \
     } while (0)
 /* A pair's fast path (vm_ops_pairs.h) for a square: the square in v when it is no `?` cell and
  * on the board (builtin_square_at), into sq. */

@@ -32,7 +32,8 @@ VM_CASE(LF_TERRAIN)
         SKIP(3);
         VM_NEXT_TAKING(1);
     }
-    GET_LOCAL_FIELD_WORK();
+    GET_LOCAL_FIELD_PUSH();
+    VM_NEXT();
 }
 VM_CASE(LF_ELEVATION)
 {
@@ -42,7 +43,8 @@ VM_CASE(LF_ELEVATION)
         SKIP(3);
         VM_NEXT_TAKING(1);
     }
-    GET_LOCAL_FIELD_WORK();
+    GET_LOCAL_FIELD_PUSH();
+    VM_NEXT();
 }
 VM_CASE(L_IN_ELEMENT)
 {
@@ -68,7 +70,8 @@ VM_CASE(LF_SIDE_HAS_K)
         SKIP(4);
         VM_NEXT_TAKING(2);
     }
-    GET_LOCAL_FIELD_WORK();
+    GET_LOCAL_FIELD_PUSH();
+    VM_NEXT();
 }
 VM_CASE(K_IN_SET)
 {
@@ -97,7 +100,8 @@ VM_CASE(LF_LF)
             VM_NEXT_TAKING(1);
         }
     }
-    GET_LOCAL_FIELD_WORK();
+    GET_LOCAL_FIELD_PUSH();
+    VM_NEXT();
 }
 VM_CASE(NONE_JUMP)
 {
