@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "peephole.h"
 #include "reuse.h"
 
 /* Whether op may run inside a combined chunk: not what reports its chunk to the procedure
@@ -747,6 +748,7 @@ static chunk *combine(const comb_source *src, const res_program *p, chunk *const
     /* the reads computed again and again kept after their first run (vm.md §5b); out of
      * memory there, the chunk stays as it is, right but slower */
     (void)reuse_reads(out);
+    peep_pairs(out); /* pairs of instructions in one (vm.md §5c) */
     mem_free(e.qfix);
     return out;
 fail:

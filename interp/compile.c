@@ -335,6 +335,7 @@ static op_code board_lookup_op(uint32_t bi)
     case RES_BI_SIDE_BETWEEN: return OP_SIDE_BETWEEN;
     case RES_BI_SIDE_HAS: return OP_SIDE_HAS;
     case RES_BI_TERRAIN: return OP_TERRAIN;
+    case RES_BI_ELEVATION: return OP_ELEVATION;
     case RES_BI_IN_ELEMENT: return OP_IN_ELEMENT;
     case RES_BI_SQUARE_OF: return OP_SQUARE_OF;
     case RES_BI_DISTANCE: return OP_DISTANCE;

@@ -121,6 +121,7 @@ static bool pure_op(op_code op)
     case OP_SIDE_BETWEEN:
     case OP_SIDE_HAS:
     case OP_TERRAIN:
+    case OP_ELEVATION:
     case OP_IN_ELEMENT:
     case OP_SQUARE_OF:
     case OP_DISTANCE:

@@ -163,6 +163,8 @@ OP(SIDE_HAS_K,         0,                CONST, _, _, _,
    "(combine.c), charging the CONST's step (E217)")
 OP(TERRAIN,            0,                _, _, _, _,
    "sq -> the terrain of sq: `terrain` as one instruction (E215, E217)")
+OP(ELEVATION,          0,                _, _, _, _,
+   "sq -> the elevation of sq: `elevation` as one instruction (E217)")
 OP(SQUARE_OF,          0,                _, _, _, _,
    "u -> the unit's square: `square_of` as one instruction (E217)")
 OP(IN_ELEMENT,         0,                _, _, _, _,
@@ -330,6 +332,40 @@ OP(AGG_MIN,            0,                LOCAL, LOCAL, INT, JUMP,
    "`?` cell, on into that code (no step)")
 OP(AGG_MAX,            0,                LOCAL, LOCAL, INT, JUMP,
    "the same for the greatest so far")
+OP_GROUP("pairs in one: the first of two instructions that follow each other in a combined "
+         "chunk, the second kept after it (peephole.c, vm.md §5c)")
+OP(L_TERRAIN,          1,                LOCAL, _, _, _,
+   "`GET_LOCAL a; TERRAIN`: push the terrain of the square in local a, past the TERRAIN; their "
+   "two steps (else GET_LOCAL's work, and on into the TERRAIN)")
+OP(LF_TERRAIN,         1,                LOCAL, FIELD, _, _,
+   "`GET_LOCAL_FIELD a b; TERRAIN` likewise (else GET_LOCAL_FIELD's work and E201)")
+OP(LF_ELEVATION,       1,                LOCAL, FIELD, _, _,
+   "`GET_LOCAL_FIELD a b; ELEVATION` likewise")
+OP(L_IN_ELEMENT,       1,                LOCAL, _, _, _,
+   "`GET_LOCAL a; IN_ELEMENT` likewise")
+OP(LF_SIDE_HAS_K,      1,                LOCAL, FIELD, _, _,
+   "`GET_LOCAL_FIELD a b; SIDE_HAS_K k` likewise, k the next instruction's operand; their three "
+   "steps")
+OP(K_IN_SET,           1,                CONST, _, _, _,
+   "`CONST a; IN_SET`: x -> whether member x is in set K[a], past the IN_SET; their two steps "
+   "(else CONST's work)")
+OP(K_JUMP_IF_EQ_S,     1,                CONST, _, _, _,
+   "`CONST a; JUMP_IF_EQ_S j`: x -> pc += j past the jump when x == K[a], scalars; their four "
+   "steps (else CONST's work: a `?` cell goes on into the jump, E201)")
+OP(K_JUMP_IF_NE_S,     1,                CONST, _, _, _,
+   "`CONST a; JUMP_IF_NE_S j` likewise, when x != K[a]")
+OP(LF_LF,              1,                LOCAL, FIELD, _, _,
+   "`GET_LOCAL_FIELD a b; GET_LOCAL_FIELD c d`: both fields pushed, past the second; their two "
+   "steps (else the first's work and E201)")
+OP(NONE_JUMP,          1,                INT, _, _, _,
+   "`QUERY_NONE a; JUMP_IF_TRUE j` (or `JUMP_IF_FALSE j`): the copy left, pc += j past the jump "
+   "when a says so, nothing pushed; their two steps (else QUERY_NONE's work)")
+OP(JUMP_LEAVE,         0,                JUMP, _, _, _,
+   "`JUMP a` landing on an `INLINE_LEAVE`: the jump and the leave, past it; their two steps (else "
+   "the jump alone)")
+OP(JUMP_IF_FALSE_NEXT, -1,               JUMP, _, _, _,
+   "`JUMP_IF_FALSE a` landing on a `QUERY_NEXT` (no work, one step): when b is false, past it, "
+   "its step taken at once")
 
 /* clang-format on */
 

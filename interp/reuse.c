@@ -69,6 +69,7 @@ static bool pure_op(const chunk *ch, const uint32_t *writer, const uint32_t *w, 
     case OP_UNIT_SIZE:
     case OP_UNIT_VALUE:
     case OP_TERRAIN:
+    case OP_ELEVATION:
     case OP_IN_ELEMENT:
     case OP_GET_FIELD:
     case OP_LEN:

@@ -64,6 +64,8 @@ VM_NO_CROSSJUMPING bool vm_execute(vm_ctx *x, val *out, bool *answered, const vm
 #include "vm_ops_lists.h"
     /* what procedures do, the turn and the phase */
 #include "vm_ops_proc.h"
+    /* pairs in one (peephole.c) */
+#include "vm_ops_pairs.h"
 
     VM_LOOP_END
 

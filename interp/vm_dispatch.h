@@ -175,6 +175,46 @@
         sp -= (n);                                       \
         PUSH(r_);                                        \
     } while (0)
+/* GET_LOCAL_FIELD's work (the pc on its operands): field OPB of the record in local OPA pushed,
+ * past the operands, E201 when it is a `?` cell; also the slow path of the pairs that begin
+ * with it. VM_NEXT() follows it at each use, never inside it: in the switch loop VM_NEXT is a
+ * `break`, which inside the macro's do-while would leave the do-while, not the switch. */
+#define GET_LOCAL_FIELD_PUSH()                   \
+    do {                                         \
+        val v_ = base[OPA].u.rec[OPB];           \
+        SKIP(2);                                 \
+        if (v_.flags & VAL_ABSENT) {             \
+            uint32_t t_, r_, c_;                 \
+            val_absent_where(v_, &t_, &r_, &c_); \
+            SAVE_PC();                           \
+            lookup_fail_absent(x, t_, r_, c_);   \
+            goto error;                          \
+        }                                        \
+        PUSH(v_);                                \
+    } while (0)
+/* A pair's fast path (vm_ops_pairs.h) for a square: the square in v when it is no `?` cell and
+ * on the board (builtin_square_at), into sq. */
+#define PAIR_SQUARE(v, sq) (!((v).flags & VAL_ABSENT) && builtin_square_at(x, (v), &(sq)))
+/* x -> pc past the pair `CONST a; JUMP_IF_EQ_S j` (on_eq) or `...NE_S` when the jump is taken,
+ * x and K[a] scalars neither a `?` cell, their four steps taken at once; else CONST's work and
+ * on into the jump, which compares (E201) and charges as ever. */
+#define K_JUMP_IF_SCALAR(NAME, on_eq)                                \
+    VM_CASE(NAME)                                                    \
+    {                                                                \
+        val k_ = K[OPA];                                             \
+        if (VM_HOLDS(3) && !((TOP.flags | k_.flags) & VAL_ABSENT)) { \
+            bool eq_ = TOP.u.i == k_.u.i;                            \
+            sp--;                                                    \
+            if (eq_ == (on_eq))                                      \
+                pc += (int32_t)pc[2];                                \
+            SKIP(3);                                                 \
+            VM_NEXT_TAKING(3);                                       \
+        }                                                            \
+        PUSH(k_);                                                    \
+        SKIP(1);                                                     \
+        VM_NEXT();                                                   \
+    }
+
 #if HON_DEBUG_TRACE
 #define DEBUG_OP()                                                              \
     fprintf(stderr, "[vm] %-28s %04zu %s\n", ch->name, (size_t)(pc - ch->code), \

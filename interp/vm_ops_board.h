@@ -135,6 +135,15 @@ VM_CASE(TERRAIN)
         BOARD_SLOW(RES_BI_TERRAIN, 1, type);
     VM_NEXT();
 }
+VM_CASE(ELEVATION)
+{
+    int sq;
+    if (builtin_square_at(x, TOP, &sq))
+        TOP = INTV(board_elevation_at_sq(x->sc->b, sq));
+    else
+        BOARD_SLOW(RES_BI_ELEVATION, 1, T_INT);
+    VM_NEXT();
+}
 VM_CASE(SQUARE_OF)
 {
     int64_t sq;

@@ -298,6 +298,13 @@ VM_CASE(QUERY_ENTER)
 VM_CASE(QUERY_FORWARD)
 {
     if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+        if (VM_HOLDS(OPB)) { /* the reads' steps and the next instruction's: one test */
+            uint32_t n = OPB;
+            x->depth++;
+            pc += (int32_t)OPC;
+            SKIP(3);
+            VM_NEXT_TAKING(n);
+        }
         CHARGE(OPB); /* the pc still on the operands: the caller's part */
         x->depth++;
         pc += (int32_t)OPC;

@@ -61,16 +61,7 @@ VM_CASE(GET_FIELD)
 }
 VM_CASE(GET_LOCAL_FIELD)
 {
-    val v = base[OPA].u.rec[OPB];
-    SKIP(2);
-    if (v.flags & VAL_ABSENT) {
-        uint32_t t, r, c;
-        val_absent_where(v, &t, &r, &c);
-        SAVE_PC();
-        lookup_fail_absent(x, t, r, c);
-        goto error;
-    }
-    PUSH(v);
+    GET_LOCAL_FIELD_PUSH();
     VM_NEXT();
 }
 VM_CASE(LEN)

@@ -127,9 +127,11 @@ VM_CASE(KEPT)
 {
     if (base[OPA].type != T_NONE && x->steps_left > OPB && !x->tracing) {
         PUSH(base[OPA]);
-        x->steps_left -= OPB - 1; /* and the dispatch's one */
+        /* the b steps, the dispatch's one among them: at least one is left, so VM_NEXT's test
+         * of the block could not strike */
+        x->steps_left -= OPB;
         pc += 3 + (int32_t)OPC;
-        VM_NEXT();
+        VM_DISPATCH();
     }
     SKIP(3);
     VM_DISPATCH();

@@ -122,6 +122,7 @@ board *board_new(geo_topology topo, int w, int h)
     b->view.n_sides = b->n_place[BOARD_AT_SIDE];
     b->view.elem_at = b->elem_at;
     b->view.terrain_at = b->terrain_at;
+    b->view.elev_at = b->elev;
     bool ok = b->elev && b->elem_at && b->terrain_at && b->unit_head && b->runs && b->side_bits;
     for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++) {
         b->head[p] = new_ints((size_t)b->n_place[p], -1);

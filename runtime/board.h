@@ -155,6 +155,7 @@ typedef struct board_view {
     int n_sides;           /* geo_side_count of the board's grid */
     const int *elem_at;    /* per square: board_element_at, -1 for none */
     const int *terrain_at; /* per square: board_terrain, the type of its element, -1 for none */
+    const int *elev_at;    /* per square: board_elevation */
 } board_view;
 
 /* Whether side feature `id` is on `side`, as board_side_has(b, side, id, NULL), read inline
@@ -168,8 +169,9 @@ static inline bool board_side_has_id(const board *b, int side, int id)
     return board_side_has(b, side, id, NULL);
 }
 
-/* board_element_at and board_terrain read inline, for a square of the board (0 <= sq < w*h):
- * the dispatch loop's IN_ELEMENT and TERRAIN ask them at every square a line crosses. */
+/* board_element_at, board_terrain and board_elevation read inline, for a square of the board
+ * (0 <= sq < w*h): the dispatch loop's IN_ELEMENT, TERRAIN and ELEVATION ask them at every
+ * square a line crosses. */
 static inline int board_element_at_sq(const board *b, int sq)
 {
     return ((const board_view *)(const void *)b)->elem_at[sq];
@@ -177,6 +179,10 @@ static inline int board_element_at_sq(const board *b, int sq)
 static inline int board_terrain_at_sq(const board *b, int sq)
 {
     return ((const board_view *)(const void *)b)->terrain_at[sq];
+}
+static inline int board_elevation_at_sq(const board *b, int sq)
+{
+    return ((const board_view *)(const void *)b)->elev_at[sq];
 }
 
 /* board_side_has_id for any side number: 1 or 0, or -1 when side is not a side of the board

@@ -467,6 +467,15 @@ START_TEST(unit_values_and_calls)
     arg = (hon_value){ HON_V_SQUARE, HON_SQUARE(9, 2) }; /* J3: off the board */
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_ERR_RUNTIME);
     hon_query_handle_free(h);
+    /* `elevation` is one lookup: an ELEVATION instruction of its own, not the BOARD runner
+     * (vm.md §4a), which answers as above (C3's 2) and fails off the board as BOARD did */
+    char *dis = NULL;
+    size_t dis_len = 0;
+    FILE *dis_out = open_memstream(&dis, &dis_len);
+    ck_assert_int_eq(hon_disassemble(t->vm, "height", dis_out), HON_OK);
+    fclose(dis_out);
+    ck_assert_msg(strstr(dis, "ELEVATION") && !strstr(dis, "BOARD"), "%s", dis);
+    free(dis);
     h = hon_lookup_query(t->vm, "kinds");
     arg = (hon_value){ HON_V_MEMBER, hon_member_id(t->vm, "kind", "infantry") };
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_OK);

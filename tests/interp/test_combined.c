@@ -954,6 +954,108 @@ START_TEST(a_walk_takes_the_steps_of_the_lists_loop)
 }
 END_TEST
 
+/* Pairs of instructions in one (peephole.c, vm.md §5c): a square read from a local or a
+ * local's field then its terrain, elevation, element or a side feature, and a constant then a
+ * set membership or a compare-and-branch, each pair one instruction of the combined chunk with
+ * the second kept after it. The board (PAIR_BOARD): row 1 A1 open, B1 and C1 woods, D1 open, of
+ * elevations 0 1 2 0, a wall on A1/B1; row 2 open but D2, which has no terrain. Worked out:
+ *   rough(@A1, @D1): line A1 -> D1 enters B1, C1, D1 with no corner: woods entered 2, their
+ *     elevations 1 + 2 + 0 = 3, walls crossed 1 (A1/B1): 6. rough(@A2, @C2): no woods, all
+ *     0, no wall: 0.
+ *   plain(@A2): in an element (open@A1...) and open: true; plain(@B1) woods: false; plain(@D2)
+ *     in no element: false (terrain never asked); plain(@F1) off the 4-column board: E217, from
+ *     the pair's slow path (the instructions it stands for), traced or not.
+ *   seen(@A1, @D1): the line's first square B1 is woods, `blocked` (an `any` query copied at
+ *     its call) is true: false. seen(@A2, @C2): B2 and C2 open at elevation 0: the default, true.
+ *   extra(@A1, @D1): three moves of distance 1, then lift of 1 - 1, 2 - 1, 0 - 1: 0 + 1 + 0:
+ *     3 + 1 = 4. extra(@A2, @C2): 2 + 0 = 2.
+ * And the steps the untraced run needs are the traced one's (the rules one by one, no pairs). */
+static const char *const PAIRS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; terrain woods; side_feature wall;\n"
+    "query rough(a: square, b: square) -> int combine first;\n"
+    "rule rough.r cite \"T.1\"\n"
+    "  answer count(s in line(a, b): not s.corner and terrain(s.square) in {woods})\n"
+    "         + sum(s in line(a, b): elevation(s.square))\n"
+    "         + count(s in line(a, b): not s.corner and side_has(s.side, wall));\n"
+    "query plain(a: square) -> bool combine first default false;\n"
+    "rule plain.r cite \"T.1\" when in_element(a) and terrain(a) == open answer true;\n"
+    "query blocked(s: step) -> bool combine any;\n"
+    "rule blocked.woods cite \"T.1\" when terrain(s.square) in {woods} answer true;\n"
+    "rule blocked.high cite \"T.1\" when elevation(s.square) > 1 answer true;\n"
+    "query seen(a: square, b: square) -> bool combine first default true;\n"
+    "rule seen.r cite \"T.1\" when any(s in line(a, b): blocked(s)) answer false;\n"
+    "fn lift(h: int) -> int = if h > 0 then h else 0;\n"
+    "query extra(a: square, b: square) -> int combine first;\n"
+    "rule extra.r cite \"T.1\"\n"
+    "  answer sum(s in line(a, b): distance(s.from, s.square))\n"
+    "         + sum(s in line(a, b): lift(elevation(s.square) - 1));\n";
+static const char *const PAIR_BOARD = "size 4 x 2\nlegend . = open  w = woods  x = none\nmap\n"
+                                      "  1 . w w .\n  2 . . . x\n"
+                                      "elevation\n  1 0 1 2 0\n  2 0 0 0 0\nside A1/B1 wall\n";
+
+static tvm *pairs_vm(unsigned long budget)
+{
+    tvm *t = tvm_new_cfg(PAIRS, budget, 0);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "p.scn", PAIR_BOARD, strlen(PAIR_BOARD)), HON_OK);
+    return t;
+}
+
+static unsigned long fewest_pair_steps(const char *e, bool traced)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = pairs_vm(mid);
+        hon_answer *a = NULL;
+        hon_status st =
+            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+START_TEST(pairs_of_instructions_run_as_one)
+{
+    tvm *t = pairs_vm(0);
+    both(t, "rough(@A1, @D1)", "6");
+    both(t, "rough(@A2, @C2)", "0");
+    both(t, "plain(@A2)", "true");
+    both(t, "plain(@B1)", "false");
+    both(t, "plain(@D2)", "false");
+    both(t, "plain(@F1)", "E217");
+    both(t, "seen(@A1, @D1)", "false");
+    both(t, "seen(@A2, @C2)", "true");
+    both(t, "extra(@A1, @D1)", "4");
+    both(t, "extra(@A2, @C2)", "2");
+    ck_assert_int_eq(count_op(t->vm, "seen", OP_NONE_JUMP), 1);
+    ck_assert_int_eq(count_op(t->vm, "seen", OP_JUMP_IF_FALSE_NEXT), 1);
+    ck_assert_int_eq(count_op(t->vm, "extra", OP_LF_LF), 1);
+    ck_assert_int_eq(count_op(t->vm, "extra", OP_JUMP_LEAVE), 1);
+    ck_assert_int_eq(count_op(t->vm, "rough", OP_LF_TERRAIN), 1);
+    ck_assert_int_eq(count_op(t->vm, "rough", OP_K_IN_SET), 1);
+    ck_assert_int_eq(count_op(t->vm, "rough", OP_LF_ELEVATION), 1);
+    ck_assert_int_eq(count_op(t->vm, "rough", OP_LF_SIDE_HAS_K), 1);
+    ck_assert_int_eq(count_op(t->vm, "plain", OP_L_IN_ELEMENT), 1);
+    ck_assert_int_eq(count_op(t->vm, "plain", OP_L_TERRAIN), 1);
+    ck_assert_int_eq(count_op(t->vm, "plain", OP_K_JUMP_IF_NE_S), 1);
+    /* the second of each pair kept in place */
+    ck_assert_int_eq(count_op(t->vm, "rough", OP_TERRAIN), 1);
+    ck_assert_int_eq(count_op(t->vm, "plain", OP_JUMP_IF_NE_S), 1);
+    tvm_free(t);
+    const char *const calls[] = { "rough(@A1, @D1)", "rough(@A2, @C2)", "plain(@A2)",
+                                  "plain(@B1)",      "seen(@A1, @D1)",  "seen(@A2, @C2)",
+                                  "extra(@A1, @D1)", "extra(@A2, @C2)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        ck_assert_uint_eq(fewest_pair_steps(calls[i], false), fewest_pair_steps(calls[i], true));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -976,6 +1078,7 @@ int main(void)
     tcase_add_test(tc, reads_of_a_copys_parameters_are_kept_per_entry);
     tcase_add_test(tc, a_bresenham_loop_walks_as_it_goes);
     tcase_add_test(tc, a_walk_takes_the_steps_of_the_lists_loop);
+    tcase_add_test(tc, pairs_of_instructions_run_as_one);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

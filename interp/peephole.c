@@ -1,0 +1,77 @@
+/* peephole.c — pairs of instructions in one, in a finished combined chunk (see peephole.h).
+ *
+ * The pairs are those the profile of the benchmark's rules shows at every step of a line
+ * (bench.md §8, sitting 15): a square read from a local or a local's field, then its terrain,
+ * elevation, element or a side feature; a constant pushed, then a set membership or a
+ * compare-and-branch against it; two fields read; a copied `any` or `all` query's answer when
+ * no rule decided, tested at once; and the jumps to a rule's no-answer exit of a copied query
+ * (QUERY_NEXT) and to an inlined fn's end (INLINE_LEAVE). */
+#include "peephole.h"
+
+#include <stddef.h>
+
+/* `first` followed at once by `second` runs as `pair`'s instruction (vm_ops_pairs.h). */
+static const struct {
+    uint16_t first, second, pair;
+} pairs[] = {
+    { OP_GET_LOCAL, OP_TERRAIN, OP_L_TERRAIN },
+    { OP_GET_LOCAL_FIELD, OP_TERRAIN, OP_LF_TERRAIN },
+    { OP_GET_LOCAL_FIELD, OP_ELEVATION, OP_LF_ELEVATION },
+    { OP_GET_LOCAL, OP_IN_ELEMENT, OP_L_IN_ELEMENT },
+    { OP_GET_LOCAL_FIELD, OP_SIDE_HAS_K, OP_LF_SIDE_HAS_K },
+    { OP_CONST, OP_IN_SET, OP_K_IN_SET },
+    { OP_CONST, OP_JUMP_IF_EQ_S, OP_K_JUMP_IF_EQ_S },
+    { OP_CONST, OP_JUMP_IF_NE_S, OP_K_JUMP_IF_NE_S },
+    { OP_GET_LOCAL_FIELD, OP_GET_LOCAL_FIELD, OP_LF_LF },
+    { OP_QUERY_NONE, OP_JUMP_IF_TRUE, OP_NONE_JUMP },
+    { OP_QUERY_NONE, OP_JUMP_IF_FALSE, OP_NONE_JUMP },
+};
+
+/* `jump` landing on `target` runs as `pair`'s instruction (a jump and the instruction it
+ * lands on, which does no more than take its step and, for INLINE_LEAVE, give the call depth
+ * back). */
+static const struct {
+    uint16_t jump, target, pair;
+} landings[] = {
+    { OP_JUMP, OP_INLINE_LEAVE, OP_JUMP_LEAVE },
+    { OP_JUMP_IF_FALSE, OP_QUERY_NEXT, OP_JUMP_IF_FALSE_NEXT },
+};
+
+void peep_pairs(chunk *ch)
+{
+    for (size_t pc = 0; pc < ch->len;) {
+        const uint32_t op = ch->code[pc];
+        const size_t next = pc + 1 + op_operands[op];
+        if (next >= ch->len)
+            break;
+        /* the tables' first instructions alone are looked up: the pass runs on every combined
+         * chunk a session builds, at its first call (a one-answer command builds thousands
+         * of words of them) */
+        switch (op) {
+        case OP_GET_LOCAL:
+        case OP_GET_LOCAL_FIELD:
+        case OP_CONST:
+        case OP_QUERY_NONE:
+            for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+                if (pairs[i].first == op && pairs[i].second == ch->code[next]) {
+                    ch->code[pc] = pairs[i].pair;
+                    break;
+                }
+            break;
+        case OP_JUMP:
+        case OP_JUMP_IF_FALSE: {
+            /* its one operand: its offset from the end of the instruction */
+            const int64_t to = (int64_t)next + (int32_t)ch->code[pc + 1];
+            for (size_t i = 0; i < sizeof landings / sizeof landings[0]; i++)
+                if (landings[i].jump == op && to >= 0 && to < (int64_t)ch->len &&
+                    landings[i].target == ch->code[to]) {
+                    ch->code[pc] = landings[i].pair;
+                    break;
+                }
+            break;
+        }
+        default: break;
+        }
+        pc = next;
+    }
+}

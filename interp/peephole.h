@@ -1,0 +1,23 @@
+/* peephole.h — pairs of instructions in one, in a finished combined chunk (vm.md §5c).
+ *
+ * combine.c builds a query's combined chunk and reuse.c keeps its repeated reads; then
+ * peep_pairs looks at each instruction and the one after it, and where the two are a pair the
+ * VM runs as one (a board built-in reading its square from a local or a local's field, a
+ * constant tested against, two fields read, a copied query's answer tested: opcodes.h's last
+ * group), rewrites the first's opcode; so too a jump whose target does no more than take its
+ * step (QUERY_NEXT) or give the call depth back (INLINE_LEAVE). The second
+ * stays where it is: no offset moves, a jump landing on it runs it alone, and the first's
+ * instruction falls back to its own work and the second's when the pair's fast path does not
+ * apply (vm_ops_pairs.h), so answers, errors, spans and steps are the two instructions'.
+ */
+#ifndef HON_PEEPHOLE_H
+#define HON_PEEPHOLE_H
+
+#include "chunk.h"
+
+/* Rewrites in place the first instruction of each pair of combined chunk ch (any chunk whose
+ * instructions all run in the dispatch loop); the code keeps its length, operands, spans and
+ * parts. Never fails. */
+void peep_pairs(chunk *ch);
+
+#endif
