@@ -821,7 +821,10 @@ static void session_exit(cli_session *s)
     memset(s, 0, sizeof *s);
 }
 
-int main(int argc, char **argv)
+/* The command's work, main's but for the check of standard output (main, below): its exit
+ * status. *errors_are_2 is set for the commands whose status 1 means "something differs" (diff,
+ * snapshot), where an error is 2. */
+static int run_main(int argc, char **argv, bool *errors_are_2)
 {
     heap_prefer_huge_pages();
     cli_opts o = { 0 };
@@ -911,6 +914,7 @@ int main(int argc, char **argv)
      * REPL, the language server and play answer many times: they compile all at load, so
      * that no answer pays for it. */
     o.lazy = sub && strcmp(sub->name, "lsp") != 0 && strcmp(sub->name, "play") != 0;
+    *errors_are_2 = sub && (strcmp(sub->name, "diff") == 0 || strcmp(sub->name, "snapshot") == 0);
     if (rc < 0)
         rc = cli_session_open(&s, &o);
     else
@@ -926,5 +930,18 @@ int main(int argc, char **argv)
     session_exit(&s);
     cli_question_opts_free(&qo);
     cli_opts_free(&o);
+    return rc;
+}
+
+/* Runs the command (run_main), then makes sure what it wrote to standard output got there: a
+ * write that failed (a full disk, `> /dev/full`) is an error (E408, naming standard output and
+ * the system's reason, cli_stdout_error) and the exit status is the command's error status, 1
+ * (2 for diff and snapshot, and for a usage error), whatever the command answered. */
+int main(int argc, char **argv)
+{
+    bool errors_are_2 = false;
+    int rc = run_main(argc, argv, &errors_are_2);
+    if (cli_stdout_error())
+        rc = errors_are_2 || rc == 2 ? 2 : 1;
     return rc;
 }

@@ -6104,5 +6104,69 @@ def main():
     return 0
 
 
+def run_to_full(args, stdin=""):
+    """Runs hon as run() does, its standard output on /dev/full (every write to it fails with
+    ENOSPC, "No space left on device"): stderr is captured, stdout is lost."""
+    e = dict(os.environ)
+    for k in ("HON_RULES", "HON_DATADIR", "COLUMNS"):
+        e.pop(k, None)
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([HON] + args, input=stdin, stdout=full, stderr=subprocess.PIPE,
+                           text=True, env=e, timeout=120)
+    p.stdout = "(on /dev/full)"
+    p.args_shown = " ".join(["hon"] + args) + " > /dev/full"
+    if p.returncode < 0 or re.search(r"Sanitizer|runtime error:", p.stderr):
+        raise Failure(f"{p.args_shown}: crashed or sanitizer report (status {p.returncode})\n"
+                      f"{p.stderr}")
+    return p
+
+
+@case
+def stdout_write_errors():
+    # errors.md E408, repl.md §1 (exit status): a write to standard output that fails is an
+    # error naming standard output and the system's reason, with the command's error status,
+    # and is not blamed on what the command was about. Each command below exits 0 (1 for diff:
+    # plain and strict differ, diff_editions) when its output can be written: checked first.
+    full = "error[E408]: cannot write standard output"
+    base = ["--no-rules", "--load", fx("base.hon")]
+    with tempfile.TemporaryDirectory() as d:
+        # a board of 26 x 40 open squares: its drawing (three characters a square) is larger
+        # than stdio's buffer, so the drawing's own writes fail, not only the last flush
+        big = os.path.join(d, "big.scn")
+        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        with open(big, "w") as f:
+            f.write("size 26 x 40\nlegend . = open\nmap\n    " + " ".join(letters) + "\n")
+            for r in range(1, 41):
+                f.write(f"{r:3d} " + " ".join("." * 26) + "\n")
+            f.write("unit a = rifle allies at A1\n")
+        draw = ["--no-rules", "--load", fx("variants.hon"), "--board", big, "draw"]
+        for args, status in ((base + ["eval", "bonus(6)"], 1), (draw, 1),
+                             (["--no-rules", "help"], 1), (["--no-rules", "version"], 1),
+                             (diff_args("plain", "strict"), 2)):
+            p = run(args)
+            check(p.returncode == (1 if "diff" in args else 0) and p.stdout,
+                  "the command writes its answer when it can", p)
+            p = run_to_full(args)
+            check(p.returncode == status, f"exit {status} when standard output cannot be written",
+                  p)
+            check(p.stderr.count("error[") == 1 and f"hon: {full}" in p.stderr,
+                  "one error, E408, naming standard output", p)
+            # the reason is the system's when hon saw it fail (the last flush, or the drawing's
+            # own check); help's text fills stdio's buffer before any flush hon makes
+            if "help" not in args:
+                check(f"{full}: No space left on device" in p.stderr, "the system's reason", p)
+            check(big not in p.stderr and "plain" not in p.stderr,
+                  "the board or the setting is not blamed", p)
+        # the REPL, its lines piped: the same error at the end, exit 1
+        p = run_to_full(base, stdin="bonus(6)\n")
+        check(p.returncode == 1 and f"{full}: No space left on device" in p.stderr,
+              "the REPL's answers lost", p)
+        # --json: the error is a diagnostic object on stderr, as every other
+        p = run_to_full(["--json"] + base + ["eval", "bonus(6)"])
+        obj = parse_json(p.stderr.strip(), p)
+        check(p.returncode == 1 and obj["diagnostic"]["code"] == "E408"
+              and "standard output" in obj["diagnostic"]["message"], "the JSON diagnostic", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
