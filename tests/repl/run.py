@@ -11,7 +11,7 @@ session on the bundled board examples/boards/rail_station.scn), `los_bundled_rul
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
-`turn_omaha1_why`, `landing_row_gaps_named`, `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+`turn_omaha1_why`, `landing_row_gaps_named`, `diff_variants_time_bound` (in part), `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
 copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
@@ -4964,8 +4964,9 @@ def diff_variants():
     # long_range: line_of_sight.far only speaks past 20 squares, no board up to 5 x 5 has that
     # The search is evidence, not proof (a larger board would show it): "no change found",
     # not "never changes" (rev14: a search that never places a marker cannot say never).
+    # --seconds 0.5 bounds the whole command: each of the 5 readings' searches has 0.1 s.
     check(out[4] == "long_range=seen: no change found (no question asked can read it; "
-          "no board up to 5 x 5 shows one in 0.5 s)", "searched, no change found", p)
+          "no board up to 5 x 5 shows one in 0.1 s)", "searched, no change found", p)
     # drill: read only by drills(list<unit>), which is not asked, and by the procedure
     # drill_done, which diff does not play: the line says play may differ
     check(out[5] == "drill=twice: never changes an answer (no question asked can read it; no "
@@ -5013,6 +5014,40 @@ def diff_variants_sweep():
     check("a search of 64 boards up to 3 x 3" in p.stdout and
           "none of the 64 boards up to 3 x 3 shows one" in p.stdout, "fewer sizes, fewer boards",
           p)
+
+
+@case
+def diff_variants_time_bound():
+    # repl.md §5: --seconds S bounds the whole of `diff --variants`, its questions too, not only
+    # each reading's search. A microsecond is spent before the first reading's first question
+    # (the question set is built first), so no reading is checked, on any machine: the five
+    # readings of fixtures/variants.hon are named as not checked, in declaration order.
+    p = run(["--no-rules", "--load", fx("variants.hon"), "diff", "--variants", "--seconds",
+             "0.000001"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 0 and len(out) == 3 and out[1] == "time is up (1e-06 s): 5 of 5 "
+          "readings not checked: woods_cover=heavy_cover, woods_sight=hinders, doubling=added, "
+          "long_range=seen, drill=twice" and out[2] == "no reading checked" and p.stderr == "",
+          "stopped at once, every reading named as not checked", p)
+    # A time that does not run out: the lines of diff_variants and its count, nothing said
+    # about time. 5 s for 5 readings: each search has 1 s, and the only one that finds nothing
+    # (long_range's) spends it; the fixture's few questions take far less than the 4 s left.
+    p = run(["--no-rules", "--load", fx("variants.hon"), "diff", "--variants", "--seconds", "5"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 1 and len(out) == 7 and out[6] == "2 of 5 readings change an answer"
+          and "time is up" not in p.stdout and
+          out[4].endswith("no board up to 5 x 5 shows one in 1 s)"),
+          "every reading checked within the time", p)
+    # The same bound on the bundled rules, which ask millions of questions (hon diff
+    # --variants takes 35 s and more): one second stops it within a question of the bound,
+    # and the readings not reached are listed, the last of them the last reading declared.
+    p = run(["diff", "--variants", "--seconds", "1"])
+    out = p.stdout.splitlines()
+    m = re.fullmatch(r"time is up \(1 s\): (\d+) of (\d+) readings not checked: (.*)",
+                     out[-2] if len(out) >= 2 else "")
+    check(m and int(m.group(1)) >= 1 and m.group(2) == out[0].split(", ")[1].split()[0]
+          and len(m.group(3).split(", ")) == int(m.group(1))
+          and len(out) == 3 + int(m.group(2)) - int(m.group(1)), "the bundled rules, bounded", p)
 
 
 @case
