@@ -11,7 +11,7 @@ session on the bundled board examples/boards/rail_station.scn), `los_bundled_rul
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
-`turn_omaha1_why`, `landing_row_gaps_named`, `diff_variants_time_bound` (in part), `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+`turn_omaha1_why`, `landing_row_gaps_named`, `diff_variants_time_bound` (in part), `snapshot_record_within_what_check_reads` (in part), `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
 copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
@@ -5091,6 +5091,51 @@ def snapshot_record_check():
                                         for l in out) and
               "changed: [no board] cover_of(hill)" in out and "  now:      no_cover" in out,
               "a question no longer asked is listed", p)
+
+
+@case
+def snapshot_record_within_what_check_reads():
+    # repl.md §5, errors.md E433: a record `snapshot record` writes is one `snapshot check`
+    # reads, at most 64 MiB (67,108,864 bytes; interp/snapshot.c SNAP_MAX_BYTES). The reader's
+    # side of the bound first, on the diff cases' fixture: the plain record with comment lines
+    # ('#', which a snapshot may hold anywhere) added up to exactly 64 MiB is read and checked
+    # (nothing changed); one byte more is refused as too large (E498).
+    base = ["--no-rules", "--load", fx("diff.hon")]
+    qopts = ["--no-bundled-boards", "--board", fx("boards/ridge.scn")]
+    with tempfile.TemporaryDirectory() as tmp:
+        snap = os.path.join(tmp, "plain.snap")
+        p = run(base + ["snapshot", "record", snap] + qopts)
+        check(p.returncode == 0, "the fixture's record", p)
+        with open(snap) as f:
+            text = f.read()
+        pad = 64 * 1024 * 1024 - len(text.encode())
+        line = "#" * 1023 + "\n"
+        filler = line * (pad // 1024) + ("#" * (pad % 1024 - 1) + "\n" if pad % 1024 else "")
+        with open(snap, "w") as f:
+            f.write(text + filler)
+        check(os.path.getsize(snap) == 64 << 20, "the padded file is 64 MiB", p)
+        p = run(base + ["snapshot", "check", snap])
+        check(p.returncode == 0 and p.stdout.endswith("0 changed, 0 new, 0 gone\n"),
+              "a snapshot of 64 MiB is read", p)
+        with open(snap, "a") as f:
+            f.write("\n")
+        p = run(base + ["snapshot", "check", snap])
+        check(p.returncode == 2 and "error[E498]" in p.stderr and "file too large" in p.stderr,
+              "one byte more is not", p)
+    # The writer's side, on the bundled rules: their whole question set (every query of every
+    # bundled board, about 3.8 million answers) makes some 194 MB of text, more than the bound,
+    # so the record stops where it passes 64 MiB and says so (E433, with how to ask fewer
+    # questions), exit 2, and the file named is left as it was.
+    with tempfile.TemporaryDirectory() as tmp:
+        keep = os.path.join(tmp, "keep.snap")
+        with open(keep, "w") as f:
+            f.write("earlier\n")
+        p = run(["snapshot", "record", keep])
+        check(p.returncode == 2 and "error[E433]: the snapshot would be larger than 64 MiB, the "
+              "most `snapshot check` reads" in p.stderr and "--query NAME" in p.stderr and
+              p.stdout == "", "the record refused beyond what check reads", p)
+        check(open(keep).read() == "earlier\n" and os.listdir(tmp) == ["keep.snap"],
+              "the earlier file kept, no other left", p)
 
 
 @case
