@@ -3859,6 +3859,69 @@ def play_script_choices():
     check(p.returncode == 1 and "(did you mean `$b`?)" in p.stderr, "hon draw $bb too", p)
 
 
+def popen_hon(args, stdin_text):
+    """Starts hon with args, stdin_text on its standard input, its outputs piped (no terminal),
+    SIGINT at its default action in the child whatever this process inherited (a shell may
+    start a job with it ignored, which hon then keeps)."""
+    import signal
+    e = dict(os.environ)
+    for k in ("HON_RULES", "HON_DATADIR", "COLUMNS"):
+        e.pop(k, None)
+    f = tempfile.TemporaryFile("w+")
+    f.write(stdin_text)
+    f.seek(0)
+    return subprocess.Popen([HON] + args, stdin=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=e,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+@case
+def interrupt_when_piped():
+    # repl.md §2: ^C (SIGINT) stops the line running with E231 in a script or a pipe as at the
+    # terminal, and a second ^C ends the program. fib(60) makes some 1e12 calls, more than any
+    # machine ends while the case waits (30 s at most for each stop), under `limit steps 1e11`
+    # (E207 after 1e11 steps would take far longer still): only the interrupt ends it.
+    import signal
+    script = FIB.decode() + "\nlimit steps 100000000000\n1 + 1\nfib(60)\n2 + 2\nfib(60)\n3 + 3\n"
+    p = popen_hon(["--no-rules"], script)
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)  # the first fib(60): E231, the script goes on
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)  # the second: the default action, the program ends
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        raise Failure(f"hon went on after two ^C\n  stdout:\n{out}\n  stderr:\n{err}")
+    p.args_shown = "hon --no-rules < script (two SIGINTs)"
+    p.stdout, p.stderr = out, err
+    check("<stdin>:4:" in err and "error[E231]: interrupted" in err and err.count("E231") == 1,
+          "the first ^C stops line 4, fib(60), with E231", p)
+    check(lines(out)[-2:] == ["2", "4"] if len(lines(out)) >= 2 else False,
+          "the lines already answered stay, and the script went on to 2 + 2", p)
+    check(p.returncode == -signal.SIGINT, "the second ^C ends the program", p)
+    # a command: `eval` of fib(60) stops at the first ^C, E231, exit 1 (an evaluation error)
+    with tempfile.TemporaryDirectory() as d:
+        fib = os.path.join(d, "fib.hon")
+        with open(fib, "wb") as f:
+            f.write(FIB + b"\n")
+        p = popen_hon(["--no-rules", "--load", fib, "--max-steps", "100000000000", "eval",
+                       "fib(60)"], "")
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+            raise Failure(f"eval went on after ^C\n  stdout:\n{out}\n  stderr:\n{err}")
+        p.args_shown = "hon eval fib(60) (SIGINT)"
+        p.stdout, p.stderr = out, err
+        check(p.returncode == 1 and "error[E231]: interrupted" in err and out == "",
+              "a command stops with E231, exit 1", p)
+
+
 @case
 def interrupt_at_a_question():
     # repl.md §2a: ^C at the `answer>` prompt (a choice asked while `do` runs, or step mode's
