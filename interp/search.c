@@ -103,6 +103,11 @@ typedef struct search {
     uint64_t *reads;
     size_t max_boards; /* boards made at most (0: as many as the time allows) */
     bool swept;        /* max_boards were made, none showing a difference, within the time */
+    /* the clock of the looking: when it began and its budget in seconds; out_of_time once the
+     * budget is spent (checked between boards and between the questions of one board) */
+    struct timespec t0;
+    double budget;
+    bool out_of_time;
     /* the board where a difference was first found: its number, size, the calls asked by then */
     size_t found_at, found_after;
     int found_w, found_h;
@@ -555,10 +560,23 @@ static bool still_differs(search *r, const gboard *g, uint32_t stat, size_t narg
 }
 
 /* Asks every call of the current board; the first that differs into *q (true). */
+static double seconds_since(const struct timespec *t0);
+
+/* Whether r's budget is spent (and then r->out_of_time). */
+static bool time_is_up(search *r)
+{
+    if (!r->out_of_time && seconds_since(&r->t0) >= r->budget)
+        r->out_of_time = true;
+    return r->out_of_time;
+}
+
+/* The first call of board r->board whose answers differ, into *q; false when none does or the
+ * time is up before the board's calls are all asked (a board's calls can take long: the
+ * budget bounds them too). */
 static bool first_difference(search *r, qs_q *q, hon_status *st)
 {
     qs_iter it = { 0 };
-    while (*st == HON_OK && qs_next(&r->s, &it, q))
+    while (*st == HON_OK && !time_is_up(r) && qs_next(&r->s, &it, q))
         if (differs(r, q, st))
             return true;
     return false;
@@ -968,16 +986,14 @@ static bool look(search *r, size_t left, witness *wt, hon_status *st)
 {
     const hon_search_options *o = r->o;
     int max = o->max_size ? (int)o->max_size : 6;
-    double budget = o->seconds > 0 ? o->seconds : 60;
+    r->budget = o->seconds > 0 ? o->seconds : 60;
     if (max > SEARCH_MAX)
         max = SEARCH_MAX;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_MONOTONIC, &r->t0);
     qs_q q;
     bool hit = false;
     size_t i = 0;
-    for (; left && *st == HON_OK && !hit && (!r->max_boards || i < r->max_boards) &&
-           seconds_since(&t0) < budget;
+    for (; left && *st == HON_OK && !hit && (!r->max_boards || i < r->max_boards) && !time_is_up(r);
          i++) {
         int w, h;
         size_of(r, i, max, SEARCH_PER_SIZE, &w, &h);
@@ -985,8 +1001,8 @@ static bool look(search *r, size_t left, witness *wt, hon_status *st)
         if ((*st = enter(r, &wt->g)) == HON_OK)
             hit = first_difference(r, &q, st);
     }
-    r->seconds = seconds_since(&t0);
-    r->swept = *st == HON_OK && !hit && r->max_boards && i >= r->max_boards;
+    r->seconds = seconds_since(&r->t0);
+    r->swept = *st == HON_OK && !hit && r->max_boards && i >= r->max_boards && !r->out_of_time;
     if (*st != HON_OK || !hit)
         return false;
     r->found_at = r->boards;

@@ -213,8 +213,14 @@ uint64_t hon_cap_value(const hon_vm *vm, hon_cap which)
 
 hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text, size_t *len)
 {
+    return session_read_file_max(vm, path, code, MAX_SOURCE_BYTES, text, len);
+}
+
+hon_status session_read_file_max(hon_vm *vm, const char *path, int code, size_t max, char **text,
+                                 size_t *len)
+{
     session_cap_begin(vm);
-    int err = file_read(path, MAX_SOURCE_BYTES, text, len);
+    int err = file_read(path, max, text, len);
     if (err == ENOMEM)
         return session_cap_report(vm, HON_ERR_MEMORY, path);
     if (err) {

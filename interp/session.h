@@ -145,6 +145,9 @@ hon_status session_cap_report(hon_vm *vm, hon_status st, const char *path);
  * reported with error `code` as `hon: error: cannot read …` and gives HON_ERR_IO;
  * HON_ERR_MEMORY when memory runs out. Shared by rule files and boards. */
 hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text, size_t *len);
+/* session_read_file with a bound of max bytes (a larger file: `file too large`). */
+hon_status session_read_file_max(hon_vm *vm, const char *path, int code, size_t max, char **text,
+                                 size_t *len);
 /* The paths "dir/NAME" of the directory's files whose NAME ends with suffix (".hon"), hidden
  * ones left out, sorted, in a new array of new strings (*n of them; free each and the array).
  * HON_ERR_IO when the directory cannot be opened (reported when vm is not NULL),

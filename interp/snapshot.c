@@ -14,6 +14,13 @@
 #include "questions.h"
 
 #define SNAP_MAGIC "# hon snapshot 1"
+/* The largest snapshot file: what snap_read reads, and so what hon_snapshot_record writes (a
+ * record hon writes is one it can read back). A check holds the file's text twice (its lines
+ * and the diagnostics' copy) and one entry per answer, besides the questions it asks again:
+ * checking 66 MB of the bundled rules' answers peaked at 665 MB resident (measured), within
+ * the session's default memory cap of 1 GiB, where their whole question set (3.8 million
+ * answers, 194 MB) ran out of it (E406). */
+#define SNAP_MAX_BYTES ((size_t)64 << 20)
 
 /* ---- recording ---- */
 
@@ -112,6 +119,16 @@ hon_status hon_snapshot_record(hon_vm *vm, const char *setting, const hon_questi
                 put_section(&s, b, &text);
             put_question(&s, &q, &text);
             sb_printf(&text, " = %s\n", a.text);
+            if (text.len > SNAP_MAX_BYTES) {
+                session_report(vm, E_SNAPSHOT_TOO_LARGE, "<snapshot>",
+                               "the snapshot would be larger than %zu MiB, the most `snapshot "
+                               "check` reads (%zu answers so far, on board %zu of %zu): record "
+                               "fewer questions (--query NAME, --no-bundled-boards, --board "
+                               "FILE, --cap N)",
+                               SNAP_MAX_BYTES >> 20, n + 1, b + 1, s.nboards);
+                st = HON_ERR_NOT_FOUND;
+                break;
+            }
         }
     }
     hon_drop_board(vm);
@@ -274,7 +291,8 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
 {
     size_t len;
     *sn = (snap){ .path = path };
-    hon_status st = session_read_file(vm, path, E_QUESTION_READ, &sn->text, &len);
+    hon_status st =
+        session_read_file_max(vm, path, E_QUESTION_READ, SNAP_MAX_BYTES, &sn->text, &len);
     if (st != HON_OK)
         return st;
     sn->id = diag_sources_add(&vm->sources, path, sn->text, len);

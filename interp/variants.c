@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "focus.h"
 #include "mem.h"
@@ -25,11 +26,34 @@
 #define VARIANTS_SIZE    5  /* the default largest board of its search */
 #define VARIANTS_ANSWER  60 /* characters of an answer shown */
 
-/* A reading's run: the questions asked, how many differ, and the first that does. */
+/* A reading's run: the questions asked, how many differ, and the first that does; late when
+ * the command's time (--seconds) ran out before its questions were all asked. */
 typedef struct reading_run {
     size_t asked, differ;
     strbuf example; /* "BOARD: QUESTION: A | B" */
+    bool late;
 } reading_run;
+
+/* The whole command's time, when one is given (`--seconds S`): when it began and S. */
+typedef struct time_bound {
+    bool on;
+    struct timespec t0;
+    double seconds;
+} time_bound;
+
+/* The seconds spent since t's start. */
+static double time_spent(const time_bound *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->t0.tv_sec) + (double)(now.tv_nsec - t->t0.tv_nsec) / 1e9;
+}
+
+/* Whether t is given and spent. */
+static bool time_is_up(const time_bound *t)
+{
+    return t->on && time_spent(t) >= t->seconds;
+}
 
 /* Writes an answer's text, cut after VARIANTS_ANSWER characters (an error's text is long). */
 static void put_answer(strbuf *out, const char *text)
@@ -219,7 +243,7 @@ static bool worth_entering(const qs_set *s, const focus *f, size_t b)
  * (m), and whose reads all show (h), is counted as agreeing without asking it under the
  * reading. */
 static hon_status ask_all(qs_set *s, const focus *f, uint32_t v, const hidden *h, reads_memo *m,
-                          reading_run *rr)
+                          const time_bound *tb, reading_run *rr)
 {
     const res_program *p = s->vm[0]->pg->res;
     const char **skip = mem_calloc(s->nstats + 1, sizeof *skip);
@@ -237,7 +261,7 @@ static hon_status ask_all(qs_set *s, const focus *f, uint32_t v, const hidden *h
         watched[k] = id >= 0 && !h->query[id];
     }
     hon_status st = HON_OK;
-    for (size_t b = 0; st == HON_OK && b < s->nboards; b++) {
+    for (size_t b = 0; st == HON_OK && !rr->late && b < s->nboards; b++) {
         if (!worth_entering(s, f, b) || (st = qs_enter(s, b)) != HON_OK)
             continue;
         qs_iter it = { 0 };
@@ -246,6 +270,10 @@ static hon_status ask_all(qs_set *s, const focus *f, uint32_t v, const hidden *h
             qs_ans x, y;
             if (q.text && !focus_chunk(f, q.text->ch[0]))
                 continue;
+            if (time_is_up(tb)) { /* the reading is not checked: its line is not written */
+                rr->late = true;
+                break;
+            }
             bool have_x = false;
             if (q.text ? !focus_chunk_calls(f, h->query, h->fn, q.text->ch[0]) : watched[q.stat]) {
                 uint16_t *slot = reads_slot(m, s, b, &q, &it);
@@ -345,10 +373,12 @@ static bool procedures_read(const focus *f)
 
 /* Compares, for variant v and its reading m, the setting in a with the setting and that
  * reading in b; writes the line of the reading to out. *changes: whether it changed an
- * answer. */
+ * answer. Under a time bound tb, the search has so->seconds or the time left, the less; when
+ * the time runs out before the reading's questions are all asked, *late is set and no line
+ * is written. */
 static hon_status one_reading(qs_set *s, reads_memo *rm, const char *setting, uint32_t v,
-                              uint32_t m, const hon_search_options *so, size_t boards, strbuf *out,
-                              bool *changes)
+                              uint32_t m, const hon_search_options *so, size_t boards,
+                              const time_bound *tb, strbuf *out, bool *changes, bool *late)
 {
     hon_vm *a = s->vm[0], *b = s->vm[1];
     const res_program *p = a->pg->res;
@@ -366,16 +396,22 @@ static hon_status one_reading(qs_set *s, reads_memo *rm, const char *setting, ui
     if (st == HON_OK)
         st = hidden_build(&h, &f);
     if (st == HON_OK)
-        st = ask_all(s, &f, v, &h, rm, &rr);
+        st = ask_all(s, &f, v, &h, rm, tb, &rr);
     hidden_free(&h);
     const bool played = st == HON_OK && procedures_read(&f);
     focus_free(&f);
     search_found found = { 0 };
-    if (st == HON_OK && !rr.differ)
-        st = search_quiet(a, b, so, boards, &found);
-    if (st == HON_OK)
-        put_line(out, var, reading, &rr, &found, so, played);
-    *changes = rr.differ || found.found;
+    hon_search_options sq = *so;
+    if (tb->on && !rr.late && tb->seconds - time_spent(tb) < sq.seconds)
+        sq.seconds = tb->seconds - time_spent(tb); /* the time left */
+    if (tb->on && !rr.late && sq.seconds <= 0)
+        rr.late = true;
+    if (st == HON_OK && !rr.differ && !rr.late)
+        st = search_quiet(a, b, &sq, boards, &found);
+    if (st == HON_OK && !rr.late)
+        put_line(out, var, reading, &rr, &found, &sq, played);
+    *changes = !rr.late && (rr.differ || found.found);
+    *late = rr.late;
     search_found_free(&found);
     sb_free(&rr.example);
     return st == HON_OK && (out->oom || rr.example.oom) ? HON_ERR_MEMORY : st;
@@ -412,9 +448,11 @@ hon_status variants_compare(hon_vm *a, hon_vm *b, const char *setting, const hon
     hon_search_options so = o ? *o : (hon_search_options){ 0 };
     so.max_size = so.max_size ? so.max_size : VARIANTS_SIZE;
     /* no time given: the sizes in order, the same boards on any machine, VARIANTS_SECONDS at
-     * most; a time given: boards until it runs out */
-    size_t boards = so.seconds > 0 ? 0 : search_sweep(so.max_size);
-    so.seconds = so.seconds > 0 ? so.seconds : VARIANTS_SECONDS;
+     * most; a time given: it bounds the whole command (questions and searches), each reading's
+     * search having an equal share of it (boards until the share, or the time left, runs out) */
+    time_bound tb = { .on = so.seconds > 0, .seconds = so.seconds };
+    clock_gettime(CLOCK_MONOTONIC, &tb.t0);
+    size_t boards = tb.on ? 0 : search_sweep(so.max_size);
     so.witness = NULL;
     so.rules = NULL;
     so.nrules = 0;
@@ -432,6 +470,7 @@ hon_status variants_compare(hon_vm *a, hon_vm *b, const char *setting, const hon
     size_t readings = 0, changed = 0;
     for (size_t v = 0; base && v < p->nvariants; v++)
         readings += p->enums[p->variants[v].enum_id].len - 1;
+    so.seconds = !tb.on ? VARIANTS_SECONDS : readings ? tb.seconds / (double)readings : tb.seconds;
     const char *ed = hon_edition(a);
     strbuf text = { 0 };
     sb_printf(&text,
@@ -445,18 +484,36 @@ hon_status variants_compare(hon_vm *a, hon_vm *b, const char *setting, const hon
         sb_printf(&text, "of %zu boards up to %u x %u (seed %llu, %g s at most)\n", boards,
                   so.max_size, so.max_size, (unsigned long long)so.seed, so.seconds);
     else
-        sb_printf(&text, "up to %u x %u for %g s (seed %llu)\n", so.max_size, so.max_size,
-                  so.seconds, (unsigned long long)so.seed);
+        sb_printf(&text, "up to %u x %u for %g s (seed %llu); all within %g s\n", so.max_size,
+                  so.max_size, so.seconds, (unsigned long long)so.seed, tb.seconds);
+    strbuf unchecked = { 0 }; /* the readings the time left unchecked, "v=r, v=r" */
+    size_t nlate = 0;
     for (uint32_t v = 0; st == HON_OK && v < p->nvariants; v++)
         for (uint32_t m = 0; st == HON_OK && m < p->enums[p->variants[v].enum_id].len; m++) {
-            bool changes = false;
-            if ((int32_t)m != base[v] &&
-                (st = one_reading(&s, &rm, setting, v, m, &so, boards, &text, &changes)) == HON_OK)
+            bool changes = false, late = nlate > 0 || time_is_up(&tb);
+            if ((int32_t)m != base[v] && !late &&
+                (st = one_reading(&s, &rm, setting, v, m, &so, boards, &tb, &text, &changes,
+                                  &late)) == HON_OK)
                 changed += changes;
+            if ((int32_t)m != base[v] && late && st == HON_OK)
+                sb_printf(&unchecked, "%s%s=%s", nlate++ ? ", " : "", p->variants[v].name,
+                          p->enums[p->variants[v].enum_id].members[m].name);
             st = st == HON_OK ? flush(&text, out) : st; /* a line as soon as it is known */
         }
+    if (st == HON_OK && unchecked.oom)
+        st = HON_ERR_MEMORY;
+    if (st == HON_OK && nlate)
+        sb_printf(&text, "time is up (%g s): %zu of %zu readings not checked: %s\n", tb.seconds,
+                  nlate, readings, sb_str(&unchecked));
+    sb_free(&unchecked);
     if (st == HON_OK) {
-        sb_printf(&text, "%zu of %zu readings change an answer\n", changed, readings);
+        if (nlate == readings)
+            sb_puts(&text, "no reading checked\n");
+        else if (nlate)
+            sb_printf(&text, "%zu of the %zu readings checked change an answer\n", changed,
+                      readings - nlate);
+        else
+            sb_printf(&text, "%zu of %zu readings change an answer\n", changed, readings);
         st = flush(&text, out);
     }
     hon_drop_board(a);

@@ -18,7 +18,7 @@
 static char *ask_line(cli_session *s, const char *prompt)
 {
     ssize_t n;
-    fflush(stdout);
+    cli_flush_stdout();
     s->cancelled = false;
     if (s->ask)
         return s->ask(s->ask_ud, prompt);
@@ -96,7 +96,7 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
         if (s->answers_used < s->nanswers) {
             const char *a = s->answers[s->answers_used++];
             if (option_of(a, options, n) < 0) {
-                fflush(stdout);
+                cli_flush_stdout();
                 cli_error_code(CLI_E_NOT_NOW,
                                "'choosing %s' answers no option of \"%s\": its one option is %s", a,
                                question, options[0]);
@@ -112,7 +112,7 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
         const char *a = s->answers[s->answers_used++];
         int k = option_of(a, options, n);
         if (k < 0) {
-            fflush(stdout);
+            cli_flush_stdout();
             cli_error_code(
                 CLI_E_NOT_NOW,
                 "'choosing %s' answers no option of \"%s\": a number from 1 to %zu, or an "
@@ -143,7 +143,7 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
         }
         if (s->script && !answer_shaped(a, choose_word)) {
             s->unread = true;
-            fflush(stdout);
+            cli_flush_stdout();
             cli_error_code(CLI_E_NOT_NOW,
                            "\"%s\" has no answer: the next line, '%s', is none (a number from 1 to "
                            "%zu, an option as listed, or 'choose N'; or 'choosing N' after the "
@@ -186,7 +186,7 @@ bool cli_step(void *ud, const char *line)
             len--;
         if (len > 0 && !(len == 1 && (t[0] == 'q' || t[0] == 'Q'))) {
             s->unread = true;
-            fflush(stdout);
+            cli_flush_stdout();
             cli_error_code(
                 CLI_E_NOT_NOW,
                 "step mode's pause has no answer: the next line, '%.*s', is none (an empty "

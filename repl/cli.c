@@ -239,7 +239,7 @@ static void put_answer_as(cli_session *s, const hon_answer *a, cli_mode mode)
         else if (!hon_answer_default_setting(a))
             printf("(under %s)\n", hon_answer_setting(a));
     }
-    fflush(stdout);
+    cli_flush_stdout();
 }
 
 int cli_answer(cli_session *s, const char *expr, const char *where, cli_mode mode)
@@ -756,7 +756,7 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs, bool prompt)
         free(names[i]);
     free(names);
     free(paths);
-    fflush(stdout);
+    cli_flush_stdout();
     return rc ? rc : failed_n > 0; /* rc 2: a usage error */
 }
 
@@ -835,7 +835,7 @@ int cli_rules(cli_session *s, const char *word)
         free(nw.w);
     } else
         printf("%zu rule%s\n", n, n == 1 ? "" : "s");
-    fflush(stdout);
+    cli_flush_stdout();
     return 0;
 }
 
@@ -844,7 +844,7 @@ int cli_show(cli_session *s, const char *name, bool disassemble)
     size_t before = s->diags;
     hon_status st =
         disassemble ? hon_disassemble(s->vm, name, stdout) : hon_show(s->vm, name, stdout);
-    fflush(stdout);
+    cli_flush_stdout();
     if (st == HON_ERR_NOT_FOUND && s->diags == before) {
         static const hon_complete_kind kinds[] = { HON_COMPLETE_RULE, HON_COMPLETE_QUERY,
                                                    HON_COMPLETE_FN, HON_COMPLETE_TABLE };
@@ -901,7 +901,7 @@ int cli_edition(cli_session *s, const char *name)
     hon_each_edition(s->vm, print_edition, &c);
     if (c.n == 0)
         printf("no edition is declared\n");
-    fflush(stdout);
+    cli_flush_stdout();
     return 0;
 }
 
@@ -981,7 +981,7 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
         return 0;
     }
     hon_each_variant(s->vm, print_variant, &c);
-    fflush(stdout);
+    cli_flush_stdout();
     if (name && c.n == 0) {
         char *near = cli_suggest(s, HON_COMPLETE_VARIANT, NULL, name);
         cli_error_code(CLI_E_SETTING_VARIANT, "no variant named '%s'%s%s%s", name,
@@ -1052,7 +1052,7 @@ int cli_draw(cli_session *s, const char *from, const char *to, const char *centr
     if (!hon_board_path(s->vm))
         return no_board();
     hon_status st = hon_draw_board_window(s->vm, stdout, from, to, centre, cli_draw_columns());
-    fflush(stdout);
+    cli_flush_stdout();
     if (st != HON_OK)
         return cli_failed(s, before, st, "cannot draw the board", hon_board_path(s->vm));
     return 0;
@@ -1074,7 +1074,7 @@ int cli_svg(cli_session *s, const char *path, const char *from, const char *to, 
     if (st != HON_OK)
         return cli_failed(s, before, st, "cannot draw the picture", path);
     printf("wrote %s\n", path);
-    fflush(stdout);
+    cli_flush_stdout();
     return 0;
 }
 
@@ -1178,7 +1178,7 @@ static void put_answer(cli_session *s, hon_answer *a)
     }
     if (text && text[0])
         cli_put_block(text, stdout);
-    fflush(stdout);
+    cli_flush_stdout();
     live_lines(s, false);
 }
 
@@ -1214,7 +1214,7 @@ int cli_why_do(cli_session *s, const char *call, const char *where, cli_mode mod
         printf("effects:\n");
         cli_put_block(hon_answer_text(a), stdout);
     }
-    fflush(stdout);
+    cli_flush_stdout();
     hon_answer_free(a);
     return 0;
 }
@@ -1262,7 +1262,7 @@ int cli_why_move(cli_session *s, const char *unit, const char *const *squares, s
             printf("{\"refused\": false}\n");
         else
             printf("no rule forbids this move: it is legal (nothing changed)\n");
-        fflush(stdout);
+        cli_flush_stdout();
         return 0;
     }
     hon_refusal r;
@@ -1286,7 +1286,7 @@ int cli_why_move(cli_session *s, const char *unit, const char *const *squares, s
             printf("  by way of %s\n", r.inside);
         printf("nothing changed; 'why not %s' lists every rule it checked\n", r.call);
     }
-    fflush(stdout);
+    cli_flush_stdout();
     return 0;
 }
 
@@ -1326,7 +1326,7 @@ int cli_reach(cli_session *s, const char *unit, const char *svg_path)
     } else {
         st = hon_reach_draw(s->vm, unit, stdout, false);
     }
-    fflush(stdout);
+    cli_flush_stdout();
     if (io)
         return 1;
     if (st != HON_OK)
@@ -1382,6 +1382,6 @@ int cli_turn(cli_session *s)
         printf("turn %lld, %s phase\n", (long long)turn, phase);
     else
         printf("turn %lld (no phase is declared)\n", (long long)turn);
-    fflush(stdout);
+    cli_flush_stdout();
     return 0;
 }

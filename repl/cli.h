@@ -434,6 +434,17 @@ enum {
     CLI_E_REFUSED = 499,   /* the library refused a request without a diagnostic of its own */
 };
 
+/* Standard output's write errors (`hon eval 1 > /dev/full`). cli_flush_stdout flushes it and
+ * returns false when the flush, or an earlier write, failed; it keeps the errno of the first
+ * failure seen. cli_stdout_failed says whether writing it has failed (flushing it first).
+ * cli_stdout_error, when it has, reports once `hon: error[E408]: cannot write standard output:
+ * STRERROR` on stderr (its JSON object under --json) and returns 1; else returns 0. main asks
+ * it before exiting; cli_failed asks it first for an I/O failure, so that a failed write to
+ * standard output is not blamed on the board, file or setting the command was about. */
+bool cli_flush_stdout(void);
+bool cli_stdout_failed(void);
+int cli_stdout_error(void);
+
 /* Shared by the command files (cli.c, compare.c). A failed API call: when it reported no
  * diagnostic itself (s->diags still diags_before), says "WHAT 'ARG': STATUS" with
  * cli_error_code (E406 out of memory, E407 a read that failed, else E499). Returns 1, the

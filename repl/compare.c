@@ -244,7 +244,7 @@ int cli_diff(cli_session *s, const cli_question_opts *o)
     else if (st == HON_OK)
         st = hon_diff(a, o->settings[0], b, o->settings[1], &qs, &o->out, stdout, &ndiff);
     ndiff += found;
-    fflush(stdout);
+    cli_flush_stdout();
     hon_vm_free(a);
     hon_vm_free(b);
     if (st != HON_OK) {
@@ -285,7 +285,7 @@ int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opt
         return 2;
     }
     printf("wrote %s: %zu answer%s\n", path, j.count, j.count == 1 ? "" : "s");
-    fflush(stdout);
+    cli_flush_stdout();
     return 0;
 }
 
@@ -295,7 +295,7 @@ int cli_snapshot_check(cli_session *s, const char *path)
     hon_vm *copy = hon_vm_copy(s->vm);
     hon_status st = copy ? hon_snapshot_check(copy, path, stdout, &changed) : HON_ERR_MEMORY;
     hon_vm_free(copy);
-    fflush(stdout);
+    cli_flush_stdout();
     if (st != HON_OK) {
         cli_failed(s, before, st, "cannot check the snapshot", path);
         return 2;

@@ -521,7 +521,7 @@ unsigned char repl_complete(EditLine *el, int ch)
             fputc('\n', stdout);
             for (size_t i = 0; i < c.n; i++)
                 printf("%s%s", c.items[i], i + 1 < c.n ? "  " : "\n");
-            fflush(stdout);
+            cli_flush_stdout();
             rc = CC_REDISPLAY;
         }
     }

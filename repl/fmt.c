@@ -446,7 +446,7 @@ int cli_fmt(cli_session *s, const char *const *args, size_t n)
             fmt_path(s, args[i], &o, true);
     if (o.json)
         printf("], \"changed\": %zu, \"failed\": %zu}\n", o.changed, o.failed);
-    fflush(stdout);
+    cli_flush_stdout();
     if ((o.check || o.diff) && o.changed)
         return 1;
     return o.rc;

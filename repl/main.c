@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -138,8 +139,9 @@ static const char usage_text[] =
     "  --query NAME            diff, diff --search: ask only this query (repeatable)\n"
     "diff --search [SOPTION]... A B: the smallest board where A and B part, shrunk\n"
     "  --max-size N            boards up to N x N (6; --variants: 5)\n"
-    "  --seconds S             the time budget (60; --variants: for each reading, none:\n"
-    "                          8 boards of each size, 5 s at most)\n"
+    "  --seconds S             the time budget (60; --variants: of the whole command, its\n"
+    "                          readings' searches sharing it; none: 8 boards of each size\n"
+    "                          for each, 5 s at most)\n"
     "  --seed N                the random boards' seed (0)\n"
     "  --witness FILE          write the witness board (.scn) and its picture (.svg)\n\n"
     "Options (before the command; the long ones also after its arguments, except for\n"
@@ -821,7 +823,34 @@ static void session_exit(cli_session *s)
     memset(s, 0, sizeof *s);
 }
 
-int main(int argc, char **argv)
+/* ^C (SIGINT) outside the terminal REPL: stops the evaluation running, as at the terminal
+ * (hon_interrupt: E231, the session as it was), and puts back the default action, so that a
+ * second ^C ends the program. */
+static void on_first_interrupt(int sig)
+{
+    (void)sig;
+    hon_interrupt();
+}
+
+/* Makes the first ^C stop the work running rather than kill the program, for every command and
+ * a REPL reading a script or a pipe (repl.md §2; the terminal REPL's reader installs its own
+ * handler, which a ^C at the prompt needs). A SIGINT ignored when hon started (a job started
+ * in the background by a shell without job control) stays ignored. */
+static void catch_first_interrupt(void)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_first_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    if (sigaction(SIGINT, &sa, &old) == 0 && old.sa_handler == SIG_IGN)
+        sigaction(SIGINT, &old, NULL);
+}
+
+/* The command's work, main's but for the check of standard output (main, below): its exit
+ * status. *errors_are_2 is set for the commands whose status 1 means "something differs" (diff,
+ * snapshot), where an error is 2. */
+static int run_main(int argc, char **argv, bool *errors_are_2)
 {
     heap_prefer_huge_pages();
     cli_opts o = { 0 };
@@ -911,10 +940,13 @@ int main(int argc, char **argv)
      * REPL, the language server and play answer many times: they compile all at load, so
      * that no answer pays for it. */
     o.lazy = sub && strcmp(sub->name, "lsp") != 0 && strcmp(sub->name, "play") != 0;
+    *errors_are_2 = sub && (strcmp(sub->name, "diff") == 0 || strcmp(sub->name, "snapshot") == 0);
     if (rc < 0)
         rc = cli_session_open(&s, &o);
     else
         memset(&s, 0, sizeof s);
+    if (rc == 0 && !(sub && strcmp(sub->name, "lsp") == 0))
+        catch_first_interrupt();
     if (rc == 0 && sub && strcmp(sub->name, "diff") == 0)
         rc = cli_diff(&s, &qo);
     else if (rc == 0 && sub && strcmp(sub->name, "snapshot") == 0)
@@ -926,5 +958,18 @@ int main(int argc, char **argv)
     session_exit(&s);
     cli_question_opts_free(&qo);
     cli_opts_free(&o);
+    return rc;
+}
+
+/* Runs the command (run_main), then makes sure what it wrote to standard output got there: a
+ * write that failed (a full disk, `> /dev/full`) is an error (E408, naming standard output and
+ * the system's reason, cli_stdout_error) and the exit status is the command's error status, 1
+ * (2 for diff and snapshot, and for a usage error), whatever the command answered. */
+int main(int argc, char **argv)
+{
+    bool errors_are_2 = false;
+    int rc = run_main(argc, argv, &errors_are_2);
+    if (cli_stdout_error())
+        rc = errors_are_2 || rc == 2 ? 2 : 1;
     return rc;
 }

@@ -900,7 +900,7 @@ static int run_command(repl *r, const command *c, char *args, size_t errors)
     r->s->nanswers = (size_t)n;
     r->s->answers_used = 0;
     int rc = c->run(r, args);
-    fflush(stdout);
+    cli_flush_stdout();
     if (rc == 0 && r->s->answers_used < r->s->nanswers) {
         char unused[256] = "";
         for (size_t i = r->s->answers_used; i < r->s->nanswers; i++)
@@ -1035,7 +1035,7 @@ static int run_entry(cli_session *s, reader *rd, repl *r, char *entry, unsigned 
     progress_start(&pg, !wrapped || s->json); /* on a terminal, text answers */
     *watched = &pg;
     int failed = run_line(r, entry);
-    fflush(stdout);
+    cli_flush_stdout();
     *watched = NULL;
     progress_stop(&pg);
     cli_set_script_text(NULL, NULL);

@@ -7,6 +7,7 @@
  */
 #define _XOPEN_SOURCE 700 /* open_memstream */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,7 +287,7 @@ static void vreport_at(const char *severity, int code, const char *path, const c
                       sizeof placed, &line, &col);
         error_word = NULL;
         error_col = error_len = 0;
-        fflush(stdout);
+        cli_flush_stdout();
         if (json_errors)
             put_json_diag(severity, code, script_line ? script_where : text_where, line,
                           (unsigned)col, msg, placed, NULL, 0, NULL);
@@ -301,7 +302,7 @@ static void vreport_at(const char *severity, int code, const char *path, const c
     if (error && code)
         snprintf(text + strlen(text), sizeof text - strlen(text), "[E%03d]", code);
     snprintf(text + strlen(text), sizeof text - strlen(text), ": %s\n", msg);
-    fflush(stdout);
+    cli_flush_stdout();
     if (json_errors)
         put_json_diag(severity, code, error && script_line ? script_where : path,
                       error ? script_line : 0, 0, msg, text, NULL, 0, NULL);
@@ -313,7 +314,7 @@ void cli_usage_error(const char *message)
 {
     char text[1200];
     snprintf(text, sizeof text, "hon: %s\nTry 'hon --help' for more information.\n", message);
-    fflush(stdout);
+    cli_flush_stdout();
     if (json_errors)
         put_json_diag("error", 0, NULL, 0, 0, message, text, NULL, 0, NULL);
     else
@@ -611,7 +612,7 @@ void cli_on_diag(void *ud, const hon_diag *d)
         s->on_diag(s->on_diag_ud, d);
         return;
     }
-    fflush(stdout);
+    cli_flush_stdout();
     if (!s->json) {
         render_diag(d, stderr);
         return;
@@ -647,9 +648,53 @@ void cli_on_diag(void *ud, const hon_diag *d)
     free(text);
 }
 
+/* The errno of the first flush of standard output that failed (0: none yet, or none known),
+ * and whether its error has been reported (once per process). */
+static int stdout_errno;
+static bool stdout_reported;
+
+bool cli_flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return true;
+    if (!stdout_errno)
+        stdout_errno = errno;
+    return false;
+}
+
+bool cli_stdout_failed(void)
+{
+    return !cli_flush_stdout() || stdout_reported;
+}
+
+int cli_stdout_error(void)
+{
+    if (!cli_stdout_failed())
+        return 0;
+    if (!stdout_reported) {
+        char msg[300], text[400];
+        if (stdout_errno)
+            snprintf(msg, sizeof msg, "cannot write standard output: %s", strerror(stdout_errno));
+        else
+            snprintf(msg, sizeof msg,
+                     "cannot write standard output: a write to it failed (the system's reason was "
+                     "not kept)");
+        snprintf(text, sizeof text, "hon: error[E%03d]: %s\n", CLI_E_WRITE, msg);
+        if (json_errors) /* on stderr, as every diagnostic */
+            put_json_diag("error", CLI_E_WRITE, NULL, 0, 0, msg, text, NULL, 0, NULL);
+        else
+            fputs(text, stderr);
+        stdout_reported = true;
+    }
+    return 1;
+}
+
 int cli_failed(const cli_session *s, size_t diags_before, hon_status st, const char *what,
                const char *arg)
 {
+    if (st == HON_ERR_IO && cli_stdout_failed())
+        return cli_stdout_error(); /* the output failed, not the file or setting named */
     if (s->diags == diags_before)
         cli_error_code(st == HON_ERR_MEMORY ? CLI_E_MEMORY
                        : st == HON_ERR_IO   ? CLI_E_READ

@@ -11,7 +11,7 @@ session on the bundled board examples/boards/rail_station.scn), `los_bundled_rul
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
-`turn_omaha1_why`, `landing_row_gaps_named`, `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+`turn_omaha1_why`, `landing_row_gaps_named`, `diff_variants_time_bound` (in part), `snapshot_record_within_what_check_reads` (in part), `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
 copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
@@ -3916,6 +3916,69 @@ def play_script_choices():
     check(p.returncode == 1 and "(did you mean `$b`?)" in p.stderr, "hon draw $bb too", p)
 
 
+def popen_hon(args, stdin_text):
+    """Starts hon with args, stdin_text on its standard input, its outputs piped (no terminal),
+    SIGINT at its default action in the child whatever this process inherited (a shell may
+    start a job with it ignored, which hon then keeps)."""
+    import signal
+    e = dict(os.environ)
+    for k in ("HON_RULES", "HON_DATADIR", "COLUMNS"):
+        e.pop(k, None)
+    f = tempfile.TemporaryFile("w+")
+    f.write(stdin_text)
+    f.seek(0)
+    return subprocess.Popen([HON] + args, stdin=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=e,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+@case
+def interrupt_when_piped():
+    # repl.md §2: ^C (SIGINT) stops the line running with E231 in a script or a pipe as at the
+    # terminal, and a second ^C ends the program. fib(60) makes some 1e12 calls, more than any
+    # machine ends while the case waits (30 s at most for each stop), under `limit steps 1e11`
+    # (E207 after 1e11 steps would take far longer still): only the interrupt ends it.
+    import signal
+    script = FIB.decode() + "\nlimit steps 100000000000\n1 + 1\nfib(60)\n2 + 2\nfib(60)\n3 + 3\n"
+    p = popen_hon(["--no-rules"], script)
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)  # the first fib(60): E231, the script goes on
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)  # the second: the default action, the program ends
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        raise Failure(f"hon went on after two ^C\n  stdout:\n{out}\n  stderr:\n{err}")
+    p.args_shown = "hon --no-rules < script (two SIGINTs)"
+    p.stdout, p.stderr = out, err
+    check("<stdin>:4:" in err and "error[E231]: interrupted" in err and err.count("E231") == 1,
+          "the first ^C stops line 4, fib(60), with E231", p)
+    check(lines(out)[-2:] == ["2", "4"] if len(lines(out)) >= 2 else False,
+          "the lines already answered stay, and the script went on to 2 + 2", p)
+    check(p.returncode == -signal.SIGINT, "the second ^C ends the program", p)
+    # a command: `eval` of fib(60) stops at the first ^C, E231, exit 1 (an evaluation error)
+    with tempfile.TemporaryDirectory() as d:
+        fib = os.path.join(d, "fib.hon")
+        with open(fib, "wb") as f:
+            f.write(FIB + b"\n")
+        p = popen_hon(["--no-rules", "--load", fib, "--max-steps", "100000000000", "eval",
+                       "fib(60)"], "")
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+            raise Failure(f"eval went on after ^C\n  stdout:\n{out}\n  stderr:\n{err}")
+        p.args_shown = "hon eval fib(60) (SIGINT)"
+        p.stdout, p.stderr = out, err
+        check(p.returncode == 1 and "error[E231]: interrupted" in err and out == "",
+              "a command stops with E231, exit 1", p)
+
+
 @case
 def interrupt_at_a_question():
     # repl.md §2a: ^C at the `answer>` prompt (a choice asked while `do` runs, or step mode's
@@ -4679,9 +4742,24 @@ def diff_bundled():
               f"{q}: {rules}, {a} | {b}", p)
         check(x["a"]["why"].startswith(f"{q} = {a}") and x["b"]["why"].startswith(f"{q} = {b}"),
               f"{q}: both traces", p)
-    rules = {r for x in d["differences"] if x["query"] == "line_of_sight" for r in x["rules"]}
-    check(rules == {"range_limit_along.contour_line", "screens.mound"},
-          "every line-of-sight difference comes from the contour or the mound rule", p)
+    # The other line-of-sight differences are HH.transport.los, which holds only under Harbor &
+    # Hills: infantry do not block the line of a unit aboard a vehicle there. Bloody Omaha has no
+    # such rule, so its screens rules block the lines of the infantry aboard the landing craft
+    # (beach_seawall.scn: rifle3 in lcvp1, bazooka in lcvp2; omaha_turn.scn: rifle1 in lcvp1)
+    # where a unit stands between: blocked under bloody_omaha, not under harbor_hills.
+    aboard = {("examples/boards/beach_seawall.scn", "$rifle3"),
+              ("examples/boards/beach_seawall.scn", "$bazooka"),
+              ("examples/boards/omaha_turn.scn", "$rifle1")}
+    contour_mound = {"range_limit_along.contour_line", "screens.mound"}
+    for x in d["differences"]:
+        if x["query"] != "line_of_sight" or set(x["rules"]) <= contour_mound:
+            continue
+        shooter = x["question"][len("line_of_sight("):].split(",")[0]
+        check((x["board"], shooter) in aboard and set(x["rules"]) <= {
+            "screens.infantry", "screens.infantry_flat", "screens.vehicles"}
+            and x["a"]["answer"] == "blocked" and x["b"]["answer"] != "blocked",
+            f"{x['question']} on {x['board']}: a line-of-sight difference from the contour or "
+            "the mound rule, or an embarked shooter's line (HH.transport.los)", p)
     p = run(["diff", "--cap", "500", "bloody_omaha", "bloody_omaha"])
     check(p.returncode == 0 and re.match(r"diff bloody_omaha \| bloody_omaha: 0 of \d+ questions "
                                          "differ", p.stdout), "an edition against itself", p)
@@ -5006,8 +5084,9 @@ def diff_variants():
     # long_range: line_of_sight.far only speaks past 20 squares, no board up to 5 x 5 has that
     # The search is evidence, not proof (a larger board would show it): "no change found",
     # not "never changes" (rev14: a search that never places a marker cannot say never).
+    # --seconds 0.5 bounds the whole command: each of the 5 readings' searches has 0.1 s.
     check(out[4] == "long_range=seen: no change found (no question asked can read it; "
-          "no board up to 5 x 5 shows one in 0.5 s)", "searched, no change found", p)
+          "no board up to 5 x 5 shows one in 0.1 s)", "searched, no change found", p)
     # drill: read only by drills(list<unit>), which is not asked, and by the procedure
     # drill_done, which diff does not play: the line says play may differ
     check(out[5] == "drill=twice: never changes an answer (no question asked can read it; no "
@@ -5058,6 +5137,40 @@ def diff_variants_sweep():
 
 
 @case
+def diff_variants_time_bound():
+    # repl.md §5: --seconds S bounds the whole of `diff --variants`, its questions too, not only
+    # each reading's search. A microsecond is spent before the first reading's first question
+    # (the question set is built first), so no reading is checked, on any machine: the five
+    # readings of fixtures/variants.hon are named as not checked, in declaration order.
+    p = run(["--no-rules", "--load", fx("variants.hon"), "diff", "--variants", "--seconds",
+             "0.000001"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 0 and len(out) == 3 and out[1] == "time is up (1e-06 s): 5 of 5 "
+          "readings not checked: woods_cover=heavy_cover, woods_sight=hinders, doubling=added, "
+          "long_range=seen, drill=twice" and out[2] == "no reading checked" and p.stderr == "",
+          "stopped at once, every reading named as not checked", p)
+    # A time that does not run out: the lines of diff_variants and its count, nothing said
+    # about time. 5 s for 5 readings: each search has 1 s, and the only one that finds nothing
+    # (long_range's) spends it; the fixture's few questions take far less than the 4 s left.
+    p = run(["--no-rules", "--load", fx("variants.hon"), "diff", "--variants", "--seconds", "5"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 1 and len(out) == 7 and out[6] == "2 of 5 readings change an answer"
+          and "time is up" not in p.stdout and
+          out[4].endswith("no board up to 5 x 5 shows one in 1 s)"),
+          "every reading checked within the time", p)
+    # The same bound on the bundled rules, which ask millions of questions (hon diff
+    # --variants takes 35 s and more): one second stops it within a question of the bound,
+    # and the readings not reached are listed, the last of them the last reading declared.
+    p = run(["diff", "--variants", "--seconds", "1"])
+    out = p.stdout.splitlines()
+    m = re.fullmatch(r"time is up \(1 s\): (\d+) of (\d+) readings not checked: (.*)",
+                     out[-2] if len(out) >= 2 else "")
+    check(m and int(m.group(1)) >= 1 and m.group(2) == out[0].split(", ")[1].split()[0]
+          and len(m.group(3).split(", ")) == int(m.group(1))
+          and len(out) == 3 + int(m.group(2)) - int(m.group(1)), "the bundled rules, bounded", p)
+
+
+@case
 def snapshot_record_check():
     with tempfile.TemporaryDirectory() as tmp:
         snap = os.path.join(tmp, "plain.snap")
@@ -5098,6 +5211,51 @@ def snapshot_record_check():
                                         for l in out) and
               "changed: [no board] cover_of(hill)" in out and "  now:      no_cover" in out,
               "a question no longer asked is listed", p)
+
+
+@case
+def snapshot_record_within_what_check_reads():
+    # repl.md §5, errors.md E433: a record `snapshot record` writes is one `snapshot check`
+    # reads, at most 64 MiB (67,108,864 bytes; interp/snapshot.c SNAP_MAX_BYTES). The reader's
+    # side of the bound first, on the diff cases' fixture: the plain record with comment lines
+    # ('#', which a snapshot may hold anywhere) added up to exactly 64 MiB is read and checked
+    # (nothing changed); one byte more is refused as too large (E498).
+    base = ["--no-rules", "--load", fx("diff.hon")]
+    qopts = ["--no-bundled-boards", "--board", fx("boards/ridge.scn")]
+    with tempfile.TemporaryDirectory() as tmp:
+        snap = os.path.join(tmp, "plain.snap")
+        p = run(base + ["snapshot", "record", snap] + qopts)
+        check(p.returncode == 0, "the fixture's record", p)
+        with open(snap) as f:
+            text = f.read()
+        pad = 64 * 1024 * 1024 - len(text.encode())
+        line = "#" * 1023 + "\n"
+        filler = line * (pad // 1024) + ("#" * (pad % 1024 - 1) + "\n" if pad % 1024 else "")
+        with open(snap, "w") as f:
+            f.write(text + filler)
+        check(os.path.getsize(snap) == 64 << 20, "the padded file is 64 MiB", p)
+        p = run(base + ["snapshot", "check", snap])
+        check(p.returncode == 0 and p.stdout.endswith("0 changed, 0 new, 0 gone\n"),
+              "a snapshot of 64 MiB is read", p)
+        with open(snap, "a") as f:
+            f.write("\n")
+        p = run(base + ["snapshot", "check", snap])
+        check(p.returncode == 2 and "error[E498]" in p.stderr and "file too large" in p.stderr,
+              "one byte more is not", p)
+    # The writer's side, on the bundled rules: their whole question set (every query of every
+    # bundled board, about 3.8 million answers) makes some 194 MB of text, more than the bound,
+    # so the record stops where it passes 64 MiB and says so (E433, with how to ask fewer
+    # questions), exit 2, and the file named is left as it was.
+    with tempfile.TemporaryDirectory() as tmp:
+        keep = os.path.join(tmp, "keep.snap")
+        with open(keep, "w") as f:
+            f.write("earlier\n")
+        p = run(["snapshot", "record", keep])
+        check(p.returncode == 2 and "error[E433]: the snapshot would be larger than 64 MiB, the "
+              "most `snapshot check` reads" in p.stderr and "--query NAME" in p.stderr and
+              p.stdout == "", "the record refused beyond what check reads", p)
+        check(open(keep).read() == "earlier\n" and os.listdir(tmp) == ["keep.snap"],
+              "the earlier file kept, no other left", p)
 
 
 @case
@@ -6159,6 +6317,70 @@ def main():
         return 1
     print(f"ok {CASE}")
     return 0
+
+
+def run_to_full(args, stdin=""):
+    """Runs hon as run() does, its standard output on /dev/full (every write to it fails with
+    ENOSPC, "No space left on device"): stderr is captured, stdout is lost."""
+    e = dict(os.environ)
+    for k in ("HON_RULES", "HON_DATADIR", "COLUMNS"):
+        e.pop(k, None)
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([HON] + args, input=stdin, stdout=full, stderr=subprocess.PIPE,
+                           text=True, env=e, timeout=120)
+    p.stdout = "(on /dev/full)"
+    p.args_shown = " ".join(["hon"] + args) + " > /dev/full"
+    if p.returncode < 0 or re.search(r"Sanitizer|runtime error:", p.stderr):
+        raise Failure(f"{p.args_shown}: crashed or sanitizer report (status {p.returncode})\n"
+                      f"{p.stderr}")
+    return p
+
+
+@case
+def stdout_write_errors():
+    # errors.md E408, repl.md §1 (exit status): a write to standard output that fails is an
+    # error naming standard output and the system's reason, with the command's error status,
+    # and is not blamed on what the command was about. Each command below exits 0 (1 for diff:
+    # plain and strict differ, diff_editions) when its output can be written: checked first.
+    full = "error[E408]: cannot write standard output"
+    base = ["--no-rules", "--load", fx("base.hon")]
+    with tempfile.TemporaryDirectory() as d:
+        # a board of 26 x 40 open squares: its drawing (three characters a square) is larger
+        # than stdio's buffer, so the drawing's own writes fail, not only the last flush
+        big = os.path.join(d, "big.scn")
+        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        with open(big, "w") as f:
+            f.write("size 26 x 40\nlegend . = open\nmap\n    " + " ".join(letters) + "\n")
+            for r in range(1, 41):
+                f.write(f"{r:3d} " + " ".join("." * 26) + "\n")
+            f.write("unit a = rifle allies at A1\n")
+        draw = ["--no-rules", "--load", fx("variants.hon"), "--board", big, "draw"]
+        for args, status in ((base + ["eval", "bonus(6)"], 1), (draw, 1),
+                             (["--no-rules", "help"], 1), (["--no-rules", "version"], 1),
+                             (diff_args("plain", "strict"), 2)):
+            p = run(args)
+            check(p.returncode == (1 if "diff" in args else 0) and p.stdout,
+                  "the command writes its answer when it can", p)
+            p = run_to_full(args)
+            check(p.returncode == status, f"exit {status} when standard output cannot be written",
+                  p)
+            check(p.stderr.count("error[") == 1 and f"hon: {full}" in p.stderr,
+                  "one error, E408, naming standard output", p)
+            # the reason is the system's when hon saw it fail (the last flush, or the drawing's
+            # own check); help's text fills stdio's buffer before any flush hon makes
+            if "help" not in args:
+                check(f"{full}: No space left on device" in p.stderr, "the system's reason", p)
+            check(big not in p.stderr and "plain" not in p.stderr,
+                  "the board or the setting is not blamed", p)
+        # the REPL, its lines piped: the same error at the end, exit 1
+        p = run_to_full(base, stdin="bonus(6)\n")
+        check(p.returncode == 1 and f"{full}: No space left on device" in p.stderr,
+              "the REPL's answers lost", p)
+        # --json: the error is a diagnostic object on stderr, as every other
+        p = run_to_full(["--json"] + base + ["eval", "bonus(6)"])
+        obj = parse_json(p.stderr.strip(), p)
+        check(p.returncode == 1 and obj["diagnostic"]["code"] == "E408"
+              and "standard output" in obj["diagnostic"]["message"], "the JSON diagnostic", p)
 
 
 if __name__ == "__main__":
