@@ -107,7 +107,7 @@ BUILTIN_BOARD(ELEMENT_TERRAIN, "element_terrain", builtin_element_terrain, ELEME
     "the terrain of element e")
 BUILTIN_BOARD(ELEMENT_VALUE, "element_value", builtin_element_value, ELEMENT, NONE, NONE, INT,
     "e",
-    "the element's `value` in the scenario, 0 when it gives none")
+    "the element's `value` in the scenario; E215 when it gives none (board.md §4)")
 BUILTIN_BOARD(ELEMENT_FACING, "element_facing", builtin_element_facing, ELEMENT, NONE, NONE,
     DIRECTION, "e",
     "the element's `facing` (E215 when it has none)")

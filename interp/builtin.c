@@ -80,6 +80,16 @@ COLD bool fail_no_facing(vm_ctx *x, int e)
     return state_fail(x, E_NOTHING, "element %s has no facing", b);
 }
 
+/* E215 for an element whose board gives it no value (BOARD_NO_VALUE): a Defensive Bonus, a
+ * stress range, a size read from it would otherwise be 0 silently. */
+COLD bool fail_no_value(vm_ctx *x, int e)
+{
+    char b[96];
+    scene_element_text(x->sc, e, b, sizeof b);
+    return state_fail(x, E_NOTHING,
+                      "element %s has no value (give it one: `element NAME = ... value N`)", b);
+}
+
 /* E212 for a built-in called with no board loaded; E299 for an id with no body. */
 COLD bool fail_call(vm_ctx *x, uint32_t b)
 {
@@ -468,6 +478,8 @@ BODY(builtin_element_value)
 {
     int v, f;
     board_element_attr(x->sc->b, at.a, &v, &f);
+    if (v == BOARD_NO_VALUE)
+        return fail_no_value(x, at.a);
     out->u.i = v;
     return true;
 }

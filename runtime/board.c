@@ -223,8 +223,9 @@ int board_element_new(board *b, int type, const char *name)
     char *copy = NULL;
     if (name && !(copy = dupstr(name)))
         return -1;
-    b->elems[b->n_elems] =
-        (element){ .type = type, .name = copy, .value = 0, .facing = -1, .head = { -1, -1 } };
+    b->elems[b->n_elems] = (element){
+        .type = type, .name = copy, .value = BOARD_NO_VALUE, .facing = -1, .head = { -1, -1 }
+    };
     b->n_place[BOARD_AT_ELEMENT_VALUE] = b->n_place[BOARD_AT_ELEMENT_MARKER] = b->n_elems + 1;
     return b->n_elems++;
 }

@@ -10,6 +10,7 @@
 #ifndef HON_BOARD_H
 #define HON_BOARD_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -92,10 +93,17 @@ bool board_element_drop_last(board *b);
 /* Puts square sq in element elem (leaving the element it was in), or in none when elem is -1.
  * GEO_ERANGE for a bad square or element. */
 geo_status board_element_add(board *b, int elem, int sq);
-/* Sets an element's attributes: a value and a facing direction (GEO_N... or -1), e.g. the
- * direction of a directional defensive bonus icon (BRO.1.1.directional-bonus). */
+/* The value of an element whose board gives it none (a `value` left out of its `element` line,
+ * an element formed from connected squares): reading it is E215 for the rules (element_value),
+ * rather than a Defensive Bonus silently 0 (docs/spec/board.md). */
+#define BOARD_NO_VALUE INT_MIN
+
+/* Sets an element's attributes: a value (BOARD_NO_VALUE for none) and a facing direction
+ * (GEO_N... or -1), e.g. the direction of a directional defensive bonus icon
+ * (BRO.1.1.directional-bonus). */
 geo_status board_element_set_attr(board *b, int elem, int value, int facing);
-/* The element's value and facing (-1 when none); false for a bad element. */
+/* The element's value (BOARD_NO_VALUE when none) and facing (-1 when none); false for a bad
+ * element. */
 bool board_element_attr(const board *b, int elem, int *value, int *facing);
 /* The element at sq, or -1. */
 int board_element_at(const board *b, int sq);

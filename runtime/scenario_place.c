@@ -221,7 +221,7 @@ static void do_element(loader *l, const line_ref *lr)
         goto out;
     }
     int facing = -1;
-    long value = 0;
+    long value = BOARD_NO_VALUE;
     item vals[32], marks[32];
     int nvals = 0, nmarks = 0;
     while (i < l->ntok) {

@@ -174,7 +174,8 @@ START_TEST(squares_terrain_elements)
     ck_ev(t, "element_at(@B2) == element_at(@D3)", "true");
     ck_ev(t, "element_terrain(element_at(@C3))", "hill");
     ck_ev(t, "element_value(element_at(@C3))", "2");
-    ck_ev(t, "element_value(element_at(@C1))", "0"); /* no value given */
+    /* no value given: E215, as for a facing (a Defensive Bonus never silently 0) */
+    ck_ev(t, "element_value(element_at(@C1))", "E215");
     ck_ev(t, "element_facing(element_at(@C3))", "north");
     ck_ev(t, "element_facing(element_at(@C1))", "E215");
     ck_ev(t, "element_squares(element_at(@B2))", "[B2, C2, D2, B3, C3, D3]");

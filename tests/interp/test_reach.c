@@ -645,6 +645,13 @@ START_TEST(beach_minefield_vehicles)
     ck_ev(t, "mine_defense($jeep2)", "4");
     ck_ev(t, "mine_value(numbered_mine(2), $stug2)", "3");
     ck_ev(t, "mine_defense($stug2)", "6");
+    /* A set-up move is no Movement Action (PRESUMED.setup_deployment): no mine goes off there.
+     * The jeep moves in the Supply Phase of turn 1 (setup, order, activation, supply). */
+    for (int k = 0; k < 3; k++)
+        ck_assert_int_eq(hon_next(t->vm, NULL), HON_OK);
+    const char *phase = NULL;
+    hon_clock(t->vm, NULL, &phase);
+    ck_assert_str_eq(phase, "supply");
     const char *path[] = { "K6", "J6", "I6", "H6" };
     bool seen_hit = false, seen_miss = false;
     for (uint64_t seed = 1; seed <= 24; seed++) {

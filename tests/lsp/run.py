@@ -809,8 +809,8 @@ def typed_references():
 def scenario_symbols():
     """documentSymbol on a scenario (.scn) lists its directives (board.md §4), read from its
     text: examples/boards/little_river.scn has its title, three cites, its size, eight legend
-    entries on two lines, a map, an element farmhouse, two square lines (the German deployment
-    zone and the scenario the board plays) and six units (counted
+    entries on two lines, a map, two elements (the farmhouse and the woods), two square lines
+    (the German deployment zone and the scenario the board plays) and six units (counted
     here from its lines); the example boards set no colours of their own (board.md §5), so the
     document opened is the file with two colour lines added at its end, which the outline lists. Each unit is a Variable (13) named as its line
     names it, with the rest of the line as its detail; the map's range runs from `map` to its
@@ -844,7 +844,7 @@ def scenario_symbols():
     legend = [x["name"] for x in by.get("legend", [])]
     check(len(legend) == 8 and "g = grass" in legend and "p = grass + primary_objective" in legend,
           f"legend: {legend}")
-    check([x["name"] for x in by.get("element", [])] == ["farmhouse"], f"{by.get('element')}")
+    check([x["name"] for x in by.get("element", [])] == ["farmhouse", "woods"], f"{by.get('element')}")
     check([x["name"] for x in by.get("size", [])] == ["size 10 x 8"], f"{by.get('size')}")
     check(len(by.get("cite", [])) == 3 and len(by.get("colour", [])) == 2 and
           len(by.get("square", [])) == 2, f"cites, colours, squares: {sorted(by)}")

@@ -212,9 +212,9 @@ START_TEST(example_hill)
     ck_assert_uint_eq(board_element_squares(b, summit, NULL, 0), 4);
     ck_assert_uint_eq(board_element_squares(b, hill, NULL, 0), 26);
     ck_assert_int_ne(board_element_at(b, at(s, "F3")), hill);
-    /* unnamed woods get automatic elements named after their first square */
-    ck_assert_str_eq(board_element_name(b, board_element_at(b, at(s, "K8"))), "woods@K8");
-    ck_assert_int_eq(board_element_at(b, at(s, "L9")), board_element_at(b, at(s, "K8")));
+    /* the unnamed stream gets an automatic element named after its first square */
+    ck_assert_str_eq(board_element_name(b, board_element_at(b, at(s, "A8"))), "stream@A8");
+    ck_assert_int_eq(board_element_at(b, at(s, "L10")), board_element_at(b, at(s, "A8")));
     /* mound squares carry the mound feature and the hill terrain (legend m = hill + mound) */
     int mound = id_of(n, BOARD_SQUARE_FEATURE, "mound");
     ck_assert(board_has(b, BOARD_AT_SQUARE, at(s, "D2"), mound, NULL));
