@@ -4293,19 +4293,21 @@ def play_train_station():
     for r in rolls:
         faces = [int(f) for f in r[len("roll 4 d6: ["):-1].split(", ")]
         check(faces == sorted(faces) and all(1 <= f <= 6 for f in faces), "faces 1..6, sorted", p)
-    # the odds: each distribution sums to 1, the readings differ. By hand: a wagon die succeeds
-    # with p = 1/2 (four_or_more) or 1/3 (higher_than_four); no wagon derails with (1 - p)^4,
-    # and then the station stands when fewer than 3 of its 4 dice succeed: 1 - (4p^3(1-p) + p^4)
-    # = 11/16 (p = 1/2) or 8/9 (p = 1/3): "nothing more" 1/16 * 11/16 = 11/256, and
-    # 16/81 * 8/9 = 128/729.
+    # the odds: each distribution sums to 1, the readings differ. By hand: a die succeeds with
+    # p = 1/2 (four_or_more) or 1/3 (higher_than_four). "Nothing more" is no wagon derailing and
+    # no Destruction marker on the station, 8 dice failing: (1 - p)^8 = 1/256, or 256/6561. The
+    # station (3 structure points, no marker before) is ruined when 3 or 4 of its 4 dice
+    # succeed: 4p^3(1-p) + p^4 = 5/16 (p = 1/2) or 1/9 (p = 1/3), whatever the wagons do.
     from fractions import Fraction
     blocks = odds_blocks(out)
     check(len(blocks) == 2, "two odds answers", p)
     check(all(sum(b.values()) == 1 for b in blocks), "each distribution sums to 1", p)
     check(blocks[0] != blocks[1], "the two readings give different odds", p)
-    check(blocks[0].get("nothing more") == Fraction(11, 256)
-          and blocks[1].get("nothing more") == Fraction(128, 729),
-          "no wagon derails and the station stands: 11/256, then 128/729", p)
+    check(blocks[0].get("nothing more") == Fraction(1, 256)
+          and blocks[1].get("nothing more") == Fraction(256, 6561),
+          "no wagon derails and no marker on the station: 1/256, then 256/6561", p)
+    ruined = [sum(v for k, v in b.items() if "flip station to rubble" in k) for b in blocks]
+    check(ruined == [Fraction(5, 16), Fraction(1, 9)], "the station falls: 5/16, then 1/9", p)
     check(out.count("note: every choice took the first legal option") == 2,
           "odds say the choice took its first option", p)
 
