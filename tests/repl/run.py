@@ -4362,7 +4362,9 @@ def draw_markers_and_faces():
               "the squad on I2 is listed with its Suppressed marker", p)
         check(any(re.fullmatch(r"\s*(units:)?\s*\S engine I3  \(wreck\)", l) for l in done),
               "the engine is listed with its wreck face", p)
-        check("elements:  station (rubble)" in done, "the station is listed as rubble", p)
+        # seed 7's station dice [1, 4, 5, 5] give it 3 Destruction markers, kept on it
+        check("elements:  station [destruction x3, structure_points=3] (rubble)" in done,
+              "the station is listed as rubble, with its markers and structure points", p)
         check(not any("suppressed" in l or "rubble" in l or "(wreck)" in l for l in undone),
               "after undo no marker or face is drawn", p)
         check(any(re.fullmatch(r"\s*(units:)?\s*\S rifles H3", l) for l in undone),
@@ -4373,7 +4375,8 @@ def draw_markers_and_faces():
             a = f.read()
         with open(before) as f:
             b = f.read()
-        check("[suppressed]" in a and "(wreck)" in a and ">rubble</text>" in a,
+        # the station's label along its top: its face first, then its markers, cut to fit
+        check("[suppressed]" in a and "(wreck)" in a and 'italic">(rubble) [' in a,
               "the SVG shows the marker, the unit face and the element face", p)
         check("suppressed" not in b and "rubble" not in b and "wreck" not in b,
               "after undo the SVG shows none of them", p)
