@@ -4948,9 +4948,12 @@ def diff_variants():
                        r"\$u[12]\): forbid \| permit \(no question asked can read it\)",
                        out[2]), "a board query: a witness", p)
     # doubling: double(n) over 0..6 reads it, n * 2 and n + n are the same number; double is
-    # no board query, so no search.
-    check(out[3] == "doubling=added: never changes an answer (none of the 7 questions that can "
-          "read it differs; no board query reads it)", "read, never changes", p)
+    # no board query, so no search. Its int parameter is asked over 0..6 only (--ints), so the
+    # questions asked are not all there are: "no change found", naming the range (rev15b D8:
+    # a table from 10 up or a negative speed was said never to change an answer).
+    check(out[3] == "doubling=added: no change found (none of the 7 questions that can "
+          "read it differs, int parameters asked over 0..6 only; no board query reads it)",
+          "read over a range of ints: no change found", p)
     # long_range: line_of_sight.far only speaks past 20 squares, no board up to 5 x 5 has that
     # The search is evidence, not proof (a larger board would show it): "no change found",
     # not "never changes" (rev14: a search that never places a marker cannot say never).
