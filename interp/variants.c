@@ -28,7 +28,7 @@
 /* A reading's run: the questions asked, how many differ, and the first that does. */
 typedef struct reading_run {
     size_t asked, differ;
-    bool ints; /* a question that can read it has an int parameter, asked over a range only */
+    bool ints;      /* a question that can read it has an int parameter, asked over a range only */
     strbuf example; /* "BOARD: QUESTION: A | B" */
 } reading_run;
 
