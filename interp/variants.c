@@ -30,6 +30,7 @@
  * the command's time (--seconds) ran out before its questions were all asked. */
 typedef struct reading_run {
     size_t asked, differ;
+    bool ints;      /* a question that can read it has an int parameter, asked over a range only */
     strbuf example; /* "BOARD: QUESTION: A | B" */
     bool late;
 } reading_run;
@@ -53,6 +54,19 @@ static double time_spent(const time_bound *t)
 static bool time_is_up(const time_bound *t)
 {
     return t->on && time_spent(t) >= t->seconds;
+}
+
+/* Whether question q is a call with an int parameter: asked over the set's int range only
+ * (`--ints`), so that questions outside it (a table from 10 up, a negative speed) go unasked. */
+static bool int_call(const qs_set *s, const qs_q *q)
+{
+    if (q->text)
+        return false;
+    const qs_stat *st = &s->stats[q->stat];
+    for (size_t i = 0; i < st->nparams && i < 16; i++)
+        if (st->kinds[i] == HON_T_INT)
+            return true;
+    return false;
 }
 
 /* Writes an answer's text, cut after VARIANTS_ANSWER characters (an error's text is long). */
@@ -286,6 +300,7 @@ static hon_status ask_all(qs_set *s, const focus *f, uint32_t v, const hidden *h
                     break;
                 if (!reads_variant(m, *slot, v)) { /* the reading cannot change it */
                     rr->asked++;
+                    rr->ints |= int_call(s, &q); /* its query can: other ints may */
                     continue;
                 }
             }
@@ -298,6 +313,7 @@ static hon_status ask_all(qs_set *s, const focus *f, uint32_t v, const hidden *h
             if ((st = qs_interrupted(s)) != HON_OK) /* the answers may be E231s: no line */
                 break;
             rr->asked++;
+            rr->ints |= int_call(s, &q);
             if (qs_same(&x, &y) || rr->differ++)
                 continue;
             const qs_board *bd = &s->boards[b];
@@ -320,7 +336,8 @@ static hon_status ask_all(qs_set *s, const focus *f, uint32_t v, const hidden *h
  * first), else the witness of the search, else that it never changes an answer (no board
  * query reads it) or that the search found no change. */
 static void put_line(strbuf *out, const char *var, const char *reading, const reading_run *rr,
-                     const search_found *found, const hon_search_options *so, bool played)
+                     const search_found *found, const hon_search_options *so, bool played,
+                     const hon_question_set *qs)
 {
     sb_printf(out, "%s=%s: ", var, reading);
     if (rr->differ) {
@@ -334,7 +351,7 @@ static void put_line(strbuf *out, const char *var, const char *reading, const re
         sb_puts(out, " | ");
         put_answer(out, found->answer[1]);
         sb_puts(out, " (");
-    } else if (found->none_can) {
+    } else if (found->none_can && !rr->ints) {
         sb_puts(out, "never changes an answer (");
     } else {
         /* a bounded search is evidence, not proof: a board it did not make may still show
@@ -345,6 +362,11 @@ static void put_line(strbuf *out, const char *var, const char *reading, const re
         sb_printf(out, "none of the %zu questions that can read it differs", rr->asked);
     else
         sb_puts(out, "no question asked can read it");
+    /* an int parameter asked over LO..HI only: the questions asked are not all there is to
+     * ask, so the line says "no change found", never "never changes an answer" */
+    if (rr->ints)
+        sb_printf(out, ", int parameters asked over %lld..%lld only", (long long)qs->int_lo,
+                  (long long)qs->int_hi);
     if (found->found)
         sb_puts(out, ")\n");
     else if (found->none_can)
@@ -409,7 +431,7 @@ static hon_status one_reading(qs_set *s, reads_memo *rm, const char *setting, ui
     if (st == HON_OK && !rr.differ && !rr.late)
         st = search_quiet(a, b, &sq, boards, &found);
     if (st == HON_OK && !rr.late)
-        put_line(out, var, reading, &rr, &found, &sq, played);
+        put_line(out, var, reading, &rr, &found, &sq, played, &s->o);
     *changes = !rr.late && (rr.differ || found.found);
     *late = rr.late;
     search_found_free(&found);

@@ -921,7 +921,12 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         char label[256];
         const char *fc = face;
         if (mk) {
-            snprintf(label, sizeof label, face ? "[%s] (%s)" : "[%s]", mk, face);
+            /* the face first (board.md: "an element's face and markers"), so that a label cut
+             * to its element's width keeps it: "(rubble) [destruction x3, structure_points=3]" */
+            if (face)
+                snprintf(label, sizeof label, "(%s) [%s]", face, mk);
+            else
+                snprintf(label, sizeof label, "[%s]", mk);
             fc = label;
         }
         int sq = 0, n = geo_square_count(g);

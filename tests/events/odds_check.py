@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """odds_check.py — checks an exact distribution printed by `hon odds` under chosen options.
 
-Usage: odds_check.py HON [OPTION...] -- EXPR VALUE=P [VALUE=P ...] [every:ITEM ...]
+Usage: odds_check.py HON [OPTION...] -- EXPR VALUE=P [VALUE=P ...] [every:ITEM ...] [sum:TEXT=P ...]
 Runs `HON OPTION... odds EXPR` (bundled rules, e.g. `--variant derail_threshold=higher_than_four`)
-and requires exactly the VALUE lines given, each with probability P (a fraction). EXPR may be
+and requires exactly the VALUE lines given, each with probability P (a fraction). With sum:
+arguments, the VALUE lines given must be among those printed (not all of them), the
+probabilities printed must add up to 1, and those of the outcomes whose line contains TEXT must
+add up to P: for a distribution with too many outcomes to list by hand. EXPR may be
 `do EVENT(ARGS)` (`hon odds do`, the odds of a procedure, with `--load` and `--board` among the
 options): then the `in every outcome: ...` line must hold each ITEM of the every: arguments,
 and the closing `note: ...` line is not an outcome. Used by tests/events/meson.build for the
@@ -26,8 +29,10 @@ def main():
     cut = args.index("--")
     hon, opts, expr, pairs = args[0], args[1:cut], args[cut + 1], args[cut + 2:]
     every = [x[len("every:"):] for x in pairs if x.startswith("every:")]
+    sums = {v: Fraction(p) for v, p in (x[len("sum:"):].rsplit("=", 1) for x in pairs
+                                        if x.startswith("sum:"))}
     want = {v: Fraction(p) for v, p in (x.rsplit("=", 1) for x in pairs
-                                        if not x.startswith("every:"))}
+                                        if not x.startswith(("every:", "sum:")))}
     before, rest = [], []
     while opts:
         o = opts.pop(0)
@@ -60,7 +65,15 @@ def main():
         elif line.strip() and not line.startswith(("note: ", "(under ")):
             value, _, prob = line.rpartition(":")
             got[value.strip()] = Fraction(prob.split()[0])
-    if got != want:
+    if sums:
+        bad = {v: p for v, p in want.items() if got.get(v) != p}
+        bad.update({f"sum:{t}": p for t, p in sums.items()
+                    if sum(q for v, q in got.items() if t in v) != p})
+        if bad or sum(got.values()) != 1:
+            print(f"odds of {expr} with {opts}: got {got}, expected {bad} (and a total of 1)",
+                  file=sys.stderr)
+            return 1
+    elif got != want:
         print(f"odds of {expr} with {opts}: got {got}, expected {want}", file=sys.stderr)
         return 1
     missing = [i for i in every if i not in (common or [])]

@@ -4413,19 +4413,21 @@ def play_train_station():
     for r in rolls:
         faces = [int(f) for f in r[len("roll 4 d6: ["):-1].split(", ")]
         check(faces == sorted(faces) and all(1 <= f <= 6 for f in faces), "faces 1..6, sorted", p)
-    # the odds: each distribution sums to 1, the readings differ. By hand: a wagon die succeeds
-    # with p = 1/2 (four_or_more) or 1/3 (higher_than_four); no wagon derails with (1 - p)^4,
-    # and then the station stands when fewer than 3 of its 4 dice succeed: 1 - (4p^3(1-p) + p^4)
-    # = 11/16 (p = 1/2) or 8/9 (p = 1/3): "nothing more" 1/16 * 11/16 = 11/256, and
-    # 16/81 * 8/9 = 128/729.
+    # the odds: each distribution sums to 1, the readings differ. By hand: a die succeeds with
+    # p = 1/2 (four_or_more) or 1/3 (higher_than_four). "Nothing more" is no wagon derailing and
+    # no Destruction marker on the station, 8 dice failing: (1 - p)^8 = 1/256, or 256/6561. The
+    # station (3 structure points, no marker before) is ruined when 3 or 4 of its 4 dice
+    # succeed: 4p^3(1-p) + p^4 = 5/16 (p = 1/2) or 1/9 (p = 1/3), whatever the wagons do.
     from fractions import Fraction
     blocks = odds_blocks(out)
     check(len(blocks) == 2, "two odds answers", p)
     check(all(sum(b.values()) == 1 for b in blocks), "each distribution sums to 1", p)
     check(blocks[0] != blocks[1], "the two readings give different odds", p)
-    check(blocks[0].get("nothing more") == Fraction(11, 256)
-          and blocks[1].get("nothing more") == Fraction(128, 729),
-          "no wagon derails and the station stands: 11/256, then 128/729", p)
+    check(blocks[0].get("nothing more") == Fraction(1, 256)
+          and blocks[1].get("nothing more") == Fraction(256, 6561),
+          "no wagon derails and no marker on the station: 1/256, then 256/6561", p)
+    ruined = [sum(v for k, v in b.items() if "flip station to rubble" in k) for b in blocks]
+    check(ruined == [Fraction(5, 16), Fraction(1, 9)], "the station falls: 5/16, then 1/9", p)
     check(out.count("note: every choice took the first legal option") == 2,
           "odds say the choice took its first option", p)
 
@@ -4480,7 +4482,9 @@ def draw_markers_and_faces():
               "the squad on I2 is listed with its Suppressed marker", p)
         check(any(re.fullmatch(r"\s*(units:)?\s*\S engine I3  \(wreck\)", l) for l in done),
               "the engine is listed with its wreck face", p)
-        check("elements:  station (rubble)" in done, "the station is listed as rubble", p)
+        # seed 7's station dice [1, 4, 5, 5] give it 3 Destruction markers, kept on it
+        check("elements:  station [destruction x3, structure_points=3] (rubble)" in done,
+              "the station is listed as rubble, with its markers and structure points", p)
         check(not any("suppressed" in l or "rubble" in l or "(wreck)" in l for l in undone),
               "after undo no marker or face is drawn", p)
         check(any(re.fullmatch(r"\s*(units:)?\s*\S rifles H3", l) for l in undone),
@@ -4491,7 +4495,8 @@ def draw_markers_and_faces():
             a = f.read()
         with open(before) as f:
             b = f.read()
-        check("[suppressed]" in a and "(wreck)" in a and ">rubble</text>" in a,
+        # the station's label along its top: its face first, then its markers, cut to fit
+        check("[suppressed]" in a and "(wreck)" in a and 'italic">(rubble) [' in a,
               "the SVG shows the marker, the unit face and the element face", p)
         check("suppressed" not in b and "rubble" not in b and "wreck" not in b,
               "after undo the SVG shows none of them", p)
@@ -5078,9 +5083,12 @@ def diff_variants():
                        r"\$u[12]\): forbid \| permit \(no question asked can read it\)",
                        out[2]), "a board query: a witness", p)
     # doubling: double(n) over 0..6 reads it, n * 2 and n + n are the same number; double is
-    # no board query, so no search.
-    check(out[3] == "doubling=added: never changes an answer (none of the 7 questions that can "
-          "read it differs; no board query reads it)", "read, never changes", p)
+    # no board query, so no search. Its int parameter is asked over 0..6 only (--ints), so the
+    # questions asked are not all there are: "no change found", naming the range (rev15b D8:
+    # a table from 10 up or a negative speed was said never to change an answer).
+    check(out[3] == "doubling=added: no change found (none of the 7 questions that can "
+          "read it differs, int parameters asked over 0..6 only; no board query reads it)",
+          "read over a range of ints: no change found", p)
     # long_range: line_of_sight.far only speaks past 20 squares, no board up to 5 x 5 has that
     # The search is evidence, not proof (a larger board would show it): "no change found",
     # not "never changes" (rev14: a search that never places a marker cannot say never).
