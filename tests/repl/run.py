@@ -3187,6 +3187,22 @@ def why_not_bundled():
           any(l.startswith("  rule can_enter.impassable_to_vehicles: did not fire: "
                            "has_trait(sq, impassable_to_vehicles) was false   (") for l in out),
           "why not can_enter: the rule that forbade, and why another did not", p)
+    # a hill's movement effect cites its source under each edition (rules/terrain.hon): getting
+    # onto the hill at C5 from B6 is a Difficult Passage by the hill's traits, Harbor & Hills'
+    # rule where it is loaded (HH.hill.traits), presumed under Bloody Omaha alone
+    # (PRESUMED.hill_passage, with BRO.1.1.contour.movement), never the other book's
+    for edition, fired, cited, absent in (
+            ("bloody_omaha", "terrain_traits.hill_presumed", "PRESUMED.hill_passage",
+             "HH.hill.traits"),
+            ("harbor_hills", "terrain_traits.hill", "HH.hill.traits", "PRESUMED.hill_passage"),
+            ("all_books", "terrain_traits.hill", "HH.hill.traits", "PRESUMED.hill_passage")):
+        p = run(["--edition", edition, "--board", board, "why",
+                 "difficult_passage($rifle1, @B6, @C5)"])
+        out = p.stdout.splitlines()
+        check(p.returncode == 0 and out[0] == "true" and
+              any(l.strip().startswith(f"rule {fired}: {{contour_line, difficult_passage}}")
+                  and f"({cited}:" in l for l in out) and absent not in p.stdout,
+              f"why difficult_passage onto a hill under {edition} cites {cited}", p)
 
 
 # ---- playing (language.md §6): fixtures/play.hon on fixtures/boards/play.scn --------------
