@@ -515,7 +515,9 @@ hon_status hon_place_of(hon_vm *vm, const char *word, hon_value *out);
  * the query line_of_sight(X, Y) with each place given as its parameter wants it (a unit where
  * a square is wanted stands for the unit's square; a square holding exactly one unit, for that
  * unit), or, when a square holds no unit or several and line_of_sight takes units, the query
- * line_of_sight_squares(a: square, b: square, both_infantry: bool) with false. Both are
+ * sight_to_square(observer: unit, q: square) when the other place is a unit (the unit first,
+ * either way round; the rules' own question of a unit's sight of a square), else
+ * line_of_sight_squares(a: square, b: square, both_infantry: bool) with false. All are
  * called through query handles (no text is parsed) under the active edition and variants,
  * traced. On HON_OK *out is the answer as hon_eval gives it (text, trace, brief trace, JSON),
  * with a note (hon_answer_note) when a square stood for its unit or the squares' query was

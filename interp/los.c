@@ -1,7 +1,8 @@
 /* los.c — line of sight between two places of the board as a call (hon.h: hon_place_of,
  * hon_los), over eval.h. The rules say what a line of sight is: hon_los fits the places to the
- * parameters of their line_of_sight (or asks line_of_sight_squares(a, b, false) when a square
- * holds no unit or several), through query handles, traced like hon_eval, with a note. The
+ * parameters of their line_of_sight (or, when a square holds no unit or several, asks
+ * sight_to_square(unit, square) between a unit and that square, else
+ * line_of_sight_squares(a, b, false)), through query handles, traced like hon_eval, with a note. The
  * pictures of a line (hon_draw_board, hon_board_svg over view.h's view_draw) say the same
  * question's verdict, read from its trace (los.h).
  */
@@ -174,6 +175,18 @@ static const res_query *squares_query(hon_vm *vm)
     return q;
 }
 
+/* sight_to_square(unit, square), when the rules declare it; else NULL. */
+static const res_query *sight_query(hon_vm *vm)
+{
+    const res_program *p = vm->pg->res;
+    const hon_query_handle *h = query_named(vm, &vm->los_sight, "sight_to_square");
+    const res_query *q = h ? &p->queries[h->id] : NULL;
+    if (!q || q->nparams != 2 || p->types[q->params[0].type].kind != RT_UNIT ||
+        p->types[q->params[1].type].kind != RT_SQUARE)
+        return NULL;
+    return q;
+}
+
 /* What a line of sight asks: a query, its arguments, and how the language writes the call. */
 typedef struct asking {
     const res_query *q;
@@ -200,6 +213,16 @@ static bool decide(hon_vm *vm, const end *a, const end *b, asking *k, bool repor
         if ((a->square && p->types[q->params[0].type].kind == RT_UNIT) ||
             (b->square && p->types[q->params[1].type].kind == RT_UNIT))
             snprintf(k->note, sizeof k->note, "%s: asking line_of_sight(%s, %s)", holding, ta, tb);
+    } else if ((!a->square) != (!b->square) && (q = sight_query(vm))) {
+        /* a unit and a square holding no unit (or several): the unit's sight of the square, as
+         * the rules ask it (a line of sight goes both ways, so the order does not matter); the
+         * rules, not this file, say which of a two-square counter's squares it sees from and
+         * that it is no screen of its own line */
+        const end *u = a->square ? b : a, *s = a->square ? a : b;
+        *k = (asking){ .q = q, .id = vm->los_sight->id, .nargs = 2 };
+        arg_of(p, u, q->params[0].type, &k->args[0], ta, sizeof ta);
+        arg_of(p, s, q->params[1].type, &k->args[1], tb, sizeof tb);
+        snprintf(k->note, sizeof k->note, "%s: asking sight_to_square(%s, %s)", holding, ta, tb);
     } else if ((q = squares_query(vm))) {
         /* line_of_sight takes units and a square holds none or several: between squares */
         *k = (asking){ .q = q, .id = vm->los_squares->id, .nargs = 3 };

@@ -9,8 +9,8 @@
 #include "view.h"
 
 /* The line of sight between the places `from` and `to` (words as hon_place_of reads them) as
- * hon_los asks it (line_of_sight, or line_of_sight_squares between squares holding no unit or
- * several), asked again traced, into *out (fields as above; free with los_verdict_free).
+ * hon_los asks it (line_of_sight; or, with a square holding no unit or several,
+ * sight_to_square from a unit to it, else line_of_sight_squares between squares), asked again traced, into *out (fields as above; free with los_verdict_free).
  * Reports nothing: false, with *out empty, when the rules ask no line of sight between those
  * places or the question fails; then the line is drawn without a verdict. The rule that
  * decided is the deepest that fired giving the answer on the trace's chain of calls that gave

@@ -315,6 +315,7 @@ void hon_vm_free(hon_vm *vm)
     mem_free(vm->readings);
     hon_query_handle_free(vm->los_query);
     hon_query_handle_free(vm->los_squares);
+    hon_query_handle_free(vm->los_sight);
     if (vm->setting)
         setting_forget(vm->setting);
     mem_free(vm->setting);

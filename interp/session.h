@@ -77,7 +77,7 @@ struct hon_vm {
     char info_types[17][128];
     /* the queries a line of sight asks (los.c): handles looked up by name once (NULL until
      * then, or while the rules declare no such query) */
-    hon_query_handle *los_query, *los_squares;
+    hon_query_handle *los_query, *los_squares, *los_sight;
     /* the setting's JSON that session_answer last rendered, kept for the next answers
      * (session.c); allocated with the vm, so that an answer from a const vm can fill it */
     struct setting_memo *setting;

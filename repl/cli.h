@@ -260,6 +260,7 @@ int cli_svg(cli_session *s, const char *path, const char *from, const char *to, 
 bool cli_may_replace_with_svg(const char *path);
 /* `los X Y`: the line of sight from X to Y (units `$a` or squares `@C4`/`C4`: hon_place_of),
  * asked by hon_los — line_of_sight(X, Y) with each place as its parameter wants it, or
+ * sight_to_square($u, @SQ) between a unit and a square holding no unit or several, or
  * line_of_sight_squares(X, Y, false) — printing the answer's note (which query answered, when
  * a square stood for its unit or the squares' query was asked) in a `note:` line, the answer
  * (and the trace for CLI_WHY, CLI_WHY_FULL, CLI_WHY_NOT), then the board with line(X, Y) drawn. A square

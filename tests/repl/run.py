@@ -7,7 +7,7 @@ REPL behaviour of docs/spec/repl.md. One named case per meson test (tests/repl/m
 The fixtures (tests/repl/fixtures/*.hon) are small programs written for these tests; every
 expected value below is worked out from them and from docs/spec/language.md, in the comments.
 Only `bundled_rules_load` (to see that they load), `play_train_station` (the README's "Trains"
-session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`,
+session on the bundled board examples/boards/rail_station.scn), `los_bundled_rules`, `los_unit_to_square`,
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
@@ -1285,6 +1285,34 @@ def los_bundled_rules():
         check(p.returncode == 1 and "error[E217]: $late is not on the board" in p.stderr
               and "line_of_sight.hon" not in p.stderr,
               "los with a unit in the pool: E217 before any query", p)
+
+
+@case
+def los_unit_to_square():
+    # rev15a D14, the REPL's part. `los $unit @SQ` with no unit on the square asks the rules'
+    # own question of a unit's sight of a square, sight_to_square (the one Stress asks), and
+    # agrees with it; before, it asked line_of_sight_squares from the unit's front square only.
+    # boards/two_square_sight.scn (its header gives the geometry): the Sherman (front E3, rear
+    # D3) sees D1 from its rear square over open D2, though the line from E3 runs through the
+    # walled building on E2; a two-square counter sees from either square (PRESUMED.large_units),
+    # so the answer is clear, both ways round. B3 lies past the tank's own rear square D3, which
+    # does not screen its own line: clear too.
+    board = fx(os.path.join("boards", "two_square_sight.scn"))
+    for args, note in ((["$tank", "@D1"], "note: D1 holds no unit: asking sight_to_square($tank, @D1)"),
+                       (["@D1", "$tank"], "note: D1 holds no unit: asking sight_to_square($tank, @D1)"),
+                       (["$tank", "@B3"], "note: B3 holds no unit: asking sight_to_square($tank, @B3)")):
+        p = run(["--board", board, "los"] + args)
+        out = lines(p.stdout)
+        check(p.returncode == 0 and out[:2] == [note, "clear"] and
+              any(l.startswith("line of sight ") and ": clear, by rule" in l for l in out),
+              f"los {' '.join(args)}: the tank's sight of the square, clear", p)
+    # the same line between two squares is still asked between squares: from E3 alone the
+    # building on E2 stands in the way
+    p = run(["--board", board, "los", "@E3", "@D1"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[:2] == ["note: E3 holds $tank, D1 holds no unit: asking "
+                                            "line_of_sight_squares(@E3, @D1, false)", "blocked"],
+          "los @E3 @D1: between squares, blocked by the building", p)
 
 
 @case
