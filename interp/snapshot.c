@@ -123,8 +123,8 @@ hon_status hon_snapshot_record(hon_vm *vm, const char *setting, const hon_questi
                 session_report(vm, E_SNAPSHOT_TOO_LARGE, "<snapshot>",
                                "the snapshot would be larger than %zu MiB, the most `snapshot "
                                "check` reads (%zu answers so far, on board %zu of %zu): record "
-                               "fewer questions (--query NAME, --no-bundled-boards, --board "
-                               "FILE, --cap N)",
+                               "fewer questions (--no-bundled-boards with --board FILE, a "
+                               "smaller --cap N)",
                                SNAP_MAX_BYTES >> 20, n + 1, b + 1, s.nboards);
                 st = HON_ERR_NOT_FOUND;
                 break;

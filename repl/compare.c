@@ -41,7 +41,9 @@ static bool parse_ints(const char *text, hon_question_set *q)
     if (end == text || strncmp(end, "..", 2) != 0)
         return false;
     long long hi = strtoll(end + 2, &end2, 10);
-    if (errno || end2 == end + 2 || *end2 || lo > hi || hi - lo > 1000)
+    /* the width unsigned: hi - lo overflows a long long for a range wider than its half */
+    if (errno || end2 == end + 2 || *end2 || lo > hi ||
+        (unsigned long long)hi - (unsigned long long)lo > 1000)
         return false;
     q->int_lo = lo;
     q->int_hi = hi;
