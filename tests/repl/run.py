@@ -4368,6 +4368,29 @@ def start_aboard_refused():
             f.write(head + "unit ht = halftrack allies at A1 B1\nunit x = rifle_squad allies in ht\n")
         p = run(["--board", path, "eval", "carrier($x) == $ht"])
         check(p.returncode == 0 and lines(p.stdout) == ["true"], "a squad in a half-track loads", p)
+        # fresh15 D12: a unit of the other side aboard. In play a unit gets into its own side's
+        # vehicles only (boards_at, rules/movement.hon), Bloody Omaha makes the landing craft the
+        # attacker's deployment zone, and no book lets a unit ride an enemy's counter:
+        # PRESUMED.own_side (may_start_aboard.own_side). German grenadiers in an American landing
+        # craft (within its Transport 7) or an American squad in a German half-track: E318.
+        for units, who, car, line in (
+                ("unit c = landing_craft allies at A1 A2\nunit x = grenadiers axis in c\n",
+                 "x", "c", 7),
+                ("unit ht = halftrack axis at A1 B1\nunit x = rifle_squad allies in ht\n",
+                 "x", "ht", 7)):
+            with open(path, "w") as f:
+                f.write(head + units)
+            p = run(["--board", path, "eval", "1"])
+            check(p.returncode != 0 and f"aboard.scn:{line}:" in p.stderr
+                  and "error[E318]" in p.stderr
+                  and f"'{who}' cannot start aboard '{car}': may_start_aboard.own_side forbids it"
+                  in p.stderr and "PRESUMED.own_side" in p.stderr,
+                  f"{who} of the other side in {car}: refused, naming the presumption", p)
+        # The presumption switched off (base_game = not_given): the question stops with E201
+        # naming the fact, the board is not loaded.
+        p = run(["--variant", "base_game=not_given", "--board", path, "eval", "1"])
+        check(p.returncode != 0 and "error[E201]" in p.stderr and "own_side" in p.stderr,
+              "base_game = not_given: E201 naming own_side", p)
 
 
 @case
