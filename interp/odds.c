@@ -3,9 +3,8 @@
  * interp/vm.c sorts them in play too), each weighted by its orderings N!/(c1!...c6!).
  * Probabilities are kept as numerators over the fixed denominator 6^DICE_SCRIPT_MAX in
  * 128-bit integers, so sums are exact; they are reduced only for printing. One odometer
- * (next_path) serves both an expression's values (enumerate: each path run whole) and a
- * procedure's outcomes (outcome.c), run from forks at its rolls and merged where their states
- * are equal (explore; vm.md §11).
+ * (next_path), run from forks at the rolls and merged where the states are equal (explore;
+ * vm.md §11), serves both an expression's values and a procedure's outcomes (outcome.c).
  */
 #include "odds.h"
 
@@ -31,9 +30,9 @@ typedef struct outcome {
     char *json; /* owned */
     bool numeric;
     int64_t key; /* sort key for ints, bools, members and verdicts */
-    size_t id;   /* a procedure's outcomes: the order they came in, from 0 */
+    size_t id;   /* the order the outcomes came in, from 0 */
     u128 num;    /* probability * 6^DICE_SCRIPT_MAX */
-    size_t paths;
+    u128 paths;  /* merged, 20 lone dice stand for 6^20 paths: more than 64 bits hold past 24 */
     UT_hash_handle hh;
 } outcome;
 
@@ -123,37 +122,6 @@ static u128 paths_ahead(const dice_src *d)
     return n;
 }
 
-/* The probability of the current path times 6^DICE_SCRIPT_MAX: 6^-1 per lone die, and for the
- * dice of one roll (the positions sharing a roll_end: a non-decreasing run of faces) the
- * multinomial N!/(c1!...c6!) orderings of that multiset over 6^N. Needs d->asked <=
- * DICE_SCRIPT_MAX (no overflow). A roll's multinomial is below 2^112 for 48 dice, so its
- * computation does not overflow; the product stays <= 6^DICE_SCRIPT_MAX. */
-static u128 path_weight(const dice_src *d)
-{
-    u128 w = pow6((unsigned)(DICE_SCRIPT_MAX - d->asked));
-    for (size_t s = 0; s < d->asked;) {
-        size_t e = s + 1;
-        while (e < d->asked && d->roll_end[e] == d->roll_end[s])
-            e++;
-        /* positions s..e-1: one roll; multinomial as a product of binomials, face by face */
-        u128 m = 1;
-        unsigned seen = 0;
-        for (size_t i = s; i < e;) {
-            size_t r = i;
-            while (r < e && d->script[r] == d->script[i])
-                r++;
-            unsigned c = (unsigned)(r - i);
-            for (unsigned j = 1; j <= c; j++)
-                m = m * (seen + j) / j; /* m *= C(seen + c, c), exactly, step by step */
-            seen += c;
-            i = r;
-        }
-        w *= m;
-        s = e;
-    }
-    return w;
-}
-
 /* The odometer: drop the trailing sixes of the faces the run asked, advance the last face and
  * keep the faces before it (dice_d6 extends the script from there). False when every path was
  * run. */
@@ -184,8 +152,9 @@ static bool insert_outcome(outcome **table, outcome *o)
     return false;
 }
 
-/* Adds one path's result to the table; false on OOM. */
-static bool record(const val_env *env, outcome **table, val v, u128 weight)
+/* The outcome of value v in the table (its printed text the key), added with no weight yet
+ * (its id the order it came in) when new; NULL on OOM. */
+static outcome *value_outcome(const val_env *env, outcome **table, val v)
 {
     const res_program *p = env->p;
     strbuf t = { .limit = ODDS_VALUE_MAX };
@@ -197,15 +166,13 @@ static bool record(const val_env *env, outcome **table, val v, u128 weight)
     }
     if (t.oom) {
         sb_free(&t);
-        return false;
+        return NULL;
     }
     outcome *o;
     HASH_FIND_STR(*table, sb_str(&t), o);
     if (o) {
         sb_free(&t);
-        o->num += weight;
-        o->paths++;
-        return true;
+        return o;
     }
     o = mem_calloc(1, sizeof *o);
     strbuf j = { .limit = ODDS_VALUE_MAX };
@@ -218,7 +185,7 @@ static bool record(const val_env *env, outcome **table, val v, u128 weight)
         mem_free(o);
         sb_free(&t);
         sb_free(&j);
-        return false;
+        return NULL;
     }
     o->text = sb_take(&t);
     o->json = sb_take(&j);
@@ -226,63 +193,8 @@ static bool record(const val_env *env, outcome **table, val v, u128 weight)
     o->numeric = !(v.flags & VAL_ABSENT) &&
                  (k == RT_INT || k == RT_BOOL || k == RT_ENUM || k == RT_VERDICT || k == RT_UNIT);
     o->key = v.u.i;
-    o->num = weight;
-    o->paths = 1;
-    return insert_outcome(table, o);
-}
-
-/* ---- the odometer ---- */
-
-/* Runs one path with dice (scripted) within `budget` steps and adds its result to *table with
- * the path's weight (path_weight, once the run has asked its dice); *used: the steps it took.
- * False with x->err set on an error. */
-typedef bool (*path_fn)(vm_ctx *x, void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
-                        outcome **table);
-
-/* Runs path under every face sequence its dice can give (the odometer) into *table, counting
- * the paths in *paths. All paths together get ODDS_BUDGET_FACTOR times one budget (0: the
- * default), so nothing can keep the enumeration running for long. Errors are at chunk ch's
- * start (E210, E209) or the run's own (E207 said again for the whole enumeration). */
-static bool enumerate(vm_ctx *x, const chunk *ch, uint64_t budget, path_fn path, void *ud,
-                      outcome **table, size_t *paths)
-{
-    char msg[160];
-    dice_src dice;
-    dice_seed(&dice, 1);
-    dice_script(&dice);
-    uint64_t per_path = budget ? budget : VM_DEFAULT_BUDGET;
-    const uint64_t total =
-        per_path > UINT64_MAX / ODDS_BUDGET_FACTOR ? UINT64_MAX : per_path * ODDS_BUDGET_FACTOR;
-    uint64_t total_left = total;
-    snprintf(msg, sizeof msg, "more than %d dice outcomes to enumerate", ODDS_MAX_PATHS);
-    for (*paths = 1;; ++*paths) {
-        if (*paths > ODDS_MAX_PATHS)
-            return limit(x, ch, E_ODDS, msg);
-        if (state_interrupted())
-            return limit(x, ch, E_INTERRUPTED, "interrupted");
-        dice_rewind(&dice);
-        uint64_t used = 0;
-        bool ran = path(x, ud, &dice, per_path < total_left ? per_path : total_left, &used, table);
-        total_left = used < total_left ? total_left - used : 0;
-        if (!ran) {
-            if (x->err.code == E_BUDGET && total_left == 0)
-                snprintf(x->err.msg, sizeof x->err.msg,
-                         "step budget exhausted: enumerating the "
-                         "dice outcomes took more than %llu steps in all" VM_BUDGET_HINT,
-                         (unsigned long long)total);
-            return false;
-        }
-        if (HASH_COUNT(*table) > ODDS_MAX_OUTCOMES) {
-            snprintf(msg, sizeof msg, "more than %d different outcomes: too many to list",
-                     ODDS_MAX_OUTCOMES);
-            return limit(x, ch, E_ODDS, msg);
-        }
-        /* Refuse as soon as the paths are known to pass the cap (`roll 40 d6`: at once). */
-        if ((u128)*paths + paths_ahead(&dice) > ODDS_MAX_PATHS)
-            return limit(x, ch, E_ODDS, msg);
-        if (!next_path(&dice, 0))
-            return true;
-    }
+    o->id = HASH_COUNT(*table);
+    return insert_outcome(table, o) ? o : NULL;
 }
 
 /* After a path ran: E210 when it rolled more dice than can be enumerated, E209 when its result
@@ -302,7 +214,7 @@ static bool path_recorded(vm_ctx *x, const chunk *ch, const dice_src *dice, bool
  * and as one JSON object of type `what` to json. grouped (a procedure's outcomes): the items
  * every outcome has come first, once, in a line "in every outcome: ..." and in the JSON's
  * "in_every_outcome". False (E209) on OOM. */
-static bool print_outcomes(vm_ctx *x, outcome *table, size_t paths, bool grouped, const char *what,
+static bool print_outcomes(vm_ctx *x, outcome *table, u128 paths, bool grouped, const char *what,
                            strbuf *text, strbuf *json)
 {
     const u128 denom = pow6(DICE_SCRIPT_MAX);
@@ -351,7 +263,9 @@ static bool print_outcomes(vm_ctx *x, outcome *table, size_t paths, bool grouped
         put_u128(json, num);
         sb_putc(json, '/');
         put_u128(json, den);
-        sb_printf(json, "\", \"p\": %.17g, \"paths\": %zu}", pct, o->paths);
+        sb_printf(json, "\", \"p\": %.17g, \"paths\": ", pct);
+        put_u128(json, o->paths);
+        sb_putc(json, '}');
     }
     sb_puts(json, "], \"type\": ");
     sb_json_str(json, what);
@@ -359,52 +273,13 @@ static bool print_outcomes(vm_ctx *x, outcome *table, size_t paths, bool grouped
         sb_puts(json, ", \"in_every_outcome\": ");
         sb_json_str(json, sb_str(&common));
     }
-    sb_printf(json, ", \"paths\": %zu, \"trace\": []}", paths);
+    sb_puts(json, ", \"paths\": ");
+    put_u128(json, paths);
+    sb_puts(json, ", \"trace\": []}");
     sb_free(&common);
     mem_free(texts);
     mem_free(sorted);
     return true;
-}
-
-/* ---- an expression's values ---- */
-
-typedef struct value_path {
-    const state_setup *setup;
-    const chunk *ch;
-} value_path;
-
-static bool run_value(vm_ctx *x, void *ud, dice_src *dice, uint64_t budget, uint64_t *used,
-                      outcome **table)
-{
-    const value_path *vp = ud;
-    state_setup s = *vp->setup;
-    s.budget = budget;
-    state_begin(x, &s, dice, false);
-    const val_env env = { s.pg->res, s.sc, NULL };
-    val v;
-    bool ok = vm_eval(x, vp->ch, &v);
-    *used = x->budget - state_steps(x);
-    if (ok)
-        ok = path_recorded(x, vp->ch, dice,
-                           !dice->overflow && record(&env, table, v, path_weight(dice)));
-    state_end(x);
-    return ok;
-}
-
-bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type, strbuf *text,
-                    strbuf *json)
-{
-    outcome *table = NULL;
-    size_t paths = 0;
-    value_path vp = { s, ch };
-    bool ok = enumerate(x, ch, s->budget, run_value, &vp, &table, &paths);
-    if (ok) {
-        char tname[160], what[200];
-        snprintf(what, sizeof what, "odds of %s", type_name(s->pg->res, type, tname, sizeof tname));
-        ok = print_outcomes(x, table, paths, false, what, text, json);
-    }
-    free_outcomes(&table);
-    return ok;
 }
 
 /* ---- a procedure's outcomes ---- */
@@ -438,7 +313,7 @@ static outcome *outcome_of(outcome **table, const char *text)
 typedef struct merge_part {
     size_t out; /* outcome id */
     u128 q;
-    size_t paths;
+    u128 paths;
 } merge_part;
 
 /* A state a procedure stopped in at a roll, explored: its key (node_key) and what came of it. */
@@ -462,15 +337,18 @@ typedef struct fork_node {
     uint64_t steps;
     strbuf key;
     bool collect;
-    u128 *q;
-    size_t *paths, *touched;
+    u128 *q, *paths;
+    size_t *touched;
     size_t cap, ntouched, kmax;
     uint64_t smax;
 } fork_node;
 
+/* One enumeration: of a procedure's outcomes (gm, the game it plays) or of an expression's
+ * values (gm NULL: the chunk is the expression's, and leaf holds the value a path ended with). */
 typedef struct forks {
     vm_ctx *x;
     proc_game *gm;
+    val leaf;
     const chunk *ch;
     val_env env;
     dice_src dice;
@@ -482,8 +360,10 @@ typedef struct forks {
     outcome **byid; /* the table's outcomes by id */
     size_t nbyid;
     merge_entry *merged;
-    size_t paths, runs, merges;
+    u128 paths;
+    size_t runs, merges;
     strbuf out;
+    u128 pow6[DICE_SCRIPT_MAX + 1]; /* 6^k */
 } forks;
 
 /* The orderings of the rolls whose dice are at script positions [from, to) (a fork is always
@@ -515,14 +395,20 @@ static u128 rolls_weight(const dice_src *d, size_t from, size_t to)
  * merge_part), npaths paths, at most kdice dice and ssteps steps after it, the path having
  * taken steps until then. The table gets q scaled by the dice before; each node 1..depth that
  * collects gets it scaled by the dice between it and the point. False on OOM. */
-static bool credit(forks *c, size_t depth, outcome *o, size_t at, u128 q, size_t npaths,
-                   size_t kdice, uint64_t steps, uint64_t ssteps)
+static bool credit(forks *c, size_t depth, outcome *o, size_t at, u128 q, u128 npaths, size_t kdice,
+                   uint64_t steps, uint64_t ssteps)
 {
-    o->num += rolls_weight(&c->dice, 0, at) * (q / pow6((unsigned)at));
+    /* w: the orderings of the rolls from node a's fork to the point, built from the innermost
+     * node outward (a fork is at a roll's first die, so the product splits there exactly): one
+     * pass over the dice, not one per node (40 lone dice: 40 nodes deep) */
+    u128 w = 1;
+    size_t to = at;
     o->paths += npaths;
     c->paths += npaths;
-    for (size_t a = 1; a <= depth; a++) {
+    for (size_t a = depth; a >= 1; a--) {
         fork_node *n = &c->nodes[a];
+        w *= rolls_weight(&c->dice, n->prefix, to);
+        to = n->prefix;
         if (!n->collect)
             continue;
         if (o->id >= n->cap) {
@@ -532,7 +418,7 @@ static bool credit(forks *c, size_t depth, outcome *o, size_t at, u128 q, size_t
             u128 *nq = mem_realloc(n->q, cap * sizeof *nq);
             if (nq)
                 n->q = nq;
-            size_t *np = mem_realloc(n->paths, cap * sizeof *np);
+            u128 *np = mem_realloc(n->paths, cap * sizeof *np);
             if (np)
                 n->paths = np;
             size_t *nt = mem_realloc(n->touched, cap * sizeof *nt);
@@ -546,15 +432,97 @@ static bool credit(forks *c, size_t depth, outcome *o, size_t at, u128 q, size_t
         }
         if (!n->paths[o->id])
             n->touched[n->ntouched++] = o->id;
-        n->q[o->id] +=
-            rolls_weight(&c->dice, n->prefix, at) * (q / pow6((unsigned)(at - n->prefix)));
+        n->q[o->id] += w * (q / c->pow6[at - n->prefix]);
         n->paths[o->id] += npaths;
         if (at - n->prefix + kdice > n->kmax)
             n->kmax = at - n->prefix + kdice;
         if (steps - n->steps + ssteps > n->smax)
             n->smax = steps - n->steps + ssteps;
     }
+    o->num += w * rolls_weight(&c->dice, 0, to) * (q / c->pow6[at]);
     return true;
+}
+
+/* An expression has no procedure driver, but its rolls fork only under one (vm.c: ROLL and
+ * ROLL_N of the evaluation's own frames while x->fork and x->driver are set). This one shows
+ * no dice and has nothing else to do: an expression has no effect, event, choice, note or
+ * `require` (the compiler refuses them outside a procedure, E299). */
+static bool expr_effect(vm_ctx *x, const chunk *ch, uint32_t kind, const val *args, uint32_t n,
+                        uint32_t extra)
+{
+    (void)ch, (void)kind, (void)args, (void)n, (void)extra;
+    return state_fail(x, E_INTERNAL, "an effect in an expression's odds");
+}
+static bool expr_raise(vm_ctx *x, uint32_t e, const val *args, uint32_t n)
+{
+    (void)e, (void)args, (void)n;
+    return state_fail(x, E_INTERNAL, "an event raised in an expression's odds");
+}
+static bool expr_choose(vm_ctx *x, const chunk *ch, val from, val side, const char *q, val *out)
+{
+    (void)ch, (void)from, (void)side, (void)q, (void)out;
+    return state_fail(x, E_INTERNAL, "a choice in an expression's odds");
+}
+static void expr_note(vm_ctx *x, const chunk *ch, const char *text)
+{
+    (void)x, (void)ch, (void)text;
+}
+static void expr_dice(vm_ctx *x, const chunk *ch, const val *faces, size_t n, bool many)
+{
+    (void)x, (void)ch, (void)faces, (void)n, (void)many;
+}
+static bool expr_refuse(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule,
+                        const char *what)
+{
+    (void)q, (void)args, (void)n, (void)rule, (void)what;
+    return state_fail(x, E_INTERNAL, "a require in an expression's odds");
+}
+static const vm_driver expr_driver = { expr_effect, expr_raise, expr_choose,
+                                       expr_note,   expr_dice,  expr_refuse };
+
+/* Runs the expression of c from its start (d == 0) or from node d's fork, the arena put back
+ * first, forking into node d + 1 at its next roll of its own: true with c->leaf its value,
+ * false with VM_SUSPENDED (node d + 1's fork filled, the arena's mark with it) or an error. */
+static bool run_expression(forks *c, size_t d)
+{
+    vm_ctx *x = c->x;
+    const proc_fork *from = &c->nodes[d].f;
+    proc_fork *at = &c->nodes[d + 1].f;
+    if (d == 0) {
+        arena_rewind(&x->arena, c->root_arena);
+        x->line_list = NULL;
+    } else {
+        arena_rewind(&x->arena, from->arena);
+        x->line_list = from->line_list; /* a line traced since was in the arena */
+        x->line_a = from->line_a;
+        x->line_b = from->line_b;
+    }
+    x->err.code = E_NONE;
+    x->fork = &at->vm;
+    x->fork_resumed = false;
+    x->driver = &expr_driver;
+    x->driver_state = NULL;
+    bool ok, answered = true;
+    if (d == 0) {
+        ok = vm_eval(x, c->ch, &c->leaf);
+    } else {
+        x->sp = 0;
+        x->nframes = 0;
+        x->depth = 0;
+        ok = vm_resume(x, &from->vm, &c->leaf, &answered);
+        if (ok && !answered)
+            ok = state_fail(x, E_INTERNAL, "the expression gave no value");
+    }
+    if (!ok && x->err.code == VM_SUSPENDED) {
+        at->arena = arena_mark_of(&x->arena);
+        at->line_list = x->line_list;
+        at->line_a = x->line_a;
+        at->line_b = x->line_b;
+    }
+    x->fork = NULL;
+    x->fork_resumed = false;
+    x->driver = NULL;
+    return ok;
 }
 
 /* Runs node d's continuation for the faces of c->dice from its prefix on: from the start (d ==
@@ -569,7 +537,9 @@ static bool run_from(forks *c, size_t d, uint64_t *used)
     state_reset_steps(x, left);
     dice_rewind_to(&c->dice, n->prefix);
     bool ok;
-    if (d == 0) {
+    if (!c->gm) {
+        ok = run_expression(c, d);
+    } else if (d == 0) {
         play_revert(&c->gm->g, c->root_mark);
         arena_rewind(&x->arena, c->root_arena);
         x->line_list = NULL;
@@ -585,15 +555,20 @@ static bool run_from(forks *c, size_t d, uint64_t *used)
 /* The outcome of the path that just ended (the records since the start), credited. */
 static bool leaf_reached(forks *c, size_t d, uint64_t steps)
 {
-    sb_free(&c->out);
-    c->out.limit = ODDS_VALUE_MAX;
-    outcome_text(&c->env, &c->gm->g, c->root_mark, &c->out);
-    if (c->out.truncated) {
-        c->out.truncated = false;
-        c->out.limit = 0;
-        sb_puts(&c->out, "...");
+    outcome *o;
+    if (!c->gm) {
+        o = value_outcome(&c->env, &c->table, c->leaf);
+    } else {
+        sb_free(&c->out);
+        c->out.limit = ODDS_VALUE_MAX;
+        outcome_text(&c->env, &c->gm->g, c->root_mark, &c->out);
+        if (c->out.truncated) {
+            c->out.truncated = false;
+            c->out.limit = 0;
+            sb_puts(&c->out, "...");
+        }
+        o = c->out.oom ? NULL : outcome_of(&c->table, sb_str(&c->out));
     }
-    outcome *o = c->out.oom ? NULL : outcome_of(&c->table, sb_str(&c->out));
     if (o && o->id >= c->nbyid) {
         outcome **b = mem_realloc(c->byid, (o->id + 1) * 2 * sizeof *b);
         if (!b)
@@ -603,7 +578,7 @@ static bool leaf_reached(forks *c, size_t d, uint64_t steps)
     }
     if (o)
         c->byid[o->id] = o;
-    return o && credit(c, d, o, c->dice.asked, pow6(DICE_SCRIPT_MAX), 1, 0, steps, 0);
+    return o && credit(c, d, o, c->dice.asked, c->pow6[DICE_SCRIPT_MAX], 1, 0, steps, 0);
 }
 
 /* ---- the key of a state (what decides everything a procedure does from a roll on) ---- */
@@ -694,6 +669,8 @@ static bool node_key(forks *c, fork_node *n)
         for (uint32_t a = 0; a < e->nargs; a++)
             key_val(k, p, e->args[a], 0);
     }
+    if (!c->gm) /* an expression changes no board: its frames and stack are all */
+        return !k->truncated && !k->oom;
     const play *g = &c->gm->g;
     for (size_t i = c->root_mark; i < g->len && !k->truncated; i++) {
         const play_rec *r = &g->log[i];
@@ -856,8 +833,10 @@ static bool explore(forks *c, size_t d)
     }
 }
 
-bool odds_enumerate_procedure(vm_ctx *x, proc_game *gm, const state_setup *s, const chunk *ch,
-                              const char *what, strbuf *text, strbuf *json)
+/* Enumerates chunk ch under s: a procedure's outcomes on gm, or an expression's values (gm
+ * NULL); prints them as print_outcomes does (grouped for a procedure). */
+static bool enumerate_forks(vm_ctx *x, proc_game *gm, const state_setup *s, const chunk *ch,
+                            const char *what, strbuf *text, strbuf *json)
 {
     forks *c = mem_calloc(1, sizeof *c);
     if (!c)
@@ -870,18 +849,20 @@ bool odds_enumerate_procedure(vm_ctx *x, proc_game *gm, const state_setup *s, co
     c->total = c->per_path > UINT64_MAX / ODDS_BUDGET_FACTOR ? UINT64_MAX
                                                              : c->per_path * ODDS_BUDGET_FACTOR;
     c->total_left = c->total;
+    for (unsigned k = 0; k <= DICE_SCRIPT_MAX; k++)
+        c->pow6[k] = pow6(k);
     dice_seed(&c->dice, 1);
     dice_script(&c->dice);
     state_setup one = *s;
     one.budget = c->per_path;
     state_begin(x, &one, &c->dice, false);
-    c->root_mark = gm->g.len;
+    c->root_mark = gm ? gm->g.len : 0;
     c->root_arena = arena_mark_of(&x->arena);
     bool ok = explore(c, 0);
-    play_revert(&gm->g, c->root_mark);
+    if (gm)
+        play_revert(&gm->g, c->root_mark);
     if (ok)
-        ok = print_outcomes(x, c->table, c->paths, true, what ? what : "odds of a procedure", text,
-                            json);
+        ok = print_outcomes(x, c->table, c->paths, gm != NULL, what, text, json);
     state_end(x);
     for (size_t i = 0; i < sizeof c->nodes / sizeof *c->nodes; i++) {
         fork_node *n = &c->nodes[i];
@@ -897,4 +878,18 @@ bool odds_enumerate_procedure(vm_ctx *x, proc_game *gm, const state_setup *s, co
     free_outcomes(&c->table);
     mem_free(c);
     return ok;
+}
+
+bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type, strbuf *text,
+                    strbuf *json)
+{
+    char tname[160], what[200];
+    snprintf(what, sizeof what, "odds of %s", type_name(s->pg->res, type, tname, sizeof tname));
+    return enumerate_forks(x, NULL, s, ch, what, text, json);
+}
+
+bool odds_enumerate_procedure(vm_ctx *x, proc_game *gm, const state_setup *s, const chunk *ch,
+                              const char *what, strbuf *text, strbuf *json)
+{
+    return enumerate_forks(x, gm, s, ch, what ? what : "odds of a procedure", text, json);
 }

@@ -14,24 +14,24 @@
 #include "proc.h"
 #include "state.h"
 
-#define ODDS_MAX_PATHS 1000000 /* runs (multisets counted once) before giving up with E210 */
+#define ODDS_MAX_PATHS 1000000 /* runs (from a fork; multisets once) before giving up with E210 */
 /* Different outcomes before giving up with E210: each is kept (up to 2 x ODDS_VALUE_MAX bytes)
  * and printed as a line, so this bounds the memory and the output (issue 13: 29 dice and a long
  * list made 278,256 outcomes, 4.6 GB). */
 #define ODDS_MAX_OUTCOMES 10000
 /* All paths together: this many times one step budget (2e9 steps, some 7 s, by default),
- * counting the steps actually run. An expression's path runs whole; a procedure's runs from
- * forks at its rolls: EX.RR.derail-2's train move (12 dice, 213,444 paths of about 6,700 steps,
+ * counting the steps actually run, from forks at the rolls: EX.RR.derail-2's train move (12 dice, 213,444 paths of about 6,700 steps,
  * 1.43e9 steps if each were run whole) takes 427,658 steps. */
 #define ODDS_BUDGET_FACTOR 200
 
 /* Enumerates ch (a no-argument chunk whose result has type `type`) under s (its budget is one
- * path's). On success appends "value: n/d (p%)" lines (no final newline) to text and a JSON
- * object to json, and returns true. On failure returns false with x->err set: the
- * expression's own E2xx error on some path, E207 when all the paths together used more than
- * ODDS_BUDGET_FACTOR step budgets, or E210 (too many paths, more than ODDS_MAX_OUTCOMES
- * different outcomes, or more than DICE_SCRIPT_MAX dice on one path), E209 when memory runs
- * out. */
+ * path's), by forking at its rolls and merging equal states as odds_enumerate_procedure does
+ * (its state: the VM's frames and stack). On success appends "value: n/d (p%)" lines (no final
+ * newline) to text and a JSON object to json, and returns true. On failure returns false with
+ * x->err set: the expression's own E2xx error on some path, E207 when all the runs together
+ * used more than ODDS_BUDGET_FACTOR step budgets, or E210 (more than ODDS_MAX_PATHS runs, more
+ * than ODDS_MAX_OUTCOMES different outcomes, or more than DICE_SCRIPT_MAX dice on one path),
+ * E209 when memory runs out. Calls state_begin and state_end itself. */
 bool odds_enumerate(vm_ctx *x, const state_setup *s, const chunk *ch, uint32_t type, strbuf *text,
                     strbuf *json);
 

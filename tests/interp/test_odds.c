@@ -323,6 +323,62 @@ START_TEST(twenty_dice_procedure)
 }
 END_TEST
 
+/* Twenty lone dice in an expression (issue 11 §4, fresh15 D7: 14 were E210, 6^14 face
+ * sequences past the 1,000,000 runs the odometer may make). Forked at each roll and merged:
+ * after k dice the state is the running sum, k..6k, 5k + 1 states, each run on with 6 faces. */
+static const char *dice_sum(char *buf, size_t cap, int n)
+{
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(buf + len, cap - len, i ? " + roll d6" : "roll d6");
+    return buf;
+}
+
+START_TEST(twenty_dice_expression)
+{
+    tvm *t = tvm_new(NULL);
+    char e[512];
+    hon_answer *a = NULL;
+    /* one path, with the seeded dice */
+    uint64_t s0 = hon_steps_run();
+    ck_assert_int_eq(hon_eval(t->vm, dice_sum(e, sizeof e, 20), "<test>", &a), HON_OK);
+    uint64_t path = hon_steps_run() - s0;
+    hon_answer_free(a);
+    s0 = hon_steps_run();
+    ck_assert_int_eq(hon_odds(t->vm, e, "<test>", &a), HON_OK);
+    uint64_t steps = hon_steps_run() - s0;
+    const char *txt = hon_answer_text(a);
+    /* 6^20 = 3,656,158,440,062,976 sequences. A sum of 20 (all ones) or 120 (all sixes): one
+     * each; 21: one die shows 2, the rest 1, 20 ways: 20/6^20 = 5/914,039,610,015,744. */
+    static const char low20[] = "20: 1/3656158440062976 (0.00%)\n21: 5/914039610015744 (0.00%)\n";
+    ck_assert_msg(strncmp(txt, low20, strlen(low20)) == 0, "%s", txt);
+    ck_assert_ptr_nonnull(strstr(txt, "\n120: 1/3656158440062976 (0.00%)"));
+    /* every sum from 20 to 120: 101 lines */
+    size_t lines = 1;
+    for (const char *c = txt; *c; c++)
+        lines += *c == '\n';
+    ck_assert_uint_eq(lines, 101);
+    /* the JSON counts the paths the runs stand for: all 6^20 */
+    ck_assert_int_eq(json_paths(hon_answer_json(a)), 3656158440062976L);
+    hon_answer_free(a);
+    /* Runs: 6 from the start, 6 from each of the 5k + 1 sums after k = 1..19 dice: 6 (1 + 5 *
+     * 190 + 19) = 5,820, none longer than the whole path. */
+    ck_assert_uint_lt(steps, 5820 * path);
+    /* 14 dice, the reproduction of D7: (1/6)^14 for the lowest sum, 14/6^14 for the next */
+    ck_assert_int_eq(hon_odds(t->vm, dice_sum(e, sizeof e, 14), "<test>", &a), HON_OK);
+    static const char low14[] = "14: 1/78364164096 (0.00%)\n15: 7/39182082048 (0.00%)\n";
+    ck_assert_msg(strncmp(hon_answer_text(a), low14, strlen(low14)) == 0, "%s", hon_answer_text(a));
+    hon_answer_free(a);
+    /* A roll in a loop's body: the loop's place and its count are the state. 14 dice, a
+     * success on 5-6 (1/3): binomial(14, 1/3); none (2/3)^14 = 16,384/4,782,969, one 14 *
+     * 8,192/4,782,969 = 114,688/4,782,969. */
+    ck_assert_str_eq(odds(t, "count(i in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]: "
+                             "roll d6 >= 5) <= 1"),
+                     "false: 4651897/4782969 (97.26%)\ntrue: 131072/4782969 (2.74%)");
+    tvm_free(t);
+}
+END_TEST
+
 /* The steps hon_odds_do runs for EX.RR.derail-2 on its board (tests/events/
  * rail_building.scn), against one played path of it. */
 START_TEST(derailment_steps)
@@ -386,6 +442,7 @@ int main(void)
     tcase_add_test(tc, twelve_dice);
     tcase_add_test(tc, twelve_dice_procedure);
     tcase_add_test(tc, twenty_dice_procedure);
+    tcase_add_test(tc, twenty_dice_expression);
     tcase_add_test(tc, derailment_steps);
     suite_add_tcase(s, tc);
     return check_run(s);
