@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 
 #include "cli.h"
 #include "lsp.h"
+#include "reader.h"
 
 enum {
     EXIT_USAGE = 2
@@ -823,30 +823,6 @@ static void session_exit(cli_session *s)
     memset(s, 0, sizeof *s);
 }
 
-/* ^C (SIGINT) outside the terminal REPL: stops the evaluation running, as at the terminal
- * (hon_interrupt: E231, the session as it was), and puts back the default action, so that a
- * second ^C ends the program. */
-static void on_first_interrupt(int sig)
-{
-    (void)sig;
-    hon_interrupt();
-}
-
-/* Makes the first ^C stop the work running rather than kill the program, for every command and
- * a REPL reading a script or a pipe (repl.md §2; the terminal REPL's reader installs its own
- * handler, which a ^C at the prompt needs). A SIGINT ignored when hon started (a job started
- * in the background by a shell without job control) stays ignored. */
-static void catch_first_interrupt(void)
-{
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_first_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND | SA_RESTART;
-    if (sigaction(SIGINT, &sa, &old) == 0 && old.sa_handler == SIG_IGN)
-        sigaction(SIGINT, &old, NULL);
-}
-
 /* The command's work, main's but for the check of standard output (main, below): its exit
  * status. *errors_are_2 is set for the commands whose status 1 means "something differs" (diff,
  * snapshot), where an error is 2. */
@@ -946,7 +922,7 @@ static int run_main(int argc, char **argv, bool *errors_are_2)
     else
         memset(&s, 0, sizeof s);
     if (rc == 0 && !(sub && strcmp(sub->name, "lsp") == 0))
-        catch_first_interrupt();
+        reader_catch_interrupts();
     if (rc == 0 && sub && strcmp(sub->name, "diff") == 0)
         rc = cli_diff(&s, &qo);
     else if (rc == 0 && sub && strcmp(sub->name, "snapshot") == 0)

@@ -20,8 +20,51 @@
 #include "complete.h"
 
 /* Set by SIGINT while a terminal session runs, so that ^C abandons the line being typed instead
- * of ending the program. The only mutable static of the program; signal handlers need one. */
+ * of ending the program. With the two below, the only mutable statics of the program; signal
+ * handlers need them. */
 static volatile sig_atomic_t interrupted;
+
+/* Outside the terminal REPL: a ^C was taken and the line or command it stops has not ended yet
+ * (reader_interrupt_honoured clears it); a script is waiting for its next line. */
+static volatile sig_atomic_t unhonoured, waiting;
+
+/* ^C outside the terminal REPL (a command, or a script read from a file or a pipe): stops the
+ * line or command running (hon_interrupt: E231, the session as it was). While a script waits
+ * for its next line there is nothing to stop, and it is ignored. A second ^C before the first
+ * was honoured (the line still running, something that does not look at the interrupt) takes
+ * the default action: the program ends. */
+static void on_sigint_piped(int sig)
+{
+    if (waiting)
+        return;
+    if (unhonoured) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        sigaction(sig, &dfl, NULL);
+        raise(sig); /* delivered when this handler returns */
+        return;
+    }
+    unhonoured = 1;
+    hon_interrupt();
+}
+
+void reader_catch_interrupts(void)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint_piped;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART; /* a script's read goes on: ^C while it waits is ignored */
+    if (sigaction(SIGINT, &sa, &old) == 0 && old.sa_handler == SIG_IGN)
+        sigaction(SIGINT, &old, NULL);
+}
+
+void reader_interrupt_honoured(void)
+{
+    unhonoured = 0;
+}
 
 /* ^C: abandons the line being typed, or stops the evaluation running (hon_interrupt: it fails
  * with E231 and the session stays as it was). */
@@ -244,7 +287,9 @@ char *reader_next(reader *r)
         return keep(r, r->abuf, strlen(r->abuf));
     }
     if (!r->el) {
+        waiting = 1;
         ssize_t n = getline(&r->buf, &r->cap, r->in);
+        waiting = 0;
         if (n < 0)
             return NULL;
         r->lines++;

@@ -1031,10 +1031,12 @@ static int run_entry(cli_session *s, reader *rd, repl *r, char *entry, unsigned 
         cli_set_script_line(rd->name, start);
     cli_set_script_text(r->where, text);
     hon_interrupt_clear(); /* a ^C typed at the prompt is not for this line */
+    reader_interrupt_honoured();
     progress pg;
     progress_start(&pg, !wrapped || s->json); /* on a terminal, text answers */
     *watched = &pg;
     int failed = run_line(r, entry);
+    reader_interrupt_honoured(); /* its E231, if a ^C stopped it, is reported: ^C stops again */
     cli_flush_stdout();
     *watched = NULL;
     progress_stop(&pg);

@@ -2320,6 +2320,12 @@ def interrupt_on_a_terminal():
             check(got and "error[E231]: interrupted" in t.stdout,
                   f"^C stops {line!r} with E231", t)
             check(took < 2.0, f"{line!r} stops within 2 s of ^C (took {took:.1f} s)", t)
+        # two ^C at the prompt drop what was typed and end nothing (repl.md §2)
+        t.send(b"1 +")
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10), "^C at the prompt gives a new prompt", t)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10), "a second ^C at the prompt gives another", t)
         # the session is unchanged: the declaration and the raised budget are still there
         t.send(b"fib(10)\r")
         check(t.read_until(b"55", 10), "fib(10) = 55 after the interrupts", t)
@@ -3976,32 +3982,73 @@ def popen_hon(args, stdin_text):
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
-@case
-def interrupt_when_piped():
-    # repl.md §2: ^C (SIGINT) stops the line running with E231 in a script or a pipe as at the
-    # terminal, and a second ^C ends the program. fib(60) makes some 1e12 calls, more than any
-    # machine ends while the case waits (30 s at most for each stop), under `limit steps 1e11`
-    # (E207 after 1e11 steps would take far longer still): only the interrupt ends it.
+def hon_on_a_pipe(args):
+    """Starts hon with args reading a pipe this process writes (send(), then close() or
+    communicate()), its outputs piped, SIGINT at its default action in the child (as popen_hon)."""
     import signal
-    script = FIB.decode() + "\nlimit steps 100000000000\n1 + 1\nfib(60)\n2 + 2\nfib(60)\n3 + 3\n"
-    p = popen_hon(["--no-rules"], script)
-    time.sleep(1.5)
-    p.send_signal(signal.SIGINT)  # the first fib(60): E231, the script goes on
-    time.sleep(1.5)
-    p.send_signal(signal.SIGINT)  # the second: the default action, the program ends
+    e = dict(os.environ)
+    for k in ("HON_RULES", "HON_DATADIR", "COLUMNS"):
+        e.pop(k, None)
+    return subprocess.Popen([HON] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=e,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def finish(p, what, seconds=30):
+    """p's output once it ends (its stdin closed), checked to end within seconds."""
     try:
-        out, err = p.communicate(timeout=30)
+        out, err = p.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()
-        raise Failure(f"hon went on after two ^C\n  stdout:\n{out}\n  stderr:\n{err}")
-    p.args_shown = "hon --no-rules < script (two SIGINTs)"
-    p.stdout, p.stderr = out, err
-    check("<stdin>:4:" in err and "error[E231]: interrupted" in err and err.count("E231") == 1,
-          "the first ^C stops line 4, fib(60), with E231", p)
-    check(lines(out)[-2:] == ["2", "4"] if len(lines(out)) >= 2 else False,
-          "the lines already answered stay, and the script went on to 2 + 2", p)
-    check(p.returncode == -signal.SIGINT, "the second ^C ends the program", p)
+        raise Failure(f"{what}: hon did not end\n  stdout:\n{out}\n  stderr:\n{err}")
+    p.args_shown, p.stdout, p.stderr = what, out, err
+    return out, err
+
+
+@case
+def interrupt_when_piped():
+    # repl.md §2: in a script or a pipe every ^C (SIGINT) stops the line running with E231, as
+    # at the terminal, and the script goes on; a ^C while the script waits for its next line has
+    # nothing to stop and is ignored; a second ^C before the first was honoured ends the
+    # program. fib(60) makes some 1e12 calls, more than any machine ends while the case waits,
+    # under `limit steps 1e11` (E207 after 1e11 steps would take far longer still): only the
+    # interrupt ends it. Before the handler was re-armed, the second SIGINT killed hon.
+    import signal
+    p = hon_on_a_pipe(["--no-rules"])
+    p.stdin.write(FIB.decode() + "\nlimit steps 100000000000\n1 + 1\nfib(60)\n")
+    p.stdin.flush()
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)  # the first fib(60), line 4: E231, the script goes on
+    p.stdin.write("2 + 2\nfib(60)\n")
+    p.stdin.flush()
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)  # the second, line 6: E231 again
+    p.stdin.write("3 + 3\n")
+    p.stdin.flush()
+    time.sleep(1.0)  # 3 + 3 answered: hon waits for its next line
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)  # two ^C while it waits: nothing to stop, ignored
+    time.sleep(0.5)
+    p.stdin.write("4 + 4\n")
+    out, err = finish(p, "hon --no-rules < pipe (four SIGINTs)")
+    check(p.returncode == 1, "the session ends at the end of its input, 1: lines failed", p)
+    check("<stdin>:4:" in err and "<stdin>:6:" in err and err.count("error[E231]: interrupted") == 2,
+          "each ^C stops its fib(60), lines 4 and 6, with E231", p)
+    check(lines(out)[-4:] == ["2", "4", "6", "8"],
+          "the lines already answered stay, and the script goes on after each ^C", p)
+    # a line that waits for an answer (a choice, read from the pipe) does not look at the
+    # interrupt until the answer comes: a second ^C there ends the program.
+    p = hon_on_a_pipe(PLAY + ["--board", fx("boards/play.scn")])
+    p.stdin.write("do relocate($a)\n")
+    p.stdin.flush()
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    finish(p, "hon < pipe, two SIGINTs at a choice")
+    check(p.returncode == -signal.SIGINT, "a second ^C before the first is honoured ends hon", p)
     # a command: `eval` of fib(60) stops at the first ^C, E231, exit 1 (an evaluation error)
     with tempfile.TemporaryDirectory() as d:
         fib = os.path.join(d, "fib.hon")
