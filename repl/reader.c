@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <histedit.h>
 #include <limits.h>
+#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -206,6 +207,15 @@ void reader_open(reader *r, cli_session *s, FILE *in, const char *name)
     if (in != stdin || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return;
     s->script = false;
+    /* libedit reads and shows what is typed in the locale's encoding: in the C locale (the
+     * program's until told otherwise) it drops every byte above 127, so typed UTF-8 text (a
+     * string, a file name, a comment) would vanish (fresh15 D9). The user's locale, then, and
+     * C.UTF-8 when that is the plain C or POSIX one: files and pipes hand strings and comments
+ * over as UTF-8, and typing should too.
+     * Only the character type: numbers and messages are written as before. */
+    const char *loc = setlocale(LC_CTYPE, "");
+    if (!loc || strcmp(loc, "C") == 0 || strcmp(loc, "POSIX") == 0)
+        setlocale(LC_CTYPE, "C.UTF-8");
     r->el = el_init("hon", stdin, stdout, stderr);
     r->hist = history_init();
     if (!r->el || !r->hist) {

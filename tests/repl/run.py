@@ -1995,7 +1995,7 @@ class Terminal:
     (the cases that need one are then skipped)."""
 
     @staticmethod
-    def start(args, home, cwd=None):
+    def start(args, home, cwd=None, env=None):
         import pty
         try:
             pid, fd = pty.fork()
@@ -2003,8 +2003,14 @@ class Terminal:
             print(f"skip: no pseudo-terminal ({e})")
             return None
         if pid == 0:
+            extra = env
             env = dict(os.environ, HOME=home, TERM="dumb")
             env.pop("HON_RULES", None)
+            for k, v in (extra or {}).items():
+                if v is None:
+                    env.pop(k, None)
+                else:
+                    env[k] = v
             if cwd:
                 os.chdir(cwd)
             os.execve(HON, [HON] + args, env)
@@ -2039,11 +2045,12 @@ class Terminal:
 
     @staticmethod
     @contextlib.contextmanager
-    def session(args):
-        """A Terminal in a fresh HOME, its prompt shown, closed at the end; None (nothing to
-        do) when the machine has no pseudo-terminals."""
+    def session(args, env=None):
+        """A Terminal in a fresh HOME (env: variables set, or unset when None), its prompt
+        shown, closed at the end; None (nothing to do) when the machine has no
+        pseudo-terminals."""
         with tempfile.TemporaryDirectory() as home:
-            t = Terminal.start(args, home)
+            t = Terminal.start(args, home, env=env)
             if t is None:
                 yield None
                 return
@@ -2331,6 +2338,31 @@ def interrupt_on_a_terminal():
         check(t.read_until(b"55", 10), "fib(10) = 55 after the interrupts", t)
         t.send(b"limit steps\r")
         check(t.read_until(b"limit steps 100000000000", 10), "the budget is as set", t)
+
+
+@case
+def non_ascii_typed_at_a_terminal():
+    # fresh15 D9: UTF-8 typed at the prompt reaches hon whole, in the C locale as in a UTF-8
+    # one (repl.md §2). A string alone on a line is no expression, so E010 quotes the line as
+    # hon received it: the quote holds every character typed (before, in the C locale libedit
+    # dropped each non-ASCII byte: `"Caf lmhle"`). And a non-ASCII character where a name
+    # goes is E001 naming its first byte (é is C3 A9 in UTF-8), the caret under it, col 5.
+    text = "\"Café Ölmühle 日本\""
+    for env in ({"LANG": None, "LC_ALL": None, "LC_CTYPE": None},
+                {"LANG": "C.UTF-8", "LC_ALL": None, "LC_CTYPE": None}):
+        with Terminal.session(["--no-rules"], env=env) as t:
+            if t is None:
+                return
+            t.send(text.encode() + b"\r")
+            check(t.read_until(b"hon> ", 10) and "error[E010]" in t.stdout
+                  and f"    1 | {text}" in t.stdout.split("\r\n"),
+                  f"the typed line arrives whole ({env})", t)
+            t.send("1 + é\r".encode())
+            check(t.read_until(b"hon> ", 10)
+                  and "error[E001]: unexpected non-ASCII character (byte 0xC3)" in t.stdout
+                  and "    1 | 1 + é" in t.stdout.split("\r\n")
+                  and "      |     ^" in t.stdout.split("\r\n"),
+                  f"a non-ASCII character in an expression: E001, the caret under it ({env})", t)
 
 
 @case
