@@ -176,12 +176,18 @@ static const char usage_text[] =
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    cli_usage_error(msg);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL; /* whole: cli_usage_error shortens it */
+    if (msg) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    cli_usage_error(msg ? msg : "out of memory");
+    free(msg);
     return EXIT_USAGE;
 }
 

@@ -5441,6 +5441,51 @@ def snapshot_bad_input():
 
 
 @case
+def long_input_quoted_in_part():
+    # fresh15 D2, errors.md: a diagnostic quotes no input whole however long. A word of a
+    # message over 120 bytes (a name, a path) keeps its first 80 bytes and its last 24 about
+    # an ellipsis "…" (so `x…x` keeps its closing quote), and the quoted line is a 200-byte
+    # part with "..." at each cut, the caret still under the place. Before, a 5 MB unknown
+    # name was echoed whole in E100 (5 MB of stderr), and a command's error (E404, E412)
+    # quoted its line whole, its caret line lost past a 2,600-byte buffer.
+    def shown(word):
+        return word[:80] + "…" + word[-24:]
+    name = "x" * 5000000
+    p = run(["--no-rules"], stdin=name + "\n")
+    check(p.returncode == 1 and len(p.stderr) < 1500 and
+          f"<stdin>:1:1: error[E100]: unknown name {shown('`' + name + '`')}" in p.stderr,
+          "a 5 MB unknown name: E100 names it in part", p)
+    check("      | ^~~" in p.stderr and all(len(l) < 300 for l in p.stderr.splitlines()),
+          "the line quoted in part, the caret at column 1", p)
+    # a command's error in a long line: placed, the line quoted in part, the caret under it
+    arg = "y" * 5000
+    p = run(["--no-rules"], stdin=f"los {arg}\n")
+    check("<stdin>:1:5: error[E404]: usage: los X Y" in p.stderr and len(p.stderr) < 1500,
+          "los with a 5,000-byte argument: E404, short", p)
+    quote = [l for l in p.stderr.splitlines() if l.startswith("    1 | ")]
+    check(quote == ["    1 | los " + arg[:196] + "..."] and "      |     ^~~" in p.stderr,
+          "its line quoted in 200 bytes, cut with ..., the caret under the argument", p)
+    word = "z" * 5000
+    p = run(["--no-rules"], stdin=f"edition {word}\n")
+    check(f"<stdin>:1:9: error[E412]: no edition named {shown(chr(39) + word + chr(39))}"
+          in p.stderr and "      |         ^~~" in p.stderr and len(p.stderr) < 1500,
+          "an unknown edition: its name in part, the caret under it (column 9)", p)
+    # the same under --json: the message shortened alike, one object
+    p = run(["--no-rules", "--json"], stdin=name + "\n")
+    objs = [parse_json(l, p) for l in p.stderr.splitlines()]
+    check(len(objs) == 1 and objs[0]["diagnostic"]["message"] ==
+          f"unknown name {shown('`' + name + '`')}" and len(p.stderr) < 3000,
+          "--json: the message in part", p)
+    # on the command line: an unknown command and a board path
+    p = run([word])
+    check(p.returncode == 2 and f"hon: unknown command {shown(chr(39) + word + chr(39))}"
+          in p.stderr and len(p.stderr) < 1000, "an unknown command in part", p)
+    p = run(["--no-rules", "--board", word, "eval", "1"])
+    check(p.returncode != 0 and "error[E398]: cannot read 'zzz" in p.stderr
+          and "…" in p.stderr and len(p.stderr) < 1000, "a board path in part", p)
+
+
+@case
 def hostile_inputs():
     # Issue 13's reproducers (../shared/repro/README.md), made again here: each must end in a
     # clean, bounded answer — run() fails the case on any sanitizer report or signal.
