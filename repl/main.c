@@ -690,6 +690,16 @@ static int run_play(cli_session *s, const cli_opts *o, const char *script)
 }
 
 /* Runs subcommand `name` with its arguments in an open session. Returns the exit status. */
+/* A command of the command line and its arguments, for run_text_subcommand. */
+typedef struct subcommand_call {
+    cli_session *s;
+    const char *name;
+    char **args;
+    int n;
+} subcommand_call;
+
+static int run_text_subcommand(void *ud);
+
 static int run_subcommand(cli_session *s, const char *name, char **args, int n)
 {
     int rc = 0;
@@ -740,10 +750,27 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         rc = cli_lint(s, (const char *const *)args, (size_t)n, false);
     } else if (strcmp(name, "test") == 0) {
         rc = cli_test(s, (const char *const *)args, (size_t)n, false);
-    } else if (strcmp(name, "rules") == 0) {
-        rc = cli_rules(s, n ? args[0] : NULL);
     } else if (strcmp(name, "los") == 0) {
         rc = cli_los(s, args[0], args[1], CLI_EVAL);
+    } else {
+        /* rules, draw, svg, show, dis: text alone, one JSON object of it under --json */
+        subcommand_call sc = { s, name, args, n };
+        rc = cli_json_text(s, "command", name, run_text_subcommand, &sc);
+    }
+    return rc;
+}
+
+/* A command that answers in text alone (rules, draw, svg, show, dis; ud: its
+ * subcommand_call), for cli_json_text: its status. */
+static int run_text_subcommand(void *ud)
+{
+    const subcommand_call *sc = ud;
+    cli_session *s = sc->s;
+    const char *name = sc->name;
+    char **args = sc->args;
+    int n = sc->n, rc;
+    if (strcmp(name, "rules") == 0) {
+        rc = cli_rules(s, n ? args[0] : NULL);
     } else if (strcmp(name, "draw") == 0 || strcmp(name, "svg") == 0) {
         bool svg = name[0] == 's';
         int k = svg ? 1 : 0;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "entry.h"
@@ -699,6 +700,56 @@ void cli_on_diag(void *ud, const hon_diag *d)
                                        : d->col + (shift > 0 ? (unsigned)shift : 0u),
                   d->message, text, called_from, called_line, called_text);
     free(text);
+}
+
+/* Reads the whole of file f from its start into a new string (malloc'd; NULL on failure). */
+static char *read_back(FILE *f)
+{
+    if (fseek(f, 0, SEEK_END) != 0)
+        return NULL;
+    long n = ftell(f);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!text)
+        return NULL;
+    rewind(f);
+    size_t got = fread(text, 1, (size_t)n, f);
+    text[got] = '\0';
+    return text;
+}
+
+int cli_json_text(cli_session *s, const char *key, const char *value, int (*fn)(void *ud), void *ud)
+{
+    if (!s->json)
+        return fn(ud);
+    cli_flush_stdout();
+    FILE *caught = tmpfile();
+    int saved = caught ? dup(STDOUT_FILENO) : -1;
+    if (saved < 0 || dup2(fileno(caught), STDOUT_FILENO) < 0) {
+        if (saved >= 0)
+            close(saved);
+        if (caught)
+            fclose(caught);
+        return fn(ud); /* nowhere to catch it: the text as it is */
+    }
+    int rc = fn(ud);
+    fflush(stdout);
+    clearerr(stdout); /* a failure writing the scratch file is not standard output's */
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    char *text = read_back(caught);
+    fclose(caught);
+    if (text && text[0]) {
+        printf("{\"%s\": ", key);
+        if (value)
+            cli_put_json_string(value, stdout);
+        else
+            fputs("null", stdout);
+        fputs(", \"text\": ", stdout);
+        cli_put_json_string(text, stdout);
+        fputs("}\n", stdout);
+    }
+    free(text);
+    return rc;
 }
 
 /* The errno of the first flush of standard output that failed (0: none yet, or none known),

@@ -802,6 +802,64 @@ def json_output():
 
 
 @case
+def json_every_command():
+    # fresh15 D10, repl.md §4: under `json on` every command answers one JSON object on one
+    # line (JSON Lines). The settings say what they set, in the names the line gave; help has
+    # `hon --json help`'s shape; the commands that answer in text alone give that text whole,
+    # the same text as without `json on`. Before, draw, edition, variant, rules, help, show,
+    # dis, svg, limit, turn and step printed text after {"json": true}.
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    with tempfile.TemporaryDirectory() as d:
+        svg = os.path.join(d, "b.svg")
+        text_cmds = ["edition", "variant derail_threshold", "rules zzz", "show line_of_sight",
+                     "dis terrain_traits", "draw", "limit", "budget", "turn"]
+        cmds = (["edition harbor_hills", "variant derail_threshold higher_than_four"] +
+                text_cmds + ["help", "help los", f"svg {svg}", "step on", "step off", "seed 3",
+                             f"board {board}"])
+        p = run(["--board", board], stdin="json on\n" + "\n".join(cmds) + "\n")
+        out = lines(p.stdout)
+        objs = [parse_json(l, p) for l in out]  # every line one JSON object
+        want = 1 + len(cmds) - 1  # {"json": true}, then one a command but seed's
+        check(p.returncode == 0 and len(objs) == want, f"{want} objects, one a line", p)
+        if len(objs) != want:
+            return
+        check(objs[1] == {"edition": "harbor_hills"}, "edition NAME: {\"edition\": NAME}", p)
+        check(objs[2] == {"variant": "derail_threshold", "reading": "higher_than_four"},
+              "variant NAME READING: {\"variant\": …, \"reading\": …}", p)
+        # the text commands: the text they print without json, whole, in {"command", "text"}
+        plain = run(["--board", board],
+                    stdin="edition harbor_hills\nvariant derail_threshold higher_than_four\n" +
+                    "\n".join(text_cmds) + "\n")
+        for i, c in enumerate(text_cmds):
+            o = objs[3 + i]
+            check(set(o) == {"command", "text"} and o["command"] == c.split()[0],
+                  f"{c}: {{\"command\": NAME, \"text\": …}}", p)
+            check(o["text"] in plain.stdout and o["text"].strip(),
+                  f"{c}: the text it prints without json on", p)
+        k = 3 + len(text_cmds)
+        check(objs[k]["topic"] is None and "los X Y" in objs[k]["text"], "help: topic null", p)
+        check(objs[k + 1]["topic"] == "los" and "Line of sight" in objs[k + 1]["text"],
+              "help los: topic los", p)
+        check(objs[k + 2] == {"command": "svg", "text": f"wrote {svg}\n"} and os.path.exists(svg),
+              "svg: the picture written, said in an object", p)
+        check(objs[k + 3] == {"step": True} and objs[k + 4] == {"step": False}, "step on/off", p)
+        check(objs[k + 5] == {"board": board}, "board FILE: {\"board\": FILE}", p)
+    # load and test, on the fixtures: one object each
+    p = run(["--no-rules"], stdin=f"json on\nload {fx('base.hon')}\ntest\n")
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    check(len(objs) == 3 and objs[1] == {"loaded": fx("base.hon")}
+          and objs[2]["passed"] >= 1 and isinstance(objs[2]["tests"], list),
+          "load: {\"loaded\": FILE}; test: its object on one line", p)
+    # the command line: --json rules, show, draw give one object too
+    for args, cmd in ((["rules", "zzz"], "rules"), (["show", "line_of_sight"], "show"),
+                      (["--board", board, "draw"], "draw")):
+        p = run(["--json"] + args)
+        o = parse_json(p.stdout, p)
+        check(len(lines(p.stdout)) == 1 and o.get("command") == cmd and o.get("text"),
+              f"hon --json {' '.join(args)}: one object", p)
+
+
+@case
 def editions_and_variants():
     # editions.hon: fixture_plus adds bonus.plus (100), so bonus(1) = 1 + 100 = 101 there and
     # 1 under the default fixture_base. fixture_mode defaults to `plain`.
