@@ -690,6 +690,14 @@ static int run_play(cli_session *s, const cli_opts *o, const char *script)
 }
 
 /* Runs subcommand `name` with its arguments in an open session. Returns the exit status. */
+/* Whether the first word of `odds`'s arguments is `do` (alone, or starting the argument, as
+ * `hon odds 'do train_moves(...)'`): the odds of a procedure's outcomes. */
+static bool odds_of_do(const char *arg)
+{
+    return strncmp(arg, "do", 2) == 0 &&
+           (!arg[2] || arg[2] == ' ' || arg[2] == '\t' || arg[2] == '\n');
+}
+
 /* A command of the command line and its arguments, for run_text_subcommand. */
 typedef struct subcommand_call {
     cli_session *s;
@@ -708,20 +716,22 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
             rc |= cli_answer(s, args[i], "<command-line>", CLI_EVAL);
     } else if (strcmp(name, "why") == 0) {
         rc = run_why(s, args, n);
-    } else if (strcmp(name, "do") == 0 ||
-               (strcmp(name, "odds") == 0 && strcmp(args[0], "do") == 0)) {
+    } else if (strcmp(name, "do") == 0 || (strcmp(name, "odds") == 0 && odds_of_do(args[0]))) {
         bool odds = name[0] == 'o';
-        if (odds && n == 1) {
-            fprintf(stderr, "hon: 'odds do' takes a procedure: EVENT(ARGS)\n"
-                            "Try 'hon --help' for more information.\n");
-            return 2;
+        /* `odds do EVENT(ARGS)` as separate words, or as one (`hon odds 'do e(x)'`, as typed
+         * in the REPL): the words after `do` */
+        char *call = join_args(args, n), *what = call;
+        if (what && odds)
+            what += 2 + strspn(call + 2, " \t\n");
+        if (odds && what && !*what) {
+            free(call);
+            return usage_error("%s", "'odds do' takes a procedure: EVENT(ARGS)");
         }
-        char *call = join_args(args + odds, n - odds);
         if (!call) {
             cli_error_code(CLI_E_MEMORY, "out of memory");
             return 1;
         }
-        rc = cli_do(s, call, "<command-line>", odds);
+        rc = cli_do(s, what, "<command-line>", odds);
         free(call);
     } else if (strcmp(name, "move") == 0) {
         rc = cli_move(s, args[0], (const char *const *)(args + 1), (size_t)n - 1);

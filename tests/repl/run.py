@@ -3399,6 +3399,18 @@ def play_odds_do():
     check(out[4:6] == ["move $a to B1: 1/1 (100.00%)",
                        "note: every choice took the first legal option"],
           "odds take the first legal option of every choice, and say so", p)
+    # on the command line `odds do` as two words or as one argument, as typed in the REPL
+    # (fresh15 D7: `hon odds 'do shoot($a)'` was E010 "unexpected 'do'"); `do` alone a usage
+    # error
+    for args in (["odds", "do", "shoot($a)"], ["odds", "do shoot($a)"]):
+        p = run(PLAY + ["--board", fx("boards/play.scn")] + args)
+        check(p.returncode == 0 and lines(p.stdout) == ["give $a suppressed: 1/2 (50.00%)",
+                                                        "no change: 1/2 (50.00%)"],
+              f"hon {' '.join(args)}: the same distribution", p)
+    for args in (["odds", "do"], ["odds", "do "]):
+        p = run(PLAY + args)
+        check(p.returncode == 2 and "'odds do' takes a procedure" in p.stderr,
+              f"hon {' '.join(args)!r}: usage error", p)
 
 
 @case
