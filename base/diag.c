@@ -17,9 +17,16 @@
 enum {
     TAB_STOP = 8,
     GUTTER_MIN = 5,
-    QUOTE_MAX = 200,  /* a longer line is quoted in part (bytes) */
-    QUOTE_BEFORE = 60 /* context kept before the span in such a part (bytes) */
+    QUOTE_MAX = 200,   /* a longer line is quoted in part (bytes) */
+    QUOTE_BEFORE = 60, /* context kept before the span in such a part (bytes) */
+    WORD_MAX = 120,    /* a longer word of a message (a name, a path) is cut (bytes)... */
+    WORD_HEAD = 80,    /* ...to its first bytes, an ellipsis... */
+    WORD_TAIL = 24,    /* ...and its last bytes, so that a closing quote stays */
+    MESSAGE_MAX = 4000 /* a longer message is cut there, an ellipsis ending it (bytes) */
 };
+
+/* The ellipsis that marks what a message leaves out (UTF-8 U+2026). */
+static const char ellipsis[] = "\xE2\x80\xA6";
 
 /* Stands in for a message when memory runs out; never freed. */
 static const char oom_text[] = "(out of memory while reporting this diagnostic)";
@@ -142,7 +149,48 @@ bool diag_list_keeps(const diag_list *l)
     return !l->full && l->len < DIAG_LIST_MAX;
 }
 
-/* A new formatted string, or oom_text. */
+/* Where a UTF-8 character starts at or before byte i of s (never before `floor`). */
+static size_t char_start(const char *s, size_t i, size_t floor)
+{
+    while (i > floor && ((unsigned char)s[i] & 0xC0) == 0x80)
+        i--;
+    return i;
+}
+
+size_t diag_shorten(char *s)
+{
+    size_t n = strlen(s), w = 0;
+    for (size_t r = 0; r < n;) {
+        size_t len = strcspn(s + r, " \t\n");
+        if (len > WORD_MAX) {
+            size_t head = char_start(s + r, WORD_HEAD, 0);
+            size_t tail = char_start(s + r, len - WORD_TAIL, head);
+            memmove(s + w, s + r, head);
+            w += head;
+            memcpy(s + w, ellipsis, sizeof ellipsis - 1);
+            w += sizeof ellipsis - 1;
+            memmove(s + w, s + r + tail, len - tail);
+            w += len - tail;
+        } else {
+            memmove(s + w, s + r, len);
+            w += len;
+        }
+        r += len;
+        size_t gap = strspn(s + r, " \t\n");
+        memmove(s + w, s + r, gap);
+        w += gap;
+        r += gap;
+    }
+    if (w > MESSAGE_MAX) {
+        w = char_start(s, MESSAGE_MAX - (sizeof ellipsis - 1), 0);
+        memcpy(s + w, ellipsis, sizeof ellipsis - 1);
+        w += sizeof ellipsis - 1;
+    }
+    s[w] = '\0';
+    return w;
+}
+
+/* A new formatted string, shortened (diag_shorten), or oom_text. */
 static char *vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 static char *vformat(const char *fmt, va_list ap)
@@ -157,6 +205,7 @@ static char *vformat(const char *fmt, va_list ap)
     if (!m)
         return (char *)oom_text;
     vsnprintf(m, (size_t)n + 1, fmt, ap);
+    diag_shorten(m);
     return m;
 }
 
@@ -378,11 +427,18 @@ static void render_block(diag_sources *src, src_loc loc, diag_severity sev, int 
         last = ln > first ? ln - 1 : first;
     else if (loc.end_line == loc.line && loc.end_col > loc.col)
         last = (size_t)loc.end_col - 1;
+    diag_quote(out, loc.line, ls, ln, first, last);
+}
+
+void diag_quote(FILE *out, uint32_t lineno, const char *ls, size_t ln, size_t first, size_t last)
+{
     size_t from, to;
+    if (last < first)
+        last = first;
     quote_window(ls, ln, first, &from, &to);
     const char *cut = from > 0 ? "..." : "";
-    int gw = (int)(digits(loc.line) > GUTTER_MIN ? digits(loc.line) : GUTTER_MIN);
-    fprintf(out, "%*u |", gw, (unsigned)loc.line);
+    int gw = (int)(digits(lineno) > GUTTER_MIN ? digits(lineno) : GUTTER_MIN);
+    fprintf(out, "%*u |", gw, (unsigned)lineno);
     if (ln) {
         fprintf(out, " %s", cut);
         put_line(ls + from, to - from, out);

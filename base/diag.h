@@ -129,4 +129,18 @@ void diag_render(const diag_list *l, const diag *d, FILE *out);
 /* Renders every item of l in order. */
 void diag_render_all(const diag_list *l, FILE *out);
 
+/* Writes a quoted source line and its caret line to out as diag_render does: `LINE | text`
+ * (ls, ln bytes, no newline; the gutter at least 5 wide), tabs expanded and control bytes
+ * shown as '?', then `^~~~` under bytes first..last (from 0, inclusive; last < first gives a
+ * lone caret). A line over 200 bytes is quoted in part: 200 bytes from 60 before `first`,
+ * "..." marking each cut (errors.md). */
+void diag_quote(FILE *out, uint32_t lineno, const char *ls, size_t ln, size_t first, size_t last);
+
+/* Shortens message s in place so that no input it quotes runs on (fresh15 D2: a 5 MB name):
+ * each word (a run without blanks: a name, a path, a quoted token) over 120 bytes keeps its
+ * first 80 and last 24 bytes about an ellipsis "…", and a message over 4000 bytes is cut there
+ * with one; on UTF-8 character boundaries. Returns the new length. Every diagnostic's message
+ * and note passes through it (errors.md). */
+size_t diag_shorten(char *s);
+
 #endif

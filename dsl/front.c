@@ -22,7 +22,20 @@
 
 /* ---------------------------------------------------------------- errors */
 
+static diag *front_verror(front_ctx *ctx, int code, ast_loc loc, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+
 diag *front_error(front_ctx *ctx, int code, ast_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag *d = front_verror(ctx, code, loc, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
+/* front_error's work: the message whole, shortened by the list (diag_shorten). */
+static diag *front_verror(front_ctx *ctx, int code, ast_loc loc, const char *fmt, va_list ap)
 {
     if (ctx->stop)
         return NULL;
@@ -33,11 +46,7 @@ diag *front_error(front_ctx *ctx, int code, ast_loc loc, const char *fmt, ...)
         return NULL;
     }
     ctx->errors++;
-    va_list ap;
-    va_start(ap, fmt);
-    diag *d = diag_vreport(ctx->diags, code, DIAG_ERROR, loc, fmt, ap);
-    va_end(ap);
-    return d;
+    return diag_vreport(ctx->diags, code, DIAG_ERROR, loc, fmt, ap);
 }
 
 void front_oom(front_ctx *ctx)
@@ -78,12 +87,10 @@ static ast_node *reject(front_ctx *ctx, int code, ast_loc loc, const char *fmt, 
 
 static ast_node *reject(front_ctx *ctx, int code, ast_loc loc, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    front_verror(ctx, code, loc, fmt, ap);
     va_end(ap);
-    front_error(ctx, code, loc, "%s", msg);
     ctx->bad_line = loc.line;
     ctx->bad_col = loc.col;
     return NULL;

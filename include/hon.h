@@ -886,6 +886,18 @@ hon_status hon_check_query_name(hon_vm *vm, const char *name, bool board_only, c
 /* Text of a status, for messages. */
 const char *hon_status_text(hon_status s);
 
+/* Writes a line of text quoted as every diagnostic quotes its source line (errors.md): the
+ * `LINE | text` line (text: len bytes, no newline; tabs expanded, control bytes shown as '?')
+ * and the caret line under bytes first..last (from 0, inclusive; last below first: a lone
+ * caret). A line over 200 bytes is quoted in part, 200 bytes from 60 before `first`, "..."
+ * marking each cut. For a front end placing its own errors in the line it runs. */
+void hon_quote_line(FILE *out, unsigned lineno, const char *text, size_t len, size_t first,
+                    size_t last);
+/* Shortens message s (a NUL-ended string, changed in place) as every diagnostic's message is,
+ * so that no input it quotes runs on (errors.md: a word over 120 bytes keeps its first 80 and
+ * last 24 about an ellipsis, a message over 4000 bytes is cut there). Returns its new length. */
+size_t hon_shorten_message(char *s);
+
 /* The caps a session puts on what untrusted rules may use (hon_config's; docs/spec/repl.md
  * `limit`): VM steps per evaluation (E207; odds and procedure enumerations get 200 of them),
  * nested calls (E206), items of a list built at run time (E229), bytes held (E230). */

@@ -80,11 +80,9 @@ void session_emit(hon_vm *vm, diag_list *dl)
 /* Reports the message fmt/ap with error code at loc. */
 static void report_v(hon_vm *vm, int code, ast_loc loc, const char *fmt, va_list ap)
 {
-    char msg[512];
-    vsnprintf(msg, sizeof msg, fmt, ap);
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
-    diag_report(&dl, code, DIAG_ERROR, loc, "%s", msg);
+    diag_vreport(&dl, code, DIAG_ERROR, loc, fmt, ap); /* whole, then shortened: diag_shorten */
     session_emit(vm, &dl);
 }
 
@@ -340,6 +338,17 @@ const char *hon_status_text(hon_status s)
     case HON_ERR_MEMORY: return "out of memory";
     }
     return "unknown status";
+}
+
+void hon_quote_line(FILE *out, unsigned lineno, const char *text, size_t len, size_t first,
+                    size_t last)
+{
+    diag_quote(out, lineno, text, len, first, last);
+}
+
+size_t hon_shorten_message(char *s)
+{
+    return diag_shorten(s);
 }
 
 /* The writer of hon_write_file through file_write_whole's int-returning callback. */

@@ -606,7 +606,8 @@ static void on_test_result(void *ud, const hon_test_result *r)
 {
     test_report *rep = ud;
     if (rep->json) {
-        fputs(rep->shown++ ? ",\n  " : "\n  ", stdout);
+        if (rep->shown++) /* all on one line: `json on` output is one object a line */
+            fputs(", ", stdout);
         fputs("{\"title\": ", stdout);
         cli_put_json_string(r->title, stdout);
         fputs(", \"path\": ", stdout);
@@ -735,7 +736,7 @@ int cli_test(cli_session *s, const char *const *args, size_t nargs, bool prompt)
             rc = 1;
     }
     if (rc == 0 && rep.json)
-        printf("%s], \"passed\": %zu, \"failed\": %zu}\n", rep.shown ? "\n" : "", passed, failed_n);
+        printf("], \"passed\": %zu, \"failed\": %zu}\n", passed, failed_n);
     else if (rc == 0)
         printf("%zu passed, %zu failed\n", passed, failed_n);
     if (rc == 0 && n == 0 && passed + failed_n == 0 && !filter) {

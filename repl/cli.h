@@ -375,6 +375,13 @@ void cli_set_json(cli_session *s, bool on);
 /* Writes text (UTF-8, NUL-terminated) to out as a JSON string: quoted, with '"', '\\' and the
  * control characters escaped. */
 void cli_put_json_string(const char *text, FILE *out);
+/* Runs fn(ud), a command that answers in text alone, and returns its status. Under JSON output
+ * (s->json) what it writes to standard output is caught (a scratch file under the standard
+ * output's descriptor) and written instead as one JSON object on one line,
+ * {"KEY": VALUE, "text": TEXT} (VALUE a JSON string, or null when NULL; nothing at all when it
+ * wrote nothing), so that `json on` output stays one object a line (repl.md §2 `json`). */
+int cli_json_text(cli_session *s, const char *key, const char *value, int (*fn)(void *ud),
+                  void *ud);
 
 /* cli_error_code whose caret, on the line being run, is under `word` (its last place in the
  * line; when it is not there, cli_error_code's place). */

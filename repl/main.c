@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 
 #include "cli.h"
 #include "lsp.h"
+#include "reader.h"
 
 enum {
     EXIT_USAGE = 2
@@ -176,12 +176,18 @@ static const char usage_text[] =
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    cli_usage_error(msg);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL; /* whole: cli_usage_error shortens it */
+    if (msg) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    cli_usage_error(msg ? msg : "out of memory");
+    free(msg);
     return EXIT_USAGE;
 }
 
@@ -684,6 +690,24 @@ static int run_play(cli_session *s, const cli_opts *o, const char *script)
 }
 
 /* Runs subcommand `name` with its arguments in an open session. Returns the exit status. */
+/* Whether the first word of `odds`'s arguments is `do` (alone, or starting the argument, as
+ * `hon odds 'do train_moves(...)'`): the odds of a procedure's outcomes. */
+static bool odds_of_do(const char *arg)
+{
+    return strncmp(arg, "do", 2) == 0 &&
+           (!arg[2] || arg[2] == ' ' || arg[2] == '\t' || arg[2] == '\n');
+}
+
+/* A command of the command line and its arguments, for run_text_subcommand. */
+typedef struct subcommand_call {
+    cli_session *s;
+    const char *name;
+    char **args;
+    int n;
+} subcommand_call;
+
+static int run_text_subcommand(void *ud);
+
 static int run_subcommand(cli_session *s, const char *name, char **args, int n)
 {
     int rc = 0;
@@ -692,20 +716,22 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
             rc |= cli_answer(s, args[i], "<command-line>", CLI_EVAL);
     } else if (strcmp(name, "why") == 0) {
         rc = run_why(s, args, n);
-    } else if (strcmp(name, "do") == 0 ||
-               (strcmp(name, "odds") == 0 && strcmp(args[0], "do") == 0)) {
+    } else if (strcmp(name, "do") == 0 || (strcmp(name, "odds") == 0 && odds_of_do(args[0]))) {
         bool odds = name[0] == 'o';
-        if (odds && n == 1) {
-            fprintf(stderr, "hon: 'odds do' takes a procedure: EVENT(ARGS)\n"
-                            "Try 'hon --help' for more information.\n");
-            return 2;
+        /* `odds do EVENT(ARGS)` as separate words, or as one (`hon odds 'do e(x)'`, as typed
+         * in the REPL): the words after `do` */
+        char *call = join_args(args, n), *what = call;
+        if (what && odds)
+            what += 2 + strspn(call + 2, " \t\n");
+        if (odds && what && !*what) {
+            free(call);
+            return usage_error("%s", "'odds do' takes a procedure: EVENT(ARGS)");
         }
-        char *call = join_args(args + odds, n - odds);
         if (!call) {
             cli_error_code(CLI_E_MEMORY, "out of memory");
             return 1;
         }
-        rc = cli_do(s, call, "<command-line>", odds);
+        rc = cli_do(s, what, "<command-line>", odds);
         free(call);
     } else if (strcmp(name, "move") == 0) {
         rc = cli_move(s, args[0], (const char *const *)(args + 1), (size_t)n - 1);
@@ -734,10 +760,27 @@ static int run_subcommand(cli_session *s, const char *name, char **args, int n)
         rc = cli_lint(s, (const char *const *)args, (size_t)n, false);
     } else if (strcmp(name, "test") == 0) {
         rc = cli_test(s, (const char *const *)args, (size_t)n, false);
-    } else if (strcmp(name, "rules") == 0) {
-        rc = cli_rules(s, n ? args[0] : NULL);
     } else if (strcmp(name, "los") == 0) {
         rc = cli_los(s, args[0], args[1], CLI_EVAL);
+    } else {
+        /* rules, draw, svg, show, dis: text alone, one JSON object of it under --json */
+        subcommand_call sc = { s, name, args, n };
+        rc = cli_json_text(s, "command", name, run_text_subcommand, &sc);
+    }
+    return rc;
+}
+
+/* A command that answers in text alone (rules, draw, svg, show, dis; ud: its
+ * subcommand_call), for cli_json_text: its status. */
+static int run_text_subcommand(void *ud)
+{
+    const subcommand_call *sc = ud;
+    cli_session *s = sc->s;
+    const char *name = sc->name;
+    char **args = sc->args;
+    int n = sc->n, rc;
+    if (strcmp(name, "rules") == 0) {
+        rc = cli_rules(s, n ? args[0] : NULL);
     } else if (strcmp(name, "draw") == 0 || strcmp(name, "svg") == 0) {
         bool svg = name[0] == 's';
         int k = svg ? 1 : 0;
@@ -821,30 +864,6 @@ static void session_exit(cli_session *s)
     kept_at_exit = s->vm;
     free(s->answer);
     memset(s, 0, sizeof *s);
-}
-
-/* ^C (SIGINT) outside the terminal REPL: stops the evaluation running, as at the terminal
- * (hon_interrupt: E231, the session as it was), and puts back the default action, so that a
- * second ^C ends the program. */
-static void on_first_interrupt(int sig)
-{
-    (void)sig;
-    hon_interrupt();
-}
-
-/* Makes the first ^C stop the work running rather than kill the program, for every command and
- * a REPL reading a script or a pipe (repl.md §2; the terminal REPL's reader installs its own
- * handler, which a ^C at the prompt needs). A SIGINT ignored when hon started (a job started
- * in the background by a shell without job control) stays ignored. */
-static void catch_first_interrupt(void)
-{
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_first_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND | SA_RESTART;
-    if (sigaction(SIGINT, &sa, &old) == 0 && old.sa_handler == SIG_IGN)
-        sigaction(SIGINT, &old, NULL);
 }
 
 /* The command's work, main's but for the check of standard output (main, below): its exit
@@ -946,7 +965,7 @@ static int run_main(int argc, char **argv, bool *errors_are_2)
     else
         memset(&s, 0, sizeof s);
     if (rc == 0 && !(sub && strcmp(sub->name, "lsp") == 0))
-        catch_first_interrupt();
+        reader_catch_interrupts();
     if (rc == 0 && sub && strcmp(sub->name, "diff") == 0)
         rc = cli_diff(&s, &qo);
     else if (rc == 0 && sub && strcmp(sub->name, "snapshot") == 0)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <histedit.h>
 #include <limits.h>
+#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,8 +21,51 @@
 #include "complete.h"
 
 /* Set by SIGINT while a terminal session runs, so that ^C abandons the line being typed instead
- * of ending the program. The only mutable static of the program; signal handlers need one. */
+ * of ending the program. With the two below, the only mutable statics of the program; signal
+ * handlers need them. */
 static volatile sig_atomic_t interrupted;
+
+/* Outside the terminal REPL: a ^C was taken and the line or command it stops has not ended yet
+ * (reader_interrupt_honoured clears it); a script is waiting for its next line. */
+static volatile sig_atomic_t unhonoured, waiting;
+
+/* ^C outside the terminal REPL (a command, or a script read from a file or a pipe): stops the
+ * line or command running (hon_interrupt: E231, the session as it was). While a script waits
+ * for its next line there is nothing to stop, and it is ignored. A second ^C before the first
+ * was honoured (the line still running, something that does not look at the interrupt) takes
+ * the default action: the program ends. */
+static void on_sigint_piped(int sig)
+{
+    if (waiting)
+        return;
+    if (unhonoured) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        sigaction(sig, &dfl, NULL);
+        raise(sig); /* delivered when this handler returns */
+        return;
+    }
+    unhonoured = 1;
+    hon_interrupt();
+}
+
+void reader_catch_interrupts(void)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint_piped;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART; /* a script's read goes on: ^C while it waits is ignored */
+    if (sigaction(SIGINT, &sa, &old) == 0 && old.sa_handler == SIG_IGN)
+        sigaction(SIGINT, &old, NULL);
+}
+
+void reader_interrupt_honoured(void)
+{
+    unhonoured = 0;
+}
 
 /* ^C: abandons the line being typed, or stops the evaluation running (hon_interrupt: it fails
  * with E231 and the session stays as it was). */
@@ -163,6 +207,15 @@ void reader_open(reader *r, cli_session *s, FILE *in, const char *name)
     if (in != stdin || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return;
     s->script = false;
+    /* libedit reads and shows what is typed in the locale's encoding: in the C locale (the
+     * program's until told otherwise) it drops every byte above 127, so typed UTF-8 text (a
+     * string, a file name, a comment) would vanish (fresh15 D9). The user's locale, then, and
+     * C.UTF-8 when that is the plain C or POSIX one: files and pipes hand strings and comments
+ * over as UTF-8, and typing should too.
+     * Only the character type: numbers and messages are written as before. */
+    const char *loc = setlocale(LC_CTYPE, "");
+    if (!loc || strcmp(loc, "C") == 0 || strcmp(loc, "POSIX") == 0)
+        setlocale(LC_CTYPE, "C.UTF-8");
     r->el = el_init("hon", stdin, stdout, stderr);
     r->hist = history_init();
     if (!r->el || !r->hist) {
@@ -244,7 +297,9 @@ char *reader_next(reader *r)
         return keep(r, r->abuf, strlen(r->abuf));
     }
     if (!r->el) {
+        waiting = 1;
         ssize_t n = getline(&r->buf, &r->cap, r->in);
+        waiting = 0;
         if (n < 0)
             return NULL;
         r->lines++;

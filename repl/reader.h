@@ -39,6 +39,19 @@ typedef struct reader {
  * and board, files, and a SIGINT handler until reader_close. */
 void reader_open(reader *r, cli_session *s, FILE *in, const char *name);
 
+/* Makes ^C (SIGINT) stop the work running rather than kill the program, for a command and for
+ * a REPL reading a script or a pipe (repl.md §2; the terminal REPL's reader installs its own
+ * handler, which a ^C at the prompt needs): every ^C while a line or command runs stops it
+ * (hon_interrupt, E231); one while a script waits for its next line is ignored; a second one
+ * before the first was honoured (reader_interrupt_honoured) ends the program by the signal's
+ * default action. A SIGINT ignored when hon started (a job a shell without job control started
+ * in the background) stays ignored. */
+void reader_catch_interrupts(void);
+
+/* Says the line a ^C stopped has ended (its E231 reported) or a new one starts: the next ^C
+ * stops again rather than ending the program. */
+void reader_interrupt_honoured(void);
+
 /* Saves the history (a terminal), puts the old SIGINT handler back and frees what r owns. */
 void reader_close(reader *r);
 

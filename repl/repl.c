@@ -142,6 +142,24 @@ static char *unquote(char *args)
     return args;
 }
 
+/* Says a setting a command made: `KEY VALUE` (`variant NAME = READING` with key2), or under
+ * `json on` the object {"KEY": VALUE} ({"variant": NAME, "reading": READING}). */
+static void put_setting(const repl *r, const char *key, const char *value, const char *key2,
+                        const char *value2)
+{
+    if (!r->s->json) {
+        printf(key2 ? "%s %s = %s\n" : "%s %s\n", key, value, value2);
+        return;
+    }
+    printf("{\"%s\": ", key);
+    cli_put_json_string(value, stdout);
+    if (key2) {
+        printf(", \"%s\": ", key2);
+        cli_put_json_string(value2, stdout);
+    }
+    fputs("}\n", stdout);
+}
+
 static int cmd_board(repl *r, char *args)
 {
     if (!need(args, "board FILE"))
@@ -151,7 +169,7 @@ static int cmd_board(repl *r, char *args)
         cli_note("the board from '%s' was not loaded; the session is unchanged", args);
         return 1;
     }
-    printf("board %s\n", args);
+    put_setting(r, "board", args, NULL, NULL);
     return 0;
 }
 
@@ -273,7 +291,10 @@ static int cmd_step(repl *r, char *args)
         cli_error_code(CLI_E_USAGE, "usage: step [on|off]");
         return 1;
     }
-    printf("step %s\n", r->s->stepping ? "on" : "off");
+    if (r->s->json)
+        printf("{\"step\": %s}\n", r->s->stepping ? "true" : "false");
+    else
+        printf("step %s\n", r->s->stepping ? "on" : "off");
     return 0;
 }
 
@@ -294,7 +315,7 @@ static int cmd_load(repl *r, char *args)
         cli_note("nothing from '%s' was loaded; the session is unchanged", args);
         return 1;
     }
-    printf("loaded %s\n", args);
+    put_setting(r, "loaded", args, NULL, NULL);
     return 0;
 }
 
@@ -332,6 +353,24 @@ static int cmd_dis(repl *r, char *args)
     return one_name(args, "dis NAME", &name) ? cli_show(r->s, name, true) : 1;
 }
 
+/* `edition` alone, for cli_json_text: the editions listed. */
+static int list_editions(void *ud)
+{
+    return cli_edition(ud, NULL);
+}
+
+/* `variant [NAME]`, for cli_json_text: the variants (or NAME's readings) listed. */
+typedef struct variant_list {
+    cli_session *s;
+    const char *name;
+} variant_list;
+
+static int list_variants(void *ud)
+{
+    const variant_list *vl = ud;
+    return cli_variant(vl->s, vl->name, NULL);
+}
+
 static int cmd_edition(repl *r, char *args)
 {
     char *w[1];
@@ -341,10 +380,10 @@ static int cmd_edition(repl *r, char *args)
         return 1;
     }
     if (n == 0)
-        return cli_edition(r->s, NULL);
+        return cli_json_text(r->s, "command", "edition", list_editions, r->s);
     if (cli_edition(r->s, w[0]) != 0)
         return 1;
-    printf("edition %s\n", w[0]);
+    put_setting(r, "edition", w[0], NULL, NULL);
     return 0;
 }
 
@@ -362,11 +401,13 @@ static int cmd_variant(repl *r, char *args)
         cli_error_code(CLI_E_USAGE, "usage: variant [NAME [READING]]");
         return 1;
     }
-    if (n < 2)
-        return cli_variant(r->s, n ? w[0] : NULL, NULL);
+    if (n < 2) {
+        variant_list vl = { r->s, n ? w[0] : NULL };
+        return cli_json_text(r->s, "command", "variant", list_variants, &vl);
+    }
     if (cli_variant(r->s, w[0], w[1]) != 0)
         return 1;
-    printf("variant %s = %s\n", w[0], w[1]);
+    put_setting(r, "variant", w[0], "reading", w[1]);
     return 0;
 }
 
@@ -509,6 +550,14 @@ static int cmd_snapshot(repl *r, char *args)
 }
 
 static int cmd_help(repl *r, char *args);
+
+/* `help`'s topic (NULL: the list of commands). */
+typedef struct help_call {
+    repl *r;
+    const char *topic;
+} help_call;
+
+static int help_in_text(void *ud);
 
 static int cmd_quit(repl *r, char *args)
 {
@@ -740,7 +789,19 @@ static int cmd_help(repl *r, char *args)
     while (*topic == ' ' || *topic == '\t' || *topic == ':')
         topic++;
     size_t k = strcspn(topic, " \t");
-    if (k == 0) {
+    topic[k] = '\0';
+    help_call hc = { r, k ? topic : NULL };
+    /* under `json on` as `hon --json help` answers: {"topic": WORD or null, "text": …} */
+    return cli_json_text(r->s, "topic", hc.topic, help_in_text, &hc);
+}
+
+/* `help [TOPIC]`'s text (ud: a help_call), for cli_json_text. */
+static int help_in_text(void *ud)
+{
+    const help_call *hc = ud;
+    repl *r = hc->r;
+    const char *topic = hc->topic;
+    if (!topic) {
         printf("Type an expression or a query call to see its answer, e.g. 1 + 2.\n"
                "Commands (the first word of a line, with or without a leading ':'; help COMMAND\n"
                "says more of one):\n");
@@ -749,7 +810,6 @@ static int cmd_help(repl *r, char *args)
                 printf("  %-26s %s\n", commands[i].synopsis, commands[i].what);
         return 0;
     }
-    topic[k] = '\0';
     const char *text = repl_help_text(topic);
     if (!text) {
         const char *names[sizeof commands / sizeof commands[0]];
@@ -886,6 +946,32 @@ static bool entry_goes_on(const char *text)
     return entry_unfinished(text, names_declaration(text) ? ENTRY_DECLARATION : ENTRY_EXPR);
 }
 
+/* Whether command c answers in text alone (under `json on`, then, one object {"command":
+ * NAME, "text": …}, cli_json_text); the others answer JSON themselves, or (edition, variant,
+ * help) choose for each form. */
+static bool answers_in_text(const command *c)
+{
+    static const char *const text_only[] = { "draw", "svg",   "rules",  "show", "dis",
+                                             "lint", "limit", "budget", "turn" };
+    for (size_t i = 0; i < sizeof text_only / sizeof *text_only; i++)
+        if (strcmp(c->name, text_only[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A command's run, for cli_json_text. */
+typedef struct command_call {
+    repl *r;
+    const command *c;
+    char *args;
+} command_call;
+
+static int call_command(void *ud)
+{
+    command_call *cc = ud;
+    return cc->c->run(cc->r, cc->args);
+}
+
 /* Runs command c with args (a procedure's `choosing` answers taken off them); errors: the count
  * of errors before the line. Returns 0, or 1 when it failed. Answers left unused (the rules did
  * not ask that choice, e.g. a question that depends on the dice) are said in a note naming
@@ -899,7 +985,9 @@ static int run_command(repl *r, const command *c, char *args, size_t errors)
     r->s->answers = answers;
     r->s->nanswers = (size_t)n;
     r->s->answers_used = 0;
-    int rc = c->run(r, args);
+    command_call cc = { r, c, args };
+    int rc = answers_in_text(c) ? cli_json_text(r->s, "command", c->name, call_command, &cc)
+                                : c->run(r, args);
     cli_flush_stdout();
     if (rc == 0 && r->s->answers_used < r->s->nanswers) {
         char unused[256] = "";
@@ -1031,10 +1119,12 @@ static int run_entry(cli_session *s, reader *rd, repl *r, char *entry, unsigned 
         cli_set_script_line(rd->name, start);
     cli_set_script_text(r->where, text);
     hon_interrupt_clear(); /* a ^C typed at the prompt is not for this line */
+    reader_interrupt_honoured();
     progress pg;
     progress_start(&pg, !wrapped || s->json); /* on a terminal, text answers */
     *watched = &pg;
     int failed = run_line(r, entry);
+    reader_interrupt_honoured(); /* its E231, if a ^C stopped it, is reported: ^C stops again */
     cli_flush_stdout();
     *watched = NULL;
     progress_stop(&pg);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "entry.h"
@@ -246,28 +247,47 @@ static void error_span(bool on_args, const char *word, size_t col, size_t len, c
 
 /* The text of an error of a command on the line being run (script_text; a script's line, or
  * line 1 of the typed line's name): `WHERE:LINE:COL: error[CODE]: MESSAGE`, the line quoted
- * and a caret under the place error_span gives (on_args: its), as the library renders a
- * diagnostic (errors.md). Returns the line and column in *line and *at. */
-static void error_on_line(int code, bool on_args, const char *word, size_t col, size_t len,
-                          const char *msg, char *text, size_t size, unsigned *line, size_t *at)
+ * and a caret under the place error_span gives (on_args: its; msg the message whole, which it
+ * searches for the words the line holds), as the library renders a diagnostic (shown: msg
+ * shortened; hon_quote_line: a long line quoted in part, errors.md). Returns the text
+ * (malloc'd; NULL when memory runs out) and the line and column in *line and *at. */
+static char *error_on_line(int code, bool on_args, const char *word, size_t col, size_t len,
+                           const char *msg, const char *shown, unsigned *line, size_t *at)
 {
-    size_t c, n;
+    size_t c, n, size = 0;
+    char *text = NULL;
     error_span(on_args, word, col, len, msg, &c, &n);
     *line = script_line ? script_line : 1;
     *at = c;
-    int k =
-        snprintf(text, size, "%s:%u:%zu: error", script_line ? script_where : text_where, *line, c);
-    if (code && k > 0 && (size_t)k < size)
-        k += snprintf(text + k, size - (size_t)k, "[E%03d]", code);
-    if (k > 0 && (size_t)k < size)
-        k += snprintf(text + k, size - (size_t)k, ": %s\n%5u | %s\n      | %*s^", msg, *line,
-                      script_text, (int)(c - 1), "");
-    for (size_t i = 1; i < n && k > 0 && (size_t)k + 2 < size; i++)
-        text[k++] = '~';
-    if (k > 0 && (size_t)k + 2 < size) {
-        text[k++] = '\n';
-        text[k] = '\0';
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return NULL;
+    fprintf(f, "%s:%u:%zu: error", script_line ? script_where : text_where, *line, c);
+    if (code)
+        fprintf(f, "[E%03d]", code);
+    fprintf(f, ": %s\n", shown);
+    hon_quote_line(f, *line, script_text, strlen(script_text), c - 1, c - 1 + (n ? n - 1 : 0));
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
     }
+    return text;
+}
+
+/* The message fmt formats, whole; malloc'd, NULL when memory runs out. */
+static char *formatted(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+static char *formatted(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    char *m = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!m)
+        return NULL;
+    vsnprintf(m, (size_t)n + 1, fmt, ap);
+    return m;
 }
 
 /* vreport, the JSON object's path `path` (a file the message is about, not NULL) when no
@@ -276,15 +296,23 @@ static void vreport_at(const char *severity, int code, const char *path, const c
                        va_list ap)
 {
     bool error = strcmp(severity, "error") == 0;
-    char msg[1024], text[1400];
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    /* shown shortened as the library's messages are (hon_shorten_message: no input it quotes
+     * runs on); placed in the line by the whole one */
+    char *whole = formatted(fmt, ap), *msg = whole ? strdup(whole) : NULL, text[4200];
+    if (msg)
+        hon_shorten_message(msg);
+    if (!msg) {
+        free(whole);
+        cli_flush_stdout();
+        fprintf(stderr, "hon: %s: (out of memory while reporting an error)\n", severity);
+        return;
+    }
     if (error && script_text && (script_line || text_where)) {
         /* a command's error on the line being run: placed in it, as a diagnostic is */
-        char placed[2600];
         unsigned line;
         size_t col;
-        error_on_line(code, code == CLI_E_USAGE, error_word, error_col, error_len, msg, placed,
-                      sizeof placed, &line, &col);
+        char *placed = error_on_line(code, code == CLI_E_USAGE, error_word, error_col, error_len,
+                                     whole, msg, &line, &col);
         error_word = NULL;
         error_col = error_len = 0;
         cli_flush_stdout();
@@ -292,7 +320,10 @@ static void vreport_at(const char *severity, int code, const char *path, const c
             put_json_diag(severity, code, script_line ? script_where : text_where, line,
                           (unsigned)col, msg, placed, NULL, 0, NULL);
         else
-            fputs(placed, stderr);
+            fputs(placed ? placed : msg, stderr);
+        free(placed);
+        free(msg);
+        free(whole);
         return;
     }
     if (error && script_line)
@@ -308,17 +339,23 @@ static void vreport_at(const char *severity, int code, const char *path, const c
                       error ? script_line : 0, 0, msg, text, NULL, 0, NULL);
     else
         fputs(text, stderr);
+    free(msg);
+    free(whole);
 }
 
 void cli_usage_error(const char *message)
 {
-    char text[1200];
+    char text[4200], *m = strdup(message);
+    if (m) /* the words a user gave (an unknown command, an option's value) shortened */
+        hon_shorten_message(m);
+    message = m ? m : message;
     snprintf(text, sizeof text, "hon: %s\nTry 'hon --help' for more information.\n", message);
     cli_flush_stdout();
     if (json_errors)
         put_json_diag("error", 0, NULL, 0, 0, message, text, NULL, 0, NULL);
     else
         fputs(text, stderr);
+    free(m);
 }
 
 void cli_note(const char *fmt, ...)
@@ -392,6 +429,11 @@ void cli_put_block(const char *text, FILE *out)
         fputc('\n', out);
 }
 
+/* The longest line quoted whole (bytes), as the library's diagnostics quote (errors.md). */
+enum {
+    QUOTED_MAX = 200
+};
+
 static const char *const severity_name[] = { "error", "warning", "note" };
 
 static void put_block_declared(const char *text, FILE *out);
@@ -425,8 +467,8 @@ static bool put_on_script_text(const char *rest, size_t gutter, unsigned line, F
     unsigned long col = strtoul(rest, &end, 10);
     const char *nl = strchr(rest, '\n');
     long shift = handed_shift(rest, gutter);
-    if (shift < 0 || end == rest || *end != ':')
-        return false;
+    if (shift < 0 || end == rest || *end != ':' || strlen(script_text) > QUOTED_MAX)
+        return false; /* a long line: the library's quote, a part of it, stays */
     const char *qend = strchr(nl + 1 + gutter + 1, '\n');
     fprintf(out, "%lu", col + (unsigned long)shift);
     fwrite(end, 1, (size_t)(nl + 1 - end), out);
@@ -476,8 +518,16 @@ static void put_caller_note(const hon_diag *d, FILE *out)
     if (!where)
         return;
     fprintf(out, "  = note: called from %s:%u", where, line);
-    if (text)
-        fprintf(out, ": %s", text + strspn(text, " \t"));
+    if (text) { /* a long line in part, as a quoted one (errors.md) */
+        text += strspn(text, " \t");
+        size_t n = strlen(text);
+        if (n > QUOTED_MAX) {
+            n = QUOTED_MAX;
+            while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+                n--;
+        }
+        fprintf(out, ": %.*s%s", (int)n, text, text[n] ? "..." : "");
+    }
     fputc('\n', out);
 }
 
@@ -565,11 +615,15 @@ static void render_diag(const hon_diag *d, FILE *out)
     } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message &&
                script_text) {
         /* no position of its own: placed in the line being run, as the program's errors */
-        char placed[2600];
         unsigned line;
         size_t col;
-        error_on_line(d->code, true, NULL, 0, 0, d->message, placed, sizeof placed, &line, &col);
-        fputs(placed, out);
+        char *placed =
+            error_on_line(d->code, true, NULL, 0, 0, d->message, d->message, &line, &col);
+        if (placed)
+            fputs(placed, out);
+        else
+            fprintf(out, "hon: error: %s\n", d->message);
+        free(placed);
     } else if (script_line && d->line == 0 && d->severity == HON_ERROR && d->message) {
         error_prefix(d->code, out); /* no position of its own: the script's line is where */
         fprintf(out, "%s\n", d->message);
@@ -646,6 +700,56 @@ void cli_on_diag(void *ud, const hon_diag *d)
                                        : d->col + (shift > 0 ? (unsigned)shift : 0u),
                   d->message, text, called_from, called_line, called_text);
     free(text);
+}
+
+/* Reads the whole of file f from its start into a new string (malloc'd; NULL on failure). */
+static char *read_back(FILE *f)
+{
+    if (fseek(f, 0, SEEK_END) != 0)
+        return NULL;
+    long n = ftell(f);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!text)
+        return NULL;
+    rewind(f);
+    size_t got = fread(text, 1, (size_t)n, f);
+    text[got] = '\0';
+    return text;
+}
+
+int cli_json_text(cli_session *s, const char *key, const char *value, int (*fn)(void *ud), void *ud)
+{
+    if (!s->json)
+        return fn(ud);
+    cli_flush_stdout();
+    FILE *caught = tmpfile();
+    int saved = caught ? dup(STDOUT_FILENO) : -1;
+    if (saved < 0 || dup2(fileno(caught), STDOUT_FILENO) < 0) {
+        if (saved >= 0)
+            close(saved);
+        if (caught)
+            fclose(caught);
+        return fn(ud); /* nowhere to catch it: the text as it is */
+    }
+    int rc = fn(ud);
+    fflush(stdout);
+    clearerr(stdout); /* a failure writing the scratch file is not standard output's */
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    char *text = read_back(caught);
+    fclose(caught);
+    if (text && text[0]) {
+        printf("{\"%s\": ", key);
+        if (value)
+            cli_put_json_string(value, stdout);
+        else
+            fputs("null", stdout);
+        fputs(", \"text\": ", stdout);
+        cli_put_json_string(text, stdout);
+        fputs("}\n", stdout);
+    }
+    free(text);
+    return rc;
 }
 
 /* The errno of the first flush of standard output that failed (0: none yet, or none known),

@@ -802,6 +802,64 @@ def json_output():
 
 
 @case
+def json_every_command():
+    # fresh15 D10, repl.md §4: under `json on` every command answers one JSON object on one
+    # line (JSON Lines). The settings say what they set, in the names the line gave; help has
+    # `hon --json help`'s shape; the commands that answer in text alone give that text whole,
+    # the same text as without `json on`. Before, draw, edition, variant, rules, help, show,
+    # dis, svg, limit, turn and step printed text after {"json": true}.
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    with tempfile.TemporaryDirectory() as d:
+        svg = os.path.join(d, "b.svg")
+        text_cmds = ["edition", "variant derail_threshold", "rules zzz", "show line_of_sight",
+                     "dis terrain_traits", "draw", "limit", "budget", "turn"]
+        cmds = (["edition harbor_hills", "variant derail_threshold higher_than_four"] +
+                text_cmds + ["help", "help los", f"svg {svg}", "step on", "step off", "seed 3",
+                             f"board {board}"])
+        p = run(["--board", board], stdin="json on\n" + "\n".join(cmds) + "\n")
+        out = lines(p.stdout)
+        objs = [parse_json(l, p) for l in out]  # every line one JSON object
+        want = 1 + len(cmds) - 1  # {"json": true}, then one a command but seed's
+        check(p.returncode == 0 and len(objs) == want, f"{want} objects, one a line", p)
+        if len(objs) != want:
+            return
+        check(objs[1] == {"edition": "harbor_hills"}, "edition NAME: {\"edition\": NAME}", p)
+        check(objs[2] == {"variant": "derail_threshold", "reading": "higher_than_four"},
+              "variant NAME READING: {\"variant\": …, \"reading\": …}", p)
+        # the text commands: the text they print without json, whole, in {"command", "text"}
+        plain = run(["--board", board],
+                    stdin="edition harbor_hills\nvariant derail_threshold higher_than_four\n" +
+                    "\n".join(text_cmds) + "\n")
+        for i, c in enumerate(text_cmds):
+            o = objs[3 + i]
+            check(set(o) == {"command", "text"} and o["command"] == c.split()[0],
+                  f"{c}: {{\"command\": NAME, \"text\": …}}", p)
+            check(o["text"] in plain.stdout and o["text"].strip(),
+                  f"{c}: the text it prints without json on", p)
+        k = 3 + len(text_cmds)
+        check(objs[k]["topic"] is None and "los X Y" in objs[k]["text"], "help: topic null", p)
+        check(objs[k + 1]["topic"] == "los" and "Line of sight" in objs[k + 1]["text"],
+              "help los: topic los", p)
+        check(objs[k + 2] == {"command": "svg", "text": f"wrote {svg}\n"} and os.path.exists(svg),
+              "svg: the picture written, said in an object", p)
+        check(objs[k + 3] == {"step": True} and objs[k + 4] == {"step": False}, "step on/off", p)
+        check(objs[k + 5] == {"board": board}, "board FILE: {\"board\": FILE}", p)
+    # load and test, on the fixtures: one object each
+    p = run(["--no-rules"], stdin=f"json on\nload {fx('base.hon')}\ntest\n")
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    check(len(objs) == 3 and objs[1] == {"loaded": fx("base.hon")}
+          and objs[2]["passed"] >= 1 and isinstance(objs[2]["tests"], list),
+          "load: {\"loaded\": FILE}; test: its object on one line", p)
+    # the command line: --json rules, show, draw give one object too
+    for args, cmd in ((["rules", "zzz"], "rules"), (["show", "line_of_sight"], "show"),
+                      (["--board", board, "draw"], "draw")):
+        p = run(["--json"] + args)
+        o = parse_json(p.stdout, p)
+        check(len(lines(p.stdout)) == 1 and o.get("command") == cmd and o.get("text"),
+              f"hon --json {' '.join(args)}: one object", p)
+
+
+@case
 def editions_and_variants():
     # editions.hon: fixture_plus adds bonus.plus (100), so bonus(1) = 1 + 100 = 101 there and
     # 1 under the default fixture_base. fixture_mode defaults to `plain`.
@@ -1995,7 +2053,7 @@ class Terminal:
     (the cases that need one are then skipped)."""
 
     @staticmethod
-    def start(args, home, cwd=None):
+    def start(args, home, cwd=None, env=None):
         import pty
         try:
             pid, fd = pty.fork()
@@ -2003,8 +2061,14 @@ class Terminal:
             print(f"skip: no pseudo-terminal ({e})")
             return None
         if pid == 0:
+            extra = env
             env = dict(os.environ, HOME=home, TERM="dumb")
             env.pop("HON_RULES", None)
+            for k, v in (extra or {}).items():
+                if v is None:
+                    env.pop(k, None)
+                else:
+                    env[k] = v
             if cwd:
                 os.chdir(cwd)
             os.execve(HON, [HON] + args, env)
@@ -2039,11 +2103,12 @@ class Terminal:
 
     @staticmethod
     @contextlib.contextmanager
-    def session(args):
-        """A Terminal in a fresh HOME, its prompt shown, closed at the end; None (nothing to
-        do) when the machine has no pseudo-terminals."""
+    def session(args, env=None):
+        """A Terminal in a fresh HOME (env: variables set, or unset when None), its prompt
+        shown, closed at the end; None (nothing to do) when the machine has no
+        pseudo-terminals."""
         with tempfile.TemporaryDirectory() as home:
-            t = Terminal.start(args, home)
+            t = Terminal.start(args, home, env=env)
             if t is None:
                 yield None
                 return
@@ -2320,11 +2385,42 @@ def interrupt_on_a_terminal():
             check(got and "error[E231]: interrupted" in t.stdout,
                   f"^C stops {line!r} with E231", t)
             check(took < 2.0, f"{line!r} stops within 2 s of ^C (took {took:.1f} s)", t)
+        # two ^C at the prompt drop what was typed and end nothing (repl.md §2)
+        t.send(b"1 +")
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10), "^C at the prompt gives a new prompt", t)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10), "a second ^C at the prompt gives another", t)
         # the session is unchanged: the declaration and the raised budget are still there
         t.send(b"fib(10)\r")
         check(t.read_until(b"55", 10), "fib(10) = 55 after the interrupts", t)
         t.send(b"limit steps\r")
         check(t.read_until(b"limit steps 100000000000", 10), "the budget is as set", t)
+
+
+@case
+def non_ascii_typed_at_a_terminal():
+    # fresh15 D9: UTF-8 typed at the prompt reaches hon whole, in the C locale as in a UTF-8
+    # one (repl.md §2). A string alone on a line is no expression, so E010 quotes the line as
+    # hon received it: the quote holds every character typed (before, in the C locale libedit
+    # dropped each non-ASCII byte: `"Caf lmhle"`). And a non-ASCII character where a name
+    # goes is E001 naming its first byte (é is C3 A9 in UTF-8), the caret under it, col 5.
+    text = "\"Café Ölmühle 日本\""
+    for env in ({"LANG": None, "LC_ALL": None, "LC_CTYPE": None},
+                {"LANG": "C.UTF-8", "LC_ALL": None, "LC_CTYPE": None}):
+        with Terminal.session(["--no-rules"], env=env) as t:
+            if t is None:
+                return
+            t.send(text.encode() + b"\r")
+            check(t.read_until(b"hon> ", 10) and "error[E010]" in t.stdout
+                  and f"    1 | {text}" in t.stdout.split("\r\n"),
+                  f"the typed line arrives whole ({env})", t)
+            t.send("1 + é\r".encode())
+            check(t.read_until(b"hon> ", 10)
+                  and "error[E001]: unexpected non-ASCII character (byte 0xC3)" in t.stdout
+                  and "    1 | 1 + é" in t.stdout.split("\r\n")
+                  and "      |     ^" in t.stdout.split("\r\n"),
+                  f"a non-ASCII character in an expression: E001, the caret under it ({env})", t)
 
 
 @case
@@ -3303,6 +3399,18 @@ def play_odds_do():
     check(out[4:6] == ["move $a to B1: 1/1 (100.00%)",
                        "note: every choice took the first legal option"],
           "odds take the first legal option of every choice, and say so", p)
+    # on the command line `odds do` as two words or as one argument, as typed in the REPL
+    # (fresh15 D7: `hon odds 'do shoot($a)'` was E010 "unexpected 'do'"); `do` alone a usage
+    # error
+    for args in (["odds", "do", "shoot($a)"], ["odds", "do shoot($a)"]):
+        p = run(PLAY + ["--board", fx("boards/play.scn")] + args)
+        check(p.returncode == 0 and lines(p.stdout) == ["give $a suppressed: 1/2 (50.00%)",
+                                                        "no change: 1/2 (50.00%)"],
+              f"hon {' '.join(args)}: the same distribution", p)
+    for args in (["odds", "do"], ["odds", "do "]):
+        p = run(PLAY + args)
+        check(p.returncode == 2 and "'odds do' takes a procedure" in p.stderr,
+              f"hon {' '.join(args)!r}: usage error", p)
 
 
 @case
@@ -3976,32 +4084,73 @@ def popen_hon(args, stdin_text):
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
-@case
-def interrupt_when_piped():
-    # repl.md §2: ^C (SIGINT) stops the line running with E231 in a script or a pipe as at the
-    # terminal, and a second ^C ends the program. fib(60) makes some 1e12 calls, more than any
-    # machine ends while the case waits (30 s at most for each stop), under `limit steps 1e11`
-    # (E207 after 1e11 steps would take far longer still): only the interrupt ends it.
+def hon_on_a_pipe(args):
+    """Starts hon with args reading a pipe this process writes (send(), then close() or
+    communicate()), its outputs piped, SIGINT at its default action in the child (as popen_hon)."""
     import signal
-    script = FIB.decode() + "\nlimit steps 100000000000\n1 + 1\nfib(60)\n2 + 2\nfib(60)\n3 + 3\n"
-    p = popen_hon(["--no-rules"], script)
-    time.sleep(1.5)
-    p.send_signal(signal.SIGINT)  # the first fib(60): E231, the script goes on
-    time.sleep(1.5)
-    p.send_signal(signal.SIGINT)  # the second: the default action, the program ends
+    e = dict(os.environ)
+    for k in ("HON_RULES", "HON_DATADIR", "COLUMNS"):
+        e.pop(k, None)
+    return subprocess.Popen([HON] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=e,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def finish(p, what, seconds=30):
+    """p's output once it ends (its stdin closed), checked to end within seconds."""
     try:
-        out, err = p.communicate(timeout=30)
+        out, err = p.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()
-        raise Failure(f"hon went on after two ^C\n  stdout:\n{out}\n  stderr:\n{err}")
-    p.args_shown = "hon --no-rules < script (two SIGINTs)"
-    p.stdout, p.stderr = out, err
-    check("<stdin>:4:" in err and "error[E231]: interrupted" in err and err.count("E231") == 1,
-          "the first ^C stops line 4, fib(60), with E231", p)
-    check(lines(out)[-2:] == ["2", "4"] if len(lines(out)) >= 2 else False,
-          "the lines already answered stay, and the script went on to 2 + 2", p)
-    check(p.returncode == -signal.SIGINT, "the second ^C ends the program", p)
+        raise Failure(f"{what}: hon did not end\n  stdout:\n{out}\n  stderr:\n{err}")
+    p.args_shown, p.stdout, p.stderr = what, out, err
+    return out, err
+
+
+@case
+def interrupt_when_piped():
+    # repl.md §2: in a script or a pipe every ^C (SIGINT) stops the line running with E231, as
+    # at the terminal, and the script goes on; a ^C while the script waits for its next line has
+    # nothing to stop and is ignored; a second ^C before the first was honoured ends the
+    # program. fib(60) makes some 1e12 calls, more than any machine ends while the case waits,
+    # under `limit steps 1e11` (E207 after 1e11 steps would take far longer still): only the
+    # interrupt ends it. Before the handler was re-armed, the second SIGINT killed hon.
+    import signal
+    p = hon_on_a_pipe(["--no-rules"])
+    p.stdin.write(FIB.decode() + "\nlimit steps 100000000000\n1 + 1\nfib(60)\n")
+    p.stdin.flush()
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)  # the first fib(60), line 4: E231, the script goes on
+    p.stdin.write("2 + 2\nfib(60)\n")
+    p.stdin.flush()
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)  # the second, line 6: E231 again
+    p.stdin.write("3 + 3\n")
+    p.stdin.flush()
+    time.sleep(1.0)  # 3 + 3 answered: hon waits for its next line
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)  # two ^C while it waits: nothing to stop, ignored
+    time.sleep(0.5)
+    p.stdin.write("4 + 4\n")
+    out, err = finish(p, "hon --no-rules < pipe (four SIGINTs)")
+    check(p.returncode == 1, "the session ends at the end of its input, 1: lines failed", p)
+    check("<stdin>:4:" in err and "<stdin>:6:" in err and err.count("error[E231]: interrupted") == 2,
+          "each ^C stops its fib(60), lines 4 and 6, with E231", p)
+    check(lines(out)[-4:] == ["2", "4", "6", "8"],
+          "the lines already answered stay, and the script goes on after each ^C", p)
+    # a line that waits for an answer (a choice, read from the pipe) does not look at the
+    # interrupt until the answer comes: a second ^C there ends the program.
+    p = hon_on_a_pipe(PLAY + ["--board", fx("boards/play.scn")])
+    p.stdin.write("do relocate($a)\n")
+    p.stdin.flush()
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    finish(p, "hon < pipe, two SIGINTs at a choice")
+    check(p.returncode == -signal.SIGINT, "a second ^C before the first is honoured ends hon", p)
     # a command: `eval` of fib(60) stops at the first ^C, E231, exit 1 (an evaluation error)
     with tempfile.TemporaryDirectory() as d:
         fib = os.path.join(d, "fib.hon")
@@ -5388,6 +5537,51 @@ def snapshot_bad_input():
                      ["snapshot", "record", "x", "a", "b"], ["snapshot", "check", "x", "y"]):
             p = run(["--no-rules"] + args)
             check(p.returncode == 2 and "hon --help" in p.stderr, f"usage: {args}", p)
+
+
+@case
+def long_input_quoted_in_part():
+    # fresh15 D2, errors.md: a diagnostic quotes no input whole however long. A word of a
+    # message over 120 bytes (a name, a path) keeps its first 80 bytes and its last 24 about
+    # an ellipsis "…" (so `x…x` keeps its closing quote), and the quoted line is a 200-byte
+    # part with "..." at each cut, the caret still under the place. Before, a 5 MB unknown
+    # name was echoed whole in E100 (5 MB of stderr), and a command's error (E404, E412)
+    # quoted its line whole, its caret line lost past a 2,600-byte buffer.
+    def shown(word):
+        return word[:80] + "…" + word[-24:]
+    name = "x" * 5000000
+    p = run(["--no-rules"], stdin=name + "\n")
+    check(p.returncode == 1 and len(p.stderr) < 1500 and
+          f"<stdin>:1:1: error[E100]: unknown name {shown('`' + name + '`')}" in p.stderr,
+          "a 5 MB unknown name: E100 names it in part", p)
+    check("      | ^~~" in p.stderr and all(len(l) < 300 for l in p.stderr.splitlines()),
+          "the line quoted in part, the caret at column 1", p)
+    # a command's error in a long line: placed, the line quoted in part, the caret under it
+    arg = "y" * 5000
+    p = run(["--no-rules"], stdin=f"los {arg}\n")
+    check("<stdin>:1:5: error[E404]: usage: los X Y" in p.stderr and len(p.stderr) < 1500,
+          "los with a 5,000-byte argument: E404, short", p)
+    quote = [l for l in p.stderr.splitlines() if l.startswith("    1 | ")]
+    check(quote == ["    1 | los " + arg[:196] + "..."] and "      |     ^~~" in p.stderr,
+          "its line quoted in 200 bytes, cut with ..., the caret under the argument", p)
+    word = "z" * 5000
+    p = run(["--no-rules"], stdin=f"edition {word}\n")
+    check(f"<stdin>:1:9: error[E412]: no edition named {shown(chr(39) + word + chr(39))}"
+          in p.stderr and "      |         ^~~" in p.stderr and len(p.stderr) < 1500,
+          "an unknown edition: its name in part, the caret under it (column 9)", p)
+    # the same under --json: the message shortened alike, one object
+    p = run(["--no-rules", "--json"], stdin=name + "\n")
+    objs = [parse_json(l, p) for l in p.stderr.splitlines()]
+    check(len(objs) == 1 and objs[0]["diagnostic"]["message"] ==
+          f"unknown name {shown('`' + name + '`')}" and len(p.stderr) < 3000,
+          "--json: the message in part", p)
+    # on the command line: an unknown command and a board path
+    p = run([word])
+    check(p.returncode == 2 and f"hon: unknown command {shown(chr(39) + word + chr(39))}"
+          in p.stderr and len(p.stderr) < 1000, "an unknown command in part", p)
+    p = run(["--no-rules", "--board", word, "eval", "1"])
+    check(p.returncode != 0 and "error[E398]: cannot read 'zzz" in p.stderr
+          and "…" in p.stderr and len(p.stderr) < 1000, "a board path in part", p)
 
 
 @case
