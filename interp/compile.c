@@ -433,7 +433,8 @@ static op_code for_next_op(const comp *c, uint32_t t)
 }
 
 /* When the collection n of a loop is a call of `bresenham(a, b)`: its two arguments and
- * WALK_START into the loop's locals coll and idx, and true; the loop then walks the squares as
+ * WALK_START into the loop's locals coll and idx (every field of the step records made: a
+ * combined chunk narrows them, peep_walk_fields), and true; the loop then walks the squares as
  * it goes (WALK_NEXT, walk.h), making each step's record when it is reached. False (nothing
  * emitted) for any other collection, `line(a, b)` included (its list is kept: walk.h). */
 static bool walk_call(comp *c, const ast_node *n, uint32_t coll, uint32_t idx)
@@ -443,7 +444,7 @@ static bool walk_call(comp *c, const ast_node *n, uint32_t coll, uint32_t idx)
         return false;
     expr(c, n->list.items[0]);
     expr(c, n->list.items[1]);
-    emit(c, n->loc, OP_WALK_START, n->an.sym, coll, idx, 0);
+    emit(c, n->loc, OP_WALK_START, n->an.sym, coll, idx, (1u << STEP_NFIELDS) - 1);
     return true;
 }
 
