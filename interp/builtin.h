@@ -10,9 +10,16 @@
 
 #include "state.h"
 
+/* The empty list that every empty list of board ids a built-in answers shares (units_at,
+ * units(), squares_of...): read-only, in the program's constant data. Nothing writes to a list
+ * it did not make (LIST_PUSH grows only its loop's own list; fork_load restores only a length
+ * that changed). */
+extern const vlist builtin_empty_list;
+
 /* Runs board built-in b (a RES_BI_* of a BUILTIN_BOARD entry, dsl/builtins.h) on its n
  * arguments (borrowed); out->type holds the result type on entry (a list's type for list
- * results), and out's payload is set on success (lists in the evaluation's arena). False with
+ * results), and out's payload is set on success (lists in the evaluation's arena, or
+ * builtin_empty_list). False with
  * an E212-E218 error (state_fail) otherwise; E299 for an id with no body. */
 bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out);
 
