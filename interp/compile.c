@@ -353,7 +353,9 @@ static void call(comp *c, const ast_node *n)
     case SYM_BUILTIN:
         if (n->an.sym >= RES_BI_COUNT)
             break;
-        if (board_lookup_op(n->an.sym) != OP__COUNT)
+        if (n->an.sym == RES_BI_UNITS_AT)
+            EMIT1(c, n->loc, OP_UNITS_AT, n->an.type);
+        else if (board_lookup_op(n->an.sym) != OP__COUNT)
             EMIT0(c, n->loc, board_lookup_op(n->an.sym));
         else if (builtin_ops[n->an.sym] == OP_BOARD)
             emit(c, n->loc, OP_BOARD, n->an.sym, n->list.len, n->an.type, 0);

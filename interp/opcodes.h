@@ -368,6 +368,10 @@ OP(JUMP_LEAVE,         0,                JUMP, _, _, _,
 OP(JUMP_IF_FALSE_NEXT, -1,               JUMP, _, _, _,
    "`JUMP_IF_FALSE a` landing on a `QUERY_NEXT` (no work, one step): when b is false, past it, "
    "its step taken at once")
+OP_GROUP("a board built-in read inline (vm.md §4a)")
+OP(UNITS_AT,           0,                RESULT, _, _, _,
+   "sq -> the units on sq: `units_at` as one instruction, a list of type a; the empty list "
+   "inline when no unit stands there, else `BOARD`'s runner (E217)")
 
 /* clang-format on */
 

@@ -979,6 +979,42 @@ START_TEST(a_walk_makes_the_fields_its_loop_reads)
 }
 END_TEST
 
+/* `units_at(sq)` is one instruction, UNITS_AT (vm.md §4a): the empty list inline on a square
+ * where no unit stands, else BOARD's runner, which makes the list or reports the error. On a
+ * 3 x 1 board with two rifles on B1: A1 holds none (0), B1 both (2, both infantry), D1 is off
+ * the board (E217, its caret on the call); the same traced and untraced. */
+static const char *const CROWD =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "kind infantry;\nside allies;\nterrain open;\n"
+    "counter rifle: infantry { side allies }\n"
+    "query crowd(sq: square) -> int combine sum;\n"
+    "rule crowd.r cite \"T.1\" answer len(units_at(sq));\n"
+    "query all_infantry(sq: square) -> bool combine all;\n"
+    "rule all_infantry.r cite \"T.1\" answer all(u in units_at(sq): u.kind == infantry);\n";
+static const char *const CROWD_BOARD = "size 3 x 1\nlegend . = open\nmap\n  1 . . .\n"
+                                       "unit r1 = rifle allies at B1\n"
+                                       "unit r2 = rifle allies at B1\n";
+
+START_TEST(units_at_is_one_instruction)
+{
+    tvm *t = tvm_new(CROWD);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "c.scn", CROWD_BOARD, strlen(CROWD_BOARD)),
+                     HON_OK);
+    both(t, "crowd(@A1)", "0");
+    both(t, "crowd(@B1)", "2");
+    both(t, "all_infantry(@A1)", "true");
+    both(t, "all_infantry(@B1)", "true");
+    both(t, "len(units_at(@A1)) + len(units_at(@B1))", "2");
+    t->log[0] = '\0';
+    ck_assert_str_eq(untraced(t, "crowd(@D1)"), "E217");
+    ck_assert_str_eq(untraced(t, "len(units_at(@D1))"), "E217");
+    ck_assert_ptr_nonnull(strstr(t->log, "<test>:1:5: error[E217]"));
+    ck_assert_int_eq(count_op(t->vm, "crowd", OP_UNITS_AT), 1);
+    ck_assert_int_eq(count_op(t->vm, "crowd", OP_BOARD), 0);
+    tvm_free(t);
+}
+END_TEST
+
 /* The fewest steps e needs on WALKED and WALKED_BOARD (fewest_wall_steps' bisection). */
 static unsigned long fewest_walked_steps(const char *e, bool traced)
 {
@@ -1148,6 +1184,7 @@ int main(void)
     tcase_add_test(tc, a_bresenham_loop_walks_as_it_goes);
     tcase_add_test(tc, a_walk_takes_the_steps_of_the_lists_loop);
     tcase_add_test(tc, a_walk_makes_the_fields_its_loop_reads);
+    tcase_add_test(tc, units_at_is_one_instruction);
     tcase_add_test(tc, pairs_of_instructions_run_as_one);
     suite_add_tcase(s, tc);
     return check_run(s);
