@@ -33,16 +33,14 @@ static inline int builtin_side_xy(const geo_grid *g, int x0, int y0, int x1, int
 }
 
 /* Square value v as board square *sq when x has a board and v is on it; false otherwise (the
- * caller then lets builtin_board report the error). */
+ * caller then lets builtin_board report the error). The bounds are x's own copy of the
+ * board's (vm_ctx.sq_w, sq_h: 0 with no board, so that no square is on it). */
 static inline bool builtin_square_at(const vm_ctx *x, val v, int *sq)
 {
-    if (!x->sc)
-        return false;
-    const geo_grid *g = x->sc->g;
     uint64_t sx = (uint64_t)RES_SQUARE_X(v.u.i), sy = (uint64_t)RES_SQUARE_Y(v.u.i);
-    if (sx >= (uint64_t)g->w || sy >= (uint64_t)g->h)
+    if (sx >= x->sq_w || sy >= x->sq_h)
         return false;
-    *sq = (int)sy * g->w + (int)sx;
+    *sq = (int)(sy * x->sq_w + sx);
     return true;
 }
 
