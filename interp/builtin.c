@@ -137,10 +137,17 @@ static vlist *new_list(vm_ctx *x, size_t n)
     return l;
 }
 
+const vlist builtin_empty_list = { .len = 0 };
+
 /* The n board ids as a new list (E209 when the arena is exhausted) of `type`: T_SQUARE (the
- * squares as square values) or T_UNIT. */
+ * squares as square values) or T_UNIT; no ids: builtin_empty_list, nothing made (units_at
+ * answers it at most squares a line crosses). */
 static bool list_of(vm_ctx *x, const int *ids, size_t n, uint32_t type, val *out)
 {
+    if (n == 0) {
+        out->u.list = (vlist *)&builtin_empty_list; /* never written: builtin.h */
+        return true;
+    }
     vlist *l = new_list(x, n);
     if (!l)
         return false;

@@ -10,9 +10,16 @@
 
 #include "state.h"
 
+/* The empty list that every empty list of board ids a built-in answers shares (units_at,
+ * units(), squares_of...): read-only, in the program's constant data. Nothing writes to a list
+ * it did not make (LIST_PUSH grows only its loop's own list; fork_load restores only a length
+ * that changed). */
+extern const vlist builtin_empty_list;
+
 /* Runs board built-in b (a RES_BI_* of a BUILTIN_BOARD entry, dsl/builtins.h) on its n
  * arguments (borrowed); out->type holds the result type on entry (a list's type for list
- * results), and out's payload is set on success (lists in the evaluation's arena). False with
+ * results), and out's payload is set on success (lists in the evaluation's arena, or
+ * builtin_empty_list). False with
  * an E212-E218 error (state_fail) otherwise; E299 for an id with no body. */
 bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out);
 
@@ -26,16 +33,14 @@ static inline int builtin_side_xy(const geo_grid *g, int x0, int y0, int x1, int
 }
 
 /* Square value v as board square *sq when x has a board and v is on it; false otherwise (the
- * caller then lets builtin_board report the error). */
+ * caller then lets builtin_board report the error). The bounds are x's own copy of the
+ * board's (vm_ctx.sq_w, sq_h: 0 with no board, so that no square is on it). */
 static inline bool builtin_square_at(const vm_ctx *x, val v, int *sq)
 {
-    if (!x->sc)
-        return false;
-    const geo_grid *g = x->sc->g;
     uint64_t sx = (uint64_t)RES_SQUARE_X(v.u.i), sy = (uint64_t)RES_SQUARE_Y(v.u.i);
-    if (sx >= (uint64_t)g->w || sy >= (uint64_t)g->h)
+    if (sx >= x->sq_w || sy >= x->sq_h)
         return false;
-    *sq = (int)sy * g->w + (int)sx;
+    *sq = (int)(sy * x->sq_w + sx);
     return true;
 }
 

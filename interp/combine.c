@@ -74,7 +74,7 @@ static bool part_shape(const chunk *ch, uint32_t nparams, size_t *ret, bool *gua
 /* Inlining (vm.md §5a): a fn whose code is at most INLINE_MAX_WORDS words is copied at its
  * calls, inside fns so copied down to INLINE_MAX_DEPTH levels, never into itself. */
 #define INLINE_MAX_WORDS 160
-#define INLINE_MAX_DEPTH 4
+#define INLINE_MAX_DEPTH COMB_MAX_DEPTH
 
 /* What the copying of one combined chunk needs: the chunk being built, the fns' chunks and
  * the edition whose versions are called, the locals given out so far, the names of the
@@ -748,7 +748,8 @@ static chunk *combine(const comb_source *src, const res_program *p, chunk *const
     /* the reads computed again and again kept after their first run (vm.md §5b); out of
      * memory there, the chunk stays as it is, right but slower */
     (void)reuse_reads(out);
-    peep_pairs(out); /* pairs of instructions in one (vm.md §5c) */
+    peep_pairs(out);       /* pairs of instructions in one (vm.md §5c) */
+    peep_walk_fields(out); /* a walk makes only the fields its loop reads (walk.h) */
     mem_free(e.qfix);
     return out;
 fail:

@@ -16,6 +16,11 @@
 #include "chunk.h"
 #include "model.h"
 
+/* How deep the copies of fns and queries nest in one combined chunk (inlining, vm.md §5a): a
+ * copy is made inside at most COMB_MAX_DEPTH - 1 others, so code of the chunk runs at most
+ * COMB_MAX_DEPTH calls deeper than the chunk's frame. */
+#define COMB_MAX_DEPTH 4
+
 /* What combining reads of the program it builds for (program.c fills it in; kept apart from
  * prog so that this file needs nothing of program.h): the resolved program; the chunk of each
  * rule, fn and query default by index (NULL: none, or not compiled yet under a lazy build),

@@ -353,7 +353,9 @@ static void call(comp *c, const ast_node *n)
     case SYM_BUILTIN:
         if (n->an.sym >= RES_BI_COUNT)
             break;
-        if (board_lookup_op(n->an.sym) != OP__COUNT)
+        if (n->an.sym == RES_BI_UNITS_AT)
+            EMIT1(c, n->loc, OP_UNITS_AT, n->an.type);
+        else if (board_lookup_op(n->an.sym) != OP__COUNT)
             EMIT0(c, n->loc, board_lookup_op(n->an.sym));
         else if (builtin_ops[n->an.sym] == OP_BOARD)
             emit(c, n->loc, OP_BOARD, n->an.sym, n->list.len, n->an.type, 0);
@@ -433,7 +435,8 @@ static op_code for_next_op(const comp *c, uint32_t t)
 }
 
 /* When the collection n of a loop is a call of `bresenham(a, b)`: its two arguments and
- * WALK_START into the loop's locals coll and idx, and true; the loop then walks the squares as
+ * WALK_START into the loop's locals coll and idx (every field of the step records made: a
+ * combined chunk narrows them, peep_walk_fields), and true; the loop then walks the squares as
  * it goes (WALK_NEXT, walk.h), making each step's record when it is reached. False (nothing
  * emitted) for any other collection, `line(a, b)` included (its list is kept: walk.h). */
 static bool walk_call(comp *c, const ast_node *n, uint32_t coll, uint32_t idx)
@@ -443,7 +446,7 @@ static bool walk_call(comp *c, const ast_node *n, uint32_t coll, uint32_t idx)
         return false;
     expr(c, n->list.items[0]);
     expr(c, n->list.items[1]);
-    emit(c, n->loc, OP_WALK_START, n->an.sym, coll, idx, 0);
+    emit(c, n->loc, OP_WALK_START, n->an.sym, coll, idx, (1u << STEP_NFIELDS) - 1);
     return true;
 }
 

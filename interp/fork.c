@@ -64,8 +64,11 @@ bool fork_load(vm_ctx *x, const vm_fork *fk)
         return state_fail(x, E_MEMORY, "out of memory (VM frames)");
     memcpy(x->frames, fk->frames, fk->nframes * sizeof *fk->frames);
     memcpy(x->stack, fk->stack, fk->sp * sizeof *fk->stack);
+    /* the lengths of the lists grown since; one that did not grow is not written (it may be
+     * builtin_empty_list, read-only) */
     for (size_t i = 0; i < fk->nlens; i++)
-        fk->lens[i].list->len = fk->lens[i].len;
+        if (fk->lens[i].list->len != fk->lens[i].len)
+            fk->lens[i].list->len = fk->lens[i].len;
     x->nframes = fk->nframes;
     x->sp = fk->x_sp;
     x->depth = fk->depth;

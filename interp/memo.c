@@ -123,6 +123,7 @@ static bool pure_op(op_code op)
     case OP_TERRAIN:
     case OP_ELEVATION:
     case OP_IN_ELEMENT:
+    case OP_UNITS_AT:
     case OP_SQUARE_OF:
     case OP_DISTANCE:
     case OP_ROLL:

@@ -313,10 +313,12 @@ OP(UNKEEP,             0,                LOCAL, COUNT, _, _,
    "entry just before moved in anew (no step)")
 
 OP_GROUP("a loop over a traced line, walked as it goes (walk.h; compile.c, walk_call)")
-OP(WALK_START,         -2,               BUILTIN, LOCAL, LOCAL, _,
+OP(WALK_START,         -2,               BUILTIN, LOCAL, LOCAL, INT,
    "a b -> the walk of built-in a (`bresenham`) from square a to square b started in locals b "
    "and c (its plan and where it stands): the four steps of the `BOARD`, `SET_LOCAL`, `INT 0`, "
-   "`SET_LOCAL` it stands for; the built-in's errors (E212, E217, E218)")
+   "`SET_LOCAL` it stands for; the built-in's errors (E212, E217, E218). d: the fields of each "
+   "step's record its loop reads (bit i field i; 127 all, as compiled: peep_walk_fields "
+   "narrows it in a combined chunk), the only ones made in an untraced run")
 OP(WALK_NEXT,          0,                LOCAL, LOCAL, LOCAL, EXIT,
    "FOR_NEXT over a walk: the next step of the walk in locals a and b, its record made now "
    "(in the evaluation's arena), into local c, or pc += d when the walk is at its end")
@@ -366,6 +368,10 @@ OP(JUMP_LEAVE,         0,                JUMP, _, _, _,
 OP(JUMP_IF_FALSE_NEXT, -1,               JUMP, _, _, _,
    "`JUMP_IF_FALSE a` landing on a `QUERY_NEXT` (no work, one step): when b is false, past it, "
    "its step taken at once")
+OP_GROUP("a board built-in read inline (vm.md §4a)")
+OP(UNITS_AT,           0,                RESULT, _, _, _,
+   "sq -> the units on sq: `units_at` as one instruction, a list of type a; the empty list "
+   "inline when no unit stands there, else `BOARD`'s runner (E217)")
 
 /* clang-format on */
 

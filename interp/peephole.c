@@ -5,10 +5,13 @@
  * elevation, element or a side feature; a constant pushed, then a set membership or a
  * compare-and-branch against it; two fields read; a copied `any` or `all` query's answer when
  * no rule decided, tested at once; and the jumps to a rule's no-answer exit of a copied query
- * (QUERY_NEXT) and to an inlined fn's end (INLINE_LEAVE). */
+ * (QUERY_NEXT) and to an inlined fn's end (INLINE_LEAVE). And the fields of a step that each
+ * walk over `bresenham` reads (peep_walk_fields, walk.h). */
 #include "peephole.h"
 
 #include <stddef.h>
+
+#include "model.h"
 
 /* `first` followed at once by `second` runs as `pair`'s instruction (vm_ops_pairs.h). */
 static const struct {
@@ -73,5 +76,62 @@ void peep_pairs(chunk *ch)
         default: break;
         }
         pc = next;
+    }
+}
+
+/* Every field of a step record (walk.h WALK_ALL_FIELDS). */
+#define ALL_FIELDS ((1u << STEP_NFIELDS) - 1)
+
+/* The fields of a step record read of local v in ch (peep_walk_fields): ALL_FIELDS when v is
+ * read whole, or given to an instruction that does not read one field of it. */
+static uint32_t fields_read(const chunk *ch, uint32_t v)
+{
+    uint32_t m = 0;
+    size_t traced_end = 0; /* the end of a forwarded query call's traced path */
+    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        const uint32_t op = ch->code[pc], *w = &ch->code[pc + 1];
+        if (op == OP_QUERY_FORWARD)
+            traced_end = (size_t)((int64_t)(pc + 4) + (int32_t)w[2]);
+        for (uint32_t i = 0; i < op_operands[op]; i++) {
+            if (op_kinds[op][i] != OPK_LOCAL || w[i] != v)
+                continue;
+            switch (op) {
+            case OP_GET_LOCAL_FIELD:
+            case OP_JUMP_IF_FIELD_FALSE:
+            case OP_LF_TERRAIN:
+            case OP_LF_ELEVATION:
+            case OP_LF_SIDE_HAS_K:
+            case OP_LF_LF: /* the second field is the GET_LOCAL_FIELD kept after it */
+                m |= w[1] < STEP_NFIELDS ? 1u << w[1] : ALL_FIELDS;
+                break;
+            case OP_WALK_NEXT:
+            case OP_WALK_BACK:
+                if (i == 2)
+                    break; /* the step put there */
+                return ALL_FIELDS;
+            case OP_GET_LOCAL:
+                if (pc < traced_end)
+                    break; /* the traced path's argument, walk_start's to cover */
+                return ALL_FIELDS;
+            default: return ALL_FIELDS;
+            }
+        }
+    }
+    return m;
+}
+
+void peep_walk_fields(chunk *ch)
+{
+    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]]) {
+        if (ch->code[pc] != OP_WALK_START)
+            continue;
+        const uint32_t plan = ch->code[pc + 2];
+        uint32_t m = 0;
+        for (size_t at = 0; at < ch->len && m != ALL_FIELDS; at += 1 + op_operands[ch->code[at]]) {
+            const uint32_t op = ch->code[at];
+            if ((op == OP_WALK_NEXT || op == OP_WALK_BACK) && ch->code[at + 1] == plan)
+                m |= fields_read(ch, ch->code[at + 3]);
+        }
+        ch->code[pc + 4] = m;
     }
 }

@@ -9,6 +9,7 @@
  * stays where it is: no offset moves, a jump landing on it runs it alone, and the first's
  * instruction falls back to its own work and the second's when the pair's fast path does not
  * apply (vm_ops_pairs.h), so answers, errors, spans and steps are the two instructions'.
+ * Then peep_walk_fields says, at each walk's start, which fields of a step its loop reads.
  */
 #ifndef HON_PEEPHOLE_H
 #define HON_PEEPHOLE_H
@@ -19,5 +20,14 @@
  * instructions all run in the dispatch loop); the code keeps its length, operands, spans and
  * parts. Never fails. */
 void peep_pairs(chunk *ch);
+
+/* Sets the last operand of each WALK_START of combined chunk ch to the fields of a step record
+ * its loop reads: the union, over every WALK_NEXT and WALK_BACK on its plan's local, of the
+ * fields read of their loop variable's local anywhere in ch (GET_LOCAL_FIELD and the
+ * instructions that read a local's field, peephole.c's pairs included); every field when
+ * that local is read whole or given to any other instruction, except the reads of a
+ * forwarded query call's traced path (between a QUERY_FORWARD and the end of its
+ * QUERY_ENTER), which walk_start covers (walk.h). Run on a finished chunk; never fails. */
+void peep_walk_fields(chunk *ch);
 
 #endif

@@ -71,6 +71,7 @@ static bool pure_op(const chunk *ch, const uint32_t *writer, const uint32_t *w, 
     case OP_TERRAIN:
     case OP_ELEVATION:
     case OP_IN_ELEMENT:
+    case OP_UNITS_AT:
     case OP_GET_FIELD:
     case OP_LEN:
     case OP_NOT:

@@ -85,6 +85,8 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->pg = s->pg;
     x->p = s->pg->res;
     x->sc = s->sc;
+    x->sq_w = s->sc ? (uint64_t)s->sc->g->w : 0;
+    x->sq_h = s->sc ? (uint64_t)s->sc->g->h : 0;
     x->units = s->sc ? s->sc->units : res_units_of(s->pg->res, s->edition);
     x->edition = s->edition;
     const res_edition *e = s->edition >= 0 && (size_t)s->edition < x->p->neditions

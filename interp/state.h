@@ -135,7 +135,10 @@ typedef struct vm_traced_rules {
 struct vm_ctx {
     const prog *pg;
     const res_program *p;
-    const scene *sc;         /* the loaded board, or NULL */
+    const scene *sc; /* the loaded board, or NULL */
+    /* sc's columns and rows (0 and 0 with no board), set with sc by state_begin: the bounds
+     * builtin_square_at tests a square against, read without going through sc */
+    uint64_t sq_w, sq_h;
     const unit_pool *units;  /* sc's pool, else the program's */
     int32_t edition;         /* active edition, -1: the top-level rules */
     const int32_t *readings; /* active reading of each variant */

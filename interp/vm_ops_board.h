@@ -144,6 +144,18 @@ VM_CASE(ELEVATION)
         BOARD_SLOW(RES_BI_ELEVATION, 1, T_INT);
     VM_NEXT();
 }
+VM_CASE(UNITS_AT)
+{
+    int sq;
+    const uint32_t type = OPA;
+    SKIP(1);
+    if (!(TOP.flags & VAL_ABSENT) && builtin_square_at(x, TOP, &sq) &&
+        board_no_unit_at_sq(x->sc->b, sq))
+        TOP = (val){ .type = type, .u.list = (vlist *)&builtin_empty_list };
+    else
+        BOARD_SLOW(RES_BI_UNITS_AT, 1, type);
+    VM_NEXT();
+}
 VM_CASE(SQUARE_OF)
 {
     int64_t sq;

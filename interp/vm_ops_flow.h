@@ -153,10 +153,10 @@ VM_CASE(UNKEEP)
 VM_CASE(WALK_START)
 {
     CHARGE(3); /* the SET_LOCAL, INT and SET_LOCAL of the list's loop */
-    const uint32_t b = OPA, plan = OPB, at = OPC;
-    SKIP(3);
+    const uint32_t b = OPA, plan = OPB, at = OPC, fields = OPD;
+    SKIP(4);
     SAVE_PC();
-    if (!walk_start(x, b, sp - 2, &base[plan], &base[at]))
+    if (!walk_start(x, b, fields, sp - 2, &base[plan], &base[at]))
         goto error;
     sp -= 2;
     VM_NEXT();

@@ -12,6 +12,14 @@
  * stays valid until the arena is reset. Steps are charged as the list's loop charged them
  * (WALK_START the four instructions it stands for, WALK_NEXT one, WALK_BACK two).
  *
+ * A loop that reads its step only field by field (`st.square`, `st.from`) needs no other field:
+ * peephole.c's peep_walk_fields finds, in a finished combined chunk, the fields each walk's loop reads, and
+ * WALK_START's last operand says them; the step's record is then made of those fields alone
+ * (the others are never read: nothing else sees the record). Where the record can be seen
+ * whole (a traced run, a fork of the odds, or so deep a call that a copied query's call of the
+ * loop body may go through its driver, which reads its arguments whole: a walk started within
+ * COMB_MAX_DEPTH of the depth limit) every field is made.
+ *
  * `line(a, b)` is not walked so (bench.md §8, "The walks"): the rules trace one shot's line
  * many times an evaluation and the list kept for the evaluation (builtin.c) is cheaper than
  * walking it again each time.
@@ -19,17 +27,106 @@
 #ifndef HON_WALK_H
 #define HON_WALK_H
 
+#include <stdint.h>
+
 #include "builtin.h"
 #include "state.h"
 
+/* Every field of a step record, as WALK_START's last operand (bit i: field i, model.h STEP_*). */
+#define WALK_ALL_FIELDS ((1u << STEP_NFIELDS) - 1)
+
 /* WALK_START: starts the walk of board built-in bi (RES_BI_BRESENHAM) from args[0] to args[1]
- * (square values, borrowed) into the loop's locals *plan and *state. Errors are the
- * built-in's own, at the same place (no board E212, a hex board E218, a square off the board
- * E217: builtin_board reports them); E209 when the arena is exhausted. */
-bool walk_start(vm_ctx *x, uint32_t bi, const val *args, val *plan, val *state);
+ * (square values, borrowed) into the loop's locals *plan and *state; `fields` the step
+ * record's fields its loop reads (WALK_START's last operand), the only ones made when the run
+ * is untraced, not forked and COMB_MAX_DEPTH or more calls from the depth limit (above). Errors are the built-in's own, at the
+ * same place (no board E212, a hex board E218, a square off the board E217: builtin_board
+ * reports them); E209 when the arena is exhausted. */
+bool walk_start(vm_ctx *x, uint32_t bi, uint32_t fields, const val *args, val *plan, val *state);
+
+/* What a walk keeps fixed from its start to its end (the loop's first hidden local points at
+ * it, in the evaluation's arena): its end and the room for its steps' records. */
+typedef struct walk_plan {
+    const geo_grid *g;
+    uint32_t step_type; /* the type of a `step` record */
+    uint32_t fields;    /* the fields made of each record (WALK_ALL_FIELDS: all) */
+    uint32_t end;       /* the end's column and row as walk_pack packs them */
+    int sx, sy, dx, dy; /* the direction of each axis and the offsets */
+    val rec[];          /* room for every step's record, STEP_NFIELDS values each */
+} walk_plan;
+
+/* The second local: column x, row y of the square reached (the next step's `from`), the
+ * steps made n, and the error term err, packed. */
+static inline int64_t walk_pack(int px, int py, int n, int err)
+{
+    return (int64_t)px | (int64_t)py << 8 | (int64_t)n << 16 |
+           (int64_t)(uint16_t)(int16_t)err << 32;
+}
+
+/* The move from state s (not at the walk's end): from (*fx, *fy) to (*tx, *ty), n steps made
+ * before it, the error term after it in *err. err = dx - dy at the start; a move steps x when
+ * 2 err >= -dy and y when 2 err <= dx (geo_bres, as builtin.c's bresenham_steps inlines it). */
+static inline void walk_move(const walk_plan *w, uint64_t s, int *fx, int *fy, int *n, int *err,
+                             int *tx, int *ty)
+{
+    *fx = (int)(s & 0xff), *fy = (int)(s >> 8 & 0xff), *n = (int)(s >> 16 & 0xffff);
+    int e = (int16_t)(uint16_t)(s >> 32 & 0xffff), e2 = 2 * e;
+    *tx = *fx, *ty = *fy;
+    if (e2 >= -w->dy) {
+        e -= w->dy;
+        *tx += w->sx;
+    }
+    if (e2 <= w->dx) {
+        e += w->dx;
+        *ty += w->sy;
+    }
+    *err = e;
+}
+
+/* walk_next's move when the record is made whole (builtin_bres_record): w the plan, s the
+ * state, not at the end. True. */
+bool walk_next_whole(vm_ctx *x, walk_plan *w, uint64_t s, val *state, val *var);
+
+/* *v = (val){ .type = type, .u.i = i }, its fields stored one by one: no zeroing of the whole
+ * value first (two stores where the compound literal takes four). */
+static inline void walk_put(val *v, uint32_t type, int64_t i)
+{
+    v->type = type;
+    v->flags = 0;
+    v->u.i = i;
+}
 
 /* WALK_NEXT's and WALK_BACK's work: the next step of the walk in locals plan and state, its
- * record made now, into *var and true; false when the walk has reached its end. Never fails. */
-bool walk_next(vm_ctx *x, const val *plan, val *state, val *var);
+ * record made now (the fields walk_start keeps, or all), into *var and true; false when the
+ * walk has reached its end. Never fails. Inline in the dispatch loop, once a step (without
+ * always_inline the compiler calls it: some 15 machine instructions a step more). */
+static inline __attribute__((always_inline)) bool walk_next(vm_ctx *x, const val *plan, val *state,
+                                                            val *var)
+{
+    walk_plan *w = (walk_plan *)(intptr_t)plan->u.i;
+    const uint64_t s = (uint64_t)state->u.i;
+    if ((uint32_t)(s & 0xffff) == w->end)
+        return false;
+    const uint32_t fields = w->fields;
+    if (fields & (1u << STEP_SIDE | 1u << STEP_LEFT | 1u << STEP_RIGHT))
+        return walk_next_whole(x, w, s, state, var);
+    int fx, fy, n, err, tx, ty;
+    walk_move(w, s, &fx, &fy, &n, &err, &tx, &ty);
+    /* the fields the loop reads, as builtin_bres_record makes them */
+    val *f = w->rec + (size_t)n * STEP_NFIELDS;
+    if (fields & 1u << STEP_SQUARE)
+        walk_put(&f[STEP_SQUARE], T_SQUARE, RES_SQUARE(tx, ty));
+    if (fields & 1u << STEP_FROM)
+        walk_put(&f[STEP_FROM], T_SQUARE, RES_SQUARE(fx, fy));
+    if (fields & 1u << STEP_CORNER)
+        walk_put(&f[STEP_CORNER], T_BOOL, tx != fx && ty != fy);
+    if (fields & 1u << STEP_INDEX)
+        walk_put(&f[STEP_INDEX], T_INT, (int64_t)n + 1);
+    x->steps_made++;
+    var->type = w->step_type;
+    var->flags = 0;
+    var->u.rec = f;
+    state->u.i = walk_pack(tx, ty, n + 1, err); /* its type and flags: WALK_START's */
+    return true;
+}
 
 #endif

@@ -61,7 +61,7 @@ struct board {
     int n_elems, cap_elems;
     int *head[BOARD_AT_ELEMENT_VALUE]; /* per square / side / interspace / number: first node */
     int n_place[BOARD_NPLACES];
-    int *unit_head; /* per square: first node of its unit list */
+    int *unit_head; /* per square: first node of its unit list (view.unit_head) */
     node *nodes;
     int n_nodes, cap_nodes, free_node;
     unit_pos *units;
@@ -123,6 +123,7 @@ board *board_new(geo_topology topo, int w, int h)
     b->view.elem_at = b->elem_at;
     b->view.terrain_at = b->terrain_at;
     b->view.elev_at = b->elev;
+    b->view.unit_head = b->unit_head;
     bool ok = b->elev && b->elem_at && b->terrain_at && b->unit_head && b->runs && b->side_bits;
     for (int p = 0; p < BOARD_AT_ELEMENT_VALUE; p++) {
         b->head[p] = new_ints((size_t)b->n_place[p], -1);

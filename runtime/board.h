@@ -164,6 +164,7 @@ typedef struct board_view {
     const int *elem_at;    /* per square: board_element_at, -1 for none */
     const int *terrain_at; /* per square: board_terrain, the type of its element, -1 for none */
     const int *elev_at;    /* per square: board_elevation */
+    const int *unit_head;  /* per square: negative while no unit stands there */
 } board_view;
 
 /* Whether side feature `id` is on `side`, as board_side_has(b, side, id, NULL), read inline
@@ -191,6 +192,13 @@ static inline int board_terrain_at_sq(const board *b, int sq)
 static inline int board_elevation_at_sq(const board *b, int sq)
 {
     return ((const board_view *)(const void *)b)->elev_at[sq];
+}
+
+/* Whether no unit stands on square sq of the board (0 <= sq < w*h): board_units_at would
+ * answer none. Inline: the dispatch loop's UNITS_AT asks it at squares a line crosses. */
+static inline bool board_no_unit_at_sq(const board *b, int sq)
+{
+    return ((const board_view *)(const void *)b)->unit_head[sq] < 0;
 }
 
 /* board_side_has_id for any side number: 1 or 0, or -1 when side is not a side of the board

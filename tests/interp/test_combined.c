@@ -910,6 +910,111 @@ START_TEST(a_bresenham_loop_walks_as_it_goes)
 }
 END_TEST
 
+/* A walk makes only the fields of each step's record that its loop reads (walk.h,
+ * peep_walk_fields): WALK_START's last operand in a query's combined chunk says which (bit i field
+ * i: square 0, from 1, corner 2, side 3, left 4, right 5, index 6), and the answers are those of
+ * the traced run, which makes every field. On WALKED_BOARD, A1 -> F3 is B1, C2 (a corner), D2,
+ * E3 (a corner), F3 (a_bresenham_loop_walks_as_it_goes), so:
+ *   corners: its loop reads st.corner alone (4): 2 corners.
+ *   indexes: st.index alone (64): 1 + 2 + 3 + 4 + 5 = 15.
+ *   moved: st.square and st.from (3): every step moves, 5.
+ *   screened: `blocked(st)`, a query copied at its call reading st.square (1) in place of the
+ *     loop's variable: A1 -> F1 crosses the hedge on D1, true; A1 -> F3 none, false.
+ *   sided: st.side (8), made with its whole record: each step's side equals itself, 5.
+ *   kept: the step itself kept in a list (127, every field): the corners' indexes [2, 4]. */
+static const char *const FIELDS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; terrain hedge;\n"
+    "query corners(a: square, b: square) -> int combine sum;\n"
+    "rule corners.r cite \"T.1\" answer count(st in bresenham(a, b): st.corner);\n"
+    "query indexes(a: square, b: square) -> int combine sum;\n"
+    "rule indexes.r cite \"T.1\" answer sum(st in bresenham(a, b): st.index);\n"
+    "query moved(a: square, b: square) -> int combine sum;\n"
+    "rule moved.r cite \"T.1\" answer count(st in bresenham(a, b): st.square != st.from);\n"
+    "query blocked(st: step) -> bool combine any;\n"
+    "rule blocked.hedge cite \"T.1\" when terrain(st.square) == hedge answer true;\n"
+    "query screened(a: square, b: square) -> bool combine any;\n"
+    "rule screened.r cite \"T.1\" when any(st in bresenham(a, b): blocked(st)) answer true;\n"
+    "query sided(a: square, b: square) -> int combine sum;\n"
+    "rule sided.r cite \"T.1\" answer count(st in bresenham(a, b): st.side == st.side);\n"
+    "query kept(a: square, b: square) -> list<int> combine first;\n"
+    "rule kept.r cite \"T.1\"\n"
+    "  answer [s.index for s in [st in bresenham(a, b): st.corner]];\n";
+
+/* The last operand of the WALK_START in the combined chunk of query `name` (-1: none). */
+static int64_t walk_operand(const hon_vm *vm, const char *name)
+{
+    const prog *pg = vm->pg;
+    const res_program *p = pg->res;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        const chunk *ch = pg->combined[q];
+        if (strcmp(p->queries[q].name, name) != 0 || !ch || ch == &prog_no_combined)
+            continue;
+        for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]])
+            if (ch->code[pc] == OP_WALK_START)
+                return ch->code[pc + 4];
+    }
+    return -1;
+}
+
+START_TEST(a_walk_makes_the_fields_its_loop_reads)
+{
+    tvm *t = tvm_new(FIELDS);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "w.scn", WALKED_BOARD, strlen(WALKED_BOARD)),
+                     HON_OK);
+    both(t, "corners(@A1, @F3)", "2");
+    both(t, "indexes(@A1, @F3)", "15");
+    both(t, "moved(@A1, @F3)", "5");
+    both(t, "screened(@A1, @F1)", "true");
+    both(t, "screened(@A1, @F3)", "false");
+    both(t, "sided(@A1, @F3)", "5");
+    both(t, "kept(@A1, @F3)", "[2, 4]");
+    ck_assert_int_eq(walk_operand(t->vm, "corners"), 4);
+    ck_assert_int_eq(walk_operand(t->vm, "indexes"), 64);
+    ck_assert_int_eq(walk_operand(t->vm, "moved"), 3);
+    ck_assert_int_eq(walk_operand(t->vm, "screened"), 1);
+    ck_assert_int_eq(walk_operand(t->vm, "sided"), 8);
+    ck_assert_int_eq(walk_operand(t->vm, "kept"), 127);
+    tvm_free(t);
+}
+END_TEST
+
+/* `units_at(sq)` is one instruction, UNITS_AT (vm.md §4a): the empty list inline on a square
+ * where no unit stands, else BOARD's runner, which makes the list or reports the error. On a
+ * 3 x 1 board with two rifles on B1: A1 holds none (0), B1 both (2, both infantry), D1 is off
+ * the board (E217, its caret on the call); the same traced and untraced. */
+static const char *const CROWD =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "kind infantry;\nside allies;\nterrain open;\n"
+    "counter rifle: infantry { side allies }\n"
+    "query crowd(sq: square) -> int combine sum;\n"
+    "rule crowd.r cite \"T.1\" answer len(units_at(sq));\n"
+    "query all_infantry(sq: square) -> bool combine all;\n"
+    "rule all_infantry.r cite \"T.1\" answer all(u in units_at(sq): u.kind == infantry);\n";
+static const char *const CROWD_BOARD = "size 3 x 1\nlegend . = open\nmap\n  1 . . .\n"
+                                       "unit r1 = rifle allies at B1\n"
+                                       "unit r2 = rifle allies at B1\n";
+
+START_TEST(units_at_is_one_instruction)
+{
+    tvm *t = tvm_new(CROWD);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "c.scn", CROWD_BOARD, strlen(CROWD_BOARD)),
+                     HON_OK);
+    both(t, "crowd(@A1)", "0");
+    both(t, "crowd(@B1)", "2");
+    both(t, "all_infantry(@A1)", "true");
+    both(t, "all_infantry(@B1)", "true");
+    both(t, "len(units_at(@A1)) + len(units_at(@B1))", "2");
+    t->log[0] = '\0';
+    ck_assert_str_eq(untraced(t, "crowd(@D1)"), "E217");
+    ck_assert_str_eq(untraced(t, "len(units_at(@D1))"), "E217");
+    ck_assert_ptr_nonnull(strstr(t->log, "<test>:1:5: error[E217]"));
+    ck_assert_int_eq(count_op(t->vm, "crowd", OP_UNITS_AT), 1);
+    ck_assert_int_eq(count_op(t->vm, "crowd", OP_BOARD), 0);
+    tvm_free(t);
+}
+END_TEST
+
 /* The fewest steps e needs on WALKED and WALKED_BOARD (fewest_wall_steps' bisection). */
 static unsigned long fewest_walked_steps(const char *e, bool traced)
 {
@@ -1078,6 +1183,8 @@ int main(void)
     tcase_add_test(tc, reads_of_a_copys_parameters_are_kept_per_entry);
     tcase_add_test(tc, a_bresenham_loop_walks_as_it_goes);
     tcase_add_test(tc, a_walk_takes_the_steps_of_the_lists_loop);
+    tcase_add_test(tc, a_walk_makes_the_fields_its_loop_reads);
+    tcase_add_test(tc, units_at_is_one_instruction);
     tcase_add_test(tc, pairs_of_instructions_run_as_one);
     suite_add_tcase(s, tc);
     return check_run(s);

@@ -39,6 +39,7 @@ static const char *const RULES =
     "event st_choose_empty(u: unit);\nevent st_order(u: unit);\n"
     "event st_note(u: unit);\nevent st_roll_many(u: unit);\nevent st_roll_choose(u: unit);\n"
     "event st_mix(t: unit, u: unit, v: unit, sq: square);\n"
+    "event st_roll_here(u: unit, sq: square);\n"
     "rule st_give.r cite \"T.give\" do { give u suppressed n; };\n"
     "rule st_take.r cite \"T.take\" do { take u suppressed n; };\n"
     "rule st_take_all.r cite \"T.take\" do { take u suppressed all; };\n"
@@ -67,6 +68,9 @@ static const char *const RULES =
     "rule st_spin.r cite \"T.spin\" do { give u suppressed; for i in [1, 2, 3] { let k = sum(j in "
     "[i]: spin(150)); } };\n"
     "rule st_roll.r cite \"T.roll\" do { if roll d6 >= 4 then { give u suppressed; } };\n"
+    /* an empty list of units kept across a roll (the odds fork there) */
+    "rule st_roll_here.r cite \"T.roll\" do {\n  let here = units_at(sq);\n"
+    "  if roll d6 >= 4 and len(here) == 0 then { give u suppressed; }\n};\n"
     "rule st_roll2.r cite \"T.roll\" do { let d = roll 2 d6; give u suppressed sum(x in d: if x >= "
     "5 then 1 else 0); };\nrule st_choose.r cite \"T.choose\" do {\n"
     "  let sq = choose(s in [@B1, @C1, @D1], by: u.side) \"Where does it go?\";\n  move u to sq;\n"
@@ -722,6 +726,16 @@ START_TEST(procedure_odds)
     ck_assert_str_eq(hon_answer_text(a),
                      "in every outcome: flip $r2 to wreck\n"
                      "nothing more: 1/2 (50.00%)\ngive $r2 suppressed: 1/2 (50.00%)");
+    hon_answer_free(a);
+    /* a list of units kept in a local across the roll: C2 holds no unit (the list is empty,
+     * one all empty lists of units share, builtin.h: forking at the roll and resuming leave it
+     * as it is), so a 4+ gives the marker; A1 holds r1 and r2, so no face does */
+    ck_assert_int_eq(hon_odds_do(t->vm, "st_roll_here($r1, @C2)", "<test>", &a), HON_OK);
+    ck_assert_str_eq(hon_answer_text(a), "give $r1 suppressed: 1/2 (50.00%)\n"
+                                         "no change: 1/2 (50.00%)");
+    hon_answer_free(a);
+    ck_assert_int_eq(hon_odds_do(t->vm, "st_roll_here($r1, @A1)", "<test>", &a), HON_OK);
+    ck_assert_str_eq(hon_answer_text(a), "no change: 1/1 (100.00%)");
     hon_answer_free(a);
     /* a choice: the first option, said at the end */
     ck_assert_int_eq(hon_odds_do(t->vm, "st_choose($r1)", "<test>", &a), HON_OK);
