@@ -5,8 +5,9 @@ programs, the method of docs/spec/bench.md §9 (session 10's table and since).
 Each command is started with posix_spawn (standard output to /dev/null) and waited for with
 wait4, N times (30 by default), the commands taking turns run by run so that a change in the
 machine's load falls on all of them alike. For each it prints the best and the median wall
-time (from just before the spawn to wait4's return), the fewest minor page faults (wait4's
-usage) and the load average at the end. A command that exits non-zero is reported and makes
+time (from just before the spawn to wait4's return), the fewest and the median minor page
+faults (wait4's usage: a median far above the fewest is memory that differs from run to run,
+such as a heap placed at random) and the load average at the end. A command that exits non-zero is reported and makes
 the script exit 1; a usage error exits 2. The best of many runs is the figure to compare on a
 shared machine: the median says more about the other work than about the program.
 """
@@ -83,7 +84,7 @@ def main(argv):
                       file=sys.stderr)
     for cmd, w, f in zip(commands, walls, faults):
         print(f"{' '.join(cmd)}: best {min(w):.2f} ms, median {statistics.median(w):.2f} ms, "
-              f"{min(f)} minor faults (best of {runs})")
+              f"{min(f)} minor faults (median {statistics.median(f):g}) (best of {runs})")
     print(f"load average {os.getloadavg()[0]:.1f}")
     return 1 if failed else 0
 

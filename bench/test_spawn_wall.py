@@ -5,6 +5,7 @@
 in a traceback); a bad --runs or an empty command is a usage error (exit 2, the usage line on
 standard error, no traceback); a program that cannot be started is said once (exit 1); a short
 run prints one line per command and the load average. Never how fast anything is."""
+import re
 import subprocess
 import sys
 
@@ -42,6 +43,9 @@ def main(script, hon):
     expect("a run: one line per command, then the load",
            len(lines) == 3 and lines[0].startswith(f"{hon} --version: best ")
            and lines[1].startswith("/bin/true: best ") and lines[2].startswith("load average"))
+    expect("a run: the fewest and the median faults",
+           all(re.search(r" \d+ minor faults \(median \d+(\.5)?\) \(best of 2\)$", l)
+               for l in lines[:2]))
     r = run(script, "--runs", "1", "/bin/false")
     expect("a failing command: exit 1 and its status", r.returncode == 1
            and "/bin/false: exit status 1" in r.stderr)
