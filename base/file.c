@@ -21,6 +21,11 @@
 
 int file_read(const char *path, size_t max, char **text, size_t *len)
 {
+    return file_read_stat(path, max, text, len, NULL);
+}
+
+int file_read_stat(const char *path, size_t max, char **text, size_t *len, struct stat *st_out)
+{
     *text = NULL;
     *len = 0;
     if (max > SIZE_MAX / 2)
@@ -36,8 +41,11 @@ int file_read(const char *path, size_t max, char **text, size_t *len)
               : !S_ISREG(st.st_mode) ? FILE_NOT_REGULAR
                                      : 0;
     /* Room for the size fstat gives (capped at max + 1, so a huge file costs at most that),
-     * grown if the file grew since; read with read(2) straight into it: one read and one
-     * more to see the end, where stdio took three fcntl, a second fstat and 8 KiB copies. */
+     * grown if the file grew since; read with read(2) straight into it, where stdio took three
+     * fcntl, a second fstat and 8 KiB copies. One read: a read that gives what fstat said,
+     * asked for more, is at the end (bench.md §9: a second read to see it cost a system call
+     * a file); a file whose size fstat does not give (/proc's, 0) or that grew is read on to
+     * a read of nothing. */
     size_t cap = err ? 0 : (uint64_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
     size_t n = 0;
     char *buf = err ? NULL : mem_malloc(cap + 1);
@@ -65,8 +73,8 @@ int file_read(const char *path, size_t max, char **text, size_t *len)
             err = errno ? errno : EIO;
         else if (got == 0)
             break;
-        else
-            n += (size_t)got;
+        else if ((n += (size_t)got) == (uint64_t)st.st_size && st.st_size > 0 && n < cap)
+            break;
     }
     close(fd);
     if (!err && n > max)
@@ -78,6 +86,8 @@ int file_read(const char *path, size_t max, char **text, size_t *len)
     buf[n] = '\0';
     *len = n;
     *text = buf;
+    if (st_out)
+        *st_out = st;
     return 0;
 }
 

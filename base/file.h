@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 /* file_read's refusal of what is no regular file: a FIFO (which could block forever), a
  * device, a socket. Not an errno value. */
@@ -20,6 +21,11 @@
  * is no regular file (FILE_NOT_REGULAR) and a file of more than max bytes (EFBIG). Returns 0, or an errno value with *text NULL: ENOMEM
  * when memory runs out, else why the file could not be read. */
 int file_read(const char *path, size_t max, char **text, size_t *len);
+
+/* As file_read, and when it returns 0 and st is not NULL, *st is the file's status as read
+ * (fstat of the file opened: its size before the read, its times), so a caller that wants the
+ * file's time needs no second look-up by path. */
+int file_read_stat(const char *path, size_t max, char **text, size_t *len, struct stat *st);
 
 /* The text of an error of file_read: strerror's, except "file too large" for EFBIG and "not a
  * regular file ..." for FILE_NOT_REGULAR. */

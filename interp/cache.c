@@ -129,12 +129,12 @@ static void prune(const char *dir)
     closedir(d);
 }
 
-/* Sets the time of the image at path to now when it is over a day old: an image in use is
- * never pruned. */
-static void touch(const char *path)
+/* Sets the time of the image at path, last modified at mtime (its fstat as read: no second
+ * look-up by path, one system call an image at each start), to now when it is over a day old:
+ * an image in use is never pruned. */
+static void touch(const char *path, time_t mtime)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && time(NULL) - st.st_mtime > DAY)
+    if (time(NULL) - mtime > DAY)
         (void)utimensat(AT_FDCWD, path, NULL, 0);
 }
 
@@ -172,12 +172,13 @@ ast_file *cache_parse_file(const char *path, const char *text, size_t len, uint3
     char *image = NULL;
     size_t ilen = 0;
     ast_file *f = NULL;
-    if (ipath && file_read(ipath, MAX_IMAGE, &image, &ilen) == 0)
+    struct stat st;
+    if (ipath && file_read_stat(ipath, MAX_IMAGE, &image, &ilen, &st) == 0)
         f = ast_image_read_as(image, ilen, k, path, text, len, file_id, lazy);
     if (f) {
         *image_out = image;
         *image_len = ilen;
-        touch(ipath);
+        touch(ipath, st.st_mtime);
     } else {
         mem_free(image);
     }
@@ -235,10 +236,11 @@ bool cache_record_found(uint64_t k)
     size_t len = 0;
     unsigned char want[RECORD_LEN];
     record_bytes(k, want);
-    bool found = path && file_read(path, 4 * RECORD_LEN, &got, &len) == 0 && len == RECORD_LEN &&
-                 memcmp(got, want, RECORD_LEN) == 0;
+    struct stat st;
+    bool found = path && file_read_stat(path, 4 * RECORD_LEN, &got, &len, &st) == 0 &&
+                 len == RECORD_LEN && memcmp(got, want, RECORD_LEN) == 0;
     if (found)
-        touch(path);
+        touch(path, st.st_mtime);
     mem_free(got);
     mem_free(path);
     mem_free(dir);

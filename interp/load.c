@@ -9,6 +9,8 @@
  */
 /* realpath() (the identity of a loaded file) is XSI: glibc declares it with _XOPEN_SOURCE. */
 #define _XOPEN_SOURCE 700
+/* readdir's d_type (DT_REG: a regular file, no link) is BSD's and Linux's: _DEFAULT_SOURCE. */
+#define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -43,9 +45,11 @@ static bool same_source(const session_source *a, const session_source *b)
 /* Reads a whole file into a new source (path and text copied). real_dir: the canonical path
  * of the directory path was listed from as real_dir's spelling + "/" + name, or NULL; when
  * given and path is no symbolic link, the file's canonical path is real_dir/name, found with
- * one lstat where realpath() reads every component of the path again (bench.md §9). */
+ * one lstat where realpath() reads every component of the path again (bench.md §9), or with
+ * none when the listing said so (regular: readdir's DT_REG, no link; the lstat was a system
+ * call a file at each start). */
 static hon_status read_source(hon_vm *vm, const char *path, const char *real_dir, const char *name,
-                              session_source *out)
+                              bool regular, session_source *out)
 {
     *out = (session_source){ 0 };
     char *text;
@@ -61,7 +65,7 @@ static hon_status read_source(hon_vm *vm, const char *path, const char *real_dir
         return HON_ERR_MEMORY;
     }
     struct stat fs;
-    if (real_dir && lstat(path, &fs) == 0 && S_ISREG(fs.st_mode)) {
+    if (real_dir && (regular || (lstat(path, &fs) == 0 && S_ISREG(fs.st_mode)))) {
         size_t dl = strlen(real_dir), nl = strlen(name);
         out->real = mem_malloc(dl + nl + 2);
         if (!out->real) {
@@ -331,7 +335,7 @@ static hon_status load_one(hon_vm *vm, const char *path, bool keep)
     if (!vm || !path)
         return HON_ERR_NOT_FOUND;
     session_source s;
-    hon_status st = read_source(vm, path, NULL, NULL, &s);
+    hon_status st = read_source(vm, path, NULL, NULL, false, &s);
     if (st != HON_OK)
         return st;
     return rebuild(vm, &s, 1, keep);
@@ -347,15 +351,28 @@ hon_status hon_check_file(hon_vm *vm, const char *path)
     return load_one(vm, path, false);
 }
 
-static int cmp_names(const void *a, const void *b)
+/* A file of a directory as listed: its path, and whether the listing said it is a regular
+ * file (d_type DT_REG: no symbolic link), which a file system need not say (DT_UNKNOWN). */
+typedef struct {
+    char *path;
+    bool regular;
+} dir_entry;
+
+static int cmp_entries(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(((const dir_entry *)a)->path, ((const dir_entry *)b)->path);
 }
 
-hon_status load_list_dir(hon_vm *vm, const char *dir, const char *suffix, char ***out, size_t *n)
+/* load_list_dir, and with regular not NULL a new array of *n flags beside the names (free it
+ * with mem_free; NULL when there are none): whether the listing said the file is a regular
+ * file, no symbolic link (read_source's canonical path then needs no lstat). */
+static hon_status list_dir(hon_vm *vm, const char *dir, const char *suffix, char ***out, size_t *n,
+                           bool **regular)
 {
     *out = NULL;
     *n = 0;
+    if (regular)
+        *regular = NULL;
     DIR *d = opendir(dir);
     if (!d) {
         if (vm)
@@ -363,15 +380,15 @@ hon_status load_list_dir(hon_vm *vm, const char *dir, const char *suffix, char *
         return HON_ERR_IO;
     }
     size_t sl = strlen(suffix);
-    char **names = NULL;
-    size_t cap = 0, dl = strlen(dir);
+    dir_entry *ents = NULL;
+    size_t cap = 0, dl = strlen(dir), k = 0;
     hon_status st = HON_OK;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
         if (l <= sl || strcmp(e->d_name + l - sl, suffix) != 0 || e->d_name[0] == '.')
             continue;
-        char *full = MEM_GROW(names, *n, cap) ? mem_malloc(dl + l + 2) : NULL;
+        char *full = MEM_GROW(ents, k, cap) ? mem_malloc(dl + l + 2) : NULL;
         if (!full) {
             st = HON_ERR_MEMORY;
             break;
@@ -379,13 +396,37 @@ hon_status load_list_dir(hon_vm *vm, const char *dir, const char *suffix, char *
         memcpy(full, dir, dl);
         full[dl] = '/';
         memcpy(full + dl + 1, e->d_name, l + 1);
-        names[(*n)++] = full;
+        ents[k++] = (dir_entry){ full, e->d_type == DT_REG };
     }
     closedir(d);
-    if (st == HON_OK && *n)
-        qsort(names, *n, sizeof *names, cmp_names);
+    if (st == HON_OK && k)
+        qsort(ents, k, sizeof *ents, cmp_entries);
+    char **names = k ? mem_malloc(k * sizeof *names) : NULL;
+    bool *flags = k && regular ? mem_malloc(k * sizeof *flags) : NULL;
+    if (k && (!names || (regular && !flags))) { /* the paths go: none is handed out */
+        for (size_t i = 0; i < k; i++)
+            mem_free(ents[i].path);
+        mem_free(ents);
+        mem_free(names);
+        mem_free(flags);
+        return HON_ERR_MEMORY;
+    }
+    for (size_t i = 0; i < k; i++) {
+        names[i] = ents[i].path;
+        if (flags)
+            flags[i] = ents[i].regular;
+    }
+    mem_free(ents);
     *out = names;
+    *n = k;
+    if (regular)
+        *regular = flags;
     return st;
+}
+
+hon_status load_list_dir(hon_vm *vm, const char *dir, const char *suffix, char ***out, size_t *n)
+{
+    return list_dir(vm, dir, suffix, out, n, NULL);
 }
 
 /* Reads every *.hon file of dir, in name order, into new sources appended to *srcs (*n of
@@ -396,20 +437,22 @@ static hon_status read_dir(hon_vm *vm, const char *dir, session_source **srcs, s
 {
     char **names;
     size_t k;
-    hon_status st = load_list_dir(vm, dir, ".hon", &names, &k);
+    bool *regular;
+    hon_status st = list_dir(vm, dir, ".hon", &names, &k, &regular);
     char *real_dir = st == HON_OK && k ? realpath(dir, NULL) : NULL; /* libc's malloc */
     size_t dl = strlen(dir);
     for (size_t i = 0; st == HON_OK && i < k; i++) {
         if (!MEM_GROW(*srcs, *n, *cap))
             st = HON_ERR_MEMORY;
-        else if ((st = read_source(vm, names[i], real_dir, names[i] + dl + 1, &(*srcs)[*n])) ==
-                 HON_OK)
+        else if ((st = read_source(vm, names[i], real_dir, names[i] + dl + 1, regular[i],
+                                   &(*srcs)[*n])) == HON_OK)
             ++*n;
     }
     free(real_dir);
     for (size_t i = 0; i < k; i++)
         mem_free(names[i]);
     mem_free(names);
+    mem_free(regular);
     return st;
 }
 

@@ -802,12 +802,16 @@ static int run_text_subcommand(void *ud)
 /* The heap's first growth and how much of it may come in huge pages (bench.md §9). */
 #define HEAP_PAD  ((size_t)16 << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
+/* the blocks that make the heap grow (below malloc's mmap threshold, 128 KiB), and how far
+ * below a huge page's start the heap's growth begins: room for one block and its headers */
+#define GROW_BLOCK ((size_t)64 << 10)
+#define HEAP_LEAD  ((uintptr_t)GROW_BLOCK + ((uintptr_t)16 << 10))
 
 /* Asks, once at start, for the C library's heap to grow by HEAP_PAD at a time and for that
  * first stretch to be backed by transparent huge pages (madvise MADV_HUGEPAGE). Loading the
- * bundled rules touches some 11 MB of heap: in 4 KiB pages that is 2,700 page faults, which on
- * a virtual machine (each first touch a fault in the host too) cost more than all of
- * start-up's instructions; in 2 MiB pages, a few. The program's own choice, not the
+ * bundled rules touched some 11 MB of heap when this was written (4.5 MB in sitting 16): in
+ * 4 KiB pages that was 2,700 page faults, which on a virtual machine (each first touch a fault
+ * in the host too) cost more than all of start-up's instructions; in 2 MiB pages, a few. The program's own choice, not the
  * library's: the library never tunes the process's allocator. Nothing changes where the
  * kernel has no huge pages for this (THP "never", or none free): the calls then do nothing
  * or fail, and failure is ignored. Not under ASan, whose allocator is not the C library's. */
@@ -816,6 +820,21 @@ static void heap_prefer_huge_pages(void)
 #if !defined(__SANITIZE_ADDRESS__)
     if (mallopt(M_TOP_PAD, (int)HEAP_PAD) != 1)
         return;
+    /* The break moved first to LEAD below a huge page's start. The heap grows from where the
+     * break is, and the kernel places the break at random (ASLR), so the stretch from there to
+     * the next 2 MiB boundary, 0 to 2 MiB (1 MiB on average), was the heap's first and came in
+     * 4 KiB pages, a fault each: 120 to 600 minor faults for `hon eval 1`, about 400 the
+     * median. Not to the boundary itself: the growth below writes the allocator's headers at
+     * the start of the new stretch and after the first block, and a 2 MiB page touched before
+     * the madvise is mapped in 4 KiB pages for good; LEAD holds both writes below it. The gap
+     * is address space only, never touched; the C library's allocator takes a break moved by
+     * another (a "foreign sbrk") as a gap in its heap. */
+    char *at = sbrk(0);
+    if (at != (char *)-1) {
+        uintptr_t to = (((uintptr_t)at + HEAP_LEAD + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1)) - HEAP_LEAD;
+        if (to > (uintptr_t)at)
+            (void)sbrk((intptr_t)(to - (uintptr_t)at));
+    }
     char *lo = sbrk(0);
     /* Blocks below malloc's mmap threshold (128 KiB) until the heap grows, by the pad: the
      * first may fit in what the heap has free at its top (before main, a statically linked
@@ -824,7 +843,7 @@ static void heap_prefer_huge_pages(void)
     void *volatile grow[4] = { 0 };
     char *hi = lo;
     for (int i = 0; i < 4 && hi == lo; i++) {
-        grow[i] = malloc((size_t)120 << 10);
+        grow[i] = malloc(GROW_BLOCK);
         hi = sbrk(0);
     }
     for (int i = 0; i < 4; i++)

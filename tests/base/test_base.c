@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -401,6 +402,22 @@ START_TEST(file_reader)
     ck_assert_ptr_null(text);
     ck_assert_str_eq(file_error(EFBIG), "file too large");
     ck_assert_int_eq(file_read(path, 5, &text, &len), 0); /* exactly the limit: read */
+    ck_assert_uint_eq(len, 5);
+    mem_free(text);
+    /* file_read_stat: the same text, and the file's status as read: its size and its time
+     * (set here to a known past second, as an image last touched two days ago) */
+    struct timespec then[2] = { { .tv_sec = 1000000000 }, { .tv_sec = 1000000000 } };
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, then, 0), 0);
+    struct stat st;
+    memset(&st, 0, sizeof st);
+    ck_assert_int_eq(file_read_stat(path, 100, &text, &len, &st), 0);
+    ck_assert_uint_eq(len, 5);
+    ck_assert_mem_eq(text, "ab\0cd", 5);
+    ck_assert_int_eq(st.st_size, 5);
+    ck_assert_int_eq(st.st_mtime, 1000000000);
+    ck_assert(S_ISREG(st.st_mode));
+    mem_free(text);
+    ck_assert_int_eq(file_read_stat(path, 100, &text, &len, NULL), 0); /* no status asked */
     ck_assert_uint_eq(len, 5);
     mem_free(text);
     /* A regular file that is longer than fstat says (a /proc file says 0 bytes): the room
