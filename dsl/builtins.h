@@ -154,6 +154,11 @@ BUILTIN_BOARD(NEIGHBOURS, "neighbours", builtin_neighbours, SQUARE, NONE, NONE, 
 BUILTIN_BOARD(LINE, "line", builtin_line, SQUARE, SQUARE, NONE, STEPS, "a, b",
     "the squares a straight line from the centre of a to the centre of b passes through, a "
     "excluded, b included, in order (`board.md` §3: exact supercover); `step` below")
+BUILTIN_BOARD(LINE_MEETING, "line_meeting", builtin_line_meeting, SQUARE, SQUARE, SIDE_FEATURE,
+    STEPS, "a, b, f",
+    "the steps of `line(a, b)` that meet side feature f, in order: the side a step crosses "
+    "carries f, or at a corner touch one of the four sides meeting at that corner does (the "
+    "same step records; what a crossing does is the rules' question)")
 BUILTIN_BOARD(BRESENHAM, "bresenham", builtin_bresenham, SQUARE, SQUARE, NONE, STEPS, "a, b",
     "the steps of the classic Bresenham walk from a to b (used by the reference benchmark)")
 BUILTIN_BOARD(SIDE_OF_LINE, "side_of_line", builtin_side_of_line, SQUARE, SQUARE, SQUARE, INT,

@@ -706,6 +706,59 @@ BODY(builtin_line)
     return true;
 }
 
+/* Whether the corner touch of step record f of a traced line meets side feature `id` on board
+ * bd of grid g: one of the four sides meeting at the corner (from-left, left-square,
+ * from-right, right-square) carries it. */
+static bool corner_meets(const geo_grid *g, const board *bd, const val *f, int id)
+{
+    int fx = (int)RES_SQUARE_X(f[STEP_FROM].u.i), fy = (int)RES_SQUARE_Y(f[STEP_FROM].u.i);
+    int tx = (int)RES_SQUARE_X(f[STEP_SQUARE].u.i), ty = (int)RES_SQUARE_Y(f[STEP_SQUARE].u.i);
+    const int64_t beside[2] = { f[STEP_LEFT].u.i, f[STEP_RIGHT].u.i };
+    for (int k = 0; k < 2; k++) {
+        int sx = (int)RES_SQUARE_X(beside[k]), sy = (int)RES_SQUARE_Y(beside[k]);
+        if (board_side_has_id(bd, builtin_side_xy(g, fx, fy, sx, sy), id) ||
+            board_side_has_id(bd, builtin_side_xy(g, sx, sy, tx, ty), id))
+            return true;
+    }
+    return false;
+}
+
+/* line_meeting(a, b, f): the steps of line(a, b) (the list kept for the evaluation, traced
+ * if need be, as builtin_line does, with its errors) that meet side feature f: the side a step
+ * crosses carries it, or at a corner touch one of the four sides meeting there does
+ * (corner_meets); in order, as a new list of the same records (its room that of the whole
+ * line, in the arena). A rule that asks something of every step crossing f loops over these
+ * few instead of the whole line. */
+BODY(builtin_line_meeting)
+{
+    val whole;
+    if (!builtin_line(x, args, at, &whole))
+        return false;
+    const vlist *l = whole.u.list;
+    vlist *m = new_list(x, l->len);
+    if (!m)
+        return false;
+    const geo_grid *g = x->sc->g;
+    const board *bd = x->sc->b;
+    int id = (int)args[2].u.i;
+    /* the side's bit (board_side_has_id) read from the board's view, for the features that
+     * have one (every bundled one), its test out of the loop */
+    const uint64_t *bits =
+        (unsigned)id < BOARD_SIDE_BITS ? ((const board_view *)(const void *)bd)->side_bits : NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < l->len; i++) {
+        const val *f = l->items[i].u.rec;
+        bool meets = f[STEP_CORNER].u.i ? corner_meets(g, bd, f, id)
+                     : bits             ? (bits[f[STEP_SIDE].u.i] >> id) & 1
+                                        : board_side_has_id(bd, (int)f[STEP_SIDE].u.i, id);
+        if (meets)
+            m->items[k++] = l->items[i];
+    }
+    m->len = k;
+    out->u.list = m;
+    return true;
+}
+
 BODY(builtin_bresenham)
 {
     return bresenham_steps(x, at.a, at.b, out);

@@ -234,6 +234,53 @@ START_TEST(joined_sides_runs)
 }
 END_TEST
 
+/* line_meeting(a, b, f) on the RIDGES board above: the steps of line(a, b) that cross a side
+ * carrying f, or touch a corner where one of the four sides meeting carries it. */
+START_TEST(line_meeting_steps)
+{
+    tvm *t = tvm_new(RIDGES);
+    char scn[512];
+    snprintf(scn, sizeof scn, "%sside B1/B2 C1/C2 C2/D2 A3/A4 E3:E ridge\nside D4/E4 wall\n",
+             BOARD);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "ridges.scn", scn, strlen(scn)), HON_OK);
+    /* B1 -> B3 crosses B1/B2 (a ridge) into B2, then B2/B3 (none) into B3 */
+    ck_ev(t, "[st.square for st in line_meeting(@B1, @B3, ridge)]", "[B2]");
+    /* A2 -> E2 crosses A2/B2, B2/C2, C2/D2 (the ridge) and D2/E2: only the step into D2; no
+     * wall on any of them */
+    ck_ev(t, "[st.square for st in line_meeting(@A2, @E2, ridge)]", "[D2]");
+    ck_ev(t, "line_meeting(@A2, @E2, wall)", "[]");
+    /* B1 -> D2 (2 east, 1 south; doubled coordinates (3,1) to (7,3)) crosses x = 4 into C1
+     * (B1/C1), y = 2 into C2 (C1/C2, a ridge), x = 6 into D2 (C2/D2, a ridge): the last two
+     * steps, in order, with their own indexes, the very steps line() gives */
+    ck_ev(t, "[st.index for st in line_meeting(@B1, @D2, ridge)]", "[2, 3]");
+    ck_ev(t, "line_meeting(@B1, @D2, ridge) == [st in line(@B1, @D2): st.index > 1]", "true");
+    /* B1 -> C2 goes through the corner of B1, C1, B2 and C2: of the four sides meeting there,
+     * B1/B2 and C1/C2 carry a ridge */
+    ck_ev(t, "[st.corner for st in line_meeting(@B1, @C2, ridge)]", "[true]");
+    /* A2 -> B1 through the corner of A1, B1, A2 and B2: the ridge B1/B2 is a side between the
+     * square beside the corner (B2) and the square entered (B1), not one the line is said to
+     * cross: it meets it all the same */
+    ck_ev(t, "[st.square for st in line_meeting(@A2, @B1, ridge)]", "[B1]");
+    /* C3 -> D4 through the corner of C3, D3, C4 and D4: none of its four sides carries either
+     * feature (the wall D4/E4 ends at the corner of D3, E3, D4 and E4, not this one) */
+    ck_ev(t, "line_meeting(@C3, @D4, ridge)", "[]");
+    ck_ev(t, "line_meeting(@C3, @D4, wall)", "[]");
+    /* no line from a square to itself; the errors of line() */
+    ck_ev(t, "line_meeting(@B2, @B2, ridge)", "[]");
+    ck_ev(t, "line_meeting(@A1, @F1, ridge)", "E217");
+    tvm_free(t);
+    t = tvm_new(RIDGES);
+    ck_ev(t, "line_meeting(@A1, @B1, ridge)", "E212");
+    tvm_free(t);
+    static const char *const HEX = "scenario \"hex\"\ntopology hex\nsize 3 x 2\n"
+                                   "legend . = open\nmap\n  1 . . .\n  2 . . .\n";
+    t = tvm_new(RIDGES);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "hex.scn", HEX, strlen(HEX)), HON_OK);
+    ck_ev(t, "line_meeting(@A1, @C1, ridge)", "E218");
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("builtins");
@@ -245,6 +292,7 @@ int main(void)
     tcase_add_test(tc, direction_on_hexes);
     tcase_add_test(tc, squares_within_a_distance);
     tcase_add_test(tc, joined_sides_runs);
+    tcase_add_test(tc, line_meeting_steps);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
