@@ -366,6 +366,17 @@ OP(JUMP_LEAVE,         0,                JUMP, _, _, _,
 OP(JUMP_IF_FALSE_NEXT, -1,               JUMP, _, _, _,
    "`JUMP_IF_FALSE a` landing on a `QUERY_NEXT` (no work, one step): when b is false, past it, "
    "its step taken at once")
+OP(FWD_KEPT,           0,                FN, COUNT, _, _,
+   "`INLINE_FORWARD a b; KEPT c d e`: the fn's code entered (its b steps and depth), then the "
+   "kept read when it holds its value, past the code it stands for; their steps (else "
+   "INLINE_FORWARD's work, then on into the KEPT's code, or the INLINE_FORWARD alone)")
+OP(FWD_FIELD_FALSE,    0,                FN, COUNT, _, _,
+   "`INLINE_FORWARD a b; JUMP_IF_FIELD_FALSE c d j` likewise: the fn entered, then its first "
+   "test; their steps (else INLINE_FORWARD's work, and on into the test)")
+OP(VARIANT_JUMP,       1,                VARIANT, _, _, _,
+   "`VARIANT a; CONST k; JUMP_IF_EQ_S j` (or `JUMP_IF_NE_S j`): the reading compared with K[k], "
+   "pc += j past the jump when the jump says so, nothing pushed; their five steps (else "
+   "VARIANT's work)")
 
 /* clang-format on */
 

@@ -5,7 +5,9 @@
  * elevation, element or a side feature; a constant pushed, then a set membership or a
  * compare-and-branch against it; two fields read; a copied `any` or `all` query's answer when
  * no rule decided, tested at once; and the jumps to a rule's no-answer exit of a copied query
- * (QUERY_NEXT) and to an inlined fn's end (INLINE_LEAVE). */
+ * (QUERY_NEXT) and to an inlined fn's end (INLINE_LEAVE). Sitting 16 added an inlined fn's entry
+ * and its copy's first instruction (a kept read, a field's test), and a variant's reading
+ * compared with a member and the jump on it (three instructions in one). */
 #include "peephole.h"
 
 #include <stddef.h>
@@ -25,6 +27,8 @@ static const struct {
     { OP_GET_LOCAL_FIELD, OP_GET_LOCAL_FIELD, OP_LF_LF },
     { OP_QUERY_NONE, OP_JUMP_IF_TRUE, OP_NONE_JUMP },
     { OP_QUERY_NONE, OP_JUMP_IF_FALSE, OP_NONE_JUMP },
+    { OP_INLINE_FORWARD, OP_KEPT, OP_FWD_KEPT },
+    { OP_INLINE_FORWARD, OP_JUMP_IF_FIELD_FALSE, OP_FWD_FIELD_FALSE },
 };
 
 /* `jump` landing on `target` runs as `pair`'s instruction (a jump and the instruction it
@@ -52,6 +56,7 @@ void peep_pairs(chunk *ch)
         case OP_GET_LOCAL_FIELD:
         case OP_CONST:
         case OP_QUERY_NONE:
+        case OP_INLINE_FORWARD:
             for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
                 if (pairs[i].first == op && pairs[i].second == ch->code[next]) {
                     ch->code[pc] = pairs[i].pair;
@@ -68,6 +73,14 @@ void peep_pairs(chunk *ch)
                     ch->code[pc] = landings[i].pair;
                     break;
                 }
+            break;
+        }
+        case OP_VARIANT: {
+            /* a reading compared with a constant and the jump on it: three in one */
+            const size_t third = next + 1 + op_operands[OP_CONST];
+            if (ch->code[next] == OP_CONST && third + 1 < ch->len &&
+                (ch->code[third] == OP_JUMP_IF_EQ_S || ch->code[third] == OP_JUMP_IF_NE_S))
+                ch->code[pc] = OP_VARIANT_JUMP;
             break;
         }
         default: break;

@@ -143,3 +143,73 @@ VM_CASE(JUMP_IF_FALSE_NEXT)
     }
     VM_NEXT();
 }
+/* An inlined fn's entry and the first instruction of its copy (sitting 16): INLINE_FORWARD's
+ * fast path (the block holds its b steps and the next one's, the depth under the limit), then,
+ * on the instruction after it (pc[2]), that one's fast path in place of its dispatch; else the
+ * second is dispatched as ever. INLINE_FORWARD's slow path (E207 at its pc, E206) as its own. */
+#define FWD_SLOW()                      \
+    do {                                \
+        CHARGE(OPB);                    \
+        SKIP(2);                        \
+        if (x->depth >= x->max_depth) { \
+            SAVE_PC();                  \
+            vm_fail_depth(x, pc[-2]);   \
+            goto error;                 \
+        }                               \
+        x->depth++;                     \
+        VM_NEXT();                      \
+    } while (0)
+VM_CASE(FWD_KEPT)
+{
+    if (VM_HOLDS(OPB) && x->depth < x->max_depth) {
+        x->depth++;
+        x->steps_left -= (uint64_t)OPB + 1;
+        SKIP(3); /* on the KEPT's operands: KEPT's body, as it runs after its dispatch */
+        if (base[OPA].type != T_NONE && x->steps_left > OPB && !x->tracing) {
+            PUSH(base[OPA]);
+            x->steps_left -= OPB;
+            pc += 3 + (int32_t)OPC;
+            VM_DISPATCH();
+        }
+        SKIP(3);
+        VM_DISPATCH();
+    }
+    FWD_SLOW();
+}
+VM_CASE(FWD_FIELD_FALSE)
+{
+    if (VM_HOLDS(OPB) && x->depth < x->max_depth) {
+        x->depth++;
+        x->steps_left -= (uint64_t)OPB + 1;
+        SKIP(2); /* on the JUMP_IF_FIELD_FALSE: its fast path, else its dispatch */
+        val v = base[pc[1]].u.rec[pc[2]];
+        if (!(v.flags & VAL_ABSENT) && VM_HOLDS(1)) {
+            pc += 4 + (v.u.i ? 0 : (int32_t)pc[3]);
+            VM_NEXT_TAKING(1);
+        }
+        VM_DISPATCH();
+    }
+    FWD_SLOW();
+}
+#undef FWD_SLOW
+/* A reading compared with a constant and the jump on it (the rules' `if variant v == m`): the
+ * reading read as VARIANT reads it (and marked read), the jump (pc[4], JUMP_IF_EQ_S or
+ * JUMP_IF_NE_S) taken or not without the stack. A reading is never a `?` cell; the constant a
+ * member, never one either (else the slow path: VARIANT's work, and on into the compare). */
+VM_CASE(VARIANT_JUMP)
+{
+    uint32_t v = OPA;
+    if (x->variants_read) /* variants.c watches which variants a question reads */
+        x->variants_read[v / 64] |= (uint64_t)1 << (v % 64);
+    int64_t r = x->readings ? (int64_t)x->readings[v] : (int64_t)p->variants[v].dflt;
+    val k = K[pc[2]];
+    if (VM_HOLDS(4) && !(k.flags & VAL_ABSENT)) {
+        if ((r == k.u.i) == (pc[3] == OP_JUMP_IF_EQ_S))
+            pc += (int32_t)pc[4];
+        SKIP(5);
+        VM_NEXT_TAKING(4);
+    }
+    PUSH(((val){ .type = p->enums[p->variants[v].enum_id].type, .u.i = r }));
+    SKIP(1);
+    VM_NEXT();
+}
