@@ -377,6 +377,18 @@ OP(VARIANT_JUMP,       1,                VARIANT, _, _, _,
    "`VARIANT a; CONST k; JUMP_IF_EQ_S j` (or `JUMP_IF_NE_S j`): the reading compared with K[k], "
    "pc += j past the jump when the jump says so, nothing pushed; their five steps (else "
    "VARIANT's work)")
+OP(JUMP_IF_FALSE_KEEP_POP, 0,            JUMP, _, _, _,
+   "`JUMP_IF_FALSE_KEEP a; POP` (an `and`'s value): b -> b, pc += a when b is false, else "
+   "popped, past the POP; their two steps (else the jump alone)")
+OP(JUMP_IF_TRUE_KEEP_POP, 0,             JUMP, _, _, _,
+   "`JUMP_IF_TRUE_KEEP a; POP` (an `or`'s value) likewise, jumping when b is true")
+OP(CALL_QUERY_IN_SET,  1 - (int)(b),     QUERY, COUNT, _, _,
+   "`CALL_QUERY a b; IN_SET`: x k -> whether member x is in the set tabled query a answers for "
+   "k, from its table's slot (memo.h), past the IN_SET; the steps of both (else CALL_QUERY's "
+   "work, and on into the IN_SET)")
+OP(FOR_START,          -1,               LOCAL, _, _, _,
+   "`SET_LOCAL a; INT n; SET_LOCAL b; FOR_NEXT c d e j`, a loop's start over a list: the four "
+   "in one, their four steps (else SET_LOCAL's work)")
 
 /* clang-format on */
 

@@ -7,7 +7,9 @@
  * no rule decided, tested at once; and the jumps to a rule's no-answer exit of a copied query
  * (QUERY_NEXT) and to an inlined fn's end (INLINE_LEAVE). Sitting 16 added an inlined fn's entry
  * and its copy's first instruction (a kept read, a field's test), and a variant's reading
- * compared with a member and the jump on it (three instructions in one). */
+ * compared with a member and the jump on it (three instructions in one); then an `and`'s or
+ * `or`'s test and the POP after it, a tabled query's answer and the member test on it, and a
+ * loop's start (four instructions in one). */
 #include "peephole.h"
 
 #include <stddef.h>
@@ -29,6 +31,9 @@ static const struct {
     { OP_QUERY_NONE, OP_JUMP_IF_FALSE, OP_NONE_JUMP },
     { OP_INLINE_FORWARD, OP_KEPT, OP_FWD_KEPT },
     { OP_INLINE_FORWARD, OP_JUMP_IF_FIELD_FALSE, OP_FWD_FIELD_FALSE },
+    { OP_JUMP_IF_FALSE_KEEP, OP_POP, OP_JUMP_IF_FALSE_KEEP_POP },
+    { OP_JUMP_IF_TRUE_KEEP, OP_POP, OP_JUMP_IF_TRUE_KEEP_POP },
+    { OP_CALL_QUERY, OP_IN_SET, OP_CALL_QUERY_IN_SET },
 };
 
 /* `jump` landing on `target` runs as `pair`'s instruction (a jump and the instruction it
@@ -57,6 +62,9 @@ void peep_pairs(chunk *ch)
         case OP_CONST:
         case OP_QUERY_NONE:
         case OP_INLINE_FORWARD:
+        case OP_JUMP_IF_FALSE_KEEP:
+        case OP_JUMP_IF_TRUE_KEEP:
+        case OP_CALL_QUERY:
             for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
                 if (pairs[i].first == op && pairs[i].second == ch->code[next]) {
                     ch->code[pc] = pairs[i].pair;
@@ -81,6 +89,14 @@ void peep_pairs(chunk *ch)
             if (ch->code[next] == OP_CONST && third + 1 < ch->len &&
                 (ch->code[third] == OP_JUMP_IF_EQ_S || ch->code[third] == OP_JUMP_IF_NE_S))
                 ch->code[pc] = OP_VARIANT_JUMP;
+            break;
+        }
+        case OP_SET_LOCAL: {
+            /* a loop's start: SET_LOCAL, INT, SET_LOCAL, FOR_NEXT, four in one */
+            const size_t i = next, s2 = i + 2, f = s2 + 2;
+            if (f + 4 < ch->len && ch->code[i] == OP_INT && ch->code[s2] == OP_SET_LOCAL &&
+                ch->code[f] == OP_FOR_NEXT)
+                ch->code[pc] = OP_FOR_START;
             break;
         }
         default: break;

@@ -26,6 +26,7 @@ VM_CASE(CALL_FN)
     VM_NEXT();
 }
 VM_CASE(CALL_QUERY)
+call_query: /* CALL_QUERY_IN_SET's slow path too (vm_ops_pairs.h): the pc on the operands */
 {
     uint32_t q = OPA, argc = OPB;
     SKIP(2);

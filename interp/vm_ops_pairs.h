@@ -213,3 +213,71 @@ VM_CASE(VARIANT_JUMP)
     SKIP(1);
     VM_NEXT();
 }
+/* An `and`'s or an `or`'s value (`a; JUMP_IF_FALSE_KEEP end; POP; b; end:`): the test, and when
+ * it goes on, the POP after it in the same dispatch. */
+VM_CASE(JUMP_IF_FALSE_KEEP_POP)
+{
+    if (TOP.u.i && VM_HOLDS(1)) {
+        sp--;
+        SKIP(2);
+        VM_NEXT_TAKING(1);
+    }
+    if (!TOP.u.i)
+        pc += (int32_t)OPA;
+    SKIP(1);
+    VM_NEXT();
+}
+VM_CASE(JUMP_IF_TRUE_KEEP_POP)
+{
+    if (!TOP.u.i && VM_HOLDS(1)) {
+        sp--;
+        SKIP(2);
+        VM_NEXT_TAKING(1);
+    }
+    if (TOP.u.i)
+        pc += (int32_t)OPA;
+    SKIP(1);
+    VM_NEXT();
+}
+/* A tabled query's answer tested for a member at once (`t in terrain_traits(terrain(sq))`): the
+ * slot CALL_QUERY's quick path reads (memo_slot_quick), when the block holds its steps and the
+ * IN_SET's; else CALL_QUERY as ever (its label), which goes on into the IN_SET. */
+VM_CASE(CALL_QUERY_IN_SET)
+{
+    const memo *m = &x->memo;
+    const uint32_t q = OPA;
+    if (memo_may_table(m, q) && m->dom1[q] && (uint64_t)TOP.u.i < m->dom1[q] &&
+        m->serial == x->pg->serial && !x->tracing) {
+        const memo_answer *slot = &m->answers[q][TOP.u.i];
+        if (slot->v.type != T_NONE && VM_HOLDS(slot->steps + 1) &&
+            x->depth + m->qdepth[q] <= x->max_depth) {
+            sp--;
+            TOP = BOOLV((uint64_t)TOP.u.i < 64 && (slot->v.u.bits >> TOP.u.i & 1));
+            SKIP(3);
+            VM_NEXT_TAKING(slot->steps + 1);
+        }
+    }
+    goto call_query;
+}
+/* A loop's start over a list (compile.c: the list into its local, the index 0 into another,
+ * the first FOR_NEXT): the four in one when the block holds their steps; else SET_LOCAL's
+ * work, and the others as ever. pc[1..2] the INT, pc[3..4] the second SET_LOCAL, pc[5..9] the
+ * FOR_NEXT. */
+VM_CASE(FOR_START)
+{
+    base[OPA] = POP();
+    if (VM_HOLDS(3)) {
+        base[pc[4]] = INTV((int32_t)pc[2]);
+        const vlist *l = base[pc[6]].u.list;
+        val *idx = &base[pc[7]];
+        if (l && (uint64_t)idx->u.i < l->len) {
+            base[pc[8]] = l->items[idx->u.i++];
+            SKIP(10);
+        } else {
+            pc += 10 + (int32_t)pc[9];
+        }
+        VM_NEXT_TAKING(3);
+    }
+    SKIP(1);
+    VM_NEXT();
+}

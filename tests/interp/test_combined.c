@@ -1113,6 +1113,50 @@ START_TEST(an_entry_and_a_reading_run_with_what_follows)
 }
 END_TEST
 
+/* And four more (sitting 16): an `and`'s or an `or`'s value and the POP after its test
+ * (JUMP_IF_FALSE_KEEP_POP, JUMP_IF_TRUE_KEEP_POP), a tabled query's answer and the member test
+ * on it (CALL_QUERY_IN_SET: marks is pure over an enum, so its answers are kept in a table and
+ * read from the slot after the first call), and a loop's start over a list (FOR_START: the
+ * list's local, the index 0, the first FOR_NEXT).
+ *   hits(k, x), sum: a, how many of m1, m2, m3 are in marks(k), marks being {m1}, {m1, m2},
+ *   {m3} for k1, k2, k3 (so 1, 2, 1); b, how many of [x > 2 and x < 9, x < 0 or x > 3, x == 5]
+ *   are true.
+ *   hits(k2, 5): 2 + (true, true, true) = 5. hits(k1, 1): 1 + (false, false, false) = 1.
+ *   hits(k3, 9): 1 + (false, true, false) = 2. hits(k2, -1): 2 + (false, true, false) = 3.
+ * The steps, and E207's place at every smaller budget, are the rules' one by one. */
+static const char *const MORE_PAIRS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum sort { k1, k2, k3 }\n"
+    "enum mark { m1, m2, m3 }\n"
+    "query marks(k: sort) -> set<mark> combine first;\n"
+    "rule marks.r cite \"T.1\" answer if k == k1 then {m1} else if k == k2 then {m1, m2} else "
+    "{m3};\n"
+    "query hits(k: sort, x: int) -> int combine sum;\n"
+    "rule hits.a cite \"T.1\" answer count(m in [m1, m2, m3]: m in marks(k));\n"
+    "rule hits.b cite \"T.1\" answer count(v in [x > 2 and x < 9, x < 0 or x > 3, x == 5]: v);\n";
+
+START_TEST(a_test_a_table_and_a_loop_start_run_as_one)
+{
+    tvm *t = tvm_new(MORE_PAIRS);
+    for (int twice = 0; twice < 2; twice++) { /* the second time marks' answers from its table */
+        both(t, "hits(k2, 5)", "5");
+        both(t, "hits(k1, 1)", "1");
+        both(t, "hits(k3, 9)", "2");
+        both(t, "hits(k2, -1)", "3");
+    }
+    ck_assert_int_eq(count_op(t->vm, "hits", OP_JUMP_IF_FALSE_KEEP_POP), 1);
+    ck_assert_int_eq(count_op(t->vm, "hits", OP_JUMP_IF_TRUE_KEEP_POP), 1);
+    ck_assert_int_eq(count_op(t->vm, "hits", OP_CALL_QUERY_IN_SET), 1);
+    ck_assert_int_eq(count_op(t->vm, "hits", OP_FOR_START), 2);
+    /* the instructions after them kept in place */
+    ck_assert_int_eq(count_op(t->vm, "hits", OP_IN_SET), 1);
+    ck_assert_int_eq(count_op(t->vm, "hits", OP_FOR_NEXT), 2);
+    tvm_free(t);
+    same_steps_and_limits(MORE_PAIRS, "hits(k2, 5)");
+    same_steps_and_limits(MORE_PAIRS, "hits(k1, 1) + hits(k2, -1) + hits(k3, 9)");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -1137,6 +1181,7 @@ int main(void)
     tcase_add_test(tc, a_walk_takes_the_steps_of_the_lists_loop);
     tcase_add_test(tc, pairs_of_instructions_run_as_one);
     tcase_add_test(tc, an_entry_and_a_reading_run_with_what_follows);
+    tcase_add_test(tc, a_test_a_table_and_a_loop_start_run_as_one);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
