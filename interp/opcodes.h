@@ -389,6 +389,18 @@ OP(CALL_QUERY_IN_SET,  1 - (int)(b),     QUERY, COUNT, _, _,
 OP(FOR_START,          -1,               LOCAL, _, _, _,
    "`SET_LOCAL a; INT n; SET_LOCAL b; FOR_NEXT c d e j`, a loop's start over a list: the four "
    "in one, their four steps (else SET_LOCAL's work)")
+OP(LF_SIDE_HAS_K_LEAVE, 1,               LOCAL, FIELD, _, _,
+   "`GET_LOCAL_FIELD a b; SIDE_HAS_K k; LEAVE_JUMP_IF_FALSE j`: LF_SIDE_HAS_K, then the inlined "
+   "fn's end and pc += j past the jump when the side has no such feature, nothing pushed; "
+   "their five steps (else LF_SIDE_HAS_K's work)")
+OP(JUMP_IF_TRUE_BACK,  -1,               JUMP, _, _, _,
+   "`JUMP_IF_TRUE a; FOR_BACK c d e j`: b -> pc += a when b is true, else the loop's next item "
+   "and pc += j past the FOR_BACK; their three steps (else, the loop done or short of steps, "
+   "the jump alone)")
+OP(CALL_QUERY_IN_SET_LEAVE, 1 - (int)(b), QUERY, COUNT, _, _,
+   "`CALL_QUERY a b; IN_SET; LEAVE_JUMP_IF_FALSE j`: CALL_QUERY_IN_SET, then the inlined fn's "
+   "end and pc += j past the jump when the member is not in the set, nothing pushed; the steps "
+   "of all three (else CALL_QUERY's work)")
 
 /* clang-format on */
 

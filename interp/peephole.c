@@ -34,6 +34,7 @@ static const struct {
     { OP_JUMP_IF_FALSE_KEEP, OP_POP, OP_JUMP_IF_FALSE_KEEP_POP },
     { OP_JUMP_IF_TRUE_KEEP, OP_POP, OP_JUMP_IF_TRUE_KEEP_POP },
     { OP_CALL_QUERY, OP_IN_SET, OP_CALL_QUERY_IN_SET },
+    { OP_JUMP_IF_TRUE, OP_FOR_BACK, OP_JUMP_IF_TRUE_BACK },
 };
 
 /* `jump` landing on `target` runs as `pair`'s instruction (a jump and the instruction it
@@ -46,8 +47,22 @@ static const struct {
     { OP_JUMP_IF_FALSE, OP_QUERY_NEXT, OP_JUMP_IF_FALSE_NEXT },
 };
 
+/* A pair of peep_pairs' table (at pc, its second at next) followed by an inlined fn's end and
+ * the test of its value (LEAVE_JUMP_IF_FALSE): the three in one. */
+static void leave_after(chunk *ch, size_t pc, size_t next)
+{
+    const size_t third = next + 1 + op_operands[ch->code[next]];
+    if (third + 1 >= ch->len || ch->code[third] != OP_LEAVE_JUMP_IF_FALSE)
+        return;
+    if (ch->code[pc] == OP_LF_SIDE_HAS_K)
+        ch->code[pc] = OP_LF_SIDE_HAS_K_LEAVE;
+    else if (ch->code[pc] == OP_CALL_QUERY_IN_SET)
+        ch->code[pc] = OP_CALL_QUERY_IN_SET_LEAVE;
+}
+
 void peep_pairs(chunk *ch)
 {
+    uint32_t prev = OP__COUNT; /* the instruction before, as rewritten */
     for (size_t pc = 0; pc < ch->len;) {
         const uint32_t op = ch->code[pc];
         const size_t next = pc + 1 + op_operands[op];
@@ -65,11 +80,15 @@ void peep_pairs(chunk *ch)
         case OP_JUMP_IF_FALSE_KEEP:
         case OP_JUMP_IF_TRUE_KEEP:
         case OP_CALL_QUERY:
+        case OP_JUMP_IF_TRUE:
+            if (op == OP_JUMP_IF_TRUE && prev == OP_NONE_JUMP)
+                break; /* NONE_JUMP reads this opcode: its polarity */
             for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
                 if (pairs[i].first == op && pairs[i].second == ch->code[next]) {
                     ch->code[pc] = pairs[i].pair;
                     break;
                 }
+            leave_after(ch, pc, next);
             break;
         case OP_JUMP:
         case OP_JUMP_IF_FALSE: {
@@ -101,6 +120,7 @@ void peep_pairs(chunk *ch)
         }
         default: break;
         }
+        prev = ch->code[pc];
         pc = next;
     }
 }

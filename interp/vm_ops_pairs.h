@@ -59,6 +59,7 @@ VM_CASE(L_IN_ELEMENT)
     VM_NEXT();
 }
 VM_CASE(LF_SIDE_HAS_K)
+lf_side_has_k: /* LF_SIDE_HAS_K_LEAVE's slow path too: the pc on the operands */
 {
     /* the side in the field, the feature the SIDE_HAS_K's constant (its operand, pc[3]) */
     val s = base[OPA].u.rec[OPB];
@@ -280,4 +281,61 @@ VM_CASE(FOR_START)
     }
     SKIP(1);
     VM_NEXT();
+}
+/* Three in one: an inlined fn whose value is a side feature's test, tested at once by its
+ * caller (`GET_LOCAL_FIELD a b; SIDE_HAS_K k; LEAVE_JUMP_IF_FALSE j`: pc[2..3] the SIDE_HAS_K,
+ * pc[4..5] the leave and its jump); else LF_SIDE_HAS_K's own work, as ever. */
+VM_CASE(LF_SIDE_HAS_K_LEAVE)
+{
+    val s = base[OPA].u.rec[OPB];
+    int has = VM_HOLDS(4) && x->sc && !(s.flags & VAL_ABSENT)
+                  ? board_side_test(x->sc->b, s.u.i, (int)K[pc[3]].u.i)
+                  : -1;
+    if (has >= 0) {
+        x->depth--;
+        pc += 6 + (has ? 0 : (int32_t)pc[5]);
+        VM_NEXT_TAKING(4);
+    }
+    goto lf_side_has_k;
+}
+/* A loop's test that leaves it when true (`any`'s), and the loop's back edge after it
+ * (`JUMP_IF_TRUE a; FOR_BACK c d e j`: pc[1] the FOR_BACK, pc[2..5] its operands): when the test
+ * goes on and an item is left, FOR_BACK's fast path; else the jump alone, and the FOR_BACK
+ * dispatched as ever. */
+VM_CASE(JUMP_IF_TRUE_BACK)
+{
+    if (POP().u.i) {
+        pc += (int32_t)OPA;
+        SKIP(1);
+        VM_NEXT();
+    }
+    const vlist *l = base[pc[2]].u.list;
+    val *idx = &base[pc[3]];
+    if (VM_HOLDS(2) && l && (uint64_t)idx->u.i < l->len) {
+        base[pc[4]] = l->items[idx->u.i++];
+        pc += 6 + (int32_t)pc[5];
+        VM_NEXT_TAKING(2);
+    }
+    SKIP(1);
+    VM_NEXT();
+}
+/* CALL_QUERY_IN_SET, and the inlined fn's end and the test of its value after it
+ * (`...; IN_SET; LEAVE_JUMP_IF_FALSE j`: pc[2] the IN_SET, pc[3..4] the leave and its jump). */
+VM_CASE(CALL_QUERY_IN_SET_LEAVE)
+{
+    const memo *m = &x->memo;
+    const uint32_t q = OPA;
+    if (memo_may_table(m, q) && m->dom1[q] && (uint64_t)TOP.u.i < m->dom1[q] &&
+        m->serial == x->pg->serial && !x->tracing) {
+        const memo_answer *slot = &m->answers[q][TOP.u.i];
+        if (slot->v.type != T_NONE && VM_HOLDS(slot->steps + 3) &&
+            x->depth + m->qdepth[q] <= x->max_depth) {
+            sp -= 2;
+            const bool in = (uint64_t)sp[0].u.i < 64 && (slot->v.u.bits >> sp[0].u.i & 1);
+            x->depth--;
+            pc += 5 + (in ? 0 : (int32_t)pc[4]);
+            VM_NEXT_TAKING(slot->steps + 3);
+        }
+    }
+    goto call_query;
 }

@@ -1157,6 +1157,85 @@ START_TEST(a_test_a_table_and_a_loop_start_run_as_one)
 }
 END_TEST
 
+/* And three more (sitting 16): an inlined fn whose value is a side feature's test, or a tabled
+ * query's answer tested for a member, tested at once by its caller (LF_SIDE_HAS_K_LEAVE,
+ * CALL_QUERY_IN_SET_LEAVE: three in one, the fn's end and the jump), and an `any` loop's test
+ * and its back edge (JUMP_IF_TRUE_BACK). On PAIR_BOARD (pairs_of_instructions_run_as_one):
+ *   walls(a, b), how many steps of the line cross a wall: A1 -> D1 crosses A1/B1 (its first
+ *   step, from A1 into B1): 1; A2 -> C2: none, 0.
+ *   tally(k, x), sum: how many of m1, m2, m3 are in marks(k) ({m1}, {m1, m2}, {m3}: 1, 2, 1),
+ *   plus 10 when any of [x > 5, x > 3, x > 1] holds (x > 1).
+ *   tally(k2, 5) = 2 + 10 = 12; tally(k1, 0) = 1 (the loop runs out); tally(k3, 9) = 11;
+ *   tally(k2, 2) = 12 (the last item decides).
+ * The steps, and E207's place at every smaller budget, are the rules' one by one (the columns
+ * too: these fns read their arguments in place, but the budget runs out on those reads as
+ * INLINE_FORWARD's gap says, an_entry_and_a_reading_run_with_what_follows; so the parts). */
+static const char *const LEAVE_PAIRS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; terrain woods; side_feature wall;\n"
+    "enum sort { k1, k2, k3 }\n"
+    "enum mark { m1, m2, m3 }\n"
+    "query marks(k: sort) -> set<mark> combine first;\n"
+    "rule marks.r cite \"T.1\" answer if k == k1 then {m1} else if k == k2 then {m1, m2} else "
+    "{m3};\n"
+    "fn holds(k: sort, m: mark) -> bool = m in marks(k);\n"
+    "fn walled(s: step) -> bool = side_has(s.side, wall);\n"
+    "query walls(a: square, b: square) -> int combine first;\n"
+    "rule walls.r cite \"T.1\" answer count(s in line(a, b): walled(s));\n"
+    "query tally(k: sort, x: int) -> int combine sum;\n"
+    "rule tally.a cite \"T.1\" answer count(m in [m1, m2, m3]: holds(k, m));\n"
+    "rule tally.b cite \"T.1\" when any(b in [x > 5, x > 3, x > 1]: b) answer 10;\n";
+
+/* The fewest steps e needs on PAIR_BOARD under LEAVE_PAIRS, traced (the rules one by one) or
+ * not (fewest_pair_steps' search). */
+static unsigned long fewest_leave_steps(const char *e, bool traced)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = tvm_new_cfg(LEAVE_PAIRS, mid, 0);
+        ck_assert_int_eq(hon_load_board_source(v->vm, "p.scn", PAIR_BOARD, strlen(PAIR_BOARD)),
+                         HON_OK);
+        hon_answer *a = NULL;
+        hon_status st =
+            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+START_TEST(a_value_tested_at_its_fns_end_runs_as_one)
+{
+    tvm *t = tvm_new_cfg(LEAVE_PAIRS, 0, 0);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "p.scn", PAIR_BOARD, strlen(PAIR_BOARD)), HON_OK);
+    for (int twice = 0; twice < 2; twice++) { /* the second time marks' answers from its table */
+        both(t, "walls(@A1, @D1)", "1");
+        both(t, "walls(@A2, @C2)", "0");
+        both(t, "tally(k2, 5)", "12");
+        both(t, "tally(k1, 0)", "1");
+        both(t, "tally(k3, 9)", "11");
+        both(t, "tally(k2, 2)", "12");
+    }
+    ck_assert_int_eq(count_op(t->vm, "walls", OP_LF_SIDE_HAS_K_LEAVE), 1);
+    ck_assert_int_eq(count_op(t->vm, "tally", OP_CALL_QUERY_IN_SET_LEAVE), 1);
+    ck_assert_int_eq(count_op(t->vm, "tally", OP_JUMP_IF_TRUE_BACK), 1);
+    /* the instructions after them kept in place */
+    ck_assert_int_eq(count_op(t->vm, "walls", OP_LEAVE_JUMP_IF_FALSE), 1);
+    ck_assert_int_eq(count_op(t->vm, "tally", OP_LEAVE_JUMP_IF_FALSE), 1);
+    ck_assert_int_eq(count_op(t->vm, "tally", OP_FOR_BACK), 2);
+    tvm_free(t);
+    const char *const calls[] = { "walls(@A1, @D1)", "tally(k2, 5)", "tally(k1, 0)",
+                                  "tally(k2, 2)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        ck_assert_uint_eq(fewest_leave_steps(calls[i], false), fewest_leave_steps(calls[i], true));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -1182,6 +1261,7 @@ int main(void)
     tcase_add_test(tc, pairs_of_instructions_run_as_one);
     tcase_add_test(tc, an_entry_and_a_reading_run_with_what_follows);
     tcase_add_test(tc, a_test_a_table_and_a_loop_start_run_as_one);
+    tcase_add_test(tc, a_value_tested_at_its_fns_end_runs_as_one);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
