@@ -147,19 +147,9 @@ VM_CASE(JUMP_IF_FALSE_NEXT)
 /* An inlined fn's entry and the first instruction of its copy (sitting 16): INLINE_FORWARD's
  * fast path (the block holds its b steps and the next one's, the depth under the limit), then,
  * on the instruction after it (pc[2]), that one's fast path in place of its dispatch; else the
- * second is dispatched as ever. INLINE_FORWARD's slow path (E207 at its pc, E206) as its own. */
-#define FWD_SLOW()                      \
-    do {                                \
-        CHARGE(OPB);                    \
-        SKIP(2);                        \
-        if (x->depth >= x->max_depth) { \
-            SAVE_PC();                  \
-            vm_fail_depth(x, pc[-2]);   \
-            goto error;                 \
-        }                               \
-        x->depth++;                     \
-        VM_NEXT();                      \
-    } while (0)
+ * second is dispatched as ever. INLINE_FORWARD's slow path (E207 at its pc, E206) is its own:
+ * its label, the pc on the operands (a label, not a macro: in the switch dispatch VM_NEXT is a
+ * `break`, which a `do { } while (0)` would swallow). */
 VM_CASE(FWD_KEPT)
 {
     if (VM_HOLDS(OPB) && x->depth < x->max_depth) {
@@ -175,7 +165,7 @@ VM_CASE(FWD_KEPT)
         SKIP(3);
         VM_DISPATCH();
     }
-    FWD_SLOW();
+    goto inline_forward;
 }
 VM_CASE(FWD_FIELD_FALSE)
 {
@@ -190,9 +180,8 @@ VM_CASE(FWD_FIELD_FALSE)
         }
         VM_DISPATCH();
     }
-    FWD_SLOW();
+    goto inline_forward;
 }
-#undef FWD_SLOW
 /* A reading compared with a constant and the jump on it (the rules' `if variant v == m`): the
  * reading read as VARIANT reads it (and marked read), the jump (pc[4], JUMP_IF_EQ_S or
  * JUMP_IF_NE_S) taken or not without the stack. A reading is never a `?` cell; the constant a
