@@ -45,7 +45,8 @@ static bool calls_marked(const marks *m, const chunk *ch)
             return true; /* not bytecode this file knows: assume the worst */
         bool hit = false;
         switch (op) {
-        case OP_VARIANT: hit = m->variant && a < p->nvariants && m->variant[a]; break;
+        case OP_VARIANT:
+        case OP_VARIANT_JUMP: hit = m->variant && a < p->nvariants && m->variant[a]; break;
         case OP_TABLE: hit = m->table && a < p->ntables && m->table[a]; break;
         case OP_CALL_FN: hit = fn_marked(m, a); break;
         case OP_CALL_QUERY:

@@ -368,6 +368,41 @@ OP(JUMP_LEAVE,         0,                JUMP, _, _, _,
 OP(JUMP_IF_FALSE_NEXT, -1,               JUMP, _, _, _,
    "`JUMP_IF_FALSE a` landing on a `QUERY_NEXT` (no work, one step): when b is false, past it, "
    "its step taken at once")
+OP(FWD_KEPT,           0,                FN, COUNT, _, _,
+   "`INLINE_FORWARD a b; KEPT c d e`: the fn's code entered (its b steps and depth), then the "
+   "kept read when it holds its value, past the code it stands for; their steps (else "
+   "INLINE_FORWARD's work, then on into the KEPT's code, or the INLINE_FORWARD alone)")
+OP(FWD_FIELD_FALSE,    0,                FN, COUNT, _, _,
+   "`INLINE_FORWARD a b; JUMP_IF_FIELD_FALSE c d j` likewise: the fn entered, then its first "
+   "test; their steps (else INLINE_FORWARD's work, and on into the test)")
+OP(VARIANT_JUMP,       1,                VARIANT, _, _, _,
+   "`VARIANT a; CONST k; JUMP_IF_EQ_S j` (or `JUMP_IF_NE_S j`): the reading compared with K[k], "
+   "pc += j past the jump when the jump says so, nothing pushed; their five steps (else "
+   "VARIANT's work)")
+OP(JUMP_IF_FALSE_KEEP_POP, 0,            JUMP, _, _, _,
+   "`JUMP_IF_FALSE_KEEP a; POP` (an `and`'s value): b -> b, pc += a when b is false, else "
+   "popped, past the POP; their two steps (else the jump alone)")
+OP(JUMP_IF_TRUE_KEEP_POP, 0,             JUMP, _, _, _,
+   "`JUMP_IF_TRUE_KEEP a; POP` (an `or`'s value) likewise, jumping when b is true")
+OP(CALL_QUERY_IN_SET,  1 - (int)(b),     QUERY, COUNT, _, _,
+   "`CALL_QUERY a b; IN_SET`: x k -> whether member x is in the set tabled query a answers for "
+   "k, from its table's slot (memo.h), past the IN_SET; the steps of both (else CALL_QUERY's "
+   "work, and on into the IN_SET)")
+OP(FOR_START,          -1,               LOCAL, _, _, _,
+   "`SET_LOCAL a; INT n; SET_LOCAL b; FOR_NEXT c d e j`, a loop's start over a list: the four "
+   "in one, their four steps (else SET_LOCAL's work)")
+OP(LF_SIDE_HAS_K_LEAVE, 1,               LOCAL, FIELD, _, _,
+   "`GET_LOCAL_FIELD a b; SIDE_HAS_K k; LEAVE_JUMP_IF_FALSE j`: LF_SIDE_HAS_K, then the inlined "
+   "fn's end and pc += j past the jump when the side has no such feature, nothing pushed; "
+   "their five steps (else LF_SIDE_HAS_K's work)")
+OP(JUMP_IF_TRUE_BACK,  -1,               JUMP, _, _, _,
+   "`JUMP_IF_TRUE a; FOR_BACK c d e j`: b -> pc += a when b is true, else the loop's next item "
+   "and pc += j past the FOR_BACK; their three steps (else, the loop done or short of steps, "
+   "the jump alone)")
+OP(CALL_QUERY_IN_SET_LEAVE, 1 - (int)(b), QUERY, COUNT, _, _,
+   "`CALL_QUERY a b; IN_SET; LEAVE_JUMP_IF_FALSE j`: CALL_QUERY_IN_SET, then the inlined fn's "
+   "end and pc += j past the jump when the member is not in the set, nothing pushed; the steps "
+   "of all three (else CALL_QUERY's work)")
 OP_GROUP("a board built-in read inline (vm.md §4a)")
 OP(UNITS_AT,           0,                RESULT, _, _, _,
    "sq -> the units on sq: `units_at` as one instruction, a list of type a; the empty list "

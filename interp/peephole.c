@@ -5,30 +5,54 @@
  * elevation, element or a side feature; a constant pushed, then a set membership or a
  * compare-and-branch against it; two fields read; a copied `any` or `all` query's answer when
  * no rule decided, tested at once; and the jumps to a rule's no-answer exit of a copied query
- * (QUERY_NEXT) and to an inlined fn's end (INLINE_LEAVE). And the fields of a step that each
- * walk over `bresenham` reads (peep_walk_fields, walk.h). */
+ * (QUERY_NEXT) and to an inlined fn's end (INLINE_LEAVE). Sitting 16 added an inlined fn's entry
+ * and its copy's first instruction (a kept read, a field's test), and a variant's reading
+ * compared with a member and the jump on it (three instructions in one); then an `and`'s or
+ * `or`'s test and the POP after it, a tabled query's answer and the member test on it, a
+ * loop's start (four instructions in one), an inlined fn's value tested at once by its caller
+ * (three in one: leave_after) and an `any` loop's test with its back edge.
+ * And the fields of a step that each walk over `bresenham` reads (peep_walk_fields,
+ * walk.h). */
 #include "peephole.h"
 
 #include <stddef.h>
 
 #include "model.h"
 
-/* `first` followed at once by `second` runs as `pair`'s instruction (vm_ops_pairs.h). */
-static const struct {
-    uint16_t first, second, pair;
-} pairs[] = {
-    { OP_GET_LOCAL, OP_TERRAIN, OP_L_TERRAIN },
-    { OP_GET_LOCAL_FIELD, OP_TERRAIN, OP_LF_TERRAIN },
-    { OP_GET_LOCAL_FIELD, OP_ELEVATION, OP_LF_ELEVATION },
-    { OP_GET_LOCAL, OP_IN_ELEMENT, OP_L_IN_ELEMENT },
-    { OP_GET_LOCAL_FIELD, OP_SIDE_HAS_K, OP_LF_SIDE_HAS_K },
-    { OP_CONST, OP_IN_SET, OP_K_IN_SET },
-    { OP_CONST, OP_JUMP_IF_EQ_S, OP_K_JUMP_IF_EQ_S },
-    { OP_CONST, OP_JUMP_IF_NE_S, OP_K_JUMP_IF_NE_S },
-    { OP_GET_LOCAL_FIELD, OP_GET_LOCAL_FIELD, OP_LF_LF },
-    { OP_QUERY_NONE, OP_JUMP_IF_TRUE, OP_NONE_JUMP },
-    { OP_QUERY_NONE, OP_JUMP_IF_FALSE, OP_NONE_JUMP },
-};
+/* The instruction `first` followed at once by `second` runs as (vm_ops_pairs.h), OP__COUNT for
+ * none: a switch on the first, not a scan of a table of pairs, since the pass looks at every
+ * instruction of every combined chunk a session builds. */
+static uint32_t pair_of(uint32_t first, uint32_t second)
+{
+    switch (first) {
+    case OP_GET_LOCAL:
+        return second == OP_TERRAIN      ? OP_L_TERRAIN
+               : second == OP_IN_ELEMENT ? OP_L_IN_ELEMENT
+                                         : OP__COUNT;
+    case OP_GET_LOCAL_FIELD:
+        return second == OP_TERRAIN           ? OP_LF_TERRAIN
+               : second == OP_ELEVATION       ? OP_LF_ELEVATION
+               : second == OP_SIDE_HAS_K      ? OP_LF_SIDE_HAS_K
+               : second == OP_GET_LOCAL_FIELD ? OP_LF_LF
+                                              : OP__COUNT;
+    case OP_CONST:
+        return second == OP_IN_SET         ? OP_K_IN_SET
+               : second == OP_JUMP_IF_EQ_S ? OP_K_JUMP_IF_EQ_S
+               : second == OP_JUMP_IF_NE_S ? OP_K_JUMP_IF_NE_S
+                                           : OP__COUNT;
+    case OP_QUERY_NONE:
+        return second == OP_JUMP_IF_TRUE || second == OP_JUMP_IF_FALSE ? OP_NONE_JUMP : OP__COUNT;
+    case OP_INLINE_FORWARD:
+        return second == OP_KEPT                  ? OP_FWD_KEPT
+               : second == OP_JUMP_IF_FIELD_FALSE ? OP_FWD_FIELD_FALSE
+                                                  : OP__COUNT;
+    case OP_JUMP_IF_FALSE_KEEP: return second == OP_POP ? OP_JUMP_IF_FALSE_KEEP_POP : OP__COUNT;
+    case OP_JUMP_IF_TRUE_KEEP: return second == OP_POP ? OP_JUMP_IF_TRUE_KEEP_POP : OP__COUNT;
+    case OP_CALL_QUERY: return second == OP_IN_SET ? OP_CALL_QUERY_IN_SET : OP__COUNT;
+    case OP_JUMP_IF_TRUE: return second == OP_FOR_BACK ? OP_JUMP_IF_TRUE_BACK : OP__COUNT;
+    default: return OP__COUNT;
+    }
+}
 
 /* `jump` landing on `target` runs as `pair`'s instruction (a jump and the instruction it
  * lands on, which does no more than take its step and, for INLINE_LEAVE, give the call depth
@@ -40,8 +64,22 @@ static const struct {
     { OP_JUMP_IF_FALSE, OP_QUERY_NEXT, OP_JUMP_IF_FALSE_NEXT },
 };
 
+/* A pair of pair_of's (at pc, its second at next) followed by an inlined fn's end and
+ * the test of its value (LEAVE_JUMP_IF_FALSE): the three in one. */
+static void leave_after(chunk *ch, size_t pc, size_t next)
+{
+    const size_t third = next + 1 + op_operands[ch->code[next]];
+    if (third + 1 >= ch->len || ch->code[third] != OP_LEAVE_JUMP_IF_FALSE)
+        return;
+    if (ch->code[pc] == OP_LF_SIDE_HAS_K)
+        ch->code[pc] = OP_LF_SIDE_HAS_K_LEAVE;
+    else if (ch->code[pc] == OP_CALL_QUERY_IN_SET)
+        ch->code[pc] = OP_CALL_QUERY_IN_SET_LEAVE;
+}
+
 void peep_pairs(chunk *ch)
 {
+    uint32_t prev = OP__COUNT; /* the instruction before, as rewritten */
     for (size_t pc = 0; pc < ch->len;) {
         const uint32_t op = ch->code[pc];
         const size_t next = pc + 1 + op_operands[op];
@@ -55,12 +93,20 @@ void peep_pairs(chunk *ch)
         case OP_GET_LOCAL_FIELD:
         case OP_CONST:
         case OP_QUERY_NONE:
-            for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
-                if (pairs[i].first == op && pairs[i].second == ch->code[next]) {
-                    ch->code[pc] = pairs[i].pair;
-                    break;
-                }
+        case OP_INLINE_FORWARD:
+        case OP_JUMP_IF_FALSE_KEEP:
+        case OP_JUMP_IF_TRUE_KEEP:
+        case OP_CALL_QUERY:
+        case OP_JUMP_IF_TRUE: {
+            if (op == OP_JUMP_IF_TRUE && prev == OP_NONE_JUMP)
+                break; /* NONE_JUMP reads this opcode: its polarity */
+            const uint32_t pair = pair_of(op, ch->code[next]);
+            if (pair != OP__COUNT) {
+                ch->code[pc] = pair;
+                leave_after(ch, pc, next);
+            }
             break;
+        }
         case OP_JUMP:
         case OP_JUMP_IF_FALSE: {
             /* its one operand: its offset from the end of the instruction */
@@ -73,8 +119,25 @@ void peep_pairs(chunk *ch)
                 }
             break;
         }
+        case OP_VARIANT: {
+            /* a reading compared with a constant and the jump on it: three in one */
+            const size_t third = next + 1 + op_operands[OP_CONST];
+            if (ch->code[next] == OP_CONST && third + 1 < ch->len &&
+                (ch->code[third] == OP_JUMP_IF_EQ_S || ch->code[third] == OP_JUMP_IF_NE_S))
+                ch->code[pc] = OP_VARIANT_JUMP;
+            break;
+        }
+        case OP_SET_LOCAL: {
+            /* a loop's start: SET_LOCAL, INT, SET_LOCAL, FOR_NEXT, four in one */
+            const size_t i = next, s2 = i + 2, f = s2 + 2;
+            if (f + 4 < ch->len && ch->code[i] == OP_INT && ch->code[s2] == OP_SET_LOCAL &&
+                ch->code[f] == OP_FOR_NEXT)
+                ch->code[pc] = OP_FOR_START;
+            break;
+        }
         default: break;
         }
+        prev = ch->code[pc];
         pc = next;
     }
 }

@@ -5,7 +5,9 @@
  * VM runs as one (a board built-in reading its square from a local or a local's field, a
  * constant tested against, two fields read, a copied query's answer tested: opcodes.h's last
  * group), rewrites the first's opcode; so too a jump whose target does no more than take its
- * step (QUERY_NEXT) or give the call depth back (INLINE_LEAVE). The second
+ * step (QUERY_NEXT) or give the call depth back (INLINE_LEAVE), an inlined fn's entry and its
+ * copy's first instruction, and a variant's reading, the constant after it and the
+ * compare-and-branch on them (three in one). The second (and third)
  * stays where it is: no offset moves, a jump landing on it runs it alone, and the first's
  * instruction falls back to its own work and the second's when the pair's fast path does not
  * apply (vm_ops_pairs.h), so answers, errors, spans and steps are the two instructions'.

@@ -26,6 +26,7 @@ VM_CASE(CALL_FN)
     VM_NEXT();
 }
 VM_CASE(CALL_QUERY)
+call_query: /* CALL_QUERY_IN_SET's slow path too (vm_ops_pairs.h): the pc on the operands */
 {
     uint32_t q = OPA, argc = OPB;
     SKIP(2);
@@ -202,6 +203,7 @@ VM_CASE(INLINE_ENTER)
 }
 /* The same, the arguments forwarded (combine.c): no copies; their reads' steps. */
 VM_CASE(INLINE_FORWARD)
+inline_forward: /* FWD_KEPT's and FWD_FIELD_FALSE's slow path too (vm_ops_pairs.h) */
 {
     uint32_t argc = OPB;
     if (VM_HOLDS(argc) && x->depth < x->max_depth) {

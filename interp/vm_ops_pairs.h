@@ -59,6 +59,7 @@ VM_CASE(L_IN_ELEMENT)
     VM_NEXT();
 }
 VM_CASE(LF_SIDE_HAS_K)
+lf_side_has_k: /* LF_SIDE_HAS_K_LEAVE's slow path too: the pc on the operands */
 {
     /* the side in the field, the feature the SIDE_HAS_K's constant (its operand, pc[3]) */
     val s = base[OPA].u.rec[OPB];
@@ -142,4 +143,188 @@ VM_CASE(JUMP_IF_FALSE_NEXT)
         VM_NEXT_TAKING(1);
     }
     VM_NEXT();
+}
+/* An inlined fn's entry and the first instruction of its copy (sitting 16): INLINE_FORWARD's
+ * fast path (the block holds its b steps and the next one's, the depth under the limit), then,
+ * on the instruction after it (pc[2]), that one's fast path in place of its dispatch; else the
+ * second is dispatched as ever. INLINE_FORWARD's slow path (E207 at its pc, E206) is its own:
+ * its label, the pc on the operands (a label, not a macro: in the switch dispatch VM_NEXT is a
+ * `break`, which a `do { } while (0)` would swallow). */
+VM_CASE(FWD_KEPT)
+{
+    if (VM_HOLDS(OPB) && x->depth < x->max_depth) {
+        x->depth++;
+        x->steps_left -= (uint64_t)OPB + 1;
+        SKIP(3); /* on the KEPT's operands: KEPT's body, as it runs after its dispatch */
+        if (base[OPA].type != T_NONE && x->steps_left > OPB && !x->tracing) {
+            PUSH(base[OPA]);
+            x->steps_left -= OPB;
+            pc += 3 + (int32_t)OPC;
+            VM_DISPATCH();
+        }
+        SKIP(3);
+        VM_DISPATCH();
+    }
+    goto inline_forward;
+}
+VM_CASE(FWD_FIELD_FALSE)
+{
+    if (VM_HOLDS(OPB) && x->depth < x->max_depth) {
+        x->depth++;
+        x->steps_left -= (uint64_t)OPB + 1;
+        SKIP(2); /* on the JUMP_IF_FIELD_FALSE: its fast path, else its dispatch */
+        val v = base[pc[1]].u.rec[pc[2]];
+        if (!(v.flags & VAL_ABSENT) && VM_HOLDS(1)) {
+            pc += 4 + (v.u.i ? 0 : (int32_t)pc[3]);
+            VM_NEXT_TAKING(1);
+        }
+        VM_DISPATCH();
+    }
+    goto inline_forward;
+}
+/* A reading compared with a constant and the jump on it (the rules' `if variant v == m`): the
+ * reading read as VARIANT reads it (and marked read), the jump (pc[4], JUMP_IF_EQ_S or
+ * JUMP_IF_NE_S) taken or not without the stack. A reading is never a `?` cell; the constant a
+ * member, never one either (else the slow path: VARIANT's work, and on into the compare). */
+VM_CASE(VARIANT_JUMP)
+{
+    uint32_t v = OPA;
+    if (x->variants_read) /* variants.c watches which variants a question reads */
+        x->variants_read[v / 64] |= (uint64_t)1 << (v % 64);
+    int64_t r = x->readings ? (int64_t)x->readings[v] : (int64_t)p->variants[v].dflt;
+    val k = K[pc[2]];
+    if (VM_HOLDS(4) && !(k.flags & VAL_ABSENT)) {
+        if ((r == k.u.i) == (pc[3] == OP_JUMP_IF_EQ_S))
+            pc += (int32_t)pc[4];
+        SKIP(5);
+        VM_NEXT_TAKING(4);
+    }
+    PUSH(((val){ .type = p->enums[p->variants[v].enum_id].type, .u.i = r }));
+    SKIP(1);
+    VM_NEXT();
+}
+/* An `and`'s or an `or`'s value (`a; JUMP_IF_FALSE_KEEP end; POP; b; end:`): the test, and when
+ * it goes on, the POP after it in the same dispatch. */
+VM_CASE(JUMP_IF_FALSE_KEEP_POP)
+{
+    if (TOP.u.i && VM_HOLDS(1)) {
+        sp--;
+        SKIP(2);
+        VM_NEXT_TAKING(1);
+    }
+    if (!TOP.u.i)
+        pc += (int32_t)OPA;
+    SKIP(1);
+    VM_NEXT();
+}
+VM_CASE(JUMP_IF_TRUE_KEEP_POP)
+{
+    if (!TOP.u.i && VM_HOLDS(1)) {
+        sp--;
+        SKIP(2);
+        VM_NEXT_TAKING(1);
+    }
+    if (TOP.u.i)
+        pc += (int32_t)OPA;
+    SKIP(1);
+    VM_NEXT();
+}
+/* A tabled query's answer tested for a member at once (`t in terrain_traits(terrain(sq))`): the
+ * slot CALL_QUERY's quick path reads (memo_slot_quick), when the block holds its steps and the
+ * IN_SET's; else CALL_QUERY as ever (its label), which goes on into the IN_SET. */
+VM_CASE(CALL_QUERY_IN_SET)
+{
+    const memo *m = &x->memo;
+    const uint32_t q = OPA;
+    if (memo_may_table(m, q) && m->dom1[q] && (uint64_t)TOP.u.i < m->dom1[q] &&
+        m->serial == x->pg->serial && !x->tracing) {
+        const memo_answer *slot = &m->answers[q][TOP.u.i];
+        if (slot->v.type != T_NONE && VM_HOLDS(slot->steps + 1) &&
+            x->depth + m->qdepth[q] <= x->max_depth) {
+            sp--;
+            TOP = BOOLV((uint64_t)TOP.u.i < 64 && (slot->v.u.bits >> TOP.u.i & 1));
+            SKIP(3);
+            VM_NEXT_TAKING(slot->steps + 1);
+        }
+    }
+    goto call_query;
+}
+/* A loop's start over a list (compile.c: the list into its local, the index 0 into another,
+ * the first FOR_NEXT): the four in one when the block holds their steps; else SET_LOCAL's
+ * work, and the others as ever. pc[1..2] the INT, pc[3..4] the second SET_LOCAL, pc[5..9] the
+ * FOR_NEXT. */
+VM_CASE(FOR_START)
+{
+    base[OPA] = POP();
+    if (VM_HOLDS(3)) {
+        base[pc[4]] = INTV((int32_t)pc[2]);
+        const vlist *l = base[pc[6]].u.list;
+        val *idx = &base[pc[7]];
+        if (l && (uint64_t)idx->u.i < l->len) {
+            base[pc[8]] = l->items[idx->u.i++];
+            SKIP(10);
+        } else {
+            pc += 10 + (int32_t)pc[9];
+        }
+        VM_NEXT_TAKING(3);
+    }
+    SKIP(1);
+    VM_NEXT();
+}
+/* Three in one: an inlined fn whose value is a side feature's test, tested at once by its
+ * caller (`GET_LOCAL_FIELD a b; SIDE_HAS_K k; LEAVE_JUMP_IF_FALSE j`: pc[2..3] the SIDE_HAS_K,
+ * pc[4..5] the leave and its jump); else LF_SIDE_HAS_K's own work, as ever. */
+VM_CASE(LF_SIDE_HAS_K_LEAVE)
+{
+    val s = base[OPA].u.rec[OPB];
+    int has = VM_HOLDS(4) && x->sc && !(s.flags & VAL_ABSENT)
+                  ? board_side_test(x->sc->b, s.u.i, (int)K[pc[3]].u.i)
+                  : -1;
+    if (has >= 0) {
+        x->depth--;
+        pc += 6 + (has ? 0 : (int32_t)pc[5]);
+        VM_NEXT_TAKING(4);
+    }
+    goto lf_side_has_k;
+}
+/* A loop's test that leaves it when true (`any`'s), and the loop's back edge after it
+ * (`JUMP_IF_TRUE a; FOR_BACK c d e j`: pc[1] the FOR_BACK, pc[2..5] its operands): when the test
+ * goes on and an item is left, FOR_BACK's fast path; else the jump alone, and the FOR_BACK
+ * dispatched as ever. */
+VM_CASE(JUMP_IF_TRUE_BACK)
+{
+    if (POP().u.i) {
+        pc += (int32_t)OPA;
+        SKIP(1);
+        VM_NEXT();
+    }
+    const vlist *l = base[pc[2]].u.list;
+    val *idx = &base[pc[3]];
+    if (VM_HOLDS(2) && l && (uint64_t)idx->u.i < l->len) {
+        base[pc[4]] = l->items[idx->u.i++];
+        pc += 6 + (int32_t)pc[5];
+        VM_NEXT_TAKING(2);
+    }
+    SKIP(1);
+    VM_NEXT();
+}
+/* CALL_QUERY_IN_SET, and the inlined fn's end and the test of its value after it
+ * (`...; IN_SET; LEAVE_JUMP_IF_FALSE j`: pc[2] the IN_SET, pc[3..4] the leave and its jump). */
+VM_CASE(CALL_QUERY_IN_SET_LEAVE)
+{
+    const memo *m = &x->memo;
+    const uint32_t q = OPA;
+    if (memo_may_table(m, q) && m->dom1[q] && (uint64_t)TOP.u.i < m->dom1[q] &&
+        m->serial == x->pg->serial && !x->tracing) {
+        const memo_answer *slot = &m->answers[q][TOP.u.i];
+        if (slot->v.type != T_NONE && VM_HOLDS(slot->steps + 3) &&
+            x->depth + m->qdepth[q] <= x->max_depth) {
+            sp -= 2;
+            const bool in = (uint64_t)sp[0].u.i < 64 && (slot->v.u.bits >> sp[0].u.i & 1);
+            x->depth--;
+            pc += 5 + (in ? 0 : (int32_t)pc[4]);
+            VM_NEXT_TAKING(slot->steps + 3);
+        }
+    }
+    goto call_query;
 }
