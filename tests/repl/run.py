@@ -4371,6 +4371,30 @@ def start_aboard_refused():
 
 
 @case
+def start_aboard_train_room():
+    # Rails & Roads gives a wagon no capacity and calls wagons buildings; as in a building, a
+    # square holds one unit (PRESUMED.one_unit_per_square, may_start_aboard.train_room). A goods
+    # wagon covers one square: one squad in it loads, a second is refused (E318, naming the rule
+    # and its citations). Before rev16b D7 both loaded.
+    head = ("size 6 x 3\nlegend . = open  r = open + rail\nmap\n  1 ......\n  2 rrrrrr\n"
+            "  3 ......\nunit eng = goods_engine axis at D2\nunit w1 = goods_wagon axis at C2\n"
+            "unit a = grenadiers axis in w1\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "wagon.scn")
+        with open(path, "w") as f:
+            f.write(head)
+        p = run(["--board", path, "eval", "passengers($w1) == [$a]"])
+        check(p.returncode == 0 and lines(p.stdout) == ["true"], "one squad in the wagon loads", p)
+        with open(path, "w") as f:
+            f.write(head + "unit b = grenadiers axis in w1\n")
+        p = run(["--board", path, "eval", "1"])
+        check(p.returncode != 0 and "wagon.scn:10:" in p.stderr and "error[E318]" in p.stderr
+              and "'b' cannot start aboard 'w1': may_start_aboard.train_room forbids it" in p.stderr
+              and "PRESUMED.one_unit_per_square" in p.stderr,
+              "a second squad in the one-square wagon: refused, naming the rule", p)
+
+
+@case
 def reach_jeep():
     # examples/boards/hill_contour.scn: the jeep (A9, a light vehicle) is hemmed in by the stream
     # (impassable to light vehicles, BRO.1.2.stream): A10 and B10 (one square each), C10 (two)
