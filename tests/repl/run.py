@@ -3322,6 +3322,19 @@ def play_choices_on_stdin():
 
 
 @case
+def refusals_say_why():
+    # rev16a D11: a rifle squad holding a Heroic marker (fixtures/boards/heroic_squad.scn), once
+    # activated, asked for another activation: the refusal said only "no order token to reveal";
+    # BRO.4.5.heroic gives the additional activation to a Character, which it names now.
+    p = run(["--board", fx("boards/heroic_squad.scn")],
+            stdin="next\ndo order_numbered($h, 1)\nnext\ndo activate($h)\n"
+                  "do end_activation($h)\ndo activate($h)\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E219]" in l]
+    check(len(errs) == 1 and "to a Character only (BRO.4.5.heroic)" in errs[0],
+          "the second activation is refused: the Heroic marker is a Character's", p)
+
+
+@case
 def play_roll_before_choice():
     # rev10e 9: a procedure's lines were all printed after it ended, while its choices are asked
     # as it runs, so a choice came before the roll that made it possible
