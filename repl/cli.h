@@ -76,6 +76,8 @@ typedef struct cli_session {
     bool bundled_rules;    /* the bundled rule directories were loaded (so the bundled boards,
                            written in their vocabulary, are diff's and snapshot's too) */
     bool bail;             /* --bail: a script stops at its first failing line */
+    bool refusal_answered; /* `why move` runs: a refusal (E228) is its answer, printed as such,
+                              so cli_on_diag neither reports nor counts it */
     unsigned declarations; /* declarations typed at the REPL, kept or refused (cli_declare) */
     size_t redeclared;     /* E110 errors (a name declared again) received so far */
     size_t syntax_errors;  /* syntax errors (E001-E099) received so far */

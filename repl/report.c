@@ -601,6 +601,8 @@ static unsigned placed_col(const hon_diag *d)
 void cli_on_diag(void *ud, const hon_diag *d)
 {
     cli_session *s = ud;
+    if (s->refusal_answered && d->severity == HON_ERROR && d->code == 228)
+        return;
     s->diags++;
     if (d->severity == HON_ERROR)
         s->errors++;

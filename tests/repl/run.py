@@ -4347,6 +4347,15 @@ def why_not_move():
     check(p.returncode == 0 and j["refused"] and j["rule"] == "step_allowed.after_a_stop"
           and j["call"] == "step_allowed($rifle1, C6, C5, C4, 2)",
           "hon --json why --not move: the refusal as an object", p)
+    # rev16a D7: the refusal is the answer, not an error as well: no E228 diagnostic on stderr
+    # (text or JSON), exit 0, and a script's `why move` line does not fail
+    check("E228" not in p.stderr, "hon --json why --not move: no error object besides", p)
+    p = run(["--board", board, "why", "move", "rifle1", "C6", "C5", "C4"])
+    check(p.returncode == 0 and p.stderr == "" and p.stdout.startswith("refused: "),
+          "hon why move: the answer alone, exit 0", p)
+    p = run(["--bail", "--board", board], stdin="why move $rifle1 @C6 @C5 @C4\n1 + 1\n")
+    check(p.returncode == 0 and p.stderr == "" and lines(p.stdout)[-1] == "2",
+          "a script's why move line is no failure: --bail goes on, exit 0", p)
 
 
 @case
