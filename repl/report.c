@@ -337,6 +337,23 @@ void cli_error_code(int code, const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_error_at_line(unsigned line, int code, const char *fmt, ...)
+{
+    const char *text = script_text, *where = text_where;
+    unsigned at = script_line;
+    if (script_line && line) {
+        script_text = text_where = NULL;
+        script_line = line;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("error", code, fmt, ap);
+    va_end(ap);
+    script_text = text;
+    text_where = where;
+    script_line = at;
+}
+
 void cli_error_at(int code, const char *word, const char *fmt, ...)
 {
     va_list ap;

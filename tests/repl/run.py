@@ -3308,14 +3308,25 @@ def play_odds_do():
 @case
 def play_choices_on_stdin():
     # the options are B1 and D1 (C1 holds $b): 9 is out of range, C1 is not an option, both
-    # are refused with the reason; @D1 is taken
+    # are refused with the reason; @D1 is taken. Piped input is a script: each illegal answer is
+    # an error named at its own line (lines 3 and 4; line 1 is the board), counted, so the
+    # session's status is 1 (rev16a D10: they were plain stdout lines, exit 0)
     p = play_session(["do relocate($a)", "9", "C1", "@D1", "square_of($a)",
                       "do relocate($b)", "1", "square_of($b)"])
-    check(p.returncode == 0, "the session goes on", p)
+    check(p.returncode == 1, "the illegal answers fail the script: exit 1", p)
     check("choose (allies): Where to?" in p.stdout and "  1) B1" in p.stdout and
           "  2) D1" in p.stdout, "the question, the side and the numbered options", p)
-    check("illegal choice '9': answer a number from 1 to 2, or an option as listed" in p.stdout
-          and "illegal choice 'C1'" in p.stdout, "illegal answers are refused with the reason", p)
+    errs = [l for l in p.stderr.splitlines() if "error[E405]" in l]
+    check(len(errs) == 2 and errs[0].startswith("<stdin>:3: error[E405]: illegal choice '9' for "
+                                                "\"Where to?\": a number from 1 to 2")
+          and errs[1].startswith("<stdin>:4: error[E405]: illegal choice 'C1'"),
+          "illegal answers are errors at their lines, with the reason", p)
+    check("illegal choice" not in p.stdout, "not plain output lines", p)
+    # --bail stops at the first: the procedure is abandoned (E225), nothing after it runs
+    q = run(PLAY + ["--bail"], stdin=f"board {fx('boards/play.scn')}\ndo relocate($a)\n9\n@D1\n"
+            "square_of($a)\n")
+    check(q.returncode == 1 and "error[E225]" in q.stderr and "D1" not in lines(q.stdout),
+          "--bail: the illegal answer abandons the procedure and stops the script", q)
     check("move $a to D1   (FIX.relocate)" in p.stdout and "D1" in lines(p.stdout),
           "the answer is taken", p)
     check("move $b to B1   (FIX.relocate)" in p.stdout, "a number picks an option", p)
