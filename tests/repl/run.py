@@ -3343,6 +3343,26 @@ def refusals_say_why():
     errs = [l for l in p.stderr.splitlines() if "error[E219]" in l]
     check(len(errs) == 1 and "to a Character only (BRO.4.5.heroic)" in errs[0],
           "the second activation is refused: the Heroic marker is a Character's", p)
+    # rev16a D3, rev16b D3: a move refused for the phase cites the clause that decided, not the
+    # landing craft, the charges and two scenarios' reinforcements. On the example beach the
+    # bazooka (G5) may not move in the Order Phase (no unit acts then: presumed, order_reveal),
+    # nor rifle2 in the Supply Phase, which had its activation (its token revealed: presumed,
+    # supply_movement)
+    board = os.path.join(ROOT, "examples", "boards", "omaha_turn.scn")
+    p = run(["--board", board], stdin="next\nmove $bazooka G4\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E228]" in l]
+    check(len(errs) == 1 and "takes_movement_action.turn forbids takes_movement_action($bazooka)"
+          " (PRESUMED.one_action)" in errs[0] and
+          "through action_allowed.acting_phases (PRESUMED.order_reveal)" in errs[0] and
+          "BRO.scn" not in errs[0] and "BRO.2.landing-craft" not in errs[0],
+          "the Order Phase: the presumed turn, not the scenarios' paragraphs", p)
+    p = run(["--board", board], stdin="next\ndo order_numbered($rifle2, 1)\nnext\n"
+            "do activate($rifle2)\ndo end_activation($rifle2)\nnext\nmove $rifle2 E3\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E228]" in l]
+    check(len(errs) == 1 and "action_allowed.supply_without_order (PRESUMED.supply_movement)"
+          in errs[0] and "BRO.scn" not in errs[0] and "BRO.2.landing-craft" not in errs[0]
+          and "BRO.3.4.barrage-order" not in errs[0],
+          "the Supply Phase after an activation: the presumed Supply Phase alone", p)
 
 
 @case
@@ -4341,9 +4361,11 @@ def why_not_move():
     check("error[E010]" not in p.stderr, "why not takes a move (no parse error)", p)
     check(out[0] == "refused: a step of the Movement Action: "
           "step_allowed($rifle1, C6, C5, C4, 2) = forbid", "the step refused, with its values", p)
-    check(out[1] == "  forbidden by step_allowed.after_a_stop (BRO.1.4.trench.stop, "
-          "BRO.1.4.trench.passage, PRESUMED.difficult_passage_stops, PRESUMED.zoc_stops)",
-          "the rule and its citations", p)
+    # the rule, with the one of its citations that decided: the rule stands for a trench's stop,
+    # a Difficult Passage's and a Zone of Control's, and the wire rule it went through is a
+    # Difficult Passage (rev16a D3: the four were listed)
+    check(out[1] == "  forbidden by step_allowed.after_a_stop (PRESUMED.difficult_passage_stops)",
+          "the rule and the citation that decided", p)
     check(any(l.startswith("  by way of ") and "difficult_passage.barbed_wire" in l for l in out),
           "the wire rule it rests on", p)
     check("D7" in out, "the board is unchanged: rifle1 on D7", p)
