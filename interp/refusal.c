@@ -16,6 +16,7 @@
  * INSIDE_MAX named, up to FIRED_MAX. */
 typedef struct fired_rules {
     uint32_t id[FIRED_MAX];
+    bool leaf[FIRED_MAX]; /* no rule fired toward the refusal below it (where it fired once) */
     size_t n;
 } fired_rules;
 
@@ -52,27 +53,36 @@ static bool rule_cites(const res_program *p, uint32_t r, const char *id)
     return false;
 }
 
-/* Appends to b, ", "-joined, the citations of the deciding rule `rule` that apply to this
- * refusal: a rule that stands for several clauses (step_allowed.after_a_stop: a trench, a
- * Difficult Passage, a Zone of Control) cites them all, and the rules that fired inside it say
- * which branch decided, by citing the same clause (must_stop.difficult_passage:
- * PRESUMED.difficult_passage_stops). So its citations that a rule in f cites too; all of them
- * when none is (rev16a D3). */
-static void deciding_cites(const res_program *p, uint32_t rule, const fired_rules *f, strbuf *b)
+/* Appends to b, ", "-joined, the citations of rule `rule` that a rule of f cites too (only
+ * its leaves when leaves); returns how many. */
+static size_t shared_cites(const res_program *p, uint32_t rule, const fired_rules *f, bool leaves,
+                           strbuf *b)
 {
-    if (rule >= p->nrules)
-        return;
     const ast_vec *cites = &p->rules[rule].decl->cites;
     size_t shown = 0;
     for (uint32_t i = 0; i < cites->len; i++) {
         const char *c = model_cite_id(cites->items[i]);
         bool used = false;
         for (size_t k = 0; c && k < f->n && !used; k++)
-            used = f->id[k] != rule && rule_cites(p, f->id[k], c);
+            used = f->id[k] != rule && (!leaves || f->leaf[k]) && rule_cites(p, f->id[k], c);
         if (used)
             sb_printf(b, "%s%s", shown++ ? ", " : "", c);
     }
-    if (shown == 0)
+    return shown;
+}
+
+/* Appends to b, ", "-joined, the citations of the deciding rule `rule` that apply to this
+ * refusal: a rule that stands for several clauses (step_allowed.after_a_stop: a trench, a
+ * Difficult Passage, a Zone of Control) cites them all, and the rules that fired inside it say
+ * which branch decided, by citing the same clause (must_stop.difficult_passage:
+ * PRESUMED.difficult_passage_stops). So its citations that the innermost rules of f (its
+ * leaves: side_impassable.wall under can_cross.impassable_side) cite too; else those any rule
+ * of f cites; else all of them (rev16a D3). */
+static void deciding_cites(const res_program *p, uint32_t rule, const fired_rules *f, strbuf *b)
+{
+    if (rule >= p->nrules)
+        return;
+    if (shared_cites(p, rule, f, true, b) == 0 && shared_cites(p, rule, f, false, b) == 0)
         refusal_cites(p, rule, b);
 }
 
@@ -105,11 +115,18 @@ static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b, 
         const trace_ent *e = &t->e[i];
         if (!fired_toward(p, e))
             continue;
+        bool leaf = true; /* no rule fired toward the refusal inside this one */
+        for (size_t j = i + 1; j < t->len && t->e[j].depth > e->depth && leaf; j++)
+            leaf = !fired_toward(p, &t->e[j]);
         bool dup = false;
         for (size_t k = 0; k < f->n; k++)
-            dup |= f->id[k] == e->id;
+            if (f->id[k] == e->id) {
+                f->leaf[k] = f->leaf[k] || leaf;
+                dup = true;
+            }
         if (dup)
             continue;
+        f->leaf[f->n] = leaf;
         f->id[f->n++] = e->id;
         if (n == INSIDE_MAX)
             continue;

@@ -3363,6 +3363,12 @@ def refusals_say_why():
           in errs[0] and "BRO.scn" not in errs[0] and "BRO.2.landing-craft" not in errs[0]
           and "BRO.3.4.barrage-order" not in errs[0],
           "the Supply Phase after an activation: the presumed Supply Phase alone", p)
+    # a plain wall: step_allowed.sides stands for every side a unit may not cross (a placed
+    # obstacle, an embankment, a hedgehog, a bunker's walls, a building's); the rule fired
+    # innermost, side_impassable.wall, says which (before: all five were given)
+    p = run(["--board", fx("boards/walled_house.scn"), "why", "move", "rs", "D3"])
+    check(p.returncode == 0 and "  forbidden by step_allowed.sides (PRESUMED.building_walls)\n"
+          in p.stdout, "a wall: the walls' presumption alone", p)
 
 
 @case
