@@ -714,7 +714,9 @@ typedef struct hon_refusal {
                          "step_allowed($rifle1, C6, C5, C4, 2)" */
     char what[256];      /* the require's own text ("a step of the Movement Action"), or "" */
     char rule[128];      /* the rule whose forbid decided: "step_allowed.after_a_stop" */
-    char cites[256];     /* its citations, ", "-joined */
+    char cites[256];     /* its citations, ", "-joined: those the innermost rules fired inside
+                            it cite too, else any rule fired inside it (the clause of the
+                            branch that decided); else all */
     char inside[512];    /* the rules of the queries it asked that fired toward the refusal, each
                          "name (cites)", ", "-joined: "difficult_passage.barbed_wire (...)" */
     char condition[256]; /* what the guard of `rule` found, with the values it compared:

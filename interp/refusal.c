@@ -9,7 +9,16 @@
 
 #include "mem.h"
 
-#define INSIDE_MAX 6 /* rules named after "through" */
+#define INSIDE_MAX 6  /* rules named after "through" */
+#define FIRED_MAX  64 /* rules inside whose citations narrow the deciding rule's (deciding_cites) */
+
+/* The rules that fired toward the refusal below the deciding rule: every one, not only the
+ * INSIDE_MAX named, up to FIRED_MAX. */
+typedef struct fired_rules {
+    uint32_t id[FIRED_MAX];
+    bool leaf[FIRED_MAX]; /* no rule fired toward the refusal below it (where it fired once) */
+    size_t n;
+} fired_rules;
 
 void refusal_cites(const res_program *p, uint32_t rule, strbuf *b)
 {
@@ -32,11 +41,57 @@ static bool fired_toward(const res_program *p, const trace_ent *e)
            (q->mode == AST_COMBINE_PERMISSION && !e->result.u.i);
 }
 
+/* Whether rule r of p cites the inventory ID id. */
+static bool rule_cites(const res_program *p, uint32_t r, const char *id)
+{
+    const ast_vec *cites = &p->rules[r].decl->cites;
+    for (uint32_t i = 0; i < cites->len; i++) {
+        const char *c = model_cite_id(cites->items[i]);
+        if (c && strcmp(c, id) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Appends to b, ", "-joined, the citations of rule `rule` that a rule of f cites too (only
+ * its leaves when leaves); returns how many. */
+static size_t shared_cites(const res_program *p, uint32_t rule, const fired_rules *f, bool leaves,
+                           strbuf *b)
+{
+    const ast_vec *cites = &p->rules[rule].decl->cites;
+    size_t shown = 0;
+    for (uint32_t i = 0; i < cites->len; i++) {
+        const char *c = model_cite_id(cites->items[i]);
+        bool used = false;
+        for (size_t k = 0; c && k < f->n && !used; k++)
+            used = f->id[k] != rule && (!leaves || f->leaf[k]) && rule_cites(p, f->id[k], c);
+        if (used)
+            sb_printf(b, "%s%s", shown++ ? ", " : "", c);
+    }
+    return shown;
+}
+
+/* Appends to b, ", "-joined, the citations of the deciding rule `rule` that apply to this
+ * refusal: a rule that stands for several clauses (step_allowed.after_a_stop: a trench, a
+ * Difficult Passage, a Zone of Control) cites them all, and the rules that fired inside it say
+ * which branch decided, by citing the same clause (must_stop.difficult_passage:
+ * PRESUMED.difficult_passage_stops). So its citations that the innermost rules of f (its
+ * leaves: side_impassable.wall under can_cross.impassable_side) cite too; else those any rule
+ * of f cites; else all of them (rev16a D3). */
+static void deciding_cites(const res_program *p, uint32_t rule, const fired_rules *f, strbuf *b)
+{
+    if (rule >= p->nrules)
+        return;
+    if (shared_cites(p, rule, f, true, b) == 0 && shared_cites(p, rule, f, false, b) == 0)
+        refusal_cites(p, rule, b);
+}
+
 /* Appends to cond what the guard of the deciding rule `rule` found, in the call traced at
  * entry `top` ("A and B (B = 2)": trace_reason without its leading ", since "), and to b,
  * "name (cites)" joined by ", ", the rules that fired toward the refusal below that rule's
- * entry: each once, at most INSIDE_MAX. */
-static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b, strbuf *cond)
+ * entry: each once, at most INSIDE_MAX; f gets them all (up to FIRED_MAX). */
+static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b, strbuf *cond,
+                         fired_rules *f)
 {
     const trace_log *t = &x->trace;
     const res_program *p = x->p;
@@ -55,18 +110,27 @@ static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b, 
         sb_puts(cond, strncmp(w, ", since ", 8) == 0 ? w + 8 : w);
         sb_free(&why);
     }
-    uint32_t seen[INSIDE_MAX];
     size_t n = 0;
-    for (size_t i = at + 1; i < t->len && t->e[i].depth > d + 1 && n < INSIDE_MAX; i++) {
+    for (size_t i = at + 1; i < t->len && t->e[i].depth > d + 1 && f->n < FIRED_MAX; i++) {
         const trace_ent *e = &t->e[i];
         if (!fired_toward(p, e))
             continue;
+        bool leaf = true; /* no rule fired toward the refusal inside this one */
+        for (size_t j = i + 1; j < t->len && t->e[j].depth > e->depth && leaf; j++)
+            leaf = !fired_toward(p, &t->e[j]);
         bool dup = false;
-        for (size_t k = 0; k < n; k++)
-            dup |= seen[k] == e->id;
+        for (size_t k = 0; k < f->n; k++)
+            if (f->id[k] == e->id) {
+                f->leaf[k] = f->leaf[k] || leaf;
+                dup = true;
+            }
         if (dup)
             continue;
-        seen[n++] = e->id;
+        f->leaf[f->n] = leaf;
+        f->id[f->n++] = e->id;
+        if (n == INSIDE_MAX)
+            continue;
+        n++;
         sb_printf(b, "%s%s (", n > 1 ? ", " : "", p->rules[e->id].name);
         refusal_cites(p, e->id, b);
         sb_putc(b, ')');
@@ -74,10 +138,10 @@ static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b, 
 }
 
 /* Asks q again on args, traced, with no driver (no lines written) and the dice put back
- * after, and writes into b the rules that fired inside `rule` and into cond what its guard
- * found (inside_rules); the trace is left as it was. */
+ * after, and writes into b the rules that fired inside `rule`, into cond what its guard found
+ * and into f every rule that fired inside (inside_rules); the trace is left as it was. */
 static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule, strbuf *b,
-                      strbuf *cond)
+                      strbuf *cond, fired_rules *f)
 {
     const vm_driver *driver = x->driver;
     bool tracing = x->tracing;
@@ -94,7 +158,7 @@ static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32
     val v;
     uint32_t again;
     if (vm_ask(x, q, args, n, &v, &again))
-        inside_rules(x, mark, rule, b, cond);
+        inside_rules(x, mark, rule, b, cond, f);
     x->trace.len = mark;
     x->trace.depth = depth;
     x->tracing = tracing;
@@ -130,9 +194,10 @@ bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t r
         val_print(&env, copy[i], &call);
     }
     sb_putc(&call, ')');
-    refusal_cites(p, rule, &cites);
+    fired_rules fired = { .n = 0 };
     if (rule < p->nrules)
-        ask_again(x, q, copy, n, rule, &inside, &cond);
+        ask_again(x, q, copy, n, rule, &inside, &cond, &fired);
+    deciding_cites(p, rule, &fired, &cites);
     vm_refusal *r = &x->refusal;
     r->set = true;
     put_field(r->call, sizeof r->call, sb_str(&call));

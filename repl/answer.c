@@ -151,6 +151,20 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
                            question, a, n);
             return -1;
         }
+        if (s->script) { /* an error at the answer's line, counted (repl.md §2a, §2d) */
+            cli_flush_stdout();
+            s->errors++; /* the command's line fails: exit 1 (cli_error_* count nothing) */
+            cli_error_at_line(
+                s->answer_line, CLI_E_NOT_NOW,
+                "illegal choice '%s' for \"%s\": a number from 1 to %zu, or an option "
+                "as listed; %s",
+                a, question, n,
+                s->bail ? "the procedure is abandoned (--bail)"
+                        : "the next line is read for the answer");
+            if (s->bail)
+                return -1;
+            continue;
+        }
         printf("illegal choice '%s': answer a number from 1 to %zu, or an option as listed\n", a,
                n);
     }

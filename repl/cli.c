@@ -1251,7 +1251,10 @@ int cli_why_move(cli_session *s, const char *unit, const char *const *squares, s
     size_t before = s->diags;
     if (!hon_board_path(s->vm))
         return no_board();
+    /* the refusal is the answer, printed below: not an error diagnostic too (rev16a D7) */
+    s->refusal_answered = true;
     hon_status st = hon_move(s->vm, unit, squares, n, &a);
+    s->refusal_answered = false;
     hon_answer_free(a);
     a = NULL;
     if (st == HON_OK) { /* legal: take it back, the question asked only why not */

@@ -76,6 +76,9 @@ typedef struct cli_session {
     bool bundled_rules;    /* the bundled rule directories were loaded (so the bundled boards,
                            written in their vocabulary, are diff's and snapshot's too) */
     bool bail;             /* --bail: a script stops at its first failing line */
+    unsigned answer_line;  /* the script's line the last answer read came from (reader_ask) */
+    bool refusal_answered; /* `why move` runs: a refusal (E228) is its answer, printed as such,
+                              so cli_on_diag neither reports nor counts it */
     unsigned declarations; /* declarations typed at the REPL, kept or refused (cli_declare) */
     size_t redeclared;     /* E110 errors (a name declared again) received so far */
     size_t syntax_errors;  /* syntax errors (E001-E099) received so far */
@@ -105,8 +108,9 @@ typedef struct cli_session {
  * said; one that is no option abandons the procedure (-1). Then a line is read (s->ask, else
  * standard input): a number, an option as printed (`C4`/`@C4`, `$rifle1`/`rifle1`, any case),
  * either after `choose`. On a terminal any other answer is refused with the reason and asked
- * again; in a script (s->script) so is a line shaped as an answer (a number, `$x`, `@x`, a
- * square), while any other line abandons the choice (-1, E225) and is handed back to the
+ * again; in a script (s->script) a line shaped as an answer (a number, `$x`, `@x`, a square)
+ * that is none is an error at its line (E405, counted in s->errors) and the next line is read
+ * (under s->bail the procedure is abandoned: -1, E225), while any other line abandons the choice (-1, E225) and is handed back to the
  * reader (s->unread) to run as a line of its own. At the end of the input the first option is
  * taken; ^C at the question (s->cancelled) abandons the procedure (-1, E225: it is undone). */
 int cli_choose(void *ud, const char *question, const char *side, const char *const *options,
@@ -491,6 +495,11 @@ int cli_declare(cli_session *s, const char *text);
  * diagnostics with no position of their own. where NULL or line 0: none (typed input).
  * `where` is borrowed and must outlive the script. */
 void cli_set_script_line(const char *where, unsigned line);
+/* An error of the front end (cli_error_code) named at another line of the script being run,
+ * `where:line:` with no column (an answer a script gave to a choice on a later line than the
+ * command's); the line being run is kept. Without a script line, as cli_error_code. */
+void cli_error_at_line(unsigned line, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* The whole line being run, typed or read from a script (borrowed until the next call; NULL:
  * none), whose snippets are handed over under the name `where` (borrowed: "<repl>", the
  * script's name): a diagnostic of the text the line handed over (`do`'s call, the expression

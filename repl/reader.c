@@ -159,6 +159,7 @@ char *reader_ask(void *ud, const char *why)
         if (n < 0)
             return NULL;
         r->lines++;
+        r->s->answer_line = r->lines;
         if (n > 0 && r->abuf[n - 1] == '\n')
             r->abuf[n - 1] = '\0';
         return r->abuf;

@@ -374,6 +374,23 @@ void cli_error_code(int code, const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_error_at_line(unsigned line, int code, const char *fmt, ...)
+{
+    const char *text = script_text, *where = text_where;
+    unsigned at = script_line;
+    if (script_line && line) {
+        script_text = text_where = NULL;
+        script_line = line;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("error", code, fmt, ap);
+    va_end(ap);
+    script_text = text;
+    text_where = where;
+    script_line = at;
+}
+
 void cli_error_at(int code, const char *word, const char *fmt, ...)
 {
     va_list ap;
@@ -655,6 +672,8 @@ static unsigned placed_col(const hon_diag *d)
 void cli_on_diag(void *ud, const hon_diag *d)
 {
     cli_session *s = ud;
+    if (s->refusal_answered && d->severity == HON_ERROR && d->code == 228)
+        return;
     s->diags++;
     if (d->severity == HON_ERROR)
         s->errors++;

@@ -3416,17 +3416,67 @@ def play_odds_do():
 @case
 def play_choices_on_stdin():
     # the options are B1 and D1 (C1 holds $b): 9 is out of range, C1 is not an option, both
-    # are refused with the reason; @D1 is taken
+    # are refused with the reason; @D1 is taken. Piped input is a script: each illegal answer is
+    # an error named at its own line (lines 3 and 4; line 1 is the board), counted, so the
+    # session's status is 1 (rev16a D10: they were plain stdout lines, exit 0)
     p = play_session(["do relocate($a)", "9", "C1", "@D1", "square_of($a)",
                       "do relocate($b)", "1", "square_of($b)"])
-    check(p.returncode == 0, "the session goes on", p)
+    check(p.returncode == 1, "the illegal answers fail the script: exit 1", p)
     check("choose (allies): Where to?" in p.stdout and "  1) B1" in p.stdout and
           "  2) D1" in p.stdout, "the question, the side and the numbered options", p)
-    check("illegal choice '9': answer a number from 1 to 2, or an option as listed" in p.stdout
-          and "illegal choice 'C1'" in p.stdout, "illegal answers are refused with the reason", p)
+    errs = [l for l in p.stderr.splitlines() if "error[E405]" in l]
+    check(len(errs) == 2 and errs[0].startswith("<stdin>:3: error[E405]: illegal choice '9' for "
+                                                "\"Where to?\": a number from 1 to 2")
+          and errs[1].startswith("<stdin>:4: error[E405]: illegal choice 'C1'"),
+          "illegal answers are errors at their lines, with the reason", p)
+    check("illegal choice" not in p.stdout, "not plain output lines", p)
+    # --bail stops at the first: the procedure is abandoned (E225), nothing after it runs
+    q = run(PLAY + ["--bail"], stdin=f"board {fx('boards/play.scn')}\ndo relocate($a)\n9\n@D1\n"
+            "square_of($a)\n")
+    check(q.returncode == 1 and "error[E225]" in q.stderr and "D1" not in lines(q.stdout),
+          "--bail: the illegal answer abandons the procedure and stops the script", q)
     check("move $a to D1   (FIX.relocate)" in p.stdout and "D1" in lines(p.stdout),
           "the answer is taken", p)
     check("move $b to B1   (FIX.relocate)" in p.stdout, "a number picks an option", p)
+
+
+@case
+def refusals_say_why():
+    # rev16a D11: a rifle squad holding a Heroic marker (fixtures/boards/heroic_squad.scn), once
+    # activated, asked for another activation: the refusal said only "no order token to reveal";
+    # BRO.4.5.heroic gives the additional activation to a Character, which it names now.
+    p = run(["--board", fx("boards/heroic_squad.scn")],
+            stdin="next\ndo order_numbered($h, 1)\nnext\ndo activate($h)\n"
+                  "do end_activation($h)\ndo activate($h)\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E219]" in l]
+    check(len(errs) == 1 and "to a Character only (BRO.4.5.heroic)" in errs[0],
+          "the second activation is refused: the Heroic marker is a Character's", p)
+    # rev16a D3, rev16b D3: a move refused for the phase cites the clause that decided, not the
+    # landing craft, the charges and two scenarios' reinforcements. On the example beach the
+    # bazooka (G5) may not move in the Order Phase (no unit acts then: presumed, order_reveal),
+    # nor rifle2 in the Supply Phase, which had its activation (its token revealed: presumed,
+    # supply_movement)
+    board = os.path.join(ROOT, "examples", "boards", "omaha_turn.scn")
+    p = run(["--board", board], stdin="next\nmove $bazooka G4\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E228]" in l]
+    check(len(errs) == 1 and "takes_movement_action.turn forbids takes_movement_action($bazooka)"
+          " (PRESUMED.one_action)" in errs[0] and
+          "through action_allowed.acting_phases (PRESUMED.order_reveal)" in errs[0] and
+          "BRO.scn" not in errs[0] and "BRO.2.landing-craft" not in errs[0],
+          "the Order Phase: the presumed turn, not the scenarios' paragraphs", p)
+    p = run(["--board", board], stdin="next\ndo order_numbered($rifle2, 1)\nnext\n"
+            "do activate($rifle2)\ndo end_activation($rifle2)\nnext\nmove $rifle2 E3\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E228]" in l]
+    check(len(errs) == 1 and "action_allowed.supply_without_order (PRESUMED.supply_movement)"
+          in errs[0] and "BRO.scn" not in errs[0] and "BRO.2.landing-craft" not in errs[0]
+          and "BRO.3.4.barrage-order" not in errs[0],
+          "the Supply Phase after an activation: the presumed Supply Phase alone", p)
+    # a plain wall: step_allowed.sides stands for every side a unit may not cross (a placed
+    # obstacle, an embankment, a hedgehog, a bunker's walls, a building's); the rule fired
+    # innermost, side_impassable.wall, says which (before: all five were given)
+    p = run(["--board", fx("boards/walled_house.scn"), "why", "move", "rs", "D3"])
+    check(p.returncode == 0 and "  forbidden by step_allowed.sides (PRESUMED.building_walls)\n"
+          in p.stdout, "a wall: the walls' presumption alone", p)
 
 
 @case
@@ -4466,9 +4516,11 @@ def why_not_move():
     check("error[E010]" not in p.stderr, "why not takes a move (no parse error)", p)
     check(out[0] == "refused: a step of the Movement Action: "
           "step_allowed($rifle1, C6, C5, C4, 2) = forbid", "the step refused, with its values", p)
-    check(out[1] == "  forbidden by step_allowed.after_a_stop (BRO.1.4.trench.stop, "
-          "BRO.1.4.trench.passage, PRESUMED.difficult_passage_stops, PRESUMED.zoc_stops)",
-          "the rule and its citations", p)
+    # the rule, with the one of its citations that decided: the rule stands for a trench's stop,
+    # a Difficult Passage's and a Zone of Control's, and the wire rule it went through is a
+    # Difficult Passage (rev16a D3: the four were listed)
+    check(out[1] == "  forbidden by step_allowed.after_a_stop (PRESUMED.difficult_passage_stops)",
+          "the rule and the citation that decided", p)
     check(any(l.startswith("  by way of ") and "difficult_passage.barbed_wire" in l for l in out),
           "the wire rule it rests on", p)
     check("D7" in out, "the board is unchanged: rifle1 on D7", p)
@@ -4483,6 +4535,15 @@ def why_not_move():
     check(p.returncode == 0 and j["refused"] and j["rule"] == "step_allowed.after_a_stop"
           and j["call"] == "step_allowed($rifle1, C6, C5, C4, 2)",
           "hon --json why --not move: the refusal as an object", p)
+    # rev16a D7: the refusal is the answer, not an error as well: no E228 diagnostic on stderr
+    # (text or JSON), exit 0, and a script's `why move` line does not fail
+    check("E228" not in p.stderr, "hon --json why --not move: no error object besides", p)
+    p = run(["--board", board, "why", "move", "rifle1", "C6", "C5", "C4"])
+    check(p.returncode == 0 and p.stderr == "" and p.stdout.startswith("refused: "),
+          "hon why move: the answer alone, exit 0", p)
+    p = run(["--bail", "--board", board], stdin="why move $rifle1 @C6 @C5 @C4\n1 + 1\n")
+    check(p.returncode == 0 and p.stderr == "" and lines(p.stdout)[-1] == "2",
+          "a script's why move line is no failure: --bail goes on, exit 0", p)
 
 
 @case
