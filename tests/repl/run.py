@@ -3561,6 +3561,50 @@ def odds_blocks(out):
 
 
 @case
+def train_refusals_name_the_argument():
+    # rev16b D2: train_action, wagon_destroyed and engine_destroyed given a wrong unit said false
+    # things ("an enemy unit entered its engine" when none had; "the train runs off the board"
+    # for a rifle squad listed as a wagon; wagon_destroyed with a squad: no effect). On
+    # examples/boards/rail_station.scn (axis engine E3, wagon1 D3, wagon2 C3, allied rifles H3),
+    # each refusal must say what is wrong with the arguments, and change nothing.
+    board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
+    script = "\n".join([
+        "do train_action(allies, $engine, [$wagon1, $wagon2], 4, [2, 4, 6], 4)",
+        "do train_action(axis, $engine, [$rifles], 4, [2, 4, 6], 4)",
+        "do train_action(axis, $rifles, [], 4, [2, 4, 6], 4)",
+        "do train_action(axis, $engine, [$wagon2], 4, [2, 4, 6], 4)",
+        "do wagon_destroyed($engine, [$wagon1], $rifles)",
+        "do wagon_destroyed($engine, [$wagon1, $rifles], $wagon1)",
+        "do wagon_destroyed($engine, [$wagon1], $wagon2)",
+        "do engine_destroyed($rifles)",
+        "squares_of($engine)",
+        "face($wagon1)",
+    ]) + "\n"
+    p = run(["--board", board, "--edition", "rails_roads"], stdin=script)
+    err = p.stderr
+    # The allies never owned this train and nobody entered its engine (RR.engine.control).
+    check("this side does not control the train: it is the other side's" in err
+          and "an enemy unit entered its engine" not in err,
+          "the driver who never owned the train is told so, not that the engine was seized", p)
+    check(err.count("error[E219]: a unit listed among the wagons is not a wagon") == 2,
+          "a squad listed as a wagon (train_action, wagon_destroyed) is named as no wagon", p)
+    check("the unit named as the engine is not an engine" in err, "a squad given as the engine", p)
+    # wagon2 stands on C3, the engine on E3: it does not touch the engine (RR.train.structure).
+    check("a listed wagon is not coupled to the car listed before it" in err,
+          "a wagon that is not the engine's neighbour is no wagon of this train", p)
+    check("runs off the board" not in err, "no false reason about the board's edge", p)
+    check("the unit named as the lost wagon is not a wagon" in err,
+          "wagon_destroyed with a squad as the wagon is refused", p)
+    check("the lost wagon is not among the wagons listed" in err,
+          "wagon_destroyed with a wagon not listed is refused", p)
+    check("the unit named is not an engine" in err, "engine_destroyed of a squad is refused", p)
+    check(err.count("error[E219]") == 8 and "no effect" not in p.stdout,
+          "eight refusals, none answered 'no effect'", p)
+    answers = [l for l in lines(p.stdout) if not l.startswith("(under")]
+    check(answers[-2:] == ["[E3]", "none"], "nothing moved or changed", p)
+
+
+@case
 def play_landing_craft_undo():
     # examples/boards/beach_seawall.scn: rifle3 is embarked in lcvp1 (on E8 E9), so it stands
     # on its carrier's front square E8. landing_craft_destroyed destroys the craft, then
