@@ -856,9 +856,10 @@ static bool (*const runners[RES_BI_COUNT])(vm_ctx *x, const val *args, val *out)
 bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
 {
     (void)n;
-    /* With no board there is no mine_counter line: the rule files' counters answer. */
-    bool boardless = b == RES_BI_MINE_COUNTER_HAS || b == RES_BI_MINE_COUNTER_VALUE ||
-                     b == RES_BI_GIVES_VALUE;
+    /* With no board there is no mine_counter line: the rule files' counters answer; gives_value
+     * reads the unit pool only. */
+    bool boardless =
+        b == RES_BI_MINE_COUNTER_HAS || b == RES_BI_MINE_COUNTER_VALUE || b == RES_BI_GIVES_VALUE;
     if ((!x->sc && !boardless) || b >= RES_BI_COUNT || !runners[b])
         return fail_call(x, b);
     return runners[b](x, args, out);
