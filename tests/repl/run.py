@@ -5155,6 +5155,24 @@ def diff_rule():
 
 
 @case
+def diff_variants_list_parameters():
+    # rev16b D4: a variant read only by a query with a list parameter, which diff does not ask
+    # (tests/repl/fixtures/variants_lists.hon: stack_bonus(sizes: list<int>) gives 1 to a stack
+    # of two or more under stack_bonus_rule = plus1, 0 by default). The reading does change an
+    # answer (stack_bonus([1, 2]): 0 | 1), so the line may not say it never does: it says no
+    # change was found and names the query it could not ask, and why. Before: "never changes an
+    # answer (no question asked can read it; no board query reads it)".
+    p = run(["--no-rules", "--load", fx("variants_lists.hon"), "diff", "--variants", "--seconds",
+             "2"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 0 and len(out) == 3, "a header, one reading, a count; exit 0", p)
+    check(out[1] == "stack_bonus_rule=plus1: no change found (no question asked can read it, but "
+          "1 query that can read it is not asked (stack_bonus: a parameter of a list, set or "
+          "record type); no board query reads it)", "the unasked query is named", p)
+    check("never changes an answer" not in p.stdout, "no claim of proof", p)
+
+
+@case
 def diff_variants():
     # tests/repl/fixtures/variants.hon, no board: every other reading of its five variants
     # against the default readings (no edition), one line each.
@@ -5187,11 +5205,14 @@ def diff_variants():
     # --seconds 0.5 bounds the whole command: each of the 5 readings' searches has 0.1 s.
     check(out[4] == "long_range=seen: no change found (no question asked can read it; "
           "no board up to 5 x 5 shows one in 0.1 s)", "searched, no change found", p)
-    # drill: read only by drills(list<unit>), which is not asked, and by the procedure
-    # drill_done, which diff does not play: the line says play may differ
-    check(out[5] == "drill=twice: never changes an answer (no question asked can read it; no "
+    # drill: read only by drills(list<unit>), which is not asked (1 by default, 2 under twice:
+    # it does change an answer, so "never changes an answer" would be false, rev16b D4), and by
+    # the procedure drill_done, which diff does not play: the line names the unasked query and
+    # says play may differ
+    check(out[5] == "drill=twice: no change found (no question asked can read it, but 1 query "
+          "that can read it is not asked (drills: a parameter of a list, set or record type); no "
           "board query reads it; but procedures read it, and diff plays none: play may differ)",
-          "read by no question asked, but by a procedure", p)
+          "read by no question asked, but by an unasked query and a procedure", p)
     check(out[6] == "2 of 5 readings change an answer", "the count", p)
     # Against another setting: woods_sight=hinders as the setting, its other reading (blocks)
     # is the one compared; the same seed gives the same lines.
