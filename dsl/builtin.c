@@ -188,6 +188,7 @@ uint32_t builtin_call(rctx *c, ast_node *n, size_t bi)
     case RES_BI_ELEMENT_NUMBER: return value_name_arg(c, n, T_ELEMENT, T_INT);
     case RES_BI_MINE_COUNTER_HAS: return value_name_arg(c, n, T_INT, T_BOOL);
     case RES_BI_MINE_COUNTER_VALUE: return value_name_arg(c, n, T_INT, T_INT);
+    case RES_BI_GIVES_VALUE: return value_name_arg(c, n, T_UNIT, T_BOOL);
     case RES_BI_NTH: {
         uint32_t t = expr_infer(c, a[0], T_NONE);
         expr_check(c, a[1], T_INT);

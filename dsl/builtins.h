@@ -221,6 +221,10 @@ BUILTIN_BOARD(UNITS_ON, "units_on", builtin_units_on, SQUARES, NONE, NONE, UNITS
 BUILTIN_BOARD(SAME_COUNTER, "same_counter", builtin_same_counter, UNIT, UNIT, NONE, BOOL, "a, b",
     "whether units a and b are copies of one counter, the same name printed on both (a "
     "scenario's two `a_mortar` units; a counter and its copies)")
+BUILTIN_BOARD(GIVES_VALUE, "gives_value", builtin_gives_value, UNIT, VALUE_NAME, NONE, BOOL,
+    "u, v",
+    "whether unit u has value v (a name declared with `value`): its counter gives it, or a rule "
+    "has set it; reading `u.v` without it is E204")
 
 /* the game clock, and lists (compiled to instructions) */
 BUILTIN_OP(TURN, "turn", TURN, NONE, NONE, NONE, INT, "",

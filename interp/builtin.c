@@ -858,6 +858,16 @@ BODY(builtin_same_counter)
     return true;
 }
 
+/* Whether unit args[0] has the value of slot args[1] (its counter's or one a rule set). */
+BODY(builtin_gives_value)
+{
+    int64_t v;
+    (void)at;
+    out->u.i = args[1].u.i >= 0 && args[1].u.i <= UINT32_MAX &&
+               unit_get_value(x->units, (int32_t)args[0].u.i, (uint32_t)args[1].u.i, &v);
+    return true;
+}
+
 BODY(builtin_squares_within)
 {
     return squares_within(x, at.a, args[1].u.i, out);
@@ -906,8 +916,10 @@ static bool (*const runners[RES_BI_COUNT])(vm_ctx *x, const val *args, val *out)
 bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
 {
     (void)n;
-    /* With no board there is no mine_counter line: the rule files' counters answer. */
-    bool boardless = b == RES_BI_MINE_COUNTER_HAS || b == RES_BI_MINE_COUNTER_VALUE;
+    /* With no board there is no mine_counter line: the rule files' counters answer; gives_value
+     * reads the unit pool only. */
+    bool boardless =
+        b == RES_BI_MINE_COUNTER_HAS || b == RES_BI_MINE_COUNTER_VALUE || b == RES_BI_GIVES_VALUE;
     if ((!x->sc && !boardless) || b >= RES_BI_COUNT || !runners[b])
         return fail_call(x, b);
     return runners[b](x, args, out);

@@ -849,6 +849,11 @@ void qs_question(const qs_set *s, const qs_q *q, strbuf *out)
     sb_puts(out, q->nargs ? ")" : "()");
 }
 
+bool qs_skip_unaskable(const char *skip)
+{
+    return skip == SKIP_TYPE || skip == SKIP_INT || skip == SKIP_MANY;
+}
+
 void qs_notes(const qs_set *s, const char *prefix, strbuf *out)
 {
     static const char *const reasons[] = { SKIP_TYPE, SKIP_INT, SKIP_MANY };

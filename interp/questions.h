@@ -116,6 +116,11 @@ typedef struct qs_ans {
     const char *text; /* NULL: a scalar not printed */
 } qs_ans;
 
+/* Whether skip, a qs_stat's reason for not asking its query, is one the set cannot ask at all
+ * (a list, set or record parameter; an int one with no range; too many parameters), not one
+ * left out by --query. */
+bool qs_skip_unaskable(const char *skip);
+
 /* Fills q with the defaults of hon_question_defaults. */
 void qs_defaults(hon_question_set *q);
 /* Builds s from the options o for the n sessions vms (the same rules; borrowed until qs_free):

@@ -7,9 +7,10 @@
  * not asked under the reading — and, when none differs and a board query reads the variant, a
  * short search for a witness board (search.h). One line per reading: how many questions
  * differ and one of them, or the witness, or that the reading never changes an answer (no
- * board query reads it) or that no change was found (a search made its boards and none showed
- * one), and whether a procedure reads it: diff plays none, so play may still differ. docs/spec/repl.md
- * §5.
+ * board query reads it, and no query the set cannot ask can) or that no change was found (a
+ * search made its boards and none showed one; or a query that can read it has an int parameter
+ * asked over a range, or is not asked at all: a list parameter...), and whether a procedure
+ * reads it: diff plays none, so play may still differ. docs/spec/repl.md §5.
  */
 #include "variants.h"
 
@@ -31,7 +32,9 @@
 typedef struct reading_run {
     size_t asked, differ;
     bool ints;      /* a question that can read it has an int parameter, asked over a range only */
-    strbuf example; /* "BOARD: QUESTION: A | B" */
+    size_t unasked; /* queries that can read it and that the set cannot ask (qs_skip_unaskable) */
+    const char *unasked_query, *unasked_why; /* the first of them, and why (the set's strings) */
+    strbuf example;                          /* "BOARD: QUESTION: A | B" */
     bool late;
 } reading_run;
 
@@ -272,6 +275,11 @@ static hon_status ask_all(qs_set *s, const focus *f, uint32_t v, const hidden *h
         skip[k] = s->stats[k].skip;
         if (!skip[k] && id >= 0 && !focus_query(f, (uint32_t)id))
             s->stats[k].skip = SKIP_CANNOT;
+        if (skip[k] && qs_skip_unaskable(skip[k]) && id >= 0 && focus_query(f, (uint32_t)id) &&
+            !rr->unasked++) {
+            rr->unasked_query = s->stats[k].query;
+            rr->unasked_why = skip[k];
+        }
         watched[k] = id >= 0 && !h->query[id];
     }
     hon_status st = HON_OK;
@@ -334,7 +342,8 @@ static hon_status ask_all(qs_set *s, const focus *f, uint32_t v, const hidden *h
 
 /* Writes the line of reading `reading` of variant `var`: the questions that differ (and the
  * first), else the witness of the search, else that it never changes an answer (no board
- * query reads it) or that the search found no change. */
+ * query reads it, no int parameter is asked over a range only and no query that can read it
+ * goes unasked) or that no change was found. */
 static void put_line(strbuf *out, const char *var, const char *reading, const reading_run *rr,
                      const search_found *found, const hon_search_options *so, bool played,
                      const hon_question_set *qs)
@@ -351,7 +360,7 @@ static void put_line(strbuf *out, const char *var, const char *reading, const re
         sb_puts(out, " | ");
         put_answer(out, found->answer[1]);
         sb_puts(out, " (");
-    } else if (found->none_can && !rr->ints) {
+    } else if (found->none_can && !rr->ints && !rr->unasked) {
         sb_puts(out, "never changes an answer (");
     } else {
         /* a bounded search is evidence, not proof: a board it did not make may still show
@@ -367,6 +376,12 @@ static void put_line(strbuf *out, const char *var, const char *reading, const re
     if (rr->ints)
         sb_printf(out, ", int parameters asked over %lld..%lld only", (long long)qs->int_lo,
                   (long long)qs->int_hi);
+    /* a query that can read it and that diff cannot ask (a list parameter...): nothing asked
+     * proves it agrees, so the line says "no change found" and names it */
+    if (rr->unasked)
+        sb_printf(out, ", but %zu quer%s that can read it %s not asked (%s: %s)", rr->unasked,
+                  rr->unasked == 1 ? "y" : "ies", rr->unasked == 1 ? "is" : "are",
+                  rr->unasked_query, rr->unasked_why);
     if (found->found)
         sb_puts(out, ")\n");
     else if (found->none_can)

@@ -3719,6 +3719,50 @@ def odds_blocks(out):
 
 
 @case
+def train_refusals_name_the_argument():
+    # rev16b D2: train_action, wagon_destroyed and engine_destroyed given a wrong unit said false
+    # things ("an enemy unit entered its engine" when none had; "the train runs off the board"
+    # for a rifle squad listed as a wagon; wagon_destroyed with a squad: no effect). On
+    # examples/boards/rail_station.scn (axis engine E3, wagon1 D3, wagon2 C3, allied rifles H3),
+    # each refusal must say what is wrong with the arguments, and change nothing.
+    board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
+    script = "\n".join([
+        "do train_action(allies, $engine, [$wagon1, $wagon2], 4, [2, 4, 6], 4)",
+        "do train_action(axis, $engine, [$rifles], 4, [2, 4, 6], 4)",
+        "do train_action(axis, $rifles, [], 4, [2, 4, 6], 4)",
+        "do train_action(axis, $engine, [$wagon2], 4, [2, 4, 6], 4)",
+        "do wagon_destroyed($engine, [$wagon1], $rifles)",
+        "do wagon_destroyed($engine, [$wagon1, $rifles], $wagon1)",
+        "do wagon_destroyed($engine, [$wagon1], $wagon2)",
+        "do engine_destroyed($rifles)",
+        "squares_of($engine)",
+        "face($wagon1)",
+    ]) + "\n"
+    p = run(["--board", board, "--edition", "rails_roads"], stdin=script)
+    err = p.stderr
+    # The allies never owned this train and nobody entered its engine (RR.engine.control).
+    check("this side does not control the train: it is the other side's" in err
+          and "an enemy unit entered its engine" not in err,
+          "the driver who never owned the train is told so, not that the engine was seized", p)
+    check(err.count("error[E219]: a unit listed among the wagons is not a wagon") == 2,
+          "a squad listed as a wagon (train_action, wagon_destroyed) is named as no wagon", p)
+    check("the unit named as the engine is not an engine" in err, "a squad given as the engine", p)
+    # wagon2 stands on C3, the engine on E3: it does not touch the engine (RR.train.structure).
+    check("a listed wagon is not coupled to the car listed before it" in err,
+          "a wagon that is not the engine's neighbour is no wagon of this train", p)
+    check("runs off the board" not in err, "no false reason about the board's edge", p)
+    check("the unit named as the lost wagon is not a wagon" in err,
+          "wagon_destroyed with a squad as the wagon is refused", p)
+    check("the lost wagon is not among the wagons listed" in err,
+          "wagon_destroyed with a wagon not listed is refused", p)
+    check("the unit named is not an engine" in err, "engine_destroyed of a squad is refused", p)
+    check(err.count("error[E219]") == 8 and "no effect" not in p.stdout,
+          "eight refusals, none answered 'no effect'", p)
+    answers = [l for l in lines(p.stdout) if not l.startswith("(under")]
+    check(answers[-2:] == ["[E3]", "none"], "nothing moved or changed", p)
+
+
+@case
 def play_landing_craft_undo():
     # examples/boards/beach_seawall.scn: rifle3 is embarked in lcvp1 (on E8 E9), so it stands
     # on its carrier's front square E8. landing_craft_destroyed destroys the craft, then
@@ -5368,6 +5412,24 @@ def diff_rule():
 
 
 @case
+def diff_variants_list_parameters():
+    # rev16b D4: a variant read only by a query with a list parameter, which diff does not ask
+    # (tests/repl/fixtures/variants_lists.hon: stack_bonus(sizes: list<int>) gives 1 to a stack
+    # of two or more under stack_bonus_rule = plus1, 0 by default). The reading does change an
+    # answer (stack_bonus([1, 2]): 0 | 1), so the line may not say it never does: it says no
+    # change was found and names the query it could not ask, and why. Before: "never changes an
+    # answer (no question asked can read it; no board query reads it)".
+    p = run(["--no-rules", "--load", fx("variants_lists.hon"), "diff", "--variants", "--seconds",
+             "2"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 0 and len(out) == 3, "a header, one reading, a count; exit 0", p)
+    check(out[1] == "stack_bonus_rule=plus1: no change found (no question asked can read it, but "
+          "1 query that can read it is not asked (stack_bonus: a parameter of a list, set or "
+          "record type); no board query reads it)", "the unasked query is named", p)
+    check("never changes an answer" not in p.stdout, "no claim of proof", p)
+
+
+@case
 def diff_variants():
     # tests/repl/fixtures/variants.hon, no board: every other reading of its five variants
     # against the default readings (no edition), one line each.
@@ -5400,11 +5462,14 @@ def diff_variants():
     # --seconds 0.5 bounds the whole command: each of the 5 readings' searches has 0.1 s.
     check(out[4] == "long_range=seen: no change found (no question asked can read it; "
           "no board up to 5 x 5 shows one in 0.1 s)", "searched, no change found", p)
-    # drill: read only by drills(list<unit>), which is not asked, and by the procedure
-    # drill_done, which diff does not play: the line says play may differ
-    check(out[5] == "drill=twice: never changes an answer (no question asked can read it; no "
+    # drill: read only by drills(list<unit>), which is not asked (1 by default, 2 under twice:
+    # it does change an answer, so "never changes an answer" would be false, rev16b D4), and by
+    # the procedure drill_done, which diff does not play: the line names the unasked query and
+    # says play may differ
+    check(out[5] == "drill=twice: no change found (no question asked can read it, but 1 query "
+          "that can read it is not asked (drills: a parameter of a list, set or record type); no "
           "board query reads it; but procedures read it, and diff plays none: play may differ)",
-          "read by no question asked, but by a procedure", p)
+          "read by no question asked, but by an unasked query and a procedure", p)
     check(out[6] == "2 of 5 readings change an answer", "the count", p)
     # Against another setting: woods_sight=hinders as the setting, its other reading (blocks)
     # is the one compared; the same seed gives the same lines.
