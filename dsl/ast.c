@@ -634,6 +634,11 @@ static void dump(writer *w, const ast_node *n, unsigned depth)
         opt_str(w, NULL, n->doc);
         if (n->name2)
             opt_str(w, "colour", n->name2);
+        if (n->a) {
+            puts_(w, " (shows ");
+            puts_(w, n->a->name ? n->a->name : "?");
+            put(w, ")", 1);
+        }
         break;
     case AST_VALUE_DECL:
         puts_(w, "(value ");

@@ -60,7 +60,8 @@ typedef enum ast_kind {
     /* ---- declarations ---- */
     AST_VOCAB,           /* op: AST_VOCAB_*; name; ival: 1 if it carries an int (`ability x: int`);
                           doc; name2: a terrain or side_feature's `colour` string,
-                          "once" for a phase played once before turn 1, or NULL */
+                          "once" for a phase played once before turn 1, or NULL; a: for a
+                          face, the AST_NAME of the terrain it shows (`shows T`), or NULL */
     AST_VALUE_DECL,      /* name; doc */
     AST_ENUM,            /* name; list: AST_NAME members */
     AST_RECORD_DECL,     /* name; list: AST_PARAM fields */

@@ -97,14 +97,15 @@ BUILTIN_BOARD(UNITS_AT, "units_at", builtin_units_at, SQUARE, NONE, NONE, UNITS,
 BUILTIN_BOARD(ELEVATION, "elevation", builtin_elevation, SQUARE, NONE, NONE, INT, "sq",
     "the elevation of sq")
 BUILTIN_BOARD(TERRAIN, "terrain", builtin_terrain, SQUARE, NONE, NONE, TERRAIN, "sq",
-    "the terrain of sq (E215 when the square has none: a legend symbol `= none`)")
+    "the terrain sq shows: the terrain its element's face declares it shows (`face F \"doc\" "
+    "shows T`, §6.1), else the board's (E215 when the square has none: a legend symbol `= none`)")
 BUILTIN_BOARD(ELEMENT_AT, "element_at", builtin_element_at, SQUARE, NONE, NONE, ELEMENT, "sq",
     "the terrain element sq is in (E215 when none)")
 BUILTIN_BOARD(IN_ELEMENT, "in_element", builtin_in_element, SQUARE, NONE, NONE, BOOL, "sq",
     "whether sq is in a terrain element")
 BUILTIN_BOARD(ELEMENT_TERRAIN, "element_terrain", builtin_element_terrain, ELEMENT, NONE, NONE,
     TERRAIN, "e",
-    "the terrain of element e")
+    "the terrain of element e on the board, whichever face it shows")
 BUILTIN_BOARD(ELEMENT_VALUE, "element_value", builtin_element_value, ELEMENT, NONE, NONE, INT,
     "e",
     "the element's `value` in the scenario; E215 when it gives none (board.md §4)")

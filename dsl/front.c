@@ -370,6 +370,24 @@ ast_node *front_vocab_once(front_ctx *ctx, ast_loc loc, ast_loc word_loc, ast_op
     return n;
 }
 
+ast_node *front_vocab_shows(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
+                            const char *doc, ast_loc word_loc, const char *word,
+                            ast_loc terrain_loc, const char *terrain)
+{
+    if (!word || strcmp(word, "shows") != 0)
+        return reject(ctx, E_SYNTAX, word_loc,
+                      "unexpected identifier '%.40s': only `shows TERRAIN` may follow a face's "
+                      "text",
+                      word ? word : "");
+    if (cat != AST_VOCAB_FACE)
+        return reject(ctx, E_VOCAB_TYPE, word_loc,
+                      "only a face shows a terrain (the terrain an element turned to it shows)");
+    ast_node *node = front_vocab(ctx, loc, cat, name, false, doc);
+    if (node)
+        node->a = front_node(ctx, AST_NAME, terrain_loc, terrain);
+    return node;
+}
+
 ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const char *type)
 {
     static const struct {

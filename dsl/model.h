@@ -130,6 +130,8 @@ typedef struct res_member {
     ast_loc loc;
     const char *colour; /* `terrain x "doc" colour "#rrggbb"` (terrain, side_feature): the
                            colour pictures show it in, or NULL */
+    int32_t shows;      /* `face x "doc" shows t` (a face): the terrain member t a terrain element
+                           turned to it shows on its squares (builtin terrain(sq)); else -1 */
 } res_member;
 
 typedef struct res_enum {

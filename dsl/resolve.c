@@ -157,6 +157,7 @@ res_program *res_resolve_as(ast_file *const *files, size_t nfiles, bool defer, d
         }
     scope_modules(&c, files, nfiles);
     EACH_DECL(scope_declare(&c, d));
+    EACH_DECL(scope_face_shows(&c, d));
     p->units = unit_pool_new((uint32_t)p->enums[E_ABILITY].len, (uint32_t)p->enums[E_MARKER].len,
                              (uint32_t)p->nslots);
     if (!p->units)

@@ -76,6 +76,9 @@ int32_t scope_module_named(const res_program *p, const char *name);
 /* Pass 1 for one top-level declaration d: enters its name (and an enum's members, a
  * vocabulary declaration's member) into c->p's tables, with an id whose signature pass 2 fills. */
 void scope_declare(rctx *c, ast_node *d);
+/* After pass 1 for one top-level declaration d: a face's `shows TERRAIN` (language.md §6.1)
+ * into its member's `shows`; a TERRAIN that is no terrain member is E100 at its name. */
+void scope_face_shows(rctx *c, ast_node *d);
 /* Adds name (borrowed from the AST or a static string) to *table as (kind, id) at loc. On a
  * clash reports E110 (`what` names the declaration) and returns NULL; NULL on OOM or a NULL
  * name. */

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "near.h"
 #include "resolve_int.h"
 
 /* ---- name table helpers ---- */
@@ -103,7 +104,7 @@ int32_t scope_add_member(rctx *c, uint32_t eid, const char *name, const char *do
     }
     m->hits[m->len++] = (member_hit){ eid, (uint32_t)e->len };
     e->members[e->len] =
-        (res_member){ .name = name, .doc = doc, .carries_int = carries, .loc = loc };
+        (res_member){ .name = name, .doc = doc, .carries_int = carries, .loc = loc, .shows = -1 };
     return (int32_t)e->len++;
 }
 
@@ -339,4 +340,29 @@ void scope_declare(rctx *c, ast_node *d)
         break;
     default: break;
     }
+}
+
+void scope_face_shows(rctx *c, ast_node *d)
+{
+    if (d->kind != AST_VOCAB || d->op != AST_VOCAB_FACE || !d->a || !d->a->name)
+        return;
+    res_program *p = c->p;
+    const res_enum *t = &p->enums[E_TERRAIN];
+    int32_t face = model_find_member(&p->enums[E_FACE], d->name);
+    const ast_loc *at = face >= 0 ? &p->enums[E_FACE].members[face].loc : NULL;
+    if (!at || at->file != d->loc.file || at->line != d->loc.line || at->col != d->loc.col)
+        return; /* a duplicate face: reported by scope_declare */
+    int32_t terrain = model_find_member(t, d->a->name);
+    if (terrain >= 0) {
+        p->enums[E_FACE].members[face].shows = terrain;
+        return;
+    }
+    near_search s;
+    near_begin(&s, d->a->name);
+    for (size_t i = 0; i < t->len; i++)
+        near_offer(&s, t->members[i].name);
+    const char *near = near_result(&s);
+    res_err(c, E_UNKNOWN_NAME, d->a->loc, "face `%s` shows `%s`, which is no terrain%s%s%s",
+            d->name, d->a->name, near ? " (did you mean `" : "", near ? near : "",
+            near ? "`?)" : "");
 }

@@ -453,9 +453,27 @@ BODY(builtin_elevation)
     return true;
 }
 
+/* The terrain square sq shows: the terrain the face of its element declares it shows (`face F
+ * "doc" shows T`, language.md §6.1: a building turned to its ruin side), else the board's.
+ * While no element was turned (scene.h) the face is not read. */
+static int shown_terrain(const vm_ctx *x, int sq)
+{
+    int t = board_terrain(x->sc->b, sq);
+    if (!x->sc->nelements_turned)
+        return t;
+    int e = board_element_at(x->sc->b, sq);
+    if (e < 0 || (size_t)e >= x->sc->nelement_faces)
+        return t;
+    int32_t f = x->sc->element_faces[e];
+    const res_enum *faces = &x->p->enums[E_FACE];
+    return f >= 0 && (size_t)f < faces->len && faces->members[f].shows >= 0
+               ? faces->members[f].shows
+               : t;
+}
+
 BODY(builtin_terrain)
 {
-    out->u.i = board_terrain(x->sc->b, at.a);
+    out->u.i = shown_terrain(x, at.a);
     if (out->u.i < 0 || (size_t)out->u.i >= x->p->enums[E_TERRAIN].len)
         return fail_square(x, args[0].u.i, "terrain");
     return true;

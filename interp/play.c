@@ -178,6 +178,15 @@ bool play_markers(play *pl, play_fx k, int64_t who, int64_t marker, int64_t coun
     return true;
 }
 
+/* Counts an element turned from face `was` to `now` in sc->nelements_turned (scene.h). */
+static void element_turned(scene *sc, int32_t was, int32_t now)
+{
+    if (was == RES_FACE_NONE && now != RES_FACE_NONE)
+        sc->nelements_turned++;
+    else if (was != RES_FACE_NONE && now == RES_FACE_NONE && sc->nelements_turned)
+        sc->nelements_turned--;
+}
+
 bool play_flip(play *pl, play_fx k, int64_t target, int32_t face)
 {
     int32_t *faces = k == FX_FLIP_UNIT ? pl->sc->unit_faces : pl->sc->element_faces;
@@ -185,6 +194,8 @@ bool play_flip(play *pl, play_fx k, int64_t target, int32_t face)
         return false;
     pl->log[pl->len++] =
         (play_rec){ .kind = k, .target = target, .before = faces[target], .after = face };
+    if (k == FX_FLIP_ELEMENT)
+        element_turned(pl->sc, faces[target], face);
     faces[target] = face;
     return true;
 }
@@ -317,7 +328,10 @@ static void revert_one(play *pl, const play_rec *r)
         set_element_markers(b, (int)r->target, (int)r->what, r->before, r->feature_pos);
         break;
     case FX_FLIP_UNIT: sc->unit_faces[r->target] = (int32_t)r->before; break;
-    case FX_FLIP_ELEMENT: sc->element_faces[r->target] = (int32_t)r->before; break;
+    case FX_FLIP_ELEMENT:
+        element_turned(sc, sc->element_faces[r->target], (int32_t)r->before);
+        sc->element_faces[r->target] = (int32_t)r->before;
+        break;
     case FX_SET: {
         unit *un = unit_get(sc->units, (int32_t)r->target);
         if (r->had)

@@ -35,6 +35,10 @@ typedef struct scene {
     size_t nunit_faces;
     int32_t *element_faces; /* owned, nelement_faces */
     size_t nelement_faces;
+    /* how many flips have turned an element from `none` to another face, less those turned
+     * back (interp/play.c): while 0 no element shows a face, and terrain(sq) reads the board's
+     * terrain alone (its fast paths, vm_ops_board.h); never less than the elements showing one */
+    size_t nelements_turned;
 } scene;
 
 /* Loads the scenario text[0..len) against program p: every terrain, square feature, side

@@ -128,8 +128,8 @@ VM_CASE(TERRAIN)
 {
     int sq, t;
     const uint32_t type = p->enums[E_TERRAIN].type;
-    if (builtin_square_at(x, TOP, &sq) && (t = board_terrain_at_sq(x->sc->b, sq)) >= 0 &&
-        (size_t)t < p->enums[E_TERRAIN].len)
+    if (builtin_square_at(x, TOP, &sq) && !x->sc->nelements_turned &&
+        (t = board_terrain_at_sq(x->sc->b, sq)) >= 0 && (size_t)t < p->enums[E_TERRAIN].len)
         TOP = (val){ .type = type, .u.i = t };
     else
         BOARD_SLOW(RES_BI_TERRAIN, 1, type);

@@ -13,8 +13,8 @@
 VM_CASE(L_TERRAIN)
 {
     int sq, t;
-    if (VM_HOLDS(1) && PAIR_SQUARE(base[OPA], sq) && (t = board_terrain_at_sq(x->sc->b, sq)) >= 0 &&
-        (size_t)t < p->enums[E_TERRAIN].len) {
+    if (VM_HOLDS(1) && PAIR_SQUARE(base[OPA], sq) && !x->sc->nelements_turned &&
+        (t = board_terrain_at_sq(x->sc->b, sq)) >= 0 && (size_t)t < p->enums[E_TERRAIN].len) {
         PUSH(((val){ .type = p->enums[E_TERRAIN].type, .u.i = t }));
         SKIP(2);
         VM_NEXT_TAKING(1);
@@ -26,7 +26,7 @@ VM_CASE(L_TERRAIN)
 VM_CASE(LF_TERRAIN)
 {
     int sq, t;
-    if (VM_HOLDS(1) && PAIR_SQUARE(base[OPA].u.rec[OPB], sq) &&
+    if (VM_HOLDS(1) && PAIR_SQUARE(base[OPA].u.rec[OPB], sq) && !x->sc->nelements_turned &&
         (t = board_terrain_at_sq(x->sc->b, sq)) >= 0 && (size_t)t < p->enums[E_TERRAIN].len) {
         PUSH(((val){ .type = p->enums[E_TERRAIN].type, .u.i = t }));
         SKIP(3);

@@ -128,6 +128,13 @@ ast_node *front_vocab_colour(front_ctx *ctx, ast_loc loc, ast_op cat, const char
  * is E010 at word_loc, worded as the parser's own syntax errors; returns NULL then. */
 ast_node *front_vocab_once(front_ctx *ctx, ast_loc loc, ast_loc word_loc, ast_op cat,
                            const char *name, const char *doc, const char *word);
+/* `face NAME "doc" shows TERRAIN;`: a terrain element turned to this face shows terrain TERRAIN
+ * on its squares (language.md §6.1; the resolver checks TERRAIN is a terrain, E100). The node's
+ * `a` is an AST_NAME of TERRAIN at terrain_loc. A word other than `shows` (word_loc, word) is
+ * E010, `shows` after another vocabulary name than a face E017; returns NULL then. */
+ast_node *front_vocab_shows(front_ctx *ctx, ast_loc loc, ast_op cat, const char *name,
+                            const char *doc, ast_loc word_loc, const char *word,
+                            ast_loc terrain_loc, const char *terrain);
 /* `: TYPE` after a vocabulary name, TYPE other than `int`: E017 at loc; returns NULL. */
 ast_node *front_vocab_bad_type(front_ctx *ctx, ast_loc loc, ast_op cat, const char *type);
 ast_node *front_doc_decl(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name,

@@ -145,6 +145,7 @@ file
 /* ---------------------------------------------------------------- declarations (§3) */
 
 /* decl = vocab_kw IDENT [ ':' 'int' ] [ text [ 'colour' STRING ] ] ';'  (§3.1, §5.1)
+ *      | 'face' IDENT text 'shows' IDENT ';'                             (§6.1)
  *      | 'phase' IDENT [ text ] 'once' ';'                               (§6.5)
  *      | 'value' IDENT [ text ] ';'
  *      | 'enum' IDENT '{' IDENT { ',' IDENT } '}'
@@ -158,7 +159,8 @@ file
  * than terrain and side_feature, or one that is no colour. `colour` is no keyword (a name
  * elsewhere): only this place reads the word, after the text, so that a name right after the
  * vocabulary name stays the syntax error it was. A word after the text other than a phase's
- * `once` is E010 (front_vocab_once). */
+ * `once` is E010 (front_vocab_once). `shows` is no keyword either: a face's text may be
+ * followed by `shows TERRAIN` (front_vocab_shows). */
 decl
     : vocab_kw IDENT text_opt ';'       { $$ = front_vocab(ctx, @2, $1, $2, false, $3); }
     | vocab_kw IDENT text IDENT STRING ';'
@@ -166,6 +168,9 @@ decl
                                                                   @5, $5); }
     | vocab_kw IDENT IDENT ';'          { $$ = front_vocab_once(ctx, @2, @3, $1, $2, NULL, $3); }
     | vocab_kw IDENT text IDENT ';'     { $$ = front_vocab_once(ctx, @2, @4, $1, $2, $3, $4); }
+    | vocab_kw IDENT text IDENT IDENT ';'
+                                        { $$ = front_vocab_shows(ctx, @2, $1, $2, $3, @4, $4,
+                                                                 @5, $5); }
     | vocab_kw IDENT ':' INT_TYPE text_opt ';'
                                         { $$ = front_vocab(ctx, @2, $1, $2, true, $5); }
     | vocab_kw IDENT ':' IDENT text_opt ';'

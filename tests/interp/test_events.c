@@ -14,7 +14,8 @@ static const char *const RULES =
     "marker suppressed; marker shaken; marker routed;\nvalue speed; value life;\n"
     "terrain open; terrain woods; terrain bridge;\nsquare_feature rubble;\n"
     "side_feature wire;\ninterspace_item mine;\n"
-    "phase order; phase activation; phase supply;\nface wreck; face ruined;\n"
+    "phase order; phase activation; phase supply;\nface wreck;\n"
+    "face ruined \"the bridge's ruin side\" shows open;\n"
     "counter rifle: infantry { side allies }\n"
     "counter tank: vehicle { size 2 side allies speed 4 }\n"
     "counter truck: vehicle { side allies speed 3 }\nevent suppress(u: unit);\n"
@@ -832,6 +833,32 @@ START_TEST(editions_and_event_rules)
 }
 END_TEST
 
+/* `face ruined "..." shows open` (language.md §6.1): once the bridge element (B3, C3) is
+ * turned to ruined, terrain(sq) answers open on its squares, and bridge again when undone; the
+ * element keeps its own terrain (element_terrain), the other squares theirs; a unit's face
+ * shows no terrain. Read of a loop's variable too, an instruction pair (vm_ops_pairs.h). */
+START_TEST(a_face_shows_a_terrain)
+{
+    tvm *t = play_vm();
+    ck_assert_str_eq(ev(t, "[terrain(@B3), terrain(@C3), terrain(@C1), terrain(@A3)]"),
+                     "[bridge, bridge, woods, open]");
+    ck_assert_str_eq(do_(t, "st_flip($tank)"), "flip $tank to wreck   (T.flip)\n");
+    ck_assert_str_eq(ev(t, "[terrain(@A3), terrain(@B3)]"), "[open, bridge]");
+    ck_assert_str_eq(do_(t, "st_flip_element(@C3)"), "flip bridge1 to ruined   (T.flip)\n");
+    ck_assert_str_eq(ev(t, "[terrain(@B3), terrain(@C3), terrain(@C1), terrain(@A3)]"),
+                     "[open, open, woods, open]");
+    ck_assert_str_eq(ev(t, "[terrain(sq) for sq in [@B3, @C3, @C1]]"), "[open, open, woods]");
+    ck_assert_str_eq(ev(t, "element_terrain(element_at(@B3))"), "bridge");
+    undo_ok(t);
+    ck_assert_str_eq(ev(t, "[terrain(@B3), terrain(@C3)]"), "[bridge, bridge]");
+    tvm_free(t);
+    /* what a face shows must be a terrain; `shows` only after a face's text */
+    ck_load_fails("terrain open;\nface ruined \"r\" shows opne;\n", 100, 2, 23);
+    ck_load_fails("terrain open;\nmarker m \"m\" shows open;\n", 17, 2, 14);
+    ck_load_fails("terrain open;\nface ruined \"r\" becomes open;\n", 10, 2, 17);
+}
+END_TEST
+
 START_TEST(resolver_errors)
 {
     /* a rule of an event must have effects, a rule of a query an answer: E160 */
@@ -884,6 +911,7 @@ int main(void)
     tcase_add_test(tc, tests_that_play);
     tcase_add_test(tc, editions_and_event_rules);
     tcase_add_test(tc, resolver_errors);
+    tcase_add_test(tc, a_face_shows_a_terrain);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
