@@ -16,13 +16,7 @@ enum {
     BLOCK_SIZE = 16 * 1024
 };
 
-struct arena_block {
-    arena_block *next;
-    size_t used, cap; /* bytes of data */
-    max_align_t data[];
-};
-
-void *arena_alloc(arena *a, size_t n)
+void *arena_alloc_slow(arena *a, size_t n)
 {
     const size_t align = alignof(max_align_t);
     if (n > SIZE_MAX / 2)

@@ -8,9 +8,18 @@
 #ifndef HON_ARENA_H
 #define HON_ARENA_H
 
+#include <stdalign.h>
 #include <stddef.h>
+#include <stdint.h>
 
+/* A block of the chain (arena.c carves them; here so that arena_alloc's common case is
+ * inline). */
 typedef struct arena_block arena_block;
+struct arena_block {
+    arena_block *next;
+    size_t used, cap; /* bytes of data */
+    max_align_t data[];
+};
 
 /* A zeroed struct is an empty arena with no limit. */
 typedef struct arena {
@@ -19,9 +28,29 @@ typedef struct arena {
     size_t limit;      /* refuse to hand out more than this many bytes (0: no limit) */
 } arena;
 
+/* arena_alloc's every case (a new block, the limit refused, n 0 or absurd): not called
+ * directly. */
+void *arena_alloc_slow(arena *a, size_t n);
+
 /* n bytes (uninitialised), aligned for any type and owned by the arena; NULL when memory runs
- * out or the arena would pass its limit. n == 0 still gives a distinct block. */
-void *arena_alloc(arena *a, size_t n);
+ * out or the arena would pass its limit. n == 0 still gives a distinct block. Inline where
+ * the current block has the room and the limit allows it (the VM allocates per evaluation:
+ * interp/state.c), else arena_alloc_slow. */
+static inline void *arena_alloc(arena *a, size_t n)
+{
+    const size_t align = alignof(max_align_t);
+    arena_block *b = a->head;
+    size_t r = (n + align - 1) & ~(align - 1);
+    /* n - 1 wraps for 0: n is 1 .. SIZE_MAX / 2, as the slow path asks before rounding */
+    if (n - 1 < SIZE_MAX / 2 && b && b->cap - b->used >= r &&
+        (!a->limit || (r <= a->limit && a->total <= a->limit - r))) {
+        void *p = (unsigned char *)b->data + b->used;
+        b->used += r;
+        a->total += r;
+        return p;
+    }
+    return arena_alloc_slow(a, n);
+}
 /* Forgets everything handed out, keeping one block for reuse. */
 void arena_reset(arena *a);
 /* A point in an arena's history (arena_mark), to go back to (arena_rewind). */

@@ -245,7 +245,18 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
     x->depth = 0;
     if (!state_ensure_stack(x, nargs + 1))
         return false;
-    memcpy(x->stack, args, nargs * sizeof *args);
+    if (nargs) /* args may be NULL when there are none: memcpy's arguments must not be */
+        memcpy(x->stack, args, nargs * sizeof *args);
+    return vm_call_placed(x, is_fn, q, nargs, out);
+}
+
+bool vm_call_placed(vm_ctx *x, bool is_fn, uint32_t q, uint32_t nargs, val *out)
+{
+    x->err.code = E_NONE;
+    if (state_interrupted())
+        return state_fail_interrupted(x);
+    x->nframes = 0;
+    x->depth = 0;
     x->sp = nargs;
     if (!is_fn)
         return vm_call_query(x, q, 0, nargs, out, NULL);

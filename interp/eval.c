@@ -291,6 +291,13 @@ static bool handle_lookup(hon_vm *vm, hon_query_handle *h)
     h->is_fn = q < 0;
     h->id = (uint32_t)(q >= 0 ? q : f);
     h->gen = vm->prog_gen;
+    const res_field *params = h->is_fn ? p->fns[h->id].params : p->queries[h->id].params;
+    h->nparams = h->is_fn ? p->fns[h->id].nparams : p->queries[h->id].nparams;
+    for (uint32_t i = 0; i < h->nparams && i < HANDLE_MAX_PARAMS; i++) {
+        uint32_t t = params[i].type;
+        h->ptype[i] = t;
+        h->pkind[i] = (uint8_t)(t < p->ntypes ? p->types[t].kind : RT_NONE);
+    }
     return true;
 }
 
@@ -319,18 +326,19 @@ void hon_query_handle_free(hon_query_handle *h)
     mem_free(h);
 }
 
-/* Converts argument a for a parameter of type t; false when it does not fit. */
-static bool arg_val(const hon_vm *vm, uint32_t t, const hon_value *a, val *out)
+/* Converts argument a for a parameter of type t (of kind k, the program's res_tkind of t);
+ * false when it does not fit. */
+static bool arg_val(const hon_vm *vm, uint32_t t, res_tkind k, const hon_value *a, val *out)
 {
     const res_program *p = vm->pg->res;
-    const unit_pool *pool = vm->sc ? vm->sc->units : p->units;
-    res_tkind k = t < p->ntypes ? p->types[t].kind : RT_NONE;
     *out = (val){ .type = t, .u.i = a->i };
     switch (k) {
     case RT_INT: return a->kind == HON_V_INT;
     case RT_BOOL: return a->kind == HON_V_BOOL && (a->i == 0 || a->i == 1);
     case RT_VERDICT: return a->kind == HON_V_VERDICT && (a->i == 0 || a->i == 1);
-    case RT_UNIT: return a->kind == HON_V_UNIT && a->i >= 0 && (size_t)a->i < pool->len;
+    case RT_UNIT:
+        return a->kind == HON_V_UNIT && a->i >= 0 &&
+               (size_t)a->i < (vm->sc ? vm->sc->units : p->units)->len;
     case RT_SQUARE: return a->kind == HON_V_SQUARE;
     case RT_SIDE:
         return a->kind == HON_V_SIDE && vm->sc && a->i >= 0 && a->i < geo_side_count(vm->sc->g);
@@ -363,8 +371,8 @@ static hon_value out_val(const res_program *p, val v)
     return r;
 }
 
-/* Checks a call of h with the n arguments args and converts them into argv (16 slots):
- * HON_OK, or HON_ERR_NOT_FOUND reported. */
+/* Checks a call of h with the n arguments args and converts them into argv (16 slots), with
+ * the parameters h keeps (handle_lookup): HON_OK, or HON_ERR_NOT_FOUND reported. */
 static hon_status call_args(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
                             val *argv)
 {
@@ -374,20 +382,18 @@ static hon_status call_args(hon_vm *vm, hon_query_handle *h, const hon_value *ar
         session_report(vm, E_NO_SUCH_QUERY, "<call>", "no query or fn named '%s'", h->name);
         return HON_ERR_NOT_FOUND;
     }
-    const res_program *p = vm->pg->res;
-    const res_field *params = h->is_fn ? p->fns[h->id].params : p->queries[h->id].params;
-    uint32_t np = h->is_fn ? p->fns[h->id].nparams : p->queries[h->id].nparams;
-    if (n != np || n > 16) {
+    uint32_t np = h->nparams;
+    if (n != np || n > HANDLE_MAX_PARAMS) {
         session_report(vm, E_BAD_REQUEST, "<call>", "%s takes %u argument%s, not %zu", h->name, np,
                        np == 1 ? "" : "s", n);
         return HON_ERR_NOT_FOUND;
     }
     for (size_t i = 0; i < n; i++)
-        if (!arg_val(vm, params[i].type, &args[i], &argv[i])) {
+        if (!arg_val(vm, h->ptype[i], (res_tkind)h->pkind[i], &args[i], &argv[i])) {
             char tname[128];
             session_report(vm, E_BAD_REQUEST, "<call>",
                            "argument %zu of %s does not fit its type %s", i + 1, h->name,
-                           type_name(p, params[i].type, tname, sizeof tname));
+                           type_name(vm->pg->res, h->ptype[i], tname, sizeof tname));
             return HON_ERR_NOT_FOUND;
         }
     return HON_OK;
@@ -405,12 +411,16 @@ static hon_status call_begin(hon_vm *vm, hon_query_handle *h, const hon_value *a
 hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
                           hon_value *out)
 {
-    val argv[16];
-    hon_status st = call_begin(vm, h, args, n, argv, false);
+    val argv[HANDLE_MAX_PARAMS];
+    /* the arguments converted straight into the VM's stack when it has room for them (no
+     * evaluation runs between calls: nothing there is alive), else into argv and copied */
+    val *to = vm && n < vm->x.stack_cap ? vm->x.stack : argv;
+    hon_status st = call_begin(vm, h, args, n, to, false);
     if (st != HON_OK)
         return st;
     val v;
-    if (!vm_call(&vm->x, h->is_fn, h->id, argv, (uint32_t)n, &v))
+    if (!(to == argv ? vm_call(&vm->x, h->is_fn, h->id, argv, (uint32_t)n, &v)
+                     : vm_call_placed(&vm->x, h->is_fn, h->id, (uint32_t)n, &v)))
         st = session_error(vm, false);
     else if (out)
         *out = out_val(vm->pg->res, v);
@@ -421,7 +431,7 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
 hon_status hon_call_query_text(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
                                hon_value *out, char *buf, size_t cap)
 {
-    val argv[16];
+    val argv[HANDLE_MAX_PARAMS];
     hon_status st = call_begin(vm, h, args, n, argv, false);
     if (st != HON_OK)
         return st;
@@ -460,7 +470,7 @@ hon_status eval_ask_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
 {
     if (out)
         *out = NULL;
-    val argv[16];
+    val argv[HANDLE_MAX_PARAMS];
     hon_status st = call_begin(vm, h, args, n, argv, true);
     if (st != HON_OK)
         return st;

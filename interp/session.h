@@ -39,11 +39,19 @@ typedef struct session_choice {
     char *reading;
 } session_choice;
 
+/* The parameters a handle keeps of its query or fn (more are refused at each call). */
+#define HANDLE_MAX_PARAMS 16
+
 struct hon_query_handle {
     char *name;
     uint64_t gen; /* prog_gen when id was looked up */
     bool is_fn;
     uint32_t id;
+    /* its parameters as of gen, so that each call checks its arguments without the program:
+     * how many, and the first HANDLE_MAX_PARAMS' types and their kinds */
+    uint32_t nparams;
+    uint32_t ptype[HANDLE_MAX_PARAMS];
+    uint8_t pkind[HANDLE_MAX_PARAMS]; /* res_tkind */
 };
 
 struct hon_vm {

@@ -82,23 +82,30 @@ bool state_fail_interrupted(vm_ctx *x)
 
 void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
 {
-    x->pg = s->pg;
-    x->p = s->pg->res;
+    /* a setting's number names one program, edition and readings (state_setup): the same
+     * as the last evaluation's, under the same program, leaves what follows from them as it
+     * is, the memo's key among them (memo_key would find it the same) */
+    if (!s->setting || s->setting != x->setting || s->pg != x->pg ||
+        x->memo.setting != s->setting || x->memo.serial != s->pg->serial) {
+        x->pg = s->pg;
+        x->p = s->pg->res;
+        x->edition = s->edition;
+        const res_edition *e = s->edition >= 0 && (size_t)s->edition < x->p->neditions
+                                   ? &x->p->editions[s->edition]
+                                   : NULL;
+        x->fn_of = e ? e->fn_of : NULL;
+        x->nfn_of = e && e->fn_of ? e->nfn_of : 0;
+        x->table_of = e ? e->table_of : NULL;
+        x->ntable_of = e && e->table_of ? e->ntable_of : 0;
+        x->readings = s->readings;
+        /* on failure nothing is tabled, and the next evaluation keys the memo again */
+        bool keyed = memo_key(&x->memo, s->pg, s->edition, s->readings, s->setting);
+        x->setting = keyed ? s->setting : 0;
+    }
     x->sc = s->sc;
     x->sq_w = s->sc ? (uint64_t)s->sc->g->w : 0;
     x->sq_h = s->sc ? (uint64_t)s->sc->g->h : 0;
     x->units = s->sc ? s->sc->units : res_units_of(s->pg->res, s->edition);
-    x->edition = s->edition;
-    const res_edition *e = s->edition >= 0 && (size_t)s->edition < x->p->neditions
-                               ? &x->p->editions[s->edition]
-                               : NULL;
-    x->fn_of = e ? e->fn_of : NULL;
-    x->nfn_of = e && e->fn_of ? e->nfn_of : 0;
-    x->table_of = e ? e->table_of : NULL;
-    x->ntable_of = e && e->table_of ? e->ntable_of : 0;
-    x->readings = s->readings;
-    memo_key(&x->memo, s->pg, s->edition, s->readings,
-             s->setting); /* on failure nothing is tabled */
     x->dice = dice;
     x->budget = s->budget ? s->budget : VM_DEFAULT_BUDGET;
     state_set_steps(x, x->budget);

@@ -176,6 +176,11 @@ struct vm_ctx {
     /* the answers of pure queries over small finite domains, kept across evaluations under
      * the same program, edition and readings (memo.h; state_begin keys them) */
     memo memo;
+    /* the setting (state_setup.setting) of the last state_begin, 0 when it had none: when the
+     * next names the same one under the same program, the fields that follow from its
+     * program, edition and readings (p, edition, fn_of, table_of, readings, the memo's key)
+     * are kept as they are (state_begin) */
+    uint64_t setting;
     vm_refusal refusal; /* the last require that refused */
     /* while a traced evaluation with the plain chunks runs a query's combined chunk
      * (answer_trace_begin): what its exits record (answer_trace_rule); rs NULL otherwise */

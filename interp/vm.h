@@ -15,6 +15,9 @@ bool vm_eval(vm_ctx *x, const chunk *ch, val *out);
  * hon_call_query does: true with *out set, or false with x->err set. Call between state_begin
  * and state_end. */
 bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs, val *out);
+/* vm_call with its nargs arguments already in x->stack[0..nargs) (x->stack_cap > nargs): the
+ * public API's calls convert them there (eval.c), not into a copy first. */
+bool vm_call_placed(vm_ctx *x, bool is_fn, uint32_t q, uint32_t nargs, val *out);
 /* Runs chunk ch (a rule's, an event's rule's) on nargs arguments (copied above the running
  * frames, so it may be called while others run, as the procedure driver does): true with
  * *answered telling whether it reached an answer (then *out holds it; a rule whose `when` was
