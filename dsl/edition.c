@@ -2,8 +2,8 @@
  * it uses and the rules it declares; pass 4 builds each edition's view of the program, parents
  * first: their revisions merged (a thing two parents revise differently, neither superseding
  * the other, is E144 unless the edition says which wins), its own items applied (revise.c),
- * then, once every edition is built, its rule sets and its versions of fns, tables, counters
- * and variant readings.
+ * then, once every edition is built, its rules (sorted into its rule sets when the view is
+ * first asked, model.c) and its versions of fns, tables, counters and variant readings.
  *
  * It reads the rules body.c created; interp/ reads the views through model_rules_of,
  * res_fn_of, res_table_of and res_units_of (model.c). */
@@ -408,51 +408,18 @@ static void edition_build(rctx *c, int32_t ed)
 
 /* ---- pass 4: rule sets and versions ---- */
 
-static int cmp_rule_order(const void *a, const void *b, const void *ctx)
+/* The room for a view's rule sets, one per query, and for the n rules of list (rule ids):
+ * one block (model.c frees it whole), so that a view costs one allocation, not one per query.
+ * It is filled when the view is first asked (model_rules_of, which sorts list's rules into
+ * it): an edition that no command asks for costs no sorting (bench.md §9). Allocated here, at
+ * load, so that memory running out is reported here (E199), never when a query is asked.
+ * NULL after reporting E199. */
+static res_ruleset *sets_room(rctx *c, size_t n)
 {
-    const res_program *p = ctx;
-    const res_rule *x = &p->rules[*(const uint32_t *)a], *y = &p->rules[*(const uint32_t *)b];
-    if (x->priority != y->priority)
-        return x->priority > y->priority ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Orders a rule set: priority higher first, then rule order (seq). A set is most often in
- * that order already (its rules pushed in rule order, with no priority): then it is left as
- * it is, which is what the stable sort would leave (2,300 sorts at start-up: bench.md §9). */
-static void set_sort(rctx *c, res_ruleset *s)
-{
-    size_t i = 1;
-    while (i < s->len && cmp_rule_order(&s->rules[i - 1], &s->rules[i], c->p) <= 0)
-        i++;
-    if (i < s->len && !table_msort(s->rules, s->len, sizeof *s->rules, cmp_rule_order, c->p))
+    size_t nq = c->p->nqueries ? c->p->nqueries : 1;
+    res_ruleset *s = mem_malloc(nq * sizeof *s + n * sizeof(uint32_t));
+    if (!s)
         res_oom(c, (ast_loc){ 0 });
-}
-
-/* The rule sets of a view, one per query, from the n rules of list (rule ids; each set gets
- * its query's rules in list order), then ordered (set_sort): the sets and their rules in one
- * block (model.c frees it whole; a set's cap is its length), so that a view costs one
- * allocation, not one per query (bench.md §9). NULL after reporting E199. */
-static res_ruleset *sets_of(rctx *c, const uint32_t *list, size_t n)
-{
-    const res_program *p = c->p;
-    size_t nq = p->nqueries ? p->nqueries : 1;
-    res_ruleset *s = mem_calloc(1, nq * sizeof *s + n * sizeof *list);
-    if (!s) {
-        res_oom(c, (ast_loc){ 0 });
-        return NULL;
-    }
-    uint32_t *room = (uint32_t *)(void *)(s + nq);
-    for (size_t i = 0; i < n; i++)
-        s[p->rules[list[i]].query].cap++;
-    for (size_t q = 0, at = 0; q < nq; at += s[q].cap, q++)
-        s[q].rules = room + at;
-    for (size_t i = 0; i < n; i++) {
-        res_ruleset *set = &s[p->rules[list[i]].query];
-        set->rules[set->len++] = list[i];
-    }
-    for (size_t q = 0; q < p->nqueries; q++)
-        set_sort(c, &s[q]);
     return s;
 }
 
@@ -525,10 +492,13 @@ static void edition_derive(rctx *c, int32_t ed, size_t nfns, const res_rev **rev
         if (x->kind == REV_RULE && x->version >= 0 &&
             !top_level(p, model_find_rule(p, x->key + strlen("rule "))))
             list[n++] = (uint32_t)x->version;
-    e->sets = sets_of(c, list, n);
-    mem_free(list);
-    if (!e->sets)
+    e->sets = sets_room(c, n);
+    if (!e->sets) {
+        mem_free(list);
         return;
+    }
+    e->set_rules = list; /* sorted into the sets when first asked (model_rules_of) */
+    e->nset_rules = n;
     if (p->nvariants) {
         e->variant_set = mem_malloc(p->nvariants * sizeof *e->variant_set);
         if (!e->variant_set) {
@@ -565,10 +535,13 @@ void edition_views(rctx *c, ast_file *const *files, size_t nfiles)
     for (size_t r = 0; r < p->nrules; r++)
         if (p->rules[r].edition == -1)
             list[n++] = (uint32_t)r;
-    p->base = sets_of(c, list, n);
-    mem_free(list);
-    if (!p->base)
+    p->base = sets_room(c, n);
+    if (!p->base) {
+        mem_free(list);
         return;
+    }
+    p->base_rules = list; /* as an edition's (model_rules_of) */
+    p->nbase_rules = n;
     if (!p->neditions)
         return;
     c->edition_state = mem_calloc(p->neditions, sizeof *c->edition_state);

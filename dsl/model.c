@@ -62,7 +62,7 @@ static void free_names(name_ent **table)
     HASH_CLEAR(hh, *table);
 }
 
-/* A view's rule sets: one block with their rules (edition.c, sets_of). */
+/* A view's rule sets: one block with their rules (edition.c, sets_room). */
 static void sets_free(res_ruleset *s, size_t n)
 {
     (void)n;
@@ -87,6 +87,7 @@ void model_free(res_program *p)
     for (size_t i = 0; i < p->neditions; i++) {
         res_edition *e = &p->editions[i];
         sets_free(e->sets, p->nqueries);
+        mem_free(e->set_rules);
         mem_free(e->variant_set);
         mem_free(e->parents);
         mem_free(e->uses);
@@ -106,6 +107,7 @@ void model_free(res_program *p)
         mem_free(p->tests[i].dice);
     }
     sets_free(p->base, p->nqueries);
+    mem_free(p->base_rules);
     mem_free(p->types);
     mem_free(p->enums);
     mem_free(p->records);
@@ -203,14 +205,62 @@ ast_node *model_find_decl(const res_program *p, const char *name)
     }
 }
 
+/* Whether rule a comes before rule b in a set: higher priority first, then rule order (seq). */
+static bool rule_before(const res_program *p, uint32_t a, uint32_t b)
+{
+    const res_rule *x = &p->rules[a], *y = &p->rules[b];
+    return x->priority != y->priority ? x->priority > y->priority : x->seq < y->seq;
+}
+
+/* Sorts the n rules of *list into sets (the view's block, edition.c's sets_room: nqueries
+ * sets, then room for n rule ids): each set gets its query's rules in list order, then is
+ * ordered by rule_before, stably (an insertion sort: a set is most often in order already,
+ * one comparison a rule, and a few rules with a priority move up; no memory asked for, so
+ * nothing can fail). Frees *list and sets it NULL: the view is made. */
+static void sets_fill(const res_program *p, res_ruleset *s, uint32_t **list, size_t n)
+{
+    uint32_t *room = (uint32_t *)(void *)(s + p->nqueries);
+    const uint32_t *r = *list;
+    for (size_t q = 0; q < p->nqueries; q++)
+        s[q] = (res_ruleset){ 0 };
+    for (size_t i = 0; i < n; i++)
+        s[p->rules[r[i]].query].cap++;
+    for (size_t q = 0, at = 0; q < p->nqueries; at += s[q].cap, q++)
+        s[q].rules = room + at;
+    for (size_t i = 0; i < n; i++) {
+        res_ruleset *set = &s[p->rules[r[i]].query];
+        set->rules[set->len++] = r[i];
+    }
+    for (size_t q = 0; q < p->nqueries; q++) {
+        uint32_t *x = s[q].rules;
+        for (size_t i = 1; i < s[q].len; i++) {
+            uint32_t rule = x[i];
+            size_t j = i;
+            for (; j > 0 && rule_before(p, rule, x[j - 1]); j--)
+                x[j] = x[j - 1];
+            x[j] = rule;
+        }
+    }
+    mem_free(*list);
+    *list = NULL;
+}
+
 const res_ruleset *model_rules_of(const res_program *p, int32_t ed, uint32_t q)
 {
     static const res_ruleset empty = { 0 };
     if (q >= p->nqueries)
         return &empty;
-    if (ed >= 0 && (size_t)ed < p->neditions && p->editions[ed].sets)
-        return &p->editions[ed].sets[q];
-    return p->base ? &p->base[q] : &empty;
+    if (ed >= 0 && (size_t)ed < p->neditions && p->editions[ed].sets) {
+        res_edition *e = &p->editions[ed];
+        if (e->set_rules)
+            sets_fill(p, e->sets, &e->set_rules, e->nset_rules);
+        return &e->sets[q];
+    }
+    if (!p->base)
+        return &empty;
+    if (p->base_rules) /* the program's own fields: the one write a reader makes (model.h) */
+        sets_fill(p, p->base, &((res_program *)p)->base_rules, p->nbase_rules);
+    return &p->base[q];
 }
 
 int32_t res_module_of(const res_program *p, uint32_t file)

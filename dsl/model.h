@@ -308,10 +308,14 @@ typedef struct res_edition {
     int32_t *parents; /* nparents, in the order written */
     uint32_t nparents;
     ast_node *decl;
-    int32_t module;       /* the module of the file that declares it */
-    bool *uses;           /* per module (nmodules): whether its rules are in the edition */
-    bool *ancestors;      /* per edition (neditions): whether it extends it, at any remove */
-    res_ruleset *sets;    /* one per query (nqueries): its rules in evaluation order */
+    int32_t module;    /* the module of the file that declares it */
+    bool *uses;        /* per module (nmodules): whether its rules are in the edition */
+    bool *ancestors;   /* per edition (neditions): whether it extends it, at any remove */
+    res_ruleset *sets; /* one per query (nqueries): its rules in evaluation order */
+    /* Owned, not NULL until the sets are first asked: the rule ids the sets are made of, in
+     * rule order (nset_rules); model_rules_of then sorts them into the sets and frees them. */
+    uint32_t *set_rules;
+    size_t nset_rules;
     int32_t *variant_set; /* one per variant: reading set by this edition or an ancestor, -1 */
     /* the version of each declared fn and table it calls and reads (nfn_of, ntable_of ids);
      * NULL when it revises none: every one as declared */
@@ -413,9 +417,11 @@ typedef struct res_program {
     size_t nfile_modules, file_modules_cap;
     int32_t *module_by_file; /* the same by file id, nmodule_by_file of them (NULL: none made) */
     size_t nmodule_by_file;
-    int32_t base_module;     /* the module of the first file loaded: the game the others extend */
-    res_ruleset *base;       /* per query: the top-level rules (no edition active) */
-    int32_t default_edition; /* -1 when none */
+    int32_t base_module;  /* the module of the first file loaded: the game the others extend */
+    res_ruleset *base;    /* per query: the top-level rules (no edition active) */
+    uint32_t *base_rules; /* owned: as an edition's set_rules, for base */
+    size_t nbase_rules;
+    int32_t default_edition;           /* -1 when none */
     int32_t moments[RES_MOMENT_COUNT]; /* the event raised at each moment, or -1 */
     unit_pool *units;                  /* owned: one unit per counter */
     struct res_names *names;           /* owned */
@@ -457,7 +463,9 @@ int32_t model_find_counter(const res_program *p, const char *name);
 ast_node *model_find_decl(const res_program *p, const char *name);
 
 /* The rule set of query q under edition ed (-1: the top-level rules), borrowed from p; an
- * empty set when q is no query. */
+ * empty set when q is no query. The first ask of a view sorts its rules into its sets (in p's
+ * memory, allocated at load: nothing can fail here; bench.md §9): the program is read-only to
+ * its readers but for this, and is never shared between threads. */
 const res_ruleset *model_rules_of(const res_program *p, int32_t ed, uint32_t q);
 /* The module of the file with diagnostics id `file`: 0 (the unnamed module) when it has no
  * `module` line. */

@@ -2,8 +2,7 @@
  * of a multi-column table) and their rows in pass 3 (cells folded to constants, rows sorted by
  * key, duplicate rows reported, a dense index when every key is an enum).
  *
- * interp/ reads the result (res_table, model.h). The stable sort here also orders the rule sets
- * of edition.c. */
+ * interp/ reads the result (res_table, model.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

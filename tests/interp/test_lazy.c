@@ -4,7 +4,7 @@
  * they call (at any depth), then its combined chunk. Whatever is asked, the answers, the
  * traces, the errors and the load's diagnostics are those of the same program built eagerly;
  * memory running out at a first call is an E209 of that evaluation, and the next call
- * compiles what is left.
+ * compiles what is left. An edition's rule sets are sorted when first asked, not at load.
  */
 #include "interp_test.h"
 #include "mem.h"
@@ -268,6 +268,61 @@ START_TEST(a_copy_is_lazy_too)
 }
 END_TEST
 
+/* A view's rule sets are sorted when the view is first asked (model_rules_of; bench.md §9),
+ * not at load. Under no edition q's rules are one (0), two (5), three (5), low (-1): two and
+ * three tie at priority 5 and keep their order, so q() = 2. Edition `up` adds top (9), first:
+ * q() = 5, its set top, two, three, one, low. Edition `other` replaces r.a: r() = 20. */
+static const char *const VIEWS = "source \"T.1\" = \"this test's rules\";\n"
+                                 "query q() -> int combine first;\n"
+                                 "rule q.one cite \"T.1\" answer 1;\n"
+                                 "rule q.two priority 5 cite \"T.1\" answer 2;\n"
+                                 "rule q.three priority 5 cite \"T.1\" answer 3;\n"
+                                 "rule q.low priority -1 cite \"T.1\" answer 4;\n"
+                                 "query r() -> int combine sum;\n"
+                                 "rule r.a cite \"T.1\" answer 10;\n"
+                                 "edition up { rule q.top priority 9 cite \"T.1\" answer 5; }\n"
+                                 "edition other { replace rule r.a cite \"T.1\" answer 20; }\n";
+
+START_TEST(rule_sets_sorted_when_first_asked)
+{
+    tvm *t = session_of(VIEWS, true);
+    const res_program *p = t->vm->pg->res;
+    int32_t up = model_find_edition(p, "up"), other = model_find_edition(p, "other");
+    ck_assert(up >= 0 && other >= 0);
+    /* nothing asked: no view sorted */
+    ck_assert_ptr_nonnull(p->base_rules);
+    ck_assert_ptr_nonnull(p->editions[up].set_rules);
+    ck_assert_ptr_nonnull(p->editions[other].set_rules);
+    /* q under no edition sorts the top-level view only */
+    ck_assert_str_eq(ev_as(t, "q()", false), "2");
+    ck_assert_ptr_null(p->base_rules);
+    ck_assert_ptr_nonnull(p->editions[up].set_rules);
+    ck_assert_ptr_nonnull(p->editions[other].set_rules);
+    /* then up's */
+    ck_assert_int_eq(hon_set_edition(t->vm, "up"), HON_OK);
+    ck_assert_str_eq(ev_as(t, "q()", false), "5");
+    ck_assert_ptr_null(p->editions[up].set_rules);
+    ck_assert_ptr_nonnull(p->editions[other].set_rules);
+    const res_ruleset *rs = model_rules_of(p, up, query_id(t, "q"));
+    static const char *const order[] = { "q.top", "q.two", "q.three", "q.one", "q.low" };
+    ck_assert_uint_eq(rs->len, 5);
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_str_eq(p->rules[rs->rules[i]].name, order[i]);
+    ck_assert_int_eq(hon_set_edition(t->vm, "other"), HON_OK);
+    ck_assert_str_eq(ev_as(t, "r()", false), "20");
+    ck_assert_ptr_null(p->editions[other].set_rules);
+    /* the same answers built eagerly */
+    tvm *e = session_of(VIEWS, false);
+    ck_assert_str_eq(ev_as(e, "q()", false), "2");
+    ck_assert_int_eq(hon_set_edition(e->vm, "up"), HON_OK);
+    ck_assert_str_eq(ev_as(e, "q()", false), "5");
+    ck_assert_int_eq(hon_set_edition(e->vm, "other"), HON_OK);
+    ck_assert_str_eq(ev_as(e, "r()", false), "20");
+    tvm_free(e);
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("lazy");
@@ -278,6 +333,7 @@ int main(void)
     tcase_add_test(tc, a_lazy_load_reports_as_an_eager_one);
     tcase_add_test(tc, memory_failing_at_a_first_call);
     tcase_add_test(tc, a_copy_is_lazy_too);
+    tcase_add_test(tc, rule_sets_sorted_when_first_asked);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
