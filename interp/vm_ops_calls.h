@@ -274,13 +274,14 @@ VM_CASE(QUERY_ENTER)
 {
     uint32_t argc = OPB;
     if (!x->tracing && !x->fork && x->depth < x->max_depth) {
-        /* the arguments copied one by one up to three (the rules' copies take two to four:
+        /* the arguments copied one by one up to four (the rules' copies take two to four:
          * terrain_sight, side_sight, screens, past_reach), not by a loop */
         val *to = base + OPC;
         SKIP(4);
         x->depth++;
         sp -= argc;
         switch (argc) {
+        case 4: to[3] = sp[3]; /* fallthrough */
         case 3: to[2] = sp[2]; /* fallthrough */
         case 2: to[1] = sp[1]; /* fallthrough */
         case 1: to[0] = sp[0]; /* fallthrough */
