@@ -407,6 +407,14 @@ OP_GROUP("a board built-in read inline (vm.md §4a)")
 OP(UNITS_AT,           0,                RESULT, _, _, _,
    "sq -> the units on sq: `units_at` as one instruction, a list of type a; the empty list "
    "inline when no unit stands there, else `BOARD`'s runner (E217)")
+OP_GROUP("more pairs of instructions in one (vm.md §5c)")
+OP(K_KEPT,             1,                CONST, _, _, _,
+   "`CONST a; KEPT c d e`: K[a] pushed, then the kept read when it holds its value (untraced, "
+   "more than its d steps left after the CONST's), past the code it stands for; their steps "
+   "(else CONST's work, and on into the KEPT)")
+OP(L_L,                1,                LOCAL, _, _, _,
+   "`GET_LOCAL a; GET_LOCAL b`: both pushed, past the second; their two steps (else the first's "
+   "work)")
 
 /* clang-format on */
 

@@ -28,6 +28,7 @@ static uint32_t pair_of(uint32_t first, uint32_t second)
     case OP_GET_LOCAL:
         return second == OP_TERRAIN      ? OP_L_TERRAIN
                : second == OP_IN_ELEMENT ? OP_L_IN_ELEMENT
+               : second == OP_GET_LOCAL  ? OP_L_L
                                          : OP__COUNT;
     case OP_GET_LOCAL_FIELD:
         return second == OP_TERRAIN           ? OP_LF_TERRAIN
@@ -39,6 +40,7 @@ static uint32_t pair_of(uint32_t first, uint32_t second)
         return second == OP_IN_SET         ? OP_K_IN_SET
                : second == OP_JUMP_IF_EQ_S ? OP_K_JUMP_IF_EQ_S
                : second == OP_JUMP_IF_NE_S ? OP_K_JUMP_IF_NE_S
+               : second == OP_KEPT         ? OP_K_KEPT
                                            : OP__COUNT;
     case OP_QUERY_NONE:
         return second == OP_JUMP_IF_TRUE || second == OP_JUMP_IF_FALSE ? OP_NONE_JUMP : OP__COUNT;

@@ -272,15 +272,27 @@ VM_CASE(JUMP_IF_FIELD_FALSE)
  * in a fork of the odds or at the depth limit, the call CALL_QUERY makes, past the copy. */
 VM_CASE(QUERY_ENTER)
 {
-    uint32_t q = OPA, argc = OPB, to = OPC;
+    uint32_t argc = OPB;
     if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+        /* the arguments copied one by one up to four (the rules' copies take two to four:
+         * terrain_sight, side_sight, screens, past_reach), not by a loop */
+        val *to = base + OPC;
         SKIP(4);
         x->depth++;
         sp -= argc;
-        for (uint32_t i = 0; i < argc; i++)
-            base[to + i] = sp[i];
+        switch (argc) {
+        case 4: to[3] = sp[3]; /* fallthrough */
+        case 3: to[2] = sp[2]; /* fallthrough */
+        case 2: to[1] = sp[1]; /* fallthrough */
+        case 1: to[0] = sp[0]; /* fallthrough */
+        case 0: break;
+        default:
+            for (uint32_t i = 0; i < argc; i++)
+                to[i] = sp[i];
+        }
         VM_NEXT();
     }
+    uint32_t q = OPA;
     int32_t past = (int32_t)OPD;
     SKIP(4);
     SAVE_PC();

@@ -328,3 +328,32 @@ VM_CASE(CALL_QUERY_IN_SET_LEAVE)
     }
     goto call_query;
 }
+/* A constant, then a kept read (`t in terrain_traits(terrain(sq))`, the terrain kept): pc[1]
+ * the KEPT, pc[2..4] its operands (slot, steps, skip). The kept read as KEPT runs it, the
+ * CONST's step and its own in one test: more than d + 1 left. */
+VM_CASE(K_KEPT)
+{
+    PUSH(K[OPA]);
+    const val kept = base[pc[2]];
+    if (kept.type != T_NONE && x->steps_left > (uint64_t)pc[3] + 1 && !x->tracing) {
+        PUSH(kept);
+        x->steps_left -= (uint64_t)pc[3] + 1;
+        pc += 5 + (int32_t)pc[4];
+        VM_DISPATCH();
+    }
+    SKIP(1);
+    VM_NEXT();
+}
+/* Two locals pushed (pc[1..2] the second GET_LOCAL, whatever peep_pairs made of it: its work
+ * is the push, and it is not dispatched). */
+VM_CASE(L_L)
+{
+    PUSH(base[OPA]);
+    if (VM_HOLDS(1)) {
+        PUSH(base[pc[2]]);
+        SKIP(3);
+        VM_NEXT_TAKING(1);
+    }
+    SKIP(1);
+    VM_NEXT();
+}

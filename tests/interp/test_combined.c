@@ -1341,6 +1341,38 @@ START_TEST(a_value_tested_at_its_fns_end_runs_as_one)
 }
 END_TEST
 
+/* And two more (sitting 16, spec2): a constant pushed and then a kept read (K_KEPT: in the
+ * bundled rules `t in terrain_traits(terrain(sq))`, the trait a constant, the terrain kept), and
+ * two locals pushed one after the other (L_L). The constants are beyond 32 bits, so they are
+ * CONST (an int that fits is INT). mix3(x, y, z), sum:
+ *   a, 10000000000 + (x - 1) * 3; b, 20000000000 - (x - 1) * 3: (x - 1) * 3 is reached twice, so
+ *   kept, its KEPT just after each rule's constant (two K_KEPT; the second runs from the slot);
+ *   c, x + y * z: x, y, z pushed in a row (two L_L, the second the first's second).
+ *   mix3(4, 5, 2) = 10000000009 + 19999999991 + (4 + 10) = 30000000014.
+ *   mix3(1, -2, 7) = 10000000000 + 20000000000 + (1 - 14) = 29999999987.
+ * The steps, and E207's place at every smaller budget, are the rules' one by one. */
+static const char *const KEPT_LOCAL_PAIRS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "query mix3(x: int, y: int, z: int) -> int combine sum;\n"
+    "rule mix3.a cite \"T.1\" answer 10000000000 + (x - 1) * 3;\n"
+    "rule mix3.b cite \"T.1\" answer 20000000000 - (x - 1) * 3;\n"
+    "rule mix3.c cite \"T.1\" answer x + y * z;\n";
+
+START_TEST(a_constant_and_a_kept_read_and_two_locals_run_as_one)
+{
+    tvm *t = tvm_new(KEPT_LOCAL_PAIRS);
+    both(t, "mix3(4, 5, 2)", "30000000014");
+    both(t, "mix3(1, -2, 7)", "29999999987");
+    ck_assert_int_eq(count_op(t->vm, "mix3", OP_K_KEPT), 2);
+    ck_assert_int_eq(count_op(t->vm, "mix3", OP_L_L), 2);
+    /* the instructions after them kept in place */
+    ck_assert_int_eq(count_op(t->vm, "mix3", OP_KEPT), 2);
+    tvm_free(t);
+    same_steps_and_limits(KEPT_LOCAL_PAIRS, "mix3(4, 5, 2)");
+    same_steps_and_limits(KEPT_LOCAL_PAIRS, "mix3(1, -2, 7) + mix3(4, 5, 2)");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("combined");
@@ -1369,6 +1401,7 @@ int main(void)
     tcase_add_test(tc, an_entry_and_a_reading_run_with_what_follows);
     tcase_add_test(tc, a_test_a_table_and_a_loop_start_run_as_one);
     tcase_add_test(tc, a_value_tested_at_its_fns_end_runs_as_one);
+    tcase_add_test(tc, a_constant_and_a_kept_read_and_two_locals_run_as_one);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
