@@ -133,6 +133,15 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
             printf("(end of input: the first option, %s, is taken)\n", options[0]);
             return 0;
         }
+        if (s->script) { /* blank and `#` lines are skipped here too, `##` narration printed
+                          * (repl.md §2d): a script may annotate the answer it gives */
+            const char *t = line + strspn(line, " \t");
+            if (!*t || t[0] == '#') {
+                if (t[0] == '#' && t[1] == '#')
+                    printf("%s\n", t);
+                continue;
+            }
+        }
         bool choose_word;
         char *a = answer_text(line, &choose_word);
         int k = option_of(a, options, n);

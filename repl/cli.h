@@ -112,7 +112,8 @@ typedef struct cli_session {
  * that is none is an error at its line (E405, counted in s->errors) and the next line is read
  * (under s->bail the procedure is abandoned: -1, E225), while any other line abandons the choice (-1, E225) and is handed back to the
  * reader (s->unread) to run as a line of its own. At the end of the input the first option is
- * taken; ^C at the question (s->cancelled) abandons the procedure (-1, E225: it is undone). */
+ * taken; ^C at the question (s->cancelled) abandons the procedure (-1, E225: it is undone).
+ * In a script, blank and `#` lines before the answer are skipped (`##` ones printed). */
 int cli_choose(void *ud, const char *question, const char *side, const char *const *options,
                size_t n);
 /* Step mode (hon_config.on_effect, answer.c): when s->stepping, shows the effect about to be

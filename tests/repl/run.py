@@ -4000,6 +4000,27 @@ def play_script_omaha():
 
 
 @case
+def play_script_comments_before_an_answer():
+    # fresh16 D3: repl.md §2d skips blank and `#` lines of a script and prints `##` narration;
+    # between a choice and its answer they were taken for the answer (E405 "has no answer",
+    # the procedure abandoned, the answer then run as an expression). relocate($a) on play.scn
+    # offers B1 and D1 (C1 holds $b): the `2` after a comment, a blank line and a narration line
+    # answers it, so $a moves to D1 and the script exits 0. Piped (no `hon play`), the same.
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "c.play")
+        with open(script, "w") as f:
+            f.write(f"board {fx('boards/play.scn')}\ndo relocate($a)\n# the owner picks D1\n\n"
+                    "## D1, by the hedge\n2\nsquare_of($a)\n")
+        p = run(PLAY + ["play", script])
+        out = lines(p.stdout)
+        check(p.returncode == 0 and "error" not in p.stderr, "no error: exit 0", p)
+        check("## D1, by the hedge" in out and "(answer 2: D1)" in out and out[-1] == "D1",
+              "the narration printed, the 2 answers, $a on D1", p)
+    p = play_session(["do relocate($a)", "# the owner picks D1", "", "2", "square_of($a)"])
+    check(p.returncode == 0 and lines(p.stdout)[-1] == "D1", "piped: the same", p)
+
+
+@case
 def play_script_format():
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "t.play")
