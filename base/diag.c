@@ -149,10 +149,14 @@ bool diag_list_keeps(const diag_list *l)
     return !l->full && l->len < DIAG_LIST_MAX;
 }
 
-/* Where a UTF-8 character starts at or before byte i of s (never before `floor`). */
+/* Where a UTF-8 character starts at or before byte i of s (never before `floor`), looking back
+ * at most three bytes (a character's longest run of continuation bytes): in bytes that are no
+ * UTF-8, a run of continuation bytes, i itself. Unbounded, a word of such bytes went back to its
+ * first byte, so that its "shortened" form (head, ellipsis, tail) outgrew the word and
+ * diag_shorten wrote past the message (fuzz_scenario, sitting 16). */
 static size_t char_start(const char *s, size_t i, size_t floor)
 {
-    while (i > floor && ((unsigned char)s[i] & 0xC0) == 0x80)
+    for (size_t k = 0; k < 3 && i > floor && ((unsigned char)s[i] & 0xC0) == 0x80; k++)
         i--;
     return i;
 }

@@ -476,6 +476,24 @@ END_TEST
 /* diag.h: a list keeps DIAG_LIST_MAX diagnostics, then one E009, then only counts; so
  * diag_list_keeps is true before each of the first DIAG_LIST_MAX reports and false after, when
  * a caller's costly message (a "did you mean" over every name) would be thrown away. */
+/* A word of bytes that are no UTF-8 (continuation bytes only, as fuzz_scenario found in a
+ * scenario file): shortened, it is no longer than it was, with the ellipsis; the byte after the
+ * buffer is never written (ASan saw diag_shorten write 3 bytes past the message). Its form: the
+ * first 80 bytes at most, the ellipsis, the last 24 at least: under 120 bytes of the 200. */
+START_TEST(diag_shorten_bytes_not_utf8)
+{
+    char *s = malloc(201);
+    ck_assert_ptr_nonnull(s);
+    memset(s, 0x80, 200);
+    s[200] = '\0';
+    size_t n = diag_shorten(s);
+    ck_assert_uint_eq(n, strlen(s));
+    ck_assert_uint_lt(n, 120);
+    ck_assert_ptr_nonnull(strstr(s, "\xe2\x80\xa6"));
+    free(s);
+}
+END_TEST
+
 START_TEST(diag_cap_keeps)
 {
     diag_list l;
@@ -514,6 +532,7 @@ int main(void)
     tcase_add_test(tc, file_reader);
     tcase_add_test(tc, near_suggests);
     tcase_add_test(tc, diag_cap_keeps);
+    tcase_add_test(tc, diag_shorten_bytes_not_utf8);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
