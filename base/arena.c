@@ -60,7 +60,7 @@ static void free_chain(arena_block *b)
     }
 }
 
-void arena_reset(arena *a)
+void arena_reset_chain(arena *a)
 {
     arena_block *keep = a->head;
     if (!keep)

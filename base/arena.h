@@ -51,8 +51,22 @@ static inline void *arena_alloc(arena *a, size_t n)
     }
     return arena_alloc_slow(a, n);
 }
-/* Forgets everything handed out, keeping one block for reuse. */
-void arena_reset(arena *a);
+/* arena_reset's case of more than one block: not called directly. */
+void arena_reset_chain(arena *a);
+/* Forgets everything handed out, keeping one block for reuse. Inline where the arena has one
+ * block or none (every evaluation ends with it: interp/state.c), else arena_reset_chain. */
+static inline void arena_reset(arena *a)
+{
+    arena_block *keep = a->head;
+    if (!keep)
+        return;
+    if (keep->next) {
+        arena_reset_chain(a);
+        return;
+    }
+    keep->used = 0;
+    a->total = 0;
+}
 /* A point in an arena's history (arena_mark), to go back to (arena_rewind). */
 typedef struct arena_mark {
     arena_block *head; /* the block being filled then (NULL: the arena was empty) */

@@ -163,3 +163,9 @@ void mem_cap_clear(void)
 {
     cap_hit = false;
 }
+
+void mem_cap_start(size_t bytes)
+{
+    cap_bytes = bytes;
+    cap_hit = false;
+}

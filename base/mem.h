@@ -45,6 +45,9 @@ size_t mem_in_use(void);
  * clears it. */
 _Bool mem_cap_hit(void);
 void mem_cap_clear(void);
+/* mem_set_cap(bytes) and mem_cap_clear in one call (a session does both before each
+ * evaluation). */
+void mem_cap_start(size_t bytes);
 
 /* Makes room in the dynamic array `arr` (fields `len` and `cap`, both size_t) for one more
  * element, doubling its capacity. Evaluates to true on success, false on OOM (arr untouched). */

@@ -378,7 +378,7 @@ static hon_status call_args(hon_vm *vm, hon_query_handle *h, const hon_value *ar
 {
     if (!vm || !h || (n && !args))
         return HON_ERR_NOT_FOUND;
-    if (!eval_handle_current(vm, h)) {
+    if (h->gen != vm->prog_gen && !handle_lookup(vm, h)) { /* eval_handle_current, inline */
         session_report(vm, E_NO_SUCH_QUERY, "<call>", "no query or fn named '%s'", h->name);
         return HON_ERR_NOT_FOUND;
     }

@@ -135,8 +135,7 @@ hon_status session_error(hon_vm *vm, bool undone)
 
 void session_cap_begin(const hon_vm *vm)
 {
-    mem_set_cap(vm->cfg.max_memory ? vm->cfg.max_memory : DEFAULT_MAX_MEMORY);
-    mem_cap_clear();
+    mem_cap_start(vm->cfg.max_memory ? vm->cfg.max_memory : DEFAULT_MAX_MEMORY);
 }
 
 hon_status session_cap_report(hon_vm *vm, hon_status st, const char *path)
@@ -479,7 +478,9 @@ const state_setup *session_setup(hon_vm *vm)
 hon_status session_begin(hon_vm *vm, const state_setup *s, bool tracing)
 {
     session_cap_begin(vm);
-    if (!s && !(s = session_setup(vm)))
+    /* session_setup's own test first, inline: the setup made last is most often still good */
+    if (!s &&
+        !(s = vm->setup_ok && vm->setup_gen == vm->choice_gen ? &vm->setup : session_setup(vm)))
         return HON_ERR_MEMORY;
     state_begin(&vm->x, s, &vm->dice, tracing);
     return HON_OK;

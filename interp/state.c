@@ -14,27 +14,22 @@
 
 /* Process-wide, like Python's PyErr_SetInterrupt: a signal handler cannot know which session
  * runs, so one flag stops whatever evaluation is running. */
-static volatile sig_atomic_t interrupt_flag;
+volatile sig_atomic_t state_interrupt_flag;
 static _Atomic uint64_t steps_run; /* VM steps run by every evaluation so far */
 
 void hon_interrupt(void)
 {
-    interrupt_flag = 1;
+    state_interrupt_flag = 1;
 }
 
 void hon_interrupt_clear(void)
 {
-    interrupt_flag = 0;
+    state_interrupt_flag = 0;
 }
 
 uint64_t hon_steps_run(void)
 {
     return atomic_load_explicit(&steps_run, memory_order_relaxed);
-}
-
-bool state_interrupted(void)
-{
-    return interrupt_flag != 0;
 }
 
 /* Adds the steps run since the last count to steps_run. */
@@ -44,12 +39,6 @@ static void count_steps(vm_ctx *x)
     if (x->steps_counted > left)
         atomic_fetch_add_explicit(&steps_run, x->steps_counted - left, memory_order_relaxed);
     x->steps_counted = left;
-}
-
-void state_set_steps(vm_ctx *x, uint64_t n)
-{
-    x->steps_left = n > VM_STEP_BLOCK ? VM_STEP_BLOCK : n;
-    x->steps_reserve = n - x->steps_left;
 }
 
 void state_reset_steps(vm_ctx *x, uint64_t n)
@@ -63,7 +52,7 @@ bool state_refill(vm_ctx *x, uint64_t need)
 {
     uint64_t left = state_steps(x);
     count_steps(x);
-    if (interrupt_flag)
+    if (state_interrupt_flag)
         return state_fail_interrupted(x);
     if (need >= left)
         return false;

@@ -6,6 +6,8 @@
 #ifndef HON_STATE_H
 #define HON_STATE_H
 
+#include <signal.h>
+
 #include "chunk.h"
 #include "dice.h"
 #include "memo.h"
@@ -247,8 +249,13 @@ static inline uint64_t state_steps(const vm_ctx *x)
 {
     return x->steps_left + x->steps_reserve;
 }
-/* Sets the steps left to n, the first block of them in steps_left. */
-void state_set_steps(vm_ctx *x, uint64_t n);
+/* Sets the steps left to n, the first block of them in steps_left. Inline: every evaluation
+ * starts with it (state_begin) and a tabled answer charges through it. */
+static inline void state_set_steps(vm_ctx *x, uint64_t n)
+{
+    x->steps_left = n > VM_STEP_BLOCK ? VM_STEP_BLOCK : n;
+    x->steps_reserve = n - x->steps_left;
+}
 /* Within an evaluation: counts the steps run so far (hon_steps_run), then leaves n steps (odds
  * by forking give each continuation of a roll the steps its path has left). */
 void state_reset_steps(vm_ctx *x, uint64_t n);
@@ -257,9 +264,16 @@ void state_reset_steps(vm_ctx *x, uint64_t n);
  * at the interrupt flag. False with E231 when interrupted, or with nothing recorded when the
  * steps left do not reach `need` (the caller reports E207). */
 bool state_refill(vm_ctx *x, uint64_t need);
+/* The process-wide interrupt flag (state.c): set by hon_interrupt, read through
+ * state_interrupted. */
+extern volatile sig_atomic_t state_interrupt_flag;
 /* Whether hon_interrupt was called since the last hon_interrupt_clear (any thread, or a
- * signal handler); the long loops outside the VM (odds, reach, diff, search) look at it. */
-bool state_interrupted(void);
+ * signal handler); the long loops outside the VM (odds, reach, diff, search) and each call
+ * from C look at it. Inline: one read of the flag. */
+static inline bool state_interrupted(void)
+{
+    return state_interrupt_flag != 0;
+}
 /* Records E231 ("interrupted") at the running instruction; returns false. */
 bool state_fail_interrupted(vm_ctx *x);
 

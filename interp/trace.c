@@ -16,14 +16,6 @@
 #include "mem.h"
 #include "trace_render.h"
 
-void trace_reset(trace_log *t)
-{
-    t->len = 0;
-    t->depth = 0;
-    t->truncated = false;
-    t->open_lost = false;
-}
-
 void trace_free(trace_log *t)
 {
     mem_free(t->e);

@@ -78,8 +78,14 @@ typedef struct trace_log {
     bool open_lost; /* memory ran out for `open`: guards are no longer recorded */
 } trace_log;
 
-/* Forgets every entry (keeps the memory). */
-void trace_reset(trace_log *t);
+/* Forgets every entry (keeps the memory). Inline: every evaluation starts with it. */
+static inline void trace_reset(trace_log *t)
+{
+    t->len = 0;
+    t->depth = 0;
+    t->truncated = false;
+    t->open_lost = false;
+}
 void trace_free(trace_log *t);
 /* Opens an entry at the current depth and goes one level deeper. Copies the nargs arguments
  * into the arena. Returns the entry's index, or SIZE_MAX when it was not recorded (cap, OOM). */
