@@ -30,20 +30,18 @@ bool walk_start(vm_ctx *x, uint32_t bi, uint32_t fields, const val *args, val *p
     walk_plan *w = state_alloc(x, sizeof *w + cap * STEP_NFIELDS * sizeof(val));
     if (!w)
         return false;
+    const int sx = bx > ax ? 1 : bx < ax ? -1 : 0, sy = by > ay ? 1 : by < ay ? -1 : 0;
     *w = (walk_plan){ .g = x->sc->g,
-                      .end = (uint32_t)walk_pack((int)bx, (int)by, 0, 0),
+                      .end = RES_SQUARE(bx, by),
                       .step_type = x->p->records[R_STEP].type,
                       /* the record seen whole: traced, forked, or a copied query of the
                        * loop's body called through its driver past the depth limit (walk.h) */
                       .fields = x->tracing || x->fork || x->depth + COMB_MAX_DEPTH >= x->max_depth
                                     ? WALK_ALL_FIELDS
                                     : fields & WALK_ALL_FIELDS,
-                      .sx = bx > ax   ? 1
-                            : bx < ax ? -1
-                                      : 0,
-                      .sy = by > ay   ? 1
-                            : by < ay ? -1
-                                      : 0,
+                      /* x by sx (a column: the low field), err by -dy; y by sy, err by dx */
+                      .xmove = (int64_t)sx - ((int64_t)dy << 16),
+                      .ymove = ((int64_t)sy << 32) + ((int64_t)dx << 16),
                       .dx = dx,
                       .dy = dy };
     *plan = (val){ .type = T_INT, .u.i = (int64_t)(intptr_t)w };
@@ -53,12 +51,14 @@ bool walk_start(vm_ctx *x, uint32_t bi, uint32_t fields, const val *args, val *p
 
 bool walk_next_whole(vm_ctx *x, walk_plan *w, uint64_t s, val *state, val *var)
 {
-    int fx, fy, n, err, tx, ty;
-    walk_move(w, s, &fx, &fy, &n, &err, &tx, &ty);
-    val *f = w->rec + (size_t)n * STEP_NFIELDS;
-    builtin_bres_record(w->g, f, fx, fy, tx, ty, (int64_t)n + 1);
+    bool both;
+    uint64_t t = walk_move(w, s, &both);
+    val *f = w->rec + (size_t)walk_made(s) * STEP_NFIELDS;
+    builtin_bres_record(w->g, f, (int)RES_SQUARE_X(s & WALK_SQUARE),
+                        (int)RES_SQUARE_Y(s & WALK_SQUARE), (int)RES_SQUARE_X(t & WALK_SQUARE),
+                        (int)RES_SQUARE_Y(t & WALK_SQUARE), walk_made(t));
     x->steps_made++;
     *var = (val){ .type = w->step_type, .u.rec = f };
-    *state = (val){ .type = T_INT, .u.i = walk_pack(tx, ty, n + 1, err) };
+    *state = (val){ .type = T_INT, .u.i = (int64_t)t };
     return true;
 }

@@ -49,37 +49,47 @@ typedef struct walk_plan {
     const geo_grid *g;
     uint32_t step_type; /* the type of a `step` record */
     uint32_t fields;    /* the fields made of each record (WALK_ALL_FIELDS: all) */
-    uint32_t end;       /* the end's column and row as walk_pack packs them */
-    int sx, sy, dx, dy; /* the direction of each axis and the offsets */
+    int64_t end;        /* the end square, RES_SQUARE(x, y): the state's WALK_SQUARE bits */
+    int64_t xmove;      /* added to the state by a move that steps x (walk_pack's fields) */
+    int64_t ymove;      /* added by a move that steps y */
+    int dx, dy;         /* the offsets (their absolute values) */
     val rec[];          /* room for every step's record, STEP_NFIELDS values each */
 } walk_plan;
 
-/* The second local: column x, row y of the square reached (the next step's `from`), the
- * steps made n, and the error term err, packed. */
+/* The second local, packed in 64 bits: column x (bits 0-7) and row y (bits 32-39) of the
+ * square reached (the next step's `from`), so that the state's WALK_SQUARE bits are that
+ * square as a value (RES_SQUARE); the steps made n (bits 8-15) and the error term err plus
+ * WALK_ERR_BIAS (bits 16-31). Columns, rows and n are below 256 (GEO_MAX_DIM), |err| at most
+ * dx + dy, so a move is one addition of the plan's xmove or ymove and WALK_ONE_STEP: a column
+ * or row stepped stays on the board (a walk never passes its end), so no carry or borrow
+ * crosses a field. */
+#define WALK_SQUARE   ((int64_t)0xff000000ff)
+#define WALK_ONE_STEP ((int64_t)1 << 8)
+#define WALK_ERR_BIAS 0x8000
 static inline int64_t walk_pack(int px, int py, int n, int err)
 {
-    return (int64_t)px | (int64_t)py << 8 | (int64_t)n << 16 |
-           (int64_t)(uint16_t)(int16_t)err << 32;
+    return (int64_t)px | (int64_t)n << 8 | (int64_t)(err + WALK_ERR_BIAS) << 16 | (int64_t)py << 32;
+}
+/* The steps made before state s. */
+static inline int walk_made(uint64_t s)
+{
+    return (int)(s >> 8 & 0xff);
 }
 
-/* The move from state s (not at the walk's end): from (*fx, *fy) to (*tx, *ty), n steps made
- * before it, the error term after it in *err. err = dx - dy at the start; a move steps x when
- * 2 err >= -dy and y when 2 err <= dx (geo_bres, as builtin.c's bresenham_steps inlines it). */
-static inline void walk_move(const walk_plan *w, uint64_t s, int *fx, int *fy, int *n, int *err,
-                             int *tx, int *ty)
+/* The state after the move from state s (not at the walk's end), *both whether it stepped x
+ * and y. err = dx - dy at the start; a move steps x when 2 err >= -dy and y when 2 err <= dx
+ * (geo_bres, as builtin.c's bresenham_steps inlines it). */
+static inline uint64_t walk_move(const walk_plan *w, uint64_t s, bool *both)
 {
-    *fx = (int)(s & 0xff), *fy = (int)(s >> 8 & 0xff), *n = (int)(s >> 16 & 0xffff);
-    int e = (int16_t)(uint16_t)(s >> 32 & 0xffff), e2 = 2 * e;
-    *tx = *fx, *ty = *fy;
-    if (e2 >= -w->dy) {
-        e -= w->dy;
-        *tx += w->sx;
-    }
-    if (e2 <= w->dx) {
-        e += w->dx;
-        *ty += w->sy;
-    }
-    *err = e;
+    int e2 = 2 * ((int)(s >> 16 & 0xffff) - WALK_ERR_BIAS);
+    uint64_t t = s + (uint64_t)WALK_ONE_STEP;
+    bool mx = e2 >= -w->dy, my = e2 <= w->dx;
+    if (mx)
+        t += (uint64_t)w->xmove;
+    if (my)
+        t += (uint64_t)w->ymove;
+    *both = mx && my;
+    return t;
 }
 
 /* walk_next's move when the record is made whole (builtin_bres_record): w the plan, s the
@@ -104,28 +114,28 @@ static inline __attribute__((always_inline)) bool walk_next(vm_ctx *x, const val
 {
     walk_plan *w = (walk_plan *)(intptr_t)plan->u.i;
     const uint64_t s = (uint64_t)state->u.i;
-    if ((uint32_t)(s & 0xffff) == w->end)
+    if ((int64_t)(s & WALK_SQUARE) == w->end)
         return false;
     const uint32_t fields = w->fields;
     if (fields & (1u << STEP_SIDE | 1u << STEP_LEFT | 1u << STEP_RIGHT))
         return walk_next_whole(x, w, s, state, var);
-    int fx, fy, n, err, tx, ty;
-    walk_move(w, s, &fx, &fy, &n, &err, &tx, &ty);
+    bool both;
+    const uint64_t t = walk_move(w, s, &both);
     /* the fields the loop reads, as builtin_bres_record makes them */
-    val *f = w->rec + (size_t)n * STEP_NFIELDS;
+    val *f = w->rec + (size_t)walk_made(s) * STEP_NFIELDS;
     if (fields & 1u << STEP_SQUARE)
-        walk_put(&f[STEP_SQUARE], T_SQUARE, RES_SQUARE(tx, ty));
+        walk_put(&f[STEP_SQUARE], T_SQUARE, (int64_t)(t & WALK_SQUARE));
     if (fields & 1u << STEP_FROM)
-        walk_put(&f[STEP_FROM], T_SQUARE, RES_SQUARE(fx, fy));
+        walk_put(&f[STEP_FROM], T_SQUARE, (int64_t)(s & WALK_SQUARE));
     if (fields & 1u << STEP_CORNER)
-        walk_put(&f[STEP_CORNER], T_BOOL, tx != fx && ty != fy);
+        walk_put(&f[STEP_CORNER], T_BOOL, both);
     if (fields & 1u << STEP_INDEX)
-        walk_put(&f[STEP_INDEX], T_INT, (int64_t)n + 1);
+        walk_put(&f[STEP_INDEX], T_INT, walk_made(t));
     x->steps_made++;
     var->type = w->step_type;
     var->flags = 0;
     var->u.rec = f;
-    state->u.i = walk_pack(tx, ty, n + 1, err); /* its type and flags: WALK_START's */
+    state->u.i = (int64_t)t; /* its type and flags: WALK_START's */
     return true;
 }
 

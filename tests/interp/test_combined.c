@@ -987,6 +987,57 @@ START_TEST(a_walk_makes_the_fields_its_loop_reads)
 }
 END_TEST
 
+/* A walk goes every way as the list built whole goes (walk.h packs the square reached, the
+ * steps made and the error term into one value, and a move adds to it). On WALKED_BOARD, for
+ * every ordered pair of its 18 squares (both axes forwards, backwards and still), the walk
+ * makes as many steps as the list has, and each step's square, from and corner (the record
+ * made narrow: 71) and side (side and index, 72: a side makes the record whole) are those of
+ * the list's item at its index. Worked out for F3 -> A1 (dx 5, dy 2, err 3, both axes
+ * backwards): E3 (err 1), D2 diagonal (err 4), C2 (err 2), B1 diagonal (err 5), A1; the
+ * steps' froms F3 E3 D2 C2 B1, two corners. */
+static const char *const EVERY_WAY =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; terrain hedge;\n"
+    "query agree(a: square, b: square) -> bool combine all;\n"
+    "rule agree.r cite \"T.1\"\n"
+    "  answer all(st in bresenham(a, b): st.square == nth(bresenham(a, b), st.index).square\n"
+    "      and st.from == nth(bresenham(a, b), st.index).from\n"
+    "      and st.corner == nth(bresenham(a, b), st.index).corner)\n"
+    "    and count(st in bresenham(a, b): true) == len(bresenham(a, b));\n"
+    "query sides_agree(a: square, b: square) -> bool combine all;\n"
+    "rule sides_agree.r cite \"T.1\"\n"
+    "  answer all(st in bresenham(a, b): st.side == nth(bresenham(a, b), st.index).side);\n"
+    "query froms(a: square, b: square) -> list<square> combine first;\n"
+    "rule froms.r cite \"T.1\" answer [st.from for st in bresenham(a, b)];\n"
+    "query squares(a: square, b: square) -> list<square> combine first;\n"
+    "rule squares.r cite \"T.1\" answer [st.square for st in bresenham(a, b)];\n"
+    "query corners(a: square, b: square) -> int combine sum;\n"
+    "rule corners.r cite \"T.1\" answer count(st in bresenham(a, b): st.corner);\n";
+
+START_TEST(a_walk_goes_every_way_as_the_list)
+{
+    tvm *t = tvm_new(EVERY_WAY);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "w.scn", WALKED_BOARD, strlen(WALKED_BOARD)),
+                     HON_OK);
+    ck_assert_int_eq(walk_operand(t->vm, "agree"), 71);
+    ck_assert_int_eq(walk_operand(t->vm, "sides_agree"), 72);
+    both(t, "froms(@F3, @A1)", "[F3, E3, D2, C2, B1]");
+    both(t, "squares(@F3, @A1)", "[E3, D2, C2, B1, A1]");
+    both(t, "corners(@F3, @A1)", "2");
+    char e[64];
+    for (int a = 0; a < 18; a++)
+        for (int b = 0; b < 18; b++) {
+            const char *q[] = { "agree", "sides_agree" };
+            for (int i = 0; i < 2; i++) {
+                snprintf(e, sizeof e, "%s(@%c%d, @%c%d)", q[i], 'A' + a % 6, 1 + a / 6, 'A' + b % 6,
+                         1 + b / 6);
+                both(t, e, "true");
+            }
+        }
+    tvm_free(t);
+}
+END_TEST
+
 /* `units_at(sq)` is one instruction, UNITS_AT (vm.md §4a): the empty list inline on a square
  * where no unit stands, else BOARD's runner, which makes the list or reports the error. On a
  * 3 x 1 board with two rifles on B1: A1 holds none (0), B1 both (2, both infantry), D1 is off
@@ -1396,6 +1447,7 @@ int main(void)
     tcase_add_test(tc, a_bresenham_loop_walks_as_it_goes);
     tcase_add_test(tc, a_walk_takes_the_steps_of_the_lists_loop);
     tcase_add_test(tc, a_walk_makes_the_fields_its_loop_reads);
+    tcase_add_test(tc, a_walk_goes_every_way_as_the_list);
     tcase_add_test(tc, units_at_is_one_instruction);
     tcase_add_test(tc, pairs_of_instructions_run_as_one);
     tcase_add_test(tc, an_entry_and_a_reading_run_with_what_follows);
