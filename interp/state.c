@@ -159,13 +159,17 @@ bool state_fail(vm_ctx *x, int code, const char *fmt, ...)
     return false;
 }
 
+void *state_alloc_failed(vm_ctx *x)
+{
+    state_fail(x, E_MEMORY, "out of memory: this evaluation made more than %zu bytes of values",
+               (size_t)VM_ARENA_LIMIT);
+    return NULL;
+}
+
 void *state_alloc(vm_ctx *x, size_t n)
 {
     void *p = arena_alloc(&x->arena, n);
-    if (!p)
-        state_fail(x, E_MEMORY, "out of memory: this evaluation made more than %zu bytes of values",
-                   (size_t)VM_ARENA_LIMIT);
-    return p;
+    return p ? p : state_alloc_failed(x);
 }
 
 #define VM_MAX_STACK ((size_t)1 << 24) /* values; beyond this: E209 */
