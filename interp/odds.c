@@ -499,6 +499,7 @@ static bool run_expression(forks *c, size_t d)
     }
     x->err.code = E_NONE;
     x->fork = &at->vm;
+    state_inline_update(x);
     x->fork_resumed = false;
     x->driver = &expr_driver;
     x->driver_state = NULL;
@@ -520,6 +521,7 @@ static bool run_expression(forks *c, size_t d)
         at->line_b = x->line_b;
     }
     x->fork = NULL;
+    state_inline_update(x);
     x->fork_resumed = false;
     x->driver = NULL;
     return ok;

@@ -1078,10 +1078,12 @@ static bool forking(vm_ctx *x, proc_game *gm, const chunk *ch, const proc_fork *
     at->nlevels = 0;
     gm->fork = at;
     x->fork = &at->vm;
+    state_inline_update(x);
     x->fork_resumed = false;
     bool ok = from ? from->nlevels > 0 && as_procedure(x, gm, resume_body, (void *)from, from)
                    : as_procedure(x, gm, chunk_body, (void *)ch, NULL);
     x->fork = NULL;
+    state_inline_update(x);
     gm->fork = NULL;
     return ok;
 }

@@ -154,6 +154,7 @@ static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32
     chunk *const *rules = x->rules;
     x->driver = NULL;
     x->tracing = true;
+    state_inline_update(x);
     x->rules = x->pg->explained; /* the guards that say what they found (state.h) */
     val v;
     uint32_t again;
@@ -162,6 +163,7 @@ static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32
     x->trace.len = mark;
     x->trace.depth = depth;
     x->tracing = tracing;
+    state_inline_update(x);
     x->rules = rules;
     x->driver = driver;
     if (x->dice)

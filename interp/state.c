@@ -106,6 +106,7 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->nframes = 0;
     x->arena.limit = VM_ARENA_LIMIT;
     x->tracing = tracing;
+    state_inline_update(x);
     x->rules = tracing ? s->pg->explained : s->pg->rules;
     trace_reset(&x->trace);
     x->line_list = NULL;

@@ -154,6 +154,11 @@ struct vm_ctx {
     uint64_t budget, steps_left, steps_reserve;
     uint64_t steps_counted; /* state_steps when the steps were last added to hon_steps_run */
     unsigned depth, max_depth;
+    /* max_depth, or 0 while the run is traced (tracing) or forks (fork): a call at a depth
+     * below it may run a query's combined chunk in this loop (QUERY_ENTER, QUERY_FORWARD,
+     * CALL_QUERY) and a walk may make only its loop's fields (walk.c); one test where three
+     * were. Whoever sets tracing, fork or max_depth calls state_inline_update after. */
+    unsigned inline_depth;
     size_t max_list; /* items of a list built at run time (E229) */
     val *stack;
     size_t stack_cap, sp; /* sp: first free slot at call boundaries */
@@ -213,6 +218,12 @@ struct vm_ctx {
     size_t dice_len, dice_pos;
     bool dice_on;
 };
+
+/* Sets x->inline_depth from x->tracing, x->fork and x->max_depth (its comment). */
+static inline void state_inline_update(vm_ctx *x)
+{
+    x->inline_depth = x->tracing || x->fork ? 0 : x->max_depth;
+}
 
 /* Starts an evaluation under s (borrowed until state_end), drawing dice from dice. tracing:
  * record the trace. A zeroed vm_ctx is ready for its first evaluation. */

@@ -51,7 +51,7 @@ call_query: /* CALL_QUERY_IN_SET's slow path too (vm_ops_pairs.h): the pc on the
             PUSH(r);
             VM_NEXT();
         }
-    } else if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+    } else if (x->depth < x->inline_depth /* untraced, not forking, not too deep */) {
         /* untraced, not tabled: the query's combined chunk as a frame of this loop, as
          * CALL_FN pushes one (vm.md §5a); its exits below pop it (QUERY_LEAVE) */
         const chunk *cc = prog_combined(x->pg, x->edition, q);
@@ -273,7 +273,7 @@ VM_CASE(JUMP_IF_FIELD_FALSE)
 VM_CASE(QUERY_ENTER)
 {
     uint32_t argc = OPB;
-    if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+    if (x->depth < x->inline_depth /* untraced, not forking, not too deep */) {
         /* the arguments copied one by one up to four (the rules' copies take two to four:
          * terrain_sight, side_sight, screens, past_reach), not by a loop */
         val *to = base + OPC;
@@ -311,7 +311,7 @@ VM_CASE(QUERY_ENTER)
  * the reads and the QUERY_ENTER that the traced run takes instead. */
 VM_CASE(QUERY_FORWARD)
 {
-    if (!x->tracing && !x->fork && x->depth < x->max_depth) {
+    if (x->depth < x->inline_depth /* untraced, not forking, not too deep */) {
         if (VM_HOLDS(OPB)) { /* the reads' steps and the next instruction's: one test */
             uint32_t n = OPB;
             x->depth++;

@@ -37,9 +37,10 @@ bool walk_start(vm_ctx *x, uint32_t bi, uint32_t fields, const val *args, val *p
     *w = (walk_plan){ .g = x->sc->g,
                       .end = RES_SQUARE(bx, by),
                       .step_type = x->p->records[R_STEP].type,
-                      /* the record seen whole: traced, forked, or a copied query of the
-                       * loop's body called through its driver past the depth limit (walk.h) */
-                      .fields = x->tracing || x->fork || x->depth + COMB_MAX_DEPTH >= x->max_depth
+                      /* the record seen whole: traced or forked (inline_depth 0), or a
+                       * copied query of the loop's body called through its driver past the
+                       * depth limit (walk.h) */
+                      .fields = x->depth + COMB_MAX_DEPTH >= x->inline_depth
                                     ? WALK_ALL_FIELDS
                                     : fields & WALK_ALL_FIELDS,
                       /* x by sx (a column: the low field), err by -dy; y by sy, err by dx */
