@@ -168,6 +168,10 @@ VM_CASE(WALK_NEXT)
 }
 VM_CASE(WALK_BACK)
 {
+    if (VM_HOLDS(1)) { /* its second step and the next instruction's: one test (FOR_BACK's) */
+        pc += walk_next(x, &base[OPA], &base[OPB], &base[OPC]) ? 4 + (int32_t)OPD : 4;
+        VM_NEXT_TAKING(1);
+    }
     CHARGE(1);
     pc += walk_next(x, &base[OPA], &base[OPB], &base[OPC]) ? 4 + (int32_t)OPD : 4;
     VM_NEXT();
