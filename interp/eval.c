@@ -351,24 +351,23 @@ static bool arg_val(const hon_vm *vm, uint32_t t, res_tkind k, const hon_value *
     }
 }
 
+/* The public kind of a value of each type kind (res_tkind); HON_V_OTHER for the rest. */
+static const hon_value_kind public_kind[] = {
+    [RT_NONE] = HON_V_OTHER,      [RT_INT] = HON_V_INT,   [RT_BOOL] = HON_V_BOOL,
+    [RT_VERDICT] = HON_V_VERDICT, [RT_UNIT] = HON_V_UNIT, [RT_ERROR] = HON_V_OTHER,
+    [RT_SQUARE] = HON_V_SQUARE,   [RT_SIDE] = HON_V_SIDE, [RT_ELEMENT] = HON_V_ELEMENT,
+    [RT_ENUM] = HON_V_MEMBER,     [RT_SET] = HON_V_OTHER, [RT_LIST] = HON_V_OTHER,
+    [RT_RECORD] = HON_V_OTHER,
+};
+
 static hon_value out_val(const res_program *p, val v)
 {
     res_tkind k = v.type < p->ntypes ? p->types[v.type].kind : RT_NONE;
-    hon_value r = { HON_V_OTHER, v.u.i };
-    switch (k) {
-    case RT_INT: r.kind = HON_V_INT; break;
-    case RT_BOOL: r.kind = HON_V_BOOL; break;
-    case RT_VERDICT: r.kind = HON_V_VERDICT; break;
-    case RT_UNIT: r.kind = HON_V_UNIT; break;
-    case RT_SQUARE: r.kind = HON_V_SQUARE; break;
-    case RT_SIDE: r.kind = HON_V_SIDE; break;
-    case RT_ELEMENT: r.kind = HON_V_ELEMENT; break;
-    case RT_ENUM: r.kind = HON_V_MEMBER; break;
-    default: r.i = 0; break;
-    }
-    if (v.flags & VAL_ABSENT)
-        r = (hon_value){ HON_V_OTHER, 0 };
-    return r;
+    hon_value_kind c =
+        (size_t)k < sizeof public_kind / sizeof *public_kind ? public_kind[k] : HON_V_OTHER;
+    /* a list, set, record or `?` cell is no number: i 0 */
+    return c == HON_V_OTHER || (v.flags & VAL_ABSENT) ? (hon_value){ HON_V_OTHER, 0 }
+                                                      : (hon_value){ c, v.u.i };
 }
 
 /* Checks a call of h with the n arguments args and converts them into argv (16 slots), with
