@@ -43,9 +43,10 @@ bool walk_start(vm_ctx *x, uint32_t bi, uint32_t fields, const val *args, val *p
                       .fields = x->depth + COMB_MAX_DEPTH >= x->inline_depth
                                     ? WALK_ALL_FIELDS
                                     : fields & WALK_ALL_FIELDS,
-                      /* x by sx (a column: the low field), err by -dy; y by sy, err by dx */
-                      .xmove = (int64_t)sx - ((int64_t)dy << 16),
-                      .ymove = ((int64_t)sy << 32) + ((int64_t)dx << 16),
+                      /* x by sx (a column: the low field), err by -dy; y by sy, err by dx
+                       * (sy times 2^32, not shifted: sy may be -1) */
+                      .xmove = (int64_t)sx - (int64_t)dy * 65536,
+                      .ymove = (int64_t)sy * 4294967296 + (int64_t)dx * 65536,
                       .dx = dx,
                       .dy = dy };
     *plan = (val){ .type = T_INT, .u.i = (int64_t)(intptr_t)w };
