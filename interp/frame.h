@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "state.h"
 
@@ -23,8 +24,8 @@ static inline bool vm_enter_frame(vm_ctx *x, const chunk *ch, size_t nb, uint32_
     if (nb + ch->nlocals + ch->max_stack + 1 > x->stack_cap &&
         !state_ensure_stack(x, nb + ch->nlocals + ch->max_stack + 1))
         return false;
-    for (uint32_t i = zero_from; i < ch->nlocals; i++)
-        x->stack[nb + i] = (val){ 0 };
+    if (zero_from < ch->nlocals) /* all bits zero: (val){ 0 } */
+        memset(x->stack + nb + zero_from, 0, (ch->nlocals - zero_from) * sizeof(val));
     if (x->nframes < x->frames_cap)
         x->frames[x->nframes++] = (vm_frame){ ch, ch->code, nb };
     else if (!state_push_frame(x, ch, nb))
