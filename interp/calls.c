@@ -85,7 +85,6 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
     size_t node = SIZE_MAX;
     if (x->tracing)
         node = trace_open(&x->trace, &x->arena, TR_CALL, q, x->stack + argi, nargs);
-    const res_ruleset *rs = model_rules_of(p, x->edition, q);
     val acc = { .type = qq->result };
     bool have = false, forbidden = false, fired = false;
     uint32_t by = UINT32_MAX, first_forbid = UINT32_MAX;
@@ -97,7 +96,7 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
         bool answered;
         if (x->tracing) {
             vm_traced_rules outer = x->tcomb;
-            answer_trace_begin(x, q, rs);
+            answer_trace_begin(x, q, model_rules_of(p, x->edition, q));
             bool ok = run_chunk(x, cc, argi, nargs, &acc, &answered);
             fired = answer_trace_end(x, ok, answered, acc);
             x->tcomb = outer;
@@ -111,6 +110,8 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
             acc = (val){ .type = qq->result };
         goto combined;
     }
+    /* the rules one by one (asked after the combined chunk, which needs them only traced) */
+    const res_ruleset *rs = model_rules_of(p, x->edition, q);
     if (qq->mode == AST_COMBINE_SUM) {
         if (x->pg->defaults[q] && !run_default(x, q, argi, nargs, &acc))
             goto fail;
