@@ -288,6 +288,11 @@ typedef struct ast_file {
 /* Creates an empty file whose arena will own the tree; copies path and text. Returns NULL only
  * when memory runs out. */
 ast_file *ast_file_new(const char *path, const char *text, size_t len, uint32_t file_id);
+/* As ast_file_new(path, NULL, 0, file_id), and the arena's first block holds room bytes more
+ * (room: a sum of arena_room, base/arena.h), for a reader that knows what it will allocate
+ * (ast_image.c: nothing left over, bench.md §9); room 0 is ast_file_new's. NULL when memory
+ * runs out. */
+ast_file *ast_file_sized(const char *path, uint32_t file_id, size_t room);
 /* Frees the file, its arena and every node; accepts NULL. */
 void ast_file_free(ast_file *f);
 

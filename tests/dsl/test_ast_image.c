@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "ast_image.h"
 #include "check_run.h"
 #include "config.h"
@@ -427,6 +428,11 @@ static void lazy_dir(const char *dir, int *bodies)
         ast_file *g = ast_image_read_as(img.s, img.len, KEY, path, text, len, 3, true);
         ck_assert_msg(g != NULL, "%s: its image is refused", path);
         ck_assert_uint_eq(g->decls.len, f->decls.len);
+        /* what was read fills the one block it was given: the image says how many nodes and
+         * items there are outside the bodies (ast_image.c), so none is left over */
+        ck_assert_msg(g->arena->head && !g->arena->head->next &&
+                          g->arena->head->used == g->arena->head->cap,
+                      "%s: read into more than one block or with room left", path);
         /* first every body left, then each decoded in turn, in reverse order (any order) */
         for (uint32_t i = 0; i < f->decls.len; i++) {
             const ast_node *want = f->decls.items[i], *got = g->decls.items[i];
@@ -459,7 +465,7 @@ static void lazy_dir(const char *dir, int *bodies)
 }
 
 /* Read lazily (ast_image_read_as), every bundled rule's and fn's body is left in the image and
- * the rest of the tree is read; each body decoded (ast_body_ready) is the parser's, field by
+ * the rest of the tree is read into one block of its arena, filled exactly; each body decoded (ast_body_ready) is the parser's, field by
  * field. Expected values: the parse of the same text. */
 START_TEST(bodies_left_then_decoded)
 {
