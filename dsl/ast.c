@@ -61,6 +61,7 @@ void ast_file_free(ast_file *f)
     if (f->arena)
         arena_free(f->arena);
     mem_free(f->arena);
+    mem_free(f->image_owned);
     ast_file_free(f->reparsed);
     mem_free(f);
 }

@@ -282,6 +282,12 @@ typedef struct ast_file {
     int image_bodies; /* 0: their sum not checked yet, 1: sound, 2: damaged (then parsed) */
     const char *image_strings;
     uint32_t image_strings_len;
+    /* A tree read apart (ast_image_read_apart): the image file its bodies are read from when
+     * the first is decoded (in the arena), the image's length there, and the image read then
+     * (owned: image_words points into it); NULL otherwise. */
+    const char *image_path;
+    size_t image_len;
+    char *image_owned;
     struct ast_file *reparsed; /* the text parsed again when a body was damaged (owned) */
 } ast_file;
 

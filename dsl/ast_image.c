@@ -35,12 +35,14 @@
  * a read tree is as the parser made it. */
 #include "ast_image.h"
 
+#include <errno.h>
 #include <string.h>
 
 #define XXH_INLINE_ALL /* xxHash header-only (libxxhash-dev): no library to link */
 #include <xxhash.h>
 
 #include "arena.h"
+#include "file.h"
 #include "mem.h"
 
 #define MAGIC      "HONAST\0\1"
@@ -493,8 +495,10 @@ ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char
     return ast_image_read_as(image, len, key, path, text, text_len, file_id, false);
 }
 
-ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const char *path,
-                            const char *text, size_t text_len, uint32_t file_id, bool lazy)
+/* ast_image_read_as, and with image_path ast_image_read_apart (lazy then). */
+static ast_file *read_image(const void *image, size_t len, uint64_t key, const char *path,
+                            const char *text, size_t text_len, uint32_t file_id, bool lazy,
+                            const char *image_path)
 {
     const unsigned char *p = image;
     if (!p || len < HEADER_LEN || memcmp(p, MAGIC, 8) != 0)
@@ -536,7 +540,11 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
     size_t decl_words = (size_t)ndecl_words - 2;
     if (nv[0] > decl_words / 5 || nv[1] > decl_words || ndecls > decl_words)
         return NULL;
-    size_t room = (ndecls ? arena_room((size_t)ndecls * sizeof(ast_node *)) : 0) +
+    size_t ipath_len = image_path ? strlen(image_path) : 0;
+    if (ipath_len > UINT32_MAX)
+        return NULL;
+    size_t room = (image_path ? arena_room(strings_len) + arena_room(ipath_len + 1) : 0) +
+                  (ndecls ? arena_room((size_t)ndecls * sizeof(ast_node *)) : 0) +
                   (nv[0] ? arena_room((size_t)nv[0] * sizeof(ast_node)) : 0) +
                   (nv[1] ? arena_room((size_t)nv[1] * sizeof(ast_node *)) : 0);
     ast_file *f = ast_file_sized(path, file_id, room);
@@ -556,6 +564,13 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
      * in a NUL, and string_at keeps every offset inside them): copying them into the arena
      * was 0.34 M instructions at each start (bench.md §9). */
     r.strings = strings_len ? (const char *)body : NULL;
+    if (image_path) { /* read apart: the strings the tree's own, and where the bodies are */
+        char *own = strings_len ? arena_alloc(f->arena, strings_len) : NULL;
+        if (own)
+            r.strings = memcpy(own, body, strings_len);
+        f->image_path = ast_strndup(f, image_path, ipath_len);
+        r.bad = (strings_len && !own) || !f->image_path;
+    }
     if (ndecls) {
         f->decls.items = arena_alloc(f->arena, (size_t)ndecls * sizeof *f->decls.items);
         f->decls.cap = f->decls.items ? ndecls : 0;
@@ -579,8 +594,9 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
         ast_file_free(f);
         return NULL;
     }
-    if (lazy) { /* what ast_body_ready decodes from */
-        f->image_words = r.words;
+    if (lazy) {                                       /* what ast_body_ready decodes from */
+        f->image_words = image_path ? NULL : r.words; /* apart: read again at the first */
+        f->image_len = len;
         f->image_nwords = nw;
         f->image_bodies_at = bodies_at;
         f->image_bodies_sum = bsum;
@@ -589,6 +605,42 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
         f->image_strings_len = r.strings_len;
     }
     return f;
+}
+
+ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const char *path,
+                            const char *text, size_t text_len, uint32_t file_id, bool lazy)
+{
+    return read_image(image, len, key, path, text, text_len, file_id, lazy, NULL);
+}
+
+ast_file *ast_image_read_apart(const void *image, size_t len, uint64_t key, const char *path,
+                               const char *text, size_t text_len, uint32_t file_id,
+                               const char *image_path)
+{
+    if (!image_path)
+        return NULL;
+    return read_image(image, len, key, path, text, text_len, file_id, true, image_path);
+}
+
+/* The image of a tree read apart read again from its file, into f->image_owned, its words at
+ * f->image_words (the strings' length is the tree's; they are not read from it); false only
+ * when memory runs out. One that cannot be read or is of another length leaves the bodies
+ * damaged (f->image_bodies 2: then parsed again); the bodies' sum decides the rest. */
+static bool read_again(ast_file *f)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    int err = file_read(f->image_path, f->image_len, &buf, &n);
+    if (err == ENOMEM)
+        return false;
+    if (err || n != f->image_len || n < HEADER_LEN + (size_t)f->image_strings_len) {
+        mem_free(buf);
+        f->image_bodies = 2;
+        return true;
+    }
+    f->image_owned = buf;
+    f->image_words = (const unsigned char *)buf + HEADER_LEN + f->image_strings_len;
+    return true;
 }
 
 /* Empties the body places of declaration d (a rule's guard, answer, block and lets; a fn's
@@ -633,8 +685,18 @@ bool ast_body_ready(ast_file *f, ast_node *d, ast_reparse_fn reparse)
 {
     if (!d || !d->body)
         return true;
-    if (!f || !f->image_words || d->body - 1 >= f->image_nwords || d->body < f->image_bodies_at + 2)
+    if (!f || (!f->image_words && !f->image_path) || d->body - 1 >= f->image_nwords ||
+        d->body < f->image_bodies_at + 2)
         return false;
+    if (!f->image_words && !f->image_bodies && !read_again(f))
+        return false;
+    if (f->image_bodies == 2 && !f->image_words) { /* apart, and not read again: the text */
+        clear_body(d);
+        if (!body_reparsed(f, d, reparse))
+            return false;
+        d->body = 0;
+        return true;
+    }
     if (!f->image_bodies) { /* the bodies' sum, at the first body decoded */
         size_t n = f->image_nwords - f->image_bodies_at;
         uint64_t got = ast_image_hash(f->image_words + 4 * f->image_bodies_at, 4 * n, f->image_key);
