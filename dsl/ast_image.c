@@ -571,7 +571,7 @@ static ast_file *read_image(const void *image, size_t len, uint64_t key, const c
         f->image_path = ast_strndup(f, image_path, ipath_len);
         r.bad = (strings_len && !own) || !f->image_path;
     }
-    if (ndecls) {
+    if (!r.bad && ndecls) {
         f->decls.items = arena_alloc(f->arena, (size_t)ndecls * sizeof *f->decls.items);
         f->decls.cap = f->decls.items ? ndecls : 0;
         r.bad = !f->decls.items;
