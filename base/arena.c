@@ -50,6 +50,26 @@ void *arena_alloc_slow(arena *a, size_t n)
     return p;
 }
 
+size_t arena_room(size_t n)
+{
+    const size_t align = alignof(max_align_t);
+    if (n > SIZE_MAX / 2)
+        return SIZE_MAX;
+    return n ? (n + align - 1) & ~(align - 1) : align;
+}
+
+bool arena_reserve(arena *a, size_t n)
+{
+    if (a->head || n == 0 || n > SIZE_MAX / 2 || n % alignof(max_align_t))
+        return false;
+    arena_block *b = mem_malloc(sizeof *b + n);
+    if (!b)
+        return false;
+    *b = (arena_block){ .next = NULL, .used = 0, .cap = n };
+    a->head = b;
+    return true;
+}
+
 /* Frees the blocks of the chain that starts at b. */
 static void free_chain(arena_block *b)
 {

@@ -9,6 +9,7 @@
 #define HON_ARENA_H
 
 #include <stdalign.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +52,14 @@ static inline void *arena_alloc(arena *a, size_t n)
     }
     return arena_alloc_slow(a, n);
 }
+/* The bytes a request of n takes in a block: n rounded up to the alignment (at least one
+ * alignment's worth, as for n == 0); SIZE_MAX when n is absurd (over SIZE_MAX / 2). */
+size_t arena_room(size_t n);
+/* Gives the empty arena a (its first block) room for exactly n bytes, so that requests whose
+ * arena_room add up to n fill it with nothing left over (a reader that knows what it will ask:
+ * dsl/ast_image.c); later requests go to blocks of their own as usual. False, a unchanged, when
+ * memory runs out, n is 0 or absurd, or a is not empty (then nothing is needed of it). */
+bool arena_reserve(arena *a, size_t n);
 /* arena_reset's case of more than one block: not called directly. */
 void arena_reset_chain(arena *a);
 /* Forgets everything handed out, keeping one block for reuse. Inline where the arena has one

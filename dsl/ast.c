@@ -16,13 +16,20 @@
 
 /* ---------------------------------------------------------------- files, nodes, vectors */
 
-ast_file *ast_file_new(const char *path, const char *text, size_t len, uint32_t file_id)
+/* ast_file_new and ast_file_sized: room, when not 0, is the bytes (a sum of arena_room) that
+ * the arena's first block holds beyond the path's and the text's copies. */
+static ast_file *file_new(const char *path, const char *text, size_t len, uint32_t file_id,
+                          size_t room)
 {
     ast_file *f = mem_calloc(1, sizeof *f);
     if (!f)
         return NULL;
     f->arena = mem_calloc(1, sizeof *f->arena);
-    if (!f->arena) {
+    size_t plen = path ? strlen(path) : 0, tlen = text ? len : 0;
+    if (!f->arena ||
+        (room && (room > SIZE_MAX / 4 || plen > SIZE_MAX / 4 || tlen > SIZE_MAX / 4 ||
+                  !arena_reserve(f->arena, room + arena_room(plen + 1) + arena_room(tlen + 1))))) {
+        mem_free(f->arena);
         mem_free(f);
         return NULL;
     }
@@ -37,6 +44,16 @@ ast_file *ast_file_new(const char *path, const char *text, size_t len, uint32_t 
     return f;
 }
 
+ast_file *ast_file_new(const char *path, const char *text, size_t len, uint32_t file_id)
+{
+    return file_new(path, text, len, file_id, 0);
+}
+
+ast_file *ast_file_sized(const char *path, uint32_t file_id, size_t room)
+{
+    return file_new(path, NULL, 0, file_id, room);
+}
+
 void ast_file_free(ast_file *f)
 {
     if (!f)
@@ -44,6 +61,7 @@ void ast_file_free(ast_file *f)
     if (f->arena)
         arena_free(f->arena);
     mem_free(f->arena);
+    mem_free(f->image_owned);
     ast_file_free(f->reparsed);
     mem_free(f);
 }

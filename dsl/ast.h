@@ -282,12 +282,23 @@ typedef struct ast_file {
     int image_bodies; /* 0: their sum not checked yet, 1: sound, 2: damaged (then parsed) */
     const char *image_strings;
     uint32_t image_strings_len;
+    /* A tree read apart (ast_image_read_apart): the image file its bodies are read from when
+     * the first is decoded (in the arena), the image's length there, and the image read then
+     * (owned: image_words points into it); NULL otherwise. */
+    const char *image_path;
+    size_t image_len;
+    char *image_owned;
     struct ast_file *reparsed; /* the text parsed again when a body was damaged (owned) */
 } ast_file;
 
 /* Creates an empty file whose arena will own the tree; copies path and text. Returns NULL only
  * when memory runs out. */
 ast_file *ast_file_new(const char *path, const char *text, size_t len, uint32_t file_id);
+/* As ast_file_new(path, NULL, 0, file_id), and the arena's first block holds room bytes more
+ * (room: a sum of arena_room, base/arena.h), for a reader that knows what it will allocate
+ * (ast_image.c: nothing left over, bench.md §9); room 0 is ast_file_new's. NULL when memory
+ * runs out. */
+ast_file *ast_file_sized(const char *path, uint32_t file_id, size_t room);
 /* Frees the file, its arena and every node; accepts NULL. */
 void ast_file_free(ast_file *f);
 

@@ -8,9 +8,11 @@
  *           strings_len (u32), ndecls (u32), text_len (u32)
  *   body    strings: every string of the tree, NUL-terminated, end to end (strings_len bytes,
  *           a multiple of 4), then a word M, the bodies' sum (u64: ast_image_hash of the
- *           bodies' words, seeded with the key), M words of declarations, each a node, then
- *           the bodies' words (below). The header's sum covers the strings and the words
- *           before the bodies.
+ *           bodies' words, seeded with the key), M words: the declarations, each a node, and
+ *           two words N and V, how many nodes and how many vectors' items they hold (their
+ *           bodies not counted: what a reader allocates for them, all at once), then the
+ *           bodies' words (below). The header's sum covers the strings and the words before
+ *           the bodies.
  *   node    u32 words: a head word, then what it says is there. The head: bits 0-7 the kind
  *           + 1 (a head of 0 is no node), bits 8-15 the op, bit 16 set for a loc in file 0
  *           with no position (else the loc is in the file itself), bits 17-21 which of name,
@@ -33,12 +35,14 @@
  * a read tree is as the parser made it. */
 #include "ast_image.h"
 
+#include <errno.h>
 #include <string.h>
 
 #define XXH_INLINE_ALL /* xxHash header-only (libxxhash-dev): no library to link */
 #include <xxhash.h>
 
 #include "arena.h"
+#include "file.h"
 #include "mem.h"
 
 #define MAGIC      "HONAST\0\1"
@@ -75,6 +79,8 @@ typedef struct writer {
     uint32_t *bwords; /* the bodies' words, bn of them (room for bcap): swapped with words
                          while a body is written */
     size_t bn, bcap;
+    size_t nodes, items; /* the nodes and vectors' items written outside the bodies (N, V) */
+    bool in_body;        /* the bodies' words are being written (swapped in) */
     uint32_t file_id;
     bool bad; /* memory ran out, or something the layout cannot hold */
 } writer;
@@ -106,6 +112,7 @@ static void swap_words(writer *w)
     w->bwords = words;
     w->bn = n;
     w->bcap = cap;
+    w->in_body = !w->in_body;
 }
 
 /* A string (not NULL): its offset in the strings, where it is appended. */
@@ -125,6 +132,8 @@ static void put_node(writer *w, const ast_node *n, bool top);
 static void put_vec(writer *w, const ast_vec *v)
 {
     put_word(w, v->len);
+    if (!w->in_body)
+        w->items += v->len;
     for (uint32_t i = 0; i < v->len; i++)
         put_node(w, v->items[i], false);
 }
@@ -154,6 +163,8 @@ static void put_node(writer *w, const ast_node *n, bool top)
         put_word(w, 0);
         return;
     }
+    if (!w->in_body)
+        w->nodes++;
     const char *strs[5] = { n->name, n->name2, n->ref, n->title, n->doc };
     const ast_node *kids[3] = { n->a, n->b, n->c };
     const ast_vec *vecs[4] = { &n->list, &n->list2, &n->params, &n->cites };
@@ -218,10 +229,14 @@ bool ast_image_write(const ast_file *f, uint64_t key, strbuf *out)
         put_word(&w, 0);
     for (uint32_t i = 0; i < f->decls.len; i++)
         put_node(&w, f->decls.items[i], true);
+    if (w.nodes > UINT32_MAX || w.items > UINT32_MAX)
+        w.bad = true;
+    put_word(&w, (uint32_t)w.nodes); /* N and V, the last of the declarations' words */
+    put_word(&w, (uint32_t)w.items);
     while (w.strings.len % 4)
         sb_putc(&w.strings, '\0');
     size_t words_len = w.n * sizeof *w.words, bodies_len = w.bn * sizeof *w.bwords;
-    bool ok = !w.bad && !w.strings.oom && f->text_len <= UINT32_MAX && w.n >= 3 &&
+    bool ok = !w.bad && !w.strings.oom && f->text_len <= UINT32_MAX && w.n >= 5 &&
               w.n - 3 <= UINT32_MAX && w.strings.len + words_len + bodies_len <= UINT32_MAX;
     if (ok) {
         uint64_t bsum = ast_image_hash(w.bwords ? (const void *)w.bwords : "", bodies_len, key);
@@ -263,6 +278,12 @@ typedef struct reader {
     bool bad;
     ast_node *pool; /* nodes taken from the arena together, not used yet */
     size_t pool_left;
+    /* exact: the declarations' nodes and vectors' items are taken from these, allocated at
+     * once for the N and V the image says (the bodies' from the pool as they are decoded) */
+    bool exact;
+    ast_node *nodes;
+    ast_node **items;
+    size_t nodes_left, items_left;
 } reader;
 
 static uint32_t get_word(reader *r)
@@ -298,7 +319,17 @@ static void get_vec(reader *r, ast_vec *v, unsigned depth)
         r->bad = true;
         return;
     }
-    v->items = arena_alloc(r->f->arena, (size_t)len * sizeof *v->items);
+    if (r->exact) { /* the image said how many there are: more is damage */
+        if (len > r->items_left) {
+            r->bad = true;
+            return;
+        }
+        v->items = r->items;
+        r->items += len;
+        r->items_left -= len;
+    } else {
+        v->items = arena_alloc(r->f->arena, (size_t)len * sizeof *v->items);
+    }
     if (!v->items) {
         r->bad = true;
         return;
@@ -318,6 +349,12 @@ enum {
 };
 static ast_node *new_node(reader *r)
 {
+    if (r->exact) { /* the image said how many there are: more is damage */
+        if (!r->nodes_left)
+            return NULL;
+        r->nodes_left--;
+        return r->nodes++;
+    }
     if (!r->pool_left) {
         size_t most = 1 + (r->nwords - r->at) / 5;
         size_t k = most < POOL_NODES ? most : POOL_NODES;
@@ -420,6 +457,8 @@ static void get_body(reader *r, ast_node *n, uint32_t head)
         return;
     }
     size_t at = r->at, nwords = r->nwords;
+    bool exact = r->exact; /* a body's nodes are not among the N and V: from the pool */
+    r->exact = false;
     r->at = b + 1;
     r->nwords = b + 1 + len; /* its reading bounded by its own words */
     if (get_word(r) != head) /* the head again */
@@ -430,6 +469,7 @@ static void get_body(reader *r, ast_node *n, uint32_t head)
         r->bad = true;
     r->at = at;
     r->nwords = nwords;
+    r->exact = exact;
 }
 
 static ast_node *get_node(reader *r, unsigned depth)
@@ -455,8 +495,10 @@ ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char
     return ast_image_read_as(image, len, key, path, text, text_len, file_id, false);
 }
 
-ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const char *path,
-                            const char *text, size_t text_len, uint32_t file_id, bool lazy)
+/* ast_image_read_as, and with image_path ast_image_read_apart (lazy then). */
+static ast_file *read_image(const void *image, size_t len, uint64_t key, const char *path,
+                            const char *text, size_t text_len, uint32_t file_id, bool lazy,
+                            const char *image_path)
 {
     const unsigned char *p = image;
     if (!p || len < HEADER_LEN || memcmp(p, MAGIC, 8) != 0)
@@ -478,7 +520,7 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
         return NULL;
     memcpy(&ndecl_words, words, sizeof ndecl_words);
     memcpy(&bsum, words + 4, sizeof bsum);
-    if (ndecl_words > nw - 3)
+    if (ndecl_words > nw - 3 || ndecl_words < 2)
         return NULL;
     /* The sum covers the strings and the declarations' words (the bodies' sum among them);
      * the bodies' own sum is checked here when they are read, else at the first decoded. */
@@ -489,14 +531,30 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
         return NULL;
     if (!lazy && ast_image_hash(words + 4 * bodies_at, 4 * (nw - bodies_at), key) != bsum)
         return NULL;
-    ast_file *f = ast_file_new(path, NULL, 0, file_id);
+    /* N and V (the layout), bounded by the words they come from: a node takes five words at
+     * least, an item one. The declarations, their nodes and their items are allocated at once
+     * in one block of the tree's arena that they fill (the arena's blocks of 16 KiB left some
+     * 390 KB unused over the bundled files: bench.md §9). */
+    uint32_t nv[2];
+    memcpy(nv, words + 4 * (bodies_at - 2), sizeof nv);
+    size_t decl_words = (size_t)ndecl_words - 2;
+    if (nv[0] > decl_words / 5 || nv[1] > decl_words || ndecls > decl_words)
+        return NULL;
+    size_t ipath_len = image_path ? strlen(image_path) : 0;
+    if (ipath_len > UINT32_MAX)
+        return NULL;
+    size_t room = (image_path ? arena_room(strings_len) + arena_room(ipath_len + 1) : 0) +
+                  (ndecls ? arena_room((size_t)ndecls * sizeof(ast_node *)) : 0) +
+                  (nv[0] ? arena_room((size_t)nv[0] * sizeof(ast_node)) : 0) +
+                  (nv[1] ? arena_room((size_t)nv[1] * sizeof(ast_node *)) : 0);
+    ast_file *f = ast_file_sized(path, file_id, room);
     if (!f)
         return NULL;
     f->text = text; /* borrowed, not copied (bench.md §9) */
     f->text_len = text_len;
     reader r = { .f = f,
                  .words = words,
-                 .nwords = bodies_at, /* the declarations' words; a body's are read apart */
+                 .nwords = bodies_at - 2, /* the declarations' words; a body's are read apart */
                  .at = 3,
                  .bodies_at = bodies_at,
                  .bodies_n = nw - bodies_at,
@@ -506,13 +564,25 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
      * in a NUL, and string_at keeps every offset inside them): copying them into the arena
      * was 0.34 M instructions at each start (bench.md §9). */
     r.strings = strings_len ? (const char *)body : NULL;
-    if (!r.bad && ndecls > r.nwords)
-        r.bad = true;
+    if (image_path) { /* read apart: the strings the tree's own, and where the bodies are */
+        char *own = strings_len ? arena_alloc(f->arena, strings_len) : NULL;
+        if (own)
+            r.strings = memcpy(own, body, strings_len);
+        f->image_path = ast_strndup(f, image_path, ipath_len);
+        r.bad = (strings_len && !own) || !f->image_path;
+    }
     if (!r.bad && ndecls) {
         f->decls.items = arena_alloc(f->arena, (size_t)ndecls * sizeof *f->decls.items);
         f->decls.cap = f->decls.items ? ndecls : 0;
         r.bad = !f->decls.items;
     }
+    r.exact = true;
+    r.nodes_left = nv[0];
+    r.items_left = nv[1];
+    if (!r.bad && nv[0] && !(r.nodes = arena_alloc(f->arena, (size_t)nv[0] * sizeof *r.nodes)))
+        r.bad = true;
+    if (!r.bad && nv[1] && !(r.items = arena_alloc(f->arena, (size_t)nv[1] * sizeof *r.items)))
+        r.bad = true;
     for (uint32_t i = 0; i < ndecls && !r.bad; i++) {
         ast_node *d = get_node(&r, 0);
         if (!d) /* a file's declarations are never NULL */
@@ -520,12 +590,13 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
         else
             f->decls.items[f->decls.len++] = d;
     }
-    if (r.bad || r.at != r.nwords || r.next_body != r.bodies_n) {
+    if (r.bad || r.at != r.nwords || r.next_body != r.bodies_n || r.nodes_left || r.items_left) {
         ast_file_free(f);
         return NULL;
     }
-    if (lazy) { /* what ast_body_ready decodes from */
-        f->image_words = r.words;
+    if (lazy) {                                       /* what ast_body_ready decodes from */
+        f->image_words = image_path ? NULL : r.words; /* apart: read again at the first */
+        f->image_len = len;
         f->image_nwords = nw;
         f->image_bodies_at = bodies_at;
         f->image_bodies_sum = bsum;
@@ -534,6 +605,42 @@ ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const c
         f->image_strings_len = r.strings_len;
     }
     return f;
+}
+
+ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const char *path,
+                            const char *text, size_t text_len, uint32_t file_id, bool lazy)
+{
+    return read_image(image, len, key, path, text, text_len, file_id, lazy, NULL);
+}
+
+ast_file *ast_image_read_apart(const void *image, size_t len, uint64_t key, const char *path,
+                               const char *text, size_t text_len, uint32_t file_id,
+                               const char *image_path)
+{
+    if (!image_path)
+        return NULL;
+    return read_image(image, len, key, path, text, text_len, file_id, true, image_path);
+}
+
+/* The image of a tree read apart read again from its file, into f->image_owned, its words at
+ * f->image_words (the strings' length is the tree's; they are not read from it); false only
+ * when memory runs out. One that cannot be read or is of another length leaves the bodies
+ * damaged (f->image_bodies 2: then parsed again); the bodies' sum decides the rest. */
+static bool read_again(ast_file *f)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    int err = file_read(f->image_path, f->image_len, &buf, &n);
+    if (err == ENOMEM)
+        return false;
+    if (err || n != f->image_len || n < HEADER_LEN + (size_t)f->image_strings_len) {
+        mem_free(buf);
+        f->image_bodies = 2;
+        return true;
+    }
+    f->image_owned = buf;
+    f->image_words = (const unsigned char *)buf + HEADER_LEN + f->image_strings_len;
+    return true;
 }
 
 /* Empties the body places of declaration d (a rule's guard, answer, block and lets; a fn's
@@ -578,8 +685,18 @@ bool ast_body_ready(ast_file *f, ast_node *d, ast_reparse_fn reparse)
 {
     if (!d || !d->body)
         return true;
-    if (!f || !f->image_words || d->body - 1 >= f->image_nwords || d->body < f->image_bodies_at + 2)
+    if (!f || (!f->image_words && !f->image_path) || d->body - 1 >= f->image_nwords ||
+        d->body < f->image_bodies_at + 2)
         return false;
+    if (!f->image_words && !f->image_bodies && !read_again(f))
+        return false;
+    if (f->image_bodies == 2 && !f->image_words) { /* apart, and not read again: the text */
+        clear_body(d);
+        if (!body_reparsed(f, d, reparse))
+            return false;
+        d->body = 0;
+        return true;
+    }
     if (!f->image_bodies) { /* the bodies' sum, at the first body decoded */
         size_t n = f->image_nwords - f->image_bodies_at;
         uint64_t got = ast_image_hash(f->image_words + 4 * f->image_bodies_at, 4 * n, f->image_key);

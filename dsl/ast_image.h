@@ -44,8 +44,18 @@ ast_file *ast_image_read(const void *image, size_t len, uint64_t key, const char
 ast_file *ast_image_read_as(const void *image, size_t len, uint64_t key, const char *path,
                             const char *text, size_t text_len, uint32_t file_id, bool lazy);
 
-/* Decodes the body of declaration d of f left in the image (ast_image_read_as) into d, in f's
- * arena, and clears d->body; true at once when d has no body left (d->body 0, d NULL). A body
+/* As ast_image_read_as lazily, and nothing of the image is kept or borrowed (the caller may
+ * free it at once): its strings are copied into the tree's arena, and the bodies are read again
+ * from image_path (the file the image was read from; copied) when the first is decoded
+ * (ast_body_ready), checked there against the bodies' sum this image gave; bodies that cannot
+ * be read or differ (the file removed, cut short, replaced) are taken from the text parsed
+ * again, as a damaged body is. Less memory held for the bodies not reached (bench.md §9). */
+ast_file *ast_image_read_apart(const void *image, size_t len, uint64_t key, const char *path,
+                               const char *text, size_t text_len, uint32_t file_id,
+                               const char *image_path);
+
+/* Decodes the body of declaration d of f left in the image (ast_image_read_as, or read again
+ * from its file: ast_image_read_apart) into d, in f's arena, and clears d->body; true at once when d has no body left (d->body 0, d NULL). A body
  * that fails the reader's checks (an image damaged behind a recomputed sum) is taken from f's
  * text parsed again by `reparse` (front_reparse, dsl/front.h: passed in, the front end being
  * above this file; kept in f->reparsed, once per file), so a damaged body is never seen. False

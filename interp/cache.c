@@ -173,12 +173,16 @@ ast_file *cache_parse_file(const char *path, const char *text, size_t len, uint3
     size_t ilen = 0;
     ast_file *f = NULL;
     struct stat st;
+    /* lazy: read apart, nothing of the image kept (its bodies read again from ipath when the
+     * first is reached: ast_image_read_apart, bench.md §9) */
     if (ipath && file_read_stat(ipath, MAX_IMAGE, &image, &ilen, &st) == 0)
-        f = ast_image_read_as(image, ilen, k, path, text, len, file_id, lazy);
-    if (f) {
+        f = lazy ? ast_image_read_apart(image, ilen, k, path, text, len, file_id, ipath)
+                 : ast_image_read_as(image, ilen, k, path, text, len, file_id, false);
+    if (f)
+        touch(ipath, st.st_mtime);
+    if (f && !lazy) {
         *image_out = image;
         *image_len = ilen;
-        touch(ipath, st.st_mtime);
     } else {
         mem_free(image);
     }

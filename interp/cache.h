@@ -16,8 +16,9 @@
  * When the tree was read from an image, *image gets the image (new, the caller's: free with
  * mem_free, and not before the tree, whose strings it holds; ast_image_read gives the same
  * tree again from it under *key), else NULL. lazy: a tree read from an image leaves the
- * bodies of its rules and fns there until they are resolved (ast_image_read_as). The
- * cache is off when the environment sets HON_NO_CACHE. */
+ * bodies of its rules and fns in the image file until they are resolved, and nothing of the
+ * image is kept (ast_image_read_apart: the tree's image_path is set; *image is NULL, and a
+ * later build asks here again). The cache is off when the environment sets HON_NO_CACHE. */
 ast_file *cache_parse_file(const char *path, const char *text, size_t len, uint32_t file_id,
                            diag_list *diags, char **image, size_t *image_len, uint64_t *key,
                            bool lazy);

@@ -118,8 +118,9 @@ static ast_file *copy_tree(const session_source *src)
  * parsed once and kept in the source. Only files go through the cache: a text given as such
  * (hon_load_source: an editor's unsaved buffer, a test's program) is parsed, so that the
  * language server's every keystroke does not leave an image behind. lazy (a session that
- * answers once): the bodies of the rules and fns read from an image stay there until the
- * resolver reaches them (ast_image_read_as, bench.md §9). Parse errors go to dl. */
+ * answers once): the bodies of the rules and fns read from an image stay in the image file
+ * until the resolver reaches them, and the source keeps no image (ast_image_read_apart,
+ * bench.md §9: a later build reads it again). Parse errors go to dl. */
 static ast_file *tree_of(session_source *s, bool lazy, diag_list *dl)
 {
     if (s->image)
@@ -130,8 +131,8 @@ static ast_file *tree_of(session_source *s, bool lazy, diag_list *dl)
     if (!s->parsed) {
         ast_file *f = cache_parse_file(s->path, s->text, s->len, s->file_id, dl, &s->image,
                                        &s->image_len, &s->key, lazy);
-        if (s->image)
-            return f; /* read from the image: the build's own */
+        if (s->image || (f && f->image_path))
+            return f; /* read from the image (kept, or read apart): the build's own */
         s->parsed = f;
     }
     return s->parsed ? copy_tree(s) : NULL;

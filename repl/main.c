@@ -809,7 +809,7 @@ static int run_text_subcommand(void *ud)
 
 /* Asks, once at start, for the C library's heap to grow by HEAP_PAD at a time and for that
  * first stretch to be backed by transparent huge pages (madvise MADV_HUGEPAGE). Loading the
- * bundled rules touched some 11 MB of heap when this was written (4.5 MB in sitting 16): in
+ * bundled rules touched some 11 MB of heap when this was written (3.7 MB in sitting 17): in
  * 4 KiB pages that was 2,700 page faults, which on a virtual machine (each first touch a fault
  * in the host too) cost more than all of start-up's instructions; in 2 MiB pages, a few. The program's own choice, not the
  * library's: the library never tunes the process's allocator. Nothing changes where the

@@ -5,6 +5,7 @@
  * is refused or read without a fault; the sum is XXH64; and a read that runs out of memory
  * at any allocation gives NULL and leaks nothing. Read lazily, the rules' and fns' bodies are
  * left in the image until decoded, then equal the parse; a damaged body is taken from the text.
+ * Read apart, nothing of the image is borrowed and the bodies come from the image file.
  *
  * Expected values: an image holds every field the parser sets (ast_image.c), so the tree read
  * back must equal the parsed one in all of them, annotations excepted (the parser leaves them
@@ -16,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "arena.h"
 #include "ast_image.h"
 #include "check_run.h"
 #include "config.h"
@@ -427,6 +430,11 @@ static void lazy_dir(const char *dir, int *bodies)
         ast_file *g = ast_image_read_as(img.s, img.len, KEY, path, text, len, 3, true);
         ck_assert_msg(g != NULL, "%s: its image is refused", path);
         ck_assert_uint_eq(g->decls.len, f->decls.len);
+        /* what was read fills the one block it was given: the image says how many nodes and
+         * items there are outside the bodies (ast_image.c), so none is left over */
+        ck_assert_msg(g->arena->head && !g->arena->head->next &&
+                          g->arena->head->used == g->arena->head->cap,
+                      "%s: read into more than one block or with room left", path);
         /* first every body left, then each decoded in turn, in reverse order (any order) */
         for (uint32_t i = 0; i < f->decls.len; i++) {
             const ast_node *want = f->decls.items[i], *got = g->decls.items[i];
@@ -459,7 +467,7 @@ static void lazy_dir(const char *dir, int *bodies)
 }
 
 /* Read lazily (ast_image_read_as), every bundled rule's and fn's body is left in the image and
- * the rest of the tree is read; each body decoded (ast_body_ready) is the parser's, field by
+ * the rest of the tree is read into one block of its arena, filled exactly; each body decoded (ast_body_ready) is the parser's, field by
  * field. Expected values: the parse of the same text. */
 START_TEST(bodies_left_then_decoded)
 {
@@ -666,6 +674,142 @@ START_TEST(memory_runs_out_decoding_a_body)
 }
 END_TEST
 
+/* Writes n bytes of p to path whole (the test's own scratch file). */
+static void put_file(const char *path, const void *p, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_uint_eq(fwrite(p, 1, n, fp), n);
+    ck_assert_int_eq(fclose(fp), 0);
+}
+
+/* What the damage of read_apart_bodies_from_the_file does to the image file after the read. */
+enum {
+    SOUND,
+    REMOVED,
+    CUT_SHORT,
+    BODY_BYTE_FLIPPED,
+    OTHER_BYTES,
+    LONGER,
+    HOW_MANY
+};
+
+/* Read apart (ast_image_read_apart), nothing of the image is borrowed: the image's memory
+ * wiped and freed after the read, every string of the tree is still there, and each body is
+ * read again from the image file when first decoded, equal to the parse. The file removed, cut
+ * short, a byte of a body flipped, other bytes of the same length, or a longer file: every
+ * body is the parse, taken from the text parsed again (the bodies' sum from the read refuses
+ * what is not the image). Memory running out at each allocation of the first body decoded
+ * (the file read again among them): false, the body still left, whole when asked again.
+ * Random damage behind a good sum, read apart: never a fault.
+ * Expected values: the parse of the sample's text. */
+START_TEST(read_apart_bodies_from_the_file)
+{
+    strbuf img = { 0 };
+    char *text;
+    size_t len;
+    sample_image(&img, &text, &len);
+    char *text2;
+    size_t len2;
+    ast_file *f = parse_path(SAMPLE, &text2, &len2, 0);
+    char path[] = "/tmp/hon-test-image-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    for (int how = SOUND; how < HOW_MANY; how++) {
+        put_file(path, img.s, img.len);
+        char *copy = mem_malloc(img.len);
+        memcpy(copy, img.s, img.len);
+        ast_file *g = ast_image_read_apart(copy, img.len, KEY, "s.hon", text, len, 0, path);
+        ck_assert_ptr_nonnull(g);
+        size_t strings = 0, outside = 0, bodies = 0;
+        for (uint32_t i = 0; i < g->decls.len; i++) {
+            outside += strings_outside(g->decls.items[i], copy, copy + img.len, &strings);
+            bodies += g->decls.items[i]->body != 0;
+        }
+        ck_assert_uint_gt(bodies, 2);
+        ck_assert_msg(strings > 0 && outside == strings, "%zu of %zu strings borrowed",
+                      strings - outside, strings);
+        memset(copy, 0xA5, img.len);
+        mem_free(copy);
+        char *other = mem_malloc(img.len + 8);
+        memcpy(other, img.s, img.len);
+        memset(other + img.len, 0, 8);
+        if (how == REMOVED) {
+            ck_assert_int_eq(remove(path), 0);
+        } else if (how == CUT_SHORT) {
+            put_file(path, img.s, img.len / 2);
+        } else if (how == BODY_BYTE_FLIPPED) {
+            uint32_t i = 0;
+            while (!g->decls.items[i]->body)
+                i++;
+            other[body_offset(&img, g->decls.items[i]) + 6] ^= 0x10;
+            put_file(path, other, img.len);
+        } else if (how == OTHER_BYTES) {
+            memset(other, 0x5A, img.len);
+            put_file(path, other, img.len);
+        } else if (how == LONGER) {
+            put_file(path, other, img.len + 8);
+        }
+        mem_free(other);
+        for (uint32_t i = 0; i < g->decls.len; i++) {
+            ck_assert(ast_body_ready(g, g->decls.items[i], front_reparse));
+            ck_assert_msg(same_tree(f->decls.items[i], g->decls.items[i]),
+                          "damage %d: declaration %u is not the parse", how, i);
+        }
+        ck_assert_msg((g->reparsed == NULL) == (how == SOUND), "damage %d: parsed again: %d", how,
+                      g->reparsed != NULL);
+        ast_file_free(g);
+    }
+    /* memory running out while the first body is decoded (the image file sound again) */
+    put_file(path, img.s, img.len);
+    uint32_t i = 0;
+    bool whole = false;
+    for (long n = 0; n < 100000 && !whole; n++) {
+        ast_file *g = ast_image_read_apart(img.s, img.len, KEY, "s.hon", text, len, 0, path);
+        ck_assert_ptr_nonnull(g);
+        while (!g->decls.items[i]->body)
+            i++;
+        ast_node *d = g->decls.items[i];
+        mem_fail_after(n);
+        whole = ast_body_ready(g, d, front_reparse);
+        mem_fail_reset();
+        if (!whole) {
+            ck_assert_uint_ne(d->body, 0);
+            ck_assert(ast_body_ready(g, d, front_reparse));
+        }
+        ck_assert(same_tree(f->decls.items[i], d));
+        ck_assert_ptr_null(g->reparsed);
+        ast_file_free(g);
+    }
+    ck_assert(whole);
+    /* random damage behind a good sum, in the file read apart and read again: never a fault */
+    uint64_t seed = 0xa9a7;
+    char *copy = mem_malloc(img.len);
+    for (int round = 0; round < 2000; round++) {
+        memcpy(copy, img.s, img.len);
+        for (int h = 0; h < 2; h++) {
+            size_t w = 24 + 4 * (rng_next(&seed) % ((img.len - 24) / 4));
+            uint32_t x = (uint32_t)rng_next(&seed);
+            memcpy(copy + w, &x, 4);
+        }
+        reseal(copy, img.len);
+        put_file(path, copy, img.len);
+        ast_file *g = ast_image_read_apart(copy, img.len, KEY, "s.hon", text, len, 0, path);
+        for (uint32_t k = 0; g && k < g->decls.len; k++)
+            if (ast_body_ready(g, g->decls.items[k], front_reparse))
+                ck_assert_uint_eq(g->decls.items[k]->body, 0);
+        ast_file_free(g);
+    }
+    mem_free(copy);
+    ck_assert_int_eq(remove(path), 0);
+    ast_file_free(f);
+    mem_free(text2);
+    sb_free(&img);
+    mem_free(text);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ast_image");
@@ -682,6 +826,7 @@ int main(void)
     tcase_add_test(tc, damaged_body_and_its_length);
     tcase_add_test(tc, memory_runs_out_decoding_a_body);
     tcase_add_test(tc, every_byte_flipped_read_lazily);
+    tcase_add_test(tc, read_apart_bodies_from_the_file);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

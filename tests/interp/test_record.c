@@ -641,8 +641,9 @@ START_TEST(a_body_reached_after_a_reload)
     tvm *t = session_of(rules, true);
     ck_assert_str_eq(ev(t, "outer(4)"), "21");
     ck_assert_uint_eq(bodies_left(t), 2);
-    /* the same file loaded again: a new program from the image the session kept, every body
-     * left again (the set is the recorded one) and decoded when reached */
+    /* the same file loaded again: a new program from its image (read again from the cache:
+     * a lazy session keeps none, ast_image_read_apart), every body left again (the set is the
+     * recorded one) and decoded when reached */
     ck_assert_int_eq(hon_load_file(t->vm, rules), HON_OK);
     ck_assert_uint_eq(bodies_left(t), 6);
     ck_assert_str_eq(ev(t, "least(2)"), "2");
@@ -671,6 +672,64 @@ START_TEST(a_body_reached_after_a_reload)
     ck_assert_str_eq(ev(t, "alone(7)"), "8");
     ck_assert_str_eq(ev(t, "outer(4)"), "21");
     tvm_free(t);
+}
+END_TEST
+
+/* Removes the images of this test's cache (".ast"), or with other_bytes writes over each the
+ * same number of other bytes. */
+static void spoil_images(bool other_bytes)
+{
+    DIR *d = opendir(records);
+    ck_assert_ptr_nonnull(d);
+    char path[400];
+    unsigned char buf[1 << 16];
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t l = strlen(e->d_name), n;
+        if (l != 20 || strcmp(e->d_name + 16, ".ast") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", records, e->d_name);
+        if (!other_bytes) {
+            ck_assert_int_eq(remove(path), 0);
+            continue;
+        }
+        read_file(path, buf, sizeof buf, &n);
+        memset(buf, 0x5A, n);
+        write_bytes(path, buf, n);
+    }
+    closedir(d);
+}
+
+START_TEST(bodies_reached_once_their_image_is_gone)
+{
+    /* A lazy session keeps nothing of an image: a body is read from the image file when the
+     * first of its file is reached (ast_image_read_apart). The images removed, or their bytes
+     * changed, after the load: the bodies are the text parsed again, and the answers are
+     * PROGRAM's (its comment: outer(4) = 21, alone(7) = 7, least(2) = 2; alone(2) its
+     * default, x). */
+    fresh_cache();
+    /* PROGRAM without its edition, whose replacement has pick.more's body decoded at load
+     * (a_body_never_reached_is_never_decoded): no body is read before the images are spoilt */
+    char text[4096];
+    replaced("edition double { replace rule pick.more cite \"T.1\" when x > 1 answer "
+             "twice(twice(x)); }\n",
+             "", text, sizeof text);
+    write_text(rules, text);
+    for (int other_bytes = 0; other_bytes < 2; other_bytes++) {
+        /* parses (no image yet, or a spoilt one), keeps the image, records the set */
+        tvm_free(session_of(rules, true));
+        tvm *t = session_of(rules, true);
+        ck_assert_uint_eq(bodies_left(t), 7); /* 6 top-level rules and a fn */
+        spoil_images(other_bytes);
+        ck_assert_str_eq(ev(t, "outer(4)"), "21");
+        ck_assert_str_eq(ev(t, "alone(7)"), "7");
+        ck_assert_str_eq(ev(t, "alone(2)"), "2");
+        ck_assert_str_eq(ev(t, "least(2)"), "2");
+        ck_assert_uint_eq(bodies_left(t), 0);
+        ck_assert_uint_eq(t->ndiags, 0);
+        ck_assert_uint_eq(t->vm->pg->nfiles, 1);
+        ck_assert_ptr_nonnull(t->vm->pg->files[0]->reparsed); /* the bodies: the text's */
+        tvm_free(t);
+    }
 }
 END_TEST
 
@@ -787,6 +846,7 @@ int main(void)
     tcase_add_test(tc, a_forged_record_and_an_unknown_citation);
     tcase_add_test(tc, a_body_never_reached_is_never_decoded);
     tcase_add_test(tc, a_body_reached_after_a_reload);
+    tcase_add_test(tc, bodies_reached_once_their_image_is_gone);
     tcase_add_test(tc, a_revision_of_a_rule_held_lazily);
     tcase_add_test(tc, a_forged_record_and_a_rule_of_the_wrong_kind);
     suite_add_tcase(s, tc);
