@@ -1093,7 +1093,8 @@ typedef struct play_opts {
 
 /* In a play script, a line to skip because the command line said otherwise: `board FILE` with
  * --board, `seed N` with --seed (said in a note). */
-static bool overridden(const play_opts *play, const char *line, unsigned lineno)
+static bool overridden(const cli_session *s, const play_opts *play, const char *line,
+                       unsigned lineno)
 {
     line += *line == ':';
     size_t n = strcspn(line, " \t");
@@ -1103,7 +1104,7 @@ static bool overridden(const play_opts *play, const char *line, unsigned lineno)
     else if (n == 4 && strncmp(line, "seed", 4) == 0 && play->seed_set)
         what = "--seed";
     if (what)
-        printf("%u> %s\n(skipped: %s was given)\n", lineno, line, what);
+        cli_put_script_line(s, lineno, line, what);
     return what != NULL;
 }
 
@@ -1178,10 +1179,10 @@ static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play,
             if (play && (!*t || (t[0] == '#' && t[1] != '#')))
                 continue;
             if (play && t[0] == '#') { /* `## ...`: the script's narration, printed */
-                printf("%s\n", t);
+                cli_put_narration(s, t);
                 continue;
             }
-            if (play && overridden(play, t, rd->lines))
+            if (play && overridden(s, play, t, rd->lines))
                 continue;
             start = rd->lines;
             bad = false;
@@ -1189,7 +1190,8 @@ static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play,
         }
         if (line) {
             if (play)
-                printf("%u> %s\n", rd->lines, line + (rd->pending ? 0 : strspn(line, " \t")));
+                cli_put_script_line(s, rd->lines, line + (rd->pending ? 0 : strspn(line, " \t")),
+                                    NULL);
             bad = bad || rd->bad_line;
             if (!add_to_entry(&entry, &len, line))
                 break;

@@ -3441,6 +3441,83 @@ def play_choices_on_stdin():
 
 
 @case
+def json_choices_and_play_lines():
+    # fresh16 D8, repl.md §4 (Choices, play scripts): under `json on` / --json every line a
+    # command prints is one JSON object, choices and a play script's echoes too (before, the
+    # question and options came as the text `choose (allies): Where to?`, `  1) B1`, and a play
+    # script's `N> line` and `##` lines as text among the objects). On play.scn $b holds C1, so
+    # relocate($a) offers B1 and D1 (row 1's free squares, in the order the rule lists them).
+    two = {"choice": {"question": "Where to?", "side": "allies",
+                      "options": [{"number": 1, "option": "B1"}, {"number": 2, "option": "D1"}]}}
+    moved_d1 = ["move $a to D1   (FIX.relocate)"]
+    # piped: the question and its options, the answer read (not echoed, as in text), the effects
+    def json_session(script):
+        return run(PLAY + ["--board", fx("boards/play.scn")],
+                   stdin="json on\n" + "\n".join(script) + "\n")
+    p = json_session(["do relocate($a)", "2"])
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    check(p.returncode == 0 and len(objs) == 3 and objs[0] == {"json": True} and objs[1] == two
+          and objs[2]["effects"] == moved_d1, "json on: the choice one object, then do's", p)
+    # an answer given with the command, then a choice with one option (with $a on D1 only B1 is
+    # free), its answer spent on it: each said as {"chosen": …} with how it was taken
+    p = run(PLAY + ["--json", "--board", fx("boards/play.scn")],
+            stdin="do relocate($a) choosing 2\ndo relocate($a) choosing 1\ndo relocate($a)\n")
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    one = {"choice": {"question": "Where to?", "side": "allies",
+                      "options": [{"number": 1, "option": "B1"}]}}
+    check(p.returncode == 0 and len(objs) == 9 and objs[0] == two and
+          objs[1] == {"chosen": {"number": 2, "option": "D1", "by": "choosing", "answer": "2"}}
+          and objs[2]["effects"] == moved_d1 and objs[3] == one and
+          objs[4] == {"chosen": {"number": 1, "option": "B1", "by": "one option", "answer": "1"}}
+          and objs[5]["effects"] == ["move $a to B1   (FIX.relocate)"] and
+          # $a on B1 holds it: D1 alone is free, taken unasked with no answer spent
+          objs[6] == {"choice": {"question": "Where to?", "side": "allies",
+                                 "options": [{"number": 1, "option": "D1"}]}} and
+          objs[7] == {"chosen": {"number": 1, "option": "D1", "by": "one option",
+                                 "answer": None}} and objs[8]["effects"] == moved_d1,
+          "--json: choosing, one option with and without an answer, each an object", p)
+    # no line to answer: the first option at the end of the input
+    p = run(PLAY + ["--json", "--board", fx("boards/play.scn")], stdin="do relocate($a)\n")
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    check(p.returncode == 0 and len(objs) == 3 and objs[0] == two and
+          objs[1] == {"chosen": {"number": 1, "option": "B1", "by": "end of input",
+                                 "answer": None}}, "the end of the input answers B1", p)
+    # step mode's pause: {"next": EFFECT} before the effect is applied (an empty line applies it)
+    p = json_session(["step on", "do relocate($a) choosing 2", ""])
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    check(p.returncode == 0 and len(objs) == 6 and objs[4] == {"next": moved_d1[0]} and
+          objs[5]["effects"] == moved_d1, "step mode's pause as an object", p)
+    # a play script: narration, its lines, a comment skipped before the answer, the answer it
+    # reads said with its line's text, a line skipped for --seed
+    with tempfile.TemporaryDirectory() as d:
+        script = os.path.join(d, "p.play")
+        with open(script, "w") as f:
+            f.write("## relocating a\ndo relocate($a)\n# the owner picks D1\n2\nseed 5\n")
+        p = run(PLAY + ["--json", "--seed", "3", "--board", fx("boards/play.scn"), "play", script])
+        objs = [parse_json(l, p) for l in lines(p.stdout)]
+        check(p.returncode == 0 and len(objs) == 6 and
+              objs[0] == {"narration": "## relocating a"} and
+              objs[1] == {"script_line": {"line": 2, "text": "do relocate($a)"}} and
+              objs[2] == two and
+              objs[3] == {"chosen": {"number": 2, "option": "D1", "by": "answer", "answer": "2"}}
+              and objs[4]["effects"] == moved_d1 and
+              objs[5] == {"script_line": {"line": 5, "text": "seed 5", "skipped": "--seed"}},
+              "hon --json play: every line an object", p)
+    # the bundled play script (bundled rules): every stdout line one object; one script_line a
+    # line of the script that is neither blank nor a comment, one narration a `##` line
+    script = os.path.join(ROOT, "examples", "play", "omaha_turn.play")
+    with open(script) as f:
+        text = [l.strip() for l in f]
+    p = run(["--json", "play", script])
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    check(p.returncode == 0 and all(isinstance(o, dict) for o in objs), "all objects", p)
+    runs = [l for l in text if l and not l.startswith("#")]
+    check(sum("script_line" in o for o in objs) == len(runs) and
+          sum("narration" in o for o in objs) == sum(l.startswith("##") for l in text),
+          "one script_line a line run, one narration a ## line", p)
+
+
+@case
 def refusals_say_why():
     # rev16a D11: a rifle squad holding a Heroic marker (fixtures/boards/heroic_squad.scn), once
     # activated, asked for another activation: the refusal said only "no order token to reveal";
