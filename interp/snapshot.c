@@ -5,6 +5,7 @@
  * that changed (with the new brief trace), the questions gone, the new ones. docs/spec/repl.md
  * §5 gives the format.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,9 +250,13 @@ static bool header_line(snap *sn, char *l, uint32_t line)
 }
 
 /* A line `QUESTION = ANSWER` of the section of board `section` (its label, "" for no board)
- * into the records. False when it is not one, or on OOM (*oom). */
-static bool answer_line(snap *sn, const char *section, char *l, uint32_t line, bool *oom)
+ * into the records. False when it is not one, or on OOM (*oom). A question recorded already
+ * for that board is not added: *twice is set to the line that records it (else 0), and l is
+ * left cut before ` = `. */
+static bool answer_line(snap *sn, const char *section, char *l, uint32_t line, bool *oom,
+                        uint32_t *twice)
 {
+    *twice = 0;
     char *eq = (char *)top_equals(l);
     if (!eq || eq == l || !section)
         return false;
@@ -278,9 +283,11 @@ static bool answer_line(snap *sn, const char *section, char *l, uint32_t line, b
         HASH_ADD_KEYPTR(hh, sn->recs, r->key, bl + ql + 1, r);
     if (old || !HON_HASH_ADDED(r)) {
         *oom = !old;
+        if (old)
+            *twice = old->line;
         mem_free(r->key);
         mem_free(r);
-        return old != NULL; /* a question recorded twice: the first answer counts */
+        return old != NULL;
     }
     return true;
 }
@@ -308,6 +315,7 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
     sn->qs.files = sn->files;
     sn->qs.bundled_boards = false;
     bool header = true, oom = false, skipping = false; /* skipping: after a broken section */
+    uint32_t twice = 0;
     size_t bad = 0;
     const char *section = NULL;
     uint32_t line = 1;
@@ -316,6 +324,7 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
         if (nl)
             *nl = '\0';
         size_t n = strlen(l);
+        twice = 0;
         if (line == 1 && strcmp(l, SNAP_MAGIC) != 0) {
             snap_error(vm, sn, E_SNAPSHOT_HEADER, 1, 1, n,
                        "not a snapshot: its first line is not '" SNAP_MAGIC "'", NULL);
@@ -346,10 +355,21 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
             section = NULL;
             skipping = true;
         } else if (!header && skipping && !section) {
-        } else if (!header && !answer_line(sn, section, l, line, &oom) && !oom) {
+        } else if (!header && !answer_line(sn, section, l, line, &oom, &twice) && !oom) {
             snap_error(vm, sn, E_SNAPSHOT_LINE, line, 1, n,
                        section ? "not QUESTION = ANSWER" : "an answer before any [board] line",
                        NULL);
+            bad++;
+        } else if (twice) {
+            /* one answer a question (repl.md §5): a second line for it, as a hand edit or a
+               merge keeping both sides leaves, would pin an answer the check never asks */
+            char first[96];
+            snprintf(first, sizeof first,
+                     "line %" PRIu32 " records it already: a snapshot holds one answer a "
+                     "question",
+                     twice);
+            snap_error(vm, sn, E_SNAPSHOT_TWICE, line, 1, strlen(l),
+                       "this question is recorded twice for its board; ", first);
             bad++;
         }
         l = next;

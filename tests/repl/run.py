@@ -5757,6 +5757,20 @@ def snapshot_bad_input():
                             "cover_of(woods) = light\ncover_of(hill) = no_cover\n")
         check(p.returncode == 2 and f"{path}:4:1: error[E432]: not a section line" in p.stderr
               and p.stderr.count("error[") == 1, "a broken section line, once", p)
+        # fresh16 D6: a question recorded twice (a hand edit, a merge keeping both sides) is
+        # malformed, E434 at the second line naming the first, whether the answers differ or
+        # agree, and in a second section of the same board too; before, the first answer was
+        # checked, the second line ignored, and the check passed with exit 0
+        head = "# hon snapshot 1\nsetting plain\n\n[no board]\ncover_of(woods) = light\n"
+        for rest, twice in (("cover_of(hill) = no_cover\ncover_of(woods) = no_cover\n", 7),
+                            ("cover_of(hill) = no_cover\ncover_of(woods) = light\n", 7),
+                            ("cover_of(hill) = no_cover\n[no board]\ncover_of(woods) = light\n",
+                             8)):
+            path, p = snap_with(head + rest)
+            check(p.returncode == 2 and f"{path}:{twice}:1: error[E434]: this question is "
+                  "recorded twice for its board; line 5 records it already" in p.stderr and
+                  p.stderr.count("error[") == 1 and f"{twice:5} | cover_of(woods) = " in p.stderr
+                  and "      | ^~~~~~~~~~~~~~~\n" in p.stderr, "a question recorded twice: E434", p)
         path, p = snap_with("# hon snapshot 1\nsetting plain\nboard nowhere.scn\n\n")
         check(p.returncode == 2 and "cannot read 'nowhere.scn'" in p.stderr, "a board gone", p)
         p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "check",
