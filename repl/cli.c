@@ -823,21 +823,35 @@ static void collect_rule_words(void *ud, const hon_rule_info *r)
 
 int cli_rules(cli_session *s, const char *word)
 {
+    int rc = 0;
     size_t n = hon_list_rules(s->vm, word, print_rule, NULL);
     if (n == 0 && word && word[0]) {
         /* did you mean: the nearest word of the rules' names (`swimer`: swimmer) */
         name_words nw = { 0 };
         hon_list_rules(s->vm, NULL, collect_rule_words, &nw);
         const char *near = hon_nearest(word, (const char *const *)nw.w, nw.n);
-        printf("no rule matches '%s'%s%s%s\n", word, near ? " (did you mean `" : "",
-               near ? near : "", near ? "`?)" : "");
+        /* the word quoted as diagnostics quote one (errors.md): a long one in part */
+        const char *open = near ? " (did you mean `" : "", *shut = near ? "`?)" : "";
+        int len =
+            snprintf(NULL, 0, "no rule matches '%s'%s%s%s", word, open, near ? near : "", shut);
+        char *line = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        if (line) {
+            snprintf(line, (size_t)len + 1, "no rule matches '%s'%s%s%s", word, open,
+                     near ? near : "", shut);
+            hon_shorten_message(line);
+            printf("%s\n", line);
+            free(line);
+        } else {
+            cli_error_code(CLI_E_MEMORY, "out of memory");
+            rc = 1;
+        }
         for (size_t i = 0; i < nw.n; i++)
             free(nw.w[i]);
         free(nw.w);
     } else
         printf("%zu rule%s\n", n, n == 1 ? "" : "s");
     cli_flush_stdout();
-    return 0;
+    return rc;
 }
 
 int cli_show(cli_session *s, const char *name, bool disassemble)

@@ -208,7 +208,9 @@ int cli_fmt(cli_session *s, const char *const *args, size_t n);
  * --filter alone), which points to `help test` when `prompt`, to `hon --help` otherwise. */
 int cli_test(cli_session *s, const char *const *args, size_t nargs, bool prompt);
 /* Lists the rules of the active edition matching word (NULL or "" for all) with their
- * citations, and a count. Returns 0 (an empty list is not an error). */
+ * citations, and a count; none matching, a line saying so, the word in it shortened as a
+ * diagnostic's (a long word in part, errors.md), with the nearest word of the rules' names.
+ * Returns 0 (an empty list is not an error), 1 when out of memory. */
 int cli_rules(cli_session *s, const char *word);
 /* "Did you mean" for an unknown name: the name of kind `kind` (of variant `within`, for
  * readings; hon_complete) nearest want (hon_nearest), as a new string the caller frees, or

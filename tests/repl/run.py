@@ -5825,6 +5825,18 @@ def long_input_quoted_in_part():
     check(f"<stdin>:1:9: error[E412]: no edition named {shown(chr(39) + word + chr(39))}"
           in p.stderr and "      |         ^~~" in p.stderr and len(p.stderr) < 1500,
           "an unknown edition: its name in part, the caret under it (column 9)", p)
+    # fresh16 D1: `rules WORD`'s "no rule matches" line (an answer, not a diagnostic) quotes
+    # the word as diagnostics do; before, a 100,000-byte word came back whole (100,019 bytes),
+    # on the command line, piped and under --json
+    rword = "r" * 100000
+    want = f"no rule matches {shown(chr(39) + rword + chr(39))}\n"
+    for args, stdin in ((["--no-rules", "rules", rword], ""),
+                        (["--no-rules"], f"rules {rword}\n")):
+        p = run(args, stdin=stdin)
+        check(p.returncode == 0 and p.stdout == want, "rules WORD: the word in part", p)
+    p = run(["--no-rules", "--json", "rules", rword])
+    check(parse_json(p.stdout, p) == {"command": "rules", "text": want},
+          "rules WORD under --json: the word in part", p)
     # the same under --json: the message shortened alike, one object
     p = run(["--no-rules", "--json"], stdin=name + "\n")
     objs = [parse_json(l, p) for l in p.stderr.splitlines()]
