@@ -51,7 +51,7 @@ static int option_of(const char *a, const char *const *options, size_t n)
 }
 
 /* Whether a script line is meant as an answer to a choice: `choose X`, or a word that is a
- * number, a `$unit`, an `@square` or a square (`C4`). Any other line (a command, an
+ * number (`-1` too), a `$unit`, an `@square` or a square (`C4`). Any other line (a command, an
  * expression) is the script going on, never an answer. */
 static bool answer_shaped(const char *a, bool choose_word)
 {
@@ -59,6 +59,8 @@ static bool answer_shaped(const char *a, bool choose_word)
         return true;
     if (a[0] == '$' || a[0] == '@')
         return a[1] && !strpbrk(a, " \t(");
+    if (a[0] == '-' && isdigit((unsigned char)a[1])) /* a number out of range: `-1` as `0` */
+        return a[strspn(a + 1, "0123456789") + 1] == '\0';
     size_t i = 0;
     while (isalpha((unsigned char)a[i]))
         i++;

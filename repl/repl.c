@@ -990,13 +990,15 @@ static int run_command(repl *r, const command *c, char *args, size_t errors)
                                 : c->run(r, args);
     cli_flush_stdout();
     if (rc == 0 && r->s->answers_used < r->s->nanswers) {
+        /* each unused answer quoted, so that `2` reads as an answer, not a count */
         char unused[256] = "";
         for (size_t i = r->s->answers_used; i < r->s->nanswers; i++)
-            snprintf(unused + strlen(unused), sizeof unused - strlen(unused), "%s%s",
+            snprintf(unused + strlen(unused), sizeof unused - strlen(unused), "%s'%s'",
                      i > r->s->answers_used ? ", " : "", answers[i]);
-        cli_note("'choosing' gave %d answers, the procedure asked %zu choices: %s not used; what "
-                 "it did stands",
-                 n, r->s->answers_used, unused);
+        cli_note("'choosing' gave %d answer%s, the procedure asked %zu choice%s; not used: %s; "
+                 "what it did stands",
+                 n, n == 1 ? "" : "s", r->s->answers_used, r->s->answers_used == 1 ? "" : "s",
+                 unused);
     }
     r->s->answers = NULL;
     r->s->nanswers = r->s->answers_used = 0;

@@ -3419,15 +3419,19 @@ def play_choices_on_stdin():
     # are refused with the reason; @D1 is taken. Piped input is a script: each illegal answer is
     # an error named at its own line (lines 3 and 4; line 1 is the board), counted, so the
     # session's status is 1 (rev16a D10: they were plain stdout lines, exit 0)
-    p = play_session(["do relocate($a)", "9", "C1", "@D1", "square_of($a)",
+    # (fresh16 D7: `-1`, a number too, abandoned the choice as a line of its own, E225, while
+    # `0` was an illegal answer; it is one as well now)
+    p = play_session(["do relocate($a)", "9", "C1", "-1", "@D1", "square_of($a)",
                       "do relocate($b)", "1", "square_of($b)"])
     check(p.returncode == 1, "the illegal answers fail the script: exit 1", p)
     check("choose (allies): Where to?" in p.stdout and "  1) B1" in p.stdout and
           "  2) D1" in p.stdout, "the question, the side and the numbered options", p)
     errs = [l for l in p.stderr.splitlines() if "error[E405]" in l]
-    check(len(errs) == 2 and errs[0].startswith("<stdin>:3: error[E405]: illegal choice '9' for "
+    check(len(errs) == 3 and errs[0].startswith("<stdin>:3: error[E405]: illegal choice '9' for "
                                                 "\"Where to?\": a number from 1 to 2")
-          and errs[1].startswith("<stdin>:4: error[E405]: illegal choice 'C1'"),
+          and errs[1].startswith("<stdin>:4: error[E405]: illegal choice 'C1'")
+          and errs[2].startswith("<stdin>:5: error[E405]: illegal choice '-1'")
+          and "E225" not in p.stderr,
           "illegal answers are errors at their lines, with the reason", p)
     check("illegal choice" not in p.stdout, "not plain output lines", p)
     # --bail stops at the first: the procedure is abandoned (E225), nothing after it runs
@@ -4228,7 +4232,8 @@ def play_script_choices():
     # `choosing` (column 17, after `do relocate($a) `), or at `choose` (column 1)
     check("<stdin>:5:17: error[E405]: 'choosing 9' answers no option of \"Where to?\"" in err,
           "an answer of `choosing` that is no option fails the procedure", p)
-    check("hon: note: 'choosing' gave 2 answers, the procedure asked 1 choices: 1 not used; "
+    # fresh16 D7: the unused answer quoted (it read as a count, "1 not used") and "1 choice"
+    check("hon: note: 'choosing' gave 2 answers, the procedure asked 1 choice; not used: '1'; "
           "what it did stands" in err and "(choosing 1: B1)" in out,
           "an answer left over is named in a note", p)
     check("<stdin>:6:" not in err, "and is no error", p)
