@@ -440,8 +440,8 @@ static int by_path(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The files of directory dir whose names end with suffix (not hidden), as new paths "DIR/NAME"
- * in name order, *n of them (an array and strings the caller frees); NULL with *n == 0 when
+/* The files of directory dir whose names end with suffix (not hidden, no directory), as new
+ * paths "DIR/NAME" in name order, *n of them (an array and strings the caller frees); NULL with *n == 0 when
  * there is none or the directory cannot be read. */
 static char **dir_files(const char *dir, const char *suffix, size_t *n)
 {
@@ -461,9 +461,16 @@ static char **dir_files(const char *dir, const char *suffix, size_t *n)
             out = more;
         }
         size_t len = strlen(dir) + strlen(e->d_name) + 2;
-        if ((out[*n] = malloc(len)) != NULL)
-            snprintf(out[(*n)++], len, "%s%s%s", dir,
-                     dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+        char *path = malloc(len);
+        if (!path)
+            continue;
+        snprintf(path, len, "%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
+                 e->d_name);
+        struct stat sb; /* a subdirectory named x.hon (or a link to one) is no file of it */
+        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+            free(path);
+        else
+            out[(*n)++] = path;
     }
     closedir(d);
     if (*n)

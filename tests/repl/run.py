@@ -962,6 +962,31 @@ def rules_directories():
     p = run(["--rules", d, "test", os.path.join(d, "a.hon")])
     passed, failed = summary(p)
     check(p.returncode == 0 and passed >= 1 and failed == 0, "test of a loaded dir's file", p)
+    # fresh16 D7: subdirectories are not read, even one whose name ends in .hon (it made the
+    # whole directory fail, E005 "cannot read 'DIR//sub.hon': Is a directory", with `//` when
+    # DIR ended in '/'); a copy of rulesdir with such a subdirectory (and a link to one) loads
+    # as rulesdir does, by --rules, check, lint and test, and a path is named with one '/'
+    with tempfile.TemporaryDirectory() as tmp:
+        c = os.path.join(tmp, "rules")
+        shutil.copytree(d, c)
+        os.mkdir(os.path.join(c, "sub.hon"))
+        with open(os.path.join(c, "sub.hon", "x.hon"), "w") as f:
+            f.write("fn never_read( -> int = 1;\n")  # would be E010 if it were read
+        os.symlink("sub.hon", os.path.join(c, "link.hon"))
+        for args in (["--rules", c + "/", "eval", "from_dir(1)"],
+                     ["--no-rules", "check", c + "/"], ["--no-rules", "test", c + "/"],
+                     ["--rules", c, "eval", "from_dir(1)"]):
+            p = run(args)
+            check(p.returncode == 0 and "error" not in p.stderr and "never_read" not in
+                  p.stderr and "Is a directory" not in p.stderr,
+                  f"{' '.join(args)}: the subdirectory named .hon is not read", p)
+        p = run(["--rules", c + "/", "eval", "from_dir(1)"])
+        check(p.returncode == 0 and lines(p.stdout) == ["6"], "its rules load", p)
+        with open(os.path.join(c, "zz.hon"), "w") as f:
+            f.write("fn broken( -> int = 1;\n")
+        p = run(["--no-rules", "check", c + "/"])
+        check(p.returncode == 1 and f"{c}/zz.hon:1:" in p.stderr and "//" not in p.stderr,
+              "a file of DIR/ named with one '/'", p)
 
 
 @case
