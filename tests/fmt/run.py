@@ -172,6 +172,19 @@ def golden(tmp):
     check(p.returncode == 0 and os.path.islink(link) and os.readlink(link) == "real.hon" and
           read(real) == "fn f() -> int = 1;\n", "fmt LINK lays out the file it names, link kept",
           p.stdout + p.stderr)
+    # a file with another hard link is rewritten in place, so that both names see the layout
+    # (fresh16 D7: the scratch file renamed over it left the other name with the old text),
+    # one file still, two links, its mode kept
+    hard = os.path.join(tmp, "hard.hon")
+    with open(real, "w") as f:
+        f.write("fn  g() -> int = 2;\n")
+    os.chmod(real, 0o640)
+    os.link(real, hard)
+    p = hon("fmt", real)
+    check(p.returncode == 0 and read(real) == "fn g() -> int = 2;\n" and
+          read(hard) == "fn g() -> int = 2;\n" and os.stat(real).st_nlink == 2 and
+          os.path.samefile(real, hard) and (os.stat(real).st_mode & 0o777) == 0o640,
+          "fmt FILE of a file with a hard link: both names see the layout", p.stdout + p.stderr)
     # fmt only parses (repl.md §1), so the global options about the rules and the board do not
     # concern it and are ignored, as --seed is (fresh16 D2: `hon --board B fmt -` checked the board
     # against no rules, failed with E303s and printed nothing: an editor's filter emptied its
