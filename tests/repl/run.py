@@ -5779,7 +5779,19 @@ def snapshot_bad_input():
         check(p.returncode == 2 and f"{path}:2:27: error[E414]" in p.stderr,
               "an unknown reading in the header, at its column", p)
         path, p = snap_with("# hon snapshot 1\nsetting plain\ncolour red\n\n")
-        check(p.returncode == 2 and f"{path}:3:1: error[E431]" in p.stderr, "a bad header line", p)
+        check(p.returncode == 2 and f"{path}:3:1: error[E431]: not a header line" in p.stderr,
+              "a bad header line", p)
+        # fresh16 D7: a known key with a bad value is said so, at the value (it was "not a
+        # header line (…, cap, ints): ints", though ints is one of the keys listed)
+        for line, col, want in (("ints 6..0", 6, "the header's 'ints' takes LO..HI (LO at most "
+                                 "HI, at most 1000 apart) or none, not '6..0'"),
+                                ("cap -1", 5, "the header's 'cap' takes a positive integer, not "
+                                 "'-1'"),
+                                ("tests maybe", 7, "the header's 'tests' takes yes or no, not "
+                                 "'maybe'")):
+            path, p = snap_with(f"# hon snapshot 1\nsetting plain\n{line}\n\n")
+            check(p.returncode == 2 and f"{path}:3:{col}: error[E431]: {want}\n" in p.stderr and
+                  "not a header line" not in p.stderr, f"header '{line}': its value is wrong", p)
         path, p = snap_with("# hon snapshot 1\nsetting plain\n\n[no board]\ncover_of(woods)\n")
         check(p.returncode == 2 and f"{path}:5:1: error[E432]" in p.stderr, "a bad line", p)
         # a broken section line is said once, and its answers are not each reported
@@ -5801,8 +5813,11 @@ def snapshot_bad_input():
                   "recorded twice for its board; line 5 records it already" in p.stderr and
                   p.stderr.count("error[") == 1 and f"{twice:5} | cover_of(woods) = " in p.stderr
                   and "      | ^~~~~~~~~~~~~~~\n" in p.stderr, "a question recorded twice: E434", p)
+        # a board gone: E398 at its header line (fresh16 D7: it had no place, `hon: error`)
         path, p = snap_with("# hon snapshot 1\nsetting plain\nboard nowhere.scn\n\n")
-        check(p.returncode == 2 and "cannot read 'nowhere.scn'" in p.stderr, "a board gone", p)
+        check(p.returncode == 2 and f"{path}:3:7: error[E398]: cannot read the board "
+              "'nowhere.scn': No such file or directory" in p.stderr and
+              "hon: error" not in p.stderr, "a board gone", p)
         p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "check",
                  os.path.join(tmp, "none.snap")])
         check(p.returncode == 2 and "error[E498]: cannot read" in p.stderr, "unreadable", p)
