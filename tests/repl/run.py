@@ -2876,6 +2876,19 @@ def odds_refused_at_once():
     # face sequences, 6 * 6^7; its C(12, 5) * 6 = 4,752 multiset paths are now enumerated.)
     p = run(["--no-rules", "odds", "roll d6 + len(roll 30 d6)"])
     check(p.returncode == 1 and "E210" in p.stderr, "a die and 30 more: E210", p)
+    # past the 48 dice of one outcome, E210 is placed at the roll that asks the 49th die (fresh16
+    # D7: the caret stood under the first roll, which asks dice 1 to 30): here the second
+    # `roll 30 d6`, at column 45 (`count(x in roll 30 d6: x == 6) + count(x in ` is 44 bytes)
+    two = "count(x in roll 30 d6: x == 6) + count(x in roll 30 d6: x == 6)"
+    p = run(["--no-rules", "odds", two])
+    check(p.returncode == 1 and "<command-line>:1:45: error[E210]: an outcome rolls more than "
+          "48 dice" in p.stderr, "the 49th die's roll is named", p)
+    p = run(["--no-rules", "odds", "len(roll 40 d6) + roll d6 + roll d6 + roll d6 + roll d6 + "
+             "roll d6 + roll d6 + roll d6 + roll d6 + roll d6"])
+    # 40 dice, then lone dice at columns 19, 29, … (`len(roll 40 d6) + ` is 18 bytes, each
+    # `roll d6 + ` 10): the ninth, at column 19 + 8 * 10 = 99, asks the 49th die
+    check(p.returncode == 1 and "<command-line>:1:99: error[E210]: an outcome rolls more than "
+          "48 dice" in p.stderr, "the ninth lone die is the 49th", p)
     # two dice: 21 multisets; the sum 7 is {1,6} {2,5} {3,4}, each 2 orderings of 36: 6/36
     p = run(["--no-rules", "odds", "sum(x in roll 2 d6: x)"])
     check(p.returncode == 0 and "7: 1/6" in p.stdout, "two dice are enumerated", p)
