@@ -4455,6 +4455,24 @@ def interrupt_at_a_question():
         t.send(b"2\r")
         check(t.read_until(b"hon> ", 10) and "move $a to D1" in t.stdout,
               "answer 2 takes D1", t)
+    # under `json on` (repl.md §4, Choices): an answer refused at the terminal is
+    # {"illegal_choice"} (9 is no option of two), and ^C is {"abandoned"}, each on its own line
+    with Terminal.session(PLAY + ["--board", fx("boards/play.scn")]) as t:
+        if t is None:
+            return
+        t.send(b"json on\r")
+        check(t.read_until(b"hon> ", 10), "json on", t)
+        t.send(b"do relocate($a)\r")
+        check(t.read_until(b"answer> ", 10) and '{"choice": {"question": "Where to?"' in t.stdout,
+              "the choice asked as an object", t)
+        t.send(b"9\r")
+        check(t.read_until(b"answer> ", 10) and
+              '{"illegal_choice": {"answer": "9", "options": 2}}\r\n' in t.stdout,
+              "the refused answer as an object", t)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10) and
+              '{"abandoned": {"by": "^C", "at": "choice"}}\r\n' in t.stdout,
+              "^C as an object", t)
 
 
 @case
