@@ -5,11 +5,16 @@
  * pinned by tests/dsl/test_diag.c and every file of tests/golden/; codes are registered in
  * docs/spec/errors.md.
  */
+/* wcwidth (the display width of a character) is XSI: glibc declares it with _XOPEN_SOURCE */
+#define _XOPEN_SOURCE 700
 #include "diag.h"
 
+#include <locale.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "mem.h"
 
@@ -330,14 +335,60 @@ static bool find_line(diag_sources *src, uint32_t file, uint32_t line, const cha
     return true;
 }
 
-/* How many display columns byte c takes at display column v: tabs reach the next stop,
- * UTF-8 continuation bytes take none (their lead byte took one), everything else one. */
-static unsigned width_at(unsigned char c, unsigned v)
+/* The C library's UTF-8 locale, made once (newlocale; NULL when the system has none), for
+ * wcwidth: the caret under a line holding wide characters (a CJK ideograph, most emoji take two
+ * columns of a terminal, a combining accent none) must count the columns they take. The
+ * process's own locale is left as it is: the width is asked under this one (uselocale). */
+static locale_t utf8_locale(void)
 {
+    static _Atomic(locale_t) made;
+    static atomic_bool failed;
+    locale_t l = atomic_load(&made);
+    if (l || atomic_load(&failed))
+        return l;
+    locale_t mine = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    if (!mine) {
+        atomic_store(&failed, true);
+        return NULL;
+    }
+    locale_t none = (locale_t)0;
+    if (!atomic_compare_exchange_strong(&made, &none, mine)) { /* another thread made it */
+        freelocale(mine);
+        return none;
+    }
+    return mine;
+}
+
+/* The display width of the UTF-8 character whose lead byte is s[0] (n bytes from s): wcwidth's
+ * (0, 1 or 2) in the UTF-8 locale; 1 when it is not a valid character, not printable, or the
+ * system has no UTF-8 locale. */
+static unsigned char_width(const char *s, size_t n)
+{
+    locale_t l = utf8_locale();
+    if (!l)
+        return 1;
+    locale_t old = uselocale(l);
+    wchar_t wc;
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    size_t k = mbrtowc(&wc, s, n, &st);
+    int w = k > 0 && k <= n ? wcwidth(wc) : -1;
+    uselocale(old);
+    return w < 0 ? 1 : (unsigned)w;
+}
+
+/* How many display columns byte s[0] (n bytes from s) takes at display column v: tabs reach
+ * the next stop, a UTF-8 character its width (char_width) at its lead byte and none at its
+ * continuation bytes, everything else one. */
+static unsigned width_at(const char *s, size_t n, unsigned v)
+{
+    unsigned char c = (unsigned char)s[0];
     if (c == '\t')
         return TAB_STOP - v % TAB_STOP;
     if (c >= 0x80 && c < 0xC0)
         return 0;
+    if (c >= 0xC0)
+        return char_width(s, n);
     return 1;
 }
 
@@ -347,7 +398,7 @@ static void put_line(const char *s, size_t n, FILE *out)
     unsigned v = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        unsigned w = width_at(c, v);
+        unsigned w = width_at(s + i, n - i, v);
         if (c == '\t')
             fprintf(out, "%*s", (int)w, "");
         else if (c < 0x20 || c == 0x7F)
@@ -363,7 +414,7 @@ static unsigned display_col(const char *s, size_t n, size_t off)
 {
     unsigned v = 0;
     for (size_t i = 0; i < off; i++)
-        v += i < n ? width_at((unsigned char)s[i], v) : 1;
+        v += i < n ? width_at(s + i, n - i, v) : 1;
     return v;
 }
 

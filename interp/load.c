@@ -394,9 +394,19 @@ static hon_status list_dir(hon_vm *vm, const char *dir, const char *suffix, char
             st = HON_ERR_MEMORY;
             break;
         }
+        /* DIR and NAME joined by one '/' (`d/` gives `d/x.hon`, not `d//x.hon`) */
+        size_t at = dl && dir[dl - 1] == '/' ? dl : dl + 1;
         memcpy(full, dir, dl);
         full[dl] = '/';
-        memcpy(full + dl + 1, e->d_name, l + 1);
+        memcpy(full + at, e->d_name, l + 1);
+        /* only files: a subdirectory named x.hon is not read (docs/spec/repl.md), nor a link
+         * to one; the listing says which entries are directories, or stat does */
+        struct stat sb;
+        if (e->d_type == DT_DIR ||
+            (e->d_type != DT_REG && stat(full, &sb) == 0 && S_ISDIR(sb.st_mode))) {
+            mem_free(full);
+            continue;
+        }
         ents[k++] = (dir_entry){ full, e->d_type == DT_REG };
     }
     closedir(d);

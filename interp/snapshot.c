@@ -5,10 +5,13 @@
  * that changed (with the new brief trace), the questions gone, the new ones. docs/spec/repl.md
  * §5 gives the format.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
 #include "hash.h"
 #include "mem.h"
 #include "questions.h"
@@ -164,6 +167,7 @@ typedef struct snap {
     snap_rec *recs; /* uthash */
     hon_question_set qs;
     const char **boards, **files; /* the header's, pointing into text */
+    uint32_t *board_lines;        /* the line of each of boards */
     char *setting;
     uint32_t setting_line, setting_col;
 } snap;
@@ -179,6 +183,7 @@ static void snap_free(snap *sn)
     }
     mem_free(sn->text);
     mem_free(sn->boards);
+    mem_free(sn->board_lines);
     mem_free(sn->files);
 }
 
@@ -198,9 +203,10 @@ static bool yes_no(const char *v, bool *b)
     return *b || strcmp(v, "no") == 0;
 }
 
-/* One header line `KEY VALUE` (VALUE may be empty for `setting`): into sn. False when it is no
- * header line of a known key. */
-static bool header_line(snap *sn, char *l, uint32_t line)
+/* One header line `KEY VALUE` (VALUE may be empty for `setting`): into sn, cut at the space
+ * (l the key, *value the value). NULL when it is read; else what is wrong: "" for a key that is
+ * not known, else what the key takes. */
+static const char *header_line(snap *sn, char *l, uint32_t line, const char **value)
 {
     char *v = strchr(l, ' ');
     if (v)
@@ -209,49 +215,57 @@ static bool header_line(snap *sn, char *l, uint32_t line)
         v = l + strlen(l);
     hon_question_set *q = &sn->qs;
     char *end;
+    *value = v;
+    const char *want = NULL; /* the value the key takes, when v is not one */
     if (strcmp(l, "setting") == 0) {
         sn->setting = v;
         sn->setting_line = line;
         sn->setting_col = (uint32_t)(v - l) + 1;
-        return true;
-    }
-    if (strcmp(l, "board") == 0 && *v)
-        return (sn->boards[q->nboards++] = v) != NULL;
-    if (strcmp(l, "questions") == 0 && *v)
-        return (sn->files[q->nfiles++] = v) != NULL;
-    if (strcmp(l, "bundled-boards") == 0)
-        return yes_no(v, &q->bundled_boards);
-    if (strcmp(l, "tests") == 0)
-        return yes_no(v, &q->tests);
-    if (strcmp(l, "finite") == 0)
-        return yes_no(v, &q->finite);
-    if (strcmp(l, "cap") == 0) {
+        return NULL;
+    } else if (strcmp(l, "board") == 0 || strcmp(l, "questions") == 0) {
+        if (*v && l[0] == 'b') {
+            sn->board_lines[q->nboards] = line;
+            sn->boards[q->nboards++] = v;
+        } else if (*v)
+            sn->files[q->nfiles++] = v;
+        else
+            want = "a path";
+    } else if (strcmp(l, "bundled-boards") == 0) {
+        want = yes_no(v, &q->bundled_boards) ? NULL : "yes or no";
+    } else if (strcmp(l, "tests") == 0) {
+        want = yes_no(v, &q->tests) ? NULL : "yes or no";
+    } else if (strcmp(l, "finite") == 0) {
+        want = yes_no(v, &q->finite) ? NULL : "yes or no";
+    } else if (strcmp(l, "cap") == 0) {
         unsigned long long c = strtoull(v, &end, 10);
         q->cap = (size_t)c;
-        return *v >= '1' && *v <= '9' && !*end;
-    }
-    if (strcmp(l, "ints") == 0 && strcmp(v, "none") == 0) {
+        want = *v >= '1' && *v <= '9' && !*end ? NULL : "a positive integer";
+    } else if (strcmp(l, "ints") == 0 && strcmp(v, "none") == 0) {
         q->int_lo = 1;
         q->int_hi = 0;
-        return true;
-    }
-    if (strcmp(l, "ints") == 0) {
-        long long lo = strtoll(v, &end, 10), hi;
-        if (end == v || strncmp(end, "..", 2) != 0)
-            return false;
-        char *e2;
-        hi = strtoll(end + 2, &e2, 10);
+    } else if (strcmp(l, "ints") == 0) {
+        long long lo = strtoll(v, &end, 10), hi = 0;
+        char *e2 = end;
+        if (end != v && strncmp(end, "..", 2) == 0)
+            hi = strtoll(end + 2, &e2, 10);
         q->int_lo = lo;
         q->int_hi = hi;
-        return e2 != end + 2 && !*e2 && lo <= hi && hi - lo <= 1000;
-    }
-    return false;
+        if (end == v || strncmp(end, "..", 2) != 0 || e2 == end + 2 || *e2 || lo > hi ||
+            hi - lo > 1000)
+            want = "LO..HI (LO at most HI, at most 1000 apart) or none";
+    } else
+        want = "";
+    return want;
 }
 
 /* A line `QUESTION = ANSWER` of the section of board `section` (its label, "" for no board)
- * into the records. False when it is not one, or on OOM (*oom). */
-static bool answer_line(snap *sn, const char *section, char *l, uint32_t line, bool *oom)
+ * into the records. False when it is not one, or on OOM (*oom). A question recorded already
+ * for that board is not added: *twice is set to the line that records it (else 0), and l is
+ * left cut before ` = `. */
+static bool answer_line(snap *sn, const char *section, char *l, uint32_t line, bool *oom,
+                        uint32_t *twice)
 {
+    *twice = 0;
     char *eq = (char *)top_equals(l);
     if (!eq || eq == l || !section)
         return false;
@@ -278,9 +292,11 @@ static bool answer_line(snap *sn, const char *section, char *l, uint32_t line, b
         HASH_ADD_KEYPTR(hh, sn->recs, r->key, bl + ql + 1, r);
     if (old || !HON_HASH_ADDED(r)) {
         *oom = !old;
+        if (old)
+            *twice = old->line;
         mem_free(r->key);
         mem_free(r);
-        return old != NULL; /* a question recorded twice: the first answer counts */
+        return old != NULL;
     }
     return true;
 }
@@ -300,14 +316,17 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
     for (size_t i = 0; i < len; i++)
         nlines += sn->text[i] == '\n';
     sn->boards = mem_calloc(nlines, sizeof *sn->boards);
+    sn->board_lines = mem_calloc(nlines, sizeof *sn->board_lines);
     sn->files = mem_calloc(nlines, sizeof *sn->files);
-    if (sn->id == UINT32_MAX || !sn->boards || !sn->files)
+    if (sn->id == UINT32_MAX || !sn->boards || !sn->files || !sn->board_lines)
         return HON_ERR_MEMORY;
     qs_defaults(&sn->qs);
     sn->qs.boards = sn->boards;
     sn->qs.files = sn->files;
     sn->qs.bundled_boards = false;
     bool header = true, oom = false, skipping = false; /* skipping: after a broken section */
+    uint32_t twice = 0;
+    const char *want, *value;
     size_t bad = 0;
     const char *section = NULL;
     uint32_t line = 1;
@@ -316,6 +335,7 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
         if (nl)
             *nl = '\0';
         size_t n = strlen(l);
+        twice = 0;
         if (line == 1 && strcmp(l, SNAP_MAGIC) != 0) {
             snap_error(vm, sn, E_SNAPSHOT_HEADER, 1, 1, n,
                        "not a snapshot: its first line is not '" SNAP_MAGIC "'", NULL);
@@ -324,11 +344,20 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
         if (line == 1 || l[0] == '#' || (!header && !n)) {
         } else if (header && !n) {
             header = false;
-        } else if (header && !header_line(sn, l, line)) {
-            snap_error(vm, sn, E_SNAPSHOT_HEADER, line, 1, n,
-                       "not a header line (setting, bundled-boards, board, questions, tests, "
-                       "finite, cap, ints): ",
-                       l);
+        } else if (header && (want = header_line(sn, l, line, &value))) {
+            if (!want[0])
+                snap_error(vm, sn, E_SNAPSHOT_HEADER, line, 1, n,
+                           "not a header line (setting, bundled-boards, board, questions, tests, "
+                           "finite, cap, ints): ",
+                           l);
+            else { /* a key of the header, its value wrong: said so, at the value */
+                uint32_t c = (uint32_t)(value - l) + 1;
+                size_t vl = strlen(value);
+                session_report_at(
+                    vm, E_SNAPSHOT_HEADER,
+                    (ast_loc){ sn->id, line, c, line, c + (vl ? (uint32_t)vl - 1 : 0) },
+                    "the header's '%s' takes %s, not '%s'", l, want, value);
+            }
             bad++;
         } else if (!header && strcmp(l, "[no board]") == 0) {
             section = "";
@@ -346,10 +375,21 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
             section = NULL;
             skipping = true;
         } else if (!header && skipping && !section) {
-        } else if (!header && !answer_line(sn, section, l, line, &oom) && !oom) {
+        } else if (!header && !answer_line(sn, section, l, line, &oom, &twice) && !oom) {
             snap_error(vm, sn, E_SNAPSHOT_LINE, line, 1, n,
                        section ? "not QUESTION = ANSWER" : "an answer before any [board] line",
                        NULL);
+            bad++;
+        } else if (twice) {
+            /* one answer a question (repl.md §5): a second line for it, as a hand edit or a
+               merge keeping both sides leaves, would pin an answer the check never asks */
+            char first[96];
+            snprintf(first, sizeof first,
+                     "line %" PRIu32 " records it already: a snapshot holds one answer a "
+                     "question",
+                     twice);
+            snap_error(vm, sn, E_SNAPSHOT_TWICE, line, 1, strlen(l),
+                       "this question is recorded twice for its board; ", first);
             bad++;
         }
         l = next;
@@ -442,6 +482,30 @@ static bool list_gone(check_run *c)
     return true;
 }
 
+/* Each board of the header that cannot be read: E398 at its header line (the board's own load
+ * would say it with no place in the snapshot). HON_OK when all can. */
+static hon_status boards_readable(hon_vm *vm, const snap *sn)
+{
+    hon_status st = HON_OK;
+    for (size_t i = 0; i < sn->qs.nboards; i++) {
+        char *text;
+        size_t len;
+        int err = file_read(sn->boards[i], SNAP_MAX_BYTES, &text, &len);
+        if (err == ENOMEM)
+            return HON_ERR_MEMORY;
+        if (err) {
+            uint32_t line = sn->board_lines[i], c = (uint32_t)strlen("board ") + 1;
+            session_report_at(
+                vm, E_SCN_READ,
+                (ast_loc){ sn->id, line, c, line, c + (uint32_t)strlen(sn->boards[i]) - 1 },
+                "cannot read the board '%s': %s", sn->boards[i], file_error(err));
+            st = HON_ERR_IO;
+        }
+        mem_free(text);
+    }
+    return st;
+}
+
 hon_status hon_snapshot_check(hon_vm *vm, const char *path, FILE *out, size_t *changed)
 {
     if (changed)
@@ -451,6 +515,8 @@ hon_status hon_snapshot_check(hon_vm *vm, const char *path, FILE *out, size_t *c
     snap sn;
     check_run c = { .sn = &sn };
     hon_status st = snap_read(vm, path, &sn);
+    if (st == HON_OK)
+        st = boards_readable(vm, &sn);
     if (st == HON_OK)
         st = choice_apply_setting_at(vm, sn.setting, sn.id, sn.setting_line, sn.setting_col);
     if (st == HON_OK)

@@ -200,6 +200,9 @@ VM_CASE(ROLL)
         PUSH(INTV(x->dice_faces[x->dice_pos++]));
     } else {
         PUSH(INTV(dice_d6(x->dice)));
+        if (x->dice->overflow) /* odds: E210 at the roll past the bound, not the first one */
+            RAISE(E_ODDS, "an outcome rolls more than %d dice: too many to enumerate",
+                  DICE_SCRIPT_MAX);
     }
     if (x->driver) {
         SAVE_PC();                              /* the driver records where the roll is */
@@ -236,6 +239,8 @@ VM_CASE(ROLL_N)
     size_t per_face[7] = { 0 };
     for (int64_t i = 0; i < n; i++)
         per_face[x->dice_on ? x->dice_faces[x->dice_pos++] : dice_d6(x->dice)]++;
+    if (!x->dice_on && x->dice->overflow) /* odds: E210 at the roll past the bound */
+        RAISE(E_ODDS, "an outcome rolls more than %d dice: too many to enumerate", DICE_SCRIPT_MAX);
     for (size_t face = 1, i = 0; face <= 6; face++)
         for (size_t c = per_face[face]; c > 0; c--)
             l->items[i++] = INTV((int64_t)face);

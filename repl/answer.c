@@ -51,7 +51,7 @@ static int option_of(const char *a, const char *const *options, size_t n)
 }
 
 /* Whether a script line is meant as an answer to a choice: `choose X`, or a word that is a
- * number, a `$unit`, an `@square` or a square (`C4`). Any other line (a command, an
+ * number (`-1` too), a `$unit`, an `@square` or a square (`C4`). Any other line (a command, an
  * expression) is the script going on, never an answer. */
 static bool answer_shaped(const char *a, bool choose_word)
 {
@@ -59,6 +59,8 @@ static bool answer_shaped(const char *a, bool choose_word)
         return true;
     if (a[0] == '$' || a[0] == '@')
         return a[1] && !strpbrk(a, " \t(");
+    if (a[0] == '-' && isdigit((unsigned char)a[1])) /* a number out of range: `-1` as `0` */
+        return a[strspn(a + 1, "0123456789") + 1] == '\0';
     size_t i = 0;
     while (isalpha((unsigned char)a[i]))
         i++;
@@ -84,14 +86,79 @@ static char *answer_text(char *line, bool *choose_word)
     return line;
 }
 
+/* Under json (repl.md §4, Choices), the question and its numbered options as one line:
+ * {"choice": {"question": Q, "side": S or null, "options": [{"number": 1, "option": O}…]}}. */
+static void put_choice_json(const char *question, const char *side, const char *const *options,
+                            size_t n)
+{
+    printf("{\"choice\": {\"question\": ");
+    cli_put_json_string(question, stdout);
+    printf(", \"side\": ");
+    if (side && side[0])
+        cli_put_json_string(side, stdout);
+    else
+        printf("null");
+    printf(", \"options\": [");
+    for (size_t i = 0; i < n; i++) {
+        printf("%s{\"number\": %zu, \"option\": ", i ? ", " : "", i + 1);
+        cli_put_json_string(options[i], stdout);
+        printf("}");
+    }
+    printf("]}}\n");
+}
+
+/* Says which option was taken, and how: `by` is "answer" (a line read), "choosing" (an answer
+ * given with the command), "one option" (not asked) or "end of input"; answer is the answer as
+ * given, or NULL. Text: the line repl.md §2a shows; json: {"chosen": {"number", "option", "by",
+ * "answer"}}. */
+static void put_chosen(const cli_session *s, size_t k, const char *option, const char *by,
+                       const char *answer)
+{
+    if (s->json) {
+        printf("{\"chosen\": {\"number\": %zu, \"option\": ", k + 1);
+        cli_put_json_string(option, stdout);
+        printf(", \"by\": \"%s\", \"answer\": ", by);
+        if (answer)
+            cli_put_json_string(answer, stdout);
+        else
+            printf("null");
+        printf("}}\n");
+    } else if (strcmp(by, "answer") == 0)
+        printf("(answer %s: %s)\n", answer, option);
+    else if (strcmp(by, "choosing") == 0)
+        printf("(choosing %s: %s)\n", answer, option);
+    else if (strcmp(by, "one option") == 0 && answer)
+        printf("(one option: %s, taken; 'choosing %s' answers it)\n", option, answer);
+    else if (strcmp(by, "one option") == 0)
+        printf("(one option: %s, taken)\n", option);
+    else
+        printf("(end of input: the first option, %s, is taken)\n", option);
+}
+
+/* A procedure abandoned at a question or a pause by ^C: text, or {"abandoned": {"by": "^C",
+ * "at": AT}} under json, AT "choice" or "step". */
+static void put_abandoned(const cli_session *s, const char *at)
+{
+    if (s->json)
+        printf("{\"abandoned\": {\"by\": \"^C\", \"at\": \"%s\"}}\n", at);
+    else if (strcmp(at, "choice") == 0)
+        printf("(^C: no answer; the procedure is abandoned)\n");
+    else
+        printf("(^C: the procedure is abandoned)\n");
+}
+
 int cli_choose(void *ud, const char *question, const char *side, const char *const *options,
                size_t n)
 {
     cli_session *s = ud;
-    printf("choose%s%s%s: %s\n", side && side[0] ? " (" : "", side ? side : "",
-           side && side[0] ? ")" : "", question);
-    for (size_t i = 0; i < n; i++)
-        printf("  %zu) %s\n", i + 1, options[i]);
+    if (s->json)
+        put_choice_json(question, side, options, n);
+    else {
+        printf("choose%s%s%s: %s\n", side && side[0] ? " (" : "", side ? side : "",
+               side && side[0] ? ")" : "", question);
+        for (size_t i = 0; i < n; i++)
+            printf("  %zu) %s\n", i + 1, options[i]);
+    }
     if (n == 1) { /* not asked; a `choosing` answer waiting is spent on it, and must name it */
         if (s->answers_used < s->nanswers) {
             const char *a = s->answers[s->answers_used++];
@@ -102,10 +169,10 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
                                question, options[0]);
                 return -1;
             }
-            printf("(one option: %s, taken; 'choosing %s' answers it)\n", options[0], a);
+            put_chosen(s, 0, options[0], "one option", a);
             return 0;
         }
-        printf("(one option: %s, taken)\n", options[0]);
+        put_chosen(s, 0, options[0], "one option", NULL);
         return 0;
     }
     if (s->answers_used < s->nanswers) {
@@ -120,17 +187,17 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
                 a, question, n);
             return -1;
         }
-        printf("(choosing %s: %s)\n", a, options[k]);
+        put_chosen(s, (size_t)k, options[k], "choosing", a);
         return k;
     }
     for (;;) {
         char *line = ask_line(s, "choice> ");
         if (!line && s->cancelled) {
-            printf("(^C: no answer; the procedure is abandoned)\n");
+            put_abandoned(s, "choice");
             return -1;
         }
         if (!line) {
-            printf("(end of input: the first option, %s, is taken)\n", options[0]);
+            put_chosen(s, 0, options[0], "end of input", NULL);
             return 0;
         }
         if (s->script) { /* blank and `#` lines are skipped here too, `##` narration printed
@@ -138,7 +205,7 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
             const char *t = line + strspn(line, " \t");
             if (!*t || t[0] == '#') {
                 if (t[0] == '#' && t[1] == '#')
-                    printf("%s\n", t);
+                    cli_put_narration(s, t);
                 continue;
             }
         }
@@ -147,7 +214,7 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
         int k = option_of(a, options, n);
         if (k >= 0) {
             if (s->echo_choices)
-                printf("(answer %s: %s)\n", a, options[k]);
+                put_chosen(s, (size_t)k, options[k], "answer", a);
             return k;
         }
         if (s->script && !answer_shaped(a, choose_word)) {
@@ -174,8 +241,13 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
                 return -1;
             continue;
         }
-        printf("illegal choice '%s': answer a number from 1 to %zu, or an option as listed\n", a,
-               n);
+        if (s->json) {
+            printf("{\"illegal_choice\": {\"answer\": ");
+            cli_put_json_string(a, stdout);
+            printf(", \"options\": %zu}}\n", n);
+        } else
+            printf("illegal choice '%s': answer a number from 1 to %zu, or an option as listed\n",
+                   a, n);
     }
 }
 
@@ -194,10 +266,15 @@ bool cli_step(void *ud, const char *line)
     cli_session *s = ud;
     if (!s->stepping)
         return true;
-    printf("next: %s\n", line);
+    if (s->json) {
+        printf("{\"next\": ");
+        cli_put_json_string(line, stdout);
+        printf("}\n");
+    } else
+        printf("next: %s\n", line);
     char *a = ask_line(s, "[Enter: apply, q: abandon] ");
     if (!a && s->cancelled) {
-        printf("(^C: the procedure is abandoned)\n");
+        put_abandoned(s, "step");
         return false;
     }
     if (a && s->script) { /* a script's line answers the pause only when it is blank or q */
@@ -221,4 +298,31 @@ bool cli_step(void *ud, const char *line)
         return len == 0;
     }
     return !(a && (a[0] == 'q' || a[0] == 'Q'));
+}
+
+void cli_put_narration(const cli_session *s, const char *text)
+{
+    if (!s->json) {
+        printf("%s\n", text);
+        return;
+    }
+    printf("{\"narration\": ");
+    cli_put_json_string(text, stdout);
+    printf("}\n");
+}
+
+void cli_put_script_line(const cli_session *s, unsigned lineno, const char *text,
+                         const char *skipped)
+{
+    if (!s->json) {
+        printf("%u> %s\n", lineno, text);
+        if (skipped)
+            printf("(skipped: %s was given)\n", skipped);
+        return;
+    }
+    printf("{\"script_line\": {\"line\": %u, \"text\": ", lineno);
+    cli_put_json_string(text, stdout);
+    if (skipped)
+        printf(", \"skipped\": \"%s\"", skipped);
+    printf("}}\n");
 }

@@ -440,8 +440,8 @@ static int by_path(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The files of directory dir whose names end with suffix (not hidden), as new paths "DIR/NAME"
- * in name order, *n of them (an array and strings the caller frees); NULL with *n == 0 when
+/* The files of directory dir whose names end with suffix (not hidden, no directory), as new
+ * paths "DIR/NAME" in name order, *n of them (an array and strings the caller frees); NULL with *n == 0 when
  * there is none or the directory cannot be read. */
 static char **dir_files(const char *dir, const char *suffix, size_t *n)
 {
@@ -461,9 +461,16 @@ static char **dir_files(const char *dir, const char *suffix, size_t *n)
             out = more;
         }
         size_t len = strlen(dir) + strlen(e->d_name) + 2;
-        if ((out[*n] = malloc(len)) != NULL)
-            snprintf(out[(*n)++], len, "%s%s%s", dir,
-                     dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+        char *path = malloc(len);
+        if (!path)
+            continue;
+        snprintf(path, len, "%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
+                 e->d_name);
+        struct stat sb; /* a subdirectory named x.hon (or a link to one) is no file of it */
+        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+            free(path);
+        else
+            out[(*n)++] = path;
     }
     closedir(d);
     if (*n)
@@ -823,21 +830,35 @@ static void collect_rule_words(void *ud, const hon_rule_info *r)
 
 int cli_rules(cli_session *s, const char *word)
 {
+    int rc = 0;
     size_t n = hon_list_rules(s->vm, word, print_rule, NULL);
     if (n == 0 && word && word[0]) {
         /* did you mean: the nearest word of the rules' names (`swimer`: swimmer) */
         name_words nw = { 0 };
         hon_list_rules(s->vm, NULL, collect_rule_words, &nw);
         const char *near = hon_nearest(word, (const char *const *)nw.w, nw.n);
-        printf("no rule matches '%s'%s%s%s\n", word, near ? " (did you mean `" : "",
-               near ? near : "", near ? "`?)" : "");
+        /* the word quoted as diagnostics quote one (errors.md): a long one in part */
+        const char *open = near ? " (did you mean `" : "", *shut = near ? "`?)" : "";
+        int len =
+            snprintf(NULL, 0, "no rule matches '%s'%s%s%s", word, open, near ? near : "", shut);
+        char *line = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        if (line) {
+            snprintf(line, (size_t)len + 1, "no rule matches '%s'%s%s%s", word, open,
+                     near ? near : "", shut);
+            hon_shorten_message(line);
+            printf("%s\n", line);
+            free(line);
+        } else {
+            cli_error_code(CLI_E_MEMORY, "out of memory");
+            rc = 1;
+        }
         for (size_t i = 0; i < nw.n; i++)
             free(nw.w[i]);
         free(nw.w);
     } else
         printf("%zu rule%s\n", n, n == 1 ? "" : "s");
     cli_flush_stdout();
-    return 0;
+    return rc;
 }
 
 int cli_show(cli_session *s, const char *name, bool disassemble)

@@ -113,7 +113,9 @@ typedef struct cli_session {
  * (under s->bail the procedure is abandoned: -1, E225), while any other line abandons the choice (-1, E225) and is handed back to the
  * reader (s->unread) to run as a line of its own. At the end of the input the first option is
  * taken; ^C at the question (s->cancelled) abandons the procedure (-1, E225: it is undone).
- * In a script, blank and `#` lines before the answer are skipped (`##` ones printed). */
+ * In a script, blank and `#` lines before the answer are skipped (`##` ones printed).
+ * Under s->json each line it prints is one JSON object (repl.md §4, Choices): {"choice": …}
+ * for the question, {"chosen": …} for the option taken, {"abandoned": …} for ^C. */
 int cli_choose(void *ud, const char *question, const char *side, const char *const *options,
                size_t n);
 /* Step mode (hon_config.on_effect, answer.c): when s->stepping, shows the effect about to be
@@ -127,6 +129,15 @@ bool cli_step(void *ud, const char *line);
  * before the choice it made possible) and counts them in s->lines_shown, so that the answer
  * printed after leaves them out. */
 void cli_before_choice(void *ud, const char *lines);
+/* A play script's `##` line (repl.md §2d), text the line as it stands: printed as it is, or
+ * under s->json as {"narration": TEXT} (answer.c). */
+void cli_put_narration(const cli_session *s, const char *text);
+/* A play script's line about to run (repl.md §2d), number lineno, text as written: echoed
+ * `N> TEXT`, or under s->json as {"script_line": {"line": N, "text": TEXT}}, with
+ * "skipped": OPTION when a command-line option takes its place (`--board`, `--seed`), where the
+ * text form adds `(skipped: OPTION was given)` (answer.c). */
+void cli_put_script_line(const cli_session *s, unsigned lineno, const char *text,
+                         const char *skipped);
 
 /* Frees the arrays of o (not the strings, which belong to argv); accepts NULL. */
 void cli_opts_free(cli_opts *o);
@@ -197,7 +208,9 @@ int cli_fmt(cli_session *s, const char *const *args, size_t n);
  * --filter alone), which points to `help test` when `prompt`, to `hon --help` otherwise. */
 int cli_test(cli_session *s, const char *const *args, size_t nargs, bool prompt);
 /* Lists the rules of the active edition matching word (NULL or "" for all) with their
- * citations, and a count. Returns 0 (an empty list is not an error). */
+ * citations, and a count; none matching, a line saying so, the word in it shortened as a
+ * diagnostic's (a long word in part, errors.md), with the nearest word of the rules' names.
+ * Returns 0 (an empty list is not an error), 1 when out of memory. */
 int cli_rules(cli_session *s, const char *word);
 /* "Did you mean" for an unknown name: the name of kind `kind` (of variant `within`, for
  * readings; hon_complete) nearest want (hon_nearest), as a new string the caller frees, or

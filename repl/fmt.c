@@ -1,6 +1,7 @@
 /* fmt.c — `hon fmt [--check] [--diff] [--json] FILE|DIR...` (cli.h: cli_fmt;
  * docs/spec/format.md, repl.md): lays out .hon files through hon_format, rewriting each changed
- * one in place atomically (a temporary file in its directory, renamed over it), or only listing
+ * one in place atomically (a temporary file in its directory, renamed over it; a file with
+ * other hard links truncated and written, so that they see it), or only listing
  * (--check) or showing as a unified diff (--diff) what would change; under --json (or the
  * global one) all that as one JSON object. Directories are walked for *.hon
  * files, in name order; a file named that is not a .hon file (a .scn scenario) is refused. A
@@ -10,6 +11,7 @@
 #define _XOPEN_SOURCE 700 /* open_memstream, mkstemp */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,12 +177,37 @@ static bool print_diff(FILE *out, const char *path, const char *a, size_t an, co
     return ok;
 }
 
+/* Writes len bytes of text to descriptor fd. False (errno set) when it could not. */
+static bool write_all(int fd, const char *text, size_t len)
+{
+    for (size_t done = 0; done < len;) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w <= 0)
+            return false;
+        done += (size_t)w;
+    }
+    return true;
+}
+
 /* Writes text over path atomically: a temporary file beside it, with its mode, renamed over
  * it; a symbolic link is written through (beside and over the file it names: the link stays,
- * as with `gofmt -w`). Returns false (errno set) when it could not. */
+ * as with `gofmt -w`). A file with other hard links is rewritten in place instead, truncated
+ * and written, so that every name of it sees the new text (a rename would leave the others
+ * with the old). Returns false (errno set) when it could not. */
 static bool write_over(const char *path, const char *text, size_t len)
 {
     struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_nlink > 1) {
+        int fd = open(path, O_WRONLY | O_TRUNC);
+        bool ok = fd >= 0 && write_all(fd, text, len);
+        int err = errno;
+        if (fd >= 0 && close(fd) != 0 && ok) {
+            ok = false;
+            err = errno;
+        }
+        errno = err;
+        return ok;
+    }
     char *real = lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) ? realpath(path, NULL) : NULL;
     if (real)
         path = real;
@@ -195,11 +222,7 @@ static bool write_over(const char *path, const char *text, size_t len)
     bool ok = fd >= 0;
     if (ok && stat(path, &sb) == 0)
         ok = fchmod(fd, sb.st_mode & 07777) == 0;
-    for (size_t done = 0; ok && done < len;) {
-        ssize_t w = write(fd, text + done, len - done);
-        ok = w > 0;
-        done += ok ? (size_t)w : 0;
-    }
+    ok = ok && write_all(fd, text, len);
     if (fd >= 0 && close(fd) != 0)
         ok = false;
     if (ok)

@@ -944,9 +944,14 @@ static int run_main(int argc, char **argv, bool *errors_are_2)
         cli_opts_free(&o);
         return usage_error("%s", "--no-rules and --rules exclude each other");
     }
-    /* fmt only parses: a rule directory that does not load must not stop it */
-    if (sub && strcmp(sub->name, "fmt") == 0 && !o.n_rule_dirs)
+    /* fmt only parses (repl.md §1): the global options about the rules and the board do not
+     * concern it and are ignored, as --seed is, so that `hon --board B fmt -` (an alias, an
+     * editor's filter) lays out the text instead of failing on a board checked against no rules */
+    if (sub && strcmp(sub->name, "fmt") == 0) {
         o.no_rules = true;
+        o.n_rule_dirs = o.n_loads = o.n_variants = 0;
+        o.edition = o.board = NULL;
+    }
     if (sub && (strcmp(sub->name, "help") == 0 || strcmp(sub->name, "version") == 0)) {
         if (strcmp(sub->name, "version") == 0)
             print_version(&o);

@@ -990,13 +990,15 @@ static int run_command(repl *r, const command *c, char *args, size_t errors)
                                 : c->run(r, args);
     cli_flush_stdout();
     if (rc == 0 && r->s->answers_used < r->s->nanswers) {
+        /* each unused answer quoted, so that `2` reads as an answer, not a count */
         char unused[256] = "";
         for (size_t i = r->s->answers_used; i < r->s->nanswers; i++)
-            snprintf(unused + strlen(unused), sizeof unused - strlen(unused), "%s%s",
+            snprintf(unused + strlen(unused), sizeof unused - strlen(unused), "%s'%s'",
                      i > r->s->answers_used ? ", " : "", answers[i]);
-        cli_note("'choosing' gave %d answers, the procedure asked %zu choices: %s not used; what "
-                 "it did stands",
-                 n, r->s->answers_used, unused);
+        cli_note("'choosing' gave %d answer%s, the procedure asked %zu choice%s; not used: %s; "
+                 "what it did stands",
+                 n, n == 1 ? "" : "s", r->s->answers_used, r->s->answers_used == 1 ? "" : "s",
+                 unused);
     }
     r->s->answers = NULL;
     r->s->nanswers = r->s->answers_used = 0;
@@ -1093,7 +1095,8 @@ typedef struct play_opts {
 
 /* In a play script, a line to skip because the command line said otherwise: `board FILE` with
  * --board, `seed N` with --seed (said in a note). */
-static bool overridden(const play_opts *play, const char *line, unsigned lineno)
+static bool overridden(const cli_session *s, const play_opts *play, const char *line,
+                       unsigned lineno)
 {
     line += *line == ':';
     size_t n = strcspn(line, " \t");
@@ -1103,7 +1106,7 @@ static bool overridden(const play_opts *play, const char *line, unsigned lineno)
     else if (n == 4 && strncmp(line, "seed", 4) == 0 && play->seed_set)
         what = "--seed";
     if (what)
-        printf("%u> %s\n(skipped: %s was given)\n", lineno, line, what);
+        cli_put_script_line(s, lineno, line, what);
     return what != NULL;
 }
 
@@ -1178,10 +1181,10 @@ static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play,
             if (play && (!*t || (t[0] == '#' && t[1] != '#')))
                 continue;
             if (play && t[0] == '#') { /* `## ...`: the script's narration, printed */
-                printf("%s\n", t);
+                cli_put_narration(s, t);
                 continue;
             }
-            if (play && overridden(play, t, rd->lines))
+            if (play && overridden(s, play, t, rd->lines))
                 continue;
             start = rd->lines;
             bad = false;
@@ -1189,7 +1192,8 @@ static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play,
         }
         if (line) {
             if (play)
-                printf("%u> %s\n", rd->lines, line + (rd->pending ? 0 : strspn(line, " \t")));
+                cli_put_script_line(s, rd->lines, line + (rd->pending ? 0 : strspn(line, " \t")),
+                                    NULL);
             bad = bad || rd->bad_line;
             if (!add_to_entry(&entry, &len, line))
                 break;

@@ -132,8 +132,8 @@ static void do_legend_fields(loader *l, const line_ref *lr, int i)
         unsigned char c = (unsigned char)sym->s[0];
         if (sym->len != 1 || c < 0x21 || c > 0x7e) {
             text_tok_error(l, E_SCN_SYNTAX, lr->no, sym,
-                           "a legend symbol is one printable character, found '%.*s'", sym->len,
-                           sym->s);
+                           "a legend symbol is one printable ASCII character, found '%.*s'",
+                           sym->len, sym->s);
             return;
         }
         legend_entry *e = &l->legend[c];

@@ -139,7 +139,8 @@ bool text_split_fields(loader *l, const line_ref *lr)
 }
 
 /* Splits line `lr` into tokens: words [A-Za-z0-9_]+ (with a leading '-' before a digit),
- * "strings", "..", and single punctuation characters. Returns false after a lexical error. */
+ * "strings", "..", and single punctuation characters. Returns false after a lexical error (an
+ * unterminated string; a non-ASCII character outside a string, E301 at it). */
 bool text_tokenize(loader *l, const line_ref *lr)
 {
     const char *s = l->text + lr->off;
@@ -177,6 +178,17 @@ bool text_tokenize(loader *l, const line_ref *lr)
         } else if (c == '.' && i + 1 < n && s[i + 1] == '.') {
             *t = (tok){ T_PUNCT, s + i, 2, (int)i + 1 };
             i += 2;
+        } else if ((unsigned char)c >= 0x80) {
+            /* outside a string a scenario is ASCII: a name with `é` is no two tokens but an
+             * error at the character (its whole UTF-8 sequence), as a .hon file's E001 */
+            size_t j = i + 1;
+            while (j < n && ((unsigned char)s[j] & 0xc0) == 0x80)
+                j++;
+            text_error(l, E_SCN_SYNTAX, lr->no, (int)i + 1, (int)(j - i),
+                       "'%.*s' is no ASCII character: a scenario's names are ASCII letters, "
+                       "digits and '_' (other text goes in a \"string\" or a # comment)",
+                       (int)(j - i), s + i);
+            return false;
         } else {
             *t = (tok){ T_PUNCT, s + i, 1, (int)i + 1 };
             i++;

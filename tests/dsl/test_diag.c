@@ -145,6 +145,18 @@ START_TEST(utf8_crlf_control)
     /* é is two bytes but one column: `x` (byte column 4) shows at column 2 */
     check_render("\xc3\xa9 x", L(1, 4, 1, 4),
                  "t.hon:1:4: error[E010]: m\n    1 | \xc3\xa9 x\n      |   ^\n");
+    /* a wide character takes two columns of a terminal (wcwidth; fresh16 D7: the caret counted
+     * one a character and stood a column short): U+1F600 (4 bytes) then ` + 1`, the `+` at byte
+     * column 6 shows at column 4 (two for the emoji, one for the space); U+6F22 U+5B57 (3 bytes
+     * each, two columns each) underlined whole: four columns */
+    check_render("\xf0\x9f\x98\x80 + 1", L(1, 6, 1, 6),
+                 "t.hon:1:6: error[E010]: m\n    1 | \xf0\x9f\x98\x80 + 1\n      |    ^\n");
+    check_render("x \xe6\xbc\xa2\xe5\xad\x97 y", L(1, 3, 1, 8),
+                 "t.hon:1:3: error[E010]: m\n    1 | x \xe6\xbc\xa2\xe5\xad\x97 y\n"
+                 "      |   ^~~~\n");
+    /* a combining accent (U+0301 after e) takes none: `x` after `e\u0301 ` shows at column 3 */
+    check_render("e\xcc\x81 x", L(1, 5, 1, 5),
+                 "t.hon:1:5: error[E010]: m\n    1 | e\xcc\x81 x\n      |   ^\n");
     /* a CR before the newline is not part of the line */
     check_render("a\r\nbc\r\n", L(2, 1, 2, 2),
                  "t.hon:2:1: error[E010]: m\n    2 | bc\n      | ^~\n");

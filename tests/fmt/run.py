@@ -172,6 +172,47 @@ def golden(tmp):
     check(p.returncode == 0 and os.path.islink(link) and os.readlink(link) == "real.hon" and
           read(real) == "fn f() -> int = 1;\n", "fmt LINK lays out the file it names, link kept",
           p.stdout + p.stderr)
+    # a file with another hard link is rewritten in place, so that both names see the layout
+    # (fresh16 D7: the scratch file renamed over it left the other name with the old text),
+    # one file still, two links, its mode kept
+    hard = os.path.join(tmp, "hard.hon")
+    with open(real, "w") as f:
+        f.write("fn  g() -> int = 2;\n")
+    os.chmod(real, 0o640)
+    os.link(real, hard)
+    p = hon("fmt", real)
+    check(p.returncode == 0 and read(real) == "fn g() -> int = 2;\n" and
+          read(hard) == "fn g() -> int = 2;\n" and os.stat(real).st_nlink == 2 and
+          os.path.samefile(real, hard) and (os.stat(real).st_mode & 0o777) == 0o640,
+          "fmt FILE of a file with a hard link: both names see the layout", p.stdout + p.stderr)
+    # fmt only parses (repl.md §1), so the global options about the rules and the board do not
+    # concern it and are ignored, as --seed is (fresh16 D2: `hon --board B fmt -` checked the board
+    # against no rules, failed with E303s and printed nothing: an editor's filter emptied its
+    # buffer). Each option names something that would fail to load here: a board of the bundled
+    # rules, a file of types never declared, an edition and a variant that do not exist, a rules
+    # directory that is not there. The text comes back laid out, exit 0, no diagnostic.
+    messy, laid = "fn  f() -> int = 1;\n", "fn f() -> int = 1;\n"
+    undeclared = os.path.join(tmp, "undeclared.hon")
+    with open(undeclared, "w") as f:
+        f.write("fn g() -> no_such_type = 1;\n")
+    for opts in (["--board", os.path.join(ROOT, "examples", "boards", "hill_contour.scn")],
+                 ["--load", undeclared], ["--edition", "no_such_edition"],
+                 ["--variant", "no_such_setting=no_reading"],
+                 ["--rules", os.path.join(tmp, "no_such_dir")], ["--seed", "7"]):
+        for where in ("before", "after"):
+            args = (opts + ["fmt", "-"]) if where == "before" else (["fmt", "-"] + opts)
+            p = subprocess.run([HON] + args, capture_output=True, text=True, input=messy)
+            check(p.returncode == 0 and p.stdout == laid and p.stderr == "",
+                  f"hon {' '.join(args)}: the global option is ignored, the text laid out",
+                  p.stdout + p.stderr)
+        work = os.path.join(tmp, "opts.hon")
+        with open(work, "w") as f:
+            f.write(laid)
+        p = subprocess.run([HON] + opts + ["fmt", "--check", work], capture_output=True,
+                           text=True)
+        check(p.returncode == 0 and p.stdout == "" and p.stderr == "",
+              f"hon {' '.join(opts)} fmt --check of a laid out file: nothing to change, exit 0",
+              p.stdout + p.stderr)
 
 
 # The .hon files of the tree that must not parse (fixtures of error reporting): fmt refuses

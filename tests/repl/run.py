@@ -962,6 +962,31 @@ def rules_directories():
     p = run(["--rules", d, "test", os.path.join(d, "a.hon")])
     passed, failed = summary(p)
     check(p.returncode == 0 and passed >= 1 and failed == 0, "test of a loaded dir's file", p)
+    # fresh16 D7: subdirectories are not read, even one whose name ends in .hon (it made the
+    # whole directory fail, E005 "cannot read 'DIR//sub.hon': Is a directory", with `//` when
+    # DIR ended in '/'); a copy of rulesdir with such a subdirectory (and a link to one) loads
+    # as rulesdir does, by --rules, check, lint and test, and a path is named with one '/'
+    with tempfile.TemporaryDirectory() as tmp:
+        c = os.path.join(tmp, "rules")
+        shutil.copytree(d, c)
+        os.mkdir(os.path.join(c, "sub.hon"))
+        with open(os.path.join(c, "sub.hon", "x.hon"), "w") as f:
+            f.write("fn never_read( -> int = 1;\n")  # would be E010 if it were read
+        os.symlink("sub.hon", os.path.join(c, "link.hon"))
+        for args in (["--rules", c + "/", "eval", "from_dir(1)"],
+                     ["--no-rules", "check", c + "/"], ["--no-rules", "test", c + "/"],
+                     ["--rules", c, "eval", "from_dir(1)"]):
+            p = run(args)
+            check(p.returncode == 0 and "error" not in p.stderr and "never_read" not in
+                  p.stderr and "Is a directory" not in p.stderr,
+                  f"{' '.join(args)}: the subdirectory named .hon is not read", p)
+        p = run(["--rules", c + "/", "eval", "from_dir(1)"])
+        check(p.returncode == 0 and lines(p.stdout) == ["6"], "its rules load", p)
+        with open(os.path.join(c, "zz.hon"), "w") as f:
+            f.write("fn broken( -> int = 1;\n")
+        p = run(["--no-rules", "check", c + "/"])
+        check(p.returncode == 1 and f"{c}/zz.hon:1:" in p.stderr and "//" not in p.stderr,
+              "a file of DIR/ named with one '/'", p)
 
 
 @case
@@ -2851,6 +2876,19 @@ def odds_refused_at_once():
     # face sequences, 6 * 6^7; its C(12, 5) * 6 = 4,752 multiset paths are now enumerated.)
     p = run(["--no-rules", "odds", "roll d6 + len(roll 30 d6)"])
     check(p.returncode == 1 and "E210" in p.stderr, "a die and 30 more: E210", p)
+    # past the 48 dice of one outcome, E210 is placed at the roll that asks the 49th die (fresh16
+    # D7: the caret stood under the first roll, which asks dice 1 to 30): here the second
+    # `roll 30 d6`, at column 45 (`count(x in roll 30 d6: x == 6) + count(x in ` is 44 bytes)
+    two = "count(x in roll 30 d6: x == 6) + count(x in roll 30 d6: x == 6)"
+    p = run(["--no-rules", "odds", two])
+    check(p.returncode == 1 and "<command-line>:1:45: error[E210]: an outcome rolls more than "
+          "48 dice" in p.stderr, "the 49th die's roll is named", p)
+    p = run(["--no-rules", "odds", "len(roll 40 d6) + roll d6 + roll d6 + roll d6 + roll d6 + "
+             "roll d6 + roll d6 + roll d6 + roll d6 + roll d6"])
+    # 40 dice, then lone dice at columns 19, 29, … (`len(roll 40 d6) + ` is 18 bytes, each
+    # `roll d6 + ` 10): the ninth, at column 19 + 8 * 10 = 99, asks the 49th die
+    check(p.returncode == 1 and "<command-line>:1:99: error[E210]: an outcome rolls more than "
+          "48 dice" in p.stderr, "the ninth lone die is the 49th", p)
     # two dice: 21 multisets; the sum 7 is {1,6} {2,5} {3,4}, each 2 orderings of 36: 6/36
     p = run(["--no-rules", "odds", "sum(x in roll 2 d6: x)"])
     check(p.returncode == 0 and "7: 1/6" in p.stdout, "two dice are enumerated", p)
@@ -3419,15 +3457,19 @@ def play_choices_on_stdin():
     # are refused with the reason; @D1 is taken. Piped input is a script: each illegal answer is
     # an error named at its own line (lines 3 and 4; line 1 is the board), counted, so the
     # session's status is 1 (rev16a D10: they were plain stdout lines, exit 0)
-    p = play_session(["do relocate($a)", "9", "C1", "@D1", "square_of($a)",
+    # (fresh16 D7: `-1`, a number too, abandoned the choice as a line of its own, E225, while
+    # `0` was an illegal answer; it is one as well now)
+    p = play_session(["do relocate($a)", "9", "C1", "-1", "@D1", "square_of($a)",
                       "do relocate($b)", "1", "square_of($b)"])
     check(p.returncode == 1, "the illegal answers fail the script: exit 1", p)
     check("choose (allies): Where to?" in p.stdout and "  1) B1" in p.stdout and
           "  2) D1" in p.stdout, "the question, the side and the numbered options", p)
     errs = [l for l in p.stderr.splitlines() if "error[E405]" in l]
-    check(len(errs) == 2 and errs[0].startswith("<stdin>:3: error[E405]: illegal choice '9' for "
+    check(len(errs) == 3 and errs[0].startswith("<stdin>:3: error[E405]: illegal choice '9' for "
                                                 "\"Where to?\": a number from 1 to 2")
-          and errs[1].startswith("<stdin>:4: error[E405]: illegal choice 'C1'"),
+          and errs[1].startswith("<stdin>:4: error[E405]: illegal choice 'C1'")
+          and errs[2].startswith("<stdin>:5: error[E405]: illegal choice '-1'")
+          and "E225" not in p.stderr,
           "illegal answers are errors at their lines, with the reason", p)
     check("illegal choice" not in p.stdout, "not plain output lines", p)
     # --bail stops at the first: the procedure is abandoned (E225), nothing after it runs
@@ -3438,6 +3480,83 @@ def play_choices_on_stdin():
     check("move $a to D1   (FIX.relocate)" in p.stdout and "D1" in lines(p.stdout),
           "the answer is taken", p)
     check("move $b to B1   (FIX.relocate)" in p.stdout, "a number picks an option", p)
+
+
+@case
+def json_choices_and_play_lines():
+    # fresh16 D8, repl.md §4 (Choices, play scripts): under `json on` / --json every line a
+    # command prints is one JSON object, choices and a play script's echoes too (before, the
+    # question and options came as the text `choose (allies): Where to?`, `  1) B1`, and a play
+    # script's `N> line` and `##` lines as text among the objects). On play.scn $b holds C1, so
+    # relocate($a) offers B1 and D1 (row 1's free squares, in the order the rule lists them).
+    two = {"choice": {"question": "Where to?", "side": "allies",
+                      "options": [{"number": 1, "option": "B1"}, {"number": 2, "option": "D1"}]}}
+    moved_d1 = ["move $a to D1   (FIX.relocate)"]
+    # piped: the question and its options, the answer read (not echoed, as in text), the effects
+    def json_session(script):
+        return run(PLAY + ["--board", fx("boards/play.scn")],
+                   stdin="json on\n" + "\n".join(script) + "\n")
+    p = json_session(["do relocate($a)", "2"])
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    check(p.returncode == 0 and len(objs) == 3 and objs[0] == {"json": True} and objs[1] == two
+          and objs[2]["effects"] == moved_d1, "json on: the choice one object, then do's", p)
+    # an answer given with the command, then a choice with one option (with $a on D1 only B1 is
+    # free), its answer spent on it: each said as {"chosen": …} with how it was taken
+    p = run(PLAY + ["--json", "--board", fx("boards/play.scn")],
+            stdin="do relocate($a) choosing 2\ndo relocate($a) choosing 1\ndo relocate($a)\n")
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    one = {"choice": {"question": "Where to?", "side": "allies",
+                      "options": [{"number": 1, "option": "B1"}]}}
+    check(p.returncode == 0 and len(objs) == 9 and objs[0] == two and
+          objs[1] == {"chosen": {"number": 2, "option": "D1", "by": "choosing", "answer": "2"}}
+          and objs[2]["effects"] == moved_d1 and objs[3] == one and
+          objs[4] == {"chosen": {"number": 1, "option": "B1", "by": "one option", "answer": "1"}}
+          and objs[5]["effects"] == ["move $a to B1   (FIX.relocate)"] and
+          # $a on B1 holds it: D1 alone is free, taken unasked with no answer spent
+          objs[6] == {"choice": {"question": "Where to?", "side": "allies",
+                                 "options": [{"number": 1, "option": "D1"}]}} and
+          objs[7] == {"chosen": {"number": 1, "option": "D1", "by": "one option",
+                                 "answer": None}} and objs[8]["effects"] == moved_d1,
+          "--json: choosing, one option with and without an answer, each an object", p)
+    # no line to answer: the first option at the end of the input
+    p = run(PLAY + ["--json", "--board", fx("boards/play.scn")], stdin="do relocate($a)\n")
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    check(p.returncode == 0 and len(objs) == 3 and objs[0] == two and
+          objs[1] == {"chosen": {"number": 1, "option": "B1", "by": "end of input",
+                                 "answer": None}}, "the end of the input answers B1", p)
+    # step mode's pause: {"next": EFFECT} before the effect is applied (an empty line applies it)
+    p = json_session(["step on", "do relocate($a) choosing 2", ""])
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    check(p.returncode == 0 and len(objs) == 6 and objs[4] == {"next": moved_d1[0]} and
+          objs[5]["effects"] == moved_d1, "step mode's pause as an object", p)
+    # a play script: narration, its lines, a comment skipped before the answer, the answer it
+    # reads said with its line's text, a line skipped for --seed
+    with tempfile.TemporaryDirectory() as d:
+        script = os.path.join(d, "p.play")
+        with open(script, "w") as f:
+            f.write("## relocating a\ndo relocate($a)\n# the owner picks D1\n2\nseed 5\n")
+        p = run(PLAY + ["--json", "--seed", "3", "--board", fx("boards/play.scn"), "play", script])
+        objs = [parse_json(l, p) for l in lines(p.stdout)]
+        check(p.returncode == 0 and len(objs) == 6 and
+              objs[0] == {"narration": "## relocating a"} and
+              objs[1] == {"script_line": {"line": 2, "text": "do relocate($a)"}} and
+              objs[2] == two and
+              objs[3] == {"chosen": {"number": 2, "option": "D1", "by": "answer", "answer": "2"}}
+              and objs[4]["effects"] == moved_d1 and
+              objs[5] == {"script_line": {"line": 5, "text": "seed 5", "skipped": "--seed"}},
+              "hon --json play: every line an object", p)
+    # the bundled play script (bundled rules): every stdout line one object; one script_line a
+    # line of the script that is neither blank nor a comment, one narration a `##` line
+    script = os.path.join(ROOT, "examples", "play", "omaha_turn.play")
+    with open(script) as f:
+        text = [l.strip() for l in f]
+    p = run(["--json", "play", script])
+    objs = [parse_json(l, p) for l in lines(p.stdout)]
+    check(p.returncode == 0 and all(isinstance(o, dict) for o in objs), "all objects", p)
+    runs = [l for l in text if l and not l.startswith("#")]
+    check(sum("script_line" in o for o in objs) == len(runs) and
+          sum("narration" in o for o in objs) == sum(l.startswith("##") for l in text),
+          "one script_line a line run, one narration a ## line", p)
 
 
 @case
@@ -4151,7 +4270,8 @@ def play_script_choices():
     # `choosing` (column 17, after `do relocate($a) `), or at `choose` (column 1)
     check("<stdin>:5:17: error[E405]: 'choosing 9' answers no option of \"Where to?\"" in err,
           "an answer of `choosing` that is no option fails the procedure", p)
-    check("hon: note: 'choosing' gave 2 answers, the procedure asked 1 choices: 1 not used; "
+    # fresh16 D7: the unused answer quoted (it read as a count, "1 not used") and "1 choice"
+    check("hon: note: 'choosing' gave 2 answers, the procedure asked 1 choice; not used: '1'; "
           "what it did stands" in err and "(choosing 1: B1)" in out,
           "an answer left over is named in a note", p)
     check("<stdin>:6:" not in err, "and is no error", p)
@@ -4335,6 +4455,24 @@ def interrupt_at_a_question():
         t.send(b"2\r")
         check(t.read_until(b"hon> ", 10) and "move $a to D1" in t.stdout,
               "answer 2 takes D1", t)
+    # under `json on` (repl.md §4, Choices): an answer refused at the terminal is
+    # {"illegal_choice"} (9 is no option of two), and ^C is {"abandoned"}, each on its own line
+    with Terminal.session(PLAY + ["--board", fx("boards/play.scn")]) as t:
+        if t is None:
+            return
+        t.send(b"json on\r")
+        check(t.read_until(b"hon> ", 10), "json on", t)
+        t.send(b"do relocate($a)\r")
+        check(t.read_until(b"answer> ", 10) and '{"choice": {"question": "Where to?"' in t.stdout,
+              "the choice asked as an object", t)
+        t.send(b"9\r")
+        check(t.read_until(b"answer> ", 10) and
+              '{"illegal_choice": {"answer": "9", "options": 2}}\r\n' in t.stdout,
+              "the refused answer as an object", t)
+        t.send(b"\x03")
+        check(t.read_until(b"hon> ", 10) and
+              '{"abandoned": {"by": "^C", "at": "choice"}}\r\n' in t.stdout,
+              "^C as an object", t)
 
 
 @case
@@ -5672,7 +5810,19 @@ def snapshot_bad_input():
         check(p.returncode == 2 and f"{path}:2:27: error[E414]" in p.stderr,
               "an unknown reading in the header, at its column", p)
         path, p = snap_with("# hon snapshot 1\nsetting plain\ncolour red\n\n")
-        check(p.returncode == 2 and f"{path}:3:1: error[E431]" in p.stderr, "a bad header line", p)
+        check(p.returncode == 2 and f"{path}:3:1: error[E431]: not a header line" in p.stderr,
+              "a bad header line", p)
+        # fresh16 D7: a known key with a bad value is said so, at the value (it was "not a
+        # header line (…, cap, ints): ints", though ints is one of the keys listed)
+        for line, col, want in (("ints 6..0", 6, "the header's 'ints' takes LO..HI (LO at most "
+                                 "HI, at most 1000 apart) or none, not '6..0'"),
+                                ("cap -1", 5, "the header's 'cap' takes a positive integer, not "
+                                 "'-1'"),
+                                ("tests maybe", 7, "the header's 'tests' takes yes or no, not "
+                                 "'maybe'")):
+            path, p = snap_with(f"# hon snapshot 1\nsetting plain\n{line}\n\n")
+            check(p.returncode == 2 and f"{path}:3:{col}: error[E431]: {want}\n" in p.stderr and
+                  "not a header line" not in p.stderr, f"header '{line}': its value is wrong", p)
         path, p = snap_with("# hon snapshot 1\nsetting plain\n\n[no board]\ncover_of(woods)\n")
         check(p.returncode == 2 and f"{path}:5:1: error[E432]" in p.stderr, "a bad line", p)
         # a broken section line is said once, and its answers are not each reported
@@ -5680,8 +5830,25 @@ def snapshot_bad_input():
                             "cover_of(woods) = light\ncover_of(hill) = no_cover\n")
         check(p.returncode == 2 and f"{path}:4:1: error[E432]: not a section line" in p.stderr
               and p.stderr.count("error[") == 1, "a broken section line, once", p)
+        # fresh16 D6: a question recorded twice (a hand edit, a merge keeping both sides) is
+        # malformed, E434 at the second line naming the first, whether the answers differ or
+        # agree, and in a second section of the same board too; before, the first answer was
+        # checked, the second line ignored, and the check passed with exit 0
+        head = "# hon snapshot 1\nsetting plain\n\n[no board]\ncover_of(woods) = light\n"
+        for rest, twice in (("cover_of(hill) = no_cover\ncover_of(woods) = no_cover\n", 7),
+                            ("cover_of(hill) = no_cover\ncover_of(woods) = light\n", 7),
+                            ("cover_of(hill) = no_cover\n[no board]\ncover_of(woods) = light\n",
+                             8)):
+            path, p = snap_with(head + rest)
+            check(p.returncode == 2 and f"{path}:{twice}:1: error[E434]: this question is "
+                  "recorded twice for its board; line 5 records it already" in p.stderr and
+                  p.stderr.count("error[") == 1 and f"{twice:5} | cover_of(woods) = " in p.stderr
+                  and "      | ^~~~~~~~~~~~~~~\n" in p.stderr, "a question recorded twice: E434", p)
+        # a board gone: E398 at its header line (fresh16 D7: it had no place, `hon: error`)
         path, p = snap_with("# hon snapshot 1\nsetting plain\nboard nowhere.scn\n\n")
-        check(p.returncode == 2 and "cannot read 'nowhere.scn'" in p.stderr, "a board gone", p)
+        check(p.returncode == 2 and f"{path}:3:7: error[E398]: cannot read the board "
+              "'nowhere.scn': No such file or directory" in p.stderr and
+              "hon: error" not in p.stderr, "a board gone", p)
         p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "check",
                  os.path.join(tmp, "none.snap")])
         check(p.returncode == 2 and "error[E498]: cannot read" in p.stderr, "unreadable", p)
@@ -5734,6 +5901,18 @@ def long_input_quoted_in_part():
     check(f"<stdin>:1:9: error[E412]: no edition named {shown(chr(39) + word + chr(39))}"
           in p.stderr and "      |         ^~~" in p.stderr and len(p.stderr) < 1500,
           "an unknown edition: its name in part, the caret under it (column 9)", p)
+    # fresh16 D1: `rules WORD`'s "no rule matches" line (an answer, not a diagnostic) quotes
+    # the word as diagnostics do; before, a 100,000-byte word came back whole (100,019 bytes),
+    # on the command line, piped and under --json
+    rword = "r" * 100000
+    want = f"no rule matches {shown(chr(39) + rword + chr(39))}\n"
+    for args, stdin in ((["--no-rules", "rules", rword], ""),
+                        (["--no-rules"], f"rules {rword}\n")):
+        p = run(args, stdin=stdin)
+        check(p.returncode == 0 and p.stdout == want, "rules WORD: the word in part", p)
+    p = run(["--no-rules", "--json", "rules", rword])
+    check(parse_json(p.stdout, p) == {"command": "rules", "text": want},
+          "rules WORD under --json: the word in part", p)
     # the same under --json: the message shortened alike, one object
     p = run(["--no-rules", "--json"], stdin=name + "\n")
     objs = [parse_json(l, p) for l in p.stderr.splitlines()]
