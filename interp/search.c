@@ -13,6 +13,7 @@
  */
 #include "search.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,8 @@ typedef struct vocab {
     size_t n[5];
     char **counters; /* one 1-square counter per unit kind */
     size_t ncounters;
-    int *hot[5]; /* indexes into names[k] of those read (none for the armies) */
+    bool *edge_only; /* per counter: the rules set it up only on a square along the board's edge */
+    int *hot[5];     /* indexes into names[k] of those read (none for the armies) */
     size_t nhot[5];
     int *hot_counters; /* indexes into counters of those whose kind is read */
     size_t nhot_counters;
@@ -208,9 +210,66 @@ static hon_status unmarkable(hon_vm *vm, vocab *v)
     return st;
 }
 
+/* Whether the one-unit board `text` (its last line a unit without its square) loads in vms a, b
+ * with the unit on square sq ("B2"), quietly. HON_OK, HON_ERR_COMPILE when the rules refuse it
+ * (or it is not a board), HON_ERR_MEMORY. */
+static hon_status loads_at(hon_vm *a, hon_vm *b, strbuf *text, const char *sq)
+{
+    size_t len = text->len;
+    sb_printf(text, "%s\n", sq);
+    hon_status st = HON_OK;
+    hon_vm *vms[2] = { a, b };
+    for (int i = 0; i < 2 && st == HON_OK; i++) {
+        void (*on_diag)(void *, const hon_diag *) = vms[i]->cfg.on_diag;
+        vms[i]->cfg.on_diag = drop_diag;
+        st = text->oom ? HON_ERR_MEMORY
+                       : hon_load_board_source(vms[i], "<search>", sb_str(text), text->len);
+        vms[i]->cfg.on_diag = on_diag;
+        hon_drop_board(vms[i]);
+    }
+    text->len = len;
+    return st == HON_OK || st == HON_ERR_MEMORY ? st : HON_ERR_COMPILE;
+}
+
+/* Asks the rules of vms a and b where each counter of v may be set up (may_start_at, E320: a
+ * landing craft only with its back against the edge, BRO.2.landing-craft.placement): alone at
+ * the middle of a 3 x 3 board of the first terrain, anywhere; else on the middle of its north
+ * edge, only along the edge (v->edge_only, the generator moves it there); else never, and it is
+ * left out of v with its kind (kinds, parallel to v->counters). HON_OK or HON_ERR_MEMORY. */
+static hon_status placeable(hon_vm *a, hon_vm *b, vocab *v, char (*kinds)[64])
+{
+    v->edge_only = mem_calloc(v->ncounters ? v->ncounters : 1, sizeof *v->edge_only);
+    if (!v->edge_only)
+        return HON_ERR_MEMORY;
+    strbuf t = { 0 };
+    hon_status st = HON_OK;
+    size_t kept = 0;
+    for (size_t i = 0; i < v->ncounters; i++) {
+        t.len = 0;
+        sb_printf(&t,
+                  "size 3 x 3\nlegend a = %s\nmap\n  1 a a a\n  2 a a a\n  3 a a a\n"
+                  "unit u = %s %s at ",
+                  v->names[V_TERRAIN][0], v->counters[i], v->names[V_ARMY][0]);
+        hon_status mid = st == HON_OK ? loads_at(a, b, &t, "B2") : st;
+        hon_status edge = mid == HON_ERR_COMPILE ? loads_at(a, b, &t, "B1") : mid;
+        if (mid == HON_ERR_MEMORY || edge == HON_ERR_MEMORY)
+            st = HON_ERR_MEMORY;
+        if (st != HON_OK || edge == HON_OK) {
+            v->edge_only[kept] = st == HON_OK && mid != HON_OK;
+            memmove(kinds[kept], kinds[i], sizeof kinds[0]);
+            v->counters[kept++] = v->counters[i];
+        } else {
+            mem_free(v->counters[i]);
+        }
+    }
+    v->ncounters = kept;
+    sb_free(&t);
+    return st;
+}
+
 /* Reads the vocabulary of vm's rules into v, and which of it the focus f reads. HON_OK;
  * HON_ERR_NOT_FOUND when there is nothing to make boards of, HON_ERR_MEMORY. */
-static hon_status vocab_read(hon_vm *vm, const focus *f, vocab *v)
+static hon_status vocab_read(hon_vm *vm, hon_vm *other, const focus *f, vocab *v)
 {
     static const char *const enums[5] = { "terrain", "square_feature", "side_feature",
                                           "interspace_item", "side" };
@@ -223,6 +282,8 @@ static hon_status vocab_read(hon_vm *vm, const focus *f, vocab *v)
     counter_pick c = { .v = v };
     hon_each_counter(vm, add_counter, &c);
     if (ok && v->n[V_TERRAIN] && unmarkable(vm, v) != HON_OK)
+        ok = false;
+    if (ok && v->n[V_TERRAIN] && v->n[V_ARMY] && placeable(vm, other, v, c.kinds) != HON_OK)
         ok = false;
     for (int k = 0; k < V_ARMY; k++)
         for (size_t i = 0; ok && i < v->n[k]; i++)
@@ -247,6 +308,7 @@ static void vocab_free(vocab *v)
     for (size_t i = 0; i < v->ncounters; i++)
         mem_free(v->counters[i]);
     mem_free(v->counters);
+    mem_free(v->edge_only);
     mem_free(v->hot_counters);
 }
 
@@ -319,6 +381,28 @@ static void place(search *r, gboard *g, int i)
     } while (taken(g, i, *x, *y));
 }
 
+/* Moves unit i of g, whose counter starts only along the board's edge (vocab edge_only), to the
+ * free square on the edge nearest its own (the first in row order of those as near), drawing no
+ * number from the stream: a board whose units may all start where they stand is unchanged. */
+static void to_edge(gboard *g, int i)
+{
+    int bx = -1, by = -1, best = INT_MAX;
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++) {
+            bool edge = x == 0 || y == 0 || x == g->w - 1 || y == g->h - 1;
+            int d = abs(x - g->units[i].x) + abs(y - g->units[i].y);
+            if (edge && d < best && (d == 0 || !taken(g, i, x, y))) {
+                best = d;
+                bx = x;
+                by = y;
+            }
+        }
+    if (bx >= 0) {
+        g->units[i].x = bx;
+        g->units[i].y = by;
+    }
+}
+
 /* A random board of w x h squares from the vocabulary, the focus's names taken more often. */
 static void generate(search *r, gboard *g, int w, int h)
 {
@@ -355,6 +439,8 @@ static void generate(search *r, gboard *g, int w, int h)
                                   ? v->hot_counters[rnd(r, (int)v->nhot_counters)]
                                   : rnd(r, (int)v->ncounters);
         g->units[i].army = i % (int)v->n[V_ARMY];
+        if (v->edge_only && v->edge_only[g->units[i].counter])
+            to_edge(g, i);
     }
 }
 
@@ -958,7 +1044,7 @@ static hon_status start(search *r, hon_vm *a, hon_vm *b, const hon_search_option
     if (st == HON_OK)
         st = focus_build(&r->fc, a, b, o->rules, o->nrules);
     if (st == HON_OK)
-        st = vocab_read(a, &r->fc, &r->vc);
+        st = vocab_read(a, b, &r->fc, &r->vc);
     if (st == HON_OK)
         st = watch_variant(r);
     if (st == HON_ERR_NOT_FOUND)

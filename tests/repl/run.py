@@ -11,7 +11,7 @@ session on the bundled board examples/boards/rail_station.scn), `los_bundled_rul
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
-`turn_omaha1_why`, `landing_row_gaps_named`, `diff_variants_time_bound` (in part), `snapshot_record_within_what_check_reads` (in part), `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+`turn_omaha1_why`, `landing_row_gaps_named`, `diff_variants_time_bound` (in part), `snapshot_record_within_what_check_reads` (in part), `landing_craft_placement_checked`, `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
 copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
@@ -1387,6 +1387,45 @@ def landing_row_gaps_named():
         check(p.returncode == 1 and "error[E201]" in p.stderr
               and f"row ({row}): not given" in p.stderr,
               f"landing_row_for({points}): E201 naming {row}", p)
+
+
+@case
+def landing_craft_placement_checked():
+    # BRO.2.landing-craft.placement (rules/landing_craft.hon): a craft starts with the back of its
+    # counter against the edge (the board's edge stands for the tile's). A scenario that sets one
+    # up otherwise is refused when the board is built: E320 at the unit's line naming
+    # may_start_at.landing_craft, exit 1. On an 8 x 6 board of sand: a two-square craft on C5 C6
+    # (front C5, rear C6 on the bottom row: nothing behind it) loads; one on E6 F6 lies along the
+    # bottom edge, its back facing G6, a square of the board; one on A3 A2 stands inland, A1
+    # behind its rear square A2. Each of the last two is refused alone.
+    # The book has small craft too and gives its Firing Action only to "a 2-square" craft, so a
+    # craft may stand on one square; where its back is the book does not say. PRESUMED.small-craft
+    # (variant small_craft_squares, default edge_square): on a square along the edge (H4, the east
+    # edge, loads); C3 has a square on each side, so no side of it is the edge: refused. Under
+    # two_squares_only no craft on one square starts anywhere: H4 is refused too.
+    head = ("scenario \"craft\"\nsize 8 x 6\nlegend . = sand\nmap\n    A B C D E F G H\n" +
+            "".join(f"  {r} . . . . . . . .\n" for r in range(1, 7)))
+    refused = ("error[E320]: 'lc' cannot start where it stands: may_start_at.landing_craft "
+               "forbids it (BRO.2.landing-craft.placement)")
+    with tempfile.TemporaryDirectory() as d:
+        for name, craft, at, loads in (("good.scn", "landing_craft", "C5 C6", True),
+                                       ("along.scn", "landing_craft", "E6 F6", False),
+                                       ("inland.scn", "landing_craft", "A3 A2", False),
+                                       ("small_edge.scn", "small_landing_craft", "H4", True),
+                                       ("small_inland.scn", "small_landing_craft", "C3", False)):
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(head + f"unit lc = {craft} allies at {at}\n")
+            p = run(["--board", path, "eval", "landing_craft_placement($lc)"])
+            if loads:
+                check(p.returncode == 0 and lines(p.stdout) == ["permit"], f"{name}: loads", p)
+            else:
+                check(p.returncode == 1 and f"{name}:12:1: {refused}" in p.stderr
+                      and p.stdout == "", f"{name}: E320 at the unit's line", p)
+        p = run(["--variant", "small_craft_squares=two_squares_only", "--board",
+                 os.path.join(d, "small_edge.scn"), "eval", "1"])
+        check(p.returncode == 1 and f"small_edge.scn:12:1: {refused}" in p.stderr,
+              "two_squares_only: a craft on one square is refused even on the edge", p)
 
 
 @case
