@@ -39,8 +39,9 @@ typedef struct vocab {
     size_t n[5];
     char **counters; /* one 1-square counter per unit kind */
     size_t ncounters;
-    bool *edge_only; /* per counter: the rules set it up only on a square along the board's edge */
-    int *hot[5];     /* indexes into names[k] of those read (none for the armies) */
+    unsigned char *where; /* [counter * n[V_TERRAIN] + terrain]: may start 0 not there, 1 along
+                             the edge, 2 anywhere (placeable) */
+    int *hot[5];          /* indexes into names[k] of those read (none for the armies) */
     size_t nhot[5];
     int *hot_counters; /* indexes into counters of those whose kind is read */
     size_t nhot_counters;
@@ -231,31 +232,40 @@ static hon_status loads_at(hon_vm *a, hon_vm *b, strbuf *text, const char *sq)
     return st == HON_OK || st == HON_ERR_MEMORY ? st : HON_ERR_COMPILE;
 }
 
-/* Asks the rules of vms a and b where each counter of v may be set up (may_start_at, E320: a
- * landing craft only with its back against the edge, BRO.2.landing-craft.placement): alone at
- * the middle of a 3 x 3 board of the first terrain, anywhere; else on the middle of its north
- * edge, only along the edge (v->edge_only, the generator moves it there); else never, and it is
- * left out of v with its kind (kinds, parallel to v->counters). HON_OK or HON_ERR_MEMORY. */
+/* Asks the rules of vms a and b where each counter of v may be set up on each terrain (the
+ * verdict query may_start_at, E320: a landing craft only with its back against the edge,
+ * BRO.2.landing-craft.placement; no infantry in open water, expansions/water_setup.hon): alone
+ * in the middle of a 3 x 3 board of that terrain, anywhere (2 in v->where); else on the middle of
+ * its north edge, only along the edge (1); else not there (0). A terrain whose bare board does not
+ * load refuses nothing. A counter set up nowhere is left out of v with its kind (kinds, parallel
+ * to v->counters). HON_OK or HON_ERR_MEMORY. */
 static hon_status placeable(hon_vm *a, hon_vm *b, vocab *v, char (*kinds)[64])
 {
-    v->edge_only = mem_calloc(v->ncounters ? v->ncounters : 1, sizeof *v->edge_only);
-    if (!v->edge_only)
+    size_t nt = v->n[V_TERRAIN];
+    v->where = mem_calloc(v->ncounters ? v->ncounters * nt : 1, 1);
+    if (!v->where)
         return HON_ERR_MEMORY;
     strbuf t = { 0 };
     hon_status st = HON_OK;
     size_t kept = 0;
     for (size_t i = 0; i < v->ncounters; i++) {
-        t.len = 0;
-        sb_printf(&t,
-                  "size 3 x 3\nlegend a = %s\nmap\n  1 a a a\n  2 a a a\n  3 a a a\n"
-                  "unit u = %s %s at ",
-                  v->names[V_TERRAIN][0], v->counters[i], v->names[V_ARMY][0]);
-        hon_status mid = st == HON_OK ? loads_at(a, b, &t, "B2") : st;
-        hon_status edge = mid == HON_ERR_COMPILE ? loads_at(a, b, &t, "B1") : mid;
-        if (mid == HON_ERR_MEMORY || edge == HON_ERR_MEMORY)
-            st = HON_ERR_MEMORY;
-        if (st != HON_OK || edge == HON_OK) {
-            v->edge_only[kept] = st == HON_OK && mid != HON_OK;
+        unsigned char *w = &v->where[kept * nt], any = 0;
+        for (size_t k = 0; k < nt && st == HON_OK; k++) {
+            t.len = 0;
+            sb_printf(&t, "size 3 x 3\nlegend a = %s\nmap\n  1 a a a\n  2 a a a\n  3 a a a\n",
+                      v->names[V_TERRAIN][k]);
+            size_t bare = t.len;
+            sb_printf(&t, "unit u = %s %s at ", v->counters[i], v->names[V_ARMY][0]);
+            hon_status mid = loads_at(a, b, &t, "B2");
+            hon_status edge = mid == HON_ERR_COMPILE ? loads_at(a, b, &t, "B1") : mid;
+            t.len = bare;
+            hon_status none = edge == HON_ERR_COMPILE ? loads_at(a, b, &t, "") : edge;
+            if (mid == HON_ERR_MEMORY || edge == HON_ERR_MEMORY || none == HON_ERR_MEMORY)
+                st = HON_ERR_MEMORY;
+            w[k] = mid == HON_OK || none != HON_OK ? 2 : edge == HON_OK ? 1 : 0;
+            any |= w[k];
+        }
+        if (st != HON_OK || any) {
             memmove(kinds[kept], kinds[i], sizeof kinds[0]);
             v->counters[kept++] = v->counters[i];
         } else {
@@ -308,7 +318,7 @@ static void vocab_free(vocab *v)
     for (size_t i = 0; i < v->ncounters; i++)
         mem_free(v->counters[i]);
     mem_free(v->counters);
-    mem_free(v->edge_only);
+    mem_free(v->where);
     mem_free(v->hot_counters);
 }
 
@@ -381,25 +391,47 @@ static void place(search *r, gboard *g, int i)
     } while (taken(g, i, *x, *y));
 }
 
-/* Moves unit i of g, whose counter starts only along the board's edge (vocab edge_only), to the
- * free square on the edge nearest its own (the first in row order of those as near), drawing no
- * number from the stream: a board whose units may all start where they stand is unchanged. */
-static void to_edge(gboard *g, int i)
+/* Whether the counter of unit i of g may start on square k of g (vocab where). */
+static bool may_start(const vocab *v, const gboard *g, int i, int k)
 {
-    int bx = -1, by = -1, best = INT_MAX;
-    for (int y = 0; y < g->h; y++)
-        for (int x = 0; x < g->w; x++) {
-            bool edge = x == 0 || y == 0 || x == g->w - 1 || y == g->h - 1;
+    int x = k % g->w, y = k / g->w;
+    unsigned char w =
+        v->where[(size_t)g->units[i].counter * v->n[V_TERRAIN] + (size_t)g->terrain[k]];
+    return w == 2 || (w == 1 && (x == 0 || y == 0 || x == g->w - 1 || y == g->h - 1));
+}
+
+/* Puts unit i of g where its counter may start (vocab where, may_start_at): where it stands if
+ * it may, else on the nearest free square where it may (the first in row order of those as
+ * near), else on the nearest free square made of the first terrain that takes it there. Draws
+ * no number from the stream: a board whose units may all start where they stand is unchanged. */
+static void settle(const vocab *v, gboard *g, int i)
+{
+    int at = g->units[i].y * g->w + g->units[i].x;
+    if (may_start(v, g, i, at))
+        return;
+    for (int pass = 0; pass < 2; pass++) {
+        int best = -1, bestd = INT_MAX;
+        for (int k = 0; k < g->w * g->h; k++) {
+            int x = k % g->w, y = k / g->w;
             int d = abs(x - g->units[i].x) + abs(y - g->units[i].y);
-            if (edge && d < best && (d == 0 || !taken(g, i, x, y))) {
-                best = d;
-                bx = x;
-                by = y;
+            if (d < bestd && (k == at || !taken(g, i, x, y))) {
+                int keep = g->terrain[k];
+                for (size_t t = 0; pass && t < v->n[V_TERRAIN] && !may_start(v, g, i, k); t++)
+                    g->terrain[k] = (int)t;
+                if (may_start(v, g, i, k)) {
+                    best = k;
+                    bestd = d;
+                }
+                g->terrain[k] = keep;
             }
         }
-    if (bx >= 0) {
-        g->units[i].x = bx;
-        g->units[i].y = by;
+        if (best >= 0) {
+            for (size_t t = 0; pass && t < v->n[V_TERRAIN] && !may_start(v, g, i, best); t++)
+                g->terrain[best] = (int)t;
+            g->units[i].x = best % g->w;
+            g->units[i].y = best / g->w;
+            return;
+        }
     }
 }
 
@@ -439,8 +471,8 @@ static void generate(search *r, gboard *g, int w, int h)
                                   ? v->hot_counters[rnd(r, (int)v->nhot_counters)]
                                   : rnd(r, (int)v->ncounters);
         g->units[i].army = i % (int)v->n[V_ARMY];
-        if (v->edge_only && v->edge_only[g->units[i].counter])
-            to_edge(g, i);
+        if (v->where)
+            settle(v, g, i);
     }
 }
 

@@ -1429,6 +1429,64 @@ def landing_craft_placement_checked():
 
 
 @case
+def start_on_water_refused():
+    # sitting 16 fixl D10: a squad set up in open water, or `at` a boat's square, loaded. What may
+    # stand in water (expansions/water_setup.hon): Harbor & Hills destroys a unit without
+    # Amphibious that finds itself in a water square (HH.water.destroyed), lets a Swimmer in
+    # (HH.swimmer), and has a boat hold units on its free squares (HH.boat: `in` the boat, which
+    # carries them; one `at` its square stands in the water beside it); a unit on a landing
+    # craft's square is inside the craft (BRO 2); under Bloody Omaha alone no one goes into water
+    # (PRESUMED.water_squares). Board: 6 x 3, sand on row 1, the sea on rows 2 and 3; a craft on
+    # C2 C3 has its back on the bottom edge. A rifle squad on E3 (open water) is refused, E320 at
+    # its line, under both editions, each naming its own rule; on C3 (the craft's square) it
+    # loads; a Swimmer and an amphibious truck on E3 load. Under harbor_hills, a squad `in` a boat
+    # on E3 F3 loads, one `at` the boat's square F3 is refused.
+    head = ("scenario \"sea\"\nsize 6 x 3\nlegend . = sand  ~ = water\nmap\n    A B C D E F\n"
+            "  1 . . . . . .\n  2 ~ ~ ~ ~ ~ ~\n  3 ~ ~ ~ ~ ~ ~\n"
+            "unit craft = landing_craft allies at C2 C3\n")
+    counters = ("module bloody_omaha;\n"
+                "counter t_swimmer \"test: a swimmer\" : infantry { side allies size 1 "
+                "abilities { swimmer } }\n"
+                "counter t_duck \"test: an amphibious truck\" : light_vehicle { side allies size 1 "
+                "abilities { amphibious } }\n"
+                "counter t_boat \"test: a boat\" : heavy_vehicle { side allies size 2 "
+                "abilities { boat, amphibious } }\n")
+    presumed = ("error[E320]: 'sq' cannot start where it stands: may_start_at.water_presumed "
+                "forbids it (PRESUMED.water_squares, BRO.2.landing-craft.destroyed)")
+    stated = ("error[E320]: 'sq' cannot start where it stands: may_start_at.water forbids it "
+              "(HH.water.destroyed, HH.swimmer, HH.boat)")
+    with tempfile.TemporaryDirectory() as d:
+        lib = os.path.join(d, "t.hon")
+        with open(lib, "w") as f:
+            f.write(counters)
+
+        def board(name, units):
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(head + units)
+            return path
+        sea = board("sea.scn", "unit sq = rifle_squad allies at E3\n")
+        for edition, refusal in (("bloody_omaha", presumed), ("harbor_hills", stated)):
+            p = run(["--edition", edition, "--load", lib, "--board", sea, "eval", "1"])
+            check(p.returncode == 1 and f"sea.scn:10:1: {refusal}" in p.stderr and p.stdout == "",
+                  f"{edition}: a rifle squad in open water is refused", p)
+            for name, units in (("craft.scn", "unit sq = rifle_squad allies at C3\n"),
+                                ("swim.scn", "unit sq = t_swimmer allies at E3\n"),
+                                ("duck.scn", "unit sq = t_duck allies at E3\n")):
+                p = run(["--edition", edition, "--load", lib, "--board", board(name, units),
+                         "eval", "1"])
+                check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{edition}: {name} loads", p)
+        # Boats are Harbor & Hills': under Bloody Omaha alone no rule lets one carry anyone.
+        boat = board("boat.scn", "unit b = t_boat allies at E3 F3\nunit sq = rifle_squad allies in b\n")
+        p = run(["--edition", "harbor_hills", "--load", lib, "--board", boat, "eval", "1"])
+        check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], "a squad in a boat loads", p)
+        deck = board("deck.scn", "unit b = t_boat allies at E3 F3\nunit sq = rifle_squad allies at F3\n")
+        p = run(["--edition", "harbor_hills", "--load", lib, "--board", deck, "eval", "1"])
+        check(p.returncode == 1 and f"deck.scn:11:1: {stated}" in p.stderr,
+              "a squad `at` a boat's square stands in the water: refused", p)
+
+
+@case
 def scenario_played_checked():
     # board.md: scenario_played stands on one square, its value the number of one of the four
     # Bloody Omaha scenarios (1 to 4, scenario_number). A 9, or a second square naming another
