@@ -4519,6 +4519,27 @@ def scenario_end_in_play():
 
 
 @case
+def landing_supply_steps_told_as_the_phase_begins():
+    # rev16a notes: a landing's Supply-Phase steps (BRO.6.option-draw: draw option tiles, keep
+    # some, deploy the new units into the craft, recount the order tokens) were told as the phase
+    # ended, after the moment the deployment they name can be made (deployed_in_craft_at is a
+    # Supply Phase action). They are told as it begins: on landing_game.scn (landing_played=300,
+    # the table's second row, whole), three `next`s reach turn 1's Supply Phase; its notes come
+    # after that clock line and before the answer of the expression asked next (`turn()`, 1),
+    # and the `next` that ends the phase tells none of them again.
+    board = os.path.join(ROOT, "tests", "events", "boards", "landing_game.scn")
+    p = run(["--board", board], stdin="next\n" * 3 + "turn()\nnext\n")
+    out = lines(p.stdout)
+    check("clock: turn 1, supply phase" in out and "1" in out, "the clock reaches the phase", p)
+    start, asked = out.index("clock: turn 1, supply phase"), out.index("1")
+    told = [i for i, l in enumerate(out) if l.startswith("note:") and
+            ("option tiles" in l or "new units" in l or "order tokens" in l)]
+    check(len(told) == 3 and all(start < i < asked for i in told),
+          "the draw, the deployment and the recount are told as the phase begins", p)
+    check(any("deployed_in_craft_at" in out[i] for i in told), "the deployment names its action", p)
+
+
+@case
 def game_end_cites_its_own_clauses():
     # rev10e 9: a landing's outcome note cited the four scenarios' victory clauses besides
     # BRO.6.end, and an Omaha 1 end cited BRO.6.end; Omaha 2's entry move cited Part 1, Little
