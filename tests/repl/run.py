@@ -4540,6 +4540,44 @@ def landing_supply_steps_told_as_the_phase_begins():
 
 
 @case
+def suppressed_penalty_named():
+    # rev16a notes: a Suppressed unit's fire, move and assault were answered as if the marker did
+    # nothing, and nothing said so. The marker's penalty is the base game's, in none of our books
+    # (readings.md, HH.swimmer); hon leaves it out (PRESUMED.suppressed_no_penalty, a base fact)
+    # and now says so in a note citing the presumption (rules/firing.hon, rules/events.hon), as
+    # every answer that leans on an unprinted fact is marked; under base_game = not_given the
+    # question stops with E201 naming the fact. Board: a Suppressed allied squad on A1, an axis
+    # squad next to it on B1, an allied squad that is not Suppressed on A2; each is activated by
+    # its order token (PRESUMED.order_tokens) before it acts.
+    board = ("scenario \"suppressed\"\nsize 4 x 2\nlegend . = open\nmap\n    A B C D\n"
+             "  1 . . . .\n  2 . . . .\n"
+             "unit sup = rifle_squad allies at A1 with suppressed order_allowance\n"
+             "unit foe = rifle_squad axis at B1\nunit ok = rifle_squad allies at A2 with order_allowance\n")
+    caveat = ": the base game's penalty for it is in none of our books and is not applied   " \
+             "(PRESUMED.suppressed_no_penalty)"
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "sup.scn")
+        with open(path, "w") as f:
+            f.write(board)
+        for who, act, said in (("sup", "do fire_action($sup, $foe, true, [])", "the shooter"),
+                               ("sup", "move $sup A2 B2", None),
+                               ("sup", "move $sup B2", "the unit"),
+                               ("sup", "do assault($sup, $foe, [])", "the attacker"),
+                               ("ok", "do fire_action($ok, $foe, true, [])", None)):
+            stdin = f"next\ndo order_numbered(${who}, 1)\nnext\ndo activate(${who})\n{act}\n"
+            p = run(["--seed", "1", "--board", path], stdin=stdin)
+            notes = [l for l in lines(p.stdout) if l.startswith("note:") and "Suppressed" in l]
+            if said:
+                check(notes == [f"note: {said} is Suppressed{caveat}"], f"`{act}`: the note", p)
+            else:
+                check(notes == [], f"`{act}`: no note (refused, or not Suppressed)", p)
+        p = run(["--variant", "base_game=not_given", "--board", path, "eval",
+                 "suppressed_caveat($sup)"])
+        check(p.returncode == 1 and "error[E201]: table `base_game_fact`, row "
+              "(suppressed_no_penalty): not given" in p.stderr, "not_given: E201 names the fact", p)
+
+
+@case
 def game_end_cites_its_own_clauses():
     # rev10e 9: a landing's outcome note cited the four scenarios' victory clauses besides
     # BRO.6.end, and an Omaha 1 end cited BRO.6.end; Omaha 2's entry move cited Part 1, Little
