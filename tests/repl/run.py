@@ -11,7 +11,7 @@ session on the bundled board examples/boards/rail_station.scn), `los_bundled_rul
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
-`turn_omaha1_why`, `landing_row_gaps_named`, `diff_variants_time_bound` (in part), `snapshot_record_within_what_check_reads` (in part), `landing_craft_placement_checked`, `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+`turn_omaha1_why`, `landing_row_gaps_named`, `diff_variants_time_bound` (in part), `snapshot_record_within_what_check_reads` (in part), `landing_craft_placement_checked`, `edition_list_names_uses`, `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
 copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
@@ -1484,6 +1484,22 @@ def start_on_water_refused():
         p = run(["--edition", "harbor_hills", "--load", lib, "--board", deck, "eval", "1"])
         check(p.returncode == 1 and f"deck.scn:11:1: {stated}" in p.stderr,
               "a squad `at` a boat's square stands in the water: refused", p)
+
+
+@case
+def edition_list_names_uses():
+    # rev16b O2: `edition` listed all_books as extending four editions and hid that it uses the
+    # harbor_hills module too (expansions/editions.hon: `uses harbor_hills`), whose rules are in
+    # play there. The list now names the modules an edition's own `uses` clause adds, but for its
+    # namesake (harbor_hills uses harbor_hills, which its name says).
+    p = run([], stdin="edition\n")
+    out = lines(p.stdout)
+    check("* all_books (extends bloody_omaha, rails_roads, gazette6, battle_for_normandy; uses "
+          "harbor_hills)  — Every bundled book, Bloody Omaha's wording where Harbor & Hills "
+          "restates it" in out, "all_books names harbor_hills", p)
+    check("  harbor_hills (extends bloody_omaha)  — Bloody Omaha with the Harbor & Hills revisions"
+          in out and not any("uses bloody_omaha" in l for l in out),
+          "an edition's namesake module is not repeated", p)
 
 
 @case
