@@ -243,6 +243,11 @@ const char *hon_edition(const hon_vm *vm); /* borrowed; NULL when none is declar
 void hon_each_edition(const hon_vm *vm,
                       void (*fn)(void *ud, const char *name, const char *parent, const char *title),
                       void *ud);
+/* Calls fn for each module the edition `name` names in its own `uses` clause (language.md
+ * §3.8), in the order written: not those it has through the editions it extends. Nothing for an
+ * unknown name or one that names none. The module names are borrowed. */
+void hon_each_edition_use(const hon_vm *vm, const char *name,
+                          void (*fn)(void *ud, const char *module), void *ud);
 
 /* Applies a *setting* (docs/spec/repl.md, "Settings"): `EDITION`, or `EDITION,NAME=READING,...`
  * (an empty EDITION: the program's default edition). The edition is selected and every

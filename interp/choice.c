@@ -1,5 +1,5 @@
 /* choice.c — choosing an edition and variant readings (hon.h: hon_set_edition, hon_edition,
- * hon_each_edition, hon_set_variant, hon_each_variant; a whole setting at once:
+ * hon_each_edition, hon_each_edition_use, hon_set_variant, hon_each_variant; a whole setting at once:
  * hon_apply_setting), over session.h. The choices are kept
  * by name, so they survive reloads while the names exist (session.c reads them); a board
  * loaded with other counters than the new edition's is loaded again with its (view.h).
@@ -69,6 +69,23 @@ void hon_each_edition(const hon_vm *vm,
             sb_printf(&parents, "%s%s", k ? ", " : "", p->editions[e->parents[k]].name);
         fn(ud, e->name, e->nparents ? sb_str(&parents) : NULL, e->title);
         sb_free(&parents);
+    }
+}
+
+void hon_each_edition_use(const hon_vm *vm, const char *name,
+                          void (*fn)(void *ud, const char *module), void *ud)
+{
+    if (!vm || !name || !fn)
+        return;
+    const res_program *p = vm->pg->res;
+    for (size_t i = 0; i < p->neditions; i++) {
+        const res_edition *e = &p->editions[i];
+        if (!e->name || strcmp(e->name, name) != 0 || !e->decl)
+            continue;
+        for (uint32_t k = 0; k < e->decl->list2.len; k++)
+            if (e->decl->list2.items[k]->name)
+                fn(ud, e->decl->list2.items[k]->name);
+        return;
     }
 }
 

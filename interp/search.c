@@ -13,6 +13,7 @@
  */
 #include "search.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,9 @@ typedef struct vocab {
     size_t n[5];
     char **counters; /* one 1-square counter per unit kind */
     size_t ncounters;
-    int *hot[5]; /* indexes into names[k] of those read (none for the armies) */
+    unsigned char *where; /* [counter * n[V_TERRAIN] + terrain]: may start 0 not there, 1 along
+                             the edge, 2 anywhere (placeable) */
+    int *hot[5];          /* indexes into names[k] of those read (none for the armies) */
     size_t nhot[5];
     int *hot_counters; /* indexes into counters of those whose kind is read */
     size_t nhot_counters;
@@ -208,9 +211,75 @@ static hon_status unmarkable(hon_vm *vm, vocab *v)
     return st;
 }
 
+/* Whether the one-unit board `text` (its last line a unit without its square) loads in vms a, b
+ * with the unit on square sq ("B2"), quietly. HON_OK, HON_ERR_COMPILE when the rules refuse it
+ * (or it is not a board), HON_ERR_MEMORY. */
+static hon_status loads_at(hon_vm *a, hon_vm *b, strbuf *text, const char *sq)
+{
+    size_t len = text->len;
+    sb_printf(text, "%s\n", sq);
+    hon_status st = HON_OK;
+    hon_vm *vms[2] = { a, b };
+    for (int i = 0; i < 2 && st == HON_OK; i++) {
+        void (*on_diag)(void *, const hon_diag *) = vms[i]->cfg.on_diag;
+        vms[i]->cfg.on_diag = drop_diag;
+        st = text->oom ? HON_ERR_MEMORY
+                       : hon_load_board_source(vms[i], "<search>", sb_str(text), text->len);
+        vms[i]->cfg.on_diag = on_diag;
+        hon_drop_board(vms[i]);
+    }
+    text->len = len;
+    return st == HON_OK || st == HON_ERR_MEMORY ? st : HON_ERR_COMPILE;
+}
+
+/* Asks the rules of vms a and b where each counter of v may be set up on each terrain (the
+ * verdict query may_start_at, E320: a landing craft only with its back against the edge,
+ * BRO.2.landing-craft.placement; no infantry in open water, expansions/water_setup.hon): alone
+ * in the middle of a 3 x 3 board of that terrain, anywhere (2 in v->where); else on the middle of
+ * its north edge, only along the edge (1); else not there (0). A terrain whose bare board does not
+ * load refuses nothing. A counter set up nowhere is left out of v with its kind (kinds, parallel
+ * to v->counters). HON_OK or HON_ERR_MEMORY. */
+static hon_status placeable(hon_vm *a, hon_vm *b, vocab *v, char (*kinds)[64])
+{
+    size_t nt = v->n[V_TERRAIN];
+    v->where = mem_calloc(v->ncounters ? v->ncounters * nt : 1, 1);
+    if (!v->where)
+        return HON_ERR_MEMORY;
+    strbuf t = { 0 };
+    hon_status st = HON_OK;
+    size_t kept = 0;
+    for (size_t i = 0; i < v->ncounters; i++) {
+        unsigned char *w = &v->where[kept * nt], any = 0;
+        for (size_t k = 0; k < nt && st == HON_OK; k++) {
+            t.len = 0;
+            sb_printf(&t, "size 3 x 3\nlegend a = %s\nmap\n  1 a a a\n  2 a a a\n  3 a a a\n",
+                      v->names[V_TERRAIN][k]);
+            size_t bare = t.len;
+            sb_printf(&t, "unit u = %s %s at ", v->counters[i], v->names[V_ARMY][0]);
+            hon_status mid = loads_at(a, b, &t, "B2");
+            hon_status edge = mid == HON_ERR_COMPILE ? loads_at(a, b, &t, "B1") : mid;
+            t.len = bare;
+            hon_status none = edge == HON_ERR_COMPILE ? loads_at(a, b, &t, "") : edge;
+            if (mid == HON_ERR_MEMORY || edge == HON_ERR_MEMORY || none == HON_ERR_MEMORY)
+                st = HON_ERR_MEMORY;
+            w[k] = mid == HON_OK || none != HON_OK ? 2 : edge == HON_OK ? 1 : 0;
+            any |= w[k];
+        }
+        if (st != HON_OK || any) {
+            memmove(kinds[kept], kinds[i], sizeof kinds[0]);
+            v->counters[kept++] = v->counters[i];
+        } else {
+            mem_free(v->counters[i]);
+        }
+    }
+    v->ncounters = kept;
+    sb_free(&t);
+    return st;
+}
+
 /* Reads the vocabulary of vm's rules into v, and which of it the focus f reads. HON_OK;
  * HON_ERR_NOT_FOUND when there is nothing to make boards of, HON_ERR_MEMORY. */
-static hon_status vocab_read(hon_vm *vm, const focus *f, vocab *v)
+static hon_status vocab_read(hon_vm *vm, hon_vm *other, const focus *f, vocab *v)
 {
     static const char *const enums[5] = { "terrain", "square_feature", "side_feature",
                                           "interspace_item", "side" };
@@ -223,6 +292,8 @@ static hon_status vocab_read(hon_vm *vm, const focus *f, vocab *v)
     counter_pick c = { .v = v };
     hon_each_counter(vm, add_counter, &c);
     if (ok && v->n[V_TERRAIN] && unmarkable(vm, v) != HON_OK)
+        ok = false;
+    if (ok && v->n[V_TERRAIN] && v->n[V_ARMY] && placeable(vm, other, v, c.kinds) != HON_OK)
         ok = false;
     for (int k = 0; k < V_ARMY; k++)
         for (size_t i = 0; ok && i < v->n[k]; i++)
@@ -247,6 +318,7 @@ static void vocab_free(vocab *v)
     for (size_t i = 0; i < v->ncounters; i++)
         mem_free(v->counters[i]);
     mem_free(v->counters);
+    mem_free(v->where);
     mem_free(v->hot_counters);
 }
 
@@ -319,6 +391,50 @@ static void place(search *r, gboard *g, int i)
     } while (taken(g, i, *x, *y));
 }
 
+/* Whether the counter of unit i of g may start on square k of g (vocab where). */
+static bool may_start(const vocab *v, const gboard *g, int i, int k)
+{
+    int x = k % g->w, y = k / g->w;
+    unsigned char w =
+        v->where[(size_t)g->units[i].counter * v->n[V_TERRAIN] + (size_t)g->terrain[k]];
+    return w == 2 || (w == 1 && (x == 0 || y == 0 || x == g->w - 1 || y == g->h - 1));
+}
+
+/* Puts unit i of g where its counter may start (vocab where, may_start_at): where it stands if
+ * it may, else on the nearest free square where it may (the first in row order of those as
+ * near), else on the nearest free square made of the first terrain that takes it there. Draws
+ * no number from the stream: a board whose units may all start where they stand is unchanged. */
+static void settle(const vocab *v, gboard *g, int i)
+{
+    int at = g->units[i].y * g->w + g->units[i].x;
+    if (may_start(v, g, i, at))
+        return;
+    for (int pass = 0; pass < 2; pass++) {
+        int best = -1, bestd = INT_MAX;
+        for (int k = 0; k < g->w * g->h; k++) {
+            int x = k % g->w, y = k / g->w;
+            int d = abs(x - g->units[i].x) + abs(y - g->units[i].y);
+            if (d < bestd && (k == at || !taken(g, i, x, y))) {
+                int keep = g->terrain[k];
+                for (size_t t = 0; pass && t < v->n[V_TERRAIN] && !may_start(v, g, i, k); t++)
+                    g->terrain[k] = (int)t;
+                if (may_start(v, g, i, k)) {
+                    best = k;
+                    bestd = d;
+                }
+                g->terrain[k] = keep;
+            }
+        }
+        if (best >= 0) {
+            for (size_t t = 0; pass && t < v->n[V_TERRAIN] && !may_start(v, g, i, best); t++)
+                g->terrain[best] = (int)t;
+            g->units[i].x = best % g->w;
+            g->units[i].y = best / g->w;
+            return;
+        }
+    }
+}
+
 /* A random board of w x h squares from the vocabulary, the focus's names taken more often. */
 static void generate(search *r, gboard *g, int w, int h)
 {
@@ -355,6 +471,8 @@ static void generate(search *r, gboard *g, int w, int h)
                                   ? v->hot_counters[rnd(r, (int)v->nhot_counters)]
                                   : rnd(r, (int)v->ncounters);
         g->units[i].army = i % (int)v->n[V_ARMY];
+        if (v->where)
+            settle(v, g, i);
     }
 }
 
@@ -958,7 +1076,7 @@ static hon_status start(search *r, hon_vm *a, hon_vm *b, const hon_search_option
     if (st == HON_OK)
         st = focus_build(&r->fc, a, b, o->rules, o->nrules);
     if (st == HON_OK)
-        st = vocab_read(a, &r->fc, &r->vc);
+        st = vocab_read(a, b, &r->fc, &r->vc);
     if (st == HON_OK)
         st = watch_variant(r);
     if (st == HON_ERR_NOT_FOUND)

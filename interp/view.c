@@ -128,6 +128,57 @@ static hon_status check_aboard(hon_vm *vm, const scene *sc, const char *path, co
     return st;
 }
 
+/* Asks the rules, for each unit the scenario sets up on the board (`unit x = ... at SQUARES`),
+ * whether it may start there: the verdict query may_start_at(u: unit) (rules/landing_craft.hon:
+ * a landing craft's back against the edge), when the rules declare it, on board sc. Each forbid
+ * is an E320 at the unit's line naming the rule that forbids and its citations; HON_ERR_COMPILE
+ * then, a rule's error HON_ERR_RUNTIME (reported), HON_OK when every unit may start where it
+ * stands. */
+static hon_status check_placed(hon_vm *vm, const scene *sc, const char *path, const char *text,
+                               size_t len)
+{
+    const res_program *p = vm->pg->res;
+    int32_t q = model_find_query(p, "may_start_at");
+    if (q < 0 || p->queries[q].nparams != 1 || p->queries[q].params[0].type != T_UNIT ||
+        p->queries[q].result != T_VERDICT)
+        return HON_OK;
+    bool oom = false;
+    int32_t ed = session_edition(vm);
+    int32_t *readings = session_readings(vm, ed, NULL, &oom);
+    if (oom)
+        return HON_ERR_MEMORY;
+    state_setup setup = session_setup_with(vm, sc, ed, readings);
+    diag_list dl;
+    diag_list_init(&dl, &vm->sources);
+    uint32_t id = UINT32_MAX;
+    hon_status st = HON_OK;
+    for (size_t i = 0; i < sc->scn->n_units && st != HON_ERR_RUNTIME && st != HON_ERR_MEMORY; i++) {
+        const scn_unit *u = &sc->scn->units[i];
+        if (u->in >= 0 || u->sq0 < 0)
+            continue;
+        val args[1] = { { .type = T_UNIT, .u.i = u->id } };
+        uint32_t rule;
+        if (!verdict_forbids(vm, &setup, (uint32_t)q, args, 1, &rule, &st))
+            continue;
+        if (id == UINT32_MAX)
+            id = diag_sources_add(&vm->sources, path, text, len);
+        strbuf cites = { 0 };
+        refusal_cites(p, rule, &cites);
+        uint32_t n, col = in_column(text, len, u->line, &n);
+        ast_loc loc = { id == UINT32_MAX ? 0 : id, (uint32_t)u->line, col, (uint32_t)u->line,
+                        col + (n ? n : 1) - 1 };
+        diag_report(&dl, E_SCN_PLACE, DIAG_ERROR, loc,
+                    "'%s' cannot start where it stands: %s forbids it (%s)", u->name,
+                    rule < p->nrules ? p->rules[rule].name : "may_start_at",
+                    cites.len ? sb_str(&cites) : "no citation");
+        sb_free(&cites);
+        st = HON_ERR_COMPILE;
+    }
+    session_emit(vm, &dl);
+    mem_free(readings);
+    return st;
+}
+
 /* The line (from 1) of the last `square` directive of text[0..len) that names square `name`
  * ("A1") as one of its own words, and in *col and *n the column and length of that word; 1 (the
  * first line, the whole of it) when none does (a square marked by the legend). */
@@ -240,7 +291,8 @@ hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path,
         report_scn(vm, path, text, len, &errs);
         st = oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
     } else if ((st = check_aboard(vm, *out, path, text, len)) != HON_OK ||
-               (st = check_marks(vm, *out, path, text, len)) != HON_OK) {
+               (st = check_marks(vm, *out, path, text, len)) != HON_OK ||
+               (st = check_placed(vm, *out, path, text, len)) != HON_OK) {
         scene_free(*out);
         *out = NULL;
     }

@@ -886,18 +886,42 @@ int cli_show(cli_session *s, const char *name, bool disassemble)
 }
 
 struct edition_ctx {
+    const hon_vm *vm;
     const char *active;
     size_t n;
 };
 
+/* The modules an edition names in `uses` besides its namesake, for `edition`'s list. */
+struct uses_ctx {
+    const char *edition;
+    char uses[512]; /* "a, b" (a longer list is cut: names are short) */
+    size_t len;
+};
+
+static void add_use(void *ud, const char *module)
+{
+    struct uses_ctx *u = ud;
+    if (strcmp(module, u->edition) == 0 || u->len >= sizeof u->uses - 1)
+        return;
+    int n = snprintf(u->uses + u->len, sizeof u->uses - u->len, "%s%s", u->len ? ", " : "", module);
+    if (n > 0)
+        u->len += (size_t)n < sizeof u->uses - u->len ? (size_t)n : sizeof u->uses - 1 - u->len;
+}
+
+/* One line of `edition`'s list: the active one marked `*`, the editions it extends and the
+ * modules its `uses` names (an edition's namesake module, harbor_hills' harbor_hills, is taken
+ * as read), its title. */
 static void print_edition(void *ud, const char *name, const char *parent, const char *title)
 {
     struct edition_ctx *c = ud;
     bool active = c->active && name && strcmp(c->active, name) == 0;
     c->n++;
     printf("%s %s", active ? "*" : " ", name ? name : "?");
-    if (parent)
-        printf(" (extends %s)", parent);
+    struct uses_ctx u = { name ? name : "", { 0 }, 0 };
+    hon_each_edition_use(c->vm, name, add_use, &u);
+    if (parent || u.len)
+        printf(" (%s%s%s%s%s)", parent ? "extends " : "", parent ? parent : "",
+               parent && u.len ? "; " : "", u.len ? "uses " : "", u.uses);
     if (title && title[0])
         printf("  — %s", title);
     putchar('\n');
@@ -919,7 +943,7 @@ int cli_edition(cli_session *s, const char *name)
             return cli_failed(s, before, st, "cannot select edition", name);
         return 0;
     }
-    struct edition_ctx c = { hon_edition(s->vm), 0 };
+    struct edition_ctx c = { s->vm, hon_edition(s->vm), 0 };
     hon_each_edition(s->vm, print_edition, &c);
     if (c.n == 0)
         printf("no edition is declared\n");

@@ -486,6 +486,32 @@ static void each_var(void *ud, const char *v, const char *r, const char *doc)
     snprintf(buf + n, 256 - n, "%s=%s(%s);", v, r, doc ? doc : "");
 }
 
+static void each_use(void *ud, const char *module)
+{
+    char *buf = ud;
+    size_t n = strlen(buf);
+    snprintf(buf + n, 64 - n, "%s;", module);
+}
+
+/* hon_each_edition_use: the modules an edition's own `uses` names, not those of its parents
+ * (language.md section 3.8: b uses m itself; c has m through b only). */
+START_TEST(edition_uses)
+{
+    tvm *t = tvm_new("module m \"M\";\nedition a \"A\";\nedition b extends a uses m;\n"
+                     "edition c extends b;\ndefault edition a;\n");
+    char buf[64] = "";
+    hon_each_edition_use(t->vm, "b", each_use, buf);
+    ck_assert_str_eq(buf, "m;");
+    buf[0] = '\0';
+    hon_each_edition_use(t->vm, "a", each_use, buf);
+    hon_each_edition_use(t->vm, "c", each_use, buf);
+    hon_each_edition_use(t->vm, "nowhere", each_use, buf);
+    hon_each_edition_use(t->vm, NULL, each_use, buf);
+    ck_assert_str_eq(buf, "");
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(enumerations)
 {
     tvm *t = tvm_new("edition a \"A\";\nedition b extends a;\ndefault edition a;\n"
@@ -833,6 +859,7 @@ int main(void)
     tcase_add_test(tc, disassemble);
     tcase_add_test(tc, list_rules);
     tcase_add_test(tc, enumerations);
+    tcase_add_test(tc, edition_uses);
     tcase_add_test(tc, json_is_valid);
     tcase_add_test(tc, null_safety);
     tcase_add_test(tc, references);

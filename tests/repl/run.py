@@ -11,7 +11,7 @@ session on the bundled board examples/boards/rail_station.scn), `los_bundled_rul
 `play_landing_craft_undo`, `play_abandoned_procedure_rewinds_the_dice`,
 `barrage_refusals_name_the_reason`, `ground_bonus_cites_no_aircraft_clause`,
 `initiative_holder_is_the_players_side`, `play_script_omaha` (the bundled play script),
-`turn_omaha1_why`, `landing_row_gaps_named`, `diff_variants_time_bound` (in part), `snapshot_record_within_what_check_reads` (in part), `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
+`turn_omaha1_why`, `landing_row_gaps_named`, `diff_variants_time_bound` (in part), `snapshot_record_within_what_check_reads` (in part), `landing_craft_placement_checked`, `edition_list_names_uses`, `scenario_played_checked`, `hex_board_moves_refused`, `diff_bundled`, `diff_search_geometry`, `why_not_bundled`, `startup_cache` (a
 copy) and `man_page_examples` (the man pages' examples) use the bundled rules.
 """
 import contextlib
@@ -1412,6 +1412,119 @@ def landing_row_gaps_named():
         check(p.returncode == 1 and "error[E201]" in p.stderr
               and f"row ({row}): not given" in p.stderr,
               f"landing_row_for({points}): E201 naming {row}", p)
+
+
+@case
+def landing_craft_placement_checked():
+    # BRO.2.landing-craft.placement (rules/landing_craft.hon): a craft starts with the back of its
+    # counter against the edge (the board's edge stands for the tile's). A scenario that sets one
+    # up otherwise is refused when the board is built: E320 at the unit's line naming
+    # may_start_at.landing_craft, exit 1. On an 8 x 6 board of sand: a two-square craft on C5 C6
+    # (front C5, rear C6 on the bottom row: nothing behind it) loads; one on E6 F6 lies along the
+    # bottom edge, its back facing G6, a square of the board; one on A3 A2 stands inland, A1
+    # behind its rear square A2. Each of the last two is refused alone.
+    # The book has small craft too and gives its Firing Action only to "a 2-square" craft, so a
+    # craft may stand on one square; where its back is the book does not say. PRESUMED.small-craft
+    # (variant small_craft_squares, default edge_square): on a square along the edge (H4, the east
+    # edge, loads); C3 has a square on each side, so no side of it is the edge: refused. Under
+    # two_squares_only no craft on one square starts anywhere: H4 is refused too.
+    head = ("scenario \"craft\"\nsize 8 x 6\nlegend . = sand\nmap\n    A B C D E F G H\n" +
+            "".join(f"  {r} . . . . . . . .\n" for r in range(1, 7)))
+    refused = ("error[E320]: 'lc' cannot start where it stands: may_start_at.landing_craft "
+               "forbids it (BRO.2.landing-craft.placement)")
+    with tempfile.TemporaryDirectory() as d:
+        for name, craft, at, loads in (("good.scn", "landing_craft", "C5 C6", True),
+                                       ("along.scn", "landing_craft", "E6 F6", False),
+                                       ("inland.scn", "landing_craft", "A3 A2", False),
+                                       ("small_edge.scn", "small_landing_craft", "H4", True),
+                                       ("small_inland.scn", "small_landing_craft", "C3", False)):
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(head + f"unit lc = {craft} allies at {at}\n")
+            p = run(["--board", path, "eval", "landing_craft_placement($lc)"])
+            if loads:
+                check(p.returncode == 0 and lines(p.stdout) == ["permit"], f"{name}: loads", p)
+            else:
+                check(p.returncode == 1 and f"{name}:12:1: {refused}" in p.stderr
+                      and p.stdout == "", f"{name}: E320 at the unit's line", p)
+        p = run(["--variant", "small_craft_squares=two_squares_only", "--board",
+                 os.path.join(d, "small_edge.scn"), "eval", "1"])
+        check(p.returncode == 1 and f"small_edge.scn:12:1: {refused}" in p.stderr,
+              "two_squares_only: a craft on one square is refused even on the edge", p)
+
+
+@case
+def start_on_water_refused():
+    # sitting 16 fixl D10: a squad set up in open water, or `at` a boat's square, loaded. What may
+    # stand in water (expansions/water_setup.hon): Harbor & Hills destroys a unit without
+    # Amphibious that finds itself in a water square (HH.water.destroyed), lets a Swimmer in
+    # (HH.swimmer), and has a boat hold units on its free squares (HH.boat: `in` the boat, which
+    # carries them; one `at` its square stands in the water beside it); a unit on a landing
+    # craft's square is inside the craft (BRO 2); under Bloody Omaha alone no one goes into water
+    # (PRESUMED.water_squares). Board: 6 x 3, sand on row 1, the sea on rows 2 and 3; a craft on
+    # C2 C3 has its back on the bottom edge. A rifle squad on E3 (open water) is refused, E320 at
+    # its line, under both editions, each naming its own rule; on C3 (the craft's square) it
+    # loads; a Swimmer and an amphibious truck on E3 load. Under harbor_hills, a squad `in` a boat
+    # on E3 F3 loads, one `at` the boat's square F3 is refused.
+    head = ("scenario \"sea\"\nsize 6 x 3\nlegend . = sand  ~ = water\nmap\n    A B C D E F\n"
+            "  1 . . . . . .\n  2 ~ ~ ~ ~ ~ ~\n  3 ~ ~ ~ ~ ~ ~\n"
+            "unit craft = landing_craft allies at C2 C3\n")
+    counters = ("module bloody_omaha;\n"
+                "counter t_swimmer \"test: a swimmer\" : infantry { side allies size 1 "
+                "abilities { swimmer } }\n"
+                "counter t_duck \"test: an amphibious truck\" : light_vehicle { side allies size 1 "
+                "abilities { amphibious } }\n"
+                "counter t_boat \"test: a boat\" : heavy_vehicle { side allies size 2 "
+                "abilities { boat, amphibious } }\n")
+    presumed = ("error[E320]: 'sq' cannot start where it stands: may_start_at.water_presumed "
+                "forbids it (PRESUMED.water_squares, BRO.2.landing-craft.destroyed)")
+    stated = ("error[E320]: 'sq' cannot start where it stands: may_start_at.water forbids it "
+              "(HH.water.destroyed, HH.swimmer, HH.boat)")
+    with tempfile.TemporaryDirectory() as d:
+        lib = os.path.join(d, "t.hon")
+        with open(lib, "w") as f:
+            f.write(counters)
+
+        def board(name, units):
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(head + units)
+            return path
+        sea = board("sea.scn", "unit sq = rifle_squad allies at E3\n")
+        for edition, refusal in (("bloody_omaha", presumed), ("harbor_hills", stated)):
+            p = run(["--edition", edition, "--load", lib, "--board", sea, "eval", "1"])
+            check(p.returncode == 1 and f"sea.scn:10:1: {refusal}" in p.stderr and p.stdout == "",
+                  f"{edition}: a rifle squad in open water is refused", p)
+            for name, units in (("craft.scn", "unit sq = rifle_squad allies at C3\n"),
+                                ("swim.scn", "unit sq = t_swimmer allies at E3\n"),
+                                ("duck.scn", "unit sq = t_duck allies at E3\n")):
+                p = run(["--edition", edition, "--load", lib, "--board", board(name, units),
+                         "eval", "1"])
+                check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{edition}: {name} loads", p)
+        # Boats are Harbor & Hills': under Bloody Omaha alone no rule lets one carry anyone.
+        boat = board("boat.scn", "unit b = t_boat allies at E3 F3\nunit sq = rifle_squad allies in b\n")
+        p = run(["--edition", "harbor_hills", "--load", lib, "--board", boat, "eval", "1"])
+        check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], "a squad in a boat loads", p)
+        deck = board("deck.scn", "unit b = t_boat allies at E3 F3\nunit sq = rifle_squad allies at F3\n")
+        p = run(["--edition", "harbor_hills", "--load", lib, "--board", deck, "eval", "1"])
+        check(p.returncode == 1 and f"deck.scn:11:1: {stated}" in p.stderr,
+              "a squad `at` a boat's square stands in the water: refused", p)
+
+
+@case
+def edition_list_names_uses():
+    # rev16b O2: `edition` listed all_books as extending four editions and hid that it uses the
+    # harbor_hills module too (expansions/editions.hon: `uses harbor_hills`), whose rules are in
+    # play there. The list now names the modules an edition's own `uses` clause adds, but for its
+    # namesake (harbor_hills uses harbor_hills, which its name says).
+    p = run([], stdin="edition\n")
+    out = lines(p.stdout)
+    check("* all_books (extends bloody_omaha, rails_roads, gazette6, battle_for_normandy; uses "
+          "harbor_hills)  — Every bundled book, Bloody Omaha's wording where Harbor & Hills "
+          "restates it" in out, "all_books names harbor_hills", p)
+    check("  harbor_hills (extends bloody_omaha)  — Bloody Omaha with the Harbor & Hills revisions"
+          in out and not any("uses bloody_omaha" in l for l in out),
+          "an edition's namesake module is not repeated", p)
 
 
 @case
@@ -4557,6 +4670,65 @@ def scenario_end_in_play():
     check(p.stderr.count("error[E219]: the game is over") == 3,
           "each `next` after the end is refused", p)
     check(out.rstrip().endswith("7"), "the clock stands where the game ended", p)
+
+
+@case
+def landing_supply_steps_told_as_the_phase_begins():
+    # rev16a notes: a landing's Supply-Phase steps (BRO.6.option-draw: draw option tiles, keep
+    # some, deploy the new units into the craft, recount the order tokens) were told as the phase
+    # ended, after the moment the deployment they name can be made (deployed_in_craft_at is a
+    # Supply Phase action). They are told as it begins: on landing_game.scn (landing_played=300,
+    # the table's second row, whole), three `next`s reach turn 1's Supply Phase; its notes come
+    # after that clock line and before the answer of the expression asked next (`turn()`, 1),
+    # and the `next` that ends the phase tells none of them again.
+    board = os.path.join(ROOT, "tests", "events", "boards", "landing_game.scn")
+    p = run(["--board", board], stdin="next\n" * 3 + "turn()\nnext\n")
+    out = lines(p.stdout)
+    check("clock: turn 1, supply phase" in out and "1" in out, "the clock reaches the phase", p)
+    start, asked = out.index("clock: turn 1, supply phase"), out.index("1")
+    told = [i for i, l in enumerate(out) if l.startswith("note:") and
+            ("option tiles" in l or "new units" in l or "order tokens" in l)]
+    check(len(told) == 3 and all(start < i < asked for i in told),
+          "the draw, the deployment and the recount are told as the phase begins", p)
+    check(any("deployed_in_craft_at" in out[i] for i in told), "the deployment names its action", p)
+
+
+@case
+def suppressed_penalty_named():
+    # rev16a notes: a Suppressed unit's fire, move and assault were answered as if the marker did
+    # nothing, and nothing said so. The marker's penalty is the base game's, in none of our books
+    # (readings.md, HH.swimmer); hon leaves it out (PRESUMED.suppressed_no_penalty, a base fact)
+    # and now says so in a note citing the presumption (rules/firing.hon, rules/events.hon), as
+    # every answer that leans on an unprinted fact is marked; under base_game = not_given the
+    # question stops with E201 naming the fact. Board: a Suppressed allied squad on A1, an axis
+    # squad next to it on B1, an allied squad that is not Suppressed on A2; each is activated by
+    # its order token (PRESUMED.order_tokens) before it acts.
+    board = ("scenario \"suppressed\"\nsize 4 x 2\nlegend . = open\nmap\n    A B C D\n"
+             "  1 . . . .\n  2 . . . .\n"
+             "unit sup = rifle_squad allies at A1 with suppressed order_allowance\n"
+             "unit foe = rifle_squad axis at B1\nunit ok = rifle_squad allies at A2 with order_allowance\n")
+    caveat = ": the base game's penalty for it is in none of our books and is not applied   " \
+             "(PRESUMED.suppressed_no_penalty)"
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "sup.scn")
+        with open(path, "w") as f:
+            f.write(board)
+        for who, act, said in (("sup", "do fire_action($sup, $foe, true, [])", "the shooter"),
+                               ("sup", "move $sup A2 B2", None),
+                               ("sup", "move $sup B2", "the unit"),
+                               ("sup", "do assault($sup, $foe, [])", "the attacker"),
+                               ("ok", "do fire_action($ok, $foe, true, [])", None)):
+            stdin = f"next\ndo order_numbered(${who}, 1)\nnext\ndo activate(${who})\n{act}\n"
+            p = run(["--seed", "1", "--board", path], stdin=stdin)
+            notes = [l for l in lines(p.stdout) if l.startswith("note:") and "Suppressed" in l]
+            if said:
+                check(notes == [f"note: {said} is Suppressed{caveat}"], f"`{act}`: the note", p)
+            else:
+                check(notes == [], f"`{act}`: no note (refused, or not Suppressed)", p)
+        p = run(["--variant", "base_game=not_given", "--board", path, "eval",
+                 "suppressed_caveat($sup)"])
+        check(p.returncode == 1 and "error[E201]: table `base_game_fact`, row "
+              "(suppressed_no_penalty): not given" in p.stderr, "not_given: E201 names the fact", p)
 
 
 @case

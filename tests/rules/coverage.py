@@ -86,7 +86,7 @@ def read_judgements(path):
         if word == "procedure" or word == "asks":
             name, reason = rest.split(None, 1)
             (procs if word == "procedure" else asks)[name] = reason
-        elif word in ("board", "not", "standalone"):
+        elif word in ("board", "not", "standalone", "unplayed", "partly"):
             pattern, reason = rest.split(None, 1)
             groups.append((word, pattern, reason))
         else:
@@ -214,16 +214,26 @@ def main():
         on_board, why = group_of(ident, kinds, groups)
         names = sorted(owners.get(ident, ()))
         in_play = any(n in reached_rules or n in reached_tables for n in names)
+        # A judgement may take back what the reach finds: a clause whose rules are reached only
+        # through a query or table that another clause's play asks (`unplayed`), or a clause of
+        # which play runs one part (`partly`).
+        unplayed = [reason for word, pattern, reason in groups
+                    if word == "unplayed" and fnmatch.fnmatchcase(ident, pattern)]
+        partly = [reason for word, pattern, reason in groups
+                  if word == "partly" and fnmatch.fnmatchcase(ident, pattern)]
+        in_play = in_play and not unplayed
         if on_board == "board":
             board += 1
             play += in_play
-        note = [reason for word, pattern, reason in groups
-                if word == "standalone" and fnmatch.fnmatchcase(ident, pattern)]
+        note = unplayed + [reason for word, pattern, reason in groups
+                           if word == "standalone" and fnmatch.fnmatchcase(ident, pattern)]
         if on_board == "board" and not in_play:
             group = note[0].split(":")[0] if note else "no reason written yet"
             why_not[group] = why_not.get(group, 0) + 1
         if in_play:
-            status = "play"
+            status = "play" + "".join(f", in part: {r}" for r in partly[:1])
+        elif unplayed:
+            status = "standalone: " + unplayed[0]
         elif not names:
             status = "; ".join(["not encoded"] + note[:1])
         else:
@@ -260,7 +270,10 @@ def main():
     w("the queries the board commands ask, and the events a player runs as an action with `do`;\n")
     w("then every event raised (`raise`, and the moments of effects: `give`, `take`, `destroy`,\n")
     w("`move`), query asked (`require` too), fn called and table read. **Standalone** means its\n")
-    w("rules answer only when asked directly (a query, or `do` of an event nothing raises).\n\n")
+    w("rules answer only when asked directly (a query, or `do` of an event nothing raises), or\n")
+    w("are reached only through a query or table that another clause's play asks (a judgement of\n")
+    w("`coverage_play.txt`, its reason given). **Play, in part** names the part of a clause that\n")
+    w("nothing in play runs.\n\n")
     w("The roots of play:\n\n- the events on " + ", ".join(f"`{m}`" for m in PLAY_MOMENTS) + ";\n")
     w("".join(f"- `{q}`, asked by {why};\n" for q, why in asks.items()))
     w("".join(f"- `{e}`: {why};\n" for e, why in procs.items()))
