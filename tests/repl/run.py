@@ -3477,6 +3477,13 @@ def refusals_say_why():
     p = run(["--board", fx("boards/walled_house.scn"), "why", "move", "rs", "D3"])
     check(p.returncode == 0 and "  forbidden by step_allowed.sides (PRESUMED.building_walls)\n"
           in p.stdout, "a wall: the walls' presumption alone", p)
+    # fresh16 D9: through the white-arrow opening (C4 to C3) the squad without Urban Fighter is
+    # stopped by BRO 3.1 (only an Urban Fighter uses such an opening, the default reading of
+    # white_arrow_openings); the refusal named the placed obstacles, embankments and hedgehogs,
+    # since step_allowed.sides did not cite the Urban Fighter clause among its own
+    p = run(["--board", fx("boards/walled_house.scn"), "why", "move", "rs", "C4", "C3"])
+    check(p.returncode == 0 and "  forbidden by step_allowed.sides (BRO.3.1.urban-fighter)\n"
+          in p.stdout, "a white arrow: the Urban Fighter clause alone", p)
 
 
 @case
