@@ -6053,6 +6053,30 @@ def los_verdict_drawn():
 
 
 @case
+def los_verdict_corner_touch():
+    # fresh16 D12: the place a verdict names is where the line was stopped. $a (A1) to $t (D4)
+    # runs down the diagonal through B2 and C3, touching the corner B1/A2 on its way
+    # (fixtures/boards/corner_touch_los.scn). Under the default corner_touch = both_sides a
+    # corner touch stops the line only when the squares on both sides of it do: B1's squad
+    # alone (A2 is empty) does not block, the squad on C3, on the line, does (screens.infantry_flat,
+    # PRESUMED.infantry_screen: infantry between two infantry ends). The caption named B1, the
+    # first square whose unit screens answered yes to, though that answer changed nothing.
+    board = fx("boards/corner_touch_los.scn")
+    p = run(["--board", board, "los", "$a", "$t"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[-1] == "line of sight $a to $t: blocked, by rule "
+          "screens.infantry_flat (PRESUMED.infantry_screen) at C3", "blocked at C3, not B1", p)
+    # with $x gone the corner at B1 alone does not stop the line: clear
+    with tempfile.TemporaryDirectory() as tmp:
+        alone = os.path.join(tmp, "b_alone.scn")
+        with open(board) as f, open(alone, "w") as g:
+            g.write("".join(l for l in f if not l.startswith("unit x ")))
+        p = run(["--board", alone, "los", "$a", "$t"])
+        check(p.returncode == 0 and lines(p.stdout)[-1].startswith(
+              "line of sight $a to $t: clear"), "B1 alone: the line is clear", p)
+
+
+@case
 def los_verdict_range():
     # Issue 12 §5: a line cut by the red contour line's range limit (BRO.1.1.contour.range,
     # example A) marks where it steps out of reach. tests/rules/boards/contour_a.scn: the red
