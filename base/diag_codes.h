@@ -129,7 +129,6 @@ DIAG_CODE(SCN_POOL,           316, "the unit pool refused a unit")
 DIAG_CODE(BOARD_DROPPED,      317, "the board no longer fits the reloaded rules: dropped")
 DIAG_CODE(SCN_ABOARD,         318, "a unit set up aboard a counter the rules say cannot carry it")
 DIAG_CODE(SCN_MARK,           319, "a square marked in a way the rules say a board may not mark it")
-DIAG_CODE(SCN_START_ON,       320, "a unit set up on a square the rules say it may not start on")
 DIAG_CODE(SCN_READ,           398, "the file cannot be read")
 DIAG_CODE(SCN_MEMORY,         399, "out of memory")
 

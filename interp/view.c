@@ -217,92 +217,6 @@ static hon_status check_marks(hon_vm *vm, const scene *sc, const char *path, con
     return st;
 }
 
-/* The column (from 1) of the word `name` on line `line` of text[0..len), *n its length; 1 and
- * the whole line's length when the line does not hold it as a word of its own. */
-static uint32_t word_column(const char *text, size_t len, int line, const char *name, uint32_t *n)
-{
-    size_t at = 0, nl = strlen(name);
-    for (int l = 1; l < line && at < len; at++)
-        if (text[at] == '\n')
-            l++;
-    size_t end = at;
-    while (end < len && text[end] != '\n')
-        end++;
-    *n = (uint32_t)(end > at ? end - at : 1);
-    for (size_t w = at; w < end && text[w] != '#';) {
-        while (w < end && (text[w] == ' ' || text[w] == '\t' || text[w] == '\r'))
-            w++;
-        size_t e = w;
-        while (e < end && text[e] != ' ' && text[e] != '\t' && text[e] != '\r')
-            e++;
-        if (e - w == nl && nl && memcmp(text + w, name, nl) == 0) {
-            *n = (uint32_t)nl;
-            return (uint32_t)(w - at + 1);
-        }
-        w = e;
-    }
-    return 1;
-}
-
-/* Asks the rules, for each unit the scenario sets up on the board (`unit x = ... at SQ` or
- * `at SQ SQ2`), whether it may start on each of its squares: the verdict query
- * may_start_on(u: unit, sq: square) (expansions/harbor_hills_events.hon: no unit on water that
- * the water would Destroy, none on a boat's square but aboard it), when the rules declare it,
- * on board sc. Each forbid is an E320 at the unit's line (the caret under the square) naming
- * the rule that forbids and its citations, one a unit; HON_ERR_COMPILE then, a rule's error
- * HON_ERR_RUNTIME (reported), HON_OK when every unit may start where it is. */
-static hon_status check_start_on(hon_vm *vm, const scene *sc, const char *path, const char *text,
-                                 size_t len)
-{
-    const res_program *p = vm->pg->res;
-    int32_t q = model_find_query(p, "may_start_on");
-    if (q < 0 || p->queries[q].nparams != 2 || p->queries[q].params[0].type != T_UNIT ||
-        p->queries[q].params[1].type != T_SQUARE || p->queries[q].result != T_VERDICT)
-        return HON_OK;
-    bool oom = false;
-    int32_t ed = session_edition(vm);
-    int32_t *readings = session_readings(vm, ed, NULL, &oom);
-    if (oom)
-        return HON_ERR_MEMORY;
-    state_setup setup = session_setup_with(vm, sc, ed, readings);
-    diag_list dl;
-    diag_list_init(&dl, &vm->sources);
-    uint32_t id = UINT32_MAX;
-    hon_status st = HON_OK;
-    for (size_t i = 0; i < sc->scn->n_units && st != HON_ERR_RUNTIME && st != HON_ERR_MEMORY; i++) {
-        const scn_unit *u = &sc->scn->units[i];
-        int sqs[2] = { u->sq0, u->sq1 };
-        for (int k = 0; k < 2 && st != HON_ERR_RUNTIME && st != HON_ERR_MEMORY; k++) {
-            if (u->in >= 0 || sqs[k] < 0)
-                continue;
-            val args[2] = { { .type = T_UNIT, .u.i = u->id },
-                            { .type = T_SQUARE, .u.i = scene_square_value(sc, sqs[k]) } };
-            uint32_t rule;
-            if (!verdict_forbids(vm, &setup, (uint32_t)q, args, 2, &rule, &st))
-                continue;
-            if (id == UINT32_MAX)
-                id = diag_sources_add(&vm->sources, path, text, len);
-            char name[16];
-            scene_square_text(args[1].u.i, name, sizeof name);
-            strbuf cites = { 0 };
-            refusal_cites(p, rule, &cites);
-            uint32_t n, col = word_column(text, len, u->line, name, &n);
-            ast_loc loc = { id == UINT32_MAX ? 0 : id, (uint32_t)u->line, col, (uint32_t)u->line,
-                            col + n - 1 };
-            diag_report(&dl, E_SCN_START_ON, DIAG_ERROR, loc,
-                        "'%s' cannot start on %s: %s forbids it (%s)", u->name, name,
-                        rule < p->nrules ? p->rules[rule].name : "may_start_on",
-                        cites.len ? sb_str(&cites) : "no citation");
-            sb_free(&cites);
-            st = HON_ERR_COMPILE;
-            break;
-        }
-    }
-    session_emit(vm, &dl);
-    mem_free(readings);
-    return st;
-}
-
 hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path, const char *text,
                            size_t len, scene **out)
 {
@@ -326,7 +240,6 @@ hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path,
         report_scn(vm, path, text, len, &errs);
         st = oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
     } else if ((st = check_aboard(vm, *out, path, text, len)) != HON_OK ||
-               (st = check_start_on(vm, *out, path, text, len)) != HON_OK ||
                (st = check_marks(vm, *out, path, text, len)) != HON_OK) {
         scene_free(*out);
         *out = NULL;

@@ -4676,46 +4676,6 @@ def start_aboard_refused():
 
 
 @case
-def start_on_refused():
-    # fixl (sitting 16): a squad set up on water, or `at` a boat's square, was accepted. The board
-    # loader now asks may_start_on(u, sq) of each square a unit is set up on (E320, the caret under
-    # the square). Water Destroys a unit neither Amphibious nor a Swimmer the moment it is in it
-    # (HH.water.destroyed): a rifle squad on the river (B1) is refused, a Swimmer there loads. A
-    # boat holds its units on its free squares (HH.boat): a squad on the boat's square is aboard,
-    # so it is set up `in` the boat; `at` its square it is refused (may_start_on.boat).
-    head = "size 4 x 2\nlegend . = open  ~ = water\nmap\n  1 . ~ ~ .\n  2 . ~ ~ .\n"
-    load = ["--load", fx("water_counters.hon")]
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "start.scn")
-        for units, rule, cite, caret in (
-                ("unit x = rifle_squad allies at B1\n", "may_start_on.water",
-                 "HH.water.destroyed", "at B1"),
-                ("unit b = wc_launch allies at B1 B2\nunit x = rifle_squad allies at B2\n",
-                 "may_start_on.boat", "HH.boat", "at B2")):
-            with open(path, "w") as f:
-                f.write(head + units)
-            p = run(load + ["--board", path, "eval", "1"])
-            line = 5 + units.count("\n")  # x is the last line
-            check(p.returncode != 0 and f"start.scn:{line}:" in p.stderr
-                  and "error[E320]" in p.stderr
-                  and f"'x' cannot start on {caret[3:]}: {rule} forbids it ({cite})" in p.stderr,
-                  f"{rule}: E320 at the unit's line, naming the rule and its citation", p)
-            err = p.stderr.splitlines()
-            at = [i for i, l in enumerate(err) if l.rstrip().endswith(f"unit x = rifle_squad allies {caret}")]
-            check(len(at) == 1 and at[0] + 1 < len(err) and err[at[0] + 1].rstrip().endswith("^~"),
-                  "the caret under the square", p)
-        for units, expr in (
-                ("unit x = wc_frogmen allies at B1\n", "square_of($x) == @B1"),
-                ("unit b = wc_launch allies at B1 B2\nunit x = rifle_squad allies in b\n",
-                 "carrier($x) == $b"),
-                ("unit x = rifle_squad allies at A1\n", "square_of($x) == @A1")):
-            with open(path, "w") as f:
-                f.write(head + units)
-            p = run(load + ["--board", path, "eval", expr])
-            check(p.returncode == 0 and lines(p.stdout) == ["true"], f"loads: {units.strip()}", p)
-
-
-@case
 def start_aboard_train_room():
     # Rails & Roads gives a wagon no capacity and calls wagons buildings; as in a building, a
     # square holds one unit (PRESUMED.one_unit_per_square, may_start_aboard.train_room). A goods
