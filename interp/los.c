@@ -434,15 +434,19 @@ static void read_decision(hon_vm *vm, const trace_log *t, view_verdict *v, strbu
         rule = first;
         if (call > 0)
             place_of_call(vm, &t->e[call], &v->at_kind, &v->at);
-        /* down the call of the rule that gave the same answer, or else the last yes-or-no call
-         * of its guard that answered yes */
+        /* down the last call of the rule that gave the same answer, or else the last yes-or-no
+         * call of its guard that answered yes. The last, not the first: `any` stops at the item
+         * that decided, but a call before it may have answered yes to no effect, such as the
+         * square on one side of a corner the line only touches, which blocks only when the
+         * square on the other side does too (corner_touch = both_sides; fresh16 D12: the
+         * caption named that square, not the one further on that blocked) */
         size_t next = SIZE_MAX, rend = subtree_end(t, rule);
-        for (size_t j = rule + 1; j < rend && next == SIZE_MAX; j = subtree_end(t, j))
+        for (size_t j = rule + 1; j < rend; j = subtree_end(t, j))
             if (answered(p, &t->e[j], want))
                 next = j;
-        /* (one a rule answered first; else one its default answered, for its place alone) */
+        /* (one a rule answered; else one its default answered, for its place alone) */
         for (int by_default = 0; by_default < 2 && next == SIZE_MAX; by_default++)
-            for (size_t j = rule + 1; j < rend && next == SIZE_MAX; j = subtree_end(t, j)) {
+            for (size_t j = rule + 1; j < rend; j = subtree_end(t, j)) {
                 const trace_ent *e = &t->e[j];
                 if (e->kind == TR_CALL && e->done && e->no_rule == (by_default == 1) &&
                     p->types[e->result.type].kind == RT_BOOL && e->result.u.i)

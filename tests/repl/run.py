@@ -3709,6 +3709,13 @@ def refusals_say_why():
     p = run(["--board", fx("boards/walled_house.scn"), "why", "move", "rs", "D3"])
     check(p.returncode == 0 and "  forbidden by step_allowed.sides (PRESUMED.building_walls)\n"
           in p.stdout, "a wall: the walls' presumption alone", p)
+    # fresh16 D9: through the white-arrow opening (C4 to C3) the squad without Urban Fighter is
+    # stopped by BRO 3.1 (only an Urban Fighter uses such an opening, the default reading of
+    # white_arrow_openings); the refusal named the placed obstacles, embankments and hedgehogs,
+    # since step_allowed.sides did not cite the Urban Fighter clause among its own
+    p = run(["--board", fx("boards/walled_house.scn"), "why", "move", "rs", "C4", "C3"])
+    check(p.returncode == 0 and "  forbidden by step_allowed.sides (BRO.3.1.urban-fighter)\n"
+          in p.stdout, "a white arrow: the Urban Fighter clause alone", p)
 
 
 @case
@@ -6394,6 +6401,30 @@ def los_verdict_drawn():
         check(svg_caption(svg) == want[("$a", "A1")][1] and "dasharray" not in svg
               and ">line:<" in svg and ">line A2 to A1<" in svg and ">square crossed<" in svg
               and ">where decided<" not in svg, "a clear line is drawn whole", p)
+
+
+@case
+def los_verdict_corner_touch():
+    # fresh16 D12: the place a verdict names is where the line was stopped. $a (A1) to $t (D4)
+    # runs down the diagonal through B2 and C3, touching the corner B1/A2 on its way
+    # (fixtures/boards/corner_touch_los.scn). Under the default corner_touch = both_sides a
+    # corner touch stops the line only when the squares on both sides of it do: B1's squad
+    # alone (A2 is empty) does not block, the squad on C3, on the line, does (screens.infantry_flat,
+    # PRESUMED.infantry_screen: infantry between two infantry ends). The caption named B1, the
+    # first square whose unit screens answered yes to, though that answer changed nothing.
+    board = fx("boards/corner_touch_los.scn")
+    p = run(["--board", board, "los", "$a", "$t"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[-1] == "line of sight $a to $t: blocked, by rule "
+          "screens.infantry_flat (PRESUMED.infantry_screen) at C3", "blocked at C3, not B1", p)
+    # with $x gone the corner at B1 alone does not stop the line: clear
+    with tempfile.TemporaryDirectory() as tmp:
+        alone = os.path.join(tmp, "b_alone.scn")
+        with open(board) as f, open(alone, "w") as g:
+            g.write("".join(l for l in f if not l.startswith("unit x ")))
+        p = run(["--board", alone, "los", "$a", "$t"])
+        check(p.returncode == 0 and lines(p.stdout)[-1].startswith(
+              "line of sight $a to $t: clear"), "B1 alone: the line is clear", p)
 
 
 @case
