@@ -415,6 +415,12 @@ OP(K_KEPT,             1,                CONST, _, _, _,
 OP(L_L,                1,                LOCAL, _, _, _,
    "`GET_LOCAL a; GET_LOCAL b`: both pushed, past the second; their two steps (else the first's "
    "work)")
+OP_GROUP("a kept side tested at once (vm.md §5c, sitting 17)")
+OP(KEPT_SIDE_JUMP,     1,                LOCAL, INT, JUMP, _,
+   "`KEPT a b c` whose code's end (past its KEEP) is `SIDE_HAS_K k; JUMP_IF_FALSE j` (or "
+   "`JUMP_IF_FALSE_NEXT j`): when the kept side is there, its feature tested and pc += j past "
+   "the jump when the side has none, nothing pushed; the steps of all three (and the "
+   "QUERY_NEXT's); else KEPT's work")
 
 /* clang-format on */
 

@@ -10,7 +10,8 @@
  * compared with a member and the jump on it (three instructions in one); then an `and`'s or
  * `or`'s test and the POP after it, a tabled query's answer and the member test on it, a
  * loop's start (four instructions in one), an inlined fn's value tested at once by its caller
- * (three in one: leave_after) and an `any` loop's test with its back edge.
+ * (three in one: leave_after) and an `any` loop's test with its back edge. Sitting 17: a kept
+ * side whose code ends in a feature's test and the jump on it (three in one, KEPT_SIDE_JUMP).
  * And the fields of a step that each walk over `bresenham` reads (peep_walk_fields,
  * walk.h). */
 #include "peephole.h"
@@ -127,6 +128,16 @@ void peep_pairs(chunk *ch)
             if (ch->code[next] == OP_CONST && third + 1 < ch->len &&
                 (ch->code[third] == OP_JUMP_IF_EQ_S || ch->code[third] == OP_JUMP_IF_NE_S))
                 ch->code[pc] = OP_VARIANT_JUMP;
+            break;
+        }
+        case OP_KEPT: {
+            /* a kept side whose code ends (past its KEEP) in a feature's test and the jump on
+             * it: three in one (the jump, rewritten later to JUMP_IF_FALSE_NEXT or not, is read
+             * by the VM) */
+            const size_t s = next + (size_t)(int32_t)ch->code[pc + 3];
+            if (s + 3 < ch->len && ch->code[s] == OP_SIDE_HAS_K &&
+                (ch->code[s + 2] == OP_JUMP_IF_FALSE || ch->code[s + 2] == OP_JUMP_IF_FALSE_NEXT))
+                ch->code[pc] = OP_KEPT_SIDE_JUMP;
             break;
         }
         case OP_SET_LOCAL: {

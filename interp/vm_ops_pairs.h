@@ -357,3 +357,33 @@ VM_CASE(L_L)
     SKIP(1);
     VM_NEXT();
 }
+/* A kept side and the test of one of its features, then the jump on it (sitting 17: each of
+ * side_sight's rules asks `side_has(side_between(a, b), f)`, the side kept per copy entry):
+ * pc[2] the KEPT's skip to its code's end, where the SIDE_HAS_K and the jump stand (s[0..3]).
+ * The steps of the three (KEPT's b, SIDE_HAS_K's two, the jump's one, and on the jump's way
+ * to a QUERY_NEXT that one's step too, as JUMP_IF_FALSE_NEXT takes it) in one test of the
+ * block; else KEPT's own work, and the two after it run as ever. */
+VM_CASE(KEPT_SIDE_JUMP)
+{
+    const val kept = base[OPA];
+    if (kept.type != T_NONE && !x->tracing) {
+        const uint32_t *s = pc + 3 + (int32_t)OPC;
+        const bool next = s[2] == OP_JUMP_IF_FALSE_NEXT;
+        int has = x->steps_left > (uint64_t)OPB + 4 && x->sc && (next || s[2] == OP_JUMP_IF_FALSE)
+                      ? board_side_test(x->sc->b, kept.u.i, (int)K[s[1]].u.i)
+                      : -1;
+        if (has >= 0) {
+            x->steps_left -= (uint64_t)OPB + 3 + (!has && next);
+            pc = s + 4 + (has ? 0 : (int32_t)s[3] + next);
+            VM_DISPATCH();
+        }
+        if (x->steps_left > OPB) { /* KEPT's fast path */
+            PUSH(kept);
+            x->steps_left -= OPB;
+            pc = s;
+            VM_DISPATCH();
+        }
+    }
+    SKIP(3);
+    VM_DISPATCH();
+}
