@@ -421,6 +421,11 @@ OP(KEPT_SIDE_JUMP,     1,                LOCAL, INT, JUMP, _,
    "`JUMP_IF_FALSE_NEXT j`): when the kept side is there, its feature tested and pc += j past "
    "the jump when the side has none, nothing pushed; the steps of all three (and the "
    "QUERY_NEXT's); else KEPT's work")
+OP(K_KEPT_IN_TABLE,    1,                CONST, _, _, _,
+   "`CONST a; KEPT c d e` whose code's end is `CALL_QUERY q 1; IN_SET; LEAVE_JUMP_IF_FALSE j` "
+   "(as CALL_QUERY_IN_SET_LEAVE): when the value is kept and the answer of tabled query q for "
+   "it is in q's table, whether K[a] is in that set, the inlined fn's end, and pc += j past "
+   "the jump when it is not, nothing pushed; the steps of them all (else K_KEPT's work)")
 
 /* clang-format on */
 

@@ -11,7 +11,9 @@
  * `or`'s test and the POP after it, a tabled query's answer and the member test on it, a
  * loop's start (four instructions in one), an inlined fn's value tested at once by its caller
  * (three in one: leave_after) and an `any` loop's test with its back edge. Sitting 17: a kept
- * side whose code ends in a feature's test and the jump on it (three in one, KEPT_SIDE_JUMP).
+ * side whose code ends in a feature's test and the jump on it (three in one, KEPT_SIDE_JUMP),
+ * and a constant and a kept read whose code ends in a tabled query's member test
+ * (K_KEPT_IN_TABLE).
  * And the fields of a step that each walk over `bresenham` reads (peep_walk_fields,
  * walk.h). */
 #include "peephole.h"
@@ -80,6 +82,18 @@ static void leave_after(chunk *ch, size_t pc, size_t next)
         ch->code[pc] = OP_CALL_QUERY_IN_SET_LEAVE;
 }
 
+/* A K_KEPT (at pc, its KEPT at kept) whose kept code ends in a tabled query's call, the member
+ * test on its answer and the inlined fn's end and jump (`CALL_QUERY q 1; IN_SET;
+ * LEAVE_JUMP_IF_FALSE j`, made CALL_QUERY_IN_SET_LEAVE when the pass reaches it; the VM reads
+ * that opcode): all in one, K_KEPT_IN_TABLE. */
+static void kept_in_table(chunk *ch, size_t pc, size_t kept)
+{
+    const size_t c = kept + 4 + (size_t)(int32_t)ch->code[kept + 3];
+    if (c + 5 < ch->len && ch->code[c] == OP_CALL_QUERY && ch->code[c + 2] == 1 &&
+        ch->code[c + 3] == OP_IN_SET && ch->code[c + 4] == OP_LEAVE_JUMP_IF_FALSE)
+        ch->code[pc] = OP_K_KEPT_IN_TABLE;
+}
+
 void peep_pairs(chunk *ch)
 {
     uint32_t prev = OP__COUNT; /* the instruction before, as rewritten */
@@ -107,6 +121,8 @@ void peep_pairs(chunk *ch)
             if (pair != OP__COUNT) {
                 ch->code[pc] = pair;
                 leave_after(ch, pc, next);
+                if (pair == OP_K_KEPT)
+                    kept_in_table(ch, pc, next);
             }
             break;
         }

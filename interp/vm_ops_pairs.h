@@ -332,6 +332,7 @@ VM_CASE(CALL_QUERY_IN_SET_LEAVE)
  * the KEPT, pc[2..4] its operands (slot, steps, skip). The kept read as KEPT runs it, the
  * CONST's step and its own in one test: more than d + 1 left. */
 VM_CASE(K_KEPT)
+k_kept: /* K_KEPT_IN_TABLE's slow path too: the pc on the operands */
 {
     PUSH(K[OPA]);
     const val kept = base[pc[2]];
@@ -386,4 +387,34 @@ VM_CASE(KEPT_SIDE_JUMP)
     }
     SKIP(3);
     VM_DISPATCH();
+}
+/* A constant, a kept read, and a tabled query's answer for the kept value tested for the
+ * constant at once, then the inlined fn's end and the jump on it (sitting 17: `t in
+ * terrain_traits(terrain(sq))` in has_trait, the terrain kept per entry of the copy): pc[1]
+ * the KEPT, pc[2..4] its operands (slot, steps, skip), c the CALL_QUERY_IN_SET_LEAVE at the
+ * kept code's end (c[1] the query, c[5] the jump). The steps of them all (the constant's, the
+ * kept code's d, the table slot's and the three after it) in one test of the block, the
+ * query's answer read from its slot as CALL_QUERY_IN_SET_LEAVE reads it; else K_KEPT's own
+ * work, and the instructions after it run as ever. */
+VM_CASE(K_KEPT_IN_TABLE)
+{
+    const val kept = base[pc[2]];
+    const uint32_t *c = pc + 5 + (int32_t)pc[4];
+    const memo *m = &x->memo;
+    if (kept.type != T_NONE && !x->tracing && *c == OP_CALL_QUERY_IN_SET_LEAVE &&
+        memo_may_table(m, c[1]) && m->dom1[c[1]] && (uint64_t)kept.u.i < m->dom1[c[1]] &&
+        m->serial == x->pg->serial) {
+        const memo_answer *slot = &m->answers[c[1]][kept.u.i];
+        const uint64_t n = (uint64_t)pc[3] + 1 + slot->steps + 4;
+        if (slot->v.type != T_NONE && x->steps_left > n &&
+            x->depth + m->qdepth[c[1]] <= x->max_depth) {
+            const int64_t k = K[OPA].u.i;
+            const bool in = (uint64_t)k < 64 && (slot->v.u.bits >> k & 1);
+            x->depth--;
+            x->steps_left -= n;
+            pc = c + 6 + (in ? 0 : (int32_t)c[5]);
+            VM_DISPATCH();
+        }
+    }
+    goto k_kept;
 }

@@ -77,21 +77,21 @@ static const char *const SIDES_BOARD = "size 4 x 2\nlegend . = open\nmap\n"
                                        "  1 . . . .\n  2 . . . .\n"
                                        "side A1/B1 hedge\nside B1/C1 ditch\nside A2/B2 wall\n";
 
-static tvm *sides_vm(unsigned long budget)
+/* A vm of program src with board scn loaded, its budget `budget` (0: the default). */
+static tvm *board_vm(const char *src, const char *scn, unsigned long budget)
 {
-    tvm *t = tvm_new_cfg(KEPT_SIDES, budget, 0);
-    ck_assert_int_eq(hon_load_board_source(t->vm, "s.scn", SIDES_BOARD, strlen(SIDES_BOARD)),
-                     HON_OK);
+    tvm *t = tvm_new_cfg(src, budget, 0);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", scn, strlen(scn)), HON_OK);
     return t;
 }
 
-/* The fewest steps e needs on SIDES_BOARD, traced (the rules one by one) or not. */
-static unsigned long fewest_side_steps(const char *e, bool traced)
+/* The fewest steps e needs, traced (the rules one by one) or not. */
+static unsigned long fewest_steps(const char *src, const char *scn, const char *e, bool traced)
 {
     unsigned long lo = 1, hi = 1 << 16;
     while (lo + 1 < hi) {
         unsigned long mid = (lo + hi) / 2;
-        tvm *v = sides_vm(mid);
+        tvm *v = board_vm(src, scn, mid);
         hon_answer *a = NULL;
         hon_status st =
             traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
@@ -105,9 +105,33 @@ static unsigned long fewest_side_steps(const char *e, bool traced)
     return hi;
 }
 
+/* e takes the same steps untraced (the combined chunks, the pairs) as traced, and at every
+ * budget short of them E207 names the same part either way. Not the columns: where the block
+ * runs out on the reads a QUERY_FORWARD stands for, E207 points at the call, the rules one by
+ * one at the read (the forwarding gap noticed in sitting 16, as in test_combined.c
+ * an_entry_and_a_reading_run_with_what_follows; fences' budget 6: 9:44 / 9:47, the same with
+ * KEPT_SIDE_JUMP left out). */
+static void same_steps_and_parts(const char *src, const char *scn, const char *e)
+{
+    unsigned long need = fewest_steps(src, scn, e, false);
+    ck_assert_uint_eq(need, fewest_steps(src, scn, e, true));
+    for (unsigned long b = 1; b < need; b++) {
+        char traced[200], plain[200];
+        tvm *t = board_vm(src, scn, b);
+        ck_assert_str_eq(untraced(t, e), "E207");
+        budget_where(t, plain, sizeof plain);
+        tvm_clear(t);
+        ck_ev(t, e, "E207");
+        budget_where(t, traced, sizeof traced);
+        ck_assert_msg(strcmp(plain, traced) == 0 && plain[0], "%s, budget %lu: %s / %s", e, b,
+                      plain, traced);
+        tvm_free(t);
+    }
+}
+
 START_TEST(a_kept_sides_feature_and_its_jump_run_as_one)
 {
-    tvm *t = sides_vm(0);
+    tvm *t = board_vm(KEPT_SIDES, SIDES_BOARD, 0);
     for (int twice = 0; twice < 2; twice++) {
         both(t, "fences(@A1, @B1, @C1)", "11");
         both(t, "fences(@B1, @C1, @D1)", "1");
@@ -124,27 +148,60 @@ START_TEST(a_kept_sides_feature_and_its_jump_run_as_one)
     tvm_free(t);
     const char *const calls[] = { "fences(@A1, @B1, @C1)", "fences(@C1, @D1, @C1)",
                                   "fences(@A2, @B2, @C2)", "fences(@B1, @A1, @A2)" };
-    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
-        unsigned long need = fewest_side_steps(calls[i], false);
-        ck_assert_uint_eq(need, fewest_side_steps(calls[i], true));
-        /* every budget short of it: E207 at the same place, in the same part, either way */
-        for (unsigned long b = 1; b < need; b++) {
-            char traced[200], plain[200];
-            t = sides_vm(b);
-            ck_assert_str_eq(untraced(t, calls[i]), "E207");
-            budget_where(t, plain, sizeof plain);
-            tvm_clear(t);
-            ck_ev(t, calls[i], "E207");
-            budget_where(t, traced, sizeof traced);
-            ck_assert_msg(strcmp(plain, traced) == 0 && plain[0], "budget %lu: %s / %s", b, plain,
-                          traced);
-            /* not the columns: where the block runs out on the reads a QUERY_FORWARD stands
-             * for, E207 points at the call, the rules one by one at the read (budget 6: 9:44 /
-             * 9:47, the same with this instruction left out: the forwarding gap noticed in
-             * sitting 16, as in test_combined.c an_entry_and_a_reading_run_with_what_follows) */
-            tvm_free(t);
-        }
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(KEPT_SIDES, SIDES_BOARD, calls[i]);
+}
+END_TEST
+
+/* A constant, a kept read and a tabled query's member test on the kept value, with the
+ * inlined fn's end and the jump after it, all in one (K_KEPT_IN_TABLE: in the bundled rules
+ * `t in terrain_traits(terrain(sq))` in has_trait, copied into each of terrain_sight's rules,
+ * the terrain kept per entry of the copy). marks(t) is tabled (its one parameter an enum); the
+ * steps a read of its table stands for are those its answer took, which differ by terrain.
+ * look(sq), a min query with a default copied at each of its two calls in view: 1 when sq's
+ * terrain marks m1, 2 when m2, 3 when m3 (three copies of marked, terrain(sq) kept: three
+ * K_KEPT, the first one's read run, the others' kept). The board, 3 x 1: A1 open (no mark),
+ * B1 woods (m1, m2), C1 marsh (m3).
+ *   look(A1) = 9 (no rule: the default), look(B1) = min(1, 2) = 1, look(C1) = 3.
+ *   view(a, b) = 10 look(a) + look(b): view(B1, C1) = 13, view(A1, B1) = 91, view(C1, A1) = 39,
+ *   view(C1, C1) = 33. A square off the board (D1): E217, whichever the run. */
+static const char *const KEPT_TABLE =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; terrain woods; terrain marsh;\n"
+    "enum mark { m1, m2, m3 }\n"
+    "query marks(t: terrain) -> set<mark> combine first;\n"
+    "rule marks.r cite \"T.1\" answer if t == open then {} else if t == woods then {m1, m2} "
+    "else {m3};\n"
+    "fn marked(sq: square, m: mark) -> bool = m in marks(terrain(sq));\n"
+    "query look(sq: square) -> int combine min default 9;\n"
+    "rule look.a cite \"T.1\" when marked(sq, m1) answer 1;\n"
+    "rule look.b cite \"T.1\" when marked(sq, m2) answer 2;\n"
+    "rule look.c cite \"T.1\" when marked(sq, m3) answer 3;\n"
+    "query view(a: square, b: square) -> int combine sum;\n"
+    "rule view.r cite \"T.1\" answer look(a) * 10 + look(b);\n";
+static const char *const TABLE_BOARD = "size 3 x 1\nlegend . = open  w = woods  m = marsh\nmap\n"
+                                       "  1 . w m\n";
+
+START_TEST(a_kept_reads_tabled_answer_is_tested_in_one)
+{
+    tvm *t = board_vm(KEPT_TABLE, TABLE_BOARD, 0);
+    for (int twice = 0; twice < 2; twice++) { /* the second time marks' answers from its table */
+        both(t, "view(@B1, @C1)", "13");
+        both(t, "view(@A1, @B1)", "91");
+        both(t, "view(@C1, @A1)", "39");
+        both(t, "view(@C1, @C1)", "33");
+        both(t, "view(@A1, @D1)", "E217");
     }
+    ck_assert_int_eq(count_op(t->vm, "view", OP_K_KEPT_IN_TABLE), 6);
+    ck_assert_int_eq(count_op(t->vm, "view", OP_K_KEPT), 0);
+    /* the instructions after them kept in place */
+    ck_assert_int_eq(count_op(t->vm, "view", OP_KEPT), 6);
+    ck_assert_int_eq(count_op(t->vm, "view", OP_CALL_QUERY_IN_SET_LEAVE), 6);
+    tvm_free(t);
+    const char *const calls[] = { "view(@B1, @C1)", "view(@A1, @B1)", "view(@C1, @C1)",
+                                  "view(@B1, @C1) + view(@C1, @B1)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(KEPT_TABLE, TABLE_BOARD, calls[i]);
 }
 END_TEST
 
@@ -154,6 +211,7 @@ int main(void)
     TCase *tc = tcase_create("pairs");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, a_kept_sides_feature_and_its_jump_run_as_one);
+    tcase_add_test(tc, a_kept_reads_tabled_answer_is_tested_in_one);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
