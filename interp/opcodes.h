@@ -426,6 +426,9 @@ OP(K_KEPT_IN_TABLE,    1,                CONST, _, _, _,
    "(as CALL_QUERY_IN_SET_LEAVE): when the value is kept and the answer of tabled query q for "
    "it is in q's table, whether K[a] is in that set, the inlined fn's end, and pc += j past "
    "the jump when it is not, nothing pushed; the steps of them all (else K_KEPT's work)")
+OP(L_LF,               1,                LOCAL, _, _, _,
+   "`GET_LOCAL a; GET_LOCAL_FIELD b c`: both pushed, past the second, and when the second is an "
+   "`LF_LF` its second field too, past it; their steps (else the first's work)")
 
 /* clang-format on */
 

@@ -13,7 +13,8 @@
  * (three in one: leave_after) and an `any` loop's test with its back edge. Sitting 17: a kept
  * side whose code ends in a feature's test and the jump on it (three in one, KEPT_SIDE_JUMP),
  * and a constant and a kept read whose code ends in a tabled query's member test
- * (K_KEPT_IN_TABLE).
+ * (K_KEPT_IN_TABLE); a local pushed and then a local's field (L_LF, three in one when that
+ * field's read is an LF_LF).
  * And the fields of a step that each walk over `bresenham` reads (peep_walk_fields,
  * walk.h). */
 #include "peephole.h"
@@ -29,10 +30,11 @@ static uint32_t pair_of(uint32_t first, uint32_t second)
 {
     switch (first) {
     case OP_GET_LOCAL:
-        return second == OP_TERRAIN      ? OP_L_TERRAIN
-               : second == OP_IN_ELEMENT ? OP_L_IN_ELEMENT
-               : second == OP_GET_LOCAL  ? OP_L_L
-                                         : OP__COUNT;
+        return second == OP_TERRAIN           ? OP_L_TERRAIN
+               : second == OP_IN_ELEMENT      ? OP_L_IN_ELEMENT
+               : second == OP_GET_LOCAL       ? OP_L_L
+               : second == OP_GET_LOCAL_FIELD ? OP_L_LF
+                                              : OP__COUNT;
     case OP_GET_LOCAL_FIELD:
         return second == OP_TERRAIN           ? OP_LF_TERRAIN
                : second == OP_ELEVATION       ? OP_LF_ELEVATION
@@ -117,7 +119,16 @@ void peep_pairs(chunk *ch)
         case OP_JUMP_IF_TRUE: {
             if (op == OP_JUMP_IF_TRUE && prev == OP_NONE_JUMP)
                 break; /* NONE_JUMP reads this opcode: its polarity */
-            const uint32_t pair = pair_of(op, ch->code[next]);
+            uint32_t pair = pair_of(op, ch->code[next]);
+            if (pair == OP_L_LF) {
+                /* not when the field's read makes a pair of its own with what follows it
+                 * (its terrain, elevation or side feature): L_LF runs on past that read */
+                const size_t third = next + 1 + op_operands[OP_GET_LOCAL_FIELD];
+                const uint32_t inner =
+                    third < ch->len ? pair_of(OP_GET_LOCAL_FIELD, ch->code[third]) : OP__COUNT;
+                if (inner != OP__COUNT && inner != OP_LF_LF)
+                    pair = OP__COUNT;
+            }
             if (pair != OP__COUNT) {
                 ch->code[pc] = pair;
                 leave_after(ch, pc, next);
@@ -202,6 +213,7 @@ static uint32_t fields_read(const chunk *ch, uint32_t v)
                     break; /* the step put there */
                 return ALL_FIELDS;
             case OP_GET_LOCAL:
+            case OP_L_LF: /* its local pushed whole, as GET_LOCAL's */
                 if (pc < traced_end)
                     break; /* the traced path's argument, walk_start's to cover */
                 return ALL_FIELDS;

@@ -418,3 +418,31 @@ VM_CASE(K_KEPT_IN_TABLE)
     }
     goto k_kept;
 }
+/* A local pushed and then a local's field (sitting 17: a shot and its step's square, the
+ * arguments of terrain_sight's and side_sight's copies at every step): pc[1..3] the
+ * GET_LOCAL_FIELD, whatever pair peep_pairs made of it; when that is an LF_LF (pc[4..6] its
+ * second field), the second field too, three in one. Each field read only once the value
+ * before it is no `?` cell; else the GET_LOCAL's work alone, and the field's read runs as
+ * ever (its E201). */
+VM_CASE(L_LF)
+{
+    PUSH(base[OPA]);
+    const val f1 = base[pc[2]].u.rec[pc[3]];
+    if (VM_HOLDS(1) && !(f1.flags & VAL_ABSENT)) {
+        if (pc[1] == OP_LF_LF && VM_HOLDS(2)) {
+            const val f2 = base[pc[5]].u.rec[pc[6]];
+            if (!(f2.flags & VAL_ABSENT)) {
+                sp[0] = f1;
+                sp[1] = f2;
+                sp += 2;
+                SKIP(7);
+                VM_NEXT_TAKING(2);
+            }
+        }
+        PUSH(f1);
+        SKIP(4);
+        VM_NEXT_TAKING(1);
+    }
+    SKIP(1);
+    VM_NEXT();
+}

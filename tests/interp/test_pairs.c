@@ -77,11 +77,13 @@ static const char *const SIDES_BOARD = "size 4 x 2\nlegend . = open\nmap\n"
                                        "  1 . . . .\n  2 . . . .\n"
                                        "side A1/B1 hedge\nside B1/C1 ditch\nside A2/B2 wall\n";
 
-/* A vm of program src with board scn loaded, its budget `budget` (0: the default). */
+/* A vm of program src with board scn loaded (NULL: none), its budget `budget` (0: the
+ * default). */
 static tvm *board_vm(const char *src, const char *scn, unsigned long budget)
 {
     tvm *t = tvm_new_cfg(src, budget, 0);
-    ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", scn, strlen(scn)), HON_OK);
+    if (scn)
+        ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", scn, strlen(scn)), HON_OK);
     return t;
 }
 
@@ -205,6 +207,51 @@ START_TEST(a_kept_reads_tabled_answer_is_tested_in_one)
 }
 END_TEST
 
+/* A local pushed and then a local's field, two in one (L_LF: in the bundled rules the shot and
+ * its step's square, the arguments of terrain_sight's and side_sight's copies at every step),
+ * three in one when two fields follow (GET_LOCAL; LF_LF). The arguments of add2 and add3 are
+ * no plain reads (a field), so the fns are entered with their arguments pushed. sky's `?` cells
+ * make the field reads fail (E201), at the first field (rain's n) or the second (fog's m).
+ *   mix(w, x), sum: two, x > 0: add2(x, sky[w].m) = 100 x + m; three: add3(x, sky[w].n,
+ *   sky[w].m) = 100 x + 10 n + m. sky: clear 1, 10; rain ?, 20; fog 3, ?.
+ *   mix(clear, 2) = (200 + 10) + (200 + 10 + 10) = 430; mix(clear, 0) = 0 + 10 + 10 = 20;
+ *   mix(rain, 1): two 120, three reads rain's n: E201; mix(rain, 0): E201 likewise;
+ *   mix(fog, 0): three reads fog's n, 3, then its m: E201; mix(fog, 1): two reads fog's m:
+ *   E201. Each E201 at the same place traced (the rules one by one) and not. */
+static const char *const LOCAL_FIELDS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum weather { clear, rain, fog }\n"
+    "table sky(w: weather) -> (n: int, m: int) { clear => 1, 10; rain => ?, 20; fog => 3, ?; }\n"
+    "fn add2(a: int, b: int) -> int = a * 100 + b;\n"
+    "fn add3(a: int, b: int, c: int) -> int = a * 100 + b * 10 + c;\n"
+    "query mix(w: weather, x: int) -> int combine sum;\n"
+    "rule mix.two cite \"T.1\" when x > 0 answer (let r = sky[w]; add2(x, r.m));\n"
+    "rule mix.three cite \"T.1\" answer (let r = sky[w]; add3(x, r.n, r.m));\n";
+
+START_TEST(a_local_and_a_field_run_as_one)
+{
+    tvm *t = board_vm(LOCAL_FIELDS, NULL, 0);
+    both(t, "mix(clear, 2)", "430");
+    both(t, "mix(clear, 0)", "20");
+    const char *const bad[] = { "mix(rain, 1)", "mix(rain, 0)", "mix(fog, 0)", "mix(fog, 1)" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_str_eq(untraced(t, bad[i]), "E201");
+        const unsigned line = t->d[0].line, col = t->d[0].col;
+        ck_ev(t, bad[i], "E201");
+        ck_assert_msg(line == t->d[0].line && col == t->d[0].col, "%s: %u:%u / %u:%u", bad[i], line,
+                      col, t->d[0].line, t->d[0].col);
+    }
+    ck_assert_int_eq(count_op(t->vm, "mix", OP_L_LF), 2);
+    /* the instructions after them kept in place: the fields' reads, two of them a pair */
+    ck_assert_int_eq(count_op(t->vm, "mix", OP_LF_LF), 1);
+    tvm_free(t);
+    const char *const calls[] = { "mix(clear, 2)", "mix(clear, 0)",
+                                  "mix(clear, 3) + mix(clear, 1)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(LOCAL_FIELDS, NULL, calls[i]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pairs");
@@ -212,6 +259,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, a_kept_sides_feature_and_its_jump_run_as_one);
     tcase_add_test(tc, a_kept_reads_tabled_answer_is_tested_in_one);
+    tcase_add_test(tc, a_local_and_a_field_run_as_one);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
