@@ -429,6 +429,10 @@ OP(K_KEPT_IN_TABLE,    1,                CONST, _, _, _,
 OP(L_LF,               1,                LOCAL, _, _, _,
    "`GET_LOCAL a; GET_LOCAL_FIELD b c`: both pushed, past the second, and when the second is an "
    "`LF_LF` its second field too, past it; their steps (else the first's work)")
+OP(QUERY_ELSE_K,       0,                LOCAL, JUMP, _, _,
+   "`QUERY_ELSE a j; CONST k; QUERY_RULE h o`, a copy's default a constant answered at once: "
+   "when no rule fed the copy and the QUERY_RULE leaves it, K[k] pushed and the copy left, "
+   "the depth given back; their three steps (else QUERY_ELSE's work)")
 
 /* clang-format on */
 

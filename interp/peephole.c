@@ -14,7 +14,8 @@
  * side whose code ends in a feature's test and the jump on it (three in one, KEPT_SIDE_JUMP),
  * and a constant and a kept read whose code ends in a tabled query's member test
  * (K_KEPT_IN_TABLE); a local pushed and then a local's field (L_LF, three in one when that
- * field's read is an LF_LF).
+ * field's read is an LF_LF); a copy's last no-answer exit and its constant default
+ * (QUERY_ELSE_K).
  * And the fields of a step that each walk over `bresenham` reads (peep_walk_fields,
  * walk.h). */
 #include "peephole.h"
@@ -165,6 +166,14 @@ void peep_pairs(chunk *ch)
             if (s + 3 < ch->len && ch->code[s] == OP_SIDE_HAS_K &&
                 (ch->code[s + 2] == OP_JUMP_IF_FALSE || ch->code[s + 2] == OP_JUMP_IF_FALSE_NEXT))
                 ch->code[pc] = OP_KEPT_SIDE_JUMP;
+            break;
+        }
+        case OP_QUERY_ELSE: {
+            /* a copy's default that is a constant answered at once: three in one (whether the
+             * QUERY_RULE leaves the copy, QR_EXIT, is read by the VM) */
+            const size_t r = next + 1 + op_operands[OP_CONST];
+            if (ch->code[next] == OP_CONST && r + 2 < ch->len && ch->code[r] == OP_QUERY_RULE)
+                ch->code[pc] = OP_QUERY_ELSE_K;
             break;
         }
         case OP_SET_LOCAL: {

@@ -446,3 +446,19 @@ VM_CASE(L_LF)
     SKIP(1);
     VM_NEXT();
 }
+/* A copied min or max query's last rule's no-answer exit and then its default when that is
+ * a constant answered at once (sitting 17: `default clear` of terrain_sight and side_sight,
+ * after their last rule at every square and side a line crosses): pc[2..3] the CONST, pc[4..6]
+ * the QUERY_RULE (how, offset). When no rule fed the copy and the QUERY_RULE leaves it
+ * (QR_EXIT), the constant pushed and the copy left, the three steps in one test of the
+ * block; else QUERY_ELSE's own work, and the two after it run as ever. */
+VM_CASE(QUERY_ELSE_K)
+{
+    if (!base[OPA + 1].u.i && (pc[5] & QR_EXIT) && VM_HOLDS(2)) {
+        x->depth--;
+        PUSH(K[pc[3]]);
+        pc += 7 + (int32_t)pc[6];
+        VM_NEXT_TAKING(2);
+    }
+    goto query_else;
+}

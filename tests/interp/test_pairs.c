@@ -252,6 +252,42 @@ START_TEST(a_local_and_a_field_run_as_one)
 }
 END_TEST
 
+/* A copied max (or min) query's last no-answer exit and its default, a constant answered at
+ * once, in one (QUERY_ELSE_K: in the bundled rules terrain_sight's and side_sight's `default
+ * clear`, after their last rule at every square and side a line crosses). grade(x), max over
+ * level {low, mid, high}, default low: high when x > 5, mid when x > 2; copied at each of its
+ * two calls in duo (an int parameter: never tabled). duo(x, y) = (10 if grade(x) is low, else
+ * 20) + (1 if grade(y) is low, else 2).
+ *   duo(0, 0) = 10 + 1 = 11 (both defaults); duo(7, 0) = 20 + 1 = 21; duo(3, 9) = 20 + 2 = 22;
+ *   duo(0, 4) = 10 + 2 = 12. */
+static const char *const CONST_DEFAULT =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum level { low, mid, high }\n"
+    "query grade(x: int) -> level combine max default low;\n"
+    "rule grade.a cite \"T.1\" when x > 5 answer high;\n"
+    "rule grade.b cite \"T.1\" when x > 2 answer mid;\n"
+    "query duo(x: int, y: int) -> int combine first;\n"
+    "rule duo.r cite \"T.1\" answer (if grade(x) == low then 10 else 20) + (if grade(y) == low "
+    "then 1 else 2);\n";
+
+START_TEST(a_copys_constant_default_runs_with_its_exit)
+{
+    tvm *t = board_vm(CONST_DEFAULT, NULL, 0);
+    both(t, "duo(0, 0)", "11");
+    both(t, "duo(7, 0)", "21");
+    both(t, "duo(3, 9)", "22");
+    both(t, "duo(0, 4)", "12");
+    ck_assert_int_eq(count_op(t->vm, "duo", OP_QUERY_ELSE_K), 2);
+    ck_assert_int_eq(count_op(t->vm, "duo", OP_QUERY_ELSE), 0);
+    /* the instructions after them kept in place */
+    ck_assert_int_eq(count_op(t->vm, "duo", OP_QUERY_RULE), 2);
+    tvm_free(t);
+    const char *const calls[] = { "duo(0, 0)", "duo(7, 0)", "duo(3, 9)", "duo(0, 4)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(CONST_DEFAULT, NULL, calls[i]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pairs");
@@ -260,6 +296,7 @@ int main(void)
     tcase_add_test(tc, a_kept_sides_feature_and_its_jump_run_as_one);
     tcase_add_test(tc, a_kept_reads_tabled_answer_is_tested_in_one);
     tcase_add_test(tc, a_local_and_a_field_run_as_one);
+    tcase_add_test(tc, a_copys_constant_default_runs_with_its_exit);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
