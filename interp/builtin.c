@@ -195,7 +195,12 @@ static vlist *new_steps(vm_ctx *x, size_t cap, val **records)
     return l;
 }
 
-/* line(a, b): the supercover trace (geo_walk), a excluded, b included. */
+/* line(a, b): the supercover trace (geo_walk), a excluded, b included. The walk's step
+ * (geo_walk_step) written out for the records it fills: the two fractions it compares kept as
+ * running products (l = (2 ix + 1) ny, r = (2 iy + 1) nx, each grown by its own step as ix or
+ * iy grows), and each side numbered from the square left (geo_square_side_xy's numbering)
+ * without the crossing's other fields; the same steps, sides and squares (test_board
+ * line_gives_the_walks_crossings). */
 static bool line_steps(vm_ctx *x, int a, int b, val *out)
 {
     const geo_grid *g = x->sc->g;
@@ -205,24 +210,49 @@ static bool line_steps(vm_ctx *x, int a, int b, val *out)
         return state_fail(x, E_TOPOLOGY, "lines are traced on square boards only");
     if (st != GEO_OK)
         return state_fail(x, E_INTERNAL, "cannot trace a line");
-    int ax, ay, bx, by;
-    geo_xy(g, a, &ax, &ay);
-    geo_xy(g, b, &bx, &by);
-    size_t cap = (size_t)(ax > bx ? ax - bx : bx - ax) + (size_t)(ay > by ? ay - by : by - ay);
+    const size_t cap = (size_t)w.nx + (size_t)w.ny;
     val *rec;
     vlist *l = new_steps(x, cap, &rec);
     if (!l)
         return false;
     const uint32_t step_type = x->p->records[R_STEP].type;
-    geo_cross c;
-    int sq;
-    int64_t from = RES_SQUARE(ax, ay);
+    const int gw = g->w, vbase = g->w * (g->h + 1), bx = w.bx, by = w.by, sx = w.sx, sy = w.sy;
+    /* the side crossed leaving (px, py) along x: the column line on its right when sx > 0,
+     * else on its left; along y: the row line below it when sy > 0, else above */
+    const int vx = sx > 0, hy = sy > 0;
+    const long dl = 2L * w.ny, dr = 2L * w.nx;
+    long lx = w.ny, ry = w.nx;
+    int px = w.x, py = w.y;
     size_t n = 0; /* the steps so far, in a register: l->len is set once, at the end */
-    for (val *f = rec; n < cap && geo_walk_step(&w, &c, &sq); f += STEP_NFIELDS) {
-        int64_t to = RES_SQUARE(w.x, w.y); /* the square sq reached */
-        builtin_line_record(g, f, from, to, &c, (int64_t)++n);
+    for (val *f = rec; n < cap && (px != bx || py != by); f += STEP_NFIELDS) {
+        const int64_t from = RES_SQUARE(px, py);
+        if (lx < ry) { /* through a column line */
+            const int side = vbase + py * (gw + 1) + px + vx;
+            px += sx;
+            lx += dl;
+            const int64_t to = RES_SQUARE(px, py);
+            builtin_put_step(f, from, to, 0, side, to, to, (int64_t)++n);
+        } else if (lx > ry) { /* through a row line */
+            const int side = (py + hy) * gw + px;
+            py += sy;
+            ry += dr;
+            const int64_t to = RES_SQUARE(px, py);
+            builtin_put_step(f, from, to, 0, side, to, to, (int64_t)++n);
+        } else {
+            /* through the corner: u the square across the column line, v across the row
+             * line; u lies left of the line iff sx * sy > 0; the side given is the one
+             * between the square left and that one (geo_walk_step's sides[0]) */
+            const bool u_left = sx * sy > 0;
+            const int64_t u = RES_SQUARE(px + sx, py), v = RES_SQUARE(px, py + sy);
+            const int side = u_left ? vbase + py * (gw + 1) + px + vx : (py + hy) * gw + px;
+            px += sx;
+            py += sy;
+            lx += dl;
+            ry += dr;
+            builtin_put_step(f, from, RES_SQUARE(px, py), 1, side, u_left ? u : v, u_left ? v : u,
+                             (int64_t)++n);
+        }
         l->items[n - 1] = (val){ .type = step_type, .u.rec = f };
-        from = to;
     }
     l->len = n;
     x->steps_made += n;

@@ -415,6 +415,24 @@ OP(K_KEPT,             1,                CONST, _, _, _,
 OP(L_L,                1,                LOCAL, _, _, _,
    "`GET_LOCAL a; GET_LOCAL b`: both pushed, past the second; their two steps (else the first's "
    "work)")
+OP_GROUP("a kept side tested at once (vm.md §5c, sitting 17)")
+OP(KEPT_SIDE_JUMP,     1,                LOCAL, INT, JUMP, _,
+   "`KEPT a b c` whose code's end (past its KEEP) is `SIDE_HAS_K k; JUMP_IF_FALSE j` (or "
+   "`JUMP_IF_FALSE_NEXT j`): when the kept side is there, its feature tested and pc += j past "
+   "the jump when the side has none, nothing pushed; the steps of all three (and the "
+   "QUERY_NEXT's); else KEPT's work")
+OP(K_KEPT_IN_TABLE,    1,                CONST, _, _, _,
+   "`CONST a; KEPT c d e` whose code's end is `CALL_QUERY q 1; IN_SET; LEAVE_JUMP_IF_FALSE j` "
+   "(as CALL_QUERY_IN_SET_LEAVE): when the value is kept and the answer of tabled query q for "
+   "it is in q's table, whether K[a] is in that set, the inlined fn's end, and pc += j past "
+   "the jump when it is not, nothing pushed; the steps of them all (else K_KEPT's work)")
+OP(L_LF,               1,                LOCAL, _, _, _,
+   "`GET_LOCAL a; GET_LOCAL_FIELD b c`: both pushed, past the second, and when the second is an "
+   "`LF_LF` its second field too, past it; their steps (else the first's work)")
+OP(QUERY_ELSE_K,       0,                LOCAL, JUMP, _, _,
+   "`QUERY_ELSE a j; CONST k; QUERY_RULE h o`, a copy's default a constant answered at once: "
+   "when no rule fed the copy and the QUERY_RULE leaves it, K[k] pushed and the copy left, "
+   "the depth given back; their three steps (else QUERY_ELSE's work)")
 
 /* clang-format on */
 

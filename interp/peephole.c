@@ -10,7 +10,12 @@
  * compared with a member and the jump on it (three instructions in one); then an `and`'s or
  * `or`'s test and the POP after it, a tabled query's answer and the member test on it, a
  * loop's start (four instructions in one), an inlined fn's value tested at once by its caller
- * (three in one: leave_after) and an `any` loop's test with its back edge.
+ * (three in one: leave_after) and an `any` loop's test with its back edge. Sitting 17: a kept
+ * side whose code ends in a feature's test and the jump on it (three in one, KEPT_SIDE_JUMP),
+ * and a constant and a kept read whose code ends in a tabled query's member test
+ * (K_KEPT_IN_TABLE); a local pushed and then a local's field (L_LF, three in one when that
+ * field's read is an LF_LF); a copy's last no-answer exit and its constant default
+ * (QUERY_ELSE_K).
  * And the fields of a step that each walk over `bresenham` reads (peep_walk_fields,
  * walk.h). */
 #include "peephole.h"
@@ -26,10 +31,11 @@ static uint32_t pair_of(uint32_t first, uint32_t second)
 {
     switch (first) {
     case OP_GET_LOCAL:
-        return second == OP_TERRAIN      ? OP_L_TERRAIN
-               : second == OP_IN_ELEMENT ? OP_L_IN_ELEMENT
-               : second == OP_GET_LOCAL  ? OP_L_L
-                                         : OP__COUNT;
+        return second == OP_TERRAIN           ? OP_L_TERRAIN
+               : second == OP_IN_ELEMENT      ? OP_L_IN_ELEMENT
+               : second == OP_GET_LOCAL       ? OP_L_L
+               : second == OP_GET_LOCAL_FIELD ? OP_L_LF
+                                              : OP__COUNT;
     case OP_GET_LOCAL_FIELD:
         return second == OP_TERRAIN           ? OP_LF_TERRAIN
                : second == OP_ELEVATION       ? OP_LF_ELEVATION
@@ -79,6 +85,18 @@ static void leave_after(chunk *ch, size_t pc, size_t next)
         ch->code[pc] = OP_CALL_QUERY_IN_SET_LEAVE;
 }
 
+/* A K_KEPT (at pc, its KEPT at kept) whose kept code ends in a tabled query's call, the member
+ * test on its answer and the inlined fn's end and jump (`CALL_QUERY q 1; IN_SET;
+ * LEAVE_JUMP_IF_FALSE j`, made CALL_QUERY_IN_SET_LEAVE when the pass reaches it; the VM reads
+ * that opcode): all in one, K_KEPT_IN_TABLE. */
+static void kept_in_table(chunk *ch, size_t pc, size_t kept)
+{
+    const size_t c = kept + 4 + (size_t)(int32_t)ch->code[kept + 3];
+    if (c + 5 < ch->len && ch->code[c] == OP_CALL_QUERY && ch->code[c + 2] == 1 &&
+        ch->code[c + 3] == OP_IN_SET && ch->code[c + 4] == OP_LEAVE_JUMP_IF_FALSE)
+        ch->code[pc] = OP_K_KEPT_IN_TABLE;
+}
+
 void peep_pairs(chunk *ch)
 {
     uint32_t prev = OP__COUNT; /* the instruction before, as rewritten */
@@ -102,10 +120,21 @@ void peep_pairs(chunk *ch)
         case OP_JUMP_IF_TRUE: {
             if (op == OP_JUMP_IF_TRUE && prev == OP_NONE_JUMP)
                 break; /* NONE_JUMP reads this opcode: its polarity */
-            const uint32_t pair = pair_of(op, ch->code[next]);
+            uint32_t pair = pair_of(op, ch->code[next]);
+            if (pair == OP_L_LF) {
+                /* not when the field's read makes a pair of its own with what follows it
+                 * (its terrain, elevation or side feature): L_LF runs on past that read */
+                const size_t third = next + 1 + op_operands[OP_GET_LOCAL_FIELD];
+                const uint32_t inner =
+                    third < ch->len ? pair_of(OP_GET_LOCAL_FIELD, ch->code[third]) : OP__COUNT;
+                if (inner != OP__COUNT && inner != OP_LF_LF)
+                    pair = OP__COUNT;
+            }
             if (pair != OP__COUNT) {
                 ch->code[pc] = pair;
                 leave_after(ch, pc, next);
+                if (pair == OP_K_KEPT)
+                    kept_in_table(ch, pc, next);
             }
             break;
         }
@@ -127,6 +156,24 @@ void peep_pairs(chunk *ch)
             if (ch->code[next] == OP_CONST && third + 1 < ch->len &&
                 (ch->code[third] == OP_JUMP_IF_EQ_S || ch->code[third] == OP_JUMP_IF_NE_S))
                 ch->code[pc] = OP_VARIANT_JUMP;
+            break;
+        }
+        case OP_KEPT: {
+            /* a kept side whose code ends (past its KEEP) in a feature's test and the jump on
+             * it: three in one (the jump, rewritten later to JUMP_IF_FALSE_NEXT or not, is read
+             * by the VM) */
+            const size_t s = next + (size_t)(int32_t)ch->code[pc + 3];
+            if (s + 3 < ch->len && ch->code[s] == OP_SIDE_HAS_K &&
+                (ch->code[s + 2] == OP_JUMP_IF_FALSE || ch->code[s + 2] == OP_JUMP_IF_FALSE_NEXT))
+                ch->code[pc] = OP_KEPT_SIDE_JUMP;
+            break;
+        }
+        case OP_QUERY_ELSE: {
+            /* a copy's default that is a constant answered at once: three in one (whether the
+             * QUERY_RULE leaves the copy, QR_EXIT, is read by the VM) */
+            const size_t r = next + 1 + op_operands[OP_CONST];
+            if (ch->code[next] == OP_CONST && r + 2 < ch->len && ch->code[r] == OP_QUERY_RULE)
+                ch->code[pc] = OP_QUERY_ELSE_K;
             break;
         }
         case OP_SET_LOCAL: {
@@ -175,6 +222,7 @@ static uint32_t fields_read(const chunk *ch, uint32_t v)
                     break; /* the step put there */
                 return ALL_FIELDS;
             case OP_GET_LOCAL:
+            case OP_L_LF: /* its local pushed whole, as GET_LOCAL's */
                 if (pc < traced_end)
                     break; /* the traced path's argument, walk_start's to cover */
                 return ALL_FIELDS;

@@ -370,6 +370,7 @@ VM_CASE(QUERY_UNFED)
     VM_NEXT();
 }
 VM_CASE(QUERY_ELSE)
+query_else: /* QUERY_ELSE_K's slow path too: the pc on the operands */
 {
     if (base[OPA + 1].u.i) {
         x->depth--;

@@ -332,6 +332,7 @@ VM_CASE(CALL_QUERY_IN_SET_LEAVE)
  * the KEPT, pc[2..4] its operands (slot, steps, skip). The kept read as KEPT runs it, the
  * CONST's step and its own in one test: more than d + 1 left. */
 VM_CASE(K_KEPT)
+k_kept: /* K_KEPT_IN_TABLE's slow path too: the pc on the operands */
 {
     PUSH(K[OPA]);
     const val kept = base[pc[2]];
@@ -356,4 +357,108 @@ VM_CASE(L_L)
     }
     SKIP(1);
     VM_NEXT();
+}
+/* A kept side and the test of one of its features, then the jump on it (sitting 17: each of
+ * side_sight's rules asks `side_has(side_between(a, b), f)`, the side kept per copy entry):
+ * pc[2] the KEPT's skip to its code's end, where the SIDE_HAS_K and the jump stand (s[0..3]).
+ * The steps of the three (KEPT's b, SIDE_HAS_K's two, the jump's one, and on the jump's way
+ * to a QUERY_NEXT that one's step too, as JUMP_IF_FALSE_NEXT takes it) in one test of the
+ * block; else KEPT's own work, and the two after it run as ever. */
+VM_CASE(KEPT_SIDE_JUMP)
+{
+    const val kept = base[OPA];
+    if (kept.type != T_NONE && !x->tracing) {
+        const uint32_t *s = pc + 3 + (int32_t)OPC;
+        const bool next = s[2] == OP_JUMP_IF_FALSE_NEXT;
+        int has = x->steps_left > (uint64_t)OPB + 4 && x->sc && (next || s[2] == OP_JUMP_IF_FALSE)
+                      ? board_side_test(x->sc->b, kept.u.i, (int)K[s[1]].u.i)
+                      : -1;
+        if (has >= 0) {
+            x->steps_left -= (uint64_t)OPB + 3 + (!has && next);
+            pc = s + 4 + (has ? 0 : (int32_t)s[3] + next);
+            VM_DISPATCH();
+        }
+        if (x->steps_left > OPB) { /* KEPT's fast path */
+            PUSH(kept);
+            x->steps_left -= OPB;
+            pc = s;
+            VM_DISPATCH();
+        }
+    }
+    SKIP(3);
+    VM_DISPATCH();
+}
+/* A constant, a kept read, and a tabled query's answer for the kept value tested for the
+ * constant at once, then the inlined fn's end and the jump on it (sitting 17: `t in
+ * terrain_traits(terrain(sq))` in has_trait, the terrain kept per entry of the copy): pc[1]
+ * the KEPT, pc[2..4] its operands (slot, steps, skip), c the CALL_QUERY_IN_SET_LEAVE at the
+ * kept code's end (c[1] the query, c[5] the jump). The steps of them all (the constant's, the
+ * kept code's d, the table slot's and the three after it) in one test of the block, the
+ * query's answer read from its slot as CALL_QUERY_IN_SET_LEAVE reads it; else K_KEPT's own
+ * work, and the instructions after it run as ever. */
+VM_CASE(K_KEPT_IN_TABLE)
+{
+    const val kept = base[pc[2]];
+    const uint32_t *c = pc + 5 + (int32_t)pc[4];
+    const memo *m = &x->memo;
+    if (kept.type != T_NONE && !x->tracing && *c == OP_CALL_QUERY_IN_SET_LEAVE &&
+        memo_may_table(m, c[1]) && m->dom1[c[1]] && (uint64_t)kept.u.i < m->dom1[c[1]] &&
+        m->serial == x->pg->serial) {
+        const memo_answer *slot = &m->answers[c[1]][kept.u.i];
+        const uint64_t n = (uint64_t)pc[3] + 1 + slot->steps + 4;
+        if (slot->v.type != T_NONE && x->steps_left > n &&
+            x->depth + m->qdepth[c[1]] <= x->max_depth) {
+            const int64_t k = K[OPA].u.i;
+            const bool in = (uint64_t)k < 64 && (slot->v.u.bits >> k & 1);
+            x->depth--;
+            x->steps_left -= n;
+            pc = c + 6 + (in ? 0 : (int32_t)c[5]);
+            VM_DISPATCH();
+        }
+    }
+    goto k_kept;
+}
+/* A local pushed and then a local's field (sitting 17: a shot and its step's square, the
+ * arguments of terrain_sight's and side_sight's copies at every step): pc[1..3] the
+ * GET_LOCAL_FIELD, whatever pair peep_pairs made of it; when that is an LF_LF (pc[4..6] its
+ * second field), the second field too, three in one. Each field read only once the value
+ * before it is no `?` cell; else the GET_LOCAL's work alone, and the field's read runs as
+ * ever (its E201). */
+VM_CASE(L_LF)
+{
+    PUSH(base[OPA]);
+    const val f1 = base[pc[2]].u.rec[pc[3]];
+    if (VM_HOLDS(1) && !(f1.flags & VAL_ABSENT)) {
+        if (pc[1] == OP_LF_LF && VM_HOLDS(2)) {
+            const val f2 = base[pc[5]].u.rec[pc[6]];
+            if (!(f2.flags & VAL_ABSENT)) {
+                sp[0] = f1;
+                sp[1] = f2;
+                sp += 2;
+                SKIP(7);
+                VM_NEXT_TAKING(2);
+            }
+        }
+        PUSH(f1);
+        SKIP(4);
+        VM_NEXT_TAKING(1);
+    }
+    SKIP(1);
+    VM_NEXT();
+}
+/* A copied min or max query's last rule's no-answer exit and then its default when that is
+ * a constant answered at once (sitting 17: `default clear` of terrain_sight and side_sight,
+ * after their last rule at every square and side a line crosses): pc[2..3] the CONST, pc[4..6]
+ * the QUERY_RULE (how, offset). When no rule fed the copy and the QUERY_RULE leaves it
+ * (QR_EXIT), the constant pushed and the copy left, the three steps in one test of the
+ * block; else QUERY_ELSE's own work, and the two after it run as ever. */
+VM_CASE(QUERY_ELSE_K)
+{
+    if (!base[OPA + 1].u.i && (pc[5] & QR_EXIT) && VM_HOLDS(2)) {
+        x->depth--;
+        PUSH(K[pc[3]]);
+        pc += 7 + (int32_t)pc[6];
+        VM_NEXT_TAKING(2);
+    }
+    goto query_else;
 }

@@ -1,12 +1,16 @@
 /* test_builtins.c — Check tests of the ordered combinations over enums (language.md §3.5, §4:
  * `combine min` / `combine max`, the aggregates min(x in L: e) / max(…) and min(a, b) / max(a, b)
  * over enum members, in declaration order) and of the board built-ins direction(a, b),
- * squares_within(sq, n) and joined_sides(ss, f) (§5.3) on tiny boards written below.
+ * squares_within(sq, n) and joined_sides(ss, f) (§5.3) on tiny boards written below, and of
+ * line(a, b) against the runtime's walk.
  *
  * Every expected value is worked out in a comment, from the declarations and the board's
- * picture, not pasted from a run.
+ * picture, not pasted from a run; line's are the runtime's walk (geo_trace_line), built here.
  */
+#include "geo.h"
 #include "interp_test.h"
+#include "scene.h"
+#include "session.h"
 
 /* `sight` in declaration order: blocked < obscured < clear. */
 static const char *const SIGHT =
@@ -99,10 +103,10 @@ static const char *const RULES = "terrain open;\n";
 static const char *const BOARD = "scenario \"tiny\"\nsize 5 x 4\nlegend . = open\nmap\n"
                                  "  1 . . . . .\n  2 . . . . .\n  3 . . . . .\n  4 . . . . .\n";
 
-static tvm *board_vm(const char *board)
+static tvm *board_vm(const char *scn)
 {
     tvm *t = tvm_new(RULES);
-    hon_status st = hon_load_board_source(t->vm, "tiny.scn", board, strlen(board));
+    hon_status st = hon_load_board_source(t->vm, "tiny.scn", scn, strlen(scn));
     ck_assert_msg(st == HON_OK, "board failed: %s", t->log);
     return t;
 }
@@ -281,6 +285,62 @@ START_TEST(line_meeting_steps)
 }
 END_TEST
 
+/* line(a, b) gives, for every ordered pair of squares, the steps of the runtime's supercover
+ * walk (geo_trace_line: runtime/geo.c, drawn and checked against the books' pictures in
+ * tests/runtime/test_draw.c): each step's square and the square before it, a crossing's side
+ * (or, at a corner touch, its first side, from the square left to the one beside the line on
+ * the left) and the squares left and right of a corner touch (the square itself when the step
+ * crosses a side), counted from 1. builtin.c traces it with a loop of its own (sitting 17:
+ * bench.md §8), which must not differ anywhere: all 35 x 34 ordered pairs of a 7 x 5 board,
+ * every direction and every corner touch of lines up to 6 columns and 4 rows long. */
+static void put_square(const geo_grid *g, int sq, char *buf, size_t n)
+{
+    geo_format_square(g, sq, buf, n);
+}
+
+START_TEST(line_gives_the_walks_crossings)
+{
+    static const char *const OPEN7x5 =
+        "size 7 x 5\nlegend . = open\nmap\n  1 . . . . . . .\n  2 . . . . . . .\n"
+        "  3 . . . . . . .\n  4 . . . . . . .\n  5 . . . . . . .\n";
+    tvm *t = tvm_new("terrain open;\n");
+    ck_assert_int_eq(hon_load_board_source(t->vm, "o.scn", OPEN7x5, strlen(OPEN7x5)), HON_OK);
+    const scene *sc = t->vm->sc;
+    const geo_grid *g = sc->g;
+    for (int a = 0; a < 35; a++)
+        for (int b = 0; b < 35; b++) {
+            if (a == b)
+                continue;
+            geo_trace tr;
+            ck_assert_int_eq(geo_trace_line(g, a, b, &tr), GEO_OK);
+            static char want[8192];
+            char e[64], na[16], nb[16];
+            size_t at = (size_t)snprintf(want, sizeof want, "[");
+            for (size_t i = 0; i + 1 < tr.n; i++) {
+                const geo_cross *c = &tr.cross[i];
+                char sq[16], from[16], side[64], left[16], right[16];
+                put_square(g, tr.squares[i + 1], sq, sizeof sq);
+                put_square(g, tr.squares[i], from, sizeof from);
+                scene_side_text(sc, c->corner >= 0 ? c->sides[0] : c->side, side, sizeof side);
+                put_square(g, c->corner >= 0 ? c->left : tr.squares[i + 1], left, sizeof left);
+                put_square(g, c->corner >= 0 ? c->right : tr.squares[i + 1], right, sizeof right);
+                at += (size_t)snprintf(want + at, sizeof want - at,
+                                       "%sstep{square: %s, from: %s, corner: %s, side: %s, "
+                                       "left: %s, right: %s, index: %zu}",
+                                       i ? ", " : "", sq, from, c->corner >= 0 ? "true" : "false",
+                                       side, left, right, i + 1);
+            }
+            snprintf(want + at, sizeof want - at, "]");
+            geo_trace_free(&tr);
+            put_square(g, a, na, sizeof na);
+            put_square(g, b, nb, sizeof nb);
+            snprintf(e, sizeof e, "line(@%s, @%s)", na, nb);
+            ck_assert_msg(strcmp(ev(t, e), want) == 0, "%s: %s, expected %s", e, t->last, want);
+        }
+    tvm_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("builtins");
@@ -293,6 +353,7 @@ int main(void)
     tcase_add_test(tc, squares_within_a_distance);
     tcase_add_test(tc, joined_sides_runs);
     tcase_add_test(tc, line_meeting_steps);
+    tcase_add_test(tc, line_gives_the_walks_crossings);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

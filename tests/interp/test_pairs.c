@@ -1,0 +1,302 @@
+/* test_pairs.c — Check tests of the pairs (and triples) of instructions run as one in a
+ * combined chunk added from sitting 17 on (peephole.c, vm.md §5c); test_combined.c holds the
+ * earlier ones and the combined chunks themselves. As there, an untraced evaluation (hon_eval_as
+ * with no form of the trace wanted) runs the combined chunks, a traced one (hon_eval) the rules
+ * one by one: the answers (worked out below from the rules, not from a run), the steps and
+ * E207's part must be the same.
+ */
+#include "interp_test.h"
+#include "program.h"
+#include "session.h"
+
+/* The answer to e untraced (the combined chunks): its text, or "E2xx". */
+static const char *untraced(tvm *t, const char *e)
+{
+    return ev_as(t, e, false);
+}
+
+/* e answers `want` both traced (rules one by one) and untraced (combined). */
+static void both(tvm *t, const char *e, const char *want)
+{
+    ck_assert_msg(strcmp(ev(t, e), want) == 0, "traced %s: %s, expected %s", e, t->last, want);
+    ck_assert_msg(strcmp(untraced(t, e), want) == 0, "untraced %s: %s, expected %s", e, t->last,
+                  want);
+}
+
+/* How many instructions op the combined chunk of query `name` (top-level rules) holds. */
+static int count_op(const hon_vm *vm, const char *name, uint32_t op)
+{
+    const prog *pg = vm->pg;
+    const res_program *p = pg->res;
+    int n = 0;
+    for (uint32_t q = 0; q < p->nqueries; q++) {
+        const chunk *ch = pg->combined[q];
+        if (strcmp(p->queries[q].name, name) != 0 || !ch || ch == &prog_no_combined)
+            continue;
+        for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]])
+            n += ch->code[pc] == op;
+    }
+    return n;
+}
+
+/* The `in ...` of the E207 message in t's log, copied into buf (n bytes); "" when none. */
+static const char *budget_where(const tvm *t, char *buf, size_t n)
+{
+    const char *in = strstr(t->log, "exhausted");
+    in = in ? strstr(in, " in ") : NULL;
+    size_t len = in ? strcspn(in, "\n(") : 0;
+    snprintf(buf, n, "%.*s", (int)len, in ? in : "");
+    return buf;
+}
+
+/* Sitting 17 (hot): a kept side, the test of one of its features and the jump on it, three in
+ * one (KEPT_SIDE_JUMP: in the bundled rules each of side_sight's rules asks
+ * `side_has(side_between(a, b), f)`, the side kept per entry of the copy). walled(a, b), an
+ * `any` query copied at each of its two calls in fences: its three rules test the side between
+ * a and b for a wall, a hedge, a ditch; the side is kept (three KEPT after the entry, each
+ * before its KEEP, SIDE_HAS_K and jump: the first two rules' jumps land on a QUERY_NEXT, the
+ * last one's on the QUERY_NONE). fences(a, b, c) = (1 if walled(a, b)) + (10 if walled(b, c)).
+ * The board, 4 x 2: A1/B1 a hedge, B1/C1 a ditch, A2/B2 a wall; no other side has anything.
+ *   fences(A1, B1, C1): hedge 1 + ditch 10 = 11. fences(B1, C1, D1): ditch 1, C1/D1 bare: 1.
+ *   fences(C1, D1, C1): both bare: 0. fences(A2, B2, C2): wall 1, B2/C2 bare: 1.
+ *   fences(B1, A1, A2): hedge 1, A1/A2 bare: 1.
+ * Two squares that share no side (A1 and C1) have no side between: E216 (errors.md), whichever
+ * the run. */
+static const char *const KEPT_SIDES =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open;\n"
+    "side_feature wall; side_feature hedge; side_feature ditch;\n"
+    "query walled(a: square, b: square) -> bool combine any;\n"
+    "rule walled.w cite \"T.1\" when side_has(side_between(a, b), wall) answer true;\n"
+    "rule walled.h cite \"T.1\" when side_has(side_between(a, b), hedge) answer true;\n"
+    "rule walled.d cite \"T.1\" when side_has(side_between(a, b), ditch) answer true;\n"
+    "query fences(a: square, b: square, c: square) -> int combine sum;\n"
+    "rule fences.r cite \"T.1\" answer (if walled(a, b) then 1 else 0) + (if walled(b, c) "
+    "then 10 else 0);\n";
+static const char *const SIDES_BOARD = "size 4 x 2\nlegend . = open\nmap\n"
+                                       "  1 . . . .\n  2 . . . .\n"
+                                       "side A1/B1 hedge\nside B1/C1 ditch\nside A2/B2 wall\n";
+
+/* A vm of program src with board scn loaded (NULL: none), its budget `budget` (0: the
+ * default). */
+static tvm *board_vm(const char *src, const char *scn, unsigned long budget)
+{
+    tvm *t = tvm_new_cfg(src, budget, 0);
+    if (scn)
+        ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", scn, strlen(scn)), HON_OK);
+    return t;
+}
+
+/* The fewest steps e needs, traced (the rules one by one) or not. */
+static unsigned long fewest_steps(const char *src, const char *scn, const char *e, bool traced)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = board_vm(src, scn, mid);
+        hon_answer *a = NULL;
+        hon_status st =
+            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* e takes the same steps untraced (the combined chunks, the pairs) as traced, and at every
+ * budget short of them E207 names the same part either way. Not the columns: where the block
+ * runs out on the reads a QUERY_FORWARD stands for, E207 points at the call, the rules one by
+ * one at the read (the forwarding gap noticed in sitting 16, as in test_combined.c
+ * an_entry_and_a_reading_run_with_what_follows; fences' budget 6: 9:44 / 9:47, the same with
+ * KEPT_SIDE_JUMP left out). */
+static void same_steps_and_parts(const char *src, const char *scn, const char *e)
+{
+    unsigned long need = fewest_steps(src, scn, e, false);
+    ck_assert_uint_eq(need, fewest_steps(src, scn, e, true));
+    for (unsigned long b = 1; b < need; b++) {
+        char traced[200], plain[200];
+        tvm *t = board_vm(src, scn, b);
+        ck_assert_str_eq(untraced(t, e), "E207");
+        budget_where(t, plain, sizeof plain);
+        tvm_clear(t);
+        ck_ev(t, e, "E207");
+        budget_where(t, traced, sizeof traced);
+        ck_assert_msg(strcmp(plain, traced) == 0 && plain[0], "%s, budget %lu: %s / %s", e, b,
+                      plain, traced);
+        tvm_free(t);
+    }
+}
+
+START_TEST(a_kept_sides_feature_and_its_jump_run_as_one)
+{
+    tvm *t = board_vm(KEPT_SIDES, SIDES_BOARD, 0);
+    for (int twice = 0; twice < 2; twice++) {
+        both(t, "fences(@A1, @B1, @C1)", "11");
+        both(t, "fences(@B1, @C1, @D1)", "1");
+        both(t, "fences(@C1, @D1, @C1)", "0");
+        both(t, "fences(@A2, @B2, @C2)", "1");
+        both(t, "fences(@B1, @A1, @A2)", "1");
+        both(t, "fences(@A1, @C1, @D1)", "E216");
+    }
+    ck_assert_int_eq(count_op(t->vm, "fences", OP_KEPT_SIDE_JUMP), 6);
+    ck_assert_int_eq(count_op(t->vm, "fences", OP_KEPT), 0);
+    /* the instructions after them kept in place */
+    ck_assert_int_eq(count_op(t->vm, "fences", OP_SIDE_HAS_K), 6);
+    ck_assert_int_eq(count_op(t->vm, "fences", OP_JUMP_IF_FALSE_NEXT), 4);
+    tvm_free(t);
+    const char *const calls[] = { "fences(@A1, @B1, @C1)", "fences(@C1, @D1, @C1)",
+                                  "fences(@A2, @B2, @C2)", "fences(@B1, @A1, @A2)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(KEPT_SIDES, SIDES_BOARD, calls[i]);
+}
+END_TEST
+
+/* A constant, a kept read and a tabled query's member test on the kept value, with the
+ * inlined fn's end and the jump after it, all in one (K_KEPT_IN_TABLE: in the bundled rules
+ * `t in terrain_traits(terrain(sq))` in has_trait, copied into each of terrain_sight's rules,
+ * the terrain kept per entry of the copy). marks(t) is tabled (its one parameter an enum); the
+ * steps a read of its table stands for are those its answer took, which differ by terrain.
+ * look(sq), a min query with a default copied at each of its two calls in view: 1 when sq's
+ * terrain marks m1, 2 when m2, 3 when m3 (three copies of marked, terrain(sq) kept: three
+ * K_KEPT, the first one's read run, the others' kept). The board, 3 x 1: A1 open (no mark),
+ * B1 woods (m1, m2), C1 marsh (m3).
+ *   look(A1) = 9 (no rule: the default), look(B1) = min(1, 2) = 1, look(C1) = 3.
+ *   view(a, b) = 10 look(a) + look(b): view(B1, C1) = 13, view(A1, B1) = 91, view(C1, A1) = 39,
+ *   view(C1, C1) = 33. A square off the board (D1): E217, whichever the run. */
+static const char *const KEPT_TABLE =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; terrain woods; terrain marsh;\n"
+    "enum mark { m1, m2, m3 }\n"
+    "query marks(t: terrain) -> set<mark> combine first;\n"
+    "rule marks.r cite \"T.1\" answer if t == open then {} else if t == woods then {m1, m2} "
+    "else {m3};\n"
+    "fn marked(sq: square, m: mark) -> bool = m in marks(terrain(sq));\n"
+    "query look(sq: square) -> int combine min default 9;\n"
+    "rule look.a cite \"T.1\" when marked(sq, m1) answer 1;\n"
+    "rule look.b cite \"T.1\" when marked(sq, m2) answer 2;\n"
+    "rule look.c cite \"T.1\" when marked(sq, m3) answer 3;\n"
+    "query view(a: square, b: square) -> int combine sum;\n"
+    "rule view.r cite \"T.1\" answer look(a) * 10 + look(b);\n";
+static const char *const TABLE_BOARD = "size 3 x 1\nlegend . = open  w = woods  m = marsh\nmap\n"
+                                       "  1 . w m\n";
+
+START_TEST(a_kept_reads_tabled_answer_is_tested_in_one)
+{
+    tvm *t = board_vm(KEPT_TABLE, TABLE_BOARD, 0);
+    for (int twice = 0; twice < 2; twice++) { /* the second time marks' answers from its table */
+        both(t, "view(@B1, @C1)", "13");
+        both(t, "view(@A1, @B1)", "91");
+        both(t, "view(@C1, @A1)", "39");
+        both(t, "view(@C1, @C1)", "33");
+        both(t, "view(@A1, @D1)", "E217");
+    }
+    ck_assert_int_eq(count_op(t->vm, "view", OP_K_KEPT_IN_TABLE), 6);
+    ck_assert_int_eq(count_op(t->vm, "view", OP_K_KEPT), 0);
+    /* the instructions after them kept in place */
+    ck_assert_int_eq(count_op(t->vm, "view", OP_KEPT), 6);
+    ck_assert_int_eq(count_op(t->vm, "view", OP_CALL_QUERY_IN_SET_LEAVE), 6);
+    tvm_free(t);
+    const char *const calls[] = { "view(@B1, @C1)", "view(@A1, @B1)", "view(@C1, @C1)",
+                                  "view(@B1, @C1) + view(@C1, @B1)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(KEPT_TABLE, TABLE_BOARD, calls[i]);
+}
+END_TEST
+
+/* A local pushed and then a local's field, two in one (L_LF: in the bundled rules the shot and
+ * its step's square, the arguments of terrain_sight's and side_sight's copies at every step),
+ * three in one when two fields follow (GET_LOCAL; LF_LF). The arguments of add2 and add3 are
+ * no plain reads (a field), so the fns are entered with their arguments pushed. sky's `?` cells
+ * make the field reads fail (E201), at the first field (rain's n) or the second (fog's m).
+ *   mix(w, x), sum: two, x > 0: add2(x, sky[w].m) = 100 x + m; three: add3(x, sky[w].n,
+ *   sky[w].m) = 100 x + 10 n + m. sky: clear 1, 10; rain ?, 20; fog 3, ?.
+ *   mix(clear, 2) = (200 + 10) + (200 + 10 + 10) = 430; mix(clear, 0) = 0 + 10 + 10 = 20;
+ *   mix(rain, 1): two 120, three reads rain's n: E201; mix(rain, 0): E201 likewise;
+ *   mix(fog, 0): three reads fog's n, 3, then its m: E201; mix(fog, 1): two reads fog's m:
+ *   E201. Each E201 at the same place traced (the rules one by one) and not. */
+static const char *const LOCAL_FIELDS =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum weather { clear, rain, fog }\n"
+    "table sky(w: weather) -> (n: int, m: int) { clear => 1, 10; rain => ?, 20; fog => 3, ?; }\n"
+    "fn add2(a: int, b: int) -> int = a * 100 + b;\n"
+    "fn add3(a: int, b: int, c: int) -> int = a * 100 + b * 10 + c;\n"
+    "query mix(w: weather, x: int) -> int combine sum;\n"
+    "rule mix.two cite \"T.1\" when x > 0 answer (let r = sky[w]; add2(x, r.m));\n"
+    "rule mix.three cite \"T.1\" answer (let r = sky[w]; add3(x, r.n, r.m));\n";
+
+START_TEST(a_local_and_a_field_run_as_one)
+{
+    tvm *t = board_vm(LOCAL_FIELDS, NULL, 0);
+    both(t, "mix(clear, 2)", "430");
+    both(t, "mix(clear, 0)", "20");
+    const char *const bad[] = { "mix(rain, 1)", "mix(rain, 0)", "mix(fog, 0)", "mix(fog, 1)" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_str_eq(untraced(t, bad[i]), "E201");
+        const unsigned line = t->d[0].line, col = t->d[0].col;
+        ck_ev(t, bad[i], "E201");
+        ck_assert_msg(line == t->d[0].line && col == t->d[0].col, "%s: %u:%u / %u:%u", bad[i], line,
+                      col, t->d[0].line, t->d[0].col);
+    }
+    ck_assert_int_eq(count_op(t->vm, "mix", OP_L_LF), 2);
+    /* the instructions after them kept in place: the fields' reads, two of them a pair */
+    ck_assert_int_eq(count_op(t->vm, "mix", OP_LF_LF), 1);
+    tvm_free(t);
+    const char *const calls[] = { "mix(clear, 2)", "mix(clear, 0)",
+                                  "mix(clear, 3) + mix(clear, 1)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(LOCAL_FIELDS, NULL, calls[i]);
+}
+END_TEST
+
+/* A copied max (or min) query's last no-answer exit and its default, a constant answered at
+ * once, in one (QUERY_ELSE_K: in the bundled rules terrain_sight's and side_sight's `default
+ * clear`, after their last rule at every square and side a line crosses). grade(x), max over
+ * level {low, mid, high}, default low: high when x > 5, mid when x > 2; copied at each of its
+ * two calls in duo (an int parameter: never tabled). duo(x, y) = (10 if grade(x) is low, else
+ * 20) + (1 if grade(y) is low, else 2).
+ *   duo(0, 0) = 10 + 1 = 11 (both defaults); duo(7, 0) = 20 + 1 = 21; duo(3, 9) = 20 + 2 = 22;
+ *   duo(0, 4) = 10 + 2 = 12. */
+static const char *const CONST_DEFAULT =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum level { low, mid, high }\n"
+    "query grade(x: int) -> level combine max default low;\n"
+    "rule grade.a cite \"T.1\" when x > 5 answer high;\n"
+    "rule grade.b cite \"T.1\" when x > 2 answer mid;\n"
+    "query duo(x: int, y: int) -> int combine first;\n"
+    "rule duo.r cite \"T.1\" answer (if grade(x) == low then 10 else 20) + (if grade(y) == low "
+    "then 1 else 2);\n";
+
+START_TEST(a_copys_constant_default_runs_with_its_exit)
+{
+    tvm *t = board_vm(CONST_DEFAULT, NULL, 0);
+    both(t, "duo(0, 0)", "11");
+    both(t, "duo(7, 0)", "21");
+    both(t, "duo(3, 9)", "22");
+    both(t, "duo(0, 4)", "12");
+    ck_assert_int_eq(count_op(t->vm, "duo", OP_QUERY_ELSE_K), 2);
+    ck_assert_int_eq(count_op(t->vm, "duo", OP_QUERY_ELSE), 0);
+    /* the instructions after them kept in place */
+    ck_assert_int_eq(count_op(t->vm, "duo", OP_QUERY_RULE), 2);
+    tvm_free(t);
+    const char *const calls[] = { "duo(0, 0)", "duo(7, 0)", "duo(3, 9)", "duo(0, 4)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(CONST_DEFAULT, NULL, calls[i]);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("pairs");
+    TCase *tc = tcase_create("pairs");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, a_kept_sides_feature_and_its_jump_run_as_one);
+    tcase_add_test(tc, a_kept_reads_tabled_answer_is_tested_in_one);
+    tcase_add_test(tc, a_local_and_a_field_run_as_one);
+    tcase_add_test(tc, a_copys_constant_default_runs_with_its_exit);
+    suite_add_tcase(s, tc);
+    return check_run(s);
+}
