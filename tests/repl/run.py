@@ -3232,6 +3232,15 @@ def why_not_fixture():
           ["false", "(no query was asked and no table was read)",
            "true", "(no query was asked and no table was read)"], "why not in the REPL", p)
     check(p.stderr.count("error") == 1, "`why not` alone is an error, the session goes on", p)
+    # the command line's spellings in the REPL (rev17a D8: they were E010 parse errors): `why
+    # --not EXPR` is `why not EXPR`, `why --full EXPR` is `why full EXPR`
+    p = run(base, stdin=f"why --not sight({WHY_SHOT})\n")
+    check(p.returncode == 0 and p.stdout.splitlines() == want and "error" not in p.stderr,
+          "why --not in the REPL", p)
+    full = run(base, stdin=f"why full sight({WHY_SHOT})\n")
+    p = run(base, stdin=f"why --full sight({WHY_SHOT})\n")
+    check(full.returncode == 0 and p.returncode == 0 and "error" not in p.stderr and
+          p.stdout == full.stdout and len(p.stdout.splitlines()) > 2, "why --full in the REPL", p)
     # usage errors of the command line
     p = run(base + ["why", "--not"])
     check(p.returncode == 2 and "'why --not' needs an expression" in p.stderr and
