@@ -3486,6 +3486,19 @@ def refusals_say_why():
     p = run(["--board", fx("boards/walled_house.scn"), "why", "move", "rs", "D3"])
     check(p.returncode == 0 and "  forbidden by step_allowed.sides (PRESUMED.building_walls)\n"
           in p.stdout, "a wall: the walls' presumption alone", p)
+    # rev17a D10: an unactivated Engineer in a one-square trench (boards/engineer_trench.scn) is
+    # refused the wire on C4/D4: the trench's walls keep C4 out of its ZoC (BRO 1.4), and the
+    # refusal says that, not "only an unactivated Engineer" (it is one). The wire on its own wall
+    # C3/C4 goes (its own square is in its ZoC) and it is Activated (BRO 1.3); asked again, the
+    # refusal names the Activated marker.
+    p = run(["--board", fx("boards/engineer_trench.scn")],
+            stdin="next\nnext\nnext\ndo engineer_removes_wire_at($eng, side_between(@C4, @D4))\n"
+                  "do engineer_removes_wire_at($eng, side_between(@C3, @C4))\n"
+                  "do engineer_removes_wire_at($eng, side_between(@C3, @C4))\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E219]" in l]
+    check(len(errs) == 2 and "not in the Engineer's ZoC" in errs[0] and
+          "only an unactivated" not in errs[0] and "is Activated" in errs[1],
+          "the Engineer's refusals name the condition that failed", p)
 
 
 @case
