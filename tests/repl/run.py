@@ -3499,6 +3499,16 @@ def refusals_say_why():
     check(len(errs) == 2 and "not in the Engineer's ZoC" in errs[0] and
           "only an unactivated" not in errs[0] and "is Activated" in errs[1],
           "the Engineer's refusals name the condition that failed", p)
+    # rev17a D3: BRO 5 Planespotting: an aircraft under a bluff token is in the clouds, neither
+    # attacking nor targeted, so the speed penalty of a shot at it (or from it) is no question
+    # the book answers. The error names the query asked, not a lookup inside it
+    # (speed_token_value, which has no value for a bluff token).
+    p = run([], stdin="speed_penalty(numbered_order(3), bluff_order(), 3)\n"
+                      "speed_penalty(bluff_order(), numbered_order(3), 3)\n")
+    errs = [l for l in p.stderr.splitlines() if "error[" in l]
+    check(len(errs) == 2 and all("error[E203]: no rule of query speed_penalty answered" in e
+                                 for e in errs) and "speed_token_value" not in p.stderr,
+          "a bluff token: speed_penalty is not answered, and says so itself", p)
 
 
 @case
