@@ -3509,6 +3509,19 @@ def refusals_say_why():
     check(len(errs) == 2 and all("error[E203]: no rule of query speed_penalty answered" in e
                                  for e in errs) and "speed_token_value" not in p.stderr,
           "a bluff token: speed_penalty is not answered, and says so itself", p)
+    # rev17a D6, D11, D2: three answers the base game gives and our books do not were taken
+    # silently; each is now a stated presumption that `rules ID` finds on the rule that takes
+    # it (and readings.md has a row): a shot along an obscured line rolls as along a clear one,
+    # a Concealed unit is a ground unit's target as any other (both on fire_action.fire), and a
+    # Forward Position's +1 is added to its square's own cover.
+    for fact, rule, words in [("PRESUMED.obscured_fire", "fire_action.fire", "obscured"),
+                              ("PRESUMED.concealed_targets", "fire_action.fire", "Concealed"),
+                              ("PRESUMED.forward_position_cover",
+                               "defensive_bonus.forward_position", "added to its square's")]:
+        p = run(["rules", fact])
+        check(p.returncode == 0 and any(l.startswith(rule + " ") and words in l
+                                        for l in p.stdout.splitlines()),
+              f"{fact}: stated on {rule}", p)
 
 
 @case
