@@ -3286,7 +3286,8 @@ def why_not_bundled():
     # aircraft of numbered order 3. opportunity asks shooter.state == by_opportunity_fire,
     # hidden_special target.state == hidden_special_token, no_token target.state == no_token:
     # both orders are numbered tokens (numbered_order), so each is false with that state;
-    # difference fires, |2 - 3| = 1, from speed_token_value, whose numbered rule holds for both
+    # difference fires, |2 - 3| = 1, from speed_token_value, whose numbered rule holds for both;
+    # its guard (neither end in the clouds: no bluff token, rev17a D3) held, and is said
     p = run(["why", "--not", "speed_penalty(numbered_order(2), numbered_order(3), 0)"])
     out = p.stdout.splitlines()
     check(p.returncode == 0 and out[0] == "1", "the answer first", p)
@@ -3296,7 +3297,8 @@ def why_not_bundled():
         check(any(l.startswith(f"  rule speed_penalty.{rule}: did not fire: {cond} was false "
                                f"({side}.state = numbered_token)   (") for l in out),
               f"speed_penalty.{rule} says what was false", p)
-    check(any(l.startswith("  rule speed_penalty.difference: 1   (") for l in out) and
+    check(any(l.startswith("  rule speed_penalty.difference: 1, since not in_clouds(shooter) and"
+                           " not in_clouds(target)   (") for l in out) and
           sum(l.startswith("      rule speed_token_value.numbered: ") and
               ", since o.state == numbered_token   (" in l for l in out) == 2,
           "the rule that answered, and the guard that held below it", p)
