@@ -36,7 +36,6 @@ static unsigned char tsight[NSQ]; /* terrain_sight of the square (no obstacle_to
 static int elem[NSQ];             /* the square's element (connected squares of one valued
                                    * terrain: woods, building, trench), -1 for none */
 static int evalue[NSQ];           /* value of element e */
-static unsigned char corner_sq[NSQ]; /* corner_square */
 static unsigned char hedge[NSIDE], contour[NSIDE];
 static int redline[NSIDE]; /* the red line (component of contour sides meeting end to end) */
 static int crossed[NSIDE]; /* red line r crossed by the current shot iff crossed[r] == shot */
@@ -167,10 +166,10 @@ static int screened(int q, int s, int t, int both_infantry)
     return vehicle[u]; /* vehicles (presumed) */
 }
 
-/* hole_square_blocks, for a shot inside a Hole element from square A */
+/* outside_hole, for a shot inside a Hole element from square A */
 static inline int hole_blocks(int q, int A)
 {
-    return !same_element(q, A) || corner_sq[q];
+    return !same_element(q, A);
 }
 
 /* line_of_sight(s, t): sight_along the one line between the units' squares, the worst of the
@@ -199,7 +198,7 @@ static int line_of_sight(int s, int t)
             best = BLOCKED;
         /* hole_corners */
         if (hole_shot && ((p->sq != B && hole_blocks(p->sq, A)) ||
-                          (p->corner && hole_blocks(p->left, A) && hole_blocks(p->right, A))))
+                          (p->corner && (hole_blocks(p->left, A) || hole_blocks(p->right, A)))))
             best = BLOCKED;
         if (best == BLOCKED)
             return BLOCKED;
@@ -262,14 +261,6 @@ static void setup(const bench_board *b)
                     elem[nb[k]] = ne, stack[sp++] = nb[k];
         }
         ne++;
-    }
-    for (int q = 0; q < W * H; q++) {
-        int x = q % W, y = q / W;
-        if (elem[q] < 0)
-            continue;
-        int out_w = x == 0 || elem[q - 1] != elem[q], out_e = x + 1 == W || elem[q + 1] != elem[q];
-        int out_n = y == 0 || elem[q - W] != elem[q], out_s = y + 1 == H || elem[q + W] != elem[q];
-        corner_sq[q] = (out_w || out_e) && (out_n || out_s);
     }
     for (int i = 0; i < NSIDE; i++)
         up[i] = i, hedge[i] = contour[i] = 0, redline[i] = crossed[i] = 0;

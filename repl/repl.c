@@ -89,7 +89,8 @@ static char *after_word(char *args, const char *word)
 
 /* `why [full|not] EXPR`, `why [full|not] los X Y`, `why [full|not] do EVENT(ARGS)` (repl.md
  * §2b, §2c). `full` and `not` count only as a word of their own followed by more: `why full`
- * alone asks about `full`; `why (not x)` traces the expression `not x`. */
+ * alone asks about `full`; `why (not x)` traces the expression `not x`. The command line's
+ * spellings `--full` and `--not` are taken as the same words (neither is an expression). */
 static int cmd_why(repl *r, char *args)
 {
     static const char *const how[] = {
@@ -97,9 +98,12 @@ static int cmd_why(repl *r, char *args)
     };
     cli_mode mode = CLI_WHY;
     char *rest = after_word(args, "full");
+    if (!rest || !rest[0])
+        rest = after_word(args, "--full");
     if (rest && rest[0])
         mode = CLI_WHY_FULL;
-    else if ((rest = after_word(args, "not")) && rest[0])
+    else if (((rest = after_word(args, "not")) && rest[0]) ||
+             ((rest = after_word(args, "--not")) && rest[0]))
         mode = CLI_WHY_NOT;
     if (mode != CLI_WHY)
         args = rest;

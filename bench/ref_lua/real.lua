@@ -41,8 +41,8 @@ end
 f:close()
 
 -- terrain_sight of each square; elements (connected squares of one valued terrain) and their
--- corner squares; hole squares.
-local tsight, elem, evalue, corner_sq = {}, {}, {}, {}
+-- hole squares.
+local tsight, elem, evalue = {}, {}, {}
 for q = 0, NSQ - 1 do
   local c = code[q]
   tsight[q] = c == BUILDING and BLOCKED or (c == WOODS or c == TRENCH) and OBSCURED or CLEAR
@@ -63,18 +63,6 @@ for q0 = 0, NSQ - 1 do
       end
     end
     ne = ne + 1
-  end
-end
-for q = 0, NSQ - 1 do
-  local e, x, y = elem[q], q % W, q // W
-  if e >= 0 then
-    local ow = x == 0 or elem[q - 1] ~= e
-    local oe = x + 1 == W or elem[q + 1] ~= e
-    local on = y == 0 or elem[q - W] ~= e
-    local os_ = y + 1 == H or elem[q + W] ~= e
-    corner_sq[q] = (ow or oe) and (on or os_)
-  else
-    corner_sq[q] = false
   end
 end
 
@@ -167,7 +155,7 @@ local function screened(q, s, t, both_inf)
   return vehicle[u]                                       -- vehicles (presumed)
 end
 
-local function hole_blocks(q, a) return not same_element(q, a) or corner_sq[q] end
+local function hole_blocks(q, a) return not same_element(q, a) end
 local function min(a, b) if a < b then return a end return b end
 local function max(a, b) if a > b then return a end return b end
 
@@ -213,7 +201,7 @@ local function line_of_sight(s, t)
       return BLOCKED
     end
     if hole_shot and ((sq ~= B and hole_blocks(sq, A))                -- hole_corners
-                      or (corner and hole_blocks(left, A) and hole_blocks(right, A))) then
+                      or (corner and (hole_blocks(left, A) or hole_blocks(right, A)))) then
       return BLOCKED
     end
     if best == BLOCKED then return BLOCKED end

@@ -3383,6 +3383,15 @@ def why_not_fixture():
           ["false", "(no query was asked and no table was read)",
            "true", "(no query was asked and no table was read)"], "why not in the REPL", p)
     check(p.stderr.count("error") == 1, "`why not` alone is an error, the session goes on", p)
+    # the command line's spellings in the REPL (rev17a D8: they were E010 parse errors): `why
+    # --not EXPR` is `why not EXPR`, `why --full EXPR` is `why full EXPR`
+    p = run(base, stdin=f"why --not sight({WHY_SHOT})\n")
+    check(p.returncode == 0 and p.stdout.splitlines() == want and "error" not in p.stderr,
+          "why --not in the REPL", p)
+    full = run(base, stdin=f"why full sight({WHY_SHOT})\n")
+    p = run(base, stdin=f"why --full sight({WHY_SHOT})\n")
+    check(full.returncode == 0 and p.returncode == 0 and "error" not in p.stderr and
+          p.stdout == full.stdout and len(p.stdout.splitlines()) > 2, "why --full in the REPL", p)
     # usage errors of the command line
     p = run(base + ["why", "--not"])
     check(p.returncode == 2 and "'why --not' needs an expression" in p.stderr and
@@ -3428,7 +3437,8 @@ def why_not_bundled():
     # aircraft of numbered order 3. opportunity asks shooter.state == by_opportunity_fire,
     # hidden_special target.state == hidden_special_token, no_token target.state == no_token:
     # both orders are numbered tokens (numbered_order), so each is false with that state;
-    # difference fires, |2 - 3| = 1, from speed_token_value, whose numbered rule holds for both
+    # difference fires, |2 - 3| = 1, from speed_token_value, whose numbered rule holds for both;
+    # its guard (neither end in the clouds: no bluff token, rev17a D3) held, and is said
     p = run(["why", "--not", "speed_penalty(numbered_order(2), numbered_order(3), 0)"])
     out = p.stdout.splitlines()
     check(p.returncode == 0 and out[0] == "1", "the answer first", p)
@@ -3438,7 +3448,8 @@ def why_not_bundled():
         check(any(l.startswith(f"  rule speed_penalty.{rule}: did not fire: {cond} was false "
                                f"({side}.state = numbered_token)   (") for l in out),
               f"speed_penalty.{rule} says what was false", p)
-    check(any(l.startswith("  rule speed_penalty.difference: 1   (") for l in out) and
+    check(any(l.startswith("  rule speed_penalty.difference: 1, since not in_clouds(shooter) and"
+                           " not in_clouds(target)   (") for l in out) and
           sum(l.startswith("      rule speed_token_value.numbered: ") and
               ", since o.state == numbered_token   (" in l for l in out) == 2,
           "the rule that answered, and the guard that held below it", p)
@@ -3716,6 +3727,42 @@ def refusals_say_why():
     p = run(["--board", fx("boards/walled_house.scn"), "why", "move", "rs", "C4", "C3"])
     check(p.returncode == 0 and "  forbidden by step_allowed.sides (BRO.3.1.urban-fighter)\n"
           in p.stdout, "a white arrow: the Urban Fighter clause alone", p)
+    # rev17a D10: an unactivated Engineer in a one-square trench (boards/engineer_trench.scn) is
+    # refused the wire on C4/D4: the trench's walls keep C4 out of its ZoC (BRO 1.4), and the
+    # refusal says that, not "only an unactivated Engineer" (it is one). The wire on its own wall
+    # C3/C4 goes (its own square is in its ZoC) and it is Activated (BRO 1.3); asked again, the
+    # refusal names the Activated marker.
+    p = run(["--board", fx("boards/engineer_trench.scn")],
+            stdin="next\nnext\nnext\ndo engineer_removes_wire_at($eng, side_between(@C4, @D4))\n"
+                  "do engineer_removes_wire_at($eng, side_between(@C3, @C4))\n"
+                  "do engineer_removes_wire_at($eng, side_between(@C3, @C4))\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E219]" in l]
+    check(len(errs) == 2 and "not in the Engineer's ZoC" in errs[0] and
+          "only an unactivated" not in errs[0] and "is Activated" in errs[1],
+          "the Engineer's refusals name the condition that failed", p)
+    # rev17a D3: BRO 5 Planespotting: an aircraft under a bluff token is in the clouds, neither
+    # attacking nor targeted, so the speed penalty of a shot at it (or from it) is no question
+    # the book answers. The error names the query asked, not a lookup inside it
+    # (speed_token_value, which has no value for a bluff token).
+    p = run([], stdin="speed_penalty(numbered_order(3), bluff_order(), 3)\n"
+                      "speed_penalty(bluff_order(), numbered_order(3), 3)\n")
+    errs = [l for l in p.stderr.splitlines() if "error[" in l]
+    check(len(errs) == 2 and all("error[E203]: no rule of query speed_penalty answered" in e
+                                 for e in errs) and "speed_token_value" not in p.stderr,
+          "a bluff token: speed_penalty is not answered, and says so itself", p)
+    # rev17a D6, D11, D2: three answers the base game gives and our books do not were taken
+    # silently; each is now a stated presumption that `rules ID` finds on the rule that takes
+    # it (and readings.md has a row): a shot along an obscured line rolls as along a clear one,
+    # a Concealed unit is a ground unit's target as any other (both on fire_action.fire), and a
+    # Forward Position's +1 is added to its square's own cover.
+    for fact, rule, words in [("PRESUMED.obscured_fire", "fire_action.fire", "obscured"),
+                              ("PRESUMED.concealed_targets", "fire_action.fire", "Concealed"),
+                              ("PRESUMED.forward_position_cover",
+                               "defensive_bonus.forward_position", "added to its square's")]:
+        p = run(["rules", fact])
+        check(p.returncode == 0 and any(l.startswith(rule + " ") and words in l
+                                        for l in p.stdout.splitlines()),
+              f"{fact}: stated on {rule}", p)
 
 
 @case
