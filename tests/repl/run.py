@@ -3471,6 +3471,18 @@ def refusals_say_why():
           in errs[0] and "BRO.scn" not in errs[0] and "BRO.2.landing-craft" not in errs[0]
           and "BRO.3.4.barrage-order" not in errs[0],
           "the Supply Phase after an activation: the presumed Supply Phase alone", p)
+    # rev17b D3: a squad (2 points, HH.transport.capacity: every unit but a Character counts 2)
+    # ending its move on a half-track of Transport 4 that already holds 3 points is refused for
+    # the room aboard, the clause named; before, the refusal named only the presumed one unit a
+    # square (PRESUMED.one_unit_per_square, PRESUMED.pass_friends), as if no squad could ever end
+    # its move on a vehicle's square.
+    p = run(["--edition", "harbor_hills", "--board", fx("boards/full_halftrack.scn")],
+            stdin="next\nnext\nnext\nmove $b C2\npassengers($ht)\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E228]" in l]
+    check(len(errs) == 1 and "may_end_move.transport_full forbids" in errs[0]
+          and "(HH.transport.capacity" in errs[0] and "one_unit_per_square" not in errs[0],
+          "a full half-track: the refusal names the capacity", p)
+    check("[$aboard, $lt]" in lines(p.stdout), "nobody got in", p)
     # a plain wall: step_allowed.sides stands for every side a unit may not cross (a placed
     # obstacle, an embankment, a hedgehog, a bunker's walls, a building's); the rule fired
     # innermost, side_impassable.wall, says which (before: all five were given)
