@@ -3714,6 +3714,18 @@ def refusals_say_why():
           in errs[0] and "BRO.scn" not in errs[0] and "BRO.2.landing-craft" not in errs[0]
           and "BRO.3.4.barrage-order" not in errs[0],
           "the Supply Phase after an activation: the presumed Supply Phase alone", p)
+    # rev17b D3: a squad (2 points, HH.transport.capacity: every unit but a Character counts 2)
+    # ending its move on a half-track of Transport 4 that already holds 3 points is refused for
+    # the room aboard, the clause named; before, the refusal named only the presumed one unit a
+    # square (PRESUMED.one_unit_per_square, PRESUMED.pass_friends), as if no squad could ever end
+    # its move on a vehicle's square.
+    p = run(["--edition", "harbor_hills", "--board", fx("boards/full_halftrack.scn")],
+            stdin="next\nnext\nnext\nmove $b C2\npassengers($ht)\n")
+    errs = [l for l in p.stderr.splitlines() if "error[E228]" in l]
+    check(len(errs) == 1 and "may_end_move.transport_full forbids" in errs[0]
+          and "(HH.transport.capacity" in errs[0] and "one_unit_per_square" not in errs[0],
+          "a full half-track: the refusal names the capacity", p)
+    check("[$aboard, $lt]" in lines(p.stdout), "nobody got in", p)
     # a plain wall: step_allowed.sides stands for every side a unit may not cross (a placed
     # obstacle, an embankment, a hedgehog, a bunker's walls, a building's); the rule fired
     # innermost, side_impassable.wall, says which (before: all five were given)
@@ -3982,7 +3994,8 @@ def play_why_do():
 # A goods engine at speed 4 (E3) pulls wagon1 (D3) and wagon2 (C3) east; it enters the station
 # building (I3 J3, 3 structure points) on its fourth square and derails there
 # (RR.derail.building); the rifle squad on H3, under wagon1 at the end, is pushed aside to a
-# square its owner picks (RR.crunch.infantry-heavy): H2, I2, I4, H4, G4, G2, so "2" is I2.
+# square its owner picks (RR.crunch.infantry-heavy): H2, I4, H4, G4, G2 (not I2, the goods shed
+# behind its walls: a Forced move passes no wall, rev17b D2), so "2" is I4.
 TRAIN = "train_moves($engine, [$wagon1, $wagon2], 4)"
 ODDS_LINE = re.compile(r"^(.*): (\d+)/(\d+) \(\d+\.\d\d%\)$")
 
@@ -5134,7 +5147,7 @@ def play_train_station():
     check(faces == ["wreck", "none", "wreck"], "wreck after do, none after undo, wreck again", p)
     check(any(l.startswith(f"undone: do {TRAIN} (") for l in out), "undo names the procedure", p)
     check("choose (allies): Where does the unit under the train go?" in out
-          and "move $rifles to I2   (RR.crunch.infantry-heavy)" in out,
+          and "move $rifles to I4   (RR.crunch.infantry-heavy)" in out,
           "the squad's owner is asked, and answered; the line cites the clause that pushed it", p)
     # each do shows its two rolls of 4 dice (speed 4), faces ascending, and with the same seed
     # the replay rolls the same dice
@@ -5193,7 +5206,7 @@ def draw_haystack_gone():
 def draw_markers_and_faces():
     """The pictures show markers and faces. In rail_station.scn the train runs
     into the station (the board's comment): the rifle squad on H3 is pushed aside and given a
-    Suppressed marker (RR.crunch.infantry-heavy; answer 2 puts it on I2), the engine is flipped
+    Suppressed marker (RR.crunch.infantry-heavy; answer 2 puts it on I4), the engine is flipped
     to its wreck face whatever the dice (RR.derail.building) and the station to rubble (its 3
     structure points fall to 4 dice, seed 7, as play_train_station's odds describe; the
     check below is on this seed). Undo takes them all back."""
@@ -5208,8 +5221,8 @@ def draw_markers_and_faces():
         done, undone = lines(p.stdout[:undo]), lines(p.stdout[undo:])
         check("flip station to rubble" in " ".join(done), "seed 7: the station falls", p)
         # the legend: key, name, square, then the markers in brackets and the face in brackets
-        check(any(re.fullmatch(r"\s*(units:)?\s*\S rifles I2  \[suppressed\]", l) for l in done),
-              "the squad on I2 is listed with its Suppressed marker", p)
+        check(any(re.fullmatch(r"\s*(units:)?\s*\S rifles I4  \[suppressed\]", l) for l in done),
+              "the squad on I4 is listed with its Suppressed marker", p)
         check(any(re.fullmatch(r"\s*(units:)?\s*\S engine I3  \(wreck\)", l) for l in done),
               "the engine is listed with its wreck face", p)
         # seed 7's station dice [1, 4, 5, 5] give it 3 Destruction markers, kept on it
