@@ -76,6 +76,82 @@ static bool verdict_forbids(hon_vm *vm, const state_setup *setup, uint32_t q, co
     return ok && !v.u.i;
 }
 
+/* One load-time check of a board (check_aboard, check_placed, check_marks): the verdict query
+ * it asks, the session's readings and set-up for board sc, the diagnostics it gathers, the board
+ * text's source id (added at the first forbid: UINT32_MAX before) and the check's status. */
+typedef struct load_check {
+    const res_program *p;
+    uint32_t q;
+    int32_t *readings; /* owned: load_check_end frees it */
+    state_setup setup;
+    diag_list dl;
+    uint32_t id;
+    hon_status st;
+} load_check;
+
+/* Begins check c with the verdict query `name` of n parameters of the types types[0..n), when
+ * the rules declare it so. False when they do not (no check: c->st HON_OK) or memory runs out
+ * (c->st HON_ERR_MEMORY); true when the check runs, to end with load_check_end. */
+static bool load_check_begin(hon_vm *vm, const scene *sc, const char *name, const uint32_t *types,
+                             uint32_t n, load_check *c)
+{
+    c->p = vm->pg->res;
+    c->st = HON_OK;
+    int32_t q = model_find_query(c->p, name);
+    if (q < 0 || c->p->queries[q].nparams != n || c->p->queries[q].result != T_VERDICT)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (c->p->queries[q].params[i].type != types[i])
+            return false;
+    c->q = (uint32_t)q;
+    bool oom = false;
+    int32_t ed = session_edition(vm);
+    c->readings = session_readings(vm, ed, NULL, &oom);
+    if (oom) {
+        c->st = HON_ERR_MEMORY;
+        return false;
+    }
+    c->setup = session_setup_with(vm, sc, ed, c->readings);
+    diag_list_init(&c->dl, &vm->sources);
+    c->id = UINT32_MAX;
+    return true;
+}
+
+/* Whether the rules forbid args[0..n) in check c; when they do, *rule is the rule that forbids,
+ * `cites` (empty, the caller frees it) its citations, and the board text path/text[0..len) is
+ * added to the session's sources once (c->id). A failed evaluation sets c->st (verdict_forbids). */
+static bool load_check_forbids(hon_vm *vm, load_check *c, const val *args, size_t n,
+                               const char *path, const char *text, size_t len, uint32_t *rule,
+                               strbuf *cites)
+{
+    if (!verdict_forbids(vm, &c->setup, c->q, args, n, rule, &c->st))
+        return false;
+    if (c->id == UINT32_MAX)
+        c->id = diag_sources_add(&vm->sources, path, text, len);
+    refusal_cites(c->p, *rule, cites);
+    return true;
+}
+
+/* Whether check c should go on: no evaluation failed and memory held. */
+static bool load_check_going(const load_check *c)
+{
+    return c->st != HON_ERR_RUNTIME && c->st != HON_ERR_MEMORY;
+}
+
+/* The name of the rule that forbade (fallback: the query's name). */
+static const char *load_check_rule(const load_check *c, uint32_t rule)
+{
+    return rule < c->p->nrules ? c->p->rules[rule].name : c->p->queries[c->q].name;
+}
+
+/* Ends check c: its diagnostics reported, its readings freed. Returns its status. */
+static hon_status load_check_end(hon_vm *vm, load_check *c)
+{
+    session_emit(vm, &c->dl);
+    mem_free(c->readings);
+    return c->st;
+}
+
 /* Asks the rules, for each unit the scenario sets up aboard another (`unit x = ... in y`),
  * whether it may start there: the verdict query may_start_aboard(u: unit, carrier: unit)
  * (rules/transport.hon: a Transport counter within its capacity, a train's own rules), when
@@ -85,47 +161,30 @@ static bool verdict_forbids(hon_vm *vm, const state_setup *setup, uint32_t q, co
 static hon_status check_aboard(hon_vm *vm, const scene *sc, const char *path, const char *text,
                                size_t len)
 {
-    const res_program *p = vm->pg->res;
-    int32_t q = model_find_query(p, "may_start_aboard");
-    if (q < 0 || p->queries[q].nparams != 2 || p->queries[q].params[0].type != T_UNIT ||
-        p->queries[q].params[1].type != T_UNIT || p->queries[q].result != T_VERDICT)
-        return HON_OK;
-    bool oom = false;
-    int32_t ed = session_edition(vm);
-    int32_t *readings = session_readings(vm, ed, NULL, &oom);
-    if (oom)
-        return HON_ERR_MEMORY;
-    state_setup setup = session_setup_with(vm, sc, ed, readings);
-    diag_list dl;
-    diag_list_init(&dl, &vm->sources);
-    uint32_t id = UINT32_MAX;
-    hon_status st = HON_OK;
-    for (size_t i = 0; i < sc->scn->n_units && st != HON_ERR_RUNTIME && st != HON_ERR_MEMORY; i++) {
+    static const uint32_t types[] = { T_UNIT, T_UNIT };
+    load_check c;
+    if (!load_check_begin(vm, sc, "may_start_aboard", types, 2, &c))
+        return c.st;
+    for (size_t i = 0; i < sc->scn->n_units && load_check_going(&c); i++) {
         const scn_unit *u = &sc->scn->units[i];
         if (u->in < 0)
             continue;
-        const scn_unit *c = &sc->scn->units[u->in];
-        val args[2] = { { .type = T_UNIT, .u.i = u->id }, { .type = T_UNIT, .u.i = c->id } };
+        const scn_unit *carrier = &sc->scn->units[u->in];
+        val args[2] = { { .type = T_UNIT, .u.i = u->id }, { .type = T_UNIT, .u.i = carrier->id } };
         uint32_t rule;
-        if (!verdict_forbids(vm, &setup, (uint32_t)q, args, 2, &rule, &st))
-            continue;
-        if (id == UINT32_MAX)
-            id = diag_sources_add(&vm->sources, path, text, len);
         strbuf cites = { 0 };
-        refusal_cites(p, rule, &cites);
+        if (!load_check_forbids(vm, &c, args, 2, path, text, len, &rule, &cites))
+            continue;
         uint32_t n, col = in_column(text, len, u->line, &n);
-        ast_loc loc = { id == UINT32_MAX ? 0 : id, (uint32_t)u->line, col, (uint32_t)u->line,
+        ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, (uint32_t)u->line, col, (uint32_t)u->line,
                         col + (n ? n : 1) - 1 };
-        diag_report(&dl, E_SCN_ABOARD, DIAG_ERROR, loc,
-                    "'%s' cannot start aboard '%s': %s forbids it (%s)", u->name, c->name,
-                    rule < p->nrules ? p->rules[rule].name : "may_start_aboard",
-                    cites.len ? sb_str(&cites) : "no citation");
+        diag_report(&c.dl, E_SCN_ABOARD, DIAG_ERROR, loc,
+                    "'%s' cannot start aboard '%s': %s forbids it (%s)", u->name, carrier->name,
+                    load_check_rule(&c, rule), cites.len ? sb_str(&cites) : "no citation");
         sb_free(&cites);
-        st = HON_ERR_COMPILE;
+        c.st = HON_ERR_COMPILE;
     }
-    session_emit(vm, &dl);
-    mem_free(readings);
-    return st;
+    return load_check_end(vm, &c);
 }
 
 /* Asks the rules, for each unit the scenario sets up on the board (`unit x = ... at SQUARES`),
@@ -137,46 +196,29 @@ static hon_status check_aboard(hon_vm *vm, const scene *sc, const char *path, co
 static hon_status check_placed(hon_vm *vm, const scene *sc, const char *path, const char *text,
                                size_t len)
 {
-    const res_program *p = vm->pg->res;
-    int32_t q = model_find_query(p, "may_start_at");
-    if (q < 0 || p->queries[q].nparams != 1 || p->queries[q].params[0].type != T_UNIT ||
-        p->queries[q].result != T_VERDICT)
-        return HON_OK;
-    bool oom = false;
-    int32_t ed = session_edition(vm);
-    int32_t *readings = session_readings(vm, ed, NULL, &oom);
-    if (oom)
-        return HON_ERR_MEMORY;
-    state_setup setup = session_setup_with(vm, sc, ed, readings);
-    diag_list dl;
-    diag_list_init(&dl, &vm->sources);
-    uint32_t id = UINT32_MAX;
-    hon_status st = HON_OK;
-    for (size_t i = 0; i < sc->scn->n_units && st != HON_ERR_RUNTIME && st != HON_ERR_MEMORY; i++) {
+    static const uint32_t types[] = { T_UNIT };
+    load_check c;
+    if (!load_check_begin(vm, sc, "may_start_at", types, 1, &c))
+        return c.st;
+    for (size_t i = 0; i < sc->scn->n_units && load_check_going(&c); i++) {
         const scn_unit *u = &sc->scn->units[i];
         if (u->in >= 0 || u->sq0 < 0)
             continue;
         val args[1] = { { .type = T_UNIT, .u.i = u->id } };
         uint32_t rule;
-        if (!verdict_forbids(vm, &setup, (uint32_t)q, args, 1, &rule, &st))
-            continue;
-        if (id == UINT32_MAX)
-            id = diag_sources_add(&vm->sources, path, text, len);
         strbuf cites = { 0 };
-        refusal_cites(p, rule, &cites);
+        if (!load_check_forbids(vm, &c, args, 1, path, text, len, &rule, &cites))
+            continue;
         uint32_t n, col = in_column(text, len, u->line, &n);
-        ast_loc loc = { id == UINT32_MAX ? 0 : id, (uint32_t)u->line, col, (uint32_t)u->line,
+        ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, (uint32_t)u->line, col, (uint32_t)u->line,
                         col + (n ? n : 1) - 1 };
-        diag_report(&dl, E_SCN_PLACE, DIAG_ERROR, loc,
+        diag_report(&c.dl, E_SCN_PLACE, DIAG_ERROR, loc,
                     "'%s' cannot start where it stands: %s forbids it (%s)", u->name,
-                    rule < p->nrules ? p->rules[rule].name : "may_start_at",
-                    cites.len ? sb_str(&cites) : "no citation");
+                    load_check_rule(&c, rule), cites.len ? sb_str(&cites) : "no citation");
         sb_free(&cites);
-        st = HON_ERR_COMPILE;
+        c.st = HON_ERR_COMPILE;
     }
-    session_emit(vm, &dl);
-    mem_free(readings);
-    return st;
+    return load_check_end(vm, &c);
 }
 
 /* The line (from 1) of the last `square` directive of text[0..len) that names square `name`
@@ -225,47 +267,30 @@ static uint32_t square_line(const char *text, size_t len, const char *name, uint
 static hon_status check_marks(hon_vm *vm, const scene *sc, const char *path, const char *text,
                               size_t len)
 {
-    const res_program *p = vm->pg->res;
-    int32_t q = model_find_query(p, "may_mark_square");
-    if (q < 0 || p->queries[q].nparams != 1 || p->queries[q].params[0].type != T_SQUARE ||
-        p->queries[q].result != T_VERDICT)
-        return HON_OK;
-    bool oom = false;
-    int32_t ed = session_edition(vm);
-    int32_t *readings = session_readings(vm, ed, NULL, &oom);
-    if (oom)
-        return HON_ERR_MEMORY;
-    state_setup setup = session_setup_with(vm, sc, ed, readings);
-    diag_list dl;
-    diag_list_init(&dl, &vm->sources);
-    uint32_t id = UINT32_MAX;
-    hon_status st = HON_OK;
+    static const uint32_t types[] = { T_SQUARE };
+    load_check c;
+    if (!load_check_begin(vm, sc, "may_mark_square", types, 1, &c))
+        return c.st;
     int nsq = geo_square_count(sc->g);
-    for (int sq = 0; sq < nsq && st != HON_ERR_RUNTIME && st != HON_ERR_MEMORY; sq++) {
+    for (int sq = 0; sq < nsq && load_check_going(&c); sq++) {
         if (board_features(sc->b, BOARD_AT_SQUARE, sq, NULL, 0) == 0)
             continue;
         val args[1] = { { .type = T_SQUARE, .u.i = scene_square_value(sc, sq) } };
         uint32_t rule;
-        if (!verdict_forbids(vm, &setup, (uint32_t)q, args, 1, &rule, &st))
+        strbuf cites = { 0 };
+        if (!load_check_forbids(vm, &c, args, 1, path, text, len, &rule, &cites))
             continue;
-        if (id == UINT32_MAX)
-            id = diag_sources_add(&vm->sources, path, text, len);
         char name[16];
         scene_square_text(args[0].u.i, name, sizeof name);
-        strbuf cites = { 0 };
-        refusal_cites(p, rule, &cites);
         uint32_t col, n, line = square_line(text, len, name, &col, &n);
-        ast_loc loc = { id == UINT32_MAX ? 0 : id, line, col, line, col + n - 1 };
-        diag_report(&dl, E_SCN_MARK, DIAG_ERROR, loc,
+        ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, line, col, line, col + n - 1 };
+        diag_report(&c.dl, E_SCN_MARK, DIAG_ERROR, loc,
                     "the board may not mark square %s so: %s forbids it (%s)", name,
-                    rule < p->nrules ? p->rules[rule].name : "may_mark_square",
-                    cites.len ? sb_str(&cites) : "no citation");
+                    load_check_rule(&c, rule), cites.len ? sb_str(&cites) : "no citation");
         sb_free(&cites);
-        st = HON_ERR_COMPILE;
+        c.st = HON_ERR_COMPILE;
     }
-    session_emit(vm, &dl);
-    mem_free(readings);
-    return st;
+    return load_check_end(vm, &c);
 }
 
 hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path, const char *text,

@@ -4,9 +4,7 @@
  * give the answer language.md §3.5 gives (worked out below from the program, not from a run),
  * take the same steps, and fail with the same errors, E206 and E207 naming the fn or the rule.
  */
-#include "interp_test.h"
-#include "program.h"
-#include "session.h"
+#include "combined_test.h"
 
 /* One query per mode (language.md §3.5), each with a rule that always fires and rules whose
  * guards depend on x; small fns (twice, pos, pos_twice) that the combined chunks inline.
@@ -52,20 +50,6 @@ static const char *const PROGRAM =
     "rule slow.loop cite \"T.1\" answer count(a in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]:\n"
     "  count(b in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]: count(c in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]:\n"
     "    a + b + c > n) > 0) > 0);\n";
-
-/* The answer to e untraced (the combined chunks): its text, or "E2xx". */
-static const char *untraced(tvm *t, const char *e)
-{
-    return ev_as(t, e, false);
-}
-
-/* e answers `want` both traced (rules one by one) and untraced (combined). */
-static void both(tvm *t, const char *e, const char *want)
-{
-    ck_assert_msg(strcmp(ev(t, e), want) == 0, "traced %s: %s, expected %s", e, t->last, want);
-    ck_assert_msg(strcmp(untraced(t, e), want) == 0, "untraced %s: %s, expected %s", e, t->last,
-                  want);
-}
 
 START_TEST(every_mode_answers_as_its_rules_one_by_one)
 {
@@ -152,22 +136,6 @@ START_TEST(limits_name_the_fn_or_the_rule)
     tvm_free(t);
 }
 END_TEST
-
-/* How many instructions op the combined chunk of query `name` (top-level rules) holds. */
-static int count_op(const hon_vm *vm, const char *name, uint32_t op)
-{
-    const prog *pg = vm->pg;
-    const res_program *p = pg->res;
-    int n = 0;
-    for (uint32_t q = 0; q < p->nqueries; q++) {
-        const chunk *ch = pg->combined[q];
-        if (strcmp(p->queries[q].name, name) != 0 || !ch || ch == &prog_no_combined)
-            continue;
-        for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]])
-            n += ch->code[pc] == op;
-    }
-    return n;
-}
 
 /* A small fn inlined where each argument is one plain read (a local of the caller, a constant,
  * an int) reads them there, INLINE_FORWARD for INLINE_ENTER (combine.c, vm.md §5a); the others
@@ -470,16 +438,6 @@ static const char *const FUSED = "source \"T.1\" = \"this test's rules\";\n"
                                  "query seen(w: weather, x: int) -> int combine first default 0;\n"
                                  "rule seen.lit cite \"T.1\" when pos(x) answer (let r = sky[w]; "
                                  "if r.lit then r.n + x else 7);\n";
-
-/* The `in ...` of the E207 message in t's log, copied into buf (n bytes); "" when none. */
-static const char *budget_where(const tvm *t, char *buf, size_t n)
-{
-    const char *in = strstr(t->log, "exhausted");
-    in = in ? strstr(in, " in ") : NULL;
-    size_t len = in ? strcspn(in, "\n(") : 0;
-    snprintf(buf, n, "%.*s", (int)len, in ? in : "");
-    return buf;
-}
 
 START_TEST(a_value_tested_at_once_is_one_instruction)
 {

@@ -5,49 +5,7 @@
  * one by one: the answers (worked out below from the rules, not from a run), the steps and
  * E207's part must be the same.
  */
-#include "interp_test.h"
-#include "program.h"
-#include "session.h"
-
-/* The answer to e untraced (the combined chunks): its text, or "E2xx". */
-static const char *untraced(tvm *t, const char *e)
-{
-    return ev_as(t, e, false);
-}
-
-/* e answers `want` both traced (rules one by one) and untraced (combined). */
-static void both(tvm *t, const char *e, const char *want)
-{
-    ck_assert_msg(strcmp(ev(t, e), want) == 0, "traced %s: %s, expected %s", e, t->last, want);
-    ck_assert_msg(strcmp(untraced(t, e), want) == 0, "untraced %s: %s, expected %s", e, t->last,
-                  want);
-}
-
-/* How many instructions op the combined chunk of query `name` (top-level rules) holds. */
-static int count_op(const hon_vm *vm, const char *name, uint32_t op)
-{
-    const prog *pg = vm->pg;
-    const res_program *p = pg->res;
-    int n = 0;
-    for (uint32_t q = 0; q < p->nqueries; q++) {
-        const chunk *ch = pg->combined[q];
-        if (strcmp(p->queries[q].name, name) != 0 || !ch || ch == &prog_no_combined)
-            continue;
-        for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]])
-            n += ch->code[pc] == op;
-    }
-    return n;
-}
-
-/* The `in ...` of the E207 message in t's log, copied into buf (n bytes); "" when none. */
-static const char *budget_where(const tvm *t, char *buf, size_t n)
-{
-    const char *in = strstr(t->log, "exhausted");
-    in = in ? strstr(in, " in ") : NULL;
-    size_t len = in ? strcspn(in, "\n(") : 0;
-    snprintf(buf, n, "%.*s", (int)len, in ? in : "");
-    return buf;
-}
+#include "combined_test.h"
 
 /* Sitting 17 (hot): a kept side, the test of one of its features and the jump on it, three in
  * one (KEPT_SIDE_JUMP: in the bundled rules each of side_sight's rules asks
