@@ -1497,7 +1497,11 @@ def start_on_water_refused():
                   f"{edition}: a rifle squad in open water is refused", p)
             for name, units in (("craft.scn", "unit sq = rifle_squad allies at C3\n"),
                                 ("swim.scn", "unit sq = t_swimmer allies at E3\n"),
-                                ("duck.scn", "unit sq = t_duck allies at E3\n")):
+                                ("duck.scn", "unit sq = t_duck allies at E3\n"),
+                                # fresh17 D11: board.md sets an aircraft's tile `at` a square
+                                # out of the way; it is on no square of the battlefield (BRO 5:
+                                # aircraft fly over it), so a sea corner is no water for it
+                                ("air.scn", "unit sq = p51_mustang allies at F3\n")):
                 p = run(["--edition", edition, "--load", lib, "--board", board(name, units),
                          "eval", "1"])
                 check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{edition}: {name} loads", p)
