@@ -237,9 +237,13 @@ static const char *header_line(snap *sn, char *l, uint32_t line, const char **va
     } else if (strcmp(l, "finite") == 0) {
         want = yes_no(v, &q->finite) ? NULL : "yes or no";
     } else if (strcmp(l, "cap") == 0) {
+        errno = 0;
         unsigned long long c = strtoull(v, &end, 10);
         q->cap = (size_t)c;
-        want = *v >= '1' && *v <= '9' && !*end ? NULL : "a positive integer";
+        /* as --cap (repl/compare.c parse_count): a number that does not fit is no cap */
+        want = *v >= '1' && *v <= '9' && !*end && errno != ERANGE && c <= SIZE_MAX
+                   ? NULL
+                   : "a positive integer";
     } else if (strcmp(l, "ints") == 0 && strcmp(v, "none") == 0) {
         q->int_lo = 1;
         q->int_hi = 0;

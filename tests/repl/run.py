@@ -6061,6 +6061,11 @@ def snapshot_bad_input():
                                  "HI, at most 1000 apart) or none, not '6..0'"),
                                 ("cap -1", 5, "the header's 'cap' takes a positive integer, not "
                                  "'-1'"),
+                                # fresh17 D1: a cap too large for a number, which --cap
+                                # refuses, was taken (the largest number) and checked for
+                                # minutes
+                                ("cap 99999999999999999999999", 5, "the header's 'cap' takes a "
+                                 "positive integer, not '99999999999999999999999'"),
                                 ("tests maybe", 7, "the header's 'tests' takes yes or no, not "
                                  "'maybe'")):
             path, p = snap_with(f"# hon snapshot 1\nsetting plain\n{line}\n\n")
