@@ -339,6 +339,8 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
         if (nl)
             *nl = '\0';
         size_t n = strlen(l);
+        if (n && l[n - 1] == '\r') /* a CRLF line ending: the \r is no part of the line */
+            l[--n] = '\0';
         twice = 0;
         if (line == 1 && strcmp(l, SNAP_MAGIC) != 0) {
             snap_error(vm, sn, E_SNAPSHOT_HEADER, 1, 1, n,

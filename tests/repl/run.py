@@ -5969,6 +5969,15 @@ def snapshot_record_check():
         p = run(base + ["snapshot", "check", snap])
         check(p.returncode == 0 and p.stdout == f"snapshot {snap}: {DIFF_QUESTIONS} answers "
               "checked, 0 changed, 0 new, 0 gone\n", "nothing changed", p)
+        # fresh17 D10: the same snapshot with Windows line endings (a file passed through an
+        # editor or a checkout that writes CRLF) is the same record: each line's \r is no part
+        # of it (it was E431 "not a snapshot" at a first line that reads right on screen)
+        crlf = os.path.join(tmp, "crlf.snap")
+        with open(crlf, "w", newline="\r\n") as f:
+            f.write(text)
+        p = run(base + ["snapshot", "check", crlf])
+        check(p.returncode == 0 and p.stdout == f"snapshot {crlf}: {DIFF_QUESTIONS} answers "
+              "checked, 0 changed, 0 new, 0 gone\n", "CRLF line endings: nothing changed", p)
         # A rule changed on purpose (diff_house.hon: hills give light cover) is caught, with
         # the recorded answer (line 15: the header's 10 lines, a blank, [no board], then
         # cover_of over open, woods, hill), the new one and the new trace; the house's new
