@@ -1593,16 +1593,34 @@ def start_on_shared_square_refused():
             check(p.returncode == 1 and [os.path.basename(l) for l in got] == want,
                   f"{name}: refused, exactly {want}", p)
         # Aboard a boat (`in`): an American truck in a German boat, and two Swimmers in a boat
-        # one of whose two squares another unit holds (that unit is checked after the riders).
+        # one of whose two squares another unit holds: the first fits on the free square, the
+        # second does not (the unit at the boat's square is checked after the riders).
         for name, units, error in (
                 ("enemy_boat.scn", "unit b = t_boat axis at E3 F3\nunit d = t_duck allies in b\n",
                  "11:24: error[E318]: 'd' cannot start aboard 'b': may_start_aboard.own_side"),
                 ("full_boat.scn", "unit b = t_boat axis at E3 F3\nunit w = t_swimmer axis at F3\n"
                  "unit x = t_swimmer axis in b\nunit y = t_swimmer axis in b\n",
-                 "12:25: error[E318]: 'x' cannot start aboard 'b': may_start_aboard.boat")):
+                 "13:25: error[E318]: 'y' cannot start aboard 'b': may_start_aboard.boat")):
             p = run(["--edition", "harbor_hills", "--load", lib, "--board", board(name, sea, units),
                      "eval", "1"])
             check(p.returncode == 1 and f"{name}:{error}" in p.stderr, f"{name}: E318", p)
+        # fresh17 D6: over capacity `in` a carrier, the units that do not fit are refused, not
+        # all of them: 5 squads (2 points each) in the 7-point craft, the 4th and 5th (8 and 10
+        # points); 3 Swimmers in a 2-square boat with both squares free, the 3rd.
+        for name, units, refused_lines in (
+                ("over_craft.scn", "".join(f"unit r{i} = rifle_squad allies in craft\n"
+                                           for i in range(1, 6)),
+                 ["13:30: error[E318]: 'r4' cannot start aboard 'craft': may_start_aboard.carried",
+                  "14:30: error[E318]: 'r5' cannot start aboard 'craft': may_start_aboard.carried"]),
+                ("over_boat.scn", "unit b = t_boat axis at E3 F3\n"
+                 + "".join(f"unit s{i} = t_swimmer axis in b\n" for i in range(1, 4)),
+                 ["13:26: error[E318]: 's3' cannot start aboard 'b': may_start_aboard.boat"])):
+            p = run(["--edition", "harbor_hills", "--load", lib, "--board", board(name, sea, units),
+                     "eval", "1"])
+            got = [os.path.basename(l) for l in p.stderr.splitlines() if "error[" in l]
+            check(p.returncode == 1 and len(got) == len(refused_lines)
+                  and all(g.startswith(f"{name}:{w}") for g, w in zip(got, refused_lines)),
+                  f"{name}: only {refused_lines}", p)
         p = run(["--edition", "harbor_hills", "--load", lib, "--board",
                  board("one_rider.scn", sea, "unit b = t_boat axis at E3 F3\n"
                        "unit x = t_swimmer axis in b\n"), "eval", "1"])
