@@ -1516,6 +1516,118 @@ def start_on_water_refused():
 
 
 @case
+def start_on_shared_square_refused():
+    # fresh17 D2, D3, D4, D8: units set up `at` squares another unit holds loaded unchecked.
+    # Expected values, from the books and the rules' presumptions:
+    # - BRO 2 deploys units "into" a landing craft's squares under its Transport rules (capacity 7:
+    #   a rifle squad, infantry without the symbol, 2 points, BRO.2.landing-craft.capacity), and a
+    #   unit on a craft's square is inside it (rules/landing_craft.hon, in_landing_craft). So a
+    #   unit `at` the craft's square passes what a unit `in` it passes: 3 squads (6 points) fit,
+    #   the 4th (8 points) does not, and is the one refused (E320 at its line, may_start_at.
+    #   craft_capacity); a German squad on an American craft's square starts in an enemy craft
+    #   (PRESUMED.own_side, as `in` it: craft_own_side); a Sherman on C5 C6 is half in the craft,
+    #   half on the sand, which is no deployment "into these squares" (craft_whole).
+    # - PRESUMED.one_unit_per_square (the base game's stacking; may_end_move.one_unit_per_square in
+    #   play): an American and a German squad on one square, two Shermans overlapping on B1, two
+    #   craft on the same squares: each unit of the pair refused (one_unit_per_square).
+    # - HH.boat: boats are special heavy vehicles (so no enemy starts aboard one: PRESUMED.own_side,
+    #   E318 may_start_aboard.own_side) holding units on their unoccupied squares: a Swimmer
+    #   standing at a boat's square shares it with the boat (one_unit_per_square), and with that
+    #   square taken, a 2-square boat holds one 1-square rider, not two (E318 may_start_aboard.boat).
+    # Still loading: a squad and a tank each alone in a craft, 3 squads inside one.
+    sea = ("scenario \"sea\"\nsize 6 x 3\nlegend . = sand  ~ = water\nmap\n    A B C D E F\n"
+           "  1 . . . . . .\n  2 . . . . . .\n  3 ~ ~ ~ ~ ~ ~\n"
+           "unit craft = landing_craft allies at C2 C3\n")
+    ground = ("scenario \"ground\"\nsize 4 x 4\nlegend . = open\nmap\n    A B C D\n"
+              "  1 . . . .\n  2 . . . .\n  3 . . . .\n  4 . . . .\n")
+    counters = ("module bloody_omaha;\n"
+                "counter t_swimmer \"test: a swimmer\" : infantry { side axis size 1 "
+                "abilities { swimmer } }\n"
+                "counter t_duck \"test: an amphibious truck\" : light_vehicle { side allies size 1 "
+                "abilities { amphibious } }\n"
+                "counter t_boat \"test: a boat\" : heavy_vehicle { side axis size 2 "
+                "abilities { boat, amphibious } }\n")
+
+    def refused(rule, cites, name):
+        return (f"error[E320]: '{name}' cannot start where it stands: may_start_at.{rule} "
+                f"forbids it ({cites})")
+    stack = ("one_unit_per_square", "PRESUMED.one_unit_per_square")
+    capacity = ("craft_capacity", "BRO.2.landing-craft.capacity")
+    with tempfile.TemporaryDirectory() as d:
+        lib = os.path.join(d, "t.hon")
+        with open(lib, "w") as f:
+            f.write(counters)
+
+        def board(name, head, units):
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(head + units)
+            return path
+        squads = "".join(f"unit r{i} = rifle_squad allies at C2\n" for i in range(1, 5))
+        # (file, head, units, edition, [(line, unit, rule, cites)]: none = loads)
+        cases = (("three.scn", sea, "".join(squads.splitlines(True)[:3]), "bloody_omaha", []),
+                 ("tank.scn", sea, "unit s = sherman allies at C2 C3\n", "bloody_omaha", []),
+                 ("four.scn", sea, squads, "bloody_omaha", [(13, "r4") + capacity]),
+                 ("enemy.scn", sea, "unit g = grenadiers axis at C3\n", "bloody_omaha",
+                  [(10, "g", "craft_own_side", "PRESUMED.own_side, BRO.2.landing-craft.placement")]),
+                 ("half.scn", sea, "unit s = sherman allies at B1 B2\nunit s2 = sherman allies at C1 C2\n",
+                  "bloody_omaha",
+                  [(11, "s2", "craft_whole", "BRO.2.landing-craft.placement, BRO.2.landing-craft.capacity")]),
+                 ("crafts.scn", sea, "unit craft2 = landing_craft axis at C2 C3\n", "bloody_omaha",
+                  [(9, "craft") + stack, (10, "craft2") + stack]),
+                 ("sides.scn", ground, "unit s = rifle_squad allies at A1\nunit t = rifle_squad axis at A1\n",
+                  "bloody_omaha", [(10, "s") + stack, (11, "t") + stack]),
+                 ("tanks.scn", ground, "unit s = sherman allies at A1 B1\nunit t = sherman axis at B1 C1\n",
+                  "bloody_omaha", [(10, "s") + stack, (11, "t") + stack]),
+                 ("swim.scn", sea, "unit b = t_boat axis at E3 F3\nunit w = t_swimmer axis at F3\n",
+                  "harbor_hills", [(10, "b") + stack, (11, "w") + stack]))
+        for name, head, units, edition, errors in cases:
+            p = run(["--edition", edition, "--load", lib, "--board", board(name, head, units),
+                     "eval", "1"])
+            if not errors:
+                check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{name} loads", p)
+                continue
+            got = [l for l in p.stderr.splitlines() if "error[" in l]
+            want = [f"{name}:{line}:1: {refused(rule, cites, unit)}"
+                    for line, unit, rule, cites in errors]
+            check(p.returncode == 1 and [os.path.basename(l) for l in got] == want,
+                  f"{name}: refused, exactly {want}", p)
+        # Aboard a boat (`in`): an American truck in a German boat, and two Swimmers in a boat
+        # one of whose two squares another unit holds: the first fits on the free square, the
+        # second does not (the unit at the boat's square is checked after the riders).
+        for name, units, error in (
+                ("enemy_boat.scn", "unit b = t_boat axis at E3 F3\nunit d = t_duck allies in b\n",
+                 "11:24: error[E318]: 'd' cannot start aboard 'b': may_start_aboard.own_side"),
+                ("full_boat.scn", "unit b = t_boat axis at E3 F3\nunit w = t_swimmer axis at F3\n"
+                 "unit x = t_swimmer axis in b\nunit y = t_swimmer axis in b\n",
+                 "13:25: error[E318]: 'y' cannot start aboard 'b': may_start_aboard.boat")):
+            p = run(["--edition", "harbor_hills", "--load", lib, "--board", board(name, sea, units),
+                     "eval", "1"])
+            check(p.returncode == 1 and f"{name}:{error}" in p.stderr, f"{name}: E318", p)
+        # fresh17 D6: over capacity `in` a carrier, the units that do not fit are refused, not
+        # all of them: 5 squads (2 points each) in the 7-point craft, the 4th and 5th (8 and 10
+        # points); 3 Swimmers in a 2-square boat with both squares free, the 3rd.
+        for name, units, refused_lines in (
+                ("over_craft.scn", "".join(f"unit r{i} = rifle_squad allies in craft\n"
+                                           for i in range(1, 6)),
+                 ["13:30: error[E318]: 'r4' cannot start aboard 'craft': may_start_aboard.carried",
+                  "14:30: error[E318]: 'r5' cannot start aboard 'craft': may_start_aboard.carried"]),
+                ("over_boat.scn", "unit b = t_boat axis at E3 F3\n"
+                 + "".join(f"unit s{i} = t_swimmer axis in b\n" for i in range(1, 4)),
+                 ["13:26: error[E318]: 's3' cannot start aboard 'b': may_start_aboard.boat"])):
+            p = run(["--edition", "harbor_hills", "--load", lib, "--board", board(name, sea, units),
+                     "eval", "1"])
+            got = [os.path.basename(l) for l in p.stderr.splitlines() if "error[" in l]
+            check(p.returncode == 1 and len(got) == len(refused_lines)
+                  and all(g.startswith(f"{name}:{w}") for g, w in zip(got, refused_lines)),
+                  f"{name}: only {refused_lines}", p)
+        p = run(["--edition", "harbor_hills", "--load", lib, "--board",
+                 board("one_rider.scn", sea, "unit b = t_boat axis at E3 F3\n"
+                       "unit x = t_swimmer axis in b\n"), "eval", "1"])
+        check(p.returncode == 0, "one Swimmer aboard a boat with both squares free loads", p)
+
+
+@case
 def edition_list_names_uses():
     # rev16b O2: `edition` listed all_books as extending four editions and hid that it uses the
     # harbor_hills module too (expansions/editions.hon: `uses harbor_hills`), whose rules are in
