@@ -1516,6 +1516,43 @@ def start_on_water_refused():
 
 
 @case
+def start_train_set_up():
+    # fresh17b D1, D5, D6: a train's set-up was not checked. Rails & Roads: trains move on rails
+    # only (RR.move.rails), so an intact car starts on rail; the engine and wagons are one train
+    # whose cars follow each other on the track (RR.train.structure) and a square holds one unit
+    # (PRESUMED.one_unit_per_square), so no car starts on another's square; a wagon is a building
+    # (RR.wagon.building), so a unit on its square is inside it and is set up `in` it. The board
+    # is examples/boards/rail_station.scn's, under rails_roads, its units replaced: the engine on
+    # E3 and a wagon on D3 (both on rails) load; a wagon on D4 (no rail) is refused; a second
+    # wagon on D3 is refused; a rifle squad `at` D3 is refused, `in` the wagon it loads.
+    with open(os.path.join(ROOT, "examples", "boards", "rail_station.scn")) as f:
+        head = f.read().split("unit engine")[0]
+    train = "unit engine = goods_engine axis at E3\nunit w1 = goods_wagon axis at D3\n"
+    cases = (("rails.scn", "", None),
+             ("off.scn", "unit w2 = goods_wagon axis at D4\n",
+              "'w2' cannot start where it stands: may_start_at.train_on_rails forbids it "
+              "(RR.move.rails)"),
+             ("stack.scn", "unit w2 = goods_wagon axis at D3\n",
+              "'w2' cannot start where it stands: may_start_at.one_car_a_square forbids it "
+              "(RR.train.structure, PRESUMED.one_unit_per_square)"),
+             ("rider_at.scn", "unit r = rifle_squad axis at D3\n",
+              "'r' cannot start where it stands: may_start_at.rider_in_the_car forbids it "
+              "(RR.wagon.building)"),
+             ("rider_in.scn", "unit r = rifle_squad axis in w1\n", None))
+    with tempfile.TemporaryDirectory() as d:
+        for name, extra, refusal in cases:
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(head + train + extra)
+            p = run(["--edition", "rails_roads", "--board", path, "eval", "1"])
+            if refusal is None:
+                check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{name} loads", p)
+            else:
+                check(p.returncode == 1 and f"error[E320]: {refusal}" in p.stderr,
+                      f"{name} is refused", p)
+
+
+@case
 def start_on_shared_square_refused():
     # fresh17 D2, D3, D4, D8: units set up `at` squares another unit holds loaded unchecked.
     # Expected values, from the books and the rules' presumptions:
