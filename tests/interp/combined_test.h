@@ -50,4 +50,36 @@ static inline const char *budget_where(const tvm *t, char *buf, size_t n)
     return buf;
 }
 
+/* A vm of program src with board scn loaded (NULL: none), its budget `budget` (0: the
+ * default). */
+static inline tvm *board_vm(const char *src, const char *scn, unsigned long budget)
+{
+    tvm *t = tvm_new_cfg(src, budget, 0);
+    if (scn)
+        ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", scn, strlen(scn)), HON_OK);
+    return t;
+}
+
+/* The fewest step budget under which e answers on program src with board scn (NULL: none),
+ * traced (the rules one by one) or not: a bisection over budgets. */
+static inline unsigned long fewest_steps_on(const char *src, const char *scn, const char *e,
+                                            bool traced)
+{
+    unsigned long lo = 1, hi = 1 << 16;
+    while (lo + 1 < hi) {
+        unsigned long mid = (lo + hi) / 2;
+        tvm *v = board_vm(src, scn, mid);
+        hon_answer *a = NULL;
+        hon_status st =
+            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
+        hon_answer_free(a);
+        tvm_free(v);
+        if (st == HON_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
 #endif

@@ -83,21 +83,7 @@ END_TEST
  * budget). */
 static unsigned long fewest_steps_of(const char *src, const char *e, bool traced)
 {
-    unsigned long lo = 1, hi = 1 << 16;
-    while (lo + 1 < hi) {
-        unsigned long mid = (lo + hi) / 2;
-        tvm *v = tvm_new_cfg(src, mid, 0);
-        hon_answer *a = NULL;
-        hon_status st =
-            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
-        hon_answer_free(a);
-        tvm_free(v);
-        if (st == HON_OK)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return hi;
+    return fewest_steps_on(src, NULL, e, traced);
 }
 
 static unsigned long fewest_steps(const char *e, bool traced)

@@ -35,36 +35,6 @@ static const char *const SIDES_BOARD = "size 4 x 2\nlegend . = open\nmap\n"
                                        "  1 . . . .\n  2 . . . .\n"
                                        "side A1/B1 hedge\nside B1/C1 ditch\nside A2/B2 wall\n";
 
-/* A vm of program src with board scn loaded (NULL: none), its budget `budget` (0: the
- * default). */
-static tvm *board_vm(const char *src, const char *scn, unsigned long budget)
-{
-    tvm *t = tvm_new_cfg(src, budget, 0);
-    if (scn)
-        ck_assert_int_eq(hon_load_board_source(t->vm, "b.scn", scn, strlen(scn)), HON_OK);
-    return t;
-}
-
-/* The fewest steps e needs, traced (the rules one by one) or not. */
-static unsigned long fewest_steps(const char *src, const char *scn, const char *e, bool traced)
-{
-    unsigned long lo = 1, hi = 1 << 16;
-    while (lo + 1 < hi) {
-        unsigned long mid = (lo + hi) / 2;
-        tvm *v = board_vm(src, scn, mid);
-        hon_answer *a = NULL;
-        hon_status st =
-            traced ? hon_eval(v->vm, e, "<test>", &a) : hon_eval_as(v->vm, e, "<test>", 0, &a);
-        hon_answer_free(a);
-        tvm_free(v);
-        if (st == HON_OK)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return hi;
-}
-
 /* e takes the same steps untraced (the combined chunks, the pairs) as traced, and at every
  * budget short of them E207 names the same part either way. Not the columns: where the block
  * runs out on the reads a QUERY_FORWARD stands for, E207 points at the call, the rules one by
@@ -73,8 +43,8 @@ static unsigned long fewest_steps(const char *src, const char *scn, const char *
  * KEPT_SIDE_JUMP left out). */
 static void same_steps_and_parts(const char *src, const char *scn, const char *e)
 {
-    unsigned long need = fewest_steps(src, scn, e, false);
-    ck_assert_uint_eq(need, fewest_steps(src, scn, e, true));
+    unsigned long need = fewest_steps_on(src, scn, e, false);
+    ck_assert_uint_eq(need, fewest_steps_on(src, scn, e, true));
     for (unsigned long b = 1; b < need; b++) {
         char traced[200], plain[200];
         tvm *t = board_vm(src, scn, b);
