@@ -2656,9 +2656,12 @@ FIB = b"fn fib(n: int) -> int = if n < 2 then n else fib(n - 1) + fib(n - 2);"
 def interrupt_on_a_terminal():
     # repl.md §2: ^C stops the line running, E231 "interrupted" (errors.md), and the session
     # goes on as it was. Driven through a pseudo-terminal. fib declared at the prompt is
-    # exponential: fib(40) makes about 3.3e8 calls, and each path of `roll 38 d6`
-    # (C(43, 5) = 962,598 multisets) asks fib 38 times, so under `limit steps 1e11` neither
-    # could end in the seconds the test waits: an answer in time can only be the interrupt.
+    # exponential: fib(47) makes about 8.6e9 calls (fib(40), 3.3e8 calls, took 6.6 s on the
+    # development machine, so fib(47) takes some 29 times that, minutes), and each path of
+    # `roll 38 d6` (C(43, 5) = 962,598 multisets) asks fib 38 times, so under `limit steps
+    # 1e11` neither could end in the 30 s the test waits: an answer in time can only be the
+    # interrupt. No bound is put on how fast it comes: a loaded machine is slow to schedule
+    # hon, and a timed bound failed there once (vm.md §4: the flag is read between blocks).
     with Terminal.session(["--no-rules"]) as t:
         if t is None:
             return
@@ -2666,16 +2669,13 @@ def interrupt_on_a_terminal():
         check(t.read_until(b"hon> ", 10), "fib is declared", t)
         t.send(b"limit steps 100000000000\r")
         check(t.read_until(b"hon> ", 10), "the budget is raised", t)
-        for line in (b"fib(40)", b"odds sum(x in roll 38 d6: fib(x % 12))"):
+        for line in (b"fib(47)", b"odds sum(x in roll 38 d6: fib(x % 12))"):
             t.send(line + b"\r")
             time.sleep(1.0)
             t.send(b"\x03")  # ^C
-            start = time.monotonic()
-            got = t.read_until(b"hon> ", 10)
-            took = time.monotonic() - start
+            got = t.read_until(b"hon> ", 30)
             check(got and "error[E231]: interrupted" in t.stdout,
                   f"^C stops {line!r} with E231", t)
-            check(took < 2.0, f"{line!r} stops within 2 s of ^C (took {took:.1f} s)", t)
         # two ^C at the prompt drop what was typed and end nothing (repl.md §2)
         t.send(b"1 +")
         t.send(b"\x03")
