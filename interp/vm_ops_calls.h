@@ -41,7 +41,7 @@ call_query: /* CALL_QUERY_IN_SET's slow path too (vm_ops_pairs.h): the pc on the
             const memo_answer *slot = &m->answers[q][sp[-1].u.i];
             if (slot->v.type != T_NONE && slot->steps < x->steps_left &&
                 x->depth + m->qdepth[q] <= x->max_depth) {
-                x->steps_left -= slot->steps;
+                STEPS_TAKE(slot->steps);
                 sp[-1] = slot->v;
                 VM_NEXT();
             }

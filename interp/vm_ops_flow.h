@@ -129,7 +129,7 @@ VM_CASE(KEPT)
         PUSH(base[OPA]);
         /* the b steps, the dispatch's one among them: at least one is left, so VM_NEXT's test
          * of the block could not strike */
-        x->steps_left -= OPB;
+        STEPS_TAKE(OPB);
         pc += 3 + (int32_t)OPC;
         VM_DISPATCH();
     }

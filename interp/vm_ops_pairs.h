@@ -154,11 +154,11 @@ VM_CASE(FWD_KEPT)
 {
     if (VM_HOLDS(OPB) && x->depth < x->max_depth) {
         x->depth++;
-        x->steps_left -= (uint64_t)OPB + 1;
+        STEPS_TAKE((uint64_t)OPB + 1);
         SKIP(3); /* on the KEPT's operands: KEPT's body, as it runs after its dispatch */
         if (base[OPA].type != T_NONE && x->steps_left > OPB && !x->tracing) {
             PUSH(base[OPA]);
-            x->steps_left -= OPB;
+            STEPS_TAKE(OPB);
             pc += 3 + (int32_t)OPC;
             VM_DISPATCH();
         }
@@ -171,7 +171,7 @@ VM_CASE(FWD_FIELD_FALSE)
 {
     if (VM_HOLDS(OPB) && x->depth < x->max_depth) {
         x->depth++;
-        x->steps_left -= (uint64_t)OPB + 1;
+        STEPS_TAKE((uint64_t)OPB + 1);
         SKIP(2); /* on the JUMP_IF_FIELD_FALSE: its fast path, else its dispatch */
         val v = base[pc[1]].u.rec[pc[2]];
         if (!(v.flags & VAL_ABSENT) && VM_HOLDS(1)) {
@@ -338,7 +338,7 @@ k_kept: /* K_KEPT_IN_TABLE's slow path too: the pc on the operands */
     const val kept = base[pc[2]];
     if (kept.type != T_NONE && x->steps_left > (uint64_t)pc[3] + 1 && !x->tracing) {
         PUSH(kept);
-        x->steps_left -= (uint64_t)pc[3] + 1;
+        STEPS_TAKE((uint64_t)pc[3] + 1);
         pc += 5 + (int32_t)pc[4];
         VM_DISPATCH();
     }
@@ -374,13 +374,13 @@ VM_CASE(KEPT_SIDE_JUMP)
                       ? board_side_test(x->sc->b, kept.u.i, (int)K[s[1]].u.i)
                       : -1;
         if (has >= 0) {
-            x->steps_left -= (uint64_t)OPB + 3 + (!has && next);
+            STEPS_TAKE((uint64_t)OPB + 3 + (!has && next));
             pc = s + 4 + (has ? 0 : (int32_t)s[3] + next);
             VM_DISPATCH();
         }
         if (x->steps_left > OPB) { /* KEPT's fast path */
             PUSH(kept);
-            x->steps_left -= OPB;
+            STEPS_TAKE(OPB);
             pc = s;
             VM_DISPATCH();
         }
@@ -411,7 +411,7 @@ VM_CASE(K_KEPT_IN_TABLE)
             const int64_t k = K[OPA].u.i;
             const bool in = (uint64_t)k < 64 && (slot->v.u.bits >> k & 1);
             x->depth--;
-            x->steps_left -= n;
+            STEPS_TAKE(n);
             pc = c + 6 + (in ? 0 : (int32_t)c[5]);
             VM_DISPATCH();
         }
