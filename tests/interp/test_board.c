@@ -456,10 +456,25 @@ START_TEST(unit_values_and_calls)
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_OK);
     ck_assert_int_eq(out.kind, HON_V_INT);
     ck_assert_int_eq(out.i, 7); /* E4 is open: no hill bonus */
-    /* a wrong kind of argument is refused */
+    /* a wrong kind of argument is refused, and so are a unit id past the board's units, a
+     * negative one and a wrong count, each with its E402 message (eval.c call_args) */
+    tvm_clear(t);
     arg = (hon_value){ HON_V_INT, 1 };
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_ERR_NOT_FOUND);
+    ck_assert_msg(t->ndiags == 1 && t->d[0].code == 402 &&
+                      strstr(t->log, "argument 1 of cover does not fit its type unit"),
+                  "got:\n%s", t->log);
+    tvm_clear(t);
+    arg = (hon_value){ HON_V_UNIT, 1000000 };
+    ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_ERR_NOT_FOUND);
+    arg = (hon_value){ HON_V_UNIT, -1 };
+    ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_ERR_NOT_FOUND);
+    ck_assert_msg(t->ndiags == 2 && t->d[1].code == 402, "got:\n%s", t->log);
+    tvm_clear(t);
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 0, &out), HON_ERR_NOT_FOUND);
+    ck_assert_msg(t->ndiags == 1 && t->d[0].code == 402 &&
+                      strstr(t->log, "cover takes 1 argument, not 0"),
+                  "got:\n%s", t->log);
     hon_query_handle_free(h);
     h = hon_lookup_query(t->vm, "height");
     arg = (hon_value){ HON_V_SQUARE, HON_SQUARE(2, 2) }; /* C3 */
