@@ -18,8 +18,9 @@
  * the stack (x->sp == argi + nargs: a query's rules, a call from C) the frame is built on them
  * in place, as CALL_FN does: no chunk ever writes its parameter slots, so one query's rules
  * can run one after the other on the same arguments. Otherwise they are copied above x->sp. */
-static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, val *out,
-                      bool *answered)
+static inline __attribute__((always_inline)) bool run_chunk_inline(vm_ctx *x, const chunk *ch,
+                                                                   size_t argi, uint32_t nargs,
+                                                                   val *out, bool *answered)
 {
     const size_t sp0 = x->sp;
     const size_t frames = x->nframes;
@@ -41,6 +42,16 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
     x->depth = depth;
     x->sp = sp0;
     return ok;
+}
+
+/* run_chunk_inline, called: where a chunk runs from C less often than once a call from C
+ * (the rules one by one, a default, an expression, vm_run's callers). The two that run at
+ * every call from C, a fn's chunk (vm_call_placed) and a query's combined chunk untraced
+ * (vm_call_query), have it inline: a call's registers saved and restored less. */
+static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, val *out,
+                      bool *answered)
+{
+    return run_chunk_inline(x, ch, argi, nargs, out, answered);
 }
 
 /* ---- the query driver ---- */
@@ -102,7 +113,7 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
             x->tcomb = outer;
             if (!ok)
                 goto fail;
-        } else if (!run_chunk(x, cc, argi, nargs, &acc, &answered)) {
+        } else if (!run_chunk_inline(x, cc, argi, nargs, &acc, &answered)) {
             goto fail;
         }
         have = answered;
@@ -266,7 +277,7 @@ bool vm_call_placed(vm_ctx *x, bool is_fn, uint32_t q, uint32_t nargs, val *out)
         q = (uint32_t)x->fn_of[q];
     if (!prog_fn_ready(x->pg, q)) /* a lazy program's fn, compiled on its first call */
         return state_fail(x, E_MEMORY, "out of memory compiling fn %s", x->p->fns[q].name);
-    if (!run_chunk(x, x->pg->fns[q], 0, nargs, out, &answered))
+    if (!run_chunk_inline(x, x->pg->fns[q], 0, nargs, out, &answered))
         return false;
     return answered || state_fail(x, E_INTERNAL, "the function gave no value");
 }
