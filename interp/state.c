@@ -97,21 +97,10 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->units = s->sc ? s->sc->units : res_units_of(s->pg->res, s->edition);
     x->dice = dice;
     x->budget = s->budget ? s->budget : VM_DEFAULT_BUDGET;
-    state_set_steps(x, x->budget);
-    x->steps_counted = x->budget;
     x->max_depth = s->max_depth ? s->max_depth : VM_DEFAULT_DEPTH;
     x->max_list = s->max_list ? s->max_list : VM_DEFAULT_LIST;
-    x->depth = 0;
-    x->sp = 0;
-    x->nframes = 0;
-    x->arena.limit = VM_ARENA_LIMIT;
-    x->tracing = tracing;
-    state_inline_update(x);
-    x->rules = tracing ? s->pg->explained : s->pg->rules;
-    trace_reset(&x->trace);
-    x->line_list = NULL;
-    x->err.code = E_NONE;
-    x->refusal.set = false;
+    x->begun = 0; /* the caller says when s is a setup state_restart may start again */
+    state_restart(x, tracing);
 }
 
 void state_trace_guards(vm_ctx *x, bool guards)
