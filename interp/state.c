@@ -156,12 +156,6 @@ void *state_alloc_failed(vm_ctx *x)
     return NULL;
 }
 
-void *state_alloc(vm_ctx *x, size_t n)
-{
-    void *p = arena_alloc(&x->arena, n);
-    return p ? p : state_alloc_failed(x);
-}
-
 #define VM_MAX_STACK ((size_t)1 << 24) /* values; beyond this: E209 */
 
 bool state_ensure_stack(vm_ctx *x, size_t need)

@@ -254,11 +254,17 @@ ast_loc state_where(const vm_ctx *x);
 /* Records error `code` with a printf message at state_where (keeps the first one); returns
  * false. */
 bool state_fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* n bytes of the evaluation's arena; E209 (false) when it is exhausted. */
-void *state_alloc(vm_ctx *x, size_t n);
 /* state_alloc's error: records E209 (the arena exhausted); NULL. For a caller that asks
  * arena_alloc itself (inline, walk.c). */
 void *state_alloc_failed(vm_ctx *x);
+/* n bytes of the evaluation's arena; E209 (false) when it is exhausted. Inline, as
+ * arena_alloc's common case is: the real rules make some 13 lists and records a pair of units
+ * (builtin.c's lists, the dispatch loop's records), and a call cost more than the bump. */
+static inline void *state_alloc(vm_ctx *x, size_t n)
+{
+    void *p = arena_alloc(&x->arena, n);
+    return p ? p : state_alloc_failed(x);
+}
 /* Room for `need` values on x's stack (x->stack may move: pointers into it go stale); false
  * with E209 beyond 2^24 values or when memory runs out. */
 bool state_ensure_stack(vm_ctx *x, size_t need);
