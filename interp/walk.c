@@ -48,7 +48,9 @@ bool walk_start(vm_ctx *x, uint32_t bi, uint32_t fields, const val *args, val *p
                       .xmove = (int64_t)sx - (int64_t)dy * 65536,
                       .ymove = (int64_t)sy * 4294967296 + (int64_t)dx * 65536,
                       .dx = dx,
-                      .dy = dy };
+                      .dy = dy,
+                      .xfrom = (uint32_t)(WALK_ERR_BIAS - dy / 2),
+                      .yto = (uint32_t)(WALK_ERR_BIAS + dx / 2) };
     *plan = (val){ .type = T_INT, .u.i = (int64_t)(intptr_t)w };
     *state = (val){ .type = T_INT, .u.i = walk_pack((int)ax, (int)ay, 0, dx - dy) };
     return true;
