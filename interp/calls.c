@@ -92,8 +92,9 @@ static bool unanswered(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, bool 
 /* vm_call_query's case of an untraced call that asks no deciding rule, of a query whose rules
  * run in one chunk (cc, combine.h): the chunk, then unanswered when no rule answered, then
  * the table's slot filled when there is one (slot, with the steps left before the call,
- * steps0). A function of its own, so that the calls from C (and the dispatch loop's past the
- * depth where it runs them itself) keep few registers and no trace's bookkeeping. */
+ * steps0): what the calls from C (and the dispatch loop's past the depth where it runs them
+ * itself) do, apart from the trace's bookkeeping (the compiler inlines it; made a called
+ * function of its own, the general path after it cost more: bench.md §8, "Sitting 18"). */
 static bool call_combined(vm_ctx *x, uint32_t q, const chunk *cc, size_t argi, uint32_t nargs,
                           val *out, memo_answer *slot, uint64_t steps0)
 {

@@ -14,8 +14,9 @@
  *
  * A loop that reads its step only field by field (`st.square`, `st.from`) needs no other field:
  * peephole.c's peep_walk_fields finds, in a finished combined chunk, the fields each walk's loop reads, and
- * WALK_START's last operand says them; the step's record is then made of those fields alone
- * (the others are never read: nothing else sees the record). Where the record can be seen
+ * WALK_START's last operand says them; the step's record is then made of those fields alone,
+ * or of the square and the from both when it reads no other (one test a step: walk_next; the
+ * others are never read: nothing else sees the record). Where the record can be seen
  * whole (a traced run, a fork of the odds, or so deep a call that a copied query's call of the
  * loop body may go through its driver, which reads its arguments whole: a walk started within
  * COMB_MAX_DEPTH of the depth limit) every field is made.
