@@ -308,16 +308,22 @@ bool vm_call_placed(vm_ctx *x, bool is_fn, uint32_t q, uint32_t nargs, val *out)
     x->err.code = E_NONE;
     if (state_interrupted())
         return state_fail_interrupted(x);
+    if (is_fn) {
+        if (q < x->nfn_of)
+            q = (uint32_t)x->fn_of[q];
+        if (!prog_fn_ready(x->pg, q)) { /* a lazy program's fn, compiled on its first call */
+            x->nframes = 0;
+            return state_fail(x, E_MEMORY, "out of memory compiling fn %s", x->p->fns[q].name);
+        }
+    }
+    /* set after the call prog_fn_ready may make: what run_chunk saves of them and puts back
+     * is then known to be these */
     x->nframes = 0;
     x->depth = 0;
     x->sp = nargs;
     if (!is_fn)
         return vm_call_query(x, q, 0, nargs, out, NULL);
     bool answered;
-    if (q < x->nfn_of)
-        q = (uint32_t)x->fn_of[q];
-    if (!prog_fn_ready(x->pg, q)) /* a lazy program's fn, compiled on its first call */
-        return state_fail(x, E_MEMORY, "out of memory compiling fn %s", x->p->fns[q].name);
     if (!run_chunk_inline(x, x->pg->fns[q], 0, nargs, out, &answered))
         return false;
     return answered || state_fail(x, E_INTERNAL, "the function gave no value");
