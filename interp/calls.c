@@ -18,8 +18,9 @@
  * the stack (x->sp == argi + nargs: a query's rules, a call from C) the frame is built on them
  * in place, as CALL_FN does: no chunk ever writes its parameter slots, so one query's rules
  * can run one after the other on the same arguments. Otherwise they are copied above x->sp. */
-static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, val *out,
-                      bool *answered)
+static inline __attribute__((always_inline)) bool run_chunk_inline(vm_ctx *x, const chunk *ch,
+                                                                   size_t argi, uint32_t nargs,
+                                                                   val *out, bool *answered)
 {
     const size_t sp0 = x->sp;
     const size_t frames = x->nframes;
@@ -43,6 +44,16 @@ static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, v
     return ok;
 }
 
+/* run_chunk_inline, called: where a chunk runs from C less often than once a call from C
+ * (the rules one by one, a default, an expression, vm_run's callers). The two that run at
+ * every call from C, a fn's chunk (vm_call_placed) and a query's combined chunk untraced
+ * (vm_call_query), have it inline: a call's registers saved and restored less. */
+static bool run_chunk(vm_ctx *x, const chunk *ch, size_t argi, uint32_t nargs, val *out,
+                      bool *answered)
+{
+    return run_chunk_inline(x, ch, argi, nargs, out, answered);
+}
+
 /* ---- the query driver ---- */
 
 static bool run_default(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out)
@@ -55,6 +66,56 @@ static bool run_default(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val 
         return false;
     if (x->tracing)
         trace_close(&x->trace, node, *out);
+    return true;
+}
+
+/* What query q answers on the nargs arguments at x->stack[argi...] when none of its rules did
+ * (language.md §3.5), into *acc: `all` true, `any` false, `permission` forbid when a rule
+ * forbade (forbidden), else permit; any other mode its default's answer (run_default), or
+ * E203 when it has none. True, or false with x->err set. */
+static bool unanswered(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, bool forbidden, val *acc)
+{
+    switch (x->p->queries[q].mode) {
+    case AST_COMBINE_ALL: *acc = (val){ .type = T_BOOL, .u.i = 1 }; return true;
+    case AST_COMBINE_ANY: *acc = (val){ .type = T_BOOL, .u.i = 0 }; return true;
+    case AST_COMBINE_PERMISSION:
+        *acc = (val){ .type = T_VERDICT, .u.i = forbidden ? 0 : 1 };
+        return true;
+    default:
+        if (!x->pg->defaults[q])
+            return state_fail(x, E_NO_ANSWER, "no rule of query %s answered, and it has no default",
+                              x->p->queries[q].name);
+        return run_default(x, q, argi, nargs, acc);
+    }
+}
+
+/* vm_call_query's case of an untraced call that asks no deciding rule, of a query whose rules
+ * run in one chunk (cc, combine.h): the chunk, then unanswered when no rule answered, then
+ * the table's slot filled when there is one (slot, with the steps left before the call,
+ * steps0): what the calls from C (and the dispatch loop's past the depth where it runs them
+ * itself) do, apart from the trace's bookkeeping (the compiler inlines it; made a called
+ * function of its own, the general path after it cost more: bench.md §8, "Sitting 18"). */
+static bool call_combined(vm_ctx *x, uint32_t q, const chunk *cc, size_t argi, uint32_t nargs,
+                          val *out, memo_answer *slot, uint64_t steps0)
+{
+    x->depth++;
+    val acc = { .type = x->p->queries[q].result };
+    bool answered;
+    if (!run_chunk_inline(x, cc, argi, nargs, &acc, &answered)) {
+        x->depth--;
+        return false;
+    }
+    if (!answered) {
+        acc = (val){ .type = x->p->queries[q].result };
+        if (!unanswered(x, q, argi, nargs, false, &acc)) {
+            x->depth--;
+            return false;
+        }
+    }
+    x->depth--;
+    if (slot)
+        *slot = (memo_answer){ acc, steps0 - state_steps(x) };
+    *out = acc;
     return true;
 }
 
@@ -72,14 +133,20 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
      * the steps or the depth left would not have sufficed: those run the rules. */
     memo_answer *slot = NULL;
     const uint64_t steps0 = state_steps(x);
-    if (!x->tracing && !decider && memo_may_table(&x->memo, q)) {
-        slot = memo_slot_quick(&x->memo, x->pg, x->fn_of, x->nfn_of, q, x->stack + argi);
-        if (slot && slot->v.type != T_NONE && slot->steps < steps0 &&
-            x->depth + memo_depth(&x->memo, q) <= x->max_depth) {
-            state_set_steps(x, steps0 - slot->steps);
-            *out = slot->v;
-            return true;
+    if (!x->tracing && !decider) {
+        if (memo_may_table(&x->memo, q)) {
+            slot = memo_slot_quick(&x->memo, x->pg, x->fn_of, x->nfn_of, q, x->stack + argi);
+            if (slot && slot->v.type != T_NONE && slot->steps < steps0 &&
+                x->depth + memo_depth(&x->memo, q) <= x->max_depth) {
+                state_set_steps(x, steps0 - slot->steps);
+                *out = slot->v;
+                return true;
+            }
         }
+        /* the rules in one chunk (combine.h), when they can be */
+        const chunk *cc = prog_combined(x->pg, x->edition, q);
+        if (cc)
+            return call_combined(x, q, cc, argi, nargs, out, slot, steps0);
     }
     x->depth++;
     size_t node = SIZE_MAX;
@@ -88,23 +155,20 @@ bool vm_call_query(vm_ctx *x, uint32_t q, size_t argi, uint32_t nargs, val *out,
     val acc = { .type = qq->result };
     bool have = false, forbidden = false, fired = false;
     uint32_t by = UINT32_MAX, first_forbid = UINT32_MAX;
-    /* When no one asks which rule decided: the rules in one chunk (combine.h), untraced or
-     * traced with the plain chunks, whose exits then record each rule (answer_trace_begin) */
-    const bool plain = !x->tracing || x->rules == (chunk *const *)x->pg->rules;
+    /* When no one asks which rule decided, traced with the plain chunks: the rules in one
+     * chunk (combine.h), whose exits then record each rule (answer_trace_begin); untraced,
+     * call_combined ran it (this is a query whose rules cannot be combined) */
+    const bool plain = x->tracing && x->rules == (chunk *const *)x->pg->rules;
     const chunk *cc = decider || !plain ? NULL : prog_combined(x->pg, x->edition, q);
     if (cc) {
         bool answered;
-        if (x->tracing) {
-            vm_traced_rules outer = x->tcomb;
-            answer_trace_begin(x, q, model_rules_of(p, x->edition, q));
-            bool ok = run_chunk(x, cc, argi, nargs, &acc, &answered);
-            fired = answer_trace_end(x, ok, answered, acc);
-            x->tcomb = outer;
-            if (!ok)
-                goto fail;
-        } else if (!run_chunk(x, cc, argi, nargs, &acc, &answered)) {
+        vm_traced_rules outer = x->tcomb;
+        answer_trace_begin(x, q, model_rules_of(p, x->edition, q));
+        bool ok = run_chunk(x, cc, argi, nargs, &acc, &answered);
+        fired = answer_trace_end(x, ok, answered, acc);
+        x->tcomb = outer;
+        if (!ok)
             goto fail;
-        }
         have = answered;
         if (!have)
             acc = (val){ .type = qq->result };
@@ -186,22 +250,10 @@ combined:
     if (x->tracing && !fired && node < x->trace.len)
         x->trace.e[node].no_rule = true;
     if (!have) {
-        switch (qq->mode) {
-        case AST_COMBINE_ALL: acc = (val){ .type = T_BOOL, .u.i = 1 }; break;
-        case AST_COMBINE_ANY: acc = (val){ .type = T_BOOL, .u.i = 0 }; break;
-        case AST_COMBINE_PERMISSION:
-            acc = (val){ .type = T_VERDICT, .u.i = forbidden ? 0 : 1 };
+        if (!unanswered(x, q, argi, nargs, forbidden, &acc))
+            goto fail;
+        if (qq->mode == AST_COMBINE_PERMISSION)
             by = first_forbid;
-            break;
-        default:
-            if (!x->pg->defaults[q]) {
-                state_fail(x, E_NO_ANSWER, "no rule of query %s answered, and it has no default",
-                           qq->name);
-                goto fail;
-            }
-            if (!run_default(x, q, argi, nargs, &acc))
-                goto fail;
-        }
     }
 done:
     if (x->tracing)
@@ -256,17 +308,23 @@ bool vm_call_placed(vm_ctx *x, bool is_fn, uint32_t q, uint32_t nargs, val *out)
     x->err.code = E_NONE;
     if (state_interrupted())
         return state_fail_interrupted(x);
+    if (is_fn) {
+        if (q < x->nfn_of)
+            q = (uint32_t)x->fn_of[q];
+        if (!prog_fn_ready(x->pg, q)) { /* a lazy program's fn, compiled on its first call */
+            x->nframes = 0;
+            return state_fail(x, E_MEMORY, "out of memory compiling fn %s", x->p->fns[q].name);
+        }
+    }
+    /* set after the call prog_fn_ready may make: what run_chunk saves of them and puts back
+     * is then known to be these */
     x->nframes = 0;
     x->depth = 0;
     x->sp = nargs;
     if (!is_fn)
         return vm_call_query(x, q, 0, nargs, out, NULL);
     bool answered;
-    if (q < x->nfn_of)
-        q = (uint32_t)x->fn_of[q];
-    if (!prog_fn_ready(x->pg, q)) /* a lazy program's fn, compiled on its first call */
-        return state_fail(x, E_MEMORY, "out of memory compiling fn %s", x->p->fns[q].name);
-    if (!run_chunk(x, x->pg->fns[q], 0, nargs, out, &answered))
+    if (!run_chunk_inline(x, x->pg->fns[q], 0, nargs, out, &answered))
         return false;
     return answered || state_fail(x, E_INTERNAL, "the function gave no value");
 }

@@ -327,26 +327,27 @@ void hon_query_handle_free(hon_query_handle *h)
 }
 
 /* Converts argument a for a parameter of type t (of kind k, the program's res_tkind of t);
- * false when it does not fit. */
-static bool arg_val(const hon_vm *vm, uint32_t t, res_tkind k, const hon_value *a, val *out)
+ * false when it does not fit. nunits: the units a unit argument may name (the board's, else
+ * the program's), read once a call, not once an argument. Inline: checked at every call. */
+static inline bool arg_val(const hon_vm *vm, size_t nunits, uint32_t t, res_tkind k,
+                           const hon_value *a, val *out)
 {
-    const res_program *p = vm->pg->res;
     *out = (val){ .type = t, .u.i = a->i };
     switch (k) {
     case RT_INT: return a->kind == HON_V_INT;
     case RT_BOOL: return a->kind == HON_V_BOOL && (a->i == 0 || a->i == 1);
     case RT_VERDICT: return a->kind == HON_V_VERDICT && (a->i == 0 || a->i == 1);
-    case RT_UNIT:
-        return a->kind == HON_V_UNIT && a->i >= 0 &&
-               (size_t)a->i < (vm->sc ? vm->sc->units : p->units)->len;
+    case RT_UNIT: return a->kind == HON_V_UNIT && (uint64_t)a->i < nunits; /* i >= 0 too */
     case RT_SQUARE: return a->kind == HON_V_SQUARE;
     case RT_SIDE:
         return a->kind == HON_V_SIDE && vm->sc && a->i >= 0 && a->i < geo_side_count(vm->sc->g);
     case RT_ELEMENT:
         return a->kind == HON_V_ELEMENT && vm->sc && a->i >= 0 &&
                a->i < board_element_count(vm->sc->b);
-    case RT_ENUM:
+    case RT_ENUM: {
+        const res_program *p = vm->pg->res;
         return a->kind == HON_V_MEMBER && a->i >= 0 && (size_t)a->i < p->enums[p->types[t].arg].len;
+    }
     default: return false;
     }
 }
@@ -360,7 +361,8 @@ static const hon_value_kind public_kind[] = {
     [RT_RECORD] = HON_V_OTHER,
 };
 
-static hon_value out_val(const res_program *p, val v)
+/* v as a public value. Inline: every call from C converts its answer. */
+static inline hon_value out_val(const res_program *p, val v)
 {
     res_tkind k = v.type < p->ntypes ? p->types[v.type].kind : RT_NONE;
     hon_value_kind c =
@@ -370,38 +372,61 @@ static hon_value out_val(const res_program *p, val v)
                                                       : (hon_value){ c, v.u.i };
 }
 
+/* call_args' refusals, each reported (E210 or E211) with HON_ERR_NOT_FOUND returned; out of
+ * the way of the calls that fit (cold, never inline). h's query or fn is gone: */
+static __attribute__((noinline, cold)) hon_status call_gone(hon_vm *vm, const hon_query_handle *h)
+{
+    session_report(vm, E_NO_SUCH_QUERY, "<call>", "no query or fn named '%s'", h->name);
+    return HON_ERR_NOT_FOUND;
+}
+
+/* ... the call gives n arguments where h takes another number (or more than it keeps): */
+static __attribute__((noinline, cold)) hon_status call_count(hon_vm *vm, const hon_query_handle *h,
+                                                             size_t n)
+{
+    uint32_t np = h->nparams;
+    session_report(vm, E_BAD_REQUEST, "<call>", "%s takes %u argument%s, not %zu", h->name, np,
+                   np == 1 ? "" : "s", n);
+    return HON_ERR_NOT_FOUND;
+}
+
+/* ... its argument i does not fit its parameter's type: */
+static __attribute__((noinline, cold)) hon_status call_misfit(hon_vm *vm, const hon_query_handle *h,
+                                                              size_t i)
+{
+    char tname[128];
+    session_report(vm, E_BAD_REQUEST, "<call>", "argument %zu of %s does not fit its type %s",
+                   i + 1, h->name, type_name(vm->pg->res, h->ptype[i], tname, sizeof tname));
+    return HON_ERR_NOT_FOUND;
+}
+
 /* Checks a call of h with the n arguments args and converts them into argv (16 slots), with
- * the parameters h keeps (handle_lookup): HON_OK, or HON_ERR_NOT_FOUND reported. */
-static hon_status call_args(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
-                            val *argv)
+ * the parameters h keeps (handle_lookup): HON_OK, or HON_ERR_NOT_FOUND reported. Inline into
+ * each caller: the calls from C check two arguments or so each (bench.md §8). */
+static inline __attribute__((always_inline)) hon_status call_args(hon_vm *vm, hon_query_handle *h,
+                                                                  const hon_value *args, size_t n,
+                                                                  val *argv)
 {
     if (!vm || !h || (n && !args))
         return HON_ERR_NOT_FOUND;
-    if (h->gen != vm->prog_gen && !handle_lookup(vm, h)) { /* eval_handle_current, inline */
-        session_report(vm, E_NO_SUCH_QUERY, "<call>", "no query or fn named '%s'", h->name);
-        return HON_ERR_NOT_FOUND;
+    if (h->gen != vm->prog_gen && !handle_lookup(vm, h)) /* eval_handle_current, inline */
+        return call_gone(vm, h);
+    if (n != h->nparams || n > HANDLE_MAX_PARAMS)
+        return call_count(vm, h, n);
+    const unit_pool *units = vm->sc ? vm->sc->units : vm->pg->res->units;
+    for (size_t i = 0; i < n; i++) {
+        res_tkind k = (res_tkind)h->pkind[i];
+        if (!arg_val(vm, k == RT_UNIT ? units->len : 0, h->ptype[i], k, &args[i], &argv[i]))
+            return call_misfit(vm, h, i);
     }
-    uint32_t np = h->nparams;
-    if (n != np || n > HANDLE_MAX_PARAMS) {
-        session_report(vm, E_BAD_REQUEST, "<call>", "%s takes %u argument%s, not %zu", h->name, np,
-                       np == 1 ? "" : "s", n);
-        return HON_ERR_NOT_FOUND;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!arg_val(vm, h->ptype[i], (res_tkind)h->pkind[i], &args[i], &argv[i])) {
-            char tname[128];
-            session_report(vm, E_BAD_REQUEST, "<call>",
-                           "argument %zu of %s does not fit its type %s", i + 1, h->name,
-                           type_name(vm->pg->res, h->ptype[i], tname, sizeof tname));
-            return HON_ERR_NOT_FOUND;
-        }
     return HON_OK;
 }
 
 /* Checks a call of h (call_args) and starts its evaluation, traced or not: HON_OK (then
  * state_end it), or the error, nothing started. */
-static hon_status call_begin(hon_vm *vm, hon_query_handle *h, const hon_value *args, size_t n,
-                             val *argv, bool traced)
+static inline __attribute__((always_inline)) hon_status call_begin(hon_vm *vm, hon_query_handle *h,
+                                                                   const hon_value *args, size_t n,
+                                                                   val *argv, bool traced)
 {
     hon_status st = call_args(vm, h, args, n, argv);
     return st == HON_OK ? session_begin(vm, NULL, traced) : st;

@@ -318,7 +318,8 @@ OP(WALK_START,         -2,               BUILTIN, LOCAL, LOCAL, INT,
    "and c (its plan and where it stands): the four steps of the `BOARD`, `SET_LOCAL`, `INT 0`, "
    "`SET_LOCAL` it stands for; the built-in's errors (E212, E217, E218). d: the fields of each "
    "step's record its loop reads (bit i field i; 127 all, as compiled: peep_walk_fields "
-   "narrows it in a combined chunk), the only ones made in an untraced run")
+   "narrows it in a combined chunk), the only ones made in an untraced run (the square and "
+   "the from both when it reads no other)")
 OP(WALK_NEXT,          0,                LOCAL, LOCAL, LOCAL, EXIT,
    "FOR_NEXT over a walk: the next step of the walk in locals a and b, its record made now "
    "(in the evaluation's arena), into local c, or pc += d when the walk is at its end")

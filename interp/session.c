@@ -475,13 +475,26 @@ const state_setup *session_setup(hon_vm *vm)
     return vm->setup_ok ? &vm->setup : NULL;
 }
 
-hon_status session_begin(hon_vm *vm, const state_setup *s, bool tracing)
+hon_status session_begin_setup(hon_vm *vm, const state_setup *s, bool tracing)
 {
     session_cap_begin(vm);
-    /* session_setup's own test first, inline: the setup made last is most often still good */
-    if (!s &&
-        !(s = vm->setup_ok && vm->setup_gen == vm->choice_gen ? &vm->setup : session_setup(vm)))
-        return HON_ERR_MEMORY;
+    if (!s) {
+        /* the session's own setup (session_setup's own test first, inline: the setup made
+         * last is most often still good). Its number names all of it (the board, the limits:
+         * any change makes a new setup with a new number) and the dice are the session's, so
+         * while no other state_begin comes after this one (x.begun) and the memo stays keyed
+         * to it (memo_key is state_begin's, and a test's), the next evaluation under it may
+         * start as this one did, from what state_begin sets now (session_begin, inline) */
+        if (vm->setup_ok && vm->setup_gen == vm->choice_gen)
+            s = &vm->setup;
+        else if (!(s = session_setup(vm)))
+            return HON_ERR_MEMORY;
+        state_begin(&vm->x, s, &vm->dice, tracing);
+        /* a memo keyed under it (state_begin: x.setting), else the next begins whole again */
+        if (vm->x.setting == s->setting)
+            vm->x.begun = s->setting;
+        return HON_OK;
+    }
     state_begin(&vm->x, s, &vm->dice, tracing);
     return HON_OK;
 }

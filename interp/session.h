@@ -184,10 +184,25 @@ state_setup session_setup_with(const hon_vm *vm, const scene *sc, int32_t ed,
  * vm until the program, the board, the edition or the variants change). Borrowed until then;
  * NULL on OOM. */
 const state_setup *session_setup(hon_vm *vm);
+/* session_begin's every case but its common one (session.c): the setup made (session_setup)
+ * or given, then state_begin. */
+hon_status session_begin_setup(hon_vm *vm, const state_setup *s, bool tracing);
 /* The one set-up of an evaluation: starts one on vm->x with the session's dice, under s (a
  * test's board, edition and readings) or, when s is NULL, the session's own setup. HON_OK, or
- * HON_ERR_MEMORY (nothing started). End it with state_end(&vm->x). */
-hon_status session_begin(hon_vm *vm, const state_setup *s, bool tracing);
+ * HON_ERR_MEMORY (nothing started). End it with state_end(&vm->x). Its common case inline
+ * (every call from C begins so): the session's own setup, still good, under which the last
+ * evaluation began too with the memo still keyed to it (x.begun, state.h): the evaluation
+ * starts from what that one set (state_restart); else session_begin_setup. */
+static inline hon_status session_begin(hon_vm *vm, const state_setup *s, bool tracing)
+{
+    if (!s && vm->setup_ok && vm->setup_gen == vm->choice_gen && vm->x.begun == vm->setup.setting &&
+        vm->x.memo.setting == vm->x.begun) {
+        session_cap_begin(vm);
+        state_restart(&vm->x, tracing);
+        return HON_OK;
+    }
+    return session_begin_setup(vm, s, tracing);
+}
 
 /* session_compile of the len bytes of text standing on line `line` of the diagnostics source
  * id (registered by the caller: a question file), so that its diagnostics name that file,

@@ -97,21 +97,10 @@ void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing)
     x->units = s->sc ? s->sc->units : res_units_of(s->pg->res, s->edition);
     x->dice = dice;
     x->budget = s->budget ? s->budget : VM_DEFAULT_BUDGET;
-    state_set_steps(x, x->budget);
-    x->steps_counted = x->budget;
     x->max_depth = s->max_depth ? s->max_depth : VM_DEFAULT_DEPTH;
     x->max_list = s->max_list ? s->max_list : VM_DEFAULT_LIST;
-    x->depth = 0;
-    x->sp = 0;
-    x->nframes = 0;
-    x->arena.limit = VM_ARENA_LIMIT;
-    x->tracing = tracing;
-    state_inline_update(x);
-    x->rules = tracing ? s->pg->explained : s->pg->rules;
-    trace_reset(&x->trace);
-    x->line_list = NULL;
-    x->err.code = E_NONE;
-    x->refusal.set = false;
+    x->begun = 0; /* the caller says when s is a setup state_restart may start again */
+    state_restart(x, tracing);
 }
 
 void state_trace_guards(vm_ctx *x, bool guards)
@@ -165,12 +154,6 @@ void *state_alloc_failed(vm_ctx *x)
     state_fail(x, E_MEMORY, "out of memory: this evaluation made more than %zu bytes of values",
                (size_t)VM_ARENA_LIMIT);
     return NULL;
-}
-
-void *state_alloc(vm_ctx *x, size_t n)
-{
-    void *p = arena_alloc(&x->arena, n);
-    return p ? p : state_alloc_failed(x);
 }
 
 #define VM_MAX_STACK ((size_t)1 << 24) /* values; beyond this: E209 */

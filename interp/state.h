@@ -188,6 +188,14 @@ struct vm_ctx {
      * program, edition and readings (p, edition, fn_of, table_of, readings, the memo's key)
      * are kept as they are (state_begin) */
     uint64_t setting;
+    /* nonzero: the number of a setup (state_setup.setting) that names every field of it, the
+     * board, the limits and the dice given with it included, as the session's own does
+     * (session_begin); the last state_begin took that setup and nothing has changed what it
+     * set since, so state_restart alone may start the next evaluation under it (while the
+     * memo is still keyed to it: session_begin asks both). state_begin clears it (its caller
+     * sets it), as must whatever changes a field state_begin set from its setup (none does,
+     * between evaluations) */
+    uint64_t begun;
     vm_refusal refusal; /* the last require that refused */
     /* while a traced evaluation with the plain chunks runs a query's combined chunk
      * (answer_trace_begin): what its exits record (answer_trace_rule); rs NULL otherwise */
@@ -226,7 +234,7 @@ static inline void state_inline_update(vm_ctx *x)
 }
 
 /* Starts an evaluation under s (borrowed until state_end), drawing dice from dice. tracing:
- * record the trace. A zeroed vm_ctx is ready for its first evaluation. */
+ * record the trace. A zeroed vm_ctx is ready for its first evaluation. Clears x->begun. */
 void state_begin(vm_ctx *x, const state_setup *s, dice_src *dice, bool tracing);
 /* After state_begin with tracing: whether the rules run their explained chunks, which record
  * what each guard found (the default), or their plain ones (guards false: the trace then has
@@ -246,11 +254,17 @@ ast_loc state_where(const vm_ctx *x);
 /* Records error `code` with a printf message at state_where (keeps the first one); returns
  * false. */
 bool state_fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* n bytes of the evaluation's arena; E209 (false) when it is exhausted. */
-void *state_alloc(vm_ctx *x, size_t n);
 /* state_alloc's error: records E209 (the arena exhausted); NULL. For a caller that asks
  * arena_alloc itself (inline, walk.c). */
 void *state_alloc_failed(vm_ctx *x);
+/* n bytes of the evaluation's arena; E209 (false) when it is exhausted. Inline, as
+ * arena_alloc's common case is: the real rules make some 13 lists and records a pair of units
+ * (builtin.c's lists, the dispatch loop's records), and a call cost more than the bump. */
+static inline void *state_alloc(vm_ctx *x, size_t n)
+{
+    void *p = arena_alloc(&x->arena, n);
+    return p ? p : state_alloc_failed(x);
+}
 /* Room for `need` values on x's stack (x->stack may move: pointers into it go stale); false
  * with E209 beyond 2^24 values or when memory runs out. */
 bool state_ensure_stack(vm_ctx *x, size_t need);
@@ -269,6 +283,26 @@ static inline void state_set_steps(vm_ctx *x, uint64_t n)
 {
     x->steps_left = n > VM_STEP_BLOCK ? VM_STEP_BLOCK : n;
     x->steps_reserve = n - x->steps_left;
+}
+/* state_begin's part that every evaluation sets afresh (its steps, frames, trace, error):
+ * what state_begin does last, and all that starting another evaluation under the setup the
+ * last state_begin took needs while nothing changed what that set (x->begun, which the
+ * session's calls from C test: session_begin). Inline: once a call from C. */
+static inline void state_restart(vm_ctx *x, bool tracing)
+{
+    state_set_steps(x, x->budget);
+    x->steps_counted = x->budget;
+    x->depth = 0;
+    x->sp = 0;
+    x->nframes = 0;
+    x->arena.limit = VM_ARENA_LIMIT;
+    x->tracing = tracing;
+    state_inline_update(x);
+    x->rules = tracing ? x->pg->explained : x->pg->rules;
+    trace_reset(&x->trace);
+    x->line_list = NULL;
+    x->err.code = E_NONE;
+    x->refusal.set = false;
 }
 /* Within an evaluation: counts the steps run so far (hon_steps_run), then leaves n steps (odds
  * by forking give each continuation of a roll the steps its path has left). */

@@ -14,8 +14,9 @@
  *
  * A loop that reads its step only field by field (`st.square`, `st.from`) needs no other field:
  * peephole.c's peep_walk_fields finds, in a finished combined chunk, the fields each walk's loop reads, and
- * WALK_START's last operand says them; the step's record is then made of those fields alone
- * (the others are never read: nothing else sees the record). Where the record can be seen
+ * WALK_START's last operand says them; the step's record is then made of those fields alone,
+ * or of the square and the from both when it reads no other (one test a step: walk_next; the
+ * others are never read: nothing else sees the record). Where the record can be seen
  * whole (a traced run, a fork of the odds, or so deep a call that a copied query's call of the
  * loop body may go through its driver, which reads its arguments whole: a walk started within
  * COMB_MAX_DEPTH of the depth limit) every field is made.
@@ -34,6 +35,8 @@
 
 /* Every field of a step record, as WALK_START's last operand (bit i: field i, model.h STEP_*). */
 #define WALK_ALL_FIELDS ((1u << STEP_NFIELDS) - 1)
+/* The square and the from (walk_next makes both when the loop reads no other field). */
+#define WALK_SQUARE_FROM (1u << STEP_SQUARE | 1u << STEP_FROM)
 
 /* WALK_START: starts the walk of board built-in bi (RES_BI_BRESENHAM) from args[0] to args[1]
  * (square values, borrowed) into the loop's locals *plan and *state; `fields` the step
@@ -53,7 +56,11 @@ typedef struct walk_plan {
     int64_t xmove;      /* added to the state by a move that steps x (walk_pack's fields) */
     int64_t ymove;      /* added by a move that steps y */
     int dx, dy;         /* the offsets (their absolute values) */
-    val rec[];          /* room for every step's record, STEP_NFIELDS values each */
+    /* a move steps x when the state's biased error term (bits 16-31) is at least xfrom, y
+     * when it is at most yto (walk_move: 2 err >= -dy and 2 err <= dx, the bias and the
+     * halving done once, here) */
+    uint32_t xfrom, yto;
+    val rec[]; /* room for every step's record, STEP_NFIELDS values each */
 } walk_plan;
 
 /* The second local, packed in 64 bits: column x (bits 0-7) and row y (bits 32-39) of the
@@ -78,12 +85,13 @@ static inline int walk_made(uint64_t s)
 
 /* The state after the move from state s (not at the walk's end), *both whether it stepped x
  * and y. err = dx - dy at the start; a move steps x when 2 err >= -dy and y when 2 err <= dx
- * (geo_bres, as builtin.c's bresenham_steps inlines it). */
+ * (geo_bres, as builtin.c's bresenham_steps inlines it): err >= -floor(dy / 2) and err <=
+ * floor(dx / 2), the plan's xfrom and yto with the bias added. */
 static inline uint64_t walk_move(const walk_plan *w, uint64_t s, bool *both)
 {
-    int e2 = 2 * ((int)(s >> 16 & 0xffff) - WALK_ERR_BIAS);
+    const uint32_t e = (uint32_t)(s >> 16 & 0xffff);
     uint64_t t = s + (uint64_t)WALK_ONE_STEP;
-    bool mx = e2 >= -w->dy, my = e2 <= w->dx;
+    bool mx = e >= w->xfrom, my = e <= w->yto;
     if (mx)
         t += (uint64_t)w->xmove;
     if (my)
@@ -117,20 +125,30 @@ static inline __attribute__((always_inline)) bool walk_next(vm_ctx *x, const val
     if ((int64_t)(s & WALK_SQUARE) == w->end)
         return false;
     const uint32_t fields = w->fields;
-    if (fields & (1u << STEP_SIDE | 1u << STEP_LEFT | 1u << STEP_RIGHT))
-        return walk_next_whole(x, w, s, state, var);
     bool both;
-    const uint64_t t = walk_move(w, s, &both);
-    /* the fields the loop reads, as builtin_bres_record makes them */
+    uint64_t t;
     val *f = w->rec + (size_t)walk_made(s) * STEP_NFIELDS;
-    if (fields & 1u << STEP_SQUARE)
+    if (!(fields & ~WALK_SQUARE_FROM)) {
+        /* the loop reads the square, the from, or both (the common case: one test, not one a
+         * field): both are made, as builtin_bres_record makes them; a field made that the
+         * loop does not read is never read */
+        t = walk_move(w, s, &both);
         walk_put(&f[STEP_SQUARE], T_SQUARE, (int64_t)(t & WALK_SQUARE));
-    if (fields & 1u << STEP_FROM)
         walk_put(&f[STEP_FROM], T_SQUARE, (int64_t)(s & WALK_SQUARE));
-    if (fields & 1u << STEP_CORNER)
-        walk_put(&f[STEP_CORNER], T_BOOL, both);
-    if (fields & 1u << STEP_INDEX)
-        walk_put(&f[STEP_INDEX], T_INT, walk_made(t));
+    } else {
+        if (fields & (1u << STEP_SIDE | 1u << STEP_LEFT | 1u << STEP_RIGHT))
+            return walk_next_whole(x, w, s, state, var);
+        t = walk_move(w, s, &both);
+        /* the fields the loop reads, as builtin_bres_record makes them */
+        if (fields & 1u << STEP_SQUARE)
+            walk_put(&f[STEP_SQUARE], T_SQUARE, (int64_t)(t & WALK_SQUARE));
+        if (fields & 1u << STEP_FROM)
+            walk_put(&f[STEP_FROM], T_SQUARE, (int64_t)(s & WALK_SQUARE));
+        if (fields & 1u << STEP_CORNER)
+            walk_put(&f[STEP_CORNER], T_BOOL, both);
+        if (fields & 1u << STEP_INDEX)
+            walk_put(&f[STEP_INDEX], T_INT, walk_made(t));
+    }
     x->steps_made++;
     var->type = w->step_type;
     var->flags = 0;

@@ -456,10 +456,25 @@ START_TEST(unit_values_and_calls)
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_OK);
     ck_assert_int_eq(out.kind, HON_V_INT);
     ck_assert_int_eq(out.i, 7); /* E4 is open: no hill bonus */
-    /* a wrong kind of argument is refused */
+    /* a wrong kind of argument is refused, and so are a unit id past the board's units, a
+     * negative one and a wrong count, each with its E402 message (eval.c call_args) */
+    tvm_clear(t);
     arg = (hon_value){ HON_V_INT, 1 };
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_ERR_NOT_FOUND);
+    ck_assert_msg(t->ndiags == 1 && t->d[0].code == 402 &&
+                      strstr(t->log, "argument 1 of cover does not fit its type unit"),
+                  "got:\n%s", t->log);
+    tvm_clear(t);
+    arg = (hon_value){ HON_V_UNIT, 1000000 };
+    ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_ERR_NOT_FOUND);
+    arg = (hon_value){ HON_V_UNIT, -1 };
+    ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 1, &out), HON_ERR_NOT_FOUND);
+    ck_assert_msg(t->ndiags == 2 && t->d[1].code == 402, "got:\n%s", t->log);
+    tvm_clear(t);
     ck_assert_int_eq(hon_call_query(t->vm, h, &arg, 0, &out), HON_ERR_NOT_FOUND);
+    ck_assert_msg(t->ndiags == 1 && t->d[0].code == 402 &&
+                      strstr(t->log, "cover takes 1 argument, not 0"),
+                  "got:\n%s", t->log);
     hon_query_handle_free(h);
     h = hon_lookup_query(t->vm, "height");
     arg = (hon_value){ HON_V_SQUARE, HON_SQUARE(2, 2) }; /* C3 */
@@ -516,6 +531,91 @@ static void write_file(const char *dir, const char *name, const char *text)
     fputs(text, f);
     fclose(f);
 }
+
+/* A call from C starts each evaluation under the session's setup as it is now: the board, the
+ * step budget and the depth limit changed between two calls are the next call's (session_begin
+ * starts a call again from what the last one set only while none of them changed), and an
+ * evaluation under another setup between two calls (odds, a traced answer, a test on a
+ * board of its own) changes nothing. */
+START_TEST(calls_follow_the_setup)
+{
+    /* the rules and a test on the tiny board, from a file beside the board's */
+    char dir[] = "/tmp/hon_calls_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_file(dir, "tiny.scn", BOARD);
+    char src[4096], path[600];
+    snprintf(src, sizeof src,
+             "%sfn height(s: square) -> int = elevation(s);\n"
+             "fn deep(n: int) -> int = if n == 0 then 0 else deep(n - 1) + 1;\n"
+             "test \"tiny\" board \"tiny.scn\" { expect elevation(@C3) == 2; }\n",
+             RULES);
+    write_file(dir, "t.hon", src);
+    snprintf(path, sizeof path, "%s/t.hon", dir);
+    tvm *t = tvm_new(NULL);
+    ck_assert_msg(hon_load_file(t->vm, path) == HON_OK, "%s", t->log);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "tiny.scn", BOARD, strlen(BOARD)), HON_OK);
+    hon_query_handle *h = hon_lookup_query(t->vm, "height"), *d = hon_lookup_query(t->vm, "deep");
+    ck_assert(h && d);
+    hon_value out, c3 = { HON_V_SQUARE, HON_SQUARE(2, 2) }, e4 = { HON_V_SQUARE, HON_SQUARE(4, 3) };
+    ck_assert_int_eq(hon_call_query(t->vm, h, &c3, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 2); /* the tiny board: C3 at elevation 2 */
+    ck_assert_int_eq(hon_call_query(t->vm, h, &e4, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 0);
+    /* another board, 3 x 3, C3 at elevation 4: E4 is off it (E217), C3 its own */
+    const char *small = "size 3 x 3\nlegend . = open\nmap\n  1 . . .\n  2 . . .\n  3 . . .\n"
+                        "elevation\n  1 0 0 0\n  2 0 0 0\n  3 0 0 4\n";
+    ck_assert_int_eq(hon_load_board_source(t->vm, "small.scn", small, strlen(small)), HON_OK);
+    ck_assert_int_eq(hon_call_query(t->vm, h, &c3, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 4);
+    tvm_clear(t);
+    ck_assert_int_eq(hon_call_query(t->vm, h, &e4, 1, &out), HON_ERR_RUNTIME);
+    ck_assert_msg(has_diag(t, 217, 0, 0) || strstr(t->log, "E217"), "got:\n%s", t->log);
+    /* deep(10) makes 11 nested calls: under a depth limit of 5 it fails (E206), then the
+     * default limit is back */
+    hon_value ten = { HON_V_INT, 10 };
+    ck_assert_int_eq(hon_call_query(t->vm, d, &ten, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 10);
+    ck_assert_int_eq(hon_set_cap(t->vm, HON_CAP_DEPTH, 5), HON_OK);
+    tvm_clear(t);
+    ck_assert_int_eq(hon_call_query(t->vm, d, &ten, 1, &out), HON_ERR_RUNTIME);
+    ck_assert_msg(strstr(t->log, "E206"), "got:\n%s", t->log);
+    ck_assert_int_eq(hon_set_cap(t->vm, HON_CAP_DEPTH, 0), HON_OK);
+    ck_assert_int_eq(hon_call_query(t->vm, d, &ten, 1, &out), HON_OK);
+    /* a budget of 3 steps is too few for deep(10) (E207), the default enough */
+    ck_assert_int_eq(hon_set_cap(t->vm, HON_CAP_STEPS, 3), HON_OK);
+    tvm_clear(t);
+    ck_assert_int_eq(hon_call_query(t->vm, d, &ten, 1, &out), HON_ERR_RUNTIME);
+    ck_assert_msg(strstr(t->log, "E207"), "got:\n%s", t->log);
+    ck_assert_int_eq(hon_set_cap(t->vm, HON_CAP_STEPS, 0), HON_OK);
+    ck_assert_int_eq(hon_call_query(t->vm, d, &ten, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 10);
+    /* odds (another setup: its own dice and budget) and a traced answer between two calls */
+    hon_answer *a = NULL;
+    ck_assert_int_eq(hon_odds(t->vm, "roll d6 >= 5", NULL, &a), HON_OK);
+    hon_answer_free(a);
+    ck_assert_int_eq(hon_call_query(t->vm, h, &c3, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 4);
+    ck_ev(t, "height(@C3)", "4");
+    /* a test run between two calls: its evaluations have the test's board, the next call the
+     * session's */
+    char *buf = NULL;
+    size_t len = 0, passed, failed;
+    FILE *f = open_memstream(&buf, &len);
+    hon_run_tests(t->vm, NULL, f, &passed, &failed);
+    fclose(f);
+    ck_assert_msg(passed == 1 && failed == 0, "%s", buf);
+    free(buf);
+    ck_assert_int_eq(hon_call_query(t->vm, h, &c3, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 4);
+    ck_assert_int_eq(hon_call_query(t->vm, d, &ten, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 10);
+    hon_query_handle_free(h);
+    hon_query_handle_free(d);
+    tvm_free(t);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    ck_assert_int_eq(system(path), 0);
+}
+END_TEST
 
 START_TEST(tests_with_boards)
 {
@@ -621,6 +721,7 @@ int main(void)
     tcase_add_test(tc, board_errors_and_reload);
     tcase_add_test(tc, drawing);
     tcase_add_test(tc, unit_values_and_calls);
+    tcase_add_test(tc, calls_follow_the_setup);
     tcase_add_test(tc, tests_with_boards);
     tcase_add_test(tc, bench_rules);
     suite_add_tcase(s, tc);
