@@ -114,6 +114,10 @@ bool chunk_emit(chunk *c, uint32_t word);
 bool chunk_mark(chunk *c, ast_loc loc);
 /* Adds (or finds) a constant; its index, or -1 on OOM. */
 int32_t chunk_const(chunk *c, val v);
+/* Appends the n constants v[0..n) as new constants, one after the other (never reusing an
+ * equal one: an instruction reads them by the first's index, peephole.c); the first's index,
+ * or -1 on OOM (c unchanged). */
+int32_t chunk_const_run(chunk *c, const val *v, size_t n);
 /* Adds (or finds) a string operand (copied); its index, or -1 on OOM. */
 int32_t chunk_str(chunk *c, const char *s);
 /* Appends a guard operand's description (copied); false on OOM. */

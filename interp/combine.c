@@ -749,6 +749,7 @@ static chunk *combine(const comb_source *src, const res_program *p, chunk *const
      * memory there, the chunk stays as it is, right but slower */
     (void)reuse_reads(out);
     peep_pairs(out);       /* pairs of instructions in one (vm.md §5c) */
+    peep_skips(out);       /* a copy skipped at a bare side (vm.md §5c) */
     peep_walk_fields(out); /* a walk makes only the fields its loop reads (walk.h) */
     mem_free(e.qfix);
     return out;

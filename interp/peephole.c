@@ -15,13 +15,16 @@
  * and a constant and a kept read whose code ends in a tabled query's member test
  * (K_KEPT_IN_TABLE); a local pushed and then a local's field (L_LF, three in one when that
  * field's read is an LF_LF); a copy's last no-answer exit and its constant default
- * (QUERY_ELSE_K).
+ * (QUERY_ELSE_K). Sitting 18: a copy skipped at a side with none of the features its rules
+ * test (peep_skips, QUERY_ENTER_SIDES).
  * And the fields of a step that each walk over `bresenham` reads (peep_walk_fields,
  * walk.h). */
 #include "peephole.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "combine.h"
 #include "model.h"
 
 /* The instruction `first` followed at once by `second` runs as (vm_ops_pairs.h), OP__COUNT for
@@ -189,6 +192,111 @@ void peep_pairs(chunk *ch)
         prev = ch->code[pc];
         pc = next;
     }
+}
+
+/* The words of code ch at [at, at + n) are in it. */
+static bool within(const chunk *ch, size_t at, size_t n)
+{
+    return at < ch->len && n <= ch->len - at;
+}
+
+/* pc + 1 + ops + the signed jump operand at pc + ops (an instruction of ops operands whose last
+ * is a jump), or SIZE_MAX when that falls outside ch. */
+static size_t jump_target(const chunk *ch, size_t pc, size_t ops)
+{
+    const int64_t to = (int64_t)(pc + 1 + ops) + (int32_t)ch->code[pc + ops];
+    return to >= 0 && to < (int64_t)ch->len ? (size_t)to : SIZE_MAX;
+}
+
+/* The QUERY_ENTER at pc, made QUERY_ENTER_SIDES when its copy is, as peep_pairs left it: the
+ * UNKEEP of its kept reads, then rules that each begin with a KEPT_SIDE_JUMP of one slot,
+ * whose code (the first's: `L_L a; GET_LOCAL b; SIDE_BETWEEN; KEEP slot`, a and b two of the
+ * copy's parameters) is `side_between(a, b)`, its feature's test and the jump taken when the
+ * feature is absent, landing (past a QUERY_NEXT, JUMP_IF_FALSE_NEXT's) on the rule's
+ * no-answer exit (QUERY_UNFED or QUERY_NEXT), then on the next rule's KEPT_SIDE_JUMP, the last
+ * on a QUERY_ELSE_K whose QUERY_RULE leaves the copy where the QUERY_ENTER's jump lands
+ * (sitting 18: side_sight's rules, `side_has(side_between(a, b), f)` each). Along that way,
+ * taken at a side that has none of the features, every instruction's steps are known: the
+ * KEPT_SIDE_JUMP's (its kept code's, the constant's, SIDE_HAS's and the jump's), a QUERY_NEXT
+ * or QUERY_UNFED one each, the QUERY_ELSE_K's three; the UNKEEP takes none. Its digest,
+ * four new constants of ch (opcodes.h), names them for the VM. */
+static void sides_skip(chunk *ch, size_t pc)
+{
+    const uint32_t *c = ch->code;
+    const uint32_t argc = c[pc + 2], to = c[pc + 3];
+    const size_t out = jump_target(ch, pc, 4);
+    size_t p = pc + 5;
+    if (out == SIZE_MAX || !within(ch, p, 3 + 4 + 7) || c[p] != OP_UNKEEP)
+        return;
+    p += 3;
+    const size_t kc = p + 4; /* the first's kept code */
+    const uint32_t slot = c[p + 1], ksteps = c[p + 2];
+    if (c[p] != OP_KEPT_SIDE_JUMP || c[p + 3] != 7 || ksteps != 3 ||
+        (c[kc] != OP_L_L && c[kc] != OP_GET_LOCAL) || c[kc + 2] != OP_GET_LOCAL ||
+        c[kc + 4] != OP_SIDE_BETWEEN || c[kc + 5] != OP_KEEP || c[kc + 6] != slot)
+        return;
+    const uint32_t ia = c[kc + 1] - to, ib = c[kc + 3] - to; /* the arguments, by position */
+    if (c[kc + 1] < to || ia >= argc || c[kc + 3] < to || ib >= argc || argc > 255)
+        return;
+    uint64_t mask = 0, steps = 0;
+    uint32_t acc = UINT32_MAX; /* the accumulator whose fed flag a QUERY_UNFED cleared */
+    for (int rules = 0; rules < 64; rules++) {
+        if (!within(ch, p, 4) || c[p] != OP_KEPT_SIDE_JUMP || c[p + 1] != slot ||
+            c[p + 2] != ksteps)
+            return;
+        const size_t sp = jump_target(ch, p, 3); /* SIDE_HAS_K k; JUMP_IF_FALSE(_NEXT) j */
+        if (sp == SIZE_MAX || !within(ch, sp, 4) || c[sp] != OP_SIDE_HAS_K ||
+            (c[sp + 2] != OP_JUMP_IF_FALSE && c[sp + 2] != OP_JUMP_IF_FALSE_NEXT) ||
+            c[sp + 1] >= ch->nk)
+            return;
+        const int64_t f = ch->k[c[sp + 1]].u.i;
+        if (f < 0 || f >= 64)
+            return;
+        mask |= UINT64_C(1) << f;
+        steps += ksteps + 3;
+        size_t t = jump_target(ch, sp + 2, 1);
+        if (t != SIZE_MAX && c[sp + 2] == OP_JUMP_IF_FALSE_NEXT) {
+            if (c[t] != OP_QUERY_NEXT)
+                return;
+            steps++, t++;
+        }
+        if (t == SIZE_MAX || !within(ch, t, 8))
+            return;
+        if (c[t] == OP_QUERY_UNFED)
+            acc = c[t + 1], steps++, t += 2;
+        else if (c[t] == OP_QUERY_NEXT)
+            steps++, t++;
+        if (!within(ch, t, 8))
+            return;
+        if (c[t] == OP_QUERY_ELSE_K) {
+            /* QUERY_ELSE a j; CONST k; QUERY_RULE h o: the default answered, the copy left */
+            if (c[t + 1] != acc || c[t + 3] != OP_CONST || c[t + 5] != OP_QUERY_RULE ||
+                !(c[t + 6] & QR_EXIT) || jump_target(ch, t + 5, 2) != out || c[t + 4] >= ch->nk)
+                return;
+            steps += 3;
+            const val digest[4] = {
+                { .type = T_INT, .u.i = (int64_t)c[pc + 1] },
+                { .type = T_INT, .u.bits = mask },
+                { .type = T_INT,
+                  .u.i = (int64_t)(steps | (uint64_t)ia << 32 | (uint64_t)ib << 40) },
+                ch->k[c[t + 4]],
+            };
+            const int32_t d = chunk_const_run(ch, digest, 4);
+            if (d >= 0) {
+                ch->code[pc] = OP_QUERY_ENTER_SIDES;
+                ch->code[pc + 1] = (uint32_t)d;
+            }
+            return;
+        }
+        p = t;
+    }
+}
+
+void peep_skips(chunk *ch)
+{
+    for (size_t pc = 0; pc < ch->len; pc += 1 + op_operands[ch->code[pc]])
+        if (ch->code[pc] == OP_QUERY_ENTER)
+            sides_skip(ch, pc);
 }
 
 /* Every field of a step record (walk.h WALK_ALL_FIELDS). */

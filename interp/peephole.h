@@ -23,6 +23,14 @@
  * parts. Never fails. */
 void peep_pairs(chunk *ch);
 
+/* Makes each QUERY_ENTER of combined chunk ch whose copied rules each first test a side
+ * feature of one side between two of its arguments, and answer a constant default when none
+ * is there (side_sight's), a QUERY_ENTER_SIDES, which skips the copy at a side that has none
+ * of those features and takes the steps the copy would have taken (vm.md §5c). Run after
+ * peep_pairs (it reads the pairs that pass made); never fails (on OOM the copy stays as it
+ * is). */
+void peep_skips(chunk *ch);
+
 /* Sets the last operand of each WALK_START of combined chunk ch to the fields of a step record
  * its loop reads: the union, over every WALK_NEXT and WALK_BACK on its plan's local, of the
  * fields read of their loop variable's local anywhere in ch (GET_LOCAL_FIELD and the

@@ -201,6 +201,35 @@ VM_CASE(INLINE_ENTER)
         base[to + i] = sp[i];
     VM_NEXT();
 }
+/* A copy skipped at a side that has none of the features its rules test (peephole.c
+ * sides_skip, sitting 18: side_sight at every side a line crosses): K[OPA..OPA+3] the digest
+ * (the query, the features, the steps and the two arguments that name the side, the default).
+ * When the copy would run inline and the block holds its steps and the next instruction's, the
+ * side is on the board and has none of the features: the arguments dropped, the default
+ * pushed and the steps taken, as running the copy would (its KEPT_SIDE_JUMPs' tests failing
+ * one after the other, then its QUERY_ELSE_K; none of its other instructions reached, so no
+ * error and no reading read); its locals are not written, which nothing past the copy reads
+ * and its next entry writes. Else QUERY_ENTER's work. */
+VM_CASE(QUERY_ENTER_SIDES)
+{
+    if (x->depth < x->inline_depth && x->sc) {
+        const val *d = &K[OPA];
+        const uint64_t w = (uint64_t)d[2].u.i;
+        const uint32_t n = (uint32_t)w;
+        const val *args = sp - OPB;
+        const board_view *bv = (const board_view *)(const void *)x->sc->b;
+        int side;
+        if (VM_HOLDS(n) &&
+            builtin_fast_side_between(x, args[w >> 32 & 0xff], args[w >> 40 & 0xff], &side) &&
+            (unsigned)side < (unsigned)bv->n_sides && !(bv->side_bits[side] & d[1].u.bits)) {
+            sp -= OPB;
+            PUSH(d[3]);
+            pc += 4 + (int32_t)OPD;
+            VM_NEXT_TAKING(n);
+        }
+    }
+    goto query_enter;
+}
 /* The same, the arguments forwarded (combine.c): no copies; their reads' steps. */
 VM_CASE(INLINE_FORWARD)
 inline_forward: /* FWD_KEPT's and FWD_FIELD_FALSE's slow path too (vm_ops_pairs.h) */
@@ -271,6 +300,7 @@ VM_CASE(JUMP_IF_FIELD_FALSE)
  * locals and one call deeper, as CALL_QUERY's frame; traced (the driver records the call),
  * in a fork of the odds or at the depth limit, the call CALL_QUERY makes, past the copy. */
 VM_CASE(QUERY_ENTER)
+query_enter: /* QUERY_ENTER_SIDES's own work when it does not skip: its query in K[OPA] */
 {
     uint32_t argc = OPB;
     if (x->depth < x->inline_depth /* untraced, not forking, not too deep */) {
@@ -292,7 +322,7 @@ VM_CASE(QUERY_ENTER)
         }
         VM_NEXT();
     }
-    uint32_t q = OPA;
+    uint32_t q = pc[-1] == OP_QUERY_ENTER ? OPA : (uint32_t)K[OPA].u.i;
     int32_t past = (int32_t)OPD;
     SKIP(4);
     SAVE_PC();

@@ -216,6 +216,66 @@ START_TEST(a_copys_constant_default_runs_with_its_exit)
 }
 END_TEST
 
+/* Sitting 18 (sight): a copy skipped at a side that has none of the features its rules test
+ * (QUERY_ENTER_SIDES, peephole.c sides_skip: in the bundled rules side_sight at every side a
+ * line crosses). cross(n, a, b), a min query over `view` (shut, dim, wide: worst first) with
+ * the constant default wide, its three rules each testing first a feature of the side between
+ * a and b (the side kept per entry): a wall shuts, a hedge dims when n > 0, a ditch dims.
+ * trip(l) = code(cross(1, l.a, l.b)) + 10 code(cross(0, l.b, l.c)), code: shut 1, dim 2,
+ * wide 3; cross copied at its two calls, its arguments fields of l (so not forwarded: each
+ * entry copies them and clears the kept side, as side_sight's at each step of a line); below,
+ * trip(A1, B1, C1) is trip(legs{a: @A1, b: @B1, c: @C1}). The board, 4 x 2: A1/B1 a hedge,
+ * B1/C1 a ditch, A2/B2 a wall, B2/C2 a wall and a hedge, C1/D1 a flag (a feature no rule tests:
+ * the side counts as bare).
+ *   trip(A1, B1, C1) = dim 2 + 10 dim 2 = 22 (the features there: both copies run).
+ *   trip(B1, A1, A2) = dim 2 + 10 (A1/A2 bare: wide 3) = 32 (the second copy skipped).
+ *   trip(C1, D1, D2) = 3 + 30 = 33 (C1/D1 has only the flag, D1/D2 nothing: both skipped).
+ *   trip(A2, B2, C2) = shut 1 + 10 shut 1 = 11 (the wall decides at once at B2/C2).
+ *   trip(A1, B1, A1) = dim 2 + 10 (the hedge, but n = 0: wide 3) = 32 (a tested feature is
+ *   there and no rule fires: the copy runs, the default answers).
+ * A1 and C1 share no side: E216 (errors.md), whichever the run. */
+static const char *const BARE_SIDES =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open;\n"
+    "side_feature wall; side_feature hedge; side_feature ditch; side_feature flag;\n"
+    "enum view { shut, dim, wide }\n"
+    "query cross(n: int, a: square, b: square) -> view combine min default wide;\n"
+    "rule cross.w cite \"T.1\" when side_has(side_between(a, b), wall) answer shut;\n"
+    "rule cross.h cite \"T.1\" when side_has(side_between(a, b), hedge) and n > 0 answer dim;\n"
+    "rule cross.d cite \"T.1\" when side_has(side_between(a, b), ditch) answer dim;\n"
+    "fn code(v: view) -> int = if v == shut then 1 else if v == dim then 2 else 3;\n"
+    "record legs { a: square, b: square, c: square }\n"
+    "query trip(l: legs) -> int combine sum;\n"
+    "rule trip.r cite \"T.1\" answer code(cross(1, l.a, l.b)) + 10 * code(cross(0, l.b, l.c));\n";
+static const char *const BARE_BOARD = "size 4 x 2\nlegend . = open\nmap\n"
+                                      "  1 . . . .\n  2 . . . .\n"
+                                      "side A1/B1 hedge\nside B1/C1 ditch\nside A2/B2 wall\n"
+                                      "side B2/C2 wall\nside B2/C2 hedge\nside C1/D1 flag\n";
+
+START_TEST(a_copy_is_skipped_at_a_bare_side)
+{
+    tvm *t = board_vm(BARE_SIDES, BARE_BOARD, 0);
+    for (int twice = 0; twice < 2; twice++) {
+        both(t, "trip(legs{a: @A1, b: @B1, c: @C1})", "22");
+        both(t, "trip(legs{a: @B1, b: @A1, c: @A2})", "32");
+        both(t, "trip(legs{a: @C1, b: @D1, c: @D2})", "33");
+        both(t, "trip(legs{a: @A2, b: @B2, c: @C2})", "11");
+        both(t, "trip(legs{a: @A1, b: @B1, c: @A1})", "32");
+        both(t, "trip(legs{a: @A1, b: @C1, c: @D1})", "E216");
+    }
+    ck_assert_int_eq(count_op(t->vm, "trip", OP_QUERY_ENTER_SIDES), 2);
+    ck_assert_int_eq(count_op(t->vm, "trip", OP_QUERY_ENTER), 0);
+    tvm_free(t);
+    const char *const calls[] = { "trip(legs{a: @A1, b: @B1, c: @C1})",
+                                  "trip(legs{a: @B1, b: @A1, c: @A2})",
+                                  "trip(legs{a: @C1, b: @D1, c: @D2})",
+                                  "trip(legs{a: @A2, b: @B2, c: @C2})",
+                                  "trip(legs{a: @A1, b: @B1, c: @A1})" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(BARE_SIDES, BARE_BOARD, calls[i]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pairs");
@@ -225,6 +285,7 @@ int main(void)
     tcase_add_test(tc, a_kept_reads_tabled_answer_is_tested_in_one);
     tcase_add_test(tc, a_local_and_a_field_run_as_one);
     tcase_add_test(tc, a_copys_constant_default_runs_with_its_exit);
+    tcase_add_test(tc, a_copy_is_skipped_at_a_bare_side);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
