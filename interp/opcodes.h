@@ -433,15 +433,22 @@ OP(QUERY_ELSE_K,       0,                LOCAL, JUMP, _, _,
    "`QUERY_ELSE a j; CONST k; QUERY_RULE h o`, a copy's default a constant answered at once: "
    "when no rule fed the copy and the QUERY_RULE leaves it, K[k] pushed and the copy left, "
    "the depth given back; their three steps (else QUERY_ELSE's work)")
-OP_GROUP("a copied query skipped at a bare side (vm.md §5c, sitting 18)")
+OP_GROUP("a copied query skipped at a bare side or square (vm.md §5c, sitting 18)")
 OP(QUERY_ENTER_SIDES,  -(int)(b),        CONST, COUNT, LOCAL, JUMP,
-   "QUERY_ENTER whose copy's rules each first test one side feature of one kept side, "
-   "`side_between` of two of its arguments, each going on to the next rule when the feature "
-   "is absent, the last to a constant default (peephole.c sides_skip): K[a] the query, K[a+1] "
-   "the features tested, K[a+2] the steps of the copy when none is there and which arguments "
-   "name the side, K[a+3] the default. When the side has none of them (untraced, not forking, "
-   "under the depth limit, the block holding the steps): the b args dropped, the default "
-   "pushed, pc += d past the copy, the copy's steps taken; else QUERY_ENTER's work")
+   "QUERY_ENTER whose copy, at a side between two of its arguments that has none of the "
+   "features its rules test, answers a constant default (peephole.c skip_walk): K[a] the "
+   "query, K[a+1] the features, K[a+2] the copy's steps there and the two arguments, K[a+3] "
+   "the default. At such a side (untraced, not forking, under the depth limit, the block "
+   "holding the steps): the b args dropped, the default pushed, pc += d past the copy, the "
+   "copy's steps taken; else QUERY_ENTER's work")
+OP(QUERY_ENTER_SQUARE, -(int)(b),        CONST, COUNT, LOCAL, JUMP,
+   "QUERY_ENTER whose copy, at a square of one of its arguments not in an element, or in one "
+   "whose terrain's answer from a tabled query has none of the members its rules test, "
+   "answers a constant default (peephole.c skip_walk): K[a] the query, K[a+1] the members, "
+   "K[a+2] the argument, the table reads and the depths, K[a+3] the tabled query, K[a+4] and "
+   "K[a+5] the steps (the table's slot's steps added per read) and answer in an element, "
+   "K[a+6] and K[a+7] outside one. There: the b args dropped, the answer pushed, pc += d past "
+   "the copy, the steps taken; else QUERY_ENTER's work")
 
 /* clang-format on */
 

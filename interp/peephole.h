@@ -23,12 +23,13 @@
  * parts. Never fails. */
 void peep_pairs(chunk *ch);
 
-/* Makes each QUERY_ENTER of combined chunk ch whose copied rules each first test a side
- * feature of one side between two of its arguments, and answer a constant default when none
- * is there (side_sight's), a QUERY_ENTER_SIDES, which skips the copy at a side that has none
- * of those features and takes the steps the copy would have taken (vm.md §5c). Run after
- * peep_pairs (it reads the pairs that pass made); never fails (on OOM the copy stays as it
- * is). */
+/* Makes each QUERY_ENTER of combined chunk ch (not a forwarded copy's) whose copied rules,
+ * when each test of a side feature of the side between two of its arguments, or of a tabled
+ * query's answer for the terrain of one argument, finds the member absent, answer a constant
+ * default (side_sight's, terrain_sight's), a QUERY_ENTER_SIDES or QUERY_ENTER_SQUARE, which
+ * skips the copy at such a side or square and takes the steps the copy would have taken
+ * (vm.md §5c). Run before peep_pairs, on the plain code; never fails (on OOM the copy stays as
+ * it is). */
 void peep_skips(chunk *ch);
 
 /* Sets the last operand of each WALK_START of combined chunk ch to the fields of a step record

@@ -202,14 +202,14 @@ VM_CASE(INLINE_ENTER)
     VM_NEXT();
 }
 /* A copy skipped at a side that has none of the features its rules test (peephole.c
- * sides_skip, sitting 18: side_sight at every side a line crosses): K[OPA..OPA+3] the digest
+ * skip_walk, sitting 18: side_sight at every side a line crosses): K[OPA..OPA+3] the digest
  * (the query, the features, the steps and the two arguments that name the side, the default).
  * When the copy would run inline and the block holds its steps and the next instruction's, the
  * side is on the board and has none of the features: the arguments dropped, the default
- * pushed and the steps taken, as running the copy would (its KEPT_SIDE_JUMPs' tests failing
- * one after the other, then its QUERY_ELSE_K; none of its other instructions reached, so no
- * error and no reading read); its locals are not written, which nothing past the copy reads
- * and its next entry writes. Else QUERY_ENTER's work. */
+ * pushed and the steps taken, as running the copy would (its tests failing one after the
+ * other, then its default; none of its other instructions reached, so no error and no reading
+ * read); its locals are not written, which nothing past the copy reads and its next entry
+ * writes. Else QUERY_ENTER's work. */
 VM_CASE(QUERY_ENTER_SIDES)
 {
     if (x->depth < x->inline_depth && x->sc) {
@@ -226,6 +226,52 @@ VM_CASE(QUERY_ENTER_SIDES)
             PUSH(d[3]);
             pc += 4 + (int32_t)OPD;
             VM_NEXT_TAKING(n);
+        }
+    }
+    goto query_enter;
+}
+/* The same at a square (terrain_sight at every square a line crosses): K[OPA..OPA+7] the digest
+ * (opcodes.h). At a square not in an element, the steps of the way outside one; in one whose
+ * terrain has its answer in the tabled query's table (as K_KEPT_IN_TABLE reads it) and none of
+ * the members tested, the way's steps and the slot's steps at each read; the depths the way
+ * reaches (its inlined fns', the table's query's chain) under the limit, as its instructions
+ * would check them. Else QUERY_ENTER's work. */
+VM_CASE(QUERY_ENTER_SQUARE)
+{
+    if (x->depth < x->inline_depth && x->sc) {
+        const val *d = &K[OPA];
+        const uint64_t w = (uint64_t)d[2].u.i;
+        const board *bd = x->sc->b;
+        int sq, t;
+        if (builtin_square_at(x, sp[(int)(w & 0xff) - (int)OPB], &sq)) {
+            if (board_element_at_sq(bd, sq) < 0) {
+                const uint64_t n = (uint64_t)d[6].u.i;
+                if ((w >> 40 & 1) && x->depth + (w >> 32 & 0xff) <= x->max_depth && VM_HOLDS(n)) {
+                    sp -= OPB;
+                    PUSH(d[7]);
+                    pc += 4 + (int32_t)OPD;
+                    VM_NEXT_TAKING(n);
+                }
+            } else if ((w >> 41 & 1) && !x->sc->nelements_turned &&
+                       (t = board_terrain_at_sq(bd, sq)) >= 0 &&
+                       (size_t)t < p->enums[E_TERRAIN].len) {
+                const memo *m = &x->memo;
+                const uint32_t tq = (uint32_t)d[3].u.i;
+                const uint64_t ntab = w >> 8 & 0xff;
+                if (!ntab || (memo_may_table(m, tq) && m->dom1[tq] && (uint64_t)t < m->dom1[tq] &&
+                              m->serial == x->pg->serial)) {
+                    const memo_answer *slot = ntab ? &m->answers[tq][t] : NULL;
+                    const uint64_t n = (uint64_t)d[4].u.i + (slot ? ntab * slot->steps : 0);
+                    if ((!slot || (slot->v.type != T_NONE && !(slot->v.u.bits & d[1].u.bits) &&
+                                   x->depth + (w >> 24 & 0xff) + m->qdepth[tq] <= x->max_depth)) &&
+                        x->depth + (w >> 16 & 0xff) <= x->max_depth && VM_HOLDS(n)) {
+                        sp -= OPB;
+                        PUSH(d[5]);
+                        pc += 4 + (int32_t)OPD;
+                        VM_NEXT_TAKING(n);
+                    }
+                }
+            }
         }
     }
     goto query_enter;

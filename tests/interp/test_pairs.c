@@ -276,6 +276,62 @@ START_TEST(a_copy_is_skipped_at_a_bare_side)
 }
 END_TEST
 
+/* Sitting 18 (sight): a copy skipped at a square (QUERY_ENTER_SQUARE, peephole.c skip_walk: in
+ * the bundled rules terrain_sight at every square a line crosses). look(n, sq), a min query with
+ * the constant default 9, its three rules each testing first marked(sq, m): sq in an element
+ * and m among the marks of its terrain (marks: a tabled query of the terrain). m1 gives 1, m2
+ * (when n > 0) 2, m3 3. view(p) = 10 look(1, p.a) + look(0, p.b), look copied at its two calls
+ * (its arguments a field of p: not forwarded); below, view(A1, B1) is view(pair{a: @A1, b:
+ * @B1}). The board, 5 x 1: A1 in no element, B1 woods (m1, m2), C1 marsh (m3), D1 open (no
+ * mark), E1 hedgerow (m4, which no rule tests).
+ *   look(_, A1) = 9 (no element: every rule's test false at its first part), look(1, B1) =
+ *   min(1, 2) = 1, look(0, B1) = 1, look(_, C1) = 3, look(_, D1) = 9, look(_, E1) = 9.
+ *   view(A1, D1) = 99, view(B1, C1) = 13, view(D1, B1) = 91, view(C1, A1) = 39, view(E1, A1) =
+ *   99, view(D1, D1) = 99. A square off the board (F1): E217, whichever the run. */
+static const char *const BARE_SQUARES =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; terrain woods; terrain marsh; terrain hedgerow;\n"
+    "enum mark { m1, m2, m3, m4 }\n"
+    "query marks(t: terrain) -> set<mark> combine first;\n"
+    "rule marks.r cite \"T.1\" answer if t == open then {} else if t == woods then {m1, m2} "
+    "else if t == marsh then {m3} else {m4};\n"
+    "fn marked(sq: square, m: mark) -> bool = in_element(sq) and m in marks(terrain(sq));\n"
+    "query look(n: int, sq: square) -> int combine min default 9;\n"
+    "rule look.a cite \"T.1\" when marked(sq, m1) answer 1;\n"
+    "rule look.b cite \"T.1\" when marked(sq, m2) and n > 0 answer 2;\n"
+    "rule look.c cite \"T.1\" when marked(sq, m3) answer 3;\n"
+    "record pair { a: square, b: square }\n"
+    "query view(p: pair) -> int combine sum;\n"
+    "rule view.r cite \"T.1\" answer 10 * look(1, p.a) + look(0, p.b);\n";
+static const char *const BARE_SQUARES_BOARD =
+    "size 5 x 1\nlegend . = none  w = woods  m = marsh  o = open  h = hedgerow\nmap\n"
+    "  1 . w m o h\n";
+
+START_TEST(a_copy_is_skipped_at_a_bare_square)
+{
+    tvm *t = board_vm(BARE_SQUARES, BARE_SQUARES_BOARD, 0);
+    for (int twice = 0; twice < 2; twice++) {
+        both(t, "view(pair{a: @A1, b: @D1})", "99");
+        both(t, "view(pair{a: @B1, b: @C1})", "13");
+        both(t, "view(pair{a: @D1, b: @B1})", "91");
+        both(t, "view(pair{a: @C1, b: @A1})", "39");
+        both(t, "view(pair{a: @E1, b: @A1})", "99");
+        both(t, "view(pair{a: @D1, b: @D1})", "99");
+        both(t, "view(pair{a: @A1, b: @F1})", "E217");
+    }
+    ck_assert_int_eq(count_op(t->vm, "view", OP_QUERY_ENTER_SQUARE), 2);
+    ck_assert_int_eq(count_op(t->vm, "view", OP_QUERY_ENTER), 0);
+    tvm_free(t);
+    /* a terrain's marks are in the table from its first read on: D1 twice, E1 twice, the
+     * second copy skipped in an element */
+    const char *const calls[] = { "view(pair{a: @A1, b: @D1})", "view(pair{a: @B1, b: @C1})",
+                                  "view(pair{a: @D1, b: @B1})", "view(pair{a: @E1, b: @A1})",
+                                  "view(pair{a: @D1, b: @D1})", "view(pair{a: @E1, b: @E1})" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(BARE_SQUARES, BARE_SQUARES_BOARD, calls[i]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pairs");
@@ -286,6 +342,7 @@ int main(void)
     tcase_add_test(tc, a_local_and_a_field_run_as_one);
     tcase_add_test(tc, a_copys_constant_default_runs_with_its_exit);
     tcase_add_test(tc, a_copy_is_skipped_at_a_bare_side);
+    tcase_add_test(tc, a_copy_is_skipped_at_a_bare_square);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
