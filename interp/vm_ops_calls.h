@@ -255,21 +255,27 @@ VM_CASE(QUERY_ENTER_SQUARE)
             } else if ((w >> 41 & 1) && !x->sc->nelements_turned &&
                        (t = board_terrain_at_sq(bd, sq)) >= 0 &&
                        (size_t)t < p->enums[E_TERRAIN].len) {
-                const memo *m = &x->memo;
-                const uint32_t tq = (uint32_t)d[3].u.i;
                 const uint64_t ntab = w >> 8 & 0xff;
-                if (!ntab || (memo_may_table(m, tq) && m->dom1[tq] && (uint64_t)t < m->dom1[tq] &&
-                              m->serial == x->pg->serial)) {
-                    const memo_answer *slot = ntab ? &m->answers[tq][t] : NULL;
-                    const uint64_t n = (uint64_t)d[4].u.i + (slot ? ntab * slot->steps : 0);
-                    if ((!slot || (slot->v.type != T_NONE && !(slot->v.u.bits & d[1].u.bits) &&
-                                   x->depth + (w >> 24 & 0xff) + m->qdepth[tq] <= x->max_depth)) &&
-                        x->depth + (w >> 16 & 0xff) <= x->max_depth && VM_HOLDS(n)) {
-                        sp -= OPB;
-                        PUSH(d[5]);
-                        pc += 4 + (int32_t)OPD;
-                        VM_NEXT_TAKING(n);
+                uint64_t n = (uint64_t)d[4].u.i, deep = w >> 16 & 0xff;
+                bool bare = true;
+                if (ntab) { /* the slot as K_KEPT_IN_TABLE reads it (dom1 > 0: tabled) */
+                    const memo *m = &x->memo;
+                    const uint32_t tq = (uint32_t)d[3].u.i;
+                    const memo_answer *slot = NULL;
+                    bare = tq < m->nq && (uint64_t)t < m->dom1[tq] && m->serial == x->pg->serial &&
+                           (slot = &m->answers[tq][t])->v.type != T_NONE &&
+                           !(slot->v.u.bits & d[1].u.bits);
+                    if (bare) {
+                        const uint64_t at = (w >> 24 & 0xff) + m->qdepth[tq];
+                        n += ntab * slot->steps;
+                        deep = at > deep ? at : deep;
                     }
+                }
+                if (bare && x->depth + deep <= x->max_depth && VM_HOLDS(n)) {
+                    sp -= OPB;
+                    PUSH(d[5]);
+                    pc += 4 + (int32_t)OPD;
+                    VM_NEXT_TAKING(n);
                 }
             }
         }
