@@ -433,7 +433,7 @@ OP(QUERY_ELSE_K,       0,                LOCAL, JUMP, _, _,
    "`QUERY_ELSE a j; CONST k; QUERY_RULE h o`, a copy's default a constant answered at once: "
    "when no rule fed the copy and the QUERY_RULE leaves it, K[k] pushed and the copy left, "
    "the depth given back; their three steps (else QUERY_ELSE's work)")
-OP_GROUP("a copied query skipped at a bare side or square (vm.md §5c, sitting 18)")
+OP_GROUP("a copied query or fn skipped at a bare side or square (vm.md §5c, sitting 18)")
 OP(QUERY_ENTER_SIDES,  -(int)(b),        CONST, COUNT, LOCAL, JUMP,
    "QUERY_ENTER whose copy, at a side between two of its arguments that has none of the "
    "features its rules test, answers a constant default (peephole.c skip_walk): K[a] the "
@@ -449,6 +449,13 @@ OP(QUERY_ENTER_SQUARE, -(int)(b),        CONST, COUNT, LOCAL, JUMP,
    "K[a+5] the steps (the table's slot's steps added per read) and answer in an element, "
    "K[a+6] and K[a+7] outside one. There: the b args dropped, the answer pushed, pc += d past "
    "the copy, the steps taken; else QUERY_ENTER's work")
+OP(INLINE_ENTER_EMPTY, -(int)(b),        CONST, COUNT, LOCAL, _,
+   "INLINE_ENTER whose fn's code, at a square of one of its arguments where no unit stands, "
+   "gives a constant (peephole.c skip_walk: `any(u in units_at(sq): ...)`): K[a] the fn, K[a+1] "
+   "the argument, the deepest depth and where the fn's code ends, K[a+2] its steps, K[a+3] the "
+   "value. At such a square (untraced, not forking, under the depth limit, the block holding "
+   "the steps): the b args dropped, the value pushed, past the fn's code, its steps taken; "
+   "else INLINE_ENTER's work")
 
 /* clang-format on */
 

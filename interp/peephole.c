@@ -16,7 +16,8 @@
  * (K_KEPT_IN_TABLE); a local pushed and then a local's field (L_LF, three in one when that
  * field's read is an LF_LF); a copy's last no-answer exit and its constant default
  * (QUERY_ELSE_K). Sitting 18: a copy skipped at a side or square where its rules' tests all
- * fail (peep_skips, before the pairs: QUERY_ENTER_SIDES, QUERY_ENTER_SQUARE).
+ * fail (peep_skips, before the pairs: QUERY_ENTER_SIDES, QUERY_ENTER_SQUARE), and an inlined fn
+ * where no unit stands on its square (INLINE_ENTER_EMPTY).
  * And the fields of a step that each walk over `bresenham` reads (peep_walk_fields,
  * walk.h). */
 #include "peephole.h"
@@ -207,7 +208,8 @@ typedef enum {
     AV_BOOL,
     AV_SIDE,
     AV_TERRAIN,
-    AV_TRAITS
+    AV_TRAITS,
+    AV_EMPTY
 } av_kind;
 typedef struct aval {
     av_kind kind;
@@ -218,7 +220,8 @@ typedef struct aval {
 enum {
     KEY_NONE,
     KEY_SIDE,
-    KEY_SQUARE
+    KEY_SQUARE,
+    KEY_UNITS
 };
 
 /* The way through a copy a walk found. */
@@ -227,29 +230,36 @@ typedef struct skip_way {
     uint64_t mask;       /* the features (or traits) found absent */
     uint32_t ntab, tq;   /* tabled query tq's answer read ntab times (tq UINT32_MAX: none) */
     uint32_t dmax, dtab; /* the deepest call depth reached, above the entry's, and at a read */
-    int key;             /* KEY_SIDE: the side between parameters ka and kb; KEY_SQUARE: ka */
+    int key;             /* KEY_SIDE: the side between parameters ka and kb; KEY_SQUARE: ka;
+                          * KEY_UNITS: no unit on ka's square */
     uint32_t ka, kb;
-    val answer; /* the default answered */
+    val answer;  /* the default answered (an inlined fn's value) */
+    size_t exit; /* an inlined fn's: the pc past its INLINE_LEAVE */
 } skip_way;
 
-/* Walks the code of the copy that the QUERY_ENTER at pc enters (plain code: before peep_pairs)
- * from its first instruction, as it runs when every test of a side feature of the side between
- * two of its parameters, or of a tabled query's answer for the terrain of one parameter, finds
- * the member absent and that parameter's square is in an element or not (in_element): each
- * instruction's steps counted (KEPT, KEEP and UNKEEP none: a kept value charges its code's
- * steps, walked here), each branch taken as its known bool says, until a copied default that
- * is a constant answers and leaves the copy where the entry's jump lands. false when the way
- * goes through anything else (a rule that fires, a value the walk does not know tested, any
- * other instruction, a loop). */
+/* Walks the code of the copy that the QUERY_ENTER (or the inlined fn that the INLINE_ENTER) at
+ * pc enters (plain code: before peep_pairs) from its first instruction, as it runs when every
+ * test of a side feature of the side between two of its parameters, or of a tabled query's
+ * answer for the terrain of one parameter, finds the member absent, that parameter's square is
+ * in an element or not (in_element), and no unit stands on the square of the parameter whose
+ * units_at it asks (its loop over them done at once): each instruction's steps counted (KEPT,
+ * KEEP and UNKEEP none: a kept value charges its code's steps, walked here), each branch taken
+ * as its known bool says, until a copied default that is a constant answers and leaves the copy
+ * where the entry's jump lands (the fn's INLINE_LEAVE, its value a constant). false when the
+ * way goes through anything else (a rule that fires, a value the walk does not know tested,
+ * any other instruction, a loop that runs). */
 static bool skip_walk(const chunk *ch, size_t pc, bool in_element, skip_way *w)
 {
     const uint32_t *c = ch->code;
+    const bool fn = c[pc] == OP_INLINE_ENTER; /* else a QUERY_ENTER */
     const uint32_t argc = c[pc + 2], to = c[pc + 3];
-    const size_t out = (size_t)((int64_t)(pc + 5) + (int32_t)c[pc + 4]);
-    aval st[16];
-    size_t n = 0, p = pc + 5;
+    const size_t out = fn ? SIZE_MAX : (size_t)((int64_t)(pc + 5) + (int32_t)c[pc + 4]);
+    aval st[16], loc[1024]; /* the stack; the locals the way sets (SET_LOCAL) */
+    size_t n = 0, p = pc + (fn ? 4 : 5);
     uint32_t depth = 1, acc = UINT32_MAX;
     *w = (skip_way){ .tq = UINT32_MAX, .dmax = 1 };
+    for (size_t i = 0; i < sizeof loc / sizeof *loc; i++)
+        loc[i] = (aval){ AV_UNKNOWN, 0 };
 #define AV_POP(v)         \
     do {                  \
         if (!n)           \
@@ -276,7 +286,32 @@ static bool skip_walk(const chunk *ch, size_t pc, bool in_element, skip_way *w)
         case OP_KEPT:
         case OP_KEEP: w->steps--; break; /* no step: one given back below */
         case OP_GET_LOCAL:
-            AV_PUSH(o[0] >= to && o[0] - to < argc ? AV_PARAM : AV_UNKNOWN, o[0] - to);
+            if (o[0] >= to && o[0] - to < argc)
+                AV_PUSH(AV_PARAM, o[0] - to);
+            else if (o[0] < sizeof loc / sizeof *loc)
+                AV_PUSH(loc[o[0]].kind, loc[o[0]].i);
+            else
+                AV_PUSH(AV_UNKNOWN, 0);
+            break;
+        case OP_SET_LOCAL:
+            AV_POP(a);
+            if (o[0] >= sizeof loc / sizeof *loc || (o[0] >= to && o[0] - to < argc))
+                return false;
+            loc[o[0]] = a;
+            break;
+        case OP_TRUE:
+        case OP_FALSE: AV_PUSH(AV_BOOL, op == OP_TRUE); break;
+        case OP_UNITS_AT: /* the units on a parameter's square: none, on this way */
+            AV_POP(a);
+            if (a.kind != AV_PARAM || (w->key != KEY_NONE && (w->key != KEY_UNITS || w->ka != a.i)))
+                return false;
+            w->key = KEY_UNITS, w->ka = a.i;
+            AV_PUSH(AV_EMPTY, 0);
+            break;
+        case OP_FOR_NEXT: /* a loop over the empty list: done at once */
+            if (o[0] >= sizeof loc / sizeof *loc || loc[o[0]].kind != AV_EMPTY)
+                return false;
+            jump = true;
             break;
         case OP_CONST:
             if (o[0] >= ch->nk)
@@ -366,6 +401,17 @@ static bool skip_walk(const chunk *ch, size_t pc, bool in_element, skip_way *w)
         case OP_INLINE_LEAVE:
             if (!depth--)
                 return false;
+            if (fn && !depth) { /* the inlined fn's end: its value left on the stack */
+                AV_POP(a);
+                if ((a.kind != AV_BOOL && a.kind != AV_CONST && a.kind != AV_INT) || n)
+                    return false;
+                w->steps++;
+                w->exit = next;
+                w->answer = a.kind == AV_CONST ? ch->k[a.i]
+                            : a.kind == AV_INT ? (val){ .type = T_INT, .u.i = (int32_t)a.i }
+                                               : (val){ .type = T_BOOL, .u.i = a.i };
+                return w->key == KEY_UNITS;
+            }
             break;
         case OP_QUERY_UNFED: acc = o[0]; break;
         case OP_QUERY_NEXT: break;
@@ -374,6 +420,8 @@ static bool skip_walk(const chunk *ch, size_t pc, bool in_element, skip_way *w)
                 return false;
             break;
         case OP_QUERY_RULE:
+            if (fn)
+                return false;
             AV_POP(a);
             if (!(o[0] & QR_EXIT) || (a.kind != AV_CONST && a.kind != AV_INT) ||
                 jt != (int64_t)out || n || depth != 1)
@@ -402,6 +450,8 @@ static void skip_copy(chunk *ch, size_t pc)
 {
     skip_way in, out;
     const bool b = skip_walk(ch, pc, true, &in);
+    if (b && in.key == KEY_UNITS)
+        return;
     if (b && in.key == KEY_SIDE) {
         if (in.ntab || in.dmax != 1 || in.steps >= UINT32_MAX)
             return;
@@ -446,6 +496,27 @@ static void skip_copy(chunk *ch, size_t pc)
         ch->code[pc] = OP_QUERY_ENTER_SQUARE, ch->code[pc + 1] = (uint32_t)d;
 }
 
+/* The INLINE_ENTER at pc made INLINE_ENTER_EMPTY when skip_walk finds the way through its
+ * fn's code at a square of one of its arguments where no unit stands (square_screened's
+ * `any(u in units_at(sq): ...)`): its digest, four new constants of ch (opcodes.h). */
+static void skip_fn(chunk *ch, size_t pc)
+{
+    skip_way w;
+    if (!skip_walk(ch, pc, false, &w) || w.ka > 255 || w.dmax > 255 || w.steps >= INT32_MAX ||
+        w.exit <= pc + 4 || w.exit - (pc + 4) >= INT32_MAX || w.ntab)
+        return;
+    const val digest[4] = {
+        { .type = T_INT, .u.i = (int64_t)ch->code[pc + 1] },
+        { .type = T_INT,
+          .u.i = (int64_t)(w.ka | (uint64_t)w.dmax << 8 | (uint64_t)(w.exit - (pc + 4)) << 32) },
+        { .type = T_INT, .u.i = (int64_t)w.steps },
+        w.answer,
+    };
+    const int32_t d = chunk_const_run(ch, digest, 4);
+    if (d >= 0)
+        ch->code[pc] = OP_INLINE_ENTER_EMPTY, ch->code[pc + 1] = (uint32_t)d;
+}
+
 void peep_skips(chunk *ch)
 {
     size_t traced_end = 0; /* a forwarded copy's QUERY_ENTER runs only traced: left alone */
@@ -454,6 +525,8 @@ void peep_skips(chunk *ch)
             traced_end = (size_t)((int64_t)(pc + 4) + (int32_t)ch->code[pc + 3]);
         else if (ch->code[pc] == OP_QUERY_ENTER && pc + 5 > traced_end && pc + 5 <= ch->len)
             skip_copy(ch, pc);
+        else if (ch->code[pc] == OP_INLINE_ENTER && pc + 4 <= ch->len)
+            skip_fn(ch, pc);
     }
 }
 

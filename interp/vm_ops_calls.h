@@ -187,12 +187,13 @@ query_end:
 /* A small fn's code copied at its call (combine.h): the arguments into its locals, the
  * depth and the steps of CALL_FN and RETURN, without the frame. */
 VM_CASE(INLINE_ENTER)
+inline_enter: /* INLINE_ENTER_EMPTY's own work when it does not skip: its fn in K[OPA] */
 {
     uint32_t argc = OPB, to = OPC;
     SKIP(3);
     if (x->depth >= x->max_depth) {
         SAVE_PC();
-        vm_fail_depth(x, pc[-3]);
+        vm_fail_depth(x, pc[-4] == OP_INLINE_ENTER ? pc[-3] : (uint32_t)K[pc[-3]].u.i);
         goto error;
     }
     x->depth++;
@@ -200,6 +201,31 @@ VM_CASE(INLINE_ENTER)
     for (uint32_t i = 0; i < argc; i++)
         base[to + i] = sp[i];
     VM_NEXT();
+}
+/* An inlined fn's code skipped at a square where no unit stands (peephole.c skip_walk, sitting
+ * 18: square_screened at every square a line crosses): K[OPA..OPA+3] the digest (the fn; the
+ * argument, the deepest depth and the offset past the fn's code; its steps; its value). When
+ * the run is untraced and not forking (the copies' test), the depth under the limit, the block
+ * holding the steps and the square on the board with no unit (as UNITS_AT's empty list): the
+ * arguments dropped, the value pushed, the steps taken, as the fn's code would (its loop over
+ * no unit done at once); its locals are not written, which nothing past its code reads. Else
+ * INLINE_ENTER's work. */
+VM_CASE(INLINE_ENTER_EMPTY)
+{
+    if (x->depth < x->inline_depth && x->sc) {
+        const val *d = &K[OPA];
+        const uint64_t w = (uint64_t)d[1].u.i, n = (uint64_t)d[2].u.i;
+        const val v = sp[(int)(w & 0xff) - (int)OPB];
+        int sq;
+        if (x->depth + (w >> 8 & 0xff) <= x->max_depth && VM_HOLDS(n) && !(v.flags & VAL_ABSENT) &&
+            builtin_square_at(x, v, &sq) && board_no_unit_at_sq(x->sc->b, sq)) {
+            sp -= OPB;
+            PUSH(d[3]);
+            pc += 3 + (uint32_t)(w >> 32);
+            VM_NEXT_TAKING(n);
+        }
+    }
+    goto inline_enter;
 }
 /* A copy skipped at a side that has none of the features its rules test (peephole.c
  * skip_walk, sitting 18: side_sight at every side a line crosses): K[OPA..OPA+3] the digest

@@ -332,6 +332,53 @@ START_TEST(a_copy_is_skipped_at_a_bare_square)
 }
 END_TEST
 
+/* Sitting 18 (sight): an inlined fn's code skipped at a square where no unit stands
+ * (INLINE_ENTER_EMPTY, peephole.c skip_walk: in the bundled rules square_screened at every
+ * square a line crosses). screened(n, sq) = any(u in units_at(sq): u.kind == infantry or n > 0),
+ * inlined at its two calls in walk(p) = screened(0, p.a) or screened(1, p.b) (its arguments a
+ * field of p: copied, not forwarded; below, walk(A1, B1) is walk(pair{a: @A1, b: @B1})). The
+ * board, 4 x 1: a rifle (infantry) on B1, a panzer (a tank) on C1, nothing on A1 and D1.
+ *   screened(_, A1) = screened(_, D1) = false (no unit: the loop done at once); screened(_, B1)
+ *   = true (infantry); screened(0, C1) = false, screened(1, C1) = true.
+ *   walk(A1, D1) = false, walk(B1, C1) = true, walk(C1, A1) = false, walk(D1, B1) = true,
+ *   walk(C1, C1) = true, walk(A1, A1) = false. A square off the board (E1): E217, whichever
+ *   the run. */
+static const char *const EMPTY_SQUARES =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "kind infantry; kind tank;\nside allies;\nterrain open;\n"
+    "counter rifle: infantry { side allies }\n"
+    "counter panzer: tank { side allies }\n"
+    "fn screened(n: int, sq: square) -> bool = any(u in units_at(sq): u.kind == infantry or n > "
+    "0);\n"
+    "record pair { a: square, b: square }\n"
+    "query walk(p: pair) -> bool combine first;\n"
+    "rule walk.r cite \"T.1\" answer screened(0, p.a) or screened(1, p.b);\n";
+static const char *const EMPTY_BOARD = "size 4 x 1\nlegend . = open\nmap\n  1 . . . .\n"
+                                       "unit r1 = rifle allies at B1\n"
+                                       "unit p1 = panzer allies at C1\n";
+
+START_TEST(an_inlined_fn_is_skipped_where_no_unit_stands)
+{
+    tvm *t = board_vm(EMPTY_SQUARES, EMPTY_BOARD, 0);
+    for (int twice = 0; twice < 2; twice++) {
+        both(t, "walk(pair{a: @A1, b: @D1})", "false");
+        both(t, "walk(pair{a: @B1, b: @C1})", "true");
+        both(t, "walk(pair{a: @C1, b: @A1})", "false");
+        both(t, "walk(pair{a: @D1, b: @B1})", "true");
+        both(t, "walk(pair{a: @C1, b: @C1})", "true");
+        both(t, "walk(pair{a: @A1, b: @A1})", "false");
+        both(t, "walk(pair{a: @A1, b: @E1})", "E217");
+    }
+    ck_assert_int_eq(count_op(t->vm, "walk", OP_INLINE_ENTER_EMPTY), 2);
+    ck_assert_int_eq(count_op(t->vm, "walk", OP_INLINE_ENTER), 0);
+    tvm_free(t);
+    const char *const calls[] = { "walk(pair{a: @A1, b: @D1})", "walk(pair{a: @C1, b: @A1})",
+                                  "walk(pair{a: @D1, b: @B1})", "walk(pair{a: @A1, b: @A1})" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(EMPTY_SQUARES, EMPTY_BOARD, calls[i]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pairs");
@@ -343,6 +390,7 @@ int main(void)
     tcase_add_test(tc, a_copys_constant_default_runs_with_its_exit);
     tcase_add_test(tc, a_copy_is_skipped_at_a_bare_side);
     tcase_add_test(tc, a_copy_is_skipped_at_a_bare_square);
+    tcase_add_test(tc, an_inlined_fn_is_skipped_where_no_unit_stands);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
