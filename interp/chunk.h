@@ -43,6 +43,26 @@ typedef enum chunk_kind {
     CHUNK_QUERY /* a query's rules in one chunk (combine.h): id is the query */
 } chunk_kind;
 
+/* QUERY_RULE's flags (opcodes.h; combine.c sets them, the VM and peephole.c read them): the
+ * answer that decides an `any` (QR_TRUE) or an `all` (0) query; the rule has a no-answer exit
+ * to skip when it does not decide (QR_GUARDED); every answer decides (QR_EXIT: a `first`
+ * query's rules, the last rule, the default). */
+enum {
+    QR_TRUE = 1,
+    QR_GUARDED = 2,
+    QR_EXIT = 4
+};
+
+/* QUERY_ACC's flags: a `max` query's (else `min`), the first rule's answer (the accumulator
+ * empty), the last rule's (the copy ends), and, from bit QA_SKIP_SHIFT, the words of the rule's
+ * no-answer exit to skip when the copy goes on. */
+enum {
+    QA_MAX = 1,
+    QA_FIRST = 2,
+    QA_LAST = 4,
+    QA_SKIP_SHIFT = 4
+};
+
 /* One top-level operand of a rule's guard (`when a and b and ...`, each side of every `and`
  * not inside another operator; a revision's `unless E` is one more, `not E`), as the
  * *explained* chunk of the rule describes it (compile.c comp_rule_explained). The VM runs

@@ -25,7 +25,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "combine.h"
 #include "model.h"
 
 /* The instruction `first` followed at once by `second` runs as (vm_ops_pairs.h), OP__COUNT for
