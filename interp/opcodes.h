@@ -449,6 +449,12 @@ OP(QUERY_ENTER_SQUARE, -(int)(b),        CONST, COUNT, LOCAL, JUMP,
    "K[a+5] the steps (the table's slot's steps added per read) and answer in an element, "
    "K[a+6] and K[a+7] outside one. There: the b args dropped, the answer pushed, pc += d past "
    "the copy, the steps taken; else QUERY_ENTER's work")
+OP(AGG_MIN_BACK,       0,                LOCAL, LOCAL, INT, JUMP,
+   "`AGG_MIN a b c d` whose jump lands on a `FOR_BACK`: AGG_MIN's work, then, when it goes on "
+   "past its code, the FOR_BACK's, their steps in one test of the block (else AGG_MIN's work "
+   "alone)")
+OP(AGG_MAX_BACK,       0,                LOCAL, LOCAL, INT, JUMP,
+   "the same for AGG_MAX")
 OP(INLINE_ENTER_EMPTY, -(int)(b),        CONST, COUNT, LOCAL, _,
    "INLINE_ENTER whose fn's code, at a square of one of its arguments where no unit stands, "
    "gives a constant (peephole.c skip_walk: `any(u in units_at(sq): ...)`): K[a] the fn, K[a+1] "

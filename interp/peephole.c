@@ -171,6 +171,14 @@ void peep_pairs(chunk *ch)
                 ch->code[pc] = OP_KEPT_SIDE_JUMP;
             break;
         }
+        case OP_AGG_MIN:
+        case OP_AGG_MAX: {
+            /* an aggregate's step whose jump past its code lands on the loop's FOR_BACK */
+            const int64_t to = (int64_t)next + (int32_t)ch->code[pc + 4];
+            if (to >= 0 && to + 4 < (int64_t)ch->len && ch->code[to] == OP_FOR_BACK)
+                ch->code[pc] = op == OP_AGG_MIN ? OP_AGG_MIN_BACK : OP_AGG_MAX_BACK;
+            break;
+        }
         case OP_QUERY_ELSE: {
             /* a copy's default that is a constant answered at once: three in one (whether the
              * QUERY_RULE leaves the copy, QR_EXIT, is read by the VM) */

@@ -379,6 +379,48 @@ START_TEST(an_inlined_fn_is_skipped_where_no_unit_stands)
 }
 END_TEST
 
+/* Sitting 18 (sight): a min or max aggregate's step and the loop's FOR_BACK its jump lands on,
+ * in one (AGG_MIN_BACK, AGG_MAX_BACK: in the bundled rules sight_along's `min(st in line(...):
+ * ...)` over the terrain and the sides at every step of a line). lo(n) = min(i in [3, n, 5]:
+ * 2 i), hi(n) = max(i in [3, n, 5]: i - n), worst(n) = min(i in [n, 2, 1]: shut for 0, dim for
+ * 2, else wide) over the enum view (shut, dim, wide: shut decides at once).
+ *   lo(1) = 2, lo(4) = 6, lo(9) = 6; hi(1) = 4, hi(4) = 1, hi(9) = 0;
+ *   worst(0) = shut (its first item decides: the loop left at once), worst(1) = dim,
+ *   worst(7) = dim. */
+static const char *const AGG_BACK =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum view { shut, dim, wide }\n"
+    "query lo(n: int) -> int combine first;\n"
+    "rule lo.r cite \"T.1\" answer min(i in [3, n, 5]: 2 * i);\n"
+    "query hi(n: int) -> int combine first;\n"
+    "rule hi.r cite \"T.1\" answer max(i in [3, n, 5]: i - n);\n"
+    "query worst(n: int) -> view combine first;\n"
+    "rule worst.r cite \"T.1\" answer min(i in [n, 2, 1]: if i == 0 then shut else if i == 2 "
+    "then dim else wide);\n";
+
+START_TEST(an_aggregates_step_and_its_loops_back_edge_run_as_one)
+{
+    tvm *t = board_vm(AGG_BACK, NULL, 0);
+    both(t, "lo(1)", "2");
+    both(t, "lo(4)", "6");
+    both(t, "lo(9)", "6");
+    both(t, "hi(1)", "4");
+    both(t, "hi(4)", "1");
+    both(t, "hi(9)", "0");
+    both(t, "worst(0)", "shut");
+    both(t, "worst(1)", "dim");
+    both(t, "worst(7)", "dim");
+    ck_assert_int_eq(count_op(t->vm, "lo", OP_AGG_MIN_BACK), 1);
+    ck_assert_int_eq(count_op(t->vm, "hi", OP_AGG_MAX_BACK), 1);
+    ck_assert_int_eq(count_op(t->vm, "worst", OP_AGG_MIN_BACK), 1);
+    ck_assert_int_eq(count_op(t->vm, "lo", OP_FOR_BACK), 1); /* kept after it */
+    tvm_free(t);
+    const char *const calls[] = { "lo(4)", "hi(1)", "worst(0)", "worst(7)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(AGG_BACK, NULL, calls[i]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pairs");
@@ -391,6 +433,7 @@ int main(void)
     tcase_add_test(tc, a_copy_is_skipped_at_a_bare_side);
     tcase_add_test(tc, a_copy_is_skipped_at_a_bare_square);
     tcase_add_test(tc, an_inlined_fn_is_skipped_where_no_unit_stands);
+    tcase_add_test(tc, an_aggregates_step_and_its_loops_back_edge_run_as_one);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
