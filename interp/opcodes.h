@@ -455,6 +455,11 @@ OP(AGG_MIN_BACK,       0,                LOCAL, LOCAL, INT, JUMP,
    "alone)")
 OP(AGG_MAX_BACK,       0,                LOCAL, LOCAL, INT, JUMP,
    "the same for AGG_MAX")
+OP(L_DISTANCE,         0,                LOCAL, _, _, _,
+   "`GET_LOCAL a; DISTANCE`: sq -> distance(sq, local a), past the DISTANCE, their two steps, "
+   "when both squares are on a square board; else GET_LOCAL's work (and the DISTANCE as ever)")
+OP(L_GT,               0,                LOCAL, _, _, _,
+   "`GET_LOCAL a; GT`: x -> x > local a, past the GT, their two steps (else GET_LOCAL's work)")
 OP(INLINE_ENTER_EMPTY, -(int)(b),        CONST, COUNT, LOCAL, _,
    "INLINE_ENTER whose fn's code, at a square of one of its arguments where no unit stands, "
    "gives a constant (peephole.c skip_walk: `any(u in units_at(sq): ...)`): K[a] the fn, K[a+1] "

@@ -38,6 +38,8 @@ static uint32_t pair_of(uint32_t first, uint32_t second)
                : second == OP_IN_ELEMENT      ? OP_L_IN_ELEMENT
                : second == OP_GET_LOCAL       ? OP_L_L
                : second == OP_GET_LOCAL_FIELD ? OP_L_LF
+               : second == OP_DISTANCE        ? OP_L_DISTANCE
+               : second == OP_GT              ? OP_L_GT
                                               : OP__COUNT;
     case OP_GET_LOCAL_FIELD:
         return second == OP_TERRAIN           ? OP_LF_TERRAIN

@@ -495,3 +495,31 @@ VM_CASE(AGG_MAX_BACK)
     }
     goto agg;
 }
+/* A local pushed and then the distance to it, or the compare with it (sitting 18: `distance(
+ * s.from, entered) > reach`, past_reach's default, at every step of a line the range-limit
+ * rule of sight_along walks): DISTANCE's fast path (both squares on a square board) or GT's
+ * work on the value below and the local, past the second, their two steps; else the GET_LOCAL
+ * alone, and the second runs as ever (its errors). */
+VM_CASE(L_DISTANCE)
+{
+    int64_t d;
+    if (VM_HOLDS(1) && builtin_fast_distance(x, TOP, base[OPA], &d)) {
+        TOP = INTV(d);
+        SKIP(2);
+        VM_NEXT_TAKING(1);
+    }
+    PUSH(base[OPA]);
+    SKIP(1);
+    VM_NEXT();
+}
+VM_CASE(L_GT)
+{
+    if (VM_HOLDS(1)) {
+        TOP = BOOLV(TOP.u.i > base[OPA].u.i);
+        SKIP(2);
+        VM_NEXT_TAKING(1);
+    }
+    PUSH(base[OPA]);
+    SKIP(1);
+    VM_NEXT();
+}

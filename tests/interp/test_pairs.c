@@ -421,6 +421,37 @@ START_TEST(an_aggregates_step_and_its_loops_back_edge_run_as_one)
 }
 END_TEST
 
+/* Sitting 18 (sight): a local pushed and then the distance to it, or the compare with it
+ * (L_DISTANCE, L_GT: in the bundled rules past_reach's `distance(s.from, entered) > reach` at
+ * every step the range-limit rule walks). far(p, b, r) = distance(p.a, b) > r on a 5 x 1 board
+ * (distance: the larger of the column and row offsets).
+ *   far(A1, D1, 2): 3 > 2, true; far(A1, B1, 2): 1 > 2, false; far(C1, C1, 0): 0 > 0, false;
+ *   far(E1, A1, 3): 4 > 3, true. A square off the board (F1): E217, whichever the run. */
+static const char *const LOCAL_PAIRS = "source \"T.1\" = \"this test's rules\";\n"
+                                       "terrain open;\n"
+                                       "record spot { a: square }\n"
+                                       "query far(p: spot, b: square, r: int) -> bool combine "
+                                       "first;\n"
+                                       "rule far.r cite \"T.1\" answer distance(p.a, b) > r;\n";
+static const char *const LOCAL_BOARD = "size 5 x 1\nlegend . = open\nmap\n  1 . . . . .\n";
+
+START_TEST(a_local_and_the_distance_or_compare_with_it_run_as_one)
+{
+    tvm *t = board_vm(LOCAL_PAIRS, LOCAL_BOARD, 0);
+    both(t, "far(spot{a: @A1}, @D1, 2)", "true");
+    both(t, "far(spot{a: @A1}, @B1, 2)", "false");
+    both(t, "far(spot{a: @C1}, @C1, 0)", "false");
+    both(t, "far(spot{a: @E1}, @A1, 3)", "true");
+    both(t, "far(spot{a: @A1}, @F1, 1)", "E217");
+    ck_assert_int_eq(count_op(t->vm, "far", OP_L_DISTANCE), 1);
+    ck_assert_int_eq(count_op(t->vm, "far", OP_L_GT), 1);
+    ck_assert_int_eq(count_op(t->vm, "far", OP_DISTANCE), 1); /* kept after it */
+    tvm_free(t);
+    same_steps_and_parts(LOCAL_PAIRS, LOCAL_BOARD, "far(spot{a: @A1}, @D1, 2)");
+    same_steps_and_parts(LOCAL_PAIRS, LOCAL_BOARD, "far(spot{a: @C1}, @C1, 0)");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pairs");
@@ -434,6 +465,7 @@ int main(void)
     tcase_add_test(tc, a_copy_is_skipped_at_a_bare_square);
     tcase_add_test(tc, an_inlined_fn_is_skipped_where_no_unit_stands);
     tcase_add_test(tc, an_aggregates_step_and_its_loops_back_edge_run_as_one);
+    tcase_add_test(tc, a_local_and_the_distance_or_compare_with_it_run_as_one);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
