@@ -124,6 +124,21 @@ int32_t chunk_const(chunk *c, val v)
     return (int32_t)c->nk++;
 }
 
+int32_t chunk_const_run(chunk *c, const val *v, size_t n)
+{
+    if (c->nk + n >= INT32_MAX)
+        return -1;
+    const size_t first = c->nk;
+    for (size_t i = 0; i < n; i++) {
+        if (!MEM_GROW(c->k, c->nk, c->kcap)) {
+            c->nk = first;
+            return -1;
+        }
+        c->k[c->nk++] = v[i];
+    }
+    return (int32_t)first;
+}
+
 int32_t chunk_str(chunk *c, const char *s)
 {
     for (size_t i = 0; i < c->nstrs; i++)

@@ -43,6 +43,26 @@ typedef enum chunk_kind {
     CHUNK_QUERY /* a query's rules in one chunk (combine.h): id is the query */
 } chunk_kind;
 
+/* QUERY_RULE's flags (opcodes.h; combine.c sets them, the VM and peephole.c read them): the
+ * answer that decides an `any` (QR_TRUE) or an `all` (0) query; the rule has a no-answer exit
+ * to skip when it does not decide (QR_GUARDED); every answer decides (QR_EXIT: a `first`
+ * query's rules, the last rule, the default). */
+enum {
+    QR_TRUE = 1,
+    QR_GUARDED = 2,
+    QR_EXIT = 4
+};
+
+/* QUERY_ACC's flags: a `max` query's (else `min`), the first rule's answer (the accumulator
+ * empty), the last rule's (the copy ends), and, from bit QA_SKIP_SHIFT, the words of the rule's
+ * no-answer exit to skip when the copy goes on. */
+enum {
+    QA_MAX = 1,
+    QA_FIRST = 2,
+    QA_LAST = 4,
+    QA_SKIP_SHIFT = 4
+};
+
 /* One top-level operand of a rule's guard (`when a and b and ...`, each side of every `and`
  * not inside another operator; a revision's `unless E` is one more, `not E`), as the
  * *explained* chunk of the rule describes it (compile.c comp_rule_explained). The VM runs
@@ -114,6 +134,10 @@ bool chunk_emit(chunk *c, uint32_t word);
 bool chunk_mark(chunk *c, ast_loc loc);
 /* Adds (or finds) a constant; its index, or -1 on OOM. */
 int32_t chunk_const(chunk *c, val v);
+/* Appends the n constants v[0..n) as new constants, one after the other (never reusing an
+ * equal one: an instruction reads them by the first's index, peephole.c); the first's index,
+ * or -1 on OOM (c unchanged). */
+int32_t chunk_const_run(chunk *c, const val *v, size_t n);
 /* Adds (or finds) a string operand (copied); its index, or -1 on OOM. */
 int32_t chunk_str(chunk *c, const char *s);
 /* Appends a guard operand's description (copied); false on OOM. */

@@ -748,6 +748,7 @@ static chunk *combine(const comb_source *src, const res_program *p, chunk *const
     /* the reads computed again and again kept after their first run (vm.md §5b); out of
      * memory there, the chunk stays as it is, right but slower */
     (void)reuse_reads(out);
+    peep_skips(out);       /* copies skipped at a bare side or square (vm.md §5c) */
     peep_pairs(out);       /* pairs of instructions in one (vm.md §5c) */
     peep_walk_fields(out); /* a walk makes only the fields its loop reads (walk.h) */
     mem_free(e.qfix);

@@ -49,23 +49,4 @@ typedef struct comb_source {
  * compiled yet (pg built lazily) is made ready first (src->ready). */
 chunk *comb_query(const comb_source *src, int32_t ed, uint32_t q, const res_ruleset *rs);
 
-/* QUERY_RULE's flags (opcodes.h): the answer that decides an `any` (QR_TRUE) or an `all` (0)
- * query; the rule has a no-answer exit to skip when it does not decide (QR_GUARDED); every
- * answer decides (QR_EXIT: a `first` query's rules, the last rule, the default). */
-enum {
-    QR_TRUE = 1,
-    QR_GUARDED = 2,
-    QR_EXIT = 4
-};
-
-/* QUERY_ACC's flags: a `max` query's (else `min`), the first rule's answer (the accumulator
- * empty), the last rule's (the copy ends), and, from bit QA_SKIP_SHIFT, the words of the rule's
- * no-answer exit to skip when the copy goes on. */
-enum {
-    QA_MAX = 1,
-    QA_FIRST = 2,
-    QA_LAST = 4,
-    QA_SKIP_SHIFT = 4
-};
-
 #endif

@@ -434,6 +434,40 @@ OP(QUERY_ELSE_K,       0,                LOCAL, JUMP, _, _,
    "`QUERY_ELSE a j; CONST k; QUERY_RULE h o`, a copy's default a constant answered at once: "
    "when no rule fed the copy and the QUERY_RULE leaves it, K[k] pushed and the copy left, "
    "the depth given back; their three steps (else QUERY_ELSE's work)")
+OP_GROUP("a copied query or fn skipped at a bare side or square (vm.md §5c, sitting 18)")
+OP(QUERY_ENTER_SIDES,  -(int)(b),        CONST, COUNT, LOCAL, JUMP,
+   "QUERY_ENTER whose copy, at a side between two of its arguments that has none of the "
+   "features its rules test, answers a constant default (peephole.c skip_walk): K[a] the "
+   "query, K[a+1] the features, K[a+2] the copy's steps there and the two arguments, K[a+3] "
+   "the default. At such a side (untraced, not forking, under the depth limit, the block "
+   "holding the steps): the b args dropped, the default pushed, pc += d past the copy, the "
+   "copy's steps taken; else QUERY_ENTER's work")
+OP(QUERY_ENTER_SQUARE, -(int)(b),        CONST, COUNT, LOCAL, JUMP,
+   "QUERY_ENTER whose copy, at a square of one of its arguments not in an element, or in one "
+   "whose terrain's answer from a tabled query has none of the members its rules test, "
+   "answers a constant default (peephole.c skip_walk): K[a] the query, K[a+1] the members, "
+   "K[a+2] the argument, the table reads and the depths, K[a+3] the tabled query, K[a+4] and "
+   "K[a+5] the steps (the table's slot's steps added per read) and answer in an element, "
+   "K[a+6] and K[a+7] outside one. There: the b args dropped, the answer pushed, pc += d past "
+   "the copy, the steps taken; else QUERY_ENTER's work")
+OP(AGG_MIN_BACK,       0,                LOCAL, LOCAL, INT, JUMP,
+   "`AGG_MIN a b c d` whose jump lands on a `FOR_BACK`: AGG_MIN's work, then, when it goes on "
+   "past its code, the FOR_BACK's, their steps in one test of the block (else AGG_MIN's work "
+   "alone)")
+OP(AGG_MAX_BACK,       0,                LOCAL, LOCAL, INT, JUMP,
+   "the same for AGG_MAX")
+OP(L_DISTANCE,         0,                LOCAL, _, _, _,
+   "`GET_LOCAL a; DISTANCE`: sq -> distance(sq, local a), past the DISTANCE, their two steps, "
+   "when both squares are on a square board; else GET_LOCAL's work (and the DISTANCE as ever)")
+OP(L_GT,               0,                LOCAL, _, _, _,
+   "`GET_LOCAL a; GT`: x -> x > local a, past the GT, their two steps (else GET_LOCAL's work)")
+OP(INLINE_ENTER_EMPTY, -(int)(b),        CONST, COUNT, LOCAL, _,
+   "INLINE_ENTER whose fn's code, at a square of one of its arguments where no unit stands, "
+   "gives a constant (peephole.c skip_walk: `any(u in units_at(sq): ...)`): K[a] the fn, K[a+1] "
+   "the argument, the deepest depth and where the fn's code ends, K[a+2] its steps, K[a+3] the "
+   "value. At such a square (untraced, not forking, under the depth limit, the block holding "
+   "the steps): the b args dropped, the value pushed, past the fn's code, its steps taken; "
+   "else INLINE_ENTER's work")
 
 /* clang-format on */
 

@@ -23,6 +23,16 @@
  * parts. Never fails. */
 void peep_pairs(chunk *ch);
 
+/* Makes each QUERY_ENTER of combined chunk ch (not a forwarded copy's) whose copied rules,
+ * when each test of a side feature of the side between two of its arguments, or of a tabled
+ * query's answer for the terrain of one argument, finds the member absent, answer a constant
+ * default (side_sight's, terrain_sight's), a QUERY_ENTER_SIDES or QUERY_ENTER_SQUARE, which
+ * skips the copy at such a side or square and takes the steps the copy would have taken; and
+ * each INLINE_ENTER whose fn's code gives a constant when no unit stands on one argument's
+ * square (square_screened's), an INLINE_ENTER_EMPTY (vm.md §5c). Run before peep_pairs, on the plain code; never fails (on OOM the copy stays as
+ * it is). */
+void peep_skips(chunk *ch);
+
 /* Sets the last operand of each WALK_START of combined chunk ch to the fields of a step record
  * its loop reads: the union, over every WALK_NEXT and WALK_BACK on its plan's local, of the
  * fields read of their loop variable's local anywhere in ch (GET_LOCAL_FIELD and the

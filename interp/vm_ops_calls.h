@@ -187,12 +187,13 @@ query_end:
 /* A small fn's code copied at its call (combine.h): the arguments into its locals, the
  * depth and the steps of CALL_FN and RETURN, without the frame. */
 VM_CASE(INLINE_ENTER)
+inline_enter: /* INLINE_ENTER_EMPTY's own work when it does not skip: its fn in K[OPA] */
 {
     uint32_t argc = OPB, to = OPC;
     SKIP(3);
     if (x->depth >= x->max_depth) {
         SAVE_PC();
-        vm_fail_depth(x, pc[-3]);
+        vm_fail_depth(x, pc[-4] == OP_INLINE_ENTER ? pc[-3] : (uint32_t)K[pc[-3]].u.i);
         goto error;
     }
     x->depth++;
@@ -200,6 +201,112 @@ VM_CASE(INLINE_ENTER)
     for (uint32_t i = 0; i < argc; i++)
         base[to + i] = sp[i];
     VM_NEXT();
+}
+/* An inlined fn's code skipped at a square where no unit stands (peephole.c skip_walk, sitting
+ * 18: square_screened at every square a line crosses): K[OPA..OPA+3] the digest (the fn; the
+ * argument, the deepest depth and the offset past the fn's code; its steps; its value). When
+ * the run is untraced and not forking (the copies' test), the depth under the limit, the block
+ * holding the steps and the square on the board with no unit (as UNITS_AT's empty list): the
+ * arguments dropped, the value pushed, the steps taken, as the fn's code would (its loop over
+ * no unit done at once); its locals are not written, which nothing past its code reads. Else
+ * INLINE_ENTER's work. */
+VM_CASE(INLINE_ENTER_EMPTY)
+{
+    if (x->depth < x->inline_depth && x->sc) {
+        const val *d = &K[OPA];
+        const uint64_t w = (uint64_t)d[1].u.i, n = (uint64_t)d[2].u.i;
+        const val v = sp[(int)(w & 0xff) - (int)OPB];
+        int sq;
+        if (x->depth + (w >> 8 & 0xff) <= x->max_depth && VM_HOLDS(n) && !(v.flags & VAL_ABSENT) &&
+            builtin_square_at(x, v, &sq) && board_no_unit_at_sq(x->sc->b, sq)) {
+            sp -= OPB;
+            PUSH(d[3]);
+            pc += 3 + (uint32_t)(w >> 32);
+            VM_NEXT_TAKING(n);
+        }
+    }
+    goto inline_enter;
+}
+/* A copy skipped at a side that has none of the features its rules test (peephole.c
+ * skip_walk, sitting 18: side_sight at every side a line crosses): K[OPA..OPA+3] the digest
+ * (the query, the features, the steps and the two arguments that name the side, the default).
+ * When the copy would run inline and the block holds its steps and the next instruction's, the
+ * side is on the board and has none of the features: the arguments dropped, the default
+ * pushed and the steps taken, as running the copy would (its tests failing one after the
+ * other, then its default; none of its other instructions reached, so no error and no reading
+ * read); its locals are not written, which nothing past the copy reads and its next entry
+ * writes. Else QUERY_ENTER's work. */
+VM_CASE(QUERY_ENTER_SIDES)
+{
+    if (x->depth < x->inline_depth && x->sc) {
+        const val *d = &K[OPA];
+        const uint64_t w = (uint64_t)d[2].u.i;
+        const uint32_t n = (uint32_t)w;
+        const val *args = sp - OPB;
+        const board_view *bv = (const board_view *)(const void *)x->sc->b;
+        int side;
+        if (VM_HOLDS(n) &&
+            builtin_fast_side_between(x, args[w >> 32 & 0xff], args[w >> 40 & 0xff], &side) &&
+            (unsigned)side < (unsigned)bv->n_sides && !(bv->side_bits[side] & d[1].u.bits)) {
+            sp -= OPB;
+            PUSH(d[3]);
+            pc += 4 + (int32_t)OPD;
+            VM_NEXT_TAKING(n);
+        }
+    }
+    goto query_enter;
+}
+/* The same at a square (terrain_sight at every square a line crosses): K[OPA..OPA+7] the digest
+ * (opcodes.h). At a square not in an element, the steps of the way outside one; in one whose
+ * terrain has its answer in the tabled query's table (as K_KEPT_IN_TABLE reads it) and none of
+ * the members tested, the way's steps and the slot's steps at each read; the depths the way
+ * reaches (its inlined fns', the table's query's chain) under the limit, as its instructions
+ * would check them. Else QUERY_ENTER's work. */
+VM_CASE(QUERY_ENTER_SQUARE)
+{
+    if (x->depth < x->inline_depth && x->sc) {
+        const val *d = &K[OPA];
+        const uint64_t w = (uint64_t)d[2].u.i;
+        const board *bd = x->sc->b;
+        int sq, t;
+        if (builtin_square_at(x, sp[(int)(w & 0xff) - (int)OPB], &sq)) {
+            if (board_element_at_sq(bd, sq) < 0) {
+                const uint64_t n = (uint64_t)d[6].u.i;
+                if ((w >> 40 & 1) && x->depth + (w >> 32 & 0xff) <= x->max_depth && VM_HOLDS(n)) {
+                    sp -= OPB;
+                    PUSH(d[7]);
+                    pc += 4 + (int32_t)OPD;
+                    VM_NEXT_TAKING(n);
+                }
+            } else if ((w >> 41 & 1) && !x->sc->nelements_turned &&
+                       (t = board_terrain_at_sq(bd, sq)) >= 0 &&
+                       (size_t)t < p->enums[E_TERRAIN].len) {
+                const uint64_t ntab = w >> 8 & 0xff;
+                uint64_t n = (uint64_t)d[4].u.i, deep = w >> 16 & 0xff;
+                bool bare = true;
+                if (ntab) { /* the slot as K_KEPT_IN_TABLE reads it (dom1 > 0: tabled) */
+                    const memo *m = &x->memo;
+                    const uint32_t tq = (uint32_t)d[3].u.i;
+                    const memo_answer *slot = NULL;
+                    bare = tq < m->nq && (uint64_t)t < m->dom1[tq] && m->serial == x->pg->serial &&
+                           (slot = &m->answers[tq][t])->v.type != T_NONE &&
+                           !(slot->v.u.bits & d[1].u.bits);
+                    if (bare) {
+                        const uint64_t at = (w >> 24 & 0xff) + m->qdepth[tq];
+                        n += ntab * slot->steps;
+                        deep = at > deep ? at : deep;
+                    }
+                }
+                if (bare && x->depth + deep <= x->max_depth && VM_HOLDS(n)) {
+                    sp -= OPB;
+                    PUSH(d[5]);
+                    pc += 4 + (int32_t)OPD;
+                    VM_NEXT_TAKING(n);
+                }
+            }
+        }
+    }
+    goto query_enter;
 }
 /* The same, the arguments forwarded (combine.c): no copies; their reads' steps. */
 VM_CASE(INLINE_FORWARD)
@@ -271,6 +378,7 @@ VM_CASE(JUMP_IF_FIELD_FALSE)
  * locals and one call deeper, as CALL_QUERY's frame; traced (the driver records the call),
  * in a fork of the odds or at the depth limit, the call CALL_QUERY makes, past the copy. */
 VM_CASE(QUERY_ENTER)
+query_enter: /* QUERY_ENTER_SIDES's own work when it does not skip: its query in K[OPA] */
 {
     uint32_t argc = OPB;
     if (x->depth < x->inline_depth /* untraced, not forking, not too deep */) {
@@ -292,7 +400,7 @@ VM_CASE(QUERY_ENTER)
         }
         VM_NEXT();
     }
-    uint32_t q = OPA;
+    uint32_t q = pc[-1] == OP_QUERY_ENTER ? OPA : (uint32_t)K[OPA].u.i;
     int32_t past = (int32_t)OPD;
     SKIP(4);
     SAVE_PC();

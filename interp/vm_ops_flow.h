@@ -185,11 +185,13 @@ VM_CASE(WALK_BACK)
  * step of its own, so each step is taken where the plain code takes it. */
 VM_CASE(AGG_MIN)
 VM_CASE(AGG_MAX)
+agg: /* AGG_MIN_BACK's and AGG_MAX_BACK's own work too (vm_ops_pairs.h) */
 {
     const val v = TOP;
     const bool has = base[OPB].u.i != 0, bounded = (int32_t)OPC >= 0;
     int64_t r = v.u.i;
-    if (has && (pc[-1] == OP_AGG_MIN ? base[OPA].u.i < r : base[OPA].u.i > r))
+    if (has && ((pc[-1] == OP_AGG_MIN || pc[-1] == OP_AGG_MIN_BACK) ? base[OPA].u.i < r
+                                                                    : base[OPA].u.i > r))
         r = base[OPA].u.i;
     const uint64_t n = (has ? 7 : 5) + (bounded ? 5 : 0);
     if (!(v.flags & VAL_ABSENT) && (!bounded || r != (int32_t)OPC) && VM_HOLDS(n - 1)) {

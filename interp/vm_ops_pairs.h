@@ -462,3 +462,64 @@ VM_CASE(QUERY_ELSE_K)
     }
     goto query_else;
 }
+/* A min or max aggregate's step whose jump past its plain code lands on the loop's FOR_BACK
+ * (sitting 18: the `min(st in line(...): ...)` of sight_along's terrain and sides rules, at
+ * every step of a line): AGG_MIN's fast path, then FOR_BACK's (the next item into its local and
+ * the jump back, or past it when done), the steps of both (the aggregate's code's, the FOR_BACK's
+ * two) in one test of the block; else AGG_MIN's own work (agg), and the FOR_BACK runs as ever
+ * when reached. */
+VM_CASE(AGG_MIN_BACK)
+VM_CASE(AGG_MAX_BACK)
+{
+    const val v = TOP;
+    const bool has = base[OPB].u.i != 0, bounded = (int32_t)OPC >= 0;
+    int64_t r = v.u.i;
+    if (has && (pc[-1] == OP_AGG_MIN_BACK ? base[OPA].u.i < r : base[OPA].u.i > r))
+        r = base[OPA].u.i;
+    const uint64_t n = (has ? 7 : 5) + (bounded ? 5 : 0);
+    if (!(v.flags & VAL_ABSENT) && (!bounded || r != (int32_t)OPC) && VM_HOLDS(n + 1)) {
+        const uint32_t *b = pc + 5 + (int32_t)OPD; /* the FOR_BACK's operands */
+        const vlist *l = base[b[0]].u.list;
+        val *idx = &base[b[1]];
+        sp--;
+        base[OPA] = v;
+        base[OPA].u.i = r;
+        base[OPB] = BOOLV(true);
+        if (l && (uint64_t)idx->u.i < l->len) {
+            base[b[2]] = l->items[idx->u.i++];
+            pc = b + 4 + (int32_t)b[3];
+        } else {
+            pc = b + 4;
+        }
+        VM_NEXT_TAKING(n + 1);
+    }
+    goto agg;
+}
+/* A local pushed and then the distance to it, or the compare with it (sitting 18: `distance(
+ * s.from, entered) > reach`, past_reach's default, at every step of a line the range-limit
+ * rule of sight_along walks): DISTANCE's fast path (both squares on a square board) or GT's
+ * work on the value below and the local, past the second, their two steps; else the GET_LOCAL
+ * alone, and the second runs as ever (its errors). */
+VM_CASE(L_DISTANCE)
+{
+    int64_t d;
+    if (VM_HOLDS(1) && builtin_fast_distance(x, TOP, base[OPA], &d)) {
+        TOP = INTV(d);
+        SKIP(2);
+        VM_NEXT_TAKING(1);
+    }
+    PUSH(base[OPA]);
+    SKIP(1);
+    VM_NEXT();
+}
+VM_CASE(L_GT)
+{
+    if (VM_HOLDS(1)) {
+        TOP = BOOLV(TOP.u.i > base[OPA].u.i);
+        SKIP(2);
+        VM_NEXT_TAKING(1);
+    }
+    PUSH(base[OPA]);
+    SKIP(1);
+    VM_NEXT();
+}

@@ -216,6 +216,242 @@ START_TEST(a_copys_constant_default_runs_with_its_exit)
 }
 END_TEST
 
+/* Sitting 18 (sight): a copy skipped at a side that has none of the features its rules test
+ * (QUERY_ENTER_SIDES, peephole.c sides_skip: in the bundled rules side_sight at every side a
+ * line crosses). cross(n, a, b), a min query over `view` (shut, dim, wide: worst first) with
+ * the constant default wide, its three rules each testing first a feature of the side between
+ * a and b (the side kept per entry): a wall shuts, a hedge dims when n > 0, a ditch dims.
+ * trip(l) = code(cross(1, l.a, l.b)) + 10 code(cross(0, l.b, l.c)), code: shut 1, dim 2,
+ * wide 3; cross copied at its two calls, its arguments fields of l (so not forwarded: each
+ * entry copies them and clears the kept side, as side_sight's at each step of a line); below,
+ * trip(A1, B1, C1) is trip(legs{a: @A1, b: @B1, c: @C1}). The board, 4 x 2: A1/B1 a hedge,
+ * B1/C1 a ditch, A2/B2 a wall, B2/C2 a wall and a hedge, C1/D1 a flag (a feature no rule tests:
+ * the side counts as bare).
+ *   trip(A1, B1, C1) = dim 2 + 10 dim 2 = 22 (the features there: both copies run).
+ *   trip(B1, A1, A2) = dim 2 + 10 (A1/A2 bare: wide 3) = 32 (the second copy skipped).
+ *   trip(C1, D1, D2) = 3 + 30 = 33 (C1/D1 has only the flag, D1/D2 nothing: both skipped).
+ *   trip(A2, B2, C2) = shut 1 + 10 shut 1 = 11 (the wall decides at once at B2/C2).
+ *   trip(A1, B1, A1) = dim 2 + 10 (the hedge, but n = 0: wide 3) = 32 (a tested feature is
+ *   there and no rule fires: the copy runs, the default answers).
+ * A1 and C1 share no side: E216 (errors.md), whichever the run. */
+static const char *const BARE_SIDES =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open;\n"
+    "side_feature wall; side_feature hedge; side_feature ditch; side_feature flag;\n"
+    "enum view { shut, dim, wide }\n"
+    "query cross(n: int, a: square, b: square) -> view combine min default wide;\n"
+    "rule cross.w cite \"T.1\" when side_has(side_between(a, b), wall) answer shut;\n"
+    "rule cross.h cite \"T.1\" when side_has(side_between(a, b), hedge) and n > 0 answer dim;\n"
+    "rule cross.d cite \"T.1\" when side_has(side_between(a, b), ditch) answer dim;\n"
+    "fn code(v: view) -> int = if v == shut then 1 else if v == dim then 2 else 3;\n"
+    "record legs { a: square, b: square, c: square }\n"
+    "query trip(l: legs) -> int combine sum;\n"
+    "rule trip.r cite \"T.1\" answer code(cross(1, l.a, l.b)) + 10 * code(cross(0, l.b, l.c));\n";
+static const char *const BARE_BOARD = "size 4 x 2\nlegend . = open\nmap\n"
+                                      "  1 . . . .\n  2 . . . .\n"
+                                      "side A1/B1 hedge\nside B1/C1 ditch\nside A2/B2 wall\n"
+                                      "side B2/C2 wall\nside B2/C2 hedge\nside C1/D1 flag\n";
+
+START_TEST(a_copy_is_skipped_at_a_bare_side)
+{
+    tvm *t = board_vm(BARE_SIDES, BARE_BOARD, 0);
+    for (int twice = 0; twice < 2; twice++) {
+        both(t, "trip(legs{a: @A1, b: @B1, c: @C1})", "22");
+        both(t, "trip(legs{a: @B1, b: @A1, c: @A2})", "32");
+        both(t, "trip(legs{a: @C1, b: @D1, c: @D2})", "33");
+        both(t, "trip(legs{a: @A2, b: @B2, c: @C2})", "11");
+        both(t, "trip(legs{a: @A1, b: @B1, c: @A1})", "32");
+        both(t, "trip(legs{a: @A1, b: @C1, c: @D1})", "E216");
+    }
+    ck_assert_int_eq(count_op(t->vm, "trip", OP_QUERY_ENTER_SIDES), 2);
+    ck_assert_int_eq(count_op(t->vm, "trip", OP_QUERY_ENTER), 0);
+    tvm_free(t);
+    const char *const calls[] = { "trip(legs{a: @A1, b: @B1, c: @C1})",
+                                  "trip(legs{a: @B1, b: @A1, c: @A2})",
+                                  "trip(legs{a: @C1, b: @D1, c: @D2})",
+                                  "trip(legs{a: @A2, b: @B2, c: @C2})",
+                                  "trip(legs{a: @A1, b: @B1, c: @A1})" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(BARE_SIDES, BARE_BOARD, calls[i]);
+}
+END_TEST
+
+/* Sitting 18 (sight): a copy skipped at a square (QUERY_ENTER_SQUARE, peephole.c skip_walk: in
+ * the bundled rules terrain_sight at every square a line crosses). look(n, sq), a min query with
+ * the constant default 9, its three rules each testing first marked(sq, m): sq in an element
+ * and m among the marks of its terrain (marks: a tabled query of the terrain). m1 gives 1, m2
+ * (when n > 0) 2, m3 3. view(p) = 10 look(1, p.a) + look(0, p.b), look copied at its two calls
+ * (its arguments a field of p: not forwarded); below, view(A1, B1) is view(pair{a: @A1, b:
+ * @B1}). The board, 5 x 1: A1 in no element, B1 woods (m1, m2), C1 marsh (m3), D1 open (no
+ * mark), E1 hedgerow (m4, which no rule tests).
+ *   look(_, A1) = 9 (no element: every rule's test false at its first part), look(1, B1) =
+ *   min(1, 2) = 1, look(0, B1) = 1, look(_, C1) = 3, look(_, D1) = 9, look(_, E1) = 9.
+ *   view(A1, D1) = 99, view(B1, C1) = 13, view(D1, B1) = 91, view(C1, A1) = 39, view(E1, A1) =
+ *   99, view(D1, D1) = 99. A square off the board (F1): E217, whichever the run. */
+static const char *const BARE_SQUARES =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "terrain open; terrain woods; terrain marsh; terrain hedgerow;\n"
+    "enum mark { m1, m2, m3, m4 }\n"
+    "query marks(t: terrain) -> set<mark> combine first;\n"
+    "rule marks.r cite \"T.1\" answer if t == open then {} else if t == woods then {m1, m2} "
+    "else if t == marsh then {m3} else {m4};\n"
+    "fn marked(sq: square, m: mark) -> bool = in_element(sq) and m in marks(terrain(sq));\n"
+    "query look(n: int, sq: square) -> int combine min default 9;\n"
+    "rule look.a cite \"T.1\" when marked(sq, m1) answer 1;\n"
+    "rule look.b cite \"T.1\" when marked(sq, m2) and n > 0 answer 2;\n"
+    "rule look.c cite \"T.1\" when marked(sq, m3) answer 3;\n"
+    "record pair { a: square, b: square }\n"
+    "query view(p: pair) -> int combine sum;\n"
+    "rule view.r cite \"T.1\" answer 10 * look(1, p.a) + look(0, p.b);\n";
+static const char *const BARE_SQUARES_BOARD =
+    "size 5 x 1\nlegend . = none  w = woods  m = marsh  o = open  h = hedgerow\nmap\n"
+    "  1 . w m o h\n";
+
+START_TEST(a_copy_is_skipped_at_a_bare_square)
+{
+    tvm *t = board_vm(BARE_SQUARES, BARE_SQUARES_BOARD, 0);
+    for (int twice = 0; twice < 2; twice++) {
+        both(t, "view(pair{a: @A1, b: @D1})", "99");
+        both(t, "view(pair{a: @B1, b: @C1})", "13");
+        both(t, "view(pair{a: @D1, b: @B1})", "91");
+        both(t, "view(pair{a: @C1, b: @A1})", "39");
+        both(t, "view(pair{a: @E1, b: @A1})", "99");
+        both(t, "view(pair{a: @D1, b: @D1})", "99");
+        both(t, "view(pair{a: @A1, b: @F1})", "E217");
+    }
+    ck_assert_int_eq(count_op(t->vm, "view", OP_QUERY_ENTER_SQUARE), 2);
+    ck_assert_int_eq(count_op(t->vm, "view", OP_QUERY_ENTER), 0);
+    tvm_free(t);
+    /* a terrain's marks are in the table from its first read on: D1 twice, E1 twice, the
+     * second copy skipped in an element */
+    const char *const calls[] = { "view(pair{a: @A1, b: @D1})", "view(pair{a: @B1, b: @C1})",
+                                  "view(pair{a: @D1, b: @B1})", "view(pair{a: @E1, b: @A1})",
+                                  "view(pair{a: @D1, b: @D1})", "view(pair{a: @E1, b: @E1})" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(BARE_SQUARES, BARE_SQUARES_BOARD, calls[i]);
+}
+END_TEST
+
+/* Sitting 18 (sight): an inlined fn's code skipped at a square where no unit stands
+ * (INLINE_ENTER_EMPTY, peephole.c skip_walk: in the bundled rules square_screened at every
+ * square a line crosses). screened(n, sq) = any(u in units_at(sq): u.kind == infantry or n > 0),
+ * inlined at its two calls in walk(p) = screened(0, p.a) or screened(1, p.b) (its arguments a
+ * field of p: copied, not forwarded; below, walk(A1, B1) is walk(pair{a: @A1, b: @B1})). The
+ * board, 4 x 1: a rifle (infantry) on B1, a panzer (a tank) on C1, nothing on A1 and D1.
+ *   screened(_, A1) = screened(_, D1) = false (no unit: the loop done at once); screened(_, B1)
+ *   = true (infantry); screened(0, C1) = false, screened(1, C1) = true.
+ *   walk(A1, D1) = false, walk(B1, C1) = true, walk(C1, A1) = false, walk(D1, B1) = true,
+ *   walk(C1, C1) = true, walk(A1, A1) = false. A square off the board (E1): E217, whichever
+ *   the run. */
+static const char *const EMPTY_SQUARES =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "kind infantry; kind tank;\nside allies;\nterrain open;\n"
+    "counter rifle: infantry { side allies }\n"
+    "counter panzer: tank { side allies }\n"
+    "fn screened(n: int, sq: square) -> bool = any(u in units_at(sq): u.kind == infantry or n > "
+    "0);\n"
+    "record pair { a: square, b: square }\n"
+    "query walk(p: pair) -> bool combine first;\n"
+    "rule walk.r cite \"T.1\" answer screened(0, p.a) or screened(1, p.b);\n";
+static const char *const EMPTY_BOARD = "size 4 x 1\nlegend . = open\nmap\n  1 . . . .\n"
+                                       "unit r1 = rifle allies at B1\n"
+                                       "unit p1 = panzer allies at C1\n";
+
+START_TEST(an_inlined_fn_is_skipped_where_no_unit_stands)
+{
+    tvm *t = board_vm(EMPTY_SQUARES, EMPTY_BOARD, 0);
+    for (int twice = 0; twice < 2; twice++) {
+        both(t, "walk(pair{a: @A1, b: @D1})", "false");
+        both(t, "walk(pair{a: @B1, b: @C1})", "true");
+        both(t, "walk(pair{a: @C1, b: @A1})", "false");
+        both(t, "walk(pair{a: @D1, b: @B1})", "true");
+        both(t, "walk(pair{a: @C1, b: @C1})", "true");
+        both(t, "walk(pair{a: @A1, b: @A1})", "false");
+        both(t, "walk(pair{a: @A1, b: @E1})", "E217");
+    }
+    ck_assert_int_eq(count_op(t->vm, "walk", OP_INLINE_ENTER_EMPTY), 2);
+    ck_assert_int_eq(count_op(t->vm, "walk", OP_INLINE_ENTER), 0);
+    tvm_free(t);
+    const char *const calls[] = { "walk(pair{a: @A1, b: @D1})", "walk(pair{a: @C1, b: @A1})",
+                                  "walk(pair{a: @D1, b: @B1})", "walk(pair{a: @A1, b: @A1})" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(EMPTY_SQUARES, EMPTY_BOARD, calls[i]);
+}
+END_TEST
+
+/* Sitting 18 (sight): a min or max aggregate's step and the loop's FOR_BACK its jump lands on,
+ * in one (AGG_MIN_BACK, AGG_MAX_BACK: in the bundled rules sight_along's `min(st in line(...):
+ * ...)` over the terrain and the sides at every step of a line). lo(n) = min(i in [3, n, 5]:
+ * 2 i), hi(n) = max(i in [3, n, 5]: i - n), worst(n) = min(i in [n, 2, 1]: shut for 0, dim for
+ * 2, else wide) over the enum view (shut, dim, wide: shut decides at once).
+ *   lo(1) = 2, lo(4) = 6, lo(9) = 6; hi(1) = 4, hi(4) = 1, hi(9) = 0;
+ *   worst(0) = shut (its first item decides: the loop left at once), worst(1) = dim,
+ *   worst(7) = dim. */
+static const char *const AGG_BACK =
+    "source \"T.1\" = \"this test's rules\";\n"
+    "enum view { shut, dim, wide }\n"
+    "query lo(n: int) -> int combine first;\n"
+    "rule lo.r cite \"T.1\" answer min(i in [3, n, 5]: 2 * i);\n"
+    "query hi(n: int) -> int combine first;\n"
+    "rule hi.r cite \"T.1\" answer max(i in [3, n, 5]: i - n);\n"
+    "query worst(n: int) -> view combine first;\n"
+    "rule worst.r cite \"T.1\" answer min(i in [n, 2, 1]: if i == 0 then shut else if i == 2 "
+    "then dim else wide);\n";
+
+START_TEST(an_aggregates_step_and_its_loops_back_edge_run_as_one)
+{
+    tvm *t = board_vm(AGG_BACK, NULL, 0);
+    both(t, "lo(1)", "2");
+    both(t, "lo(4)", "6");
+    both(t, "lo(9)", "6");
+    both(t, "hi(1)", "4");
+    both(t, "hi(4)", "1");
+    both(t, "hi(9)", "0");
+    both(t, "worst(0)", "shut");
+    both(t, "worst(1)", "dim");
+    both(t, "worst(7)", "dim");
+    ck_assert_int_eq(count_op(t->vm, "lo", OP_AGG_MIN_BACK), 1);
+    ck_assert_int_eq(count_op(t->vm, "hi", OP_AGG_MAX_BACK), 1);
+    ck_assert_int_eq(count_op(t->vm, "worst", OP_AGG_MIN_BACK), 1);
+    ck_assert_int_eq(count_op(t->vm, "lo", OP_FOR_BACK), 1); /* kept after it */
+    tvm_free(t);
+    const char *const calls[] = { "lo(4)", "hi(1)", "worst(0)", "worst(7)" };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+        same_steps_and_parts(AGG_BACK, NULL, calls[i]);
+}
+END_TEST
+
+/* Sitting 18 (sight): a local pushed and then the distance to it, or the compare with it
+ * (L_DISTANCE, L_GT: in the bundled rules past_reach's `distance(s.from, entered) > reach` at
+ * every step the range-limit rule walks). far(p, b, r) = distance(p.a, b) > r on a 5 x 1 board
+ * (distance: the larger of the column and row offsets).
+ *   far(A1, D1, 2): 3 > 2, true; far(A1, B1, 2): 1 > 2, false; far(C1, C1, 0): 0 > 0, false;
+ *   far(E1, A1, 3): 4 > 3, true. A square off the board (F1): E217, whichever the run. */
+static const char *const LOCAL_PAIRS = "source \"T.1\" = \"this test's rules\";\n"
+                                       "terrain open;\n"
+                                       "record spot { a: square }\n"
+                                       "query far(p: spot, b: square, r: int) -> bool combine "
+                                       "first;\n"
+                                       "rule far.r cite \"T.1\" answer distance(p.a, b) > r;\n";
+static const char *const LOCAL_BOARD = "size 5 x 1\nlegend . = open\nmap\n  1 . . . . .\n";
+
+START_TEST(a_local_and_the_distance_or_compare_with_it_run_as_one)
+{
+    tvm *t = board_vm(LOCAL_PAIRS, LOCAL_BOARD, 0);
+    both(t, "far(spot{a: @A1}, @D1, 2)", "true");
+    both(t, "far(spot{a: @A1}, @B1, 2)", "false");
+    both(t, "far(spot{a: @C1}, @C1, 0)", "false");
+    both(t, "far(spot{a: @E1}, @A1, 3)", "true");
+    both(t, "far(spot{a: @A1}, @F1, 1)", "E217");
+    ck_assert_int_eq(count_op(t->vm, "far", OP_L_DISTANCE), 1);
+    ck_assert_int_eq(count_op(t->vm, "far", OP_L_GT), 1);
+    ck_assert_int_eq(count_op(t->vm, "far", OP_DISTANCE), 1); /* kept after it */
+    tvm_free(t);
+    same_steps_and_parts(LOCAL_PAIRS, LOCAL_BOARD, "far(spot{a: @A1}, @D1, 2)");
+    same_steps_and_parts(LOCAL_PAIRS, LOCAL_BOARD, "far(spot{a: @C1}, @C1, 0)");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pairs");
@@ -225,6 +461,11 @@ int main(void)
     tcase_add_test(tc, a_kept_reads_tabled_answer_is_tested_in_one);
     tcase_add_test(tc, a_local_and_a_field_run_as_one);
     tcase_add_test(tc, a_copys_constant_default_runs_with_its_exit);
+    tcase_add_test(tc, a_copy_is_skipped_at_a_bare_side);
+    tcase_add_test(tc, a_copy_is_skipped_at_a_bare_square);
+    tcase_add_test(tc, an_inlined_fn_is_skipped_where_no_unit_stands);
+    tcase_add_test(tc, an_aggregates_step_and_its_loops_back_edge_run_as_one);
+    tcase_add_test(tc, a_local_and_the_distance_or_compare_with_it_run_as_one);
     suite_add_tcase(s, tc);
     return check_run(s);
 }
