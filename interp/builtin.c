@@ -696,6 +696,39 @@ BODY(builtin_joined_sides)
     return list_of(x, run, k, T_SIDE, out);
 }
 
+/* sides_with(sq, f): sides_of(sq)'s sides that carry f, as [sd in sides_of(sq): side_has(sd, f)]
+ * answers (E218 on a hex board, as sides_of); none: the shared empty list. */
+BODY(builtin_sides_with)
+{
+    static const geo_dir nesw[4] = { GEO_N, GEO_E, GEO_S, GEO_W };
+    const geo_grid *g = x->sc->g;
+    if (g->topo != GEO_SQUARE)
+        return state_fail(x, E_TOPOLOGY, "sides_with() is for square boards");
+    const board *bd = x->sc->b;
+    int id = (int)args[1].u.i, sides[4];
+    size_t k = 0;
+    for (int i = 0; i < 4; i++) {
+        int sd = geo_side_of(g, at.a, nesw[i]);
+        if (board_side_has_id(bd, sd, id))
+            sides[k++] = sd;
+    }
+    return list_of(x, sides, k, T_SIDE, out);
+}
+
+/* sides_joined(a, b, f): both sides on one run of f (board_side_run); E209 when the runs could
+ * not be computed, as joined_sides. */
+BODY(builtin_sides_joined)
+{
+    const board *bd = x->sc->b;
+    int id = (int)args[2].u.i;
+    int ra = board_side_run(bd, id, at.a);
+    int rb = ra >= 0 ? board_side_run(bd, id, at.b) : -1;
+    if (ra == BOARD_RUN_NOMEM)
+        return state_fail(x, E_MEMORY, "out of memory following the runs of a side feature");
+    out->u.i = ra >= 0 && ra == rb;
+    return true;
+}
+
 BODY(builtin_side_squares)
 {
     int s0, s1, sqs[2];

@@ -582,6 +582,16 @@ size_t board_side_runs(const board *b, int id, const int *sides, size_t n, int *
     return total;
 }
 
+int board_side_run(const board *b, int id, int side)
+{
+    side_runs *r = b->runs;
+    if (id < 0 || id >= BOARD_MAX_ID || !place_ok(b, BOARD_AT_SIDE, side))
+        return -1;
+    if (r->id != id && !runs_build(b, r, id))
+        return BOARD_RUN_NOMEM;
+    return r->run_of[side];
+}
+
 /* ---- units ---- */
 
 static bool unit_ok(int unit)
