@@ -697,22 +697,35 @@ BODY(builtin_joined_sides)
 }
 
 /* sides_with(sq, f): sides_of(sq)'s sides that carry f, as [sd in sides_of(sq): side_has(sd, f)]
- * answers (E218 on a hex board, as sides_of); none: the shared empty list. */
+ * answers (E218 on a hex board, as sides_of); none: the shared empty list. The four sides are
+ * numbered from the square's column and row as geo_side_of numbers them (board.md §1: the
+ * horizontal sides row by row, then the vertical ones), the feature's bit read in place. */
 BODY(builtin_sides_with)
 {
-    static const geo_dir nesw[4] = { GEO_N, GEO_E, GEO_S, GEO_W };
     const geo_grid *g = x->sc->g;
     if (g->topo != GEO_SQUARE)
         return state_fail(x, E_TOPOLOGY, "sides_with() is for square boards");
     const board *bd = x->sc->b;
-    int id = (int)args[1].u.i, sides[4];
+    int id = (int)args[1].u.i;
+    int sx = (int)RES_SQUARE_X(args[0].u.i), sy = (int)RES_SQUARE_Y(args[0].u.i), w = g->w;
+    int west = w * (g->h + 1) + sy * (w + 1) + sx;
+    const int nesw[4] = { sy * w + sx, west + 1, (sy + 1) * w + sx, west };
+    int sides[4];
     size_t k = 0;
-    for (int i = 0; i < 4; i++) {
-        int sd = geo_side_of(g, at.a, nesw[i]);
-        if (board_side_has_id(bd, sd, id))
-            sides[k++] = sd;
+    for (int i = 0; i < 4; i++)
+        if (board_side_has_id(bd, nesw[i], id))
+            sides[k++] = nesw[i];
+    if (k == 0) {
+        out->u.list = (vlist *)&builtin_empty_list; /* never written: builtin.h */
+        return true;
     }
-    return list_of(x, sides, k, T_SIDE, out);
+    vlist *l = new_list(x, k);
+    if (!l)
+        return false;
+    for (size_t i = 0; i < k; i++)
+        l->items[i] = (val){ .type = T_SIDE, .u.i = sides[i] };
+    out->u.list = l;
+    return true;
 }
 
 /* sides_joined(a, b, f): both sides on one run of f (board_side_run); E209 when the runs could
