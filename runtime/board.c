@@ -534,7 +534,7 @@ static bool runs_build(const board *b, side_runs *r, int id)
     r->nruns = 0;
     r->start[0] = 0;
     for (int s = 0; s < n; s++) {
-        if (b->head[BOARD_AT_SIDE][s] < 0 || r->run_of[s] >= 0 || !board_side_has(b, s, id, NULL))
+        if (b->head[BOARD_AT_SIDE][s] < 0 || r->run_of[s] >= 0 || !board_side_has_id(b, s, id))
             continue; /* most sides carry nothing */
         r->run_of[s] = r->nruns;
         r->sides[found++] = s;
@@ -542,7 +542,7 @@ static bool runs_build(const board *b, side_runs *r, int id)
             int meet[6];
             size_t k = geo_sides_meeting(&b->g, r->sides[q], meet);
             for (size_t i = 0; i < k; i++)
-                if (r->run_of[meet[i]] < 0 && board_side_has(b, meet[i], id, NULL)) {
+                if (r->run_of[meet[i]] < 0 && board_side_has_id(b, meet[i], id)) {
                     r->run_of[meet[i]] = r->nruns;
                     r->sides[found++] = meet[i];
                 }
