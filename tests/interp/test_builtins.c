@@ -323,6 +323,26 @@ START_TEST(line_meeting_steps)
      * feature (the wall D4/E4 ends at the corner of D3, E3, D4 and E4, not this one) */
     ck_ev(t, "line_meeting(@C3, @D4, ridge)", "[]");
     ck_ev(t, "line_meeting(@C3, @D4, wall)", "[]");
+    /* every line of the board, both ways, for both features: the steps line_meeting gives,
+     * whether it traces the line itself (the first call for a, b) or reads the line kept
+     * (line(b, a) asked first), are those of line() whose side crossed carries the feature or,
+     * at a corner touch, one of the four sides meeting there does */
+    static const char *const MEETS =
+        "(if st.corner then side_has(side_between(st.from, st.left), %s) or "
+        "side_has(side_between(st.left, st.square), %s) or "
+        "side_has(side_between(st.from, st.right), %s) or "
+        "side_has(side_between(st.right, st.square), %s) else side_has(st.side, %s))";
+    for (int i = 0; i < 2; i++) {
+        const char *f = i ? "wall" : "ridge";
+        char meets[512], e[2048];
+        snprintf(meets, sizeof meets, MEETS, f, f, f, f, f);
+        snprintf(e, sizeof e,
+                 "all(a in squares_within(@C2, 9): all(b in squares_within(@C2, 9): "
+                 "line_meeting(a, b, %s) == [st in line(a, b): %s] and "
+                 "(let l = line(b, a); line_meeting(b, a, %s) == [st in l: %s])))",
+                 f, meets, f, meets);
+        ck_ev(t, e, "true");
+    }
     /* no line from a square to itself; the errors of line() */
     ck_ev(t, "line_meeting(@B2, @B2, ridge)", "[]");
     ck_ev(t, "line_meeting(@A1, @F1, ridge)", "E217");
