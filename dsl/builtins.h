@@ -227,6 +227,18 @@ BUILTIN_BOARD(GIVES_VALUE, "gives_value", builtin_gives_value, UNIT, VALUE_NAME,
     "whether unit u has value v (a name declared with `value`): its counter gives it, or a rule "
     "has set it; reading `u.v` without it is E204")
 
+/* a side feature around a square, and two sides on one run of it (board.md §3): the geometry of
+ * red contour lines asked side by side; which feature makes one is the rules' choice */
+BUILTIN_BOARD(SIDES_WITH, "sides_with", builtin_sides_with, SQUARE, SIDE_FEATURE, NONE, SIDES,
+    "sq, f",
+    "the sides of sq that carry side feature f, in the order of `sides_of` (N, E, S, W; E218 on "
+    "a hex board)")
+BUILTIN_BOARD(SIDES_JOINED, "sides_joined", builtin_sides_joined, SIDE, SIDE, SIDE_FEATURE, BOOL,
+    "a, b, f",
+    "whether sides a and b both carry side feature f and lie on one run of it, joined end to "
+    "end through sides carrying f as `joined_sides` follows them (a side carrying f is joined "
+    "to itself): `b in joined_sides([a], f)` without the list")
+
 /* the game clock, and lists (compiled to instructions) */
 BUILTIN_OP(TURN, "turn", TURN, NONE, NONE, NONE, INT, "",
     "the turn, from 1")

@@ -195,13 +195,34 @@ static vlist *new_steps(vm_ctx *x, size_t cap, val **records)
     return l;
 }
 
+/* Whether the corner touch of step record f of a traced line meets side feature `id` on board
+ * bd of grid g: one of the four sides meeting at the corner (from-left, left-square,
+ * from-right, right-square) carries it. */
+static bool corner_meets(const geo_grid *g, const board *bd, const val *f, int id)
+{
+    int fx = (int)RES_SQUARE_X(f[STEP_FROM].u.i), fy = (int)RES_SQUARE_Y(f[STEP_FROM].u.i);
+    int tx = (int)RES_SQUARE_X(f[STEP_SQUARE].u.i), ty = (int)RES_SQUARE_Y(f[STEP_SQUARE].u.i);
+    const int64_t beside[2] = { f[STEP_LEFT].u.i, f[STEP_RIGHT].u.i };
+    for (int k = 0; k < 2; k++) {
+        int sx = (int)RES_SQUARE_X(beside[k]), sy = (int)RES_SQUARE_Y(beside[k]);
+        if (board_side_has_id(bd, builtin_side_xy(g, fx, fy, sx, sy), id) ||
+            board_side_has_id(bd, builtin_side_xy(g, sx, sy, tx, ty), id))
+            return true;
+    }
+    return false;
+}
+
 /* line(a, b): the supercover trace (geo_walk), a excluded, b included. The walk's step
  * (geo_walk_step) written out for the records it fills: the two fractions it compares kept as
  * running products (l = (2 ix + 1) ny, r = (2 iy + 1) nx, each grown by its own step as ix or
  * iy grows), and each side numbered from the square left (geo_square_side_xy's numbering)
  * without the crossing's other fields; the same steps, sides and squares (test_board
- * line_gives_the_walks_crossings). */
-static bool line_steps(vm_ctx *x, int a, int b, val *out)
+ * line_gives_the_walks_crossings). With `meeting` (a constant at each call), also
+ * line_meeting's list of the steps that meet side feature id, into *mout, made in the same
+ * loop (the side crossed tested as it is numbered; at a corner touch the four sides meeting
+ * there): a list of the line's room, allocated after the line's block. */
+static inline __attribute__((always_inline)) bool line_trace(vm_ctx *x, int a, int b, val *out,
+                                                             bool meeting, int id, val *mout)
 {
     const geo_grid *g = x->sc->g;
     geo_walk w;
@@ -215,6 +236,11 @@ static bool line_steps(vm_ctx *x, int a, int b, val *out)
     vlist *l = new_steps(x, cap, &rec);
     if (!l)
         return false;
+    vlist *m = meeting ? new_list(x, cap) : NULL;
+    if (meeting && !m)
+        return false;
+    const board *bd = x->sc->b;
+    size_t k = 0; /* the steps meeting id so far */
     const uint32_t step_type = x->p->records[R_STEP].type;
     const int gw = g->w, vbase = g->w * (g->h + 1), bx = w.bx, by = w.by, sx = w.sx, sy = w.sy;
     /* the side crossed leaving (px, py) along x: the column line on its right when sx > 0,
@@ -232,12 +258,16 @@ static bool line_steps(vm_ctx *x, int a, int b, val *out)
             lx += dl;
             const int64_t to = RES_SQUARE(px, py);
             builtin_put_step(f, from, to, 0, side, to, to, (int64_t)++n);
+            if (meeting && board_side_has_id(bd, side, id))
+                m->items[k++] = (val){ .type = step_type, .u.rec = f };
         } else if (lx > ry) { /* through a row line */
             const int side = (py + hy) * gw + px;
             py += sy;
             ry += dr;
             const int64_t to = RES_SQUARE(px, py);
             builtin_put_step(f, from, to, 0, side, to, to, (int64_t)++n);
+            if (meeting && board_side_has_id(bd, side, id))
+                m->items[k++] = (val){ .type = step_type, .u.rec = f };
         } else {
             /* through the corner: u the square across the column line, v across the row
              * line; u lies left of the line iff sx * sy > 0; the side given is the one
@@ -251,13 +281,33 @@ static bool line_steps(vm_ctx *x, int a, int b, val *out)
             ry += dr;
             builtin_put_step(f, from, RES_SQUARE(px, py), 1, side, u_left ? u : v, u_left ? v : u,
                              (int64_t)++n);
+            /* the four sides meeting at the corner (corner_meets' four), from the square left,
+             * (px - sx, py - sy): the column line's beside it and beside the square across the
+             * row line, the row line's beside it and beside the square across the column line */
+            if (meeting) {
+                const int col = vbase + (py - sy) * (gw + 1) + (px - sx) + vx;
+                const int row = (py - sy + hy) * gw + (px - sx);
+                if (board_side_has_id(bd, col, id) ||
+                    board_side_has_id(bd, col + sy * (gw + 1), id) ||
+                    board_side_has_id(bd, row, id) || board_side_has_id(bd, row + sx, id))
+                    m->items[k++] = (val){ .type = step_type, .u.rec = f };
+            }
         }
         l->items[n - 1] = (val){ .type = step_type, .u.rec = f };
     }
     l->len = n;
     x->steps_made += n;
     out->u.list = l;
+    if (meeting) {
+        m->len = k;
+        mout->u.list = m;
+    }
     return true;
+}
+
+static bool line_steps(vm_ctx *x, int a, int b, val *out)
+{
+    return line_trace(x, a, b, out, false, -1, NULL);
 }
 
 /* bresenham(a, b): the classic walk (geo_bres), one square per move. A diagonal move is
@@ -696,6 +746,52 @@ BODY(builtin_joined_sides)
     return list_of(x, run, k, T_SIDE, out);
 }
 
+/* sides_with(sq, f): sides_of(sq)'s sides that carry f, as [sd in sides_of(sq): side_has(sd, f)]
+ * answers (E218 on a hex board, as sides_of); none: the shared empty list. The four sides are
+ * numbered from the square's column and row as geo_side_of numbers them (board.md §1: the
+ * horizontal sides row by row, then the vertical ones), the feature's bit read in place. */
+BODY(builtin_sides_with)
+{
+    const geo_grid *g = x->sc->g;
+    if (g->topo != GEO_SQUARE)
+        return state_fail(x, E_TOPOLOGY, "sides_with() is for square boards");
+    const board *bd = x->sc->b;
+    int id = (int)args[1].u.i;
+    int sx = (int)RES_SQUARE_X(args[0].u.i), sy = (int)RES_SQUARE_Y(args[0].u.i), w = g->w;
+    int west = w * (g->h + 1) + sy * (w + 1) + sx;
+    const int nesw[4] = { sy * w + sx, west + 1, (sy + 1) * w + sx, west };
+    int sides[4];
+    size_t k = 0;
+    for (int i = 0; i < 4; i++)
+        if (board_side_has_id(bd, nesw[i], id))
+            sides[k++] = nesw[i];
+    if (k == 0) {
+        out->u.list = (vlist *)&builtin_empty_list; /* never written: builtin.h */
+        return true;
+    }
+    vlist *l = new_list(x, k);
+    if (!l)
+        return false;
+    for (size_t i = 0; i < k; i++)
+        l->items[i] = (val){ .type = T_SIDE, .u.i = sides[i] };
+    out->u.list = l;
+    return true;
+}
+
+/* sides_joined(a, b, f): both sides on one run of f (board_side_run); E209 when the runs could
+ * not be computed, as joined_sides. */
+BODY(builtin_sides_joined)
+{
+    const board *bd = x->sc->b;
+    int id = (int)args[2].u.i;
+    int ra = board_side_run(bd, id, at.a);
+    int rb = ra >= 0 ? board_side_run(bd, id, at.b) : -1;
+    if (ra == BOARD_RUN_NOMEM)
+        return state_fail(x, E_MEMORY, "out of memory following the runs of a side feature");
+    out->u.i = ra >= 0 && ra == rb;
+    return true;
+}
+
 BODY(builtin_side_squares)
 {
     int s0, s1, sqs[2];
@@ -754,41 +850,31 @@ BODY(builtin_line)
     return true;
 }
 
-/* Whether the corner touch of step record f of a traced line meets side feature `id` on board
- * bd of grid g: one of the four sides meeting at the corner (from-left, left-square,
- * from-right, right-square) carries it. */
-static bool corner_meets(const geo_grid *g, const board *bd, const val *f, int id)
-{
-    int fx = (int)RES_SQUARE_X(f[STEP_FROM].u.i), fy = (int)RES_SQUARE_Y(f[STEP_FROM].u.i);
-    int tx = (int)RES_SQUARE_X(f[STEP_SQUARE].u.i), ty = (int)RES_SQUARE_Y(f[STEP_SQUARE].u.i);
-    const int64_t beside[2] = { f[STEP_LEFT].u.i, f[STEP_RIGHT].u.i };
-    for (int k = 0; k < 2; k++) {
-        int sx = (int)RES_SQUARE_X(beside[k]), sy = (int)RES_SQUARE_Y(beside[k]);
-        if (board_side_has_id(bd, builtin_side_xy(g, fx, fy, sx, sy), id) ||
-            board_side_has_id(bd, builtin_side_xy(g, sx, sy, tx, ty), id))
-            return true;
-    }
-    return false;
-}
-
 /* line_meeting(a, b, f): the steps of line(a, b) (the list kept for the evaluation, traced
  * if need be, as builtin_line does, with its errors) that meet side feature f: the side a step
  * crosses carries it, or at a corner touch one of the four sides meeting there does
  * (corner_meets); in order, as a new list of the same records (its room that of the whole
  * line, in the arena). A rule that asks something of every step crossing f loops over these
- * few instead of the whole line. */
+ * few instead of the whole line. A line not yet kept is traced with its meeting steps listed
+ * in the same loop (line_trace), then kept as builtin_line keeps it. */
 BODY(builtin_line_meeting)
 {
-    val whole;
-    if (!builtin_line(x, args, at, &whole))
-        return false;
-    const vlist *l = whole.u.list;
+    int id = (int)args[2].u.i;
+    if (!x->line_list || x->line_a != at.a || x->line_b != at.b) {
+        val whole = { 0 };
+        if (!line_trace(x, at.a, at.b, &whole, true, id, out))
+            return false;
+        x->line_list = whole.u.list;
+        x->line_a = at.a;
+        x->line_b = at.b;
+        return true;
+    }
+    const vlist *l = x->line_list;
     vlist *m = new_list(x, l->len);
     if (!m)
         return false;
     const geo_grid *g = x->sc->g;
     const board *bd = x->sc->b;
-    int id = (int)args[2].u.i;
     /* the side's bit (board_side_has_id) read from the board's view, for the features that
      * have one (every bundled one), its test out of the loop */
     const uint64_t *bits =

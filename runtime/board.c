@@ -534,7 +534,7 @@ static bool runs_build(const board *b, side_runs *r, int id)
     r->nruns = 0;
     r->start[0] = 0;
     for (int s = 0; s < n; s++) {
-        if (b->head[BOARD_AT_SIDE][s] < 0 || r->run_of[s] >= 0 || !board_side_has(b, s, id, NULL))
+        if (b->head[BOARD_AT_SIDE][s] < 0 || r->run_of[s] >= 0 || !board_side_has_id(b, s, id))
             continue; /* most sides carry nothing */
         r->run_of[s] = r->nruns;
         r->sides[found++] = s;
@@ -542,7 +542,7 @@ static bool runs_build(const board *b, side_runs *r, int id)
             int meet[6];
             size_t k = geo_sides_meeting(&b->g, r->sides[q], meet);
             for (size_t i = 0; i < k; i++)
-                if (r->run_of[meet[i]] < 0 && board_side_has(b, meet[i], id, NULL)) {
+                if (r->run_of[meet[i]] < 0 && board_side_has_id(b, meet[i], id)) {
                     r->run_of[meet[i]] = r->nruns;
                     r->sides[found++] = meet[i];
                 }
@@ -580,6 +580,16 @@ size_t board_side_runs(const board *b, int id, const int *sides, size_t n, int *
         total += len;
     }
     return total;
+}
+
+int board_side_run(const board *b, int id, int side)
+{
+    side_runs *r = b->runs;
+    if (id < 0 || id >= BOARD_MAX_ID || !place_ok(b, BOARD_AT_SIDE, side))
+        return -1;
+    if (r->id != id && !runs_build(b, r, id))
+        return BOARD_RUN_NOMEM;
+    return r->run_of[side];
 }
 
 /* ---- units ---- */

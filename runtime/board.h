@@ -225,6 +225,16 @@ static inline int board_side_test(const board *b, int64_t side, int id)
  * makes one is the rules' choice. */
 size_t board_side_runs(const board *b, int id, const int *sides, size_t n, int *out, size_t cap);
 
+/* What board_side_run returns when the runs could not be computed (out of memory). */
+#define BOARD_RUN_NOMEM (-2)
+
+/* The run of side feature id (as board_side_runs finds them, kept until a side feature is put or
+ * taken) that `side` belongs to: a number from 0, the same for two sides exactly when they are
+ * in one run; -1 when side does not carry id or is no side of the board, BOARD_RUN_NOMEM when
+ * the runs could not be computed. A call costs one lookup once the runs are kept, so whether
+ * two sides lie on one red contour line is asked without listing the line. */
+int board_side_run(const board *b, int id, int side);
+
 /* ---- units ---- */
 /* A unit (by unit-pool id, 0..BOARD_MAX_UNITS-1) stands on one square, or on two squares that
  * share a side (a 2-square counter: sq0 is its front, sq1 its rear), or is embarked in another

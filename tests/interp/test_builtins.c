@@ -1,7 +1,8 @@
 /* test_builtins.c — Check tests of the ordered combinations over enums (language.md §3.5, §4:
  * `combine min` / `combine max`, the aggregates min(x in L: e) / max(…) and min(a, b) / max(a, b)
  * over enum members, in declaration order) and of the board built-ins direction(a, b),
- * squares_within(sq, n) and joined_sides(ss, f) (§5.3) on tiny boards written below, and of
+ * squares_within(sq, n), joined_sides(ss, f), sides_with(sq, f) and sides_joined(a, b, f) (§5.3)
+ * on tiny boards written below, and of
  * line(a, b) against the runtime's walk.
  *
  * Every expected value is worked out in a comment, from the declarations and the board's
@@ -238,6 +239,59 @@ START_TEST(joined_sides_runs)
 }
 END_TEST
 
+/* sides_with(sq, f) and sides_joined(a, b, f) on the RIDGES board above: a square's own sides
+ * carrying f, and whether two sides lie on one run of f, each without listing a whole run. */
+START_TEST(sides_with_and_sides_joined)
+{
+    tvm *t = tvm_new(RIDGES);
+    char scn[512];
+    snprintf(scn, sizeof scn, "%sside B1/B2 C1/C2 C2/D2 A3/A4 E3:E ridge\nside D4/E4 wall\n",
+             BOARD);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "ridges.scn", scn, strlen(scn)), HON_OK);
+    /* C2's sides N, E, S, W are C1/C2 (ridge), C2/D2 (ridge), C2/C3, B2/C2: the two ridges, in
+     * that order; B2 has a ridge on its north only, A3 on its south, E3 on its east (the board's
+     * edge); D4 has the wall on its east and no ridge */
+    ck_ev(t, "sides_with(@C2, ridge)", "[C1/C2, C2/D2]");
+    ck_ev(t, "sides_with(@B2, ridge)", "[B1/B2]");
+    ck_ev(t, "sides_with(@A3, ridge)", "[A3/A4]");
+    ck_ev(t, "sides_with(@E3, ridge)", "[E3:E]");
+    ck_ev(t, "sides_with(@D4, wall)", "[D4/E4]");
+    ck_ev(t, "sides_with(@D4, ridge)", "[]");
+    /* what filtering sides_of by side_has gives, on every square (20 of them) */
+    ck_ev(t,
+          "count(q in squares_within(@C2, 9): "
+          "sides_with(q, ridge) == [sd in sides_of(q): side_has(sd, ridge)])",
+          "20");
+    /* B1/B2, C1/C2 and C2/D2 are one run (joined_sides_runs above); A3/A4 another */
+    ck_ev(t, "sides_joined(side_between(@B1, @B2), side_between(@C2, @D2), ridge)", "true");
+    ck_ev(t, "sides_joined(side_between(@D2, @C2), side_between(@C1, @C2), ridge)", "true");
+    ck_ev(t, "sides_joined(side_between(@B1, @B2), side_between(@A3, @A4), ridge)", "false");
+    /* a side carrying f is joined to itself; one without f to nothing, itself included */
+    ck_ev(t, "sides_joined(side_between(@A3, @A4), side_between(@A4, @A3), ridge)", "true");
+    ck_ev(t, "sides_joined(side_between(@D4, @E4), side_between(@D4, @E4), ridge)", "false");
+    ck_ev(t, "sides_joined(side_between(@D4, @E4), side_between(@D4, @E4), wall)", "true");
+    ck_ev(t, "sides_joined(side_between(@B1, @B2), side_between(@B2, @B3), ridge)", "false");
+    ck_ev(t, "sides_joined(side_between(@B2, @B3), side_between(@B1, @B2), ridge)", "false");
+    /* the same answer as asking joined_sides' list, for every two sides of the board's squares */
+    ck_ev(t,
+          "all(p in squares_within(@C2, 9): all(a in sides_of(p): "
+          "all(q in squares_within(@C2, 9): all(b in sides_of(q): "
+          "sides_joined(a, b, ridge) == (b in joined_sides([a], ridge))))))",
+          "true");
+    tvm_free(t);
+    t = tvm_new(RIDGES);
+    ck_ev(t, "sides_with(@A1, ridge)", "E212");
+    tvm_free(t);
+    /* a hex board has no N, E, S, W sides (E218, as sides_of) */
+    static const char *const HEX = "scenario \"hex\"\ntopology hex\nsize 3 x 2\nlegend . = open\n"
+                                   "map\n  1 . . .\n  2 . . .\n";
+    t = tvm_new(RIDGES);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "hex.scn", HEX, strlen(HEX)), HON_OK);
+    ck_ev(t, "sides_with(@A1, ridge)", "E218");
+    tvm_free(t);
+}
+END_TEST
+
 /* line_meeting(a, b, f) on the RIDGES board above: the steps of line(a, b) that cross a side
  * carrying f, or touch a corner where one of the four sides meeting carries it. */
 START_TEST(line_meeting_steps)
@@ -269,6 +323,26 @@ START_TEST(line_meeting_steps)
      * feature (the wall D4/E4 ends at the corner of D3, E3, D4 and E4, not this one) */
     ck_ev(t, "line_meeting(@C3, @D4, ridge)", "[]");
     ck_ev(t, "line_meeting(@C3, @D4, wall)", "[]");
+    /* every line of the board, both ways, for both features: the steps line_meeting gives,
+     * whether it traces the line itself (the first call for a, b) or reads the line kept
+     * (line(b, a) asked first), are those of line() whose side crossed carries the feature or,
+     * at a corner touch, one of the four sides meeting there does */
+    static const char *const MEETS =
+        "(if st.corner then side_has(side_between(st.from, st.left), %s) or "
+        "side_has(side_between(st.left, st.square), %s) or "
+        "side_has(side_between(st.from, st.right), %s) or "
+        "side_has(side_between(st.right, st.square), %s) else side_has(st.side, %s))";
+    for (int i = 0; i < 2; i++) {
+        const char *f = i ? "wall" : "ridge";
+        char meets[512], e[2048];
+        snprintf(meets, sizeof meets, MEETS, f, f, f, f, f);
+        snprintf(e, sizeof e,
+                 "all(a in squares_within(@C2, 9): all(b in squares_within(@C2, 9): "
+                 "line_meeting(a, b, %s) == [st in line(a, b): %s] and "
+                 "(let l = line(b, a); line_meeting(b, a, %s) == [st in l: %s])))",
+                 f, meets, f, meets);
+        ck_ev(t, e, "true");
+    }
     /* no line from a square to itself; the errors of line() */
     ck_ev(t, "line_meeting(@B2, @B2, ridge)", "[]");
     ck_ev(t, "line_meeting(@A1, @F1, ridge)", "E217");
@@ -352,6 +426,7 @@ int main(void)
     tcase_add_test(tc, direction_on_hexes);
     tcase_add_test(tc, squares_within_a_distance);
     tcase_add_test(tc, joined_sides_runs);
+    tcase_add_test(tc, sides_with_and_sides_joined);
     tcase_add_test(tc, line_meeting_steps);
     tcase_add_test(tc, line_gives_the_walks_crossings);
     suite_add_tcase(s, tc);
