@@ -7437,5 +7437,56 @@ def stdout_write_errors():
               and "standard output" in obj["diagnostic"]["message"], "the JSON diagnostic", p)
 
 
+SEA_HEAD = ("scenario \"sea\"\nsize 6 x 3\nlegend . = sand  ~ = water\nmap\n    A B C D E F\n"
+            "  1 . . . . . .\n  2 ~ ~ ~ ~ ~ ~\n  3 ~ ~ ~ ~ ~ ~\n")
+
+
+def write_board(d, name, text):
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+@case
+def start_craft_destroyed():
+    # s18 fixu 1: a landing craft set up on its wreck side took anything at load: an enemy squad
+    # `at` its square, a squad standing in the sea beside nothing. Bloody Omaha removes a
+    # destroyed craft from the board, its units landing or drowning, and may bring it back onto
+    # a sea square by the recovery roll (BRO.2.landing-craft.destroyed, .recover): no craft lies
+    # on the board as a wreck or marked destroyed, and its wreck holds nobody up. Board: 6 x 3,
+    # sand on row 1, the sea on rows 2 and 3; the craft on C2 C3 (back on the bottom edge).
+    # A wrecked craft (line 9) is refused, E320 naming may_start_at.craft_destroyed; an axis squad
+    # on C3 and an allied one on C2 stand in the sea with no craft afloat: each refused for the
+    # water (lines 10 and 11), under harbor_hills (HH.water.destroyed) and bloody_omaha
+    # (PRESUMED.water_squares). The same craft marked destroyed on the board is refused; set up
+    # `off` with the destroyed marker (waiting for the recovery roll) it loads.
+    gone = ("error[E320]: 'craft' cannot start where it stands: may_start_at.craft_destroyed "
+            "forbids it (BRO.2.landing-craft.destroyed, BRO.2.landing-craft.recover)")
+    water = {"harbor_hills": "may_start_at.water forbids it (HH.water.destroyed",
+             "bloody_omaha": "may_start_at.water_presumed forbids it (PRESUMED.water_squares"}
+    with tempfile.TemporaryDirectory() as d:
+        wreck = write_board(d, "wreck.scn", SEA_HEAD +
+                            "unit craft = landing_craft allies at C2 C3 face wreck\n"
+                            "unit a = rifle_squad axis at C3\nunit b = rifle_squad allies at C2\n")
+        for edition, rule in water.items():
+            p = run(["--edition", edition, "--board", wreck, "eval", "1"])
+            check(p.returncode == 1 and p.stdout == "" and f"wreck.scn:9:1: {gone}" in p.stderr,
+                  f"{edition}: a wrecked craft on the board is refused", p)
+            for line, name in ((10, "a"), (11, "b")):
+                check(f"wreck.scn:{line}:1: error[E320]: '{name}' cannot start where it stands: "
+                      f"{rule}" in p.stderr, f"{edition}: {name} stands in the sea", p)
+        marked = write_board(d, "marked.scn", SEA_HEAD +
+                             "unit craft = landing_craft allies at C2 C3 with destroyed\n")
+        p = run(["--board", marked, "eval", "1"])
+        check(p.returncode == 1 and f"marked.scn:9:1: {gone}" in p.stderr,
+              "a craft marked destroyed on the board is refused", p)
+        off = write_board(d, "off.scn", SEA_HEAD +
+                          "unit craft = landing_craft allies off with destroyed\n")
+        p = run(["--board", off, "eval", "has($craft, destroyed)"])
+        check(p.returncode == 0 and lines(p.stdout)[:1] == ["true"],
+              "a destroyed craft off the board loads", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
