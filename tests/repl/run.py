@@ -7488,5 +7488,38 @@ def start_craft_destroyed():
               "a destroyed craft off the board loads", p)
 
 
+@case
+def start_aquatic_on_land():
+    # s18 fixu 2: a water-only boat set up on land loaded. Harbor & Hills: a red-outlined
+    # Amphibious symbol makes a unit exclusively aquatic, in water squares only (HH.amphibious);
+    # any unit crosses a ford, exclusively aquatic ones too (HH.ford). Board: 6 x 3, sand on row
+    # 1 (A1 a ford), the sea on rows 2 and 3. A two-square water-only boat on B1 C1 (sand) is
+    # refused, E320 naming may_start_at.aquatic_on_land, and so on C2 C1 (its rear on sand); on
+    # C2 C3 (the sea) and on A2 A1 (the sea and the ford) it loads; under both editions (the
+    # ability is printed on the counter). A boat that is only Amphibious loads on B1 C1.
+    counters = ("module bloody_omaha;\n"
+                "counter t_wboat \"test: a water-only boat\" : heavy_vehicle { side allies size 2 "
+                "abilities { boat, aquatic_only } }\n"
+                "counter t_aboat \"test: an amphibious boat\" : heavy_vehicle { side allies size 2 "
+                "abilities { boat, amphibious } }\n")
+    refused = ("error[E320]: 'b' cannot start where it stands: may_start_at.aquatic_on_land "
+               "forbids it (HH.amphibious, HH.ford)")
+    with tempfile.TemporaryDirectory() as d:
+        lib = write_board(d, "t.hon", counters)
+        for edition in ("harbor_hills", "bloody_omaha"):
+            for at, counter, loads in (("B1 C1", "t_wboat", False), ("C2 C1", "t_wboat", False),
+                                       ("C2 C3", "t_wboat", True), ("A2 A1", "t_wboat", True),
+                                       ("B1 C1", "t_aboat", True)):
+                path = write_board(d, "b.scn", SEA_HEAD + "square A1 ford\n"
+                                   f"unit b = {counter} allies at {at}\n")
+                p = run(["--edition", edition, "--load", lib, "--board", path, "eval", "1"])
+                what = f"{edition}: {counter} at {at}"
+                if loads:
+                    check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{what} loads", p)
+                else:
+                    check(p.returncode == 1 and f"b.scn:10:1: {refused}" in p.stderr,
+                          f"{what} is refused", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
