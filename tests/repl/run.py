@@ -7521,5 +7521,35 @@ def start_aquatic_on_land():
                           f"{what} is refused", p)
 
 
+@case
+def start_craft_on_hexes():
+    # s18 fixu 4: a misplaced landing craft on a hex board stopped the load with E218 ("lines are
+    # traced on square boards only") from a line of rules/terrain.hon, naming neither the board
+    # nor the craft. BRO.2.landing-craft.placement: the back of the counter touches the edge, so
+    # nothing lies straight behind its rear square; hon's hex boards (board.md §1, odd-q: odd
+    # columns half a hex lower) have the same question. Board: 4 x 3 hexes, open on row 1, the
+    # sea below. A craft on B2 B3 (rear B3 on the bottom row: nothing south of it) loads; on
+    # B2 C2 its rear C2 lies northeast of B2 and D1 lies northeast of C2: refused, E320 at its
+    # line naming may_start_at.landing_craft. PRESUMED.small-craft (a craft on one square stands
+    # on the edge): on A2 (the west column) it loads; on B2, with all six hexes around it on
+    # the board, it is refused.
+    head = ("scenario \"hexes\"\ntopology hex\nsize 4 x 3\nlegend . = open  ~ = water\nmap\n"
+            "  1 . . . .\n  2 ~ ~ ~ ~\n  3 ~ ~ ~ ~\n")
+    refused = ("hex.scn:9:1: error[E320]: 'lc' cannot start where it stands: "
+               "may_start_at.landing_craft forbids it (BRO.2.landing-craft.placement)")
+    with tempfile.TemporaryDirectory() as d:
+        for craft, at, loads in (("landing_craft", "B2 B3", True),
+                                 ("landing_craft", "B2 C2", False),
+                                 ("small_landing_craft", "A2", True),
+                                 ("small_landing_craft", "B2", False)):
+            path = write_board(d, "hex.scn", head + f"unit lc = {craft} allies at {at}\n")
+            p = run(["--board", path, "eval", "1"])
+            if loads:
+                check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{craft} at {at} loads", p)
+            else:
+                check(p.returncode == 1 and refused in p.stderr and "E218" not in p.stderr,
+                      f"{craft} at {at}: E320, no E218", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
