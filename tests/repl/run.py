@@ -7551,5 +7551,46 @@ def start_craft_on_hexes():
                       f"{craft} at {at}: E320, no E218", p)
 
 
+@case
+def start_refusals_all_shown():
+    # s18 fixu 5: a board with refusals of both kinds showed only its E318s (units set up `in` a
+    # counter), never its E320s (units set up `at` squares); and a landing craft's overflow was
+    # blamed on a unit standing on its squares set up before the unit set up `in` it that did not
+    # fit. BRO.2.landing-craft.capacity: a craft holds 7 points, a rifle squad takes 2; the units
+    # inside are those set up `in` it and those on its squares together, and the one refused is
+    # the first, in the file's order, that does not fit. On SEA_HEAD's board, the craft on C2 C3:
+    # (1) an axis squad `in` the allied craft (E318, PRESUMED.own_side, line 10) and an allied
+    # squad in open water on E3 (E320, line 11): both shown. (2) Squads r1 `at` C3, r2 `at` C2,
+    # then s1 and s2 `in` the craft: 2, 4, 6, 8 points: s2 (line 13) is refused, E318, and no
+    # other unit. (3) s1, s2 `in` it, then r1, r2 `at` its squares: r2 (line 13), E320.
+    craft = "unit craft = landing_craft allies at C2 C3\n"
+    cap318 = ("error[E318]: 's2' cannot start aboard 'craft': may_start_aboard.carried forbids it "
+              "(BRO.2.landing-craft.capacity, HH.transport.capacity)")
+    cap320 = ("error[E320]: 'r2' cannot start where it stands: may_start_at.craft_capacity forbids "
+              "it (BRO.2.landing-craft.capacity)")
+    with tempfile.TemporaryDirectory() as d:
+        both = write_board(d, "both.scn", SEA_HEAD + craft + "unit s1 = rifle_squad axis in craft\n"
+                           "unit x = rifle_squad allies at E3\n")
+        p = run(["--board", both, "eval", "1"])
+        check(p.returncode == 1 and "both.scn:10:28: error[E318]: 's1' cannot start aboard 'craft': "
+              "may_start_aboard.own_side" in p.stderr
+              and "both.scn:11:1: error[E320]: 'x' cannot start where it stands: may_start_at.water"
+              in p.stderr, "the E318 and the E320 both shown", p)
+        at_first = write_board(d, "at_first.scn", SEA_HEAD + craft +
+                               "unit r1 = rifle_squad allies at C3\nunit r2 = rifle_squad allies at C2\n"
+                               "unit s1 = rifle_squad allies in craft\n"
+                               "unit s2 = rifle_squad allies in craft\n")
+        p = run(["--board", at_first, "eval", "1"])
+        check(p.returncode == 1 and f"at_first.scn:13:30: {cap318}" in p.stderr
+              and p.stderr.count("error[") == 1, "s2, the last set up, is the one refused", p)
+        in_first = write_board(d, "in_first.scn", SEA_HEAD + craft +
+                               "unit s1 = rifle_squad allies in craft\n"
+                               "unit s2 = rifle_squad allies in craft\n"
+                               "unit r1 = rifle_squad allies at C3\nunit r2 = rifle_squad allies at C2\n")
+        p = run(["--board", in_first, "eval", "1"])
+        check(p.returncode == 1 and f"in_first.scn:13:1: {cap320}" in p.stderr
+              and p.stderr.count("error[") == 1, "r2, the last set up, is the one refused", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
