@@ -7592,5 +7592,42 @@ def start_refusals_all_shown():
               and p.stderr.count("error[") == 1, "r2, the last set up, is the one refused", p)
 
 
+@case
+def start_kangaroo_stack():
+    # s18 fixu 6: a Kangaroo and the infantry unit stacked with it were refused at set-up as two
+    # units on one square (PRESUMED.one_unit_per_square). The Battle for Normandy gives "any
+    # single infantry unit stacked with a Kangaroo" its benefit (BFN.23.4.kangaroo): the two
+    # stand on one square. Board: 4 x 3 open. A Kangaroo and a rifle squad on B2 load under
+    # all_books and battle_for_normandy; under bloody_omaha (the module not in play) both are
+    # refused. The exemption is the pair's only: a second squad on the Kangaroo's square, a tank
+    # with a squad, two Kangaroos, each is still refused (lines 11 to 15).
+    counters = ("module battle_for_normandy;\n"
+                "counter t_kangaroo \"test: Kangaroo\" : armour { side allies abilities { kangaroo } }\n"
+                "counter t_tank \"test: armour\" : armour { side allies }\n")
+    head = ("scenario \"k\"\nsize 4 x 3\nlegend . = open\nmap\n    A B C D\n"
+            "  1 . . . .\n  2 . . . .\n  3 . . . .\nunit k = t_kangaroo allies at B2\n"
+            "unit r = rifle_squad allies at B2\n")
+    refused = "cannot start where it stands: may_start_at.one_unit_per_square forbids it"
+    with tempfile.TemporaryDirectory() as d:
+        lib = write_board(d, "k.hon", counters)
+        pair = write_board(d, "pair.scn", head)
+        for edition in ("all_books", "battle_for_normandy"):
+            p = run(["--edition", edition, "--load", lib, "--board", pair, "eval", "1"])
+            check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"],
+                  f"{edition}: the Kangaroo and its squad load", p)
+        p = run(["--edition", "bloody_omaha", "--load", lib, "--board", pair, "eval", "1"])
+        check(p.returncode == 1 and f"pair.scn:9:1: error[E320]: 'k' {refused}" in p.stderr
+              and f"pair.scn:10:1: error[E320]: 'r' {refused}" in p.stderr,
+              "bloody_omaha: no Kangaroo rule, both refused", p)
+        more = write_board(d, "more.scn", head + "unit s = rifle_squad allies at B2\n"
+                           "unit t = t_tank allies at C2\nunit q = rifle_squad allies at C2\n"
+                           "unit k2 = t_kangaroo allies at D2\nunit k3 = t_kangaroo allies at D2\n")
+        p = run(["--load", lib, "--board", more, "eval", "1"])
+        check(p.returncode == 1 and all(f"more.scn:{n}:1: error[E320]: '{u}' {refused}" in p.stderr
+                                        for n, u in ((11, "s"), (12, "t"), (13, "q"), (14, "k2"),
+                                                     (15, "k3"))),
+              "other stacks are still refused", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
