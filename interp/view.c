@@ -321,8 +321,8 @@ hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path,
          * them (the status of the first such), a refusal does not. */
         static hon_status (*const checks[])(hon_vm *, const scene *, const char *, const char *,
                                             size_t) = { check_aboard, check_marks, check_placed };
-        for (size_t i = 0; i < sizeof checks / sizeof checks[0]
-                           && (st == HON_OK || st == HON_ERR_COMPILE); i++) {
+        for (size_t i = 0;
+             i < sizeof checks / sizeof checks[0] && (st == HON_OK || st == HON_ERR_COMPILE); i++) {
             hon_status s = checks[i](vm, *out, path, text, len);
             if (s != HON_OK)
                 st = s;
