@@ -7629,5 +7629,28 @@ def start_kangaroo_stack():
               "other stacks are still refused", p)
 
 
+@case
+def start_in_off_carrier():
+    # s18 fixu 7: a unit set up `in` a craft that is `off` the board got a bare "E311: unit 's'
+    # cannot be placed", the caret on its own name. A unit aboard stands on its carrier's squares
+    # (board.md, units), so a carrier off the board holds no one there (a destroyed craft waiting
+    # for its recovery roll is empty: BRO.2.landing-craft.destroyed lands or drowns its units).
+    # The error names the carrier and why, the caret under the carrier's name, exit 1; with the
+    # craft on the board the same squad loads.
+    with tempfile.TemporaryDirectory() as d:
+        for off in ("off with destroyed", "off"):
+            path = write_board(d, "off.scn", SEA_HEAD + f"unit craft = landing_craft allies {off}\n"
+                               "unit s = rifle_squad allies in craft\n")
+            p = run(["--board", path, "eval", "1"])
+            check(p.returncode == 1 and "off.scn:10:32: error[E311]: unit 's' cannot start in "
+                  "'craft': 'craft' is not on the board (set up `off`), and a unit starts aboard a "
+                  "counter on the board only" in p.stderr and "^~~~~" in p.stderr,
+                  f"`{off}`: E311 names the craft", p)
+        path = write_board(d, "on.scn", SEA_HEAD + "unit craft = landing_craft allies at C2 C3\n"
+                           "unit s = rifle_squad allies in craft\n")
+        p = run(["--board", path, "eval", "carrier($s)"])
+        check(p.returncode == 0 and lines(p.stdout)[:1] == ["$craft"], "on the board it loads", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
