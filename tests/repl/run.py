@@ -7652,5 +7652,41 @@ def start_in_off_carrier():
         check(p.returncode == 0 and lines(p.stdout)[:1] == ["$craft"], "on the board it loads", p)
 
 
+@case
+def boats_go_where_their_ability_says():
+    # s18 fixu 8: which boats may go where. Harbor & Hills: only Amphibious units enter water, any
+    # other is Destroyed there (HH.water.enter, HH.water.destroyed); a red outline makes the unit
+    # water-only (HH.amphibious); a boat is a heavy vehicle (HH.boat) and the book gives it no
+    # other way into water. Before, a boat showing no Amphibious ability started in the sea
+    # (where it could not move: every step into water refused). On SEA_HEAD's board, under
+    # harbor_hills: such a boat on E3 F3 (the sea) is refused, E320 naming may_start_at.water; on
+    # A1 B1 (sand) it loads, and a step into the sea (A2) is refused by can_enter.water. An
+    # Amphibious boat loads on E3 F3 and steps to D3; a water-only one too (on land:
+    # start_aquatic_on_land).
+    counters = ("module bloody_omaha;\n"
+                "counter t_boat \"test: a boat, no Amphibious\" : heavy_vehicle { side allies size 2 "
+                "movement 3 defense 4 life_points 2 abilities { boat } }\n"
+                "counter t_aboat \"test: an amphibious boat\" : heavy_vehicle { side allies size 2 "
+                "movement 3 defense 4 life_points 2 abilities { boat, amphibious } }\n"
+                "counter t_wboat \"test: a water-only boat\" : heavy_vehicle { side allies size 2 "
+                "movement 3 defense 4 life_points 2 abilities { boat, aquatic_only } }\n")
+    hh = ["--edition", "harbor_hills"]
+    with tempfile.TemporaryDirectory() as d:
+        lib = write_board(d, "t.hon", counters)
+        sea = write_board(d, "sea.scn", SEA_HEAD + "unit b = t_boat allies at E3 F3\n")
+        p = run(hh + ["--load", lib, "--board", sea, "eval", "1"])
+        check(p.returncode == 1 and "sea.scn:9:1: error[E320]: 'b' cannot start where it stands: "
+              "may_start_at.water forbids it" in p.stderr, "a boat without Amphibious: not in the sea", p)
+        land = write_board(d, "land.scn", SEA_HEAD + "unit b = t_boat allies at A1 B1\n")
+        p = run(hh + ["--load", lib, "--board", land, "move", "$b", "A2"])
+        check(p.returncode == 1 and "can_enter.water" in p.stderr, "nor into it from the land", p)
+        for counter in ("t_aboat", "t_wboat"):
+            afloat = write_board(d, "afloat.scn", SEA_HEAD + f"unit b = {counter} allies at E3 F3\n")
+            p = run(hh + ["--load", lib, "--board", afloat],
+                    stdin="move $b D3\nsquares_of($b)\n")
+            check(p.returncode == 0 and "[D3, E3]" in lines(p.stdout),
+                  f"{counter} starts in the sea and moves in it", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
