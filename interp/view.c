@@ -315,11 +315,22 @@ hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path,
             oom |= errs.items[i].code == E_SCN_MEMORY;
         report_scn(vm, path, text, len, &errs);
         st = oom ? HON_ERR_MEMORY : HON_ERR_COMPILE;
-    } else if ((st = check_aboard(vm, *out, path, text, len)) != HON_OK ||
-               (st = check_marks(vm, *out, path, text, len)) != HON_OK ||
-               (st = check_placed(vm, *out, path, text, len)) != HON_OK) {
-        scene_free(*out);
-        *out = NULL;
+    } else {
+        /* Every check runs, so that a board's refusals of each kind all show (E318, E319, E320:
+         * before, the E320s hid behind any E318); a rule's failure or memory running out ends
+         * them (the status of the first such), a refusal does not. */
+        static hon_status (*const checks[])(hon_vm *, const scene *, const char *, const char *,
+                                            size_t) = { check_aboard, check_marks, check_placed };
+        for (size_t i = 0;
+             i < sizeof checks / sizeof checks[0] && (st == HON_OK || st == HON_ERR_COMPILE); i++) {
+            hon_status s = checks[i](vm, *out, path, text, len);
+            if (s != HON_OK)
+                st = s;
+        }
+        if (st != HON_OK) {
+            scene_free(*out);
+            *out = NULL;
+        }
     }
     scn_errors_free(&errs);
     mem_free(owned);

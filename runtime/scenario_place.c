@@ -811,6 +811,7 @@ static void do_unit(loader *l, const line_ref *lr)
     int counter = text_resolve(l, line, BOARD_COUNTER, &l->toks[3]);
     int army = text_resolve(l, line, BOARD_ARMY, &l->toks[4]);
     int sq[2] = { -1, -1 }, nsq = 0, in = -1, i = 6;
+    const tok *in_tok = nm; /* the carrier's name after `in` */
     bool bad = counter < 0 || army < 0;
     if (text_tok_is(&l->toks[5], "at")) {
         while (i < l->ntok && !text_tok_is(&l->toks[i], "with") &&
@@ -869,6 +870,7 @@ static void do_unit(loader *l, const line_ref *lr)
         if (!text_name(l, line, tt, tname))
             return;
         in = scn_unit_find(l->s, tname);
+        in_tok = tt;
         if (in < 0) {
             text_tok_error(l, E_SCN_REFERENCE, line, tt,
                            "unknown transport '%s' (declare a transport before the units "
@@ -921,6 +923,13 @@ static void do_unit(loader *l, const line_ref *lr)
     if (st != GEO_OK) {
         if (st == GEO_ENOMEM)
             text_oom(l);
+        else if (in >= 0 && !board_unit_present(l->b, l->s->units[in].id))
+            /* the carrier was set up `off` (a late unit, a craft waiting to come back): nobody
+             * starts aboard a counter that is not on the board */
+            text_tok_error(l, E_SCN_REFERENCE, line, in_tok,
+                           "unit '%s' cannot start in '%s': '%s' is not on the board (set up "
+                           "`off`), and a unit starts aboard a counter on the board only",
+                           name, l->s->units[in].name, l->s->units[in].name);
         else
             text_tok_error(l, E_SCN_REFERENCE, line, nm, "unit '%s' cannot be placed", name);
         return;

@@ -7437,5 +7437,256 @@ def stdout_write_errors():
               and "standard output" in obj["diagnostic"]["message"], "the JSON diagnostic", p)
 
 
+SEA_HEAD = ("scenario \"sea\"\nsize 6 x 3\nlegend . = sand  ~ = water\nmap\n    A B C D E F\n"
+            "  1 . . . . . .\n  2 ~ ~ ~ ~ ~ ~\n  3 ~ ~ ~ ~ ~ ~\n")
+
+
+def write_board(d, name, text):
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+@case
+def start_craft_destroyed():
+    # s18 fixu 1: a landing craft set up on its wreck side took anything at load: an enemy squad
+    # `at` its square, a squad standing in the sea beside nothing. Bloody Omaha removes a
+    # destroyed craft from the board, its units landing or drowning, and may bring it back onto
+    # a sea square by the recovery roll (BRO.2.landing-craft.destroyed, .recover): no craft lies
+    # on the board as a wreck or marked destroyed, and its wreck holds nobody up. Board: 6 x 3,
+    # sand on row 1, the sea on rows 2 and 3; the craft on C2 C3 (back on the bottom edge).
+    # A wrecked craft (line 9) is refused, E320 naming may_start_at.craft_destroyed; an axis squad
+    # on C3 and an allied one on C2 stand in the sea with no craft afloat: each refused for the
+    # water (lines 10 and 11), under harbor_hills (HH.water.destroyed) and bloody_omaha
+    # (PRESUMED.water_squares). The same craft marked destroyed on the board is refused; set up
+    # `off` with the destroyed marker (waiting for the recovery roll) it loads.
+    gone = ("error[E320]: 'craft' cannot start where it stands: may_start_at.craft_destroyed "
+            "forbids it (BRO.2.landing-craft.destroyed, BRO.2.landing-craft.recover)")
+    water = {"harbor_hills": "may_start_at.water forbids it (HH.water.destroyed",
+             "bloody_omaha": "may_start_at.water_presumed forbids it (PRESUMED.water_squares"}
+    with tempfile.TemporaryDirectory() as d:
+        wreck = write_board(d, "wreck.scn", SEA_HEAD +
+                            "unit craft = landing_craft allies at C2 C3 face wreck\n"
+                            "unit a = rifle_squad axis at C3\nunit b = rifle_squad allies at C2\n")
+        for edition, rule in water.items():
+            p = run(["--edition", edition, "--board", wreck, "eval", "1"])
+            check(p.returncode == 1 and p.stdout == "" and f"wreck.scn:9:1: {gone}" in p.stderr,
+                  f"{edition}: a wrecked craft on the board is refused", p)
+            for line, name in ((10, "a"), (11, "b")):
+                check(f"wreck.scn:{line}:1: error[E320]: '{name}' cannot start where it stands: "
+                      f"{rule}" in p.stderr, f"{edition}: {name} stands in the sea", p)
+        marked = write_board(d, "marked.scn", SEA_HEAD +
+                             "unit craft = landing_craft allies at C2 C3 with destroyed\n")
+        p = run(["--board", marked, "eval", "1"])
+        check(p.returncode == 1 and f"marked.scn:9:1: {gone}" in p.stderr,
+              "a craft marked destroyed on the board is refused", p)
+        off = write_board(d, "off.scn", SEA_HEAD +
+                          "unit craft = landing_craft allies off with destroyed\n")
+        p = run(["--board", off, "eval", "has($craft, destroyed)"])
+        check(p.returncode == 0 and lines(p.stdout)[:1] == ["true"],
+              "a destroyed craft off the board loads", p)
+
+
+@case
+def start_aquatic_on_land():
+    # s18 fixu 2: a water-only boat set up on land loaded. Harbor & Hills: a red-outlined
+    # Amphibious symbol makes a unit exclusively aquatic, in water squares only (HH.amphibious);
+    # any unit crosses a ford, exclusively aquatic ones too (HH.ford). Board: 6 x 3, sand on row
+    # 1 (A1 a ford), the sea on rows 2 and 3. A two-square water-only boat on B1 C1 (sand) is
+    # refused, E320 naming may_start_at.aquatic_on_land, and so on C2 C1 (its rear on sand); on
+    # C2 C3 (the sea) and on A2 A1 (the sea and the ford) it loads; under both editions (the
+    # ability is printed on the counter). A boat that is only Amphibious loads on B1 C1.
+    counters = ("module bloody_omaha;\n"
+                "counter t_wboat \"test: a water-only boat\" : heavy_vehicle { side allies size 2 "
+                "abilities { boat, aquatic_only } }\n"
+                "counter t_aboat \"test: an amphibious boat\" : heavy_vehicle { side allies size 2 "
+                "abilities { boat, amphibious } }\n")
+    refused = ("error[E320]: 'b' cannot start where it stands: may_start_at.aquatic_on_land "
+               "forbids it (HH.amphibious, HH.ford)")
+    with tempfile.TemporaryDirectory() as d:
+        lib = write_board(d, "t.hon", counters)
+        for edition in ("harbor_hills", "bloody_omaha"):
+            for at, counter, loads in (("B1 C1", "t_wboat", False), ("C2 C1", "t_wboat", False),
+                                       ("C2 C3", "t_wboat", True), ("A2 A1", "t_wboat", True),
+                                       ("B1 C1", "t_aboat", True)):
+                path = write_board(d, "b.scn", SEA_HEAD + "square A1 ford\n"
+                                   f"unit b = {counter} allies at {at}\n")
+                p = run(["--edition", edition, "--load", lib, "--board", path, "eval", "1"])
+                what = f"{edition}: {counter} at {at}"
+                if loads:
+                    check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{what} loads", p)
+                else:
+                    check(p.returncode == 1 and f"b.scn:10:1: {refused}" in p.stderr,
+                          f"{what} is refused", p)
+
+
+@case
+def start_craft_on_hexes():
+    # s18 fixu 4: a misplaced landing craft on a hex board stopped the load with E218 ("lines are
+    # traced on square boards only") from a line of rules/terrain.hon, naming neither the board
+    # nor the craft. BRO.2.landing-craft.placement: the back of the counter touches the edge, so
+    # nothing lies straight behind its rear square; hon's hex boards (board.md §1, odd-q: odd
+    # columns half a hex lower) have the same question. Board: 4 x 3 hexes, open on row 1, the
+    # sea below. A craft on B2 B3 (rear B3 on the bottom row: nothing south of it) loads; on
+    # B2 C2 its rear C2 lies northeast of B2 and D1 lies northeast of C2: refused, E320 at its
+    # line naming may_start_at.landing_craft. PRESUMED.small-craft (a craft on one square stands
+    # on the edge): on A2 (the west column) it loads; on B2, with all six hexes around it on
+    # the board, it is refused.
+    head = ("scenario \"hexes\"\ntopology hex\nsize 4 x 3\nlegend . = open  ~ = water\nmap\n"
+            "  1 . . . .\n  2 ~ ~ ~ ~\n  3 ~ ~ ~ ~\n")
+    refused = ("hex.scn:9:1: error[E320]: 'lc' cannot start where it stands: "
+               "may_start_at.landing_craft forbids it (BRO.2.landing-craft.placement)")
+    with tempfile.TemporaryDirectory() as d:
+        for craft, at, loads in (("landing_craft", "B2 B3", True),
+                                 ("landing_craft", "B2 C2", False),
+                                 ("small_landing_craft", "A2", True),
+                                 ("small_landing_craft", "B2", False)):
+            path = write_board(d, "hex.scn", head + f"unit lc = {craft} allies at {at}\n")
+            p = run(["--board", path, "eval", "1"])
+            if loads:
+                check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{craft} at {at} loads", p)
+            else:
+                check(p.returncode == 1 and refused in p.stderr and "E218" not in p.stderr,
+                      f"{craft} at {at}: E320, no E218", p)
+
+
+@case
+def start_refusals_all_shown():
+    # s18 fixu 5: a board with refusals of both kinds showed only its E318s (units set up `in` a
+    # counter), never its E320s (units set up `at` squares); and a landing craft's overflow was
+    # blamed on a unit standing on its squares set up before the unit set up `in` it that did not
+    # fit. BRO.2.landing-craft.capacity: a craft holds 7 points, a rifle squad takes 2; the units
+    # inside are those set up `in` it and those on its squares together, and the one refused is
+    # the first, in the file's order, that does not fit. On SEA_HEAD's board, the craft on C2 C3:
+    # (1) an axis squad `in` the allied craft (E318, PRESUMED.own_side, line 10) and an allied
+    # squad in open water on E3 (E320, line 11): both shown. (2) Squads r1 `at` C3, r2 `at` C2,
+    # then s1 and s2 `in` the craft: 2, 4, 6, 8 points: s2 (line 13) is refused, E318, and no
+    # other unit. (3) s1, s2 `in` it, then r1, r2 `at` its squares: r2 (line 13), E320.
+    craft = "unit craft = landing_craft allies at C2 C3\n"
+    cap318 = ("error[E318]: 's2' cannot start aboard 'craft': may_start_aboard.carried forbids it "
+              "(BRO.2.landing-craft.capacity, HH.transport.capacity)")
+    cap320 = ("error[E320]: 'r2' cannot start where it stands: may_start_at.craft_capacity forbids "
+              "it (BRO.2.landing-craft.capacity)")
+    with tempfile.TemporaryDirectory() as d:
+        both = write_board(d, "both.scn", SEA_HEAD + craft + "unit s1 = rifle_squad axis in craft\n"
+                           "unit x = rifle_squad allies at E3\n")
+        p = run(["--board", both, "eval", "1"])
+        check(p.returncode == 1 and "both.scn:10:28: error[E318]: 's1' cannot start aboard 'craft': "
+              "may_start_aboard.own_side" in p.stderr
+              and "both.scn:11:1: error[E320]: 'x' cannot start where it stands: may_start_at.water"
+              in p.stderr, "the E318 and the E320 both shown", p)
+        at_first = write_board(d, "at_first.scn", SEA_HEAD + craft +
+                               "unit r1 = rifle_squad allies at C3\nunit r2 = rifle_squad allies at C2\n"
+                               "unit s1 = rifle_squad allies in craft\n"
+                               "unit s2 = rifle_squad allies in craft\n")
+        p = run(["--board", at_first, "eval", "1"])
+        check(p.returncode == 1 and f"at_first.scn:13:30: {cap318}" in p.stderr
+              and p.stderr.count("error[") == 1, "s2, the last set up, is the one refused", p)
+        in_first = write_board(d, "in_first.scn", SEA_HEAD + craft +
+                               "unit s1 = rifle_squad allies in craft\n"
+                               "unit s2 = rifle_squad allies in craft\n"
+                               "unit r1 = rifle_squad allies at C3\nunit r2 = rifle_squad allies at C2\n")
+        p = run(["--board", in_first, "eval", "1"])
+        check(p.returncode == 1 and f"in_first.scn:13:1: {cap320}" in p.stderr
+              and p.stderr.count("error[") == 1, "r2, the last set up, is the one refused", p)
+
+
+@case
+def start_kangaroo_stack():
+    # s18 fixu 6: a Kangaroo and the infantry unit stacked with it were refused at set-up as two
+    # units on one square (PRESUMED.one_unit_per_square). The Battle for Normandy gives "any
+    # single infantry unit stacked with a Kangaroo" its benefit (BFN.23.4.kangaroo): the two
+    # stand on one square. Board: 4 x 3 open. A Kangaroo and a rifle squad on B2 load under
+    # all_books and battle_for_normandy; under bloody_omaha (the module not in play) both are
+    # refused. The exemption is the pair's only: a second squad on the Kangaroo's square, a tank
+    # with a squad, two Kangaroos, each is still refused (lines 11 to 15).
+    counters = ("module battle_for_normandy;\n"
+                "counter t_kangaroo \"test: Kangaroo\" : armour { side allies abilities { kangaroo } }\n"
+                "counter t_tank \"test: armour\" : armour { side allies }\n")
+    head = ("scenario \"k\"\nsize 4 x 3\nlegend . = open\nmap\n    A B C D\n"
+            "  1 . . . .\n  2 . . . .\n  3 . . . .\nunit k = t_kangaroo allies at B2\n"
+            "unit r = rifle_squad allies at B2\n")
+    refused = "cannot start where it stands: may_start_at.one_unit_per_square forbids it"
+    with tempfile.TemporaryDirectory() as d:
+        lib = write_board(d, "k.hon", counters)
+        pair = write_board(d, "pair.scn", head)
+        for edition in ("all_books", "battle_for_normandy"):
+            p = run(["--edition", edition, "--load", lib, "--board", pair, "eval", "1"])
+            check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"],
+                  f"{edition}: the Kangaroo and its squad load", p)
+        p = run(["--edition", "bloody_omaha", "--load", lib, "--board", pair, "eval", "1"])
+        check(p.returncode == 1 and f"pair.scn:9:1: error[E320]: 'k' {refused}" in p.stderr
+              and f"pair.scn:10:1: error[E320]: 'r' {refused}" in p.stderr,
+              "bloody_omaha: no Kangaroo rule, both refused", p)
+        more = write_board(d, "more.scn", head + "unit s = rifle_squad allies at B2\n"
+                           "unit t = t_tank allies at C2\nunit q = rifle_squad allies at C2\n"
+                           "unit k2 = t_kangaroo allies at D2\nunit k3 = t_kangaroo allies at D2\n")
+        p = run(["--load", lib, "--board", more, "eval", "1"])
+        check(p.returncode == 1 and all(f"more.scn:{n}:1: error[E320]: '{u}' {refused}" in p.stderr
+                                        for n, u in ((11, "s"), (12, "t"), (13, "q"), (14, "k2"),
+                                                     (15, "k3"))),
+              "other stacks are still refused", p)
+
+
+@case
+def start_in_off_carrier():
+    # s18 fixu 7: a unit set up `in` a craft that is `off` the board got a bare "E311: unit 's'
+    # cannot be placed", the caret on its own name. A unit aboard stands on its carrier's squares
+    # (board.md, units), so a carrier off the board holds no one there (a destroyed craft waiting
+    # for its recovery roll is empty: BRO.2.landing-craft.destroyed lands or drowns its units).
+    # The error names the carrier and why, the caret under the carrier's name, exit 1; with the
+    # craft on the board the same squad loads.
+    with tempfile.TemporaryDirectory() as d:
+        for off in ("off with destroyed", "off"):
+            path = write_board(d, "off.scn", SEA_HEAD + f"unit craft = landing_craft allies {off}\n"
+                               "unit s = rifle_squad allies in craft\n")
+            p = run(["--board", path, "eval", "1"])
+            check(p.returncode == 1 and "off.scn:10:32: error[E311]: unit 's' cannot start in "
+                  "'craft': 'craft' is not on the board (set up `off`), and a unit starts aboard a "
+                  "counter on the board only" in p.stderr and "^~~~~" in p.stderr,
+                  f"`{off}`: E311 names the craft", p)
+        path = write_board(d, "on.scn", SEA_HEAD + "unit craft = landing_craft allies at C2 C3\n"
+                           "unit s = rifle_squad allies in craft\n")
+        p = run(["--board", path, "eval", "carrier($s)"])
+        check(p.returncode == 0 and lines(p.stdout)[:1] == ["$craft"], "on the board it loads", p)
+
+
+@case
+def boats_go_where_their_ability_says():
+    # s18 fixu 8: which boats may go where. Harbor & Hills: only Amphibious units enter water, any
+    # other is Destroyed there (HH.water.enter, HH.water.destroyed); a red outline makes the unit
+    # water-only (HH.amphibious); a boat is a heavy vehicle (HH.boat) and the book gives it no
+    # other way into water. Before, a boat showing no Amphibious ability started in the sea
+    # (where it could not move: every step into water refused). On SEA_HEAD's board, under
+    # harbor_hills: such a boat on E3 F3 (the sea) is refused, E320 naming may_start_at.water; on
+    # A1 B1 (sand) it loads, and a step into the sea (A2) is refused by can_enter.water. An
+    # Amphibious boat loads on E3 F3 and steps to D3; a water-only one too (on land:
+    # start_aquatic_on_land).
+    counters = ("module bloody_omaha;\n"
+                "counter t_boat \"test: a boat, no Amphibious\" : heavy_vehicle { side allies size 2 "
+                "movement 3 defense 4 life_points 2 abilities { boat } }\n"
+                "counter t_aboat \"test: an amphibious boat\" : heavy_vehicle { side allies size 2 "
+                "movement 3 defense 4 life_points 2 abilities { boat, amphibious } }\n"
+                "counter t_wboat \"test: a water-only boat\" : heavy_vehicle { side allies size 2 "
+                "movement 3 defense 4 life_points 2 abilities { boat, aquatic_only } }\n")
+    hh = ["--edition", "harbor_hills"]
+    with tempfile.TemporaryDirectory() as d:
+        lib = write_board(d, "t.hon", counters)
+        sea = write_board(d, "sea.scn", SEA_HEAD + "unit b = t_boat allies at E3 F3\n")
+        p = run(hh + ["--load", lib, "--board", sea, "eval", "1"])
+        check(p.returncode == 1 and "sea.scn:9:1: error[E320]: 'b' cannot start where it stands: "
+              "may_start_at.water forbids it" in p.stderr, "a boat without Amphibious: not in the sea", p)
+        land = write_board(d, "land.scn", SEA_HEAD + "unit b = t_boat allies at A1 B1\n")
+        p = run(hh + ["--load", lib, "--board", land, "move", "$b", "A2"])
+        check(p.returncode == 1 and "can_enter.water" in p.stderr, "nor into it from the land", p)
+        for counter in ("t_aboat", "t_wboat"):
+            afloat = write_board(d, "afloat.scn", SEA_HEAD + f"unit b = {counter} allies at E3 F3\n")
+            p = run(hh + ["--load", lib, "--board", afloat],
+                    stdin="move $b D3\nsquares_of($b)\n")
+            check(p.returncode == 0 and "[D3, E3]" in lines(p.stdout),
+                  f"{counter} starts in the sea and moves in it", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
