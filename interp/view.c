@@ -346,6 +346,24 @@ void view_rebind(hon_vm *vm)
     vm->board_len = 0;
 }
 
+hon_status view_check_setting(hon_vm *vm)
+{
+    if (!vm->sc)
+        return HON_OK;
+    scene *sc;
+    hon_status st = view_load_scene(vm, NULL, vm->board_path, vm->board_text, vm->board_len, &sc);
+    if (st != HON_OK)
+        return st;
+    if (sc->counters == vm->sc->counters) { /* the same board: its game goes on */
+        scene_free(sc);
+        return HON_OK;
+    }
+    scene_free(vm->sc); /* other counters: the board with the edition's, its game restarted */
+    vm->sc = sc;
+    session_new_game(vm);
+    return HON_OK;
+}
+
 static hon_status set_board(hon_vm *vm, const char *path, char *text, size_t len)
 {
     scene *sc;

@@ -7437,5 +7437,56 @@ def stdout_write_errors():
               and "standard output" in obj["diagnostic"]["message"], "the JSON diagnostic", p)
 
 
+@case
+def setting_change_checks_the_board():
+    # sitting 17 left: `variant`/`edition` at the prompt kept a loaded board that the new setting
+    # refuses at load (set-up checks, may_start_at, E320). repl.md §2: the change is refused, the
+    # setting and the board stay, E405 says why after the board's own errors.
+    # - A one-square landing craft on H4, the east edge of an 8 x 6 board: loads under the
+    #   default small_craft_squares = edge_square (PRESUMED.small-craft, its back against the
+    #   edge); under two_squares_only no one-square craft starts anywhere (as
+    #   landing_craft_placement_checked finds with --variant), so that reading is refused while the
+    #   board is loaded, and the reading stays edge_square (the craft's placement still permit).
+    # - rail_station.scn's board with a wagon on D4, a square with no rail: Bloody Omaha alone
+    #   has no train rules (the rule RR.move.rails is Rails & Roads'), so it loads under
+    #   bloody_omaha; rails_roads would refuse it (may_start_at.train_on_rails, as
+    #   start_train_set_up finds), so `edition rails_roads` is refused, bloody_omaha stays.
+    # Before: both changes were taken (`variant small_craft_squares = two_squares_only`, `edition
+    # rails_roads`), the refused board kept.
+    head = ("scenario \"craft\"\nsize 8 x 6\nlegend . = sand\nmap\n    A B C D E F G H\n" +
+            "".join(f"  {r} . . . . . . . .\n" for r in range(1, 7)))
+    with open(os.path.join(ROOT, "examples", "boards", "rail_station.scn")) as f:
+        station = f.read().split("unit engine")[0]
+    with tempfile.TemporaryDirectory() as d:
+        craft = os.path.join(d, "small_edge.scn")
+        with open(craft, "w") as f:
+            f.write(head + "unit lc = small_landing_craft allies at H4\n")
+        p = run(["--board", craft], stdin="variant small_craft_squares two_squares_only\n"
+                "variant small_craft_squares\nlanding_craft_placement($lc)\n")
+        check(p.returncode == 1 and "small_edge.scn:12:1: error[E320]: 'lc' cannot start where "
+              "it stands: may_start_at.landing_craft forbids it" in p.stderr
+              and "<stdin>:1:1: error[E405]: variant small_craft_squares = two_squares_only not "
+              "selected: the board '" + craft + "' would not load under it" in p.stderr,
+              "the reading is refused, saying why", p)
+        check(lines(p.stdout)[0].startswith("small_craft_squares = edge_square")
+              and lines(p.stdout)[1] == "permit" and "variant small_craft_squares =" not in
+              p.stdout, "the reading and the board stay", p)
+        # the reading that fits is taken as before
+        p = run(["--board", craft], stdin="variant small_craft_squares edge_square\n")
+        check(p.returncode == 0 and lines(p.stdout) == ["variant small_craft_squares = "
+              "edge_square"], "a reading the board fits is selected", p)
+        off = os.path.join(d, "off.scn")
+        with open(off, "w") as f:
+            f.write(station + "unit engine = goods_engine axis at E3\n"
+                    "unit w1 = goods_wagon axis at D3\nunit w2 = goods_wagon axis at D4\n")
+        p = run(["--edition", "bloody_omaha", "--board", off],
+                stdin="edition rails_roads\nedition\n")
+        check(p.returncode == 1 and "error[E320]: 'w2' cannot start where it stands: "
+              "may_start_at.train_on_rails forbids it (RR.move.rails)" in p.stderr
+              and "<stdin>:1:1: error[E405]: edition rails_roads not selected" in p.stderr
+              and "* bloody_omaha" in p.stdout and "edition rails_roads" not in p.stdout,
+              "the edition is refused, bloody_omaha stays", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
