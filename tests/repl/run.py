@@ -7488,5 +7488,20 @@ def setting_change_checks_the_board():
               "the edition is refused, bloody_omaha stays", p)
 
 
+@case
+def chain_refused_while_parsing():
+    # sitting 17 left: the 10,000-operator bound (language.md §4, E008) was checked once the whole
+    # tree was built, so a 6 MB line of `1+1+...` (3 million operators) ran the session out of
+    # memory (E230/E406) before E008 could be said. It is checked as the parser goes: E008 at
+    # the 10,002nd term ("1+" is 2 columns: column 2 * 10,001 + 1), the line refused, the session
+    # goes on (the next line, 2+2, answers 4), all within a 64 MB cap on the session's memory.
+    p = run(["--no-rules", "--max-memory", "64M"],
+            stdin="1" + "+1" * 3000000 + "\n2+2\n")
+    check(p.returncode == 1 and "<stdin>:1:20003: error[E008]: operator chain too long (more "
+          "than 10000 operators)" in p.stderr and "E230" not in p.stderr
+          and "E406" not in p.stderr and lines(p.stdout) == ["4"],
+          "E008 at once, the session goes on", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
