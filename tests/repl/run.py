@@ -7503,5 +7503,30 @@ def chain_refused_while_parsing():
           "E008 at once, the session goes on", p)
 
 
+@case
+def snapshot_check_bounded():
+    # sitting 17 left: `snapshot record` stops where its text passes 64 MiB (E433, the most
+    # `snapshot check` reads: snapshot_record_within_what_check_reads), but a check asked every
+    # question its header names, with no such bound: the bundled rules' record made with --cap 1
+    # (a small file), its header's cap raised by hand to 99,999,999 (a valid cap), ran for more
+    # than 11 minutes past 540 MB before this fix (so this case timed out). A record of those
+    # answers would be larger than any snapshot, so the check stops where they pass 64 MiB: E433
+    # saying the header asks more than a record holds, exit 2 (an error, as record's), nothing
+    # listed.
+    with tempfile.TemporaryDirectory() as tmp:
+        snap = os.path.join(tmp, "small.snap")
+        p = run(["snapshot", "record", snap, "--cap", "1"])
+        check(p.returncode == 0, "the record with cap 1", p)
+        with open(snap) as f:
+            text = f.read()
+        check("\ncap 1\n" in text, "the header says cap 1", p)
+        with open(snap, "w") as f:
+            f.write(text.replace("\ncap 1\n", "\ncap 99999999\n"))
+        p = run(["snapshot", "check", snap])
+        check(p.returncode == 2 and "error[E433]: the snapshot's questions make more than 64 MiB "
+              "of answers, more than a snapshot holds" in p.stderr and p.stdout == "",
+              "the check stops where a record would", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
