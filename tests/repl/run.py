@@ -7528,5 +7528,21 @@ def snapshot_check_bounded():
               "the check stops where a record would", p)
 
 
+@case
+def stdout_write_errors_one_message():
+    # sitting 17 left: writing to /dev/full was worded two ways (errors.md E408): `eval` said
+    # "cannot write standard output: No space left on device", `help` (its long text written in
+    # one call, the reason lost inside stdio) and `diff --variants` (the library's own flush)
+    # said "a write to it failed (the system's reason was not kept)". One message for all, the
+    # system's reason: /dev/full refuses every write with ENOSPC.
+    one = "hon: error[E408]: cannot write standard output: No space left on device\n"
+    for args, status in ((["--no-rules", "eval", "1"], 1), (["help"], 1),
+                         (["help", "diff"], 1),
+                         (["--no-rules", "--load", fx("variants.hon"), "diff", "--variants",
+                           "--seconds", "0.5"], 2)):
+        p = run_to_full(args)
+        check(p.returncode == status and p.stderr == one, "the one message, with the reason", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
