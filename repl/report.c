@@ -374,19 +374,26 @@ void cli_error_code(int code, const char *fmt, ...)
     va_end(ap);
 }
 
-void cli_error_at_line(unsigned line, int code, const char *fmt, ...)
+void cli_error_at_line(unsigned line, const char *text, size_t col, size_t len, int code,
+                       const char *fmt, ...)
 {
-    const char *text = script_text, *where = text_where;
+    const char *was_text = script_text, *where = text_where;
     unsigned at = script_line;
     if (script_line && line) {
-        script_text = text_where = NULL;
+        script_text = text;
+        text_where = NULL;
         script_line = line;
+        if (text) { /* placed in that line, as a command's error is in its own */
+            error_col = col ? col : 1;
+            error_len = len;
+        }
     }
     va_list ap;
     va_start(ap, fmt);
     vreport("error", code, fmt, ap);
     va_end(ap);
-    script_text = text;
+    error_col = error_len = 0;
+    script_text = was_text;
     text_where = where;
     script_line = at;
 }

@@ -3742,10 +3742,10 @@ def play_choices_on_stdin():
     check("choose (allies): Where to?" in p.stdout and "  1) B1" in p.stdout and
           "  2) D1" in p.stdout, "the question, the side and the numbered options", p)
     errs = [l for l in p.stderr.splitlines() if "error[E405]" in l]
-    check(len(errs) == 3 and errs[0].startswith("<stdin>:3: error[E405]: illegal choice '9' for "
+    check(len(errs) == 3 and errs[0].startswith("<stdin>:3:1: error[E405]: illegal choice '9' for "
                                                 "\"Where to?\": a number from 1 to 2")
-          and errs[1].startswith("<stdin>:4: error[E405]: illegal choice 'C1'")
-          and errs[2].startswith("<stdin>:5: error[E405]: illegal choice '-1'")
+          and errs[1].startswith("<stdin>:4:1: error[E405]: illegal choice 'C1'")
+          and errs[2].startswith("<stdin>:5:1: error[E405]: illegal choice '-1'")
           and "E225" not in p.stderr,
           "illegal answers are errors at their lines, with the reason", p)
     check("illegal choice" not in p.stdout, "not plain output lines", p)
@@ -7542,6 +7542,28 @@ def stdout_write_errors_one_message():
                            "--seconds", "0.5"], 2)):
         p = run_to_full(args)
         check(p.returncode == status and p.stderr == one, "the one message, with the reason", p)
+
+
+@case
+def play_illegal_answer_placed():
+    # sitting 17 left: a play script's answer that is no option was reported at its line with no
+    # column (`c.play:3: error[E405]: illegal choice …`) and no quote. It is placed as every
+    # other error of a line (repl.md §2d, errors.md E4xx): the column of the answer in its line,
+    # the line quoted, the caret under the answer. relocate($a) on play.scn offers B1 and D1:
+    # `choose 9` (the answer, 9, at column 8 after `choose `) and `   Z9` (column 4, after three
+    # blanks, 2 bytes long) are none; the `2` after them answers, $a goes to D1.
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "c.play")
+        with open(script, "w") as f:
+            f.write(f"board {fx('boards/play.scn')}\ndo relocate($a)\nchoose 9\n   Z9\n2\n"
+                    "square_of($a)\n")
+        p = run(PLAY + ["play", script])
+        check(p.returncode == 1 and lines(p.stdout)[-1] == "D1", "the 2 answers; exit 1", p)
+        check(f"{script}:3:8: error[E405]: illegal choice '9' for \"Where to?\"" in p.stderr
+              and "    3 | choose 9\n      |        ^\n" in p.stderr,
+              "choose 9: at the 9, quoted, the caret under it", p)
+        check(f"{script}:4:4: error[E405]: illegal choice 'Z9'" in p.stderr
+              and "    4 |    Z9\n      |    ^~\n" in p.stderr, "Z9: at column 4, two long", p)
 
 
 if __name__ == "__main__":
