@@ -7566,5 +7566,29 @@ def play_illegal_answer_placed():
               and "    4 |    Z9\n      |    ^~\n" in p.stderr, "Z9: at column 4, two long", p)
 
 
+@case
+def setup_check_error_names_the_unit():
+    # sitting 17 left: a set-up check whose rule fails at run time (the board checks of
+    # board.md §2: may_start_at, may_start_aboard, may_mark_square) gave the rule's error alone,
+    # naming no board, no unit, no check. The rules here answer may_start_at by dividing by zero
+    # (E205 at the rule); the error now has a note at the unit's line of the board: which board,
+    # which unit and which query was asked. The board is refused (exit 1).
+    with tempfile.TemporaryDirectory() as d:
+        rules, board = os.path.join(d, "boom.hon"), os.path.join(d, "boom.scn")
+        with open(rules, "w") as f:
+            f.write("kind infantry;\nside allies;\nterrain open;\n"
+                    "counter squad : infantry { side allies }\n"
+                    "query may_start_at(u: unit) -> verdict combine permission;\nsource \"T\";\n"
+                    "rule may_start_at.boom cite \"T\" when 1 / 0 == 1 answer forbid;\n")
+        with open(board, "w") as f:
+            f.write("scenario \"s\"\nsize 2 x 1\nlegend . = open\nmap\n    A B\n  1 . .\n"
+                    "unit a = squad allies at A1\n")
+        p = run(["--no-rules", "--load", rules, "--board", board, "eval", "1"])
+        check(p.returncode == 1 and f"{rules}:7:38: error[E205]: division by zero" in p.stderr
+              and f"{board}:7:1: note: while the board {board} was checked: 'a', set up where it "
+              "stands (may_start_at)" in p.stderr and "    7 | unit a = squad allies at A1\n"
+              in p.stderr and p.stdout == "", "the error, then where and what was checked", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
