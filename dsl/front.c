@@ -177,8 +177,8 @@ ast_node *front_binary(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_
         }
     }
     if (len > FRONT_MAX_CHAIN) {
-        reject(ctx, E_TOO_DEEP, b ? b->loc : loc, "operator chain too long (more than %d operators)",
-               FRONT_MAX_CHAIN);
+        reject(ctx, E_TOO_DEEP, b ? b->loc : loc,
+               "operator chain too long (more than %d operators)", FRONT_MAX_CHAIN);
         ctx->stop = true;
         return NULL;
     }

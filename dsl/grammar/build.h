@@ -56,7 +56,7 @@ typedef struct front_ctx {
     struct front_chain {
         const ast_node *n;
         uint32_t len;
-    } *chains;
+    } * chains;
     size_t nchains, chains_cap;
 
     /* flex's setup allocations fall back on this when memory runs out (see lexer.l) */
