@@ -392,6 +392,14 @@ static unsigned width_at(const char *s, size_t n, unsigned v)
     return 1;
 }
 
+unsigned diag_text_width(const char *s, size_t n)
+{
+    unsigned v = 0;
+    for (size_t i = 0; i < n; i++)
+        v += s[i] == '\t' ? 1 : width_at(s + i, n - i, v);
+    return v;
+}
+
 /* Writes one quoted line with tabs expanded and control bytes shown as '?'. */
 static void put_line(const char *s, size_t n, FILE *out)
 {

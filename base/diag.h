@@ -136,6 +136,12 @@ void diag_render_all(const diag_list *l, FILE *out);
  * "..." marking each cut (errors.md). */
 void diag_quote(FILE *out, uint32_t lineno, const char *ls, size_t ln, size_t first, size_t last);
 
+/* The display columns of the UTF-8 text s[0..n), as the caret under a quoted line counts them:
+ * each character its terminal width (a CJK ideograph 2, a combining accent 0; 1 when it is no
+ * valid character or the system has no UTF-8 locale), a tab 1 (the text is a part of a line,
+ * whose tab stops it cannot know). `hon fmt` lines up columns with it (dsl/fmt.c). */
+unsigned diag_text_width(const char *s, size_t n);
+
 /* Shortens message s in place so that no input it quotes runs on (fresh15 D2: a 5 MB name):
  * each word (a run without blanks: a name, a path, a quoted token) over 120 bytes keeps its
  * first 80 and last 24 bytes about an ellipsis "…", and a message over 4000 bytes is cut there

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "diag.h"
 #include "front.h"
 #include "mem.h"
 #include "strbuf.h"
@@ -150,7 +151,7 @@ static bool scan(const char *text, size_t len, toks *ts)
         size_t k = token_at(text + i, len - i, &t->kind);
         *t = (tok){ text + i, (uint32_t)k, nl, col, t->kind, false, gap };
         t->kw = t->kind == K_WORD && front_is_keyword(t->s, k);
-        col += (uint32_t)k;
+        col += diag_text_width(text + i, k); /* display columns: a comment's, for its column */
         i += k;
         nl = 0;
         gap = false;
@@ -293,6 +294,13 @@ typedef struct line {
     int shift;         /* the blanks lining up a declaration's text added */
     strbuf code;       /* the code, without indentation */
 } line;
+
+/* The display columns of a line's code (diag_text_width: a string's non-ASCII text counts
+ * its characters, not their bytes). */
+static int code_width(const line *ln)
+{
+    return (int)diag_text_width(ln->code.len ? ln->code.s : "", ln->code.len);
+}
 
 typedef struct layout {
     const toks *ts;
@@ -624,15 +632,16 @@ static void align_rows(layout *L, line *lines, size_t from, size_t to)
             for (size_t c = 0; c < n; c++) {
                 sb_free(&cell);
                 render(L, cut[c], cut[c + 1], &cell);
+                size_t cw = diag_text_width(sb_str(&cell), cell.len);
                 if (!pass) {
-                    if (c + 1 < n && cell.len > width[c])
-                        width[c] = cell.len;
+                    if (c + 1 < n && cw > width[c])
+                        width[c] = cw;
                     continue;
                 }
                 if (c)
                     sb_putc(&ln->code, ' ');
                 sb_puts(&ln->code, sb_str(&cell));
-                for (size_t k = cell.len; c + 1 < n && k < width[c]; k++)
+                for (size_t k = cw; c + 1 < n && k < width[c]; k++)
                     sb_putc(&ln->code, ' ');
             }
         }
@@ -696,10 +705,10 @@ static size_t align_decls(const layout *L, line *lines, size_t n, size_t i)
             sb_putc(&code, ' ');
         render(L, ln->a + 2, ln->b, &code);
         ln->shift = (int)(width - w);
-        size_t widest = (size_t)ln->indent + code.len;
+        size_t widest = (size_t)ln->indent + diag_text_width(sb_str(&code), code.len);
         for (size_t k = r + 1; k < j && lines[k].of_decl == r + 1; k++)
-            if ((size_t)(lines[k].indent + ln->shift) + lines[k].code.len > widest)
-                widest = (size_t)(lines[k].indent + ln->shift) + lines[k].code.len;
+            if ((size_t)(lines[k].indent + ln->shift + code_width(&lines[k])) > widest)
+                widest = (size_t)(lines[k].indent + ln->shift + code_width(&lines[k]));
         if (widest > WIDTH) { /* lined up, it would be too long */
             sb_free(&code);
             render(L, ln->a, ln->b, &code);
@@ -804,8 +813,8 @@ static void align_comments(line *lines, size_t n)
             j++;
         int col = (int)lines[i].comment->col;
         for (size_t k = i; k < j; k++)
-            if (lines[k].a < lines[k].b && lines[k].indent + (int)lines[k].code.len + 2 > col)
-                col = lines[k].indent + (int)lines[k].code.len + 2;
+            if (lines[k].a < lines[k].b && lines[k].indent + code_width(&lines[k]) + 2 > col)
+                col = lines[k].indent + code_width(&lines[k]) + 2;
         for (size_t k = i; k < j; k++)
             lines[k].comment_col = col;
         i = j;
@@ -854,7 +863,7 @@ char *fmt_layout(const char *text, size_t len, size_t *out_len, bool *too_long)
         sb_putn(&out, sb_str(&ln->code), ln->code.len);
         if (ln->comment) {
             if (code)
-                pad(&out, ln->comment_col - ln->indent - (int)ln->code.len);
+                pad(&out, ln->comment_col - ln->indent - code_width(ln));
             sb_putn(&out, ln->comment->s, comment_len(ln->comment));
         }
         sb_putc(&out, '\n');

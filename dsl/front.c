@@ -109,6 +109,7 @@ void front_add_decl(front_ctx *ctx, ast_node *decl, ast_loc span)
         return;
     if (!ast_vec_push(ctx->file, &ctx->file->decls, decl))
         front_oom(ctx);
+    ctx->nchains = 0; /* no chain goes on past its declaration */
 }
 
 ast_node *front_named(front_ctx *ctx, ast_kind k, ast_loc loc, const char *name, ast_node *a)
@@ -154,13 +155,42 @@ ast_node *front_unary(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a)
     return n;
 }
 
+/* The bound on chains (language.md §4, errors.md E008) is checked here, as each operator is
+ * reduced, and not only once the tree is whole (bound_depth): a chain of a million operators
+ * would take hundreds of megabytes before that check could refuse it. The parser reduces a
+ * left operand before it shifts the operator after it, and every binary node built between a
+ * left operand and its operator's node lies in the right operand, so ctx->chains is a stack:
+ * the left operand, a binary node, is found on it below the right operand's nodes, which are
+ * popped with it. Past FRONT_MAX_CHAIN, E008 at the right operand and the parse stops there
+ * (the scanner says end of file, as after E009): the declaration is dropped. Chains that pass
+ * through other nodes (an argument's chain inside a chain) are left to bound_depth. */
 ast_node *front_binary(front_ctx *ctx, ast_loc loc, ast_op op, ast_node *a, ast_node *b)
 {
+    uint32_t len = 1;
+    if (a && a->kind == AST_BINARY) {
+        size_t i = ctx->nchains;
+        while (i > 0 && ctx->chains[i - 1].n != a)
+            i--;
+        if (i > 0) {
+            len = ctx->chains[i - 1].len + 1;
+            ctx->nchains = i - 1;
+        }
+    }
+    if (len > FRONT_MAX_CHAIN) {
+        reject(ctx, E_TOO_DEEP, b ? b->loc : loc,
+               "operator chain too long (more than %d operators)", FRONT_MAX_CHAIN);
+        ctx->stop = true;
+        return NULL;
+    }
     ast_node *n = front_node(ctx, AST_BINARY, loc, NULL);
     if (n) {
         n->op = op;
         n->a = a;
         n->b = b;
+        if (MEM_GROW(ctx->chains, ctx->nchains, ctx->chains_cap))
+            ctx->chains[ctx->nchains++] = (struct front_chain){ n, len };
+        else
+            front_oom(ctx);
     }
     return n;
 }
@@ -1138,6 +1168,8 @@ static ast_file *parse(const char *path, const char *text, size_t len, uint32_t 
         goto oom;
 
     front_yyparse(scanner, ctx);
+    mem_free(ctx->chains);
+    ctx->chains = NULL;
     if (!ctx->oom)
         bound_depth(ctx);
     if (ctx->oom)
@@ -1153,6 +1185,8 @@ oom:
     if (scanner)
         lex_yylex_destroy(scanner);
     mem_free(buf);
+    if (ctx)
+        mem_free(ctx->chains);
     mem_free(ctx);
     ast_file_free(f);
     return NULL;

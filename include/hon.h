@@ -233,9 +233,12 @@ void hon_answer_free(hon_answer *a);
 
 /* Editions (docs/spec/language.md §3.8). The active edition defaults to the program's
  * `default edition`; NULL or "" goes back to it (with none declared: no edition, every
- * module's rules unrevised). HON_ERR_NOT_FOUND for an unknown name. A board loaded with other
- * counters than the chosen edition's (`revise counter`) is loaded again with its, and its game
- * restarts. */
+ * module's rules unrevised). HON_ERR_NOT_FOUND for an unknown name. The loaded board is built
+ * again under the edition, as loading it would be (its set-up checks: E318, E319, E320): when
+ * the edition would refuse it, its errors are reported, the edition stays as it was and the
+ * board's status is returned (HON_ERR_COMPILE; HON_ERR_RUNTIME when a check's rule fails). A
+ * board loaded with other counters than the chosen edition's (`revise counter`) is loaded again
+ * with its, and its game restarts; else the board and its game are kept. */
 hon_status hon_set_edition(hon_vm *vm, const char *name);
 const char *hon_edition(const hon_vm *vm); /* borrowed; NULL when none is declared */
 /* Calls fn for each edition: name, parents (the editions it extends, comma-separated: "a" or
@@ -257,7 +260,10 @@ void hon_each_edition_use(const hon_vm *vm, const char *name,
  * diagnostic with the column, and HON_ERR_NOT_FOUND: then nothing was changed. */
 hon_status hon_apply_setting(hon_vm *vm, const char *setting, const char *where);
 
-/* Variants: select a reading; the choice survives reloads while the reading exists. */
+/* Variants: select a reading (NULL: the variant's default); the choice survives reloads while
+ * the reading exists. A loaded board that the reading would refuse at load (its set-up checks)
+ * is kept, as is the reading before: its errors are reported and its status returned
+ * (HON_ERR_COMPILE), as hon_set_edition does. hon_apply_setting does not look at the board. */
 hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading);
 /* Calls fn for each variant with its active reading and its documentation. */
 void hon_each_variant(const hon_vm *vm,

@@ -12,39 +12,47 @@
 #include "session.h"
 #include "view.h"
 
-/* After a change of edition: a board loaded with other counters than the edition's is loaded
- * again with the edition's (view_rebind), and its game restarts, as after a reload. */
-static void edition_board(hon_vm *vm)
+/* Selects edition `name` (NULL or "": the program's default). With `check`, the session's board
+ * is built again under it (view_check_setting): when the edition would refuse it, the edition
+ * before is kept and the board's status returned (its diagnostics reported). Without, a board
+ * loaded with other counters than the edition's is loaded again with the edition's (view_rebind,
+ * which drops a board that no longer loads), and its game restarts, as after a reload. */
+static hon_status set_edition(hon_vm *vm, const char *name, bool check)
 {
+    if (!vm)
+        return HON_ERR_NOT_FOUND;
+    char *copy = NULL;
+    if (name && *name) {
+        if (model_find_edition(vm->pg->res, name) < 0)
+            return HON_ERR_NOT_FOUND;
+        if (!(copy = mem_strdup(name)))
+            return HON_ERR_MEMORY;
+    }
+    char *was = vm->edition;
+    vm->edition = copy;
+    vm->choice_gen++;
     /* the edition's combined chunks now, not at its first answer (vm.md §5a) */
     prog_combine_edition(vm->pg, session_edition(vm));
-    if (vm->sc && vm->sc->counters != res_units_of(vm->pg->res, session_edition(vm))) {
+    hon_status st = HON_OK;
+    if (check)
+        st = view_check_setting(vm);
+    else if (vm->sc && vm->sc->counters != res_units_of(vm->pg->res, session_edition(vm))) {
         view_rebind(vm);
         session_new_game(vm);
     }
+    if (st != HON_OK) { /* refused: the edition before */
+        mem_free(vm->edition);
+        vm->edition = was;
+        vm->choice_gen++;
+        return st;
+    }
+    mem_free(was);
+    return HON_OK;
 }
 
 hon_status hon_set_edition(hon_vm *vm, const char *name)
 {
-    if (!vm)
-        return HON_ERR_NOT_FOUND;
-    if (!name || !*name) {
-        mem_free(vm->edition);
-        vm->edition = NULL;
-        vm->choice_gen++;
-        edition_board(vm);
-        return HON_OK;
-    }
-    if (model_find_edition(vm->pg->res, name) < 0)
-        return HON_ERR_NOT_FOUND;
-    char *copy = mem_strdup(name);
-    if (!copy)
-        return HON_ERR_MEMORY;
-    mem_free(vm->edition);
-    vm->edition = copy;
-    vm->choice_gen++;
-    edition_board(vm);
-    return HON_OK;
+    return set_edition(vm, name, true);
 }
 
 const char *hon_edition(const hon_vm *vm)
@@ -89,7 +97,8 @@ void hon_each_edition_use(const hon_vm *vm, const char *name,
     }
 }
 
-hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
+/* Selects `reading` of `variant` (NULL: back to its default), the board not looked at. */
+static hon_status set_variant(hon_vm *vm, const char *variant, const char *reading)
 {
     if (!vm || !variant)
         return HON_ERR_NOT_FOUND;
@@ -127,6 +136,22 @@ hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
     }
     vm->choices[vm->nchoices++] = ch;
     return HON_OK;
+}
+
+hon_status hon_set_variant(hon_vm *vm, const char *variant, const char *reading)
+{
+    if (!vm || !variant)
+        return HON_ERR_NOT_FOUND;
+    char *was = NULL; /* the reading chosen before, if any */
+    for (size_t c = 0; c < vm->nchoices; c++)
+        if (strcmp(vm->choices[c].variant, variant) == 0 &&
+            !(was = mem_strdup(vm->choices[c].reading)))
+            return HON_ERR_MEMORY;
+    hon_status st = set_variant(vm, variant, reading);
+    if (st == HON_OK && (st = view_check_setting(vm)) != HON_OK)
+        set_variant(vm, variant, was); /* refused by the board: the choice before */
+    mem_free(was);
+    return st;
 }
 
 void hon_each_variant(const hon_vm *vm,
@@ -264,12 +289,12 @@ hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t fil
     vm->nchoices = 0;
     vm->choice_gen++;
     snprintf(name, sizeof name, "%.*s", (int)ed.len, setting);
-    hon_status st = hon_set_edition(vm, name);
+    hon_status st = set_edition(vm, name, false);
     for (size_t at = ed.len; st == HON_OK && at < len;) {
         size_t n = strcspn(setting + at + 1, ","), k = strcspn(setting + at + 1, "=");
         snprintf(name, sizeof name, "%.*s", (int)k, setting + at + 1);
         snprintf(reading, sizeof reading, "%.*s", (int)(n - k - 1), setting + at + k + 2);
-        st = hon_set_variant(vm, name, reading);
+        st = set_variant(vm, name, reading);
         at += n + 1;
     }
     return st;

@@ -418,6 +418,7 @@ typedef struct check_run {
     qs_set s;
     strbuf out;
     size_t checked, changed, added, gone;
+    size_t text; /* the bytes `record` would write for the answers asked so far */
 } check_run;
 
 /* Writes `text` with every line indented by `pad`. */
@@ -441,6 +442,20 @@ static hon_status check_question(check_run *c, const char *label, const qs_q *q)
     if (key.oom || !qs_ask(&c->s, 0, q, &a, true)) {
         sb_free(&key);
         return HON_ERR_MEMORY;
+    }
+    /* a record of these answers would be larger than any snapshot (record's E433): a header
+     * that asks more than a record holds (a hand-edited cap, say) is refused here, before its
+     * questions run the session out of time or memory */
+    c->text += key.len - at + strlen(" = \n") + strlen(a.text);
+    if (c->text > SNAP_MAX_BYTES) {
+        session_report(c->s.vm[0], E_SNAPSHOT_TOO_LARGE, c->sn->path,
+                       "the snapshot's questions make more than %zu MiB of answers, more than a "
+                       "snapshot holds (%zu answers so far): its header asks more questions "
+                       "than `snapshot record` writes (record it again, or give it a smaller "
+                       "cap or fewer boards)",
+                       SNAP_MAX_BYTES >> 20, c->checked + 1);
+        sb_free(&key);
+        return HON_ERR_NOT_FOUND;
     }
     snap_rec *r;
     HASH_FIND(hh, c->sn->recs, key.s, key.len, r);

@@ -58,10 +58,11 @@ static uint32_t in_column(const char *text, size_t len, int line, uint32_t *n)
 
 /* Asks verdict query q of args[0..n) in a session begun with setup (the board checks below):
  * true when it forbids, *rule the rule that does. False when it permits, when its evaluation
- * fails (*st the session's error, reported: HON_ERR_RUNTIME ends the caller's loop) or when no
- * session can begin (*st HON_ERR_MEMORY, which ends it too). */
+ * fails (*st HON_ERR_RUNTIME, or HON_ERR_MEMORY for E230, and the error copied to *err, not
+ * reported: the caller says which unit or square the rules were asked about) or when no session
+ * can begin (*st HON_ERR_MEMORY). Either status ends the caller's loop. */
 static bool verdict_forbids(hon_vm *vm, const state_setup *setup, uint32_t q, const val *args,
-                            size_t n, uint32_t *rule, hon_status *st)
+                            size_t n, uint32_t *rule, hon_status *st, vm_error *err)
 {
     val v;
     *rule = UINT32_MAX;
@@ -70,8 +71,10 @@ static bool verdict_forbids(hon_vm *vm, const state_setup *setup, uint32_t q, co
         return false;
     }
     bool ok = vm_ask(&vm->x, q, args, n, &v, rule);
-    if (!ok)
-        *st = session_error(vm, false);
+    if (!ok) {
+        *err = vm->x.err;
+        *st = err->code == E_MEMORY ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
+    }
     state_end(&vm->x);
     return ok && !v.u.i;
 }
@@ -87,6 +90,7 @@ typedef struct load_check {
     diag_list dl;
     uint32_t id;
     hon_status st;
+    vm_error err; /* the evaluation that failed (err.code not E_NONE), for load_check_failed */
 } load_check;
 
 /* Begins check c with the verdict query `name` of n parameters of the types types[0..n), when
@@ -97,6 +101,7 @@ static bool load_check_begin(hon_vm *vm, const scene *sc, const char *name, cons
 {
     c->p = vm->pg->res;
     c->st = HON_OK;
+    c->err.code = E_NONE;
     int32_t q = model_find_query(c->p, name);
     if (q < 0 || c->p->queries[q].nparams != n || c->p->queries[q].result != T_VERDICT)
         return false;
@@ -119,17 +124,37 @@ static bool load_check_begin(hon_vm *vm, const scene *sc, const char *name, cons
 
 /* Whether the rules forbid args[0..n) in check c; when they do, *rule is the rule that forbids,
  * `cites` (empty, the caller frees it) its citations, and the board text path/text[0..len) is
- * added to the session's sources once (c->id). A failed evaluation sets c->st (verdict_forbids). */
+ * added to the session's sources once (c->id). A failed evaluation sets c->st and c->err
+ * (verdict_forbids): the caller reports it with load_check_failed. */
 static bool load_check_forbids(hon_vm *vm, load_check *c, const val *args, size_t n,
                                const char *path, const char *text, size_t len, uint32_t *rule,
                                strbuf *cites)
 {
-    if (!verdict_forbids(vm, &c->setup, c->q, args, n, rule, &c->st))
+    if (!verdict_forbids(vm, &c->setup, c->q, args, n, rule, &c->st, &c->err))
         return false;
     if (c->id == UINT32_MAX)
         c->id = diag_sources_add(&vm->sources, path, text, len);
     refusal_cites(c->p, *rule, cites);
     return true;
+}
+
+/* Reports the error of check c's failed evaluation (c->err; nothing when none failed) where
+ * the rule failed, with a note at what the board was being checked for: the board text's line
+ * `line`, columns [col, col + n), `what` ("'a', set up at its squares") and the query asked
+ * (fresh17 D6: the error named no board, no unit and no check). */
+static void load_check_failed(hon_vm *vm, load_check *c, const char *path, const char *text,
+                              size_t len, uint32_t line, uint32_t col, uint32_t n, const char *what)
+{
+    if (c->err.code == E_NONE)
+        return;
+    if (c->id == UINT32_MAX)
+        c->id = diag_sources_add(&vm->sources, path, text, len);
+    diag *d = diag_report(&c->dl, c->err.code, DIAG_ERROR, c->err.loc, "%s", c->err.msg);
+    if (d && c->id != UINT32_MAX)
+        diag_relate(d, (src_loc){ c->id, line, col, line, col + (n ? n : 1) - 1 },
+                    "while the board %s was checked: %s (%s)", path, what,
+                    c->p->queries[c->q].name);
+    c->err.code = E_NONE;
 }
 
 /* Whether check c should go on: no evaluation failed and memory held. */
@@ -173,8 +198,15 @@ static hon_status check_aboard(hon_vm *vm, const scene *sc, const char *path, co
         val args[2] = { { .type = T_UNIT, .u.i = u->id }, { .type = T_UNIT, .u.i = carrier->id } };
         uint32_t rule;
         strbuf cites = { 0 };
-        if (!load_check_forbids(vm, &c, args, 2, path, text, len, &rule, &cites))
+        if (!load_check_forbids(vm, &c, args, 2, path, text, len, &rule, &cites)) {
+            if (c.err.code != E_NONE) {
+                uint32_t n, col = in_column(text, len, u->line, &n);
+                char what[160];
+                snprintf(what, sizeof what, "'%s', set up aboard '%s'", u->name, carrier->name);
+                load_check_failed(vm, &c, path, text, len, (uint32_t)u->line, col, n, what);
+            }
             continue;
+        }
         uint32_t n, col = in_column(text, len, u->line, &n);
         ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, (uint32_t)u->line, col, (uint32_t)u->line,
                         col + (n ? n : 1) - 1 };
@@ -207,8 +239,15 @@ static hon_status check_placed(hon_vm *vm, const scene *sc, const char *path, co
         val args[1] = { { .type = T_UNIT, .u.i = u->id } };
         uint32_t rule;
         strbuf cites = { 0 };
-        if (!load_check_forbids(vm, &c, args, 1, path, text, len, &rule, &cites))
+        if (!load_check_forbids(vm, &c, args, 1, path, text, len, &rule, &cites)) {
+            if (c.err.code != E_NONE) {
+                uint32_t n, col = in_column(text, len, u->line, &n);
+                char what[160];
+                snprintf(what, sizeof what, "'%s', set up where it stands", u->name);
+                load_check_failed(vm, &c, path, text, len, (uint32_t)u->line, col, n, what);
+            }
             continue;
+        }
         uint32_t n, col = in_column(text, len, u->line, &n);
         ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, (uint32_t)u->line, col, (uint32_t)u->line,
                         col + (n ? n : 1) - 1 };
@@ -278,8 +317,16 @@ static hon_status check_marks(hon_vm *vm, const scene *sc, const char *path, con
         val args[1] = { { .type = T_SQUARE, .u.i = scene_square_value(sc, sq) } };
         uint32_t rule;
         strbuf cites = { 0 };
-        if (!load_check_forbids(vm, &c, args, 1, path, text, len, &rule, &cites))
+        if (!load_check_forbids(vm, &c, args, 1, path, text, len, &rule, &cites)) {
+            if (c.err.code != E_NONE) {
+                char name[16], what[64];
+                scene_square_text(args[0].u.i, name, sizeof name);
+                uint32_t col, n, line = square_line(text, len, name, &col, &n);
+                snprintf(what, sizeof what, "square %s, as the board marks it", name);
+                load_check_failed(vm, &c, path, text, len, line, col, n, what);
+            }
             continue;
+        }
         char name[16];
         scene_square_text(args[0].u.i, name, sizeof name);
         uint32_t col, n, line = square_line(text, len, name, &col, &n);
@@ -355,6 +402,24 @@ void view_rebind(hon_vm *vm)
     mem_free(vm->board_text);
     vm->board_path = vm->board_text = NULL;
     vm->board_len = 0;
+}
+
+hon_status view_check_setting(hon_vm *vm)
+{
+    if (!vm->sc)
+        return HON_OK;
+    scene *sc;
+    hon_status st = view_load_scene(vm, NULL, vm->board_path, vm->board_text, vm->board_len, &sc);
+    if (st != HON_OK)
+        return st;
+    if (sc->counters == vm->sc->counters) { /* the same board: its game goes on */
+        scene_free(sc);
+        return HON_OK;
+    }
+    scene_free(vm->sc); /* other counters: the board with the edition's, its game restarted */
+    vm->sc = sc;
+    session_new_game(vm);
+    return HON_OK;
 }
 
 static hon_status set_board(hon_vm *vm, const char *path, char *text, size_t len)

@@ -28,6 +28,14 @@ hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path,
  * note) when its names no longer resolve. */
 void view_rebind(hon_vm *vm);
 
+/* After a change of edition or variant reading (choice.c): the session's board built again from
+ * its text under the new setting, set-up checks and all, as loading it would be. HON_OK when
+ * there is no board or it fits: a board built with other counters than before (an edition's
+ * `revise counter`) then replaces the old and its game restarts, else the old board and its game
+ * are kept. Else the status of view_load_scene, the board's diagnostics reported (E320 for a
+ * unit the setting forbids where it stands...) and the session's board untouched. */
+hon_status view_check_setting(hon_vm *vm);
+
 /* The place a word names on the session's board, as hon_place_of gives it: `$name` or a bare
  * `name` of a board unit (HON_V_UNIT), `@C4` or `C4` a square on the board (HON_V_SQUARE).
  * Reported (path `where`) and HON_ERR_NOT_FOUND otherwise: no board (E212), no such unit

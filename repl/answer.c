@@ -231,7 +231,7 @@ int cli_choose(void *ud, const char *question, const char *side, const char *con
             cli_flush_stdout();
             s->errors++; /* the command's line fails: exit 1 (cli_error_* count nothing) */
             cli_error_at_line(
-                s->answer_line, CLI_E_NOT_NOW,
+                s->answer_line, line, (size_t)(a - line) + 1, strlen(a), CLI_E_NOT_NOW,
                 "illegal choice '%s' for \"%s\": a number from 1 to %zu, or an option "
                 "as listed; %s",
                 a, question, n,

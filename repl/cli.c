@@ -927,6 +927,20 @@ static void print_edition(void *ud, const char *name, const char *parent, const 
     putchar('\n');
 }
 
+/* A change of edition or reading the loaded board refused (hon_set_edition, hon_set_variant:
+ * the board's own errors, E320..., are reported above): E405 saying that the setting stays as
+ * it was, and why. Returns 1. */
+static int setting_refused(cli_session *s, const char *what, const char *name, const char *reading)
+{
+    cli_error_code(CLI_E_NOT_NOW,
+                   "%s %s%s%s not selected: the board '%s' would not load under it (its errors "
+                   "above); the setting is unchanged (load a board that fits it first, or start "
+                   "hon with --%s)",
+                   what, name, reading ? " = " : "", reading ? reading : "", hon_board_path(s->vm),
+                   what);
+    return 1;
+}
+
 int cli_edition(cli_session *s, const char *name)
 {
     if (name) {
@@ -939,6 +953,8 @@ int cli_edition(cli_session *s, const char *name)
             free(near);
             return 1;
         }
+        if (st != HON_OK && s->diags != before && hon_board_path(s->vm))
+            return setting_refused(s, "edition", name, NULL);
         if (st != HON_OK)
             return cli_failed(s, before, st, "cannot select edition", name);
         return 0;
@@ -1022,6 +1038,8 @@ int cli_variant(cli_session *s, const char *name, const char *reading)
             free(near);
             return 1;
         }
+        if (st != HON_OK && s->diags != before && hon_board_path(s->vm))
+            return setting_refused(s, "variant", name, reading);
         if (st != HON_OK)
             return cli_failed(s, before, st, "cannot select variant", name);
         return 0;

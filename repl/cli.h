@@ -509,11 +509,13 @@ int cli_declare(cli_session *s, const char *text);
  * diagnostics with no position of their own. where NULL or line 0: none (typed input).
  * `where` is borrowed and must outlive the script. */
 void cli_set_script_line(const char *where, unsigned line);
-/* An error of the front end (cli_error_code) named at another line of the script being run,
- * `where:line:` with no column (an answer a script gave to a choice on a later line than the
- * command's); the line being run is kept. Without a script line, as cli_error_code. */
-void cli_error_at_line(unsigned line, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* An error of the front end (cli_error_code) named at another line of the script being run
+ * (an answer a script gave to a choice on a later line than the command's): `where:line:col:`,
+ * that line's text (borrowed) quoted and the caret under its bytes [col, col + len) (col from
+ * 1; len 0: one); `where:line:` alone when text is NULL. The line being run is kept. Without a
+ * script line, as cli_error_code. */
+void cli_error_at_line(unsigned line, const char *text, size_t col, size_t len, int code,
+                       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* The whole line being run, typed or read from a script (borrowed until the next call; NULL:
  * none), whose snippets are handed over under the name `where` (borrowed: "<repl>", the
  * script's name): a diagnostic of the text the line handed over (`do`'s call, the expression

@@ -374,19 +374,26 @@ void cli_error_code(int code, const char *fmt, ...)
     va_end(ap);
 }
 
-void cli_error_at_line(unsigned line, int code, const char *fmt, ...)
+void cli_error_at_line(unsigned line, const char *text, size_t col, size_t len, int code,
+                       const char *fmt, ...)
 {
-    const char *text = script_text, *where = text_where;
+    const char *was_text = script_text, *where = text_where;
     unsigned at = script_line;
     if (script_line && line) {
-        script_text = text_where = NULL;
+        script_text = text;
+        text_where = NULL;
         script_line = line;
+        if (text) { /* placed in that line, as a command's error is in its own */
+            error_col = col ? col : 1;
+            error_len = len;
+        }
     }
     va_list ap;
     va_start(ap, fmt);
     vreport("error", code, fmt, ap);
     va_end(ap);
-    script_text = text;
+    error_col = error_len = 0;
+    script_text = was_text;
     text_where = where;
     script_line = at;
 }
@@ -791,12 +798,32 @@ bool cli_stdout_failed(void)
     return !cli_flush_stdout() || stdout_reported;
 }
 
+/* The reason standard output fails, asked again when the failing write's errno was lost: a
+ * write inside a long printf, or a library's own flush, leaves stdio's error flag and no reason
+ * (stdio keeps none, and drops what it could not write), so `help` said "the system's reason was
+ * not kept" where `eval` said "No space left on device". A write of nothing first (a device
+ * such as /dev/full refuses even that), else one line end (the output is cut already: ending its
+ * last line harms nothing): the system's reason for refusing it, or 0 when it goes through. */
+static int probe_stdout(void)
+{
+    errno = 0;
+    if (write(STDOUT_FILENO, "", 0) < 0)
+        return errno;
+    clearerr(stdout);
+    errno = 0;
+    if (fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+        return errno;
+    return 0;
+}
+
 int cli_stdout_error(void)
 {
     if (!cli_stdout_failed())
         return 0;
     if (!stdout_reported) {
         char msg[300], text[400];
+        if (!stdout_errno)
+            stdout_errno = probe_stdout();
         if (stdout_errno)
             snprintf(msg, sizeof msg, "cannot write standard output: %s", strerror(stdout_errno));
         else

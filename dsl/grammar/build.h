@@ -50,6 +50,15 @@ typedef struct front_ctx {
     } open[FRONT_MAX_OPEN];
     uint32_t nopen, deep;
 
+    /* the binary nodes of the declaration being parsed that are no left operand yet, innermost
+     * last, each with its chain: how many left operands lie along its left side (front_binary
+     * bounds it by FRONT_MAX_CHAIN as the nodes are built; front_add_decl empties the list) */
+    struct front_chain {
+        const ast_node *n;
+        uint32_t len;
+    } * chains;
+    size_t nchains, chains_cap;
+
     /* flex's setup allocations fall back on this when memory runs out (see lexer.l) */
     bool spare_ok; /* set once the scanner exists (its own allocation may fail) */
     bool spare_used[2];

@@ -6,6 +6,7 @@
  */
 #include "check_run.h"
 #include "dsl_test.h"
+#include "mem.h"
 
 /* ---------------------------------------------------------------- declarations */
 
@@ -686,6 +687,37 @@ START_TEST(depth_rule)
 }
 END_TEST
 
+/* The chain bound is checked as the parser reduces each operator (front_binary), not once the
+ * tree is whole: `1 + ... + 1` with a million terms (4 MB of text) is refused at its 10,002nd
+ * term (the 10,001st operator is one too many, language.md §4), under a 48 MB cap on the memory
+ * the parse may hold. Before, the whole tree was built first (some 190 MB here) and the parse
+ * ran out of memory under the cap instead of saying E008. The parse stops at the error, as
+ * after E009: the declaration is dropped. "fn f() -> int = " is 16 columns, each term "1 + "
+ * 4 more: the 10,002nd term starts at column 17 + 4 * 10,001. */
+START_TEST(chain_bound_while_parsing)
+{
+    char *text = repeat3("", 0, "fn f() -> int = ", "");
+    char *chain = repeat3("1 + ", 999999, "1;\n", "");
+    size_t a = strlen(text), b = strlen(chain);
+    text = realloc(text, a + b + 1);
+    ck_assert_ptr_nonnull(text);
+    memcpy(text + a, chain, b + 1);
+    free(chain);
+    mem_cap_start(48u << 20);
+    parsed *p = parse_text(text, false);
+    mem_cap_start(0);
+    ck_assert_uint_eq(p->diags.len, 1);
+    ck_assert_int_eq(p->diags.items[0].code, 8);
+    ck_assert_str_eq(p->diags.items[0].message,
+                     "operator chain too long (more than 10000 operators)");
+    ck_assert_uint_eq(p->diags.items[0].loc.line, 1);
+    ck_assert_uint_eq(p->diags.items[0].loc.col, 17 + 4 * 10001);
+    ck_assert_uint_eq(p->f->decls.len, 0);
+    parsed_free(p);
+    free(text);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("parser");
@@ -725,6 +757,7 @@ int main(void)
     tcase_add_test(te, error_cap);
     tcase_add_test(te, expr_mode_rejects_declarations);
     tcase_add_test(te, depth_rule);
+    tcase_add_test(te, chain_bound_while_parsing);
     suite_add_tcase(s, te);
     return check_run(s);
 }

@@ -3742,10 +3742,10 @@ def play_choices_on_stdin():
     check("choose (allies): Where to?" in p.stdout and "  1) B1" in p.stdout and
           "  2) D1" in p.stdout, "the question, the side and the numbered options", p)
     errs = [l for l in p.stderr.splitlines() if "error[E405]" in l]
-    check(len(errs) == 3 and errs[0].startswith("<stdin>:3: error[E405]: illegal choice '9' for "
+    check(len(errs) == 3 and errs[0].startswith("<stdin>:3:1: error[E405]: illegal choice '9' for "
                                                 "\"Where to?\": a number from 1 to 2")
-          and errs[1].startswith("<stdin>:4: error[E405]: illegal choice 'C1'")
-          and errs[2].startswith("<stdin>:5: error[E405]: illegal choice '-1'")
+          and errs[1].startswith("<stdin>:4:1: error[E405]: illegal choice 'C1'")
+          and errs[2].startswith("<stdin>:5:1: error[E405]: illegal choice '-1'")
           and "E225" not in p.stderr,
           "illegal answers are errors at their lines, with the reason", p)
     check("illegal choice" not in p.stdout, "not plain output lines", p)
@@ -7686,6 +7686,159 @@ def boats_go_where_their_ability_says():
                     stdin="move $b D3\nsquares_of($b)\n")
             check(p.returncode == 0 and "[D3, E3]" in lines(p.stdout),
                   f"{counter} starts in the sea and moves in it", p)
+
+
+@case
+def setting_change_checks_the_board():
+    # sitting 17 left: `variant`/`edition` at the prompt kept a loaded board that the new setting
+    # refuses at load (set-up checks, may_start_at, E320). repl.md §2: the change is refused, the
+    # setting and the board stay, E405 says why after the board's own errors.
+    # - A one-square landing craft on H4, the east edge of an 8 x 6 board: loads under the
+    #   default small_craft_squares = edge_square (PRESUMED.small-craft, its back against the
+    #   edge); under two_squares_only no one-square craft starts anywhere (as
+    #   landing_craft_placement_checked finds with --variant), so that reading is refused while the
+    #   board is loaded, and the reading stays edge_square (the craft's placement still permit).
+    # - rail_station.scn's board with a wagon on D4, a square with no rail: Bloody Omaha alone
+    #   has no train rules (the rule RR.move.rails is Rails & Roads'), so it loads under
+    #   bloody_omaha; rails_roads would refuse it (may_start_at.train_on_rails, as
+    #   start_train_set_up finds), so `edition rails_roads` is refused, bloody_omaha stays.
+    # Before: both changes were taken (`variant small_craft_squares = two_squares_only`, `edition
+    # rails_roads`), the refused board kept.
+    head = ("scenario \"craft\"\nsize 8 x 6\nlegend . = sand\nmap\n    A B C D E F G H\n" +
+            "".join(f"  {r} . . . . . . . .\n" for r in range(1, 7)))
+    with open(os.path.join(ROOT, "examples", "boards", "rail_station.scn")) as f:
+        station = f.read().split("unit engine")[0]
+    with tempfile.TemporaryDirectory() as d:
+        craft = os.path.join(d, "small_edge.scn")
+        with open(craft, "w") as f:
+            f.write(head + "unit lc = small_landing_craft allies at H4\n")
+        p = run(["--board", craft], stdin="variant small_craft_squares two_squares_only\n"
+                "variant small_craft_squares\nlanding_craft_placement($lc)\n")
+        check(p.returncode == 1 and "small_edge.scn:12:1: error[E320]: 'lc' cannot start where "
+              "it stands: may_start_at.landing_craft forbids it" in p.stderr
+              and "<stdin>:1:1: error[E405]: variant small_craft_squares = two_squares_only not "
+              "selected: the board '" + craft + "' would not load under it" in p.stderr,
+              "the reading is refused, saying why", p)
+        check(lines(p.stdout)[0].startswith("small_craft_squares = edge_square")
+              and lines(p.stdout)[1] == "permit" and "variant small_craft_squares =" not in
+              p.stdout, "the reading and the board stay", p)
+        # the reading that fits is taken as before
+        p = run(["--board", craft], stdin="variant small_craft_squares edge_square\n")
+        check(p.returncode == 0 and lines(p.stdout) == ["variant small_craft_squares = "
+              "edge_square"], "a reading the board fits is selected", p)
+        off = os.path.join(d, "off.scn")
+        with open(off, "w") as f:
+            f.write(station + "unit engine = goods_engine axis at E3\n"
+                    "unit w1 = goods_wagon axis at D3\nunit w2 = goods_wagon axis at D4\n")
+        p = run(["--edition", "bloody_omaha", "--board", off],
+                stdin="edition rails_roads\nedition\n")
+        check(p.returncode == 1 and "error[E320]: 'w2' cannot start where it stands: "
+              "may_start_at.train_on_rails forbids it (RR.move.rails)" in p.stderr
+              and "<stdin>:1:1: error[E405]: edition rails_roads not selected" in p.stderr
+              and "* bloody_omaha" in p.stdout and "edition rails_roads" not in p.stdout,
+              "the edition is refused, bloody_omaha stays", p)
+
+
+@case
+def chain_refused_while_parsing():
+    # sitting 17 left: the 10,000-operator bound (language.md §4, E008) was checked once the whole
+    # tree was built, so a 6 MB line of `1+1+...` (3 million operators) ran the session out of
+    # memory (E230/E406) before E008 could be said. It is checked as the parser goes: E008 at
+    # the 10,002nd term ("1+" is 2 columns: column 2 * 10,001 + 1), the line refused, the session
+    # goes on (the next line, 2+2, answers 4), all within a 64 MB cap on the session's memory.
+    p = run(["--no-rules", "--max-memory", "64M"],
+            stdin="1" + "+1" * 3000000 + "\n2+2\n")
+    check(p.returncode == 1 and "<stdin>:1:20003: error[E008]: operator chain too long (more "
+          "than 10000 operators)" in p.stderr and "E230" not in p.stderr
+          and "E406" not in p.stderr and lines(p.stdout) == ["4"],
+          "E008 at once, the session goes on", p)
+
+
+@case
+def snapshot_check_bounded():
+    # sitting 17 left: `snapshot record` stops where its text passes 64 MiB (E433, the most
+    # `snapshot check` reads: snapshot_record_within_what_check_reads), but a check asked every
+    # question its header names, with no such bound: the bundled rules' record made with --cap 1
+    # (a small file), its header's cap raised by hand to 99,999,999 (a valid cap), ran for more
+    # than 11 minutes past 540 MB before this fix (so this case timed out). A record of those
+    # answers would be larger than any snapshot, so the check stops where they pass 64 MiB: E433
+    # saying the header asks more than a record holds, exit 2 (an error, as record's), nothing
+    # listed.
+    with tempfile.TemporaryDirectory() as tmp:
+        snap = os.path.join(tmp, "small.snap")
+        p = run(["snapshot", "record", snap, "--cap", "1"])
+        check(p.returncode == 0, "the record with cap 1", p)
+        with open(snap) as f:
+            text = f.read()
+        check("\ncap 1\n" in text, "the header says cap 1", p)
+        with open(snap, "w") as f:
+            f.write(text.replace("\ncap 1\n", "\ncap 99999999\n"))
+        p = run(["snapshot", "check", snap])
+        check(p.returncode == 2 and "error[E433]: the snapshot's questions make more than 64 MiB "
+              "of answers, more than a snapshot holds" in p.stderr and p.stdout == "",
+              "the check stops where a record would", p)
+
+
+@case
+def stdout_write_errors_one_message():
+    # sitting 17 left: writing to /dev/full was worded two ways (errors.md E408): `eval` said
+    # "cannot write standard output: No space left on device", `help` (its long text written in
+    # one call, the reason lost inside stdio) and `diff --variants` (the library's own flush)
+    # said "a write to it failed (the system's reason was not kept)". One message for all, the
+    # system's reason: /dev/full refuses every write with ENOSPC.
+    one = "hon: error[E408]: cannot write standard output: No space left on device\n"
+    for args, status in ((["--no-rules", "eval", "1"], 1), (["help"], 1),
+                         (["help", "diff"], 1),
+                         (["--no-rules", "--load", fx("variants.hon"), "diff", "--variants",
+                           "--seconds", "0.5"], 2)):
+        p = run_to_full(args)
+        check(p.returncode == status and p.stderr == one, "the one message, with the reason", p)
+
+
+@case
+def play_illegal_answer_placed():
+    # sitting 17 left: a play script's answer that is no option was reported at its line with no
+    # column (`c.play:3: error[E405]: illegal choice …`) and no quote. It is placed as every
+    # other error of a line (repl.md §2d, errors.md E4xx): the column of the answer in its line,
+    # the line quoted, the caret under the answer. relocate($a) on play.scn offers B1 and D1:
+    # `choose 9` (the answer, 9, at column 8 after `choose `) and `   Z9` (column 4, after three
+    # blanks, 2 bytes long) are none; the `2` after them answers, $a goes to D1.
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "c.play")
+        with open(script, "w") as f:
+            f.write(f"board {fx('boards/play.scn')}\ndo relocate($a)\nchoose 9\n   Z9\n2\n"
+                    "square_of($a)\n")
+        p = run(PLAY + ["play", script])
+        check(p.returncode == 1 and lines(p.stdout)[-1] == "D1", "the 2 answers; exit 1", p)
+        check(f"{script}:3:8: error[E405]: illegal choice '9' for \"Where to?\"" in p.stderr
+              and "    3 | choose 9\n      |        ^\n" in p.stderr,
+              "choose 9: at the 9, quoted, the caret under it", p)
+        check(f"{script}:4:4: error[E405]: illegal choice 'Z9'" in p.stderr
+              and "    4 |    Z9\n      |    ^~\n" in p.stderr, "Z9: at column 4, two long", p)
+
+
+@case
+def setup_check_error_names_the_unit():
+    # sitting 17 left: a set-up check whose rule fails at run time (the board checks of
+    # board.md §2: may_start_at, may_start_aboard, may_mark_square) gave the rule's error alone,
+    # naming no board, no unit, no check. The rules here answer may_start_at by dividing by zero
+    # (E205 at the rule); the error now has a note at the unit's line of the board: which board,
+    # which unit and which query was asked. The board is refused (exit 1).
+    with tempfile.TemporaryDirectory() as d:
+        rules, board = os.path.join(d, "boom.hon"), os.path.join(d, "boom.scn")
+        with open(rules, "w") as f:
+            f.write("kind infantry;\nside allies;\nterrain open;\n"
+                    "counter squad : infantry { side allies }\n"
+                    "query may_start_at(u: unit) -> verdict combine permission;\nsource \"T\";\n"
+                    "rule may_start_at.boom cite \"T\" when 1 / 0 == 1 answer forbid;\n")
+        with open(board, "w") as f:
+            f.write("scenario \"s\"\nsize 2 x 1\nlegend . = open\nmap\n    A B\n  1 . .\n"
+                    "unit a = squad allies at A1\n")
+        p = run(["--no-rules", "--load", rules, "--board", board, "eval", "1"])
+        check(p.returncode == 1 and f"{rules}:7:38: error[E205]: division by zero" in p.stderr
+              and f"{board}:7:1: note: while the board {board} was checked: 'a', set up where it "
+              "stands (may_start_at)" in p.stderr and "    7 | unit a = squad allies at A1\n"
+              in p.stderr and p.stdout == "", "the error, then where and what was checked", p)
 
 
 if __name__ == "__main__":
