@@ -350,9 +350,10 @@ void hon_set_seed(hon_vm *vm, uint64_t seed);
 /* ---- the board (docs/spec/language.md §5, board.md) ----
  * A session holds at most one board: a scenario file loaded against the rules. Its names
  * (terrain, features, markers, counters, armies) must be declared in the loaded .hon files;
- * its units become `$name` in expressions. Reloading rules rebuilds the board from its text:
- * when a name no longer resolves, the board is dropped (its E3xx diagnostics and a note are
- * reported) and the rules load anyway. */
+ * its units become `$name` in expressions. Loading rules rebuilds the board from its text (its
+ * game restarts): when the board would not load under them (a name it uses gone, a set-up check
+ * refusing it), the rules are not loaded (its E3xx diagnostics and E317 are reported) and the
+ * session's rules, board and game stay as they were. */
 
 /* Loads a scenario file as the session's board. All or nothing: on any error (E3xx, reported
  * with file, line and column like the compiler's) the previous board stays. */

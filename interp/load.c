@@ -216,6 +216,36 @@ static bool own_replaced(hon_vm *vm, const ptrdiff_t *replaces, size_t nextra)
     return true;
 }
 
+/* Whether the session's board (there is one) loads under the program pg just built (view.h:
+ * its names resolve and its set-up checks pass under the active edition and readings): the
+ * board built again is *out (new: the caller keeps or frees it). pg is made the vm's program for
+ * the try only: vm->pg is the one before again on return, and the generations are moved on so
+ * that no handle, reading or memo of the try is taken for the program before's. When it does
+ * not load, its diagnostics are reported, then E317 at `name` (the file loaded; NULL: the
+ * prompt's), and the status is returned (HON_ERR_COMPILE, or HON_ERR_MEMORY with E230 when the
+ * memory cap stopped it): nothing of the load is kept (docs/spec/repl.md, `load`). */
+static hon_status board_fits(hon_vm *vm, prog *pg, const char *name, scene **out)
+{
+    prog *was = vm->pg;
+    vm->pg = pg;
+    vm->prog_gen++;
+    vm->choice_gen++;
+    prog_combine_edition(pg, session_edition(vm));
+    hon_status st =
+        view_load_scene(vm, NULL, vm->board_path, vm->board_text, vm->board_len, out);
+    vm->pg = was;
+    vm->prog_gen++;
+    vm->choice_gen++;
+    if (st == HON_OK)
+        return HON_OK;
+    st = session_cap_report(vm, st, vm->board_path);
+    session_report(vm, E_BOARD_DROPPED, name,
+                   "the rules of '%s' were not loaded: the board %s would not load under them "
+                   "(the board, its game and the rules before stay)",
+                   name ? name : "<repl>", vm->board_path);
+    return st;
+}
+
 /* Builds a program from every loaded source plus `extra` (new sources, registered here). An
  * extra that is a file already loaded (same_source) replaces it in place (a reload); the others
  * come after, in order. keep: on success swap the program in and take ownership of the
@@ -286,6 +316,11 @@ static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, b
         if (st != HON_OK) /* E230 at the file when the memory cap stopped it */
             st = session_cap_report(vm, st, nextra ? extra[0].path : NULL);
     }
+    /* All or nothing with the board too: rules the board would not load under are not kept
+     * (E317), the board and its game staying as they were. */
+    scene *sc = NULL;
+    if (st == HON_OK && keep && vm->sc)
+        st = board_fits(vm, pg, nextra ? extra[0].path : NULL, &sc);
     if (st == HON_OK && keep) {
         prog_free(vm->pg);
         vm->pg = pg;
@@ -294,7 +329,10 @@ static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, b
         vm->prog_gen++;
         vm->choice_gen++;
         prog_combine_edition(vm->pg, session_edition(vm)); /* not at the first answer */
-        view_rebind(vm);
+        if (sc) { /* the board built under the new rules (board_fits) */
+            scene_free(vm->sc);
+            vm->sc = sc;
+        }
         session_new_game(vm);
     } else {
         prog_free(pg); /* before the sources its trees share strings with */

@@ -577,6 +577,11 @@ hon_status session_run_text(hon_vm *vm, const char *text, const char *where, boo
     hon_status st = compile_text(vm, text, where, procedure, &ch, &f, &type);
     if (st == HON_OK)
         st = run(vm, ch, type, ud, out);
+    /* The memory cap refused an allocation that no instruction reported (compiling the text,
+     * rendering the answer): E230 at the text, not the program's own E406 (errors.md). */
+    if (st == HON_ERR_MEMORY && vm)
+        st = session_cap_report(vm, st,
+                                vm->sources.len > before ? vm->sources.files[before].path : where);
     chunk_free(ch);
     ast_file_free(f);
     /* An expression's answer is rendered whole by now and its chunk is gone: nothing refers to

@@ -24,8 +24,10 @@ typedef struct view_verdict {
  * HON_ERR_COMPILE, HON_ERR_IO or HON_ERR_MEMORY. */
 hon_status view_load_scene(hon_vm *vm, const unit_pool *units, const char *path, const char *text,
                            size_t len, scene **out);
-/* After a reload of the rules: the board again, against the new program; dropped (with a
- * note) when its names no longer resolve. */
+/* After hon_apply_setting selected an edition with other counters (choice.c; a copy of the
+ * session for diff or snapshot): the board again, with them; dropped (E317) when it no longer
+ * loads. A load of rules does not call it: a board that would not load under them makes the load
+ * fail instead (load.c, board_fits). */
 void view_rebind(hon_vm *vm);
 
 /* After a change of edition or variant reading (choice.c): the session's board built again from

@@ -718,6 +718,107 @@ def repl_keeps_state_after_failed_load():
 
 
 @case
+def reload_the_board_refuses_keeps_all():
+    # sitting 19 (lost, redone in 20): reloading at the prompt a rules file under which the loaded
+    # board no longer loads (a name it uses gone: E303, E304; E317) dropped the board, and with it
+    # the game played on it and its undo history; `$a` was then unknown (E212). The project's
+    # standard (repl.md, `load`: all or nothing; errors.md E317) is that a failed line changes
+    # nothing: the rules are not taken, and the same questions get the same answers after it.
+    # play.hon / play.scn: $a on A1, $b on C1, woods on C1; `do suppress($a)` gives $a one
+    # Suppressed marker (FIX.suppress), so its count is 1 until `undo` takes it back to 0.
+    # Three reloads of the rules file, each refused: without `terrain woods` (the board's C1),
+    # without `counter rifle` (both units' type), and with a syntax error.
+    with open(fx("play.hon")) as f:
+        good = f.read()
+    assert "terrain open; terrain woods;" in good and "counter rifle: infantry" in good
+    bads = {
+        "no woods": good.replace("terrain open; terrain woods;", "terrain open;")
+                        .replace("terrain(sq) == woods", "false"),
+        "no rifle": good.replace("counter rifle: infantry { side allies }", ""),
+        "broken": good + "fn oops( -> int = 1;\n",
+    }
+    end = "987654321"  # an answer no question gives: where each batch of answers ends
+    questions = f"marker_count($a, suppressed)\nterrain(@C1)\nturn\ndraw\n{end}\n"
+    with tempfile.TemporaryDirectory() as d:
+        rules, board = os.path.join(d, "r.hon"), os.path.join(d, "b.scn")
+        shutil.copy(fx(os.path.join("boards", "play.scn")), board)
+        for what, bad in bads.items():
+            with open(rules, "w") as f:
+                f.write(good)
+            h = subprocess.Popen([HON, "--no-rules", "--load", rules, "--board", board],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+
+            def ask(text):
+                h.stdin.write(text)
+                h.stdin.flush()
+                got = []
+                while True:
+                    line = h.stdout.readline()
+                    if line == "" or line.strip() == end:
+                        return got
+                    got.append(line)
+
+            played = ask(f"do suppress($a)\n{end}\n")
+            before = ask(questions)
+            with open(rules, "w") as f:  # the file changes while the session runs
+                f.write(bad)
+            failed = ask(f"load {rules}\n{end}\n")
+            after = ask(questions)
+            undone = ask(f"undo\nmarker_count($a, suppressed)\n{end}\n")
+            out, err = h.communicate("", timeout=60)
+
+            class P:
+                args_shown = f"hon --no-rules --load {rules} --board {board} ({what})"
+                returncode = h.returncode
+                stdout = "".join(played + before + failed + after + undone) + out
+                stderr = err
+            check(played == ["give $a suppressed   (FIX.suppress)\n"] and before[:3] ==
+                  ["1\n", "woods\n", "turn 1, order phase\n"], f"{what}: the game before", P)
+            check(failed == [] and f"nothing from '{rules}' was loaded" in err,
+                  f"{what}: the reload is refused", P)
+            if what != "broken":
+                # the script's 8th line (do, end, the four questions, end, load)
+                check(f"<stdin>:8:6: error[E317]: the rules of '{rules}' were not loaded: the "
+                      f"board {board} would not load under them" in err and
+                      re.search(r"b\.scn:\d+:\d+: error\[E30\d\]", err),
+                      f"{what}: the board's own error, then E317", P)
+            check(after == before, f"{what}: the same answers after the refused reload", P)
+            check(undone == ["undone: do suppress($a) (1 change)\n", "0\n"],
+                  f"{what}: the undo history is kept", P)
+            check("E212" not in err, f"{what}: the board was never dropped", P)
+
+
+@case
+def memory_cap_at_the_prompt_is_e230():
+    # sitting 19 (lost, redone in 20): under a small --max-memory, an answer whose value fits but
+    # whose text does not was reported as the program's own failure, E406 ("cannot evaluate ...:
+    # out of memory"), where errors.md says the session's cap refusing is E230 (E406 is hon
+    # itself out of memory outside an evaluation). grow doubles a list of ints n times; grows
+    # doubles a list of lists: grows([grow([1], 10)], 9) is 512 references to one list of 1,024
+    # ints (values are shared: some 25 KB), and its text 512 times "[1, 1, ..., 1]" (3 bytes an
+    # item: about 1.5 MB), more than a cap of 1 MiB holds. Its len, 2^9 = 512, needs no text.
+    with tempfile.TemporaryDirectory() as tmp:
+        exp = os.path.join(tmp, "exp.hon")
+        with open(exp, "w") as f:
+            f.write("fn grow(l: list<int>, n: int) -> list<int> =\n"
+                    "  if n == 0 then l else grow(l ++ l, n - 1);\n"
+                    "fn grows(l: list<list<int>>, n: int) -> list<list<int>> =\n"
+                    "  if n == 0 then l else grows(l ++ l, n - 1);\n")
+        big = "grows([grow([1], 10)], 9)"
+        p = run(["--no-rules", "--load", exp, "--max-memory", "1M"],
+                stdin=f"len({big})\n{big}\nwhy {big}\n2 + 2\n")
+        check(p.returncode == 1 and lines(p.stdout) == ["512", "4"], "the value fits, its text "
+              "does not; the session goes on", p)
+        check("<stdin>:2:1: error[E230]: the session's memory cap (1 MiB) was reached" in p.stderr
+              and "<stdin>:3:5: error[E230]" in p.stderr and "E406" not in p.stderr,
+              "E230 at the line, not E406", p)
+        p = run(["--no-rules", "--load", exp, "--max-memory", "1M", "eval", big])
+        check(p.returncode == 1 and "error[E230]" in p.stderr and "E406" not in p.stderr,
+              "hon eval: E230 too", p)
+
+
+@case
 def repl_commands():
     # Commands with and without ':'; a word that merely starts like a command is an expression.
     script = "\n".join([
