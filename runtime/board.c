@@ -28,6 +28,11 @@ typedef struct unit_pos {
     bool present;
     int sq0, sq1; /* -1 when embarked */
     int in;       /* transport, or -1 */
+    /* the units embarked in this one, a list in id order through their next_aboard (-1 ends
+     * it): kept by every embarking and lifting (unit_lift), so that board_units_in reads a
+     * carrier's passengers, not every unit (a 20,000-unit board's set-up checks ask it once an
+     * embarked unit, quadratic before sitting 20) */
+    int first_aboard, next_aboard;
     char *label;
 } unit_pos;
 
@@ -611,8 +616,31 @@ static bool unit_slot(board *b, int unit)
     if (!grow((void **)&b->units, &b->cap_units, unit, sizeof *b->units))
         return false;
     for (int i = old; i < b->cap_units; i++)
-        b->units[i].sq0 = b->units[i].sq1 = b->units[i].in = -1;
+        b->units[i].sq0 = b->units[i].sq1 = b->units[i].in = b->units[i].first_aboard =
+            b->units[i].next_aboard = -1;
     return true;
+}
+
+/* Puts unit (its slot made, `in` set) into its transport's list of passengers, in id order. */
+static void aboard_insert(board *b, int unit)
+{
+    int *link = &b->units[b->units[unit].in].first_aboard;
+    while (*link >= 0 && *link < unit)
+        link = &b->units[*link].next_aboard;
+    b->units[unit].next_aboard = *link;
+    *link = unit;
+}
+
+/* Takes unit out of its transport's list of passengers (it is embarked). */
+static void aboard_remove(board *b, int unit)
+{
+    for (int *link = &b->units[b->units[unit].in].first_aboard; *link >= 0;
+         link = &b->units[*link].next_aboard)
+        if (*link == unit) {
+            *link = b->units[unit].next_aboard;
+            break;
+        }
+    b->units[unit].next_aboard = -1;
 }
 
 /* Takes unit off its squares (not out of the slot). */
@@ -623,6 +651,8 @@ static void unit_lift(board *b, int unit)
         list_remove(b, &b->unit_head[u->sq0], unit);
     if (u->sq1 >= 0)
         list_remove(b, &b->unit_head[u->sq1], unit);
+    if (u->in >= 0)
+        aboard_remove(b, unit);
     u->sq0 = u->sq1 = u->in = -1;
 }
 
@@ -684,13 +714,15 @@ geo_status board_restore_embarked(board *b, int unit, int transport)
          t = b->units[t].in, hops++)
         if (t == unit)
             return GEO_EINVAL;
-    if (!unit_slot(b, unit))
+    /* the transport's slot too: its list of passengers (one never placed has none yet) */
+    if (!unit_slot(b, unit) || !unit_slot(b, transport))
         return GEO_ENOMEM;
     unit_pos *u = &b->units[unit];
     if (u->present)
         unit_lift(b, unit);
     u->present = true;
     u->in = transport;
+    aboard_insert(b, unit);
     return GEO_OK;
 }
 
@@ -752,12 +784,13 @@ size_t board_units_at(const board *b, int sq, int *out, size_t cap)
 size_t board_units_in(const board *b, int transport, int *out, size_t cap)
 {
     size_t n = 0;
-    for (int i = 0; i < b->cap_units; i++)
-        if (b->units[i].present && b->units[i].in == transport && transport >= 0) {
-            if (n < cap)
-                out[n] = i;
-            n++;
-        }
+    if (transport < 0 || transport >= b->cap_units)
+        return 0;
+    for (int i = b->units[transport].first_aboard; i >= 0; i = b->units[i].next_aboard) {
+        if (n < cap)
+            out[n] = i;
+        n++;
+    }
     return n;
 }
 

@@ -272,7 +272,8 @@ int board_unit_embarked_in(const board *b, int unit);
 int board_unit_orientation(const board *b, int unit);
 /* Units placed (not embarked) on sq, in placement order, into out; total even when > cap. */
 size_t board_units_at(const board *b, int sq, int *out, size_t cap);
-/* Units embarked directly in transport, in id order; total even when > cap. */
+/* Units embarked directly in transport, in id order; total even when > cap. Read from the
+ * transport's own list of passengers: the time is in the passengers, not the board's units. */
 size_t board_units_in(const board *b, int transport, int *out, size_t cap);
 /* Every unit on the board (placed or embarked), in id order; total even when > cap. */
 size_t board_units(const board *b, int *out, size_t cap);

@@ -20,6 +20,7 @@ import json
 import math
 import os
 import re
+import resource
 import shlex
 import shutil
 import stat
@@ -816,6 +817,66 @@ def memory_cap_at_the_prompt_is_e230():
         p = run(["--no-rules", "--load", exp, "--max-memory", "1M", "eval", big])
         check(p.returncode == 1 and "error[E230]" in p.stderr and "E406" not in p.stderr,
               "hon eval: E230 too", p)
+
+
+@case
+def units_on_scales_with_the_units():
+    # sitting 19 (lost, redone in 20): units_on(squares) scanned every unit of the board for each
+    # call, and the set-up check may_start_at.shared_square (rules/movement.hon) asks it once a
+    # unit, so loading a board took time quadratic in its units: 2,000 units 0.13 s, 20,000 units
+    # 17 s (132 times, for 10 times the units). It now reads each square's own list of units.
+    # The board: 255 x 255 open squares, one rifle squad a square in row order (bench/scale.py's
+    # board-units). Linear work is about 10 times more for 10 times the units; the bound, 20,000
+    # units in under 3 s of CPU, holds some 50 times the linear time and fails the quadratic.
+    def col(x):
+        return chr(65 + x) if x < 26 else chr(64 + x // 26) + chr(65 + x % 26)
+    with tempfile.TemporaryDirectory() as tmp:
+        cpu = {}
+        for n in (2000, 20000):
+            path = os.path.join(tmp, f"u{n}.scn")
+            with open(path, "w") as f:
+                f.write("size 255 x 255\n" + "".join(
+                    f"unit u{i} = rifle_squad {'allies' if i % 2 else 'axis'} at "
+                    f"{col(i % 255)}{i // 255 + 1}\n" for i in range(n)))
+            t0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            # u0 on A1, u1 on B1, u255 on A2: units_on gives them in pool order, once each
+            p = run(["--board", path, "eval", "[len(units()), len(units_on([@B1, @A2, @A1, @B1]))]"])
+            t1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[n] = (t1.ru_utime - t0.ru_utime) + (t1.ru_stime - t0.ru_stime)
+            check(p.returncode == 0 and p.stdout.split() == [f"[{n},", "3]"],
+                  f"{n} units load; three of them on the four squares named", p)
+        check(cpu[20000] < 3.0, f"20,000 units load in linear time (CPU {cpu[2000]:.2f} s for "
+              f"2,000, {cpu[20000]:.2f} s for 20,000)", p)
+        # passengers(carrier) scanned every unit too, and the set-up check may_start_aboard
+        # asks it once an embarked unit (rules/transport.hon): 30,000 half-tracks (2 squares
+        # each, rows 1-2, 3-4, ... of the 255 columns: 60,000 of the 65,025 squares), each
+        # carrying a rifle squad (transport 4, rules/example_units.hon), 60,000 units. Then
+        # every unit's passengers: 30,000 units carry one, the squads none. Quadratic, that is
+        # 60,000 x 60,000 units looked at twice (some 7 s); linear, well under the bound.
+        path = os.path.join(tmp, "carried.scn")
+        with open(path, "w") as f:
+            f.write("size 255 x 255\n" + "".join(
+                f"unit h{i} = halftrack allies at {col(i % 255)}{2 * (i // 255) + 1} "
+                f"{col(i % 255)}{2 * (i // 255) + 2}\nunit r{i} = rifle_squad allies in h{i}\n"
+                for i in range(30000)))
+        t0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        p = run(["--board", path, "eval",
+                 "[len(units()), len([h in units(): len(passengers(h)) == 1]), "
+                 "len(passengers($h29999))]"])
+        t1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        took = (t1.ru_utime - t0.ru_utime) + (t1.ru_stime - t0.ru_stime)
+        check(p.returncode == 0 and p.stdout.split() == ["[60000,", "30000,", "1]"],
+              "60,000 units, half of them aboard the other half", p)
+        check(took < 3.0, f"passengers in time linear in the units (CPU {took:.2f} s)", p)
+    # The lists follow the game: play.hon / play.scn ($a on A1, $b on C1): a move of $a to B1,
+    # its undo, the rule relocate.choose moving $b to the square chosen, B1, and its undo.
+    p = run(["--no-rules", "--load", fx("play.hon"), "--board", fx(os.path.join("boards", "play.scn"))],
+            stdin="units_on([@C1, @A1, @A1])\nmove $a B1\nunits_on([@A1])\n"
+            "units_on([@B1, @C1])\nundo\nunits_on([@A1, @B1])\ndo relocate($b)\nchoose B1\n"
+            "units_on([@C1])\nunits_on([@B1])\nundo\nunits_on([@C1])\n")
+    got = [l for l in lines(p.stdout) if l.startswith("[")]
+    check(p.returncode == 0 and got == ["[$a, $b]", "[]", "[$a, $b]", "[$a]", "[]", "[$b]",
+                                        "[$b]"], "units_on after moves and undos", p)
 
 
 @case

@@ -434,6 +434,75 @@ START_TEST(units)
 }
 END_TEST
 
+/* The board's per-square lists (board_units_at) and per-transport lists (board_units_in, kept
+ * since sitting 20 so that a carrier's passengers cost their number, not the board's units)
+ * against a plain model of each unit (present, carrier, square) through 4,000 random placements,
+ * embarkings (board_embark: a present transport; board_restore_embarked: any, as undo does),
+ * and removals: after each step every list holds exactly the units the model puts there,
+ * units_in in id order. Cycles are refused (GEO_EINVAL) and change nothing, in both. */
+#define MU 12
+static bool model_cycle(const int *in, int unit, int transport)
+{
+    for (int t = transport, hops = 0; t >= 0 && hops <= MU; t = in[t], hops++)
+        if (t == unit)
+            return true;
+    return false;
+}
+
+START_TEST(unit_lists_follow_every_change)
+{
+    board *b = board_new(GEO_SQUARE, 3, 3);
+    bool present[MU] = { 0 };
+    int in[MU], at[MU];
+    for (int u = 0; u < MU; u++)
+        in[u] = at[u] = -1;
+    uint32_t seed = 12345;
+    for (int step = 0; step < 4000; step++) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t r = seed >> 8;
+        int u = (int)(r % MU), t = (int)((r / MU) % MU), op = (int)((r / (MU * MU)) % 4);
+        int q = (int)((r / (MU * MU * 4)) % 9);
+        if (op == 0) { /* place on q */
+            ck_assert_int_eq(board_place_unit(b, u, q, -1), GEO_OK);
+            present[u] = true, in[u] = -1, at[u] = q;
+        } else if (op == 1 || op == 2) { /* embark in t (op 1: only a present t) */
+            bool ok = u != t && !model_cycle(in, u, t) && (op == 2 || present[t]);
+            geo_status st = op == 1 ? board_embark(b, u, t) : board_restore_embarked(b, u, t);
+            ck_assert_int_eq(st, ok ? GEO_OK : GEO_EINVAL);
+            if (ok)
+                present[u] = true, in[u] = t, at[u] = -1;
+        } else { /* remove */
+            board_remove_unit(b, u);
+            present[u] = false, in[u] = -1, at[u] = -1;
+        }
+        int out[MU + 1];
+        for (int c = 0; c < MU; c++) {
+            size_t n = board_units_in(b, c, out, MU + 1), k = 0;
+            for (int v = 0; v < MU; v++)
+                if (present[v] && in[v] == c) {
+                    ck_assert_msg(k < n && out[k] == v, "step %d: units_in(%d)", step, c);
+                    k++;
+                }
+            ck_assert_uint_eq(n, k);
+        }
+        for (int sq = 0; sq < 9; sq++) {
+            size_t n = board_units_at(b, sq, out, MU + 1), k = 0;
+            for (int v = 0; v < MU; v++)
+                if (present[v] && in[v] < 0 && at[v] == sq) {
+                    bool found = false;
+                    for (size_t i = 0; i < n; i++)
+                        found |= out[i] == v;
+                    ck_assert_msg(found, "step %d: units_at(%d) lacks %d", step, sq, v);
+                    k++;
+                }
+            ck_assert_uint_eq(n, k);
+        }
+    }
+    board_free(b);
+}
+END_TEST
+#undef MU
+
 START_TEST(names)
 {
     board *b = board_new(GEO_SQUARE, 2, 2);
@@ -467,6 +536,7 @@ int main(void)
     tcase_add_test(tc, side_has_id);
     tcase_add_test(tc, element_at_sq);
     tcase_add_test(tc, units);
+    tcase_add_test(tc, unit_lists_follow_every_change);
     tcase_add_test(tc, names);
     suite_add_tcase(s, tc);
     return check_run(s);
