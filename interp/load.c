@@ -231,8 +231,7 @@ static hon_status board_fits(hon_vm *vm, prog *pg, const char *name, scene **out
     vm->prog_gen++;
     vm->choice_gen++;
     prog_combine_edition(pg, session_edition(vm));
-    hon_status st =
-        view_load_scene(vm, NULL, vm->board_path, vm->board_text, vm->board_len, out);
+    hon_status st = view_load_scene(vm, NULL, vm->board_path, vm->board_text, vm->board_len, out);
     vm->pg = was;
     vm->prog_gen++;
     vm->choice_gen++;
