@@ -284,6 +284,11 @@ bool cli_may_replace_with_svg(const char *path);
  * (and the trace for CLI_WHY, CLI_WHY_FULL, CLI_WHY_NOT), then the board with line(X, Y) drawn. A square
  * off the board is an error. 0 or 1. */
 int cli_los(cli_session *s, const char *x, const char *y, cli_mode mode);
+/* Shared by cli.c and playing.c (the commands that play, moved out of cli.c): the trace that
+ * mode asks for (CLI_WHY: brief; CLI_WHY_FULL: complete; CLI_WHY_NOT: the reasons), or NULL; and
+ * the error that no board is loaded, with how to get one (returns 1). */
+const char *trace_of(const hon_answer *a, cli_mode mode);
+int no_board(void);
 /* `do EVENT(args)` (odds false) runs the procedure and prints one line per effect with its
  * citation; with odds true (`odds do ...`), prints the distribution of its outcomes. Choices
  * are asked on the terminal (s->ask). Returns 0 or 1. */
