@@ -329,6 +329,31 @@ bool vm_call_placed(vm_ctx *x, bool is_fn, uint32_t q, uint32_t nargs, val *out)
     return answered || state_fail(x, E_INTERNAL, "the function gave no value");
 }
 
+bool vm_call_fresh(vm_ctx *x, bool is_fn, uint32_t q, uint32_t nargs, val *out)
+{
+    /* state_restart's stores and vm_call_placed's in one place: err, frames, depth and the
+     * stack top are set once, and the evaluation begins and ends (state_end) in this frame */
+    state_restart(x, false);
+    if (state_interrupted())
+        return state_fail_interrupted(x);
+    x->sp = nargs;
+    bool ok;
+    if (!is_fn)
+        ok = vm_call_query(x, q, 0, nargs, out, NULL);
+    else {
+        if (q < x->nfn_of)
+            q = (uint32_t)x->fn_of[q];
+        if (!prog_fn_ready(x->pg, q)) /* a lazy program's fn, compiled on its first call */
+            return state_fail(x, E_MEMORY, "out of memory compiling fn %s", x->p->fns[q].name);
+        bool answered;
+        ok = run_chunk_inline(x, x->pg->fns[q], 0, nargs, out, &answered) &&
+             (answered || state_fail(x, E_INTERNAL, "the function gave no value"));
+    }
+    if (ok)
+        state_end(x);
+    return ok;
+}
+
 /* Copies the nargs arguments to the top of the stack (above the running frames): their index
  * into *argi, x->sp past them; false (E209) when the stack cannot grow. */
 static bool push_args(vm_ctx *x, const val *args, uint32_t nargs, size_t *argi)

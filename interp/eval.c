@@ -439,10 +439,25 @@ hon_status hon_call_query(hon_vm *vm, hon_query_handle *h, const hon_value *args
     /* the arguments converted straight into the VM's stack when it has room for them (no
      * evaluation runs between calls: nothing there is alive), else into argv and copied */
     val *to = vm && n < vm->x.stack_cap ? vm->x.stack : argv;
-    hon_status st = call_begin(vm, h, args, n, to, false);
+    hon_status st = call_args(vm, h, args, n, to);
     if (st != HON_OK)
         return st;
     val v;
+    if (to != argv && session_restartable(vm)) {
+        /* the common case: the session's setup still holds, the arguments are in place, and
+         * the evaluation starts, runs and ends in one call (vm_call_fresh) */
+        session_cap_begin(vm);
+        if (vm_call_fresh(&vm->x, h->is_fn, h->id, (uint32_t)n, &v)) {
+            if (out)
+                *out = out_val(vm->pg->res, v);
+            return HON_OK;
+        }
+        st = session_error(vm, false);
+        state_end(&vm->x);
+        return st;
+    }
+    if ((st = session_begin(vm, NULL, false)) != HON_OK)
+        return st;
     if (!(to == argv ? vm_call(&vm->x, h->is_fn, h->id, argv, (uint32_t)n, &v)
                      : vm_call_placed(&vm->x, h->is_fn, h->id, (uint32_t)n, &v)))
         st = session_error(vm, false);

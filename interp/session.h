@@ -187,16 +187,23 @@ const state_setup *session_setup(hon_vm *vm);
 /* session_begin's every case but its common one (session.c): the setup made (session_setup)
  * or given, then state_begin. */
 hon_status session_begin_setup(hon_vm *vm, const state_setup *s, bool tracing);
+/* session_begin's common case: whether an evaluation under the session's own setup may start
+ * from what the last one set (state_restart), that setup still good and the last evaluation
+ * begun under it with the memo still keyed to it (x.begun, state.h). */
 /* The one set-up of an evaluation: starts one on vm->x with the session's dice, under s (a
  * test's board, edition and readings) or, when s is NULL, the session's own setup. HON_OK, or
  * HON_ERR_MEMORY (nothing started). End it with state_end(&vm->x). Its common case inline
  * (every call from C begins so): the session's own setup, still good, under which the last
  * evaluation began too with the memo still keyed to it (x.begun, state.h): the evaluation
  * starts from what that one set (state_restart); else session_begin_setup. */
+static inline bool session_restartable(const hon_vm *vm)
+{
+    return vm->setup_ok && vm->setup_gen == vm->choice_gen && vm->x.begun == vm->setup.setting &&
+           vm->x.memo.setting == vm->x.begun;
+}
 static inline hon_status session_begin(hon_vm *vm, const state_setup *s, bool tracing)
 {
-    if (!s && vm->setup_ok && vm->setup_gen == vm->choice_gen && vm->x.begun == vm->setup.setting &&
-        vm->x.memo.setting == vm->x.begun) {
+    if (!s && session_restartable(vm)) {
         session_cap_begin(vm);
         state_restart(&vm->x, tracing);
         return HON_OK;

@@ -18,6 +18,12 @@ bool vm_call(vm_ctx *x, bool is_fn, uint32_t q, const val *args, uint32_t nargs,
 /* vm_call with its nargs arguments already in x->stack[0..nargs) (x->stack_cap > nargs): the
  * public API's calls convert them there (eval.c), not into a copy first. */
 bool vm_call_placed(vm_ctx *x, bool is_fn, uint32_t q, uint32_t nargs, val *out);
+/* The common call from C in one: starts an untraced evaluation under the setup the last
+ * state_begin took (state_restart: the caller knows that setup still holds and set the memory
+ * cap), then vm_call_placed, then, when the call succeeded, state_end. true with *out set (a
+ * scalar: the arena it may have pointed into is reset), or false with x->err set and the
+ * evaluation not ended (the caller reports the error, then calls state_end). */
+bool vm_call_fresh(vm_ctx *x, bool is_fn, uint32_t q, uint32_t nargs, val *out);
 /* Runs chunk ch (a rule's, an event's rule's) on nargs arguments (copied above the running
  * frames, so it may be called while others run, as the procedure driver does): true with
  * *answered telling whether it reached an answer (then *out holds it; a rule whose `when` was

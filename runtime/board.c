@@ -742,6 +742,15 @@ bool board_unit_present(const board *b, int unit)
 
 bool board_unit_squares(const board *b, int unit, int *sq0, int *sq1)
 {
+    /* the common case first, a unit on the board in no transport: every square_of asks */
+    if (unit >= 0 && unit < b->cap_units) {
+        const unit_pos *f = &b->units[unit];
+        if (f->present && f->in < 0 && f->sq0 >= 0) {
+            *sq0 = f->sq0;
+            *sq1 = f->sq1;
+            return true;
+        }
+    }
     *sq0 = *sq1 = -1;
     const unit_pos *u = unit_get(b, unit);
     /* Follow nested transports; board_embark refuses cycles, the bound is a second guard. */

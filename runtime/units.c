@@ -111,13 +111,6 @@ unit_pool *unit_pool_copy(const unit_pool *from)
     return to;
 }
 
-unit *unit_get(const unit_pool *p, int32_t id)
-{
-    if (!p || id < 0 || (size_t)id >= p->len)
-        return NULL;
-    return &p->units[id];
-}
-
 void unit_set_ability(unit_pool *p, int32_t id, uint32_t ability, int64_t value)
 {
     unit *u = unit_get(p, id);

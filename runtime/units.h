@@ -45,7 +45,13 @@ unit_pool *unit_pool_copy(const unit_pool *from);
 /* Adds a copy of unit `id` (a second counter of the same type on the board); new id or -1. */
 int32_t unit_copy(unit_pool *p, int32_t id);
 /* The unit with that id, or NULL when id is out of range. Borrowed; invalidated by unit_add. */
-unit *unit_get(const unit_pool *p, int32_t id);
+static inline unit *unit_get(const unit_pool *p, int32_t id)
+{
+    /* inline: the VM reads a unit's kind through it at every UNIT_KIND */
+    if (!p || id < 0 || (size_t)id >= p->len)
+        return NULL;
+    return &p->units[id];
+}
 
 /* Abilities. Ids out of range are ignored (setters) or read as absent (getters). */
 void unit_set_ability(unit_pool *p, int32_t id, uint32_t ability, int64_t value);

@@ -435,6 +435,61 @@ START_TEST(drawing)
 }
 END_TEST
 
+/* Sitting 20: a call from C (untraced) reads a dense table with one enum key in place
+ * (lookup.c's common case) and answers as the traced read does, errors included. tone gives 1
+ * for pale, 3 for dark and a `?` cell for mid (E201); span has two columns, read one at a time:
+ * pale 4 and 5, mid a `?` lo (E201) and a hi of 7. (A table over an enum lists every member,
+ * E120, so no read of one misses its row.) Each is asked through hon_call_query (no trace)
+ * and through hon_eval (traced), which must agree. */
+START_TEST(table_reads_from_c)
+{
+    tvm *t = board_vm();
+    const char *q =
+        "source \"C\";\nenum shade { pale, mid, dark, black }\n"
+        "table tone(s: shade) -> int cite \"C\" { pale => 1; mid => ?; dark => 3; black => 0; }\n"
+        "table span(s: shade) -> (lo: int, hi: int) cite \"C\"\n"
+        "{ pale => 4, 5; mid => ?, 7; dark => 0, 0; black => 0, 0; }\n"
+        "fn tone_of(s: shade) -> int = tone[s];\n"
+        "fn hi_of(s: shade) -> int = span[s].hi;\n"
+        "fn lo_of(s: shade) -> int = span[s].lo;\n";
+    ck_assert_msg(hon_load_source(t->vm, "q.hon", q, strlen(q)) == HON_OK, "%s", t->log);
+    hon_query_handle *tone = hon_lookup_query(t->vm, "tone_of");
+    hon_query_handle *hi = hon_lookup_query(t->vm, "hi_of");
+    hon_query_handle *lo = hon_lookup_query(t->vm, "lo_of");
+    ck_assert(tone && hi && lo);
+    hon_value out, arg = { HON_V_MEMBER, hon_member_id(t->vm, "shade", "pale") };
+    ck_assert_int_eq(hon_call_query(t->vm, tone, &arg, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 1);
+    ck_assert_int_eq(hon_call_query(t->vm, hi, &arg, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 5);
+    ck_assert_int_eq(hon_call_query(t->vm, lo, &arg, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 4);
+    ck_ev(t, "tone_of(pale) * 100 + hi_of(pale) * 10 + lo_of(pale)", "154");
+    arg.i = hon_member_id(t->vm, "shade", "dark");
+    ck_assert_int_eq(hon_call_query(t->vm, tone, &arg, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 3);
+    ck_ev(t, "tone_of(dark)", "3");
+    arg.i = hon_member_id(t->vm, "shade", "mid");
+    ck_assert_int_eq(hon_call_query(t->vm, hi, &arg, 1, &out), HON_OK);
+    ck_assert_int_eq(out.i, 7);
+    ck_ev(t, "hi_of(mid)", "7");
+    /* the `?` cells: E201 either way */
+    tvm_clear(t);
+    ck_assert_int_eq(hon_call_query(t->vm, tone, &arg, 1, &out), HON_ERR_RUNTIME);
+    ck_assert_msg(t->ndiags == 1 && t->d[0].code == 201, "got:\n%s", t->log);
+    tvm_clear(t);
+    ck_assert_int_eq(hon_call_query(t->vm, lo, &arg, 1, &out), HON_ERR_RUNTIME);
+    ck_assert_msg(t->ndiags == 1 && t->d[0].code == 201, "got:\n%s", t->log);
+    tvm_clear(t);
+    ck_ev(t, "tone_of(mid)", "E201");
+    ck_ev(t, "lo_of(mid)", "E201");
+    hon_query_handle_free(tone);
+    hon_query_handle_free(hi);
+    hon_query_handle_free(lo);
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(unit_values_and_calls)
 {
     tvm *t = board_vm();
@@ -723,6 +778,7 @@ int main(void)
     tcase_add_test(tc, board_errors_and_reload);
     tcase_add_test(tc, drawing);
     tcase_add_test(tc, unit_values_and_calls);
+    tcase_add_test(tc, table_reads_from_c);
     tcase_add_test(tc, calls_follow_the_setup);
     tcase_add_test(tc, tests_with_boards);
     tcase_add_test(tc, bench_rules);

@@ -77,12 +77,16 @@ START_TEST(pool_of_units)
     ck_assert(unit_get_value(p, s, 1, &v) && v == -4);
     ck_assert(!unit_get_value(p, s, 0, &v));
     /* a copy is a second counter of the same type */
-    unit_get(p, s)->side = 1;
+    unit *us = unit_get(p, s);
+    ck_assert_ptr_nonnull(us);
+    us->side = 1;
     int32_t s2 = unit_copy(p, s);
     ck_assert_int_eq(s2, 2);
-    ck_assert_str_eq(unit_get(p, s2)->counter, "sherman");
-    ck_assert_str_eq(unit_get(p, s2)->title, "M4 Sherman");
-    ck_assert_int_eq(unit_get(p, s2)->side, 1);
+    const unit *u2 = unit_get(p, s2);
+    ck_assert_ptr_nonnull(u2);
+    ck_assert_str_eq(u2->counter, "sherman");
+    ck_assert_str_eq(u2->title, "M4 Sherman");
+    ck_assert_int_eq(u2->side, 1);
     ck_assert(unit_has_ability(p, s2, 69));
     ck_assert(unit_get_value(p, s2, 1, &v) && v == -4);
     unit_set_value(p, s2, 1, 8); /* independent of the original */
