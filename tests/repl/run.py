@@ -5209,6 +5209,16 @@ def start_aboard_refused():
         p = run(["--variant", "base_game=not_given", "--board", path, "eval", "1"])
         check(p.returncode != 0 and "error[E201]" in p.stderr and "own_side" in p.stderr,
               "base_game = not_given: E201 naming own_side", p)
+        # s20 D5: Harbor & Hills sets a destroyed vehicle's troops down next to its wreck
+        # (HH.transport.destroyed): nobody starts in a half-track on its wreck side (E318, the
+        # rule and the clause named); the same squad in the same half-track intact loads (above).
+        with open(path, "w") as f:
+            f.write(head + "unit ht = halftrack allies at A1 B1 face wreck\n"
+                    "unit x = rifle_squad allies in ht\n")
+        p = run(["--board", path, "eval", "1"])
+        check(p.returncode == 1 and "aboard.scn:7:29: error[E318]: 'x' cannot start aboard 'ht': "
+              "may_start_aboard forbids it by way of may_start_aboard.wreck (HH.transport.destroyed)"
+              in p.stderr, "a squad in a wrecked half-track: refused, naming the wreck rule", p)
 
 
 @case
