@@ -7656,6 +7656,22 @@ def start_kangaroo_stack():
                                         for n, u in ((11, "s"), (12, "t"), (13, "q"), (14, "k2"),
                                                      (15, "k3"))),
               "other stacks are still refused", p)
+        # s20 D1: the stack is judged whole, as the book words it ("any single infantry unit"
+        # with a Kangaroo): the Kangaroo with two squads on B2 is no such stack, so k and r are
+        # refused with s (before, the pair k, r passed and only the squads refused each other);
+        # exactly the seven units of the three stacks, lines 9 to 15.
+        got = [l for l in p.stderr.splitlines() if "error[E320]" in l]
+        check(len(got) == 7 and all(f"more.scn:{n}:1: error[E320]: '{u}' {refused}" in p.stderr
+                                    for n, u in ((9, "k"), (10, "r"))),
+              "the Kangaroo's stack of three: all of it refused", p)
+        # s20 D1: a Kangaroo carries infantry of its own side (BFN 23.4: "stacked with" it, as
+        # with a CROC of one's own formation): a German squad on the Allied Kangaroo's square is
+        # two enemy units on one square, both refused.
+        enemy = write_board(d, "enemy.scn", head.replace("rifle_squad allies", "grenadiers axis"))
+        p = run(["--load", lib, "--board", enemy, "eval", "1"])
+        check(p.returncode == 1 and f"enemy.scn:9:1: error[E320]: 'k' {refused}" in p.stderr
+              and f"enemy.scn:10:1: error[E320]: 'r' {refused}" in p.stderr,
+              "an enemy squad with the Kangaroo: refused", p)
 
 
 @case
