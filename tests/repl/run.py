@@ -5246,6 +5246,35 @@ def start_aboard_train_room():
 
 
 @case
+def vehicle_into_building_presumed():
+    # s20 D3: a jeep moving into a building square was refused by can_enter.impassable_to_vehicles
+    # citing BRO.1.2.difficult-terrain and BRO.1.4.trench.traits, through the building's presumed
+    # traits: the books print "Impassable to Vehicles" for those terrains, never for a building,
+    # and no book says a vehicle may not enter one. The refusal is now the presumption's own rule,
+    # can_enter.building (PRESUMED.building_tile), and the move's E228 names it; under
+    # base_game = not_given the step stops with E201 (the books' silence). Board: a building on
+    # B2, the jeep next to it on A2.
+    board = ("scenario \"b\"\nsize 4 x 3\nlegend . = open  B = building\nmap\n    A B C D\n"
+             "  1 . . . .\n  2 . B . .\n  3 . . . .\nunit j = jeep allies at A2\n")
+    with tempfile.TemporaryDirectory() as d:
+        path = write_board(d, "b.scn", board)
+        p = run(["--board", path, "why", "can_enter($j, @B2)"])
+        out = lines(p.stdout)
+        check(p.returncode == 0 and out[:1] == ["forbid"]
+              and any(l.startswith("  rule can_enter.building: forbid   (PRESUMED.building_tile")
+                      for l in out)
+              and any(l.startswith("  rule can_enter.impassable_to_vehicles: did not fire")
+                      for l in out),
+              "why: can_enter.building forbids, not the vehicles' icon", p)
+        p = run(["--board", path, "move", "j", "B2"])
+        check("error[E228]" in p.stderr and "through can_enter.building (PRESUMED.building_tile)"
+              in p.stderr and "difficult-terrain" not in p.stderr, "the move names the presumption", p)
+        p = run(["--variant", "base_game=not_given", "--board", path, "eval", "can_enter($j, @B2)"])
+        check(p.returncode != 0 and "error[E201]" in p.stderr and "building_tile" in p.stderr,
+              "base_game = not_given: E201 naming building_tile", p)
+
+
+@case
 def reach_jeep():
     # examples/boards/hill_contour.scn: the jeep (A9, a light vehicle) is hemmed in by the stream
     # (impassable to light vehicles, BRO.1.2.stream): A10 and B10 (one square each), C10 (two)
