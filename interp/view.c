@@ -143,8 +143,8 @@ static bool load_check_forbids(hon_vm *vm, load_check *c, const val *args, size_
 {
     uint32_t rule;
     strbuf cites = { 0 }, inside = { 0 };
-    bool no = verdict_forbids(vm, &c->setup, c->q, args, n, &rule, &c->st, &c->err, &cites,
-                              &inside);
+    bool no =
+        verdict_forbids(vm, &c->setup, c->q, args, n, &rule, &c->st, &c->err, &cites, &inside);
     if (no) {
         if (c->id == UINT32_MAX)
             c->id = diag_sources_add(&vm->sources, path, text, len);
@@ -223,8 +223,8 @@ static hon_status check_aboard(hon_vm *vm, const scene *sc, const char *path, co
         uint32_t n, col = in_column(text, len, u->line, &n);
         ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, (uint32_t)u->line, col, (uint32_t)u->line,
                         col + (n ? n : 1) - 1 };
-        diag_report(&c.dl, E_SCN_ABOARD, DIAG_ERROR, loc,
-                    "'%s' cannot start aboard '%s': %s", u->name, carrier->name, sb_str(&why));
+        diag_report(&c.dl, E_SCN_ABOARD, DIAG_ERROR, loc, "'%s' cannot start aboard '%s': %s",
+                    u->name, carrier->name, sb_str(&why));
         sb_free(&why);
         c.st = HON_ERR_COMPILE;
     }
@@ -262,8 +262,8 @@ static hon_status check_placed(hon_vm *vm, const scene *sc, const char *path, co
         uint32_t n, col = in_column(text, len, u->line, &n);
         ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, (uint32_t)u->line, col, (uint32_t)u->line,
                         col + (n ? n : 1) - 1 };
-        diag_report(&c.dl, E_SCN_PLACE, DIAG_ERROR, loc,
-                    "'%s' cannot start where it stands: %s", u->name, sb_str(&why));
+        diag_report(&c.dl, E_SCN_PLACE, DIAG_ERROR, loc, "'%s' cannot start where it stands: %s",
+                    u->name, sb_str(&why));
         sb_free(&why);
         c.st = HON_ERR_COMPILE;
     }
@@ -340,8 +340,8 @@ static hon_status check_marks(hon_vm *vm, const scene *sc, const char *path, con
         scene_square_text(args[0].u.i, name, sizeof name);
         uint32_t col, n, line = square_line(text, len, name, &col, &n);
         ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, line, col, line, col + n - 1 };
-        diag_report(&c.dl, E_SCN_MARK, DIAG_ERROR, loc,
-                    "the board may not mark square %s so: %s", name, sb_str(&why));
+        diag_report(&c.dl, E_SCN_MARK, DIAG_ERROR, loc, "the board may not mark square %s so: %s",
+                    name, sb_str(&why));
         sb_free(&why);
         c.st = HON_ERR_COMPILE;
     }
