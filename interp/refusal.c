@@ -173,6 +173,17 @@ static void ask_again(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32
     state_set_steps(x, steps);
 }
 
+void refusal_explain(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule,
+                     strbuf *cites, strbuf *inside)
+{
+    strbuf cond = { 0 };
+    fired_rules fired = { .n = 0 };
+    if (rule < x->p->nrules)
+        ask_again(x, q, args, n, rule, inside, &cond, &fired);
+    deciding_cites(x->p, rule, &fired, cites);
+    sb_free(&cond);
+}
+
 /* Copies text into a fixed buffer, cut to fit. */
 static void put_field(char *dst, size_t cap, const char *text)
 {

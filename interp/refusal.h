@@ -16,6 +16,16 @@
  * the rules inside; nothing it does is kept. Always returns false. */
 bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule,
                   const char *what);
+/* Explains why verdict query q forbade the n args (borrowed) by rule `rule` (the rule whose
+ * forbid decided), for a refusal that is reported, not failed (a board's set-up: interp/view.c,
+ * E318-E320): appends to cites the deciding rule's citations that apply (those the rules inside
+ * it cite too, else all of them, as for E228) and to inside "name (cites)", ", "-joined, the
+ * rules of the queries it asked that fired toward the forbid (at most 6; nothing when none
+ * did). The query is asked again, traced, in x's running session, with no driver and on the
+ * same dice; nothing it does is kept, and an error while asking again is dropped (inside stays
+ * empty). The caller frees both buffers. */
+void refusal_explain(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule,
+                     strbuf *cites, strbuf *inside);
 /* Appends the citations of rule `rule` of p to b, ", "-joined (nothing for an unknown rule). */
 void refusal_cites(const res_program *p, uint32_t rule, strbuf *b);
 

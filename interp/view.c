@@ -57,12 +57,14 @@ static uint32_t in_column(const char *text, size_t len, int line, uint32_t *n)
 }
 
 /* Asks verdict query q of args[0..n) in a session begun with setup (the board checks below):
- * true when it forbids, *rule the rule that does. False when it permits, when its evaluation
+ * true when it forbids, *rule the rule that does, cites and inside what refusal_explain
+ * appends (the deciding rule's citations, the rules that fired inside it). False when it permits, when its evaluation
  * fails (*st HON_ERR_RUNTIME, or HON_ERR_MEMORY for E230, and the error copied to *err, not
  * reported: the caller says which unit or square the rules were asked about) or when no session
  * can begin (*st HON_ERR_MEMORY). Either status ends the caller's loop. */
 static bool verdict_forbids(hon_vm *vm, const state_setup *setup, uint32_t q, const val *args,
-                            size_t n, uint32_t *rule, hon_status *st, vm_error *err)
+                            size_t n, uint32_t *rule, hon_status *st, vm_error *err, strbuf *cites,
+                            strbuf *inside)
 {
     val v;
     *rule = UINT32_MAX;
@@ -74,7 +76,8 @@ static bool verdict_forbids(hon_vm *vm, const state_setup *setup, uint32_t q, co
     if (!ok) {
         *err = vm->x.err;
         *st = err->code == E_MEMORY ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
-    }
+    } else if (!v.u.i) /* asked again, traced, while the session lasts */
+        refusal_explain(&vm->x, q, args, (uint32_t)n, *rule, cites, inside);
     state_end(&vm->x);
     return ok && !v.u.i;
 }
@@ -122,20 +125,37 @@ static bool load_check_begin(hon_vm *vm, const scene *sc, const char *name, cons
     return true;
 }
 
-/* Whether the rules forbid args[0..n) in check c; when they do, *rule is the rule that forbids,
- * `cites` (empty, the caller frees it) its citations, and the board text path/text[0..len) is
- * added to the session's sources once (c->id). A failed evaluation sets c->st and c->err
- * (verdict_forbids): the caller reports it with load_check_failed. */
-static bool load_check_forbids(hon_vm *vm, load_check *c, const val *args, size_t n,
-                               const char *path, const char *text, size_t len, uint32_t *rule,
-                               strbuf *cites)
+/* The name of the rule that forbade (fallback: the query's name). */
+static const char *load_check_rule(const load_check *c, uint32_t rule)
 {
-    if (!verdict_forbids(vm, &c->setup, c->q, args, n, rule, &c->st, &c->err))
-        return false;
-    if (c->id == UINT32_MAX)
-        c->id = diag_sources_add(&vm->sources, path, text, len);
-    refusal_cites(c->p, *rule, cites);
-    return true;
+    return rule < c->p->nrules ? c->p->rules[rule].name : c->p->queries[c->q].name;
+}
+
+/* Whether the rules forbid args[0..n) in check c; when they do, `why` (empty, the caller frees
+ * it) says by which rule, "QUERY forbids it by way of RULE (CITES)", then "; through INNER
+ * (CITES), ..." for the rules of the queries RULE asked that fired toward the forbid (s20 D4:
+ * a board's author sees the rule that said no and the clause of the books behind it, not only
+ * the rule that asked: may_start_aboard.carried through can_carry.wreck), and the board text
+ * path/text[0..len) is added to the session's sources once (c->id). A failed evaluation sets
+ * c->st and c->err (verdict_forbids): the caller reports it with load_check_failed. */
+static bool load_check_forbids(hon_vm *vm, load_check *c, const val *args, size_t n,
+                               const char *path, const char *text, size_t len, strbuf *why)
+{
+    uint32_t rule;
+    strbuf cites = { 0 }, inside = { 0 };
+    bool no =
+        verdict_forbids(vm, &c->setup, c->q, args, n, &rule, &c->st, &c->err, &cites, &inside);
+    if (no) {
+        if (c->id == UINT32_MAX)
+            c->id = diag_sources_add(&vm->sources, path, text, len);
+        sb_printf(why, "%s forbids it by way of %s (%s)", c->p->queries[c->q].name,
+                  load_check_rule(c, rule), cites.len ? sb_str(&cites) : "no citation");
+        if (inside.len)
+            sb_printf(why, "; through %s", sb_str(&inside));
+    }
+    sb_free(&cites);
+    sb_free(&inside);
+    return no;
 }
 
 /* Reports the error of check c's failed evaluation (c->err; nothing when none failed) where
@@ -161,12 +181,6 @@ static void load_check_failed(hon_vm *vm, load_check *c, const char *path, const
 static bool load_check_going(const load_check *c)
 {
     return c->st != HON_ERR_RUNTIME && c->st != HON_ERR_MEMORY;
-}
-
-/* The name of the rule that forbade (fallback: the query's name). */
-static const char *load_check_rule(const load_check *c, uint32_t rule)
-{
-    return rule < c->p->nrules ? c->p->rules[rule].name : c->p->queries[c->q].name;
 }
 
 /* Ends check c: its diagnostics reported, its readings freed. Returns its status. */
@@ -196,9 +210,8 @@ static hon_status check_aboard(hon_vm *vm, const scene *sc, const char *path, co
             continue;
         const scn_unit *carrier = &sc->scn->units[u->in];
         val args[2] = { { .type = T_UNIT, .u.i = u->id }, { .type = T_UNIT, .u.i = carrier->id } };
-        uint32_t rule;
-        strbuf cites = { 0 };
-        if (!load_check_forbids(vm, &c, args, 2, path, text, len, &rule, &cites)) {
+        strbuf why = { 0 };
+        if (!load_check_forbids(vm, &c, args, 2, path, text, len, &why)) {
             if (c.err.code != E_NONE) {
                 uint32_t n, col = in_column(text, len, u->line, &n);
                 char what[160];
@@ -210,10 +223,9 @@ static hon_status check_aboard(hon_vm *vm, const scene *sc, const char *path, co
         uint32_t n, col = in_column(text, len, u->line, &n);
         ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, (uint32_t)u->line, col, (uint32_t)u->line,
                         col + (n ? n : 1) - 1 };
-        diag_report(&c.dl, E_SCN_ABOARD, DIAG_ERROR, loc,
-                    "'%s' cannot start aboard '%s': %s forbids it (%s)", u->name, carrier->name,
-                    load_check_rule(&c, rule), cites.len ? sb_str(&cites) : "no citation");
-        sb_free(&cites);
+        diag_report(&c.dl, E_SCN_ABOARD, DIAG_ERROR, loc, "'%s' cannot start aboard '%s': %s",
+                    u->name, carrier->name, sb_str(&why));
+        sb_free(&why);
         c.st = HON_ERR_COMPILE;
     }
     return load_check_end(vm, &c);
@@ -237,9 +249,8 @@ static hon_status check_placed(hon_vm *vm, const scene *sc, const char *path, co
         if (u->in >= 0 || u->sq0 < 0)
             continue;
         val args[1] = { { .type = T_UNIT, .u.i = u->id } };
-        uint32_t rule;
-        strbuf cites = { 0 };
-        if (!load_check_forbids(vm, &c, args, 1, path, text, len, &rule, &cites)) {
+        strbuf why = { 0 };
+        if (!load_check_forbids(vm, &c, args, 1, path, text, len, &why)) {
             if (c.err.code != E_NONE) {
                 uint32_t n, col = in_column(text, len, u->line, &n);
                 char what[160];
@@ -251,10 +262,9 @@ static hon_status check_placed(hon_vm *vm, const scene *sc, const char *path, co
         uint32_t n, col = in_column(text, len, u->line, &n);
         ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, (uint32_t)u->line, col, (uint32_t)u->line,
                         col + (n ? n : 1) - 1 };
-        diag_report(&c.dl, E_SCN_PLACE, DIAG_ERROR, loc,
-                    "'%s' cannot start where it stands: %s forbids it (%s)", u->name,
-                    load_check_rule(&c, rule), cites.len ? sb_str(&cites) : "no citation");
-        sb_free(&cites);
+        diag_report(&c.dl, E_SCN_PLACE, DIAG_ERROR, loc, "'%s' cannot start where it stands: %s",
+                    u->name, sb_str(&why));
+        sb_free(&why);
         c.st = HON_ERR_COMPILE;
     }
     return load_check_end(vm, &c);
@@ -315,9 +325,8 @@ static hon_status check_marks(hon_vm *vm, const scene *sc, const char *path, con
         if (board_features(sc->b, BOARD_AT_SQUARE, sq, NULL, 0) == 0)
             continue;
         val args[1] = { { .type = T_SQUARE, .u.i = scene_square_value(sc, sq) } };
-        uint32_t rule;
-        strbuf cites = { 0 };
-        if (!load_check_forbids(vm, &c, args, 1, path, text, len, &rule, &cites)) {
+        strbuf why = { 0 };
+        if (!load_check_forbids(vm, &c, args, 1, path, text, len, &why)) {
             if (c.err.code != E_NONE) {
                 char name[16], what[64];
                 scene_square_text(args[0].u.i, name, sizeof name);
@@ -331,10 +340,9 @@ static hon_status check_marks(hon_vm *vm, const scene *sc, const char *path, con
         scene_square_text(args[0].u.i, name, sizeof name);
         uint32_t col, n, line = square_line(text, len, name, &col, &n);
         ast_loc loc = { c.id == UINT32_MAX ? 0 : c.id, line, col, line, col + n - 1 };
-        diag_report(&c.dl, E_SCN_MARK, DIAG_ERROR, loc,
-                    "the board may not mark square %s so: %s forbids it (%s)", name,
-                    load_check_rule(&c, rule), cites.len ? sb_str(&cites) : "no citation");
-        sb_free(&cites);
+        diag_report(&c.dl, E_SCN_MARK, DIAG_ERROR, loc, "the board may not mark square %s so: %s",
+                    name, sb_str(&why));
+        sb_free(&why);
         c.st = HON_ERR_COMPILE;
     }
     return load_check_end(vm, &c);

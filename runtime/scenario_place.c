@@ -778,6 +778,27 @@ static bool push_unit(loader *l, scn_unit *u)
     return true;
 }
 
+/* The number (from 1) of a `unit NAME = ...` line of l before line `before` naming the unit
+ * `name`: a unit declared there whose line was refused (an error of its own), so that no unit
+ * of the scenario has that name; 0 when no earlier line declares it. */
+static int unit_line_named(const loader *l, const char *name, int before)
+{
+    size_t nl = strlen(name);
+    for (size_t i = 0; i < l->n_def && l->deferred[i].no < before; i++) {
+        const char *p = l->text + l->deferred[i].off, *end = p + l->deferred[i].len;
+        while (p < end && text_is_space(*p))
+            p++;
+        if (end - p < 5 || memcmp(p, "unit", 4) != 0 || !text_is_space(p[4]))
+            continue;
+        for (p += 4; p < end && text_is_space(*p); p++)
+            ;
+        if ((size_t)(end - p) >= nl && memcmp(p, name, nl) == 0 &&
+            (p + nl == end || text_is_space(p[nl]) || p[nl] == '='))
+            return l->deferred[i].no;
+    }
+    return 0;
+}
+
 /* unit NAME = COUNTER ARMY (at SQ [SQ] | in UNIT | off) [face FACE] [with MARKER...]; `off`: in
  * the unit pool, not on the board (a late unit waiting to enter) */
 static void do_unit(loader *l, const line_ref *lr)
@@ -871,6 +892,16 @@ static void do_unit(loader *l, const line_ref *lr)
             return;
         in = scn_unit_find(l->s, tname);
         in_tok = tt;
+        int declared = in < 0 ? unit_line_named(l, tname, line) : 0;
+        if (in < 0 && declared > 0) {
+            /* s20 D2: the carrier is declared, but its own line was refused; "unknown" would
+             * send the author looking for a missing declaration */
+            text_tok_error(l, E_SCN_REFERENCE, line, tt,
+                           "unit '%s' cannot start in '%s': '%s' is declared on line %d but was "
+                           "not set up (that line has an error of its own)",
+                           name, tname, tname, declared);
+            return;
+        }
         if (in < 0) {
             text_tok_error(l, E_SCN_REFERENCE, line, tt,
                            "unknown transport '%s' (declare a transport before the units "
@@ -930,6 +961,13 @@ static void do_unit(loader *l, const line_ref *lr)
                            "unit '%s' cannot start in '%s': '%s' is not on the board (set up "
                            "`off`), and a unit starts aboard a counter on the board only",
                            name, l->s->units[in].name, l->s->units[in].name);
+        else if (in >= 0)
+            /* the board's own refusal (board_embark: a unit aboard itself or its own rider),
+             * not the rules': those are asked once the board is built (E318) */
+            text_tok_error(l, E_SCN_REFERENCE, line, in_tok,
+                           "unit '%s' cannot start in '%s': the board cannot put it aboard "
+                           "(a unit is never aboard itself or its own rider)",
+                           name, l->s->units[in].name);
         else
             text_tok_error(l, E_SCN_REFERENCE, line, nm, "unit '%s' cannot be placed", name);
         return;

@@ -1598,8 +1598,8 @@ def landing_craft_placement_checked():
     # two_squares_only no craft on one square starts anywhere: H4 is refused too.
     head = ("scenario \"craft\"\nsize 8 x 6\nlegend . = sand\nmap\n    A B C D E F G H\n" +
             "".join(f"  {r} . . . . . . . .\n" for r in range(1, 7)))
-    refused = ("error[E320]: 'lc' cannot start where it stands: may_start_at.landing_craft "
-               "forbids it (BRO.2.landing-craft.placement)")
+    refused = ("error[E320]: 'lc' cannot start where it stands: may_start_at forbids it by way of "
+               "may_start_at.landing_craft (BRO.2.landing-craft.placement)")
     with tempfile.TemporaryDirectory() as d:
         for name, craft, at, loads in (("good.scn", "landing_craft", "C5 C6", True),
                                        ("along.scn", "landing_craft", "E6 F6", False),
@@ -1644,9 +1644,9 @@ def start_on_water_refused():
                 "abilities { amphibious } }\n"
                 "counter t_boat \"test: a boat\" : heavy_vehicle { side allies size 2 "
                 "abilities { boat, amphibious } }\n")
-    presumed = ("error[E320]: 'sq' cannot start where it stands: may_start_at.water_presumed "
-                "forbids it (PRESUMED.water_squares, BRO.2.landing-craft.destroyed)")
-    stated = ("error[E320]: 'sq' cannot start where it stands: may_start_at.water forbids it "
+    presumed = ("error[E320]: 'sq' cannot start where it stands: may_start_at forbids it by way of "
+                "may_start_at.water_presumed (PRESUMED.water_squares, BRO.2.landing-craft.destroyed)")
+    stated = ("error[E320]: 'sq' cannot start where it stands: may_start_at forbids it by way of may_start_at.water "
               "(HH.water.destroyed, HH.swimmer, HH.boat)")
     with tempfile.TemporaryDirectory() as d:
         lib = os.path.join(d, "t.hon")
@@ -1698,13 +1698,13 @@ def start_train_set_up():
     train = "unit engine = goods_engine axis at E3\nunit w1 = goods_wagon axis at D3\n"
     cases = (("rails.scn", "", None),
              ("off.scn", "unit w2 = goods_wagon axis at D4\n",
-              "'w2' cannot start where it stands: may_start_at.train_on_rails forbids it "
+              "'w2' cannot start where it stands: may_start_at forbids it by way of may_start_at.train_on_rails "
               "(RR.move.rails)"),
              ("stack.scn", "unit w2 = goods_wagon axis at D3\n",
-              "'w2' cannot start where it stands: may_start_at.one_car_a_square forbids it "
+              "'w2' cannot start where it stands: may_start_at forbids it by way of may_start_at.one_car_a_square "
               "(RR.train.structure, PRESUMED.one_unit_per_square)"),
              ("rider_at.scn", "unit r = rifle_squad axis at D3\n",
-              "'r' cannot start where it stands: may_start_at.rider_in_the_car forbids it "
+              "'r' cannot start where it stands: may_start_at forbids it by way of may_start_at.rider_in_the_car "
               "(RR.wagon.building)"),
              ("rider_in.scn", "unit r = rifle_squad axis in w1\n", None))
     with tempfile.TemporaryDirectory() as d:
@@ -1753,11 +1753,15 @@ def start_on_shared_square_refused():
                 "counter t_boat \"test: a boat\" : heavy_vehicle { side axis size 2 "
                 "abilities { boat, amphibious } }\n")
 
-    def refused(rule, cites, name):
-        return (f"error[E320]: '{name}' cannot start where it stands: may_start_at.{rule} "
-                f"forbids it ({cites})")
+    def refused(rule, cites, name, inside=""):
+        return (f"error[E320]: '{name}' cannot start where it stands: may_start_at forbids it by "
+                f"way of may_start_at.{rule} ({cites}){inside}")
     stack = ("one_unit_per_square", "PRESUMED.one_unit_per_square")
-    capacity = ("craft_capacity", "BRO.2.landing-craft.capacity")
+    # s20 D4: the rules inside craft_capacity that said no: can_carry's capacity rule (8 points
+    # > 7), asking is_transport (the craft's printed Transport 7, BRO 2).
+    capacity = ("craft_capacity", "BRO.2.landing-craft.capacity",
+                "; through can_carry.capacity (BRO.2.landing-craft.capacity, HH.transport.capacity, "
+                "EX.BRO.landing-craft), is_transport.printed (BRO.2.landing-craft.capacity)")
     with tempfile.TemporaryDirectory() as d:
         lib = os.path.join(d, "t.hon")
         with open(lib, "w") as f:
@@ -1793,8 +1797,7 @@ def start_on_shared_square_refused():
                 check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{name} loads", p)
                 continue
             got = [l for l in p.stderr.splitlines() if "error[" in l]
-            want = [f"{name}:{line}:1: {refused(rule, cites, unit)}"
-                    for line, unit, rule, cites in errors]
+            want = [f"{name}:{e[0]}:1: {refused(e[2], e[3], e[1], *e[4:])}" for e in errors]
             check(p.returncode == 1 and [os.path.basename(l) for l in got] == want,
                   f"{name}: refused, exactly {want}", p)
         # Aboard a boat (`in`): an American truck in a German boat, and two Swimmers in a boat
@@ -1802,10 +1805,10 @@ def start_on_shared_square_refused():
         # second does not (the unit at the boat's square is checked after the riders).
         for name, units, error in (
                 ("enemy_boat.scn", "unit b = t_boat axis at E3 F3\nunit d = t_duck allies in b\n",
-                 "11:24: error[E318]: 'd' cannot start aboard 'b': may_start_aboard.own_side"),
+                 "11:24: error[E318]: 'd' cannot start aboard 'b': may_start_aboard forbids it by way of may_start_aboard.own_side"),
                 ("full_boat.scn", "unit b = t_boat axis at E3 F3\nunit w = t_swimmer axis at F3\n"
                  "unit x = t_swimmer axis in b\nunit y = t_swimmer axis in b\n",
-                 "13:25: error[E318]: 'y' cannot start aboard 'b': may_start_aboard.boat")):
+                 "13:25: error[E318]: 'y' cannot start aboard 'b': may_start_aboard forbids it by way of may_start_aboard.boat")):
             p = run(["--edition", "harbor_hills", "--load", lib, "--board", board(name, sea, units),
                      "eval", "1"])
             check(p.returncode == 1 and f"{name}:{error}" in p.stderr, f"{name}: E318", p)
@@ -1815,11 +1818,11 @@ def start_on_shared_square_refused():
         for name, units, refused_lines in (
                 ("over_craft.scn", "".join(f"unit r{i} = rifle_squad allies in craft\n"
                                            for i in range(1, 6)),
-                 ["13:30: error[E318]: 'r4' cannot start aboard 'craft': may_start_aboard.carried",
-                  "14:30: error[E318]: 'r5' cannot start aboard 'craft': may_start_aboard.carried"]),
+                 ["13:30: error[E318]: 'r4' cannot start aboard 'craft': may_start_aboard forbids it by way of may_start_aboard.carried",
+                  "14:30: error[E318]: 'r5' cannot start aboard 'craft': may_start_aboard forbids it by way of may_start_aboard.carried"]),
                 ("over_boat.scn", "unit b = t_boat axis at E3 F3\n"
                  + "".join(f"unit s{i} = t_swimmer axis in b\n" for i in range(1, 4)),
-                 ["13:26: error[E318]: 's3' cannot start aboard 'b': may_start_aboard.boat"])):
+                 ["13:26: error[E318]: 's3' cannot start aboard 'b': may_start_aboard forbids it by way of may_start_aboard.boat"])):
             p = run(["--edition", "harbor_hills", "--load", lib, "--board", board(name, sea, units),
                      "eval", "1"])
             got = [os.path.basename(l) for l in p.stderr.splitlines() if "error[" in l]
@@ -1883,8 +1886,10 @@ def scenario_played_checked():
             with open(path, "w") as f:
                 f.write(text)
             p = run(["--board", path, "eval", "1"])
-            check(p.returncode == 1 and where in p.stderr and rule in p.stderr
-                  and "the board may not mark square" in p.stderr,
+            # s20 D4: the query asked, then the rule that forbade and its citations.
+            check(p.returncode == 1 and where in p.stderr
+                  and "the board may not mark square" in p.stderr
+                  and f"so: may_mark_square forbids it by way of {rule} (" in p.stderr,
                   f"{name}: E319 at the line, naming {rule}", p)
         path = os.path.join(d, "one.scn")
         with open(path, "w") as f:
@@ -5319,21 +5324,29 @@ def start_aboard_refused():
     # each board is refused (E318, the caret on `in CARRIER`) naming the rule. The rifle squad in
     # the half-track (Transport 4, a squad counts 2) loads.
     head = "size 4 x 2\nlegend . = open\nmap\n  1 . . . .\n  2 . . . .\n"
+    # s20 D4: the message names the rule of can_carry inside may_start_aboard.carried that said
+    # no: the jeep and the Sherman have no Transport at all (BRO 2: a counter with Transport N is
+    # a carrier; can_carry.not_a_transport), the half-track has one but takes no vehicle
+    # (can_carry.not_transportable); both are BRO 2's capacity clause, to which the deciding
+    # rule's citations narrow.
     cases = [
-        ("unit car = jeep allies at A1\nunit x = rifle_squad allies in car\n", "x", "car"),
+        ("unit car = jeep allies at A1\nunit x = rifle_squad allies in car\n", "x", "car",
+         "not_a_transport"),
         ("unit tank = example_sherman allies at A1 B1\nunit x = rifle_squad allies in tank\n",
-         "x", "tank"),
-        ("unit ht = halftrack allies at A1 B1\nunit x = example_sherman allies in ht\n", "x", "ht"),
+         "x", "tank", "not_a_transport"),
+        ("unit ht = halftrack allies at A1 B1\nunit x = example_sherman allies in ht\n", "x", "ht",
+         "not_transportable"),
     ]
     with tempfile.TemporaryDirectory() as tmp:
-        for units, who, car in cases:
+        for units, who, car, inside in cases:
             path = os.path.join(tmp, "aboard.scn")
             with open(path, "w") as f:
                 f.write(head + units)
             p = run(["--board", path, "eval", "1"])
             check(p.returncode != 0 and f"aboard.scn:7:" in p.stderr and "error[E318]" in p.stderr
-                  and f"'{who}' cannot start aboard '{car}': may_start_aboard.carried forbids it"
-                  in p.stderr and "HH.transport.capacity" in p.stderr,
+                  and f"'{who}' cannot start aboard '{car}': may_start_aboard forbids it by way of "
+                  f"may_start_aboard.carried (BRO.2.landing-craft.capacity); through "
+                  f"can_carry.{inside} (BRO.2.landing-craft.capacity)" in p.stderr,
                   f"{who} in {car}: refused, naming the rule and its citation", p)
             check(f"^~~~" in p.stderr and f" in {car}" in p.stderr, "the caret under `in CARRIER`", p)
         path = os.path.join(tmp, "aboard.scn")
@@ -5356,7 +5369,7 @@ def start_aboard_refused():
             p = run(["--board", path, "eval", "1"])
             check(p.returncode != 0 and f"aboard.scn:{line}:" in p.stderr
                   and "error[E318]" in p.stderr
-                  and f"'{who}' cannot start aboard '{car}': may_start_aboard.own_side forbids it"
+                  and f"'{who}' cannot start aboard '{car}': may_start_aboard forbids it by way of may_start_aboard.own_side"
                   in p.stderr and "PRESUMED.own_side" in p.stderr,
                   f"{who} of the other side in {car}: refused, naming the presumption", p)
         # The presumption switched off (base_game = not_given): the question stops with E201
@@ -5364,6 +5377,16 @@ def start_aboard_refused():
         p = run(["--variant", "base_game=not_given", "--board", path, "eval", "1"])
         check(p.returncode != 0 and "error[E201]" in p.stderr and "own_side" in p.stderr,
               "base_game = not_given: E201 naming own_side", p)
+        # s20 D5: Harbor & Hills sets a destroyed vehicle's troops down next to its wreck
+        # (HH.transport.destroyed): nobody starts in a half-track on its wreck side (E318, the
+        # rule and the clause named); the same squad in the same half-track intact loads (above).
+        with open(path, "w") as f:
+            f.write(head + "unit ht = halftrack allies at A1 B1 face wreck\n"
+                    "unit x = rifle_squad allies in ht\n")
+        p = run(["--board", path, "eval", "1"])
+        check(p.returncode == 1 and "aboard.scn:7:29: error[E318]: 'x' cannot start aboard 'ht': "
+              "may_start_aboard forbids it by way of may_start_aboard.wreck (HH.transport.destroyed)"
+              in p.stderr, "a squad in a wrecked half-track: refused, naming the wreck rule", p)
 
 
 @case
@@ -5385,9 +5408,38 @@ def start_aboard_train_room():
             f.write(head + "unit b = grenadiers axis in w1\n")
         p = run(["--board", path, "eval", "1"])
         check(p.returncode != 0 and "wagon.scn:10:" in p.stderr and "error[E318]" in p.stderr
-              and "'b' cannot start aboard 'w1': may_start_aboard.train_room forbids it" in p.stderr
+              and "'b' cannot start aboard 'w1': may_start_aboard forbids it by way of may_start_aboard.train_room" in p.stderr
               and "PRESUMED.one_unit_per_square" in p.stderr,
               "a second squad in the one-square wagon: refused, naming the rule", p)
+
+
+@case
+def vehicle_into_building_presumed():
+    # s20 D3: a jeep moving into a building square was refused by can_enter.impassable_to_vehicles
+    # citing BRO.1.2.difficult-terrain and BRO.1.4.trench.traits, through the building's presumed
+    # traits: the books print "Impassable to Vehicles" for those terrains, never for a building,
+    # and no book says a vehicle may not enter one. The refusal is now the presumption's own rule,
+    # can_enter.building (PRESUMED.building_tile), and the move's E228 names it; under
+    # base_game = not_given the step stops with E201 (the books' silence). Board: a building on
+    # B2, the jeep next to it on A2.
+    board = ("scenario \"b\"\nsize 4 x 3\nlegend . = open  B = building\nmap\n    A B C D\n"
+             "  1 . . . .\n  2 . B . .\n  3 . . . .\nunit j = jeep allies at A2\n")
+    with tempfile.TemporaryDirectory() as d:
+        path = write_board(d, "b.scn", board)
+        p = run(["--board", path, "why", "can_enter($j, @B2)"])
+        out = lines(p.stdout)
+        check(p.returncode == 0 and out[:1] == ["forbid"]
+              and any(l.startswith("  rule can_enter.building: forbid   (PRESUMED.building_tile")
+                      for l in out)
+              and any(l.startswith("  rule can_enter.impassable_to_vehicles: did not fire")
+                      for l in out),
+              "why: can_enter.building forbids, not the vehicles' icon", p)
+        p = run(["--board", path, "move", "j", "B2"])
+        check("error[E228]" in p.stderr and "through can_enter.building (PRESUMED.building_tile)"
+              in p.stderr and "difficult-terrain" not in p.stderr, "the move names the presumption", p)
+        p = run(["--variant", "base_game=not_given", "--board", path, "eval", "can_enter($j, @B2)"])
+        check(p.returncode != 0 and "error[E201]" in p.stderr and "building_tile" in p.stderr,
+              "base_game = not_given: E201 naming building_tile", p)
 
 
 @case
@@ -7629,10 +7681,10 @@ def start_craft_destroyed():
     # water (lines 10 and 11), under harbor_hills (HH.water.destroyed) and bloody_omaha
     # (PRESUMED.water_squares). The same craft marked destroyed on the board is refused; set up
     # `off` with the destroyed marker (waiting for the recovery roll) it loads.
-    gone = ("error[E320]: 'craft' cannot start where it stands: may_start_at.craft_destroyed "
-            "forbids it (BRO.2.landing-craft.destroyed, BRO.2.landing-craft.recover)")
-    water = {"harbor_hills": "may_start_at.water forbids it (HH.water.destroyed",
-             "bloody_omaha": "may_start_at.water_presumed forbids it (PRESUMED.water_squares"}
+    gone = ("error[E320]: 'craft' cannot start where it stands: may_start_at forbids it by way of "
+            "may_start_at.craft_destroyed (BRO.2.landing-craft.destroyed, BRO.2.landing-craft.recover)")
+    water = {"harbor_hills": "may_start_at forbids it by way of may_start_at.water (HH.water.destroyed",
+             "bloody_omaha": "may_start_at forbids it by way of may_start_at.water_presumed (PRESUMED.water_squares"}
     with tempfile.TemporaryDirectory() as d:
         wreck = write_board(d, "wreck.scn", SEA_HEAD +
                             "unit craft = landing_craft allies at C2 C3 face wreck\n"
@@ -7670,8 +7722,8 @@ def start_aquatic_on_land():
                 "abilities { boat, aquatic_only } }\n"
                 "counter t_aboat \"test: an amphibious boat\" : heavy_vehicle { side allies size 2 "
                 "abilities { boat, amphibious } }\n")
-    refused = ("error[E320]: 'b' cannot start where it stands: may_start_at.aquatic_on_land "
-               "forbids it (HH.amphibious, HH.ford)")
+    refused = ("error[E320]: 'b' cannot start where it stands: may_start_at forbids it by way of "
+               "may_start_at.aquatic_on_land (HH.amphibious, HH.ford)")
     with tempfile.TemporaryDirectory() as d:
         lib = write_board(d, "t.hon", counters)
         for edition in ("harbor_hills", "bloody_omaha"):
@@ -7704,7 +7756,7 @@ def start_craft_on_hexes():
     head = ("scenario \"hexes\"\ntopology hex\nsize 4 x 3\nlegend . = open  ~ = water\nmap\n"
             "  1 . . . .\n  2 ~ ~ ~ ~\n  3 ~ ~ ~ ~\n")
     refused = ("hex.scn:9:1: error[E320]: 'lc' cannot start where it stands: "
-               "may_start_at.landing_craft forbids it (BRO.2.landing-craft.placement)")
+               "may_start_at forbids it by way of may_start_at.landing_craft (BRO.2.landing-craft.placement)")
     with tempfile.TemporaryDirectory() as d:
         for craft, at, loads in (("landing_craft", "B2 B3", True),
                                  ("landing_craft", "B2 C2", False),
@@ -7732,18 +7784,24 @@ def start_refusals_all_shown():
     # then s1 and s2 `in` the craft: 2, 4, 6, 8 points: s2 (line 13) is refused, E318, and no
     # other unit. (3) s1, s2 `in` it, then r1, r2 `at` its squares: r2 (line 13), E320.
     craft = "unit craft = landing_craft allies at C2 C3\n"
-    cap318 = ("error[E318]: 's2' cannot start aboard 'craft': may_start_aboard.carried forbids it "
-              "(BRO.2.landing-craft.capacity, HH.transport.capacity)")
-    cap320 = ("error[E320]: 'r2' cannot start where it stands: may_start_at.craft_capacity forbids "
-              "it (BRO.2.landing-craft.capacity)")
+    # s20 D4: each names the query, the rule that forbade, and the rules inside it: the capacity
+    # rule of can_carry (8 points > 7) and is_transport.printed (the craft's printed Transport 7,
+    # BRO 2), so the deciding rule's citations narrow to the clause they share (BRO 2's capacity).
+    inside = ("; through can_carry.capacity (BRO.2.landing-craft.capacity, HH.transport.capacity, "
+              "EX.BRO.landing-craft), is_transport.printed (BRO.2.landing-craft.capacity)")
+    cap318 = ("error[E318]: 's2' cannot start aboard 'craft': may_start_aboard forbids it by way of "
+              "may_start_aboard.carried (BRO.2.landing-craft.capacity)" + inside)
+    cap320 = ("error[E320]: 'r2' cannot start where it stands: may_start_at forbids it by way of "
+              "may_start_at.craft_capacity (BRO.2.landing-craft.capacity)" + inside)
     with tempfile.TemporaryDirectory() as d:
         both = write_board(d, "both.scn", SEA_HEAD + craft + "unit s1 = rifle_squad axis in craft\n"
                            "unit x = rifle_squad allies at E3\n")
         p = run(["--board", both, "eval", "1"])
         check(p.returncode == 1 and "both.scn:10:28: error[E318]: 's1' cannot start aboard 'craft': "
-              "may_start_aboard.own_side" in p.stderr
-              and "both.scn:11:1: error[E320]: 'x' cannot start where it stands: may_start_at.water"
-              in p.stderr, "the E318 and the E320 both shown", p)
+              "may_start_aboard forbids it by way of may_start_aboard.own_side" in p.stderr
+              and "both.scn:11:1: error[E320]: 'x' cannot start where it stands: may_start_at "
+              "forbids it by way of may_start_at.water" in p.stderr,
+              "the E318 and the E320 both shown", p)
         at_first = write_board(d, "at_first.scn", SEA_HEAD + craft +
                                "unit r1 = rifle_squad allies at C3\nunit r2 = rifle_squad allies at C2\n"
                                "unit s1 = rifle_squad allies in craft\n"
@@ -7775,7 +7833,7 @@ def start_kangaroo_stack():
     head = ("scenario \"k\"\nsize 4 x 3\nlegend . = open\nmap\n    A B C D\n"
             "  1 . . . .\n  2 . . . .\n  3 . . . .\nunit k = t_kangaroo allies at B2\n"
             "unit r = rifle_squad allies at B2\n")
-    refused = "cannot start where it stands: may_start_at.one_unit_per_square forbids it"
+    refused = "cannot start where it stands: may_start_at forbids it by way of may_start_at.one_unit_per_square"
     with tempfile.TemporaryDirectory() as d:
         lib = write_board(d, "k.hon", counters)
         pair = write_board(d, "pair.scn", head)
@@ -7795,6 +7853,22 @@ def start_kangaroo_stack():
                                         for n, u in ((11, "s"), (12, "t"), (13, "q"), (14, "k2"),
                                                      (15, "k3"))),
               "other stacks are still refused", p)
+        # s20 D1: the stack is judged whole, as the book words it ("any single infantry unit"
+        # with a Kangaroo): the Kangaroo with two squads on B2 is no such stack, so k and r are
+        # refused with s (before, the pair k, r passed and only the squads refused each other);
+        # exactly the seven units of the three stacks, lines 9 to 15.
+        got = [l for l in p.stderr.splitlines() if "error[E320]" in l]
+        check(len(got) == 7 and all(f"more.scn:{n}:1: error[E320]: '{u}' {refused}" in p.stderr
+                                    for n, u in ((9, "k"), (10, "r"))),
+              "the Kangaroo's stack of three: all of it refused", p)
+        # s20 D1: a Kangaroo carries infantry of its own side (BFN 23.4: "stacked with" it, as
+        # with a CROC of one's own formation): a German squad on the Allied Kangaroo's square is
+        # two enemy units on one square, both refused.
+        enemy = write_board(d, "enemy.scn", head.replace("rifle_squad allies", "grenadiers axis"))
+        p = run(["--load", lib, "--board", enemy, "eval", "1"])
+        check(p.returncode == 1 and f"enemy.scn:9:1: error[E320]: 'k' {refused}" in p.stderr
+              and f"enemy.scn:10:1: error[E320]: 'r' {refused}" in p.stderr,
+              "an enemy squad with the Kangaroo: refused", p)
 
 
 @case
@@ -7844,7 +7918,7 @@ def boats_go_where_their_ability_says():
         sea = write_board(d, "sea.scn", SEA_HEAD + "unit b = t_boat allies at E3 F3\n")
         p = run(hh + ["--load", lib, "--board", sea, "eval", "1"])
         check(p.returncode == 1 and "sea.scn:9:1: error[E320]: 'b' cannot start where it stands: "
-              "may_start_at.water forbids it" in p.stderr, "a boat without Amphibious: not in the sea", p)
+              "may_start_at forbids it by way of may_start_at.water" in p.stderr, "a boat without Amphibious: not in the sea", p)
         land = write_board(d, "land.scn", SEA_HEAD + "unit b = t_boat allies at A1 B1\n")
         p = run(hh + ["--load", lib, "--board", land, "move", "$b", "A2"])
         check(p.returncode == 1 and "can_enter.water" in p.stderr, "nor into it from the land", p)
@@ -7883,7 +7957,7 @@ def setting_change_checks_the_board():
         p = run(["--board", craft], stdin="variant small_craft_squares two_squares_only\n"
                 "variant small_craft_squares\nlanding_craft_placement($lc)\n")
         check(p.returncode == 1 and "small_edge.scn:12:1: error[E320]: 'lc' cannot start where "
-              "it stands: may_start_at.landing_craft forbids it" in p.stderr
+              "it stands: may_start_at forbids it by way of may_start_at.landing_craft" in p.stderr
               and "<stdin>:1:1: error[E405]: variant small_craft_squares = two_squares_only not "
               "selected: the board '" + craft + "' would not load under it" in p.stderr,
               "the reading is refused, saying why", p)
@@ -7901,7 +7975,7 @@ def setting_change_checks_the_board():
         p = run(["--edition", "bloody_omaha", "--board", off],
                 stdin="edition rails_roads\nedition\n")
         check(p.returncode == 1 and "error[E320]: 'w2' cannot start where it stands: "
-              "may_start_at.train_on_rails forbids it (RR.move.rails)" in p.stderr
+              "may_start_at forbids it by way of may_start_at.train_on_rails (RR.move.rails)" in p.stderr
               and "<stdin>:1:1: error[E405]: edition rails_roads not selected" in p.stderr
               and "* bloody_omaha" in p.stdout and "edition rails_roads" not in p.stdout,
               "the edition is refused, bloody_omaha stays", p)
