@@ -1516,6 +1516,43 @@ def start_on_water_refused():
 
 
 @case
+def start_on_impassable_terrain():
+    # s20 F3: a board set a jeep up on Difficult Terrain and loaded. Bloody Omaha: vehicles cannot
+    # go into Difficult Terrain (BRO.1.2.difficult-terrain); streams stop light vehicles, not
+    # heavy ones (BRO.1.2.stream); infantry go into both. A scenario does not set a vehicle up
+    # where it could never go (PRESUMED.start_passable, may_start_at.impassable_terrain,
+    # rules/movement.hon). Board: 3 x 2, open A1 A2, rough B1 B2, stream C1 C2. Refused (E320 at
+    # the unit's line, line 8): a jeep on B1, a jeep on C1. Loaded: a StuG (heavy, two squares) on
+    # C1 C2, a rifle squad on B1, a jeep on A1; and the jeep on B1 under variant impassable_start = allowed (the board
+    # taken as drawn) and under base_game = not_given (the presumption not made).
+    head = ("scenario \"rough\"\nsize 3 x 2\nlegend . = open  r = rough  ~ = stream\nmap\n"
+            "    A B C\n  1 . r ~\n  2 . r ~\n")
+    refusal = ("error[E320]: 'v' cannot start where it stands: may_start_at.impassable_terrain "
+               "forbids it (PRESUMED.start_passable)")
+    with tempfile.TemporaryDirectory() as d:
+        def board(name, unit):
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(head + unit + "\n")
+            return path
+        for name, unit in (("jeep_rough.scn", "unit v = jeep allies at B1"),
+                           ("jeep_stream.scn", "unit v = jeep allies at C1")):
+            p = run(["--board", board(name, unit), "eval", "1"])
+            check(p.returncode == 1 and f"{name}:8:1: {refusal}" in p.stderr and p.stdout == "",
+                  f"{name}: a vehicle on terrain it may not enter is refused", p)
+        for name, unit in (("stug_stream.scn", "unit v = stug axis at C1 C2"),
+                           ("squad_rough.scn", "unit v = rifle_squad allies at B1"),
+                           ("jeep_open.scn", "unit v = jeep allies at A1")):
+            p = run(["--board", board(name, unit), "eval", "1"])
+            check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{name} loads", p)
+        rough = board("jeep_rough.scn", "unit v = jeep allies at B1")
+        for setting in ("impassable_start=allowed", "base_game=not_given"):
+            p = run(["--variant", setting, "--board", rough, "eval", "1"])
+            check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"],
+                  f"the jeep on rough ground loads under {setting}", p)
+
+
+@case
 def start_train_set_up():
     # fresh17b D1, D5, D6: a train's set-up was not checked. Rails & Roads: trains move on rails
     # only (RR.move.rails), so an intact car starts on rail; the engine and wagons are one train
