@@ -3766,6 +3766,37 @@ def play_odds_do():
 
 
 @case
+def odds_error_paths():
+    # s20 F13: dice paths that end in an error were not outcomes: one such path made `odds` the
+    # error, losing the distribution. Now each error is an outcome of its own, listed last, and
+    # the probabilities still sum to 1. fixtures/odds_errors.hon, gamble($a): one die; 1 fails
+    # (E219): 1/6; 2 to 5 change nothing: 4/6 = 2/3; a 6 (1/6) gives the marker and rolls again:
+    # 1 or 2 (1/3) asks steady($a), which the suppressed unit fails (E228, the marker undone):
+    # 1/6 * 1/3 = 1/18; 3 to 6 (2/3) keep the marker: 1/6 * 2/3 = 1/9.
+    # 1/6 + 2/3 + 1/18 + 1/9 = (3 + 12 + 1 + 2)/18 = 1.
+    p = run(PLAY + ["--load", fx("odds_errors.hon"), "--board", fx("boards/play.scn"),
+                    "odds", "do", "gamble($a)"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and len(out) == 4, "odds do gives four outcomes, exit 0", p)
+    check(out[:3] == ["give $a suppressed: 1/9 (11.11%)", "no change: 2/3 (66.67%)",
+                      "error E219: the shot misfires (rule gamble.roll): 1/6 (16.67%)"],
+          "the values first, then the fail's error with its probability", p)
+    check(out[3].startswith("error E228: refused: keeping its nerve: steady.suppressed forbids "
+                            "steady($a)") and out[3].endswith(": 1/18 (5.56%)"),
+          "the refusal's error, 1/18", p)
+    # An expression: nth([1], 2) is E227 on a 6 (1/6), 0 on the five other faces.
+    p = run(["--no-rules", "odds", "if roll d6 == 6 then nth([1], 2) else 0"])
+    check(p.returncode == 0 and lines(p.stdout) == [
+        "0: 5/6 (83.33%)", "error E227: nth: item 2 of a list of 1: 1/6 (16.67%)"],
+        "an expression's error path is an outcome too", p)
+    # Every path an error: no distribution to give; odds fails with the first path's error, as
+    # the expression without dice does (roll d6 + 1 is 2 at the least: item 2 of 1 is missing)
+    p = run(["--no-rules", "odds", "nth([1], roll d6 + 1)"])
+    check(p.returncode == 1 and "error[E227]: nth: item 2 of a list of 1" in p.stderr
+          and p.stdout == "", "every path an error: the odds fail with the first", p)
+
+
+@case
 def play_choices_on_stdin():
     # the options are B1 and D1 (C1 holds $b): 9 is out of range, C1 is not an option, both
     # are refused with the reason; @D1 is taken. Piped input is a script: each illegal answer is
