@@ -361,7 +361,7 @@ typedef struct forks {
     uint64_t per_path, total, total_left;
     outcome *table;
     vm_error first_error; /* the first error a path ended in (E_NONE: none yet) */
-    outcome **byid; /* the table's outcomes by id */
+    outcome **byid;       /* the table's outcomes by id */
     size_t nbyid;
     merge_entry *merged;
     u128 paths;
@@ -605,10 +605,8 @@ static bool error_is_outcome(int code)
     case E_LIST_SIZE:
     case E_MEMORY_CAP:
     case E_INTERRUPTED:
-    case E_INTERNAL:
-        return false;
-    default:
-        return code > 200 && code < 299;
+    case E_INTERNAL: return false;
+    default: return code > 200 && code < 299;
     }
 }
 

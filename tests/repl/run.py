@@ -5319,10 +5319,54 @@ def reach_jeep():
         check(p.returncode == 0 and os.path.exists(out_svg), "reach OUT writes the picture", p)
         with open(out_svg) as f:
             svg = f.read()
-        check(svg.count("fill-opacity=\"0.35\"") == 5 and "reach: $jeep from A9" in svg,
+        check(svg.count('class="start"') == 1 and svg.count('class="reached"') == 4
+              and "reach: $jeep from A9" in svg,
               "five squares marked (the jeep's and four), the key as a caption", p)
     p = run(["--board", board, "reach", "$nobody"])
     check(p.returncode == 1 and "error[E213]" in p.stderr, "an unknown unit", p)
+
+
+@case
+def reach_picture_marked():
+    # s20 F12: the reach picture (examples/boards/hill_contour.scn, the jeep on A9 reaching A10,
+    # B10, C9 and C10, as reach_jeep reasons) tinted the reached squares a pale yellow with a
+    # thin outline, hard to see, said what they were in its caption only, and wrote the caption
+    # (126 characters, about 880 pixels at the 12-pixel type's 7 a character) as one line on a
+    # picture 620 wide: it ran off the right edge. Now: each reached square is outlined in lime
+    # (#00ff00), the start dashed; the legend has a row "reach:" for both; the caption wraps
+    # within the picture's width and says all it said.
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    with tempfile.TemporaryDirectory() as d:
+        out_svg = os.path.join(d, "reach.svg")
+        p = run(["--board", board, "reach", "jeep", out_svg])
+        svg_ok(out_svg, p)
+        with open(out_svg) as f:
+            svg = f.read()
+    reached = re.findall(r'<rect class="reached"([^>]*)>', svg)
+    check(len(reached) == 4 and all('stroke="#00ff00"' in a and 'stroke-width="4"' in a
+                                    for a in reached),
+          "the four squares reached are outlined in lime, 4 pixels wide", p)
+    start = re.findall(r'<rect class="start"([^>]*)>', svg)
+    check(len(start) == 1 and "stroke-dasharray" in start[0], "the start square dashed", p)
+    entries = legend_entries(svg)
+    rows = {name: shapes for row, name, shapes in entries if row == "reach:"}
+    check(rows.get("reached (its digit: squares spent)") == ["#00ff00"]
+          and "where it starts (@)" in rows,
+          f"the legend's reach row names both, the reached square in lime ({rows})", p)
+    others = {c for row, _, shapes in entries if row != "reach:" for c in shapes
+              if c.startswith("#") and c != "#8a8a8a"}
+    near = [(c, round(delta_e(c, "#00ff00"), 1)) for c in others if delta_e(c, "#00ff00") < 30]
+    p.stdout = f"near lime: {near}"
+    check(not near, "lime is far (30 or more) from every other colour the legend shows", p)
+    width = int(re.search(r'<svg [^>]*width="(\d+)"', svg)[1])
+    key = svg.split('<g id="marks-key" font-size="12">')[1].split("</g>")[0]
+    texts = re.findall(r'<text x="(\d+)" y="\d+">([^<]*)</text>', key)
+    want = ("reach: $jeep from A9 (@); a digit: a square it can reach, the squares it spends to "
+            "get there (+ past 9)")
+    check(len(texts) >= 2 and " ".join(s for _, s in texts) == want,
+          "the caption is wrapped over lines and says it all", p)
+    check(all(int(x) + 7 * len(s) <= width for x, s in texts),
+          f"each caption line fits the picture's {width} pixels at 7 a character", p)
 
 
 @case
@@ -5350,7 +5394,8 @@ def reach_aboard():
         p = run(["--board", board, "reach", "squad", out_svg])
         with open(out_svg) as f:
             svg = f.read()
-        check(svg.count("fill-opacity=\"0.35\"") == 11 and "aboard $craft" in svg,
+        check(svg.count('class="start"') == 1 and svg.count('class="reached"') == 10
+              and "aboard $craft" in svg,
               "eleven squares marked (the craft's front and ten), the key as a caption", p)
 
 
