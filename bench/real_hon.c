@@ -110,6 +110,15 @@ static int open_session(session *s, const bench_board *b, const char *rules, con
         fprintf(stderr, "bench_real_hon: cannot load the rules of %s and %s\n", rules, exps);
         return 1;
     }
+    /* bench_gen scatters its units with no regard to terrain (the C and Lua ports share its
+     * boards and checksums): a jeep may stand in a trench or on Difficult Terrain, which the
+     * rules refuse since sitting 20 (may_start_at.impassable_terrain, rules/movement.hon). The
+     * board is taken as drawn (variant impassable_start = allowed); the questions asked
+     * (line_of_sight, defensive_bonus) do not read the variant. */
+    if (hon_set_variant(s->vm, "impassable_start", "allowed") != HON_OK) {
+        fprintf(stderr, "bench_real_hon: the rules lack the variant impassable_start\n");
+        return 1;
+    }
     bench_text scn = { 0 };
     scenario_of(b, &scn);
     if (getenv("BENCH_REAL_DUMP"))

@@ -29,6 +29,7 @@ typedef struct outcome {
     char *text; /* owned: the printed value, the hash key */
     char *json; /* owned */
     bool numeric;
+    bool error;  /* the paths ended in this error (its text "error EXXX: message") */
     int64_t key; /* sort key for ints, bools, members and verdicts */
     size_t id;   /* the order the outcomes came in, from 0 */
     u128 num;    /* probability * 6^DICE_SCRIPT_MAX */
@@ -69,6 +70,8 @@ static void put_u128(strbuf *b, u128 v)
 static int cmp_outcomes(const void *pa, const void *pb)
 {
     const outcome *a = *(const outcome *const *)pa, *b = *(const outcome *const *)pb;
+    if (a->error != b->error)
+        return a->error ? 1 : -1; /* the errors last, by text */
     if (a->numeric && b->numeric && a->key != b->key)
         return a->key < b->key ? -1 : 1;
     return strcmp(a->text, b->text);
@@ -357,7 +360,8 @@ typedef struct forks {
     arena_mark root_arena;
     uint64_t per_path, total, total_left;
     outcome *table;
-    outcome **byid; /* the table's outcomes by id */
+    vm_error first_error; /* the first error a path ended in (E_NONE: none yet) */
+    outcome **byid;       /* the table's outcomes by id */
     size_t nbyid;
     merge_entry *merged;
     u128 paths;
@@ -583,6 +587,57 @@ static bool leaf_reached(forks *c, size_t d, uint64_t steps)
     return o && credit(c, d, o, c->dice.asked, c->pow6[DICE_SCRIPT_MAX], 1, 0, steps, 0);
 }
 
+/* Whether a path that stopped with error `code` ends in an outcome of its own: an error of the
+ * rules on that path (E201 a `?` cell, E219 a `fail`, E228 a refusal, E227, E204...), which
+ * the dice led to. Not the enumeration's own limits and the session's (E206 depth, E207 steps,
+ * E209 memory, E210 odds, E222 cascade, E223, E225, E229 list cap, E230, E231 interrupted,
+ * E299): those stop the odds, as before. */
+static bool error_is_outcome(int code)
+{
+    switch (code) {
+    case E_DEPTH:
+    case E_BUDGET:
+    case E_MEMORY:
+    case E_ODDS:
+    case E_CASCADE:
+    case E_DICE_OUT:
+    case E_ABANDONED:
+    case E_LIST_SIZE:
+    case E_MEMORY_CAP:
+    case E_INTERRUPTED:
+    case E_INTERNAL: return false;
+    default: return code > 200 && code < 299;
+    }
+}
+
+/* The path that just ended in error x->err (error_is_outcome), credited to the outcome "error
+ * EXXX: message": every effect of a failed procedure is undone, so it changed nothing else
+ * (vm.md §7). False on OOM. */
+static bool error_reached(forks *c, size_t d, uint64_t steps)
+{
+    sb_free(&c->out);
+    c->out.limit = ODDS_VALUE_MAX;
+    sb_printf(&c->out, "error E%03d: %s", c->x->err.code, c->x->err.msg);
+    if (c->out.truncated) {
+        c->out.truncated = false;
+        c->out.limit = 0;
+        sb_puts(&c->out, "...");
+    }
+    outcome *o = c->out.oom ? NULL : outcome_of(&c->table, sb_str(&c->out));
+    if (!o)
+        return false;
+    o->error = true;
+    if (o->id >= c->nbyid) {
+        outcome **b = mem_realloc(c->byid, (o->id + 1) * 2 * sizeof *b);
+        if (!b)
+            return false;
+        c->byid = b;
+        c->nbyid = (o->id + 1) * 2;
+    }
+    c->byid[o->id] = o;
+    return credit(c, d, o, c->dice.asked, c->pow6[DICE_SCRIPT_MAX], 1, 0, steps, 0);
+}
+
 /* ---- the key of a state (what decides everything a procedure does from a roll on) ---- */
 
 #define KEY_MAX   (256u << 10) /* bytes: a larger state is not merged */
@@ -794,8 +849,12 @@ static bool explore(forks *c, size_t d)
         if (++c->runs > ODDS_MAX_PATHS)
             return limit(x, c->ch, E_ODDS, msg);
         uint64_t used;
-        bool ok = run_from(c, d, &used);
-        if (!ok && x->err.code != VM_SUSPENDED) {
+        bool ok = run_from(c, d, &used), failed = false;
+        if (!ok && x->err.code != VM_SUSPENDED && error_is_outcome(x->err.code)) {
+            failed = true; /* the path ends in the rules' error: an outcome of its own */
+            if (c->first_error.code == E_NONE)
+                c->first_error = x->err;
+        } else if (!ok && x->err.code != VM_SUSPENDED) {
             if (x->err.code == E_BUDGET && c->total_left == 0)
                 snprintf(x->err.msg, sizeof x->err.msg,
                          "step budget exhausted: enumerating the "
@@ -806,8 +865,11 @@ static bool explore(forks *c, size_t d)
         if (!path_recorded(x, c->ch, &c->dice, true))
             return false; /* more dice than can be enumerated */
         size_t asked = c->dice.asked;
-        if (ok) {
-            if (!path_recorded(x, c->ch, &c->dice, leaf_reached(c, d, c->nodes[d].steps + used)))
+        if (ok || failed) {
+            bool added = failed ? error_reached(c, d, c->nodes[d].steps + used)
+                                : leaf_reached(c, d, c->nodes[d].steps + used);
+            x->err.code = E_NONE;
+            if (!path_recorded(x, c->ch, &c->dice, added))
                 return false;
         } else {
             if (d + 2 >= sizeof c->nodes / sizeof *c->nodes) {
@@ -860,9 +922,19 @@ static bool enumerate_forks(vm_ctx *x, proc_game *gm, const state_setup *s, cons
     state_begin(x, &one, &c->dice, false);
     c->root_mark = gm ? gm->g.len : 0;
     c->root_arena = arena_mark_of(&x->arena);
+    c->first_error.code = E_NONE;
     bool ok = explore(c, 0);
     if (gm)
         play_revert(&gm->g, c->root_mark);
+    /* Every path ended in an error: the enumeration fails with the first, as the expression or
+     * the procedure does without dice (`odds` of what always fails is its error) */
+    bool some_value = false;
+    for (outcome *o = c->table; o && !some_value; o = o->hh.next)
+        some_value = !o->error;
+    if (ok && !some_value && c->first_error.code != E_NONE) {
+        x->err = c->first_error;
+        ok = false;
+    }
     if (ok)
         ok = print_outcomes(x, c->table, c->paths, gm != NULL, what, text, json);
     state_end(x);

@@ -92,6 +92,13 @@ struct hon_vm {
     /* the game played on the board (language.md §6): the clock, the effect log and its
      * history for `undo`; restarted whenever the rules or the board are (re)loaded */
     proc_game game;
+    /* while load_under is set, a board being loaded is checked (view.c: may_start_at and its
+     * kin) under edition load_ed with the readings load_overrides (-1: the edition's or the
+     * session's; NULL: none) instead of the session's: a test's own `edition` and `variant`
+     * (testrun.c). Not owned. */
+    bool load_under;
+    int32_t load_ed;
+    const int32_t *load_overrides;
 };
 
 struct hon_answer {

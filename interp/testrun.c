@@ -357,14 +357,26 @@ static char *board_path(const hon_vm *vm, const res_test *t)
 }
 
 /* Loads the board of test t (its path relative to the test's file), with the counters of
- * edition ed, into *out; NULL with its diagnostics reported when it does not load.
- * HON_ERR_MEMORY when memory ran out. */
+ * edition ed, into *out; NULL with its diagnostics reported when it does not load. The board's
+ * set-up is checked (may_start_at...) under the test's own edition ed and variants
+ * (t->variant_set), as the test then plays (s20: a test's `variant impassable_start = allowed`
+ * did not reach the check, which ran under the session's setting). HON_ERR_MEMORY when memory
+ * ran out. */
 static hon_status test_board(hon_vm *vm, const res_test *t, int32_t ed, scene **out)
 {
     char *path = board_path(vm, t);
     if (!path)
         return HON_ERR_MEMORY;
+    bool under = vm->load_under;
+    int32_t under_ed = vm->load_ed;
+    const int32_t *under_overrides = vm->load_overrides;
+    vm->load_under = true;
+    vm->load_ed = ed;
+    vm->load_overrides = t->variant_set;
     hon_status st = view_load_scene(vm, res_units_of(vm->pg->res, ed), path, NULL, 0, out);
+    vm->load_under = under;
+    vm->load_ed = under_ed;
+    vm->load_overrides = under_overrides;
     mem_free(path);
     return st == HON_ERR_MEMORY ? st : HON_OK;
 }

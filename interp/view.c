@@ -113,8 +113,8 @@ static bool load_check_begin(hon_vm *vm, const scene *sc, const char *name, cons
             return false;
     c->q = (uint32_t)q;
     bool oom = false;
-    int32_t ed = session_edition(vm);
-    c->readings = session_readings(vm, ed, NULL, &oom);
+    int32_t ed = vm->load_under ? vm->load_ed : session_edition(vm);
+    c->readings = session_readings(vm, ed, vm->load_under ? vm->load_overrides : NULL, &oom);
     if (oom) {
         c->st = HON_ERR_MEMORY;
         return false;

@@ -72,9 +72,11 @@ typedef struct draw_options {
     size_t n_element_markers;
     /* Squares to mark, e.g. those a unit can reach: w*h characters, ' ' for none, or NULL.
      * Text: the character stands in the square's first column (in place of the traced line's
-     * mark); SVG: the square is outlined and the character written in its corner. Borrowed. */
+     * mark); SVG: the square is outlined in lime (MARK_START '@', the start: dashed, dark),
+     * the character written in its corner, and the legend gets a row "reach:". Borrowed. */
     const char *marks;
-    /* What the marks mean: a last key line (text), a caption under the board (SVG), or NULL. */
+    /* What the marks mean: a last key line (text), a caption under the board wrapped to its
+     * width (SVG), or NULL. */
     const char *marks_key;
     /* The traced line's verdict, e.g. a line of sight's answer and the rule that decided it
      * (interp/los.c words it): text: a line after the line's key; SVG: a caption under the

@@ -181,8 +181,8 @@ static void legend_row(legend *lg, const char *title)
  * `id` with its "+N", 'f' a square's bottom right corner with a square feature's label as the
  * board shows it (the name follows only when the label cuts it), 's' a thick line of colour col, 'i' a dark dot with sym, 'u' a
  * counter of colour col, 'l' a thin line of colour col, 'd' the same dashed, 'o' a small dot
- * of colour col, 'c' a circle of colour col, 'r' a square outlined in col, 'm' the dark red
- * "[ ] ( )" of a unit's markers and face, 'M' the same in italics (an element's). */
+ * of colour col, 'c' a circle of colour col, 'r' a square outlined in col ('q' dashed), 'm'
+ * the dark red "[ ] ( )" of a unit's markers and face, 'M' the same in italics (an element's). */
 static void legend_entry(legend *lg, char kind, const char *col, char sym, const char *name, int id)
 {
     char idname[16];
@@ -221,11 +221,11 @@ static void legend_entry(legend *lg, char kind, const char *col, char sym, const
                         "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2\" "
                         "stroke=\"%s\"/>\n",
                         x, y + 8 + 6 * side, x + 16, y + 8 + 6 * side, col);
-        } else if (kind == 'r') {
+        } else if (kind == 'r' || kind == 'q') {
             fprintf(out,
                     "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"14\" fill=\"none\" "
-                    "stroke-width=\"3\" stroke=\"%s\"/>\n",
-                    x + 1, y + 2, col);
+                    "stroke-width=\"3\"%s stroke=\"%s\"/>\n",
+                    x + 1, y + 2, kind == 'q' ? " stroke-dasharray=\"4 2\"" : "", col);
         } else if (kind == 'i') {
             fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"#202020\"/>\n", x + 8, y + 8);
         } else if (kind == 'o' || kind == 'c') {
@@ -512,6 +512,24 @@ static void svg_legend(const picture *p, legend *lg)
                              "where decided", 0);
         }
     }
+    /* the marked squares (a unit's reach): as the board outlines them (s20 F12: the picture
+     * said what they were in its caption only) */
+    if (op->marks) {
+        bool reached = false, start = false;
+        for (int sq = 0; sq < n; sq++)
+            if (shown_square(p, sq) && op->marks[sq] != ' ') {
+                if (op->marks[sq] == MARK_START)
+                    start = true;
+                else
+                    reached = true;
+            }
+        if (reached || start)
+            legend_row(lg, "reach:");
+        if (start)
+            legend_entry(lg, 'q', MARK_START_COLOUR, 0, "where it starts (@)", 0);
+        if (reached)
+            legend_entry(lg, 'r', MARK_COLOUR, 0, "reached (its digit: squares spent)", 0);
+    }
     /* the markers and faces the units and elements show, when any does */
     bool unit_states = false, element_states = false;
     for (size_t i = 0; i < p->n_units; i++) {
@@ -718,8 +736,10 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
     char window[96];
     window_caption(&p, window, sizeof window);
     int K0 = part ? 24 : 0;
-    int K = K0 + (op->marks_key ? 24 : 0) +
-            (verdict ? 16 * caption_lines(op->verdict, cols, NULL) + 8 : 0);
+    /* the marks' caption wraps as the verdict does (s20 F12: one line, it ran off the right
+     * edge: the reach key is 130 characters, a narrow board's picture 50 wide) */
+    int KM = op->marks_key ? 16 * caption_lines(op->marks_key, cols, NULL) + 8 : 0;
+    int K = K0 + KM + (verdict ? 16 * caption_lines(op->verdict, cols, NULL) + 8 : 0);
     legend lg = { NULL, ML, ML, bottom + 12 + K + 6, W - 8 };
     svg_legend(&p, &lg);
     int H = lg.y + 6;
@@ -832,16 +852,31 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         svg_xml_text(out, sym, 1);
         fputs("</text>\n", out);
     }
-    /* the marked squares, tinted under the counters (their characters are labels, below) */
+    /* the marked squares, tinted under the counters and outlined in lime, thick, a thin dark
+     * line inside so that the outline shows on light terrain too; the start square `@` outlined
+     * dashed and dark (their characters are labels, below). s20 F12: a pale yellow tint with a
+     * thin outline, hard to see on the terrain's colours. */
     if (op->marks) {
-        fputs("<g id=\"marks\" fill=\"#ffd000\" stroke=\"#b07000\">\n", out);
+        fputs("<g id=\"marks\">\n", out);
         for (int q = 0; q < geo_square_count(g); q++) {
             if (op->marks[q] == ' ' || !shown_square(&p, q))
                 continue;
+            int x = L + (q % g->w) * c, y = T + (q / g->w) * c;
+            if (op->marks[q] == MARK_START) {
+                fprintf(out,
+                        "<rect class=\"start\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                        "fill=\"none\" stroke=\"" MARK_START_COLOUR "\" stroke-width=\"3\" "
+                        "stroke-dasharray=\"6 3\"/>\n",
+                        x + 2, y + 2, c - 4, c - 4);
+                continue;
+            }
             fprintf(out,
-                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill-opacity=\"0.35\" "
-                    "stroke-width=\"2\"/>\n",
-                    L + (q % g->w) * c + 2, T + (q / g->w) * c + 2, c - 4, c - 4);
+                    "<rect class=\"reached\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                    "fill=\"" MARK_COLOUR "\" fill-opacity=\"0.2\" stroke=\"" MARK_COLOUR
+                    "\" stroke-width=\"4\"/>\n"
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                    "stroke=\"" MARK_EDGE_COLOUR "\" stroke-width=\"1\"/>\n",
+                    x + 3, y + 3, c - 6, c - 6, x + 5, y + 5, c - 10, c - 10);
         }
         fputs("</g>\n", out);
     }
@@ -1010,12 +1045,13 @@ geo_status draw_svg(const board *b, const draw_options *o, FILE *out)
         fputs("</text>\n", out);
     }
     if (op->marks_key) {
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", ML, bottom + 12 + 16 + K0);
-        svg_xml_text(out, op->marks_key, 200);
-        fputs("</text>\n", out);
+        caption at = { out, ML, bottom + 12 + 16 + K0 };
+        fputs("<g id=\"marks-key\" font-size=\"12\">\n", out);
+        caption_lines(op->marks_key, cols, &at);
+        fputs("</g>\n", out);
     }
     if (verdict) {
-        caption at = { out, ML, bottom + 12 + 16 + K0 + (op->marks_key ? 24 : 0) };
+        caption at = { out, ML, bottom + 12 + 16 + K0 + KM };
         fputs("<g id=\"verdict\" font-size=\"12\" font-weight=\"bold\">\n", out);
         caption_lines(op->verdict, cols, &at);
         fputs("</g>\n", out);

@@ -21,6 +21,12 @@
 #define LINE_COLOUR    "#e000c0"
 #define PAST_COLOUR    "#ff0000"
 #define DECIDED_COLOUR "#0000ff"
+/* The marked squares (draw_options.marks: a unit's reach): lime outlines, a thin dark green line
+ * inside them; the start square, marked MARK_START, outlined dashed in near black. */
+#define MARK_COLOUR       "#00ff00"
+#define MARK_EDGE_COLOUR  "#006400"
+#define MARK_START_COLOUR "#111111"
+#define MARK_START        '@'
 /* SVG: square features' labels, and the fill of a square without terrain */
 #define FEATURE_COLOUR    "#7a4a00"
 #define NO_TERRAIN_COLOUR "#f7f4ea"

@@ -73,8 +73,14 @@ END_TEST
 START_TEST(odds_errors)
 {
     tvm *t = tvm_new(NULL);
-    /* a 1 makes the divisor 0: the error of that path is the answer */
-    ck_assert_str_eq(odds(t, "10 / (roll d6 - 1)"), "E205");
+    /* a 1 makes the divisor 0: that path's error is an outcome of its own, listed last with
+     * its 1/6 (s20 F13: before, it was the answer and the five other faces were lost); the
+     * others divide 10 by 1 to 5: 10, 5, 3 and 2 twice (10 / 4 and 10 / 5 truncate to 2) */
+    ck_assert_str_eq(odds(t, "10 / (roll d6 - 1)"),
+                     "2: 1/3 (33.33%)\n3: 1/6 (16.67%)\n5: 1/6 (16.67%)\n10: 1/6 (16.67%)\n"
+                     "error E205: division by zero: 10 / 0: 1/6 (16.67%)");
+    /* every face makes the divisor 0: no distribution, the error is the answer */
+    ck_assert_str_eq(odds(t, "10 / (roll d6 * 0)"), "E205");
     /* more than 48 dice on one path cannot be enumerated exactly */
     ck_assert_str_eq(odds(t, "len(roll 49 d6)"), "E210");
     /* a type error is a compile error, as for eval */

@@ -1684,6 +1684,43 @@ def start_on_water_refused():
 
 
 @case
+def start_on_impassable_terrain():
+    # s20 F3: a board set a jeep up on Difficult Terrain and loaded. Bloody Omaha: vehicles cannot
+    # go into Difficult Terrain (BRO.1.2.difficult-terrain); streams stop light vehicles, not
+    # heavy ones (BRO.1.2.stream); infantry go into both. A scenario does not set a vehicle up
+    # where it could never go (PRESUMED.start_passable, may_start_at.impassable_terrain,
+    # rules/movement.hon). Board: 3 x 2, open A1 A2, rough B1 B2, stream C1 C2. Refused (E320 at
+    # the unit's line, line 8): a jeep on B1, a jeep on C1. Loaded: a StuG (heavy, two squares) on
+    # C1 C2, a rifle squad on B1, a jeep on A1; and the jeep on B1 under variant impassable_start = allowed (the board
+    # taken as drawn) and under base_game = not_given (the presumption not made).
+    head = ("scenario \"rough\"\nsize 3 x 2\nlegend . = open  r = rough  ~ = stream\nmap\n"
+            "    A B C\n  1 . r ~\n  2 . r ~\n")
+    refusal = ("error[E320]: 'v' cannot start where it stands: may_start_at.impassable_terrain "
+               "forbids it (PRESUMED.start_passable)")
+    with tempfile.TemporaryDirectory() as d:
+        def board(name, unit):
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(head + unit + "\n")
+            return path
+        for name, unit in (("jeep_rough.scn", "unit v = jeep allies at B1"),
+                           ("jeep_stream.scn", "unit v = jeep allies at C1")):
+            p = run(["--board", board(name, unit), "eval", "1"])
+            check(p.returncode == 1 and f"{name}:8:1: {refusal}" in p.stderr and p.stdout == "",
+                  f"{name}: a vehicle on terrain it may not enter is refused", p)
+        for name, unit in (("stug_stream.scn", "unit v = stug axis at C1 C2"),
+                           ("squad_rough.scn", "unit v = rifle_squad allies at B1"),
+                           ("jeep_open.scn", "unit v = jeep allies at A1")):
+            p = run(["--board", board(name, unit), "eval", "1"])
+            check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"], f"{name} loads", p)
+        rough = board("jeep_rough.scn", "unit v = jeep allies at B1")
+        for setting in ("impassable_start=allowed", "base_game=not_given"):
+            p = run(["--variant", setting, "--board", rough, "eval", "1"])
+            check(p.returncode == 0 and lines(p.stdout)[:1] == ["1"],
+                  f"the jeep on rough ground loads under {setting}", p)
+
+
+@case
 def start_train_set_up():
     # fresh17b D1, D5, D6: a train's set-up was not checked. Rails & Roads: trains move on rails
     # only (RR.move.rails), so an intact car starts on rail; the engine and wagons are one train
@@ -3902,6 +3939,37 @@ def play_odds_do():
 
 
 @case
+def odds_error_paths():
+    # s20 F13: dice paths that end in an error were not outcomes: one such path made `odds` the
+    # error, losing the distribution. Now each error is an outcome of its own, listed last, and
+    # the probabilities still sum to 1. fixtures/odds_errors.hon, gamble($a): one die; 1 fails
+    # (E219): 1/6; 2 to 5 change nothing: 4/6 = 2/3; a 6 (1/6) gives the marker and rolls again:
+    # 1 or 2 (1/3) asks steady($a), which the suppressed unit fails (E228, the marker undone):
+    # 1/6 * 1/3 = 1/18; 3 to 6 (2/3) keep the marker: 1/6 * 2/3 = 1/9.
+    # 1/6 + 2/3 + 1/18 + 1/9 = (3 + 12 + 1 + 2)/18 = 1.
+    p = run(PLAY + ["--load", fx("odds_errors.hon"), "--board", fx("boards/play.scn"),
+                    "odds", "do", "gamble($a)"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and len(out) == 4, "odds do gives four outcomes, exit 0", p)
+    check(out[:3] == ["give $a suppressed: 1/9 (11.11%)", "no change: 2/3 (66.67%)",
+                      "error E219: the shot misfires (rule gamble.roll): 1/6 (16.67%)"],
+          "the values first, then the fail's error with its probability", p)
+    check(out[3].startswith("error E228: refused: keeping its nerve: steady.suppressed forbids "
+                            "steady($a)") and out[3].endswith(": 1/18 (5.56%)"),
+          "the refusal's error, 1/18", p)
+    # An expression: nth([1], 2) is E227 on a 6 (1/6), 0 on the five other faces.
+    p = run(["--no-rules", "odds", "if roll d6 == 6 then nth([1], 2) else 0"])
+    check(p.returncode == 0 and lines(p.stdout) == [
+        "0: 5/6 (83.33%)", "error E227: nth: item 2 of a list of 1: 1/6 (16.67%)"],
+        "an expression's error path is an outcome too", p)
+    # Every path an error: no distribution to give; odds fails with the first path's error, as
+    # the expression without dice does (roll d6 + 1 is 2 at the least: item 2 of 1 is missing)
+    p = run(["--no-rules", "odds", "nth([1], roll d6 + 1)"])
+    check(p.returncode == 1 and "error[E227]: nth: item 2 of a list of 1" in p.stderr
+          and p.stdout == "", "every path an error: the odds fail with the first", p)
+
+
+@case
 def play_choices_on_stdin():
     # the options are B1 and D1 (C1 holds $b): 9 is out of range, C1 is not an option, both
     # are refused with the reason; @D1 is taken. Piped input is a script: each illegal answer is
@@ -5471,10 +5539,54 @@ def reach_jeep():
         check(p.returncode == 0 and os.path.exists(out_svg), "reach OUT writes the picture", p)
         with open(out_svg) as f:
             svg = f.read()
-        check(svg.count("fill-opacity=\"0.35\"") == 5 and "reach: $jeep from A9" in svg,
+        check(svg.count('class="start"') == 1 and svg.count('class="reached"') == 4
+              and "reach: $jeep from A9" in svg,
               "five squares marked (the jeep's and four), the key as a caption", p)
     p = run(["--board", board, "reach", "$nobody"])
     check(p.returncode == 1 and "error[E213]" in p.stderr, "an unknown unit", p)
+
+
+@case
+def reach_picture_marked():
+    # s20 F12: the reach picture (examples/boards/hill_contour.scn, the jeep on A9 reaching A10,
+    # B10, C9 and C10, as reach_jeep reasons) tinted the reached squares a pale yellow with a
+    # thin outline, hard to see, said what they were in its caption only, and wrote the caption
+    # (126 characters, about 880 pixels at the 12-pixel type's 7 a character) as one line on a
+    # picture 620 wide: it ran off the right edge. Now: each reached square is outlined in lime
+    # (#00ff00), the start dashed; the legend has a row "reach:" for both; the caption wraps
+    # within the picture's width and says all it said.
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    with tempfile.TemporaryDirectory() as d:
+        out_svg = os.path.join(d, "reach.svg")
+        p = run(["--board", board, "reach", "jeep", out_svg])
+        svg_ok(out_svg, p)
+        with open(out_svg) as f:
+            svg = f.read()
+    reached = re.findall(r'<rect class="reached"([^>]*)>', svg)
+    check(len(reached) == 4 and all('stroke="#00ff00"' in a and 'stroke-width="4"' in a
+                                    for a in reached),
+          "the four squares reached are outlined in lime, 4 pixels wide", p)
+    start = re.findall(r'<rect class="start"([^>]*)>', svg)
+    check(len(start) == 1 and "stroke-dasharray" in start[0], "the start square dashed", p)
+    entries = legend_entries(svg)
+    rows = {name: shapes for row, name, shapes in entries if row == "reach:"}
+    check(rows.get("reached (its digit: squares spent)") == ["#00ff00"]
+          and "where it starts (@)" in rows,
+          f"the legend's reach row names both, the reached square in lime ({rows})", p)
+    others = {c for row, _, shapes in entries if row != "reach:" for c in shapes
+              if c.startswith("#") and c != "#8a8a8a"}
+    near = [(c, round(delta_e(c, "#00ff00"), 1)) for c in others if delta_e(c, "#00ff00") < 30]
+    p.stdout = f"near lime: {near}"
+    check(not near, "lime is far (30 or more) from every other colour the legend shows", p)
+    width = int(re.search(r'<svg [^>]*width="(\d+)"', svg)[1])
+    key = svg.split('<g id="marks-key" font-size="12">')[1].split("</g>")[0]
+    texts = re.findall(r'<text x="(\d+)" y="\d+">([^<]*)</text>', key)
+    want = ("reach: $jeep from A9 (@); a digit: a square it can reach, the squares it spends to "
+            "get there (+ past 9)")
+    check(len(texts) >= 2 and " ".join(s for _, s in texts) == want,
+          "the caption is wrapped over lines and says it all", p)
+    check(all(int(x) + 7 * len(s) <= width for x, s in texts),
+          f"each caption line fits the picture's {width} pixels at 7 a character", p)
 
 
 @case
@@ -5502,7 +5614,8 @@ def reach_aboard():
         p = run(["--board", board, "reach", "squad", out_svg])
         with open(out_svg) as f:
             svg = f.read()
-        check(svg.count("fill-opacity=\"0.35\"") == 11 and "aboard $craft" in svg,
+        check(svg.count('class="start"') == 1 and svg.count('class="reached"') == 10
+              and "aboard $craft" in svg,
               "eleven squares marked (the craft's front and ten), the key as a caption", p)
 
 
