@@ -1695,8 +1695,8 @@ def start_on_impassable_terrain():
     # taken as drawn) and under base_game = not_given (the presumption not made).
     head = ("scenario \"rough\"\nsize 3 x 2\nlegend . = open  r = rough  ~ = stream\nmap\n"
             "    A B C\n  1 . r ~\n  2 . r ~\n")
-    refusal = ("error[E320]: 'v' cannot start where it stands: may_start_at.impassable_terrain "
-               "forbids it (PRESUMED.start_passable)")
+    refusal = ("error[E320]: 'v' cannot start where it stands: may_start_at forbids it by way of "
+               "may_start_at.impassable_terrain (PRESUMED.start_passable)")
     with tempfile.TemporaryDirectory() as d:
         def board(name, unit):
             path = os.path.join(d, name)
