@@ -2253,6 +2253,53 @@ def multi_line_entries():
 
 
 @case
+def command_ends_an_unfinished_expression():
+    # repl.md §2 (sitting 20, F1): a line that starts with a command word, while an expression
+    # is unfinished, is the command, not more of the expression (it was swallowed: `quit`
+    # became an unknown name and the session went on). The expression fails with E012
+    # "incomplete input" at the end of its last line, and the command runs.
+    # `(1 +`: the '(' is open and '+' wants more; the end of line 1 is column 5 (4 characters).
+    # `quit` ends the session, so line 3 (`5`) is never read: nothing is printed.
+    p = run(["--no-rules"], stdin="(1 +\nquit\n5\n")
+    check(p.returncode == 1 and p.stdout == "" and
+          p.stderr == "<stdin>:1:5: error[E012]: incomplete input: the expression is unfinished "
+          "at the end of this line (a bracket open, or an operator wanting more), and the next "
+          "line is the command `quit`: the expression is dropped, the command runs\n"
+          "    1 | (1 +\n      |     ^\n", "quit is not swallowed", p)
+    # over three lines, the command with its ':' and indented: the caret after `2,` on line 2
+    # (`  2,` is 4 characters: column 5), naming the line the expression began on; `:seed 7`
+    # runs (silently) and `1 + 1` after it answers 2
+    p = run(["--no-rules"], stdin="max(1,\n  2,\n  :seed 7\n1 + 1\n")
+    check(p.returncode == 1 and lines(p.stdout) == ["2"] and
+          "<stdin>:2:5: error[E012]: incomplete input: the expression begun on line 1 is "
+          "unfinished at the end of this line" in p.stderr and "command `seed`" in p.stderr and
+          p.stderr.count("error[") == 1, "an indented :seed ends the expression", p)
+    # `help` after a trailing operator: help's text is printed
+    p = run(["--no-rules"], stdin="1 +\nhelp\n")
+    check(p.returncode == 1 and "Commands" in p.stdout and "command `help`" in p.stderr,
+          "help runs", p)
+    # --bail stops at the expression's error: the command does not run
+    p = run(["--no-rules", "--bail"], stdin="1 +\nhelp\n")
+    check(p.returncode == 1 and p.stdout == "" and "error[E012]" in p.stderr, "--bail stops", p)
+    # a call of a function named like a command (`los(`) is no command: the word must be
+    # followed by a blank or the end; nor does a declaration's line end it (`test` in a doc)
+    p = run(["--no-rules"], stdin="fn draw(x: int) -> int = x;\n1 +\ndraw(2)\n")
+    check(p.returncode == 0 and lines(p.stdout) == ["3"], "draw(2) goes on the expression", p)
+    p = run(["--no-rules"], stdin="fn f(x: int) -> int =\ntest\n;\n")
+    check("error[E012]: incomplete input: the expression" not in p.stderr,
+          "a declaration is not cut by a command word", p)
+    # at a terminal: the continuation prompt, then `help` runs
+    with Terminal.session(["--no-rules"]) as t:
+        if t is None:
+            return
+        t.send(b"(1 +\r")
+        check(t.read_until(b"...> ", 10), "the continuation prompt", t)
+        t.send(b"help\r")
+        check(t.read_until(b"hon> ", 10) and "error[E012]" in t.stdout and "Commands" in t.stdout,
+              "help runs at the terminal", t)
+
+
+@case
 def error_columns_in_the_line():
     # repl.md §2: an error in the text after a command word (`why not`, `odds`, `do`) names the
     # column in the line as typed and quotes that line, caret under the column. Counted by
