@@ -2300,6 +2300,29 @@ def command_ends_an_unfinished_expression():
 
 
 @case
+def unused_module():
+    # errors.md E147 (sitting 20, F15): a module with rules that no edition uses is a warning,
+    # by every load and by `hon check`: fixtures/unused_module, where the only edition, plain,
+    # names base_book alone, so extra.hon's module `extra` (its `module` line is line 3, the
+    # name at column 8: `module ` is 7 characters) and its 2 rules never run. The load goes on:
+    # q(1) is base_book's q.one, 1 (extra's q.two would say 2 had it run: priority 5).
+    d = fx("unused_module")
+    want = (f"{d}/extra.hon:3:8: warning[E147]: module `extra` is used by no edition, so its 2 "
+            "rules never run under one: name it in an edition's `uses`, or leave the `module` "
+            "line out (a file without one applies under every edition)\n"
+            "    3 | module extra \"Fixture extra book\";\n      |        ^~~~~\n")
+    p = run(["--no-rules", "check", d])
+    check(p.returncode == 0 and p.stderr == want, "hon check warns", p)
+    p = run(["--no-rules", "--load", f"{d}/base.hon", "--load", f"{d}/extra.hon"], stdin="q(1)\n")
+    check(p.returncode == 0 and p.stdout == "1\n" and p.stderr == want, "the load warns", p)
+    # named in an edition's `uses`, the module is used: no warning, and its rule runs (q = 2)
+    p = run(["--no-rules", "--load", f"{d}/base.hon", "--load", f"{d}/extra.hon"],
+            stdin='edition with_extra extends plain uses extra "both";\nedition with_extra\nq(1)\n')
+    check("2" in p.stdout.splitlines() and p.stderr == want,
+          "used by an edition: its rules run, and the declaration warns no more", p)
+
+
+@case
 def error_columns_in_the_line():
     # repl.md §2: an error in the text after a command word (`why not`, `odds`, `do`) names the
     # column in the line as typed and quotes that line, caret under the column. Counted by
