@@ -6222,6 +6222,57 @@ def snapshot_record_check():
 
 
 @case
+def diff_and_snapshot_say_what_is_cut():
+    # repl.md §5 (sitting 20, F4 and F5): what the cap or --traces leaves out is said where it
+    # is seen first, not only in a note at the end (the reviewer read diff's output as cut
+    # without a word, and `snapshot record` said nothing at all of its cap).
+    base = ["--no-rules", "--load", fx("diff.hon")]
+    qopts = ["--no-bundled-boards", "--no-tests", "--cap", "2"]
+    # With no board the finite queries of diff.hon are cover_of and cover_set (3 terrains:
+    # open, woods, hill) and penalty (n in 0..6, hasty false or true: 14 calls); crowd takes a
+    # list and is not asked. Capped at 2, calls number floor(i * total / 2), i < 2: terrains 0
+    # and 1 (open, woods), penalty calls 0 and 7, that is (0, false) and (3, true). 6 questions;
+    # strict differs from plain on woods' cover alone: cover_of(woods), cover_set(woods).
+    capped = ["capped: cover_of on (no board): 3 calls, 2 asked (the cap; --cap N asks more)",
+              "capped: cover_set on (no board): 3 calls, 2 asked (the cap; --cap N asks more)",
+              "capped: penalty on (no board): 14 calls, 2 asked (the cap; --cap N asks more)"]
+    p = run(base + ["diff", "plain", "strict"] + qopts)
+    out = p.stdout.splitlines()
+    check(p.returncode == 1 and out[0] == "diff plain | strict: 2 of 6 questions differ (not "
+          "every call asked: a query's calls on a board past the cap were left out, see "
+          "`capped:` at the end; --cap N asks more)" and out[-4:-1] == capped and
+          out[-1] == "2 differences in 6 questions", "diff: the cap said first", p)
+    # uncapped (the default cap, 20,000), the first line says nothing more
+    p = run(base + ["diff", "plain", "strict", "--no-bundled-boards", "--no-tests"])
+    check(p.stdout.splitlines()[0] == "diff plain | strict: 2 of 20 questions differ",
+          "no cap hit: nothing said (3 + 3 + 14 questions)", p)
+    # --traces 1 on ridge.scn: woods_sight's two differing lines ($a, $b) and ($b, $a), one
+    # group (line_of_sight.woods): the second shows its answers alone, and that is said
+    p = run(base + ["diff", "plain", "plain,woods_sight=hinders", "--no-bundled-boards",
+                    "--no-tests", "--no-finite", "--board", fx("boards/ridge.scn"),
+                    "--traces", "1"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 1 and "  plain: forbid | plain,woods_sight=hinders: permit" in out and
+          "not traced: 1 difference past the first 1 of its group (--traces; without it every "
+          "difference shows its traces)" in out, "--traces: what it left out is said", p)
+    # snapshot record: the same cap, said after what was written, and kept in the file as
+    # comment lines at its end (which check skips)
+    with tempfile.TemporaryDirectory() as tmp:
+        snap = os.path.join(tmp, "capped.snap")
+        p = run(base + ["snapshot", "record", snap] + qopts)
+        check(p.returncode == 0 and p.stdout.splitlines() ==
+              [f"wrote {snap}: 6 answers (not every call: past the cap, see `capped:` below; "
+               "--cap N records more)"] + capped, "record: the cap said", p)
+        with open(snap) as f:
+            text = f.read()
+        check(text.endswith("\npenalty(3, true) = 3\n\n" + "".join(f"# {c}\n" for c in capped)),
+              "the capped lines end the file, as comments", p)
+        p = run(base + ["snapshot", "check", snap])
+        check(p.returncode == 0 and p.stdout == f"snapshot {snap}: 6 answers checked, 0 changed, "
+              "0 new, 0 gone\n", "and the file checks", p)
+
+
+@case
 def snapshot_record_within_what_check_reads():
     # repl.md §5, errors.md E433: a record `snapshot record` writes is one `snapshot check`
     # reads, at most 64 MiB (67,108,864 bytes; interp/snapshot.c SNAP_MAX_BYTES). The reader's
