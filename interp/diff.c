@@ -617,7 +617,8 @@ static void print_text(const diff_run *r, strbuf *out)
                   others == 1 ? "y" : "ies", other_q, other_q == 1 ? "" : "s");
     qs_notes(s, "", out);
     if (untraced)
-        sb_printf(out, "not traced: %zu difference%s past the first %zu of its group (--traces; "
+        sb_printf(out,
+                  "not traced: %zu difference%s past the first %zu of its group (--traces; "
                   "without it every difference shows its traces)\n",
                   untraced, untraced == 1 ? "" : "s", limit);
     sb_printf(out, "%zu difference%s in %zu question%s\n", r->n, r->n == 1 ? "" : "s", r->total,

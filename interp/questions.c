@@ -642,8 +642,8 @@ static bool plan_add(qs_set *s, uint32_t k)
     pl.asked = pl.total < s->o.cap ? pl.total : s->o.cap;
     if (pl.asked < pl.total)
         sb_printf(&s->capped, "%s on %s: %llu calls, %llu asked (the cap; --cap N asks more)\n",
-                  st->query, bd->label ? bd->label : "(no board)",
-                  (unsigned long long)pl.total, (unsigned long long)pl.asked);
+                  st->query, bd->label ? bd->label : "(no board)", (unsigned long long)pl.total,
+                  (unsigned long long)pl.asked);
     if (!pl.asked)
         return true;
     if (!MEM_GROW(s->plans, s->nplans, s->plans_cap))

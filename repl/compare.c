@@ -270,9 +270,8 @@ static hon_status write_record(FILE *f, void *ud)
     hon_vm *copy = hon_vm_copy(j->s->vm);
     hon_question_set qs = j->o->qs;
     qs.bundled_boards &= j->s->bundled_rules;
-    hon_status st =
-        copy ? hon_snapshot_record(copy, j->o->settings[0], &qs, f, &j->count, j->notes)
-             : HON_ERR_MEMORY;
+    hon_status st = copy ? hon_snapshot_record(copy, j->o->settings[0], &qs, f, &j->count, j->notes)
+                         : HON_ERR_MEMORY;
     hon_vm_free(copy);
     return st;
 }
@@ -295,8 +294,7 @@ int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opt
     }
     /* then what the cap left out (repl.md §5), as diff says it */
     printf("wrote %s: %zu answer%s%s\n%s", path, j.count, j.count == 1 ? "" : "s",
-           nlen ? " (not every call: past the cap, see `capped:` below; --cap N records more)"
-                : "",
+           nlen ? " (not every call: past the cap, see `capped:` below; --cap N records more)" : "",
            notes ? notes : "");
     free(notes);
     cli_flush_stdout();
