@@ -365,6 +365,29 @@ static bool edition_uses(rctx *c, int32_t ed)
     return true;
 }
 
+/* E147, a warning: a named module with rules that no edition uses, so that none of its rules
+ * ever runs under an edition (language.md §3.8; only the editionless session, which applies
+ * every module, would run them). At its first `module` line. Only when there are editions. */
+static void report_unused_modules(rctx *c)
+{
+    const res_program *p = c->p;
+    for (size_t m = 1; m < p->nmodules && !c->oom; m++) {
+        bool used = false;
+        for (size_t e = 0; e < p->neditions && !used; e++)
+            used = p->editions[e].uses && p->editions[e].uses[m];
+        size_t rules = 0;
+        for (size_t r = 0; r < p->nrules; r++)
+            rules += p->rules[r].module == (int32_t)m && p->rules[r].edition == -1;
+        if (used || !rules || !p->modules[m].decl)
+            continue;
+        diag_report(c->d, E_UNUSED_MODULE, DIAG_WARNING, p->modules[m].decl->loc,
+                    "module `%s` is used by no edition, so its %zu rule%s never run%s under one: "
+                    "name it in an edition's `uses`, or leave the `module` line out (a file "
+                    "without one applies under every edition)",
+                    p->modules[m].name, rules, rules == 1 ? "" : "s", rules == 1 ? "s" : "");
+    }
+}
+
 /* Builds edition ed's entries, its parents' first (E142 for a cycle: the parent is dropped). */
 static void edition_build(rctx *c, int32_t ed)
 {
@@ -554,6 +577,7 @@ void edition_views(rctx *c, ast_file *const *files, size_t nfiles)
     c->declared_tables = p->ntables;
     for (size_t e = 0; e < p->neditions && !c->oom; e++)
         edition_build(c, (int32_t)e);
+    report_unused_modules(c);
     const res_rev **rev_of = mem_calloc(p->nrules ? p->nrules : 1, sizeof *rev_of);
     if (!rev_of)
         res_oom(c, (ast_loc){ 0 });

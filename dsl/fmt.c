@@ -131,7 +131,9 @@ static bool scan(const char *text, size_t len, toks *ts)
 {
     uint32_t nl = 0, col = 0;
     bool gap = false;
-    for (size_t i = 0; i < len;) {
+    /* a byte-order mark starting the text is no token (language.md §1); hon_format puts it back */
+    size_t bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    for (size_t i = bom; i < len;) {
         char c = text[i];
         if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
             gap = true;

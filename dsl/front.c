@@ -1164,6 +1164,10 @@ static ast_file *parse(const char *path, const char *text, size_t len, uint32_t 
     if (len)
         memcpy(buf, text, len);
     buf[len] = buf[len + 1] = '\0';
+    /* a UTF-8 byte-order mark at the very start of a file (editors on Windows write one) is
+     * read as blanks: it takes its 3 byte columns of line 1, as any bytes do (language.md §1) */
+    if (start == TOK_START_FILE && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        memset(buf, ' ', 3);
     if (!lex_yy_scan_buffer(buf, len + 2, scanner) || ctx->oom)
         goto oom;
 

@@ -834,10 +834,13 @@ hon_status hon_diff(hon_vm *a, const char *label_a, hon_vm *b, const char *label
 
 /* Applies `setting` (hon_apply_setting) to vm, asks every question of qs and writes a snapshot
  * to out: a header (the setting and how the question set was made) then, board by board, one
- * line per question, `QUESTION = ANSWER`. *count gets the number of answers. The board is
- * dropped. Errors as hon_diff's. */
+ * line per question, `QUESTION = ANSWER`, and last, as `#` comment lines, the queries whose
+ * calls on a board passed qs->cap (only `cap` of them recorded: `# capped: QUERY on BOARD: N
+ * calls, M asked ...`). *count gets the number of answers; `notes` (NULL: nowhere) gets the
+ * same capped lines without their `# `, so that a caller can say what was left out. The board
+ * is dropped. Errors as hon_diff's. */
 hon_status hon_snapshot_record(hon_vm *vm, const char *setting, const hon_question_set *qs,
-                               FILE *out, size_t *count);
+                               FILE *out, size_t *count, FILE *notes);
 /* Reads the snapshot file `path`, applies its setting, asks its question set again and writes
  * to out every answer that changed (the recorded one, the new one, the new brief trace), every
  * recorded question no longer asked and every new question, then a count. *changed gets how

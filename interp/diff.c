@@ -577,8 +577,12 @@ static void print_text(const diff_run *r, strbuf *out)
     const qs_set *s = &r->s;
     size_t w = r->o && r->o->width ? r->o->width : DIFF_WIDTH, shown = 0;
     size_t limit = r->o && r->o->traces ? r->o->traces : SIZE_MAX;
-    sb_printf(out, "diff %s | %s: %zu of %zu question%s differ\n", r->label[0], r->label[1], r->n,
-              r->total, r->total == 1 ? "" : "s");
+    sb_printf(out, "diff %s | %s: %zu of %zu question%s differ%s\n", r->label[0], r->label[1], r->n,
+              r->total, r->total == 1 ? "" : "s",
+              s->capped.len ? " (not every call asked: a query's calls on a board past the cap "
+                              "were left out, see `capped:` at the end; --cap N asks more)"
+                            : "");
+    size_t untraced = 0;
     for (size_t i = 0; i < r->n; i++) {
         const diff_item *d = &r->items[i], *p = i ? &r->items[i - 1] : NULL;
         bool new_query = !p || p->stat != d->stat;
@@ -594,6 +598,7 @@ static void print_text(const diff_run *r, strbuf *out)
         if (shown++ >= limit) {
             sb_printf(out, "  %s: %s | %s: %s\n", r->label[0], d->answer[0], r->label[1],
                       d->answer[1]);
+            untraced++;
             continue;
         }
         diff_show(out, r->label, (const char *const *)d->answer, (const char *const *)d->why, w);
@@ -611,6 +616,11 @@ static void print_text(const diff_run *r, strbuf *out)
         sb_printf(out, "no difference: %zu other quer%s (%zu question%s)\n", others,
                   others == 1 ? "y" : "ies", other_q, other_q == 1 ? "" : "s");
     qs_notes(s, "", out);
+    if (untraced)
+        sb_printf(out,
+                  "not traced: %zu difference%s past the first %zu of its group (--traces; "
+                  "without it every difference shows its traces)\n",
+                  untraced, untraced == 1 ? "" : "s", limit);
     sb_printf(out, "%zu difference%s in %zu question%s\n", r->n, r->n == 1 ? "" : "s", r->total,
               r->total == 1 ? "" : "s");
 }

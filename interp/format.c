@@ -4,6 +4,8 @@
  * input and parse again, or it is refused too. A text whose lines end in CR LF gets them back
  * so. Diagnostics go through session.h.
  */
+#include <string.h>
+
 #include "fmt.h"
 #include "front.h"
 #include "mem.h"
@@ -100,6 +102,19 @@ hon_status hon_format(hon_vm *vm, const char *name, const char *text, size_t len
     /* The file's own line ending is kept (format.md §1): the layout is made with LF. */
     if (crlf_text(text, len) && !(laid = with_crlf(laid, &n)))
         return HON_ERR_MEMORY;
+    /* and its byte-order mark, if it starts with one (fmt_layout lays out what follows it) */
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        char *b = mem_malloc(n + 4);
+        if (!b) {
+            mem_free(laid);
+            return HON_ERR_MEMORY;
+        }
+        memcpy(b, "\xEF\xBB\xBF", 3);
+        memcpy(b + 3, laid, n + 1);
+        mem_free(laid);
+        laid = b;
+        n += 3;
+    }
     *out = laid;
     if (out_len)
         *out_len = n;

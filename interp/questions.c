@@ -641,8 +641,9 @@ static bool plan_add(qs_set *s, uint32_t k)
     }
     pl.asked = pl.total < s->o.cap ? pl.total : s->o.cap;
     if (pl.asked < pl.total)
-        sb_printf(&s->capped, "%s on %s: %llu calls, %llu asked (the cap)\n", st->query, bd->label,
-                  (unsigned long long)pl.total, (unsigned long long)pl.asked);
+        sb_printf(&s->capped, "%s on %s: %llu calls, %llu asked (the cap; --cap N asks more)\n",
+                  st->query, bd->label ? bd->label : "(no board)", (unsigned long long)pl.total,
+                  (unsigned long long)pl.asked);
     if (!pl.asked)
         return true;
     if (!MEM_GROW(s->plans, s->nplans, s->plans_cap))
@@ -854,6 +855,15 @@ bool qs_skip_unaskable(const char *skip)
     return skip == SKIP_TYPE || skip == SKIP_INT || skip == SKIP_MANY;
 }
 
+void qs_capped(const qs_set *s, const char *prefix, strbuf *out)
+{
+    const char *c = s->capped.s ? s->capped.s : "";
+    for (size_t n; *c; c += n + (c[n] == '\n')) {
+        n = strcspn(c, "\n");
+        sb_printf(out, "%scapped: %.*s\n", prefix, (int)n, c);
+    }
+}
+
 void qs_notes(const qs_set *s, const char *prefix, strbuf *out)
 {
     static const char *const reasons[] = { SKIP_TYPE, SKIP_INT, SKIP_MANY };
@@ -870,11 +880,7 @@ void qs_notes(const qs_set *s, const char *prefix, strbuf *out)
                 sb_printf(out, " %s", s->stats[k].query);
         sb_putc(out, '\n');
     }
-    const char *c = s->capped.s ? s->capped.s : "";
-    for (size_t n; *c; c += n + (c[n] == '\n')) {
-        n = strcspn(c, "\n");
-        sb_printf(out, "%scapped: %.*s\n", prefix, (int)n, c);
-    }
+    qs_capped(s, prefix, out);
     if (s->skipped_plays)
         sb_printf(out, "%snot asked: %zu expectation%s of tests that play\n", prefix,
                   s->skipped_plays, s->skipped_plays == 1 ? "" : "s");

@@ -84,7 +84,8 @@ typedef struct qs_set {
     size_t ndoms, doms_cap;
     bool *written;        /* per query: the current board has a text that calls it (a call that is
                       written as one of its texts is asked once, as the text) */
-    strbuf capped;        /* "QUERY on BOARD: N calls, M asked" lines */
+    strbuf capped;        /* "QUERY on BOARD: N calls, M asked (the cap…)" lines, as boards
+                             are entered (qs_enter) */
     size_t skipped_plays; /* expectations of tests that play, not asked */
     size_t skipped_alone; /* expectations that do not compile on their own, not asked */
     size_t same_twice;    /* calls not asked: one thing of the board given twice */
@@ -157,5 +158,8 @@ const char *qs_query_name(const qs_set *s, uint32_t k);
 /* Writes what was not asked, one line each, with `prefix` before each: the queries that cannot
  * be asked (by reason), the calls past a cap, the expectations of tests that play. */
 void qs_notes(const qs_set *s, const char *prefix, strbuf *out);
+/* Of those, the calls past a cap alone: "PREFIXcapped: QUERY on BOARD: N calls, M asked (the
+ * cap; --cap N asks more)", one line per query and board entered so far (qs_enter). */
+void qs_capped(const qs_set *s, const char *prefix, strbuf *out);
 
 #endif

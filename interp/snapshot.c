@@ -89,7 +89,7 @@ static void put_section(const qs_set *s, size_t b, strbuf *out)
 }
 
 hon_status hon_snapshot_record(hon_vm *vm, const char *setting, const hon_question_set *qs,
-                               FILE *out, size_t *count)
+                               FILE *out, size_t *count, FILE *notes)
 {
     if (count)
         *count = 0;
@@ -135,10 +135,29 @@ hon_status hon_snapshot_record(hon_vm *vm, const char *setting, const hon_questi
         }
     }
     hon_drop_board(vm);
-    if (st == HON_OK && text.oom)
+    /* what the cap left out, in the file (comments: `check` skips them) and to the caller */
+    strbuf capped = { 0 };
+    if (st == HON_OK && s.capped.len) {
+        sb_puts(&text, "\n");
+        qs_capped(&s, "# ", &text);
+        qs_capped(&s, "", &capped);
+    }
+    if (st == HON_OK && (text.oom || capped.oom))
         st = HON_ERR_MEMORY;
+    if (st == HON_OK && text.len > SNAP_MAX_BYTES) { /* the answers fit, not their notes */
+        session_report(vm, E_SNAPSHOT_TOO_LARGE, "<snapshot>",
+                       "the snapshot would be larger than %zu MiB, the most `snapshot check` "
+                       "reads: record fewer questions (--no-bundled-boards with --board FILE, a "
+                       "smaller --cap N)",
+                       SNAP_MAX_BYTES >> 20);
+        st = HON_ERR_NOT_FOUND;
+    }
     if (st == HON_OK && fwrite(sb_str(&text), 1, text.len, out) != text.len)
         st = HON_ERR_IO;
+    if (st == HON_OK && notes && capped.len &&
+        fwrite(sb_str(&capped), 1, capped.len, notes) != capped.len)
+        st = HON_ERR_IO;
+    sb_free(&capped);
     if (count && st == HON_OK)
         *count = n;
     sb_free(&text);

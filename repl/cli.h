@@ -490,6 +490,15 @@ int cli_failed(const cli_session *s, size_t diags_before, hon_status st, const c
 void cli_declaration_cut_short(const char *where, const char *name, const char *entry,
                                unsigned start);
 
+/* An expression left unfinished (an open bracket, a last operator or keyword wanting more)
+ * when the next line starts with a command word (`cmd`, its `cmdlen` bytes): reports E012
+ * "incomplete input" at the end of the expression's last line (entry: its lines joined by '\n',
+ * from line `start` of script `where`, NULL at the prompt; its snippets named `name`), saying
+ * that the expression is dropped and the command runs (repl.md §2 "Entries over several
+ * lines"). */
+void cli_expression_cut_by_command(const char *where, const char *name, const char *entry,
+                                   unsigned start, const char *cmd, size_t cmdlen);
+
 /* After a declaration of several lines (entry, from line `start`) failed with a syntax error:
  * when its text was whole before its last line, a note naming the lines it took and asking
  * whether a `;` is missing there. */

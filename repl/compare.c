@@ -261,6 +261,7 @@ typedef struct record_job {
     cli_session *s;
     const cli_question_opts *o;
     size_t count;
+    FILE *notes; /* the capped lines (NULL when memory ran out: not said) */
 } record_job;
 
 static hon_status write_record(FILE *f, void *ud)
@@ -269,8 +270,8 @@ static hon_status write_record(FILE *f, void *ud)
     hon_vm *copy = hon_vm_copy(j->s->vm);
     hon_question_set qs = j->o->qs;
     qs.bundled_boards &= j->s->bundled_rules;
-    hon_status st =
-        copy ? hon_snapshot_record(copy, j->o->settings[0], &qs, f, &j->count) : HON_ERR_MEMORY;
+    hon_status st = copy ? hon_snapshot_record(copy, j->o->settings[0], &qs, f, &j->count, j->notes)
+                         : HON_ERR_MEMORY;
     hon_vm_free(copy);
     return st;
 }
@@ -278,15 +279,24 @@ static hon_status write_record(FILE *f, void *ud)
 int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opts *o)
 {
     size_t before = s->diags;
-    record_job j = { s, o, 0 };
+    char *notes = NULL;
+    size_t nlen = 0;
+    record_job j = { s, o, 0, open_memstream(&notes, &nlen) };
     bool io = false;
     hon_status st = cli_write_whole(path, write_record, &j, &io);
+    if (j.notes)
+        fclose(j.notes);
     if (st != HON_OK) {
+        free(notes);
         if (!io)
             cli_failed(s, before, st, "cannot record the snapshot", path);
         return 2;
     }
-    printf("wrote %s: %zu answer%s\n", path, j.count, j.count == 1 ? "" : "s");
+    /* then what the cap left out (repl.md §5), as diff says it */
+    printf("wrote %s: %zu answer%s%s\n%s", path, j.count, j.count == 1 ? "" : "s",
+           nlen ? " (not every call: past the cap, see `capped:` below; --cap N records more)" : "",
+           notes ? notes : "");
+    free(notes);
     cli_flush_stdout();
     return 0;
 }

@@ -950,6 +950,24 @@ static bool entry_goes_on(const char *text)
     return entry_unfinished(text, names_declaration(text) ? ENTRY_DECLARATION : ENTRY_EXPR);
 }
 
+/* Whether line, read while the expression `entry` is unfinished (entry_goes_on), starts with a
+ * command word (after any ':'), followed by a blank or nothing, as command_of reads one: then
+ * it is a command, not more of the expression (repl.md §2), its word's place in *word and
+ * *wlen. Only an expression's entry is cut so: a declaration's lines and a command's block
+ * (`test "T" {`) take any line. */
+static bool command_cuts(const char *entry, const char *line, const char **word, size_t *wlen)
+{
+    const char *first = entry + strspn(entry, " \t");
+    size_t n;
+    if (*first == ':' || command_of(first, &n) || names_declaration(first))
+        return false;
+    const char *t = line + strspn(line, " \t");
+    t += *t == ':';
+    t += strspn(t, " \t");
+    *word = t;
+    return command_of(t, wlen) != NULL;
+}
+
 /* Whether command c answers in text alone (under `json on`, then, one object {"command":
  * NAME, "text": …}, cli_json_text); the others answer JSON themselves, or (edition, variant,
  * help) choose for each form. */
@@ -1180,6 +1198,20 @@ static int run_lines(cli_session *s, reader *rd, repl *r, const play_opts *play,
         }
         if (!line && !rd->pending)
             break;
+        const char *word;
+        size_t wlen;
+        if (line && rd->pending && command_cuts(entry, line, &word, &wlen)) {
+            /* not swallowed: the unfinished expression fails (E012), the command runs */
+            cli_expression_cut_by_command(rd->el ? NULL : rd->name, r->where, entry, start, word,
+                                          wlen);
+            rd->pending = false;
+            len = 0;
+            if (!rd->el) {
+                status = 1;
+                if (s->bail)
+                    break;
+            }
+        }
         if (line && !rd->pending) {
             const char *t = line + strspn(line, " \t");
             if (play && (!*t || (t[0] == '#' && t[1] != '#')))

@@ -892,6 +892,31 @@ void cli_declaration_cut_short(const char *where, const char *name, const char *
     free(quoted);
 }
 
+void cli_expression_cut_by_command(const char *where, const char *name, const char *entry,
+                                   unsigned start, const char *cmd, size_t cmdlen)
+{
+    const char *last = strrchr(entry, '\n');
+    last = last ? last + 1 : entry;
+    unsigned lines = 1;
+    for (const char *c = entry; *c; c++)
+        lines += *c == '\n';
+    size_t n = strlen(last);
+    char *quoted = strndup(last, n);
+    cli_set_script_line(where, start + lines - 1);
+    cli_set_script_text(name, quoted ? quoted : "");
+    char begun[48] = "";
+    if (lines > 1)
+        snprintf(begun, sizeof begun, " begun on line %u", start);
+    cli_error_col(12, entry_code_end(last, n) + 1, 1,
+                  "incomplete input: the expression%s is unfinished at the end of this line (a "
+                  "bracket open, or an operator wanting more), and the next line is the command "
+                  "`%.*s`: the expression is dropped, the command runs",
+                  begun, (int)cmdlen, cmd);
+    cli_set_script_text(NULL, NULL);
+    cli_set_script_line(NULL, 0);
+    free(quoted);
+}
+
 /* After a declaration of several lines (an entry from line `start`) failed with a syntax error:
  * when its text was whole as an expression before its last line, a note saying which lines it
  * took and where a `;` may be missing (a declaration goes on until a `;` or `}`). */

@@ -113,13 +113,20 @@ static const char *KIND_TEXT[BOARD_NKINDS] = {
     "army",    "value",          "face",
 };
 
+/* The bytes of a UTF-8 byte-order mark (EF BB BF) that start line lr, when it is the file's
+ * first line: blanks, read as no token (board.md); 0 on any other line. */
+static size_t bom_len(const loader *l, const line_ref *lr)
+{
+    return lr->off == 0 && lr->len >= 3 && memcmp(l->text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 /* Splits line `lr` (comment removed) into whitespace-separated fields in l->toks. */
 bool text_split_fields(loader *l, const line_ref *lr)
 {
     const char *s = l->text + lr->off;
     size_t n = code_len(s, lr->len);
     l->ntok = 0;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = bom_len(l, lr); i < n;) {
         if (text_is_space(s[i])) {
             i++;
             continue;
@@ -146,7 +153,7 @@ bool text_tokenize(loader *l, const line_ref *lr)
     const char *s = l->text + lr->off;
     size_t n = code_len(s, lr->len);
     l->ntok = 0;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = bom_len(l, lr); i < n;) {
         char c = s[i];
         if (text_is_space(c)) {
             i++;
@@ -166,6 +173,17 @@ bool text_tokenize(loader *l, const line_ref *lr)
             if (j >= n) {
                 text_error(l, E_SCN_SYNTAX, lr->no, (int)i + 1, 1, "unterminated string");
                 return false;
+            }
+            for (size_t k = i + 1; k < j; k++) {
+                unsigned char b = (unsigned char)s[k];
+                if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7f) {
+                    /* it would reach the terminal as it is, when the string is printed */
+                    text_error(l, E_SCN_SYNTAX, lr->no, (int)k + 1, 1,
+                               "control character 0x%02X in a string: a string holds printable "
+                               "text",
+                               b);
+                    return false;
+                }
             }
             *t = (tok){ T_STR, s + i + 1, (int)(j - i - 1), (int)i + 1 };
             i = j + 1;

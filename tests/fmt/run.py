@@ -130,6 +130,19 @@ def golden(tmp):
         with open(work, "rb") as f:
             check(p.returncode == 0 and f.read() == want_crlf,
                   f"{name}: fmt FILE writes the CR LF file with CR LF", repr(p.stderr))
+        # A UTF-8 byte-order mark starting the file (language.md §1) is kept, as the line
+        # endings are, and the text after it laid out as without it (it was refused: "the
+        # layout would change its tokens").
+        bom = b"\xef\xbb\xbf"
+        src_bom, want_bom = bom + read(src).encode("utf-8", "surrogateescape"), \
+            bom + want.encode("utf-8", "surrogateescape")
+        p = hon_bytes("fmt", "-", stdin=src_bom)
+        check(p.returncode == 0 and p.stdout == want_bom,
+              f"{name}: fmt - of the text after a byte-order mark keeps the mark",
+              repr(p.stdout[:200]) + repr(p.stderr[:300]))
+        p = hon_bytes("fmt", "--check", "-", stdin=want_bom)
+        check(p.returncode == 0, f"{name}: fmt --check - of a laid-out text with a byte-order mark",
+              repr(p.stdout) + repr(p.stderr[:300]))
     # A text with both endings takes the one most of its lines have, as clang-format's DeriveLF:
     # two LF lines against one CR LF line give LF throughout, and the other way round CR LF; a
     # tie is LF.

@@ -386,12 +386,31 @@ START_TEST(snapshot_round_trip)
     qs.int_hi = -1; /* no int range: broken is not asked */
     FILE *f = fopen(snap, "w");
     size_t n = 0, changed = 0;
-    ck_assert_int_eq(hon_snapshot_record(vm, "base", &qs, f, &n), HON_OK);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *notes = open_memstream(&buf, &len);
+    ck_assert_int_eq(hon_snapshot_record(vm, "base", &qs, f, &n, notes), HON_OK);
     fclose(f);
     /* the 59 questions of diff_of_two_settings but broken(0) */
     ck_assert_uint_eq(n, 58);
-    char *buf = NULL;
-    size_t len = 0;
+    /* trail's 225 calls on ridge.scn, 50 of them asked (diff_of_two_settings): said to the
+     * caller, and at the end of the file as a comment (sitting 20, F4: the cap was silent) */
+    char *said = captured(notes, &buf);
+    ck_assert_msg(strstr(said, "capped: trail on ") &&
+                      strstr(said, "ridge.scn: 225 calls, 50 asked (the cap; --cap N asks more)\n"),
+                  "%s", said);
+    ck_assert_msg(strchr(said, '\n') == said + strlen(said) - 1, "one line: %s", said);
+    f = fopen(snap, "r");
+    char file[8192];
+    size_t got = fread(file, 1, sizeof file - 1, f);
+    fclose(f);
+    file[got] = '\0';
+    ck_assert_msg(got < sizeof file - 1 && got > strlen(said) + 2 &&
+                      strncmp(file + got - strlen(said) - 3, "\n# ", 3) == 0 &&
+                      strcmp(file + got - strlen(said), said) == 0,
+                  "%s", file);
+    free(said);
+    buf = NULL;
     f = open_memstream(&buf, &len);
     ck_assert_int_eq(hon_snapshot_check(vm, snap, f, &changed), HON_OK);
     fclose(f);

@@ -285,7 +285,7 @@ static void diff_and_snapshot(hon_vm *vm, const void *ud)
         hon_diff_variants(vm, b, "", &qs, &so, devnull, NULL);
     hon_vm_free(b);
     FILE *f = fopen(paths[2], "w");
-    hon_snapshot_record(vm, "", &qs, f, NULL);
+    hon_snapshot_record(vm, "", &qs, f, NULL, NULL);
     fclose(f);
     hon_snapshot_check(vm, paths[2], devnull, NULL);
     fclose(devnull);

@@ -989,6 +989,33 @@ def field_completion_of_locals():
 
 
 @case
+def unused_module():
+    """A draft that declares a module no edition uses, with a rule, gets the warning E147
+    (errors.md; sitting 20, F15), severity 2, over the module's name on line 0 (`module ` is 7
+    characters: characters 7 to 7 + len); its rule never runs under an edition. A draft without
+    the `module` line belongs to the unnamed module, which every edition uses: no warning."""
+    text = ('module lonely_module;\n'
+            'source "LONELY.1" = "Lonely book";\n'
+            'query lonely_q(n: int) -> int combine first default 0;\n'
+            'rule lonely_q.one cite "LONELY.1" answer 1;\n')
+    uri = "file:///tmp/unused_module.hon"
+    s = Server()
+    s.initialize()
+    s.open(uri, text)
+    d = s.diagnostics(uri)
+    check(len(d) == 1 and d[0]["code"] == "E147" and d[0]["severity"] == 2, f"E147: {d}")
+    check(d[0]["range"] == {"start": {"line": 0, "character": 7},
+                            "end": {"line": 0, "character": 7 + len("lonely_module")}},
+          f"E147's place: {d[0]}")
+    check("module `lonely_module` is used by no edition" in d[0]["message"] and
+          "1 rule never runs" in d[0]["message"], f"E147's message: {d[0]}")
+    s.change(uri, text.split("\n", 1)[1], 2)
+    check(s.diagnostics(uri) == [], "without its module line the draft is clean")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
+@case
 def citation_outside_the_edition():
     """Hover on a citation ID lists the rules that cite it outside the active edition too,
     marked (the fresh review of issue 12: an expansion's rule, its module not in all_books,
@@ -1002,7 +1029,9 @@ def citation_outside_the_edition():
     s = Server()
     s.initialize()
     s.open(uri, text)
-    check(s.diagnostics(uri) == [], "the draft builds")
+    d = s.diagnostics(uri)
+    # it builds; its module being in no edition is the warning E147 (case unused_module)
+    check([x["code"] for x in d] == ["E147"] and d[0]["severity"] == 2, f"the draft builds: {d}")
     line, ch = find(text, 'cite "DRAFT.1"')
     value = s.at("textDocument/hover", uri, line, ch + len('cite "DR'))["result"]
     value = value["contents"]["value"]

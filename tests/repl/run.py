@@ -2463,6 +2463,76 @@ def multi_line_entries():
 
 
 @case
+def command_ends_an_unfinished_expression():
+    # repl.md §2 (sitting 20, F1): a line that starts with a command word, while an expression
+    # is unfinished, is the command, not more of the expression (it was swallowed: `quit`
+    # became an unknown name and the session went on). The expression fails with E012
+    # "incomplete input" at the end of its last line, and the command runs.
+    # `(1 +`: the '(' is open and '+' wants more; the end of line 1 is column 5 (4 characters).
+    # `quit` ends the session, so line 3 (`5`) is never read: nothing is printed.
+    p = run(["--no-rules"], stdin="(1 +\nquit\n5\n")
+    check(p.returncode == 1 and p.stdout == "" and
+          p.stderr == "<stdin>:1:5: error[E012]: incomplete input: the expression is unfinished "
+          "at the end of this line (a bracket open, or an operator wanting more), and the next "
+          "line is the command `quit`: the expression is dropped, the command runs\n"
+          "    1 | (1 +\n      |     ^\n", "quit is not swallowed", p)
+    # over three lines, the command with its ':' and indented: the caret after `2,` on line 2
+    # (`  2,` is 4 characters: column 5), naming the line the expression began on; `:seed 7`
+    # runs (silently) and `1 + 1` after it answers 2
+    p = run(["--no-rules"], stdin="max(1,\n  2,\n  :seed 7\n1 + 1\n")
+    check(p.returncode == 1 and lines(p.stdout) == ["2"] and
+          "<stdin>:2:5: error[E012]: incomplete input: the expression begun on line 1 is "
+          "unfinished at the end of this line" in p.stderr and "command `seed`" in p.stderr and
+          p.stderr.count("error[") == 1, "an indented :seed ends the expression", p)
+    # `help` after a trailing operator: help's text is printed
+    p = run(["--no-rules"], stdin="1 +\nhelp\n")
+    check(p.returncode == 1 and "Commands" in p.stdout and "command `help`" in p.stderr,
+          "help runs", p)
+    # --bail stops at the expression's error: the command does not run
+    p = run(["--no-rules", "--bail"], stdin="1 +\nhelp\n")
+    check(p.returncode == 1 and p.stdout == "" and "error[E012]" in p.stderr, "--bail stops", p)
+    # a call of a function named like a command (`los(`) is no command: the word must be
+    # followed by a blank or the end; nor does a declaration's line end it (`test` in a doc)
+    p = run(["--no-rules"], stdin="fn draw(x: int) -> int = x;\n1 +\ndraw(2)\n")
+    check(p.returncode == 0 and lines(p.stdout) == ["3"], "draw(2) goes on the expression", p)
+    p = run(["--no-rules"], stdin="fn f(x: int) -> int =\ntest\n;\n")
+    check("error[E012]: incomplete input: the expression" not in p.stderr,
+          "a declaration is not cut by a command word", p)
+    # at a terminal: the continuation prompt, then `help` runs
+    with Terminal.session(["--no-rules"]) as t:
+        if t is None:
+            return
+        t.send(b"(1 +\r")
+        check(t.read_until(b"...> ", 10), "the continuation prompt", t)
+        t.send(b"help\r")
+        check(t.read_until(b"hon> ", 10) and "error[E012]" in t.stdout and "Commands" in t.stdout,
+              "help runs at the terminal", t)
+
+
+@case
+def unused_module():
+    # errors.md E147 (sitting 20, F15): a module with rules that no edition uses is a warning,
+    # by every load and by `hon check`: fixtures/unused_module, where the only edition, plain,
+    # names base_book alone, so extra.hon's module `extra` (its `module` line is line 3, the
+    # name at column 8: `module ` is 7 characters) and its 2 rules never run. The load goes on:
+    # q(1) is base_book's q.one, 1 (extra's q.two would say 2 had it run: priority 5).
+    d = fx("unused_module")
+    want = (f"{d}/extra.hon:3:8: warning[E147]: module `extra` is used by no edition, so its 2 "
+            "rules never run under one: name it in an edition's `uses`, or leave the `module` "
+            "line out (a file without one applies under every edition)\n"
+            "    3 | module extra \"Fixture extra book\";\n      |        ^~~~~\n")
+    p = run(["--no-rules", "check", d])
+    check(p.returncode == 0 and p.stderr == want, "hon check warns", p)
+    p = run(["--no-rules", "--load", f"{d}/base.hon", "--load", f"{d}/extra.hon"], stdin="q(1)\n")
+    check(p.returncode == 0 and p.stdout == "1\n" and p.stderr == want, "the load warns", p)
+    # named in an edition's `uses`, the module is used: no warning, and its rule runs (q = 2)
+    p = run(["--no-rules", "--load", f"{d}/base.hon", "--load", f"{d}/extra.hon"],
+            stdin='edition with_extra extends plain uses extra "both";\nedition with_extra\nq(1)\n')
+    check("2" in p.stdout.splitlines() and p.stderr == want,
+          "used by an edition: its rules run, and the declaration warns no more", p)
+
+
+@case
 def error_columns_in_the_line():
     # repl.md §2: an error in the text after a command word (`why not`, `odds`, `do`) names the
     # column in the line as typed and quotes that line, caret under the column. Counted by
@@ -6482,6 +6552,57 @@ def snapshot_record_check():
                                         for l in out) and
               "changed: [no board] cover_of(hill)" in out and "  now:      no_cover" in out,
               "a question no longer asked is listed", p)
+
+
+@case
+def diff_and_snapshot_say_what_is_cut():
+    # repl.md §5 (sitting 20, F4 and F5): what the cap or --traces leaves out is said where it
+    # is seen first, not only in a note at the end (the reviewer read diff's output as cut
+    # without a word, and `snapshot record` said nothing at all of its cap).
+    base = ["--no-rules", "--load", fx("diff.hon")]
+    qopts = ["--no-bundled-boards", "--no-tests", "--cap", "2"]
+    # With no board the finite queries of diff.hon are cover_of and cover_set (3 terrains:
+    # open, woods, hill) and penalty (n in 0..6, hasty false or true: 14 calls); crowd takes a
+    # list and is not asked. Capped at 2, calls number floor(i * total / 2), i < 2: terrains 0
+    # and 1 (open, woods), penalty calls 0 and 7, that is (0, false) and (3, true). 6 questions;
+    # strict differs from plain on woods' cover alone: cover_of(woods), cover_set(woods).
+    capped = ["capped: cover_of on (no board): 3 calls, 2 asked (the cap; --cap N asks more)",
+              "capped: cover_set on (no board): 3 calls, 2 asked (the cap; --cap N asks more)",
+              "capped: penalty on (no board): 14 calls, 2 asked (the cap; --cap N asks more)"]
+    p = run(base + ["diff", "plain", "strict"] + qopts)
+    out = p.stdout.splitlines()
+    check(p.returncode == 1 and out[0] == "diff plain | strict: 2 of 6 questions differ (not "
+          "every call asked: a query's calls on a board past the cap were left out, see "
+          "`capped:` at the end; --cap N asks more)" and out[-4:-1] == capped and
+          out[-1] == "2 differences in 6 questions", "diff: the cap said first", p)
+    # uncapped (the default cap, 20,000), the first line says nothing more
+    p = run(base + ["diff", "plain", "strict", "--no-bundled-boards", "--no-tests"])
+    check(p.stdout.splitlines()[0] == "diff plain | strict: 2 of 20 questions differ",
+          "no cap hit: nothing said (3 + 3 + 14 questions)", p)
+    # --traces 1 on ridge.scn: woods_sight's two differing lines ($a, $b) and ($b, $a), one
+    # group (line_of_sight.woods): the second shows its answers alone, and that is said
+    p = run(base + ["diff", "plain", "plain,woods_sight=hinders", "--no-bundled-boards",
+                    "--no-tests", "--no-finite", "--board", fx("boards/ridge.scn"),
+                    "--traces", "1"])
+    out = p.stdout.splitlines()
+    check(p.returncode == 1 and "  plain: forbid | plain,woods_sight=hinders: permit" in out and
+          "not traced: 1 difference past the first 1 of its group (--traces; without it every "
+          "difference shows its traces)" in out, "--traces: what it left out is said", p)
+    # snapshot record: the same cap, said after what was written, and kept in the file as
+    # comment lines at its end (which check skips)
+    with tempfile.TemporaryDirectory() as tmp:
+        snap = os.path.join(tmp, "capped.snap")
+        p = run(base + ["snapshot", "record", snap] + qopts)
+        check(p.returncode == 0 and p.stdout.splitlines() ==
+              [f"wrote {snap}: 6 answers (not every call: past the cap, see `capped:` below; "
+               "--cap N records more)"] + capped, "record: the cap said", p)
+        with open(snap) as f:
+            text = f.read()
+        check(text.endswith("\npenalty(3, true) = 3\n\n" + "".join(f"# {c}\n" for c in capped)),
+              "the capped lines end the file, as comments", p)
+        p = run(base + ["snapshot", "check", snap])
+        check(p.returncode == 0 and p.stdout == f"snapshot {snap}: 6 answers checked, 0 changed, "
+              "0 new, 0 gone\n", "and the file checks", p)
 
 
 @case
