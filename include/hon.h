@@ -271,7 +271,8 @@ void hon_each_variant(const hon_vm *vm,
                                  const char *doc),
                       void *ud);
 
-/* Describes one rule of the active edition. */
+/* Describes one rule of the active edition (or of a module no edition uses:
+ * hon_list_unused_rules). */
 typedef struct hon_rule_info {
     const char *name; /* "query.rule" */
     const char *query;
@@ -287,6 +288,13 @@ typedef struct hon_rule_info {
  * (case-insensitive; NULL or "" matches all). Returns the number listed. */
 size_t hon_list_rules(const hon_vm *vm, const char *word,
                       void (*fn)(void *ud, const hon_rule_info *r), void *ud);
+/* Calls fn, as hon_list_rules does, for each rule of a module that no edition uses (warning
+ * E147: named in no edition's `uses`) whose name, doc or citations contain `word`: such rules
+ * never run under an edition, so the active edition's list has none of them. None when no
+ * edition is active (the editionless session applies every module: hon_list_rules lists them).
+ * Returns the number listed. */
+size_t hon_list_unused_rules(const hon_vm *vm, const char *word,
+                             void (*fn)(void *ud, const hon_rule_info *r), void *ud);
 /* One citation ID of the loaded program (hon_each_citation); strings borrowed for the call. */
 typedef struct hon_citation {
     const char *id;     /* "BRO.1.1.universal-bonus" */

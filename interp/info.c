@@ -217,6 +217,32 @@ static bool contains_ci(const char *hay, const char *needle)
     return false;
 }
 
+/* Calls fn for rule r when its name, doc or citations contain word; true when it did. */
+static bool list_rule(const prog *pg, const res_rule *r, const char *word,
+                      void (*fn)(void *ud, const hon_rule_info *r), void *ud)
+{
+    const res_program *p = pg->res;
+    strbuf cites = { 0 };
+    cites_of(p, &r->decl->cites, &cites);
+    bool match = contains_ci(r->name, word) || contains_ci(r->decl->doc, word) ||
+                 contains_ci(sb_str(&cites), word);
+    if (match && fn) {
+        hon_rule_info info = {
+            .name = r->name,
+            .query = p->queries[r->query].name,
+            .doc = r->decl->doc,
+            .cites = sb_str(&cites),
+            .path = prog_file_path(pg, r->decl->loc.file),
+            .line = r->decl->loc.line,
+            .edition = r->edition >= 0 ? p->editions[r->edition].name : NULL,
+            .module = res_module_name(p, r->module),
+        };
+        fn(ud, &info);
+    }
+    sb_free(&cites);
+    return match;
+}
+
 size_t hon_list_rules(const hon_vm *vm, const char *word,
                       void (*fn)(void *ud, const hon_rule_info *r), void *ud)
 {
@@ -228,28 +254,29 @@ size_t hon_list_rules(const hon_vm *vm, const char *word,
     size_t listed = 0;
     for (uint32_t q = 0; q < p->nqueries; q++) {
         const res_ruleset *rs = model_rules_of(p, ed, q);
-        for (size_t i = 0; i < rs->len; i++) {
-            const res_rule *r = &p->rules[rs->rules[i]];
-            strbuf cites = { 0 };
-            cites_of(p, &r->decl->cites, &cites);
-            if (contains_ci(r->name, word) || contains_ci(r->decl->doc, word) ||
-                contains_ci(sb_str(&cites), word)) {
-                hon_rule_info info = {
-                    .name = r->name,
-                    .query = p->queries[r->query].name,
-                    .doc = r->decl->doc,
-                    .cites = sb_str(&cites),
-                    .path = prog_file_path(pg, r->decl->loc.file),
-                    .line = r->decl->loc.line,
-                    .edition = r->edition >= 0 ? p->editions[r->edition].name : NULL,
-                    .module = res_module_name(p, r->module),
-                };
-                listed++;
-                if (fn)
-                    fn(ud, &info);
-            }
-            sb_free(&cites);
-        }
+        for (size_t i = 0; i < rs->len; i++)
+            listed += list_rule(pg, &p->rules[rs->rules[i]], word, fn, ud);
+    }
+    return listed;
+}
+
+size_t hon_list_unused_rules(const hon_vm *vm, const char *word,
+                             void (*fn)(void *ud, const hon_rule_info *r), void *ud)
+{
+    if (!vm || session_edition(vm) < 0) /* editionless: every module's rules are listed */
+        return 0;
+    const prog *pg = vm->pg;
+    const res_program *p = pg->res;
+    size_t listed = 0;
+    for (size_t r = 0; r < p->nrules; r++) {
+        int32_t m = p->rules[r].module;
+        if (p->rules[r].edition != -1 || m <= 0 || (size_t)m >= p->nmodules)
+            continue; /* an edition's own rule, or one of the unnamed module (used by all) */
+        bool used = false;
+        for (size_t e = 0; e < p->neditions && !used; e++)
+            used = p->editions[e].uses && p->editions[e].uses[m];
+        if (!used)
+            listed += list_rule(pg, &p->rules[r], word, fn, ud);
     }
     return listed;
 }

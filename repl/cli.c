@@ -779,6 +779,18 @@ static void print_rule(void *ud, const hon_rule_info *r)
     putchar('\n');
 }
 
+/* A rule of a module no edition uses (hon_list_unused_rules): listed as print_rule does, its
+ * module named and said to be in no edition, since the rule never runs under one (E147). */
+static void print_unused_rule(void *ud, const hon_rule_info *r)
+{
+    (void)ud;
+    printf("%s [module %s: used by no edition]", r->name ? r->name : "?",
+           r->module ? r->module : "?");
+    if (r->cites && r->cites[0])
+        printf("  — %s", r->cites);
+    putchar('\n');
+}
+
 /* The words of the rules' names (hon_list_rules' callback): each name whole, each part between
  * its dots, each word between underscores, as new strings (`may_discard.swimmer_in_water`:
  * it, may_discard, swimmer_in_water, may, discard, swimmer, in, water). */
@@ -832,7 +844,12 @@ int cli_rules(cli_session *s, const char *word)
 {
     int rc = 0;
     size_t n = hon_list_rules(s->vm, word, print_rule, NULL);
-    if (n == 0 && word && word[0]) {
+    /* the rules of a module no edition uses, never in the active edition's list (E147) */
+    size_t unused = hon_list_unused_rules(s->vm, word, print_unused_rule, NULL);
+    if (unused)
+        printf("%zu rule%s; %zu more in a module no edition uses (never run)\n", n,
+               n == 1 ? "" : "s", unused);
+    else if (n == 0 && word && word[0]) {
         /* did you mean: the nearest word of the rules' names (`swimer`: swimmer) */
         name_words nw = { 0 };
         hon_list_rules(s->vm, NULL, collect_rule_words, &nw);

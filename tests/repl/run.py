@@ -2530,6 +2530,25 @@ def unused_module():
             stdin='edition with_extra extends plain uses extra "both";\nedition with_extra\nq(1)\n')
     check("2" in p.stdout.splitlines() and p.stderr == want,
           "used by an edition: its rules run, and the declaration warns no more", p)
+    # `rules WORD` lists such a rule too, naming its module as used by no edition (sitting 20,
+    # left 3: before, `rules two` answered "no rule matches 'two'"); the count line keeps the
+    # active edition's rules (plain: q.one) apart from the ones that never run (q.two, q.three).
+    cite = "  — FIX.unused (Fixture: a rule of a module no edition uses)"
+    p = run(["--no-rules", "--load", f"{d}/base.hon", "--load", f"{d}/extra.hon"],
+            stdin="rules two\nrules q.\n")
+    check(p.returncode == 0 and p.stdout ==
+          f"q.two [module extra: used by no edition]{cite}\n"
+          "0 rules; 1 more in a module no edition uses (never run)\n"
+          f"q.one{cite}\n"
+          f"q.two [module extra: used by no edition]{cite}\n"
+          f"q.three [module extra: used by no edition]{cite}\n"
+          "1 rule; 2 more in a module no edition uses (never run)\n",
+          "rules lists the rules of a module no edition uses, and says so", p)
+    # once an edition uses the module, its rules are the active edition's, listed as any
+    p = run(["--no-rules", "--load", f"{d}/base.hon", "--load", f"{d}/extra.hon"],
+            stdin='edition with_extra extends plain uses extra "both";\nedition with_extra\n'
+                  "rules two\n")
+    check(p.stdout.endswith(f"q.two{cite}\n1 rule\n"), "used: listed as the edition's", p)
 
 
 @case
