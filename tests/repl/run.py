@@ -7109,6 +7109,29 @@ def los_verdict_corner_touch():
 
 
 @case
+def why_says_no_rule_applies():
+    # rev20 X2: past_reach (rules/line_of_sight.hon) has no rule: its default answers. The
+    # brief `why` printed `(no rule fired: no rule to check)` under a `true`, as if a rule had
+    # been looked at. tests/rules/boards/contour_a.scn (bundled rules): $low A2 to $far E2
+    # along row 2, reach 3 (the red line between C and D, crossed into D2, 3 squares from A2:
+    # los_verdict_range). past_reach asks each step: into B2, C2, D2 (1, 2, 3 squares away, not
+    # past 3: false), into E2 across D2/E2 (4 > 3: true).
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
+    p = run(["--board", board, "why", "line_of_sight($low, $far)"])
+    want = [f"        past_reach(shot{{from: A2, to: E2, …}}, {side}, {sq}, 3) = {v}   "
+            "(no rule applies: the query's default)"
+            for side, sq, v in (("A2/B2", "B2", "false"), ("B2/C2", "C2", "false"),
+                                ("C2/D2", "D2", "false"), ("D2/E2", "E2", "true"))]
+    got = [l for l in lines(p.stdout) if "past_reach(" in l and "= " in l]
+    check(p.returncode == 0 and got == want and "no rule to check" not in p.stdout,
+          "each past_reach line says its default answered, no rule applying", p)
+    p = run(["--board", board, "why", "--full", "line_of_sight($low, $far)"])
+    check(p.returncode == 0 and p.stdout.count("default: true (no rule applies)") == 1 and
+          p.stdout.count("default: false (no rule applies)") == 3,
+          "the complete trace: the default's line says no rule applies", p)
+
+
+@case
 def los_verdict_range():
     # Issue 12 §5: a line cut by the red contour line's range limit (BRO.1.1.contour.range,
     # example A) marks where it steps out of reach. tests/rules/boards/contour_a.scn: the red
