@@ -64,6 +64,11 @@ typedef struct vm_error {
     char msg[768];
     /* E201: the table and row of the `?` cell read (lint.c tells a cited gap from another) */
     uint32_t cell_table, cell_row;
+    /* An error about a value the user's own text passed to a call (state_blame): loc is that
+     * argument, in the text; surfaced is where the rules raised it (line 0: none), and
+     * surfaced_in the name of the rule or fn running there ("fn has_trait") */
+    ast_loc surfaced;
+    char surfaced_in[160];
 } vm_error;
 
 /* The last `require` that refused (E228): what hon_last_refusal gives. Set by refusal.c,
@@ -254,6 +259,14 @@ ast_loc state_where(const vm_ctx *x);
 /* Records error `code` with a printf message at state_where (keeps the first one); returns
  * false. */
 bool state_fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* After state_fail raised an error about the value v (an off-board square, a unit not on the
+ * board or not embarked: errors.md "Where an error is placed"): when v is one of the arguments
+ * (or an item of a list argument) that a call written in an expression chunk (the text a user
+ * typed, a test's expectation) passed to the rules running below it, the error is placed under
+ * that argument in the text (x->err.loc), and where the rules raised it is kept as
+ * x->err.surfaced, with the name of the rule or fn there. Else, or when the error was raised in
+ * the text itself, nothing changes. */
+void state_blame(vm_ctx *x, val v);
 /* state_alloc's error: records E209 (the arena exhausted); NULL. For a caller that asks
  * arena_alloc itself (inline, walk.c). */
 void *state_alloc_failed(vm_ctx *x);

@@ -1539,6 +1539,56 @@ def los_bundled_rules():
 
 
 @case
+def errors_placed_at_the_users_argument():
+    # rev20 X4 (errors.md "Where an error is placed"): a mistake in the user's own input, a
+    # square off the board or a unit not on it passed to a query, was reported with its caret
+    # in a rules file. It is placed under the argument in the text that asked, with a note
+    # naming where the rules met it.
+    # contour_a.scn is 8 columns by 3 rows: Z99 is off it. In `can_enter($low, @Z99)` the
+    # argument @Z99 starts at column 17 (10 characters of `can_enter(`, 6 of `$low, `) and
+    # is 4 characters long. can_enter asks the terrain of the square inside the rules.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
+    p = run(["--board", board, "eval", "can_enter($low, @Z99)"])
+    err = lines(p.stderr)
+    check(p.returncode == 1 and err[:3] == [
+              "<command-line>:1:17: error[E217]: square Z99 is off the board (8 columns, 3 rows)",
+              "    1 | can_enter($low, @Z99)",
+              "      |                 ^~~~"] and
+          re.match(r".*/rules/[a-z_]+\.hon:\d+:\d+: note: the rules met it here, in ",
+                   err[3]) is not None and "called from" not in p.stderr,
+          "the caret is under @Z99, the note in the rules", p)
+    # a computed argument: the caret spans it, `nth([@A1, @Z99], 2)` (19 characters)
+    p = run(["--board", board, "eval", "can_enter($low, nth([@A1, @Z99], 2))"])
+    check(p.returncode == 1 and lines(p.stderr)[2] == "      |                 " + "^" + "~" * 18,
+          "a computed argument is underlined whole", p)
+    # a unit in the pool (los_pool.scn: late is `off`) asked for a line of sight: the caret
+    # under $late (column 15, after `line_of_sight(`), 5 characters
+    pool = os.path.join(ROOT, "tests", "rules", "boards", "los_pool.scn")
+    p = run(["--board", pool, "eval", "line_of_sight($late, $r1)"])
+    err = lines(p.stderr)
+    check(p.returncode == 1 and err[:3] == [
+              "<command-line>:1:15: error[E217]: $late is not on the board",
+              "    1 | line_of_sight($late, $r1)",
+              "      |               ^~~~~"] and "note: the rules met it here" in p.stderr,
+          "the caret is under $late", p)
+    # in a script: the script's line 2, and the REPL goes on (1 and 2 answered)
+    p = run(["--board", board], stdin="1\ncan_enter($low, @Z99)\n2\n")
+    check(p.returncode == 1 and p.stdout == "1\n2\n" and
+          lines(p.stderr)[:3] == [
+              "<stdin>:2:17: error[E217]: square Z99 is off the board (8 columns, 3 rows)",
+              "    2 | can_enter($low, @Z99)",
+              "      |                 ^~~~"],
+          "a script's line: placed in it, the session goes on", p)
+    # an off-board square the rules make themselves (not an argument of the call) stays where
+    # the rules raised it, with the note naming the line that asked
+    p = run(["--board", board], stdin="query past_edge(sq: square) -> int combine first "
+             "default elevation(@Z99);\npast_edge(@A1)\n")
+    check(p.returncode == 1 and lines(p.stderr)[0].startswith("<stdin>:1:58: error[E217]") and
+          "  = note: called from <stdin>:2: past_edge(@A1)" in p.stderr and
+          "the rules met it" not in p.stderr, "the rules' own square: not the user's", p)
+
+
+@case
 def los_unit_to_square():
     # rev15a D14, the REPL's part. `los $unit @SQ` with no unit on the square asks the rules'
     # own question of a unit's sight of a square, sight_to_square (the one Stress asks), and
