@@ -61,7 +61,7 @@ typedef struct vm_fork {
 typedef struct vm_error {
     int code; /* E_* of diag.h (201 for E201); E_NONE: none */
     ast_loc loc;
-    char msg[768];
+    char msg[1024];
     /* E201: the table and row of the `?` cell read (lint.c tells a cited gap from another) */
     uint32_t cell_table, cell_row;
     /* An error about a value the user's own text passed to a call (state_blame): loc is that
@@ -82,6 +82,9 @@ typedef struct vm_refusal {
     char inside[512]; /* the rules of the queries it asked that fired toward the refusal */
     /* what the guard of `rule` found, with its values (trace_reason; "" without a guard) */
     char condition[256];
+    /* the refusal in the rules' own words: the first sentence of the doc of the rule at the
+     * bottom of it (refusal_plain; "" when that rule has no doc) */
+    char plain[256];
 } vm_refusal;
 
 typedef struct vm_ctx vm_ctx;

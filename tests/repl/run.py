@@ -5427,6 +5427,31 @@ def move_refused():
 
 
 @case
+def refusal_says_no_order_token():
+    # rev20 X5: in the Activation Phase a unit whose Order Token is not revealed takes no
+    # action (BRO Orders: a unit acts when its token is revealed; PRESUMED.one_action). A move
+    # of such a unit was refused in the rules' terms alone (takes_movement_action.turn ...
+    # through action_allowed.activating); the refusal now ends in plain words, the doc of the
+    # rule at its bottom (action_allowed.activating, rules/orders.hon), which names the Order
+    # Token. examples/boards/beach_seawall.scn: `next` twice goes from the set-up to turn 1's
+    # Activation Phase; no token was revealed on $rifle1 (D7), so its step to C6 is refused.
+    board = os.path.join(ROOT, "examples", "boards", "beach_seawall.scn")
+    plain = ("in plain words: In the Activation Phase a unit acts only while its own Order "
+             "Token is revealed (it is the unit being activated): a unit with no Order Token, or "
+             "whose token is not the one just revealed, takes no action now.")
+    p = run(["--board", board], stdin="next\nnext\nmove $rifle1 @C6\nsquare_of($rifle1)\n"
+            "why move $rifle1 @C6\n")
+    check("through action_allowed.activating (PRESUMED.one_action); " + plain +
+          " (the procedure was undone: nothing changed)" in p.stderr,
+          "the E228 message ends in plain words naming the Order Token", p)
+    out = lines(p.stdout)
+    check("D7" in out and "  " + plain in out, "nothing moved; `why move` says it too", p)
+    p = run(["--board", board, "--json"], stdin="next\nnext\nwhy move $rifle1 @C6\n")
+    check('"plain": "' + plain[len("in plain words: "):] + '"' in p.stdout,
+          "the JSON refusal carries it as plain", p)
+
+
+@case
 def move_jeep_bunker():
     # examples/boards/beach_seawall.scn with a jeep (a light vehicle) added on J1, behind the
     # bunker H2-I2 whose back opening is I2's north side. BRO 1.1 gives a bunker no movement
