@@ -742,6 +742,11 @@ typedef struct hon_refusal {
     char condition[256]; /* what the guard of `rule` found, with the values it compared:
                             "not adjacent(from, dest)" or "u.kind == light_vehicle and ...
                             (u.kind = ...)"; "" for a rule without a guard */
+    char plain[256];     /* the refusal in plain words: the first sentence of the doc of the
+                            rule at its bottom (the first rule inside that fired toward it with
+                            no such rule below it, else `rule`): "In the Activation Phase a
+                            unit acts only while its own Order Token is revealed ..."; "" when
+                            that rule has no doc */
 } hon_refusal;
 /* Copies the last refusal into *out: true, or false (*out untouched) when the last evaluation
  * was not refused by a `require`. */

@@ -33,21 +33,32 @@ static void unit_text(vm_ctx *x, int64_t id, char *buf, size_t cap)
         snprintf(buf, cap, "%s", u ? u->counter : "?");
 }
 
+/* These errors are about a value: when the user's text passed it to the rules, they are placed
+ * under it there (state_blame). */
 COLD bool fail_off_board(vm_ctx *x, int64_t sqv)
 {
     char b[32];
+    bool first = !x->err.code;
     scene_square_text(sqv, b, sizeof b);
-    return state_fail(x, E_OFF_BOARD, "square %s is off the board (%d columns, %d rows)", b,
-                      x->sc->g->w, x->sc->g->h);
+    state_fail(x, E_OFF_BOARD, "square %s is off the board (%d columns, %d rows)", b, x->sc->g->w,
+               x->sc->g->h);
+    if (first)
+        state_blame(x, (val){ .type = T_SQUARE, .u.i = sqv });
+    return false;
 }
 
 COLD bool fail_unit(vm_ctx *x, int code, int64_t u)
 {
     char b[96];
+    bool first = !x->err.code;
     unit_text(x, u, b, sizeof b);
     if (code == E_NOT_EMBARKED)
-        return state_fail(x, code, "%s is not embarked in a transport", b);
-    return state_fail(x, code, "%s is not on the board", b);
+        state_fail(x, code, "%s is not embarked in a transport", b);
+    else
+        state_fail(x, code, "%s is not on the board", b);
+    if (first)
+        state_blame(x, (val){ .type = T_UNIT, .u.i = u });
+    return false;
 }
 
 /* E215 at a square: it has no `what` (terrain, terrain element, a feature). */

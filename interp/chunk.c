@@ -63,6 +63,8 @@ void chunk_free(chunk *c)
     mem_free(c->strs);
     mem_free(c->conj);
     mem_free(c->parts);
+    mem_free(c->calls);
+    mem_free(c->arg_locs);
     mem_free(c);
 }
 
@@ -164,6 +166,31 @@ bool chunk_add_conj(chunk *c, chunk_conj conj)
 const char *chunk_conj_text(const chunk *c, uint32_t s)
 {
     return s < c->nstrs ? c->strs[s] : NULL;
+}
+
+bool chunk_note_call(chunk *c, const ast_loc *args, uint32_t n)
+{
+    if (!MEM_GROW(c->calls, c->ncalls, c->calls_cap) ||
+        (n && !mem_grow_((void **)&c->arg_locs, &c->arg_locs_cap, c->narg_locs + n,
+                         sizeof *c->arg_locs)))
+        return false;
+    memcpy(c->arg_locs + c->narg_locs, args, n * sizeof *args);
+    c->calls[c->ncalls++] = (chunk_call){ (uint32_t)c->len, (uint32_t)c->narg_locs, n };
+    c->narg_locs += n;
+    return true;
+}
+
+bool chunk_call_arg(const chunk *c, size_t pc, uint32_t k, ast_loc *out)
+{
+    for (size_t i = 0; i < c->ncalls; i++)
+        if (c->calls[i].pc <= pc && c->calls[i].pc < c->len &&
+            pc <= c->calls[i].pc + (size_t)op_operands[c->code[c->calls[i].pc]]) {
+            if (k >= c->calls[i].nargs)
+                return false;
+            *out = c->arg_locs[c->calls[i].first + k];
+            return true;
+        }
+    return false;
 }
 
 const char *chunk_name_at(const chunk *c, size_t pc)

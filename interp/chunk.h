@@ -94,6 +94,15 @@ typedef struct chunk_part {
     uint32_t name;
 } chunk_part;
 
+/* A call in an expression chunk (CHUNK_EXPR: the text a user typed, a test's expectation):
+ * where each of its arguments is written, so that a run-time error about a value the call passed
+ * is placed under that argument (state_blame, errors.md "Where an error is placed"). */
+typedef struct chunk_call {
+    uint32_t pc;    /* the CALL_FN or CALL_QUERY instruction */
+    uint32_t first; /* its arguments' places: arg_locs[first .. first + nargs) */
+    uint32_t nargs;
+} chunk_call;
+
 typedef struct chunk {
     char *name; /* owned: "rule q.r", "fn f", "default of q", "<repl>" */
     chunk_kind kind;
@@ -114,9 +123,13 @@ typedef struct chunk {
     size_t nconj, conj_cap;
     chunk_part *parts; /* a combined chunk (CHUNK_QUERY): its rules' code, sorted by pc */
     size_t nparts, parts_cap;
-    uint32_t combine; /* a combined chunk: the query's mode (AST_COMBINE_*), RULE_ACC's way */
-    uint32_t nkept;   /* a combined chunk: the locals of its kept reads (reuse.c), just before
+    uint32_t combine;  /* a combined chunk: the query's mode (AST_COMBINE_*), RULE_ACC's way */
+    uint32_t nkept;    /* a combined chunk: the locals of its kept reads (reuse.c), just before
                        * the accumulator's two; its frame clears them with those */
+    chunk_call *calls; /* an expression chunk: its calls of fns and queries, by pc */
+    size_t ncalls, calls_cap;
+    ast_loc *arg_locs; /* their arguments' places (chunk_call.first) */
+    size_t narg_locs, arg_locs_cap;
 } chunk;
 
 /* A new empty chunk (copies name); NULL on OOM. */
@@ -145,6 +158,12 @@ bool chunk_add_conj(chunk *c, chunk_conj conj);
 /* The text of guard operand k's string s (chunk_conj.text, .left, .right), or NULL for
  * UINT32_MAX or an index out of range. */
 const char *chunk_conj_text(const chunk *c, uint32_t s);
+/* Records that the instruction about to be emitted at the end of c (a call) passes n arguments
+ * written at args[0..n) (copied); false on OOM (c stays usable, the call unrecorded). */
+bool chunk_note_call(chunk *c, const ast_loc *args, uint32_t n);
+/* Where argument k of the call recorded whose instruction holds code word pc (its opcode or an
+ * operand) is written; false when no call is recorded there or it has no argument k. */
+bool chunk_call_arg(const chunk *c, size_t pc, uint32_t k, ast_loc *out);
 /* The name of the chunk whose code runs at code word pc: the name of c, or for a combined
  * chunk the name of the rule (or default) that code was copied from. Borrowed from c. */
 const char *chunk_name_at(const chunk *c, size_t pc);

@@ -343,13 +343,33 @@ static op_code board_lookup_op(uint32_t bi)
     }
 }
 
+/* In an expression chunk (the text a user typed, a test's expectation), records where the
+ * arguments of the call n about to be emitted are written (chunk_note_call): an error about a
+ * value it passed is placed there (state_blame). A call of more than 32 arguments, or one the
+ * memory refused, is not recorded: its errors stay where the rules raised them. */
+static void note_call(comp *c, const ast_node *n)
+{
+    ast_loc args[32];
+    if (c->ch->kind != CHUNK_EXPR || n->list.len > sizeof args / sizeof args[0])
+        return;
+    for (uint32_t i = 0; i < n->list.len; i++)
+        args[i] = n->list.items[i]->loc;
+    (void)chunk_note_call(c->ch, args, n->list.len);
+}
+
 static void call(comp *c, const ast_node *n)
 {
     for (uint32_t i = 0; i < n->list.len; i++)
         expr(c, n->list.items[i]);
     switch ((res_sym_kind)n->an.sym_kind) {
-    case SYM_FN: EMIT2(c, n->loc, OP_CALL_FN, n->an.sym, n->list.len); return;
-    case SYM_QUERY: EMIT2(c, n->loc, OP_CALL_QUERY, n->an.sym, n->list.len); return;
+    case SYM_FN:
+        note_call(c, n);
+        EMIT2(c, n->loc, OP_CALL_FN, n->an.sym, n->list.len);
+        return;
+    case SYM_QUERY:
+        note_call(c, n);
+        EMIT2(c, n->loc, OP_CALL_QUERY, n->an.sym, n->list.len);
+        return;
     case SYM_BUILTIN:
         if (n->an.sym >= RES_BI_COUNT)
             break;

@@ -329,6 +329,7 @@ bool hon_last_refusal(const hon_vm *vm, hon_refusal *out)
     memcpy(out->cites, r->cites, sizeof out->cites);
     memcpy(out->inside, r->inside, sizeof out->inside);
     memcpy(out->condition, r->condition, sizeof out->condition);
+    memcpy(out->plain, r->plain, sizeof out->plain);
     return true;
 }
 

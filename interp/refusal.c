@@ -184,6 +184,31 @@ void refusal_explain(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_
     sb_free(&cond);
 }
 
+/* Writes into dst (cap bytes) the refusal in plain words: the first sentence (up to the first
+ * ". ", or the whole text) of the doc of the rule at the bottom of the refusal, the first rule
+ * of f that fired toward it with none below it (a leaf), else `rule`: what a player reads
+ * (rev20 X5: "no Order Token", not the names of the rules). "" when that rule has no doc. */
+static void refusal_plain(const res_program *p, uint32_t rule, const fired_rules *f, char *dst,
+                          size_t cap)
+{
+    uint32_t bottom = rule;
+    for (size_t k = 0; k < f->n; k++)
+        if (f->leaf[k]) {
+            bottom = f->id[k];
+            break;
+        }
+    const char *doc =
+        bottom < p->nrules && p->rules[bottom].decl ? p->rules[bottom].decl->doc : NULL;
+    if (!doc || !cap) {
+        if (cap)
+            dst[0] = '\0';
+        return;
+    }
+    const char *end = strstr(doc, ". ");
+    size_t n = end ? (size_t)(end - doc) + 1 : strlen(doc);
+    snprintf(dst, cap, "%.*s", (int)(n < cap ? n : cap - 1), doc);
+}
+
 /* Copies text into a fixed buffer, cut to fit. */
 static void put_field(char *dst, size_t cap, const char *text)
 {
@@ -219,11 +244,12 @@ bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t r
     put_field(r->cites, sizeof r->cites, sb_str(&cites));
     put_field(r->inside, sizeof r->inside, sb_str(&inside));
     put_field(r->condition, sizeof r->condition, sb_str(&cond));
-    state_fail(x, E_REFUSED, "refused%s%s: %s forbids %s%s%s%s%s%s%s%s", what ? ": " : "",
+    refusal_plain(p, rule, &fired, r->plain, sizeof r->plain);
+    state_fail(x, E_REFUSED, "refused%s%s: %s forbids %s%s%s%s%s%s%s%s%s%s", what ? ": " : "",
                what ? what : "", rule < p->nrules ? p->rules[rule].name : "a rule", r->call,
                r->cites[0] ? " (" : "", r->cites, r->cites[0] ? ")" : "",
                r->condition[0] ? ", since " : "", r->condition, r->inside[0] ? "; through " : "",
-               r->inside);
+               r->inside, r->plain[0] ? "; in plain words: " : "", r->plain);
     sb_free(&call);
     sb_free(&cites);
     sb_free(&inside);

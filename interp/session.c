@@ -126,7 +126,9 @@ hon_status session_error(hon_vm *vm, bool undone)
     }
     diag_list dl;
     diag_list_init(&dl, &vm->sources);
-    diag_report(&dl, e->code, DIAG_ERROR, e->loc, "%s", e->msg);
+    diag *dg = diag_report(&dl, e->code, DIAG_ERROR, e->loc, "%s", e->msg);
+    if (dg && e->surfaced.line) /* placed under the user's argument (state_blame) */
+        diag_relate(dg, e->surfaced, "the rules met it here, in %s", e->surfaced_in);
     session_emit(vm, &dl);
     return e->code == E_MEMORY ? HON_ERR_MEMORY : HON_ERR_RUNTIME;
 }

@@ -142,11 +142,50 @@ bool state_fail(vm_ctx *x, int code, const char *fmt, ...)
         return false; /* keep the first (innermost) error */
     x->err.code = code;
     x->err.loc = state_where(x);
+    x->err.surfaced = (ast_loc){ 0 };
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(x->err.msg, sizeof x->err.msg, fmt, ap);
     va_end(ap);
     return false;
+}
+
+/* Whether a is v or a list holding v (scalars compared by type and payload). */
+static bool passes(const vm_ctx *x, val a, val v)
+{
+    if (a.type == v.type)
+        return a.u.i == v.u.i;
+    const res_program *p = x->pg->res;
+    if (a.type >= p->ntypes || p->types[a.type].kind != RT_LIST || !a.u.list)
+        return false;
+    for (size_t i = 0; i < a.u.list->len; i++)
+        if (a.u.list->items[i].type == v.type && a.u.list->items[i].u.i == v.u.i)
+            return true;
+    return false;
+}
+
+void state_blame(vm_ctx *x, val v)
+{
+    vm_error *e = &x->err;
+    if (x->nframes < 2 || e->surfaced.line)
+        return;
+    const vm_frame *top = &x->frames[0], *callee = &x->frames[1];
+    if (top->ch->kind != CHUNK_EXPR || !top->pc || top->pc <= top->ch->code)
+        return;
+    size_t call_pc = (size_t)(top->pc - top->ch->code) - 1;
+    for (uint32_t k = 0; k < callee->ch->nparams; k++) {
+        ast_loc at;
+        if (callee->base + k >= x->stack_cap || !passes(x, x->stack[callee->base + k], v))
+            continue;
+        if (!chunk_call_arg(top->ch, call_pc, k, &at))
+            return;
+        const vm_frame *f = &x->frames[x->nframes - 1];
+        size_t pc = f->pc && f->pc > f->ch->code ? (size_t)(f->pc - f->ch->code) - 1 : 0;
+        e->surfaced = e->loc;
+        snprintf(e->surfaced_in, sizeof e->surfaced_in, "%s", chunk_name_at(f->ch, pc));
+        e->loc = at;
+        return;
+    }
 }
 
 void *state_alloc_failed(vm_ctx *x)

@@ -61,9 +61,14 @@ typedef struct vm_fork {
 typedef struct vm_error {
     int code; /* E_* of diag.h (201 for E201); E_NONE: none */
     ast_loc loc;
-    char msg[768];
+    char msg[1024];
     /* E201: the table and row of the `?` cell read (lint.c tells a cited gap from another) */
     uint32_t cell_table, cell_row;
+    /* An error about a value the user's own text passed to a call (state_blame): loc is that
+     * argument, in the text; surfaced is where the rules raised it (line 0: none), and
+     * surfaced_in the name of the rule or fn running there ("fn has_trait") */
+    ast_loc surfaced;
+    char surfaced_in[160];
 } vm_error;
 
 /* The last `require` that refused (E228): what hon_last_refusal gives. Set by refusal.c,
@@ -77,6 +82,9 @@ typedef struct vm_refusal {
     char inside[512]; /* the rules of the queries it asked that fired toward the refusal */
     /* what the guard of `rule` found, with its values (trace_reason; "" without a guard) */
     char condition[256];
+    /* the refusal in the rules' own words: the first sentence of the doc of the rule at the
+     * bottom of it (refusal_plain; "" when that rule has no doc) */
+    char plain[256];
 } vm_refusal;
 
 typedef struct vm_ctx vm_ctx;
@@ -254,6 +262,14 @@ ast_loc state_where(const vm_ctx *x);
 /* Records error `code` with a printf message at state_where (keeps the first one); returns
  * false. */
 bool state_fail(vm_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* After state_fail raised an error about the value v (an off-board square, a unit not on the
+ * board or not embarked: errors.md "Where an error is placed"): when v is one of the arguments
+ * (or an item of a list argument) that a call written in an expression chunk (the text a user
+ * typed, a test's expectation) passed to the rules running below it, the error is placed under
+ * that argument in the text (x->err.loc), and where the rules raised it is kept as
+ * x->err.surfaced, with the name of the rule or fn there. Else, or when the error was raised in
+ * the text itself, nothing changes. */
+void state_blame(vm_ctx *x, val v);
 /* state_alloc's error: records E209 (the arena exhausted); NULL. For a caller that asks
  * arena_alloc itself (inline, walk.c). */
 void *state_alloc_failed(vm_ctx *x);

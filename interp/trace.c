@@ -464,13 +464,25 @@ static void no_rule_text(const val_env *env, const trace_log *t, size_t call, si
             has_default = true;
     if (has_default && q->mode != AST_COMBINE_SUM)
         return; /* the default's own line says it (see below) */
+    bool checked = false;
+    for (size_t i = call + 1; i < end && !checked; i++)
+        checked = t->e[i].depth == e->depth + 1 && t->e[i].kind == TR_RULE;
     indent(out, level);
+    /* no rule checked: none applies to the call (the query has none in this edition), which
+     * is not the same as rules that were checked and did not fire */
+    const char *head = "no rule fired", *answer = "";
     switch (q->is_event ? AST_COMBINE_FIRST : q->mode) {
-    case AST_COMBINE_PERMISSION: sb_puts(out, "no rule forbids: permit"); break;
-    case AST_COMBINE_ALL: sb_puts(out, "no rule answered false: true"); break;
-    case AST_COMBINE_ANY: sb_puts(out, "no rule answered true: false"); break;
-    case AST_COMBINE_SUM: sb_puts(out, "no rule fired: the default alone"); break;
-    default: sb_puts(out, "no rule fired"); break;
+    case AST_COMBINE_PERMISSION: head = "no rule forbids", answer = ": permit"; break;
+    case AST_COMBINE_ALL: head = "no rule answered false", answer = ": true"; break;
+    case AST_COMBINE_ANY: head = "no rule answered true", answer = ": false"; break;
+    case AST_COMBINE_SUM: answer = ": the default alone"; break;
+    default: break;
+    }
+    sb_puts(out, checked ? head : "no rule applies");
+    sb_puts(out, answer);
+    if (!checked) {
+        sb_putc(out, '\n');
+        return;
     }
     bool first = true;
     for (size_t i = call + 1; i < end; i++) {
@@ -481,7 +493,7 @@ static void no_rule_text(const val_env *env, const trace_log *t, size_t call, si
         sb_puts(out, p->rules[r->id].short_name);
         first = false;
     }
-    sb_puts(out, first ? " (no rule to check)\n" : ")\n");
+    sb_puts(out, ")\n");
 }
 
 /* What an event's rule that fired did: `2 effects`, `1 effect, 1 roll, 1 note`, `no effect`.
@@ -669,7 +681,7 @@ void trace_text(const val_env *env, const trace_log *t, strbuf *out)
                     sb_puts(out, p->rules[r->id].short_name);
                     first = false;
                 }
-                sb_puts(out, first ? " (no rule fired)" : ")");
+                sb_puts(out, first ? " (no rule applies)" : ")");
             }
             sb_putc(out, '\n');
             break;
@@ -1131,8 +1143,19 @@ static void checked_keep(const brief *br, size_t i, size_t slot, uint32_t q, con
     m->e[slot].len = out->len - from;
 }
 
-/* The short names of the rules checked below call i, `checked a, b, c`, or `no rule to
- * check`; through br->checked when there is one. */
+/* Whether a rule was checked below call i (one of its children is a rule): when none was, no
+ * rule applies to the call, and its answer is the query's default (or, for a permission, all
+ * or any query, what it answers when no rule fires). */
+static bool any_rule_checked(const brief *br, size_t i)
+{
+    for (size_t j = i + 1; j < br->end[i]; j = br->end[j])
+        if (br->t->e[j].kind == TR_RULE)
+            return true;
+    return false;
+}
+
+/* The short names of the rules checked below call i, `checked a, b, c` (the caller makes sure
+ * there is one: any_rule_checked); through br->checked when there is one. */
 static void checked_rules(const brief *br, size_t i, strbuf *out)
 {
     const trace_log *t = br->t;
@@ -1152,8 +1175,6 @@ static void checked_rules(const brief *br, size_t i, strbuf *out)
         sb_puts(out, br->env->p->rules[t->e[j].id].short_name);
         first = false;
     }
-    if (first)
-        sb_puts(out, "no rule to check");
     if (m)
         checked_keep(br, i, slot, q, out, from, truncated);
 }
@@ -1186,9 +1207,17 @@ static void brief_unanswered(const brief *br, size_t i, size_t count)
     } else {
         call_text(env, e, true, out);
     }
-    sb_puts(out, "   (no rule fired: ");
-    checked_rules(br, i, out);
-    sb_putc(out, ')');
+    if (any_rule_checked(br, i)) {
+        sb_puts(out, "   (no rule fired: ");
+        checked_rules(br, i, out);
+        sb_putc(out, ')');
+    } else if (e->kind == TR_EVENT || env->p->queries[e->id].mode == AST_COMBINE_PERMISSION ||
+               env->p->queries[e->id].mode == AST_COMBINE_ALL ||
+               env->p->queries[e->id].mode == AST_COMBINE_ANY) {
+        sb_puts(out, "   (no rule applies)"); /* the answer when no rule fires: no default */
+    } else {
+        sb_puts(out, "   (no rule applies: the query's default)");
+    }
     put_count(out, count);
     sb_putc(out, '\n');
 }
@@ -1237,9 +1266,13 @@ static void brief_entry(const brief *br, size_t i, size_t count, uint32_t level,
             size_t parent = i;
             while (parent > 0 && br->t->e[parent].depth >= e->depth)
                 parent--;
-            sb_puts(out, " (no rule fired; ");
-            checked_rules(br, parent, out);
-            sb_putc(out, ')');
+            if (any_rule_checked(br, parent)) {
+                sb_puts(out, " (no rule fired; ");
+                checked_rules(br, parent, out);
+                sb_putc(out, ')');
+            } else {
+                sb_puts(out, " (no rule applies)");
+            }
         }
         put_count(out, count);
         sb_putc(out, '\n');

@@ -303,10 +303,11 @@ int cli_move(cli_session *s, const char *unit, const char *const *squares, size_
 /* `why not move UNIT SQ...` (and `why move ...`): tries the Movement Action as cli_move does and
  * says why it is refused: the query asked with its values, the forbidding rule with its
  * citations, the guard that held with the values it compared, the rules inside that led to it
- * (hon_refusal); the refusal's diagnostic (E228) goes to stderr as for `move`. A legal move is
- * taken back (hon_undo) and said to be legal. The board is unchanged either way. With s->json,
- * one object {"refused": bool, "what", "call", "rule", "cites", "condition", "inside"}. 0 when
- * answered; 1 on another error (an unknown unit, a square off the board). */
+ * and the plain words of the rule at its bottom (hon_refusal); the refusal's diagnostic (E228)
+ * goes to stderr as for `move`. A legal move is taken back (hon_undo) and said to be legal. The
+ * board is unchanged either way. With s->json, one object {"refused": bool, "what", "call",
+ * "rule", "cites", "condition", "inside", "plain"}. 0 when answered; 1 on another error (an
+ * unknown unit, a square off the board). */
 int cli_why_move(cli_session *s, const char *unit, const char *const *squares, size_t n);
 /* `reach UNIT [OUT]`: the squares the board unit can reach in one Movement Action (hon_reach:
  * the listing, or its JSON), then the board drawn with them marked (not with --json); with

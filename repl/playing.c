@@ -129,6 +129,7 @@ int cli_why_move(cli_session *s, const char *unit, const char *const *squares, s
         put_json_member("cites", r.cites, false);
         put_json_member("condition", r.condition, false);
         put_json_member("inside", r.inside, false);
+        put_json_member("plain", r.plain, false);
         printf("}\n");
     } else {
         printf("refused: %s: %s = forbid\n", r.what[0] ? r.what : "the move", r.call);
@@ -137,6 +138,8 @@ int cli_why_move(cli_session *s, const char *unit, const char *const *squares, s
             printf("  since %s\n", r.condition);
         if (r.inside[0])
             printf("  by way of %s\n", r.inside);
+        if (r.plain[0])
+            printf("  in plain words: %s\n", r.plain);
         printf("nothing changed; 'why not %s' lists every rule it checked\n", r.call);
     }
     cli_flush_stdout();

@@ -357,8 +357,9 @@ START_TEST(defaults_in_traces)
                                       "  rule ok.big: did not fire: x > 10 was false (x = 1)   "
                                       "(A)\n"
                                       "  no rule answered false: true (checked big)\n");
+    /* found has no rule: none applies, and an any query with no rule firing answers false */
     ck_assert_str_eq(why(t, "found(1)"), "found(1) = false   [any]\n"
-                                         "  no rule answered true: false (no rule to check)\n");
+                                         "  no rule applies: false\n");
     /* sum: the default is a part of every answer; alone when no rule fires (0 > 0 is false) */
     ck_assert_str_eq(why(t, "s(0)"), "s(0) = 2   [sum]\n  default: 2\n"
                                      "  rule s.extra: did not fire: x > 0 was false (x = 0)   "

@@ -438,6 +438,56 @@ START_TEST(cascade_positions)
 }
 END_TEST
 
+/* A refusal in plain words (rev20 X5, hon_refusal.plain): the first sentence of the doc of the
+ * rule at the bottom of the refusal. `march` requires may_march, whose rule tired forbids when
+ * worn(u); worn's rule pinned fires (answers true) for a pinned unit. */
+static const char *const PLAIN_RULES =
+    "kind infantry; side allies; terrain open;\n"
+    "marker pinned; marker held;\n"
+    "counter rifle: infantry { side allies }\n"
+    "query worn(u: unit) -> bool combine any;\n"
+    "rule worn.pinned cite \"P.worn\"\n"
+    "  doc \"A pinned unit is worn out. It rests a turn.\"\n"
+    "  when has(u, pinned) answer true;\n"
+    "query may_march(u: unit) -> verdict combine permission;\n"
+    "rule may_march.tired cite \"P.tired\" doc \"A worn unit does not march.\"\n"
+    "  when worn(u) answer forbid;\n"
+    "rule may_march.held cite \"P.held\" when has(u, held) answer forbid;\n"
+    "event march(u: unit);\n"
+    "rule march.go cite \"P.go\" do { require may_march(u) \"a march\"; };\n"
+    "source \"P.worn\"; source \"P.tired\"; source \"P.held\"; source \"P.go\";\n";
+
+START_TEST(refusal_in_plain_words)
+{
+    static const char *const board = "scenario \"p\"\nsize 2 x 2\nlegend . = open\nmap\n"
+                                     "  1 . .\n  2 . .\n"
+                                     "unit a = rifle allies at A1 with pinned\n"
+                                     "unit b = rifle allies at B1 with held\n"
+                                     "unit c = rifle allies at A2\n";
+    tvm *t = tvm_new(PLAIN_RULES);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "p.scn", board, strlen(board)), HON_OK);
+    hon_refusal r;
+    /* $a is pinned: may_march.tired decides, through worn.pinned, which fired toward the
+     * refusal with no rule below it: its doc's first sentence (up to ". ") is the plain words,
+     * at the end of the E228 message too */
+    ck_assert_str_eq(do_(t, "march($a)"), "E228");
+    ck_assert(hon_last_refusal(t->vm, &r));
+    ck_assert_str_eq(r.rule, "may_march.tired");
+    ck_assert_str_eq(r.plain, "A pinned unit is worn out.");
+    ck_assert_msg(strstr(t->log, "; in plain words: A pinned unit is worn out. (the procedure"),
+                  "%s", t->log);
+    /* $b is held: may_march.held decides alone, and it has no doc: no plain words */
+    ck_assert_str_eq(do_(t, "march($b)"), "E228");
+    ck_assert(hon_last_refusal(t->vm, &r));
+    ck_assert_str_eq(r.rule, "may_march.held");
+    ck_assert_str_eq(r.plain, "");
+    ck_assert_msg(!strstr(t->log, "in plain words"), "%s", t->log);
+    /* $c may march: nothing refused, and nothing done */
+    ck_assert_str_eq(do_(t, "march($c)"), "no effect\n");
+    tvm_free(t);
+}
+END_TEST
+
 /* The dice a procedure rolls: a line each, in the order rolled, and a JSON `rolls` array with
  * where each roll is (line numbers of ROLL_RULES, t.hon). */
 static const char *const ROLL_RULES =
@@ -900,6 +950,7 @@ int main(void)
     tcase_add_test(tc, rollback_on_failure);
     tcase_add_test(tc, cascade_limits);
     tcase_add_test(tc, cascade_positions);
+    tcase_add_test(tc, refusal_in_plain_words);
     tcase_add_test(tc, dice_are_shown);
     tcase_add_test(tc, order_of_events);
     tcase_add_test(tc, choices);

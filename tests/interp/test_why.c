@@ -131,6 +131,55 @@ START_TEST(brief_unfolds_a_default_that_holds_terms)
 }
 END_TEST
 
+/* Queries that have no rule at all (X2 of rev20): their answer is the query's default, or for a
+ * permission, all or any query what it answers when no rule fires (language.md §3.5). None was
+ * checked, so the trace says no rule applies; "no rule fired: no rule to check" (before) read
+ * as if a rule had been looked at and failed. */
+static const char *const RULELESS =
+    "query past(x: int) -> bool combine first default x > 3;\n"
+    "query free(x: int) -> verdict combine permission;\n"
+    "query each(x: int) -> bool combine all;\n"
+    "query some(x: int) -> bool combine any;\n"
+    "query extra(x: int) -> int combine sum default 2;\n"
+    "query top(x: int) -> int combine sum;\n"
+    "rule top.asks cite \"T.1\" answer (if past(x) then 1 else 0)\n"
+    "  + (if free(x) == permit then 10 else 0) + (if each(x) then 100 else 0)\n"
+    "  + (if some(x) then 1000 else 0) + extra(x);\n"
+    "source \"T.1\";\n";
+
+START_TEST(no_rule_applies_to_a_ruleless_query)
+{
+    tvm *t = tvm_new(RULELESS);
+    /* top(5): past(5) is its default 5 > 3 = true (1); free(5) permit (10); each(5) true (100);
+     * some(5) false (0); extra(5) its default 2: 1 + 10 + 100 + 0 + 2 = 113 */
+    ck_ev(t, "top(5)", "113");
+    /* brief: each call below the top is one line; a default-bearing query says its default
+     * answered, the others only that no rule applies (the answer is on the line) */
+    ck_assert_str_eq(why_brief(t, "top(5)"),
+                     "top(5) = 113   [sum]\n  rule top.asks: 113   (T.1)\n"
+                     "    past(5) = true   (no rule applies: the query's default)\n"
+                     "    free(5) = permit   (no rule applies)\n"
+                     "    each(5) = true   (no rule applies)\n"
+                     "    some(5) = false   (no rule applies)\n"
+                     "    extra(5) = 2   (no rule applies: the query's default)\n");
+    /* complete: every call with its default or closing line, no "checked" list */
+    ck_assert_str_eq(why(t, "top(5)"),
+                     "top(5) = 113   [sum]\n  rule top.asks: 113   (T.1)\n"
+                     "    past(5) = true   [first]\n      default: true (no rule applies)\n"
+                     "    free(5) = permit   [permission]\n      no rule applies: permit\n"
+                     "    each(5) = true   [all]\n      no rule applies: true\n"
+                     "    some(5) = false   [any]\n      no rule applies: false\n"
+                     "    extra(5) = 2   [sum]\n      default: 2\n"
+                     "      no rule applies: the default alone\n");
+    /* asked at the top, in the brief form */
+    ck_assert_str_eq(why_brief(t, "past(2)"), "past(2) = false   [first]\n"
+                                              "  default: false (no rule applies)\n");
+    ck_assert_str_eq(why_brief(t, "free(2)"), "free(2) = permit   [permission]\n"
+                                              "  no rule applies: permit\n");
+    tvm_free(t);
+}
+END_TEST
+
 START_TEST(brief_permission)
 {
     /* may(x) forbids negative x unless x == -7; ok(x) asks may(x) inside its rule.
@@ -443,6 +492,7 @@ int main(void)
     tcase_add_test(tc, brief_shows_what_fired);
     tcase_add_test(tc, brief_top_level_explains_defaults);
     tcase_add_test(tc, brief_permission);
+    tcase_add_test(tc, no_rule_applies_to_a_ruleless_query);
     tcase_add_test(tc, brief_unfolds_a_default_that_holds_terms);
     tcase_add_test(tc, brief_alone_runs_combined_chunks);
     tcase_add_test(tc, brief_cuts_long_values);

@@ -1539,6 +1539,56 @@ def los_bundled_rules():
 
 
 @case
+def errors_placed_at_the_users_argument():
+    # rev20 X4 (errors.md "Where an error is placed"): a mistake in the user's own input, a
+    # square off the board or a unit not on it passed to a query, was reported with its caret
+    # in a rules file. It is placed under the argument in the text that asked, with a note
+    # naming where the rules met it.
+    # contour_a.scn is 8 columns by 3 rows: Z99 is off it. In `can_enter($low, @Z99)` the
+    # argument @Z99 starts at column 17 (10 characters of `can_enter(`, 6 of `$low, `) and
+    # is 4 characters long. can_enter asks the terrain of the square inside the rules.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
+    p = run(["--board", board, "eval", "can_enter($low, @Z99)"])
+    err = lines(p.stderr)
+    check(p.returncode == 1 and err[:3] == [
+              "<command-line>:1:17: error[E217]: square Z99 is off the board (8 columns, 3 rows)",
+              "    1 | can_enter($low, @Z99)",
+              "      |                 ^~~~"] and
+          re.match(r".*/rules/[a-z_]+\.hon:\d+:\d+: note: the rules met it here, in ",
+                   err[3]) is not None and "called from" not in p.stderr,
+          "the caret is under @Z99, the note in the rules", p)
+    # a computed argument: the caret spans it, `nth([@A1, @Z99], 2)` (19 characters)
+    p = run(["--board", board, "eval", "can_enter($low, nth([@A1, @Z99], 2))"])
+    check(p.returncode == 1 and lines(p.stderr)[2] == "      |                 " + "^" + "~" * 18,
+          "a computed argument is underlined whole", p)
+    # a unit in the pool (los_pool.scn: late is `off`) asked for a line of sight: the caret
+    # under $late (column 15, after `line_of_sight(`), 5 characters
+    pool = os.path.join(ROOT, "tests", "rules", "boards", "los_pool.scn")
+    p = run(["--board", pool, "eval", "line_of_sight($late, $r1)"])
+    err = lines(p.stderr)
+    check(p.returncode == 1 and err[:3] == [
+              "<command-line>:1:15: error[E217]: $late is not on the board",
+              "    1 | line_of_sight($late, $r1)",
+              "      |               ^~~~~"] and "note: the rules met it here" in p.stderr,
+          "the caret is under $late", p)
+    # in a script: the script's line 2, and the REPL goes on (1 and 2 answered)
+    p = run(["--board", board], stdin="1\ncan_enter($low, @Z99)\n2\n")
+    check(p.returncode == 1 and p.stdout == "1\n2\n" and
+          lines(p.stderr)[:3] == [
+              "<stdin>:2:17: error[E217]: square Z99 is off the board (8 columns, 3 rows)",
+              "    2 | can_enter($low, @Z99)",
+              "      |                 ^~~~"],
+          "a script's line: placed in it, the session goes on", p)
+    # an off-board square the rules make themselves (not an argument of the call) stays where
+    # the rules raised it, with the note naming the line that asked
+    p = run(["--board", board], stdin="query past_edge(sq: square) -> int combine first "
+             "default elevation(@Z99);\npast_edge(@A1)\n")
+    check(p.returncode == 1 and lines(p.stderr)[0].startswith("<stdin>:1:58: error[E217]") and
+          "  = note: called from <stdin>:2: past_edge(@A1)" in p.stderr and
+          "the rules met it" not in p.stderr, "the rules' own square: not the user's", p)
+
+
+@case
 def los_unit_to_square():
     # rev15a D14, the REPL's part. `los $unit @SQ` with no unit on the square asks the rules'
     # own question of a unit's sight of a square, sight_to_square (the one Stress asks), and
@@ -5396,6 +5446,31 @@ def move_refused():
 
 
 @case
+def refusal_says_no_order_token():
+    # rev20 X5: in the Activation Phase a unit whose Order Token is not revealed takes no
+    # action (BRO Orders: a unit acts when its token is revealed; PRESUMED.one_action). A move
+    # of such a unit was refused in the rules' terms alone (takes_movement_action.turn ...
+    # through action_allowed.activating); the refusal now ends in plain words, the doc of the
+    # rule at its bottom (action_allowed.activating, rules/orders.hon), which names the Order
+    # Token. examples/boards/beach_seawall.scn: `next` twice goes from the set-up to turn 1's
+    # Activation Phase; no token was revealed on $rifle1 (D7), so its step to C6 is refused.
+    board = os.path.join(ROOT, "examples", "boards", "beach_seawall.scn")
+    plain = ("in plain words: In the Activation Phase a unit acts only while its own Order "
+             "Token is revealed (it is the unit being activated): a unit with no Order Token, or "
+             "whose token is not the one just revealed, takes no action now.")
+    p = run(["--board", board], stdin="next\nnext\nmove $rifle1 @C6\nsquare_of($rifle1)\n"
+            "why move $rifle1 @C6\n")
+    check("through action_allowed.activating (PRESUMED.one_action); " + plain +
+          " (the procedure was undone: nothing changed)" in p.stderr,
+          "the E228 message ends in plain words naming the Order Token", p)
+    out = lines(p.stdout)
+    check("D7" in out and "  " + plain in out, "nothing moved; `why move` says it too", p)
+    p = run(["--board", board, "--json"], stdin="next\nnext\nwhy move $rifle1 @C6\n")
+    check('"plain": "' + plain[len("in plain words: "):] + '"' in p.stdout,
+          "the JSON refusal carries it as plain", p)
+
+
+@case
 def move_jeep_bunker():
     # examples/boards/beach_seawall.scn with a jeep (a light vehicle) added on J1, behind the
     # bunker H2-I2 whose back opening is I2's north side. BRO 1.1 gives a bunker no movement
@@ -7125,6 +7200,29 @@ def los_verdict_corner_touch():
         p = run(["--board", alone, "los", "$a", "$t"])
         check(p.returncode == 0 and lines(p.stdout)[-1].startswith(
               "line of sight $a to $t: clear"), "B1 alone: the line is clear", p)
+
+
+@case
+def why_says_no_rule_applies():
+    # rev20 X2: past_reach (rules/line_of_sight.hon) has no rule: its default answers. The
+    # brief `why` printed `(no rule fired: no rule to check)` under a `true`, as if a rule had
+    # been looked at. tests/rules/boards/contour_a.scn (bundled rules): $low A2 to $far E2
+    # along row 2, reach 3 (the red line between C and D, crossed into D2, 3 squares from A2:
+    # los_verdict_range). past_reach asks each step: into B2, C2, D2 (1, 2, 3 squares away, not
+    # past 3: false), into E2 across D2/E2 (4 > 3: true).
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
+    p = run(["--board", board, "why", "line_of_sight($low, $far)"])
+    want = [f"        past_reach(shot{{from: A2, to: E2, …}}, {side}, {sq}, 3) = {v}   "
+            "(no rule applies: the query's default)"
+            for side, sq, v in (("A2/B2", "B2", "false"), ("B2/C2", "C2", "false"),
+                                ("C2/D2", "D2", "false"), ("D2/E2", "E2", "true"))]
+    got = [l for l in lines(p.stdout) if "past_reach(" in l and "= " in l]
+    check(p.returncode == 0 and got == want and "no rule to check" not in p.stdout,
+          "each past_reach line says its default answered, no rule applying", p)
+    p = run(["--board", board, "why", "--full", "line_of_sight($low, $far)"])
+    check(p.returncode == 0 and p.stdout.count("default: true (no rule applies)") == 1 and
+          p.stdout.count("default: false (no rule applies)") == 3,
+          "the complete trace: the default's line says no rule applies", p)
 
 
 @case
