@@ -4644,6 +4644,33 @@ def ground_bonus_cites_no_aircraft_clause():
 
 
 @case
+def los_cites_only_what_applies():
+    # rev20 X1: line_of_sight.best_line cited Harbor & Hills' Transport clause (HH.transport.los)
+    # for every line, under bloody_omaha too and between units aboard nothing. The line between
+    # two units on one square each is now its own rule, citing the base game (the books take the
+    # line itself for granted); the Transport clause is cited by the rule for an embarked end
+    # (line_of_sight.embarked) and the counters on two squares by PRESUMED.large_units.
+    def fired(out):
+        return [l for l in out if l.startswith("  rule line_of_sight.") and "did not fire" not in l]
+    hill = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    p = run(["--edition", "bloody_omaha", "--board", hill, "why", "los", "$rifle1", "$mg"])
+    f = fired(lines(p.stdout))
+    check(p.returncode == 0 and len(f) == 1 and f[0].startswith("  rule line_of_sight.best_line:")
+          and "HH.transport.los" not in f[0] and "PRESUMED.base-game" in f[0],
+          "an ordinary line cites no Transport clause", p)
+    beach = os.path.join(ROOT, "examples", "boards", "beach_seawall.scn")
+    p = run(["--edition", "harbor_hills", "--board", beach, "why", "los", "$bazooka", "$grenad"])
+    f = fired(lines(p.stdout))
+    check(p.returncode == 0 and len(f) == 1 and f[0].startswith("  rule line_of_sight.embarked:")
+          and "HH.transport.los" in f[0], "a line from aboard cites the Transport clause", p)
+    p = run(["--edition", "bloody_omaha", "--board", hill, "why", "los", "$obs", "$sherman"])
+    f = fired(lines(p.stdout))
+    check(p.returncode == 0 and len(f) == 1 and f[0].startswith("  rule line_of_sight.two_squares:")
+          and "PRESUMED.large_units" in f[0] and "HH.transport.los" not in f[0],
+          "a line to a counter on two squares cites the presumption only", p)
+
+
+@case
 def initiative_holder_is_the_players_side():
     # rev10g 5: on Big River (BRO.scn.big-river.setup: American group A has the initiative)
     # initiative_player() named the player, American group A, while initiative_holder() named the
