@@ -4671,6 +4671,35 @@ def los_cites_only_what_applies():
 
 
 @case
+def range_exemption_named():
+    # rev20 X3: when Bloody Omaha lifts the red line's range limit because the target stands next
+    # to the line (BRO.1.1.contour.range, example B), `why` said nothing of the red line, and
+    # `why not` showed only `reach = 999`. tests/rules/boards/contour_a.scn: the red line runs
+    # between columns C and D; $near on D1 is next to it, $low on A2 is not. The line A2 -> D1
+    # crosses into D1. Under bloody_omaha the target next to the line frees the shot: the trace
+    # names the exemption (sight_along.range_limit_lifted, through
+    # range_limit_along.end_next_to_line, example B). Under harbor_hills only the shooter's side
+    # counts (ERR.contour-adjacent): no exemption, the limit reaches D1 (the square just past the
+    # line) and the line is clear without one.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
+    p = run(["--edition", "bloody_omaha", "--board", board, "why", "los", "$low", "$near"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "clear", "bloody_omaha: clear", p)
+    lifted = [l for l in out if l.startswith("      rule sight_along.range_limit_lifted: clear")]
+    check(len(lifted) == 1 and "BRO.1.1.contour.range" in lifted[0], "the exemption is named", p)
+    check(any(l.startswith("          rule range_limit_along.end_next_to_line: 999") and
+              'example "B"' in l for l in out), "by the end next to the red line (B)", p)
+    p = run(["--edition", "bloody_omaha", "--board", board, "why", "not",
+             "line_of_sight($low, $near) == blocked"])
+    check(p.returncode == 0 and "rule range_limit_along.end_next_to_line: 999, since" in p.stdout,
+          "why not says why the reach is unlimited", p)
+    p = run(["--edition", "harbor_hills", "--board", board, "why", "los", "$low", "$near"])
+    check(p.returncode == 0 and lines(p.stdout)[0] == "clear" and
+          "end_next_to_line" not in p.stdout and "range_limit_lifted" not in p.stdout,
+          "harbor_hills: the target's side frees nothing", p)
+
+
+@case
 def initiative_holder_is_the_players_side():
     # rev10g 5: on Big River (BRO.scn.big-river.setup: American group A has the initiative)
     # initiative_player() named the player, American group A, while initiative_holder() named the
@@ -7150,7 +7179,7 @@ def los_verdict_range():
     # - $low to $near (D1, 3 squares away, the square just past the line): clear, nothing cut.
     board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
     rule = ("by rule sight_along.range_limit through range_limit_along.contour_line "
-            "(BRO.1.1.contour.range, HH.hill.between-hills, ERR.contour-adjacent)")
+            "(BRO.1.1.contour.range, ERR.contour-adjacent)")
     for x, y, at in (("$low", "$far", "D2/E2"), ("$far", "$low", "B2/C2")):
         verdict = f"line of sight {x} to {y}: blocked, {rule} at {at}"
         p = run(["--board", board, "los", x, y])
@@ -7207,10 +7236,10 @@ def verdict_cites_what_decided():
     #   line between C and D onto the hill): BRO 1.1's contour example A, the reach ends one
     #   square past the red line (D2, 3 squares), and the range rule sight_along.range_limit
     #   blocks the line past it at D2/E2. The reach of 3 is range_limit_along.contour_line's
-    #   answer, the rule for the red line, citing BRO.1.1.contour.range, HH.hill.between-hills and
-    #   ERR.contour-adjacent; under the harbor_hills edition it is that rule as Harbor & Hills
-    #   words it (expansions/harbor_hills.hon: HH.contour.range, HH.hill.between-hills,
-    #   HH.hill.examples, ERR.contour-adjacent).
+    #   answer, the rule for the red line, citing BRO.1.1.contour.range and ERR.contour-adjacent;
+    #   under the harbor_hills edition it is that rule as Harbor & Hills words it
+    #   (expansions/harbor_hills.hon: HH.contour.range, HH.hill.examples, ERR.contour-adjacent).
+    #   HH.hill.between-hills is cited by the rule for two hills only (rev20 A1).
     with tempfile.TemporaryDirectory() as tmp:
         board = os.path.join(tmp, "sight.scn")
         with open(board, "w") as f:
@@ -7227,9 +7256,8 @@ def verdict_cites_what_decided():
         with open(out) as f:
             check(svg_caption(f.read()) == woods, "the woods line's caption", p)
     board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
-    for edition, cites in ((None, "BRO.1.1.contour.range, HH.hill.between-hills, "
-                                  "ERR.contour-adjacent"),
-                           ("harbor_hills", "HH.contour.range, HH.hill.between-hills, "
+    for edition, cites in ((None, "BRO.1.1.contour.range, ERR.contour-adjacent"),
+                           ("harbor_hills", "HH.contour.range, "
                                             "HH.hill.examples, ERR.contour-adjacent")):
         hill = ("line of sight $low to $far: blocked, by rule sight_along.range_limit through "
                 f"range_limit_along.contour_line ({cites}) at D2/E2")
