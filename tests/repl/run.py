@@ -4700,6 +4700,30 @@ def range_exemption_named():
 
 
 @case
+def mound_one_way_named():
+    # rev20 A2: under Bloody Omaha's mound wording (ERR.mound-wording) a line past a mound unit
+    # may be clear one way and blocked the other (tests/rules/los.hon, board mound_a.scn: A2 ->
+    # E2 clear, E2 -> A2 blocked). `why` now says so both ways: the blocked line is decided by
+    # screens.mound_blocks_one_way, the clear one shows sight_along.mound_one_way, both citing
+    # ERR.mound-wording. Under harbor_hills (no direction in its wording) neither appears.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "mound_a.scn")
+    p = run(["--edition", "bloody_omaha", "--board", board, "why", "los", "$target", "$shooter"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "blocked" and
+          any("rule screens.mound_blocks_one_way: true" in l and "ERR.mound-wording" in l
+              for l in out), "the blocked way names the one-way line", p)
+    p = run(["--edition", "bloody_omaha", "--board", board, "why", "los", "$shooter", "$target"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "clear" and
+          any("rule sight_along.mound_one_way: clear" in l and "ERR.mound-wording" in l
+              for l in out), "the clear way names the one-way line", p)
+    for x, y in (("$target", "$shooter"), ("$shooter", "$target")):
+        p = run(["--edition", "harbor_hills", "--board", board, "why", "los", x, y])
+        check(p.returncode == 0 and lines(p.stdout)[0] == "clear" and "one_way" not in p.stdout,
+              f"harbor_hills: {x} to {y} has no direction", p)
+
+
+@case
 def initiative_holder_is_the_players_side():
     # rev10g 5: on Big River (BRO.scn.big-river.setup: American group A has the initiative)
     # initiative_player() named the player, American group A, while initiative_holder() named the
