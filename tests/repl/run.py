@@ -4677,25 +4677,26 @@ def range_exemption_named():
     # `why not` showed only `reach = 999`. tests/rules/boards/contour_a.scn: the red line runs
     # between columns C and D; $near on D1 is next to it, $low on A2 is not. The line A2 -> D1
     # crosses into D1. Under bloody_omaha the target next to the line frees the shot: the trace
-    # names the exemption (sight_along.range_limit_lifted, through
-    # range_limit_along.end_next_to_line, example B). Under harbor_hills only the shooter's side
+    # names the exemption (sight_along.range_limit answers clear, through range_limit_along.lifted
+    # and range_limit_lifted.end_next_to_line, example B). Under harbor_hills only the shooter's side
     # counts (ERR.contour-adjacent): no exemption, the limit reaches D1 (the square just past the
     # line) and the line is clear without one.
     board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
     p = run(["--edition", "bloody_omaha", "--board", board, "why", "los", "$low", "$near"])
     out = lines(p.stdout)
     check(p.returncode == 0 and out[0] == "clear", "bloody_omaha: clear", p)
-    lifted = [l for l in out if l.startswith("      rule sight_along.range_limit_lifted: clear")]
-    check(len(lifted) == 1 and "BRO.1.1.contour.range" in lifted[0], "the exemption is named", p)
-    check(any(l.startswith("          rule range_limit_along.end_next_to_line: 999") and
+    lifted = [l for l in out if l.startswith("      rule sight_along.range_limit: clear")]
+    check(len(lifted) == 1 and "BRO.1.1.contour.range" in lifted[0], "the red line is named", p)
+    check(any(l.startswith("          rule range_limit_along.lifted: 999") for l in out) and
+          any(l.startswith("              rule range_limit_lifted.end_next_to_line: true") and
               'example "B"' in l for l in out), "by the end next to the red line (B)", p)
     p = run(["--edition", "bloody_omaha", "--board", board, "why", "not",
              "line_of_sight($low, $near) == blocked"])
-    check(p.returncode == 0 and "rule range_limit_along.end_next_to_line: 999, since" in p.stdout,
+    check(p.returncode == 0 and "rule range_limit_lifted.end_next_to_line: true, since" in p.stdout,
           "why not says why the reach is unlimited", p)
     p = run(["--edition", "harbor_hills", "--board", board, "why", "los", "$low", "$near"])
     check(p.returncode == 0 and lines(p.stdout)[0] == "clear" and
-          "end_next_to_line" not in p.stdout and "range_limit_lifted" not in p.stdout,
+          "end_next_to_line" not in p.stdout and "range_limit_along.lifted" not in p.stdout,
           "harbor_hills: the target's side frees nothing", p)
 
 
@@ -6112,7 +6113,9 @@ def diff_bundled():
     #   the range limit when the shooter or the target stands next to the red line (mg does),
     #   so the line is clear; HH lifts it for the shooter only, and B6 touches no red line (its
     #   four sides join level-0 squares), so the shot reaches one square past the line: blocked.
-    #   The rule that differs is range_limit_along.contour_line (harbor_hills replaces it).
+    #   The rules that differ are the exemption, range_limit_lifted.end_next_to_line (which fires
+    #   under BRO), and the limit, range_limit_along.contour_line (which fires under HH); both
+    #   are replaced in harbor_hills (since rev20 X3 the exemption is a rule of its own).
     # - obs (F4, summit, level 2) at sherman (K4, level 0) past pak on the mound square I4:
     #   BRO's mound rule lets a line past the mound unit only to a target higher than the
     #   mound (the sherman is lower): blocked; HH's lets through a line that changes elevation
@@ -6122,7 +6125,8 @@ def diff_bundled():
     d = parse_json(p.stdout, p)
     check(p.returncode == 1 and d["differ"] > 0, "the editions differ", p)
     got = {(x["board"], x["question"]): x for x in d["differences"]}
-    for q, rules, a, b in (("line_of_sight($rifle1, $mg)", ["range_limit_along.contour_line"],
+    for q, rules, a, b in (("line_of_sight($rifle1, $mg)",
+                            ["range_limit_along.contour_line", "range_limit_lifted.end_next_to_line"],
                             "clear", "blocked"),
                            ("line_of_sight($obs, $sherman)", ["screens.mound"], "blocked", "clear")):
         x = got.get(("examples/boards/hill_contour.scn", q))
@@ -6135,7 +6139,9 @@ def diff_bundled():
     # infantry aboard the landing craft (beach_seawall.scn: rifle3 in lcvp1, bazooka in lcvp2;
     # omaha_turn.scn: rifle1 in lcvp1) are aboard no vehicle (readings.md), so their lines are
     # Bloody Omaha's under both editions. (Before rev16b D1 they differed: blocked | clear.)
-    contour_mound = {"range_limit_along.contour_line", "screens.mound"}
+    contour_mound = {"range_limit_along.contour_line", "range_limit_lifted.end_next_to_line",
+                     "screens.mound", "screens.mound_blocks_one_way",
+                     "screens.mound_passes_one_way", "sight_along.mound_one_way"}
     for x in d["differences"]:
         if x["query"] != "line_of_sight":
             continue
@@ -6328,7 +6334,12 @@ def diff_search_geometry():
             b = f"{bo},contour_adjacency={reading}"
             board, _, rules, ans, p = search_witness(
                 tmp, ["--rule", "range_limit_along.contour_line"], bo, b)
-            check(set(rules) <= {"range_limit_along.contour_line", "screens.mound"} and
+            # (Since rev20 X3 the exemption is a rule of its own, range_limit_lifted.end_next_to_line,
+            # and rev20 A2's one-way mound rules read mound_faces_target too.)
+            check(set(rules) <= {"range_limit_along.contour_line",
+                                 "range_limit_lifted.end_next_to_line", "screens.mound",
+                                 "screens.mound_blocks_one_way", "screens.mound_passes_one_way",
+                                 "sight_along.mound_one_way"} and
                   SIGHT[ans[better]] > SIGHT[ans[1 - better]],
                   f"{reading}: {ans} from the contour or mound rule", p)
         # corner_touch decides what stands beside an exact corner touch: both_sides (the
@@ -6359,7 +6370,10 @@ def diff_search_geometry():
         # being the same: Harbor & Hills never sees better.
         board, _, rules, ans, p = search_witness(
             tmp, ["--rule", "range_limit_along.contour_line"], bo, "harbor_hills")
-        check(rules == ["range_limit_along.contour_line"] and SIGHT[ans[0]] > SIGHT[ans[1]],
+        check("range_limit_along.contour_line" in rules and
+              set(rules) <= {"range_limit_along.contour_line",
+                             "range_limit_lifted.end_next_to_line"} and
+              SIGHT[ans[0]] > SIGHT[ans[1]],
               f"the contour rules: Bloody Omaha sees better ({ans})", p)
         # The two books' mound rules (ERR.mound-wording); without --rule the search stops on
         # the contour difference first. Both versions speak only of a unit on a mound square
