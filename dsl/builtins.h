@@ -87,7 +87,8 @@ BUILTIN_BOARD(SQUARE_OF, "square_of", builtin_square_of, UNIT, NONE, NONE, SQUAR
 BUILTIN_BOARD(SQUARES_OF, "squares_of", builtin_squares_of, UNIT, NONE, NONE, SQUARES, "u",
     "its one or two squares (front first); `[]` when it is not on the board")
 BUILTIN_BOARD(ON_BOARD, "on_board", builtin_on_board, UNIT, NONE, NONE, BOOL, "u",
-    "whether unit u is on the board, placed or embarked")
+    "whether unit u is on the board, placed or embarked (false with no board loaded: a "
+    "counter is never on it)")
 BUILTIN_BOARD(EMBARKED, "embarked", builtin_embarked, UNIT, NONE, NONE, BOOL, "u",
     "whether unit u is embarked in a transport")
 BUILTIN_BOARD(CARRIER, "carrier", builtin_carrier, UNIT, NONE, NONE, UNIT, "u",
@@ -221,7 +222,7 @@ BUILTIN_BOARD(UNITS_ON, "units_on", builtin_units_on, SQUARES, NONE, NONE, UNITS
     "units are not placed")
 BUILTIN_BOARD(SAME_COUNTER, "same_counter", builtin_same_counter, UNIT, UNIT, NONE, BOOL, "a, b",
     "whether units a and b are copies of one counter, the same name printed on both (a "
-    "scenario's two `a_mortar` units; a counter and its copies)")
+    "scenario's two `a_mortar` units; a counter and its copies); needs no board")
 BUILTIN_BOARD(GIVES_VALUE, "gives_value", builtin_gives_value, UNIT, VALUE_NAME, NONE, BOOL,
     "u, v",
     "whether unit u has value v (a name declared with `value`): its counter gives it, or a rule "

@@ -511,9 +511,10 @@ BODY(builtin_squares_of)
     return list_of(x, sqs, k, T_SQUARE, out);
 }
 
+/* With no board loaded, false: the units one can name then are counters, never on a board. */
 BODY(builtin_on_board)
 {
-    out->u.i = board_unit_present(x->sc->b, board_id(args[0].u.i));
+    out->u.i = x->sc && board_unit_present(x->sc->b, board_id(args[0].u.i));
     return true;
 }
 
@@ -1080,9 +1081,10 @@ bool builtin_board(vm_ctx *x, uint32_t b, const val *args, uint32_t n, val *out)
 {
     (void)n;
     /* With no board there is no mine_counter line: the rule files' counters answer; gives_value
-     * reads the unit pool only. */
-    bool boardless =
-        b == RES_BI_MINE_COUNTER_HAS || b == RES_BI_MINE_COUNTER_VALUE || b == RES_BI_GIVES_VALUE;
+     * and same_counter read the unit pool only; on_board answers false (a counter is never on
+     * the board, and with none loaded a counter is all a rule can name). */
+    bool boardless = b == RES_BI_MINE_COUNTER_HAS || b == RES_BI_MINE_COUNTER_VALUE ||
+                     b == RES_BI_GIVES_VALUE || b == RES_BI_SAME_COUNTER || b == RES_BI_ON_BOARD;
     if ((!x->sc && !boardless) || b >= RES_BI_COUNT || !runners[b])
         return fail_call(x, b);
     return runners[b](x, args, out);

@@ -65,6 +65,10 @@ START_TEST(literals_and_printing)
     /* every board built-in and `$name` need a board: E212 */
     ck_ev(t, "$r1", "E212");
     ck_ev(t, "elevation(@A1)", "E212");
+    /* but a counter is never on a board, and same_counter reads the counters (rev20 D1) */
+    ck_ev(t, "on_board(rifle)", "false");
+    ck_ev(t, "same_counter(rifle, rifle)", "true");
+    ck_ev(t, "same_counter(rifle, sherman)", "false");
     /* bad literals are syntax errors */
     ck_ev(t, "@C0", "E019");
     ck_ev(t, "@ABCD1", "E019");

@@ -745,17 +745,17 @@ def typed_references():
     s.initialize()
     s.open(uri, text)
     check(s.diagnostics(uri) == [], "line_of_sight.hon has diagnostics")
-    use = "when distance(s.from, s.to) > reach"
+    use = "when (distance(s.from, s.to) > reach"
     check(use in text, f"line_of_sight.hon still has `{use}`")
     field = at_name(los, "  from: square,", "from")
-    value = hover_at(s, uri, text, use, len("when distance(s.fr"))
+    value = hover_at(s, uri, text, use, len("when (distance(s.fr"))
     check(value and "from: square" in value and "`shot`" in value, f"hover on s.from: {value!r}")
-    loc = definition_at(s, uri, text, use, len("when distance(s.fr"))
+    loc = definition_at(s, uri, text, use, len("when (distance(s.fr"))
     check(loc == field, f"s.from's definition: {loc}, want {field}")
     param = at_name(los, "query sight_along(s: shot)", "s")
-    value = hover_at(s, uri, text, use, len("when distance("))
+    value = hover_at(s, uri, text, use, len("when (distance("))
     check(value and "s: shot" in value, f"hover on s: {value!r}")
-    loc = definition_at(s, uri, text, use, len("when distance("))
+    loc = definition_at(s, uri, text, use, len("when (distance("))
     check(loc == param, f"s's definition: {loc}, want {param}")
     side = "past_reach(s, st.side"
     value = hover_at(s, uri, text, side, len("past_reach(s, st.si"))

@@ -4713,6 +4713,87 @@ def ground_bonus_cites_no_aircraft_clause():
 
 
 @case
+def los_cites_only_what_applies():
+    # rev20 X1: line_of_sight.best_line cited Harbor & Hills' Transport clause (HH.transport.los)
+    # for every line, under bloody_omaha too and between units aboard nothing. The line between
+    # two units on one square each is now its own rule, citing the base game (the books take the
+    # line itself for granted); the Transport clause is cited by the rule for an embarked end
+    # (line_of_sight.embarked) and the counters on two squares by PRESUMED.large_units.
+    def fired(out):
+        return [l for l in out if l.startswith("  rule line_of_sight.") and "did not fire" not in l]
+    hill = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    p = run(["--edition", "bloody_omaha", "--board", hill, "why", "los", "$rifle1", "$mg"])
+    f = fired(lines(p.stdout))
+    check(p.returncode == 0 and len(f) == 1 and f[0].startswith("  rule line_of_sight.best_line:")
+          and "HH.transport.los" not in f[0] and "PRESUMED.base-game" in f[0],
+          "an ordinary line cites no Transport clause", p)
+    beach = os.path.join(ROOT, "examples", "boards", "beach_seawall.scn")
+    p = run(["--edition", "harbor_hills", "--board", beach, "why", "los", "$bazooka", "$grenad"])
+    f = fired(lines(p.stdout))
+    check(p.returncode == 0 and len(f) == 1 and f[0].startswith("  rule line_of_sight.embarked:")
+          and "HH.transport.los" in f[0], "a line from aboard cites the Transport clause", p)
+    p = run(["--edition", "bloody_omaha", "--board", hill, "why", "los", "$obs", "$sherman"])
+    f = fired(lines(p.stdout))
+    check(p.returncode == 0 and len(f) == 1 and f[0].startswith("  rule line_of_sight.two_squares:")
+          and "PRESUMED.large_units" in f[0] and "HH.transport.los" not in f[0],
+          "a line to a counter on two squares cites the presumption only", p)
+
+
+@case
+def range_exemption_named():
+    # rev20 X3: when Bloody Omaha lifts the red line's range limit because the target stands next
+    # to the line (BRO.1.1.contour.range, example B), `why` said nothing of the red line, and
+    # `why not` showed only `reach = 999`. tests/rules/boards/contour_a.scn: the red line runs
+    # between columns C and D; $near on D1 is next to it, $low on A2 is not. The line A2 -> D1
+    # crosses into D1. Under bloody_omaha the target next to the line frees the shot: the trace
+    # names the exemption (sight_along.range_limit answers clear, through range_limit_along.lifted
+    # and range_limit_lifted.end_next_to_line, example B). Under harbor_hills only the shooter's side
+    # counts (ERR.contour-adjacent): no exemption, the limit reaches D1 (the square just past the
+    # line) and the line is clear without one.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
+    p = run(["--edition", "bloody_omaha", "--board", board, "why", "los", "$low", "$near"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "clear", "bloody_omaha: clear", p)
+    lifted = [l for l in out if l.startswith("      rule sight_along.range_limit: clear")]
+    check(len(lifted) == 1 and "BRO.1.1.contour.range" in lifted[0], "the red line is named", p)
+    check(any(l.startswith("          rule range_limit_along.lifted: 999") for l in out) and
+          any(l.startswith("              rule range_limit_lifted.end_next_to_line: true") and
+              'example "B"' in l for l in out), "by the end next to the red line (B)", p)
+    p = run(["--edition", "bloody_omaha", "--board", board, "why", "not",
+             "line_of_sight($low, $near) == blocked"])
+    check(p.returncode == 0 and "rule range_limit_lifted.end_next_to_line: true, since" in p.stdout,
+          "why not says why the reach is unlimited", p)
+    p = run(["--edition", "harbor_hills", "--board", board, "why", "los", "$low", "$near"])
+    check(p.returncode == 0 and lines(p.stdout)[0] == "clear" and
+          "end_next_to_line" not in p.stdout and "range_limit_along.lifted" not in p.stdout,
+          "harbor_hills: the target's side frees nothing", p)
+
+
+@case
+def mound_one_way_named():
+    # rev20 A2: under Bloody Omaha's mound wording (ERR.mound-wording) a line past a mound unit
+    # may be clear one way and blocked the other (tests/rules/los.hon, board mound_a.scn: A2 ->
+    # E2 clear, E2 -> A2 blocked). `why` now says so both ways: the blocked line is decided by
+    # screens.mound_blocks_one_way, the clear one shows sight_along.mound_one_way, both citing
+    # ERR.mound-wording. Under harbor_hills (no direction in its wording) neither appears.
+    board = os.path.join(ROOT, "tests", "rules", "boards", "mound_a.scn")
+    p = run(["--edition", "bloody_omaha", "--board", board, "why", "los", "$target", "$shooter"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "blocked" and
+          any("rule screens.mound_blocks_one_way: true" in l and "ERR.mound-wording" in l
+              for l in out), "the blocked way names the one-way line", p)
+    p = run(["--edition", "bloody_omaha", "--board", board, "why", "los", "$shooter", "$target"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "clear" and
+          any("rule sight_along.mound_one_way: clear" in l and "ERR.mound-wording" in l
+              for l in out), "the clear way names the one-way line", p)
+    for x, y in (("$target", "$shooter"), ("$shooter", "$target")):
+        p = run(["--edition", "harbor_hills", "--board", board, "why", "los", x, y])
+        check(p.returncode == 0 and lines(p.stdout)[0] == "clear" and "one_way" not in p.stdout,
+              f"harbor_hills: {x} to {y} has no direction", p)
+
+
+@case
 def initiative_holder_is_the_players_side():
     # rev10g 5: on Big River (BRO.scn.big-river.setup: American group A has the initiative)
     # initiative_player() named the player, American group A, while initiative_holder() named the
@@ -6126,7 +6207,9 @@ def diff_bundled():
     #   the range limit when the shooter or the target stands next to the red line (mg does),
     #   so the line is clear; HH lifts it for the shooter only, and B6 touches no red line (its
     #   four sides join level-0 squares), so the shot reaches one square past the line: blocked.
-    #   The rule that differs is range_limit_along.contour_line (harbor_hills replaces it).
+    #   The rules that differ are the exemption, range_limit_lifted.end_next_to_line (which fires
+    #   under BRO), and the limit, range_limit_along.contour_line (which fires under HH); both
+    #   are replaced in harbor_hills (since rev20 X3 the exemption is a rule of its own).
     # - obs (F4, summit, level 2) at sherman (K4, level 0) past pak on the mound square I4:
     #   BRO's mound rule lets a line past the mound unit only to a target higher than the
     #   mound (the sherman is lower): blocked; HH's lets through a line that changes elevation
@@ -6136,7 +6219,8 @@ def diff_bundled():
     d = parse_json(p.stdout, p)
     check(p.returncode == 1 and d["differ"] > 0, "the editions differ", p)
     got = {(x["board"], x["question"]): x for x in d["differences"]}
-    for q, rules, a, b in (("line_of_sight($rifle1, $mg)", ["range_limit_along.contour_line"],
+    for q, rules, a, b in (("line_of_sight($rifle1, $mg)",
+                            ["range_limit_along.contour_line", "range_limit_lifted.end_next_to_line"],
                             "clear", "blocked"),
                            ("line_of_sight($obs, $sherman)", ["screens.mound"], "blocked", "clear")):
         x = got.get(("examples/boards/hill_contour.scn", q))
@@ -6149,7 +6233,9 @@ def diff_bundled():
     # infantry aboard the landing craft (beach_seawall.scn: rifle3 in lcvp1, bazooka in lcvp2;
     # omaha_turn.scn: rifle1 in lcvp1) are aboard no vehicle (readings.md), so their lines are
     # Bloody Omaha's under both editions. (Before rev16b D1 they differed: blocked | clear.)
-    contour_mound = {"range_limit_along.contour_line", "screens.mound"}
+    contour_mound = {"range_limit_along.contour_line", "range_limit_lifted.end_next_to_line",
+                     "screens.mound", "screens.mound_blocks_one_way",
+                     "screens.mound_passes_one_way", "sight_along.mound_one_way"}
     for x in d["differences"]:
         if x["query"] != "line_of_sight":
             continue
@@ -6342,7 +6428,12 @@ def diff_search_geometry():
             b = f"{bo},contour_adjacency={reading}"
             board, _, rules, ans, p = search_witness(
                 tmp, ["--rule", "range_limit_along.contour_line"], bo, b)
-            check(set(rules) <= {"range_limit_along.contour_line", "screens.mound"} and
+            # (Since rev20 X3 the exemption is a rule of its own, range_limit_lifted.end_next_to_line,
+            # and rev20 A2's one-way mound rules read mound_faces_target too.)
+            check(set(rules) <= {"range_limit_along.contour_line",
+                                 "range_limit_lifted.end_next_to_line", "screens.mound",
+                                 "screens.mound_blocks_one_way", "screens.mound_passes_one_way",
+                                 "sight_along.mound_one_way"} and
                   SIGHT[ans[better]] > SIGHT[ans[1 - better]],
                   f"{reading}: {ans} from the contour or mound rule", p)
         # corner_touch decides what stands beside an exact corner touch: both_sides (the
@@ -6373,7 +6464,10 @@ def diff_search_geometry():
         # being the same: Harbor & Hills never sees better.
         board, _, rules, ans, p = search_witness(
             tmp, ["--rule", "range_limit_along.contour_line"], bo, "harbor_hills")
-        check(rules == ["range_limit_along.contour_line"] and SIGHT[ans[0]] > SIGHT[ans[1]],
+        check("range_limit_along.contour_line" in rules and
+              set(rules) <= {"range_limit_along.contour_line",
+                             "range_limit_lifted.end_next_to_line"} and
+              SIGHT[ans[0]] > SIGHT[ans[1]],
               f"the contour rules: Bloody Omaha sees better ({ans})", p)
         # The two books' mound rules (ERR.mound-wording); without --rule the search stops on
         # the contour difference first. Both versions speak only of a unit on a mound square
@@ -7240,7 +7334,7 @@ def los_verdict_range():
     # - $low to $near (D1, 3 squares away, the square just past the line): clear, nothing cut.
     board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
     rule = ("by rule sight_along.range_limit through range_limit_along.contour_line "
-            "(BRO.1.1.contour.range, HH.hill.between-hills, ERR.contour-adjacent)")
+            "(BRO.1.1.contour.range, ERR.contour-adjacent)")
     for x, y, at in (("$low", "$far", "D2/E2"), ("$far", "$low", "B2/C2")):
         verdict = f"line of sight {x} to {y}: blocked, {rule} at {at}"
         p = run(["--board", board, "los", x, y])
@@ -7297,10 +7391,10 @@ def verdict_cites_what_decided():
     #   line between C and D onto the hill): BRO 1.1's contour example A, the reach ends one
     #   square past the red line (D2, 3 squares), and the range rule sight_along.range_limit
     #   blocks the line past it at D2/E2. The reach of 3 is range_limit_along.contour_line's
-    #   answer, the rule for the red line, citing BRO.1.1.contour.range, HH.hill.between-hills and
-    #   ERR.contour-adjacent; under the harbor_hills edition it is that rule as Harbor & Hills
-    #   words it (expansions/harbor_hills.hon: HH.contour.range, HH.hill.between-hills,
-    #   HH.hill.examples, ERR.contour-adjacent).
+    #   answer, the rule for the red line, citing BRO.1.1.contour.range and ERR.contour-adjacent;
+    #   under the harbor_hills edition it is that rule as Harbor & Hills words it
+    #   (expansions/harbor_hills.hon: HH.contour.range, HH.hill.examples, ERR.contour-adjacent).
+    #   HH.hill.between-hills is cited by the rule for two hills only (rev20 A1).
     with tempfile.TemporaryDirectory() as tmp:
         board = os.path.join(tmp, "sight.scn")
         with open(board, "w") as f:
@@ -7317,9 +7411,8 @@ def verdict_cites_what_decided():
         with open(out) as f:
             check(svg_caption(f.read()) == woods, "the woods line's caption", p)
     board = os.path.join(ROOT, "tests", "rules", "boards", "contour_a.scn")
-    for edition, cites in ((None, "BRO.1.1.contour.range, HH.hill.between-hills, "
-                                  "ERR.contour-adjacent"),
-                           ("harbor_hills", "HH.contour.range, HH.hill.between-hills, "
+    for edition, cites in ((None, "BRO.1.1.contour.range, ERR.contour-adjacent"),
+                           ("harbor_hills", "HH.contour.range, "
                                             "HH.hill.examples, ERR.contour-adjacent")):
         hill = ("line of sight $low to $far: blocked, by rule sight_along.range_limit through "
                 f"range_limit_along.contour_line ({cites}) at D2/E2")
