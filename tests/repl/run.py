@@ -5617,6 +5617,30 @@ def reach_jeep():
 
 
 @case
+def reach_memory_follows_the_squares_reached():
+    # s20 newuser20 P7: the search behind `reach` kept, for every square of the board, 360 search
+    # states (10 ways in x 9 rear directions x 4 marker sets) of 17 bytes each, about 6 KB a
+    # square whatever the unit reached: 407 MB on a 255 x 255 board for a jeep that reaches 80
+    # squares. It now stores only the states it reaches. The board: 255 x 255 open ground, the
+    # jeep (rules/example_units.hon: movement 8) on the corner A1; open ground costs one a step
+    # and a step goes to any of the eight squares around, so it reaches the 9 x 9 block A1..I9
+    # but A1 itself: 80 squares, I9 for 8. Under a 64 MB memory cap (--max-memory): the old
+    # search asked some 400 MB (E406), the new one a few hundred KB over the loaded board.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "open255.scn")
+        with open(path, "w") as f:
+            f.write("size 255 x 255\nlegend . = open\nmap\n"
+                    + "".join(f"{r} {'.' * 255}\n" for r in range(1, 256))
+                    + "unit c = jeep allies at A1\n")
+        p = run(["--max-memory", "64M", "--board", path, "reach", "$c"])
+        check(p.returncode == 0 and p.stderr == "", "reach runs under a 64 MB cap", p)
+        out = lines(p.stdout)
+        check(out[0].startswith("$c from A1: 80 squares"), "80 squares from A1", p)
+        check(any(l.split()[:2] == ["I9", "8"] for l in out), "I9 for 8", p)
+        check(not any(l.split()[:1] == ["J1"] for l in out), "J1 (9 steps) out of reach", p)
+
+
+@case
 def reach_picture_marked():
     # s20 F12: the reach picture (examples/boards/hill_contour.scn, the jeep on A9 reaching A10,
     # B10, C9 and C10, as reach_jeep reasons) tinted the reached squares a pale yellow with a
