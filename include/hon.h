@@ -221,7 +221,7 @@ const char *hon_answer_note(const hon_answer *a);
  * declared default or than the edition sets (`set variant`: a reading chosen over the
  * edition's is named even when it is the declared default) — or "no edition" when none was
  * active (every module's rules, no revision). The JSON has the same as "edition" and
- * "readings" (every variant's), and the traces start with "under SETTING" when it is not the
+ * "readings" (every variant's), and the traces start with "(under SETTING)" when it is not the
  * program's default edition with every reading at its default and as that edition sets it
  * (docs/spec/language.md §3.8). Borrowed. */
 const char *hon_answer_setting(const hon_answer *a);

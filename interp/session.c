@@ -682,9 +682,9 @@ void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings,
 {
     if (setting_is_plain(vm->pg->res, ed, readings))
         return;
-    sb_puts(b, "under ");
+    sb_puts(b, "(under ");
     session_setting_text(vm, ed, readings, b);
-    sb_putc(b, '\n');
+    sb_puts(b, ")\n");
 }
 
 bool session_reasons(hon_vm *vm, char **why_not, char **refusal)

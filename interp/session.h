@@ -255,7 +255,7 @@ hon_answer *session_answer(const hon_vm *vm, int32_t ed, const int32_t *readings
  * to: an override of the edition's reading is named even when it is the declared default),
  * "no edition" without one. */
 void session_setting_text(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b);
-/* The first line of a trace given under ed/readings: "under SETTING\n" when they are not the
+/* The first line of a trace given under ed/readings: "(under SETTING)\n" when they are not the
  * program's default edition with every reading at its default and as that edition sets it;
  * nothing when they are. */
 void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b);

@@ -1061,6 +1061,24 @@ def editions_and_variants():
 
 
 @case
+def setting_line_one_form():
+    # s20 newuser20 P14: `eval` printed "(under edition fixture_plus)" after its answer while
+    # `why` began its trace with "under edition fixture_plus": a script looking for one form
+    # missed the other. Both now print the parenthesised line (repl.md, "The setting").
+    # editions.hon: fixture_plus adds bonus.plus (100), so bonus(1) = 101 there.
+    base = ["--no-rules", "--load", fx("base.hon"), "--load", fx("editions.hon"),
+            "--edition", "fixture_plus"]
+    want = "(under edition fixture_plus)"
+    p = run(base + ["eval", "bonus(1)"])
+    check(p.returncode == 0 and lines(p.stdout) == ["101", want], "eval's setting line", p)
+    p = run(base + ["why", "bonus(1)"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "101" and out[1] == want,
+          "why's trace begins with the same line", p)
+    check(not any(l.startswith("under ") for l in out), "and never the bare form", p)
+
+
+@case
 def setting_names_edition_override():
     # cli18: the setting line names every reading that differs from what the edition sets, not
     # only those that differ from the variant's declared default. expansions/gazette6.hon
