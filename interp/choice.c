@@ -1,7 +1,8 @@
 /* choice.c — choosing an edition and variant readings (hon.h: hon_set_edition, hon_edition,
  * hon_each_edition, hon_each_edition_use, hon_set_variant, hon_each_variant; a whole setting at once:
  * hon_apply_setting), over session.h. The choices are kept
- * by name, so they survive reloads while the names exist (session.c reads them); a board
+ * by name, so they survive reloads while the names exist (session.c reads them; a load that
+ * removes them forgets them: session_forget_stale_setting); a board
  * loaded with other counters than the new edition's is loaded again with its (view.h).
  */
 #include <string.h>

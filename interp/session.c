@@ -413,6 +413,30 @@ int32_t session_edition(const hon_vm *vm)
     return p->default_edition;
 }
 
+void session_forget_stale_setting(hon_vm *vm)
+{
+    const res_program *p = vm->pg->res;
+    if (vm->edition && model_find_edition(p, vm->edition) < 0) {
+        mem_free(vm->edition);
+        vm->edition = NULL;
+    }
+    size_t kept = 0;
+    for (size_t c = 0; c < vm->nchoices; c++) {
+        bool found = false;
+        for (size_t v = 0; !found && v < p->nvariants; v++)
+            found = strcmp(vm->choices[c].variant, p->variants[v].name) == 0 &&
+                    model_find_member(&p->enums[p->variants[v].enum_id],
+                                      vm->choices[c].reading) >= 0;
+        if (found) {
+            vm->choices[kept++] = vm->choices[c];
+        } else {
+            mem_free(vm->choices[c].variant);
+            mem_free(vm->choices[c].reading);
+        }
+    }
+    vm->nchoices = kept;
+}
+
 int32_t *session_readings(const hon_vm *vm, int32_t ed, const int32_t *overrides, bool *oom)
 {
     const res_program *p = vm->pg->res;

@@ -179,6 +179,11 @@ int32_t session_edition(const hon_vm *vm);
  * source `file` (a snapshot's header), so that its diagnostics point there. */
 hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t file, uint32_t line,
                                    uint32_t col);
+/* After a load: forgets the chosen edition when the program no longer declares it, and each
+ * variant choice whose variant or reading it no longer declares, so that the session is on
+ * what it answers under (the default edition, the edition's reading) and a later load that
+ * declares them again does not bring them back unasked. */
+void session_forget_stale_setting(hon_vm *vm);
 /* The reading of every variant under edition ed with the vm's choices; overrides (per variant,
  * -1 = none: a test's) win. Returns a new array (NULL when there are no variants, or on OOM:
  * then *oom is set). */

@@ -5732,6 +5732,78 @@ def reach_aboard():
 
 
 @case
+def load_says_what_it_changed():
+    # s20 newuser20 P5: a reload of a file that no longer declares the edition or the variant
+    # the session was under put the session back on the default edition (all_books) and the
+    # variant's reading away, saying only "loaded FILE". The load now says so, and forgets the
+    # stale choice (a later load declaring it again does not bring it back unasked).
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "ed1.hon")
+        with open(f, "w") as out:
+            out.write('module mine "Mine";\nsource "M" = "m";\n'
+                      'edition mine extends all_books uses mine "Mine";\n'
+                      'variant myv "v" { reading a "A" default; reading b "B"; }\n'
+                      'fn h() -> int = if variant myv == b then 2 else 1;\n')
+        h = subprocess.Popen([HON], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=d)
+        h.stdin.write("load ed1.hon\nedition mine\nvariant myv b\nh()\n")
+        h.stdin.flush()
+        first = []
+        while not first or first[-1] != "(under edition mine; myv = b)\n":
+            line = h.stdout.readline()
+            if not line:
+                break
+            first.append(line)
+        with open(f, "w") as out:
+            out.write("fn h() -> int = 7;\n")
+        # h() is now 7 whatever the setting; `edition` marks the one in force with `*`
+        rest, err = h.communicate("load ed1.hon\nh()\nedition\n", timeout=120)
+        p = subprocess.CompletedProcess(h.args, h.returncode, "".join(first) + rest, err)
+        p.args_shown = "hon (load ed1.hon, edition mine, variant myv b, h(), reload)"
+        check(first[-2:] == ["2\n", "(under edition mine; myv = b)\n"],
+              "h() is 2 under edition mine with myv = b", p)
+        check("hon: note: edition mine is no longer declared: the session is back under "
+              "edition all_books" in err, "the reload names the edition dropped and the one now", p)
+        check("hon: note: variant myv (it read b) is no longer declared" in err,
+              "and the variant dropped", p)
+        out = lines(rest)
+        check(out[0] == "loaded ed1.hon" and out[1] == "7", "then h() is 7, with no setting line", p)
+        check(any(l.startswith("* all_books") for l in out), "all_books is in force", p)
+    # nothing dropped, nothing said
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "good.hon")
+        with open(f, "w") as out:
+            out.write('source "X" = "x";\nfn g() -> int = 42;\n')
+        p = run([], stdin=f"load {f}\ng()\n")
+        check(p.returncode == 0 and p.stderr == "" and lines(p.stdout) == [f"loaded {f}", "42"],
+              "a load that changes no setting and finds no game played says only loaded", p)
+
+
+@case
+def load_mid_game_says_the_game_restarted():
+    # s20 newuser20 P6: a load restarts the game on the board (repl.md, `load`: the board is
+    # rebuilt against the new rules, the game restarts; the game's history holds ids of the old
+    # program's markers and counters), but said only "loaded FILE": the procedure played and
+    # its undo vanished unsaid. play_train_station's move (rail_station.scn, seed 7) wrecks the
+    # engine; after the load the engine is as the board file gives it (no face: none) and there
+    # is nothing to undo (E405). One procedure was played: the note says 1.
+    board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "good.hon")
+        with open(f, "w") as out:
+            out.write('source "X" = "x";\nfn g() -> int = 42;\n')
+        p = run(["--seed", "7"], stdin="\n".join([
+            f"board {board}", f"do {TRAIN}", "2", "face($engine)", f"load {f}", "face($engine)",
+            "undo"]) + "\n")
+        out = lines(p.stdout)
+        faces = [l for l in out if l in ("wreck", "none")]
+        check(faces == ["wreck", "none"], "wreck after do, none after the load", p)
+        check(f"hon: note: the game on {board} restarted under the new rules: the 1 procedure "
+              "played and its undo history dropped" in p.stderr, "the load says so", p)
+        check("error[E405]" in p.stderr, "nothing to undo after it", p)
+
+
+@case
 def play_train_station():
     board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
     p = run(["--seed", "7"], stdin="\n".join([
