@@ -353,6 +353,12 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
     size_t bad = 0;
     const char *section = NULL;
     uint32_t line = 1;
+    if (len == 0) { /* no first line to underline */
+        snap_error(vm, sn, E_SNAPSHOT_HEADER, 1, 1, 0,
+                   "not a snapshot: the file is empty (its first line must be '" SNAP_MAGIC "')",
+                   NULL);
+        return HON_ERR_COMPILE;
+    }
     for (char *l = sn->text; !oom && l < sn->text + len; line++) {
         char *nl = strchr(l, '\n'), *next = nl ? nl + 1 : sn->text + len;
         if (nl)

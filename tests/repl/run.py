@@ -6053,6 +6053,37 @@ def diff_questions_file():
 
 
 @case
+def carets_at_the_end_of_input():
+    # s20 newuser20 P11. (1) A text with no token ends where its last byte is: `eval '   '`
+    # (three spaces) is cut short at column 4, `eval '#c'` (a comment) at column 3, as a file
+    # cut short gets its caret just after its text; both had it at column 1.
+    for text, col in (("   ", 4), ("#c", 3)):
+        p = run(["--no-rules", "eval", text])
+        check(p.returncode != 0 and
+              f"<command-line>:1:{col}: error[E010]: unexpected end of file" in p.stderr and
+              p.stderr.splitlines()[2] == "      | " + " " * (col - 1) + "^",
+              f"eval {text!r}: the caret at column {col}", p)
+    # (2) An empty snapshot file: no first line to underline (it had a 16-column caret, the
+    # length of the magic line, under the empty line); it is no snapshot, said so.
+    with tempfile.TemporaryDirectory() as tmp:
+        snap = os.path.join(tmp, "empty.snap")
+        open(snap, "w").close()
+        p = run(["--no-rules", "snapshot", "check", snap])
+        check(p.returncode == 2 and f"{snap}:1:1: error[E431]: not a snapshot: the file is empty"
+              in p.stderr and p.stderr.splitlines()[2] == "      | ^", "an empty snapshot", p)
+    # (3) A setting with nothing between two commas: `,,,` is the default edition (empty
+    # EDITION, repl.md "Settings") then an empty item between the commas of columns 1 and 2:
+    # both commas underlined, said as such (it read "'' is not NAME=READING" at column 2 alone).
+    p = run(diff_args("plain", ",,,"))
+    check(p.returncode == 2 and "<command-line>:1:1: error[E411]: a setting is "
+          "EDITION,NAME=READING,...: nothing between this comma and the next" in p.stderr and
+          "      | ^~" in p.stderr.splitlines(), "an empty item of a setting", p)
+    p = run(diff_args("plain", "plain,"))
+    check(p.returncode == 2 and "<command-line>:1:6: error[E411]: a setting is "
+          "EDITION,NAME=READING,...: nothing after this comma" in p.stderr, "a trailing comma", p)
+
+
+@case
 def diff_bad_input():
     # Each a positioned diagnostic (the setting's column in <command-line>, the file's line
     # and column) and exit 2; nothing is asked.
