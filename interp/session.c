@@ -213,18 +213,33 @@ hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text
     return session_read_file_max(vm, path, code, MAX_SOURCE_BYTES, text, len);
 }
 
-hon_status session_read_file_max(hon_vm *vm, const char *path, int code, size_t max, char **text,
-                                 size_t *len)
+static hon_status read_file(hon_vm *vm, const char *path, int code, size_t max, const ast_loc *loc,
+                            char **text, size_t *len)
 {
     session_cap_begin(vm);
     int err = file_read(path, max, text, len);
     if (err == ENOMEM)
         return session_cap_report(vm, HON_ERR_MEMORY, path);
     if (err) {
-        session_report(vm, code, path, "cannot read '%s': %s", path, file_error(err));
+        if (loc)
+            session_report_at(vm, code, *loc, "cannot read '%s': %s", path, file_error(err));
+        else
+            session_report(vm, code, path, "cannot read '%s': %s", path, file_error(err));
         return HON_ERR_IO;
     }
     return HON_OK;
+}
+
+hon_status session_read_file_max(hon_vm *vm, const char *path, int code, size_t max, char **text,
+                                 size_t *len)
+{
+    return read_file(vm, path, code, max, NULL, text, len);
+}
+
+hon_status session_read_file_at(hon_vm *vm, const char *path, int code, ast_loc loc, char **text,
+                                size_t *len)
+{
+    return read_file(vm, path, code, MAX_SOURCE_BYTES, &loc, text, len);
 }
 
 const char *session_source_text(const hon_vm *vm, uint32_t file, size_t *len)

@@ -163,6 +163,10 @@ hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text
 /* session_read_file with a bound of max bytes (a larger file: `file too large`). */
 hon_status session_read_file_max(hon_vm *vm, const char *path, int code, size_t max, char **text,
                                  size_t *len);
+/* session_read_file with the error (not memory running out) reported at loc: where the path is
+ * written (a test's `board "PATH"`). */
+hon_status session_read_file_at(hon_vm *vm, const char *path, int code, ast_loc loc, char **text,
+                                size_t *len);
 /* The paths "dir/NAME" of the directory's files whose NAME ends with suffix (".hon"), hidden
  * ones left out, sorted, in a new array of new strings (*n of them; free each and the array).
  * HON_ERR_IO when the directory cannot be opened (reported when vm is not NULL),

@@ -6106,6 +6106,38 @@ def big_enum_named_as_a_collection():
 
 
 @case
+def errors_placed_test_board_and_snapshot_memory():
+    # s20 newuser20 P10. (1) A test whose board cannot be read said `hon: error[E398]: cannot
+    # read ...` with no place; it is now said at the test's `board "PATH"` (its string: line 1,
+    # column 17 in `test "t1" board "..."`), the FAIL line after it as before.
+    with tempfile.TemporaryDirectory() as tmp:
+        t = os.path.join(tmp, "t1.hon")
+        with open(t, "w") as f:
+            f.write('test "t1" board "no_such.scn" { expect 1 == 1; }\n')
+        p = run(["--no-rules", "test", t])
+        check(p.returncode != 0 and f"{t}:1:17: error[E398]: cannot read" in p.stderr and
+              "no_such.scn" in p.stderr and f'{t}:1:6: FAIL "t1"' in p.stdout,
+              "the unreadable board at the test's board string", p)
+        # (2) Memory running out while a snapshot is checked said `hon: error[E406]: cannot
+        # check the snapshot ...: out of memory` with no line. The snapshot asks big(x) for
+        # x in 0..1000 (the header's `ints`, line 7), each answer a list of 5,000 ints: some
+        # 25 MB of `new:` lines, past a 16 MB cap. It is now said at the `ints` line.
+        rules = os.path.join(tmp, "big.hon")
+        with open(rules, "w") as f:
+            f.write('source "X" = "x";\nquery big(x: int) -> list<int> combine first;\n'
+                    'rule big.a cite "X" when true answer [' + ", ".join(["x"] * 5000) + "];\n")
+        snap = os.path.join(tmp, "bigq.snap")
+        with open(snap, "w") as f:
+            f.write("# hon snapshot 1\nsetting \nbundled-boards no\ntests no\nfinite yes\n"
+                    "cap 20000\nints 0..1000\n\n[no board]\n")
+        p = run(["--no-rules", "--load", rules, "--max-memory", "16M", "snapshot", "check", snap])
+        check(p.returncode == 2 and re.search(re.escape(snap) + r":7:1: error\[E(406|230)\]: "
+                                              r"answering the questions this header asks",
+                                              p.stderr) and "cannot check the snapshot" not in
+              p.stderr, "the snapshot's memory error at its ints line", p)
+
+
+@case
 def diff_bad_input():
     # Each a positioned diagnostic (the setting's column in <command-line>, the file's line
     # and column) and exit 2; nothing is asked.
