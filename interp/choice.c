@@ -265,10 +265,10 @@ hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t fil
         snprintf(reading, sizeof reading, "%.*s", (int)r.len, setting + r.at);
         int32_t var = v.len ? model_find_variant(p, name) : -1;
         if (!item.len) /* under the comma before it and the one after it, when there is one */
-            session_report_at(vm, E_SETTING_SYNTAX,
-                              part_loc(pos, (part){ item.at - 1, item.at < len ? 2 : 1 }),
-                              "a setting is EDITION,NAME=READING,...: nothing %s this comma%s",
-                              item.at < len ? "between" : "after", item.at < len ? " and the next" : "");
+            session_report_at(
+                vm, E_SETTING_SYNTAX, part_loc(pos, (part){ item.at - 1, item.at < len ? 2 : 1 }),
+                "a setting is EDITION,NAME=READING,...: nothing %s this comma%s",
+                item.at < len ? "between" : "after", item.at < len ? " and the next" : "");
         else if (!eq || !v.len || !r.len)
             session_report_at(vm, E_SETTING_SYNTAX, part_loc(pos, item),
                               "a setting is EDITION,NAME=READING,...: '%.*s' is not NAME=READING",

@@ -439,9 +439,9 @@ void session_forget_stale_setting(hon_vm *vm)
     for (size_t c = 0; c < vm->nchoices; c++) {
         bool found = false;
         for (size_t v = 0; !found && v < p->nvariants; v++)
-            found = strcmp(vm->choices[c].variant, p->variants[v].name) == 0 &&
-                    model_find_member(&p->enums[p->variants[v].enum_id],
-                                      vm->choices[c].reading) >= 0;
+            found =
+                strcmp(vm->choices[c].variant, p->variants[v].name) == 0 &&
+                model_find_member(&p->enums[p->variants[v].enum_id], vm->choices[c].reading) >= 0;
         if (found) {
             vm->choices[kept++] = vm->choices[c];
         } else {
