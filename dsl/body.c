@@ -187,7 +187,7 @@ static uint32_t elements_of(rctx *c, ast_node *coll)
     if (e >= 0) {
         coll->an.sym_kind = SYM_ENUM_TYPE;
         coll->an.sym = (uint32_t)e;
-        coll->an.type = type_set_of(c, p->enums[e].type, coll->loc);
+        coll->an.type = type_enum_members(c, e, coll->loc);
         return coll->an.type == T_ERROR ? T_ERROR : p->enums[e].type;
     }
     uint32_t t = expr_infer(c, coll, T_NONE);

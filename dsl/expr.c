@@ -579,7 +579,7 @@ static uint32_t agg_expr(rctx *c, ast_node *n)
     if (e >= 0) {
         n->a->an.sym_kind = SYM_ENUM_TYPE;
         n->a->an.sym = (uint32_t)e;
-        n->a->an.type = type_set_of(c, p->enums[e].type, n->a->loc);
+        n->a->an.type = type_enum_members(c, e, n->a->loc);
         elem = n->a->an.type == T_ERROR ? T_ERROR : p->enums[e].type;
     } else {
         uint32_t t = expr_infer(c, n->a, T_NONE);

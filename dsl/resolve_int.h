@@ -111,6 +111,10 @@ tname type_text(const res_program *p, uint32_t t);
 /* The type set<elem>: E104 unless elem is an enum, E150 beyond RES_SET_MAX members; T_ERROR
  * after an error. */
 uint32_t type_set_of(rctx *c, uint32_t elem, ast_loc loc);
+/* The type of enum e's name written as a collection (`x in big`, `for x in big`): the set of
+ * all its members, walked in declaration order. E150 at loc, saying that an enum named so is
+ * limited to RES_SET_MAX members (it is walked as a set), when it has more; T_ERROR then. */
+uint32_t type_enum_members(rctx *c, int32_t e, ast_loc loc);
 /* The type a type expression (AST_TYPE_*) names; E101 and T_ERROR when none. */
 uint32_t type_of(rctx *c, ast_node *t);
 /* Resolves a parameter or field list into a new array (caller owns; NULL when empty or after

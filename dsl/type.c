@@ -111,6 +111,20 @@ uint32_t type_set_of(rctx *c, uint32_t elem, ast_loc loc)
     return type_intern(c, RT_SET, elem, loc);
 }
 
+uint32_t type_enum_members(rctx *c, int32_t e, ast_loc loc)
+{
+    const res_enum *en = &c->p->enums[e];
+    if (en->len > RES_SET_MAX) {
+        res_err(c, E_SET_SIZE, loc,
+                "enum %s has %zu members: an enum named as a collection (`x in %s`) is walked "
+                "as the set of its members, and a set holds at most %d; name a list of the "
+                "members instead",
+                en->name, en->len, en->name, RES_SET_MAX);
+        return T_ERROR;
+    }
+    return type_set_of(c, en->type, loc);
+}
+
 uint32_t type_of(rctx *c, ast_node *t)
 {
     res_program *p = c->p;

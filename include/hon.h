@@ -221,7 +221,7 @@ const char *hon_answer_note(const hon_answer *a);
  * declared default or than the edition sets (`set variant`: a reading chosen over the
  * edition's is named even when it is the declared default) — or "no edition" when none was
  * active (every module's rules, no revision). The JSON has the same as "edition" and
- * "readings" (every variant's), and the traces start with "under SETTING" when it is not the
+ * "readings" (every variant's), and the traces start with "(under SETTING)" when it is not the
  * program's default edition with every reading at its default and as that edition sets it
  * (docs/spec/language.md §3.8). Borrowed. */
 const char *hon_answer_setting(const hon_answer *a);
@@ -786,6 +786,9 @@ hon_status hon_next(hon_vm *vm, hon_answer **out);
  * The history holds the last 1,000 procedures at most (fewer when they made over a million
  * changes). The answer's text says what was undone. */
 hon_status hon_undo(hon_vm *vm, hon_answer **out);
+/* The number of procedures in the history (what hon_undo can revert, at most 1,000): 0 when
+ * nothing has been played since the game began (or everything played was undone). */
+size_t hon_game_played(const hon_vm *vm);
 /* The clock: the turn (from 1) and the current phase's name (NULL when no phase is declared;
  * borrowed until the next load). */
 void hon_clock(const hon_vm *vm, int64_t *turn, const char **phase);

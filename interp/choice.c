@@ -1,7 +1,8 @@
 /* choice.c — choosing an edition and variant readings (hon.h: hon_set_edition, hon_edition,
  * hon_each_edition, hon_each_edition_use, hon_set_variant, hon_each_variant; a whole setting at once:
  * hon_apply_setting), over session.h. The choices are kept
- * by name, so they survive reloads while the names exist (session.c reads them); a board
+ * by name, so they survive reloads while the names exist (session.c reads them; a load that
+ * removes them forgets them: session_forget_stale_setting); a board
  * loaded with other counters than the new edition's is loaded again with its (view.h).
  */
 #include <string.h>
@@ -263,7 +264,12 @@ hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t fil
         snprintf(name, sizeof name, "%.*s", (int)v.len, setting + v.at);
         snprintf(reading, sizeof reading, "%.*s", (int)r.len, setting + r.at);
         int32_t var = v.len ? model_find_variant(p, name) : -1;
-        if (!eq || !v.len || !r.len)
+        if (!item.len) /* under the comma before it and the one after it, when there is one */
+            session_report_at(
+                vm, E_SETTING_SYNTAX, part_loc(pos, (part){ item.at - 1, item.at < len ? 2 : 1 }),
+                "a setting is EDITION,NAME=READING,...: nothing %s this comma%s",
+                item.at < len ? "between" : "after", item.at < len ? " and the next" : "");
+        else if (!eq || !v.len || !r.len)
             session_report_at(vm, E_SETTING_SYNTAX, part_loc(pos, item),
                               "a setting is EDITION,NAME=READING,...: '%.*s' is not NAME=READING",
                               (int)item.len, setting + item.at);

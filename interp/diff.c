@@ -42,7 +42,7 @@ typedef struct diff_run {
 
 const char *diff_without_setting(const char *why)
 {
-    if (strncmp(why, "under ", 6) != 0)
+    if (strncmp(why, "(under ", 7) != 0)
         return why;
     const char *nl = strchr(why, '\n');
     return nl ? nl + 1 : why + strlen(why);

@@ -17,7 +17,7 @@ char *diff_rules_that_differ(const hon_answer *a, const hon_answer *b);
  * names[0..n). */
 bool diff_rules_include(const char *list, const char *const *names, size_t n);
 /* A brief trace without its first line when that line is the setting it was given under
- * ("under edition strict"): the columns of a difference already say which setting each side
+ * ("(under edition strict)"): the columns of a difference already say which setting each side
  * is. Borrowed from why. */
 const char *diff_without_setting(const char *why);
 /* Writes the two answers (label: answer) on one row and the two brief traces `why` side by

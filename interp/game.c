@@ -374,6 +374,11 @@ hon_status hon_undo(hon_vm *vm, hon_answer **out)
     return HON_OK;
 }
 
+size_t hon_game_played(const hon_vm *vm)
+{
+    return vm ? vm->game.g.nprocs : 0;
+}
+
 void hon_clock(const hon_vm *vm, int64_t *turn, const char **phase)
 {
     if (turn)

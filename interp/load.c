@@ -325,6 +325,7 @@ static hon_status rebuild_as(hon_vm *vm, session_source *extra, size_t nextra, b
         vm->pg = pg;
         pg = NULL;
         keep_sources(vm, extra, nextra, replaces);
+        session_forget_stale_setting(vm);
         vm->prog_gen++;
         vm->choice_gen++;
         prog_combine_edition(vm->pg, session_edition(vm)); /* not at the first answer */

@@ -41,12 +41,15 @@ typedef struct reach_queries {
     int32_t allowed, cost, may_end, rear, marks, far;
 } reach_queries;
 
-/* A finished search: per state (((square * NPREV + the direction back to the square before it,
- * or NO_PREV, or FAR_PREV: the square of the state before, parent) * NDIR + the direction to the
- * rear square) * NMASK + the set of the markers step_marks gave on the way, bit i for mark[i]),
- * the least squares spent to stand there and the state
- * before; per square, the state the listing gives (-1: the square cannot be reached, or the move
- * may not end there). */
+/* A finished search. A search state is numbered (((square * NPREV + the direction back to the
+ * square before it, or NO_PREV, or FAR_PREV: the square of the state before, parent) * NDIR +
+ * the direction to the rear square) * NMASK + the set of the markers step_marks gave on the way,
+ * bit i for mark[i]); only the states the search reached are stored, each in a slot (a hash
+ * table from the state's number to its slot): the state's number, the least squares spent to
+ * stand there, the slot of the state before (-1 for a start), whether it waits in the queue,
+ * and the next slot of the same square. Per square: its first slot (-1: none reached) and the
+ * slot the listing gives (-1: the square cannot be reached, or the move may not end there).
+ * So the memory grows with the states reached, plus 8 bytes a square. */
 typedef struct reach_map {
     int32_t unit;
     int32_t carrier; /* the landing craft or vehicle the unit starts aboard, or -1 */
@@ -55,17 +58,101 @@ typedef struct reach_map {
     uint32_t mark[NMARKS]; /* the marker ids step_marks gave so far, in the order first seen */
     uint32_t had[NMARKS];  /* how many of each the unit carried before the search */
     int nmark;
-    int64_t *spent;
-    int32_t *parent;
-    int32_t *best;
-    size_t count; /* squares with a best state */
+    int32_t *key;    /* per slot: the state's number */
+    int64_t *spent;  /* per slot */
+    int32_t *parent; /* per slot */
+    bool *queued;    /* per slot */
+    int32_t *next;   /* per slot */
+    size_t nslot, cap;
+    int32_t *table; /* tsize entries (a power of two), slot or -1, linear probing */
+    size_t tsize;
+    int32_t *first; /* per square */
+    int32_t *best;  /* per square */
+    size_t count;   /* squares with a best state */
 } reach_map;
 
 static void map_free(reach_map *m)
 {
+    mem_free(m->key);
     mem_free(m->spent);
     mem_free(m->parent);
+    mem_free(m->queued);
+    mem_free(m->next);
+    mem_free(m->table);
+    mem_free(m->first);
     mem_free(m->best);
+}
+
+static size_t state_hash(int32_t s, size_t tsize)
+{
+    return (size_t)(((uint32_t)s * 2654435761u) & (uint32_t)(tsize - 1));
+}
+
+/* The slot of state s, or -1 when the search has not reached it. */
+static int32_t slot_find(const reach_map *m, int32_t s)
+{
+    for (size_t h = state_hash(s, m->tsize);; h = (h + 1) & (m->tsize - 1)) {
+        int32_t k = m->table[h];
+        if (k < 0 || m->key[k] == s)
+            return k;
+    }
+}
+
+static bool grow(void **p, size_t n, size_t size)
+{
+    void *q = mem_realloc(*p, n * size);
+    if (!q)
+        return false;
+    *p = q;
+    return true;
+}
+
+/* The slot of state s (standing on square sq), a new one (not reached: spent -1) when it has
+ * none; -1 when out of memory. */
+static int32_t slot_of(reach_map *m, int32_t s, int sq)
+{
+    int32_t k = slot_find(m, s);
+    if (k >= 0)
+        return k;
+    if (m->nslot == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 256;
+        if (cap > INT32_MAX || !grow((void **)&m->key, cap, sizeof *m->key) ||
+            !grow((void **)&m->spent, cap, sizeof *m->spent) ||
+            !grow((void **)&m->parent, cap, sizeof *m->parent) ||
+            !grow((void **)&m->queued, cap, sizeof *m->queued) ||
+            !grow((void **)&m->next, cap, sizeof *m->next))
+            return -1;
+        m->cap = cap;
+    }
+    if ((m->nslot + 1) * 2 > m->tsize) { /* at most half full */
+        size_t tsize = m->tsize * 2;
+        int32_t *t = mem_malloc(tsize * sizeof *t);
+        if (!t)
+            return -1;
+        for (size_t i = 0; i < tsize; i++)
+            t[i] = -1;
+        for (size_t i = 0; i < m->nslot; i++) {
+            size_t h = state_hash(m->key[i], tsize);
+            while (t[h] >= 0)
+                h = (h + 1) & (tsize - 1);
+            t[h] = (int32_t)i;
+        }
+        mem_free(m->table);
+        m->table = t;
+        m->tsize = tsize;
+    }
+    k = (int32_t)m->nslot++;
+    m->key[k] = s;
+    m->spent[k] = -1;
+    m->parent[k] = -1;
+    m->queued[k] = false;
+    m->next[k] = m->first[sq];
+    m->first[sq] = k;
+    size_t h = state_hash(s, m->tsize);
+    while (m->table[h] >= 0)
+        h = (h + 1) & (m->tsize - 1);
+    m->table[h] = k;
+    return k;
 }
 
 /* Query `name` with the parameter types `want` (n of them) and result `result`; -1 (reported,
@@ -216,18 +303,19 @@ static val square_val(const scene *sc, int sq)
     return (val){ .type = T_SQUARE, .u.i = scene_square_value(sc, sq) };
 }
 
-/* The square the search state stands on, the one before it (itself at the start), and the
- * square of its rear (-1 on one square). */
+/* The square the search state (its number s, or its slot k) stands on, the one before it
+ * (itself at the start), and the square of its rear (-1 on one square). */
 static int state_square(int32_t s)
 {
     return s / NSTATE;
 }
 
-static int state_prev(const geo_grid *g, const reach_map *m, int32_t s)
+static int state_prev(const geo_grid *g, const reach_map *m, int32_t k)
 {
+    int32_t s = m->key[k];
     int d = (s / (NDIR * NMASK)) % NPREV;
     if (d == FAR_PREV)
-        return state_square(m->parent[s]);
+        return state_square(m->key[m->parent[k]]);
     return d == NO_PREV ? s / NSTATE : geo_neighbour(g, s / NSTATE, (geo_dir)d);
 }
 
@@ -301,14 +389,15 @@ static hon_status ask_marks(hon_vm *vm, reach_map *m, int32_t q, const val *args
     return st;
 }
 
-/* Stands the unit where state s has brought it (the board as the procedure asks its questions
+/* Stands the unit where the state of slot k has brought it (the board as the procedure asks its questions
  * there): the start state of a unit aboard puts it back aboard its carrier, as the Movement
  * Action asks its first step with the unit still embarked (rules/movement.hon: movement_step.take
  * disembarks it only once the step is allowed). HON_ERR_MEMORY when the board ran out of memory. */
-static hon_status stand(hon_vm *vm, const reach_map *m, int32_t s)
+static hon_status stand(hon_vm *vm, const reach_map *m, int32_t k)
 {
     board *b = scene_board(vm->sc);
-    geo_status st = m->carrier >= 0 && m->parent[s] < 0
+    int32_t s = m->key[k];
+    geo_status st = m->carrier >= 0 && m->parent[k] < 0
                         ? board_restore_embarked(b, m->unit, m->carrier)
                         : board_place_unit(b, m->unit, state_square(s), state_rear(vm->sc->g, s));
     carry_marks(vm, m, s);
@@ -333,23 +422,22 @@ static hon_status pick_end(hon_vm *vm, const reach_queries *rq, reach_map *m, va
     bool asked[NSTATE] = { false };
     for (;;) {
         int32_t pick = -1;
-        for (int d = 0; d < NSTATE; d++) {
-            int32_t t = sq * NSTATE + d;
+        for (int32_t k = m->first[sq]; k >= 0; k = m->next[k])
             /* a start state (no parent) is where the unit stood, not a square it reached */
-            if (!asked[d] && m->spent[t] >= 0 && m->parent[t] >= 0 &&
-                (pick < 0 || m->spent[t] < m->spent[pick]))
-                pick = t;
-        }
+            if (!asked[m->key[k] % NSTATE] && m->spent[k] >= 0 && m->parent[k] >= 0 &&
+                (pick < 0 || m->spent[k] < m->spent[pick] ||
+                 (m->spent[k] == m->spent[pick] && m->key[k] < m->key[pick])))
+                pick = k;
         if (pick < 0)
             return HON_OK;
-        asked[pick % NSTATE] = true;
-        hon_status st = m->parent[pick] >= 0 ? stand(vm, m, m->parent[pick]) : HON_OK;
+        asked[m->key[pick] % NSTATE] = true;
+        hon_status st = stand(vm, m, m->parent[pick]);
         if (st != HON_OK)
             return st;
         int32_t root = pick; /* the start the path to pick began on */
         while (m->parent[root] >= 0)
             root = m->parent[root];
-        val e[4] = { who, square_val(sc, state_square(root)),
+        val e[4] = { who, square_val(sc, state_square(m->key[root])),
                      square_val(sc, state_prev(sc->g, m, pick)), square_val(sc, sq) };
         int64_t ok = 0;
         st = ask(vm, rq->may_end, e, 4, &ok);
@@ -363,6 +451,36 @@ static hon_status pick_end(hon_vm *vm, const reach_queries *rq, reach_map *m, va
     }
 }
 
+/* The queue of the slots to search from: a ring, grown when full. */
+typedef struct slot_queue {
+    int32_t *q;
+    size_t cap, head, len;
+} slot_queue;
+
+static bool queue_push(slot_queue *r, int32_t k)
+{
+    if (r->len == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 256;
+        int32_t *q = mem_malloc(cap * sizeof *q);
+        if (!q)
+            return false;
+        for (size_t i = 0; i < r->len; i++)
+            q[i] = r->q[(r->head + i) % r->cap];
+        mem_free(r->q);
+        *r = (slot_queue){ .q = q, .cap = cap, .head = 0, .len = r->len };
+    }
+    r->q[(r->head + r->len++) % r->cap] = k;
+    return true;
+}
+
+static int32_t queue_pop(slot_queue *r)
+{
+    int32_t k = r->q[r->head];
+    r->head = (r->head + 1) % r->cap;
+    r->len--;
+    return k;
+}
+
 /* The search from the unit's square: every step the rules allow from every state reached, with
  * the least squares spent to get there (a state reached again with fewer is searched again);
  * then, per square, the cheapest state where the move may end (pick_end). */
@@ -370,36 +488,38 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
 {
     const scene *sc = vm->sc;
     const geo_grid *g = sc->g;
-    size_t ns = (size_t)m->nsq * NSTATE;
-    int32_t *queue = mem_calloc(ns + 1, sizeof *queue);
-    bool *queued = mem_calloc(ns + 1, sizeof *queued);
-    m->spent = mem_calloc(ns, sizeof *m->spent);
-    m->parent = mem_calloc(ns, sizeof *m->parent);
-    m->best = mem_calloc((size_t)m->nsq, sizeof *m->best);
-    hon_status st = queue && queued && m->spent && m->parent && m->best ? HON_OK : HON_ERR_MEMORY;
-    for (size_t i = 0; st == HON_OK && i < ns; i++)
-        m->spent[i] = -1;
-    size_t head = 0, tail = 0, len = 0; /* a ring of the states to search from */
+    slot_queue queue = { 0 };
+    m->first = mem_malloc(((size_t)m->nsq + 1) * sizeof *m->first);
+    m->best = mem_malloc(((size_t)m->nsq + 1) * sizeof *m->best);
+    m->tsize = 512;
+    m->table = mem_malloc(m->tsize * sizeof *m->table);
+    hon_status st = m->first && m->best && m->table ? HON_OK : HON_ERR_MEMORY;
+    for (int sq = 0; st == HON_OK && sq < m->nsq; sq++)
+        m->first[sq] = m->best[sq] = -1;
+    for (size_t i = 0; st == HON_OK && i < m->tsize; i++)
+        m->table[i] = -1;
     int32_t s0 = state_of(m->start, NO_PREV,
                           m->start_rear < 0 ? NO_REAR : dir_to(g, m->start, m->start_rear), 0);
     /* aboard a carrier on two squares, the unit may get out next to either (movement.hon's
      * move_start): one start state per square */
     int32_t seeds[2] = { s0, m->start2 >= 0 ? state_of(m->start2, NO_PREV, NO_REAR, 0) : -1 };
     for (int i = 0; i < 2 && st == HON_OK && seeds[i] >= 0; i++) {
-        m->spent[seeds[i]] = 0;
-        m->parent[seeds[i]] = -1;
-        queue[tail++] = seeds[i];
-        queued[seeds[i]] = true;
-        len++;
+        int32_t k = slot_of(m, seeds[i], state_square(seeds[i]));
+        if (k < 0 || !queue_push(&queue, k)) {
+            st = HON_ERR_MEMORY;
+            break;
+        }
+        m->spent[k] = 0;
+        m->parent[k] = -1;
+        m->queued[k] = true;
     }
     val who = { .type = T_UNIT, .u.i = m->unit };
-    while (st == HON_OK && len) {
-        int32_t s = queue[head];
-        head = (head + 1) % (ns + 1);
-        len--;
-        queued[s] = false;
-        int from = state_square(s), prev = state_prev(g, m, s);
-        st = stand(vm, m, s);
+    while (st == HON_OK && queue.len) {
+        int32_t ks = queue_pop(&queue);
+        int32_t s = m->key[ks];
+        m->queued[ks] = false;
+        int from = state_square(s), prev = state_prev(g, m, ks);
+        st = stand(vm, m, ks);
         /* the eight squares around, then those far_steps names (out from under a bridge) */
         int dests[8 + FAR_MAX];
         size_t nd = 0, nfar = 0;
@@ -418,7 +538,7 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
                          square_val(sc, prev),
                          square_val(sc, from),
                          square_val(sc, dest),
-                         { .type = T_INT, .u.i = m->spent[s] } };
+                         { .type = T_INT, .u.i = m->spent[ks] } };
             int64_t ok = 0, cost = 0;
             if ((st = ask(vm, rq->allowed, a, 5, &ok)) != HON_OK || !ok)
                 continue;
@@ -426,7 +546,7 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
             if ((st = ask(vm, rq->cost, c, 3, &cost)) != HON_OK)
                 break;
             int rear = -1;
-            if (m->carrier >= 0 && m->parent[s] < 0 && rq->rear >= 0) {
+            if (m->carrier >= 0 && m->parent[ks] < 0 && rq->rear >= 0) {
                 /* getting out: a counter on two squares puts its rear where rear_square says
                  * (none for a counter on one square) */
                 if ((st = ask_rear(vm, rq->rear, c, &rear)) != HON_OK)
@@ -446,26 +566,29 @@ static hon_status search(hon_vm *vm, const reach_queries *rq, reach_map *m)
             int back = dir_to(g, dest, from); /* NO_PREV: a far step */
             int32_t t = state_of(dest, back == NO_PREV ? FAR_PREV : back,
                                  rear < 0 ? NO_REAR : dir_to(g, dest, rear), marks);
-            int64_t now = m->spent[s] + cost;
-            if (m->spent[t] >= 0 && m->spent[t] <= now)
+            int64_t now = m->spent[ks] + cost;
+            int32_t kt = slot_of(m, t, dest);
+            if (kt < 0) {
+                st = HON_ERR_MEMORY;
+                break;
+            }
+            if (m->spent[kt] >= 0 && m->spent[kt] <= now)
                 continue;
-            m->spent[t] = now;
-            m->parent[t] = s;
-            if (!queued[t]) {
-                queued[t] = true;
-                queue[tail] = t;
-                tail = (tail + 1) % (ns + 1);
-                len++;
+            m->spent[kt] = now;
+            m->parent[kt] = ks;
+            if (!m->queued[kt]) {
+                if (!queue_push(&queue, kt)) {
+                    st = HON_ERR_MEMORY;
+                    break;
+                }
+                m->queued[kt] = true;
             }
         }
     }
-    for (int sq = 0; st == HON_OK && sq < m->nsq; sq++) {
-        m->best[sq] = -1;
+    for (int sq = 0; st == HON_OK && sq < m->nsq; sq++)
         if (sq != m->start)
             st = pick_end(vm, rq, m, who, sq);
-    }
-    mem_free(queue);
-    mem_free(queued);
+    mem_free(queue.q);
     return st;
 }
 
@@ -532,8 +655,8 @@ static hon_status reach_map_of(hon_vm *vm, const char *name, reach_map *m)
     return st;
 }
 
-/* The squares of the path to state t, from the first step on, into path (at most cap); their
- * number. */
+/* The squares of the path to the state of slot t, from the first step on, into path (at most
+ * cap); their number. */
 static size_t path_of(const reach_map *m, int32_t t, int *path, size_t cap)
 {
     size_t n = 0;
@@ -543,7 +666,7 @@ static size_t path_of(const reach_map *m, int32_t t, int *path, size_t cap)
     size_t i = n;
     for (int32_t s = t; s >= 0 && m->parent[s] >= 0; s = m->parent[s])
         if (--i < k)
-            path[i] = state_square(s);
+            path[i] = state_square(m->key[s]);
     return k;
 }
 
@@ -577,7 +700,9 @@ hon_status hon_reach(hon_vm *vm, const char *who, hon_answer **out)
         return st;
     const geo_grid *g = vm->sc->g;
     int32_t *order = listing_order(&m);
-    int *path = mem_calloc((size_t)m.nsq * NSTATE + 1, sizeof *path);
+    /* a path visits each state at most once (a state is entered again only for fewer squares
+     * spent) */
+    int *path = mem_calloc(m.nslot + 1, sizeof *path);
     strbuf text = { 0 }, json = { 0 };
     char sq[16];
     const char *name = scene_unit_name(vm->sc, m.unit);
@@ -599,7 +724,7 @@ hon_status hon_reach(hon_vm *vm, const char *who, hon_answer **out)
     sb_puts(&json, ", \"squares\": [");
     for (size_t i = 0; order && path && i < m.count; i++) {
         int32_t t = m.best[order[i]];
-        size_t n = path_of(&m, t, path, (size_t)m.nsq * NSTATE);
+        size_t n = path_of(&m, t, path, m.nslot);
         geo_format_square(g, order[i], sq, sizeof sq);
         sb_printf(&text, "  %-4s %2" PRId64 "  ", sq, m.spent[t]);
         sb_printf(&json, "%s{\"square\": ", i ? ", " : "");

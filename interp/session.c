@@ -215,18 +215,33 @@ hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text
     return session_read_file_max(vm, path, code, MAX_SOURCE_BYTES, text, len);
 }
 
-hon_status session_read_file_max(hon_vm *vm, const char *path, int code, size_t max, char **text,
-                                 size_t *len)
+static hon_status read_file(hon_vm *vm, const char *path, int code, size_t max, const ast_loc *loc,
+                            char **text, size_t *len)
 {
     session_cap_begin(vm);
     int err = file_read(path, max, text, len);
     if (err == ENOMEM)
         return session_cap_report(vm, HON_ERR_MEMORY, path);
     if (err) {
-        session_report(vm, code, path, "cannot read '%s': %s", path, file_error(err));
+        if (loc)
+            session_report_at(vm, code, *loc, "cannot read '%s': %s", path, file_error(err));
+        else
+            session_report(vm, code, path, "cannot read '%s': %s", path, file_error(err));
         return HON_ERR_IO;
     }
     return HON_OK;
+}
+
+hon_status session_read_file_max(hon_vm *vm, const char *path, int code, size_t max, char **text,
+                                 size_t *len)
+{
+    return read_file(vm, path, code, max, NULL, text, len);
+}
+
+hon_status session_read_file_at(hon_vm *vm, const char *path, int code, ast_loc loc, char **text,
+                                size_t *len)
+{
+    return read_file(vm, path, code, MAX_SOURCE_BYTES, &loc, text, len);
 }
 
 const char *session_source_text(const hon_vm *vm, uint32_t file, size_t *len)
@@ -413,6 +428,30 @@ int32_t session_edition(const hon_vm *vm)
             return e;
     }
     return p->default_edition;
+}
+
+void session_forget_stale_setting(hon_vm *vm)
+{
+    const res_program *p = vm->pg->res;
+    if (vm->edition && model_find_edition(p, vm->edition) < 0) {
+        mem_free(vm->edition);
+        vm->edition = NULL;
+    }
+    size_t kept = 0;
+    for (size_t c = 0; c < vm->nchoices; c++) {
+        bool found = false;
+        for (size_t v = 0; !found && v < p->nvariants; v++)
+            found =
+                strcmp(vm->choices[c].variant, p->variants[v].name) == 0 &&
+                model_find_member(&p->enums[p->variants[v].enum_id], vm->choices[c].reading) >= 0;
+        if (found) {
+            vm->choices[kept++] = vm->choices[c];
+        } else {
+            mem_free(vm->choices[c].variant);
+            mem_free(vm->choices[c].reading);
+        }
+    }
+    vm->nchoices = kept;
 }
 
 int32_t *session_readings(const hon_vm *vm, int32_t ed, const int32_t *overrides, bool *oom)
@@ -684,9 +723,9 @@ void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings,
 {
     if (setting_is_plain(vm->pg->res, ed, readings))
         return;
-    sb_puts(b, "under ");
+    sb_puts(b, "(under ");
     session_setting_text(vm, ed, readings, b);
-    sb_putc(b, '\n');
+    sb_puts(b, ")\n");
 }
 
 bool session_reasons(hon_vm *vm, char **why_not, char **refusal)

@@ -163,6 +163,10 @@ hon_status session_read_file(hon_vm *vm, const char *path, int code, char **text
 /* session_read_file with a bound of max bytes (a larger file: `file too large`). */
 hon_status session_read_file_max(hon_vm *vm, const char *path, int code, size_t max, char **text,
                                  size_t *len);
+/* session_read_file with the error (not memory running out) reported at loc: where the path is
+ * written (a test's `board "PATH"`). */
+hon_status session_read_file_at(hon_vm *vm, const char *path, int code, ast_loc loc, char **text,
+                                size_t *len);
 /* The paths "dir/NAME" of the directory's files whose NAME ends with suffix (".hon"), hidden
  * ones left out, sorted, in a new array of new strings (*n of them; free each and the array).
  * HON_ERR_IO when the directory cannot be opened (reported when vm is not NULL),
@@ -179,6 +183,11 @@ int32_t session_edition(const hon_vm *vm);
  * source `file` (a snapshot's header), so that its diagnostics point there. */
 hon_status choice_apply_setting_at(hon_vm *vm, const char *setting, uint32_t file, uint32_t line,
                                    uint32_t col);
+/* After a load: forgets the chosen edition when the program no longer declares it, and each
+ * variant choice whose variant or reading it no longer declares, so that the session is on
+ * what it answers under (the default edition, the edition's reading) and a later load that
+ * declares them again does not bring them back unasked. */
+void session_forget_stale_setting(hon_vm *vm);
 /* The reading of every variant under edition ed with the vm's choices; overrides (per variant,
  * -1 = none: a test's) win. Returns a new array (NULL when there are no variants, or on OOM:
  * then *oom is set). */
@@ -255,7 +264,7 @@ hon_answer *session_answer(const hon_vm *vm, int32_t ed, const int32_t *readings
  * to: an override of the edition's reading is named even when it is the declared default),
  * "no edition" without one. */
 void session_setting_text(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b);
-/* The first line of a trace given under ed/readings: "under SETTING\n" when they are not the
+/* The first line of a trace given under ed/readings: "(under SETTING)\n" when they are not the
  * program's default edition with every reading at its default and as that edition sets it;
  * nothing when they are. */
 void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings, strbuf *b);

@@ -189,6 +189,7 @@ typedef struct snap {
     uint32_t *board_lines;        /* the line of each of boards */
     char *setting;
     uint32_t setting_line, setting_col;
+    uint32_t ints_line, cap_line; /* the header's `ints` and `cap` lines (0: none) */
 } snap;
 
 static void snap_free(snap *sn)
@@ -353,6 +354,12 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
     size_t bad = 0;
     const char *section = NULL;
     uint32_t line = 1;
+    if (len == 0) { /* no first line to underline */
+        snap_error(vm, sn, E_SNAPSHOT_HEADER, 1, 1, 0,
+                   "not a snapshot: the file is empty (its first line must be '" SNAP_MAGIC "')",
+                   NULL);
+        return HON_ERR_COMPILE;
+    }
     for (char *l = sn->text; !oom && l < sn->text + len; line++) {
         char *nl = strchr(l, '\n'), *next = nl ? nl + 1 : sn->text + len;
         if (nl)
@@ -366,6 +373,10 @@ static hon_status snap_read(hon_vm *vm, const char *path, snap *sn)
                        "not a snapshot: its first line is not '" SNAP_MAGIC "'", NULL);
             return HON_ERR_COMPILE;
         }
+        if (header && strncmp(l, "ints ", 5) == 0)
+            sn->ints_line = line;
+        else if (header && strncmp(l, "cap ", 4) == 0)
+            sn->cap_line = line;
         if (line == 1 || l[0] == '#' || (!header && !n)) {
         } else if (header && !n) {
             header = false;
@@ -546,6 +557,34 @@ static hon_status boards_readable(hon_vm *vm, const snap *sn)
     return st;
 }
 
+/* Memory ran out answering the questions of snapshot sn (checked of them so far): said at the
+ * header line that sets how many there are, `ints` (each int parameter is asked at every value
+ * of its range), else `cap`, else the first line; E230 when it is the session's memory cap. */
+static void snap_out_of_memory(hon_vm *vm, const snap *sn, size_t checked)
+{
+    uint32_t line = sn->ints_line ? sn->ints_line : sn->cap_line ? sn->cap_line : 1;
+    size_t n = sn->ints_line ? strlen("ints") : sn->cap_line ? strlen("cap") : strlen(SNAP_MAGIC);
+    char why[160];
+    bool cap = mem_cap_hit();
+    if (cap) {
+        mem_cap_clear();
+        snprintf(why, sizeof why,
+                 "the session's memory cap (%zu MiB) was reached: set a larger one with "
+                 "--max-memory or `limit memory N`, or ask fewer questions",
+                 mem_cap() >> 20);
+    } else if (mem_cap()) { /* a value's allocation that failed may have said nothing */
+        snprintf(why, sizeof why,
+                 "out of memory (the session's memory cap is %zu MiB: --max-memory or `limit "
+                 "memory N` sets it)",
+                 mem_cap() >> 20);
+    } else {
+        snprintf(why, sizeof why, "out of memory");
+    }
+    char msg[128];
+    snprintf(msg, sizeof msg, "answering the questions this header asks (%zu checked): ", checked);
+    snap_error(vm, sn, cap ? E_MEMORY_CAP : E_PROGRAM_MEMORY, line, 1, n, msg, why);
+}
+
 hon_status hon_snapshot_check(hon_vm *vm, const char *path, FILE *out, size_t *changed)
 {
     if (changed)
@@ -555,6 +594,7 @@ hon_status hon_snapshot_check(hon_vm *vm, const char *path, FILE *out, size_t *c
     snap sn;
     check_run c = { .sn = &sn };
     hon_status st = snap_read(vm, path, &sn);
+    bool read = st == HON_OK;
     if (st == HON_OK)
         st = boards_readable(vm, &sn);
     if (st == HON_OK)
@@ -581,6 +621,8 @@ hon_status hon_snapshot_check(hon_vm *vm, const char *path, FILE *out, size_t *c
         else if (fwrite(sb_str(&c.out), 1, c.out.len, out) != c.out.len)
             st = HON_ERR_IO;
     }
+    if (st == HON_ERR_MEMORY && read)
+        snap_out_of_memory(vm, &sn, c.checked);
     if (changed && st == HON_OK)
         *changed = c.changed + c.added + c.gone;
     sb_free(&c.out);

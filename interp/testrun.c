@@ -373,7 +373,17 @@ static hon_status test_board(hon_vm *vm, const res_test *t, int32_t ed, scene **
     vm->load_under = true;
     vm->load_ed = ed;
     vm->load_overrides = t->variant_set;
-    hon_status st = view_load_scene(vm, res_units_of(vm->pg->res, ed), path, NULL, 0, out);
+    /* read here, so that a board that cannot be read is said at the test's `board "PATH"` */
+    ast_loc at = t->decl->loc;
+    for (uint32_t i = 0; i < t->decl->params.len; i++)
+        if (t->decl->params.items[i] && t->decl->params.items[i]->kind == AST_TEST_BOARD)
+            at = t->decl->params.items[i]->loc;
+    char *text = NULL;
+    size_t len = 0;
+    hon_status st = session_read_file_at(vm, path, E_SCN_READ, at, &text, &len);
+    if (st == HON_OK)
+        st = view_load_scene(vm, res_units_of(vm->pg->res, ed), path, text, len, out);
+    mem_free(text);
     vm->load_under = under;
     vm->load_ed = under_ed;
     vm->load_overrides = under_overrides;

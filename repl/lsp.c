@@ -377,18 +377,33 @@ static json_object *get_object(json_object *o, const char *key)
                                                                                              : NULL;
 }
 
-/* The document and position of a textDocument/position request; false when params lack them. */
-static bool doc_position(const server *srv, json_object *params, doc **d, size_t *at)
+/* Whether o is an LSP uinteger (0 .. 2^31 - 1), into *v. */
+static bool get_uinteger(json_object *o, const char *key, unsigned *v)
+{
+    json_object *x;
+    if (!json_object_object_get_ex(o, key, &x) || !json_object_is_type(x, json_type_int))
+        return false;
+    int64_t n = json_object_get_int64(x);
+    if (n < 0 || n > INT32_MAX)
+        return false;
+    *v = (unsigned)n;
+    return true;
+}
+
+/* The document and position of a textDocument/position request: NULL, or what is wrong with
+ * params (the reply's -32602 message): a position's line and character are LSP uintegers
+ * (0 .. 2^31 - 1), not strings, negatives or larger numbers. */
+static const char *doc_position(const server *srv, json_object *params, doc **d, size_t *at)
 {
     json_object *td = get_object(params, "textDocument"), *pos = get_object(params, "position");
-    json_object *line, *character;
     const char *uri = td ? get_string(td, "uri") : NULL;
-    if (!uri || !pos || !json_object_object_get_ex(pos, "line", &line) ||
-        !json_object_object_get_ex(pos, "character", &character) || !(*d = find_doc(srv, uri)))
-        return false;
-    int l = json_object_get_int(line), c = json_object_get_int(character);
-    *at = byte_at((*d)->text, (*d)->len, l > 0 ? (unsigned)l : 0, c > 0 ? (unsigned)c : 0);
-    return true;
+    unsigned l, c;
+    if (!pos || !get_uinteger(pos, "line", &l) || !get_uinteger(pos, "character", &c))
+        return "position: line and character are integers from 0 to 2147483647";
+    if (!uri || !(*d = find_doc(srv, uri)))
+        return "no such open document";
+    *at = byte_at((*d)->text, (*d)->len, l, c);
+    return NULL;
 }
 
 /* Whether c may be part of a name (lsp_int.h). */
@@ -1148,6 +1163,13 @@ static int handle(server *srv, json_object *msg)
         json_object_is_type(msg, json_type_object) ? get_string(msg, "method") : NULL;
     bool request =
         json_object_is_type(msg, json_type_object) && json_object_object_get_ex(msg, "id", &id);
+    if (request && !json_object_is_type(id, json_type_null) &&
+        !json_object_is_type(id, json_type_string) && !json_object_is_type(id, json_type_int) &&
+        !json_object_is_type(id, json_type_double)) {
+        /* JSON-RPC 2.0 §4: an id is a string, a number or null; the reply's id is then null */
+        reply_error(srv, NULL, RPC_INVALID_REQUEST, "the id must be a string, a number or null");
+        return -1;
+    }
     if (!method) {
         if (request || !json_object_is_type(msg, json_type_object) ||
             !json_object_object_get_ex(msg, "result", NULL))
@@ -1199,8 +1221,9 @@ static int handle(server *srv, json_object *msg)
                strcmp(method, "textDocument/completion") == 0) {
         doc *d;
         size_t at;
-        if (!doc_position(srv, params, &d, &at))
-            reply_error(srv, id, RPC_INVALID_PARAMS, "no such open document or position");
+        const char *wrong = doc_position(srv, params, &d, &at);
+        if (wrong)
+            reply_error(srv, id, RPC_INVALID_PARAMS, wrong);
         else if (method[13] == 'h')
             reply(srv, id, hover(srv, d, at));
         else if (method[13] == 'd')

@@ -302,6 +302,106 @@ static int cmd_step(repl *r, char *args)
     return 0;
 }
 
+/* What a successful load may change without being asked (docs/spec/repl.md, `load`): the
+ * edition and the variants' readings in force, and the game on the board. */
+typedef struct load_before {
+    char *edition;   /* the edition in force, or NULL */
+    char **variants; /* NAME and READING, one after the other */
+    size_t nvariants;
+    size_t played; /* procedures in the game's history */
+    char *board;   /* the loaded board, or NULL */
+} load_before;
+
+static void keep_variant(void *ud, const char *variant, const char *reading, const char *doc)
+{
+    (void)doc;
+    load_before *b = ud;
+    char **v = realloc(b->variants, (b->nvariants + 1) * 2 * sizeof *v);
+    if (!v)
+        return; /* out of memory: that variant's change goes unsaid */
+    b->variants = v;
+    v[2 * b->nvariants] = strdup(variant);
+    v[2 * b->nvariants + 1] = strdup(reading ? reading : "");
+    b->nvariants++;
+}
+
+static void load_before_free(load_before *b)
+{
+    free(b->edition);
+    for (size_t i = 0; i < 2 * b->nvariants; i++)
+        free(b->variants[i]);
+    free(b->variants);
+    free(b->board);
+}
+
+static void load_before_take(const repl *r, load_before *b)
+{
+    *b = (load_before){ 0 };
+    const char *ed = hon_edition(r->s->vm), *board = hon_board_path(r->s->vm);
+    b->edition = ed ? strdup(ed) : NULL;
+    hon_each_variant(r->s->vm, keep_variant, b);
+    b->played = hon_game_played(r->s->vm);
+    b->board = board ? strdup(board) : NULL;
+}
+
+typedef struct variant_now {
+    const char *name;
+    const char *reading; /* NULL: not declared */
+} variant_now;
+
+static void find_variant(void *ud, const char *variant, const char *reading, const char *doc)
+{
+    (void)doc;
+    variant_now *n = ud;
+    if (strcmp(n->name, variant) == 0)
+        n->reading = reading ? reading : "";
+}
+
+typedef struct edition_now {
+    const char *name;
+    bool found;
+} edition_now;
+
+static void find_edition(void *ud, const char *name, const char *parent, const char *title)
+{
+    (void)parent, (void)title;
+    edition_now *n = ud;
+    n->found = n->found || strcmp(n->name, name) == 0;
+}
+
+/* Notes what the load changed that was not asked (b: as it was before): an edition or a
+ * reading no longer declared, so the session is back on another; the game restarted with the
+ * procedures played on it. */
+static void note_load_changes(const repl *r, const load_before *b)
+{
+    hon_vm *vm = r->s->vm;
+    const char *ed = hon_edition(vm);
+    if (b->edition && (!ed || strcmp(ed, b->edition) != 0)) {
+        edition_now n = { b->edition, false };
+        hon_each_edition(vm, find_edition, &n);
+        if (n.found)
+            cli_note("the session is now under edition %s (it was under %s)", ed ? ed : "(none)",
+                     b->edition);
+        else
+            cli_note("edition %s is no longer declared: the session is back under edition %s",
+                     b->edition, ed ? ed : "(none)");
+    }
+    for (size_t i = 0; i < b->nvariants; i++) {
+        variant_now n = { b->variants[2 * i], NULL };
+        hon_each_variant(vm, find_variant, &n);
+        if (!n.reading)
+            cli_note("variant %s (it read %s) is no longer declared", n.name,
+                     b->variants[2 * i + 1]);
+        else if (strcmp(n.reading, b->variants[2 * i + 1]) != 0)
+            cli_note("variant %s now reads %s (it read %s)", n.name, n.reading,
+                     b->variants[2 * i + 1]);
+    }
+    if (b->played && b->board)
+        cli_note("the game on %s restarted under the new rules: the %zu procedure%s played "
+                 "and %s undo history dropped",
+                 b->board, b->played, b->played == 1 ? "" : "s", b->played == 1 ? "its" : "their");
+}
+
 static int cmd_load(repl *r, char *args)
 {
     size_t n = strlen(args);
@@ -315,11 +415,16 @@ static int cmd_load(repl *r, char *args)
     /* A scenario or play script is refused before it is read, as `--load` refuses it (E409). */
     if (cli_not_rules(args, "load", false))
         return 1;
+    load_before before;
+    load_before_take(r, &before);
     if (cli_load(r->s, args) != 0) {
+        load_before_free(&before);
         cli_note("nothing from '%s' was loaded; the session is unchanged", args);
         return 1;
     }
     put_setting(r, "loaded", args, NULL, NULL);
+    note_load_changes(r, &before);
+    load_before_free(&before);
     return 0;
 }
 

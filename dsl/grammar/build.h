@@ -39,6 +39,8 @@ typedef struct front_ctx {
 
     /* scanner position (next byte) and the last two tokens, for E012's caret */
     uint32_t line, col;
+    uint32_t text_line, text_col; /* just after the last byte scanned that ends no line (0: none
+                                     yet): where the end of a text without tokens is shown */
     ast_loc last, prev;
     const char *last_text; /* the lookahead token's bytes in the scanned text */
     size_t last_len;

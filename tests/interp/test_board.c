@@ -713,7 +713,10 @@ START_TEST(tests_with_boards)
                               "\"boards/none.scn\" does not load"),
                   "%s", buf);
     ck_assert_msg(strstr(buf, "FAIL \"wrong\": elevation(@C3) is 2, expected 1"), "%s", buf);
-    ck_assert_msg(has_diag(t, 398, 0, 0), "%s", t->log);
+    /* the board that cannot be read is said at the test's board "PATH" string (s20 newuser20
+     * P10; before, with no place): RULES is 10 lines, the first test 5, so the test is on line
+     * 16, and `test "a board that is not there" board ` is 39 columns: the string at 40 */
+    ck_assert_msg(has_diag(t, 398, 16, 40), "%s", t->log);
     /* a test's board is its own: the session has none */
     ck_assert_ptr_null(hon_board_path(t->vm));
     free(buf);

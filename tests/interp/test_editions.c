@@ -268,7 +268,7 @@ START_TEST(answers_say_their_setting)
     ck_assert_msg(strstr(hon_answer_json(a), "\"module\": \"errata\", \"edition\": \"errata\""),
                   "%s", hon_answer_json(a));
     ck_assert_str_eq(hon_answer_why(a),
-                     "under edition errata; rows = cumulative\n"
+                     "(under edition errata; rows = cumulative)\n"
                      "speed(4) = 10   [first]\n"
                      "  rule speed.fast: 10   (module errata, edition errata)   (B.1; ERR.1)\n");
     hon_answer_free(a);
@@ -297,13 +297,13 @@ START_TEST(answers_say_their_setting)
     ck_assert_int_eq(hon_set_edition(t->vm, "errata"), HON_OK);
     /* a revised cell in a lookup: its edition and its revision's citation */
     ck_assert_int_eq(hon_eval(t->vm, "bonus[rain].b", "<test>", &a), HON_OK);
-    ck_assert_str_eq(hon_answer_trace(a), "under edition errata; rows = cumulative\n"
+    ck_assert_str_eq(hon_answer_trace(a), "(under edition errata; rows = cumulative)\n"
                                           "table bonus[rain].b = 4   (module errata, edition "
                                           "errata)   (revised: ERR.1)\n");
     hon_answer_free(a);
     /* a module that is not the base one is named even on a rule no edition made */
     ck_assert_int_eq(hon_set_edition(t->vm, "hills"), HON_OK);
-    ck_assert_str_eq(why(t, "height(1)"), "under edition hills\n"
+    ck_assert_str_eq(why(t, "height(1)"), "(under edition hills)\n"
                                           "height(1) = 1   [sum]\n"
                                           "  rule height.one: 1   (module hills)   (H.1)\n");
     tvm_free(t);

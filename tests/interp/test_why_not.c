@@ -135,7 +135,7 @@ START_TEST(why_not_unless_and_nesting)
      * not repeated); nothing forbids: permit */
     ck_assert_int_eq(hon_set_edition(t->vm, "e"), HON_OK);
     ck_assert_str_eq(answer_part(t, "may(-2, green)", hon_answer_why_not),
-                     "under edition e\n"
+                     "(under edition e)\n"
                      "may(-2, green) = permit   [permission]\n"
                      "  rule may.neg: did not fire: unless c == green held   (edition e)   (P.1; "
                      "P.4)\n"
@@ -146,7 +146,7 @@ START_TEST(why_not_unless_and_nesting)
     /* for blue the exception does not apply, but shade(blue) is 1 (cool), so neg's second
      * operand, shade(c) == 0, fails first: the value it compared is shown */
     ck_assert_str_eq(answer_part(t, "may(-2, blue)", hon_answer_trace),
-                     "under edition e\n"
+                     "(under edition e)\n"
                      "may(-2, blue) = permit   [permission]\n"
                      "  rule may.neg: did not fire: shade(c) == 0 was false (shade(c) = 1)   "
                      "(edition e)   (P.1; P.4)\n"

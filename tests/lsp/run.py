@@ -433,6 +433,37 @@ def protocol_errors():
 
 
 @case
+def ids_and_positions_checked():
+    """s20 newuser20 P13. JSON-RPC 2.0 (§4) allows a request id that is a string, a number or
+    null: an object or an array as id is an Invalid Request (-32600), answered with id null,
+    and the server goes on. LSP positions are uintegers (0 .. 2^31 - 1): a line or character
+    that is a string, a negative number or 2^40 is Invalid Params (-32602), not a completion
+    list as before. Good ids of each kind are answered with themselves."""
+    s = Server(["--no-rules"])
+    for bad in ({"a": 1}, [1]):
+        s.write(json.dumps({"jsonrpc": "2.0", "id": bad, "method": "initialize",
+                            "params": {"capabilities": {}}}).encode())
+        r = s.read()
+        check(r.get("id") is None and r["error"]["code"] == -32600, f"id {bad!r}: {r}")
+    s.write(json.dumps({"jsonrpc": "2.0", "id": "init-1", "method": "initialize",
+                        "params": {"capabilities": {}}}).encode())
+    r = s.read()
+    check(r.get("id") == "init-1" and "result" in r, f"a string id is answered with it: {r}")
+    uri = "file:///tmp/ids.hon"
+    s.open(uri, "fn g() -> int = 42;\n")
+    for line, character in (("x", 0), (0, "y"), (-1, 0), (0, -3), (2 ** 40, 0), (0, 1.5)):
+        r = s.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                  "position": {"line": line,
+                                                               "character": character}})
+        check(r.get("error", {}).get("code") == -32602,
+              f"position ({line!r}, {character!r}): {r}")
+    r = s.at("textDocument/completion", uri, 0, 16)
+    check("result" in r, f"a good position still completes: {r}")
+    rc, _ = s.finish()
+    check(rc == 0, f"status {rc}")
+
+
+@case
 def end_of_input():
     """The input ending without `exit` ends the server with status 1 (LSP: exit's code when no
     shutdown came), as does a truncated message."""

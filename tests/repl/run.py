@@ -1061,6 +1061,24 @@ def editions_and_variants():
 
 
 @case
+def setting_line_one_form():
+    # s20 newuser20 P14: `eval` printed "(under edition fixture_plus)" after its answer while
+    # `why` began its trace with "under edition fixture_plus": a script looking for one form
+    # missed the other. Both now print the parenthesised line (repl.md, "The setting").
+    # editions.hon: fixture_plus adds bonus.plus (100), so bonus(1) = 101 there.
+    base = ["--no-rules", "--load", fx("base.hon"), "--load", fx("editions.hon"),
+            "--edition", "fixture_plus"]
+    want = "(under edition fixture_plus)"
+    p = run(base + ["eval", "bonus(1)"])
+    check(p.returncode == 0 and lines(p.stdout) == ["101", want], "eval's setting line", p)
+    p = run(base + ["why", "bonus(1)"])
+    out = lines(p.stdout)
+    check(p.returncode == 0 and out[0] == "101" and out[1] == want,
+          "why's trace begins with the same line", p)
+    check(not any(l.startswith("under ") for l in out), "and never the bare form", p)
+
+
+@case
 def setting_names_edition_override():
     # cli18: the setting line names every reading that differs from what the edition sets, not
     # only those that differ from the variant's declared default. expansions/gazette6.hon
@@ -5792,6 +5810,30 @@ def reach_jeep():
 
 
 @case
+def reach_memory_follows_the_squares_reached():
+    # s20 newuser20 P7: the search behind `reach` kept, for every square of the board, 360 search
+    # states (10 ways in x 9 rear directions x 4 marker sets) of 17 bytes each, about 6 KB a
+    # square whatever the unit reached: 407 MB on a 255 x 255 board for a jeep that reaches 80
+    # squares. It now stores only the states it reaches. The board: 255 x 255 open ground, the
+    # jeep (rules/example_units.hon: movement 8) on the corner A1; open ground costs one a step
+    # and a step goes to any of the eight squares around, so it reaches the 9 x 9 block A1..I9
+    # but A1 itself: 80 squares, I9 for 8. Under a 64 MB memory cap (--max-memory): the old
+    # search asked some 400 MB (E406), the new one a few hundred KB over the loaded board.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "open255.scn")
+        with open(path, "w") as f:
+            f.write("size 255 x 255\nlegend . = open\nmap\n"
+                    + "".join(f"{r} {'.' * 255}\n" for r in range(1, 256))
+                    + "unit c = jeep allies at A1\n")
+        p = run(["--max-memory", "64M", "--board", path, "reach", "$c"])
+        check(p.returncode == 0 and p.stderr == "", "reach runs under a 64 MB cap", p)
+        out = lines(p.stdout)
+        check(out[0].startswith("$c from A1: 80 squares"), "80 squares from A1", p)
+        check(any(l.split()[:2] == ["I9", "8"] for l in out), "I9 for 8", p)
+        check(not any(l.split()[:1] == ["J1"] for l in out), "J1 (9 steps) out of reach", p)
+
+
+@case
 def reach_picture_marked():
     # s20 F12: the reach picture (examples/boards/hill_contour.scn, the jeep on A9 reaching A10,
     # B10, C9 and C10, as reach_jeep reasons) tinted the reached squares a pale yellow with a
@@ -5862,6 +5904,78 @@ def reach_aboard():
         check(svg.count('class="start"') == 1 and svg.count('class="reached"') == 10
               and "aboard $craft" in svg,
               "eleven squares marked (the craft's front and ten), the key as a caption", p)
+
+
+@case
+def load_says_what_it_changed():
+    # s20 newuser20 P5: a reload of a file that no longer declares the edition or the variant
+    # the session was under put the session back on the default edition (all_books) and the
+    # variant's reading away, saying only "loaded FILE". The load now says so, and forgets the
+    # stale choice (a later load declaring it again does not bring it back unasked).
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "ed1.hon")
+        with open(f, "w") as out:
+            out.write('module mine "Mine";\nsource "M" = "m";\n'
+                      'edition mine extends all_books uses mine "Mine";\n'
+                      'variant myv "v" { reading a "A" default; reading b "B"; }\n'
+                      'fn h() -> int = if variant myv == b then 2 else 1;\n')
+        h = subprocess.Popen([HON], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=d)
+        h.stdin.write("load ed1.hon\nedition mine\nvariant myv b\nh()\n")
+        h.stdin.flush()
+        first = []
+        while not first or first[-1] != "(under edition mine; myv = b)\n":
+            line = h.stdout.readline()
+            if not line:
+                break
+            first.append(line)
+        with open(f, "w") as out:
+            out.write("fn h() -> int = 7;\n")
+        # h() is now 7 whatever the setting; `edition` marks the one in force with `*`
+        rest, err = h.communicate("load ed1.hon\nh()\nedition\n", timeout=120)
+        p = subprocess.CompletedProcess(h.args, h.returncode, "".join(first) + rest, err)
+        p.args_shown = "hon (load ed1.hon, edition mine, variant myv b, h(), reload)"
+        check(first[-2:] == ["2\n", "(under edition mine; myv = b)\n"],
+              "h() is 2 under edition mine with myv = b", p)
+        check("hon: note: edition mine is no longer declared: the session is back under "
+              "edition all_books" in err, "the reload names the edition dropped and the one now", p)
+        check("hon: note: variant myv (it read b) is no longer declared" in err,
+              "and the variant dropped", p)
+        out = lines(rest)
+        check(out[0] == "loaded ed1.hon" and out[1] == "7", "then h() is 7, with no setting line", p)
+        check(any(l.startswith("* all_books") for l in out), "all_books is in force", p)
+    # nothing dropped, nothing said
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "good.hon")
+        with open(f, "w") as out:
+            out.write('source "X" = "x";\nfn g() -> int = 42;\n')
+        p = run([], stdin=f"load {f}\ng()\n")
+        check(p.returncode == 0 and p.stderr == "" and lines(p.stdout) == [f"loaded {f}", "42"],
+              "a load that changes no setting and finds no game played says only loaded", p)
+
+
+@case
+def load_mid_game_says_the_game_restarted():
+    # s20 newuser20 P6: a load restarts the game on the board (repl.md, `load`: the board is
+    # rebuilt against the new rules, the game restarts; the game's history holds ids of the old
+    # program's markers and counters), but said only "loaded FILE": the procedure played and
+    # its undo vanished unsaid. play_train_station's move (rail_station.scn, seed 7) wrecks the
+    # engine; after the load the engine is as the board file gives it (no face: none) and there
+    # is nothing to undo (E405). One procedure was played: the note says 1.
+    board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "good.hon")
+        with open(f, "w") as out:
+            out.write('source "X" = "x";\nfn g() -> int = 42;\n')
+        p = run(["--seed", "7"], stdin="\n".join([
+            f"board {board}", f"do {TRAIN}", "2", "face($engine)", f"load {f}", "face($engine)",
+            "undo"]) + "\n")
+        out = lines(p.stdout)
+        faces = [l for l in out if l in ("wreck", "none")]
+        check(faces == ["wreck", "none"], "wreck after do, none after the load", p)
+        check(f"hon: note: the game on {board} restarted under the new rules: the 1 procedure "
+              "played and its undo history dropped" in p.stderr, "the load says so", p)
+        check("error[E405]" in p.stderr, "nothing to undo after it", p)
 
 
 @case
@@ -6111,6 +6225,91 @@ def diff_questions_file():
         check({"query": "(expression)", "asked": 1, "differ": 0} in d["queries"] and
               {"query": "line_of_sight", "asked": 1, "differ": 0} in d["queries"],
               "expressions", p)
+
+
+@case
+def carets_at_the_end_of_input():
+    # s20 newuser20 P11. (1) A text with no token ends where its last byte is: `eval '   '`
+    # (three spaces) is cut short at column 4, `eval '#c'` (a comment) at column 3, as a file
+    # cut short gets its caret just after its text; both had it at column 1.
+    for text, col in (("   ", 4), ("#c", 3)):
+        p = run(["--no-rules", "eval", text])
+        check(p.returncode != 0 and
+              f"<command-line>:1:{col}: error[E010]: unexpected end of file" in p.stderr and
+              p.stderr.splitlines()[2] == "      | " + " " * (col - 1) + "^",
+              f"eval {text!r}: the caret at column {col}", p)
+    # (2) An empty snapshot file: no first line to underline (it had a 16-column caret, the
+    # length of the magic line, under the empty line); it is no snapshot, said so.
+    with tempfile.TemporaryDirectory() as tmp:
+        snap = os.path.join(tmp, "empty.snap")
+        open(snap, "w").close()
+        p = run(["--no-rules", "snapshot", "check", snap])
+        check(p.returncode == 2 and f"{snap}:1:1: error[E431]: not a snapshot: the file is empty"
+              in p.stderr and p.stderr.splitlines()[2] == "      | ^", "an empty snapshot", p)
+    # (3) A setting with nothing between two commas: `,,,` is the default edition (empty
+    # EDITION, repl.md "Settings") then an empty item between the commas of columns 1 and 2:
+    # both commas underlined, said as such (it read "'' is not NAME=READING" at column 2 alone).
+    p = run(diff_args("plain", ",,,"))
+    check(p.returncode == 2 and "<command-line>:1:1: error[E411]: a setting is "
+          "EDITION,NAME=READING,...: nothing between this comma and the next" in p.stderr and
+          "      | ^~" in p.stderr.splitlines(), "an empty item of a setting", p)
+    p = run(diff_args("plain", "plain,"))
+    check(p.returncode == 2 and "<command-line>:1:6: error[E411]: a setting is "
+          "EDITION,NAME=READING,...: nothing after this comma" in p.stderr, "a trailing comma", p)
+
+
+@case
+def big_enum_named_as_a_collection():
+    # s20 newuser20 P9: `count(x in big: true)` over an enum of 70 members said "enum big has 70
+    # members: sets are limited to 64", though the user wrote no set. An enum named as a
+    # collection is walked as the set of its members (language.md §4): the message now says so,
+    # at the enum's name (the aggregates and the filter here; `for` and `choose` share the
+    # check, dsl/body.c). 64 members are fine: count gives 64.
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (64, 70):
+            with open(os.path.join(tmp, f"e{n}.hon"), "w") as f:
+                f.write("enum big { " + ", ".join(f"m{i}" for i in range(n)) + " }\n")
+        p = run(["--no-rules", "--load", os.path.join(tmp, "e64.hon"), "eval",
+                 "count(x in big: true)"])
+        check(p.returncode == 0 and lines(p.stdout) == ["64"], "64 members: counted", p)
+        for text, col in (("count(x in big: true)", 12), ("max(y in big: y)", 10),
+                          ("[x in big: true]", 7)):
+            p = run(["--no-rules", "--load", os.path.join(tmp, "e70.hon"), "eval", text])
+            check(p.returncode != 0 and f"<command-line>:1:{col}: error[E150]: enum big has 70 "
+                  "members: an enum named as a collection" in p.stderr and
+                  "a set holds at most 64" in p.stderr, f"{text}: the limit said as it applies", p)
+
+
+@case
+def errors_placed_test_board_and_snapshot_memory():
+    # s20 newuser20 P10. (1) A test whose board cannot be read said `hon: error[E398]: cannot
+    # read ...` with no place; it is now said at the test's `board "PATH"` (its string: line 1,
+    # column 17 in `test "t1" board "..."`), the FAIL line after it as before.
+    with tempfile.TemporaryDirectory() as tmp:
+        t = os.path.join(tmp, "t1.hon")
+        with open(t, "w") as f:
+            f.write('test "t1" board "no_such.scn" { expect 1 == 1; }\n')
+        p = run(["--no-rules", "test", t])
+        check(p.returncode != 0 and f"{t}:1:17: error[E398]: cannot read" in p.stderr and
+              "no_such.scn" in p.stderr and f'{t}:1:6: FAIL "t1"' in p.stdout,
+              "the unreadable board at the test's board string", p)
+        # (2) Memory running out while a snapshot is checked said `hon: error[E406]: cannot
+        # check the snapshot ...: out of memory` with no line. The snapshot asks big(x) for
+        # x in 0..1000 (the header's `ints`, line 7), each answer a list of 5,000 ints: some
+        # 25 MB of `new:` lines, past a 16 MB cap. It is now said at the `ints` line.
+        rules = os.path.join(tmp, "big.hon")
+        with open(rules, "w") as f:
+            f.write('source "X" = "x";\nquery big(x: int) -> list<int> combine first;\n'
+                    'rule big.a cite "X" when true answer [' + ", ".join(["x"] * 5000) + "];\n")
+        snap = os.path.join(tmp, "bigq.snap")
+        with open(snap, "w") as f:
+            f.write("# hon snapshot 1\nsetting \nbundled-boards no\ntests no\nfinite yes\n"
+                    "cap 20000\nints 0..1000\n\n[no board]\n")
+        p = run(["--no-rules", "--load", rules, "--max-memory", "16M", "snapshot", "check", snap])
+        check(p.returncode == 2 and re.search(re.escape(snap) + r":7:1: error\[E(406|230)\]: "
+                                              r"answering the questions this header asks",
+                                              p.stderr) and "cannot check the snapshot" not in
+              p.stderr, "the snapshot's memory error at its ints line", p)
 
 
 @case
