@@ -6679,7 +6679,18 @@ def snapshot_bad_input():
                                 ("cap 99999999999999999999999", 5, "the header's 'cap' takes a "
                                  "positive integer, not '99999999999999999999999'"),
                                 ("tests maybe", 7, "the header's 'tests' takes yes or no, not "
-                                 "'maybe'")):
+                                 "'maybe'"),
+                                # newuser20 P3: HI - LO = 10^19 overflows a 64-bit integer
+                                # (wrapping to a negative width), and the range passed as "at
+                                # most 1000 apart": the check then ran to the memory cap
+                                ("ints -5000000000000000000..5000000000000000000", 6,
+                                 "the header's 'ints' takes LO..HI (LO at most HI, at most 1000 "
+                                 "apart) or none, not '-5000000000000000000..5000000000000000000'"),
+                                # a LO below the 64-bit range was clamped to its least value,
+                                # and LO..LO+808 read as 809 values
+                                ("ints -99999999999999999999..-9223372036854775000", 6,
+                                 "the header's 'ints' takes LO..HI (LO at most HI, at most 1000 "
+                                 "apart) or none, not '-99999999999999999999..-9223372036854775000'")):
             path, p = snap_with(f"# hon snapshot 1\nsetting plain\n{line}\n\n")
             check(p.returncode == 2 and f"{path}:3:{col}: error[E431]: {want}\n" in p.stderr and
                   "not a header line" not in p.stderr, f"header '{line}': its value is wrong", p)
