@@ -8328,5 +8328,46 @@ def setup_check_error_names_the_unit():
               in p.stderr and p.stdout == "", "the error, then where and what was checked", p)
 
 
+@case
+def file_options_refuse_devices():
+    # newuser20 P1: every file a user names is read as --load reads it (hon_read_file): what is
+    # no regular file is refused with the reason, "not a regular file (a FIFO, a device or a
+    # socket)", exit 1, at once. `coverage --inventory /dev/zero` read the endless device 4 KiB
+    # at a time forever; `play /dev/zero` too; `fmt` of a FIFO named x.hon blocked in its
+    # open, waiting for a writer; and a directory as inventory gave no reason. Each command
+    # here runs under a 20 s timeout: a hang fails the case (TimeoutExpired).
+    def within(args):
+        e = dict(os.environ)
+        e.pop("HON_RULES", None)
+        try:
+            p = subprocess.run([HON] + args, input="", capture_output=True, text=True, env=e,
+                               timeout=20)
+        except subprocess.TimeoutExpired:
+            raise Failure(f"hon {' '.join(args)}: still running after 20 s")
+        p.args_shown = " ".join(["hon"] + args)
+        check(p.returncode >= 0, "no death by signal", p)
+        return p
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo = os.path.join(tmp, "x.hon")
+        os.mkfifo(fifo)
+        reason = "not a regular file (a FIFO, a device or a socket)"
+        for args, said in (
+                (["coverage", "--inventory", "/dev/zero"], "error[E407]: cannot read "
+                 f"'/dev/zero': {reason}"),
+                (["coverage", "--inventory", fifo], f"error[E407]: cannot read '{fifo}': "
+                 f"{reason}"),
+                (["coverage", "--inventory", tmp], f"error[E407]: cannot read '{tmp}': Is a "
+                 "directory"),
+                (["play", "/dev/zero"], "error[E407]: cannot read the play script "
+                 f"'/dev/zero': {reason}"),
+                (["play", fifo], f"error[E407]: cannot read the play script '{fifo}': "
+                 f"{reason}"),
+                (["fmt", fifo], f"error[E005]: cannot read '{fifo}': {reason}"),
+                (["fmt", "--check", fifo], f"error[E005]: cannot read '{fifo}': {reason}")):
+            p = within(["--no-rules"] + args)
+            check(p.returncode == 1 and said in p.stderr and p.stdout == "",
+                  f"{' '.join(args)}: refused with the reason", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
