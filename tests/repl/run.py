@@ -8369,5 +8369,76 @@ def file_options_refuse_devices():
                   f"{' '.join(args)}: refused with the reason", p)
 
 
+@case
+def output_files_never_clobber():
+    # newuser20 P4: every file hon writes for the user goes through svg's guard (repl.md §1,
+    # §5): `diff --search --witness FILE` overwrote any file — a .hon rule file, notes in
+    # w.svg — and `snapshot record x.hon` replaced a rule file with a snapshot. Now an
+    # existing FILE is replaced only when it is empty, no regular file, or of the kind written
+    # (a scenario, an SVG, a snapshot), never when named *.hon; the refusal (E408, exit 2)
+    # comes before any work: no search line, no question asked, the file byte for byte as it
+    # was and nothing else written beside it.
+    diff = fx("diff.hon")
+    search = ["--no-rules", "--load", diff, "diff", "--search", "--query", "line_of_sight",
+              "--seconds", "60"]
+    settings = ["plain", "plain,woods_sight=hinders"]
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = os.path.join(tmp, "keep.hon")
+        rules_text = "fn x() -> int = 1;\n"
+        notes, notes_text = os.path.join(tmp, "w.svg"), "precious notes\n"
+        scn, scn_text = os.path.join(tmp, "w.scn"), "fn precious() -> int = 1;\n"
+        snap_notes = os.path.join(tmp, "s.snap")
+        kept = {rules: rules_text, notes: notes_text, scn: scn_text, snap_notes: "my notes\n"}
+        for path, text in kept.items():
+            with open(path, "w") as f:
+                f.write(text)
+        for args, refused, kind in (
+                (search + ["--witness", rules] + settings, rules, "a scenario (.scn)"),
+                (search + ["--witness", scn] + settings, scn, "a scenario (.scn)"),
+                (["--no-rules", "--load", diff, "snapshot", "record", rules], rules,
+                 "a snapshot (`# hon snapshot` ...)"),
+                (["--no-rules", "--load", diff, "snapshot", "record", snap_notes], snap_notes,
+                 "a snapshot (`# hon snapshot` ...)")):
+            p = run(args)
+            check(p.returncode == 2 and p.stdout == "" and
+                  f"hon: error[E408]: refusing to replace '{refused}': it exists and is not "
+                  f"{kind}\n" == p.stderr, "refused at once, with its code", p)
+            for path, text in kept.items():
+                with open(path) as f:
+                    check(f.read() == text, f"{path} is unchanged", p)
+            check(sorted(os.listdir(tmp)) == sorted(os.path.basename(k) for k in kept),
+                  "nothing is written beside them", p)
+        # the witness's picture is guarded too: w.scn is free, w.svg holds notes
+        os.remove(scn)
+        p = run(search + ["--witness", scn] + settings)
+        check(p.returncode == 2 and p.stdout == "" and f"error[E408]: refusing to replace "
+              f"'{notes}': it exists and is not an SVG picture" in p.stderr and
+              not os.path.exists(scn), "the picture's guard, before the search", p)
+        # a place that cannot be written is said before the search too, with its code (P10)
+        nowhere = os.path.join(tmp, "no-such-dir", "w.scn")
+        p = run(search + ["--witness", nowhere] + settings)
+        check(p.returncode == 2 and p.stdout == "" and f"hon: error[E408]: cannot write "
+              f"'{nowhere}': No such file or directory" in p.stderr, "no directory: at once", p)
+        # what hon wrote it replaces: a witness over a witness (and its picture), a snapshot
+        # over a snapshot
+        os.remove(notes)
+        for _ in range(2):
+            p = run(search + ["--witness", scn] + settings)
+            check(p.returncode == 1 and p.stdout.splitlines()[-1] ==
+                  f"wrote {scn} and {scn[:-4]}.svg", "a witness, then over it", p)
+        os.remove(snap_notes)
+        for _ in range(2):
+            p = run(["--no-rules", "--load", diff, "snapshot", "record", snap_notes])
+            check(p.returncode == 0 and p.stdout.startswith(f"wrote {snap_notes}: "),
+                  "a snapshot, then over it", p)
+        # a scenario a user wrote (comments first, then its directives) may be replaced by a
+        # witness: it is a board
+        with open(scn, "w") as f:
+            f.write("# my board\n\nscenario \"mine\"\nsize 2 x 1\nlegend . = open\nmap\n"
+                    "    A B\n  1 . .\n")
+        p = run(search + ["--witness", scn] + settings)
+        check(p.returncode == 1 and "wrote " in p.stdout, "a hand-written scenario is a board", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
