@@ -7672,7 +7672,8 @@ def untrusted_caps():
         with open(exp, "w") as f:
             f.write("fn grow(l: list<int>, n: int) -> list<int> =\n"
                     "  if n == 0 then l else grow(l ++ l, n - 1);\n"
-                    "fn forever(n: int) -> int = forever(n + 1);\n")
+                    "fn forever(n: int) -> int = forever(n + 1);\n"
+                    "enum eleven { e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11 }\n")
         huge = os.path.join(tmp, "huge.hon")
         with open(huge, "w") as f:  # 200,000 small fns, about 7.8 MB
             f.write("".join(f"fn f{i}(n: int) -> int = n + {i};\n" for i in range(200000)))
@@ -7684,8 +7685,9 @@ def untrusted_caps():
             "forever(1)",
             # 40 dice roll C(45, 5) = 1,221,759 > 1,000,000 multisets of faces: E210 at once
             "odds roll 40 d6",
-            # a comprehension of 11 items under a cap of 10 stops at its 11th item
-            "limit list 10", "[x * 2 for x in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]",
+            # a comprehension of 11 items under a cap of 10 stops at its 11th item (over an
+            # enum's 11 members: a literal of 11 items is refused itself, list_literal_cap)
+            "limit list 10", "[x for x in eleven]",
             "limit list 0",
             # a cap of 4 MiB: the 2^19 items (8 MiB of values) are refused, E230 at the `++`
             "limit memory 4M", "len(grow([1], 19))", "len(grow([1], 10))",
@@ -8438,6 +8440,34 @@ def output_files_never_clobber():
                     "    A B\n  1 . .\n")
         p = run(search + ["--witness", scn] + settings)
         check(p.returncode == 1 and "wrote " in p.stdout, "a hand-written scenario is a board", p)
+
+
+@case
+def list_literal_cap():
+    # newuser20 P8: the list size cap (errors.md E229: 1,000,000 items by default, `--max-list`,
+    # `limit list N`) held for lists built by `++` and comprehensions but not for a literal:
+    # `[1, 1, ...]` of 2,000,000 items was made (957 MB). A literal over the cap is E229 at
+    # the literal; one at the cap is made. With --max-list 3: [1, 2, 3] has 3 items (at the
+    # cap: len 3), [1, 2, 3, 4] has 4 (over it). The caret is under the literal: column 5
+    # after `len(`.
+    p = run(["--no-rules", "--max-list", "3", "eval", "len([1, 2, 3])"])
+    check(p.returncode == 0 and p.stdout == "3\n", "a literal at the cap is made", p)
+    p = run(["--no-rules", "--max-list", "3", "eval", "len([1, 2, 3, 4])"])
+    check(p.returncode == 1 and p.stdout == "" and "<command-line>:1:5: error[E229]: a list of "
+          "more than 3 items (the list size cap)" in p.stderr, "a literal over the cap", p)
+    # the REPL's `limit list` alike, and the session goes on
+    p = run(["--no-rules"], stdin="limit list 3\nlen([1, 2, 3, 4])\nlen([1, 2, 3])\n")
+    check(lines(p.stdout)[-1] == "3" and "<stdin>:2:5: error[E229]" in p.stderr,
+          "limit list caps literals too", p)
+    # the default cap, in a rule file: 1,000,001 items, one over it (a 3 MB file)
+    with tempfile.TemporaryDirectory() as tmp:
+        big = os.path.join(tmp, "big.hon")
+        with open(big, "w") as f:
+            f.write("fn f() -> list<int> = [" + ", ".join(["1"] * 1000001) + "];\n")
+        p = run(["--no-rules", "--load", big, "eval", "len(f())"],
+                env={"HON_NO_CACHE": "1"})
+        check(p.returncode == 1 and p.stdout == "" and f"{big}:1:23: error[E229]: a list of more "
+              "than 1000000 items (the list size cap)" in p.stderr, "the default cap", p)
 
 
 if __name__ == "__main__":
