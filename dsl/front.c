@@ -19,6 +19,7 @@
 #include "lexer.h"
 #include "mem.h"
 #include "parser.h"
+#include "stack.h"
 
 /* ---------------------------------------------------------------- errors */
 
@@ -1053,6 +1054,20 @@ static void walk_vec(walk_item **stack, size_t *len, size_t *cap, const ast_vec 
     }
 }
 
+/* The nesting bound of this thread: FRONT_MAX_DEPTH, or less when the native stack would not
+ * hold that many levels of the walks that recurse over a tree (the resolver, the compiler, the
+ * formatter, lint, traces): each level may take FRONT_LEVEL_BYTES of it, above stack.h's
+ * margin. An 8 MiB stack (the usual `ulimit -s`) holds the whole bound; 256 KiB some 40
+ * levels. At least 16. */
+static uint32_t depth_bound(void)
+{
+    size_t size = stack_size();
+    if (!size)
+        return FRONT_MAX_DEPTH;
+    size_t levels = size > STACK_MARGIN ? (size - STACK_MARGIN) / FRONT_LEVEL_BYTES : 0;
+    return levels >= FRONT_MAX_DEPTH ? FRONT_MAX_DEPTH : levels < 16 ? 16 : (uint32_t)levels;
+}
+
 /* Finds a node beyond the bound below root (depth 1), without recursion: the tree is untrusted
  * until this passes. Returns that node and sets *why, or NULL when the tree is within bounds.
  * Sets ctx->oom if the work stack cannot grow. */
@@ -1069,11 +1084,12 @@ static const ast_node *too_deep(front_ctx *ctx, const ast_node *root, deep_kind 
         front_oom(ctx);
         return NULL;
     }
+    const uint32_t bound = depth_bound();
     while (len && !oom) {
         walk_item it = stack[--len];
-        if (it.depth > FRONT_MAX_DEPTH || it.chain > FRONT_MAX_CHAIN) {
+        if (it.depth > bound || it.chain > FRONT_MAX_CHAIN) {
             found = it.n;
-            *why = it.depth > FRONT_MAX_DEPTH ? DEEP_NESTING : DEEP_CHAIN;
+            *why = it.depth > bound ? DEEP_NESTING : DEEP_CHAIN;
             break;
         }
         const ast_node *n = it.n;
@@ -1103,9 +1119,14 @@ static void report_deep(front_ctx *ctx, const ast_node *deep, deep_kind why)
     if (why == DEEP_CHAIN)
         front_error(ctx, E_TOO_DEEP, deep->loc, "operator chain too long (more than %d operators)",
                     FRONT_MAX_CHAIN);
-    else
+    else if (depth_bound() == FRONT_MAX_DEPTH)
         front_error(ctx, E_TOO_DEEP, deep->loc, "nesting too deep (more than %d levels)",
                     FRONT_MAX_DEPTH);
+    else
+        front_error(ctx, E_TOO_DEEP, deep->loc,
+                    "nesting too deep (more than %u levels: what the native stack of %zu KiB "
+                    "holds; %d with a larger `ulimit -s`)",
+                    depth_bound(), stack_size() >> 10, FRONT_MAX_DEPTH);
 }
 
 /* Drops every declaration beyond the bound, with an E008 for each. */

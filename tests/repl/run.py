@@ -8470,5 +8470,51 @@ def list_literal_cap():
               "than 1000000 items (the list size cap)" in p.stderr, "the default cap", p)
 
 
+@case
+def small_stack_deep_recursion():
+    # newuser20 P15: the call depth cap (E206, at most 1,000) fits an 8 MiB stack, not every
+    # stack: under `ulimit -s 256`, `why q(1)` of a query asking itself 1,000 deep died of
+    # SIGSEGV, and so did `odds`. The VM now watches the native stack left (base/stack.h):
+    # E206 naming the stack, at a depth that depends on the stack's layout (so not checked
+    # here), and no crash. The front end's nesting bound (E008, 256 levels) shrinks the same
+    # way: 250 nested `not` (an even count: true) are walked recursively by the resolver and
+    # the compiler, some 1.7 KB a level, more than 256 KiB holds — refused with E008 naming
+    # the stack, where an 8 MiB stack answers them.
+    def limited(kib, args):
+        def lower():
+            hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+            want = kib << 10
+            if hard != resource.RLIM_INFINITY and hard < want:
+                want = hard
+            resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+        e = dict(os.environ)
+        e.pop("HON_RULES", None)
+        e["HON_NO_CACHE"] = "1"
+        p = subprocess.run([HON] + args, input="", capture_output=True, text=True, env=e,
+                           timeout=120, preexec_fn=lower)
+        p.args_shown = f"(ulimit -s {kib}; hon {' '.join(args)})"
+        check(p.returncode >= 0, "no death by signal", p)
+        return p
+    with tempfile.TemporaryDirectory() as tmp:
+        q = os.path.join(tmp, "qrec.hon")
+        with open(q, "w") as f:
+            f.write('source "X" = "x";\nquery q(x: int) -> int combine sum;\n'
+                    'rule q.a cite "X" when x < 10000000 answer q(x + 1) + 1;\n')
+        for cmd in ("why", "odds", "eval"):
+            p = limited(256, ["--no-rules", "--max-depth", "1000", "--load", q, cmd, "q(1)"])
+            check(p.returncode == 1 and f"{q}:3:44: error[E206]: call depth limit" in p.stderr,
+                  f"{cmd}: E206 at the call, no crash", p)
+            if cmd != "eval":  # eval's frames are small enough to reach the cap of 1000
+                check("the native stack (256 KiB) runs short at call depth" in p.stderr,
+                      f"{cmd}: the stack is named", p)
+        deep = "not " * 250 + "true"
+        p = limited(256, ["--no-rules", "eval", deep])
+        check(p.returncode == 1 and "<command-line>:1:" in p.stderr and "error[E008]: nesting "
+              "too deep (more than 40 levels: what the native stack of 256 KiB holds; 256 with "
+              "a larger `ulimit -s`)" in p.stderr, "250 levels under 256 KiB: E008", p)
+        p = limited(8192, ["--no-rules", "eval", deep])
+        check(p.returncode == 0 and p.stdout == "true\n", "250 levels under 8 MiB", p)
+
+
 if __name__ == "__main__":
     sys.exit(main())
