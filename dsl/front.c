@@ -745,6 +745,14 @@ ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char 
             return reject(ctx, E_TWO_BOARDS, s->loc,
                           "a test loads one board; this one already names \"%s\"",
                           board->name ? board->name : "");
+        /* a board is a scenario file: a test (perhaps an expansion's from anywhere) may not
+           have hon read another file as one and show its lines as errors (language.md §6.7) */
+        size_t n = s->name ? strlen(s->name) : 0;
+        if (n < 5 || strcmp(s->name + n - 4, ".scn") != 0 || s->name[n - 5] == '/')
+            return reject(ctx, E_TEST_BOARD_KIND, s->loc,
+                          "a test's board is a scenario file, its name ending in .scn (relative "
+                          "to the test's file), not \"%s\"",
+                          s->name ? s->name : "");
         board = s;
     }
     ast_node *n = front_items(ctx, AST_TEST, loc, NULL, expects);
