@@ -27,7 +27,8 @@ enum {
 };
 
 #define MAX_MESSAGE ((size_t)64 << 20) /* bytes of one message's body */
-#define LSP_MAX_FILE ((size_t)64 << 20) /* bytes of a file read from disk (an inventory, a rule file) */
+/* bytes of a file read from disk (an inventory, a rule file) */
+#define LSP_MAX_FILE ((size_t)64 << 20)
 
 /* ---- positions ---- */
 

@@ -122,7 +122,8 @@ bool cli_may_replace(const char *path, cli_out_kind kind)
             fclose(f);
         head[n] = '\0';
     }
-    bool ok = !rules && of_kind(whole ? whole : head, n, kind) && (whole || kind != CLI_OUT_SCENARIO);
+    bool ok =
+        !rules && (whole || kind != CLI_OUT_SCENARIO) && of_kind(whole ? whole : head, n, kind);
     hon_text_free(whole);
     if (!ok)
         cli_error_code(CLI_E_WRITE, "refusing to replace '%s': it exists and is not %s", path,

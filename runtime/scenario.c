@@ -526,10 +526,10 @@ static void pass1(loader *l)
         }
         if (!text_tokenize(l, &lr) || l->ntok == 0)
             continue;
-        static const char *const directives[] = { "scenario",  "cite",    "topology",  "colour",
-                                                  "size",      "map",     "elevation", "side",
-                                                  "interspace", "square", "element",   "unit",
-                                                  "mine_counter" };
+        static const char *const directives[] = {
+            "scenario", "cite",   "topology", "colour", "size",       "map",         "elevation",
+            "side",     "square", "element",  "unit",   "interspace", "mine_counter"
+        };
         for (size_t d = 0; d < sizeof directives / sizeof *directives; d++)
             l->directive |= text_tok_is(&l->toks[0], directives[d]);
         if (text_tok_is(&l->toks[0], "scenario"))
