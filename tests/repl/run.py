@@ -6640,8 +6640,9 @@ def snapshot_record_within_what_check_reads():
     # questions), exit 2, and the file named is left as it was.
     with tempfile.TemporaryDirectory() as tmp:
         keep = os.path.join(tmp, "keep.snap")
+        earlier = "# hon snapshot 1\nearlier\n"  # a snapshot, which a record may replace
         with open(keep, "w") as f:
-            f.write("earlier\n")
+            f.write(earlier)
         p = run(["snapshot", "record", keep])
         check(p.returncode == 2 and "error[E433]: the snapshot would be larger than 64 MiB, the "
               "most `snapshot check` reads" in p.stderr and "--board FILE" in p.stderr and
@@ -6727,14 +6728,15 @@ def snapshot_bad_input():
         # setting naming no edition (E412), an option put before FILE (a usage error; it
         # would otherwise be taken for the file's name).
         keep = os.path.join(tmp, "keep.snap")
+        earlier = "# hon snapshot 1\nearlier\n"  # a snapshot, which a record may replace
         with open(keep, "w") as f:
-            f.write("earlier\n")
+            f.write(earlier)
         p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "record", keep, "nosuch"])
         check(p.returncode == 2 and "error[E412]" in p.stderr, "record under no edition", p)
         p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "record", "--no-tests",
                  keep], cwd=tmp)
         check(p.returncode == 2 and "takes its FILE first" in p.stderr, "an option for FILE", p)
-        check(open(keep).read() == "earlier\n" and sorted(os.listdir(tmp)) ==
+        check(open(keep).read() == earlier and sorted(os.listdir(tmp)) ==
               ["keep.snap", "s.snap"], "a failed record keeps the earlier file, adds none", p)
         for args in (["snapshot", "check"], ["snapshot", "frob", "x"],
                      ["snapshot", "record", "x", "a", "b"], ["snapshot", "check", "x", "y"]):
