@@ -4,7 +4,7 @@
 
 #include <pthread.h>
 
-_Thread_local uintptr_t stack_floor_cached;
+_Thread_local uintptr_t stack_floor_cached __attribute__((tls_model("initial-exec")));
 static _Thread_local size_t stack_bytes;
 
 uintptr_t stack_floor_init(void)

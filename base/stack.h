@@ -18,7 +18,8 @@
 /* The lowest address this thread's frames may reach: the stack's end plus STACK_MARGIN (half
  * the stack when that is less); 1 when
  * the stack's extent is unknown (no check then). 0 until stack_floor_init computed it. */
-extern _Thread_local uintptr_t stack_floor_cached;
+extern _Thread_local uintptr_t stack_floor_cached
+    __attribute__((tls_model("initial-exec"))); /* one load, in libhon.so too */
 
 /* Computes stack_floor_cached for this thread (pthread_getattr_np: the main thread's stack as
  * `ulimit -s` sizes it, another thread's as it was created) and returns it. */
