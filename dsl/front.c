@@ -1062,12 +1062,7 @@ static void walk_vec(walk_item **stack, size_t *len, size_t *cap, const ast_vec 
     }
 }
 
-/* The nesting bound of this thread: FRONT_MAX_DEPTH, or less when the native stack would not
- * hold that many levels of the walks that recurse over a tree (the resolver, the compiler, the
- * formatter, lint, traces): each level may take FRONT_LEVEL_BYTES of it, above stack.h's
- * margin. An 8 MiB stack (the usual `ulimit -s`) holds the whole bound; 256 KiB some 40
- * levels. At least 16. */
-static uint32_t depth_bound(void)
+uint32_t front_depth_bound(void)
 {
     size_t size = stack_size();
     if (!size)
@@ -1092,7 +1087,7 @@ static const ast_node *too_deep(front_ctx *ctx, const ast_node *root, deep_kind 
         front_oom(ctx);
         return NULL;
     }
-    const uint32_t bound = depth_bound();
+    const uint32_t bound = front_depth_bound();
     while (len && !oom) {
         walk_item it = stack[--len];
         if (it.depth > bound || it.chain > FRONT_MAX_CHAIN) {
@@ -1127,14 +1122,14 @@ static void report_deep(front_ctx *ctx, const ast_node *deep, deep_kind why)
     if (why == DEEP_CHAIN)
         front_error(ctx, E_TOO_DEEP, deep->loc, "operator chain too long (more than %d operators)",
                     FRONT_MAX_CHAIN);
-    else if (depth_bound() == FRONT_MAX_DEPTH)
+    else if (front_depth_bound() == FRONT_MAX_DEPTH)
         front_error(ctx, E_TOO_DEEP, deep->loc, "nesting too deep (more than %d levels)",
                     FRONT_MAX_DEPTH);
     else
         front_error(ctx, E_TOO_DEEP, deep->loc,
                     "nesting too deep (more than %u levels: what the native stack of %zu KiB "
                     "holds; %d with a larger `ulimit -s`)",
-                    depth_bound(), stack_size() >> 10, FRONT_MAX_DEPTH);
+                    front_depth_bound(), stack_size() >> 10, FRONT_MAX_DEPTH);
 }
 
 /* Drops every declaration beyond the bound, with an E008 for each. */

@@ -8482,7 +8482,7 @@ def small_stack_deep_recursion():
     # way: 250 nested `not` (an even count: true) are walked recursively by the resolver and
     # the compiler, some 1.7 KB a level, more than 256 KiB holds — refused with E008 naming
     # the stack, where an 8 MiB stack answers them.
-    def limited(kib, args):
+    def limited(kib, args, cache=None):
         def lower():
             hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
             want = kib << 10
@@ -8491,7 +8491,11 @@ def small_stack_deep_recursion():
             resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
         e = dict(os.environ)
         e.pop("HON_RULES", None)
-        e["HON_NO_CACHE"] = "1"
+        if cache:
+            e.pop("HON_NO_CACHE", None)
+            e["XDG_CACHE_HOME"] = cache
+        else:
+            e["HON_NO_CACHE"] = "1"
         p = subprocess.run([HON] + args, input="", capture_output=True, text=True, env=e,
                            timeout=120, preexec_fn=lower)
         p.args_shown = f"(ulimit -s {kib}; hon {' '.join(args)})"
@@ -8516,6 +8520,19 @@ def small_stack_deep_recursion():
               "a larger `ulimit -s`)" in p.stderr, "250 levels under 256 KiB: E008", p)
         p = limited(8192, ["--no-rules", "eval", deep])
         check(p.returncode == 0 and p.stdout == "true\n", "250 levels under 8 MiB", p)
+        # the parse cache keeps a file's tree parsed under an 8 MiB stack; under 256 KiB the
+        # file is parsed again (the cache is off for a smaller bound), E008, not a crash on
+        # the tree read back
+        rules = os.path.join(tmp, "deep.hon")
+        with open(rules, "w") as f:
+            f.write(f"fn f() -> bool = {deep};\n")
+        cache = os.path.join(tmp, "cache")
+        p = limited(8192, ["--no-rules", "--load", rules, "eval", "f()"], cache)
+        check(p.returncode == 0 and p.stdout == "true\n" and os.listdir(os.path.join(cache, "hon")),
+              "250 levels under 8 MiB, its parse kept", p)
+        p = limited(256, ["--no-rules", "--load", rules, "eval", "f()"], cache)
+        check(p.returncode == 1 and f"{rules}:1:" in p.stderr and "error[E008]: nesting too deep"
+              in p.stderr, "the cached tree is not read back under 256 KiB", p)
 
 
 if __name__ == "__main__":
