@@ -29,6 +29,7 @@ DIAG_CODE(GENERIC_TYPE,        18, "a generic type other than set<T> and list<T>
 DIAG_CODE(BAD_SQUARE,          19, "a square literal that is not a coordinate")
 DIAG_CODE(TWO_BOARDS,          20, "a test naming two boards")
 DIAG_CODE(TEST_SETTING_TWICE,  21, "a test giving its dice or its choices twice")
+DIAG_CODE(TEST_BOARD_KIND,     28, "a test's board that is not a .scn scenario file")
 
 /* E1xx: names and types (the resolver, dsl/; citations dsl/cite.c) */
 DIAG_CODE(UNKNOWN_NAME,       100, "unknown name")

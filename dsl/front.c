@@ -19,6 +19,7 @@
 #include "lexer.h"
 #include "mem.h"
 #include "parser.h"
+#include "stack.h"
 
 /* ---------------------------------------------------------------- errors */
 
@@ -744,6 +745,14 @@ ast_node *front_test(front_ctx *ctx, ast_loc loc, const char *title, const char 
             return reject(ctx, E_TWO_BOARDS, s->loc,
                           "a test loads one board; this one already names \"%s\"",
                           board->name ? board->name : "");
+        /* a board is a scenario file: a test (perhaps an expansion's from anywhere) may not
+           have hon read another file as one and show its lines as errors (language.md §6.7) */
+        size_t n = s->name ? strlen(s->name) : 0;
+        if (n < 5 || strcmp(s->name + n - 4, ".scn") != 0 || s->name[n - 5] == '/')
+            return reject(ctx, E_TEST_BOARD_KIND, s->loc,
+                          "a test's board is a scenario file, its name ending in .scn (relative "
+                          "to the test's file), not \"%s\"",
+                          s->name ? s->name : "");
         board = s;
     }
     ast_node *n = front_items(ctx, AST_TEST, loc, NULL, expects);
@@ -1053,6 +1062,15 @@ static void walk_vec(walk_item **stack, size_t *len, size_t *cap, const ast_vec 
     }
 }
 
+uint32_t front_depth_bound(void)
+{
+    size_t size = stack_size();
+    if (!size)
+        return FRONT_MAX_DEPTH;
+    size_t levels = size > STACK_MARGIN ? (size - STACK_MARGIN) / FRONT_LEVEL_BYTES : 0;
+    return levels >= FRONT_MAX_DEPTH ? FRONT_MAX_DEPTH : levels < 16 ? 16 : (uint32_t)levels;
+}
+
 /* Finds a node beyond the bound below root (depth 1), without recursion: the tree is untrusted
  * until this passes. Returns that node and sets *why, or NULL when the tree is within bounds.
  * Sets ctx->oom if the work stack cannot grow. */
@@ -1069,11 +1087,12 @@ static const ast_node *too_deep(front_ctx *ctx, const ast_node *root, deep_kind 
         front_oom(ctx);
         return NULL;
     }
+    const uint32_t bound = front_depth_bound();
     while (len && !oom) {
         walk_item it = stack[--len];
-        if (it.depth > FRONT_MAX_DEPTH || it.chain > FRONT_MAX_CHAIN) {
+        if (it.depth > bound || it.chain > FRONT_MAX_CHAIN) {
             found = it.n;
-            *why = it.depth > FRONT_MAX_DEPTH ? DEEP_NESTING : DEEP_CHAIN;
+            *why = it.depth > bound ? DEEP_NESTING : DEEP_CHAIN;
             break;
         }
         const ast_node *n = it.n;
@@ -1103,9 +1122,14 @@ static void report_deep(front_ctx *ctx, const ast_node *deep, deep_kind why)
     if (why == DEEP_CHAIN)
         front_error(ctx, E_TOO_DEEP, deep->loc, "operator chain too long (more than %d operators)",
                     FRONT_MAX_CHAIN);
-    else
+    else if (front_depth_bound() == FRONT_MAX_DEPTH)
         front_error(ctx, E_TOO_DEEP, deep->loc, "nesting too deep (more than %d levels)",
                     FRONT_MAX_DEPTH);
+    else
+        front_error(ctx, E_TOO_DEEP, deep->loc,
+                    "nesting too deep (more than %u levels: what the native stack of %zu KiB "
+                    "holds; %d with a larger `ulimit -s`)",
+                    front_depth_bound(), stack_size() >> 10, FRONT_MAX_DEPTH);
 }
 
 /* Drops every declaration beyond the bound, with an E008 for each. */

@@ -16,6 +16,17 @@
  * dropped with E008), so later stages may walk it recursively; and a source longer than
  * FRONT_MAX_SOURCE bytes is refused with E007 (columns and offsets stay well inside 32 bits). */
 #define FRONT_MAX_DEPTH 256
+/* The native stack one level of a tree may take in the walks that recurse over it (some 1.7
+ * KB measured for the deepest, `not` in a traced answer, with room to spare): on a stack too
+ * small for FRONT_MAX_DEPTH such levels, the bound is what it holds (front.c depth_bound). */
+#define FRONT_LEVEL_BYTES 4096
+
+/* The nesting bound of this thread: FRONT_MAX_DEPTH, or less when the native stack would not
+ * hold that many levels of the walks that recurse over a tree (the resolver, the compiler, the
+ * formatter, lint, traces): each level may take FRONT_LEVEL_BYTES of it, above stack.h's
+ * margin. An 8 MiB stack (the usual `ulimit -s`) holds the whole bound; 256 KiB some 40
+ * levels. At least 16. */
+uint32_t front_depth_bound(void);
 /* A left operand of a binary operator adds no nesting level, so `1 + 1 + ... + 1` is
  * shallow; such operands are counted apart, at most this many along any path of the tree (E008
  * "operator chain too long"). The resolver and the compiler walk these chains in loops. */

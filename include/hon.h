@@ -958,6 +958,16 @@ hon_status hon_build_lazily(hon_vm *vm, bool lazily);
 /* The cap in force (its default when unset); 0 for a NULL vm or an unknown cap. */
 uint64_t hon_cap_value(const hon_vm *vm, hon_cap which);
 
+/* Reads the whole file at `path` as hon reads its rule files and boards (the one way every
+ * file a user names is read): a directory, what is no regular file (a FIFO, never waited on; a
+ * device such as /dev/zero; a socket) and a file of more than `max` bytes are refused.
+ * *text gets a new NUL-terminated buffer (free with hon_text_free; it may hold NUL bytes), *len
+ * its bytes. Returns HON_OK; else *text is NULL and the status is HON_ERR_MEMORY when memory
+ * ran out, HON_ERR_IO otherwise, *why (when not NULL) getting the reason as text ("not a
+ * regular file (a FIFO, a device or a socket)", "file too large", strerror's) for the
+ * caller's message. Nothing is reported. */
+hon_status hon_read_file(const char *path, size_t max, char **text, size_t *len, const char **why);
+
 /* Writes the file at `path` whole or not at all (a scratch file beside it renamed into place;
  * a path that exists and is no regular file, such as /dev/stdout, is written directly; a
  * symbolic link is written through, the link kept):

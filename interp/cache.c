@@ -6,7 +6,7 @@
  * "KEY.ast" (KEY: 16 hex digits). Nothing is ever required of the cache: an image that is
  * missing, damaged, or of another build is passed over and the file is parsed; a directory
  * that cannot be made or written leaves images unwritten; HON_NO_CACHE set (non-empty)
- * turns it off. Only a parse with no diagnostic at all is kept, so a file read back reports
+ * turns it off, and so does a native stack too small for the full nesting bound (front.h). Only a parse with no diagnostic at all is kept, so a file read back reports
  * what its parse would have: nothing. Images are written whole or not at all
  * (file_replace_whole: a scratch file renamed over the entry, a link or FIFO there replaced,
  * never followed), so sessions that share the directory never see half an image.
@@ -51,6 +51,11 @@ static char *cache_dir(bool make)
 {
     const char *off = getenv("HON_NO_CACHE");
     if (off && *off)
+        return NULL;
+    /* a stack too small for the full nesting bound (front_depth_bound) is a smaller bound than
+       the images were parsed under: a tree read back could be too deep for it, so the files
+       are parsed (and the bound checked) */
+    if (front_depth_bound() < FRONT_MAX_DEPTH)
         return NULL;
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     strbuf b = { 0 };

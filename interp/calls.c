@@ -10,6 +10,7 @@
 #include "answer.h"
 #include "fork.h"
 #include "frame.h"
+#include "stack.h"
 #include "vm.h"
 
 /* ---- a chunk run from C ---- */
@@ -27,6 +28,14 @@ static inline __attribute__((always_inline)) bool run_chunk_inline(vm_ctx *x, co
     const unsigned depth = x->depth;
     if (!ch)
         return state_fail(x, E_INTERNAL, "missing chunk");
+    /* every nested run from C recurses in C (vm_execute, here): the depth cap (at most 1,000)
+       fits the usual 8 MiB stack, not every stack (`ulimit -s 256`), so the stack left is
+       checked too (stack.h), E206 rather than a crash */
+    if (stack_short())
+        return state_fail(x, E_DEPTH,
+                          "call depth limit: the native stack (%zu KiB) runs short at call depth "
+                          "%u (a smaller `limit depth`, or a larger `ulimit -s`)",
+                          stack_size() >> 10, x->depth);
     size_t nb = argi + nargs == sp0 ? argi : sp0;
     if (!vm_enter_frame(x, ch, nb, vm_zero_from(ch, nargs)))
         return false;

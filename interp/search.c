@@ -905,7 +905,7 @@ static hon_status write_witness(search *r, const gboard *g, const char *comment,
     int status = 0;
     int err = file_write_whole(path, write_text, &r->text, &status);
     if (err || status) {
-        session_report(r->s.vm[0], E_NONE, path, "cannot write '%s': %s", path,
+        session_report(r->s.vm[0], E_PROGRAM_WRITE, path, "cannot write '%s': %s", path,
                        err ? strerror(err) : "output error");
         return HON_ERR_IO;
     }
@@ -917,7 +917,7 @@ static hon_status write_witness(search *r, const gboard *g, const char *comment,
     witness_picture pic = { r->s.vm[0], ends ? a : NULL, ends ? b : NULL };
     hon_status st = hon_write_file(svg, draw_witness, &pic, &err);
     if (st != HON_OK) {
-        session_report(r->s.vm[0], E_NONE, svg, "cannot write '%s': %s", svg,
+        session_report(r->s.vm[0], E_PROGRAM_WRITE, svg, "cannot write '%s': %s", svg,
                        err ? strerror(err) : hon_status_text(st));
         return st;
     }

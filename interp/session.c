@@ -367,6 +367,14 @@ size_t hon_shorten_message(char *s)
     return diag_shorten(s);
 }
 
+hon_status hon_read_file(const char *path, size_t max, char **text, size_t *len, const char **why)
+{
+    int err = file_read(path, max, text, len);
+    if (why)
+        *why = err ? file_error(err) : NULL;
+    return err == ENOMEM ? HON_ERR_MEMORY : err ? HON_ERR_IO : HON_OK;
+}
+
 /* The writer of hon_write_file through file_write_whole's int-returning callback. */
 typedef struct write_job {
     hon_status (*write)(FILE *f, void *ud);

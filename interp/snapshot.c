@@ -268,14 +268,18 @@ static const char *header_line(snap *sn, char *l, uint32_t line, const char **va
         q->int_lo = 1;
         q->int_hi = 0;
     } else if (strcmp(l, "ints") == 0) {
+        errno = 0;
         long long lo = strtoll(v, &end, 10), hi = 0;
         char *e2 = end;
         if (end != v && strncmp(end, "..", 2) == 0)
             hi = strtoll(end + 2, &e2, 10);
         q->int_lo = lo;
         q->int_hi = hi;
-        if (end == v || strncmp(end, "..", 2) != 0 || e2 == end + 2 || *e2 || lo > hi ||
-            hi - lo > 1000)
+        /* as --ints (repl/compare.c parse_ints): a number out of range is refused, not clamped,
+           and the width is taken unsigned, as hi - lo overflows a long long for a range wider
+           than half of it (-5e18..5e18 passed as "at most 1000 apart") */
+        if (errno == ERANGE || end == v || strncmp(end, "..", 2) != 0 || e2 == end + 2 || *e2 ||
+            lo > hi || (unsigned long long)hi - (unsigned long long)lo > 1000)
             want = "LO..HI (LO at most HI, at most 1000 apart) or none";
     } else
         want = "";

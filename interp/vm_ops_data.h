@@ -11,6 +11,9 @@ VM_CASE(MAKE_LIST)
     uint32_t t = OPA, n = OPB;
     SKIP(2);
     SAVE_PC();
+    /* a literal is a list too: the cap (E229) holds for `[1, 1, ...]` as for `++` */
+    if (n > x->max_list)
+        RAISE(E_LIST_SIZE, "a list of more than %zu items (the list size cap)", x->max_list);
     vlist *l = state_alloc(x, sizeof *l + (size_t)n * sizeof(val));
     if (!l)
         goto error;

@@ -276,6 +276,22 @@ int cli_svg(cli_session *s, const char *path, const char *from, const char *to, 
  * it already holds an SVG. Otherwise says why (cli_error_code, E408) and returns false: a directory, a
  * place that cannot be written, or a file that is no SVG (a rules file given by mistake). */
 bool cli_may_replace_with_svg(const char *path);
+/* What an output file holds, for cli_may_replace. */
+typedef enum cli_out_kind {
+    CLI_OUT_SVG,      /* a picture (`svg OUT`, `reach UNIT OUT`, a witness's .svg) */
+    CLI_OUT_SCENARIO, /* a board (`diff --search --witness FILE`) */
+    CLI_OUT_SNAPSHOT  /* `snapshot record FILE` */
+} cli_out_kind;
+/* The one guard of every file hon writes for the user (svgfile.c), asked before any work: the
+ * file at `path` may be written when it does not exist (and its directory is writable), is no
+ * regular file (a device such as /dev/stdout, written in place), is empty, or already holds
+ * what `kind` writes — an SVG (after white space and a byte-order mark its text begins "<" and
+ * names "<svg" within its first 4 KiB), a scenario (its first line that is no comment is a
+ * board directive), a snapshot (it begins "# hon snapshot "). A file named `*.hon` is never
+ * replaced, nor one holding a NUL byte. Otherwise says why (cli_error_code, E408: "refusing to
+ * replace 'PATH': it exists and is not ...", or "cannot write 'PATH': why") and returns false:
+ * a mistyped name never costs a file of another kind. */
+bool cli_may_replace(const char *path, cli_out_kind kind);
 /* `los X Y`: the line of sight from X to Y (units `$a` or squares `@C4`/`C4`: hon_place_of),
  * asked by hon_los — line_of_sight(X, Y) with each place as its parameter wants it, or
  * sight_to_square($u, @SQ) between a unit and a square holding no unit or several, or

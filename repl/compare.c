@@ -220,8 +220,29 @@ char *cli_global_setting(const cli_opts *g)
     return s;
 }
 
+/* Whether the witness files of `diff --search --witness FILE` may be written (cli_may_replace):
+ * FILE a scenario, its picture (FILE with `.scn` replaced by `.svg`, else FILE.svg: as
+ * interp/search.c write_witness names it) an SVG. Asked before the search, which may run for
+ * minutes, rather than when the witness is found. */
+static bool witness_writable(const char *path)
+{
+    size_t len = strlen(path);
+    bool scn = len > 4 && strcmp(path + len - 4, ".scn") == 0;
+    char *svg = malloc(len + 5);
+    if (!svg) {
+        cli_error_code(CLI_E_MEMORY, "out of memory");
+        return false;
+    }
+    snprintf(svg, len + 5, "%.*s.svg", (int)(scn ? len - 4 : len), path);
+    bool ok = cli_may_replace(path, CLI_OUT_SCENARIO) && cli_may_replace(svg, CLI_OUT_SVG);
+    free(svg);
+    return ok;
+}
+
 int cli_diff(cli_session *s, const cli_question_opts *o)
 {
+    if (o->search && o->so.witness && !witness_writable(o->so.witness))
+        return 2;
     size_t before = s->diags, ndiff = 0;
     hon_vm *a = hon_vm_copy(s->vm), *b = a ? hon_vm_copy(s->vm) : NULL;
     hon_status st = b ? HON_OK : HON_ERR_MEMORY;
@@ -278,6 +299,9 @@ static hon_status write_record(FILE *f, void *ud)
 
 int cli_snapshot_record(cli_session *s, const char *path, const cli_question_opts *o)
 {
+    /* a rule file (or any file that is no snapshot) named by mistake is never replaced */
+    if (!cli_may_replace(path, CLI_OUT_SNAPSHOT))
+        return 2;
     size_t before = s->diags;
     char *notes = NULL;
     size_t nlen = 0;

@@ -17,6 +17,7 @@
 /* A test file larger than this is not read (tests name IDs in small text files). */
 enum {
     MAX_TEST_FILE = 16 << 20,
+    MAX_INVENTORY = 64 << 20, /* bytes of an inventory (the project's is some 35 KB) */
     MAX_DEPTH = 32
 };
 
@@ -191,34 +192,41 @@ size_t cli_inventory_row(const char *line)
     return strncmp(line + 2 + n, " |", 2) == 0 && memchr(line + 2, '.', n) ? n : 0;
 }
 
-/* Adds the IDs of an inventory's table rows (cli_inventory_row). Returns false after reporting
- * an I/O error or a file with no such row. */
+/* Adds the IDs of an inventory's table rows (cli_inventory_row). The file is read as every
+ * file a user names (hon_read_file): a directory, a FIFO or a device (/dev/zero, which was
+ * read forever) is refused with the reason. Returns false after reporting an I/O error or a
+ * file with no such row. */
 static bool read_inventory(id_set *s, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        cli_error_code(CLI_E_READ, "cannot read '%s': %s", path, strerror(errno));
+    char *text;
+    size_t len;
+    const char *why;
+    hon_status st = hon_read_file(path, MAX_INVENTORY, &text, &len, &why);
+    if (st == HON_ERR_MEMORY) {
+        cli_error_code(CLI_E_MEMORY, "out of memory reading '%s'", path);
         return false;
     }
-    char line[4096];
-    size_t found = 0;
-    while (fgets(line, sizeof line, f)) {
-        size_t n = cli_inventory_row(line);
-        if (n == 0)
-            continue;
-        id_row *r = add(s, line + 2, n);
-        if (r) {
-            r->inventory = true;
-            found++;
-        }
+    if (st != HON_OK) {
+        cli_error_code(CLI_E_READ, "cannot read '%s': %s", path, why);
+        return false;
     }
-    bool ok = !ferror(f);
-    fclose(f);
-    if (!ok)
-        cli_error_code(CLI_E_READ, "cannot read '%s'", path);
-    else if (!found && !s->oom)
+    size_t found = 0;
+    for (const char *line = text; line < text + len;) {
+        const char *nl = memchr(line, '\n', (size_t)(text + len - line));
+        size_t n = cli_inventory_row(line); /* stops at the line's end: '\n' is no ID byte */
+        if (n) {
+            id_row *r = add(s, line + 2, n);
+            if (r) {
+                r->inventory = true;
+                found++;
+            }
+        }
+        line = nl ? nl + 1 : text + len;
+    }
+    hon_text_free(text);
+    if (!found && !s->oom)
         cli_error_code(CLI_E_FILE_KIND, "'%s' has no inventory rows (`| ID | ...` lines)", path);
-    return ok && found;
+    return found;
 }
 
 /* The section of an ID: its first two parts when it has three or more (BRO.1, BRO.scn,

@@ -23,6 +23,7 @@
 enum {
     CONTEXT = 3
 };
+#define FMT_MAX_FILE ((size_t)64 << 20) /* bytes of a rule file, as hon_load_file's bound */
 
 typedef struct fmt_opts {
     bool check, diff, json;
@@ -65,11 +66,21 @@ static char *slurp_stream(FILE *f, size_t *len)
     return s;
 }
 
-/* Reads a whole file into a new string (*len bytes); NULL with errno set when it cannot. */
-static char *slurp(const char *path, size_t *len)
+/* Reads a whole file into a new string (*len bytes, free with free()) as every file a user
+ * names is read (hon_read_file: a directory, a FIFO or a device is refused, never waited on or
+ * read forever; a rule file's bound); NULL with *why the reason when it cannot. */
+static char *slurp(const char *path, size_t *len, const char **why)
 {
-    FILE *f = fopen(path, "rb");
-    return f ? slurp_stream(f, len) : NULL;
+    char *file;
+    if (hon_read_file(path, FMT_MAX_FILE, &file, len, why) != HON_OK)
+        return NULL;
+    char *s = malloc(*len + 1);
+    if (s)
+        memcpy(s, file, *len + 1);
+    else
+        *why = strerror(ENOMEM);
+    hon_text_free(file);
+    return s;
 }
 
 /* The lines of text (n bytes): starts[i] is where line i starts; starts[count] == n. */
@@ -281,10 +292,11 @@ static char *diff_text(const char *path, const char *text, size_t len, const cha
 static void fmt_file(cli_session *s, const char *path, fmt_opts *o)
 {
     size_t len = 0, out_len = 0;
-    char *text = slurp(path, &len), *laid = NULL, *diff = NULL;
+    const char *why = NULL;
+    char *text = slurp(path, &len, &why), *laid = NULL, *diff = NULL;
     bool changed = false, written = false;
     if (!text) {
-        cli_error_file(CLI_E_CANNOT_READ, path, "cannot read '%s': %s", path, strerror(errno));
+        cli_error_file(CLI_E_CANNOT_READ, path, "cannot read '%s': %s", path, why);
         o->rc = 1;
         o->failed++;
         if (o->json)

@@ -27,6 +27,8 @@ enum {
 };
 
 #define MAX_MESSAGE ((size_t)64 << 20) /* bytes of one message's body */
+/* bytes of a file read from disk (an inventory, a rule file) */
+#define LSP_MAX_FILE ((size_t)64 << 20)
 
 /* ---- positions ---- */
 
@@ -691,19 +693,14 @@ static char *text_of(const server *srv, const char *path)
     for (const doc *o = srv->docs; o; o = o->next)
         if (strcmp(o->name, path) == 0)
             return strdup(o->text);
-    FILE *f = fopen(path, "r");
-    char *text = NULL;
-    size_t n = 0;
-    if (f) {
-        FILE *m = open_memstream(&text, &n);
-        char buf[4096];
-        size_t k;
-        while (m && (k = fread(buf, 1, sizeof buf, f)) > 0)
-            fwrite(buf, 1, k, m);
-        if (m)
-            fclose(m);
-        fclose(f);
-    }
+    /* read as every file a user names (hon_read_file): a FIFO or a device is refused, never
+       waited on or read forever */
+    char *file;
+    size_t n;
+    if (hon_read_file(path, LSP_MAX_FILE, &file, &n, NULL) != HON_OK)
+        return NULL;
+    char *text = strdup(file); /* the caller frees it with free() */
+    hon_text_free(file);
     return text;
 }
 
@@ -862,15 +859,16 @@ static json_object *location(const server *srv, const hon_decl *d)
  * (cli_inventory_row), or NULL when the file cannot be read or lists no such ID. */
 static json_object *inventory_row(const char *path, const char *id)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    char *text;
+    size_t len, k = strlen(id);
+    if (hon_read_file(path, LSP_MAX_FILE, &text, &len, NULL) != HON_OK)
         return NULL;
-    char *line = NULL;
-    size_t cap = 0, k = strlen(id);
     unsigned no = 0;
     json_object *loc = NULL;
-    while (!loc && getline(&line, &cap, f) >= 0) {
+    for (const char *line = text; !loc && line < text + len;) {
+        const char *nl = memchr(line, '\n', (size_t)(text + len - line));
         no++;
+        /* cli_inventory_row stops at the line's end: '\n' is no ID byte */
         if (cli_inventory_row(line) == k && strncmp(line + 2, id, k) == 0) {
             char *uri = uri_of_path(path);
             loc = json_object_new_object();
@@ -878,23 +876,25 @@ static json_object *inventory_row(const char *path, const char *id)
             json_object_object_add(loc, "range", range_of(NULL, 0, no, 3, no, 2 + (unsigned)k));
             free(uri);
         }
+        line = nl ? nl + 1 : text + len;
     }
-    free(line);
-    fclose(f);
+    hon_text_free(text);
     return loc;
 }
 
-/* Takes `path` (NULL: none) as the server's rules inventory; one that cannot be read is
- * said on standard error (the protocol leaves it alone), and kept: it may appear later. */
+/* Takes `path` (NULL: none) as the server's rules inventory; one that cannot be read (read as
+ * inventory_row reads it: a FIFO or a device such as /dev/zero is refused, not read) is said
+ * on standard error (the protocol leaves it alone), and kept: it may appear later. */
 static void set_inventory(server *srv, const char *path)
 {
     free(srv->inventory);
     srv->inventory = path ? strdup(path) : NULL;
-    FILE *f = path ? fopen(path, "r") : NULL;
-    if (path && !f)
-        cli_error_code(CLI_E_READ, "cannot read the inventory '%s': %s", path, strerror(errno));
-    if (f)
-        fclose(f);
+    char *text = NULL;
+    size_t len;
+    const char *why = NULL;
+    if (path && hon_read_file(path, LSP_MAX_FILE, &text, &len, &why) != HON_OK)
+        cli_error_code(CLI_E_READ, "cannot read the inventory '%s': %s", path, why);
+    hon_text_free(text);
 }
 
 /* Loads the scenario at `path` as the session's board (initializationOptions.board, as

@@ -6,6 +6,7 @@
  * reader.c (libedit, history, ^C); Tab completes by context (complete.c). The commands are
  * cli.c's; their contract is docs/spec/repl.md.
  */
+#define _XOPEN_SOURCE 700 /* fmemopen */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +21,8 @@
 #include "entry.h"
 #include "progress.h"
 #include "reader.h"
+
+#define PLAY_MAX_FILE ((size_t)16 << 20) /* bytes of a play script */
 
 /* What errors call input that is not a terminal (a script). */
 static const char script_name[] = "<stdin>";
@@ -1397,9 +1400,18 @@ int repl_run(cli_session *s)
 
 int repl_play(cli_session *s, const char *path, bool board_set, bool seed_set)
 {
-    FILE *in = fopen(path, "r");
+    /* read whole as every file a user names (hon_read_file): a directory, a FIFO or a device
+       (/dev/zero, which was read forever) is refused with the reason */
+    char *script;
+    size_t len;
+    const char *why;
+    hon_status st = hon_read_file(path, PLAY_MAX_FILE, &script, &len, &why);
+    FILE *in = st == HON_OK ? fmemopen(script, len, "r") : NULL;
     if (!in) {
-        cli_error_code(CLI_E_READ, "cannot read the play script '%s': %s", path, strerror(errno));
+        cli_error_code(st == HON_ERR_MEMORY || st == HON_OK ? CLI_E_MEMORY : CLI_E_READ,
+                       "cannot read the play script '%s': %s", path,
+                       st == HON_OK ? strerror(ENOMEM) : why);
+        hon_text_free(script);
         return 1;
     }
     reader rd;
@@ -1415,10 +1427,7 @@ int repl_play(cli_session *s, const char *path, bool board_set, bool seed_set)
     s->script_dir = NULL;
     s->echo_choices = false;
     reader_close(&rd);
-    if (ferror(in)) {
-        cli_error_code(CLI_E_READ, "cannot read the play script '%s'", path);
-        status = 1;
-    }
     fclose(in);
+    hon_text_free(script);
     return status;
 }

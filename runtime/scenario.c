@@ -477,6 +477,13 @@ static void pass1(loader *l)
     size_t off = 0;
     int no = 0;
     while (off <= l->len && !l->stopped && !l->oom) {
+        /* a file with an error before any directive is clearly no scenario (a rule file,
+           /etc/passwd named by mistake or by a hostile test): its first error alone is said
+           (the line quoted once), not fifty lines of it */
+        if (!l->directive && l->nerr > 0) {
+            l->stopped = true;
+            break;
+        }
         size_t end = off;
         while (end < l->len && l->text[end] != '\n')
             end++;
@@ -512,12 +519,19 @@ static void pass1(loader *l)
         blk = B_NONE;
         const tok kw = l->toks[0];
         if (text_tok_is(&kw, "legend")) {
+            l->directive = true;
             do_legend_fields(l, &lr, 1);
             blk = B_LEGEND;
             continue;
         }
         if (!text_tokenize(l, &lr) || l->ntok == 0)
             continue;
+        static const char *const directives[] = {
+            "scenario", "cite",   "topology", "colour", "size",       "map",         "elevation",
+            "side",     "square", "element",  "unit",   "interspace", "mine_counter"
+        };
+        for (size_t d = 0; d < sizeof directives / sizeof *directives; d++)
+            l->directive |= text_tok_is(&l->toks[0], directives[d]);
         if (text_tok_is(&l->toks[0], "scenario"))
             do_title(l, &lr);
         else if (text_tok_is(&l->toks[0], "cite"))

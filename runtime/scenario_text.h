@@ -83,6 +83,7 @@ typedef struct loader {
     size_t first_err;
     int nerr;
     bool stopped, oom;
+    bool directive; /* a known directive was read (pass 1): the text is a scenario */
     scenario *s;
     board *b;
     /* size */

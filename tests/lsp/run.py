@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import urllib.parse
 
 HON, SRC, CASE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
@@ -615,6 +616,34 @@ def citations_inventory():
         rc, _ = s.finish()
         check(rc == 0 and "cannot read the inventory" in s.err and "missing.md" in s.err,
               f"the unreadable inventory is said: {s.err!r}")
+        # newuser20 P2: an inventory that is no regular file — /dev/zero, read forever, and a
+        # FIFO with no writer, which blocked the open — hung the server at the first definition
+        # on a citation, and the shutdown after it was never answered. Refused as --load
+        # refuses them (said on standard error, with the reason), by the flag and by the
+        # client's initializationOptions alike; the ID then goes to its source declaration.
+        # A watchdog kills a server that does not finish in 20 s: its closed output fails.
+        fifo = os.path.join(tmp, "inventory.fifo")
+        os.mkfifo(fifo)
+        for args, options, named in ((["--inventory", "/dev/zero"], None, "/dev/zero"),
+                                     (["--inventory", fifo], None, fifo),
+                                     ([], {"inventory": "/dev/zero"}, "/dev/zero")):
+            s = Server(args)
+            dog = threading.Timer(20, s.p.kill)
+            dog.start()
+            try:
+                s.initialize(options)
+                s.open(uri, text)
+                s.diagnostics(uri)
+                loc = s.at("textDocument/definition", uri, line, ch + len('cite "BRO'))["result"]
+                check(loc and loc["uri"] == uri_of(sources) and
+                      loc["range"]["start"]["line"] == sline,
+                      f"{args} {options}: an inventory that is no file: {loc}, want "
+                      f"{sources}:{sline}")
+                rc, _ = s.finish()
+            finally:
+                dog.cancel()
+            check(rc == 0 and f"cannot read the inventory '{named}': not a regular file" in s.err,
+                  f"{args} {options}: the inventory that is no file is said: {s.err!r}")
     p = subprocess.run([HON, "lsp", "--inventory"], capture_output=True, text=True,
                        stdin=subprocess.DEVNULL, timeout=60)
     check(p.returncode == 2 and "--inventory" in p.stderr, f"lsp --inventory alone: {p}")

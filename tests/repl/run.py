@@ -7027,14 +7027,15 @@ def snapshot_record_within_what_check_reads():
     # questions), exit 2, and the file named is left as it was.
     with tempfile.TemporaryDirectory() as tmp:
         keep = os.path.join(tmp, "keep.snap")
+        earlier = "# hon snapshot 1\nearlier\n"  # a snapshot, which a record may replace
         with open(keep, "w") as f:
-            f.write("earlier\n")
+            f.write(earlier)
         p = run(["snapshot", "record", keep])
         check(p.returncode == 2 and "error[E433]: the snapshot would be larger than 64 MiB, the "
               "most `snapshot check` reads" in p.stderr and "--board FILE" in p.stderr and
               "--query" not in p.stderr and
               p.stdout == "", "the record refused beyond what check reads", p)
-        check(open(keep).read() == "earlier\n" and os.listdir(tmp) == ["keep.snap"],
+        check(open(keep).read() == earlier and os.listdir(tmp) == ["keep.snap"],
               "the earlier file kept, no other left", p)
 
 
@@ -7066,7 +7067,18 @@ def snapshot_bad_input():
                                 ("cap 99999999999999999999999", 5, "the header's 'cap' takes a "
                                  "positive integer, not '99999999999999999999999'"),
                                 ("tests maybe", 7, "the header's 'tests' takes yes or no, not "
-                                 "'maybe'")):
+                                 "'maybe'"),
+                                # newuser20 P3: HI - LO = 10^19 overflows a 64-bit integer
+                                # (wrapping to a negative width), and the range passed as "at
+                                # most 1000 apart": the check then ran to the memory cap
+                                ("ints -5000000000000000000..5000000000000000000", 6,
+                                 "the header's 'ints' takes LO..HI (LO at most HI, at most 1000 "
+                                 "apart) or none, not '-5000000000000000000..5000000000000000000'"),
+                                # a LO below the 64-bit range was clamped to its least value,
+                                # and LO..LO+808 read as 809 values
+                                ("ints -99999999999999999999..-9223372036854775000", 6,
+                                 "the header's 'ints' takes LO..HI (LO at most HI, at most 1000 "
+                                 "apart) or none, not '-99999999999999999999..-9223372036854775000'")):
             path, p = snap_with(f"# hon snapshot 1\nsetting plain\n{line}\n\n")
             check(p.returncode == 2 and f"{path}:3:{col}: error[E431]: {want}\n" in p.stderr and
                   "not a header line" not in p.stderr, f"header '{line}': its value is wrong", p)
@@ -7103,14 +7115,15 @@ def snapshot_bad_input():
         # setting naming no edition (E412), an option put before FILE (a usage error; it
         # would otherwise be taken for the file's name).
         keep = os.path.join(tmp, "keep.snap")
+        earlier = "# hon snapshot 1\nearlier\n"  # a snapshot, which a record may replace
         with open(keep, "w") as f:
-            f.write("earlier\n")
+            f.write(earlier)
         p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "record", keep, "nosuch"])
         check(p.returncode == 2 and "error[E412]" in p.stderr, "record under no edition", p)
         p = run(["--no-rules", "--load", fx("diff.hon"), "snapshot", "record", "--no-tests",
                  keep], cwd=tmp)
         check(p.returncode == 2 and "takes its FILE first" in p.stderr, "an option for FILE", p)
-        check(open(keep).read() == "earlier\n" and sorted(os.listdir(tmp)) ==
+        check(open(keep).read() == earlier and sorted(os.listdir(tmp)) ==
               ["keep.snap", "s.snap"], "a failed record keeps the earlier file, adds none", p)
         for args in (["snapshot", "check"], ["snapshot", "frob", "x"],
                      ["snapshot", "record", "x", "a", "b"], ["snapshot", "check", "x", "y"]):
@@ -8070,7 +8083,8 @@ def untrusted_caps():
         with open(exp, "w") as f:
             f.write("fn grow(l: list<int>, n: int) -> list<int> =\n"
                     "  if n == 0 then l else grow(l ++ l, n - 1);\n"
-                    "fn forever(n: int) -> int = forever(n + 1);\n")
+                    "fn forever(n: int) -> int = forever(n + 1);\n"
+                    "enum eleven { e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11 }\n")
         huge = os.path.join(tmp, "huge.hon")
         with open(huge, "w") as f:  # 200,000 small fns, about 7.8 MB
             f.write("".join(f"fn f{i}(n: int) -> int = n + {i};\n" for i in range(200000)))
@@ -8082,8 +8096,9 @@ def untrusted_caps():
             "forever(1)",
             # 40 dice roll C(45, 5) = 1,221,759 > 1,000,000 multisets of faces: E210 at once
             "odds roll 40 d6",
-            # a comprehension of 11 items under a cap of 10 stops at its 11th item
-            "limit list 10", "[x * 2 for x in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]",
+            # a comprehension of 11 items under a cap of 10 stops at its 11th item (over an
+            # enum's 11 members: a literal of 11 items is refused itself, list_literal_cap)
+            "limit list 10", "[x for x in eleven]",
             "limit list 0",
             # a cap of 4 MiB: the 2^19 items (8 MiB of values) are refused, E230 at the `++`
             "limit memory 4M", "len(grow([1], 19))", "len(grow([1], 10))",
@@ -8724,6 +8739,209 @@ def setup_check_error_names_the_unit():
               and f"{board}:7:1: note: while the board {board} was checked: 'a', set up where it "
               "stands (may_start_at)" in p.stderr and "    7 | unit a = squad allies at A1\n"
               in p.stderr and p.stdout == "", "the error, then where and what was checked", p)
+
+
+@case
+def file_options_refuse_devices():
+    # newuser20 P1: every file a user names is read as --load reads it (hon_read_file): what is
+    # no regular file is refused with the reason, "not a regular file (a FIFO, a device or a
+    # socket)", exit 1, at once. `coverage --inventory /dev/zero` read the endless device 4 KiB
+    # at a time forever; `play /dev/zero` too; `fmt` of a FIFO named x.hon blocked in its
+    # open, waiting for a writer; and a directory as inventory gave no reason. Each command
+    # here runs under a 20 s timeout: a hang fails the case (TimeoutExpired).
+    def within(args):
+        e = dict(os.environ)
+        e.pop("HON_RULES", None)
+        try:
+            p = subprocess.run([HON] + args, input="", capture_output=True, text=True, env=e,
+                               timeout=20)
+        except subprocess.TimeoutExpired:
+            raise Failure(f"hon {' '.join(args)}: still running after 20 s")
+        p.args_shown = " ".join(["hon"] + args)
+        check(p.returncode >= 0, "no death by signal", p)
+        return p
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo = os.path.join(tmp, "x.hon")
+        os.mkfifo(fifo)
+        reason = "not a regular file (a FIFO, a device or a socket)"
+        for args, said in (
+                (["coverage", "--inventory", "/dev/zero"], "error[E407]: cannot read "
+                 f"'/dev/zero': {reason}"),
+                (["coverage", "--inventory", fifo], f"error[E407]: cannot read '{fifo}': "
+                 f"{reason}"),
+                (["coverage", "--inventory", tmp], f"error[E407]: cannot read '{tmp}': Is a "
+                 "directory"),
+                (["play", "/dev/zero"], "error[E407]: cannot read the play script "
+                 f"'/dev/zero': {reason}"),
+                (["play", fifo], f"error[E407]: cannot read the play script '{fifo}': "
+                 f"{reason}"),
+                (["fmt", fifo], f"error[E005]: cannot read '{fifo}': {reason}"),
+                (["fmt", "--check", fifo], f"error[E005]: cannot read '{fifo}': {reason}")):
+            p = within(["--no-rules"] + args)
+            check(p.returncode == 1 and said in p.stderr and p.stdout == "",
+                  f"{' '.join(args)}: refused with the reason", p)
+
+
+@case
+def output_files_never_clobber():
+    # newuser20 P4: every file hon writes for the user goes through svg's guard (repl.md §1,
+    # §5): `diff --search --witness FILE` overwrote any file — a .hon rule file, notes in
+    # w.svg — and `snapshot record x.hon` replaced a rule file with a snapshot. Now an
+    # existing FILE is replaced only when it is empty, no regular file, or of the kind written
+    # (a scenario, an SVG, a snapshot), never when named *.hon; the refusal (E408, exit 2)
+    # comes before any work: no search line, no question asked, the file byte for byte as it
+    # was and nothing else written beside it.
+    diff = fx("diff.hon")
+    search = ["--no-rules", "--load", diff, "diff", "--search", "--query", "line_of_sight",
+              "--seconds", "60"]
+    settings = ["plain", "plain,woods_sight=hinders"]
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = os.path.join(tmp, "keep.hon")
+        rules_text = "fn x() -> int = 1;\n"
+        notes, notes_text = os.path.join(tmp, "w.svg"), "precious notes\n"
+        scn, scn_text = os.path.join(tmp, "w.scn"), "fn precious() -> int = 1;\n"
+        snap_notes = os.path.join(tmp, "s.snap")
+        kept = {rules: rules_text, notes: notes_text, scn: scn_text, snap_notes: "my notes\n"}
+        for path, text in kept.items():
+            with open(path, "w") as f:
+                f.write(text)
+        for args, refused, kind in (
+                (search + ["--witness", rules] + settings, rules, "a scenario (.scn)"),
+                (search + ["--witness", scn] + settings, scn, "a scenario (.scn)"),
+                (["--no-rules", "--load", diff, "snapshot", "record", rules], rules,
+                 "a snapshot (`# hon snapshot` ...)"),
+                (["--no-rules", "--load", diff, "snapshot", "record", snap_notes], snap_notes,
+                 "a snapshot (`# hon snapshot` ...)")):
+            p = run(args)
+            check(p.returncode == 2 and p.stdout == "" and
+                  f"hon: error[E408]: refusing to replace '{refused}': it exists and is not "
+                  f"{kind}\n" == p.stderr, "refused at once, with its code", p)
+            for path, text in kept.items():
+                with open(path) as f:
+                    check(f.read() == text, f"{path} is unchanged", p)
+            check(sorted(os.listdir(tmp)) == sorted(os.path.basename(k) for k in kept),
+                  "nothing is written beside them", p)
+        # the witness's picture is guarded too: w.scn is free, w.svg holds notes
+        os.remove(scn)
+        p = run(search + ["--witness", scn] + settings)
+        check(p.returncode == 2 and p.stdout == "" and f"error[E408]: refusing to replace "
+              f"'{notes}': it exists and is not an SVG picture" in p.stderr and
+              not os.path.exists(scn), "the picture's guard, before the search", p)
+        # a place that cannot be written is said before the search too, with its code (P10)
+        nowhere = os.path.join(tmp, "no-such-dir", "w.scn")
+        p = run(search + ["--witness", nowhere] + settings)
+        check(p.returncode == 2 and p.stdout == "" and f"hon: error[E408]: cannot write "
+              f"'{nowhere}': No such file or directory" in p.stderr, "no directory: at once", p)
+        # what hon wrote it replaces: a witness over a witness (and its picture), a snapshot
+        # over a snapshot
+        os.remove(notes)
+        for _ in range(2):
+            p = run(search + ["--witness", scn] + settings)
+            check(p.returncode == 1 and p.stdout.splitlines()[-1] ==
+                  f"wrote {scn} and {scn[:-4]}.svg", "a witness, then over it", p)
+        os.remove(snap_notes)
+        for _ in range(2):
+            p = run(["--no-rules", "--load", diff, "snapshot", "record", snap_notes])
+            check(p.returncode == 0 and p.stdout.startswith(f"wrote {snap_notes}: "),
+                  "a snapshot, then over it", p)
+        # a scenario a user wrote (comments first, then its directives) may be replaced by a
+        # witness: it is a board
+        with open(scn, "w") as f:
+            f.write("# my board\n\nscenario \"mine\"\nsize 2 x 1\nlegend . = open\nmap\n"
+                    "    A B\n  1 . .\n")
+        p = run(search + ["--witness", scn] + settings)
+        check(p.returncode == 1 and "wrote " in p.stdout, "a hand-written scenario is a board", p)
+
+
+@case
+def list_literal_cap():
+    # newuser20 P8: the list size cap (errors.md E229: 1,000,000 items by default, `--max-list`,
+    # `limit list N`) held for lists built by `++` and comprehensions but not for a literal:
+    # `[1, 1, ...]` of 2,000,000 items was made (957 MB). A literal over the cap is E229 at
+    # the literal; one at the cap is made. With --max-list 3: [1, 2, 3] has 3 items (at the
+    # cap: len 3), [1, 2, 3, 4] has 4 (over it). The caret is under the literal: column 5
+    # after `len(`.
+    p = run(["--no-rules", "--max-list", "3", "eval", "len([1, 2, 3])"])
+    check(p.returncode == 0 and p.stdout == "3\n", "a literal at the cap is made", p)
+    p = run(["--no-rules", "--max-list", "3", "eval", "len([1, 2, 3, 4])"])
+    check(p.returncode == 1 and p.stdout == "" and "<command-line>:1:5: error[E229]: a list of "
+          "more than 3 items (the list size cap)" in p.stderr, "a literal over the cap", p)
+    # the REPL's `limit list` alike, and the session goes on
+    p = run(["--no-rules"], stdin="limit list 3\nlen([1, 2, 3, 4])\nlen([1, 2, 3])\n")
+    check(lines(p.stdout)[-1] == "3" and "<stdin>:2:5: error[E229]" in p.stderr,
+          "limit list caps literals too", p)
+    # the default cap, in a rule file: 1,000,001 items, one over it (a 3 MB file)
+    with tempfile.TemporaryDirectory() as tmp:
+        big = os.path.join(tmp, "big.hon")
+        with open(big, "w") as f:
+            f.write("fn f() -> list<int> = [" + ", ".join(["1"] * 1000001) + "];\n")
+        p = run(["--no-rules", "--load", big, "eval", "len(f())"],
+                env={"HON_NO_CACHE": "1"})
+        check(p.returncode == 1 and p.stdout == "" and f"{big}:1:23: error[E229]: a list of more "
+              "than 1000000 items (the list size cap)" in p.stderr, "the default cap", p)
+
+
+@case
+def small_stack_deep_recursion():
+    # newuser20 P15: the call depth cap (E206, at most 1,000) fits an 8 MiB stack, not every
+    # stack: under `ulimit -s 256`, `why q(1)` of a query asking itself 1,000 deep died of
+    # SIGSEGV, and so did `odds`. The VM now watches the native stack left (base/stack.h):
+    # E206 naming the stack, at a depth that depends on the stack's layout (so not checked
+    # here), and no crash. The front end's nesting bound (E008, 256 levels) shrinks the same
+    # way: 250 nested `not` (an even count: true) are walked recursively by the resolver and
+    # the compiler, some 1.7 KB a level, more than 256 KiB holds — refused with E008 naming
+    # the stack, where an 8 MiB stack answers them.
+    def limited(kib, args, cache=None):
+        def lower():
+            hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+            want = kib << 10
+            if hard != resource.RLIM_INFINITY and hard < want:
+                want = hard
+            resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+        e = dict(os.environ)
+        e.pop("HON_RULES", None)
+        if cache:
+            e.pop("HON_NO_CACHE", None)
+            e["XDG_CACHE_HOME"] = cache
+        else:
+            e["HON_NO_CACHE"] = "1"
+        p = subprocess.run([HON] + args, input="", capture_output=True, text=True, env=e,
+                           timeout=120, preexec_fn=lower)
+        p.args_shown = f"(ulimit -s {kib}; hon {' '.join(args)})"
+        check(p.returncode >= 0, "no death by signal", p)
+        return p
+    with tempfile.TemporaryDirectory() as tmp:
+        q = os.path.join(tmp, "qrec.hon")
+        with open(q, "w") as f:
+            f.write('source "X" = "x";\nquery q(x: int) -> int combine sum;\n'
+                    'rule q.a cite "X" when x < 10000000 answer q(x + 1) + 1;\n')
+        for cmd in ("why", "odds", "eval"):
+            p = limited(256, ["--no-rules", "--max-depth", "1000", "--load", q, cmd, "q(1)"])
+            check(p.returncode == 1 and f"{q}:3:44: error[E206]: call depth limit" in p.stderr,
+                  f"{cmd}: E206 at the call, no crash", p)
+            if cmd != "eval":  # eval's frames are small enough to reach the cap of 1000
+                check("the native stack (256 KiB) runs short at call depth" in p.stderr,
+                      f"{cmd}: the stack is named", p)
+        deep = "not " * 250 + "true"
+        p = limited(256, ["--no-rules", "eval", deep])
+        check(p.returncode == 1 and "<command-line>:1:" in p.stderr and "error[E008]: nesting "
+              "too deep (more than 40 levels: what the native stack of 256 KiB holds; 256 with "
+              "a larger `ulimit -s`)" in p.stderr, "250 levels under 256 KiB: E008", p)
+        p = limited(8192, ["--no-rules", "eval", deep])
+        check(p.returncode == 0 and p.stdout == "true\n", "250 levels under 8 MiB", p)
+        # the parse cache keeps a file's tree parsed under an 8 MiB stack; under 256 KiB the
+        # file is parsed again (the cache is off for a smaller bound), E008, not a crash on
+        # the tree read back
+        rules = os.path.join(tmp, "deep.hon")
+        with open(rules, "w") as f:
+            f.write(f"fn f() -> bool = {deep};\n")
+        cache = os.path.join(tmp, "cache")
+        p = limited(8192, ["--no-rules", "--load", rules, "eval", "f()"], cache)
+        check(p.returncode == 0 and p.stdout == "true\n" and os.listdir(os.path.join(cache, "hon")),
+              "250 levels under 8 MiB, its parse kept", p)
+        p = limited(256, ["--no-rules", "--load", rules, "eval", "f()"], cache)
+        check(p.returncode == 1 and f"{rules}:1:" in p.stderr and "error[E008]: nesting too deep"
+              in p.stderr, "the cached tree is not read back under 256 KiB", p)
 
 
 if __name__ == "__main__":
