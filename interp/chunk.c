@@ -174,7 +174,8 @@ bool chunk_note_call(chunk *c, const ast_loc *args, uint32_t n)
         (n && !mem_grow_((void **)&c->arg_locs, &c->arg_locs_cap, c->narg_locs + n,
                          sizeof *c->arg_locs)))
         return false;
-    memcpy(c->arg_locs + c->narg_locs, args, n * sizeof *args);
+    if (n) /* a call with no arguments: arg_locs may still be NULL, and memcpy wants a pointer */
+        memcpy(c->arg_locs + c->narg_locs, args, n * sizeof *args);
     c->calls[c->ncalls++] = (chunk_call){ (uint32_t)c->len, (uint32_t)c->narg_locs, n };
     c->narg_locs += n;
     return true;
