@@ -281,7 +281,8 @@ START_TEST(a_square_next_to_a_named_side_feature_is_one_instruction)
     both(t, "nearby(@B1)", "1");
     both(t, "nearby(@D1)", "1");
     tvm_free(t);
-    ck_assert_uint_eq(fewest_wall_steps("nearby(@C1)", false), fewest_wall_steps("nearby(@C1)", true));
+    ck_assert_uint_eq(fewest_wall_steps("nearby(@C1)", false),
+                      fewest_wall_steps("nearby(@C1)", true));
 }
 END_TEST
 
