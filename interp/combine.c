@@ -571,6 +571,23 @@ static bool emit_chunk(emitter *e, const chunk *ch, uint32_t keep, uint32_t shif
             nplain = 0;
             continue;
         }
+        if (op == OP_BOARD && w[0] == RES_BI_SIDES_WITH && w[1] == 2 && nplain && !tgt[pc] &&
+            out->code[at[plain[nplain - 1]]] == OP_CONST && pc + 8 <= ch->len &&
+            ch->code[pc + 4] == OP_LEN && ch->code[pc + 5] == OP_INT && ch->code[pc + 6] == 0 &&
+            ch->code[pc + 7] == OP_GT && !tgt[pc + 4] && !tgt[pc + 5] && !tgt[pc + 7]) {
+            /* `CONST f; BOARD sides_with 2; LEN; INT 0; GT` (`len(sides_with(sq, f)) > 0`, a
+             * feature the rule names): one SIDES_ANY_K f, which tests the square's four sides'
+             * bits and makes no list (next_to_contour, asked at both ends of every shot) */
+            uint32_t l = at[plain[nplain - 1]], k = out->code[l + 1];
+            take_back(out, l);
+            at[pc] = at[pc + 4] = at[pc + 5] = at[pc + 7] = l;
+            mark(out, span ? &ch->lines[span - 1].loc : &none);
+            out->code[out->len++] = OP_SIDES_ANY_K;
+            out->code[out->len++] = k;
+            nplain = 0;
+            pc += 8;
+            continue;
+        }
         if (op == OP_SIDE_HAS && nplain && !tgt[pc] &&
             out->code[at[plain[nplain - 1]]] == OP_CONST) {
             /* `CONST f; SIDE_HAS` (a feature the rule names): one SIDE_HAS_K, f its operand */

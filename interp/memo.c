@@ -120,6 +120,7 @@ static bool pure_op(op_code op)
     case OP_WALK_START:
     case OP_SIDE_BETWEEN:
     case OP_SIDE_HAS:
+    case OP_SIDES_ANY_K:
     case OP_TERRAIN:
     case OP_ELEVATION:
     case OP_IN_ELEMENT:

@@ -161,6 +161,10 @@ OP(SIDE_HAS,           -1,               _, _, _, _,
 OP(SIDE_HAS_K,         0,                CONST, _, _, _,
    "s -> whether side feature k[a] is on side s: `CONST f; SIDE_HAS` in a combined chunk "
    "(combine.c), charging the CONST's step (E217)")
+OP(SIDES_ANY_K,        0,                CONST, _, _, _,
+   "sq -> whether any of square sq's sides carries side feature k[a]: `CONST f; BOARD "
+   "sides_with 2; LEN; INT 0; GT` (`len(sides_with(sq, f)) > 0`) in a combined chunk "
+   "(combine.c), charging the five steps, no list made (BOARD's errors, E218)")
 OP(TERRAIN,            0,                _, _, _, _,
    "sq -> the terrain of sq: `terrain` as one instruction (E215, E217)")
 OP(ELEVATION,          0,                _, _, _, _,

@@ -59,6 +59,10 @@ static bool pure_op(const chunk *ch, const uint32_t *writer, const uint32_t *w, 
         *pops = 0;
         *read = true;
         return true;
+    case OP_SIDES_ANY_K:
+        *steps = 5;
+        *pops = 1;
+        return true; /* the CONST, BOARD, LEN, INT and GT it stands for */
     case OP_SIDE_HAS_K:
         *steps = 2;
         *pops = 1;

@@ -124,6 +124,38 @@ VM_CASE(SIDE_HAS_K)
     BOARD_SLOW(RES_BI_SIDE_HAS, 2, T_BOOL);
     VM_NEXT();
 }
+/* `len(sides_with(sq, f)) > 0` (combine.c): the square's four sides numbered as
+ * builtin_sides_with numbers them, the feature's bit read in place; the five steps of the code
+ * it stands for taken in the fast path while the block holds them. Else (no board, a hex board,
+ * a square off it, a feature past the bits, short of steps) that code's work one step at a
+ * time: the built-in through BOARD's runner (its errors), then the length's test. */
+VM_CASE(SIDES_ANY_K)
+{
+    int sq;
+    const int64_t id = K[OPA].u.i;
+    if (VM_HOLDS(4) && x->sc && x->sc->g->topo == GEO_SQUARE && builtin_square_at(x, TOP, &sq) &&
+        (uint64_t)id < BOARD_SIDE_BITS) {
+        const board_view *bv = (const board_view *)(const void *)x->sc->b;
+        const int w = (int)x->sq_w, sx = sq % w, sy = sq / w;
+        const int west = w * ((int)x->sq_h + 1) + sy * (w + 1) + sx;
+        const uint64_t bits = bv->side_bits[sy * w + sx] | bv->side_bits[west + 1] |
+                              bv->side_bits[(sy + 1) * w + sx] | bv->side_bits[west];
+        TOP = BOOLV((bits >> id) & 1);
+        SKIP(1);
+        VM_NEXT_TAKING(4);
+    }
+    PUSH(K[OPA]);
+    SKIP(1);
+    CHARGE(1); /* the BOARD's step (the dispatch took the CONST's) */
+    BOARD_SLOW(RES_BI_SIDES_WITH, 2, T_NONE);
+    {
+        const int64_t n = TOP.u.list ? (int64_t)TOP.u.list->len : 0;
+        CHARGE(1); /* the LEN's */
+        CHARGE(2); /* the INT's and the GT's */
+        TOP = BOOLV(n > 0);
+    }
+    VM_NEXT();
+}
 VM_CASE(TERRAIN)
 {
     int sq, t;

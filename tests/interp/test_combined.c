@@ -205,12 +205,17 @@ END_TEST
  * row, a wall on A1/B1 and on C1/D1. */
 static const char *const WALLS =
     "source \"T.1\" = \"this test's rules\";\n"
-    "terrain open; side_feature wall;\n"
+    "terrain open; side_feature wall; side_feature hedge;\n"
     "query walled(a: square, b: square) -> bool combine first default false;\n"
     "rule walled.w cite \"T.1\" when side_has(side_between(a, b), wall) answer true;\n"
     "query walls(a: square, b: square) -> int combine first;\n"
     "rule walls.c cite \"T.1\"\n"
-    "  answer count(s in line(a, b): not s.corner and side_has(s.side, wall));\n";
+    "  answer count(s in line(a, b): not s.corner and side_has(s.side, wall));\n"
+    "fn near_wall(sq: square) -> bool = len(sides_with(sq, wall)) > 0;\n"
+    "fn near_hedge(sq: square) -> bool = len(sides_with(sq, hedge)) > 0;\n"
+    "query nearby(sq: square) -> int combine first;\n"
+    "rule nearby.r cite \"T.1\"\n"
+    "  answer (if near_wall(sq) then 1 else 0) + (if near_hedge(sq) then 10 else 0);\n";
 static const char *const WALL_BOARD = "size 4 x 1\nlegend . = open\nmap\n  1 . . . .\n"
                                       "side A1/B1 wall\nside C1/D1 wall\n";
 
@@ -258,6 +263,26 @@ START_TEST(a_named_side_feature_is_one_instruction)
     const char *const calls[] = { "walled(@A1, @B1)", "walls(@A1, @D1)" };
     for (size_t i = 0; i < 2; i++)
         ck_assert_uint_eq(fewest_wall_steps(calls[i], false), fewest_wall_steps(calls[i], true));
+}
+END_TEST
+
+/* `len(sides_with(sq, f)) > 0`, f a feature the rule names (next_to_contour's shape), is one
+ * SIDES_ANY_K in a combined chunk (combine.c; the plain chunk keeps CONST, BOARD, LEN, INT and
+ * GT), charged the five steps: the answers and the steps needed are the traced run's. Worked
+ * out on WALL_BOARD: every square has a walled side (A1 and C1 their east side, B1 and D1
+ * their west side) and no square a hedge: nearby(sq) = 1 + 0 for each. */
+START_TEST(a_square_next_to_a_named_side_feature_is_one_instruction)
+{
+    tvm *t = tvm_new(WALLS);
+    ck_assert_int_eq(hon_load_board_source(t->vm, "w.scn", WALL_BOARD, strlen(WALL_BOARD)), HON_OK);
+    ck_assert_int_eq(count_op(t->vm, "nearby", OP_SIDES_ANY_K), 2);
+    ck_assert_int_eq(count_op(t->vm, "nearby", OP_BOARD), 0);
+    both(t, "nearby(@A1)", "1");
+    both(t, "nearby(@B1)", "1");
+    both(t, "nearby(@D1)", "1");
+    tvm_free(t);
+    ck_assert_uint_eq(fewest_wall_steps("nearby(@C1)", false),
+                      fewest_wall_steps("nearby(@C1)", true));
 }
 END_TEST
 
@@ -1374,6 +1399,7 @@ int main(void)
     TCase *tc = tcase_create("combined");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, every_mode_answers_as_its_rules_one_by_one);
+    tcase_add_test(tc, a_square_next_to_a_named_side_feature_is_one_instruction);
     tcase_add_test(tc, the_combined_chunks_take_the_rules_steps);
     tcase_add_test(tc, limits_name_the_fn_or_the_rule);
     tcase_add_test(tc, the_chunks_are_built_before_the_first_answer);
