@@ -5979,6 +5979,57 @@ def load_mid_game_says_the_game_restarted():
 
 
 @case
+def lint_says_what_its_load_changed():
+    # s20 soft: `lint FILE` at the prompt loads FILE as `load` does (repl.md: the game restarts),
+    # but printed none of `load`'s notes. The same game as load_mid_game_says_the_game_restarted
+    # (one procedure played, the wreck); `lint` of a file that declares no edition: the engine
+    # has its face of the board file again (none), the note names 1 procedure. Then a file that
+    # declares an edition, chosen, and a lint of the same file rewritten without it: the
+    # session is back under all_books, and the lint says so. A lint refused before it loads
+    # anything (an option as its argument) keeps the game, and says nothing of a restart.
+    board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "good.hon")
+        with open(f, "w") as out:
+            out.write('source "X" = "x";\nfn g() -> int = 42;\n')
+        p = run(["--seed", "7"], stdin="\n".join([
+            f"board {board}", f"do {TRAIN}", "2", "lint --bad", "face($engine)", f"lint {f}",
+            "face($engine)", "undo"]) + "\n")
+        out = lines(p.stdout)
+        faces = [l for l in out if l in ("wreck", "none")]
+        check(faces == ["wreck", "none"],
+              "wreck after the refused lint, none after the lint that loaded", p)
+        note = (f"hon: note: the game on {board} restarted under the new rules: the 1 procedure "
+                "played and its undo history dropped")
+        check(p.stderr.count(note) == 1, "the lint that loaded says so, the refused one not", p)
+        check("error[E405]" in p.stderr, "nothing to undo after it", p)
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "ed1.hon")
+        with open(f, "w") as out:
+            out.write('module mine "Mine";\nsource "M" = "m";\n'
+                      'edition mine extends all_books uses mine "Mine";\n')
+        h = subprocess.Popen([HON], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=d)
+        h.stdin.write("lint ed1.hon\nedition mine\nedition\n")
+        h.stdin.flush()
+        first = []
+        while not any(l.startswith("* mine") for l in first):
+            line = h.stdout.readline()
+            if not line:
+                break
+            first.append(line)
+        with open(f, "w") as out:
+            out.write('source "X" = "x";\nfn g() -> int = 42;\n')
+        rest, err = h.communicate("lint ed1.hon\nedition\n", timeout=120)
+        p = subprocess.CompletedProcess(h.args, h.returncode, "".join(first) + rest, err)
+        p.args_shown = "hon (lint ed1.hon, edition mine, rewrite, lint ed1.hon)"
+        check(any(l.startswith("* mine") for l in first), "edition mine in force first", p)
+        check("hon: note: edition mine is no longer declared: the session is back under "
+              "edition all_books" in err, "the second lint names the edition dropped", p)
+        check(any(l.startswith("* all_books") for l in lines(rest)), "all_books is in force", p)
+
+
+@case
 def play_train_station():
     board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
     p = run(["--seed", "7"], stdin="\n".join([
