@@ -8728,6 +8728,13 @@ def snapshot_check_bounded():
         check(p.returncode == 2 and "error[E433]: the snapshot's questions make more than 64 MiB "
               "of answers, more than a snapshot holds" in p.stderr and p.stdout == "",
               "the check stops where a record would", p)
+        # s20 soft: E433 had no place. It is said at the header line that sets how many
+        # answers there are and that its message asks to lower, the edited `cap` (the record's
+        # header has one), its key underlined: the line number is that of `cap` in the file.
+        cap_line = text.split("\n").index("cap 1") + 1
+        check(f"{snap}:{cap_line}:1: error[E433]" in p.stderr
+              and f"{cap_line:5} | cap 99999999\n      | ^~~\n" in p.stderr,
+              "E433 at the cap line, under its key", p)
 
 
 @case
