@@ -6030,6 +6030,61 @@ def lint_says_what_its_load_changed():
 
 
 @case
+def why_cites_only_books_in_play():
+    # s20 rev20 X1 / fixr: under edition bloody_omaha (Bloody Omaha alone), `why` cited Harbor &
+    # Hills clauses: sight_along.range_limit cites BRO.1.1.contour.range with HH.contour.range
+    # and HH.hill.examples, as both books state the contour line's range limit, and a player of
+    # Bloody Omaha alone was sent to a book not in play. A rule still cites every clause it
+    # encodes; a trace shows those of the books the edition uses (a clause's book: the module
+    # of the file declaring its `source`; the HH clauses base rules cite are declared in
+    # rules/harbor_hills_cited.hon, module harbor_hills). So under bloody_omaha no trace of
+    # these questions names an HH, RR, GZ6, G6 or BFN clause, whatever the question.
+    foreign = re.compile(r'\b(?:EX\.)?(?:HH|RR|GZ6|G6|BFN)\.[A-Za-z0-9.-]*[A-Za-z0-9]')
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    units = ["obs", "mg", "pak", "rifle1", "rifle2", "sherman", "jeep"]
+    qs = []
+    for u in units:
+        for v in units:
+            if u != v:
+                qs += [f"why los ${u} ${v}", f"why defensive_bonus(${u}, ${v})"]
+    # moves: the jeep (A9) into the stream (B9) and on along the open row; the squad (B6) up
+    # the hill's red line (C5, C4 a mound)
+    qs += ["why move $jeep B9", "why --not move $jeep A10 B10", "why move $rifle1 C5 C4",
+           "why --not move $rifle1 C5"]
+    p = run(["--edition", "bloody_omaha", "--board", board], stdin="\n".join(qs) + "\n")
+    text = p.stdout + p.stderr
+    check(foreign.findall(text) == [], "no clause of a book not in play under bloody_omaha", p)
+    # the Bloody Omaha clause of the same rule is still there: $mg (D2) to $rifle2 (J7) crosses
+    # the red line, sight_along.range_limit fires (it names example A of BRO 1.1 Contour Line)
+    out = lines(p.stdout)
+    check(any(l.strip().startswith("rule sight_along.range_limit: clear   (BRO.1.1.contour.range:"
+                                    " Bloody Omaha 1.1, Contour Line, example \"A\")")
+              for l in out), "sight_along.range_limit cites its Bloody Omaha clause alone", p)
+    check("line of sight $mg to $rifle2: blocked, by rule screens.infantry "
+          "(BRO.1.1.contour.infantry) at F4" in out, "the los caption too", p)
+    # where Harbor & Hills is in play (its edition; all_books uses its module) the same rule
+    # names both books' clauses, as it cites both
+    for ed in ["harbor_hills", "all_books"]:
+        p = run(["--edition", ed, "--board", board], stdin="why los $mg $rifle2\n")
+        check(any("rule sight_along.range_limit: clear   (BRO.1.1.contour.range: Bloody Omaha "
+                  "1.1, Contour Line, example \"A\"; HH.contour.range: Harbor & Hills, Contour "
+                  "line, example \"A\"; HH.hill.examples: Harbor & Hills, Hills, example "
+                  "\"B, C\")" in l for l in lines(p.stdout)), f"under {ed}: both books' clauses", p)
+        check("line of sight $mg to $rifle2: blocked, by rule screens.infantry "
+              "(BRO.1.1.contour.infantry, HH.contour.infantry) at F4" in lines(p.stdout),
+              f"under {ed}: the caption names both", p)
+    # a rule that fires with no clause of a book in play (water's traits are Harbor & Hills'
+    # alone: terrain_traits.water cites HH.water.enter) keeps its citation, and the trace says
+    # no book in play states it; a rule that did not fire, citing only such clauses
+    # (terrain_traits.hill, HH.hill.traits), is listed with none
+    p = run(["--edition", "bloody_omaha"], stdin="why terrain_traits(water)\n")
+    out = lines(p.stdout)
+    check("  rule terrain_traits.water: {water_element}   (HH.water.enter: Harbor & Hills, Water; "
+          "no book in play says it)" in out and "  rule terrain_traits.hill: did not fire" in out,
+          "a rule only a book not in play states: said so", p)
+
+
+@case
 def play_train_station():
     board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
     p = run(["--seed", "7"], stdin="\n".join([
