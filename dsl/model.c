@@ -91,6 +91,7 @@ void model_free(res_program *p)
         mem_free(e->variant_set);
         mem_free(e->parents);
         mem_free(e->uses);
+        mem_free(e->books);
         mem_free(e->ancestors);
         mem_free(e->fn_of);
         mem_free(e->table_of);
@@ -324,7 +325,7 @@ const char *model_cite_source(const res_program *p, const ast_node *cite)
 const bool *model_edition_modules(const res_program *p, int32_t ed)
 {
     const res_edition *e = edition_at(p, ed);
-    return e ? e->uses : NULL;
+    return e ? e->books : NULL;
 }
 bool model_cite_in_play(const res_program *p, const bool *uses, const ast_node *cite)
 {

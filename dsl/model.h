@@ -310,6 +310,10 @@ typedef struct res_edition {
     ast_node *decl;
     int32_t module;    /* the module of the file that declares it */
     bool *uses;        /* per module (nmodules): whether its rules are in the edition */
+    /* per module (nmodules): whether its clauses are in play (model_cite_in_play): those it
+     * uses, and the module of the file declaring it or an edition it extends (an errata
+     * sheet's edition revises with citations of its own file's module) */
+    bool *books;
     bool *ancestors;   /* per edition (neditions): whether it extends it, at any remove */
     res_ruleset *sets; /* one per query (nqueries): its rules in evaluation order */
     /* Owned, not NULL until the sets are first asked: the rule ids the sets are made of, in
@@ -495,7 +499,8 @@ const char *model_cite_id(const ast_node *cite);
  * a deferred build reported nothing; memory running out leaves them to the next call). */
 const char *model_cite_source(const res_program *p, const ast_node *cite);
 const char *model_cite_example(const ast_node *cite);
-/* The modules edition ed of p uses (res_edition.uses, one bool per module), for
+/* The modules whose clauses are in play under edition ed of p (res_edition.books, one bool
+ * per module: those it uses, and those declaring it and its ancestors), for
  * model_cite_in_play; NULL with no edition (ed < 0): every module. Borrowed from p. */
 const bool *model_edition_modules(const res_program *p, int32_t ed);
 /* Whether cite, a cite of p's files, names a clause of a book in play: its ID's `source`

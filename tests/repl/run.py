@@ -1863,9 +1863,11 @@ def start_on_shared_square_refused():
                 f"way of may_start_at.{rule} ({cites}){inside}")
     stack = ("one_unit_per_square", "PRESUMED.one_unit_per_square")
     # s20 D4: the rules inside craft_capacity that said no: can_carry's capacity rule (8 points
-    # > 7), asking is_transport (the craft's printed Transport 7, BRO 2).
+    # > 7), asking is_transport (the craft's printed Transport 7, BRO 2). Under bloody_omaha the
+    # capacity rule's Harbor & Hills clause (HH.transport.capacity) is not shown: not in play
+    # (s20 cite, why_cites_only_books_in_play).
     capacity = ("craft_capacity", "BRO.2.landing-craft.capacity",
-                "; through can_carry.capacity (BRO.2.landing-craft.capacity, HH.transport.capacity, "
+                "; through can_carry.capacity (BRO.2.landing-craft.capacity, "
                 "EX.BRO.landing-craft), is_transport.printed (BRO.2.landing-craft.capacity)")
     with tempfile.TemporaryDirectory() as d:
         lib = os.path.join(d, "t.hon")
@@ -8486,11 +8488,16 @@ def start_aquatic_on_land():
                 "abilities { boat, aquatic_only } }\n"
                 "counter t_aboat \"test: an amphibious boat\" : heavy_vehicle { side allies size 2 "
                 "abilities { boat, amphibious } }\n")
-    refused = ("error[E320]: 'b' cannot start where it stands: may_start_at forbids it by way of "
-               "may_start_at.aquatic_on_land (HH.amphibious, HH.ford)")
+    # under bloody_omaha the rule's clauses are of a book not in play, and the refusal says so
+    # (s20 cite, why_cites_only_books_in_play)
+    refused_in = {e: ("error[E320]: 'b' cannot start where it stands: may_start_at forbids it by "
+                      "way of may_start_at.aquatic_on_land (HH.amphibious, HH.ford" + more + ")")
+                  for e, more in (("harbor_hills", ""),
+                                  ("bloody_omaha", "; no book in play says it"))}
     with tempfile.TemporaryDirectory() as d:
         lib = write_board(d, "t.hon", counters)
         for edition in ("harbor_hills", "bloody_omaha"):
+            refused = refused_in[edition]
             for at, counter, loads in (("B1 C1", "t_wboat", False), ("C2 C1", "t_wboat", False),
                                        ("C2 C3", "t_wboat", True), ("A2 A1", "t_wboat", True),
                                        ("B1 C1", "t_aboat", True)):
