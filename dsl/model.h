@@ -308,8 +308,8 @@ typedef struct res_edition {
     int32_t *parents; /* nparents, in the order written */
     uint32_t nparents;
     ast_node *decl;
-    int32_t module;    /* the module of the file that declares it */
-    bool *uses;        /* per module (nmodules): whether its rules are in the edition */
+    int32_t module; /* the module of the file that declares it */
+    bool *uses;     /* per module (nmodules): whether its rules are in the edition */
     /* per module (nmodules): whether its clauses are in play (model_cite_in_play): those it
      * uses, and the module of the file declaring it or an edition it extends (an errata
      * sheet's edition revises with citations of its own file's module) */
