@@ -75,7 +75,9 @@ typedef enum ast_kind {
     AST_CITE,            /* name: the cited ID; ref: the source text written in the cite itself,
                           or NULL; title: the source text the ID's `source` declaration gives
                           (set by the resolver, dsl/cite.c; NULL before); doc: the
-                          example or NULL */
+                          example or NULL; ival: 1 + the file id of that declaration (set
+                          with title; 0 before, or when none declares it): its module is
+                          the book the clause is of (model_cite_in_play) */
     AST_TABLE,           /* name; params: keys (AST_PARAM); list2: result columns (AST_PARAM) —
                           empty when `result` holds a single unnamed result type;
                           a: single result type or NULL; cites; list: AST_ROW */

@@ -87,6 +87,7 @@ static void cite(cctx *c, ast_node *n)
                     "unknown citation \"%s\": no `source \"%s\" = ...;` declares it%s%s%s", n->name,
                     n->name, near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
         n->title = n->ref;
+        n->ival = 0;
         return;
     }
     const char *declared = e->decl->title;
@@ -100,6 +101,7 @@ static void cite(cctx *c, ast_node *n)
             diag_relate(dg, e->decl->loc, "the source of \"%s\" is declared here", n->name);
     }
     n->title = declared;
+    n->ival = (int64_t)e->decl->loc.file + 1; /* whose module says which book (ast.h) */
 }
 
 /* Calls fn(ud, owner, cite) for each cite of v. */

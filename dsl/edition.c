@@ -362,6 +362,22 @@ static bool edition_uses(rctx *c, int32_t ed)
                         e->name, n->name);
         e->uses[m] = true;
     }
+    /* the books whose clauses its traces show: those it uses, its own file's module and its
+     * ancestors' (their books, built before it as their uses are) */
+    e->books = mem_calloc(p->nmodules, sizeof *e->books);
+    if (!e->books) {
+        res_oom(c, e->decl->loc);
+        return false;
+    }
+    for (size_t m = 0; m < p->nmodules; m++)
+        e->books[m] = e->uses[m];
+    if (e->module >= 0 && (size_t)e->module < p->nmodules)
+        e->books[e->module] = true;
+    for (uint32_t i = 0; i < e->nparents; i++) {
+        const res_edition *par = &p->editions[e->parents[i]];
+        for (size_t m = 0; par->books && m < p->nmodules; m++)
+            e->books[m] |= par->books[m];
+    }
     return true;
 }
 

@@ -91,6 +91,7 @@ void model_free(res_program *p)
         mem_free(e->variant_set);
         mem_free(e->parents);
         mem_free(e->uses);
+        mem_free(e->books);
         mem_free(e->ancestors);
         mem_free(e->fn_of);
         mem_free(e->table_of);
@@ -306,7 +307,8 @@ const char *model_cite_id(const ast_node *cite)
 {
     return cite->name;
 }
-const char *model_cite_source(const res_program *p, const ast_node *cite)
+/* Resolves p's deferred citations, when they are (model_cite_source). */
+static void cites_resolved(const res_program *p)
 {
     if (p && p->cites_later && !p->cites_later->done) {
         diag_list dl;
@@ -314,7 +316,35 @@ const char *model_cite_source(const res_program *p, const ast_node *cite)
         p->cites_later->done = cite_resolve(p->files, p->nfiles, &dl);
         diag_list_clear(&dl);
     }
+}
+const char *model_cite_source(const res_program *p, const ast_node *cite)
+{
+    cites_resolved(p);
     return cite->title;
+}
+const bool *model_edition_modules(const res_program *p, int32_t ed)
+{
+    const res_edition *e = edition_at(p, ed);
+    return e ? e->books : NULL;
+}
+bool model_cite_in_play(const res_program *p, const bool *uses, const ast_node *cite)
+{
+    if (!uses || !p)
+        return true;
+    cites_resolved(p);
+    if (cite->ival <= 0) /* no declaration found */
+        return true;
+    int32_t m = res_module_of(p, (uint32_t)(cite->ival - 1));
+    return m <= 0 || (size_t)m >= p->nmodules || uses[m];
+}
+bool model_cites_none_in_play(const res_program *p, const bool *uses, const ast_vec *cites)
+{
+    if (!uses || !cites)
+        return false;
+    for (uint32_t i = 0; i < cites->len; i++)
+        if (model_cite_in_play(p, uses, cites->items[i]))
+            return false;
+    return cites->len > 0;
 }
 const char *model_cite_example(const ast_node *cite)
 {

@@ -308,8 +308,12 @@ typedef struct res_edition {
     int32_t *parents; /* nparents, in the order written */
     uint32_t nparents;
     ast_node *decl;
-    int32_t module;    /* the module of the file that declares it */
-    bool *uses;        /* per module (nmodules): whether its rules are in the edition */
+    int32_t module; /* the module of the file that declares it */
+    bool *uses;     /* per module (nmodules): whether its rules are in the edition */
+    /* per module (nmodules): whether its clauses are in play (model_cite_in_play): those it
+     * uses, and the module of the file declaring it or an edition it extends (an errata
+     * sheet's edition revises with citations of its own file's module) */
+    bool *books;
     bool *ancestors;   /* per edition (neditions): whether it extends it, at any remove */
     res_ruleset *sets; /* one per query (nqueries): its rules in evaluation order */
     /* Owned, not NULL until the sets are first asked: the rule ids the sets are made of, in
@@ -495,5 +499,23 @@ const char *model_cite_id(const ast_node *cite);
  * a deferred build reported nothing; memory running out leaves them to the next call). */
 const char *model_cite_source(const res_program *p, const ast_node *cite);
 const char *model_cite_example(const ast_node *cite);
+/* The modules whose clauses are in play under edition ed of p (res_edition.books, one bool
+ * per module: those it uses, and those declaring it and its ancestors), for
+ * model_cite_in_play; NULL with no edition (ed < 0): every module. Borrowed from p. */
+const bool *model_edition_modules(const res_program *p, int32_t ed);
+/* Whether cite, a cite of p's files, names a clause of a book in play: its ID's `source`
+ * declaration is in a file of a module `uses` marks (model_edition_modules), or of the unnamed
+ * module. True when uses is NULL and for an ID no file declares. A rule cites every clause it
+ * encodes, whatever the edition; traces show only those in play, so that a player of one book
+ * is not sent to another's (language.md §3.6). Resolves deferred citations first, as
+ * model_cite_source does. */
+bool model_cite_in_play(const res_program *p, const bool *uses, const ast_node *cite);
+/* Whether a trace shows each citation of cites (a rule's, a table's) whatever its book: none of
+ * them is of a book in play (model_cite_in_play), so that a rule a book not in play alone
+ * states (a Harbor & Hills water rule on a board with water, under bloody_omaha) is not shown
+ * uncited; the trace then says the books are not in play. False when uses is NULL. */
+bool model_cites_none_in_play(const res_program *p, const bool *uses, const ast_vec *cites);
+/* What a trace adds after such citations. */
+#define MODEL_NOT_IN_PLAY "no book in play says it"
 
 #endif

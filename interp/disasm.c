@@ -23,7 +23,7 @@ static const uint32_t *operand_of(const uint8_t *kinds, const uint32_t *arg, siz
 static void operand(const res_program *p, const chunk *c, const uint8_t *kinds, const uint32_t *arg,
                     size_t n, size_t i, size_t next, strbuf *num, strbuf *note)
 {
-    const val_env env = { p, NULL, NULL };
+    const val_env env = { p, NULL, NULL, NULL };
     char tbuf[160];
     uint32_t v = arg[i];
     const uint32_t *t;

@@ -39,7 +39,8 @@ static void unreached_rules(const res_program *p, const trace_log *t, int32_t ed
  * its setting line, the JSON's "trace" null). Takes text and json. */
 static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, unsigned want)
 {
-    const val_env env = { vm->pg->res, vm->x.sc, NULL };
+    const val_env env = { vm->pg->res, vm->x.sc, NULL,
+                          model_edition_modules(vm->pg->res, vm->x.edition) };
     const trace_log *log = &vm->x.trace;
     strbuf trace = { 0 }, brief = { 0 }, fired = { 0 }, tree = { 0 }, unreached = { 0 };
     char *reasons = NULL, *refusal = NULL;
@@ -88,7 +89,7 @@ static hon_answer *traced_answer(hon_vm *vm, strbuf *text, strbuf *json, unsigne
 hon_answer *eval_answer(hon_vm *vm, val v, uint32_t type, unsigned want)
 {
     const res_program *p = vm->pg->res;
-    const val_env env = { p, vm->x.sc, NULL };
+    const val_env env = { p, vm->x.sc, NULL, NULL };
     strbuf text = { 0 }, json = { 0 };
     char tname[160];
     bool cut_text, cut_json;
@@ -494,7 +495,7 @@ hon_status hon_call_query_text(hon_vm *vm, hon_query_handle *h, const hon_value 
 
 bool eval_value_text(const hon_vm *vm, val v, char *buf, size_t cap)
 {
-    const val_env env = { vm->pg->res, vm->x.sc, NULL };
+    const val_env env = { vm->pg->res, vm->x.sc, NULL, NULL };
     bool cut;
     char *t = val_text(&env, v, false, cap, &cut);
     if (!t)

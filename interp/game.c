@@ -135,7 +135,8 @@ static hon_status do_run(hon_vm *vm, const chunk *ch, uint32_t type, void *ud, h
     uint64_t dice = vm->dice.state;
     bool ok = proc_run(&vm->x, &vm->game, ch);
     if (ok && d->traced) { /* rendered before finish_play resets the arena they point in */
-        const val_env env = { vm->pg->res, vm->sc, NULL };
+        const val_env env = { vm->pg->res, vm->sc, NULL,
+                              model_edition_modules(vm->pg->res, vm->x.edition) };
         session_trace_header(vm, vm->x.edition, vm->x.readings, &full);
         session_trace_header(vm, vm->x.edition, vm->x.readings, &brief);
         trace_text(&env, &vm->x.trace, &full);

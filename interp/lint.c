@@ -727,7 +727,7 @@ static void free_query(lint_query *lq)
 /* Writes the input: `q(a, b)`, then ` with V = R` for each variant reading tried. */
 static void input_text(const lint *l, const lint_query *lq, strbuf *b)
 {
-    const val_env env = { l->p, NULL, NULL };
+    const val_env env = { l->p, NULL, NULL, NULL };
     sb_printf(b, "%s(", l->p->queries[lq->q].name);
     for (size_t i = 0; i < lq->nparams; i++) {
         sb_puts(b, i ? ", " : "");
@@ -743,7 +743,7 @@ static void input_text(const lint *l, const lint_query *lq, strbuf *b)
 
 static void value_text(const lint *l, val v, strbuf *b)
 {
-    const val_env env = { l->p, NULL, NULL };
+    const val_env env = { l->p, NULL, NULL, NULL };
     val_print(&env, v, b);
 }
 

@@ -10,7 +10,7 @@
 /* Writes "(k1, k2)" for a table's key values. */
 static void keys_text(const res_program *p, const res_table *t, const int64_t *keys, strbuf *b)
 {
-    const val_env env = { p, NULL, NULL };
+    const val_env env = { p, NULL, NULL, NULL };
     sb_putc(b, '(');
     for (uint32_t i = 0; i < t->nkeys; i++) {
         if (i)

@@ -469,9 +469,10 @@ static void read_decision(hon_vm *vm, const trace_log *t, view_verdict *v, strbu
         cited = under;
     }
     strbuf cites = { 0 };
-    refusal_cites(p, t->e[cited].id, &cites);
+    const bool *in_play = model_edition_modules(p, vm->x.edition);
+    refusal_cites(p, in_play, t->e[cited].id, &cites);
     if (!cites.len)
-        refusal_cites(p, t->e[rule].id, &cites);
+        refusal_cites(p, in_play, t->e[rule].id, &cites);
     if (cites.len)
         sb_printf(c, " (%s)", cites.s);
     sb_free(&cites);
@@ -497,7 +498,7 @@ bool los_verdict_of(hon_vm *vm, const char *from, const char *to, view_verdict *
     bool ok = vm_call(&vm->x, false, k.id, k.args, k.nargs, &v) && vm->x.trace.len > 0 &&
               vm->x.trace.e[0].kind == TR_CALL;
     if (ok) {
-        const val_env env = { vm->pg->res, vm->x.sc, NULL };
+        const val_env env = { vm->pg->res, vm->x.sc, NULL, NULL };
         strbuf c = { 0 }, word = { 0 };
         val_print(&env, v, &word);
         sb_printf(&c, "line of sight %s to %s: %s", a.name, b.name, word.s ? word.s : "?");

@@ -908,7 +908,7 @@ static bool enumerate_forks(vm_ctx *x, proc_game *gm, const state_setup *s, cons
     c->x = x;
     c->gm = gm;
     c->ch = ch;
-    c->env = (val_env){ s->pg->res, s->sc, NULL };
+    c->env = (val_env){ s->pg->res, s->sc, NULL, NULL };
     c->per_path = s->budget ? s->budget : VM_DEFAULT_BUDGET;
     c->total = c->per_path > UINT64_MAX / ODDS_BUDGET_FACTOR ? UINT64_MAX
                                                              : c->per_path * ODDS_BUDGET_FACTOR;

@@ -82,16 +82,23 @@ static void cite_of(const vm_ctx *x, const chunk *ch, strbuf *b)
     const ast_vec *cites = line_cites(x, ch);
     if (!cites)
         return;
-    sb_puts(b, "   (");
+    /* those of books in play; all of them, said so, when none is (model.h) */
+    const bool *in_play = model_edition_modules(x->p, x->edition);
+    bool all = model_cites_none_in_play(x->p, in_play, cites);
+    uint32_t shown = 0;
     for (uint32_t i = 0; i < cites->len; i++)
-        sb_printf(b, "%s%s", i ? ", " : "",
-                  model_cite_id(cites->items[i]) ? model_cite_id(cites->items[i]) : "?");
-    sb_puts(b, ")");
+        if (all || model_cite_in_play(x->p, in_play, cites->items[i]))
+            sb_printf(b, "%s%s", shown++ ? ", " : "   (",
+                      model_cite_id(cites->items[i]) ? model_cite_id(cites->items[i]) : "?");
+    if (all)
+        sb_puts(b, "; " MODEL_NOT_IN_PLAY);
+    if (shown)
+        sb_puts(b, ")");
 }
 
 static void put_val(vm_ctx *x, val v, strbuf *b)
 {
-    const val_env env = { x->p, x->sc, NULL };
+    const val_env env = { x->p, x->sc, NULL, NULL };
     val_print(&env, v, b);
 }
 

@@ -20,14 +20,18 @@ typedef struct fired_rules {
     size_t n;
 } fired_rules;
 
-void refusal_cites(const res_program *p, uint32_t rule, strbuf *b)
+void refusal_cites(const res_program *p, const bool *in_play, uint32_t rule, strbuf *b)
 {
     if (rule >= p->nrules)
         return;
     const ast_vec *cites = &p->rules[rule].decl->cites;
-    for (uint32_t i = 0; i < cites->len; i++)
-        sb_printf(b, "%s%s", i ? ", " : "",
-                  model_cite_id(cites->items[i]) ? model_cite_id(cites->items[i]) : "?");
+    bool all = model_cites_none_in_play(p, in_play, cites); /* then all, and said so */
+    for (uint32_t i = 0, shown = 0; i < cites->len; i++)
+        if (all || model_cite_in_play(p, in_play, cites->items[i]))
+            sb_printf(b, "%s%s", shown++ ? ", " : "",
+                      model_cite_id(cites->items[i]) ? model_cite_id(cites->items[i]) : "?");
+    if (all)
+        sb_puts(b, "; " MODEL_NOT_IN_PLAY);
 }
 
 /* Whether trace entry e is a rule that fired with the answer that decides its query when it
@@ -55,12 +59,14 @@ static bool rule_cites(const res_program *p, uint32_t r, const char *id)
 
 /* Appends to b, ", "-joined, the citations of rule `rule` that a rule of f cites too (only
  * its leaves when leaves); returns how many. */
-static size_t shared_cites(const res_program *p, uint32_t rule, const fired_rules *f, bool leaves,
-                           strbuf *b)
+static size_t shared_cites(const res_program *p, const bool *in_play, uint32_t rule,
+                           const fired_rules *f, bool leaves, strbuf *b)
 {
     const ast_vec *cites = &p->rules[rule].decl->cites;
     size_t shown = 0;
     for (uint32_t i = 0; i < cites->len; i++) {
+        if (!model_cite_in_play(p, in_play, cites->items[i]))
+            continue;
         const char *c = model_cite_id(cites->items[i]);
         bool used = false;
         for (size_t k = 0; c && k < f->n && !used; k++)
@@ -78,12 +84,14 @@ static size_t shared_cites(const res_program *p, uint32_t rule, const fired_rule
  * PRESUMED.difficult_passage_stops). So its citations that the innermost rules of f (its
  * leaves: side_impassable.wall under can_cross.impassable_side) cite too; else those any rule
  * of f cites; else all of them (rev16a D3). */
-static void deciding_cites(const res_program *p, uint32_t rule, const fired_rules *f, strbuf *b)
+static void deciding_cites(const res_program *p, const bool *in_play, uint32_t rule,
+                           const fired_rules *f, strbuf *b)
 {
     if (rule >= p->nrules)
         return;
-    if (shared_cites(p, rule, f, true, b) == 0 && shared_cites(p, rule, f, false, b) == 0)
-        refusal_cites(p, rule, b);
+    if (shared_cites(p, in_play, rule, f, true, b) == 0 &&
+        shared_cites(p, in_play, rule, f, false, b) == 0)
+        refusal_cites(p, in_play, rule, b);
 }
 
 /* Appends to cond what the guard of the deciding rule `rule` found, in the call traced at
@@ -103,7 +111,7 @@ static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b, 
         if (t->e[i].depth == d + 1 && t->e[i].kind == TR_RULE && t->e[i].id == rule)
             at = i;
     if (at < t->len) {
-        const val_env env = { p, x->sc, NULL };
+        const val_env env = { p, x->sc, NULL, NULL };
         strbuf why = { 0 };
         trace_reason(&env, &t->e[at], true, true, &why);
         const char *w = sb_str(&why);
@@ -132,7 +140,7 @@ static void inside_rules(const vm_ctx *x, size_t top, uint32_t rule, strbuf *b, 
             continue;
         n++;
         sb_printf(b, "%s%s (", n > 1 ? ", " : "", p->rules[e->id].name);
-        refusal_cites(p, e->id, b);
+        refusal_cites(p, model_edition_modules(p, x->edition), e->id, b);
         sb_putc(b, ')');
     }
 }
@@ -180,7 +188,7 @@ void refusal_explain(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_
     fired_rules fired = { .n = 0 };
     if (rule < x->p->nrules)
         ask_again(x, q, args, n, rule, inside, &cond, &fired);
-    deciding_cites(x->p, rule, &fired, cites);
+    deciding_cites(x->p, model_edition_modules(x->p, x->edition), rule, &fired, cites);
     sb_free(&cond);
 }
 
@@ -219,7 +227,7 @@ bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t r
                   const char *what)
 {
     const res_program *p = x->p;
-    const val_env env = { p, x->sc, NULL };
+    const val_env env = { p, x->sc, NULL, NULL };
     val *copy = n ? state_alloc(x, n * sizeof *copy) : NULL;
     if (n && !copy)
         return false;
@@ -235,7 +243,7 @@ bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t r
     fired_rules fired = { .n = 0 };
     if (rule < p->nrules)
         ask_again(x, q, copy, n, rule, &inside, &cond, &fired);
-    deciding_cites(p, rule, &fired, &cites);
+    deciding_cites(p, model_edition_modules(p, x->edition), rule, &fired, &cites);
     vm_refusal *r = &x->refusal;
     r->set = true;
     put_field(r->call, sizeof r->call, sb_str(&call));

@@ -26,7 +26,9 @@ bool refusal_fail(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t r
  * empty). The caller frees both buffers. */
 void refusal_explain(vm_ctx *x, uint32_t q, const val *args, uint32_t n, uint32_t rule,
                      strbuf *cites, strbuf *inside);
-/* Appends the citations of rule `rule` of p to b, ", "-joined (nothing for an unknown rule). */
-void refusal_cites(const res_program *p, uint32_t rule, strbuf *b);
+/* Appends the citations of rule `rule` of p to b, ", "-joined (nothing for an unknown rule):
+ * those of books in play (model_cite_in_play, in_play: model_edition_modules of the edition the
+ * refusal was made under; NULL: all). */
+void refusal_cites(const res_program *p, const bool *in_play, uint32_t rule, strbuf *b);
 
 #endif

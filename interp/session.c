@@ -738,7 +738,8 @@ void session_trace_header(const hon_vm *vm, int32_t ed, const int32_t *readings,
 
 bool session_reasons(hon_vm *vm, char **why_not, char **refusal)
 {
-    const val_env env = { vm->pg->res, vm->x.sc, NULL };
+    const val_env env = { vm->pg->res, vm->x.sc, NULL,
+                          model_edition_modules(vm->pg->res, vm->x.edition) };
     strbuf r = { 0 }, f = { 0 };
     session_trace_header(vm, vm->x.edition, vm->x.readings, &r);
     trace_why_not(&env, &vm->x.trace, &r);

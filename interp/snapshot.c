@@ -482,12 +482,20 @@ static hon_status check_question(check_run *c, const char *label, const qs_q *q)
      * questions run the session out of time or memory */
     c->text += key.len - at + strlen(" = \n") + strlen(a.text);
     if (c->text > SNAP_MAX_BYTES) {
-        session_report(c->s.vm[0], E_SNAPSHOT_TOO_LARGE, c->sn->path,
-                       "the snapshot's questions make more than %zu MiB of answers, more than a "
-                       "snapshot holds (%zu answers so far): its header asks more questions "
-                       "than `snapshot record` writes (record it again, or give it a smaller "
-                       "cap or fewer boards)",
-                       SNAP_MAX_BYTES >> 20, c->checked + 1);
+        /* said at the header line that sets how many answers there are: `cap` (the calls asked
+         * per query and board, the number the message asks to lower; a record always writes
+         * it), else `ints`, else the first line, its key underlined */
+        const snap *sn = c->sn;
+        uint32_t line = sn->cap_line ? sn->cap_line : sn->ints_line ? sn->ints_line : 1;
+        uint32_t n = (uint32_t)(sn->cap_line    ? strlen("cap")
+                                : sn->ints_line ? strlen("ints")
+                                                : strlen(SNAP_MAGIC));
+        session_report_at(c->s.vm[0], E_SNAPSHOT_TOO_LARGE, (ast_loc){ sn->id, line, 1, line, n },
+                          "the snapshot's questions make more than %zu MiB of answers, more "
+                          "than a snapshot holds (%zu answers so far): its header asks more "
+                          "questions than `snapshot record` writes (record it again, or give it "
+                          "a smaller cap or fewer boards)",
+                          SNAP_MAX_BYTES >> 20, c->checked + 1);
         sb_free(&key);
         return HON_ERR_NOT_FOUND;
     }

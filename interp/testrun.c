@@ -149,7 +149,7 @@ static bool run_expect(hon_vm *vm, test_run *r, size_t e, const prog_expect *pe)
         sb_free(&b);
         return false;
     }
-    const val_env env = { p, setup.sc, NULL };
+    const val_env env = { p, setup.sc, NULL, NULL };
     session_begin(vm, &setup, false);
     val v, w;
     if (x->ival) {

@@ -209,7 +209,7 @@ void trace_memo_free(trace_memo *m)
 trace_memo *trace_memo_new(const val_env *env, val_env *menv)
 {
     trace_memo *m = mem_calloc(1, sizeof *m);
-    *menv = (val_env){ env->p, env->sc, m };
+    *menv = (val_env){ env->p, env->sc, m, env->in_play };
     return m;
 }
 
@@ -356,13 +356,23 @@ static void put_cite(const res_program *p, const ast_node *c, strbuf *out)
     }
 }
 
-static void cites_text(const res_program *p, const ast_vec *cites, strbuf *out)
+/* `   (CITE; CITE)`: the citations of cites that are of books in play (model_cite_in_play,
+ * env->in_play); when none is, all of them and `; no book in play says it` (MODEL_NOT_IN_PLAY),
+ * or nothing for a rule that did not fire (`unfired`: nothing it says is taken). */
+static void cites_text(const val_env *env, const ast_vec *cites, bool unfired, strbuf *out)
 {
-    for (uint32_t i = 0; i < cites->len; i++) {
-        sb_puts(out, i ? "; " : "   (");
-        put_cite(p, cites->items[i], out);
-    }
-    if (cites->len)
+    bool all = model_cites_none_in_play(env->p, env->in_play, cites);
+    if (all && unfired)
+        return;
+    uint32_t shown = 0;
+    for (uint32_t i = 0; i < cites->len; i++)
+        if (all || model_cite_in_play(env->p, env->in_play, cites->items[i])) {
+            sb_puts(out, shown++ ? "; " : "   (");
+            put_cite(env->p, cites->items[i], out);
+        }
+    if (all)
+        sb_puts(out, "; " MODEL_NOT_IN_PLAY);
+    if (shown)
         sb_putc(out, ')');
 }
 
@@ -431,22 +441,32 @@ static void table_text(const val_env *env, const trace_ent *e, bool brief, strbu
     const ast_vec *rc = rn ? &rn->cites : NULL;
     const ast_node *rev = e->row < t->nrows ? t->rows[e->row].revision : NULL;
     const ast_vec *vc = rev ? &rev->cites : NULL;
-    if (tc->len || (rc && rc->len) || (vc && vc->len)) {
-        sb_puts(out, "   (");
-        for (uint32_t i = 0; i < tc->len; i++) {
-            sb_puts(out, i ? "; " : "");
-            put_cite(p, tc->items[i], out);
+    /* the table's, the row's and the revision's citations, those of books in play (all of
+     * them when none is, as cites_text) */
+    const ast_vec *groups[3] = { tc, rc, vc };
+    static const char *const heads[3] = { "", "row: ", "revised: " };
+    bool all = true;
+    for (int g = 0; g < 3; g++)
+        all = all && (!groups[g] || !groups[g]->len ||
+                      model_cites_none_in_play(p, env->in_play, groups[g]));
+    all = all && env->in_play && (tc->len || (rc && rc->len) || (vc && vc->len));
+    uint32_t shown = 0;
+    for (int g = 0; g < 3; g++) {
+        uint32_t in_group = 0;
+        for (uint32_t i = 0; groups[g] && i < groups[g]->len; i++) {
+            if (!all && !model_cite_in_play(p, env->in_play, groups[g]->items[i]))
+                continue;
+            sb_puts(out, shown ? "; " : "   (");
+            if (!in_group++)
+                sb_puts(out, heads[g]);
+            put_cite(p, groups[g]->items[i], out);
+            shown++;
         }
-        for (uint32_t i = 0; rc && i < rc->len; i++) {
-            sb_puts(out, i ? "; " : tc->len ? "; row: " : "row: ");
-            put_cite(p, rc->items[i], out);
-        }
-        for (uint32_t i = 0; vc && i < vc->len; i++) {
-            sb_puts(out, i ? "; " : tc->len || (rc && rc->len) ? "; revised: " : "revised: ");
-            put_cite(p, vc->items[i], out);
-        }
-        sb_putc(out, ')');
     }
+    if (all)
+        sb_puts(out, "; " MODEL_NOT_IN_PLAY);
+    if (shown)
+        sb_putc(out, ')');
     sb_putc(out, '\n');
 }
 
@@ -553,7 +573,7 @@ static void rule_line(const val_env *env, const trace_ent *e, bool brief, guard_
     if (words != GUARD_SILENT)
         trace_reason(env, e, brief, words == GUARD_ALL, out);
     provenance_text(p, r->module, r->edition, out);
-    cites_text(p, &r->decl->cites, out);
+    cites_text(env, &r->decl->cites, e->unfired, out);
 }
 
 /* The lines an event's rule wrote, one per line at `depth`, after an arrow. */

@@ -56,6 +56,9 @@ typedef struct val_env {
     /* trace.c's memo of the values a brief rendering has cut short (each value of a trace is
      * printed once however often it appears); NULL (the default): none */
     struct trace_memo *memo;
+    /* the modules of the edition a trace was made under (model_edition_modules): a trace shows
+     * only the citations of those books (model_cite_in_play); NULL (the default): every one */
+    const bool *in_play;
 } val_env;
 
 /* Writes v as the language prints it: 7, true, clear, {map_a, map_b}, [1, 2],

@@ -399,7 +399,9 @@ static void note_load_changes(const repl *r, const load_before *b)
             cli_note("variant %s now reads %s (it read %s)", n.name, n.reading,
                      b->variants[2 * i + 1]);
     }
-    if (b->played && b->board)
+    /* a game played and no longer: the load rebuilt the board (a load that failed before any
+     * file was read, as a refused `lint`, kept it) */
+    if (b->played && b->board && hon_game_played(vm) < b->played)
         cli_note("the game on %s restarted under the new rules: the %zu procedure%s played "
                  "and %s undo history dropped",
                  b->board, b->played, b->played == 1 ? "" : "s", b->played == 1 ? "its" : "their");
@@ -555,9 +557,17 @@ static int lint_loading(cli_session *s, const char *const *paths, size_t n)
     return cli_lint(s, paths, n, true);
 }
 
+/* The notes of `load` (note_load_changes) follow, as the files it names are loaded as `load`
+ * loads them: an edition or a reading no longer declared, the game restarted. `lint` alone
+ * loads nothing and changes none of them. */
 static int cmd_lint(repl *r, char *args)
 {
-    return words_to(r, args, "lint [FILE|DIR...]", lint_loading);
+    load_before before;
+    load_before_take(r, &before);
+    int rc = words_to(r, args, "lint [FILE|DIR...]", lint_loading);
+    note_load_changes(r, &before);
+    load_before_free(&before);
+    return rc;
 }
 
 static int cmd_seed(repl *r, char *args)

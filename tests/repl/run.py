@@ -1863,9 +1863,11 @@ def start_on_shared_square_refused():
                 f"way of may_start_at.{rule} ({cites}){inside}")
     stack = ("one_unit_per_square", "PRESUMED.one_unit_per_square")
     # s20 D4: the rules inside craft_capacity that said no: can_carry's capacity rule (8 points
-    # > 7), asking is_transport (the craft's printed Transport 7, BRO 2).
+    # > 7), asking is_transport (the craft's printed Transport 7, BRO 2). Under bloody_omaha the
+    # capacity rule's Harbor & Hills clause (HH.transport.capacity) is not shown: not in play
+    # (s20 cite, why_cites_only_books_in_play).
     capacity = ("craft_capacity", "BRO.2.landing-craft.capacity",
-                "; through can_carry.capacity (BRO.2.landing-craft.capacity, HH.transport.capacity, "
+                "; through can_carry.capacity (BRO.2.landing-craft.capacity, "
                 "EX.BRO.landing-craft), is_transport.printed (BRO.2.landing-craft.capacity)")
     with tempfile.TemporaryDirectory() as d:
         lib = os.path.join(d, "t.hon")
@@ -5979,6 +5981,112 @@ def load_mid_game_says_the_game_restarted():
 
 
 @case
+def lint_says_what_its_load_changed():
+    # s20 soft: `lint FILE` at the prompt loads FILE as `load` does (repl.md: the game restarts),
+    # but printed none of `load`'s notes. The same game as load_mid_game_says_the_game_restarted
+    # (one procedure played, the wreck); `lint` of a file that declares no edition: the engine
+    # has its face of the board file again (none), the note names 1 procedure. Then a file that
+    # declares an edition, chosen, and a lint of the same file rewritten without it: the
+    # session is back under all_books, and the lint says so. A lint refused before it loads
+    # anything (an option as its argument) keeps the game, and says nothing of a restart.
+    board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "good.hon")
+        with open(f, "w") as out:
+            out.write('source "X" = "x";\nfn g() -> int = 42;\n')
+        p = run(["--seed", "7"], stdin="\n".join([
+            f"board {board}", f"do {TRAIN}", "2", "lint --bad", "face($engine)", f"lint {f}",
+            "face($engine)", "undo"]) + "\n")
+        out = lines(p.stdout)
+        faces = [l for l in out if l in ("wreck", "none")]
+        check(faces == ["wreck", "none"],
+              "wreck after the refused lint, none after the lint that loaded", p)
+        note = (f"hon: note: the game on {board} restarted under the new rules: the 1 procedure "
+                "played and its undo history dropped")
+        check(p.stderr.count(note) == 1, "the lint that loaded says so, the refused one not", p)
+        check("error[E405]" in p.stderr, "nothing to undo after it", p)
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "ed1.hon")
+        with open(f, "w") as out:
+            out.write('module mine "Mine";\nsource "M" = "m";\n'
+                      'edition mine extends all_books uses mine "Mine";\n')
+        h = subprocess.Popen([HON], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=d)
+        h.stdin.write("lint ed1.hon\nedition mine\nedition\n")
+        h.stdin.flush()
+        first = []
+        while not any(l.startswith("* mine") for l in first):
+            line = h.stdout.readline()
+            if not line:
+                break
+            first.append(line)
+        with open(f, "w") as out:
+            out.write('source "X" = "x";\nfn g() -> int = 42;\n')
+        rest, err = h.communicate("lint ed1.hon\nedition\n", timeout=120)
+        p = subprocess.CompletedProcess(h.args, h.returncode, "".join(first) + rest, err)
+        p.args_shown = "hon (lint ed1.hon, edition mine, rewrite, lint ed1.hon)"
+        check(any(l.startswith("* mine") for l in first), "edition mine in force first", p)
+        check("hon: note: edition mine is no longer declared: the session is back under "
+              "edition all_books" in err, "the second lint names the edition dropped", p)
+        check(any(l.startswith("* all_books") for l in lines(rest)), "all_books is in force", p)
+
+
+@case
+def why_cites_only_books_in_play():
+    # s20 rev20 X1 / fixr: under edition bloody_omaha (Bloody Omaha alone), `why` cited Harbor &
+    # Hills clauses: sight_along.range_limit cites BRO.1.1.contour.range with HH.contour.range
+    # and HH.hill.examples, as both books state the contour line's range limit, and a player of
+    # Bloody Omaha alone was sent to a book not in play. A rule still cites every clause it
+    # encodes; a trace shows those of the books the edition uses (a clause's book: the module
+    # of the file declaring its `source`; the HH clauses base rules cite are declared in
+    # rules/harbor_hills_cited.hon, module harbor_hills). So under bloody_omaha no trace of
+    # these questions names an HH, RR, GZ6, G6 or BFN clause, whatever the question.
+    foreign = re.compile(r'\b(?:EX\.)?(?:HH|RR|GZ6|G6|BFN)\.[A-Za-z0-9.-]*[A-Za-z0-9]')
+    board = os.path.join(ROOT, "examples", "boards", "hill_contour.scn")
+    units = ["obs", "mg", "pak", "rifle1", "rifle2", "sherman", "jeep"]
+    qs = []
+    for u in units:
+        for v in units:
+            if u != v:
+                qs += [f"why los ${u} ${v}", f"why defensive_bonus(${u}, ${v})"]
+    # moves: the jeep (A9) into the stream (B9) and on along the open row; the squad (B6) up
+    # the hill's red line (C5, C4 a mound)
+    qs += ["why move $jeep B9", "why --not move $jeep A10 B10", "why move $rifle1 C5 C4",
+           "why --not move $rifle1 C5"]
+    p = run(["--edition", "bloody_omaha", "--board", board], stdin="\n".join(qs) + "\n")
+    text = p.stdout + p.stderr
+    check(foreign.findall(text) == [], "no clause of a book not in play under bloody_omaha", p)
+    # the Bloody Omaha clause of the same rule is still there: $mg (D2) to $rifle2 (J7) crosses
+    # the red line, sight_along.range_limit fires (it names example A of BRO 1.1 Contour Line)
+    out = lines(p.stdout)
+    check(any(l.strip().startswith("rule sight_along.range_limit: clear   (BRO.1.1.contour.range:"
+                                    " Bloody Omaha 1.1, Contour Line, example \"A\")")
+              for l in out), "sight_along.range_limit cites its Bloody Omaha clause alone", p)
+    check("line of sight $mg to $rifle2: blocked, by rule screens.infantry "
+          "(BRO.1.1.contour.infantry) at F4" in out, "the los caption too", p)
+    # where Harbor & Hills is in play (its edition; all_books uses its module) the same rule
+    # names both books' clauses, as it cites both
+    for ed in ["harbor_hills", "all_books"]:
+        p = run(["--edition", ed, "--board", board], stdin="why los $mg $rifle2\n")
+        check(any("rule sight_along.range_limit: clear   (BRO.1.1.contour.range: Bloody Omaha "
+                  "1.1, Contour Line, example \"A\"; HH.contour.range: Harbor & Hills, Contour "
+                  "line, example \"A\"; HH.hill.examples: Harbor & Hills, Hills, example "
+                  "\"B, C\")" in l for l in lines(p.stdout)), f"under {ed}: both books' clauses", p)
+        check("line of sight $mg to $rifle2: blocked, by rule screens.infantry "
+              "(BRO.1.1.contour.infantry, HH.contour.infantry) at F4" in lines(p.stdout),
+              f"under {ed}: the caption names both", p)
+    # a rule that fires with no clause of a book in play (water's traits are Harbor & Hills'
+    # alone: terrain_traits.water cites HH.water.enter) keeps its citation, and the trace says
+    # no book in play states it; a rule that did not fire, citing only such clauses
+    # (terrain_traits.hill, HH.hill.traits), is listed with none
+    p = run(["--edition", "bloody_omaha"], stdin="why terrain_traits(water)\n")
+    out = lines(p.stdout)
+    check("  rule terrain_traits.water: {water_element}   (HH.water.enter: Harbor & Hills, Water; "
+          "no book in play says it)" in out and "  rule terrain_traits.hill: did not fire" in out,
+          "a rule only a book not in play states: said so", p)
+
+
+@case
 def play_train_station():
     board = os.path.join(ROOT, "examples", "boards", "rail_station.scn")
     p = run(["--seed", "7"], stdin="\n".join([
@@ -8380,11 +8488,16 @@ def start_aquatic_on_land():
                 "abilities { boat, aquatic_only } }\n"
                 "counter t_aboat \"test: an amphibious boat\" : heavy_vehicle { side allies size 2 "
                 "abilities { boat, amphibious } }\n")
-    refused = ("error[E320]: 'b' cannot start where it stands: may_start_at forbids it by way of "
-               "may_start_at.aquatic_on_land (HH.amphibious, HH.ford)")
+    # under bloody_omaha the rule's clauses are of a book not in play, and the refusal says so
+    # (s20 cite, why_cites_only_books_in_play)
+    refused_in = {e: ("error[E320]: 'b' cannot start where it stands: may_start_at forbids it by "
+                      "way of may_start_at.aquatic_on_land (HH.amphibious, HH.ford" + more + ")")
+                  for e, more in (("harbor_hills", ""),
+                                  ("bloody_omaha", "; no book in play says it"))}
     with tempfile.TemporaryDirectory() as d:
         lib = write_board(d, "t.hon", counters)
         for edition in ("harbor_hills", "bloody_omaha"):
+            refused = refused_in[edition]
             for at, counter, loads in (("B1 C1", "t_wboat", False), ("C2 C1", "t_wboat", False),
                                        ("C2 C3", "t_wboat", True), ("A2 A1", "t_wboat", True),
                                        ("B1 C1", "t_aboat", True)):
@@ -8677,6 +8790,13 @@ def snapshot_check_bounded():
         check(p.returncode == 2 and "error[E433]: the snapshot's questions make more than 64 MiB "
               "of answers, more than a snapshot holds" in p.stderr and p.stdout == "",
               "the check stops where a record would", p)
+        # s20 soft: E433 had no place. It is said at the header line that sets how many
+        # answers there are and that its message asks to lower, the edited `cap` (the record's
+        # header has one), its key underlined: the line number is that of `cap` in the file.
+        cap_line = text.split("\n").index("cap 1") + 1
+        check(f"{snap}:{cap_line}:1: error[E433]" in p.stderr
+              and f"{cap_line:5} | cap 99999999\n      | ^~~\n" in p.stderr,
+              "E433 at the cap line, under its key", p)
 
 
 @case
